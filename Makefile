@@ -1,0 +1,25 @@
+# Two entry points: `make run` (dashboard, offline) and `make test` (every test, browser included).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install api clean
+
+$(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) scripts/install_leaflet.py
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/streamlit run app.py --server.headless true --browser.gatherUsageStats false
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+clean:
+	rm -rf $(VENV) static/leaflet test-artifacts .pytest_cache

@@ -1,0 +1,3 @@
+"""Omni-Travel Planner: the planning package (no Streamlit here)."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,115 @@
+"""Command line: ``python -m core plan|bench ...`` (a stable interface, see ARCHITECTURE.md).
+
+Bad input exits with code 2 and prints ``{"error": {"code", "message", "field"}}`` on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from core.errors import InputError, OmniError, error_from_validation
+
+EXIT_BAD_INPUT = 2
+EXIT_FAILED = 1
+
+
+def _fail(err: OmniError, code: int = EXIT_BAD_INPUT) -> int:
+    print(json.dumps(err.to_dict(), ensure_ascii=False), file=sys.stderr)
+    return code
+
+
+def _read_json(path: str, field: str = "request") -> dict:
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"request file not found: {path}", field=field)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"request file is not valid JSON: {exc.msg} (line {exc.lineno})", field=field) from None
+    if not isinstance(data, dict):
+        raise InputError("the request must be a JSON object", field=field)
+    return data
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from core.config import get_settings
+    from core.models.route import RoutePlanRequest
+    from core.planner import plan_route
+    from core.providers import make_provider
+
+    data = _read_json(args.request)
+    if "request" in data and "origin_mode" not in data:  # a scenario file holds the request under "request"
+        data = data["request"]
+    request = RoutePlanRequest.model_validate(data)
+    settings = get_settings()
+    provider = make_provider(args.provider, region=args.region, settings=settings)
+    result = plan_route(request, provider=provider, settings=settings)
+    if args.html:
+        from core.export import result_to_html
+
+        Path(args.html).write_text(result_to_html(result), encoding="utf-8")
+    print(result.model_dump_json(indent=2))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from core import bench
+
+    if args.kind == "tsp":
+        out = bench.bench_tsp(args.file, time_limit_s=args.time_limit)
+    elif args.kind == "plan":
+        out = bench.bench_plan(stops=int(args.file), repeats=args.repeats)
+    else:
+        raise InputError(f"unknown benchmark '{args.kind}'", field="kind")
+    print(json.dumps(out, ensure_ascii=False))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m core", description="Omni-Travel Planner command line")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("plan", help="plan a multi-stop route; prints RoutePlanResult as JSON")
+    p.add_argument("--request", required=True, help="RoutePlanRequest JSON file (or a scenario file)")
+    p.add_argument("--provider", default=None, help="offline (default) or amap")
+    p.add_argument("--region", default=None, help="region pack name (default: shanghai)")
+    p.add_argument("--html", default=None, help="also write the HTML report to this file")
+    p.set_defaults(func=cmd_plan)
+
+    b = sub.add_parser("bench", help="benchmarks: tsp FILE.tsp | plan N_STOPS")
+    b.add_argument("kind", choices=["tsp", "plan"])
+    b.add_argument("file", help="instance file (tsp) or number of stops (plan)")
+    b.add_argument("--time-limit", type=float, default=1.0)
+    b.add_argument("--repeats", type=int, default=5)
+    b.set_defaults(func=cmd_bench)
+    return parser
+
+
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed usage; keep the documented exit code
+        return EXIT_BAD_INPUT if exc.code else 0
+    try:
+        return args.func(args)
+    except ValidationError as exc:
+        return _fail(error_from_validation(exc))
+    except InputError as exc:
+        return _fail(exc)
+    except OmniError as exc:
+        # unresolvable places are bad input too: the user must change the request
+        from core.errors import ResolutionError
+
+        return _fail(exc, EXIT_BAD_INPUT if isinstance(exc, ResolutionError) else EXIT_FAILED)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

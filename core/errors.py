@@ -1,0 +1,69 @@
+"""Errors that read as sentences and carry a code and the offending field.
+
+Faces (CLI, pages, API) turn them into ``{"error": {"code", "message", "field"}}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class OmniError(Exception):
+    code = "OMNI_ERROR"
+
+    def __init__(self, message: str, *, field: str | None = None, code: str | None = None, details: Any = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        if code:
+            self.code = code
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message, "field": self.field}}
+
+
+class InputError(OmniError, ValueError):
+    code = "INVALID_INPUT"
+
+
+class ResolutionError(OmniError, LookupError):
+    """An input place could not be resolved to a coordinate; nothing is invented."""
+
+    code = "UNRESOLVED_POINT"
+
+
+class ProviderError(OmniError, RuntimeError):
+    code = "PROVIDER_ERROR"
+
+
+class ProviderUnavailable(ProviderError, ConnectionError):
+    code = "PROVIDER_UNAVAILABLE"
+
+
+class ProviderQuotaExceeded(ProviderError):
+    code = "PROVIDER_QUOTA_EXCEEDED"
+
+
+class ProviderAuthError(ProviderError, PermissionError):
+    code = "PROVIDER_AUTH_FAILED"
+
+
+class RouteNotFound(ProviderError):
+    code = "ROUTE_NOT_FOUND"
+
+
+def error_from_validation(exc: Exception) -> InputError:
+    """Turn a pydantic ValidationError into one InputError naming the first bad field."""
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first.get("loc", ()) if p != "__root__")
+        msg = first.get("msg", str(exc))
+        msg = msg.removeprefix("Value error, ")
+        field = loc or (first.get("ctx") or {}).get("field")
+        if not loc and isinstance(first.get("ctx", {}).get("error"), InputError):
+            field = first["ctx"]["error"].field
+        return InputError(msg, field=field or None)
+    return InputError(str(exc))

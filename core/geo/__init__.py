@@ -1,0 +1,1 @@
+"""Map providers behind one protocol, coordinates, and region packs."""

@@ -1,0 +1,112 @@
+"""Region packs: ``data/regions/<name>/region.json`` + ``places.csv`` (see data/README.md)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, Field, field_validator
+
+from core.config import get_settings
+from core.errors import InputError
+
+
+class EstimateParams(BaseModel):
+    """Straight line x circuity / speed (+ a fixed overhead for parking, crossings, ...)."""
+
+    circuity: float = Field(gt=1.0, le=3.0)
+    speed_kmh: float = Field(gt=0)
+    fixed_overhead_s: float = Field(default=0, ge=0)
+
+
+class RegionPlace(BaseModel):
+    id: str
+    name_zh: str
+    name_en: str = ""
+    aliases: list[str] = Field(default_factory=list)
+    address: str
+    district: str = ""
+    lon: float = Field(ge=-180, le=180)
+    lat: float = Field(ge=-90, le=90)
+    category: str
+    tags: list[str] = Field(default_factory=list)
+    opening_hours: str | None = None
+    price_per_person: float | None = None
+    rating: float | None = None
+    visit_minutes: int | None = None
+    needs_reservation: bool = False
+
+    @field_validator("aliases", "tags", mode="before")
+    @classmethod
+    def _split_pipes(cls, v):
+        if isinstance(v, str):
+            return [p.strip() for p in v.split("|") if p.strip()]
+        return v
+
+    @field_validator("opening_hours", "price_per_person", "rating", "visit_minutes", mode="before")
+    @classmethod
+    def _blank_is_none(cls, v):
+        return None if isinstance(v, str) and not v.strip() else v
+
+    @field_validator("needs_reservation", mode="before")
+    @classmethod
+    def _bool(cls, v):
+        if isinstance(v, str):
+            return v.strip().lower() in {"true", "1", "yes", "y"}
+        return bool(v)
+
+
+class RegionPack(BaseModel):
+    name: str
+    display_name: dict[str, str]
+    city: str
+    city_aliases: list[str] = Field(default_factory=list)
+    country: str = ""
+    adcode: str | None = None
+    timezone: str
+    crs: str = "WGS84"
+    bbox: tuple[float, float, float, float]
+    center: tuple[float, float]
+    licence: str = ""
+    attribution: str = ""
+    coordinate_precision_m: float = 300
+    estimate: dict[str, EstimateParams]
+    places: list[RegionPlace] = Field(default_factory=list)
+
+    def city_names(self) -> set[str]:
+        return {self.city, *self.city_aliases, self.display_name.get("en", ""), self.display_name.get("zh", "")} - {""}
+
+    def place_by_id(self, place_id: str) -> RegionPlace | None:
+        return _index_by_id(self).get(place_id)
+
+
+def _index_by_id(pack: RegionPack) -> dict[str, RegionPlace]:
+    return {p.id: p for p in pack.places}
+
+
+def _regions_dir(data_dir: Path | None) -> Path:
+    return (data_dir or get_settings().data_dir) / "regions"
+
+
+def list_regions(data_dir: Path | None = None) -> list[str]:
+    root = _regions_dir(data_dir)
+    return sorted(p.name for p in root.iterdir() if (p / "region.json").is_file()) if root.is_dir() else []
+
+
+@lru_cache(maxsize=8)
+def load_region(name: str, data_dir: Path | None = None) -> RegionPack:
+    folder = _regions_dir(data_dir) / name
+    meta_path = folder / "region.json"
+    if not meta_path.is_file():
+        raise InputError(
+            f"unknown region '{name}'; available: {', '.join(list_regions(data_dir)) or 'none'}", field="region"
+        )
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    places: list[RegionPlace] = []
+    places_path = folder / "places.csv"
+    if places_path.is_file():
+        with places_path.open(encoding="utf-8", newline="") as fh:
+            places = [RegionPlace.model_validate(row) for row in csv.DictReader(fh)]
+    return RegionPack.model_validate({**meta, "places": places})

@@ -1,0 +1,1 @@
+"""Contracts (pydantic v2) at every boundary."""

@@ -1,0 +1,273 @@
+"""Contracts of the multi-stop route planner (multi_dest_geo_agent.md, Input/Output Contract).
+
+The specification's fields are kept as written; additions are optional and documented.
+Coordinates inside core are WGS-84; ``crs`` on every point says so explicitly.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from core.errors import InputError
+
+MAX_STOPS = 100  # hard contract bound; settings.max_stops may lower it (never below 50)
+
+RouteStrategy = Literal["shortest_distance", "fastest_time", "balanced"]
+TransportMode = Literal["driving", "walking"]
+STRATEGIES: tuple[RouteStrategy, ...] = ("shortest_distance", "fastest_time", "balanced")
+MetricSource = Literal["offline_estimate", "amap", "osrm", "road_network", "user_input"]
+
+
+def _blank(value: str | None) -> bool:
+    return value is None or not str(value).strip()
+
+
+def format_location(lon: float, lat: float) -> str:
+    """``"lon,lat"`` with 6 decimals, longitude first (AMap's order)."""
+    return f"{lon:.6f},{lat:.6f}"
+
+
+class RawStop(BaseModel):
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    name: str | None = None
+    address: str
+    city: str | None = None
+    contact: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _address_from_name(cls, data):
+        # A stop typed as just a name ("外滩") is still a valid place query.
+        if isinstance(data, dict) and _blank(data.get("address")) and not _blank(data.get("name")):
+            data = {**data, "address": data["name"]}
+        return data
+
+    @field_validator("address")
+    @classmethod
+    def _address_not_blank(cls, v: str) -> str:
+        if _blank(v):
+            raise ValueError("each stop needs an address or a name")
+        return v
+
+    def label(self) -> str:
+        return self.name or self.address
+
+
+class RoutePlanRequest(BaseModel):
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    task_name: str = Field(default="multi-destination-route-planning")
+    origin_mode: Literal["fixed", "current_location"]
+    origin_name: str | None = None
+    origin_address: str | None = None
+    origin_city: str | None = None
+    # Addition: live coordinates for current_location (WGS-84), only when the user supplied them.
+    origin_lon: float | None = Field(default=None, ge=-180, le=180)
+    origin_lat: float | None = Field(default=None, ge=-90, le=90)
+    destination_name: str | None = None
+    destination_address: str | None = None
+    destination_city: str | None = None
+    stops: list[RawStop]
+    route_strategy: RouteStrategy = "shortest_distance"
+    transport_mode: TransportMode = "driving"
+    need_deep_link: bool = True
+    deep_link_mode: Literal["personal_map", "route_plan", "auto"] = "auto"
+    need_html: bool = False
+    max_permutations: int = Field(default=24, ge=1, le=40320)
+    # Addition: round trip back to the fixed origin (destination defaults to the origin).
+    round_trip: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _round_trip_destination(cls, data):
+        if isinstance(data, dict) and data.get("round_trip") and _blank(data.get("destination_address")):
+            data = {
+                **data,
+                "destination_address": data.get("origin_address"),
+                "destination_name": data.get("destination_name") or data.get("origin_name"),
+                "destination_city": data.get("destination_city") or data.get("origin_city"),
+            }
+        return data
+
+    @model_validator(mode="after")
+    def _input_rules(self) -> RoutePlanRequest:
+        if self.origin_mode == "fixed":
+            if _blank(self.origin_address) and _blank(self.origin_name):
+                raise InputError("a fixed origin needs an address (origin_address)", field="origin_address")
+            if _blank(self.origin_address):
+                self.origin_address = self.origin_name
+            if self.origin_lon is not None or self.origin_lat is not None:
+                raise InputError(
+                    "origin_lon/origin_lat are only for origin_mode=current_location; a fixed origin is resolved "
+                    "from its address",
+                    field="origin_lon",
+                )
+        else:
+            if not _blank(self.origin_address) or not _blank(self.origin_name):
+                raise InputError(
+                    "origin_mode=current_location must not carry an origin address or name: the start is the "
+                    "user's live position",
+                    field="origin_address",
+                )
+            if (self.origin_lon is None) != (self.origin_lat is None):
+                raise InputError("live coordinates need both origin_lon and origin_lat", field="origin_lat")
+            if self.round_trip:
+                raise InputError("a round trip needs a fixed origin", field="round_trip")
+        if _blank(self.destination_address):
+            if not _blank(self.destination_name):
+                self.destination_address = self.destination_name
+            else:
+                raise InputError("the destination is required (destination_address)", field="destination_address")
+        if not self.stops:
+            raise InputError("add at least one stop", field="stops")
+        if len(self.stops) > MAX_STOPS:
+            raise InputError(
+                f"too many stops: {len(self.stops)} given, at most {MAX_STOPS} are supported", field="stops"
+            )
+        dest_keys = {_norm(self.destination_address), _norm(self.destination_name)} - {""}
+        for i, stop in enumerate(self.stops):
+            if {_norm(stop.address), _norm(stop.name)} & dest_keys:
+                raise InputError(
+                    f"stop {i + 1} ({stop.label()}) is the destination; the destination must not also be a stop",
+                    field=f"stops.{i}",
+                )
+        return self
+
+    def destination_stop(self) -> RawStop:
+        return RawStop(name=self.destination_name, address=self.destination_address or "", city=self.destination_city)
+
+    def origin_stop(self) -> RawStop | None:
+        if self.origin_mode != "fixed":
+            return None
+        return RawStop(name=self.origin_name, address=self.origin_address or "", city=self.origin_city)
+
+
+def _norm(value: str | None) -> str:
+    return "".join(str(value or "").split()).casefold()
+
+
+class ResolvedPoint(BaseModel):
+    role: Literal["origin", "stop", "destination"]
+    input_name: str | None = None
+    input_address: str
+    resolved_name: str
+    city: str | None = None
+    district: str | None = None
+    location: str
+    lon: float
+    lat: float
+    poi_id: str | None = None
+    source: Literal["geo", "text_search", "search_detail", "manual_fallback"]
+    confidence_note: str | None = None
+    # Additions
+    crs: Literal["WGS84"] = "WGS84"
+    provider: str | None = None
+    match_score: float | None = Field(default=None, description="0-100 similarity of the chosen match, if fuzzy")
+    index: int | None = Field(default=None, description="Position of a stop in the request's stop list")
+
+    @property
+    def label(self) -> str:
+        return self.input_name or self.resolved_name
+
+
+class RouteLeg(BaseModel):
+    from_label: str
+    to_label: str
+    origin_location: str
+    destination_location: str
+    distance_m: int
+    duration_s: int
+    # Addition: where the figures came from (offline_estimate, amap, ...).
+    source: MetricSource = "offline_estimate"
+
+
+class CandidateRoute(BaseModel):
+    stop_order_labels: list[str]
+    full_order_labels: list[str]
+    legs: list[RouteLeg]
+    total_distance_m: int
+    total_duration_s: int
+    ranking_reason: str | None = None
+    # Additions
+    rank: int | None = None
+    stop_order: list[int] = Field(default_factory=list, description="Indices into resolved_stops, in visiting order")
+    best_for: list[RouteStrategy] = Field(default_factory=list)
+    pareto_optimal: bool = False
+    delta_distance_m: int = 0
+    delta_duration_s: int = 0
+
+
+class DeepLinks(BaseModel):
+    personal_map: str | None = None
+    android_route_plan: str | None = None
+    ios_route_plan: str | None = None
+    # Additions: the browser link only takes one via point, so a long route is split into legs.
+    web_navigation: list[str] = Field(default_factory=list)
+    mode_used: Literal["personal_map", "route_plan"] | None = None
+    coordinate_system: Literal["GCJ02"] = "GCJ02"
+
+
+class ProviderCalls(BaseModel):
+    """How many provider calls a plan made, and how many were served from the cache."""
+
+    geocode: int = 0
+    search: int = 0
+    detail: int = 0
+    matrix: int = 0
+    route: int = 0
+    cache_hits: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.geocode + self.search + self.detail + self.matrix + self.route
+
+
+class OptimizerInfo(BaseModel):
+    method: Literal["enumeration", "held_karp", "heuristic", "trivial"]
+    exact: bool
+    orders_evaluated: int | None = None
+    stops: int
+    time_limit_s: float | None = None
+    note: str
+
+
+class LiveOrigin(BaseModel):
+    """The user's live position for origin_mode=current_location, only when the user supplied it."""
+
+    lon: float
+    lat: float
+    location: str
+    crs: Literal["WGS84"] = "WGS84"
+    source: Literal["user_location"] = "user_location"
+
+
+class RoutePlanResult(BaseModel):
+    success: bool
+    origin_mode: Literal["fixed", "current_location"]
+    resolved_origin: ResolvedPoint | None = None
+    resolved_destination: ResolvedPoint
+    resolved_stops: list[ResolvedPoint]
+    candidates: list[CandidateRoute]
+    best_route: CandidateRoute
+    deep_links: DeepLinks | None = None
+    summary: str
+    warnings: list[str]
+    # Additions
+    task_name: str = "multi-destination-route-planning"
+    route_strategy: RouteStrategy = "shortest_distance"
+    transport_mode: TransportMode = "driving"
+    round_trip: bool = False
+    provider: str = "offline"
+    region: str | None = None
+    metric_source: MetricSource = "offline_estimate"
+    optimizer: OptimizerInfo | None = None
+    provider_calls: ProviderCalls = Field(default_factory=ProviderCalls)
+    best_geometry: list[list[list[float]]] = Field(
+        default_factory=list, description="Per leg of the best route: [[lon, lat], ...] in WGS-84"
+    )
+    geometry_source: str | None = None
+    live_origin: LiveOrigin | None = None
+    elapsed_ms: float | None = None

@@ -1,0 +1,218 @@
+"""Resolve each input place to a coordinate and (where possible) a POI, never inventing one.
+
+The order follows the specification (multi_dest_geo_agent.md, Step 2):
+1. geocode the address;
+2. text search when geocoding is empty, fuzzy or too coarse, choosing by name, address and city;
+3. a detail look-up to confirm a fuzzy POI match;
+4. a fallback to the road/compound (house number dropped) or the nearest POI, with a note.
+Every point records ``source`` and ``confidence_note``; an input that cannot be resolved raises
+ResolutionError naming it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rapidfuzz import fuzz
+
+from core.config import Settings, get_settings
+from core.errors import ResolutionError
+from core.geo.base import LonLat, Place
+from core.geo.coords import haversine_m
+from core.geo.text import house_number, normalize, strip_city_prefix, strip_house_number
+from core.models.route import RawStop, ResolvedPoint, RoutePlanRequest, format_location
+
+Role = Literal["origin", "stop", "destination"]
+PRECISE_GEO_LEVELS = {"exact", "poi", "house_number"}
+CONFIDENT_SCORE = 95.0
+AMBIGUITY_MARGIN = 3.0
+
+
+@dataclass
+class Resolution:
+    point: ResolvedPoint
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ResolvedPoints:
+    origin: ResolvedPoint | None
+    stops: list[ResolvedPoint]
+    destination: ResolvedPoint
+    warnings: list[str] = field(default_factory=list)
+
+
+def _describe(role: Role, raw: RawStop, index: int | None) -> str:
+    who = f"stop {index + 1}" if role == "stop" and index is not None else role
+    return f"{who} '{raw.label()}'"
+
+
+def _field(role: Role, index: int | None) -> str:
+    return f"stops.{index}" if role == "stop" else f"{role}_address"
+
+
+def _similarity(query: str | None, text: str | None) -> float:
+    q, t = normalize(query), normalize(text)
+    if not q or not t:
+        return 0.0
+    q2 = strip_city_prefix(query or "") or q
+    return max(fuzz.WRatio(q, t), fuzz.WRatio(q2, t)) * 0.8 + max(fuzz.ratio(q, t), fuzz.ratio(q2, t)) * 0.2
+
+
+def _score(raw: RawStop, place: Place) -> float:
+    own = max(_similarity(raw.name, place.name), _similarity(raw.address, place.address), _similarity(raw.address, place.name))
+    return max(own, place.score or 0.0)
+
+
+def _point(
+    raw: RawStop, place: Place, *, role: Role, source, note: str, provider: str, index: int | None, score: float | None
+) -> ResolvedPoint:
+    return ResolvedPoint(
+        role=role,
+        input_name=raw.name,
+        input_address=raw.address,
+        resolved_name=place.name,
+        city=place.city,
+        district=place.district,
+        location=format_location(place.lon, place.lat),
+        lon=place.lon,
+        lat=place.lat,
+        poi_id=place.poi_id,
+        source=source,
+        confidence_note=note,
+        provider=provider,
+        match_score=None if score is None else round(score, 1),
+        index=index,
+    )
+
+
+def resolve_point(
+    raw: RawStop,
+    *,
+    role: Role,
+    provider,
+    settings: Settings | None = None,
+    index: int | None = None,
+    default_city: str | None = None,
+) -> Resolution:
+    settings = settings or get_settings()
+    city = raw.city or default_city
+    who = _describe(role, raw, index)
+    pname = getattr(provider, "name", "provider")
+    warnings: list[str] = []
+
+    def make(place: Place, source, note: str, score: float | None = None) -> Resolution:
+        return Resolution(_point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), warnings)
+
+    # 1. geocode
+    coarse: Place | None = None
+    for query in dict.fromkeys(q for q in (raw.address, raw.name) if q):
+        geo = provider.geocode(query, city=city)
+        if not geo:
+            continue
+        top = geo[0]
+        if top.level in PRECISE_GEO_LEVELS:
+            on = f" on {top.matched_on}" if top.matched_on else ""
+            note = f"geocoded: exact match{on} '{query}'"
+            if len(geo) > 1:
+                others = ", ".join(p.name for p in geo[1:3])
+                warnings.append(f"{who} matched {len(geo)} places exactly; used '{top.name}' (also: {others})")
+                note += f"; {len(geo)} exact matches, first taken"
+            return make(top, "geo", note, top.score)
+        if top.level == "road" and coarse is None:
+            coarse = top
+
+    # 2. text search, choosing by name, address and city
+    pool: dict[str, tuple[float, Place]] = {}
+    for query in dict.fromkeys(q for q in (raw.name, raw.address) if q):
+        for place in provider.search(query, city=city, limit=8):
+            key = place.poi_id or format_location(place.lon, place.lat)
+            score = _score(raw, place)
+            if city and place.city and normalize(place.city).removesuffix("市") != normalize(city).removesuffix("市"):
+                score *= 0.85
+            if key not in pool or score > pool[key][0]:
+                pool[key] = (score, place)
+    ranked = sorted(pool.values(), key=lambda sp: -sp[0])
+    if ranked and ranked[0][0] >= settings.fuzzy_min_score:
+        score, best = ranked[0]
+        wanted_no = house_number(raw.address)
+        best_no = house_number(best.address)
+        number_mismatch = wanted_no is not None and best_no != wanted_no and _similarity(raw.name, best.name) < CONFIDENT_SCORE
+        if not number_mismatch:
+            source = "text_search"
+            note = f"text search: '{best.name}' (score {score:.0f})"
+            warnings.append(f"{who} is a fuzzy match: resolved to '{best.name}' ({best.address or 'no address'}), score {score:.0f}/100")
+            if score < CONFIDENT_SCORE:
+                if best.poi_id:
+                    confirmed = provider.detail(best.poi_id)
+                    if confirmed is not None:
+                        best, source = confirmed, "search_detail"
+                        note += "; POI confirmed by detail look-up"
+            if len(ranked) > 1 and ranked[1][0] >= score - AMBIGUITY_MARGIN:
+                alt = ranked[1][1]
+                warnings.append(f"{who} is ambiguous: '{best.name}' ({score:.0f}) vs '{alt.name}' ({ranked[1][0]:.0f}); took the first")
+                note += f"; ambiguous with '{alt.name}'"
+            return make(best, source, note, score)
+
+    # 3. fallbacks: the road or compound without the house number, then the coarse geocode
+    road = strip_house_number(raw.address)
+    if road and normalize(road) != normalize(raw.address) and len(normalize(road)) >= 2:
+        near = provider.search(road, city=city, limit=10)
+        near = [p for p in near if _similarity(road, p.address) >= settings.fuzzy_min_score or _similarity(road, p.name) >= settings.fuzzy_min_score]
+        if near:
+            anchor = coarse.lonlat if coarse else None
+            best = min(near, key=lambda p: haversine_m(*anchor, p.lon, p.lat)) if anchor else near[0]
+            note = (
+                f"fallback: '{raw.address}' not found; used the nearest known POI on '{road}': "
+                f"'{best.name}' ({best.address or 'no address'})"
+            )
+            warnings.append(f"{who}: house number not found, fell back to '{best.name}' on '{road}' - check it")
+            return make(best, "manual_fallback", note, None)
+    if coarse is not None:
+        note = f"fallback: only a road-level geocode was found for '{raw.address}'; no POI id"
+        warnings.append(f"{who}: resolved only to the road '{coarse.name}' (road-level coordinate)")
+        return make(coarse, "manual_fallback", note, None)
+
+    hint = ""
+    if ranked:
+        hint = f"; closest candidate was '{ranked[0][1].name}' (score {ranked[0][0]:.0f}, below {settings.fuzzy_min_score:.0f})"
+    raise ResolutionError(f"could not resolve {who}{hint}", field=_field(role, index))
+
+
+def resolve_points(request: RoutePlanRequest, *, provider, settings: Settings | None = None, default_city: str | None = None) -> ResolvedPoints:
+    """Resolve origin (fixed only), every stop and the destination; report every failure at once."""
+    settings = settings or get_settings()
+    warnings: list[str] = []
+    failures: list[ResolutionError] = []
+
+    def run(raw: RawStop, role: Role, index: int | None = None) -> ResolvedPoint | None:
+        try:
+            res = resolve_point(raw, role=role, provider=provider, settings=settings, index=index, default_city=default_city)
+        except ResolutionError as exc:
+            failures.append(exc)
+            return None
+        warnings.extend(res.warnings)
+        return res.point
+
+    origin_raw = request.origin_stop()
+    origin = run(origin_raw, "origin") if origin_raw else None
+    stops = [run(s, "stop", i) for i, s in enumerate(request.stops)]
+    destination = run(request.destination_stop(), "destination")
+    if failures:
+        message = "; ".join(f.message for f in failures)
+        if len(failures) > 1:
+            message = f"{len(failures)} places could not be resolved: {message}"
+        raise ResolutionError(message, field=failures[0].field, details=[f.field for f in failures])
+    assert destination is not None
+    return ResolvedPoints(origin=origin, stops=[s for s in stops if s is not None], destination=destination, warnings=warnings)
+
+
+def same_place(a: ResolvedPoint, b: ResolvedPoint, *, tolerance_m: float = 15.0) -> bool:
+    if a.poi_id and b.poi_id:
+        return a.poi_id == b.poi_id
+    return haversine_m(a.lon, a.lat, b.lon, b.lat) <= tolerance_m
+
+
+def current_location_point(lon: float, lat: float) -> LonLat:
+    return LonLat(lon, lat)

@@ -1,0 +1,126 @@
+"""Ranking of candidate orders: shortest_distance, fastest_time, balanced (spec Step 7-8).
+
+A near-tie is a relative difference within ``tolerance`` (settings.tie_tolerance). Ranking is by
+repeated selection, so the rule that picks #1 also orders the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.models.route import RouteStrategy
+
+
+@dataclass(frozen=True)
+class Scored:
+    order: tuple[int, ...]
+    distance_m: float
+    duration_s: float
+
+
+def dominates(a: Scored, b: Scored) -> bool:
+    return a.distance_m <= b.distance_m and a.duration_s <= b.duration_s and (
+        a.distance_m < b.distance_m or a.duration_s < b.duration_s
+    )
+
+
+def pareto_front(items: list[Scored]) -> set[int]:
+    """Indices of the candidates that no other candidate dominates."""
+    by_d = sorted(range(len(items)), key=lambda i: (items[i].distance_m, items[i].duration_s))
+    front, best_t = set(), float("inf")
+    for i in by_d:
+        if items[i].duration_s < best_t:
+            front.add(i)
+            best_t = items[i].duration_s
+    # equal (distance, duration) twins of a front member are not dominated either
+    pts = {(items[i].distance_m, items[i].duration_s) for i in front}
+    front |= {i for i, s in enumerate(items) if (s.distance_m, s.duration_s) in pts}
+    return front
+
+
+def _near(a: float, b: float, tolerance: float) -> bool:
+    return a <= b * (1 + tolerance) + 1e-9
+
+
+def _pick(items: list[Scored], remaining: list[int], strategy: RouteStrategy, tolerance: float) -> int:
+    if strategy == "shortest_distance":
+        dmin = min(items[i].distance_m for i in remaining)
+        ties = [i for i in remaining if _near(items[i].distance_m, dmin, tolerance)]
+        return min(ties, key=lambda i: (items[i].duration_s, items[i].distance_m, i))
+    if strategy == "fastest_time":
+        tmin = min(items[i].duration_s for i in remaining)
+        ties = [i for i in remaining if _near(items[i].duration_s, tmin, tolerance)]
+        return min(ties, key=lambda i: (items[i].distance_m, items[i].duration_s, i))
+    # balanced: the Pareto front of what remains; on a trade-off, the shorter distance wins
+    sub = [items[i] for i in remaining]
+    front = [remaining[j] for j in pareto_front(sub)]
+    return min(front, key=lambda i: (items[i].distance_m, items[i].duration_s, i))
+
+
+def rank(items: list[Scored], strategy: RouteStrategy, *, tolerance: float) -> list[int]:
+    """Indices of ``items`` from best to worst under ``strategy``."""
+    remaining = list(range(len(items)))
+    ranking: list[int] = []
+    while remaining:
+        i = _pick(items, remaining, strategy, tolerance)
+        ranking.append(i)
+        remaining.remove(i)
+    return ranking
+
+
+def km(metres: float) -> str:
+    return f"{abs(metres) / 1000:.1f} km"
+
+
+def mins(seconds: float) -> str:
+    return f"{abs(seconds) / 60:.0f} min"
+
+
+def delta_phrase(a: Scored, b: Scored) -> str:
+    """How ``a`` compares with ``b``: "3.2 km shorter, 6 min slower"."""
+    dd, dt = b.distance_m - a.distance_m, b.duration_s - a.duration_s
+    dist = "same distance" if abs(dd) < 50 else f"{km(dd)} {'shorter' if dd > 0 else 'longer'}"
+    time = "same time" if abs(dt) < 30 else f"{mins(dt)} {'faster' if dt > 0 else 'slower'}"
+    return f"{dist}, {time}"
+
+
+def best_reason(items: list[Scored], ranking: list[int], strategy: RouteStrategy, *, tolerance: float) -> str:
+    best = items[ranking[0]]
+    if len(ranking) == 1:
+        return "Only one order was possible."
+    runner = items[ranking[1]]
+    vs = f"{delta_phrase(best, runner)} than #2"
+    pct = f"{tolerance * 100:g}%"
+    if strategy == "shortest_distance":
+        dmin = min(s.distance_m for s in items)
+        if best.distance_m > dmin + 1e-9:
+            return (
+                f"Near-tie on distance (within {pct} of the shortest, {km(best.distance_m - dmin)} longer), "
+                f"so the faster order wins: {vs}."
+            )
+        return f"Shortest total distance: {vs}."
+    if strategy == "fastest_time":
+        tmin = min(s.duration_s for s in items)
+        if best.duration_s > tmin + 1e-9:
+            return (
+                f"Near-tie on time (within {pct} of the fastest, {mins(best.duration_s - tmin)} slower), "
+                f"so the shorter order wins: {vs}."
+            )
+        return f"Fastest total time: {vs}."
+    front = pareto_front(items)
+    if all(dominates(best, s) or s == best for s in items):
+        return f"Pareto-dominant: no other order is shorter or faster; {vs}."
+    fastest = min(front, key=lambda i: (items[i].duration_s, items[i].distance_m))
+    fast = items[fastest]
+    if fast.duration_s < best.duration_s:
+        pos = ranking.index(fastest) + 1
+        return (
+            f"Trade-off on the Pareto front ({len(front)} orders): balanced prefers the shorter distance - "
+            f"{delta_phrase(best, fast)} than the fastest order (#{pos}), so less driving for a small time cost."
+        )
+    return f"On the Pareto front and shortest among its members: {vs}."
+
+
+def other_reason(items: list[Scored], ranking: list[int], pos: int) -> str:
+    me, best = items[ranking[pos]], items[ranking[0]]
+    return f"#{pos + 1}: {delta_phrase(me, best)} than #1."
