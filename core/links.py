@@ -1,0 +1,276 @@
+"""AMap deep links for a planned route (spec Step 9; docs/amap.md section 5).
+
+Three kinds of link are built from the resolved points, in visiting order:
+
+* Android ``amapuri://route/plan/?...`` and iOS ``iosamap://path?...`` (same parameters): the
+  destination as ``did/dlat/dlon/dname``, the stops as via points ``vian/vialons/vialats/vianames``,
+  the start as ``sid/slat/slon/sname`` only when a fixed origin is known (without it the app starts
+  from "my location").
+* Browser links to ``https://uri.amap.com/navigation``: that API takes only ONE via point (driving
+  only), so the route is cut into consecutive chained segments.
+* ``personal_map`` links can only be created by AMap's ``maps_schema_personal_map`` MCP tool. This
+  build has no such client and never invents one, so a personal-map request falls back to
+  route_plan links with a warning.
+
+Coordinates inside core are WGS-84; every link carries GCJ-02 (``dev=0`` / ``coordinate=gaode``),
+rounded to 6 decimals. Parameters are percent-encoded item by item (UTF-8) and joined with literal
+``,`` / ``|`` separators, as the AMap pages describe.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import segno
+
+from core.errors import InputError
+from core.geo.coords import wgs84_to_gcj02
+from core.models.route import DeepLinks, ResolvedPoint
+
+ANDROID_ROUTE_PLAN = "amapuri://route/plan/"
+IOS_ROUTE_PLAN = "iosamap://path"
+WEB_NAVIGATION = "https://uri.amap.com/navigation"
+
+# The AMap app pages state no maximum; the web route API and the navigation SDK allow 16.
+MAX_APP_VIAS = 16
+
+_APP_MODE = {"driving": "0", "walking": "2"}  # t: 0 drive, 2 walk (Android and iOS)
+_WEB_MODE = {"driving": "car", "walking": "walk"}
+_AMAP_POI_ID = re.compile(r"^[A-Za-z0-9]+$")  # e.g. B000A60DA1; pack ids such as "sh-bund" never match
+
+
+def _enc(value: object) -> str:
+    """Percent-encode one item (UTF-8), leaving no separator or delimiter literal."""
+    return quote(str(value), safe="")
+
+
+def _coord(value: float) -> str:
+    return f"{value:.6f}"
+
+
+def _gcj(point: ResolvedPoint) -> tuple[str, str]:
+    """``(lon, lat)`` of a WGS-84 point as GCJ-02 strings with 6 decimals."""
+    lon, lat = wgs84_to_gcj02(point.lon, point.lat)
+    return _coord(lon), _coord(lat)
+
+
+# Full-width look-alikes for separators found inside a name of a list-valued parameter.
+_FULLWIDTH = {"|": "\uff5c", ",": "\uff0c"}
+
+
+def _name(point: ResolvedPoint, *, separator: str | None = None) -> str:
+    """The name shown in AMap.
+
+    Every item is percent-encoded, so a raw parser that splits before decoding is safe. A parser that
+    decodes the whole value first would still see a ``|`` (``,``) inside a name as an extra separator
+    and miscount the items, so inside list-valued parameters that character is replaced by its
+    full-width look-alike (｜ ，), which reads the same.
+    """
+    name = (point.resolved_name or point.input_name or point.input_address or "").strip()
+    if separator is not None:
+        name = name.replace(separator, _FULLWIDTH[separator])
+    return name
+
+
+def _label(point: ResolvedPoint) -> str:
+    return point.label or point.input_address
+
+
+def _amap_poi_id(point: ResolvedPoint, provider: str) -> str | None:
+    """The point's POI id if it is a real AMap id (resolved through the amap provider), else None."""
+    if provider != "amap" or point.provider not in (None, "amap"):
+        return None
+    poi_id = (point.poi_id or "").strip()
+    return poi_id if _AMAP_POI_ID.match(poi_id) else None
+
+
+def _query(params: list[tuple[str, str]]) -> str:
+    """Join already-encoded values; keys are plain ASCII."""
+    return "&".join(f"{key}={value}" for key, value in params)
+
+
+def _app_link(
+    base: str,
+    *,
+    origin: ResolvedPoint | None,
+    vias: list[ResolvedPoint],
+    destination: ResolvedPoint,
+    transport_mode: str,
+    provider: str,
+    source_application: str,
+) -> str:
+    params: list[tuple[str, str]] = [("sourceApplication", _enc(source_application))]
+    if origin is not None:
+        sid = _amap_poi_id(origin, provider)
+        if sid:
+            params.append(("sid", _enc(sid)))
+        slon, slat = _gcj(origin)
+        params += [("slat", slat), ("slon", slon), ("sname", _enc(_name(origin)))]
+    did = _amap_poi_id(destination, provider)
+    if did:
+        params.append(("did", _enc(did)))
+    dlon, dlat = _gcj(destination)
+    params += [("dlat", dlat), ("dlon", dlon), ("dname", _enc(_name(destination)))]
+    params += [("dev", "0"), ("t", _APP_MODE[transport_mode])]
+    if vias:
+        coords = [_gcj(p) for p in vias]
+        params += [
+            ("vian", str(len(vias))),
+            ("vialons", "|".join(lon for lon, _ in coords)),
+            ("vialats", "|".join(lat for _, lat in coords)),
+            ("vianames", "|".join(_enc(_name(p, separator="|")) for p in vias)),
+        ]
+    return f"{base}?{_query(params)}"
+
+
+def _web_point(point: ResolvedPoint) -> str:
+    lon, lat = _gcj(point)
+    return f"{lon},{lat},{_enc(_name(point, separator=','))}"
+
+
+def _web_links(
+    *,
+    origin: ResolvedPoint | None,
+    ordered_stops: list[ResolvedPoint],
+    destination: ResolvedPoint,
+    transport_mode: str,
+    source_application: str,
+) -> list[str]:
+    # None stands for the device's current location (only the very first point can be None).
+    points: list[ResolvedPoint | None] = [origin, *ordered_stops, destination]
+    step = 2 if transport_mode == "driving" else 1  # a via point is allowed for driving only
+    links: list[str] = []
+    start = 0
+    while start < len(points) - 1:
+        end = min(start + step, len(points) - 1)
+        frm, to = points[start], points[end]
+        via = points[start + 1] if end - start == 2 else None
+        params: list[tuple[str, str]] = []
+        if frm is not None:
+            params.append(("from", _web_point(frm)))
+        if via is not None:
+            params.append(("via", _web_point(via)))
+        assert to is not None
+        params += [
+            ("to", _web_point(to)),
+            ("mode", _WEB_MODE[transport_mode]),
+            ("src", _enc(source_application)),
+            ("coordinate", "gaode"),
+            ("callnative", "0"),
+        ]
+        links.append(f"{WEB_NAVIGATION}?{_query(params)}")
+        start = end
+    return links
+
+
+def build_deep_links(
+    *,
+    origin: ResolvedPoint | None,
+    ordered_stops: list[ResolvedPoint],
+    destination: ResolvedPoint,
+    transport_mode: str,
+    deep_link_mode: str,
+    provider: str,
+    source_application: str = "OmniTravelPlanner",
+) -> tuple[DeepLinks, list[str]]:
+    """Route-plan links for ``origin -> ordered_stops -> destination`` and the warnings they need.
+
+    ``origin`` is None when the trip starts at the user's current location: the app links then omit
+    the start (the app uses "my location") and the first web link has no ``from``.
+    """
+    if transport_mode not in _APP_MODE:
+        raise InputError(
+            f"deep links support transport_mode driving or walking, not {transport_mode!r}", field="transport_mode"
+        )
+    if deep_link_mode not in ("personal_map", "route_plan", "auto"):
+        raise InputError(
+            f"deep_link_mode must be personal_map, route_plan or auto, not {deep_link_mode!r}",
+            field="deep_link_mode",
+        )
+    stops = list(ordered_stops)
+    warnings: list[str] = []
+
+    if deep_link_mode == "personal_map":
+        points = ([origin] if origin is not None else []) + stops + [destination]
+        missing = [_label(p) for p in points if _amap_poi_id(p, provider) is None]
+        if missing:
+            warnings.append(
+                "personal_map needs an AMap POI id for every point; missing for: "
+                + ", ".join(missing)
+                + " — fell back to route_plan."
+            )
+        else:
+            warnings.append(
+                "The personal-map service (AMap maps_schema_personal_map) is not available in this build, and a "
+                "personal-map link cannot be made without it — fell back to route_plan."
+            )
+        warnings.append(
+            "A personal map only imports the points into AMap; it is not strict navigation from a start point. "
+            "The route_plan links below navigate in the planned order."
+        )
+
+    # App links: at most MAX_APP_VIAS via points. A longer route gets a link for its first part only,
+    # ending at the stop after the last via, so following it never contradicts the plan.
+    app_destination = destination
+    app_vias = stops
+    if len(stops) > MAX_APP_VIAS:
+        app_vias = stops[:MAX_APP_VIAS]
+        app_destination = stops[MAX_APP_VIAS]
+        covered = MAX_APP_VIAS + 1
+        omitted = len(stops) - covered
+        warnings.append(
+            f"The AMap app links take at most {MAX_APP_VIAS} via points, so they cover only the first {covered} of "
+            f"{len(stops)} stops and end at stop {covered} ({_label(app_destination)}); the remaining {omitted} "
+            f"stop(s) and the destination ({_label(destination)}) are not in them. "
+            "The web navigation links cover the whole route."
+        )
+    common = dict(
+        origin=origin,
+        vias=app_vias,
+        destination=app_destination,
+        transport_mode=transport_mode,
+        provider=provider,
+        source_application=source_application,
+    )
+    android = _app_link(ANDROID_ROUTE_PLAN, **common)
+    ios = _app_link(IOS_ROUTE_PLAN, **common)
+
+    web = _web_links(
+        origin=origin,
+        ordered_stops=stops,
+        destination=destination,
+        transport_mode=transport_mode,
+        source_application=source_application,
+    )
+    if origin is None:
+        warnings.append(
+            "The first web link has no start point: uri.amap.com then starts from the device's current location, "
+            "which works on mobile only."
+        )
+    if len(web) > 1:
+        reason = (
+            "uri.amap.com allows only one via point"
+            if transport_mode == "driving"
+            else "uri.amap.com allows no via point when walking"
+        )
+        warnings.append(
+            f"The browser route was split into {len(web)} consecutive web links because {reason}; "
+            "open them in order (each starts where the previous one ends)."
+        )
+
+    links = DeepLinks(
+        personal_map=None,
+        android_route_plan=android,
+        ios_route_plan=ios,
+        web_navigation=web,
+        mode_used="route_plan",
+        coordinate_system="GCJ02",
+    )
+    return links, warnings
+
+
+def qr_svg_data_uri(link: str, *, scale: int = 4, border: int = 2) -> str:
+    """A QR code of ``link`` as an SVG ``data:`` URI (for showing mobile-only links on a desktop)."""
+    qr = segno.make(link, error="m", micro=False)
+    return qr.svg_data_uri(scale=scale, border=border, dark="#000", light="#fff")
