@@ -28,7 +28,9 @@ class Settings(BaseSettings):
     http_retries: int = Field(default=3, ge=0, le=10)
     breaker_fail_max: int = Field(default=5, ge=1)
     breaker_reset_s: float = Field(default=60.0, gt=0)
-    amap_min_interval_s: float = Field(default=0.0, ge=0)
+    amap_min_interval_s: float = Field(
+        default=1.0, ge=0, description="Spacing between AMap calls; ~1 s avoids CUQPS errors on a personal key"
+    )
 
     # Planning
     tie_tolerance: float = Field(

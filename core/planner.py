@@ -147,6 +147,7 @@ def plan_route(
     before: ProviderCalls = provider.snapshot() if hasattr(provider, "snapshot") else ProviderCalls()
     t0 = time.perf_counter()
     warnings: list[str] = []
+    getattr(provider, "drain_warnings", lambda: [])()  # stale warnings from an earlier plan are not ours
     region = getattr(provider, "region", None)
     default_city = getattr(region, "city", None)
 

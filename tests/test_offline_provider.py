@@ -107,3 +107,27 @@ def test_unknown_region_names_the_available_ones(tmp_path):
         load_region("atlantis", root)
     assert "testcity" in info.value.message and info.value.field == "region"
     Settings(data_dir=root)  # settings accept the folder
+
+
+def test_cache_never_keeps_a_degraded_answer(provider):
+    class Flaky:
+        name = "amap"
+
+        def __init__(self):
+            self.down = True
+
+        def matrix(self, points, *, mode):
+            m = provider.matrix(points, mode=mode)
+            return m if self.down else m.model_copy(update={"source": "amap"})
+
+        def is_degraded(self, value):
+            return value.source != "amap"
+
+    inner = Flaky()
+    cached = CachedProvider(inner)
+    pts = [LonLat(121.47, 31.23), LonLat(121.49, 31.24)]
+    assert cached.matrix(pts, mode="driving").source == "offline_estimate"
+    inner.down = False
+    assert cached.matrix(pts, mode="driving").source == "amap"  # asked again, not served the estimate
+    assert cached.matrix(pts, mode="driving").source == "amap"
+    assert (cached.snapshot().matrix, cached.snapshot().cache_hits) == (2, 1)

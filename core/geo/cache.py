@@ -40,8 +40,11 @@ class CachedProvider:
                 self.cache_hits += 1
                 return self._cache[key]
         value = fn()
+        degraded = getattr(self.inner, "is_degraded", None)
         with self._lock:
             self.calls[method] += 1
+            if callable(degraded) and degraded(value):
+                return value  # a fallback answer: ask the real service again next time
             if len(self._cache) >= self._max:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[key] = value

@@ -1,0 +1,651 @@
+"""AMap (高德地图) Web Service REST provider (v3 endpoints) behind the ``MapProvider`` protocol.
+
+routingpy style: every call is split into a ``get_*_params()`` builder and a ``parse_*_json()``
+parser, both usable without HTTP; ``_request()`` owns HTTP, pacing and the map from AMap's
+``infocode`` to our exceptions (geopy style).
+
+Datum: core speaks WGS-84; AMap speaks GCJ-02. Every coordinate sent is converted with
+``wgs84_to_gcj02`` and every coordinate received with ``gcj02_to_wgs84``, here and nowhere else.
+
+Secrets: the key is a query parameter and AMap echoes it in invalid-key bodies, so it never
+appears in a log line, an exception message or exception details (``key=***``). The ``httpx``
+logger (which logs every request URL at INFO) gets a redacting filter as well.
+
+Facts used here are from ``shared/docs/amap.md`` sections 0-2 (envelope, error table,
+endpoints) and 3 (coordinates).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+import httpx
+
+from core.errors import ProviderAuthError, ProviderError, ProviderQuotaExceeded, ProviderUnavailable, RouteNotFound
+from core.geo.base import Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode
+from core.geo.coords import gcj02_to_wgs84, haversine_m, parse_lonlat, wgs84_to_gcj02
+
+__all__ = [
+    "AMapProvider",
+    "DistanceItem",
+    "ProviderRateLimited",
+    "ProviderTimeout",
+    "error_for_infocode",
+    "raise_for_amap_status",
+    "redact_key",
+]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_BASE_URL = "https://restapi.amap.com"
+
+GEOCODE_PATH = "/v3/geocode/geo"
+SEARCH_PATH = "/v3/place/text"
+DETAIL_PATH = "/v3/place/detail"
+DISTANCE_PATH = "/v3/distance"
+DRIVING_PATH = "/v3/direction/driving"
+WALKING_PATH = "/v3/direction/walking"
+
+MAX_SEARCH_OFFSET = 25  # "强烈建议不超过25"
+MAX_DISTANCE_ORIGINS = 100  # /v3/distance: 1-100 origins per call
+WALKING_DISTANCE_LIMIT_M = 5_000.0  # /v3/distance type=3 only answers walks up to 5 km
+DISTANCE_TYPE: dict[str, str] = {"driving": "1", "walking": "3"}
+DRIVING_STRATEGY = "0"  # v3 速度优先: one path, the documented default
+
+# /v3/distance per-item `code` (driving mode) — amap.md §2.8
+DISTANCE_ITEM_CODES = {
+    "1": "no drivable road connects the two points",
+    "2": "a point is too far from any road",
+    "3": "a point is outside mainland China",
+}
+
+GEOCODE_LEVELS: dict[str, MatchLevel] = {
+    "兴趣点": "poi",
+    "门牌号": "house_number",
+    "门址": "house_number",
+    "单元号": "house_number",
+    "道路": "road",
+    "道路交叉路口": "road",
+    "区县": "area",
+    "乡镇": "area",
+    "开发区": "area",
+    "村庄": "area",
+    "热点商圈": "area",
+    "市": "city",
+    "省": "city",
+    "国家": "city",
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Exceptions specific to AMap
+# --------------------------------------------------------------------------------------------
+
+
+class ProviderRateLimited(ProviderUnavailable):
+    """AMap refused the call for going too fast (QPS/per-minute limits); retry after a pause."""
+
+    code = "PROVIDER_RATE_LIMITED"
+
+
+class ProviderTimeout(ProviderUnavailable, TimeoutError):
+    """The provider did not answer in time; retrying may help."""
+
+    code = "PROVIDER_TIMEOUT"
+
+
+AUTH_CODES = frozenset({"10001", "10002", *(str(c) for c in range(10005, 10014)), "10026", "10041"})
+QUOTA_CODES = frozenset({"10003", "10029", "10044", "10045", "40000", "40002", "40003"})
+RATE_LIMIT_CODES = frozenset({"10004", "10014", "10015", "10016", "10019", "10020", "10021"})
+CLIENT_BUG_CODES = frozenset({"20000", "20001", "20002", "20003"})
+ROUTE_CODES = frozenset({"20800", "20801", "20802", "20803"})
+
+_HINTS = {
+    "10001": "the key is wrong or expired; check OMNI_AMAP_KEY (it must be a Web服务 key)",
+    "10002": "the key has no permission for this service",
+    "10003": "the daily quota is used up until 00:00 Asia/Shanghai",
+    "10009": "the key belongs to another platform; a Web服务 key is needed",
+    "10012": "the key lacks the privilege for this service",
+    "10044": "the account's daily quota is used up until 00:00 Asia/Shanghai",
+    "20800": "a route point lies outside mainland China",
+    "20801": "no road was found near a route point",
+    "20802": "no connected road joins the points",
+    "20803": "the points are too far apart",
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Redaction
+# --------------------------------------------------------------------------------------------
+
+_KEY_QUERY_RE = re.compile(r"(?i)(\bkey=)[^&\s'\"]*")
+_KEY_JSON_RE = re.compile(r"(?i)([\"']key[\"']\s*:\s*[\"'])[^\"']*")
+_SECRET_BODY_FIELDS = frozenset({"key", "sec_code", "sec_code_debug"})
+
+
+def redact_key(text: str, key: str | None = None) -> str:
+    """Replace the key (as ``key=...`` in a URL, ``"key": "..."`` in a body, or its literal value)."""
+    out = _KEY_QUERY_RE.sub(r"\1***", str(text))
+    out = _KEY_JSON_RE.sub(r"\1***", out)
+    if key and len(key) >= 4:
+        out = out.replace(key, "***")
+    return out
+
+
+def _sanitize_body(data: Any) -> Any:
+    if isinstance(data, Mapping):
+        return {k: ("***" if k in _SECRET_BODY_FIELDS else _sanitize_body(v)) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_sanitize_body(v) for v in data]
+    return data
+
+
+class _RedactKeyFilter(logging.Filter):
+    """Rewrites log records of the ``httpx`` logger so request URLs show ``key=***``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # pragma: no cover - a broken record is not ours to fix
+            return True
+        if "key=" in message.lower():
+            record.msg = redact_key(message)
+            record.args = ()
+        return True
+
+
+_filter_lock = threading.Lock()
+
+
+def _install_httpx_log_redaction() -> None:
+    with _filter_lock:
+        for name in ("httpx", "httpcore"):
+            lg = logging.getLogger(name)
+            if not any(isinstance(f, _RedactKeyFilter) for f in lg.filters):
+                lg.addFilter(_RedactKeyFilter())
+
+
+# --------------------------------------------------------------------------------------------
+# Envelope and scalar helpers
+# --------------------------------------------------------------------------------------------
+
+
+def _norm(value: Any) -> Any:
+    """AMap v3 writes absent values as ``[]`` (sometimes ``""``/``{}``): normalise them to None."""
+    if value is None or value == [] or value == "" or value == {}:
+        return None
+    return value
+
+
+def _text(value: Any) -> str | None:
+    value = _norm(value)
+    if value is None or isinstance(value, (list, dict)):
+        return None
+    return str(value).strip() or None
+
+
+def _number(value: Any) -> float | None:
+    value = _text(value)
+    if value is None:
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _to_wgs(lnglat: Any) -> tuple[float, float] | None:
+    text = _text(lnglat)
+    if text is None:
+        return None
+    try:
+        lon, lat = parse_lonlat(text)
+    except ValueError:
+        return None
+    return gcj02_to_wgs84(lon, lat)
+
+
+def format_lnglat(point: LonLat | Sequence[float]) -> str:
+    """WGS-84 point -> AMap wire form: GCJ-02 ``"lng,lat"`` with 6 decimals."""
+    lon, lat = float(point[0]), float(point[1])
+    if not (math.isfinite(lon) and math.isfinite(lat)):
+        raise ValueError(f"Coordinate ({lon}, {lat}) is not a finite number.")
+    glon, glat = wgs84_to_gcj02(lon, lat)
+    return f"{glon:.6f},{glat:.6f}"
+
+
+def error_for_infocode(infocode: str | None, info: str | None, *, endpoint: str = "") -> ProviderError:
+    """Map AMap's ``infocode`` to one of our exceptions (amap.md §1)."""
+    code = str(infocode or "").strip()
+    name = redact_key(str(info or "UNKNOWN"))
+    where = f" for {endpoint}" if endpoint else ""
+    hint = _HINTS.get(code)
+    tail = f": {hint}" if hint else ""
+    details = {"infocode": code, "info": name, "endpoint": endpoint}
+    if code in AUTH_CODES:
+        return ProviderAuthError(
+            f"AMap rejected the request{where} ({name}, infocode {code}){tail or ': check OMNI_AMAP_KEY'}.",
+            field="amap_key",
+            details=details,
+        )
+    if code in QUOTA_CODES:
+        return ProviderQuotaExceeded(f"AMap quota is exhausted{where} ({name}, infocode {code}){tail}.", details=details)
+    if code in RATE_LIMIT_CODES:
+        return ProviderRateLimited(
+            f"AMap is rate-limiting calls{where} ({name}, infocode {code}); retry after a pause.", details=details
+        )
+    if code in ROUTE_CODES:
+        return RouteNotFound(f"AMap found no route{where} ({name}, infocode {code}){tail}.", details=details)
+    if code in CLIENT_BUG_CODES:
+        return ProviderError(
+            f"AMap refused the request parameters{where} ({name}, infocode {code}); this is a client bug.",
+            details=details,
+        )
+    if code.startswith("3"):
+        return ProviderUnavailable(f"AMap's engine failed{where} ({name}, infocode {code}).", details=details)
+    return ProviderError(f"AMap call failed{where} ({name}, infocode {code or 'missing'}).", details=details)
+
+
+def raise_for_amap_status(data: Any, *, endpoint: str = "") -> None:
+    """Raise the mapped exception unless ``data`` is a successful AMap answer.
+
+    v3/v5 envelope: success is ``status == "1"``; v4 envelope: ``errcode == 0``.
+    """
+    if not isinstance(data, Mapping):
+        raise ProviderUnavailable(f"AMap answered{' ' + endpoint if endpoint else ''} with an unexpected body.")
+    if "status" in data:
+        if str(data.get("status")) == "1":
+            return
+        exc = error_for_infocode(_text(data.get("infocode")), _text(data.get("info")), endpoint=endpoint)
+    elif "errcode" in data:
+        if str(data.get("errcode")) == "0":
+            return
+        exc = error_for_infocode(str(data.get("errcode")), _text(data.get("errmsg")), endpoint=endpoint)
+    else:
+        raise ProviderUnavailable(f"AMap answered{' ' + endpoint if endpoint else ''} without a status field.")
+    exc.details = {**(exc.details or {}), "body": _sanitize_body(data)}
+    raise exc
+
+
+# --------------------------------------------------------------------------------------------
+# Parsed row types
+# --------------------------------------------------------------------------------------------
+
+
+class DistanceItem(NamedTuple):
+    """One row of a /v3/distance answer (in the order of the origins sent)."""
+
+    distance_m: float | None
+    duration_s: float | None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.distance_m is not None and self.duration_s is not None
+
+
+def _geocode_level(level: Any) -> MatchLevel:
+    return GEOCODE_LEVELS.get(_text(level) or "", "unknown")
+
+
+def _place_from_poi(row: Mapping[str, Any]) -> Place | None:
+    wgs = _to_wgs(row.get("location"))
+    name = _text(row.get("name"))
+    if wgs is None or name is None:
+        logger.debug("Skipping AMap POI without name or location: %s", _text(row.get("id")))
+        return None
+    return Place(
+        name=name,
+        address=_text(row.get("address")),
+        lon=wgs[0],
+        lat=wgs[1],
+        city=_text(row.get("cityname")),
+        district=_text(row.get("adname")),
+        poi_id=_text(row.get("id")),
+        category=_text(row.get("type")),
+        level="poi",
+        source="amap",
+        raw=row,
+    )
+
+
+def _polyline_to_wgs(polyline: Any) -> list[tuple[float, float]]:
+    text = _text(polyline)
+    if text is None:
+        return []
+    points: list[tuple[float, float]] = []
+    for chunk in text.split(";"):
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        lon, lat = parse_lonlat(chunk)
+        points.append(gcj02_to_wgs84(lon, lat))
+    return points
+
+
+# --------------------------------------------------------------------------------------------
+# The provider
+# --------------------------------------------------------------------------------------------
+
+
+class AMapProvider:
+    """AMap Web Service (v3) as a ``MapProvider``. All coordinates in and out are WGS-84."""
+
+    name = "amap"
+
+    def __init__(
+        self,
+        *,
+        key: str,
+        client: httpx.Client | None = None,
+        base_url: str = DEFAULT_BASE_URL,
+        timeout_s: float = 10.0,
+        min_interval_s: float = 0.0,
+        city_default: str | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not key or not str(key).strip():
+            raise ProviderAuthError("No AMap key was given; set OMNI_AMAP_KEY.", field="amap_key")
+        self._key = str(key).strip()
+        self._own_client = client is None
+        self._client = client if client is not None else httpx.Client(timeout=timeout_s)
+        self.base_url = base_url.rstrip("/")
+        self.timeout_s = float(timeout_s)
+        self.min_interval_s = max(0.0, float(min_interval_s))
+        self.city_default = city_default
+        self._sleep = sleep
+        self._clock = clock
+        self._pace_lock = threading.Lock()
+        self._last_request_at: float | None = None
+        _install_httpx_log_redaction()
+
+    def __repr__(self) -> str:
+        return f"AMapProvider(base_url={self.base_url!r}, key=***)"
+
+    # ---- lifecycle -----------------------------------------------------------------------
+
+    def close(self) -> None:
+        if self._own_client:
+            self._client.close()
+
+    def __enter__(self) -> AMapProvider:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def redact(self, text: str) -> str:
+        return redact_key(text, self._key)
+
+    # ---- params builders (no HTTP) ---------------------------------------------------------
+
+    def _city(self, city: str | None) -> str | None:
+        city = city if city is not None else self.city_default
+        if city is None:
+            return None
+        return str(city).strip() or None
+
+    def get_geocode_params(self, address: str, *, city: str | None = None) -> dict[str, str]:
+        params = {"key": self._key, "address": str(address).strip()}
+        if (c := self._city(city)) is not None:
+            params["city"] = c
+        return params
+
+    def get_search_params(
+        self, keywords: str, *, city: str | None = None, near: LonLat | None = None, limit: int = 10
+    ) -> dict[str, str]:
+        """/v3/place/text. ``near`` is not sent: v3 text search has no location parameter."""
+        params = {
+            "key": self._key,
+            "keywords": str(keywords).strip(),
+            "offset": str(max(1, min(int(limit), MAX_SEARCH_OFFSET))),
+            "page": "1",
+            "extensions": "all",
+        }
+        if (c := self._city(city)) is not None:
+            params["city"] = c
+            params["citylimit"] = "true"
+        return params
+
+    def get_detail_params(self, poi_id: str) -> dict[str, str]:
+        return {"key": self._key, "id": str(poi_id).strip()}
+
+    def get_distance_params(
+        self, origins: Sequence[LonLat], destination: LonLat, *, mode: TravelMode
+    ) -> dict[str, str]:
+        if not 1 <= len(origins) <= MAX_DISTANCE_ORIGINS:
+            raise ValueError(f"/v3/distance takes 1 to {MAX_DISTANCE_ORIGINS} origins, got {len(origins)}.")
+        if mode not in DISTANCE_TYPE:
+            raise ValueError(f"Unsupported travel mode {mode!r}; expected one of {sorted(DISTANCE_TYPE)}.")
+        return {
+            "key": self._key,
+            "origins": "|".join(format_lnglat(p) for p in origins),
+            "destination": format_lnglat(destination),
+            "type": DISTANCE_TYPE[mode],
+        }
+
+    def get_route_params(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> dict[str, str]:
+        params = {"key": self._key, "origin": format_lnglat(origin), "destination": format_lnglat(destination)}
+        if mode == "driving":
+            params.update({"strategy": DRIVING_STRATEGY, "extensions": "base"})
+        elif mode != "walking":
+            raise ValueError(f"Unsupported travel mode {mode!r}; expected 'driving' or 'walking'.")
+        return params
+
+    def get_driving_params(self, origin: LonLat, destination: LonLat) -> dict[str, str]:
+        return self.get_route_params(origin, destination, mode="driving")
+
+    def get_walking_params(self, origin: LonLat, destination: LonLat) -> dict[str, str]:
+        return self.get_route_params(origin, destination, mode="walking")
+
+    # ---- parsers (no HTTP) -----------------------------------------------------------------
+
+    @staticmethod
+    def parse_geocode_json(data: Any) -> list[Place]:
+        raise_for_amap_status(data, endpoint=GEOCODE_PATH)
+        places: list[Place] = []
+        for row in data.get("geocodes") or []:
+            if not isinstance(row, Mapping):
+                continue
+            wgs = _to_wgs(row.get("location"))
+            if wgs is None:
+                continue
+            formatted = _text(row.get("formatted_address"))
+            places.append(
+                Place(
+                    name=formatted or "",
+                    address=formatted,
+                    lon=wgs[0],
+                    lat=wgs[1],
+                    city=_text(row.get("city")) or _text(row.get("province")),
+                    district=_text(row.get("district")),
+                    poi_id=None,
+                    level=_geocode_level(row.get("level")),
+                    source="amap",
+                    raw=row,
+                )
+            )
+        return places
+
+    @staticmethod
+    def parse_search_json(data: Any) -> list[Place]:
+        """POI rows -> places. A city-suggestion answer (no city, generic word) gives []."""
+        raise_for_amap_status(data, endpoint=SEARCH_PATH)
+        pois = data.get("pois") or []
+        return [p for row in pois if isinstance(row, Mapping) and (p := _place_from_poi(row)) is not None]
+
+    @staticmethod
+    def parse_detail_json(data: Any) -> Place | None:
+        raise_for_amap_status(data, endpoint=DETAIL_PATH)
+        for row in data.get("pois") or []:
+            if isinstance(row, Mapping) and (place := _place_from_poi(row)) is not None:
+                return place
+        return None
+
+    @staticmethod
+    def parse_distance_json(data: Any, n_origins: int) -> list[DistanceItem]:
+        """One item per origin sent (1-based ``origin_id``); failed items carry ``error``."""
+        raise_for_amap_status(data, endpoint=DISTANCE_PATH)
+        items: list[DistanceItem | None] = [None] * n_origins
+        for pos, row in enumerate(data.get("results") or []):
+            if not isinstance(row, Mapping):
+                continue
+            oid = _number(row.get("origin_id"))
+            idx = int(oid) - 1 if oid is not None else pos
+            if not 0 <= idx < n_origins:
+                continue
+            code, info = _text(row.get("code")), _text(row.get("info"))
+            failed = (code is not None and code != "0") or (info is not None and info.upper() != "OK")
+            if failed:
+                reason = DISTANCE_ITEM_CODES.get(code or "", info or "unknown error")
+                items[idx] = DistanceItem(None, None, f"{reason} (code {code or '?'}, info {info or '?'})")
+                continue
+            dist, dur = _number(row.get("distance")), _number(row.get("duration"))
+            if dist is None or dur is None:
+                items[idx] = DistanceItem(None, None, "AMap returned no distance/duration")
+            else:
+                items[idx] = DistanceItem(dist, dur)
+        return [it if it is not None else DistanceItem(None, None, "AMap returned no result") for it in items]
+
+    @staticmethod
+    def parse_route_json(data: Any, *, mode: TravelMode) -> Leg:
+        """First path -> Leg; geometry = the steps' polylines joined (shared endpoints once), WGS-84."""
+        endpoint = DRIVING_PATH if mode == "driving" else WALKING_PATH
+        raise_for_amap_status(data, endpoint=endpoint)
+        route = _norm(data.get("route")) or {}
+        paths = _norm(route.get("paths")) if isinstance(route, Mapping) else None
+        if not paths or not isinstance(paths[0], Mapping):
+            raise RouteNotFound(f"AMap returned no {mode} route ({endpoint} answered without paths).")
+        path = paths[0]
+        distance, duration = _number(path.get("distance")), _number(path.get("duration"))
+        geometry: list[tuple[float, float]] = []
+        for step in _norm(path.get("steps")) or []:
+            if not isinstance(step, Mapping):
+                continue
+            for point in _polyline_to_wgs(step.get("polyline")):
+                if not geometry or geometry[-1] != point:
+                    geometry.append(point)
+        if distance is None:
+            raise RouteNotFound(f"AMap returned a {mode} route without a distance.")
+        if duration is None:
+            steps = [s for s in _norm(path.get("steps")) or [] if isinstance(s, Mapping)]
+            durations = [_number(s.get("duration")) for s in steps]
+            if not durations or any(d is None for d in durations):
+                raise RouteNotFound(f"AMap returned a {mode} route without a duration.")
+            duration = float(sum(d for d in durations if d is not None))
+        return Leg(distance_m=distance, duration_s=duration, geometry=geometry, source="amap", mode=mode)
+
+    # ---- HTTP --------------------------------------------------------------------------------
+
+    def _pace(self) -> None:
+        if self.min_interval_s <= 0:
+            return
+        with self._pace_lock:
+            now = self._clock()
+            if self._last_request_at is not None:
+                wait = self.min_interval_s - (now - self._last_request_at)
+                if wait > 0:
+                    self._sleep(wait)
+            self._last_request_at = self._clock()
+
+    def _request(self, path: str, params: Mapping[str, str]) -> dict[str, Any]:
+        url = f"{self.base_url}{path}"
+        self._pace()
+        logger.debug("AMap GET %s %s", path, self.redact(str({k: v for k, v in params.items() if k != "key"})))
+        try:
+            response = self._client.get(url, params=dict(params), timeout=self.timeout_s)
+        except httpx.TimeoutException as exc:
+            raise ProviderTimeout(
+                f"AMap did not answer {path} within {self.timeout_s:g} s.", details={"endpoint": path}
+            ) from exc
+        except httpx.TransportError as exc:
+            raise ProviderUnavailable(
+                f"AMap could not be reached for {path} ({type(exc).__name__}: {self.redact(str(exc))}).",
+                details={"endpoint": path},
+            ) from exc
+        status = response.status_code
+        if status != 200:
+            details = {"endpoint": path, "http_status": status}
+            if status == 429:
+                raise ProviderRateLimited(f"AMap is rate-limiting calls to {path} (HTTP 429).", details=details)
+            if status >= 500 or status in (408, 425):
+                raise ProviderUnavailable(f"AMap answered {path} with HTTP {status}.", details=details)
+            raise ProviderError(f"AMap answered {path} with HTTP {status}.", details=details)
+        try:
+            data = response.json()
+        except ValueError as exc:
+            raise ProviderUnavailable(f"AMap answered {path} with a body that is not JSON.") from exc
+        try:
+            raise_for_amap_status(data, endpoint=path)
+        except ProviderError as exc:
+            logger.warning("AMap %s failed: %s", path, self.redact(exc.message))
+            raise
+        return data
+
+    # ---- MapProvider -------------------------------------------------------------------------
+
+    def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
+        return self.parse_geocode_json(self._request(GEOCODE_PATH, self.get_geocode_params(address, city=city)))
+
+    def search(
+        self, keywords: str, *, city: str | None = None, near: LonLat | None = None, limit: int = 10
+    ) -> list[Place]:
+        params = self.get_search_params(keywords, city=city, near=near, limit=limit)
+        return self.parse_search_json(self._request(SEARCH_PATH, params))[: max(0, int(limit))]
+
+    def detail(self, poi_id: str) -> Place | None:
+        return self.parse_detail_json(self._request(DETAIL_PATH, self.get_detail_params(poi_id)))
+
+    def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
+        """N x N matrix from /v3/distance: one call per destination column (≤ 100 origins each).
+
+        Pairs AMap cannot answer (per-item failure, or walking pairs farther apart than the
+        5 km limit of ``type=3``, which are not sent) are ``math.inf`` and explained in ``notes``.
+        """
+        if mode not in DISTANCE_TYPE:
+            raise ValueError(f"Unsupported travel mode {mode!r}; expected one of {sorted(DISTANCE_TYPE)}.")
+        pts = [LonLat(float(p[0]), float(p[1])) for p in points]
+        n = len(pts)
+        dist = [[0.0 if i == j else math.inf for j in range(n)] for i in range(n)]
+        dur = [[0.0 if i == j else math.inf for j in range(n)] for i in range(n)]
+        failures: list[str] = []
+        for j in range(n):
+            origins: list[int] = []
+            for i in range(n):
+                if i == j:
+                    continue
+                if mode == "walking" and haversine_m(*pts[i], *pts[j]) > WALKING_DISTANCE_LIMIT_M:
+                    failures.append(f"{i}->{j}: beyond AMap's {WALKING_DISTANCE_LIMIT_M / 1000:g} km walking limit")
+                    continue
+                origins.append(i)
+            for start in range(0, len(origins), MAX_DISTANCE_ORIGINS):
+                chunk = origins[start : start + MAX_DISTANCE_ORIGINS]
+                params = self.get_distance_params([pts[i] for i in chunk], pts[j], mode=mode)
+                items = self.parse_distance_json(self._request(DISTANCE_PATH, params), len(chunk))
+                for i, item in zip(chunk, items, strict=True):
+                    if item.ok:
+                        dist[i][j] = float(item.distance_m)  # type: ignore[arg-type]
+                        dur[i][j] = float(item.duration_s)  # type: ignore[arg-type]
+                    else:
+                        failures.append(f"{i}->{j}: {item.error}")
+        notes: list[str] = []
+        if failures:
+            notes.append(
+                f"AMap could not answer {len(failures)} of {n * (n - 1)} {mode} pairs (left as unreachable): "
+                + "; ".join(failures[:10])
+                + (f"; and {len(failures) - 10} more" if len(failures) > 10 else "")
+            )
+        return TravelMatrix(distances_m=dist, durations_s=dur, source="amap", mode=mode, notes=notes)
+
+    def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
+        params = self.get_route_params(origin, destination, mode=mode)
+        path = DRIVING_PATH if mode == "driving" else WALKING_PATH
+        return self.parse_route_json(self._request(path, params), mode=mode)
