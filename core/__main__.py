@@ -63,7 +63,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.kind == "tsp":
         out = bench.bench_tsp(args.file, time_limit_s=args.time_limit)
     elif args.kind == "plan":
-        out = bench.bench_plan(stops=int(args.file), repeats=args.repeats)
+        from core.bench_plan import bench_plan
+
+        out = bench_plan(stops=int(args.file), repeats=args.repeats)
     else:
         raise InputError(f"unknown benchmark '{args.kind}'", field="kind")
     print(json.dumps(out, ensure_ascii=False))

@@ -89,7 +89,8 @@ def best_reason(items: list[Scored], ranking: list[int], strategy: RouteStrategy
     if len(ranking) == 1:
         return "Only one order was possible."
     runner = items[ranking[1]]
-    vs = f"{delta_phrase(best, runner)} than #2"
+    phrase = delta_phrase(best, runner)
+    vs = "tied with #2 (within 50 m and 30 s)" if phrase == "same distance, same time" else f"{phrase} than #2"
     pct = f"{tolerance * 100:g}%"
     if strategy == "shortest_distance":
         dmin = min(s.distance_m for s in items)
