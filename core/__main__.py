@@ -58,16 +58,25 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from core import bench
+    kind, target = args.kind, args.target
+    if kind in {"tsp", "vrptw"}:
+        if not target or not Path(target).is_file():
+            raise InputError(f"instance file not found: {target}", field="file")
+    try:
+        if kind == "tsp":
+            from core.bench import bench_tsp
 
-    if args.kind == "tsp":
-        out = bench.bench_tsp(args.file, time_limit_s=args.time_limit)
-    elif args.kind == "plan":
-        from core.bench_plan import bench_plan
+            out = bench_tsp(target, time_limit_s=args.time_limit)
+        elif kind == "vrptw":
+            from core.bench_vrptw import bench_vrptw
 
-        out = bench_plan(stops=int(args.file), repeats=args.repeats)
-    else:
-        raise InputError(f"unknown benchmark '{args.kind}'", field="kind")
+            out = bench_vrptw(target, time_limit_s=args.time_limit)
+        else:  # plan
+            from core.bench_plan import bench_plan
+
+            out = bench_plan(stops=int(target or 12), repeats=args.repeats)
+    except ValueError as exc:  # a malformed instance or argument: the user's input
+        raise InputError(str(exc), field="file") from None
     print(json.dumps(out, ensure_ascii=False))
     return 0
 
@@ -83,9 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--html", default=None, help="also write the HTML report to this file")
     p.set_defaults(func=cmd_plan)
 
-    b = sub.add_parser("bench", help="benchmarks: tsp FILE.tsp | plan N_STOPS")
-    b.add_argument("kind", choices=["tsp", "plan"])
-    b.add_argument("file", help="instance file (tsp) or number of stops (plan)")
+    b = sub.add_parser("bench", help="benchmarks: tsp FILE.tsp | vrptw FILE.txt | plan N_STOPS")
+    b.add_argument("kind", choices=["tsp", "vrptw", "plan"])
+    b.add_argument("target", nargs="?", help="instance file (tsp, vrptw) or number of stops (plan)")
     b.add_argument("--time-limit", type=float, default=1.0)
     b.add_argument("--repeats", type=int, default=5)
     b.set_defaults(func=cmd_bench)

@@ -38,10 +38,76 @@ class Settings(BaseSettings):
     )
     top_k: int = Field(default=5, ge=1, le=50, description="Alternatives listed beside the best route per strategy.")
     max_stops: int = Field(default=100, ge=50, le=500)
-    exact_limit: int = Field(default=13, ge=2, le=18, description="Largest stop count solved exactly by Held-Karp.")
+    exact_limit: int = Field(default=15, ge=2, le=18, description="Largest stop count solved exactly by Held-Karp.")
     solver_time_limit_s: float = Field(default=1.0, gt=0, le=60)
     solver_seed: int = 0
     fuzzy_min_score: float = Field(default=72.0, ge=0, le=100)
+
+    # Itinerary (multi-day optimiser): robustness policy. robust travel = ceil(nominal x factor + buffer);
+    # the pacing multiplies the factor, adds to the buffer and scales visit lengths.
+    robust_travel_factor: dict[str, float] = Field(
+        default={"driving": 1.3, "walking": 1.1},
+        description="Per travel mode: multiplier on the provider's nominal travel time (>= 1).",
+    )
+    robust_travel_buffer_min: dict[str, int] = Field(
+        default={"driving": 5, "walking": 2},
+        description="Per travel mode: minutes added to every leg (parking, finding the entrance).",
+    )
+    pacing_factor_multiplier: dict[str, float] = Field(
+        default={"relaxed": 1.15, "normal": 1.0, "tight": 0.9},
+        description="Per pacing: multiplies the mode's factor (the product is kept >= 1).",
+    )
+    pacing_buffer_extra_min: dict[str, int] = Field(
+        default={"relaxed": 5, "normal": 0, "tight": 0}, description="Per pacing: extra minutes per leg."
+    )
+    pacing_visit_factor: dict[str, float] = Field(
+        default={"relaxed": 1.2, "normal": 1.0, "tight": 0.85}, description="Per pacing: multiplies visit lengths."
+    )
+    pacing_day_utilisation: dict[str, float] = Field(
+        default={"relaxed": 0.75, "normal": 0.85, "tight": 0.95},
+        description="Per pacing: share of a day's free minutes the day clustering fills.",
+    )
+    default_visit_minutes: int = Field(default=60, ge=5, le=600)
+    explicit_wait_min: int = Field(
+        default=15, ge=0, le=120, description="Waits longer than this are explicit timeline entries."
+    )
+    robustness_tolerance: float = Field(
+        default=0.5, gt=0, le=5, description="Score: a leg is covered if slack >= tolerance x its robust minutes."
+    )
+    itinerary_penalty_should: int = Field(default=100_000, ge=1, description="Cost of dropping a 'should' stop.")
+    itinerary_penalty_nice: int = Field(default=20_000, ge=1, description="Cost of dropping a 'nice' stop.")
+    itinerary_variant: Literal["auto", "per_day", "multi_vehicle"] = Field(
+        default="auto", description="auto: solve per day after clustering AND all days at once; keep the better."
+    )
+    itinerary_solver_time_limit_s: float = Field(
+        default=1.0, gt=0, le=60, description="Cap per OR-Tools solve (greedy descent usually stops well before)."
+    )
+    itinerary_metaheuristic: Literal["greedy_descent", "guided_local_search"] = "greedy_descent"
+    itinerary_fix_search_max_solves: int = Field(
+        default=80, ge=0, le=2000, description="Feasibility solves spent searching smallest fixes (deterministic cap)."
+    )
+
+    # Agent (Module 14: semantic router + orchestrator; core/agent/)
+    db_url: str = Field(
+        default=f"sqlite:///{PROJECT_ROOT / '.omni' / 'omni.db'}",
+        description="Trip store (SQLite): sqlite:///ABSOLUTE/PATH or sqlite:///:memory:.",
+    )
+    agent_event_log: Path = Field(
+        default=PROJECT_ROOT / ".omni" / "agent_events.jsonl", description="JSON-lines log of the agent's events."
+    )
+    kb_dir: Path = Field(default=PROJECT_ROOT / "data" / "kb", description="Extra knowledge facts per region.")
+    llm_base_url: str | None = Field(default=None, description="OpenAI-compatible endpoint; the LLM is off when unset.")
+    llm_api_key: SecretStr | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout_s: float = Field(default=8.0, gt=0, le=120)
+    llm_router_arbitration: bool = Field(default=False, description="Let the LLM arbitrate the router's grey zone.")
+    router_execute_threshold: float = Field(default=0.75, gt=0, le=1)
+    router_ask_threshold: float = Field(default=0.45, gt=0, le=1)
+    browse_allowlist: list[str] = Field(
+        default_factory=list, description="Domains the browser executor may visit (subdomains included)."
+    )
+    browse_timeout_s: float = Field(default=8.0, gt=0, le=60)
+    dry_run_ttl_s: float = Field(default=600.0, gt=0, le=86_400, description="How long a dry run can be confirmed.")
 
     def region_dir(self, region: str | None = None) -> Path:
         return self.data_dir / "regions" / (region or self.region)
@@ -50,3 +116,4 @@ class Settings(BaseSettings):
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings()
+

@@ -35,6 +35,10 @@ from core.strategies import Scored, best_reason, km, mins, other_reason, pareto_
 Progress = Callable[[str, float], None]
 LIVE_ORIGIN_LABEL = "我的位置 (current location)"
 _NEIGHBOURHOOD_MAX_STOPS = 40
+_METHOD_NAMES = {
+    "ils_2opt_oropt": "iterated local search (2-opt + Or-opt with double-bridge kicks)",
+    "ortools_gls": "OR-Tools routing with guided local search",
+}
 
 
 def _noop(_msg: str, _frac: float) -> None:
@@ -101,10 +105,13 @@ def _candidate_orders(
         )
     else:
         limit = settings.solver_time_limit_s / 2
+        methods = set()
         for mat in (dist, dur):
             sol = solve_path(mat, stop_nodes, start=start, end=end, time_limit_s=limit, exact_limit=settings.exact_limit, seed=settings.solver_seed)
+            methods.add(sol.method)
             pool.add(tuple(sol.order))
             pool.update(tuple(o) for o, _ in sol.alternatives)
+        how = " + ".join(_METHOD_NAMES.get(m, m) for m in sorted(methods))
         info = OptimizerInfo(
             method="heuristic",
             exact=False,
@@ -112,8 +119,8 @@ def _candidate_orders(
             stops=n,
             time_limit_s=settings.solver_time_limit_s,
             note=(
-                f"{n} stops is beyond exact search (≤ {settings.exact_limit}); the order comes from OR-Tools "
-                f"routing with guided local search ({limit:g} s per objective): heuristic, not proven optimal."
+                f"{n} stops is beyond exact search (≤ {settings.exact_limit}); the order comes from {how} "
+                f"({limit:g} s per objective): heuristic, not proven optimal."
             ),
         )
     for base in list(pool)[:4]:

@@ -1,0 +1,484 @@
+"""Vehicle routing with time windows (VRPTW) on Solomon-style instances.
+
+Objective is hierarchical: first the number of vehicles, then the total Euclidean distance
+(double precision, unrounded). Conventions (those of the published Solomon tables):
+
+* travel time = Euclidean distance; a vehicle arriving early waits until READY TIME;
+* service must *start* no later than DUE DATE; SERVICE TIME is spent at the customer;
+* every vehicle starts at the depot at time ``ready[0]`` (or later) and must be back by ``due[0]``
+  (the horizon); the load of a route must not exceed ``capacity``.
+
+Approach (see docs/BENCHMARKS_VRPTW.md for measurements)
+-------------------------------------------------------
+The search runs OR-Tools routing on an integer model (distances scaled by :data:`SCALE`; travel times
+in the time dimension are rounded *up*, so every integer-feasible schedule is feasible in double
+precision too; the result is always re-checked with :func:`check_solution`). Each worker process does
+
+1. a first solution (fleet-size penalty per used vehicle + guided local search, short);
+2. **route elimination**: repeatedly drop one route (smallest first, then others), hand the remaining
+   routes to OR-Tools as the initial assignment with one vehicle fewer and every customer optional at a
+   huge penalty; accept when every customer is served again;
+3. **distance phase**: guided local search on the best vehicle count for the remaining time.
+
+Two workers with different first-solution strategies and elimination orders run in parallel (one per
+core) and the best result (fewest vehicles, then shortest distance) wins.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+__all__ = [
+    "VrptwInstance",
+    "VrptwSolution",
+    "read_solomon",
+    "solve_vrptw",
+    "check_solution",
+    "route_distance",
+    "SCALE",
+]
+
+#: Integer scaling of distances / times inside the OR-Tools model.
+SCALE = 1000
+#: Share of the time limit spent on route elimination (the rest goes to distance).
+RM_SHARE = 0.5
+#: The distance LNS runs until this share of the time limit; OR-Tools GLS polishes for the rest.
+LNS_END_SHARE = 0.85
+#: Share of the time limit for the first solution.
+FIRST_SHARE = 0.07
+#: Second worker: stop eliminating after this share of the time limit without success.
+STALL_SHARE = 0.15
+#: Tolerance of :func:`check_solution` for time-window and horizon comparisons (double precision).
+TIME_EPS = 1e-6
+
+
+@dataclass(frozen=True)
+class VrptwInstance:
+    name: str
+    coords: np.ndarray  # (n+1, 2); row 0 = depot
+    demand: np.ndarray  # (n+1,)
+    ready: np.ndarray  # (n+1,) earliest start of service
+    due: np.ndarray  # (n+1,) latest start of service; depot due = horizon
+    service: np.ndarray  # (n+1,)
+    capacity: float
+    fleet: int
+    ids: list[int]  # customer ids as in the file (row 0 = depot id)
+
+    @property
+    def n(self) -> int:
+        """Number of customers (depot excluded)."""
+        return len(self.ids) - 1
+
+    def distance_matrix(self) -> np.ndarray:
+        diff = self.coords[:, None, :] - self.coords[None, :, :]
+        return np.sqrt((diff**2).sum(axis=2))
+
+
+@dataclass(frozen=True)
+class VrptwSolution:
+    routes: list[list[int]]  # customer ids (as in the file), one list per used vehicle, depot excluded
+    vehicles: int
+    distance: float  # Euclidean, double precision, unrounded
+    feasible: bool
+    method: str
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------------------------------
+
+
+def read_solomon(path: str | os.PathLike) -> VrptwInstance:
+    """Read a Solomon VRPTW text file (CRLF or LF line endings, blank lines allowed)."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    lines = [ln.strip() for ln in text.splitlines()]
+    nonempty = [ln for ln in lines if ln]
+    if not nonempty:
+        raise ValueError(f"{path}: empty file")
+    name = nonempty[0].split()[0]
+    fleet = capacity = None
+    rows: list[list[float]] = []
+    i = 0
+    in_customers = False
+    while i < len(nonempty):
+        ln = nonempty[i]
+        up = ln.upper()
+        if up.startswith("NUMBER") and "CAPACITY" in up:
+            parts = nonempty[i + 1].split()
+            fleet, capacity = int(float(parts[0])), float(parts[1])
+            i += 2
+            continue
+        if up.startswith("CUST"):
+            in_customers = True
+            i += 1
+            continue
+        if in_customers:
+            parts = ln.split()
+            if len(parts) >= 7:
+                try:
+                    rows.append([float(p) for p in parts[:7]])
+                except ValueError:
+                    pass
+        i += 1
+    if fleet is None or capacity is None:
+        raise ValueError(f"{path}: no VEHICLE NUMBER/CAPACITY section")
+    if len(rows) < 1:
+        raise ValueError(f"{path}: no customer rows")
+    a = np.asarray(rows, dtype=float)
+    return VrptwInstance(
+        name=name,
+        coords=a[:, 1:3].copy(),
+        demand=a[:, 3].copy(),
+        ready=a[:, 4].copy(),
+        due=a[:, 5].copy(),
+        service=a[:, 6].copy(),
+        capacity=capacity,
+        fleet=fleet,
+        ids=[int(x) for x in a[:, 0]],
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Checking
+# --------------------------------------------------------------------------------------------------
+
+
+def route_distance(inst: VrptwInstance, route_rows: Sequence[int]) -> float:
+    """Length of depot -> rows... -> depot (row indices, not ids)."""
+    if not route_rows:
+        return 0.0
+    pts = inst.coords[[0, *route_rows, 0]]
+    return float(np.sqrt(((pts[1:] - pts[:-1]) ** 2).sum(axis=1)).sum())
+
+
+def check_solution(inst: VrptwInstance, routes: Sequence[Sequence[int]]) -> tuple[bool, float, list[str]]:
+    """Independent feasibility check of ``routes`` (customer ids as in the file).
+
+    Checks capacity, time windows (waiting allowed, start of service <= due), return to the depot by the
+    horizon, every customer served exactly once and the fleet size. Returns ``(feasible, distance,
+    violations)``; the distance is the Euclidean length (double precision) of all routes as given.
+    """
+    row_of = {cid: r for r, cid in enumerate(inst.ids)}
+    depot_id = inst.ids[0]
+    violations: list[str] = []
+    seen: dict[int, int] = {}
+    total = 0.0
+    used = 0
+    horizon = float(inst.due[0])
+    for k, route in enumerate(routes):
+        route = list(route)
+        if not route:
+            continue
+        used += 1
+        rows: list[int] = []
+        for cid in route:
+            if cid == depot_id:
+                violations.append(f"route {k}: visits the depot {cid} as a customer")
+                continue
+            if cid not in row_of:
+                violations.append(f"route {k}: unknown customer id {cid}")
+                continue
+            rows.append(row_of[cid])
+            seen[cid] = seen.get(cid, 0) + 1
+        load = float(inst.demand[rows].sum()) if rows else 0.0
+        if load > inst.capacity + 1e-9:
+            violations.append(f"route {k}: load {load:g} exceeds capacity {inst.capacity:g}")
+        t = float(inst.ready[0])
+        prev = 0
+        for r in rows:
+            d = math.hypot(*(inst.coords[r] - inst.coords[prev]))
+            total += d
+            t = max(t + d, float(inst.ready[r]))
+            if t > inst.due[r] + TIME_EPS:
+                violations.append(
+                    f"route {k}: service at customer {inst.ids[r]} starts at {t:.4f} after its due time {inst.due[r]:g}"
+                )
+            t += float(inst.service[r])
+            prev = r
+        d = math.hypot(*(inst.coords[0] - inst.coords[prev]))
+        total += d
+        t += d
+        if t > horizon + TIME_EPS:
+            violations.append(f"route {k}: returns to the depot at {t:.4f} after the horizon {horizon:g}")
+    for cid in inst.ids[1:]:
+        c = seen.get(cid, 0)
+        if c == 0:
+            violations.append(f"customer {cid} is not served")
+        elif c > 1:
+            violations.append(f"customer {cid} is served {c} times")
+    if used > inst.fleet:
+        violations.append(f"{used} vehicles used, fleet is {inst.fleet}")
+    return (not violations, total, violations)
+
+
+# --------------------------------------------------------------------------------------------------
+# OR-Tools model
+# --------------------------------------------------------------------------------------------------
+
+
+class _Model:
+    """Integer data shared by every OR-Tools model of one instance (row indices; 0 = depot)."""
+
+    def __init__(self, inst: VrptwInstance):
+        self.inst = inst
+        self.n_nodes = len(inst.ids)
+        d = inst.distance_matrix()
+        self.dist = d
+        self.cost = np.rint(d * SCALE).astype(np.int64)
+        # Travel time rounded up: integer-feasible schedules are feasible in double precision.
+        travel_up = np.ceil(d * SCALE - 1e-7).astype(np.int64)
+        travel_up = np.maximum(travel_up, 0)
+        svc = np.rint(inst.service * SCALE).astype(np.int64)
+        self.transit = (travel_up + svc[:, None]).astype(np.int64)
+        np.fill_diagonal(self.transit, 0)
+        self.ready = np.ceil(inst.ready * SCALE - 1e-7).astype(np.int64)
+        self.due = np.floor(inst.due * SCALE + 1e-7).astype(np.int64)
+        self.demand = np.rint(inst.demand).astype(np.int64)
+        self.capacity = int(math.floor(inst.capacity + 1e-9))
+        self.horizon = int(self.due[0])
+        self.cost_list = self.cost.tolist()
+        self.transit_list = self.transit.tolist()
+        self.demand_list = self.demand.tolist()
+
+    def route_cost(self, routes: list[list[int]]) -> float:
+        return sum(route_distance(self.inst, r) for r in routes)
+
+    def build(self, vehicles: int, *, fixed_cost: int = 0, optional_penalty: int | None = None):
+        from ortools.constraint_solver import pywrapcp
+
+        manager = pywrapcp.RoutingIndexManager(self.n_nodes, vehicles, 0)
+        routing = pywrapcp.RoutingModel(manager)
+        cost = self.cost_list
+        transit = self.transit_list
+        demand = self.demand_list
+        node = manager.IndexToNode
+
+        def cost_cb(i, j):
+            return cost[node(i)][node(j)]
+
+        def time_cb(i, j):
+            return transit[node(i)][node(j)]
+
+        def demand_cb(i):
+            return demand[node(i)]
+
+        c_idx = routing.RegisterTransitCallback(cost_cb)
+        routing.SetArcCostEvaluatorOfAllVehicles(c_idx)
+        t_idx = routing.RegisterTransitCallback(time_cb)
+        routing.AddDimension(t_idx, self.horizon, self.horizon, False, "Time")
+        tdim = routing.GetDimensionOrDie("Time")
+        for nd in range(1, self.n_nodes):
+            tdim.CumulVar(manager.NodeToIndex(nd)).SetRange(int(self.ready[nd]), int(self.due[nd]))
+        for v in range(vehicles):
+            tdim.CumulVar(routing.Start(v)).SetRange(int(self.ready[0]), self.horizon)
+            tdim.CumulVar(routing.End(v)).SetRange(int(self.ready[0]), self.horizon)
+        d_idx = routing.RegisterUnaryTransitCallback(demand_cb)
+        routing.AddDimensionWithVehicleCapacity(d_idx, 0, [self.capacity] * vehicles, True, "Load")
+        if fixed_cost:
+            routing.SetFixedCostOfAllVehicles(fixed_cost)
+        if optional_penalty is not None:
+            for nd in range(1, self.n_nodes):
+                routing.AddDisjunction([manager.NodeToIndex(nd)], optional_penalty)
+        return manager, routing
+
+    @staticmethod
+    def params(time_limit_s: float, first: str | None = None, lns_time_ms: int | None = None):
+        from ortools.constraint_solver import pywrapcp, routing_enums_pb2
+
+        p = pywrapcp.DefaultRoutingSearchParameters()
+        if first is not None:
+            p.first_solution_strategy = getattr(routing_enums_pb2.FirstSolutionStrategy, first)
+        p.local_search_metaheuristic = routing_enums_pb2.LocalSearchMetaheuristic.GUIDED_LOCAL_SEARCH
+        ms = max(1, int(time_limit_s * 1000))
+        p.time_limit.FromMilliseconds(ms)
+        p.log_search = False
+        return p
+
+    @staticmethod
+    def extract(manager, routing, solution) -> list[list[int]]:
+        routes = []
+        for v in range(routing.vehicles()):
+            idx = routing.Start(v)
+            r = []
+            idx = solution.Value(routing.NextVar(idx))
+            while not routing.IsEnd(idx):
+                r.append(manager.IndexToNode(idx))
+                idx = solution.Value(routing.NextVar(idx))
+            if r:
+                routes.append(r)
+        return routes
+
+    def feasible_rows(self, routes: list[list[int]]) -> bool:
+        ids = self.inst.ids
+        ok, _, _ = check_solution(self.inst, [[ids[r] for r in route] for route in routes])
+        return ok
+
+    # ---------------------------------------------------------------------------------------------
+
+    def first_solution(self, deadline: float, first: str, budget: float) -> list[list[int]] | None:
+        fleet = self.inst.fleet
+        big = int(self.cost.max()) * (self.n_nodes + 1) + 1
+        manager, routing = self.build(fleet, fixed_cost=big)
+        limit = max(0.05, min(budget, deadline - time.monotonic()))
+        sol = routing.SolveWithParameters(self.params(limit, first))
+        if sol is None:
+            return None
+        return self.extract(manager, routing, sol)
+
+    def try_fewer(self, routes: list[list[int]], drop: int, time_limit: float) -> list[list[int]] | None:
+        """Try to serve every customer with ``len(routes) - 1`` vehicles, starting from ``routes`` minus
+        route ``drop`` (its customers unassigned). Returns the new routes or None."""
+        k = len(routes) - 1
+        if k < 1:
+            return None
+        penalty = int(self.cost.max()) * (self.n_nodes + 1) * 10
+        manager, routing = self.build(k, optional_penalty=penalty)
+        init = [list(r) for i, r in enumerate(routes) if i != drop]
+        routing.CloseModelWithParameters(self.params(time_limit))
+        assignment = routing.ReadAssignmentFromRoutes(init, True)
+        if assignment is None:
+            return None
+        sol = routing.SolveFromAssignmentWithParameters(assignment, self.params(time_limit))
+        if sol is None:
+            return None
+        new = self.extract(manager, routing, sol)
+        served = sum(len(r) for r in new)
+        if served != self.n_nodes - 1:
+            return None
+        return new
+
+    def improve(self, routes: list[list[int]], time_limit: float) -> list[list[int]]:
+        k = len(routes)
+        manager, routing = self.build(k)
+        p = self.params(time_limit)
+        routing.CloseModelWithParameters(p)
+        assignment = routing.ReadAssignmentFromRoutes(routes, True)
+        if assignment is None:
+            return routes
+        sol = routing.SolveFromAssignmentWithParameters(assignment, p)
+        if sol is None:
+            return routes
+        new = self.extract(manager, routing, sol)
+        if sum(len(r) for r in new) != self.n_nodes - 1:
+            return routes
+        return new
+
+
+def _dbg(msg: str) -> None:
+    if os.environ.get("OMNI_VRPTW_DEBUG"):
+        import sys
+
+        print(msg, file=sys.stderr, flush=True)
+
+
+def _key(routes: list[list[int]], model: _Model) -> tuple[int, float]:
+    return (len(routes), model.route_cost(routes))
+
+
+def _worker(inst: VrptwInstance, time_limit_s: float, seed: int, variant: int) -> tuple[list[list[int]], str]:
+    """One search: first solution, route elimination, distance improvement. Returns row-index routes."""
+    t0 = time.monotonic()
+    deadline = t0 + time_limit_s
+    model = _Model(inst)
+    firsts = ["PARALLEL_CHEAPEST_INSERTION", "LOCAL_CHEAPEST_INSERTION"]
+    first = firsts[(variant + seed) % len(firsts)]
+    routes = model.first_solution(deadline, first, budget=FIRST_SHARE * time_limit_s)
+    if routes is None or not model.feasible_rows(routes):
+        # Fallback: one route per customer (the route eliminator merges them).
+        routes = [[r] for r in range(1, model.n_nodes)]
+        first = "singletons"
+        _, _, bad = check_solution(inst, [[inst.ids[r] for r in route] for route in routes])
+        if any("vehicles used" not in b for b in bad):
+            return [], "none"
+    # --- route elimination (ejection pool, pure Python) ----------------------------------------------
+    from core.optimizer.vrptw_rm import RouteMinimizer
+
+    lb = max(1, int(math.ceil(float(inst.demand.sum()) / float(inst.capacity) - 1e-9)))
+    rm = RouteMinimizer(
+        model.transit_list, model.cost_list, model.ready, model.due, model.demand_list, model.capacity,
+        seed=seed * 7919 + variant,
+    )
+    rm.log = _dbg if os.environ.get("OMNI_VRPTW_DEBUG") else None
+    _dbg(f"[{variant}] t0 {t0:.1f}")
+    _dbg(f"[{variant}] first {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
+    stall = None if variant % 2 == 0 else STALL_SHARE * time_limit_s
+    routes = rm.minimize(routes, t0 + RM_SHARE * time_limit_s, lower_bound=lb, stall_s=stall)
+    _dbg(f"[{variant}] rm {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
+
+    # --- distance phase: string-removal LNS, then guided local search polish ---------------------------
+    from core.optimizer.vrptw_rm import StringLns
+
+    lns_end = t0 + LNS_END_SHARE * time_limit_s
+    if lns_end - time.monotonic() > 0.1:
+        lns = StringLns(rm, seed=seed * 104729 + variant)
+        new = lns.run(routes, lns_end, len(routes))
+        if model.feasible_rows(new) and _key(new, model) < _key(routes, model):
+            routes = new
+        _dbg(f"[{variant}] lns {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
+    remaining = deadline - time.monotonic()
+    if remaining > 0.1:
+        new = model.improve(routes, remaining)
+        if model.feasible_rows(new) and _key(new, model) < _key(routes, model):
+            routes = new
+    _dbg(f"[{variant}] gls {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
+    return routes, f"ejection-pool+string-lns+ortools-gls({first})"
+
+
+def _worker_star(args):
+    return _worker(*args)
+
+
+def solve_vrptw(inst: VrptwInstance, *, time_limit_s: float, seed: int = 0, workers: int | None = None) -> VrptwSolution:
+    """Solve ``inst`` hierarchically (vehicles first, then distance) within about ``time_limit_s`` seconds.
+
+    ``workers`` parallel searches (default: ``min(2, cpu_count)``) with different strategies; the best
+    wins. The returned solution is re-checked with :func:`check_solution`.
+    """
+    if inst.n == 0:
+        return VrptwSolution(routes=[], vehicles=0, distance=0.0, feasible=True, method="empty")
+    t0 = time.monotonic()
+    if workers is None:
+        workers = max(1, min(2, os.cpu_count() or 1))
+    # Spare a little for process start-up and result checking.
+    budget = max(0.2, time_limit_s - (0.6 if workers > 1 else 0.05))
+    results: list[tuple[list[list[int]], str]] = []
+    if workers > 1:
+        try:
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as ex:
+                spent = time.monotonic() - t0
+                args = [(inst, max(0.2, budget - spent), seed, v) for v in range(workers)]
+                results = list(ex.map(_worker_star, args))
+        except Exception:  # pragma: no cover - fall back to a single in-process search
+            results = []
+    if not results:
+        results = [_worker(inst, max(0.2, time_limit_s - (time.monotonic() - t0) - 0.05), seed, 0)]
+    model_inst = inst
+    best: tuple[tuple[int, float], list[list[int]], str] | None = None
+    for routes, method in results:
+        if not routes:
+            continue
+        id_routes = [[model_inst.ids[r] for r in route] for route in routes]
+        ok, dist, _ = check_solution(model_inst, id_routes)
+        if not ok:
+            continue
+        key = (len(id_routes), dist)
+        if best is None or key < best[0]:
+            best = (key, id_routes, method)
+    if best is None:
+        # No feasible solution found: return the first attempt, marked infeasible.
+        routes = results[0][0] if results and results[0][0] else []
+        id_routes = [[inst.ids[r] for r in route] for route in routes]
+        ok, dist, _ = check_solution(inst, id_routes)
+        return VrptwSolution(routes=id_routes, vehicles=len(id_routes), distance=dist, feasible=ok, method="failed")
+    (veh, dist), id_routes, method = best
+    return VrptwSolution(routes=id_routes, vehicles=veh, distance=dist, feasible=True, method=method)
