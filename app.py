@@ -1,0 +1,22 @@
+"""Omni-Travel Planner — Streamlit entry point: navigation and the frame shared by all pages.
+
+Run: ``streamlit run app.py``. Pages live in pages/; planning logic lives in core/.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components.forms import mark_app_frame, render_frame
+
+# Pages in menu order; adding a page is one line. No page icons: Streamlit turns a page's icon
+# into the favicon and fetches it from a CDN, and the app must not need the network.
+PAGES = [
+    st.Page("pages/home.py", title="Home", default=True),
+    st.Page("pages/route_planner.py", title="Route planner", url_path="route_planner"),
+]
+
+page = st.navigation(PAGES)
+render_frame()  # wide layout, local Leaflet, sidebar (region + provider)
+mark_app_frame()
+page.run()

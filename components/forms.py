@@ -1,0 +1,660 @@
+"""Inputs of the dashboard: cached look-ups, the sidebar, and the route-planner form.
+
+Pure helpers (``parse_pasted_stops``, ``stops_frame``, ``request_payload``, ``field_label``)
+have no Streamlit calls and are unit-testable; the ``render_*`` functions draw widgets.
+Every widget carries a ``key=`` (tests drive them by key).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.config import get_settings
+from core.errors import OmniError
+from core.models.route import STRATEGIES, RawStop, RoutePlanRequest
+
+STOP_COLUMNS = ["order", "name", "address", "city", "contact"]
+ORIGIN_MODES = ("fixed", "current_location")
+TRANSPORT_MODES = ("driving", "walking")
+DEEP_LINK_MODES = ("auto", "route_plan", "personal_map")
+ORIGIN_MODE_LABELS = {"fixed": "Fixed start 固定起点", "current_location": "My current location 我的位置"}
+STRATEGY_LABELS = {
+    "shortest_distance": "Shortest distance 里程最短",
+    "fastest_time": "Fastest time 时间最短",
+    "balanced": "Balanced 折中",
+}
+TRANSPORT_LABELS = {"driving": "Driving 驾车", "walking": "Walking 步行"}
+
+# Session-state keys shared by app.py and the pages.
+ACTIVE_PROVIDER = "active_provider"  # the provider actually in use (falls back to offline)
+RESULT = "route_result"
+REQUEST = "route_request"
+ERROR = "route_error"
+STOPS_BASE = "stops_df"  # the table handed to st.data_editor
+STOPS_CURRENT = "stops_current"  # the table as last edited (base + the editor's edits)
+
+
+# --- cached look-ups ---------------------------------------------------------------------------
+
+
+@st.cache_data(show_spinner=False)
+def cached_regions() -> list[str]:
+    from core.geo.regions import list_regions
+
+    return list(list_regions())
+
+
+@st.cache_data(show_spinner=False)
+def cached_region_info(name: str) -> dict[str, Any]:
+    """Small facts about a region pack: display names, centre (lon, lat), city."""
+    from core.geo.regions import load_region
+
+    pack = load_region(name)
+    return {
+        "name": pack.name,
+        "display_name": dict(pack.display_name),
+        "center": tuple(pack.center),
+        "city": getattr(pack, "city", None),
+        "places": len(pack.places),
+    }
+
+
+@st.cache_data(show_spinner=False)
+def cached_scenarios(region: str | None) -> list[Any]:
+    from core.scenarios import list_scenarios
+
+    return list(list_scenarios(region))
+
+
+@st.cache_data(show_spinner=False)
+def cached_providers() -> list[str]:
+    from core.providers import available_providers
+
+    return list(available_providers())
+
+
+@st.cache_resource(show_spinner=False)
+def cached_provider(name: str, region: str):
+    """One provider (with its response cache and call counters) per (name, region)."""
+    from core.providers import make_provider
+
+    return make_provider(name, region=region, settings=get_settings())
+
+
+def amap_key_missing() -> bool:
+    settings = get_settings()
+    return not (os.environ.get("OMNI_AMAP_KEY") or (settings.amap_key and settings.amap_key.get_secret_value()))
+
+
+def active_provider():
+    """(provider object, name) for the region and provider chosen in the sidebar."""
+    settings = get_settings()
+    region = st.session_state.get("region") or settings.region
+    name = st.session_state.get(ACTIVE_PROVIDER) or "offline"
+    try:
+        return cached_provider(name, region), name
+    except OmniError:
+        return cached_provider("offline", region), "offline"
+
+
+# --- app frame ---------------------------------------------------------------------------------
+
+FRAME_MARK = "_omni_app_frame"  # set by app.py on each run, consumed by the page
+FRAME_SEEN = "_omni_app_frame_seen"  # this session has run through app.py at least once
+
+
+@st.cache_resource(show_spinner=False)
+def app_icon():
+    """The favicon, drawn locally: material/emoji page icons make the browser fetch from Google's CDN."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    draw.ellipse((4, 4, 60, 60), fill=(214, 39, 40, 255))
+    draw.line((18, 44, 30, 24, 40, 36, 48, 18), fill=(255, 255, 255, 255), width=6, joint="curve")
+    return img
+
+
+def render_frame() -> None:
+    """What every page shares: wide layout, Leaflet for the maps, the sidebar."""
+    from components.static_assets import ensure_leaflet
+
+    st.set_page_config(layout="wide", page_title="Omni-Travel Planner", page_icon=app_icon())
+    if not ensure_leaflet():  # normally done by scripts/install_leaflet.py at install time
+        st.sidebar.warning("Leaflet is missing from ./static/leaflet — run `python scripts/install_leaflet.py`.")
+    render_sidebar()
+
+
+def mark_app_frame() -> None:
+    """app.py calls this on every run, before running the page."""
+    st.session_state[FRAME_MARK] = True
+    st.session_state[FRAME_SEEN] = True
+
+
+def ensure_app_frame() -> None:
+    """Every page calls this first: make sure it runs inside app.py's frame.
+
+    Because the project has a ``pages/`` folder, Streamlit starts each process in its legacy
+    multipage mode and leaves it only when app.py calls ``st.navigation``. If the first visit
+    after a server start opens a page URL (``/route_planner``), Streamlit runs the page without
+    app.py (no sidebar, no wide layout): leave that mode and rerun through app.py, which opens
+    the same page (page hashes come from the URL path, so they match). AppTest re-enters the
+    legacy mode on every run; there a rerun would drop button clicks, so a session that has
+    already been through app.py gets the frame drawn in place instead.
+    """
+    if st.session_state.pop(FRAME_MARK, False):
+        return
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if not PagesManager.uses_pages_directory:
+        return  # the page is the main script itself (e.g. AppTest.from_file of the page)
+    PagesManager.uses_pages_directory = False
+    if st.session_state.get(FRAME_SEEN):
+        render_frame()
+    else:
+        st.session_state[FRAME_SEEN] = True
+        st.rerun()
+
+
+# --- sidebar -----------------------------------------------------------------------------------
+
+
+def _region_label(name: str) -> str:
+    try:
+        info = cached_region_info(name)
+    except (OmniError, ValueError, OSError):  # a broken pack still shows by name
+        return name
+    names = info["display_name"]
+    return f"{names.get('zh', name)} · {names.get('en', name)}" if names else name
+
+
+def render_sidebar() -> None:
+    """Region and provider pickers; stores the provider in use as ``st.session_state[ACTIVE_PROVIDER]``."""
+    settings = get_settings()
+    regions = cached_regions() or [settings.region]
+    if st.session_state.get("region") not in regions:
+        st.session_state["region"] = settings.region if settings.region in regions else regions[0]
+    providers = cached_providers()
+    if st.session_state.get("provider") not in providers:
+        st.session_state["provider"] = settings.provider if settings.provider in providers else providers[0]
+
+    with st.sidebar:
+        st.selectbox("Region 地区", regions, key="region", format_func=_region_label)
+        st.selectbox(
+            "Map provider 地图服务",
+            providers,
+            key="provider",
+            help="offline: bundled region data, no network. amap: AMap Web Service (needs OMNI_AMAP_KEY).",
+        )
+        chosen = st.session_state["provider"]
+        active = chosen
+        try:
+            cached_provider(chosen, st.session_state["region"])
+        except OmniError as exc:
+            hint = ""
+            if chosen == "amap" and amap_key_missing() and "OMNI_AMAP_KEY" not in exc.message:
+                hint = " Set the environment variable OMNI_AMAP_KEY to use AMap."
+            st.error(f"Provider '{chosen}' is not available: {exc.message}{hint} Using the offline provider instead.")
+            active = "offline"
+        else:
+            if chosen == "amap" and amap_key_missing():
+                st.info(
+                    "AMap needs an API key: set the environment variable OMNI_AMAP_KEY and restart. "
+                    "Without it every figure comes from the offline estimate."
+                )
+        st.session_state[ACTIVE_PROVIDER] = active
+        st.caption(f"Provider in use: **{active}** · region **{st.session_state['region']}**")
+
+
+# --- pure helpers ------------------------------------------------------------------------------
+
+
+def empty_stops_frame() -> pd.DataFrame:
+    frame = pd.DataFrame({c: pd.Series(dtype="object") for c in STOP_COLUMNS})
+    frame["order"] = pd.Series(dtype="Int64")
+    return frame
+
+
+def stops_frame(stops: list[RawStop] | list[Mapping[str, Any]], start: int = 1) -> pd.DataFrame:
+    """A stops table (order, name, address, city, contact) from RawStops or dicts."""
+    rows = []
+    for i, stop in enumerate(stops):
+        data = stop.model_dump() if isinstance(stop, RawStop) else dict(stop)
+        rows.append(
+            {
+                "order": start + i,
+                "name": data.get("name") or "",
+                "address": data.get("address") or "",
+                "city": data.get("city") or "",
+                "contact": data.get("contact") or "",
+            }
+        )
+    if not rows:
+        return empty_stops_frame()
+    frame = pd.DataFrame(rows, columns=STOP_COLUMNS)
+    frame["order"] = frame["order"].astype("Int64")
+    return frame
+
+
+def parse_pasted_stops(text: str) -> list[dict[str, str]]:
+    """One stop a line: ``name | address [| city [| contact]]`` or just an address (or a name).
+
+    Tabs work as separators too (pasting from a spreadsheet). Blank lines and ``#`` comments are skipped.
+    """
+    stops = []
+    for raw in (text or "").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        sep = "|" if "|" in line else ("\t" if "\t" in line else None)
+        parts = [p.strip() for p in line.split(sep)] if sep else [line]
+        if len(parts) == 1:
+            stops.append({"name": "", "address": parts[0], "city": "", "contact": ""})
+        else:
+            parts += [""] * (4 - len(parts))
+            stops.append({"name": parts[0], "address": parts[1], "city": parts[2], "contact": parts[3]})
+    return stops
+
+
+def _clean(value: Any) -> str | None:
+    if value is None:
+        return None
+    try:
+        if pd.isna(value):
+            return None
+    except (TypeError, ValueError):
+        pass
+    text = str(value).strip()
+    return text or None
+
+
+def stops_from_frame(frame: pd.DataFrame | None) -> list[dict[str, str | None]]:
+    """Rows of the stops table as RawStop dicts, sorted by ``order`` (blank order last); empty rows dropped."""
+    if frame is None or len(frame) == 0:
+        return []
+    df = frame.copy()
+    for col in STOP_COLUMNS:
+        if col not in df.columns:
+            df[col] = None
+    df["_order"] = pd.to_numeric(df["order"], errors="coerce")
+    df["_pos"] = range(len(df))
+    df = df.sort_values(["_order", "_pos"], na_position="last", kind="stable")
+    stops = []
+    for _, row in df.iterrows():
+        stop = {c: _clean(row[c]) for c in ("name", "address", "city", "contact")}
+        if any(stop.values()):
+            stops.append(stop)
+    return stops
+
+
+def renumbered(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table sorted by ``order`` and renumbered 1..n (blank rows dropped)."""
+    return stops_frame(stops_from_frame(frame))
+
+
+def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) -> dict[str, Any]:
+    """The RoutePlanRequest fields from the form's session state and the stops table."""
+    mode = state.get("origin_mode") or "fixed"
+    payload: dict[str, Any] = {
+        "origin_mode": mode,
+        "destination_name": _clean(state.get("destination_name")),
+        "destination_address": _clean(state.get("destination_address")),
+        "destination_city": _clean(state.get("destination_city")),
+        "stops": stops_from_frame(stops_table),
+        "route_strategy": state.get("route_strategy") or "shortest_distance",
+        "transport_mode": state.get("transport_mode") or "driving",
+        "deep_link_mode": state.get("deep_link_mode") or "auto",
+        "max_permutations": int(state.get("max_permutations") or 24),
+        "round_trip": bool(state.get("round_trip")) and mode == "fixed",
+        "need_deep_link": True,
+    }
+    if mode == "fixed":
+        payload["origin_name"] = _clean(state.get("origin_name"))
+        payload["origin_address"] = _clean(state.get("origin_address"))
+        payload["origin_city"] = _clean(state.get("origin_city"))
+    else:
+        lon, lat = state.get("origin_lon"), state.get("origin_lat")
+        payload["origin_lon"] = float(lon) if lon is not None else None
+        payload["origin_lat"] = float(lat) if lat is not None else None
+    return payload
+
+
+def field_label(field: str | None, stops: list[dict[str, Any]] | None = None) -> str:
+    """A human name for an error's field: ``stops.2`` → ``Stop 3 ('name')``."""
+    if not field:
+        return "Input"
+    parts = field.split(".")
+    if parts[0] == "stops" and len(parts) > 1 and parts[1].isdigit():
+        i = int(parts[1])
+        label = f"Stop {i + 1}"
+        if stops and 0 <= i < len(stops):
+            name = stops[i].get("name") or stops[i].get("address")
+            if name:
+                label += f" ('{name}')"
+        if len(parts) > 2:
+            label += f" {parts[2]}"
+        return label
+    names = {
+        "stops": "Stops",
+        "origin_address": "Origin address",
+        "origin_name": "Origin name",
+        "origin_lon": "Start longitude",
+        "origin_lat": "Start latitude",
+        "origin": "Origin",
+        "destination_address": "Destination address",
+        "destination_name": "Destination name",
+        "destination": "Destination",
+        "round_trip": "Round trip",
+        "max_permutations": "Max permutations",
+        "route_strategy": "Strategy",
+        "transport_mode": "Travel mode",
+        "deep_link_mode": "Deep link mode",
+        "provider": "Provider",
+    }
+    return names.get(field, field)
+
+
+def error_section(field: str | None) -> str:
+    """Which part of the form an error belongs to: origin, destination, stops or options."""
+    if not field:
+        return "plan"
+    head = field.split(".")[0]
+    if head.startswith("origin") or head == "round_trip":
+        return "origin"
+    if head.startswith("destination"):
+        return "destination"
+    if head == "stops":
+        return "stops"
+    return "options"
+
+
+def error_text(error: Mapping[str, Any]) -> str:
+    label = error.get("label") or field_label(error.get("field"))
+    message = str(error.get("message") or "")
+    if error.get("field") and label and label.split(" (")[0].casefold() not in message.casefold():
+        return f"{label}: {message}"
+    return message
+
+
+# --- planner form ------------------------------------------------------------------------------
+
+
+def init_form_state() -> None:
+    defaults = {
+        "origin_mode": "fixed",
+        "origin_name": "",
+        "origin_address": "",
+        "origin_city": "",
+        "origin_lon": None,
+        "origin_lat": None,
+        "destination_name": "",
+        "destination_address": "",
+        "destination_city": "",
+        "round_trip": False,
+        "paste_stops": "",
+        "route_strategy": "shortest_distance",
+        "transport_mode": "driving",
+        "deep_link_mode": "auto",
+        "max_permutations": 24,
+    }
+    for key, value in defaults.items():
+        st.session_state.setdefault(key, value)
+    if STOPS_BASE not in st.session_state:
+        st.session_state[STOPS_BASE] = empty_stops_frame()
+
+
+def _reset_stops(frame: pd.DataFrame) -> None:
+    st.session_state[STOPS_BASE] = frame
+    st.session_state[STOPS_CURRENT] = frame
+    st.session_state.pop("stops_editor", None)
+
+
+def load_scenario_into_form() -> None:
+    """on_click of "Load scenario": copy the scenario's request into the form's widgets."""
+    region = st.session_state.get("region")
+    wanted = st.session_state.get("scenario")
+    scenario = next((s for s in cached_scenarios(region) if s.id == wanted), None)
+    if scenario is None:
+        return
+    req: RoutePlanRequest = scenario.request
+    st.session_state.update(
+        {
+            "origin_mode": req.origin_mode,
+            "origin_name": (req.origin_name or "") if req.origin_mode == "fixed" else "",
+            "origin_address": (req.origin_address or "") if req.origin_mode == "fixed" else "",
+            "origin_city": req.origin_city or "",
+            "origin_lon": req.origin_lon,
+            "origin_lat": req.origin_lat,
+            "destination_name": req.destination_name or "",
+            "destination_address": req.destination_address or "",
+            "destination_city": req.destination_city or "",
+            "round_trip": bool(req.round_trip),
+            "route_strategy": req.route_strategy,
+            "transport_mode": req.transport_mode,
+            "deep_link_mode": req.deep_link_mode,
+            "max_permutations": int(req.max_permutations),
+            "loaded_scenario": scenario.id,
+        }
+    )
+    if req.round_trip and req.origin_mode == "fixed" and _clean(req.destination_address) == _clean(req.origin_address):
+        # The round-trip destination is the origin: leave the fields blank (filled at validation).
+        st.session_state["destination_name"] = ""
+        st.session_state["destination_address"] = ""
+    _reset_stops(stops_frame(req.stops))
+    for key in (RESULT, REQUEST, ERROR):
+        st.session_state.pop(key, None)
+
+
+def apply_pasted_stops() -> None:
+    """on_click of "Add pasted stops": append the pasted lines to the table (keeping edits)."""
+    pasted = parse_pasted_stops(st.session_state.get("paste_stops", ""))
+    if not pasted:
+        st.session_state["paste_feedback"] = "Nothing to add: paste one stop a line."
+        return
+    current = stops_from_frame(st.session_state.get(STOPS_CURRENT, st.session_state.get(STOPS_BASE)))
+    _reset_stops(stops_frame(current + pasted))
+    st.session_state["paste_stops"] = ""
+    st.session_state["paste_feedback"] = f"Added {len(pasted)} stop(s)."
+
+
+def sort_stops() -> None:
+    """on_click of "Sort by order": apply the ``order`` column and renumber 1..n."""
+    _reset_stops(renumbered(st.session_state.get(STOPS_CURRENT, st.session_state.get(STOPS_BASE))))
+
+
+def clear_stops() -> None:
+    _reset_stops(empty_stops_frame())
+
+
+def show_field_error(section: str) -> None:
+    """Show the last plan error next to the part of the form it concerns."""
+    error = st.session_state.get(ERROR)
+    if error and error_section(error.get("field")) == section:
+        st.error(error_text(error), icon=":material/error:")
+
+
+def _set_location_from_pick() -> None:
+    value = st.session_state.get("origin_pick_map") or {}
+    clicked = value.get("last_clicked") if isinstance(value, dict) else None
+    if clicked:
+        st.session_state["origin_lon"] = round(float(clicked["lng"]), 6)
+        st.session_state["origin_lat"] = round(float(clicked["lat"]), 6)
+
+
+def _render_geolocation() -> None:
+    """Browser position via streamlit_js_eval, only after the user asks for it."""
+    if st.button("Use my browser location", key="use_browser_location", icon=":material/my_location:"):
+        st.session_state["geo_requested"] = True
+    if not st.session_state.get("geo_requested"):
+        return
+    from streamlit_js_eval import get_geolocation
+
+    loc = get_geolocation(component_key="browser_geolocation")
+    if loc is None:
+        st.caption("Waiting for the browser… allow location access when it asks.")
+        return
+    st.session_state["geo_requested"] = False
+    if isinstance(loc, dict) and "coords" in loc:
+        st.session_state["origin_lon"] = round(float(loc["coords"]["longitude"]), 6)
+        st.session_state["origin_lat"] = round(float(loc["coords"]["latitude"]), 6)
+        st.rerun()
+    err = (loc or {}).get("error", {}) if isinstance(loc, dict) else {}
+    st.warning(
+        f"The browser gave no position ({err.get('message', 'permission denied or unavailable')}). "
+        "Type the coordinates or click on the map instead."
+    )
+
+
+def render_origin_inputs() -> None:
+    st.radio(
+        "Start 起点",
+        ORIGIN_MODES,
+        key="origin_mode",
+        format_func=ORIGIN_MODE_LABELS.get,
+        horizontal=True,
+    )
+    if st.session_state["origin_mode"] == "fixed":
+        c1, c2, c3 = st.columns([2, 3, 1])
+        c1.text_input("Origin name 起点名称", key="origin_name", placeholder="e.g. 人民广场")
+        c2.text_input("Origin address 起点地址", key="origin_address", placeholder="e.g. 黄浦区人民大道")
+        c3.text_input("City 城市", key="origin_city")
+        st.checkbox("Round trip (return to the start) 往返", key="round_trip")
+    else:
+        st.caption(
+            "Start from where you are. Without coordinates only the stops → destination part is compared "
+            "(the true best order depends on your position)."
+        )
+        _render_geolocation()
+        c1, c2 = st.columns(2)
+        c1.number_input(
+            "Start longitude 经度 (WGS-84)",
+            key="origin_lon",
+            value=None,
+            min_value=-180.0,
+            max_value=180.0,
+            format="%.6f",
+            step=0.001,
+        )
+        c2.number_input(
+            "Start latitude 纬度 (WGS-84)",
+            key="origin_lat",
+            value=None,
+            min_value=-90.0,
+            max_value=90.0,
+            format="%.6f",
+            step=0.001,
+        )
+        if st.toggle("Pick the start on a map 在地图上选择起点", key="origin_pick_toggle"):
+            from components.maps import render_pick_map
+
+            region = st.session_state.get("region") or get_settings().region
+            try:
+                centre = cached_region_info(region)["center"]
+            except (OmniError, ValueError, OSError):
+                centre = (121.4737, 31.2304)  # central Shanghai
+            lon, lat = st.session_state.get("origin_lon"), st.session_state.get("origin_lat")
+            picked = (lon, lat) if lon is not None and lat is not None else None
+            render_pick_map(centre, picked, on_change=_set_location_from_pick)
+    show_field_error("origin")
+
+
+def render_destination_inputs() -> None:
+    c1, c2, c3 = st.columns([2, 3, 1])
+    c1.text_input("Destination name 终点名称", key="destination_name")
+    c2.text_input(
+        "Destination address 终点地址",
+        key="destination_address",
+        placeholder="blank on a round trip = back to the start",
+    )
+    c3.text_input("City 城市", key="destination_city")
+    show_field_error("destination")
+
+
+def render_stops_inputs() -> pd.DataFrame:
+    """The editable stops table plus a paste box; returns the table as edited now."""
+    edited = st.data_editor(
+        st.session_state[STOPS_BASE],
+        key="stops_editor",
+        num_rows="dynamic",
+        hide_index=True,
+        width="stretch",
+        column_order=STOP_COLUMNS,
+        column_config={
+            "order": st.column_config.NumberColumn(
+                "order", help="Row order (sort with the button)", min_value=1, step=1, width="small"
+            ),
+            "name": st.column_config.TextColumn("name 名称"),
+            "address": st.column_config.TextColumn("address 地址", width="large"),
+            "city": st.column_config.TextColumn("city 城市", width="small"),
+            "contact": st.column_config.TextColumn("contact 联系人"),
+        },
+    )
+    st.session_state[STOPS_CURRENT] = edited
+    b1, b2, _ = st.columns([1, 1, 3])
+    b1.button("Sort by order", key="stops_sort", on_click=sort_stops, help="Reorder rows by the order column")
+    b2.button("Clear stops", key="stops_clear", on_click=clear_stops)
+    with st.expander("Paste many stops 批量粘贴", expanded=False):
+        st.text_area(
+            "One stop a line: `name | address` or just an address",
+            key="paste_stops",
+            height=120,
+            placeholder="外滩 | 上海市黄浦区中山东一路\n上海博物馆\n",
+        )
+        st.button("Add pasted stops", key="paste_apply", on_click=apply_pasted_stops)
+        feedback = st.session_state.pop("paste_feedback", None)
+        if feedback:
+            st.caption(feedback)
+    show_field_error("stops")
+    return edited
+
+
+def render_options() -> None:
+    c1, c2, c3, c4 = st.columns(4)
+    c1.selectbox("Strategy 策略", STRATEGIES, key="route_strategy", format_func=STRATEGY_LABELS.get)
+    c2.selectbox("Travel mode 出行方式", TRANSPORT_MODES, key="transport_mode", format_func=TRANSPORT_LABELS.get)
+    c3.selectbox(
+        "Deep link mode",
+        DEEP_LINK_MODES,
+        key="deep_link_mode",
+        help="auto / route_plan: AMap route links; personal_map: import the points (needs POI ids)",
+    )
+    c4.number_input(
+        "Max permutations",
+        key="max_permutations",
+        min_value=1,
+        max_value=40320,
+        step=1,
+        help="Cap on enumerated stop orders; beyond it the optimiser searches instead",
+    )
+    show_field_error("options")
+
+
+def render_scenario_picker() -> None:
+    region = st.session_state.get("region") or get_settings().region
+    scenarios = cached_scenarios(region)
+    if not scenarios:
+        st.caption("No demo scenarios for this region.")
+        return
+    ids = [s.id for s in scenarios]
+    titles = {s.id: f"{s.title.get('zh', s.id)} · {s.title.get('en', '')}".strip(" ·") for s in scenarios}
+    wanted = st.query_params.get("scenario")  # /route_planner?scenario=<id> preselects a demo
+    if wanted in ids and st.session_state.get("_scenario_from_url") != wanted:
+        st.session_state["_scenario_from_url"] = wanted
+        st.session_state["scenario"] = wanted
+    if st.session_state.get("scenario") not in ids:
+        st.session_state["scenario"] = ids[0]
+    c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
+    c1.selectbox("Demo scenario 示例场景", ids, key="scenario", format_func=lambda i: titles.get(i, i))
+    c2.button("Load scenario", key="load_scenario", on_click=load_scenario_into_form, width="stretch")
+    chosen = next((s for s in scenarios if s.id == st.session_state["scenario"]), None)
+    if chosen is not None and chosen.description:
+        st.caption(chosen.description)
+    loaded = st.session_state.get("loaded_scenario")
+    if loaded:
+        with st.container(key="scenario_loaded"):
+            st.caption(f"Loaded demo scenario **{titles.get(loaded, loaded)}** — edit anything below, then plan.")

@@ -1,0 +1,280 @@
+"""Route maps drawn with folium, rendered through streamlit-folium, fully offline.
+
+``build_route_map`` builds the ``folium.Map`` (unit-testable, no Streamlit); ``render_route_map``
+hands it to ``st_folium``. The map references Leaflet only through local URLs
+(``/app/static/leaflet/...``, see components/static_assets.py): no jQuery, Bootstrap,
+Font Awesome or awesome-markers, no CDN. Markers are ``DivIcon``s with plain HTML numbers and
+there is no tile layer by default, so the points and the route draw on a plain background
+with no network at all. An OpenStreetMap layer can be switched on in the layer control when
+the machine is online (it is simply blank offline).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import folium
+from branca.element import Element
+
+from components.static_assets import leaflet_urls
+from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
+
+BEST_COLOUR = "#d62728"
+ALT_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f")
+ROLE_COLOURS = {"origin": "#2ca02c", "stop": "#1f77b4", "destination": "#d62728"}
+BACKGROUND = "#eef2f5"
+OSM_TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+OSM_ATTRIBUTION = "&copy; OpenStreetMap contributors"
+
+_MAP_CSS = f"""
+<style>
+  .leaflet-container {{ background: {BACKGROUND}; font-family: "Noto Sans CJK SC", "Noto Sans SC", sans-serif; }}
+  .omni-pin {{
+    width: 26px; height: 26px; border-radius: 50%; color: #fff; border: 2px solid #fff;
+    box-shadow: 0 1px 4px rgba(0,0,0,.45); font: bold 13px/22px sans-serif; text-align: center;
+  }}
+</style>
+"""
+
+
+def offline_map(location: Sequence[float], *, zoom_start: int = 12, base_url_path: str = "", **kwargs) -> folium.Map:
+    """A ``folium.Map`` whose only assets are the locally served Leaflet JS and CSS.
+
+    The instance overrides folium's class-level ``default_js``/``default_css`` (CDN Leaflet,
+    jQuery, Bootstrap, awesome-markers); folium.Map itself is left untouched for other pages.
+    """
+    js_url, css_url = leaflet_urls(base_url_path)
+    kwargs.setdefault("tiles", None)
+    kwargs.setdefault("control_scale", True)
+    m = folium.Map(location=list(location), zoom_start=zoom_start, **kwargs)
+    m.default_js = [("leaflet", js_url)]
+    m.default_css = [("leaflet_css", css_url)]
+    m.get_root().header.add_child(Element(_MAP_CSS), name="omni_map_css")
+    return m
+
+
+def add_osm_layer(m: folium.Map) -> None:
+    """An optional OpenStreetMap background, off by default (tiles need the network)."""
+    folium.TileLayer(
+        tiles=OSM_TILES,
+        attr=OSM_ATTRIBUTION,
+        name="OpenStreetMap tiles (online only)",
+        overlay=True,
+        control=True,
+        show=False,
+        max_zoom=19,
+    ).add_to(m)
+
+
+@dataclass(frozen=True)
+class MapPoint:
+    """One marker: its label (S, 1..n, E), role, position and tooltip facts."""
+
+    label: str
+    role: str  # origin | stop | destination
+    lon: float
+    lat: float
+    name: str
+    resolved_name: str = ""
+    source: str = ""
+
+
+def _parse_location(location: str) -> tuple[float, float] | None:
+    try:
+        lon, lat = (float(v) for v in location.split(",")[:2])
+    except (ValueError, AttributeError):
+        return None
+    return lon, lat
+
+
+def _from_resolved(point: ResolvedPoint, label: str) -> MapPoint:
+    return MapPoint(
+        label=label,
+        role=point.role,
+        lon=point.lon,
+        lat=point.lat,
+        name=point.input_name or point.resolved_name or point.input_address,
+        resolved_name=point.resolved_name,
+        source=point.source,
+    )
+
+
+def live_start(result: RoutePlanResult, candidate: CandidateRoute | None = None) -> MapPoint | None:
+    """The user's live start (current_location with coordinates): the first leg's start."""
+    candidate = candidate or result.best_route
+    if result.resolved_origin is not None or not candidate.legs:
+        return None
+    if len(candidate.legs) != len(candidate.stop_order or result.resolved_stops) + 1:
+        return None  # no start leg: the comparison began at the first stop
+    lonlat = _parse_location(candidate.legs[0].origin_location)
+    if lonlat is None:
+        return None
+    label = candidate.full_order_labels[0] if candidate.full_order_labels else "current location"
+    return MapPoint("S", "origin", lonlat[0], lonlat[1], label, source="user_input")
+
+
+def map_points(result: RoutePlanResult, candidate: CandidateRoute | None = None) -> list[MapPoint]:
+    """Start (if known), the stops in the candidate's visiting order (numbered 1..n), destination."""
+    candidate = candidate or result.best_route
+    order = candidate.stop_order or list(range(len(result.resolved_stops)))
+    points: list[MapPoint] = []
+    if result.resolved_origin is not None:
+        points.append(_from_resolved(result.resolved_origin, "S"))
+    else:
+        start = live_start(result, candidate)
+        if start is not None:
+            points.append(start)
+    stops = [result.resolved_stops[i] for i in order if 0 <= i < len(result.resolved_stops)]
+    points.extend(_from_resolved(p, str(n)) for n, p in enumerate(stops, start=1))
+    points.append(_from_resolved(result.resolved_destination, "E"))
+    return points
+
+
+def _pin_html(label: str, colour: str) -> str:
+    return f'<div class="omni-pin" style="background:{colour}">{html.escape(label)}</div>'
+
+
+def _tooltip(point: MapPoint) -> str:
+    role = {"origin": "Start 起点", "stop": "Stop 途经点", "destination": "Destination 终点"}[point.role]
+    name = html.escape(point.name)
+    resolved = html.escape(point.resolved_name)
+    return (
+        f"<b>{html.escape(point.label)} · {role}</b><br>{name}"
+        + (f"<br><small>→ {resolved}</small>" if resolved and resolved != name else "")
+        + f"<br><small>{point.lon:.5f}, {point.lat:.5f}"
+        + (f" · {html.escape(point.source)}" if point.source else "")
+        + "</small>"
+    )
+
+
+def best_route_latlngs(result: RoutePlanResult) -> list[list[float]]:
+    """The best route as one [lat, lon] line: the legs' geometry, else straight segments."""
+    line: list[list[float]] = []
+    for leg in result.best_geometry:
+        for lon, lat, *_ in leg:
+            if not line or line[-1] != [lat, lon]:
+                line.append([lat, lon])
+    if len(line) >= 2:
+        return line
+    return [[p.lat, p.lon] for p in map_points(result)]
+
+
+def build_route_map(
+    result: RoutePlanResult,
+    show_alternatives: bool = True,
+    *,
+    max_alternatives: int = 5,
+    base_url_path: str = "",
+    osm_layer: bool = True,
+) -> folium.Map:
+    """A folium map of a plan: numbered markers, the best route, other candidates as layers."""
+    points = map_points(result)
+    lats = [p.lat for p in points]
+    lons = [p.lon for p in points]
+    centre = [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2]
+    m = offline_map(centre, zoom_start=12, base_url_path=base_url_path)
+
+    if show_alternatives:
+        others = [c for c in result.candidates if c.stop_order != result.best_route.stop_order]
+        for i, cand in enumerate(others[:max_alternatives]):
+            colour = ALT_COLOURS[i % len(ALT_COLOURS)]
+            rank = cand.rank if cand.rank is not None else i + 2
+            group = folium.FeatureGroup(
+                name=f'<span style="color:{colour}">━</span> Candidate #{rank} '
+                f"({cand.total_distance_m / 1000:.1f} km, {cand.total_duration_s / 60:.0f} min)",
+                show=False,
+            )
+            folium.PolyLine(
+                [[p.lat, p.lon] for p in map_points(result, cand)],
+                color=colour,
+                weight=4,
+                opacity=0.8,
+                dash_array="8 6",
+                tooltip=f"Candidate #{rank}: " + " → ".join(cand.full_order_labels),
+            ).add_to(group)
+            group.add_to(m)
+
+    best = folium.FeatureGroup(
+        name=f'<span style="color:{BEST_COLOUR}">━</span> Best route '
+        f"({result.best_route.total_distance_m / 1000:.1f} km, {result.best_route.total_duration_s / 60:.0f} min)",
+        show=True,
+    )
+    folium.PolyLine(
+        best_route_latlngs(result),
+        color=BEST_COLOUR,
+        weight=6,
+        opacity=0.9,
+        tooltip="Best route: " + " → ".join(result.best_route.full_order_labels),
+    ).add_to(best)
+    best.add_to(m)
+
+    markers = folium.FeatureGroup(name="Points 点位", show=True)
+    for point in points:
+        folium.Marker(
+            [point.lat, point.lon],
+            icon=folium.DivIcon(
+                html=_pin_html(point.label, ROLE_COLOURS[point.role]),
+                icon_size=(26, 26),
+                icon_anchor=(13, 13),
+                class_name="omni-marker",
+            ),
+            tooltip=_tooltip(point),
+        ).add_to(markers)
+    markers.add_to(m)
+
+    if osm_layer:
+        add_osm_layer(m)
+    folium.LayerControl(collapsed=True).add_to(m)
+
+    all_lats = lats + [lat for lat, _ in best_route_latlngs(result)]
+    all_lons = lons + [lon for _, lon in best_route_latlngs(result)]
+    m.fit_bounds([[min(all_lats), min(all_lons)], [max(all_lats), max(all_lons)]], padding=(30, 30))
+    return m
+
+
+def build_pick_map(centre_lonlat: Sequence[float], picked: Sequence[float] | None = None, *, base_url_path: str = ""):
+    """A small map to click a start position on (``picked`` is (lon, lat) if already set)."""
+    lon, lat = centre_lonlat
+    m = offline_map([lat, lon], zoom_start=11, base_url_path=base_url_path)
+    add_osm_layer(m)
+    if picked is not None:
+        folium.Marker(
+            [picked[1], picked[0]],
+            icon=folium.DivIcon(html=_pin_html("S", ROLE_COLOURS["origin"]), icon_size=(26, 26), icon_anchor=(13, 13)),
+            tooltip="Start 起点",
+        ).add_to(m)
+    folium.LayerControl(collapsed=True).add_to(m)
+    return m
+
+
+# --- Streamlit side -------------------------------------------------------------------------
+
+
+def _base_url_path() -> str:
+    import streamlit as st
+
+    return str(st.get_option("server.baseUrlPath") or "")
+
+
+def render_route_map(result: RoutePlanResult, *, key: str = "route_map", height: int = 520, show_alternatives=True):
+    """Draw the plan's map; no interaction is sent back (returned_objects=[]), so no reruns."""
+    import streamlit as st
+    from streamlit_folium import st_folium
+
+    m = build_route_map(result, show_alternatives, base_url_path=_base_url_path())
+    with st.container(key=f"{key}_box"):  # .st-key-route_map_box in the page (browser tests)
+        return st_folium(m, key=key, height=height, use_container_width=True, returned_objects=[])
+
+
+def render_pick_map(centre_lonlat, picked=None, *, key: str = "origin_pick_map", height: int = 300, on_change=None):
+    """A click-to-set-start map; returns only ``last_clicked``."""
+    import streamlit as st
+    from streamlit_folium import st_folium
+
+    m = build_pick_map(centre_lonlat, picked, base_url_path=_base_url_path())
+    with st.container(key=f"{key}_box"):
+        return st_folium(
+            m, key=key, height=height, use_container_width=True, returned_objects=["last_clicked"], on_change=on_change
+        )

@@ -1,0 +1,44 @@
+"""Home: what the product does and where to start."""
+
+import streamlit as st
+
+from components.forms import ensure_app_frame
+
+ensure_app_frame()
+
+st.title(":material/explore: Omni-Travel Planner")
+st.markdown(
+    "Plan trips in Chinese cities with real, checkable facts: every coordinate, distance and time "
+    "says where it came from, and nothing is invented. 多目的地路线规划,结果可追溯。"
+)
+
+c1, c2, c3 = st.columns(3)
+with c1.container(border=True):
+    st.markdown("### :material/route: Route planner\n多目的地最优路线")
+    st.markdown(
+        "Give a start (fixed, or your current location), a destination and any number of stops. "
+        "The planner resolves every address, compares the visiting orders and picks the best one "
+        "for your strategy — shortest distance, fastest time or balanced — and explains why. "
+        "You get a map, a comparison of candidates, AMap deep links and JSON / HTML / CSV exports."
+    )
+    st.page_link("pages/route_planner.py", label="Open the route planner", icon=":material/arrow_forward:")
+with c2.container(border=True):
+    st.markdown("### :material/smart_toy: Travel agent · coming\n旅行助手(即将推出)")
+    st.markdown(
+        "Say what you want in plain words (“送完这五个地方再回公司”); the agent routes the request "
+        "to the right planner and runs it, asking before anything with side effects."
+    )
+with c3.container(border=True):
+    st.markdown("### :material/schedule: Half-day local planner · coming\n半日游规划(即将推出)")
+    st.markdown(
+        "A few free hours near where you are: a realistic half-day of sights, food and walks "
+        "that respects opening hours and travel time."
+    )
+
+st.info(
+    "By default everything runs **fully offline** on bundled region data (the *offline* provider): "
+    "no API key and no network are needed, and the map is drawn from local files. "
+    "Distances and times are then estimates and are labelled as such. "
+    "Choose the *amap* provider in the sidebar (with OMNI_AMAP_KEY set) for live AMap data.",
+    icon=":material/cloud_off:",
+)

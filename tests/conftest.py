@@ -1,0 +1,43 @@
+"""Shared fixtures of the dashboard tests (kept small).
+
+- ``project_root``: the repository root (where app.py is).
+- ``leaflet_static``: makes sure Leaflet is in ./static/leaflet (what scripts/install_leaflet.py does).
+- ``planner_app``: an AppTest of app.py (default_timeout 60 s) already switched to the route-planner page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "app.py"
+PLANNER_PAGE = "pages/route_planner.py"
+
+
+@pytest.fixture(scope="session")
+def project_root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def leaflet_static() -> Path:
+    from components.static_assets import LEAFLET_DIR, install_leaflet, leaflet_installed
+
+    install_leaflet()
+    assert leaflet_installed(), f"Leaflet could not be installed into {LEAFLET_DIR}"
+    return LEAFLET_DIR
+
+
+@pytest.fixture
+def planner_app(leaflet_static):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    at.switch_page(PLANNER_PAGE)
+    at.run()
+    assert not at.exception, at.exception
+    return at
