@@ -57,6 +57,19 @@ def cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_itinerary(args: argparse.Namespace) -> int:
+    from core.config import get_settings
+    from core.itinerary import itinerary_from_json
+    from core.providers import make_provider
+
+    data = _read_json(args.request)
+    settings = get_settings()
+    provider = make_provider(args.provider, region=args.region or data.get("region"), settings=settings) if (args.provider or args.region) else None
+    result = itinerary_from_json(data, provider=provider, settings=settings)
+    print(result.model_dump_json(indent=2))
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     kind, target = args.kind, args.target
     if kind in {"tsp", "vrptw"}:
@@ -91,6 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--region", default=None, help="region pack name (default: shanghai)")
     p.add_argument("--html", default=None, help="also write the HTML report to this file")
     p.set_defaults(func=cmd_plan)
+
+    it = sub.add_parser("itinerary", help="optimise a multi-day itinerary; prints ItineraryResult as JSON")
+    it.add_argument("--request", required=True, help="TripRequest JSON file (or {request, edits})")
+    it.add_argument("--provider", default=None, help="offline (default) or amap")
+    it.add_argument("--region", default=None, help="region pack name (default: the request's region)")
+    it.set_defaults(func=cmd_itinerary)
 
     b = sub.add_parser("bench", help="benchmarks: tsp FILE.tsp | vrptw FILE.txt | plan N_STOPS")
     b.add_argument("kind", choices=["tsp", "vrptw", "plan"])

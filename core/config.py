@@ -80,7 +80,7 @@ class Settings(BaseSettings):
         default="auto", description="auto: solve per day after clustering AND all days at once; keep the better."
     )
     itinerary_solver_time_limit_s: float = Field(
-        default=1.0, gt=0, le=60, description="Cap per OR-Tools solve (greedy descent usually stops well before)."
+        default=2.0, gt=0, le=60, description="Cap per OR-Tools solve (greedy descent usually stops well before)."
     )
     itinerary_metaheuristic: Literal["greedy_descent", "guided_local_search"] = "greedy_descent"
     itinerary_fix_search_max_solves: int = Field(

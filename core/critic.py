@@ -1,0 +1,308 @@
+"""An independent checker of any ItineraryResult (tech spec §5.2).
+
+It reads only the result (and, when given, the request and region pack) and re-derives every
+fact it checks: opening hours are re-evaluated from the OSM expression, robust times from the
+nominal times and the recorded policy, totals from the entries. It shares no code with the
+optimiser's layout, so an optimiser bug cannot hide behind itself.
+
+Violation codes:
+    ENTRY_TIMES_INVALID      arrival <= start <= end <= departure broken
+    TIMELINE_OVERLAP         an entry begins before the previous one is left (or days overlap)
+    DAY_BOUNDS_VIOLATION     the day starts before its start time or ends after its end time
+    ROUTE_DISCONTINUOUS      travel does not leave from where the day is, or the day does not
+                             start/end at its start/end place
+    TIME_WINDOW_VIOLATION    a visit is not entirely inside one opening interval of that date
+    LUNCH_MISSING            a day that spans the lunch window has no lunch
+    LUNCH_DUPLICATE          more than one lunch on a day
+    LUNCH_OUTSIDE_WINDOW     lunch begins before or ends after its window
+    LUNCH_TOO_SHORT          lunch shorter than its duration
+    ROBUST_TIME_NOT_USED     a travel leg is shorter than its robust time, or its robust time is
+                             not nominal x factor + buffer of the stated policy (or that policy is
+                             not the one settings give for the trip's mode and pacing)
+    WAIT_NOT_SHOWN           a wait over the threshold hides inside another entry or a hole
+    TOTALS_INCONSISTENT      day or trip totals differ from the entries
+    LOCK_VIOLATED            a locked stop is not on its day / at its time
+    PLACE_UNACCOUNTED        a requested place is neither visited nor listed as dropped
+    DUPLICATE_VISIT          a place is visited twice
+    UNKNOWN_PLACE            a visit of a place not in the request
+    MUST_DROPPED_SILENTLY    a must-visit is missing but the plan says it is ready
+    VISIT_TOO_SHORT          a visit is shorter than its (paced) visit minutes
+    NEGATIVE_SLACK           an entry claims negative slack
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from core.config import Settings, get_settings
+from core.models.itinerary import CriticReport, ItineraryResult, TripRequest, Violation
+
+CHECKS = (
+    "entry_times", "overlap", "day_bounds", "continuity", "time_windows", "lunch", "robust_travel",
+    "explicit_waits", "totals", "locks", "coverage", "visit_length", "slack",
+)
+
+
+def _mins(a: datetime, b: datetime) -> int:
+    return int(round((b - a).total_seconds() / 60.0))
+
+
+def check_itinerary(
+    result: ItineraryResult,
+    *,
+    request: TripRequest | None = None,
+    pack=None,
+    settings: Settings | None = None,
+) -> CriticReport:
+    settings = settings or get_settings()
+    request = request or result.request
+    zone = ZoneInfo(result.timezone)
+    threshold = settings.explicit_wait_min
+    lunch = request.lunch if request is not None else result.lunch
+    out: list[Violation] = []
+
+    def flag(code: str, message: str, *, day: int | None = None, entry: int | None = None, key: str | None = None):
+        out.append(Violation(code=code, message=message, day_index=day, entry_index=entry, key=key))
+
+    def at(day_date, clock) -> datetime:
+        return datetime(day_date.year, day_date.month, day_date.day, clock.hour, clock.minute, tzinfo=zone)
+
+    _check_policy(result, request, settings, flag)
+    visits = Counter()
+    prev_day_end: datetime | None = None
+    for day in result.days:
+        d = day.day_index
+        entries = day.entries
+        if request is not None and d < len(request.days):
+            rd = request.days[d]
+            day_start, day_end = at(rd.date, rd.start_time), at(rd.date, rd.end_time)
+        else:
+            day_start, day_end = day.day_start, day.day_end
+
+        # entry times, chain, waits, slack
+        for i, e in enumerate(entries):
+            if not (e.arrival <= e.start <= e.end <= e.departure):
+                flag("ENTRY_TIMES_INVALID", f"{e.kind} '{e.name}': times out of order", day=d, entry=i, key=e.key)
+            if e.slack_min < 0:
+                flag("NEGATIVE_SLACK", f"{e.kind} '{e.name}' has slack {e.slack_min} min", day=d, entry=i)
+            if e.kind != "wait":
+                hidden = max(_mins(e.arrival, e.start), _mins(e.end, e.departure))
+                if hidden > threshold:
+                    flag("WAIT_NOT_SHOWN", f"{hidden}-minute wait inside '{e.name}' is not a wait entry",
+                         day=d, entry=i, key=e.key)
+            if i:
+                prev = entries[i - 1]
+                if e.arrival < prev.departure or e.start < prev.end:
+                    flag("TIMELINE_OVERLAP", f"'{e.name}' begins before '{prev.name}' is over", day=d, entry=i)
+                elif _mins(prev.departure, e.arrival) > threshold:
+                    flag("WAIT_NOT_SHOWN", f"{_mins(prev.departure, e.arrival)}-minute hole before '{e.name}'",
+                         day=d, entry=i)
+        if entries:
+            if entries[0].start < day_start:
+                flag("DAY_BOUNDS_VIOLATION", f"day {d + 1} starts {entries[0].start:%H:%M}, before {day_start:%H:%M}",
+                     day=d, entry=0)
+            if entries[-1].end > day_end:
+                flag("DAY_BOUNDS_VIOLATION", f"day {d + 1} ends {entries[-1].end:%H:%M}, after {day_end:%H:%M}",
+                     day=d, entry=len(entries) - 1)
+            if prev_day_end is not None and entries[0].start < prev_day_end:
+                flag("TIMELINE_OVERLAP", f"day {d + 1} begins before the previous day ends", day=d, entry=0)
+            prev_day_end = entries[-1].end
+
+        _check_continuity(day, request, flag)
+
+        # lunch
+        lunches = [(i, e) for i, e in enumerate(entries) if e.kind == "lunch"]
+        rd_date = day.date
+        win_start, win_end = at(rd_date, lunch.window_start), at(rd_date, lunch.window_end)
+        required = lunch.enabled and (
+            min(day_end, win_end) - max(day_start, win_start) >= timedelta(minutes=lunch.duration_min)
+        )
+        if required and not lunches:
+            flag("LUNCH_MISSING", f"day {d + 1} has no lunch", day=d)
+        if len(lunches) > 1:
+            flag("LUNCH_DUPLICATE", f"day {d + 1} has {len(lunches)} lunches", day=d)
+        for i, e in lunches:
+            if e.start < win_start or e.end > win_end:
+                flag("LUNCH_OUTSIDE_WINDOW", f"lunch {e.start:%H:%M}-{e.end:%H:%M} is outside "
+                     f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}", day=d, entry=i)
+            if _mins(e.start, e.end) < lunch.duration_min:
+                flag("LUNCH_TOO_SHORT", f"lunch lasts {_mins(e.start, e.end)} of {lunch.duration_min} min",
+                     day=d, entry=i)
+
+        # travel on robust time
+        for i, e in enumerate(entries):
+            if e.kind != "travel":
+                continue
+            if e.nominal_s is None or e.robust_min is None:
+                flag("ROBUST_TIME_NOT_USED", f"travel '{e.name}' lacks nominal/robust times", day=d, entry=i)
+                continue
+            expected = _robust(e.nominal_s, result.policy.factor, result.policy.buffer_min)
+            if e.robust_min != expected:
+                flag("ROBUST_TIME_NOT_USED", f"travel '{e.name}': robust {e.robust_min} min, policy gives {expected}",
+                     day=d, entry=i)
+            if _mins(e.start, e.end) < max(e.robust_min, expected):
+                flag("ROBUST_TIME_NOT_USED", f"travel '{e.name}' takes {_mins(e.start, e.end)} min, less than its "
+                     f"robust {max(e.robust_min, expected)} min", day=d, entry=i)
+
+        # time windows (re-derived from opening hours when the request is known)
+        for i, e in enumerate(entries):
+            if e.kind != "visit":
+                continue
+            visits[e.key] += 1
+            windows = _windows_for(e, day, request, pack, result.timezone)
+            if windows is not None and not any(s <= e.start and e.end <= t for s, t in windows):
+                flag("TIME_WINDOW_VIOLATION", f"'{e.name}' {e.start:%H:%M}-{e.end:%H:%M} is not inside its opening "
+                     f"hours that day", day=d, entry=i, key=e.key)
+
+        _check_day_totals(day, flag)
+
+    _check_trip_totals(result, flag)
+    if request is not None:
+        _check_request(result, request, visits, pack, flag)
+    return CriticReport(passed=not out, violations=out, checks=list(CHECKS))
+
+
+def _robust(nominal_s: float, factor: float, buffer_min: int) -> int:
+    if nominal_s <= 0:
+        return 0
+    return int(math.ceil(nominal_s / 60.0 * factor + buffer_min - 1e-9))
+
+
+def _check_policy(result, request, settings, flag) -> None:
+    pol = result.policy
+    if pol.factor < 1.0:
+        flag("ROBUST_TIME_NOT_USED", f"policy factor {pol.factor} < 1 is optimistic, not robust")
+    if request is None:
+        return
+    mode, pacing = request.mode, request.pacing
+    factor = max(1.0, settings.robust_travel_factor.get(mode, 1.0) * settings.pacing_factor_multiplier.get(pacing, 1.0))
+    buffer = settings.robust_travel_buffer_min.get(mode, 0) + settings.pacing_buffer_extra_min.get(pacing, 0)
+    same = abs(pol.factor - round(factor, 4)) <= 1e-6 and pol.buffer_min == buffer
+    if not same or pol.mode != mode or pol.pacing != pacing:
+        flag("ROBUST_TIME_NOT_USED", f"policy {pol.mode}/{pol.pacing} x{pol.factor}+{pol.buffer_min} is not the "
+             f"settings' {mode}/{pacing} x{round(factor, 4)}+{buffer}")
+
+
+def _check_continuity(day, request, flag) -> None:
+    here = day.start_key
+    d = day.day_index
+    for i, e in enumerate(day.entries):
+        if e.kind == "travel":
+            if e.from_key != here:
+                flag("ROUTE_DISCONTINUOUS", f"travel leaves from '{e.from_key}' but the day is at '{here}'",
+                     day=d, entry=i)
+            here = e.to_key
+        elif e.kind == "visit" and e.key != here:
+            flag("ROUTE_DISCONTINUOUS", f"visit of '{e.key}' while the day is at '{here}'", day=d, entry=i, key=e.key)
+    if day.entries and here != day.end_key:
+        flag("ROUTE_DISCONTINUOUS", f"day {d + 1} ends at '{here}', not at its end place '{day.end_key}'", day=d)
+
+
+def _windows_for(entry, day, request, pack, timezone) -> list[tuple[datetime, datetime]] | None:
+    if request is not None:
+        place = request.place(entry.key or "")
+        if place is not None:
+            expr = place.opening_hours
+            if expr is None and place.place_id and pack is not None:
+                pp = pack.place_by_id(place.place_id)
+                expr = pp.opening_hours if pp else None
+            if expr is not None or pack is not None or place.place_id is None:
+                from core.opening import opening_windows
+
+                ow = opening_windows(expr, [day.date], timezone=timezone,
+                                     country=getattr(pack, "country", None) or None)
+                zone = ZoneInfo(timezone)
+                base = datetime(day.date.year, day.date.month, day.date.day)
+                return [((base + timedelta(minutes=iv.start)).replace(tzinfo=zone),
+                         (base + timedelta(minutes=iv.end)).replace(tzinfo=zone)) for iv in ow.by_date[day.date]]
+    return list(entry.opening_windows) if entry.opening_windows else None
+
+
+def _check_day_totals(day, flag) -> None:
+    t = day.totals
+    visits = [e for e in day.entries if e.kind == "visit"]
+    travel = [e for e in day.entries if e.kind == "travel"]
+    expected = {
+        "visits": len(visits),
+        "visit_min": sum(_mins(e.start, e.end) for e in visits),
+        "travel_robust_min": sum(_mins(e.start, e.end) for e in travel),
+        "lunch_min": sum(_mins(e.start, e.end) for e in day.entries if e.kind == "lunch"),
+        "wait_min": sum(_mins(e.start, e.end) for e in day.entries if e.kind == "wait")
+        + sum(_mins(e.arrival, e.start) + _mins(e.end, e.departure) for e in day.entries if e.kind != "wait"),
+    }
+    for name, value in expected.items():
+        if getattr(t, name) != value:
+            flag("TOTALS_INCONSISTENT", f"day {day.day_index + 1} {name} is {getattr(t, name)}, entries give {value}",
+                 day=day.day_index)
+    nominal = sum(e.nominal_min or 0.0 for e in travel)
+    if abs(t.travel_nominal_min - nominal) > 0.05 * max(1, len(travel)) + 0.05:
+        flag("TOTALS_INCONSISTENT", f"day {day.day_index + 1} travel_nominal_min is {t.travel_nominal_min}, "
+             f"entries give {nominal:.1f}", day=day.day_index)
+    dist = sum(e.distance_m or 0.0 for e in travel)
+    if abs(t.distance_m - dist) > 1.0:
+        flag("TOTALS_INCONSISTENT", f"day {day.day_index + 1} distance_m is {t.distance_m}, entries give {dist:.1f}",
+             day=day.day_index)
+
+
+def _check_trip_totals(result, flag) -> None:
+    t = result.totals
+    sums = {
+        "days": len(result.days),
+        "visits": sum(d.totals.visits for d in result.days),
+        "visit_min": sum(d.totals.visit_min for d in result.days),
+        "travel_robust_min": sum(d.totals.travel_robust_min for d in result.days),
+        "wait_min": sum(d.totals.wait_min for d in result.days),
+        "lunch_min": sum(d.totals.lunch_min for d in result.days),
+        "dropped": len(result.dropped_items),
+        "must_dropped": sum(1 for x in result.dropped_items if x.priority == "must"),
+    }
+    real_visits = sum(1 for d in result.days for e in d.entries if e.kind == "visit")
+    if sums["visits"] != real_visits:
+        flag("TOTALS_INCONSISTENT", f"day totals count {sums['visits']} visits, the timelines hold {real_visits}")
+    for name, value in sums.items():
+        if getattr(t, name) != value:
+            flag("TOTALS_INCONSISTENT", f"trip {name} is {getattr(t, name)}, days give {value}")
+    if abs(t.travel_nominal_min - sum(d.totals.travel_nominal_min for d in result.days)) > 0.5:
+        flag("TOTALS_INCONSISTENT", "trip travel_nominal_min differs from the days' sum")
+
+
+def _check_request(result, request, visits: Counter, pack, flag) -> None:
+    dropped = {x.key for x in result.dropped_items}
+    keys = {p.key for p in request.places}
+    for key, n in visits.items():
+        if key not in keys:
+            flag("UNKNOWN_PLACE", f"visit of '{key}', which the request does not list", key=key)
+        if n > 1:
+            flag("DUPLICATE_VISIT", f"'{key}' is visited {n} times", key=key)
+    for place in request.places:
+        if place.key not in visits and place.key not in dropped:
+            flag("PLACE_UNACCOUNTED", f"'{place.key}' is neither visited nor listed as dropped", key=place.key)
+        if place.priority == "must" and place.key not in visits and place.key in dropped and result.status == "ready":
+            flag("MUST_DROPPED_SILENTLY", f"must-visit '{place.key}' is dropped but the plan is 'ready'", key=place.key)
+    for day in result.days:
+        for i, e in enumerate(day.entries):
+            if e.kind != "visit":
+                continue
+            place = request.place(e.key or "")
+            if place is None:
+                continue
+            if place.fixed_day is not None and place.fixed_day != day.day_index:
+                flag("LOCK_VIOLATED", f"'{e.key}' is locked to day {place.fixed_day + 1} but is on day "
+                     f"{day.day_index + 1}", day=day.day_index, entry=i, key=e.key)
+            if place.fixed_start is not None and (e.start.hour, e.start.minute) != (
+                place.fixed_start.hour, place.fixed_start.minute
+            ):
+                flag("LOCK_VIOLATED", f"'{e.key}' is locked to {place.fixed_start:%H:%M} but starts {e.start:%H:%M}",
+                     day=day.day_index, entry=i, key=e.key)
+            base = place.visit_minutes
+            if base is None and pack is not None and place.place_id:
+                pp = pack.place_by_id(place.place_id)
+                base = pp.visit_minutes if pp else None
+            if base:
+                need = base if place.fixed_start is not None else math.ceil(base * result.policy.visit_factor - 1e-9)
+                if _mins(e.start, e.end) < need:
+                    flag("VISIT_TOO_SHORT", f"'{e.key}' lasts {_mins(e.start, e.end)} of {need} min",
+                         day=day.day_index, entry=i, key=e.key)
