@@ -84,6 +84,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
             from core.bench_vrptw import bench_vrptw
 
             out = bench_vrptw(target, time_limit_s=args.time_limit)
+        elif kind == "agent":
+            from core.agent.bench import bench_agent
+
+            out = bench_agent(repeats=args.repeats)
         else:  # plan
             from core.bench_plan import bench_plan
 
@@ -111,12 +115,16 @@ def build_parser() -> argparse.ArgumentParser:
     it.add_argument("--region", default=None, help="region pack name (default: the request's region)")
     it.set_defaults(func=cmd_itinerary)
 
-    b = sub.add_parser("bench", help="benchmarks: tsp FILE.tsp | vrptw FILE.txt | plan N_STOPS")
-    b.add_argument("kind", choices=["tsp", "vrptw", "plan"])
+    b = sub.add_parser("bench", help="benchmarks: tsp FILE.tsp | vrptw FILE.txt | plan N_STOPS | agent")
+    b.add_argument("kind", choices=["tsp", "vrptw", "plan", "agent"])
     b.add_argument("target", nargs="?", help="instance file (tsp, vrptw) or number of stops (plan)")
     b.add_argument("--time-limit", type=float, default=1.0)
     b.add_argument("--repeats", type=int, default=5)
     b.set_defaults(func=cmd_bench)
+
+    from core.agent.cli import add_parsers
+
+    add_parsers(sub)  # route "MESSAGE" | route --file FILE | run --message "MESSAGE" [--allow-webbrowse]
     return parser
 
 

@@ -894,7 +894,7 @@ def _dt(problem: ItineraryProblem, minute: int) -> datetime:
     return naive.replace(tzinfo=zone)
 
 
-def _timeline(problem: ItineraryProblem, sched: DaySchedule | None, day: ProblemDay) -> DayTimeline:
+def build_day_timeline(problem: ItineraryProblem, sched: DaySchedule | None, day: ProblemDay) -> DayTimeline:
     entries: list[TimelineEntry] = []
     M = problem.matrix
     pts = problem.points
@@ -1083,7 +1083,7 @@ def plan_itinerary(
     days = []
     for p in sorted(plans, key=lambda p: p.day_index):
         sched = layout_day(problem, p.day_index, p.order, settings=settings)
-        days.append(_timeline(problem, sched, problem.days[p.day_index]))
+        days.append(build_day_timeline(problem, sched, problem.days[p.day_index]))
 
     report("explain", 0.85)
     feasibility = policy_mod.validate_feasibility(problem, plans, settings=settings)
@@ -1094,7 +1094,7 @@ def plan_itinerary(
     log.add("policy.score_robustness", "ROBUSTNESS_SCORED", score=robustness.score,
             min_slack_min=robustness.min_slack_min, legs=robustness.legs)
 
-    totals = _trip_totals(days, request, feasibility.dropped_items)
+    totals = trip_totals(days, request, feasibility.dropped_items)
     infeasible = [d for d in feasibility.dropped_items if d.priority == "must" or request.place(d.key).is_hard]
     infeasible = [d for d in infeasible if d.reason_code != "REMOVED_BY_USER"]
     warnings = [*problem.matrix.notes, *problem.notes]
@@ -1122,7 +1122,7 @@ def plan_itinerary(
     return result
 
 
-def _trip_totals(days: Sequence[DayTimeline], request: TripRequest, dropped) -> ItineraryTotals:
+def trip_totals(days: Sequence[DayTimeline], request: TripRequest, dropped) -> ItineraryTotals:
     return ItineraryTotals(
         days=len(days), places_requested=len(request.places), visits=sum(d.totals.visits for d in days),
         dropped=len(dropped), must_dropped=sum(1 for d in dropped if d.priority == "must"),

@@ -1,0 +1,16 @@
+"""The travel agent (Module 14): semantic router, fast path, action registry, budgeted ReAct loop,
+consent/commit gates, web-browse executor and telemetry. ``route_and_run(request) -> response``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def route_and_run(request: Any, **kwargs: Any):
+    """Route one request and run it; see core.agent.orchestrator.route_and_run."""
+    from core.agent.orchestrator import route_and_run as _run
+
+    return _run(request, **kwargs)
+
+
+__all__ = ["route_and_run"]

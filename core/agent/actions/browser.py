@@ -1,0 +1,31 @@
+"""browser.fetch: the consented, allowlisted, step-counted page fetch (core/agent/browse.py)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from core.agent.actions.registry import ActionError, ActionSpec
+from core.agent.browse import BrowseOutcome
+from core.agent.state import AgentContext
+from core.models.agent import AgentState
+
+
+class FetchIn(BaseModel):
+    url: str = Field(min_length=8, max_length=2000)
+
+
+def _fetch(inp: FetchIn, state: AgentState, ctx: AgentContext) -> BrowseOutcome:
+    if not ctx.request.options.allow_webbrowse:  # the consent gate, enforced again at the action
+        raise ActionError("web browsing needs the user's consent (allow_webbrowse)", field="allow_webbrowse",
+                          code="BROWSER_CONSENT_REQUIRED")
+    remaining = ctx.request.options.max_browser_steps - state.observability.browser_steps
+    out = ctx.browser.run(inp.url, max_steps=max(0, remaining))
+    state.observability.browser_steps += out.steps
+    return out
+
+
+def actions() -> list[ActionSpec]:
+    return [
+        ActionSpec("browser.fetch", "Fetch allowlisted pages (consent required) and extract availability evidence",
+                   "external", "high", "calls_api", (), True, True, FetchIn, BrowseOutcome, _fetch),
+    ]

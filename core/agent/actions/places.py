@@ -1,0 +1,116 @@
+"""Place actions: places.resolve_entities, places.get_poi_facts, places.search_knowledge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from core.agent.actions.registry import ActionSpec
+from core.agent.rag import knowledge_base
+from core.agent.state import AgentContext
+from core.models.agent import AgentState
+
+
+class ResolveIn(BaseModel):
+    names: list[str] = Field(max_length=100)
+
+
+class ResolvedEntity(BaseModel):
+    query: str
+    place_id: str
+    name: str
+    lon: float
+    lat: float
+    score: float | None = None
+    matched_on: str | None = None
+
+
+class ResolveOut(BaseModel):
+    resolved: list[ResolvedEntity] = Field(default_factory=list)
+    unresolved: list[str] = Field(default_factory=list)
+
+
+class FactsIn(BaseModel):
+    place_ids: list[str] = Field(max_length=200)
+
+
+class FactsOut(BaseModel):
+    pois: list[dict[str, Any]]
+    missing: list[str] = Field(default_factory=list)
+
+
+class KnowledgeIn(BaseModel):
+    query: str = Field(min_length=1, max_length=500)
+    k: int = Field(default=5, ge=1, le=20)
+
+
+class KnowledgeOut(BaseModel):
+    covered: bool
+    terms: list[str]
+    missing_terms: list[str]
+    hits: list[dict[str, Any]]
+
+
+def resolve_name(provider, name: str, *, min_score: float) -> ResolvedEntity | None:
+    hits = provider.geocode(name)
+    if not hits:
+        hits = [p for p in provider.search(name, limit=3) if (p.score or 0) >= min_score]
+    if not hits or not hits[0].poi_id:
+        return None
+    h = hits[0]
+    return ResolvedEntity(query=name, place_id=h.poi_id, name=h.name, lon=h.lon, lat=h.lat, score=h.score,
+                          matched_on=h.matched_on)
+
+
+def _resolve(inp: ResolveIn, state: AgentState, ctx: AgentContext) -> ResolveOut:
+    out = ResolveOut()
+    for name in inp.names:
+        hit = resolve_name(ctx.provider, name, min_score=ctx.settings.fuzzy_min_score)
+        if hit is None:
+            out.unresolved.append(name)
+        else:
+            out.resolved.append(hit)
+    return out
+
+
+def poi_facts(place) -> dict[str, Any]:
+    return {
+        "place_id": place.id, "name": place.name_zh, "name_en": place.name_en, "category": place.category,
+        "district": place.district, "address": place.address, "lon": place.lon, "lat": place.lat,
+        "opening_hours": place.opening_hours, "price_per_person": place.price_per_person, "rating": place.rating,
+        "visit_minutes": place.visit_minutes, "needs_reservation": place.needs_reservation, "tags": list(place.tags),
+    }
+
+
+def _facts(inp: FactsIn, state: AgentState, ctx: AgentContext) -> FactsOut:
+    pack = ctx.provider.region
+    pois, missing = [], []
+    for pid in inp.place_ids:
+        place = pack.place_by_id(pid)
+        if place is None:
+            missing.append(pid)
+        else:
+            pois.append(poi_facts(place))
+    known = {p["place_id"] for p in state.memory.semantic_facts.pois}
+    state.memory.semantic_facts.pois.extend(p for p in pois if p["place_id"] not in known)
+    return FactsOut(pois=pois, missing=missing)
+
+
+def _knowledge(inp: KnowledgeIn, state: AgentState, ctx: AgentContext) -> KnowledgeOut:
+    kb = knowledge_base(ctx.provider.region, kb_dir=ctx.settings.kb_dir)
+    r = kb.search(inp.query, k=inp.k)
+    hits = [{**h.doc.facts, "doc_id": h.doc.doc_id, "score": round(h.score, 3), "coverage": round(h.coverage, 3),
+             "source": h.doc.source} for h in r.hits]
+    return KnowledgeOut(covered=r.covered, terms=r.terms, missing_terms=r.missing_terms, hits=hits)
+
+
+def actions() -> list[ActionSpec]:
+    return [
+        ActionSpec("places.resolve_entities", "Resolve place names to the region pack's places", "internal", "low",
+                   "none", (), True, True, ResolveIn, ResolveOut, _resolve),
+        ActionSpec("places.get_poi_facts", "Hours, prices, tags and visit times of places (semantic memory)",
+                   "internal", "low", "none", (), True, True, FactsIn, FactsOut, _facts),
+        ActionSpec("places.search_knowledge", "BM25 retrieval over the region's knowledge base", "internal", "low",
+                   "none", (), True, True, KnowledgeIn, KnowledgeOut, _knowledge),
+    ]

@@ -1,0 +1,128 @@
+"""Transport actions: transport.travel_time (fast path), transport.build_time_matrix,
+transport.apply_robustness_policy (slow path, wrapping core.transport), and weather.lookup.
+
+weather.lookup asks the provider for weather only if it offers it (``provider.weather``); the
+offline provider does not, and then the answer says so: no forecast is ever made up.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from core.agent.actions.places import resolve_name
+from core.agent.actions.registry import ActionError, ActionSpec
+from core.agent.state import AgentContext
+from core.geo.base import LonLat
+from core.models.agent import AgentState
+
+
+class TravelTimeIn(BaseModel):
+    origin: str = Field(min_length=1)
+    destination: str = Field(min_length=1)
+    mode: Literal["driving", "walking"] = "driving"
+
+
+class TravelTimeOut(BaseModel):
+    resolved: bool
+    unresolved: list[str] = Field(default_factory=list)
+    origin: dict[str, Any] | None = None
+    destination: dict[str, Any] | None = None
+    distance_m: float | None = None
+    duration_s: float | None = None
+    source: str | None = None
+    note: str | None = None
+    mode: str
+
+
+class MatrixIn(BaseModel):
+    mode: Literal["driving", "walking"] = "driving"
+
+
+class MatrixOut(BaseModel):
+    points: int
+    source: str
+    mode: str
+
+
+class RobustIn(BaseModel):
+    pacing: Literal["relaxed", "normal", "tight"] = "normal"
+
+
+class RobustOut(BaseModel):
+    factor: float
+    buffer_min: int
+    points: int
+
+
+class WeatherIn(BaseModel):
+    date: date
+    city: str
+
+
+class WeatherOut(BaseModel):
+    available: bool
+    source: str | None = None
+    forecast: dict[str, Any] | None = None
+    reason: str | None = None
+
+
+def _travel_time(inp: TravelTimeIn, state: AgentState, ctx: AgentContext) -> TravelTimeOut:
+    prov = ctx.provider
+    a = resolve_name(prov, inp.origin, min_score=ctx.settings.fuzzy_min_score)
+    b = resolve_name(prov, inp.destination, min_score=ctx.settings.fuzzy_min_score)
+    unresolved = [n for n, r in ((inp.origin, a), (inp.destination, b)) if r is None]
+    if unresolved:
+        return TravelTimeOut(resolved=False, unresolved=unresolved, mode=inp.mode)
+    leg = prov.route(LonLat(a.lon, a.lat), LonLat(b.lon, b.lat), mode=inp.mode)
+    note = None
+    if hasattr(prov, "estimate_note") and leg.source == "offline_estimate":
+        note = prov.estimate_note(inp.mode)
+    return TravelTimeOut(resolved=True, origin=a.model_dump(), destination=b.model_dump(), distance_m=leg.distance_m,
+                         duration_s=leg.duration_s, source=leg.source, note=note, mode=inp.mode)
+
+
+def _build_matrix(inp: MatrixIn, state: AgentState, ctx: AgentContext) -> MatrixOut:
+    from core import transport
+
+    problem = state.compute.problem
+    if problem is None:
+        raise ActionError("transport.build_time_matrix needs the prepared problem's points", field="points")
+    matrix = transport.build_time_matrix(problem.points, provider=ctx.provider, mode=inp.mode)
+    state.compute.time_matrix_api = matrix
+    return MatrixOut(points=len(matrix.keys), source=matrix.source, mode=matrix.mode)
+
+
+def _robust(inp: RobustIn, state: AgentState, ctx: AgentContext) -> RobustOut:
+    from core import transport
+
+    api = state.compute.time_matrix_api
+    policy = transport.robustness_policy_for(api.mode, inp.pacing, settings=ctx.settings)
+    robust = transport.apply_robustness_policy(api, policy=policy)
+    state.compute.time_matrix_robust = robust
+    return RobustOut(factor=policy.factor, buffer_min=policy.buffer_min, points=len(robust.keys))
+
+
+def _weather(inp: WeatherIn, state: AgentState, ctx: AgentContext) -> WeatherOut:
+    fn = getattr(ctx.provider, "weather", None)
+    if not callable(fn):
+        return WeatherOut(available=False, reason="NO_WEATHER_SOURCE")
+    data = fn(inp.city, day=inp.date)
+    if not data:
+        return WeatherOut(available=False, reason="PROVIDER_RETURNED_NOTHING")
+    return WeatherOut(available=True, source=getattr(ctx.provider, "name", "provider"), forecast=dict(data))
+
+
+def actions() -> list[ActionSpec]:
+    return [
+        ActionSpec("transport.travel_time", "Travel time and distance between two named places", "internal", "low",
+                   "none", (), True, True, TravelTimeIn, TravelTimeOut, _travel_time),
+        ActionSpec("transport.build_time_matrix", "The provider's travel matrix for the trip's points", "internal",
+                   "med", "none", ("compute.problem",), True, False, MatrixIn, MatrixOut, _build_matrix),
+        ActionSpec("transport.apply_robustness_policy", "Robust minutes = nominal x factor + buffer (never raw API time)",
+                   "internal", "low", "none", ("compute.time_matrix_api",), True, False, RobustIn, RobustOut, _robust),
+        ActionSpec("weather.lookup", "Weather for a date from the provider, if it has a weather source", "external",
+                   "low", "calls_api", (), True, True, WeatherIn, WeatherOut, _weather),
+    ]

@@ -1,0 +1,259 @@
+"""Trip actions: trip.load_draft, trip.apply_user_edit, trip.persist_plan (+ trip.record_commitment).
+
+The draft lives in the trip store (core/stores/trips.py). ``trip.persist_plan`` and
+``trip.record_commitment`` are commits: they only run for a dry run the commit gate has already
+consumed (checked again here, so no caller can reach them around the gate).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+from rapidfuzz import fuzz
+
+from core.agent.actions.registry import ActionError, ActionSpec
+from core.agent.state import AgentContext
+from core.geo.text import normalize
+from core.models.agent import AgentState, TripEdit
+from core.stores.trips import TripDraft, TripNode
+
+Outcome = Literal["APPLIED", "TARGET_NOT_IN_TRIP", "DAY_OUT_OF_RANGE", "ALREADY_PRESENT", "NO_TRIP", "NOTHING_TO_DO"]
+
+
+class LoadDraftIn(BaseModel):
+    trip_id: str
+
+
+class LoadDraftOut(BaseModel):
+    found: bool
+    trip: dict[str, Any] | None = None
+
+
+class ApplyEditIn(BaseModel):
+    user_id: str
+    trip_id: str | None = None
+    edit: TripEdit
+    region: str
+
+
+class ApplyEditOut(BaseModel):
+    outcome: Outcome
+    trip: dict[str, Any] | None = None
+    target: str | None = None
+    matched: str | None = None
+    created: bool = False
+    resolved_place_id: str | None = None
+    current_nodes: list[str] = Field(default_factory=list)
+
+
+class PersistPlanIn(BaseModel):
+    dry_run_id: str
+    user_id: str
+    trip_id: str | None = None
+    title: str = "Planned trip"
+    region: str
+    days: int = Field(ge=1, le=30)
+    nodes: list[TripNode]
+
+
+class PersistPlanOut(BaseModel):
+    trip: dict[str, Any]
+    created: bool
+
+
+class CommitmentIn(BaseModel):
+    dry_run_id: str
+    user_id: str
+    trip_id: str | None = None
+    action: str
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class CommitmentOut(BaseModel):
+    commitment_id: str
+    status: str
+
+
+def find_node(draft: TripDraft, target: str, *, pack=None) -> int | None:
+    """Index of the draft node the user means: exact name/alias, containment, then a close fuzzy match."""
+    key = normalize(target)
+    if not key:
+        return None
+    best, best_score = None, 0.0
+    for i, node in enumerate(draft.nodes):
+        names = [node.name]
+        if pack is not None and node.place_id:
+            place = pack.place_by_id(node.place_id)
+            if place is not None:
+                names += [place.name_zh, place.name_en, *place.aliases]
+        for name in names:
+            n = normalize(name)
+            if not n:
+                continue
+            if n == key:
+                return i
+            score = 90.0 if (len(key) >= 2 and (key in n or n in key)) else fuzz.ratio(key, n)
+            if score > best_score:
+                best, best_score = i, score
+    return best if best_score >= 85 else None
+
+
+def apply_edit(draft: TripDraft, edit: TripEdit, *, pack=None, resolve=None) -> tuple[TripDraft, ApplyEditOut]:
+    """Apply one edit to a copy of the draft. ``resolve(name) -> (place_id, canonical name) | None``."""
+    new = draft.model_copy(deep=True)
+    out = ApplyEditOut(outcome="APPLIED", target=edit.target)
+    if edit.op in ("delete", "move", "prioritize"):
+        idx = find_node(new, edit.target or "", pack=pack)
+        if idx is None:
+            out.outcome = "TARGET_NOT_IN_TRIP"
+            return draft, out
+        out.matched = new.nodes[idx].name
+        if edit.op == "delete":
+            new.nodes.pop(idx)
+        elif edit.op == "move":
+            if edit.day is None or edit.day > new.days:
+                if edit.day is not None and edit.day <= 30:
+                    new.days = edit.day  # moving to a later day extends the trip
+                else:
+                    out.outcome = "DAY_OUT_OF_RANGE"
+                    return draft, out
+            new.nodes[idx].day = edit.day
+        else:
+            new.nodes[idx].priority = edit.priority or "must"
+    elif edit.op == "add":
+        name = edit.target or ""
+        if find_node(new, name, pack=pack) is not None:
+            out.outcome = "ALREADY_PRESENT"
+            out.matched = new.nodes[find_node(new, name, pack=pack)].name
+            return draft, out
+        hit = resolve(name) if resolve else None
+        node = TripNode(name=hit[1] if hit else name, place_id=hit[0] if hit else None, day=edit.day,
+                        priority=edit.priority or "normal", resolved=hit is not None)
+        if edit.day and edit.day > new.days:
+            new.days = edit.day
+        new.nodes.append(node)
+        out.matched = node.name
+        out.resolved_place_id = node.place_id
+    elif edit.op == "rename":
+        if not edit.new_name:
+            out.outcome = "NOTHING_TO_DO"
+            return draft, out
+        new.title = edit.new_name
+        out.matched = edit.new_name
+    elif edit.op == "swap_days":
+        a, b = edit.day_a, edit.day_b
+        if not a or not b or max(a, b) > new.days:
+            out.outcome = "DAY_OUT_OF_RANGE"
+            return draft, out
+        for node in new.nodes:
+            if node.day == a:
+                node.day = b
+            elif node.day == b:
+                node.day = a
+    elif edit.op == "clear":
+        if not new.nodes:
+            out.outcome = "NOTHING_TO_DO"
+            return draft, out
+        new.nodes = []
+    return new, out
+
+
+def _load_draft(inp: LoadDraftIn, state: AgentState, ctx: AgentContext) -> LoadDraftOut:
+    draft = ctx.store.get_trip(inp.trip_id)
+    if draft is None or draft.user_id != ctx.request.user_id:
+        return LoadDraftOut(found=False)  # another user's trip is as good as absent
+    state.trip.days = draft.days
+    state.trip.region = draft.region
+    state.trip.start_date = draft.start_date
+    state.draft.nodes = [n.model_dump() for n in draft.nodes]
+    state.draft.hard_nodes = [n.name for n in draft.nodes if n.priority == "must"]
+    state.draft.soft_nodes = [n.name for n in draft.nodes if n.priority != "must"]
+    return LoadDraftOut(found=True, trip=draft.model_dump())
+
+
+def _resolver(ctx: AgentContext):
+    provider = ctx.provider
+    min_score = ctx.settings.fuzzy_min_score
+
+    def resolve(name: str):
+        if provider is None:
+            return None
+        hits = provider.geocode(name)
+        if not hits:
+            hits = [p for p in provider.search(name, limit=3) if (p.score or 0) >= min_score]
+        if not hits or not hits[0].poi_id:
+            return None
+        return hits[0].poi_id, hits[0].name
+
+    return resolve
+
+
+def _apply_user_edit(inp: ApplyEditIn, state: AgentState, ctx: AgentContext) -> ApplyEditOut:
+    store = ctx.store
+    draft = store.get_trip(inp.trip_id) if inp.trip_id else store.latest_trip(inp.user_id)
+    if draft is not None and draft.user_id != inp.user_id:
+        draft = None
+    created = False
+    if draft is None:
+        if inp.edit.op != "add" or inp.trip_id:
+            return ApplyEditOut(outcome="NO_TRIP", target=inp.edit.target)
+        draft = store.create_trip(user_id=inp.user_id, region=inp.region, title="My trip")
+        created = True
+    pack = getattr(ctx.provider, "region", None)
+    new, out = apply_edit(draft, inp.edit, pack=pack, resolve=_resolver(ctx))
+    if out.outcome == "APPLIED":
+        new = store.save_trip(draft.model_copy(update={"nodes": new.nodes, "title": new.title, "days": new.days}),
+                              op=inp.edit.op, edit=inp.edit.model_dump())
+        state.draft.edits.append(inp.edit.model_dump())
+    out.trip = new.model_dump()
+    out.created = created
+    out.current_nodes = new.node_names()
+    state.trip.trip_id = new.trip_id
+    state.draft.nodes = [n.model_dump() for n in new.nodes]
+    return out
+
+
+def _require_consumed(ctx: AgentContext, dry_run_id: str, action: str) -> Any:
+    rec = ctx.store.get_dry_run(dry_run_id)
+    if rec is None or rec.used_at is None or rec.action != action or rec.user_id != ctx.request.user_id:
+        raise ActionError(f"{action} runs only for a dry run confirmed through the commit gate", field="dry_run_id")
+    return rec
+
+
+def _persist_plan(inp: PersistPlanIn, state: AgentState, ctx: AgentContext) -> PersistPlanOut:
+    _require_consumed(ctx, inp.dry_run_id, "trip.persist_plan")
+    store = ctx.store
+    draft = store.get_trip(inp.trip_id) if inp.trip_id else None
+    if draft is not None and draft.user_id != inp.user_id:
+        raise ActionError("that trip belongs to another user", field="trip_id")
+    if draft is None:
+        draft = store.create_trip(user_id=inp.user_id, region=inp.region, title=inp.title, days=inp.days,
+                                  trip_id=inp.trip_id)
+        created = True
+    else:
+        created = False
+    saved = store.save_trip(draft.model_copy(update={"nodes": inp.nodes, "days": inp.days}),
+                            op="persist_plan", edit={"dry_run_id": inp.dry_run_id, "nodes": len(inp.nodes)})
+    state.trip.trip_id = saved.trip_id
+    return PersistPlanOut(trip=saved.model_dump(), created=created)
+
+
+def _record_commitment(inp: CommitmentIn, state: AgentState, ctx: AgentContext) -> CommitmentOut:
+    _require_consumed(ctx, inp.dry_run_id, inp.action)
+    cid = ctx.store.record_commitment(dry_run_id=inp.dry_run_id, user_id=inp.user_id, trip_id=inp.trip_id,
+                                      action=inp.action, status="recorded_for_manual_completion", detail=inp.detail)
+    return CommitmentOut(commitment_id=cid, status="recorded_for_manual_completion")
+
+
+def actions() -> list[ActionSpec]:
+    return [
+        ActionSpec("trip.load_draft", "Load the user's trip draft into the state", "internal", "low", "none",
+                   ("trip.trip_id",), True, True, LoadDraftIn, LoadDraftOut, _load_draft),
+        ActionSpec("trip.apply_user_edit", "Apply one explicit edit (add/delete/move/prioritize/rename/swap days)",
+                   "internal", "low", "writes_db", (), False, False, ApplyEditIn, ApplyEditOut, _apply_user_edit),
+        ActionSpec("trip.persist_plan", "Write a confirmed plan into the trip store (commit)", "external", "med",
+                   "writes_db", (), False, False, PersistPlanIn, PersistPlanOut, _persist_plan),
+        ActionSpec("trip.record_commitment", "Record a confirmed booking/refund/bulk request (commit)", "external",
+                   "med", "writes_db", (), False, False, CommitmentIn, CommitmentOut, _record_commitment),
+    ]

@@ -1,0 +1,226 @@
+"""The web-browse executor (SYSTEM2_WEBBROWSE): an honest HTTP fetcher, not a headless browser.
+
+- It visits only allowlisted domains (``OMNI_BROWSE_ALLOWLIST``; a domain covers its subdomains);
+  anything else is refused before a request is sent.
+- Every fetch is one browser step, counted against ``max_browser_steps`` before it is made.
+- It detects captcha / bot-check pages and stops with BROWSER_BLOCKED_CAPTCHA (the user can take
+  over at the URL, or the agent downgrades to the knowledge base).
+- From simple HTML it extracts structured evidence: availability, price, currency, cancellation
+  policy (microdata / ``data-*`` attributes first, then labelled text), and same-site links marked
+  as availability pages, which it may follow (one more step each).
+
+It never runs without consent: the orchestrator checks ``allow_webbrowse`` first (gates.py).
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from typing import Any, Literal
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+from pydantic import BaseModel, Field
+
+CAPTCHA_MARKERS = (
+    "captcha", "g-recaptcha", "h-captcha", "hcaptcha", "cf-challenge", "challenge-form", "验证码", "安全验证", "人机验证",
+    "滑块验证", "are you a robot", "verify you are human", "unusual traffic",
+)
+AVAILABLE_WORDS = re.compile(r"(有房|可预订|可预约|有票|余\s*\d+|尚有|available|in stock|rooms? left|tickets? left)", re.I)
+UNAVAILABLE_WORDS = re.compile(r"(满房|售罄|已满|无房|无票|约满|sold out|fully booked|no availability|unavailable)", re.I)
+PRICE_RX = re.compile(r"(?:¥|￥|CNY|RMB|人民币)\s*([0-9][0-9,]*(?:\.[0-9]+)?)|([0-9][0-9,]*(?:\.[0-9]+)?)\s*(?:元|CNY|RMB)", re.I)
+CANCEL_RX = re.compile(r"(?:取消政策|退改政策|退订政策|cancell?ation policy)\s*[:：]?\s*([^\n<]{3,160})", re.I)
+
+BlockType = Literal["NOT_ALLOWLISTED", "CAPTCHA", "BUDGET", "HTTP_ERROR"]
+
+
+class BrowseEvidence(BaseModel):
+    url: str
+    title: str | None = None
+    availability: Literal["available", "unavailable", "unknown"] = "unknown"
+    availability_text: str | None = None
+    price: float | None = None
+    currency: str | None = None
+    cancellation_policy: str | None = None
+    fetched_at: float | None = None
+
+
+class BrowseBlocked(BaseModel):
+    url: str
+    domain: str
+    blocked_type: BlockType
+    takeover_url: str | None = None
+    detail: str | None = None
+
+
+class BrowseOutcome(BaseModel):
+    evidence: list[BrowseEvidence] = Field(default_factory=list)
+    blocked: BrowseBlocked | None = None
+    steps: int = 0
+    visited: list[str] = Field(default_factory=list)
+    skipped: list[str] = Field(default_factory=list, description="Followed links refused (off the allowlist)")
+
+
+class _PageParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.title: str | None = None
+        self._in_title = False
+        self._skip = 0
+        self.text: list[str] = []
+        self.attrs: dict[str, str] = {}
+        self.links: list[tuple[str, str]] = []  # (href, role)
+        self._item: str | None = None
+
+    def handle_starttag(self, tag: str, attrs_list: list[tuple[str, str | None]]) -> None:
+        attrs = {k: (v or "") for k, v in attrs_list}
+        if tag in ("script", "style"):
+            self._skip += 1
+        if tag == "title":
+            self._in_title = True
+        for key in ("data-availability", "data-price", "data-currency", "data-cancellation-policy"):
+            if key in attrs and key not in self.attrs:
+                self.attrs[key] = attrs[key]
+        prop = attrs.get("itemprop")
+        if prop in ("availability", "price", "priceCurrency", "cancellationPolicy"):
+            if attrs.get("content"):
+                self.attrs.setdefault(f"itemprop-{prop}", attrs["content"])
+            else:
+                self._item = prop
+        if tag == "a" and attrs.get("href"):
+            role = attrs.get("data-role") or attrs.get("rel") or ""
+            self.links.append((attrs["href"], role))
+        if tag == "meta" and attrs.get("name", "").lower() in ("captcha", "challenge"):
+            self.attrs["meta-captcha"] = "1"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style") and self._skip:
+            self._skip -= 1
+        if tag == "title":
+            self._in_title = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title = (self.title or "") + data.strip()
+        if self._item:
+            self.attrs.setdefault(f"itemprop-{self._item}", data.strip())
+            self._item = None
+        if not self._skip and data.strip():
+            self.text.append(data.strip())
+
+
+def domain_allowed(url: str, allowlist: list[str]) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    host = parts.hostname.lower()
+    for entry in allowlist:
+        entry = entry.lower().strip().lstrip(".")
+        if entry and (host == entry or host.endswith("." + entry)):
+            return True
+    return False
+
+
+def is_captcha(html: str, status_code: int) -> bool:
+    low = html.lower()
+    return any(m in low for m in CAPTCHA_MARKERS) or (status_code in (403, 429) and "challenge" in low)
+
+
+def extract_evidence(url: str, html: str) -> tuple[BrowseEvidence, list[tuple[str, str]], _PageParser]:
+    p = _PageParser()
+    p.feed(html)
+    text = "\n".join(p.text)
+    ev = BrowseEvidence(url=url, title=p.title)
+    avail = (p.attrs.get("data-availability") or p.attrs.get("itemprop-availability") or "").lower()
+    if avail:
+        ev.availability_text = avail
+        if any(w in avail for w in ("instock", "in stock", "available", "有房", "可预订")) and "unavailable" not in avail:
+            ev.availability = "available"
+        elif any(w in avail for w in ("soldout", "sold out", "outofstock", "unavailable", "满房", "售罄")):
+            ev.availability = "unavailable"
+    if ev.availability == "unknown":
+        if UNAVAILABLE_WORDS.search(text):
+            ev.availability, ev.availability_text = "unavailable", UNAVAILABLE_WORDS.search(text).group(0)
+        elif AVAILABLE_WORDS.search(text):
+            ev.availability, ev.availability_text = "available", AVAILABLE_WORDS.search(text).group(0)
+    price = p.attrs.get("data-price") or p.attrs.get("itemprop-price")
+    if price:
+        try:
+            ev.price = float(price.replace(",", ""))
+        except ValueError:
+            ev.price = None
+    if ev.price is None:
+        m = PRICE_RX.search(text)
+        if m:
+            ev.price = float((m.group(1) or m.group(2)).replace(",", ""))
+            ev.currency = "CNY"
+    ev.currency = p.attrs.get("data-currency") or p.attrs.get("itemprop-priceCurrency") or ev.currency
+    cancel = p.attrs.get("data-cancellation-policy") or p.attrs.get("itemprop-cancellationPolicy")
+    if not cancel:
+        m = CANCEL_RX.search(text)
+        cancel = m.group(1).strip() if m else None
+    ev.cancellation_policy = cancel
+    return ev, p.links, p
+
+
+class BrowserExecutor:
+    def __init__(self, *, allowlist: list[str], client: httpx.Client | None = None, timeout_s: float = 8.0,
+                 telemetry: Any = None, clock=None):
+        self.allowlist = list(allowlist)
+        self._client = client  # built lazily: most requests never browse
+        self._timeout_s = timeout_s
+        self.telemetry = telemetry
+        self._clock = clock
+
+    def _block(self, out: BrowseOutcome, url: str, kind: BlockType, detail: str | None = None) -> BrowseOutcome:
+        domain = urlsplit(url).hostname or ""
+        out.blocked = BrowseBlocked(url=url, domain=domain, blocked_type=kind,
+                                    takeover_url=url if kind in ("CAPTCHA", "BUDGET") else None, detail=detail)
+        if self.telemetry is not None:
+            self.telemetry.webbrowse_blocked(domain=domain, blocked_type=kind)
+        return out
+
+    def run(self, start_url: str, *, max_steps: int, follow_availability: bool = True) -> BrowseOutcome:
+        """Visit ``start_url`` (and same-site availability links) within ``max_steps`` fetches."""
+        out = BrowseOutcome()
+        queue = [start_url]
+        seen: set[str] = set()
+        while queue:
+            url = queue.pop(0)
+            if url in seen:
+                continue
+            seen.add(url)
+            if not domain_allowed(url, self.allowlist):
+                if url == start_url:
+                    return self._block(out, url, "NOT_ALLOWLISTED")
+                out.skipped.append(url)  # a link elsewhere: never fetched, the visit goes on
+                if self.telemetry is not None:
+                    self.telemetry.webbrowse_blocked(domain=urlsplit(url).hostname or "", blocked_type="NOT_ALLOWLISTED")
+                continue
+            if out.steps >= max_steps:
+                return self._block(out, url, "BUDGET", detail=f"max_browser_steps={max_steps}")
+            out.steps += 1
+            out.visited.append(url)
+            if self._client is None:
+                self._client = httpx.Client(timeout=self._timeout_s, follow_redirects=False,
+                                            headers={"User-Agent": "OmniTravelAgent/0.1 (+consented lookup)"})
+            try:
+                resp = self._client.get(url)
+            except httpx.HTTPError as exc:
+                return self._block(out, url, "HTTP_ERROR", detail=type(exc).__name__)
+            html = resp.text
+            if is_captcha(html, resp.status_code):
+                return self._block(out, url, "CAPTCHA")
+            if resp.status_code >= 400:
+                return self._block(out, url, "HTTP_ERROR", detail=f"HTTP {resp.status_code}")
+            ev, links, _ = extract_evidence(url, html)
+            import time as _t
+
+            ev.fetched_at = round(_t.time(), 3)
+            if ev.availability != "unknown" or ev.price is not None or ev.cancellation_policy:
+                out.evidence.append(ev)
+            if follow_availability:
+                for href, role in links:
+                    if role.lower() in ("availability", "booking", "rooms"):
+                        queue.append(urljoin(url, href))
+        return out

@@ -1,0 +1,85 @@
+"""Command-line faces of the agent (wired by core/__main__.py):
+
+    python -m core route "MESSAGE"            -> the router output (§2.2) as JSON
+    python -m core route --file FILE          -> one JSON line per message (one message a line), with router_ms
+    python -m core run --message "MESSAGE" [--allow-webbrowse] -> the full route_and_run response as JSON
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from core.errors import InputError
+
+
+def route_json(message: str) -> dict:
+    from core.agent.router import route_message
+
+    if not message or not message.strip():
+        raise InputError("the message is empty", field="message")
+    return route_message(message).output.model_dump(mode="json")
+
+
+def route_file_lines(path: str) -> Iterator[str]:
+    """One JSON line per non-blank line of FILE: the router output plus ``message`` and ``router_ms``."""
+    from core.agent.router import route_message
+
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"file not found: {path}", field="file")
+    for line in p.read_text(encoding="utf-8").splitlines():
+        msg = line.strip()
+        if not msg:
+            continue
+        d = route_message(msg)
+        yield json.dumps({"message": msg, **d.output.model_dump(mode="json"), "router_ms": round(d.router_ms, 3)},
+                         ensure_ascii=False)
+
+
+def run_json(message: str, *, allow_webbrowse: bool = False, user_id: str = "cli", trip_id: str | None = None,
+             confirm_dry_run_id: str | None = None) -> dict:
+    from core.agent import route_and_run
+
+    if not message or not message.strip():
+        raise InputError("the message is empty", field="message")
+    options = {"allow_webbrowse": allow_webbrowse}
+    if confirm_dry_run_id:
+        options["confirm_dry_run_id"] = confirm_dry_run_id
+    resp = route_and_run({"message": message, "user_id": user_id, "trip_id": trip_id, "options": options})
+    return resp.model_dump(mode="json")
+
+
+def cmd_route(args: argparse.Namespace) -> int:
+    if args.file:
+        for line in route_file_lines(args.file):
+            print(line, flush=True)
+        return 0
+    if not args.message:
+        raise InputError("give a MESSAGE or --file FILE", field="message")
+    print(json.dumps(route_json(args.message), ensure_ascii=False, indent=2))
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    out = run_json(args.message, allow_webbrowse=args.allow_webbrowse, user_id=args.user_id, trip_id=args.trip_id,
+                   confirm_dry_run_id=args.confirm)
+    print(json.dumps(out, ensure_ascii=False, indent=2))
+    return 0
+
+
+def add_parsers(sub) -> None:
+    """Add the ``route`` and ``run`` sub-commands to an argparse sub-parser set."""
+    r = sub.add_parser("route", help="route a message; prints the router output as JSON")
+    r.add_argument("message", nargs="?", default=None)
+    r.add_argument("--file", default=None, help="one message per line; prints one JSON line each (with router_ms)")
+    r.set_defaults(func=cmd_route)
+    u = sub.add_parser("run", help="route and run a message; prints the full response as JSON")
+    u.add_argument("--message", required=True)
+    u.add_argument("--allow-webbrowse", action="store_true")
+    u.add_argument("--user-id", default="cli")
+    u.add_argument("--trip-id", default=None)
+    u.add_argument("--confirm", default=None, help="a dry run id to confirm (commits it once)")
+    u.set_defaults(func=cmd_run)

@@ -1,0 +1,87 @@
+"""AgentState helpers (§3) and the per-request runtime context.
+
+``AgentState`` (core/models/agent.py) is the only working memory: every action reads and writes
+it. ``AgentContext`` holds the *dependencies* of one request (settings, provider, stores, clock,
+telemetry, budgets) — never intermediate results.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.config import Settings
+from core.models.agent import AgentOptions, AgentRequest, AgentState, DecisionLogEntry, TripState
+
+
+@dataclass
+class AgentContext:
+    settings: Settings
+    request: AgentRequest
+    provider: Any = None
+    store: Any = None
+    telemetry: Any = None
+    llm: Any = None
+    browser: Any = None
+    clock: Callable[[], float] = time.monotonic
+    wall_clock: Callable[[], float] = time.time
+    started: float = 0.0
+    cache: dict[tuple, Any] = field(default_factory=dict)
+    progress: Callable[[str, str], None] | None = None  # (ui status, short message)
+    now: datetime | None = None  # the user's local "now" (injected in tests)
+
+    @property
+    def options(self) -> AgentOptions:
+        return self.request.options
+
+    def elapsed_s(self) -> float:
+        return self.clock() - self.started
+
+    def remaining_s(self) -> float:
+        return self.options.max_seconds - self.elapsed_s()
+
+    def report(self, status: str, message: str = "") -> None:
+        if self.progress is not None:
+            try:
+                self.progress(status, message)
+            except Exception:  # a UI callback must never break the agent
+                pass
+
+
+def new_state(request: AgentRequest, *, region: str | None = None) -> AgentState:
+    state = AgentState(request_id=request.request_id, user_input=request.message)
+    state.trip = TripState(trip_id=request.trip_id, region=region)
+    state.react.max_steps = request.options.max_steps
+    return state
+
+
+def log_decision(
+    state: AgentState, *, action: str, reason_code: str, policy_id: str, facts: dict[str, Any] | None = None
+) -> DecisionLogEntry:
+    """Append one structured decision (validated: codes and flat facts only, no prose)."""
+    entry = DecisionLogEntry(
+        step=state.react.step, chosen_action=action, reason_code=reason_code, facts=facts or {}, policy_id=policy_id
+    )
+    state.react.decision_log.append(entry)
+    return entry
+
+
+def get_path(obj: Any, path: str) -> Any:
+    """``get_path(state, "memory.semantic_facts.pois")`` (attributes, then dict keys)."""
+    cur = obj
+    for part in path.split("."):
+        if cur is None:
+            return None
+        cur = cur.get(part) if isinstance(cur, dict) else getattr(cur, part, None)
+    return cur
+
+
+def is_present(value: Any) -> bool:
+    if value is None:
+        return False
+    if isinstance(value, list | dict | tuple | str):
+        return len(value) > 0
+    return True

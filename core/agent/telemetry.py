@@ -1,0 +1,119 @@
+"""Observability (§7): events to a JSON-lines log, and the metrics computed from it.
+
+Events: router_decision, system2_step, critic_result, webbrowse_blocked, fallback_triggered,
+agent_complete (+ action_call, one per registry call with its trace id and duration). Messages
+are never logged, only codes and numbers (and the request id).
+
+Metrics: Router P95, System 1 P95, System 2 success rate by scenario, fallback rate, browse block
+rate, infeasible hard-nodes rate.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+EVENTS = ("router_decision", "system2_step", "critic_result", "webbrowse_blocked", "fallback_triggered",
+          "agent_complete", "action_call")
+
+
+class Telemetry:
+    def __init__(self, path: Path | str | None, *, request_id: str | None = None):
+        self.path = Path(path) if path else None
+        self.request_id = request_id
+        self.events: list[dict[str, Any]] = []  # this request's events (also written to the log)
+
+    _lock = threading.Lock()
+
+    def emit(self, event: str, **fields: Any) -> dict[str, Any]:
+        if event not in EVENTS:
+            raise ValueError(f"unknown event {event!r}")
+        rec = {"event": event, "ts": round(time.time(), 3), "request_id": self.request_id, **fields}
+        self.events.append(rec)
+        if self.path is not None:
+            line = json.dumps(rec, ensure_ascii=False, default=str)
+            with Telemetry._lock:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with self.path.open("a", encoding="utf-8") as fh:
+                    fh.write(line + "\n")
+        return rec
+
+    # typed helpers (the §7.1 signatures)
+    def router_decision(self, *, route: str, confidence: float, reasons: list[str], router_ms: float, **kw: Any):
+        return self.emit("router_decision", route=route, confidence=confidence, reasons=reasons,
+                         router_ms=round(router_ms, 3), **kw)
+
+    def system2_step(self, *, step: int, action: str, ms: float, status: str, error_code: str | None = None):
+        return self.emit("system2_step", step=step, action=action, ms=round(ms, 3), status=status, error_code=error_code)
+
+    def critic_result(self, *, passed: bool, violations: list[str], min_slack: float | None, total_wait: float | None):
+        return self.emit("critic_result", **{"pass": passed}, violations=violations, min_slack=min_slack,
+                         total_wait=total_wait)
+
+    def webbrowse_blocked(self, *, domain: str, blocked_type: str):
+        return self.emit("webbrowse_blocked", domain=domain, blocked_type=blocked_type)
+
+    def fallback_triggered(self, *, from_route: str, to_route: str, reason: str):
+        return self.emit("fallback_triggered", from_route=from_route, to_route=to_route, reason=reason)
+
+    def agent_complete(self, *, status: str, latency_ms: float, cost_est_usd: float, tool_calls: int,
+                       browser_steps: int, **kw: Any):
+        return self.emit("agent_complete", status=status, latency_ms=round(latency_ms, 3), cost_est_usd=cost_est_usd,
+                         tool_calls=tool_calls, browser_steps=browser_steps, **kw)
+
+    def action_call(self, rec: Any) -> None:
+        self.emit("action_call", trace_id=rec.trace_id, action=rec.action, ms=rec.ms, ok=rec.ok, cached=rec.cached,
+                  error_code=rec.error_code)
+
+
+def read_events(path: Path | str, *, limit: int | None = 20_000) -> list[dict[str, Any]]:
+    p = Path(path)
+    if not p.is_file():
+        return []
+    lines = p.read_text(encoding="utf-8").splitlines()
+    if limit:
+        lines = lines[-limit:]
+    out = []
+    for line in lines:
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
+def _p95(values: list[float]) -> float | None:
+    return round(float(np.percentile(values, 95)), 3) if values else None
+
+
+def compute_metrics(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """§7.2 metrics from a list of events."""
+    router_ms = [e["router_ms"] for e in events if e.get("event") == "router_decision"]
+    completes = [e for e in events if e.get("event") == "agent_complete"]
+    s1 = [e["latency_ms"] for e in completes if e.get("system_mode") == "SYSTEM1"]
+    s2 = [e for e in completes if e.get("system_mode") == "SYSTEM2"]
+    by_scenario: dict[str, list[bool]] = defaultdict(list)
+    for e in s2:
+        by_scenario[e.get("scenario") or e.get("route") or "unknown"].append(e.get("status") in ("OK", "NEED_CONFIRMATION", "NEED_CONSENT"))
+    fallbacks = {e.get("request_id") for e in events if e.get("event") == "fallback_triggered"}
+    browsed = [e for e in completes if e.get("route") == "SYSTEM2_WEBBROWSE" and (e.get("browser_steps") or 0) > 0]
+    blocked = {e.get("request_id") for e in events if e.get("event") == "webbrowse_blocked"}
+    infeasible = [e for e in s2 if e.get("error_code") == "PLANNER_INFEASIBLE_HARD_NODES"]
+    plans = [e for e in s2 if e.get("scenario") in ("plan", "conditional")]
+    return {
+        "requests": len(completes),
+        "router_p95_ms": _p95(router_ms),
+        "system1_p95_ms": _p95(s1),
+        "system2_p95_ms": _p95([e["latency_ms"] for e in s2]),
+        "system2_success_rate": {k: round(sum(v) / len(v), 3) for k, v in sorted(by_scenario.items())},
+        "fallback_rate": round(len(fallbacks) / len(completes), 3) if completes else None,
+        "browse_block_rate": round(len(blocked & {e.get("request_id") for e in browsed}) / len(browsed), 3)
+        if browsed else None,
+        "infeasible_hard_nodes_rate": round(len(infeasible) / len(plans), 3) if plans else None,
+    }

@@ -1,0 +1,331 @@
+"""Contracts of the travel agent (omni_travel_tech_spec.md §2, §3, §6, §8; agent_module.md).
+
+The specification's field names and enums are kept as written. Additions are optional and marked
+"Addition" below. Requests forbid unknown fields, so a client cannot smuggle status flags
+("consent_granted", "status": "OK", ...) past the gates: consent is only ``options.allow_webbrowse``
+and confirmation is only a dry-run id the server issued (``options.confirm_dry_run_id``).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Route = Literal["SYSTEM1_API", "SYSTEM1_RAG", "SYSTEM2_REASONING", "SYSTEM2_WEBBROWSE"]
+ROUTES: tuple[Route, ...] = ("SYSTEM1_API", "SYSTEM1_RAG", "SYSTEM2_REASONING", "SYSTEM2_WEBBROWSE")
+Reason = Literal["MULTI_CONSTRAINT", "MISSING_INFO", "NO_API", "REALTIME_WEB", "HIGH_RISK_ACTION"]
+Capability = Literal["places", "transport", "planner", "browser", "trip", "weather", "knowledge", "commit"]
+UiMode = Literal["fast", "slow"]
+UiStatus = Literal[
+    "thinking", "browsing", "verifying", "repairing", "awaiting_consent", "awaiting_confirmation", "done", "failed"
+]
+ResultStatus = Literal["OK", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"]
+StateStatus = Literal["DRAFT", "READY", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"]
+SystemMode = Literal["SYSTEM1", "SYSTEM2"]
+
+# §8 Error codes (+ one addition: a URL outside the allowlist is refused, not "failed").
+ErrorCode = Literal[
+    "ROUTER_LOW_CONFIDENCE",
+    "ROUTER_PARSE_FAILED",
+    "TIMEOUT_SYSTEM2",
+    "BUDGET_EXCEEDED",
+    "BROWSER_CONSENT_REQUIRED",
+    "BROWSER_BLOCKED_CAPTCHA",
+    "PLANNER_INFEASIBLE_HARD_NODES",
+    "TOOL_CALL_FAILED",
+    "BROWSER_DOMAIN_NOT_ALLOWED",
+    "CONFIRMATION_INVALID",
+]
+ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+
+
+# --- request ---------------------------------------------------------------------------------------
+class ConversationContext(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    recent_messages: list[str] = Field(default_factory=list, max_length=50)
+    locale: str = "zh-CN"
+    timezone: str = "Asia/Shanghai"
+
+
+class AgentOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    dry_run: bool = False
+    allow_webbrowse: bool = False
+    max_seconds: float = Field(default=60, gt=0, le=600)
+    max_steps: int = Field(default=8, ge=1, le=50)
+    max_browser_steps: int = Field(default=12, ge=0, le=100)
+    cost_budget_usd: float = Field(default=0.20, ge=0, le=100)
+    # Addition: the id of a dry run this server issued; the only way to commit (single use, expires).
+    confirm_dry_run_id: str | None = Field(default=None, max_length=80)
+
+
+class AgentRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    request_id: str = Field(default_factory=lambda: str(uuid.uuid4()), min_length=1, max_length=80)
+    user_id: str = Field(default="anonymous", min_length=1, max_length=120)
+    trip_id: str | None = Field(default=None, max_length=120)
+    message: str = Field(min_length=1, max_length=4000)
+    conversation_context: ConversationContext = Field(default_factory=ConversationContext)
+    options: AgentOptions = Field(default_factory=AgentOptions)
+
+
+# --- router output (§2.2) --------------------------------------------------------------------------
+class Budget(BaseModel):
+    max_seconds: float
+    max_steps: int
+    max_browser_steps: int
+
+
+class UiHint(BaseModel):
+    mode: UiMode
+    status: UiStatus
+    message: str
+
+
+class RouterOutput(BaseModel):
+    route: Route
+    confidence: float = Field(ge=0, le=1)
+    reasons: list[Reason] = Field(default_factory=list)
+    required_capabilities: list[Capability] = Field(default_factory=list)
+    consent_required: bool = False
+    budget: Budget
+    ui_hint: UiHint
+
+
+# --- response (§6.1) -------------------------------------------------------------------------------
+class Payload(BaseModel):
+    timeline: list[dict[str, Any]] = Field(default_factory=list)
+    dropped_items: list[dict[str, Any]] = Field(default_factory=list)
+    candidates: list[dict[str, Any]] = Field(default_factory=list)
+    evidence: list[dict[str, Any]] = Field(default_factory=list)
+    robustness: dict[str, Any] = Field(default_factory=dict)
+    # Additions
+    branches: list[dict[str, Any]] = Field(default_factory=list, description="Conditional requests: one per branch.")
+    dry_run: dict[str, Any] | None = Field(default=None, description="The pending commit: id, action, evidence.")
+    trip: dict[str, Any] | None = Field(default=None, description="The trip draft after a CRUD edit.")
+
+
+class AgentResult(BaseModel):
+    status: ResultStatus
+    answer_text: str
+    payload: Payload = Field(default_factory=Payload)
+    # Additions
+    error_code: ErrorCode | None = None
+    next_steps: list[str] = Field(default_factory=list)
+
+
+_CODE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_ACTION = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
+MAX_FACT_TEXT = 80
+
+
+def _check_fact(value: Any, path: str) -> None:
+    if value is None or isinstance(value, bool | int | float):
+        return
+    if isinstance(value, str):
+        if len(value) > MAX_FACT_TEXT or "\n" in value:
+            raise ValueError(f"decision_log facts hold values, not free text ({path})")
+        return
+    if isinstance(value, list | tuple):
+        if len(value) > 50:
+            raise ValueError(f"decision_log facts list too long ({path})")
+        for i, v in enumerate(value):
+            if isinstance(v, list | tuple | dict):
+                raise ValueError(f"decision_log facts are flat ({path}[{i}])")
+            _check_fact(v, f"{path}[{i}]")
+        return
+    raise ValueError(f"decision_log facts must be scalars or lists of scalars ({path})")
+
+
+class DecisionLogEntry(BaseModel):
+    """One structured step: which action, why (a code), on which facts, under which policy. No prose."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step: int = Field(ge=0)
+    chosen_action: str
+    reason_code: str
+    facts: dict[str, Any] = Field(default_factory=dict)
+    policy_id: str
+
+    @field_validator("chosen_action")
+    @classmethod
+    def _action(cls, v: str) -> str:
+        if not _ACTION.match(v):
+            raise ValueError(f"chosen_action must be a registered action name, got {v!r}")
+        return v
+
+    @field_validator("reason_code", "policy_id")
+    @classmethod
+    def _code(cls, v: str) -> str:
+        if not _CODE.match(v):
+            raise ValueError(f"must be an UPPER_SNAKE code, got {v!r}")
+        return v
+
+    @field_validator("facts")
+    @classmethod
+    def _facts(cls, v: dict[str, Any]) -> dict[str, Any]:
+        if len(v) > 30:
+            raise ValueError("too many facts in one decision")
+        for k, val in v.items():
+            if not re.match(r"^[a-z][a-z0-9_]*$", k):
+                raise ValueError(f"fact keys are snake_case identifiers, got {k!r}")
+            _check_fact(val, k)
+        return v
+
+
+class Explain(BaseModel):
+    decision_log: list[DecisionLogEntry] = Field(default_factory=list)
+    # Addition: the UI statuses this run went through (thinking -> verifying -> done, ...)
+    status_flow: list[UiStatus] = Field(default_factory=list)
+
+
+class Observability(BaseModel):
+    latency_ms: float = 0
+    router_ms: float = 0
+    system_mode: SystemMode = "SYSTEM1"
+    tool_calls: int = 0
+    browser_steps: int = 0
+    tokens_est: int = 0
+    cost_est_usd: float = 0.0
+    fallback_used: bool = False
+
+
+class AgentResponse(BaseModel):
+    request_id: str
+    route: RouterOutput
+    result: AgentResult
+    explain: Explain = Field(default_factory=Explain)
+    observability: Observability = Field(default_factory=Observability)
+
+
+# --- AgentState (§3, the working memory every module reads and writes) ----------------------------
+class DayBoundary(BaseModel):
+    start: str = "10:00"
+    end: str = "22:00"
+
+
+class LunchBreak(BaseModel):
+    enabled: bool = True
+    duration_min: int = 60
+    window: tuple[str, str] = ("11:30", "13:30")
+
+
+class TripState(BaseModel):
+    trip_id: str | None = None
+    days: int = Field(default=1, ge=1, le=30)
+    day_boundaries: list[DayBoundary] = Field(default_factory=lambda: [DayBoundary()])
+    lunch_break: LunchBreak = Field(default_factory=LunchBreak)
+    pacing: Literal["relaxed", "normal", "tight"] = "normal"
+    # Additions: where and when
+    region: str | None = None
+    start_date: str | None = None
+
+
+class DraftState(BaseModel):
+    nodes: list[dict[str, Any]] = Field(default_factory=list)
+    hard_nodes: list[str] = Field(default_factory=list)
+    soft_nodes: list[str] = Field(default_factory=list)
+    edits: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class SemanticFacts(BaseModel):
+    pois: list[dict[str, Any]] = Field(default_factory=list)
+    rules: dict[str, Any] = Field(default_factory=dict)
+
+
+class MemoryState(BaseModel):
+    semantic_facts: SemanticFacts = Field(default_factory=SemanticFacts)
+    episodic_snippets: list[str] = Field(default_factory=list)
+    user_profile: dict[str, Any] = Field(default_factory=dict)
+
+
+class ComputeState(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    clusters: Any = None
+    time_matrix_api: Any = None
+    time_matrix_robust: Any = None
+    optimization_results: list[Any] = Field(default_factory=list)
+    robustness: Any = None
+    # Additions: the optimiser's request/problem/plans, its assembled result and the critic's verdict
+    trip_request: Any = None
+    problem: Any = None
+    day_plans: list[Any] = Field(default_factory=list)
+    feasibility: Any = None
+    itinerary: Any = None
+    critic: Any = None
+
+
+class ReactState(BaseModel):
+    step: int = 0
+    max_steps: int = 8
+    observations: list[dict[str, Any]] = Field(default_factory=list)
+    decision_log: list[DecisionLogEntry] = Field(default_factory=list)
+
+
+class StateResult(BaseModel):
+    status: StateStatus = "DRAFT"
+    timeline: list[dict[str, Any]] = Field(default_factory=list)
+    dropped_items: list[dict[str, Any]] = Field(default_factory=list)
+    explanations: list[str] = Field(default_factory=list)
+    # Additions
+    error_code: ErrorCode | None = None
+    next_steps: list[str] = Field(default_factory=list)
+    evidence: list[dict[str, Any]] = Field(default_factory=list)
+    candidates: list[dict[str, Any]] = Field(default_factory=list)
+    branches: list[dict[str, Any]] = Field(default_factory=list)
+    dry_run: dict[str, Any] | None = None
+
+
+class StateObservability(BaseModel):
+    router_ms: float = 0
+    latency_ms: float = 0
+    tool_calls: int = 0
+    browser_steps: int = 0
+    cost_est_usd: float = 0.0
+    fallback_used: bool = False
+    tokens_est: int = 0
+
+
+class AgentState(BaseModel):
+    model_config = ConfigDict(validate_assignment=False)
+
+    request_id: str
+    user_input: str
+    trip: TripState = Field(default_factory=TripState)
+    draft: DraftState = Field(default_factory=DraftState)
+    memory: MemoryState = Field(default_factory=MemoryState)
+    compute: ComputeState = Field(default_factory=ComputeState)
+    react: ReactState = Field(default_factory=ReactState)
+    result: StateResult = Field(default_factory=StateResult)
+    observability: StateObservability = Field(default_factory=StateObservability)
+
+
+class AgentErrorInfo(BaseModel):
+    code: ErrorCode
+    message: str
+
+
+# --- trip edits (SYSTEM1_API CRUD on the persisted draft) -----------------------------------------
+EditOp = Literal["add", "delete", "move", "prioritize", "rename", "swap_days", "clear"]
+
+
+class TripEdit(BaseModel):
+    """One explicit edit of the trip draft, parsed from the message (never guessed)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    op: EditOp
+    target: str | None = Field(default=None, max_length=120, description="The place the edit is about")
+    day: int | None = Field(default=None, ge=1, le=30, description="1-based day for add/move")
+    priority: Literal["must", "normal", "optional"] | None = None
+    new_name: str | None = Field(default=None, max_length=120)
+    day_a: int | None = Field(default=None, ge=1, le=30)
+    day_b: int | None = Field(default=None, ge=1, le=30)

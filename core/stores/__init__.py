@@ -1,0 +1,1 @@
+"""Persistent stores (SQLite)."""
