@@ -244,7 +244,8 @@ def stops_frame(stops: list[RawStop] | list[Mapping[str, Any]], start: int = 1) 
 def parse_pasted_stops(text: str) -> list[dict[str, str]]:
     """One stop a line: ``name | address [| city [| contact]]`` or just an address (or a name).
 
-    Tabs work as separators too (pasting from a spreadsheet). Blank lines and ``#`` comments are skipped.
+    Tabs work as separators too (pasting from a spreadsheet). Blank lines, lines of separators only and
+    ``#`` comments are skipped. Columns beyond the fourth are kept in ``contact`` (nothing typed is lost).
     """
     stops = []
     for raw in (text or "").splitlines():
@@ -253,9 +254,13 @@ def parse_pasted_stops(text: str) -> list[dict[str, str]]:
             continue
         sep = "|" if "|" in line else ("\t" if "\t" in line else None)
         parts = [p.strip() for p in line.split(sep)] if sep else [line]
+        if not any(parts):
+            continue
         if len(parts) == 1:
             stops.append({"name": "", "address": parts[0], "city": "", "contact": ""})
         else:
+            if len(parts) > 4:
+                parts = [*parts[:3], " | ".join(p for p in parts[3:] if p)]
             parts += [""] * (4 - len(parts))
             stops.append({"name": parts[0], "address": parts[1], "city": parts[2], "contact": parts[3]})
     return stops
@@ -322,6 +327,46 @@ def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) 
         payload["origin_lon"] = float(lon) if lon is not None else None
         payload["origin_lat"] = float(lat) if lat is not None else None
     return payload
+
+
+def changed_fields(state: Mapping[str, Any], stops_table: pd.DataFrame | None, planned: RoutePlanRequest | None) -> list[str]:
+    """Which inputs differ from the request that produced the result on screen (labels, form order).
+
+    ``["Input"]`` when the form no longer makes a valid request; ``[]`` when nothing changed.
+    """
+    if planned is None:
+        return []
+    try:
+        current = RoutePlanRequest.model_validate(request_payload(state, stops_table))
+    except (ValueError, OmniError):  # pydantic's ValidationError is a ValueError
+        return ["Input"]
+    labels: list[str] = []
+    for name in RoutePlanRequest.model_fields:
+        if getattr(current, name) != getattr(planned, name):
+            head = name.split("_")[0]
+            label = {"origin": "Start", "destination": "Destination"}.get(head) or field_label(name)
+            if label not in labels:
+                labels.append(label)
+    return labels
+
+
+def stale_message(state: Mapping[str, Any], stops_table: pd.DataFrame | None, result: Any) -> str | None:
+    """A notice when the result on screen no longer matches the form (or the sidebar), else None."""
+    changed = changed_fields(state, stops_table, state.get(REQUEST))
+    region = state.get("region")
+    if region and getattr(result, "region", None) and region != result.region:
+        changed.append("Region")
+    active = state.get(ACTIVE_PROVIDER)
+    if active and getattr(result, "provider", None) and active != result.provider:
+        changed.append("Provider")
+    if not changed:
+        return None
+    what = "the inputs" if changed == ["Input"] else ", ".join(changed)
+    return (
+        f"Changed since this plan: {what}. The result below is for the previous inputs "
+        f"(strategy {getattr(result, 'route_strategy', '?')}, {len(getattr(result, 'resolved_stops', []))} stops) "
+        "— press Plan route to update it."
+    )
 
 
 def field_label(field: str | None, stops: list[dict[str, Any]] | None = None) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -72,6 +73,17 @@ def cmd_itinerary(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     kind, target = args.kind, args.target
+    if args.repeats < 1:
+        raise InputError(f"--repeats must be at least 1, not {args.repeats}", field="repeats")
+    if not args.time_limit > 0:
+        raise InputError(f"--time-limit must be a positive number of seconds, not {args.time_limit:g}", field="time_limit")
+    if kind == "plan":
+        try:
+            n_stops = int(target) if target is not None else 12
+        except ValueError:
+            raise InputError(f"bench plan takes a number of stops, not {target!r}", field="target") from None
+        if n_stops < 1:
+            raise InputError(f"bench plan needs at least 1 stop, not {n_stops}", field="target")
     if kind in {"tsp", "vrptw"}:
         if not target or not Path(target).is_file():
             raise InputError(f"instance file not found: {target}", field="file")
@@ -91,15 +103,28 @@ def cmd_bench(args: argparse.Namespace) -> int:
         else:  # plan
             from core.bench_plan import bench_plan
 
-            out = bench_plan(stops=int(target or 12), repeats=args.repeats)
+            out = bench_plan(stops=n_stops, repeats=args.repeats)
+    except ValidationError:
+        raise  # reported field by field by main()
     except ValueError as exc:  # a malformed instance or argument: the user's input
         raise InputError(str(exc), field="file") from None
     print(json.dumps(out, ensure_ascii=False))
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse that also prints the structured ``{"error": ...}`` line on a usage error (exit code 2)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        m = re.search(r"(?:^|\s)--?([A-Za-z][\w-]*)", message) or re.search(r"argument (\w+)", message)
+        field = m.group(1).replace("-", "_") if m else None
+        print(json.dumps(InputError(f"{self.prog}: {message}", field=field).to_dict(), ensure_ascii=False), file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m core", description="Omni-Travel Planner command line")
+    parser = _Parser(prog="python -m core", description="Omni-Travel Planner command line")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("plan", help="plan a multi-stop route; prints RoutePlanResult as JSON")

@@ -41,8 +41,52 @@ _METHOD_NAMES = {
 }
 
 
+WALKING_LONG_LEG_M = 10_000  # a walking leg longer than this (about 2 h) gets a warning
+
+
 def _noop(_msg: str, _frac: float) -> None:
     return None
+
+
+def _place_groups(stops: list[ResolvedPoint], offset: int) -> dict[int, int]:
+    """Matrix node of each stop -> node of the first stop at the same place (duplicates share one)."""
+    groups: dict[int, int] = {}
+    for i, s in enumerate(stops):
+        twin = next((j for j in range(i) if same_place(s, stops[j])), i)
+        groups[offset + i] = groups.get(offset + twin, offset + twin)
+    return groups
+
+
+def _drop_twins(scored: list[Scored], groups: dict[int, int]) -> list[Scored]:
+    """One order per sequence of places: swapping two stops at the same place is not another route."""
+    if len(set(groups.values())) == len(groups):
+        return scored
+    kept: dict[tuple[int, ...], Scored] = {}
+    for sc in scored:
+        key = tuple(groups[n] for n in sc.order)
+        old = kept.get(key)
+        if old is None or (sc.distance_m, sc.duration_s) < (old.distance_m, old.duration_s):
+            kept[key] = sc
+    return list(kept.values())
+
+
+def _outside_region(lon: float, lat: float, region) -> str | None:
+    """A warning when the live start lies outside the region's bounding box (e.g. 0,0 or swapped values)."""
+    bbox = getattr(region, "bbox", None)
+    if not bbox:
+        return None
+    west, south, east, north = bbox
+    if west <= lon <= east and south <= lat <= north:
+        return None
+    clon, clat = getattr(region, "center", ((west + east) / 2, (south + north) / 2))
+    from core.geo.coords import haversine_m
+
+    dist = haversine_m(lon, lat, clon, clat)
+    name = getattr(region, "name", "the region")
+    return (
+        f"Your start position ({format_location(lon, lat)}, longitude first) is outside the region '{name}', "
+        f"{km(dist)} from its centre: check the coordinates (the legs from the start are planned from there)."
+    )
 
 
 def _order_totals(orders: np.ndarray, mat: np.ndarray, start: int | None, end: int) -> np.ndarray:
@@ -163,10 +207,17 @@ def plan_route(
     resolved = resolve_points(request, provider=provider, settings=settings, default_city=default_city)
     warnings.extend(resolved.warnings)
     origin, stops, dest = resolved.origin, resolved.stops, resolved.destination
+    if request.round_trip and origin is not None and not same_place(origin, dest):
+        raise InputError(
+            f"a round trip returns to the start ('{origin.resolved_name}'), but the destination resolves to "
+            f"'{dest.resolved_name}'; leave the destination blank for a round trip, or untick round trip",
+            field="destination_address",
+        )
     for i, s in enumerate(stops):
-        if same_place(s, dest) and not request.round_trip:
+        if same_place(s, dest):
+            where = "the start and end of this round trip" if request.round_trip else "the destination"
             raise InputError(
-                f"stop {i + 1} ('{s.label}') resolves to the same place as the destination ('{dest.resolved_name}'); "
+                f"stop {i + 1} ('{s.label}') resolves to the same place as {where} ('{dest.resolved_name}'); "
                 "the destination must not also be a stop",
                 field=f"stops.{i}",
             )
@@ -180,6 +231,9 @@ def plan_route(
     if request.origin_mode == "current_location":
         if request.origin_lon is not None and request.origin_lat is not None:
             live = LiveOrigin(lon=request.origin_lon, lat=request.origin_lat, location=format_location(request.origin_lon, request.origin_lat))
+            far = _outside_region(live.lon, live.lat, region)
+            if far:
+                warnings.append(far)
         else:
             warnings.append(
                 "Start position unknown (current location without coordinates): only the stops → destination part was "
@@ -225,6 +279,7 @@ def plan_route(
     tot_d = _order_totals(arr, dist, start, end)
     tot_t = _order_totals(arr, dur, start, end)
     scored = [Scored(order=o, distance_m=float(d), duration_s=float(t)) for o, d, t in zip(orders, tot_d, tot_t)]
+    scored = _drop_twins(scored, _place_groups(stops, offset))
 
     # 4. rank: the requested strategy orders the list; the best of every strategy is always shown
     progress("Ranking candidates", 0.7)
@@ -244,7 +299,11 @@ def plan_route(
             _leg(labels[a], labels[b], points[a], points[b], dist[a, b], dur[a, b], matrix.source)
             for a, b in zip(node_order, node_order[1:])
         ]
-        reason = best_reason(scored, main, request.route_strategy, tolerance=tol) if pos == 0 else other_reason(scored, main, pos)
+        reason = (
+            best_reason(scored, main, request.route_strategy, tolerance=tol, exact=info.exact)
+            if pos == 0
+            else other_reason(scored, main, pos)
+        )
         candidates.append(
             CandidateRoute(
                 stop_order_labels=[labels[n] for n in sc.order],
@@ -262,10 +321,20 @@ def plan_route(
             )
         )
     best = candidates[0]
-    if info.method == "enumeration":
-        info = info.model_copy(update={"orders_evaluated": len(orders)})
-    else:
-        info = info.model_copy(update={"orders_evaluated": len(orders)})
+    for cand in candidates:  # deltas agree with the totals shown (sums of the rounded legs)
+        cand.delta_distance_m = cand.total_distance_m - best.total_distance_m
+        cand.delta_duration_s = cand.total_duration_s - best.total_duration_s
+    info = info.model_copy(update={"orders_evaluated": len(orders)})
+    if request.transport_mode == "walking":
+        long_legs = [l for l in best.legs if l.distance_m > WALKING_LONG_LEG_M]
+        if long_legs:
+            listed = "; ".join(f"{l.from_label} → {l.to_label} {km(l.distance_m)} (~{mins(l.duration_s)})" for l in long_legs[:5])
+            more = f" and {len(long_legs) - 5} more" if len(long_legs) > 5 else ""
+            warnings.append(
+                f"Walking: {len(long_legs)} leg(s) of the best route are longer than {km(WALKING_LONG_LEG_M)}: "
+                f"{listed}{more}. The whole walk is {km(best.total_distance_m)} (~{mins(best.total_duration_s)}); "
+                "consider driving or public transport for these legs."
+            )
 
     # 5. geometry of the best route (one route call per leg, cached)
     progress("Drawing the best route", 0.85)

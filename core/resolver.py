@@ -203,6 +203,9 @@ def resolve_points(request: RoutePlanRequest, *, provider, settings: Settings | 
         message = "; ".join(f.message for f in failures)
         if len(failures) > 1:
             message = f"{len(failures)} places could not be resolved: {message}"
+        region = getattr(getattr(provider, "region", None), "name", None)
+        if getattr(provider, "name", None) == "offline" and region:
+            message += f". The offline provider only knows the bundled places of region '{region}'."
         raise ResolutionError(message, field=failures[0].field, details=[f.field for f in failures])
     assert destination is not None
     return ResolvedPoints(origin=origin, stops=[s for s in stops if s is not None], destination=destination, warnings=warnings)

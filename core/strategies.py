@@ -84,44 +84,66 @@ def delta_phrase(a: Scored, b: Scored) -> str:
     return f"{dist}, {time}"
 
 
-def best_reason(items: list[Scored], ranking: list[int], strategy: RouteStrategy, *, tolerance: float) -> str:
+def compare_phrase(a: Scored, b: Scored, ref: str) -> str:
+    """``a`` against ``b`` (called ``ref``) as a sentence part: "3.2 km shorter, 6 min slower than #2",
+    "0.4 km longer than #1 in about the same time", "about the same distance and time as #1"."""
+    dd, dt = b.distance_m - a.distance_m, b.duration_s - a.duration_s
+    same_d, same_t = abs(dd) < 50, abs(dt) < 30
+    dist = f"{km(dd)} {'shorter' if dd > 0 else 'longer'}"
+    time = f"{mins(dt)} {'faster' if dt > 0 else 'slower'}"
+    if same_d and same_t:
+        return f"about the same distance and time as {ref}"
+    if same_t:
+        return f"{dist} than {ref} in about the same time"
+    if same_d:
+        return f"{time} than {ref} over about the same distance"
+    return f"{dist}, {time} than {ref}"
+
+
+def best_reason(
+    items: list[Scored], ranking: list[int], strategy: RouteStrategy, *, tolerance: float, exact: bool = True
+) -> str:
+    """Why ``ranking[0]`` is first. ``exact=False`` (a heuristic search) never claims optimality: the
+    comparison is then with the orders that were found, not with every possible order."""
     best = items[ranking[0]]
     if len(ranking) == 1:
-        return "Only one order was possible."
+        return "Only one order was possible." if exact else "Only one order was found (heuristic search)."
     runner = items[ranking[1]]
     phrase = delta_phrase(best, runner)
-    vs = "tied with #2 (within 50 m and 30 s)" if phrase == "same distance, same time" else f"{phrase} than #2"
+    vs = "tied with #2 (within 50 m and 30 s)" if phrase == "same distance, same time" else compare_phrase(best, runner, "#2")
     pct = f"{tolerance * 100:g}%"
+    found = "" if exact else " found"
+    caveat = "" if exact else " (heuristic search over the orders found; not proven optimal)"
     if strategy == "shortest_distance":
         dmin = min(s.distance_m for s in items)
         if best.distance_m > dmin + 1e-9:
             return (
-                f"Near-tie on distance (within {pct} of the shortest, {km(best.distance_m - dmin)} longer), "
-                f"so the faster order wins: {vs}."
+                f"Near-tie on distance (within {pct} of the shortest{found}, {km(best.distance_m - dmin)} longer), "
+                f"so the faster order wins: {vs}.{caveat}"
             )
-        return f"Shortest total distance: {vs}."
+        return f"Shortest total distance{found}: {vs}.{caveat}"
     if strategy == "fastest_time":
         tmin = min(s.duration_s for s in items)
         if best.duration_s > tmin + 1e-9:
             return (
-                f"Near-tie on time (within {pct} of the fastest, {mins(best.duration_s - tmin)} slower), "
-                f"so the shorter order wins: {vs}."
+                f"Near-tie on time (within {pct} of the fastest{found}, {mins(best.duration_s - tmin)} slower), "
+                f"so the shorter order wins: {vs}.{caveat}"
             )
-        return f"Fastest total time: {vs}."
+        return f"Fastest total time{found}: {vs}.{caveat}"
     front = pareto_front(items)
     if all(dominates(best, s) or s == best for s in items):
-        return f"Pareto-dominant: no other order is shorter or faster; {vs}."
+        return f"Pareto-dominant: no other order{found} is shorter or faster; {vs}.{caveat}"
     fastest = min(front, key=lambda i: (items[i].duration_s, items[i].distance_m))
     fast = items[fastest]
     if fast.duration_s < best.duration_s:
         pos = ranking.index(fastest) + 1
         return (
             f"Trade-off on the Pareto front ({len(front)} orders): balanced prefers the shorter distance - "
-            f"{delta_phrase(best, fast)} than the fastest order (#{pos}), so less driving for a small time cost."
+            f"{compare_phrase(best, fast, f'the fastest order (#{pos})')}: less distance to cover, at the cost of the extra time.{caveat}"
         )
-    return f"On the Pareto front and shortest among its members: {vs}."
+    return f"On the Pareto front and shortest among its members: {vs}.{caveat}"
 
 
 def other_reason(items: list[Scored], ranking: list[int], pos: int) -> str:
     me, best = items[ranking[pos]], items[ranking[0]]
-    return f"#{pos + 1}: {delta_phrase(me, best)} than #1."
+    return f"#{pos + 1}: {compare_phrase(me, best, '#1')}."

@@ -65,6 +65,10 @@ result = st.session_state.get(forms.RESULT)
 if result is not None:
     st.divider()
     st.subheader("Result 结果")
+    stale = forms.stale_message(st.session_state, stops_table, result)
+    if stale:  # the form was edited after planning: say so rather than show it as the current plan
+        with st.container(key="stale_result"):
+            st.info(stale, icon=":material/update:")
     tables.render_warnings(result)
     left, right = st.columns([3, 2])
     with left:

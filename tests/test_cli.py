@@ -70,3 +70,36 @@ def test_missing_file_and_unknown_provider_exit_2(tmp_path, env):
 
 def test_usage_errors_exit_2(env):
     assert run(["plan"], env).returncode == 2
+
+
+def test_usage_errors_also_print_a_structured_error(env):
+    proc = run(["plan"], env)
+    assert proc.returncode == 2 and proc.stdout == ""
+    err = json.loads(proc.stderr.strip().splitlines()[-1])["error"]
+    assert err["code"] == "INVALID_INPUT" and err["field"] == "request" and "--request" in err["message"]
+
+
+@pytest.mark.parametrize(
+    "args,field",
+    [
+        (["bench", "plan", "abc"], "target"),
+        (["bench", "plan", "0"], "target"),
+        (["bench", "plan", "2", "--repeats", "0"], "repeats"),
+        (["bench", "plan", "2", "--time-limit", "0"], "time_limit"),
+        (["bench", "plan", "150", "--repeats", "1"], None),  # more stops than the pack has places
+    ],
+)
+def test_bench_rejects_bad_arguments_without_a_traceback(env, args, field):
+    proc = run(args, env)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    err = json.loads(proc.stderr.strip().splitlines()[-1])["error"]
+    if field:
+        assert err["field"] == field
+    assert "\n" not in err["message"]
+
+
+def test_plan_accepts_stops_as_plain_strings(tmp_path, env):
+    proc = run(["plan", "--request", write(tmp_path, {**GOOD, "stops": ["豫园", "新天地"]})], env)
+    assert proc.returncode == 0, proc.stderr
+    assert len(json.loads(proc.stdout)["resolved_stops"]) == 2

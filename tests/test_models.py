@@ -93,3 +93,19 @@ def test_round_trip_defaults_destination_to_origin():
 def test_unknown_strategy_is_rejected_with_the_field_name():
     err = _error(route_strategy="cheapest")
     assert err.field == "route_strategy"
+
+
+def test_a_stop_given_as_a_plain_string_is_its_address():
+    r = _req(stops=["豫园", {"name": "新天地"}])
+    assert [s.address for s in r.stops] == ["豫园", "新天地"]
+    assert _error(stops=["   "]).field == "stops.0.address"
+
+
+def test_live_coordinates_must_be_finite_numbers():
+    err = _error(origin_mode="current_location", origin_address=None, origin_lon=float("nan"), origin_lat=31.2)
+    assert err.field == "origin_lon" and "finite" in err.message
+
+
+def test_round_trip_stop_at_the_start_says_so():
+    err = _error(destination_address=None, round_trip=True, stops=[{"address": "人民广场"}])
+    assert err.field == "stops.0" and "round trip" in err.message

@@ -318,3 +318,45 @@ def test_install_leaflet_script(tmp_path):
     assert install_leaflet(tmp_path / "leaflet") == []  # idempotent
     assert leaflet_urls() == ("/app/static/leaflet/leaflet.js", "/app/static/leaflet/leaflet.css")
     assert leaflet_urls("/omni/") == ("/omni/app/static/leaflet/leaflet.js", "/omni/app/static/leaflet/leaflet.css")
+
+
+def test_paste_keeps_extra_columns_and_skips_separator_only_lines():
+    from components.forms import parse_pasted_stops
+
+    assert parse_pasted_stops(" | \n|||\n\t\nA | addr | 上海 | Li | 138 0000 | back door") == [
+        {"name": "A", "address": "addr", "city": "上海", "contact": "Li | 138 0000 | back door"},
+    ]
+
+
+def test_changed_fields_compares_the_form_with_the_planned_request():
+    from components.forms import changed_fields, request_payload, stops_frame
+    from core.models.route import RoutePlanRequest
+
+    state = {"origin_mode": "fixed", "origin_address": "人民广场", "destination_address": "外滩", "route_strategy": "balanced"}
+    table = stops_frame([{"address": "豫园"}, {"address": "新天地"}])
+    planned = RoutePlanRequest.model_validate(request_payload(state, table))
+    assert changed_fields(state, table, planned) == []
+    assert changed_fields({**state, "route_strategy": "fastest_time"}, table, planned) == ["Strategy"]
+    assert changed_fields(state, stops_frame([{"address": "新天地"}, {"address": "豫园"}]), planned) == ["Stops"]
+    assert changed_fields({**state, "origin_address": "静安寺"}, table, planned) == ["Start"]
+    assert changed_fields({**state, "destination_address": "  "}, table, planned) == ["Input"]  # no longer valid
+
+
+def test_switching_strategy_after_planning_marks_the_result_stale(planner_app):
+    scenario = next(s for s in SCENARIOS if s.id == "sightseeing-day")
+    at = load_and_plan(planner_app, scenario)
+    planned = at.session_state["route_result"].route_strategy
+    assert not at.info, [i.value for i in at.info]
+    other = next(s for s in ("shortest_distance", "fastest_time", "balanced") if s != planned)
+    at.selectbox(key="route_strategy").set_value(other).run()
+    assert not at.exception, at.exception
+    notes = [i.value for i in at.info]
+    assert len(notes) == 1 and "Strategy" in notes[0] and f"strategy {planned}" in notes[0], notes
+    at.selectbox(key="route_strategy").set_value(planned).run()
+    assert not at.info, [i.value for i in at.info]  # back to what was planned: not stale
+    at.text_area(key="paste_stops").input("外滩 | 中山东一路")
+    at.button(key="paste_apply").click().run()
+    assert any("Stops" in i.value for i in at.info)
+    at.button(key="plan").click().run()
+    assert not at.info, [i.value for i in at.info]
+    assert len(at.session_state["route_result"].resolved_stops) == len(scenario.request.stops) + 1

@@ -2,6 +2,7 @@ import itertools
 
 import numpy as np
 import pytest
+from pydantic import ValidationError
 
 from core.config import Settings
 from core.errors import InputError, ResolutionError
@@ -157,3 +158,60 @@ def test_walking_mode_uses_walking_estimates(provider, settings):
     walk = plan_route(_req(SIGHTS[:3], transport_mode="walking"), provider=provider, settings=settings)
     assert walk.best_route.total_duration_s > 3 * drive.best_route.total_duration_s
     assert "t=2" in walk.deep_links.android_route_plan
+
+
+def test_duplicate_stops_do_not_produce_twin_candidates(provider, settings):
+    result = plan_route(_req(["外滩", "外滩", "豫园"]), provider=provider, settings=settings)
+    assert any("resolve to the same place" in w for w in result.warnings)
+    # Swapping the two 外滩 stops is not another route: every candidate is a different sequence of places.
+    sequences = [tuple(c.full_order_labels) for c in result.candidates]
+    assert len(sequences) == len(set(sequences)) == 3
+    assert "tied" not in result.best_route.ranking_reason
+
+
+def test_round_trip_with_another_destination_is_rejected(provider, settings):
+    with pytest.raises(InputError) as info:
+        plan_route(_req(["豫园", "新天地"], destination_address="外滩", round_trip=True), provider=provider, settings=settings)
+    assert info.value.field == "destination_address" and "round trip" in info.value.message
+
+
+def test_round_trip_stop_at_the_origin_is_rejected_like_a_typed_one(provider, settings):
+    # "黄浦区人民大道120号" is the address of 人民广场: the same place typed differently.
+    req = RoutePlanRequest(origin_mode="fixed", origin_address="黄浦区人民大道120号", round_trip=True, stops=[{"address": "人民广场"}, {"address": "豫园"}])
+    with pytest.raises(InputError) as info:
+        plan_route(req, provider=provider, settings=settings)
+    assert info.value.field == "stops.0" and "round trip" in info.value.message
+    with pytest.raises(ValidationError) as typed:
+        RoutePlanRequest(origin_mode="fixed", origin_address="人民广场", round_trip=True, stops=[{"address": "人民广场"}])
+    assert "round trip" in str(typed.value)
+
+
+def test_heuristic_best_reason_does_not_claim_optimality(provider, settings):
+    stops = [f"徐汇区测试路{i + 1}号" for i in range(22)]
+    result = plan_route(_req(stops, destination_address="外滩"), provider=provider, settings=settings)
+    assert result.optimizer.exact is False
+    assert "not proven optimal" in result.best_route.ranking_reason
+
+
+def test_live_start_outside_the_region_is_flagged(provider, settings):
+    req = _req(SIGHTS[:2], origin_mode="current_location", origin_address=None, origin_lon=0.0, origin_lat=0.0)
+    result = plan_route(req, provider=provider, settings=settings)
+    assert any("outside the region" in w and "0.000000,0.000000" in w for w in result.warnings)
+    inside = plan_route(_req(SIGHTS[:2], origin_mode="current_location", origin_address=None, origin_lon=121.47, origin_lat=31.23), provider=provider, settings=settings)
+    assert not any("outside the region" in w for w in inside.warnings)
+
+
+def test_long_walking_legs_are_flagged(provider, settings):
+    walk = plan_route(_req(["外滩", "豫园"], transport_mode="walking"), provider=provider, settings=settings)
+    flagged = [w for w in walk.warnings if w.startswith("Walking:")]
+    assert len(flagged) == 1 and "浦东国际机场T2航站楼" in flagged[0]  # the ~40 km walk to the airport
+    short = plan_route(_req(["外滩", "豫园"], destination_address="新天地", transport_mode="walking"), provider=provider, settings=settings)
+    assert not any(w.startswith("Walking:") for w in short.warnings)
+
+
+def test_deltas_match_the_totals_shown(provider, settings):
+    result = plan_route(_req(SIGHTS[:5], route_strategy="fastest_time"), provider=provider, settings=settings)
+    best = result.best_route
+    for c in result.candidates:
+        assert c.delta_distance_m == c.total_distance_m - best.total_distance_m
+        assert c.delta_duration_s == c.total_duration_s - best.total_duration_s

@@ -86,3 +86,14 @@ def test_current_location_origin_is_never_resolved(provider, settings):
     req = RoutePlanRequest(origin_mode="current_location", destination_address="外滩", stops=[{"address": "豫园"}])
     rp = resolve_points(req, provider=provider, settings=settings)
     assert rp.origin is None and rp.destination.poi_id == "t-bund"
+
+
+def test_unresolved_places_say_once_that_the_offline_pack_is_limited(provider, settings):
+    req = RoutePlanRequest(
+        origin_mode="fixed", origin_address="人民广场", destination_address="北京天安门",
+        stops=[{"address": "杭州西湖", "city": "杭州"}],
+    )
+    with pytest.raises(ResolutionError) as info:
+        resolve_points(req, provider=provider, settings=settings)
+    assert info.value.message.count("only knows the bundled places of region 'testcity'") == 1
+    assert "杭州西湖" in info.value.message and "北京天安门" in info.value.message

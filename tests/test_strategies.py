@@ -1,4 +1,4 @@
-from core.strategies import Scored, best_reason, delta_phrase, pareto_front, rank
+from core.strategies import Scored, best_reason, delta_phrase, other_reason, pareto_front, rank
 
 
 def S(d, t, tag=0):
@@ -48,3 +48,24 @@ def test_balanced_trade_off_prefers_shorter_and_explains():
 def test_delta_phrase_reports_concrete_deltas():
     assert delta_phrase(S(10_000, 1200), S(13_200, 840)) == "3.2 km shorter, 6 min slower"
     assert delta_phrase(S(10_000, 1200), S(10_020, 1210)) == "same distance, same time"
+
+
+def test_reasons_read_as_sentences_when_one_metric_is_equal():
+    items = [S(10_000, 1200, 0), S(10_400, 1210, 1), S(10_010, 1205, 2)]
+    ranking = rank(items, "shortest_distance", tolerance=0.0)
+    assert other_reason(items, ranking, 2) == "#3: 0.4 km longer than #1 in about the same time."
+    assert other_reason(items, ranking, 1) == "#2: about the same distance and time as #1."
+    items = [S(10_000, 1200, 0), S(10_020, 1500, 1)]
+    assert other_reason(items, rank(items, "shortest_distance", tolerance=0.0), 1) == (
+        "#2: 5 min slower than #1 over about the same distance."
+    )
+
+
+def test_heuristic_reason_does_not_claim_optimality():
+    items = [S(10_000, 1200, 0), S(11_000, 1300, 1)]
+    for strategy in ("shortest_distance", "fastest_time", "balanced"):
+        ranking = rank(items, strategy, tolerance=0.02)
+        exact = best_reason(items, ranking, strategy, tolerance=0.02)
+        heuristic = best_reason(items, ranking, strategy, tolerance=0.02, exact=False)
+        assert "not proven optimal" not in exact
+        assert "not proven optimal" in heuristic and "found" in heuristic, heuristic

@@ -40,6 +40,9 @@ class RawStop(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _address_from_name(cls, data):
+        # A stop given as a plain string ("外滩", e.g. "stops": ["外滩", "豫园"]) is its address.
+        if isinstance(data, str):
+            data = {"address": data}
         # A stop typed as just a name ("外滩") is still a valid place query.
         if isinstance(data, dict) and _blank(data.get("address")) and not _blank(data.get("name")):
             data = {**data, "address": data["name"]}
@@ -65,8 +68,8 @@ class RoutePlanRequest(BaseModel):
     origin_address: str | None = None
     origin_city: str | None = None
     # Addition: live coordinates for current_location (WGS-84), only when the user supplied them.
-    origin_lon: float | None = Field(default=None, ge=-180, le=180)
-    origin_lat: float | None = Field(default=None, ge=-90, le=90)
+    origin_lon: float | None = Field(default=None, ge=-180, le=180, allow_inf_nan=False)
+    origin_lat: float | None = Field(default=None, ge=-90, le=90, allow_inf_nan=False)
     destination_name: str | None = None
     destination_address: str | None = None
     destination_city: str | None = None
@@ -130,8 +133,9 @@ class RoutePlanRequest(BaseModel):
         dest_keys = {_norm(self.destination_address), _norm(self.destination_name)} - {""}
         for i, stop in enumerate(self.stops):
             if {_norm(stop.address), _norm(stop.name)} & dest_keys:
+                what = "the start and end of this round trip" if self.round_trip else "the destination"
                 raise InputError(
-                    f"stop {i + 1} ({stop.label()}) is the destination; the destination must not also be a stop",
+                    f"stop {i + 1} ({stop.label()}) is {what}; the destination must not also be a stop",
                     field=f"stops.{i}",
                 )
         return self
