@@ -36,6 +36,12 @@ class Settings(BaseSettings):
     tie_tolerance: float = Field(
         default=0.02, ge=0, le=0.5, description="Relative difference under which two totals count as a near-tie."
     )
+    balanced_time_slack: float = Field(
+        default=0.15,
+        ge=0,
+        le=2.0,
+        description="balanced prefers the shorter of two Pareto orders unless it is more than this much slower",
+    )
     top_k: int = Field(default=5, ge=1, le=50, description="Alternatives listed beside the best route per strategy.")
     max_stops: int = Field(default=100, ge=50, le=500)
     exact_limit: int = Field(default=15, ge=2, le=18, description="Largest stop count solved exactly by Held-Karp.")

@@ -284,7 +284,8 @@ def plan_route(
     # 4. rank: the requested strategy orders the list; the best of every strategy is always shown
     progress("Ranking candidates", 0.7)
     tol = settings.tie_tolerance
-    rankings = {s: rank(scored, s, tolerance=tol) for s in STRATEGIES}
+    slack = settings.balanced_time_slack
+    rankings = {s: rank(scored, s, tolerance=tol, time_slack=slack) for s in STRATEGIES}
     main = rankings[request.route_strategy]
     chosen = list(dict.fromkeys([*main[: settings.top_k + 1], *(rankings[s][0] for s in STRATEGIES)]))
     chosen.sort(key=main.index)
@@ -300,7 +301,7 @@ def plan_route(
             for a, b in zip(node_order, node_order[1:])
         ]
         reason = (
-            best_reason(scored, main, request.route_strategy, tolerance=tol, exact=info.exact)
+            best_reason(scored, main, request.route_strategy, tolerance=tol, exact=info.exact, time_slack=slack)
             if pos == 0
             else other_reason(scored, main, pos)
         )

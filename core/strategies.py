@@ -42,7 +42,14 @@ def _near(a: float, b: float, tolerance: float) -> bool:
     return a <= b * (1 + tolerance) + 1e-9
 
 
-def _pick(items: list[Scored], remaining: list[int], strategy: RouteStrategy, tolerance: float) -> int:
+#: How much slower than the fastest Pareto order a shorter one may be for ``balanced`` to still
+#: prefer it (the spec: prefer the shorter route when it is only "slightly" slower, 略长).
+BALANCED_TIME_SLACK = 0.15
+
+
+def _pick(
+    items: list[Scored], remaining: list[int], strategy: RouteStrategy, tolerance: float, time_slack: float = BALANCED_TIME_SLACK
+) -> int:
     if strategy == "shortest_distance":
         dmin = min(items[i].distance_m for i in remaining)
         ties = [i for i in remaining if _near(items[i].distance_m, dmin, tolerance)]
@@ -51,18 +58,23 @@ def _pick(items: list[Scored], remaining: list[int], strategy: RouteStrategy, to
         tmin = min(items[i].duration_s for i in remaining)
         ties = [i for i in remaining if _near(items[i].duration_s, tmin, tolerance)]
         return min(ties, key=lambda i: (items[i].distance_m, items[i].duration_s, i))
-    # balanced: the Pareto front of what remains; on a trade-off, the shorter distance wins
+    # balanced: the Pareto front of what remains; on a trade-off the shorter distance wins, as long
+    # as it is at most ``time_slack`` slower than the front's fastest order
     sub = [items[i] for i in remaining]
     front = [remaining[j] for j in pareto_front(sub)]
-    return min(front, key=lambda i: (items[i].distance_m, items[i].duration_s, i))
+    tfast = min(items[i].duration_s for i in front)
+    eligible = [i for i in front if _near(items[i].duration_s, tfast, time_slack)]
+    return min(eligible, key=lambda i: (items[i].distance_m, items[i].duration_s, i))
 
 
-def rank(items: list[Scored], strategy: RouteStrategy, *, tolerance: float) -> list[int]:
+def rank(
+    items: list[Scored], strategy: RouteStrategy, *, tolerance: float, time_slack: float = BALANCED_TIME_SLACK
+) -> list[int]:
     """Indices of ``items`` from best to worst under ``strategy``."""
     remaining = list(range(len(items)))
     ranking: list[int] = []
     while remaining:
-        i = _pick(items, remaining, strategy, tolerance)
+        i = _pick(items, remaining, strategy, tolerance, time_slack)
         ranking.append(i)
         remaining.remove(i)
     return ranking
@@ -101,7 +113,13 @@ def compare_phrase(a: Scored, b: Scored, ref: str) -> str:
 
 
 def best_reason(
-    items: list[Scored], ranking: list[int], strategy: RouteStrategy, *, tolerance: float, exact: bool = True
+    items: list[Scored],
+    ranking: list[int],
+    strategy: RouteStrategy,
+    *,
+    tolerance: float,
+    exact: bool = True,
+    time_slack: float = BALANCED_TIME_SLACK,
 ) -> str:
     """Why ``ranking[0]`` is first. ``exact=False`` (a heuristic search) never claims optimality: the
     comparison is then with the orders that were found, not with every possible order."""
@@ -135,6 +153,16 @@ def best_reason(
         return f"Pareto-dominant: no other order{found} is shorter or faster; {vs}.{caveat}"
     fastest = min(front, key=lambda i: (items[i].duration_s, items[i].distance_m))
     fast = items[fastest]
+    shortest = min(front, key=lambda i: (items[i].distance_m, items[i].duration_s))
+    short = items[shortest]
+    if short.distance_m < best.distance_m:
+        pos = ranking.index(shortest) + 1
+        slower = (short.duration_s / fast.duration_s - 1) * 100 if fast.duration_s else 0.0
+        return (
+            f"Trade-off on the Pareto front ({len(front)} orders): the shortest order (#{pos}) is {slower:.0f}% slower "
+            f"than the fastest, more than the {time_slack * 100:g}% balanced accepts, so balanced takes the shortest "
+            f"order within that limit - {compare_phrase(best, short, f'#{pos}')}.{caveat}"
+        )
     if fast.duration_s < best.duration_s:
         pos = ranking.index(fastest) + 1
         return (

@@ -38,7 +38,8 @@ def test_balanced_takes_a_dominant_route():
 
 
 def test_balanced_trade_off_prefers_shorter_and_explains():
-    items = [S(13_200, 1200, 0), S(10_000, 1560, 1)]
+    # 3.2 km shorter and 6 min (10 %) slower: within the slack, so the shorter order wins
+    items = [S(13_200, 3600, 0), S(10_000, 3960, 1)]
     ranking = rank(items, "balanced", tolerance=0.02)
     assert ranking == [1, 0]
     reason = best_reason(items, ranking, "balanced", tolerance=0.02)
@@ -69,3 +70,15 @@ def test_heuristic_reason_does_not_claim_optimality():
         heuristic = best_reason(items, ranking, strategy, tolerance=0.02, exact=False)
         assert "not proven optimal" not in exact
         assert "not proven optimal" in heuristic and "found" in heuristic, heuristic
+
+
+def test_balanced_does_not_take_a_much_slower_shorter_route():
+    # 10 % shorter but 40 % slower than the fastest Pareto order: beyond the 15 % slack
+    items = [S(10_000, 2100, 0), S(11_000, 1500, 1), S(10_500, 1650, 2)]
+    ranking = rank(items, "balanced", tolerance=0.02, time_slack=0.15)
+    assert ranking[0] == 2  # 10 % slower than the fastest: the shortest within the slack
+    reason = best_reason(items, ranking, "balanced", tolerance=0.02, time_slack=0.15)
+    assert "40% slower" in reason and "15%" in reason and "0.5 km longer, 8 min faster than #" in reason
+    # with a generous slack the shortest wins again
+    assert rank(items, "balanced", tolerance=0.02, time_slack=0.5)[0] == 0
+    assert rank(items, "shortest_distance", tolerance=0.02)[0] == 0
