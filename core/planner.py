@@ -144,7 +144,8 @@ def _candidate_orders(
             stops=n,
             note=(
                 f"{n_orders:,} orders exceed max_permutations={request.max_permutations}; Held-Karp dynamic "
-                f"programming found the exact shortest and fastest orders (alternatives: best order per last stop)."
+                f"programming found the exact shortest and fastest orders. Alternatives #2+ are ranked among the "
+                f"orders considered (the best order per last stop and one-move variants), not a full k-best list."
             ),
         )
     else:
@@ -164,7 +165,8 @@ def _candidate_orders(
             time_limit_s=settings.solver_time_limit_s,
             note=(
                 f"{n} stops is beyond exact search (≤ {settings.exact_limit}); the order comes from {how} "
-                f"({limit:g} s per objective): heuristic, not proven optimal."
+                f"({limit:g} s per objective): heuristic, not proven optimal; alternatives are ranked among the "
+                f"orders found."
             ),
         )
     for base in list(pool)[:4]:
