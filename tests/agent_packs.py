@@ -104,6 +104,14 @@ class _Handler(SimpleHTTPRequestHandler):
 
     def do_GET(self):  # noqa: N802
         type(self).hits.append(f"{self.headers.get('Host')}{self.path}")
+        if self.path.startswith("/redirect?to="):  # an open redirect, as real sites have
+            from urllib.parse import unquote
+
+            self.send_response(302)
+            self.send_header("Location", unquote(self.path.split("=", 1)[1]))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         path = SITE_DIR / self.path.lstrip("/").split("?")[0]
         if not path.is_file():
             self.send_error(404)

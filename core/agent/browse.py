@@ -14,7 +14,9 @@ It never runs without consent: the orchestrator checks ``allow_webbrowse`` first
 
 from __future__ import annotations
 
+import ipaddress
 import re
+import time
 from html.parser import HTMLParser
 from typing import Any, Literal
 from urllib.parse import urljoin, urlsplit
@@ -109,14 +111,32 @@ class _PageParser(HTMLParser):
             self.text.append(data.strip())
 
 
-def domain_allowed(url: str, allowlist: list[str]) -> bool:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text.strip("[]"))
+        return True
+    except ValueError:
         return False
-    host = parts.hostname.lower()
+
+
+def domain_allowed(url: str, allowlist: list[str]) -> bool:
+    """Whether ``url`` is http(s) to an allowlisted host. A domain covers its subdomains; an IP
+    literal covers only itself. The host must be the same under urllib's and httpx's parsing (the
+    URL the client really requests), so userinfo and backslash tricks cannot disagree about it."""
+    try:
+        parts = urlsplit(url)
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+            return False
+        host = parts.hostname.lower()
+        if httpx.URL(url).host.lower() != host:
+            return False
+    except (ValueError, httpx.InvalidURL):
+        return False
     for entry in allowlist:
         entry = entry.lower().strip().lstrip(".")
-        if entry and (host == entry or host.endswith("." + entry)):
+        if not entry:
+            continue
+        if host == entry or (not _is_ip(entry) and not _is_ip(host) and host.endswith("." + entry)):
             return True
     return False
 
@@ -180,10 +200,16 @@ class BrowserExecutor:
             self.telemetry.webbrowse_blocked(domain=domain, blocked_type=kind)
         return out
 
-    def run(self, start_url: str, *, max_steps: int, follow_availability: bool = True) -> BrowseOutcome:
-        """Visit ``start_url`` (and same-site availability links) within ``max_steps`` fetches."""
+    def run(self, start_url: str, *, max_steps: int, follow_availability: bool = True,
+            max_seconds: float | None = None) -> BrowseOutcome:
+        """Visit ``start_url`` (and same-site availability links) within ``max_steps`` fetches and,
+        when given, ``max_seconds`` (each fetch's timeout is cut to the time left). A redirect is
+        one more step, to an allowlisted URL only; redirects elsewhere are refused, never followed."""
         out = BrowseOutcome()
+        clock = self._clock or time.monotonic
+        t0 = clock()
         queue = [start_url]
+        required = {start_url}  # the start page and the redirects it leads to: refusing them blocks the visit
         seen: set[str] = set()
         while queue:
             url = queue.pop(0)
@@ -191,7 +217,7 @@ class BrowserExecutor:
                 continue
             seen.add(url)
             if not domain_allowed(url, self.allowlist):
-                if url == start_url:
+                if url in required:
                     return self._block(out, url, "NOT_ALLOWLISTED")
                 out.skipped.append(url)  # a link elsewhere: never fetched, the visit goes on
                 if self.telemetry is not None:
@@ -199,15 +225,27 @@ class BrowserExecutor:
                 continue
             if out.steps >= max_steps:
                 return self._block(out, url, "BUDGET", detail=f"max_browser_steps={max_steps}")
+            timeout = self._timeout_s
+            if max_seconds is not None:
+                left = max_seconds - (clock() - t0)
+                if left <= 0:
+                    return self._block(out, url, "BUDGET", detail=f"max_seconds={max_seconds:g}")
+                timeout = min(timeout, left)
             out.steps += 1
             out.visited.append(url)
             if self._client is None:
                 self._client = httpx.Client(timeout=self._timeout_s, follow_redirects=False,
                                             headers={"User-Agent": "OmniTravelAgent/0.1 (+consented lookup)"})
             try:
-                resp = self._client.get(url)
+                resp = self._client.get(url, timeout=timeout, follow_redirects=False)
             except httpx.HTTPError as exc:
                 return self._block(out, url, "HTTP_ERROR", detail=type(exc).__name__)
+            if resp.is_redirect and resp.headers.get("location"):
+                target = urljoin(url, resp.headers["location"])
+                if url in required:
+                    required.add(target)
+                queue.insert(0, target)
+                continue
             html = resp.text
             if is_captcha(html, resp.status_code):
                 return self._block(out, url, "CAPTCHA")

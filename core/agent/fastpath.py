@@ -13,7 +13,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from core.agent.actions.registry import ActionRegistry
-from core.agent.features import cn_number, normalize_message
+from core.agent.features import cn_number, normalize_message, strip_negated
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.models.agent import AgentState, TripEdit
@@ -176,15 +176,17 @@ def _set(state: AgentState, status: str, *texts: str) -> None:
 
 def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     zh = zh_text(state.user_input)
-    edit = parse_trip_edit(state.user_input)
+    edit = parse_trip_edit(strip_negated(normalize_message(state.user_input)))  # "不要删除A，把B移到第二天": only B
     if edit is None or (edit.op in ("add", "delete", "move", "prioritize") and not edit.target):
         _set(state, "NEED_MORE_INFO", "请说明要修改哪个地点，例如「删除外滩」或「把豫园移到第二天」。" if zh else
              "Which place should I change? e.g. “remove the Bund” or “move Yu Garden to day 2”.")
         log_decision(state, action="trip.apply_user_edit", reason_code="EDIT_NOT_PARSED", policy_id=POLICY)
         return
     region = ctx.provider.region.name
+    preview = ctx.request.options.dry_run  # dry_run: show the edit's outcome, write nothing
     out = registry.call("trip.apply_user_edit", {"user_id": ctx.request.user_id, "trip_id": ctx.request.trip_id,
-                                                 "edit": edit.model_dump(), "region": region}, state=state, ctx=ctx)
+                                                 "edit": edit.model_dump(), "region": region, "dry_run": preview},
+                        state=state, ctx=ctx)
     log_decision(state, action="trip.apply_user_edit", reason_code=f"EDIT_{out.outcome}", policy_id=POLICY,
                  facts={"op": edit.op, "target": edit.target, "day": edit.day, "nodes": len(out.current_nodes)})
     state.memory.user_profile["trip"] = out.trip
@@ -220,6 +222,9 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
             text += ("注意：知识库里没有这个地点，它没有坐标，规划时无法使用，请提供地址。" if zh else
                      " Note: this place is not in the knowledge base; it has no coordinates and cannot be planned until you give an address.")
         _set(state, "OK", text + (f" 当前草稿：{listing}。" if zh else f" The draft now has: {listing}."))
+        if preview:
+            state.result.explanations.insert(0, "（dry_run 预演：未保存任何修改。）" if zh else "(dry_run preview: nothing was saved.)")
+            state.result.next_steps.append("resend:dry_run=false")
 
 
 def _op_zh(op: str) -> str:

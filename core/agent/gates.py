@@ -51,7 +51,7 @@ def confirm(store: TripStore, request: AgentRequest, *, now: float) -> DryRunRec
         return GateRefusal("CONFIRMATION_INVALID", "UNKNOWN_ID")
     if rec.user_id != request.user_id:
         return GateRefusal("CONFIRMATION_INVALID", "UNKNOWN_ID")  # do not reveal other users' ids
-    if request.trip_id is not None and rec.trip_id is not None and request.trip_id != rec.trip_id:
+    if request.trip_id is not None and request.trip_id != rec.trip_id:  # a dry run without a trip is not any trip's
         return GateRefusal("CONFIRMATION_INVALID", "OTHER_TRIP", rec)
     if request.options.dry_run:
         return GateRefusal("CONFIRMATION_INVALID", "DRY_RUN_ONLY", rec)

@@ -182,6 +182,8 @@ def route_and_run(
             _run_conditional(decision, state, ctx, registry)
         else:
             _run_plan(decision, state, ctx, registry)
+    except BudgetExhausted as exc:  # any System 2 path (browse, commit, branches) that ran out of budget
+        _timeout(state, ctx, exc)
     except ActionError as exc:
         state.result.status = "FAILED"
         state.result.error_code = exc.code if exc.code in _CODES else "TOOL_CALL_FAILED"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.config import Settings
-from core.models.agent import AgentOptions, AgentRequest, AgentState, DecisionLogEntry, TripState
+from core.models.agent import MAX_FACT_TEXT, AgentOptions, AgentRequest, AgentState, DecisionLogEntry, TripState
 
 
 @dataclass
@@ -61,12 +61,29 @@ def new_state(request: AgentRequest, *, region: str | None = None) -> AgentState
 def log_decision(
     state: AgentState, *, action: str, reason_code: str, policy_id: str, facts: dict[str, Any] | None = None
 ) -> DecisionLogEntry:
-    """Append one structured decision (validated: codes and flat facts only, no prose)."""
+    """Append one structured decision (validated: codes and flat facts only, no prose).
+
+    Values that come from the user (a place name, a search term, a domain) are clipped to one line of
+    ``MAX_FACT_TEXT`` characters, so a long message can never turn the log into free text, nor crash it."""
     entry = DecisionLogEntry(
-        step=state.react.step, chosen_action=action, reason_code=reason_code, facts=facts or {}, policy_id=policy_id
+        step=state.react.step, chosen_action=action, reason_code=reason_code, facts=_clip_facts(facts or {}),
+        policy_id=policy_id,
     )
     state.react.decision_log.append(entry)
     return entry
+
+
+def _clip(value: Any) -> Any:
+    if isinstance(value, str):
+        value = " ".join(value.split())
+        return value if len(value) <= MAX_FACT_TEXT else value[: MAX_FACT_TEXT - 1] + "…"
+    if isinstance(value, list | tuple):
+        return [_clip(v) for v in list(value)[:50]]
+    return value
+
+
+def _clip_facts(facts: dict[str, Any]) -> dict[str, Any]:
+    return {k: _clip(v) for k, v in facts.items()}
 
 
 def get_path(obj: Any, path: str) -> Any:

@@ -12,7 +12,7 @@ import re
 import uuid
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 Route = Literal["SYSTEM1_API", "SYSTEM1_RAG", "SYSTEM2_REASONING", "SYSTEM2_WEBBROWSE"]
 ROUTES: tuple[Route, ...] = ("SYSTEM1_API", "SYSTEM1_RAG", "SYSTEM2_REASONING", "SYSTEM2_WEBBROWSE")
@@ -54,8 +54,9 @@ class ConversationContext(BaseModel):
 class AgentOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    dry_run: bool = False
-    allow_webbrowse: bool = False
+    # Strict booleans: consent and the dry-run switch are a JSON true/false, never "yes", "1" or 1.
+    dry_run: StrictBool = False
+    allow_webbrowse: StrictBool = False
     max_seconds: float = Field(default=60, gt=0, le=600)
     max_steps: int = Field(default=8, ge=1, le=50)
     max_browser_steps: int = Field(default=12, ge=0, le=100)

@@ -19,7 +19,7 @@ def _fetch(inp: FetchIn, state: AgentState, ctx: AgentContext) -> BrowseOutcome:
         raise ActionError("web browsing needs the user's consent (allow_webbrowse)", field="allow_webbrowse",
                           code="BROWSER_CONSENT_REQUIRED")
     remaining = ctx.request.options.max_browser_steps - state.observability.browser_steps
-    out = ctx.browser.run(inp.url, max_steps=max(0, remaining))
+    out = ctx.browser.run(inp.url, max_steps=max(0, remaining), max_seconds=max(0.0, ctx.remaining_s()))
     state.observability.browser_steps += out.steps
     return out
 

@@ -35,6 +35,7 @@ class ApplyEditIn(BaseModel):
     trip_id: str | None = None
     edit: TripEdit
     region: str
+    dry_run: bool = Field(default=False, description="Compute the outcome on a copy; write nothing")
 
 
 class ApplyEditOut(BaseModel):
@@ -198,10 +199,18 @@ def _apply_user_edit(inp: ApplyEditIn, state: AgentState, ctx: AgentContext) -> 
     if draft is None:
         if inp.edit.op != "add" or inp.trip_id:
             return ApplyEditOut(outcome="NO_TRIP", target=inp.edit.target)
-        draft = store.create_trip(user_id=inp.user_id, region=inp.region, title="My trip")
+        if inp.dry_run:  # an unsaved draft: nothing is created in the store
+            draft = TripDraft(trip_id="(dry-run)", user_id=inp.user_id, title="My trip", region=inp.region)
+        else:
+            draft = store.create_trip(user_id=inp.user_id, region=inp.region, title="My trip")
         created = True
     pack = getattr(ctx.provider, "region", None)
     new, out = apply_edit(draft, inp.edit, pack=pack, resolve=_resolver(ctx))
+    if inp.dry_run:
+        out.trip = new.model_dump()
+        out.created = created
+        out.current_nodes = new.node_names()
+        return out
     if out.outcome == "APPLIED":
         new = store.save_trip(draft.model_copy(update={"nodes": new.nodes, "title": new.title, "days": new.days}),
                               op=inp.edit.op, edit=inp.edit.model_dump())
