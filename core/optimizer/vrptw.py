@@ -15,10 +15,10 @@ in the time dimension are rounded *up*, so every integer-feasible schedule is fe
 precision too; the result is always re-checked with :func:`check_solution`). Each worker process does
 
 1. a first solution (fleet-size penalty per used vehicle + guided local search, short);
-2. **route elimination**: repeatedly drop one route (smallest first, then others), hand the remaining
-   routes to OR-Tools as the initial assignment with one vehicle fewer and every customer optional at a
-   huge penalty; accept when every customer is served again;
-3. **distance phase**: guided local search on the best vehicle count for the remaining time.
+2. **route elimination** (:mod:`core.optimizer.vrptw_rm`): an ejection-pool heuristic (Nagata & Bräysy)
+   dissolves one route at a time until it stalls or the time share runs out;
+3. **distance phase**: string-removal ruin & recreate (SISR-style, simulated annealing) with the fleet
+   capped at the vehicle count reached, then OR-Tools guided local search polishes the result.
 
 Two workers with different first-solution strategies and elimination orders run in parallel (one per
 core) and the best result (fewest vehicles, then shortest distance) wins.
@@ -333,28 +333,6 @@ class _Model:
         if sol is None:
             return None
         return self.extract(manager, routing, sol)
-
-    def try_fewer(self, routes: list[list[int]], drop: int, time_limit: float) -> list[list[int]] | None:
-        """Try to serve every customer with ``len(routes) - 1`` vehicles, starting from ``routes`` minus
-        route ``drop`` (its customers unassigned). Returns the new routes or None."""
-        k = len(routes) - 1
-        if k < 1:
-            return None
-        penalty = int(self.cost.max()) * (self.n_nodes + 1) * 10
-        manager, routing = self.build(k, optional_penalty=penalty)
-        init = [list(r) for i, r in enumerate(routes) if i != drop]
-        routing.CloseModelWithParameters(self.params(time_limit))
-        assignment = routing.ReadAssignmentFromRoutes(init, True)
-        if assignment is None:
-            return None
-        sol = routing.SolveFromAssignmentWithParameters(assignment, self.params(time_limit))
-        if sol is None:
-            return None
-        new = self.extract(manager, routing, sol)
-        served = sum(len(r) for r in new)
-        if served != self.n_nodes - 1:
-            return None
-        return new
 
     def improve(self, routes: list[list[int]], time_limit: float) -> list[list[int]]:
         k = len(routes)

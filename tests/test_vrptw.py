@@ -1,0 +1,280 @@
+"""VRPTW solver: Solomon reader, independent checker, solver on small instances, benchmark keys.
+
+Self-contained (never reads /work/shared): instances are written into tmp_path or built in memory.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from core.bench_vrptw import bench_vrptw
+from core.optimizer.vrptw import VrptwInstance, VrptwSolution, check_solution, read_solomon, solve_vrptw
+
+HEADER = (
+    "{name}\r\n\r\nVEHICLE\r\nNUMBER     CAPACITY\r\n  {fleet}         {cap}\r\n\r\nCUSTOMER\r\n"
+    "CUST NO.  XCOORD.   YCOORD.    DEMAND   READY TIME  DUE DATE   SERVICE   TIME\r\n\r\n"
+)
+
+
+def write_solomon(path, name, fleet, cap, rows):
+    text = HEADER.format(name=name, fleet=fleet, cap=cap)
+    for r in rows:
+        text += "  ".join(f"{x:>8}" for x in r) + "  \r\n"
+    path.write_bytes(text.encode("ascii"))
+    return path
+
+
+def make_instance(coords, demand, ready, due, service, capacity, fleet=25, ids=None, name="T"):
+    n1 = len(coords)
+    return VrptwInstance(
+        name=name,
+        coords=np.asarray(coords, dtype=float),
+        demand=np.asarray(demand, dtype=float),
+        ready=np.asarray(ready, dtype=float),
+        due=np.asarray(due, dtype=float),
+        service=np.asarray(service, dtype=float),
+        capacity=float(capacity),
+        fleet=fleet,
+        ids=list(range(n1)) if ids is None else list(ids),
+    )
+
+
+def random_instance(n, seed, capacity=60, horizon=400, width=(40, 120)):
+    """Random instance that is feasible with one vehicle per customer (windows around the direct arrival)."""
+    rng = np.random.default_rng(seed)
+    coords = np.vstack([[50.0, 50.0], rng.integers(0, 101, size=(n, 2)).astype(float)])
+    d0 = np.hypot(*(coords - coords[0]).T)
+    demand = np.concatenate([[0], rng.integers(5, 25, size=n)])
+    service = np.concatenate([[0], np.full(n, 10.0)])
+    ready = np.zeros(n + 1)
+    due = np.zeros(n + 1)
+    due[0] = horizon
+    for i in range(1, n + 1):
+        w = rng.uniform(*width)
+        latest = horizon - service[i] - d0[i]  # latest start that still returns by the horizon
+        start = rng.uniform(d0[i], max(d0[i] + 1, latest - w))
+        ready[i] = math.floor(start)
+        due[i] = math.floor(min(latest, start + w))
+        assert due[i] >= math.ceil(d0[i])
+    return make_instance(coords, demand, ready, due, service, capacity)
+
+
+# ------------------------------------------------------------------------------------------------
+# reader
+# ------------------------------------------------------------------------------------------------
+
+
+def test_read_solomon_crlf_and_header(tmp_path):
+    rows = [
+        (0, 40, 50, 0, 0, 1236, 0),
+        (1, 45, 68, 10, 912, 967, 90),
+        (2, 45, 70, 30, 825, 870, 90),
+        (7, 42, 66, 10, 65, 146, 90),
+    ]
+    p = write_solomon(tmp_path / "X101.txt", "X101", 25, 200, rows)
+    assert b"\r\n" in p.read_bytes()
+    inst = read_solomon(p)
+    assert inst.name == "X101"
+    assert inst.fleet == 25 and inst.capacity == 200.0
+    assert inst.ids == [0, 1, 2, 7]
+    assert inst.coords.shape == (4, 2)
+    np.testing.assert_array_equal(inst.coords[3], [42, 66])
+    np.testing.assert_array_equal(inst.demand, [0, 10, 30, 10])
+    np.testing.assert_array_equal(inst.ready, [0, 912, 825, 65])
+    np.testing.assert_array_equal(inst.due, [1236, 967, 870, 146])
+    np.testing.assert_array_equal(inst.service, [0, 90, 90, 90])
+
+
+def test_read_solomon_other_header_values(tmp_path):
+    rows = [(0, 35, 35, 0, 0, 230, 0), (1, 41, 49, 10, 161, 171, 10)]
+    inst = read_solomon(write_solomon(tmp_path / "r.txt", "R201", 7, 1000, rows))
+    assert (inst.fleet, inst.capacity, inst.n) == (7, 1000.0, 1)
+
+
+# ------------------------------------------------------------------------------------------------
+# checker
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small():
+    # depot (0,0); customers (ids 11, 12, 13) at distances 5 (3-4-5 triangle), 3 and 4 from the depot
+    return make_instance(
+        coords=[(0, 0), (3, 4), (3, 0), (0, 4)],
+        demand=[0, 4, 3, 5],
+        ready=[0, 0, 0, 20],
+        due=[100, 50, 50, 30],
+        service=[0, 1, 2, 0],
+        capacity=10,
+        fleet=3,
+        ids=[0, 11, 12, 13],
+    )
+
+
+def test_check_solution_exact_distance(small):
+    ok, dist, bad = check_solution(small, [[12, 11], [13]])
+    assert ok and bad == []
+    # 0->12: 3, 12->11: 4, 11->0: 5  |  0->13: 4, 13->0: 4
+    assert dist == pytest.approx(3 + 4 + 5 + 4 + 4, abs=1e-12)
+
+
+def test_check_solution_capacity(small):
+    ok, _, bad = check_solution(small, [[11, 12, 13]])  # load 12 > 10
+    assert not ok and any("capacity" in b for b in bad)
+
+
+def test_check_solution_late(small):
+    # customer 13 must start by 7
+    late = make_instance(
+        coords=small.coords, demand=[0, 1, 1, 1], ready=[0, 0, 0, 0], due=[100, 50, 50, 7],
+        service=[0, 1, 2, 0], capacity=10, fleet=3, ids=small.ids,
+    )
+    ok, _, bad = check_solution(late, [[11, 13], [12]])  # 13 reached at 5 + 1 + 3 = 9 > 7
+    assert not ok and any("customer 13" in b and "due" in b for b in bad)
+    ok, _, bad = check_solution(late, [[13, 11], [12]])  # 13 first at 4: fine
+    assert ok, bad
+
+
+def test_check_solution_missing_and_duplicate(small):
+    ok, _, bad = check_solution(small, [[12, 11]])
+    assert not ok and any("13 is not served" in b for b in bad)
+    ok, _, bad = check_solution(small, [[12, 11], [13, 12]])
+    assert not ok and any("12 is served 2 times" in b for b in bad)
+
+
+def test_check_solution_horizon(small):
+    tight = make_instance(
+        coords=small.coords, demand=[0, 1, 1, 1], ready=[0, 0, 0, 0], due=[9.5, 50, 50, 50],
+        service=[0, 1, 2, 0], capacity=10, fleet=3, ids=small.ids,
+    )
+    ok, _, bad = check_solution(tight, [[11], [12], [13]])  # 11: 5 + 1 + 5 = 11 > 9.5
+    assert not ok and any("horizon" in b for b in bad)
+    assert sum("horizon" in b for b in bad) == 1
+
+
+def test_check_solution_fleet_and_unknown(small):
+    ok, _, bad = check_solution(small, [[11], [12], [13], [99]])
+    assert not ok and any("unknown" in b for b in bad) and any("fleet" in b for b in bad)
+
+
+# ------------------------------------------------------------------------------------------------
+# solver
+# ------------------------------------------------------------------------------------------------
+
+
+def assert_valid(inst: VrptwInstance, sol: VrptwSolution):
+    ok, dist, bad = check_solution(inst, sol.routes)
+    assert ok, bad
+    assert sol.feasible
+    assert sol.vehicles == len(sol.routes) == sum(1 for r in sol.routes if r)
+    assert sol.distance == pytest.approx(dist, abs=1e-9)
+    served = sorted(c for r in sol.routes for c in r)
+    assert served == sorted(inst.ids[1:])
+
+
+@pytest.mark.parametrize("n,seed", [(12, 1), (25, 2)])
+def test_solve_random_instances_feasible(n, seed):
+    inst = random_instance(n, seed)
+    sol = solve_vrptw(inst, time_limit_s=1.5, seed=seed)
+    assert_valid(inst, sol)
+    # never worse than serving each customer alone
+    assert sol.vehicles <= n
+
+
+def brute_force(inst: VrptwInstance) -> tuple[int, float]:
+    """Best (vehicles, distance) over all ordered set partitions of the customers."""
+    cust = inst.ids[1:]
+    best = (math.inf, math.inf)
+    memo: dict[tuple[int, ...], bool] = {}
+
+    def route_ok(route):
+        key = tuple(route)
+        if key not in memo:
+            memo[key] = check_solution(_single(inst, route), [list(route)])[0]
+        return memo[key]
+
+    for perm in itertools.permutations(cust):
+        for mask in range(1 << (len(cust) - 1)):
+            routes, cur = [], [perm[0]]
+            for i in range(1, len(perm)):
+                if mask >> (i - 1) & 1:
+                    routes.append(cur)
+                    cur = []
+                cur.append(perm[i])
+            routes.append(cur)
+            if len(routes) > best[0]:
+                continue
+            if all(route_ok(r) for r in routes):
+                ok, dist, _ = check_solution(inst, routes)
+                if ok and (len(routes), dist) < best:
+                    best = (len(routes), dist)
+    return best
+
+
+def _single(inst, route):
+    """The instance restricted to the customers of ``route`` (to check one route on its own)."""
+    rows = [0] + [inst.ids.index(c) for c in route]
+    return make_instance(
+        inst.coords[rows], inst.demand[rows], inst.ready[rows], inst.due[rows], inst.service[rows],
+        inst.capacity, inst.fleet, [inst.ids[r] for r in rows],
+    )
+
+
+def test_solve_tiny_instance_is_optimal():
+    # 6 customers, capacity 30 with demands summing to 70 -> at least 3 vehicles; loose-ish windows
+    inst = make_instance(
+        coords=[(50, 50), (20, 70), (25, 80), (80, 75), (85, 60), (60, 15), (40, 20)],
+        demand=[0, 10, 15, 12, 13, 9, 11],
+        ready=[0, 0, 30, 0, 50, 0, 100],
+        due=[300, 150, 120, 100, 160, 200, 220],
+        service=[0, 5, 5, 5, 5, 5, 5],
+        capacity=30,
+        fleet=10,
+        ids=[0, 3, 5, 8, 13, 21, 34],
+    )
+    veh, dist = brute_force(inst)
+    sol = solve_vrptw(inst, time_limit_s=1.0, seed=0)
+    assert_valid(inst, sol)
+    assert sol.vehicles == veh
+    assert sol.distance == pytest.approx(dist, abs=1e-6)
+
+
+def test_solve_single_process_path():
+    inst = random_instance(10, 5)
+    sol = solve_vrptw(inst, time_limit_s=0.8, seed=1, workers=1)
+    assert_valid(inst, sol)
+
+
+def test_solve_empty_instance():
+    inst = make_instance([(0, 0)], [0], [0], [100], [0], 10)
+    sol = solve_vrptw(inst, time_limit_s=0.5)
+    assert sol.routes == [] and sol.vehicles == 0 and sol.feasible
+
+
+# ------------------------------------------------------------------------------------------------
+# benchmark
+# ------------------------------------------------------------------------------------------------
+
+
+def test_bench_vrptw_keys(tmp_path):
+    inst = random_instance(8, 3)
+    rows = [
+        (inst.ids[i], int(inst.coords[i, 0]), int(inst.coords[i, 1]), int(inst.demand[i]), int(inst.ready[i]),
+         int(inst.due[i]), int(inst.service[i]))
+        for i in range(len(inst.ids))
+    ]
+    p = write_solomon(tmp_path / "B1.txt", "B1", 25, 60, rows)
+    out = bench_vrptw(str(p), time_limit_s=1.0)
+    assert {"instance", "vehicles", "distance", "routes", "seconds"} <= set(out)
+    assert out["instance"] == "B1"
+    assert out["vehicles"] == len(out["routes"])
+    assert sorted(c for r in out["routes"] for c in r) == list(range(1, 9))
+    assert isinstance(out["distance"], float) and out["distance"] > 0
+    assert out["seconds"] > 0
+    ok, dist, bad = check_solution(read_solomon(p), out["routes"])
+    assert ok, bad
+    assert dist == pytest.approx(out["distance"])
