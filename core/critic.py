@@ -18,14 +18,18 @@ Violation codes:
     LUNCH_TOO_SHORT          lunch shorter than its duration
     ROBUST_TIME_NOT_USED     a travel leg is shorter than its robust time, or its robust time is
                              not nominal x factor + buffer of the stated policy (or that policy is
-                             not the one settings give for the trip's mode and pacing)
+                             not the one settings give for the trip's mode and pacing), or its
+                             nominal time is not what the provider gives for that pair
+    DAY_MISMATCH             the result's days are not the request's (count, date, start/end place)
+    DROP_REASON_UNSUPPORTED  a dropped item claims CLOSED_ON_DAY / OUTSIDE_OPENING_HOURS, but the
+                             re-evaluated opening hours say otherwise
     WAIT_NOT_SHOWN           a wait over the threshold hides inside another entry or a hole
     TOTALS_INCONSISTENT      day or trip totals differ from the entries
     LOCK_VIOLATED            a locked stop is not on its day / at its time
     PLACE_UNACCOUNTED        a requested place is neither visited nor listed as dropped
     DUPLICATE_VISIT          a place is visited twice
     UNKNOWN_PLACE            a visit of a place not in the request
-    MUST_DROPPED_SILENTLY    a must-visit is missing but the plan says it is ready
+    MUST_DROPPED_SILENTLY    a must-visit or locked stop is missing but the plan says it is ready
     VISIT_TOO_SHORT          a visit is shorter than its (paced) visit minutes
     NEGATIVE_SLACK           an entry claims negative slack
 """
@@ -38,11 +42,12 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from core.config import Settings, get_settings
-from core.models.itinerary import CriticReport, ItineraryResult, TripRequest, Violation
+from core.models.itinerary import UNREACHABLE_MIN, CriticReport, ItineraryResult, TripRequest, Violation
 
 CHECKS = (
     "entry_times", "overlap", "day_bounds", "continuity", "time_windows", "lunch", "robust_travel",
-    "explicit_waits", "totals", "locks", "coverage", "visit_length", "slack",
+    "explicit_waits", "totals", "locks", "coverage", "visit_length", "slack", "days", "drop_reasons",
+    "provider_travel",
 )
 
 
@@ -56,9 +61,17 @@ def check_itinerary(
     request: TripRequest | None = None,
     pack=None,
     settings: Settings | None = None,
+    provider=None,
 ) -> CriticReport:
+    """Check ``result`` against the request and the region pack's facts (loaded here when not given).
+
+    ``provider``: when given (or when the result says it used the offline estimate and the pack is
+    known), every travel leg's nominal time is re-asked from the provider for that pair.
+    """
     settings = settings or get_settings()
     request = request or result.request
+    if pack is None and request is not None:
+        pack = _load_pack(request.region or settings.region, settings)
     zone = ZoneInfo(result.timezone)
     threshold = settings.explicit_wait_min
     lunch = request.lunch if request is not None else result.lunch
@@ -71,13 +84,18 @@ def check_itinerary(
         return datetime(day_date.year, day_date.month, day_date.day, clock.hour, clock.minute, tzinfo=zone)
 
     _check_policy(result, request, settings, flag)
+    if request is not None:
+        _check_days(result, request, flag)
+        _check_provider_travel(result, request, pack, provider, flag)
     visits = Counter()
     prev_day_end: datetime | None = None
     for day in result.days:
         d = day.day_index
         entries = day.entries
-        if request is not None and d < len(request.days):
+        day_date = day.date
+        if request is not None and 0 <= d < len(request.days):
             rd = request.days[d]
+            day_date = rd.date  # the request's date, not the one the optimiser wrote
             day_start, day_end = at(rd.date, rd.start_time), at(rd.date, rd.end_time)
         else:
             day_start, day_end = day.day_start, day.day_end
@@ -111,11 +129,11 @@ def check_itinerary(
                 flag("TIMELINE_OVERLAP", f"day {d + 1} begins before the previous day ends", day=d, entry=0)
             prev_day_end = entries[-1].end
 
-        _check_continuity(day, request, flag)
+        _check_continuity(day, request, flag, _expected_anchor_keys(request, d))
 
         # lunch
         lunches = [(i, e) for i, e in enumerate(entries) if e.kind == "lunch"]
-        rd_date = day.date
+        rd_date = day_date
         win_start, win_end = at(rd_date, lunch.window_start), at(rd_date, lunch.window_end)
         required = lunch.enabled and (
             min(day_end, win_end) - max(day_start, win_start) >= timedelta(minutes=lunch.duration_min)
@@ -152,7 +170,7 @@ def check_itinerary(
             if e.kind != "visit":
                 continue
             visits[e.key] += 1
-            windows = _windows_for(e, day, request, pack, result.timezone)
+            windows = _windows_for(e, day_date, request, pack, result.timezone)
             if windows is not None and not any(s <= e.start and e.end <= t for s, t in windows):
                 flag("TIME_WINDOW_VIOLATION", f"'{e.name}' {e.start:%H:%M}-{e.end:%H:%M} is not inside its opening "
                      f"hours that day", day=d, entry=i, key=e.key)
@@ -161,11 +179,14 @@ def check_itinerary(
 
     _check_trip_totals(result, flag)
     if request is not None:
-        _check_request(result, request, visits, pack, flag)
+        _check_request(result, request, visits, pack, settings, flag)
+        _check_drop_reasons(result, request, pack, settings, flag)
     return CriticReport(passed=not out, violations=out, checks=list(CHECKS))
 
 
 def _robust(nominal_s: float, factor: float, buffer_min: int) -> int:
+    if not math.isfinite(nominal_s):
+        return UNREACHABLE_MIN
     if nominal_s <= 0:
         return 0
     return int(math.ceil(nominal_s / 60.0 * factor + buffer_min - 1e-9))
@@ -184,11 +205,30 @@ def _check_policy(result, request, settings, flag) -> None:
     if not same or pol.mode != mode or pol.pacing != pacing:
         flag("ROBUST_TIME_NOT_USED", f"policy {pol.mode}/{pol.pacing} x{pol.factor}+{pol.buffer_min} is not the "
              f"settings' {mode}/{pacing} x{round(factor, 4)}+{buffer}")
+    visit_factor = settings.pacing_visit_factor.get(pacing, 1.0)
+    if abs(pol.visit_factor - visit_factor) > 1e-9:
+        flag("VISIT_TOO_SHORT", f"policy visit factor {pol.visit_factor} is not the settings' {visit_factor} for "
+             f"{pacing} pacing")
 
 
-def _check_continuity(day, request, flag) -> None:
-    here = day.start_key
+def _anchor_key(ref) -> str:
+    """The result contract's key of a day's start/end place (written out here, not imported)."""
+    return "anchor:" + (ref.place_id or f"{ref.lon:.6f},{ref.lat:.6f}")
+
+
+def _expected_anchor_keys(request, d: int) -> tuple[str, str] | None:
+    if request is None or not 0 <= d < len(request.days):
+        return None
+    return _anchor_key(request.day_start_place(d)), _anchor_key(request.day_end_place(d))
+
+
+def _check_continuity(day, request, flag, expected: tuple[str, str] | None = None) -> None:
     d = day.day_index
+    if expected is not None and (day.start_key, day.end_key) != expected:
+        flag("DAY_MISMATCH", f"day {d + 1} runs {day.start_key} → {day.end_key}, but the request says "
+             f"{expected[0]} → {expected[1]}", day=d)
+    here = expected[0] if expected is not None else day.start_key
+    end_key = expected[1] if expected is not None else day.end_key
     for i, e in enumerate(day.entries):
         if e.kind == "travel":
             if e.from_key != here:
@@ -197,27 +237,33 @@ def _check_continuity(day, request, flag) -> None:
             here = e.to_key
         elif e.kind == "visit" and e.key != here:
             flag("ROUTE_DISCONTINUOUS", f"visit of '{e.key}' while the day is at '{here}'", day=d, entry=i, key=e.key)
-    if day.entries and here != day.end_key:
-        flag("ROUTE_DISCONTINUOUS", f"day {d + 1} ends at '{here}', not at its end place '{day.end_key}'", day=d)
+    if day.entries and here != end_key:
+        flag("ROUTE_DISCONTINUOUS", f"day {d + 1} ends at '{here}', not at its end place '{end_key}'", day=d)
 
 
-def _windows_for(entry, day, request, pack, timezone) -> list[tuple[datetime, datetime]] | None:
+def _opening_expr(place, pack) -> tuple[bool, str | None]:
+    """(known, expression) of a requested place's opening hours: its own, else the pack's."""
+    expr = place.opening_hours
+    if expr is None and place.place_id and pack is not None:
+        pp = pack.place_by_id(place.place_id)
+        expr = pp.opening_hours if pp else None
+    return (expr is not None or pack is not None or place.place_id is None), expr
+
+
+def _windows_for(entry, day_date, request, pack, timezone) -> list[tuple[datetime, datetime]] | None:
     if request is not None:
         place = request.place(entry.key or "")
         if place is not None:
-            expr = place.opening_hours
-            if expr is None and place.place_id and pack is not None:
-                pp = pack.place_by_id(place.place_id)
-                expr = pp.opening_hours if pp else None
-            if expr is not None or pack is not None or place.place_id is None:
+            known, expr = _opening_expr(place, pack)
+            if known:
                 from core.opening import opening_windows
 
-                ow = opening_windows(expr, [day.date], timezone=timezone,
+                ow = opening_windows(expr, [day_date], timezone=timezone,
                                      country=getattr(pack, "country", None) or None)
                 zone = ZoneInfo(timezone)
-                base = datetime(day.date.year, day.date.month, day.date.day)
+                base = datetime(day_date.year, day_date.month, day_date.day)
                 return [((base + timedelta(minutes=iv.start)).replace(tzinfo=zone),
-                         (base + timedelta(minutes=iv.end)).replace(tzinfo=zone)) for iv in ow.by_date[day.date]]
+                         (base + timedelta(minutes=iv.end)).replace(tzinfo=zone)) for iv in ow.by_date[day_date]]
     return list(entry.opening_windows) if entry.opening_windows else None
 
 
@@ -269,7 +315,7 @@ def _check_trip_totals(result, flag) -> None:
         flag("TOTALS_INCONSISTENT", "trip travel_nominal_min differs from the days' sum")
 
 
-def _check_request(result, request, visits: Counter, pack, flag) -> None:
+def _check_request(result, request, visits: Counter, pack, settings, flag) -> None:
     dropped = {x.key for x in result.dropped_items}
     keys = {p.key for p in request.places}
     for key, n in visits.items():
@@ -280,8 +326,11 @@ def _check_request(result, request, visits: Counter, pack, flag) -> None:
     for place in request.places:
         if place.key not in visits and place.key not in dropped:
             flag("PLACE_UNACCOUNTED", f"'{place.key}' is neither visited nor listed as dropped", key=place.key)
-        if place.priority == "must" and place.key not in visits and place.key in dropped and result.status == "ready":
-            flag("MUST_DROPPED_SILENTLY", f"must-visit '{place.key}' is dropped but the plan is 'ready'", key=place.key)
+        hard = place.priority == "must" or place.fixed_day is not None or place.fixed_start is not None
+        removed = any(x.key == place.key and x.reason_code == "REMOVED_BY_USER" for x in result.dropped_items)
+        if hard and not removed and place.key not in visits and place.key in dropped and result.status == "ready":
+            flag("MUST_DROPPED_SILENTLY", f"{'must-visit' if place.priority == 'must' else 'locked stop'} "
+                 f"'{place.key}' is dropped but the plan is 'ready'", key=place.key)
     for day in result.days:
         for i, e in enumerate(day.entries):
             if e.kind != "visit":
@@ -301,8 +350,122 @@ def _check_request(result, request, visits: Counter, pack, flag) -> None:
             if base is None and pack is not None and place.place_id:
                 pp = pack.place_by_id(place.place_id)
                 base = pp.visit_minutes if pp else None
+            base = base or settings.default_visit_minutes
             if base:
                 need = base if place.fixed_start is not None else math.ceil(base * result.policy.visit_factor - 1e-9)
                 if _mins(e.start, e.end) < need:
                     flag("VISIT_TOO_SHORT", f"'{e.key}' lasts {_mins(e.start, e.end)} of {need} min",
                          day=day.day_index, entry=i, key=e.key)
+
+
+def _load_pack(name: str | None, settings: Settings):
+    """The region pack the request names (else settings'), read by the critic itself; None if absent."""
+    if not name:
+        return None
+    try:
+        from core.geo.regions import load_region
+
+        return load_region(name, settings.data_dir)
+    except Exception:  # an unknown or unreadable pack: the checks that need it fall back to the result
+        return None
+
+
+def _check_days(result, request, flag) -> None:
+    if len(result.days) != len(request.days):
+        flag("DAY_MISMATCH", f"the result has {len(result.days)} day(s), the request {len(request.days)}")
+    for i, day in enumerate(result.days):
+        if day.day_index != i:
+            flag("DAY_MISMATCH", f"day {i + 1} is labelled day_index {day.day_index}", day=i)
+        elif i < len(request.days) and day.date != request.days[i].date:
+            flag("DAY_MISMATCH", f"day {i + 1} is dated {day.date}, the request says {request.days[i].date}", day=i)
+
+
+def _point_of(ref, pack) -> tuple[float, float] | None:
+    if ref.lon is not None and ref.lat is not None:
+        return float(ref.lon), float(ref.lat)
+    pp = pack.place_by_id(ref.place_id) if (pack is not None and ref.place_id) else None
+    return (pp.lon, pp.lat) if pp else None
+
+
+def _check_provider_travel(result, request, pack, provider, flag) -> None:
+    """Re-ask the provider for every leg's nominal time (offline estimate: rebuilt from the pack)."""
+    legs = [(d, i, e) for d in result.days for i, e in enumerate(d.entries) if e.kind == "travel"]
+    if not legs:
+        return
+    if provider is None:
+        from core.geo.offline import OFFLINE_SOURCE, OfflineProvider
+
+        if result.matrix_source != OFFLINE_SOURCE or pack is None:
+            return  # an online matrix and no provider to ask: only the policy arithmetic is checked
+        provider = OfflineProvider(pack)
+    coords: dict[str, tuple[float, float]] = {}
+    for i in range(len(request.days)):
+        for ref in (request.day_start_place(i), request.day_end_place(i)):
+            pt = _point_of(ref, pack)
+            if pt is not None:
+                coords.setdefault(_anchor_key(ref), pt)
+    removed = {x.key for x in result.dropped_items if x.reason_code == "REMOVED_BY_USER"}
+    for place in request.places:
+        pt = _point_of(place, pack)
+        if pt is not None and place.key not in removed:
+            coords.setdefault(place.key, pt)
+    keys = list(coords)
+    index = {k: n for n, k in enumerate(keys)}
+    from core.geo.base import LonLat
+
+    try:
+        raw = provider.matrix([LonLat(*coords[k]) for k in keys], mode=result.mode)
+    except Exception as exc:  # the provider is down: say so rather than pass silently
+        flag("ROBUST_TIME_NOT_USED", f"could not re-ask the provider for travel times: {type(exc).__name__}")
+        return
+    for day, i, e in legs:
+        a, b = index.get(e.from_key or ""), index.get(e.to_key or "")
+        if a is None or b is None:
+            flag("ROBUST_TIME_NOT_USED", f"travel '{e.name}' joins points the request does not name",
+                 day=day.day_index, entry=i)
+            continue
+        nominal = 0.0 if a == b else float(raw.durations_s[a][b])
+        if e.nominal_s is None or not math.isfinite(nominal) or abs(e.nominal_s - nominal) > 0.51:
+            flag("ROBUST_TIME_NOT_USED", f"travel '{e.name}' says nominal {e.nominal_s} s, the provider gives "
+                 f"{nominal:.0f} s for that pair", day=day.day_index, entry=i)
+
+
+def _check_drop_reasons(result, request, pack, settings, flag) -> None:
+    """The opening-hours reasons are facts: re-derive them and flag a dropped item that misstates them."""
+    from core.opening import opening_windows
+
+    dates = [d.date for d in request.days]
+    for item in result.dropped_items:
+        if item.reason_code not in {"CLOSED_ON_DAY", "OUTSIDE_OPENING_HOURS"}:
+            continue
+        place = request.place(item.key)
+        if place is None:
+            continue
+        known, expr = _opening_expr(place, pack)
+        if not known:
+            continue
+        ow = opening_windows(expr, dates, timezone=result.timezone, country=getattr(pack, "country", None) or None)
+        allowed = [place.fixed_day] if place.fixed_day is not None else list(range(len(dates)))
+        open_days = [d for d in allowed if ow.by_date[dates[d]]]
+        if item.reason_code == "CLOSED_ON_DAY" and open_days:
+            flag("DROP_REASON_UNSUPPORTED", f"'{item.key}' is said to be closed, but it is open on day "
+                 f"{open_days[0] + 1} ({dates[open_days[0]]})", key=item.key)
+        if item.reason_code == "OUTSIDE_OPENING_HOURS":
+            base = place.visit_minutes
+            if base is None and pack is not None and place.place_id:
+                pp = pack.place_by_id(place.place_id)
+                base = pp.visit_minutes if pp else None
+            base = base or settings.default_visit_minutes
+            need = base if place.fixed_start is not None else math.ceil(base * result.policy.visit_factor - 1e-9)
+            for d in open_days:
+                rd = request.days[d]
+                lo, hi = rd.start_time.hour * 60 + rd.start_time.minute, rd.end_time.hour * 60 + rd.end_time.minute
+                ivs = ow.by_date[dates[d]]
+                if place.fixed_start is not None:  # a booked slot: the visit must start exactly then
+                    lo = max(lo, place.fixed_start.hour * 60 + place.fixed_start.minute)
+                    ivs = [iv for iv in ivs if iv.start <= lo]
+                longest = max((min(iv.end, hi) - max(iv.start, lo) for iv in ivs), default=0)
+                if longest >= need:
+                    flag("DROP_REASON_UNSUPPORTED", f"'{item.key}' is said never to be open long enough, but day "
+                         f"{d + 1} has {longest} open minutes for a {need}-minute visit", key=item.key)
+                    break

@@ -477,11 +477,17 @@ def exact_feasible_order(
             if layout_day(problem, day_index, perm, settings=settings, end_min=end_min, start_min=start_min):
                 return list(perm)
         return None
-    routes, dropped, _, _ = _solve_routing(
-        problem, [day_index], keys, settings=settings, all_hard=True,
+    overrides = dict(
         end_override={day_index: end_min} if end_min is not None else None,
         start_override={day_index: start_min} if start_min is not None else None,
     )
+    routes, dropped, _, _ = _solve_routing(problem, [day_index], keys, settings=settings, all_hard=True, **overrides)
+    if routes is None:
+        # With every stop mandatory the first-solution heuristic can fail on a feasible instance
+        # (tight windows + the lunch break). Every stop optional at a high price always has a first
+        # solution; if the search then keeps all of them, that order is a witness.
+        routes, dropped, _, _ = _solve_routing(problem, [day_index], keys, settings=settings, relax_hard=True,
+                                               **overrides)
     if routes is None or dropped:
         return None
     order = routes[day_index]
@@ -1108,7 +1114,8 @@ def plan_itinerary(
         warnings=warnings, request=request,
     )
     report("critic", 0.95)
-    critic = check_itinerary(result, request=request, pack=_pack_of(provider, request, settings), settings=settings)
+    critic = check_itinerary(result, request=request, pack=_pack_of(provider, request, settings), settings=settings,
+                             provider=provider)
     log.add("critic.check_itinerary", "CRITIC_PASSED" if critic.passed else "CRITIC_FAILED",
             violations=sorted(critic.codes()))
     if infeasible:
@@ -1156,6 +1163,10 @@ def apply_user_edits(request: TripRequest, edits: Sequence[UserEdit]) -> tuple[T
             places.append(edit.place)
             continue
         place = find(edit.key, i)
+        day_index = getattr(edit, "day_index", None)
+        if day_index is not None and day_index >= len(request.days):
+            raise InputError(f"edit {i + 1}: day_index {day_index} is beyond the trip's {len(request.days)} day(s)",
+                             field=f"edits.{i}.day_index")
         if edit.kind == "lock":
             if edit.day_index is not None:
                 place.fixed_day = edit.day_index

@@ -32,6 +32,7 @@ _REASON_RANK = {
     "CLOSED_ON_DAY": 0,
     "OUTSIDE_OPENING_HOURS": 1,
     "UNREACHABLE_IN_WINDOW": 2,
+    "LUNCH_CONFLICT": 2.5,
     "DAY_TOO_FULL": 3,
     "LOW_PRIORITY_TRADEOFF": 4,
 }
@@ -75,6 +76,11 @@ def _verdict_for_day(problem, stop, d, plans_by_day, settings) -> str:
     if not stop.windows_by_day[d]:
         return "OUTSIDE_OPENING_HOURS"
     if layout_day(problem, d, [stop.key], settings=settings) is None:
+        # Alone it does not fit. Travel and opening hours, or the lunch break? Say which, truthfully.
+        if problem.days[d].lunch_earliest_start is not None and layout_day(
+            _without_lunch(problem), d, [stop.key], settings=settings
+        ) is not None:
+            return "LUNCH_CONFLICT"
         return "UNREACHABLE_IN_WINDOW"
     plan = plans_by_day.get(d)
     musts = [k for k in (plan.order if plan else []) if _is_hard(problem.stop(k)) and k != stop.key]
@@ -112,7 +118,7 @@ def _fix_candidates(problem, stop, per_day, plans_by_day) -> list[tuple[float, d
             if (stop.fixed_start_min is None and 0 < shorter < stop.visit_min and shorter * 2 >= stop.visit_min
                     and layout_day(_with_visit_minutes(problem, stop.key, shorter), d, [stop.key])):
                 out.append((float(stop.visit_min - shorter), {"kind": "shorten_visit", "day": d, "minutes": shorter}))
-        if verdict in {"OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW"}:
+        if verdict in {"OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW", "LUNCH_CONFLICT"}:
             continue  # it does not fit the day even alone: dropping another stop cannot help
         plan = plans_by_day.get(d)
         for other in plan.order if plan else []:
@@ -124,6 +130,12 @@ def _fix_candidates(problem, stop, per_day, plans_by_day) -> list[tuple[float, d
             out.append((x.visit_min * _DROP_WEIGHT[x.priority], {"kind": "drop_stop", "day": d, "drop": other}))
     out.sort(key=lambda c: (c[0], c[1]["day"], c[1]["kind"], c[1].get("drop") or ""))
     return out
+
+
+def _without_lunch(problem: ItineraryProblem) -> ItineraryProblem:
+    """A shallow copy of the problem whose request has no lunch break (to tell a lunch clash apart)."""
+    request = problem.request.model_copy(update={"lunch": problem.request.lunch.model_copy(update={"enabled": False})})
+    return problem.model_copy(update={"request": request})
 
 
 def _with_visit_minutes(problem: ItineraryProblem, key: str, minutes: int) -> ItineraryProblem:
@@ -224,12 +236,15 @@ def validate_feasibility(
             code = "CLOSED_ON_DAY"
         facts: dict[str, Any] = {"visit_min": stop.visit_min, "opening_hours": stop.opening_hours,
                                  "opening_source": stop.opening_source, "best_day": best_day}
-        if code == "CLOSED_ON_DAY":
-            days_text = ", ".join(_day_label(problem, d) for d, v in per_day.items() if v == "CLOSED_ON_DAY")
+        if code in {"CLOSED_ON_DAY", "LUNCH_CONFLICT"}:
+            days_text = ", ".join(_day_label(problem, d) for d, v in per_day.items() if v == code)
         else:
             days_text = ", ".join(_day_label(problem, d) for d, v in per_day.items() if v not in
                                   {"CLOSED_ON_DAY", "LOCKED_TO_OTHER_DAY"})
-        explanation = explain_reason(code, days=days_text or "no trip day", visit=stop.visit_min)
+        lunch = problem.request.lunch
+        explanation = explain_reason(code, days=days_text or "no trip day", visit=stop.visit_min,
+                                     lunch=lunch.duration_min,
+                                     window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}")
         fix = None
         for n_tried, (_, cand) in enumerate(_fix_candidates(problem, stop, per_day, plans_by_day)):
             if n_tried >= _MAX_CHECKS_PER_STOP:

@@ -22,6 +22,9 @@ from core.geo.base import TravelMode
 
 MAX_TRIP_DAYS = 14
 MAX_TRIP_PLACES = 120
+# Robust minutes of a pair the provider cannot answer (AMap returns inf, e.g. walking > 5 km): far
+# beyond any trip's horizon, so no schedule can use the leg, but still an integer for OR-Tools.
+UNREACHABLE_MIN = 1_000_000
 
 Priority = Literal["must", "should", "nice"]
 Pacing = Literal["relaxed", "normal", "tight"]
@@ -34,6 +37,7 @@ DropReason = Literal[
     "CLOSED_ON_DAY",  # the place is closed on every trip day it may go on
     "OUTSIDE_OPENING_HOURS",  # open, but no opening interval inside the day's bounds is long enough for the visit
     "UNREACHABLE_IN_WINDOW",  # open long enough, but the start/end place cannot reach it in time (robust travel)
+    "LUNCH_CONFLICT",  # reachable and open on its own, but no schedule fits it around the day's lunch break
     "DAY_TOO_FULL",  # fits the day alone, but not together with that day's must-visits
     "LOW_PRIORITY_TRADEOFF",  # fits with the must-visits; left out for higher-priority or cheaper stops
     "REMOVED_BY_USER",  # a user edit removed it
@@ -42,6 +46,7 @@ DROP_REASONS: tuple[str, ...] = (
     "CLOSED_ON_DAY",
     "OUTSIDE_OPENING_HOURS",
     "UNREACHABLE_IN_WINDOW",
+    "LUNCH_CONFLICT",
     "DAY_TOO_FULL",
     "LOW_PRIORITY_TRADEOFF",
     "REMOVED_BY_USER",
@@ -51,7 +56,9 @@ _EXPLAIN = {
     "CLOSED_ON_DAY": "closed on {days}",
     "OUTSIDE_OPENING_HOURS": "open on {days}, but never long enough inside the day's hours for a {visit}-minute visit",
     "UNREACHABLE_IN_WINDOW": "cannot be reached and left in time while it is open (robust travel, start/end place)",
-    "DAY_TOO_FULL": "fits a day on its own, but not together with that day's must-visits",
+    "LUNCH_CONFLICT": "open and reachable on {days}, but it cannot fit around the {lunch}-minute lunch break "
+    "({window})",
+    "DAY_TOO_FULL": "fits a day on its own, but not together with that day's must-visits and locked stops",
     "LOW_PRIORITY_TRADEOFF": "fits, but was left out in favour of higher-priority or better-placed stops",
     "REMOVED_BY_USER": "removed by your edit",
 }
@@ -186,6 +193,20 @@ class TripRequest(BaseModel):
     mode: TravelMode = "driving"
     places: list[TripPlace] = Field(min_length=1, max_length=MAX_TRIP_PLACES)
 
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        from zoneinfo import ZoneInfo
+
+        try:
+            ZoneInfo(value)
+        except (ValueError, OSError, KeyError):  # ZoneInfoNotFoundError is a KeyError; bad paths are ValueError
+            raise InputError(f"unknown time zone '{value}' (use an IANA name such as Asia/Shanghai)",
+                             field="timezone") from None
+        return value
+
     @model_validator(mode="after")
     def _rules(self) -> TripRequest:
         dates = [d.date for d in self.days]
@@ -290,8 +311,10 @@ class RobustnessPolicy(BaseModel):
     source: str = "settings"
 
     def robust_minutes(self, nominal_s: float) -> int:
-        from math import ceil
+        from math import ceil, isfinite
 
+        if not isfinite(nominal_s):
+            return UNREACHABLE_MIN
         if nominal_s <= 0:
             return 0
         # 1e-9 guards float noise so an exact integer does not round up a whole minute.
