@@ -18,6 +18,9 @@ install: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/streamlit run app.py --server.headless true --browser.gatherUsageStats false
 
+api: $(STAMP)
+	$(VENV)/bin/uvicorn api:app --host 127.0.0.1 --port 8000
+
 test: $(STAMP)
 	$(PY) -m pytest
 
