@@ -14,6 +14,8 @@ from components.forms import mark_app_frame, render_frame
 PAGES = [
     st.Page("pages/home.py", title="Home", default=True),
     st.Page("pages/route_planner.py", title="Route planner", url_path="route_planner"),
+    st.Page("pages/itinerary.py", title="Itinerary", url_path="itinerary"),
+    st.Page("pages/agent_console.py", title="Agent console", url_path="agent_console"),
 ]
 
 page = st.navigation(PAGES)

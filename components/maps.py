@@ -278,3 +278,86 @@ def render_pick_map(centre_lonlat, picked=None, *, key: str = "origin_pick_map",
         return st_folium(
             m, key=key, height=height, use_container_width=True, returned_objects=["last_clicked"], on_change=on_change
         )
+
+
+# --- itinerary: one day's map -------------------------------------------------------------------
+
+DAY_ROUTE_COLOUR = "#1f77b4"
+ANCHOR_COLOUR = "#2ca02c"
+LOCKED_COLOUR = "#9467bd"
+PRIORITY_COLOURS = {"must": "#d62728", "should": "#1f77b4", "nice": "#7f7f7f"}
+
+
+def build_day_map(day, anchors=None, *, base_url_path: str = "", osm_layer: bool = True) -> folium.Map:
+    """A folium map of one itinerary day (a ``DayTimeline``): the start/end place ("H"), the visits
+    numbered in visiting order (coloured by priority, purple when locked) and straight lines between
+    them in that order. Straight lines, not road paths: travel times come from the timeline.
+
+    ``anchors`` maps an anchor key (``day.start_key``/``day.end_key``) to ``(name, lon, lat)``;
+    an anchor not in it is left off the map.
+    """
+    anchors = dict(anchors or {})
+    visits = [e for e in day.entries if e.kind == "visit" and e.lon is not None and e.lat is not None]
+    start = anchors.get(day.start_key)
+    end = anchors.get(day.end_key)
+    line: list[list[float]] = []
+    if start is not None:
+        line.append([start[2], start[1]])
+    line += [[e.lat, e.lon] for e in visits]
+    if end is not None:
+        line.append([end[2], end[1]])
+    if not line:
+        return offline_map([31.2304, 121.4737], zoom_start=11, base_url_path=base_url_path)
+    lats = [p[0] for p in line]
+    lons = [p[1] for p in line]
+    m = offline_map([(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12,
+                    base_url_path=base_url_path)
+
+    route = folium.FeatureGroup(name=f'<span style="color:{DAY_ROUTE_COLOUR}">━</span> Day {day.day_index + 1} order',
+                                show=True)
+    if len(line) >= 2:
+        folium.PolyLine(
+            line,
+            color=DAY_ROUTE_COLOUR,
+            weight=4,
+            opacity=0.85,
+            dash_array="6 6",
+            tooltip=f"Day {day.day_index + 1} in visiting order (straight lines, not the road path)",
+        ).add_to(route)
+    route.add_to(m)
+
+    markers = folium.FeatureGroup(name="Stops 点位", show=True)
+    anchor_points = {}
+    if start is not None:
+        anchor_points[(start[1], start[2])] = ("Start 起点", start)
+    if end is not None:
+        key = (end[1], end[2])
+        anchor_points[key] = ("Start & end 起终点" if key in anchor_points else "End 终点", end)
+    for role, (name, lon, lat) in anchor_points.values():
+        folium.Marker(
+            [lat, lon],
+            icon=folium.DivIcon(html=_pin_html("H", ANCHOR_COLOUR), icon_size=(26, 26), icon_anchor=(13, 13),
+                                class_name="omni-marker"),
+            tooltip=f"<b>H · {html.escape(role)}</b><br>{html.escape(str(name))}"
+            f"<br><small>{lon:.5f}, {lat:.5f}</small>",
+        ).add_to(markers)
+    for n, entry in enumerate(visits, start=1):
+        colour = LOCKED_COLOUR if entry.locked else PRIORITY_COLOURS.get(entry.priority or "", DAY_ROUTE_COLOUR)
+        folium.Marker(
+            [entry.lat, entry.lon],
+            icon=folium.DivIcon(html=_pin_html(str(n), colour), icon_size=(26, 26), icon_anchor=(13, 13),
+                                class_name="omni-marker"),
+            tooltip=(
+                f"<b>{n} · {html.escape(entry.name)}</b><br>{entry.start:%H:%M}–{entry.end:%H:%M}"
+                f" · {html.escape(entry.priority or '')}" + (" · locked 已锁定" if entry.locked else "")
+                + f"<br><small>{entry.lon:.5f}, {entry.lat:.5f}</small>"
+            ),
+        ).add_to(markers)
+    markers.add_to(m)
+
+    if osm_layer:
+        add_osm_layer(m)
+    folium.LayerControl(collapsed=True).add_to(m)
+    if len(line) >= 2:
+        m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
+    return m

@@ -5,10 +5,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from components.forms import ensure_app_frame
 from core.agent import route_and_run
 from core.agent.bench import run_qa_acceptance
 from core.agent.telemetry import compute_metrics, read_events
 from core.config import get_settings
+
+ensure_app_frame()
 
 STATUS_ICON = {"thinking": "🤔", "browsing": "🌐", "verifying": "🔎", "repairing": "🛠️", "awaiting_consent": "🔐",
                "awaiting_confirmation": "✅❓", "done": "✔️", "failed": "⚠️"}

@@ -23,17 +23,29 @@ with c1.container(border=True):
     )
     st.page_link("pages/route_planner.py", label="Open the route planner", icon=":material/arrow_forward:")
 with c2.container(border=True):
-    st.markdown("### :material/smart_toy: Travel agent · coming\n旅行助手(即将推出)")
+    st.markdown("### :material/smart_toy: Travel agent\n旅行助手")
     st.markdown(
-        "Say what you want in plain words (“送完这五个地方再回公司”); the agent routes the request "
-        "to the right planner and runs it, asking before anything with side effects."
+        "Say what you want in plain words (“规划3天上海行程”, “删除外滩”, “豫园几点开门”). A router sends it to "
+        "a fast answer or to a budgeted planning loop checked by a critic; browsing needs your consent "
+        "and any booking or save needs a dry run and your confirmation."
     )
+    st.page_link("pages/agent_console.py", label="Open the agent console", icon=":material/arrow_forward:")
 with c3.container(border=True):
     st.markdown("### :material/schedule: Half-day local planner · coming\n半日游规划(即将推出)")
     st.markdown(
         "A few free hours near where you are: a realistic half-day of sights, food and walks "
         "that respects opening hours and travel time."
     )
+
+with st.container(border=True):
+    st.markdown("### :material/calendar_month: Multi-day itinerary\n多日行程规划")
+    st.markdown(
+        "Pick places from the region with a must / should / nice priority, set the days, hours, hotel, "
+        "lunch and pacing, and optimise: each day becomes a timeline that respects opening hours, "
+        "travel with a safety margin and lunch, with a map. Anything that does not fit is listed with "
+        "the reason and the smallest fix. Lock, move or remove stops and re-optimise; export JSON or a calendar (ICS)."
+    )
+    st.page_link("pages/itinerary.py", label="Open the itinerary planner", icon=":material/arrow_forward:")
 
 st.info(
     "By default everything runs **fully offline** on bundled region data (the *offline* provider): "
