@@ -266,14 +266,19 @@ def parse_pasted_stops(text: str) -> list[dict[str, str]]:
     return stops
 
 
-def _clean(value: Any) -> str | None:
+def is_missing(value: Any) -> bool:
+    """None or a pandas/numpy missing value (NaN, NA, NaT) from an edited table cell."""
     if value is None:
-        return None
+        return True
     try:
-        if pd.isna(value):
-            return None
-    except (TypeError, ValueError):
-        pass
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # list-like cells
+        return False
+
+
+def _clean(value: Any) -> str | None:
+    if is_missing(value):
+        return None
     text = str(value).strip()
     return text or None
 

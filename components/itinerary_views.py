@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components.forms import is_missing
 from core.config import get_settings
 from core.errors import InputError, OmniError
 from core.models.itinerary import MAX_TRIP_DAYS, ItineraryResult
@@ -177,13 +178,8 @@ def selection_frame(
 
 
 def _int_or_none(value: Any) -> int | None:
-    if value is None:
+    if is_missing(value):
         return None
-    try:
-        if pd.isna(value):
-            return None
-    except (TypeError, ValueError):
-        pass
     try:
         return int(value)
     except (TypeError, ValueError):

@@ -6,14 +6,14 @@ depend on these exact values, not on the curated bundled pack (which has its own
 
 from __future__ import annotations
 
-import csv
-import json
 import threading
 from datetime import datetime
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from zoneinfo import ZoneInfo
+
+from tests.packs import write_region
 
 REGION = {
     "name": "agentcity",
@@ -29,8 +29,6 @@ REGION = {
         "walking": {"circuity": 1.25, "speed_kmh": 4.8, "fixed_overhead_s": 0},
     },
 }
-COLUMNS = ["id", "name_zh", "name_en", "aliases", "address", "district", "lon", "lat", "category", "tags",
-           "opening_hours", "price_per_person", "rating", "visit_minutes", "needs_reservation"]
 PLACES = [
     ("a-bund", "外滩", "The Bund", "Bund|外滩观景平台", "黄浦区中山东一路", "黄浦区", 121.4880, 31.2402, "landmark",
      "outdoor|free|night_view|photo_spot", "24/7", 0, 4.8, 60, "false"),
@@ -60,15 +58,7 @@ PLACES = [
 
 
 def write_agent_pack(root: Path, name: str = "agentcity") -> Path:
-    folder = root / "regions" / name
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "region.json").write_text(json.dumps({**REGION, "name": name}, ensure_ascii=False), encoding="utf-8")
-    with (folder / "places.csv").open("w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(COLUMNS)
-        for row in PLACES:
-            w.writerow(row)
-    return root
+    return write_region(root, {**REGION, "name": name}, PLACES)
 
 
 def make_settings(tmp: Path, **overrides):

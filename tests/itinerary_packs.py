@@ -5,13 +5,12 @@ Dates used by the tests: 2025-06-02 is a Monday, 2025-06-03 a Tuesday, 2025-06-0
 
 from __future__ import annotations
 
-import csv
-import json
 from datetime import date
 from pathlib import Path
 
 from core.geo.offline import OfflineProvider
 from core.geo.regions import load_region
+from tests.packs import write_region
 
 MONDAY = date(2025, 6, 2)
 TUESDAY = date(2025, 6, 3)
@@ -32,10 +31,6 @@ REGION = {
     },
 }
 
-COLUMNS = [
-    "id", "name_zh", "name_en", "aliases", "address", "district", "lon", "lat", "category", "tags",
-    "opening_hours", "price_per_person", "rating", "visit_minutes", "needs_reservation",
-]
 
 # id, name_en, lon, lat, category, opening_hours, visit_minutes
 PLACES = [
@@ -62,15 +57,9 @@ for i in range(36):
 
 
 def write_itinerary_pack(root: Path, name: str = "itintest") -> Path:
-    folder = root / "regions" / name
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "region.json").write_text(json.dumps({**REGION, "name": name}, ensure_ascii=False), encoding="utf-8")
-    with (folder / "places.csv").open("w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(COLUMNS)
-        for pid, en, lon, lat, cat, oh, visit in PLACES:
-            w.writerow([pid, en, en, "", f"{en} address", "", lon, lat, cat, "", oh, "", "", visit, "false"])
-    return root
+    rows = [[pid, en, en, "", f"{en} address", "", lon, lat, cat, "", oh, "", "", visit, "false"]
+            for pid, en, lon, lat, cat, oh, visit in PLACES]
+    return write_region(root, {**REGION, "name": name}, rows)
 
 
 def make_test_provider(root: Path, name: str = "itintest") -> OfflineProvider:

@@ -49,13 +49,21 @@ for i in range(30):
     )
 
 
-def write_pack(root: Path, name: str = "testcity") -> Path:
-    folder = root / "regions" / name
+def write_region(root: Path, region: dict, rows) -> Path:
+    """Write ``regions/<name>/region.json`` and ``places.csv`` (rows in COLUMNS order) under ``root``."""
+    folder = root / "regions" / region["name"]
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "region.json").write_text(json.dumps({**REGION, "name": name}, ensure_ascii=False), encoding="utf-8")
+    (folder / "region.json").write_text(json.dumps(region, ensure_ascii=False), encoding="utf-8")
     with (folder / "places.csv").open("w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(COLUMNS)
-        for pid, zh, en, aliases, addr, district, lon, lat, cat in PLACES:
-            w.writerow([pid, zh, en, aliases, addr, district, lon, lat, cat, "", "", "", "", "", "false"])
+        w.writerows(rows)
     return root
+
+
+def write_pack(root: Path, name: str = "testcity") -> Path:
+    rows = [
+        [pid, zh, en, aliases, addr, district, lon, lat, cat, "", "", "", "", "", "false"]
+        for pid, zh, en, aliases, addr, district, lon, lat, cat in PLACES
+    ]
+    return write_region(root, {**REGION, "name": name}, rows)

@@ -11,6 +11,9 @@ Needs Debian's ``chromium`` (apt-get install chromium fonts-noto-cjk); the test 
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
 import os
 import shutil
 import socket
@@ -105,20 +108,29 @@ def streamlit_server(leaflet_static, tmp_path):
         log.close()
 
 
-def test_route_planner_in_browser(streamlit_server):
+@dataclass
+class OfflinePage:
+    page: object
+    blocked: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def offline_page(base_url: str, *, width: int, height: int):
+    """A Chromium page on the app in which every request to another host is blocked and recorded,
+    and JavaScript errors are collected; the caller asserts on both after the block."""
     from playwright.sync_api import expect, sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
     expect.set_options(timeout=UI_TIMEOUT_MS)
-    app_host = urlparse(streamlit_server).netloc
-    blocked: list[str] = []
-    page_errors: list[str] = []
+    app_host = urlparse(base_url).netloc
+    holder = OfflinePage(page=None)
 
     def only_local(route):
         url = route.request.url
         parsed = urlparse(url)
         if parsed.scheme in ("http", "https", "ws", "wss") and parsed.netloc != app_host:
-            blocked.append(url)
+            holder.blocked.append(url)
             route.abort()
         else:
             route.continue_()
@@ -126,44 +138,51 @@ def test_route_planner_in_browser(streamlit_server):
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
-            context = browser.new_context(viewport={"width": 1440, "height": 1400}, locale="zh-CN")
+            context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN")
             context.route("**/*", only_local)
-            page = context.new_page()
-            page.set_default_timeout(UI_TIMEOUT_MS)
-            page.on("pageerror", lambda exc: page_errors.append(str(exc)))
-
-            # Opening the page URL first also checks that app.py's navigation takes over.
-            page.goto(f"{streamlit_server}/route_planner?scenario={SCENARIO}")
-            load = page.locator(".st-key-load_scenario button")
-            expect(load).to_be_visible()
-            expect(page.locator(".st-key-region")).to_be_visible()  # the sidebar of app.py is there
-            load.click()
-            expect(page.locator(".st-key-scenario_loaded")).to_be_visible()
-            page.locator(".st-key-plan button").click()
-
-            table = page.locator(".st-key-comparison_table")
-            expect(table).to_be_visible()
-            expect(table.locator('[data-testid="stDataFrame"]')).to_be_visible()
-            expect(page.locator(".st-key-best_route_card")).to_be_visible()
-
-            frame = page.frame_locator(".st-key-route_map_box iframe")
-            route_line = frame.locator("path.leaflet-interactive").first
-            expect(route_line).to_be_visible()
-            pins = frame.locator(".omni-pin")
-            expect(pins.first).to_be_visible()
-            assert pins.count() >= 3  # start/stops/destination markers
-
-            page.get_by_text("Result 结果").evaluate("e => e.scrollIntoView({block: 'start'})")
-            page.screenshot(path=str(ARTIFACTS / "route_planner.png"))
-            table.evaluate("e => e.scrollIntoView({block: 'start'})")
-            page.screenshot(path=str(ARTIFACTS / "route_planner_details.png"))
+            holder.page = context.new_page()
+            holder.page.set_default_timeout(UI_TIMEOUT_MS)
+            holder.page.on("pageerror", lambda exc: holder.errors.append(str(exc)))
+            yield holder
         finally:
             browser.close()
 
-    assert not page_errors, f"JavaScript errors: {page_errors}"
-    map_cdn = [u for u in blocked if "leaflet" in u or "jquery" in u or "bootstrap" in u or "fontawesome" in u]
+
+def test_route_planner_in_browser(streamlit_server):
+    from playwright.sync_api import expect
+
+    with offline_page(streamlit_server, width=1440, height=1400) as run:
+        page = run.page
+        # Opening the page URL first also checks that app.py's navigation takes over.
+        page.goto(f"{streamlit_server}/route_planner?scenario={SCENARIO}")
+        load = page.locator(".st-key-load_scenario button")
+        expect(load).to_be_visible()
+        expect(page.locator(".st-key-region")).to_be_visible()  # the sidebar of app.py is there
+        load.click()
+        expect(page.locator(".st-key-scenario_loaded")).to_be_visible()
+        page.locator(".st-key-plan button").click()
+
+        table = page.locator(".st-key-comparison_table")
+        expect(table).to_be_visible()
+        expect(table.locator('[data-testid="stDataFrame"]')).to_be_visible()
+        expect(page.locator(".st-key-best_route_card")).to_be_visible()
+
+        frame = page.frame_locator(".st-key-route_map_box iframe")
+        route_line = frame.locator("path.leaflet-interactive").first
+        expect(route_line).to_be_visible()
+        pins = frame.locator(".omni-pin")
+        expect(pins.first).to_be_visible()
+        assert pins.count() >= 3  # start/stops/destination markers
+
+        page.get_by_text("Result 结果").evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(ARTIFACTS / "route_planner.png"))
+        table.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(ARTIFACTS / "route_planner_details.png"))
+
+    assert not run.errors, f"JavaScript errors: {run.errors}"
+    map_cdn = [u for u in run.blocked if "leaflet" in u or "jquery" in u or "bootstrap" in u or "fontawesome" in u]
     assert not map_cdn, f"the map asked for CDN assets: {map_cdn}"
-    assert not blocked, f"requests left the machine: {blocked}"
+    assert not run.blocked, f"requests left the machine: {run.blocked}"
 
 
 def test_current_location_from_browser_and_map(streamlit_server):

@@ -404,54 +404,30 @@ def test_edit_from_form():
 def test_itinerary_in_browser(streamlit_server):
     """The real app in headless Chromium (no request may leave the machine): load the family day,
     optimise, and see the Gantt chart, the day map's pins and the dropped-items table."""
-    from urllib.parse import urlparse
+    from playwright.sync_api import expect
 
-    from playwright.sync_api import expect, sync_playwright
+    from tests.test_browser import ARTIFACTS, offline_page
 
-    from tests.test_browser import ARTIFACTS, CHROMIUM_ARGS, UI_TIMEOUT_MS, chromium_path
+    with offline_page(streamlit_server, width=1500, height=1600) as run:
+        page = run.page
+        page.goto(f"{streamlit_server}/itinerary")
+        expect(page.locator(".st-key-region")).to_be_visible()  # app.py's frame is there
+        expect(page.locator(".st-key-trip_load button")).to_be_visible()
+        page.locator(".st-key-trip_demo input[role='combobox']").click()
+        page.get_by_role("option", name="Pudong family day").first.click()
+        expect(page.locator(".st-key-trip_demo input[role='combobox']")).to_have_value(
+            "Pudong family day (shanghai_family_day)"
+        )
+        page.locator(".st-key-trip_load button").click()
+        expect(page.get_by_text("Loaded demo trip")).to_be_visible()
+        page.locator(".st-key-optimise button").click()
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    expect.set_options(timeout=UI_TIMEOUT_MS)
-    host = urlparse(streamlit_server).netloc
-    blocked: list[str] = []
-    page_errors: list[str] = []
+        expect(page.locator(".st-key-timeline_box [data-testid='stVegaLiteChart']")).to_be_visible()
+        pins = page.frame_locator(".st-key-day_map_box iframe").locator(".omni-pin")
+        expect(pins).to_have_count(4)  # the hotel and 3 visits
+        expect(page.locator(".st-key-dropped_box [data-testid='stDataFrame']")).to_be_visible()
+        page.get_by_text("Plan ready").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(ARTIFACTS / "itinerary.png"))
 
-    def only_local(route):
-        parsed = urlparse(route.request.url)
-        if parsed.scheme in ("http", "https", "ws", "wss") and parsed.netloc != host:
-            blocked.append(route.request.url)
-            route.abort()
-        else:
-            route.continue_()
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1500, "height": 1600}, locale="zh-CN")
-            context.route("**/*", only_local)
-            page = context.new_page()
-            page.set_default_timeout(UI_TIMEOUT_MS)
-            page.on("pageerror", lambda exc: page_errors.append(str(exc)))
-            page.goto(f"{streamlit_server}/itinerary")
-            expect(page.locator(".st-key-region")).to_be_visible()  # app.py's frame is there
-            expect(page.locator(".st-key-trip_load button")).to_be_visible()
-            page.locator(".st-key-trip_demo input[role='combobox']").click()
-            page.get_by_role("option", name="Pudong family day").first.click()
-            expect(page.locator(".st-key-trip_demo input[role='combobox']")).to_have_value(
-                "Pudong family day (shanghai_family_day)"
-            )
-            page.locator(".st-key-trip_load button").click()
-            expect(page.get_by_text("Loaded demo trip")).to_be_visible()
-            page.locator(".st-key-optimise button").click()
-
-            expect(page.locator(".st-key-timeline_box [data-testid='stVegaLiteChart']")).to_be_visible()
-            pins = page.frame_locator(".st-key-day_map_box iframe").locator(".omni-pin")
-            expect(pins).to_have_count(4)  # the hotel and 3 visits
-            expect(page.locator(".st-key-dropped_box [data-testid='stDataFrame']")).to_be_visible()
-            page.get_by_text("Plan ready").first.evaluate("e => e.scrollIntoView({block: 'start'})")
-            page.screenshot(path=str(ARTIFACTS / "itinerary.png"))
-        finally:
-            browser.close()
-
-    assert not page_errors, f"JavaScript errors: {page_errors}"
-    assert not blocked, f"requests left the machine: {blocked}"
+    assert not run.errors, f"JavaScript errors: {run.errors}"
+    assert not run.blocked, f"requests left the machine: {run.blocked}"
