@@ -278,3 +278,162 @@ def test_bench_vrptw_keys(tmp_path):
     ok, dist, bad = check_solution(read_solomon(p), out["routes"])
     assert ok, bad
     assert dist == pytest.approx(out["distance"])
+
+
+# ------------------------------------------------------------------------------------------------
+# numba kernels (core.optimizer.vrptw_sisr)
+# ------------------------------------------------------------------------------------------------
+
+
+def _int_data(inst):
+    from core.optimizer.vrptw import _Model
+    from core.optimizer.vrptw_sisr import SisrData
+
+    m = _Model(inst)
+    return m, SisrData(m.transit, m.cost, m.ready, m.due, m.demand, m.capacity)
+
+
+def _ref_schedule(d, route):
+    """Plain-Python forward pass in the integer model: (feasible, service starts)."""
+    t, prev, starts, ok = int(d.e[0]), 0, [], True
+    for c in route:
+        t = max(t + int(d.T[prev, c]), int(d.e[c]))
+        ok &= t <= d.l[c]
+        starts.append(t)
+        prev = c
+    if route:
+        ok &= t + int(d.T[prev, 0]) <= d.H
+    return ok, starts
+
+
+def test_route_eval_slack_arrays_match_reference_and_checker():
+    from core.optimizer.vrptw_sisr import route_eval
+
+    inst = random_instance(14, 7, width=(60, 200))
+    _, d = _int_data(inst)
+    rng = np.random.default_rng(0)
+    n_ok = 0
+    for trial in range(300):
+        m = int(rng.integers(1, 7))
+        route = [int(x) for x in rng.choice(np.arange(1, d.n), size=m, replace=False)]
+        rt, rlen = d.to_arrays([route], 1)
+        A = np.zeros_like(rt)
+        Z = np.zeros_like(rt)
+        load = np.zeros(1, np.int64)
+        cost = np.zeros(1, np.int64)
+        ok = route_eval(d.T, d.C, d.e, d.l, d.q, d.H, rt, rlen, 0, A, Z, load, cost)
+        ref_ok, starts = _ref_schedule(d, route)
+        assert ok == ref_ok
+        assert list(A[0, :m]) == starts
+        assert cost[0] == d.cost([route]) and load[0] == sum(int(d.q[c]) for c in route)
+        if ok:
+            n_ok += 1
+            # integer-feasible => feasible in double precision (capacity aside)
+            big = make_instance(inst.coords, np.zeros(len(inst.ids)), inst.ready, inst.due, inst.service, 1e9)
+            okd, _, bad = check_solution(big, [[big.ids[c] for c in route]] + [[c] for c in range(1, d.n) if c not in route])
+            assert okd, bad
+            # Z[i] is the latest start of service at position i that keeps the rest of the route feasible
+            for i in range(m):
+                def tail_ok(start):
+                    t, prev = start, route[i]
+                    for c in route[i + 1:]:
+                        t = max(t + int(d.T[prev, c]), int(d.e[c]))
+                        if t > d.l[c]:
+                            return False
+                        prev = c
+                    return t + int(d.T[prev, 0]) <= d.H and start <= d.l[route[i]]
+                assert A[0, i] <= Z[0, i]
+                assert tail_ok(int(Z[0, i])) and not tail_ok(int(Z[0, i]) + 1)
+    assert n_ok >= 20
+
+
+def test_best_insert_matches_brute_force():
+    from core.optimizer.vrptw_sisr import _best_insert, route_eval
+
+    inst = random_instance(16, 11, width=(80, 250), capacity=120)
+    _, d = _int_data(inst)
+    rng = np.random.default_rng(1)
+    for trial in range(60):
+        cust = [int(x) for x in rng.permutation(np.arange(1, d.n))]
+        v, rest = cust[0], cust[1:]
+        # build feasible routes greedily from a random order (no insertion of v)
+        routes = []
+        for c in rest:
+            for r in routes:
+                if _ref_schedule(d, r + [c])[0] and sum(int(d.q[x]) for x in r) + d.q[c] <= d.Q:
+                    r.append(c)
+                    break
+            else:
+                routes.append([c])
+        rt, rlen = d.to_arrays(routes, len(routes))
+        R = len(routes)
+        A, Z = np.zeros_like(rt), np.zeros_like(rt)
+        load, cost = np.zeros(R, np.int64), np.zeros(R, np.int64)
+        for k in range(R):
+            assert route_eval(d.T, d.C, d.e, d.l, d.q, d.H, rt, rlen, k, A, Z, load, cost)
+        k, p, delta = _best_insert(d.T, d.C, d.e, d.l, d.q, d.Q, d.H, rt, rlen, A, Z, load, v, 0.0)
+        best = None
+        for kk, r in enumerate(routes):
+            if sum(int(d.q[x]) for x in r) + d.q[v] > d.Q:
+                continue
+            for pp in range(len(r) + 1):
+                nr = r[:pp] + [v] + r[pp:]
+                if _ref_schedule(d, nr)[0]:
+                    dc = d.cost([nr]) - d.cost([r])
+                    if best is None or dc < best:
+                        best = dc
+        if best is None:
+            assert k == -1
+        else:
+            assert k >= 0 and delta == best
+            r = routes[k]
+            assert _ref_schedule(d, r[:p] + [v] + r[p:])[0]
+
+
+def test_run_sisr_reproducible_and_not_worse():
+    from core.optimizer.vrptw_sisr import run_sisr
+
+    inst = random_instance(30, 4, width=(60, 200), capacity=80)
+    _, d = _int_data(inst)
+    start = [[c] for c in range(1, d.n)]
+    a = run_sisr(d, start, max_iterations=3000, seed=5)
+    b = run_sisr(d, start, max_iterations=3000, seed=5)
+    assert a == b
+    assert len(a) <= len(start) and d.cost(a) <= d.cost(start)
+    assert d.feasible(a)
+    ok, _, bad = check_solution(inst, [[inst.ids[c] for c in r] for r in a])
+    assert ok, bad
+    assert sorted(c for r in a for c in r) == list(range(1, d.n))
+
+
+def test_solve_with_iteration_budget():
+    inst = random_instance(20, 9)
+    sol = solve_vrptw(inst, time_limit_s=5.0, seed=2, max_iterations=2000)
+    assert_valid(inst, sol)
+
+
+def test_reduce_fleet_from_singletons_is_complete_and_feasible():
+    import time as _time
+
+    from core.optimizer.vrptw_sisr import reduce_fleet
+
+    inst = random_instance(30, 6, width=(80, 250), capacity=100)
+    _, d = _int_data(inst)
+    start = [[c] for c in range(1, d.n)]
+    out = reduce_fleet(d, start, deadline=_time.monotonic() + 1.0, seed=3, stall_s=0.3)
+    assert len(out) < len(start)
+    assert d.feasible(out)
+    assert sorted(c for r in out for c in r) == list(range(1, d.n))
+    ok, _, bad = check_solution(inst, [[inst.ids[c] for c in r] for r in out])
+    assert ok, bad
+
+
+def test_run_sisr_with_soft_penalty_returns_complete_solution():
+    from core.optimizer.vrptw_sisr import run_sisr
+
+    inst = random_instance(25, 8, width=(60, 200), capacity=80)
+    _, d = _int_data(inst)
+    start = [[c] for c in range(1, d.n)]
+    out = run_sisr(d, start, max_iterations=2000, seed=1, penalty=1.0)
+    assert d.feasible(out) and sorted(c for r in out for c in r) == list(range(1, d.n))
+    assert d.cost(out) <= d.cost(start)

@@ -10,18 +10,20 @@ Objective is hierarchical: first the number of vehicles, then the total Euclidea
 
 Approach (see docs/BENCHMARKS_VRPTW.md for measurements)
 -------------------------------------------------------
-The search runs OR-Tools routing on an integer model (distances scaled by :data:`SCALE`; travel times
-in the time dimension are rounded *up*, so every integer-feasible schedule is feasible in double
-precision too; the result is always re-checked with :func:`check_solution`). Each worker process does
+The search works on an integer model (distances scaled by :data:`SCALE`; travel times rounded *up*,
+so every integer-feasible schedule is feasible in double precision too; the result is always re-checked
+with :func:`check_solution`). Each worker process does
 
-1. a first solution (fleet-size penalty per used vehicle + guided local search, short);
-2. **route elimination** (:mod:`core.optimizer.vrptw_rm`): an ejection-pool heuristic (Nagata & Bräysy)
-   dissolves one route at a time until it stalls or the time share runs out;
-3. **distance phase**: string-removal ruin & recreate (SISR-style, simulated annealing) with the fleet
-   capped at the vehicle count reached, then OR-Tools guided local search polishes the result.
+1. a first solution: OR-Tools routing with a fleet-size penalty per used vehicle + guided local search (short);
+2. **fleet minimisation** (:func:`core.optimizer.vrptw_sisr.reduce_fleet`, numba): remove one route, then
+   ruin & recreate with string removals, accepting a candidate that leaves fewer customers unassigned or
+   a smaller sum of "absence" counters (SISR, Christiaens & Vanden Berghe 2020, section 5); repeat
+   until it stalls;
+3. **distance phase** (:func:`core.optimizer.vrptw_sisr.run_sisr`, numba): SISR ruin & recreate with
+   simulated annealing, the fleet capped at the vehicle count reached.
 
-Two workers with different first-solution strategies and elimination orders run in parallel (one per
-core) and the best result (fewest vehicles, then shortest distance) wins.
+Two workers with different first-solution strategies, stall limits and SISR parameters run in parallel
+(one per core) and the best result (fewest vehicles, then shortest distance) wins.
 """
 
 from __future__ import annotations
@@ -49,14 +51,20 @@ __all__ = [
 
 #: Integer scaling of distances / times inside the OR-Tools model.
 SCALE = 1000
-#: Share of the time limit spent on route elimination (the rest goes to distance).
+#: Fleet minimisation ends at this share of the time limit at the latest (the rest goes to distance).
 RM_SHARE = 0.5
-#: The distance LNS runs until this share of the time limit; OR-Tools GLS polishes for the rest.
-LNS_END_SHARE = 0.85
+#: The distance phase (SISR) runs until this share of the time limit; OR-Tools GLS may polish the rest.
+LNS_END_SHARE = 1.0
+#: SISR parameters per worker (temperatures in model units, i.e. distance x SCALE). Both only accept
+#: complete solutions (``penalty=None``); a soft penalty for unassigned customers was tried and is noisier.
+SISR_PARAMS = (
+    dict(temp0=30_000.0, temp1=10.0, cbar=10.0, lmax=10.0),
+    dict(temp0=100_000.0, temp1=10.0, cbar=20.0, lmax=20.0),
+)
 #: Share of the time limit for the first solution.
-FIRST_SHARE = 0.07
-#: Second worker: stop eliminating after this share of the time limit without success.
-STALL_SHARE = 0.15
+FIRST_SHARE = 0.05
+#: Per worker: stop eliminating routes after this share of the time limit without success.
+STALL_SHARES = (0.25, 0.12)
 #: Tolerance of :func:`check_solution` for time-window and horizon comparisons (double precision).
 TIME_EPS = 1e-6
 
@@ -362,7 +370,9 @@ def _key(routes: list[list[int]], model: _Model) -> tuple[int, float]:
     return (len(routes), model.route_cost(routes))
 
 
-def _worker(inst: VrptwInstance, time_limit_s: float, seed: int, variant: int) -> tuple[list[list[int]], str]:
+def _worker(
+    inst: VrptwInstance, time_limit_s: float, seed: int, variant: int, max_iterations: int | None = None
+) -> tuple[list[list[int]], str]:
     """One search: first solution, route elimination, distance improvement. Returns row-index routes."""
     t0 = time.monotonic()
     deadline = t0 + time_limit_s
@@ -377,53 +387,66 @@ def _worker(inst: VrptwInstance, time_limit_s: float, seed: int, variant: int) -
         _, _, bad = check_solution(inst, [[inst.ids[r] for r in route] for route in routes])
         if any("vehicles used" not in b for b in bad):
             return [], "none"
-    # --- route elimination (ejection pool, pure Python) ----------------------------------------------
-    from core.optimizer.vrptw_rm import RouteMinimizer
+    # --- fleet minimisation: SISR with absence counters (numba) ----------------------------------------
+    from core.optimizer.vrptw_sisr import SisrData, reduce_fleet, run_sisr
 
+    data = SisrData(model.transit, model.cost, model.ready, model.due, model.demand, model.capacity)
     lb = max(1, int(math.ceil(float(inst.demand.sum()) / float(inst.capacity) - 1e-9)))
-    rm = RouteMinimizer(
-        model.transit_list, model.cost_list, model.ready, model.due, model.demand_list, model.capacity,
-        seed=seed * 7919 + variant,
-    )
-    rm.log = _dbg if os.environ.get("OMNI_VRPTW_DEBUG") else None
-    _dbg(f"[{variant}] t0 {t0:.1f}")
     _dbg(f"[{variant}] first {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
-    stall = None if variant % 2 == 0 else STALL_SHARE * time_limit_s
-    routes = rm.minimize(routes, t0 + RM_SHARE * time_limit_s, lower_bound=lb, stall_s=stall)
-    _dbg(f"[{variant}] rm {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
+    stall = STALL_SHARES[variant % len(STALL_SHARES)] * time_limit_s
+    new = reduce_fleet(
+        data, routes, deadline=t0 + RM_SHARE * time_limit_s, seed=seed * 7919 + variant, lower_bound=lb,
+        stall_s=stall, log=_dbg if os.environ.get("OMNI_VRPTW_DEBUG") else None,
+    )
+    if model.feasible_rows(new) and len(new) <= len(routes):
+        routes = new
+    _dbg(f"[{variant}] fm {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
 
-    # --- distance phase: string-removal LNS, then guided local search polish ---------------------------
-    from core.optimizer.vrptw_rm import StringLns
-
+    # --- distance phase: SISR ruin & recreate (numba kernels), fleet capped -----------------------------
+    params = SISR_PARAMS[variant % len(SISR_PARAMS)]
     lns_end = t0 + LNS_END_SHARE * time_limit_s
-    if lns_end - time.monotonic() > 0.1:
-        lns = StringLns(rm, seed=seed * 104729 + variant)
-        new = lns.run(routes, lns_end, len(routes))
+    if lns_end - time.monotonic() > 0.05 or max_iterations is not None:
+        new = run_sisr(data, routes, deadline=lns_end, max_iterations=max_iterations,
+                       seed=seed * 104729 + variant, **params)
         if model.feasible_rows(new) and _key(new, model) < _key(routes, model):
             routes = new
-        _dbg(f"[{variant}] lns {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
+        _dbg(f"[{variant}] sisr {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s "
+             f"({run_sisr.iterations} it)")
     remaining = deadline - time.monotonic()
-    if remaining > 0.1:
+    if remaining > 0.3 and max_iterations is None:
         new = model.improve(routes, remaining)
         if model.feasible_rows(new) and _key(new, model) < _key(routes, model):
             routes = new
-    _dbg(f"[{variant}] gls {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
-    return routes, f"ejection-pool+string-lns+ortools-gls({first})"
+        _dbg(f"[{variant}] gls {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
+    return routes, f"ejection-pool+sisr({first})"
 
 
 def _worker_star(args):
     return _worker(*args)
 
 
-def solve_vrptw(inst: VrptwInstance, *, time_limit_s: float, seed: int = 0, workers: int | None = None) -> VrptwSolution:
+def solve_vrptw(
+    inst: VrptwInstance,
+    *,
+    time_limit_s: float,
+    seed: int = 0,
+    workers: int | None = None,
+    max_iterations: int | None = None,
+) -> VrptwSolution:
     """Solve ``inst`` hierarchically (vehicles first, then distance) within about ``time_limit_s`` seconds.
 
     ``workers`` parallel searches (default: ``min(2, cpu_count)``) with different strategies; the best
-    wins. The returned solution is re-checked with :func:`check_solution`.
+    wins. ``max_iterations`` caps the SISR distance phase of each worker at that many iterations (its
+    temperature then follows the iteration count, so that phase is reproducible for a given start
+    solution; the OR-Tools first solution and the route elimination remain time-limited). The returned
+    solution is re-checked with :func:`check_solution`.
     """
     if inst.n == 0:
         return VrptwSolution(routes=[], vehicles=0, distance=0.0, feasible=True, method="empty")
     t0 = time.monotonic()
+    from core.optimizer.vrptw_sisr import warmup
+
+    warmup()  # compile / load the numba kernels once, before forking
     if workers is None:
         workers = max(1, min(2, os.cpu_count() or 1))
     # Spare a little for process start-up and result checking.
@@ -434,12 +457,12 @@ def solve_vrptw(inst: VrptwInstance, *, time_limit_s: float, seed: int = 0, work
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as ex:
                 spent = time.monotonic() - t0
-                args = [(inst, max(0.2, budget - spent), seed, v) for v in range(workers)]
+                args = [(inst, max(0.2, budget - spent), seed, v, max_iterations) for v in range(workers)]
                 results = list(ex.map(_worker_star, args))
         except Exception:  # pragma: no cover - fall back to a single in-process search
             results = []
     if not results:
-        results = [_worker(inst, max(0.2, time_limit_s - (time.monotonic() - t0) - 0.05), seed, 0)]
+        results = [_worker(inst, max(0.2, time_limit_s - (time.monotonic() - t0) - 0.05), seed, 0, max_iterations)]
     model_inst = inst
     best: tuple[tuple[int, float], list[list[int]], str] | None = None
     for routes, method in results:
