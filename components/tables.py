@@ -257,34 +257,19 @@ def render_downloads(result: RoutePlanResult) -> None:
     from core.export import legs_to_csv, result_to_html, result_to_json
 
     stem = (result.task_name or "route-plan").replace(" ", "_")
-    c1, c2, c3 = st.columns(3)
-    c1.download_button(
-        "JSON",
-        result_to_json(result),
-        file_name=f"{stem}.json",
-        mime="application/json",
-        key="dl_json",
-        on_click="ignore",
-        icon=":material/download:",
-        width="stretch",
-    )
-    c2.download_button(
-        "HTML page",
-        result_to_html(result),
-        file_name=f"{stem}.html",
-        mime="text/html",
-        key="dl_html",
-        on_click="ignore",
-        icon=":material/download:",
-        width="stretch",
-    )
-    c3.download_button(
-        "Legs CSV",
-        legs_to_csv(result),
-        file_name=f"{stem}-legs.csv",
-        mime="text/csv",
-        key="dl_csv",
-        on_click="ignore",
-        icon=":material/download:",
-        width="stretch",
-    )
+    downloads = [
+        ("JSON", result_to_json(result), f"{stem}.json", "application/json", "dl_json"),
+        ("HTML page", result_to_html(result), f"{stem}.html", "text/html", "dl_html"),
+        ("Legs CSV", legs_to_csv(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
+    ]
+    for col, (label, data, file_name, mime, key) in zip(st.columns(len(downloads)), downloads):
+        col.download_button(
+            label,
+            data,
+            file_name=file_name,
+            mime=mime,
+            key=key,
+            on_click="ignore",
+            icon=":material/download:",
+            width="stretch",
+        )

@@ -13,6 +13,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from tests.packs import write_region
 
 REGION = {
@@ -138,3 +140,30 @@ class FixtureSite:
     def __exit__(self, *exc):
         self.server.shutdown()
         self.server.server_close()
+
+
+@pytest.fixture
+def client(tmp_path, monkeypatch):
+    """FastAPI TestClient of api.py on a temp agent pack, store and event log (import it as a fixture)."""
+    from fastapi.testclient import TestClient
+
+    from core.config import get_settings
+
+    write_agent_pack(tmp_path / "data")
+    (tmp_path / "kb").mkdir()
+    env = {
+        "OMNI_DATA_DIR": str(tmp_path / "data"),
+        "OMNI_REGION": "agentcity",
+        "OMNI_PROVIDER": "offline",
+        "OMNI_DB_URL": f"sqlite:///{tmp_path / 'api.db'}",
+        "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
+        "OMNI_KB_DIR": str(tmp_path / "kb"),
+        "OMNI_BROWSE_ALLOWLIST": '["127.0.0.1"]',
+    }
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    get_settings.cache_clear()
+    from api import app
+
+    yield TestClient(app)
+    get_settings.cache_clear()

@@ -9,15 +9,13 @@ import itertools
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
 
 from core.agent import route_and_run
 from core.agent.browse import BrowserExecutor, domain_allowed
 from core.agent.router import route_message
-from core.config import get_settings
 from core.models.agent import MAX_FACT_TEXT
 from core.stores.trips import open_store
-from tests.agent_packs import FIXED_NOW, FixtureSite, make_provider, make_settings, write_agent_pack
+from tests.agent_packs import FIXED_NOW, FixtureSite, client, make_provider, make_settings  # noqa: F401 - client is a fixture
 
 
 # --- the router on new phrasings ------------------------------------------------------------------
@@ -160,19 +158,6 @@ def test_long_user_values_never_break_the_decision_log(env, message, options):
 
 
 # --- the API: consent is a strict JSON true ---------------------------------------------------------
-@pytest.fixture
-def client(tmp_path, monkeypatch):
-    write_agent_pack(tmp_path / "data")
-    (tmp_path / "kb").mkdir()
-    for k, v in {"OMNI_DATA_DIR": str(tmp_path / "data"), "OMNI_REGION": "agentcity", "OMNI_PROVIDER": "offline",
-                 "OMNI_DB_URL": f"sqlite:///{tmp_path / 'api.db'}", "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
-                 "OMNI_KB_DIR": str(tmp_path / "kb"), "OMNI_BROWSE_ALLOWLIST": '["127.0.0.1"]'}.items():
-        monkeypatch.setenv(k, v)
-    get_settings.cache_clear()
-    from api import app
-
-    yield TestClient(app)
-    get_settings.cache_clear()
 
 
 @pytest.mark.parametrize("value", ["yes", "true", "1", 1, "on", "TRUE"])

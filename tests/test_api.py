@@ -4,25 +4,10 @@ to skip the consent and commit gates (all refused)."""
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 
-from core.config import get_settings
-from tests.agent_packs import FixtureSite, write_agent_pack
+from tests.agent_packs import FixtureSite, client  # noqa: F401 - client is a fixture
 
 
-@pytest.fixture
-def client(tmp_path, monkeypatch):
-    write_agent_pack(tmp_path / "data")
-    (tmp_path / "kb").mkdir()
-    for k, v in {"OMNI_DATA_DIR": str(tmp_path / "data"), "OMNI_REGION": "agentcity", "OMNI_PROVIDER": "offline",
-                 "OMNI_DB_URL": f"sqlite:///{tmp_path / 'api.db'}", "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
-                 "OMNI_KB_DIR": str(tmp_path / "kb"), "OMNI_BROWSE_ALLOWLIST": '["127.0.0.1"]'}.items():
-        monkeypatch.setenv(k, v)
-    get_settings.cache_clear()
-    from api import app
-
-    yield TestClient(app)
-    get_settings.cache_clear()
 
 
 def post(client, message, **kw):
