@@ -437,3 +437,14 @@ def test_run_sisr_with_soft_penalty_returns_complete_solution():
     out = run_sisr(d, start, max_iterations=2000, seed=1, penalty=1.0)
     assert d.feasible(out) and sorted(c for r in out for c in r) == list(range(1, d.n))
     assert d.cost(out) <= d.cost(start)
+
+
+def test_long_routes_use_soft_penalty_and_stay_complete():
+    from core.optimizer.vrptw import _sisr_params
+
+    assert all(_sisr_params(100, 3, v).get("penalty") for v in (0, 1))  # R2/RC2/C2-like: long routes
+    assert all(_sisr_params(100, 10, v).get("penalty") is None for v in (0, 1))  # R1/RC1/C1-like
+    # few long routes: wide windows, large capacity and horizon -> the penalty path of the distance phase
+    inst = random_instance(40, 12, capacity=1000, horizon=1500, width=(300, 900))
+    sol = solve_vrptw(inst, time_limit_s=3.0, seed=1, max_iterations=3000)
+    assert_valid(inst, sol)

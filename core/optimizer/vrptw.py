@@ -20,7 +20,8 @@ with :func:`check_solution`). Each worker process does
    a smaller sum of "absence" counters (SISR, Christiaens & Vanden Berghe 2020, section 5); repeat
    until it stalls;
 3. **distance phase** (:func:`core.optimizer.vrptw_sisr.run_sisr`, numba): SISR ruin & recreate with
-   simulated annealing, the fleet capped at the vehicle count reached.
+   simulated annealing, the fleet capped at the vehicle count reached; with long routes (R2/RC2/C2) the
+   search may pass through solutions with unassigned customers at a penalty (only complete ones are kept).
 
 Two workers with different first-solution strategies, stall limits and SISR parameters run in parallel
 (one per core) and the best result (fewest vehicles, then shortest distance) wins.
@@ -55,11 +56,21 @@ SCALE = 1000
 RM_SHARE = 0.5
 #: The distance phase (SISR) runs until this share of the time limit; OR-Tools GLS may polish the rest.
 LNS_END_SHARE = 1.0
-#: SISR parameters per worker (temperatures in model units, i.e. distance x SCALE). Both only accept
-#: complete solutions (``penalty=None``); a soft penalty for unassigned customers was tried and is noisier.
+#: SISR parameters per worker (temperatures in model units, i.e. distance x SCALE) for short routes
+#: (R1/RC1/C1): both only accept complete solutions (``penalty=None``); a soft penalty for unassigned
+#: customers lost up to 3 % on RC106 there.
 SISR_PARAMS = (
     dict(temp0=30_000.0, temp1=10.0, cbar=10.0, lmax=10.0),
     dict(temp0=100_000.0, temp1=10.0, cbar=20.0, lmax=20.0),
+)
+#: Long routes (at least :data:`LONG_ROUTE_AVG` customers per route after fleet minimisation, i.e. the
+#: R2/RC2/C2 classes): at the minimum fleet the complete-solution space is badly connected and the search
+#: sticks in the basin of its start, so both workers let the distance SISR leave customers unassigned at a
+#: penalty (x twice the mean depot distance) and only return complete solutions.
+LONG_ROUTE_AVG = 20.0
+SISR_PARAMS_LONG = (
+    dict(temp0=30_000.0, temp1=10.0, cbar=10.0, lmax=10.0, penalty=1.0),
+    dict(temp0=100_000.0, temp1=1_000.0, cbar=10.0, lmax=10.0, penalty=3.0),
 )
 #: Share of the time limit for the first solution.
 FIRST_SHARE = 0.05
@@ -370,6 +381,12 @@ def _key(routes: list[list[int]], model: _Model) -> tuple[int, float]:
     return (len(routes), model.route_cost(routes))
 
 
+def _sisr_params(n_customers: int, n_routes: int, variant: int) -> dict:
+    """SISR parameters of worker ``variant`` for the fleet reached (long routes: soft penalty)."""
+    table = SISR_PARAMS_LONG if n_customers / max(1, n_routes) >= LONG_ROUTE_AVG else SISR_PARAMS
+    return dict(table[variant % len(table)])
+
+
 def _worker(
     inst: VrptwInstance, time_limit_s: float, seed: int, variant: int, max_iterations: int | None = None
 ) -> tuple[list[list[int]], str]:
@@ -403,7 +420,7 @@ def _worker(
     _dbg(f"[{variant}] fm {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
 
     # --- distance phase: SISR ruin & recreate (numba kernels), fleet capped -----------------------------
-    params = SISR_PARAMS[variant % len(SISR_PARAMS)]
+    params = _sisr_params(model.n_nodes - 1, len(routes), variant)
     lns_end = t0 + LNS_END_SHARE * time_limit_s
     if lns_end - time.monotonic() > 0.05 or max_iterations is not None:
         new = run_sisr(data, routes, deadline=lns_end, max_iterations=max_iterations,
