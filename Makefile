@@ -6,11 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test install api clean
 
-$(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py
+$(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scripts/compile_kernels.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	$(PY) scripts/install_leaflet.py
+	$(PY) scripts/compile_kernels.py
 	touch $(STAMP)
 
 install: $(STAMP)
