@@ -267,6 +267,20 @@ def _recreate(T, C, e, l, q, Q, H, wrt, wlen, wA, wZ, wload, wcost, touched, rem
 
 
 @njit(cache=True)
+def _route_state(T, C, e, l, q, H, rt, rlen):
+    """Evaluated route arrays (forward times A, slacks Z, loads, costs) and working copies of all of them."""
+    R = rt.shape[0]
+    W = rt.shape[1]
+    A = np.zeros((R, W), np.int64)
+    Z = np.zeros((R, W), np.int64)
+    load = np.zeros(R, np.int64)
+    rcost = np.zeros(R, np.int64)
+    for k in range(R):
+        route_eval(T, C, e, l, q, H, rt, rlen, k, A, Z, load, rcost)
+    return A, Z, load, rcost, rt.copy(), rlen.copy(), A.copy(), Z.copy(), load.copy(), rcost.copy()
+
+
+@njit(cache=True)
 def sisr_chunk(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, best_rt, best_rlen, best_key, iters, temp0,
                temp1, cbar, lmax, blink, beta, penalty):
     """Run ``iters`` SISR iterations from the current solution ``rt/rlen`` (updated in place).
@@ -279,21 +293,8 @@ def sisr_chunk(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, best_rt, best_
     Returns the number of accepted moves.
     """
     R = rt.shape[0]
-    W = rt.shape[1]
     n = T.shape[0]
-    A = np.zeros((R, W), np.int64)
-    Z = np.zeros((R, W), np.int64)
-    load = np.zeros(R, np.int64)
-    rcost = np.zeros(R, np.int64)
-    for k in range(R):
-        route_eval(T, C, e, l, q, H, rt, rlen, k, A, Z, load, rcost)
-    # working copies
-    wrt = rt.copy()
-    wlen = rlen.copy()
-    wA = A.copy()
-    wZ = Z.copy()
-    wload = load.copy()
-    wcost = rcost.copy()
+    A, Z, load, rcost, wrt, wlen, wA, wZ, wload, wcost = _route_state(T, C, e, l, q, H, rt, rlen)
     np_cur = npool[0]
     cur_cost = penalty * np_cur
     for k in range(R):
@@ -368,20 +369,8 @@ def sisr_fleet_chunk(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, absn, it
     empty (then ``rt/rlen`` is complete); state is updated in place either way.
     """
     R = rt.shape[0]
-    W = rt.shape[1]
     n = T.shape[0]
-    A = np.zeros((R, W), np.int64)
-    Z = np.zeros((R, W), np.int64)
-    load = np.zeros(R, np.int64)
-    rcost = np.zeros(R, np.int64)
-    for k in range(R):
-        route_eval(T, C, e, l, q, H, rt, rlen, k, A, Z, load, rcost)
-    wrt = rt.copy()
-    wlen = rlen.copy()
-    wA = A.copy()
-    wZ = Z.copy()
-    wload = load.copy()
-    wcost = rcost.copy()
+    A, Z, load, rcost, wrt, wlen, wA, wZ, wload, wcost = _route_state(T, C, e, l, q, H, rt, rlen)
     rof = np.full(n, -1, np.int64)
     pof = np.zeros(n, np.int64)
     removed = np.zeros(n, np.int64)
