@@ -448,3 +448,60 @@ def test_long_routes_use_soft_penalty_and_stay_complete():
     inst = random_instance(40, 12, capacity=1000, horizon=1500, width=(300, 900))
     sol = solve_vrptw(inst, time_limit_s=3.0, seed=1, max_iterations=3000)
     assert_valid(inst, sol)
+
+
+def test_kick_and_repair_moves_to_another_complete_solution_with_no_more_routes():
+    import time as _time
+
+    from core.optimizer.vrptw_sisr import kick_and_repair, reduce_fleet
+
+    inst = random_instance(40, 21, width=(80, 250), capacity=100)
+    _, d = _int_data(inst)
+    start = reduce_fleet(d, [[c] for c in range(1, d.n)], deadline=_time.monotonic() + 1.0, seed=2, stall_s=0.3)
+    changed = 0
+    for seed in range(5):
+        out = kick_and_repair(d, start, n_remove=8, deadline=_time.monotonic() + 1.0, seed=seed)
+        assert out is not None
+        assert len(out) <= len(start)
+        assert d.feasible(out) and sorted(c for r in out for c in r) == list(range(1, d.n))
+        changed += sorted(map(tuple, out)) != sorted(map(tuple, start))
+    assert changed >= 1  # the kick really leaves the start solution
+    # no time left: no repair, and the caller keeps its solution
+    assert kick_and_repair(d, start, n_remove=8, deadline=_time.monotonic() - 1.0, seed=0) is None
+
+
+def test_exchange_board_keeps_the_hierarchically_best_solution():
+    import multiprocessing as _mp
+
+    from core.optimizer.vrptw import _Exchange
+
+    board = _Exchange(_mp.get_context(), 12, 1)  # one party: the barrier never waits
+    assert board.swap([[1, 2], [3]], 500, timeout=0.1) == [[1, 2], [3]]
+    # a costlier solution with as many routes does not replace the board
+    assert board.swap([[3, 1], [2]], 700, timeout=0.1) == [[1, 2], [3]]
+    # fewer routes win even at a higher cost
+    assert board.swap([[1, 2, 3]], 900, timeout=0.1) == [[1, 2, 3]]
+    assert board.swap([[2, 1], [3]], 100, timeout=0.1) == [[1, 2, 3]]
+
+
+def test_workers_exchange_solutions_during_the_distance_phase(monkeypatch):
+    """Two workers with an iteration budget reach the sync points and both end at a valid solution."""
+    import core.optimizer.vrptw as vr
+
+    calls = []
+    real = vr._Exchange.swap
+
+    def spy(self, routes, cost, *, timeout):
+        out = real(self, routes, cost, timeout=timeout)
+        calls.append(out is not None)
+        return out
+
+    monkeypatch.setattr(vr._Exchange, "swap", spy)
+    inst = random_instance(30, 17, width=(60, 200), capacity=80)
+    board = vr._Exchange(__import__("multiprocessing").get_context(), len(inst.ids), 1)
+    monkeypatch.setattr(vr, "_EXCHANGE", board)
+    routes, method = vr._worker(inst, 3.0, 1, 0, 3000)
+    assert len(calls) == len(vr.SYNC_SHARES) and all(calls)
+    sol_routes = [[inst.ids[r] for r in route] for route in routes]
+    ok, _, bad = check_solution(inst, sol_routes)
+    assert ok, bad

@@ -72,6 +72,15 @@ SISR_PARAMS_LONG = (
     dict(temp0=30_000.0, temp1=10.0, cbar=10.0, lmax=10.0, penalty=1.0),
     dict(temp0=100_000.0, temp1=1_000.0, cbar=10.0, lmax=10.0, penalty=3.0),
 )
+#: Shares of the time limit at which the workers exchange their best solutions (distance phase).
+SYNC_SHARES = (0.5, 0.6, 0.7, 0.8, 0.9)
+#: Basin kick after a swap: share of the customers removed (adapted: smaller after a failed repair, larger
+#: after a success, within the bounds), longest repair, reheated start temperature.
+KICK_SHARE = 0.15
+KICK_SHARE_MIN = 0.03
+KICK_SHARE_MAX = 0.25
+KICK_MAX_S = 1.0
+KICK_TEMP0 = 10_000.0
 #: Share of the time limit for the first solution.
 FIRST_SHARE = 0.05
 #: Per worker: stop eliminating routes after this share of the time limit without success.
@@ -405,7 +414,7 @@ def _worker(
         if any("vehicles used" not in b for b in bad):
             return [], "none"
     # --- fleet minimisation: SISR with absence counters (numba) ----------------------------------------
-    from core.optimizer.vrptw_sisr import SisrData, reduce_fleet, run_sisr
+    from core.optimizer.vrptw_sisr import SisrData, kick_and_repair, reduce_fleet, run_sisr
 
     data = SisrData(model.transit, model.cost, model.ready, model.due, model.demand, model.capacity)
     lb = max(1, int(math.ceil(float(inst.demand.sum()) / float(inst.capacity) - 1e-9)))
@@ -419,16 +428,58 @@ def _worker(
         routes = new
     _dbg(f"[{variant}] fm {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
 
-    # --- distance phase: SISR ruin & recreate (numba kernels), fleet capped -----------------------------
-    params = _sisr_params(model.n_nodes - 1, len(routes), variant)
+    # --- distance phase: SISR ruin & recreate (numba kernels), fleet capped, in epochs --------------------
+    # At the minimum fleet the complete solutions form badly connected basins and the search ends where its
+    # start lies. So at each sync point the workers swap their best solutions: the worse one (or both, when
+    # they hold equally good solutions) takes the best, kicks it into a neighbouring basin (kick_and_repair)
+    # and anneals from there at a reheated temperature; a strictly better one goes on along its own schedule.
+    dist_start = time.monotonic()
     lns_end = t0 + LNS_END_SHARE * time_limit_s
-    if lns_end - time.monotonic() > 0.05 or max_iterations is not None:
-        new = run_sisr(data, routes, deadline=lns_end, max_iterations=max_iterations,
-                       seed=seed * 104729 + variant, **params)
-        if model.feasible_rows(new) and _key(new, model) < _key(routes, model):
-            routes = new
-        _dbg(f"[{variant}] sisr {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s "
-             f"({run_sisr.iterations} it)")
+    span = max(1e-3, lns_end - dist_start)
+    ends = [t0 + s * time_limit_s for s in SYNC_SHARES] + [lns_end]
+    n_epochs = len(ends)
+    start, reheat, kick_share = routes, False, KICK_SHARE
+    for epoch, seg_end in enumerate(ends):
+        seg_start = time.monotonic()
+        params = _sisr_params(model.n_nodes - 1, len(start), variant)
+        if max_iterations is not None:
+            its = max_iterations // n_epochs + (1 if epoch < max_iterations % n_epochs else 0)
+            sched = (epoch / n_epochs, (epoch + 1) / n_epochs)
+            kwargs = dict(max_iterations=its, deadline=None)
+        else:
+            its = None
+            sched = (max(0.0, (seg_start - dist_start) / span), min(1.0, (seg_end - dist_start) / span))
+            kwargs = dict(deadline=seg_end)
+        if reheat:
+            params["temp0"], sched = min(params["temp0"], KICK_TEMP0), (0.0, 1.0)
+        if (its or 0) > 0 or (its is None and seg_end - seg_start > 0.05):
+            new = run_sisr(data, start, seed=seed * 104729 + variant + 7 * epoch, schedule=sched, **kwargs, **params)
+            if model.feasible_rows(new) and _key(new, model) < _key(routes, model):
+                routes = new
+            _dbg(f"[{variant}] sisr e{epoch}{' kick' if reheat else ''} {len(new)} veh {model.route_cost(new):.1f}"
+                 f" best {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s ({run_sisr.iterations} it)")
+            start, reheat = routes if _key(new, model) > _key(routes, model) else new, False
+        if epoch == n_epochs - 1 or _EXCHANGE is None:
+            continue
+        wait = max(0.2, min(2.0, deadline - time.monotonic()))
+        board = _EXCHANGE.swap(routes, data.cost(routes), timeout=wait)
+        if board is None or not model.feasible_rows(board):
+            continue
+        mine, theirs = _key(routes, model), _key(board, model)
+        if theirs > mine:
+            continue  # this worker holds the best: it goes on along its own schedule
+        if theirs < mine:
+            _dbg(f"[{variant}] adopts {len(board)} veh {model.route_cost(board):.1f}")
+        routes = board
+        kick_end = time.monotonic() + min(KICK_MAX_S, 0.3 * max(0.0, ends[epoch + 1] - time.monotonic()))
+        kicked = kick_and_repair(data, routes, n_remove=max(2, int(kick_share * (model.n_nodes - 1))),
+                                 deadline=kick_end, seed=seed * 7 + variant * 1009 + epoch)
+        if kicked is not None and len(kicked) <= len(routes):
+            start, reheat = kicked, True
+            kick_share = min(KICK_SHARE_MAX, kick_share * 1.2)
+        else:  # repair failed in time: smaller kicks from now on
+            start, reheat = routes, False
+            kick_share = max(KICK_SHARE_MIN, kick_share * 0.6)
     remaining = deadline - time.monotonic()
     if remaining > 0.3 and max_iterations is None:
         new = model.improve(routes, remaining)
@@ -436,6 +487,56 @@ def _worker(
             routes = new
         _dbg(f"[{variant}] gls {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
     return routes, f"ejection-pool+sisr({first})"
+
+
+class _Exchange:
+    """Best-solution board shared by the worker processes: shared memory plus a barrier (fork-inherited).
+
+    Layout of ``buf``: ``[vehicles, cost, (route length, customers...) ...]`` in the integer model.
+    """
+
+    def __init__(self, ctx, n_nodes: int, workers: int):
+        self.buf = ctx.Array("q", 2 + 2 * n_nodes)
+        self.buf[0] = 2**62
+        self.buf[1] = 2**62
+        self.barrier = ctx.Barrier(workers)
+
+    def swap(self, routes: list[list[int]], cost: int, *, timeout: float) -> list[list[int]] | None:
+        """Publish ``routes`` if better than the board, wait for the other workers, return the board's best
+        (None if the board is empty). A missing worker only costs ``timeout`` once: the barrier then stays
+        broken and later swaps do not wait."""
+        import threading
+
+        with self.buf.get_lock():
+            if (len(routes), cost) < (self.buf[0], self.buf[1]):
+                self.buf[0], self.buf[1] = len(routes), cost
+                pos = 2
+                for r in routes:
+                    self.buf[pos] = len(r)
+                    self.buf[pos + 1 : pos + 1 + len(r)] = r
+                    pos += 1 + len(r)
+        try:
+            self.barrier.wait(timeout=timeout)
+        except threading.BrokenBarrierError:
+            pass
+        with self.buf.get_lock():
+            if self.buf[0] >= 2**62:
+                return None
+            out, pos = [], 2
+            for _ in range(self.buf[0]):
+                m = self.buf[pos]
+                out.append(list(self.buf[pos + 1 : pos + 1 + m]))
+                pos += 1 + m
+            return out
+
+
+#: The board of the current solve in a worker process (set by the pool initializer).
+_EXCHANGE: _Exchange | None = None
+
+
+def _set_exchange(exchange: _Exchange | None) -> None:
+    global _EXCHANGE
+    _EXCHANGE = exchange
 
 
 def _worker_star(args):
@@ -472,7 +573,9 @@ def solve_vrptw(
     if workers > 1:
         try:
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as ex:
+            exchange = _Exchange(ctx, len(inst.ids), workers)
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_set_exchange,
+                                     initargs=(exchange,)) as ex:
                 spent = time.monotonic() - t0
                 args = [(inst, max(0.2, budget - spent), seed, v, max_iterations) for v in range(workers)]
                 results = list(ex.map(_worker_star, args))

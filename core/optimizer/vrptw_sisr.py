@@ -23,7 +23,7 @@ import time
 import numpy as np
 from numba import njit
 
-__all__ = ["SisrData", "seed_rng", "route_eval", "sisr_chunk", "sisr_fleet_chunk", "run_sisr", "reduce_fleet",
+__all__ = ["SisrData", "seed_rng", "route_eval", "sisr_chunk", "sisr_fleet_chunk", "run_sisr", "reduce_fleet", "kick_and_repair",
            "routes_feasible_int"]
 
 
@@ -468,6 +468,44 @@ def reduce_fleet(
     return best
 
 
+def kick_and_repair(
+    data: "SisrData",
+    routes: list[list[int]],
+    *,
+    n_remove: int,
+    deadline: float,
+    seed: int = 0,
+    cbar: float = 10.0,
+    lmax: float = 10.0,
+    blink: float = 0.01,
+    beta: float = 0.5,
+    chunk: int = 200,
+) -> list[list[int]] | None:
+    """Jump to a neighbouring basin at the same fleet size: remove a random customer and its ``n_remove - 1``
+    nearest neighbours, then re-insert them with fleet-minimisation iterations (absence counters, no cost
+    criterion) on the same number of routes. Returns the complete solution, or None if the pool was not
+    emptied by ``deadline``."""
+    routes = [list(r) for r in routes if r]
+    if not routes:
+        return None
+    seed_rng(int(seed) % (2**31 - 1))
+    rng = np.random.default_rng(seed)
+    centre = int(rng.integers(1, data.n))
+    n_remove = max(1, min(int(n_remove), data.n - 1))
+    gone = {centre, *(int(c) for c in data.neigh[centre, : n_remove - 1])}
+    rt, rlen = data.to_arrays([[c for c in r if c not in gone] for r in routes], len(routes))
+    pool = np.zeros(data.n, dtype=np.int64)
+    pool[: len(gone)] = sorted(gone)
+    npool = np.array([len(gone)], dtype=np.int64)
+    absn = np.ones(data.n, dtype=np.int64)
+    while time.monotonic() < deadline:
+        if sisr_fleet_chunk(data.T, data.C, data.e, data.l, data.q, data.Q, data.H, data.neigh, rt, rlen, pool, npool,
+                            absn, chunk, cbar, lmax, blink, beta):
+            new = data.from_arrays(rt, rlen)
+            return new if data.feasible(new) else None
+    return None
+
+
 # --------------------------------------------------------------------------------------------------
 # Python driver
 # --------------------------------------------------------------------------------------------------
@@ -544,6 +582,7 @@ def run_sisr(
     beta: float = 0.5,
     penalty: float | None = None,
     chunk: int = 2000,
+    schedule: tuple[float, float] = (0.0, 1.0),
 ) -> list[list[int]]:
     """SISR from ``routes`` (row-index routes, all feasible) with at most ``len(routes)`` routes.
 
@@ -554,6 +593,9 @@ def run_sisr(
 
     ``penalty``: None = only complete solutions are accepted; otherwise the search may leave customers
     unassigned at ``penalty`` x twice the mean depot distance each (only complete solutions are returned).
+
+    ``schedule = (f0, f1)``: this call covers the part ``f0 .. f1`` of a longer annealing schedule from
+    ``temp0`` to ``temp1`` (a search split into epochs keeps one falling temperature across them).
     """
     if deadline is None and max_iterations is None:
         raise ValueError("give a deadline or max_iterations")
@@ -591,8 +633,9 @@ def run_sisr(
             # guess the share of time this chunk takes from the speed so far
             rate = (now - start) / done if done else 0.0
             f1 = min(1.0, f0 + rate * n_it / span) if done else f0
-        t_a = temp0 * (temp1 / temp0) ** min(1.0, f0)
-        t_b = temp0 * (temp1 / temp0) ** min(1.0, f1)
+        g0, g1 = schedule
+        t_a = temp0 * (temp1 / temp0) ** (g0 + (g1 - g0) * min(1.0, f0))
+        t_b = temp0 * (temp1 / temp0) ** (g0 + (g1 - g0) * min(1.0, f1))
         sisr_chunk(data.T, data.C, data.e, data.l, data.q, data.Q, data.H, data.neigh, rt, rlen, pool, npool, best_rt,
                    best_rlen, best_key, n_it, t_a, t_b, cbar, lmax, blink, beta, pen)
         done += n_it
