@@ -61,7 +61,7 @@ LNS_END_SHARE = 1.0
 #: customers lost up to 3 % on RC106 there.
 SISR_PARAMS = (
     dict(temp0=30_000.0, temp1=10.0, cbar=10.0, lmax=10.0),
-    dict(temp0=100_000.0, temp1=10.0, cbar=20.0, lmax=20.0),
+    dict(temp0=100_000.0, temp1=10.0, cbar=10.0, lmax=10.0, penalty=3.0),
 )
 #: Long routes (at least :data:`LONG_ROUTE_AVG` customers per route after fleet minimisation, i.e. the
 #: R2/RC2/C2 classes): at the minimum fleet the complete-solution space is badly connected and the search
@@ -81,6 +81,10 @@ KICK_SHARE_MIN = 0.03
 KICK_SHARE_MAX = 0.25
 KICK_MAX_S = 1.0
 KICK_TEMP0 = 10_000.0
+#: Before the first sync, how often a worker looks at the board for a solution with fewer routes (seconds).
+PEEK_S = 1.0
+#: Penalty per unassigned customer (x twice the mean depot distance) of an epoch after a failed kick.
+SOFT_KICK_PENALTY = 3.0
 #: Share of the time limit for the first solution.
 FIRST_SHARE = 0.05
 #: Per worker: stop eliminating routes after this share of the time limit without success.
@@ -423,11 +427,14 @@ def _worker(
     new = reduce_fleet(
         data, routes, deadline=t0 + RM_SHARE * time_limit_s, seed=seed * 7919 + variant, lower_bound=lb,
         stall_s=stall, log=_dbg if os.environ.get("OMNI_VRPTW_DEBUG") else None,
+        on_improve=None if _EXCHANGE is None else (lambda rs: _EXCHANGE.publish(rs, data.cost(rs))),
     )
     if model.feasible_rows(new) and len(new) <= len(routes):
         routes = new
     _dbg(f"[{variant}] fm {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
 
+    if _EXCHANGE is not None:
+        _EXCHANGE.publish(routes, data.cost(routes))
     # --- distance phase: SISR ruin & recreate (numba kernels), fleet capped, in epochs --------------------
     # At the minimum fleet the complete solutions form badly connected basins and the search ends where its
     # start lies. So at each sync point the workers swap their best solutions: the worse one (or both, when
@@ -438,7 +445,7 @@ def _worker(
     span = max(1e-3, lns_end - dist_start)
     ends = [t0 + s * time_limit_s for s in SYNC_SHARES] + [lns_end]
     n_epochs = len(ends)
-    start, reheat, kick_share = routes, False, KICK_SHARE
+    start, reheat, soft, kick_share = routes, False, False, KICK_SHARE
     for epoch, seg_end in enumerate(ends):
         seg_start = time.monotonic()
         params = _sisr_params(model.n_nodes - 1, len(start), variant)
@@ -452,13 +459,34 @@ def _worker(
             kwargs = dict(deadline=seg_end)
         if reheat:
             params["temp0"], sched = min(params["temp0"], KICK_TEMP0), (0.0, 1.0)
-        if (its or 0) > 0 or (its is None and seg_end - seg_start > 0.05):
+        if soft:  # the kick found no complete neighbour: leave the basin through partial solutions instead
+            params["penalty"] = params.get("penalty") or SOFT_KICK_PENALTY
+        if epoch == 0 and its is None and _EXCHANGE is not None:
+            # Before the first sync the other worker may still be minimising its fleet: look at the board
+            # every PEEK_S and take a solution with fewer routes at once instead of waiting for the sync.
+            while seg_end - time.monotonic() > PEEK_S + 0.05:
+                fewer = _EXCHANGE.read(fewer_than=len(routes))
+                if fewer is not None and model.feasible_rows(fewer):
+                    _dbg(f"[{variant}] takes {len(fewer)} veh {model.route_cost(fewer):.1f} from the board")
+                    routes = start = fewer
+                    params = _sisr_params(model.n_nodes - 1, len(start), variant)
+                    break
+                now = time.monotonic()
+                piece = run_sisr(data, start, seed=seed * 104729 + variant + int(now * 1000) % 9973,
+                                 deadline=now + PEEK_S,
+                                 schedule=((now - dist_start) / span, (now + PEEK_S - dist_start) / span), **params)
+                if model.feasible_rows(piece) and _key(piece, model) < _key(routes, model):
+                    routes = piece
+                start = routes
+            sched = (max(0.0, (time.monotonic() - dist_start) / span), sched[1])
+        if (its or 0) > 0 or (its is None and seg_end - time.monotonic() > 0.05):
             new = run_sisr(data, start, seed=seed * 104729 + variant + 7 * epoch, schedule=sched, **kwargs, **params)
             if model.feasible_rows(new) and _key(new, model) < _key(routes, model):
                 routes = new
-            _dbg(f"[{variant}] sisr e{epoch}{' kick' if reheat else ''} {len(new)} veh {model.route_cost(new):.1f}"
+            _dbg(f"[{variant}] sisr e{epoch}{' kick' if reheat else ''}{' soft' if soft else ''} {len(new)} veh "
+                 f"{model.route_cost(new):.1f}"
                  f" best {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s ({run_sisr.iterations} it)")
-            start, reheat = routes if _key(new, model) > _key(routes, model) else new, False
+            start, reheat, soft = routes if _key(new, model) > _key(routes, model) else new, False, False
         if epoch == n_epochs - 1 or _EXCHANGE is None:
             continue
         wait = max(0.2, min(2.0, deadline - time.monotonic()))
@@ -478,7 +506,7 @@ def _worker(
             start, reheat = kicked, True
             kick_share = min(KICK_SHARE_MAX, kick_share * 1.2)
         else:  # repair failed in time: smaller kicks from now on
-            start, reheat = routes, False
+            start, reheat, soft = routes, True, True
             kick_share = max(KICK_SHARE_MIN, kick_share * 0.6)
     remaining = deadline - time.monotonic()
     if remaining > 0.3 and max_iterations is None:
@@ -501,12 +529,8 @@ class _Exchange:
         self.buf[1] = 2**62
         self.barrier = ctx.Barrier(workers)
 
-    def swap(self, routes: list[list[int]], cost: int, *, timeout: float) -> list[list[int]] | None:
-        """Publish ``routes`` if better than the board, wait for the other workers, return the board's best
-        (None if the board is empty). A missing worker only costs ``timeout`` once: the barrier then stays
-        broken and later swaps do not wait."""
-        import threading
-
+    def publish(self, routes: list[list[int]], cost: int) -> None:
+        """Put ``routes`` on the board if they beat it (fewer vehicles, then lower cost). Never waits."""
         with self.buf.get_lock():
             if (len(routes), cost) < (self.buf[0], self.buf[1]):
                 self.buf[0], self.buf[1] = len(routes), cost
@@ -515,12 +539,11 @@ class _Exchange:
                     self.buf[pos] = len(r)
                     self.buf[pos + 1 : pos + 1 + len(r)] = r
                     pos += 1 + len(r)
-        try:
-            self.barrier.wait(timeout=timeout)
-        except threading.BrokenBarrierError:
-            pass
+
+    def read(self, *, fewer_than: int | None = None) -> list[list[int]] | None:
+        """The board's solution (None if empty, or if it does not have fewer than ``fewer_than`` routes)."""
         with self.buf.get_lock():
-            if self.buf[0] >= 2**62:
+            if self.buf[0] >= 2**62 or (fewer_than is not None and self.buf[0] >= fewer_than):
                 return None
             out, pos = [], 2
             for _ in range(self.buf[0]):
@@ -528,6 +551,19 @@ class _Exchange:
                 out.append(list(self.buf[pos + 1 : pos + 1 + m]))
                 pos += 1 + m
             return out
+
+    def swap(self, routes: list[list[int]], cost: int, *, timeout: float) -> list[list[int]] | None:
+        """Publish ``routes``, wait for the other workers, return the board's best (None if the board is
+        empty). A missing worker only costs ``timeout`` once: the barrier then stays broken and later swaps
+        do not wait."""
+        import threading
+
+        self.publish(routes, cost)
+        try:
+            self.barrier.wait(timeout=timeout)
+        except threading.BrokenBarrierError:
+            pass
+        return self.read()
 
 
 #: The board of the current solve in a worker process (set by the pool initializer).

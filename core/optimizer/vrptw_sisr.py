@@ -427,9 +427,11 @@ def reduce_fleet(
     beta: float = 0.5,
     chunk: int = 500,
     log=None,
+    on_improve=None,
 ) -> list[list[int]]:
     """Remove routes one at a time with :func:`sisr_fleet_chunk` until the deadline (or ``stall_s`` without
-    success, or ``lower_bound`` routes). Returns the complete solution with the fewest routes found."""
+    success, or ``lower_bound`` routes). Returns the complete solution with the fewest routes found;
+    ``on_improve(routes)`` is called with each new one (e.g. to share it with other workers at once)."""
     best = [list(r) for r in routes if r]
     seed_rng(int(seed) % (2**31 - 1))
     rng = np.random.default_rng(seed)
@@ -465,6 +467,8 @@ def reduce_fleet(
         last = time.monotonic()
         if log:
             log(f"  fm -> {len(best)}")
+        if on_improve is not None:
+            on_improve(best)
     return best
 
 
