@@ -57,8 +57,9 @@ RM_SHARE = 0.5
 #: The distance phase (SISR) runs until this share of the time limit; OR-Tools GLS may polish the rest.
 LNS_END_SHARE = 1.0
 #: SISR parameters per worker (temperatures in model units, i.e. distance x SCALE) for short routes
-#: (R1/RC1/C1): both only accept complete solutions (``penalty=None``); a soft penalty for unassigned
-#: customers lost up to 3 % on RC106 there.
+#: (R1/RC1/C1): worker 0 only accepts complete solutions (``penalty=None``; alone it stays in the basin of its
+#: start, e.g. RC106 +3 %); worker 1 may leave customers unassigned at a penalty (alone erratic: R109/R112 at
+#: 0-1 % in some runs, no progress in others). The exchange at the sync points combines the two.
 SISR_PARAMS = (
     dict(temp0=30_000.0, temp1=10.0, cbar=10.0, lmax=10.0),
     dict(temp0=100_000.0, temp1=10.0, cbar=10.0, lmax=10.0, penalty=3.0),
