@@ -417,7 +417,7 @@ def stop_whereabouts(result: ItineraryResult) -> dict[str, str]:
     where: dict[str, str] = {}
     for day in result.days:
         for e in day.entries:
-            if e.kind == "visit" and e.key:
+            if e.kind == "visit" and e.key and not e.continues_visit:
                 lock = " · locked" if e.locked else ""
                 where[e.key] = f"day {day.day_index + 1} {e.start:%H:%M}{lock}"
     for item in result.dropped_items:

@@ -297,7 +297,8 @@ def build_day_map(day, anchors=None, *, base_url_path: str = "", osm_layer: bool
     an anchor not in it is left off the map.
     """
     anchors = dict(anchors or {})
-    visits = [e for e in day.entries if e.kind == "visit" and e.lon is not None and e.lat is not None]
+    visits = [e for e in day.entries
+              if e.kind == "visit" and not e.continues_visit and e.lon is not None and e.lat is not None]
     start = anchors.get(day.start_key)
     end = anchors.get(day.end_key)
     line: list[list[float]] = []

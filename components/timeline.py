@@ -53,6 +53,8 @@ def entry_label(i: int, entry: TimelineEntry) -> str:
     name = entry.name
     if entry.kind == "travel" and "→" in name:
         name = "→ " + name.split("→", 1)[1].strip()
+    if entry.part:  # a visit split by a lunch on site: the two bars say which half they are
+        name += " (1/2)" if entry.part == 1 else " (2/2)"
     return f"{i + 1:02d} {name}"
 
 
@@ -112,6 +114,8 @@ def gantt_frame(day: DayTimeline, zone: str) -> pd.DataFrame:
             detail = f"robust {e.robust_min} min · nominal {e.nominal_min} min ({e.source})"
         elif e.kind == "visit":
             detail = f"{e.priority} · arrive {_hhmm(e.arrival, zone)}" + (" · locked" if e.locked else "")
+            if e.part:
+                detail += " · before lunch on site" if e.part == 1 else " · after lunch on site"
         rows.append(
             {
                 "row": i,

@@ -89,6 +89,11 @@ class Settings(BaseSettings):
         default=2.0, gt=0, le=60, description="Cap per OR-Tools solve (greedy descent usually stops well before)."
     )
     itinerary_metaheuristic: Literal["greedy_descent", "guided_local_search"] = "greedy_descent"
+    itinerary_lunch_on_site_min_visit_min: int = Field(
+        default=180, ge=0, le=1440,
+        description="Visits at least this long (after pacing) may host the day's lunch on site, split around it; "
+        "0 = never (lunch only between stops). Booked slots (fixed start) are never split.",
+    )
     itinerary_fix_search_max_solves: int = Field(
         default=80, ge=0, le=2000, description="Feasibility solves spent searching smallest fixes (deterministic cap)."
     )

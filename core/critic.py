@@ -32,6 +32,8 @@ Violation codes:
     MUST_DROPPED_SILENTLY    a must-visit or locked stop is missing but the plan says it is ready
     VISIT_TOO_SHORT          a visit is shorter than its (paced) visit minutes
     NEGATIVE_SLACK           an entry claims negative slack
+    SPLIT_VISIT_INVALID      a visit split by a lunch on site is not "part 1, lunch at the same place,
+                             part 2" of one place, or the place's visits are not long enough to host it
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from core.models.itinerary import UNREACHABLE_MIN, CriticReport, ItineraryResult
 CHECKS = (
     "entry_times", "overlap", "day_bounds", "continuity", "time_windows", "lunch", "robust_travel",
     "explicit_waits", "totals", "locks", "coverage", "visit_length", "slack", "days", "drop_reasons",
-    "provider_travel",
+    "provider_travel", "split_visits",
 )
 
 
@@ -130,6 +132,7 @@ def check_itinerary(
             prev_day_end = entries[-1].end
 
         _check_continuity(day, request, flag, _expected_anchor_keys(request, d))
+        _check_split_visits(day, settings, flag)
 
         # lunch
         lunches = [(i, e) for i, e in enumerate(entries) if e.kind == "lunch"]
@@ -169,7 +172,7 @@ def check_itinerary(
         for i, e in enumerate(entries):
             if e.kind != "visit":
                 continue
-            visits[e.key] += 1
+            visits[e.key] += 0 if e.continues_visit else 1
             windows = _windows_for(e, day_date, request, pack, result.timezone)
             if windows is not None and not any(s <= e.start and e.end <= t for s, t in windows):
                 flag("TIME_WINDOW_VIOLATION", f"'{e.name}' {e.start:%H:%M}-{e.end:%H:%M} is not inside its opening "
@@ -241,6 +244,36 @@ def _check_continuity(day, request, flag, expected: tuple[str, str] | None = Non
         flag("ROUTE_DISCONTINUOUS", f"day {d + 1} ends at '{here}', not at its end place '{end_key}'", day=d)
 
 
+def _check_split_visits(day, settings, flag) -> None:
+    """Each part 1 is followed by a lunch at the same place and then part 2 of the same visit; no stray
+    part 2; and the visit is one that may host lunch on site (long enough, by the settings)."""
+    d = day.day_index
+    entries = day.entries
+    threshold = settings.itinerary_lunch_on_site_min_visit_min
+    for i, e in enumerate(entries):
+        if e.kind != "visit" or e.part is None:
+            continue
+        if e.part == 1:
+            ok = (i + 2 < len(entries) and entries[i + 1].kind == "lunch" and entries[i + 2].kind == "visit"
+                  and entries[i + 2].part == 2 and entries[i + 2].key == e.key
+                  and (entries[i + 1].lon, entries[i + 1].lat) == (e.lon, e.lat))
+            if not ok:
+                flag("SPLIT_VISIT_INVALID", f"'{e.key}' part 1 is not followed by a lunch on site and part 2",
+                     day=d, entry=i, key=e.key)
+                continue
+            total = _mins(e.start, e.end) + _mins(entries[i + 2].start, entries[i + 2].end)
+            if not threshold or total < threshold:
+                flag("SPLIT_VISIT_INVALID", f"'{e.key}' ({total} min) is too short to host lunch on site "
+                     f"(at least {threshold} min)", day=d, entry=i, key=e.key)
+        elif e.part == 2:
+            if not (i >= 2 and entries[i - 1].kind == "lunch" and entries[i - 2].kind == "visit"
+                    and entries[i - 2].part == 1 and entries[i - 2].key == e.key):
+                flag("SPLIT_VISIT_INVALID", f"'{e.key}' part 2 does not follow part 1 and a lunch on site",
+                     day=d, entry=i, key=e.key)
+        else:
+            flag("SPLIT_VISIT_INVALID", f"'{e.key}' has visit part {e.part}", day=d, entry=i, key=e.key)
+
+
 def _opening_expr(place, pack) -> tuple[bool, str | None]:
     """(known, expression) of a requested place's opening hours: its own, else the pack's."""
     expr = place.opening_hours
@@ -272,7 +305,7 @@ def _check_day_totals(day, flag) -> None:
     visits = [e for e in day.entries if e.kind == "visit"]
     travel = [e for e in day.entries if e.kind == "travel"]
     expected = {
-        "visits": len(visits),
+        "visits": sum(1 for e in visits if not e.continues_visit),
         "visit_min": sum(_mins(e.start, e.end) for e in visits),
         "travel_robust_min": sum(_mins(e.start, e.end) for e in travel),
         "lunch_min": sum(_mins(e.start, e.end) for e in day.entries if e.kind == "lunch"),
@@ -305,7 +338,7 @@ def _check_trip_totals(result, flag) -> None:
         "dropped": len(result.dropped_items),
         "must_dropped": sum(1 for x in result.dropped_items if x.priority == "must"),
     }
-    real_visits = sum(1 for d in result.days for e in d.entries if e.kind == "visit")
+    real_visits = sum(1 for d in result.days for e in d.entries if e.kind == "visit" and not e.continues_visit)
     if sums["visits"] != real_visits:
         flag("TOTALS_INCONSISTENT", f"day totals count {sums['visits']} visits, the timelines hold {real_visits}")
     for name, value in sums.items():
@@ -332,8 +365,12 @@ def _check_request(result, request, visits: Counter, pack, settings, flag) -> No
             flag("MUST_DROPPED_SILENTLY", f"{'must-visit' if place.priority == 'must' else 'locked stop'} "
                  f"'{place.key}' is dropped but the plan is 'ready'", key=place.key)
     for day in result.days:
+        minutes = Counter()  # a visit split around a lunch on site counts as one, of both parts' length
+        for e in day.entries:
+            if e.kind == "visit":
+                minutes[e.key] += _mins(e.start, e.end)
         for i, e in enumerate(day.entries):
-            if e.kind != "visit":
+            if e.kind != "visit" or e.continues_visit:
                 continue
             place = request.place(e.key or "")
             if place is None:
@@ -353,8 +390,8 @@ def _check_request(result, request, visits: Counter, pack, settings, flag) -> No
             base = base or settings.default_visit_minutes
             if base:
                 need = base if place.fixed_start is not None else math.ceil(base * result.policy.visit_factor - 1e-9)
-                if _mins(e.start, e.end) < need:
-                    flag("VISIT_TOO_SHORT", f"'{e.key}' lasts {_mins(e.start, e.end)} of {need} min",
+                if minutes[e.key] < need:
+                    flag("VISIT_TOO_SHORT", f"'{e.key}' lasts {minutes[e.key]} of {need} min",
                          day=day.day_index, entry=i, key=e.key)
 
 

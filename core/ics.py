@@ -101,6 +101,8 @@ def _describe(entry: TimelineEntry) -> str:
     parts: list[str] = []
     if entry.kind == "visit":
         parts.append(f"Priority: {entry.priority}")
+        if entry.part:
+            parts.append("Before lunch on site" if entry.part == 1 else "After lunch on site")
         if entry.start > entry.arrival:
             parts.append(f"Arrive {entry.arrival:%H:%M}")
         parts.append(f"Slack: {entry.slack_min} min")

@@ -99,6 +99,10 @@ def _resolve_ref(ref: PlaceRef | TripPlace, pack, *, field: str):
     return ref.name or pack_place.name_zh, pack_place.lon, pack_place.lat, f"offline:{pack.name}", pack_place
 
 
+#: A visit split by a lunch on site runs at least this long before the lunch (when the lunch window allows).
+LUNCH_ON_SITE_MIN_PART = 60
+
+
 def _clock_min(t) -> int:
     return t.hour * 60 + t.minute
 
@@ -212,6 +216,8 @@ def prepare_problem(
                 penalty=penalty, opening_hours=expr, opening_source=ow.source, open_by_day=open_by_day,
                 windows_by_day=windows, fixed_day=place.fixed_day,
                 fixed_start_min=_clock_min(place.fixed_start) if place.fixed_start is not None else None,
+                lunch_on_site=bool(settings.itinerary_lunch_on_site_min_visit_min) and place.fixed_start is None
+                and visit >= settings.itinerary_lunch_on_site_min_visit_min,
             )
         )
 
@@ -268,6 +274,7 @@ class _Step:
     from_pt: int | None = None
     to_pt: int | None = None
     latest_start: int | None = None  # the window bound (visit: its opening window; lunch: window)
+    part: int = 0  # visit split by a lunch on site: 1 = before lunch, 2 = after (0 = whole visit)
 
 
 @dataclass
@@ -306,15 +313,18 @@ def layout_day(
     if any(not w for w in windows):
         return None
     lunch = _lunch_bounds(day, ds, de, problem)
-    options: list[tuple[int | None, bool]] = [(None, False)]
+    options: list[tuple[int | None, str]] = [(None, "before")]
     if lunch is not None:
         # Lunch only delays what follows, so the lunch-free ready time before each gap is a lower bound:
         # a gap whose ready time is past the latest lunch start (or unreachable) cannot host lunch.
+        # A long visit may also host it on site ("inside": the visit is split around the lunch).
         ready = _ready_times(problem, day, ds, stops, windows)
-        options = [(g, after) for g, t in enumerate(ready) if t <= lunch[1] for after in (False, True)]
+        options = [(g, mode) for g, t in enumerate(ready) if t <= lunch[1] for mode in ("before", "after")]
+        options += [(g, "inside") for g, t in enumerate(ready[: len(stops)]) if t <= lunch[1]
+                    and stops[g].lunch_on_site]
     best: DaySchedule | None = None
-    for gap, after in options:
-        sched = _forward(problem, day, ds, de, stops, windows, lunch, gap, after, settings.explicit_wait_min)
+    for gap, mode in options:
+        sched = _forward(problem, day, ds, de, stops, windows, lunch, gap, mode, settings.explicit_wait_min)
         if sched is None:
             continue
         # Idle time at the start place counts like waiting: a day that "starts" with a hotel lunch at 11:30
@@ -334,6 +344,26 @@ def _idle_cost(sched: DaySchedule, day_start: int) -> tuple[int, int]:
     return (sched.wait_total + idle_start, sched.finish)
 
 
+def _lunch_inside(stop: ProblemStop, day: ProblemDay, start: int, day_end: int, lunch: tuple[int, int],
+                  dur: int) -> tuple[int, int] | None:
+    """Lunch on site during a long visit that starts at ``start``: (lunch start, closing bound) or None.
+
+    Lunch begins inside the visit (not at its very start or end: those are the plain before/after options),
+    after at least LUNCH_ON_SITE_MIN_PART minutes of visiting when the window allows; the visit then ends
+    ``dur`` minutes later, which must still be inside the same opening interval and the day.
+    """
+    lo, hi = lunch
+    first = min(LUNCH_ON_SITE_MIN_PART, stop.visit_min // 2)
+    x = min(hi, max(lo, start + first))
+    if not (start < x < start + stop.visit_min):
+        return None
+    closing = min((iv.end for iv in stop.open_by_day[day.index] if iv.start <= start < iv.end), default=None)
+    if closing is None:
+        return None
+    closing = min(closing, day_end)
+    return (x, closing) if start + stop.visit_min + dur <= closing else None
+
+
 def _ready_times(problem, day, ds, stops, windows) -> list[int]:
     """Earliest time the day is free before each gap (before its travel), with no lunch at all."""
     R = problem.matrix.robust_min
@@ -350,7 +380,7 @@ def _ready_times(problem, day, ds, stops, windows) -> list[int]:
     return ready
 
 
-def _forward(problem, day, ds, de, stops, windows, lunch, gap, after, wait_threshold) -> DaySchedule | None:
+def _forward(problem, day, ds, de, stops, windows, lunch, gap, mode, wait_threshold) -> DaySchedule | None:
     R = problem.matrix.robust_min
     dur = problem.request.lunch.duration_min
     start_pt = problem.point_index(day.start_key)
@@ -377,7 +407,7 @@ def _forward(problem, day, ds, de, stops, windows, lunch, gap, after, wait_thres
     n = len(stops)
     for g in range(n + 1):
         target = stops[g].point_index if g < n else end_pt
-        if gap == g and not after:
+        if gap == g and mode == "before":
             t = do_lunch(t, loc)
             if t is None:
                 return None
@@ -386,18 +416,33 @@ def _forward(problem, day, ds, de, stops, windows, lunch, gap, after, wait_thres
             steps.append(_Step("travel", None, target, t, t, t + tt, t + tt, from_pt=loc, to_pt=target))
             t += tt
         loc = target
-        if gap == g and after:
+        if gap == g and mode == "after":
             t = do_lunch(t, loc)
             if t is None:
                 return None
         if g < n:
             win = next((w for w in windows[g] if w.end >= t), None)
+            split = None
+            if gap == g and mode == "inside":
+                # the first window whose earliest start lets the visit host the lunch and still end in time
+                win, split = next(((w, sp) for w in windows[g] if w.end >= t
+                                   for sp in [_lunch_inside(stops[g], day, max(t, w.start), de, lunch, dur)]
+                                   if sp is not None), (None, None))
             if win is None:
                 return None
             s = max(t, win.start)
             arrival = arrive_for(s, t, loc)
             end = s + stops[g].visit_min
-            steps.append(_Step("visit", stops[g].key, loc, arrival, s, end, end, latest_start=win.end))
+            if split is not None:
+                x, closing = split
+                steps.append(_Step("visit", stops[g].key, loc, arrival, s, x, x, latest_start=win.end, part=1))
+                steps.append(_Step("lunch", None, loc, x, x, x + dur, x + dur, latest_start=lunch[1]))
+                rest = end + dur - (x + dur)
+                steps.append(_Step("visit", stops[g].key, loc, x + dur, x + dur, end + dur, end + dur,
+                                   latest_start=closing - rest, part=2))
+                end += dur
+            else:
+                steps.append(_Step("visit", stops[g].key, loc, arrival, s, end, end, latest_start=win.end))
             t = end
     if t > de:
         return None
@@ -595,7 +640,11 @@ def _solve_routing(
         routing.AddDisjunction([index], _effective_penalty(stop, settings))
 
     solver = routing.solver()
-    node_visit_transits = [node_service[manager.IndexToNode(i)] for i in range(routing.Size())]
+    # The lunch break may not overlap a visit, except a long one that can host lunch on site (then the
+    # break lengthens that visit's transit, as the split visit does in the layout).
+    on_site = {node for node, stop, _ in stop_nodes if stop.lunch_on_site}
+    node_visit_transits = [0 if manager.IndexToNode(i) in on_site else node_service[manager.IndexToNode(i)]
+                           for i in range(routing.Size())]
     dur = problem.request.lunch.duration_min
     for v, day in enumerate(days):
         lb = _lunch_bounds(day, bounds[v][0], bounds[v][1], problem)
@@ -926,11 +975,12 @@ def build_day_timeline(problem: ItineraryProblem, sched: DaySchedule | None, day
             entries.append(TimelineEntry(
                 kind="visit", key=stop.key, name=stop.name, priority=stop.priority, source=stop.opening_source,
                 opening_windows=windows, locked=stop.fixed_day is not None or stop.fixed_start_min is not None,
-                **common,
+                part=step.part or None, **common,
             ))
         elif step.kind == "lunch":
-            entries.append(TimelineEntry(kind="lunch", key=None, name=f"Lunch near {pts[step.loc].name}",
-                                         source="lunch_policy", **common))
+            on_site = bool(entries) and entries[-1].kind == "visit" and entries[-1].part == 1
+            name = f"Lunch at {pts[step.loc].name} (on site)" if on_site else f"Lunch near {pts[step.loc].name}"
+            entries.append(TimelineEntry(kind="lunch", key=None, name=name, source="lunch_policy", **common))
         else:
             entries.append(TimelineEntry(kind="wait", key=None, name=f"Wait at {pts[step.loc].name}", **common))
     totals = _day_totals(entries)
@@ -948,7 +998,7 @@ def _day_totals(entries: Sequence[TimelineEntry]) -> DayTotals:
     t = DayTotals()
     for e in entries:
         if e.kind == "visit":
-            t.visits += 1
+            t.visits += 0 if e.continues_visit else 1
             t.visit_min += mins(e.start, e.end)
         elif e.kind == "travel":
             t.travel_nominal_min += e.nominal_min or 0.0

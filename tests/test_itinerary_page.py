@@ -100,7 +100,8 @@ def text_of(at) -> str:
 
 
 def visits(result: ItineraryResult, day_index: int) -> list:
-    return [e for e in result.days[day_index].entries if e.kind == "visit"]
+    """The day's visits (a visit split around a lunch on site counts once)."""
+    return [e for e in result.days[day_index].entries if e.kind == "visit" and not e.continues_visit]
 
 
 def check_timeline(frame, result: ItineraryResult, day_index: int) -> None:
@@ -143,6 +144,11 @@ def test_demo_trip_optimises_and_renders(it_app, trip):
     spec, bars = gantt_bars(at)
     assert list(bars["kind"]) == list(frame["kind"])
     assert len(bars) == len(result.days[0].entries)
+    # A visit split by a lunch on site shows as two labelled bars around the lunch bar.
+    parts = [i for i, e in enumerate(result.days[0].entries) if e.part]
+    assert [lbl[-5:] for lbl in bars["label"].iloc[parts]] == ["(1/2)", "(2/2)"] * (len(parts) // 2)
+    if trip == "shanghai_family_day":  # relaxed pacing: the 150-min science museum becomes 180 min
+        assert len(parts) == 2 and bars["kind"].iloc[parts[0] + 1] == "lunch"
     assert "Day 1" in json.dumps(spec, ensure_ascii=False)
 
     # The day map: local Leaflet only, no interaction sent back, hotel + one numbered pin per visit.

@@ -39,7 +39,7 @@ def env(tmp_path_factory):
 place_st = st.fixed_dictionaries({
     "place_id": st.sampled_from(POOL),
     "priority": st.sampled_from(["must", "must", "should", "nice"]),
-    "visit_minutes": st.sampled_from([30, 45, 60, 90, 120, 180]),
+    "visit_minutes": st.sampled_from([30, 45, 60, 90, 120, 180, 240]),
     "opening_hours": st.sampled_from(HOURS),
 })
 
@@ -79,6 +79,7 @@ def musts_feasible(request: TripRequest, provider, settings) -> bool:
           for j in range(len(pts))] for i in range(len(pts))]
     visit = [math.ceil(p.visit_minutes * visit_factor - 1e-9) for p in musts]
     dates = [d.date for d in request.days]
+    on_site_min = settings.itinerary_lunch_on_site_min_visit_min
     opens = []
     for p in musts:
         expr = p.opening_hours if p.opening_hours is not None else pack.place_by_id(p.place_id).opening_hours
@@ -90,7 +91,8 @@ def musts_feasible(request: TripRequest, provider, settings) -> bool:
         ds, de = clock(day.start_time), clock(day.end_time)
         lunch = request.lunch
         lo, hi = max(ds, clock(lunch.window_start)), min(de, clock(lunch.window_end)) - lunch.duration_min
-        lunch_options = [(g, after) for g in range(len(members) + 1) for after in (0, 1)] if (
+        # after: 0 = lunch before the gap's travel, 1 = after it, 2 = on site inside the visit that follows
+        lunch_options = [(g, after) for g in range(len(members) + 1) for after in (0, 1, 2)] if (
             lunch.enabled and lo <= hi) else [(None, 0)]
         for order in itertools.permutations(members):
             for gap, after in lunch_options:
@@ -99,6 +101,8 @@ def musts_feasible(request: TripRequest, provider, settings) -> bool:
         return False
 
     def simulate(order, gap, after, ds, de, lo, hi, dur, d) -> bool:
+        if after == 2 and gap == len(order):
+            return False  # no visit after the last gap to host the lunch
         t, loc = ds, 0
         for g in range(len(order) + 1):
             nxt = order[g] + 1 if g < len(order) else 0
@@ -109,13 +113,25 @@ def musts_feasible(request: TripRequest, provider, settings) -> bool:
                 t += dur
             t += R[loc][nxt]
             loc = nxt
-            if gap == g and after:
+            if gap == g and after == 1:
                 t = max(t, lo)
                 if t > hi:
                     return False
                 t += dur
             if g < len(order):
                 k = order[g]
+                if gap == g and after == 2:
+                    # lunch on site: long visits only; it starts strictly inside the visit, within its window,
+                    # and the visit (now dur longer) still ends in the same opening interval and the day
+                    if visit[k] < on_site_min or not on_site_min:
+                        return False
+                    starts = [s for s in (max(t, o) for o, c in opens[k][d])
+                              if any(o <= s and s + visit[k] + dur <= min(c, de) for o, c in opens[k][d])
+                              and max(lo, s + 1) <= min(hi, s + visit[k] - 1)]
+                    if not starts:
+                        return False
+                    t = min(starts) + visit[k] + dur
+                    continue
                 starts = [max(t, o) for o, c in opens[k][d] if max(t, o) + visit[k] <= min(c, de)]
                 if not starts:
                     return False

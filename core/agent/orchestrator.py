@@ -572,7 +572,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
                                       "source": f"region_pack:{pack.name}"})
     facts = {
         "days": [{"day": d.day_index, "date": d.date.isoformat(),
-                  "visits": [e.name for e in d.entries if e.kind == "visit"]} for d in result.days],
+                  "visits": [e.name for e in d.entries if e.kind == "visit" and not e.continues_visit]} for d in result.days],
         "dropped": [d.explanation for d in result.dropped_items],
         "robustness": result.robustness.score if result.robustness else None,
         "min_slack_min": result.robustness.min_slack_min if result.robustness else None,
@@ -622,7 +622,7 @@ def _maybe_offer_persist(state: AgentState, ctx: AgentContext) -> None:
     nodes = []
     for day in result.days:
         for e in day.entries:
-            if e.kind == "visit" and e.key:
+            if e.kind == "visit" and e.key and not e.continues_visit:
                 place = ctx.provider.region.place_by_id(e.key)
                 nodes.append({"name": e.name, "place_id": place.id if place else None, "day": day.day_index + 1,
                               "priority": {"must": "must", "should": "normal", "nice": "optional"}.get(e.priority or "should", "normal")})

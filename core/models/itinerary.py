@@ -371,6 +371,9 @@ class ProblemStop(BaseModel):
     )
     fixed_day: int | None = None
     fixed_start_min: int | None = None
+    lunch_on_site: bool = Field(
+        default=False, description="Long visit: lunch may be taken on site, splitting the visit around it"
+    )
 
 
 class ItineraryProblem(BaseModel):
@@ -430,6 +433,7 @@ class TimelineEntry(BaseModel):
     - visit / lunch: arrival <= start <= end <= departure; start - arrival is a short implicit wait
       (<= the explicit-wait threshold, else a ``wait`` entry is shown).
     - wait: an explicit wait (e.g. for opening time or the lunch window).
+    - a long visit may host the lunch on site: visit (part 1), lunch at the same place, visit (part 2).
 
     ``slack_min``: how many minutes this entry could start later without breaking any later time
     window, the lunch window or the day's end (latest start - planned start).
@@ -457,6 +461,15 @@ class TimelineEntry(BaseModel):
     lon: float | None = None
     lat: float | None = None
     locked: bool = False
+    part: int | None = Field(
+        default=None,
+        description="visit split by a lunch on site: 1 = before the lunch, 2 = after it (None = whole visit)",
+    )
+
+    @property
+    def continues_visit(self) -> bool:
+        """The second part of a visit split by a lunch on site (not a visit of its own)."""
+        return self.kind == "visit" and self.part == 2
 
     def minutes(self) -> int:
         return int((self.end - self.start).total_seconds() // 60)
