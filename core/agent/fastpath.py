@@ -240,18 +240,36 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
         day = resolve_day(state.user_input, tz=tz, now=ctx.now)
     except ValueError:
         day = datetime.now(ZoneInfo(pack.timezone)).date()
-    out = registry.call("weather.lookup", {"date": day.isoformat(), "city": pack.city}, state=state, ctx=ctx)
+    out = registry.call("weather.lookup", {"date": day.isoformat(), "city": pack.city,
+                                           "adcode": getattr(pack, "adcode", None)}, state=state, ctx=ctx)
     sun = sun_times(day, lon=pack.center[0], lat=pack.center[1], tz=pack.timezone)
     sun_ev = None
     if sun:
         sun_ev = {"type": "sun_times", "date": day.isoformat(), "city": pack.city, "sunrise": sun[0].strftime("%H:%M"),
                   "sunset": sun[1].strftime("%H:%M"), "source": "astronomical_calculation"}
-    log_decision(state, action="weather.lookup", reason_code="WEATHER_AVAILABLE" if out.available else "NO_WEATHER_SOURCE",
+    log_decision(state, action="weather.lookup", reason_code="WEATHER_AVAILABLE" if out.available else out.reason,
                  policy_id=POLICY, facts={"date": day.isoformat(), "available": out.available})
     if out.available:
         state.result.evidence.append({"type": "weather", "date": day.isoformat(), "source": out.source, **(out.forecast or {})})
-        _set(state, "OK", f"{pack.city} {day.isoformat()} 天气（来源：{out.source}）：{out.forecast}" if zh else
-             f"Weather in {pack.city} on {day.isoformat()} (source: {out.source}): {out.forecast}")
+        _set(state, "OK", f"{pack.city} {day.isoformat()} 天气（来源：{out.source}）：{_forecast_text(out.forecast, zh)}"
+             if zh else f"Weather in {pack.city} on {day.isoformat()} (source: {out.source}): "
+             f"{_forecast_text(out.forecast, zh)}")
+    elif out.reason in {"NO_FORECAST_FOR_DATE", "WEATHER_SERVICE_FAILED"}:
+        state.result.evidence.append({"type": "weather", "date": day.isoformat(), "available": False,
+                                      "reason": out.reason, "detail": out.detail})
+        if out.reason == "NO_FORECAST_FOR_DATE":
+            text = (f"天气服务只发布今天起 4 天的预报，其中没有 {day.isoformat()}，所以不给出预报，也不会编造。" if zh else
+                    f"The weather service publishes forecasts for today and the next three days only; "
+                    f"{day.isoformat()} is not among them, so there is no forecast, and I will not make one up.")
+        else:
+            text = (f"天气服务暂时不可用（{out.detail}），所以无法提供 {day.isoformat()} 的天气，也不会编造。" if zh else
+                    f"The weather service failed ({out.detail}), so there is no forecast for {day.isoformat()}, "
+                    f"and I will not make one up.")
+        if sun_ev:
+            state.result.evidence.append(sun_ev)
+        state.result.next_steps.append("稍后再试，或问 4 天内的日期。" if zh else
+                                       "Try again later, or ask about a date within the next four days.")
+        _set(state, "OK", text)
     else:
         state.result.evidence.append({"type": "weather", "date": day.isoformat(), "available": False,
                                       "reason": out.reason})
@@ -264,6 +282,26 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
                      f" What is certain is astronomy: sunrise about {sun_ev['sunrise']}, sunset about {sun_ev['sunset']} (calculated).")
         state.result.next_steps.append("配置带天气接口的在线服务商后再查询。" if zh else "Configure an online provider with weather to get a forecast.")
         _set(state, "OK", text)
+
+
+def _forecast_text(forecast: dict | None, zh: bool) -> str:
+    """A provider forecast in words, using only the published fields (nothing is derived or rounded)."""
+    f = forecast or {}
+    if "day_weather" not in f and "night_weather" not in f:
+        return "; ".join(f"{k}: {v}" for k, v in f.items() if k != "source")
+
+    def temp(v):
+        return "" if v is None else f" {v:g}°C"
+
+    day = f"{f.get('day_weather') or '—'}{temp(f.get('day_temp_c'))}"
+    night = f"{f.get('night_weather') or '—'}{temp(f.get('night_temp_c'))}"
+    wind = " ".join(x for x in (f.get("day_wind"), f.get("day_power")) if x)
+    issued = f.get("report_time")
+    if zh:
+        text = f"白天{day}，夜间{night}" + (f"；白天风向风力 {wind}" if wind else "")
+        return text + (f"（发布于 {issued}）" if issued else "")
+    text = f"day {day}, night {night}" + (f"; daytime wind {wind}" if wind else "")
+    return text + (f" (issued {issued})" if issued else "")
 
 
 def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:

@@ -23,12 +23,13 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from datetime import date
 from typing import Any, NamedTuple
 
 import httpx
 
-from core.errors import ProviderAuthError, ProviderError, ProviderQuotaExceeded, ProviderUnavailable, RouteNotFound
-from core.geo.base import Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode
+from core.errors import InputError, ProviderAuthError, ProviderError, ProviderQuotaExceeded, ProviderUnavailable, RouteNotFound
+from core.geo.base import DayForecast, Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode
 from core.geo.coords import gcj02_to_wgs84, haversine_m, parse_lonlat, wgs84_to_gcj02
 
 __all__ = [
@@ -51,6 +52,7 @@ DETAIL_PATH = "/v3/place/detail"
 DISTANCE_PATH = "/v3/distance"
 DRIVING_PATH = "/v3/direction/driving"
 WALKING_PATH = "/v3/direction/walking"
+WEATHER_PATH = "/v3/weather/weatherInfo"
 
 MAX_SEARCH_OFFSET = 25  # "强烈建议不超过25"
 MAX_DISTANCE_ORIGINS = 100  # /v3/distance: 1-100 origins per call
@@ -446,7 +448,35 @@ class AMapProvider:
     def get_walking_params(self, origin: LonLat, destination: LonLat) -> dict[str, str]:
         return self.get_route_params(origin, destination, mode="walking")
 
+    def get_weather_params(self, city: str, *, forecast: bool = True) -> dict[str, str]:
+        """``city``: an adcode (AMap's documented input; names can match several areas)."""
+        city = str(city).strip()
+        if not city:
+            raise InputError("weather needs a city adcode", field="city")
+        return {"key": self._key, "city": city, "extensions": "all" if forecast else "base"}
+
     # ---- parsers (no HTTP) -----------------------------------------------------------------
+
+    @staticmethod
+    def parse_weather_forecast_json(data: Any) -> list[DayForecast]:
+        """The published days of a forecast (``extensions=all``): today and the next three."""
+        out: list[DayForecast] = []
+        for fc in (data or {}).get("forecasts") or []:
+            for cast in fc.get("casts") or []:
+                try:
+                    day = date.fromisoformat(str(cast.get("date")))
+                except ValueError:
+                    continue
+                out.append(DayForecast(
+                    city=_text(fc.get("city")), adcode=_text(fc.get("adcode")), date=day,
+                    day_weather=_text(cast.get("dayweather")), night_weather=_text(cast.get("nightweather")),
+                    day_temp_c=_number(cast.get("daytemp_float", cast.get("daytemp"))),
+                    night_temp_c=_number(cast.get("nighttemp_float", cast.get("nighttemp"))),
+                    day_wind=_text(cast.get("daywind")), night_wind=_text(cast.get("nightwind")),
+                    day_power=_text(cast.get("daypower")), night_power=_text(cast.get("nightpower")),
+                    report_time=_text(fc.get("reporttime")), source=f"amap:{WEATHER_PATH}",
+                ))
+        return out
 
     @staticmethod
     def parse_geocode_json(data: Any) -> list[Place]:
@@ -591,6 +621,13 @@ class AMapProvider:
         return data
 
     # ---- MapProvider -------------------------------------------------------------------------
+
+    def weather_forecast(self, city: str) -> list[DayForecast]:
+        return self.parse_weather_forecast_json(self._request(WEATHER_PATH, self.get_weather_params(city)))
+
+    def weather(self, city: str, *, day: date) -> DayForecast | None:
+        """The published forecast for ``day``, or None when AMap's four days do not include it."""
+        return next((f for f in self.weather_forecast(city) if f.date == day), None)
 
     def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
         return self.parse_geocode_json(self._request(GEOCODE_PATH, self.get_geocode_params(address, city=city)))

@@ -7,6 +7,7 @@ converts at its own boundary.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -60,6 +61,30 @@ class Leg(BaseModel):
     geometry: list[tuple[float, float]] = Field(default_factory=list, description="[(lon, lat), ...] WGS-84")
     source: str
     mode: TravelMode
+
+
+class DayForecast(BaseModel):
+    """One day of a provider's weather forecast, as the provider published it (nothing derived)."""
+
+    city: str | None = None
+    adcode: str | None = None
+    date: date
+    day_weather: str | None = None
+    night_weather: str | None = None
+    day_temp_c: float | None = None
+    night_temp_c: float | None = None
+    day_wind: str | None = None
+    night_wind: str | None = None
+    day_power: str | None = Field(default=None, description="Wind force as published, e.g. '1-3' or '4'")
+    night_power: str | None = None
+    report_time: str | None = Field(default=None, description="When the provider issued the forecast (local time)")
+    source: str
+
+
+class WeatherProvider(Protocol):
+    """Optional capability: providers with a weather source (AMap) have it, the offline one does not."""
+
+    def weather(self, city: str, *, day: date) -> DayForecast | None: ...
 
 
 @runtime_checkable

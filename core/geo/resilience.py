@@ -26,6 +26,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import asdict, dataclass
+from datetime import date
 from typing import Any, TypeVar
 
 import httpx
@@ -34,7 +35,7 @@ import tenacity
 
 from core.errors import ProviderAuthError, ProviderError, ProviderQuotaExceeded, ProviderUnavailable
 from core.geo.amap import AMapProvider, ProviderRateLimited, ProviderTimeout, redact_key
-from core.geo.base import Leg, LonLat, MapProvider, Place, TravelMatrix, TravelMode
+from core.geo.base import DayForecast, Leg, LonLat, MapProvider, Place, TravelMatrix, TravelMode
 
 __all__ = ["ResilienceStats", "ResilientProvider", "default_wait", "is_retryable", "make_amap_provider"]
 
@@ -42,7 +43,9 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-SERVICES = ("geocode", "search", "detail", "matrix", "route")
+SERVICES = ("geocode", "search", "detail", "matrix", "route", "weather")
+#: Forecasts are reissued several times a day: a cached one is kept at most this long.
+WEATHER_CACHE_S = 1800
 _DISPLAY_NAMES = {"amap": "AMap"}
 
 
@@ -120,6 +123,16 @@ class ResilientProvider:
             for service in SERVICES
         }
         self._open_cause: dict[str, str] = {}
+
+    @property
+    def region(self):
+        """The region pack of the wrapped providers (AMap has none; the offline fallback carries the bundled
+        pack: timezone, opening hours and the knowledge base the agent and itinerary read)."""
+        for provider in (self.inner, self.fallback):
+            pack = getattr(provider, "region", None)
+            if pack is not None:
+                return pack
+        raise AttributeError("region")
 
     def __repr__(self) -> str:
         fb = self.fallback.name if self.fallback is not None else None
@@ -302,6 +315,15 @@ class ResilientProvider:
             lambda fb: fb.route(o, d, mode=mode),
         )
         return result.model_copy(deep=True)
+
+    def weather(self, city: str, *, day: date) -> DayForecast | None:
+        """The remote forecast for ``day`` (None: not among the published days), with retries and the
+        breaker. There is no fallback: weather cannot be estimated offline, so a failure raises."""
+        fn = getattr(self.inner, "weather", None)
+        if not callable(fn):
+            raise ProviderUnavailable(f"{self._label} has no weather service", details={"service": "weather"})
+        bucket = int(time.time() // WEATHER_CACHE_S)
+        return self._guarded("weather", ("weather", city, day, bucket), lambda: fn(city, day=day), None)
 
     def _patch_unreachable(self, m: TravelMatrix, pts: list[LonLat], mode: TravelMode) -> TravelMatrix:
         """Fill pairs the remote could not answer (non-finite cells) from the fallback's estimate."""

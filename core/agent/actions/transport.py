@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from core.agent.actions.places import resolve_name
 from core.agent.actions.registry import ActionError, ActionSpec
 from core.agent.state import AgentContext
+from core.errors import ProviderError
 from core.geo.base import LonLat
 from core.models.agent import AgentState
 
@@ -60,13 +61,15 @@ class RobustOut(BaseModel):
 class WeatherIn(BaseModel):
     date: date
     city: str
+    adcode: str | None = None  # what AMap's weather API takes; the city name is the fallback
 
 
 class WeatherOut(BaseModel):
     available: bool
     source: str | None = None
     forecast: dict[str, Any] | None = None
-    reason: str | None = None
+    reason: str | None = None  # NO_WEATHER_SOURCE | NO_FORECAST_FOR_DATE | WEATHER_SERVICE_FAILED
+    detail: str | None = None
 
 
 def _travel_time(inp: TravelTimeIn, state: AgentState, ctx: AgentContext) -> TravelTimeOut:
@@ -109,10 +112,16 @@ def _weather(inp: WeatherIn, state: AgentState, ctx: AgentContext) -> WeatherOut
     fn = getattr(ctx.provider, "weather", None)
     if not callable(fn):
         return WeatherOut(available=False, reason="NO_WEATHER_SOURCE")
-    data = fn(inp.city, day=inp.date)
+    try:
+        data = fn(inp.adcode or inp.city, day=inp.date)
+    except ProviderError as exc:
+        return WeatherOut(available=False, reason="WEATHER_SERVICE_FAILED", detail=exc.message)
     if not data:
-        return WeatherOut(available=False, reason="PROVIDER_RETURNED_NOTHING")
-    return WeatherOut(available=True, source=getattr(ctx.provider, "name", "provider"), forecast=dict(data))
+        return WeatherOut(available=False, reason="NO_FORECAST_FOR_DATE")
+    if isinstance(data, BaseModel):
+        data = data.model_dump(mode="json", exclude_none=True)
+    source = data.get("source") if isinstance(data, dict) else None
+    return WeatherOut(available=True, source=source or getattr(ctx.provider, "name", "provider"), forecast=dict(data))
 
 
 def actions() -> list[ActionSpec]:
