@@ -208,3 +208,20 @@ def test_events_and_metrics(env):
     m = compute_metrics(events)
     assert m["requests"] == 5 and m["router_p95_ms"] is not None and m["system1_p95_ms"] is not None
     assert m["system2_success_rate"]["plan"] == 0.5 and m["fallback_rate"] == 0.2
+
+
+def test_open_requests_are_not_given_all_day_venues_they_cannot_fit():
+    """Unnamed suggestions skip all-day venues (they would be dropped beside the day's other stops)."""
+    from pathlib import Path
+
+    from core.agent.orchestrator import SUGGEST_MAX_VISIT_MIN, suggest_places
+    from core.geo.regions import load_region
+
+    pack = load_region("shanghai", Path(__file__).resolve().parents[1] / "data")
+    long_kid_venues = {p.id for p in pack.places if "kid_friendly" in p.tags and p.visit_minutes > SUGGEST_MAX_VISIT_MIN}
+    assert "sh-disneyland" in long_kid_venues  # the pack has such venues, and they rank high for kids
+    for text in ("带孩子玩两天", "plan 2 days in Shanghai with kids"):
+        ids = suggest_places(pack, text=text, count=6, exclude=set())
+        assert len(ids) == 6 and not set(ids) & long_kid_venues
+        assert all("kid_friendly" in pack.place_by_id(i).tags for i in ids)
+        assert all(pack.place_by_id(i).visit_minutes <= SUGGEST_MAX_VISIT_MIN for i in ids)

@@ -64,6 +64,9 @@ PREFERENCE_TAGS = [
     (re.compile(r"博物馆|museum", re.I), ("museum",)),
 ]
 PLACES_PER_DAY = 3
+#: Unrequested suggestions stay below this visit length: an all-day venue (a theme park, 600 min) does not fit
+#: beside the day's other suggestions and would only be dropped; it is planned when the user names it.
+SUGGEST_MAX_VISIT_MIN = 240
 
 
 class BudgetExhausted(Exception):
@@ -329,9 +332,11 @@ def _preferred_tags(text: str) -> tuple[list[str], list[str]]:
 
 def suggest_places(pack, *, text: str, count: int, exclude: set[str]) -> list[str]:
     """Knowledge-base suggestions for an open request: sightseeing places matching the stated
-    preferences (tags/categories), best rated first. Facts only; the choice is explained by tags."""
+    preferences (tags/categories), best rated first, none longer than SUGGEST_MAX_VISIT_MIN (all-day
+    venues only when named). Facts only; the choice is explained by tags."""
     tags, cats = _preferred_tags(text)
-    pool = [p for p in pack.places if p.category in SIGHTSEEING and p.id not in exclude]
+    pool = [p for p in pack.places if p.category in SIGHTSEEING and p.id not in exclude
+            and (p.visit_minutes or 0) <= SUGGEST_MAX_VISIT_MIN]
     if cats:
         pool = [p for p in pool if p.category in cats] or pool
 
