@@ -378,6 +378,9 @@ def _check_request(result, request, visits: Counter, pack, settings, flag) -> No
             if place.fixed_day is not None and place.fixed_day != day.day_index:
                 flag("LOCK_VIOLATED", f"'{e.key}' is locked to day {place.fixed_day + 1} but is on day "
                      f"{day.day_index + 1}", day=day.day_index, entry=i, key=e.key)
+            if place.fixed_start is not None and e.part is not None:
+                flag("SPLIT_VISIT_INVALID", f"'{e.key}' is a booked slot at {place.fixed_start:%H:%M}; it is not "
+                     "split around a lunch", day=day.day_index, entry=i, key=e.key)
             if place.fixed_start is not None and (e.start.hour, e.start.minute) != (
                 place.fixed_start.hour, place.fixed_start.minute
             ):

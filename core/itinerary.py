@@ -549,11 +549,42 @@ def _solve_routing(
     keys: Sequence[str],
     *,
     settings: Settings,
+    **options: Any,
+) -> tuple[dict[int, list[str]] | None, list[str], int | None, str]:
+    """:func:`_solve_routing_model`, checked against the layout when lunch may be taken on site.
+
+    The model only bounds when a visit starts, so it may put the lunch inside a long visit that then ends
+    after closing; the layout rejects that order. Then the day(s) are solved again with lunch kept between
+    visits, and that answer is used if the layout accepts all of its days.
+    """
+    result = _solve_routing_model(problem, day_indices, keys, settings=settings, **options)
+    routes = result[0]
+    if routes is None or not any(problem.stop(k).lunch_on_site for r in routes.values() for k in r):
+        return result
+    ends, starts = options.get("end_override") or {}, options.get("start_override") or {}
+
+    def layout_ok(rs: dict[int, list[str]]) -> bool:
+        return all(order_is_feasible(problem, d, order, settings=settings, end_min=ends.get(d), start_min=starts.get(d))
+                   for d, order in rs.items())
+
+    if layout_ok(routes):
+        return result
+    strict = _solve_routing_model(problem, day_indices, keys, settings=settings, lunch_on_site=False, **options)
+    return strict if strict[0] is not None and layout_ok(strict[0]) else result
+
+
+def _solve_routing_model(
+    problem: ItineraryProblem,
+    day_indices: Sequence[int],
+    keys: Sequence[str],
+    *,
+    settings: Settings,
     all_hard: bool = False,
     relax_hard: bool = False,
     end_override: dict[int, int] | None = None,
     start_override: dict[int, int] | None = None,
     force_keys: Sequence[str] = (),
+    lunch_on_site: bool = True,
 ) -> tuple[dict[int, list[str]] | None, list[str], int | None, str]:
     """Solve a VRPTW over ``keys`` with one vehicle per day in ``day_indices``.
 
@@ -642,7 +673,7 @@ def _solve_routing(
     solver = routing.solver()
     # The lunch break may not overlap a visit, except a long one that can host lunch on site (then the
     # break lengthens that visit's transit, as the split visit does in the layout).
-    on_site = {node for node, stop, _ in stop_nodes if stop.lunch_on_site}
+    on_site = {node for node, stop, _ in stop_nodes if stop.lunch_on_site and lunch_on_site}
     node_visit_transits = [0 if manager.IndexToNode(i) in on_site else node_service[manager.IndexToNode(i)]
                            for i in range(routing.Size())]
     dur = problem.request.lunch.duration_min

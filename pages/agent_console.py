@@ -88,7 +88,9 @@ if state.agent_history:
             st.markdown("##### Timeline")
             st.dataframe(pd.DataFrame(payload.timeline).drop(columns=["lon", "lat"], errors="ignore"),
                          key="agent_timeline", hide_index=True)
-            pts = [e for e in payload.timeline if e.get("kind") == "visit" and e.get("lon") is not None]
+            # one pin per visit: the second half of a visit split by a lunch on site is not a new stop
+            pts = [e for e in payload.timeline
+                   if e.get("kind") == "visit" and e.get("lon") is not None and e.get("part") != 2]
             if pts:
                 from components import maps
                 from streamlit_folium import st_folium

@@ -103,3 +103,30 @@ def test_the_critic_rejects_broken_split_visits(data_dir):
     # the settings do not allow lunch on site for a visit this short
     strict, _ = _env(data_dir, itinerary_lunch_on_site_min_visit_min=400)
     assert "SPLIT_VISIT_INVALID" in _violations(good, strict)
+
+
+def test_a_solver_order_the_layout_rejects_near_closing_time_still_gives_a_valid_plan(data_dir):
+    """The model bounds visit starts only, so a lunch on site can push a visit past closing; the layout
+    rejects that order, and the plan keeps the must (lunch in the museum) and drops the other stop."""
+    settings, provider = _env(data_dir)
+    payload = trip([{"place_id": "i-museum", "visit_minutes": 330, "priority": "must"},
+                    {"place_id": "i-yuyuan", "priority": "should"}],
+                   days=[{"date": TUESDAY.isoformat(), "start_time": "09:00", "end_time": "21:00"}])
+    request = TripRequest.model_validate(payload)
+    result = plan_itinerary(request, provider=provider, settings=settings)
+    kept = [e.key for e in result.days[0].entries if e.kind == "visit" and not e.continues_visit]
+    assert kept == ["i-museum"] and [x.key for x in result.dropped_items] == ["i-yuyuan"]
+    assert [e.part for e in result.days[0].entries if e.kind == "visit"] == [1, 2]  # lunch in the museum
+    assert check_itinerary(result, request=request, settings=settings).passed
+
+
+def test_a_booked_slot_is_never_split_and_the_critic_says_so(data_dir):
+    settings, provider = _env(data_dir)
+    booked = trip([{"place_id": "i-century", "visit_minutes": 240, "priority": "must", "fixed_start": "10:30"}],
+                  days=[TUESDAY])
+    result = _plan(booked, settings, provider)
+    assert not any(e.part for e in result.days[0].entries)
+    good = _plan(LONG_PARK_DAY, settings, provider)
+    forged = good.model_copy(deep=True)
+    forged.request.places[0].fixed_start = forged.days[0].entries[1].start.time().replace(tzinfo=None)
+    assert "SPLIT_VISIT_INVALID" in _violations(forged, settings)

@@ -469,6 +469,31 @@ def test_kick_and_repair_moves_to_another_complete_solution_with_no_more_routes(
     assert changed >= 1  # the kick really leaves the start solution
     # no time left: no repair, and the caller keeps its solution
     assert kick_and_repair(d, start, n_remove=8, deadline=_time.monotonic() - 1.0, seed=0) is None
+    # an iteration cap instead of a deadline: reproducible
+    a = kick_and_repair(d, start, n_remove=8, max_chunks=10, seed=4)
+    assert a is not None and a == kick_and_repair(d, start, n_remove=8, max_chunks=10, seed=4)
+
+
+def test_kick_removes_exactly_the_asked_number_of_customers(monkeypatch):
+    import time as _time
+
+    import core.optimizer.vrptw_sisr as vs
+
+    inst = random_instance(30, 5, width=(80, 250), capacity=100)
+    _, d = _int_data(inst)
+    start = vs.reduce_fleet(d, [[c] for c in range(1, d.n)], deadline=_time.monotonic() + 1.0, seed=1, stall_s=0.3)
+    pools = []
+    real = vs.sisr_fleet_chunk
+
+    def spy(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, *rest):
+        if not pools:
+            pools.append(sorted(int(c) for c in pool[: npool[0]]))
+            assert sum(int(x) for x in rlen) == d.n - 1 - npool[0]  # removed from the routes, not duplicated
+        return real(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, *rest)
+
+    monkeypatch.setattr(vs, "sisr_fleet_chunk", spy)
+    vs.kick_and_repair(d, start, n_remove=7, max_chunks=3, seed=2)
+    assert len(pools[0]) == 7
 
 
 def test_exchange_board_keeps_the_hierarchically_best_solution():

@@ -11,7 +11,7 @@ import pytest
 import tenacity
 
 from core.agent import route_and_run
-from core.errors import InputError, ProviderAuthError, ProviderUnavailable
+from core.errors import InputError, ProviderAuthError, ProviderError, ProviderUnavailable
 from core.geo.amap import WEATHER_PATH, AMapProvider
 from core.geo.cache import CachedProvider
 from core.geo.offline import OfflineProvider
@@ -119,3 +119,46 @@ def test_agent_says_when_the_date_is_beyond_the_forecast_or_the_service_fails(ag
     assert "weather service failed" in failed.result.answer_text and "°" not in failed.result.answer_text
     ev = next(e for e in failed.result.payload.evidence if e["type"] == "weather")
     assert ev["available"] is False and ev["reason"] == "WEATHER_SERVICE_FAILED"
+
+
+def _two_areas() -> dict:
+    body = load("weather_forecast_v3.json")
+    other = {**body["forecasts"][0], "city": "中山区", "adcode": "210202", "province": "辽宁"}
+    body["forecasts"] = [other, body["forecasts"][0]]
+    body["count"] = "2"
+    return body
+
+
+def test_an_ambiguous_city_gives_no_forecast_unless_the_adcode_picks_one():
+    amap = AMapProvider(key=KEY, client=client_for(Server(default=_two_areas())))
+    with pytest.raises(ProviderError) as err:
+        amap.weather("中山", day=date(2026, 11, 23))
+    assert err.value.code == "WEATHER_CITY_AMBIGUOUS"
+    fc = amap.weather("310000", day=date(2026, 11, 23))
+    assert fc.adcode == "310000" and fc.city == "上海市"
+
+
+def test_empty_float_fields_fall_back_to_the_published_integers():
+    body = load("weather_forecast_v3.json")
+    cast = body["forecasts"][0]["casts"][0]
+    cast["daytemp_float"], cast["nighttemp_float"] = [], ""
+    day = AMapProvider.parse_weather_forecast_json(body)[0]
+    assert (day.day_temp_c, day.night_temp_c) == (16.0, 10.0)
+
+
+def test_an_unknown_city_or_a_failed_status_is_an_error_not_a_missing_date():
+    amap = AMapProvider(key=KEY, client=client_for(Server(default={"status": "1", "count": "0", "info": "OK",
+                                                                      "infocode": "10000", "forecasts": []})))
+    with pytest.raises(ProviderError) as err:
+        amap.weather("999999", day=date(2026, 11, 23))
+    assert err.value.code == "WEATHER_CITY_UNKNOWN"
+    with pytest.raises(ProviderError):
+        AMapProvider.parse_weather_forecast_json(load("error_invalid_params.json"))
+
+
+def test_one_forecast_call_serves_all_four_days():
+    server = Server(default=load("weather_forecast_v3.json"))
+    rp = resilient(server)
+    temps = [rp.weather("310000", day=date(2026, 11, d)).day_temp_c for d in (21, 22, 23, 24)]
+    assert temps == [16.0, 13.0, 12.0, 14.0] and len(server.requests) == 1
+    assert rp.weather("310000", day=date(2026, 11, 30)) is None and len(server.requests) == 1

@@ -554,7 +554,7 @@ def _timeline_payload(result) -> list[dict[str, Any]]:
                 "day": day.day_index + 1, "date": day.date.isoformat(), "kind": e.kind, "key": e.key, "name": e.name,
                 "start": e.start.strftime("%H:%M"), "end": e.end.strftime("%H:%M"), "slack_min": e.slack_min,
                 "robust_min": e.robust_min, "nominal_min": e.nominal_min, "source": e.source, "priority": e.priority,
-                "lon": e.lon, "lat": e.lat,
+                "lon": e.lon, "lat": e.lat, "part": e.part,
             })
     return out
 

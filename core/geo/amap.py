@@ -276,6 +276,23 @@ def raise_for_amap_status(data: Any, *, endpoint: str = "") -> None:
     raise exc
 
 
+def pick_forecast(days: Sequence[DayForecast], city: str, day: date) -> DayForecast | None:
+    """``day`` from a parsed forecast answer for ``city`` (None: not among the published days).
+
+    Raises ProviderError when nothing is published for ``city``, or when the answer covers several areas
+    and none has ``city`` as its adcode (a name such as 中山 matches more than one city)."""
+    if not days:
+        raise ProviderError(f"AMap publishes no forecast for city '{city}'", code="WEATHER_CITY_UNKNOWN",
+                            details={"endpoint": WEATHER_PATH})
+    areas = {f.adcode for f in days}
+    if len(areas) > 1:
+        days = [f for f in days if f.adcode == str(city).strip()]
+        if not days:
+            raise ProviderError(f"'{city}' matches {len(areas)} areas in AMap's weather service; give an adcode",
+                                code="WEATHER_CITY_AMBIGUOUS", details={"endpoint": WEATHER_PATH})
+    return next((f for f in days if f.date == day), None)
+
+
 # --------------------------------------------------------------------------------------------
 # Parsed row types
 # --------------------------------------------------------------------------------------------
@@ -459,8 +476,15 @@ class AMapProvider:
 
     @staticmethod
     def parse_weather_forecast_json(data: Any) -> list[DayForecast]:
-        """The published days of a forecast (``extensions=all``): today and the next three."""
+        """The published days of a forecast (``extensions=all``): today and the next three, for every area
+        the answer holds (a city name can match several; an adcode matches one)."""
+        raise_for_amap_status(data, endpoint=WEATHER_PATH)
         out: list[DayForecast] = []
+
+        def first_number(*values: Any) -> float | None:
+            # the *_float fields may be present but empty ([] or ""); then the plain field is the value
+            return next((n for n in (_number(v) for v in values) if n is not None), None)
+
         for fc in (data or {}).get("forecasts") or []:
             for cast in fc.get("casts") or []:
                 try:
@@ -470,8 +494,8 @@ class AMapProvider:
                 out.append(DayForecast(
                     city=_text(fc.get("city")), adcode=_text(fc.get("adcode")), date=day,
                     day_weather=_text(cast.get("dayweather")), night_weather=_text(cast.get("nightweather")),
-                    day_temp_c=_number(cast.get("daytemp_float", cast.get("daytemp"))),
-                    night_temp_c=_number(cast.get("nighttemp_float", cast.get("nighttemp"))),
+                    day_temp_c=first_number(cast.get("daytemp_float"), cast.get("daytemp")),
+                    night_temp_c=first_number(cast.get("nighttemp_float"), cast.get("nighttemp")),
                     day_wind=_text(cast.get("daywind")), night_wind=_text(cast.get("nightwind")),
                     day_power=_text(cast.get("daypower")), night_power=_text(cast.get("nightpower")),
                     report_time=_text(fc.get("reporttime")), source=f"amap:{WEATHER_PATH}",
@@ -626,8 +650,11 @@ class AMapProvider:
         return self.parse_weather_forecast_json(self._request(WEATHER_PATH, self.get_weather_params(city)))
 
     def weather(self, city: str, *, day: date) -> DayForecast | None:
-        """The published forecast for ``day``, or None when AMap's four days do not include it."""
-        return next((f for f in self.weather_forecast(city) if f.date == day), None)
+        """The published forecast for ``day``, or None when AMap's four days do not include it.
+
+        Raises ProviderError when AMap publishes nothing for ``city`` or when the answer covers several
+        areas none of which has ``city`` as its adcode (a name such as 中山 matches more than one city)."""
+        return pick_forecast(self.weather_forecast(city), city, day)
 
     def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
         return self.parse_geocode_json(self._request(GEOCODE_PATH, self.get_geocode_params(address, city=city)))

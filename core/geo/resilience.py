@@ -34,7 +34,7 @@ import pybreaker
 import tenacity
 
 from core.errors import ProviderAuthError, ProviderError, ProviderQuotaExceeded, ProviderUnavailable
-from core.geo.amap import AMapProvider, ProviderRateLimited, ProviderTimeout, redact_key
+from core.geo.amap import AMapProvider, ProviderRateLimited, ProviderTimeout, pick_forecast, redact_key
 from core.geo.base import DayForecast, Leg, LonLat, MapProvider, Place, TravelMatrix, TravelMode
 
 __all__ = ["ResilienceStats", "ResilientProvider", "default_wait", "is_retryable", "make_amap_provider"]
@@ -319,11 +319,14 @@ class ResilientProvider:
     def weather(self, city: str, *, day: date) -> DayForecast | None:
         """The remote forecast for ``day`` (None: not among the published days), with retries and the
         breaker. There is no fallback: weather cannot be estimated offline, so a failure raises."""
-        fn = getattr(self.inner, "weather", None)
-        if not callable(fn):
+        fetch = getattr(self.inner, "weather_forecast", None)
+        pick = getattr(self.inner, "weather", None)
+        if not callable(fetch) or not callable(pick):
             raise ProviderUnavailable(f"{self._label} has no weather service", details={"service": "weather"})
+        # one call answers four days: cache the whole forecast per city (briefly), then pick the day
         bucket = int(time.time() // WEATHER_CACHE_S)
-        return self._guarded("weather", ("weather", city, day, bucket), lambda: fn(city, day=day), None)
+        days = self._guarded("weather", ("weather", city, bucket), lambda: fetch(city), None)
+        return pick_forecast(days, city, day)
 
     def _patch_unreachable(self, m: TravelMatrix, pts: list[LonLat], mode: TravelMode) -> TravelMatrix:
         """Fill pairs the remote could not answer (non-finite cells) from the fallback's estimate."""

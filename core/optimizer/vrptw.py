@@ -81,6 +81,8 @@ KICK_SHARE = 0.15
 KICK_SHARE_MIN = 0.03
 KICK_SHARE_MAX = 0.25
 KICK_MAX_S = 1.0
+#: With an iteration budget the kick's repair is capped by chunks of 200 iterations instead of time.
+KICK_MAX_CHUNKS = 10
 KICK_TEMP0 = 10_000.0
 #: Before the first sync, how often a worker looks at the board for a solution with fewer routes (seconds).
 PEEK_S = 1.0
@@ -438,9 +440,9 @@ def _worker(
         _EXCHANGE.publish(routes, data.cost(routes))
     # --- distance phase: SISR ruin & recreate (numba kernels), fleet capped, in epochs --------------------
     # At the minimum fleet the complete solutions form badly connected basins and the search ends where its
-    # start lies. So at each sync point the workers swap their best solutions: the worse one (or both, when
-    # they hold equally good solutions) takes the best, kicks it into a neighbouring basin (kick_and_repair)
-    # and anneals from there at a reheated temperature; a strictly better one goes on along its own schedule.
+    # start lies. So at each sync point the workers swap their best solutions, and each of them restarts from
+    # the best one: it kicks it into a neighbouring basin (kick_and_repair, own seed) and anneals from there at
+    # a reheated temperature. The best solution itself is kept, so a kick can only help.
     dist_start = time.monotonic()
     lns_end = t0 + LNS_END_SHARE * time_limit_s
     span = max(1e-3, lns_end - dist_start)
@@ -490,19 +492,21 @@ def _worker(
             start, reheat, soft = routes if _key(new, model) > _key(routes, model) else new, False, False
         if epoch == n_epochs - 1 or _EXCHANGE is None:
             continue
-        wait = max(0.2, min(2.0, deadline - time.monotonic()))
+        # With an iteration budget the other worker may still be in its (time-limited) fleet minimisation:
+        # wait for it rather than break the barrier, so the exchange happens at the same points every run.
+        wait = time_limit_s if max_iterations is not None else max(0.2, min(2.0, deadline - time.monotonic()))
         board = _EXCHANGE.swap(routes, data.cost(routes), timeout=wait)
-        if board is None or not model.feasible_rows(board):
-            continue
-        mine, theirs = _key(routes, model), _key(board, model)
-        if theirs > mine:
-            continue  # this worker holds the best: it goes on along its own schedule
-        if theirs < mine:
+        if board is not None and model.feasible_rows(board) and _key(board, model) < _key(routes, model):
             _dbg(f"[{variant}] adopts {len(board)} veh {model.route_cost(board):.1f}")
-        routes = board
-        kick_end = time.monotonic() + min(KICK_MAX_S, 0.3 * max(0.0, ends[epoch + 1] - time.monotonic()))
+            routes = board
+        # Every worker (the best one too) restarts from the best solution through a kick.
+        if max_iterations is not None:
+            kick_end, kick_chunks = None, KICK_MAX_CHUNKS
+        else:
+            kick_end = time.monotonic() + min(KICK_MAX_S, 0.3 * max(0.0, ends[epoch + 1] - time.monotonic()))
+            kick_chunks = None
         kicked = kick_and_repair(data, routes, n_remove=max(2, int(kick_share * (model.n_nodes - 1))),
-                                 deadline=kick_end, seed=seed * 7 + variant * 1009 + epoch)
+                                 deadline=kick_end, max_chunks=kick_chunks, seed=seed * 7 + variant * 1009 + epoch)
         if kicked is not None and len(kicked) <= len(routes):
             start, reheat = kicked, True
             kick_share = min(KICK_SHARE_MAX, kick_share * 1.2)
@@ -592,8 +596,9 @@ def solve_vrptw(
 
     ``workers`` parallel searches (default: ``min(2, cpu_count)``) with different strategies; the best
     wins. ``max_iterations`` caps the SISR distance phase of each worker at that many iterations (its
-    temperature then follows the iteration count, so that phase is reproducible for a given start
-    solution; the OR-Tools first solution and the route elimination remain time-limited). The returned
+    temperature then follows the iteration count and the exchanges wait for every worker and cap kicks by
+    iterations, so that phase is reproducible for given start solutions of the workers; the OR-Tools first
+    solution and the route elimination remain time-limited). The returned
     solution is re-checked with :func:`check_solution`.
     """
     if inst.n == 0:

@@ -477,7 +477,8 @@ def kick_and_repair(
     routes: list[list[int]],
     *,
     n_remove: int,
-    deadline: float,
+    deadline: float | None = None,
+    max_chunks: int | None = None,
     seed: int = 0,
     cbar: float = 10.0,
     lmax: float = 10.0,
@@ -488,7 +489,9 @@ def kick_and_repair(
     """Jump to a neighbouring basin at the same fleet size: remove a random customer and its ``n_remove - 1``
     nearest neighbours, then re-insert them with fleet-minimisation iterations (absence counters, no cost
     criterion) on the same number of routes. Returns the complete solution, or None if the pool was not
-    emptied by ``deadline``."""
+    emptied by ``deadline`` / within ``max_chunks`` chunks (at least one of them must be given)."""
+    if deadline is None and max_chunks is None:
+        raise ValueError("give a deadline or max_chunks")
     routes = [list(r) for r in routes if r]
     if not routes:
         return None
@@ -496,13 +499,16 @@ def kick_and_repair(
     rng = np.random.default_rng(seed)
     centre = int(rng.integers(1, data.n))
     n_remove = max(1, min(int(n_remove), data.n - 1))
-    gone = {centre, *(int(c) for c in data.neigh[centre, : n_remove - 1])}
+    # neigh[centre] lists every customer by distance, the centre itself among the first
+    gone = {centre, *[int(c) for c in data.neigh[centre] if c != centre][: n_remove - 1]}
     rt, rlen = data.to_arrays([[c for c in r if c not in gone] for r in routes], len(routes))
     pool = np.zeros(data.n, dtype=np.int64)
     pool[: len(gone)] = sorted(gone)
     npool = np.array([len(gone)], dtype=np.int64)
     absn = np.ones(data.n, dtype=np.int64)
-    while time.monotonic() < deadline:
+    chunks = 0
+    while (deadline is None or time.monotonic() < deadline) and (max_chunks is None or chunks < max_chunks):
+        chunks += 1
         if sisr_fleet_chunk(data.T, data.C, data.e, data.l, data.q, data.Q, data.H, data.neigh, rt, rlen, pool, npool,
                             absn, chunk, cbar, lmax, blink, beta):
             new = data.from_arrays(rt, rlen)
