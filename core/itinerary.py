@@ -351,6 +351,8 @@ def _lunch_inside(stop: ProblemStop, day: ProblemDay, start: int, day_end: int, 
     Lunch begins inside the visit (not at its very start or end: those are the plain before/after options),
     after at least LUNCH_ON_SITE_MIN_PART minutes of visiting when the window allows; the visit then ends
     ``dur`` minutes later, which must still be inside the same opening interval and the day.
+    Only the earliest start is tried: starting later just to wrap the visit around lunchtime is never needed,
+    since lunch right after the visit (the "before" option of the next gap) then ends no later.
     """
     lo, hi = lunch
     first = min(LUNCH_ON_SITE_MIN_PART, stop.visit_min // 2)
