@@ -531,3 +531,14 @@ def test_workers_exchange_solutions_during_the_distance_phase(monkeypatch):
     sol_routes = [[inst.ids[r] for r in route] for route in routes]
     ok, _, bad = check_solution(inst, sol_routes)
     assert ok, bad
+
+
+def test_a_missing_worker_breaks_the_barrier_once_and_swaps_go_on():
+    import multiprocessing as _mp
+
+    from core.optimizer.vrptw import _Exchange
+
+    board = _Exchange(_mp.get_context(), 12, 2)  # two parties, only one ever arrives
+    assert board.swap([[1, 2], [3]], 500, timeout=0.05) == [[1, 2], [3]]
+    assert board.barrier.broken  # later swaps do not wait for the missing worker
+    assert board.swap([[1, 2, 3]], 900, timeout=0.05) == [[1, 2, 3]]
