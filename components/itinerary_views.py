@@ -60,6 +60,7 @@ FORM_KEYS = (
     "lunch_start",
     "lunch_end",
     "lunch_minutes",
+    "lunch_on_site",
     "pacing",
     "trip_mode",
     "place_search",
@@ -312,7 +313,8 @@ def trip_payload(
             raise InputError("the lunch window must end after it starts", field="lunch_end")
         if (le.hour * 60 + le.minute) - (ls.hour * 60 + ls.minute) < minutes:
             raise InputError(f"the lunch window is shorter than the {minutes}-minute lunch", field="lunch_end")
-        lunch.update(window_start=f"{ls:%H:%M}", window_end=f"{le:%H:%M}", duration_min=minutes)
+        lunch.update(window_start=f"{ls:%H:%M}", window_end=f"{le:%H:%M}", duration_min=minutes,
+                     on_site=bool(state.get("lunch_on_site", True)))
     places = []
     for pid in chosen:
         entry = selection[pid]
@@ -595,6 +597,7 @@ def init_state(region: str, catalog: Sequence[Mapping[str, Any]]) -> None:
         "lunch_start": time(11, 30),
         "lunch_end": time(13, 30),
         "lunch_minutes": 60,
+        "lunch_on_site": True,
         "pacing": "normal",
         "trip_mode": "driving",
         "place_search": "",
@@ -683,6 +686,7 @@ def load_demo_trip() -> None:
         "lunch_start": _parse_time(lunch.get("window_start")) or time(11, 30),
         "lunch_end": _parse_time(lunch.get("window_end")) or time(13, 30),
         "lunch_minutes": int(lunch.get("duration_min") or 60),
+        "lunch_on_site": bool(lunch.get("on_site", True)),
         "pacing": trip.get("pacing") or "normal",
         "trip_mode": trip.get("mode") or "driving",
         "place_search": "",
@@ -832,6 +836,10 @@ def render_lunch_and_pacing() -> None:
     c2.time_input("Lunch window from", key="lunch_start", step=timedelta(minutes=15), disabled=not on)
     c3.time_input("Lunch window to", key="lunch_end", step=timedelta(minutes=15), disabled=not on)
     c4.number_input("Lunch minutes", key="lunch_minutes", min_value=10, max_value=180, step=5, disabled=not on)
+    long_visit = get_settings().itinerary_lunch_on_site_min_visit_min
+    st.toggle(f"Lunch inside long visits (≥ {long_visit} min) 长时游览内用餐", key="lunch_on_site",
+              disabled=not on or not long_visit,
+              help="A long visit (a theme park, a big museum) may be split around the lunch, taken on site.")
     show_error("lunch")
     c5, c6 = st.columns([3, 2])
     c5.select_slider(

@@ -132,7 +132,7 @@ def check_itinerary(
             prev_day_end = entries[-1].end
 
         _check_continuity(day, request, flag, _expected_anchor_keys(request, d))
-        _check_split_visits(day, settings, flag)
+        _check_split_visits(day, settings, flag, allowed=lunch.on_site)
 
         # lunch
         lunches = [(i, e) for i, e in enumerate(entries) if e.kind == "lunch"]
@@ -244,12 +244,12 @@ def _check_continuity(day, request, flag, expected: tuple[str, str] | None = Non
         flag("ROUTE_DISCONTINUOUS", f"day {d + 1} ends at '{here}', not at its end place '{end_key}'", day=d)
 
 
-def _check_split_visits(day, settings, flag) -> None:
+def _check_split_visits(day, settings, flag, *, allowed: bool = True) -> None:
     """Each part 1 is followed by a lunch at the same place and then part 2 of the same visit; no stray
-    part 2; and the visit is one that may host lunch on site (long enough, by the settings)."""
+    part 2; and the visit is one that may host lunch on site (the trip allows it; long enough, by the settings)."""
     d = day.day_index
     entries = day.entries
-    threshold = settings.itinerary_lunch_on_site_min_visit_min
+    threshold = settings.itinerary_lunch_on_site_min_visit_min if allowed else 0
     for i, e in enumerate(entries):
         if e.kind != "visit" or e.part is None:
             continue

@@ -216,7 +216,8 @@ def prepare_problem(
                 penalty=penalty, opening_hours=expr, opening_source=ow.source, open_by_day=open_by_day,
                 windows_by_day=windows, fixed_day=place.fixed_day,
                 fixed_start_min=_clock_min(place.fixed_start) if place.fixed_start is not None else None,
-                lunch_on_site=bool(settings.itinerary_lunch_on_site_min_visit_min) and place.fixed_start is None
+                lunch_on_site=request.lunch.on_site and bool(settings.itinerary_lunch_on_site_min_visit_min)
+                and place.fixed_start is None
                 and visit >= settings.itinerary_lunch_on_site_min_visit_min,
             )
         )

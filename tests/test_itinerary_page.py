@@ -169,6 +169,18 @@ def test_demo_trip_optimises_and_renders(it_app, trip):
     assert {m.label for m in at.metric} >= {"Visits 游览", "Dropped 未安排", "Travel (robust)", "Travel (nominal)"}
 
 
+def test_the_lunch_on_site_toggle_decides_whether_a_long_visit_is_split(it_app):
+    at = load(it_app, "shanghai_family_day")
+    assert at.toggle(key="lunch_on_site").value is True
+    split = optimise(at)
+    assert any(e.part for d in split.days for e in d.entries) and split.request.lunch.on_site
+    at.toggle(key="lunch_on_site").set_value(False).run()
+    whole = optimise(at)
+    assert whole.request.lunch.on_site is False
+    assert not any(e.part for d in whole.days for e in d.entries)
+    assert whole.critic.passed and sum(1 for e in whole.days[0].entries if e.kind == "lunch") == 1
+
+
 def test_per_day_hours_of_a_demo_trip_are_kept(it_app):
     at = load(it_app, "shanghai_2day_monday_museum")
     assert at.checkbox(key="per_day_hours").value is True

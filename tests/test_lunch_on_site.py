@@ -130,3 +130,14 @@ def test_a_booked_slot_is_never_split_and_the_critic_says_so(data_dir):
     forged = good.model_copy(deep=True)
     forged.request.places[0].fixed_start = forged.days[0].entries[1].start.time().replace(tzinfo=None)
     assert "SPLIT_VISIT_INVALID" in _violations(forged, settings)
+
+
+def test_the_trip_can_refuse_lunch_on_site_and_the_critic_holds_it_to_that(data_dir):
+    settings, provider = _env(data_dir)
+    payload = {**LONG_PARK_DAY, "lunch": {"on_site": False}}
+    result = _plan(payload, settings, provider)
+    assert [x.key for x in result.dropped_items] == ["i-century"]
+    good = _plan(LONG_PARK_DAY, settings, provider)
+    forged = good.model_copy(deep=True)
+    forged.request.lunch.on_site = False
+    assert "SPLIT_VISIT_INVALID" in _violations(forged, settings)

@@ -134,6 +134,10 @@ class LunchPolicy(BaseModel):
     window_start: Clock = time(11, 30)
     window_end: Clock = time(13, 30)
     duration_min: int = Field(default=60, ge=10, le=180)
+    on_site: bool = Field(
+        default=True,
+        description="A long visit (settings: itinerary_lunch_on_site_min_visit_min) may host the lunch on site",
+    )
 
     _hhmm = field_validator("window_start", "window_end", mode="before")(_parse_hhmm)
 
