@@ -428,9 +428,12 @@ def _forward(problem, day, ds, de, stops, windows, lunch, gap, mode, wait_thresh
             split = None
             if gap == g and mode == "inside":
                 # the first window whose earliest start lets the visit host the lunch and still end in time
-                win, split = next(((w, sp) for w in windows[g] if w.end >= t
-                                   for sp in [_lunch_inside(stops[g], day, max(t, w.start), de, lunch, dur)]
-                                   if sp is not None), (None, None))
+                win = None
+                for w in (w for w in windows[g] if w.end >= t):
+                    split = _lunch_inside(stops[g], day, max(t, w.start), de, lunch, dur)
+                    if split is not None:
+                        win = w
+                        break
             if win is None:
                 return None
             s = max(t, win.start)

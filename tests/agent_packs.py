@@ -85,6 +85,25 @@ def make_provider(settings):
 
 FIXED_NOW = datetime(2025, 6, 20, 15, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Friday afternoon
 
+
+def agent_runner(tmp: Path):
+    """``run(message, **fields)``: route_and_run on the test pack at FIXED_NOW as user alice. Request fields go
+    into the request; ``clock`` and ``telemetry`` go to route_and_run. ``run.settings``/``run.provider``."""
+    from core.agent import route_and_run
+
+    settings = make_settings(tmp)
+    provider = make_provider(settings)
+
+    def run(message, **kw):
+        engine = {k: kw.pop(k) for k in ("clock", "telemetry") if k in kw}
+        kw.setdefault("user_id", "alice")
+        return route_and_run({"message": message, **kw}, settings=settings, provider=provider, now=FIXED_NOW,
+                             **engine)
+
+    run.settings = settings
+    run.provider = provider
+    return run
+
 SITE_DIR = Path(__file__).resolve().parent / "fixtures_site"
 
 

@@ -12,21 +12,12 @@ from core.agent.fastpath import parse_trip_edit, sun_times
 from core.agent.rag import BM25Index, KBDoc, knowledge_base, tokenize
 from core.geo.regions import load_region
 from core.stores.trips import TripStore, open_store
-from tests.agent_packs import FIXED_NOW, make_provider, make_settings
+from tests.agent_packs import FIXED_NOW, agent_runner, make_settings
 
 
 @pytest.fixture
 def env(tmp_path):
-    settings = make_settings(tmp_path)
-    provider = make_provider(settings)
-
-    def run(message, **kw):
-        kw.setdefault("user_id", "alice")
-        return route_and_run({"message": message, **kw}, settings=settings, provider=provider, now=FIXED_NOW)
-
-    run.settings = settings
-    run.provider = provider
-    return run
+    return agent_runner(tmp_path)
 
 
 def test_store_creates_its_schema_on_start(tmp_path):

@@ -5,10 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from core.agent import route_and_run
 from core.agent.browse import BrowserExecutor, domain_allowed, extract_evidence, is_captcha
 from core.stores.trips import open_store
-from tests.agent_packs import FIXED_NOW, SITE_DIR, FixtureSite, make_provider, make_settings
+from tests.agent_packs import SITE_DIR, FixtureSite, agent_runner
 
 
 @pytest.fixture(scope="module")
@@ -19,15 +18,7 @@ def site():
 
 @pytest.fixture
 def env(tmp_path):
-    settings = make_settings(tmp_path)
-    provider = make_provider(settings)
-
-    def run(message, **kw):
-        kw.setdefault("user_id", "alice")
-        return route_and_run({"message": message, **kw}, settings=settings, provider=provider, now=FIXED_NOW)
-
-    run.settings = settings
-    return run
+    return agent_runner(tmp_path)
 
 
 def test_browsing_without_consent_stops_at_need_consent(env, site):

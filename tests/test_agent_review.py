@@ -10,12 +10,11 @@ import itertools
 import httpx
 import pytest
 
-from core.agent import route_and_run
 from core.agent.browse import BrowserExecutor, domain_allowed
 from core.agent.router import route_message
 from core.models.agent import MAX_FACT_TEXT
 from core.stores.trips import open_store
-from tests.agent_packs import FIXED_NOW, FixtureSite, client, make_provider, make_settings  # noqa: F401 - client is a fixture
+from tests.agent_packs import FixtureSite, agent_runner, client  # noqa: F401 - client is a fixture
 
 
 # --- the router on new phrasings ------------------------------------------------------------------
@@ -92,16 +91,7 @@ def test_thresholds_hold_on_every_new_phrasing(message):
 # --- the run: negations, dry_run, budgets on every System 2 path, long user values ----------------
 @pytest.fixture
 def env(tmp_path):
-    settings = make_settings(tmp_path)
-    provider = make_provider(settings)
-
-    def run(message, clock=None, **kw):
-        kw.setdefault("user_id", "alice")
-        return route_and_run({"message": message, **kw}, settings=settings, provider=provider, now=FIXED_NOW,
-                             clock=clock)
-
-    run.settings = settings
-    return run
+    return agent_runner(tmp_path)
 
 
 def test_negated_delete_keeps_the_place(env):

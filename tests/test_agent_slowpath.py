@@ -9,12 +9,11 @@ import itertools
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from core.agent import route_and_run
 from core.agent.actions.registry import ActionError, ActionRegistry, ActionSpec, default_registry
 from core.agent.state import AgentContext, new_state
 from core.agent.telemetry import Telemetry, compute_metrics, read_events
 from core.models.agent import AgentRequest, DecisionLogEntry
-from tests.agent_packs import FIXED_NOW, make_provider, make_settings
+from tests.agent_packs import agent_runner, make_settings
 
 SPEC_ACTIONS = {
     "trip.load_draft", "trip.apply_user_edit", "trip.persist_plan", "places.resolve_entities", "places.get_poi_facts",
@@ -28,16 +27,7 @@ NON_ACTION_STEPS = {"router.route", "router.clarify", "gate.consent", "gate.dry_
 
 @pytest.fixture
 def env(tmp_path):
-    settings = make_settings(tmp_path)
-    provider = make_provider(settings)
-
-    def run(message, **kw):
-        extra = {k: kw.pop(k) for k in ("clock", "telemetry") if k in kw}
-        kw.setdefault("user_id", "alice")
-        return route_and_run({"message": message, **kw}, settings=settings, provider=provider, now=FIXED_NOW, **extra)
-
-    run.settings = settings
-    return run
+    return agent_runner(tmp_path)
 
 
 def _check_log(resp):

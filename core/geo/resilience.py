@@ -320,8 +320,7 @@ class ResilientProvider:
         """The remote forecast for ``day`` (None: not among the published days), with retries and the
         breaker. There is no fallback: weather cannot be estimated offline, so a failure raises."""
         fetch = getattr(self.inner, "weather_forecast", None)
-        pick = getattr(self.inner, "weather", None)
-        if not callable(fetch) or not callable(pick):
+        if not callable(fetch):
             raise ProviderUnavailable(f"{self._label} has no weather service", details={"service": "weather"})
         # one call answers four days: cache the whole forecast per city (briefly), then pick the day
         bucket = int(time.time() // WEATHER_CACHE_S)

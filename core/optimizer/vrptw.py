@@ -397,6 +397,13 @@ def _key(routes: list[list[int]], model: _Model) -> tuple[int, float]:
     return (len(routes), model.route_cost(routes))
 
 
+def _better(candidate: list[list[int]] | None, routes: list[list[int]], model: _Model) -> list[list[int]]:
+    """``candidate`` if it is feasible and better (fewer routes, then shorter) than ``routes``, else ``routes``."""
+    if candidate is not None and model.feasible_rows(candidate) and _key(candidate, model) < _key(routes, model):
+        return candidate
+    return routes
+
+
 def _sisr_params(n_customers: int, n_routes: int, variant: int) -> dict:
     """SISR parameters of worker ``variant`` for the fleet reached (long routes: soft penalty)."""
     table = SISR_PARAMS_LONG if n_customers / max(1, n_routes) >= LONG_ROUTE_AVG else SISR_PARAMS
@@ -478,14 +485,11 @@ def _worker(
                 piece = run_sisr(data, start, seed=seed * 104729 + variant + int(now * 1000) % 9973,
                                  deadline=now + PEEK_S,
                                  schedule=((now - dist_start) / span, (now + PEEK_S - dist_start) / span), **params)
-                if model.feasible_rows(piece) and _key(piece, model) < _key(routes, model):
-                    routes = piece
-                start = routes
+                routes = start = _better(piece, routes, model)
             sched = (max(0.0, (time.monotonic() - dist_start) / span), sched[1])
         if (its or 0) > 0 or (its is None and seg_end - time.monotonic() > 0.05):
             new = run_sisr(data, start, seed=seed * 104729 + variant + 7 * epoch, schedule=sched, **kwargs, **params)
-            if model.feasible_rows(new) and _key(new, model) < _key(routes, model):
-                routes = new
+            routes = _better(new, routes, model)
             _dbg(f"[{variant}] sisr e{epoch}{' kick' if reheat else ''}{' soft' if soft else ''} {len(new)} veh "
                  f"{model.route_cost(new):.1f}"
                  f" best {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s ({run_sisr.iterations} it)")
@@ -496,7 +500,7 @@ def _worker(
         # wait for it rather than break the barrier, so the exchange happens at the same points every run.
         wait = time_limit_s if max_iterations is not None else max(0.2, min(2.0, deadline - time.monotonic()))
         board = _EXCHANGE.swap(routes, data.cost(routes), timeout=wait)
-        if board is not None and model.feasible_rows(board) and _key(board, model) < _key(routes, model):
+        if _better(board, routes, model) is board:
             _dbg(f"[{variant}] adopts {len(board)} veh {model.route_cost(board):.1f}")
             routes = board
         # Every worker (the best one too) restarts from the best solution through a kick.
@@ -515,9 +519,7 @@ def _worker(
             kick_share = max(KICK_SHARE_MIN, kick_share * 0.6)
     remaining = deadline - time.monotonic()
     if remaining > 0.3 and max_iterations is None:
-        new = model.improve(routes, remaining)
-        if model.feasible_rows(new) and _key(new, model) < _key(routes, model):
-            routes = new
+        routes = _better(model.improve(routes, remaining), routes, model)
         _dbg(f"[{variant}] gls {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
     return routes, f"ejection-pool+sisr({first})"
 

@@ -281,6 +281,14 @@ def _route_state(T, C, e, l, q, H, rt, rlen):
 
 
 @njit(cache=True)
+def _scratch(n, R):
+    """Work arrays of one ruin & recreate kernel call: route/position of each customer, the removed customers,
+    their insertion keys, touched/ruined route flags, removal marks and the customers left unassigned."""
+    return (np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.float64),
+            np.zeros(R, np.bool_), np.zeros(R, np.bool_), np.zeros(n, np.bool_), np.zeros(n, np.int64))
+
+
+@njit(cache=True)
 def sisr_chunk(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, best_rt, best_rlen, best_key, iters, temp0,
                temp1, cbar, lmax, blink, beta, penalty):
     """Run ``iters`` SISR iterations from the current solution ``rt/rlen`` (updated in place).
@@ -299,14 +307,7 @@ def sisr_chunk(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, best_rt, best_
     cur_cost = penalty * np_cur
     for k in range(R):
         cur_cost += rcost[k]
-    rof = np.full(n, -1, np.int64)
-    pof = np.zeros(n, np.int64)
-    removed = np.zeros(n, np.int64)
-    keys = np.zeros(n, np.float64)
-    touched = np.zeros(R, np.bool_)
-    ruined = np.zeros(R, np.bool_)
-    is_rem = np.zeros(n, np.bool_)
-    unassigned_out = np.zeros(n, np.int64)
+    rof, pof, removed, keys, touched, ruined, is_rem, unassigned_out = _scratch(n, R)
     accepted = 0
     ratio = 1.0
     if iters > 1 and temp0 > 0 and temp1 > 0:
@@ -371,14 +372,7 @@ def sisr_fleet_chunk(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, absn, it
     R = rt.shape[0]
     n = T.shape[0]
     A, Z, load, rcost, wrt, wlen, wA, wZ, wload, wcost = _route_state(T, C, e, l, q, H, rt, rlen)
-    rof = np.full(n, -1, np.int64)
-    pof = np.zeros(n, np.int64)
-    removed = np.zeros(n, np.int64)
-    keys = np.zeros(n, np.float64)
-    touched = np.zeros(R, np.bool_)
-    ruined = np.zeros(R, np.bool_)
-    is_rem = np.zeros(n, np.bool_)
-    unassigned_out = np.zeros(n, np.int64)
+    rof, pof, removed, keys, touched, ruined, is_rem, unassigned_out = _scratch(n, R)
     np_cur = npool[0]
     abs_cur = 0
     for i in range(np_cur):
