@@ -44,7 +44,7 @@ STOPS_CURRENT = "stops_current"  # the table as last edited (base + the editor's
 
 @st.cache_data(show_spinner=False)
 def cached_regions() -> list[str]:
-    from core.geo.regions import list_regions
+    from core.packs.loader import list_regions
 
     return list(list_regions())
 
@@ -52,7 +52,7 @@ def cached_regions() -> list[str]:
 @st.cache_data(show_spinner=False)
 def cached_region_info(name: str) -> dict[str, Any]:
     """Small facts about a region pack: display names, centre (lon, lat), city."""
-    from core.geo.regions import load_region
+    from core.packs.loader import load_region
 
     pack = load_region(name)
     return {
@@ -66,14 +66,14 @@ def cached_region_info(name: str) -> dict[str, Any]:
 
 @st.cache_data(show_spinner=False)
 def cached_scenarios(region: str | None) -> list[Any]:
-    from core.scenarios import list_scenarios
+    from core.route.scenarios import list_scenarios
 
     return list(list_scenarios(region))
 
 
 @st.cache_data(show_spinner=False)
 def cached_providers() -> list[str]:
-    from core.providers import available_providers
+    from core.geo.registry import available_providers
 
     return list(available_providers())
 
@@ -81,7 +81,7 @@ def cached_providers() -> list[str]:
 @st.cache_resource(show_spinner=False)
 def cached_provider(name: str, region: str):
     """One provider (with its response cache and call counters) per (name, region)."""
-    from core.providers import make_provider
+    from core.geo.registry import make_provider
 
     return make_provider(name, region=region, settings=get_settings())
 

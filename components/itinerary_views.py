@@ -74,7 +74,7 @@ FORM_KEYS = (
 @st.cache_data(show_spinner=False)
 def cached_catalog(region: str) -> list[dict[str, Any]]:
     """The region pack's places as plain dicts (id, names, category, hours, visit minutes, position)."""
-    from core.geo.regions import load_region
+    from core.packs.loader import load_region
 
     pack = load_region(region)
     return [
@@ -668,7 +668,7 @@ def load_demo_trip() -> None:
     trip = trips.get(st.session_state.get("trip_demo"))
     if trip is None:
         return
-    from core.geo.regions import list_regions
+    from core.packs.loader import list_regions
 
     region = trip.get("region") or current_region()
     if region in list_regions() and region != st.session_state.get("region"):
@@ -855,7 +855,7 @@ def render_lunch_and_pacing() -> None:
 
 def policy_caption(mode: str, pacing: str) -> None:
     """What the pacing means in numbers (from the settings)."""
-    from core.transport import robustness_policy_for
+    from core.itinerary.travel import robustness_policy_for
 
     try:
         p = robustness_policy_for(mode, pacing, settings=get_settings())
@@ -992,7 +992,7 @@ def render_decision_log(result: ItineraryResult) -> None:
 
 
 def render_downloads(result: ItineraryResult) -> None:
-    from core.ics import itinerary_to_ics
+    from core.itinerary.ics import itinerary_to_ics
 
     stem = file_stem(result)
     c1, c2 = st.columns(2)

@@ -208,7 +208,7 @@ def render_warnings(result: RoutePlanResult) -> None:
 
 
 def _safe(link: str | None) -> str | None:
-    from core.export import safe_href
+    from core.route.export import safe_href
 
     return safe_href(link) if link else None
 
@@ -217,7 +217,7 @@ def render_deep_links(result: RoutePlanResult) -> None:
     """Buttons for the AMap links; app links also as QR codes (scan with a phone)."""
     import streamlit as st
 
-    from core.links import qr_svg_data_uri
+    from core.route.links import qr_svg_data_uri
 
     links = result.deep_links
     if links is None:
@@ -254,7 +254,7 @@ def render_deep_links(result: RoutePlanResult) -> None:
 def render_downloads(result: RoutePlanResult) -> None:
     import streamlit as st
 
-    from core.export import legs_to_csv, result_to_html, result_to_json
+    from core.route.export import legs_to_csv, result_to_html, result_to_json
 
     stem = (result.task_name or "route-plan").replace(" ", "_")
     downloads = [

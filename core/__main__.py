@@ -40,8 +40,8 @@ def _read_json(path: str, field: str = "request") -> dict:
 def cmd_plan(args: argparse.Namespace) -> int:
     from core.config import get_settings
     from core.models.route import RoutePlanRequest
-    from core.planner import plan_route
-    from core.providers import make_provider
+    from core.route.planner import plan_route
+    from core.geo.registry import make_provider
 
     data = _read_json(args.request)
     if "request" in data and "origin_mode" not in data:  # a scenario file holds the request under "request"
@@ -51,7 +51,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     provider = make_provider(args.provider, region=args.region, settings=settings)
     result = plan_route(request, provider=provider, settings=settings)
     if args.html:
-        from core.export import result_to_html
+        from core.route.export import result_to_html
 
         Path(args.html).write_text(result_to_html(result), encoding="utf-8")
     print(result.model_dump_json(indent=2))
@@ -60,8 +60,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 def cmd_itinerary(args: argparse.Namespace) -> int:
     from core.config import get_settings
-    from core.itinerary import itinerary_from_json
-    from core.providers import make_provider
+    from core.itinerary.planner import itinerary_from_json
+    from core.geo.registry import make_provider
 
     data = _read_json(args.request)
     settings = get_settings()
@@ -89,19 +89,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise InputError(f"instance file not found: {target}", field="file")
     try:
         if kind == "tsp":
-            from core.bench import bench_tsp
+            from core.bench.tsp import bench_tsp
 
             out = bench_tsp(target, time_limit_s=args.time_limit)
         elif kind == "vrptw":
-            from core.bench_vrptw import bench_vrptw
+            from core.bench.vrptw import bench_vrptw
 
             out = bench_vrptw(target, time_limit_s=args.time_limit)
         elif kind == "agent":
-            from core.agent.bench import bench_agent
+            from core.bench.agent import bench_agent
 
             out = bench_agent(repeats=args.repeats)
         else:  # plan
-            from core.bench_plan import bench_plan
+            from core.bench.plan import bench_plan
 
             out = bench_plan(stops=n_stops, repeats=args.repeats)
     except ValidationError:

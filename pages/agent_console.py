@@ -7,7 +7,7 @@ import streamlit as st
 
 from components.forms import ensure_app_frame
 from core.agent import route_and_run
-from core.agent.bench import run_qa_acceptance
+from core.bench.agent import run_qa_acceptance
 from core.agent.telemetry import compute_metrics, read_events
 from core.config import get_settings
 

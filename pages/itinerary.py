@@ -1,4 +1,4 @@
-"""Multi-day itinerary: pick places, set the days, optimise (core.itinerary), edit and re-optimise.
+"""Multi-day itinerary: pick places, set the days, optimise (core.itinerary.planner), edit and re-optimise.
 
 Thin page: inputs and panels live in components/itinerary_views.py and components/timeline.py;
 the plan is made on a button, kept in st.session_state and rendered from there.
@@ -12,7 +12,7 @@ from components import itinerary_views as iv
 from components.timeline import render_timeline
 from core.config import get_settings
 from core.errors import OmniError, error_from_validation
-from core.itinerary import plan_itinerary, reoptimize
+from core.itinerary.planner import plan_itinerary, reoptimize
 from core.models.itinerary import ItineraryResult, TripRequest, UserEdit
 
 forms.ensure_app_frame()

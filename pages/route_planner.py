@@ -1,4 +1,4 @@
-"""Route planner: collect the trip, call core.planner.plan_route, render the result from state."""
+"""Route planner: collect the trip, call core.route.planner.plan_route, render the result from state."""
 
 import streamlit as st
 from pydantic import ValidationError
@@ -7,7 +7,7 @@ from components import charts, forms, maps, tables
 from core.config import get_settings
 from core.errors import OmniError, error_from_validation
 from core.models.route import RoutePlanRequest
-from core.planner import plan_route
+from core.route.planner import plan_route
 
 forms.ensure_app_frame()
 st.title(":material/route: Route planner 多目的地路线规划")

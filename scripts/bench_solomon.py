@@ -5,7 +5,7 @@
 Writes one JSON line per instance to ``--out`` (appending, so a long run can be polled / resumed) and prints
 the Markdown table of docs/BENCHMARKS_VRPTW.md at the end. pyvroom is a benchmark-only dependency
 (``pip install pyvroom``), never imported by ``core/``. Both solvers are checked with
-``core.optimizer.vrptw.check_solution``.
+``core.bench.vrptw_solver.check_solution``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.bench_vrptw import bench_vrptw  # noqa: E402
-from core.optimizer.vrptw import SCALE, check_solution, read_solomon  # noqa: E402
+from core.bench.vrptw import bench_vrptw  # noqa: E402
+from core.bench.vrptw_solver import SCALE, check_solution, read_solomon  # noqa: E402
 
 BENCH = Path("/work/shared/bench")
 
@@ -115,7 +115,7 @@ def main() -> int:
     if not args.table_only:
         # Compile / load the numba kernels once (a one-time cost, cached on disk under __pycache__),
         # so that the first timed instance does not pay for JIT compilation.
-        from core.optimizer.vrptw_sisr import warmup
+        from core.bench.vrptw_sisr import warmup
 
         warmup()
         for f in files:

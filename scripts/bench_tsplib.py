@@ -3,7 +3,7 @@
     PYTHONPATH=. .venv/bin/python scripts/bench_tsplib.py --limits 1 5
     PYTHONPATH=. .venv/bin/python scripts/bench_tsplib.py --held-karp   # Held-Karp timings by k
 
-Each run is a fresh Python process calling ``core.bench.bench_tsp`` (what
+Each run is a fresh Python process calling ``core.bench.tsp.bench_tsp`` (what
 ``python -m core bench tsp FILE --time-limit S`` does), so the reported seconds
 include loading the solver kernels (numba import + on-disk cache) but not the
 interpreter start.  Reads /work/shared/bench (or --dir) and known_optima.json.
@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILD = (
-    "import json, sys; from core.bench import bench_tsp; "
+    "import json, sys; from core.bench.tsp import bench_tsp; "
     "print(json.dumps(bench_tsp(sys.argv[1], time_limit_s=float(sys.argv[2]))))"
 )
 
@@ -78,7 +78,7 @@ def main() -> None:
         return
     bench = Path(args.dir)
     optima = json.loads((bench / "known_optima.json").read_text())["tsplib"]
-    from core.bench import read_tsplib
+    from core.bench.tsp import read_tsplib
 
     files = sorted((bench / "tsplib").glob("*.tsp"), key=lambda p: (len(read_tsplib(str(p))[2]), p.stem))
     head = "| instance | n | optimum |"

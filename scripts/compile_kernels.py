@@ -11,7 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.optimizer import tsp, vrptw_sisr  # noqa: E402
+from core.bench import vrptw_sisr  # noqa: E402
+from core.optimizer import tsp  # noqa: E402
 
 if __name__ == "__main__":
     tsp.warm_up()

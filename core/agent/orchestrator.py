@@ -84,7 +84,7 @@ _PROVIDERS_LOCK = threading.Lock()
 
 
 def default_provider(settings: Settings):
-    from core.providers import make_provider
+    from core.geo.registry import make_provider
 
     key = (settings.provider, settings.region, str(settings.data_dir))
     with _PROVIDERS_LOCK:
@@ -770,7 +770,7 @@ def _run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentCont
         b.update({"target": p.name_zh, "place_id": p.id, "eta": eta.strftime("%H:%M"), "nominal_travel_min": round(nominal / 60),
                   "opening_hours": p.opening_hours, "feasible": True, "evaluation": "EVALUATED"})
         if p.opening_hours:
-            from core.opening import opening_windows
+            from core.itinerary.opening import opening_windows
 
             ow = opening_windows(p.opening_hours, [eta.date()], timezone=pack.timezone, country=pack.country or None)
             mins = eta.hour * 60 + eta.minute

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from core.geo.regions import RegionPack, RegionPlace
+from core.packs.loader import RegionPack, RegionPlace
 
 K1 = 1.5
 B = 0.75

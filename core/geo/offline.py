@@ -14,7 +14,7 @@ from rapidfuzz import fuzz, process
 
 from core.geo.base import Leg, LonLat, Place, TravelMatrix, TravelMode
 from core.geo.coords import haversine_m, haversine_matrix_m
-from core.geo.regions import RegionPack, RegionPlace
+from core.packs.loader import RegionPack, RegionPlace
 from core.geo.text import normalize, strip_city_prefix
 
 OFFLINE_SOURCE = "offline_estimate"

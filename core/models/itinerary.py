@@ -245,7 +245,7 @@ class TripRequest(BaseModel):
 
 
 # ----------------------------------------------------------------------------------------------
-# User edits (then ``core.itinerary.reoptimize``)
+# User edits (then ``core.itinerary.planner.reoptimize``)
 # ----------------------------------------------------------------------------------------------
 class LockEdit(BaseModel):
     """Lock a stop to a day and/or a start time (it becomes a hard node)."""

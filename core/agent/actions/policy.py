@@ -43,7 +43,7 @@ class CriticOut(BaseModel):
 
 
 def _validate(inp: ValidateIn, state: AgentState, ctx: AgentContext) -> ValidateOut:
-    from core import policy
+    from core.itinerary import drop_reasons as policy
 
     report = policy.validate_feasibility(state.compute.problem, state.compute.day_plans, settings=ctx.settings)
     state.compute.feasibility = report
@@ -53,7 +53,7 @@ def _validate(inp: ValidateIn, state: AgentState, ctx: AgentContext) -> Validate
 
 def assemble_days(state: AgentState, ctx: AgentContext) -> list[Any]:
     """Day timelines of the current plans (the optimiser's own layout)."""
-    from core import itinerary
+    from core.itinerary import planner as itinerary
 
     problem = state.compute.problem
     days = []
@@ -64,7 +64,7 @@ def assemble_days(state: AgentState, ctx: AgentContext) -> list[Any]:
 
 
 def _score(inp: ScoreIn, state: AgentState, ctx: AgentContext) -> ScoreOut:
-    from core import policy
+    from core.itinerary import drop_reasons as policy
 
     days = assemble_days(state, ctx)
     score = policy.score_robustness(days, tolerance=ctx.settings.robustness_tolerance)
@@ -73,8 +73,8 @@ def _score(inp: ScoreIn, state: AgentState, ctx: AgentContext) -> ScoreOut:
 
 
 def _critic(inp: CriticIn, state: AgentState, ctx: AgentContext) -> CriticOut:
-    from core import itinerary
-    from core.critic import check_itinerary
+    from core.itinerary import planner as itinerary
+    from core.itinerary.critic import check_itinerary
     from core.models.itinerary import ItineraryResult
 
     problem = state.compute.problem

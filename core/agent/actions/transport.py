@@ -1,5 +1,5 @@
 """Transport actions: transport.travel_time (fast path), transport.build_time_matrix,
-transport.apply_robustness_policy (slow path, wrapping core.transport), and weather.lookup.
+transport.apply_robustness_policy (slow path, wrapping core.itinerary.travel), and weather.lookup.
 
 weather.lookup asks the provider for weather only if it offers it (``provider.weather``); the
 offline provider does not, and then the answer says so: no forecast is ever made up.
@@ -88,7 +88,7 @@ def _travel_time(inp: TravelTimeIn, state: AgentState, ctx: AgentContext) -> Tra
 
 
 def _build_matrix(inp: MatrixIn, state: AgentState, ctx: AgentContext) -> MatrixOut:
-    from core import transport
+    from core.itinerary import travel as transport
 
     problem = state.compute.problem
     if problem is None:
@@ -99,7 +99,7 @@ def _build_matrix(inp: MatrixIn, state: AgentState, ctx: AgentContext) -> Matrix
 
 
 def _robust(inp: RobustIn, state: AgentState, ctx: AgentContext) -> RobustOut:
-    from core import transport
+    from core.itinerary import travel as transport
 
     api = state.compute.time_matrix_api
     policy = transport.robustness_policy_for(api.mode, inp.pacing, settings=ctx.settings)

@@ -1,0 +1,1 @@
+"""Benchmarks behind ``python -m core bench ...`` and the instance readers they use."""

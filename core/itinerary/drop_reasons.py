@@ -1,0 +1,286 @@
+"""Feasibility reasons and robustness scoring (Action Registry: ``policy.validate_feasibility``,
+``policy.score_robustness``).
+
+OR-Tools says which stops it dropped, never why. ``validate_feasibility`` tests every dropped
+stop against every trip day on its own, with that day's must-visits, and with the day's plan,
+then searches the smallest change that would make it fit (later day end, earlier start, or
+dropping one stop that is not more important). Every claimed fix was laid out and is feasible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from core.config import Settings, get_settings
+from core.models.itinerary import (
+    DayPlan,
+    DayTimeline,
+    DroppedItem,
+    ItineraryProblem,
+    ProblemStop,
+    RobustnessScore,
+    SmallestFix,
+    explain_reason,
+)
+
+# How bad a per-day verdict is; the item's reason is its best day's verdict.
+_REASON_RANK = {
+    "LOCKED_TO_OTHER_DAY": -1,
+    "CLOSED_ON_DAY": 0,
+    "OUTSIDE_OPENING_HOURS": 1,
+    "UNREACHABLE_IN_WINDOW": 2,
+    "LUNCH_CONFLICT": 2.5,
+    "DAY_TOO_FULL": 3,
+    "LOW_PRIORITY_TRADEOFF": 4,
+}
+_PRIORITY_RANK = {"must": 0, "should": 1, "nice": 2}
+# Cost of a fix, to pick the smallest: minutes of day change, or the dropped stop's minutes weighted by priority.
+_DROP_WEIGHT = {"nice": 1.0, "should": 3.0, "must": 10.0}
+_EXTEND_END_MIN = (15, 30, 45, 60, 90, 120, 180)
+_START_EARLIER_MIN = (15, 30, 60, 90, 120, 180, 240)
+_MAX_CHECKS_PER_STOP = 24
+_START_EARLIER_WEIGHT = 1.5  # an earlier start is a slightly bigger ask than staying out later
+_EARLIEST_DAY_START = 6 * 60
+
+
+class FeasibilityReport(BaseModel):
+    dropped_items: list[DroppedItem]
+    infeasible_hard: list[str] = Field(default_factory=list, description="Must/locked stops that could not be kept")
+    checks: int = Field(default=0, description="Layouts evaluated while searching fixes")
+
+
+def _hhmm(minute_of_day: int) -> str:
+    minute_of_day = max(0, minute_of_day)
+    return f"{minute_of_day // 60:02d}:{minute_of_day % 60:02d}"
+
+
+def _is_hard(stop: ProblemStop) -> bool:
+    return stop.priority == "must" or stop.fixed_day is not None or stop.fixed_start_min is not None
+
+
+def _day_label(problem: ItineraryProblem, d: int) -> str:
+    day = problem.days[d]
+    return f"day {d + 1} ({day.date.strftime('%a')} {day.date.isoformat()})"
+
+
+def _verdict_for_day(problem, stop, d, plans_by_day, settings) -> str:
+    from core.itinerary.planner import best_insertion, exact_feasible_order, layout_day
+
+    if stop.fixed_day is not None and stop.fixed_day != d:
+        return "LOCKED_TO_OTHER_DAY"
+    if not stop.open_by_day[d]:
+        return "CLOSED_ON_DAY"
+    if not stop.windows_by_day[d]:
+        return "OUTSIDE_OPENING_HOURS"
+    if layout_day(problem, d, [stop.key], settings=settings) is None:
+        # Alone it does not fit. Travel and opening hours, or the lunch break? Say which, truthfully.
+        if problem.days[d].lunch_earliest_start is not None and layout_day(
+            _without_lunch(problem), d, [stop.key], settings=settings
+        ) is not None:
+            return "LUNCH_CONFLICT"
+        return "UNREACHABLE_IN_WINDOW"
+    plan = plans_by_day.get(d)
+    musts = [k for k in (plan.order if plan else []) if _is_hard(problem.stop(k)) and k != stop.key]
+    if musts:
+        fits = best_insertion(problem, d, musts, stop.key, settings=settings) is not None
+        if not fits:
+            fits = exact_feasible_order(problem, d, [*musts, stop.key], settings=settings) is not None
+        if not fits:
+            return "DAY_TOO_FULL"
+    return "LOW_PRIORITY_TRADEOFF"
+
+
+def _fix_candidates(problem, stop, per_day, plans_by_day) -> list[tuple[float, dict[str, Any]]]:
+    from core.itinerary.planner import layout_day
+
+    out: list[tuple[float, dict[str, Any]]] = []
+    for d, verdict in per_day.items():
+        if verdict in {"LOCKED_TO_OTHER_DAY", "CLOSED_ON_DAY"}:
+            continue  # only another day helps, and repair already tried every other day
+        day = problem.days[d]
+        # Pre-filter with the stop alone (a one-stop layout is nearly free): a change that does not
+        # even fit the stop on an empty day cannot fit it into the day's plan.
+        for m in _EXTEND_END_MIN:
+            end = day.end_min + m
+            if end <= day.offset_min + 24 * 60 and layout_day(problem, d, [stop.key], end_min=end):
+                out.append((float(m), {"kind": "extend_day_end", "day": d, "minutes": m}))
+        for m in _START_EARLIER_MIN:
+            start = day.start_min - m
+            if start >= day.offset_min + _EARLIEST_DAY_START and layout_day(problem, d, [stop.key], start_min=start):
+                out.append((m * _START_EARLIER_WEIGHT, {"kind": "start_day_earlier", "day": d, "minutes": m}))
+        if verdict == "OUTSIDE_OPENING_HOURS":
+            usable = max((min(iv.end, day.end_min) - max(iv.start, day.start_min) for iv in stop.open_by_day[d]),
+                         default=0)
+            shorter = (usable // 5) * 5
+            if (stop.fixed_start_min is None and 0 < shorter < stop.visit_min and shorter * 2 >= stop.visit_min
+                    and layout_day(_with_visit_minutes(problem, stop.key, shorter), d, [stop.key])):
+                out.append((float(stop.visit_min - shorter), {"kind": "shorten_visit", "day": d, "minutes": shorter}))
+        if verdict in {"OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW", "LUNCH_CONFLICT"}:
+            continue  # it does not fit the day even alone: dropping another stop cannot help
+        plan = plans_by_day.get(d)
+        for other in plan.order if plan else []:
+            x = problem.stop(other)
+            if _PRIORITY_RANK[x.priority] < _PRIORITY_RANK[stop.priority]:
+                continue  # never suggest giving up something more important
+            if _is_hard(x) and not _is_hard(stop):
+                continue
+            out.append((x.visit_min * _DROP_WEIGHT[x.priority], {"kind": "drop_stop", "day": d, "drop": other}))
+    out.sort(key=lambda c: (c[0], c[1]["day"], c[1]["kind"], c[1].get("drop") or ""))
+    return out
+
+
+def _without_lunch(problem: ItineraryProblem) -> ItineraryProblem:
+    """A shallow copy of the problem whose request has no lunch break (to tell a lunch clash apart)."""
+    request = problem.request.model_copy(update={"lunch": problem.request.lunch.model_copy(update={"enabled": False})})
+    return problem.model_copy(update={"request": request})
+
+
+def _with_visit_minutes(problem: ItineraryProblem, key: str, minutes: int) -> ItineraryProblem:
+    """A shallow copy of the problem where one stop's visit lasts ``minutes``."""
+    from core.itinerary.planner import start_windows
+
+    stops = []
+    for s in problem.stops:
+        if s.key == key:
+            windows = [
+                [] if (s.fixed_day is not None and s.fixed_day != d.index)
+                else start_windows(s.open_by_day[d.index], minutes, d.start_min, d.end_min, None)
+                for d in problem.days
+            ]
+            s = s.model_copy(update={"visit_min": minutes, "windows_by_day": windows})
+        stops.append(s)
+    return problem.model_copy(update={"stops": stops})
+
+
+def _try_fix(problem, stop, cand, plans_by_day, settings) -> SmallestFix | None:
+    from core.itinerary.planner import best_insertion
+
+    d = cand["day"]
+    day = problem.days[d]
+    order = list(plans_by_day[d].order) if d in plans_by_day else []
+    if cand["kind"] == "extend_day_end":
+        new_end = day.end_min + cand["minutes"]
+        sched = best_insertion(problem, d, order, stop.key, settings=settings, end_min=new_end)
+        if sched is None:
+            return None
+        return SmallestFix(
+            kind="extend_day_end", day_index=d, minutes=cand["minutes"],
+            description=f"fits if day {d + 1} ends at {_hhmm(new_end - day.offset_min)}",
+            facts={"new_end": _hhmm(new_end - day.offset_min), "order": sched.order},
+        )
+    if cand["kind"] == "start_day_earlier":
+        new_start = day.start_min - cand["minutes"]
+        sched = best_insertion(problem, d, order, stop.key, settings=settings, start_min=new_start)
+        if sched is None:
+            return None
+        return SmallestFix(
+            kind="start_day_earlier", day_index=d, minutes=cand["minutes"],
+            description=f"fits if day {d + 1} starts at {_hhmm(new_start - day.offset_min)}",
+            facts={"new_start": _hhmm(new_start - day.offset_min), "order": sched.order},
+        )
+    if cand["kind"] == "shorten_visit":
+        shorter = _with_visit_minutes(problem, stop.key, cand["minutes"])
+        sched = best_insertion(shorter, d, order, stop.key, settings=settings)
+        if sched is None:
+            return None
+        return SmallestFix(
+            kind="shorten_visit", day_index=d, minutes=cand["minutes"],
+            description=f"fits on day {d + 1} if the visit is shortened to {cand['minutes']} min",
+            facts={"visit_min": stop.visit_min, "order": sched.order},
+        )
+    drop = cand["drop"]
+    reduced = [k for k in order if k != drop]
+    sched = best_insertion(problem, d, reduced, stop.key, settings=settings)
+    if sched is None:
+        return None
+    x = problem.stop(drop)
+    return SmallestFix(
+        kind="drop_stop", day_index=d, drop_key=drop,
+        description=f"fits on day {d + 1} if {x.name} ({x.priority}) is dropped",
+        facts={"drop_priority": x.priority, "order": sched.order},
+    )
+
+
+def validate_feasibility(
+    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings | None = None
+) -> FeasibilityReport:
+    """A reason code, a plain explanation and the smallest verified fix for every stop not on the plan."""
+    settings = settings or get_settings()
+    plans_by_day = {p.day_index: p for p in plans}
+    planned = {k for p in plans for k in p.order}
+    budget = settings.itinerary_fix_search_max_solves
+    checks = 0
+    items: list[DroppedItem] = []
+    infeasible: list[str] = []
+
+    by_key = {p.key: p for p in problem.request.places}
+    for key in problem.removed_keys:
+        place = by_key.get(key)
+        if place is None:
+            continue
+        items.append(DroppedItem(
+            key=key, name=place.name or key, priority=place.priority, reason_code="REMOVED_BY_USER",
+            explanation=explain_reason("REMOVED_BY_USER"),
+        ))
+
+    dropped = [s for s in problem.stops if s.key not in planned]
+    dropped.sort(key=lambda s: (_PRIORITY_RANK[s.priority], s.key))
+    for stop in dropped:
+        per_day = {d: _verdict_for_day(problem, stop, d, plans_by_day, settings) for d in range(len(problem.days))}
+        best_day = max(per_day, key=lambda d: (_REASON_RANK[per_day[d]], -d))
+        code = per_day[best_day]
+        if code == "LOCKED_TO_OTHER_DAY":  # defensive: a lock always names a trip day
+            code = "CLOSED_ON_DAY"
+        facts: dict[str, Any] = {"visit_min": stop.visit_min, "opening_hours": stop.opening_hours,
+                                 "opening_source": stop.opening_source, "best_day": best_day}
+        if code in {"CLOSED_ON_DAY", "LUNCH_CONFLICT"}:
+            days_text = ", ".join(_day_label(problem, d) for d, v in per_day.items() if v == code)
+        else:
+            days_text = ", ".join(_day_label(problem, d) for d, v in per_day.items() if v not in
+                                  {"CLOSED_ON_DAY", "LOCKED_TO_OTHER_DAY"})
+        lunch = problem.request.lunch
+        explanation = explain_reason(code, days=days_text or "no trip day", visit=stop.visit_min,
+                                     lunch=lunch.duration_min,
+                                     window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}")
+        fix = None
+        for n_tried, (_, cand) in enumerate(_fix_candidates(problem, stop, per_day, plans_by_day)):
+            if n_tried >= _MAX_CHECKS_PER_STOP:
+                break
+            if checks >= budget:
+                facts["fix_search"] = "budget_exhausted"
+                break
+            checks += 1
+            fix = _try_fix(problem, stop, cand, plans_by_day, settings)
+            if fix is not None:
+                break
+        if _is_hard(stop):
+            infeasible.append(stop.key)
+        items.append(DroppedItem(
+            key=stop.key, name=stop.name, priority=stop.priority, reason_code=code,
+            explanation=f"{stop.name}: {explanation}" + (f"; {fix.description}" if fix else ""),
+            per_day_reasons=per_day, smallest_fix=fix, facts=facts,
+        ))
+    return FeasibilityReport(dropped_items=items, infeasible_hard=infeasible, checks=checks)
+
+
+def score_robustness(days: Sequence[DayTimeline], *, tolerance: float = 0.5) -> RobustnessScore:
+    """Mean over travel legs of min(1, slack after the leg / (tolerance x robust leg minutes)).
+
+    A travel entry's ``slack_min`` is how late it may arrive without breaking any later window,
+    the lunch window or the day's end, so a leg scores 1 when the day can absorb that leg
+    over-running its robust time by ``tolerance`` (e.g. half again).
+    """
+    legs = [e for d in days for e in d.entries if e.kind == "travel" and (e.robust_min or 0) > 0]
+    if not legs:
+        return RobustnessScore(score=1.0, tolerance=tolerance, legs=0, legs_fully_covered=0,
+                               min_slack_min=None, mean_slack_min=None)
+    cover = [min(1.0, max(0, e.slack_min) / (tolerance * e.robust_min)) for e in legs]
+    slacks = [e.slack_min for e in legs]
+    return RobustnessScore(
+        score=round(sum(cover) / len(cover), 4), tolerance=tolerance, legs=len(legs),
+        legs_fully_covered=sum(1 for c in cover if c >= 1.0), min_slack_min=min(slacks),
+        mean_slack_min=round(sum(slacks) / len(slacks), 1),
+    )

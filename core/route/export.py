@@ -1,0 +1,476 @@
+"""Exports of a ``RoutePlanResult``: JSON, a CSV of legs and a self-contained HTML page.
+
+The HTML page is a presentation layer only (spec "Suggested HTML Policy"): it is rendered from the
+``RoutePlanResult`` alone, loads nothing from the network (inline CSS, inline SVG, QR codes as
+``data:`` images, no scripts) and escapes every piece of text that came from a user or a provider.
+Output is deterministic (no timestamps).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import math
+import re
+
+from core.route.links import qr_svg_data_uri
+from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
+
+# Schemes a deep-link button may point to; anything else (javascript:, data:, file:, ...) is dropped.
+ALLOWED_LINK_SCHEMES = frozenset({"http", "https", "amapuri", "iosamap"})
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
+_CSV_FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+CSV_COLUMNS = (
+    "candidate_rank",
+    "is_best",
+    "leg",
+    "from",
+    "to",
+    "origin_location",
+    "destination_location",
+    "distance_m",
+    "duration_s",
+    "source",
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON and CSV
+
+
+def result_to_json(result: RoutePlanResult, *, indent: int = 2) -> str:
+    """The result as JSON; Chinese stays readable (no ``\\u`` escapes). Round-trips via model_validate_json."""
+    return result.model_dump_json(indent=indent)
+
+
+def _is_best(candidate: CandidateRoute, best: CandidateRoute) -> bool:
+    if candidate == best:
+        return True
+    if candidate.rank is not None and best.rank is not None:
+        return candidate.rank == best.rank
+    return (
+        candidate.full_order_labels == best.full_order_labels
+        and candidate.total_distance_m == best.total_distance_m
+        and candidate.total_duration_s == best.total_duration_s
+    )
+
+
+def _best_index(result: RoutePlanResult) -> int | None:
+    for i, candidate in enumerate(result.candidates):
+        if _is_best(candidate, result.best_route):
+            return i
+    return None
+
+
+def _csv_text(value: str) -> str:
+    """Neutralise spreadsheet formulas in free text (a stop named ``=HYPERLINK(...)``)."""
+    return "'" + value if value.startswith(_CSV_FORMULA_PREFIXES) else value
+
+
+def legs_to_csv(result: RoutePlanResult) -> str:
+    """One row per leg of every candidate (in candidate order), with a header row.
+
+    ``is_best`` marks the legs of the best route. Free-text labels that would start a spreadsheet
+    formula get a leading apostrophe. Encode as ``utf-8-sig`` when Excel must detect UTF-8.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    best = _best_index(result)
+    for i, candidate in enumerate(result.candidates):
+        rank = candidate.rank if candidate.rank is not None else i + 1
+        for n, leg in enumerate(candidate.legs, start=1):
+            writer.writerow(
+                [
+                    rank,
+                    "true" if i == best else "false",
+                    n,
+                    _csv_text(leg.from_label),
+                    _csv_text(leg.to_label),
+                    leg.origin_location,
+                    leg.destination_location,
+                    leg.distance_m,
+                    leg.duration_s,
+                    leg.source,
+                ]
+            )
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# HTML helpers
+
+
+def _e(value: object) -> str:
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _km(metres: int | float) -> str:
+    return f"{metres / 1000:.2f}"
+
+
+def _min(seconds: int | float) -> str:
+    return f"{seconds / 60:.1f}"
+
+
+def _signed(value: float, fmt: str) -> str:
+    text = format(value, fmt)
+    return text if text.startswith("-") or float(text) == 0 else "+" + text
+
+
+def safe_href(link: str | None) -> str | None:
+    """``link`` if its scheme is allowed for a button, else None (javascript:, data:, relative ...)."""
+    if not link or not isinstance(link, str):
+        return None
+    # Browsers ignore control characters and whitespace inside a scheme ("java\tscript:"); our links
+    # never contain any, so reject them outright instead of guessing how a browser reads them.
+    if any(ord(c) < 0x21 or c == "\x7f" for c in link):
+        return None
+    match = _SCHEME.match(link)
+    if not match or match.group(1).lower() not in ALLOWED_LINK_SCHEMES:
+        return None
+    return link
+
+
+def _stop_visit_numbers(result: RoutePlanResult) -> list[int]:
+    """Indices into resolved_stops in the best route's visiting order (input order as a fallback)."""
+    n = len(result.resolved_stops)
+    order = [i for i in result.best_route.stop_order if isinstance(i, int) and 0 <= i < n]
+    if len(order) == n and len(set(order)) == n:
+        return order
+    # Fallback: match the labels of the best route to the stops, then append anything unmatched.
+    remaining = list(range(n))
+    order = []
+    for label in result.best_route.stop_order_labels:
+        for i in remaining:
+            if label in (result.resolved_stops[i].label, result.resolved_stops[i].resolved_name):
+                order.append(i)
+                remaining.remove(i)
+                break
+    return order + remaining
+
+
+_CSS = """
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "PingFang SC", "Hiragino Sans GB",
+       "Microsoft YaHei", "Noto Sans CJK SC", "Source Han Sans SC", sans-serif;
+       margin: 0 auto; max-width: 1100px; padding: 24px; color: #1f2933; background: #fff; line-height: 1.5; }
+h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
+h2 { font-size: 1.2rem; margin: 2rem 0 .6rem; border-bottom: 2px solid #e4e7eb; padding-bottom: .2rem; }
+.meta { color: #52606d; font-size: .9rem; }
+.meta span { display: inline-block; margin-right: 1.2rem; }
+.summary { background: #f0f4f8; border-left: 4px solid #2f80ed; padding: .8rem 1rem; white-space: pre-wrap; }
+table { border-collapse: collapse; width: 100%; font-size: .9rem; }
+th, td { border: 1px solid #d9e2ec; padding: .35rem .5rem; text-align: left; vertical-align: top; }
+th { background: #f5f7fa; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.best td { background: #effcf6; font-weight: 600; }
+ol.legs li { margin: .2rem 0; }
+.src { color: #52606d; font-size: .85rem; }
+.links { display: flex; flex-wrap: wrap; gap: .6rem; margin: .5rem 0; }
+a.button { display: inline-block; padding: .5rem .9rem; border-radius: 6px; background: #2f80ed; color: #fff;
+           text-decoration: none; font-weight: 600; }
+a.button.web { background: #27ae60; }
+.qrs { display: flex; flex-wrap: wrap; gap: 1.5rem; margin-top: .8rem; }
+figure { margin: 0; text-align: center; }
+figure img { width: 180px; height: 180px; image-rendering: pixelated; border: 1px solid #d9e2ec; }
+figcaption { font-size: .85rem; color: #52606d; }
+ul.warnings li { color: #8a4b08; margin: .2rem 0; }
+svg.sketch { width: 100%; max-width: 760px; height: auto; border: 1px solid #d9e2ec; background: #fbfcfd; }
+.muted { color: #7b8794; }
+code { word-break: break-all; font-size: .8rem; }
+@media print { a.button { color: #000; background: none; border: 1px solid #000; } }
+"""
+
+_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+
+
+def _point_rows(result: RoutePlanResult) -> list[tuple[str, ResolvedPoint]]:
+    visit = {idx: n for n, idx in enumerate(_stop_visit_numbers(result), start=1)}
+    rows: list[tuple[str, ResolvedPoint]] = []
+    if result.resolved_origin is not None:
+        rows.append(("S", result.resolved_origin))
+    for i, stop in enumerate(result.resolved_stops):
+        rows.append((str(visit.get(i, "")), stop))
+    rows.append(("D", result.resolved_destination))
+    return rows
+
+
+def _input_text(point: ResolvedPoint) -> str:
+    if point.input_name and point.input_name != point.input_address:
+        return f"{point.input_name} — {point.input_address}"
+    return point.input_address
+
+
+def _section_points(result: RoutePlanResult) -> str:
+    rows = []
+    for mark, p in _point_rows(result):
+        note = p.confidence_note or ""
+        if p.match_score is not None:
+            note = (note + " " if note else "") + f"(match score {p.match_score:.0f})"
+        district = " / ".join(x for x in (p.city, p.district) if x)
+        rows.append(
+            "<tr>"
+            f"<td>{_e(mark)}</td><td>{_e(p.role)}</td><td>{_e(_input_text(p))}</td><td>{_e(p.resolved_name)}</td>"
+            f"<td>{_e(district)}</td><td class=\"num\">{_e(f'{p.lon:.6f}, {p.lat:.6f}')}</td>"
+            f"<td>{_e(p.poi_id or '—')}</td><td>{_e(p.source)}{_e(' · ' + p.provider if p.provider else '')}</td>"
+            f"<td>{_e(note)}</td>"
+            "</tr>"
+        )
+    live = getattr(result, "live_origin", None)
+    if result.resolved_origin is None and live is not None:
+        rows.insert(
+            0,
+            "<tr>"
+            f"<td>S</td><td>origin</td><td>{_e('current location (supplied by the user)')}</td>"
+            f"<td>{_e('我的位置 · live position')}</td><td></td>"
+            f'<td class="num">{_e(f"{live.lon:.6f}, {live.lat:.6f}")}</td><td>—</td><td>{_e(live.source)}</td>'
+            "<td></td></tr>",
+        )
+    return (
+        '<section id="points"><h2>Resolved points</h2>'
+        '<table><thead><tr><th>#</th><th>Role</th><th>Input</th><th>Resolved name</th><th>City / district</th>'
+        "<th>Lon, lat (WGS-84)</th><th>POI id</th><th>Source</th><th>Confidence note</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        '<p class="src">#: S = start, numbers = visiting order in the best route, D = destination.</p></section>'
+    )
+
+
+def _section_candidates(result: RoutePlanResult) -> str:
+    best = _best_index(result)
+    best_route = result.best_route
+    rows = []
+    for i, c in enumerate(result.candidates):
+        rank = c.rank if c.rank is not None else i + 1
+        d_km = (c.total_distance_m - best_route.total_distance_m) / 1000
+        d_min = (c.total_duration_s - best_route.total_duration_s) / 60
+        cls = ' class="best"' if i == best else ""
+        rows.append(
+            f"<tr{cls}>"
+            f'<td class="num">{_e(rank)}{" ★" if i == best else ""}</td>'
+            f"<td>{_e(' → '.join(c.full_order_labels))}</td>"
+            f'<td class="num">{_e(_km(c.total_distance_m))}</td>'
+            f'<td class="num">{_e(_min(c.total_duration_s))}</td>'
+            f'<td class="num">{_e(_signed(d_km, ".2f"))}</td>'
+            f'<td class="num">{_e(_signed(d_min, ".1f"))}</td>'
+            f"<td>{'yes' if c.pareto_optimal else 'no'}</td>"
+            f"<td>{_e(', '.join(c.best_for))}</td>"
+            f"<td>{_e(c.ranking_reason or '')}</td>"
+            "</tr>"
+        )
+    return (
+        '<section id="candidates"><h2>Candidate routes</h2>'
+        '<table id="candidate-table"><thead><tr><th>Rank</th><th>Order</th><th>km</th><th>min</th>'
+        "<th>Δ km vs best</th><th>Δ min vs best</th><th>Pareto</th><th>Best for</th><th>Reason</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></section>"
+    )
+
+
+def _section_best(result: RoutePlanResult) -> str:
+    b = result.best_route
+    legs = "".join(
+        f"<li>{_e(leg.from_label)} → {_e(leg.to_label)}: {_e(_km(leg.distance_m))} km, "
+        f'{_e(_min(leg.duration_s))} min <span class="src">({_e(leg.source)})</span></li>'
+        for leg in b.legs
+    )
+    reason = f"<p>{_e(b.ranking_reason)}</p>" if b.ranking_reason else ""
+    return (
+        '<section id="best"><h2>Best route</h2>'
+        f"<p><strong>{_e(' → '.join(b.full_order_labels))}</strong></p>"
+        f"<p>Total: {_e(_km(b.total_distance_m))} km, {_e(_min(b.total_duration_s))} min "
+        f'<span class="src">(strategy {_e(result.route_strategy)}, {_e(result.transport_mode)})</span></p>'
+        f'{reason}<ol class="legs">{legs}</ol></section>'
+    )
+
+
+def _section_links(result: RoutePlanResult) -> str:
+    links = result.deep_links
+    if links is None:
+        return '<section id="links"><h2>Deep links</h2><p class="muted">No deep links were requested.</p></section>'
+    buttons: list[str] = []
+    qrs: list[str] = []
+    dropped = 0
+
+    def add(link: str | None, label: str, *, mobile: bool, css: str = "button") -> None:
+        nonlocal dropped
+        if not link:
+            return
+        href = safe_href(link)
+        if href is None:
+            dropped += 1
+            return
+        web = href.lower().startswith(("http://", "https://"))
+        target = ' target="_blank" rel="noopener noreferrer"' if web else ""
+        buttons.append(f'<a class="{css}" href="{_e(href)}"{target}>{_e(label)}</a>')
+        if mobile:
+            qrs.append(
+                f'<figure><img alt="{_e("QR code: " + label)}" src="{_e(qr_svg_data_uri(href))}">'
+                f"<figcaption>{_e(label)}</figcaption></figure>"
+            )
+
+    add(links.personal_map, "AMap personal map (app)", mobile=True)
+    add(links.android_route_plan, "AMap app · Android", mobile=True)
+    add(links.ios_route_plan, "AMap app · iOS", mobile=True)
+    n_web = len(links.web_navigation)
+    for i, link in enumerate(links.web_navigation, start=1):
+        label = "Open in browser (uri.amap.com)" if n_web == 1 else f"Web part {i}/{n_web} (uri.amap.com)"
+        add(link, label, mobile=False, css="button web")
+
+    parts = [
+        '<section id="links"><h2>Deep links</h2>',
+        f'<p class="src">Mode used: {_e(links.mode_used or "—")} · coordinates {_e(links.coordinate_system)} '
+        "(converted from WGS-84). App links open only where the AMap app is installed; scan a QR code "
+        "with a phone.</p>",
+    ]
+    parts.append(f'<div class="links">{"".join(buttons)}</div>' if buttons else '<p class="muted">No usable links.</p>')
+    if dropped:
+        parts.append(f'<p class="muted">{dropped} link(s) with a scheme that is not allowed were left out.</p>')
+    if qrs:
+        parts.append(f'<div class="qrs">{"".join(qrs)}</div>')
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _section_warnings(result: RoutePlanResult) -> str:
+    if not result.warnings:
+        return '<section id="warnings"><h2>Warnings</h2><p class="muted">No warnings.</p></section>'
+    items = "".join(f"<li>{_e(w)}</li>" for w in result.warnings)
+    return f'<section id="warnings"><h2>Warnings</h2><ul class="warnings">{items}</ul></section>'
+
+
+def _finite(lon: float, lat: float) -> bool:
+    return math.isfinite(lon) and math.isfinite(lat)
+
+
+def _section_sketch(result: RoutePlanResult, *, width: int = 760, height: int = 460, pad: int = 36) -> str:
+    """Equirectangular sketch of the points and the best route (no tiles, WGS-84 lon/lat)."""
+    # (mark, label, lon, lat)
+    marks: list[tuple[str, str, float, float]] = []
+    live = getattr(result, "live_origin", None)
+    if result.resolved_origin is not None:
+        o = result.resolved_origin
+        marks.append(("S", o.label, o.lon, o.lat))
+    elif live is not None:
+        marks.append(("S", "我的位置 · live position", live.lon, live.lat))
+    order = _stop_visit_numbers(result)
+    for n, i in enumerate(order, start=1):
+        p = result.resolved_stops[i]
+        marks.append((str(n), p.label, p.lon, p.lat))
+    d = result.resolved_destination
+    marks.append(("D", d.label, d.lon, d.lat))
+    marks = [m for m in marks if _finite(m[2], m[3])]
+
+    geometry = [
+        (float(pt[0]), float(pt[1]))
+        for leg in result.best_geometry
+        for pt in leg
+        if len(pt) >= 2 and _finite(float(pt[0]), float(pt[1]))
+    ]
+    route = geometry or [(lon, lat) for _, _, lon, lat in marks]
+    everything = [(lon, lat) for _, _, lon, lat in marks] + route
+    if not everything:
+        return ""
+
+    lons = [x for x, _ in everything]
+    lats = [y for _, y in everything]
+    mean_lat = math.radians((min(lats) + max(lats)) / 2)
+    kx = max(math.cos(mean_lat), 0.01)  # shrink longitude so distances look right at this latitude
+    span_x = (max(lons) - min(lons)) * kx
+    span_y = max(lats) - min(lats)
+    scale = min(
+        (width - 2 * pad) / span_x if span_x > 0 else math.inf,
+        (height - 2 * pad) / span_y if span_y > 0 else math.inf,
+    )
+    if not math.isfinite(scale):
+        scale = 1.0
+    cx = (min(lons) + max(lons)) / 2
+    cy = (min(lats) + max(lats)) / 2
+
+    def xy(lon: float, lat: float) -> tuple[float, float]:
+        return width / 2 + (lon - cx) * kx * scale, height / 2 - (lat - cy) * scale
+
+    path = " ".join(f"{x:.1f},{y:.1f}" for x, y in (xy(lon, lat) for lon, lat in route))
+    shapes = [
+        f'<polyline points="{path}" fill="none" stroke="#2f80ed" stroke-width="3" stroke-linejoin="round" '
+        'stroke-linecap="round" opacity="0.85"/>'
+    ]
+    colours = {"S": "#27ae60", "D": "#c0392b"}
+    # Draw in reverse so the start sits on top when a round trip ends where it began.
+    for mark, label, lon, lat in reversed(marks):
+        x, y = xy(lon, lat)
+        fill = colours.get(mark, "#2f80ed")
+        shapes.append(
+            f'<g><title>{_e(mark + " · " + label)}</title>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="{fill}" stroke="#fff" stroke-width="2"/>'
+            f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="11" font-weight="700" '
+            f'fill="#fff" font-family="sans-serif">{_e(mark)}</text></g>'
+        )
+    line_note = (
+        f"road geometry ({_e(result.geometry_source)})"
+        if geometry and result.geometry_source
+        else ("road geometry" if geometry else "straight lines between points, not roads")
+    )
+    return (
+        '<section id="sketch"><h2>Sketch</h2>'
+        f'<svg class="sketch" role="img" aria-label="Sketch of the best route" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}">{"".join(shapes)}</svg>'
+        f'<p class="src">Equirectangular sketch of WGS-84 lon/lat (no map tiles); route line: {line_note}. '
+        "S = start, numbers = visiting order, D = destination.</p></section>"
+    )
+
+
+def _section_header(result: RoutePlanResult) -> str:
+    meta = [
+        f"Provider: {_e(result.provider)}",
+        f"Metric source: {_e(result.metric_source)}",
+        f"Region: {_e(result.region or '—')}",
+        f"Strategy: {_e(result.route_strategy)}",
+        f"Mode: {_e(result.transport_mode)}",
+        f"Origin: {_e(result.origin_mode)}",
+    ]
+    if result.round_trip:
+        meta.append("Round trip")
+    if not result.success:
+        meta.append("<strong>Planning did not succeed</strong>")
+    opt = ""
+    if result.optimizer is not None:
+        o = result.optimizer
+        evaluated = f", {o.orders_evaluated} orders evaluated" if o.orders_evaluated is not None else ""
+        opt = (
+            f'<p class="src">Optimiser: {_e(o.method)} ({"exact" if o.exact else "approximate"}, '
+            f"{_e(o.stops)} stops{_e(evaluated)}) — {_e(o.note)}</p>"
+        )
+    return (
+        f"<header><h1>{_e(result.task_name)}</h1>"
+        f'<p class="meta">{"".join(f"<span>{m}</span>" for m in meta)}</p></header>'
+        f'<section id="summary"><h2>Summary</h2><div class="summary">{_e(result.summary)}</div>{opt}</section>'
+    )
+
+
+def result_to_html(result: RoutePlanResult) -> str:
+    """A single self-contained HTML page rendered only from ``result`` (no network, no scripts)."""
+    body = "".join(
+        [
+            _section_header(result),
+            _section_points(result),
+            _section_candidates(result),
+            _section_best(result),
+            _section_links(result),
+            _section_warnings(result),
+            _section_sketch(result),
+        ]
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{_e(_CSP)}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{_e(result.task_name)}</title>\n<style>{_CSS}</style>\n</head>\n"
+        f"<body>\n{body}\n"
+        '<footer class="src"><p>Generated by Omni-Travel Planner from the structured RoutePlanResult. '
+        "Distances and durations come from the metric source named above.</p></footer>\n"
+        "</body>\n</html>\n"
+    )

@@ -1,0 +1,424 @@
+"""plan_route: the multi-stop route planner end to end (ARCHITECTURE.md, "Data flow").
+
+resolve points -> one travel matrix -> candidate orders (enumeration / Held-Karp / heuristic)
+-> rank by strategy -> legs, geometry of the best route -> deep links -> summary + warnings.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from core.config import Settings, get_settings
+from core.errors import InputError, ProviderError
+from core.geo.base import LonLat
+from core.models.route import (
+    STRATEGIES,
+    CandidateRoute,
+    LiveOrigin,
+    OptimizerInfo,
+    ProviderCalls,
+    ResolvedPoint,
+    RouteLeg,
+    RoutePlanRequest,
+    RoutePlanResult,
+    format_location,
+)
+from core.optimizer.tsp import held_karp_path, solve_path
+from core.route.resolver import resolve_points, same_place
+from core.route.strategies import Scored, best_reason, km, mins, other_reason, pareto_front, rank
+
+Progress = Callable[[str, float], None]
+LIVE_ORIGIN_LABEL = "我的位置 (current location)"
+_NEIGHBOURHOOD_MAX_STOPS = 40
+_METHOD_NAMES = {
+    "ils_2opt_oropt": "iterated local search (2-opt + Or-opt with double-bridge kicks)",
+    "ortools_gls": "OR-Tools routing with guided local search",
+}
+
+
+WALKING_LONG_LEG_M = 10_000  # a walking leg longer than this (about 2 h) gets a warning
+
+
+def _noop(_msg: str, _frac: float) -> None:
+    return None
+
+
+def _place_groups(stops: list[ResolvedPoint], offset: int) -> dict[int, int]:
+    """Matrix node of each stop -> node of the first stop at the same place (duplicates share one)."""
+    groups: dict[int, int] = {}
+    for i, s in enumerate(stops):
+        twin = next((j for j in range(i) if same_place(s, stops[j])), i)
+        groups[offset + i] = groups.get(offset + twin, offset + twin)
+    return groups
+
+
+def _drop_twins(scored: list[Scored], groups: dict[int, int]) -> list[Scored]:
+    """One order per sequence of places: swapping two stops at the same place is not another route."""
+    if len(set(groups.values())) == len(groups):
+        return scored
+    kept: dict[tuple[int, ...], Scored] = {}
+    for sc in scored:
+        key = tuple(groups[n] for n in sc.order)
+        old = kept.get(key)
+        if old is None or (sc.distance_m, sc.duration_s) < (old.distance_m, old.duration_s):
+            kept[key] = sc
+    return list(kept.values())
+
+
+def _outside_region(lon: float, lat: float, region) -> str | None:
+    """A warning when the live start lies outside the region's bounding box (e.g. 0,0 or swapped values)."""
+    bbox = getattr(region, "bbox", None)
+    if not bbox:
+        return None
+    west, south, east, north = bbox
+    if west <= lon <= east and south <= lat <= north:
+        return None
+    clon, clat = getattr(region, "center", ((west + east) / 2, (south + north) / 2))
+    from core.geo.coords import haversine_m
+
+    dist = haversine_m(lon, lat, clon, clat)
+    name = getattr(region, "name", "the region")
+    return (
+        f"Your start position ({format_location(lon, lat)}, longitude first) is outside the region '{name}', "
+        f"{km(dist)} from its centre: check the coordinates (the legs from the start are planned from there)."
+    )
+
+
+def _order_totals(orders: np.ndarray, mat: np.ndarray, start: int | None, end: int) -> np.ndarray:
+    """Total cost of each row of ``orders`` (node indices) from start through the row to end."""
+    total = mat[orders[:, :-1], orders[:, 1:]].sum(axis=1) + mat[orders[:, -1], end]
+    if start is not None:
+        total = total + mat[start, orders[:, 0]]
+    return total
+
+
+def _neighbours(order: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Orders one move away: adjacent swaps and single-stop relocations (for alternatives)."""
+    out: set[tuple[int, ...]] = set()
+    n = len(order)
+    for i in range(n - 1):
+        o = list(order)
+        o[i], o[i + 1] = o[i + 1], o[i]
+        out.add(tuple(o))
+    if n <= _NEIGHBOURHOOD_MAX_STOPS:
+        for i in range(n):
+            rest = order[:i] + order[i + 1 :]
+            for j in range(n):
+                if j != i:
+                    out.add(rest[:j] + (order[i],) + rest[j:])
+    out.discard(order)
+    return out
+
+
+def _candidate_orders(
+    dist: np.ndarray, dur: np.ndarray, stop_nodes: list[int], start: int | None, end: int, request: RoutePlanRequest, settings: Settings
+) -> tuple[set[tuple[int, ...]], OptimizerInfo]:
+    n = len(stop_nodes)
+    if n == 1:
+        return {tuple(stop_nodes)}, OptimizerInfo(method="trivial", exact=True, orders_evaluated=1, stops=1, note="One stop: a single order.")
+    n_orders = math.factorial(n)
+    if n_orders <= request.max_permutations:
+        orders = set(itertools.permutations(stop_nodes))
+        return orders, OptimizerInfo(
+            method="enumeration",
+            exact=True,
+            orders_evaluated=n_orders,
+            stops=n,
+            note=f"All {n_orders} orders enumerated (≤ max_permutations={request.max_permutations}): exact.",
+        )
+    pool: set[tuple[int, ...]] = set()
+    if n <= settings.exact_limit:
+        for mat in (dist, dur):
+            sol = held_karp_path(mat, stop_nodes, start=start, end=end)
+            pool.add(tuple(sol.order))
+            pool.update(tuple(o) for o, _ in sol.alternatives)
+        info = OptimizerInfo(
+            method="held_karp",
+            exact=True,
+            orders_evaluated=None,
+            stops=n,
+            note=(
+                f"{n_orders:,} orders exceed max_permutations={request.max_permutations}; Held-Karp dynamic "
+                f"programming found the exact shortest and fastest orders. Alternatives #2+ are ranked among the "
+                f"orders considered (the best order per last stop and one-move variants), not a full k-best list."
+            ),
+        )
+    else:
+        limit = settings.solver_time_limit_s / 2
+        methods = set()
+        for mat in (dist, dur):
+            sol = solve_path(mat, stop_nodes, start=start, end=end, time_limit_s=limit, exact_limit=settings.exact_limit, seed=settings.solver_seed)
+            methods.add(sol.method)
+            pool.add(tuple(sol.order))
+            pool.update(tuple(o) for o, _ in sol.alternatives)
+        how = " + ".join(_METHOD_NAMES.get(m, m) for m in sorted(methods))
+        info = OptimizerInfo(
+            method="heuristic",
+            exact=False,
+            orders_evaluated=None,
+            stops=n,
+            time_limit_s=settings.solver_time_limit_s,
+            note=(
+                f"{n} stops is beyond exact search (≤ {settings.exact_limit}); the order comes from {how} "
+                f"({limit:g} s per objective): heuristic, not proven optimal; alternatives are ranked among the "
+                f"orders found."
+            ),
+        )
+    for base in list(pool)[:4]:
+        pool |= _neighbours(base)
+    return pool, info
+
+
+def _leg(a_label: str, b_label: str, a: LonLat, b: LonLat, d: float, t: float, source: str) -> RouteLeg:
+    return RouteLeg(
+        from_label=a_label,
+        to_label=b_label,
+        origin_location=format_location(*a),
+        destination_location=format_location(*b),
+        distance_m=int(round(d)),
+        duration_s=int(round(t)),
+        source=source,  # type: ignore[arg-type]
+    )
+
+
+def plan_route(
+    request: RoutePlanRequest,
+    *,
+    provider,
+    settings: Settings | None = None,
+    progress: Progress | None = None,
+) -> RoutePlanResult:
+    settings = settings or get_settings()
+    progress = progress or _noop
+    if len(request.stops) > settings.max_stops:
+        raise InputError(f"too many stops: {len(request.stops)} given, this deployment allows {settings.max_stops}", field="stops")
+    before: ProviderCalls = provider.snapshot() if hasattr(provider, "snapshot") else ProviderCalls()
+    t0 = time.perf_counter()
+    warnings: list[str] = []
+    getattr(provider, "drain_warnings", lambda: [])()  # stale warnings from an earlier plan are not ours
+    region = getattr(provider, "region", None)
+    default_city = getattr(region, "city", None)
+
+    # 1. resolve
+    progress("Resolving places", 0.05)
+    resolved = resolve_points(request, provider=provider, settings=settings, default_city=default_city)
+    warnings.extend(resolved.warnings)
+    origin, stops, dest = resolved.origin, resolved.stops, resolved.destination
+    if request.round_trip and origin is not None and not same_place(origin, dest):
+        raise InputError(
+            f"a round trip returns to the start ('{origin.resolved_name}'), but the destination resolves to "
+            f"'{dest.resolved_name}'; leave the destination blank for a round trip, or untick round trip",
+            field="destination_address",
+        )
+    for i, s in enumerate(stops):
+        if same_place(s, dest):
+            where = "the start and end of this round trip" if request.round_trip else "the destination"
+            raise InputError(
+                f"stop {i + 1} ('{s.label}') resolves to the same place as {where} ('{dest.resolved_name}'); "
+                "the destination must not also be a stop",
+                field=f"stops.{i}",
+            )
+        for j in range(i):
+            if same_place(s, stops[j]):
+                warnings.append(f"stops {j + 1} and {i + 1} resolve to the same place ('{s.resolved_name}'); both are kept")
+        if origin is not None and same_place(s, origin):
+            warnings.append(f"stop {i + 1} ('{s.label}') is at the origin")
+
+    live: LiveOrigin | None = None
+    if request.origin_mode == "current_location":
+        if request.origin_lon is not None and request.origin_lat is not None:
+            live = LiveOrigin(lon=request.origin_lon, lat=request.origin_lat, location=format_location(request.origin_lon, request.origin_lat))
+            far = _outside_region(live.lon, live.lat, region)
+            if far:
+                warnings.append(far)
+        else:
+            warnings.append(
+                "Start position unknown (current location without coordinates): only the stops → destination part was "
+                "compared. The true best order depends on where you start (真实最优顺序会受当前定位影响)."
+            )
+
+    # 2. one matrix for all points
+    progress("Computing the travel matrix", 0.3)
+    points: list[LonLat] = []
+    labels: list[str] = []
+    start: int | None = None
+    if origin is not None:
+        start = 0
+        points.append(LonLat(origin.lon, origin.lat))
+        labels.append(origin.label)
+    elif live is not None:
+        start = 0
+        points.append(LonLat(live.lon, live.lat))
+        labels.append(LIVE_ORIGIN_LABEL)
+    offset = len(points)
+    points += [LonLat(s.lon, s.lat) for s in stops]
+    labels += [s.label for s in stops]
+    end = len(points)
+    points.append(LonLat(dest.lon, dest.lat))
+    labels.append(dest.label)
+    matrix = provider.matrix(points, mode=request.transport_mode)
+    dist = np.asarray(matrix.distances_m, dtype=float)
+    dur = np.asarray(matrix.durations_s, dtype=float)
+    if not (np.isfinite(dist).all() and np.isfinite(dur).all()):
+        raise ProviderError("the travel matrix has missing entries: some points are not connected", field="stops")
+    if matrix.source == "offline_estimate":
+        note = matrix.notes[0] if matrix.notes else "Offline estimate."
+        warnings.append(f"All distances and durations are offline estimates (source: offline_estimate), not road data. {note}")
+    for w in getattr(provider, "drain_warnings", lambda: [])():
+        warnings.append(w)
+
+    # 3. candidate orders
+    progress("Searching stop orders", 0.5)
+    stop_nodes = list(range(offset, offset + len(stops)))
+    pool, info = _candidate_orders(dist, dur, stop_nodes, start, end, request, settings)
+    orders = sorted(pool)
+    arr = np.asarray(orders, dtype=int)
+    tot_d = _order_totals(arr, dist, start, end)
+    tot_t = _order_totals(arr, dur, start, end)
+    scored = [Scored(order=o, distance_m=float(d), duration_s=float(t)) for o, d, t in zip(orders, tot_d, tot_t)]
+    scored = _drop_twins(scored, _place_groups(stops, offset))
+
+    # 4. rank: the requested strategy orders the list; the best of every strategy is always shown
+    progress("Ranking candidates", 0.7)
+    tol = settings.tie_tolerance
+    slack = settings.balanced_time_slack
+    rankings = {s: rank(scored, s, tolerance=tol, time_slack=slack) for s in STRATEGIES}
+    main = rankings[request.route_strategy]
+    chosen = list(dict.fromkeys([*main[: settings.top_k + 1], *(rankings[s][0] for s in STRATEGIES)]))
+    chosen.sort(key=main.index)
+    front = pareto_front(scored)
+    best_sc = scored[main[0]]
+    candidates: list[CandidateRoute] = []
+    for idx in chosen:
+        sc = scored[idx]
+        pos = main.index(idx)
+        node_order = [*([start] if start is not None else []), *sc.order, end]
+        legs = [
+            _leg(labels[a], labels[b], points[a], points[b], dist[a, b], dur[a, b], matrix.source)
+            for a, b in zip(node_order, node_order[1:])
+        ]
+        reason = (
+            best_reason(scored, main, request.route_strategy, tolerance=tol, exact=info.exact, time_slack=slack)
+            if pos == 0
+            else other_reason(scored, main, pos)
+        )
+        candidates.append(
+            CandidateRoute(
+                stop_order_labels=[labels[n] for n in sc.order],
+                full_order_labels=[labels[n] for n in node_order],
+                legs=legs,
+                total_distance_m=sum(l.distance_m for l in legs),
+                total_duration_s=sum(l.duration_s for l in legs),
+                ranking_reason=reason,
+                rank=pos + 1,
+                stop_order=[n - offset for n in sc.order],
+                best_for=[s for s in STRATEGIES if rankings[s][0] == idx],
+                pareto_optimal=idx in front,
+                delta_distance_m=int(round(sc.distance_m - best_sc.distance_m)),
+                delta_duration_s=int(round(sc.duration_s - best_sc.duration_s)),
+            )
+        )
+    best = candidates[0]
+    for cand in candidates:  # deltas agree with the totals shown (sums of the rounded legs)
+        cand.delta_distance_m = cand.total_distance_m - best.total_distance_m
+        cand.delta_duration_s = cand.total_duration_s - best.total_duration_s
+    info = info.model_copy(update={"orders_evaluated": len(orders)})
+    if request.transport_mode == "walking":
+        long_legs = [l for l in best.legs if l.distance_m > WALKING_LONG_LEG_M]
+        if long_legs:
+            listed = "; ".join(f"{l.from_label} → {l.to_label} {km(l.distance_m)} (~{mins(l.duration_s)})" for l in long_legs[:5])
+            more = f" and {len(long_legs) - 5} more" if len(long_legs) > 5 else ""
+            warnings.append(
+                f"Walking: {len(long_legs)} leg(s) of the best route are longer than {km(WALKING_LONG_LEG_M)}: "
+                f"{listed}{more}. The whole walk is {km(best.total_distance_m)} (~{mins(best.total_duration_s)}); "
+                "consider driving or public transport for these legs."
+            )
+
+    # 5. geometry of the best route (one route call per leg, cached)
+    progress("Drawing the best route", 0.85)
+    best_nodes = [*([start] if start is not None else []), *scored[main[0]].order, end]
+    geometry: list[list[list[float]]] = []
+    geo_sources: set[str] = set()
+    for a, b in zip(best_nodes, best_nodes[1:]):
+        try:
+            leg = provider.route(points[a], points[b], mode=request.transport_mode)
+            geometry.append([[float(x), float(y)] for x, y in leg.geometry] or [list(points[a]), list(points[b])])
+            geo_sources.add(leg.source)
+        except ProviderError as exc:
+            geometry.append([list(points[a]), list(points[b])])
+            geo_sources.add("straight_line")
+            warnings.append(f"route geometry {labels[a]} → {labels[b]} unavailable ({exc.message}); drawn as a straight line")
+    geometry_source = ", ".join(sorted(geo_sources))
+    if geo_sources == {"offline_estimate"}:
+        geometry_source = "offline_estimate (straight lines between points, not the road path)"
+
+    # 6. deep links
+    deep_links = None
+    if request.need_deep_link:
+        from core.route.links import build_deep_links
+
+        ordered = [stops[i] for i in best.stop_order]
+        deep_links, link_warnings = build_deep_links(
+            origin=origin,
+            ordered_stops=ordered,
+            destination=dest,
+            transport_mode=request.transport_mode,
+            deep_link_mode=request.deep_link_mode,
+            provider=provider.name,
+        )
+        warnings.extend(link_warnings)
+    for w in getattr(provider, "drain_warnings", lambda: [])():
+        warnings.append(w)
+
+    calls = provider.snapshot() if hasattr(provider, "snapshot") else ProviderCalls()
+    result = RoutePlanResult(
+        success=True,
+        origin_mode=request.origin_mode,
+        resolved_origin=origin,
+        resolved_destination=dest,
+        resolved_stops=stops,
+        candidates=candidates,
+        best_route=best,
+        deep_links=deep_links,
+        summary="",
+        warnings=list(dict.fromkeys(warnings)),
+        task_name=request.task_name,
+        route_strategy=request.route_strategy,
+        transport_mode=request.transport_mode,
+        round_trip=request.round_trip,
+        provider=provider.name,
+        region=getattr(region, "name", None),
+        metric_source=matrix.source if matrix.source in ("offline_estimate", "amap", "osrm", "road_network") else "offline_estimate",
+        optimizer=info,
+        provider_calls=type(provider).diff(calls, before) if hasattr(type(provider), "diff") else calls,
+        best_geometry=geometry,
+        geometry_source=geometry_source,
+        live_origin=live,
+        elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
+    )
+    result.summary = summarize_result(result)
+    progress("Done", 1.0)
+    return result
+
+
+def summarize_result(result: RoutePlanResult) -> str:
+    best = result.best_route
+    order = " → ".join(best.full_order_labels)
+    src = result.metric_source.replace("_", " ")
+    parts = [
+        f"Best order for {result.route_strategy}: {order}; {km(best.total_distance_m)}, {mins(best.total_duration_s)} "
+        f"({result.transport_mode}, {src}).",
+        best.ranking_reason or "",
+    ]
+    if result.optimizer:
+        parts.append(result.optimizer.note)
+    if result.origin_mode == "current_location" and result.live_origin is None:
+        parts.append("The start is unknown, so this is the best stops → destination order only; it is not guaranteed best from your position.")
+    if result.warnings:
+        parts.append(f"{len(result.warnings)} warning(s) below.")
+    return " ".join(p for p in parts if p)

@@ -1,0 +1,47 @@
+"""The agent's command-line faces: python -m core route | route --file | run."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from tests.support.paths import ROOT as PROJECT_ROOT
+
+ROOT = PROJECT_ROOT
+
+
+def run(*args, tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "OMNI_DB_URL": f"sqlite:///{tmp_path / 'omni.db'}", "OMNI_AGENT_EVENT_LOG": str(tmp_path / "events.jsonl")}
+    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_route_prints_the_router_output(tmp_path):
+    proc = run("route", "明天天气", tmp_path=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["route"] == "SYSTEM1_API"
+    assert set(out) >= {"route", "confidence", "reasons", "required_capabilities", "consent_required", "budget", "ui_hint"}
+
+
+def test_route_file_prints_one_json_line_per_message_with_router_ms(tmp_path):
+    msgs = tmp_path / "msgs.txt"
+    msgs.write_text("删除清水寺\n官网查房\n\n规划 5 天游+冷门+还能订到\n", encoding="utf-8")
+    proc = run("route", "--file", str(msgs), tmp_path=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [l["route"] for l in lines] == ["SYSTEM1_API", "SYSTEM2_WEBBROWSE", "SYSTEM2_REASONING"]
+    assert all(isinstance(l["router_ms"], (int, float)) and l["router_ms"] >= 0 for l in lines)
+    assert lines[1]["consent_required"] is True
+
+
+def test_run_without_consent_stops_at_need_consent(tmp_path):
+    proc = run("run", "--message", "去酒店官网查下周六还有没有房", tmp_path=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["route"]["route"] == "SYSTEM2_WEBBROWSE"
+    assert out["result"]["status"] == "NEED_CONSENT"
+
+
+def test_route_without_a_message_exits_2(tmp_path):
+    proc = run("route", tmp_path=tmp_path)
+    assert proc.returncode == 2
+    assert json.loads(proc.stderr)["error"]["field"] == "message"

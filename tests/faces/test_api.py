@@ -1,0 +1,96 @@
+"""POST /agent/route_and_run through FastAPI's TestClient: the contract, the QA set, and attempts
+to skip the consent and commit gates (all refused)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.agent_packs import FixtureSite, client  # noqa: F401 - client is a fixture
+
+
+
+
+def post(client, message, **kw):
+    r = client.post("/agent/route_and_run", json={"message": message, "user_id": kw.pop("user_id", "alice"), **kw})
+    return r
+
+
+QA = [("明天天气", "SYSTEM1_API", "OK"), ("推荐新宿拉面", "SYSTEM1_RAG", "OK"), ("删除清水寺", "SYSTEM1_API", "NEED_MORE_INFO"),
+      ("规划 5 天游+冷门+还能订到", "SYSTEM2_REASONING", "OK"), ("官网查房", "SYSTEM2_WEBBROWSE", "NEED_CONSENT"),
+      ("赶不上日落就改横滨", "SYSTEM2_REASONING", "OK")]
+
+
+@pytest.mark.parametrize("message,route,status", QA)
+def test_qa_set_through_the_api(client, message, route, status):
+    r = post(client, message)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert set(body) == {"request_id", "route", "result", "explain", "observability"}
+    assert (body["route"]["route"], body["result"]["status"]) == (route, status)
+    assert set(body["observability"]) >= {"latency_ms", "router_ms", "system_mode", "tool_calls", "browser_steps",
+                                          "tokens_est", "cost_est_usd", "fallback_used"}
+    assert set(body["result"]["payload"]) >= {"timeline", "dropped_items", "candidates", "evidence", "robustness"}
+
+
+def test_api_timeout_and_captcha(client):
+    body = post(client, "规划3天上海行程", options={"max_steps": 1}).json()
+    assert body["result"]["status"] == "TIMEOUT" and body["observability"]["fallback_used"] is True
+    assert body["result"]["next_steps"]
+    with FixtureSite() as site:
+        body = post(client, f"官网查房 {site.url('captcha.html')}", options={"allow_webbrowse": True}).json()
+    assert body["result"]["error_code"] == "BROWSER_BLOCKED_CAPTCHA"
+    assert any(s.startswith("takeover:") for s in body["result"]["next_steps"])
+
+
+@pytest.mark.parametrize("smuggled", [
+    {"consent": True}, {"consent_granted": True}, {"status": "OK"}, {"confirmed": True},
+    {"options": {"allow_webbrowse": False, "consent": True}}, {"options": {"skip_confirmation": True}},
+    {"result": {"status": "OK"}}, {"route": {"route": "SYSTEM1_API"}},
+])
+def test_clients_cannot_smuggle_gate_flags(client, smuggled):
+    payload = {"message": "官网查房 http://127.0.0.1:9/x", "user_id": "alice", **smuggled}
+    r = client.post("/agent/route_and_run", json=payload)
+    assert r.status_code == 422
+
+
+def test_consent_cannot_be_skipped_through_the_api(client):
+    with FixtureSite() as site:
+        before = len(site.hits)
+        body = post(client, f"官网查房 {site.url('availability.html')}").json()
+        assert body["result"]["status"] == "NEED_CONSENT"
+        body = post(client, f"官网查房 {site.url('availability.html')}",
+                    options={"dry_run": True, "max_browser_steps": 99}).json()
+        assert body["result"]["status"] == "NEED_CONSENT"
+        assert len(site.hits) == before
+        body = post(client, f"官网查房 {site.url('availability.html')}", options={"allow_webbrowse": True}).json()
+        assert body["result"]["status"] == "OK" and len(site.hits) == before + 1
+
+
+def test_confirmation_cannot_be_skipped_through_the_api(client):
+    body = post(client, "帮我订和平饭店").json()
+    assert body["result"]["status"] == "NEED_CONFIRMATION"
+    dr_id = body["result"]["payload"]["dry_run"]["dry_run_id"]
+    # a made-up id, another user's use of the id, and the id with dry_run on: all refused
+    assert post(client, "确认", options={"confirm_dry_run_id": "dr-forged"}).json()["result"]["error_code"] == "CONFIRMATION_INVALID"
+    assert post(client, "确认", user_id="mallory", options={"confirm_dry_run_id": dr_id}).json()["result"]["status"] == "FAILED"
+    assert post(client, "确认", options={"confirm_dry_run_id": dr_id, "dry_run": True}).json()["result"]["status"] == "FAILED"
+    ok = post(client, "确认", options={"confirm_dry_run_id": dr_id}).json()
+    assert ok["result"]["status"] == "OK"
+    assert post(client, "确认", options={"confirm_dry_run_id": dr_id}).json()["result"]["status"] == "FAILED"
+
+
+def test_bad_requests_are_422(client):
+    assert client.post("/agent/route_and_run", json={"user_id": "a"}).status_code == 422
+    assert client.post("/agent/route_and_run", json={"message": ""}).status_code == 422
+    assert client.post("/agent/route_and_run", json={"message": "x", "options": {"max_steps": 0}}).status_code == 422
+
+
+def test_openapi_docs_and_registry(client):
+    spec = client.get("/openapi.json").json()
+    assert "/agent/route_and_run" in spec["paths"]
+    assert "AgentRequest" in spec["components"]["schemas"] and "AgentResponse" in spec["components"]["schemas"]
+    assert client.get("/docs").status_code == 200
+    names = {a["name"] for a in client.get("/agent/actions").json()}
+    assert "itinerary.optimize_day_vrptw" in names
+    post(client, "明天天气")
+    assert client.get("/agent/metrics").json()["requests"] >= 1

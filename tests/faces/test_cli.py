@@ -1,0 +1,106 @@
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.region_packs import write_pack
+from tests.support.paths import ROOT as PROJECT_ROOT
+
+ROOT = PROJECT_ROOT
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    root = write_pack(tmp_path_factory.mktemp("data"))
+    return {**os.environ, "OMNI_DATA_DIR": str(root), "OMNI_REGION": "testcity"}
+
+
+def run(args, env):
+    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def write(tmp_path, obj):
+    p = tmp_path / "req.json"
+    p.write_text(json.dumps(obj, ensure_ascii=False) if not isinstance(obj, str) else obj, encoding="utf-8")
+    return str(p)
+
+
+GOOD = {"origin_mode": "fixed", "origin_address": "人民广场", "destination_address": "外滩", "stops": [{"address": "豫园"}, {"address": "新天地"}, {"address": "上海博物馆"}]}
+
+
+def test_plan_prints_the_result_as_json(tmp_path, env):
+    html = tmp_path / "out.html"
+    proc = run(["plan", "--request", write(tmp_path, GOOD), "--provider", "offline", "--region", "testcity", "--html", str(html)], env)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["success"] is True
+    assert out["best_route"]["full_order_labels"][0] == "人民广场"
+    assert len(out["resolved_stops"]) == 3
+    assert out["provider_calls"]["matrix"] == 1
+    assert "<html" in html.read_text(encoding="utf-8").lower()
+
+
+@pytest.mark.parametrize(
+    "body,field",
+    [
+        ({**GOOD, "stops": []}, "stops"),
+        ({**GOOD, "origin_address": None}, "origin_address"),
+        ({**GOOD, "route_strategy": "cheapest"}, "route_strategy"),
+        ("{not json", "request"),
+        ({**GOOD, "stops": [{"address": "zzzz qqq 不存在的地方"}]}, "stops.0"),
+    ],
+)
+def test_bad_input_exits_2_with_a_structured_error(tmp_path, env, body, field):
+    proc = run(["plan", "--request", write(tmp_path, body)], env)
+    assert proc.returncode == 2
+    err = json.loads(proc.stderr.strip().splitlines()[-1])["error"]
+    assert set(err) == {"code", "message", "field"}
+    assert err["field"] == field
+    assert proc.stdout == ""
+
+
+def test_missing_file_and_unknown_provider_exit_2(tmp_path, env):
+    proc = run(["plan", "--request", str(tmp_path / "nope.json")], env)
+    assert proc.returncode == 2 and "not found" in proc.stderr
+    proc = run(["plan", "--request", write(tmp_path, GOOD), "--provider", "carrier-pigeon"], env)
+    assert proc.returncode == 2 and json.loads(proc.stderr)["error"]["field"] == "provider"
+
+
+def test_usage_errors_exit_2(env):
+    assert run(["plan"], env).returncode == 2
+
+
+def test_usage_errors_also_print_a_structured_error(env):
+    proc = run(["plan"], env)
+    assert proc.returncode == 2 and proc.stdout == ""
+    err = json.loads(proc.stderr.strip().splitlines()[-1])["error"]
+    assert err["code"] == "INVALID_INPUT" and err["field"] == "request" and "--request" in err["message"]
+
+
+@pytest.mark.parametrize(
+    "args,field",
+    [
+        (["bench", "plan", "abc"], "target"),
+        (["bench", "plan", "0"], "target"),
+        (["bench", "plan", "2", "--repeats", "0"], "repeats"),
+        (["bench", "plan", "2", "--time-limit", "0"], "time_limit"),
+        (["bench", "plan", "150", "--repeats", "1"], None),  # more stops than the pack has places
+    ],
+)
+def test_bench_rejects_bad_arguments_without_a_traceback(env, args, field):
+    proc = run(args, env)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    err = json.loads(proc.stderr.strip().splitlines()[-1])["error"]
+    if field:
+        assert err["field"] == field
+    assert "\n" not in err["message"]
+
+
+def test_plan_accepts_stops_as_plain_strings(tmp_path, env):
+    proc = run(["plan", "--request", write(tmp_path, {**GOOD, "stops": ["豫园", "新天地"]})], env)
+    assert proc.returncode == 0, proc.stderr
+    assert len(json.loads(proc.stdout)["resolved_stops"]) == 2

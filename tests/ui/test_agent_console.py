@@ -1,0 +1,69 @@
+"""The agent console page with AppTest: chat, route card, consent and confirmation buttons, QA run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.config import get_settings
+from tests.support.agent_packs import write_agent_pack
+from tests.support.paths import ROOT as PROJECT_ROOT
+
+PAGE = str(PROJECT_ROOT / "pages" / "agent_console.py")
+
+
+@pytest.fixture
+def page(tmp_path, monkeypatch, leaflet_static):
+    write_agent_pack(tmp_path / "data")
+    (tmp_path / "kb").mkdir()
+    for k, v in {"OMNI_DATA_DIR": str(tmp_path / "data"), "OMNI_REGION": "agentcity", "OMNI_PROVIDER": "offline",
+                 "OMNI_DB_URL": f"sqlite:///{tmp_path / 'ui.db'}", "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
+                 "OMNI_KB_DIR": str(tmp_path / "kb")}.items():
+        monkeypatch.setenv(k, v)
+    get_settings.cache_clear()
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    yield at
+    get_settings.cache_clear()
+
+
+def _metric(at, label):
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_chat_shows_route_card_and_plan(page):
+    page.chat_input(key="agent_prompt").set_value("规划2天上海行程").run()
+    assert not page.exception, page.exception
+    assert _metric(page, "Route") == "SYSTEM2_REASONING"
+    assert _metric(page, "Status") == "OK"
+    assert any("verifying" in m.value for m in page.markdown)
+    columns = [set(d.value.columns) for d in page.dataframe]
+    assert any({"day", "kind", "name", "start", "end"} <= c for c in columns)  # the timeline
+    assert any({"step", "chosen_action", "reason_code", "facts", "policy_id"} <= c for c in columns)  # the decision log
+    assert page.get("component_instance")  # the map
+
+
+def test_consent_button_reruns_with_consent(page):
+    page.chat_input(key="agent_prompt").set_value("官网查房").run()
+    assert _metric(page, "Status") == "NEED_CONSENT"
+    page.button(key="agent_consent").click().run()
+    assert not page.exception, page.exception
+    assert _metric(page, "Status") == "NEED_MORE_INFO"  # consented, and now it asks for the site's URL
+    assert len(page.session_state["agent_history"]) == 2
+
+
+def test_confirmation_button_commits_the_dry_run(page):
+    page.chat_input(key="agent_prompt").set_value("帮我订和平饭店").run()
+    assert _metric(page, "Status") == "NEED_CONFIRMATION"
+    page.button(key="agent_confirm").click().run()
+    assert not page.exception, page.exception
+    assert _metric(page, "Status") == "OK"
+
+
+def test_qa_button_runs_every_case(page):
+    page.button(key="agent_qa").click().run()
+    assert not page.exception, page.exception
+    assert _metric(page, "QA passed") == "8/8"

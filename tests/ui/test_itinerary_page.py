@@ -1,0 +1,451 @@
+"""The itinerary page (pages/itinerary.py) with streamlit.testing.v1.AppTest, plus its pure helpers.
+
+One AppTest of app.py is shared by the module (switched to the itinerary page once); every test
+starts by loading a demo trip, which resets the form, the place selection and the result.
+For each demo trip: optimise, then check the day's timeline (table and Gantt data), the map,
+the critic/robustness panels; the day selector; the dropped-items table; remove and lock edits;
+bad input; the JSON and ICS downloads.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import time
+
+import pytest
+
+from components import itinerary_views as iv
+from core.errors import InputError
+from core.models.itinerary import ItineraryResult
+from tests.ui.test_browser import streamlit_server  # noqa: F401  (the fixture of the browser test)
+
+PAGE = "pages/itinerary.py"
+TRIPS = ["shanghai_3day_30places", "shanghai_family_day", "shanghai_2day_monday_museum"]
+REASONS = {"CLOSED_ON_DAY", "OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW", "DAY_TOO_FULL", "LOW_PRIORITY_TRADEOFF"}
+KINDS = {"visit", "travel", "lunch", "wait"}
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def it_app(leaflet_static, project_root):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
+    at.run()
+    assert not at.exception, at.exception
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception, at.exception
+    assert at.button(key="optimise") is not None
+    return at
+
+
+def ok(at):
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    return at
+
+
+def load(at, trip: str):
+    at.selectbox(key="trip_demo").set_value(trip)
+    at.button(key="trip_load").click().run()
+    assert not at.exception, at.exception
+    assert "it_result" not in at.session_state
+    return at
+
+
+def optimise(at):
+    at.button(key="optimise").click().run()
+    ok(at)
+    return at.session_state["it_result"]
+
+
+def table(at, columns: set[str]):
+    found = [df.value for df in at.dataframe if columns <= set(df.value.columns)]
+    assert len(found) == 1, f"expected one table with {columns}, found {len(found)}"
+    return found[0]
+
+
+def timeline_table(at):
+    return table(at, {"kind", "arrival", "start", "end", "departure", "slack min"})
+
+
+def dropped_table(at):
+    return table(at, {"reason code", "smallest fix", "why"})
+
+
+def gantt_bars(at):
+    """The Gantt chart's bar data (the dataset with label/kind/start/end)."""
+    from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+
+    charts = at.get("vega_lite_chart")
+    assert len(charts) == 1, "expected exactly one timeline chart (only the selected day is drawn)"
+    proto = charts[0].proto
+    frames = [convert_arrow_bytes_to_pandas_df(d.data.data) for d in proto.datasets]
+    bars = [f for f in frames if {"label", "kind", "start", "end"} <= set(f.columns)]
+    assert len(bars) == 1
+    return json.loads(proto.spec), bars[0]
+
+
+def map_args(at):
+    comps = [c for c in at.get("component_instance") if c.proto.component_name == "streamlit_folium.st_folium"]
+    assert len(comps) == 1, "expected exactly one day map"
+    return json.loads(comps[0].proto.json_args)
+
+
+def text_of(at) -> str:
+    return "\n".join(str(e.value) for e in [*at.markdown, *at.caption, *at.success, *at.warning])
+
+
+def visits(result: ItineraryResult, day_index: int) -> list:
+    """The day's visits (a visit split around a lunch on site counts once)."""
+    return [e for e in result.days[day_index].entries if e.kind == "visit" and not e.continues_visit]
+
+
+def check_timeline(frame, result: ItineraryResult, day_index: int) -> None:
+    day = result.days[day_index]
+    assert len(frame) == len(day.entries) > 0
+    assert set(frame["kind"]) <= KINDS
+    assert {"visit", "travel"} <= set(frame["kind"])
+    assert list(frame["name"]) == [e.name for e in day.entries]
+    # In time order, one chain: each step starts where the previous one left off.
+    starts = list(frame["start"])
+    assert starts == sorted(starts)
+    assert list(frame["arrival"])[1:] == list(frame["departure"])[:-1]
+    times = frame[["arrival", "start", "end", "departure"]].itertuples(index=False)
+    assert all(a <= s <= e <= d for a, s, e, d in times)
+    # Travel rows carry nominal and robust minutes and their source.
+    travel = frame[frame["kind"] == "travel"]
+    assert travel["robust min"].notna().all() and travel["nominal min"].notna().all()
+    assert (travel["robust min"] >= travel["nominal min"]).all()
+    assert all("offline_estimate" in s for s in travel["source"])
+    if day.lunch_required:
+        lunch = frame[frame["kind"] == "lunch"]
+        assert len(lunch) == 1, "exactly one lunch"
+        assert lunch["start"].iloc[0] >= "11:30" and lunch["end"].iloc[0] <= "13:30"
+
+
+# --- demo trips ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("trip", TRIPS)
+def test_demo_trip_optimises_and_renders(it_app, trip):
+    at = load(it_app, trip)
+    result = optimise(at)
+    assert result.status == "ready"
+    assert result.critic is not None and result.critic.passed
+
+    # Day 1 is shown: the timeline table and the Gantt bars are that day's entries.
+    assert at.radio(key="day_select").value == 0
+    frame = timeline_table(at)
+    check_timeline(frame, result, 0)
+    spec, bars = gantt_bars(at)
+    assert list(bars["kind"]) == list(frame["kind"])
+    assert len(bars) == len(result.days[0].entries)
+    # A visit split by a lunch on site shows as two labelled bars around the lunch bar.
+    parts = [i for i, e in enumerate(result.days[0].entries) if e.part]
+    assert [lbl[-5:] for lbl in bars["label"].iloc[parts]] == ["(1/2)", "(2/2)"] * (len(parts) // 2)
+    if trip == "shanghai_family_day":  # relaxed pacing: the 150-min science museum becomes 180 min
+        assert len(parts) == 2 and bars["kind"].iloc[parts[0] + 1] == "lunch"
+    assert "Day 1" in json.dumps(spec, ensure_ascii=False)
+
+    # The day map: local Leaflet only, no interaction sent back, hotel + one numbered pin per visit.
+    args = map_args(at)
+    assert args["returned_objects"] == []
+    assert args["js_links"] and all(u.startswith("/app/static/leaflet/") for u in args["js_links"])
+    assert args["script"].count("L.marker(") == len(visits(result, 0)) + 1
+    assert "L.polyline(" in args["script"]
+
+    # Panels: critic verdict, robustness with its definition, totals with sources, decision log.
+    text = text_of(at)
+    assert "Critic 校验: passed" in text
+    assert f"Robustness 稳健度: {result.robustness.score:.2f}" in text
+    assert result.robustness.definition in text
+    assert "offline_estimate" in text and "robust = ceil(nominal" in text
+    log = table(at, {"step", "action", "reason code", "facts"})
+    assert len(log) == len(result.decision_log) and "MATRIX_BUILT" in set(log["reason code"])
+    assert {m.label for m in at.metric} >= {"Visits 游览", "Dropped 未安排", "Travel (robust)", "Travel (nominal)"}
+
+
+def test_the_lunch_on_site_toggle_decides_whether_a_long_visit_is_split(it_app):
+    at = load(it_app, "shanghai_family_day")
+    assert at.toggle(key="lunch_on_site").value is True
+    split = optimise(at)
+    assert any(e.part for d in split.days for e in d.entries) and split.request.lunch.on_site
+    at.toggle(key="lunch_on_site").set_value(False).run()
+    whole = optimise(at)
+    assert whole.request.lunch.on_site is False
+    assert not any(e.part for d in whole.days for e in d.entries)
+    assert whole.critic.passed and sum(1 for e in whole.days[0].entries if e.kind == "lunch") == 1
+
+
+def test_per_day_hours_of_a_demo_trip_are_kept(it_app):
+    at = load(it_app, "shanghai_2day_monday_museum")
+    assert at.checkbox(key="per_day_hours").value is True
+    assert at.time_input(key="day_end_1").value == time(18, 0)
+    result = optimise(at)
+    assert [f"{d.day_end:%H:%M}" for d in result.days] == ["22:00", "18:00"]
+    # The museum closes on Mondays (day 1), so it is on day 2.
+    assert "sh-shanghai-museum" in {e.key for e in visits(result, 1)}
+
+
+def test_day_selector_switches_days(it_app):
+    at = load(it_app, "shanghai_3day_30places")
+    result = optimise(at)
+    first = list(timeline_table(at)["name"])
+    at.radio(key="day_select").set_value(1).run()
+    ok(at)
+    second = timeline_table(at)
+    check_timeline(second, result, 1)
+    assert list(second["name"]) != first
+    spec, bars = gantt_bars(at)
+    assert "Day 2" in json.dumps(spec, ensure_ascii=False)
+    assert list(bars["kind"]) == list(second["kind"])
+    assert map_args(at)["script"].count("L.marker(") == len(visits(result, 1)) + 1
+
+
+def test_dropped_items_table_has_reasons_and_fixes(it_app):
+    at = load(it_app, "shanghai_family_day")
+    result = optimise(at)
+    frame = dropped_table(at)
+    assert len(frame) == 4
+    assert set(frame["reason code"]) <= REASONS
+    assert set(frame["priority"]) == {"nice"}
+    assert all(fix.strip() for fix in frame["smallest fix"])
+    assert all(why.strip() for why in frame["why"])
+    assert set(frame["key"]) == {d.key for d in result.dropped_items}
+    on_plan = {e.key for d in result.days for e in d.entries if e.kind == "visit"}
+    assert not on_plan & set(frame["key"])
+
+
+# --- edits --------------------------------------------------------------------------------------
+
+
+def apply_edit(at, key: str, action: str, day: int | None = None):
+    at.selectbox(key="edit_stop").set_value(key).run()  # choosing a stop preselects its day
+    ok(at)
+    at.radio(key="edit_action").set_value(action).run()  # the day and time enable for lock / move
+    ok(at)
+    if day is not None:
+        at.selectbox(key="edit_day").set_value(day)
+    at.button(key="edit_apply").click().run()
+    ok(at)
+    return at.session_state["it_result"]
+
+
+def test_remove_then_lock_edits(it_app):
+    at = load(it_app, "shanghai_3day_30places")
+    result = optimise(at)
+
+    # Remove a 'should' stop of day 1: it leaves every timeline and is listed as removed.
+    removed = next(e for e in visits(result, 0) if e.priority == "should")
+    result = apply_edit(at, removed.key, "remove")
+    assert removed.key not in {e.key for d in result.days for e in d.entries if e.kind == "visit"}
+    assert removed.name not in set(timeline_table(at)["name"])
+    drops = dropped_table(at)
+    assert drops.loc[drops["key"] == removed.key, "reason code"].tolist() == ["REMOVED_BY_USER"]
+
+    # Lock another day-1 stop to day 3: it is on day 3, marked locked; the removal still holds.
+    locked = next(e for e in visits(result, 0) if e.priority in {"should", "nice"})
+    result = apply_edit(at, locked.key, "lock", day=2)
+    assert result.critic.passed
+    assert locked.key in {e.key for e in visits(result, 2)}
+    assert locked.key not in {e.key for e in visits(result, 0)}
+    assert removed.key not in {e.key for d in result.days for e in d.entries if e.kind == "visit"}
+    at.radio(key="day_select").set_value(2).run()
+    ok(at)
+    frame = timeline_table(at)
+    row = frame[frame["name"] == locked.name]
+    assert len(row) == 1 and bool(row["locked"].iloc[0])
+
+    edits = table(at, {"action", "place", "day", "start time"})
+    assert list(edits["action"]) == ["remove", "lock"]
+    assert edits["day"].iloc[1] == 3
+    assert at.session_state["it_edits"] == [
+        {"kind": "remove", "key": removed.key},
+        {"kind": "lock", "key": locked.key, "day_index": 2},
+    ]
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+
+def test_no_places_selected_shows_error(it_app):
+    at = load(it_app, "shanghai_family_day")
+    at.button(key="places_clear").click().run()
+    assert not at.exception
+    at.button(key="optimise").click().run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert errors and any("Places" in e and "no places selected" in e for e in errors), errors
+    assert "it_result" not in at.session_state
+    # The rest of the form is kept.
+    assert at.selectbox(key="trip_hotel").value == "sh-pudong-shangri-la"
+    assert at.time_input(key="day_start").value == time(9, 30)
+    assert at.select_slider(key="pacing").value == "relaxed"
+
+
+def test_end_before_start_shows_error_and_keeps_input(it_app):
+    at = load(it_app, "shanghai_family_day")
+    at.time_input(key="day_end").set_value(time(8, 0))
+    at.button(key="optimise").click().run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert errors and any("Day end time" in e for e in errors), errors
+    assert "it_result" not in at.session_state
+    assert at.time_input(key="day_end").value == time(8, 0)
+    assert at.time_input(key="day_start").value == time(9, 30)
+    # Fixing the field is enough to plan.
+    at.time_input(key="day_end").set_value(time(20, 0))
+    result = optimise(at)
+    assert result.totals.visits == 3
+
+
+# --- downloads ----------------------------------------------------------------------------------
+
+
+def test_json_and_ics_downloads(it_app, monkeypatch):
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    served: dict[str, tuple[bytes, str | None]] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def recording(self, path_or_data, mimetype, kind, filename=None):
+        file_id = original(self, path_or_data, mimetype, kind, filename)
+        data = path_or_data.encode("utf-8") if isinstance(path_or_data, str) else bytes(path_or_data)
+        served[file_id] = (data, filename)
+        return file_id
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
+    at = load(it_app, "shanghai_family_day")
+    result = optimise(at)
+    buttons = {b.key: b for b in at.get("download_button")}
+    assert {"it_dl_json", "it_dl_ics"} <= set(buttons)
+
+    def content(key: str) -> tuple[bytes, str | None]:
+        file_id = buttons[key].proto.url.rsplit("/", 1)[-1].split(".")[0]
+        return served[file_id]
+
+    ics, ics_name = content("it_dl_ics")
+    assert ics_name.endswith(".ics")
+    text = ics.decode("utf-8")
+    assert text.startswith("BEGIN:VCALENDAR")
+    assert text.rstrip().endswith("END:VCALENDAR")
+    expected = sum(1 for d in result.days for e in d.entries if e.kind in {"visit", "lunch"})
+    assert text.count("BEGIN:VEVENT") == expected
+
+    raw, json_name = content("it_dl_json")
+    assert json_name.endswith(".json")
+    again = ItineraryResult.model_validate_json(raw)
+    assert again.totals == result.totals and again.dropped_items == result.dropped_items
+
+
+# --- pure helpers (the place table cannot be driven through AppTest) ------------------------------------
+
+CATALOG = [
+    {"id": "a", "name_zh": "甲", "name_en": "Alpha Museum", "aliases": [], "district": "", "category": "museum",
+     "tags": [], "opening_hours": "Tu-Su 09:00-17:00", "visit_minutes": 90, "lon": 121.4, "lat": 31.2},
+    {"id": "b", "name_zh": "乙", "name_en": "Beta Park", "aliases": ["B park"], "district": "", "category": "park",
+     "tags": ["outdoor"], "opening_hours": None, "visit_minutes": None, "lon": 121.5, "lat": 31.2},
+    {"id": "h", "name_zh": "酒店", "name_en": "Hotel", "aliases": [], "district": "", "category": "hotel",
+     "tags": [], "opening_hours": None, "visit_minutes": None, "lon": 121.45, "lat": 31.21},
+]
+
+
+def test_place_table_edits_merge_into_the_selection():
+    selection: dict = {}
+    ids = iv.view_ids(CATALOG, selection, "park")
+    assert ids == ["b"]
+    frame = iv.selection_frame(ids, CATALOG, selection)
+    assert list(frame.index) == ["b"] and not frame["include"].iloc[0]
+    iv.merge_editor_edits(selection, ids, CATALOG, {0: {"include": True, "priority": "must", "visit min": 40}})
+    assert selection["b"] == {"include": True, "priority": "must", "visit_minutes": 40, "fixed_day": None}
+    # Included places come first in the unfiltered view, and survive a search that hides them.
+    assert iv.view_ids(CATALOG, selection) == ["b", "a", "h"]
+    assert iv.view_ids(CATALOG, selection, "museum") == ["a"]
+    assert iv.view_ids(CATALOG, selection, only_selected=True) == ["b"]
+    assert iv.included(selection) == ["b"]
+
+
+def form_state(**over):
+    state = {
+        "trip_name": "t", "trip_start_date": __import__("datetime").date(2025, 6, 9), "trip_days": 2,
+        "day_start": time(9, 0), "day_end": time(18, 0), "per_day_hours": False, "trip_hotel": "h",
+        "lunch_enabled": True, "lunch_start": time(11, 30), "lunch_end": time(13, 30), "lunch_minutes": 60,
+        "pacing": "normal", "trip_mode": "driving",
+    }
+    state.update(over)
+    return state
+
+
+def test_trip_payload_builds_a_request_and_names_bad_fields():
+    from core.models.itinerary import TripRequest
+
+    selection = {"a": {"include": True, "priority": "must", "visit_minutes": 90, "fixed_day": 2},
+                 "b": {"include": False, "priority": "nice", "visit_minutes": None, "fixed_day": None}}
+    payload = iv.trip_payload(form_state(), selection, CATALOG, "shanghai")
+    request = TripRequest.model_validate(payload)
+    assert [p.place_id for p in request.places] == ["a"]
+    assert request.places[0].fixed_day == 1  # the table counts days from 1
+    assert [str(d.date) for d in request.days] == ["2025-06-09", "2025-06-10"]
+
+    cases = [
+        ({}, {"a": {**selection["a"], "include": False}}, "places"),
+        ({"day_end": time(8, 0)}, selection, "day_end"),
+        ({"per_day_hours": True, "day_start_1": time(12, 0), "day_end_1": time(11, 0)}, selection, "day_end_1"),
+        ({"lunch_end": time(12, 0)}, selection, "lunch_end"),
+        ({"trip_days": 1}, selection, "places.a.fixed_day"),
+    ]
+    for over, sel, field in cases:
+        with pytest.raises(InputError) as err:
+            iv.trip_payload(form_state(**over), sel, CATALOG, "shanghai")
+        assert err.value.field == field
+    assert iv.field_label("day_end_1") == "Day 2 end time"
+    assert iv.field_label("places.a.fixed_day", catalog=CATALOG) == "Place '甲' fixed day"
+    assert iv.error_section("day_end") == "days" and iv.error_section("places") == "places"
+
+
+def test_edit_from_form():
+    assert iv.edit_from_form("lock", "a", 1, None) == {"kind": "lock", "key": "a", "day_index": 1}
+    assert iv.edit_from_form("lock", "a", None, time(10, 15)) == {"kind": "lock", "key": "a", "start_time": "10:15"}
+    assert iv.edit_from_form("move", "a", 0, None) == {"kind": "move", "key": "a", "day_index": 0}
+    assert iv.edit_from_form("remove", "a", 2, time(9, 0)) == {"kind": "remove", "key": "a"}
+    with pytest.raises(InputError):
+        iv.edit_from_form("move", "a", None, None)
+
+
+# --- in the browser -------------------------------------------------------------------------------
+
+
+def test_itinerary_in_browser(streamlit_server):
+    """The real app in headless Chromium (no request may leave the machine): load the family day,
+    optimise, and see the Gantt chart, the day map's pins and the dropped-items table."""
+    from playwright.sync_api import expect
+
+    from tests.ui.test_browser import ARTIFACTS, offline_page
+
+    with offline_page(streamlit_server, width=1500, height=1600) as run:
+        page = run.page
+        page.goto(f"{streamlit_server}/itinerary")
+        expect(page.locator(".st-key-region")).to_be_visible()  # app.py's frame is there
+        expect(page.locator(".st-key-trip_load button")).to_be_visible()
+        page.locator(".st-key-trip_demo input[role='combobox']").click()
+        page.get_by_role("option", name="Pudong family day").first.click()
+        expect(page.locator(".st-key-trip_demo input[role='combobox']")).to_have_value(
+            "Pudong family day (shanghai_family_day)"
+        )
+        page.locator(".st-key-trip_load button").click()
+        expect(page.get_by_text("Loaded demo trip")).to_be_visible()
+        page.locator(".st-key-optimise button").click()
+
+        expect(page.locator(".st-key-timeline_box [data-testid='stVegaLiteChart']")).to_be_visible()
+        pins = page.frame_locator(".st-key-day_map_box iframe").locator(".omni-pin")
+        expect(pins).to_have_count(4)  # the hotel and 3 visits
+        expect(page.locator(".st-key-dropped_box [data-testid='stDataFrame']")).to_be_visible()
+        page.get_by_text("Plan ready").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(ARTIFACTS / "itinerary.png"))
+
+    assert not run.errors, f"JavaScript errors: {run.errors}"
+    assert not run.blocked, f"requests left the machine: {run.blocked}"

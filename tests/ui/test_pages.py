@@ -1,0 +1,365 @@
+"""Dashboard tests with streamlit.testing.v1.AppTest (no browser) plus the pure component helpers.
+
+For every bundled demo scenario: load it, plan it, and check the comparison table, the best-route
+card and the map's generated Leaflet script. Bad input shows an error next to the form and keeps it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from core.route.scenarios import list_scenarios
+
+EXPECTED_SCENARIOS = {"delivery-round", "sightseeing-day", "airport-run", "walking-bund", "my-location-errands"}
+SCENARIOS = list_scenarios()
+UNRESOLVABLE = "zzzz qqq 不存在的地方"
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def load_and_plan(at, scenario):
+    at.selectbox(key="region").set_value(scenario.region).run()
+    at.selectbox(key="scenario").set_value(scenario.id)
+    at.button(key="load_scenario").click().run()
+    assert not at.exception, at.exception
+    at.button(key="plan").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def comparison_table(at):
+    tables = [df.value for df in at.dataframe if {"rank", "order", "Pareto", "best for"} <= set(df.value.columns)]
+    assert len(tables) == 1, "expected one comparison table"
+    return tables[0]
+
+
+def map_args(at, name="streamlit_folium.st_folium"):
+    """json_args of the route map (the last st_folium on the page; the start picker comes first)."""
+    comps = [c for c in at.get("component_instance") if c.proto.component_name == name]
+    assert comps, "no st_folium map on the page"
+    return json.loads(comps[-1].proto.json_args)
+
+
+def expected_marker_count(scenario, result) -> int:
+    has_start = result.resolved_origin is not None or (
+        scenario.request.origin_mode == "current_location" and scenario.request.origin_lon is not None
+    )
+    return int(has_start) + len(result.resolved_stops) + 1
+
+
+def pin_labels(script: str) -> list[str]:
+    """The numbers/letters on the DivIcon markers, in the order they are added."""
+    plain = script.replace("\\u003c", "<").replace("\\u003e", ">").replace('\\"', '"')
+    return re.findall(r'class="omni-pin"[^>]*>([^<]+)<', plain)
+
+
+def all_text(at) -> str:
+    return "\n".join(str(e.value) for e in [*at.markdown, *at.caption, *at.title, *at.subheader])
+
+
+# --- scenarios ---------------------------------------------------------------------------------
+
+
+def test_demo_scenarios_are_bundled():
+    assert EXPECTED_SCENARIOS <= {s.id for s in SCENARIOS}
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_scenario_plans_and_renders(planner_app, scenario):
+    at = load_and_plan(planner_app, scenario)
+    assert not at.error, [e.value for e in at.error]
+    result = at.session_state["route_result"]
+    best = result.best_route
+
+    # Comparison table: one row per candidate; the best row's order is the best route's order.
+    table = comparison_table(at)
+    assert len(table) == len(result.candidates)
+    best_text = " → ".join(best.full_order_labels)
+    best_rows = table[table["order"] == best_text]
+    assert len(best_rows) == 1
+    assert int(best_rows["rank"].iloc[0]) == (best.rank or 1)
+    assert int(table["rank"].iloc[0]) == (best.rank or 1)  # listed first
+
+    # Best-route card: the order, the reason and the summary.
+    text = all_text(at)
+    assert best_text in text
+    if best.ranking_reason:
+        assert best.ranking_reason in text
+    assert result.summary in text
+
+    # Map: local Leaflet only, one numbered marker per point, the best route drawn.
+    args = map_args(at)
+    assert args["js_links"] and all(u.startswith("/app/static/leaflet/") for u in args["js_links"])
+    assert args["css_links"] and all(u.startswith("/app/static/leaflet/") for u in args["css_links"])
+    assert args["returned_objects"] == []
+    script = args["script"]
+    assert script.count("L.marker(") == expected_marker_count(scenario, result)
+    assert "L.polyline(" in script
+    assert "Best route" in script
+    labels = pin_labels(script)
+    assert labels[1 if labels[0] == "S" else 0 : -1] == [str(n) for n in range(1, len(result.resolved_stops) + 1)]
+    assert labels[-1] == "E"
+
+    # Downloads and deep links are offered.
+    keys = {b.key for b in at.get("download_button")}
+    assert {"dl_json", "dl_html", "dl_csv"} <= keys
+    assert at.session_state["route_request"].stops
+
+
+def test_current_location_without_coordinates_warns(planner_app):
+    scenario = next(s for s in SCENARIOS if s.id == "my-location-errands")
+    at = planner_app
+    at.selectbox(key="scenario").set_value(scenario.id)
+    at.button(key="load_scenario").click().run()
+    at.number_input(key="origin_lon").set_value(None)
+    at.number_input(key="origin_lat").set_value(None)
+    at.button(key="plan").click().run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    result = at.session_state["route_result"]
+    assert result.resolved_origin is None
+    assert any("当前定位" in w.value or "current location" in w.value for w in at.warning)
+    # No start marker: stops + destination only.
+    assert map_args(at)["script"].count("L.marker(") == len(result.resolved_stops) + 1
+
+
+# --- bad input -----------------------------------------------------------------------------------
+
+
+def test_no_stops_shows_error_and_keeps_input(planner_app):
+    at = planner_app
+    at.radio(key="origin_mode").set_value("fixed")
+    at.text_input(key="origin_address").input("人民广场")
+    at.text_input(key="destination_address").input("外滩")
+    at.button(key="plan").click().run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert errors and any("stop" in e.lower() for e in errors), errors
+    assert "route_result" not in at.session_state
+    assert at.text_input(key="origin_address").value == "人民广场"
+    assert at.text_input(key="destination_address").value == "外滩"
+
+
+def test_missing_destination_names_the_field(planner_app):
+    at = planner_app
+    at.text_input(key="origin_address").input("人民广场")
+    at.text_area(key="paste_stops").input("豫园")
+    at.button(key="paste_apply").click().run()
+    at.button(key="plan").click().run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert any("destination" in e.lower() for e in errors), errors
+
+
+def test_unresolvable_stop_shows_error_and_keeps_input(planner_app):
+    scenario = next(s for s in SCENARIOS if s.id == "sightseeing-day")
+    at = planner_app
+    at.selectbox(key="scenario").set_value(scenario.id)
+    at.button(key="load_scenario").click().run()
+    n_before = len(at.session_state["stops_df"])
+    at.text_area(key="paste_stops").input(UNRESOLVABLE)
+    at.button(key="paste_apply").click().run()
+    assert not at.exception, at.exception
+    stops = at.session_state["stops_df"]
+    assert len(stops) == n_before + 1
+    assert stops["address"].iloc[-1] == UNRESOLVABLE
+
+    at.button(key="plan").click().run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert errors, "an unresolvable stop must show an error"
+    assert any(f"stop {n_before + 1}" in e.lower() and UNRESOLVABLE in e for e in errors), errors
+    assert "route_result" not in at.session_state
+    # Nothing the user typed is lost.
+    kept = at.session_state["stops_df"]
+    assert len(kept) == n_before + 1 and kept["address"].iloc[-1] == UNRESOLVABLE
+    assert at.text_input(key="destination_address").value == (scenario.request.destination_address or "") or (
+        scenario.request.round_trip
+    )
+    assert at.data_editor[0].value["address"].iloc[-1] == UNRESOLVABLE
+
+
+def test_paste_appends_name_and_address(planner_app):
+    at = planner_app
+    at.text_area(key="paste_stops").input("外滩 | 上海市黄浦区中山东一路\n豫园\n\n")
+    at.button(key="paste_apply").click().run()
+    at.text_area(key="paste_stops").input("静安寺 | 南京西路1686号 | 上海")
+    at.button(key="paste_apply").click().run()
+    assert not at.exception
+    df = at.session_state["stops_df"]
+    assert list(df["name"]) == ["外滩", "", "静安寺"]
+    assert list(df["address"]) == ["上海市黄浦区中山东一路", "豫园", "南京西路1686号"]
+    assert list(df["city"]) == ["", "", "上海"]
+    assert list(df["order"]) == [1, 2, 3]
+
+
+def test_home_page_links_to_planner(leaflet_static):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP
+
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception
+    text = all_text(at)
+    assert "Route planner" in text and "Half-day local planner · coming" in text
+    assert "offline" in " ".join(i.value for i in at.info)
+    pages = [str(link.proto.page) for link in at.get("page_link")]
+    assert any("route_planner" in p for p in pages) and any("itinerary" in p for p in pages)
+    assert any("agent_console" in p for p in pages)
+    assert at.selectbox(key="region").value
+    assert at.selectbox(key="provider").value == "offline"
+
+
+def test_amap_without_key_falls_back_to_offline(planner_app, monkeypatch):
+    monkeypatch.delenv("OMNI_AMAP_KEY", raising=False)
+    at = planner_app
+    at.selectbox(key="provider").set_value("amap").run()
+    assert not at.exception
+    notes = " ".join(str(e.value) for e in [*at.info, *at.error])
+    assert "OMNI_AMAP_KEY" in notes
+    if at.error:  # make_provider refused: the planner falls back to offline and still plans
+        assert at.session_state["active_provider"] == "offline"
+    scenario = next(s for s in SCENARIOS if s.id == "walking-bund")
+    load_and_plan(at, scenario)
+    assert at.session_state["route_result"].success
+
+
+# --- pure helpers --------------------------------------------------------------------------------
+
+
+def _plan(scenario_id: str):
+    from core.route.planner import plan_route
+    from core.geo.registry import make_provider
+
+    scenario = next(s for s in SCENARIOS if s.id == scenario_id)
+    provider = make_provider("offline", region=scenario.region)
+    return plan_route(scenario.request, provider=provider)
+
+
+def test_build_route_map_is_offline_and_complete():
+    from components.maps import build_route_map, map_points
+
+    result = _plan("sightseeing-day")
+    m = build_route_map(result, show_alternatives=True)
+    page = m.get_root().render()
+    urls = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert urls == ["/app/static/leaflet/leaflet.js", "/app/static/leaflet/leaflet.css"]
+    for cdn in ("cdn.jsdelivr", "cdnjs", "jquery", "bootstrap", "font-awesome", "fontawesome"):
+        assert cdn not in page
+    points = map_points(result)
+    assert page.count("L.marker(") == len(points)
+    assert points[0].label == "S" and points[-1].label == "E"
+    alternatives = min(5, len(result.candidates) - 1)
+    assert page.count("L.polyline(") == 1 + alternatives
+    assert "L.control.layers" in page
+    assert "fitBounds" in page
+
+    bare = build_route_map(result, show_alternatives=False).get_root().render()
+    assert bare.count("L.polyline(") == 1
+
+
+def test_tables_and_chart_builders():
+    from components.charts import candidates_frame, pareto_chart
+    from components.tables import comparison_frame, provider_calls_frame, resolved_points_frame
+
+    result = _plan("delivery-round")
+    frame = comparison_frame(result)
+    assert len(frame) == len(result.candidates)
+    assert frame["_best"].sum() == 1
+    assert frame.loc[frame["_best"], "order"].iloc[0] == " → ".join(result.best_route.full_order_labels)
+    assert frame.loc[frame["_best"], "Δ km"].iloc[0] == 0
+    points = resolved_points_frame(result)
+    assert {"source", "confidence note", "match score"} <= set(points.columns)
+    assert len(points) == len(result.resolved_stops) + 1 + int(result.resolved_origin is not None)
+    assert provider_calls_frame(result)["total"].iloc[0] == result.provider_calls.total
+    chart_data = candidates_frame(result)
+    assert (chart_data["kind"] == "best").sum() == 1
+    assert pareto_chart(result).to_dict()["layer"]
+
+
+def test_form_helpers():
+    import pandas as pd
+
+    from components.forms import field_label, parse_pasted_stops, request_payload, stops_frame, stops_from_frame
+    from core.models.route import RoutePlanRequest
+
+    assert parse_pasted_stops("A | addr a\n# note\n\nplain address\nB\taddr b\tcity\tme") == [
+        {"name": "A", "address": "addr a", "city": "", "contact": ""},
+        {"name": "", "address": "plain address", "city": "", "contact": ""},
+        {"name": "B", "address": "addr b", "city": "city", "contact": "me"},
+    ]
+    table = stops_frame([{"name": "x", "address": "ax"}, {"name": "y", "address": "ay"}])
+    table.loc[0, "order"] = 5
+    table = pd.concat([table, pd.DataFrame([{"order": None, "name": None, "address": None}])], ignore_index=True)
+    assert [s["name"] for s in stops_from_frame(table)] == ["y", "x"]  # sorted by order, blank row dropped
+
+    state = {
+        "origin_mode": "current_location",
+        "origin_name": "ignored",
+        "origin_lon": 121.4,
+        "origin_lat": 31.2,
+        "destination_address": "外滩",
+        "max_permutations": 24,
+    }
+    payload = request_payload(state, table)
+    assert "origin_name" not in payload and payload["origin_lon"] == 121.4
+    RoutePlanRequest.model_validate(payload)
+    assert field_label("stops.2", [{}, {}, {"name": "xyz"}]) == "Stop 3 ('xyz')"
+    assert field_label("destination_address") == "Destination address"
+
+
+def test_install_leaflet_script(tmp_path):
+    from components.static_assets import LEAFLET_FILES, install_leaflet, leaflet_installed, leaflet_urls
+
+    written = install_leaflet(tmp_path / "leaflet")
+    assert len(written) == len(LEAFLET_FILES) and leaflet_installed(tmp_path / "leaflet")
+    assert install_leaflet(tmp_path / "leaflet") == []  # idempotent
+    assert leaflet_urls() == ("/app/static/leaflet/leaflet.js", "/app/static/leaflet/leaflet.css")
+    assert leaflet_urls("/omni/") == ("/omni/app/static/leaflet/leaflet.js", "/omni/app/static/leaflet/leaflet.css")
+
+
+def test_paste_keeps_extra_columns_and_skips_separator_only_lines():
+    from components.forms import parse_pasted_stops
+
+    assert parse_pasted_stops(" | \n|||\n\t\nA | addr | 上海 | Li | 138 0000 | back door") == [
+        {"name": "A", "address": "addr", "city": "上海", "contact": "Li | 138 0000 | back door"},
+    ]
+
+
+def test_changed_fields_compares_the_form_with_the_planned_request():
+    from components.forms import changed_fields, request_payload, stops_frame
+    from core.models.route import RoutePlanRequest
+
+    state = {"origin_mode": "fixed", "origin_address": "人民广场", "destination_address": "外滩", "route_strategy": "balanced"}
+    table = stops_frame([{"address": "豫园"}, {"address": "新天地"}])
+    planned = RoutePlanRequest.model_validate(request_payload(state, table))
+    assert changed_fields(state, table, planned) == []
+    assert changed_fields({**state, "route_strategy": "fastest_time"}, table, planned) == ["Strategy"]
+    assert changed_fields(state, stops_frame([{"address": "新天地"}, {"address": "豫园"}]), planned) == ["Stops"]
+    assert changed_fields({**state, "origin_address": "静安寺"}, table, planned) == ["Start"]
+    assert changed_fields({**state, "destination_address": "  "}, table, planned) == ["Input"]  # no longer valid
+
+
+def test_switching_strategy_after_planning_marks_the_result_stale(planner_app):
+    scenario = next(s for s in SCENARIOS if s.id == "sightseeing-day")
+    at = load_and_plan(planner_app, scenario)
+    planned = at.session_state["route_result"].route_strategy
+    assert not at.info, [i.value for i in at.info]
+    other = next(s for s in ("shortest_distance", "fastest_time", "balanced") if s != planned)
+    at.selectbox(key="route_strategy").set_value(other).run()
+    assert not at.exception, at.exception
+    notes = [i.value for i in at.info]
+    assert len(notes) == 1 and "Strategy" in notes[0] and f"strategy {planned}" in notes[0], notes
+    at.selectbox(key="route_strategy").set_value(planned).run()
+    assert not at.info, [i.value for i in at.info]  # back to what was planned: not stale
+    at.text_area(key="paste_stops").input("外滩 | 中山东一路")
+    at.button(key="paste_apply").click().run()
+    assert any("Stops" in i.value for i in at.info)
+    at.button(key="plan").click().run()
+    assert not at.info, [i.value for i in at.info]
+    assert len(at.session_state["route_result"].resolved_stops) == len(scenario.request.stops) + 1
