@@ -22,9 +22,10 @@ import streamlit as st
 from components.forms import is_missing
 from core.config import get_settings
 from core.errors import InputError, OmniError
-from core.models.itinerary import MAX_TRIP_DAYS, ItineraryResult
+from core.models.itinerary import MAX_TRIP_DAYS
+from core.models.itinerary_result import ItineraryResult
 
-PRIORITIES = ("must", "should", "nice")
+from core.models.common import PRIORITIES  # noqa: E402 (one vocabulary)
 PACINGS = ("relaxed", "normal", "tight")
 MODES = ("driving", "walking")
 PACING_LABELS = {"relaxed": "relaxed 轻松", "normal": "normal 适中", "tight": "tight 紧凑"}

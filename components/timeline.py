@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import altair as alt
 import pandas as pd
 
-from core.models.itinerary import DayTimeline, ItineraryResult, TimelineEntry
+from core.models.itinerary_result import DayTimeline, ItineraryResult, TimelineEntry
 
 KINDS = ("visit", "travel", "lunch", "wait")
 KIND_COLOURS = ("#1f77b4", "#9aa5b1", "#ff7f0e", "#e6c229")

@@ -60,7 +60,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 def cmd_itinerary(args: argparse.Namespace) -> int:
     from core.config import get_settings
-    from core.itinerary.planner import itinerary_from_json
+    from core.itinerary.edits import itinerary_from_json
     from core.geo.registry import make_provider
 
     data = _read_json(args.request)

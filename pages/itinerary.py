@@ -1,4 +1,4 @@
-"""Multi-day itinerary: pick places, set the days, optimise (core.itinerary.planner), edit and re-optimise.
+"""Multi-day itinerary: pick places, set the days, optimise (core.itinerary.pipeline), edit and re-optimise.
 
 Thin page: inputs and panels live in components/itinerary_views.py and components/timeline.py;
 the plan is made on a button, kept in st.session_state and rendered from there.
@@ -12,8 +12,10 @@ from components import itinerary_views as iv
 from components.timeline import render_timeline
 from core.config import get_settings
 from core.errors import OmniError, error_from_validation
-from core.itinerary.planner import plan_itinerary, reoptimize
-from core.models.itinerary import ItineraryResult, TripRequest, UserEdit
+from core.itinerary.edits import reoptimize
+from core.itinerary.pipeline import plan_itinerary
+from core.models.itinerary import TripRequest, UserEdit
+from core.models.itinerary_result import ItineraryResult
 
 forms.ensure_app_frame()
 st.title(":material/calendar_month: Itinerary 多日行程规划")

@@ -122,12 +122,12 @@ def parse_trip_edit(message: str) -> TripEdit | None:
     # priority
     m = re.search(r"把?(?P<t>.+?)(设为|改成|设成|列为|标为|作为)(?P<p>必去|可选|优先|普通)", t)
     if m:
-        p = {"必去": "must", "优先": "must", "可选": "optional", "普通": "normal"}[m.group("p")]
+        p = {"必去": "must", "优先": "must", "可选": "nice", "普通": "should"}[m.group("p")]
         return TripEdit(op="prioritize", target=_clean_target(m.group("t")), priority=p)
     m = re.search(r"\bmake\s+(?P<t>.+?)\s+(a\s+)?(?P<p>must[- ]visit|must|optional)\b", t, re.I)
     if m:
         return TripEdit(op="prioritize", target=_clean_target(m.group("t")),
-                        priority="optional" if m.group("p").lower() == "optional" else "must")
+                        priority="nice" if m.group("p").lower() == "optional" else "must")
     m = re.search(r"\bprioriti[sz]e\s+(?P<t>.+)$", t, re.I)
     if m:
         return TripEdit(op="prioritize", target=_clean_target(m.group("t")), priority="must")
@@ -215,7 +215,7 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
             "rename": ("行程已重命名为「{m}」。", "Renamed the trip to “{m}”."),
             "swap_days": ("已对调第{a}天和第{b}天。", "Swapped day {a} and day {b}."),
         }[edit.op][0 if zh else 1]
-        pri = {"must": "必去", "optional": "可选", "normal": "普通"} if zh else {"must": "must-visit", "optional": "optional", "normal": "normal"}
+        pri = {"must": "必去", "nice": "可选", "should": "普通"} if zh else {"must": "must-visit", "nice": "optional", "should": "normal"}
         text = done.format(m=out.matched, day=edit.day, a=edit.day_a, b=edit.day_b, p=pri.get(edit.priority or "must"),
                            d=(f"（第{edit.day}天）" if zh else f" (day {edit.day})") if edit.day else "")
         if edit.op == "add" and not out.resolved_place_id:

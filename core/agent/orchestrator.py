@@ -32,6 +32,7 @@ from core.agent.router import RouterDecision, route_message
 from core.agent.state import AgentContext, log_decision, new_state
 from core.agent.telemetry import Telemetry
 from core.config import Settings, get_settings
+from core.models.common import PRIORITY_RANK, as_priority
 from core.models.agent import (
     AgentRequest,
     AgentResponse,
@@ -370,14 +371,13 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
             hotel = {"place_id": p.id, "name": p.name_zh}
     if hotel is None:
         hotel = {"name": "city centre (assumed start)", "lon": pack.center[0], "lat": pack.center[1]}
-    pmap = {"must": "must", "normal": "should", "optional": "nice"}
     places: list[dict[str, Any]] = []
     seen: set[str] = set()
     for node in state.draft.nodes:
         if node.get("place_id") and node["place_id"] not in seen:
             seen.add(node["place_id"])
             places.append({"key": node["place_id"], "place_id": node["place_id"], "name": node["name"],
-                           "priority": pmap.get(node.get("priority", "normal"), "should"),
+                           "priority": as_priority(node.get("priority") or "should"),
                            "fixed_day": (node["day"] - 1) if node.get("day") and node["day"] <= days else None})
     must_words = re.compile(r"必去|一定要|must", re.I)
     for pid in state.memory.user_profile.get("mentioned", []):
@@ -531,10 +531,9 @@ def _repair_from_critic(state: AgentState, ctx: AgentContext, registry: ActionRe
     critic = state.compute.critic
     bad_days = sorted({v.day_index for v in critic.violations if v.day_index is not None})
     problem = state.compute.problem
-    rank = {"nice": 0, "should": 1, "must": 2}
     for plan in state.compute.day_plans:
         if plan.day_index in bad_days and plan.order:
-            victim = min(plan.order, key=lambda k: (rank[problem.stop(k).priority], k))
+            victim = min(plan.order, key=lambda k: (-PRIORITY_RANK[problem.stop(k).priority], k))
             if problem.stop(victim).priority == "must":
                 continue
             plan.order = [k for k in plan.order if k != victim]
@@ -630,7 +629,7 @@ def _maybe_offer_persist(state: AgentState, ctx: AgentContext) -> None:
             if e.kind == "visit" and e.key and not e.continues_visit:
                 place = ctx.provider.region.place_by_id(e.key)
                 nodes.append({"name": e.name, "place_id": place.id if place else None, "day": day.day_index + 1,
-                              "priority": {"must": "must", "should": "normal", "nice": "optional"}.get(e.priority or "should", "normal")})
+                              "priority": e.priority or "should"})
     current = ctx.store.get_trip(ctx.request.trip_id) if ctx.request.trip_id else None
     evidence = [{"type": "persist_plan", "trip_id": ctx.request.trip_id, "days": len(result.days), "nodes": len(nodes),
                  "replaces_nodes": len(current.nodes) if current else 0, "price_total_per_person":

@@ -44,7 +44,8 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from core.config import Settings, get_settings
-from core.models.itinerary import UNREACHABLE_MIN, CriticReport, ItineraryResult, TripRequest, Violation
+from core.models.itinerary import TripRequest, UNREACHABLE_MIN
+from core.models.itinerary_result import CriticReport, ItineraryResult, Violation
 
 CHECKS = (
     "entry_times", "overlap", "day_bounds", "continuity", "time_windows", "lunch", "robust_travel",

@@ -1,5 +1,5 @@
-"""Feasibility reasons and robustness scoring (Action Registry: ``policy.validate_feasibility``,
-``policy.score_robustness``).
+"""Why each dropped stop is not on the plan, and the smallest verified change that would make it fit
+(Action Registry: ``policy.validate_feasibility``).
 
 OR-Tools says which stops it dropped, never why. ``validate_feasibility`` tests every dropped
 stop against every trip day on its own, with that day's must-visits, and with the day's plan,
@@ -15,16 +15,13 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from core.config import Settings, get_settings
-from core.models.itinerary import (
-    DayPlan,
-    DayTimeline,
-    DroppedItem,
-    ItineraryProblem,
-    ProblemStop,
-    RobustnessScore,
-    SmallestFix,
-    explain_reason,
-)
+from core.itinerary.layout import best_insertion, layout_day
+from core.itinerary.problem import is_hard, start_windows
+from core.itinerary.routing import exact_feasible_order
+from core.models.common import PRIORITY_RANK
+from core.models.itinerary import explain_reason
+from core.models.itinerary_problem import DayPlan, ItineraryProblem
+from core.models.itinerary_result import DroppedItem, SmallestFix
 
 # How bad a per-day verdict is; the item's reason is its best day's verdict.
 _REASON_RANK = {
@@ -36,7 +33,6 @@ _REASON_RANK = {
     "DAY_TOO_FULL": 3,
     "LOW_PRIORITY_TRADEOFF": 4,
 }
-_PRIORITY_RANK = {"must": 0, "should": 1, "nice": 2}
 # Cost of a fix, to pick the smallest: minutes of day change, or the dropped stop's minutes weighted by priority.
 _DROP_WEIGHT = {"nice": 1.0, "should": 3.0, "must": 10.0}
 _EXTEND_END_MIN = (15, 30, 45, 60, 90, 120, 180)
@@ -57,17 +53,12 @@ def _hhmm(minute_of_day: int) -> str:
     return f"{minute_of_day // 60:02d}:{minute_of_day % 60:02d}"
 
 
-def _is_hard(stop: ProblemStop) -> bool:
-    return stop.priority == "must" or stop.fixed_day is not None or stop.fixed_start_min is not None
-
-
 def _day_label(problem: ItineraryProblem, d: int) -> str:
     day = problem.days[d]
     return f"day {d + 1} ({day.date.strftime('%a')} {day.date.isoformat()})"
 
 
 def _verdict_for_day(problem, stop, d, plans_by_day, settings) -> str:
-    from core.itinerary.planner import best_insertion, exact_feasible_order, layout_day
 
     if stop.fixed_day is not None and stop.fixed_day != d:
         return "LOCKED_TO_OTHER_DAY"
@@ -83,7 +74,7 @@ def _verdict_for_day(problem, stop, d, plans_by_day, settings) -> str:
             return "LUNCH_CONFLICT"
         return "UNREACHABLE_IN_WINDOW"
     plan = plans_by_day.get(d)
-    musts = [k for k in (plan.order if plan else []) if _is_hard(problem.stop(k)) and k != stop.key]
+    musts = [k for k in (plan.order if plan else []) if is_hard(problem.stop(k)) and k != stop.key]
     if musts:
         fits = best_insertion(problem, d, musts, stop.key, settings=settings) is not None
         if not fits:
@@ -94,7 +85,6 @@ def _verdict_for_day(problem, stop, d, plans_by_day, settings) -> str:
 
 
 def _fix_candidates(problem, stop, per_day, plans_by_day) -> list[tuple[float, dict[str, Any]]]:
-    from core.itinerary.planner import layout_day
 
     out: list[tuple[float, dict[str, Any]]] = []
     for d, verdict in per_day.items():
@@ -123,9 +113,9 @@ def _fix_candidates(problem, stop, per_day, plans_by_day) -> list[tuple[float, d
         plan = plans_by_day.get(d)
         for other in plan.order if plan else []:
             x = problem.stop(other)
-            if _PRIORITY_RANK[x.priority] < _PRIORITY_RANK[stop.priority]:
+            if PRIORITY_RANK[x.priority] < PRIORITY_RANK[stop.priority]:
                 continue  # never suggest giving up something more important
-            if _is_hard(x) and not _is_hard(stop):
+            if is_hard(x) and not is_hard(stop):
                 continue
             out.append((x.visit_min * _DROP_WEIGHT[x.priority], {"kind": "drop_stop", "day": d, "drop": other}))
     out.sort(key=lambda c: (c[0], c[1]["day"], c[1]["kind"], c[1].get("drop") or ""))
@@ -140,8 +130,6 @@ def _without_lunch(problem: ItineraryProblem) -> ItineraryProblem:
 
 def _with_visit_minutes(problem: ItineraryProblem, key: str, minutes: int) -> ItineraryProblem:
     """A shallow copy of the problem where one stop's visit lasts ``minutes``."""
-    from core.itinerary.planner import start_windows
-
     stops = []
     for s in problem.stops:
         if s.key == key:
@@ -156,8 +144,6 @@ def _with_visit_minutes(problem: ItineraryProblem, key: str, minutes: int) -> It
 
 
 def _try_fix(problem, stop, cand, plans_by_day, settings) -> SmallestFix | None:
-    from core.itinerary.planner import best_insertion
-
     d = cand["day"]
     day = problem.days[d]
     order = list(plans_by_day[d].order) if d in plans_by_day else []
@@ -227,7 +213,7 @@ def validate_feasibility(
         ))
 
     dropped = [s for s in problem.stops if s.key not in planned]
-    dropped.sort(key=lambda s: (_PRIORITY_RANK[s.priority], s.key))
+    dropped.sort(key=lambda s: (PRIORITY_RANK[s.priority], s.key))
     for stop in dropped:
         per_day = {d: _verdict_for_day(problem, stop, d, plans_by_day, settings) for d in range(len(problem.days))}
         best_day = max(per_day, key=lambda d: (_REASON_RANK[per_day[d]], -d))
@@ -256,7 +242,7 @@ def validate_feasibility(
             fix = _try_fix(problem, stop, cand, plans_by_day, settings)
             if fix is not None:
                 break
-        if _is_hard(stop):
+        if is_hard(stop):
             infeasible.append(stop.key)
         items.append(DroppedItem(
             key=stop.key, name=stop.name, priority=stop.priority, reason_code=code,
@@ -264,23 +250,3 @@ def validate_feasibility(
             per_day_reasons=per_day, smallest_fix=fix, facts=facts,
         ))
     return FeasibilityReport(dropped_items=items, infeasible_hard=infeasible, checks=checks)
-
-
-def score_robustness(days: Sequence[DayTimeline], *, tolerance: float = 0.5) -> RobustnessScore:
-    """Mean over travel legs of min(1, slack after the leg / (tolerance x robust leg minutes)).
-
-    A travel entry's ``slack_min`` is how late it may arrive without breaking any later window,
-    the lunch window or the day's end, so a leg scores 1 when the day can absorb that leg
-    over-running its robust time by ``tolerance`` (e.g. half again).
-    """
-    legs = [e for d in days for e in d.entries if e.kind == "travel" and (e.robust_min or 0) > 0]
-    if not legs:
-        return RobustnessScore(score=1.0, tolerance=tolerance, legs=0, legs_fully_covered=0,
-                               min_slack_min=None, mean_slack_min=None)
-    cover = [min(1.0, max(0, e.slack_min) / (tolerance * e.robust_min)) for e in legs]
-    slacks = [e.slack_min for e in legs]
-    return RobustnessScore(
-        score=round(sum(cover) / len(cover), 4), tolerance=tolerance, legs=len(legs),
-        legs_fully_covered=sum(1 for c in cover if c >= 1.0), min_slack_min=min(slacks),
-        mean_slack_min=round(sum(slacks) / len(slacks), 1),
-    )

@@ -12,7 +12,7 @@ import hashlib
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from core.models.itinerary import ItineraryResult, TimelineEntry
+from core.models.itinerary_result import ItineraryResult, TimelineEntry
 
 PRODID = "-//Omni-Travel Planner//Itinerary//EN"
 _FOLD_OCTETS = 75

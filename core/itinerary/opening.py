@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
-from core.models.itinerary import MinuteInterval
+from core.models.itinerary_problem import MinuteInterval
 
 DAY_MIN = 24 * 60
 # How far past midnight a late interval is followed (covers ``20:00-26:00``-style hours).

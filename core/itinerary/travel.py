@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from core.config import Settings, get_settings
 from core.geo.base import LonLat, TravelMode
-from core.models.itinerary import ItineraryPoint, Pacing, RobustnessPolicy, TimeMatrix
+from core.models.itinerary import Pacing
+from core.models.itinerary_problem import ItineraryPoint, RobustnessPolicy, TimeMatrix
 
 
 def robustness_policy_for(mode: TravelMode, pacing: Pacing, *, settings: Settings | None = None) -> RobustnessPolicy:

@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
+from core.models.common import Priority, as_priority
+
 Route = Literal["SYSTEM1_API", "SYSTEM1_RAG", "SYSTEM2_REASONING", "SYSTEM2_WEBBROWSE"]
 ROUTES: tuple[Route, ...] = ("SYSTEM1_API", "SYSTEM1_RAG", "SYSTEM2_REASONING", "SYSTEM2_WEBBROWSE")
 Reason = Literal["MULTI_CONSTRAINT", "MISSING_INFO", "NO_API", "REALTIME_WEB", "HIGH_RISK_ACTION"]
@@ -326,7 +328,12 @@ class TripEdit(BaseModel):
     op: EditOp
     target: str | None = Field(default=None, max_length=120, description="The place the edit is about")
     day: int | None = Field(default=None, ge=1, le=30, description="1-based day for add/move")
-    priority: Literal["must", "normal", "optional"] | None = None
+    priority: Priority | None = None
+
+    @field_validator("priority", mode="before")
+    @classmethod
+    def _legacy_priority(cls, v: object) -> object:
+        return as_priority(v)
     new_name: str | None = Field(default=None, max_length=120)
     day_a: int | None = Field(default=None, ge=1, le=30)
     day_b: int | None = Field(default=None, ge=1, le=30)

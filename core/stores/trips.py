@@ -13,11 +13,12 @@ import threading
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from core.errors import InputError
+from core.models.common import Priority, as_priority
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS trips (
@@ -64,9 +65,6 @@ CREATE TABLE IF NOT EXISTS commitments (
 );
 """
 
-Priority = Literal["must", "normal", "optional"]
-
-
 def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -75,8 +73,13 @@ class TripNode(BaseModel):
     name: str = Field(min_length=1, max_length=120)
     place_id: str | None = None
     day: int | None = Field(default=None, ge=1, le=30)
-    priority: Priority = "normal"
+    priority: Priority = "should"
     resolved: bool = True
+
+    @field_validator("priority", mode="before")
+    @classmethod
+    def _legacy_priority(cls, v: object) -> object:
+        return as_priority(v)  # rows written before the one vocabulary hold "normal"/"optional"
 
 
 class TripDraft(BaseModel):

@@ -10,15 +10,15 @@ import pytest
 from core.config import Settings
 from core.itinerary.critic import check_itinerary
 from core.geo.base import LonLat
-from core.itinerary.planner import plan_itinerary
-from core.models.itinerary import (
+from core.itinerary.pipeline import plan_itinerary
+from core.models.itinerary import TripRequest
+from core.models.itinerary_result import (
     DayTimeline,
     DayTotals,
     ItineraryResult,
     ItineraryTotals,
     RobustnessScore,
     TimelineEntry,
-    TripRequest,
 )
 from core.geo.registry import make_provider
 from core.itinerary.travel import robustness_policy_for

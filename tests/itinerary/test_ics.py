@@ -9,7 +9,7 @@ import pytest
 
 from core.config import Settings
 from core.itinerary.ics import escape_text, fold_line, itinerary_to_ics
-from core.itinerary.planner import plan_itinerary
+from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import TripRequest
 from core.geo.registry import make_provider
 from tests.support.itinerary_packs import MONDAY, TUESDAY, trip, write_itinerary_pack

@@ -13,7 +13,8 @@ from core.config import Settings
 from core.itinerary.critic import check_itinerary
 from core.errors import InputError
 from core.geo.base import LonLat
-from core.itinerary.planner import itinerary_from_json, plan_itinerary, reoptimize
+from core.itinerary.edits import itinerary_from_json, reoptimize
+from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import LockEdit, MoveEdit, RemoveEdit, TripRequest
 from core.geo.registry import make_provider
 from tests.support.itinerary_packs import MONDAY, TUESDAY, independent_robust_minutes, trip, write_itinerary_pack

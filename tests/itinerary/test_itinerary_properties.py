@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 from core.config import Settings
 from core.itinerary.critic import check_itinerary
 from core.geo.base import LonLat
-from core.itinerary.planner import plan_itinerary
+from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import TripRequest
 from core.itinerary.opening import opening_windows
 from core.geo.registry import make_provider

@@ -22,7 +22,11 @@ from core.config import Settings
 from core.itinerary.critic import check_itinerary
 from core.errors import InputError
 from core.geo.base import TravelMatrix
-from core.itinerary.planner import exact_feasible_order, layout_day, plan_itinerary, prepare_problem, reoptimize
+from core.itinerary.edits import reoptimize
+from core.itinerary.layout import layout_day
+from core.itinerary.pipeline import plan_itinerary
+from core.itinerary.problem import prepare_problem
+from core.itinerary.routing import exact_feasible_order
 from core.models.itinerary import LockEdit, TripRequest
 from core.geo.registry import make_provider
 from tests.support.itinerary_packs import MONDAY, TUESDAY, trip, write_itinerary_pack

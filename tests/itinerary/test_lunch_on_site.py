@@ -8,7 +8,7 @@ import pytest
 
 from core.config import Settings
 from core.itinerary.critic import check_itinerary
-from core.itinerary.planner import plan_itinerary
+from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import TripRequest
 from core.geo.registry import make_provider
 from tests.support.itinerary_packs import TUESDAY, trip, write_itinerary_pack

@@ -16,7 +16,7 @@ import pytest
 
 from components import itinerary_views as iv
 from core.errors import InputError
-from core.models.itinerary import ItineraryResult
+from core.models.itinerary_result import ItineraryResult
 from tests.ui.test_browser import streamlit_server  # noqa: F401  (the fixture of the browser test)
 
 PAGE = "pages/itinerary.py"

@@ -1,4 +1,4 @@
-"""Itinerary actions, wired to the real optimiser in core/itinerary.py:
+"""Itinerary actions, wired to the real optimiser in core/itinerary (problem, clustering, routing):
 itinerary.prepare_problem, itinerary.cluster_days_balanced, itinerary.optimize_day_vrptw,
 itinerary.repair_cross_day. Heavy objects (problem, clusters, plans) live in ``state.compute``;
 the outputs here are small, validated summaries.
@@ -65,7 +65,7 @@ def solver_settings(ctx: AgentContext, *, days: int):
 
 
 def _prepare(inp: PrepareIn, state: AgentState, ctx: AgentContext) -> PrepareOut:
-    from core.itinerary.planner import prepare_problem
+    from core.itinerary.problem import prepare_problem
     from core.models.itinerary import TripRequest
 
     request = TripRequest.model_validate(inp.request)
@@ -76,7 +76,7 @@ def _prepare(inp: PrepareIn, state: AgentState, ctx: AgentContext) -> PrepareOut
 
 
 def _cluster(inp: ClusterIn, state: AgentState, ctx: AgentContext) -> ClusterOut:
-    from core.itinerary.planner import cluster_days_balanced
+    from core.itinerary.clustering import cluster_days_balanced
 
     problem = state.compute.problem
     if state.compute.time_matrix_robust is not None:  # the robust matrix this loop built is the one used
@@ -88,7 +88,7 @@ def _cluster(inp: ClusterIn, state: AgentState, ctx: AgentContext) -> ClusterOut
 
 
 def _optimize(inp: OptimizeIn, state: AgentState, ctx: AgentContext) -> OptimizeOut:
-    from core.itinerary.planner import optimize_day_vrptw
+    from core.itinerary.routing import optimize_day_vrptw
 
     problem, clusters = state.compute.problem, state.compute.clusters
     wanted = set(inp.day_indices) if inp.day_indices is not None else None
@@ -109,7 +109,7 @@ def _optimize(inp: OptimizeIn, state: AgentState, ctx: AgentContext) -> Optimize
 
 
 def _repair(inp: RepairIn, state: AgentState, ctx: AgentContext) -> RepairOut:
-    from core.itinerary.planner import repair_cross_day
+    from core.itinerary.clustering import repair_cross_day
 
     problem = state.compute.problem
     settings = solver_settings(ctx, days=len(problem.days))

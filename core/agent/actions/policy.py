@@ -1,4 +1,4 @@
-"""Policy/critic actions, wired to core/policy.py and core/critic.py:
+"""Policy/critic actions, wired to core/itinerary (drop_reasons, timeline, assembly + critic):
 policy.validate_feasibility, policy.score_robustness, policy.check_itinerary (the critic)."""
 
 from __future__ import annotations
@@ -43,65 +43,38 @@ class CriticOut(BaseModel):
 
 
 def _validate(inp: ValidateIn, state: AgentState, ctx: AgentContext) -> ValidateOut:
-    from core.itinerary import drop_reasons as policy
+    from core.itinerary.drop_reasons import validate_feasibility
 
-    report = policy.validate_feasibility(state.compute.problem, state.compute.day_plans, settings=ctx.settings)
+    report = validate_feasibility(state.compute.problem, state.compute.day_plans, settings=ctx.settings)
     state.compute.feasibility = report
     return ValidateOut(dropped=[d.model_dump(mode="json") for d in report.dropped_items],
                        infeasible_hard=list(report.infeasible_hard))
 
 
-def assemble_days(state: AgentState, ctx: AgentContext) -> list[Any]:
-    """Day timelines of the current plans (the optimiser's own layout)."""
-    from core.itinerary import planner as itinerary
-
-    problem = state.compute.problem
-    days = []
-    for p in sorted(state.compute.day_plans, key=lambda p: p.day_index):
-        sched = itinerary.layout_day(problem, p.day_index, p.order, settings=ctx.settings)
-        days.append(itinerary.build_day_timeline(problem, sched, problem.days[p.day_index]))
-    return days
-
-
 def _score(inp: ScoreIn, state: AgentState, ctx: AgentContext) -> ScoreOut:
-    from core.itinerary import drop_reasons as policy
+    from core.itinerary.assembly import day_timelines
+    from core.itinerary.timeline import score_robustness
 
-    days = assemble_days(state, ctx)
-    score = policy.score_robustness(days, tolerance=ctx.settings.robustness_tolerance)
+    days = day_timelines(state.compute.problem, state.compute.day_plans, settings=ctx.settings)
+    score = score_robustness(days, tolerance=ctx.settings.robustness_tolerance)
     state.compute.robustness = score
     return ScoreOut(score=score.score, min_slack_min=score.min_slack_min, legs=score.legs)
 
 
 def _critic(inp: CriticIn, state: AgentState, ctx: AgentContext) -> CriticOut:
-    from core.itinerary import planner as itinerary
-    from core.itinerary.critic import check_itinerary
-    from core.models.itinerary import ItineraryResult
+    """The same assembly and critic as the itinerary page (core/itinerary/assembly.py), with the reasons and
+    robustness this loop already computed."""
+    from core.itinerary.assembly import assemble_result
 
-    problem = state.compute.problem
-    request = state.compute.trip_request
-    days = assemble_days(state, ctx)
-    feas = state.compute.feasibility
-    dropped = feas.dropped_items if feas is not None else []
-    infeasible = [d for d in dropped if d.priority == "must" or (request.place(d.key) and request.place(d.key).is_hard)]
-    infeasible = [d for d in infeasible if d.reason_code != "REMOVED_BY_USER"]
-    result = ItineraryResult(
-        status="infeasible" if infeasible else "ready",
-        error_code="PLANNER_INFEASIBLE_HARD_NODES" if infeasible else None,
-        trip_name=request.trip_name, timezone=problem.timezone, mode=request.mode, pacing=request.pacing,
-        policy=problem.policy, lunch=request.lunch, days=days, dropped_items=dropped,
-        totals=itinerary.trip_totals(days, request, dropped),
-        robustness=state.compute.robustness, decision_log=[], variants=[], variant="per_day",
-        matrix_source=problem.matrix.source, warnings=[*problem.matrix.notes, *problem.notes], request=request,
-    )
-    critic = check_itinerary(result, request=request, settings=ctx.settings)
-    result.critic = critic
-    if not critic.passed and result.status == "ready":
-        result.status = "needs_review"
+    result = assemble_result(state.compute.problem, state.compute.day_plans, provider=ctx.provider,
+                             settings=ctx.settings, feasibility=state.compute.feasibility,
+                             robustness=state.compute.robustness)
+    result.decision_log = []  # the agent keeps its own decision log (state.decision_log)
     state.compute.itinerary = result
-    state.compute.critic = critic
-    rob = state.compute.robustness
-    return CriticOut(passed=critic.passed, violations=sorted(critic.codes()),
-                     min_slack=getattr(rob, "min_slack_min", None), total_wait=result.totals.wait_min)
+    state.compute.critic = result.critic
+    rob = result.robustness
+    return CriticOut(passed=result.critic.passed, violations=sorted(result.critic.codes()),
+                     min_slack=rob.min_slack_min, total_wait=result.totals.wait_min)
 
 
 def actions() -> list[ActionSpec]:

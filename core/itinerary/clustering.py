@@ -1,0 +1,179 @@
+"""Days from stops: balanced clustering before the per-day solve, and cross-day repair after it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.config import Settings, get_settings
+from core.itinerary.layout import best_insertion, layout_day
+from core.itinerary.problem import effective_penalty
+from core.itinerary.routing import optimize_day_vrptw, plan_penalty
+from core.models.common import PRIORITY_RANK
+from core.models.itinerary_problem import DayAssignment, DayClusters, DayPlan, ItineraryProblem, ProblemStop
+
+
+def cluster_days_balanced(
+    problem: ItineraryProblem, *, settings: Settings | None = None, preferred_days: dict[str, int] | None = None
+) -> DayClusters:
+    """Split stops into days: closed days and locks respected, load balanced against capacity,
+    each stop placed near the day's other stops (robust minutes).
+
+    Greedy in order of constraint tightness (fewest possible days, then priority, then longest
+    visit), then a few improvement passes that move a stop when it lowers the day's mean travel
+    without overfilling. ``preferred_days`` (from a previous plan) keeps re-plans stable.
+    """
+    settings = settings or get_settings()
+    R = problem.matrix.robust_min
+    util = settings.pacing_day_utilisation.get(problem.request.pacing, 0.85)
+    preferred_days = preferred_days or {}
+    capacity = [int((d.end_min - d.start_min - d.lunch_min) * util) for d in problem.days]
+    n_days = len(problem.days)
+
+    def reachable_days(stop: ProblemStop) -> list[int]:
+        out = []
+        for d, day in enumerate(problem.days):
+            s_pt, e_pt = problem.point_index(day.start_key), problem.point_index(day.end_key)
+            for w in stop.windows_by_day[d]:
+                arrive = max(day.start_min + R[s_pt][stop.point_index], w.start)
+                if arrive <= w.end and arrive + stop.visit_min + R[stop.point_index][e_pt] <= day.end_min:
+                    out.append(d)
+                    break
+        return out
+
+    feasible = {s.key: reachable_days(s) for s in problem.stops}
+    unassignable = [s.key for s in problem.stops if not feasible[s.key]]
+
+    def travel_load(stop: ProblemStop) -> int:
+        # Robust minutes to its nearest other stop: a fair share of the day's travel.
+        others = [R[stop.point_index][o.point_index] for o in problem.stops if o.key != stop.key]
+        return min(others) if others else 0
+
+    load_of = {s.key: s.visit_min + travel_load(s) for s in problem.stops}
+    members: list[list[ProblemStop]] = [[] for _ in range(n_days)]
+    load = [0] * n_days
+
+    def affinity(stop: ProblemStop, d: int) -> float:
+        if members[d]:
+            return sum(R[stop.point_index][m.point_index] for m in members[d]) / len(members[d])
+        day = problem.days[d]
+        return float(R[problem.point_index(day.start_key)][stop.point_index])
+
+    def cost(stop: ProblemStop, d: int) -> float:
+        over = max(0, load[d] + load_of[stop.key] - capacity[d])
+        fill = load[d] / max(1, capacity[d])
+        bonus = -30.0 if preferred_days.get(stop.key) == d else 0.0
+        return affinity(stop, d) + 60.0 * fill + 10.0 * over + bonus
+
+    order = sorted(
+        (s for s in problem.stops if feasible[s.key]),
+        key=lambda s: (len(feasible[s.key]), PRIORITY_RANK[s.priority], -s.visit_min, s.key),
+    )
+    # Seed empty days with mutually far stops so days become geographic clusters.
+    flexible = [s for s in order if len(feasible[s.key]) == n_days and s.fixed_day is None]
+    seeds: list[ProblemStop] = []
+    if n_days > 1 and len(flexible) >= n_days:
+        hotel = problem.point_index(problem.days[0].start_key)
+        seeds.append(max(flexible, key=lambda s: (R[hotel][s.point_index], s.key)))
+        while len(seeds) < n_days:
+            seeds.append(max((s for s in flexible if s not in seeds),
+                             key=lambda s: (min(R[q.point_index][s.point_index] for q in seeds), s.key)))
+    for d, seed in enumerate(seeds):
+        members[d].append(seed)
+        load[d] += load_of[seed.key]
+    for stop in order:
+        if stop in seeds:
+            continue
+        d = min(feasible[stop.key], key=lambda d: (cost(stop, d), d))
+        members[d].append(stop)
+        load[d] += load_of[stop.key]
+
+    for _ in range(4):  # improvement passes
+        moved = False
+        for d in range(n_days):
+            for stop in list(members[d]):
+                if stop.fixed_day is not None or len(feasible[stop.key]) == 1:
+                    continue
+                members[d].remove(stop)
+                load[d] -= load_of[stop.key]
+                here = cost(stop, d)
+                best = min(feasible[stop.key], key=lambda e: (cost(stop, e), e))
+                target = best if cost(stop, best) + 1e-9 < here - 5 else d
+                members[target].append(stop)
+                load[target] += load_of[stop.key]
+                moved |= target != d
+        if not moved:
+            break
+
+    return DayClusters(
+        days=[
+            DayAssignment(day_index=d, keys=[s.key for s in members[d]], load_min=load[d], capacity_min=capacity[d])
+            for d in range(n_days)
+        ],
+        unassignable=unassignable,
+    )
+
+
+def repair_cross_day(
+    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings | None = None
+) -> tuple[list[DayPlan], list[dict[str, Any]]]:
+    """Put dropped stops back where there is room, most valuable first.
+
+    For each dropped stop and each day it can go on (other days first, then its own): insert it
+    into the day's order if that fits; otherwise re-solve the day with the stop forced in, which
+    may displace cheaper stops (the trade greedy local search misses: one 'should' for several
+    'nice'). A change is kept only if the displaced penalty is below the stop's own, so the
+    total dropped penalty strictly falls and the loop ends. Returns new plans and the moves made.
+    """
+    settings = settings or get_settings()
+    plans = [p.model_copy(deep=True) for p in plans]
+    by_day = {p.day_index: p for p in plans}
+    pool = sorted({k for p in plans for k in p.dropped},
+                  key=lambda k: (-effective_penalty(problem.stop(k), settings), k))
+    moves: list[dict[str, Any]] = []
+    home = {k: p.day_index for p in plans for k in p.dropped}
+    tried: set[tuple[str, int, tuple[str, ...]]] = set()
+
+    def room(d: int) -> int:
+        sched = layout_day(problem, d, by_day[d].order, settings=settings)
+        return (problem.days[d].end_min - sched.finish) if sched else 0
+
+    while pool:
+        key = pool.pop(0)
+        stop = problem.stop(key)
+        worth = effective_penalty(stop, settings)
+        candidates = [d for d in range(len(problem.days)) if stop.windows_by_day[d] and d in by_day]
+        candidates.sort(key=lambda d: (d == home.get(key), -room(d), d))
+        for d in candidates:
+            plan = by_day[d]
+            sig = (key, d, tuple(plan.order))
+            if sig in tried:
+                continue
+            tried.add(sig)
+            ins = best_insertion(problem, d, plan.order, key, settings=settings)
+            if ins is not None:
+                new_order, new_dropped = ins.order, []
+            else:
+                cheaper = [k for k in plan.order if effective_penalty(problem.stop(k), settings) < worth]
+                if not cheaper:
+                    continue  # forcing it in could only displace stops worth as much or more
+                trial = optimize_day_vrptw(problem, day_index=d, keys=[*plan.order, key], settings=settings,
+                                           force_keys=[key])
+                if key not in trial.order:
+                    continue
+                new_order, new_dropped = trial.order, [k for k in trial.dropped if k != key]
+                if plan_penalty(problem, new_dropped, settings) >= worth:
+                    continue
+            src = home.get(key)
+            for p in plans:
+                if key in p.dropped:
+                    p.dropped.remove(key)
+            plan.order = list(new_order)
+            plan.dropped = [*plan.dropped, *new_dropped]
+            for k in new_dropped:
+                home[k] = d
+                pool.append(k)
+            pool.sort(key=lambda k: (-effective_penalty(problem.stop(k), settings), k))
+            moves.append({"key": key, "from_day": src, "to_day": d, "displaced": list(new_dropped)})
+            break
+    return plans, moves

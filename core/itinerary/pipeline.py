@@ -1,0 +1,145 @@
+"""The itinerary pipeline: prepare the problem, solve it two ways (per day after clustering, and all days
+at once), keep the better plan and assemble the checked result (docs/ARCHITECTURE.md, "Itinerary").
+
+    prepare_problem              resolve points, opening hours -> windows, robust matrix, days
+    cluster_days_balanced        balanced split into days (closed days, capacity, geography)
+    optimize_day_vrptw           one day as a VRPTW (OR-Tools routing)
+    repair_cross_day             move dropped stops to days with room
+    optimize_all_days_vrptw      the alternative: all days at once, one vehicle per day
+    assemble_result              timelines, drop reasons + smallest fixes, robustness, totals, critic
+
+The better variant has the fewest dropped musts, then the least dropped penalty, then the least robust
+travel + wait.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from collections.abc import Callable, Sequence
+
+from core.config import Settings, get_settings
+from core.itinerary.assembly import DecisionLog, assemble_result
+from core.itinerary.clustering import cluster_days_balanced, repair_cross_day
+from core.itinerary.layout import layout_day
+from core.itinerary.problem import is_hard, prepare_problem
+from core.itinerary.routing import optimize_all_days_vrptw, optimize_day_vrptw, plan_penalty
+from core.models.itinerary import TripRequest
+from core.models.itinerary_problem import DayPlan, ItineraryProblem
+from core.models.itinerary_result import ItineraryResult, VariantMeasure
+
+ProgressCallback = Callable[[str, float], None]
+
+
+def measure_variant(problem, plans, settings, variant: str, seconds: float) -> VariantMeasure:
+    dropped = [k for p in plans for k in p.dropped]
+    travel = wait = 0
+    for p in plans:
+        sched = layout_day(problem, p.day_index, p.order, settings=settings)
+        if sched:
+            travel += sum(s.end - s.start for s in sched.steps if s.kind == "travel")
+            wait += sched.wait_total
+    return VariantMeasure(
+        variant=variant, seconds=round(seconds, 4),
+        must_dropped=sum(1 for k in dropped if is_hard(problem.stop(k))),
+        dropped_penalty=plan_penalty(problem, dropped, settings),
+        visits=sum(len(p.order) for p in plans), travel_robust_min=travel, wait_min=wait,
+    )
+
+
+def solve_per_day(problem: ItineraryProblem, *, settings: Settings | None = None, log: DecisionLog | None = None,
+                  preferred_days: dict[str, int] | None = None) -> list[DayPlan]:
+    """Clustering → one VRPTW per day → cross-day repair."""
+    settings = settings or get_settings()
+    log = log or DecisionLog()
+    clusters = cluster_days_balanced(problem, settings=settings, preferred_days=preferred_days)
+    log.add("itinerary.cluster_days_balanced", "DAYS_CLUSTERED",
+            days={a.day_index: a.keys for a in clusters.days},
+            load_min={a.day_index: a.load_min for a in clusters.days},
+            capacity_min={a.day_index: a.capacity_min for a in clusters.days}, unassignable=clusters.unassignable)
+    plans = []
+    for a in clusters.days:
+        plan = optimize_day_vrptw(problem, day_index=a.day_index, keys=a.keys, settings=settings)
+        log.add("itinerary.optimize_day_vrptw", "DAY_OPTIMISED", day_index=a.day_index, order=plan.order,
+                dropped=plan.dropped, solver_status=plan.solver_status)
+        plans.append(plan)
+    if clusters.unassignable:
+        first = plans[0]
+        first.dropped = [*first.dropped, *clusters.unassignable]
+    plans, moves = repair_cross_day(problem, plans, settings=settings)
+    for m in moves:
+        log.add("itinerary.repair_cross_day", "STOP_MOVED", **m)
+    return plans
+
+
+def solve_multi_vehicle(problem: ItineraryProblem, *, settings: Settings | None = None,
+                        log: DecisionLog | None = None) -> list[DayPlan]:
+    settings = settings or get_settings()
+    log = log or DecisionLog()
+    plans = optimize_all_days_vrptw(problem, settings=settings)
+    log.add("itinerary.optimize_all_days_vrptw", "ALL_DAYS_OPTIMISED",
+            days={p.day_index: p.order for p in plans}, dropped=[k for p in plans for k in p.dropped],
+            solver_status=plans[0].solver_status if plans else "")
+    plans, moves = repair_cross_day(problem, plans, settings=settings)
+    for m in moves:
+        log.add("itinerary.repair_cross_day", "STOP_MOVED", **m)
+    return plans
+
+
+def plan_itinerary(
+    request: TripRequest,
+    *,
+    provider,
+    settings: Settings | None = None,
+    progress: ProgressCallback | None = None,
+    removed_keys: Sequence[str] = (),
+    preferred_days: dict[str, int] | None = None,
+) -> ItineraryResult:
+    """The whole slow path: a multi-day plan that can really be carried out, checked by the critic."""
+    settings = settings or get_settings()
+    started = _time.perf_counter()
+    report = progress or (lambda stage, fraction: None)
+    log = DecisionLog()
+
+    report("prepare", 0.05)
+    problem = prepare_problem(request, provider=provider, settings=settings, removed_keys=removed_keys)
+    log.add("transport.build_time_matrix", "MATRIX_BUILT", points=len(problem.points), source=problem.matrix.source,
+            mode=problem.matrix.mode)
+    log.add("transport.apply_robustness_policy", "ROBUST_POLICY_APPLIED", factor=problem.policy.factor,
+            buffer_min=problem.policy.buffer_min, visit_factor=problem.policy.visit_factor,
+            pacing=problem.policy.pacing, mode=problem.policy.mode, source=problem.policy.source)
+    for note in problem.notes:
+        log.add("opening.opening_windows", "OPENING_HOURS_UNPARSED", note=note)
+    for d in problem.days:
+        if d.lunch_earliest_start is None and request.lunch.enabled:
+            log.add("itinerary.prepare_problem", "NO_LUNCH_THIS_DAY", day_index=d.index,
+                    fact="the day's hours do not span the lunch window")
+
+    variants: dict[str, tuple[list[DayPlan], VariantMeasure]] = {}
+    wanted = ["per_day", "multi_vehicle"] if settings.itinerary_variant == "auto" else [settings.itinerary_variant]
+    for i, variant in enumerate(wanted):
+        report(f"optimise:{variant}", 0.15 + 0.55 * i / len(wanted))
+        t0 = _time.perf_counter()
+        if variant == "per_day":
+            plans = solve_per_day(problem, settings=settings, log=log, preferred_days=preferred_days)
+        else:
+            plans = solve_multi_vehicle(problem, settings=settings, log=log)
+        variants[variant] = (plans, measure_variant(problem, plans, settings, variant, _time.perf_counter() - t0))
+
+    def rank(item):
+        name, (_, m) = item
+        return (m.must_dropped, m.dropped_penalty, m.travel_robust_min + m.wait_min, wanted.index(name))
+
+    chosen_name, (plans, _) = min(variants.items(), key=rank)
+    for name, (_, m) in variants.items():
+        m.chosen = name == chosen_name
+    log.add("itinerary.plan_itinerary", "VARIANT_CHOSEN", variant=chosen_name,
+            measures={n: m.model_dump(exclude={"variant", "chosen"}) for n, (_, m) in variants.items()},
+            rule="fewest must dropped, then least dropped penalty, then least robust travel + wait")
+
+    report("timeline", 0.75)
+    result = assemble_result(problem, plans, provider=provider, settings=settings, log=log,
+                             variants=[m for _, m in variants.values()], variant=chosen_name)
+    report("critic", 0.95)
+    result.seconds = round(_time.perf_counter() - started, 4)
+    report("done", 1.0)
+    return result

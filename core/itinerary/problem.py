@@ -1,0 +1,208 @@
+"""Problem preparation: a TripRequest on one integer time scale (docs/ARCHITECTURE.md, "Itinerary").
+
+Time is an integer number of minutes from local midnight of the trip's first day. Places are resolved
+from the request or the region pack, opening hours become allowed start windows on the trip's real
+dates, and the provider's matrix becomes robust minutes (nominal x factor + buffer).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from core.config import Settings, get_settings
+from core.errors import InputError
+from core.itinerary.opening import opening_windows
+from core.itinerary.travel import apply_robustness_policy, build_time_matrix, robustness_policy_for
+from core.models.itinerary import PlaceRef, TripPlace, TripRequest
+from core.models.itinerary_problem import ItineraryPoint, ItineraryProblem, MinuteInterval, ProblemDay, ProblemStop
+
+DAY_MIN = 24 * 60
+# A must that cannot be kept hard is re-solved as optional with this multiple of the 'should' penalty,
+# so the solver still keeps every must it can (and we report the rest as infeasible).
+MUST_RELAXED_MULTIPLIER = 50
+
+
+def _anchor_key(ref: PlaceRef) -> str:
+    return "anchor:" + (ref.place_id or f"{ref.lon:.6f},{ref.lat:.6f}")
+
+
+def pack_of(provider, request: TripRequest, settings: Settings):
+    pack = getattr(provider, "region", None)
+    if request.region and (pack is None or getattr(pack, "name", None) != request.region):
+        from core.packs.loader import load_region
+
+        pack = load_region(request.region, settings.data_dir)
+    return pack
+
+
+def _resolve_ref(ref: PlaceRef | TripPlace, pack, *, field: str):
+    """(name, lon, lat, source, pack place or None) of a reference or resolved point."""
+    if ref.lon is not None and ref.lat is not None:
+        pack_place = pack.place_by_id(ref.place_id) if (pack is not None and ref.place_id) else None
+        name = ref.name or (pack_place.name_zh if pack_place else None) or ref.place_id
+        name = name or f"{ref.lon:.5f},{ref.lat:.5f}"
+        return name, float(ref.lon), float(ref.lat), "user_input", pack_place
+    if pack is None:
+        raise InputError(f"'{ref.place_id}' is a region-pack reference, but no region pack is loaded", field=field)
+    pack_place = pack.place_by_id(ref.place_id)
+    if pack_place is None:
+        raise InputError(f"unknown place_id '{ref.place_id}' in region '{pack.name}'", field=field)
+    return ref.name or pack_place.name_zh, pack_place.lon, pack_place.lat, f"offline:{pack.name}", pack_place
+
+
+def clock_min(t) -> int:
+    return t.hour * 60 + t.minute
+
+
+def start_windows(
+    open_intervals: Sequence[MinuteInterval], visit_min: int, day_start: int, day_end: int, fixed_start: int | None
+) -> list[MinuteInterval]:
+    """Allowed visit START minutes: inside an opening interval and the day, ending by closing/day end."""
+    out: list[MinuteInterval] = []
+    for iv in open_intervals:
+        lo = max(iv.start, day_start)
+        hi = min(iv.end, day_end) - visit_min
+        if fixed_start is not None:
+            lo, hi = max(lo, fixed_start), min(hi, fixed_start)
+        if lo <= hi:
+            out.append(MinuteInterval(start=lo, end=hi))
+    return out
+
+
+def prepare_problem(
+    request: TripRequest, *, provider, settings: Settings | None = None, removed_keys: Sequence[str] = ()
+) -> ItineraryProblem:
+    """Resolve the request onto one integer time scale with a robust travel matrix."""
+    settings = settings or get_settings()
+    pack = pack_of(provider, request, settings)
+    timezone = request.timezone or (pack.timezone if pack is not None else "UTC")
+    country = getattr(pack, "country", None) or None
+    policy = robustness_policy_for(request.mode, request.pacing, settings=settings)
+    notes: list[str] = []
+
+    points: list[ItineraryPoint] = []
+    index_of: dict[str, int] = {}
+
+    def add_point(key: str, name: str, lon: float, lat: float, role: str, source: str) -> int:
+        if key not in index_of:
+            index_of[key] = len(points)
+            points.append(ItineraryPoint(key=key, name=name, lon=lon, lat=lat, role=role, source=source))
+        return index_of[key]
+
+    day_anchor_keys: list[tuple[str, str]] = []
+    for i in range(len(request.days)):
+        keys = []
+        for which, ref in (("start_place", request.day_start_place(i)), ("end_place", request.day_end_place(i))):
+            name, lon, lat, source, _ = _resolve_ref(ref, pack, field=f"days.{i}.{which}")
+            key = _anchor_key(ref)
+            add_point(key, name, lon, lat, "anchor", source)
+            keys.append(key)
+        day_anchor_keys.append((keys[0], keys[1]))
+
+    dates = [d.date for d in request.days]
+    first = dates[0]
+    days: list[ProblemDay] = []
+    lunch = request.lunch
+    for i, d in enumerate(request.days):
+        offset = (d.date - first).days * DAY_MIN
+        start, end = offset + clock_min(d.start_time), offset + clock_min(d.end_time)
+        les = lls = None
+        if lunch.enabled:
+            earliest = max(start, offset + clock_min(lunch.window_start))
+            latest = min(end, offset + clock_min(lunch.window_end)) - lunch.duration_min
+            if earliest <= latest:  # otherwise the day does not span lunchtime: no lunch that day
+                les, lls = earliest, latest
+        days.append(
+            ProblemDay(
+                index=i, date=d.date, offset_min=offset, start_min=start, end_min=end,
+                start_key=day_anchor_keys[i][0], end_key=day_anchor_keys[i][1],
+                lunch_earliest_start=les, lunch_latest_start=lls,
+                lunch_min=lunch.duration_min if les is not None else 0,
+            )
+        )
+
+    stops: list[ProblemStop] = []
+    removed = set(removed_keys)
+    for i, place in enumerate(request.places):
+        if place.key in removed:
+            continue
+        name, lon, lat, source, pack_place = _resolve_ref(place, pack, field=f"places.{i}")
+        idx = add_point(place.key or name, name, lon, lat, "stop", source)
+        expr = place.opening_hours
+        if expr is None and pack_place is not None:
+            expr = pack_place.opening_hours
+        ow = opening_windows(expr, dates, timezone=timezone, country=country)
+        if ow.source == "opening_hours_unparsed":
+            notes.append(f"opening hours of '{place.key}' do not parse ({ow.error}); treated as always open")
+        base_visit = place.visit_minutes or (pack_place.visit_minutes if pack_place else None)
+        base_visit = base_visit or settings.default_visit_minutes
+        visit = max(1, int(math.ceil(base_visit * policy.visit_factor - 1e-9)))
+        if place.fixed_start is not None:
+            visit = base_visit  # a booked slot has its own length; pacing does not stretch it
+        open_by_day = [
+            [MinuteInterval(start=days[d].offset_min + iv.start, end=days[d].offset_min + iv.end)
+             for iv in ow.by_date[day]]
+            for d, day in enumerate(dates)
+        ]
+        windows = []
+        for d, day in enumerate(days):
+            if place.fixed_day is not None and place.fixed_day != d:
+                windows.append([])
+                continue
+            fixed = day.offset_min + clock_min(place.fixed_start) if place.fixed_start is not None else None
+            windows.append(start_windows(open_by_day[d], visit, day.start_min, day.end_min, fixed))
+        if place.priority == "must":
+            penalty = 0
+        elif place.priority == "should":
+            penalty = settings.itinerary_penalty_should
+        else:
+            penalty = settings.itinerary_penalty_nice
+        stops.append(
+            ProblemStop(
+                key=place.key or name, name=name, point_index=idx, visit_min=visit, priority=place.priority,
+                penalty=penalty, opening_hours=expr, opening_source=ow.source, open_by_day=open_by_day,
+                windows_by_day=windows, fixed_day=place.fixed_day,
+                fixed_start_min=clock_min(place.fixed_start) if place.fixed_start is not None else None,
+                lunch_on_site=request.lunch.on_site and bool(settings.itinerary_lunch_on_site_min_visit_min)
+                and place.fixed_start is None
+                and visit >= settings.itinerary_lunch_on_site_min_visit_min,
+            )
+        )
+
+    matrix = build_time_matrix(points, provider=provider, mode=request.mode)
+    matrix = apply_robustness_policy(matrix, policy=policy)
+    return ItineraryProblem(
+        request=request, timezone=timezone, points=points, matrix=matrix, policy=policy, days=days, stops=stops,
+        removed_keys=sorted(removed), notes=notes,
+    )
+
+
+def is_hard(stop: ProblemStop) -> bool:
+    # Locked stops are hard nodes: the user said "I go there then".
+    return stop.priority == "must" or stop.fixed_day is not None or stop.fixed_start_min is not None
+
+
+def effective_penalty(stop: ProblemStop, settings: Settings) -> int:
+    return settings.itinerary_penalty_should * MUST_RELAXED_MULTIPLIER if is_hard(stop) else stop.penalty
+
+
+def day_windows(problem: ItineraryProblem, stop: ProblemStop, day: ProblemDay, end_min: int | None = None,
+                 start_min: int | None = None) -> list[MinuteInterval]:
+    if end_min is None and start_min is None:
+        return stop.windows_by_day[day.index]
+    if stop.fixed_day is not None and stop.fixed_day != day.index:
+        return []
+    fixed = day.offset_min + stop.fixed_start_min if stop.fixed_start_min is not None else None
+    return start_windows(stop.open_by_day[day.index], stop.visit_min,
+                         day.start_min if start_min is None else start_min,
+                         day.end_min if end_min is None else end_min, fixed)
+
+
+def lunch_bounds(day: ProblemDay, start_min: int, end_min: int, problem: ItineraryProblem) -> tuple[int, int] | None:
+    lunch = problem.request.lunch
+    if not lunch.enabled:
+        return None
+    earliest = max(start_min, day.offset_min + clock_min(lunch.window_start))
+    latest = min(end_min, day.offset_min + clock_min(lunch.window_end)) - lunch.duration_min
+    return (earliest, latest) if earliest <= latest else None

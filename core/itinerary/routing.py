@@ -1,0 +1,313 @@
+"""The OR-Tools model: one vehicle per day, time windows, visits as service, lunch as a break,
+optional stops as disjunctions priced by priority, must-visits hard (docs/ARCHITECTURE.md).
+
+Searches are deterministic: greedy descent stops at a local optimum; the time limit is only a cap.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from core.config import Settings, get_settings
+from core.itinerary.layout import layout_day, order_is_feasible
+from core.itinerary.problem import day_windows, effective_penalty, is_hard, lunch_bounds
+from core.models.itinerary_problem import DayPlan, ItineraryProblem, MinuteInterval, ProblemStop
+
+#: Up to this many stops, a feasible order is searched by enumeration (exact) rather than by OR-Tools.
+_BRUTE_FORCE_MAX = 6
+
+
+def exact_feasible_order(
+    problem: ItineraryProblem,
+    day_index: int,
+    keys: Sequence[str],
+    *,
+    settings: Settings | None = None,
+    end_min: int | None = None,
+    start_min: int | None = None,
+) -> list[str] | None:
+    """A feasible order of all ``keys`` on the day, or None. Exact by enumeration for up to
+    ``_BRUTE_FORCE_MAX`` stops, else OR-Tools with every stop hard (then confirmed by layout)."""
+    settings = settings or get_settings()
+    keys = list(keys)
+    if len(keys) <= _BRUTE_FORCE_MAX:
+        for perm in itertools.permutations(keys):
+            if layout_day(problem, day_index, perm, settings=settings, end_min=end_min, start_min=start_min):
+                return list(perm)
+        return None
+    overrides = dict(
+        end_override={day_index: end_min} if end_min is not None else None,
+        start_override={day_index: start_min} if start_min is not None else None,
+    )
+    routes, dropped, _, _ = _solve_routing(problem, [day_index], keys, settings=settings, all_hard=True, **overrides)
+    if routes is None:
+        # With every stop mandatory the first-solution heuristic can fail on a feasible instance
+        # (tight windows + the lunch break). Every stop optional at a high price always has a first
+        # solution; if the search then keeps all of them, that order is a witness.
+        routes, dropped, _, _ = _solve_routing(problem, [day_index], keys, settings=settings, relax_hard=True,
+                                               **overrides)
+    if routes is None or dropped:
+        return None
+    order = routes[day_index]
+    ok = order_is_feasible(problem, day_index, order, settings=settings, end_min=end_min, start_min=start_min)
+    return order if ok else None
+
+
+def _solve_routing(
+    problem: ItineraryProblem,
+    day_indices: Sequence[int],
+    keys: Sequence[str],
+    *,
+    settings: Settings,
+    **options: Any,
+) -> tuple[dict[int, list[str]] | None, list[str], int | None, str]:
+    """:func:`_solve_routing_model`, checked against the layout when lunch may be taken on site.
+
+    The model only bounds when a visit starts, so it may put the lunch inside a long visit that then ends
+    after closing; the layout rejects that order. Then the day(s) are solved again with lunch kept between
+    visits, and that answer is used if the layout accepts all of its days.
+    """
+    result = _solve_routing_model(problem, day_indices, keys, settings=settings, **options)
+    routes = result[0]
+    if routes is None or not any(problem.stop(k).lunch_on_site for r in routes.values() for k in r):
+        return result
+    ends, starts = options.get("end_override") or {}, options.get("start_override") or {}
+
+    def layout_ok(rs: dict[int, list[str]]) -> bool:
+        return all(order_is_feasible(problem, d, order, settings=settings, end_min=ends.get(d), start_min=starts.get(d))
+                   for d, order in rs.items())
+
+    if layout_ok(routes):
+        return result
+    strict = _solve_routing_model(problem, day_indices, keys, settings=settings, lunch_on_site=False, **options)
+    return strict if strict[0] is not None and layout_ok(strict[0]) else result
+
+
+def _solve_routing_model(
+    problem: ItineraryProblem,
+    day_indices: Sequence[int],
+    keys: Sequence[str],
+    *,
+    settings: Settings,
+    all_hard: bool = False,
+    relax_hard: bool = False,
+    end_override: dict[int, int] | None = None,
+    start_override: dict[int, int] | None = None,
+    force_keys: Sequence[str] = (),
+    lunch_on_site: bool = True,
+) -> tuple[dict[int, list[str]] | None, list[str], int | None, str]:
+    """Solve a VRPTW over ``keys`` with one vehicle per day in ``day_indices``.
+
+    Returns (routes by day or None when no solution, dropped keys, objective, status name).
+    Stops with no window on any of the days are returned as dropped without entering the model.
+    """
+    from ortools.constraint_solver import pywrapcp, routing_enums_pb2
+    from ortools.util import optional_boolean_pb2
+
+    R = problem.matrix.robust_min
+    end_override = end_override or {}
+    start_override = start_override or {}
+    days = [problem.days[d] for d in day_indices]
+    bounds = [(start_override.get(d.index, d.start_min), end_override.get(d.index, d.end_min)) for d in days]
+
+    node_pt: list[int] = []
+    node_service: list[int] = []
+    starts, ends = [], []
+    for day in days:
+        starts.append(len(node_pt))
+        node_pt.append(problem.point_index(day.start_key))
+        node_service.append(0)
+        ends.append(len(node_pt))
+        node_pt.append(problem.point_index(day.end_key))
+        node_service.append(0)
+
+    stop_nodes: list[tuple[int, ProblemStop, list[tuple[int, list[MinuteInterval]]]]] = []
+    pre_dropped: list[str] = []
+    for key in keys:
+        stop = problem.stop(key)
+        allowed = []
+        for v, day in enumerate(days):
+            lo, hi = bounds[v]
+            wins = day_windows(problem, stop, day, hi if hi != day.end_min else None,
+                                lo if lo != day.start_min else None)
+            if wins:
+                allowed.append((v, wins))
+        if not allowed:
+            pre_dropped.append(key)
+            continue
+        stop_nodes.append((len(node_pt), stop, allowed))
+        node_pt.append(stop.point_index)
+        node_service.append(stop.visit_min)
+
+    n_vehicles = len(days)
+    manager = pywrapcp.RoutingIndexManager(len(node_pt), n_vehicles, starts, ends)
+    routing = pywrapcp.RoutingModel(manager)
+
+    # Node-indexed matrices stay in C++ (no Python callback per arc): service at the from-node + robust travel.
+    travel_nodes = [[R[a][b] for b in node_pt] for a in node_pt]
+    transit_nodes = [[node_service[i] + row[j] for j in range(len(row))] for i, row in enumerate(travel_nodes)]
+    transit_cb = routing.RegisterTransitMatrix(transit_nodes)
+    travel_cb = routing.RegisterTransitMatrix(travel_nodes)
+    routing.SetArcCostEvaluatorOfAllVehicles(travel_cb)
+    horizon = max(hi for _, hi in bounds) + 1
+    routing.AddDimension(transit_cb, horizon, horizon, False, "Time")
+    time_dim = routing.GetDimensionOrDie("Time")
+    for v, (lo, hi) in enumerate(bounds):
+        time_dim.CumulVar(routing.Start(v)).SetRange(lo, hi)
+        time_dim.CumulVar(routing.End(v)).SetRange(lo, hi)
+        time_dim.SetSpanCostCoefficientForVehicle(1, v)  # travel + waiting both cost
+        routing.AddVariableMinimizedByFinalizer(time_dim.CumulVar(routing.Start(v)))
+        routing.AddVariableMinimizedByFinalizer(time_dim.CumulVar(routing.End(v)))
+
+    for node, stop, allowed in stop_nodes:
+        index = manager.NodeToIndex(node)
+        intervals = sorted((w.start, w.end) for _, wins in allowed for w in wins)
+        merged: list[list[int]] = []
+        for s, e in intervals:
+            if merged and s <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], e)
+            else:
+                merged.append([s, e])
+        cumul = time_dim.CumulVar(index)
+        cumul.SetRange(merged[0][0], merged[-1][1])
+        for (_, e1), (s2, _) in zip(merged, merged[1:]):
+            cumul.RemoveInterval(e1 + 1, s2 - 1)  # gaps: closed hours, nights, other days
+        if len(allowed) < n_vehicles:
+            # -1 keeps "unperformed" possible for optional stops
+            # (the Python binding of SetAllowedVehiclesForIndex rejects lists in 9.15).
+            routing.VehicleVar(index).SetValues([-1, *(v for v, _ in allowed)])
+        if all_hard or stop.key in force_keys or (is_hard(stop) and not relax_hard):
+            continue
+        routing.AddDisjunction([index], effective_penalty(stop, settings))
+
+    solver = routing.solver()
+    # The lunch break may not overlap a visit, except a long one that can host lunch on site (then the
+    # break lengthens that visit's transit, as the split visit does in the layout).
+    on_site = {node for node, stop, _ in stop_nodes if stop.lunch_on_site and lunch_on_site}
+    node_visit_transits = [0 if manager.IndexToNode(i) in on_site else node_service[manager.IndexToNode(i)]
+                           for i in range(routing.Size())]
+    dur = problem.request.lunch.duration_min
+    for v, day in enumerate(days):
+        lb = lunch_bounds(day, bounds[v][0], bounds[v][1], problem)
+        if lb is None:
+            continue
+        lunch = solver.FixedDurationIntervalVar(lb[0], lb[1], dur, False, f"lunch_day{day.index}")
+        time_dim.SetBreakIntervalsOfVehicle([lunch], v, node_visit_transits)
+
+    params = pywrapcp.DefaultRoutingSearchParameters()
+    params.first_solution_strategy = routing_enums_pb2.FirstSolutionStrategy.PARALLEL_CHEAPEST_INSERTION
+    meta = routing_enums_pb2.LocalSearchMetaheuristic
+    params.local_search_metaheuristic = (
+        meta.GUIDED_LOCAL_SEARCH if settings.itinerary_metaheuristic == "guided_local_search" else meta.GREEDY_DESCENT
+    )
+    # The insertion-based path LNS operators dominate run time on these small instances and did not
+    # improve any measured plan (docs/BENCHMARKS_ITINERARY.md); greedy descent then converges well
+    # inside the cap, so the time limit is a safety net, not what ends the search (determinism).
+    ops = params.local_search_operators
+    for name in ("use_global_cheapest_insertion_path_lns", "use_local_cheapest_insertion_path_lns",
+                 "use_relocate_path_global_cheapest_insertion_insert_unperformed",
+                 "use_global_cheapest_insertion_visit_types_lns", "use_local_cheapest_insertion_visit_types_lns"):
+        setattr(ops, name, optional_boolean_pb2.BOOL_FALSE)
+    params.time_limit.FromMilliseconds(int(settings.itinerary_solver_time_limit_s * 1000))
+    solution = routing.SolveWithParameters(params)
+    status = _status_name(routing.status())
+    if solution is None:
+        return None, list(keys), None, status
+    routes: dict[int, list[str]] = {}
+    visited: set[str] = set()
+    key_of_node = {node: stop.key for node, stop, _ in stop_nodes}
+    for v, day in enumerate(days):
+        idx = solution.Value(routing.NextVar(routing.Start(v)))
+        order = []
+        while not routing.IsEnd(idx):
+            k = key_of_node[manager.IndexToNode(idx)]
+            order.append(k)
+            visited.add(k)
+            idx = solution.Value(routing.NextVar(idx))
+        routes[day.index] = order
+    dropped = [k for k in keys if k not in visited]
+    return routes, dropped, int(solution.ObjectiveValue()), status
+
+
+def _status_name(code: int) -> str:
+    names = {0: "ROUTING_NOT_SOLVED", 1: "ROUTING_SUCCESS", 2: "ROUTING_PARTIAL_SUCCESS_LOCAL_OPTIMUM_NOT_REACHED",
+             3: "ROUTING_FAIL", 4: "ROUTING_FAIL_TIMEOUT", 5: "ROUTING_INVALID", 6: "ROUTING_INFEASIBLE",
+             7: "ROUTING_OPTIMAL"}
+    return names.get(int(code), str(code))
+
+
+def optimize_day_vrptw(
+    problem: ItineraryProblem,
+    *,
+    day_index: int,
+    keys: Sequence[str],
+    settings: Settings | None = None,
+    end_min: int | None = None,
+    force_keys: Sequence[str] = (),
+) -> DayPlan:
+    """One day as a VRPTW: must-visits hard, the rest optional with priority penalties.
+
+    If the must-visits cannot all be kept, it re-solves with them as (very) expensive optional
+    stops, so the plan keeps every must it can; the caller reports the rest as infeasible.
+    """
+    settings = settings or get_settings()
+    keys = list(dict.fromkeys(keys))
+    if not keys:
+        sched = layout_day(problem, day_index, [], settings=settings, end_min=end_min)
+        return DayPlan(day_index=day_index, order=[], dropped=[], objective=0,
+                       solver_status="EMPTY" if sched else "EMPTY_DAY_INFEASIBLE")
+    eo = {day_index: end_min} if end_min is not None else None
+    routes, dropped, objective, status = _solve_routing(problem, [day_index], keys, settings=settings, end_override=eo,
+                                                        force_keys=force_keys)
+    if routes is None and force_keys:
+        return DayPlan(day_index=day_index, order=[], dropped=keys, objective=None,
+                       solver_status=f"FORCED_INFEASIBLE:{status}")
+    if routes is None:
+        routes, dropped, objective, status = _solve_routing(
+            problem, [day_index], keys, settings=settings, relax_hard=True, end_override=eo
+        )
+        status = f"MUSTS_RELAXED:{status}"
+    order = routes[day_index] if routes else []
+    order, extra = _make_layout_feasible(problem, day_index, order, settings=settings, end_min=end_min)
+    return DayPlan(day_index=day_index, order=order, dropped=[*dropped, *extra], objective=objective,
+                   solver_status=status)
+
+
+def _make_layout_feasible(problem, day_index, order, *, settings, end_min=None) -> tuple[list[str], list[str]]:
+    """Guard: if the layout disagrees with the solver, drop the cheapest stops until it fits."""
+    order = list(order)
+    removed: list[str] = []
+    while order and not order_is_feasible(problem, day_index, order, settings=settings, end_min=end_min):
+        victim = max(order, key=lambda k: (-effective_penalty(problem.stop(k), settings), k))
+        order.remove(victim)
+        removed.append(victim)
+    return order, removed
+
+
+def plan_penalty(problem: ItineraryProblem, dropped: Sequence[str], settings: Settings) -> int:
+    return sum(effective_penalty(problem.stop(k), settings) for k in dropped)
+
+
+def optimize_all_days_vrptw(problem: ItineraryProblem, *, settings: Settings | None = None) -> list[DayPlan]:
+    """The multi-vehicle variant: every day a vehicle on one absolute timeline (closed days are
+    simply gaps in a stop's allowed start times)."""
+    settings = settings or get_settings()
+    day_indices = [d.index for d in problem.days]
+    keys = [s.key for s in problem.stops]
+    routes, dropped, objective, status = _solve_routing(problem, day_indices, keys, settings=settings)
+    if routes is None:
+        routes, dropped, objective, status = _solve_routing(problem, day_indices, keys, settings=settings,
+                                                            relax_hard=True)
+        status = f"MUSTS_RELAXED:{status}"
+    plans = []
+    for d in day_indices:
+        order, extra = _make_layout_feasible(problem, d, routes.get(d, []) if routes else [], settings=settings)
+        plans.append(DayPlan(day_index=d, order=order, dropped=extra, objective=objective, solver_status=status))
+    # Attribute solver drops to a day (first day it could go on) so repair/reasons have a home.
+    for k in dropped:
+        stop = problem.stop(k)
+        d = next((i for i in day_indices if stop.windows_by_day[i]), 0)
+        plans[d].dropped.append(k)
+    return plans
