@@ -36,7 +36,7 @@ def agent_route_and_run(request: AgentRequest) -> AgentResponse:
 
 @app.get("/agent/actions", tags=["agent"])
 def agent_actions() -> list[dict]:
-    from core.agent.actions.registry import default_registry
+    from core.agent.actions.catalog import default_registry
 
     return default_registry().describe()
 

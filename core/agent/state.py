@@ -8,9 +8,9 @@ telemetry, budgets) — never intermediate results.
 from __future__ import annotations
 
 import time
-from datetime import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from core.config import Settings

@@ -3,7 +3,7 @@
 import json
 import subprocess
 import sys
-from pathlib import Path
+
 from tests.support.paths import ROOT as PROJECT_ROOT
 
 ROOT = PROJECT_ROOT

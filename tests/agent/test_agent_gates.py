@@ -157,7 +157,8 @@ def test_bulk_write_goes_through_the_gate(env):
 
 
 def test_actions_refuse_commits_that_skipped_the_gate(env):
-    from core.agent.actions.registry import ActionError, default_registry
+    from core.agent.actions.catalog import default_registry
+    from core.agent.actions.spec import ActionError
     from core.agent.state import AgentContext, new_state
     from core.models.agent import AgentRequest
 

@@ -16,7 +16,6 @@ from core.models.agent import MAX_FACT_TEXT
 from core.stores.trips import open_store
 from tests.support.agent_packs import FixtureSite, agent_runner, client  # noqa: F401 - client is a fixture
 
-
 # --- the router on new phrasings ------------------------------------------------------------------
 NOT_A_COMMIT = [  # the user explicitly says not to book / pay: a question, never the commit gate
     ("我不想预订，只想知道外滩门票多少钱", "SYSTEM1_RAG"),
@@ -180,7 +179,7 @@ def test_redirect_off_the_allowlist_is_refused_not_followed():
 def test_redirect_within_the_allowlist_is_followed_and_counted():
     with FixtureSite() as site:
         ex = BrowserExecutor(allowlist=["127.0.0.1"])
-        out = ex.run(site.url(f"redirect?to=/soldout.html"), max_steps=5)
+        out = ex.run(site.url("redirect?to=/soldout.html"), max_steps=5)
         assert out.blocked is None and out.steps == 2
         assert out.evidence and out.evidence[0].availability == "unavailable"
         out = ex.run(site.url("redirect?to=/soldout.html"), max_steps=1)

@@ -9,7 +9,9 @@ import itertools
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from core.agent.actions.registry import ActionError, ActionRegistry, ActionSpec, default_registry
+from core.agent.actions.catalog import default_registry
+from core.agent.actions.registry import ActionRegistry
+from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.state import AgentContext, new_state
 from core.agent.telemetry import Telemetry, compute_metrics, read_events
 from core.models.agent import AgentRequest, DecisionLogEntry
@@ -65,12 +67,45 @@ def test_registry_validates_input_output_and_preconditions(tmp_path):
 
     calls = []
     reg = ActionRegistry()
-    reg.register(ActionSpec("demo.double", "x", "internal", "low", "none", (), True, True, In, Out,
-                            lambda i, s, c: calls.append(i.n) or {"doubled": i.n * 2}))
-    reg.register(ActionSpec("demo.bad", "x", "internal", "low", "none", (), True, False, In, Out,
-                            lambda i, s, c: {"doubled": "not a number"}))
-    reg.register(ActionSpec("demo.needs", "x", "internal", "low", "none", ("compute.problem",), True, False, In, Out,
-                            lambda i, s, c: {"doubled": 0}))
+    reg.register(ActionSpec(
+        name="demo.double",
+        description="x",
+        kind="internal",
+        cost="low",
+        side_effect="none",
+        preconditions=(),
+        idempotent=True,
+        cacheable=True,
+        input_model=In,
+        output_model=Out,
+        fn=lambda i, s, c: calls.append(i.n) or {"doubled": i.n * 2},
+    ))
+    reg.register(ActionSpec(
+        name="demo.bad",
+        description="x",
+        kind="internal",
+        cost="low",
+        side_effect="none",
+        preconditions=(),
+        idempotent=True,
+        cacheable=False,
+        input_model=In,
+        output_model=Out,
+        fn=lambda i, s, c: {"doubled": "not a number"},
+    ))
+    reg.register(ActionSpec(
+        name="demo.needs",
+        description="x",
+        kind="internal",
+        cost="low",
+        side_effect="none",
+        preconditions=("compute.problem",),
+        idempotent=True,
+        cacheable=False,
+        input_model=In,
+        output_model=Out,
+        fn=lambda i, s, c: {"doubled": 0},
+    ))
     settings = make_settings(tmp_path)
     tel = Telemetry(settings.agent_event_log, request_id="r1")
     req = AgentRequest(message="x", request_id="r1")
@@ -203,9 +238,8 @@ def test_events_and_metrics(env):
 
 def test_open_requests_are_not_given_all_day_venues_they_cannot_fit():
     """Unnamed suggestions skip all-day venues (they would be dropped beside the day's other stops)."""
-    from pathlib import Path
 
-    from core.agent.orchestrator import SUGGEST_MAX_VISIT_MIN, suggest_places
+    from core.agent.trip_request import SUGGEST_MAX_VISIT_MIN, suggest_places
     from core.packs.loader import load_region
 
     pack = load_region("shanghai", PROJECT_ROOT / "data")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from core.agent.actions.registry import default_registry
+from core.agent.actions.catalog import default_registry
 from core.agent.state import AgentContext, new_state
 from core.config import get_settings
 from core.geo.registry import make_provider

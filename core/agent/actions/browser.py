@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from core.agent.actions.registry import ActionError, ActionSpec
+from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.browse import BrowseOutcome
 from core.agent.state import AgentContext
 from core.models.agent import AgentState
@@ -26,6 +26,17 @@ def _fetch(inp: FetchIn, state: AgentState, ctx: AgentContext) -> BrowseOutcome:
 
 def actions() -> list[ActionSpec]:
     return [
-        ActionSpec("browser.fetch", "Fetch allowlisted pages (consent required) and extract availability evidence",
-                   "external", "high", "calls_api", (), True, True, FetchIn, BrowseOutcome, _fetch),
+        ActionSpec(
+            name="browser.fetch",
+            description="Fetch allowlisted pages (consent required) and extract availability evidence",
+            kind="external",
+            cost="high",
+            side_effect="calls_api",
+            preconditions=(),
+            idempotent=True,
+            cacheable=True,
+            input_model=FetchIn,
+            output_model=BrowseOutcome,
+            fn=_fetch,
+        ),
     ]

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core.agent.actions.registry import ActionSpec
+from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
 from core.models.agent import AgentState
 
@@ -121,14 +121,56 @@ def _repair(inp: RepairIn, state: AgentState, ctx: AgentContext) -> RepairOut:
 
 def actions() -> list[ActionSpec]:
     return [
-        ActionSpec("itinerary.prepare_problem", "Resolve the trip onto one time scale (points, windows, days)",
-                   "internal", "med", "none", ("memory.semantic_facts.pois",), True, False, PrepareIn, PrepareOut,
-                   _prepare),
-        ActionSpec("itinerary.cluster_days_balanced", "Balanced split of the stops into days", "internal", "med",
-                   "none", ("compute.problem", "compute.time_matrix_robust"), True, False, ClusterIn, ClusterOut,
-                   _cluster),
-        ActionSpec("itinerary.optimize_day_vrptw", "Each day as a VRPTW (windows, lunch, must-visits hard)",
-                   "internal", "high", "none", ("compute.clusters",), True, False, OptimizeIn, OptimizeOut, _optimize),
-        ActionSpec("itinerary.repair_cross_day", "Move dropped stops to days with room", "internal", "med", "none",
-                   ("compute.day_plans",), True, False, RepairIn, RepairOut, _repair),
+        ActionSpec(
+            name="itinerary.prepare_problem",
+            description="Resolve the trip onto one time scale (points, windows, days)",
+            kind="internal",
+            cost="med",
+            side_effect="none",
+            preconditions=("memory.semantic_facts.pois",),
+            idempotent=True,
+            cacheable=False,
+            input_model=PrepareIn,
+            output_model=PrepareOut,
+            fn=_prepare,
+        ),
+        ActionSpec(
+            name="itinerary.cluster_days_balanced",
+            description="Balanced split of the stops into days",
+            kind="internal",
+            cost="med",
+            side_effect="none",
+            preconditions=("compute.problem", "compute.time_matrix_robust"),
+            idempotent=True,
+            cacheable=False,
+            input_model=ClusterIn,
+            output_model=ClusterOut,
+            fn=_cluster,
+        ),
+        ActionSpec(
+            name="itinerary.optimize_day_vrptw",
+            description="Each day as a VRPTW (windows, lunch, must-visits hard)",
+            kind="internal",
+            cost="high",
+            side_effect="none",
+            preconditions=("compute.clusters",),
+            idempotent=True,
+            cacheable=False,
+            input_model=OptimizeIn,
+            output_model=OptimizeOut,
+            fn=_optimize,
+        ),
+        ActionSpec(
+            name="itinerary.repair_cross_day",
+            description="Move dropped stops to days with room",
+            kind="internal",
+            cost="med",
+            side_effect="none",
+            preconditions=("compute.day_plans",),
+            idempotent=True,
+            cacheable=False,
+            input_model=RepairIn,
+            output_model=RepairOut,
+            fn=_repair,
+        ),
     ]

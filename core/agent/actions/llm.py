@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core.agent.actions.registry import ActionSpec
+from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
 from core.models.agent import AgentState
 
@@ -57,6 +57,17 @@ def _explain(inp: ExplainIn, state: AgentState, ctx: AgentContext) -> ExplainOut
 
 def actions() -> list[ActionSpec]:
     return [
-        ActionSpec("llm.generate_explanation", "Explain a plan from its facts (template; LLM when configured)",
-                   "internal", "low", "none", (), True, False, ExplainIn, ExplainOut, _explain),
+        ActionSpec(
+            name="llm.generate_explanation",
+            description="Explain a plan from its facts (template; LLM when configured)",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=(),
+            idempotent=True,
+            cacheable=False,
+            input_model=ExplainIn,
+            output_model=ExplainOut,
+            fn=_explain,
+        ),
     ]

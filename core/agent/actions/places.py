@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core.agent.actions.registry import ActionSpec
+from core.agent.actions.spec import ActionSpec
 from core.agent.rag import knowledge_base
 from core.agent.state import AgentContext
 from core.models.agent import AgentState
@@ -107,10 +107,43 @@ def _knowledge(inp: KnowledgeIn, state: AgentState, ctx: AgentContext) -> Knowle
 
 def actions() -> list[ActionSpec]:
     return [
-        ActionSpec("places.resolve_entities", "Resolve place names to the region pack's places", "internal", "low",
-                   "none", (), True, True, ResolveIn, ResolveOut, _resolve),
-        ActionSpec("places.get_poi_facts", "Hours, prices, tags and visit times of places (semantic memory)",
-                   "internal", "low", "none", (), True, True, FactsIn, FactsOut, _facts),
-        ActionSpec("places.search_knowledge", "BM25 retrieval over the region's knowledge base", "internal", "low",
-                   "none", (), True, True, KnowledgeIn, KnowledgeOut, _knowledge),
+        ActionSpec(
+            name="places.resolve_entities",
+            description="Resolve place names to the region pack's places",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=(),
+            idempotent=True,
+            cacheable=True,
+            input_model=ResolveIn,
+            output_model=ResolveOut,
+            fn=_resolve,
+        ),
+        ActionSpec(
+            name="places.get_poi_facts",
+            description="Hours, prices, tags and visit times of places (semantic memory)",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=(),
+            idempotent=True,
+            cacheable=True,
+            input_model=FactsIn,
+            output_model=FactsOut,
+            fn=_facts,
+        ),
+        ActionSpec(
+            name="places.search_knowledge",
+            description="BM25 retrieval over the region's knowledge base",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=(),
+            idempotent=True,
+            cacheable=True,
+            input_model=KnowledgeIn,
+            output_model=KnowledgeOut,
+            fn=_knowledge,
+        ),
     ]

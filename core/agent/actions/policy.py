@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core.agent.actions.registry import ActionSpec
+from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
 from core.models.agent import AgentState
 
@@ -79,11 +79,43 @@ def _critic(inp: CriticIn, state: AgentState, ctx: AgentContext) -> CriticOut:
 
 def actions() -> list[ActionSpec]:
     return [
-        ActionSpec("policy.validate_feasibility", "A reason and the smallest fix for every dropped stop", "internal",
-                   "med", "none", ("compute.day_plans",), True, False, ValidateIn, ValidateOut, _validate),
-        ActionSpec("policy.score_robustness", "Slack relative to robust travel time", "internal", "low", "none",
-                   ("compute.day_plans",), True, False, ScoreIn, ScoreOut, _score),
-        ActionSpec("policy.check_itinerary", "The critic: windows, day bounds, lunch, robust travel, explicit waits",
-                   "internal", "low", "none", ("compute.day_plans", "compute.feasibility"), True, False, CriticIn,
-                   CriticOut, _critic),
+        ActionSpec(
+            name="policy.validate_feasibility",
+            description="A reason and the smallest fix for every dropped stop",
+            kind="internal",
+            cost="med",
+            side_effect="none",
+            preconditions=("compute.day_plans",),
+            idempotent=True,
+            cacheable=False,
+            input_model=ValidateIn,
+            output_model=ValidateOut,
+            fn=_validate,
+        ),
+        ActionSpec(
+            name="policy.score_robustness",
+            description="Slack relative to robust travel time",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=("compute.day_plans",),
+            idempotent=True,
+            cacheable=False,
+            input_model=ScoreIn,
+            output_model=ScoreOut,
+            fn=_score,
+        ),
+        ActionSpec(
+            name="policy.check_itinerary",
+            description="The critic: windows, day bounds, lunch, robust travel, explicit waits",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=("compute.day_plans", "compute.feasibility"),
+            idempotent=True,
+            cacheable=False,
+            input_model=CriticIn,
+            output_model=CriticOut,
+            fn=_critic,
+        ),
     ]

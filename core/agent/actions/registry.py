@@ -13,73 +13,25 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from core.agent.actions.spec import (
+    COST_USD,
+    ActionError,
+    ActionSpec,
+    CallRecord,
+    Cost,
+    Kind,
+    PreconditionFailed,
+    SideEffect,
+)
 from core.agent.state import AgentContext, get_path, is_present
 from core.errors import OmniError
 from core.models.agent import AgentState
 
 log = logging.getLogger("omni.agent.actions")
-
-Kind = Literal["internal", "external"]
-Cost = Literal["low", "med", "high"]
-SideEffect = Literal["none", "writes_db", "calls_api"]
-COST_USD = {"low": 0.0, "med": 0.0005, "high": 0.002}  # internal accounting units per call (no paid API is used)
-
-
-class ActionError(OmniError, RuntimeError):
-    """An action could not run: bad input, unmet preconditions, a failure inside, or bad output."""
-
-    code = "TOOL_CALL_FAILED"
-
-
-class PreconditionFailed(ActionError):
-    code = "TOOL_CALL_FAILED"
-
-
-@dataclass(frozen=True)
-class ActionSpec:
-    name: str
-    description: str
-    kind: Kind
-    cost: Cost
-    side_effect: SideEffect
-    preconditions: tuple[str, ...]
-    idempotent: bool
-    cacheable: bool
-    input_model: type[BaseModel]
-    output_model: type[BaseModel]
-    fn: Callable[[Any, AgentState, AgentContext], Any] = field(compare=False)
-    cost_usd: float | None = None
-
-    def describe(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "description": self.description,
-            "metadata": {
-                "kind": self.kind,
-                "cost": self.cost,
-                "side_effect": self.side_effect,
-                "preconditions": list(self.preconditions),
-                "idempotent": self.idempotent,
-                "cacheable": self.cacheable,
-            },
-            "input_schema": self.input_model.model_json_schema(),
-            "output_schema": self.output_model.model_json_schema(),
-        }
-
-
-@dataclass
-class CallRecord:
-    trace_id: str
-    action: str
-    ms: float
-    ok: bool
-    cached: bool
-    error_code: str | None = None
 
 
 class ActionRegistry:
@@ -113,8 +65,19 @@ class ActionRegistry:
         cacheable: bool = False,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-            self.register(ActionSpec(name, description, kind, cost, side_effect, tuple(preconditions), idempotent,
-                                     cacheable, input_model, output_model, fn))
+            self.register(ActionSpec(
+                name=name,
+                description=description,
+                kind=kind,
+                cost=cost,
+                side_effect=side_effect,
+                preconditions=tuple(preconditions),
+                idempotent=idempotent,
+                cacheable=cacheable,
+                input_model=input_model,
+                output_model=output_model,
+                fn=fn,
+            ))
             return fn
 
         return deco
@@ -183,19 +146,3 @@ class ActionRegistry:
             log.debug("action %s trace=%s %.1f ms ok=%s cached=%s", name, trace_id, ms, ok, cached)
             if ctx.telemetry is not None:
                 ctx.telemetry.action_call(rec)
-
-
-_DEFAULT: ActionRegistry | None = None
-
-
-def default_registry() -> ActionRegistry:
-    """The registry with every action family registered (built once)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        reg = ActionRegistry()
-        from core.agent.actions import browser, itinerary, llm, places, policy, transport, trip
-
-        for module in (trip, places, transport, itinerary, policy, llm, browser):
-            reg.register_many(module.actions())
-        _DEFAULT = reg
-    return _DEFAULT

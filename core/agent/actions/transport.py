@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from core.agent.actions.places import resolve_name
-from core.agent.actions.registry import ActionError, ActionSpec
+from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.state import AgentContext
 from core.errors import ProviderError
 from core.geo.base import LonLat
@@ -126,12 +126,56 @@ def _weather(inp: WeatherIn, state: AgentState, ctx: AgentContext) -> WeatherOut
 
 def actions() -> list[ActionSpec]:
     return [
-        ActionSpec("transport.travel_time", "Travel time and distance between two named places", "internal", "low",
-                   "none", (), True, True, TravelTimeIn, TravelTimeOut, _travel_time),
-        ActionSpec("transport.build_time_matrix", "The provider's travel matrix for the trip's points", "internal",
-                   "med", "none", ("compute.problem",), True, False, MatrixIn, MatrixOut, _build_matrix),
-        ActionSpec("transport.apply_robustness_policy", "Robust minutes = nominal x factor + buffer (never raw API time)",
-                   "internal", "low", "none", ("compute.time_matrix_api",), True, False, RobustIn, RobustOut, _robust),
-        ActionSpec("weather.lookup", "Weather for a date from the provider, if it has a weather source", "external",
-                   "low", "calls_api", (), True, True, WeatherIn, WeatherOut, _weather),
+        ActionSpec(
+            name="transport.travel_time",
+            description="Travel time and distance between two named places",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=(),
+            idempotent=True,
+            cacheable=True,
+            input_model=TravelTimeIn,
+            output_model=TravelTimeOut,
+            fn=_travel_time,
+        ),
+        ActionSpec(
+            name="transport.build_time_matrix",
+            description="The provider's travel matrix for the trip's points",
+            kind="internal",
+            cost="med",
+            side_effect="none",
+            preconditions=("compute.problem",),
+            idempotent=True,
+            cacheable=False,
+            input_model=MatrixIn,
+            output_model=MatrixOut,
+            fn=_build_matrix,
+        ),
+        ActionSpec(
+            name="transport.apply_robustness_policy",
+            description="Robust minutes = nominal x factor + buffer (never raw API time)",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=("compute.time_matrix_api",),
+            idempotent=True,
+            cacheable=False,
+            input_model=RobustIn,
+            output_model=RobustOut,
+            fn=_robust,
+        ),
+        ActionSpec(
+            name="weather.lookup",
+            description="Weather for a date from the provider, if it has a weather source",
+            kind="external",
+            cost="low",
+            side_effect="calls_api",
+            preconditions=(),
+            idempotent=True,
+            cacheable=True,
+            input_model=WeatherIn,
+            output_model=WeatherOut,
+            fn=_weather,
+        ),
     ]

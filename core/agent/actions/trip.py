@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz
 
-from core.agent.actions.registry import ActionError, ActionSpec
+from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.state import AgentContext
 from core.geo.text import normalize
 from core.models.agent import AgentState, TripEdit
@@ -257,12 +257,56 @@ def _record_commitment(inp: CommitmentIn, state: AgentState, ctx: AgentContext) 
 
 def actions() -> list[ActionSpec]:
     return [
-        ActionSpec("trip.load_draft", "Load the user's trip draft into the state", "internal", "low", "none",
-                   ("trip.trip_id",), True, True, LoadDraftIn, LoadDraftOut, _load_draft),
-        ActionSpec("trip.apply_user_edit", "Apply one explicit edit (add/delete/move/prioritize/rename/swap days)",
-                   "internal", "low", "writes_db", (), False, False, ApplyEditIn, ApplyEditOut, _apply_user_edit),
-        ActionSpec("trip.persist_plan", "Write a confirmed plan into the trip store (commit)", "external", "med",
-                   "writes_db", (), False, False, PersistPlanIn, PersistPlanOut, _persist_plan),
-        ActionSpec("trip.record_commitment", "Record a confirmed booking/refund/bulk request (commit)", "external",
-                   "med", "writes_db", (), False, False, CommitmentIn, CommitmentOut, _record_commitment),
+        ActionSpec(
+            name="trip.load_draft",
+            description="Load the user's trip draft into the state",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=("trip.trip_id",),
+            idempotent=True,
+            cacheable=True,
+            input_model=LoadDraftIn,
+            output_model=LoadDraftOut,
+            fn=_load_draft,
+        ),
+        ActionSpec(
+            name="trip.apply_user_edit",
+            description="Apply one explicit edit (add/delete/move/prioritize/rename/swap days)",
+            kind="internal",
+            cost="low",
+            side_effect="writes_db",
+            preconditions=(),
+            idempotent=False,
+            cacheable=False,
+            input_model=ApplyEditIn,
+            output_model=ApplyEditOut,
+            fn=_apply_user_edit,
+        ),
+        ActionSpec(
+            name="trip.persist_plan",
+            description="Write a confirmed plan into the trip store (commit)",
+            kind="external",
+            cost="med",
+            side_effect="writes_db",
+            preconditions=(),
+            idempotent=False,
+            cacheable=False,
+            input_model=PersistPlanIn,
+            output_model=PersistPlanOut,
+            fn=_persist_plan,
+        ),
+        ActionSpec(
+            name="trip.record_commitment",
+            description="Record a confirmed booking/refund/bulk request (commit)",
+            kind="external",
+            cost="med",
+            side_effect="writes_db",
+            preconditions=(),
+            idempotent=False,
+            cacheable=False,
+            input_model=CommitmentIn,
+            output_model=CommitmentOut,
+            fn=_record_commitment,
+        ),
     ]

@@ -1,0 +1,1 @@
+"""The gated flows of System 2: conditional branches, browsing, commit requests and confirmations."""

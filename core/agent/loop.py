@@ -1,0 +1,271 @@
+"""System 2's ReAct loop: Plan -> Act -> Observe -> Critic -> Repair over registered actions.
+
+- **Plan** is a deterministic policy: the first phase whose output is missing from the state
+  (facts first, then the matrix, then optimise, then check; repair when the critic fails).
+- **Act** runs the phase's actions through the registry (validated, logged, counted).
+- **Observe** appends compact observations; every step appends ``{step, chosen_action, reason_code, facts,
+  policy_id}`` to the decision log (codes and values, never prose).
+- **Critic** is the itinerary critic (core/itinerary/assembly.py, the same as the itinerary page).
+- **Repair** moves or drops what the critic or the optimiser could not fit, within the budget.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.agent import fastpath
+from core.agent.actions.registry import ActionRegistry
+from core.agent.router import RouterDecision
+from core.agent.state import AgentContext, log_decision
+from core.agent.steps import (
+    POLICY_CHECK,
+    POLICY_FACTS,
+    POLICY_MATRIX,
+    POLICY_OPT,
+    POLICY_REPAIR,
+    BudgetExhausted,
+    act,
+    finish_on_timeout,
+    guard,
+    issue_dry_run,
+)
+from core.agent.trip_request import PLACES_PER_DAY, build_trip_request, mentioned_places, suggest_places
+from core.models.agent import (
+    AgentState,
+)
+from core.models.common import PRIORITY_RANK
+
+PHASES = ("facts", "matrix", "optimise", "check")  # then "repair" when the critic fails
+
+
+def _next_phase(state: AgentState, repair_pending: bool) -> str | None:
+    """Plan: the first phase whose output is missing (deterministic)."""
+    c = state.compute
+    if not state.memory.semantic_facts.pois:
+        return "facts"
+    if c.time_matrix_robust is None:
+        return "matrix"
+    if not c.day_plans:
+        return "optimise"
+    if repair_pending:
+        return "repair"
+    if c.critic is None:
+        return "check"
+    return None
+
+
+def _phase_reason(phase: str) -> tuple[str, str]:
+    return {
+        "facts": ("MISSING_POI_FACTS", POLICY_FACTS),
+        "matrix": ("MISSING_TIME_MATRIX", POLICY_MATRIX),
+        "optimise": ("MISSING_PLAN", POLICY_OPT),
+        "check": ("UNCHECKED_PLAN", POLICY_CHECK),
+        "repair": ("CRITIC_FAILED", POLICY_REPAIR),
+    }[phase]
+
+
+def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
+    """Plan → Act → Observe → Critic → Repair until READY / FAILED / TIMEOUT."""
+    opts = ctx.options
+    pack = ctx.provider.region
+    repair_pending = False
+    repairs = 0
+    try:
+        while True:
+            phase = _next_phase(state, repair_pending)
+            if phase is None:
+                break
+            if state.react.step >= opts.max_steps:
+                raise BudgetExhausted("BUDGET_EXCEEDED", f"max_steps={opts.max_steps}")
+            guard(state, ctx, action=phase)
+            state.react.step += 1
+            reason, policy = _phase_reason(phase)
+            if phase == "facts":
+                ctx.report("thinking")
+                if ctx.request.trip_id:
+                    act(registry, "trip.load_draft", {"trip_id": ctx.request.trip_id}, state, ctx,
+                         reason_code="LOAD_TRIP_DRAFT", policy_id=policy)
+                mentioned = mentioned_places(state.user_input, pack)
+                if mentioned:
+                    names = [pack.place_by_id(p).name_zh for p in mentioned]
+                    res = act(registry, "places.resolve_entities", {"names": names}, state, ctx,
+                               reason_code="UNRESOLVED_ENTITIES", policy_id=policy, facts={"names": names[:20]})
+                    mentioned = [r.place_id for r in res.resolved]
+                state.memory.user_profile["mentioned"] = mentioned
+                have = {n.get("place_id") for n in state.draft.nodes} | set(mentioned)
+                days = decision.features.days or state.trip.days or 1
+                want = max(0, PLACES_PER_DAY * days - len(have - {None}))
+                suggested = suggest_places(pack, text=state.user_input, count=want, exclude=have) if want else []
+                state.memory.user_profile["suggested"] = suggested
+                ids = [p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned, *suggested] if p]
+                if not ids:
+                    state.result.status = "NEED_MORE_INFO"
+                    state.result.explanations = ["没有可规划的地点。" if fastpath.zh_text(state.user_input) else "There is nothing to plan."]
+                    return
+                act(registry, "places.get_poi_facts", {"place_ids": list(dict.fromkeys(ids))}, state, ctx,
+                     reason_code=reason, policy_id=policy,
+                     facts={"mentioned": len(mentioned), "suggested": len(suggested), "draft": len(state.draft.nodes)})
+            elif phase == "matrix":
+                trip_request = build_trip_request(decision, state, ctx)
+                act(registry, "itinerary.prepare_problem", {"request": trip_request}, state, ctx,
+                     reason_code="MISSING_PROBLEM", policy_id=policy,
+                     facts={"days": len(trip_request["days"]), "places": len(trip_request["places"])})
+                m = act(registry, "transport.build_time_matrix", {"mode": trip_request["mode"]}, state, ctx,
+                         reason_code=reason, policy_id=policy)
+                r = act(registry, "transport.apply_robustness_policy", {"pacing": trip_request["pacing"]}, state, ctx,
+                         reason_code="MISSING_ROBUST_TIMES", policy_id=policy,
+                         facts={"points": m.points, "source": m.source})
+                state.react.observations.append({"phase": "matrix", "points": m.points, "factor": r.factor,
+                                                 "buffer_min": r.buffer_min, "source": m.source})
+            elif phase == "optimise":
+                ctx.report("thinking")
+                cl = act(registry, "itinerary.cluster_days_balanced", {}, state, ctx, reason_code="MISSING_CLUSTERS",
+                          policy_id=policy)
+                opt = act(registry, "itinerary.optimize_day_vrptw", {}, state, ctx, reason_code=reason,
+                           policy_id=policy, facts={"days": len(cl.days), "unassignable": cl.unassignable})
+                dropped = [k for v in opt.dropped.values() for k in v]
+                if dropped:
+                    ctx.report("repairing")
+                    rep = act(registry, "itinerary.repair_cross_day", {}, state, ctx, reason_code="DROPPED_STOPS",
+                               policy_id=POLICY_REPAIR, facts={"dropped": dropped[:20]})
+                    state.react.observations.append({"phase": "repair", "moves": len(rep.moves)})
+            elif phase == "check":
+                ctx.report("verifying")
+                v = act(registry, "policy.validate_feasibility", {}, state, ctx, reason_code=reason, policy_id=policy)
+                s = act(registry, "policy.score_robustness", {}, state, ctx, reason_code="SCORE_ROBUSTNESS",
+                         policy_id=policy)
+                c = act(registry, "policy.check_itinerary", {}, state, ctx, reason_code="CRITIC_CHECK",
+                         policy_id=policy, facts={"infeasible_hard": v.infeasible_hard, "robustness": s.score})
+                ctx.telemetry.critic_result(passed=c.passed, violations=c.violations, min_slack=c.min_slack,
+                                            total_wait=c.total_wait)
+                state.react.observations.append({"phase": "critic", "passed": c.passed, "violations": c.violations})
+                if not c.passed and repairs < 2:
+                    repair_pending = True
+            elif phase == "repair":
+                ctx.report("repairing")
+                repairs += 1
+                repair_pending = False
+                _repair_from_critic(state, ctx, registry)
+        _finish_plan(state, ctx, registry)
+    except BudgetExhausted as exc:
+        finish_on_timeout(state, ctx, exc)
+
+
+def _repair_from_critic(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
+    """Drop the least important visit on each day the critic flagged, then re-check."""
+    critic = state.compute.critic
+    bad_days = sorted({v.day_index for v in critic.violations if v.day_index is not None})
+    problem = state.compute.problem
+    for plan in state.compute.day_plans:
+        if plan.day_index in bad_days and plan.order:
+            victim = min(plan.order, key=lambda k: (-PRIORITY_RANK[problem.stop(k).priority], k))
+            if problem.stop(victim).priority == "must":
+                continue
+            plan.order = [k for k in plan.order if k != victim]
+            plan.dropped = [*plan.dropped, victim]
+    log_decision(state, action="itinerary.repair_cross_day", reason_code="CRITIC_FAILED", policy_id=POLICY_REPAIR,
+                 facts={"days": bad_days, "violations": sorted(critic.codes())[:10]})
+    state.compute.critic = None
+    state.compute.feasibility = None
+    act(registry, "itinerary.repair_cross_day", {}, state, ctx, reason_code="REPAIR_AFTER_CRITIC", policy_id=POLICY_REPAIR)
+
+
+def _timeline_payload(result) -> list[dict[str, Any]]:
+    out = []
+    for day in result.days:
+        for e in day.entries:
+            out.append({
+                "day": day.day_index + 1, "date": day.date.isoformat(), "kind": e.kind, "key": e.key, "name": e.name,
+                "start": e.start.strftime("%H:%M"), "end": e.end.strftime("%H:%M"), "slack_min": e.slack_min,
+                "robust_min": e.robust_min, "nominal_min": e.nominal_min, "source": e.source, "priority": e.priority,
+                "lon": e.lon, "lat": e.lat, "part": e.part,
+            })
+    return out
+
+
+def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
+    result = state.compute.itinerary
+    zh = fastpath.zh_text(state.user_input)
+    if result is None:
+        return
+    state.result.timeline = _timeline_payload(result)
+    state.result.dropped_items = [d.model_dump(mode="json") for d in result.dropped_items]
+    pack = ctx.provider.region
+    for pid in state.memory.user_profile.get("suggested", []):
+        p = pack.place_by_id(pid)
+        state.result.candidates.append({"place_id": pid, "name": p.name_zh, "tags": list(p.tags), "rating": p.rating,
+                                        "why": "kb_suggestion"})
+    for poi in state.memory.semantic_facts.pois:
+        state.result.evidence.append({"type": "poi_facts", "place_id": poi["place_id"], "name": poi["name"],
+                                      "opening_hours": poi["opening_hours"], "needs_reservation": poi["needs_reservation"],
+                                      "source": f"region_pack:{pack.name}"})
+    facts = {
+        "days": [{"day": d.day_index, "date": d.date.isoformat(),
+                  "visits": [e.name for e in d.entries if e.kind == "visit" and not e.continues_visit]} for d in result.days],
+        "dropped": [d.explanation for d in result.dropped_items],
+        "robustness": result.robustness.score if result.robustness else None,
+        "min_slack_min": result.robustness.min_slack_min if result.robustness else None,
+        "notes": [],
+    }
+    if result.status == "infeasible":
+        state.result.status = "FAILED"
+        state.result.error_code = "PLANNER_INFEASIBLE_HARD_NODES"
+        fixes = [d.smallest_fix.description for d in result.dropped_items if d.smallest_fix and d.priority == "must"]
+        musts = [d.name for d in result.dropped_items if d.priority == "must"]
+        state.result.next_steps += fixes or (["延长每天的结束时间、增加天数或把它设为可选。"] if zh else
+                                             ["Extend the day's end, add a day, or make it optional."])
+        head = (f"必去地点无法安排：{'、'.join(musts)}。" if zh else f"Must-visit places cannot fit: {', '.join(musts)}.")
+        state.result.explanations = [head]
+        log_decision(state, action="policy.validate_feasibility", reason_code="PLANNER_INFEASIBLE_HARD_NODES",
+                     policy_id=POLICY_CHECK, facts={"must_dropped": musts[:10]})
+        return
+    if decision_needs_availability(state):
+        needs = [p["name"] for p in state.memory.semantic_facts.pois if p.get("needs_reservation")]
+        state.result.evidence.append({"type": "availability", "verified_live": False, "needs_reservation": needs,
+                                      "source": "knowledge_base"})
+        facts["notes"].append(("可订性未实时核实（未授权网页浏览）；需预约：" + ("、".join(needs) if needs else "无")) if zh else
+                              ("Availability not verified live (no browsing consent); needs reservation: " + (", ".join(needs) or "none")))
+        state.result.next_steps.append("授权网页浏览（allow_webbrowse）后可核实官网可订性。" if zh else
+                                       "Allow web browsing to verify availability on official sites.")
+    if any(n.startswith("Offline estimate") for n in result.warnings):
+        facts["notes"].append("交通时间为离线估算（含稳健缓冲）。" if zh else "Travel times are offline estimates (with robust buffers).")
+    exp = registry.call("llm.generate_explanation", {"facts": facts, "locale": "zh-CN" if zh else "en"}, state=state, ctx=ctx)
+    state.result.explanations = [exp.text]
+    state.result.status = "READY" if result.status == "ready" else "OK"
+    if result.status == "needs_review":
+        state.result.next_steps.append("critic:" + ",".join(sorted(state.compute.critic.codes())))
+    _maybe_offer_persist(state, ctx)
+
+
+def decision_needs_availability(state: AgentState) -> bool:
+    return bool(re.search(r"订到|可订|有房|有票|余票|availab|can (still )?book|bookable", state.user_input, re.I))
+
+
+def _maybe_offer_persist(state: AgentState, ctx: AgentContext) -> None:
+    """Saving a plan into the trip store is a commit: dry run now, NEED_CONFIRMATION, commit later."""
+    from core.agent.features import SAVE
+
+    if not SAVE.search(state.user_input):
+        return
+    result = state.compute.itinerary
+    nodes = []
+    for day in result.days:
+        for e in day.entries:
+            if e.kind == "visit" and e.key and not e.continues_visit:
+                place = ctx.provider.region.place_by_id(e.key)
+                nodes.append({"name": e.name, "place_id": place.id if place else None, "day": day.day_index + 1,
+                              "priority": e.priority or "should"})
+    current = ctx.store.get_trip(ctx.request.trip_id) if ctx.request.trip_id else None
+    evidence = [{"type": "persist_plan", "trip_id": ctx.request.trip_id, "days": len(result.days), "nodes": len(nodes),
+                 "replaces_nodes": len(current.nodes) if current else 0, "price_total_per_person":
+                 sum((p.get("price_per_person") or 0) for p in state.memory.semantic_facts.pois
+                     if any(n["place_id"] == p["place_id"] for n in nodes)),
+                 "cancellation_policy": "n/a (a trip draft)", "availability": "not_verified"}]
+    params = {"trip_id": ctx.request.trip_id, "region": ctx.provider.region.name, "days": len(result.days),
+              "nodes": nodes, "title": "Planned trip"}
+    issue_dry_run(state, ctx, action="trip.persist_plan", params=params, evidence=evidence)
+
+
+def run_plan(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
+    run_react_loop(decision, state, ctx, registry)

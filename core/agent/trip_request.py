@@ -1,0 +1,149 @@
+"""A trip request from a message: the places it names, suggestions that fit the stated preferences,
+the start date, and the TripRequest the itinerary pipeline takes."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from typing import Any
+
+from core.agent import fastpath
+from core.agent.router import RouterDecision
+from core.agent.state import AgentContext
+from core.models.agent import (
+    AgentState,
+)
+from core.models.common import as_priority
+
+SIGHTSEEING = ("landmark", "museum", "park", "temple", "shopping", "theatre", "family", "market")
+
+
+PREFERENCE_TAGS = [
+    (re.compile(r"冷门|小众|人少|安静|hidden gem|off the beaten|quiet", re.I), ("quiet", "local_favourite")),
+    (re.compile(r"亲子|带孩子|小孩|儿童|kids?|family", re.I), ("kid_friendly",)),
+    (re.compile(r"雨天|下雨|室内|rain|indoor", re.I), ("rainy_day_ok", "indoor")),
+    (re.compile(r"夜景|晚上|night", re.I), ("night_view",)),
+    (re.compile(r"免费|省钱|便宜|free|cheap|budget", re.I), ("free", "budget")),
+    (re.compile(r"历史|古迹|history|historic", re.I), ("historic",)),
+    (re.compile(r"艺术|美术|art", re.I), ("art",)),
+    (re.compile(r"博物馆|museum", re.I), ("museum",)),
+]
+
+
+PLACES_PER_DAY = 3
+
+
+#: Unrequested suggestions stay below this visit length: an all-day venue (a theme park, 600 min) does not fit
+#: beside the day's other suggestions and would only be dropped; it is planned when the user names it.
+SUGGEST_MAX_VISIT_MIN = 240
+
+
+def mentioned_places(text: str, pack) -> list[str]:
+    """Place ids whose name or alias (>= 2 characters; >= 4 for Latin) appears in the message."""
+    from core.geo.text import normalize
+
+    t = normalize(text)
+    found: list[tuple[int, str]] = []
+    for p in pack.places:
+        if p.category in ("address",):
+            continue
+        names = [p.name_zh, p.name_en, *p.aliases]
+        best = 0
+        for n in names:
+            k = normalize(n)
+            if len(k) >= 2 and not (k.isascii() and len(k) < 4) and k in t:
+                best = max(best, len(k))
+        if best:
+            found.append((best, p.id))
+    # Keep the longest matches; drop a shorter name contained in a longer found one ("豫园" in "豫园商城").
+    found.sort(key=lambda x: -x[0])
+    out: list[str] = []
+    for _, pid in found:
+        out.append(pid)
+    return out
+
+
+def _preferred_tags(text: str) -> tuple[list[str], list[str]]:
+    tags: list[str] = []
+    cats: list[str] = []
+    for rx, values in PREFERENCE_TAGS:
+        if rx.search(text):
+            for v in values:
+                (cats if v == "museum" else tags).append(v)
+    return tags, cats
+
+
+def suggest_places(pack, *, text: str, count: int, exclude: set[str]) -> list[str]:
+    """Knowledge-base suggestions for an open request: sightseeing places matching the stated
+    preferences (tags/categories), best rated first, none longer than SUGGEST_MAX_VISIT_MIN (all-day
+    venues only when named). Facts only; the choice is explained by tags."""
+    tags, cats = _preferred_tags(text)
+    pool = [p for p in pack.places if p.category in SIGHTSEEING and p.id not in exclude
+            and (p.visit_minutes or 0) <= SUGGEST_MAX_VISIT_MIN]
+    if cats:
+        pool = [p for p in pool if p.category in cats] or pool
+
+    def key(p):
+        match = sum(1 for t in tags if t in p.tags)
+        return (-match, -(p.rating or 0), p.id)
+
+    pool.sort(key=key)
+    return [p.id for p in pool[:count]]
+
+
+def _start_date(ctx: AgentContext, text: str) -> date:
+    if re.search(r"今天|today|明天|tomorrow|后天|\d{4}-\d{2}-\d{2}|\d{1,2}月\d{1,2}[日号]", text, re.I):
+        return fastpath.resolve_day(text, tz=ctx.now.tzinfo.key, now=ctx.now)  # type: ignore[attr-defined]
+    return ctx.now.date() + timedelta(days=1)  # type: ignore[attr-defined]
+
+
+def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentContext) -> dict[str, Any]:
+    pack = ctx.provider.region
+    text = state.user_input
+    f = decision.features
+    days = f.days or (state.trip.days if state.draft.nodes else None) or 1
+    days = max(1, min(days, 14))
+    start = _start_date(ctx, text)
+    state.trip.days = days
+    state.trip.start_date = start.isoformat()
+    hotel = None
+    for pid in state.memory.user_profile.get("mentioned", []):
+        p = pack.place_by_id(pid)
+        if p is not None and p.category == "hotel":
+            hotel = {"place_id": p.id, "name": p.name_zh}
+    if hotel is None:
+        hotel = {"name": "city centre (assumed start)", "lon": pack.center[0], "lat": pack.center[1]}
+    places: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for node in state.draft.nodes:
+        if node.get("place_id") and node["place_id"] not in seen:
+            seen.add(node["place_id"])
+            places.append({"key": node["place_id"], "place_id": node["place_id"], "name": node["name"],
+                           "priority": as_priority(node.get("priority") or "should"),
+                           "fixed_day": (node["day"] - 1) if node.get("day") and node["day"] <= days else None})
+    must_words = re.compile(r"必去|一定要|must", re.I)
+    for pid in state.memory.user_profile.get("mentioned", []):
+        p = pack.place_by_id(pid)
+        if p is None or pid in seen or p.category == "hotel":
+            continue
+        seen.add(pid)
+        places.append({"key": pid, "place_id": pid, "name": p.name_zh,
+                       "priority": "must" if must_words.search(text) else "should"})
+    for pid in state.memory.user_profile.get("suggested", []):
+        if pid not in seen:
+            seen.add(pid)
+            places.append({"key": pid, "place_id": pid, "name": pack.place_by_id(pid).name_zh, "priority": "nice"})
+    pacing = "relaxed" if re.search(r"轻松|慢|relax", text, re.I) else "tight" if re.search(r"紧凑|特种兵|tight|packed", text, re.I) else "normal"
+    mode = "walking" if f.walking else "driving"
+    state.trip.pacing = pacing  # type: ignore[assignment]
+    return {
+        "trip_name": "agent plan",
+        "region": pack.name,
+        "timezone": pack.timezone,
+        "hotel": hotel,
+        "days": [{"date": (start + timedelta(days=i)).isoformat(), "start_time": "10:00", "end_time": "20:00"}
+                 for i in range(days)],
+        "pacing": pacing,
+        "mode": mode,
+        "places": places,
+    }
