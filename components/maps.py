@@ -81,14 +81,6 @@ class MapPoint:
     source: str = ""
 
 
-def _parse_location(location: str) -> tuple[float, float] | None:
-    try:
-        lon, lat = (float(v) for v in location.split(",")[:2])
-    except (ValueError, AttributeError):
-        return None
-    return lon, lat
-
-
 def _from_resolved(point: ResolvedPoint, label: str) -> MapPoint:
     return MapPoint(
         label=label,
@@ -102,17 +94,12 @@ def _from_resolved(point: ResolvedPoint, label: str) -> MapPoint:
 
 
 def live_start(result: RoutePlanResult, candidate: CandidateRoute | None = None) -> MapPoint | None:
-    """The user's live start (current_location with coordinates): the first leg's start."""
+    """The user's live start (current_location with coordinates), as the result carries it."""
     candidate = candidate or result.best_route
-    if result.resolved_origin is not None or not candidate.legs:
-        return None
-    if len(candidate.legs) != len(candidate.stop_order or result.resolved_stops) + 1:
-        return None  # no start leg: the comparison began at the first stop
-    lonlat = _parse_location(candidate.legs[0].origin_location)
-    if lonlat is None:
+    if result.resolved_origin is not None or result.live_origin is None:
         return None
     label = candidate.full_order_labels[0] if candidate.full_order_labels else "current location"
-    return MapPoint("S", "origin", lonlat[0], lonlat[1], label, source="user_input")
+    return MapPoint("S", "origin", result.live_origin.lon, result.live_origin.lat, label, source="user_input")
 
 
 def map_points(result: RoutePlanResult, candidate: CandidateRoute | None = None) -> list[MapPoint]:

@@ -256,6 +256,7 @@ class RoutePlanResult(BaseModel):
     resolved_stops: list[ResolvedPoint]
     candidates: list[CandidateRoute]
     best_route: CandidateRoute
+    best_index: int = Field(default=0, ge=0, description="Index of best_route in candidates")
     deep_links: DeepLinks | None = None
     summary: str
     warnings: list[str]

@@ -15,7 +15,7 @@ import math
 import re
 
 from core.route.links import qr_svg_data_uri
-from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
+from core.models.route import ResolvedPoint, RoutePlanResult
 
 # Schemes a deep-link button may point to; anything else (javascript:, data:, file:, ...) is dropped.
 ALLOWED_LINK_SCHEMES = frozenset({"http", "https", "amapuri", "iosamap"})
@@ -45,23 +45,8 @@ def result_to_json(result: RoutePlanResult, *, indent: int = 2) -> str:
     return result.model_dump_json(indent=indent)
 
 
-def _is_best(candidate: CandidateRoute, best: CandidateRoute) -> bool:
-    if candidate == best:
-        return True
-    if candidate.rank is not None and best.rank is not None:
-        return candidate.rank == best.rank
-    return (
-        candidate.full_order_labels == best.full_order_labels
-        and candidate.total_distance_m == best.total_distance_m
-        and candidate.total_duration_s == best.total_duration_s
-    )
-
-
 def _best_index(result: RoutePlanResult) -> int | None:
-    for i, candidate in enumerate(result.candidates):
-        if _is_best(candidate, result.best_route):
-            return i
-    return None
+    return result.best_index if 0 <= result.best_index < len(result.candidates) else None
 
 
 def _csv_text(value: str) -> str:

@@ -1,15 +1,16 @@
-"""plan_route: the multi-stop route planner end to end (ARCHITECTURE.md, "Data flow").
+"""plan_route: the multi-stop route planner end to end, as a chain of typed stages (docs/ARCHITECTURE.md,
+"Route planner").
 
-resolve points -> one travel matrix -> candidate orders (enumeration / Held-Karp / heuristic)
--> rank by strategy -> legs, geometry of the best route -> deep links -> summary + warnings.
+resolve -> one travel matrix -> candidate orders (core/optimizer/order_search.py) -> rank by strategy ->
+geometry of the best route -> deep links -> summary + warnings.
 """
 
 from __future__ import annotations
 
-import itertools
-import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from core.geo.base import LonLat
 from core.models.route import (
     STRATEGIES,
     CandidateRoute,
+    DeepLinks,
     LiveOrigin,
     OptimizerInfo,
     ProviderCalls,
@@ -28,24 +30,57 @@ from core.models.route import (
     RoutePlanResult,
     format_location,
 )
-from core.optimizer.tsp import held_karp_path, solve_path
+from core.optimizer.order_search import candidate_orders, order_totals
 from core.route.resolver import resolve_points, same_place
 from core.route.strategies import Scored, best_reason, km, mins, other_reason, pareto_front, rank
 
 Progress = Callable[[str, float], None]
 LIVE_ORIGIN_LABEL = "我的位置 (current location)"
-_NEIGHBOURHOOD_MAX_STOPS = 40
-_METHOD_NAMES = {
-    "ils_2opt_oropt": "iterated local search (2-opt + Or-opt with double-bridge kicks)",
-    "ortools_gls": "OR-Tools routing with guided local search",
-}
-
-
 WALKING_LONG_LEG_M = 10_000  # a walking leg longer than this (about 2 h) gets a warning
 
 
 def _noop(_msg: str, _frac: float) -> None:
     return None
+
+
+@dataclass
+class ResolvedTrip:
+    """Stage 1: every input place as a point with its source, and the user's live start when known."""
+
+    origin: ResolvedPoint | None
+    stops: list[ResolvedPoint]
+    destination: ResolvedPoint
+    live: LiveOrigin | None
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TripMatrix:
+    """Stage 2: the points in matrix order (start?, stops, destination) and one distance/duration matrix."""
+
+    points: list[LonLat]
+    labels: list[str]
+    start: int | None
+    offset: int
+    end: int
+    dist: np.ndarray
+    dur: np.ndarray
+    source: str
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def stop_nodes(self) -> list[int]:
+        return list(range(self.offset, self.end))
+
+
+@dataclass
+class RankedCandidates:
+    """Stage 4: the candidates shown (best first) and the order search's account of itself."""
+
+    candidates: list[CandidateRoute]
+    best_order: tuple[int, ...]
+    optimizer: OptimizerInfo
+    warnings: list[str] = field(default_factory=list)
 
 
 def _place_groups(stops: list[ResolvedPoint], offset: int) -> dict[int, int]:
@@ -89,91 +124,6 @@ def _outside_region(lon: float, lat: float, region) -> str | None:
     )
 
 
-def _order_totals(orders: np.ndarray, mat: np.ndarray, start: int | None, end: int) -> np.ndarray:
-    """Total cost of each row of ``orders`` (node indices) from start through the row to end."""
-    total = mat[orders[:, :-1], orders[:, 1:]].sum(axis=1) + mat[orders[:, -1], end]
-    if start is not None:
-        total = total + mat[start, orders[:, 0]]
-    return total
-
-
-def _neighbours(order: tuple[int, ...]) -> set[tuple[int, ...]]:
-    """Orders one move away: adjacent swaps and single-stop relocations (for alternatives)."""
-    out: set[tuple[int, ...]] = set()
-    n = len(order)
-    for i in range(n - 1):
-        o = list(order)
-        o[i], o[i + 1] = o[i + 1], o[i]
-        out.add(tuple(o))
-    if n <= _NEIGHBOURHOOD_MAX_STOPS:
-        for i in range(n):
-            rest = order[:i] + order[i + 1 :]
-            for j in range(n):
-                if j != i:
-                    out.add(rest[:j] + (order[i],) + rest[j:])
-    out.discard(order)
-    return out
-
-
-def _candidate_orders(
-    dist: np.ndarray, dur: np.ndarray, stop_nodes: list[int], start: int | None, end: int, request: RoutePlanRequest, settings: Settings
-) -> tuple[set[tuple[int, ...]], OptimizerInfo]:
-    n = len(stop_nodes)
-    if n == 1:
-        return {tuple(stop_nodes)}, OptimizerInfo(method="trivial", exact=True, orders_evaluated=1, stops=1, note="One stop: a single order.")
-    n_orders = math.factorial(n)
-    if n_orders <= request.max_permutations:
-        orders = set(itertools.permutations(stop_nodes))
-        return orders, OptimizerInfo(
-            method="enumeration",
-            exact=True,
-            orders_evaluated=n_orders,
-            stops=n,
-            note=f"All {n_orders} orders enumerated (≤ max_permutations={request.max_permutations}): exact.",
-        )
-    pool: set[tuple[int, ...]] = set()
-    if n <= settings.exact_limit:
-        for mat in (dist, dur):
-            sol = held_karp_path(mat, stop_nodes, start=start, end=end)
-            pool.add(tuple(sol.order))
-            pool.update(tuple(o) for o, _ in sol.alternatives)
-        info = OptimizerInfo(
-            method="held_karp",
-            exact=True,
-            orders_evaluated=None,
-            stops=n,
-            note=(
-                f"{n_orders:,} orders exceed max_permutations={request.max_permutations}; Held-Karp dynamic "
-                f"programming found the exact shortest and fastest orders. Alternatives #2+ are ranked among the "
-                f"orders considered (the best order per last stop and one-move variants), not a full k-best list."
-            ),
-        )
-    else:
-        limit = settings.solver_time_limit_s / 2
-        methods = set()
-        for mat in (dist, dur):
-            sol = solve_path(mat, stop_nodes, start=start, end=end, time_limit_s=limit, exact_limit=settings.exact_limit, seed=settings.solver_seed)
-            methods.add(sol.method)
-            pool.add(tuple(sol.order))
-            pool.update(tuple(o) for o, _ in sol.alternatives)
-        how = " + ".join(_METHOD_NAMES.get(m, m) for m in sorted(methods))
-        info = OptimizerInfo(
-            method="heuristic",
-            exact=False,
-            orders_evaluated=None,
-            stops=n,
-            time_limit_s=settings.solver_time_limit_s,
-            note=(
-                f"{n} stops is beyond exact search (≤ {settings.exact_limit}); the order comes from {how} "
-                f"({limit:g} s per objective): heuristic, not proven optimal; alternatives are ranked among the "
-                f"orders found."
-            ),
-        )
-    for base in list(pool)[:4]:
-        pool |= _neighbours(base)
-    return pool, info
-
-
 def _leg(a_label: str, b_label: str, a: LonLat, b: LonLat, d: float, t: float, source: str) -> RouteLeg:
     return RouteLeg(
         from_label=a_label,
@@ -186,26 +136,10 @@ def _leg(a_label: str, b_label: str, a: LonLat, b: LonLat, d: float, t: float, s
     )
 
 
-def plan_route(
-    request: RoutePlanRequest,
-    *,
-    provider,
-    settings: Settings | None = None,
-    progress: Progress | None = None,
-) -> RoutePlanResult:
-    settings = settings or get_settings()
-    progress = progress or _noop
-    if len(request.stops) > settings.max_stops:
-        raise InputError(f"too many stops: {len(request.stops)} given, this deployment allows {settings.max_stops}", field="stops")
-    before: ProviderCalls = provider.snapshot() if hasattr(provider, "snapshot") else ProviderCalls()
-    t0 = time.perf_counter()
+def resolve_stage(request: RoutePlanRequest, *, provider: Any, settings: Settings, region: Any) -> ResolvedTrip:
+    """Resolve every place; refuse a destination that is also a stop or a round trip that does not return."""
     warnings: list[str] = []
-    getattr(provider, "drain_warnings", lambda: [])()  # stale warnings from an earlier plan are not ours
-    region = getattr(provider, "region", None)
     default_city = getattr(region, "city", None)
-
-    # 1. resolve
-    progress("Resolving places", 0.05)
     resolved = resolve_points(request, provider=provider, settings=settings, default_city=default_city)
     warnings.extend(resolved.warnings)
     origin, stops, dest = resolved.origin, resolved.stops, resolved.destination
@@ -242,8 +176,13 @@ def plan_route(
                 "compared. The true best order depends on where you start (真实最优顺序会受当前定位影响)."
             )
 
-    # 2. one matrix for all points
-    progress("Computing the travel matrix", 0.3)
+    return ResolvedTrip(origin=origin, stops=stops, destination=dest, live=live, warnings=warnings)
+
+
+def matrix_stage(trip: ResolvedTrip, *, request: RoutePlanRequest, provider: Any) -> TripMatrix:
+    """One matrix for all points; every pair must be answered (nothing is filled in silently)."""
+    origin, stops, dest, live = trip.origin, trip.stops, trip.destination, trip.live
+    warnings: list[str] = []
     points: list[LonLat] = []
     labels: list[str] = []
     start: int | None = None
@@ -272,19 +211,28 @@ def plan_route(
     for w in getattr(provider, "drain_warnings", lambda: [])():
         warnings.append(w)
 
-    # 3. candidate orders
-    progress("Searching stop orders", 0.5)
-    stop_nodes = list(range(offset, offset + len(stops)))
-    pool, info = _candidate_orders(dist, dur, stop_nodes, start, end, request, settings)
+    return TripMatrix(points=points, labels=labels, start=start, offset=offset, end=end, dist=dist, dur=dur,
+                      source=matrix.source, warnings=warnings)
+
+
+def rank_stage(
+    trip: ResolvedTrip, net: TripMatrix, *, request: RoutePlanRequest, settings: Settings
+) -> RankedCandidates:
+    """Search candidate orders, rank them by every strategy and describe the ones shown."""
+    stops = trip.stops
+    dist, dur, start, end, offset, labels, points = net.dist, net.dur, net.start, net.end, net.offset, net.labels, net.points
+    warnings: list[str] = []
+    pool, info = candidate_orders(
+        dist, dur, net.stop_nodes, start=start, end=end, max_permutations=request.max_permutations,
+        exact_limit=settings.exact_limit, time_limit_s=settings.solver_time_limit_s, seed=settings.solver_seed,
+    )
     orders = sorted(pool)
     arr = np.asarray(orders, dtype=int)
-    tot_d = _order_totals(arr, dist, start, end)
-    tot_t = _order_totals(arr, dur, start, end)
+    tot_d = order_totals(arr, dist, start, end)
+    tot_t = order_totals(arr, dur, start, end)
     scored = [Scored(order=o, distance_m=float(d), duration_s=float(t)) for o, d, t in zip(orders, tot_d, tot_t)]
     scored = _drop_twins(scored, _place_groups(stops, offset))
 
-    # 4. rank: the requested strategy orders the list; the best of every strategy is always shown
-    progress("Ranking candidates", 0.7)
     tol = settings.tie_tolerance
     slack = settings.balanced_time_slack
     rankings = {s: rank(scored, s, tolerance=tol, time_slack=slack) for s in STRATEGIES}
@@ -299,7 +247,7 @@ def plan_route(
         pos = main.index(idx)
         node_order = [*([start] if start is not None else []), *sc.order, end]
         legs = [
-            _leg(labels[a], labels[b], points[a], points[b], dist[a, b], dur[a, b], matrix.source)
+            _leg(labels[a], labels[b], points[a], points[b], dist[a, b], dur[a, b], net.source)
             for a, b in zip(node_order, node_order[1:])
         ]
         reason = (
@@ -339,14 +287,22 @@ def plan_route(
                 "consider driving or public transport for these legs."
             )
 
-    # 5. geometry of the best route (one route call per leg, cached)
-    progress("Drawing the best route", 0.85)
-    best_nodes = [*([start] if start is not None else []), *scored[main[0]].order, end]
+    return RankedCandidates(candidates=candidates, best_order=scored[main[0]].order, optimizer=info, warnings=warnings)
+
+
+def geometry_stage(
+    net: TripMatrix, best_order: tuple[int, ...], *, provider: Any, mode: str
+) -> tuple[list[list[list[float]]], str, list[str]]:
+    """The drawn path of each leg of the best route (one cached route call per leg); a failed leg is a straight
+    line with a warning, never a silent gap."""
+    points, labels, start, end = net.points, net.labels, net.start, net.end
+    warnings: list[str] = []
+    best_nodes = [*([start] if start is not None else []), *best_order, end]
     geometry: list[list[list[float]]] = []
     geo_sources: set[str] = set()
     for a, b in zip(best_nodes, best_nodes[1:]):
         try:
-            leg = provider.route(points[a], points[b], mode=request.transport_mode)
+            leg = provider.route(points[a], points[b], mode=mode)
             geometry.append([[float(x), float(y)] for x, y in leg.geometry] or [list(points[a]), list(points[b])])
             geo_sources.add(leg.source)
         except ProviderError as exc:
@@ -357,21 +313,56 @@ def plan_route(
     if geo_sources == {"offline_estimate"}:
         geometry_source = "offline_estimate (straight lines between points, not the road path)"
 
-    # 6. deep links
-    deep_links = None
-    if request.need_deep_link:
-        from core.route.links import build_deep_links
+    return geometry, geometry_source, warnings
 
-        ordered = [stops[i] for i in best.stop_order]
-        deep_links, link_warnings = build_deep_links(
-            origin=origin,
-            ordered_stops=ordered,
-            destination=dest,
-            transport_mode=request.transport_mode,
-            deep_link_mode=request.deep_link_mode,
-            provider=provider.name,
-        )
-        warnings.extend(link_warnings)
+
+def links_stage(
+    trip: ResolvedTrip, best: CandidateRoute, *, request: RoutePlanRequest, provider_name: str
+) -> tuple[DeepLinks | None, list[str]]:
+    """AMap deep links for the best order, when asked for."""
+    if not request.need_deep_link:
+        return None, []
+    from core.route.links import build_deep_links
+
+    ordered = [trip.stops[i] for i in best.stop_order]
+    return build_deep_links(
+        origin=trip.origin,
+        ordered_stops=ordered,
+        destination=trip.destination,
+        transport_mode=request.transport_mode,
+        deep_link_mode=request.deep_link_mode,
+        provider=provider_name,
+    )
+
+
+def plan_route(
+    request: RoutePlanRequest,
+    *,
+    provider: Any,
+    settings: Settings | None = None,
+    progress: Progress | None = None,
+) -> RoutePlanResult:
+    settings = settings or get_settings()
+    progress = progress or _noop
+    if len(request.stops) > settings.max_stops:
+        raise InputError(f"too many stops: {len(request.stops)} given, this deployment allows {settings.max_stops}", field="stops")
+    before: ProviderCalls = provider.snapshot() if hasattr(provider, "snapshot") else ProviderCalls()
+    t0 = time.perf_counter()
+    getattr(provider, "drain_warnings", lambda: [])()  # stale warnings from an earlier plan are not ours
+    region = getattr(provider, "region", None)
+
+    progress("Resolving places", 0.05)
+    trip = resolve_stage(request, provider=provider, settings=settings, region=region)
+    progress("Computing the travel matrix", 0.3)
+    net = matrix_stage(trip, request=request, provider=provider)
+    progress("Searching stop orders", 0.5)
+    ranked = rank_stage(trip, net, request=request, settings=settings)
+    progress("Drawing the best route", 0.85)
+    geometry, geometry_source, geo_warnings = geometry_stage(net, ranked.best_order, provider=provider,
+                                                             mode=request.transport_mode)
+    best = ranked.candidates[0]
+    deep_links, link_warnings = links_stage(trip, best, request=request, provider_name=provider.name)
+    warnings = [*trip.warnings, *net.warnings, *ranked.warnings, *geo_warnings, *link_warnings]
     for w in getattr(provider, "drain_warnings", lambda: [])():
         warnings.append(w)
 
@@ -379,11 +370,12 @@ def plan_route(
     result = RoutePlanResult(
         success=True,
         origin_mode=request.origin_mode,
-        resolved_origin=origin,
-        resolved_destination=dest,
-        resolved_stops=stops,
-        candidates=candidates,
+        resolved_origin=trip.origin,
+        resolved_destination=trip.destination,
+        resolved_stops=trip.stops,
+        candidates=ranked.candidates,
         best_route=best,
+        best_index=0,
         deep_links=deep_links,
         summary="",
         warnings=list(dict.fromkeys(warnings)),
@@ -393,12 +385,12 @@ def plan_route(
         round_trip=request.round_trip,
         provider=provider.name,
         region=getattr(region, "name", None),
-        metric_source=matrix.source if matrix.source in ("offline_estimate", "amap", "osrm", "road_network") else "offline_estimate",
-        optimizer=info,
+        metric_source=net.source if net.source in ("offline_estimate", "amap", "osrm", "road_network") else "offline_estimate",
+        optimizer=ranked.optimizer,
         provider_calls=type(provider).diff(calls, before) if hasattr(type(provider), "diff") else calls,
         best_geometry=geometry,
         geometry_source=geometry_source,
-        live_origin=live,
+        live_origin=trip.live,
         elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
     )
     result.summary = summarize_result(result)

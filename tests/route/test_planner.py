@@ -215,3 +215,13 @@ def test_deltas_match_the_totals_shown(provider, settings):
     for c in result.candidates:
         assert c.delta_distance_m == c.total_distance_m - best.total_distance_m
         assert c.delta_duration_s == c.total_duration_s - best.total_duration_s
+
+
+def test_the_result_names_the_index_of_its_best_candidate(provider):
+    from core.models.route import RoutePlanRequest
+    from core.route.planner import plan_route
+
+    request = RoutePlanRequest(origin_mode="fixed", origin_address="人民广场", destination_address="外滩",
+                               stops=["豫园", "新天地", "静安寺"])
+    result = plan_route(request, provider=provider)
+    assert result.candidates[result.best_index] == result.best_route

@@ -1,0 +1,116 @@
+"""The order search the products use: candidate stop orders for a route, exact where it is affordable
+(enumeration, Held-Karp) and heuristic beyond, with their neighbours, and vectorised totals of many orders
+(docs/ARCHITECTURE.md, "Route planner")."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from core.models.route import OptimizerInfo
+from core.optimizer.tsp import held_karp_path, solve_path
+
+_NEIGHBOURHOOD_MAX_STOPS = 40
+_METHOD_NAMES = {
+    "ils_2opt_oropt": "iterated local search (2-opt + Or-opt with double-bridge kicks)",
+    "ortools_gls": "OR-Tools routing with guided local search",
+}
+
+
+def order_totals(orders: np.ndarray, mat: np.ndarray, start: int | None, end: int) -> np.ndarray:
+    """Total cost of each row of ``orders`` (node indices) from start through the row to end."""
+    total = mat[orders[:, :-1], orders[:, 1:]].sum(axis=1) + mat[orders[:, -1], end]
+    if start is not None:
+        total = total + mat[start, orders[:, 0]]
+    return total
+
+
+def neighbour_orders(order: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Orders one move away: adjacent swaps and single-stop relocations (for alternatives)."""
+    out: set[tuple[int, ...]] = set()
+    n = len(order)
+    for i in range(n - 1):
+        o = list(order)
+        o[i], o[i + 1] = o[i + 1], o[i]
+        out.add(tuple(o))
+    if n <= _NEIGHBOURHOOD_MAX_STOPS:
+        for i in range(n):
+            rest = order[:i] + order[i + 1 :]
+            for j in range(n):
+                if j != i:
+                    out.add(rest[:j] + (order[i],) + rest[j:])
+    out.discard(order)
+    return out
+
+
+def candidate_orders(
+    dist: np.ndarray,
+    dur: np.ndarray,
+    stop_nodes: list[int],
+    *,
+    start: int | None,
+    end: int,
+    max_permutations: int,
+    exact_limit: int,
+    time_limit_s: float,
+    seed: int = 0,
+) -> tuple[set[tuple[int, ...]], OptimizerInfo]:
+    """Candidate stop orders for the products' ranking: every order up to ``max_permutations``; beyond that the
+    exact shortest and fastest orders (Held-Karp up to ``exact_limit`` stops) or heuristic ones, plus
+    their one-move neighbours, so alternatives are real orders near the best ones."""
+    n = len(stop_nodes)
+    if n == 1:
+        return {tuple(stop_nodes)}, OptimizerInfo(method="trivial", exact=True, orders_evaluated=1, stops=1, note="One stop: a single order.")
+    n_orders = math.factorial(n)
+    if n_orders <= max_permutations:
+        orders = set(itertools.permutations(stop_nodes))
+        return orders, OptimizerInfo(
+            method="enumeration",
+            exact=True,
+            orders_evaluated=n_orders,
+            stops=n,
+            note=f"All {n_orders} orders enumerated (≤ max_permutations={max_permutations}): exact.",
+        )
+    pool: set[tuple[int, ...]] = set()
+    if n <= exact_limit:
+        for mat in (dist, dur):
+            sol = held_karp_path(mat, stop_nodes, start=start, end=end)
+            pool.add(tuple(sol.order))
+            pool.update(tuple(o) for o, _ in sol.alternatives)
+        info = OptimizerInfo(
+            method="held_karp",
+            exact=True,
+            orders_evaluated=None,
+            stops=n,
+            note=(
+                f"{n_orders:,} orders exceed max_permutations={max_permutations}; Held-Karp dynamic "
+                f"programming found the exact shortest and fastest orders. Alternatives #2+ are ranked among the "
+                f"orders considered (the best order per last stop and one-move variants), not a full k-best list."
+            ),
+        )
+    else:
+        limit = time_limit_s / 2
+        methods = set()
+        for mat in (dist, dur):
+            sol = solve_path(mat, stop_nodes, start=start, end=end, time_limit_s=limit, exact_limit=exact_limit, seed=seed)
+            methods.add(sol.method)
+            pool.add(tuple(sol.order))
+            pool.update(tuple(o) for o, _ in sol.alternatives)
+        how = " + ".join(_METHOD_NAMES.get(m, m) for m in sorted(methods))
+        info = OptimizerInfo(
+            method="heuristic",
+            exact=False,
+            orders_evaluated=None,
+            stops=n,
+            time_limit_s=time_limit_s,
+            note=(
+                f"{n} stops is beyond exact search (≤ {exact_limit}); the order comes from {how} "
+                f"({limit:g} s per objective): heuristic, not proven optimal; alternatives are ranked among the "
+                f"orders found."
+            ),
+        )
+    for base in list(pool)[:4]:
+        pool |= neighbour_orders(base)
+    return pool, info
