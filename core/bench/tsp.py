@@ -6,79 +6,18 @@ by :func:`bench_tsp` as JSON.
 
 from __future__ import annotations
 
-import os
 import time
 
 import numpy as np
 
+from core.bench.instances import read_tsplib, tsplib_matrix
+
 __all__ = ["read_tsplib", "tsplib_matrix", "tour_length", "bench_tsp"]
 
-_SUPPORTED = {"EUC_2D"}
 
 
-def read_tsplib(path: str) -> tuple[str, np.ndarray, list[int]]:
-    """Read a TSPLIB ``.tsp`` file with ``NODE_COORD_SECTION``.
-
-    Returns ``(name, coords, ids)``: ``coords`` is an ``(n, 2)`` float array,
-    ``ids`` the node ids as written in the file (1-based in TSPLIB).
-    Header lines may be written ``KEY: value`` or ``KEY : value``.
-    Only ``EDGE_WEIGHT_TYPE: EUC_2D`` is supported; other types raise
-    ``ValueError`` naming the type.
-    """
-    header: dict[str, str] = {}
-    coords: list[tuple[float, float]] = []
-    ids: list[int] = []
-    in_coords = False
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for raw in fh:
-            line = raw.strip()
-            if not line:
-                continue
-            if line == "EOF":
-                break
-            if in_coords:
-                parts = line.split()
-                if len(parts) < 3:
-                    # a new section or garbage ends the coordinates
-                    if ":" in line or parts[0].isalpha():
-                        in_coords = False
-                    else:
-                        raise ValueError(f"bad coordinate line in {path}: {line!r}")
-                else:
-                    try:
-                        ids.append(int(float(parts[0])))
-                        coords.append((float(parts[1]), float(parts[2])))
-                        continue
-                    except ValueError:
-                        in_coords = False
-                if in_coords:
-                    continue
-            if line.startswith("NODE_COORD_SECTION"):
-                in_coords = True
-                continue
-            if ":" in line:
-                key, _, value = line.partition(":")
-                header[key.strip().upper()] = value.strip()
-            elif line.endswith("_SECTION"):
-                raise ValueError(f"unsupported TSPLIB section {line!r} in {path}")
-    ewt = header.get("EDGE_WEIGHT_TYPE", "").upper()
-    if ewt not in _SUPPORTED:
-        raise ValueError(
-            f"unsupported EDGE_WEIGHT_TYPE {ewt or '(missing)'!r} in {path}; supported: EUC_2D")
-    if not coords:
-        raise ValueError(f"no NODE_COORD_SECTION data in {path}")
-    dim = header.get("DIMENSION")
-    if dim is not None and int(dim) != len(coords):
-        raise ValueError(f"DIMENSION {dim} but {len(coords)} coordinates in {path}")
-    name = header.get("NAME") or os.path.splitext(os.path.basename(path))[0]
-    return name, np.asarray(coords, dtype=np.float64), ids
 
 
-def tsplib_matrix(coords: np.ndarray) -> np.ndarray:
-    """EUC_2D distance matrix: ``nint(sqrt(dx^2 + dy^2))`` (round half up), as floats."""
-    P = np.asarray(coords, dtype=np.float64)
-    d = np.sqrt(((P[:, None, :] - P[None, :, :]) ** 2).sum(-1))
-    return np.floor(d + 0.5)
 
 
 def tour_length(D: np.ndarray, tour) -> float:

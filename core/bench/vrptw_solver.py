@@ -35,20 +35,12 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
-__all__ = [
-    "VrptwInstance",
-    "VrptwSolution",
-    "read_solomon",
-    "solve_vrptw",
-    "check_solution",
-    "route_distance",
-    "SCALE",
-]
+from core.bench.instances import VrptwInstance, check_solution, route_distance
+
+__all__ = ["VrptwSolution", "solve_vrptw", "SCALE"]
 
 #: Integer scaling of distances / times inside the OR-Tools model.
 SCALE = 1000
@@ -93,29 +85,8 @@ FIRST_SHARE = 0.05
 #: Per worker: stop eliminating routes after this share of the time limit without success.
 STALL_SHARES = (0.25, 0.12)
 #: Tolerance of :func:`check_solution` for time-window and horizon comparisons (double precision).
-TIME_EPS = 1e-6
 
 
-@dataclass(frozen=True)
-class VrptwInstance:
-    name: str
-    coords: np.ndarray  # (n+1, 2); row 0 = depot
-    demand: np.ndarray  # (n+1,)
-    ready: np.ndarray  # (n+1,) earliest start of service
-    due: np.ndarray  # (n+1,) latest start of service; depot due = horizon
-    service: np.ndarray  # (n+1,)
-    capacity: float
-    fleet: int
-    ids: list[int]  # customer ids as in the file (row 0 = depot id)
-
-    @property
-    def n(self) -> int:
-        """Number of customers (depot excluded)."""
-        return len(self.ids) - 1
-
-    def distance_matrix(self) -> np.ndarray:
-        diff = self.coords[:, None, :] - self.coords[None, :, :]
-        return np.sqrt((diff**2).sum(axis=2))
 
 
 @dataclass(frozen=True)
@@ -128,131 +99,12 @@ class VrptwSolution:
 
 
 # --------------------------------------------------------------------------------------------------
-# Reading
-# --------------------------------------------------------------------------------------------------
-
-
-def read_solomon(path: str | os.PathLike) -> VrptwInstance:
-    """Read a Solomon VRPTW text file (CRLF or LF line endings, blank lines allowed)."""
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
-    lines = [ln.strip() for ln in text.splitlines()]
-    nonempty = [ln for ln in lines if ln]
-    if not nonempty:
-        raise ValueError(f"{path}: empty file")
-    name = nonempty[0].split()[0]
-    fleet = capacity = None
-    rows: list[list[float]] = []
-    i = 0
-    in_customers = False
-    while i < len(nonempty):
-        ln = nonempty[i]
-        up = ln.upper()
-        if up.startswith("NUMBER") and "CAPACITY" in up:
-            parts = nonempty[i + 1].split()
-            fleet, capacity = int(float(parts[0])), float(parts[1])
-            i += 2
-            continue
-        if up.startswith("CUST"):
-            in_customers = True
-            i += 1
-            continue
-        if in_customers:
-            parts = ln.split()
-            if len(parts) >= 7:
-                try:
-                    rows.append([float(p) for p in parts[:7]])
-                except ValueError:
-                    pass
-        i += 1
-    if fleet is None or capacity is None:
-        raise ValueError(f"{path}: no VEHICLE NUMBER/CAPACITY section")
-    if len(rows) < 1:
-        raise ValueError(f"{path}: no customer rows")
-    a = np.asarray(rows, dtype=float)
-    return VrptwInstance(
-        name=name,
-        coords=a[:, 1:3].copy(),
-        demand=a[:, 3].copy(),
-        ready=a[:, 4].copy(),
-        due=a[:, 5].copy(),
-        service=a[:, 6].copy(),
-        capacity=capacity,
-        fleet=fleet,
-        ids=[int(x) for x in a[:, 0]],
-    )
-
-
-# --------------------------------------------------------------------------------------------------
 # Checking
 # --------------------------------------------------------------------------------------------------
 
 
-def route_distance(inst: VrptwInstance, route_rows: Sequence[int]) -> float:
-    """Length of depot -> rows... -> depot (row indices, not ids)."""
-    if not route_rows:
-        return 0.0
-    pts = inst.coords[[0, *route_rows, 0]]
-    return float(np.sqrt(((pts[1:] - pts[:-1]) ** 2).sum(axis=1)).sum())
 
 
-def check_solution(inst: VrptwInstance, routes: Sequence[Sequence[int]]) -> tuple[bool, float, list[str]]:
-    """Independent feasibility check of ``routes`` (customer ids as in the file).
-
-    Checks capacity, time windows (waiting allowed, start of service <= due), return to the depot by the
-    horizon, every customer served exactly once and the fleet size. Returns ``(feasible, distance,
-    violations)``; the distance is the Euclidean length (double precision) of all routes as given.
-    """
-    row_of = {cid: r for r, cid in enumerate(inst.ids)}
-    depot_id = inst.ids[0]
-    violations: list[str] = []
-    seen: dict[int, int] = {}
-    total = 0.0
-    used = 0
-    horizon = float(inst.due[0])
-    for k, route in enumerate(routes):
-        route = list(route)
-        if not route:
-            continue
-        used += 1
-        rows: list[int] = []
-        for cid in route:
-            if cid == depot_id:
-                violations.append(f"route {k}: visits the depot {cid} as a customer")
-                continue
-            if cid not in row_of:
-                violations.append(f"route {k}: unknown customer id {cid}")
-                continue
-            rows.append(row_of[cid])
-            seen[cid] = seen.get(cid, 0) + 1
-        load = float(inst.demand[rows].sum()) if rows else 0.0
-        if load > inst.capacity + 1e-9:
-            violations.append(f"route {k}: load {load:g} exceeds capacity {inst.capacity:g}")
-        t = float(inst.ready[0])
-        prev = 0
-        for r in rows:
-            d = math.hypot(*(inst.coords[r] - inst.coords[prev]))
-            total += d
-            t = max(t + d, float(inst.ready[r]))
-            if t > inst.due[r] + TIME_EPS:
-                violations.append(
-                    f"route {k}: service at customer {inst.ids[r]} starts at {t:.4f} after its due time {inst.due[r]:g}"
-                )
-            t += float(inst.service[r])
-            prev = r
-        d = math.hypot(*(inst.coords[0] - inst.coords[prev]))
-        total += d
-        t += d
-        if t > horizon + TIME_EPS:
-            violations.append(f"route {k}: returns to the depot at {t:.4f} after the horizon {horizon:g}")
-    for cid in inst.ids[1:]:
-        c = seen.get(cid, 0)
-        if c == 0:
-            violations.append(f"customer {cid} is not served")
-        elif c > 1:
-            violations.append(f"customer {cid} is served {c} times")
-    if used > inst.fleet:
-        violations.append(f"{used} vehicles used, fleet is {inst.fleet}")
-    return (not violations, total, violations)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -428,7 +280,7 @@ def _worker(
         if any("vehicles used" not in b for b in bad):
             return [], "none"
     # --- fleet minimisation: SISR with absence counters (numba) ----------------------------------------
-    from core.bench.vrptw_sisr import SisrData, kick_and_repair, reduce_fleet, run_sisr
+    from core.bench.vrptw_sisr import kick_and_repair, reduce_fleet, run_sisr, SisrData
 
     data = SisrData(model.transit, model.cost, model.ready, model.due, model.demand, model.capacity)
     lb = max(1, int(math.ceil(float(inst.demand.sum()) / float(inst.capacity) - 1e-9)))

@@ -58,6 +58,21 @@ class RegionPlace(BaseModel):
         return bool(v)
 
 
+class PackRules(BaseModel):
+    """Conventions one pack keeps (region.json ``validation``), checked by ``python -m core pack validate``."""
+
+    id_prefix: str | None = None
+    districts: list[str] = Field(default_factory=list)
+    extent: tuple[float, float, float, float] | None = Field(
+        default=None, description="west, south, east, north: where a place may be (defaults to the bbox)")
+    address_forbidden_prefixes: list[str] = Field(default_factory=list)
+    address_starts_with_district: bool = False
+    coordinate_decimals: int | None = None
+    minimums: dict[str, int] = Field(default_factory=dict, description="'cat1+cat2' -> minimum rows")
+    min_total: int = 0
+    min_districts: int = 0
+
+
 class RegionPack(BaseModel):
     name: str
     display_name: dict[str, str]
@@ -73,6 +88,7 @@ class RegionPack(BaseModel):
     attribution: str = ""
     coordinate_precision_m: float = 300
     estimate: dict[str, EstimateParams]
+    validation: PackRules | None = None
     places: list[RegionPlace] = Field(default_factory=list)
 
     def city_names(self) -> set[str]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.bench.tsp import bench_tsp, read_tsplib, tour_length, tsplib_matrix
+from core.bench.instances import read_tsplib, tsplib_matrix
+from core.bench.tsp import bench_tsp, tour_length
 
 # square of side 2.5: each side nint(2.5) = 3 (round half up; banker's rounding
 # would give 2), each diagonal nint(3.5355) = 4.  Optimal tour = perimeter = 12.

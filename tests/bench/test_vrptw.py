@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from core.bench.vrptw import bench_vrptw
-from core.bench.vrptw_solver import VrptwInstance, VrptwSolution, check_solution, read_solomon, solve_vrptw
+from core.bench.instances import check_solution, read_solomon, VrptwInstance
+from core.bench.vrptw_solver import solve_vrptw, VrptwSolution
 
 HEADER = (
     "{name}\r\n\r\nVEHICLE\r\nNUMBER     CAPACITY\r\n  {fleet}         {cap}\r\n\r\nCUSTOMER\r\n"
@@ -307,7 +308,7 @@ def _ref_schedule(d, route):
 
 
 def test_route_eval_slack_arrays_match_reference_and_checker():
-    from core.bench.vrptw_sisr import route_eval
+    from core.bench.vrptw_kernels import route_eval
 
     inst = random_instance(14, 7, width=(60, 200))
     _, d = _int_data(inst)
@@ -348,7 +349,7 @@ def test_route_eval_slack_arrays_match_reference_and_checker():
 
 
 def test_best_insert_matches_brute_force():
-    from core.bench.vrptw_sisr import _best_insert, route_eval
+    from core.bench.vrptw_kernels import _best_insert, route_eval
 
     inst = random_instance(16, 11, width=(80, 250), capacity=120)
     _, d = _int_data(inst)

@@ -54,7 +54,8 @@ def test_every_place_is_inside_the_bbox_and_has_valid_hours(pack):
 
 
 def test_validator_passes_strict():
-    proc = subprocess.run([sys.executable, "tools/validate_region.py", "--strict"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "core", "pack", "validate", "shanghai", "--strict"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
 
 

@@ -1,12 +1,12 @@
 """TSPLIB benchmark table for docs/BENCHMARKS.md.
 
-    PYTHONPATH=. .venv/bin/python scripts/bench_tsplib.py --limits 1 5
-    PYTHONPATH=. .venv/bin/python scripts/bench_tsplib.py --held-karp   # Held-Karp timings by k
+    python -m core bench tsplib --limits 1 5 [--dir BENCH]
+    python -m core bench tsplib --held-karp   # Held-Karp timings by k
 
 Each run is a fresh Python process calling ``core.bench.tsp.bench_tsp`` (what
 ``python -m core bench tsp FILE --time-limit S`` does), so the reported seconds
 include loading the solver kernels (numba import + on-disk cache) but not the
-interpreter start.  Reads /work/shared/bench (or --dir) and known_optima.json.
+interpreter start.  Reads ../shared/bench (or --dir) and known_optima.json.
 """
 
 from __future__ import annotations
@@ -16,16 +16,17 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from core.bench.paths import DEFAULT_BENCH_DIR, PROJECT_ROOT, bench_dir
+
+ROOT = PROJECT_ROOT
 CHILD = (
     "import json, sys; from core.bench.tsp import bench_tsp; "
     "print(json.dumps(bench_tsp(sys.argv[1], time_limit_s=float(sys.argv[2]))))"
 )
 
 
-def run(path: str, limit: float) -> dict:
+def _run_instance(path: str, limit: float) -> dict:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = subprocess.run(
         [sys.executable, "-c", CHILD, path, str(limit)],
@@ -67,18 +68,19 @@ def held_karp_table(ks=(10, 12, 13, 14, 15, 16, 17, 18), repeats=5) -> None:
         print(f"| {k} | {np.median(ts):.3f} | {min(ts):.3f} | {peak / 1e6:.1f} |", flush=True)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--dir", default="/work/shared/bench")
+def configure(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--dir", default=str(DEFAULT_BENCH_DIR), help="folder with tsplib/ and known_optima.json")
     ap.add_argument("--limits", type=float, nargs="+", default=[1.0, 5.0])
     ap.add_argument("--held-karp", action="store_true", help="print Held-Karp timings instead")
-    args = ap.parse_args()
+
+
+def run(args: argparse.Namespace) -> int:
     if args.held_karp:
         held_karp_table()
-        return
-    bench = Path(args.dir)
+        return 0
+    bench = bench_dir(args.dir, "tsplib")
     optima = json.loads((bench / "known_optima.json").read_text())["tsplib"]
-    from core.bench.tsp import read_tsplib
+    from core.bench.instances import read_tsplib
 
     files = sorted((bench / "tsplib").glob("*.tsp"), key=lambda p: (len(read_tsplib(str(p))[2]), p.stem))
     head = "| instance | n | optimum |"
@@ -93,14 +95,11 @@ def main() -> None:
         method = ""
         n = 0
         for lim in args.limits:
-            r = run(str(f), lim)
+            r = _run_instance(str(f), lim)
             n = r["n"]
             method = r["method"]
             assert sorted(r["tour"]) == list(range(1, n + 1))
             gap = 100.0 * (r["length"] / optima[r["instance"]] - 1.0)
             cells.append(f" {r['length']} | {gap:.2f} % | {r['seconds']:.3f} |")
         print(f"| {f.stem} | {n} | {optima[f.stem]} |" + "".join(cells) + f" {method} |", flush=True)
-
-
-if __name__ == "__main__":
-    main()
+    return 0

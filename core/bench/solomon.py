@@ -1,6 +1,6 @@
 """Benchmark the VRPTW solver (and, if installed, pyvroom) on the Solomon instances.
 
-    .venv/bin/python scripts/bench_solomon.py --time-limit 15 [--vroom] [--out results.json] [NAMES...]
+    python -m core bench solomon --time-limit 15 [--vroom] [--out results.jsonl] [--dir BENCH] [NAMES...]
 
 Writes one JSON line per instance to ``--out`` (appending, so a long run can be polled / resumed) and prints
 the Markdown table of docs/BENCHMARKS_VRPTW.md at the end. pyvroom is a benchmark-only dependency
@@ -13,17 +13,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from core.bench.vrptw import bench_vrptw
+from core.bench.instances import check_solution, read_solomon
+from core.bench.vrptw_solver import SCALE
 
-from core.bench.vrptw import bench_vrptw  # noqa: E402
-from core.bench.vrptw_solver import SCALE, check_solution, read_solomon  # noqa: E402
-
-BENCH = Path("/work/shared/bench")
+from core.bench.paths import DEFAULT_BENCH_DIR, bench_dir
 
 
 def run_vroom(path: Path, threads: int = 2, exploration: int = 5) -> dict:
@@ -70,12 +67,12 @@ def gap(found: float, ref: float) -> float:
     return 100.0 * (found - ref) / ref
 
 
-def table(rows: list[dict], time_limit: float) -> str:
-    known = json.loads((BENCH / "known_optima.json").read_text())
+def table(rows: list[dict], time_limit: float, bench: Path) -> str:
+    known = json.loads((bench / "known_optima.json").read_text())
     bks, mind = known["solomon"], known["solomon_min_distance"]
     out = [
-        f"| instance | BKS veh / dist | ours veh | ours dist | gap vs BKS % | gap vs min-dist % (if veh > BKS) "
-        f"| ours s | target met | vroom veh | vroom dist | vroom s |",
+        "| instance | BKS veh / dist | ours veh | ours dist | gap vs BKS % | gap vs min-dist % (if veh > BKS) "
+        "| ours s | target met | vroom veh | vroom dist | vroom s |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     met = 0
@@ -100,15 +97,18 @@ def table(rows: list[dict], time_limit: float) -> str:
     return "\n".join(out)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
+def configure(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("names", nargs="*", help="instance names (default: all 56)")
     ap.add_argument("--time-limit", type=float, default=15.0)
     ap.add_argument("--vroom", action="store_true", help="also run pyvroom (exploration 5, 2 threads)")
     ap.add_argument("--out", default="solomon_results.jsonl")
     ap.add_argument("--table-only", action="store_true", help="print the table from --out without solving")
-    args = ap.parse_args()
-    files = sorted((BENCH / "solomon").glob("*.txt"))
+    ap.add_argument("--dir", default=str(DEFAULT_BENCH_DIR), help="folder with solomon/ and known_optima.json")
+
+
+def run(args: argparse.Namespace) -> int:
+    bench = bench_dir(args.dir, "solomon")
+    files = sorted((bench / "solomon").glob("*.txt"))
     if args.names:
         files = [f for f in files if f.stem in set(args.names)]
     out = Path(args.out)
@@ -139,10 +139,7 @@ def main() -> int:
         if line.strip():
             r = json.loads(line)
             rows[r["instance"]] = r  # last run wins
-    order = [f.stem for f in sorted((BENCH / "solomon").glob("*.txt"))]
-    print(table([rows[n] for n in order if n in rows], args.time_limit))
+    order = [f.stem for f in sorted((bench / "solomon").glob("*.txt"))]
+    print(table([rows[n] for n in order if n in rows], args.time_limit, bench))
     return 0
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -2,7 +2,7 @@
 
 Benchmark-only: needs ``pip install elkai`` (NOT a project requirement, never imported by core/).
 
-    PYTHONPATH=. .venv/bin/python scripts/bench_random_vs_lkh.py --sizes 100 200 --seeds 1 2 3 4 5 --time-limit 1
+    python -m core bench lkh --sizes 100 200 --seeds 1 2 3 4 5 --time-limit 1
 
 Points are uniform in [0, 1e6)^2; costs are double-precision Euclidean distances.  LKH gets
 the same matrix rounded to integers (LKH works on integer weights; at this scale rounding is
@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 
+from core.errors import InputError
 from core.optimizer import tsp
 
 
@@ -32,16 +33,21 @@ def tour_len(D: np.ndarray, tour) -> float:
     return float(D[t, np.roll(t, -1)].sum())
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
+def configure(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 200])
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     ap.add_argument("--time-limit", type=float, default=1.0)
     ap.add_argument("--engine", default="auto")
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--lkh-runs", type=int, default=10)
-    args = ap.parse_args()
-    import elkai
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import elkai
+    except ImportError:
+        raise InputError("bench lkh needs the benchmark-only package elkai: .venv/bin/pip install elkai",
+                         field="engine") from None
 
     tsp.warm_up()  # load numba kernels from cache (one-off per process, reported separately)
     rows = []
@@ -72,7 +78,4 @@ def main() -> None:
     for n in args.sizes:
         r = [x["ratio"] for x in rows if x["n"] == n]
         print(f"n={n}: mean ratio {np.mean(r):.4f}, max ratio {np.max(r):.4f}")
-
-
-if __name__ == "__main__":
-    main()
+    return 0

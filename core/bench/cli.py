@@ -1,0 +1,100 @@
+"""``python -m core bench ...``: every benchmark behind one command (docs/BENCHMARKS.md).
+
+Single runs print one JSON object: ``tsp FILE``, ``vrptw FILE``, ``plan [N]``, ``agent``, ``itinerary``.
+Batch tables print Markdown rows as they go: ``tsplib``, ``lkh``, ``solomon``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from core.errors import InputError
+
+
+def _check_common(args: argparse.Namespace) -> None:
+    if args.repeats < 1:
+        raise InputError(f"--repeats must be at least 1, not {args.repeats}", field="repeats")
+    if not args.time_limit > 0:
+        raise InputError(f"--time-limit must be a positive number of seconds, not {args.time_limit:g}",
+                         field="time_limit")
+
+
+def _instance(target: str | None) -> str:
+    if not target or not Path(target).is_file():
+        raise InputError(f"instance file not found: {target}", field="file")
+    return target
+
+
+def _single(args: argparse.Namespace) -> int:
+    _check_common(args)
+    kind = args.kind
+    out: dict[str, Any]
+    try:
+        if kind == "tsp":
+            from core.bench.tsp import bench_tsp
+
+            out = bench_tsp(_instance(args.target), time_limit_s=args.time_limit)
+        elif kind == "vrptw":
+            from core.bench.vrptw import bench_vrptw
+
+            out = bench_vrptw(_instance(args.target), time_limit_s=args.time_limit)
+        elif kind == "agent":
+            from core.bench.agent import bench_agent
+
+            out = bench_agent(repeats=args.repeats)
+        elif kind == "itinerary":
+            from core.bench.itinerary import bench_itinerary
+
+            out = bench_itinerary(repeats=args.repeats)
+        else:  # plan
+            try:
+                n_stops = int(args.target) if args.target is not None else 12
+            except ValueError:
+                raise InputError(f"bench plan takes a number of stops, not {args.target!r}", field="target") from None
+            if n_stops < 1:
+                raise InputError(f"bench plan needs at least 1 stop, not {n_stops}", field="target")
+            from core.bench.plan import bench_plan
+
+            out = bench_plan(stops=n_stops, repeats=args.repeats)
+    except (ValidationError, InputError):
+        raise  # reported field by field by the CLI
+    except ValueError as exc:  # a malformed instance or argument: the user's input
+        raise InputError(str(exc), field="file") from None
+    print(json.dumps(out, ensure_ascii=False))
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``bench`` and its benchmarks to an argparse sub-parser set."""
+    from core.bench import lkh, solomon, tsplib
+
+    bench = sub.add_parser("bench", help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | "
+                                         "tsplib | lkh | solomon")
+    kinds = bench.add_subparsers(dest="kind", required=True, metavar="KIND")
+    singles = {
+        "tsp": ("solve a TSPLIB EUC_2D instance as a closed tour", "FILE.tsp"),
+        "vrptw": ("solve a Solomon VRPTW instance", "FILE.txt"),
+        "plan": ("end-to-end offline route plan timing", "N_STOPS"),
+        "agent": ("router / System 1 / System 2 timings", None),
+        "itinerary": ("itinerary timing on the demo trips, per variant", None),
+    }
+    for kind, (text, target) in singles.items():
+        p = kinds.add_parser(kind, help=text)
+        if target:
+            p.add_argument("target", nargs="?", metavar=target)
+        else:
+            p.set_defaults(target=None)
+        p.add_argument("--time-limit", type=float, default=1.0)
+        p.add_argument("--repeats", type=int, default=5)
+        p.set_defaults(func=_single)
+    for kind, module, text in (("tsplib", tsplib, "the TSPLIB table (known optima)"),
+                               ("lkh", lkh, "random instances against LKH-3 (needs elkai)"),
+                               ("solomon", solomon, "all Solomon VRPTW instances against the best known")):
+        p = kinds.add_parser(kind, help=text)
+        module.configure(p)
+        p.set_defaults(func=module.run)

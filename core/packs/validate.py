@@ -1,0 +1,316 @@
+"""``python -m core pack validate NAME``: the data-quality check of a region pack and its demo scenarios.
+
+It reads the pack with the app's own loader (core/packs/loader.py), so a pack that validates is a pack that
+loads, and it resolves every scenario place with the app's own resolver (core/route/resolver.py over the
+offline gazetteer), so "resolves" means what the planner will do. Rules that belong to one pack (its id
+prefix, districts, extent, coverage minimums) are data: the optional ``validation`` section of region.json.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from core.config import Settings, get_settings
+from core.errors import OmniError
+from core.geo.coords import haversine_m
+from core.packs.loader import PackRules, RegionPack, load_region
+
+COLUMNS = [
+    "id", "name_zh", "name_en", "aliases", "address", "district", "lon", "lat",
+    "category", "tags", "opening_hours", "price_per_person", "rating",
+    "visit_minutes", "needs_reservation",
+]
+CATEGORIES = {
+    "landmark", "museum", "park", "family", "restaurant", "cafe", "shopping",
+    "station", "airport", "hotel", "address", "temple", "theatre", "market",
+}
+TAGS = {
+    "kid_friendly", "indoor", "outdoor", "free", "photo_spot", "night_view",
+    "historic", "art", "science", "nature", "food", "budget", "premium",
+    "shopping", "transport", "accessible", "rainy_day_ok", "quiet",
+    "local_favourite", "halal", "vegetarian_friendly",
+}
+ESTIMATE_LIMITS = {"driving": ((1.2, 1.6), (10.0, 60.0)), "walking": ((1.1, 1.5), (3.0, 6.0))}
+NEAR_DUPLICATE_M = 15
+
+
+@dataclass
+class Report:
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    def error(self, msg: str) -> None:
+        self.errors.append(msg)
+
+    def warn(self, msg: str) -> None:
+        self.warnings.append(msg)
+
+    def failed(self, *, strict: bool) -> bool:
+        return bool(self.errors) or (strict and bool(self.warnings))
+
+
+def _raw_rows(path: Path, rep: Report) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh)
+        header = list(reader.fieldnames or [])
+        if header != COLUMNS:
+            missing = [c for c in COLUMNS if c not in header]
+            extra = [c for c in header if c not in COLUMNS]
+            rep.error(f"places.csv columns mismatch: missing={missing} extra={extra} "
+                      f"(order must be exactly {','.join(COLUMNS)})")
+        return list(reader)
+
+
+def _check_row_format(i: int, r: dict[str, str], rules: PackRules, rep: Report) -> None:
+    """What the loader accepts but the pack's conventions forbid (text formats, vocabularies, empties)."""
+    rid = r.get("id", "")
+    where = f"line {i} ({rid or '?'})"
+    if rules.id_prefix and not re.fullmatch(re.escape(rules.id_prefix) + r"[a-z0-9]+(?:-[a-z0-9]+)*", rid):
+        rep.error(f"{where}: id must be a lowercase ascii slug starting with {rules.id_prefix!r}")
+    if not (r.get("name_en") or "").strip():
+        rep.error(f"{where}: empty name_en")
+    district, address = r.get("district", ""), r.get("address", "")
+    if rules.districts and district not in rules.districts:
+        rep.error(f"{where}: unknown district {district!r}")
+    for prefix in rules.address_forbidden_prefixes:
+        if address.startswith(prefix):
+            rep.error(f"{where}: address must not carry the {prefix} prefix: {address!r}")
+    if rules.address_starts_with_district and district and not address.startswith(district):
+        rep.error(f"{where}: address {address!r} should start with its district {district!r}")
+    cat = r.get("category", "")
+    if cat not in CATEGORIES:
+        rep.error(f"{where}: unknown category {cat!r}")
+    tags = [t for t in (r.get("tags") or "").split("|") if t]
+    for t in tags:
+        if t not in TAGS:
+            rep.error(f"{where}: unknown tag {t!r}")
+    if len(set(tags)) != len(tags):
+        rep.error(f"{where}: duplicate tags")
+    if cat != "address" and not tags:
+        rep.warn(f"{where}: no tags")
+    for key in ("lon", "lat"):
+        if rules.coordinate_decimals and not re.fullmatch(rf"-?\d+\.\d{{{rules.coordinate_decimals}}}", r.get(key, "")):
+            rep.error(f"{where}: {key} must have exactly {rules.coordinate_decimals} decimals: {r.get(key)!r}")
+    oh = r.get("opening_hours", "")
+    if cat == "address" and oh:
+        rep.error(f"{where}: address rows must have empty opening_hours")
+    elif cat != "address" and not oh:
+        rep.error(f"{where}: opening_hours empty for non-address row")
+    price = r.get("price_per_person", "")
+    if price != "" and not re.fullmatch(r"\d+", price):
+        rep.error(f"{where}: price_per_person must be a non-negative integer or empty: {price!r}")
+    if price == "" and cat not in {"address", "station", "airport"}:
+        rep.error(f"{where}: price_per_person empty")
+    if "free" in tags and price not in ("", "0"):
+        rep.error(f"{where}: tagged free but price_per_person={price}")
+    rating = r.get("rating", "")
+    if rating == "" and cat != "address":
+        rep.error(f"{where}: rating empty for non-address row")
+    elif rating and (not re.fullmatch(r"\d\.\d", rating) or not 0.0 <= float(rating) <= 5.0):
+        rep.error(f"{where}: rating must be 0-5 with one decimal: {rating!r}")
+    if not re.fullmatch(r"\d+", r.get("visit_minutes") or ""):
+        rep.error(f"{where}: visit_minutes must be an integer: {r.get('visit_minutes')!r}")
+    if r.get("needs_reservation") not in ("true", "false"):
+        rep.error(f"{where}: needs_reservation must be true/false")
+
+
+def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> None:
+    from opening_hours import OpeningHours
+
+    rules = pack.validation or PackRules()
+    for i, r in enumerate(raw, start=2):  # line numbers (the header is line 1)
+        _check_row_format(i, r, rules, rep)
+    seen: dict[str, dict[str, str]] = {"id": {}, "name_zh": {}, "address": {}}
+    label_owner: dict[str, str] = {}
+    west, south, east, north = rules.extent or pack.bbox
+    for p in pack.places:
+        for key in ("id", "name_zh", "address"):
+            k = str(getattr(p, key)).strip().casefold()
+            if not k:
+                rep.error(f"{p.id}: empty {key}")
+            elif k in seen[key]:
+                rep.error(f"{p.id}: duplicate {key} {getattr(p, key)!r} (also {seen[key][k]})")
+            else:
+                seen[key][k] = p.id
+        if not (west <= p.lon <= east and south <= p.lat <= north):
+            rep.error(f"{p.id}: coordinate ({p.lon}, {p.lat}) outside {pack.name}")
+        lon0, lat0, lon1, lat1 = pack.bbox
+        if not (lon0 <= p.lon <= lon1 and lat0 <= p.lat <= lat1):
+            rep.error(f"{p.id}: coordinate ({p.lon}, {p.lat}) outside region bbox {list(pack.bbox)}")
+        if p.opening_hours:
+            try:
+                OpeningHours(p.opening_hours)
+            except Exception as exc:  # ParserError and friends
+                rep.error(f"{p.id}: opening_hours {p.opening_hours!r} does not parse: {exc}")
+        if len({a.casefold() for a in p.aliases}) != len(p.aliases):
+            rep.error(f"{p.id}: duplicate alias within row")
+        own = {p.name_zh.casefold(), p.name_en.casefold()}
+        for label in [p.name_zh, p.name_en, *p.aliases]:
+            k = label.strip().casefold()
+            if not k:
+                continue
+            owner = label_owner.setdefault(k, p.id)
+            if owner != p.id:
+                rep.error(f"{p.id}: name/alias {label!r} collides with {owner}")
+        for a in p.aliases:
+            if a.casefold() in own:
+                rep.warn(f"{p.id}: alias {a!r} repeats the row's own name")
+    places = pack.places
+    for i, a in enumerate(places):
+        for b in places[i + 1:]:
+            if haversine_m(a.lon, a.lat, b.lon, b.lat) < NEAR_DUPLICATE_M:
+                rep.warn(f"{a.id} and {b.id} are less than {NEAR_DUPLICATE_M} m apart")
+
+
+def check_coverage(pack: RegionPack, rep: Report) -> tuple[Counter[str], Counter[str]]:
+    rules = pack.validation or PackRules()
+    cats = Counter(p.category for p in pack.places)
+    districts = Counter(p.district for p in pack.places)
+    for label, minimum in rules.minimums.items():
+        n = sum(cats[c] for c in label.split("+"))
+        if n < minimum:
+            rep.error(f"coverage: {label} has {n} rows, minimum {minimum}")
+    if len(pack.places) < rules.min_total:
+        rep.error(f"coverage: {len(pack.places)} places, minimum {rules.min_total}")
+    if len(districts) < rules.min_districts:
+        rep.error(f"coverage: {len(districts)} districts, minimum {rules.min_districts}")
+    return cats, districts
+
+
+def check_region(pack: RegionPack, rep: Report) -> None:
+    if pack.crs != "WGS84":
+        rep.error("region.json: crs must be 'WGS84'")
+    west, south, east, north = pack.bbox
+    if not (west < east and south < north):
+        rep.error(f"region.json: bad bbox {list(pack.bbox)}")
+        return
+    if not (west <= pack.center[0] <= east and south <= pack.center[1] <= north):
+        rep.error(f"region.json: center {list(pack.center)} not inside bbox")
+    if pack.places:
+        tight = [min(p.lon for p in pack.places), min(p.lat for p in pack.places),
+                 max(p.lon for p in pack.places), max(p.lat for p in pack.places)]
+        margins = [tight[0] - west, tight[1] - south, east - tight[2], north - tight[3]]
+        if min(margins) < 0:
+            rep.error(f"region.json: bbox {list(pack.bbox)} does not contain all places {tight}")
+        elif max(margins) > 0.5:
+            rep.warn(f"region.json: bbox margin unusually large {margins}")
+    for mode, ((c_lo, c_hi), (s_lo, s_hi)) in ESTIMATE_LIMITS.items():
+        p = pack.estimate.get(mode)
+        if p is None:
+            rep.error(f"region.json: estimate.{mode} missing")
+            continue
+        if not c_lo <= p.circuity <= c_hi:
+            rep.error(f"region.json: estimate.{mode}.circuity out of range [{c_lo},{c_hi}]")
+        if not s_lo <= p.speed_kmh <= s_hi:
+            rep.error(f"region.json: estimate.{mode}.speed_kmh out of range [{s_lo},{s_hi}]")
+
+
+def _resolution_kind(point) -> str:
+    """exact (name or address), alias (alias / English name) or fuzzy, as the resolver reports it."""
+    if point.source == "geo":
+        note = point.confidence_note or ""
+        return "exact" if (" on name " in note or " on address " in note) else "alias"
+    return "fuzzy"
+
+
+def check_scenarios(pack: RegionPack, settings: Settings, rep: Report) -> None:
+    from core.geo.offline import OfflineProvider
+    from core.models.route import RawStop
+    from core.route.resolver import resolve_point
+    from core.route.scenarios import list_scenarios
+
+    provider = OfflineProvider(pack)
+    try:
+        scenarios = list_scenarios(pack.name, data_dir=settings.data_dir)
+    except ValidationError as exc:
+        rep.error(f"scenarios: a file does not validate: {exc.errors()[0].get('msg')}")
+        return
+    if not scenarios:
+        rep.warn(f"no demo scenarios for region {pack.name}")
+    for sc in scenarios:
+        req = sc.request
+        tag = f"scenario {sc.id}"
+        if not (sc.title.get("zh") and sc.title.get("en")):
+            rep.error(f"{tag}: title needs zh and en")
+        endpoints: list[tuple[str, RawStop]] = []
+        if (origin := req.origin_stop()) is not None:
+            endpoints.append(("origin", origin))
+        endpoints += [(f"stop{n}", s) for n, s in enumerate(req.stops, 1)]
+        endpoints.append(("destination", req.destination_stop()))
+        rep.lines.append(f"  {sc.id}: {req.transport_mode}/{req.route_strategy}, origin_mode={req.origin_mode}, "
+                         f"{len(req.stops)} stops")
+        variants, ids = 0, []
+        for role, raw in endpoints:
+            # each field the scenario gives (name, address) on its own, as the resolver would take it
+            found: list[tuple[str, str, str | None, str]] = []
+            for what, text in (("name", raw.name), ("address", raw.address)):
+                if not text or (what == "address" and text == raw.name):
+                    continue
+                try:
+                    res = resolve_point(RawStop(address=text, city=raw.city), role="stop", provider=provider,
+                                        settings=settings, default_city=pack.city)
+                except OmniError as exc:
+                    rep.error(f"{tag}: {role} {what} {text!r} does not resolve: {exc.message}")
+                    continue
+                found.append((what, text, res.point.poi_id, _resolution_kind(res.point)))
+            pids = {pid for _, _, pid, _ in found}
+            if len(pids) > 1:
+                rep.error(f"{tag}: {role} name and address resolve to different places {sorted(map(str, pids))}")
+            if not found:
+                continue
+            variants += sum(kind != "exact" for *_, kind in found)
+            ids.append(found[0][2])
+            desc = "; ".join(f"{what}={kind}" + ("" if kind == "exact" else f" {text!r}") for what, text, _, kind in found)
+            rep.lines.append(f"    {role:<11} -> {found[0][2] or '?':<34} {desc}")
+        repeated = [k for k, v in Counter(ids).items() if v > 1]
+        if repeated and not (req.round_trip and repeated == [ids[0]] and ids[0] == ids[-1]):
+            rep.error(f"{tag}: the same place appears more than once: {repeated}")
+        if variants == 0:
+            rep.error(f"{tag}: contains no deliberate variant input (alias / English name / typo)")
+        rep.lines.append(f"    deliberate variants: {variants}")
+
+
+def validate_pack(name: str, *, settings: Settings | None = None) -> tuple[Report, RegionPack | None]:
+    settings = settings or get_settings()
+    rep = Report()
+    try:
+        pack = load_region(name, settings.data_dir)
+    except (OmniError, ValidationError, OSError, ValueError) as exc:
+        rep.error(f"the pack does not load: {getattr(exc, 'message', None) or exc}")
+        return rep, None
+    places_csv = settings.region_dir(name) / "places.csv"
+    raw = _raw_rows(places_csv, rep) if places_csv.is_file() else []
+    check_places(pack, raw, rep)
+    check_coverage(pack, rep)
+    check_region(pack, rep)
+    check_scenarios(pack, settings, rep)
+    return rep, pack
+
+
+def format_report(rep: Report, pack: RegionPack | None, *, strict: bool) -> str:
+    out: list[str] = []
+    if pack is not None:
+        cats = Counter(p.category for p in pack.places)
+        districts = Counter(p.district for p in pack.places)
+        out.append(f"Region pack: {pack.name}")
+        out.append(f"  places: {len(pack.places)}   districts: {len(districts)}")
+        out.append("  per category: " + ", ".join(f"{k}={v}" for k, v in sorted(cats.items())))
+        for label, minimum in (pack.validation or PackRules()).minimums.items():
+            n = sum(cats[c] for c in label.split("+"))
+            out.append(f"    {label:<24} {n:>4}  (min {minimum}) {'OK' if n >= minimum else 'FAIL'}")
+        out.append(f"  bbox: {list(pack.bbox)}  center: {list(pack.center)}")
+    out.append("Scenarios:")
+    out += rep.lines
+    out += [f"WARNING: {w}" for w in rep.warnings]
+    out += [f"ERROR: {e}" for e in rep.errors]
+    verdict = "FAIL" if rep.failed(strict=strict) else "PASS"
+    out.append(f"\nRESULT: {verdict} ({len(rep.errors)} errors, {len(rep.warnings)} warnings)")
+    return "\n".join(out)
+

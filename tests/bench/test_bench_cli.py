@@ -1,0 +1,92 @@
+"""Every benchmark behind ``python -m core bench``: the batch tables on tiny instances written here (never
+../shared), the itinerary timing, and structured errors for a missing folder or optional package."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from core.__main__ import main
+
+SQUARE = """NAME: sq4
+TYPE: TSP
+DIMENSION: 4
+EDGE_WEIGHT_TYPE: EUC_2D
+NODE_COORD_SECTION
+1 0 0
+2 0 10
+3 10 10
+4 10 0
+EOF
+"""
+
+SOLOMON = """TINY
+
+VEHICLE
+NUMBER     CAPACITY
+  3         100
+
+CUSTOMER
+CUST NO.  XCOORD.   YCOORD.    DEMAND   READY TIME  DUE DATE   SERVICE   TIME
+    0      0          0          0          0        1000          0
+    1      10         0          10         0        1000         10
+    2      0          10         10         0        1000         10
+    3      -10        0          10         0        1000         10
+"""
+
+
+def _bench_dir(tmp_path):
+    (tmp_path / "tsplib").mkdir()
+    (tmp_path / "tsplib" / "sq4.tsp").write_text(SQUARE)
+    (tmp_path / "solomon").mkdir()
+    (tmp_path / "solomon" / "TINY.txt").write_text(SOLOMON)
+    known = {"tsplib": {"sq4": 40}, "solomon": {"TINY": {"vehicles": 1, "distance": 64.14}},
+             "solomon_min_distance": {"TINY": {"vehicles": 1, "distance": 64.14}}}
+    (tmp_path / "known_optima.json").write_text(json.dumps(known))
+    return tmp_path
+
+
+def test_bench_tsplib_prints_the_table_with_the_gap_to_the_optimum(tmp_path, capsys):
+    bench = _bench_dir(tmp_path)
+    assert main(["bench", "tsplib", "--dir", str(bench), "--limits", "0.2"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| sq4")]
+    assert len(rows) == 1
+    cells = [c.strip() for c in rows[0].strip("|").split("|")]
+    assert cells[:5] == ["sq4", "4", "40", "40", "0.00 %"]
+
+
+def test_bench_solomon_solves_and_checks_each_instance(tmp_path, capsys):
+    bench = _bench_dir(tmp_path)
+    out = tmp_path / "results.jsonl"
+    assert main(["bench", "solomon", "--dir", str(bench), "--time-limit", "1", "--out", str(out), "TINY"]) == 0
+    row = json.loads(out.read_text().splitlines()[-1])
+    # one vehicle serves all three (capacity 100): depot -> 1 -> 2 -> 3 -> depot in some order, 20 + 2*14.14 + 20
+    assert row["instance"] == "TINY" and row["feasible"] and row["vehicles"] == 1
+    assert row["distance"] == pytest.approx(20 + 20 * 2**0.5, abs=1e-6)
+    assert "Target met" in capsys.readouterr().out
+
+
+def test_bench_without_the_instances_folder_is_a_structured_error(tmp_path, capsys):
+    assert main(["bench", "tsplib", "--dir", str(tmp_path / "missing")]) == 2
+    err = json.loads(capsys.readouterr().err.strip().splitlines()[-1])
+    assert err["error"]["field"] == "dir"
+
+
+def test_bench_lkh_names_its_optional_package(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "elkai", None)  # as on a machine without the benchmark-only package
+    assert main(["bench", "lkh", "--sizes", "10", "--seeds", "1"]) == 2
+    assert "elkai" in json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]["message"]
+
+
+def test_bench_itinerary_times_every_demo_trip_per_variant(capsys):
+    assert main(["bench", "itinerary", "--repeats", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    trips = {r["trip"] for r in out["rows"]}
+    assert {"shanghai_3day_30places", "shanghai_2day_monday_museum", "shanghai_family_day"} <= trips
+    for r in out["rows"]:
+        assert r["median_s"] > 0 and r["critic_passed"] and r["status"] == "ready"
+        assert r["chosen"] in ("per_day", "multi_vehicle")
+    auto = {r["trip"]: r for r in out["rows"] if r["variant"] == "auto"}
+    assert auto["shanghai_3day_30places"]["visits"] == 30
