@@ -49,6 +49,18 @@ class ProviderAuthError(ProviderError, PermissionError):
     code = "PROVIDER_AUTH_FAILED"
 
 
+class ProviderRateLimited(ProviderUnavailable):
+    """The service refused the call for going too fast (QPS/per-minute limits); retry after a pause."""
+
+    code = "PROVIDER_RATE_LIMITED"
+
+
+class ProviderTimeout(ProviderUnavailable, TimeoutError):
+    """The service did not answer in time; retrying may help."""
+
+    code = "PROVIDER_TIMEOUT"
+
+
 class RouteNotFound(ProviderError):
     code = "ROUTE_NOT_FOUND"
 

@@ -25,6 +25,7 @@ from core.agent.state import AgentContext, log_decision, new_state
 from core.agent.steps import BudgetExhausted, finish_on_timeout
 from core.agent.telemetry import Telemetry
 from core.config import Settings, get_settings
+from core.geo.composite import MapServices
 from core.models.agent import (
     ERROR_CODES,
     AgentRequest,
@@ -36,13 +37,11 @@ from core.models.agent import (
     Payload,
 )
 
-_PROVIDERS: dict[tuple, Any] = {}
-
-
+_PROVIDERS: dict[tuple[str, str, str], MapServices] = {}
 _PROVIDERS_LOCK = threading.Lock()
 
 
-def default_provider(settings: Settings):
+def default_provider(settings: Settings) -> MapServices:
     from core.geo.registry import make_provider
 
     key = (settings.provider, settings.region, str(settings.data_dir))
@@ -56,7 +55,7 @@ def route_and_run(
     request: AgentRequest | dict,
     *,
     settings: Settings | None = None,
-    provider: Any = None,
+    provider: MapServices | None = None,
     store: Any = None,
     telemetry: Telemetry | None = None,
     browser: BrowserExecutor | None = None,

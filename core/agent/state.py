@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from core.config import Settings
+from core.geo.composite import MapServices
 from core.models.agent import MAX_FACT_TEXT, AgentOptions, AgentRequest, AgentState, DecisionLogEntry, TripState
 
 
@@ -21,7 +22,7 @@ from core.models.agent import MAX_FACT_TEXT, AgentOptions, AgentRequest, AgentSt
 class AgentContext:
     settings: Settings
     request: AgentRequest
-    provider: Any = None
+    provider: MapServices = field(default=None)  # type: ignore[assignment]  # set by route_and_run
     store: Any = None
     telemetry: Any = None
     llm: Any = None

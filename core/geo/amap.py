@@ -1,15 +1,14 @@
 """AMap (高德地图) Web Service REST provider (v3 endpoints) behind the ``MapProvider`` protocol.
 
 routingpy style: every call is split into a ``get_*_params()`` builder and a ``parse_*_json()``
-parser, both usable without HTTP; ``_request()`` owns HTTP, pacing and the map from AMap's
-``infocode`` to our exceptions (geopy style).
+parser, both usable without HTTP. HTTP, pacing, status codes and redaction come from the HTTP base
+(core/geo/http.py); this module adds the map from AMap's ``infocode`` to our exceptions (geopy style).
 
 Datum: core speaks WGS-84; AMap speaks GCJ-02. Every coordinate sent is converted with
 ``wgs84_to_gcj02`` and every coordinate received with ``gcj02_to_wgs84``, here and nowhere else.
 
 Secrets: the key is a query parameter and AMap echoes it in invalid-key bodies, so it never
-appears in a log line, an exception message or exception details (``key=***``). The ``httpx``
-logger (which logs every request URL at INFO) gets a redacting filter as well.
+appears in a log line, an exception message or exception details (``key=***``).
 
 Facts used here are from ``shared/docs/amap.md`` sections 0-2 (envelope, error table,
 endpoints) and 3 (coordinates).
@@ -19,8 +18,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
@@ -28,15 +25,23 @@ from typing import Any, NamedTuple
 
 import httpx
 
-from core.errors import InputError, ProviderAuthError, ProviderError, ProviderQuotaExceeded, ProviderUnavailable, RouteNotFound
+from core.errors import (
+    InputError,
+    ProviderAuthError,
+    ProviderError,
+    ProviderQuotaExceeded,
+    ProviderRateLimited,
+    ProviderUnavailable,
+    RouteNotFound,
+)
 from core.geo.base import DayForecast, Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode
 from core.geo.coords import gcj02_to_wgs84, haversine_m, parse_lonlat, wgs84_to_gcj02
+from core.geo.http import HttpService, redact_secret, sanitize_body
+from core.geo.weather import pick_forecast
 
 __all__ = [
     "AMapProvider",
     "DistanceItem",
-    "ProviderRateLimited",
-    "ProviderTimeout",
     "error_for_infocode",
     "raise_for_amap_status",
     "redact_key",
@@ -85,23 +90,6 @@ GEOCODE_LEVELS: dict[str, MatchLevel] = {
 }
 
 
-# --------------------------------------------------------------------------------------------
-# Exceptions specific to AMap
-# --------------------------------------------------------------------------------------------
-
-
-class ProviderRateLimited(ProviderUnavailable):
-    """AMap refused the call for going too fast (QPS/per-minute limits); retry after a pause."""
-
-    code = "PROVIDER_RATE_LIMITED"
-
-
-class ProviderTimeout(ProviderUnavailable, TimeoutError):
-    """The provider did not answer in time; retrying may help."""
-
-    code = "PROVIDER_TIMEOUT"
-
-
 AUTH_CODES = frozenset({"10001", "10002", *(str(c) for c in range(10005, 10014)), "10026", "10041"})
 QUOTA_CODES = frozenset({"10003", "10029", "10044", "10045", "40000", "40002", "40003"})
 RATE_LIMIT_CODES = frozenset({"10004", "10014", "10015", "10016", "10019", "10020", "10021"})
@@ -122,55 +110,9 @@ _HINTS = {
 }
 
 
-# --------------------------------------------------------------------------------------------
-# Redaction
-# --------------------------------------------------------------------------------------------
-
-_KEY_QUERY_RE = re.compile(r"(?i)(\bkey=)[^&\s'\"]*")
-_KEY_JSON_RE = re.compile(r"(?i)([\"']key[\"']\s*:\s*[\"'])[^\"']*")
-_SECRET_BODY_FIELDS = frozenset({"key", "sec_code", "sec_code_debug"})
-
-
 def redact_key(text: str, key: str | None = None) -> str:
-    """Replace the key (as ``key=...`` in a URL, ``"key": "..."`` in a body, or its literal value)."""
-    out = _KEY_QUERY_RE.sub(r"\1***", str(text))
-    out = _KEY_JSON_RE.sub(r"\1***", out)
-    if key and len(key) >= 4:
-        out = out.replace(key, "***")
-    return out
-
-
-def _sanitize_body(data: Any) -> Any:
-    if isinstance(data, Mapping):
-        return {k: ("***" if k in _SECRET_BODY_FIELDS else _sanitize_body(v)) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_sanitize_body(v) for v in data]
-    return data
-
-
-class _RedactKeyFilter(logging.Filter):
-    """Rewrites log records of the ``httpx`` logger so request URLs show ``key=***``."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            message = record.getMessage()
-        except Exception:  # pragma: no cover - a broken record is not ours to fix
-            return True
-        if "key=" in message.lower():
-            record.msg = redact_key(message)
-            record.args = ()
-        return True
-
-
-_filter_lock = threading.Lock()
-
-
-def _install_httpx_log_redaction() -> None:
-    with _filter_lock:
-        for name in ("httpx", "httpcore"):
-            lg = logging.getLogger(name)
-            if not any(isinstance(f, _RedactKeyFilter) for f in lg.filters):
-                lg.addFilter(_RedactKeyFilter())
+    """The text without the key (``key=...`` in a URL, ``"key": "..."`` in a body, or its literal value)."""
+    return redact_secret(text, key)
 
 
 # --------------------------------------------------------------------------------------------
@@ -272,25 +214,8 @@ def raise_for_amap_status(data: Any, *, endpoint: str = "") -> None:
         exc = error_for_infocode(str(data.get("errcode")), _text(data.get("errmsg")), endpoint=endpoint)
     else:
         raise ProviderUnavailable(f"AMap answered{' ' + endpoint if endpoint else ''} without a status field.")
-    exc.details = {**(exc.details or {}), "body": _sanitize_body(data)}
+    exc.details = {**(exc.details or {}), "body": sanitize_body(data)}
     raise exc
-
-
-def pick_forecast(days: Sequence[DayForecast], city: str, day: date) -> DayForecast | None:
-    """``day`` from a parsed forecast answer for ``city`` (None: not among the published days).
-
-    Raises ProviderError when nothing is published for ``city``, or when the answer covers several areas
-    and none has ``city`` as its adcode (a name such as 中山 matches more than one city)."""
-    if not days:
-        raise ProviderError(f"AMap publishes no forecast for city '{city}'", code="WEATHER_CITY_UNKNOWN",
-                            details={"endpoint": WEATHER_PATH})
-    areas = {f.adcode for f in days}
-    if len(areas) > 1:
-        days = [f for f in days if f.adcode == str(city).strip()]
-        if not days:
-            raise ProviderError(f"'{city}' matches {len(areas)} areas in AMap's weather service; give an adcode",
-                                code="WEATHER_CITY_AMBIGUOUS", details={"endpoint": WEATHER_PATH})
-    return next((f for f in days if f.date == day), None)
 
 
 # --------------------------------------------------------------------------------------------
@@ -354,10 +279,11 @@ def _polyline_to_wgs(polyline: Any) -> list[tuple[float, float]]:
 # --------------------------------------------------------------------------------------------
 
 
-class AMapProvider:
-    """AMap Web Service (v3) as a ``MapProvider``. All coordinates in and out are WGS-84."""
+class AMapProvider(HttpService):
+    """AMap Web Service (v3): a Geocoder, a Router and a WeatherService. All coordinates in and out are WGS-84."""
 
     name = "amap"
+    label = "AMap"
 
     def __init__(
         self,
@@ -374,35 +300,12 @@ class AMapProvider:
         if not key or not str(key).strip():
             raise ProviderAuthError("No AMap key was given; set OMNI_AMAP_KEY.", field="amap_key")
         self._key = str(key).strip()
-        self._own_client = client is None
-        self._client = client if client is not None else httpx.Client(timeout=timeout_s)
-        self.base_url = base_url.rstrip("/")
-        self.timeout_s = float(timeout_s)
-        self.min_interval_s = max(0.0, float(min_interval_s))
+        super().__init__(base_url=base_url, client=client, timeout_s=timeout_s, min_interval_s=min_interval_s,
+                         secret=self._key, sleep=sleep, clock=clock)
         self.city_default = city_default
-        self._sleep = sleep
-        self._clock = clock
-        self._pace_lock = threading.Lock()
-        self._last_request_at: float | None = None
-        _install_httpx_log_redaction()
 
     def __repr__(self) -> str:
         return f"AMapProvider(base_url={self.base_url!r}, key=***)"
-
-    # ---- lifecycle -----------------------------------------------------------------------
-
-    def close(self) -> None:
-        if self._own_client:
-            self._client.close()
-
-    def __enter__(self) -> AMapProvider:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    def redact(self, text: str) -> str:
-        return redact_key(text, self._key)
 
     # ---- params builders (no HTTP) ---------------------------------------------------------
 
@@ -597,54 +500,22 @@ class AMapProvider:
             duration = float(sum(d for d in durations if d is not None))
         return Leg(distance_m=distance, duration_s=duration, geometry=geometry, source="amap", mode=mode)
 
-    # ---- HTTP --------------------------------------------------------------------------------
-
-    def _pace(self) -> None:
-        if self.min_interval_s <= 0:
-            return
-        with self._pace_lock:
-            now = self._clock()
-            if self._last_request_at is not None:
-                wait = self.min_interval_s - (now - self._last_request_at)
-                if wait > 0:
-                    self._sleep(wait)
-            self._last_request_at = self._clock()
+    # ---- HTTP (the base does transport, status codes and redaction) ------------------------
 
     def _request(self, path: str, params: Mapping[str, str]) -> dict[str, Any]:
-        url = f"{self.base_url}{path}"
-        self._pace()
-        logger.debug("AMap GET %s %s", path, self.redact(str({k: v for k, v in params.items() if k != "key"})))
-        try:
-            response = self._client.get(url, params=dict(params), timeout=self.timeout_s)
-        except httpx.TimeoutException as exc:
-            raise ProviderTimeout(
-                f"AMap did not answer {path} within {self.timeout_s:g} s.", details={"endpoint": path}
-            ) from exc
-        except httpx.TransportError as exc:
-            raise ProviderUnavailable(
-                f"AMap could not be reached for {path} ({type(exc).__name__}: {self.redact(str(exc))}).",
-                details={"endpoint": path},
-            ) from exc
-        status = response.status_code
-        if status != 200:
-            details = {"endpoint": path, "http_status": status}
-            if status == 429:
-                raise ProviderRateLimited(f"AMap is rate-limiting calls to {path} (HTTP 429).", details=details)
-            if status >= 500 or status in (408, 425):
-                raise ProviderUnavailable(f"AMap answered {path} with HTTP {status}.", details=details)
-            raise ProviderError(f"AMap answered {path} with HTTP {status}.", details=details)
-        try:
-            data = response.json()
-        except ValueError as exc:
-            raise ProviderUnavailable(f"AMap answered {path} with a body that is not JSON.") from exc
+        data = self.get_json(path, params)
         try:
             raise_for_amap_status(data, endpoint=path)
         except ProviderError as exc:
-            logger.warning("AMap %s failed: %s", path, self.redact(exc.message))
+            exc.message = self.redact(exc.message)
+            exc.args = (exc.message,)
+            if isinstance(exc.details, dict) and "body" in exc.details:
+                exc.details["body"] = self.sanitize(exc.details["body"])
+            logger.warning("AMap %s failed: %s", path, exc.message)
             raise
         return data
 
-    # ---- MapProvider -------------------------------------------------------------------------
+    # ---- Geocoder, Router, WeatherService ------------------------------------------------------
 
     def weather_forecast(self, city: str) -> list[DayForecast]:
         return self.parse_weather_forecast_json(self._request(WEATHER_PATH, self.get_weather_params(city)))

@@ -1,4 +1,5 @@
-"""The provider protocol (geopy/routingpy style) and the typed objects it returns.
+"""The provider contracts (geopy/routingpy style): a Geocoder, a Router, a WeatherService, and the typed
+objects they return (docs/ARCHITECTURE.md, "Adding a provider").
 
 All coordinates here are WGS-84. A provider whose service speaks another datum (AMap: GCJ-02)
 converts at its own boundary.
@@ -6,7 +7,10 @@ converts at its own boundary.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import date
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
@@ -53,6 +57,9 @@ class TravelMatrix(BaseModel):
     source: str
     mode: TravelMode
     notes: list[str] = Field(default_factory=list)
+    estimated_pairs: list[tuple[int, int]] = Field(
+        default_factory=list, description="(i, j) pairs filled from the offline estimate (source 'mixed')"
+    )
 
 
 class Leg(BaseModel):
@@ -81,14 +88,49 @@ class DayForecast(BaseModel):
     source: str
 
 
-class WeatherProvider(Protocol):
-    """Optional capability: providers with a weather source (AMap) have it, the offline one does not."""
+class WarningLog:
+    """Sentences for the user that a service produced while answering (a fallback used, pairs estimated).
 
-    def weather(self, city: str, *, day: date) -> DayForecast | None: ...
+    One log belongs to one MapServices; the planner drains it into the result's warnings."""
+
+    def __init__(self) -> None:
+        self._items: list[str] = []
+        self._lock = threading.Lock()
+
+    def add(self, message: str) -> None:
+        with self._lock:
+            if message not in self._items:
+                self._items.append(message)
+
+    def drain(self) -> list[str]:
+        with self._lock:
+            out, self._items = self._items, []
+        return out
+
+
+_DEGRADED: ContextVar[bool] = ContextVar("omni_degraded_answer", default=False)
+
+
+def note_degraded() -> None:
+    """Called by a service whose answer is (partly) a fallback's estimate: no cache may keep that answer."""
+    _DEGRADED.set(True)
+
+
+@contextmanager
+def degradation_watch() -> Iterator[Callable[[], bool]]:
+    """``with degradation_watch() as degraded: ...call...; degraded()`` tells whether the call degraded
+    (per thread / task, so concurrent calls do not see each other's flag)."""
+    token = _DEGRADED.set(False)
+    try:
+        yield _DEGRADED.get
+    finally:
+        _DEGRADED.reset(token)
 
 
 @runtime_checkable
-class MapProvider(Protocol):
+class Geocoder(Protocol):
+    """Places from text: geocode an address, search by keywords, look a POI up by id (all WGS-84)."""
+
     name: str
 
     def geocode(self, address: str, *, city: str | None = None) -> list[Place]: ...
@@ -99,6 +141,22 @@ class MapProvider(Protocol):
 
     def detail(self, poi_id: str) -> Place | None: ...
 
+
+@runtime_checkable
+class Router(Protocol):
+    """Travel between points: a distance/duration matrix, and one leg with its drawn path."""
+
+    name: str
+
     def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix: ...
 
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg: ...
+
+
+@runtime_checkable
+class WeatherService(Protocol):
+    """A published forecast: every day the service publishes for ``city`` (an adcode where the service wants one)."""
+
+    name: str
+
+    def weather_forecast(self, city: str) -> list[DayForecast]: ...

@@ -1,90 +1,70 @@
-"""A caching, counting wrapper around any MapProvider.
+"""One response cache for every provider call (docs/ARCHITECTURE.md, "Providers").
 
-One instance lives as long as the app's provider (``st.cache_resource``) or a CLI run, so
-re-planning the same points costs no new provider calls. ``calls`` counts what reached the
-wrapped provider; ``cache_hits`` what was answered here.
+Entries are keyed by the normalised request (service + arguments, coordinates rounded to ~0.1 m) and expire
+after a time to live per service (a place does not move in a day; a forecast is reissued within hours).
+Only answers a service gave itself are stored (MapServices checks the answer's source): a failure or a
+fallback's estimate is never kept, so the next call asks the real service again. In memory for now
+(cachetools); a disk backend can take the same two calls.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-from threading import Lock
+import threading
+import time
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
 
-from core.geo.base import Leg, LonLat, Place, TravelMatrix, TravelMode
-from core.models.route import ProviderCalls
+from cachetools import TLRUCache
 
-_COORD_DECIMALS = 6  # ~0.1 m: the same point typed twice is the same key
+#: Seconds an answer stays valid, per service.
+DEFAULT_TTL_S: Mapping[str, float] = {
+    "geocode": 30 * 86_400,
+    "search": 86_400,
+    "detail": 30 * 86_400,
+    "matrix": 86_400,
+    "route": 86_400,
+    "weather": 1_800,  # forecasts are reissued several times a day
+}
+COORD_DECIMALS = 6  # ~0.1 m: the same point typed twice is the same key
 
 
-def _pt(p: LonLat) -> tuple[float, float]:
-    return (round(float(p[0]), _COORD_DECIMALS), round(float(p[1]), _COORD_DECIMALS))
+def point_key(p: Any) -> tuple[float, float]:
+    return (round(float(p[0]), COORD_DECIMALS), round(float(p[1]), COORD_DECIMALS))
 
 
-class CachedProvider:
-    def __init__(self, inner, *, max_entries: int = 20_000):
-        self.inner = inner
-        self.name = inner.name
-        self._cache: dict[tuple, object] = {}
-        self._max = max_entries
-        self._lock = Lock()
-        self.calls: Counter[str] = Counter()
-        self.cache_hits = 0
+class ResponseCache:
+    """A bounded, thread-safe cache with a time to live per service (the first item of every key)."""
 
-    def __getattr__(self, item):  # region, estimate_note, drain_warnings, ... of the wrapped provider
-        return getattr(self.inner, item)
+    def __init__(
+        self,
+        *,
+        max_entries: int = 20_000,
+        ttl_s: Mapping[str, float] | None = None,
+        timer: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.ttl_s = dict(DEFAULT_TTL_S if ttl_s is None else ttl_s)
+        self._lock = threading.Lock()
+        self._data: TLRUCache[Hashable, Any] = TLRUCache(maxsize=max_entries, ttu=self._expires, timer=timer)
 
-    def _cached(self, key: tuple, method: str, fn):
+    def _expires(self, key: Hashable, value: Any, now: float) -> float:
+        service = key[0] if isinstance(key, tuple) and key else ""
+        return now + self.ttl_s.get(str(service), 3_600.0)
+
+    def get(self, key: Hashable) -> tuple[bool, Any]:
         with self._lock:
-            if key in self._cache:
-                self.cache_hits += 1
-                return self._cache[key]
-        value = fn()
-        degraded = getattr(self.inner, "is_degraded", None)
+            try:
+                return True, self._data[key]
+            except KeyError:
+                return False, None
+
+    def put(self, key: Hashable, value: Any) -> None:
         with self._lock:
-            self.calls[method] += 1
-            if callable(degraded) and degraded(value):
-                return value  # a fallback answer: ask the real service again next time
-            if len(self._cache) >= self._max:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[key] = value
-        return value
+            self._data[key] = value
 
-    def snapshot(self) -> ProviderCalls:
-        return ProviderCalls(
-            geocode=self.calls["geocode"],
-            search=self.calls["search"],
-            detail=self.calls["detail"],
-            matrix=self.calls["matrix"],
-            route=self.calls["route"],
-            cache_hits=self.cache_hits,
-        )
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
 
-    @staticmethod
-    def diff(after: ProviderCalls, before: ProviderCalls) -> ProviderCalls:
-        return ProviderCalls(**{k: getattr(after, k) - getattr(before, k) for k in ProviderCalls.model_fields})
-
-    # -- protocol ------------------------------------------------------------------------------
-    def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
-        return self._cached(("geocode", address, city), "geocode", lambda: self.inner.geocode(address, city=city))
-
-    def search(
-        self, keywords: str, *, city: str | None = None, near: LonLat | None = None, limit: int = 10
-    ) -> list[Place]:
-        key = ("search", keywords, city, _pt(near) if near else None, limit)
-        return self._cached(key, "search", lambda: self.inner.search(keywords, city=city, near=near, limit=limit))
-
-    def detail(self, poi_id: str) -> Place | None:
-        return self._cached(("detail", poi_id), "detail", lambda: self.inner.detail(poi_id))
-
-    def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
-        key = ("matrix", tuple(_pt(p) for p in points), mode)
-        return self._cached(key, "matrix", lambda: self.inner.matrix(points, mode=mode))
-
-    def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
-        key = ("route", _pt(origin), _pt(destination), mode)
-        return self._cached(key, "route", lambda: self.inner.route(origin, destination, mode=mode))
-
-    def drain_warnings(self) -> list[str]:
-        drain = getattr(self.inner, "drain_warnings", None)
-        return list(drain()) if callable(drain) else []
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._data)

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from core.errors import InputError
 from core.geo.base import Leg, LonLat, Place, TravelMatrix, TravelMode
 from core.geo.coords import haversine_m, haversine_matrix_m
-from core.packs.loader import RegionPack, RegionPlace
 from core.geo.text import normalize, strip_city_prefix
+from core.packs.loader import EstimateParams, RegionPack, RegionPlace
 
 OFFLINE_SOURCE = "offline_estimate"
 _OTHER_CITY_PENALTY = 0.85
@@ -143,20 +144,27 @@ class OfflineProvider:
             mode=mode,
         )
 
-    def _params(self, mode: TravelMode):
-        try:
-            return self.region.estimate[mode]
-        except KeyError:
-            from core.errors import InputError
-
-            raise InputError(
-                f"region '{self.region.name}' has no travel estimate for mode '{mode}'", field="transport_mode"
-            ) from None
+    def _params(self, mode: TravelMode) -> EstimateParams:
+        return estimate_params(self.region, mode)
 
     def estimate_note(self, mode: TravelMode) -> str:
-        p = self._params(mode)
-        return (
-            f"Offline estimate ({mode}): straight-line distance x {p.circuity:g} circuity at {p.speed_kmh:g} km/h"
-            + (f" + {p.fixed_overhead_s:g} s per leg" if p.fixed_overhead_s else "")
-            + "; no road network or live traffic was used."
-        )
+        return estimate_note(self.region, mode)
+
+
+def estimate_params(region: RegionPack, mode: TravelMode) -> EstimateParams:
+    try:
+        return region.estimate[mode]
+    except KeyError:
+        raise InputError(
+            f"region '{region.name}' has no travel estimate for mode '{mode}'", field="transport_mode"
+        ) from None
+
+
+def estimate_note(region: RegionPack, mode: TravelMode) -> str:
+    """How the offline figures of ``mode`` were made, in one sentence (shown beside every estimate)."""
+    p = estimate_params(region, mode)
+    return (
+        f"Offline estimate ({mode}): straight-line distance x {p.circuity:g} circuity at {p.speed_kmh:g} km/h"
+        + (f" + {p.fixed_overhead_s:g} s per leg" if p.fixed_overhead_s else "")
+        + "; no road network or live traffic was used."
+    )

@@ -1,16 +1,16 @@
-"""Resilience around a remote ``MapProvider``: retries, circuit breakers, a cache, degradation.
+"""Resilience around a remote provider: retries, circuit breakers, degradation to a fallback.
 
-``ResilientProvider`` is itself a ``MapProvider``. For each call it
+``ResilientProvider`` is itself a Geocoder and a Router (and a WeatherService when the remote has one).
+Answers are cached one level up, in MapServices (core/geo/composite.py), which never keeps a fallback's
+answer. For each call it
 
-1. answers from an in-memory LRU cache of earlier *successful* remote answers (keyed by
-   method + arguments; failures and degraded answers are never cached);
-2. otherwise calls the remote provider through a per-service circuit breaker (pybreaker),
+1. calls the remote provider through a per-service circuit breaker (pybreaker),
    retrying retryable failures (``ProviderUnavailable`` incl. rate limiting and timeouts,
    ``httpx.TransportError``) with exponential backoff (tenacity). The wait strategy and the
    sleep function are injectable so tests never sleep;
-3. when the remote service stays unavailable, the breaker is open, or the key is refused /
+2. when the remote service stays unavailable, the breaker is open, or the key is refused /
    out of quota, falls back to the injected ``fallback`` provider (the offline estimate) and
-   records a human-readable warning for the planner (``drain_warnings()``).
+   records a human-readable warning in its WarningLog for the planner.
 
 Auth and quota errors are not retried; they open that service's breaker at once, so further
 calls go straight to the fallback until ``reset_timeout`` has passed. ``RouteNotFound`` and
@@ -23,19 +23,25 @@ import logging
 import math
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from datetime import date
 from typing import Any, TypeVar
 
 import httpx
 import pybreaker
 import tenacity
 
-from core.errors import ProviderAuthError, ProviderError, ProviderQuotaExceeded, ProviderUnavailable
-from core.geo.amap import AMapProvider, ProviderRateLimited, ProviderTimeout, pick_forecast, redact_key
-from core.geo.base import DayForecast, Leg, LonLat, MapProvider, Place, TravelMatrix, TravelMode
+from core.errors import (
+    ProviderAuthError,
+    ProviderError,
+    ProviderQuotaExceeded,
+    ProviderRateLimited,
+    ProviderTimeout,
+    ProviderUnavailable,
+)
+from core.geo.amap import AMapProvider
+from core.geo.base import DayForecast, Leg, LonLat, Place, TravelMatrix, TravelMode, WarningLog, note_degraded
+from core.geo.http import redact_secret
 
 __all__ = ["ResilienceStats", "ResilientProvider", "default_wait", "is_retryable", "make_amap_provider"]
 
@@ -44,8 +50,6 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SERVICES = ("geocode", "search", "detail", "matrix", "route", "weather")
-#: Forecasts are reissued several times a day: a cached one is kept at most this long.
-WEATHER_CACHE_S = 1800
 _DISPLAY_NAMES = {"amap": "AMap"}
 
 
@@ -69,7 +73,6 @@ class ResilienceStats:
     calls: int = 0
     retries: int = 0
     fallbacks: int = 0
-    cache_hits: int = 0
 
     def __getitem__(self, name: str) -> int:
         return getattr(self, name)
@@ -88,19 +91,19 @@ class _Degrade(Exception):
 
 
 class ResilientProvider:
-    """Wraps a remote ``MapProvider`` with retries, breakers, a cache and an offline fallback."""
+    """Wraps a remote Geocoder/Router with retries, breakers and an offline fallback."""
 
     def __init__(
         self,
-        inner: MapProvider,
+        inner: Any,
         *,
-        fallback: MapProvider | None = None,
+        fallback: Any = None,
         retries: int = 3,
         fail_max: int = 5,
         reset_timeout_s: float = 60.0,
         wait: tenacity.wait.wait_base | None = None,
         sleep: Callable[[float], None] = time.sleep,
-        cache_size: int = 1024,
+        warnings: WarningLog | None = None,
     ) -> None:
         self.inner = inner
         self.fallback = fallback
@@ -108,10 +111,8 @@ class ResilientProvider:
         self.retries = max(0, int(retries))
         self._wait = wait if wait is not None else default_wait()
         self._sleep = sleep
-        self._cache_size = max(0, int(cache_size))
-        self._cache: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.RLock()
-        self.warnings: list[str] = []
+        self.warnings = warnings if warnings is not None else WarningLog()
         self.stats = ResilienceStats()
         self.breakers: dict[str, pybreaker.CircuitBreaker] = {
             service: pybreaker.CircuitBreaker(
@@ -124,21 +125,11 @@ class ResilientProvider:
         }
         self._open_cause: dict[str, str] = {}
 
-    @property
-    def region(self):
-        """The region pack of the wrapped providers (AMap has none; the offline fallback carries the bundled
-        pack: timezone, opening hours and the knowledge base the agent and itinerary read)."""
-        for provider in (self.inner, self.fallback):
-            pack = getattr(provider, "region", None)
-            if pack is not None:
-                return pack
-        raise AttributeError("region")
-
     def __repr__(self) -> str:
         fb = self.fallback.name if self.fallback is not None else None
         return f"ResilientProvider(inner={self.inner!r}, fallback={fb!r})"
 
-    # ---- warnings, cache ------------------------------------------------------------------------
+    # ---- warnings ---------------------------------------------------------------------------------
 
     @property
     def _label(self) -> str:
@@ -147,40 +138,15 @@ class ResilientProvider:
     def _warn(self, message: str) -> None:
         message = self._redact(message)
         logger.warning("%s", message)
-        with self._lock:
-            if message not in self.warnings:
-                self.warnings.append(message)
+        self.warnings.add(message)
 
     def drain_warnings(self) -> list[str]:
-        """Return the warnings recorded since the last drain and forget them."""
-        with self._lock:
-            out, self.warnings = list(self.warnings), []
-        return out
-
-    def clear_cache(self) -> None:
-        with self._lock:
-            self._cache.clear()
+        """The warnings recorded since the last drain (and forget them)."""
+        return self.warnings.drain()
 
     def _redact(self, text: str) -> str:
-        key = getattr(self.inner, "_key", None)
-        return redact_key(text, key if isinstance(key, str) else None)
-
-    def _cache_get(self, key: Hashable) -> tuple[bool, Any]:
-        with self._lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                self.stats.cache_hits += 1
-                return True, self._cache[key]
-        return False, None
-
-    def _cache_put(self, key: Hashable, value: Any) -> None:
-        if self._cache_size == 0:
-            return
-        with self._lock:
-            self._cache[key] = value
-            self._cache.move_to_end(key)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+        redact = getattr(self.inner, "redact", None)
+        return redact(text) if callable(redact) else redact_secret(text)
 
     # ---- the guarded call -------------------------------------------------------------------------
 
@@ -230,18 +196,9 @@ class ResilientProvider:
         except (ProviderUnavailable, httpx.TransportError) as exc:
             raise _Degrade(f"unavailable after {attempts} attempt(s): {self._redact(str(exc))}", exc) from exc
 
-    def _guarded(
-        self,
-        service: str,
-        cache_key: Hashable,
-        remote: Callable[[], T],
-        fallback: Callable[[MapProvider], T] | None,
-    ) -> T:
+    def _guarded(self, service: str, remote: Callable[[], T], fallback: Callable[[Any], T] | None) -> T:
         with self._lock:
             self.stats.calls += 1
-        hit, value = self._cache_get(cache_key)
-        if hit:
-            return value
         try:
             result = self._remote(service, remote)
         except _Degrade as deg:
@@ -253,6 +210,7 @@ class ResilientProvider:
                     f"{self._label} {service} is unavailable ({self._redact(deg.cause)}).", details={"service": service}
                 ) from original
             result = fallback(self.fallback)
+            note_degraded()
             # matrix/route answers name their source ("offline_estimate"); places name the provider
             used = getattr(result, "source", None) or self.fallback.name
             self._warn(f"{self._label} {service} unavailable ({deg.cause}); used {used} instead")
@@ -261,15 +219,13 @@ class ResilientProvider:
             return result
         else:
             self._open_cause.pop(service, None)
-            self._cache_put(cache_key, result)
             return result
 
-    # ---- MapProvider --------------------------------------------------------------------------------
+    # ---- Geocoder, Router, WeatherService ------------------------------------------------------
 
     def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
         result = self._guarded(
             "geocode",
-            ("geocode", address, city),
             lambda: self.inner.geocode(address, city=city),
             lambda fb: fb.geocode(address, city=city),
         )
@@ -278,25 +234,20 @@ class ResilientProvider:
     def search(
         self, keywords: str, *, city: str | None = None, near: LonLat | None = None, limit: int = 10
     ) -> list[Place]:
-        near_key = None if near is None else (float(near[0]), float(near[1]))
         result = self._guarded(
             "search",
-            ("search", keywords, city, near_key, int(limit)),
             lambda: self.inner.search(keywords, city=city, near=near, limit=limit),
             lambda fb: fb.search(keywords, city=city, near=near, limit=limit),
         )
         return list(result)
 
     def detail(self, poi_id: str) -> Place | None:
-        return self._guarded(
-            "detail", ("detail", poi_id), lambda: self.inner.detail(poi_id), lambda fb: fb.detail(poi_id)
-        )
+        return self._guarded("detail", lambda: self.inner.detail(poi_id), lambda fb: fb.detail(poi_id))
 
     def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
         pts = [LonLat(float(p[0]), float(p[1])) for p in points]
         result = self._guarded(
             "matrix",
-            ("matrix", tuple(pts), mode),
             lambda: self.inner.matrix(pts, mode=mode),
             lambda fb: fb.matrix(pts, mode=mode),
         )
@@ -310,22 +261,15 @@ class ResilientProvider:
         d = LonLat(float(destination[0]), float(destination[1]))
         result = self._guarded(
             "route",
-            ("route", o, d, mode),
             lambda: self.inner.route(o, d, mode=mode),
             lambda fb: fb.route(o, d, mode=mode),
         )
         return result.model_copy(deep=True)
 
-    def weather(self, city: str, *, day: date) -> DayForecast | None:
-        """The remote forecast for ``day`` (None: not among the published days), with retries and the
-        breaker. There is no fallback: weather cannot be estimated offline, so a failure raises."""
-        fetch = getattr(self.inner, "weather_forecast", None)
-        if not callable(fetch):
-            raise ProviderUnavailable(f"{self._label} has no weather service", details={"service": "weather"})
-        # one call answers four days: cache the whole forecast per city (briefly), then pick the day
-        bucket = int(time.time() // WEATHER_CACHE_S)
-        days = self._guarded("weather", ("weather", city, bucket), lambda: fetch(city), None)
-        return pick_forecast(days, city, day)
+    def weather_forecast(self, city: str) -> list[DayForecast]:
+        """The remote forecast with retries and the breaker. There is no fallback: weather cannot be estimated
+        offline, so a failure raises."""
+        return self._guarded("weather", lambda: self.inner.weather_forecast(city), None)
 
     def _patch_unreachable(self, m: TravelMatrix, pts: list[LonLat], mode: TravelMode) -> TravelMatrix:
         """Fill pairs the remote could not answer (non-finite cells) from the fallback's estimate."""
@@ -350,6 +294,9 @@ class ResilientProvider:
             m.durations_s[i][j] = float(estimate.durations_s[i][j])
         pairs = ", ".join(f"{i}->{j}" for i, j in bad[:10]) + (" ..." if len(bad) > 10 else "")
         m.notes.append(f"{len(bad)} pair(s) estimated by {estimate.source}: {pairs}")
+        m.source = "mixed"  # some figures are the estimate's: never presented (or cached) as the remote's
+        note_degraded()
+        m.estimated_pairs = bad
         self._warn(
             f"{self._label} could not answer {len(bad)} of {n * (n - 1)} {mode} matrix pairs; "
             f"used {estimate.source} for those"
@@ -358,22 +305,15 @@ class ResilientProvider:
             self.stats.fallbacks += 1
         return m
 
-    def is_degraded(self, value: Any) -> bool:
-        """True when an answer came from the fallback: outer caches must not keep it."""
-        primary = self.inner.name
-        items = value if isinstance(value, list) else [value]
-        return any(getattr(v, "source", primary) != primary for v in items if v is not None)
-
     def close(self) -> None:
-        close = getattr(self.inner, "close", None)
-        if callable(close):
-            close()
+        self.inner.close()
 
 
 def make_amap_provider(
     settings: Any,
     *,
-    fallback: MapProvider | None,
+    fallback: Any,
+    warnings: WarningLog | None = None,
     client: httpx.Client | None = None,
     wait: tenacity.wait.wait_base | None = None,
     sleep: Callable[[float], None] = time.sleep,
@@ -404,4 +344,5 @@ def make_amap_provider(
         reset_timeout_s=settings.breaker_reset_s,
         wait=wait,
         sleep=sleep,
+        warnings=warnings,
     )

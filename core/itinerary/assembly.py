@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.config import Settings
+from core.geo.composite import MapServices
 from core.itinerary.critic import check_itinerary
 from core.itinerary.drop_reasons import FeasibilityReport, validate_feasibility
 from core.itinerary.layout import layout_day
@@ -51,7 +52,7 @@ def assemble_result(
     problem: ItineraryProblem,
     plans: Sequence[DayPlan],
     *,
-    provider: Any,
+    provider: MapServices,
     settings: Settings,
     log: DecisionLog | None = None,
     feasibility: FeasibilityReport | None = None,

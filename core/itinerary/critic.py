@@ -44,8 +44,10 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from core.config import Settings, get_settings
-from core.models.itinerary import TripRequest, UNREACHABLE_MIN
+from core.geo.base import Router
+from core.models.itinerary import UNREACHABLE_MIN, TripRequest
 from core.models.itinerary_result import CriticReport, ItineraryResult, Violation
+from core.packs.loader import RegionPack
 
 CHECKS = (
     "entry_times", "overlap", "day_bounds", "continuity", "time_windows", "lunch", "robust_travel",
@@ -62,9 +64,9 @@ def check_itinerary(
     result: ItineraryResult,
     *,
     request: TripRequest | None = None,
-    pack=None,
+    pack: RegionPack | None = None,
     settings: Settings | None = None,
-    provider=None,
+    provider: Router | None = None,
 ) -> CriticReport:
     """Check ``result`` against the request and the region pack's facts (loaded here when not given).
 

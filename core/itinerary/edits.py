@@ -4,11 +4,13 @@ JSON entry of the command line (a request, or a request with edits)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pydantic import TypeAdapter
 
 from core.config import Settings, get_settings
 from core.errors import InputError
+from core.geo.composite import MapServices
 from core.itinerary.pipeline import ProgressCallback, plan_itinerary
 from core.models.itinerary import TripPlace, TripRequest, UserEdit
 from core.models.itinerary_result import ItineraryResult
@@ -58,7 +60,7 @@ def reoptimize(
     result_or_request: ItineraryResult | TripRequest,
     edits: Sequence[UserEdit],
     *,
-    provider,
+    provider: MapServices,
     settings: Settings | None = None,
     progress: ProgressCallback | None = None,
 ) -> ItineraryResult:
@@ -85,7 +87,9 @@ def reoptimize(
                           removed_keys=removed_all, preferred_days=preferred)
 
 
-def itinerary_from_json(data: dict, *, provider=None, settings: Settings | None = None) -> ItineraryResult:
+def itinerary_from_json(
+    data: dict[str, Any], *, provider: MapServices | None = None, settings: Settings | None = None
+) -> ItineraryResult:
     """CLI entry: ``python -m core itinerary --request FILE.json`` passes the parsed JSON here.
 
     Accepts a TripRequest object or ``{"request": {...}, "edits": [...]}``. The provider defaults

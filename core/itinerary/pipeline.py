@@ -18,6 +18,7 @@ import time as _time
 from collections.abc import Callable, Sequence
 
 from core.config import Settings, get_settings
+from core.geo.composite import MapServices
 from core.itinerary.assembly import DecisionLog, assemble_result
 from core.itinerary.clustering import cluster_days_balanced, repair_cross_day
 from core.itinerary.layout import layout_day
@@ -88,7 +89,7 @@ def solve_multi_vehicle(problem: ItineraryProblem, *, settings: Settings | None 
 def plan_itinerary(
     request: TripRequest,
     *,
-    provider,
+    provider: MapServices,
     settings: Settings | None = None,
     progress: ProgressCallback | None = None,
     removed_keys: Sequence[str] = (),

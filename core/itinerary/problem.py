@@ -12,10 +12,12 @@ from collections.abc import Sequence
 
 from core.config import Settings, get_settings
 from core.errors import InputError
+from core.geo.composite import MapServices
 from core.itinerary.opening import opening_windows
 from core.itinerary.travel import apply_robustness_policy, build_time_matrix, robustness_policy_for
 from core.models.itinerary import PlaceRef, TripPlace, TripRequest
 from core.models.itinerary_problem import ItineraryPoint, ItineraryProblem, MinuteInterval, ProblemDay, ProblemStop
+from core.packs.loader import RegionPack, load_region
 
 DAY_MIN = 24 * 60
 # A must that cannot be kept hard is re-solved as optional with this multiple of the 'should' penalty,
@@ -27,16 +29,14 @@ def _anchor_key(ref: PlaceRef) -> str:
     return "anchor:" + (ref.place_id or f"{ref.lon:.6f},{ref.lat:.6f}")
 
 
-def pack_of(provider, request: TripRequest, settings: Settings):
-    pack = getattr(provider, "region", None)
-    if request.region and (pack is None or getattr(pack, "name", None) != request.region):
-        from core.packs.loader import load_region
-
-        pack = load_region(request.region, settings.data_dir)
-    return pack
+def pack_of(provider: MapServices, request: TripRequest, settings: Settings) -> RegionPack:
+    """The pack the request names (the provider's own when it serves that region)."""
+    if request.region and provider.region.name != request.region:
+        return load_region(request.region, settings.data_dir)
+    return provider.region
 
 
-def _resolve_ref(ref: PlaceRef | TripPlace, pack, *, field: str):
+def _resolve_ref(ref: PlaceRef | TripPlace, pack: RegionPack | None, *, field: str):
     """(name, lon, lat, source, pack place or None) of a reference or resolved point."""
     if ref.lon is not None and ref.lat is not None:
         pack_place = pack.place_by_id(ref.place_id) if (pack is not None and ref.place_id) else None
@@ -71,7 +71,7 @@ def start_windows(
 
 
 def prepare_problem(
-    request: TripRequest, *, provider, settings: Settings | None = None, removed_keys: Sequence[str] = ()
+    request: TripRequest, *, provider: MapServices, settings: Settings | None = None, removed_keys: Sequence[str] = ()
 ) -> ItineraryProblem:
     """Resolve the request onto one integer time scale with a robust travel matrix."""
     settings = settings or get_settings()

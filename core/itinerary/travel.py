@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.config import Settings, get_settings
-from core.geo.base import LonLat, TravelMode
+from core.geo.base import LonLat, Router, TravelMode
 from core.models.itinerary import Pacing
 from core.models.itinerary_problem import ItineraryPoint, RobustnessPolicy, TimeMatrix
 
@@ -30,7 +30,7 @@ def robustness_policy_for(mode: TravelMode, pacing: Pacing, *, settings: Setting
     )
 
 
-def build_time_matrix(points: Sequence[ItineraryPoint], *, provider, mode: TravelMode) -> TimeMatrix:
+def build_time_matrix(points: Sequence[ItineraryPoint], *, provider: Router, mode: TravelMode) -> TimeMatrix:
     """One provider matrix call for all points; nominal seconds and metres with their source."""
     if not points:
         return TimeMatrix(keys=[], distances_m=[], nominal_s=[], source="none", mode=mode)

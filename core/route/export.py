@@ -14,8 +14,8 @@ import io
 import math
 import re
 
-from core.route.links import qr_svg_data_uri
 from core.models.route import ResolvedPoint, RoutePlanResult
+from core.route.links import qr_svg_data_uri
 
 # Schemes a deep-link button may point to; anything else (javascript:, data:, file:, ...) is dropped.
 ALLOWED_LINK_SCHEMES = frozenset({"http", "https", "amapuri", "iosamap"})

@@ -10,27 +10,31 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import get_args
 
 import numpy as np
 
 from core.config import Settings, get_settings
 from core.errors import InputError, ProviderError
 from core.geo.base import LonLat
+from core.geo.composite import MapServices
+from core.geo.coords import haversine_m
 from core.models.route import (
     STRATEGIES,
     CandidateRoute,
     DeepLinks,
     LiveOrigin,
+    MetricSource,
     OptimizerInfo,
-    ProviderCalls,
     ResolvedPoint,
     RouteLeg,
     RoutePlanRequest,
     RoutePlanResult,
+    TransportMode,
     format_location,
 )
 from core.optimizer.order_search import candidate_orders, order_totals
+from core.packs.loader import RegionPack
 from core.route.resolver import resolve_points, same_place
 from core.route.strategies import Scored, best_reason, km, mins, other_reason, pareto_front, rank
 
@@ -66,7 +70,16 @@ class TripMatrix:
     dist: np.ndarray
     dur: np.ndarray
     source: str
+    #: the router that answered (a "mixed" matrix: its figures, except the estimated pairs)
+    remote_source: str = ""
+    estimated: frozenset[tuple[int, int]] = frozenset()
     warnings: list[str] = field(default_factory=list)
+
+    def pair_source(self, a: int, b: int) -> str:
+        """Where the figures of one leg come from: the estimate for a pair the router could not answer."""
+        if (a, b) in self.estimated:
+            return "offline_estimate"
+        return self.remote_source if self.source == "mixed" else self.source
 
     @property
     def stop_nodes(self) -> list[int]:
@@ -105,19 +118,14 @@ def _drop_twins(scored: list[Scored], groups: dict[int, int]) -> list[Scored]:
     return list(kept.values())
 
 
-def _outside_region(lon: float, lat: float, region) -> str | None:
+def _outside_region(lon: float, lat: float, region: RegionPack) -> str | None:
     """A warning when the live start lies outside the region's bounding box (e.g. 0,0 or swapped values)."""
-    bbox = getattr(region, "bbox", None)
-    if not bbox:
-        return None
-    west, south, east, north = bbox
+    west, south, east, north = region.bbox
     if west <= lon <= east and south <= lat <= north:
         return None
-    clon, clat = getattr(region, "center", ((west + east) / 2, (south + north) / 2))
-    from core.geo.coords import haversine_m
-
+    clon, clat = region.center
     dist = haversine_m(lon, lat, clon, clat)
-    name = getattr(region, "name", "the region")
+    name = region.name
     return (
         f"Your start position ({format_location(lon, lat)}, longitude first) is outside the region '{name}', "
         f"{km(dist)} from its centre: check the coordinates (the legs from the start are planned from there)."
@@ -136,10 +144,11 @@ def _leg(a_label: str, b_label: str, a: LonLat, b: LonLat, d: float, t: float, s
     )
 
 
-def resolve_stage(request: RoutePlanRequest, *, provider: Any, settings: Settings, region: Any) -> ResolvedTrip:
+def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings: Settings) -> ResolvedTrip:
     """Resolve every place; refuse a destination that is also a stop or a round trip that does not return."""
     warnings: list[str] = []
-    default_city = getattr(region, "city", None)
+    region = provider.region
+    default_city = region.city
     resolved = resolve_points(request, provider=provider, settings=settings, default_city=default_city)
     warnings.extend(resolved.warnings)
     origin, stops, dest = resolved.origin, resolved.stops, resolved.destination
@@ -179,7 +188,7 @@ def resolve_stage(request: RoutePlanRequest, *, provider: Any, settings: Setting
     return ResolvedTrip(origin=origin, stops=stops, destination=dest, live=live, warnings=warnings)
 
 
-def matrix_stage(trip: ResolvedTrip, *, request: RoutePlanRequest, provider: Any) -> TripMatrix:
+def matrix_stage(trip: ResolvedTrip, *, request: RoutePlanRequest, provider: MapServices) -> TripMatrix:
     """One matrix for all points; every pair must be answered (nothing is filled in silently)."""
     origin, stops, dest, live = trip.origin, trip.stops, trip.destination, trip.live
     warnings: list[str] = []
@@ -208,11 +217,10 @@ def matrix_stage(trip: ResolvedTrip, *, request: RoutePlanRequest, provider: Any
     if matrix.source == "offline_estimate":
         note = matrix.notes[0] if matrix.notes else "Offline estimate."
         warnings.append(f"All distances and durations are offline estimates (source: offline_estimate), not road data. {note}")
-    for w in getattr(provider, "drain_warnings", lambda: [])():
-        warnings.append(w)
-
+    warnings.extend(provider.drain_warnings())
     return TripMatrix(points=points, labels=labels, start=start, offset=offset, end=end, dist=dist, dur=dur,
-                      source=matrix.source, warnings=warnings)
+                      source=matrix.source, remote_source=provider.router.name,
+                      estimated=frozenset((int(i), int(j)) for i, j in matrix.estimated_pairs), warnings=warnings)
 
 
 def rank_stage(
@@ -247,7 +255,7 @@ def rank_stage(
         pos = main.index(idx)
         node_order = [*([start] if start is not None else []), *sc.order, end]
         legs = [
-            _leg(labels[a], labels[b], points[a], points[b], dist[a, b], dur[a, b], net.source)
+            _leg(labels[a], labels[b], points[a], points[b], dist[a, b], dur[a, b], net.pair_source(a, b))
             for a, b in zip(node_order, node_order[1:])
         ]
         reason = (
@@ -291,7 +299,7 @@ def rank_stage(
 
 
 def geometry_stage(
-    net: TripMatrix, best_order: tuple[int, ...], *, provider: Any, mode: str
+    net: TripMatrix, best_order: tuple[int, ...], *, provider: MapServices, mode: TransportMode
 ) -> tuple[list[list[list[float]]], str, list[str]]:
     """The drawn path of each leg of the best route (one cached route call per leg); a failed leg is a straight
     line with a warning, never a silent gap."""
@@ -338,7 +346,7 @@ def links_stage(
 def plan_route(
     request: RoutePlanRequest,
     *,
-    provider: Any,
+    provider: MapServices,
     settings: Settings | None = None,
     progress: Progress | None = None,
 ) -> RoutePlanResult:
@@ -346,13 +354,12 @@ def plan_route(
     progress = progress or _noop
     if len(request.stops) > settings.max_stops:
         raise InputError(f"too many stops: {len(request.stops)} given, this deployment allows {settings.max_stops}", field="stops")
-    before: ProviderCalls = provider.snapshot() if hasattr(provider, "snapshot") else ProviderCalls()
+    before = provider.snapshot()
     t0 = time.perf_counter()
-    getattr(provider, "drain_warnings", lambda: [])()  # stale warnings from an earlier plan are not ours
-    region = getattr(provider, "region", None)
+    provider.drain_warnings()  # stale warnings from an earlier plan are not ours
 
     progress("Resolving places", 0.05)
-    trip = resolve_stage(request, provider=provider, settings=settings, region=region)
+    trip = resolve_stage(request, provider=provider, settings=settings)
     progress("Computing the travel matrix", 0.3)
     net = matrix_stage(trip, request=request, provider=provider)
     progress("Searching stop orders", 0.5)
@@ -363,10 +370,8 @@ def plan_route(
     best = ranked.candidates[0]
     deep_links, link_warnings = links_stage(trip, best, request=request, provider_name=provider.name)
     warnings = [*trip.warnings, *net.warnings, *ranked.warnings, *geo_warnings, *link_warnings]
-    for w in getattr(provider, "drain_warnings", lambda: [])():
-        warnings.append(w)
-
-    calls = provider.snapshot() if hasattr(provider, "snapshot") else ProviderCalls()
+    warnings.extend(provider.drain_warnings())
+    calls = provider.snapshot()
     result = RoutePlanResult(
         success=True,
         origin_mode=request.origin_mode,
@@ -384,10 +389,10 @@ def plan_route(
         transport_mode=request.transport_mode,
         round_trip=request.round_trip,
         provider=provider.name,
-        region=getattr(region, "name", None),
-        metric_source=net.source if net.source in ("offline_estimate", "amap", "osrm", "road_network") else "offline_estimate",
+        region=provider.region.name,
+        metric_source=net.source if net.source in get_args(MetricSource) else "offline_estimate",
         optimizer=ranked.optimizer,
-        provider_calls=type(provider).diff(calls, before) if hasattr(type(provider), "diff") else calls,
+        provider_calls=MapServices.diff(calls, before),
         best_geometry=geometry,
         geometry_source=geometry_source,
         live_origin=trip.live,

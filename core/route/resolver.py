@@ -18,7 +18,8 @@ from rapidfuzz import fuzz
 
 from core.config import Settings, get_settings
 from core.errors import ResolutionError
-from core.geo.base import LonLat, Place
+from core.geo.base import Geocoder, LonLat, Place
+from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
 from core.geo.text import house_number, normalize, strip_city_prefix, strip_house_number
 from core.models.route import RawStop, ResolvedPoint, RoutePlanRequest, format_location
@@ -91,7 +92,7 @@ def resolve_point(
     raw: RawStop,
     *,
     role: Role,
-    provider,
+    provider: Geocoder,
     settings: Settings | None = None,
     index: int | None = None,
     default_city: str | None = None,
@@ -99,7 +100,7 @@ def resolve_point(
     settings = settings or get_settings()
     city = raw.city or default_city
     who = _describe(role, raw, index)
-    pname = getattr(provider, "name", "provider")
+    pname = provider.name
     warnings: list[str] = []
 
     def make(place: Place, source, note: str, score: float | None = None) -> Resolution:
@@ -180,7 +181,13 @@ def resolve_point(
     raise ResolutionError(f"could not resolve {who}{hint}", field=_field(role, index))
 
 
-def resolve_points(request: RoutePlanRequest, *, provider, settings: Settings | None = None, default_city: str | None = None) -> ResolvedPoints:
+def resolve_points(
+    request: RoutePlanRequest,
+    *,
+    provider: MapServices,
+    settings: Settings | None = None,
+    default_city: str | None = None,
+) -> ResolvedPoints:
     """Resolve origin (fixed only), every stop and the destination; report every failure at once."""
     settings = settings or get_settings()
     warnings: list[str] = []
@@ -203,9 +210,8 @@ def resolve_points(request: RoutePlanRequest, *, provider, settings: Settings | 
         message = "; ".join(f.message for f in failures)
         if len(failures) > 1:
             message = f"{len(failures)} places could not be resolved: {message}"
-        region = getattr(getattr(provider, "region", None), "name", None)
-        if getattr(provider, "name", None) == "offline" and region:
-            message += f". The offline provider only knows the bundled places of region '{region}'."
+        if provider.geocoder.name == "offline":
+            message += f". The offline provider only knows the bundled places of region '{provider.region.name}'."
         raise ResolutionError(message, field=failures[0].field, details=[f.field for f in failures])
     assert destination is not None
     return ResolvedPoints(origin=origin, stops=[s for s in stops if s is not None], destination=destination, warnings=warnings)

@@ -110,20 +110,24 @@ def test_weather_offline_is_honest_and_never_forecasts(env):
 
 
 def test_weather_uses_the_provider_when_it_has_a_source(env):
-    class WithWeather:
-        def __init__(self, inner):
-            self.inner = inner
+    from datetime import date
 
-        def __getattr__(self, item):
-            return getattr(self.inner, item)
+    from core.geo.base import DayForecast
+    from core.geo.composite import MapServices
 
-        def weather(self, city, *, day):
-            return {"condition": "sunny", "high_c": 31, "low_c": 24}
+    class StubWeather:
+        name = "stubweather"
 
-    r = route_and_run({"message": "明天天气", "user_id": "u"}, settings=env.settings,
-                      provider=WithWeather(env.provider), now=FIXED_NOW)
-    assert "sunny" in r.result.answer_text
-    assert r.result.payload.evidence[0]["high_c"] == 31
+        def weather_forecast(self, city):
+            return [DayForecast(city="上海", adcode="310000", date=date(2025, 6, 21), day_weather="晴",
+                                night_weather="多云", day_temp_c=31, night_temp_c=24, source="stubweather:forecast")]
+
+    inner = env.provider
+    provider = MapServices(geocoder=inner.geocoder, router=inner.router, region=inner.region, weather=StubWeather())
+    r = route_and_run({"message": "明天天气", "user_id": "u"}, settings=env.settings, provider=provider, now=FIXED_NOW)
+    assert "晴 31°C" in r.result.answer_text and "stubweather:forecast" in r.result.answer_text
+    weather = next(e for e in r.result.payload.evidence if e["type"] == "weather")
+    assert weather["day_temp_c"] == 31 and weather["source"] == "stubweather:forecast"
 
 
 def test_sunset_calculation_matches_known_values():

@@ -16,17 +16,23 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from core.errors import ProviderAuthError, ProviderError, ProviderQuotaExceeded, ProviderUnavailable, RouteNotFound
+from core.errors import (
+    ProviderAuthError,
+    ProviderError,
+    ProviderQuotaExceeded,
+    ProviderRateLimited,
+    ProviderTimeout,
+    ProviderUnavailable,
+    RouteNotFound,
+)
 from core.geo.amap import (
     AMapProvider,
     DistanceItem,
-    ProviderRateLimited,
-    ProviderTimeout,
     error_for_infocode,
     format_lnglat,
     redact_key,
 )
-from core.geo.base import LonLat, MapProvider
+from core.geo.base import Geocoder, LonLat, Router, WeatherService
 from core.geo.coords import gcj02_to_wgs84, parse_lonlat, wgs84_to_gcj02
 from tests.support.paths import AMAP_FIXTURES
 
@@ -108,7 +114,7 @@ def test_fixture_folder_is_present():
 
 
 def test_provider_satisfies_protocol(amap):
-    assert isinstance(amap, MapProvider)
+    assert isinstance(amap, Geocoder) and isinstance(amap, Router) and isinstance(amap, WeatherService)
     assert amap.name == "amap"
     assert KEY not in repr(amap)
 

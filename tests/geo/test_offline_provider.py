@@ -4,8 +4,8 @@ import pytest
 
 from core.config import Settings
 from core.errors import InputError
-from core.geo.base import LonLat, MapProvider
-from core.geo.cache import CachedProvider
+from core.geo.base import Geocoder, LonLat, Router, note_degraded
+from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
 from core.packs.loader import load_region
 from tests.support.region_packs import write_pack
@@ -17,9 +17,15 @@ def provider(tmp_path_factory):
     return OfflineProvider(load_region("testcity", root))
 
 
-def test_implements_the_protocol(provider):
-    assert isinstance(provider, MapProvider)
-    assert isinstance(CachedProvider(provider), MapProvider)
+def services(provider, router=None) -> MapServices:
+    return MapServices(geocoder=provider, router=router or provider, region=provider.region)
+
+
+def test_implements_the_protocols(provider):
+    assert isinstance(provider, Geocoder) and isinstance(provider, Router)
+    both = services(provider)
+    assert isinstance(both, Geocoder) and isinstance(both, Router)
+    assert both.name == "offline"
 
 
 @pytest.mark.parametrize(
@@ -92,7 +98,7 @@ def test_unknown_mode_is_a_clear_error(tmp_path):
 
 
 def test_cache_counts_calls_and_hits(provider):
-    cached = CachedProvider(provider)
+    cached = services(provider)
     cached.geocode("外滩", city="上海")
     cached.geocode("外滩", city="上海")
     cached.matrix([LonLat(121.47, 31.23), LonLat(121.49, 31.24)], mode="driving")
@@ -111,6 +117,8 @@ def test_unknown_region_names_the_available_ones(tmp_path):
 
 def test_cache_never_keeps_a_degraded_answer(provider):
     class Flaky:
+        """A router that falls back to the offline estimate while it is down (and says so)."""
+
         name = "amap"
 
         def __init__(self):
@@ -118,13 +126,16 @@ def test_cache_never_keeps_a_degraded_answer(provider):
 
         def matrix(self, points, *, mode):
             m = provider.matrix(points, mode=mode)
-            return m if self.down else m.model_copy(update={"source": "amap"})
+            if self.down:
+                note_degraded()
+                return m
+            return m.model_copy(update={"source": "amap"})
 
-        def is_degraded(self, value):
-            return value.source != "amap"
+        def route(self, origin, destination, *, mode):
+            return provider.route(origin, destination, mode=mode)
 
     inner = Flaky()
-    cached = CachedProvider(inner)
+    cached = services(provider, inner)
     pts = [LonLat(121.47, 31.23), LonLat(121.49, 31.24)]
     assert cached.matrix(pts, mode="driving").source == "offline_estimate"
     inner.down = False

@@ -18,9 +18,11 @@ from pydantic import SecretStr
 from core.config import Settings
 from core.errors import ProviderAuthError, ProviderError, ProviderUnavailable, RouteNotFound
 from core.geo.amap import AMapProvider
-from core.geo.base import Leg, LonLat, MapProvider, Place, TravelMatrix
+from core.geo.base import Geocoder, Leg, LonLat, Place, Router, TravelMatrix
+from core.geo.composite import MapServices
+from core.packs.loader import load_region
 from core.geo.resilience import ResilientProvider, make_amap_provider
-from tests.support.paths import AMAP_FIXTURES, amap_fixture
+from tests.support.paths import AMAP_FIXTURES, ROOT, amap_fixture
 
 FIXTURES = AMAP_FIXTURES
 KEY = "0123456789abcdef0123456789abcdef"  # same value the invalid-key fixture echoes
@@ -101,7 +103,7 @@ def build(server: Server, *, fallback=None, retries=3, fail_max=5, **kwargs):
 
 def test_is_a_map_provider_named_like_inner():
     rp, _ = build(Server())
-    assert isinstance(rp, MapProvider)
+    assert isinstance(rp, Geocoder) and isinstance(rp, Router)
     assert rp.name == "amap"
 
 
@@ -162,21 +164,27 @@ def test_breaker_counts_each_failed_attempt_and_stops_retrying_when_open():
 def test_cached_second_call_sends_no_request():
     server = Server(load("place_text_v3.json"))
     rp, _ = build(server, fallback=FakeOffline())
-    first = rp.search("咖啡", city="310101", limit=2)
-    second = rp.search("咖啡", city="310101", limit=2)
+    services = services_over(rp)
+    first = services.search("咖啡", city="310101", limit=2)
+    second = services.search("咖啡", city="310101", limit=2)
     assert len(server.requests) == 1
-    assert first == second and first is not second
-    assert rp.stats.cache_hits == 1 and rp.stats.calls == 2
+    assert first == second
+    assert services.cache_hits == 1 and services.snapshot().search == 1 and rp.stats.calls == 1
     # different arguments are a different cache entry
     server.default = load("place_text_v3.json")
-    rp.search("咖啡", city="310000", limit=2)
+    services.search("咖啡", city="310000", limit=2)
     assert len(server.requests) == 2
+
+
+def services_over(rp) -> MapServices:
+    return MapServices(geocoder=rp, router=rp, region=load_region("shanghai", ROOT / "data"), warnings=rp.warnings)
 
 
 def test_cached_matrix_and_route_are_copies():
     pts = [A, B]
     server = Server(default=load("distance_v3.json"))
     rp, _ = build(server)
+    rp = services_over(rp)
     m1 = rp.matrix(pts, mode="driving")
     m1.distances_m[0][1] = -1.0  # a caller mutating its answer must not poison the cache
     m2 = rp.matrix(pts, mode="driving")
@@ -193,6 +201,7 @@ def test_failures_and_fallback_answers_are_not_cached():
     fallback = FakeOffline()
     server = Server(connect_error, default=load("geocode_geo_v3.json"))
     rp, _ = build(server, fallback=fallback, retries=0)
+    rp = services_over(rp)
     assert rp.geocode("人民大道200号")[0].source == "offline"
     assert rp.geocode("人民大道200号")[0].source == "amap"
     assert len(server.requests) == 2
@@ -306,17 +315,19 @@ def test_matrix_item_failures_are_patched_from_fallback():
     fallback = FakeOffline()
     server = Server(default=load("distance_v3_item_failure.json"))
     rp, _ = build(server, fallback=fallback)
+    rp = services_over(rp)
     m = rp.matrix([A, B, C], mode="driving")
-    assert m.source == "amap"
+    assert m.source == "mixed"  # some figures are the estimate's: never labelled as AMap's alone
+    assert m.estimated_pairs == [(1, 2), (2, 0), (2, 1)]
     assert m.distances_m[0][1] == 4240.0
     assert m.distances_m[2][1] == 777.0 and m.durations_s[2][1] == 77.0  # from the estimate
     assert all(math.isfinite(v) for row in m.distances_m for v in row)
     assert any("estimated by offline_estimate" in n for n in m.notes)
     (warning,) = rp.drain_warnings()
     assert warning == "AMap could not answer 3 of 6 driving matrix pairs; used offline_estimate for those"
-    # the cached AMap answer is patched again, not re-requested
+    # a partly estimated answer is not cached: the next plan asks AMap for the failed pairs again
     rp.matrix([A, B, C], mode="driving")
-    assert len(server.requests) == 3
+    assert len(server.requests) == 6 and rp.cache_hits == 0
 
 
 def test_make_amap_provider_requires_a_key():

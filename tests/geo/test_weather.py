@@ -13,11 +13,12 @@ import tenacity
 from core.agent import route_and_run
 from core.errors import InputError, ProviderAuthError, ProviderError, ProviderUnavailable
 from core.geo.amap import WEATHER_PATH, AMapProvider
-from core.geo.cache import CachedProvider
+from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
 from core.packs.loader import load_region
 from core.geo.resilience import ResilientProvider
 from tests.support.agent_packs import make_settings
+from tests.support.paths import ROOT
 from tests.geo.test_resilience import KEY, Server, load
 
 
@@ -64,9 +65,11 @@ def test_client_maps_amap_errors():
         amap.weather("310000", day=date(2026, 11, 22))
 
 
-def resilient(server) -> ResilientProvider:
+def resilient(server) -> MapServices:
+    """AMap weather behind retries and breakers, cached by MapServices as the app wires it."""
     inner = AMapProvider(key=KEY, client=client_for(server))
-    return ResilientProvider(inner, fallback=None, retries=2, wait=tenacity.wait_none(), sleep=lambda s: None)
+    rp = ResilientProvider(inner, fallback=None, retries=2, wait=tenacity.wait_none(), sleep=lambda s: None)
+    return MapServices(geocoder=rp, router=rp, weather=rp, region=load_region("shanghai", ROOT / "data"))
 
 
 def test_resilient_weather_retries_caches_and_never_estimates():
@@ -86,8 +89,9 @@ def agent_env(tmp_path):
     offline = OfflineProvider(load_region(settings.region, settings.data_dir))
 
     def run(message, server, now):
-        provider = CachedProvider(ResilientProvider(AMapProvider(key=KEY, client=client_for(server)), fallback=offline,
-                                                    retries=1, wait=tenacity.wait_none(), sleep=lambda s: None))
+        rp = ResilientProvider(AMapProvider(key=KEY, client=client_for(server)), fallback=offline, retries=1,
+                               wait=tenacity.wait_none(), sleep=lambda s: None)
+        provider = MapServices(geocoder=rp, router=rp, weather=rp, region=offline.region, warnings=rp.warnings)
         return route_and_run({"message": message, "user_id": "u"}, settings=settings, provider=provider, now=now)
 
     return run

@@ -34,7 +34,7 @@ def _brute_force(result, provider, metric):
     """Independent check: evaluate every order on the provider's own matrix."""
     pts = ([(result.resolved_origin.lon, result.resolved_origin.lat)] if result.resolved_origin else [])
     pts += [(s.lon, s.lat) for s in result.resolved_stops] + [(result.resolved_destination.lon, result.resolved_destination.lat)]
-    m = provider.inner.matrix(pts, mode=result.transport_mode)
+    m = provider.router.matrix(pts, mode=result.transport_mode)
     mat = np.asarray(m.distances_m if metric == "distance" else m.durations_s)
     off = 1 if result.resolved_origin else 0
     n = len(result.resolved_stops)

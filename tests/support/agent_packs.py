@@ -76,11 +76,12 @@ def make_settings(tmp: Path, **overrides):
 
 
 def make_provider(settings):
-    from core.geo.cache import CachedProvider
+    from core.geo.composite import MapServices
     from core.geo.offline import OfflineProvider
     from core.packs.loader import load_region
 
-    return CachedProvider(OfflineProvider(load_region(settings.region, settings.data_dir)))
+    offline = OfflineProvider(load_region(settings.region, settings.data_dir))
+    return MapServices(geocoder=offline, router=offline, region=offline.region)
 
 
 FIXED_NOW = datetime(2025, 6, 20, 15, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Friday afternoon

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from core.agent.actions.spec import ActionSpec
 from core.agent.rag import knowledge_base
 from core.agent.state import AgentContext
+from core.geo.base import Geocoder
 from core.models.agent import AgentState
 
 
@@ -52,7 +53,7 @@ class KnowledgeOut(BaseModel):
     hits: list[dict[str, Any]]
 
 
-def resolve_name(provider, name: str, *, min_score: float) -> ResolvedEntity | None:
+def resolve_name(provider: Geocoder, name: str, *, min_score: float) -> ResolvedEntity | None:
     hits = provider.geocode(name)
     if not hits:
         hits = [p for p in provider.search(name, limit=3) if (p.score or 0) >= min_score]

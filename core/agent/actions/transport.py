@@ -17,6 +17,7 @@ from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.state import AgentContext
 from core.errors import ProviderError
 from core.geo.base import LonLat
+from core.geo.offline import OFFLINE_SOURCE, estimate_note
 from core.models.agent import AgentState
 
 
@@ -80,9 +81,7 @@ def _travel_time(inp: TravelTimeIn, state: AgentState, ctx: AgentContext) -> Tra
     if unresolved:
         return TravelTimeOut(resolved=False, unresolved=unresolved, mode=inp.mode)
     leg = prov.route(LonLat(a.lon, a.lat), LonLat(b.lon, b.lat), mode=inp.mode)
-    note = None
-    if hasattr(prov, "estimate_note") and leg.source == "offline_estimate":
-        note = prov.estimate_note(inp.mode)
+    note = estimate_note(prov.region, inp.mode) if leg.source == OFFLINE_SOURCE else None
     return TravelTimeOut(resolved=True, origin=a.model_dump(), destination=b.model_dump(), distance_m=leg.distance_m,
                          duration_s=leg.duration_s, source=leg.source, note=note, mode=inp.mode)
 
@@ -109,19 +108,16 @@ def _robust(inp: RobustIn, state: AgentState, ctx: AgentContext) -> RobustOut:
 
 
 def _weather(inp: WeatherIn, state: AgentState, ctx: AgentContext) -> WeatherOut:
-    fn = getattr(ctx.provider, "weather", None)
-    if not callable(fn):
+    if not ctx.provider.has_weather:
         return WeatherOut(available=False, reason="NO_WEATHER_SOURCE")
     try:
-        data = fn(inp.adcode or inp.city, day=inp.date)
+        data = ctx.provider.weather(inp.adcode or inp.city, day=inp.date)
     except ProviderError as exc:
         return WeatherOut(available=False, reason="WEATHER_SERVICE_FAILED", detail=exc.message)
     if not data:
         return WeatherOut(available=False, reason="NO_FORECAST_FOR_DATE")
-    if isinstance(data, BaseModel):
-        data = data.model_dump(mode="json", exclude_none=True)
-    source = data.get("source") if isinstance(data, dict) else None
-    return WeatherOut(available=True, source=source or getattr(ctx.provider, "name", "provider"), forecast=dict(data))
+    forecast = data.model_dump(mode="json", exclude_none=True)
+    return WeatherOut(available=True, source=data.source, forecast=forecast)
 
 
 def actions() -> list[ActionSpec]:

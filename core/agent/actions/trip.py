@@ -204,7 +204,7 @@ def _apply_user_edit(inp: ApplyEditIn, state: AgentState, ctx: AgentContext) -> 
         else:
             draft = store.create_trip(user_id=inp.user_id, region=inp.region, title="My trip")
         created = True
-    pack = getattr(ctx.provider, "region", None)
+    pack = ctx.provider.region
     new, out = apply_edit(draft, inp.edit, pack=pack, resolve=_resolver(ctx))
     if inp.dry_run:
         out.trip = new.model_dump()

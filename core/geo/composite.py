@@ -1,0 +1,151 @@
+"""MapServices: what the products plan with (docs/ARCHITECTURE.md, "Providers").
+
+Any Geocoder paired with any Router (e.g. the pack's gazetteer with a road router, or AMap with AMap), the
+region pack they serve, an optional WeatherService, one ResponseCache, call counts per service and the
+warnings the services raised while answering. A fallback's answer is returned but never cached.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+from datetime import date
+from threading import Lock
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from core.errors import ProviderUnavailable
+from core.geo.base import (
+    DayForecast,
+    Geocoder,
+    Leg,
+    LonLat,
+    Place,
+    Router,
+    TravelMatrix,
+    TravelMode,
+    WarningLog,
+    WeatherService,
+    degradation_watch,
+)
+from core.geo.cache import ResponseCache, point_key
+from core.geo.weather import pick_forecast
+from core.models.route import ProviderCalls
+from core.packs.loader import RegionPack
+
+T = TypeVar("T")
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_copy(deep=True)
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+class MapServices:
+    """A geocoder and a router (any pair), their region pack, optional weather, one cache, counts, warnings."""
+
+    def __init__(
+        self,
+        *,
+        geocoder: Geocoder,
+        router: Router,
+        region: RegionPack,
+        weather: WeatherService | None = None,
+        cache: ResponseCache | None = None,
+        warnings: WarningLog | None = None,
+    ) -> None:
+        self.geocoder = geocoder
+        self.router = router
+        self.region = region
+        self.weather_service = weather
+        self.cache = cache if cache is not None else ResponseCache()
+        self.warnings = warnings if warnings is not None else WarningLog()
+        self.name = geocoder.name if geocoder.name == router.name else f"{geocoder.name}+{router.name}"
+        self.calls: Counter[str] = Counter()
+        self.cache_hits = 0
+        self._lock = Lock()
+
+    def __repr__(self) -> str:
+        return f"MapServices(geocoder={self.geocoder!r}, router={self.router!r}, region={self.region.name!r})"
+
+    # ---- the one cache ------------------------------------------------------------------------------
+    def _cached(self, key: Hashable, service: str, fn: Callable[[], T]) -> T:
+        """A copy of the cached answer, or the service's answer (kept unless it degraded to a fallback).
+
+        Copies both ways: a caller mutating its answer must not change what the next caller gets."""
+        hit, value = self.cache.get(key)
+        if hit:
+            with self._lock:
+                self.cache_hits += 1
+            return _copy(value)  # type: ignore[no-any-return]
+        with degradation_watch() as degraded:
+            value = fn()
+            keep = not degraded()
+        with self._lock:
+            self.calls[service] += 1
+        if keep:
+            self.cache.put(key, _copy(value))
+        return value
+
+    # ---- Geocoder -----------------------------------------------------------------------------------
+    def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
+        key = ("geocode", self.geocoder.name, address, city)
+        return self._cached(key, "geocode", lambda: self.geocoder.geocode(address, city=city))
+
+    def search(
+        self, keywords: str, *, city: str | None = None, near: LonLat | None = None, limit: int = 10
+    ) -> list[Place]:
+        key = ("search", self.geocoder.name, keywords, city, point_key(near) if near else None, limit)
+        return self._cached(key, "search", lambda: self.geocoder.search(keywords, city=city, near=near, limit=limit))
+
+    def detail(self, poi_id: str) -> Place | None:
+        return self._cached(("detail", self.geocoder.name, poi_id), "detail", lambda: self.geocoder.detail(poi_id))
+
+    # ---- Router -------------------------------------------------------------------------------------
+    def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
+        key = ("matrix", self.router.name, tuple(point_key(p) for p in points), mode)
+        return self._cached(key, "matrix", lambda: self.router.matrix(points, mode=mode))
+
+    def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
+        key = ("route", self.router.name, point_key(origin), point_key(destination), mode)
+        return self._cached(key, "route", lambda: self.router.route(origin, destination, mode=mode))
+
+    # ---- weather ------------------------------------------------------------------------------------
+    @property
+    def has_weather(self) -> bool:
+        return self.weather_service is not None
+
+    def weather(self, city: str, *, day: date) -> DayForecast | None:
+        """The published forecast for ``day`` (None: not among the published days). One call answers every
+        published day, so the whole forecast is cached per city (briefly: forecasts are reissued)."""
+        service = self.weather_service
+        if service is None:
+            raise ProviderUnavailable(f"{self.name} has no weather service", code="NO_WEATHER_SOURCE",
+                                      details={"service": "weather"})
+        days = self._cached(("weather", service.name, city), "weather", lambda: service.weather_forecast(city))
+        return pick_forecast(days, city, day)
+
+    # ---- accounting ---------------------------------------------------------------------------------
+    def drain_warnings(self) -> list[str]:
+        return self.warnings.drain()
+
+    def snapshot(self) -> ProviderCalls:
+        with self._lock:
+            return ProviderCalls(
+                geocode=self.calls["geocode"], search=self.calls["search"], detail=self.calls["detail"],
+                matrix=self.calls["matrix"], route=self.calls["route"], cache_hits=self.cache_hits,
+            )
+
+    @staticmethod
+    def diff(after: ProviderCalls, before: ProviderCalls) -> ProviderCalls:
+        return ProviderCalls(**{k: getattr(after, k) - getattr(before, k) for k in ProviderCalls.model_fields})
+
+    def close(self) -> None:
+        for service in {id(s): s for s in (self.geocoder, self.router, self.weather_service) if s}.values():
+            close: Any = getattr(service, "close", None)
+            if callable(close):
+                close()

@@ -1,0 +1,172 @@
+"""The HTTP base every remote provider stands on (docs/ARCHITECTURE.md, "Adding a provider").
+
+``HttpService`` owns what is the same for every web service: the httpx client (injected, or its own,
+closed on ``close()``), the timeout, pacing between calls, the map from transport failures and HTTP
+status codes to our exceptions, and redaction of the secret (API key) from every message, detail and
+log line. A provider subclass keeps only its params builders and its parsers.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import httpx
+
+from core.errors import ProviderError, ProviderRateLimited, ProviderTimeout, ProviderUnavailable
+
+logger = logging.getLogger(__name__)
+
+_KEY_QUERY_RE = re.compile(r"(?i)(\b(?:key|api_key|apikey|token|access_token)=)[^&\s'\"]*")
+_KEY_JSON_RE = re.compile(r"(?i)([\"'](?:key|api_key|apikey|token|access_token)[\"']\s*:\s*[\"'])[^\"']*")
+SECRET_BODY_FIELDS = frozenset({"key", "api_key", "apikey", "token", "access_token", "sec_code", "sec_code_debug"})
+
+
+def redact_secret(text: str, secret: str | None = None) -> str:
+    """``text`` without the secret: as ``key=...`` in a URL, ``"key": "..."`` in a body, or its literal value."""
+    out = _KEY_QUERY_RE.sub(r"\1***", str(text))
+    out = _KEY_JSON_RE.sub(r"\1***", out)
+    if secret and len(secret) >= 4:
+        out = out.replace(secret, "***")
+    return out
+
+
+def sanitize_body(data: Any, secret: str | None = None) -> Any:
+    """A JSON body safe to keep in exception details: secret fields masked, the secret removed from strings."""
+    if isinstance(data, Mapping):
+        return {k: ("***" if str(k).lower() in SECRET_BODY_FIELDS else sanitize_body(v, secret)) for k, v in data.items()}
+    if isinstance(data, list):
+        return [sanitize_body(v, secret) for v in data]
+    if isinstance(data, str):
+        return redact_secret(data, secret)
+    return data
+
+
+class _RedactingFilter(logging.Filter):
+    """Rewrites records of the ``httpx``/``httpcore`` loggers (which log every request URL at INFO)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # pragma: no cover - a broken record is not ours to fix
+            return True
+        redacted = redact_secret(message)
+        if redacted != message:
+            record.msg = redacted
+            record.args = ()
+        return True
+
+
+_filter_lock = threading.Lock()
+
+
+def install_http_log_redaction() -> None:
+    with _filter_lock:
+        for name in ("httpx", "httpcore"):
+            lg = logging.getLogger(name)
+            if not any(isinstance(f, _RedactingFilter) for f in lg.filters):
+                lg.addFilter(_RedactingFilter())
+
+
+class HttpService:
+    """One web service: ``get_json(path, params)`` with pacing, timeouts, status mapping and redaction."""
+
+    #: how the service is named in messages ("AMap", "Nominatim", ...)
+    label = "the service"
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        client: httpx.Client | None = None,
+        timeout_s: float = 10.0,
+        min_interval_s: float = 0.0,
+        secret: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout_s = float(timeout_s)
+        self.min_interval_s = max(0.0, float(min_interval_s))
+        self._secret = secret
+        self._own_client = client is None
+        self._client = client if client is not None else httpx.Client(timeout=timeout_s)
+        self._headers = dict(headers or {})
+        self._sleep = sleep
+        self._clock = clock
+        self._pace_lock = threading.Lock()
+        self._last_request_at: float | None = None
+        install_http_log_redaction()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self.base_url!r})"
+
+    # ---- lifecycle ---------------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the client this service opened itself; an injected client belongs to its owner."""
+        if self._own_client:
+            self._client.close()
+
+    def __enter__(self) -> HttpService:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # ---- secrets -----------------------------------------------------------------------------
+    def redact(self, text: str) -> str:
+        return redact_secret(text, self._secret)
+
+    def sanitize(self, data: Any) -> Any:
+        return sanitize_body(data, self._secret)
+
+    # ---- the call ----------------------------------------------------------------------------
+    def _pace(self) -> None:
+        if self.min_interval_s <= 0:
+            return
+        with self._pace_lock:
+            now = self._clock()
+            if self._last_request_at is not None:
+                wait = self.min_interval_s - (now - self._last_request_at)
+                if wait > 0:
+                    self._sleep(wait)
+            self._last_request_at = self._clock()
+
+    def get_json(self, path: str, params: Mapping[str, str]) -> Any:
+        """GET ``base_url + path`` and decode JSON; failures become ProviderError subclasses, secret-free."""
+        url = f"{self.base_url}{path}"
+        self._pace()
+        logger.debug("%s GET %s %s", self.label, path, self.redact(str(dict(params))))
+        try:
+            response = self._client.get(url, params=dict(params), headers=self._headers, timeout=self.timeout_s)
+        except httpx.TimeoutException:
+            raise ProviderTimeout(
+                f"{self.label} did not answer {path} within {self.timeout_s:g} s.", details={"endpoint": path}
+            ) from None
+        except httpx.TransportError as exc:
+            raise ProviderUnavailable(
+                f"{self.label} could not be reached for {path} ({type(exc).__name__}: {self.redact(str(exc))}).",
+                details={"endpoint": path},
+            ) from None
+        self.check_status(response, path)
+        try:
+            return response.json()
+        except ValueError:
+            raise ProviderUnavailable(f"{self.label} answered {path} with a body that is not JSON.",
+                                      details={"endpoint": path}) from None
+
+    def check_status(self, response: httpx.Response, path: str) -> None:
+        status = response.status_code
+        if status == 200:
+            return
+        details = {"endpoint": path, "http_status": status}
+        if status == 429:
+            raise ProviderRateLimited(f"{self.label} is rate-limiting calls to {path} (HTTP 429).", details=details)
+        if status >= 500 or status in (408, 425):
+            raise ProviderUnavailable(f"{self.label} answered {path} with HTTP {status}.", details=details)
+        raise ProviderError(f"{self.label} answered {path} with HTTP {status}.", details=details)
