@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components.forms import mark_app_frame, render_frame
+from components.frame import render_frame
+from components.legacy_pages import mark_app_frame
 
 # Pages in menu order; adding a page is one line. No page icons: Streamlit turns a page's icon
 # into the favicon and fetches it from a CDN, and the app must not need the network.

@@ -11,6 +11,8 @@ the machine is online (it is simply blank offline).
 
 from __future__ import annotations
 
+from typing import Any
+
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +21,7 @@ import folium
 from branca.element import Element
 
 from components.static_assets import leaflet_urls
+from core.models.itinerary_result import DayTimeline
 from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
 
 BEST_COLOUR = "#d62728"
@@ -275,19 +278,14 @@ LOCKED_COLOUR = "#9467bd"
 PRIORITY_COLOURS = {"must": "#d62728", "should": "#1f77b4", "nice": "#7f7f7f"}
 
 
-def build_day_map(day, anchors=None, *, base_url_path: str = "", osm_layer: bool = True) -> folium.Map:
-    """A folium map of one itinerary day (a ``DayTimeline``): the start/end place ("H"), the visits
-    numbered in visiting order (coloured by priority, purple when locked) and straight lines between
-    them in that order. Straight lines, not road paths: travel times come from the timeline.
-
-    ``anchors`` maps an anchor key (``day.start_key``/``day.end_key``) to ``(name, lon, lat)``;
-    an anchor not in it is left off the map.
-    """
-    anchors = dict(anchors or {})
+def build_day_map(day: DayTimeline, *, base_url_path: str = "", osm_layer: bool = True) -> folium.Map:
+    """A folium map of one itinerary day: the start/end place ("H"), the visits numbered in visiting order
+    (coloured by priority, purple when locked) and straight lines between them in that order. Straight lines,
+    not road paths: travel times come from the timeline. Positions come from the result itself."""
     visits = [e for e in day.entries
               if e.kind == "visit" and not e.continues_visit and e.lon is not None and e.lat is not None]
-    start = anchors.get(day.start_key)
-    end = anchors.get(day.end_key)
+    start = (day.start_anchor.name, day.start_anchor.lon, day.start_anchor.lat) if day.start_anchor else None
+    end = (day.end_anchor.name, day.end_anchor.lon, day.end_anchor.lat) if day.end_anchor else None
     line: list[list[float]] = []
     if start is not None:
         line.append([start[2], start[1]])
@@ -349,3 +347,34 @@ def build_day_map(day, anchors=None, *, base_url_path: str = "", osm_layer: bool
     if len(line) >= 2:
         m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
     return m
+
+
+def build_agent_map(stops: list[dict[str, Any]], *, base_url_path: str = "") -> folium.Map:
+    """The agent's plan on a map: one numbered pin per visit (day and order in the tooltip), fitted to all.
+
+    ``stops`` are the agent payload's timeline rows of kind ``visit`` with lon/lat (the second half of a visit
+    split by a lunch on site is not a new stop)."""
+    pts = [e for e in stops if e.get("lon") is not None and e.get("lat") is not None and e.get("part") != 2]
+    if not pts:
+        return offline_map([31.2304, 121.4737], zoom_start=11, base_url_path=base_url_path)
+    lats = [float(e["lat"]) for e in pts]
+    lons = [float(e["lon"]) for e in pts]
+    m = offline_map([(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12,
+                    base_url_path=base_url_path)
+    for n, e in enumerate(pts, start=1):
+        folium.Marker(
+            [float(e["lat"]), float(e["lon"])],
+            icon=folium.DivIcon(html=_pin_html(str(n), DAY_ROUTE_COLOUR), icon_size=(26, 26), icon_anchor=(13, 13),
+                                class_name="omni-marker"),
+            tooltip=f"<b>{n} · {html.escape(str(e.get('name', '')))}</b><br>day {e.get('day')}"
+            f" · {html.escape(str(e.get('start', '')))}–{html.escape(str(e.get('end', '')))}",
+        ).add_to(m)
+    if len(pts) >= 2:
+        m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
+    return m
+
+
+def render_agent_map(stops: list[dict[str, Any]], *, key: str = "agent_map", height: int = 380) -> None:
+    from streamlit_folium import st_folium
+
+    st_folium(build_agent_map(stops, base_url_path=_base_url_path()), key=key, height=height, returned_objects=[])

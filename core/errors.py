@@ -66,7 +66,10 @@ class RouteNotFound(ProviderError):
 
 
 def error_from_validation(exc: Exception) -> InputError:
-    """Turn a pydantic ValidationError into one InputError naming the first bad field."""
+    """Turn a pydantic ValidationError into one InputError naming the first bad field.
+
+    The field is the error's location (``days.1``) joined with the field an InputError raised inside a
+    validator names (``end_time``): ``days.1.end_time``, so a form can put the message beside its widget."""
     from pydantic import ValidationError
 
     if isinstance(exc, ValidationError):
@@ -74,8 +77,14 @@ def error_from_validation(exc: Exception) -> InputError:
         loc = ".".join(str(p) for p in first.get("loc", ()) if p != "__root__")
         msg = first.get("msg", str(exc))
         msg = msg.removeprefix("Value error, ")
-        field = loc or (first.get("ctx") or {}).get("field")
-        if not loc and isinstance(first.get("ctx", {}).get("error"), InputError):
-            field = first["ctx"]["error"].field
+        inner = (first.get("ctx") or {}).get("error")
+        field = loc or None
+        if isinstance(inner, InputError) and inner.field:
+            if not loc or inner.field == loc or inner.field.startswith(loc + "."):
+                field = inner.field
+            elif loc.split(".")[-1] == inner.field.split(".")[0]:
+                field = f"{loc.rsplit('.', 1)[0]}.{inner.field}" if "." in loc else inner.field
+            else:
+                field = f"{loc}.{inner.field}"
         return InputError(msg, field=field or None)
     return InputError(str(exc))

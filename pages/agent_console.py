@@ -5,7 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from components.forms import ensure_app_frame
+from components import maps
+from components.frame import active_provider
+from components.legacy_pages import ensure_app_frame
+from components.progress import progress_box
 from core.agent import route_and_run
 from core.bench.agent import run_qa_acceptance
 from core.agent.telemetry import compute_metrics, read_events
@@ -32,14 +35,13 @@ def _run(message: str, **extra) -> None:
     options = {"allow_webbrowse": state.agent_allow_web, "dry_run": state.agent_dry_run,
                "max_steps": int(state.agent_max_steps), "max_seconds": float(state.agent_max_seconds)}
     options.update(extra.pop("options", {}))
-    with st.status("Routing…", expanded=False) as box:
-        def progress(status: str, message_: str) -> None:
-            box.update(label=f"{STATUS_ICON.get(status, '')} {status}")
-
+    provider, _ = active_provider()  # the region and provider chosen in the sidebar
+    with progress_box("Routing") as box:
         resp = route_and_run({"message": message, "user_id": state.agent_user, "options": options, **extra},
-                             progress=progress)
-        box.update(label=f"{STATUS_ICON.get(resp.explain.status_flow[-1], '')} {resp.explain.status_flow[-1]}",
-                   state="error" if resp.result.status in ("FAILED", "TIMEOUT") else "complete")
+                             provider=provider,
+                             progress=lambda status, _message: box.update(f"{STATUS_ICON.get(status, '')} {status}"))
+        last = resp.explain.status_flow[-1]
+        box.finish(f"{STATUS_ICON.get(last, '')} {last}", failed=resp.result.status in ("FAILED", "TIMEOUT"))
     state.agent_history.append({"message": message, "response": resp})
 
 
@@ -88,19 +90,9 @@ if state.agent_history:
             st.markdown("##### Timeline")
             st.dataframe(pd.DataFrame(payload.timeline).drop(columns=["lon", "lat"], errors="ignore"),
                          key="agent_timeline", hide_index=True)
-            # one pin per visit: the second half of a visit split by a lunch on site is not a new stop
-            pts = [e for e in payload.timeline
-                   if e.get("kind") == "visit" and e.get("lon") is not None and e.get("part") != 2]
-            if pts:
-                from components import maps
-                from streamlit_folium import st_folium
-
-                m = maps.offline_map([pts[0]["lat"], pts[0]["lon"]], zoom_start=12)
-                import folium
-
-                for i, e in enumerate(pts, 1):
-                    folium.Marker([e["lat"], e["lon"]], tooltip=f"D{e['day']} {i}. {e['name']}").add_to(m)
-                st_folium(m, key="agent_map", height=380, returned_objects=[])
+            visits = [e for e in payload.timeline if e.get("kind") == "visit"]
+            if visits:
+                maps.render_agent_map(visits)
         for name in ("dropped_items", "branches", "candidates", "evidence"):
             rows = getattr(payload, name)
             if rows:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from components.forms import ensure_app_frame
+from components.legacy_pages import ensure_app_frame
 
 ensure_app_frame()
 

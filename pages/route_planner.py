@@ -3,69 +3,61 @@
 import streamlit as st
 from pydantic import ValidationError
 
-from components import charts, forms, maps, tables
+from components import charts, maps, tables
+from components import route_form as form
+from components.frame import active_provider
+from components.legacy_pages import ensure_app_frame
+from components.progress import run_with_progress
 from core.config import get_settings
-from core.errors import OmniError, error_from_validation
+from core.errors import OmniError
 from core.models.route import RoutePlanRequest
 from core.route.planner import plan_route
 
-forms.ensure_app_frame()
+ensure_app_frame()
 st.title(":material/route: Route planner 多目的地路线规划")
-forms.init_form_state()
+form.init_form_state()
 
 # --- input ---------------------------------------------------------------------------------------
-forms.render_scenario_picker()
+form.render_scenario_picker()
 with st.container(border=True):
     st.markdown("##### Start 起点")
-    forms.render_origin_inputs()
+    form.render_origin_inputs()
     st.markdown("##### Destination 终点")
-    forms.render_destination_inputs()
+    form.render_destination_inputs()
     st.markdown("##### Stops 途经点")
-    stops_table = forms.render_stops_inputs()
+    stops_table = form.render_stops_inputs()
     st.markdown("##### Options 选项")
-    forms.render_options()
+    form.render_options()
 
 plan_clicked = st.button("Plan route 规划路线", key="plan", type="primary")
-forms.show_field_error("plan")
+form.show_field_error("plan")
 
 if plan_clicked:
-    st.session_state.pop(forms.ERROR, None)
-    payload = forms.request_payload(st.session_state, stops_table)
+    form.ERRORS.clear()
+    payload = form.request_payload(st.session_state, stops_table)
     try:
         request = RoutePlanRequest.model_validate(payload)
-        provider, provider_name = forms.active_provider()
-        with st.status(f"Planning with the {provider_name} provider…", expanded=False) as status:
-            bar = st.progress(0.0, text="Starting")
-
-            def progress(message: str, fraction: float) -> None:
-                bar.progress(min(max(float(fraction), 0.0), 1.0), text=message)
-
-            try:
-                result = plan_route(request, provider=provider, settings=get_settings(), progress=progress)
-            except Exception:
-                status.update(label="Planning failed", state="error")
-                raise
-            status.update(label="Planned", state="complete")
+        provider, provider_name = active_provider()
+        result = run_with_progress(
+            f"Planning with the {provider_name} provider",
+            lambda progress: plan_route(request, provider=provider, settings=get_settings(), progress=progress),
+            done=lambda r: "Planned",
+        )
     except (ValidationError, OmniError) as exc:
-        error = error_from_validation(exc) if isinstance(exc, ValidationError) else exc
-        st.session_state[forms.ERROR] = {
-            "code": error.code,
-            "message": error.message,
-            "field": error.field,
-            "label": forms.field_label(error.field, payload["stops"]),
-        }
-        st.session_state.pop(forms.RESULT, None)
+        error = form.ERRORS.record(exc)
+        error["label"] = form.field_label(error["field"], payload["stops"])
+        st.session_state.pop(form.RESULT, None)
         st.rerun()  # redraw with the message next to the input it concerns; inputs are kept
     else:
-        st.session_state[forms.REQUEST] = request
-        st.session_state[forms.RESULT] = result
+        st.session_state[form.REQUEST] = request
+        st.session_state[form.RESULT] = result
 
 # --- result (rendered from state) ---------------------------------------------------------------
-result = st.session_state.get(forms.RESULT)
+result = st.session_state.get(form.RESULT)
 if result is not None:
     st.divider()
     st.subheader("Result 结果")
-    stale = forms.stale_message(st.session_state, stops_table, result)
+    stale = form.stale_message(st.session_state, stops_table, result)
     if stale:  # the form was edited after planning: say so rather than show it as the current plan
         with st.container(key="stale_result"):
             st.info(stale, icon=":material/update:")

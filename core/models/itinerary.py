@@ -125,7 +125,11 @@ class TripDay(BaseModel):
     @model_validator(mode="after")
     def _ordered(self) -> TripDay:
         if self.end_time <= self.start_time:
-            raise InputError(f"day {self.date}: end_time must be after start_time", field="end_time")
+            raise InputError(
+                f"day {self.date}: the day ends at {self.end_time:%H:%M}, before it starts at {self.start_time:%H:%M}: "
+                "the end time must be later",
+                field="end_time",
+            )
         return self
 
 
@@ -228,7 +232,7 @@ class TripRequest(BaseModel):
             seen.add(place.key or "")
             if place.fixed_day is not None and place.fixed_day >= len(self.days):
                 raise InputError(
-                    f"place '{place.key}' is fixed to day index {place.fixed_day}, but the trip has "
+                    f"'{place.name or place.key}' is fixed to day {place.fixed_day + 1}, but the trip has "
                     f"{len(self.days)} day(s)",
                     field=f"places.{i}.fixed_day",
                 )

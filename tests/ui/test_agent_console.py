@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.config import get_settings
+from core.geo.registry import make_provider
 from tests.support.agent_packs import write_agent_pack
 from tests.support.paths import ROOT as PROJECT_ROOT
 
@@ -67,3 +68,45 @@ def test_qa_button_runs_every_case(page):
     page.button(key="agent_qa").click().run()
     assert not page.exception, page.exception
     assert _metric(page, "QA passed") == "8/8"
+
+
+def test_the_console_answers_with_the_region_and_provider_chosen_in_the_sidebar(tmp_path, monkeypatch,
+                                                                                   leaflet_static):
+    from tests.support.region_packs import write_pack
+
+    write_agent_pack(tmp_path / "data")
+    write_pack(tmp_path / "data")  # a second region, "testcity", with its own coordinates
+    meta = tmp_path / "data" / "regions" / "testcity" / "region.json"
+    meta.write_text(meta.read_text(encoding="utf-8").replace('"zh": "上海"', '"zh": "测试城"'), encoding="utf-8")
+    (tmp_path / "kb").mkdir()
+    for k, v in {"OMNI_DATA_DIR": str(tmp_path / "data"), "OMNI_REGION": "agentcity", "OMNI_PROVIDER": "offline",
+                 "OMNI_DB_URL": f"sqlite:///{tmp_path / 'ui.db'}", "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
+                 "OMNI_KB_DIR": str(tmp_path / "kb")}.items():
+        monkeypatch.setenv(k, v)
+    get_settings.cache_clear()
+    try:
+        at = AppTest.from_file(str(PROJECT_ROOT / "app.py"), default_timeout=60)
+        at.run()
+        expected = {}
+        for region in ("testcity", "agentcity"):  # the two packs place 外滩 and 东方明珠 differently
+            services = make_provider("offline", region=region, settings=get_settings())
+            a, b = (services.geocode(name)[0] for name in ("外滩", "东方明珠"))
+            expected[region] = services.route(a.lonlat, b.lonlat, mode="driving").distance_m
+        assert expected["testcity"] != expected["agentcity"]
+
+        def asked(region: str) -> float:
+            at.selectbox(key="region").set_value(region).run()
+            at.chat_input(key="agent_prompt").set_value("从外滩到东方明珠开车要多久").run()
+            assert not at.exception, at.exception
+            resp = at.session_state["agent_history"][-1]["response"]
+            return next(e for e in resp.result.payload.evidence if e.get("type") == "travel_time")["distance_m"]
+
+        at.switch_page("pages/agent_console.py").run()
+        assert asked("testcity") == expected["testcity"]
+        assert asked("agentcity") == expected["agentcity"]
+    finally:
+        import streamlit as st
+
+        st.cache_data.clear()  # the region list and catalogues of this test's data folder must not leak
+        st.cache_resource.clear()
+        get_settings.cache_clear()

@@ -227,3 +227,22 @@ def test_current_location_from_browser_and_map(streamlit_server):
             assert picked_lon < 121.4737 and picked_lat > 31.2304  # up-left of the centre
         finally:
             browser.close()
+
+
+@pytest.mark.parametrize("path,marker", [("route_planner", ".st-key-plan button"),
+                                         ("itinerary", ".st-key-optimise button"),
+                                         ("agent_console", ".st-key-agent_prompt")])
+def test_each_page_url_opened_first_gets_the_app_frame(streamlit_server, path, marker):
+    """Streamlit's legacy multipage mode (components/legacy_pages.py): the first visit after a server start opens a
+    page URL directly; the page must still come with app.py's sidebar and navigation."""
+    from playwright.sync_api import expect
+
+    with offline_page(streamlit_server, width=1280, height=900) as run:
+        page = run.page
+        page.goto(f"{streamlit_server}/{path}")
+        expect(page.locator(marker)).to_be_visible()
+        expect(page.locator(".st-key-region")).to_be_visible()  # the sidebar drawn by app.py
+        expect(page.locator('[data-testid="stSidebarNav"]')).to_be_visible()  # st.navigation's page links
+        assert f"/{path}" in page.url
+    assert not run.errors, f"JavaScript errors: {run.errors}"
+    assert not run.blocked, f"requests left the machine: {run.blocked}"

@@ -14,7 +14,9 @@ from datetime import time
 
 import pytest
 
-from components import itinerary_views as iv
+from components import itinerary_form as form
+from components import itinerary_frames as frames
+from components import itinerary_state as state
 from core.errors import InputError
 from core.models.itinerary_result import ItineraryResult
 from tests.ui.test_browser import streamlit_server  # noqa: F401  (the fixture of the browser test)
@@ -356,17 +358,17 @@ CATALOG = [
 
 def test_place_table_edits_merge_into_the_selection():
     selection: dict = {}
-    ids = iv.view_ids(CATALOG, selection, "park")
+    ids = state.view_ids(CATALOG, selection, "park")
     assert ids == ["b"]
-    frame = iv.selection_frame(ids, CATALOG, selection)
+    frame = frames.selection_frame(ids, CATALOG, selection)
     assert list(frame.index) == ["b"] and not frame["include"].iloc[0]
-    iv.merge_editor_edits(selection, ids, CATALOG, {0: {"include": True, "priority": "must", "visit min": 40}})
+    state.merge_editor_edits(selection, ids, CATALOG, {0: {"include": True, "priority": "must", "visit min": 40}})
     assert selection["b"] == {"include": True, "priority": "must", "visit_minutes": 40, "fixed_day": None}
     # Included places come first in the unfiltered view, and survive a search that hides them.
-    assert iv.view_ids(CATALOG, selection) == ["b", "a", "h"]
-    assert iv.view_ids(CATALOG, selection, "museum") == ["a"]
-    assert iv.view_ids(CATALOG, selection, only_selected=True) == ["b"]
-    assert iv.included(selection) == ["b"]
+    assert state.view_ids(CATALOG, selection) == ["b", "a", "h"]
+    assert state.view_ids(CATALOG, selection, "museum") == ["a"]
+    assert state.view_ids(CATALOG, selection, only_selected=True) == ["b"]
+    assert state.included(selection) == ["b"]
 
 
 def form_state(**over):
@@ -380,17 +382,15 @@ def form_state(**over):
     return state
 
 
-def test_trip_payload_builds_a_request_and_names_bad_fields():
-    from core.models.itinerary import TripRequest
-
+def test_trip_request_builds_a_request_and_names_the_widget_of_each_bad_field():
     selection = {"a": {"include": True, "priority": "must", "visit_minutes": 90, "fixed_day": 2},
                  "b": {"include": False, "priority": "nice", "visit_minutes": None, "fixed_day": None}}
-    payload = iv.trip_payload(form_state(), selection, CATALOG, "shanghai")
-    request = TripRequest.model_validate(payload)
+    request = form.trip_request(form_state(), selection, CATALOG, "shanghai")
     assert [p.place_id for p in request.places] == ["a"]
     assert request.places[0].fixed_day == 1  # the table counts days from 1
     assert [str(d.date) for d in request.days] == ["2025-06-09", "2025-06-10"]
 
+    # the form checks only what it alone knows; the request's own rules come from TripRequest, mapped to widgets
     cases = [
         ({}, {"a": {**selection["a"], "include": False}}, "places"),
         ({"day_end": time(8, 0)}, selection, "day_end"),
@@ -400,20 +400,20 @@ def test_trip_payload_builds_a_request_and_names_bad_fields():
     ]
     for over, sel, field in cases:
         with pytest.raises(InputError) as err:
-            iv.trip_payload(form_state(**over), sel, CATALOG, "shanghai")
+            form.trip_request(form_state(**over), sel, CATALOG, "shanghai")
         assert err.value.field == field
-    assert iv.field_label("day_end_1") == "Day 2 end time"
-    assert iv.field_label("places.a.fixed_day", catalog=CATALOG) == "Place '甲' fixed day"
-    assert iv.error_section("day_end") == "days" and iv.error_section("places") == "places"
+    assert form.field_label("day_end_1") == "Day 2 end time"
+    assert form.field_label("places.a.fixed_day", catalog=CATALOG) == "Place '甲' fixed day"
+    assert form.error_section("day_end") == "days" and form.error_section("places") == "places"
 
 
 def test_edit_from_form():
-    assert iv.edit_from_form("lock", "a", 1, None) == {"kind": "lock", "key": "a", "day_index": 1}
-    assert iv.edit_from_form("lock", "a", None, time(10, 15)) == {"kind": "lock", "key": "a", "start_time": "10:15"}
-    assert iv.edit_from_form("move", "a", 0, None) == {"kind": "move", "key": "a", "day_index": 0}
-    assert iv.edit_from_form("remove", "a", 2, time(9, 0)) == {"kind": "remove", "key": "a"}
+    assert form.edit_from_form("lock", "a", 1, None) == {"kind": "lock", "key": "a", "day_index": 1}
+    assert form.edit_from_form("lock", "a", None, time(10, 15)) == {"kind": "lock", "key": "a", "start_time": "10:15"}
+    assert form.edit_from_form("move", "a", 0, None) == {"kind": "move", "key": "a", "day_index": 0}
+    assert form.edit_from_form("remove", "a", 2, time(9, 0)) == {"kind": "remove", "key": "a"}
     with pytest.raises(InputError):
-        iv.edit_from_form("move", "a", None, None)
+        form.edit_from_form("move", "a", None, None)
 
 
 # --- in the browser -------------------------------------------------------------------------------

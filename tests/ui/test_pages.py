@@ -285,7 +285,8 @@ def test_tables_and_chart_builders():
 def test_form_helpers():
     import pandas as pd
 
-    from components.forms import field_label, parse_pasted_stops, request_payload, stops_frame, stops_from_frame
+    from components.route_form import field_label, request_payload
+    from components.stops_table import parse_pasted_stops, stops_frame, stops_from_frame
     from core.models.route import RoutePlanRequest
 
     assert parse_pasted_stops("A | addr a\n# note\n\nplain address\nB\taddr b\tcity\tme") == [
@@ -324,7 +325,7 @@ def test_install_leaflet_script(tmp_path):
 
 
 def test_paste_keeps_extra_columns_and_skips_separator_only_lines():
-    from components.forms import parse_pasted_stops
+    from components.stops_table import parse_pasted_stops
 
     assert parse_pasted_stops(" | \n|||\n\t\nA | addr | 上海 | Li | 138 0000 | back door") == [
         {"name": "A", "address": "addr", "city": "上海", "contact": "Li | 138 0000 | back door"},
@@ -332,7 +333,8 @@ def test_paste_keeps_extra_columns_and_skips_separator_only_lines():
 
 
 def test_changed_fields_compares_the_form_with_the_planned_request():
-    from components.forms import changed_fields, request_payload, stops_frame
+    from components.route_form import changed_fields, request_payload
+    from components.stops_table import stops_frame
     from core.models.route import RoutePlanRequest
 
     state = {"origin_mode": "fixed", "origin_address": "人民广场", "destination_address": "外滩", "route_strategy": "balanced"}

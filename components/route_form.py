@@ -1,24 +1,33 @@
-"""Inputs of the dashboard: cached look-ups, the sidebar, and the route-planner form.
+"""The route planner's form: its inputs, the request they make, and whether a result is stale.
 
-Pure helpers (``parse_pasted_stops``, ``stops_frame``, ``request_payload``, ``field_label``)
-have no Streamlit calls and are unit-testable; the ``render_*`` functions draw widgets.
-Every widget carries a ``key=`` (tests drive them by key).
+Pure helpers (``request_payload``, ``changed_fields``, ``field_label``) have no Streamlit calls and are
+unit-testable; the ``render_*`` functions draw widgets. Every widget carries a ``key=`` (tests drive them).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
+from components.field_errors import FormErrors
+from components.frame import ACTIVE_PROVIDER, cached_region_info
+from components.stops_table import (
+    STOP_COLUMNS,
+    clean,
+    empty_stops_frame,
+    parse_pasted_stops,
+    renumbered,
+    stops_frame,
+    stops_from_frame,
+)
 from core.config import get_settings
 from core.errors import OmniError
-from core.models.route import STRATEGIES, RawStop, RoutePlanRequest
+from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult
 
-STOP_COLUMNS = ["order", "name", "address", "city", "contact"]
+
 ORIGIN_MODES = ("fixed", "current_location")
 TRANSPORT_MODES = ("driving", "walking")
 DEEP_LINK_MODES = ("auto", "route_plan", "personal_map")
@@ -30,38 +39,12 @@ STRATEGY_LABELS = {
 }
 TRANSPORT_LABELS = {"driving": "Driving 驾车", "walking": "Walking 步行"}
 
-# Session-state keys shared by app.py and the pages.
-ACTIVE_PROVIDER = "active_provider"  # the provider actually in use (falls back to offline)
+# Session-state keys of the page.
 RESULT = "route_result"
 REQUEST = "route_request"
 ERROR = "route_error"
 STOPS_BASE = "stops_df"  # the table handed to st.data_editor
 STOPS_CURRENT = "stops_current"  # the table as last edited (base + the editor's edits)
-
-
-# --- cached look-ups ---------------------------------------------------------------------------
-
-
-@st.cache_data(show_spinner=False)
-def cached_regions() -> list[str]:
-    from core.packs.loader import list_regions
-
-    return list(list_regions())
-
-
-@st.cache_data(show_spinner=False)
-def cached_region_info(name: str) -> dict[str, Any]:
-    """Small facts about a region pack: display names, centre (lon, lat), city."""
-    from core.packs.loader import load_region
-
-    pack = load_region(name)
-    return {
-        "name": pack.name,
-        "display_name": dict(pack.display_name),
-        "center": tuple(pack.center),
-        "city": getattr(pack, "city", None),
-        "places": len(pack.places),
-    }
 
 
 @st.cache_data(show_spinner=False)
@@ -71,250 +54,14 @@ def cached_scenarios(region: str | None) -> list[Any]:
     return list(list_scenarios(region))
 
 
-@st.cache_data(show_spinner=False)
-def cached_providers() -> list[str]:
-    from core.geo.registry import available_providers
-
-    return list(available_providers())
-
-
-@st.cache_resource(show_spinner=False)
-def cached_provider(name: str, region: str):
-    """One provider (with its response cache and call counters) per (name, region)."""
-    from core.geo.registry import make_provider
-
-    return make_provider(name, region=region, settings=get_settings())
-
-
-def amap_key_missing() -> bool:
-    settings = get_settings()
-    return not (os.environ.get("OMNI_AMAP_KEY") or (settings.amap_key and settings.amap_key.get_secret_value()))
-
-
-def active_provider():
-    """(provider object, name) for the region and provider chosen in the sidebar."""
-    settings = get_settings()
-    region = st.session_state.get("region") or settings.region
-    name = st.session_state.get(ACTIVE_PROVIDER) or "offline"
-    try:
-        return cached_provider(name, region), name
-    except OmniError:
-        return cached_provider("offline", region), "offline"
-
-
-# --- app frame ---------------------------------------------------------------------------------
-
-FRAME_MARK = "_omni_app_frame"  # set by app.py on each run, consumed by the page
-FRAME_SEEN = "_omni_app_frame_seen"  # this session has run through app.py at least once
-
-
-@st.cache_resource(show_spinner=False)
-def app_icon():
-    """The favicon, drawn locally: material/emoji page icons make the browser fetch from Google's CDN."""
-    from PIL import Image, ImageDraw
-
-    img = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
-    draw.ellipse((4, 4, 60, 60), fill=(214, 39, 40, 255))
-    draw.line((18, 44, 30, 24, 40, 36, 48, 18), fill=(255, 255, 255, 255), width=6, joint="curve")
-    return img
-
-
-def render_frame() -> None:
-    """What every page shares: wide layout, Leaflet for the maps, the sidebar."""
-    from components.static_assets import ensure_leaflet
-
-    st.set_page_config(layout="wide", page_title="Omni-Travel Planner", page_icon=app_icon())
-    if not ensure_leaflet():  # normally done by scripts/install_leaflet.py at install time
-        st.sidebar.warning("Leaflet is missing from ./static/leaflet — run `python scripts/install_leaflet.py`.")
-    render_sidebar()
-
-
-def mark_app_frame() -> None:
-    """app.py calls this on every run, before running the page."""
-    st.session_state[FRAME_MARK] = True
-    st.session_state[FRAME_SEEN] = True
-
-
-def ensure_app_frame() -> None:
-    """Every page calls this first: make sure it runs inside app.py's frame.
-
-    Because the project has a ``pages/`` folder, Streamlit starts each process in its legacy
-    multipage mode and leaves it only when app.py calls ``st.navigation``. If the first visit
-    after a server start opens a page URL (``/route_planner``), Streamlit runs the page without
-    app.py (no sidebar, no wide layout): leave that mode and rerun through app.py, which opens
-    the same page (page hashes come from the URL path, so they match). AppTest re-enters the
-    legacy mode on every run; there a rerun would drop button clicks, so a session that has
-    already been through app.py gets the frame drawn in place instead.
-    """
-    if st.session_state.pop(FRAME_MARK, False):
-        return
-    from streamlit.runtime.pages_manager import PagesManager
-
-    if not PagesManager.uses_pages_directory:
-        return  # the page is the main script itself (e.g. AppTest.from_file of the page)
-    PagesManager.uses_pages_directory = False
-    if st.session_state.get(FRAME_SEEN):
-        render_frame()
-    else:
-        st.session_state[FRAME_SEEN] = True
-        st.rerun()
-
-
-# --- sidebar -----------------------------------------------------------------------------------
-
-
-def _region_label(name: str) -> str:
-    try:
-        info = cached_region_info(name)
-    except (OmniError, ValueError, OSError):  # a broken pack still shows by name
-        return name
-    names = info["display_name"]
-    return f"{names.get('zh', name)} · {names.get('en', name)}" if names else name
-
-
-def render_sidebar() -> None:
-    """Region and provider pickers; stores the provider in use as ``st.session_state[ACTIVE_PROVIDER]``."""
-    settings = get_settings()
-    regions = cached_regions() or [settings.region]
-    if st.session_state.get("region") not in regions:
-        st.session_state["region"] = settings.region if settings.region in regions else regions[0]
-    providers = cached_providers()
-    if st.session_state.get("provider") not in providers:
-        st.session_state["provider"] = settings.provider if settings.provider in providers else providers[0]
-
-    with st.sidebar:
-        st.selectbox("Region 地区", regions, key="region", format_func=_region_label)
-        st.selectbox(
-            "Map provider 地图服务",
-            providers,
-            key="provider",
-            help="offline: bundled region data, no network. amap: AMap Web Service (needs OMNI_AMAP_KEY).",
-        )
-        chosen = st.session_state["provider"]
-        active = chosen
-        try:
-            cached_provider(chosen, st.session_state["region"])
-        except OmniError as exc:
-            hint = ""
-            if chosen == "amap" and amap_key_missing() and "OMNI_AMAP_KEY" not in exc.message:
-                hint = " Set the environment variable OMNI_AMAP_KEY to use AMap."
-            st.error(f"Provider '{chosen}' is not available: {exc.message}{hint} Using the offline provider instead.")
-            active = "offline"
-        else:
-            if chosen == "amap" and amap_key_missing():
-                st.info(
-                    "AMap needs an API key: set the environment variable OMNI_AMAP_KEY and restart. "
-                    "Without it every figure comes from the offline estimate."
-                )
-        st.session_state[ACTIVE_PROVIDER] = active
-        st.caption(f"Provider in use: **{active}** · region **{st.session_state['region']}**")
-
-
-# --- pure helpers ------------------------------------------------------------------------------
-
-
-def empty_stops_frame() -> pd.DataFrame:
-    frame = pd.DataFrame({c: pd.Series(dtype="object") for c in STOP_COLUMNS})
-    frame["order"] = pd.Series(dtype="Int64")
-    return frame
-
-
-def stops_frame(stops: list[RawStop] | list[Mapping[str, Any]], start: int = 1) -> pd.DataFrame:
-    """A stops table (order, name, address, city, contact) from RawStops or dicts."""
-    rows = []
-    for i, stop in enumerate(stops):
-        data = stop.model_dump() if isinstance(stop, RawStop) else dict(stop)
-        rows.append(
-            {
-                "order": start + i,
-                "name": data.get("name") or "",
-                "address": data.get("address") or "",
-                "city": data.get("city") or "",
-                "contact": data.get("contact") or "",
-            }
-        )
-    if not rows:
-        return empty_stops_frame()
-    frame = pd.DataFrame(rows, columns=STOP_COLUMNS)
-    frame["order"] = frame["order"].astype("Int64")
-    return frame
-
-
-def parse_pasted_stops(text: str) -> list[dict[str, str]]:
-    """One stop a line: ``name | address [| city [| contact]]`` or just an address (or a name).
-
-    Tabs work as separators too (pasting from a spreadsheet). Blank lines, lines of separators only and
-    ``#`` comments are skipped. Columns beyond the fourth are kept in ``contact`` (nothing typed is lost).
-    """
-    stops = []
-    for raw in (text or "").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        sep = "|" if "|" in line else ("\t" if "\t" in line else None)
-        parts = [p.strip() for p in line.split(sep)] if sep else [line]
-        if not any(parts):
-            continue
-        if len(parts) == 1:
-            stops.append({"name": "", "address": parts[0], "city": "", "contact": ""})
-        else:
-            if len(parts) > 4:
-                parts = [*parts[:3], " | ".join(p for p in parts[3:] if p)]
-            parts += [""] * (4 - len(parts))
-            stops.append({"name": parts[0], "address": parts[1], "city": parts[2], "contact": parts[3]})
-    return stops
-
-
-def is_missing(value: Any) -> bool:
-    """None or a pandas/numpy missing value (NaN, NA, NaT) from an edited table cell."""
-    if value is None:
-        return True
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):  # list-like cells
-        return False
-
-
-def _clean(value: Any) -> str | None:
-    if is_missing(value):
-        return None
-    text = str(value).strip()
-    return text or None
-
-
-def stops_from_frame(frame: pd.DataFrame | None) -> list[dict[str, str | None]]:
-    """Rows of the stops table as RawStop dicts, sorted by ``order`` (blank order last); empty rows dropped."""
-    if frame is None or len(frame) == 0:
-        return []
-    df = frame.copy()
-    for col in STOP_COLUMNS:
-        if col not in df.columns:
-            df[col] = None
-    df["_order"] = pd.to_numeric(df["order"], errors="coerce")
-    df["_pos"] = range(len(df))
-    df = df.sort_values(["_order", "_pos"], na_position="last", kind="stable")
-    stops = []
-    for _, row in df.iterrows():
-        stop = {c: _clean(row[c]) for c in ("name", "address", "city", "contact")}
-        if any(stop.values()):
-            stops.append(stop)
-    return stops
-
-
-def renumbered(frame: pd.DataFrame) -> pd.DataFrame:
-    """The table sorted by ``order`` and renumbered 1..n (blank rows dropped)."""
-    return stops_frame(stops_from_frame(frame))
-
-
 def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) -> dict[str, Any]:
     """The RoutePlanRequest fields from the form's session state and the stops table."""
     mode = state.get("origin_mode") or "fixed"
     payload: dict[str, Any] = {
         "origin_mode": mode,
-        "destination_name": _clean(state.get("destination_name")),
-        "destination_address": _clean(state.get("destination_address")),
-        "destination_city": _clean(state.get("destination_city")),
+        "destination_name": clean(state.get("destination_name")),
+        "destination_address": clean(state.get("destination_address")),
+        "destination_city": clean(state.get("destination_city")),
         "stops": stops_from_frame(stops_table),
         "route_strategy": state.get("route_strategy") or "shortest_distance",
         "transport_mode": state.get("transport_mode") or "driving",
@@ -324,9 +71,9 @@ def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) 
         "need_deep_link": True,
     }
     if mode == "fixed":
-        payload["origin_name"] = _clean(state.get("origin_name"))
-        payload["origin_address"] = _clean(state.get("origin_address"))
-        payload["origin_city"] = _clean(state.get("origin_city"))
+        payload["origin_name"] = clean(state.get("origin_name"))
+        payload["origin_address"] = clean(state.get("origin_address"))
+        payload["origin_city"] = clean(state.get("origin_city"))
     else:
         lon, lat = state.get("origin_lon"), state.get("origin_lat")
         payload["origin_lon"] = float(lon) if lon is not None else None
@@ -355,21 +102,21 @@ def changed_fields(state: Mapping[str, Any], stops_table: pd.DataFrame | None, p
     return labels
 
 
-def stale_message(state: Mapping[str, Any], stops_table: pd.DataFrame | None, result: Any) -> str | None:
+def stale_message(state: Mapping[str, Any], stops_table: pd.DataFrame | None, result: RoutePlanResult) -> str | None:
     """A notice when the result on screen no longer matches the form (or the sidebar), else None."""
     changed = changed_fields(state, stops_table, state.get(REQUEST))
     region = state.get("region")
-    if region and getattr(result, "region", None) and region != result.region:
+    if region and result.region and region != result.region:
         changed.append("Region")
     active = state.get(ACTIVE_PROVIDER)
-    if active and getattr(result, "provider", None) and active != result.provider:
+    if active and result.provider and active != result.provider:
         changed.append("Provider")
     if not changed:
         return None
     what = "the inputs" if changed == ["Input"] else ", ".join(changed)
     return (
         f"Changed since this plan: {what}. The result below is for the previous inputs "
-        f"(strategy {getattr(result, 'route_strategy', '?')}, {len(getattr(result, 'resolved_stops', []))} stops) "
+        f"(strategy {result.route_strategy}, {len(result.resolved_stops)} stops) "
         "— press Plan route to update it."
     )
 
@@ -422,16 +169,8 @@ def error_section(field: str | None) -> str:
         return "stops"
     return "options"
 
-
-def error_text(error: Mapping[str, Any]) -> str:
-    label = error.get("label") or field_label(error.get("field"))
-    message = str(error.get("message") or "")
-    if error.get("field") and label and label.split(" (")[0].casefold() not in message.casefold():
-        return f"{label}: {message}"
-    return message
-
-
-# --- planner form ------------------------------------------------------------------------------
+#: The form's last plan error, shown beside the section it concerns (fields are the request's own names).
+ERRORS = FormErrors(state_key=ERROR, label=field_label, section=error_section)
 
 
 def init_form_state() -> None:
@@ -491,7 +230,7 @@ def load_scenario_into_form() -> None:
             "loaded_scenario": scenario.id,
         }
     )
-    if req.round_trip and req.origin_mode == "fixed" and _clean(req.destination_address) == _clean(req.origin_address):
+    if req.round_trip and req.origin_mode == "fixed" and clean(req.destination_address) == clean(req.origin_address):
         # The round-trip destination is the origin: leave the fields blank (filled at validation).
         st.session_state["destination_name"] = ""
         st.session_state["destination_address"] = ""
@@ -523,9 +262,7 @@ def clear_stops() -> None:
 
 def show_field_error(section: str) -> None:
     """Show the last plan error next to the part of the form it concerns."""
-    error = st.session_state.get(ERROR)
-    if error and error_section(error.get("field")) == section:
-        st.error(error_text(error), icon=":material/error:")
+    ERRORS.show(section)
 
 
 def _set_location_from_pick() -> None:
