@@ -14,8 +14,8 @@ import streamlit as st
 from components.field_errors import FormErrors
 from components.itinerary_frames import selection_frame
 from components.itinerary_state import (
-    ERROR,
     EDITOR_COLUMNS,
+    ERROR,
     LOADED_TRIP,
     MODE_LABELS,
     MODES,
@@ -39,6 +39,7 @@ from core.config import get_settings
 from core.errors import InputError, OmniError
 from core.models.common import PRIORITIES
 from core.models.itinerary import MAX_TRIP_DAYS, TripRequest
+
 
 def day_hours(state: Mapping[str, Any], n_days: int) -> list[tuple[time | None, time | None]]:
     """(start, end) of each day: the per-day inputs when switched on, else the general ones."""
@@ -66,8 +67,9 @@ def trip_payload(
     index = catalog_index(catalog)
     chosen = [pid for pid in included(selection) if pid in index]
     if not chosen:
-        raise InputError("no places selected: tick 'include' for at least one place (or load a demo trip)",
-                         field="places")
+        raise InputError(
+            "no places selected: tick 'include' for at least one place (or load a demo trip)", field="places"
+        )
     n_days = int_or_none(state.get("trip_days")) or 0
     start_date = state.get("trip_start_date")
     if not isinstance(start_date, date):
@@ -80,8 +82,13 @@ def trip_payload(
             raise InputError("set the time the day starts", field=f"day_start{suffix}")
         if end is None:
             raise InputError("set the time the day ends", field=f"day_end{suffix}")
-        days.append({"date": (start_date + timedelta(days=i)).isoformat(), "start_time": f"{start:%H:%M}",
-                     "end_time": f"{end:%H:%M}"})
+        days.append(
+            {
+                "date": (start_date + timedelta(days=i)).isoformat(),
+                "start_time": f"{start:%H:%M}",
+                "end_time": f"{end:%H:%M}",
+            }
+        )
     hotel = state.get("trip_hotel")
     if not hotel or hotel not in index:
         raise InputError("choose where each day starts and ends", field="trip_hotel")
@@ -90,14 +97,20 @@ def trip_payload(
         ls, le = parse_time(state.get("lunch_start")), parse_time(state.get("lunch_end"))
         if ls is None or le is None:
             raise InputError("set the lunch window", field="lunch_end")
-        lunch.update(window_start=f"{ls:%H:%M}", window_end=f"{le:%H:%M}",
-                     duration_min=int_or_none(state.get("lunch_minutes")) or 0,
-                     on_site=bool(state.get("lunch_on_site", True)))
+        lunch.update(
+            window_start=f"{ls:%H:%M}",
+            window_end=f"{le:%H:%M}",
+            duration_min=int_or_none(state.get("lunch_minutes")) or 0,
+            on_site=bool(state.get("lunch_on_site", True)),
+        )
     places = []
     for pid in chosen:
         entry = selection[pid]
-        place: dict[str, Any] = {"place_id": pid, "name": index[pid]["name_zh"],
-                                 "priority": entry.get("priority") or "should"}
+        place: dict[str, Any] = {
+            "place_id": pid,
+            "name": index[pid]["name_zh"],
+            "priority": entry.get("priority") or "should",
+        }
         visit = int_or_none(entry.get("visit_minutes"))
         if visit:  # blank or the pack's 0 (hotels, stations): the planner's default applies
             place["visit_minutes"] = visit
@@ -179,8 +192,9 @@ FIELD_LABELS = {
 }
 
 
-def field_label(field: str | None, payload: Mapping[str, Any] | None = None,
-                catalog: Sequence[Mapping[str, Any]] | None = None) -> str:
+def field_label(
+    field: str | None, payload: Mapping[str, Any] | None = None, catalog: Sequence[Mapping[str, Any]] | None = None
+) -> str:
     """A human name for an error's field: ``day_end_1`` → ``Day 2 end time``, ``places.3.visit_minutes`` →
     ``Place '外滩' visit_minutes``."""
     if not field:
@@ -265,8 +279,9 @@ def render_demo_picker() -> None:
     if st.session_state.get("trip_demo") not in ids:
         st.session_state["trip_demo"] = ids[0]
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
-    c1.selectbox("Demo trip 示例行程", ids, key="trip_demo",
-                 format_func=lambda i: f"{trips[i].get('trip_name', i)} ({i})")
+    c1.selectbox(
+        "Demo trip 示例行程", ids, key="trip_demo", format_func=lambda i: f"{trips[i].get('trip_name', i)} ({i})"
+    )
     c2.button("Load", key="trip_load", on_click=load_demo_trip, width="stretch", icon=":material/download:")
     loaded = st.session_state.get(LOADED_TRIP)
     if loaded in trips:
@@ -310,11 +325,16 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]]) -> None:
                 "visit min", min_value=1, max_value=720, step=5, help="Visit length; default from the region pack"
             ),
             "priority": st.column_config.SelectboxColumn(
-                "priority", options=list(PRIORITIES), required=True,
+                "priority",
+                options=list(PRIORITIES),
+                required=True,
                 help="must: always kept (or reported infeasible); should / nice: dropped first when time is short",
             ),
             "fixed day": st.column_config.NumberColumn(
-                "fixed day", min_value=1, max_value=MAX_TRIP_DAYS, step=1,
+                "fixed day",
+                min_value=1,
+                max_value=MAX_TRIP_DAYS,
+                step=1,
                 help="Optional: the day (1, 2, …) it must go on",
             ),
         },
@@ -377,9 +397,12 @@ def render_lunch_and_pacing() -> None:
     c3.time_input("Lunch window to", key="lunch_end", step=timedelta(minutes=15), disabled=not on)
     c4.number_input("Lunch minutes", key="lunch_minutes", min_value=10, max_value=180, step=5, disabled=not on)
     long_visit = get_settings().itinerary_lunch_on_site_min_visit_min
-    st.toggle(f"Lunch inside long visits (≥ {long_visit} min) 长时游览内用餐", key="lunch_on_site",
-              disabled=not on or not long_visit,
-              help="A long visit (a theme park, a big museum) may be split around the lunch, taken on site.")
+    st.toggle(
+        f"Lunch inside long visits (≥ {long_visit} min) 长时游览内用餐",
+        key="lunch_on_site",
+        disabled=not on or not long_visit,
+        help="A long visit (a theme park, a big museum) may be split around the lunch, taken on site.",
+    )
     show_error("lunch")
     c5, c6 = st.columns([3, 2])
     c5.select_slider(

@@ -13,6 +13,7 @@ import pandas as pd
 from components.itinerary_state import EDITOR_COLUMNS, catalog_index, new_entry, place_label
 from core.models.itinerary_result import ItineraryResult
 
+
 def selection_frame(
     ids: Sequence[str], catalog: Sequence[Mapping[str, Any]], selection: Mapping[str, Mapping[str, Any]]
 ) -> pd.DataFrame:
@@ -132,8 +133,12 @@ def variants_frame(result: ItineraryResult) -> pd.DataFrame:
 def violations_frame(result: ItineraryResult) -> pd.DataFrame:
     violations = result.critic.violations if result.critic else []
     rows = [
-        {"code": v.code, "message": v.message, "day": (v.day_index + 1) if v.day_index is not None else None,
-         "place": v.key or ""}
+        {
+            "code": v.code,
+            "message": v.message,
+            "day": (v.day_index + 1) if v.day_index is not None else None,
+            "place": v.key or "",
+        }
         for v in violations
     ]
     frame = pd.DataFrame(rows, columns=["code", "message", "day", "place"])

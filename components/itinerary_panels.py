@@ -8,6 +8,7 @@ import streamlit as st
 from components.itinerary_frames import decision_log_frame, dropped_frame, file_stem, variants_frame, violations_frame
 from core.models.itinerary_result import ItineraryResult
 
+
 def render_status(result: ItineraryResult) -> None:
     t = result.totals
     if result.status == "ready":
@@ -35,17 +36,22 @@ def render_totals(result: ItineraryResult) -> None:
     c = st.columns(7)
     c[0].metric("Visits 游览", f"{t.visits} / {t.places_requested}", help="Places on the plan / places requested")
     c[1].metric("Dropped 未安排", t.dropped, help=f"{t.must_dropped} of them must-visits")
-    c[2].metric("Visiting", f"{t.visit_min / 60:.1f} h",
-                help=f"Visit minutes, × {p.visit_factor:g} for {result.pacing} pacing")
+    c[2].metric(
+        "Visiting", f"{t.visit_min / 60:.1f} h", help=f"Visit minutes, × {p.visit_factor:g} for {result.pacing} pacing"
+    )
     c[3].metric(
         "Travel (robust)",
         f"{t.travel_robust_min} min",
         help=f"Planned travel: ceil(nominal × {p.factor:g} + {p.buffer_min} min) per leg ({p.source})",
     )
-    c[4].metric("Travel (nominal)", f"{t.travel_nominal_min:.0f} min",
-                help=f"Provider's figure: {result.matrix_source}")
-    c[5].metric("Waiting 等候", f"{t.wait_min} min",
-                help=f"Explicit waits (e.g. for opening time); lunch: {t.lunch_min} min in all")
+    c[4].metric(
+        "Travel (nominal)", f"{t.travel_nominal_min:.0f} min", help=f"Provider's figure: {result.matrix_source}"
+    )
+    c[5].metric(
+        "Waiting 等候",
+        f"{t.wait_min} min",
+        help=f"Explicit waits (e.g. for opening time); lunch: {t.lunch_min} min in all",
+    )
     c[6].metric("Distance", f"{t.distance_m / 1000:.1f} km", help=f"Source: {result.matrix_source}")
     st.caption(
         f"Travel figures: nominal from **{result.matrix_source}** ({result.mode}); robust = ceil(nominal × "
@@ -90,8 +96,10 @@ def render_day_map(result: ItineraryResult, day_index: int) -> None:
     m = build_day_map(day, base_url_path=_base_url_path())
     with st.container(key="day_map_box"):
         st_folium(m, key="day_map", height=460, use_container_width=True, returned_objects=[])
-    st.caption("Numbers = visiting order; H = hotel. Dashed lines join the stops in order (straight lines, "
-               "not the road path). Colours: red must, blue should, grey nice, purple locked.")
+    st.caption(
+        "Numbers = visiting order; H = hotel. Dashed lines join the stops in order (straight lines, "
+        "not the road path). Colours: red must, blue should, grey nice, purple locked."
+    )
 
 
 def render_dropped(result: ItineraryResult) -> None:
@@ -152,5 +160,7 @@ def render_downloads(result: ItineraryResult) -> None:
         icon=":material/calendar_month:",
         width="stretch",
     )
-    st.caption("The ICS has one event per visit and lunch, in the trip's time zone "
-               f"({result.timezone}); import it into any calendar app.")
+    st.caption(
+        "The ICS has one event per visit and lunch, in the trip's time zone "
+        f"({result.timezone}); import it into any calendar app."
+    )

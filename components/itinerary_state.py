@@ -115,8 +115,15 @@ def matches(place: Mapping[str, Any], query: str) -> bool:
     q = (query or "").strip().casefold()
     if not q:
         return True
-    fields = [place["id"], place["name_zh"], place.get("name_en") or "", place.get("category") or "",
-              place.get("district") or "", *place.get("aliases", []), *place.get("tags", [])]
+    fields = [
+        place["id"],
+        place["name_zh"],
+        place.get("name_en") or "",
+        place.get("category") or "",
+        place.get("district") or "",
+        *place.get("aliases", []),
+        *place.get("tags", []),
+    ]
     return any(q in str(f).casefold() for f in fields)
 
 
@@ -125,7 +132,9 @@ def new_entry(place: Mapping[str, Any], include: bool = False) -> dict[str, Any]
 
 
 def view_ids(
-    catalog: Sequence[Mapping[str, Any]], selection: Mapping[str, Mapping[str, Any]], query: str = "",
+    catalog: Sequence[Mapping[str, Any]],
+    selection: Mapping[str, Mapping[str, Any]],
+    query: str = "",
     only_selected: bool = False,
 ) -> list[str]:
     """Ids the place table shows: matching places, the included ones first (in selection order)."""

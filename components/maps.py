@@ -11,11 +11,10 @@ the machine is online (it is simply blank offline).
 
 from __future__ import annotations
 
-from typing import Any
-
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import folium
 from branca.element import Element
@@ -282,8 +281,11 @@ def build_day_map(day: DayTimeline, *, base_url_path: str = "", osm_layer: bool 
     """A folium map of one itinerary day: the start/end place ("H"), the visits numbered in visiting order
     (coloured by priority, purple when locked) and straight lines between them in that order. Straight lines,
     not road paths: travel times come from the timeline. Positions come from the result itself."""
-    visits = [e for e in day.entries
-              if e.kind == "visit" and not e.continues_visit and e.lon is not None and e.lat is not None]
+    visits = [
+        e
+        for e in day.entries
+        if e.kind == "visit" and not e.continues_visit and e.lon is not None and e.lat is not None
+    ]
     start = (day.start_anchor.name, day.start_anchor.lon, day.start_anchor.lat) if day.start_anchor else None
     end = (day.end_anchor.name, day.end_anchor.lon, day.end_anchor.lat) if day.end_anchor else None
     line: list[list[float]] = []
@@ -296,11 +298,13 @@ def build_day_map(day: DayTimeline, *, base_url_path: str = "", osm_layer: bool 
         return offline_map([31.2304, 121.4737], zoom_start=11, base_url_path=base_url_path)
     lats = [p[0] for p in line]
     lons = [p[1] for p in line]
-    m = offline_map([(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12,
-                    base_url_path=base_url_path)
+    m = offline_map(
+        [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
+    )
 
-    route = folium.FeatureGroup(name=f'<span style="color:{DAY_ROUTE_COLOUR}">━</span> Day {day.day_index + 1} order',
-                                show=True)
+    route = folium.FeatureGroup(
+        name=f'<span style="color:{DAY_ROUTE_COLOUR}">━</span> Day {day.day_index + 1} order', show=True
+    )
     if len(line) >= 2:
         folium.PolyLine(
             line,
@@ -322,8 +326,9 @@ def build_day_map(day: DayTimeline, *, base_url_path: str = "", osm_layer: bool 
     for role, (name, lon, lat) in anchor_points.values():
         folium.Marker(
             [lat, lon],
-            icon=folium.DivIcon(html=_pin_html("H", ANCHOR_COLOUR), icon_size=(26, 26), icon_anchor=(13, 13),
-                                class_name="omni-marker"),
+            icon=folium.DivIcon(
+                html=_pin_html("H", ANCHOR_COLOUR), icon_size=(26, 26), icon_anchor=(13, 13), class_name="omni-marker"
+            ),
             tooltip=f"<b>H · {html.escape(role)}</b><br>{html.escape(str(name))}"
             f"<br><small>{lon:.5f}, {lat:.5f}</small>",
         ).add_to(markers)
@@ -331,11 +336,13 @@ def build_day_map(day: DayTimeline, *, base_url_path: str = "", osm_layer: bool 
         colour = LOCKED_COLOUR if entry.locked else PRIORITY_COLOURS.get(entry.priority or "", DAY_ROUTE_COLOUR)
         folium.Marker(
             [entry.lat, entry.lon],
-            icon=folium.DivIcon(html=_pin_html(str(n), colour), icon_size=(26, 26), icon_anchor=(13, 13),
-                                class_name="omni-marker"),
+            icon=folium.DivIcon(
+                html=_pin_html(str(n), colour), icon_size=(26, 26), icon_anchor=(13, 13), class_name="omni-marker"
+            ),
             tooltip=(
                 f"<b>{n} · {html.escape(entry.name)}</b><br>{entry.start:%H:%M}–{entry.end:%H:%M}"
-                f" · {html.escape(entry.priority or '')}" + (" · locked 已锁定" if entry.locked else "")
+                f" · {html.escape(entry.priority or '')}"
+                + (" · locked 已锁定" if entry.locked else "")
                 + f"<br><small>{entry.lon:.5f}, {entry.lat:.5f}</small>"
             ),
         ).add_to(markers)
@@ -359,13 +366,18 @@ def build_agent_map(stops: list[dict[str, Any]], *, base_url_path: str = "") -> 
         return offline_map([31.2304, 121.4737], zoom_start=11, base_url_path=base_url_path)
     lats = [float(e["lat"]) for e in pts]
     lons = [float(e["lon"]) for e in pts]
-    m = offline_map([(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12,
-                    base_url_path=base_url_path)
+    m = offline_map(
+        [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
+    )
     for n, e in enumerate(pts, start=1):
         folium.Marker(
             [float(e["lat"]), float(e["lon"])],
-            icon=folium.DivIcon(html=_pin_html(str(n), DAY_ROUTE_COLOUR), icon_size=(26, 26), icon_anchor=(13, 13),
-                                class_name="omni-marker"),
+            icon=folium.DivIcon(
+                html=_pin_html(str(n), DAY_ROUTE_COLOUR),
+                icon_size=(26, 26),
+                icon_anchor=(13, 13),
+                class_name="omni-marker",
+            ),
             tooltip=f"<b>{n} · {html.escape(str(e.get('name', '')))}</b><br>day {e.get('day')}"
             f" · {html.escape(str(e.get('start', '')))}–{html.escape(str(e.get('end', '')))}",
         ).add_to(m)

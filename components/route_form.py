@@ -27,7 +27,6 @@ from core.config import get_settings
 from core.errors import OmniError
 from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult
 
-
 ORIGIN_MODES = ("fixed", "current_location")
 TRANSPORT_MODES = ("driving", "walking")
 DEEP_LINK_MODES = ("auto", "route_plan", "personal_map")
@@ -81,7 +80,9 @@ def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) 
     return payload
 
 
-def changed_fields(state: Mapping[str, Any], stops_table: pd.DataFrame | None, planned: RoutePlanRequest | None) -> list[str]:
+def changed_fields(
+    state: Mapping[str, Any], stops_table: pd.DataFrame | None, planned: RoutePlanRequest | None
+) -> list[str]:
     """Which inputs differ from the request that produced the result on screen (labels, form order).
 
     ``["Input"]`` when the form no longer makes a valid request; ``[]`` when nothing changed.
@@ -168,6 +169,7 @@ def error_section(field: str | None) -> str:
     if head == "stops":
         return "stops"
     return "options"
+
 
 #: The form's last plan error, shown beside the section it concerns (fields are the request's own names).
 ERRORS = FormErrors(state_key=ERROR, label=field_label, section=error_section)

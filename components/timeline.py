@@ -145,8 +145,14 @@ def opening_frame(day: DayTimeline, zone: str) -> pd.DataFrame:
         for a, b in e.opening_windows:
             a, b = max(local(a, zone), lo), min(local(b, zone), hi)
             if a < b:
-                rows.append({"label": entry_label(i, e), "open": a, "close": b,
-                             "hours": f"open {a:%H:%M}–{b:%H:%M} ({e.source})"})
+                rows.append(
+                    {
+                        "label": entry_label(i, e),
+                        "open": a,
+                        "close": b,
+                        "hours": f"open {a:%H:%M}–{b:%H:%M} ({e.source})",
+                    }
+                )
     return pd.DataFrame(rows, columns=["label", "open", "close", "hours"])
 
 
@@ -168,8 +174,13 @@ def gantt_chart(day: DayTimeline, result: ItineraryResult) -> alt.LayerChart:
     if result.lunch.enabled and day.lunch_required:
         ws, we = result.lunch.window_start, result.lunch.window_end
         band = pd.DataFrame(
-            [{"from": datetime.combine(day.date, ws), "to": datetime.combine(day.date, we),
-              "what": f"lunch window {ws:%H:%M}–{we:%H:%M} (lunch policy)"}]
+            [
+                {
+                    "from": datetime.combine(day.date, ws),
+                    "to": datetime.combine(day.date, we),
+                    "what": f"lunch window {ws:%H:%M}–{we:%H:%M} (lunch policy)",
+                }
+            ]
         )
         layers.append(
             alt.Chart(band)
@@ -181,8 +192,12 @@ def gantt_chart(day: DayTimeline, result: ItineraryResult) -> alt.LayerChart:
         layers.append(
             alt.Chart(opening)
             .mark_bar(color="#2ca02c", opacity=0.15, height=18)
-            .encode(x=alt.X("open:T", scale=x_scale, axis=x_axis), x2="close:T", y=y,
-                    tooltip=[alt.Tooltip("hours:N", title="opening hours")])
+            .encode(
+                x=alt.X("open:T", scale=x_scale, axis=x_axis),
+                x2="close:T",
+                y=y,
+                tooltip=[alt.Tooltip("hours:N", title="opening hours")],
+            )
         )
     colour = alt.Color(
         "kind:N",
@@ -228,8 +243,9 @@ def render_timeline(day: DayTimeline, result: ItineraryResult) -> pd.DataFrame:
         column_config={
             "#": st.column_config.NumberColumn("#", width="small"),
             "name": st.column_config.TextColumn("name", width="medium"),
-            "nominal min": st.column_config.NumberColumn("nominal min", format="%.1f",
-                                                         help="Travel minutes the provider gave"),
+            "nominal min": st.column_config.NumberColumn(
+                "nominal min", format="%.1f", help="Travel minutes the provider gave"
+            ),
             "robust min": st.column_config.NumberColumn(
                 "robust min", help="Travel minutes planned with: ceil(nominal × factor + buffer)"
             ),

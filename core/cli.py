@@ -43,6 +43,8 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         m = re.search(r"(?:^|\s)--?([A-Za-z][\w-]*)", message) or re.search(r"argument (\w+)", message)
         field = m.group(1).replace("-", "_") if m else None
-        print(json.dumps(InputError(f"{self.prog}: {message}", field=field).to_dict(), ensure_ascii=False),
-              file=sys.stderr)
+        print(
+            json.dumps(InputError(f"{self.prog}: {message}", field=field).to_dict(), ensure_ascii=False),
+            file=sys.stderr,
+        )
         raise SystemExit(EXIT_BAD_INPUT)

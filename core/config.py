@@ -90,7 +90,9 @@ class Settings(BaseSettings):
     )
     itinerary_metaheuristic: Literal["greedy_descent", "guided_local_search"] = "greedy_descent"
     itinerary_lunch_on_site_min_visit_min: int = Field(
-        default=180, ge=0, le=1440,
+        default=180,
+        ge=0,
+        le=1440,
         description="Visits at least this long (after pacing) may host the day's lunch on site, split around it; "
         "0 = never (lunch only between stops). Booked slots (fixed start) are never split.",
     )
@@ -127,4 +129,3 @@ class Settings(BaseSettings):
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings()
-

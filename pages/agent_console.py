@@ -10,14 +10,22 @@ from components.frame import active_provider
 from components.legacy_pages import ensure_app_frame
 from components.progress import progress_box
 from core.agent import route_and_run
-from core.bench.agent import run_qa_acceptance
 from core.agent.telemetry import compute_metrics, read_events
+from core.bench.agent import run_qa_acceptance
 from core.config import get_settings
 
 ensure_app_frame()
 
-STATUS_ICON = {"thinking": "🤔", "browsing": "🌐", "verifying": "🔎", "repairing": "🛠️", "awaiting_consent": "🔐",
-               "awaiting_confirmation": "✅❓", "done": "✔️", "failed": "⚠️"}
+STATUS_ICON = {
+    "thinking": "🤔",
+    "browsing": "🌐",
+    "verifying": "🔎",
+    "repairing": "🛠️",
+    "awaiting_consent": "🔐",
+    "awaiting_confirmation": "✅❓",
+    "done": "✔️",
+    "failed": "⚠️",
+}
 
 st.title("Agent console 智能体控制台")
 state = st.session_state
@@ -32,14 +40,20 @@ with st.sidebar.expander("Agent options", expanded=False):
 
 
 def _run(message: str, **extra) -> None:
-    options = {"allow_webbrowse": state.agent_allow_web, "dry_run": state.agent_dry_run,
-               "max_steps": int(state.agent_max_steps), "max_seconds": float(state.agent_max_seconds)}
+    options = {
+        "allow_webbrowse": state.agent_allow_web,
+        "dry_run": state.agent_dry_run,
+        "max_steps": int(state.agent_max_steps),
+        "max_seconds": float(state.agent_max_seconds),
+    }
     options.update(extra.pop("options", {}))
     provider, _ = active_provider()  # the region and provider chosen in the sidebar
     with progress_box("Routing") as box:
-        resp = route_and_run({"message": message, "user_id": state.agent_user, "options": options, **extra},
-                             provider=provider,
-                             progress=lambda status, _message: box.update(f"{STATUS_ICON.get(status, '')} {status}"))
+        resp = route_and_run(
+            {"message": message, "user_id": state.agent_user, "options": options, **extra},
+            provider=provider,
+            progress=lambda status, _message: box.update(f"{STATUS_ICON.get(status, '')} {status}"),
+        )
         last = resp.explain.status_flow[-1]
         box.finish(f"{STATUS_ICON.get(last, '')} {last}", failed=resp.result.status in ("FAILED", "TIMEOUT"))
     state.agent_history.append({"message": message, "response": resp})
@@ -67,16 +81,20 @@ if state.agent_history:
             c1.metric("Route", route.route)
             c2.metric("Confidence", f"{route.confidence:.2f}")
             c3.metric("Status", resp.result.status)
-            st.caption(f"reasons: {', '.join(route.reasons) or '—'} · capabilities: "
-                       f"{', '.join(route.required_capabilities) or '—'} · consent required: {route.consent_required} · "
-                       f"budget: {route.budget.max_seconds:g}s / {route.budget.max_steps} steps / "
-                       f"{route.budget.max_browser_steps} browser steps")
+            st.caption(
+                f"reasons: {', '.join(route.reasons) or '—'} · capabilities: "
+                f"{', '.join(route.required_capabilities) or '—'} · consent required: {route.consent_required} · "
+                f"budget: {route.budget.max_seconds:g}s / {route.budget.max_steps} steps / "
+                f"{route.budget.max_browser_steps} browser steps"
+            )
             st.caption(f"ui_hint: {route.ui_hint.mode} · {route.ui_hint.status} · {route.ui_hint.message}")
         st.markdown(" → ".join(f"{STATUS_ICON.get(s, '')} {s}" for s in resp.explain.status_flow))
         st.write(resp.result.answer_text)
         if resp.result.error_code:
             st.warning(f"{resp.result.error_code}: {'; '.join(resp.result.next_steps)}")
-        if resp.result.status == "NEED_CONSENT" and st.button("Allow browsing for this request 授权浏览", key="agent_consent"):
+        if resp.result.status == "NEED_CONSENT" and st.button(
+            "Allow browsing for this request 授权浏览", key="agent_consent"
+        ):
             _run(last["message"], options={"allow_webbrowse": True})
             st.rerun()
         dry = resp.result.payload.dry_run
@@ -88,8 +106,11 @@ if state.agent_history:
         payload = resp.result.payload
         if payload.timeline:
             st.markdown("##### Timeline")
-            st.dataframe(pd.DataFrame(payload.timeline).drop(columns=["lon", "lat"], errors="ignore"),
-                         key="agent_timeline", hide_index=True)
+            st.dataframe(
+                pd.DataFrame(payload.timeline).drop(columns=["lon", "lat"], errors="ignore"),
+                key="agent_timeline",
+                hide_index=True,
+            )
             visits = [e for e in payload.timeline if e.get("kind") == "visit"]
             if visits:
                 maps.render_agent_map(visits)
@@ -99,8 +120,11 @@ if state.agent_history:
                 st.markdown(f"##### {name}")
                 st.dataframe(pd.DataFrame(rows).astype(str), key=f"agent_{name}", hide_index=True)
         st.markdown("##### Decision log")
-        st.dataframe(pd.DataFrame([e.model_dump() | {"facts": str(e.facts)} for e in resp.explain.decision_log]),
-                     key="agent_decision_log", hide_index=True)
+        st.dataframe(
+            pd.DataFrame([e.model_dump() | {"facts": str(e.facts)} for e in resp.explain.decision_log]),
+            key="agent_decision_log",
+            hide_index=True,
+        )
         o = resp.observability
         cols = st.columns(5)
         cols[0].metric("latency ms", f"{o.latency_ms:.0f}")

@@ -51,8 +51,12 @@ STAGES = {
 def run_with_progress(label: str, solve):
     """Run ``solve(provider, progress)`` with the sidebar's provider in the shared progress box."""
     provider, provider_name = active_provider()
-    return progress_run(f"{label} with the {provider_name} provider", lambda progress: solve(provider, progress),
-                        stages=STAGES, done=lambda result: f"{label}: done in {result.seconds:.1f} s")
+    return progress_run(
+        f"{label} with the {provider_name} provider",
+        lambda progress: solve(provider, progress),
+        stages=STAGES,
+        done=lambda result: f"{label}: done in {result.seconds:.1f} s",
+    )
 
 
 def fail(exc: Exception, section: str | None = None, payload=None) -> None:
@@ -72,8 +76,9 @@ with st.container(border=True):
     st.markdown("##### Lunch & pacing 午餐与节奏")
     form.render_lunch_and_pacing()
 
-optimise = st.button("Optimise 优化行程", key="optimise", type="primary", icon=":material/auto_awesome:",
-                     on_click=state.clear_error)
+optimise = st.button(
+    "Optimise 优化行程", key="optimise", type="primary", icon=":material/auto_awesome:", on_click=state.clear_error
+)
 form.show_error("plan")
 
 if optimise:
@@ -164,7 +169,9 @@ c1.selectbox(
     on_change=_follow_stop,
     format_func=lambda k: f"{names.get(k, k)} — {where.get(k, '')}",
 )
-c2.radio("Action", list(state.EDIT_ACTIONS), key="edit_action", horizontal=True, format_func=state.EDIT_ACTION_LABELS.get)
+c2.radio(
+    "Action", list(state.EDIT_ACTIONS), key="edit_action", horizontal=True, format_func=state.EDIT_ACTION_LABELS.get
+)
 action = st.session_state.get("edit_action") or "lock"
 c3.selectbox(
     "Day 日",
@@ -175,10 +182,21 @@ c3.selectbox(
 )
 c4.time_input("Start time (lock only, optional)", key="edit_time", value=None, disabled=action != "lock")
 b1, b2, _ = st.columns([2, 2, 4])
-apply_edit = b1.button("Apply & re-optimise", key="edit_apply", type="primary", icon=":material/refresh:",
-                       width="stretch", on_click=state.clear_error)
-clear_edits = b2.button("Clear edits", key="edit_clear", width="stretch",
-                        disabled=not st.session_state.get(state.EDITS), on_click=state.clear_error)
+apply_edit = b1.button(
+    "Apply & re-optimise",
+    key="edit_apply",
+    type="primary",
+    icon=":material/refresh:",
+    width="stretch",
+    on_click=state.clear_error,
+)
+clear_edits = b2.button(
+    "Clear edits",
+    key="edit_clear",
+    width="stretch",
+    disabled=not st.session_state.get(state.EDITS),
+    on_click=state.clear_error,
+)
 form.show_error("edit")
 
 if apply_edit or clear_edits:
@@ -189,21 +207,27 @@ if apply_edit or clear_edits:
         if clear_edits:
             new_result = run_with_progress(
                 "Re-optimising without edits",
-                lambda provider, progress: plan_itinerary(base, provider=provider, settings=settings,
-                                                          progress=progress),
+                lambda provider, progress: plan_itinerary(
+                    base, provider=provider, settings=settings, progress=progress
+                ),
             )
             edits = []
         else:
-            edit = form.edit_from_form(action, st.session_state.get("edit_stop"), st.session_state.get("edit_day"),
-                                     st.session_state.get("edit_time"))
+            edit = form.edit_from_form(
+                action,
+                st.session_state.get("edit_stop"),
+                st.session_state.get("edit_day"),
+                st.session_state.get("edit_time"),
+            )
             edits = [*st.session_state.get(state.EDITS, []), edit]
             typed = TypeAdapter(list[UserEdit]).validate_python(edits)
             # The previous plan (with the original request) keeps unlocked stops on their day: a stable re-plan.
             previous = result.model_copy(update={"request": base})
             new_result = run_with_progress(
                 "Re-optimising",
-                lambda provider, progress: reoptimize(previous, typed, provider=provider, settings=settings,
-                                                      progress=progress),
+                lambda provider, progress: reoptimize(
+                    previous, typed, provider=provider, settings=settings, progress=progress
+                ),
             )
     except (ValidationError, OmniError) as exc:
         fail(exc, "edit", base.model_dump(mode="json"))

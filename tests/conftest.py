@@ -3,6 +3,7 @@
 - ``project_root``: the repository root (where app.py is).
 - ``leaflet_static``: makes sure Leaflet is in ./static/leaflet (what scripts/install_leaflet.py does).
 - ``planner_app``: an AppTest of app.py (default_timeout 60 s) already switched to the route-planner page.
+- ``client``: a FastAPI TestClient of api.py on a temporary agent pack, store and event log.
 """
 
 from __future__ import annotations
@@ -41,3 +42,31 @@ def planner_app(leaflet_static):
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+@pytest.fixture
+def client(tmp_path, monkeypatch):
+    """FastAPI TestClient of api.py on a temp agent pack, store and event log."""
+    from fastapi.testclient import TestClient
+
+    from core.config import get_settings
+    from tests.support.agent_packs import write_agent_pack
+
+    write_agent_pack(tmp_path / "data")
+    (tmp_path / "kb").mkdir()
+    env = {
+        "OMNI_DATA_DIR": str(tmp_path / "data"),
+        "OMNI_REGION": "agentcity",
+        "OMNI_PROVIDER": "offline",
+        "OMNI_DB_URL": f"sqlite:///{tmp_path / 'api.db'}",
+        "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
+        "OMNI_KB_DIR": str(tmp_path / "kb"),
+        "OMNI_BROWSE_ALLOWLIST": '["127.0.0.1"]',
+    }
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    get_settings.cache_clear()
+    from api import app
+
+    yield TestClient(app)
+    get_settings.cache_clear()

@@ -25,12 +25,29 @@ import httpx
 from pydantic import BaseModel, Field
 
 CAPTCHA_MARKERS = (
-    "captcha", "g-recaptcha", "h-captcha", "hcaptcha", "cf-challenge", "challenge-form", "验证码", "安全验证", "人机验证",
-    "滑块验证", "are you a robot", "verify you are human", "unusual traffic",
+    "captcha",
+    "g-recaptcha",
+    "h-captcha",
+    "hcaptcha",
+    "cf-challenge",
+    "challenge-form",
+    "验证码",
+    "安全验证",
+    "人机验证",
+    "滑块验证",
+    "are you a robot",
+    "verify you are human",
+    "unusual traffic",
 )
-AVAILABLE_WORDS = re.compile(r"(有房|可预订|可预约|有票|余\s*\d+|尚有|available|in stock|rooms? left|tickets? left)", re.I)
-UNAVAILABLE_WORDS = re.compile(r"(满房|售罄|已满|无房|无票|约满|sold out|fully booked|no availability|unavailable)", re.I)
-PRICE_RX = re.compile(r"(?:¥|￥|CNY|RMB|人民币)\s*([0-9][0-9,]*(?:\.[0-9]+)?)|([0-9][0-9,]*(?:\.[0-9]+)?)\s*(?:元|CNY|RMB)", re.I)
+AVAILABLE_WORDS = re.compile(
+    r"(有房|可预订|可预约|有票|余\s*\d+|尚有|available|in stock|rooms? left|tickets? left)", re.I
+)
+UNAVAILABLE_WORDS = re.compile(
+    r"(满房|售罄|已满|无房|无票|约满|sold out|fully booked|no availability|unavailable)", re.I
+)
+PRICE_RX = re.compile(
+    r"(?:¥|￥|CNY|RMB|人民币)\s*([0-9][0-9,]*(?:\.[0-9]+)?)|([0-9][0-9,]*(?:\.[0-9]+)?)\s*(?:元|CNY|RMB)", re.I
+)
 CANCEL_RX = re.compile(r"(?:取消政策|退改政策|退订政策|cancell?ation policy)\s*[:：]?\s*([^\n<]{3,160})", re.I)
 
 BlockType = Literal["NOT_ALLOWLISTED", "CAPTCHA", "BUDGET", "HTTP_ERROR"]
@@ -154,7 +171,10 @@ def extract_evidence(url: str, html: str) -> tuple[BrowseEvidence, list[tuple[st
     avail = (p.attrs.get("data-availability") or p.attrs.get("itemprop-availability") or "").lower()
     if avail:
         ev.availability_text = avail
-        if any(w in avail for w in ("instock", "in stock", "available", "有房", "可预订")) and "unavailable" not in avail:
+        if (
+            any(w in avail for w in ("instock", "in stock", "available", "有房", "可预订"))
+            and "unavailable" not in avail
+        ):
             ev.availability = "available"
         elif any(w in avail for w in ("soldout", "sold out", "outofstock", "unavailable", "满房", "售罄")):
             ev.availability = "unavailable"
@@ -184,8 +204,15 @@ def extract_evidence(url: str, html: str) -> tuple[BrowseEvidence, list[tuple[st
 
 
 class BrowserExecutor:
-    def __init__(self, *, allowlist: list[str], client: httpx.Client | None = None, timeout_s: float = 8.0,
-                 telemetry: Any = None, clock=None):
+    def __init__(
+        self,
+        *,
+        allowlist: list[str],
+        client: httpx.Client | None = None,
+        timeout_s: float = 8.0,
+        telemetry: Any = None,
+        clock=None,
+    ):
         self.allowlist = list(allowlist)
         self._client = client  # built lazily: most requests never browse
         self._timeout_s = timeout_s
@@ -194,14 +221,20 @@ class BrowserExecutor:
 
     def _block(self, out: BrowseOutcome, url: str, kind: BlockType, detail: str | None = None) -> BrowseOutcome:
         domain = urlsplit(url).hostname or ""
-        out.blocked = BrowseBlocked(url=url, domain=domain, blocked_type=kind,
-                                    takeover_url=url if kind in ("CAPTCHA", "BUDGET") else None, detail=detail)
+        out.blocked = BrowseBlocked(
+            url=url,
+            domain=domain,
+            blocked_type=kind,
+            takeover_url=url if kind in ("CAPTCHA", "BUDGET") else None,
+            detail=detail,
+        )
         if self.telemetry is not None:
             self.telemetry.webbrowse_blocked(domain=domain, blocked_type=kind)
         return out
 
-    def run(self, start_url: str, *, max_steps: int, follow_availability: bool = True,
-            max_seconds: float | None = None) -> BrowseOutcome:
+    def run(
+        self, start_url: str, *, max_steps: int, follow_availability: bool = True, max_seconds: float | None = None
+    ) -> BrowseOutcome:
         """Visit ``start_url`` (and same-site availability links) within ``max_steps`` fetches and,
         when given, ``max_seconds`` (each fetch's timeout is cut to the time left). A redirect is
         one more step, to an allowlisted URL only; redirects elsewhere are refused, never followed."""
@@ -221,7 +254,9 @@ class BrowserExecutor:
                     return self._block(out, url, "NOT_ALLOWLISTED")
                 out.skipped.append(url)  # a link elsewhere: never fetched, the visit goes on
                 if self.telemetry is not None:
-                    self.telemetry.webbrowse_blocked(domain=urlsplit(url).hostname or "", blocked_type="NOT_ALLOWLISTED")
+                    self.telemetry.webbrowse_blocked(
+                        domain=urlsplit(url).hostname or "", blocked_type="NOT_ALLOWLISTED"
+                    )
                 continue
             if out.steps >= max_steps:
                 return self._block(out, url, "BUDGET", detail=f"max_browser_steps={max_steps}")
@@ -234,8 +269,11 @@ class BrowserExecutor:
             out.steps += 1
             out.visited.append(url)
             if self._client is None:
-                self._client = httpx.Client(timeout=self._timeout_s, follow_redirects=False,
-                                            headers={"User-Agent": "OmniTravelAgent/0.1 (+consented lookup)"})
+                self._client = httpx.Client(
+                    timeout=self._timeout_s,
+                    follow_redirects=False,
+                    headers={"User-Agent": "OmniTravelAgent/0.1 (+consented lookup)"},
+                )
             try:
                 resp = self._client.get(url, timeout=timeout, follow_redirects=False)
             except httpx.HTTPError as exc:

@@ -1,8 +1,8 @@
 """Command-line faces of the agent (wired by core/__main__.py):
 
-    python -m core route "MESSAGE"            -> the router output (§2.2) as JSON
-    python -m core route --file FILE          -> one JSON line per message (one message a line), with router_ms
-    python -m core run --message "MESSAGE" [--allow-webbrowse] -> the full route_and_run response as JSON
+python -m core route "MESSAGE"            -> the router output (§2.2) as JSON
+python -m core route --file FILE          -> one JSON line per message (one message a line), with router_ms
+python -m core run --message "MESSAGE" [--allow-webbrowse] -> the full route_and_run response as JSON
 """
 
 from __future__ import annotations
@@ -35,12 +35,19 @@ def route_file_lines(path: str) -> Iterator[str]:
         if not msg:
             continue
         d = route_message(msg)
-        yield json.dumps({"message": msg, **d.output.model_dump(mode="json"), "router_ms": round(d.router_ms, 3)},
-                         ensure_ascii=False)
+        yield json.dumps(
+            {"message": msg, **d.output.model_dump(mode="json"), "router_ms": round(d.router_ms, 3)}, ensure_ascii=False
+        )
 
 
-def run_json(message: str, *, allow_webbrowse: bool = False, user_id: str = "cli", trip_id: str | None = None,
-             confirm_dry_run_id: str | None = None) -> dict:
+def run_json(
+    message: str,
+    *,
+    allow_webbrowse: bool = False,
+    user_id: str = "cli",
+    trip_id: str | None = None,
+    confirm_dry_run_id: str | None = None,
+) -> dict:
     from core.agent import route_and_run
 
     if not message or not message.strip():
@@ -64,8 +71,13 @@ def cmd_route(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    out = run_json(args.message, allow_webbrowse=args.allow_webbrowse, user_id=args.user_id, trip_id=args.trip_id,
-                   confirm_dry_run_id=args.confirm)
+    out = run_json(
+        args.message,
+        allow_webbrowse=args.allow_webbrowse,
+        user_id=args.user_id,
+        trip_id=args.trip_id,
+        confirm_dry_run_id=args.confirm,
+    )
     print(json.dumps(out, ensure_ascii=False, indent=2))
     return 0
 

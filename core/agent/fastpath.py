@@ -96,8 +96,10 @@ def parse_trip_edit(message: str) -> TripEdit | None:
     """The one explicit edit a message asks for, or None when it is not clear enough."""
     t = normalize_message(message)
     # swap days
-    for rx in (rf"第{_DAYNUM}天\s*(和|与|跟)\s*第{_DAYNUM}天\s*(对调|互换|交换|调换)",
-               rf"(对调|互换|交换|调换)\s*第{_DAYNUM}天\s*(和|与|跟)\s*第{_DAYNUM}天"):
+    for rx in (
+        rf"第{_DAYNUM}天\s*(和|与|跟)\s*第{_DAYNUM}天\s*(对调|互换|交换|调换)",
+        rf"(对调|互换|交换|调换)\s*第{_DAYNUM}天\s*(和|与|跟)\s*第{_DAYNUM}天",
+    ):
         m = re.search(rx, t)
         if m:
             nums = [g for g in m.groups() if g and re.fullmatch(_DAYNUM, g)]
@@ -126,8 +128,11 @@ def parse_trip_edit(message: str) -> TripEdit | None:
         return TripEdit(op="prioritize", target=_clean_target(m.group("t")), priority=p)
     m = re.search(r"\bmake\s+(?P<t>.+?)\s+(a\s+)?(?P<p>must[- ]visit|must|optional)\b", t, re.I)
     if m:
-        return TripEdit(op="prioritize", target=_clean_target(m.group("t")),
-                        priority="nice" if m.group("p").lower() == "optional" else "must")
+        return TripEdit(
+            op="prioritize",
+            target=_clean_target(m.group("t")),
+            priority="nice" if m.group("p").lower() == "optional" else "must",
+        )
     m = re.search(r"\bprioriti[sz]e\s+(?P<t>.+)$", t, re.I)
     if m:
         return TripEdit(op="prioritize", target=_clean_target(m.group("t")), priority="must")
@@ -143,7 +148,9 @@ def parse_trip_edit(message: str) -> TripEdit | None:
     if m:
         d = re.search(rf"第{_DAYNUM}天", m.group(0))
         return TripEdit(op="add", target=_clean_target(m.group("t")), day=_day(d.group(1)) if d else None)
-    m = re.search(r"\b(add|include)\s+(?P<t>.+?)(\s+to\s+(day\s*(?P<d>\d+)|(my|the)\s+(trip|itinerary|plan)))?\s*$", t, re.I)
+    m = re.search(
+        r"\b(add|include)\s+(?P<t>.+?)(\s+to\s+(day\s*(?P<d>\d+)|(my|the)\s+(trip|itinerary|plan)))?\s*$", t, re.I
+    )
     if m:
         return TripEdit(op="add", target=_clean_target(m.group("t")), day=int(m.group("d")) if m.group("d") else None)
     # delete
@@ -178,30 +185,61 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     zh = zh_text(state.user_input)
     edit = parse_trip_edit(strip_negated(normalize_message(state.user_input)))  # "不要删除A，把B移到第二天": only B
     if edit is None or (edit.op in ("add", "delete", "move", "prioritize") and not edit.target):
-        _set(state, "NEED_MORE_INFO", "请说明要修改哪个地点，例如「删除外滩」或「把豫园移到第二天」。" if zh else
-             "Which place should I change? e.g. “remove the Bund” or “move Yu Garden to day 2”.")
+        _set(
+            state,
+            "NEED_MORE_INFO",
+            "请说明要修改哪个地点，例如「删除外滩」或「把豫园移到第二天」。"
+            if zh
+            else "Which place should I change? e.g. “remove the Bund” or “move Yu Garden to day 2”.",
+        )
         log_decision(state, action="trip.apply_user_edit", reason_code="EDIT_NOT_PARSED", policy_id=POLICY)
         return
     region = ctx.provider.region.name
     preview = ctx.request.options.dry_run  # dry_run: show the edit's outcome, write nothing
-    out = registry.call("trip.apply_user_edit", {"user_id": ctx.request.user_id, "trip_id": ctx.request.trip_id,
-                                                 "edit": edit.model_dump(), "region": region, "dry_run": preview},
-                        state=state, ctx=ctx)
-    log_decision(state, action="trip.apply_user_edit", reason_code=f"EDIT_{out.outcome}", policy_id=POLICY,
-                 facts={"op": edit.op, "target": edit.target, "day": edit.day, "nodes": len(out.current_nodes)})
+    out = registry.call(
+        "trip.apply_user_edit",
+        {
+            "user_id": ctx.request.user_id,
+            "trip_id": ctx.request.trip_id,
+            "edit": edit.model_dump(),
+            "region": region,
+            "dry_run": preview,
+        },
+        state=state,
+        ctx=ctx,
+    )
+    log_decision(
+        state,
+        action="trip.apply_user_edit",
+        reason_code=f"EDIT_{out.outcome}",
+        policy_id=POLICY,
+        facts={"op": edit.op, "target": edit.target, "day": edit.day, "nodes": len(out.current_nodes)},
+    )
     state.memory.user_profile["trip"] = out.trip
     listing = "、".join(out.current_nodes) if zh else ", ".join(out.current_nodes)
     target = edit.target or ""
     if out.outcome == "NO_TRIP":
-        _set(state, "NEED_MORE_INFO",
-             f"还没有可修改的行程草稿，所以无法{_op_zh(edit.op)}「{target}」。先添加地点或规划一个行程吧。" if zh else
-             f"There is no trip draft to edit, so “{target}” cannot be {edit.op}d. Add a place or plan a trip first.")
+        _set(
+            state,
+            "NEED_MORE_INFO",
+            f"还没有可修改的行程草稿，所以无法{_op_zh(edit.op)}「{target}」。先添加地点或规划一个行程吧。"
+            if zh
+            else f"There is no trip draft to edit, so “{target}” cannot be {edit.op}d. Add a place or plan a trip first.",
+        )
     elif out.outcome == "TARGET_NOT_IN_TRIP":
-        _set(state, "NEED_MORE_INFO",
-             f"行程草稿里没有「{target}」，未做修改。当前草稿：{listing or '（空）'}。" if zh else
-             f"“{target}” is not in the trip draft; nothing changed. The draft has: {listing or '(nothing)'}.")
+        _set(
+            state,
+            "NEED_MORE_INFO",
+            f"行程草稿里没有「{target}」，未做修改。当前草稿：{listing or '（空）'}。"
+            if zh
+            else f"“{target}” is not in the trip draft; nothing changed. The draft has: {listing or '(nothing)'}.",
+        )
     elif out.outcome == "DAY_OUT_OF_RANGE":
-        _set(state, "NEED_MORE_INFO", "行程没有这一天，请检查天数。" if zh else "The trip has no such day; check the day numbers.")
+        _set(
+            state,
+            "NEED_MORE_INFO",
+            "行程没有这一天，请检查天数。" if zh else "The trip has no such day; check the day numbers.",
+        )
     elif out.outcome == "ALREADY_PRESENT":
         _set(state, "OK", f"「{out.matched}」已经在行程里了。" if zh else f"“{out.matched}” is already in the trip.")
     elif out.outcome == "NOTHING_TO_DO":
@@ -215,21 +253,42 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
             "rename": ("行程已重命名为「{m}」。", "Renamed the trip to “{m}”."),
             "swap_days": ("已对调第{a}天和第{b}天。", "Swapped day {a} and day {b}."),
         }[edit.op][0 if zh else 1]
-        pri = {"must": "必去", "nice": "可选", "should": "普通"} if zh else {"must": "must-visit", "nice": "optional", "should": "normal"}
-        text = done.format(m=out.matched, day=edit.day, a=edit.day_a, b=edit.day_b, p=pri.get(edit.priority or "must"),
-                           d=(f"（第{edit.day}天）" if zh else f" (day {edit.day})") if edit.day else "")
+        pri = (
+            {"must": "必去", "nice": "可选", "should": "普通"}
+            if zh
+            else {"must": "must-visit", "nice": "optional", "should": "normal"}
+        )
+        text = done.format(
+            m=out.matched,
+            day=edit.day,
+            a=edit.day_a,
+            b=edit.day_b,
+            p=pri.get(edit.priority or "must"),
+            d=(f"（第{edit.day}天）" if zh else f" (day {edit.day})") if edit.day else "",
+        )
         if edit.op == "add" and not out.resolved_place_id:
-            text += ("注意：知识库里没有这个地点，它没有坐标，规划时无法使用，请提供地址。" if zh else
-                     " Note: this place is not in the knowledge base; it has no coordinates and cannot be planned until you give an address.")
+            text += (
+                "注意：知识库里没有这个地点，它没有坐标，规划时无法使用，请提供地址。"
+                if zh
+                else " Note: this place is not in the knowledge base; it has no coordinates and cannot be planned until you give an address."
+            )
         _set(state, "OK", text + (f" 当前草稿：{listing}。" if zh else f" The draft now has: {listing}."))
         if preview:
-            state.result.explanations.insert(0, "（dry_run 预演：未保存任何修改。）" if zh else "(dry_run preview: nothing was saved.)")
+            state.result.explanations.insert(
+                0, "（dry_run 预演：未保存任何修改。）" if zh else "(dry_run preview: nothing was saved.)"
+            )
             state.result.next_steps.append("resend:dry_run=false")
 
 
 def _op_zh(op: str) -> str:
-    return {"delete": "删除", "add": "添加", "move": "移动", "prioritize": "调整优先级", "rename": "重命名",
-            "swap_days": "对调"}.get(op, "修改")
+    return {
+        "delete": "删除",
+        "add": "添加",
+        "move": "移动",
+        "prioritize": "调整优先级",
+        "rename": "重命名",
+        "swap_days": "对调",
+    }.get(op, "修改")
 
 
 def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
@@ -240,47 +299,88 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
         day = resolve_day(state.user_input, tz=tz, now=ctx.now)
     except ValueError:
         day = datetime.now(ZoneInfo(pack.timezone)).date()
-    out = registry.call("weather.lookup", {"date": day.isoformat(), "city": pack.city,
-                                           "adcode": getattr(pack, "adcode", None)}, state=state, ctx=ctx)
+    out = registry.call(
+        "weather.lookup",
+        {"date": day.isoformat(), "city": pack.city, "adcode": getattr(pack, "adcode", None)},
+        state=state,
+        ctx=ctx,
+    )
     sun = sun_times(day, lon=pack.center[0], lat=pack.center[1], tz=pack.timezone)
     sun_ev = None
     if sun:
-        sun_ev = {"type": "sun_times", "date": day.isoformat(), "city": pack.city, "sunrise": sun[0].strftime("%H:%M"),
-                  "sunset": sun[1].strftime("%H:%M"), "source": "astronomical_calculation"}
-    log_decision(state, action="weather.lookup", reason_code="WEATHER_AVAILABLE" if out.available else out.reason,
-                 policy_id=POLICY, facts={"date": day.isoformat(), "available": out.available})
+        sun_ev = {
+            "type": "sun_times",
+            "date": day.isoformat(),
+            "city": pack.city,
+            "sunrise": sun[0].strftime("%H:%M"),
+            "sunset": sun[1].strftime("%H:%M"),
+            "source": "astronomical_calculation",
+        }
+    log_decision(
+        state,
+        action="weather.lookup",
+        reason_code="WEATHER_AVAILABLE" if out.available else out.reason,
+        policy_id=POLICY,
+        facts={"date": day.isoformat(), "available": out.available},
+    )
     if out.available:
-        state.result.evidence.append({"type": "weather", "date": day.isoformat(), "source": out.source, **(out.forecast or {})})
-        _set(state, "OK", f"{pack.city} {day.isoformat()} 天气（来源：{out.source}）：{_forecast_text(out.forecast, zh)}"
-             if zh else f"Weather in {pack.city} on {day.isoformat()} (source: {out.source}): "
-             f"{_forecast_text(out.forecast, zh)}")
+        state.result.evidence.append(
+            {"type": "weather", "date": day.isoformat(), "source": out.source, **(out.forecast or {})}
+        )
+        _set(
+            state,
+            "OK",
+            f"{pack.city} {day.isoformat()} 天气（来源：{out.source}）：{_forecast_text(out.forecast, zh)}"
+            if zh
+            else f"Weather in {pack.city} on {day.isoformat()} (source: {out.source}): "
+            f"{_forecast_text(out.forecast, zh)}",
+        )
     elif out.reason in {"NO_FORECAST_FOR_DATE", "WEATHER_SERVICE_FAILED"}:
-        state.result.evidence.append({"type": "weather", "date": day.isoformat(), "available": False,
-                                      "reason": out.reason, "detail": out.detail})
+        state.result.evidence.append(
+            {"type": "weather", "date": day.isoformat(), "available": False, "reason": out.reason, "detail": out.detail}
+        )
         if out.reason == "NO_FORECAST_FOR_DATE":
-            text = (f"天气服务只发布今天起 4 天的预报，其中没有 {day.isoformat()}，所以不给出预报，也不会编造。" if zh else
-                    f"The weather service publishes forecasts for today and the next three days only; "
-                    f"{day.isoformat()} is not among them, so there is no forecast, and I will not make one up.")
+            text = (
+                f"天气服务只发布今天起 4 天的预报，其中没有 {day.isoformat()}，所以不给出预报，也不会编造。"
+                if zh
+                else f"The weather service publishes forecasts for today and the next three days only; "
+                f"{day.isoformat()} is not among them, so there is no forecast, and I will not make one up."
+            )
         else:
-            text = (f"天气服务暂时不可用（{out.detail}），所以无法提供 {day.isoformat()} 的天气，也不会编造。" if zh else
-                    f"The weather service failed ({out.detail}), so there is no forecast for {day.isoformat()}, "
-                    f"and I will not make one up.")
+            text = (
+                f"天气服务暂时不可用（{out.detail}），所以无法提供 {day.isoformat()} 的天气，也不会编造。"
+                if zh
+                else f"The weather service failed ({out.detail}), so there is no forecast for {day.isoformat()}, "
+                f"and I will not make one up."
+            )
         if sun_ev:
             state.result.evidence.append(sun_ev)
-        state.result.next_steps.append("稍后再试，或问 4 天内的日期。" if zh else
-                                       "Try again later, or ask about a date within the next four days.")
+        state.result.next_steps.append(
+            "稍后再试，或问 4 天内的日期。" if zh else "Try again later, or ask about a date within the next four days."
+        )
         _set(state, "OK", text)
     else:
-        state.result.evidence.append({"type": "weather", "date": day.isoformat(), "available": False,
-                                      "reason": out.reason})
-        text = (f"当前没有可用的实时天气数据源（离线模式），所以无法提供{pack.city} {day.isoformat()} 的天气预报，也不会编造。"
-                if zh else f"No live weather source is available (offline mode), so I cannot give a forecast for "
-                f"{pack.city} on {day.isoformat()}, and I will not make one up.")
+        state.result.evidence.append(
+            {"type": "weather", "date": day.isoformat(), "available": False, "reason": out.reason}
+        )
+        text = (
+            f"当前没有可用的实时天气数据源（离线模式），所以无法提供{pack.city} {day.isoformat()} 的天气预报，也不会编造。"
+            if zh
+            else f"No live weather source is available (offline mode), so I cannot give a forecast for "
+            f"{pack.city} on {day.isoformat()}, and I will not make one up."
+        )
         if sun_ev:
             state.result.evidence.append(sun_ev)
-            text += (f" 可确定的是天文数据：日出约 {sun_ev['sunrise']}，日落约 {sun_ev['sunset']}（计算值）。" if zh else
-                     f" What is certain is astronomy: sunrise about {sun_ev['sunrise']}, sunset about {sun_ev['sunset']} (calculated).")
-        state.result.next_steps.append("配置带天气接口的在线服务商后再查询。" if zh else "Configure an online provider with weather to get a forecast.")
+            text += (
+                f" 可确定的是天文数据：日出约 {sun_ev['sunrise']}，日落约 {sun_ev['sunset']}（计算值）。"
+                if zh
+                else f" What is certain is astronomy: sunrise about {sun_ev['sunrise']}, sunset about {sun_ev['sunset']} (calculated)."
+            )
+        state.result.next_steps.append(
+            "配置带天气接口的在线服务商后再查询。"
+            if zh
+            else "Configure an online provider with weather to get a forecast."
+        )
         _set(state, "OK", text)
 
 
@@ -308,32 +408,60 @@ def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext,
     zh = zh_text(state.user_input)
     f = decision.features
     if not f.from_to:
-        _set(state, "NEED_MORE_INFO", "请告诉我起点和终点，例如「从外滩到豫园要多久」。" if zh else
-             "Tell me the start and the end, e.g. “how long from the Bund to Yu Garden”.")
+        _set(
+            state,
+            "NEED_MORE_INFO",
+            "请告诉我起点和终点，例如「从外滩到豫园要多久」。"
+            if zh
+            else "Tell me the start and the end, e.g. “how long from the Bund to Yu Garden”.",
+        )
         log_decision(state, action="transport.travel_time", reason_code="MISSING_ENDPOINTS", policy_id=POLICY)
         return
     a, b = (_clean_target(x) or x for x in f.from_to)
     mode = "walking" if f.walking else "driving"
     out = registry.call("transport.travel_time", {"origin": a, "destination": b, "mode": mode}, state=state, ctx=ctx)
-    log_decision(state, action="transport.travel_time", reason_code="TRAVEL_TIME_FOUND" if out.resolved else "UNRESOLVED_PLACE",
-                 policy_id=POLICY, facts={"mode": mode, "unresolved": out.unresolved, "duration_s": out.duration_s})
+    log_decision(
+        state,
+        action="transport.travel_time",
+        reason_code="TRAVEL_TIME_FOUND" if out.resolved else "UNRESOLVED_PLACE",
+        policy_id=POLICY,
+        facts={"mode": mode, "unresolved": out.unresolved, "duration_s": out.duration_s},
+    )
     if not out.resolved:
         names = "、".join(out.unresolved) if zh else ", ".join(out.unresolved)
-        _set(state, "NEED_MORE_INFO", f"知识库里找不到「{names}」，无法估算路程。请提供更准确的名称或地址。" if zh else
-             f"I could not find “{names}” in the knowledge base, so I cannot estimate the trip. Please give a more exact name or address.")
+        _set(
+            state,
+            "NEED_MORE_INFO",
+            f"知识库里找不到「{names}」，无法估算路程。请提供更准确的名称或地址。"
+            if zh
+            else f"I could not find “{names}” in the knowledge base, so I cannot estimate the trip. Please give a more exact name or address.",
+        )
         return
     minutes = round((out.duration_s or 0) / 60)
     km = (out.distance_m or 0) / 1000
     src = out.source or ""
-    state.result.evidence.append({"type": "travel_time", "from": out.origin["name"], "to": out.destination["name"],
-                                  "mode": mode, "distance_m": out.distance_m, "duration_s": out.duration_s,
-                                  "source": src, "note": out.note})
+    state.result.evidence.append(
+        {
+            "type": "travel_time",
+            "from": out.origin["name"],
+            "to": out.destination["name"],
+            "mode": mode,
+            "distance_m": out.distance_m,
+            "duration_s": out.duration_s,
+            "source": src,
+            "note": out.note,
+        }
+    )
     label = ("离线估算" if zh else "offline estimate") if src == "offline_estimate" else src
     mode_txt = ("步行" if mode == "walking" else "驾车") if zh else mode
-    _set(state, "OK",
-         f"{out.origin['name']} → {out.destination['name']}：{mode_txt}约 {minutes} 分钟，约 {km:.1f} 公里（{label}）。" if zh else
-         f"{out.origin['name']} → {out.destination['name']}: about {minutes} min {mode_txt}, about {km:.1f} km ({label}).",
-         out.note or "")
+    _set(
+        state,
+        "OK",
+        f"{out.origin['name']} → {out.destination['name']}：{mode_txt}约 {minutes} 分钟，约 {km:.1f} 公里（{label}）。"
+        if zh
+        else f"{out.origin['name']} → {out.destination['name']}: about {minutes} min {mode_txt}, about {km:.1f} km ({label}).",
+        out.note or "",
+    )
 
 
 _FIELD_Q = [
@@ -352,17 +480,28 @@ def describe_poi(p: dict, *, zh: bool, focus: str | None = None) -> str:
     hours = p.get("opening_hours")
     price = p.get("price_per_person")
     if focus in (None, "opening_hours"):
-        bits.append((f"开放时间 {hours}" if zh else f"hours {hours}") if hours else ("开放时间未收录" if zh else "hours not recorded"))
+        bits.append(
+            (f"开放时间 {hours}" if zh else f"hours {hours}")
+            if hours
+            else ("开放时间未收录" if zh else "hours not recorded")
+        )
     if focus in (None, "price_per_person"):
         if price is not None:
-            bits.append((f"人均/门票约 ¥{price:g}" if zh else f"about ¥{price:g} per person") if price else ("免费" if zh else "free"))
+            bits.append(
+                (f"人均/门票约 ¥{price:g}" if zh else f"about ¥{price:g} per person")
+                if price
+                else ("免费" if zh else "free")
+            )
         else:
             bits.append("价格未收录" if zh else "price not recorded")
     if focus in (None, "address"):
-        bits.append((f"地址 {p.get('address')}" if zh else f"address {p.get('address')}"))
+        bits.append(f"地址 {p.get('address')}" if zh else f"address {p.get('address')}")
     if focus == "needs_reservation":
-        bits.append(("需要预约" if p.get("needs_reservation") else "知识库未标注需要预约") if zh else
-                    ("needs a reservation" if p.get("needs_reservation") else "no reservation noted"))
+        bits.append(
+            ("需要预约" if p.get("needs_reservation") else "知识库未标注需要预约")
+            if zh
+            else ("needs a reservation" if p.get("needs_reservation") else "no reservation noted")
+        )
     if focus is None and p.get("rating"):
         bits.append(f"评分 {p['rating']}" if zh else f"rating {p['rating']}")
     return f"{name}（{'，'.join(bits)}）" if zh else f"{name} ({'; '.join(bits)})"
@@ -371,25 +510,48 @@ def describe_poi(p: dict, *, zh: bool, focus: str | None = None) -> str:
 def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     zh = zh_text(state.user_input)
     out = registry.call("places.search_knowledge", {"query": state.user_input, "k": 5}, state=state, ctx=ctx)
-    log_decision(state, action="places.search_knowledge", reason_code="KB_COVERED" if out.covered else "KB_NO_FACTS",
-                 policy_id=POLICY, facts={"hits": len(out.hits), "terms": out.terms[:10], "missing_terms": out.missing_terms[:10]})
+    log_decision(
+        state,
+        action="places.search_knowledge",
+        reason_code="KB_COVERED" if out.covered else "KB_NO_FACTS",
+        policy_id=POLICY,
+        facts={"hits": len(out.hits), "terms": out.terms[:10], "missing_terms": out.missing_terms[:10]},
+    )
     if not out.covered:
         subject = _subject(state.user_input)
         region = ctx.provider.region
-        _set(state, "OK",
-             f"知识库（{region.display_name.get('zh', region.city)}）里没有关于「{subject}」的资料，所以无法推荐，也不会编造。" if zh else
-             f"The knowledge base ({region.display_name.get('en', region.city)}) has no facts about “{subject}”, so I "
-             f"cannot recommend anything and will not make it up.")
-        state.result.next_steps.append("换一个本地区的地点或类别再问，或授权网页浏览查询。" if zh else
-                                       "Ask about a place or category in this region, or allow web browsing.")
+        _set(
+            state,
+            "OK",
+            f"知识库（{region.display_name.get('zh', region.city)}）里没有关于「{subject}」的资料，所以无法推荐，也不会编造。"
+            if zh
+            else f"The knowledge base ({region.display_name.get('en', region.city)}) has no facts about “{subject}”, so I "
+            f"cannot recommend anything and will not make it up.",
+        )
+        state.result.next_steps.append(
+            "换一个本地区的地点或类别再问，或授权网页浏览查询。"
+            if zh
+            else "Ask about a place or category in this region, or allow web browsing."
+        )
         return
     focus = next((name for rx, name in _FIELD_Q if rx.search(state.user_input)), None)
     lines = []
     for h in out.hits:
         state.result.candidates.append(h)
-        state.result.evidence.append({"type": "kb_fact", "doc_id": h["doc_id"], "name": h.get("name") or h.get("title"),
-                                      "source": h["source"], "score": h["score"],
-                                      "fields": [k for k in ("opening_hours", "price_per_person", "address", "rating", "tags") if h.get(k) is not None]})
+        state.result.evidence.append(
+            {
+                "type": "kb_fact",
+                "doc_id": h["doc_id"],
+                "name": h.get("name") or h.get("title"),
+                "source": h["source"],
+                "score": h["score"],
+                "fields": [
+                    k
+                    for k in ("opening_hours", "price_per_person", "address", "rating", "tags")
+                    if h.get(k) is not None
+                ],
+            }
+        )
         lines.append(describe_poi(h, zh=zh, focus=focus))
     head = "根据知识库：" if zh else "From the knowledge base: "
     if decision.features.realtime:
@@ -401,7 +563,11 @@ def _subject(text: str) -> str:
     from core.agent.rag import _STOP_RX  # the same asking words the retriever ignores
 
     s = _STOP_RX.sub("", text)
-    s = re.sub(r"\b(recommend|suggest|please|what|where|is|are|the|a|an|some|any|good|best|me|for|tell|about)\b", "", s, flags=re.I)
+    s = re.sub(
+        r"\b(recommend|suggest|please|what|where|is|are|the|a|an|some|any|good|best|me|for|tell|about)\b",
+        "",
+        s,
+        flags=re.I,
+    )
     s = re.sub(r"\s+", " ", s).strip(" ?？。.!！,，")
     return s or text.strip()
-

@@ -39,8 +39,15 @@ def make_dry_run(
     now: float,
     ttl_s: float,
 ) -> DryRunRecord:
-    return store.create_dry_run(user_id=request.user_id, trip_id=request.trip_id, action=action, params=params,
-                                evidence=evidence, now=now, ttl_s=ttl_s)
+    return store.create_dry_run(
+        user_id=request.user_id,
+        trip_id=request.trip_id,
+        action=action,
+        params=params,
+        evidence=evidence,
+        now=now,
+        ttl_s=ttl_s,
+    )
 
 
 def confirm(store: TripStore, request: AgentRequest, *, now: float) -> DryRunRecord | GateRefusal:

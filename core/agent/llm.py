@@ -33,8 +33,15 @@ class LLMError(RuntimeError):
 
 
 class LLMClient:
-    def __init__(self, *, base_url: str, api_key: str | None, model: str, timeout_s: float = 8.0,
-                 client: httpx.Client | None = None):
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        api_key: str | None,
+        model: str,
+        timeout_s: float = 8.0,
+        client: httpx.Client | None = None,
+    ):
         self._base = base_url.rstrip("/")
         self._key = api_key
         self.model = model
@@ -68,15 +75,20 @@ class LLMClient:
     def arbitrate_route(self, message: str, hints: dict[str, Any]) -> str:
         """The raw JSON text of a routing verdict (the router validates it)."""
         return self.chat(
-            [{"role": "system", "content": ROUTER_SYSTEM_PROMPT},
-             {"role": "user", "content": json.dumps({"message": message, "hints": hints}, ensure_ascii=False)}],
-            json_mode=True, max_tokens=120,
+            [
+                {"role": "system", "content": ROUTER_SYSTEM_PROMPT},
+                {"role": "user", "content": json.dumps({"message": message, "hints": hints}, ensure_ascii=False)},
+            ],
+            json_mode=True,
+            max_tokens=120,
         )
 
     def explain(self, facts: dict[str, Any], *, locale: str = "zh-CN") -> str:
         return self.chat(
-            [{"role": "system", "content": EXPLAIN_SYSTEM_PROMPT + f" Answer in {locale}."},
-             {"role": "user", "content": json.dumps(facts, ensure_ascii=False, default=str)}],
+            [
+                {"role": "system", "content": EXPLAIN_SYSTEM_PROMPT + f" Answer in {locale}."},
+                {"role": "user", "content": json.dumps(facts, ensure_ascii=False, default=str)},
+            ],
             max_tokens=300,
         )
 
@@ -86,5 +98,10 @@ def make_llm(settings: Settings, *, client: httpx.Client | None = None) -> LLMCl
     if not settings.llm_base_url:
         return None
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-    return LLMClient(base_url=settings.llm_base_url, api_key=key, model=settings.llm_model,
-                     timeout_s=settings.llm_timeout_s, client=client)
+    return LLMClient(
+        base_url=settings.llm_base_url,
+        api_key=key,
+        model=settings.llm_model,
+        timeout_s=settings.llm_timeout_s,
+        client=client,
+    )

@@ -84,13 +84,28 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
             if phase == "facts":
                 ctx.report("thinking")
                 if ctx.request.trip_id:
-                    act(registry, "trip.load_draft", {"trip_id": ctx.request.trip_id}, state, ctx,
-                         reason_code="LOAD_TRIP_DRAFT", policy_id=policy)
+                    act(
+                        registry,
+                        "trip.load_draft",
+                        {"trip_id": ctx.request.trip_id},
+                        state,
+                        ctx,
+                        reason_code="LOAD_TRIP_DRAFT",
+                        policy_id=policy,
+                    )
                 mentioned = mentioned_places(state.user_input, pack)
                 if mentioned:
                     names = [pack.place_by_id(p).name_zh for p in mentioned]
-                    res = act(registry, "places.resolve_entities", {"names": names}, state, ctx,
-                               reason_code="UNRESOLVED_ENTITIES", policy_id=policy, facts={"names": names[:20]})
+                    res = act(
+                        registry,
+                        "places.resolve_entities",
+                        {"names": names},
+                        state,
+                        ctx,
+                        reason_code="UNRESOLVED_ENTITIES",
+                        policy_id=policy,
+                        facts={"names": names[:20]},
+                    )
                     mentioned = [r.place_id for r in res.resolved]
                 state.memory.user_profile["mentioned"] = mentioned
                 have = {n.get("place_id") for n in state.draft.nodes} | set(mentioned)
@@ -101,44 +116,120 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                 ids = [p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned, *suggested] if p]
                 if not ids:
                     state.result.status = "NEED_MORE_INFO"
-                    state.result.explanations = ["没有可规划的地点。" if fastpath.zh_text(state.user_input) else "There is nothing to plan."]
+                    state.result.explanations = [
+                        "没有可规划的地点。" if fastpath.zh_text(state.user_input) else "There is nothing to plan."
+                    ]
                     return
-                act(registry, "places.get_poi_facts", {"place_ids": list(dict.fromkeys(ids))}, state, ctx,
-                     reason_code=reason, policy_id=policy,
-                     facts={"mentioned": len(mentioned), "suggested": len(suggested), "draft": len(state.draft.nodes)})
+                act(
+                    registry,
+                    "places.get_poi_facts",
+                    {"place_ids": list(dict.fromkeys(ids))},
+                    state,
+                    ctx,
+                    reason_code=reason,
+                    policy_id=policy,
+                    facts={"mentioned": len(mentioned), "suggested": len(suggested), "draft": len(state.draft.nodes)},
+                )
             elif phase == "matrix":
                 trip_request = build_trip_request(decision, state, ctx)
-                act(registry, "itinerary.prepare_problem", {"request": trip_request}, state, ctx,
-                     reason_code="MISSING_PROBLEM", policy_id=policy,
-                     facts={"days": len(trip_request["days"]), "places": len(trip_request["places"])})
-                m = act(registry, "transport.build_time_matrix", {"mode": trip_request["mode"]}, state, ctx,
-                         reason_code=reason, policy_id=policy)
-                r = act(registry, "transport.apply_robustness_policy", {"pacing": trip_request["pacing"]}, state, ctx,
-                         reason_code="MISSING_ROBUST_TIMES", policy_id=policy,
-                         facts={"points": m.points, "source": m.source})
-                state.react.observations.append({"phase": "matrix", "points": m.points, "factor": r.factor,
-                                                 "buffer_min": r.buffer_min, "source": m.source})
+                act(
+                    registry,
+                    "itinerary.prepare_problem",
+                    {"request": trip_request},
+                    state,
+                    ctx,
+                    reason_code="MISSING_PROBLEM",
+                    policy_id=policy,
+                    facts={"days": len(trip_request["days"]), "places": len(trip_request["places"])},
+                )
+                m = act(
+                    registry,
+                    "transport.build_time_matrix",
+                    {"mode": trip_request["mode"]},
+                    state,
+                    ctx,
+                    reason_code=reason,
+                    policy_id=policy,
+                )
+                r = act(
+                    registry,
+                    "transport.apply_robustness_policy",
+                    {"pacing": trip_request["pacing"]},
+                    state,
+                    ctx,
+                    reason_code="MISSING_ROBUST_TIMES",
+                    policy_id=policy,
+                    facts={"points": m.points, "source": m.source},
+                )
+                state.react.observations.append(
+                    {
+                        "phase": "matrix",
+                        "points": m.points,
+                        "factor": r.factor,
+                        "buffer_min": r.buffer_min,
+                        "source": m.source,
+                    }
+                )
             elif phase == "optimise":
                 ctx.report("thinking")
-                cl = act(registry, "itinerary.cluster_days_balanced", {}, state, ctx, reason_code="MISSING_CLUSTERS",
-                          policy_id=policy)
-                opt = act(registry, "itinerary.optimize_day_vrptw", {}, state, ctx, reason_code=reason,
-                           policy_id=policy, facts={"days": len(cl.days), "unassignable": cl.unassignable})
+                cl = act(
+                    registry,
+                    "itinerary.cluster_days_balanced",
+                    {},
+                    state,
+                    ctx,
+                    reason_code="MISSING_CLUSTERS",
+                    policy_id=policy,
+                )
+                opt = act(
+                    registry,
+                    "itinerary.optimize_day_vrptw",
+                    {},
+                    state,
+                    ctx,
+                    reason_code=reason,
+                    policy_id=policy,
+                    facts={"days": len(cl.days), "unassignable": cl.unassignable},
+                )
                 dropped = [k for v in opt.dropped.values() for k in v]
                 if dropped:
                     ctx.report("repairing")
-                    rep = act(registry, "itinerary.repair_cross_day", {}, state, ctx, reason_code="DROPPED_STOPS",
-                               policy_id=POLICY_REPAIR, facts={"dropped": dropped[:20]})
+                    rep = act(
+                        registry,
+                        "itinerary.repair_cross_day",
+                        {},
+                        state,
+                        ctx,
+                        reason_code="DROPPED_STOPS",
+                        policy_id=POLICY_REPAIR,
+                        facts={"dropped": dropped[:20]},
+                    )
                     state.react.observations.append({"phase": "repair", "moves": len(rep.moves)})
             elif phase == "check":
                 ctx.report("verifying")
                 v = act(registry, "policy.validate_feasibility", {}, state, ctx, reason_code=reason, policy_id=policy)
-                s = act(registry, "policy.score_robustness", {}, state, ctx, reason_code="SCORE_ROBUSTNESS",
-                         policy_id=policy)
-                c = act(registry, "policy.check_itinerary", {}, state, ctx, reason_code="CRITIC_CHECK",
-                         policy_id=policy, facts={"infeasible_hard": v.infeasible_hard, "robustness": s.score})
-                ctx.telemetry.critic_result(passed=c.passed, violations=c.violations, min_slack=c.min_slack,
-                                            total_wait=c.total_wait)
+                s = act(
+                    registry,
+                    "policy.score_robustness",
+                    {},
+                    state,
+                    ctx,
+                    reason_code="SCORE_ROBUSTNESS",
+                    policy_id=policy,
+                )
+                c = act(
+                    registry,
+                    "policy.check_itinerary",
+                    {},
+                    state,
+                    ctx,
+                    reason_code="CRITIC_CHECK",
+                    policy_id=policy,
+                    facts={"infeasible_hard": v.infeasible_hard, "robustness": s.score},
+                )
+                ctx.telemetry.critic_result(
+                    passed=c.passed, violations=c.violations, min_slack=c.min_slack, total_wait=c.total_wait
+                )
                 state.react.observations.append({"phase": "critic", "passed": c.passed, "violations": c.violations})
                 if not c.passed and repairs < 2:
                     repair_pending = True
@@ -164,23 +255,49 @@ def _repair_from_critic(state: AgentState, ctx: AgentContext, registry: ActionRe
                 continue
             plan.order = [k for k in plan.order if k != victim]
             plan.dropped = [*plan.dropped, victim]
-    log_decision(state, action="itinerary.repair_cross_day", reason_code="CRITIC_FAILED", policy_id=POLICY_REPAIR,
-                 facts={"days": bad_days, "violations": sorted(critic.codes())[:10]})
+    log_decision(
+        state,
+        action="itinerary.repair_cross_day",
+        reason_code="CRITIC_FAILED",
+        policy_id=POLICY_REPAIR,
+        facts={"days": bad_days, "violations": sorted(critic.codes())[:10]},
+    )
     state.compute.critic = None
     state.compute.feasibility = None
-    act(registry, "itinerary.repair_cross_day", {}, state, ctx, reason_code="REPAIR_AFTER_CRITIC", policy_id=POLICY_REPAIR)
+    act(
+        registry,
+        "itinerary.repair_cross_day",
+        {},
+        state,
+        ctx,
+        reason_code="REPAIR_AFTER_CRITIC",
+        policy_id=POLICY_REPAIR,
+    )
 
 
 def _timeline_payload(result) -> list[dict[str, Any]]:
     out = []
     for day in result.days:
         for e in day.entries:
-            out.append({
-                "day": day.day_index + 1, "date": day.date.isoformat(), "kind": e.kind, "key": e.key, "name": e.name,
-                "start": e.start.strftime("%H:%M"), "end": e.end.strftime("%H:%M"), "slack_min": e.slack_min,
-                "robust_min": e.robust_min, "nominal_min": e.nominal_min, "source": e.source, "priority": e.priority,
-                "lon": e.lon, "lat": e.lat, "part": e.part,
-            })
+            out.append(
+                {
+                    "day": day.day_index + 1,
+                    "date": day.date.isoformat(),
+                    "kind": e.kind,
+                    "key": e.key,
+                    "name": e.name,
+                    "start": e.start.strftime("%H:%M"),
+                    "end": e.end.strftime("%H:%M"),
+                    "slack_min": e.slack_min,
+                    "robust_min": e.robust_min,
+                    "nominal_min": e.nominal_min,
+                    "source": e.source,
+                    "priority": e.priority,
+                    "lon": e.lon,
+                    "lat": e.lat,
+                    "part": e.part,
+                }
+            )
     return out
 
 
@@ -194,15 +311,29 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
     pack = ctx.provider.region
     for pid in state.memory.user_profile.get("suggested", []):
         p = pack.place_by_id(pid)
-        state.result.candidates.append({"place_id": pid, "name": p.name_zh, "tags": list(p.tags), "rating": p.rating,
-                                        "why": "kb_suggestion"})
+        state.result.candidates.append(
+            {"place_id": pid, "name": p.name_zh, "tags": list(p.tags), "rating": p.rating, "why": "kb_suggestion"}
+        )
     for poi in state.memory.semantic_facts.pois:
-        state.result.evidence.append({"type": "poi_facts", "place_id": poi["place_id"], "name": poi["name"],
-                                      "opening_hours": poi["opening_hours"], "needs_reservation": poi["needs_reservation"],
-                                      "source": f"region_pack:{pack.name}"})
+        state.result.evidence.append(
+            {
+                "type": "poi_facts",
+                "place_id": poi["place_id"],
+                "name": poi["name"],
+                "opening_hours": poi["opening_hours"],
+                "needs_reservation": poi["needs_reservation"],
+                "source": f"region_pack:{pack.name}",
+            }
+        )
     facts = {
-        "days": [{"day": d.day_index, "date": d.date.isoformat(),
-                  "visits": [e.name for e in d.entries if e.kind == "visit" and not e.continues_visit]} for d in result.days],
+        "days": [
+            {
+                "day": d.day_index,
+                "date": d.date.isoformat(),
+                "visits": [e.name for e in d.entries if e.kind == "visit" and not e.continues_visit],
+            }
+            for d in result.days
+        ],
         "dropped": [d.explanation for d in result.dropped_items],
         "robustness": result.robustness.score if result.robustness else None,
         "min_slack_min": result.robustness.min_slack_min if result.robustness else None,
@@ -213,24 +344,46 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         state.result.error_code = "PLANNER_INFEASIBLE_HARD_NODES"
         fixes = [d.smallest_fix.description for d in result.dropped_items if d.smallest_fix and d.priority == "must"]
         musts = [d.name for d in result.dropped_items if d.priority == "must"]
-        state.result.next_steps += fixes or (["延长每天的结束时间、增加天数或把它设为可选。"] if zh else
-                                             ["Extend the day's end, add a day, or make it optional."])
-        head = (f"必去地点无法安排：{'、'.join(musts)}。" if zh else f"Must-visit places cannot fit: {', '.join(musts)}.")
+        state.result.next_steps += fixes or (
+            ["延长每天的结束时间、增加天数或把它设为可选。"]
+            if zh
+            else ["Extend the day's end, add a day, or make it optional."]
+        )
+        head = f"必去地点无法安排：{'、'.join(musts)}。" if zh else f"Must-visit places cannot fit: {', '.join(musts)}."
         state.result.explanations = [head]
-        log_decision(state, action="policy.validate_feasibility", reason_code="PLANNER_INFEASIBLE_HARD_NODES",
-                     policy_id=POLICY_CHECK, facts={"must_dropped": musts[:10]})
+        log_decision(
+            state,
+            action="policy.validate_feasibility",
+            reason_code="PLANNER_INFEASIBLE_HARD_NODES",
+            policy_id=POLICY_CHECK,
+            facts={"must_dropped": musts[:10]},
+        )
         return
     if decision_needs_availability(state):
         needs = [p["name"] for p in state.memory.semantic_facts.pois if p.get("needs_reservation")]
-        state.result.evidence.append({"type": "availability", "verified_live": False, "needs_reservation": needs,
-                                      "source": "knowledge_base"})
-        facts["notes"].append(("可订性未实时核实（未授权网页浏览）；需预约：" + ("、".join(needs) if needs else "无")) if zh else
-                              ("Availability not verified live (no browsing consent); needs reservation: " + (", ".join(needs) or "none")))
-        state.result.next_steps.append("授权网页浏览（allow_webbrowse）后可核实官网可订性。" if zh else
-                                       "Allow web browsing to verify availability on official sites.")
+        state.result.evidence.append(
+            {"type": "availability", "verified_live": False, "needs_reservation": needs, "source": "knowledge_base"}
+        )
+        facts["notes"].append(
+            ("可订性未实时核实（未授权网页浏览）；需预约：" + ("、".join(needs) if needs else "无"))
+            if zh
+            else (
+                "Availability not verified live (no browsing consent); needs reservation: "
+                + (", ".join(needs) or "none")
+            )
+        )
+        state.result.next_steps.append(
+            "授权网页浏览（allow_webbrowse）后可核实官网可订性。"
+            if zh
+            else "Allow web browsing to verify availability on official sites."
+        )
     if any(n.startswith("Offline estimate") for n in result.warnings):
-        facts["notes"].append("交通时间为离线估算（含稳健缓冲）。" if zh else "Travel times are offline estimates (with robust buffers).")
-    exp = registry.call("llm.generate_explanation", {"facts": facts, "locale": "zh-CN" if zh else "en"}, state=state, ctx=ctx)
+        facts["notes"].append(
+            "交通时间为离线估算（含稳健缓冲）。" if zh else "Travel times are offline estimates (with robust buffers)."
+        )
+    exp = registry.call(
+        "llm.generate_explanation", {"facts": facts, "locale": "zh-CN" if zh else "en"}, state=state, ctx=ctx
+    )
     state.result.explanations = [exp.text]
     state.result.status = "READY" if result.status == "ready" else "OK"
     if result.status == "needs_review":
@@ -254,16 +407,38 @@ def _maybe_offer_persist(state: AgentState, ctx: AgentContext) -> None:
         for e in day.entries:
             if e.kind == "visit" and e.key and not e.continues_visit:
                 place = ctx.provider.region.place_by_id(e.key)
-                nodes.append({"name": e.name, "place_id": place.id if place else None, "day": day.day_index + 1,
-                              "priority": e.priority or "should"})
+                nodes.append(
+                    {
+                        "name": e.name,
+                        "place_id": place.id if place else None,
+                        "day": day.day_index + 1,
+                        "priority": e.priority or "should",
+                    }
+                )
     current = ctx.store.get_trip(ctx.request.trip_id) if ctx.request.trip_id else None
-    evidence = [{"type": "persist_plan", "trip_id": ctx.request.trip_id, "days": len(result.days), "nodes": len(nodes),
-                 "replaces_nodes": len(current.nodes) if current else 0, "price_total_per_person":
-                 sum((p.get("price_per_person") or 0) for p in state.memory.semantic_facts.pois
-                     if any(n["place_id"] == p["place_id"] for n in nodes)),
-                 "cancellation_policy": "n/a (a trip draft)", "availability": "not_verified"}]
-    params = {"trip_id": ctx.request.trip_id, "region": ctx.provider.region.name, "days": len(result.days),
-              "nodes": nodes, "title": "Planned trip"}
+    evidence = [
+        {
+            "type": "persist_plan",
+            "trip_id": ctx.request.trip_id,
+            "days": len(result.days),
+            "nodes": len(nodes),
+            "replaces_nodes": len(current.nodes) if current else 0,
+            "price_total_per_person": sum(
+                (p.get("price_per_person") or 0)
+                for p in state.memory.semantic_facts.pois
+                if any(n["place_id"] == p["place_id"] for n in nodes)
+            ),
+            "cancellation_policy": "n/a (a trip draft)",
+            "availability": "not_verified",
+        }
+    ]
+    params = {
+        "trip_id": ctx.request.trip_id,
+        "region": ctx.provider.region.name,
+        "days": len(result.days),
+        "nodes": nodes,
+        "title": "Planned trip",
+    }
     issue_dry_run(state, ctx, action="trip.persist_plan", params=params, evidence=evidence)
 
 

@@ -82,13 +82,22 @@ def route_and_run(
         from core.agent.llm import make_llm
 
         llm = make_llm(settings)
-    browser = browser or BrowserExecutor(allowlist=settings.browse_allowlist, timeout_s=settings.browse_timeout_s,
-                                         telemetry=telemetry)
+    browser = browser or BrowserExecutor(
+        allowlist=settings.browse_allowlist, timeout_s=settings.browse_timeout_s, telemetry=telemetry
+    )
     if browser.telemetry is None:
         browser.telemetry = telemetry
     registry = registry or default_registry()
-    ctx = AgentContext(settings=settings, request=request, provider=provider, store=store, telemetry=telemetry,
-                       llm=llm, browser=browser, progress=progress)
+    ctx = AgentContext(
+        settings=settings,
+        request=request,
+        provider=provider,
+        store=store,
+        telemetry=telemetry,
+        llm=llm,
+        browser=browser,
+        progress=progress,
+    )
     if clock is not None:
         ctx.clock = clock
     ctx.started = ctx.clock()
@@ -100,11 +109,21 @@ def route_and_run(
     ctx.now = now or datetime.now(zone)
 
     arbiter = llm.arbitrate_route if (llm is not None and settings.llm_router_arbitration) else None
-    decision = route_message(request.message, options=request.options, settings=settings, arbiter=arbiter,
-                             recent_messages=request.conversation_context.recent_messages)
-    telemetry.router_decision(route=decision.output.route, confidence=decision.output.confidence,
-                              reasons=list(decision.output.reasons), router_ms=decision.router_ms,
-                              intent=decision.intent, policy_id=decision.policy_id)
+    decision = route_message(
+        request.message,
+        options=request.options,
+        settings=settings,
+        arbiter=arbiter,
+        recent_messages=request.conversation_context.recent_messages,
+    )
+    telemetry.router_decision(
+        route=decision.output.route,
+        confidence=decision.output.confidence,
+        reasons=list(decision.output.reasons),
+        router_ms=decision.router_ms,
+        intent=decision.intent,
+        policy_id=decision.policy_id,
+    )
     state = new_state(request, region=provider.region.name)
     state.observability.router_ms = decision.router_ms
     flow: list[str] = [decision.output.ui_hint.status]
@@ -120,9 +139,18 @@ def route_and_run(
 
     ctx.report = report  # type: ignore[method-assign]
     state.react.step = 0
-    log_decision(state, action="router.route", reason_code=decision.reason_code, policy_id=decision.policy_id,
-                 facts={"route": decision.output.route, "confidence": decision.output.confidence,
-                        "intent": decision.intent, **decision.features.as_facts()})
+    log_decision(
+        state,
+        action="router.route",
+        reason_code=decision.reason_code,
+        policy_id=decision.policy_id,
+        facts={
+            "route": decision.output.route,
+            "confidence": decision.output.confidence,
+            "intent": decision.intent,
+            **decision.features.as_facts(),
+        },
+    )
     system_mode = "SYSTEM1" if decision.output.route.startswith("SYSTEM1") else "SYSTEM2"
     try:
         if request.options.confirm_dry_run_id:
@@ -148,30 +176,50 @@ def route_and_run(
     except ActionError as exc:
         state.result.status = "FAILED"
         state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
-        state.result.explanations = [f"{'工具调用失败' if fastpath.zh_text(request.message) else 'A tool call failed'}: {exc.message}"]
+        state.result.explanations = [
+            f"{'工具调用失败' if fastpath.zh_text(request.message) else 'A tool call failed'}: {exc.message}"
+        ]
         state.observability.fallback_used = True
         telemetry.fallback_triggered(from_route=decision.output.route, to_route="NONE", reason=state.result.error_code)
     final = _final_status(state)
     report(final)
     response = _response(request, decision, state, flow, system_mode, t_start)
-    telemetry.agent_complete(status=response.result.status, latency_ms=response.observability.latency_ms,
-                             cost_est_usd=response.observability.cost_est_usd,
-                             tool_calls=response.observability.tool_calls,
-                             browser_steps=response.observability.browser_steps, system_mode=system_mode,
-                             route=decision.output.route, scenario=decision.intent,
-                             error_code=response.result.error_code, fallback_used=response.observability.fallback_used)
+    telemetry.agent_complete(
+        status=response.result.status,
+        latency_ms=response.observability.latency_ms,
+        cost_est_usd=response.observability.cost_est_usd,
+        tool_calls=response.observability.tool_calls,
+        browser_steps=response.observability.browser_steps,
+        system_mode=system_mode,
+        route=decision.output.route,
+        scenario=decision.intent,
+        error_code=response.result.error_code,
+        fallback_used=response.observability.fallback_used,
+    )
     return response
 
 
 def _final_status(state: AgentState) -> str:
     return {
-        "READY": "done", "OK": "done", "DRAFT": "done", "NEED_MORE_INFO": "done", "NEED_CONSENT": "awaiting_consent",
-        "NEED_CONFIRMATION": "awaiting_confirmation", "FAILED": "failed", "TIMEOUT": "failed",
+        "READY": "done",
+        "OK": "done",
+        "DRAFT": "done",
+        "NEED_MORE_INFO": "done",
+        "NEED_CONSENT": "awaiting_consent",
+        "NEED_CONFIRMATION": "awaiting_confirmation",
+        "FAILED": "failed",
+        "TIMEOUT": "failed",
     }[state.result.status]
 
 
-def _response(request: AgentRequest, decision: RouterDecision, state: AgentState, flow: list[str], system_mode: str,
-              t_start: float) -> AgentResponse:
+def _response(
+    request: AgentRequest,
+    decision: RouterDecision,
+    state: AgentState,
+    flow: list[str],
+    system_mode: str,
+    t_start: float,
+) -> AgentResponse:
     status = "OK" if state.result.status in ("READY", "DRAFT") else state.result.status
     latency = (time.perf_counter() - t_start) * 1000
     obs = state.observability
@@ -182,9 +230,13 @@ def _response(request: AgentRequest, decision: RouterDecision, state: AgentState
             status=status,  # type: ignore[arg-type]
             answer_text="\n".join(state.result.explanations),
             payload=Payload(
-                timeline=state.result.timeline, dropped_items=state.result.dropped_items,
-                candidates=state.result.candidates, evidence=state.result.evidence,
-                robustness=_robustness_payload(state), branches=state.result.branches, dry_run=state.result.dry_run,
+                timeline=state.result.timeline,
+                dropped_items=state.result.dropped_items,
+                candidates=state.result.candidates,
+                evidence=state.result.evidence,
+                robustness=_robustness_payload(state),
+                branches=state.result.branches,
+                dry_run=state.result.dry_run,
                 trip=state.memory.user_profile.get("trip"),
             ),
             error_code=state.result.error_code,
@@ -192,9 +244,14 @@ def _response(request: AgentRequest, decision: RouterDecision, state: AgentState
         ),
         explain=Explain(decision_log=state.react.decision_log, status_flow=flow),
         observability=Observability(
-            latency_ms=round(latency, 3), router_ms=round(decision.router_ms, 3), system_mode=system_mode,
-            tool_calls=obs.tool_calls, browser_steps=obs.browser_steps, tokens_est=obs.tokens_est,
-            cost_est_usd=round(obs.cost_est_usd, 6), fallback_used=obs.fallback_used,
+            latency_ms=round(latency, 3),
+            router_ms=round(decision.router_ms, 3),
+            system_mode=system_mode,
+            tool_calls=obs.tool_calls,
+            browser_steps=obs.browser_steps,
+            tokens_est=obs.tokens_est,
+            cost_est_usd=round(obs.cost_est_usd, 6),
+            fallback_used=obs.fallback_used,
         ),
     )
 
@@ -213,8 +270,13 @@ def _clarify(decision: RouterDecision, state: AgentState) -> None:
     zh = fastpath.zh_text(state.user_input)
     state.result.explanations = [decision.question or ("请补充更多信息。" if zh else "Please tell me a bit more.")]
     state.result.next_steps = [f"missing:{m}" for m in decision.missing]
-    log_decision(state, action="router.clarify", reason_code="ASK_KEY_FIELDS", policy_id="ROUTER_THRESHOLDS",
-                 facts={"missing": decision.missing, "confidence": decision.output.confidence})
+    log_decision(
+        state,
+        action="router.clarify",
+        reason_code="ASK_KEY_FIELDS",
+        policy_id="ROUTER_THRESHOLDS",
+        facts={"missing": decision.missing, "confidence": decision.output.confidence},
+    )
 
 
 __all__ = ["route_and_run"]

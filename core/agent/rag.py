@@ -70,17 +70,120 @@ TAG_WORDS = {
 }
 # Words that ask rather than describe: removed from the query before matching.
 QUERY_STOPWORDS = [
-    "推荐一下", "推荐几个", "推荐", "请问", "一下", "有什么", "有哪些", "什么", "哪里", "哪儿", "哪家", "哪个", "好吃的", "好玩的",
-    "好吃", "好玩", "值得去", "值得", "附近的", "附近", "的", "吗", "呢", "吧", "几点", "开门", "关门", "营业时间", "开放时间",
-    "多少钱", "多少", "价格", "门票", "人均", "地址", "在哪里", "在哪", "介绍", "是什么", "我想", "想去", "我们", "帮我", "给我",
-    "一家", "一个", "有没有", "可以", "适合", "去", "找", "个",
-    "recommend", "recommendation", "recommendations", "suggest", "please", "what", "where", "which", "is", "are",
-    "the", "a", "an", "in", "at", "of", "for", "to", "me", "some", "any", "good", "best", "nice", "place", "places",
-    "spot", "spots", "can", "i", "we", "go", "find", "tell", "about", "open", "opening", "hours", "price", "how",
-    "much", "does", "do", "when", "ticket", "tickets", "address", "near", "around", "there", "it", "and", "or",
-    "worth", "visiting", "visit", "with", "on",
+    "推荐一下",
+    "推荐几个",
+    "推荐",
+    "请问",
+    "一下",
+    "有什么",
+    "有哪些",
+    "什么",
+    "哪里",
+    "哪儿",
+    "哪家",
+    "哪个",
+    "好吃的",
+    "好玩的",
+    "好吃",
+    "好玩",
+    "值得去",
+    "值得",
+    "附近的",
+    "附近",
+    "的",
+    "吗",
+    "呢",
+    "吧",
+    "几点",
+    "开门",
+    "关门",
+    "营业时间",
+    "开放时间",
+    "多少钱",
+    "多少",
+    "价格",
+    "门票",
+    "人均",
+    "地址",
+    "在哪里",
+    "在哪",
+    "介绍",
+    "是什么",
+    "我想",
+    "想去",
+    "我们",
+    "帮我",
+    "给我",
+    "一家",
+    "一个",
+    "有没有",
+    "可以",
+    "适合",
+    "去",
+    "找",
+    "个",
+    "recommend",
+    "recommendation",
+    "recommendations",
+    "suggest",
+    "please",
+    "what",
+    "where",
+    "which",
+    "is",
+    "are",
+    "the",
+    "a",
+    "an",
+    "in",
+    "at",
+    "of",
+    "for",
+    "to",
+    "me",
+    "some",
+    "any",
+    "good",
+    "best",
+    "nice",
+    "place",
+    "places",
+    "spot",
+    "spots",
+    "can",
+    "i",
+    "we",
+    "go",
+    "find",
+    "tell",
+    "about",
+    "open",
+    "opening",
+    "hours",
+    "price",
+    "how",
+    "much",
+    "does",
+    "do",
+    "when",
+    "ticket",
+    "tickets",
+    "address",
+    "near",
+    "around",
+    "there",
+    "it",
+    "and",
+    "or",
+    "worth",
+    "visiting",
+    "visit",
+    "with",
+    "on",
 ]
-_STOP_RX = re.compile("|".join(re.escape(w) for w in sorted(QUERY_STOPWORDS, key=len, reverse=True) if re.search(r"[\u4e00-\u9fff]", w)))
+_STOP_RX = re.compile(
+    "|".join(re.escape(w) for w in sorted(QUERY_STOPWORDS, key=len, reverse=True) if re.search(r"[\u4e00-\u9fff]", w))
+)
 _EN_STOP = {w for w in QUERY_STOPWORDS if not re.search(r"[\u4e00-\u9fff]", w)}
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
@@ -111,8 +214,12 @@ def query_tokens(query: str, vocab: dict[str, int] | None = None) -> list[str]:
         grams = [run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)]
         for i, g in enumerate(grams):
             if (
-                vocab is not None and len(grams) >= 3 and g not in vocab and 0 < i < len(grams) - 1
-                and grams[i - 1] in vocab and grams[i + 1] in vocab
+                vocab is not None
+                and len(grams) >= 3
+                and g not in vocab
+                and 0 < i < len(grams) - 1
+                and grams[i - 1] in vocab
+                and grams[i + 1] in vocab
             ):
                 continue
             out.append(g)
@@ -138,8 +245,17 @@ class KBDoc:
 
 
 def place_document(place: RegionPlace, region: str) -> KBDoc:
-    parts = [place.name_zh, place.name_en, *place.aliases, place.district, place.address, place.category,
-             CATEGORY_WORDS.get(place.category, ""), *place.tags, *(TAG_WORDS.get(t, "") for t in place.tags)]
+    parts = [
+        place.name_zh,
+        place.name_en,
+        *place.aliases,
+        place.district,
+        place.address,
+        place.category,
+        CATEGORY_WORDS.get(place.category, ""),
+        *place.tags,
+        *(TAG_WORDS.get(t, "") for t in place.tags),
+    ]
     facts = {
         "place_id": place.id,
         "name": place.name_zh,
@@ -154,8 +270,14 @@ def place_document(place: RegionPlace, region: str) -> KBDoc:
         "needs_reservation": place.needs_reservation,
         "tags": list(place.tags),
     }
-    return KBDoc(doc_id=place.id, title=place.name_zh, text=" ".join(p for p in parts if p), place=place, facts=facts,
-                 source=f"region_pack:{region}")
+    return KBDoc(
+        doc_id=place.id,
+        title=place.name_zh,
+        text=" ".join(p for p in parts if p),
+        place=place,
+        facts=facts,
+        source=f"region_pack:{region}",
+    )
 
 
 def load_kb_facts(kb_dir: Path | None, region: str) -> list[KBDoc]:
@@ -168,12 +290,21 @@ def load_kb_facts(kb_dir: Path | None, region: str) -> list[KBDoc]:
     data = json.loads(path.read_text(encoding="utf-8"))
     docs = []
     for item in data.get("facts", []):
-        docs.append(KBDoc(
-            doc_id=str(item["id"]), title=str(item["title"]), text=f"{item['title']} {item['text']} {' '.join(item.get('keywords', []))}",
-            facts={"fact_id": item["id"], "title": item["title"], "text": item["text"], "place_id": item.get("place_id"),
-                   "url": item.get("url")},
-            source=str(item.get("source", f"kb:{region}")),
-        ))
+        docs.append(
+            KBDoc(
+                doc_id=str(item["id"]),
+                title=str(item["title"]),
+                text=f"{item['title']} {item['text']} {' '.join(item.get('keywords', []))}",
+                facts={
+                    "fact_id": item["id"],
+                    "title": item["title"],
+                    "text": item["text"],
+                    "place_id": item.get("place_id"),
+                    "url": item.get("url"),
+                },
+                source=str(item.get("source", f"kb:{region}")),
+            )
+        )
     return docs
 
 
@@ -247,9 +378,17 @@ class KnowledgeBase:
         docs = [place_document(p, pack.name) for p in pack.places] + load_kb_facts(kb_dir, pack.name)
         self.index = BM25Index(docs)
         self._names = [
-            [n for n in {_norm_name(d.place.name_zh), _norm_name(d.place.name_en), *(_norm_name(a) for a in d.place.aliases)}
-             if len(n) >= 2 and not (n.isascii() and len(n) < 4)]
-            if d.place else []
+            [
+                n
+                for n in {
+                    _norm_name(d.place.name_zh),
+                    _norm_name(d.place.name_en),
+                    *(_norm_name(a) for a in d.place.aliases),
+                }
+                if len(n) >= 2 and not (n.isascii() and len(n) < 4)
+            ]
+            if d.place
+            else []
             for d in docs
         ]
 

@@ -114,7 +114,9 @@ def _score(f: Features) -> dict[str, float]:
     if f.constraints >= 3:
         s["SYSTEM2_REASONING"] = max(s["SYSTEM2_REASONING"], 0.5 + 0.05 * min(f.constraints, 6))
     if f.fact_query:
-        s["SYSTEM1_RAG"] = 0.7 + (0.1 if f.has_city else 0.0) - (0.15 if f.availability else 0.08 if f.realtime else 0.0)
+        s["SYSTEM1_RAG"] = (
+            0.7 + (0.1 if f.has_city else 0.0) - (0.15 if f.availability else 0.08 if f.realtime else 0.0)
+        )
     if f.availability:  # "有房/余票/还能订到": only a live page can tell
         s["SYSTEM2_WEBBROWSE"] = (0.55 + 0.1 * min(f.availability, 2)) if not f.planning else 0.3
     elif f.realtime:  # "今天/现在": a System 1 answer is a fair approximation
@@ -140,8 +142,19 @@ def route_message(
         f = extract_features(message)
     except Exception:  # pragma: no cover - regexes over a str do not fail; keep the contract anyway
         f = Features(text=str(message))
-        decision = _finish(f, "SYSTEM1_RAG", 0.0, [], [], "clarify", POLICY_SCORE, "ROUTER_PARSE_FAILED", options,
-                           settings, error_code="ROUTER_PARSE_FAILED")
+        decision = _finish(
+            f,
+            "SYSTEM1_RAG",
+            0.0,
+            [],
+            [],
+            "clarify",
+            POLICY_SCORE,
+            "ROUTER_PARSE_FAILED",
+            options,
+            settings,
+            error_code="ROUTER_PARSE_FAILED",
+        )
         decision.router_ms = (time.perf_counter() - t0) * 1000
         return decision
     decision = _hard_rules(f, options, settings)
@@ -163,43 +176,127 @@ def _hard_rules(f: Features, options: AgentOptions, settings: Settings) -> Route
     if f.browser:
         reasons: list[Reason] = ["REALTIME_WEB", "NO_API"] + (["HIGH_RISK_ACTION"] if f.high_risk else [])
         caps: list[Capability] = ["browser", "places"] + (["commit"] if f.high_risk else [])
-        return _finish(f, "SYSTEM2_WEBBROWSE", 0.92, reasons, caps, "browse", POLICY_HARD_RULE, "HARD_RULE_BROWSER",
-                       options, settings, consent=True)
+        return _finish(
+            f,
+            "SYSTEM2_WEBBROWSE",
+            0.92,
+            reasons,
+            caps,
+            "browse",
+            POLICY_HARD_RULE,
+            "HARD_RULE_BROWSER",
+            options,
+            settings,
+            consent=True,
+        )
     if f.high_risk:
         caps = ["places", "commit"] + (["browser"] if f.realtime else [])
-        return _finish(f, "SYSTEM2_REASONING", 0.9, ["HIGH_RISK_ACTION"], caps, "commit", POLICY_HARD_RULE,
-                       "HARD_RULE_HIGH_RISK", options, settings, consent=True)
+        return _finish(
+            f,
+            "SYSTEM2_REASONING",
+            0.9,
+            ["HIGH_RISK_ACTION"],
+            caps,
+            "commit",
+            POLICY_HARD_RULE,
+            "HARD_RULE_HIGH_RISK",
+            options,
+            settings,
+            consent=True,
+        )
     if f.bulk_write:
-        return _finish(f, "SYSTEM2_REASONING", 0.9, ["HIGH_RISK_ACTION"], ["trip", "commit"], "bulk_write",
-                       POLICY_HARD_RULE, "HARD_RULE_BULK_WRITE", options, settings, consent=True)
+        return _finish(
+            f,
+            "SYSTEM2_REASONING",
+            0.9,
+            ["HIGH_RISK_ACTION"],
+            ["trip", "commit"],
+            "bulk_write",
+            POLICY_HARD_RULE,
+            "HARD_RULE_BULK_WRITE",
+            options,
+            settings,
+            consent=True,
+        )
     # Conditional plans ("赶不上日落就改横滨") always need branches: System 2.
     if f.conditional:
         reasons = ["MULTI_CONSTRAINT"] + (["REALTIME_WEB"] if f.realtime else [])
         conf = max(0.5, 0.88 - _ambiguity_penalty(f))
-        return _finish(f, "SYSTEM2_REASONING", conf, reasons, ["places", "transport", "planner"], "conditional",
-                       POLICY_HARD_RULE, "HARD_RULE_CONDITIONAL", options, settings)
+        return _finish(
+            f,
+            "SYSTEM2_REASONING",
+            conf,
+            reasons,
+            ["places", "transport", "planner"],
+            "conditional",
+            POLICY_HARD_RULE,
+            "HARD_RULE_CONDITIONAL",
+            options,
+            settings,
+        )
     # B) explicit CRUD on the trip -> SYSTEM1_API (unless it is really a planning request)
     if f.crud and not (f.planning and (f.days or f.constraints >= 2)):
         conf = 0.92 - _ambiguity_penalty(f)
         target_missing = _crud_target_missing(f)
         if target_missing:
             conf = min(conf, 0.6)
-        return _finish(f, "SYSTEM1_API", conf, ["MISSING_INFO"] if conf < 0.75 else [], ["trip"], "trip_edit",
-                       POLICY_HARD_RULE, "HARD_RULE_TRIP_CRUD", options, settings,
-                       missing=["target"] if conf < 0.75 else [])
+        return _finish(
+            f,
+            "SYSTEM1_API",
+            conf,
+            ["MISSING_INFO"] if conf < 0.75 else [],
+            ["trip"],
+            "trip_edit",
+            POLICY_HARD_RULE,
+            "HARD_RULE_TRIP_CRUD",
+            options,
+            settings,
+            missing=["target"] if conf < 0.75 else [],
+        )
     if not f.planning:
         if f.weather:
-            return _finish(f, "SYSTEM1_API", 0.92, [], ["weather"], "weather", POLICY_HARD_RULE, "HARD_RULE_WEATHER",
-                           options, settings)
+            return _finish(
+                f,
+                "SYSTEM1_API",
+                0.92,
+                [],
+                ["weather"],
+                "weather",
+                POLICY_HARD_RULE,
+                "HARD_RULE_WEATHER",
+                options,
+                settings,
+            )
         if f.travel_time or (f.from_to and f.fact_query is False and re.search(r"(要|需要|多|how)", f.text)):
             conf = 0.9 if f.from_to else 0.62
-            return _finish(f, "SYSTEM1_API", conf, [] if f.from_to else ["MISSING_INFO"], ["transport", "places"],
-                           "travel_time", POLICY_HARD_RULE, "HARD_RULE_TRAVEL_TIME", options, settings,
-                           missing=[] if f.from_to else ["target"])
+            return _finish(
+                f,
+                "SYSTEM1_API",
+                conf,
+                [] if f.from_to else ["MISSING_INFO"],
+                ["transport", "places"],
+                "travel_time",
+                POLICY_HARD_RULE,
+                "HARD_RULE_TRAVEL_TIME",
+                options,
+                settings,
+                missing=[] if f.from_to else ["target"],
+            )
         if f.fact_query and not f.realtime and f.constraints < 3:
             conf = 0.88 - _ambiguity_penalty(f)
-            return _finish(f, "SYSTEM1_RAG", conf, [], ["knowledge", "places"], "rag", POLICY_HARD_RULE,
-                           "HARD_RULE_FACT_QUERY", options, settings, missing=["target"] if conf < 0.75 else [])
+            return _finish(
+                f,
+                "SYSTEM1_RAG",
+                conf,
+                [],
+                ["knowledge", "places"],
+                "rag",
+                POLICY_HARD_RULE,
+                "HARD_RULE_FACT_QUERY",
+                options,
+                settings,
+                missing=["target"] if conf < 0.75 else [],
+            )
     return None
 
 
@@ -232,7 +329,11 @@ def _grey_zone(
     policy, code = POLICY_SCORE, "GREY_ZONE_SCORE"
     if scores[route] <= 0:
         route, conf = "SYSTEM1_RAG", 0.2
-    if arbiter is not None and settings.llm_router_arbitration and settings.router_ask_threshold <= conf < settings.router_execute_threshold:
+    if (
+        arbiter is not None
+        and settings.llm_router_arbitration
+        and settings.router_ask_threshold <= conf < settings.router_execute_threshold
+    ):
         verdict = _arbitrate(arbiter, f, scores)
         if verdict is not None:
             route, conf, policy, code = verdict.route, min(verdict.confidence, 0.9), POLICY_LLM, "LLM_ARBITRATION"
@@ -261,8 +362,20 @@ def _grey_zone(
         intent = "clarify"
     if missing and "MISSING_INFO" not in reasons:
         reasons.append("MISSING_INFO")
-    decision = _finish(f, route, conf, reasons, caps, intent, policy, code, options, settings,
-                       consent=route == "SYSTEM2_WEBBROWSE", missing=missing)
+    decision = _finish(
+        f,
+        route,
+        conf,
+        reasons,
+        caps,
+        intent,
+        policy,
+        code,
+        options,
+        settings,
+        consent=route == "SYSTEM2_WEBBROWSE",
+        missing=missing,
+    )
     decision.scores = {k: round(v, 3) for k, v in scores.items()}
     return decision
 
@@ -323,12 +436,18 @@ def _finish(
         if options.allow_webbrowse:
             status, message = "browsing", _msg(zh, "正在打开允许的网站核实…", "Browsing an allowlisted site to verify…")
         else:
-            status, message = "awaiting_consent", _msg(
-                zh, "需要你授权后才能打开网页浏览。", "Web browsing needs your consent before it starts."
+            status, message = (
+                "awaiting_consent",
+                _msg(zh, "需要你授权后才能打开网页浏览。", "Web browsing needs your consent before it starts."),
             )
     elif intent in ("commit", "bulk_write"):
-        status, message = "awaiting_confirmation", _msg(
-            zh, "这是高风险操作：先预演（dry run），确认后才会提交。", "A risky action: a dry run first; nothing commits until you confirm."
+        status, message = (
+            "awaiting_confirmation",
+            _msg(
+                zh,
+                "这是高风险操作：先预演（dry run），确认后才会提交。",
+                "A risky action: a dry run first; nothing commits until you confirm.",
+            ),
         )
     elif route == "SYSTEM2_REASONING":
         if f.realtime:

@@ -67,7 +67,10 @@ def log_decision(
     Values that come from the user (a place name, a search term, a domain) are clipped to one line of
     ``MAX_FACT_TEXT`` characters, so a long message can never turn the log into free text, nor crash it."""
     entry = DecisionLogEntry(
-        step=state.react.step, chosen_action=action, reason_code=reason_code, facts=_clip_facts(facts or {}),
+        step=state.react.step,
+        chosen_action=action,
+        reason_code=reason_code,
+        facts=_clip_facts(facts or {}),
         policy_id=policy_id,
     )
     state.react.decision_log.append(entry)

@@ -56,18 +56,37 @@ def guard(state: AgentState, ctx: AgentContext, *, action: str) -> None:
         raise BudgetExhausted("BUDGET_EXCEEDED", f"cost_budget_usd={opts.cost_budget_usd:g} before {action}")
 
 
-def act(registry: ActionRegistry, name: str, payload: Any, state: AgentState, ctx: AgentContext, *,
-         reason_code: str, policy_id: str, facts: dict[str, Any] | None = None) -> Any:
+def act(
+    registry: ActionRegistry,
+    name: str,
+    payload: Any,
+    state: AgentState,
+    ctx: AgentContext,
+    *,
+    reason_code: str,
+    policy_id: str,
+    facts: dict[str, Any] | None = None,
+) -> Any:
     """One registry call inside the loop: budget check, call, system2_step event, decision log."""
     guard(state, ctx, action=name)
     t0 = time.perf_counter()
     try:
         out = registry.call(name, payload, state=state, ctx=ctx)
     except ActionError as exc:
-        ctx.telemetry.system2_step(step=state.react.step, action=name, ms=(time.perf_counter() - t0) * 1000,
-                                   status="error", error_code=exc.code)
-        log_decision(state, action=name, reason_code="TOOL_CALL_FAILED", policy_id=policy_id,
-                     facts={**(facts or {}), "error": exc.code})
+        ctx.telemetry.system2_step(
+            step=state.react.step,
+            action=name,
+            ms=(time.perf_counter() - t0) * 1000,
+            status="error",
+            error_code=exc.code,
+        )
+        log_decision(
+            state,
+            action=name,
+            reason_code="TOOL_CALL_FAILED",
+            policy_id=policy_id,
+            facts={**(facts or {}), "error": exc.code},
+        )
         raise
     ms = (time.perf_counter() - t0) * 1000
     ctx.telemetry.system2_step(step=state.react.step, action=name, ms=ms, status="ok")
@@ -75,22 +94,42 @@ def act(registry: ActionRegistry, name: str, payload: Any, state: AgentState, ct
     return out
 
 
-def issue_dry_run(state: AgentState, ctx: AgentContext, *, action: str, params: dict[str, Any],
-                   evidence: list[dict[str, Any]]) -> None:
+def issue_dry_run(
+    state: AgentState, ctx: AgentContext, *, action: str, params: dict[str, Any], evidence: list[dict[str, Any]]
+) -> None:
     zh = fastpath.zh_text(state.user_input)
-    rec = gates.make_dry_run(ctx.store, ctx.request, action=action, params=params, evidence=evidence,
-                             now=ctx.wall_clock(), ttl_s=ctx.settings.dry_run_ttl_s)
-    state.result.dry_run = {"dry_run_id": rec.dry_run_id, "action": action, "evidence": evidence,
-                            "expires_at": rec.expires_at}
+    rec = gates.make_dry_run(
+        ctx.store,
+        ctx.request,
+        action=action,
+        params=params,
+        evidence=evidence,
+        now=ctx.wall_clock(),
+        ttl_s=ctx.settings.dry_run_ttl_s,
+    )
+    state.result.dry_run = {
+        "dry_run_id": rec.dry_run_id,
+        "action": action,
+        "evidence": evidence,
+        "expires_at": rec.expires_at,
+    }
     state.result.evidence.extend({"type": "dry_run", **e} for e in evidence)
     state.result.status = "NEED_CONFIRMATION"
     state.result.next_steps.append(f"confirm:{rec.dry_run_id}")
     state.result.explanations.append(
-        f"这是预演（dry run），尚未提交。确认请在 options.confirm_dry_run_id 中带上 {rec.dry_run_id}（{int(ctx.settings.dry_run_ttl_s // 60)} 分钟内有效，仅可使用一次）。"
-        if zh else f"This is a dry run; nothing is committed. To commit, send options.confirm_dry_run_id = {rec.dry_run_id} "
-        f"(valid {int(ctx.settings.dry_run_ttl_s // 60)} min, single use).")
-    log_decision(state, action="gate.dry_run", reason_code="AWAITING_CONFIRMATION", policy_id=POLICY_GATE,
-                 facts={"action": action, "evidence_items": len(evidence)})
+        f"这是预演（dry run），尚未提交。确认请在 options.confirm_dry_run_id 中带上 {rec.dry_run_id}"
+        f"（{int(ctx.settings.dry_run_ttl_s // 60)} 分钟内有效，仅可使用一次）。"
+        if zh
+        else f"This is a dry run; nothing is committed. To commit, send options.confirm_dry_run_id = {rec.dry_run_id} "
+        f"(valid {int(ctx.settings.dry_run_ttl_s // 60)} min, single use)."
+    )
+    log_decision(
+        state,
+        action="gate.dry_run",
+        reason_code="AWAITING_CONFIRMATION",
+        policy_id=POLICY_GATE,
+        facts={"action": action, "evidence_items": len(evidence)},
+    )
     ctx.report("awaiting_confirmation")
 
 
@@ -105,31 +144,63 @@ def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted
     if c.day_plans and c.problem is not None:
         for p in c.day_plans:
             for i, k in enumerate(p.order):
-                state.result.timeline.append({"day": p.day_index + 1, "kind": "visit", "key": k,
-                                              "name": c.problem.stop(k).name, "order": i + 1, "verified": False})
+                state.result.timeline.append(
+                    {
+                        "day": p.day_index + 1,
+                        "kind": "visit",
+                        "key": k,
+                        "name": c.problem.stop(k).name,
+                        "order": i + 1,
+                        "verified": False,
+                    }
+                )
         partial = "unverified_day_orders"
     elif c.clusters is not None and c.problem is not None:
         for a in c.clusters.days:
             for k in a.keys:
-                state.result.timeline.append({"day": a.day_index + 1, "kind": "visit", "key": k,
-                                              "name": c.problem.stop(k).name, "verified": False})
+                state.result.timeline.append(
+                    {
+                        "day": a.day_index + 1,
+                        "kind": "visit",
+                        "key": k,
+                        "name": c.problem.stop(k).name,
+                        "verified": False,
+                    }
+                )
         partial = "day_clusters"
     elif state.memory.semantic_facts.pois:
-        state.result.candidates.extend({"place_id": p["place_id"], "name": p["name"],
-                                        "opening_hours": p["opening_hours"]} for p in state.memory.semantic_facts.pois)
+        state.result.candidates.extend(
+            {"place_id": p["place_id"], "name": p["name"], "opening_hours": p["opening_hours"]}
+            for p in state.memory.semantic_facts.pois
+        )
         partial = "poi_facts"
-    log_decision(state, action="orchestrator.fallback", reason_code=exc.code, policy_id=POLICY_BUDGET,
-                 facts={"partial": partial, "steps": state.react.step})
+    log_decision(
+        state,
+        action="orchestrator.fallback",
+        reason_code=exc.code,
+        policy_id=POLICY_BUDGET,
+        facts={"partial": partial, "steps": state.react.step},
+    )
     ctx.telemetry.fallback_triggered(from_route="SYSTEM2_REASONING", to_route="SYSTEM1_PARTIAL", reason=exc.code)
-    what = {"poi_facts": ("已收集的地点资料", "the place facts gathered so far"),
-            "day_clusters": ("按天分组（未排序、未校验）", "the day grouping (unordered, unchecked)"),
-            "unverified_day_orders": ("每天的顺序（未经 critic 校验）", "each day's order (not checked by the critic)"),
-            "none": ("无", "nothing yet")}[partial]
+    what = {
+        "poi_facts": ("已收集的地点资料", "the place facts gathered so far"),
+        "day_clusters": ("按天分组（未排序、未校验）", "the day grouping (unordered, unchecked)"),
+        "unverified_day_orders": ("每天的顺序（未经 critic 校验）", "each day's order (not checked by the critic)"),
+        "none": ("无", "nothing yet"),
+    }[partial]
     state.result.explanations = [
-        (f"预算用尽（{exc.what}），已停止。当前最好的部分结果：{what[0]}。" if zh else
-         f"The budget ran out ({exc.what}); stopped. Best partial result: {what[1]}.")
+        (
+            f"预算用尽（{exc.what}），已停止。当前最好的部分结果：{what[0]}。"
+            if zh
+            else f"The budget ran out ({exc.what}); stopped. Best partial result: {what[1]}."
+        )
     ]
     state.result.next_steps += (
-        ["提高 max_seconds / max_steps 后重试", "减少天数或地点数量", "先用快车道逐个查询地点"] if zh else
-        ["Retry with a larger max_seconds / max_steps", "Plan fewer days or places", "Ask about places one by one (fast path)"]
+        ["提高 max_seconds / max_steps 后重试", "减少天数或地点数量", "先用快车道逐个查询地点"]
+        if zh
+        else [
+            "Retry with a larger max_seconds / max_steps",
+            "Plan fewer days or places",
+            "Ask about places one by one (fast path)",
+        ]
     )

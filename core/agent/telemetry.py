@@ -19,8 +19,15 @@ from typing import Any
 
 import numpy as np
 
-EVENTS = ("router_decision", "system2_step", "critic_result", "webbrowse_blocked", "fallback_triggered",
-          "agent_complete", "action_call")
+EVENTS = (
+    "router_decision",
+    "system2_step",
+    "critic_result",
+    "webbrowse_blocked",
+    "fallback_triggered",
+    "agent_complete",
+    "action_call",
+)
 
 
 class Telemetry:
@@ -46,15 +53,19 @@ class Telemetry:
 
     # typed helpers (the §7.1 signatures)
     def router_decision(self, *, route: str, confidence: float, reasons: list[str], router_ms: float, **kw: Any):
-        return self.emit("router_decision", route=route, confidence=confidence, reasons=reasons,
-                         router_ms=round(router_ms, 3), **kw)
+        return self.emit(
+            "router_decision", route=route, confidence=confidence, reasons=reasons, router_ms=round(router_ms, 3), **kw
+        )
 
     def system2_step(self, *, step: int, action: str, ms: float, status: str, error_code: str | None = None):
-        return self.emit("system2_step", step=step, action=action, ms=round(ms, 3), status=status, error_code=error_code)
+        return self.emit(
+            "system2_step", step=step, action=action, ms=round(ms, 3), status=status, error_code=error_code
+        )
 
     def critic_result(self, *, passed: bool, violations: list[str], min_slack: float | None, total_wait: float | None):
-        return self.emit("critic_result", **{"pass": passed}, violations=violations, min_slack=min_slack,
-                         total_wait=total_wait)
+        return self.emit(
+            "critic_result", **{"pass": passed}, violations=violations, min_slack=min_slack, total_wait=total_wait
+        )
 
     def webbrowse_blocked(self, *, domain: str, blocked_type: str):
         return self.emit("webbrowse_blocked", domain=domain, blocked_type=blocked_type)
@@ -62,14 +73,29 @@ class Telemetry:
     def fallback_triggered(self, *, from_route: str, to_route: str, reason: str):
         return self.emit("fallback_triggered", from_route=from_route, to_route=to_route, reason=reason)
 
-    def agent_complete(self, *, status: str, latency_ms: float, cost_est_usd: float, tool_calls: int,
-                       browser_steps: int, **kw: Any):
-        return self.emit("agent_complete", status=status, latency_ms=round(latency_ms, 3), cost_est_usd=cost_est_usd,
-                         tool_calls=tool_calls, browser_steps=browser_steps, **kw)
+    def agent_complete(
+        self, *, status: str, latency_ms: float, cost_est_usd: float, tool_calls: int, browser_steps: int, **kw: Any
+    ):
+        return self.emit(
+            "agent_complete",
+            status=status,
+            latency_ms=round(latency_ms, 3),
+            cost_est_usd=cost_est_usd,
+            tool_calls=tool_calls,
+            browser_steps=browser_steps,
+            **kw,
+        )
 
     def action_call(self, rec: Any) -> None:
-        self.emit("action_call", trace_id=rec.trace_id, action=rec.action, ms=rec.ms, ok=rec.ok, cached=rec.cached,
-                  error_code=rec.error_code)
+        self.emit(
+            "action_call",
+            trace_id=rec.trace_id,
+            action=rec.action,
+            ms=rec.ms,
+            ok=rec.ok,
+            cached=rec.cached,
+            error_code=rec.error_code,
+        )
 
 
 def read_events(path: Path | str, *, limit: int | None = 20_000) -> list[dict[str, Any]]:
@@ -100,7 +126,9 @@ def compute_metrics(events: list[dict[str, Any]]) -> dict[str, Any]:
     s2 = [e for e in completes if e.get("system_mode") == "SYSTEM2"]
     by_scenario: dict[str, list[bool]] = defaultdict(list)
     for e in s2:
-        by_scenario[e.get("scenario") or e.get("route") or "unknown"].append(e.get("status") in ("OK", "NEED_CONFIRMATION", "NEED_CONSENT"))
+        by_scenario[e.get("scenario") or e.get("route") or "unknown"].append(
+            e.get("status") in ("OK", "NEED_CONFIRMATION", "NEED_CONSENT")
+        )
     fallbacks = {e.get("request_id") for e in events if e.get("event") == "fallback_triggered"}
     browsed = [e for e in completes if e.get("route") == "SYSTEM2_WEBBROWSE" and (e.get("browser_steps") or 0) > 0]
     blocked = {e.get("request_id") for e in events if e.get("event") == "webbrowse_blocked"}
@@ -114,6 +142,7 @@ def compute_metrics(events: list[dict[str, Any]]) -> dict[str, Any]:
         "system2_success_rate": {k: round(sum(v) / len(v), 3) for k, v in sorted(by_scenario.items())},
         "fallback_rate": round(len(fallbacks) / len(completes), 3) if completes else None,
         "browse_block_rate": round(len(blocked & {e.get("request_id") for e in browsed}) / len(browsed), 3)
-        if browsed else None,
+        if browsed
+        else None,
         "infeasible_hard_nodes_rate": round(len(infeasible) / len(plans), 3) if plans else None,
     }

@@ -78,8 +78,11 @@ def suggest_places(pack, *, text: str, count: int, exclude: set[str]) -> list[st
     preferences (tags/categories), best rated first, none longer than SUGGEST_MAX_VISIT_MIN (all-day
     venues only when named). Facts only; the choice is explained by tags."""
     tags, cats = _preferred_tags(text)
-    pool = [p for p in pack.places if p.category in SIGHTSEEING and p.id not in exclude
-            and (p.visit_minutes or 0) <= SUGGEST_MAX_VISIT_MIN]
+    pool = [
+        p
+        for p in pack.places
+        if p.category in SIGHTSEEING and p.id not in exclude and (p.visit_minutes or 0) <= SUGGEST_MAX_VISIT_MIN
+    ]
     if cats:
         pool = [p for p in pool if p.category in cats] or pool
 
@@ -118,22 +121,40 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     for node in state.draft.nodes:
         if node.get("place_id") and node["place_id"] not in seen:
             seen.add(node["place_id"])
-            places.append({"key": node["place_id"], "place_id": node["place_id"], "name": node["name"],
-                           "priority": as_priority(node.get("priority") or "should"),
-                           "fixed_day": (node["day"] - 1) if node.get("day") and node["day"] <= days else None})
+            places.append(
+                {
+                    "key": node["place_id"],
+                    "place_id": node["place_id"],
+                    "name": node["name"],
+                    "priority": as_priority(node.get("priority") or "should"),
+                    "fixed_day": (node["day"] - 1) if node.get("day") and node["day"] <= days else None,
+                }
+            )
     must_words = re.compile(r"必去|一定要|must", re.I)
     for pid in state.memory.user_profile.get("mentioned", []):
         p = pack.place_by_id(pid)
         if p is None or pid in seen or p.category == "hotel":
             continue
         seen.add(pid)
-        places.append({"key": pid, "place_id": pid, "name": p.name_zh,
-                       "priority": "must" if must_words.search(text) else "should"})
+        places.append(
+            {
+                "key": pid,
+                "place_id": pid,
+                "name": p.name_zh,
+                "priority": "must" if must_words.search(text) else "should",
+            }
+        )
     for pid in state.memory.user_profile.get("suggested", []):
         if pid not in seen:
             seen.add(pid)
             places.append({"key": pid, "place_id": pid, "name": pack.place_by_id(pid).name_zh, "priority": "nice"})
-    pacing = "relaxed" if re.search(r"轻松|慢|relax", text, re.I) else "tight" if re.search(r"紧凑|特种兵|tight|packed", text, re.I) else "normal"
+    pacing = (
+        "relaxed"
+        if re.search(r"轻松|慢|relax", text, re.I)
+        else "tight"
+        if re.search(r"紧凑|特种兵|tight|packed", text, re.I)
+        else "normal"
+    )
     mode = "walking" if f.walking else "driving"
     state.trip.pacing = pacing  # type: ignore[assignment]
     return {
@@ -141,8 +162,10 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
         "region": pack.name,
         "timezone": pack.timezone,
         "hotel": hotel,
-        "days": [{"date": (start + timedelta(days=i)).isoformat(), "start_time": "10:00", "end_time": "20:00"}
-                 for i in range(days)],
+        "days": [
+            {"date": (start + timedelta(days=i)).isoformat(), "start_time": "10:00", "end_time": "20:00"}
+            for i in range(days)
+        ],
         "pacing": pacing,
         "mode": mode,
         "places": places,

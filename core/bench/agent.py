@@ -15,15 +15,43 @@ from pathlib import Path
 import numpy as np
 
 ROUTER_MESSAGES = [
-    "明天天气", "推荐新宿拉面", "删除清水寺", "规划 5 天游+冷门+还能订到", "官网查房", "赶不上日落就改横滨",
-    "从外滩到豫园要多久", "豫园几点开门", "上海博物馆门票多少钱", "把外滩移到第二天", "第一天和第二天对调",
-    "帮我订和平饭店", "退款", "清空行程", "你好", "What's the weather tomorrow?", "Recommend ramen in Shinjuku",
-    "Remove Kiyomizu-dera from my trip", "Plan a 5-day trip with hidden gems that I can still book",
-    "Check room availability on the official website", "If we miss the sunset, switch to Yokohama",
-    "How long from the Bund to Yu Garden on foot?", "rename trip to Honeymoon", "swap day 1 and day 2",
+    "明天天气",
+    "推荐新宿拉面",
+    "删除清水寺",
+    "规划 5 天游+冷门+还能订到",
+    "官网查房",
+    "赶不上日落就改横滨",
+    "从外滩到豫园要多久",
+    "豫园几点开门",
+    "上海博物馆门票多少钱",
+    "把外滩移到第二天",
+    "第一天和第二天对调",
+    "帮我订和平饭店",
+    "退款",
+    "清空行程",
+    "你好",
+    "What's the weather tomorrow?",
+    "Recommend ramen in Shinjuku",
+    "Remove Kiyomizu-dera from my trip",
+    "Plan a 5-day trip with hidden gems that I can still book",
+    "Check room availability on the official website",
+    "If we miss the sunset, switch to Yokohama",
+    "How long from the Bund to Yu Garden on foot?",
+    "rename trip to Honeymoon",
+    "swap day 1 and day 2",
 ]
-SYSTEM1_MESSAGES = ["明天天气", "推荐新宿拉面", "豫园几点开门", "从外滩到豫园要多久", "加上豫园", "把豫园移到第二天",
-                    "删除清水寺", "上海博物馆门票多少钱", "Recommend a museum with free entry", "What's the weather tomorrow?"]
+SYSTEM1_MESSAGES = [
+    "明天天气",
+    "推荐新宿拉面",
+    "豫园几点开门",
+    "从外滩到豫园要多久",
+    "加上豫园",
+    "把豫园移到第二天",
+    "删除清水寺",
+    "上海博物馆门票多少钱",
+    "Recommend a museum with free entry",
+    "What's the weather tomorrow?",
+]
 
 
 def _p95(xs: list[float]) -> float:
@@ -37,7 +65,9 @@ def bench_agent(*, repeats: int = 20) -> dict:
 
     base = get_settings()
     tmp = Path(tempfile.mkdtemp(prefix="omni-bench-"))
-    settings = base.model_copy(update={"db_url": f"sqlite:///{tmp / 'bench.db'}", "agent_event_log": tmp / "events.jsonl"})
+    settings = base.model_copy(
+        update={"db_url": f"sqlite:///{tmp / 'bench.db'}", "agent_event_log": tmp / "events.jsonl"}
+    )
     for m in ROUTER_MESSAGES:  # warm-up (imports, regex compilation)
         route_message(m)
     router_ms = []
@@ -71,21 +101,46 @@ def bench_agent(*, repeats: int = 20) -> dict:
 
 
 # --- the specification's QA acceptance set (§9), runnable from the page and the CLI ------------------
-CAPTCHA_HTML = ("<html><head><title>安全验证</title></head><body><form id='challenge-form'>"
-                "<p>请完成安全验证（验证码）</p><div class='g-recaptcha'></div></form></body></html>")
+CAPTCHA_HTML = (
+    "<html><head><title>安全验证</title></head><body><form id='challenge-form'>"
+    "<p>请完成安全验证（验证码）</p><div class='g-recaptcha'></div></form></body></html>"
+)
 QA_CASES = [
     {"case": "明天天气", "message": "明天天气", "route": "SYSTEM1_API", "status": "OK"},
     {"case": "推荐新宿拉面", "message": "推荐新宿拉面", "route": "SYSTEM1_RAG", "status": "OK"},
     {"case": "删除清水寺", "message": "删除清水寺", "route": "SYSTEM1_API", "status": "NEED_MORE_INFO"},
-    {"case": "规划 5 天游+冷门+还能订到", "message": "规划 5 天游+冷门+还能订到", "route": "SYSTEM2_REASONING",
-     "status": "OK", "flow": "verifying"},
+    {
+        "case": "规划 5 天游+冷门+还能订到",
+        "message": "规划 5 天游+冷门+还能订到",
+        "route": "SYSTEM2_REASONING",
+        "status": "OK",
+        "flow": "verifying",
+    },
     {"case": "官网查房", "message": "官网查房", "route": "SYSTEM2_WEBBROWSE", "status": "NEED_CONSENT"},
-    {"case": "赶不上日落就改横滨", "message": "赶不上日落就改横滨", "route": "SYSTEM2_REASONING", "status": "OK",
-     "branches": 2},
-    {"case": "System2 超时", "message": "规划3天上海行程", "options": {"max_steps": 1}, "route": "SYSTEM2_REASONING",
-     "status": "TIMEOUT", "fallback": True},
-    {"case": "浏览器遇验证码", "message": "官网查房 https://hotel.qa.invalid/rooms", "options": {"allow_webbrowse": True},
-     "route": "SYSTEM2_WEBBROWSE", "status": "FAILED", "error_code": "BROWSER_BLOCKED_CAPTCHA", "captcha": True},
+    {
+        "case": "赶不上日落就改横滨",
+        "message": "赶不上日落就改横滨",
+        "route": "SYSTEM2_REASONING",
+        "status": "OK",
+        "branches": 2,
+    },
+    {
+        "case": "System2 超时",
+        "message": "规划3天上海行程",
+        "options": {"max_steps": 1},
+        "route": "SYSTEM2_REASONING",
+        "status": "TIMEOUT",
+        "fallback": True,
+    },
+    {
+        "case": "浏览器遇验证码",
+        "message": "官网查房 https://hotel.qa.invalid/rooms",
+        "options": {"allow_webbrowse": True},
+        "route": "SYSTEM2_WEBBROWSE",
+        "status": "FAILED",
+        "error_code": "BROWSER_BLOCKED_CAPTCHA",
+        "captcha": True,
+    },
 ]
 
 
@@ -108,8 +163,12 @@ def run_qa_acceptance(*, settings=None, provider=None) -> list[dict]:
             client = httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(200, text=CAPTCHA_HTML)))
             kw["browser"] = BrowserExecutor(allowlist=["qa.invalid"], client=client)
         t0 = time.perf_counter()
-        r = route_and_run({"message": case["message"], "user_id": "qa", "options": case.get("options", {})},
-                          settings=s, provider=provider, **kw)
+        r = route_and_run(
+            {"message": case["message"], "user_id": "qa", "options": case.get("options", {})},
+            settings=s,
+            provider=provider,
+            **kw,
+        )
         checks = {
             "route": r.route.route == case["route"],
             "status": r.result.status == case["status"],
@@ -122,9 +181,17 @@ def run_qa_acceptance(*, settings=None, provider=None) -> list[dict]:
             checks["fallback"] = r.observability.fallback_used and bool(r.result.next_steps)
         if "error_code" in case:
             checks["error_code"] = r.result.error_code == case["error_code"] and any(
-                s_.startswith(("takeover:", "downgrade:")) for s_ in r.result.next_steps)
-        rows.append({"case": case["case"], "expected": f"{case['route']} / {case['status']}",
-                     "got": f"{r.route.route} / {r.result.status}", "error_code": r.result.error_code,
-                     "passed": all(checks.values()), "checks": checks,
-                     "ms": round((time.perf_counter() - t0) * 1000, 1)})
+                s_.startswith(("takeover:", "downgrade:")) for s_ in r.result.next_steps
+            )
+        rows.append(
+            {
+                "case": case["case"],
+                "expected": f"{case['route']} / {case['status']}",
+                "got": f"{r.route.route} / {r.result.status}",
+                "error_code": r.result.error_code,
+                "passed": all(checks.values()),
+                "checks": checks,
+                "ms": round((time.perf_counter() - t0) * 1000, 1),
+            }
+        )
     return rows

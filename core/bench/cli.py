@@ -20,8 +20,9 @@ def _check_common(args: argparse.Namespace) -> None:
     if args.repeats < 1:
         raise InputError(f"--repeats must be at least 1, not {args.repeats}", field="repeats")
     if not args.time_limit > 0:
-        raise InputError(f"--time-limit must be a positive number of seconds, not {args.time_limit:g}",
-                         field="time_limit")
+        raise InputError(
+            f"--time-limit must be a positive number of seconds, not {args.time_limit:g}", field="time_limit"
+        )
 
 
 def _instance(target: str | None) -> str:
@@ -73,8 +74,9 @@ def add_parsers(sub: Any) -> None:
     """Add ``bench`` and its benchmarks to an argparse sub-parser set."""
     from core.bench import lkh, solomon, tsplib
 
-    bench = sub.add_parser("bench", help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | "
-                                         "tsplib | lkh | solomon")
+    bench = sub.add_parser(
+        "bench", help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | tsplib | lkh | solomon"
+    )
     kinds = bench.add_subparsers(dest="kind", required=True, metavar="KIND")
     singles = {
         "tsp": ("solve a TSPLIB EUC_2D instance as a closed tour", "FILE.tsp"),
@@ -92,9 +94,11 @@ def add_parsers(sub: Any) -> None:
         p.add_argument("--time-limit", type=float, default=1.0)
         p.add_argument("--repeats", type=int, default=5)
         p.set_defaults(func=_single)
-    for kind, module, text in (("tsplib", tsplib, "the TSPLIB table (known optima)"),
-                               ("lkh", lkh, "random instances against LKH-3 (needs elkai)"),
-                               ("solomon", solomon, "all Solomon VRPTW instances against the best known")):
+    for kind, module, text in (
+        ("tsplib", tsplib, "the TSPLIB table (known optima)"),
+        ("lkh", lkh, "random instances against LKH-3 (needs elkai)"),
+        ("solomon", solomon, "all Solomon VRPTW instances against the best known"),
+    ):
         p = kinds.add_parser(kind, help=text)
         module.configure(p)
         p.set_defaults(func=module.run)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 import os
-from pathlib import Path
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -68,8 +68,7 @@ def read_tsplib(path: str) -> tuple[str, np.ndarray, list[int]]:
                 raise ValueError(f"unsupported TSPLIB section {line!r} in {path}")
     ewt = header.get("EDGE_WEIGHT_TYPE", "").upper()
     if ewt not in _SUPPORTED:
-        raise ValueError(
-            f"unsupported EDGE_WEIGHT_TYPE {ewt or '(missing)'!r} in {path}; supported: EUC_2D")
+        raise ValueError(f"unsupported EDGE_WEIGHT_TYPE {ewt or '(missing)'!r} in {path}; supported: EUC_2D")
     if not coords:
         raise ValueError(f"no NODE_COORD_SECTION data in {path}")
     dim = header.get("DIMENSION")

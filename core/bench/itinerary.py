@@ -35,11 +35,20 @@ def bench_itinerary(*, repeats: int = 3, trips_dir: Path | None = None) -> dict:
                 result = plan_itinerary(request, provider=provider, settings=run_settings)
                 times.append(time.perf_counter() - t0)
             assert result is not None
-            rows.append({
-                "trip": path.stem, "variant": variant, "places": len(request.places), "days": len(request.days),
-                "median_s": round(statistics.median(times), 4), "max_s": round(max(times), 4),
-                "status": result.status, "critic_passed": bool(result.critic and result.critic.passed),
-                "visits": result.totals.visits, "dropped": result.totals.dropped,
-                "robustness": result.robustness.score, "chosen": result.variant,
-            })
+            rows.append(
+                {
+                    "trip": path.stem,
+                    "variant": variant,
+                    "places": len(request.places),
+                    "days": len(request.days),
+                    "median_s": round(statistics.median(times), 4),
+                    "max_s": round(max(times), 4),
+                    "status": result.status,
+                    "critic_passed": bool(result.critic and result.critic.passed),
+                    "visits": result.totals.visits,
+                    "dropped": result.totals.dropped,
+                    "robustness": result.robustness.score,
+                    "chosen": result.variant,
+                }
+            )
     return {"benchmark": "itinerary", "repeats": repeats, "rows": rows}

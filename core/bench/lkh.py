@@ -46,8 +46,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         import elkai
     except ImportError:
-        raise InputError("bench lkh needs the benchmark-only package elkai: .venv/bin/pip install elkai",
-                         field="engine") from None
+        raise InputError(
+            "bench lkh needs the benchmark-only package elkai: .venv/bin/pip install elkai", field="engine"
+        ) from None
 
     tsp.warm_up()  # load numba kernels from cache (one-off per process, reported separately)
     rows = []

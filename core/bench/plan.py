@@ -11,10 +11,10 @@ import statistics
 import time
 
 from core.config import get_settings
-from core.packs.loader import load_region
-from core.models.route import RoutePlanRequest
-from core.route.planner import plan_route
 from core.geo.registry import make_provider
+from core.models.route import RoutePlanRequest
+from core.packs.loader import load_region
+from core.route.planner import plan_route
 
 
 def bench_plan(*, stops: int, repeats: int = 5, region: str | None = None) -> dict:

@@ -16,11 +16,10 @@ import math
 import time
 from pathlib import Path
 
-from core.bench.vrptw import bench_vrptw
 from core.bench.instances import check_solution, read_solomon
-from core.bench.vrptw_solver import SCALE
-
 from core.bench.paths import DEFAULT_BENCH_DIR, bench_dir
+from core.bench.vrptw import bench_vrptw
+from core.bench.vrptw_solver import SCALE
 
 
 def run_vroom(path: Path, threads: int = 2, exploration: int = 5) -> dict:
@@ -93,7 +92,9 @@ def table(rows: list[dict], time_limit: float, bench: Path) -> str:
             f"| {r['seconds']:.1f} | {'yes' if ok else 'NO'} | {vv} | {vd} | {vs} |"
         )
     out.append("")
-    out.append(f"Target met (feasible, veh <= BKS+1, distance <= BKS+3 %, < 20 s): {met} / {len(rows)} at {time_limit:g} s.")
+    out.append(
+        f"Target met (feasible, veh <= BKS+1, distance <= BKS+3 %, < 20 s): {met} / {len(rows)} at {time_limit:g} s."
+    )
     return "\n".join(out)
 
 
@@ -142,4 +143,3 @@ def run(args: argparse.Namespace) -> int:
     order = [f.stem for f in sorted((bench / "solomon").glob("*.txt"))]
     print(table([rows[n] for n in order if n in rows], args.time_limit, bench))
     return 0
-

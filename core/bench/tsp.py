@@ -15,11 +15,6 @@ from core.bench.instances import read_tsplib, tsplib_matrix
 __all__ = ["read_tsplib", "tsplib_matrix", "tour_length", "bench_tsp"]
 
 
-
-
-
-
-
 def tour_length(D: np.ndarray, tour) -> float:
     """Length of the closed tour (list of 0-based node indices) under ``D``."""
     t = np.asarray(tour, dtype=np.int64)

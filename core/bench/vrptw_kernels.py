@@ -119,7 +119,9 @@ def _best_insert(T, C, e, l, q, Q, H, rt, rlen, A, Z, load, v, blink):
 
 
 @njit(cache=True)
-def _copy_route(src_rt, src_len, src_A, src_Z, src_load, src_cost, dst_rt, dst_len, dst_A, dst_Z, dst_load, dst_cost, k):
+def _copy_route(
+    src_rt, src_len, src_A, src_Z, src_load, src_cost, dst_rt, dst_len, dst_A, dst_Z, dst_load, dst_cost, k
+):
     m = src_len[k]
     for i in range(m):
         dst_rt[k, i] = src_rt[k, i]
@@ -131,8 +133,31 @@ def _copy_route(src_rt, src_len, src_A, src_Z, src_load, src_cost, dst_rt, dst_l
 
 
 @njit(cache=True)
-def _ruin(T, C, e, l, q, H, neigh, wrt, wlen, wA, wZ, wload, wcost, touched, ruined, rof, pof, removed, nrem,
-          is_rem, cbar, lmax, beta):
+def _ruin(
+    T,
+    C,
+    e,
+    l,
+    q,
+    H,
+    neigh,
+    wrt,
+    wlen,
+    wA,
+    wZ,
+    wload,
+    wcost,
+    touched,
+    ruined,
+    rof,
+    pof,
+    removed,
+    nrem,
+    is_rem,
+    cbar,
+    lmax,
+    beta,
+):
     """SISR ruin: string / split-string removals around a random seed customer. Appends the removed
     customers to ``removed[nrem:]`` and returns the new count; marks ruined routes in ``touched``."""
     R = wrt.shape[0]
@@ -215,8 +240,9 @@ def _ruin(T, C, e, l, q, H, neigh, wrt, wlen, wA, wZ, wload, wcost, touched, rui
 
 
 @njit(cache=True)
-def _recreate(T, C, e, l, q, Q, H, wrt, wlen, wA, wZ, wload, wcost, touched, removed, nrem, keys, is_rem,
-              blink, unassigned_out):
+def _recreate(
+    T, C, e, l, q, Q, H, wrt, wlen, wA, wZ, wload, wcost, touched, removed, nrem, keys, is_rem, blink, unassigned_out
+):
     """Greedy insertion with blinks; order: random 4 / demand 4 / far 2 / close 1. Customers that fit
     nowhere go to ``unassigned_out``; returns their number."""
     u = np.random.random() * 11.0
@@ -268,5 +294,13 @@ def _route_state(T, C, e, l, q, H, rt, rlen):
 def _scratch(n, R):
     """Work arrays of one ruin & recreate kernel call: route/position of each customer, the removed customers,
     their insertion keys, touched/ruined route flags, removal marks and the customers left unassigned."""
-    return (np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.float64),
-            np.zeros(R, np.bool_), np.zeros(R, np.bool_), np.zeros(n, np.bool_), np.zeros(n, np.int64))
+    return (
+        np.full(n, -1, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.float64),
+        np.zeros(R, np.bool_),
+        np.zeros(R, np.bool_),
+        np.zeros(n, np.bool_),
+        np.zeros(n, np.int64),
+    )

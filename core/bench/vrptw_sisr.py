@@ -24,21 +24,44 @@ import numpy as np
 from numba import njit
 
 from core.bench.vrptw_kernels import (
-    seed_rng,
-    routes_feasible_int,
     _copy_route,
-    _ruin,
     _recreate,
     _route_state,
+    _ruin,
     _scratch,
+    routes_feasible_int,
+    seed_rng,
 )
 
 __all__ = ["SisrData", "sisr_chunk", "sisr_fleet_chunk", "run_sisr", "reduce_fleet", "kick_and_repair", "warmup"]
 
 
 @njit(cache=True)
-def sisr_chunk(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, best_rt, best_rlen, best_key, iters, temp0,
-               temp1, cbar, lmax, blink, beta, penalty):
+def sisr_chunk(
+    T,
+    C,
+    e,
+    l,
+    q,
+    Q,
+    H,
+    neigh,
+    rt,
+    rlen,
+    pool,
+    npool,
+    best_rt,
+    best_rlen,
+    best_key,
+    iters,
+    temp0,
+    temp1,
+    cbar,
+    lmax,
+    blink,
+    beta,
+    penalty,
+):
     """Run ``iters`` SISR iterations from the current solution ``rt/rlen`` (updated in place).
 
     The current solution may leave customers unassigned (``pool[:npool[0]]``, updated in place); each
@@ -61,15 +84,58 @@ def sisr_chunk(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, best_rt, best_
     if iters > 1 and temp0 > 0 and temp1 > 0:
         ratio = (temp1 / temp0) ** (1.0 / (iters - 1))
     temp = temp0
-    for it in range(iters):
+    for _it in range(iters):
         # ---------------- ruin
         for i in range(np_cur):
             removed[i] = pool[i]
-        nrem = _ruin(T, C, e, l, q, H, neigh, wrt, wlen, wA, wZ, wload, wcost, touched, ruined, rof, pof, removed,
-                     np_cur, is_rem, cbar, lmax, beta)
+        nrem = _ruin(
+            T,
+            C,
+            e,
+            l,
+            q,
+            H,
+            neigh,
+            wrt,
+            wlen,
+            wA,
+            wZ,
+            wload,
+            wcost,
+            touched,
+            ruined,
+            rof,
+            pof,
+            removed,
+            np_cur,
+            is_rem,
+            cbar,
+            lmax,
+            beta,
+        )
         # ---------------- recreate
-        unassigned = _recreate(T, C, e, l, q, Q, H, wrt, wlen, wA, wZ, wload, wcost, touched, removed, nrem, keys,
-                               is_rem, blink, unassigned_out)
+        unassigned = _recreate(
+            T,
+            C,
+            e,
+            l,
+            q,
+            Q,
+            H,
+            wrt,
+            wlen,
+            wA,
+            wZ,
+            wload,
+            wcost,
+            touched,
+            removed,
+            nrem,
+            keys,
+            is_rem,
+            blink,
+            unassigned_out,
+        )
         new_cost = penalty * unassigned
         for k in range(R):
             new_cost += wcost[k]
@@ -125,13 +191,56 @@ def sisr_fleet_chunk(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, absn, it
     abs_cur = 0
     for i in range(np_cur):
         abs_cur += absn[pool[i]]
-    for it in range(iters):
+    for _it in range(iters):
         for i in range(np_cur):
             removed[i] = pool[i]
-        nrem = _ruin(T, C, e, l, q, H, neigh, wrt, wlen, wA, wZ, wload, wcost, touched, ruined, rof, pof, removed,
-                     np_cur, is_rem, cbar, lmax, beta)
-        nu = _recreate(T, C, e, l, q, Q, H, wrt, wlen, wA, wZ, wload, wcost, touched, removed, nrem, keys, is_rem,
-                       blink, unassigned_out)
+        nrem = _ruin(
+            T,
+            C,
+            e,
+            l,
+            q,
+            H,
+            neigh,
+            wrt,
+            wlen,
+            wA,
+            wZ,
+            wload,
+            wcost,
+            touched,
+            ruined,
+            rof,
+            pof,
+            removed,
+            np_cur,
+            is_rem,
+            cbar,
+            lmax,
+            beta,
+        )
+        nu = _recreate(
+            T,
+            C,
+            e,
+            l,
+            q,
+            Q,
+            H,
+            wrt,
+            wlen,
+            wA,
+            wZ,
+            wload,
+            wcost,
+            touched,
+            removed,
+            nrem,
+            keys,
+            is_rem,
+            blink,
+            unassigned_out,
+        )
         abs_new = 0
         for i in range(nu):
             absn[unassigned_out[i]] += 1
@@ -156,7 +265,7 @@ def sisr_fleet_chunk(T, C, e, l, q, Q, H, neigh, rt, rlen, pool, npool, absn, it
 
 
 def reduce_fleet(
-    data: "SisrData",
+    data: SisrData,
     routes: list[list[int]],
     *,
     deadline: float,
@@ -196,8 +305,26 @@ def reduce_fleet(
             now = time.monotonic()
             if now >= deadline or (stall_s is not None and now - last > stall_s):
                 break
-            if sisr_fleet_chunk(data.T, data.C, data.e, data.l, data.q, data.Q, data.H, data.neigh, rt, rlen, pool,
-                                npool, absn, chunk, cbar, lmax, blink, beta):
+            if sisr_fleet_chunk(
+                data.T,
+                data.C,
+                data.e,
+                data.l,
+                data.q,
+                data.Q,
+                data.H,
+                data.neigh,
+                rt,
+                rlen,
+                pool,
+                npool,
+                absn,
+                chunk,
+                cbar,
+                lmax,
+                blink,
+                beta,
+            ):
                 ok = True
                 break
         if not ok:
@@ -215,7 +342,7 @@ def reduce_fleet(
 
 
 def kick_and_repair(
-    data: "SisrData",
+    data: SisrData,
     routes: list[list[int]],
     *,
     n_remove: int,
@@ -251,8 +378,26 @@ def kick_and_repair(
     chunks = 0
     while (deadline is None or time.monotonic() < deadline) and (max_chunks is None or chunks < max_chunks):
         chunks += 1
-        if sisr_fleet_chunk(data.T, data.C, data.e, data.l, data.q, data.Q, data.H, data.neigh, rt, rlen, pool, npool,
-                            absn, chunk, cbar, lmax, blink, beta):
+        if sisr_fleet_chunk(
+            data.T,
+            data.C,
+            data.e,
+            data.l,
+            data.q,
+            data.Q,
+            data.H,
+            data.neigh,
+            rt,
+            rlen,
+            pool,
+            npool,
+            absn,
+            chunk,
+            cbar,
+            lmax,
+            blink,
+            beta,
+        ):
             new = data.from_arrays(rt, rlen)
             return new if data.feasible(new) else None
     return None
@@ -383,8 +528,31 @@ def run_sisr(
         g0, g1 = schedule
         t_a = temp0 * (temp1 / temp0) ** (g0 + (g1 - g0) * min(1.0, f0))
         t_b = temp0 * (temp1 / temp0) ** (g0 + (g1 - g0) * min(1.0, f1))
-        sisr_chunk(data.T, data.C, data.e, data.l, data.q, data.Q, data.H, data.neigh, rt, rlen, pool, npool, best_rt,
-                   best_rlen, best_key, n_it, t_a, t_b, cbar, lmax, blink, beta, pen)
+        sisr_chunk(
+            data.T,
+            data.C,
+            data.e,
+            data.l,
+            data.q,
+            data.Q,
+            data.H,
+            data.neigh,
+            rt,
+            rlen,
+            pool,
+            npool,
+            best_rt,
+            best_rlen,
+            best_key,
+            n_it,
+            t_a,
+            t_b,
+            cbar,
+            lmax,
+            blink,
+            beta,
+            pen,
+        )
         done += n_it
     run_sisr.iterations = done
     return data.from_arrays(best_rt, best_rlen)

@@ -87,8 +87,6 @@ STALL_SHARES = (0.25, 0.12)
 #: Tolerance of :func:`check_solution` for time-window and horizon comparisons (double precision).
 
 
-
-
 @dataclass(frozen=True)
 class VrptwSolution:
     routes: list[list[int]]  # customer ids (as in the file), one list per used vehicle, depot excluded
@@ -101,10 +99,6 @@ class VrptwSolution:
 # --------------------------------------------------------------------------------------------------
 # Checking
 # --------------------------------------------------------------------------------------------------
-
-
-
-
 
 
 # --------------------------------------------------------------------------------------------------
@@ -280,15 +274,20 @@ def _worker(
         if any("vehicles used" not in b for b in bad):
             return [], "none"
     # --- fleet minimisation: SISR with absence counters (numba) ----------------------------------------
-    from core.bench.vrptw_sisr import kick_and_repair, reduce_fleet, run_sisr, SisrData
+    from core.bench.vrptw_sisr import SisrData, kick_and_repair, reduce_fleet, run_sisr
 
     data = SisrData(model.transit, model.cost, model.ready, model.due, model.demand, model.capacity)
     lb = max(1, int(math.ceil(float(inst.demand.sum()) / float(inst.capacity) - 1e-9)))
     _dbg(f"[{variant}] first {len(routes)} veh {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s")
     stall = STALL_SHARES[variant % len(STALL_SHARES)] * time_limit_s
     new = reduce_fleet(
-        data, routes, deadline=t0 + RM_SHARE * time_limit_s, seed=seed * 7919 + variant, lower_bound=lb,
-        stall_s=stall, log=_dbg if os.environ.get("OMNI_VRPTW_DEBUG") else None,
+        data,
+        routes,
+        deadline=t0 + RM_SHARE * time_limit_s,
+        seed=seed * 7919 + variant,
+        lower_bound=lb,
+        stall_s=stall,
+        log=_dbg if os.environ.get("OMNI_VRPTW_DEBUG") else None,
         on_improve=None if _EXCHANGE is None else (lambda rs: _EXCHANGE.publish(rs, data.cost(rs))),
     )
     if model.feasible_rows(new) and len(new) <= len(routes):
@@ -334,17 +333,24 @@ def _worker(
                     params = _sisr_params(model.n_nodes - 1, len(start), variant)
                     break
                 now = time.monotonic()
-                piece = run_sisr(data, start, seed=seed * 104729 + variant + int(now * 1000) % 9973,
-                                 deadline=now + PEEK_S,
-                                 schedule=((now - dist_start) / span, (now + PEEK_S - dist_start) / span), **params)
+                piece = run_sisr(
+                    data,
+                    start,
+                    seed=seed * 104729 + variant + int(now * 1000) % 9973,
+                    deadline=now + PEEK_S,
+                    schedule=((now - dist_start) / span, (now + PEEK_S - dist_start) / span),
+                    **params,
+                )
                 routes = start = _better(piece, routes, model)
             sched = (max(0.0, (time.monotonic() - dist_start) / span), sched[1])
         if (its or 0) > 0 or (its is None and seg_end - time.monotonic() > 0.05):
             new = run_sisr(data, start, seed=seed * 104729 + variant + 7 * epoch, schedule=sched, **kwargs, **params)
             routes = _better(new, routes, model)
-            _dbg(f"[{variant}] sisr e{epoch}{' kick' if reheat else ''}{' soft' if soft else ''} {len(new)} veh "
-                 f"{model.route_cost(new):.1f}"
-                 f" best {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s ({run_sisr.iterations} it)")
+            _dbg(
+                f"[{variant}] sisr e{epoch}{' kick' if reheat else ''}{' soft' if soft else ''} {len(new)} veh "
+                f"{model.route_cost(new):.1f}"
+                f" best {model.route_cost(routes):.1f} at {time.monotonic() - t0:.1f}s ({run_sisr.iterations} it)"
+            )
             start, reheat, soft = routes if _key(new, model) > _key(routes, model) else new, False, False
         if epoch == n_epochs - 1 or _EXCHANGE is None:
             continue
@@ -361,8 +367,14 @@ def _worker(
         else:
             kick_end = time.monotonic() + min(KICK_MAX_S, 0.3 * max(0.0, ends[epoch + 1] - time.monotonic()))
             kick_chunks = None
-        kicked = kick_and_repair(data, routes, n_remove=max(2, int(kick_share * (model.n_nodes - 1))),
-                                 deadline=kick_end, max_chunks=kick_chunks, seed=seed * 7 + variant * 1009 + epoch)
+        kicked = kick_and_repair(
+            data,
+            routes,
+            n_remove=max(2, int(kick_share * (model.n_nodes - 1))),
+            deadline=kick_end,
+            max_chunks=kick_chunks,
+            seed=seed * 7 + variant * 1009 + epoch,
+        )
         if kicked is not None and len(kicked) <= len(routes):
             start, reheat = kicked, True
             kick_share = min(KICK_SHARE_MAX, kick_share * 1.2)
@@ -470,8 +482,9 @@ def solve_vrptw(
         try:
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
             exchange = _Exchange(ctx, len(inst.ids), workers)
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_set_exchange,
-                                     initargs=(exchange,)) as ex:
+            with ProcessPoolExecutor(
+                max_workers=workers, mp_context=ctx, initializer=_set_exchange, initargs=(exchange,)
+            ) as ex:
                 spent = time.monotonic() - t0
                 args = [(inst, max(0.2, budget - spent), seed, v, max_iterations) for v in range(workers)]
                 results = list(ex.map(_worker_star, args))

@@ -180,7 +180,9 @@ def error_for_infocode(infocode: str | None, info: str | None, *, endpoint: str 
             details=details,
         )
     if code in QUOTA_CODES:
-        return ProviderQuotaExceeded(f"AMap quota is exhausted{where} ({name}, infocode {code}){tail}.", details=details)
+        return ProviderQuotaExceeded(
+            f"AMap quota is exhausted{where} ({name}, infocode {code}){tail}.", details=details
+        )
     if code in RATE_LIMIT_CODES:
         return ProviderRateLimited(
             f"AMap is rate-limiting calls{where} ({name}, infocode {code}); retry after a pause.", details=details
@@ -300,8 +302,15 @@ class AMapProvider(HttpService):
         if not key or not str(key).strip():
             raise ProviderAuthError("No AMap key was given; set OMNI_AMAP_KEY.", field="amap_key")
         self._key = str(key).strip()
-        super().__init__(base_url=base_url, client=client, timeout_s=timeout_s, min_interval_s=min_interval_s,
-                         secret=self._key, sleep=sleep, clock=clock)
+        super().__init__(
+            base_url=base_url,
+            client=client,
+            timeout_s=timeout_s,
+            min_interval_s=min_interval_s,
+            secret=self._key,
+            sleep=sleep,
+            clock=clock,
+        )
         self.city_default = city_default
 
     def __repr__(self) -> str:
@@ -394,15 +403,23 @@ class AMapProvider(HttpService):
                     day = date.fromisoformat(str(cast.get("date")))
                 except ValueError:
                     continue
-                out.append(DayForecast(
-                    city=_text(fc.get("city")), adcode=_text(fc.get("adcode")), date=day,
-                    day_weather=_text(cast.get("dayweather")), night_weather=_text(cast.get("nightweather")),
-                    day_temp_c=first_number(cast.get("daytemp_float"), cast.get("daytemp")),
-                    night_temp_c=first_number(cast.get("nighttemp_float"), cast.get("nighttemp")),
-                    day_wind=_text(cast.get("daywind")), night_wind=_text(cast.get("nightwind")),
-                    day_power=_text(cast.get("daypower")), night_power=_text(cast.get("nightpower")),
-                    report_time=_text(fc.get("reporttime")), source=f"amap:{WEATHER_PATH}",
-                ))
+                out.append(
+                    DayForecast(
+                        city=_text(fc.get("city")),
+                        adcode=_text(fc.get("adcode")),
+                        date=day,
+                        day_weather=_text(cast.get("dayweather")),
+                        night_weather=_text(cast.get("nightweather")),
+                        day_temp_c=first_number(cast.get("daytemp_float"), cast.get("daytemp")),
+                        night_temp_c=first_number(cast.get("nighttemp_float"), cast.get("nighttemp")),
+                        day_wind=_text(cast.get("daywind")),
+                        night_wind=_text(cast.get("nightwind")),
+                        day_power=_text(cast.get("daypower")),
+                        night_power=_text(cast.get("nightpower")),
+                        report_time=_text(fc.get("reporttime")),
+                        source=f"amap:{WEATHER_PATH}",
+                    )
+                )
         return out
 
     @staticmethod

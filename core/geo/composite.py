@@ -124,8 +124,9 @@ class MapServices:
         published day, so the whole forecast is cached per city (briefly: forecasts are reissued)."""
         service = self.weather_service
         if service is None:
-            raise ProviderUnavailable(f"{self.name} has no weather service", code="NO_WEATHER_SOURCE",
-                                      details={"service": "weather"})
+            raise ProviderUnavailable(
+                f"{self.name} has no weather service", code="NO_WEATHER_SOURCE", details={"service": "weather"}
+            )
         days = self._cached(("weather", service.name, city), "weather", lambda: service.weather_forecast(city))
         return pick_forecast(days, city, day)
 
@@ -136,8 +137,12 @@ class MapServices:
     def snapshot(self) -> ProviderCalls:
         with self._lock:
             return ProviderCalls(
-                geocode=self.calls["geocode"], search=self.calls["search"], detail=self.calls["detail"],
-                matrix=self.calls["matrix"], route=self.calls["route"], cache_hits=self.cache_hits,
+                geocode=self.calls["geocode"],
+                search=self.calls["search"],
+                detail=self.calls["detail"],
+                matrix=self.calls["matrix"],
+                route=self.calls["route"],
+                cache_hits=self.cache_hits,
             )
 
     @staticmethod

@@ -38,7 +38,9 @@ def redact_secret(text: str, secret: str | None = None) -> str:
 def sanitize_body(data: Any, secret: str | None = None) -> Any:
     """A JSON body safe to keep in exception details: secret fields masked, the secret removed from strings."""
     if isinstance(data, Mapping):
-        return {k: ("***" if str(k).lower() in SECRET_BODY_FIELDS else sanitize_body(v, secret)) for k, v in data.items()}
+        return {
+            k: ("***" if str(k).lower() in SECRET_BODY_FIELDS else sanitize_body(v, secret)) for k, v in data.items()
+        }
     if isinstance(data, list):
         return [sanitize_body(v, secret) for v in data]
     if isinstance(data, str):
@@ -157,8 +159,9 @@ class HttpService:
         try:
             return response.json()
         except ValueError:
-            raise ProviderUnavailable(f"{self.label} answered {path} with a body that is not JSON.",
-                                      details={"endpoint": path}) from None
+            raise ProviderUnavailable(
+                f"{self.label} answered {path} with a body that is not JSON.", details={"endpoint": path}
+            ) from None
 
     def check_status(self, response: httpx.Response, path: str) -> None:
         status = response.status_code

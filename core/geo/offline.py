@@ -80,7 +80,9 @@ class OfflineProvider:
                 seen: dict[int, str] = {}
                 for idx, field in hits:
                     seen.setdefault(idx, field)
-                return [self._to_place(self._places[i], level="exact", score=100.0, matched_on=f) for i, f in seen.items()]
+                return [
+                    self._to_place(self._places[i], level="exact", score=100.0, matched_on=f) for i, f in seen.items()
+                ]
         return []
 
     def search(
@@ -107,7 +109,8 @@ class OfflineProvider:
             ranked.append((min(100.0, score * penalty), idx, field))
         ranked.sort(key=lambda t: (-t[0], t[1]))
         return [
-            self._to_place(self._places[i], level="fuzzy", score=round(s, 1), matched_on=f) for s, i, f in ranked[:limit]
+            self._to_place(self._places[i], level="fuzzy", score=round(s, 1), matched_on=f)
+            for s, i, f in ranked[:limit]
         ]
 
     def detail(self, poi_id: str) -> Place | None:

@@ -16,7 +16,9 @@ def available_providers() -> list[str]:
     return list(_PROVIDERS)
 
 
-def make_provider(name: str | None = None, *, region: str | None = None, settings: Settings | None = None) -> MapServices:
+def make_provider(
+    name: str | None = None, *, region: str | None = None, settings: Settings | None = None
+) -> MapServices:
     """The services for a region: ``offline`` (the pack's gazetteer and estimate) or ``amap`` (AMap for places,
     travel and weather, degrading to the offline estimate with warnings)."""
     settings = settings or get_settings()

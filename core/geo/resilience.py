@@ -205,7 +205,7 @@ class ResilientProvider:
             if fallback is None or self.fallback is None:
                 original = deg.original
                 if isinstance(original, ProviderError):
-                    raise original
+                    raise original from None
                 raise ProviderUnavailable(
                     f"{self._label} {service} is unavailable ({self._redact(deg.cause)}).", details={"service": service}
                 ) from original

@@ -33,7 +33,7 @@ def house_number(text: str | None) -> str | None:
 
 
 def strip_house_number(text: str) -> str:
-    """"南京东路300号2楼" -> "南京东路": the road or compound an address lies on."""
+    """ "南京东路300号2楼" -> "南京东路": the road or compound an address lies on."""
     t = unicodedata.normalize("NFKC", text)
     m = re.search(r"\d+\s*(号|號|弄)", t)
     return t[: m.start()].strip() if m else t

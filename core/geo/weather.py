@@ -15,12 +15,18 @@ def pick_forecast(days: Sequence[DayForecast], city: str, day: date, *, service:
     Raises ProviderError when nothing is published for ``city``, or when the answer covers several areas
     and none has ``city`` as its adcode (a name such as 中山 matches more than one city)."""
     if not days:
-        raise ProviderError(f"{service} publishes no forecast for city '{city}'", code="WEATHER_CITY_UNKNOWN",
-                            details={"service": "weather"})
+        raise ProviderError(
+            f"{service} publishes no forecast for city '{city}'",
+            code="WEATHER_CITY_UNKNOWN",
+            details={"service": "weather"},
+        )
     areas = {f.adcode for f in days}
     if len(areas) > 1:
         days = [f for f in days if f.adcode == str(city).strip()]
         if not days:
-            raise ProviderError(f"'{city}' matches {len(areas)} areas in {service}'s weather service; give an adcode",
-                                code="WEATHER_CITY_AMBIGUOUS", details={"service": "weather"})
+            raise ProviderError(
+                f"'{city}' matches {len(areas)} areas in {service}'s weather service; give an adcode",
+                code="WEATHER_CITY_AMBIGUOUS",
+                details={"service": "weather"},
+            )
     return next((f for f in days if f.date == day), None)

@@ -68,31 +68,58 @@ def assemble_result(
     if feasibility is None:
         feasibility = validate_feasibility(problem, plans, settings=settings)
         for item in feasibility.dropped_items:
-            log.add("policy.validate_feasibility", item.reason_code, key=item.key, priority=item.priority,
-                    per_day=item.per_day_reasons, fix=item.smallest_fix.description if item.smallest_fix else None)
+            log.add(
+                "policy.validate_feasibility",
+                item.reason_code,
+                key=item.key,
+                priority=item.priority,
+                per_day=item.per_day_reasons,
+                fix=item.smallest_fix.description if item.smallest_fix else None,
+            )
     if robustness is None:
         robustness = score_robustness(days, tolerance=settings.robustness_tolerance)
-        log.add("policy.score_robustness", "ROBUSTNESS_SCORED", score=robustness.score,
-                min_slack_min=robustness.min_slack_min, legs=robustness.legs)
+        log.add(
+            "policy.score_robustness",
+            "ROBUSTNESS_SCORED",
+            score=robustness.score,
+            min_slack_min=robustness.min_slack_min,
+            legs=robustness.legs,
+        )
     dropped = feasibility.dropped_items
     infeasible = [
-        d for d in dropped
+        d
+        for d in dropped
         if d.reason_code != "REMOVED_BY_USER"
         and (d.priority == "must" or ((place := request.place(d.key)) is not None and place.is_hard))
     ]
     result = ItineraryResult(
         status="infeasible" if infeasible else "ready",
         error_code="PLANNER_INFEASIBLE_HARD_NODES" if infeasible else None,
-        trip_name=request.trip_name, timezone=problem.timezone, mode=request.mode, pacing=request.pacing,
-        policy=problem.policy, lunch=request.lunch, days=days, dropped_items=dropped,
-        totals=trip_totals(days, request, dropped), robustness=robustness, decision_log=log.entries,
-        variants=list(variants), variant=variant, matrix_source=problem.matrix.source,
-        warnings=[*problem.matrix.notes, *problem.notes], request=request,
+        trip_name=request.trip_name,
+        timezone=problem.timezone,
+        mode=request.mode,
+        pacing=request.pacing,
+        policy=problem.policy,
+        lunch=request.lunch,
+        days=days,
+        dropped_items=dropped,
+        totals=trip_totals(days, request, dropped),
+        robustness=robustness,
+        decision_log=log.entries,
+        variants=list(variants),
+        variant=variant,
+        matrix_source=problem.matrix.source,
+        warnings=[*problem.matrix.notes, *problem.notes],
+        request=request,
     )
-    critic = check_itinerary(result, request=request, pack=pack_of(provider, request, settings), settings=settings,
-                             provider=provider)
-    log.add("critic.check_itinerary", "CRITIC_PASSED" if critic.passed else "CRITIC_FAILED",
-            violations=sorted(critic.codes()))
+    critic = check_itinerary(
+        result, request=request, pack=pack_of(provider, request, settings), settings=settings, provider=provider
+    )
+    log.add(
+        "critic.check_itinerary",
+        "CRITIC_PASSED" if critic.passed else "CRITIC_FAILED",
+        violations=sorted(critic.codes()),
+    )
     if infeasible:
         log.add("itinerary.plan_itinerary", "PLANNER_INFEASIBLE_HARD_NODES", keys=[d.key for d in infeasible])
     result.critic = critic

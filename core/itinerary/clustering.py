@@ -76,8 +76,12 @@ def cluster_days_balanced(
         hotel = problem.point_index(problem.days[0].start_key)
         seeds.append(max(flexible, key=lambda s: (R[hotel][s.point_index], s.key)))
         while len(seeds) < n_days:
-            seeds.append(max((s for s in flexible if s not in seeds),
-                             key=lambda s: (min(R[q.point_index][s.point_index] for q in seeds), s.key)))
+            seeds.append(
+                max(
+                    (s for s in flexible if s not in seeds),
+                    key=lambda s: (min(R[q.point_index][s.point_index] for q in seeds), s.key),
+                )
+            )
     for d, seed in enumerate(seeds):
         members[d].append(seed)
         load[d] += load_of[seed.key]
@@ -128,8 +132,9 @@ def repair_cross_day(
     settings = settings or get_settings()
     plans = [p.model_copy(deep=True) for p in plans]
     by_day = {p.day_index: p for p in plans}
-    pool = sorted({k for p in plans for k in p.dropped},
-                  key=lambda k: (-effective_penalty(problem.stop(k), settings), k))
+    pool = sorted(
+        {k for p in plans for k in p.dropped}, key=lambda k: (-effective_penalty(problem.stop(k), settings), k)
+    )
     moves: list[dict[str, Any]] = []
     home = {k: p.day_index for p in plans for k in p.dropped}
     tried: set[tuple[str, int, tuple[str, ...]]] = set()
@@ -157,8 +162,9 @@ def repair_cross_day(
                 cheaper = [k for k in plan.order if effective_penalty(problem.stop(k), settings) < worth]
                 if not cheaper:
                     continue  # forcing it in could only displace stops worth as much or more
-                trial = optimize_day_vrptw(problem, day_index=d, keys=[*plan.order, key], settings=settings,
-                                           force_keys=[key])
+                trial = optimize_day_vrptw(
+                    problem, day_index=d, keys=[*plan.order, key], settings=settings, force_keys=[key]
+                )
                 if key not in trial.order:
                     continue
                 new_order, new_dropped = trial.order, [k for k in trial.dropped if k != key]

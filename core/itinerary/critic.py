@@ -50,9 +50,23 @@ from core.models.itinerary_result import CriticReport, ItineraryResult, Violatio
 from core.packs.loader import RegionPack
 
 CHECKS = (
-    "entry_times", "overlap", "day_bounds", "continuity", "time_windows", "lunch", "robust_travel",
-    "explicit_waits", "totals", "locks", "coverage", "visit_length", "slack", "days", "drop_reasons",
-    "provider_travel", "split_visits",
+    "entry_times",
+    "overlap",
+    "day_bounds",
+    "continuity",
+    "time_windows",
+    "lunch",
+    "robust_travel",
+    "explicit_waits",
+    "totals",
+    "locks",
+    "coverage",
+    "visit_length",
+    "slack",
+    "days",
+    "drop_reasons",
+    "provider_travel",
+    "split_visits",
 )
 
 
@@ -114,22 +128,39 @@ def check_itinerary(
             if e.kind != "wait":
                 hidden = max(_mins(e.arrival, e.start), _mins(e.end, e.departure))
                 if hidden > threshold:
-                    flag("WAIT_NOT_SHOWN", f"{hidden}-minute wait inside '{e.name}' is not a wait entry",
-                         day=d, entry=i, key=e.key)
+                    flag(
+                        "WAIT_NOT_SHOWN",
+                        f"{hidden}-minute wait inside '{e.name}' is not a wait entry",
+                        day=d,
+                        entry=i,
+                        key=e.key,
+                    )
             if i:
                 prev = entries[i - 1]
                 if e.arrival < prev.departure or e.start < prev.end:
                     flag("TIMELINE_OVERLAP", f"'{e.name}' begins before '{prev.name}' is over", day=d, entry=i)
                 elif _mins(prev.departure, e.arrival) > threshold:
-                    flag("WAIT_NOT_SHOWN", f"{_mins(prev.departure, e.arrival)}-minute hole before '{e.name}'",
-                         day=d, entry=i)
+                    flag(
+                        "WAIT_NOT_SHOWN",
+                        f"{_mins(prev.departure, e.arrival)}-minute hole before '{e.name}'",
+                        day=d,
+                        entry=i,
+                    )
         if entries:
             if entries[0].start < day_start:
-                flag("DAY_BOUNDS_VIOLATION", f"day {d + 1} starts {entries[0].start:%H:%M}, before {day_start:%H:%M}",
-                     day=d, entry=0)
+                flag(
+                    "DAY_BOUNDS_VIOLATION",
+                    f"day {d + 1} starts {entries[0].start:%H:%M}, before {day_start:%H:%M}",
+                    day=d,
+                    entry=0,
+                )
             if entries[-1].end > day_end:
-                flag("DAY_BOUNDS_VIOLATION", f"day {d + 1} ends {entries[-1].end:%H:%M}, after {day_end:%H:%M}",
-                     day=d, entry=len(entries) - 1)
+                flag(
+                    "DAY_BOUNDS_VIOLATION",
+                    f"day {d + 1} ends {entries[-1].end:%H:%M}, after {day_end:%H:%M}",
+                    day=d,
+                    entry=len(entries) - 1,
+                )
             if prev_day_end is not None and entries[0].start < prev_day_end:
                 flag("TIMELINE_OVERLAP", f"day {d + 1} begins before the previous day ends", day=d, entry=0)
             prev_day_end = entries[-1].end
@@ -150,11 +181,20 @@ def check_itinerary(
             flag("LUNCH_DUPLICATE", f"day {d + 1} has {len(lunches)} lunches", day=d)
         for i, e in lunches:
             if e.start < win_start or e.end > win_end:
-                flag("LUNCH_OUTSIDE_WINDOW", f"lunch {e.start:%H:%M}-{e.end:%H:%M} is outside "
-                     f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}", day=d, entry=i)
+                flag(
+                    "LUNCH_OUTSIDE_WINDOW",
+                    f"lunch {e.start:%H:%M}-{e.end:%H:%M} is outside "
+                    f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
+                    day=d,
+                    entry=i,
+                )
             if _mins(e.start, e.end) < lunch.duration_min:
-                flag("LUNCH_TOO_SHORT", f"lunch lasts {_mins(e.start, e.end)} of {lunch.duration_min} min",
-                     day=d, entry=i)
+                flag(
+                    "LUNCH_TOO_SHORT",
+                    f"lunch lasts {_mins(e.start, e.end)} of {lunch.duration_min} min",
+                    day=d,
+                    entry=i,
+                )
 
         # travel on robust time
         for i, e in enumerate(entries):
@@ -165,11 +205,20 @@ def check_itinerary(
                 continue
             expected = _robust(e.nominal_s, result.policy.factor, result.policy.buffer_min)
             if e.robust_min != expected:
-                flag("ROBUST_TIME_NOT_USED", f"travel '{e.name}': robust {e.robust_min} min, policy gives {expected}",
-                     day=d, entry=i)
+                flag(
+                    "ROBUST_TIME_NOT_USED",
+                    f"travel '{e.name}': robust {e.robust_min} min, policy gives {expected}",
+                    day=d,
+                    entry=i,
+                )
             if _mins(e.start, e.end) < max(e.robust_min, expected):
-                flag("ROBUST_TIME_NOT_USED", f"travel '{e.name}' takes {_mins(e.start, e.end)} min, less than its "
-                     f"robust {max(e.robust_min, expected)} min", day=d, entry=i)
+                flag(
+                    "ROBUST_TIME_NOT_USED",
+                    f"travel '{e.name}' takes {_mins(e.start, e.end)} min, less than its "
+                    f"robust {max(e.robust_min, expected)} min",
+                    day=d,
+                    entry=i,
+                )
 
         # time windows (re-derived from opening hours when the request is known)
         for i, e in enumerate(entries):
@@ -178,8 +227,13 @@ def check_itinerary(
             visits[e.key] += 0 if e.continues_visit else 1
             windows = _windows_for(e, day_date, request, pack, result.timezone)
             if windows is not None and not any(s <= e.start and e.end <= t for s, t in windows):
-                flag("TIME_WINDOW_VIOLATION", f"'{e.name}' {e.start:%H:%M}-{e.end:%H:%M} is not inside its opening "
-                     f"hours that day", day=d, entry=i, key=e.key)
+                flag(
+                    "TIME_WINDOW_VIOLATION",
+                    f"'{e.name}' {e.start:%H:%M}-{e.end:%H:%M} is not inside its opening hours that day",
+                    day=d,
+                    entry=i,
+                    key=e.key,
+                )
 
         _check_day_totals(day, flag)
 
@@ -209,12 +263,17 @@ def _check_policy(result, request, settings, flag) -> None:
     buffer = settings.robust_travel_buffer_min.get(mode, 0) + settings.pacing_buffer_extra_min.get(pacing, 0)
     same = abs(pol.factor - round(factor, 4)) <= 1e-6 and pol.buffer_min == buffer
     if not same or pol.mode != mode or pol.pacing != pacing:
-        flag("ROBUST_TIME_NOT_USED", f"policy {pol.mode}/{pol.pacing} x{pol.factor}+{pol.buffer_min} is not the "
-             f"settings' {mode}/{pacing} x{round(factor, 4)}+{buffer}")
+        flag(
+            "ROBUST_TIME_NOT_USED",
+            f"policy {pol.mode}/{pol.pacing} x{pol.factor}+{pol.buffer_min} is not the "
+            f"settings' {mode}/{pacing} x{round(factor, 4)}+{buffer}",
+        )
     visit_factor = settings.pacing_visit_factor.get(pacing, 1.0)
     if abs(pol.visit_factor - visit_factor) > 1e-9:
-        flag("VISIT_TOO_SHORT", f"policy visit factor {pol.visit_factor} is not the settings' {visit_factor} for "
-             f"{pacing} pacing")
+        flag(
+            "VISIT_TOO_SHORT",
+            f"policy visit factor {pol.visit_factor} is not the settings' {visit_factor} for {pacing} pacing",
+        )
 
 
 def _anchor_key(ref) -> str:
@@ -231,15 +290,22 @@ def _expected_anchor_keys(request, d: int) -> tuple[str, str] | None:
 def _check_continuity(day, request, flag, expected: tuple[str, str] | None = None) -> None:
     d = day.day_index
     if expected is not None and (day.start_key, day.end_key) != expected:
-        flag("DAY_MISMATCH", f"day {d + 1} runs {day.start_key} → {day.end_key}, but the request says "
-             f"{expected[0]} → {expected[1]}", day=d)
+        flag(
+            "DAY_MISMATCH",
+            f"day {d + 1} runs {day.start_key} → {day.end_key}, but the request says {expected[0]} → {expected[1]}",
+            day=d,
+        )
     here = expected[0] if expected is not None else day.start_key
     end_key = expected[1] if expected is not None else day.end_key
     for i, e in enumerate(day.entries):
         if e.kind == "travel":
             if e.from_key != here:
-                flag("ROUTE_DISCONTINUOUS", f"travel leaves from '{e.from_key}' but the day is at '{here}'",
-                     day=d, entry=i)
+                flag(
+                    "ROUTE_DISCONTINUOUS",
+                    f"travel leaves from '{e.from_key}' but the day is at '{here}'",
+                    day=d,
+                    entry=i,
+                )
             here = e.to_key
         elif e.kind == "visit" and e.key != here:
             flag("ROUTE_DISCONTINUOUS", f"visit of '{e.key}' while the day is at '{here}'", day=d, entry=i, key=e.key)
@@ -257,22 +323,47 @@ def _check_split_visits(day, settings, flag, *, allowed: bool = True) -> None:
         if e.kind != "visit" or e.part is None:
             continue
         if e.part == 1:
-            ok = (i + 2 < len(entries) and entries[i + 1].kind == "lunch" and entries[i + 2].kind == "visit"
-                  and entries[i + 2].part == 2 and entries[i + 2].key == e.key
-                  and (entries[i + 1].lon, entries[i + 1].lat) == (e.lon, e.lat))
+            ok = (
+                i + 2 < len(entries)
+                and entries[i + 1].kind == "lunch"
+                and entries[i + 2].kind == "visit"
+                and entries[i + 2].part == 2
+                and entries[i + 2].key == e.key
+                and (entries[i + 1].lon, entries[i + 1].lat) == (e.lon, e.lat)
+            )
             if not ok:
-                flag("SPLIT_VISIT_INVALID", f"'{e.key}' part 1 is not followed by a lunch on site and part 2",
-                     day=d, entry=i, key=e.key)
+                flag(
+                    "SPLIT_VISIT_INVALID",
+                    f"'{e.key}' part 1 is not followed by a lunch on site and part 2",
+                    day=d,
+                    entry=i,
+                    key=e.key,
+                )
                 continue
             total = _mins(e.start, e.end) + _mins(entries[i + 2].start, entries[i + 2].end)
             if not threshold or total < threshold:
-                flag("SPLIT_VISIT_INVALID", f"'{e.key}' ({total} min) is too short to host lunch on site "
-                     f"(at least {threshold} min)", day=d, entry=i, key=e.key)
+                flag(
+                    "SPLIT_VISIT_INVALID",
+                    f"'{e.key}' ({total} min) is too short to host lunch on site (at least {threshold} min)",
+                    day=d,
+                    entry=i,
+                    key=e.key,
+                )
         elif e.part == 2:
-            if not (i >= 2 and entries[i - 1].kind == "lunch" and entries[i - 2].kind == "visit"
-                    and entries[i - 2].part == 1 and entries[i - 2].key == e.key):
-                flag("SPLIT_VISIT_INVALID", f"'{e.key}' part 2 does not follow part 1 and a lunch on site",
-                     day=d, entry=i, key=e.key)
+            if not (
+                i >= 2
+                and entries[i - 1].kind == "lunch"
+                and entries[i - 2].kind == "visit"
+                and entries[i - 2].part == 1
+                and entries[i - 2].key == e.key
+            ):
+                flag(
+                    "SPLIT_VISIT_INVALID",
+                    f"'{e.key}' part 2 does not follow part 1 and a lunch on site",
+                    day=d,
+                    entry=i,
+                    key=e.key,
+                )
         else:
             flag("SPLIT_VISIT_INVALID", f"'{e.key}' has visit part {e.part}", day=d, entry=i, key=e.key)
 
@@ -294,12 +385,18 @@ def _windows_for(entry, day_date, request, pack, timezone) -> list[tuple[datetim
             if known:
                 from core.itinerary.opening import opening_windows
 
-                ow = opening_windows(expr, [day_date], timezone=timezone,
-                                     country=getattr(pack, "country", None) or None)
+                ow = opening_windows(
+                    expr, [day_date], timezone=timezone, country=getattr(pack, "country", None) or None
+                )
                 zone = ZoneInfo(timezone)
                 base = datetime(day_date.year, day_date.month, day_date.day)
-                return [((base + timedelta(minutes=iv.start)).replace(tzinfo=zone),
-                         (base + timedelta(minutes=iv.end)).replace(tzinfo=zone)) for iv in ow.by_date[day_date]]
+                return [
+                    (
+                        (base + timedelta(minutes=iv.start)).replace(tzinfo=zone),
+                        (base + timedelta(minutes=iv.end)).replace(tzinfo=zone),
+                    )
+                    for iv in ow.by_date[day_date]
+                ]
     return list(entry.opening_windows) if entry.opening_windows else None
 
 
@@ -317,16 +414,25 @@ def _check_day_totals(day, flag) -> None:
     }
     for name, value in expected.items():
         if getattr(t, name) != value:
-            flag("TOTALS_INCONSISTENT", f"day {day.day_index + 1} {name} is {getattr(t, name)}, entries give {value}",
-                 day=day.day_index)
+            flag(
+                "TOTALS_INCONSISTENT",
+                f"day {day.day_index + 1} {name} is {getattr(t, name)}, entries give {value}",
+                day=day.day_index,
+            )
     nominal = sum(e.nominal_min or 0.0 for e in travel)
     if abs(t.travel_nominal_min - nominal) > 0.05 * max(1, len(travel)) + 0.05:
-        flag("TOTALS_INCONSISTENT", f"day {day.day_index + 1} travel_nominal_min is {t.travel_nominal_min}, "
-             f"entries give {nominal:.1f}", day=day.day_index)
+        flag(
+            "TOTALS_INCONSISTENT",
+            f"day {day.day_index + 1} travel_nominal_min is {t.travel_nominal_min}, entries give {nominal:.1f}",
+            day=day.day_index,
+        )
     dist = sum(e.distance_m or 0.0 for e in travel)
     if abs(t.distance_m - dist) > 1.0:
-        flag("TOTALS_INCONSISTENT", f"day {day.day_index + 1} distance_m is {t.distance_m}, entries give {dist:.1f}",
-             day=day.day_index)
+        flag(
+            "TOTALS_INCONSISTENT",
+            f"day {day.day_index + 1} distance_m is {t.distance_m}, entries give {dist:.1f}",
+            day=day.day_index,
+        )
 
 
 def _check_trip_totals(result, flag) -> None:
@@ -365,8 +471,12 @@ def _check_request(result, request, visits: Counter, pack, settings, flag) -> No
         hard = place.priority == "must" or place.fixed_day is not None or place.fixed_start is not None
         removed = any(x.key == place.key and x.reason_code == "REMOVED_BY_USER" for x in result.dropped_items)
         if hard and not removed and place.key not in visits and place.key in dropped and result.status == "ready":
-            flag("MUST_DROPPED_SILENTLY", f"{'must-visit' if place.priority == 'must' else 'locked stop'} "
-                 f"'{place.key}' is dropped but the plan is 'ready'", key=place.key)
+            flag(
+                "MUST_DROPPED_SILENTLY",
+                f"{'must-visit' if place.priority == 'must' else 'locked stop'} "
+                f"'{place.key}' is dropped but the plan is 'ready'",
+                key=place.key,
+            )
     for day in result.days:
         minutes = Counter()  # a visit split around a lunch on site counts as one, of both parts' length
         for e in day.entries:
@@ -379,16 +489,32 @@ def _check_request(result, request, visits: Counter, pack, settings, flag) -> No
             if place is None:
                 continue
             if place.fixed_day is not None and place.fixed_day != day.day_index:
-                flag("LOCK_VIOLATED", f"'{e.key}' is locked to day {place.fixed_day + 1} but is on day "
-                     f"{day.day_index + 1}", day=day.day_index, entry=i, key=e.key)
+                flag(
+                    "LOCK_VIOLATED",
+                    f"'{e.key}' is locked to day {place.fixed_day + 1} but is on day {day.day_index + 1}",
+                    day=day.day_index,
+                    entry=i,
+                    key=e.key,
+                )
             if place.fixed_start is not None and e.part is not None:
-                flag("SPLIT_VISIT_INVALID", f"'{e.key}' is a booked slot at {place.fixed_start:%H:%M}; it is not "
-                     "split around a lunch", day=day.day_index, entry=i, key=e.key)
+                flag(
+                    "SPLIT_VISIT_INVALID",
+                    f"'{e.key}' is a booked slot at {place.fixed_start:%H:%M}; it is not split around a lunch",
+                    day=day.day_index,
+                    entry=i,
+                    key=e.key,
+                )
             if place.fixed_start is not None and (e.start.hour, e.start.minute) != (
-                place.fixed_start.hour, place.fixed_start.minute
+                place.fixed_start.hour,
+                place.fixed_start.minute,
             ):
-                flag("LOCK_VIOLATED", f"'{e.key}' is locked to {place.fixed_start:%H:%M} but starts {e.start:%H:%M}",
-                     day=day.day_index, entry=i, key=e.key)
+                flag(
+                    "LOCK_VIOLATED",
+                    f"'{e.key}' is locked to {place.fixed_start:%H:%M} but starts {e.start:%H:%M}",
+                    day=day.day_index,
+                    entry=i,
+                    key=e.key,
+                )
             base = place.visit_minutes
             if base is None and pack is not None and place.place_id:
                 pp = pack.place_by_id(place.place_id)
@@ -397,8 +523,13 @@ def _check_request(result, request, visits: Counter, pack, settings, flag) -> No
             if base:
                 need = base if place.fixed_start is not None else math.ceil(base * result.policy.visit_factor - 1e-9)
                 if minutes[e.key] < need:
-                    flag("VISIT_TOO_SHORT", f"'{e.key}' lasts {minutes[e.key]} of {need} min",
-                         day=day.day_index, entry=i, key=e.key)
+                    flag(
+                        "VISIT_TOO_SHORT",
+                        f"'{e.key}' lasts {minutes[e.key]} of {need} min",
+                        day=day.day_index,
+                        entry=i,
+                        key=e.key,
+                    )
 
 
 def _load_pack(name: str | None, settings: Settings):
@@ -464,13 +595,21 @@ def _check_provider_travel(result, request, pack, provider, flag) -> None:
     for day, i, e in legs:
         a, b = index.get(e.from_key or ""), index.get(e.to_key or "")
         if a is None or b is None:
-            flag("ROBUST_TIME_NOT_USED", f"travel '{e.name}' joins points the request does not name",
-                 day=day.day_index, entry=i)
+            flag(
+                "ROBUST_TIME_NOT_USED",
+                f"travel '{e.name}' joins points the request does not name",
+                day=day.day_index,
+                entry=i,
+            )
             continue
         nominal = 0.0 if a == b else float(raw.durations_s[a][b])
         if e.nominal_s is None or not math.isfinite(nominal) or abs(e.nominal_s - nominal) > 0.51:
-            flag("ROBUST_TIME_NOT_USED", f"travel '{e.name}' says nominal {e.nominal_s} s, the provider gives "
-                 f"{nominal:.0f} s for that pair", day=day.day_index, entry=i)
+            flag(
+                "ROBUST_TIME_NOT_USED",
+                f"travel '{e.name}' says nominal {e.nominal_s} s, the provider gives {nominal:.0f} s for that pair",
+                day=day.day_index,
+                entry=i,
+            )
 
 
 def _check_drop_reasons(result, request, pack, settings, flag) -> None:
@@ -491,8 +630,11 @@ def _check_drop_reasons(result, request, pack, settings, flag) -> None:
         allowed = [place.fixed_day] if place.fixed_day is not None else list(range(len(dates)))
         open_days = [d for d in allowed if ow.by_date[dates[d]]]
         if item.reason_code == "CLOSED_ON_DAY" and open_days:
-            flag("DROP_REASON_UNSUPPORTED", f"'{item.key}' is said to be closed, but it is open on day "
-                 f"{open_days[0] + 1} ({dates[open_days[0]]})", key=item.key)
+            flag(
+                "DROP_REASON_UNSUPPORTED",
+                f"'{item.key}' is said to be closed, but it is open on day {open_days[0] + 1} ({dates[open_days[0]]})",
+                key=item.key,
+            )
         if item.reason_code == "OUTSIDE_OPENING_HOURS":
             base = place.visit_minutes
             if base is None and pack is not None and place.place_id:
@@ -509,6 +651,10 @@ def _check_drop_reasons(result, request, pack, settings, flag) -> None:
                     ivs = [iv for iv in ivs if iv.start <= lo]
                 longest = max((min(iv.end, hi) - max(iv.start, lo) for iv in ivs), default=0)
                 if longest >= need:
-                    flag("DROP_REASON_UNSUPPORTED", f"'{item.key}' is said never to be open long enough, but day "
-                         f"{d + 1} has {longest} open minutes for a {need}-minute visit", key=item.key)
+                    flag(
+                        "DROP_REASON_UNSUPPORTED",
+                        f"'{item.key}' is said never to be open long enough, but day "
+                        f"{d + 1} has {longest} open minutes for a {need}-minute visit",
+                        key=item.key,
+                    )
                     break

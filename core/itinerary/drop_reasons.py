@@ -68,9 +68,10 @@ def _verdict_for_day(problem, stop, d, plans_by_day, settings) -> str:
         return "OUTSIDE_OPENING_HOURS"
     if layout_day(problem, d, [stop.key], settings=settings) is None:
         # Alone it does not fit. Travel and opening hours, or the lunch break? Say which, truthfully.
-        if problem.days[d].lunch_earliest_start is not None and layout_day(
-            _without_lunch(problem), d, [stop.key], settings=settings
-        ) is not None:
+        if (
+            problem.days[d].lunch_earliest_start is not None
+            and layout_day(_without_lunch(problem), d, [stop.key], settings=settings) is not None
+        ):
             return "LUNCH_CONFLICT"
         return "UNREACHABLE_IN_WINDOW"
     plan = plans_by_day.get(d)
@@ -102,11 +103,16 @@ def _fix_candidates(problem, stop, per_day, plans_by_day) -> list[tuple[float, d
             if start >= day.offset_min + _EARLIEST_DAY_START and layout_day(problem, d, [stop.key], start_min=start):
                 out.append((m * _START_EARLIER_WEIGHT, {"kind": "start_day_earlier", "day": d, "minutes": m}))
         if verdict == "OUTSIDE_OPENING_HOURS":
-            usable = max((min(iv.end, day.end_min) - max(iv.start, day.start_min) for iv in stop.open_by_day[d]),
-                         default=0)
+            usable = max(
+                (min(iv.end, day.end_min) - max(iv.start, day.start_min) for iv in stop.open_by_day[d]), default=0
+            )
             shorter = (usable // 5) * 5
-            if (stop.fixed_start_min is None and 0 < shorter < stop.visit_min and shorter * 2 >= stop.visit_min
-                    and layout_day(_with_visit_minutes(problem, stop.key, shorter), d, [stop.key])):
+            if (
+                stop.fixed_start_min is None
+                and 0 < shorter < stop.visit_min
+                and shorter * 2 >= stop.visit_min
+                and layout_day(_with_visit_minutes(problem, stop.key, shorter), d, [stop.key])
+            ):
                 out.append((float(stop.visit_min - shorter), {"kind": "shorten_visit", "day": d, "minutes": shorter}))
         if verdict in {"OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW", "LUNCH_CONFLICT"}:
             continue  # it does not fit the day even alone: dropping another stop cannot help
@@ -134,7 +140,8 @@ def _with_visit_minutes(problem: ItineraryProblem, key: str, minutes: int) -> It
     for s in problem.stops:
         if s.key == key:
             windows = [
-                [] if (s.fixed_day is not None and s.fixed_day != d.index)
+                []
+                if (s.fixed_day is not None and s.fixed_day != d.index)
                 else start_windows(s.open_by_day[d.index], minutes, d.start_min, d.end_min, None)
                 for d in problem.days
             ]
@@ -153,7 +160,9 @@ def _try_fix(problem, stop, cand, plans_by_day, settings) -> SmallestFix | None:
         if sched is None:
             return None
         return SmallestFix(
-            kind="extend_day_end", day_index=d, minutes=cand["minutes"],
+            kind="extend_day_end",
+            day_index=d,
+            minutes=cand["minutes"],
             description=f"fits if day {d + 1} ends at {_hhmm(new_end - day.offset_min)}",
             facts={"new_end": _hhmm(new_end - day.offset_min), "order": sched.order},
         )
@@ -163,7 +172,9 @@ def _try_fix(problem, stop, cand, plans_by_day, settings) -> SmallestFix | None:
         if sched is None:
             return None
         return SmallestFix(
-            kind="start_day_earlier", day_index=d, minutes=cand["minutes"],
+            kind="start_day_earlier",
+            day_index=d,
+            minutes=cand["minutes"],
             description=f"fits if day {d + 1} starts at {_hhmm(new_start - day.offset_min)}",
             facts={"new_start": _hhmm(new_start - day.offset_min), "order": sched.order},
         )
@@ -173,7 +184,9 @@ def _try_fix(problem, stop, cand, plans_by_day, settings) -> SmallestFix | None:
         if sched is None:
             return None
         return SmallestFix(
-            kind="shorten_visit", day_index=d, minutes=cand["minutes"],
+            kind="shorten_visit",
+            day_index=d,
+            minutes=cand["minutes"],
             description=f"fits on day {d + 1} if the visit is shortened to {cand['minutes']} min",
             facts={"visit_min": stop.visit_min, "order": sched.order},
         )
@@ -184,7 +197,9 @@ def _try_fix(problem, stop, cand, plans_by_day, settings) -> SmallestFix | None:
         return None
     x = problem.stop(drop)
     return SmallestFix(
-        kind="drop_stop", day_index=d, drop_key=drop,
+        kind="drop_stop",
+        day_index=d,
+        drop_key=drop,
         description=f"fits on day {d + 1} if {x.name} ({x.priority}) is dropped",
         facts={"drop_priority": x.priority, "order": sched.order},
     )
@@ -207,10 +222,15 @@ def validate_feasibility(
         place = by_key.get(key)
         if place is None:
             continue
-        items.append(DroppedItem(
-            key=key, name=place.name or key, priority=place.priority, reason_code="REMOVED_BY_USER",
-            explanation=explain_reason("REMOVED_BY_USER"),
-        ))
+        items.append(
+            DroppedItem(
+                key=key,
+                name=place.name or key,
+                priority=place.priority,
+                reason_code="REMOVED_BY_USER",
+                explanation=explain_reason("REMOVED_BY_USER"),
+            )
+        )
 
     dropped = [s for s in problem.stops if s.key not in planned]
     dropped.sort(key=lambda s: (PRIORITY_RANK[s.priority], s.key))
@@ -220,17 +240,26 @@ def validate_feasibility(
         code = per_day[best_day]
         if code == "LOCKED_TO_OTHER_DAY":  # defensive: a lock always names a trip day
             code = "CLOSED_ON_DAY"
-        facts: dict[str, Any] = {"visit_min": stop.visit_min, "opening_hours": stop.opening_hours,
-                                 "opening_source": stop.opening_source, "best_day": best_day}
+        facts: dict[str, Any] = {
+            "visit_min": stop.visit_min,
+            "opening_hours": stop.opening_hours,
+            "opening_source": stop.opening_source,
+            "best_day": best_day,
+        }
         if code in {"CLOSED_ON_DAY", "LUNCH_CONFLICT"}:
             days_text = ", ".join(_day_label(problem, d) for d, v in per_day.items() if v == code)
         else:
-            days_text = ", ".join(_day_label(problem, d) for d, v in per_day.items() if v not in
-                                  {"CLOSED_ON_DAY", "LOCKED_TO_OTHER_DAY"})
+            days_text = ", ".join(
+                _day_label(problem, d) for d, v in per_day.items() if v not in {"CLOSED_ON_DAY", "LOCKED_TO_OTHER_DAY"}
+            )
         lunch = problem.request.lunch
-        explanation = explain_reason(code, days=days_text or "no trip day", visit=stop.visit_min,
-                                     lunch=lunch.duration_min,
-                                     window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}")
+        explanation = explain_reason(
+            code,
+            days=days_text or "no trip day",
+            visit=stop.visit_min,
+            lunch=lunch.duration_min,
+            window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
+        )
         fix = None
         for n_tried, (_, cand) in enumerate(_fix_candidates(problem, stop, per_day, plans_by_day)):
             if n_tried >= _MAX_CHECKS_PER_STOP:
@@ -244,9 +273,16 @@ def validate_feasibility(
                 break
         if is_hard(stop):
             infeasible.append(stop.key)
-        items.append(DroppedItem(
-            key=stop.key, name=stop.name, priority=stop.priority, reason_code=code,
-            explanation=f"{stop.name}: {explanation}" + (f"; {fix.description}" if fix else ""),
-            per_day_reasons=per_day, smallest_fix=fix, facts=facts,
-        ))
+        items.append(
+            DroppedItem(
+                key=stop.key,
+                name=stop.name,
+                priority=stop.priority,
+                reason_code=code,
+                explanation=f"{stop.name}: {explanation}" + (f"; {fix.description}" if fix else ""),
+                per_day_reasons=per_day,
+                smallest_fix=fix,
+                facts=facts,
+            )
+        )
     return FeasibilityReport(dropped_items=items, infeasible_hard=infeasible, checks=checks)

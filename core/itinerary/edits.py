@@ -30,15 +30,18 @@ def apply_user_edits(request: TripRequest, edits: Sequence[UserEdit]) -> tuple[T
     for i, edit in enumerate(edits):
         if edit.kind == "add":
             if any(p.key == edit.place.key for p in places):
-                raise InputError(f"edit {i + 1}: a place with key '{edit.place.key}' already exists",
-                                 field=f"edits.{i}.place")
+                raise InputError(
+                    f"edit {i + 1}: a place with key '{edit.place.key}' already exists", field=f"edits.{i}.place"
+                )
             places.append(edit.place)
             continue
         place = find(edit.key, i)
         day_index = getattr(edit, "day_index", None)
         if day_index is not None and day_index >= len(request.days):
-            raise InputError(f"edit {i + 1}: day_index {day_index} is beyond the trip's {len(request.days)} day(s)",
-                             field=f"edits.{i}.day_index")
+            raise InputError(
+                f"edit {i + 1}: day_index {day_index} is beyond the trip's {len(request.days)} day(s)",
+                field=f"edits.{i}.day_index",
+            )
         if edit.kind == "lock":
             if edit.day_index is not None:
                 place.fixed_day = edit.day_index
@@ -83,8 +86,14 @@ def reoptimize(
     new_request, removed = apply_user_edits(request, edits)
     readded = {e.place.key for e in edits if e.kind == "add"}
     removed_all = [k for k in dict.fromkeys([*prior_removed, *removed]) if k not in readded]
-    return plan_itinerary(new_request, provider=provider, settings=settings, progress=progress,
-                          removed_keys=removed_all, preferred_days=preferred)
+    return plan_itinerary(
+        new_request,
+        provider=provider,
+        settings=settings,
+        progress=progress,
+        removed_keys=removed_all,
+        preferred_days=preferred,
+    )
 
 
 def itinerary_from_json(

@@ -9,7 +9,7 @@ The calendar is built from the result only; nothing is recomputed.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from core.models.itinerary_result import ItineraryResult, TimelineEntry
@@ -21,8 +21,12 @@ _FOLD_OCTETS = 75
 def escape_text(value: str) -> str:
     """RFC 5545 §3.3.11 TEXT escaping."""
     return (
-        value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-        .replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n")
+        value.replace("\\", "\\\\")
+        .replace(";", "\\;")
+        .replace(",", "\\,")
+        .replace("\r\n", "\\n")
+        .replace("\n", "\\n")
+        .replace("\r", "\\n")
     )
 
 
@@ -44,7 +48,7 @@ def fold_line(line: str) -> str:
 
 
 def _utc(dt: datetime) -> str:
-    return dt.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return dt.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
 def _local(dt: datetime, zone: ZoneInfo) -> str:
@@ -62,8 +66,8 @@ def vtimezone_lines(tzid: str, first_year: int, last_year: int) -> list[str]:
     """A VTIMEZONE with the zone's real offset changes from ``first_year - 1`` to ``last_year``
     (found by scanning the zone hour by hour; each change is one observance, no RRULE needed)."""
     zone = ZoneInfo(tzid)
-    t = datetime(first_year - 1, 1, 1, tzinfo=timezone.utc)
-    end = datetime(last_year + 1, 1, 1, tzinfo=timezone.utc)
+    t = datetime(first_year - 1, 1, 1, tzinfo=UTC)
+    end = datetime(last_year + 1, 1, 1, tzinfo=UTC)
     prev = t.astimezone(zone)
     observances: list[tuple[str, datetime, timedelta, timedelta, str]] = []
     while t < end:
@@ -71,7 +75,7 @@ def vtimezone_lines(tzid: str, first_year: int, last_year: int) -> list[str]:
         cur = t.astimezone(zone)
         if cur.utcoffset() != prev.utcoffset():
             kind = "DAYLIGHT" if cur.dst() else "STANDARD"
-            onset = (t.replace(tzinfo=None) + prev.utcoffset())  # wall clock just before the change
+            onset = t.replace(tzinfo=None) + prev.utcoffset()  # wall clock just before the change
             observances.append((kind, onset, prev.utcoffset(), cur.utcoffset(), cur.tzname() or ""))
         prev = cur
     lines = ["BEGIN:VTIMEZONE", f"TZID:{tzid}"]
@@ -127,7 +131,7 @@ def itinerary_to_ics(
 ) -> str:
     """The itinerary as an iCalendar document (CRLF line ends, folded, escaped)."""
     zone = ZoneInfo(result.timezone)
-    stamp = _utc(generated_at or datetime.now(timezone.utc))
+    stamp = _utc(generated_at or datetime.now(UTC))
     lines = [
         "BEGIN:VCALENDAR",
         "VERSION:2.0",
@@ -151,8 +155,14 @@ def itinerary_to_ics(
                 start = f"DTSTART;TZID={result.timezone}:{_local(entry.start, zone)}"
                 end = f"DTEND;TZID={result.timezone}:{_local(entry.end, zone)}"
             summary = entry.name if entry.kind != "travel" else f"Travel: {entry.name}"
-            lines += ["BEGIN:VEVENT", f"UID:{_uid(result, day.day_index, i, entry)}", f"DTSTAMP:{stamp}", start, end,
-                      f"SUMMARY:{escape_text(summary)}"]
+            lines += [
+                "BEGIN:VEVENT",
+                f"UID:{_uid(result, day.day_index, i, entry)}",
+                f"DTSTAMP:{stamp}",
+                start,
+                end,
+                f"SUMMARY:{escape_text(summary)}",
+            ]
             if entry.kind == "visit":
                 lines.append(f"LOCATION:{escape_text(entry.name)}")
             if entry.lat is not None and entry.lon is not None and entry.kind != "travel":

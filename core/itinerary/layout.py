@@ -76,8 +76,9 @@ def layout_day(
         # A long visit may also host it on site ("inside": the visit is split around the lunch).
         ready = _ready_times(problem, day, ds, stops, windows)
         options = [(g, mode) for g, t in enumerate(ready) if t <= lunch[1] for mode in ("before", "after")]
-        options += [(g, "inside") for g, t in enumerate(ready[: len(stops)]) if t <= lunch[1]
-                    and stops[g].lunch_on_site]
+        options += [
+            (g, "inside") for g, t in enumerate(ready[: len(stops)]) if t <= lunch[1] and stops[g].lunch_on_site
+        ]
     best: DaySchedule | None = None
     for gap, mode in options:
         sched = _forward(problem, day, ds, de, stops, windows, lunch, gap, mode, settings.explicit_wait_min)
@@ -100,8 +101,9 @@ def _idle_cost(sched: DaySchedule, day_start: int) -> tuple[int, int]:
     return (sched.wait_total + idle_start, sched.finish)
 
 
-def _lunch_inside(stop: ProblemStop, day: ProblemDay, start: int, day_end: int, lunch: tuple[int, int],
-                  dur: int) -> tuple[int, int] | None:
+def _lunch_inside(
+    stop: ProblemStop, day: ProblemDay, start: int, day_end: int, lunch: tuple[int, int], dur: int
+) -> tuple[int, int] | None:
     """Lunch on site during a long visit that starts at ``start``: (lunch start, closing bound) or None.
 
     Lunch begins inside the visit (not at its very start or end: those are the plain before/after options),
@@ -199,8 +201,19 @@ def _forward(problem, day, ds, de, stops, windows, lunch, gap, mode, wait_thresh
                 steps.append(_Step("visit", stops[g].key, loc, arrival, s, x, x, latest_start=win.end, part=1))
                 steps.append(_Step("lunch", None, loc, x, x, x + dur, x + dur, latest_start=lunch[1]))
                 rest = end + dur - (x + dur)
-                steps.append(_Step("visit", stops[g].key, loc, x + dur, x + dur, end + dur, end + dur,
-                                   latest_start=closing - rest, part=2))
+                steps.append(
+                    _Step(
+                        "visit",
+                        stops[g].key,
+                        loc,
+                        x + dur,
+                        x + dur,
+                        end + dur,
+                        end + dur,
+                        latest_start=closing - rest,
+                        part=2,
+                    )
+                )
                 end += dur
             else:
                 steps.append(_Step("visit", stops[g].key, loc, arrival, s, end, end, latest_start=win.end))

@@ -40,28 +40,46 @@ def measure_variant(problem, plans, settings, variant: str, seconds: float) -> V
             travel += sum(s.end - s.start for s in sched.steps if s.kind == "travel")
             wait += sched.wait_total
     return VariantMeasure(
-        variant=variant, seconds=round(seconds, 4),
+        variant=variant,
+        seconds=round(seconds, 4),
         must_dropped=sum(1 for k in dropped if is_hard(problem.stop(k))),
         dropped_penalty=plan_penalty(problem, dropped, settings),
-        visits=sum(len(p.order) for p in plans), travel_robust_min=travel, wait_min=wait,
+        visits=sum(len(p.order) for p in plans),
+        travel_robust_min=travel,
+        wait_min=wait,
     )
 
 
-def solve_per_day(problem: ItineraryProblem, *, settings: Settings | None = None, log: DecisionLog | None = None,
-                  preferred_days: dict[str, int] | None = None) -> list[DayPlan]:
+def solve_per_day(
+    problem: ItineraryProblem,
+    *,
+    settings: Settings | None = None,
+    log: DecisionLog | None = None,
+    preferred_days: dict[str, int] | None = None,
+) -> list[DayPlan]:
     """Clustering → one VRPTW per day → cross-day repair."""
     settings = settings or get_settings()
     log = log or DecisionLog()
     clusters = cluster_days_balanced(problem, settings=settings, preferred_days=preferred_days)
-    log.add("itinerary.cluster_days_balanced", "DAYS_CLUSTERED",
-            days={a.day_index: a.keys for a in clusters.days},
-            load_min={a.day_index: a.load_min for a in clusters.days},
-            capacity_min={a.day_index: a.capacity_min for a in clusters.days}, unassignable=clusters.unassignable)
+    log.add(
+        "itinerary.cluster_days_balanced",
+        "DAYS_CLUSTERED",
+        days={a.day_index: a.keys for a in clusters.days},
+        load_min={a.day_index: a.load_min for a in clusters.days},
+        capacity_min={a.day_index: a.capacity_min for a in clusters.days},
+        unassignable=clusters.unassignable,
+    )
     plans = []
     for a in clusters.days:
         plan = optimize_day_vrptw(problem, day_index=a.day_index, keys=a.keys, settings=settings)
-        log.add("itinerary.optimize_day_vrptw", "DAY_OPTIMISED", day_index=a.day_index, order=plan.order,
-                dropped=plan.dropped, solver_status=plan.solver_status)
+        log.add(
+            "itinerary.optimize_day_vrptw",
+            "DAY_OPTIMISED",
+            day_index=a.day_index,
+            order=plan.order,
+            dropped=plan.dropped,
+            solver_status=plan.solver_status,
+        )
         plans.append(plan)
     if clusters.unassignable:
         first = plans[0]
@@ -72,14 +90,19 @@ def solve_per_day(problem: ItineraryProblem, *, settings: Settings | None = None
     return plans
 
 
-def solve_multi_vehicle(problem: ItineraryProblem, *, settings: Settings | None = None,
-                        log: DecisionLog | None = None) -> list[DayPlan]:
+def solve_multi_vehicle(
+    problem: ItineraryProblem, *, settings: Settings | None = None, log: DecisionLog | None = None
+) -> list[DayPlan]:
     settings = settings or get_settings()
     log = log or DecisionLog()
     plans = optimize_all_days_vrptw(problem, settings=settings)
-    log.add("itinerary.optimize_all_days_vrptw", "ALL_DAYS_OPTIMISED",
-            days={p.day_index: p.order for p in plans}, dropped=[k for p in plans for k in p.dropped],
-            solver_status=plans[0].solver_status if plans else "")
+    log.add(
+        "itinerary.optimize_all_days_vrptw",
+        "ALL_DAYS_OPTIMISED",
+        days={p.day_index: p.order for p in plans},
+        dropped=[k for p in plans for k in p.dropped],
+        solver_status=plans[0].solver_status if plans else "",
+    )
     plans, moves = repair_cross_day(problem, plans, settings=settings)
     for m in moves:
         log.add("itinerary.repair_cross_day", "STOP_MOVED", **m)
@@ -103,17 +126,33 @@ def plan_itinerary(
 
     report("prepare", 0.05)
     problem = prepare_problem(request, provider=provider, settings=settings, removed_keys=removed_keys)
-    log.add("transport.build_time_matrix", "MATRIX_BUILT", points=len(problem.points), source=problem.matrix.source,
-            mode=problem.matrix.mode)
-    log.add("transport.apply_robustness_policy", "ROBUST_POLICY_APPLIED", factor=problem.policy.factor,
-            buffer_min=problem.policy.buffer_min, visit_factor=problem.policy.visit_factor,
-            pacing=problem.policy.pacing, mode=problem.policy.mode, source=problem.policy.source)
+    log.add(
+        "transport.build_time_matrix",
+        "MATRIX_BUILT",
+        points=len(problem.points),
+        source=problem.matrix.source,
+        mode=problem.matrix.mode,
+    )
+    log.add(
+        "transport.apply_robustness_policy",
+        "ROBUST_POLICY_APPLIED",
+        factor=problem.policy.factor,
+        buffer_min=problem.policy.buffer_min,
+        visit_factor=problem.policy.visit_factor,
+        pacing=problem.policy.pacing,
+        mode=problem.policy.mode,
+        source=problem.policy.source,
+    )
     for note in problem.notes:
         log.add("opening.opening_windows", "OPENING_HOURS_UNPARSED", note=note)
     for d in problem.days:
         if d.lunch_earliest_start is None and request.lunch.enabled:
-            log.add("itinerary.prepare_problem", "NO_LUNCH_THIS_DAY", day_index=d.index,
-                    fact="the day's hours do not span the lunch window")
+            log.add(
+                "itinerary.prepare_problem",
+                "NO_LUNCH_THIS_DAY",
+                day_index=d.index,
+                fact="the day's hours do not span the lunch window",
+            )
 
     variants: dict[str, tuple[list[DayPlan], VariantMeasure]] = {}
     wanted = ["per_day", "multi_vehicle"] if settings.itinerary_variant == "auto" else [settings.itinerary_variant]
@@ -133,13 +172,24 @@ def plan_itinerary(
     chosen_name, (plans, _) = min(variants.items(), key=rank)
     for name, (_, m) in variants.items():
         m.chosen = name == chosen_name
-    log.add("itinerary.plan_itinerary", "VARIANT_CHOSEN", variant=chosen_name,
-            measures={n: m.model_dump(exclude={"variant", "chosen"}) for n, (_, m) in variants.items()},
-            rule="fewest must dropped, then least dropped penalty, then least robust travel + wait")
+    log.add(
+        "itinerary.plan_itinerary",
+        "VARIANT_CHOSEN",
+        variant=chosen_name,
+        measures={n: m.model_dump(exclude={"variant", "chosen"}) for n, (_, m) in variants.items()},
+        rule="fewest must dropped, then least dropped penalty, then least robust travel + wait",
+    )
 
     report("timeline", 0.75)
-    result = assemble_result(problem, plans, provider=provider, settings=settings, log=log,
-                             variants=[m for _, m in variants.values()], variant=chosen_name)
+    result = assemble_result(
+        problem,
+        plans,
+        provider=provider,
+        settings=settings,
+        log=log,
+        variants=[m for _, m in variants.values()],
+        variant=chosen_name,
+    )
     report("critic", 0.95)
     result.seconds = round(_time.perf_counter() - started, 4)
     report("done", 1.0)

@@ -115,9 +115,15 @@ def prepare_problem(
                 les, lls = earliest, latest
         days.append(
             ProblemDay(
-                index=i, date=d.date, offset_min=offset, start_min=start, end_min=end,
-                start_key=day_anchor_keys[i][0], end_key=day_anchor_keys[i][1],
-                lunch_earliest_start=les, lunch_latest_start=lls,
+                index=i,
+                date=d.date,
+                offset_min=offset,
+                start_min=start,
+                end_min=end,
+                start_key=day_anchor_keys[i][0],
+                end_key=day_anchor_keys[i][1],
+                lunch_earliest_start=les,
+                lunch_latest_start=lls,
                 lunch_min=lunch.duration_min if les is not None else 0,
             )
         )
@@ -141,8 +147,10 @@ def prepare_problem(
         if place.fixed_start is not None:
             visit = base_visit  # a booked slot has its own length; pacing does not stretch it
         open_by_day = [
-            [MinuteInterval(start=days[d].offset_min + iv.start, end=days[d].offset_min + iv.end)
-             for iv in ow.by_date[day]]
+            [
+                MinuteInterval(start=days[d].offset_min + iv.start, end=days[d].offset_min + iv.end)
+                for iv in ow.by_date[day]
+            ]
             for d, day in enumerate(dates)
         ]
         windows = []
@@ -160,11 +168,20 @@ def prepare_problem(
             penalty = settings.itinerary_penalty_nice
         stops.append(
             ProblemStop(
-                key=place.key or name, name=name, point_index=idx, visit_min=visit, priority=place.priority,
-                penalty=penalty, opening_hours=expr, opening_source=ow.source, open_by_day=open_by_day,
-                windows_by_day=windows, fixed_day=place.fixed_day,
+                key=place.key or name,
+                name=name,
+                point_index=idx,
+                visit_min=visit,
+                priority=place.priority,
+                penalty=penalty,
+                opening_hours=expr,
+                opening_source=ow.source,
+                open_by_day=open_by_day,
+                windows_by_day=windows,
+                fixed_day=place.fixed_day,
                 fixed_start_min=clock_min(place.fixed_start) if place.fixed_start is not None else None,
-                lunch_on_site=request.lunch.on_site and bool(settings.itinerary_lunch_on_site_min_visit_min)
+                lunch_on_site=request.lunch.on_site
+                and bool(settings.itinerary_lunch_on_site_min_visit_min)
                 and place.fixed_start is None
                 and visit >= settings.itinerary_lunch_on_site_min_visit_min,
             )
@@ -173,8 +190,15 @@ def prepare_problem(
     matrix = build_time_matrix(points, provider=provider, mode=request.mode)
     matrix = apply_robustness_policy(matrix, policy=policy)
     return ItineraryProblem(
-        request=request, timezone=timezone, points=points, matrix=matrix, policy=policy, days=days, stops=stops,
-        removed_keys=sorted(removed), notes=notes,
+        request=request,
+        timezone=timezone,
+        points=points,
+        matrix=matrix,
+        policy=policy,
+        days=days,
+        stops=stops,
+        removed_keys=sorted(removed),
+        notes=notes,
     )
 
 
@@ -187,16 +211,25 @@ def effective_penalty(stop: ProblemStop, settings: Settings) -> int:
     return settings.itinerary_penalty_should * MUST_RELAXED_MULTIPLIER if is_hard(stop) else stop.penalty
 
 
-def day_windows(problem: ItineraryProblem, stop: ProblemStop, day: ProblemDay, end_min: int | None = None,
-                 start_min: int | None = None) -> list[MinuteInterval]:
+def day_windows(
+    problem: ItineraryProblem,
+    stop: ProblemStop,
+    day: ProblemDay,
+    end_min: int | None = None,
+    start_min: int | None = None,
+) -> list[MinuteInterval]:
     if end_min is None and start_min is None:
         return stop.windows_by_day[day.index]
     if stop.fixed_day is not None and stop.fixed_day != day.index:
         return []
     fixed = day.offset_min + stop.fixed_start_min if stop.fixed_start_min is not None else None
-    return start_windows(stop.open_by_day[day.index], stop.visit_min,
-                         day.start_min if start_min is None else start_min,
-                         day.end_min if end_min is None else end_min, fixed)
+    return start_windows(
+        stop.open_by_day[day.index],
+        stop.visit_min,
+        day.start_min if start_min is None else start_min,
+        day.end_min if end_min is None else end_min,
+        fixed,
+    )
 
 
 def lunch_bounds(day: ProblemDay, start_min: int, end_min: int, problem: ItineraryProblem) -> tuple[int, int] | None:

@@ -46,8 +46,9 @@ def exact_feasible_order(
         # With every stop mandatory the first-solution heuristic can fail on a feasible instance
         # (tight windows + the lunch break). Every stop optional at a high price always has a first
         # solution; if the search then keeps all of them, that order is a witness.
-        routes, dropped, _, _ = _solve_routing(problem, [day_index], keys, settings=settings, relax_hard=True,
-                                               **overrides)
+        routes, dropped, _, _ = _solve_routing(
+            problem, [day_index], keys, settings=settings, relax_hard=True, **overrides
+        )
     if routes is None or dropped:
         return None
     order = routes[day_index]
@@ -76,8 +77,10 @@ def _solve_routing(
     ends, starts = options.get("end_override") or {}, options.get("start_override") or {}
 
     def layout_ok(rs: dict[int, list[str]]) -> bool:
-        return all(order_is_feasible(problem, d, order, settings=settings, end_min=ends.get(d), start_min=starts.get(d))
-                   for d, order in rs.items())
+        return all(
+            order_is_feasible(problem, d, order, settings=settings, end_min=ends.get(d), start_min=starts.get(d))
+            for d, order in rs.items()
+        )
 
     if layout_ok(routes):
         return result
@@ -130,8 +133,9 @@ def _solve_routing_model(
         allowed = []
         for v, day in enumerate(days):
             lo, hi = bounds[v]
-            wins = day_windows(problem, stop, day, hi if hi != day.end_min else None,
-                                lo if lo != day.start_min else None)
+            wins = day_windows(
+                problem, stop, day, hi if hi != day.end_min else None, lo if lo != day.start_min else None
+            )
             if wins:
                 allowed.append((v, wins))
         if not allowed:
@@ -186,8 +190,9 @@ def _solve_routing_model(
     # The lunch break may not overlap a visit, except a long one that can host lunch on site (then the
     # break lengthens that visit's transit, as the split visit does in the layout).
     on_site = {node for node, stop, _ in stop_nodes if stop.lunch_on_site and lunch_on_site}
-    node_visit_transits = [0 if manager.IndexToNode(i) in on_site else node_service[manager.IndexToNode(i)]
-                           for i in range(routing.Size())]
+    node_visit_transits = [
+        0 if manager.IndexToNode(i) in on_site else node_service[manager.IndexToNode(i)] for i in range(routing.Size())
+    ]
     dur = problem.request.lunch.duration_min
     for v, day in enumerate(days):
         lb = lunch_bounds(day, bounds[v][0], bounds[v][1], problem)
@@ -206,9 +211,13 @@ def _solve_routing_model(
     # improve any measured plan (docs/BENCHMARKS_ITINERARY.md); greedy descent then converges well
     # inside the cap, so the time limit is a safety net, not what ends the search (determinism).
     ops = params.local_search_operators
-    for name in ("use_global_cheapest_insertion_path_lns", "use_local_cheapest_insertion_path_lns",
-                 "use_relocate_path_global_cheapest_insertion_insert_unperformed",
-                 "use_global_cheapest_insertion_visit_types_lns", "use_local_cheapest_insertion_visit_types_lns"):
+    for name in (
+        "use_global_cheapest_insertion_path_lns",
+        "use_local_cheapest_insertion_path_lns",
+        "use_relocate_path_global_cheapest_insertion_insert_unperformed",
+        "use_global_cheapest_insertion_visit_types_lns",
+        "use_local_cheapest_insertion_visit_types_lns",
+    ):
         setattr(ops, name, optional_boolean_pb2.BOOL_FALSE)
     params.time_limit.FromMilliseconds(int(settings.itinerary_solver_time_limit_s * 1000))
     solution = routing.SolveWithParameters(params)
@@ -232,9 +241,16 @@ def _solve_routing_model(
 
 
 def _status_name(code: int) -> str:
-    names = {0: "ROUTING_NOT_SOLVED", 1: "ROUTING_SUCCESS", 2: "ROUTING_PARTIAL_SUCCESS_LOCAL_OPTIMUM_NOT_REACHED",
-             3: "ROUTING_FAIL", 4: "ROUTING_FAIL_TIMEOUT", 5: "ROUTING_INVALID", 6: "ROUTING_INFEASIBLE",
-             7: "ROUTING_OPTIMAL"}
+    names = {
+        0: "ROUTING_NOT_SOLVED",
+        1: "ROUTING_SUCCESS",
+        2: "ROUTING_PARTIAL_SUCCESS_LOCAL_OPTIMUM_NOT_REACHED",
+        3: "ROUTING_FAIL",
+        4: "ROUTING_FAIL_TIMEOUT",
+        5: "ROUTING_INVALID",
+        6: "ROUTING_INFEASIBLE",
+        7: "ROUTING_OPTIMAL",
+    }
     return names.get(int(code), str(code))
 
 
@@ -256,14 +272,21 @@ def optimize_day_vrptw(
     keys = list(dict.fromkeys(keys))
     if not keys:
         sched = layout_day(problem, day_index, [], settings=settings, end_min=end_min)
-        return DayPlan(day_index=day_index, order=[], dropped=[], objective=0,
-                       solver_status="EMPTY" if sched else "EMPTY_DAY_INFEASIBLE")
+        return DayPlan(
+            day_index=day_index,
+            order=[],
+            dropped=[],
+            objective=0,
+            solver_status="EMPTY" if sched else "EMPTY_DAY_INFEASIBLE",
+        )
     eo = {day_index: end_min} if end_min is not None else None
-    routes, dropped, objective, status = _solve_routing(problem, [day_index], keys, settings=settings, end_override=eo,
-                                                        force_keys=force_keys)
+    routes, dropped, objective, status = _solve_routing(
+        problem, [day_index], keys, settings=settings, end_override=eo, force_keys=force_keys
+    )
     if routes is None and force_keys:
-        return DayPlan(day_index=day_index, order=[], dropped=keys, objective=None,
-                       solver_status=f"FORCED_INFEASIBLE:{status}")
+        return DayPlan(
+            day_index=day_index, order=[], dropped=keys, objective=None, solver_status=f"FORCED_INFEASIBLE:{status}"
+        )
     if routes is None:
         routes, dropped, objective, status = _solve_routing(
             problem, [day_index], keys, settings=settings, relax_hard=True, end_override=eo
@@ -271,8 +294,9 @@ def optimize_day_vrptw(
         status = f"MUSTS_RELAXED:{status}"
     order = routes[day_index] if routes else []
     order, extra = _make_layout_feasible(problem, day_index, order, settings=settings, end_min=end_min)
-    return DayPlan(day_index=day_index, order=order, dropped=[*dropped, *extra], objective=objective,
-                   solver_status=status)
+    return DayPlan(
+        day_index=day_index, order=order, dropped=[*dropped, *extra], objective=objective, solver_status=status
+    )
 
 
 def _make_layout_feasible(problem, day_index, order, *, settings, end_min=None) -> tuple[list[str], list[str]]:
@@ -298,8 +322,9 @@ def optimize_all_days_vrptw(problem: ItineraryProblem, *, settings: Settings | N
     keys = [s.key for s in problem.stops]
     routes, dropped, objective, status = _solve_routing(problem, day_indices, keys, settings=settings)
     if routes is None:
-        routes, dropped, objective, status = _solve_routing(problem, day_indices, keys, settings=settings,
-                                                            relax_hard=True)
+        routes, dropped, objective, status = _solve_routing(
+            problem, day_indices, keys, settings=settings, relax_hard=True
+        )
         status = f"MUSTS_RELAXED:{status}"
     plans = []
     for d in day_indices:

@@ -40,26 +40,47 @@ def build_day_timeline(problem: ItineraryProblem, sched: DaySchedule | None, day
     steps = sched.steps if sched else []
     for step in steps:
         common = dict(
-            arrival=_dt(problem, step.arrival), start=_dt(problem, step.start), end=_dt(problem, step.end),
-            departure=_dt(problem, step.departure), slack_min=int((step.latest_start or step.start) - step.start),
-            lon=pts[step.loc].lon, lat=pts[step.loc].lat,
+            arrival=_dt(problem, step.arrival),
+            start=_dt(problem, step.start),
+            end=_dt(problem, step.end),
+            departure=_dt(problem, step.departure),
+            slack_min=int((step.latest_start or step.start) - step.start),
+            lon=pts[step.loc].lon,
+            lat=pts[step.loc].lat,
         )
         if step.kind == "travel":
             a, b = step.from_pt, step.to_pt
             nominal_s = M.nominal_s[a][b]
-            entries.append(TimelineEntry(
-                kind="travel", name=f"{pts[a].name} → {pts[b].name}", from_key=pts[a].key, to_key=pts[b].key,
-                nominal_s=round(nominal_s, 1), nominal_min=round(nominal_s / 60.0, 1), robust_min=M.robust_min[a][b],
-                distance_m=round(M.distances_m[a][b], 1), source=M.source, **common,
-            ))
+            entries.append(
+                TimelineEntry(
+                    kind="travel",
+                    name=f"{pts[a].name} → {pts[b].name}",
+                    from_key=pts[a].key,
+                    to_key=pts[b].key,
+                    nominal_s=round(nominal_s, 1),
+                    nominal_min=round(nominal_s / 60.0, 1),
+                    robust_min=M.robust_min[a][b],
+                    distance_m=round(M.distances_m[a][b], 1),
+                    source=M.source,
+                    **common,
+                )
+            )
         elif step.kind == "visit":
             stop = stops[step.key]
             windows = [(_dt(problem, iv.start), _dt(problem, iv.end)) for iv in stop.open_by_day[day.index]]
-            entries.append(TimelineEntry(
-                kind="visit", key=stop.key, name=stop.name, priority=stop.priority, source=stop.opening_source,
-                opening_windows=windows, locked=stop.fixed_day is not None or stop.fixed_start_min is not None,
-                part=step.part or None, **common,
-            ))
+            entries.append(
+                TimelineEntry(
+                    kind="visit",
+                    key=stop.key,
+                    name=stop.name,
+                    priority=stop.priority,
+                    source=stop.opening_source,
+                    opening_windows=windows,
+                    locked=stop.fixed_day is not None or stop.fixed_start_min is not None,
+                    part=step.part or None,
+                    **common,
+                )
+            )
         elif step.kind == "lunch":
             on_site = bool(entries) and entries[-1].kind == "visit" and entries[-1].part == 1
             name = f"Lunch at {pts[step.loc].name} (on site)" if on_site else f"Lunch near {pts[step.loc].name}"
@@ -68,10 +89,17 @@ def build_day_timeline(problem: ItineraryProblem, sched: DaySchedule | None, day
             entries.append(TimelineEntry(kind="wait", key=None, name=f"Wait at {pts[step.loc].name}", **common))
     totals = _day_totals(entries)
     return DayTimeline(
-        day_index=day.index, date=day.date, day_start=_dt(problem, day.start_min), day_end=_dt(problem, day.end_min),
-        start_key=day.start_key, end_key=day.end_key, start_anchor=_anchor(problem, day.start_key),
-        end_anchor=_anchor(problem, day.end_key), lunch_required=day.lunch_earliest_start is not None,
-        entries=entries, totals=totals,
+        day_index=day.index,
+        date=day.date,
+        day_start=_dt(problem, day.start_min),
+        day_end=_dt(problem, day.end_min),
+        start_key=day.start_key,
+        end_key=day.end_key,
+        start_anchor=_anchor(problem, day.start_key),
+        end_anchor=_anchor(problem, day.end_key),
+        lunch_required=day.lunch_earliest_start is not None,
+        entries=entries,
+        totals=totals,
     )
 
 
@@ -103,12 +131,16 @@ def _day_totals(entries: Sequence[TimelineEntry]) -> DayTotals:
 
 def trip_totals(days: Sequence[DayTimeline], request: TripRequest, dropped) -> ItineraryTotals:
     return ItineraryTotals(
-        days=len(days), places_requested=len(request.places), visits=sum(d.totals.visits for d in days),
-        dropped=len(dropped), must_dropped=sum(1 for d in dropped if d.priority == "must"),
+        days=len(days),
+        places_requested=len(request.places),
+        visits=sum(d.totals.visits for d in days),
+        dropped=len(dropped),
+        must_dropped=sum(1 for d in dropped if d.priority == "must"),
         visit_min=sum(d.totals.visit_min for d in days),
         travel_nominal_min=round(sum(d.totals.travel_nominal_min for d in days), 1),
         travel_robust_min=sum(d.totals.travel_robust_min for d in days),
-        wait_min=sum(d.totals.wait_min for d in days), lunch_min=sum(d.totals.lunch_min for d in days),
+        wait_min=sum(d.totals.wait_min for d in days),
+        lunch_min=sum(d.totals.lunch_min for d in days),
         distance_m=round(sum(d.totals.distance_m for d in days), 1),
     )
 
@@ -122,12 +154,16 @@ def score_robustness(days: Sequence[DayTimeline], *, tolerance: float = 0.5) -> 
     """
     legs = [e for d in days for e in d.entries if e.kind == "travel" and (e.robust_min or 0) > 0]
     if not legs:
-        return RobustnessScore(score=1.0, tolerance=tolerance, legs=0, legs_fully_covered=0,
-                               min_slack_min=None, mean_slack_min=None)
+        return RobustnessScore(
+            score=1.0, tolerance=tolerance, legs=0, legs_fully_covered=0, min_slack_min=None, mean_slack_min=None
+        )
     cover = [min(1.0, max(0, e.slack_min) / (tolerance * e.robust_min)) for e in legs]
     slacks = [e.slack_min for e in legs]
     return RobustnessScore(
-        score=round(sum(cover) / len(cover), 4), tolerance=tolerance, legs=len(legs),
-        legs_fully_covered=sum(1 for c in cover if c >= 1.0), min_slack_min=min(slacks),
+        score=round(sum(cover) / len(cover), 4),
+        tolerance=tolerance,
+        legs=len(legs),
+        legs_fully_covered=sum(1 for c in cover if c >= 1.0),
+        min_slack_min=min(slacks),
         mean_slack_min=round(sum(slacks) / len(slacks), 1),
     )

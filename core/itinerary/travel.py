@@ -51,7 +51,5 @@ def build_time_matrix(points: Sequence[ItineraryPoint], *, provider: Router, mod
 def apply_robustness_policy(matrix: TimeMatrix, *, policy: RobustnessPolicy) -> TimeMatrix:
     """A copy of ``matrix`` with ``robust_min`` = ceil(nominal x factor + buffer) (0 on the diagonal)."""
     n = len(matrix.keys)
-    robust = [
-        [0 if i == j else policy.robust_minutes(matrix.nominal_s[i][j]) for j in range(n)] for i in range(n)
-    ]
+    robust = [[0 if i == j else policy.robust_minutes(matrix.nominal_s[i][j]) for j in range(n)] for i in range(n)]
     return matrix.model_copy(update={"robust_min": robust, "policy": policy})

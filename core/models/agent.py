@@ -334,6 +334,7 @@ class TripEdit(BaseModel):
     @classmethod
     def _legacy_priority(cls, v: object) -> object:
         return as_priority(v)
+
     new_name: str | None = Field(default=None, max_length=120)
     day_a: int | None = Field(default=None, ge=1, le=30)
     day_b: int | None = Field(default=None, ge=1, le=30)

@@ -211,8 +211,9 @@ class TripRequest(BaseModel):
         try:
             ZoneInfo(value)
         except (ValueError, OSError, KeyError):  # ZoneInfoNotFoundError is a KeyError; bad paths are ValueError
-            raise InputError(f"unknown time zone '{value}' (use an IANA name such as Asia/Shanghai)",
-                             field="timezone") from None
+            raise InputError(
+                f"unknown time zone '{value}' (use an IANA name such as Asia/Shanghai)", field="timezone"
+            ) from None
         return value
 
     @model_validator(mode="after")

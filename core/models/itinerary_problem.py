@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.geo.base import TravelMode
 from core.models.common import Priority
-from core.models.itinerary import Pacing, TripRequest, UNREACHABLE_MIN
+from core.models.itinerary import UNREACHABLE_MIN, Pacing, TripRequest
 
 
 class ItineraryPoint(BaseModel):

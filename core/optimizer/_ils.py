@@ -328,7 +328,7 @@ def ils(D, nb, t, pos, fwd, bwd, best_t, cur, best_cost, n_kicks, lmax, sym, eps
     old = np.empty(n, dtype=t.dtype)
     if n < 5:
         return cur, best_cost
-    for it in range(n_kicks):
+    for _it in range(n_kicks):
         for m in range(n):
             old[m] = t[m]
         # segment-local double bridge: t[p1:p2] <-> t[p2:p3]

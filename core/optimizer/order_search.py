@@ -62,7 +62,9 @@ def candidate_orders(
     their one-move neighbours, so alternatives are real orders near the best ones."""
     n = len(stop_nodes)
     if n == 1:
-        return {tuple(stop_nodes)}, OptimizerInfo(method="trivial", exact=True, orders_evaluated=1, stops=1, note="One stop: a single order.")
+        return {tuple(stop_nodes)}, OptimizerInfo(
+            method="trivial", exact=True, orders_evaluated=1, stops=1, note="One stop: a single order."
+        )
     n_orders = math.factorial(n)
     if n_orders <= max_permutations:
         orders = set(itertools.permutations(stop_nodes))
@@ -94,7 +96,9 @@ def candidate_orders(
         limit = time_limit_s / 2
         methods = set()
         for mat in (dist, dur):
-            sol = solve_path(mat, stop_nodes, start=start, end=end, time_limit_s=limit, exact_limit=exact_limit, seed=seed)
+            sol = solve_path(
+                mat, stop_nodes, start=start, end=end, time_limit_s=limit, exact_limit=exact_limit, seed=seed
+            )
             methods.add(sol.method)
             pool.add(tuple(sol.order))
             pool.update(tuple(o) for o, _ in sol.alternatives)

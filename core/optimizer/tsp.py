@@ -20,8 +20,8 @@ import math
 import os
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -132,8 +132,8 @@ def _permutation_array(k: int) -> np.ndarray:
         r = len(P)
         A = np.empty((m * r, m), dtype=np.int64)
         for f in range(m):
-            A[f * r:(f + 1) * r, 0] = f
-            A[f * r:(f + 1) * r, 1:] = P + (P >= f)
+            A[f * r : (f + 1) * r, 0] = f
+            A[f * r : (f + 1) * r, 1:] = P + (P >= f)
         P = A
     return P
 
@@ -185,7 +185,7 @@ def held_karp_path(cost, stops, *, start, end) -> OrderSolution:
     full = (1 << k) - 1
     dp = np.full((1 << k, k), np.inf, dtype=np.float64)
     par = np.full((1 << k, k), -1, dtype=np.int8)
-    bits = (1 << np.arange(k, dtype=np.int64))
+    bits = 1 << np.arange(k, dtype=np.int64)
     first = c[start, idx] if start is not None else np.zeros(k)
     dp[bits, np.arange(k)] = first
     # subsets grouped by popcount
@@ -198,9 +198,9 @@ def held_karp_path(cost, stops, *, start, end) -> OrderSolution:
     shifts = np.arange(k, dtype=np.int64)
     chunk = max(1, (1 << 18) // (k * k))  # bounds the (m, k, k) temporary to ~2 MB
     for s in range(2, k + 1):
-        layer = order[bounds[s]:bounds[s + 1]]  # all sets of size s
+        layer = order[bounds[s] : bounds[s + 1]]  # all sets of size s
         for c0 in range(0, len(layer), chunk):
-            T = layer[c0:c0 + chunk]
+            T = layer[c0 : c0 + chunk]
             prev = T[:, None] ^ bits[None, :]  # (m, k): T without j (or with j if j not in T)
             # cand[m, j, i] = dp[prev[m, j], i] + C[i, j]; entries with i not in prev,
             # or j not in T (prev then has s+1 elements, not computed yet) are inf.
@@ -283,8 +283,7 @@ class _Runner:
         active = np.ones(n, dtype=np.int8)
         stack = np.arange(n, dtype=np.int64)[::-1].copy()
         buf = np.empty(n, dtype=np.int64)
-        _ils.local_search(M, nb, self.t, self.pos, self.fwd, self.bwd, active, stack, n, sym,
-                          self.eps, buf)
+        _ils.local_search(M, nb, self.t, self.pos, self.fwd, self.bwd, active, stack, n, sym, self.eps, buf)
         self.cur = float(_ils.tour_cost(M, self.t))
         self.best_t = self.t.copy()
         self.best = self.cur
@@ -296,8 +295,21 @@ class _Runner:
         if not self._seeded:
             self.k.seed_rng(self.seed)
             self._seeded = True
-        cur, best = self.k.ils(self.M, self.nb, self.t, self.pos, self.fwd, self.bwd, self.best_t,
-                               self.cur, self.best, int(n_kicks), self.lmax, self.sym, self.eps)
+        cur, best = self.k.ils(
+            self.M,
+            self.nb,
+            self.t,
+            self.pos,
+            self.fwd,
+            self.bwd,
+            self.best_t,
+            self.cur,
+            self.best,
+            int(n_kicks),
+            self.lmax,
+            self.sym,
+            self.eps,
+        )
         # resynchronise against float drift
         self.cur = float(self.k.tour_cost(self.M, self.t))
         self.best = float(self.k.tour_cost(self.M, self.best_t))
@@ -306,8 +318,7 @@ class _Runner:
             self.best_t[:] = self.t
         self.kicks += n_kicks
 
-    def run_until(self, deadline: float, max_kicks: int | None = None,
-                  stall_kicks: int | None = None) -> None:
+    def run_until(self, deadline: float, max_kicks: int | None = None, stall_kicks: int | None = None) -> None:
         """Kick until the deadline (or ``max_kicks``), stopping early once
         ``stall_kicks`` kicks in a row brought no improvement."""
         chunk = 50
@@ -373,7 +384,7 @@ def _ortools_tour(M: np.ndarray, time_limit_s: float) -> np.ndarray:
     # scale floats to int64 without overflow: keep n * max * scale < 2**52
     scale = 1000.0
     if mx > 0:
-        scale = min(scale, (2.0 ** 52) / (mx * max(n, 1) * 4))
+        scale = min(scale, (2.0**52) / (mx * max(n, 1) * 4))
     Mi = np.rint(M * scale).astype(np.int64)
     manager = pywrapcp.RoutingIndexManager(n, 1, 0)
     routing = pywrapcp.RoutingModel(manager)
@@ -381,8 +392,7 @@ def _ortools_tour(M: np.ndarray, time_limit_s: float) -> np.ndarray:
     routing.SetArcCostEvaluatorOfAllVehicles(cb)
     params = pywrapcp.DefaultRoutingSearchParameters()
     params.first_solution_strategy = routing_enums_pb2.FirstSolutionStrategy.PATH_CHEAPEST_ARC
-    params.local_search_metaheuristic = (
-        routing_enums_pb2.LocalSearchMetaheuristic.GUIDED_LOCAL_SEARCH)
+    params.local_search_metaheuristic = routing_enums_pb2.LocalSearchMetaheuristic.GUIDED_LOCAL_SEARCH
     ms = max(1, int(time_limit_s * 1000))
     params.time_limit.seconds = ms // 1000
     params.time_limit.nanos = (ms % 1000) * 1_000_000
@@ -403,8 +413,9 @@ def _ortools_tour(M: np.ndarray, time_limit_s: float) -> np.ndarray:
 STALL_KICKS_PER_NODE = 1000
 
 
-def _ils_tour(M: np.ndarray, deadline: float, seed: int, *, workers: int = 1,
-              max_kicks: int | None = None, neighbours: int = 10) -> np.ndarray:
+def _ils_tour(
+    M: np.ndarray, deadline: float, seed: int, *, workers: int = 1, max_kicks: int | None = None, neighbours: int = 10
+) -> np.ndarray:
     sym = bool(np.array_equal(M, M.T))
     nb = _neighbours(M, neighbours)
     n = M.shape[0]
@@ -458,9 +469,15 @@ def _kernels():
     return _ils if _ils.HAVE_NUMBA else None
 
 
-def _solve_tour_matrix(M: np.ndarray, time_limit_s: float, seed: int, engine: str,
-                       workers: int | None, max_kicks: int | None,
-                       t_start: float) -> tuple[np.ndarray, str]:
+def _solve_tour_matrix(
+    M: np.ndarray,
+    time_limit_s: float,
+    seed: int,
+    engine: str,
+    workers: int | None,
+    max_kicks: int | None,
+    t_start: float,
+) -> tuple[np.ndarray, str]:
     n = M.shape[0]
     if n <= 8:
         return _small_tour(M), "enumeration"
@@ -480,9 +497,18 @@ def _solve_tour_matrix(M: np.ndarray, time_limit_s: float, seed: int, engine: st
     raise ValueError(f"unknown engine {engine!r}")
 
 
-def heuristic_path(cost, stops, *, start, end, time_limit_s: float, seed: int = 0,
-                   engine: str = "auto", workers: int | None = None,
-                   max_kicks: int | None = None) -> OrderSolution:
+def heuristic_path(
+    cost,
+    stops,
+    *,
+    start,
+    end,
+    time_limit_s: float,
+    seed: int = 0,
+    engine: str = "auto",
+    workers: int | None = None,
+    max_kicks: int | None = None,
+) -> OrderSolution:
     """Heuristic stop order within ``time_limit_s`` seconds of wall time.
 
     ``engine``: ``"ils"`` (own iterated 2-opt/Or-opt local search, numba),
@@ -505,20 +531,27 @@ def heuristic_path(cost, stops, *, start, end, time_limit_s: float, seed: int = 
     z = int(np.where(tour == 0)[0][0])
     tour = np.roll(tour, -z)
     order = tuple(int(stops[x - 1]) for x in tour[1:])
-    return OrderSolution(order, path_cost(c, order, start=start, end=end), method,
-                         method == "enumeration")
+    return OrderSolution(order, path_cost(c, order, start=start, end=end), method, method == "enumeration")
 
 
-def solve_path(cost, stops, *, start, end, time_limit_s: float = 1.0,
-               exact_limit: int = DEFAULT_EXACT_LIMIT, seed: int = 0) -> OrderSolution:
+def solve_path(
+    cost, stops, *, start, end, time_limit_s: float = 1.0, exact_limit: int = DEFAULT_EXACT_LIMIT, seed: int = 0
+) -> OrderSolution:
     """Held-Karp when ``len(stops) <= exact_limit``, else :func:`heuristic_path`."""
     if len(stops) <= exact_limit:
         return held_karp_path(cost, stops, start=start, end=end)
     return heuristic_path(cost, stops, start=start, end=end, time_limit_s=time_limit_s, seed=seed)
 
 
-def solve_tour(cost, *, time_limit_s: float, seed: int = 0, engine: str = "auto",
-               workers: int | None = None, max_kicks: int | None = None) -> OrderSolution:
+def solve_tour(
+    cost,
+    *,
+    time_limit_s: float,
+    seed: int = 0,
+    engine: str = "auto",
+    workers: int | None = None,
+    max_kicks: int | None = None,
+) -> OrderSolution:
     """Closed tour over all nodes; ``order`` starts at node 0, ``cost`` includes the return."""
     t_start = time.perf_counter()
     c = _as_matrix(cost)

@@ -64,7 +64,8 @@ class PackRules(BaseModel):
     id_prefix: str | None = None
     districts: list[str] = Field(default_factory=list)
     extent: tuple[float, float, float, float] | None = Field(
-        default=None, description="west, south, east, north: where a place may be (defaults to the bbox)")
+        default=None, description="west, south, east, north: where a place may be (defaults to the bbox)"
+    )
     address_forbidden_prefixes: list[str] = Field(default_factory=list)
     address_starts_with_district: bool = False
     coordinate_decimals: int | None = None

@@ -22,19 +22,60 @@ from core.geo.coords import haversine_m
 from core.packs.loader import PackRules, RegionPack, load_region
 
 COLUMNS = [
-    "id", "name_zh", "name_en", "aliases", "address", "district", "lon", "lat",
-    "category", "tags", "opening_hours", "price_per_person", "rating",
-    "visit_minutes", "needs_reservation",
+    "id",
+    "name_zh",
+    "name_en",
+    "aliases",
+    "address",
+    "district",
+    "lon",
+    "lat",
+    "category",
+    "tags",
+    "opening_hours",
+    "price_per_person",
+    "rating",
+    "visit_minutes",
+    "needs_reservation",
 ]
 CATEGORIES = {
-    "landmark", "museum", "park", "family", "restaurant", "cafe", "shopping",
-    "station", "airport", "hotel", "address", "temple", "theatre", "market",
+    "landmark",
+    "museum",
+    "park",
+    "family",
+    "restaurant",
+    "cafe",
+    "shopping",
+    "station",
+    "airport",
+    "hotel",
+    "address",
+    "temple",
+    "theatre",
+    "market",
 }
 TAGS = {
-    "kid_friendly", "indoor", "outdoor", "free", "photo_spot", "night_view",
-    "historic", "art", "science", "nature", "food", "budget", "premium",
-    "shopping", "transport", "accessible", "rainy_day_ok", "quiet",
-    "local_favourite", "halal", "vegetarian_friendly",
+    "kid_friendly",
+    "indoor",
+    "outdoor",
+    "free",
+    "photo_spot",
+    "night_view",
+    "historic",
+    "art",
+    "science",
+    "nature",
+    "food",
+    "budget",
+    "premium",
+    "shopping",
+    "transport",
+    "accessible",
+    "rainy_day_ok",
+    "quiet",
+    "local_favourite",
+    "halal",
+    "vegetarian_friendly",
 }
 ESTIMATE_LIMITS = {"driving": ((1.2, 1.6), (10.0, 60.0)), "walking": ((1.1, 1.5), (3.0, 6.0))}
 NEAR_DUPLICATE_M = 15
@@ -63,8 +104,10 @@ def _raw_rows(path: Path, rep: Report) -> list[dict[str, str]]:
         if header != COLUMNS:
             missing = [c for c in COLUMNS if c not in header]
             extra = [c for c in header if c not in COLUMNS]
-            rep.error(f"places.csv columns mismatch: missing={missing} extra={extra} "
-                      f"(order must be exactly {','.join(COLUMNS)})")
+            rep.error(
+                f"places.csv columns mismatch: missing={missing} extra={extra} "
+                f"(order must be exactly {','.join(COLUMNS)})"
+            )
         return list(reader)
 
 
@@ -164,7 +207,7 @@ def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> No
                 rep.warn(f"{p.id}: alias {a!r} repeats the row's own name")
     places = pack.places
     for i, a in enumerate(places):
-        for b in places[i + 1:]:
+        for b in places[i + 1 :]:
             if haversine_m(a.lon, a.lat, b.lon, b.lat) < NEAR_DUPLICATE_M:
                 rep.warn(f"{a.id} and {b.id} are less than {NEAR_DUPLICATE_M} m apart")
 
@@ -194,8 +237,12 @@ def check_region(pack: RegionPack, rep: Report) -> None:
     if not (west <= pack.center[0] <= east and south <= pack.center[1] <= north):
         rep.error(f"region.json: center {list(pack.center)} not inside bbox")
     if pack.places:
-        tight = [min(p.lon for p in pack.places), min(p.lat for p in pack.places),
-                 max(p.lon for p in pack.places), max(p.lat for p in pack.places)]
+        tight = [
+            min(p.lon for p in pack.places),
+            min(p.lat for p in pack.places),
+            max(p.lon for p in pack.places),
+            max(p.lat for p in pack.places),
+        ]
         margins = [tight[0] - west, tight[1] - south, east - tight[2], north - tight[3]]
         if min(margins) < 0:
             rep.error(f"region.json: bbox {list(pack.bbox)} does not contain all places {tight}")
@@ -244,8 +291,10 @@ def check_scenarios(pack: RegionPack, settings: Settings, rep: Report) -> None:
             endpoints.append(("origin", origin))
         endpoints += [(f"stop{n}", s) for n, s in enumerate(req.stops, 1)]
         endpoints.append(("destination", req.destination_stop()))
-        rep.lines.append(f"  {sc.id}: {req.transport_mode}/{req.route_strategy}, origin_mode={req.origin_mode}, "
-                         f"{len(req.stops)} stops")
+        rep.lines.append(
+            f"  {sc.id}: {req.transport_mode}/{req.route_strategy}, origin_mode={req.origin_mode}, "
+            f"{len(req.stops)} stops"
+        )
         variants, ids = 0, []
         for role, raw in endpoints:
             # each field the scenario gives (name, address) on its own, as the resolver would take it
@@ -254,8 +303,13 @@ def check_scenarios(pack: RegionPack, settings: Settings, rep: Report) -> None:
                 if not text or (what == "address" and text == raw.name):
                     continue
                 try:
-                    res = resolve_point(RawStop(address=text, city=raw.city), role="stop", provider=provider,
-                                        settings=settings, default_city=pack.city)
+                    res = resolve_point(
+                        RawStop(address=text, city=raw.city),
+                        role="stop",
+                        provider=provider,
+                        settings=settings,
+                        default_city=pack.city,
+                    )
                 except OmniError as exc:
                     rep.error(f"{tag}: {role} {what} {text!r} does not resolve: {exc.message}")
                     continue
@@ -267,7 +321,9 @@ def check_scenarios(pack: RegionPack, settings: Settings, rep: Report) -> None:
                 continue
             variants += sum(kind != "exact" for *_, kind in found)
             ids.append(found[0][2])
-            desc = "; ".join(f"{what}={kind}" + ("" if kind == "exact" else f" {text!r}") for what, text, _, kind in found)
+            desc = "; ".join(
+                f"{what}={kind}" + ("" if kind == "exact" else f" {text!r}") for what, text, _, kind in found
+            )
             rep.lines.append(f"    {role:<11} -> {found[0][2] or '?':<34} {desc}")
         repeated = [k for k, v in Counter(ids).items() if v > 1]
         if repeated and not (req.round_trip and repeated == [ids[0]] and ids[0] == ids[-1]):
@@ -313,4 +369,3 @@ def format_report(rep: Report, pack: RegionPack | None, *, strict: bool) -> str:
     verdict = "FAIL" if rep.failed(strict=strict) else "PASS"
     out.append(f"\nRESULT: {verdict} ({len(rep.errors)} errors, {len(rep.warnings)} warnings)")
     return "\n".join(out)
-

@@ -200,7 +200,7 @@ def _section_points(result: RoutePlanResult) -> str:
         rows.append(
             "<tr>"
             f"<td>{_e(mark)}</td><td>{_e(p.role)}</td><td>{_e(_input_text(p))}</td><td>{_e(p.resolved_name)}</td>"
-            f"<td>{_e(district)}</td><td class=\"num\">{_e(f'{p.lon:.6f}, {p.lat:.6f}')}</td>"
+            f'<td>{_e(district)}</td><td class="num">{_e(f"{p.lon:.6f}, {p.lat:.6f}")}</td>'
             f"<td>{_e(p.poi_id or '—')}</td><td>{_e(p.source)}{_e(' · ' + p.provider if p.provider else '')}</td>"
             f"<td>{_e(note)}</td>"
             "</tr>"
@@ -217,7 +217,7 @@ def _section_points(result: RoutePlanResult) -> str:
         )
     return (
         '<section id="points"><h2>Resolved points</h2>'
-        '<table><thead><tr><th>#</th><th>Role</th><th>Input</th><th>Resolved name</th><th>City / district</th>'
+        "<table><thead><tr><th>#</th><th>Role</th><th>Input</th><th>Resolved name</th><th>City / district</th>"
         "<th>Lon, lat (WGS-84)</th><th>POI id</th><th>Source</th><th>Confidence note</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
         '<p class="src">#: S = start, numbers = visiting order in the best route, D = destination.</p></section>'
@@ -388,7 +388,7 @@ def _section_sketch(result: RoutePlanResult, *, width: int = 760, height: int = 
         x, y = xy(lon, lat)
         fill = colours.get(mark, "#2f80ed")
         shapes.append(
-            f'<g><title>{_e(mark + " · " + label)}</title>'
+            f"<g><title>{_e(mark + ' · ' + label)}</title>"
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="{fill}" stroke="#fff" stroke-width="2"/>'
             f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="11" font-weight="700" '
             f'fill="#fff" font-family="sans-serif">{_e(mark)}</text></g>'

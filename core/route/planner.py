@@ -168,14 +168,20 @@ def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings:
             )
         for j in range(i):
             if same_place(s, stops[j]):
-                warnings.append(f"stops {j + 1} and {i + 1} resolve to the same place ('{s.resolved_name}'); both are kept")
+                warnings.append(
+                    f"stops {j + 1} and {i + 1} resolve to the same place ('{s.resolved_name}'); both are kept"
+                )
         if origin is not None and same_place(s, origin):
             warnings.append(f"stop {i + 1} ('{s.label}') is at the origin")
 
     live: LiveOrigin | None = None
     if request.origin_mode == "current_location":
         if request.origin_lon is not None and request.origin_lat is not None:
-            live = LiveOrigin(lon=request.origin_lon, lat=request.origin_lat, location=format_location(request.origin_lon, request.origin_lat))
+            live = LiveOrigin(
+                lon=request.origin_lon,
+                lat=request.origin_lat,
+                location=format_location(request.origin_lon, request.origin_lat),
+            )
             far = _outside_region(live.lon, live.lat, region)
             if far:
                 warnings.append(far)
@@ -216,11 +222,23 @@ def matrix_stage(trip: ResolvedTrip, *, request: RoutePlanRequest, provider: Map
         raise ProviderError("the travel matrix has missing entries: some points are not connected", field="stops")
     if matrix.source == "offline_estimate":
         note = matrix.notes[0] if matrix.notes else "Offline estimate."
-        warnings.append(f"All distances and durations are offline estimates (source: offline_estimate), not road data. {note}")
+        warnings.append(
+            f"All distances and durations are offline estimates (source: offline_estimate), not road data. {note}"
+        )
     warnings.extend(provider.drain_warnings())
-    return TripMatrix(points=points, labels=labels, start=start, offset=offset, end=end, dist=dist, dur=dur,
-                      source=matrix.source, remote_source=provider.router.name,
-                      estimated=frozenset((int(i), int(j)) for i, j in matrix.estimated_pairs), warnings=warnings)
+    return TripMatrix(
+        points=points,
+        labels=labels,
+        start=start,
+        offset=offset,
+        end=end,
+        dist=dist,
+        dur=dur,
+        source=matrix.source,
+        remote_source=provider.router.name,
+        estimated=frozenset((int(i), int(j)) for i, j in matrix.estimated_pairs),
+        warnings=warnings,
+    )
 
 
 def rank_stage(
@@ -228,11 +246,26 @@ def rank_stage(
 ) -> RankedCandidates:
     """Search candidate orders, rank them by every strategy and describe the ones shown."""
     stops = trip.stops
-    dist, dur, start, end, offset, labels, points = net.dist, net.dur, net.start, net.end, net.offset, net.labels, net.points
+    dist, dur, start, end, offset, labels, points = (
+        net.dist,
+        net.dur,
+        net.start,
+        net.end,
+        net.offset,
+        net.labels,
+        net.points,
+    )
     warnings: list[str] = []
     pool, info = candidate_orders(
-        dist, dur, net.stop_nodes, start=start, end=end, max_permutations=request.max_permutations,
-        exact_limit=settings.exact_limit, time_limit_s=settings.solver_time_limit_s, seed=settings.solver_seed,
+        dist,
+        dur,
+        net.stop_nodes,
+        start=start,
+        end=end,
+        max_permutations=request.max_permutations,
+        exact_limit=settings.exact_limit,
+        time_limit_s=settings.solver_time_limit_s,
+        seed=settings.solver_seed,
     )
     orders = sorted(pool)
     arr = np.asarray(orders, dtype=int)
@@ -287,7 +320,9 @@ def rank_stage(
     if request.transport_mode == "walking":
         long_legs = [l for l in best.legs if l.distance_m > WALKING_LONG_LEG_M]
         if long_legs:
-            listed = "; ".join(f"{l.from_label} → {l.to_label} {km(l.distance_m)} (~{mins(l.duration_s)})" for l in long_legs[:5])
+            listed = "; ".join(
+                f"{l.from_label} → {l.to_label} {km(l.distance_m)} (~{mins(l.duration_s)})" for l in long_legs[:5]
+            )
             more = f" and {len(long_legs) - 5} more" if len(long_legs) > 5 else ""
             warnings.append(
                 f"Walking: {len(long_legs)} leg(s) of the best route are longer than {km(WALKING_LONG_LEG_M)}: "
@@ -316,7 +351,9 @@ def geometry_stage(
         except ProviderError as exc:
             geometry.append([list(points[a]), list(points[b])])
             geo_sources.add("straight_line")
-            warnings.append(f"route geometry {labels[a]} → {labels[b]} unavailable ({exc.message}); drawn as a straight line")
+            warnings.append(
+                f"route geometry {labels[a]} → {labels[b]} unavailable ({exc.message}); drawn as a straight line"
+            )
     geometry_source = ", ".join(sorted(geo_sources))
     if geo_sources == {"offline_estimate"}:
         geometry_source = "offline_estimate (straight lines between points, not the road path)"
@@ -353,7 +390,9 @@ def plan_route(
     settings = settings or get_settings()
     progress = progress or _noop
     if len(request.stops) > settings.max_stops:
-        raise InputError(f"too many stops: {len(request.stops)} given, this deployment allows {settings.max_stops}", field="stops")
+        raise InputError(
+            f"too many stops: {len(request.stops)} given, this deployment allows {settings.max_stops}", field="stops"
+        )
     before = provider.snapshot()
     t0 = time.perf_counter()
     provider.drain_warnings()  # stale warnings from an earlier plan are not ours
@@ -365,8 +404,9 @@ def plan_route(
     progress("Searching stop orders", 0.5)
     ranked = rank_stage(trip, net, request=request, settings=settings)
     progress("Drawing the best route", 0.85)
-    geometry, geometry_source, geo_warnings = geometry_stage(net, ranked.best_order, provider=provider,
-                                                             mode=request.transport_mode)
+    geometry, geometry_source, geo_warnings = geometry_stage(
+        net, ranked.best_order, provider=provider, mode=request.transport_mode
+    )
     best = ranked.candidates[0]
     deep_links, link_warnings = links_stage(trip, best, request=request, provider_name=provider.name)
     warnings = [*trip.warnings, *net.warnings, *ranked.warnings, *geo_warnings, *link_warnings]
@@ -415,7 +455,9 @@ def summarize_result(result: RoutePlanResult) -> str:
     if result.optimizer:
         parts.append(result.optimizer.note)
     if result.origin_mode == "current_location" and result.live_origin is None:
-        parts.append("The start is unknown, so this is the best stops → destination order only; it is not guaranteed best from your position.")
+        parts.append(
+            "The start is unknown, so this is the best stops → destination order only; it is not guaranteed best from your position."
+        )
     if result.warnings:
         parts.append(f"{len(result.warnings)} warning(s) below.")
     return " ".join(p for p in parts if p)

@@ -62,7 +62,9 @@ def _similarity(query: str | None, text: str | None) -> float:
 
 
 def _score(raw: RawStop, place: Place) -> float:
-    own = max(_similarity(raw.name, place.name), _similarity(raw.address, place.address), _similarity(raw.address, place.name))
+    own = max(
+        _similarity(raw.name, place.name), _similarity(raw.address, place.address), _similarity(raw.address, place.name)
+    )
     return max(own, place.score or 0.0)
 
 
@@ -104,7 +106,9 @@ def resolve_point(
     warnings: list[str] = []
 
     def make(place: Place, source, note: str, score: float | None = None) -> Resolution:
-        return Resolution(_point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), warnings)
+        return Resolution(
+            _point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), warnings
+        )
 
     # 1. geocode
     coarse: Place | None = None
@@ -139,11 +143,15 @@ def resolve_point(
         score, best = ranked[0]
         wanted_no = house_number(raw.address)
         best_no = house_number(best.address)
-        number_mismatch = wanted_no is not None and best_no != wanted_no and _similarity(raw.name, best.name) < CONFIDENT_SCORE
+        number_mismatch = (
+            wanted_no is not None and best_no != wanted_no and _similarity(raw.name, best.name) < CONFIDENT_SCORE
+        )
         if not number_mismatch:
             source = "text_search"
             note = f"text search: '{best.name}' (score {score:.0f})"
-            warnings.append(f"{who} is a fuzzy match: resolved to '{best.name}' ({best.address or 'no address'}), score {score:.0f}/100")
+            warnings.append(
+                f"{who} is a fuzzy match: resolved to '{best.name}' ({best.address or 'no address'}), score {score:.0f}/100"
+            )
             if score < CONFIDENT_SCORE:
                 if best.poi_id:
                     confirmed = provider.detail(best.poi_id)
@@ -152,7 +160,9 @@ def resolve_point(
                         note += "; POI confirmed by detail look-up"
             if len(ranked) > 1 and ranked[1][0] >= score - AMBIGUITY_MARGIN:
                 alt = ranked[1][1]
-                warnings.append(f"{who} is ambiguous: '{best.name}' ({score:.0f}) vs '{alt.name}' ({ranked[1][0]:.0f}); took the first")
+                warnings.append(
+                    f"{who} is ambiguous: '{best.name}' ({score:.0f}) vs '{alt.name}' ({ranked[1][0]:.0f}); took the first"
+                )
                 note += f"; ambiguous with '{alt.name}'"
             return make(best, source, note, score)
 
@@ -160,7 +170,12 @@ def resolve_point(
     road = strip_house_number(raw.address)
     if road and normalize(road) != normalize(raw.address) and len(normalize(road)) >= 2:
         near = provider.search(road, city=city, limit=10)
-        near = [p for p in near if _similarity(road, p.address) >= settings.fuzzy_min_score or _similarity(road, p.name) >= settings.fuzzy_min_score]
+        near = [
+            p
+            for p in near
+            if _similarity(road, p.address) >= settings.fuzzy_min_score
+            or _similarity(road, p.name) >= settings.fuzzy_min_score
+        ]
         if near:
             anchor = coarse.lonlat if coarse else None
             best = min(near, key=lambda p: haversine_m(*anchor, p.lon, p.lat)) if anchor else near[0]
@@ -195,7 +210,9 @@ def resolve_points(
 
     def run(raw: RawStop, role: Role, index: int | None = None) -> ResolvedPoint | None:
         try:
-            res = resolve_point(raw, role=role, provider=provider, settings=settings, index=index, default_city=default_city)
+            res = resolve_point(
+                raw, role=role, provider=provider, settings=settings, index=index, default_city=default_city
+            )
         except ResolutionError as exc:
             failures.append(exc)
             return None
@@ -214,7 +231,9 @@ def resolve_points(
             message += f". The offline provider only knows the bundled places of region '{provider.region.name}'."
         raise ResolutionError(message, field=failures[0].field, details=[f.field for f in failures])
     assert destination is not None
-    return ResolvedPoints(origin=origin, stops=[s for s in stops if s is not None], destination=destination, warnings=warnings)
+    return ResolvedPoints(
+        origin=origin, stops=[s for s in stops if s is not None], destination=destination, warnings=warnings
+    )
 
 
 def same_place(a: ResolvedPoint, b: ResolvedPoint, *, tolerance_m: float = 15.0) -> bool:

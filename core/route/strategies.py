@@ -19,8 +19,10 @@ class Scored:
 
 
 def dominates(a: Scored, b: Scored) -> bool:
-    return a.distance_m <= b.distance_m and a.duration_s <= b.duration_s and (
-        a.distance_m < b.distance_m or a.duration_s < b.duration_s
+    return (
+        a.distance_m <= b.distance_m
+        and a.duration_s <= b.duration_s
+        and (a.distance_m < b.distance_m or a.duration_s < b.duration_s)
     )
 
 
@@ -48,7 +50,11 @@ BALANCED_TIME_SLACK = 0.15
 
 
 def _pick(
-    items: list[Scored], remaining: list[int], strategy: RouteStrategy, tolerance: float, time_slack: float = BALANCED_TIME_SLACK
+    items: list[Scored],
+    remaining: list[int],
+    strategy: RouteStrategy,
+    tolerance: float,
+    time_slack: float = BALANCED_TIME_SLACK,
 ) -> int:
     if strategy == "shortest_distance":
         dmin = min(items[i].distance_m for i in remaining)
@@ -128,7 +134,11 @@ def best_reason(
         return "Only one order was possible." if exact else "Only one order was found (heuristic search)."
     runner = items[ranking[1]]
     phrase = delta_phrase(best, runner)
-    vs = "tied with #2 (within 50 m and 30 s)" if phrase == "same distance, same time" else compare_phrase(best, runner, "#2")
+    vs = (
+        "tied with #2 (within 50 m and 30 s)"
+        if phrase == "same distance, same time"
+        else compare_phrase(best, runner, "#2")
+    )
     pct = f"{tolerance * 100:g}%"
     found = "" if exact else " found"
     caveat = "" if exact else " (heuristic search over the orders found; not proven optimal)"

@@ -65,6 +65,7 @@ CREATE TABLE IF NOT EXISTS commitments (
 );
 """
 
+
 def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -162,18 +163,32 @@ class TripStore:
             self._conn.execute(
                 "INSERT INTO trips(trip_id,user_id,title,region,days,start_date,draft_json,version,created_at,updated_at)"
                 " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (draft.trip_id, user_id, draft.title, region, days, start_date,
-                 json.dumps([n.model_dump() for n in draft.nodes], ensure_ascii=False), 1, draft.updated_at,
-                 draft.updated_at),
+                (
+                    draft.trip_id,
+                    user_id,
+                    draft.title,
+                    region,
+                    days,
+                    start_date,
+                    json.dumps([n.model_dump() for n in draft.nodes], ensure_ascii=False),
+                    1,
+                    draft.updated_at,
+                    draft.updated_at,
+                ),
             )
         return draft
 
     def _row_to_draft(self, row: sqlite3.Row) -> TripDraft:
         return TripDraft(
-            trip_id=row["trip_id"], user_id=row["user_id"], title=row["title"], region=row["region"],
-            days=row["days"], start_date=row["start_date"],
+            trip_id=row["trip_id"],
+            user_id=row["user_id"],
+            title=row["title"],
+            region=row["region"],
+            days=row["days"],
+            start_date=row["start_date"],
             nodes=[TripNode.model_validate(n) for n in json.loads(row["draft_json"])],
-            version=row["version"], updated_at=row["updated_at"],
+            version=row["version"],
+            updated_at=row["updated_at"],
         )
 
     def get_trip(self, trip_id: str) -> TripDraft | None:
@@ -203,9 +218,16 @@ class TripStore:
                 cur = self._conn.execute(
                     "UPDATE trips SET title=?, days=?, start_date=?, draft_json=?, version=?, updated_at=?"
                     " WHERE trip_id=? AND version=?",
-                    (new.title, new.days, new.start_date,
-                     json.dumps([n.model_dump() for n in new.nodes], ensure_ascii=False), new.version, now,
-                     draft.trip_id, draft.version),
+                    (
+                        new.title,
+                        new.days,
+                        new.start_date,
+                        json.dumps([n.model_dump() for n in new.nodes], ensure_ascii=False),
+                        new.version,
+                        now,
+                        draft.trip_id,
+                        draft.version,
+                    ),
                 )
                 if cur.rowcount != 1:
                     raise InputError(
@@ -226,7 +248,9 @@ class TripStore:
             rows = self._conn.execute(
                 "SELECT op, edit_json, version, at FROM trip_edits WHERE trip_id=? ORDER BY edit_id", (trip_id,)
             ).fetchall()
-        return [{"op": r["op"], "edit": json.loads(r["edit_json"]), "version": r["version"], "at": r["at"]} for r in rows]
+        return [
+            {"op": r["op"], "edit": json.loads(r["edit_json"]), "version": r["version"], "at": r["at"]} for r in rows
+        ]
 
     # --- dry runs and commitments (the commit gate's memory) -----------------------------------------
     def create_dry_run(
@@ -254,8 +278,16 @@ class TripStore:
             self._conn.execute(
                 "INSERT INTO dry_runs(dry_run_id,user_id,trip_id,action,params_json,evidence_json,created_at,expires_at)"
                 " VALUES (?,?,?,?,?,?,?,?)",
-                (rec.dry_run_id, user_id, trip_id, action, json.dumps(params, ensure_ascii=False),
-                 json.dumps(evidence, ensure_ascii=False), now, rec.expires_at),
+                (
+                    rec.dry_run_id,
+                    user_id,
+                    trip_id,
+                    action,
+                    json.dumps(params, ensure_ascii=False),
+                    json.dumps(evidence, ensure_ascii=False),
+                    now,
+                    rec.expires_at,
+                ),
             )
         return rec
 
@@ -265,9 +297,15 @@ class TripStore:
         if not row:
             return None
         return DryRunRecord(
-            dry_run_id=row["dry_run_id"], user_id=row["user_id"], trip_id=row["trip_id"], action=row["action"],
-            params=json.loads(row["params_json"]), evidence=json.loads(row["evidence_json"]),
-            created_at=row["created_at"], expires_at=row["expires_at"], used_at=row["used_at"],
+            dry_run_id=row["dry_run_id"],
+            user_id=row["user_id"],
+            trip_id=row["trip_id"],
+            action=row["action"],
+            params=json.loads(row["params_json"]),
+            evidence=json.loads(row["evidence_json"]),
+            created_at=row["created_at"],
+            expires_at=row["expires_at"],
+            used_at=row["used_at"],
         )
 
     def consume_dry_run(self, dry_run_id: str, *, user_id: str, now: float) -> bool:
@@ -293,9 +331,7 @@ class TripStore:
 
     def list_commitments(self, user_id: str) -> list[dict[str, Any]]:
         with self._lock:
-            rows = self._conn.execute(
-                "SELECT * FROM commitments WHERE user_id=? ORDER BY rowid", (user_id,)
-            ).fetchall()
+            rows = self._conn.execute("SELECT * FROM commitments WHERE user_id=? ORDER BY rowid", (user_id,)).fetchall()
         return [dict(r) | {"detail": json.loads(r["detail_json"])} for r in rows]
 
 

@@ -10,8 +10,14 @@ ROOT = PROJECT_ROOT
 
 
 def run(*args, tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "OMNI_DB_URL": f"sqlite:///{tmp_path / 'omni.db'}", "OMNI_AGENT_EVENT_LOG": str(tmp_path / "events.jsonl")}
-    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "OMNI_DB_URL": f"sqlite:///{tmp_path / 'omni.db'}",
+        "OMNI_AGENT_EVENT_LOG": str(tmp_path / "events.jsonl"),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_route_prints_the_router_output(tmp_path):
@@ -19,7 +25,15 @@ def test_route_prints_the_router_output(tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["route"] == "SYSTEM1_API"
-    assert set(out) >= {"route", "confidence", "reasons", "required_capabilities", "consent_required", "budget", "ui_hint"}
+    assert set(out) >= {
+        "route",
+        "confidence",
+        "reasons",
+        "required_capabilities",
+        "consent_required",
+        "budget",
+        "ui_hint",
+    }
 
 
 def test_route_file_prints_one_json_line_per_message_with_router_ms(tmp_path):

@@ -52,8 +52,16 @@ def test_crud_round_trip_is_persisted(env):
     assert set(nodes) == {"豫园", "上海博物馆"}
     assert nodes["豫园"].day == 1  # moved to day 2, then days 1 and 2 swapped
     assert nodes["上海博物馆"].priority == "must"
-    assert [e["op"] for e in store.list_edits(trip_id)] == ["add", "add", "add", "move", "prioritize", "rename",
-                                                             "swap_days", "delete"]
+    assert [e["op"] for e in store.list_edits(trip_id)] == [
+        "add",
+        "add",
+        "add",
+        "move",
+        "prioritize",
+        "rename",
+        "swap_days",
+        "delete",
+    ]
 
 
 def test_delete_of_a_place_not_in_the_draft_names_it(env):
@@ -84,12 +92,20 @@ def test_other_users_trip_is_not_editable(env):
     assert [n.name for n in open_store(env.settings.db_url).get_trip(trip_id).nodes] == ["外滩"]
 
 
-@pytest.mark.parametrize("message,op,target,day", [
-    ("删除清水寺", "delete", "清水寺", None), ("把外滩从行程里删掉", "delete", "外滩", None), ("豫园不去了", "delete", "豫园", None),
-    ("remove the Bund from my trip", "delete", "Bund", None), ("加上豫园到第3天", "add", "豫园", 3),
-    ("add Yu Garden to day 2", "add", "Yu Garden", 2), ("把豫园移到第二天", "move", "豫园", 2),
-    ("move the Bund to day 3", "move", "Bund", 3), ("把豫园设为必去", "prioritize", "豫园", None),
-])
+@pytest.mark.parametrize(
+    "message,op,target,day",
+    [
+        ("删除清水寺", "delete", "清水寺", None),
+        ("把外滩从行程里删掉", "delete", "外滩", None),
+        ("豫园不去了", "delete", "豫园", None),
+        ("remove the Bund from my trip", "delete", "Bund", None),
+        ("加上豫园到第3天", "add", "豫园", 3),
+        ("add Yu Garden to day 2", "add", "Yu Garden", 2),
+        ("把豫园移到第二天", "move", "豫园", 2),
+        ("move the Bund to day 3", "move", "Bund", 3),
+        ("把豫园设为必去", "prioritize", "豫园", None),
+    ],
+)
 def test_parse_trip_edit(message, op, target, day):
     e = parse_trip_edit(message)
     assert (e.op, e.target, e.day) == (op, target, day)
@@ -119,8 +135,18 @@ def test_weather_uses_the_provider_when_it_has_a_source(env):
         name = "stubweather"
 
         def weather_forecast(self, city):
-            return [DayForecast(city="上海", adcode="310000", date=date(2025, 6, 21), day_weather="晴",
-                                night_weather="多云", day_temp_c=31, night_temp_c=24, source="stubweather:forecast")]
+            return [
+                DayForecast(
+                    city="上海",
+                    adcode="310000",
+                    date=date(2025, 6, 21),
+                    day_weather="晴",
+                    night_weather="多云",
+                    day_temp_c=31,
+                    night_temp_c=24,
+                    source="stubweather:forecast",
+                )
+            ]
 
     inner = env.provider
     provider = MapServices(geocoder=inner.geocoder, router=inner.router, region=inner.region, weather=StubWeather())
@@ -183,7 +209,8 @@ def test_rag_reads_extra_kb_facts(tmp_path):
     settings = make_settings(tmp_path)
     (settings.kb_dir / "agentcity.json").write_text(
         '{"facts": [{"id": "f1", "title": "外滩灯光", "text": "外滩沿线建筑夜间亮灯。", "keywords": ["灯光", "夜景"], "place_id": "a-bund"}]}',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     kb = knowledge_base(load_region(settings.region, settings.data_dir), kb_dir=settings.kb_dir)
     hits = kb.search("外滩灯光")
     assert hits.covered and hits.hits[0].doc.doc_id == "f1"

@@ -80,8 +80,12 @@ def test_executor_units():
     ev, _, _ = extract_evidence("u", (SITE_DIR / "soldout.html").read_text(encoding="utf-8"))
     assert (ev.availability, ev.price, ev.cancellation_policy) == ("unavailable", 880.0, "non-refundable rate.")
     sent = []
-    ex = BrowserExecutor(allowlist=["example.com"], client=httpx.Client(
-        transport=httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(200, text="<p>有房 ¥300</p>"))))
+    ex = BrowserExecutor(
+        allowlist=["example.com"],
+        client=httpx.Client(
+            transport=httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(200, text="<p>有房 ¥300</p>"))
+        ),
+    )
     out = ex.run("https://example.com/x", max_steps=3)
     assert out.evidence[0].price == 300 and out.steps == 1 and len(sent) == 1
     out = ex.run("https://other.org/x", max_steps=3)
@@ -114,9 +118,11 @@ def test_commit_needs_a_dry_run_then_an_explicit_confirmation(env):
 def test_confirmation_cannot_be_forged_or_borrowed(env):
     trip_id, r = _save_plan(env)
     dr_id = r.result.payload.dry_run["dry_run_id"]
-    for kw in ({"options": {"confirm_dry_run_id": "dr-" + "0" * 32}},
-               {"user_id": "mallory", "options": {"confirm_dry_run_id": dr_id}},
-               {"options": {"confirm_dry_run_id": dr_id, "dry_run": True}}):
+    for kw in (
+        {"options": {"confirm_dry_run_id": "dr-" + "0" * 32}},
+        {"user_id": "mallory", "options": {"confirm_dry_run_id": dr_id}},
+        {"options": {"confirm_dry_run_id": dr_id, "dry_run": True}},
+    ):
         bad = env("确认", trip_id=trip_id, **kw)
         assert bad.result.status == "FAILED" and bad.result.error_code == "CONFIRMATION_INVALID"
     assert [n.name for n in open_store(env.settings.db_url).get_trip(trip_id).nodes] == ["外滩"]
@@ -165,7 +171,11 @@ def test_actions_refuse_commits_that_skipped_the_gate(env):
     req = AgentRequest(message="x", user_id="alice")
     ctx = AgentContext(settings=env.settings, request=req, store=open_store(env.settings.db_url))
     with pytest.raises(ActionError, match="commit gate"):
-        default_registry().call("trip.persist_plan", {"dry_run_id": "dr-fake", "user_id": "alice", "region": "agentcity",
-                                                      "days": 1, "nodes": []}, state=new_state(req), ctx=ctx)
+        default_registry().call(
+            "trip.persist_plan",
+            {"dry_run_id": "dr-fake", "user_id": "alice", "region": "agentcity", "days": 1, "nodes": []},
+            state=new_state(req),
+            ctx=ctx,
+        )
     with pytest.raises(ActionError, match="consent"):
         default_registry().call("browser.fetch", {"url": "http://127.0.0.1/x"}, state=new_state(req), ctx=ctx)

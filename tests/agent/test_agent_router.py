@@ -113,7 +113,9 @@ def test_phrasings_in_both_languages(message, route, intent):
     assert (d.output.route, d.intent) == (route, intent), (message, d.output, d.intent)
 
 
-@pytest.mark.parametrize("message", ["帮我订和平饭店", "我要退款", "清空行程", "官网查房", "book me a room at the Peace Hotel"])
+@pytest.mark.parametrize(
+    "message", ["帮我订和平饭店", "我要退款", "清空行程", "官网查房", "book me a room at the Peace Hotel"]
+)
 def test_risky_actions_always_need_consent(message):
     out = route_message(message).output
     assert out.route.startswith("SYSTEM2")
@@ -165,8 +167,15 @@ def test_pronoun_without_context_lowers_confidence_and_asks_which_place():
 def test_router_output_matches_the_contract_exactly():
     out = route_message("规划3天上海行程").output
     data = out.model_dump(mode="json")
-    assert set(data) == {"route", "confidence", "reasons", "required_capabilities", "consent_required", "budget",
-                         "ui_hint"}
+    assert set(data) == {
+        "route",
+        "confidence",
+        "reasons",
+        "required_capabilities",
+        "consent_required",
+        "budget",
+        "ui_hint",
+    }
     assert set(data["budget"]) == {"max_seconds", "max_steps", "max_browser_steps"}
     assert set(data["ui_hint"]) == {"mode", "status", "message"}
     assert data["ui_hint"]["mode"] == "slow" and data["budget"]["max_steps"] == 8
@@ -198,7 +207,9 @@ def test_arbitration_applies_only_in_the_grey_zone_and_is_validated():
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request)
-        return httpx.Response(200, json=_chat(json.dumps({"route": "SYSTEM2_WEBBROWSE", "confidence": 0.8, "reasons": ["REALTIME_WEB"]})))
+        return httpx.Response(
+            200, json=_chat(json.dumps({"route": "SYSTEM2_WEBBROWSE", "confidence": 0.8, "reasons": ["REALTIME_WEB"]}))
+        )
 
     settings, llm = _llm(handler)
     grey = route_message("今天豫园开门吗", settings=settings, arbiter=llm.arbitrate_route)

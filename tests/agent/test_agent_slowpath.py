@@ -19,13 +19,29 @@ from tests.support.agent_packs import agent_runner, make_settings
 from tests.support.paths import ROOT as PROJECT_ROOT
 
 SPEC_ACTIONS = {
-    "trip.load_draft", "trip.apply_user_edit", "trip.persist_plan", "places.resolve_entities", "places.get_poi_facts",
-    "transport.build_time_matrix", "transport.apply_robustness_policy", "itinerary.cluster_days_balanced",
-    "itinerary.optimize_day_vrptw", "itinerary.repair_cross_day", "policy.validate_feasibility",
-    "policy.score_robustness", "llm.generate_explanation",
+    "trip.load_draft",
+    "trip.apply_user_edit",
+    "trip.persist_plan",
+    "places.resolve_entities",
+    "places.get_poi_facts",
+    "transport.build_time_matrix",
+    "transport.apply_robustness_policy",
+    "itinerary.cluster_days_balanced",
+    "itinerary.optimize_day_vrptw",
+    "itinerary.repair_cross_day",
+    "policy.validate_feasibility",
+    "policy.score_robustness",
+    "llm.generate_explanation",
 }
-NON_ACTION_STEPS = {"router.route", "router.clarify", "gate.consent", "gate.dry_run", "gate.confirm",
-                    "orchestrator.fallback", "orchestrator.evaluate_branches"}
+NON_ACTION_STEPS = {
+    "router.route",
+    "router.clarify",
+    "gate.consent",
+    "gate.dry_run",
+    "gate.confirm",
+    "orchestrator.fallback",
+    "orchestrator.evaluate_branches",
+}
 
 
 @pytest.fixture
@@ -40,8 +56,12 @@ def _check_log(resp):
         assert e.reason_code.isupper() and e.policy_id.isupper()
         for v in e.facts.values():
             vals = v if isinstance(v, list) else [v]
-            assert all(x is None or isinstance(x, bool | int | float) or (isinstance(x, str) and len(x) <= 80 and "\n" not in x)
-                       for x in vals)
+            assert all(
+                x is None
+                or isinstance(x, bool | int | float)
+                or (isinstance(x, str) and len(x) <= 80 and "\n" not in x)
+                for x in vals
+            )
     return [e.chosen_action for e in resp.explain.decision_log]
 
 
@@ -67,45 +87,51 @@ def test_registry_validates_input_output_and_preconditions(tmp_path):
 
     calls = []
     reg = ActionRegistry()
-    reg.register(ActionSpec(
-        name="demo.double",
-        description="x",
-        kind="internal",
-        cost="low",
-        side_effect="none",
-        preconditions=(),
-        idempotent=True,
-        cacheable=True,
-        input_model=In,
-        output_model=Out,
-        fn=lambda i, s, c: calls.append(i.n) or {"doubled": i.n * 2},
-    ))
-    reg.register(ActionSpec(
-        name="demo.bad",
-        description="x",
-        kind="internal",
-        cost="low",
-        side_effect="none",
-        preconditions=(),
-        idempotent=True,
-        cacheable=False,
-        input_model=In,
-        output_model=Out,
-        fn=lambda i, s, c: {"doubled": "not a number"},
-    ))
-    reg.register(ActionSpec(
-        name="demo.needs",
-        description="x",
-        kind="internal",
-        cost="low",
-        side_effect="none",
-        preconditions=("compute.problem",),
-        idempotent=True,
-        cacheable=False,
-        input_model=In,
-        output_model=Out,
-        fn=lambda i, s, c: {"doubled": 0},
-    ))
+    reg.register(
+        ActionSpec(
+            name="demo.double",
+            description="x",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=(),
+            idempotent=True,
+            cacheable=True,
+            input_model=In,
+            output_model=Out,
+            fn=lambda i, s, c: calls.append(i.n) or {"doubled": i.n * 2},
+        )
+    )
+    reg.register(
+        ActionSpec(
+            name="demo.bad",
+            description="x",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=(),
+            idempotent=True,
+            cacheable=False,
+            input_model=In,
+            output_model=Out,
+            fn=lambda i, s, c: {"doubled": "not a number"},
+        )
+    )
+    reg.register(
+        ActionSpec(
+            name="demo.needs",
+            description="x",
+            kind="internal",
+            cost="low",
+            side_effect="none",
+            preconditions=("compute.problem",),
+            idempotent=True,
+            cacheable=False,
+            input_model=In,
+            output_model=Out,
+            fn=lambda i, s, c: {"doubled": 0},
+        )
+    )
     settings = make_settings(tmp_path)
     tel = Telemetry(settings.agent_event_log, request_id="r1")
     req = AgentRequest(message="x", request_id="r1")
@@ -123,8 +149,12 @@ def test_registry_validates_input_output_and_preconditions(tmp_path):
         reg.call("demo.nope", {}, state=state, ctx=ctx)
     logged = [e for e in read_events(settings.agent_event_log) if e["event"] == "action_call"]
     assert [(e["action"], e["ok"], e["cached"]) for e in logged] == [
-        ("demo.double", True, False), ("demo.double", True, True), ("demo.double", False, False),
-        ("demo.bad", False, False), ("demo.needs", False, False)]
+        ("demo.double", True, False),
+        ("demo.double", True, True),
+        ("demo.double", False, False),
+        ("demo.bad", False, False),
+        ("demo.needs", False, False),
+    ]
     assert all(e["trace_id"].startswith("r1:") and e["ms"] >= 0 for e in logged)
 
 
@@ -139,10 +169,15 @@ def test_three_day_plan_is_ready_and_checked_by_the_critic(env):
     actions = _check_log(r)
     order = [a for a in actions if a in SPEC_ACTIONS | {"itinerary.prepare_problem", "policy.check_itinerary"}]
     # facts first, then matrix, then optimise, then check
-    assert order.index("places.get_poi_facts") < order.index("transport.build_time_matrix") < \
-        order.index("transport.apply_robustness_policy") < order.index("itinerary.cluster_days_balanced") < \
-        order.index("itinerary.optimize_day_vrptw") < order.index("policy.validate_feasibility") < \
-        order.index("policy.check_itinerary")
+    assert (
+        order.index("places.get_poi_facts")
+        < order.index("transport.build_time_matrix")
+        < order.index("transport.apply_robustness_policy")
+        < order.index("itinerary.cluster_days_balanced")
+        < order.index("itinerary.optimize_day_vrptw")
+        < order.index("policy.validate_feasibility")
+        < order.index("policy.check_itinerary")
+    )
     steps = [e.step for e in r.explain.decision_log]
     assert steps == sorted(steps) and max(steps) <= 8
     assert r.observability.system_mode == "SYSTEM2" and r.observability.fallback_used is False
@@ -211,12 +246,21 @@ def test_conditional_produces_both_branches_each_evaluated(env):
 
 
 def test_decision_log_rejects_free_text():
-    DecisionLogEntry(step=1, chosen_action="places.get_poi_facts", reason_code="MISSING_POI_FACTS", facts={"n": 3},
-                     policy_id="FACTS_FIRST")
+    DecisionLogEntry(
+        step=1,
+        chosen_action="places.get_poi_facts",
+        reason_code="MISSING_POI_FACTS",
+        facts={"n": 3},
+        policy_id="FACTS_FIRST",
+    )
     with pytest.raises(ValidationError):
-        DecisionLogEntry(step=1, chosen_action="places.get_poi_facts", reason_code="MISSING_POI_FACTS",
-                         facts={"thought": "I think the user probably wants to see the river, so " * 3},
-                         policy_id="FACTS_FIRST")
+        DecisionLogEntry(
+            step=1,
+            chosen_action="places.get_poi_facts",
+            reason_code="MISSING_POI_FACTS",
+            facts={"thought": "I think the user probably wants to see the river, so " * 3},
+            policy_id="FACTS_FIRST",
+        )
     with pytest.raises(ValidationError):
         DecisionLogEntry(step=1, chosen_action="Let me think", reason_code="X", policy_id="P")
     with pytest.raises(ValidationError):
@@ -243,7 +287,9 @@ def test_open_requests_are_not_given_all_day_venues_they_cannot_fit():
     from core.packs.loader import load_region
 
     pack = load_region("shanghai", PROJECT_ROOT / "data")
-    long_kid_venues = {p.id for p in pack.places if "kid_friendly" in p.tags and p.visit_minutes > SUGGEST_MAX_VISIT_MIN}
+    long_kid_venues = {
+        p.id for p in pack.places if "kid_friendly" in p.tags and p.visit_minutes > SUGGEST_MAX_VISIT_MIN
+    }
     assert "sh-disneyland" in long_kid_venues  # the pack has such venues, and they rank high for kids
     for text in ("带孩子玩两天", "plan 2 days in Shanghai with kids"):
         ids = suggest_places(pack, text=text, count=6, exclude=set())

@@ -42,8 +42,11 @@ def _bench_dir(tmp_path):
     (tmp_path / "tsplib" / "sq4.tsp").write_text(SQUARE)
     (tmp_path / "solomon").mkdir()
     (tmp_path / "solomon" / "TINY.txt").write_text(SOLOMON)
-    known = {"tsplib": {"sq4": 40}, "solomon": {"TINY": {"vehicles": 1, "distance": 64.14}},
-             "solomon_min_distance": {"TINY": {"vehicles": 1, "distance": 64.14}}}
+    known = {
+        "tsplib": {"sq4": 40},
+        "solomon": {"TINY": {"vehicles": 1, "distance": 64.14}},
+        "solomon_min_distance": {"TINY": {"vehicles": 1, "distance": 64.14}},
+    }
     (tmp_path / "known_optima.json").write_text(json.dumps(known))
     return tmp_path
 

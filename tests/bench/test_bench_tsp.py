@@ -73,8 +73,7 @@ def test_bench_tsp_random_instance(tmp_path):
     n = 60
     P = np.round(rng.random((n, 2)) * 1000, 3)
     ids = list(range(1, n + 1))
-    lines = ["NAME : rnd60", "TYPE : TSP", f"DIMENSION: {n}", "EDGE_WEIGHT_TYPE : EUC_2D",
-             "NODE_COORD_SECTION"]
+    lines = ["NAME : rnd60", "TYPE : TSP", f"DIMENSION: {n}", "EDGE_WEIGHT_TYPE : EUC_2D", "NODE_COORD_SECTION"]
     lines += [f"{i} {x} {y}" for i, (x, y) in zip(ids, P)]
     lines += ["EOF", ""]
     r = bench_tsp(write(tmp_path, "rnd.tsp", "\n".join(lines)), time_limit_s=0.2)

@@ -11,9 +11,9 @@ import math
 import numpy as np
 import pytest
 
+from core.bench.instances import VrptwInstance, check_solution, read_solomon
 from core.bench.vrptw import bench_vrptw
-from core.bench.instances import check_solution, read_solomon, VrptwInstance
-from core.bench.vrptw_solver import solve_vrptw, VrptwSolution
+from core.bench.vrptw_solver import VrptwSolution, solve_vrptw
 
 HEADER = (
     "{name}\r\n\r\nVEHICLE\r\nNUMBER     CAPACITY\r\n  {fleet}         {cap}\r\n\r\nCUSTOMER\r\n"
@@ -131,8 +131,14 @@ def test_check_solution_capacity(small):
 def test_check_solution_late(small):
     # customer 13 must start by 7
     late = make_instance(
-        coords=small.coords, demand=[0, 1, 1, 1], ready=[0, 0, 0, 0], due=[100, 50, 50, 7],
-        service=[0, 1, 2, 0], capacity=10, fleet=3, ids=small.ids,
+        coords=small.coords,
+        demand=[0, 1, 1, 1],
+        ready=[0, 0, 0, 0],
+        due=[100, 50, 50, 7],
+        service=[0, 1, 2, 0],
+        capacity=10,
+        fleet=3,
+        ids=small.ids,
     )
     ok, _, bad = check_solution(late, [[11, 13], [12]])  # 13 reached at 5 + 1 + 3 = 9 > 7
     assert not ok and any("customer 13" in b and "due" in b for b in bad)
@@ -149,8 +155,14 @@ def test_check_solution_missing_and_duplicate(small):
 
 def test_check_solution_horizon(small):
     tight = make_instance(
-        coords=small.coords, demand=[0, 1, 1, 1], ready=[0, 0, 0, 0], due=[9.5, 50, 50, 50],
-        service=[0, 1, 2, 0], capacity=10, fleet=3, ids=small.ids,
+        coords=small.coords,
+        demand=[0, 1, 1, 1],
+        ready=[0, 0, 0, 0],
+        due=[9.5, 50, 50, 50],
+        service=[0, 1, 2, 0],
+        capacity=10,
+        fleet=3,
+        ids=small.ids,
     )
     ok, _, bad = check_solution(tight, [[11], [12], [13]])  # 11: 5 + 1 + 5 = 11 > 9.5
     assert not ok and any("horizon" in b for b in bad)
@@ -220,8 +232,14 @@ def _single(inst, route):
     """The instance restricted to the customers of ``route`` (to check one route on its own)."""
     rows = [0] + [inst.ids.index(c) for c in route]
     return make_instance(
-        inst.coords[rows], inst.demand[rows], inst.ready[rows], inst.due[rows], inst.service[rows],
-        inst.capacity, inst.fleet, [inst.ids[r] for r in rows],
+        inst.coords[rows],
+        inst.demand[rows],
+        inst.ready[rows],
+        inst.due[rows],
+        inst.service[rows],
+        inst.capacity,
+        inst.fleet,
+        [inst.ids[r] for r in rows],
     )
 
 
@@ -264,8 +282,15 @@ def test_solve_empty_instance():
 def test_bench_vrptw_keys(tmp_path):
     inst = random_instance(8, 3)
     rows = [
-        (inst.ids[i], int(inst.coords[i, 0]), int(inst.coords[i, 1]), int(inst.demand[i]), int(inst.ready[i]),
-         int(inst.due[i]), int(inst.service[i]))
+        (
+            inst.ids[i],
+            int(inst.coords[i, 0]),
+            int(inst.coords[i, 1]),
+            int(inst.demand[i]),
+            int(inst.ready[i]),
+            int(inst.due[i]),
+            int(inst.service[i]),
+        )
         for i in range(len(inst.ids))
     ]
     p = write_solomon(tmp_path / "B1.txt", "B1", 25, 60, rows)
@@ -287,8 +312,8 @@ def test_bench_vrptw_keys(tmp_path):
 
 
 def _int_data(inst):
-    from core.bench.vrptw_solver import _Model
     from core.bench.vrptw_sisr import SisrData
+    from core.bench.vrptw_solver import _Model
 
     m = _Model(inst)
     return m, SisrData(m.transit, m.cost, m.ready, m.due, m.demand, m.capacity)
@@ -314,7 +339,7 @@ def test_route_eval_slack_arrays_match_reference_and_checker():
     _, d = _int_data(inst)
     rng = np.random.default_rng(0)
     n_ok = 0
-    for trial in range(300):
+    for _trial in range(300):
         m = int(rng.integers(1, 7))
         route = [int(x) for x in rng.choice(np.arange(1, d.n), size=m, replace=False)]
         rt, rlen = d.to_arrays([route], 1)
@@ -331,18 +356,22 @@ def test_route_eval_slack_arrays_match_reference_and_checker():
             n_ok += 1
             # integer-feasible => feasible in double precision (capacity aside)
             big = make_instance(inst.coords, np.zeros(len(inst.ids)), inst.ready, inst.due, inst.service, 1e9)
-            okd, _, bad = check_solution(big, [[big.ids[c] for c in route]] + [[c] for c in range(1, d.n) if c not in route])
+            okd, _, bad = check_solution(
+                big, [[big.ids[c] for c in route]] + [[c] for c in range(1, d.n) if c not in route]
+            )
             assert okd, bad
             # Z[i] is the latest start of service at position i that keeps the rest of the route feasible
             for i in range(m):
-                def tail_ok(start):
+
+                def tail_ok(start, route=route, i=i):
                     t, prev = start, route[i]
-                    for c in route[i + 1:]:
+                    for c in route[i + 1 :]:
                         t = max(t + int(d.T[prev, c]), int(d.e[c]))
                         if t > d.l[c]:
                             return False
                         prev = c
                     return t + int(d.T[prev, 0]) <= d.H and start <= d.l[route[i]]
+
                 assert A[0, i] <= Z[0, i]
                 assert tail_ok(int(Z[0, i])) and not tail_ok(int(Z[0, i]) + 1)
     assert n_ok >= 20
@@ -354,7 +383,7 @@ def test_best_insert_matches_brute_force():
     inst = random_instance(16, 11, width=(80, 250), capacity=120)
     _, d = _int_data(inst)
     rng = np.random.default_rng(1)
-    for trial in range(60):
+    for _trial in range(60):
         cust = [int(x) for x in rng.permutation(np.arange(1, d.n))]
         v, rest = cust[0], cust[1:]
         # build feasible routes greedily from a random order (no insertion of v)
@@ -374,7 +403,7 @@ def test_best_insert_matches_brute_force():
             assert route_eval(d.T, d.C, d.e, d.l, d.q, d.H, rt, rlen, k, A, Z, load, cost)
         k, p, delta = _best_insert(d.T, d.C, d.e, d.l, d.q, d.Q, d.H, rt, rlen, A, Z, load, v, 0.0)
         best = None
-        for kk, r in enumerate(routes):
+        for _kk, r in enumerate(routes):
             if sum(int(d.q[x]) for x in r) + d.q[v] > d.Q:
                 continue
             for pp in range(len(r) + 1):

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.agent_packs import FixtureSite, client  # noqa: F401 - client is a fixture
-
-
+from tests.support.agent_packs import FixtureSite
 
 
 def post(client, message, **kw):
@@ -15,9 +13,14 @@ def post(client, message, **kw):
     return r
 
 
-QA = [("明天天气", "SYSTEM1_API", "OK"), ("推荐新宿拉面", "SYSTEM1_RAG", "OK"), ("删除清水寺", "SYSTEM1_API", "NEED_MORE_INFO"),
-      ("规划 5 天游+冷门+还能订到", "SYSTEM2_REASONING", "OK"), ("官网查房", "SYSTEM2_WEBBROWSE", "NEED_CONSENT"),
-      ("赶不上日落就改横滨", "SYSTEM2_REASONING", "OK")]
+QA = [
+    ("明天天气", "SYSTEM1_API", "OK"),
+    ("推荐新宿拉面", "SYSTEM1_RAG", "OK"),
+    ("删除清水寺", "SYSTEM1_API", "NEED_MORE_INFO"),
+    ("规划 5 天游+冷门+还能订到", "SYSTEM2_REASONING", "OK"),
+    ("官网查房", "SYSTEM2_WEBBROWSE", "NEED_CONSENT"),
+    ("赶不上日落就改横滨", "SYSTEM2_REASONING", "OK"),
+]
 
 
 @pytest.mark.parametrize("message,route,status", QA)
@@ -27,8 +30,16 @@ def test_qa_set_through_the_api(client, message, route, status):
     body = r.json()
     assert set(body) == {"request_id", "route", "result", "explain", "observability"}
     assert (body["route"]["route"], body["result"]["status"]) == (route, status)
-    assert set(body["observability"]) >= {"latency_ms", "router_ms", "system_mode", "tool_calls", "browser_steps",
-                                          "tokens_est", "cost_est_usd", "fallback_used"}
+    assert set(body["observability"]) >= {
+        "latency_ms",
+        "router_ms",
+        "system_mode",
+        "tool_calls",
+        "browser_steps",
+        "tokens_est",
+        "cost_est_usd",
+        "fallback_used",
+    }
     assert set(body["result"]["payload"]) >= {"timeline", "dropped_items", "candidates", "evidence", "robustness"}
 
 
@@ -42,11 +53,19 @@ def test_api_timeout_and_captcha(client):
     assert any(s.startswith("takeover:") for s in body["result"]["next_steps"])
 
 
-@pytest.mark.parametrize("smuggled", [
-    {"consent": True}, {"consent_granted": True}, {"status": "OK"}, {"confirmed": True},
-    {"options": {"allow_webbrowse": False, "consent": True}}, {"options": {"skip_confirmation": True}},
-    {"result": {"status": "OK"}}, {"route": {"route": "SYSTEM1_API"}},
-])
+@pytest.mark.parametrize(
+    "smuggled",
+    [
+        {"consent": True},
+        {"consent_granted": True},
+        {"status": "OK"},
+        {"confirmed": True},
+        {"options": {"allow_webbrowse": False, "consent": True}},
+        {"options": {"skip_confirmation": True}},
+        {"result": {"status": "OK"}},
+        {"route": {"route": "SYSTEM1_API"}},
+    ],
+)
 def test_clients_cannot_smuggle_gate_flags(client, smuggled):
     payload = {"message": "官网查房 http://127.0.0.1:9/x", "user_id": "alice", **smuggled}
     r = client.post("/agent/route_and_run", json=payload)
@@ -58,8 +77,9 @@ def test_consent_cannot_be_skipped_through_the_api(client):
         before = len(site.hits)
         body = post(client, f"官网查房 {site.url('availability.html')}").json()
         assert body["result"]["status"] == "NEED_CONSENT"
-        body = post(client, f"官网查房 {site.url('availability.html')}",
-                    options={"dry_run": True, "max_browser_steps": 99}).json()
+        body = post(
+            client, f"官网查房 {site.url('availability.html')}", options={"dry_run": True, "max_browser_steps": 99}
+        ).json()
         assert body["result"]["status"] == "NEED_CONSENT"
         assert len(site.hits) == before
         body = post(client, f"官网查房 {site.url('availability.html')}", options={"allow_webbrowse": True}).json()
@@ -71,9 +91,18 @@ def test_confirmation_cannot_be_skipped_through_the_api(client):
     assert body["result"]["status"] == "NEED_CONFIRMATION"
     dr_id = body["result"]["payload"]["dry_run"]["dry_run_id"]
     # a made-up id, another user's use of the id, and the id with dry_run on: all refused
-    assert post(client, "确认", options={"confirm_dry_run_id": "dr-forged"}).json()["result"]["error_code"] == "CONFIRMATION_INVALID"
-    assert post(client, "确认", user_id="mallory", options={"confirm_dry_run_id": dr_id}).json()["result"]["status"] == "FAILED"
-    assert post(client, "确认", options={"confirm_dry_run_id": dr_id, "dry_run": True}).json()["result"]["status"] == "FAILED"
+    assert (
+        post(client, "确认", options={"confirm_dry_run_id": "dr-forged"}).json()["result"]["error_code"]
+        == "CONFIRMATION_INVALID"
+    )
+    assert (
+        post(client, "确认", user_id="mallory", options={"confirm_dry_run_id": dr_id}).json()["result"]["status"]
+        == "FAILED"
+    )
+    assert (
+        post(client, "确认", options={"confirm_dry_run_id": dr_id, "dry_run": True}).json()["result"]["status"]
+        == "FAILED"
+    )
     ok = post(client, "确认", options={"confirm_dry_run_id": dr_id}).json()
     assert ok["result"]["status"] == "OK"
     assert post(client, "确认", options={"confirm_dry_run_id": dr_id}).json()["result"]["status"] == "FAILED"

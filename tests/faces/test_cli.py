@@ -2,12 +2,11 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from tests.support.region_packs import write_pack
 from tests.support.paths import ROOT as PROJECT_ROOT
+from tests.support.region_packs import write_pack
 
 ROOT = PROJECT_ROOT
 
@@ -19,7 +18,9 @@ def env(tmp_path_factory):
 
 
 def run(args, env):
-    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def write(tmp_path, obj):
@@ -28,12 +29,30 @@ def write(tmp_path, obj):
     return str(p)
 
 
-GOOD = {"origin_mode": "fixed", "origin_address": "人民广场", "destination_address": "外滩", "stops": [{"address": "豫园"}, {"address": "新天地"}, {"address": "上海博物馆"}]}
+GOOD = {
+    "origin_mode": "fixed",
+    "origin_address": "人民广场",
+    "destination_address": "外滩",
+    "stops": [{"address": "豫园"}, {"address": "新天地"}, {"address": "上海博物馆"}],
+}
 
 
 def test_plan_prints_the_result_as_json(tmp_path, env):
     html = tmp_path / "out.html"
-    proc = run(["plan", "--request", write(tmp_path, GOOD), "--provider", "offline", "--region", "testcity", "--html", str(html)], env)
+    proc = run(
+        [
+            "plan",
+            "--request",
+            write(tmp_path, GOOD),
+            "--provider",
+            "offline",
+            "--region",
+            "testcity",
+            "--html",
+            str(html),
+        ],
+        env,
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["success"] is True

@@ -136,8 +136,11 @@ def test_geocode_params(amap):
 
 
 def test_city_default_is_used_when_no_city_given():
-    p = AMapProvider(key=KEY, client=httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(500))),
-                     city_default="310000")
+    p = AMapProvider(
+        key=KEY,
+        client=httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(500))),
+        city_default="310000",
+    )
     assert p.get_geocode_params("人民广场")["city"] == "310000"
     assert p.get_geocode_params("人民广场", city="021")["city"] == "021"
     assert p.get_search_params("咖啡")["citylimit"] == "true"
@@ -394,8 +397,24 @@ def test_client_bug_is_not_retryable_class():
 @pytest.mark.parametrize(
     ("codes", "exc_type"),
     [
-        (["10001", "10002", "10005", "10006", "10007", "10008", "10009", "10010", "10011", "10012", "10013",
-          "10026", "10041"], ProviderAuthError),
+        (
+            [
+                "10001",
+                "10002",
+                "10005",
+                "10006",
+                "10007",
+                "10008",
+                "10009",
+                "10010",
+                "10011",
+                "10012",
+                "10013",
+                "10026",
+                "10041",
+            ],
+            ProviderAuthError,
+        ),
         (["10003", "10044", "40000", "40002"], ProviderQuotaExceeded),
         (["10004", "10014", "10015", "10016", "10019", "10020", "10021"], ProviderRateLimited),
         (["20000", "20001", "20002", "20003"], ProviderError),
@@ -493,8 +512,9 @@ def _matrix_answer(points: list[LonLat]):
         results = []
         for pos, text in enumerate(q["origins"].split("|")):
             i = index[text]
-            results.append({"origin_id": str(pos + 1), "dest_id": "1",
-                            "distance": str(1000 * i + j), "duration": str(10 * i + j)})
+            results.append(
+                {"origin_id": str(pos + 1), "dest_id": "1", "distance": str(1000 * i + j), "duration": str(10 * i + j)}
+            )
         return {"status": "1", "info": "OK", "infocode": "10000", "count": str(len(results)), "results": results}
 
     return answer
@@ -551,8 +571,10 @@ def test_walking_matrix_sends_type_3_and_skips_pairs_beyond_5_km():
 
 def test_route_uses_driving_and_walking_endpoints():
     def answer(request):
-        name = {"/v3/direction/driving": "direction_driving_v3.json",
-                "/v3/direction/walking": "direction_walking_v3.json"}[request.url.path]
+        name = {
+            "/v3/direction/driving": "direction_driving_v3.json",
+            "/v3/direction/walking": "direction_walking_v3.json",
+        }[request.url.path]
         return load(name)
 
     p, rec = provider_with(answer)
@@ -601,8 +623,9 @@ def test_timeout_becomes_provider_timeout():
 
 def test_min_interval_paces_requests_with_injected_sleep():
     slept: list[float] = []
-    p, rec = provider_with(lambda r: load("geocode_geo_v3.json"), min_interval_s=1.5,
-                           sleep=slept.append, clock=lambda: 100.0)
+    p, rec = provider_with(
+        lambda r: load("geocode_geo_v3.json"), min_interval_s=1.5, sleep=slept.append, clock=lambda: 100.0
+    )
     p.geocode("a")
     p.geocode("b")
     assert len(rec.requests) == 2

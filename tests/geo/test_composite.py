@@ -38,8 +38,9 @@ class LineRouter:
 
     def route(self, origin, destination, *, mode):
         self.calls += 1
-        return Leg(distance_m=1000, duration_s=100, geometry=[tuple(origin), tuple(destination)], source="lines",
-                   mode=mode)
+        return Leg(
+            distance_m=1000, duration_s=100, geometry=[tuple(origin), tuple(destination)], source="lines", mode=mode
+        )
 
 
 def test_a_gazetteer_paired_with_another_router(gazetteer):

@@ -14,8 +14,9 @@ SECRET = "s3cr3t-key-7a8b9c"
 
 
 def service(handler, **kw) -> HttpService:
-    return HttpService(base_url="http://svc.test/", client=httpx.Client(transport=httpx.MockTransport(handler)),
-                       secret=SECRET, **kw)
+    return HttpService(
+        base_url="http://svc.test/", client=httpx.Client(transport=httpx.MockTransport(handler)), secret=SECRET, **kw
+    )
 
 
 def test_json_answer_and_the_params_sent():
@@ -29,9 +30,18 @@ def test_json_answer_and_the_params_sent():
     assert seen[0].url.path == "/v1/x" and seen[0].url.params["q"] == "外滩"
 
 
-@pytest.mark.parametrize("status,exc", [(429, ProviderRateLimited), (500, ProviderUnavailable), (503, ProviderUnavailable),
-                                        (408, ProviderUnavailable), (400, ProviderError), (302, ProviderError),
-                                        (404, ProviderError)])
+@pytest.mark.parametrize(
+    "status,exc",
+    [
+        (429, ProviderRateLimited),
+        (500, ProviderUnavailable),
+        (503, ProviderUnavailable),
+        (408, ProviderUnavailable),
+        (400, ProviderError),
+        (302, ProviderError),
+        (404, ProviderError),
+    ],
+)
 def test_status_codes_map_to_provider_errors(status, exc):
     with pytest.raises(exc) as info:
         service(lambda r: httpx.Response(status, text=f"echo key={SECRET}")).get_json("/v1/x", {"key": SECRET})
@@ -82,7 +92,7 @@ def test_an_owned_client_is_closed_and_an_injected_one_is_not():
 
 
 def test_redaction_covers_urls_bodies_and_the_literal_value():
-    text = f"GET /x?key={SECRET}&q=1 body {{\"key\": \"{SECRET}\"}} and {SECRET}"
+    text = f'GET /x?key={SECRET}&q=1 body {{"key": "{SECRET}"}} and {SECRET}'
     out = redact_secret(text, SECRET)
     assert SECRET not in out and out.count("***") == 3
     body = sanitize_body({"key": SECRET, "info": f"INVALID_USER_KEY {SECRET}", "nested": [{"token": "t"}]}, SECRET)

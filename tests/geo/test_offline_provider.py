@@ -52,7 +52,12 @@ def test_geocode_other_city_finds_nothing(provider):
 
 @pytest.mark.parametrize(
     "query,expected",
-    [("Shanghai Musem", "t-museum"), ("东方明珠塔", "t-pearl"), ("Yu Gardens", "t-yuyuan"), ("静安古寺", "t-jingan-temple")],
+    [
+        ("Shanghai Musem", "t-museum"),
+        ("东方明珠塔", "t-pearl"),
+        ("Yu Gardens", "t-yuyuan"),
+        ("静安古寺", "t-jingan-temple"),
+    ],
 )
 def test_search_is_fuzzy_in_chinese_and_english(provider, query, expected):
     hits = provider.search(query, city="上海")

@@ -5,10 +5,8 @@ Waits are ``tenacity.wait_none()`` and sleeps go to a list: nothing here sleeps 
 
 from __future__ import annotations
 
-import json
 import logging
 import math
-from pathlib import Path
 
 import httpx
 import pytest
@@ -20,8 +18,8 @@ from core.errors import ProviderAuthError, ProviderError, ProviderUnavailable, R
 from core.geo.amap import AMapProvider
 from core.geo.base import Geocoder, Leg, LonLat, Place, Router, TravelMatrix
 from core.geo.composite import MapServices
-from core.packs.loader import load_region
 from core.geo.resilience import ResilientProvider, make_amap_provider
+from core.packs.loader import load_region
 from tests.support.paths import AMAP_FIXTURES, ROOT, amap_fixture
 
 FIXTURES = AMAP_FIXTURES
@@ -65,8 +63,13 @@ class FakeOffline:
 
     def route(self, origin, destination, *, mode):
         self.calls.append("route")
-        return Leg(distance_m=999.0, duration_s=99.0, geometry=[tuple(origin), tuple(destination)],
-                   source="offline_estimate", mode=mode)
+        return Leg(
+            distance_m=999.0,
+            duration_s=99.0,
+            geometry=[tuple(origin), tuple(destination)],
+            source="offline_estimate",
+            mode=mode,
+        )
 
 
 class Server:
@@ -96,8 +99,15 @@ def connect_error(request: httpx.Request) -> BaseException:
 def build(server: Server, *, fallback=None, retries=3, fail_max=5, **kwargs):
     slept: list[float] = []
     inner = AMapProvider(key=KEY, client=httpx.Client(transport=httpx.MockTransport(server)))
-    rp = ResilientProvider(inner, fallback=fallback, retries=retries, fail_max=fail_max,
-                           wait=tenacity.wait_none(), sleep=slept.append, **kwargs)
+    rp = ResilientProvider(
+        inner,
+        fallback=fallback,
+        retries=retries,
+        fail_max=fail_max,
+        wait=tenacity.wait_none(),
+        sleep=slept.append,
+        **kwargs,
+    )
     return rp, slept
 
 
@@ -338,12 +348,18 @@ def test_make_amap_provider_requires_a_key():
 
 
 def test_make_amap_provider_uses_settings():
-    settings = Settings(amap_key=SecretStr(KEY), amap_base_url="http://amap.test", http_retries=1,
-                        breaker_fail_max=4, breaker_reset_s=30.0)
+    settings = Settings(
+        amap_key=SecretStr(KEY),
+        amap_base_url="http://amap.test",
+        http_retries=1,
+        breaker_fail_max=4,
+        breaker_reset_s=30.0,
+    )
     server = Server(load("error_cuqps_limit.json"), load("error_cuqps_limit.json"))
     client = httpx.Client(transport=httpx.MockTransport(server))
-    rp = make_amap_provider(settings, fallback=FakeOffline(), client=client, wait=tenacity.wait_none(),
-                            sleep=lambda s: None)
+    rp = make_amap_provider(
+        settings, fallback=FakeOffline(), client=client, wait=tenacity.wait_none(), sleep=lambda s: None
+    )
     assert isinstance(rp.inner, AMapProvider) and rp.name == "amap"
     assert rp.breakers["geocode"].fail_max == 4 and rp.breakers["geocode"].reset_timeout == 30.0
     assert rp.geocode("x")[0].source == "offline"

@@ -15,11 +15,11 @@ from core.errors import InputError, ProviderAuthError, ProviderError, ProviderUn
 from core.geo.amap import WEATHER_PATH, AMapProvider
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
-from core.packs.loader import load_region
 from core.geo.resilience import ResilientProvider
+from core.packs.loader import load_region
+from tests.geo.test_resilience import KEY, Server, load
 from tests.support.agent_packs import make_settings
 from tests.support.paths import ROOT
-from tests.geo.test_resilience import KEY, Server, load
 
 
 def params_of(request: httpx.Request) -> dict[str, str]:
@@ -89,8 +89,13 @@ def agent_env(tmp_path):
     offline = OfflineProvider(load_region(settings.region, settings.data_dir))
 
     def run(message, server, now):
-        rp = ResilientProvider(AMapProvider(key=KEY, client=client_for(server)), fallback=offline, retries=1,
-                               wait=tenacity.wait_none(), sleep=lambda s: None)
+        rp = ResilientProvider(
+            AMapProvider(key=KEY, client=client_for(server)),
+            fallback=offline,
+            retries=1,
+            wait=tenacity.wait_none(),
+            sleep=lambda s: None,
+        )
         provider = MapServices(geocoder=rp, router=rp, weather=rp, region=offline.region, warnings=rp.warnings)
         return route_and_run({"message": message, "user_id": "u"}, settings=settings, provider=provider, now=now)
 
@@ -114,8 +119,11 @@ def test_agent_reports_the_amap_forecast_with_its_source(agent_env):
 
 
 def test_agent_says_when_the_date_is_beyond_the_forecast_or_the_service_fails(agent_env):
-    far = agent_env("明天天气怎么样", Server(default=load("weather_forecast_v3.json")),
-                    datetime(2026, 12, 5, 9, 0, tzinfo=ZoneInfo("Asia/Shanghai")))
+    far = agent_env(
+        "明天天气怎么样",
+        Server(default=load("weather_forecast_v3.json")),
+        datetime(2026, 12, 5, 9, 0, tzinfo=ZoneInfo("Asia/Shanghai")),
+    )
     assert far.result.status == "OK" and "2026-12-06" in far.result.answer_text
     assert "4 天" in far.result.answer_text and "不会编造" in far.result.answer_text
     assert not any(ch in far.result.answer_text for ch in "℃°")
@@ -151,8 +159,12 @@ def test_empty_float_fields_fall_back_to_the_published_integers():
 
 
 def test_an_unknown_city_or_a_failed_status_is_an_error_not_a_missing_date():
-    amap = AMapProvider(key=KEY, client=client_for(Server(default={"status": "1", "count": "0", "info": "OK",
-                                                                      "infocode": "10000", "forecasts": []})))
+    amap = AMapProvider(
+        key=KEY,
+        client=client_for(
+            Server(default={"status": "1", "count": "0", "info": "OK", "infocode": "10000", "forecasts": []})
+        ),
+    )
     with pytest.raises(ProviderError) as err:
         amap.weather("999999", day=date(2026, 11, 23))
     assert err.value.code == "WEATHER_CITY_UNKNOWN"

@@ -8,9 +8,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.config import Settings
-from core.itinerary.critic import check_itinerary
 from core.geo.base import LonLat
+from core.geo.registry import make_provider
+from core.itinerary.critic import check_itinerary
 from core.itinerary.pipeline import plan_itinerary
+from core.itinerary.travel import robustness_policy_for
 from core.models.itinerary import TripRequest
 from core.models.itinerary_result import (
     DayTimeline,
@@ -20,8 +22,6 @@ from core.models.itinerary_result import (
     RobustnessScore,
     TimelineEntry,
 )
-from core.geo.registry import make_provider
-from core.itinerary.travel import robustness_policy_for
 from tests.support.itinerary_packs import MONDAY, TUESDAY, independent_robust_minutes, trip, write_itinerary_pack
 
 TZ = ZoneInfo("Asia/Shanghai")
@@ -45,10 +45,12 @@ def good(provider, settings):
 
 @pytest.fixture(scope="module")
 def with_wait(provider, settings):
-    payload = trip([
-        {"place_id": "i-grid-0", "priority": "must", "opening_hours": "Mo-Su 10:00-21:00", "visit_minutes": 60},
-        {"place_id": "i-grid-1", "priority": "must", "opening_hours": "Mo-Su 16:00-18:00", "visit_minutes": 60},
-    ])
+    payload = trip(
+        [
+            {"place_id": "i-grid-0", "priority": "must", "opening_hours": "Mo-Su 10:00-21:00", "visit_minutes": 60},
+            {"place_id": "i-grid-1", "priority": "must", "opening_hours": "Mo-Su 16:00-18:00", "visit_minutes": 60},
+        ]
+    )
     return plan_itinerary(TripRequest.model_validate(payload), provider=provider, settings=settings)
 
 
@@ -115,14 +117,15 @@ def test_lunch_missing_duplicate_outside_and_short(good, settings):
 
     double = copy(good)
     d, i, lunch = first(double, "lunch")
-    double.days[d.day_index].entries[i + 1: i + 1] = []
+    double.days[d.day_index].entries[i + 1 : i + 1] = []
     visit_day, j, visit = first(double, "visit", day=d.day_index)
     double.days[d.day_index].entries[j] = visit.model_copy(update={"kind": "lunch", "key": None})
     assert "LUNCH_DUPLICATE" in codes(double, settings)
 
     request = good.request.model_copy(deep=True)
-    request.lunch = request.lunch.model_copy(update={"window_start": datetime(2000, 1, 1, 14).time(),
-                                                     "window_end": datetime(2000, 1, 1, 16).time()})
+    request.lunch = request.lunch.model_copy(
+        update={"window_start": datetime(2000, 1, 1, 14).time(), "window_end": datetime(2000, 1, 1, 16).time()}
+    )
     assert "LUNCH_OUTSIDE_WINDOW" in codes(good, settings, request)
 
     longer = good.request.model_copy(deep=True)
@@ -229,32 +232,91 @@ def hand_made(provider, settings, *, lunch_at=(11, 30), lunch_min=60):
     t3 = le + timedelta(minutes=back_r)
     travel = dict(kind="travel", nominal_s=out_s, nominal_min=round(out_s / 60, 1), source="offline_estimate")
     entries = [
-        TimelineEntry(**travel, name="hotel → bund", from_key="anchor:i-hotel", to_key="i-bund", robust_min=out_r,
-                      arrival=t0, start=t0, end=t1, departure=t1, distance_m=m.distances_m[0][1]),
+        TimelineEntry(
+            **travel,
+            name="hotel → bund",
+            from_key="anchor:i-hotel",
+            to_key="i-bund",
+            robust_min=out_r,
+            arrival=t0,
+            start=t0,
+            end=t1,
+            departure=t1,
+            distance_m=m.distances_m[0][1],
+        ),
         TimelineEntry(kind="visit", key="i-bund", name="The Bund", arrival=t1, start=t1, end=t2, departure=t2),
         TimelineEntry(kind="wait", name="wait", arrival=t2, start=t2, end=ls, departure=ls),
         TimelineEntry(kind="lunch", name="lunch", arrival=ls, start=ls, end=le, departure=le),
-        TimelineEntry(kind="travel", nominal_s=back_s, nominal_min=round(back_s / 60, 1), source="offline_estimate",
-                      name="bund → hotel", from_key="i-bund", to_key="anchor:i-hotel", robust_min=back_r,
-                      arrival=le, start=le, end=t3, departure=t3, distance_m=m.distances_m[1][0]),
+        TimelineEntry(
+            kind="travel",
+            nominal_s=back_s,
+            nominal_min=round(back_s / 60, 1),
+            source="offline_estimate",
+            name="bund → hotel",
+            from_key="i-bund",
+            to_key="anchor:i-hotel",
+            robust_min=back_r,
+            arrival=le,
+            start=le,
+            end=t3,
+            departure=t3,
+            distance_m=m.distances_m[1][0],
+        ),
     ]
     if (ls - t2) <= timedelta(0):
         entries.pop(2)
     mins = lambda a, b: int((b - a).total_seconds() // 60)  # noqa: E731
-    totals = DayTotals(visits=1, visit_min=60, travel_nominal_min=round(out_s / 60, 1) + round(back_s / 60, 1),
-                       travel_robust_min=out_r + back_r, wait_min=max(0, mins(t2, ls)), lunch_min=lunch_min,
-                       distance_m=m.distances_m[0][1] + m.distances_m[1][0], span_min=mins(t0, t3))
-    day = DayTimeline(day_index=0, date=TUESDAY, day_start=at(10, 0), day_end=at(22, 0), start_key="anchor:i-hotel",
-                      end_key="anchor:i-hotel", lunch_required=True, entries=entries, totals=totals)
+    totals = DayTotals(
+        visits=1,
+        visit_min=60,
+        travel_nominal_min=round(out_s / 60, 1) + round(back_s / 60, 1),
+        travel_robust_min=out_r + back_r,
+        wait_min=max(0, mins(t2, ls)),
+        lunch_min=lunch_min,
+        distance_m=m.distances_m[0][1] + m.distances_m[1][0],
+        span_min=mins(t0, t3),
+    )
+    day = DayTimeline(
+        day_index=0,
+        date=TUESDAY,
+        day_start=at(10, 0),
+        day_end=at(22, 0),
+        start_key="anchor:i-hotel",
+        end_key="anchor:i-hotel",
+        lunch_required=True,
+        entries=entries,
+        totals=totals,
+    )
     return ItineraryResult(
-        status="ready", trip_name="hand", timezone="Asia/Shanghai", mode="driving", pacing="normal", policy=policy,
-        lunch=request.lunch, days=[day], dropped_items=[],
-        totals=ItineraryTotals(days=1, places_requested=1, visits=1, dropped=0, must_dropped=0, visit_min=60,
-                               travel_nominal_min=totals.travel_nominal_min, travel_robust_min=out_r + back_r,
-                               wait_min=totals.wait_min, lunch_min=lunch_min, distance_m=totals.distance_m),
-        robustness=RobustnessScore(score=1, tolerance=0.5, legs=2, legs_fully_covered=2, min_slack_min=0,
-                                   mean_slack_min=0),
-        decision_log=[], variant="per_day", matrix_source="offline_estimate", request=request,
+        status="ready",
+        trip_name="hand",
+        timezone="Asia/Shanghai",
+        mode="driving",
+        pacing="normal",
+        policy=policy,
+        lunch=request.lunch,
+        days=[day],
+        dropped_items=[],
+        totals=ItineraryTotals(
+            days=1,
+            places_requested=1,
+            visits=1,
+            dropped=0,
+            must_dropped=0,
+            visit_min=60,
+            travel_nominal_min=totals.travel_nominal_min,
+            travel_robust_min=out_r + back_r,
+            wait_min=totals.wait_min,
+            lunch_min=lunch_min,
+            distance_m=totals.distance_m,
+        ),
+        robustness=RobustnessScore(
+            score=1, tolerance=0.5, legs=2, legs_fully_covered=2, min_slack_min=0, mean_slack_min=0
+        ),
+        decision_log=[],
+        variant="per_day",
+        matrix_source="offline_estimate",
+        request=request,
     )
 
 

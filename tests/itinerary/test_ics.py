@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from core.config import Settings
+from core.geo.registry import make_provider
 from core.itinerary.ics import escape_text, fold_line, itinerary_to_ics
 from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import TripRequest
-from core.geo.registry import make_provider
 from tests.support.itinerary_packs import MONDAY, TUESDAY, trip, write_itinerary_pack
 
-STAMP = datetime(2025, 5, 1, 8, 0, tzinfo=timezone.utc)
+STAMP = datetime(2025, 5, 1, 8, 0, tzinfo=UTC)
 ODD_NAME = "Tea, Cake; and \\ more\nsecond line"
 LONG_NAME = "上海市黄浦区中山东一路外滩观景平台与历史建筑群长长长长长长长长长的名字" * 2
 
@@ -24,8 +24,12 @@ def result(tmp_path_factory):
     settings = Settings(data_dir=write_itinerary_pack(tmp_path_factory.mktemp("data")), region="itintest")
     provider = make_provider("offline", settings=settings)
     payload = trip(
-        ["i-bund", "i-pearl", {"name": ODD_NAME, "lon": 121.478, "lat": 31.232, "key": "odd"},
-         {"name": LONG_NAME, "lon": 121.47, "lat": 31.22, "key": "long"}],
+        [
+            "i-bund",
+            "i-pearl",
+            {"name": ODD_NAME, "lon": 121.478, "lat": 31.232, "key": "odd"},
+            {"name": LONG_NAME, "lon": 121.47, "lat": 31.22, "key": "long"},
+        ],
         days=[MONDAY, TUESDAY],
     )
     return plan_itinerary(TripRequest.model_validate(payload), provider=provider, settings=settings)
@@ -71,7 +75,7 @@ def test_utc_times(result):
     lines = unfold(itinerary_to_ics(result, use_utc=True, generated_at=STAMP))
     assert not any(x.startswith("BEGIN:VTIMEZONE") for x in lines)
     first_visit = next(e for d in result.days for e in d.entries if e.kind == "visit")
-    utc = first_visit.start.astimezone(timezone.utc)
+    utc = first_visit.start.astimezone(UTC)
     assert f"DTSTART:{utc:%Y%m%dT%H%M%S}Z" in lines
     assert all(re.fullmatch(r"DT(START|END):\d{8}T\d{6}Z", x) for x in lines if x.startswith(("DTSTART", "DTEND")))
 

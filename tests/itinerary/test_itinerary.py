@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import json
 from datetime import time
-from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
 from core.config import Settings
-from core.itinerary.critic import check_itinerary
 from core.errors import InputError
 from core.geo.base import LonLat
+from core.geo.registry import make_provider
+from core.itinerary.critic import check_itinerary
 from core.itinerary.edits import itinerary_from_json, reoptimize
 from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import LockEdit, MoveEdit, RemoveEdit, TripRequest
-from core.geo.registry import make_provider
 from tests.support.itinerary_packs import MONDAY, TUESDAY, independent_robust_minutes, trip, write_itinerary_pack
 from tests.support.paths import ROOT as PROJECT_ROOT
 
@@ -56,8 +55,15 @@ def assert_passes_critic(result, settings):
 # ---------------------------------------------------------------------------------------------
 def test_two_day_plan_keeps_musts_moves_the_monday_closed_museum_and_passes_the_critic(provider, settings):
     payload = trip(
-        [{"place_id": "i-museum", "priority": "must"}, {"place_id": "i-bund", "priority": "must"},
-         "i-pearl", "i-xintiandi", "i-jingan", "i-tianzifang", {"place_id": "i-century", "priority": "nice"}],
+        [
+            {"place_id": "i-museum", "priority": "must"},
+            {"place_id": "i-bund", "priority": "must"},
+            "i-pearl",
+            "i-xintiandi",
+            "i-jingan",
+            "i-tianzifang",
+            {"place_id": "i-century", "priority": "nice"},
+        ],
         days=[MONDAY, TUESDAY],
     )
     result = plan(payload, provider, settings)
@@ -120,8 +126,14 @@ def test_both_variants_are_measured_and_the_better_is_kept(provider, settings):
     assert key(chosen[0]) == key(best)
     assert_passes_critic(result, settings)
     log_actions = {e.action for e in result.decision_log}
-    assert {"transport.build_time_matrix", "transport.apply_robustness_policy", "itinerary.cluster_days_balanced",
-            "itinerary.optimize_day_vrptw", "policy.score_robustness", "critic.check_itinerary"} <= log_actions
+    assert {
+        "transport.build_time_matrix",
+        "transport.apply_robustness_policy",
+        "itinerary.cluster_days_balanced",
+        "itinerary.optimize_day_vrptw",
+        "policy.score_robustness",
+        "critic.check_itinerary",
+    } <= log_actions
     assert all(isinstance(e.facts, dict) and e.reason_code for e in result.decision_log)
 
 
@@ -142,10 +154,12 @@ def test_progress_callback_reports_rising_fractions(provider, settings):
 # Time windows, waits, lunch
 # ---------------------------------------------------------------------------------------------
 def test_waits_over_fifteen_minutes_are_explicit_entries(provider, settings):
-    payload = trip([
-        {"place_id": "i-grid-0", "priority": "must", "opening_hours": "Mo-Su 10:00-21:00", "visit_minutes": 60},
-        {"place_id": "i-grid-1", "priority": "must", "opening_hours": "Mo-Su 16:00-18:00", "visit_minutes": 60},
-    ])
+    payload = trip(
+        [
+            {"place_id": "i-grid-0", "priority": "must", "opening_hours": "Mo-Su 10:00-21:00", "visit_minutes": 60},
+            {"place_id": "i-grid-1", "priority": "must", "opening_hours": "Mo-Su 16:00-18:00", "visit_minutes": 60},
+        ]
+    )
     result = plan(payload, provider, settings)
     assert_passes_critic(result, settings)
     entries = result.days[0].entries
@@ -173,8 +187,11 @@ def test_visits_end_before_closing_and_past_midnight_hours_are_used(provider, se
 
 
 def test_lunch_sits_inside_its_window_for_its_full_length(provider, settings):
-    payload = trip(["i-bund", "i-pearl", "i-yuyuan", "i-xintiandi", "i-tianzifang"], days=[TUESDAY],
-                   lunch={"window_start": "12:00", "window_end": "14:00", "duration_min": 45})
+    payload = trip(
+        ["i-bund", "i-pearl", "i-yuyuan", "i-xintiandi", "i-tianzifang"],
+        days=[TUESDAY],
+        lunch={"window_start": "12:00", "window_end": "14:00", "duration_min": 45},
+    )
     result = plan(payload, provider, settings)
     lunches = [e for e in result.days[0].entries if e.kind == "lunch"]
     assert len(lunches) == 1
@@ -302,10 +319,12 @@ def test_low_priority_tradeoff_with_a_verified_fix(provider, settings):
 def test_should_beats_several_nice(provider, settings):
     # The should fits only with the whole day to itself; it must still win over the three nice ones.
     payload = trip(
-        [{"place_id": "i-grid-3", "priority": "should", "visit_minutes": 90},
-         {"place_id": "i-grid-4", "priority": "nice", "visit_minutes": 45},
-         {"place_id": "i-grid-5", "priority": "nice", "visit_minutes": 45},
-         {"place_id": "i-grid-9", "priority": "nice", "visit_minutes": 45}],
+        [
+            {"place_id": "i-grid-3", "priority": "should", "visit_minutes": 90},
+            {"place_id": "i-grid-4", "priority": "nice", "visit_minutes": 45},
+            {"place_id": "i-grid-5", "priority": "nice", "visit_minutes": 45},
+            {"place_id": "i-grid-9", "priority": "nice", "visit_minutes": 45},
+        ],
         days=[{"date": MONDAY.isoformat(), "start_time": "10:00", "end_time": "14:00"}],
     )
     result = plan(payload, provider, settings)
@@ -319,8 +338,12 @@ def test_should_beats_several_nice(provider, settings):
 # ---------------------------------------------------------------------------------------------
 def test_locks_to_day_and_time_are_respected(provider, settings):
     payload = trip(
-        ["i-bund", {"place_id": "i-pearl", "fixed_day": 1, "fixed_start": "15:00"}, "i-xintiandi",
-         {"place_id": "i-jingan", "fixed_day": 0}],
+        [
+            "i-bund",
+            {"place_id": "i-pearl", "fixed_day": 1, "fixed_start": "15:00"},
+            "i-xintiandi",
+            {"place_id": "i-jingan", "fixed_day": 0},
+        ],
         days=[MONDAY, TUESDAY],
     )
     result = plan(payload, provider, settings)
@@ -332,8 +355,7 @@ def test_locks_to_day_and_time_are_respected(provider, settings):
 
 
 def test_reoptimize_applies_edits_and_keeps_earlier_locks(provider, settings):
-    payload = trip(["i-bund", "i-pearl", "i-xintiandi", "i-jingan", "i-tianzifang", "i-grid-0"],
-                   days=[MONDAY, TUESDAY])
+    payload = trip(["i-bund", "i-pearl", "i-xintiandi", "i-jingan", "i-tianzifang", "i-grid-0"], days=[MONDAY, TUESDAY])
     first = plan(payload, provider, settings)
     bund_day = visits(first)["i-bund"][0]
     edits = [

@@ -13,21 +13,42 @@ import math
 from datetime import timedelta
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from core.config import Settings
-from core.itinerary.critic import check_itinerary
 from core.geo.base import LonLat
+from core.geo.registry import make_provider
+from core.itinerary.critic import check_itinerary
+from core.itinerary.opening import opening_windows
 from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import TripRequest
-from core.itinerary.opening import opening_windows
-from core.geo.registry import make_provider
 from tests.support.itinerary_packs import MONDAY, independent_robust_minutes, trip, write_itinerary_pack
 
-POOL = ["i-bund", "i-pearl", "i-yuyuan", "i-museum", "i-jingan", "i-xintiandi", "i-morning", "i-tiny",
-        "i-grid-0", "i-grid-8", "i-grid-20", "i-century"]
-HOURS = [None, "24/7", "Mo-Su 09:00-12:00", "Tu-Su 13:00-18:00; Mo off", "Mo-Su 10:00-14:00,16:00-20:00",
-         "Mo,We 10:00-17:00", "Mo-Su 18:00-23:00"]
+POOL = [
+    "i-bund",
+    "i-pearl",
+    "i-yuyuan",
+    "i-museum",
+    "i-jingan",
+    "i-xintiandi",
+    "i-morning",
+    "i-tiny",
+    "i-grid-0",
+    "i-grid-8",
+    "i-grid-20",
+    "i-century",
+]
+HOURS = [
+    None,
+    "24/7",
+    "Mo-Su 09:00-12:00",
+    "Tu-Su 13:00-18:00; Mo off",
+    "Mo-Su 10:00-14:00,16:00-20:00",
+    "Mo,We 10:00-17:00",
+    "Mo-Su 18:00-23:00",
+]
 
 
 @pytest.fixture(scope="module")
@@ -36,12 +57,14 @@ def env(tmp_path_factory):
     return settings, make_provider("offline", settings=settings)
 
 
-place_st = st.fixed_dictionaries({
-    "place_id": st.sampled_from(POOL),
-    "priority": st.sampled_from(["must", "must", "should", "nice"]),
-    "visit_minutes": st.sampled_from([30, 45, 60, 90, 120, 180, 240]),
-    "opening_hours": st.sampled_from(HOURS),
-})
+place_st = st.fixed_dictionaries(
+    {
+        "place_id": st.sampled_from(POOL),
+        "priority": st.sampled_from(["must", "must", "should", "nice"]),
+        "visit_minutes": st.sampled_from([30, 45, 60, 90, 120, 180, 240]),
+        "opening_hours": st.sampled_from(HOURS),
+    }
+)
 
 
 @st.composite
@@ -52,12 +75,21 @@ def trips(draw):
     for i in range(n_days):
         start = draw(st.integers(8, 11))
         end = draw(st.integers(15, 22))
-        days.append({"date": (first + timedelta(days=i)).isoformat(), "start_time": f"{start:02d}:00",
-                     "end_time": f"{end:02d}:00"})
+        days.append(
+            {
+                "date": (first + timedelta(days=i)).isoformat(),
+                "start_time": f"{start:02d}:00",
+                "end_time": f"{end:02d}:00",
+            }
+        )
     places = draw(st.lists(place_st, min_size=1, max_size=4, unique_by=lambda p: p["place_id"]))
     places = [{k: v for k, v in p.items() if v is not None} for p in places]
-    return trip(places, days=days, pacing=draw(st.sampled_from(["relaxed", "normal", "tight"])),
-                lunch={"enabled": draw(st.booleans())})
+    return trip(
+        places,
+        days=days,
+        pacing=draw(st.sampled_from(["relaxed", "normal", "tight"])),
+        lunch={"enabled": draw(st.booleans())},
+    )
 
 
 # --- the independent brute force -----------------------------------------------------------------
@@ -72,11 +104,17 @@ def musts_feasible(request: TripRequest, provider, settings) -> bool:
     visit_factor = settings.pacing_visit_factor[request.pacing]
     hotel = pack.place_by_id(request.hotel.place_id)
     musts = [p for p in request.places if p.priority == "must"]
-    pts = [LonLat(hotel.lon, hotel.lat)] + [LonLat(pack.place_by_id(p.place_id).lon, pack.place_by_id(p.place_id).lat)
-                                            for p in musts]
+    pts = [LonLat(hotel.lon, hotel.lat)] + [
+        LonLat(pack.place_by_id(p.place_id).lon, pack.place_by_id(p.place_id).lat) for p in musts
+    ]
     m = provider.matrix(pts, mode=request.mode)
-    R = [[0 if i == j else independent_robust_minutes(m.durations_s[i][j], factor=factor, buffer_min=buffer)
-          for j in range(len(pts))] for i in range(len(pts))]
+    R = [
+        [
+            0 if i == j else independent_robust_minutes(m.durations_s[i][j], factor=factor, buffer_min=buffer)
+            for j in range(len(pts))
+        ]
+        for i in range(len(pts))
+    ]
     visit = [math.ceil(p.visit_minutes * visit_factor - 1e-9) for p in musts]
     dates = [d.date for d in request.days]
     on_site_min = settings.itinerary_lunch_on_site_min_visit_min
@@ -92,8 +130,11 @@ def musts_feasible(request: TripRequest, provider, settings) -> bool:
         lunch = request.lunch
         lo, hi = max(ds, clock(lunch.window_start)), min(de, clock(lunch.window_end)) - lunch.duration_min
         # after: 0 = lunch before the gap's travel, 1 = after it, 2 = on site inside the visit that follows
-        lunch_options = [(g, after) for g in range(len(members) + 1) for after in (0, 1, 2)] if (
-            lunch.enabled and lo <= hi) else [(None, 0)]
+        lunch_options = (
+            [(g, after) for g in range(len(members) + 1) for after in (0, 1, 2)]
+            if (lunch.enabled and lo <= hi)
+            else [(None, 0)]
+        )
         for order in itertools.permutations(members):
             for gap, after in lunch_options:
                 if simulate(order, gap, after, ds, de, lo, hi, lunch.duration_min, d):
@@ -125,9 +166,12 @@ def musts_feasible(request: TripRequest, provider, settings) -> bool:
                     # and the visit (now dur longer) still ends in the same opening interval and the day
                     if visit[k] < on_site_min or not on_site_min:
                         return False
-                    starts = [s for s in (max(t, o) for o, c in opens[k][d])
-                              if any(o <= s and s + visit[k] + dur <= min(c, de) for o, c in opens[k][d])
-                              and max(lo, s + 1) <= min(hi, s + visit[k] - 1)]
+                    starts = [
+                        s
+                        for s in (max(t, o) for o, c in opens[k][d])
+                        if any(o <= s and s + visit[k] + dur <= min(c, de) for o, c in opens[k][d])
+                        and max(lo, s + 1) <= min(hi, s + visit[k] - 1)
+                    ]
                     if not starts:
                         return False
                     t = min(starts) + visit[k] + dur

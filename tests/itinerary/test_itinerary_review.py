@@ -19,16 +19,16 @@ from datetime import timedelta
 import pytest
 
 from core.config import Settings
-from core.itinerary.critic import check_itinerary
 from core.errors import InputError
 from core.geo.base import TravelMatrix
+from core.geo.registry import make_provider
+from core.itinerary.critic import check_itinerary
 from core.itinerary.edits import reoptimize
 from core.itinerary.layout import layout_day
 from core.itinerary.pipeline import plan_itinerary
 from core.itinerary.problem import prepare_problem
 from core.itinerary.routing import exact_feasible_order
 from core.models.itinerary import LockEdit, TripRequest
-from core.geo.registry import make_provider
 from tests.support.itinerary_packs import MONDAY, TUESDAY, trip, write_itinerary_pack
 
 
@@ -110,8 +110,12 @@ def test_an_unknown_time_zone_exits_2_with_a_structured_error(tmp_path, capsys):
     from core.__main__ import main
 
     path = tmp_path / "trip.json"
-    path.write_text(json.dumps({**trip(["sh-bund"], hotel="sh-peace-hotel"), "region": "shanghai",
-                                "timezone": "Mars/Olympus_Mons"}), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {**trip(["sh-bund"], hotel="sh-peace-hotel"), "region": "shanghai", "timezone": "Mars/Olympus_Mons"}
+        ),
+        encoding="utf-8",
+    )
     assert main(["itinerary", "--request", str(path)]) == 2
     error = json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]
     assert error["code"] == "INVALID_INPUT" and error["field"] == "timezone" and "Mars/Olympus_Mons" in error["message"]
@@ -159,8 +163,9 @@ def test_the_critic_takes_dates_and_start_places_from_the_request(good, settings
 
 def test_without_a_pack_the_critic_reads_the_packs_opening_hours_itself(provider, settings):
     # Planned as if the 14:00-14:30 gallery were always open; the critic is then given the real request.
-    lie = plan(trip([{"place_id": "i-tiny", "opening_hours": "24/7", "priority": "must"}], days=[TUESDAY]),
-               provider, settings)
+    lie = plan(
+        trip([{"place_id": "i-tiny", "opening_hours": "24/7", "priority": "must"}], days=[TUESDAY]), provider, settings
+    )
     visit = next(e for d in lie.days for e in d.entries if e.kind == "visit")
     assert visit.start.hour != 14  # it sits outside the real hours
     honest = TripRequest.model_validate(trip([{"place_id": "i-tiny", "priority": "must"}], days=[TUESDAY]))
@@ -168,8 +173,10 @@ def test_without_a_pack_the_critic_reads_the_packs_opening_hours_itself(provider
 
 
 def test_a_dropped_locked_stop_cannot_be_called_ready(provider, settings):
-    payload = trip([{"place_id": "i-bund", "fixed_start": "15:00"}, {"place_id": "i-xintiandi", "fixed_start": "15:00"}],
-                   days=[TUESDAY])
+    payload = trip(
+        [{"place_id": "i-bund", "fixed_start": "15:00"}, {"place_id": "i-xintiandi", "fixed_start": "15:00"}],
+        days=[TUESDAY],
+    )
     result = plan(payload, provider, settings)
     assert result.status == "infeasible" and codes(result, settings) == set()
     faked = result.model_copy(deep=True)
@@ -193,20 +200,33 @@ def test_the_critic_checks_opening_hour_reasons(provider, settings):
 # DAY_TOO_FULL's feasibility test beyond brute force
 # ---------------------------------------------------------------------------------------------
 SHANGHAI_13 = [
-    "sh-customs-house", "sh-city-god-temple", "sh-xiaotaoyuan-mosque", "sh-wenmiao", "sh-sun-yatsen-residence",
-    "sh-wukang-mansion", "sh-soong-chingling-residence", "sh-peoples-square", "sh-cool-docks", "sh-jinmao-tower",
-    "sh-lujiazui-skywalk", "sh-bund", "sh-waibaidu-bridge",
+    "sh-customs-house",
+    "sh-city-god-temple",
+    "sh-xiaotaoyuan-mosque",
+    "sh-wenmiao",
+    "sh-sun-yatsen-residence",
+    "sh-wukang-mansion",
+    "sh-soong-chingling-residence",
+    "sh-peoples-square",
+    "sh-cool-docks",
+    "sh-jinmao-tower",
+    "sh-lujiazui-skywalk",
+    "sh-bund",
+    "sh-waibaidu-bridge",
 ]
 
 
 def test_exact_feasible_order_finds_an_order_when_one_exists_beyond_brute_force():
     settings = Settings()
     shanghai = make_provider("offline", region="shanghai", settings=settings)
-    request = TripRequest.model_validate({
-        "region": "shanghai", "hotel": {"place_id": "sh-peace-hotel"},
-        "days": [{"date": "2025-06-10", "end_time": "22:30"}],
-        "places": [{"place_id": k, "priority": "must"} for k in SHANGHAI_13],
-    })
+    request = TripRequest.model_validate(
+        {
+            "region": "shanghai",
+            "hotel": {"place_id": "sh-peace-hotel"},
+            "days": [{"date": "2025-06-10", "end_time": "22:30"}],
+            "places": [{"place_id": k, "priority": "must"} for k in SHANGHAI_13],
+        }
+    )
     problem = prepare_problem(request, provider=shanghai, settings=settings)
     assert layout_day(problem, 0, SHANGHAI_13, settings=settings) is not None  # a witness: it is feasible
     order = exact_feasible_order(problem, 0, SHANGHAI_13, settings=settings)

@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 
 from core.config import Settings
+from core.geo.registry import make_provider
 from core.itinerary.critic import check_itinerary
 from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import TripRequest
-from core.geo.registry import make_provider
 from tests.support.itinerary_packs import TUESDAY, trip, write_itinerary_pack
 
 
@@ -44,7 +44,12 @@ def test_a_long_visit_hosts_the_lunch_on_site(data_dir):
     assert result.status == "ready" and not result.dropped_items
     entries = result.days[0].entries
     assert [(e.kind, e.part) for e in entries] == [
-        ("travel", None), ("visit", 1), ("lunch", None), ("visit", 2), ("travel", None)]
+        ("travel", None),
+        ("visit", 1),
+        ("lunch", None),
+        ("visit", 2),
+        ("travel", None),
+    ]
     part1, lunch, part2 = entries[1:4]
     assert part1.key == part2.key == "i-century"
     assert part1.end == lunch.start and lunch.end == part2.start  # no travel: the lunch is at the park
@@ -109,9 +114,13 @@ def test_a_solver_order_the_layout_rejects_near_closing_time_still_gives_a_valid
     """The model bounds visit starts only, so a lunch on site can push a visit past closing; the layout
     rejects that order, and the plan keeps the must (lunch in the museum) and drops the other stop."""
     settings, provider = _env(data_dir)
-    payload = trip([{"place_id": "i-museum", "visit_minutes": 330, "priority": "must"},
-                    {"place_id": "i-yuyuan", "priority": "should"}],
-                   days=[{"date": TUESDAY.isoformat(), "start_time": "09:00", "end_time": "21:00"}])
+    payload = trip(
+        [
+            {"place_id": "i-museum", "visit_minutes": 330, "priority": "must"},
+            {"place_id": "i-yuyuan", "priority": "should"},
+        ],
+        days=[{"date": TUESDAY.isoformat(), "start_time": "09:00", "end_time": "21:00"}],
+    )
     request = TripRequest.model_validate(payload)
     result = plan_itinerary(request, provider=provider, settings=settings)
     kept = [e.key for e in result.days[0].entries if e.kind == "visit" and not e.continues_visit]
@@ -122,8 +131,9 @@ def test_a_solver_order_the_layout_rejects_near_closing_time_still_gives_a_valid
 
 def test_a_booked_slot_is_never_split_and_the_critic_says_so(data_dir):
     settings, provider = _env(data_dir)
-    booked = trip([{"place_id": "i-century", "visit_minutes": 240, "priority": "must", "fixed_start": "10:30"}],
-                  days=[TUESDAY])
+    booked = trip(
+        [{"place_id": "i-century", "visit_minutes": 240, "priority": "must", "fixed_start": "10:30"}], days=[TUESDAY]
+    )
     result = _plan(booked, settings, provider)
     assert not any(e.part for e in result.days[0].entries)
     good = _plan(LONG_PARK_DAY, settings, provider)

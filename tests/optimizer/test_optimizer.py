@@ -19,7 +19,6 @@ from core.optimizer import (
     solve_tour,
 )
 
-
 # ---------------------------------------------------------------- helpers
 
 
@@ -208,8 +207,9 @@ def test_heuristic_returns_valid_permutation(k, mode, symmetric, engine):
     assert len(sol.order) == k
     assert not sol.exact
     assert abs(sol.cost - manual_cost(C, sol.order, start, end)) <= 1e-6 * sol.cost
-    expected = {"auto": {"ils_2opt_oropt", "ortools_gls"}, "ils": {"ils_2opt_oropt"},
-                "ortools": {"ortools_gls"}}[engine]
+    expected = {"auto": {"ils_2opt_oropt", "ortools_gls"}, "ils": {"ils_2opt_oropt"}, "ortools": {"ortools_gls"}}[
+        engine
+    ]
     assert sol.method in expected
 
 
@@ -271,9 +271,7 @@ def test_solve_tour_convex_polygon_is_optimal():
 def test_solve_tour_tiny_is_exact():
     D = make_matrix(6, 2, False)
     sol = solve_tour(D, time_limit_s=0.1)
-    best = min(
-        sum(D[a, b] for a, b in zip((0,) + p, p + (0,))) for p in itertools.permutations(range(1, 6))
-    )
+    best = min(sum(D[a, b] for a, b in zip((0,) + p, p + (0,))) for p in itertools.permutations(range(1, 6)))
     assert sol.exact and sol.order[0] == 0
     assert abs(sol.cost - best) <= 1e-9
 

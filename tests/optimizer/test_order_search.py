@@ -23,8 +23,9 @@ def _brute_best(m: np.ndarray, stops: list[int], start: int, end: int) -> tuple[
 def test_held_karp_candidates_contain_the_true_shortest_and_fastest_orders():
     dist, dur = _random_matrix(9, 1), _random_matrix(9, 2)
     stops = list(range(1, 8))
-    pool, info = candidate_orders(dist, dur, stops, start=0, end=8, max_permutations=24, exact_limit=15,
-                                  time_limit_s=1.0)
+    pool, info = candidate_orders(
+        dist, dur, stops, start=0, end=8, max_permutations=24, exact_limit=15, time_limit_s=1.0
+    )
     assert info.method == "held_karp" and info.exact
     assert _brute_best(dist, stops, 0, 8) in pool
     assert _brute_best(dur, stops, 0, 8) in pool
@@ -33,12 +34,14 @@ def test_held_karp_candidates_contain_the_true_shortest_and_fastest_orders():
 
 def test_small_instances_are_enumerated_and_beyond_exact_is_called_heuristic():
     m = _random_matrix(6, 3)
-    pool, info = candidate_orders(m, m, [1, 2, 3, 4], start=0, end=5, max_permutations=24, exact_limit=15,
-                                  time_limit_s=1.0)
+    pool, info = candidate_orders(
+        m, m, [1, 2, 3, 4], start=0, end=5, max_permutations=24, exact_limit=15, time_limit_s=1.0
+    )
     assert info.method == "enumeration" and len(pool) == 24 and info.orders_evaluated == 24
     big = _random_matrix(20, 4)
-    pool, info = candidate_orders(big, big, list(range(1, 19)), start=0, end=19, max_permutations=24, exact_limit=15,
-                                  time_limit_s=0.2)
+    pool, info = candidate_orders(
+        big, big, list(range(1, 19)), start=0, end=19, max_permutations=24, exact_limit=15, time_limit_s=0.2
+    )
     assert info.method == "heuristic" and not info.exact
 
 

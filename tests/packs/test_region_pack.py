@@ -3,15 +3,14 @@
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from opening_hours import OpeningHours
 
 from core.config import Settings
+from core.geo.registry import make_provider
 from core.packs.loader import list_regions, load_region
 from core.route.planner import plan_route
-from core.geo.registry import make_provider
 from core.route.scenarios import list_scenarios, load_scenario
 from tests.support.paths import ROOT as PROJECT_ROOT
 
@@ -54,8 +53,13 @@ def test_every_place_is_inside_the_bbox_and_has_valid_hours(pack):
 
 
 def test_validator_passes_strict():
-    proc = subprocess.run([sys.executable, "-m", "core", "pack", "validate", "shanghai", "--strict"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "core", "pack", "validate", "shanghai", "--strict"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
 
 

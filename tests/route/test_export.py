@@ -6,8 +6,6 @@ import csv
 import io
 import re
 
-from core.route.export import legs_to_csv, result_to_html, result_to_json, safe_href
-from core.route.links import build_deep_links
 from core.models.route import (
     CandidateRoute,
     DeepLinks,
@@ -16,6 +14,8 @@ from core.models.route import (
     RouteLeg,
     RoutePlanResult,
 )
+from core.route.export import legs_to_csv, result_to_html, result_to_json, safe_href
+from core.route.links import build_deep_links
 
 XSS = "<script>alert(1)</script>"
 
@@ -122,9 +122,7 @@ def make_result(*, deep_links: DeepLinks | None = None, warnings: list[str] | No
         best_route=best,
         deep_links=deep_links,
         summary=f"最佳路线 5.2 km，约 20 分钟。Stop {XSS} included.",
-        warnings=(
-            warnings if warnings is not None else ["坐标为离线估算 (offline estimate)", f"fuzzy match: {XSS}"]
-        )
+        warnings=(warnings if warnings is not None else ["坐标为离线估算 (offline estimate)", f"fuzzy match: {XSS}"])
         + link_warnings,
         provider="offline",
         region="shanghai",
@@ -179,9 +177,9 @@ def test_csv_has_one_row_per_leg_per_candidate_with_right_totals():
 
 def test_csv_neutralises_spreadsheet_formulas():
     result = make_result()
-    result.candidates[0].legs[0].from_label = "=HYPERLINK(\"x\")"
+    result.candidates[0].legs[0].from_label = '=HYPERLINK("x")'
     rows = list(csv.DictReader(io.StringIO(legs_to_csv(result))))
-    assert rows[0]["from"] == "'=HYPERLINK(\"x\")"
+    assert rows[0]["from"] == '\'=HYPERLINK("x")'
 
 
 # --------------------------------------------------------------------------------------------- HTML
@@ -252,7 +250,15 @@ def test_html_drops_disallowed_link_schemes():
 def test_safe_href():
     assert safe_href("https://uri.amap.com/navigation?to=1,2") is not None
     assert safe_href("AMAPURI://route/plan/?t=0") is not None
-    bad_links = ("javascript:alert(1)", " javascript:alert(1)", "vbscript:x", "/relative", "file:///etc/passwd", "", None)
+    bad_links = (
+        "javascript:alert(1)",
+        " javascript:alert(1)",
+        "vbscript:x",
+        "/relative",
+        "file:///etc/passwd",
+        "",
+        None,
+    )
     for bad in bad_links:
         assert safe_href(bad) is None
 

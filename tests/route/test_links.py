@@ -8,8 +8,8 @@ import coordTransform
 import pytest
 
 from core.errors import InputError
-from core.route.links import MAX_APP_VIAS, build_deep_links, qr_svg_data_uri
 from core.models.route import ResolvedPoint
+from core.route.links import MAX_APP_VIAS, build_deep_links, qr_svg_data_uri
 
 # WGS-84 coordinates (Shanghai)
 PEOPLES_SQUARE = (121.4737, 31.2304)

@@ -6,9 +6,9 @@ from pydantic import ValidationError
 
 from core.config import Settings
 from core.errors import InputError, ResolutionError
+from core.geo.registry import make_provider
 from core.models.route import RoutePlanRequest
 from core.route.planner import plan_route
-from core.geo.registry import make_provider
 from tests.support.region_packs import write_pack
 
 SIGHTS = ["外滩", "东方明珠", "豫园", "上海博物馆", "新天地", "田子坊", "静安寺"]
@@ -25,15 +25,22 @@ def provider(settings):
 
 
 def _req(stops, **kw):
-    base = dict(origin_mode="fixed", origin_address="人民广场", destination_address="浦东国际机场T2航站楼", stops=[{"address": s} for s in stops])
+    base = dict(
+        origin_mode="fixed",
+        origin_address="人民广场",
+        destination_address="浦东国际机场T2航站楼",
+        stops=[{"address": s} for s in stops],
+    )
     base.update(kw)
     return RoutePlanRequest.model_validate(base)
 
 
 def _brute_force(result, provider, metric):
     """Independent check: evaluate every order on the provider's own matrix."""
-    pts = ([(result.resolved_origin.lon, result.resolved_origin.lat)] if result.resolved_origin else [])
-    pts += [(s.lon, s.lat) for s in result.resolved_stops] + [(result.resolved_destination.lon, result.resolved_destination.lat)]
+    pts = [(result.resolved_origin.lon, result.resolved_origin.lat)] if result.resolved_origin else []
+    pts += [(s.lon, s.lat) for s in result.resolved_stops] + [
+        (result.resolved_destination.lon, result.resolved_destination.lat)
+    ]
     m = provider.router.matrix(pts, mode=result.transport_mode)
     mat = np.asarray(m.distances_m if metric == "distance" else m.durations_s)
     off = 1 if result.resolved_origin else 0
@@ -127,7 +134,9 @@ def test_current_location_with_coordinates_starts_there(provider, settings):
 
 
 def test_round_trip_returns_to_the_origin(provider, settings):
-    req = RoutePlanRequest(origin_mode="fixed", origin_address="人民广场", round_trip=True, stops=[{"address": s} for s in SIGHTS[:5]])
+    req = RoutePlanRequest(
+        origin_mode="fixed", origin_address="人民广场", round_trip=True, stops=[{"address": s} for s in SIGHTS[:5]]
+    )
     result = plan_route(req, provider=provider, settings=settings)
     assert result.round_trip
     assert result.best_route.full_order_labels[0] == result.best_route.full_order_labels[-1] == "人民广场"
@@ -171,18 +180,27 @@ def test_duplicate_stops_do_not_produce_twin_candidates(provider, settings):
 
 def test_round_trip_with_another_destination_is_rejected(provider, settings):
     with pytest.raises(InputError) as info:
-        plan_route(_req(["豫园", "新天地"], destination_address="外滩", round_trip=True), provider=provider, settings=settings)
+        plan_route(
+            _req(["豫园", "新天地"], destination_address="外滩", round_trip=True), provider=provider, settings=settings
+        )
     assert info.value.field == "destination_address" and "round trip" in info.value.message
 
 
 def test_round_trip_stop_at_the_origin_is_rejected_like_a_typed_one(provider, settings):
     # "黄浦区人民大道120号" is the address of 人民广场: the same place typed differently.
-    req = RoutePlanRequest(origin_mode="fixed", origin_address="黄浦区人民大道120号", round_trip=True, stops=[{"address": "人民广场"}, {"address": "豫园"}])
+    req = RoutePlanRequest(
+        origin_mode="fixed",
+        origin_address="黄浦区人民大道120号",
+        round_trip=True,
+        stops=[{"address": "人民广场"}, {"address": "豫园"}],
+    )
     with pytest.raises(InputError) as info:
         plan_route(req, provider=provider, settings=settings)
     assert info.value.field == "stops.0" and "round trip" in info.value.message
     with pytest.raises(ValidationError) as typed:
-        RoutePlanRequest(origin_mode="fixed", origin_address="人民广场", round_trip=True, stops=[{"address": "人民广场"}])
+        RoutePlanRequest(
+            origin_mode="fixed", origin_address="人民广场", round_trip=True, stops=[{"address": "人民广场"}]
+        )
     assert "round trip" in str(typed.value)
 
 
@@ -197,7 +215,11 @@ def test_live_start_outside_the_region_is_flagged(provider, settings):
     req = _req(SIGHTS[:2], origin_mode="current_location", origin_address=None, origin_lon=0.0, origin_lat=0.0)
     result = plan_route(req, provider=provider, settings=settings)
     assert any("outside the region" in w and "0.000000,0.000000" in w for w in result.warnings)
-    inside = plan_route(_req(SIGHTS[:2], origin_mode="current_location", origin_address=None, origin_lon=121.47, origin_lat=31.23), provider=provider, settings=settings)
+    inside = plan_route(
+        _req(SIGHTS[:2], origin_mode="current_location", origin_address=None, origin_lon=121.47, origin_lat=31.23),
+        provider=provider,
+        settings=settings,
+    )
     assert not any("outside the region" in w for w in inside.warnings)
 
 
@@ -205,7 +227,11 @@ def test_long_walking_legs_are_flagged(provider, settings):
     walk = plan_route(_req(["外滩", "豫园"], transport_mode="walking"), provider=provider, settings=settings)
     flagged = [w for w in walk.warnings if w.startswith("Walking:")]
     assert len(flagged) == 1 and "浦东国际机场T2航站楼" in flagged[0]  # the ~40 km walk to the airport
-    short = plan_route(_req(["外滩", "豫园"], destination_address="新天地", transport_mode="walking"), provider=provider, settings=settings)
+    short = plan_route(
+        _req(["外滩", "豫园"], destination_address="新天地", transport_mode="walking"),
+        provider=provider,
+        settings=settings,
+    )
     assert not any(w.startswith("Walking:") for w in short.warnings)
 
 
@@ -221,7 +247,8 @@ def test_the_result_names_the_index_of_its_best_candidate(provider):
     from core.models.route import RoutePlanRequest
     from core.route.planner import plan_route
 
-    request = RoutePlanRequest(origin_mode="fixed", origin_address="人民广场", destination_address="外滩",
-                               stops=["豫园", "新天地", "静安寺"])
+    request = RoutePlanRequest(
+        origin_mode="fixed", origin_address="人民广场", destination_address="外滩", stops=["豫园", "新天地", "静安寺"]
+    )
     result = plan_route(request, provider=provider)
     assert result.candidates[result.best_index] == result.best_route

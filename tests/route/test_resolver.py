@@ -2,8 +2,8 @@ import pytest
 
 from core.config import Settings
 from core.errors import ResolutionError
-from core.models.route import RawStop, RoutePlanRequest
 from core.geo.registry import make_provider
+from core.models.route import RawStop, RoutePlanRequest
 from core.route.resolver import resolve_point, resolve_points
 from tests.support.region_packs import write_pack
 
@@ -49,7 +49,9 @@ def test_low_score_fuzzy_match_is_confirmed_by_detail(provider, settings):
 
 
 def test_missing_house_number_falls_back_with_a_note(provider, settings):
-    res = resolve_point(RawStop(address="长宁区仙霞路101号"), role="stop", provider=provider, settings=settings, index=0)
+    res = resolve_point(
+        RawStop(address="长宁区仙霞路101号"), role="stop", provider=provider, settings=settings, index=0
+    )
     assert res.point.source == "manual_fallback"
     assert res.point.poi_id == "t-xianxia-99"
     assert "仙霞路" in res.point.confidence_note
@@ -59,20 +61,26 @@ def test_missing_house_number_falls_back_with_a_note(provider, settings):
 def test_other_house_number_on_the_same_road_is_not_taken_as_exact(provider, settings):
     res = resolve_point(RawStop(address="徐汇区测试路7号"), role="stop", provider=provider, settings=settings, index=0)
     assert res.point.poi_id == "t-addr-6" and res.point.source == "geo"
-    res = resolve_point(RawStop(address="徐汇区测试路700号"), role="stop", provider=provider, settings=settings, index=0)
+    res = resolve_point(
+        RawStop(address="徐汇区测试路700号"), role="stop", provider=provider, settings=settings, index=0
+    )
     assert res.point.source == "manual_fallback"
 
 
 def test_unresolvable_input_is_a_structured_error_naming_it(provider, settings):
     with pytest.raises(ResolutionError) as info:
-        resolve_point(RawStop(address="zzzz qqq 不存在的地方"), role="stop", provider=provider, settings=settings, index=4)
+        resolve_point(
+            RawStop(address="zzzz qqq 不存在的地方"), role="stop", provider=provider, settings=settings, index=4
+        )
     assert info.value.field == "stops.4"
     assert "stop 5 'zzzz qqq 不存在的地方'" in info.value.message
 
 
 def test_resolve_points_reports_every_failure(provider, settings):
     req = RoutePlanRequest(
-        origin_mode="fixed", origin_address="人民广场", destination_address="外滩",
+        origin_mode="fixed",
+        origin_address="人民广场",
+        destination_address="外滩",
         stops=[{"address": "豫园"}, {"address": "qqqq xxxx"}, {"address": "wwww yyyy"}],
     )
     with pytest.raises(ResolutionError) as info:
@@ -90,7 +98,9 @@ def test_current_location_origin_is_never_resolved(provider, settings):
 
 def test_unresolved_places_say_once_that_the_offline_pack_is_limited(provider, settings):
     req = RoutePlanRequest(
-        origin_mode="fixed", origin_address="人民广场", destination_address="北京天安门",
+        origin_mode="fixed",
+        origin_address="人民广场",
+        destination_address="北京天安门",
         stops=[{"address": "杭州西湖", "city": "杭州"}],
     )
     with pytest.raises(ResolutionError) as info:

@@ -17,8 +17,11 @@ def test_rows_written_with_the_old_words_read_as_today_s_vocabulary(tmp_path):
     store = TripStore(f"sqlite:///{db}")
     store.create_trip(user_id="u1", region="shanghai", trip_id="t1", nodes=[TripNode(name="外滩", priority="must")])
     store.close()
-    legacy = [{"name": "外滩", "priority": "must"}, {"name": "豫园", "priority": "normal"},
-              {"name": "新天地", "priority": "optional"}]
+    legacy = [
+        {"name": "外滩", "priority": "must"},
+        {"name": "豫园", "priority": "normal"},
+        {"name": "新天地", "priority": "optional"},
+    ]
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE trips SET draft_json = ? WHERE trip_id = 't1'", (json.dumps(legacy, ensure_ascii=False),))
     draft = TripStore(f"sqlite:///{db}").get_trip("t1")

@@ -13,8 +13,6 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-import pytest
-
 from tests.support.region_packs import write_region
 
 REGION = {
@@ -32,30 +30,210 @@ REGION = {
     },
 }
 PLACES = [
-    ("a-bund", "外滩", "The Bund", "Bund|外滩观景平台", "黄浦区中山东一路", "黄浦区", 121.4880, 31.2402, "landmark",
-     "outdoor|free|night_view|photo_spot", "24/7", 0, 4.8, 60, "false"),
-    ("a-pearl", "东方明珠广播电视塔", "Oriental Pearl TV Tower", "东方明珠|Pearl Tower", "浦东新区世纪大道1号", "浦东新区",
-     121.4951, 31.2420, "landmark", "indoor|night_view|kid_friendly|rainy_day_ok", "Mo-Su 09:00-21:30", 199, 4.5, 90, "false"),
-    ("a-yuyuan", "豫园", "Yu Garden", "Yuyuan Garden", "黄浦区安仁街218号", "黄浦区", 121.4921, 31.2272, "landmark",
-     "historic|photo_spot", "Tu-Su 09:00-16:30; Mo off", 40, 4.6, 90, "true"),
-    ("a-museum", "上海博物馆", "Shanghai Museum", "上博", "黄浦区人民大道201号", "黄浦区", 121.4755, 31.2283, "museum",
-     "indoor|free|historic|rainy_day_ok", "Tu-Su 09:00-17:00; Mo off", 0, 4.8, 120, "true"),
-    ("a-jingan", "静安寺", "Jing'an Temple", "Jingan Temple", "静安区南京西路1686号", "静安区", 121.4454, 31.2234,
-     "temple", "historic|quiet", "Mo-Su 07:30-17:00", 50, 4.5, 45, "false"),
-    ("a-century-park", "世纪公园", "Century Park", "", "浦东新区锦绣路1001号", "浦东新区", 121.5515, 31.2157, "park",
-     "outdoor|nature|kid_friendly|quiet", "Mo-Su 07:00-18:00", 10, 4.4, 90, "false"),
-    ("a-tianzifang", "田子坊", "Tianzifang", "", "黄浦区泰康路210弄", "黄浦区", 121.4664, 31.2089, "shopping",
-     "art|shopping|photo_spot", "Mo-Su 10:00-22:00", 0, 4.2, 60, "false"),
-    ("a-xintiandi", "新天地", "Xintiandi", "", "黄浦区太仓路181弄", "黄浦区", 121.4747, 31.2196, "shopping",
-     "food|night_view|shopping", "Mo-Su 10:00-23:00", 0, 4.4, 60, "false"),
-    ("a-longhua", "龙华寺", "Longhua Temple", "", "徐汇区龙华路2853号", "徐汇区", 121.4486, 31.1770, "temple",
-     "historic|quiet|local_favourite", "Mo-Su 07:00-16:30", 10, 4.5, 45, "false"),
-    ("a-nanxiang", "南翔馒头店", "Nanxiang Steamed Bun", "南翔小笼", "黄浦区豫园路85号", "黄浦区", 121.4918, 31.2277,
-     "restaurant", "food|local_favourite", "Mo-Su 08:00-21:00", 80, 4.2, 45, "false"),
-    ("a-peace-hotel", "和平饭店", "Peace Hotel", "Fairmont Peace Hotel", "黄浦区南京东路20号", "黄浦区", 121.4860,
-     31.2405, "hotel", "historic|premium", "24/7", 1500, 4.7, 30, "true"),
-    ("a-shortwindow", "短时展厅", "Short Window Hall", "", "黄浦区测试路1号", "黄浦区", 121.4800, 31.2300, "museum",
-     "indoor", "Mo-Su 10:00-10:20", 0, 4.0, 120, "false"),
+    (
+        "a-bund",
+        "外滩",
+        "The Bund",
+        "Bund|外滩观景平台",
+        "黄浦区中山东一路",
+        "黄浦区",
+        121.4880,
+        31.2402,
+        "landmark",
+        "outdoor|free|night_view|photo_spot",
+        "24/7",
+        0,
+        4.8,
+        60,
+        "false",
+    ),
+    (
+        "a-pearl",
+        "东方明珠广播电视塔",
+        "Oriental Pearl TV Tower",
+        "东方明珠|Pearl Tower",
+        "浦东新区世纪大道1号",
+        "浦东新区",
+        121.4951,
+        31.2420,
+        "landmark",
+        "indoor|night_view|kid_friendly|rainy_day_ok",
+        "Mo-Su 09:00-21:30",
+        199,
+        4.5,
+        90,
+        "false",
+    ),
+    (
+        "a-yuyuan",
+        "豫园",
+        "Yu Garden",
+        "Yuyuan Garden",
+        "黄浦区安仁街218号",
+        "黄浦区",
+        121.4921,
+        31.2272,
+        "landmark",
+        "historic|photo_spot",
+        "Tu-Su 09:00-16:30; Mo off",
+        40,
+        4.6,
+        90,
+        "true",
+    ),
+    (
+        "a-museum",
+        "上海博物馆",
+        "Shanghai Museum",
+        "上博",
+        "黄浦区人民大道201号",
+        "黄浦区",
+        121.4755,
+        31.2283,
+        "museum",
+        "indoor|free|historic|rainy_day_ok",
+        "Tu-Su 09:00-17:00; Mo off",
+        0,
+        4.8,
+        120,
+        "true",
+    ),
+    (
+        "a-jingan",
+        "静安寺",
+        "Jing'an Temple",
+        "Jingan Temple",
+        "静安区南京西路1686号",
+        "静安区",
+        121.4454,
+        31.2234,
+        "temple",
+        "historic|quiet",
+        "Mo-Su 07:30-17:00",
+        50,
+        4.5,
+        45,
+        "false",
+    ),
+    (
+        "a-century-park",
+        "世纪公园",
+        "Century Park",
+        "",
+        "浦东新区锦绣路1001号",
+        "浦东新区",
+        121.5515,
+        31.2157,
+        "park",
+        "outdoor|nature|kid_friendly|quiet",
+        "Mo-Su 07:00-18:00",
+        10,
+        4.4,
+        90,
+        "false",
+    ),
+    (
+        "a-tianzifang",
+        "田子坊",
+        "Tianzifang",
+        "",
+        "黄浦区泰康路210弄",
+        "黄浦区",
+        121.4664,
+        31.2089,
+        "shopping",
+        "art|shopping|photo_spot",
+        "Mo-Su 10:00-22:00",
+        0,
+        4.2,
+        60,
+        "false",
+    ),
+    (
+        "a-xintiandi",
+        "新天地",
+        "Xintiandi",
+        "",
+        "黄浦区太仓路181弄",
+        "黄浦区",
+        121.4747,
+        31.2196,
+        "shopping",
+        "food|night_view|shopping",
+        "Mo-Su 10:00-23:00",
+        0,
+        4.4,
+        60,
+        "false",
+    ),
+    (
+        "a-longhua",
+        "龙华寺",
+        "Longhua Temple",
+        "",
+        "徐汇区龙华路2853号",
+        "徐汇区",
+        121.4486,
+        31.1770,
+        "temple",
+        "historic|quiet|local_favourite",
+        "Mo-Su 07:00-16:30",
+        10,
+        4.5,
+        45,
+        "false",
+    ),
+    (
+        "a-nanxiang",
+        "南翔馒头店",
+        "Nanxiang Steamed Bun",
+        "南翔小笼",
+        "黄浦区豫园路85号",
+        "黄浦区",
+        121.4918,
+        31.2277,
+        "restaurant",
+        "food|local_favourite",
+        "Mo-Su 08:00-21:00",
+        80,
+        4.2,
+        45,
+        "false",
+    ),
+    (
+        "a-peace-hotel",
+        "和平饭店",
+        "Peace Hotel",
+        "Fairmont Peace Hotel",
+        "黄浦区南京东路20号",
+        "黄浦区",
+        121.4860,
+        31.2405,
+        "hotel",
+        "historic|premium",
+        "24/7",
+        1500,
+        4.7,
+        30,
+        "true",
+    ),
+    (
+        "a-shortwindow",
+        "短时展厅",
+        "Short Window Hall",
+        "",
+        "黄浦区测试路1号",
+        "黄浦区",
+        121.4800,
+        31.2300,
+        "museum",
+        "indoor",
+        "Mo-Su 10:00-10:20",
+        0,
+        4.0,
+        120,
+        "false",
+    ),
 ]
 
 
@@ -69,8 +247,15 @@ def make_settings(tmp: Path, **overrides):
     data = write_agent_pack(tmp / "data")
     kb = tmp / "kb"
     kb.mkdir(exist_ok=True)
-    base = dict(data_dir=data, region="agentcity", provider="offline", db_url=f"sqlite:///{tmp / 'trips.db'}",
-                agent_event_log=tmp / "events.jsonl", kb_dir=kb, browse_allowlist=["127.0.0.1"])
+    base = dict(
+        data_dir=data,
+        region="agentcity",
+        provider="offline",
+        db_url=f"sqlite:///{tmp / 'trips.db'}",
+        agent_event_log=tmp / "events.jsonl",
+        kb_dir=kb,
+        browse_allowlist=["127.0.0.1"],
+    )
     base.update(overrides)
     return Settings(**base)
 
@@ -98,12 +283,12 @@ def agent_runner(tmp: Path):
     def run(message, **kw):
         engine = {k: kw.pop(k) for k in ("clock", "telemetry") if k in kw}
         kw.setdefault("user_id", "alice")
-        return route_and_run({"message": message, **kw}, settings=settings, provider=provider, now=FIXED_NOW,
-                             **engine)
+        return route_and_run({"message": message, **kw}, settings=settings, provider=provider, now=FIXED_NOW, **engine)
 
     run.settings = settings
     run.provider = provider
     return run
+
 
 from tests.support.paths import SITE_DIR  # noqa: E402
 
@@ -160,30 +345,3 @@ class FixtureSite:
     def __exit__(self, *exc):
         self.server.shutdown()
         self.server.server_close()
-
-
-@pytest.fixture
-def client(tmp_path, monkeypatch):
-    """FastAPI TestClient of api.py on a temp agent pack, store and event log (import it as a fixture)."""
-    from fastapi.testclient import TestClient
-
-    from core.config import get_settings
-
-    write_agent_pack(tmp_path / "data")
-    (tmp_path / "kb").mkdir()
-    env = {
-        "OMNI_DATA_DIR": str(tmp_path / "data"),
-        "OMNI_REGION": "agentcity",
-        "OMNI_PROVIDER": "offline",
-        "OMNI_DB_URL": f"sqlite:///{tmp_path / 'api.db'}",
-        "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
-        "OMNI_KB_DIR": str(tmp_path / "kb"),
-        "OMNI_BROWSE_ALLOWLIST": '["127.0.0.1"]',
-    }
-    for key, value in env.items():
-        monkeypatch.setenv(key, value)
-    get_settings.cache_clear()
-    from api import app
-
-    yield TestClient(app)
-    get_settings.cache_clear()

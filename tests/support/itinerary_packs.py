@@ -51,14 +51,23 @@ PLACES = [
 # A grid of sights, always open 09:00-21:00, for larger trips.
 for i in range(36):
     PLACES.append(
-        (f"i-grid-{i}", f"Grid Sight {i}", round(121.43 + 0.012 * (i % 6), 4), round(31.19 + 0.010 * (i // 6), 4),
-         "landmark", "Mo-Su 09:00-21:00", 45 + 15 * (i % 3))
+        (
+            f"i-grid-{i}",
+            f"Grid Sight {i}",
+            round(121.43 + 0.012 * (i % 6), 4),
+            round(31.19 + 0.010 * (i // 6), 4),
+            "landmark",
+            "Mo-Su 09:00-21:00",
+            45 + 15 * (i % 3),
+        )
     )
 
 
 def write_itinerary_pack(root: Path, name: str = "itintest") -> Path:
-    rows = [[pid, en, en, "", f"{en} address", "", lon, lat, cat, "", oh, "", "", visit, "false"]
-            for pid, en, lon, lat, cat, oh, visit in PLACES]
+    rows = [
+        [pid, en, en, "", f"{en} address", "", lon, lat, cat, "", oh, "", "", visit, "false"]
+        for pid, en, lon, lat, cat, oh, visit in PLACES
+    ]
     return write_region(root, {**REGION, "name": name}, rows)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -19,9 +17,14 @@ PAGE = str(PROJECT_ROOT / "pages" / "agent_console.py")
 def page(tmp_path, monkeypatch, leaflet_static):
     write_agent_pack(tmp_path / "data")
     (tmp_path / "kb").mkdir()
-    for k, v in {"OMNI_DATA_DIR": str(tmp_path / "data"), "OMNI_REGION": "agentcity", "OMNI_PROVIDER": "offline",
-                 "OMNI_DB_URL": f"sqlite:///{tmp_path / 'ui.db'}", "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
-                 "OMNI_KB_DIR": str(tmp_path / "kb")}.items():
+    for k, v in {
+        "OMNI_DATA_DIR": str(tmp_path / "data"),
+        "OMNI_REGION": "agentcity",
+        "OMNI_PROVIDER": "offline",
+        "OMNI_DB_URL": f"sqlite:///{tmp_path / 'ui.db'}",
+        "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
+        "OMNI_KB_DIR": str(tmp_path / "kb"),
+    }.items():
         monkeypatch.setenv(k, v)
     get_settings.cache_clear()
     at = AppTest.from_file(PAGE, default_timeout=60)
@@ -70,8 +73,7 @@ def test_qa_button_runs_every_case(page):
     assert _metric(page, "QA passed") == "8/8"
 
 
-def test_the_console_answers_with_the_region_and_provider_chosen_in_the_sidebar(tmp_path, monkeypatch,
-                                                                                   leaflet_static):
+def test_the_console_answers_with_the_region_and_provider_chosen_in_the_sidebar(tmp_path, monkeypatch, leaflet_static):
     from tests.support.region_packs import write_pack
 
     write_agent_pack(tmp_path / "data")
@@ -79,9 +81,14 @@ def test_the_console_answers_with_the_region_and_provider_chosen_in_the_sidebar(
     meta = tmp_path / "data" / "regions" / "testcity" / "region.json"
     meta.write_text(meta.read_text(encoding="utf-8").replace('"zh": "上海"', '"zh": "测试城"'), encoding="utf-8")
     (tmp_path / "kb").mkdir()
-    for k, v in {"OMNI_DATA_DIR": str(tmp_path / "data"), "OMNI_REGION": "agentcity", "OMNI_PROVIDER": "offline",
-                 "OMNI_DB_URL": f"sqlite:///{tmp_path / 'ui.db'}", "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
-                 "OMNI_KB_DIR": str(tmp_path / "kb")}.items():
+    for k, v in {
+        "OMNI_DATA_DIR": str(tmp_path / "data"),
+        "OMNI_REGION": "agentcity",
+        "OMNI_PROVIDER": "offline",
+        "OMNI_DB_URL": f"sqlite:///{tmp_path / 'ui.db'}",
+        "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
+        "OMNI_KB_DIR": str(tmp_path / "kb"),
+    }.items():
         monkeypatch.setenv(k, v)
     get_settings.cache_clear()
     try:

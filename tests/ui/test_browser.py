@@ -11,21 +11,16 @@ Needs Debian's ``chromium`` (apt-get install chromium fonts-noto-cjk); the test 
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-
 import os
 import shutil
 import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+
 from tests.support.paths import ROOT as PROJECT_ROOT
 
 ROOT = PROJECT_ROOT
@@ -54,59 +49,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-@pytest.fixture
-def streamlit_server(leaflet_static, tmp_path):
-    port = free_port()
-    log = (tmp_path / "streamlit.log").open("w")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.address",
-            "127.0.0.1",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_LIMIT_S
-        while True:
-            assert proc.poll() is None, "streamlit exited:\n" + (tmp_path / "streamlit.log").read_text()
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as resp:
-                    if resp.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            assert time.monotonic() < deadline, "streamlit did not start:\n" + (tmp_path / "streamlit.log").read_text()
-            time.sleep(0.3)
-        # Leaflet is served by the app itself.
-        with urllib.request.urlopen(f"{base}/app/static/leaflet/leaflet.js", timeout=10) as resp:
-            assert resp.status == 200
-            assert "javascript" in resp.headers.get("Content-Type", "")
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 @dataclass
@@ -229,9 +171,14 @@ def test_current_location_from_browser_and_map(streamlit_server):
             browser.close()
 
 
-@pytest.mark.parametrize("path,marker", [("route_planner", ".st-key-plan button"),
-                                         ("itinerary", ".st-key-optimise button"),
-                                         ("agent_console", ".st-key-agent_prompt")])
+@pytest.mark.parametrize(
+    "path,marker",
+    [
+        ("route_planner", ".st-key-plan button"),
+        ("itinerary", ".st-key-optimise button"),
+        ("agent_console", ".st-key-agent_prompt"),
+    ],
+)
 def test_each_page_url_opened_first_gets_the_app_frame(streamlit_server, path, marker):
     """Streamlit's legacy multipage mode (components/legacy_pages.py): the first visit after a server start opens a
     page URL directly; the page must still come with app.py's sidebar and navigation."""

@@ -19,7 +19,6 @@ from components import itinerary_frames as frames
 from components import itinerary_state as state
 from core.errors import InputError
 from core.models.itinerary_result import ItineraryResult
-from tests.ui.test_browser import streamlit_server  # noqa: F401  (the fixture of the browser test)
 
 PAGE = "pages/itinerary.py"
 TRIPS = ["shanghai_3day_30places", "shanghai_family_day", "shanghai_2day_monday_museum"]
@@ -347,12 +346,45 @@ def test_json_and_ics_downloads(it_app, monkeypatch):
 # --- pure helpers (the place table cannot be driven through AppTest) ------------------------------------
 
 CATALOG = [
-    {"id": "a", "name_zh": "甲", "name_en": "Alpha Museum", "aliases": [], "district": "", "category": "museum",
-     "tags": [], "opening_hours": "Tu-Su 09:00-17:00", "visit_minutes": 90, "lon": 121.4, "lat": 31.2},
-    {"id": "b", "name_zh": "乙", "name_en": "Beta Park", "aliases": ["B park"], "district": "", "category": "park",
-     "tags": ["outdoor"], "opening_hours": None, "visit_minutes": None, "lon": 121.5, "lat": 31.2},
-    {"id": "h", "name_zh": "酒店", "name_en": "Hotel", "aliases": [], "district": "", "category": "hotel",
-     "tags": [], "opening_hours": None, "visit_minutes": None, "lon": 121.45, "lat": 31.21},
+    {
+        "id": "a",
+        "name_zh": "甲",
+        "name_en": "Alpha Museum",
+        "aliases": [],
+        "district": "",
+        "category": "museum",
+        "tags": [],
+        "opening_hours": "Tu-Su 09:00-17:00",
+        "visit_minutes": 90,
+        "lon": 121.4,
+        "lat": 31.2,
+    },
+    {
+        "id": "b",
+        "name_zh": "乙",
+        "name_en": "Beta Park",
+        "aliases": ["B park"],
+        "district": "",
+        "category": "park",
+        "tags": ["outdoor"],
+        "opening_hours": None,
+        "visit_minutes": None,
+        "lon": 121.5,
+        "lat": 31.2,
+    },
+    {
+        "id": "h",
+        "name_zh": "酒店",
+        "name_en": "Hotel",
+        "aliases": [],
+        "district": "",
+        "category": "hotel",
+        "tags": [],
+        "opening_hours": None,
+        "visit_minutes": None,
+        "lon": 121.45,
+        "lat": 31.21,
+    },
 ]
 
 
@@ -373,18 +405,29 @@ def test_place_table_edits_merge_into_the_selection():
 
 def form_state(**over):
     state = {
-        "trip_name": "t", "trip_start_date": __import__("datetime").date(2025, 6, 9), "trip_days": 2,
-        "day_start": time(9, 0), "day_end": time(18, 0), "per_day_hours": False, "trip_hotel": "h",
-        "lunch_enabled": True, "lunch_start": time(11, 30), "lunch_end": time(13, 30), "lunch_minutes": 60,
-        "pacing": "normal", "trip_mode": "driving",
+        "trip_name": "t",
+        "trip_start_date": __import__("datetime").date(2025, 6, 9),
+        "trip_days": 2,
+        "day_start": time(9, 0),
+        "day_end": time(18, 0),
+        "per_day_hours": False,
+        "trip_hotel": "h",
+        "lunch_enabled": True,
+        "lunch_start": time(11, 30),
+        "lunch_end": time(13, 30),
+        "lunch_minutes": 60,
+        "pacing": "normal",
+        "trip_mode": "driving",
     }
     state.update(over)
     return state
 
 
 def test_trip_request_builds_a_request_and_names_the_widget_of_each_bad_field():
-    selection = {"a": {"include": True, "priority": "must", "visit_minutes": 90, "fixed_day": 2},
-                 "b": {"include": False, "priority": "nice", "visit_minutes": None, "fixed_day": None}}
+    selection = {
+        "a": {"include": True, "priority": "must", "visit_minutes": 90, "fixed_day": 2},
+        "b": {"include": False, "priority": "nice", "visit_minutes": None, "fixed_day": None},
+    }
     request = form.trip_request(form_state(), selection, CATALOG, "shanghai")
     assert [p.place_id for p in request.places] == ["a"]
     assert request.places[0].fixed_day == 1  # the table counts days from 1

@@ -233,8 +233,8 @@ def test_amap_without_key_falls_back_to_offline(planner_app, monkeypatch):
 
 
 def _plan(scenario_id: str):
-    from core.route.planner import plan_route
     from core.geo.registry import make_provider
+    from core.route.planner import plan_route
 
     scenario = next(s for s in SCENARIOS if s.id == scenario_id)
     provider = make_provider("offline", region=scenario.region)
@@ -337,7 +337,12 @@ def test_changed_fields_compares_the_form_with_the_planned_request():
     from components.stops_table import stops_frame
     from core.models.route import RoutePlanRequest
 
-    state = {"origin_mode": "fixed", "origin_address": "人民广场", "destination_address": "外滩", "route_strategy": "balanced"}
+    state = {
+        "origin_mode": "fixed",
+        "origin_address": "人民广场",
+        "destination_address": "外滩",
+        "route_strategy": "balanced",
+    }
     table = stops_frame([{"address": "豫园"}, {"address": "新天地"}])
     planned = RoutePlanRequest.model_validate(request_payload(state, table))
     assert changed_fields(state, table, planned) == []

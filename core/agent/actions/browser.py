@@ -16,8 +16,11 @@ class FetchIn(BaseModel):
 
 def _fetch(inp: FetchIn, state: AgentState, ctx: AgentContext) -> BrowseOutcome:
     if not ctx.request.options.allow_webbrowse:  # the consent gate, enforced again at the action
-        raise ActionError("web browsing needs the user's consent (allow_webbrowse)", field="allow_webbrowse",
-                          code="BROWSER_CONSENT_REQUIRED")
+        raise ActionError(
+            "web browsing needs the user's consent (allow_webbrowse)",
+            field="allow_webbrowse",
+            code="BROWSER_CONSENT_REQUIRED",
+        )
     remaining = ctx.request.options.max_browser_steps - state.observability.browser_steps
     out = ctx.browser.run(inp.url, max_steps=max(0, remaining), max_seconds=max(0.0, ctx.remaining_s()))
     state.observability.browser_steps += out.steps

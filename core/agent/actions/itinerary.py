@@ -104,8 +104,11 @@ def _optimize(inp: OptimizeIn, state: AgentState, ctx: AgentContext) -> Optimize
         first.dropped = list(dict.fromkeys([*first.dropped, *clusters.unassignable]))
     state.compute.day_plans = ordered
     state.compute.optimization_results = [p.model_dump() for p in ordered]
-    return OptimizeOut(orders={p.day_index: p.order for p in ordered}, dropped={p.day_index: p.dropped for p in ordered},
-                       solver_status={p.day_index: p.solver_status for p in ordered})
+    return OptimizeOut(
+        orders={p.day_index: p.order for p in ordered},
+        dropped={p.day_index: p.dropped for p in ordered},
+        solver_status={p.day_index: p.solver_status for p in ordered},
+    )
 
 
 def _repair(inp: RepairIn, state: AgentState, ctx: AgentContext) -> RepairOut:

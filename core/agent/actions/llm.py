@@ -27,14 +27,22 @@ def template_explanation(facts: dict[str, Any], *, zh: bool) -> str:
     lines = []
     for d in days:
         stops = " → ".join(d.get("visits", [])) or ("（空）" if zh else "(empty)")
-        lines.append((f"第{d['day'] + 1}天 {d.get('date', '')}：" if zh else f"Day {d['day'] + 1} {d.get('date', '')}: ") + stops)
+        lines.append(
+            (f"第{d['day'] + 1}天 {d.get('date', '')}：" if zh else f"Day {d['day'] + 1} {d.get('date', '')}: ") + stops
+        )
     dropped = facts.get("dropped") or []
     if dropped:
         lines.append(("未安排：" if zh else "Not scheduled: ") + "；".join(dropped))
     if facts.get("robustness") is not None:
-        lines.append((f"稳健度 {facts['robustness']:.2f}" if zh else f"Robustness {facts['robustness']:.2f}")
-                     + (f"，最小缓冲 {facts.get('min_slack_min')} 分钟" if zh and facts.get("min_slack_min") is not None else "")
-                     + (f", minimum slack {facts.get('min_slack_min')} min" if not zh and facts.get("min_slack_min") is not None else ""))
+        lines.append(
+            (f"稳健度 {facts['robustness']:.2f}" if zh else f"Robustness {facts['robustness']:.2f}")
+            + (f"，最小缓冲 {facts.get('min_slack_min')} 分钟" if zh and facts.get("min_slack_min") is not None else "")
+            + (
+                f", minimum slack {facts.get('min_slack_min')} min"
+                if not zh and facts.get("min_slack_min") is not None
+                else ""
+            )
+        )
     for note in facts.get("notes", []):
         lines.append(str(note))
     return "\n".join(lines)

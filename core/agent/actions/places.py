@@ -60,8 +60,9 @@ def resolve_name(provider: Geocoder, name: str, *, min_score: float) -> Resolved
     if not hits or not hits[0].poi_id:
         return None
     h = hits[0]
-    return ResolvedEntity(query=name, place_id=h.poi_id, name=h.name, lon=h.lon, lat=h.lat, score=h.score,
-                          matched_on=h.matched_on)
+    return ResolvedEntity(
+        query=name, place_id=h.poi_id, name=h.name, lon=h.lon, lat=h.lat, score=h.score, matched_on=h.matched_on
+    )
 
 
 def _resolve(inp: ResolveIn, state: AgentState, ctx: AgentContext) -> ResolveOut:
@@ -77,10 +78,20 @@ def _resolve(inp: ResolveIn, state: AgentState, ctx: AgentContext) -> ResolveOut
 
 def poi_facts(place) -> dict[str, Any]:
     return {
-        "place_id": place.id, "name": place.name_zh, "name_en": place.name_en, "category": place.category,
-        "district": place.district, "address": place.address, "lon": place.lon, "lat": place.lat,
-        "opening_hours": place.opening_hours, "price_per_person": place.price_per_person, "rating": place.rating,
-        "visit_minutes": place.visit_minutes, "needs_reservation": place.needs_reservation, "tags": list(place.tags),
+        "place_id": place.id,
+        "name": place.name_zh,
+        "name_en": place.name_en,
+        "category": place.category,
+        "district": place.district,
+        "address": place.address,
+        "lon": place.lon,
+        "lat": place.lat,
+        "opening_hours": place.opening_hours,
+        "price_per_person": place.price_per_person,
+        "rating": place.rating,
+        "visit_minutes": place.visit_minutes,
+        "needs_reservation": place.needs_reservation,
+        "tags": list(place.tags),
     }
 
 
@@ -101,8 +112,16 @@ def _facts(inp: FactsIn, state: AgentState, ctx: AgentContext) -> FactsOut:
 def _knowledge(inp: KnowledgeIn, state: AgentState, ctx: AgentContext) -> KnowledgeOut:
     kb = knowledge_base(ctx.provider.region, kb_dir=ctx.settings.kb_dir)
     r = kb.search(inp.query, k=inp.k)
-    hits = [{**h.doc.facts, "doc_id": h.doc.doc_id, "score": round(h.score, 3), "coverage": round(h.coverage, 3),
-             "source": h.doc.source} for h in r.hits]
+    hits = [
+        {
+            **h.doc.facts,
+            "doc_id": h.doc.doc_id,
+            "score": round(h.score, 3),
+            "coverage": round(h.coverage, 3),
+            "source": h.doc.source,
+        }
+        for h in r.hits
+    ]
     return KnowledgeOut(covered=r.covered, terms=r.terms, missing_terms=r.missing_terms, hits=hits)
 
 

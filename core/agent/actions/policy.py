@@ -47,8 +47,9 @@ def _validate(inp: ValidateIn, state: AgentState, ctx: AgentContext) -> Validate
 
     report = validate_feasibility(state.compute.problem, state.compute.day_plans, settings=ctx.settings)
     state.compute.feasibility = report
-    return ValidateOut(dropped=[d.model_dump(mode="json") for d in report.dropped_items],
-                       infeasible_hard=list(report.infeasible_hard))
+    return ValidateOut(
+        dropped=[d.model_dump(mode="json") for d in report.dropped_items], infeasible_hard=list(report.infeasible_hard)
+    )
 
 
 def _score(inp: ScoreIn, state: AgentState, ctx: AgentContext) -> ScoreOut:
@@ -66,15 +67,24 @@ def _critic(inp: CriticIn, state: AgentState, ctx: AgentContext) -> CriticOut:
     robustness this loop already computed."""
     from core.itinerary.assembly import assemble_result
 
-    result = assemble_result(state.compute.problem, state.compute.day_plans, provider=ctx.provider,
-                             settings=ctx.settings, feasibility=state.compute.feasibility,
-                             robustness=state.compute.robustness)
+    result = assemble_result(
+        state.compute.problem,
+        state.compute.day_plans,
+        provider=ctx.provider,
+        settings=ctx.settings,
+        feasibility=state.compute.feasibility,
+        robustness=state.compute.robustness,
+    )
     result.decision_log = []  # the agent keeps its own decision log (state.decision_log)
     state.compute.itinerary = result
     state.compute.critic = result.critic
     rob = result.robustness
-    return CriticOut(passed=result.critic.passed, violations=sorted(result.critic.codes()),
-                     min_slack=rob.min_slack_min, total_wait=result.totals.wait_min)
+    return CriticOut(
+        passed=result.critic.passed,
+        violations=sorted(result.critic.codes()),
+        min_slack=rob.min_slack_min,
+        total_wait=result.totals.wait_min,
+    )
 
 
 def actions() -> list[ActionSpec]:

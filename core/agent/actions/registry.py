@@ -65,19 +65,21 @@ class ActionRegistry:
         cacheable: bool = False,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-            self.register(ActionSpec(
-                name=name,
-                description=description,
-                kind=kind,
-                cost=cost,
-                side_effect=side_effect,
-                preconditions=tuple(preconditions),
-                idempotent=idempotent,
-                cacheable=cacheable,
-                input_model=input_model,
-                output_model=output_model,
-                fn=fn,
-            ))
+            self.register(
+                ActionSpec(
+                    name=name,
+                    description=description,
+                    kind=kind,
+                    cost=cost,
+                    side_effect=side_effect,
+                    preconditions=tuple(preconditions),
+                    idempotent=idempotent,
+                    cacheable=cacheable,
+                    input_model=input_model,
+                    output_model=output_model,
+                    fn=fn,
+                )
+            )
             return fn
 
         return deco
@@ -99,7 +101,9 @@ class ActionRegistry:
     def unmet_preconditions(self, name: str, state: AgentState) -> list[str]:
         return [p for p in self.get(name).preconditions if not is_present(get_path(state, p))]
 
-    def call(self, name: str, payload: BaseModel | dict[str, Any] | None, *, state: AgentState, ctx: AgentContext) -> Any:
+    def call(
+        self, name: str, payload: BaseModel | dict[str, Any] | None, *, state: AgentState, ctx: AgentContext
+    ) -> Any:
         spec = self.get(name)
         trace_id = f"{state.request_id}:{state.react.step}:{name}"
         t0 = time.perf_counter()
@@ -112,8 +116,9 @@ class ActionRegistry:
                 raise ActionError(f"{name}: invalid input: {exc.errors()[0].get('msg')}", field=name) from exc
             unmet = self.unmet_preconditions(name, state)
             if unmet:
-                raise PreconditionFailed(f"{name}: unmet preconditions: {', '.join(unmet)}", field=name,
-                                         details={"unmet": unmet})
+                raise PreconditionFailed(
+                    f"{name}: unmet preconditions: {', '.join(unmet)}", field=name, details={"unmet": unmet}
+                )
             key = (name, json.dumps(inp.model_dump(mode="json"), sort_keys=True, ensure_ascii=False))
             if spec.cacheable and key in ctx.cache:
                 out, cached = ctx.cache[key], True

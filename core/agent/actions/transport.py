@@ -82,8 +82,16 @@ def _travel_time(inp: TravelTimeIn, state: AgentState, ctx: AgentContext) -> Tra
         return TravelTimeOut(resolved=False, unresolved=unresolved, mode=inp.mode)
     leg = prov.route(LonLat(a.lon, a.lat), LonLat(b.lon, b.lat), mode=inp.mode)
     note = estimate_note(prov.region, inp.mode) if leg.source == OFFLINE_SOURCE else None
-    return TravelTimeOut(resolved=True, origin=a.model_dump(), destination=b.model_dump(), distance_m=leg.distance_m,
-                         duration_s=leg.duration_s, source=leg.source, note=note, mode=inp.mode)
+    return TravelTimeOut(
+        resolved=True,
+        origin=a.model_dump(),
+        destination=b.model_dump(),
+        distance_m=leg.distance_m,
+        duration_s=leg.duration_s,
+        source=leg.source,
+        note=note,
+        mode=inp.mode,
+    )
 
 
 def _build_matrix(inp: MatrixIn, state: AgentState, ctx: AgentContext) -> MatrixOut:

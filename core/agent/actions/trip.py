@@ -129,8 +129,13 @@ def apply_edit(draft: TripDraft, edit: TripEdit, *, pack=None, resolve=None) -> 
             out.matched = new.nodes[find_node(new, name, pack=pack)].name
             return draft, out
         hit = resolve(name) if resolve else None
-        node = TripNode(name=hit[1] if hit else name, place_id=hit[0] if hit else None, day=edit.day,
-                        priority=edit.priority or "normal", resolved=hit is not None)
+        node = TripNode(
+            name=hit[1] if hit else name,
+            place_id=hit[0] if hit else None,
+            day=edit.day,
+            priority=edit.priority or "normal",
+            resolved=hit is not None,
+        )
         if edit.day and edit.day > new.days:
             new.days = edit.day
         new.nodes.append(node)
@@ -212,8 +217,11 @@ def _apply_user_edit(inp: ApplyEditIn, state: AgentState, ctx: AgentContext) -> 
         out.current_nodes = new.node_names()
         return out
     if out.outcome == "APPLIED":
-        new = store.save_trip(draft.model_copy(update={"nodes": new.nodes, "title": new.title, "days": new.days}),
-                              op=inp.edit.op, edit=inp.edit.model_dump())
+        new = store.save_trip(
+            draft.model_copy(update={"nodes": new.nodes, "title": new.title, "days": new.days}),
+            op=inp.edit.op,
+            edit=inp.edit.model_dump(),
+        )
         state.draft.edits.append(inp.edit.model_dump())
     out.trip = new.model_dump()
     out.created = created
@@ -237,21 +245,31 @@ def _persist_plan(inp: PersistPlanIn, state: AgentState, ctx: AgentContext) -> P
     if draft is not None and draft.user_id != inp.user_id:
         raise ActionError("that trip belongs to another user", field="trip_id")
     if draft is None:
-        draft = store.create_trip(user_id=inp.user_id, region=inp.region, title=inp.title, days=inp.days,
-                                  trip_id=inp.trip_id)
+        draft = store.create_trip(
+            user_id=inp.user_id, region=inp.region, title=inp.title, days=inp.days, trip_id=inp.trip_id
+        )
         created = True
     else:
         created = False
-    saved = store.save_trip(draft.model_copy(update={"nodes": inp.nodes, "days": inp.days}),
-                            op="persist_plan", edit={"dry_run_id": inp.dry_run_id, "nodes": len(inp.nodes)})
+    saved = store.save_trip(
+        draft.model_copy(update={"nodes": inp.nodes, "days": inp.days}),
+        op="persist_plan",
+        edit={"dry_run_id": inp.dry_run_id, "nodes": len(inp.nodes)},
+    )
     state.trip.trip_id = saved.trip_id
     return PersistPlanOut(trip=saved.model_dump(), created=created)
 
 
 def _record_commitment(inp: CommitmentIn, state: AgentState, ctx: AgentContext) -> CommitmentOut:
     _require_consumed(ctx, inp.dry_run_id, inp.action)
-    cid = ctx.store.record_commitment(dry_run_id=inp.dry_run_id, user_id=inp.user_id, trip_id=inp.trip_id,
-                                      action=inp.action, status="recorded_for_manual_completion", detail=inp.detail)
+    cid = ctx.store.record_commitment(
+        dry_run_id=inp.dry_run_id,
+        user_id=inp.user_id,
+        trip_id=inp.trip_id,
+        action=inp.action,
+        status="recorded_for_manual_completion",
+        detail=inp.detail,
+    )
     return CommitmentOut(commitment_id=cid, status="recorded_for_manual_completion")
 
 

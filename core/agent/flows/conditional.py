@@ -25,21 +25,48 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
     state.react.step += 1
     guard(state, ctx, action="conditional")
     primary_ids = mentioned_places(cond, pack)
-    alt_text = re.sub(r"^(就|那就|则|便)?(改成?|换成?|改去|换去|去|switch to|change to|go to|then)\s*", "", then, flags=re.I).strip()
+    alt_text = re.sub(
+        r"^(就|那就|则|便)?(改成?|换成?|改去|换去|去|switch to|change to|go to|then)\s*", "", then, flags=re.I
+    ).strip()
     alt_ids = mentioned_places(alt_text, pack)
     # Where the first branch would be: a place in the condition, else the last place of the trip draft.
     if not primary_ids and ctx.request.trip_id:
-        act(registry, "trip.load_draft", {"trip_id": ctx.request.trip_id}, state, ctx, reason_code="LOAD_TRIP_DRAFT",
-             policy_id=POLICY_BRANCH)
+        act(
+            registry,
+            "trip.load_draft",
+            {"trip_id": ctx.request.trip_id},
+            state,
+            ctx,
+            reason_code="LOAD_TRIP_DRAFT",
+            policy_id=POLICY_BRANCH,
+        )
         primary_ids = [n["place_id"] for n in state.draft.nodes if n.get("place_id")][-1:]
-    names = [*(pack.place_by_id(p).name_zh for p in primary_ids[:1]), *(pack.place_by_id(p).name_zh for p in alt_ids[:1])]
+    names = [
+        *(pack.place_by_id(p).name_zh for p in primary_ids[:1]),
+        *(pack.place_by_id(p).name_zh for p in alt_ids[:1]),
+    ]
     if names:
-        act(registry, "places.resolve_entities", {"names": names}, state, ctx, reason_code="UNRESOLVED_ENTITIES",
-             policy_id=POLICY_BRANCH, facts={"names": names})
+        act(
+            registry,
+            "places.resolve_entities",
+            {"names": names},
+            state,
+            ctx,
+            reason_code="UNRESOLVED_ENTITIES",
+            policy_id=POLICY_BRANCH,
+            facts={"names": names},
+        )
     ids = [*primary_ids[:1], *alt_ids[:1]]
     if ids:
-        act(registry, "places.get_poi_facts", {"place_ids": ids}, state, ctx, reason_code="MISSING_POI_FACTS",
-             policy_id=POLICY_BRANCH)
+        act(
+            registry,
+            "places.get_poi_facts",
+            {"place_ids": ids},
+            state,
+            ctx,
+            reason_code="MISSING_POI_FACTS",
+            policy_id=POLICY_BRANCH,
+        )
     now = ctx.now  # type: ignore[attr-defined]
     sunset_kw = re.search(r"日落|夕阳|sunset", cond, re.I)
     sun = fastpath.sun_times(now.date(), lon=pack.center[0], lat=pack.center[1], tz=pack.timezone)
@@ -56,15 +83,25 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
 
     branches: list[dict[str, Any]] = []
     # Branch A: the condition holds (we make it) -> keep the plan
-    a = {"branch": "A", "condition": (f"赶得上{cond.replace('赶不上', '').replace('来不及', '')}" if zh else f"NOT ({cond})"),
-         "action": "keep_plan", "target": pack.place_by_id(primary_ids[0]).name_zh if primary_ids else None}
+    a = {
+        "branch": "A",
+        "condition": (f"赶得上{cond.replace('赶不上', '').replace('来不及', '')}" if zh else f"NOT ({cond})"),
+        "action": "keep_plan",
+        "target": pack.place_by_id(primary_ids[0]).name_zh if primary_ids else None,
+    }
     if deadline is not None:
         a["sunset"] = deadline.strftime("%H:%M")
         a["sunset_source"] = "astronomical_calculation"
     if primary_ids and deadline is not None:
         eta, nominal = eta_to(primary_ids[0])
-        a.update({"eta": eta.strftime("%H:%M"), "nominal_travel_min": round(nominal / 60), "feasible": eta <= deadline,
-                  "evaluation": "EVALUATED"})
+        a.update(
+            {
+                "eta": eta.strftime("%H:%M"),
+                "nominal_travel_min": round(nominal / 60),
+                "feasible": eta <= deadline,
+                "evaluation": "EVALUATED",
+            }
+        )
     elif deadline is not None:
         a.update({"feasible": None, "evaluation": "NEEDS_TARGET_PLACE"})
     else:
@@ -75,8 +112,17 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
     if alt_ids:
         p = pack.place_by_id(alt_ids[0])
         eta, nominal = eta_to(alt_ids[0])
-        b.update({"target": p.name_zh, "place_id": p.id, "eta": eta.strftime("%H:%M"), "nominal_travel_min": round(nominal / 60),
-                  "opening_hours": p.opening_hours, "feasible": True, "evaluation": "EVALUATED"})
+        b.update(
+            {
+                "target": p.name_zh,
+                "place_id": p.id,
+                "eta": eta.strftime("%H:%M"),
+                "nominal_travel_min": round(nominal / 60),
+                "opening_hours": p.opening_hours,
+                "feasible": True,
+                "evaluation": "EVALUATED",
+            }
+        )
         if p.opening_hours:
             from core.itinerary.opening import opening_windows
 
@@ -89,30 +135,58 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
         b.update({"feasible": None, "evaluation": "NOT_IN_KNOWLEDGE_BASE"})
     branches.append(b)
     state.result.branches = branches
-    log_decision(state, action="orchestrator.evaluate_branches", reason_code="CONDITIONAL_REQUEST",
-                 policy_id=POLICY_BRANCH, facts={"branches": 2, "a_feasible": a.get("feasible"),
-                                                 "b_feasible": b.get("feasible"), "sunset": a.get("sunset")})
+    log_decision(
+        state,
+        action="orchestrator.evaluate_branches",
+        reason_code="CONDITIONAL_REQUEST",
+        policy_id=POLICY_BRANCH,
+        facts={
+            "branches": 2,
+            "a_feasible": a.get("feasible"),
+            "b_feasible": b.get("feasible"),
+            "sunset": a.get("sunset"),
+        },
+    )
     lines = [f"条件：{cond}" if zh else f"Condition: {cond}"]
     for br in branches:
         if br["evaluation"] == "EVALUATED":
-            verdict = ("可行" if br["feasible"] else "不可行") if zh else ("feasible" if br["feasible"] else "not feasible")
-            lines.append(f"分支{br['branch']}（{br['condition']}）：{br['target']}，预计到达 {br['eta']}"
-                         + (f"，日落 {br.get('sunset')}" if br.get("sunset") else "") + f" → {verdict}" if zh else
-                         f"Branch {br['branch']} ({br['condition']}): {br['target']}, arrive about {br['eta']}"
-                         + (f", sunset {br.get('sunset')}" if br.get("sunset") else "") + f" → {verdict}")
+            verdict = (
+                ("可行" if br["feasible"] else "不可行") if zh else ("feasible" if br["feasible"] else "not feasible")
+            )
+            lines.append(
+                f"分支{br['branch']}（{br['condition']}）：{br['target']}，预计到达 {br['eta']}"
+                + (f"，日落 {br.get('sunset')}" if br.get("sunset") else "")
+                + f" → {verdict}"
+                if zh
+                else f"Branch {br['branch']} ({br['condition']}): {br['target']}, arrive about {br['eta']}"
+                + (f", sunset {br.get('sunset')}" if br.get("sunset") else "")
+                + f" → {verdict}"
+            )
         elif br["evaluation"] == "NOT_IN_KNOWLEDGE_BASE":
-            lines.append(f"分支{br['branch']}（{br['condition']}）：改去「{br['target']}」——知识库（{pack.city}）没有它的资料，无法评估路程和开放时间。"
-                         if zh else f"Branch {br['branch']} ({br['condition']}): switch to “{br['target']}” — not in the "
-                         f"knowledge base ({pack.city}); travel time and hours cannot be evaluated.")
+            lines.append(
+                f"分支{br['branch']}（{br['condition']}）：改去「{br['target']}」——知识库（{pack.city}）没有它的资料，无法评估路程和开放时间。"
+                if zh
+                else f"Branch {br['branch']} ({br['condition']}): switch to “{br['target']}” — not in the "
+                f"knowledge base ({pack.city}); travel time and hours cannot be evaluated."
+            )
         elif br["evaluation"] == "NEEDS_TARGET_PLACE":
-            lines.append(f"分支{br['branch']}（{br['condition']}）：日落约 {br.get('sunset')}（计算值）；需要知道看日落的地点才能判断能否赶上。"
-                         if zh else f"Branch {br['branch']} ({br['condition']}): sunset about {br.get('sunset')} "
-                         "(calculated); tell me where you want to watch it to check whether you make it.")
+            lines.append(
+                f"分支{br['branch']}（{br['condition']}）：日落约 {br.get('sunset')}（计算值）；需要知道看日落的地点才能判断能否赶上。"
+                if zh
+                else f"Branch {br['branch']} ({br['condition']}): sunset about {br.get('sunset')} "
+                "(calculated); tell me where you want to watch it to check whether you make it."
+            )
         else:
-            lines.append(f"分支{br['branch']}（{br['condition']}）：条件无法计算。" if zh else
-                         f"Branch {br['branch']} ({br['condition']}): the condition cannot be computed.")
+            lines.append(
+                f"分支{br['branch']}（{br['condition']}）：条件无法计算。"
+                if zh
+                else f"Branch {br['branch']} ({br['condition']}): the condition cannot be computed."
+            )
     state.result.explanations = lines
     state.result.status = "OK"
     if any(br["feasible"] is None for br in branches):
-        state.result.next_steps.append("补充看日落的地点或替代目的地的资料。" if zh else
-                                       "Name the sunset spot, or give details of the alternative.")
+        state.result.next_steps.append(
+            "补充看日落的地点或替代目的地的资料。"
+            if zh
+            else "Name the sunset spot, or give details of the alternative."
+        )
