@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install api clean
+.PHONY: run test quick lint install api clean
 
 $(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scripts/compile_kernels.py
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,14 @@ api: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+quick: $(STAMP)  # the fast subset while developing: no pages, no browser, no solver runs
+	$(PY) -m pytest -m "not ui and not slow"
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf $(VENV) static/leaflet test-artifacts .pytest_cache

@@ -2,11 +2,11 @@
 
 Serve:  .venv/bin/uvicorn api:app --host 127.0.0.1 --port 8000     (OpenAPI docs at /docs)
 
-POST /agent/route_and_run   the agent's single entry (tech spec §6.1). The request model forbids
+POST /agent/route_and_run   the agent's single entry. The request model forbids
                             unknown fields, so no client flag can skip a gate: consent is only
                             options.allow_webbrowse, and a commit needs a server-issued dry-run id.
 GET  /agent/actions         the Action Registry (names, metadata, input/output schemas)
-GET  /agent/metrics         the §7.2 metrics from the event log
+GET  /agent/metrics         the agent's metrics from the event log
 """
 
 from __future__ import annotations

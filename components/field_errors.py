@@ -16,7 +16,7 @@ from typing import Any
 import streamlit as st
 from pydantic import ValidationError
 
-from core.errors import OmniError, error_from_validation
+from core.errors import error_from_validation
 
 
 def _same(field: str | None) -> str | None:
@@ -71,7 +71,3 @@ def error_text(error: Mapping[str, Any]) -> str:
     if error.get("field") and label.split(" (")[0].casefold() in message.casefold():
         return message
     return f"{label}: {message}"
-
-
-def as_error(exc: Exception) -> OmniError:
-    return error_from_validation(exc) if isinstance(exc, ValidationError) else exc  # type: ignore[return-value]

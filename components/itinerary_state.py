@@ -40,24 +40,6 @@ SELECTION = "it_selection"  # place id -> {"include", "priority", "visit_minutes
 SELECTION_REGION = "it_selection_region"
 VIEW = "it_view_ids"  # the place ids the table shows, in order (frozen until the view is rebuilt)
 LOADED_TRIP = "it_loaded_trip"
-FORM_KEYS = (
-    "trip_name",
-    "trip_start_date",
-    "trip_days",
-    "day_start",
-    "day_end",
-    "per_day_hours",
-    "trip_hotel",
-    "lunch_enabled",
-    "lunch_start",
-    "lunch_end",
-    "lunch_minutes",
-    "lunch_on_site",
-    "pacing",
-    "trip_mode",
-    "place_search",
-    "places_only_selected",
-)
 
 
 @st.cache_data(show_spinner=False)

@@ -17,7 +17,6 @@ from core.models.itinerary_result import DayTimeline, ItineraryResult, TimelineE
 
 KINDS = ("visit", "travel", "lunch", "wait")
 KIND_COLOURS = ("#1f77b4", "#9aa5b1", "#ff7f0e", "#e6c229")
-KIND_LABELS = {"visit": "visit 游览", "travel": "travel 交通", "lunch": "lunch 午餐", "wait": "wait 等候"}
 TIMELINE_COLUMNS = [
     "#",
     "kind",

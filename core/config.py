@@ -100,7 +100,7 @@ class Settings(BaseSettings):
         default=80, ge=0, le=2000, description="Feasibility solves spent searching smallest fixes (deterministic cap)."
     )
 
-    # Agent (Module 14: semantic router + orchestrator; core/agent/)
+    # Agent (core/agent/: semantic router + orchestrator; docs/ARCHITECTURE.md, "Agent")
     db_url: str = Field(
         default=f"sqlite:///{PROJECT_ROOT / '.omni' / 'omni.db'}",
         description="Trip store (SQLite): sqlite:///ABSOLUTE/PATH or sqlite:///:memory:.",

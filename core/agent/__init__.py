@@ -1,4 +1,4 @@
-"""The travel agent (Module 14): semantic router, fast path, action registry, budgeted ReAct loop,
+"""The travel agent (docs/ARCHITECTURE.md, "Agent"): semantic router, fast path, action registry, budgeted ReAct loop,
 consent/commit gates, web-browse executor and telemetry. ``route_and_run(request) -> response``."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Command-line faces of the agent (wired by core/__main__.py):
 
-python -m core route "MESSAGE"            -> the router output (§2.2) as JSON
+python -m core route "MESSAGE"            -> the router output as JSON
 python -m core route --file FILE          -> one JSON line per message (one message a line), with router_ms
 python -m core run --message "MESSAGE" [--allow-webbrowse] -> the full route_and_run response as JSON
 """

@@ -1,7 +1,7 @@
 """Lexical features of a user message, in Chinese and English (the router's only input).
 
 Everything here is a compiled regular expression or a count: no model, no I/O, microseconds per
-message. The lexicons follow §2.3 of the specification: hard-rule verbs (payment, refund, booking,
+message. The lexicons: hard-rule verbs (payment, refund, booking,
 cancellation, browser, bulk write, CRUD), weather and travel-time look-ups, fact queries, and the
 grey-zone signals (constraint count, ambiguity, realtime/web, planning, conditionals).
 """
@@ -538,7 +538,7 @@ class Features:
         return bool(self.crud_ops)
 
     def missing_fields(self) -> list[str]:
-        """The key fields §2.4 asks for when confidence is low: date, party size, city, budget."""
+        """The key fields to ask for when confidence is low: date, party size, city, budget."""
         out = []
         if not self.has_date and self.days is None:
             out.append("date")

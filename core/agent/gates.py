@@ -1,4 +1,4 @@
-"""The consent and commit gates (§5.3).
+"""The consent and commit gates (docs/ARCHITECTURE.md, "Agent").
 
 - Consent: web browsing starts only with ``options.allow_webbrowse``; otherwise NEED_CONSENT with
   BROWSER_CONSENT_REQUIRED. There is no other way to pass it (the request forbids extra fields).

@@ -36,8 +36,6 @@ from core.models.agent import (
 )
 from core.models.common import PRIORITY_RANK
 
-PHASES = ("facts", "matrix", "optimise", "check")  # then "repair" when the critic fails
-
 
 def _next_phase(state: AgentState, repair_pending: bool) -> str | None:
     """Plan: the first phase whose output is missing (deterministic)."""

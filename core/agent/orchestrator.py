@@ -1,4 +1,4 @@
-"""Module 14's entry point: ``route_and_run`` routes one request (System 1 fast path or the budgeted
+"""The agent's entry point (docs/ARCHITECTURE.md, "Agent"): ``route_and_run`` routes one request (System 1 fast path or the budgeted
 System 2) and wires its dependencies (settings, provider, store, telemetry, browser, LLM). The loop lives in
 loop.py, the gated flows in flows/, the trip request from a message in trip_request.py."""
 

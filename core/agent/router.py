@@ -1,9 +1,9 @@
-"""The semantic router (Module 14, §2): hard rules first, feature scores for the grey zone,
+"""The semantic router (docs/ARCHITECTURE.md, "Agent"): hard rules first, feature scores for the grey zone,
 confidence thresholds, and an optional small-model arbitration for the grey zone only.
 
 ``route_message`` is pure and fast (regular expressions over one message): no I/O unless an
 arbiter is passed and the score falls in the grey zone. Its public output is ``RouterOutput``
-(the §2.2 contract); ``RouterDecision`` adds what the fast path needs (intent, features, the
+(the router's output contract); ``RouterDecision`` adds what the fast path needs (intent, features, the
 missing fields and the one question to ask).
 """
 
@@ -100,7 +100,7 @@ def _budget(route: Route, options: AgentOptions) -> Budget:
 
 
 def _score(f: Features) -> dict[str, float]:
-    """Grey-zone scores per route from the §2.3 B features (0..1, higher = more likely)."""
+    """Grey-zone scores per route from the message's features (0..1, higher = more likely)."""
     s = {"SYSTEM1_API": 0.0, "SYSTEM1_RAG": 0.0, "SYSTEM2_REASONING": 0.0, "SYSTEM2_WEBBROWSE": 0.0}
     if f.planning:
         s["SYSTEM2_REASONING"] = (
@@ -134,7 +134,7 @@ def route_message(
     arbiter: Arbiter | None = None,
     recent_messages: list[str] | None = None,
 ) -> RouterDecision:
-    """Route one message (§2). Never raises on text; a parse failure yields ROUTER_PARSE_FAILED."""
+    """Route one message. Never raises on text; a parse failure yields ROUTER_PARSE_FAILED."""
     t0 = time.perf_counter()
     options = options or AgentOptions()
     settings = settings or get_settings()
@@ -479,5 +479,5 @@ def _finish(
 
 
 def route(message: str, **kwargs: Any) -> RouterOutput:
-    """The §2.2 router output for one message."""
+    """The router's output contract for one message."""
     return route_message(message, **kwargs).output

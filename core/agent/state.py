@@ -1,4 +1,4 @@
-"""AgentState helpers (§3) and the per-request runtime context.
+"""AgentState helpers and the per-request runtime context.
 
 ``AgentState`` (core/models/agent.py) is the only working memory: every action reads and writes
 it. ``AgentContext`` holds the *dependencies* of one request (settings, provider, stores, clock,

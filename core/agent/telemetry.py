@@ -1,4 +1,4 @@
-"""Observability (§7): events to a JSON-lines log, and the metrics computed from it.
+"""Observability: events to a JSON-lines log, and the metrics computed from it.
 
 Events: router_decision, system2_step, critic_result, webbrowse_blocked, fallback_triggered,
 agent_complete (+ action_call, one per registry call with its trace id and duration). Messages
@@ -51,7 +51,7 @@ class Telemetry:
                     fh.write(line + "\n")
         return rec
 
-    # typed helpers (the §7.1 signatures)
+    # typed helpers, one per event kind
     def router_decision(self, *, route: str, confidence: float, reasons: list[str], router_ms: float, **kw: Any):
         return self.emit(
             "router_decision", route=route, confidence=confidence, reasons=reasons, router_ms=round(router_ms, 3), **kw
@@ -119,7 +119,7 @@ def _p95(values: list[float]) -> float | None:
 
 
 def compute_metrics(events: list[dict[str, Any]]) -> dict[str, Any]:
-    """§7.2 metrics from a list of events."""
+    """The agent's metrics from a list of events."""
     router_ms = [e["router_ms"] for e in events if e.get("event") == "router_decision"]
     completes = [e for e in events if e.get("event") == "agent_complete"]
     s1 = [e["latency_ms"] for e in completes if e.get("system_mode") == "SYSTEM1"]

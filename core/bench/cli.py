@@ -65,7 +65,7 @@ def _single(args: argparse.Namespace) -> int:
     except (ValidationError, InputError):
         raise  # reported field by field by the CLI
     except ValueError as exc:  # a malformed instance or argument: the user's input
-        raise InputError(str(exc), field="file") from None
+        raise InputError(str(exc), field="target" if kind == "plan" else "file") from None
     print(json.dumps(out, ensure_ascii=False))
     return 0
 

@@ -3,7 +3,7 @@
     python -m core bench solomon --time-limit 15 [--vroom] [--out results.jsonl] [--dir BENCH] [NAMES...]
 
 Writes one JSON line per instance to ``--out`` (appending, so a long run can be polled / resumed) and prints
-the Markdown table of docs/BENCHMARKS_VRPTW.md at the end. pyvroom is a benchmark-only dependency
+the Markdown table of docs/BENCHMARKS.md at the end. pyvroom is a benchmark-only dependency
 (``pip install pyvroom``), never imported by ``core/``. Both solvers are checked with
 ``core.bench.vrptw_solver.check_solution``.
 """

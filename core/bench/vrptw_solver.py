@@ -8,7 +8,7 @@ Objective is hierarchical: first the number of vehicles, then the total Euclidea
 * every vehicle starts at the depot at time ``ready[0]`` (or later) and must be back by ``due[0]``
   (the horizon); the load of a route must not exceed ``capacity``.
 
-Approach (see docs/BENCHMARKS_VRPTW.md for measurements)
+Approach (see docs/BENCHMARKS.md for measurements)
 -------------------------------------------------------
 The search works on an integer model (distances scaled by :data:`SCALE`; travel times rounded *up*,
 so every integer-feasible schedule is feasible in double precision too; the result is always re-checked
@@ -172,7 +172,7 @@ class _Model:
         return manager, routing
 
     @staticmethod
-    def params(time_limit_s: float, first: str | None = None, lns_time_ms: int | None = None):
+    def params(time_limit_s: float, first: str | None = None):
         from ortools.constraint_solver import pywrapcp, routing_enums_pb2
 
         p = pywrapcp.DefaultRoutingSearchParameters()

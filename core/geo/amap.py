@@ -10,8 +10,8 @@ Datum: core speaks WGS-84; AMap speaks GCJ-02. Every coordinate sent is converte
 Secrets: the key is a query parameter and AMap echoes it in invalid-key bodies, so it never
 appears in a log line, an exception message or exception details (``key=***``).
 
-Facts used here are from ``shared/docs/amap.md`` sections 0-2 (envelope, error table,
-endpoints) and 3 (coordinates).
+The envelope, the infocode table, the endpoints and the coordinate rules are AMap's published
+Web Service documentation; the recorded bodies in tests/fixtures/amap pin them.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ WALKING_DISTANCE_LIMIT_M = 5_000.0  # /v3/distance type=3 only answers walks up 
 DISTANCE_TYPE: dict[str, str] = {"driving": "1", "walking": "3"}
 DRIVING_STRATEGY = "0"  # v3 速度优先: one path, the documented default
 
-# /v3/distance per-item `code` (driving mode) — amap.md §2.8
+# /v3/distance per-item `code` (driving mode), as AMap documents it
 DISTANCE_ITEM_CODES = {
     "1": "no drivable road connects the two points",
     "2": "a point is too far from any road",
@@ -166,7 +166,7 @@ def format_lnglat(point: LonLat | Sequence[float]) -> str:
 
 
 def error_for_infocode(infocode: str | None, info: str | None, *, endpoint: str = "") -> ProviderError:
-    """Map AMap's ``infocode`` to one of our exceptions (amap.md §1)."""
+    """Map AMap's ``infocode`` to one of our exceptions (AMap's published error table)."""
     code = str(infocode or "").strip()
     name = redact_key(str(info or "UNKNOWN"))
     where = f" for {endpoint}" if endpoint else ""
@@ -530,7 +530,7 @@ class AMapProvider(HttpService):
                 exc.details["body"] = self.sanitize(exc.details["body"])
             logger.warning("AMap %s failed: %s", path, exc.message)
             raise
-        return data
+        return dict(data)
 
     # ---- Geocoder, Router, WeatherService ------------------------------------------------------
 

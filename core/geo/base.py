@@ -154,6 +154,13 @@ class Router(Protocol):
 
 
 @runtime_checkable
+class MapService(Geocoder, Router, Protocol):
+    """A service that is both (AMap, the offline gazetteer): what ResilientProvider wraps and falls back to."""
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
 class WeatherService(Protocol):
     """A published forecast: every day the service publishes for ``city`` (an adcode where the service wants one)."""
 

@@ -29,7 +29,8 @@ def haversine_matrix_m(lons: np.ndarray, lats: np.ndarray) -> np.ndarray:
     dlat = lat[:, None] - lat[None, :]
     dlon = lon[:, None] - lon[None, :]
     a = np.sin(dlat / 2) ** 2 + np.cos(lat)[:, None] * np.cos(lat)[None, :] * np.sin(dlon / 2) ** 2
-    return 2 * EARTH_RADIUS_M * np.arcsin(np.minimum(1.0, np.sqrt(a)))
+    out: np.ndarray = 2 * EARTH_RADIUS_M * np.arcsin(np.minimum(1.0, np.sqrt(a)))
+    return out
 
 
 def out_of_china(lon: float, lat: float) -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from core.errors import InputError
-from core.geo.base import Leg, LonLat, Place, TravelMatrix, TravelMode
+from core.geo.base import Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode
 from core.geo.coords import haversine_m, haversine_matrix_m
 from core.geo.text import normalize, strip_city_prefix
 from core.packs.loader import EstimateParams, RegionPack, RegionPlace
@@ -53,7 +53,7 @@ class OfflineProvider:
         key = normalize(city)
         return key in self._city_keys or key.removesuffix("市") in self._city_keys
 
-    def _to_place(self, place: RegionPlace, *, level, score, matched_on) -> Place:
+    def _to_place(self, place: RegionPlace, *, level: MatchLevel, score: float | None, matched_on: str | None) -> Place:
         return Place(
             name=place.name_zh,
             address=place.address,
@@ -152,6 +152,9 @@ class OfflineProvider:
 
     def estimate_note(self, mode: TravelMode) -> str:
         return estimate_note(self.region, mode)
+
+    def close(self) -> None:
+        """Nothing to release: the pack is in memory."""
 
 
 def estimate_params(region: RegionPack, mode: TravelMode) -> EstimateParams:

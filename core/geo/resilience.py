@@ -24,7 +24,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
@@ -40,7 +40,18 @@ from core.errors import (
     ProviderUnavailable,
 )
 from core.geo.amap import AMapProvider
-from core.geo.base import DayForecast, Leg, LonLat, Place, TravelMatrix, TravelMode, WarningLog, note_degraded
+from core.geo.base import (
+    DayForecast,
+    Leg,
+    LonLat,
+    MapService,
+    Place,
+    TravelMatrix,
+    TravelMode,
+    WarningLog,
+    WeatherService,
+    note_degraded,
+)
 from core.geo.http import redact_secret
 
 __all__ = ["ResilienceStats", "ResilientProvider", "default_wait", "is_retryable", "make_amap_provider"]
@@ -75,10 +86,7 @@ class ResilienceStats:
     fallbacks: int = 0
 
     def __getitem__(self, name: str) -> int:
-        return getattr(self, name)
-
-    def as_dict(self) -> dict[str, int]:
-        return asdict(self)
+        return int(getattr(self, name))
 
 
 class _Degrade(Exception):
@@ -95,9 +103,9 @@ class ResilientProvider:
 
     def __init__(
         self,
-        inner: Any,
+        inner: MapService,
         *,
-        fallback: Any = None,
+        fallback: MapService | None = None,
         retries: int = 3,
         fail_max: int = 5,
         reset_timeout_s: float = 60.0,
@@ -133,7 +141,7 @@ class ResilientProvider:
 
     @property
     def _label(self) -> str:
-        return _DISPLAY_NAMES.get(self.inner.name, self.inner.name)
+        return _DISPLAY_NAMES.get(self.inner.name, str(self.inner.name))
 
     def _warn(self, message: str) -> None:
         message = self._redact(message)
@@ -196,7 +204,7 @@ class ResilientProvider:
         except (ProviderUnavailable, httpx.TransportError) as exc:
             raise _Degrade(f"unavailable after {attempts} attempt(s): {self._redact(str(exc))}", exc) from exc
 
-    def _guarded(self, service: str, remote: Callable[[], T], fallback: Callable[[Any], T] | None) -> T:
+    def _guarded(self, service: str, remote: Callable[[], T], fallback: Callable[[MapService], T] | None) -> T:
         with self._lock:
             self.stats.calls += 1
         try:
@@ -269,7 +277,10 @@ class ResilientProvider:
     def weather_forecast(self, city: str) -> list[DayForecast]:
         """The remote forecast with retries and the breaker. There is no fallback: weather cannot be estimated
         offline, so a failure raises."""
-        return self._guarded("weather", lambda: self.inner.weather_forecast(city), None)
+        inner = self.inner
+        if not isinstance(inner, WeatherService):
+            raise ProviderUnavailable(f"{self._label} has no weather service", details={"service": "weather"})
+        return self._guarded("weather", lambda: inner.weather_forecast(city), None)
 
     def _patch_unreachable(self, m: TravelMatrix, pts: list[LonLat], mode: TravelMode) -> TravelMatrix:
         """Fill pairs the remote could not answer (non-finite cells) from the fallback's estimate."""
@@ -312,7 +323,7 @@ class ResilientProvider:
 def make_amap_provider(
     settings: Any,
     *,
-    fallback: Any,
+    fallback: MapService | None,
     warnings: WarningLog | None = None,
     client: httpx.Client | None = None,
     wait: tenacity.wait.wait_base | None = None,

@@ -1,4 +1,4 @@
-"""An independent checker of any ItineraryResult (tech spec §5.2).
+"""An independent checker of any ItineraryResult (docs/ARCHITECTURE.md, "Itinerary").
 
 It reads only the result (and, when given, the request and region pack) and re-derives every
 fact it checks: opening hours are re-evaluated from the OSM expression, robust times from the

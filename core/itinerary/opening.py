@@ -107,12 +107,3 @@ def _minutes_from(midnight: datetime, moment: datetime, zone: ZoneInfo) -> int:
     # Wall-clock minutes (a DST day still reads 10:00 as 600), counted across date changes.
     days = (local.date() - midnight.date()).days
     return days * DAY_MIN + local.hour * 60 + local.minute
-
-
-def validate_opening_hours(expr: str) -> str | None:
-    """The parser's first error line, or None when ``expr`` is valid OSM syntax."""
-    try:
-        _parse(expr.strip(), "UTC", None)
-    except Exception as exc:
-        return str(exc).splitlines()[0]
-    return None

@@ -208,7 +208,7 @@ def _solve_routing_model(
         meta.GUIDED_LOCAL_SEARCH if settings.itinerary_metaheuristic == "guided_local_search" else meta.GREEDY_DESCENT
     )
     # The insertion-based path LNS operators dominate run time on these small instances and did not
-    # improve any measured plan (docs/BENCHMARKS_ITINERARY.md); greedy descent then converges well
+    # improve any measured plan (docs/BENCHMARKS.md); greedy descent then converges well
     # inside the cap, so the time limit is a safety net, not what ends the search (determinism).
     ops = params.local_search_operators
     for name in (

@@ -1,4 +1,4 @@
-"""Contracts of the travel agent (omni_travel_tech_spec.md §2, §3, §6, §8; agent_module.md).
+"""Contracts of the travel agent (docs/ARCHITECTURE.md, "Agent").
 
 The specification's field names and enums are kept as written. Additions are optional and marked
 "Addition" below. Requests forbid unknown fields, so a client cannot smuggle status flags
@@ -28,7 +28,7 @@ ResultStatus = Literal["OK", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATIO
 StateStatus = Literal["DRAFT", "READY", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"]
 SystemMode = Literal["SYSTEM1", "SYSTEM2"]
 
-# §8 Error codes (+ one addition: a URL outside the allowlist is refused, not "failed").
+# Error codes (+ one addition: a URL outside the allowlist is refused, not "failed").
 ErrorCode = Literal[
     "ROUTER_LOW_CONFIDENCE",
     "ROUTER_PARSE_FAILED",
@@ -78,7 +78,7 @@ class AgentRequest(BaseModel):
     options: AgentOptions = Field(default_factory=AgentOptions)
 
 
-# --- router output (§2.2) --------------------------------------------------------------------------
+# --- router output ---------------------------------------------------------------------------------
 class Budget(BaseModel):
     max_seconds: float
     max_steps: int
@@ -101,7 +101,7 @@ class RouterOutput(BaseModel):
     ui_hint: UiHint
 
 
-# --- response (§6.1) -------------------------------------------------------------------------------
+# --- response -------------------------------------------------------------------------------------
 class Payload(BaseModel):
     timeline: list[dict[str, Any]] = Field(default_factory=list)
     dropped_items: list[dict[str, Any]] = Field(default_factory=list)
@@ -208,7 +208,7 @@ class AgentResponse(BaseModel):
     observability: Observability = Field(default_factory=Observability)
 
 
-# --- AgentState (§3, the working memory every module reads and writes) ----------------------------
+# --- AgentState (the working memory every module reads and writes) ----------------------------
 class DayBoundary(BaseModel):
     start: str = "10:00"
     end: str = "22:00"

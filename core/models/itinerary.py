@@ -1,4 +1,4 @@
-"""Contracts of the multi-day itinerary optimiser (tech spec §1.2, §3-§5, §10).
+"""Contracts of the multi-day itinerary optimiser: the request and its edits (docs/ARCHITECTURE.md).
 
 Times on the wire are local wall-clock times of the region (``HH:MM`` for a day's bounds,
 ISO datetimes with the region's UTC offset on the timeline). Inside the optimiser every time

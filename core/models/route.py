@@ -1,4 +1,4 @@
-"""Contracts of the multi-stop route planner (multi_dest_geo_agent.md, Input/Output Contract).
+"""Contracts of the multi-stop route planner (docs/ARCHITECTURE.md, "Route planner").
 
 The specification's fields are kept as written; additions are optional and documented.
 Coordinates inside core are WGS-84; ``crs`` on every point says so explicitly.
@@ -6,7 +6,7 @@ Coordinates inside core are WGS-84; ``crs`` on every point says so explicitly.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -39,7 +39,7 @@ class RawStop(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _address_from_name(cls, data):
+    def _address_from_name(cls, data: Any) -> Any:
         # A stop given as a plain string ("外滩", e.g. "stops": ["外滩", "豫园"]) is its address.
         if isinstance(data, str):
             data = {"address": data}
@@ -85,7 +85,7 @@ class RoutePlanRequest(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _round_trip_destination(cls, data):
+    def _round_trip_destination(cls, data: Any) -> Any:
         if isinstance(data, dict) and data.get("round_trip") and _blank(data.get("destination_address")):
             data = {
                 **data,
@@ -153,6 +153,9 @@ def _norm(value: str | None) -> str:
     return "".join(str(value or "").split()).casefold()
 
 
+PointSource = Literal["geo", "text_search", "search_detail", "manual_fallback"]
+
+
 class ResolvedPoint(BaseModel):
     role: Literal["origin", "stop", "destination"]
     input_name: str | None = None
@@ -164,7 +167,7 @@ class ResolvedPoint(BaseModel):
     lon: float
     lat: float
     poi_id: str | None = None
-    source: Literal["geo", "text_search", "search_detail", "manual_fallback"]
+    source: PointSource
     confidence_note: str | None = None
     # Additions
     crs: Literal["WGS84"] = "WGS84"

@@ -1,4 +1,4 @@
-"""AMap deep links for a planned route (spec Step 9; docs/amap.md section 5).
+"""AMap deep links for a planned route (docs/ARCHITECTURE.md, "Deep links").
 
 Three kinds of link are built from the resolved points, in visiting order:
 
@@ -225,16 +225,18 @@ def build_deep_links(
             f"stop(s) and the destination ({_label(destination)}) are not in them. "
             "The web navigation links cover the whole route."
         )
-    common = dict(
-        origin=origin,
-        vias=app_vias,
-        destination=app_destination,
-        transport_mode=transport_mode,
-        provider=provider,
-        source_application=source_application,
+    android, ios = (
+        _app_link(
+            base,
+            origin=origin,
+            vias=app_vias,
+            destination=app_destination,
+            transport_mode=transport_mode,
+            provider=provider,
+            source_application=source_application,
+        )
+        for base in (ANDROID_ROUTE_PLAN, IOS_ROUTE_PLAN)
     )
-    android = _app_link(ANDROID_ROUTE_PLAN, **common)
-    ios = _app_link(IOS_ROUTE_PLAN, **common)
 
     web = _web_links(
         origin=origin,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import get_args
+from typing import cast, get_args
 
 import numpy as np
 
@@ -75,11 +75,12 @@ class TripMatrix:
     estimated: frozenset[tuple[int, int]] = frozenset()
     warnings: list[str] = field(default_factory=list)
 
-    def pair_source(self, a: int, b: int) -> str:
-        """Where the figures of one leg come from: the estimate for a pair the router could not answer."""
+    def pair_source(self, a: int, b: int) -> MetricSource:
+        """Where the figures of one leg come from: the estimate for a pair the router could not answer.
+        (A router whose source the contract does not list fails RouteLeg's validation: add it to MetricSource.)"""
         if (a, b) in self.estimated:
             return "offline_estimate"
-        return self.remote_source if self.source == "mixed" else self.source
+        return cast(MetricSource, self.remote_source if self.source == "mixed" else self.source)
 
     @property
     def stop_nodes(self) -> list[int]:
@@ -132,7 +133,7 @@ def _outside_region(lon: float, lat: float, region: RegionPack) -> str | None:
     )
 
 
-def _leg(a_label: str, b_label: str, a: LonLat, b: LonLat, d: float, t: float, source: str) -> RouteLeg:
+def _leg(a_label: str, b_label: str, a: LonLat, b: LonLat, d: float, t: float, source: MetricSource) -> RouteLeg:
     return RouteLeg(
         from_label=a_label,
         to_label=b_label,
@@ -140,7 +141,7 @@ def _leg(a_label: str, b_label: str, a: LonLat, b: LonLat, d: float, t: float, s
         destination_location=format_location(*b),
         distance_m=int(round(d)),
         duration_s=int(round(t)),
-        source=source,  # type: ignore[arg-type]
+        source=source,
     )
 
 

@@ -1,6 +1,6 @@
 """Resolve each input place to a coordinate and (where possible) a POI, never inventing one.
 
-The order follows the specification (multi_dest_geo_agent.md, Step 2):
+The order (docs/ARCHITECTURE.md, "Route planner"):
 1. geocode the address;
 2. text search when geocoding is empty, fuzzy or too coarse, choosing by name, address and city;
 3. a detail look-up to confirm a fuzzy POI match;
@@ -22,7 +22,7 @@ from core.geo.base import Geocoder, LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
 from core.geo.text import house_number, normalize, strip_city_prefix, strip_house_number
-from core.models.route import RawStop, ResolvedPoint, RoutePlanRequest, format_location
+from core.models.route import PointSource, RawStop, ResolvedPoint, RoutePlanRequest, format_location
 
 Role = Literal["origin", "stop", "destination"]
 PRECISE_GEO_LEVELS = {"exact", "poi", "house_number"}
@@ -69,7 +69,15 @@ def _score(raw: RawStop, place: Place) -> float:
 
 
 def _point(
-    raw: RawStop, place: Place, *, role: Role, source, note: str, provider: str, index: int | None, score: float | None
+    raw: RawStop,
+    place: Place,
+    *,
+    role: Role,
+    source: PointSource,
+    note: str,
+    provider: str,
+    index: int | None,
+    score: float | None,
 ) -> ResolvedPoint:
     return ResolvedPoint(
         role=role,
@@ -105,7 +113,7 @@ def resolve_point(
     pname = provider.name
     warnings: list[str] = []
 
-    def make(place: Place, source, note: str, score: float | None = None) -> Resolution:
+    def make(place: Place, source: PointSource, note: str, score: float | None = None) -> Resolution:
         return Resolution(
             _point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), warnings
         )
@@ -147,7 +155,7 @@ def resolve_point(
             wanted_no is not None and best_no != wanted_no and _similarity(raw.name, best.name) < CONFIDENT_SCORE
         )
         if not number_mismatch:
-            source = "text_search"
+            source: PointSource = "text_search"
             note = f"text search: '{best.name}' (score {score:.0f})"
             warnings.append(
                 f"{who} is a fuzzy match: resolved to '{best.name}' ({best.address or 'no address'}), score {score:.0f}/100"

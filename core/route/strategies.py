@@ -1,4 +1,4 @@
-"""Ranking of candidate orders: shortest_distance, fastest_time, balanced (spec Step 7-8).
+"""Ranking of candidate orders: shortest_distance, fastest_time, balanced (docs/ARCHITECTURE.md, "Route planner").
 
 A near-tie is a relative difference within ``tolerance`` (settings.tie_tolerance). Ranking is by
 repeated selection, so the rule that picks #1 also orders the rest.

@@ -155,7 +155,7 @@ def test_registry_validates_input_output_and_preconditions(tmp_path):
         ("demo.bad", False, False),
         ("demo.needs", False, False),
     ]
-    assert all(e["trace_id"].startswith("r1:") and e["ms"] >= 0 for e in logged)
+    assert all(e["trace_id"].startswith("r1:") and isinstance(e["ms"], float) for e in logged)
 
 
 def test_three_day_plan_is_ready_and_checked_by_the_critic(env):
@@ -165,7 +165,8 @@ def test_three_day_plan_is_ready_and_checked_by_the_critic(env):
     days = {e["day"] for e in r.result.payload.timeline}
     assert days == {1, 2, 3}
     assert any(e["kind"] == "lunch" for e in r.result.payload.timeline)
-    assert r.result.payload.robustness["score"] >= 0
+    rob = r.result.payload.robustness
+    assert rob["legs"] > 0 and 0 < rob["score"] <= 1 and rob["legs_fully_covered"] <= rob["legs"]
     actions = _check_log(r)
     order = [a for a in actions if a in SPEC_ACTIONS | {"itinerary.prepare_problem", "policy.check_itinerary"}]
     # facts first, then matrix, then optimise, then check

@@ -10,6 +10,8 @@ import pytest
 
 from core.__main__ import main
 
+pytestmark = pytest.mark.slow
+
 SQUARE = """NAME: sq4
 TYPE: TSP
 DIMENSION: 4

@@ -189,6 +189,7 @@ def assert_valid(inst: VrptwInstance, sol: VrptwSolution):
     assert served == sorted(inst.ids[1:])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,seed", [(12, 1), (25, 2)])
 def test_solve_random_instances_feasible(n, seed):
     inst = random_instance(n, seed)
@@ -262,6 +263,7 @@ def test_solve_tiny_instance_is_optimal():
     assert sol.distance == pytest.approx(dist, abs=1e-6)
 
 
+@pytest.mark.slow
 def test_solve_single_process_path():
     inst = random_instance(10, 5)
     sol = solve_vrptw(inst, time_limit_s=0.8, seed=1, workers=1)
@@ -279,6 +281,7 @@ def test_solve_empty_instance():
 # ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_bench_vrptw_keys(tmp_path):
     inst = random_instance(8, 3)
     rows = [
@@ -540,6 +543,7 @@ def test_exchange_board_keeps_the_hierarchically_best_solution():
     assert board.swap([[2, 1], [3]], 100, timeout=0.1) == [[1, 2, 3]]
 
 
+@pytest.mark.slow
 def test_workers_exchange_solutions_during_the_distance_phase(monkeypatch):
     """Two workers with an iteration budget reach the sync points and both end at a valid solution."""
     import core.bench.vrptw_solver as vr
@@ -563,6 +567,7 @@ def test_workers_exchange_solutions_during_the_distance_phase(monkeypatch):
     assert ok, bad
 
 
+@pytest.mark.slow
 def test_a_missing_worker_breaks_the_barrier_once_and_swaps_go_on():
     import multiprocessing as _mp
 

@@ -66,6 +66,8 @@ place_st = st.fixed_dictionaries(
     }
 )
 
+pytestmark = pytest.mark.slow
+
 
 @st.composite
 def trips(draw):

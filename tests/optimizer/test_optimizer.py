@@ -92,6 +92,7 @@ def test_path_cost_hand_example():
 # ---------------------------------------------------------------- exact vs brute force
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("symmetric", [True, False], ids=["sym", "asym"])
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("k", range(1, 10))

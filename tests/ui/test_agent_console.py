@@ -10,6 +10,8 @@ from core.geo.registry import make_provider
 from tests.support.agent_packs import write_agent_pack
 from tests.support.paths import ROOT as PROJECT_ROOT
 
+pytestmark = pytest.mark.ui
+
 PAGE = str(PROJECT_ROOT / "pages" / "agent_console.py")
 
 

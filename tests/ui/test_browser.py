@@ -23,6 +23,8 @@ import pytest
 
 from tests.support.paths import ROOT as PROJECT_ROOT
 
+pytestmark = [pytest.mark.ui, pytest.mark.browser]
+
 ROOT = PROJECT_ROOT
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_ARGS = [

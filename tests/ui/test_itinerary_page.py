@@ -20,6 +20,8 @@ from components import itinerary_state as state
 from core.errors import InputError
 from core.models.itinerary_result import ItineraryResult
 
+pytestmark = pytest.mark.ui
+
 PAGE = "pages/itinerary.py"
 TRIPS = ["shanghai_3day_30places", "shanghai_family_day", "shanghai_2day_monday_museum"]
 REASONS = {"CLOSED_ON_DAY", "OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW", "DAY_TOO_FULL", "LOW_PRIORITY_TRADEOFF"}
@@ -462,6 +464,7 @@ def test_edit_from_form():
 # --- in the browser -------------------------------------------------------------------------------
 
 
+@pytest.mark.browser
 def test_itinerary_in_browser(streamlit_server):
     """The real app in headless Chromium (no request may leave the machine): load the family day,
     optimise, and see the Gantt chart, the day map's pins and the dropped-items table."""

@@ -13,6 +13,8 @@ import pytest
 
 from core.route.scenarios import list_scenarios
 
+pytestmark = pytest.mark.ui
+
 EXPECTED_SCENARIOS = {"delivery-round", "sightseeing-day", "airport-run", "walking-bund", "my-location-errands"}
 SCENARIOS = list_scenarios()
 UNRESOLVABLE = "zzzz qqq 不存在的地方"
@@ -87,8 +89,7 @@ def test_scenario_plans_and_renders(planner_app, scenario):
     # Best-route card: the order, the reason and the summary.
     text = all_text(at)
     assert best_text in text
-    if best.ranking_reason:
-        assert best.ranking_reason in text
+    assert best.ranking_reason and best.ranking_reason in text
     assert result.summary in text
 
     # Map: local Leaflet only, one numbered marker per point, the best route drawn.

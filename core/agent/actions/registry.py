@@ -1,4 +1,4 @@
-"""The Action Registry (§4): every capability is a registered, typed, described action.
+"""The Action Registry (docs/ARCHITECTURE.md, "Adding an action"): every capability is a registered, typed, described action.
 
 An action declares its name, description, kind (internal/external), cost (low/med/high),
 side_effect (none/writes_db/calls_api), preconditions (paths into AgentState that must be set),
