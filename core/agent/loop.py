@@ -395,7 +395,7 @@ def decision_needs_availability(state: AgentState) -> bool:
 
 def _maybe_offer_persist(state: AgentState, ctx: AgentContext) -> None:
     """Saving a plan into the trip store is a commit: dry run now, NEED_CONFIRMATION, commit later."""
-    from core.agent.features import SAVE
+    from core.agent.lexicon import SAVE
 
     if not SAVE.search(state.user_input):
         return

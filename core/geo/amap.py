@@ -29,23 +29,15 @@ from core.errors import (
     InputError,
     ProviderAuthError,
     ProviderError,
-    ProviderQuotaExceeded,
-    ProviderRateLimited,
-    ProviderUnavailable,
     RouteNotFound,
 )
+from core.geo.amap_envelope import _norm, _text, raise_for_amap_status
 from core.geo.base import DayForecast, Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode
 from core.geo.coords import gcj02_to_wgs84, haversine_m, parse_lonlat, wgs84_to_gcj02
-from core.geo.http import HttpService, redact_secret, sanitize_body
+from core.geo.http import HttpService
 from core.geo.weather import pick_forecast
 
-__all__ = [
-    "AMapProvider",
-    "DistanceItem",
-    "error_for_infocode",
-    "raise_for_amap_status",
-    "redact_key",
-]
+__all__ = ["AMapProvider", "DistanceItem"]
 
 logger = logging.getLogger(__name__)
 
@@ -90,48 +82,9 @@ GEOCODE_LEVELS: dict[str, MatchLevel] = {
 }
 
 
-AUTH_CODES = frozenset({"10001", "10002", *(str(c) for c in range(10005, 10014)), "10026", "10041"})
-QUOTA_CODES = frozenset({"10003", "10029", "10044", "10045", "40000", "40002", "40003"})
-RATE_LIMIT_CODES = frozenset({"10004", "10014", "10015", "10016", "10019", "10020", "10021"})
-CLIENT_BUG_CODES = frozenset({"20000", "20001", "20002", "20003"})
-ROUTE_CODES = frozenset({"20800", "20801", "20802", "20803"})
-
-_HINTS = {
-    "10001": "the key is wrong or expired; check OMNI_AMAP_KEY (it must be a Web服务 key)",
-    "10002": "the key has no permission for this service",
-    "10003": "the daily quota is used up until 00:00 Asia/Shanghai",
-    "10009": "the key belongs to another platform; a Web服务 key is needed",
-    "10012": "the key lacks the privilege for this service",
-    "10044": "the account's daily quota is used up until 00:00 Asia/Shanghai",
-    "20800": "a route point lies outside mainland China",
-    "20801": "no road was found near a route point",
-    "20802": "no connected road joins the points",
-    "20803": "the points are too far apart",
-}
-
-
-def redact_key(text: str, key: str | None = None) -> str:
-    """The text without the key (``key=...`` in a URL, ``"key": "..."`` in a body, or its literal value)."""
-    return redact_secret(text, key)
-
-
 # --------------------------------------------------------------------------------------------
 # Envelope and scalar helpers
 # --------------------------------------------------------------------------------------------
-
-
-def _norm(value: Any) -> Any:
-    """AMap v3 writes absent values as ``[]`` (sometimes ``""``/``{}``): normalise them to None."""
-    if value is None or value == [] or value == "" or value == {}:
-        return None
-    return value
-
-
-def _text(value: Any) -> str | None:
-    value = _norm(value)
-    if value is None or isinstance(value, (list, dict)):
-        return None
-    return str(value).strip() or None
 
 
 def _number(value: Any) -> float | None:
@@ -163,61 +116,6 @@ def format_lnglat(point: LonLat | Sequence[float]) -> str:
         raise ValueError(f"Coordinate ({lon}, {lat}) is not a finite number.")
     glon, glat = wgs84_to_gcj02(lon, lat)
     return f"{glon:.6f},{glat:.6f}"
-
-
-def error_for_infocode(infocode: str | None, info: str | None, *, endpoint: str = "") -> ProviderError:
-    """Map AMap's ``infocode`` to one of our exceptions (AMap's published error table)."""
-    code = str(infocode or "").strip()
-    name = redact_key(str(info or "UNKNOWN"))
-    where = f" for {endpoint}" if endpoint else ""
-    hint = _HINTS.get(code)
-    tail = f": {hint}" if hint else ""
-    details = {"infocode": code, "info": name, "endpoint": endpoint}
-    if code in AUTH_CODES:
-        return ProviderAuthError(
-            f"AMap rejected the request{where} ({name}, infocode {code}){tail or ': check OMNI_AMAP_KEY'}.",
-            field="amap_key",
-            details=details,
-        )
-    if code in QUOTA_CODES:
-        return ProviderQuotaExceeded(
-            f"AMap quota is exhausted{where} ({name}, infocode {code}){tail}.", details=details
-        )
-    if code in RATE_LIMIT_CODES:
-        return ProviderRateLimited(
-            f"AMap is rate-limiting calls{where} ({name}, infocode {code}); retry after a pause.", details=details
-        )
-    if code in ROUTE_CODES:
-        return RouteNotFound(f"AMap found no route{where} ({name}, infocode {code}){tail}.", details=details)
-    if code in CLIENT_BUG_CODES:
-        return ProviderError(
-            f"AMap refused the request parameters{where} ({name}, infocode {code}); this is a client bug.",
-            details=details,
-        )
-    if code.startswith("3"):
-        return ProviderUnavailable(f"AMap's engine failed{where} ({name}, infocode {code}).", details=details)
-    return ProviderError(f"AMap call failed{where} ({name}, infocode {code or 'missing'}).", details=details)
-
-
-def raise_for_amap_status(data: Any, *, endpoint: str = "") -> None:
-    """Raise the mapped exception unless ``data`` is a successful AMap answer.
-
-    v3/v5 envelope: success is ``status == "1"``; v4 envelope: ``errcode == 0``.
-    """
-    if not isinstance(data, Mapping):
-        raise ProviderUnavailable(f"AMap answered{' ' + endpoint if endpoint else ''} with an unexpected body.")
-    if "status" in data:
-        if str(data.get("status")) == "1":
-            return
-        exc = error_for_infocode(_text(data.get("infocode")), _text(data.get("info")), endpoint=endpoint)
-    elif "errcode" in data:
-        if str(data.get("errcode")) == "0":
-            return
-        exc = error_for_infocode(str(data.get("errcode")), _text(data.get("errmsg")), endpoint=endpoint)
-    else:
-        raise ProviderUnavailable(f"AMap answered{' ' + endpoint if endpoint else ''} without a status field.")
-    exc.details = {**(exc.details or {}), "body": sanitize_body(data)}
-    raise exc
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Every benchmark behind ``python -m core bench``: the batch tables on tiny instances written here (never
-../shared), the itinerary timing, and structured errors for a missing folder or optional package."""
+"""Every benchmark behind ``python -m core bench``: the batch tables on tiny instances written here (tests
+never read the shared benchmark folder), the itinerary timing, and structured errors for a missing folder or optional package."""
 
 from __future__ import annotations
 

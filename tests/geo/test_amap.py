@@ -25,13 +25,8 @@ from core.errors import (
     ProviderUnavailable,
     RouteNotFound,
 )
-from core.geo.amap import (
-    AMapProvider,
-    DistanceItem,
-    error_for_infocode,
-    format_lnglat,
-    redact_key,
-)
+from core.geo.amap import AMapProvider, DistanceItem, format_lnglat
+from core.geo.amap_envelope import error_for_infocode, redact_key
 from core.geo.base import Geocoder, LonLat, Router, WeatherService
 from core.geo.coords import gcj02_to_wgs84, parse_lonlat, wgs84_to_gcj02
 from tests.support.paths import AMAP_FIXTURES

@@ -7,7 +7,7 @@ import re
 
 from core.agent import fastpath, gates
 from core.agent.actions.registry import ActionRegistry
-from core.agent.features import URL
+from core.agent.lexicon import URL
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_CONSENT, act, issue_dry_run
