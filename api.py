@@ -2,48 +2,169 @@
 
 Serve:  .venv/bin/uvicorn api:app --host 127.0.0.1 --port 8000     (OpenAPI docs at /docs)
 
+Every call but the action list carries an API key (``Authorization: Bearer KEY`` or ``X-API-Key: KEY``);
+the caller is the key's owner (core/auth.py), never a ``user_id`` in the body.
+
 POST /agent/route_and_run   the agent's single entry. The request model forbids
                             unknown fields, so no client flag can skip a gate: consent is only
                             options.allow_webbrowse, and a commit needs a server-issued dry-run id.
 GET  /agent/actions         the Action Registry (names, metadata, input/output schemas)
 GET  /agent/metrics         the agent's metrics from the event log
+
+Any input gives a structured answer: 4xx with ``{"error": {"code", "message", "field"}}``; an unexpected
+failure is logged with a trace id and answered 500 with that id.
 """
 
 from __future__ import annotations
 
-from fastapi import FastAPI, HTTPException
+import json
+import logging
+import uuid
+from typing import Any
 
-from core.errors import OmniError
+from fastapi import Depends, FastAPI, Header, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from core.auth import bearer_key, user_for_key
+from core.config import get_settings
+from core.errors import InputError, OmniError, ResolutionError
 from core.models.agent import AgentRequest, AgentResponse
+from core.models.common import clean_text
+
+logger = logging.getLogger("omni.api")
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON that always encodes: any lone surrogate left in a value becomes U+FFFD instead of a 500."""
+
+    def render(self, content: Any) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"), default=str)
+        return str(clean_text(text)).encode("utf-8")
+
+
+def error_response(status: int, code: str, message: str, field: str | None = None, **extra: Any) -> SafeJSONResponse:
+    return SafeJSONResponse(
+        status_code=status, content={"error": {"code": code, "message": message, "field": field, **extra}}
+    )
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """Refuse a request body over ``api_max_body_bytes`` (413), counted as it arrives, declared or not."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = get_settings().api_max_body_bytes
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        too_large = error_response(413, "BODY_TOO_LARGE", f"the request body is over {limit} bytes", "body")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await too_large(scope, receive, send)
+            return
+        received = 0
+
+        async def limited() -> dict[str, Any]:
+            nonlocal received
+            message: dict[str, Any] = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await too_large(scope, receive, send)
+
 
 app = FastAPI(
     title="Omni-Travel Planner API",
     version="0.1.0",
     description="The travel agent: semantic router, fast path, budgeted ReAct loop, consent and commit gates.",
+    default_response_class=SafeJSONResponse,
 )
+app.add_middleware(BodyLimit)
 
 
-@app.post("/agent/route_and_run", response_model=AgentResponse, tags=["agent"])
-def agent_route_and_run(request: AgentRequest) -> AgentResponse:
-    """Route the message (System 1 / System 2) and run it within the request's budget."""
+@app.exception_handler(RequestValidationError)
+async def _invalid_request(request: Request, exc: RequestValidationError) -> SafeJSONResponse:
+    first = exc.errors()[0] if exc.errors() else {}
+    loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "header")]
+    message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
+    return error_response(422, "INVALID_INPUT", message, ".".join(loc) or None)
+
+
+@app.exception_handler(OmniError)
+async def _omni_error(request: Request, exc: OmniError) -> SafeJSONResponse:
+    status = 422 if isinstance(exc, (InputError, ResolutionError)) else 502
+    return error_response(status, exc.code, exc.message, exc.field)
+
+
+@app.exception_handler(Exception)
+async def _unexpected(request: Request, exc: Exception) -> SafeJSONResponse:
+    trace_id = uuid.uuid4().hex[:16]
+    logger.exception("unexpected error (trace id %s) on %s %s", trace_id, request.method, request.url.path)
+    return error_response(
+        500, "INTERNAL_ERROR", f"an internal error occurred (trace id {trace_id})", None, trace_id=trace_id
+    )
+
+
+class Unauthorized(Exception):
+    pass
+
+
+@app.exception_handler(Unauthorized)
+async def _unauthorized(request: Request, exc: Unauthorized) -> SafeJSONResponse:
+    return error_response(401, "UNAUTHORIZED", str(exc), "authorization")
+
+
+def current_user(
+    authorization: str | None = Header(default=None),
+    x_api_key: str | None = Header(default=None),
+) -> str:
+    """The caller, from its API key."""
+    settings = get_settings()
+    if not settings.api_keys:
+        raise Unauthorized("no API keys are configured on this server (OMNI_API_KEYS); no call is accepted")
+    user = user_for_key(bearer_key(authorization, x_api_key), settings)
+    if user is None:
+        raise Unauthorized("a valid API key is required (Authorization: Bearer KEY or X-API-Key)")
+    return user
+
+
+@app.post(
+    "/agent/route_and_run",
+    response_model=AgentResponse,
+    tags=["agent"],
+    responses={401: {"description": "no or an invalid API key"}, 403: {"description": "user_id of another user"}},
+)
+def agent_route_and_run(request: AgentRequest, user: str = Depends(current_user)) -> Any:
+    """Route the message (System 1 / System 2) and run it within the request's budget, as the key's user."""
     from core.agent import route_and_run
 
-    try:
-        return route_and_run(request)
-    except OmniError as exc:  # bad input that only shows up inside (e.g. a region), as a 422
-        raise HTTPException(status_code=422, detail=exc.to_dict()["error"]) from None
+    if "user_id" in request.model_fields_set and request.user_id != user:
+        return error_response(403, "FORBIDDEN", "user_id names another user than the API key's", "user_id")
+    return route_and_run(request.model_copy(update={"user_id": user}))
 
 
 @app.get("/agent/actions", tags=["agent"])
-def agent_actions() -> list[dict]:
+def agent_actions() -> list[dict[str, Any]]:
     from core.agent.actions.catalog import default_registry
 
     return default_registry().describe()
 
 
-@app.get("/agent/metrics", tags=["agent"])
-def agent_metrics() -> dict:
+@app.get("/agent/metrics", tags=["agent"], responses={401: {"description": "no or an invalid API key"}})
+def agent_metrics(user: str = Depends(current_user)) -> dict[str, Any]:
     from core.agent.telemetry import compute_metrics, read_events
-    from core.config import get_settings
 
     return compute_metrics(read_events(get_settings().agent_event_log))

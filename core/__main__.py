@@ -12,7 +12,7 @@ import sys
 
 from pydantic import ValidationError
 
-from core.cli import EXIT_BAD_INPUT, EXIT_FAILED, Parser, fail
+from core.cli import EXIT_BAD_INPUT, EXIT_FAILED, Parser, fail, internal_error
 from core.errors import InputError, OmniError, ResolutionError, error_from_validation
 
 
@@ -48,6 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     except OmniError as exc:
         # unresolvable places are bad input too: the user must change the request
         return fail(exc, EXIT_BAD_INPUT if isinstance(exc, ResolutionError) else EXIT_FAILED)
+    except (RecursionError, UnicodeError) as exc:  # pathological input deep inside a library
+        return fail(InputError(f"the input could not be processed ({type(exc).__name__})"))
+    except Exception as exc:  # the last guard: a structured error with a trace id, never a traceback
+        return internal_error(exc)
 
 
 if __name__ == "__main__":

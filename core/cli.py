@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import re
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
 from core.errors import InputError, OmniError
+from core.models.common import echo
+
+logger = logging.getLogger("omni.cli")
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILED = 1
@@ -23,17 +28,42 @@ def fail(err: OmniError, code: int = EXIT_BAD_INPUT) -> int:
     return code
 
 
+MAX_REQUEST_BYTES = 5_000_000
+
+
 def read_json(path: str, field: str = "request") -> dict[str, Any]:
+    """A JSON object from a request file; anything else (missing, too big, not UTF-8, not JSON, nested past
+    reason) is an InputError naming the file."""
     p = Path(path)
     if not p.is_file():
-        raise InputError(f"request file not found: {path}", field=field)
+        raise InputError(f"request file not found: {echo(path)}", field=field)
+    if p.stat().st_size > MAX_REQUEST_BYTES:
+        raise InputError(f"request file is larger than {MAX_REQUEST_BYTES // 1_000_000} MB", field=field)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        data = json.loads(p.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"request file is not UTF-8 text (byte {exc.start})", field=field) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"request file is not valid JSON: {exc.msg} (line {exc.lineno})", field=field) from None
+    except RecursionError:
+        raise InputError("request file is nested too deeply to be a request", field=field) from None
     if not isinstance(data, dict):
         raise InputError("the request must be a JSON object", field=field)
     return data
+
+
+def internal_error(exc: BaseException) -> int:
+    """The last guard of a command: log the failure with a trace id, print a structured error, exit 1."""
+    trace_id = uuid.uuid4().hex[:16]
+    logger.error("unexpected error (trace id %s)", trace_id, exc_info=(type(exc), exc, exc.__traceback__))
+    error = {
+        "code": "INTERNAL_ERROR",
+        "message": f"an internal error occurred (trace id {trace_id})",
+        "field": None,
+        "trace_id": trace_id,
+    }
+    print(json.dumps({"error": error}, ensure_ascii=False), file=sys.stderr)
+    return EXIT_FAILED
 
 
 class Parser(argparse.ArgumentParser):

@@ -116,6 +116,11 @@ class Settings(BaseSettings):
     llm_router_arbitration: bool = Field(default=False, description="Let the LLM arbitrate the router's grey zone.")
     router_execute_threshold: float = Field(default=0.75, gt=0, le=1)
     router_ask_threshold: float = Field(default=0.45, gt=0, le=1)
+    api_keys: dict[str, str] = Field(
+        default_factory=dict,
+        description="API callers: user id -> SHA-256 hex digest of the user's key (python -m core apikey new USER).",
+    )
+    api_max_body_bytes: int = Field(default=256_000, ge=1_000, le=50_000_000, description="Largest request body.")
     browse_allowlist: list[str] = Field(
         default_factory=list, description="Domains the browser executor may visit (subdomains included)."
     )

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,7 @@ def client(tmp_path, monkeypatch):
     """FastAPI TestClient of api.py on a temp agent pack, store and event log."""
     from fastapi.testclient import TestClient
 
+    from core.auth import key_digest
     from core.config import get_settings
     from tests.support.agent_packs import write_agent_pack
 
@@ -62,11 +64,21 @@ def client(tmp_path, monkeypatch):
         "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
         "OMNI_KB_DIR": str(tmp_path / "kb"),
         "OMNI_BROWSE_ALLOWLIST": '["127.0.0.1"]',
+        "OMNI_API_KEYS": json.dumps({user: key_digest(key) for user, key in API_KEYS.items()}),
     }
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     get_settings.cache_clear()
     from api import app
 
-    yield TestClient(app)
+    yield TestClient(app, headers=auth("alice"))
     get_settings.cache_clear()
+
+
+#: The API callers of the ``client`` fixture (its requests are alice's unless a test passes other headers).
+API_KEYS = {"alice": "key-alice-0123456789", "bob": "key-bob-0123456789", "mallory": "key-mallory-0123456789"}
+
+
+def auth(user: str) -> dict[str, str]:
+    """The headers of ``user``'s API key."""
+    return {"Authorization": f"Bearer {API_KEYS[user]}"}

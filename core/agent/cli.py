@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+from core.cli import EXIT_BAD_INPUT, EXIT_FAILED
 from core.errors import InputError
 
 
@@ -79,6 +80,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         confirm_dry_run_id=args.confirm,
     )
     print(json.dumps(out, ensure_ascii=False, indent=2))
+    result = out["result"]
+    if result["status"] in ("FAILED", "TIMEOUT"):
+        return EXIT_FAILED  # the answer is printed; the exit code says it is not a success
+    if result.get("error_code") == "INVALID_INPUT":
+        return EXIT_BAD_INPUT
     return 0
 
 

@@ -10,13 +10,18 @@ from __future__ import annotations
 import math
 import re
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
+
+from pydantic import ValidationError
 
 from core.agent.actions.registry import ActionRegistry
 from core.agent.features import cn_number, normalize_message, strip_negated
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
+from core.errors import InputError
 from core.models.agent import AgentState, TripEdit
+from core.models.common import echo
 
 POLICY = "SYSTEM1_DIRECT"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -28,24 +33,54 @@ def zh_text(text: str) -> bool:
 
 
 # --- dates and the sun -----------------------------------------------------------------------------
+#: How far ahead a date in a message may be (a plan for 9999-12-31 is a typo, and overflows date arithmetic).
+MAX_DAYS_AHEAD = 730
+
+
+def _next_occurrence(month: int, day: int, today: date) -> date:
+    """The next M/D on or after today: this year or a later one (2月29日 → the next leap year's)."""
+    for year in range(today.year, today.year + 9):
+        try:
+            d = date(year, month, day)
+        except ValueError:
+            continue
+        if d >= today:
+            return d
+    raise InputError(f"{month}月{day}日 is not a date ({month}/{day} does not exist)", field="message")
+
+
 def resolve_day(text: str, *, tz: str, now: datetime | None = None) -> date:
-    """今天/明天/后天/today/tomorrow/YYYY-MM-DD/M月D日 -> a date in the user's timezone (default today)."""
+    """今天/明天/后天/today/tomorrow/YYYY-MM-DD/M月D日 -> a date in the user's timezone (default today).
+
+    A date that does not exist (2月30日, 13月45日, 2026-02-30) or lies more than MAX_DAYS_AHEAD days ahead is an
+    InputError naming it, so the user can correct it."""
     now = now or datetime.now(ZoneInfo(tz))
     today = now.date()
-    m = re.search(r"(\d{4})-(\d{2})-(\d{2})", text)
+    d: date | None = None
+    m = re.search(r"(\d{4})-(\d{1,2})-(\d{1,2})", text)
     if m:
-        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    m = re.search(r"(\d{1,2})月(\d{1,2})[日号]", text)
-    if m:
-        d = date(today.year, int(m.group(1)), int(m.group(2)))
-        return d if d >= today else date(today.year + 1, d.month, d.day)
-    if re.search(r"大后天", text):
-        return today + timedelta(days=3)
-    if re.search(r"后天|day after tomorrow", text, re.I):
-        return today + timedelta(days=2)
-    if re.search(r"明天|明日|tomorrow", text, re.I):
-        return today + timedelta(days=1)
-    return today
+        try:
+            d = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            raise InputError(f"{m.group(0)} is not a date", field="message") from None
+    elif m := re.search(r"(\d{1,2})月(\d{1,2})[日号]", text):
+        month, day = int(m.group(1)), int(m.group(2))
+        if not (1 <= month <= 12 and 1 <= day <= 31):
+            raise InputError(f"{m.group(0)} is not a date", field="message")
+        d = _next_occurrence(month, day, today)
+    elif re.search(r"大后天", text):
+        d = today + timedelta(days=3)
+    elif re.search(r"后天|day after tomorrow", text, re.I):
+        d = today + timedelta(days=2)
+    elif re.search(r"明天|明日|tomorrow", text, re.I):
+        d = today + timedelta(days=1)
+    if d is None:
+        return today
+    if (d - today).days > MAX_DAYS_AHEAD:
+        raise InputError(
+            f"{d.isoformat()} is more than {MAX_DAYS_AHEAD // 365} years ahead; give a nearer date", field="message"
+        )
+    return d
 
 
 def sun_times(day: date, *, lon: float, lat: float, tz: str) -> tuple[datetime, datetime] | None:
@@ -92,6 +127,24 @@ def _day(s: str | None) -> int | None:
     return cn_number(s) if s else None
 
 
+def _edit(**fields: Any) -> TripEdit:
+    """A TripEdit from the words of a message; a value the contract refuses (day 31, a 500-character name) is
+    bad input the user can fix, said in a sentence, never a validation traceback."""
+    try:
+        return TripEdit(**fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = str(first.get("loc", ("edit",))[0])
+        value = fields.get(name)
+        if name in ("day", "day_a", "day_b"):
+            raise InputError(f"day {value} is outside the days a trip can have (1 to 30)", field=name) from None
+        if name in ("target", "new_name"):
+            raise InputError(
+                f"the place name '{echo(value)}' is too long (at most 120 characters)", field=name
+            ) from None
+        raise InputError(f"the edit could not be understood ({first.get('msg')})", field=name) from None
+
+
 def parse_trip_edit(message: str) -> TripEdit | None:
     """The one explicit edit a message asks for, or None when it is not clear enough."""
     t = normalize_message(message)
@@ -103,69 +156,69 @@ def parse_trip_edit(message: str) -> TripEdit | None:
         m = re.search(rx, t)
         if m:
             nums = [g for g in m.groups() if g and re.fullmatch(_DAYNUM, g)]
-            return TripEdit(op="swap_days", day_a=_day(nums[0]), day_b=_day(nums[1]))
+            return _edit(op="swap_days", day_a=_day(nums[0]), day_b=_day(nums[1]))
     m = re.search(r"\b(swap|switch)\s+day\s*(\d+)\s+(and|with)\s+day\s*(\d+)", t, re.I)
     if m:
-        return TripEdit(op="swap_days", day_a=int(m.group(2)), day_b=int(m.group(4)))
+        return _edit(op="swap_days", day_a=int(m.group(2)), day_b=int(m.group(4)))
     # rename the trip
     m = re.search(r"(行程|计划)?(重命名|改名|名字改)(为|成|叫)?\s*[「“\"']?(?P<n>[^」”\"']+)", t)
     if m and m.group("n").strip():
-        return TripEdit(op="rename", new_name=m.group("n").strip(" 。."))
+        return _edit(op="rename", new_name=m.group("n").strip(" 。."))
     m = re.search(r"\brename\s+(the\s+|my\s+)?(trip|itinerary|plan)\s+(to|as)\s+(?P<n>.+)$", t, re.I)
     if m:
-        return TripEdit(op="rename", new_name=m.group("n").strip(" .\"'"))
+        return _edit(op="rename", new_name=m.group("n").strip(" .\"'"))
     # move to day N
     m = re.search(rf"把?(?P<t>.+?)(移|挪|换|调|放|改|安排)到第{_DAYNUM}天", t)
     if m:
-        return TripEdit(op="move", target=_clean_target(m.group("t")), day=_day(m.group(3)))
+        return _edit(op="move", target=_clean_target(m.group("t")), day=_day(m.group(3)))
     m = re.search(r"\b(move|reschedule|shift)\s+(?P<t>.+?)\s+to\s+day\s*(?P<d>\d+)", t, re.I)
     if m:
-        return TripEdit(op="move", target=_clean_target(m.group("t")), day=int(m.group("d")))
+        return _edit(op="move", target=_clean_target(m.group("t")), day=int(m.group("d")))
     # priority
     m = re.search(r"把?(?P<t>.+?)(设为|改成|设成|列为|标为|作为)(?P<p>必去|可选|优先|普通)", t)
     if m:
         p = {"必去": "must", "优先": "must", "可选": "nice", "普通": "should"}[m.group("p")]
-        return TripEdit(op="prioritize", target=_clean_target(m.group("t")), priority=p)
+        return _edit(op="prioritize", target=_clean_target(m.group("t")), priority=p)
     m = re.search(r"\bmake\s+(?P<t>.+?)\s+(a\s+)?(?P<p>must[- ]visit|must|optional)\b", t, re.I)
     if m:
-        return TripEdit(
+        return _edit(
             op="prioritize",
             target=_clean_target(m.group("t")),
             priority="nice" if m.group("p").lower() == "optional" else "must",
         )
     m = re.search(r"\bprioriti[sz]e\s+(?P<t>.+)$", t, re.I)
     if m:
-        return TripEdit(op="prioritize", target=_clean_target(m.group("t")), priority="must")
+        return _edit(op="prioritize", target=_clean_target(m.group("t")), priority="must")
     m = re.search(r"(?P<t>.+?)(是|为)?必去", t)
     if m and _clean_target(m.group("t")):
-        return TripEdit(op="prioritize", target=_clean_target(m.group("t")), priority="must")
+        return _edit(op="prioritize", target=_clean_target(m.group("t")), priority="must")
     # add
     m = re.search(rf"(加上|添加|加入|增加|加个|加一个|再加|也去)(?P<t>.+?)(到第{_DAYNUM}天|到行程|$)", t)
     if m:
         d = re.search(rf"第{_DAYNUM}天", m.group(0))
-        return TripEdit(op="add", target=_clean_target(m.group("t")), day=_day(d.group(1)) if d else None)
+        return _edit(op="add", target=_clean_target(m.group("t")), day=_day(d.group(1)) if d else None)
     m = re.search(rf"把(?P<t>.+?)(加到|加入|添加到|放进)(第{_DAYNUM}天|行程)", t)
     if m:
         d = re.search(rf"第{_DAYNUM}天", m.group(0))
-        return TripEdit(op="add", target=_clean_target(m.group("t")), day=_day(d.group(1)) if d else None)
+        return _edit(op="add", target=_clean_target(m.group("t")), day=_day(d.group(1)) if d else None)
     m = re.search(
         r"\b(add|include)\s+(?P<t>.+?)(\s+to\s+(day\s*(?P<d>\d+)|(my|the)\s+(trip|itinerary|plan)))?\s*$", t, re.I
     )
     if m:
-        return TripEdit(op="add", target=_clean_target(m.group("t")), day=int(m.group("d")) if m.group("d") else None)
+        return _edit(op="add", target=_clean_target(m.group("t")), day=int(m.group("d")) if m.group("d") else None)
     # delete
     m = re.search(r"把?(?P<t>.+?)(删除|删掉|删了|去掉|移除|拿掉|取消)", t)
     if m and _clean_target(m.group("t")):
-        return TripEdit(op="delete", target=_clean_target(m.group("t")))
+        return _edit(op="delete", target=_clean_target(m.group("t")))
     m = re.search(r"(删除|删掉|去掉|移除|拿掉|取消)(?P<t>.+)$", t)
     if m:
-        return TripEdit(op="delete", target=_clean_target(m.group("t")))
+        return _edit(op="delete", target=_clean_target(m.group("t")))
     m = re.search(r"(?P<t>.+?)不去了?", t)
     if m and _clean_target(m.group("t")):
-        return TripEdit(op="delete", target=_clean_target(m.group("t")))
+        return _edit(op="delete", target=_clean_target(m.group("t")))
     m = re.search(r"\b(delete|remove|drop|skip|take out)\s+(?P<t>.+?)\s*$", t, re.I)
     if m:
-        return TripEdit(op="delete", target=_clean_target(m.group("t")))
+        return _edit(op="delete", target=_clean_target(m.group("t")))
     return None
 
 
@@ -295,10 +348,7 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
     zh = zh_text(state.user_input)
     pack = ctx.provider.region
     tz = ctx.request.conversation_context.timezone or pack.timezone
-    try:
-        day = resolve_day(state.user_input, tz=tz, now=ctx.now)
-    except ValueError:
-        day = datetime.now(ZoneInfo(pack.timezone)).date()
+    day = resolve_day(state.user_input, tz=tz, now=ctx.now)  # a date that does not exist is asked about
     out = registry.call(
         "weather.lookup",
         {"date": day.isoformat(), "city": pack.city, "adcode": pack.adcode},

@@ -413,7 +413,7 @@ def _maybe_offer_persist(state: AgentState, ctx: AgentContext) -> None:
                         "priority": e.priority or "should",
                     }
                 )
-    current = ctx.store.get_trip(ctx.request.trip_id) if ctx.request.trip_id else None
+    current = ctx.store.get_trip(ctx.request.trip_id, user_id=ctx.request.user_id) if ctx.request.trip_id else None
     evidence = [
         {
             "type": "persist_plan",

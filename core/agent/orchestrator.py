@@ -4,11 +4,14 @@ loop.py, the gated flows in flows/, the trip request from a message in trip_requ
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
+
+from pydantic import ValidationError
 
 from core.agent import fastpath
 from core.agent.actions.catalog import default_registry
@@ -25,6 +28,7 @@ from core.agent.state import AgentContext, log_decision, new_state
 from core.agent.steps import BudgetExhausted, finish_on_timeout
 from core.agent.telemetry import Telemetry
 from core.config import Settings, get_settings
+from core.errors import InputError, error_from_validation
 from core.geo.composite import MapServices
 from core.models.agent import (
     ERROR_CODES,
@@ -37,6 +41,7 @@ from core.models.agent import (
     Payload,
 )
 
+logger = logging.getLogger(__name__)
 _PROVIDERS: dict[tuple[str, str, str], MapServices] = {}
 _PROVIDERS_LOCK = threading.Lock()
 
@@ -173,6 +178,19 @@ def route_and_run(
             run_plan(decision, state, ctx, registry)
     except BudgetExhausted as exc:  # any System 2 path (browse, commit, branches) that ran out of budget
         finish_on_timeout(state, ctx, exc)
+    except (InputError, ValidationError) as exc:  # something in the message the user can correct (a date, a day)
+        error = error_from_validation(exc) if isinstance(exc, ValidationError) else exc
+        state.result.status = "NEED_MORE_INFO"
+        state.result.error_code = "INVALID_INPUT"
+        zh = fastpath.zh_text(request.message)
+        state.result.explanations = [f"{'请修改后再试' if zh else 'Please correct it and try again'}: {error.message}"]
+        log_decision(
+            state,
+            action="router.clarify",
+            reason_code="INVALID_INPUT",
+            policy_id="INPUT_CONTRACT",
+            facts={"field": error.field},
+        )
     except ActionError as exc:
         state.result.status = "FAILED"
         state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
@@ -181,6 +199,17 @@ def route_and_run(
         ]
         state.observability.fallback_used = True
         telemetry.fallback_triggered(from_route=decision.output.route, to_route="NONE", reason=state.result.error_code)
+    except Exception:  # the last guard: a bug must still give a structured answer, with a trace id to find the log
+        logger.exception("agent request %s failed unexpectedly", request.request_id)
+        state.result.status = "FAILED"
+        state.result.error_code = "INTERNAL_ERROR"
+        zh = fastpath.zh_text(request.message)
+        state.result.explanations = [
+            f"内部错误，已记录（追踪号 {request.request_id}）。"
+            if zh
+            else f"An internal error occurred and was logged (trace id {request.request_id})."
+        ]
+        state.observability.fallback_used = True
     final = _final_status(state)
     report(final)
     response = _response(request, decision, state, flow, system_mode, t_start)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BeforeValidator, StringConstraints
 
 Priority = Literal["must", "should", "nice"]
 PRIORITIES: tuple[Priority, ...] = ("must", "should", "nice")
@@ -18,3 +22,50 @@ def as_priority(value: object) -> object:
         v = value.strip().lower()
         return LEGACY_PRIORITY.get(v, v)
     return value
+
+
+# --- text at the contract: what any boundary accepts --------------------------------------------------------
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+MAX_NAME_CHARS = 200  # a place's name as people type it (the longest real names are well under 100)
+MAX_ADDRESS_CHARS = 300
+MAX_ECHO_CHARS = 60  # how much of a user's input an error message repeats
+
+
+def clean_text(value: object) -> object:
+    """A string safe to store, log and return as JSON: lone surrogates (which no UTF-8 encoder accepts) become
+    U+FFFD and control characters other than tab and newline are dropped. Non-strings pass to validation."""
+    if not isinstance(value, str):
+        return value
+    text = value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return _CONTROL.sub("", text)
+
+
+def echo(value: object, limit: int = MAX_ECHO_CHARS) -> str:
+    """A user's input as an error message repeats it: at most ``limit`` characters, cut with an ellipsis."""
+    text = str(clean_text(str(value)))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+CleanStr = Annotated[str, BeforeValidator(clean_text)]
+PlaceName = Annotated[str, BeforeValidator(clean_text), StringConstraints(max_length=MAX_NAME_CHARS)]
+PlaceAddress = Annotated[str, BeforeValidator(clean_text), StringConstraints(max_length=MAX_ADDRESS_CHARS)]
+
+#: A region pack's name: a short lowercase slug, never a path.
+REGION_NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,62}$"
+
+# --- dates a plan may be for ----------------------------------------------------------------------------------
+EARLIEST_PLAN_DATE = date(2000, 1, 1)
+LATEST_PLAN_DATE = date(2100, 12, 31)
+
+
+def plan_date(value: date) -> date:
+    """A trip date the planner can compute with (days are added to it; 9999-12-31 would overflow)."""
+    if not EARLIEST_PLAN_DATE <= value <= LATEST_PLAN_DATE:
+        raise ValueError(
+            f"{value.isoformat()} is outside the dates a plan can cover "
+            f"({EARLIEST_PLAN_DATE.isoformat()} to {LATEST_PLAN_DATE.isoformat()})"
+        )
+    return value
+
+
+PlanDate = Annotated[date, AfterValidator(plan_date)]

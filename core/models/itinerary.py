@@ -11,7 +11,7 @@ Every number that came from somewhere carries its ``source`` (``offline_estimate
 
 from __future__ import annotations
 
-from datetime import date as Date
+import re
 from datetime import time
 from typing import Annotated, Any, Literal
 
@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from core.errors import InputError
 from core.geo.base import TravelMode
-from core.models.common import Priority
+from core.models.common import REGION_NAME_PATTERN, CleanStr, PlaceName, PlanDate, Priority, echo
 
 MAX_TRIP_DAYS = 14
 MAX_TRIP_PLACES = 120
@@ -73,16 +73,29 @@ def explain_reason(code: str, **facts: Any) -> str:
         return template
 
 
+_HHMM = re.compile(r"^\s*(\d{1,2}):(\d{2})(?::(\d{2}))?\s*$")
+
+
 def _parse_hhmm(value: Any) -> Any:
-    if isinstance(value, str):
-        text = value.strip()
-        if text in {"24:00", "24:00:00"}:
-            return time(23, 59)
-        try:
-            return time.fromisoformat(text)
-        except ValueError:
-            raise ValueError(f"'{value}' is not a time of day (HH:MM)") from None
-    return value
+    """A local wall-clock time: ``"HH:MM"`` (or ``HH:MM:SS``) or a naive ``time``. Numbers and times with a UTC
+    offset are refused: the trip's times are local to its region, and an offset would make them incomparable."""
+    if value is None:
+        return value
+    if isinstance(value, time):
+        if value.tzinfo is not None:
+            raise ValueError("give a local time of day (HH:MM) without a UTC offset")
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"'{echo(value)}' is not a time of day (HH:MM)")
+    m = _HHMM.match(value)
+    if not m:
+        raise ValueError(f"'{echo(value)}' is not a time of day (HH:MM)")
+    hour, minute, second = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    if (hour, minute, second) in {(24, 0, 0)}:
+        return time(23, 59)
+    if hour > 23 or minute > 59 or second > 59:
+        raise ValueError(f"'{echo(value)}' is not a time of day (HH:MM)")
+    return time(hour, minute, second)
 
 
 Clock = Annotated[time, Field(description="Local wall-clock time, HH:MM")]
@@ -96,10 +109,10 @@ class PlaceRef(BaseModel):
 
     model_config = ConfigDict(str_strip_whitespace=True)
 
-    place_id: str | None = None
-    name: str | None = None
-    lon: float | None = Field(default=None, ge=-180, le=180)
-    lat: float | None = Field(default=None, ge=-90, le=90)
+    place_id: str | None = Field(default=None, max_length=80)
+    name: PlaceName | None = None
+    lon: float | None = Field(default=None, ge=-180, le=180, allow_inf_nan=False)
+    lat: float | None = Field(default=None, ge=-90, le=90, allow_inf_nan=False)
 
     @model_validator(mode="after")
     def _reference_or_point(self) -> PlaceRef:
@@ -114,7 +127,7 @@ class PlaceRef(BaseModel):
 
 
 class TripDay(BaseModel):
-    date: Date
+    date: PlanDate
     start_time: Clock = time(10, 0)
     end_time: Clock = time(22, 0)
     start_place: PlaceRef | None = Field(default=None, description="Where the day starts (hotel); default: trip hotel")
@@ -160,14 +173,16 @@ class TripPlace(BaseModel):
 
     model_config = ConfigDict(str_strip_whitespace=True)
 
-    key: str | None = Field(default=None, description="Unique id in this trip; default: place_id")
-    place_id: str | None = None
-    name: str | None = None
-    lon: float | None = Field(default=None, ge=-180, le=180)
-    lat: float | None = Field(default=None, ge=-90, le=90)
+    key: str | None = Field(default=None, max_length=80, description="Unique id in this trip; default: place_id")
+    place_id: str | None = Field(default=None, max_length=80)
+    name: PlaceName | None = None
+    lon: float | None = Field(default=None, ge=-180, le=180, allow_inf_nan=False)
+    lat: float | None = Field(default=None, ge=-90, le=90, allow_inf_nan=False)
     visit_minutes: int | None = Field(default=None, ge=1, le=720, description="Default: the pack's, else settings")
     priority: Priority = "should"
-    opening_hours: str | None = Field(default=None, description="OSM syntax; default: the pack's (none = always open)")
+    opening_hours: CleanStr | None = Field(
+        default=None, max_length=500, description="OSM syntax; default: the pack's (none = always open)"
+    )
     fixed_day: int | None = Field(default=None, ge=0, description="Hard node: 0-based day index it must go on")
     fixed_start: Clock | None = Field(default=None, description="Hard node: the visit starts exactly then")
 
@@ -191,15 +206,24 @@ class TripPlace(BaseModel):
 class TripRequest(BaseModel):
     model_config = ConfigDict(str_strip_whitespace=True)
 
-    trip_name: str = "trip"
-    region: str | None = Field(default=None, description="Region pack; default: the provider's")
-    timezone: str | None = Field(default=None, description="IANA zone; default: the region pack's")
+    trip_name: CleanStr = Field(default="trip", max_length=120)
+    region: str | None = Field(default=None, max_length=63, description="Region pack name; default: the provider's")
+    timezone: str | None = Field(default=None, max_length=64, description="IANA zone; default: the region pack's")
     hotel: PlaceRef | None = Field(default=None, description="Default start/end place of every day")
     days: list[TripDay] = Field(min_length=1, max_length=MAX_TRIP_DAYS)
     lunch: LunchPolicy = Field(default_factory=LunchPolicy)
     pacing: Pacing = "normal"
     mode: TravelMode = "driving"
     places: list[TripPlace] = Field(min_length=1, max_length=MAX_TRIP_PLACES)
+
+    @field_validator("region")
+    @classmethod
+    def _region_name(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(REGION_NAME_PATTERN, value):
+            raise InputError(
+                f"'{echo(value)}' is not a region name (a short lowercase name such as shanghai)", field="region"
+            )
+        return value
 
     @field_validator("timezone")
     @classmethod
@@ -256,7 +280,7 @@ class LockEdit(BaseModel):
     """Lock a stop to a day and/or a start time (it becomes a hard node)."""
 
     kind: Literal["lock"] = "lock"
-    key: str
+    key: str = Field(max_length=80)
     day_index: int | None = Field(default=None, ge=0)
     start_time: Clock | None = None
 
@@ -273,18 +297,18 @@ class MoveEdit(BaseModel):
     """Move a stop to another day (locks it there; a time lock on it is released)."""
 
     kind: Literal["move"] = "move"
-    key: str
+    key: str = Field(max_length=80)
     day_index: int = Field(ge=0)
 
 
 class RemoveEdit(BaseModel):
     kind: Literal["remove"] = "remove"
-    key: str
+    key: str = Field(max_length=80)
 
 
 class UnlockEdit(BaseModel):
     kind: Literal["unlock"] = "unlock"
-    key: str
+    key: str = Field(max_length=80)
 
 
 class AddEdit(BaseModel):

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from core.errors import InputError
+from core.models.common import CleanStr, PlaceAddress, PlaceName, echo
 
 MAX_STOPS = 100  # hard contract bound; settings.max_stops may lower it (never below 50)
 
@@ -32,10 +33,10 @@ def format_location(lon: float, lat: float) -> str:
 class RawStop(BaseModel):
     model_config = ConfigDict(str_strip_whitespace=True)
 
-    name: str | None = None
-    address: str
-    city: str | None = None
-    contact: str | None = None
+    name: PlaceName | None = None
+    address: PlaceAddress
+    city: CleanStr | None = Field(default=None, max_length=60)
+    contact: CleanStr | None = Field(default=None, max_length=120)
 
     @model_validator(mode="before")
     @classmethod
@@ -62,17 +63,17 @@ class RawStop(BaseModel):
 class RoutePlanRequest(BaseModel):
     model_config = ConfigDict(str_strip_whitespace=True)
 
-    task_name: str = Field(default="multi-destination-route-planning")
+    task_name: CleanStr = Field(default="multi-destination-route-planning", max_length=120)
     origin_mode: Literal["fixed", "current_location"]
-    origin_name: str | None = None
-    origin_address: str | None = None
-    origin_city: str | None = None
+    origin_name: PlaceName | None = None
+    origin_address: PlaceAddress | None = None
+    origin_city: CleanStr | None = Field(default=None, max_length=60)
     # Addition: live coordinates for current_location (WGS-84), only when the user supplied them.
     origin_lon: float | None = Field(default=None, ge=-180, le=180, allow_inf_nan=False)
     origin_lat: float | None = Field(default=None, ge=-90, le=90, allow_inf_nan=False)
-    destination_name: str | None = None
-    destination_address: str | None = None
-    destination_city: str | None = None
+    destination_name: PlaceName | None = None
+    destination_address: PlaceAddress | None = None
+    destination_city: CleanStr | None = Field(default=None, max_length=60)
     stops: list[RawStop]
     route_strategy: RouteStrategy = "shortest_distance"
     transport_mode: TransportMode = "driving"
@@ -135,7 +136,7 @@ class RoutePlanRequest(BaseModel):
             if {_norm(stop.address), _norm(stop.name)} & dest_keys:
                 what = "the start and end of this round trip" if self.round_trip else "the destination"
                 raise InputError(
-                    f"stop {i + 1} ({stop.label()}) is {what}; the destination must not also be a stop",
+                    f"stop {i + 1} ({echo(stop.label())}) is {what}; the destination must not also be a stop",
                     field=f"stops.{i}",
                 )
         return self

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from core.config import get_settings
 from core.errors import InputError
+from core.models.common import REGION_NAME_PATTERN, echo
 
 
 class EstimateParams(BaseModel):
@@ -114,6 +116,10 @@ def list_regions(data_dir: Path | None = None) -> list[str]:
 
 @lru_cache(maxsize=8)
 def load_region(name: str, data_dir: Path | None = None) -> RegionPack:
+    known = list_regions(data_dir)
+    if not isinstance(name, str) or not re.fullmatch(REGION_NAME_PATTERN, name) or name not in known:
+        # a region is a name from the list, never a path: "/some/dir" or "../x" loads nothing
+        raise InputError(f"unknown region '{echo(name)}'; available: {', '.join(known) or 'none'}", field="region")
     folder = _regions_dir(data_dir) / name
     meta_path = folder / "region.json"
     if not meta_path.is_file():

@@ -22,6 +22,7 @@ from core.geo.base import Geocoder, LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
 from core.geo.text import house_number, normalize, strip_city_prefix, strip_house_number
+from core.models.common import echo
 from core.models.route import PointSource, RawStop, ResolvedPoint, RoutePlanRequest, format_location
 
 Role = Literal["origin", "stop", "destination"]
@@ -46,7 +47,7 @@ class ResolvedPoints:
 
 def _describe(role: Role, raw: RawStop, index: int | None) -> str:
     who = f"stop {index + 1}" if role == "stop" and index is not None else role
-    return f"{who} '{raw.label()}'"
+    return f"{who} '{echo(raw.label())}'"
 
 
 def _field(role: Role, index: int | None) -> str:

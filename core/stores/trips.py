@@ -146,10 +146,9 @@ class TripStore:
         days: int = 1,
         start_date: str | None = None,
         nodes: list[TripNode] | None = None,
-        trip_id: str | None = None,
     ) -> TripDraft:
         draft = TripDraft(
-            trip_id=trip_id or f"trip-{uuid.uuid4().hex[:12]}",
+            trip_id=f"trip-{uuid.uuid4().hex[:16]}",  # always the server's: a client never names a trip
             user_id=user_id,
             title=title or "My trip",
             region=region,
@@ -191,9 +190,10 @@ class TripStore:
             updated_at=row["updated_at"],
         )
 
-    def get_trip(self, trip_id: str) -> TripDraft | None:
+    def get_trip(self, trip_id: str, *, user_id: str) -> TripDraft | None:
+        """The user's trip; another user's is as absent as one that never existed (no existence is leaked)."""
         with self._lock:
-            row = self._conn.execute("SELECT * FROM trips WHERE trip_id=?", (trip_id,)).fetchone()
+            row = self._conn.execute("SELECT * FROM trips WHERE trip_id=? AND user_id=?", (trip_id, user_id)).fetchone()
         return self._row_to_draft(row) if row else None
 
     def latest_trip(self, user_id: str) -> TripDraft | None:

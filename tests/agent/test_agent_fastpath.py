@@ -46,7 +46,7 @@ def test_crud_round_trip_is_persisted(env):
     assert r.result.status == "OK"
     # what the store now holds (a fresh connection to the same file)
     store = TripStore(env.settings.db_url)
-    draft = store.get_trip(trip_id)
+    draft = store.get_trip(trip_id, user_id="alice")
     assert draft.title == "周末之旅"
     nodes = {n.name: n for n in draft.nodes}
     assert set(nodes) == {"豫园", "上海博物馆"}
@@ -89,7 +89,7 @@ def test_other_users_trip_is_not_editable(env):
     trip_id = env("加上外滩").result.payload.trip["trip_id"]
     r = env("删除外滩", trip_id=trip_id, user_id="mallory")
     assert r.result.status == "NEED_MORE_INFO"
-    assert [n.name for n in open_store(env.settings.db_url).get_trip(trip_id).nodes] == ["外滩"]
+    assert [n.name for n in open_store(env.settings.db_url).get_trip(trip_id, user_id="alice").nodes] == ["外滩"]
 
 
 @pytest.mark.parametrize(

@@ -107,10 +107,10 @@ def test_commit_needs_a_dry_run_then_an_explicit_confirmation(env):
     ev = dr["evidence"][0]
     assert {"price_total_per_person", "cancellation_policy", "availability"} <= set(ev)
     store = open_store(env.settings.db_url)
-    assert [n.name for n in store.get_trip(trip_id).nodes] == ["外滩"]  # nothing committed yet
+    assert [n.name for n in store.get_trip(trip_id, user_id="alice").nodes] == ["外滩"]  # nothing committed yet
     ok = env("确认", trip_id=trip_id, options={"confirm_dry_run_id": dr["dry_run_id"]})
     assert ok.result.status == "OK", ok.result.answer_text
-    assert len(store.get_trip(trip_id).nodes) == ev["nodes"] > 1
+    assert len(store.get_trip(trip_id, user_id="alice").nodes) == ev["nodes"] > 1
     again = env("确认", trip_id=trip_id, options={"confirm_dry_run_id": dr["dry_run_id"]})
     assert again.result.status == "FAILED" and again.result.error_code == "CONFIRMATION_INVALID"  # single use
 
@@ -125,7 +125,7 @@ def test_confirmation_cannot_be_forged_or_borrowed(env):
     ):
         bad = env("确认", trip_id=trip_id, **kw)
         assert bad.result.status == "FAILED" and bad.result.error_code == "CONFIRMATION_INVALID"
-    assert [n.name for n in open_store(env.settings.db_url).get_trip(trip_id).nodes] == ["外滩"]
+    assert [n.name for n in open_store(env.settings.db_url).get_trip(trip_id, user_id="alice").nodes] == ["外滩"]
     assert env("确认", trip_id=trip_id, options={"confirm_dry_run_id": dr_id}).result.status == "OK"
 
 
@@ -157,9 +157,9 @@ def test_bulk_write_goes_through_the_gate(env):
     assert r.result.status == "NEED_CONFIRMATION"
     assert r.result.payload.dry_run["evidence"][0]["nodes_affected"] == 2
     store = open_store(env.settings.db_url)
-    assert len(store.get_trip(trip_id).nodes) == 2
+    assert len(store.get_trip(trip_id, user_id="alice").nodes) == 2
     env("确认", trip_id=trip_id, options={"confirm_dry_run_id": r.result.payload.dry_run["dry_run_id"]})
-    assert store.get_trip(trip_id).nodes == []
+    assert store.get_trip(trip_id, user_id="alice").nodes == []
 
 
 def test_actions_refuse_commits_that_skipped_the_gate(env):

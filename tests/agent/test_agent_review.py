@@ -115,17 +115,17 @@ def test_negated_delete_keeps_the_place(env):
     env("加上豫园", trip_id=trip_id)
     r = env("不要删除外滩，把豫园移到第二天", trip_id=trip_id)
     assert r.result.status == "OK", r.result.answer_text
-    trip = open_store(env.settings.db_url).get_trip(trip_id)
+    trip = open_store(env.settings.db_url).get_trip(trip_id, user_id="alice")
     assert "外滩" in trip.node_names() and [n.day for n in trip.nodes if n.name == "豫园"] == [2]
 
 
 def test_dry_run_option_writes_nothing_on_a_trip_edit(env):
     trip_id = env("加上外滩").result.payload.trip["trip_id"]
     store = open_store(env.settings.db_url)
-    version = store.get_trip(trip_id).version
+    version = store.get_trip(trip_id, user_id="alice").version
     r = env("删除外滩", trip_id=trip_id, options={"dry_run": True})
     assert r.result.status == "OK" and r.result.payload.trip["nodes"] == []  # the preview
-    assert store.get_trip(trip_id).node_names() == ["外滩"] and store.get_trip(trip_id).version == version
+    assert store.get_trip(trip_id, user_id="alice").node_names() == ["外滩"] and store.get_trip(trip_id, user_id="alice").version == version
     r = env("加上豫园", user_id="bob", options={"dry_run": True})
     assert r.result.status == "OK" and store.latest_trip("bob") is None  # no trip created either
 

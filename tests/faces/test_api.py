@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import auth
 from tests.support.agent_packs import FixtureSite
 
 
-def post(client, message, **kw):
-    r = client.post("/agent/route_and_run", json={"message": message, "user_id": kw.pop("user_id", "alice"), **kw})
-    return r
+def post(client, message, *, as_user="alice", **kw):
+    """A request as ``as_user`` (the API key says who the caller is; the body names no user)."""
+    return client.post("/agent/route_and_run", json={"message": message, **kw}, headers=auth(as_user))
 
 
 QA = [
@@ -96,7 +97,7 @@ def test_confirmation_cannot_be_skipped_through_the_api(client):
         == "CONFIRMATION_INVALID"
     )
     assert (
-        post(client, "确认", user_id="mallory", options={"confirm_dry_run_id": dr_id}).json()["result"]["status"]
+        post(client, "确认", as_user="mallory", options={"confirm_dry_run_id": dr_id}).json()["result"]["status"]
         == "FAILED"
     )
     assert (

@@ -15,7 +15,7 @@ from core.stores.trips import TripNode, TripStore
 def test_rows_written_with_the_old_words_read_as_today_s_vocabulary(tmp_path):
     db = tmp_path / "trips.db"
     store = TripStore(f"sqlite:///{db}")
-    store.create_trip(user_id="u1", region="shanghai", trip_id="t1", nodes=[TripNode(name="外滩", priority="must")])
+    trip_id = store.create_trip(user_id="u1", region="shanghai", nodes=[TripNode(name="外滩", priority="must")]).trip_id
     store.close()
     legacy = [
         {"name": "外滩", "priority": "must"},
@@ -23,8 +23,8 @@ def test_rows_written_with_the_old_words_read_as_today_s_vocabulary(tmp_path):
         {"name": "新天地", "priority": "optional"},
     ]
     with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE trips SET draft_json = ? WHERE trip_id = 't1'", (json.dumps(legacy, ensure_ascii=False),))
-    draft = TripStore(f"sqlite:///{db}").get_trip("t1")
+        conn.execute("UPDATE trips SET draft_json = ? WHERE trip_id = ?", (json.dumps(legacy, ensure_ascii=False), trip_id))
+    draft = TripStore(f"sqlite:///{db}").get_trip(trip_id, user_id="u1")
     assert [(n.name, n.priority) for n in draft.nodes] == [("外滩", "must"), ("豫园", "should"), ("新天地", "nice")]
 
 
@@ -32,3 +32,13 @@ def test_new_nodes_default_to_should_and_refuse_unknown_words():
     assert TripNode(name="外滩").priority == "should"
     with pytest.raises(ValidationError):
         TripNode(name="外滩", priority="sometimes")
+
+
+def test_a_trip_is_visible_to_its_owner_only_and_its_id_is_the_server_s(tmp_path):
+    store = TripStore(f"sqlite:///{tmp_path / 'trips.db'}")
+    mine = store.create_trip(user_id="alice", region="shanghai", nodes=[TripNode(name="外滩")])
+    other = store.create_trip(user_id="alice", region="shanghai")
+    assert mine.trip_id.startswith("trip-") and mine.trip_id != other.trip_id
+    assert store.get_trip(mine.trip_id, user_id="alice").node_names() == ["外滩"]
+    assert store.get_trip(mine.trip_id, user_id="mallory") is None  # the same answer as a trip that never was
+    assert store.get_trip("trip-does-not-exist", user_id="mallory") is None

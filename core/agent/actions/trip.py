@@ -166,8 +166,8 @@ def apply_edit(draft: TripDraft, edit: TripEdit, *, pack=None, resolve=None) -> 
 
 
 def _load_draft(inp: LoadDraftIn, state: AgentState, ctx: AgentContext) -> LoadDraftOut:
-    draft = ctx.store.get_trip(inp.trip_id)
-    if draft is None or draft.user_id != ctx.request.user_id:
+    draft = ctx.store.get_trip(inp.trip_id, user_id=ctx.request.user_id)
+    if draft is None:
         return LoadDraftOut(found=False)  # another user's trip is as good as absent
     state.trip.days = draft.days
     state.trip.region = draft.region
@@ -197,9 +197,7 @@ def _resolver(ctx: AgentContext):
 
 def _apply_user_edit(inp: ApplyEditIn, state: AgentState, ctx: AgentContext) -> ApplyEditOut:
     store = ctx.store
-    draft = store.get_trip(inp.trip_id) if inp.trip_id else store.latest_trip(inp.user_id)
-    if draft is not None and draft.user_id != inp.user_id:
-        draft = None
+    draft = store.get_trip(inp.trip_id, user_id=inp.user_id) if inp.trip_id else store.latest_trip(inp.user_id)
     created = False
     if draft is None:
         if inp.edit.op != "add" or inp.trip_id:
@@ -241,13 +239,11 @@ def _require_consumed(ctx: AgentContext, dry_run_id: str, action: str) -> Any:
 def _persist_plan(inp: PersistPlanIn, state: AgentState, ctx: AgentContext) -> PersistPlanOut:
     _require_consumed(ctx, inp.dry_run_id, "trip.persist_plan")
     store = ctx.store
-    draft = store.get_trip(inp.trip_id) if inp.trip_id else None
-    if draft is not None and draft.user_id != inp.user_id:
-        raise ActionError("that trip belongs to another user", field="trip_id")
+    draft = store.get_trip(inp.trip_id, user_id=inp.user_id) if inp.trip_id else None
+    if inp.trip_id and draft is None:  # absent or another user's: the same answer
+        raise ActionError(f"no trip '{inp.trip_id}' was found", field="trip_id")
     if draft is None:
-        draft = store.create_trip(
-            user_id=inp.user_id, region=inp.region, title=inp.title, days=inp.days, trip_id=inp.trip_id
-        )
+        draft = store.create_trip(user_id=inp.user_id, region=inp.region, title=inp.title, days=inp.days)
         created = True
     else:
         created = False

@@ -22,7 +22,7 @@ def run_commit_request(
     f = decision.features
     if decision.intent == "bulk_write":
         draft = (
-            ctx.store.get_trip(ctx.request.trip_id)
+            ctx.store.get_trip(ctx.request.trip_id, user_id=ctx.request.user_id)
             if ctx.request.trip_id
             else ctx.store.latest_trip(ctx.request.user_id)
         )
