@@ -1,6 +1,6 @@
 """Exports of a ``RoutePlanResult``: JSON, a CSV of legs and a self-contained HTML page.
 
-The HTML page is a presentation layer only (spec "Suggested HTML Policy"): it is rendered from the
+The HTML page is a presentation layer only (docs/ARCHITECTURE.md, "Route planner"): it is rendered from the
 ``RoutePlanResult`` alone, loads nothing from the network (inline CSS, inline SVG, QR codes as
 ``data:`` images, no scripts) and escapes every piece of text that came from a user or a provider.
 Output is deterministic (no timestamps).
