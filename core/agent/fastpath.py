@@ -301,7 +301,7 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
         day = datetime.now(ZoneInfo(pack.timezone)).date()
     out = registry.call(
         "weather.lookup",
-        {"date": day.isoformat(), "city": pack.city, "adcode": getattr(pack, "adcode", None)},
+        {"date": day.isoformat(), "city": pack.city, "adcode": pack.adcode},
         state=state,
         ctx=ctx,
     )

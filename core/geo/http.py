@@ -121,6 +121,11 @@ class HttpService:
         self.close()
 
     # ---- secrets -----------------------------------------------------------------------------
+    @property
+    def secret(self) -> str | None:
+        """The secret this service sends (an API key): what redaction removes."""
+        return self._secret
+
     def redact(self, text: str) -> str:
         return redact_secret(text, self._secret)
 

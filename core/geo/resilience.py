@@ -52,7 +52,7 @@ from core.geo.base import (
     WeatherService,
     note_degraded,
 )
-from core.geo.http import redact_secret
+from core.geo.http import HttpService, redact_secret
 
 __all__ = ["ResilienceStats", "ResilientProvider", "default_wait", "is_retryable", "make_amap_provider"]
 
@@ -153,8 +153,8 @@ class ResilientProvider:
         return self.warnings.drain()
 
     def _redact(self, text: str) -> str:
-        redact = getattr(self.inner, "redact", None)
-        return redact(text) if callable(redact) else redact_secret(text)
+        secret = self.inner.secret if isinstance(self.inner, HttpService) else None
+        return redact_secret(text, secret)
 
     # ---- the guarded call -------------------------------------------------------------------------
 

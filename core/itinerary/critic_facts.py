@@ -39,7 +39,7 @@ def _windows_for(entry, day_date, request, pack, timezone) -> list[tuple[datetim
                 from core.itinerary.opening import opening_windows
 
                 ow = opening_windows(
-                    expr, [day_date], timezone=timezone, country=getattr(pack, "country", None) or None
+                    expr, [day_date], timezone=timezone, country=(pack.country if pack is not None else None) or None
                 )
                 zone = ZoneInfo(timezone)
                 base = datetime(day_date.year, day_date.month, day_date.day)
@@ -212,7 +212,9 @@ def _check_drop_reasons(result, request, pack, settings, flag) -> None:
         known, expr = _opening_expr(place, pack)
         if not known:
             continue
-        ow = opening_windows(expr, dates, timezone=result.timezone, country=getattr(pack, "country", None) or None)
+        ow = opening_windows(
+            expr, dates, timezone=result.timezone, country=(pack.country if pack is not None else None) or None
+        )
         allowed = [place.fixed_day] if place.fixed_day is not None else list(range(len(dates)))
         open_days = [d for d in allowed if ow.by_date[dates[d]]]
         if item.reason_code == "CLOSED_ON_DAY" and open_days:

@@ -77,7 +77,7 @@ def prepare_problem(
     settings = settings or get_settings()
     pack = pack_of(provider, request, settings)
     timezone = request.timezone or (pack.timezone if pack is not None else "UTC")
-    country = getattr(pack, "country", None) or None
+    country = (pack.country if pack is not None else None) or None
     policy = robustness_policy_for(request.mode, request.pacing, settings=settings)
     notes: list[str] = []
 
