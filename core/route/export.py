@@ -205,7 +205,7 @@ def _section_points(result: RoutePlanResult) -> str:
             f"<td>{_e(note)}</td>"
             "</tr>"
         )
-    live = getattr(result, "live_origin", None)
+    live = result.live_origin
     if result.resolved_origin is None and live is not None:
         rows.insert(
             0,
@@ -334,7 +334,7 @@ def _section_sketch(result: RoutePlanResult, *, width: int = 760, height: int = 
     """Equirectangular sketch of the points and the best route (no tiles, WGS-84 lon/lat)."""
     # (mark, label, lon, lat)
     marks: list[tuple[str, str, float, float]] = []
-    live = getattr(result, "live_origin", None)
+    live = result.live_origin
     if result.resolved_origin is not None:
         o = result.resolved_origin
         marks.append(("S", o.label, o.lon, o.lat))
