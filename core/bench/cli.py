@@ -28,8 +28,7 @@ def _options_before_kind(args: argparse.Namespace) -> dict[str, Any]:
 def _check_common(args: argparse.Namespace) -> None:
     # a single run takes --time-limit / --repeats before or after KIND (the original command line allowed both)
     for name, value in {**SINGLE_DEFAULTS, **_options_before_kind(args)}.items():
-        if not hasattr(args, name):
-            setattr(args, name, value)
+        vars(args).setdefault(name, value)  # given after KIND: that value stands
     if args.repeats < 1:
         raise InputError(f"--repeats must be at least 1, not {args.repeats}", field="repeats")
     if not args.time_limit > 0:
