@@ -9,7 +9,6 @@ from core.models.route import RoutePlanResult
 
 
 def candidates_frame(result: RoutePlanResult) -> pd.DataFrame:
-    best_order = result.best_route.stop_order
     rows = [
         {
             "rank": c.rank if c.rank is not None else i + 1,
@@ -17,7 +16,7 @@ def candidates_frame(result: RoutePlanResult) -> pd.DataFrame:
             "minutes": c.total_duration_s / 60,
             "order": " → ".join(c.full_order_labels),
             "pareto": bool(c.pareto_optimal),
-            "kind": "best" if c.stop_order == best_order else ("Pareto front" if c.pareto_optimal else "dominated"),
+            "kind": "best" if i == result.best_index else ("Pareto front" if c.pareto_optimal else "dominated"),
             "best for": ", ".join(c.best_for),
         }
         for i, c in enumerate(result.candidates)

@@ -166,7 +166,7 @@ def build_route_map(
     m = offline_map(centre, zoom_start=12, base_url_path=base_url_path)
 
     if show_alternatives:
-        others = [c for c in result.candidates if c.stop_order != result.best_route.stop_order]
+        others = [c for i, c in enumerate(result.candidates) if i != result.best_index]
         for i, cand in enumerate(others[:max_alternatives]):
             colour = ALT_COLOURS[i % len(ALT_COLOURS)]
             rank = cand.rank if cand.rank is not None else i + 2

@@ -22,11 +22,6 @@ def candidate_source(cand: CandidateRoute) -> str:
     return ", ".join(sources) if sources else "—"
 
 
-def is_best(result: RoutePlanResult, cand: CandidateRoute) -> bool:
-    best = result.best_route
-    return cand.stop_order == best.stop_order and cand.full_order_labels == best.full_order_labels
-
-
 def comparison_frame(result: RoutePlanResult) -> pd.DataFrame:
     """One row per candidate, in rank order: rank, order, km, minutes, Δ vs best, Pareto, best for."""
     rows = []
@@ -42,7 +37,7 @@ def comparison_frame(result: RoutePlanResult) -> pd.DataFrame:
                 "Pareto": "✓" if cand.pareto_optimal else "",
                 "best for": ", ".join(STRATEGY_LABELS.get(s, s) for s in cand.best_for),
                 "source": candidate_source(cand),
-                "_best": is_best(result, cand),
+                "_best": i == result.best_index,
             }
         )
     frame = pd.DataFrame(rows, columns=[*COMPARISON_COLUMNS, "_best"])

@@ -100,7 +100,7 @@ def bench_agent(*, repeats: int = 20) -> dict:
     }
 
 
-# --- the specification's QA acceptance set, runnable from the page and the CLI ------------------
+# --- the agent's QA acceptance set, runnable from the page and the CLI ---------------------------
 CAPTCHA_HTML = (
     "<html><head><title>安全验证</title></head><body><form id='challenge-form'>"
     "<p>请完成安全验证（验证码）</p><div class='g-recaptcha'></div></form></body></html>"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,19 @@ from pydantic import ValidationError
 
 from core.errors import InputError
 
+#: --time-limit / --repeats of the single runs, with the defaults they always had
+SINGLE_DEFAULTS = {"time_limit": 1.0, "repeats": 5}
+_BEFORE_KIND = "_before_kind_"  # dest prefix of an option given before KIND (bench --repeats 3 plan 12)
+
+
+def _options_before_kind(args: argparse.Namespace) -> dict[str, Any]:
+    return {k.removeprefix(_BEFORE_KIND): v for k, v in vars(args).items() if k.startswith(_BEFORE_KIND)}
+
 
 def _check_common(args: argparse.Namespace) -> None:
+    # a single run takes --time-limit / --repeats before or after KIND (the original command line allowed both)
+    for name, value in {**SINGLE_DEFAULTS, **_options_before_kind(args)}.items():
+        vars(args).setdefault(name, value)  # given after KIND: that value stands
     if args.repeats < 1:
         raise InputError(f"--repeats must be at least 1, not {args.repeats}", field="repeats")
     if not args.time_limit > 0:
@@ -77,6 +89,12 @@ def add_parsers(sub: Any) -> None:
     bench = sub.add_parser(
         "bench", help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | tsplib | lkh | solomon"
     )
+    bench.add_argument(
+        "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
+    bench.add_argument(
+        "--repeats", type=int, dest=_BEFORE_KIND + "repeats", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
     kinds = bench.add_subparsers(dest="kind", required=True, metavar="KIND")
     singles = {
         "tsp": ("solve a TSPLIB EUC_2D instance as a closed tour", "FILE.tsp"),
@@ -91,8 +109,9 @@ def add_parsers(sub: Any) -> None:
             p.add_argument("target", nargs="?", metavar=target)
         else:
             p.set_defaults(target=None)
-        p.add_argument("--time-limit", type=float, default=1.0)
-        p.add_argument("--repeats", type=int, default=5)
+        # no defaults here: a value given before KIND must survive (_check_common fills in the defaults)
+        p.add_argument("--time-limit", type=float, default=argparse.SUPPRESS, help="default: 1")
+        p.add_argument("--repeats", type=int, default=argparse.SUPPRESS, help="default: 5")
         p.set_defaults(func=_single)
     for kind, module, text in (
         ("tsplib", tsplib, "the TSPLIB table (known optima)"),
@@ -101,4 +120,17 @@ def add_parsers(sub: Any) -> None:
     ):
         p = kinds.add_parser(kind, help=text)
         module.configure(p)
-        p.set_defaults(func=module.run)
+        p.set_defaults(func=_batch(kind, module.run))
+
+
+def _batch(kind: str, run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A batch table's own options follow its name: one given before it would be silently replaced."""
+
+    def checked(args: argparse.Namespace) -> int:
+        before = _options_before_kind(args)
+        if before:
+            name = next(iter(before))
+            raise InputError(f"put --{name.replace('_', '-')} after the benchmark: bench {kind} ...", field=name)
+        return run(args)
+
+    return checked

@@ -1,4 +1,4 @@
-"""Benchmark helpers: TSPLIB reading and the closed-tour TSP benchmark.
+"""The closed-tour TSP benchmark on one TSPLIB instance (read by core/bench/instances.py).
 
 ``python -m core bench tsp FILE.tsp --time-limit S`` prints the dict returned
 by :func:`bench_tsp` as JSON.
@@ -12,7 +12,7 @@ import numpy as np
 
 from core.bench.instances import read_tsplib, tsplib_matrix
 
-__all__ = ["read_tsplib", "tsplib_matrix", "tour_length", "bench_tsp"]
+__all__ = ["tour_length", "bench_tsp"]
 
 
 def tour_length(D: np.ndarray, tour) -> float:

@@ -1,6 +1,6 @@
 """The order search the products use: candidate stop orders for a route, exact where it is affordable
-(enumeration, Held-Karp) and heuristic beyond, with their neighbours, and vectorised totals of many orders
-(docs/ARCHITECTURE.md, "Route planner")."""
+(enumeration, Held-Karp) and heuristic beyond, with their neighbours, vectorised totals of many orders, and one
+order per sequence of places when stops share a place (docs/ARCHITECTURE.md, "Route planner")."""
 
 from __future__ import annotations
 
@@ -25,6 +25,27 @@ def order_totals(orders: np.ndarray, mat: np.ndarray, start: int | None, end: in
     if start is not None:
         total = total + mat[start, orders[:, 0]]
     return total
+
+
+def distinct_place_orders(
+    orders: list[tuple[int, ...]],
+    distance_m: np.ndarray,
+    duration_s: np.ndarray,
+    place_of: dict[int, int],
+) -> list[int]:
+    """Indices of the orders to keep: one per sequence of places, the one with the lowest (distance, duration).
+
+    ``place_of`` maps each stop node to a representative node of its place; two stops at the same place
+    make orders that differ only by swapping them, which are not different routes."""
+    if len(set(place_of.values())) == len(place_of):
+        return list(range(len(orders)))
+    kept: dict[tuple[int, ...], int] = {}
+    for i, order in enumerate(orders):
+        key = tuple(place_of[n] for n in order)
+        old = kept.get(key)
+        if old is None or (distance_m[i], duration_s[i]) < (distance_m[old], duration_s[old]):
+            kept[key] = i
+    return list(kept.values())
 
 
 def neighbour_orders(order: tuple[int, ...]) -> set[tuple[int, ...]]:

@@ -2,7 +2,8 @@
 
 It reads the pack with the app's own loader (core/packs/loader.py), so a pack that validates is a pack that
 loads, and it resolves every scenario place with the app's own resolver (core/route/resolver.py over the
-offline gazetteer), so "resolves" means what the planner will do. Rules that belong to one pack (its id
+offline gazetteer), so "resolves" means what the planner will do; names, addresses and aliases of different
+places are compared with the resolver's normalisation (core/geo/text.py). Rules that belong to one pack (its id
 prefix, districts, extent, coverage minimums) are data: the optional ``validation`` section of region.json.
 """
 
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 from core.config import Settings, get_settings
 from core.errors import OmniError
 from core.geo.coords import haversine_m
+from core.geo.text import normalize
 from core.packs.loader import PackRules, RegionPack, load_region
 
 COLUMNS = [
@@ -175,7 +177,9 @@ def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> No
     west, south, east, north = rules.extent or pack.bbox
     for p in pack.places:
         for key in ("id", "name_zh", "address"):
-            k = str(getattr(p, key)).strip().casefold()
+            # names and addresses compare as the resolver reads them (core/geo/text.py): two that differ only in
+            # width, case, spaces or punctuation are one lookup key, so one of the places could never be found
+            k = p.id.strip().casefold() if key == "id" else normalize(str(getattr(p, key)))
             if not k:
                 rep.error(f"{p.id}: empty {key}")
             elif k in seen[key]:
@@ -196,7 +200,7 @@ def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> No
             rep.error(f"{p.id}: duplicate alias within row")
         own = {p.name_zh.casefold(), p.name_en.casefold()}
         for label in [p.name_zh, p.name_en, *p.aliases]:
-            k = label.strip().casefold()
+            k = normalize(label)  # one lookup key for the resolver: two places on one key make it ambiguous
             if not k:
                 continue
             owner = label_owner.setdefault(k, p.id)

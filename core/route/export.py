@@ -1,6 +1,6 @@
 """Exports of a ``RoutePlanResult``: JSON, a CSV of legs and a self-contained HTML page.
 
-The HTML page is a presentation layer only (spec "Suggested HTML Policy"): it is rendered from the
+The HTML page is a presentation layer only (docs/ARCHITECTURE.md, "Route planner"): it is rendered from the
 ``RoutePlanResult`` alone, loads nothing from the network (inline CSS, inline SVG, QR codes as
 ``data:`` images, no scripts) and escapes every piece of text that came from a user or a provider.
 Output is deterministic (no timestamps).
@@ -205,7 +205,7 @@ def _section_points(result: RoutePlanResult) -> str:
             f"<td>{_e(note)}</td>"
             "</tr>"
         )
-    live = getattr(result, "live_origin", None)
+    live = result.live_origin
     if result.resolved_origin is None and live is not None:
         rows.insert(
             0,
@@ -334,7 +334,7 @@ def _section_sketch(result: RoutePlanResult, *, width: int = 760, height: int = 
     """Equirectangular sketch of the points and the best route (no tiles, WGS-84 lon/lat)."""
     # (mark, label, lon, lat)
     marks: list[tuple[str, str, float, float]] = []
-    live = getattr(result, "live_origin", None)
+    live = result.live_origin
     if result.resolved_origin is not None:
         o = result.resolved_origin
         marks.append(("S", o.label, o.lon, o.lat))

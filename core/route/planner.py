@@ -1,8 +1,9 @@
 """plan_route: the multi-stop route planner end to end, as a chain of typed stages (docs/ARCHITECTURE.md,
 "Route planner").
 
-resolve -> one travel matrix -> candidate orders (core/optimizer/order_search.py) -> rank by strategy ->
-geometry of the best route -> deep links -> summary + warnings.
+resolve (+ same-place checks) -> one travel matrix -> candidate orders (core/optimizer/order_search.py) ->
+rank by strategy -> geometry of the best route -> deep links -> summary + warnings. Each stage is a function
+with typed input and output; ``plan_route`` composes them and reports progress.
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ from core.models.route import (
     RouteLeg,
     RoutePlanRequest,
     RoutePlanResult,
+    RouteStrategy,
     TransportMode,
     format_location,
 )
-from core.optimizer.order_search import candidate_orders, order_totals
+from core.optimizer.order_search import candidate_orders, distinct_place_orders, order_totals
 from core.packs.loader import RegionPack
+from core.route.links import build_deep_links
 from core.route.resolver import resolve_points, same_place
 from core.route.strategies import Scored, best_reason, km, mins, other_reason, pareto_front, rank
 
@@ -88,12 +91,41 @@ class TripMatrix:
 
 
 @dataclass
+class OrderPool:
+    """Stage 3: the candidate orders with their totals (one per sequence of places) and how they were found."""
+
+    scored: list[Scored]
+    optimizer: OptimizerInfo
+
+
+@dataclass
 class RankedCandidates:
-    """Stage 4: the candidates shown (best first) and the order search's account of itself."""
+    """Stage 4: the candidates shown, best first (``best_index`` 0), and the order search's account of itself."""
 
     candidates: list[CandidateRoute]
     best_order: tuple[int, ...]
     optimizer: OptimizerInfo
+    best_index: int = 0
+
+    @property
+    def best(self) -> CandidateRoute:
+        return self.candidates[self.best_index]
+
+
+@dataclass
+class RouteGeometry:
+    """Stage 5: the drawn path of each leg of the best route ([[lon, lat], ...]) and where it came from."""
+
+    legs: list[list[list[float]]]
+    source: str
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RouteLinks:
+    """Stage 6: the deep links of the best order (None when not asked for) and the warnings they need."""
+
+    deep_links: DeepLinks | None
     warnings: list[str] = field(default_factory=list)
 
 
@@ -104,19 +136,6 @@ def _place_groups(stops: list[ResolvedPoint], offset: int) -> dict[int, int]:
         twin = next((j for j in range(i) if same_place(s, stops[j])), i)
         groups[offset + i] = groups.get(offset + twin, offset + twin)
     return groups
-
-
-def _drop_twins(scored: list[Scored], groups: dict[int, int]) -> list[Scored]:
-    """One order per sequence of places: swapping two stops at the same place is not another route."""
-    if len(set(groups.values())) == len(groups):
-        return scored
-    kept: dict[tuple[int, ...], Scored] = {}
-    for sc in scored:
-        key = tuple(groups[n] for n in sc.order)
-        old = kept.get(key)
-        if old is None or (sc.distance_m, sc.duration_s) < (old.distance_m, old.duration_s):
-            kept[key] = sc
-    return list(kept.values())
 
 
 def _outside_region(lon: float, lat: float, region: RegionPack) -> str | None:
@@ -195,7 +214,7 @@ def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings:
     return ResolvedTrip(origin=origin, stops=stops, destination=dest, live=live, warnings=warnings)
 
 
-def matrix_stage(trip: ResolvedTrip, *, request: RoutePlanRequest, provider: MapServices) -> TripMatrix:
+def matrix_stage(trip: ResolvedTrip, *, provider: MapServices, mode: TransportMode) -> TripMatrix:
     """One matrix for all points; every pair must be answered (nothing is filled in silently)."""
     origin, stops, dest, live = trip.origin, trip.stops, trip.destination, trip.live
     warnings: list[str] = []
@@ -216,7 +235,7 @@ def matrix_stage(trip: ResolvedTrip, *, request: RoutePlanRequest, provider: Map
     end = len(points)
     points.append(LonLat(dest.lon, dest.lat))
     labels.append(dest.label)
-    matrix = provider.matrix(points, mode=request.transport_mode)
+    matrix = provider.matrix(points, mode=mode)
     dist = np.asarray(matrix.distances_m, dtype=float)
     dur = np.asarray(matrix.durations_s, dtype=float)
     if not (np.isfinite(dist).all() and np.isfinite(dur).all()):
@@ -242,101 +261,81 @@ def matrix_stage(trip: ResolvedTrip, *, request: RoutePlanRequest, provider: Map
     )
 
 
-def rank_stage(
-    trip: ResolvedTrip, net: TripMatrix, *, request: RoutePlanRequest, settings: Settings
-) -> RankedCandidates:
-    """Search candidate orders, rank them by every strategy and describe the ones shown."""
-    stops = trip.stops
-    dist, dur, start, end, offset, labels, points = (
+def candidates_stage(trip: ResolvedTrip, net: TripMatrix, *, max_permutations: int, settings: Settings) -> OrderPool:
+    """Candidate stop orders from the order search (core/optimizer/order_search.py) with their totals; swapping
+    two stops at the same place is not another route."""
+    pool, info = candidate_orders(
         net.dist,
         net.dur,
-        net.start,
-        net.end,
-        net.offset,
-        net.labels,
-        net.points,
-    )
-    warnings: list[str] = []
-    pool, info = candidate_orders(
-        dist,
-        dur,
         net.stop_nodes,
-        start=start,
-        end=end,
-        max_permutations=request.max_permutations,
+        start=net.start,
+        end=net.end,
+        max_permutations=max_permutations,
         exact_limit=settings.exact_limit,
         time_limit_s=settings.solver_time_limit_s,
         seed=settings.solver_seed,
     )
     orders = sorted(pool)
     arr = np.asarray(orders, dtype=int)
-    tot_d = order_totals(arr, dist, start, end)
-    tot_t = order_totals(arr, dur, start, end)
-    scored = [Scored(order=o, distance_m=float(d), duration_s=float(t)) for o, d, t in zip(orders, tot_d, tot_t)]
-    scored = _drop_twins(scored, _place_groups(stops, offset))
+    tot_d = order_totals(arr, net.dist, net.start, net.end)
+    tot_t = order_totals(arr, net.dur, net.start, net.end)
+    kept = distinct_place_orders(orders, tot_d, tot_t, _place_groups(trip.stops, net.offset))
+    scored = [Scored(order=orders[i], distance_m=float(tot_d[i]), duration_s=float(tot_t[i])) for i in kept]
+    return OrderPool(scored=scored, optimizer=info.model_copy(update={"orders_evaluated": len(orders)}))
 
+
+def _candidate_route(net: TripMatrix, sc: Scored) -> CandidateRoute:
+    """One order as the legs the user sees (totals are sums of the rounded legs); ranking fields come later."""
+    node_order = [*([net.start] if net.start is not None else []), *sc.order, net.end]
+    labels, points = net.labels, net.points
+    legs = [
+        _leg(labels[a], labels[b], points[a], points[b], net.dist[a, b], net.dur[a, b], net.pair_source(a, b))
+        for a, b in zip(node_order, node_order[1:])
+    ]
+    return CandidateRoute(
+        stop_order_labels=[labels[n] for n in sc.order],
+        full_order_labels=[labels[n] for n in node_order],
+        legs=legs,
+        total_distance_m=sum(l.distance_m for l in legs),
+        total_duration_s=sum(l.duration_s for l in legs),
+        stop_order=[n - net.offset for n in sc.order],
+    )
+
+
+def rank_stage(pool: OrderPool, net: TripMatrix, *, strategy: RouteStrategy, settings: Settings) -> RankedCandidates:
+    """Rank the orders by every strategy; show the top ones of the chosen strategy and the best of each other."""
+    scored = pool.scored
     tol = settings.tie_tolerance
     slack = settings.balanced_time_slack
     rankings = {s: rank(scored, s, tolerance=tol, time_slack=slack) for s in STRATEGIES}
-    main = rankings[request.route_strategy]
+    main = rankings[strategy]
     chosen = list(dict.fromkeys([*main[: settings.top_k + 1], *(rankings[s][0] for s in STRATEGIES)]))
     chosen.sort(key=main.index)
     front = pareto_front(scored)
-    best_sc = scored[main[0]]
     candidates: list[CandidateRoute] = []
     for idx in chosen:
-        sc = scored[idx]
         pos = main.index(idx)
-        node_order = [*([start] if start is not None else []), *sc.order, end]
-        legs = [
-            _leg(labels[a], labels[b], points[a], points[b], dist[a, b], dur[a, b], net.pair_source(a, b))
-            for a, b in zip(node_order, node_order[1:])
-        ]
         reason = (
-            best_reason(scored, main, request.route_strategy, tolerance=tol, exact=info.exact, time_slack=slack)
+            best_reason(scored, main, strategy, tolerance=tol, exact=pool.optimizer.exact, time_slack=slack)
             if pos == 0
             else other_reason(scored, main, pos)
         )
-        candidates.append(
-            CandidateRoute(
-                stop_order_labels=[labels[n] for n in sc.order],
-                full_order_labels=[labels[n] for n in node_order],
-                legs=legs,
-                total_distance_m=sum(l.distance_m for l in legs),
-                total_duration_s=sum(l.duration_s for l in legs),
-                ranking_reason=reason,
-                rank=pos + 1,
-                stop_order=[n - offset for n in sc.order],
-                best_for=[s for s in STRATEGIES if rankings[s][0] == idx],
-                pareto_optimal=idx in front,
-                delta_distance_m=int(round(sc.distance_m - best_sc.distance_m)),
-                delta_duration_s=int(round(sc.duration_s - best_sc.duration_s)),
-            )
-        )
+        cand = _candidate_route(net, scored[idx])
+        cand.ranking_reason = reason
+        cand.rank = pos + 1
+        cand.best_for = [s for s in STRATEGIES if rankings[s][0] == idx]
+        cand.pareto_optimal = idx in front
+        candidates.append(cand)
     best = candidates[0]
     for cand in candidates:  # deltas agree with the totals shown (sums of the rounded legs)
         cand.delta_distance_m = cand.total_distance_m - best.total_distance_m
         cand.delta_duration_s = cand.total_duration_s - best.total_duration_s
-    info = info.model_copy(update={"orders_evaluated": len(orders)})
-    if request.transport_mode == "walking":
-        long_legs = [l for l in best.legs if l.distance_m > WALKING_LONG_LEG_M]
-        if long_legs:
-            listed = "; ".join(
-                f"{l.from_label} → {l.to_label} {km(l.distance_m)} (~{mins(l.duration_s)})" for l in long_legs[:5]
-            )
-            more = f" and {len(long_legs) - 5} more" if len(long_legs) > 5 else ""
-            warnings.append(
-                f"Walking: {len(long_legs)} leg(s) of the best route are longer than {km(WALKING_LONG_LEG_M)}: "
-                f"{listed}{more}. The whole walk is {km(best.total_distance_m)} (~{mins(best.total_duration_s)}); "
-                "consider driving or public transport for these legs."
-            )
-
-    return RankedCandidates(candidates=candidates, best_order=scored[main[0]].order, optimizer=info, warnings=warnings)
+    return RankedCandidates(candidates=candidates, best_order=scored[main[0]].order, optimizer=pool.optimizer)
 
 
 def geometry_stage(
     net: TripMatrix, best_order: tuple[int, ...], *, provider: MapServices, mode: TransportMode
-) -> tuple[list[list[list[float]]], str, list[str]]:
+) -> RouteGeometry:
     """The drawn path of each leg of the best route (one cached route call per leg); a failed leg is a straight
     line with a warning, never a silent gap."""
     points, labels, start, end = net.points, net.labels, net.start, net.end
@@ -358,27 +357,42 @@ def geometry_stage(
     geometry_source = ", ".join(sorted(geo_sources))
     if geo_sources == {"offline_estimate"}:
         geometry_source = "offline_estimate (straight lines between points, not the road path)"
-
-    return geometry, geometry_source, warnings
+    return RouteGeometry(legs=geometry, source=geometry_source, warnings=warnings)
 
 
 def links_stage(
     trip: ResolvedTrip, best: CandidateRoute, *, request: RoutePlanRequest, provider_name: str
-) -> tuple[DeepLinks | None, list[str]]:
+) -> RouteLinks:
     """AMap deep links for the best order, when asked for."""
     if not request.need_deep_link:
-        return None, []
-    from core.route.links import build_deep_links
-
-    ordered = [trip.stops[i] for i in best.stop_order]
-    return build_deep_links(
+        return RouteLinks(deep_links=None)
+    deep_links, warnings = build_deep_links(
         origin=trip.origin,
-        ordered_stops=ordered,
+        ordered_stops=[trip.stops[i] for i in best.stop_order],
         destination=trip.destination,
         transport_mode=request.transport_mode,
         deep_link_mode=request.deep_link_mode,
         provider=provider_name,
     )
+    return RouteLinks(deep_links=deep_links, warnings=warnings)
+
+
+def walking_warnings(best: CandidateRoute, *, mode: TransportMode) -> list[str]:
+    """A walk whose legs are too long to be a walk says so, naming the legs."""
+    if mode != "walking":
+        return []
+    long_legs = [l for l in best.legs if l.distance_m > WALKING_LONG_LEG_M]
+    if not long_legs:
+        return []
+    listed = "; ".join(
+        f"{l.from_label} → {l.to_label} {km(l.distance_m)} (~{mins(l.duration_s)})" for l in long_legs[:5]
+    )
+    more = f" and {len(long_legs) - 5} more" if len(long_legs) > 5 else ""
+    return [
+        f"Walking: {len(long_legs)} leg(s) of the best route are longer than {km(WALKING_LONG_LEG_M)}: "
+        f"{listed}{more}. The whole walk is {km(best.total_distance_m)} (~{mins(best.total_duration_s)}); "
+        "consider driving or public transport for these legs."
+    ]
 
 
 def plan_route(
@@ -388,6 +402,7 @@ def plan_route(
     settings: Settings | None = None,
     progress: Progress | None = None,
 ) -> RoutePlanResult:
+    """Plan a multi-stop route: the stages above in order, reporting progress between them."""
     settings = settings or get_settings()
     progress = progress or _noop
     if len(request.stops) > settings.max_stops:
@@ -401,17 +416,21 @@ def plan_route(
     progress("Resolving places", 0.05)
     trip = resolve_stage(request, provider=provider, settings=settings)
     progress("Computing the travel matrix", 0.3)
-    net = matrix_stage(trip, request=request, provider=provider)
+    net = matrix_stage(trip, provider=provider, mode=request.transport_mode)
     progress("Searching stop orders", 0.5)
-    ranked = rank_stage(trip, net, request=request, settings=settings)
+    pool = candidates_stage(trip, net, max_permutations=request.max_permutations, settings=settings)
+    ranked = rank_stage(pool, net, strategy=request.route_strategy, settings=settings)
     progress("Drawing the best route", 0.85)
-    geometry, geometry_source, geo_warnings = geometry_stage(
-        net, ranked.best_order, provider=provider, mode=request.transport_mode
-    )
-    best = ranked.candidates[0]
-    deep_links, link_warnings = links_stage(trip, best, request=request, provider_name=provider.name)
-    warnings = [*trip.warnings, *net.warnings, *ranked.warnings, *geo_warnings, *link_warnings]
-    warnings.extend(provider.drain_warnings())
+    geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode)
+    links = links_stage(trip, ranked.best, request=request, provider_name=provider.name)
+    warnings = [
+        *trip.warnings,
+        *net.warnings,
+        *walking_warnings(ranked.best, mode=request.transport_mode),
+        *geometry.warnings,
+        *links.warnings,
+        *provider.drain_warnings(),
+    ]
     calls = provider.snapshot()
     result = RoutePlanResult(
         success=True,
@@ -420,9 +439,9 @@ def plan_route(
         resolved_destination=trip.destination,
         resolved_stops=trip.stops,
         candidates=ranked.candidates,
-        best_route=best,
-        best_index=0,
-        deep_links=deep_links,
+        best_route=ranked.best,
+        best_index=ranked.best_index,
+        deep_links=links.deep_links,
         summary="",
         warnings=list(dict.fromkeys(warnings)),
         task_name=request.task_name,
@@ -434,8 +453,8 @@ def plan_route(
         metric_source=net.source if net.source in get_args(MetricSource) else "offline_estimate",
         optimizer=ranked.optimizer,
         provider_calls=MapServices.diff(calls, before),
-        best_geometry=geometry,
-        geometry_source=geometry_source,
+        best_geometry=geometry.legs,
+        geometry_source=geometry.source,
         live_origin=trip.live,
         elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
     )

@@ -45,7 +45,7 @@ def _near(a: float, b: float, tolerance: float) -> bool:
 
 
 #: How much slower than the fastest Pareto order a shorter one may be for ``balanced`` to still
-#: prefer it (the spec: prefer the shorter route when it is only "slightly" slower, 略长).
+#: prefer it (the product's rule: prefer the shorter route when it is only "slightly" slower, 略长).
 BALANCED_TIME_SLACK = 0.15
 
 

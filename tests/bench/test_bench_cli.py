@@ -3,8 +3,10 @@ never read the shared benchmark folder), the itinerary timing, and structured er
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
+import types
 
 import pytest
 
@@ -95,3 +97,43 @@ def test_bench_itinerary_times_every_demo_trip_per_variant(capsys):
         assert r["chosen"] in ("per_day", "multi_vehicle")
     auto = {r["trip"]: r for r in out["rows"] if r["variant"] == "auto"}
     assert auto["shanghai_3day_30places"]["visits"] == 30
+
+
+class _BruteForceLKH:
+    """Stands in for elkai (a benchmark-only package): the exact tour of a tiny matrix, closed like elkai's."""
+
+    def __init__(self, matrix):
+        self.matrix = matrix
+
+    def solve_tsp(self, runs=10):
+        n = len(self.matrix)
+        best = min(
+            itertools.permutations(range(1, n)),
+            key=lambda p: sum(self.matrix[a][b] for a, b in zip((0, *p), (*p, 0))),
+        )
+        return [0, *best, 0]
+
+
+def test_bench_lkh_compares_the_tour_with_the_reference_solver(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "elkai", types.SimpleNamespace(DistanceMatrix=_BruteForceLKH))
+    assert main(["bench", "lkh", "--sizes", "7", "--seeds", "1", "2", "--time-limit", "0.2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [json.loads(line) for line in lines if line.startswith("{")]
+    assert [(r["n"], r["seed"]) for r in rows] == [(7, 1), (7, 2)]
+    for r in rows:  # seven points: our tour is optimal too (the reference works on rounded weights)
+        assert r["ratio"] == pytest.approx(1.0, abs=1e-5)
+    assert lines[-1].startswith("n=7: mean ratio 1.0000")
+
+
+def test_single_runs_take_their_options_before_the_benchmark_too(capsys):
+    assert main(["bench", "--repeats", "1", "plan", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["stops"] == 2 and out["repeats"] == 1
+    assert main(["bench", "--repeats", "0", "plan", "2"]) == 2
+    assert json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]["field"] == "repeats"
+
+
+def test_a_batch_option_before_the_benchmark_is_an_error_not_ignored(tmp_path, capsys):
+    assert main(["bench", "--time-limit", "3", "solomon", "--dir", str(_bench_dir(tmp_path))]) == 2
+    err = json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]
+    assert err["field"] == "time_limit" and "bench solomon" in err["message"]

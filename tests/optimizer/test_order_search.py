@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 
-from core.optimizer.order_search import candidate_orders, neighbour_orders, order_totals
+from core.optimizer.order_search import candidate_orders, distinct_place_orders, neighbour_orders, order_totals
 
 
 def _random_matrix(n: int, seed: int) -> np.ndarray:
@@ -51,3 +51,13 @@ def test_neighbours_are_one_move_away():
     assert order not in near
     assert (2, 1, 3, 4) in near and (2, 3, 4, 1) in near
     assert all(sorted(o) == [1, 2, 3, 4] for o in near)
+
+
+def test_orders_that_only_swap_two_stops_at_one_place_count_once():
+    # nodes 1 and 2 are the same place (2 -> 1); of the orders that only swap them, the cheaper one stays
+    orders = [(1, 2, 3), (2, 1, 3), (3, 1, 2), (3, 2, 1)]
+    dist = np.array([10.0, 9.0, 12.0, 12.0])
+    dur = np.array([5.0, 5.0, 7.0, 6.0])
+    kept = distinct_place_orders(orders, dist, dur, {1: 1, 2: 1, 3: 3})
+    assert [orders[i] for i in kept] == [(2, 1, 3), (3, 2, 1)]
+    assert distinct_place_orders(orders, dist, dur, {1: 1, 2: 2, 3: 3}) == [0, 1, 2, 3]
