@@ -125,7 +125,10 @@ def test_dry_run_option_writes_nothing_on_a_trip_edit(env):
     version = store.get_trip(trip_id, user_id="alice").version
     r = env("删除外滩", trip_id=trip_id, options={"dry_run": True})
     assert r.result.status == "OK" and r.result.payload.trip["nodes"] == []  # the preview
-    assert store.get_trip(trip_id, user_id="alice").node_names() == ["外滩"] and store.get_trip(trip_id, user_id="alice").version == version
+    assert (
+        store.get_trip(trip_id, user_id="alice").node_names() == ["外滩"]
+        and store.get_trip(trip_id, user_id="alice").version == version
+    )
     r = env("加上豫园", user_id="bob", options={"dry_run": True})
     assert r.result.status == "OK" and store.latest_trip("bob") is None  # no trip created either
 

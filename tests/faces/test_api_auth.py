@@ -22,8 +22,12 @@ def test_no_key_or_a_wrong_key_is_401_with_a_structured_error(client):
         assert r.status_code == 401
         assert r.json()["error"]["code"] == "UNAUTHORIZED" and r.json()["error"]["field"] == "authorization"
     assert client.get("/agent/metrics", headers={"Authorization": ""}).status_code == 401
-    assert client.post("/agent/route_and_run", json={"message": "明天天气"},
-                       headers={"X-API-Key": "key-bob-0123456789"}).status_code == 200
+    assert (
+        client.post(
+            "/agent/route_and_run", json={"message": "明天天气"}, headers={"X-API-Key": "key-bob-0123456789"}
+        ).status_code
+        == 200
+    )
 
 
 def test_keys_are_stored_as_digests_and_compared_whole():
@@ -36,7 +40,10 @@ def test_keys_are_stored_as_digests_and_compared_whole():
 def test_a_body_cannot_name_another_user(client):
     r = route(client, "加上外滩", as_user="mallory", user_id="alice")
     assert r.status_code == 403 and r.json()["error"] == {
-        "code": "FORBIDDEN", "message": "user_id names another user than the API key's", "field": "user_id"}
+        "code": "FORBIDDEN",
+        "message": "user_id names another user than the API key's",
+        "field": "user_id",
+    }
     assert route(client, "加上外滩", user_id="alice").status_code == 200  # naming yourself is fine
 
 

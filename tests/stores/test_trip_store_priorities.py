@@ -23,7 +23,9 @@ def test_rows_written_with_the_old_words_read_as_today_s_vocabulary(tmp_path):
         {"name": "新天地", "priority": "optional"},
     ]
     with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE trips SET draft_json = ? WHERE trip_id = ?", (json.dumps(legacy, ensure_ascii=False), trip_id))
+        conn.execute(
+            "UPDATE trips SET draft_json = ? WHERE trip_id = ?", (json.dumps(legacy, ensure_ascii=False), trip_id)
+        )
     draft = TripStore(f"sqlite:///{db}").get_trip(trip_id, user_id="u1")
     assert [(n.name, n.priority) for n in draft.nodes] == [("外滩", "must"), ("豫园", "should"), ("新天地", "nice")]
 
