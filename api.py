@@ -165,6 +165,6 @@ def agent_actions() -> list[dict[str, Any]]:
 
 @app.get("/agent/metrics", tags=["agent"], responses={401: {"description": "no or an invalid API key"}})
 def agent_metrics(user: str = Depends(current_user)) -> dict[str, Any]:
-    from core.agent.telemetry import compute_metrics, read_events
+    from core.agent.telemetry import live_metrics
 
-    return compute_metrics(read_events(get_settings().agent_event_log))
+    return live_metrics(get_settings().agent_event_log)

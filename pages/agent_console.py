@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pandas as pd
 import streamlit as st
 
@@ -10,7 +12,7 @@ from components.frame import active_provider
 from components.legacy_pages import ensure_app_frame
 from components.progress import progress_box
 from core.agent import route_and_run
-from core.agent.telemetry import compute_metrics, read_events
+from core.agent.telemetry import live_metrics
 from core.bench.agent import run_qa_acceptance
 from core.config import get_settings
 
@@ -30,7 +32,8 @@ STATUS_ICON = {
 st.title("Agent console 智能体控制台")
 state = st.session_state
 state.setdefault("agent_history", [])
-state.setdefault("agent_user", "console")
+# the dashboard's own identity, made here on the server: one per browser session, so sessions never share trips
+state.setdefault("agent_user", f"dashboard-{uuid.uuid4().hex[:12]}")
 
 with st.sidebar.expander("Agent options", expanded=False):
     st.toggle("Allow web browsing (consent)", key="agent_allow_web", value=False)
@@ -134,7 +137,7 @@ if state.agent_history:
         cols[4].metric("fallback", "yes" if o.fallback_used else "no")
 
 with st.expander("Metrics 指标", expanded=False):
-    st.json(compute_metrics(read_events(get_settings().agent_event_log)))
+    st.json(live_metrics(get_settings().agent_event_log))
 
 if st.button("Run the QA acceptance set 运行验收集", key="agent_qa"):
     state.agent_qa_rows = run_qa_acceptance()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +30,32 @@ EVENTS = (
 )
 
 
+#: The log is rotated past this size, keeping this many older files (log.1 newest): it never grows without bound.
+LOG_MAX_BYTES = 10_000_000
+LOG_BACKUPS = 3
+
+
+def _rotate(path: Path, backups: int) -> None:
+    for i in range(backups - 1, 0, -1):
+        older = path.with_name(f"{path.name}.{i}")
+        if older.exists():
+            older.replace(path.with_name(f"{path.name}.{i + 1}"))
+    path.replace(path.with_name(f"{path.name}.1"))
+
+
 class Telemetry:
-    def __init__(self, path: Path | str | None, *, request_id: str | None = None):
+    def __init__(
+        self,
+        path: Path | str | None,
+        *,
+        request_id: str | None = None,
+        max_bytes: int = LOG_MAX_BYTES,
+        backups: int = LOG_BACKUPS,
+    ):
         self.path = Path(path) if path else None
         self.request_id = request_id
+        self.max_bytes = max_bytes
+        self.backups = max(1, backups)
         self.events: list[dict[str, Any]] = []  # this request's events (also written to the log)
 
     _lock = threading.Lock()
@@ -47,6 +69,8 @@ class Telemetry:
             line = json.dumps(rec, ensure_ascii=False, default=str)
             with Telemetry._lock:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                if self.path.exists() and self.path.stat().st_size + len(line) + 1 > self.max_bytes:
+                    _rotate(self.path, self.backups)
                 with self.path.open("a", encoding="utf-8") as fh:
                     fh.write(line + "\n")
         return rec
@@ -112,6 +136,50 @@ def read_events(path: Path | str, *, limit: int | None = 20_000) -> list[dict[st
         except json.JSONDecodeError:
             continue
     return out
+
+
+class EventTail:
+    """The latest events of a log, read incrementally: each refresh reads only what was appended since the last
+    one (from a rotation it starts the new file afresh), and keeps at most ``keep`` events."""
+
+    def __init__(self, path: Path | str, *, keep: int = 20_000) -> None:
+        self.path = Path(path)
+        self.events: deque[dict[str, Any]] = deque(maxlen=keep)
+        self._offset = 0
+        self._inode: int | None = None
+        self._lock = threading.Lock()
+
+    def refresh(self) -> list[dict[str, Any]]:
+        with self._lock:
+            try:
+                stat = self.path.stat()
+            except FileNotFoundError:
+                return list(self.events)
+            if stat.st_ino != self._inode or stat.st_size < self._offset:  # rotated or replaced
+                self._inode, self._offset = stat.st_ino, 0
+            if stat.st_size > self._offset:
+                with self.path.open("rb") as fh:
+                    fh.seek(self._offset)
+                    chunk = fh.read(stat.st_size - self._offset)
+                end = chunk.rfind(b"\n") + 1  # a line still being written is read next time
+                for line in chunk[:end].splitlines():
+                    try:
+                        self.events.append(json.loads(line))
+                    except (json.JSONDecodeError, UnicodeDecodeError):
+                        continue
+                self._offset += end
+            return list(self.events)
+
+
+_TAILS: dict[str, EventTail] = {}
+_TAILS_LOCK = threading.Lock()
+
+
+def live_metrics(path: Path | str) -> dict[str, Any]:
+    """The metrics of the event log at ``path``, kept up to date incrementally (one tail per log, per process)."""
+    with _TAILS_LOCK:
+        tail = _TAILS.setdefault(str(Path(path)), EventTail(path))
+    return compute_metrics(tail.refresh())
 
 
 def _p95(values: list[float]) -> float | None:

@@ -59,3 +59,14 @@ def test_route_without_a_message_exits_2(tmp_path):
     proc = run("route", tmp_path=tmp_path)
     assert proc.returncode == 2
     assert json.loads(proc.stderr)["error"]["field"] == "message"
+
+
+def test_run_exit_codes_say_whether_the_answer_is_a_success(tmp_path):
+    ok = run("run", "--message", "明天天气", tmp_path=tmp_path)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["result"]["status"] == "OK"
+    bad = run("run", "--message", "2月30日去外滩", tmp_path=tmp_path)  # a date that does not exist
+    out = json.loads(bad.stdout)
+    assert bad.returncode == 2 and out["result"]["error_code"] == "INVALID_INPUT"
+    assert "2月30日" in out["result"]["answer_text"] and "Traceback" not in bad.stderr
+    failed = run("run", "--message", "确认", "--confirm", "dr-forged", tmp_path=tmp_path)
+    assert failed.returncode == 1 and json.loads(failed.stdout)["result"]["status"] == "FAILED"
