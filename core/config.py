@@ -28,6 +28,13 @@ class Settings(BaseSettings):
     http_retries: int = Field(default=3, ge=0, le=10)
     breaker_fail_max: int = Field(default=5, ge=1)
     breaker_reset_s: float = Field(default=60.0, gt=0)
+    provider_budget_s: float = Field(
+        default=8.0,
+        gt=0,
+        le=600,
+        description="Most time one plan (or agent request) waits on remote providers; past it they degrade to the "
+        "offline estimate with a warning.",
+    )
     amap_min_interval_s: float = Field(
         default=1.0, ge=0, description="Spacing between AMap calls; ~1 s avoids CUQPS errors on a personal key"
     )

@@ -29,6 +29,7 @@ from core.agent.steps import BudgetExhausted, finish_on_timeout
 from core.agent.telemetry import Telemetry
 from core.config import Settings, get_settings
 from core.errors import InputError, error_from_validation
+from core.geo.base import provider_budget
 from core.geo.composite import MapServices
 from core.models.agent import (
     ERROR_CODES,
@@ -160,59 +161,64 @@ def route_and_run(
         },
     )
     system_mode = "SYSTEM1" if decision.output.route.startswith("SYSTEM1") else "SYSTEM2"
-    try:
-        if request.options.confirm_dry_run_id:
-            system_mode = "SYSTEM2"
-            run_confirmation(state, ctx, registry)
-        elif decision.intent == "clarify" or decision.question_kind == "ask":
-            _clarify(decision, state)
-        elif decision.intent in ("trip_edit", "weather", "travel_time", "rag"):
-            if decision.question_kind == "approximate" and decision.question and decision.intent == "trip_edit":
+    with provider_budget(settings.provider_budget_s):  # a hanging provider degrades, never stalls
+        try:
+            if request.options.confirm_dry_run_id:
+                system_mode = "SYSTEM2"
+                run_confirmation(state, ctx, registry)
+            elif decision.intent == "clarify" or decision.question_kind == "ask":
                 _clarify(decision, state)
+            elif decision.intent in ("trip_edit", "weather", "travel_time", "rag"):
+                if decision.question_kind == "approximate" and decision.question and decision.intent == "trip_edit":
+                    _clarify(decision, state)
+                else:
+                    fastpath.handle(decision, state, ctx, registry)
+            elif decision.intent == "browse":
+                run_browse(decision, state, ctx, registry)
+            elif decision.intent in ("commit", "bulk_write"):
+                run_commit_request(decision, state, ctx, registry)
+            elif decision.intent == "conditional":
+                run_conditional(decision, state, ctx, registry)
             else:
-                fastpath.handle(decision, state, ctx, registry)
-        elif decision.intent == "browse":
-            run_browse(decision, state, ctx, registry)
-        elif decision.intent in ("commit", "bulk_write"):
-            run_commit_request(decision, state, ctx, registry)
-        elif decision.intent == "conditional":
-            run_conditional(decision, state, ctx, registry)
-        else:
-            run_plan(decision, state, ctx, registry)
-    except BudgetExhausted as exc:  # any System 2 path (browse, commit, branches) that ran out of budget
-        finish_on_timeout(state, ctx, exc)
-    except (InputError, ValidationError) as exc:  # something in the message the user can correct (a date, a day)
-        error = error_from_validation(exc) if isinstance(exc, ValidationError) else exc
-        state.result.status = "NEED_MORE_INFO"
-        state.result.error_code = "INVALID_INPUT"
-        zh = fastpath.zh_text(request.message)
-        state.result.explanations = [f"{'请修改后再试' if zh else 'Please correct it and try again'}: {error.message}"]
-        log_decision(
-            state,
-            action="router.clarify",
-            reason_code="INVALID_INPUT",
-            policy_id="INPUT_CONTRACT",
-            facts={"field": error.field},
-        )
-    except ActionError as exc:
-        state.result.status = "FAILED"
-        state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
-        state.result.explanations = [
-            f"{'工具调用失败' if fastpath.zh_text(request.message) else 'A tool call failed'}: {exc.message}"
-        ]
-        state.observability.fallback_used = True
-        telemetry.fallback_triggered(from_route=decision.output.route, to_route="NONE", reason=state.result.error_code)
-    except Exception:  # the last guard: a bug must still give a structured answer, with a trace id to find the log
-        logger.exception("agent request %s failed unexpectedly", request.request_id)
-        state.result.status = "FAILED"
-        state.result.error_code = "INTERNAL_ERROR"
-        zh = fastpath.zh_text(request.message)
-        state.result.explanations = [
-            f"内部错误，已记录（追踪号 {request.request_id}）。"
-            if zh
-            else f"An internal error occurred and was logged (trace id {request.request_id})."
-        ]
-        state.observability.fallback_used = True
+                run_plan(decision, state, ctx, registry)
+        except BudgetExhausted as exc:  # any System 2 path (browse, commit, branches) that ran out of budget
+            finish_on_timeout(state, ctx, exc)
+        except (InputError, ValidationError) as exc:  # something in the message the user can correct (a date, a day)
+            error = error_from_validation(exc) if isinstance(exc, ValidationError) else exc
+            state.result.status = "NEED_MORE_INFO"
+            state.result.error_code = "INVALID_INPUT"
+            zh = fastpath.zh_text(request.message)
+            state.result.explanations = [
+                f"{'请修改后再试' if zh else 'Please correct it and try again'}: {error.message}"
+            ]
+            log_decision(
+                state,
+                action="router.clarify",
+                reason_code="INVALID_INPUT",
+                policy_id="INPUT_CONTRACT",
+                facts={"field": error.field},
+            )
+        except ActionError as exc:
+            state.result.status = "FAILED"
+            state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
+            state.result.explanations = [
+                f"{'工具调用失败' if fastpath.zh_text(request.message) else 'A tool call failed'}: {exc.message}"
+            ]
+            state.observability.fallback_used = True
+            telemetry.fallback_triggered(
+                from_route=decision.output.route, to_route="NONE", reason=state.result.error_code
+            )
+        except Exception:  # the last guard: a bug must still give a structured answer, with a trace id to find the log
+            logger.exception("agent request %s failed unexpectedly", request.request_id)
+            state.result.status = "FAILED"
+            state.result.error_code = "INTERNAL_ERROR"
+            zh = fastpath.zh_text(request.message)
+            state.result.explanations = [
+                f"内部错误，已记录（追踪号 {request.request_id}）。"
+                if zh
+                else f"An internal error occurred and was logged (trace id {request.request_id})."
+            ]
+            state.observability.fallback_used = True
     final = _final_status(state)
     report(final)
     response = _response(request, decision, state, flow, system_mode, t_start)

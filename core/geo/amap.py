@@ -16,12 +16,13 @@ Web Service documentation; the recorded bodies in tests/fixtures/amap pin them.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import httpx
 
@@ -29,6 +30,7 @@ from core.errors import (
     InputError,
     ProviderAuthError,
     ProviderError,
+    ProviderUnavailable,
     RouteNotFound,
 )
 from core.geo.amap_envelope import _norm, _text, raise_for_amap_status
@@ -40,6 +42,7 @@ from core.geo.weather import pick_forecast
 __all__ = ["AMapProvider", "DistanceItem"]
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DEFAULT_BASE_URL = "https://restapi.amap.com"
 
@@ -430,10 +433,24 @@ class AMapProvider(HttpService):
             raise
         return dict(data)
 
+    def _read(self, path: str, params: Mapping[str, str], parse: Callable[[dict[str, Any]], T]) -> T:
+        """One call: request, check the envelope, parse. A body the parser cannot read (a broken polyline, a
+        field of the wrong type) is the service failing, not a crash: ProviderUnavailable, so the call degrades."""
+        data = self._request(path, params)
+        try:
+            return parse(data)
+        except ProviderError:
+            raise
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise ProviderUnavailable(
+                f"AMap answered {path} with a body that could not be read ({type(exc).__name__})",
+                details={"endpoint": path},
+            ) from None
+
     # ---- Geocoder, Router, WeatherService ------------------------------------------------------
 
     def weather_forecast(self, city: str) -> list[DayForecast]:
-        return self.parse_weather_forecast_json(self._request(WEATHER_PATH, self.get_weather_params(city)))
+        return self._read(WEATHER_PATH, self.get_weather_params(city), self.parse_weather_forecast_json)
 
     def weather(self, city: str, *, day: date) -> DayForecast | None:
         """The published forecast for ``day``, or None when AMap's four days do not include it.
@@ -443,16 +460,16 @@ class AMapProvider(HttpService):
         return pick_forecast(self.weather_forecast(city), city, day)
 
     def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
-        return self.parse_geocode_json(self._request(GEOCODE_PATH, self.get_geocode_params(address, city=city)))
+        return self._read(GEOCODE_PATH, self.get_geocode_params(address, city=city), self.parse_geocode_json)
 
     def search(
         self, keywords: str, *, city: str | None = None, near: LonLat | None = None, limit: int = 10
     ) -> list[Place]:
         params = self.get_search_params(keywords, city=city, near=near, limit=limit)
-        return self.parse_search_json(self._request(SEARCH_PATH, params))[: max(0, int(limit))]
+        return self._read(SEARCH_PATH, params, self.parse_search_json)[: max(0, int(limit))]
 
     def detail(self, poi_id: str) -> Place | None:
-        return self.parse_detail_json(self._request(DETAIL_PATH, self.get_detail_params(poi_id)))
+        return self._read(DETAIL_PATH, self.get_detail_params(poi_id), self.parse_detail_json)
 
     def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
         """N x N matrix from /v3/distance: one call per destination column (≤ 100 origins each).
@@ -479,7 +496,8 @@ class AMapProvider(HttpService):
             for start in range(0, len(origins), MAX_DISTANCE_ORIGINS):
                 chunk = origins[start : start + MAX_DISTANCE_ORIGINS]
                 params = self.get_distance_params([pts[i] for i in chunk], pts[j], mode=mode)
-                items = self.parse_distance_json(self._request(DISTANCE_PATH, params), len(chunk))
+                parse = functools.partial(self.parse_distance_json, n_origins=len(chunk))
+                items = self._read(DISTANCE_PATH, params, parse)
                 for i, item in zip(chunk, items, strict=True):
                     if item.ok:
                         dist[i][j] = float(item.distance_m)  # type: ignore[arg-type]
@@ -498,4 +516,4 @@ class AMapProvider(HttpService):
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         params = self.get_route_params(origin, destination, mode=mode)
         path = DRIVING_PATH if mode == "driving" else WALKING_PATH
-        return self.parse_route_json(self._request(path, params), mode=mode)
+        return self._read(path, params, lambda d: self.parse_route_json(d, mode=mode))

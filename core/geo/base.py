@@ -8,6 +8,7 @@ converts at its own boundary.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -125,6 +126,29 @@ def degradation_watch() -> Iterator[Callable[[], bool]]:
         yield _DEGRADED.get
     finally:
         _DEGRADED.reset(token)
+
+
+_DEADLINE: ContextVar[float | None] = ContextVar("omni_provider_deadline", default=None)
+
+
+@contextmanager
+def provider_budget(seconds: float) -> Iterator[None]:
+    """Bound the time one plan (or agent request) may spend waiting on remote providers: past the deadline a
+    remote call is not made and its service degrades to the fallback with a warning. Nested budgets keep the
+    earlier deadline."""
+    deadline = time.monotonic() + max(0.0, seconds)
+    outer = _DEADLINE.get()
+    token = _DEADLINE.set(deadline if outer is None else min(outer, deadline))
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def budget_left() -> float | None:
+    """Seconds left of the current provider budget (None: no budget is set)."""
+    deadline = _DEADLINE.get()
+    return None if deadline is None else deadline - time.monotonic()
 
 
 @runtime_checkable

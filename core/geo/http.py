@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 
 from core.errors import ProviderError, ProviderRateLimited, ProviderTimeout, ProviderUnavailable
+from core.geo.base import budget_left
 
 logger = logging.getLogger(__name__)
 
@@ -147,13 +148,19 @@ class HttpService:
     def get_json(self, path: str, params: Mapping[str, str]) -> Any:
         """GET ``base_url + path`` and decode JSON; failures become ProviderError subclasses, secret-free."""
         url = f"{self.base_url}{path}"
+        left = budget_left()
+        if left is not None and left <= 0:
+            raise ProviderTimeout(
+                f"{self.label} was not asked: the plan's time for providers is spent", details={"endpoint": path}
+            )
+        timeout = self.timeout_s if left is None else max(0.05, min(self.timeout_s, left))
         self._pace()
         logger.debug("%s GET %s %s", self.label, path, self.redact(str(dict(params))))
         try:
-            response = self._client.get(url, params=dict(params), headers=self._headers, timeout=self.timeout_s)
+            response = self._client.get(url, params=dict(params), headers=self._headers, timeout=timeout)
         except httpx.TimeoutException:
             raise ProviderTimeout(
-                f"{self.label} did not answer {path} within {self.timeout_s:g} s.", details={"endpoint": path}
+                f"{self.label} did not answer {path} within {timeout:g} s.", details={"endpoint": path}
             ) from None
         except httpx.TransportError as exc:
             raise ProviderUnavailable(

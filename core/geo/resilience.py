@@ -38,6 +38,7 @@ from core.errors import (
     ProviderRateLimited,
     ProviderTimeout,
     ProviderUnavailable,
+    RouteNotFound,
 )
 from core.geo.amap import AMapProvider
 from core.geo.base import (
@@ -50,6 +51,7 @@ from core.geo.base import (
     TravelMode,
     WarningLog,
     WeatherService,
+    budget_left,
     note_degraded,
 )
 from core.geo.http import HttpService, redact_secret
@@ -79,6 +81,18 @@ def default_wait() -> tenacity.wait.wait_base:
     return tenacity.wait_exponential_jitter(initial=0.5, max=8.0, jitter=0.25)
 
 
+class _BudgetedWait(tenacity.wait.wait_base):
+    """A pause between attempts never outlasts the plan's provider budget."""
+
+    def __init__(self, inner: tenacity.wait.wait_base) -> None:
+        self.inner = inner
+
+    def __call__(self, retry_state: tenacity.RetryCallState) -> float:
+        pause = float(self.inner(retry_state))
+        left = budget_left()
+        return pause if left is None else max(0.0, min(pause, left))
+
+
 @dataclass
 class ResilienceStats:
     calls: int = 0
@@ -87,6 +101,14 @@ class ResilienceStats:
 
     def __getitem__(self, name: str) -> int:
         return int(getattr(self, name))
+
+
+class _BudgetSpent(tenacity.stop.stop_base):
+    """Stop retrying once the plan's provider budget (core.geo.base.provider_budget) is spent."""
+
+    def __call__(self, retry_state: tenacity.RetryCallState) -> bool:
+        remaining = budget_left()
+        return remaining is not None and remaining <= 0
 
 
 class _Degrade(Exception):
@@ -169,9 +191,13 @@ class ResilientProvider:
     def _remote(self, service: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Call the remote service with breaker + retries; raise ``_Degrade`` when degradable."""
         breaker = self.breakers[service]
+        left = budget_left()
+        if left is not None and left <= 0:
+            raise _Degrade("the plan's time for providers is spent", ProviderTimeout("provider budget spent"))
+
         retrying = tenacity.Retrying(
-            stop=tenacity.stop_after_attempt(self.retries + 1),
-            wait=self._wait,
+            stop=tenacity.stop_any(tenacity.stop_after_attempt(self.retries + 1), _BudgetSpent()),
+            wait=_BudgetedWait(self._wait),
             retry=tenacity.retry_if_exception(is_retryable),
             sleep=self._sleep,
             before_sleep=self._on_retry,
@@ -203,6 +229,10 @@ class ResilientProvider:
             raise _Degrade(f"timed out after {attempts} attempt(s)", exc) from exc
         except (ProviderUnavailable, httpx.TransportError) as exc:
             raise _Degrade(f"unavailable after {attempts} attempt(s): {self._redact(str(exc))}", exc) from exc
+        except RouteNotFound:
+            raise  # a real answer (no road joins the points), not a failure of the service
+        except ProviderError as exc:  # HTTP 4xx/3xx, an answer we cannot read, a refused parameter: degrade too
+            raise _Degrade(f"failed: {self._redact(exc.message)}", exc) from exc
 
     def _guarded(self, service: str, remote: Callable[[], T], fallback: Callable[[MapService], T] | None) -> T:
         with self._lock:

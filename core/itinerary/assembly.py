@@ -125,5 +125,7 @@ def assemble_result(
     result.critic = critic
     if not critic.passed and result.status == "ready":
         result.status = "needs_review"
+    # what the services said while planning (a provider that failed and the estimate used instead)
+    result.warnings = list(dict.fromkeys([*result.warnings, *provider.drain_warnings()]))
     result.decision_log = log.entries
     return result

@@ -18,6 +18,7 @@ import time as _time
 from collections.abc import Callable, Sequence
 
 from core.config import Settings, get_settings
+from core.geo.base import provider_budget
 from core.geo.composite import MapServices
 from core.itinerary.assembly import DecisionLog, assemble_result
 from core.itinerary.clustering import cluster_days_balanced, repair_cross_day
@@ -124,73 +125,75 @@ def plan_itinerary(
     report = progress or (lambda stage, fraction: None)
     log = DecisionLog()
 
-    report("prepare", 0.05)
-    problem = prepare_problem(request, provider=provider, settings=settings, removed_keys=removed_keys)
-    log.add(
-        "transport.build_time_matrix",
-        "MATRIX_BUILT",
-        points=len(problem.points),
-        source=problem.matrix.source,
-        mode=problem.matrix.mode,
-    )
-    log.add(
-        "transport.apply_robustness_policy",
-        "ROBUST_POLICY_APPLIED",
-        factor=problem.policy.factor,
-        buffer_min=problem.policy.buffer_min,
-        visit_factor=problem.policy.visit_factor,
-        pacing=problem.policy.pacing,
-        mode=problem.policy.mode,
-        source=problem.policy.source,
-    )
-    for note in problem.notes:
-        log.add("opening.opening_windows", "OPENING_HOURS_UNPARSED", note=note)
-    for d in problem.days:
-        if d.lunch_earliest_start is None and request.lunch.enabled:
-            log.add(
-                "itinerary.prepare_problem",
-                "NO_LUNCH_THIS_DAY",
-                day_index=d.index,
-                fact="the day's hours do not span the lunch window",
-            )
+    provider.drain_warnings()  # an earlier plan's warnings are not this one's
+    with provider_budget(settings.provider_budget_s):  # a hanging provider degrades, never stalls
+        report("prepare", 0.05)
+        problem = prepare_problem(request, provider=provider, settings=settings, removed_keys=removed_keys)
+        log.add(
+            "transport.build_time_matrix",
+            "MATRIX_BUILT",
+            points=len(problem.points),
+            source=problem.matrix.source,
+            mode=problem.matrix.mode,
+        )
+        log.add(
+            "transport.apply_robustness_policy",
+            "ROBUST_POLICY_APPLIED",
+            factor=problem.policy.factor,
+            buffer_min=problem.policy.buffer_min,
+            visit_factor=problem.policy.visit_factor,
+            pacing=problem.policy.pacing,
+            mode=problem.policy.mode,
+            source=problem.policy.source,
+        )
+        for note in problem.notes:
+            log.add("opening.opening_windows", "OPENING_HOURS_UNPARSED", note=note)
+        for d in problem.days:
+            if d.lunch_earliest_start is None and request.lunch.enabled:
+                log.add(
+                    "itinerary.prepare_problem",
+                    "NO_LUNCH_THIS_DAY",
+                    day_index=d.index,
+                    fact="the day's hours do not span the lunch window",
+                )
 
-    variants: dict[str, tuple[list[DayPlan], VariantMeasure]] = {}
-    wanted = ["per_day", "multi_vehicle"] if settings.itinerary_variant == "auto" else [settings.itinerary_variant]
-    for i, variant in enumerate(wanted):
-        report(f"optimise:{variant}", 0.15 + 0.55 * i / len(wanted))
-        t0 = _time.perf_counter()
-        if variant == "per_day":
-            plans = solve_per_day(problem, settings=settings, log=log, preferred_days=preferred_days)
-        else:
-            plans = solve_multi_vehicle(problem, settings=settings, log=log)
-        variants[variant] = (plans, measure_variant(problem, plans, settings, variant, _time.perf_counter() - t0))
+        variants: dict[str, tuple[list[DayPlan], VariantMeasure]] = {}
+        wanted = ["per_day", "multi_vehicle"] if settings.itinerary_variant == "auto" else [settings.itinerary_variant]
+        for i, variant in enumerate(wanted):
+            report(f"optimise:{variant}", 0.15 + 0.55 * i / len(wanted))
+            t0 = _time.perf_counter()
+            if variant == "per_day":
+                plans = solve_per_day(problem, settings=settings, log=log, preferred_days=preferred_days)
+            else:
+                plans = solve_multi_vehicle(problem, settings=settings, log=log)
+            variants[variant] = (plans, measure_variant(problem, plans, settings, variant, _time.perf_counter() - t0))
 
-    def rank(item):
-        name, (_, m) = item
-        return (m.must_dropped, m.dropped_penalty, m.travel_robust_min + m.wait_min, wanted.index(name))
+        def rank(item):
+            name, (_, m) = item
+            return (m.must_dropped, m.dropped_penalty, m.travel_robust_min + m.wait_min, wanted.index(name))
 
-    chosen_name, (plans, _) = min(variants.items(), key=rank)
-    for name, (_, m) in variants.items():
-        m.chosen = name == chosen_name
-    log.add(
-        "itinerary.plan_itinerary",
-        "VARIANT_CHOSEN",
-        variant=chosen_name,
-        measures={n: m.model_dump(exclude={"variant", "chosen"}) for n, (_, m) in variants.items()},
-        rule="fewest must dropped, then least dropped penalty, then least robust travel + wait",
-    )
+        chosen_name, (plans, _) = min(variants.items(), key=rank)
+        for name, (_, m) in variants.items():
+            m.chosen = name == chosen_name
+        log.add(
+            "itinerary.plan_itinerary",
+            "VARIANT_CHOSEN",
+            variant=chosen_name,
+            measures={n: m.model_dump(exclude={"variant", "chosen"}) for n, (_, m) in variants.items()},
+            rule="fewest must dropped, then least dropped penalty, then least robust travel + wait",
+        )
 
-    report("timeline", 0.75)
-    result = assemble_result(
-        problem,
-        plans,
-        provider=provider,
-        settings=settings,
-        log=log,
-        variants=[m for _, m in variants.values()],
-        variant=chosen_name,
-    )
-    report("critic", 0.95)
+        report("timeline", 0.75)
+        result = assemble_result(
+            problem,
+            plans,
+            provider=provider,
+            settings=settings,
+            log=log,
+            variants=[m for _, m in variants.values()],
+            variant=chosen_name,
+        )
+        report("critic", 0.95)
     result.seconds = round(_time.perf_counter() - started, 4)
     report("done", 1.0)
     return result

@@ -17,7 +17,7 @@ import numpy as np
 
 from core.config import Settings, get_settings
 from core.errors import InputError, ProviderError
-from core.geo.base import LonLat
+from core.geo.base import LonLat, provider_budget
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
 from core.models.route import (
@@ -409,58 +409,59 @@ def plan_route(
         raise InputError(
             f"too many stops: {len(request.stops)} given, this deployment allows {settings.max_stops}", field="stops"
         )
-    before = provider.snapshot()
-    t0 = time.perf_counter()
-    provider.drain_warnings()  # stale warnings from an earlier plan are not ours
+    with provider_budget(settings.provider_budget_s):  # a hanging provider degrades, never stalls
+        before = provider.snapshot()
+        t0 = time.perf_counter()
+        provider.drain_warnings()  # stale warnings from an earlier plan are not ours
 
-    progress("Resolving places", 0.05)
-    trip = resolve_stage(request, provider=provider, settings=settings)
-    progress("Computing the travel matrix", 0.3)
-    net = matrix_stage(trip, provider=provider, mode=request.transport_mode)
-    progress("Searching stop orders", 0.5)
-    pool = candidates_stage(trip, net, max_permutations=request.max_permutations, settings=settings)
-    ranked = rank_stage(pool, net, strategy=request.route_strategy, settings=settings)
-    progress("Drawing the best route", 0.85)
-    geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode)
-    links = links_stage(trip, ranked.best, request=request, provider_name=provider.name)
-    warnings = [
-        *trip.warnings,
-        *net.warnings,
-        *walking_warnings(ranked.best, mode=request.transport_mode),
-        *geometry.warnings,
-        *links.warnings,
-        *provider.drain_warnings(),
-    ]
-    calls = provider.snapshot()
-    result = RoutePlanResult(
-        success=True,
-        origin_mode=request.origin_mode,
-        resolved_origin=trip.origin,
-        resolved_destination=trip.destination,
-        resolved_stops=trip.stops,
-        candidates=ranked.candidates,
-        best_route=ranked.best,
-        best_index=ranked.best_index,
-        deep_links=links.deep_links,
-        summary="",
-        warnings=list(dict.fromkeys(warnings)),
-        task_name=request.task_name,
-        route_strategy=request.route_strategy,
-        transport_mode=request.transport_mode,
-        round_trip=request.round_trip,
-        provider=provider.name,
-        region=provider.region.name,
-        metric_source=net.source if net.source in get_args(MetricSource) else "offline_estimate",
-        optimizer=ranked.optimizer,
-        provider_calls=MapServices.diff(calls, before),
-        best_geometry=geometry.legs,
-        geometry_source=geometry.source,
-        live_origin=trip.live,
-        elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
-    )
-    result.summary = summarize_result(result)
-    progress("Done", 1.0)
-    return result
+        progress("Resolving places", 0.05)
+        trip = resolve_stage(request, provider=provider, settings=settings)
+        progress("Computing the travel matrix", 0.3)
+        net = matrix_stage(trip, provider=provider, mode=request.transport_mode)
+        progress("Searching stop orders", 0.5)
+        pool = candidates_stage(trip, net, max_permutations=request.max_permutations, settings=settings)
+        ranked = rank_stage(pool, net, strategy=request.route_strategy, settings=settings)
+        progress("Drawing the best route", 0.85)
+        geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode)
+        links = links_stage(trip, ranked.best, request=request, provider_name=provider.name)
+        warnings = [
+            *trip.warnings,
+            *net.warnings,
+            *walking_warnings(ranked.best, mode=request.transport_mode),
+            *geometry.warnings,
+            *links.warnings,
+            *provider.drain_warnings(),
+        ]
+        calls = provider.snapshot()
+        result = RoutePlanResult(
+            success=True,
+            origin_mode=request.origin_mode,
+            resolved_origin=trip.origin,
+            resolved_destination=trip.destination,
+            resolved_stops=trip.stops,
+            candidates=ranked.candidates,
+            best_route=ranked.best,
+            best_index=ranked.best_index,
+            deep_links=links.deep_links,
+            summary="",
+            warnings=list(dict.fromkeys(warnings)),
+            task_name=request.task_name,
+            route_strategy=request.route_strategy,
+            transport_mode=request.transport_mode,
+            round_trip=request.round_trip,
+            provider=provider.name,
+            region=provider.region.name,
+            metric_source=net.source if net.source in get_args(MetricSource) else "offline_estimate",
+            optimizer=ranked.optimizer,
+            provider_calls=MapServices.diff(calls, before),
+            best_geometry=geometry.legs,
+            geometry_source=geometry.source,
+            live_origin=trip.live,
+            elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
+        )
+        result.summary = summarize_result(result)
+        progress("Done", 1.0)
+        return result
 
 
 def summarize_result(result: RoutePlanResult) -> str:

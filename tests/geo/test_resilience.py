@@ -14,7 +14,7 @@ import tenacity
 from pydantic import SecretStr
 
 from core.config import Settings
-from core.errors import ProviderAuthError, ProviderError, ProviderUnavailable, RouteNotFound
+from core.errors import ProviderAuthError, ProviderUnavailable, RouteNotFound
 from core.geo.amap import AMapProvider
 from core.geo.base import Geocoder, Leg, LonLat, Place, Router, TravelMatrix
 from core.geo.composite import MapServices
@@ -297,12 +297,16 @@ def test_route_not_found_is_an_answer_not_a_failure():
     assert rp.breakers["route"].current_state == "closed"
 
 
-def test_client_bug_propagates():
+def test_a_refused_request_degrades_with_a_warning_and_is_not_retried():
     server = Server(default=load("error_invalid_params.json"))
     rp, _ = build(server, fallback=FakeOffline())
-    with pytest.raises(ProviderError, match="client bug"):
-        rp.route(A, B, mode="driving")
-    assert len(server.requests) == 1
+    leg = rp.route(A, B, mode="driving")
+    assert leg.source == "offline_estimate" and len(server.requests) == 1
+    (warning,) = rp.drain_warnings()
+    assert (
+        warning.startswith("AMap route unavailable (failed: AMap refused the request parameters")
+        and "client bug" in warning
+    )
 
 
 def test_without_fallback_the_error_is_raised():

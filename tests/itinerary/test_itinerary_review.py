@@ -21,6 +21,7 @@ import pytest
 from core.config import Settings
 from core.errors import InputError
 from core.geo.base import TravelMatrix
+from core.geo.composite import MapServices
 from core.geo.registry import make_provider
 from core.itinerary.critic import check_itinerary
 from core.itinerary.edits import reoptimize
@@ -76,11 +77,16 @@ def test_a_really_unreachable_stop_keeps_its_reason(provider, settings):
 # ---------------------------------------------------------------------------------------------
 # Robustness policy on a matrix with unanswered pairs
 # ---------------------------------------------------------------------------------------------
-class _GapProvider:
-    """The offline provider, but pairs touching ``far`` have no answer (inf), as AMap reports them."""
+class _GapRouter:
+    """The offline router, but pairs touching ``far`` have no answer (inf), as AMap reports them."""
+
+    name = "amap"
 
     def __init__(self, inner, far):
-        self.inner, self.region, self.far = inner, inner.region, far
+        self.inner, self.far = inner, far
+
+    def route(self, origin, destination, *, mode):
+        return self.inner.route(origin, destination, mode=mode)
 
     def matrix(self, points, *, mode):
         m = self.inner.matrix(points, mode=mode)
@@ -96,7 +102,11 @@ class _GapProvider:
 
 def test_pairs_the_provider_cannot_answer_make_a_stop_unreachable_not_a_crash(provider, settings):
     century = next(p for p in provider.region.places if p.id == "i-century")
-    gappy = _GapProvider(provider, (round(century.lon, 4), round(century.lat, 4)))
+    gappy = MapServices(
+        geocoder=provider.geocoder,
+        router=_GapRouter(provider.router, (round(century.lon, 4), round(century.lat, 4))),
+        region=provider.region,
+    )
     result = plan(trip(["i-bund", "i-pearl", "i-century"], days=[TUESDAY]), gappy, settings)
     assert {x.key: x.reason_code for x in result.dropped_items} == {"i-century": "UNREACHABLE_IN_WINDOW"}
     assert result.critic.passed, result.critic.violations
