@@ -122,9 +122,12 @@ class Settings(BaseSettings):
     )
     api_max_body_bytes: int = Field(default=256_000, ge=1_000, le=50_000_000, description="Largest request body.")
     browse_allowlist: list[str] = Field(
-        default_factory=list, description="Domains the browser executor may visit (subdomains included)."
+        default_factory=list,
+        description="Domains the browser executor may visit (subdomains included): host (ports 80/443), "
+        "host:PORT or host:* (any port).",
     )
-    browse_timeout_s: float = Field(default=8.0, gt=0, le=60)
+    browse_timeout_s: float = Field(default=8.0, gt=0, le=60, description="The whole visit's deadline.")
+    browse_max_bytes: int = Field(default=2_000_000, ge=10_000, le=50_000_000, description="Largest page read.")
     dry_run_ttl_s: float = Field(default=600.0, gt=0, le=86_400, description="How long a dry run can be confirmed.")
 
     def region_dir(self, region: str | None = None) -> Path:

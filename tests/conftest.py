@@ -63,7 +63,7 @@ def client(tmp_path, monkeypatch):
         "OMNI_DB_URL": f"sqlite:///{tmp_path / 'api.db'}",
         "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
         "OMNI_KB_DIR": str(tmp_path / "kb"),
-        "OMNI_BROWSE_ALLOWLIST": '["127.0.0.1"]',
+        "OMNI_BROWSE_ALLOWLIST": '["127.0.0.1:*"]',
         "OMNI_API_KEYS": json.dumps({user: key_digest(key) for user, key in API_KEYS.items()}),
     }
     for key, value in env.items():

@@ -9,6 +9,9 @@
   policy (microdata / ``data-*`` attributes first, then labelled text), and same-site links marked
   as availability pages, which it may follow (one more step each).
 
+URLs are read as a browser reads them (WHATWG, ada-url) and fetched in that normalised form; only ports 80/443
+unless an allowlist entry names another; one deadline and a byte cap bound every visit.
+
 It never runs without consent: the orchestrator checks ``allow_webbrowse`` first (gates.py).
 """
 
@@ -19,8 +22,9 @@ import re
 import time
 from html.parser import HTMLParser
 from typing import Any, Literal
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
+import ada_url
 import httpx
 from pydantic import BaseModel, Field
 
@@ -50,7 +54,7 @@ PRICE_RX = re.compile(
 )
 CANCEL_RX = re.compile(r"(?:取消政策|退改政策|退订政策|cancell?ation policy)\s*[:：]?\s*([^\n<]{3,160})", re.I)
 
-BlockType = Literal["NOT_ALLOWLISTED", "CAPTCHA", "BUDGET", "HTTP_ERROR"]
+BlockType = Literal["NOT_ALLOWLISTED", "CAPTCHA", "BUDGET", "HTTP_ERROR", "TOO_LARGE"]
 
 
 class BrowseEvidence(BaseModel):
@@ -136,24 +140,66 @@ def _is_ip(text: str) -> bool:
         return False
 
 
-def domain_allowed(url: str, allowlist: list[str]) -> bool:
-    """Whether ``url`` is http(s) to an allowlisted host. A domain covers its subdomains; an IP
-    literal covers only itself. The host must be the same under urllib's and httpx's parsing (the
-    URL the client really requests), so userinfo and backslash tricks cannot disagree about it."""
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+class WebURL(BaseModel):
+    """A URL as a browser reads it (WHATWG URL Standard, via ada-url): the form that is checked is the form
+    that is fetched, so backslashes, userinfo, case, dots and IP spellings cannot say two things."""
+
+    href: str
+    scheme: str
+    host: str
+    port: int
+    has_credentials: bool
+
+
+def parse_web_url(url: str) -> WebURL | None:
+    """http(s) URLs only; None for anything a browser would not fetch as such (data:, javascript:, junk)."""
     try:
-        parts = urlsplit(url)
-        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-            return False
-        host = parts.hostname.lower()
-        if httpx.URL(url).host.lower() != host:
-            return False
-    except (ValueError, httpx.InvalidURL):
+        parsed = ada_url.URL(str(url).strip())
+    except ValueError:
+        return None
+    scheme = parsed.protocol.rstrip(":").lower()
+    if scheme not in DEFAULT_PORTS or not parsed.hostname:
+        return None
+    host = parsed.hostname.lower().strip("[]").rstrip(".")
+    port = int(parsed.port) if parsed.port else DEFAULT_PORTS[scheme]
+    return WebURL(
+        href=parsed.href, scheme=scheme, host=host, port=port, has_credentials=bool(parsed.username or parsed.password)
+    )
+
+
+def _entry(entry: str) -> tuple[str, str | None]:
+    """An allowlist entry: ``host`` (ports 80/443), ``host:PORT`` or ``host:*`` (any port)."""
+    entry = entry.strip().lower().lstrip(".")
+    if entry.startswith("["):  # [::1]:8080
+        host, _, rest = entry[1:].partition("]")
+        return host, rest.lstrip(":") or None
+    if entry.count(":") == 1:
+        host, port = entry.split(":")
+        return host.rstrip("."), port or None
+    return entry.rstrip("."), None
+
+
+def domain_allowed(url: str, allowlist: list[str]) -> bool:
+    """Whether ``url`` is http(s), without credentials, to an allowlisted host on an allowed port.
+
+    A domain covers its subdomains; an IP literal covers only itself. A bare entry allows the standard ports
+    (80, 443); ``host:PORT`` allows that port, ``host:*`` any port."""
+    target = parse_web_url(url)
+    if target is None or target.has_credentials:
         return False
-    for entry in allowlist:
-        entry = entry.lower().strip().lstrip(".")
-        if not entry:
+    for raw in allowlist:
+        host, port = _entry(raw)
+        if not host:
             continue
-        if host == entry or (not _is_ip(entry) and not _is_ip(host) and host.endswith("." + entry)):
+        host_ok = target.host == host or (
+            not _is_ip(host) and not _is_ip(target.host) and target.host.endswith("." + host)
+        )
+        if not host_ok:
+            continue
+        if port == "*" or (port is None and target.port in DEFAULT_PORTS.values()) or port == str(target.port):
             return True
     return False
 
@@ -204,99 +250,123 @@ def extract_evidence(url: str, html: str) -> tuple[BrowseEvidence, list[tuple[st
 
 
 class BrowserExecutor:
+    """Fetches allowlisted pages within one deadline and a byte cap; see the module docstring."""
+
     def __init__(
         self,
         *,
         allowlist: list[str],
         client: httpx.Client | None = None,
         timeout_s: float = 8.0,
+        max_bytes: int = 2_000_000,
         telemetry: Any = None,
         clock=None,
     ):
         self.allowlist = list(allowlist)
         self._client = client  # built lazily: most requests never browse
         self._timeout_s = timeout_s
+        self.max_bytes = max_bytes
         self.telemetry = telemetry
         self._clock = clock
 
     def _block(self, out: BrowseOutcome, url: str, kind: BlockType, detail: str | None = None) -> BrowseOutcome:
-        domain = urlsplit(url).hostname or ""
+        parsed = parse_web_url(url)
+        domain = parsed.host if parsed else ""
         out.blocked = BrowseBlocked(
-            url=url,
+            url=url[:500],
             domain=domain,
             blocked_type=kind,
-            takeover_url=url if kind in ("CAPTCHA", "BUDGET") else None,
+            takeover_url=url if kind in ("CAPTCHA", "BUDGET") and parsed else None,
             detail=detail,
         )
         if self.telemetry is not None:
             self.telemetry.webbrowse_blocked(domain=domain, blocked_type=kind)
         return out
 
+    def _fetch(self, href: str, deadline: float, clock, left: float) -> tuple[int, str] | str:
+        """(status, text) of one GET read as a stream, or a block reason: TIMEOUT past the deadline (checked
+        between chunks, so a page dripped a byte at a time cannot hold the visit), TOO_LARGE past the cap."""
+        if self._client is None:
+            self._client = httpx.Client(
+                follow_redirects=False, headers={"User-Agent": "OmniTravelAgent/0.1 (+consented lookup)"}
+            )
+        body = bytearray()
+        with self._client.stream("GET", href, timeout=min(self._timeout_s, left), follow_redirects=False) as resp:
+            if resp.is_redirect:
+                return resp.status_code, resp.headers.get("location") or ""
+            for chunk in resp.iter_bytes():
+                body.extend(chunk)
+                if len(body) > self.max_bytes:
+                    return "TOO_LARGE"
+                if clock() > deadline:
+                    return "TIMEOUT"
+            encoding = resp.encoding or "utf-8"
+            return resp.status_code, bytes(body).decode(encoding, errors="replace")
+
     def run(
         self, start_url: str, *, max_steps: int, follow_availability: bool = True, max_seconds: float | None = None
     ) -> BrowseOutcome:
-        """Visit ``start_url`` (and same-site availability links) within ``max_steps`` fetches and,
-        when given, ``max_seconds`` (each fetch's timeout is cut to the time left). A redirect is
-        one more step, to an allowlisted URL only; redirects elsewhere are refused, never followed."""
+        """Visit ``start_url`` (and same-site availability links) within ``max_steps`` fetches and one deadline
+        (``max_seconds``, else the executor's timeout, for the whole visit). A redirect is one more step, to an
+        allowlisted URL only; a redirect elsewhere, or to another scheme, is refused, never followed."""
         out = BrowseOutcome()
         clock = self._clock or time.monotonic
-        t0 = clock()
+        deadline = clock() + (max_seconds if max_seconds is not None else self._timeout_s)
         queue = [start_url]
         required = {start_url}  # the start page and the redirects it leads to: refusing them blocks the visit
         seen: set[str] = set()
         while queue:
             url = queue.pop(0)
-            if url in seen:
+            target = parse_web_url(url)
+            key = target.href if target else url
+            if key in seen:
                 continue
-            seen.add(url)
-            if not domain_allowed(url, self.allowlist):
+            seen.add(key)
+            if not domain_allowed(url, self.allowlist) or target is None:
                 if url in required:
                     return self._block(out, url, "NOT_ALLOWLISTED")
-                out.skipped.append(url)  # a link elsewhere: never fetched, the visit goes on
+                out.skipped.append(url[:500])  # a link elsewhere: never fetched, the visit goes on
                 if self.telemetry is not None:
                     self.telemetry.webbrowse_blocked(
-                        domain=urlsplit(url).hostname or "", blocked_type="NOT_ALLOWLISTED"
+                        domain=target.host if target else "", blocked_type="NOT_ALLOWLISTED"
                     )
                 continue
             if out.steps >= max_steps:
-                return self._block(out, url, "BUDGET", detail=f"max_browser_steps={max_steps}")
-            timeout = self._timeout_s
-            if max_seconds is not None:
-                left = max_seconds - (clock() - t0)
-                if left <= 0:
-                    return self._block(out, url, "BUDGET", detail=f"max_seconds={max_seconds:g}")
-                timeout = min(timeout, left)
+                return self._block(out, target.href, "BUDGET", detail=f"max_browser_steps={max_steps}")
+            left = deadline - clock()
+            if left <= 0:
+                return self._block(out, target.href, "BUDGET", detail="the visit's time is up")
             out.steps += 1
-            out.visited.append(url)
-            if self._client is None:
-                self._client = httpx.Client(
-                    timeout=self._timeout_s,
-                    follow_redirects=False,
-                    headers={"User-Agent": "OmniTravelAgent/0.1 (+consented lookup)"},
-                )
+            out.visited.append(target.href)
             try:
-                resp = self._client.get(url, timeout=timeout, follow_redirects=False)
+                fetched = self._fetch(target.href, deadline, clock, left)
+            except httpx.InvalidURL:  # httpx reads a Location before we do; one it cannot parse is not http(s)
+                return self._block(out, target.href, "NOT_ALLOWLISTED", detail="a redirect to a non-http(s) URL")
             except httpx.HTTPError as exc:
-                return self._block(out, url, "HTTP_ERROR", detail=type(exc).__name__)
-            if resp.is_redirect and resp.headers.get("location"):
-                target = urljoin(url, resp.headers["location"])
+                return self._block(out, target.href, "HTTP_ERROR", detail=type(exc).__name__)
+            if fetched == "TIMEOUT":
+                return self._block(out, target.href, "BUDGET", detail="the visit's time is up")
+            if fetched == "TOO_LARGE":
+                return self._block(out, target.href, "TOO_LARGE", detail=f"over {self.max_bytes} bytes")
+            status, text = fetched
+            if 300 <= status < 400:
+                if not text:
+                    return self._block(out, target.href, "HTTP_ERROR", detail=f"HTTP {status} without a location")
+                next_url = urljoin(target.href, text)
                 if url in required:
-                    required.add(target)
-                queue.insert(0, target)
+                    required.add(next_url)
+                queue.insert(0, next_url)
                 continue
-            html = resp.text
-            if is_captcha(html, resp.status_code):
-                return self._block(out, url, "CAPTCHA")
-            if resp.status_code >= 400:
-                return self._block(out, url, "HTTP_ERROR", detail=f"HTTP {resp.status_code}")
-            ev, links, _ = extract_evidence(url, html)
-            import time as _t
-
-            ev.fetched_at = round(_t.time(), 3)
+            if is_captcha(text, status):
+                return self._block(out, target.href, "CAPTCHA")
+            if status >= 400:
+                return self._block(out, target.href, "HTTP_ERROR", detail=f"HTTP {status}")
+            ev, links, _ = extract_evidence(target.href, text)
+            ev.fetched_at = round(time.time(), 3)
             if ev.availability != "unknown" or ev.price is not None or ev.cancellation_policy:
                 out.evidence.append(ev)
             if follow_availability:
                 for href, role in links:
                     if role.lower() in ("availability", "booking", "rooms"):
-                        queue.append(urljoin(url, href))
+                        queue.append(urljoin(target.href, href))
         return out

@@ -88,7 +88,10 @@ def route_and_run(
 
         llm = make_llm(settings)
     browser = browser or BrowserExecutor(
-        allowlist=settings.browse_allowlist, timeout_s=settings.browse_timeout_s, telemetry=telemetry
+        allowlist=settings.browse_allowlist,
+        timeout_s=settings.browse_timeout_s,
+        max_bytes=settings.browse_max_bytes,
+        telemetry=telemetry,
     )
     if browser.telemetry is None:
         browser.telemetry = telemetry

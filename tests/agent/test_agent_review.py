@@ -196,7 +196,7 @@ def test_api_survives_long_user_values(client):
 # --- the browser executor: redirects, host parsing, IP literals, time ------------------------------
 def test_redirect_off_the_allowlist_is_refused_not_followed():
     with FixtureSite() as site:
-        ex = BrowserExecutor(allowlist=["127.0.0.1"])
+        ex = BrowserExecutor(allowlist=["127.0.0.1:*"])
         out = ex.run(site.url(f"redirect?to=http://localhost:{site.port}/offsite.html"), max_steps=5)
         assert out.blocked is not None and out.blocked.blocked_type == "NOT_ALLOWLISTED"
         assert not any(h.startswith("localhost") for h in site.hits)
@@ -205,7 +205,7 @@ def test_redirect_off_the_allowlist_is_refused_not_followed():
 
 def test_redirect_within_the_allowlist_is_followed_and_counted():
     with FixtureSite() as site:
-        ex = BrowserExecutor(allowlist=["127.0.0.1"])
+        ex = BrowserExecutor(allowlist=["127.0.0.1:*"])
         out = ex.run(site.url("redirect?to=/soldout.html"), max_steps=5)
         assert out.blocked is None and out.steps == 2
         assert out.evidence and out.evidence[0].availability == "unavailable"
@@ -224,17 +224,54 @@ def test_redirect_within_the_allowlist_is_followed_and_counted():
         ("javascript://example.com/%0aalert(1)", False),
         ("file://example.com/etc/passwd", False),
         ("ftp://example.com/", False),
-        ("http://exa\tmple.com/", False),
         ("http://x.127.0.0.1/", False),  # an IP literal covers only itself
-        ("http://127.1/", False),
-        ("http://2130706433/", False),
         ("http://[::ffff:127.0.0.1]/", False),
         ("HTTP://WWW.EXAMPLE.COM/a", True),
-        ("http://127.0.0.1:8080/a", True),
+        # read as a browser reads them (WHATWG), and fetched in that same normalised form
+        ("http://evil.com\\@example.com/", False),  # a backslash ends the host: evil.com
+        ("http://127.1/", True),  # = 127.0.0.1
+        ("http://2130706433/", True),  # = 127.0.0.1
+        ("http://exa\tmple.com/", True),  # tabs are dropped: example.com
+        ("http://user:pw@example.com/", False),  # no credentials in a visited URL
+        # ports: a bare entry allows 80 and 443 only
+        ("http://127.0.0.1:8080/a", False),
+        ("http://example.com:8722/internal-admin", False),
+        ("https://example.com:443/a", True),
+        ("data:text/html,<b>hi</b>", False),
     ],
 )
 def test_allowlist_against_url_tricks(url, ok):
     assert domain_allowed(url, ["example.com", "127.0.0.1"]) is ok
+
+
+def test_allowlist_entries_can_name_a_port_or_any_port():
+    assert domain_allowed("http://127.0.0.1:8080/a", ["127.0.0.1:8080"])
+    assert not domain_allowed("http://127.0.0.1:8081/a", ["127.0.0.1:8080"])
+    assert domain_allowed("http://127.0.0.1:8081/a", ["127.0.0.1:*"])
+
+
+def test_redirects_to_other_ports_or_schemes_are_refused_without_raising():
+    with FixtureSite() as site:
+        ex = BrowserExecutor(allowlist=[f"127.0.0.1:{site.port}"])
+        for target in (
+            "http://127.0.0.1:8722/internal-admin",
+            "data:text/html,<b>owned</b>",
+            "javascript:alert(1)",
+            "file:///etc/passwd",
+        ):
+            out = ex.run(site.url("redirect?to=" + target), max_steps=5)
+            assert out.blocked is not None and out.blocked.blocked_type == "NOT_ALLOWLISTED", target
+            assert out.steps == 1 and not any("internal-admin" in h for h in site.hits[1:])
+
+
+def test_one_deadline_and_a_byte_cap_bound_every_visit():
+    with FixtureSite() as site:
+        ex = BrowserExecutor(allowlist=["127.0.0.1:*"], timeout_s=30, max_bytes=200_000)
+        slow = ex.run(site.url("drip"), max_steps=3, max_seconds=1.0)
+        assert slow.blocked is not None and slow.blocked.blocked_type == "BUDGET"
+        huge = ex.run(site.url("huge"), max_steps=3, max_seconds=20)
+        assert huge.blocked is not None and huge.blocked.blocked_type == "TOO_LARGE"
+        assert huge.blocked.detail == "over 200000 bytes"
 
 
 def test_browsing_stops_when_the_time_budget_is_spent():

@@ -9,9 +9,18 @@ from core.agent.telemetry import EventTail, Telemetry, compute_metrics, read_eve
 
 def _complete(t: Telemetry, i: int) -> None:
     t.request_id = f"r{i}"
-    t.agent_complete(status="OK", latency_ms=10.0 + i, cost_est_usd=0.0, tool_calls=1, browser_steps=0,
-                     system_mode="SYSTEM1", route="SYSTEM1_API", scenario="weather", error_code=None,
-                     fallback_used=False)
+    t.agent_complete(
+        status="OK",
+        latency_ms=10.0 + i,
+        cost_est_usd=0.0,
+        tool_calls=1,
+        browser_steps=0,
+        system_mode="SYSTEM1",
+        route="SYSTEM1_API",
+        scenario="weather",
+        error_code=None,
+        fallback_used=False,
+    )
 
 
 def test_the_log_rotates_past_its_size_and_keeps_a_fixed_number_of_older_files(tmp_path):

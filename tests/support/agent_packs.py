@@ -254,7 +254,7 @@ def make_settings(tmp: Path, **overrides):
         db_url=f"sqlite:///{tmp / 'trips.db'}",
         agent_event_log=tmp / "events.jsonl",
         kb_dir=kb,
-        browse_allowlist=["127.0.0.1"],
+        browse_allowlist=["127.0.0.1:*"],
     )
     base.update(overrides)
     return Settings(**base)
@@ -308,6 +308,31 @@ class _Handler(SimpleHTTPRequestHandler):
             self.send_header("Location", unquote(self.path.split("=", 1)[1]))
             self.send_header("Content-Length", "0")
             self.end_headers()
+            return
+        if self.path.startswith("/drip"):  # a page dripped a few bytes at a time, slower than any budget
+            import time as _time
+
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            try:
+                for _ in range(60):
+                    self.wfile.write(b"<p>x</p>")
+                    self.wfile.flush()
+                    _time.sleep(0.1)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
+        if self.path.startswith("/huge"):  # far larger than any page the executor reads
+            chunk = b"<p>" + b"x" * 65_536 + b"</p>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            try:
+                for _ in range(200):  # 13 MB
+                    self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
             return
         path = SITE_DIR / self.path.lstrip("/").split("?")[0]
         if not path.is_file():
