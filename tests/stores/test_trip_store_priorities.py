@@ -44,3 +44,15 @@ def test_a_trip_is_visible_to_its_owner_only_and_its_id_is_the_server_s(tmp_path
     assert store.get_trip(mine.trip_id, user_id="alice").node_names() == ["外滩"]
     assert store.get_trip(mine.trip_id, user_id="mallory") is None  # the same answer as a trip that never was
     assert store.get_trip("trip-does-not-exist", user_id="mallory") is None
+
+
+def test_the_agent_s_edits_speak_the_one_vocabulary():
+    from core.agent.actions.trip import apply_edit
+    from core.models.agent import TripEdit
+    from core.stores.trips import TripDraft
+
+    draft = TripDraft(trip_id="trip-1", user_id="u1", title="t", region="shanghai", nodes=[TripNode(name="外滩")])
+    added, _ = apply_edit(draft, TripEdit(op="add", target="豫园"))
+    assert [n.priority for n in added.nodes] == ["should", "should"]  # an added place without a word is "should"
+    made_optional, _ = apply_edit(added, TripEdit(op="prioritize", target="豫园", priority="optional"))
+    assert made_optional.nodes[1].priority == "nice"  # the earlier word still parses

@@ -133,7 +133,7 @@ def apply_edit(draft: TripDraft, edit: TripEdit, *, pack=None, resolve=None) -> 
             name=hit[1] if hit else name,
             place_id=hit[0] if hit else None,
             day=edit.day,
-            priority=edit.priority or "normal",
+            priority=edit.priority or "should",
             resolved=hit is not None,
         )
         if edit.day and edit.day > new.days:
