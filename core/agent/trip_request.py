@@ -7,7 +7,7 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
-from core.agent import fastpath
+from core.agent import when
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext
 from core.models.agent import (
@@ -96,7 +96,7 @@ def suggest_places(pack, *, text: str, count: int, exclude: set[str]) -> list[st
 
 def _start_date(ctx: AgentContext, text: str) -> date:
     if re.search(r"今天|today|明天|tomorrow|后天|\d{4}-\d{2}-\d{2}|\d{1,2}月\d{1,2}[日号]", text, re.I):
-        return fastpath.resolve_day(text, tz=ctx.now.tzinfo.key, now=ctx.now)  # type: ignore[attr-defined]
+        return when.resolve_day(text, tz=ctx.now.tzinfo.key, now=ctx.now)  # type: ignore[attr-defined]
     return ctx.now.date() + timedelta(days=1)  # type: ignore[attr-defined]
 
 

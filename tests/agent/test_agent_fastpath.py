@@ -8,8 +8,9 @@ import sqlite3
 import pytest
 
 from core.agent import route_and_run
-from core.agent.fastpath import parse_trip_edit, sun_times
+from core.agent.fastpath import parse_trip_edit
 from core.agent.rag import BM25Index, KBDoc, knowledge_base, tokenize
+from core.agent.when import sun_times
 from core.packs.loader import load_region
 from core.stores.trips import TripStore, open_store
 from tests.support.agent_packs import FIXED_NOW, agent_runner, make_settings

@@ -6,7 +6,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from core.agent import fastpath
+from core.agent import fastpath, when
 from core.agent.actions.registry import ActionRegistry
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
@@ -69,7 +69,7 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
         )
     now = ctx.now  # type: ignore[attr-defined]
     sunset_kw = re.search(r"日落|夕阳|sunset", cond, re.I)
-    sun = fastpath.sun_times(now.date(), lon=pack.center[0], lat=pack.center[1], tz=pack.timezone)
+    sun = when.sun_times(now.date(), lon=pack.center[0], lat=pack.center[1], tz=pack.timezone)
     deadline = sun[1] if (sun and sunset_kw) else None
     start = {"name": "city centre", "lon": pack.center[0], "lat": pack.center[1]}
 
