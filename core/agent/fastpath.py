@@ -8,6 +8,7 @@ missing, and the knowledge base's silence is reported as silence.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -155,6 +156,23 @@ def _set(state: AgentState, status: str, *texts: str) -> None:
     state.result.explanations = [t for t in texts if t]
 
 
+_LIST_SEP = re.compile(r"\s*(?:、|，|,|；|;|/|\band\b|&|以及)\s*", re.I)
+_AND_ZH = re.compile(r"(?<=\S)(?:和|与|及|跟)(?=\S)")
+
+
+def split_targets(target: str, known: Callable[[str], bool]) -> list[str]:
+    """Several places in one edit ("外滩、豫园和新天地", "the Bund and Yu Garden") as a list, but only when every part
+    is a place we know and the whole is not one (和平饭店 stays one place)."""
+    if known(target):
+        return [target]
+    parts: list[str] = []
+    for chunk in (c for c in _LIST_SEP.split(target) if c and c.strip()):
+        pieces = [x for x in _AND_ZH.split(chunk) if x]
+        parts += [chunk] if known(chunk) or len(pieces) == 1 else pieces
+    parts = [p.strip() for p in parts if p.strip()]
+    return parts if len(parts) > 1 and all(known(p) for p in parts) else [target]
+
+
 def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     zh = zh_text(state.user_input)
     edit = parse_trip_edit(strip_negated(normalize_message(state.user_input)))  # "不要删除A，把B移到第二天": only B
@@ -168,13 +186,44 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         )
         log_decision(state, action="trip.apply_user_edit", reason_code="EDIT_NOT_PARSED", policy_id=POLICY)
         return
+    targets = [edit.target]
+    if edit.op in ("add", "delete", "move", "prioritize") and edit.target:
+        targets = split_targets(edit.target, lambda name: _known_place(name, state, ctx))
+    sentences: list[tuple[str, str]] = []
+    for target in targets:
+        one = edit.model_copy(update={"target": target})
+        sentences.append(_apply_one_edit(one, state, ctx, registry, zh))
+    status = "OK" if all(s == "OK" for s, _ in sentences) else "NEED_MORE_INFO"
+    _set(state, status, " ".join(text for _, text in sentences))
+    if ctx.request.options.dry_run:
+        state.result.explanations.insert(
+            0, "（dry_run 预演：未保存任何修改。）" if zh else "(dry_run preview: nothing was saved.)"
+        )
+        state.result.next_steps.append("resend:dry_run=false")
+
+
+def _known_place(name: str, state: AgentState, ctx: AgentContext) -> bool:
+    """A name the region knows as such (an exact name, alias or address, or a near-certain search hit) or a place
+    already in the trip draft: strict, so "豫园和新天地" is not taken for 新天地 alone."""
+    key = normalize_message(name).casefold()
+    if any(normalize_message(str(n.get("name", ""))).casefold() == key for n in state.draft.nodes):
+        return True
+    if ctx.provider.geocode(name):
+        return True
+    return any((p.score or 0) >= 95 for p in ctx.provider.search(name, limit=1))
+
+
+def _apply_one_edit(
+    edit: TripEdit, state: AgentState, ctx: AgentContext, registry: ActionRegistry, zh: bool
+) -> tuple[str, str]:
+    """Apply one edit through the registry; the status and the sentence that says what happened."""
     region = ctx.provider.region.name
     preview = ctx.request.options.dry_run  # dry_run: show the edit's outcome, write nothing
     out = registry.call(
         "trip.apply_user_edit",
         {
             "user_id": ctx.request.user_id,
-            "trip_id": ctx.request.trip_id,
+            "trip_id": ctx.request.trip_id or state.trip.trip_id,
             "edit": edit.model_dump(),
             "region": region,
             "dry_run": preview,
@@ -193,65 +242,54 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     listing = "、".join(out.current_nodes) if zh else ", ".join(out.current_nodes)
     target = edit.target or ""
     if out.outcome == "NO_TRIP":
-        _set(
-            state,
-            "NEED_MORE_INFO",
+        return "NEED_MORE_INFO", (
             f"还没有可修改的行程草稿，所以无法{_op_zh(edit.op)}「{target}」。先添加地点或规划一个行程吧。"
             if zh
-            else f"There is no trip draft to edit, so “{target}” cannot be {edit.op}d. Add a place or plan a trip first.",
+            else f"There is no trip draft to edit, so “{target}” cannot be {edit.op}d. Add a place or plan a trip first."
         )
-    elif out.outcome == "TARGET_NOT_IN_TRIP":
-        _set(
-            state,
-            "NEED_MORE_INFO",
+    if out.outcome == "TARGET_NOT_IN_TRIP":
+        return "NEED_MORE_INFO", (
             f"行程草稿里没有「{target}」，未做修改。当前草稿：{listing or '（空）'}。"
             if zh
-            else f"“{target}” is not in the trip draft; nothing changed. The draft has: {listing or '(nothing)'}.",
+            else f"“{target}” is not in the trip draft; nothing changed. The draft has: {listing or '(nothing)'}."
         )
-    elif out.outcome == "DAY_OUT_OF_RANGE":
-        _set(
-            state,
-            "NEED_MORE_INFO",
-            "行程没有这一天，请检查天数。" if zh else "The trip has no such day; check the day numbers.",
+    if out.outcome == "DAY_OUT_OF_RANGE":
+        return "NEED_MORE_INFO", (
+            "行程没有这一天，请检查天数。" if zh else "The trip has no such day; check the day numbers."
         )
-    elif out.outcome == "ALREADY_PRESENT":
-        _set(state, "OK", f"「{out.matched}」已经在行程里了。" if zh else f"“{out.matched}” is already in the trip.")
-    elif out.outcome == "NOTHING_TO_DO":
-        _set(state, "NEED_MORE_INFO", "没有需要修改的内容。" if zh else "There is nothing to change.")
-    else:
-        done = {
-            "delete": ("已从行程删除「{m}」。", "Removed “{m}” from the trip."),
-            "add": ("已把「{m}」加入行程{d}。", "Added “{m}” to the trip{d}."),
-            "move": ("已把「{m}」移到第{day}天。", "Moved “{m}” to day {day}."),
-            "prioritize": ("已把「{m}」设为{p}。", "Set “{m}” to {p}."),
-            "rename": ("行程已重命名为「{m}」。", "Renamed the trip to “{m}”."),
-            "swap_days": ("已对调第{a}天和第{b}天。", "Swapped day {a} and day {b}."),
-        }[edit.op][0 if zh else 1]
-        pri = (
-            {"must": "必去", "nice": "可选", "should": "普通"}
+    if out.outcome == "ALREADY_PRESENT":
+        return "OK", (f"「{out.matched}」已经在行程里了。" if zh else f"“{out.matched}” is already in the trip.")
+    if out.outcome == "NOTHING_TO_DO":
+        return "NEED_MORE_INFO", ("没有需要修改的内容。" if zh else "There is nothing to change.")
+    done = {
+        "delete": ("已从行程删除「{m}」。", "Removed “{m}” from the trip."),
+        "add": ("已把「{m}」加入行程{d}。", "Added “{m}” to the trip{d}."),
+        "move": ("已把「{m}」移到第{day}天。", "Moved “{m}” to day {day}."),
+        "prioritize": ("已把「{m}」设为{p}。", "Set “{m}” to {p}."),
+        "rename": ("行程已重命名为「{m}」。", "Renamed the trip to “{m}”."),
+        "swap_days": ("已对调第{a}天和第{b}天。", "Swapped day {a} and day {b}."),
+    }[edit.op][0 if zh else 1]
+    pri = (
+        {"must": "必去", "nice": "可选", "should": "普通"}
+        if zh
+        else {"must": "must-visit", "nice": "optional", "should": "normal"}
+    )
+    text = done.format(
+        m=out.matched,
+        day=edit.day,
+        a=edit.day_a,
+        b=edit.day_b,
+        p=pri.get(edit.priority or "must"),
+        d=(f"（第{edit.day}天）" if zh else f" (day {edit.day})") if edit.day else "",
+    )
+    if edit.op == "add" and not out.resolved_place_id:
+        text += (
+            "注意：知识库里没有这个地点，它没有坐标，规划时无法使用，请提供地址。"
             if zh
-            else {"must": "must-visit", "nice": "optional", "should": "normal"}
+            else " Note: this place is not in the knowledge base; it has no coordinates and cannot be planned until "
+            "you give an address."
         )
-        text = done.format(
-            m=out.matched,
-            day=edit.day,
-            a=edit.day_a,
-            b=edit.day_b,
-            p=pri.get(edit.priority or "must"),
-            d=(f"（第{edit.day}天）" if zh else f" (day {edit.day})") if edit.day else "",
-        )
-        if edit.op == "add" and not out.resolved_place_id:
-            text += (
-                "注意：知识库里没有这个地点，它没有坐标，规划时无法使用，请提供地址。"
-                if zh
-                else " Note: this place is not in the knowledge base; it has no coordinates and cannot be planned until you give an address."
-            )
-        _set(state, "OK", text + (f" 当前草稿：{listing}。" if zh else f" The draft now has: {listing}."))
-        if preview:
-            state.result.explanations.insert(
-                0, "（dry_run 预演：未保存任何修改。）" if zh else "(dry_run preview: nothing was saved.)"
-            )
-            state.result.next_steps.append("resend:dry_run=false")
+    return "OK", text + (f" 当前草稿：{listing}。" if zh else f" The draft now has: {listing}.")
 
 
 def _op_zh(op: str) -> str:

@@ -66,6 +66,12 @@ CREATE TABLE IF NOT EXISTS commitments (
 """
 
 
+class TripChanged(InputError):
+    """Another writer saved the trip between this writer's read and its write (optimistic locking)."""
+
+    code = "TRIP_CHANGED"
+
+
 def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -230,7 +236,7 @@ class TripStore:
                     ),
                 )
                 if cur.rowcount != 1:
-                    raise InputError(
+                    raise TripChanged(
                         f"trip {draft.trip_id} changed meanwhile (or does not exist); reload and retry", field="trip_id"
                     )
                 self._conn.execute(

@@ -7,6 +7,8 @@ consumed (checked again here, so no caller can reach them around the gate).
 
 from __future__ import annotations
 
+import random
+import time
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -16,7 +18,7 @@ from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.state import AgentContext
 from core.geo.text import normalize
 from core.models.agent import AgentState, TripEdit
-from core.stores.trips import TripDraft, TripNode
+from core.stores.trips import TripChanged, TripDraft, TripNode
 
 Outcome = Literal["APPLIED", "TARGET_NOT_IN_TRIP", "DAY_OUT_OF_RANGE", "ALREADY_PRESENT", "NO_TRIP", "NOTHING_TO_DO"]
 
@@ -94,18 +96,29 @@ def find_node(draft: TripDraft, target: str, *, pack=None) -> int | None:
                 continue
             if n == key:
                 return i
-            score = 90.0 if (len(key) >= 2 and (key in n or n in key)) else fuzz.ratio(key, n)
+            # the user's words inside a name ("外滩" for 外滩观景平台) point at it; a name inside longer words
+            # ("外滩和火星基地") does not: an edit never lands on a guess
+            score = 90.0 if (len(key) >= 2 and key in n) else fuzz.ratio(key, n)
             if score > best_score:
                 best, best_score = i, score
     return best if best_score >= 85 else None
 
 
-def apply_edit(draft: TripDraft, edit: TripEdit, *, pack=None, resolve=None) -> tuple[TripDraft, ApplyEditOut]:
-    """Apply one edit to a copy of the draft. ``resolve(name) -> (place_id, canonical name) | None``."""
+def apply_edit(
+    draft: TripDraft, edit: TripEdit, *, pack=None, resolve=None, identify=None
+) -> tuple[TripDraft, ApplyEditOut]:
+    """Apply one edit to a copy of the draft. ``resolve(name) -> (place_id, canonical name) | None`` finds the place
+    an added name means; ``identify`` (the same, but only for a near-certain match) finds the place a delete, move or
+    priority change is about."""
     new = draft.model_copy(deep=True)
     out = ApplyEditOut(outcome="APPLIED", target=edit.target)
+    look_up = resolve if edit.op == "add" else (identify or resolve)
+    wanted = edit.op in ("add", "delete", "move", "prioritize")
+    hit = look_up(edit.target) if (look_up and edit.target and wanted) else None
+    # the place the words resolve to decides first: 上海博物馆东馆 is another place than 上海博物馆
+    by_id = next((i for i, n in enumerate(new.nodes) if hit and n.place_id == hit[0]), None)
     if edit.op in ("delete", "move", "prioritize"):
-        idx = find_node(new, edit.target or "", pack=pack)
+        idx = by_id if by_id is not None else find_node(new, edit.target or "", pack=pack)
         if idx is None:
             out.outcome = "TARGET_NOT_IN_TRIP"
             return draft, out
@@ -124,11 +137,12 @@ def apply_edit(draft: TripDraft, edit: TripEdit, *, pack=None, resolve=None) -> 
             new.nodes[idx].priority = edit.priority or "must"
     elif edit.op == "add":
         name = edit.target or ""
-        if find_node(new, name, pack=pack) is not None:
+        same_name = next((i for i, n in enumerate(new.nodes) if normalize(n.name) == normalize(name)), None)
+        present = by_id if hit else same_name  # an unresolved name is a duplicate only when it is the same name
+        if present is not None:
             out.outcome = "ALREADY_PRESENT"
-            out.matched = new.nodes[find_node(new, name, pack=pack)].name
+            out.matched = new.nodes[present].name
             return draft, out
-        hit = resolve(name) if resolve else None
         node = TripNode(
             name=hit[1] if hit else name,
             place_id=hit[0] if hit else None,
@@ -178,9 +192,13 @@ def _load_draft(inp: LoadDraftIn, state: AgentState, ctx: AgentContext) -> LoadD
     return LoadDraftOut(found=True, trip=draft.model_dump())
 
 
-def _resolver(ctx: AgentContext):
+#: Search score above which a name identifies a place for a destructive edit (delete, move, priority).
+IDENTIFY_MIN_SCORE = 90.0
+
+
+def _resolver(ctx: AgentContext, min_score: float | None = None):
     provider = ctx.provider
-    min_score = ctx.settings.fuzzy_min_score
+    min_score = ctx.settings.fuzzy_min_score if min_score is None else min_score
 
     def resolve(name: str):
         if provider is None:
@@ -195,7 +213,25 @@ def _resolver(ctx: AgentContext):
     return resolve
 
 
+#: Concurrent edits of one trip: a write that lost the optimistic race re-reads and re-applies this many times.
+EDIT_RETRIES = 5
+
+
 def _apply_user_edit(inp: ApplyEditIn, state: AgentState, ctx: AgentContext) -> ApplyEditOut:
+    for attempt in range(EDIT_RETRIES + 1):
+        try:
+            return _apply_user_edit_once(inp, state, ctx)
+        except TripChanged:
+            if attempt == EDIT_RETRIES:
+                raise ActionError(
+                    "the trip kept changing while this edit was saved; try again", field="trip_id"
+                ) from None
+            time.sleep(0.01 * (attempt + 1) * random.random())  # let the other writer finish
+    raise AssertionError("unreachable")
+
+
+def _apply_user_edit_once(inp: ApplyEditIn, state: AgentState, ctx: AgentContext) -> ApplyEditOut:
+    """Read the draft, apply the edit, write it (optimistically); TripChanged when another writer got there first."""
     store = ctx.store
     draft = store.get_trip(inp.trip_id, user_id=inp.user_id) if inp.trip_id else store.latest_trip(inp.user_id)
     created = False
@@ -208,7 +244,9 @@ def _apply_user_edit(inp: ApplyEditIn, state: AgentState, ctx: AgentContext) -> 
             draft = store.create_trip(user_id=inp.user_id, region=inp.region, title="My trip")
         created = True
     pack = ctx.provider.region
-    new, out = apply_edit(draft, inp.edit, pack=pack, resolve=_resolver(ctx))
+    new, out = apply_edit(
+        draft, inp.edit, pack=pack, resolve=_resolver(ctx), identify=_resolver(ctx, IDENTIFY_MIN_SCORE)
+    )
     if inp.dry_run:
         out.trip = new.model_dump()
         out.created = created
