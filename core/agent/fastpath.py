@@ -41,7 +41,8 @@ def _clean_target(t: str | None) -> str | None:
     t = re.sub(r"(从|在)?(我的)?(行程|计划|清单|草稿)(里|中|上)?(的)?", "", t)
     t = re.sub(r"\b(from|in|on|of) (my |the )?(trip|itinerary|plan|list)\b", "", t, flags=re.I)
     t = re.sub(r"^(the|my)\s+", "", t.strip(), flags=re.I)
-    t = _FILLER.sub("", t.strip()).strip(" ，,。.!！?？\"'“”「」")
+    punct = " ，,。.!！?？\"'“”「」、；;"
+    t = _FILLER.sub("", t.strip().strip(punct)).strip(punct)
     return t or None
 
 

@@ -16,8 +16,13 @@ from tests.support.paths import ROOT
 
 @pytest.fixture
 def run(tmp_path):
-    settings = Settings(data_dir=ROOT / "data", region="shanghai", db_url=f"sqlite:///{tmp_path / 'trips.db'}",
-                        agent_event_log=tmp_path / "events.jsonl", kb_dir=tmp_path / "kb")
+    settings = Settings(
+        data_dir=ROOT / "data",
+        region="shanghai",
+        db_url=f"sqlite:///{tmp_path / 'trips.db'}",
+        agent_event_log=tmp_path / "events.jsonl",
+        kb_dir=tmp_path / "kb",
+    )
     provider = make_provider("offline", region="shanghai", settings=settings)
 
     def send(message: str, **kw):
@@ -65,8 +70,18 @@ def test_a_list_with_an_unknown_part_is_not_split_into_guesses(run):
 
 def test_concurrent_edits_of_one_trip_all_land(run):
     trip_id = run("加上外滩").result.payload.trip["trip_id"]
-    places = ["豫园", "新天地", "田子坊", "武康大楼", "静安寺", "上海博物馆", "上海科技馆", "世纪公园",
-              "东方明珠广播电视塔", "上海中心大厦"]
+    places = [
+        "豫园",
+        "新天地",
+        "田子坊",
+        "武康大楼",
+        "静安寺",
+        "上海博物馆",
+        "上海科技馆",
+        "世纪公园",
+        "东方明珠广播电视塔",
+        "上海中心大厦",
+    ]
     with ThreadPoolExecutor(max_workers=len(places)) as pool:
         results = list(pool.map(lambda p: run(f"添加{p}", trip_id=trip_id), places))
     assert [r.result.status for r in results] == ["OK"] * len(places)
