@@ -447,6 +447,16 @@ def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext,
             else f"I could not find “{names}” in the knowledge base, so I cannot estimate the trip. Please give a more exact name or address.",
         )
         return
+    if out.duration_s is None:  # the router answered that no road joins them
+        _set(
+            state,
+            "OK",
+            f"{out.origin['name']} → {out.destination['name']}：没有找到可行的路线。"
+            if zh
+            else f"{out.origin['name']} → {out.destination['name']}: no route was found.",
+            out.note or "",
+        )
+        return
     minutes = round((out.duration_s or 0) / 60)
     km = (out.distance_m or 0) / 1000
     src = out.source or ""

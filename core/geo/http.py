@@ -49,8 +49,25 @@ def sanitize_body(data: Any, secret: str | None = None) -> Any:
     return data
 
 
+#: The secrets of every HTTP service built in this process: log records never carry them, in any form.
+_SECRETS: set[str] = set()
+
+#: httpx logs every request URL at INFO; httpcore logs request and response headers (a redirect's Location can
+#: carry the key) at DEBUG, each from its own child logger: a filter on a parent logger would not see them.
+_HTTP_LOGGERS = (
+    "httpx",
+    "httpcore",
+    "httpcore.connection",
+    "httpcore.connection_pool",
+    "httpcore.http11",
+    "httpcore.http2",
+    "httpcore.proxy",
+    "httpcore.socks",
+)
+
+
 class _RedactingFilter(logging.Filter):
-    """Rewrites records of the ``httpx``/``httpcore`` loggers (which log every request URL at INFO)."""
+    """Rewrites log records so no URL, header or body shows a secret."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
@@ -58,6 +75,8 @@ class _RedactingFilter(logging.Filter):
         except Exception:  # pragma: no cover - a broken record is not ours to fix
             return True
         redacted = redact_secret(message)
+        for secret in tuple(_SECRETS):
+            redacted = redact_secret(redacted, secret)
         if redacted != message:
             record.msg = redacted
             record.args = ()
@@ -67,9 +86,11 @@ class _RedactingFilter(logging.Filter):
 _filter_lock = threading.Lock()
 
 
-def install_http_log_redaction() -> None:
+def install_http_log_redaction(secret: str | None = None) -> None:
     with _filter_lock:
-        for name in ("httpx", "httpcore"):
+        if secret and len(secret) >= 4:
+            _SECRETS.add(secret)
+        for name in _HTTP_LOGGERS:
             lg = logging.getLogger(name)
             if not any(isinstance(f, _RedactingFilter) for f in lg.filters):
                 lg.addFilter(_RedactingFilter())
@@ -104,7 +125,7 @@ class HttpService:
         self._clock = clock
         self._pace_lock = threading.Lock()
         self._last_request_at: float | None = None
-        install_http_log_redaction()
+        install_http_log_redaction(secret)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r})"

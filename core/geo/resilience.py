@@ -78,7 +78,7 @@ def _is_breaker_failure(exc: BaseException) -> bool:
 
 def default_wait() -> tenacity.wait.wait_base:
     """Exponential backoff with jitter: ~0.5 s, 1 s, 2 s, ... capped at 8 s."""
-    return tenacity.wait_exponential_jitter(initial=0.5, max=8.0, jitter=0.25)
+    return tenacity.wait_exponential_jitter(multiplier=0.5, max=8.0, jitter=0.25)
 
 
 class _BudgetedWait(tenacity.wait.wait_base):
@@ -229,8 +229,10 @@ class ResilientProvider:
             raise _Degrade(f"timed out after {attempts} attempt(s)", exc) from exc
         except (ProviderUnavailable, httpx.TransportError) as exc:
             raise _Degrade(f"unavailable after {attempts} attempt(s): {self._redact(str(exc))}", exc) from exc
-        except RouteNotFound:
-            raise  # a real answer (no road joins the points), not a failure of the service
+        except RouteNotFound as exc:
+            if service == "route":
+                raise  # a real answer for one leg (no road joins the points): the planner draws it straight
+            raise _Degrade(f"failed: {self._redact(exc.message)}", exc) from exc
         except ProviderError as exc:  # HTTP 4xx/3xx, an answer we cannot read, a refused parameter: degrade too
             raise _Degrade(f"failed: {self._redact(exc.message)}", exc) from exc
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from core.agent.actions.places import resolve_name
 from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.state import AgentContext
-from core.errors import ProviderError
+from core.errors import ProviderError, RouteNotFound
 from core.geo.base import LonLat
 from core.geo.offline import OFFLINE_SOURCE, estimate_note
 from core.models.agent import AgentState
@@ -80,7 +80,17 @@ def _travel_time(inp: TravelTimeIn, state: AgentState, ctx: AgentContext) -> Tra
     unresolved = [n for n, r in ((inp.origin, a), (inp.destination, b)) if r is None]
     if unresolved:
         return TravelTimeOut(resolved=False, unresolved=unresolved, mode=inp.mode)
-    leg = prov.route(LonLat(a.lon, a.lat), LonLat(b.lon, b.lat), mode=inp.mode)
+    try:
+        leg = prov.route(LonLat(a.lon, a.lat), LonLat(b.lon, b.lat), mode=inp.mode)
+    except RouteNotFound as exc:  # an answer, not a failure: no road joins the two places
+        return TravelTimeOut(
+            resolved=True,
+            origin=a.model_dump(),
+            destination=b.model_dump(),
+            source=prov.router.name,
+            note=exc.message,
+            mode=inp.mode,
+        )
     note = estimate_note(prov.region, inp.mode) if leg.source == OFFLINE_SOURCE else None
     return TravelTimeOut(
         resolved=True,
