@@ -28,9 +28,17 @@ KEY = "fault-key-9f8e7d6c5b4a3928"
 
 def settings_for(standin: AMapStandIn, tmp_path) -> Settings:
     return Settings(
-        data_dir=ROOT / "data", region="shanghai", provider="amap", amap_key=SecretStr(KEY),
-        amap_base_url=standin.base_url, http_timeout_s=0.5, http_retries=1, amap_min_interval_s=0,
-        provider_budget_s=2.0, db_url=f"sqlite:///{tmp_path / 'trips.db'}", agent_event_log=tmp_path / "events.jsonl",
+        data_dir=ROOT / "data",
+        region="shanghai",
+        provider="amap",
+        amap_key=SecretStr(KEY),
+        amap_base_url=standin.base_url,
+        http_timeout_s=0.5,
+        http_retries=1,
+        amap_min_interval_s=0,
+        provider_budget_s=2.0,
+        db_url=f"sqlite:///{tmp_path / 'trips.db'}",
+        agent_event_log=tmp_path / "events.jsonl",
         kb_dir=tmp_path / "kb",
     )
 
@@ -47,22 +55,34 @@ def test_every_fault_degrades_with_a_warning_and_never_shows_the_key(fault, tmp_
         assert any("AMap" in w for w in result.warnings), result.warnings
         exported = result.model_dump_json() + result_to_html(result) + legs_to_csv(result)
 
-        trip = TripRequest.model_validate(json.loads((ROOT / "data" / "trips" / "shanghai_family_day.json").read_text()))
-        itinerary = plan_itinerary(trip, provider=make_provider("amap", region="shanghai", settings=settings),
-                                   settings=settings)
+        trip = TripRequest.model_validate(
+            json.loads((ROOT / "data" / "trips" / "shanghai_family_day.json").read_text())
+        )
+        itinerary = plan_itinerary(
+            trip, provider=make_provider("amap", region="shanghai", settings=settings), settings=settings
+        )
         assert itinerary.status in ("ready", "needs_review", "infeasible")
         assert any("AMap" in w for w in itinerary.warnings), itinerary.warnings  # never a silent "ready"
 
         answers = []
         for message in ("从外滩到豫园开车要多久", "明天天气"):
-            resp = route_and_run({"message": message, "user_id": "u"}, settings=settings,
-                                 provider=make_provider("amap", region="shanghai", settings=settings))
+            resp = route_and_run(
+                {"message": message, "user_id": "u"},
+                settings=settings,
+                provider=make_provider("amap", region="shanghai", settings=settings),
+            )
             assert resp.result.status in ("OK", "NEED_MORE_INFO"), resp.result.answer_text
             answers.append(resp.model_dump_json())
         assert standin.requests  # the stand-in was really asked
     captured = capsys.readouterr()
     telemetry = (tmp_path / "events.jsonl").read_text(encoding="utf-8")
-    for where, text in {"export": exported, "itinerary": itinerary.model_dump_json(), "answers": "".join(answers),
-                        "logs": caplog.text, "stdout": captured.out, "stderr": captured.err,
-                        "telemetry": telemetry}.items():
+    for where, text in {
+        "export": exported,
+        "itinerary": itinerary.model_dump_json(),
+        "answers": "".join(answers),
+        "logs": caplog.text,
+        "stdout": captured.out,
+        "stderr": captured.err,
+        "telemetry": telemetry,
+    }.items():
         assert KEY not in text, f"the key leaked into {where}"
