@@ -25,6 +25,8 @@ from typing import Any
 from fastapi import Depends, FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
@@ -47,6 +49,35 @@ def error_response(status: int, code: str, message: str, field: str | None = Non
     return SafeJSONResponse(
         status_code=status, content={"error": {"code": code, "message": message, "field": field, **extra}}
     )
+
+
+class ErrorDetail(BaseModel):
+    model_config = ConfigDict(extra="allow")  # e.g. trace_id on a 500
+
+    code: str
+    message: str
+    field: str | None
+
+
+class ErrorBody(BaseModel):
+    """Every 4xx/5xx answer: ``{"error": {"code", "message", "field"}}``."""
+
+    error: ErrorDetail
+
+
+def _errors(**described: str) -> dict[int | str, dict[str, Any]]:
+    return {
+        int(status.removeprefix("s")): {"model": ErrorBody, "description": text} for status, text in described.items()
+    }
+
+
+#: What any operation taking a body may answer besides its own statuses.
+BODY_ERRORS = _errors(
+    s400="the body is not JSON in UTF-8",
+    s413="the body is over api_max_body_bytes",
+    s422="the request breaks the request model (field names the first problem)",
+)
+AUTH_ERRORS = _errors(s401="no or an invalid API key")
 
 
 class _TooLarge(Exception):
@@ -103,6 +134,18 @@ async def _invalid_request(request: Request, exc: RequestValidationError) -> Saf
     return error_response(422, "INVALID_INPUT", message, ".".join(loc) or None)
 
 
+#: Codes for the HTTP errors Starlette raises itself (bad JSON, unknown path, wrong method).
+_HTTP_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
+
+
+@app.exception_handler(StarletteHTTPException)
+async def _http_error(request: Request, exc: StarletteHTTPException) -> SafeJSONResponse:
+    message = "the body is not JSON in UTF-8" if exc.status_code == 400 else str(exc.detail)
+    response = error_response(exc.status_code, _HTTP_CODES.get(exc.status_code, f"HTTP_{exc.status_code}"), message)
+    response.headers.update(exc.headers or {})
+    return response
+
+
 @app.exception_handler(OmniError)
 async def _omni_error(request: Request, exc: OmniError) -> SafeJSONResponse:
     status = 422 if isinstance(exc, (InputError, ResolutionError)) else 502
@@ -145,7 +188,7 @@ def current_user(
     "/agent/route_and_run",
     response_model=AgentResponse,
     tags=["agent"],
-    responses={401: {"description": "no or an invalid API key"}, 403: {"description": "user_id of another user"}},
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **_errors(s403="user_id names another user than the API key's")},
 )
 def agent_route_and_run(request: AgentRequest, user: str = Depends(current_user)) -> Any:
     """Route the message (System 1 / System 2) and run it within the request's budget, as the key's user."""
@@ -163,7 +206,7 @@ def agent_actions() -> list[dict[str, Any]]:
     return default_registry().describe()
 
 
-@app.get("/agent/metrics", tags=["agent"], responses={401: {"description": "no or an invalid API key"}})
+@app.get("/agent/metrics", tags=["agent"], responses=AUTH_ERRORS)
 def agent_metrics(user: str = Depends(current_user)) -> dict[str, Any]:
     from core.agent.telemetry import live_metrics
 

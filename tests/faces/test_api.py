@@ -115,10 +115,28 @@ def test_bad_requests_are_422(client):
     assert client.post("/agent/route_and_run", json={"message": "x", "options": {"max_steps": 0}}).status_code == 422
 
 
+def test_http_level_errors_are_structured_too(client):
+    broken = client.post(
+        "/agent/route_and_run", content=b"\xff\xfe{not json", headers={"Content-Type": "application/json"}
+    )
+    assert broken.status_code == 400
+    assert broken.json()["error"]["code"] == "BAD_REQUEST"
+    assert broken.json()["error"]["message"] == "the body is not JSON in UTF-8"
+    missing = client.get("/agent/nothing-here")
+    assert (missing.status_code, missing.json()["error"]["code"]) == (404, "NOT_FOUND")
+    wrong_method = client.delete("/agent/actions")
+    assert (wrong_method.status_code, wrong_method.json()["error"]["code"]) == (405, "METHOD_NOT_ALLOWED")
+    assert wrong_method.headers["allow"] == "GET"
+
+
 def test_openapi_docs_and_registry(client):
     spec = client.get("/openapi.json").json()
     assert "/agent/route_and_run" in spec["paths"]
     assert "AgentRequest" in spec["components"]["schemas"] and "AgentResponse" in spec["components"]["schemas"]
+    # Error answers are part of the contract, with their body schema.
+    declared = spec["paths"]["/agent/route_and_run"]["post"]["responses"]
+    assert set(declared) == {"200", "400", "401", "403", "413", "422"}
+    assert declared["413"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorBody")
     assert client.get("/docs").status_code == 200
     names = {a["name"] for a in client.get("/agent/actions").json()}
     assert "itinerary.optimize_day_vrptw" in names
