@@ -18,6 +18,7 @@ from core.errors import InputError, OmniError, ResolutionError, error_from_valid
 
 def build_parser() -> argparse.ArgumentParser:
     from core.agent.cli import add_parsers as agent_commands
+    from core.auth import add_parsers as apikey_commands
     from core.bench.cli import add_parsers as bench_commands
     from core.itinerary.cli import add_parsers as itinerary_commands
     from core.packs.cli import add_parsers as pack_commands
@@ -27,9 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     route_commands(sub)  # plan
     itinerary_commands(sub)  # itinerary
-    bench_commands(sub)  # bench tsp|vrptw|plan|agent|itinerary|tsplib|lkh|solomon
+    bench_commands(sub)  # bench tsp|vrptw|plan|agent|itinerary|fuzz|faults|tsplib|lkh|solomon
     agent_commands(sub)  # route "MESSAGE" | route --file FILE | run --message "MESSAGE" [--allow-webbrowse]
     pack_commands(sub)  # pack validate NAME
+    apikey_commands(sub)  # apikey new USER
     return parser
 
 

@@ -37,6 +37,30 @@ def test_keys_are_stored_as_digests_and_compared_whole():
     assert user_for_key("k-1234567890", Settings(api_keys={})) is None
 
 
+def test_an_issued_key_lets_its_user_in_and_keeps_the_others(client, monkeypatch, capsys):
+    from core.__main__ import main
+    from core.config import get_settings
+
+    assert main(["apikey", "new", "carol@example.org"]) == 0
+    issued = json.loads(capsys.readouterr().out)
+    stored = json.loads(issued["OMNI_API_KEYS"])
+    assert set(stored) == {"alice", "bob", "mallory", "carol@example.org"}
+    assert issued["key"] not in issued["OMNI_API_KEYS"]  # only the digest is stored
+    monkeypatch.setenv("OMNI_API_KEYS", issued["OMNI_API_KEYS"])
+    get_settings.cache_clear()
+    as_carol = {"X-API-Key": issued["key"]}
+    r = client.post(
+        "/agent/route_and_run", json={"message": "明天天气", "user_id": "carol@example.org"}, headers=as_carol
+    )
+    assert r.status_code == 200
+    r = client.post("/agent/route_and_run", json={"message": "明天天气", "user_id": "alice"}, headers=as_carol)
+    assert r.status_code == 403
+    assert route(client, "明天天气", as_user="bob").status_code == 200
+
+    assert main(["apikey", "new", "../carol"]) == 2
+    assert json.loads(capsys.readouterr().err.splitlines()[-1])["error"]["field"] == "user"
+
+
 def test_a_body_cannot_name_another_user(client):
     r = route(client, "加上外滩", as_user="mallory", user_id="alice")
     assert r.status_code == 403 and r.json()["error"] == {
