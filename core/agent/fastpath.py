@@ -473,6 +473,9 @@ def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext,
         }
     )
     label = ("离线估算" if zh else "offline estimate") if src == "offline_estimate" else src
+    if out.degraded:  # the configured service failed: say so, the figure is a fallback
+        state.observability.fallback_used = True
+        label += "；在线路线服务暂不可用" if zh else "; the online routing service is unavailable"
     mode_txt = ("步行" if mode == "walking" else "驾车") if zh else mode
     _set(
         state,

@@ -8,13 +8,17 @@ log line. A provider subclass keeps only its params builders and its parsers.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import re
+import ssl
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
+import httpcore
 import httpx
 
 from core.errors import ProviderError, ProviderRateLimited, ProviderTimeout, ProviderUnavailable
@@ -96,6 +100,88 @@ def install_http_log_redaction(secret: str | None = None) -> None:
                 lg.addFilter(_RedactingFilter())
 
 
+# ---- a whole-request deadline -----------------------------------------------------------------
+# httpx's read timeout restarts on every byte, so a server that trickles a byte a second never times out.
+# Every socket operation of a request made inside ``request_deadline`` is given at most the time left.
+_deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar("omni_request_deadline", default=None)
+
+
+@contextmanager
+def request_deadline(seconds: float) -> Iterator[None]:
+    """Socket reads, writes and connects inside this block end by ``seconds`` from now, whatever trickles."""
+    token = _deadline.set(time.monotonic() + max(0.0, seconds))
+    try:
+        yield
+    finally:
+        _deadline.reset(token)
+
+
+def _clamp(timeout: float | None) -> float | None:
+    deadline = _deadline.get()
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise httpcore.ReadTimeout("the request's deadline has passed")
+    return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    def __init__(self, inner: httpcore.NetworkStream) -> None:
+        self._inner = inner
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._inner.read(max_bytes, _clamp(timeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._inner.write(buffer, _clamp(timeout))
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        return _DeadlineStream(self._inner.start_tls(ssl_context, server_hostname, _clamp(timeout)))
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore.NetworkBackend):
+    def __init__(self) -> None:
+        self._inner = httpcore.SyncBackend()
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        stream = self._inner.connect_tcp(host, port, _clamp(timeout), local_address, socket_options)
+        return _DeadlineStream(stream)
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.NetworkStream:
+        return _DeadlineStream(self._inner.connect_unix_socket(path, _clamp(timeout), socket_options))
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
+
+
+def deadline_client(*, timeout_s: float) -> httpx.Client:
+    """An httpx client whose requests honour ``request_deadline`` (its own pool, the default TLS and limits)."""
+    transport = httpx.HTTPTransport()
+    pool = transport._pool  # httpx is pinned; its pool takes the network backend from this attribute
+    if not isinstance(pool, httpcore.ConnectionPool) or not hasattr(pool, "_network_backend"):
+        return httpx.Client(timeout=timeout_s)  # a proxy from the environment: plain timeouts only
+    pool._network_backend = _DeadlineBackend()
+    return httpx.Client(transport=transport, timeout=timeout_s)
+
+
 class HttpService:
     """One web service: ``get_json(path, params)`` with pacing, timeouts, status mapping and redaction."""
 
@@ -119,7 +205,7 @@ class HttpService:
         self.min_interval_s = max(0.0, float(min_interval_s))
         self._secret = secret
         self._own_client = client is None
-        self._client = client if client is not None else httpx.Client(timeout=timeout_s)
+        self._client = client if client is not None else deadline_client(timeout_s=timeout_s)
         self._headers = dict(headers or {})
         self._sleep = sleep
         self._clock = clock
@@ -178,7 +264,8 @@ class HttpService:
         self._pace()
         logger.debug("%s GET %s %s", self.label, path, self.redact(str(dict(params))))
         try:
-            response = self._client.get(url, params=dict(params), headers=self._headers, timeout=timeout)
+            with request_deadline(timeout):
+                response = self._client.get(url, params=dict(params), headers=self._headers, timeout=timeout)
         except httpx.TimeoutException:
             raise ProviderTimeout(
                 f"{self.label} did not answer {path} within {timeout:g} s.", details={"endpoint": path}

@@ -72,6 +72,10 @@ def test_every_fault_degrades_with_a_warning_and_never_shows_the_key(fault, tmp_
                 provider=make_provider("amap", region="shanghai", settings=settings),
             )
             assert resp.result.status in ("OK", "NEED_MORE_INFO"), resp.result.answer_text
+            if message.startswith("从") and "没有找到可行的路线" not in resp.result.answer_text:
+                # a figure from the fallback says the online service failed
+                assert "在线路线服务暂不可用" in resp.result.answer_text, resp.result.answer_text
+                assert resp.observability.fallback_used
             answers.append(resp.model_dump_json())
         assert standin.requests  # the stand-in was really asked
     captured = capsys.readouterr()

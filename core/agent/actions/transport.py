@@ -37,6 +37,7 @@ class TravelTimeOut(BaseModel):
     source: str | None = None
     note: str | None = None
     mode: str
+    degraded: list[str] = Field(default_factory=list)  # the configured provider failed; these say how
 
 
 class MatrixIn(BaseModel):
@@ -92,7 +93,9 @@ def _travel_time(inp: TravelTimeIn, state: AgentState, ctx: AgentContext) -> Tra
             mode=inp.mode,
         )
     note = estimate_note(prov.region, inp.mode) if leg.source == OFFLINE_SOURCE else None
+    drain = getattr(prov, "drain_warnings", None)
     return TravelTimeOut(
+        degraded=list(drain()) if callable(drain) else [],
         resolved=True,
         origin=a.model_dump(),
         destination=b.model_dump(),
