@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,16 @@ def _single(args: argparse.Namespace) -> int:
             from core.bench.itinerary import bench_itinerary
 
             out = bench_itinerary(repeats=args.repeats)
+        elif kind == "fuzz":
+            from core.bench.fuzz import bench_fuzz
+
+            if args.examples < 1:
+                raise InputError(f"--examples must be at least 1, not {args.examples}", field="examples")
+            out = bench_fuzz(examples=args.examples, progress=lambda line: print(line, file=sys.stderr, flush=True))
+        elif kind == "faults":
+            from core.bench.faults import bench_faults
+
+            out = bench_faults()
         else:  # plan
             try:
                 n_stops = int(args.target) if args.target is not None else 12
@@ -87,7 +98,8 @@ def add_parsers(sub: Any) -> None:
     from core.bench import lkh, solomon, tsplib
 
     bench = sub.add_parser(
-        "bench", help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | tsplib | lkh | solomon"
+        "bench",
+        help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | tsplib | lkh | solomon",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -102,6 +114,8 @@ def add_parsers(sub: Any) -> None:
         "plan": ("end-to-end offline route plan timing", "N_STOPS"),
         "agent": ("router / System 1 / System 2 timings", None),
         "itinerary": ("itinerary timing on the demo trips, per variant", None),
+        "fuzz": ("generated input against every CLI command and API route; counts unhandled errors", None),
+        "faults": ("worst-case wait when AMap never answers (shipped timeouts and budget)", None),
     }
     for kind, (text, target) in singles.items():
         p = kinds.add_parser(kind, help=text)
@@ -112,6 +126,8 @@ def add_parsers(sub: Any) -> None:
         # no defaults here: a value given before KIND must survive (_check_common fills in the defaults)
         p.add_argument("--time-limit", type=float, default=argparse.SUPPRESS, help="default: 1")
         p.add_argument("--repeats", type=int, default=argparse.SUPPRESS, help="default: 5")
+        if kind == "fuzz":
+            p.add_argument("--examples", type=int, default=2000, help="generated cases in all (default 2000)")
         p.set_defaults(func=_single)
     for kind, module, text in (
         ("tsplib", tsplib, "the TSPLIB table (known optima)"),
