@@ -4,14 +4,15 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test quick lint install api clean
+.PHONY: run test quick lint install api valhalla clean
 
-$(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scripts/compile_kernels.py
+$(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scripts/compile_kernels.py scripts/build_packs.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	$(PY) scripts/install_leaflet.py
 	$(PY) scripts/compile_kernels.py
+	$(PY) scripts/build_packs.py
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -21,6 +22,9 @@ run: $(STAMP)
 
 api: $(STAMP)
 	$(VENV)/bin/uvicorn api:app --host 127.0.0.1 --port 8000
+
+valhalla: $(STAMP)  # the helsinki pack's roads over HTTP on 127.0.0.1:8002 (OMNI_VALHALLA_URL=http://127.0.0.1:8002)
+	$(PY) -m core pack serve helsinki --port 8002
 
 test: $(STAMP)
 	$(PY) -m pytest

@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     itinerary_commands(sub)  # itinerary
     bench_commands(sub)  # bench tsp|vrptw|plan|agent|itinerary|fuzz|faults|tsplib|lkh|solomon
     agent_commands(sub)  # route "MESSAGE" | route --file FILE | run --message "MESSAGE" [--allow-webbrowse]
-    pack_commands(sub)  # pack validate NAME
+    pack_commands(sub)  # pack validate NAME | build --pbf FILE --name NAME | serve REGION
     apikey_commands(sub)  # apikey new USER
     return parser
 

@@ -17,12 +17,30 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="OMNI_", extra="ignore")
 
-    provider: Literal["offline", "amap"] = "offline"
+    provider: str = Field(
+        default="offline",
+        pattern=r"^[a-z]+(\+[a-z-]+)?$",
+        description="offline | amap | GEOCODER+ROUTER (geocoder: pack, amap, nominatim; router: estimate, valhalla, "
+        "osrm, amap), see core/geo/registry.py",
+    )
     region: str = "shanghai"
     data_dir: Path = PROJECT_ROOT / "data"
 
     # Remote providers
     amap_key: SecretStr | None = None
+    # Open services: none is asked unless its address is set (the default runs offline)
+    valhalla_url: str | None = Field(
+        default=None, description="A Valhalla server (valhalla_service, a cluster): the router instead of the pack's"
+    )
+    osrm_url: str | None = Field(default=None, description="An OSRM server, e.g. https://router.project-osrm.org")
+    osrm_max_table_size: int = Field(default=100, ge=2, le=10_000, description="The server's --max-table-size")
+    nominatim_url: str | None = Field(
+        default=None, description="A Nominatim server, e.g. https://nominatim.openstreetmap.org (1 request/s)"
+    )
+    nominatim_user_agent: str = "omni-travel-planner/0.1 (offline-first trip planner)"
+    snap_cutoff_m: float = Field(
+        default=500.0, gt=0, le=50_000, description="A point farther than this from the pack's roads is outside it"
+    )
     amap_base_url: str = "https://restapi.amap.com"
     http_timeout_s: float = Field(default=10.0, gt=0)
     http_retries: int = Field(default=3, ge=0, le=10)

@@ -65,6 +65,12 @@ class RouteNotFound(ProviderError):
     code = "ROUTE_NOT_FOUND"
 
 
+class OutsideCoverage(ProviderError):
+    """A point lies outside the router's network (a region pack's roads): its legs can only be estimated."""
+
+    code = "OUTSIDE_COVERAGE"
+
+
 def error_from_validation(exc: Exception) -> InputError:
     """Turn a pydantic ValidationError into one InputError naming the first bad field.
 

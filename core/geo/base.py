@@ -61,6 +61,9 @@ class TravelMatrix(BaseModel):
     estimated_pairs: list[tuple[int, int]] = Field(
         default_factory=list, description="(i, j) pairs filled from the offline estimate (source 'mixed')"
     )
+    off_network: list[int] = Field(
+        default_factory=list, description="points the router's network does not reach (their pairs are estimated)"
+    )
 
 
 class Leg(BaseModel):

@@ -254,6 +254,15 @@ class HttpService:
 
     def get_json(self, path: str, params: Mapping[str, str]) -> Any:
         """GET ``base_url + path`` and decode JSON; failures become ProviderError subclasses, secret-free."""
+        return self._send_json("GET", path, params=params)
+
+    def post_json(self, path: str, body: Mapping[str, Any]) -> Any:
+        """POST a JSON body to ``base_url + path`` and decode the JSON answer (same failures as ``get_json``)."""
+        return self._send_json("POST", path, body=body)
+
+    def _send_json(
+        self, method: str, path: str, *, params: Mapping[str, str] | None = None, body: Mapping[str, Any] | None = None
+    ) -> Any:
         url = f"{self.base_url}{path}"
         left = budget_left()
         if left is not None and left <= 0:
@@ -262,10 +271,17 @@ class HttpService:
             )
         timeout = self.timeout_s if left is None else max(0.05, min(self.timeout_s, left))
         self._pace()
-        logger.debug("%s GET %s %s", self.label, path, self.redact(str(dict(params))))
+        logger.debug("%s %s %s %s", self.label, method, path, self.redact(str(dict(params or {}))))
         try:
             with request_deadline(timeout):
-                response = self._client.get(url, params=dict(params), headers=self._headers, timeout=timeout)
+                response = self._client.request(
+                    method,
+                    url,
+                    params=dict(params) if params is not None else None,
+                    json=dict(body) if body is not None else None,
+                    headers=self._headers,
+                    timeout=timeout,
+                )
         except httpx.TimeoutException:
             raise ProviderTimeout(
                 f"{self.label} did not answer {path} within {timeout:g} s.", details={"endpoint": path}

@@ -1,36 +1,187 @@
-"""Provider registry: MapServices by name (routingpy-style aliases; docs/ARCHITECTURE.md, "Adding a provider")."""
+"""Provider registry: a geocoder and a router chosen separately (docs/ARCHITECTURE.md, "Adding a provider").
+
+A provider is named ``GEOCODER+ROUTER`` (``pack+valhalla``, ``nominatim+osrm``, ``amap+amap``) or by one of two
+short names: ``offline`` (the pack's gazetteer, and its road network through embedded Valhalla when the pack
+has one, else the straight-line estimate) and ``amap`` (AMap for places, travel and weather).
+
+Geocoders: ``pack`` (the region pack), ``amap``, ``nominatim``. Routers: ``estimate`` (straight line x circuity),
+``valhalla`` (embedded over the pack's tiles, or the server at ``OMNI_VALHALLA_URL``), ``osrm``, ``amap``. A
+remote service is offered only when configured (its URL or key is set), and it degrades to the pack with a
+warning when it fails.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.config import Settings, get_settings
-from core.errors import InputError
-from core.geo.base import WarningLog
+from core.errors import InputError, ProviderAuthError
+from core.geo.base import Geocoder, Router, WarningLog, WeatherService
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
-from core.packs.loader import load_region
+from core.packs.loader import RegionPack, load_region
 
-_PROVIDERS = ("offline", "amap")
+GEOCODERS = ("pack", "amap", "nominatim")
+ROUTERS = ("estimate", "valhalla", "osrm", "amap")
+SHORT_NAMES = {"offline": None, "amap": ("amap", "amap")}
 
 
-def available_providers() -> list[str]:
-    return list(_PROVIDERS)
+def _configured(service: str, settings: Settings, pack: RegionPack | None) -> bool:
+    if service in ("pack", "estimate"):
+        return True
+    if service == "amap":
+        key = settings.amap_key
+        return bool(key and key.get_secret_value().strip())
+    if service == "nominatim":
+        return bool(settings.nominatim_url)
+    if service == "osrm":
+        return bool(settings.osrm_url)
+    if service == "valhalla":
+        return bool(settings.valhalla_url) or (pack is not None and pack.tile_dir is not None)
+    return False
+
+
+def available_geocoders(*, settings: Settings | None = None) -> list[str]:
+    settings = settings or get_settings()
+    return [g for g in GEOCODERS if _configured(g, settings, None)]
+
+
+def available_routers(*, region: str | None = None, settings: Settings | None = None) -> list[str]:
+    """Routers usable for ``region`` (``valhalla`` needs the pack's tiles or a server)."""
+    settings = settings or get_settings()
+    pack = load_region(region or settings.region, settings.data_dir)
+    return [r for r in ROUTERS if _configured(r, settings, pack)]
+
+
+def available_providers(*, region: str | None = None, settings: Settings | None = None) -> list[str]:
+    """The short names and every configured ``GEOCODER+ROUTER`` pair. ``amap`` stays listed without a key: the
+    page explains what is missing."""
+    settings = settings or get_settings()
+    pairs = [
+        f"{g}+{r}"
+        for g in available_geocoders(settings=settings)
+        for r in available_routers(region=region, settings=settings)
+    ]
+    return ["offline", "amap", *[p for p in pairs if p != "amap+amap"]]
+
+
+def parse_provider(name: str | None, *, pack: RegionPack, settings: Settings) -> tuple[str, str]:
+    """(geocoder, router) for a provider name; an unknown or unconfigured one is an InputError on ``provider``."""
+    spec = (name or settings.provider or "offline").strip().lower()
+    if spec == "offline":
+        return "pack", "valhalla" if pack.tile_dir is not None else "estimate"
+    if spec == "amap":
+        return "amap", "amap"
+    geocoder, plus, router = spec.partition("+")
+    if not plus or geocoder not in GEOCODERS or router not in ROUTERS:
+        raise InputError(
+            f"unknown provider '{name}'; choose offline, amap or GEOCODER+ROUTER with a geocoder from "
+            f"{', '.join(GEOCODERS)} and a router from {', '.join(ROUTERS)}",
+            field="provider",
+        )
+    for service in (geocoder, router):
+        if service != "amap" and not _configured(service, settings, pack):
+            raise InputError(_not_configured(service, pack), field="provider")
+    return geocoder, router
+
+
+def _not_configured(service: str, pack: RegionPack) -> str:
+    return {
+        "nominatim": "Nominatim is not configured: set OMNI_NOMINATIM_URL",
+        "osrm": "OSRM is not configured: set OMNI_OSRM_URL",
+        "valhalla": f"the region '{pack.name}' has no road network; build one with `python -m core pack build` "
+        "or set OMNI_VALHALLA_URL",
+    }.get(service, f"{service} is not configured")
 
 
 def make_provider(
     name: str | None = None, *, region: str | None = None, settings: Settings | None = None
 ) -> MapServices:
-    """The services for a region: ``offline`` (the pack's gazetteer and estimate) or ``amap`` (AMap for places,
-    travel and weather, degrading to the offline estimate with warnings)."""
+    """The services for a region (see the module docstring for the names)."""
     settings = settings or get_settings()
-    name = (name or settings.provider).lower()
     pack = load_region(region or settings.region, settings.data_dir)
+    geocoder_name, router_name = parse_provider(name, pack=pack, settings=settings)
     offline = OfflineProvider(pack)
-    if name == "offline":
-        return MapServices(geocoder=offline, router=offline, region=pack)
-    if name == "amap":
-        from core.geo.resilience import make_amap_provider
+    warnings = WarningLog()
+    built: dict[str, Any] = {}
 
-        warnings = WarningLog()
-        amap = make_amap_provider(settings, fallback=offline, warnings=warnings)
-        return MapServices(geocoder=amap, router=amap, weather=amap, region=pack, warnings=warnings)
-    raise InputError(f"unknown provider '{name}'; choose one of: {', '.join(_PROVIDERS)}", field="provider")
+    def amap() -> Any:
+        if "amap" not in built:
+            from core.geo.resilience import make_amap_provider
+
+            built["amap"] = make_amap_provider(settings, fallback=offline, warnings=warnings)
+        return built["amap"]
+
+    if "amap" in (geocoder_name, router_name) and not _configured("amap", settings, pack):
+        raise ProviderAuthError(
+            "No AMap key is configured; set OMNI_AMAP_KEY to a Web服务 key or use the offline provider.",
+            field="amap_key",
+        )
+    geocoder: Geocoder
+    if geocoder_name == "pack":
+        geocoder = offline
+    elif geocoder_name == "amap":
+        geocoder = amap()
+    else:
+        geocoder = _nominatim(settings, offline, warnings)
+    router: Router
+    if router_name == "estimate":
+        router = offline
+    elif router_name == "amap":
+        router = amap()
+    elif router_name == "valhalla":
+        router = _valhalla(settings, pack, offline, warnings)
+    else:
+        router = _osrm(settings, offline, warnings)
+    weather: WeatherService | None = amap() if "amap" in built else None
+    return MapServices(geocoder=geocoder, router=router, weather=weather, region=pack, warnings=warnings)
+
+
+def _resilient(inner: Any, settings: Settings, offline: OfflineProvider, warnings: WarningLog) -> Any:
+    from core.geo.resilience import ResilientProvider
+
+    return ResilientProvider(
+        inner,
+        fallback=offline,
+        retries=settings.http_retries,
+        fail_max=settings.breaker_fail_max,
+        reset_timeout_s=settings.breaker_reset_s,
+        warnings=warnings,
+    )
+
+
+def _valhalla(settings: Settings, pack: RegionPack, offline: OfflineProvider, warnings: WarningLog) -> Any:
+    from core.geo.valhalla import EmbeddedValhalla, HttpValhalla, ValhallaRouter
+
+    engine: Any
+    if settings.valhalla_url:
+        engine = HttpValhalla(base_url=settings.valhalla_url, timeout_s=settings.http_timeout_s)
+        retries = settings.http_retries
+    else:
+        assert pack.tile_dir is not None  # parse_provider checked
+        engine = EmbeddedValhalla(pack.tile_dir)
+        retries = 0  # in-process: a failure is not transient
+    router = ValhallaRouter(engine, snap_cutoff_m=settings.snap_cutoff_m)
+    wrapped = _resilient(router, settings, offline, warnings)
+    wrapped.retries = retries
+    return wrapped
+
+
+def _osrm(settings: Settings, offline: OfflineProvider, warnings: WarningLog) -> Any:
+    from core.geo.osrm import OsrmRouter
+
+    assert settings.osrm_url
+    inner = OsrmRouter(
+        base_url=settings.osrm_url, timeout_s=settings.http_timeout_s, max_table_size=settings.osrm_max_table_size
+    )
+    return _resilient(inner, settings, offline, warnings)
+
+
+def _nominatim(settings: Settings, offline: OfflineProvider, warnings: WarningLog) -> Any:
+    from core.geo.nominatim import NominatimGeocoder
+
+    assert settings.nominatim_url
+    inner = NominatimGeocoder(
+        base_url=settings.nominatim_url, timeout_s=settings.http_timeout_s, user_agent=settings.nominatim_user_agent
+    )
+    return _resilient(inner, settings, offline, warnings)

@@ -63,7 +63,7 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SERVICES = ("geocode", "search", "detail", "matrix", "route", "weather")
-_DISPLAY_NAMES = {"amap": "AMap"}
+_DISPLAY_NAMES = {"amap": "AMap", "valhalla": "Valhalla", "osrm": "OSRM", "nominatim": "Nominatim"}
 
 
 def is_retryable(exc: BaseException) -> bool:

@@ -18,7 +18,7 @@ MAX_STOPS = 100  # hard contract bound; settings.max_stops may lower it (never b
 RouteStrategy = Literal["shortest_distance", "fastest_time", "balanced"]
 TransportMode = Literal["driving", "walking"]
 STRATEGIES: tuple[RouteStrategy, ...] = ("shortest_distance", "fastest_time", "balanced")
-MetricSource = Literal["offline_estimate", "amap", "osrm", "road_network", "user_input", "mixed"]
+MetricSource = Literal["offline_estimate", "amap", "osrm", "valhalla", "road_network", "user_input", "mixed"]
 
 
 def _blank(value: str | None) -> bool:

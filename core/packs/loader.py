@@ -74,6 +74,19 @@ class PackRules(BaseModel):
     minimums: dict[str, int] = Field(default_factory=dict, description="'cat1+cat2' -> minimum rows")
     min_total: int = 0
     min_districts: int = 0
+    curated: bool = Field(
+        default=True,
+        description="hand-curated (every row complete, names unique) or built from OpenStreetMap (fields as tagged)",
+    )
+
+
+class RoadNetwork(BaseModel):
+    """A pack's own road graph (built by ``python -m core pack build``): what the embedded router uses."""
+
+    engine: str = "valhalla"
+    tiles: str = Field(description="folder of the pack holding the tiles")
+    tile_count: int = 0
+    source: str = ""
 
 
 class RegionPack(BaseModel):
@@ -92,7 +105,27 @@ class RegionPack(BaseModel):
     coordinate_precision_m: float = 300
     estimate: dict[str, EstimateParams]
     validation: PackRules | None = None
+    data_date: str | None = Field(default=None, description="when the data was last edited (ISO 8601)")
+    coverage: dict[str, str] = Field(default_factory=dict, description="where the pack's figures hold, zh and en")
+    network: RoadNetwork | None = None
+    basemap: str | None = Field(default=None, description="GeoJSON file of streets, water and parks in the pack")
     places: list[RegionPlace] = Field(default_factory=list)
+    folder: Path | None = Field(default=None, exclude=True, description="where the pack was loaded from")
+
+    @property
+    def tile_dir(self) -> Path | None:
+        """The pack's road graph, when it has one and it is on disk."""
+        if self.network is None or self.folder is None:
+            return None
+        path = self.folder / self.network.tiles
+        return path if path.is_dir() and any(path.iterdir()) else None
+
+    @property
+    def basemap_path(self) -> Path | None:
+        if self.basemap is None or self.folder is None:
+            return None
+        path = self.folder / self.basemap
+        return path if path.is_file() else None
 
     def city_names(self) -> set[str]:
         return {self.city, *self.city_aliases, self.display_name.get("en", ""), self.display_name.get("zh", "")} - {""}
@@ -132,4 +165,4 @@ def load_region(name: str, data_dir: Path | None = None) -> RegionPack:
     if places_path.is_file():
         with places_path.open(encoding="utf-8", newline="") as fh:
             places = [RegionPlace.model_validate(row) for row in csv.DictReader(fh)]
-    return RegionPack.model_validate({**meta, "places": places})
+    return RegionPack.model_validate({**meta, "places": places, "folder": folder})

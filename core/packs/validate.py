@@ -119,6 +119,9 @@ def _check_row_format(i: int, r: dict[str, str], rules: PackRules, rep: Report) 
     where = f"line {i} ({rid or '?'})"
     if rules.id_prefix and not re.fullmatch(re.escape(rules.id_prefix) + r"[a-z0-9]+(?:-[a-z0-9]+)*", rid):
         rep.error(f"{where}: id must be a lowercase ascii slug starting with {rules.id_prefix!r}")
+    if not rules.curated:  # built from OpenStreetMap: what is tagged is there, nothing else is required
+        _check_vocabulary(where, r, rep)
+        return
     if not (r.get("name_en") or "").strip():
         rep.error(f"{where}: empty name_en")
     district, address = r.get("district", ""), r.get("address", "")
@@ -130,14 +133,7 @@ def _check_row_format(i: int, r: dict[str, str], rules: PackRules, rep: Report) 
     if rules.address_starts_with_district and district and not address.startswith(district):
         rep.error(f"{where}: address {address!r} should start with its district {district!r}")
     cat = r.get("category", "")
-    if cat not in CATEGORIES:
-        rep.error(f"{where}: unknown category {cat!r}")
-    tags = [t for t in (r.get("tags") or "").split("|") if t]
-    for t in tags:
-        if t not in TAGS:
-            rep.error(f"{where}: unknown tag {t!r}")
-    if len(set(tags)) != len(tags):
-        rep.error(f"{where}: duplicate tags")
+    tags = _check_vocabulary(where, r, rep)
     if cat != "address" and not tags:
         rep.warn(f"{where}: no tags")
     for key in ("lon", "lat"):
@@ -166,6 +162,19 @@ def _check_row_format(i: int, r: dict[str, str], rules: PackRules, rep: Report) 
         rep.error(f"{where}: needs_reservation must be true/false")
 
 
+def _check_vocabulary(where: str, r: dict[str, str], rep: Report) -> list[str]:
+    cat = r.get("category", "")
+    if cat not in CATEGORIES:
+        rep.error(f"{where}: unknown category {cat!r}")
+    tags = [t for t in (r.get("tags") or "").split("|") if t]
+    for t in tags:
+        if t not in TAGS:
+            rep.error(f"{where}: unknown tag {t!r}")
+    if len(set(tags)) != len(tags):
+        rep.error(f"{where}: duplicate tags")
+    return tags
+
+
 def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> None:
     from opening_hours import OpeningHours
 
@@ -174,6 +183,7 @@ def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> No
         _check_row_format(i, r, rules, rep)
     seen: dict[str, dict[str, str]] = {"id": {}, "name_zh": {}, "address": {}}
     label_owner: dict[str, str] = {}
+    shared = Counter[str]()  # OSM packs: names and addresses several places share (the resolver asks which)
     west, south, east, north = rules.extent or pack.bbox
     for p in pack.places:
         for key in ("id", "name_zh", "address"):
@@ -181,9 +191,13 @@ def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> No
             # width, case, spaces or punctuation are one lookup key, so one of the places could never be found
             k = p.id.strip().casefold() if key == "id" else normalize(str(getattr(p, key)))
             if not k:
-                rep.error(f"{p.id}: empty {key}")
+                if rules.curated or key != "address":
+                    rep.error(f"{p.id}: empty {key}")
             elif k in seen[key]:
-                rep.error(f"{p.id}: duplicate {key} {getattr(p, key)!r} (also {seen[key][k]})")
+                if rules.curated or key == "id":
+                    rep.error(f"{p.id}: duplicate {key} {getattr(p, key)!r} (also {seen[key][k]})")
+                else:
+                    shared[key] += 1
             else:
                 seen[key][k] = p.id
         if not (west <= p.lon <= east and south <= p.lat <= north):
@@ -205,10 +219,17 @@ def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> No
                 continue
             owner = label_owner.setdefault(k, p.id)
             if owner != p.id:
-                rep.error(f"{p.id}: name/alias {label!r} collides with {owner}")
+                if rules.curated:
+                    rep.error(f"{p.id}: name/alias {label!r} collides with {owner}")
+                else:
+                    shared["name"] += 1
         for a in p.aliases:
             if a.casefold() in own:
                 rep.warn(f"{p.id}: alias {a!r} repeats the row's own name")
+    for key, n in sorted(shared.items()):
+        rep.warn(f"{n} place(s) share a {key} with another (OpenStreetMap data: the resolver offers the choice)")
+    if not rules.curated:
+        return
     places = pack.places
     for i, a in enumerate(places):
         for b in places[i + 1 :]:

@@ -240,6 +240,11 @@ def matrix_stage(trip: ResolvedTrip, *, provider: MapServices, mode: TransportMo
     dur = np.asarray(matrix.durations_s, dtype=float)
     if not (np.isfinite(dist).all() and np.isfinite(dur).all()):
         raise ProviderError("the travel matrix has missing entries: some points are not connected", field="stops")
+    for i in matrix.off_network:  # named here, where the points have their labels
+        warnings.append(
+            f"{labels[i]} is outside the road network of {provider.region.name}; its legs are straight-line "
+            "estimates (source: offline_estimate)"
+        )
     if matrix.source == "offline_estimate":
         note = matrix.notes[0] if matrix.notes else "Offline estimate."
         warnings.append(

@@ -70,8 +70,8 @@ def test_at_least_three_demo_scenarios_of_the_required_kinds():
 
 @pytest.mark.parametrize("scenario_id", [s.id for s in list_scenarios(data_dir=ROOT / "data")])
 def test_each_scenario_plans_offline(scenario_id):
-    settings = Settings(data_dir=ROOT / "data", region="shanghai")
     scenario = load_scenario(scenario_id, data_dir=ROOT / "data")
+    settings = Settings(data_dir=ROOT / "data", region=scenario.region)
     result = plan_route(scenario.request, provider=make_provider("offline", settings=settings), settings=settings)
     n = len(scenario.request.stops)
     assert result.success and len(result.resolved_stops) == n

@@ -1,0 +1,356 @@
+"""Valhalla (MIT) as the road router: embedded (an in-process ``valhalla.Actor`` over a pack's tiles) or over
+HTTP (any Valhalla server, e.g. ``valhalla_service`` on the same tiles). Both engines take the same request
+bodies from the params builders below and their answers go through the same parsers.
+
+A point farther than ``snap_cutoff_m`` from every road of the network is outside the pack's coverage: a matrix
+leaves its pairs unanswered (non-finite, for the resilient wrapper to fill from the estimate, stated per pair)
+and a route raises ``OutsideCoverage``. Valhalla itself would silently snap such a point to the nearest road,
+kilometres away. Pairs the network cannot join (one-way streets, islands) are unanswered too, never filled here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+import httpx
+import polyline
+
+from core.errors import OutsideCoverage, ProviderError, ProviderUnavailable, RouteNotFound
+from core.geo.base import Leg, LonLat, TravelMatrix, TravelMode
+from core.geo.coords import haversine_m
+from core.geo.http import HttpService
+
+#: our travel modes -> Valhalla costings (bicycle is available to callers that pass it by name)
+COSTINGS: dict[str, str] = {"driving": "auto", "walking": "pedestrian", "cycling": "bicycle"}
+#: Valhalla's shapes are encoded polylines with six decimals
+SHAPE_PRECISION = 6
+#: the most pairs one matrix request may hold in the config we generate (the Actor's default is 2,500)
+MAX_MATRIX_PAIRS = 40_000
+#: Valhalla error codes: no road near a location / no path between locations
+_NO_EDGES = {171}
+_NO_PATH = {442, 443}
+
+
+class ValhallaEngine(Protocol):
+    """Where a Valhalla request is answered: ``action`` is ``route``, ``sources_to_targets`` or ``locate``."""
+
+    name: str
+
+    def call(self, action: str, body: Mapping[str, Any]) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+# ---- config for the embedded engine and for valhalla_service --------------------------------------------
+def service_config(tile_dir: Path, *, listen: str | None = None) -> dict[str, Any]:
+    """Valhalla's default config over ``tile_dir`` with matrix limits raised to ``MAX_MATRIX_PAIRS`` and, for the
+    HTTP service, the address it listens on (``tcp://127.0.0.1:8002``)."""
+    import valhalla
+
+    config: dict[str, Any] = valhalla.get_config(tile_extract="", tile_dir=str(tile_dir))
+    for limits in config["service_limits"].values():
+        if isinstance(limits, dict) and limits.get("max_matrix_location_pairs"):
+            limits["max_matrix_location_pairs"] = MAX_MATRIX_PAIRS
+            limits["max_locations"] = max(int(limits.get("max_locations", 20)), 200)
+    if listen is not None:
+        config["httpd"]["service"]["listen"] = listen
+        # one socket pair per service: two services on one machine must not share /tmp/loopback
+        run_dir = Path(tempfile.mkdtemp(prefix="omni-valhalla-"))
+        config["httpd"]["service"]["loopback"] = f"ipc://{run_dir / 'loopback'}"
+        config["httpd"]["service"]["interrupt"] = f"ipc://{run_dir / 'interrupt'}"
+        config["httpd"]["service"]["drain_seconds"] = 0  # stop at once when told to
+    return config
+
+
+def write_config(tile_dir: Path, path: Path, *, listen: str | None = None) -> Path:
+    path.write_text(json.dumps(service_config(tile_dir, listen=listen), indent=1), encoding="utf-8")
+    return path
+
+
+class EmbeddedValhalla:
+    """The in-process engine: one ``valhalla.Actor`` per tile folder, calls serialised (the Actor is not
+    documented as thread-safe)."""
+
+    name = "valhalla"
+
+    def __init__(self, tile_dir: Path) -> None:
+        self.tile_dir = Path(tile_dir)
+        self._actor = _actor_for(str(self.tile_dir.resolve()))
+        self._lock = _lock_for(str(self.tile_dir.resolve()))
+
+    def __repr__(self) -> str:
+        return f"EmbeddedValhalla(tile_dir={str(self.tile_dir)!r})"
+
+    def call(self, action: str, body: Mapping[str, Any]) -> Any:
+        method = {"route": "route", "sources_to_targets": "matrix", "locate": "locate"}[action]
+        with self._lock:
+            try:
+                answer = getattr(self._actor, method)(json.dumps(body))
+            except RuntimeError as exc:  # the Actor raises with Valhalla's message; the code is not kept
+                raise _engine_error(str(exc), code=_code_from_message(str(exc))) from None
+        return json.loads(answer)
+
+    def close(self) -> None:
+        """The Actor is shared per tile folder for the life of the process."""
+
+
+@lru_cache(maxsize=8)
+def _actor_for(tile_dir: str) -> Any:
+    import valhalla
+
+    if not Path(tile_dir).is_dir():
+        raise ProviderUnavailable(f"the pack's road network is missing ({tile_dir})", details={"service": "route"})
+    return valhalla.Actor(service_config(Path(tile_dir)))
+
+
+@lru_cache(maxsize=8)
+def _lock_for(tile_dir: str) -> threading.Lock:
+    return threading.Lock()
+
+
+class HttpValhalla(HttpService):
+    """A Valhalla server (``valhalla_service``, a team's cluster behind a load balancer): JSON POST per action."""
+
+    name = "valhalla"
+    label = "Valhalla"
+
+    def call(self, action: str, body: Mapping[str, Any]) -> Any:
+        return self.post_json(f"/{action}", body)
+
+    def check_status(self, response: httpx.Response, path: str) -> None:
+        if response.status_code == 400:  # Valhalla's "no answer" (no edges, no path) comes as a 400 with a code
+            try:
+                data = response.json()
+            except ValueError:
+                data = {}
+            if isinstance(data, dict) and "error_code" in data:
+                raise _engine_error(str(data.get("error", "")), code=int(data["error_code"]))
+        super().check_status(response, path)
+
+
+def _code_from_message(message: str) -> int | None:
+    lowered = message.lower()
+    if "no suitable edges" in lowered:
+        return 171
+    if "no path could be found" in lowered:
+        return 442
+    return None
+
+
+def _engine_error(message: str, *, code: int | None) -> ProviderError:
+    if code in _NO_EDGES:
+        return OutsideCoverage(f"Valhalla found no road near a point: {message}", details={"valhalla_code": code})
+    if code in _NO_PATH:
+        return RouteNotFound(f"Valhalla found no path: {message}", details={"valhalla_code": code})
+    return ProviderError(f"Valhalla refused the request: {message}", details={"valhalla_code": code})
+
+
+# ---- params builders --------------------------------------------------------------------------------------
+def _location(point: LonLat, radius_m: float = 0) -> dict[str, float]:
+    spot = {"lon": round(float(point.lon), 7), "lat": round(float(point.lat), 7)}
+    if radius_m > 0:
+        spot["radius"] = float(radius_m)
+    return spot
+
+
+def locate_params(points: Sequence[LonLat], *, costing: str) -> dict[str, Any]:
+    return {"locations": [_location(p) for p in points], "costing": costing, "verbose": False}
+
+
+def route_params(origin: LonLat, destination: LonLat, *, costing: str, radius_m: float = 0) -> dict[str, Any]:
+    return {
+        "locations": [_location(origin, radius_m), _location(destination, radius_m)],
+        "costing": costing,
+        "units": "kilometers",
+        "directions_type": "none",
+        "shape_format": "polyline6",
+    }
+
+
+def matrix_params(
+    sources: Sequence[LonLat], targets: Sequence[LonLat], *, costing: str, radius_m: float = 0
+) -> dict[str, Any]:
+    return {
+        "sources": [_location(p, radius_m) for p in sources],
+        "targets": [_location(p, radius_m) for p in targets],
+        "costing": costing,
+        "units": "kilometers",
+    }
+
+
+# ---- parsers ----------------------------------------------------------------------------------------------
+def parse_locate(body: Any, points: Sequence[LonLat]) -> list[float]:
+    """Metres from each point to the nearest road Valhalla would use (inf where it found none)."""
+    if not isinstance(body, list) or len(body) != len(points):
+        raise ProviderError("Valhalla's locate answer does not match the points asked", details={"service": "locate"})
+    gaps: list[float] = []
+    for point, found in zip(points, body, strict=True):
+        edges = (found or {}).get("edges") or []
+        nodes = (found or {}).get("nodes") or []
+        snapped = [
+            LonLat(float(e["correlated_lon"]), float(e["correlated_lat"])) for e in edges if "correlated_lon" in e
+        ] + [LonLat(float(n["lon"]), float(n["lat"])) for n in nodes if "lon" in n]
+        gaps.append(min((haversine_m(point.lon, point.lat, s.lon, s.lat) for s in snapped), default=math.inf))
+    return gaps
+
+
+def parse_route(body: Any, *, mode: TravelMode, source: str) -> Leg:
+    try:
+        trip = body["trip"]
+        legs = trip["legs"]
+        summary = trip["summary"]
+        shape: list[tuple[float, float]] = []
+        for leg in legs:
+            decoded = polyline.decode(leg["shape"], SHAPE_PRECISION, geojson=True)
+            shape.extend((float(lon), float(lat)) for lon, lat in decoded)
+        return Leg(
+            distance_m=float(summary["length"]) * 1000.0,
+            duration_s=float(summary["time"]),
+            geometry=shape,
+            source=source,
+            mode=mode,
+        )
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ProviderError(
+            f"Valhalla's route answer could not be read ({exc})", details={"service": "route"}
+        ) from None
+
+
+def parse_matrix(body: Any, *, sources: int, targets: int) -> tuple[list[list[float]], list[list[float]]]:
+    """Distances (m) and durations (s), ``nan`` where Valhalla answered null (no path)."""
+    rows = body.get("sources_to_targets") if isinstance(body, dict) else None
+    if not isinstance(rows, list) or len(rows) != sources or any(len(r) != targets for r in rows):
+        raise ProviderError("Valhalla's matrix answer has the wrong shape", details={"service": "matrix"})
+    dist = [[math.nan] * targets for _ in range(sources)]
+    dur = [[math.nan] * targets for _ in range(sources)]
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            if cell.get("distance") is not None and cell.get("time") is not None:
+                dist[i][j] = float(cell["distance"]) * 1000.0
+                dur[i][j] = float(cell["time"])
+    return dist, dur
+
+
+class ValhallaRouter:
+    """A Router over a Valhalla engine. Off-network points and unjoinable pairs are left unanswered, named."""
+
+    name = "valhalla"
+
+    def __init__(
+        self,
+        engine: ValhallaEngine,
+        *,
+        snap_cutoff_m: float = 500.0,
+        max_matrix_pairs: int = 2_500,
+        costings: Mapping[str, str] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.snap_cutoff_m = float(snap_cutoff_m)
+        self.max_matrix_pairs = max(1, int(max_matrix_pairs))
+        self.costings = dict(costings or COSTINGS)
+        self.pickup_radius_m = min(100.0, self.snap_cutoff_m)
+
+    def __repr__(self) -> str:
+        return f"ValhallaRouter(engine={self.engine!r})"
+
+    def close(self) -> None:
+        self.engine.close()
+
+    def _costing(self, mode: str) -> str:
+        try:
+            return self.costings[mode]
+        except KeyError:
+            raise ProviderError(f"Valhalla has no costing for '{mode}'", field="mode") from None
+
+    def gaps_m(self, points: Sequence[LonLat], *, mode: TravelMode) -> list[float]:
+        """Metres from each point to the network (``inf``: none found)."""
+        body = self.engine.call("locate", locate_params(points, costing=self._costing(mode)))
+        return parse_locate(body, points)
+
+    def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
+        pts = [LonLat(float(p[0]), float(p[1])) for p in points]
+        n = len(pts)
+        costing = self._costing(mode)
+        gaps = self.gaps_m(pts, mode=mode) if n else []
+        inside = [i for i in range(n) if gaps[i] <= self.snap_cutoff_m]
+        dist = [[0.0 if i == j else math.nan for j in range(n)] for i in range(n)]
+        dur = [[0.0 if i == j else math.nan for j in range(n)] for i in range(n)]
+        self._fill(pts, inside, inside, dist, dur, costing=costing, radius_m=0)
+        # a point on a clipped one-way street or a dead end: let it start from any road within the pick-up radius
+        stuck = sorted({k for i in inside for j in inside if math.isnan(dur[i][j]) for k in (i, j)})
+        notes: list[str] = []
+        if stuck:
+            before = sum(math.isnan(dur[i][j]) for i in inside for j in inside)
+            self._fill(pts, stuck, stuck, dist, dur, costing=costing, radius_m=self.pickup_radius_m, only_missing=True)
+            joined = before - sum(math.isnan(dur[i][j]) for i in inside for j in inside)
+            if joined:
+                notes.append(f"{joined} pair(s) joined from a road within {self.pickup_radius_m:g} m of the point")
+        notes += [
+            f"point {i} ({pts[i].lon:.5f}, {pts[i].lat:.5f}) is "
+            + ("far from" if math.isinf(gaps[i]) else f"{gaps[i] / 1000:.1f} km from")
+            + " the road network"
+            for i in range(n)
+            if i not in set(inside)
+        ]
+        return TravelMatrix(
+            distances_m=dist,
+            durations_s=dur,
+            source=self.name,
+            mode=mode,
+            notes=notes,
+            off_network=[i for i in range(n) if gaps[i] > self.snap_cutoff_m],
+        )
+
+    def _fill(
+        self,
+        pts: list[LonLat],
+        rows_of: list[int],
+        cols_of: list[int],
+        dist: list[list[float]],
+        dur: list[list[float]],
+        *,
+        costing: str,
+        radius_m: float,
+        only_missing: bool = False,
+    ) -> None:
+        """Ask for rows x cols in blocks within the pair limit and write the answers into dist/dur."""
+        if not rows_of or not cols_of:
+            return
+        per_block = max(1, self.max_matrix_pairs // len(cols_of))
+        targets = [pts[j] for j in cols_of]
+        for start in range(0, len(rows_of), per_block):
+            rows = rows_of[start : start + per_block]
+            body = self.engine.call(
+                "sources_to_targets", matrix_params([pts[i] for i in rows], targets, costing=costing, radius_m=radius_m)
+            )
+            block_d, block_t = parse_matrix(body, sources=len(rows), targets=len(cols_of))
+            for r, i in enumerate(rows):
+                for c, j in enumerate(cols_of):
+                    if i != j and (not only_missing or math.isnan(dur[i][j])):
+                        dist[i][j], dur[i][j] = block_d[r][c], block_t[r][c]
+
+    def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
+        pts = [LonLat(float(origin[0]), float(origin[1])), LonLat(float(destination[0]), float(destination[1]))]
+        gaps = self.gaps_m(pts, mode=mode)
+        outside = [(p, g) for p, g in zip(pts, gaps, strict=True) if g > self.snap_cutoff_m]
+        if outside:
+            where = "; ".join(
+                f"({p.lon:.5f}, {p.lat:.5f}) is " + ("far" if math.isinf(g) else f"{g / 1000:.1f} km") + " from it"
+                for p, g in outside
+            )
+            raise OutsideCoverage(f"outside the road network: {where}", details={"service": "route"})
+        costing = self._costing(mode)
+        try:
+            body = self.engine.call("route", route_params(pts[0], pts[1], costing=costing))
+        except RouteNotFound:  # as in the matrix: start from any road within the pick-up radius
+            body = self.engine.call(
+                "route", route_params(pts[0], pts[1], costing=costing, radius_m=self.pickup_radius_m)
+            )
+        return parse_route(body, mode=mode, source=self.name)

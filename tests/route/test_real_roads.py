@@ -1,0 +1,61 @@
+"""Route plans on the helsinki pack's OpenStreetMap streets (embedded Valhalla): strategies that differ, legs
+drawn along streets, and a start outside the network estimated with a warning that names it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from core.geo.registry import make_provider
+from core.route.planner import plan_route
+from core.route.scenarios import load_scenario
+from tests.support.paths import ROOT
+
+
+def test_fastest_and_shortest_differ_on_real_streets():
+    request = load_scenario("helsinki-museums").request
+    result = plan_route(request, provider=make_provider("offline", region="helsinki"))
+    assert result.success and result.metric_source == "valhalla"
+    assert result.warnings == []
+    by = {s: next(c for c in result.candidates if s in c.best_for) for s in ("fastest_time", "shortest_distance")}
+    fastest, shortest = by["fastest_time"], by["shortest_distance"]
+    assert fastest.stop_order_labels != shortest.stop_order_labels
+    assert fastest.total_duration_s < shortest.total_duration_s
+    assert fastest.total_distance_m > shortest.total_distance_m
+    assert all(leg.source == "valhalla" for c in result.candidates for leg in c.legs)
+    assert result.geometry_source == "valhalla"
+    assert len(result.best_geometry) == len(result.best_route.legs)
+    assert all(len(line) > 5 for line in result.best_geometry)  # along streets, not straight lines
+    kiasma = next(p for p in result.resolved_stops if p.poi_id == "hel-w8042215")
+    assert kiasma.resolved_name == "Kiasma"  # found by its English name, an OSM id, not invented
+
+
+def test_a_start_outside_the_network_is_estimated_and_named():
+    request = load_scenario("helsinki-museums").request.model_copy(
+        update={"origin_mode": "current_location", "origin_name": None, "origin_lon": 25.2, "origin_lat": 60.3}
+    )
+    result = plan_route(request, provider=make_provider("offline", region="helsinki"))
+    assert result.success and result.metric_source == "mixed"
+    assert any("outside the road network of helsinki" in w for w in result.warnings), result.warnings
+    first = result.best_route.legs[0]
+    assert first.source == "offline_estimate"
+    assert all(leg.source == "valhalla" for leg in result.best_route.legs[1:])
+
+
+def test_the_command_line_plans_on_helsinki_streets_for_walking(tmp_path):
+    request = load_scenario("helsinki-museums").request.model_copy(update={"transport_mode": "walking"})
+    path = tmp_path / "walk.json"
+    path.write_text(request.model_dump_json(), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "core", "plan", "--region", "helsinki", "--request", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["transport_mode"] == "walking" and result["metric_source"] == "valhalla"
+    legs = result["best_route"]["legs"]
+    assert all(1.3 < leg["distance_m"] / leg["duration_s"] < 1.5 for leg in legs if leg["duration_s"] > 60)
