@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
-from core.models.common import CleanStr, Priority, as_priority
+from core.models.common import MessageText, Priority, as_priority
 
 Route = Literal["SYSTEM1_API", "SYSTEM1_RAG", "SYSTEM2_REASONING", "SYSTEM2_WEBBROWSE"]
 ROUTES: tuple[Route, ...] = ("SYSTEM1_API", "SYSTEM1_RAG", "SYSTEM2_REASONING", "SYSTEM2_WEBBROWSE")
@@ -50,7 +50,7 @@ ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 class ConversationContext(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    recent_messages: list[Annotated[CleanStr, Field(max_length=4000)]] = Field(default_factory=list, max_length=50)
+    recent_messages: list[MessageText] = Field(default_factory=list, max_length=50)
     locale: str = "zh-CN"
     timezone: str = "Asia/Shanghai"
 
@@ -75,7 +75,7 @@ class AgentRequest(BaseModel):
     request_id: str = Field(default_factory=lambda: str(uuid.uuid4()), min_length=1, max_length=80)
     user_id: str = Field(default="anonymous", min_length=1, max_length=120)
     trip_id: str | None = Field(default=None, max_length=120)
-    message: CleanStr = Field(min_length=1, max_length=4000)
+    message: MessageText = Field(min_length=1)
     conversation_context: ConversationContext = Field(default_factory=ConversationContext)
     options: AgentOptions = Field(default_factory=AgentOptions)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Literal
 
@@ -46,9 +47,38 @@ def echo(value: object, limit: int = MAX_ECHO_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _within(max_chars: int) -> Callable[[object], object]:
+    """The limit holds for the text as sent, before cleaning shortens it (the contract says what is sent)."""
+
+    def check(value: object) -> object:
+        if isinstance(value, str) and len(value) > max_chars:
+            raise ValueError(f"at most {max_chars} characters, got {len(value)}")
+        return value
+
+    return check
+
+
+MAX_MESSAGE_CHARS = 4000
+# pydantic runs the last BeforeValidator first: the length as sent is checked, then the text is cleaned
 CleanStr = Annotated[str, BeforeValidator(clean_text)]
-PlaceName = Annotated[str, BeforeValidator(clean_text), StringConstraints(max_length=MAX_NAME_CHARS)]
-PlaceAddress = Annotated[str, BeforeValidator(clean_text), StringConstraints(max_length=MAX_ADDRESS_CHARS)]
+PlaceName = Annotated[
+    str,
+    StringConstraints(max_length=MAX_NAME_CHARS),
+    BeforeValidator(clean_text),
+    BeforeValidator(_within(MAX_NAME_CHARS)),
+]
+PlaceAddress = Annotated[
+    str,
+    StringConstraints(max_length=MAX_ADDRESS_CHARS),
+    BeforeValidator(clean_text),
+    BeforeValidator(_within(MAX_ADDRESS_CHARS)),
+]
+MessageText = Annotated[
+    str,
+    StringConstraints(max_length=MAX_MESSAGE_CHARS),
+    BeforeValidator(clean_text),
+    BeforeValidator(_within(MAX_MESSAGE_CHARS)),
+]
 
 #: A region pack's name: a short lowercase slug, never a path.
 REGION_NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,62}$"

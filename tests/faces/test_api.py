@@ -142,3 +142,12 @@ def test_openapi_docs_and_registry(client):
     assert "itinerary.optimize_day_vrptw" in names
     post(client, "明天天气")
     assert client.get("/agent/metrics").json()["requests"] >= 1
+
+
+def test_a_message_over_the_limit_as_sent_is_refused_even_if_cleaning_would_shorten_it(client):
+    # found by schemathesis: control characters are dropped by cleaning, so the length was checked too late
+    too_long = post(client, "\x1e\x1c" + "*" * 3999)
+    assert too_long.status_code == 422
+    assert too_long.json()["error"]["field"] == "message"
+    assert "at most 4000 characters" in too_long.json()["error"]["message"]
+    assert post(client, "\x1e" + "明天天气" + " " * 3995).status_code == 200  # 4000 as sent is fine
