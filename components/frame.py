@@ -13,6 +13,29 @@ from core.errors import OmniError
 from core.geo.composite import MapServices
 
 ACTIVE_PROVIDER = "active_provider"  # the provider actually in use (falls back to offline)
+KEPT = "{}_kept"  # a sidebar choice, kept outside its widget's state
+
+
+def _keep(key: str) -> None:
+    st.session_state[KEPT.format(key)] = st.session_state[key]
+
+
+def _restore(key: str, options: list[str], default: str) -> None:
+    """Streamlit drops a widget's state when the page changes (the widget's id includes the page): every run
+    hands the kept choice back to the widget, so switching pages never switches the region or the provider."""
+    kept, current = st.session_state.get(KEPT.format(key)), st.session_state.get(key)
+    st.session_state[key] = (
+        kept if kept in options
+        else current if current in options
+        else default if default in options
+        else options[0]
+    )  # fmt: skip
+
+
+def set_region(region: str) -> None:
+    """Switch the region from code (a loaded demo trip): the widget and the kept choice together."""
+    st.session_state["region"] = region
+    _keep("region")
 
 
 @st.cache_data(show_spinner=False)
@@ -34,14 +57,49 @@ def cached_region_info(name: str) -> dict[str, Any]:
         "center": tuple(pack.center),
         "city": pack.city,
         "places": len(pack.places),
+        "roads": pack.tile_dir is not None,
+        "data_date": pack.data_date,
+        "coverage": dict(pack.coverage),
+        "attribution": pack.attribution,
     }
 
 
 @st.cache_data(show_spinner=False)
-def cached_providers() -> list[str]:
+def cached_providers(region: str) -> list[str]:
     from core.geo.registry import available_providers
 
-    return list(available_providers())
+    return list(available_providers(region=region))
+
+
+PLACES = {"pack": "region pack 地区数据", "amap": "AMap 高德", "nominatim": "Nominatim (OSM)"}
+TRAVEL = {
+    "estimate": "straight-line estimate 直线估算",
+    "valhalla": "Valhalla on OSM streets 真实路网",
+    "osrm": "OSRM",
+    "amap": "AMap 高德",
+}
+
+
+def provider_label(name: str) -> str:
+    """'offline' -> 'Offline: region pack + Valhalla ...': the places service and the travel service, in words."""
+    if name == "offline":
+        return "Offline 离线 (region pack; its streets when it has them)"
+    if name == "amap":
+        return "AMap 高德 (places, travel, weather)"
+    places, _, travel = name.partition("+")
+    return f"Places 地点: {PLACES.get(places, places)} · Travel 路程: {TRAVEL.get(travel, travel)}"
+
+
+def region_facts(name: str) -> str:
+    """One line for people: places, road network or not, data date, coverage."""
+    info = cached_region_info(name)
+    zh = info["display_name"].get("zh", name)
+    roads = (
+        "street network 真实路网 (Valhalla)" if info["roads"] else "no road network: straight-line estimates 直线估算"
+    )
+    date = f" · data of {str(info['data_date'])[:10]}" if info.get("data_date") else ""
+    cover = info["coverage"].get("en") or ""
+    return f"{zh}: {info['places']} places · {roads}{date}" + (f"\n\n{cover}" if cover else "")
 
 
 @st.cache_resource(show_spinner=False)
@@ -103,19 +161,28 @@ def render_sidebar() -> None:
     """Region and provider pickers; stores the provider in use as ``st.session_state[ACTIVE_PROVIDER]``."""
     settings = get_settings()
     regions = cached_regions() or [settings.region]
-    if st.session_state.get("region") not in regions:
-        st.session_state["region"] = settings.region if settings.region in regions else regions[0]
-    providers = cached_providers()
-    if st.session_state.get("provider") not in providers:
-        st.session_state["provider"] = settings.provider if settings.provider in providers else providers[0]
+    _restore("region", regions, settings.region)
+    providers = cached_providers(st.session_state["region"])
+    _restore("provider", providers, settings.provider)
 
     with st.sidebar:
-        st.selectbox("Region 地区", regions, key="region", format_func=_region_label)
+        st.selectbox("Region 地区", regions, key="region", format_func=_region_label, on_change=_keep, args=("region",))
+        _keep("region")
+        try:
+            st.caption(region_facts(st.session_state["region"]))
+        except (OmniError, ValueError, OSError):
+            pass
         st.selectbox(
             "Map provider 地图服务",
             providers,
             key="provider",
-            help="offline: bundled region data, no network. amap: AMap Web Service (needs OMNI_AMAP_KEY).",
+            on_change=_keep,
+            args=("provider",),
+            format_func=provider_label,
+            help="Where places are looked up and where travel times come from, chosen as a pair. Offline: the "
+            "bundled region data (and its streets, where the pack has them), no network. AMap needs OMNI_AMAP_KEY; "
+            "Nominatim, OSRM and a Valhalla server are offered when OMNI_NOMINATIM_URL, OMNI_OSRM_URL or "
+            "OMNI_VALHALLA_URL is set.",
         )
         chosen = st.session_state["provider"]
         active = chosen
@@ -133,5 +200,6 @@ def render_sidebar() -> None:
                     "AMap needs an API key: set the environment variable OMNI_AMAP_KEY and restart. "
                     "Without it every figure comes from the offline estimate."
                 )
+        _keep("provider")
         st.session_state[ACTIVE_PROVIDER] = active
-        st.caption(f"Provider in use: **{active}** · region **{st.session_state['region']}**")
+        st.caption(f"In use 当前: {provider_label(active)}")

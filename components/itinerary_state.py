@@ -295,7 +295,9 @@ def load_demo_trip() -> None:
 
     region = trip.get("region") or current_region()
     if region in list_regions() and region != st.session_state.get("region"):
-        st.session_state["region"] = region
+        from components.frame import set_region
+
+        set_region(region)
     catalog = cached_catalog(region)
     days = trip.get("days") or []
     first = days[0] if days else {}

@@ -4,9 +4,8 @@
 hands it to ``st_folium``. The map references Leaflet only through local URLs
 (``/app/static/leaflet/...``, see components/static_assets.py): no jQuery, Bootstrap,
 Font Awesome or awesome-markers, no CDN. Markers are ``DivIcon``s with plain HTML numbers and
-there is no tile layer by default, so the points and the route draw on a plain background
-with no network at all. An OpenStreetMap layer can be switched on in the layer control when
-the machine is online (it is simply blank offline).
+there is no tile layer by default: the background is the region pack's own streets, water and parks, or its
+coverage box and district centres (components/basemap.py). Online tiles are a setting, off by default.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from typing import Any
 import folium
 from branca.element import Element
 
+from components.basemap import add_background
 from components.static_assets import leaflet_urls
 from core.models.itinerary_result import DayTimeline
 from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
@@ -27,8 +27,6 @@ BEST_COLOUR = "#d62728"
 ALT_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f")
 ROLE_COLOURS = {"origin": "#2ca02c", "stop": "#1f77b4", "destination": "#d62728"}
 BACKGROUND = "#eef2f5"
-OSM_TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
-OSM_ATTRIBUTION = "&copy; OpenStreetMap contributors"
 
 _MAP_CSS = f"""
 <style>
@@ -55,19 +53,6 @@ def offline_map(location: Sequence[float], *, zoom_start: int = 12, base_url_pat
     m.default_css = [("leaflet_css", css_url)]
     m.get_root().header.add_child(Element(_MAP_CSS), name="omni_map_css")
     return m
-
-
-def add_osm_layer(m: folium.Map) -> None:
-    """An optional OpenStreetMap background, off by default (tiles need the network)."""
-    folium.TileLayer(
-        tiles=OSM_TILES,
-        attr=OSM_ATTRIBUTION,
-        name="OpenStreetMap tiles (online only)",
-        overlay=True,
-        control=True,
-        show=False,
-        max_zoom=19,
-    ).add_to(m)
 
 
 @dataclass(frozen=True)
@@ -156,7 +141,7 @@ def build_route_map(
     *,
     max_alternatives: int = 5,
     base_url_path: str = "",
-    osm_layer: bool = True,
+    background: bool = True,
 ) -> folium.Map:
     """A folium map of a plan: numbered markers, the best route, other candidates as layers."""
     points = map_points(result)
@@ -164,6 +149,14 @@ def build_route_map(
     lons = [p.lon for p in points]
     centre = [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2]
     m = offline_map(centre, zoom_start=12, base_url_path=base_url_path)
+    if background:
+        line = best_route_latlngs(result)
+        add_background(
+            m,
+            result.region,
+            bounds=(min(lons + [p[1] for p in line]), min(lats + [p[0] for p in line]),
+                    max(lons + [p[1] for p in line]), max(lats + [p[0] for p in line])),
+        )  # fmt: skip
 
     if show_alternatives:
         others = [c for i, c in enumerate(result.candidates) if i != result.best_index]
@@ -213,8 +206,6 @@ def build_route_map(
         ).add_to(markers)
     markers.add_to(m)
 
-    if osm_layer:
-        add_osm_layer(m)
     folium.LayerControl(collapsed=True).add_to(m)
 
     all_lats = lats + [lat for lat, _ in best_route_latlngs(result)]
@@ -223,11 +214,19 @@ def build_route_map(
     return m
 
 
-def build_pick_map(centre_lonlat: Sequence[float], picked: Sequence[float] | None = None, *, base_url_path: str = ""):
-    """A small map to click a start position on (``picked`` is (lon, lat) if already set)."""
+def build_pick_map(
+    centre_lonlat: Sequence[float],
+    picked: Sequence[float] | None = None,
+    *,
+    base_url_path: str = "",
+    region: str | None = None,
+):
+    """A small map to click a start position on (``picked`` is (lon, lat) if already set), over the region's
+    streets (or its coverage and district centres) so the click is not blind."""
     lon, lat = centre_lonlat
     m = offline_map([lat, lon], zoom_start=11, base_url_path=base_url_path)
-    add_osm_layer(m)
+    if add_background(m, region) == "streets":
+        m.options["zoom"] = 15  # a street map is read at street level
     if picked is not None:
         folium.Marker(
             [picked[1], picked[0]],
@@ -257,12 +256,14 @@ def render_route_map(result: RoutePlanResult, *, key: str = "route_map", height:
         return st_folium(m, key=key, height=height, use_container_width=True, returned_objects=[])
 
 
-def render_pick_map(centre_lonlat, picked=None, *, key: str = "origin_pick_map", height: int = 300, on_change=None):
+def render_pick_map(
+    centre_lonlat, picked=None, *, key: str = "origin_pick_map", height: int = 300, on_change=None, region=None
+):
     """A click-to-set-start map; returns only ``last_clicked``."""
     import streamlit as st
     from streamlit_folium import st_folium
 
-    m = build_pick_map(centre_lonlat, picked, base_url_path=_base_url_path())
+    m = build_pick_map(centre_lonlat, picked, base_url_path=_base_url_path(), region=region)
     with st.container(key=f"{key}_box"):
         return st_folium(
             m, key=key, height=height, use_container_width=True, returned_objects=["last_clicked"], on_change=on_change
@@ -277,7 +278,7 @@ LOCKED_COLOUR = "#9467bd"
 PRIORITY_COLOURS = {"must": "#d62728", "should": "#1f77b4", "nice": "#7f7f7f"}
 
 
-def build_day_map(day: DayTimeline, *, base_url_path: str = "", osm_layer: bool = True) -> folium.Map:
+def build_day_map(day: DayTimeline, *, base_url_path: str = "", region: str | None = None) -> folium.Map:
     """A folium map of one itinerary day: the start/end place ("H"), the visits numbered in visiting order
     (coloured by priority, purple when locked) and straight lines between them in that order. Straight lines,
     not road paths: travel times come from the timeline. Positions come from the result itself."""
@@ -301,6 +302,7 @@ def build_day_map(day: DayTimeline, *, base_url_path: str = "", osm_layer: bool 
     m = offline_map(
         [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
     )
+    add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)))
 
     route = folium.FeatureGroup(
         name=f'<span style="color:{DAY_ROUTE_COLOUR}">━</span> Day {day.day_index + 1} order', show=True
@@ -348,15 +350,13 @@ def build_day_map(day: DayTimeline, *, base_url_path: str = "", osm_layer: bool 
         ).add_to(markers)
     markers.add_to(m)
 
-    if osm_layer:
-        add_osm_layer(m)
     folium.LayerControl(collapsed=True).add_to(m)
     if len(line) >= 2:
         m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
     return m
 
 
-def build_agent_map(stops: list[dict[str, Any]], *, base_url_path: str = "") -> folium.Map:
+def build_agent_map(stops: list[dict[str, Any]], *, base_url_path: str = "", region: str | None = None) -> folium.Map:
     """The agent's plan on a map: one numbered pin per visit (day and order in the tooltip), fitted to all.
 
     ``stops`` are the agent payload's timeline rows of kind ``visit`` with lon/lat (the second half of a visit
@@ -369,6 +369,7 @@ def build_agent_map(stops: list[dict[str, Any]], *, base_url_path: str = "") -> 
     m = offline_map(
         [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
     )
+    add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)))
     for n, e in enumerate(pts, start=1):
         folium.Marker(
             [float(e["lat"]), float(e["lon"])],
@@ -386,7 +387,10 @@ def build_agent_map(stops: list[dict[str, Any]], *, base_url_path: str = "") -> 
     return m
 
 
-def render_agent_map(stops: list[dict[str, Any]], *, key: str = "agent_map", height: int = 380) -> None:
+def render_agent_map(
+    stops: list[dict[str, Any]], *, key: str = "agent_map", height: int = 380, region: str | None = None
+) -> None:
     from streamlit_folium import st_folium
 
-    st_folium(build_agent_map(stops, base_url_path=_base_url_path()), key=key, height=height, returned_objects=[])
+    m = build_agent_map(stops, base_url_path=_base_url_path(), region=region)
+    st_folium(m, key=key, height=height, returned_objects=[])

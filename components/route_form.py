@@ -348,7 +348,7 @@ def render_origin_inputs() -> None:
                 centre = (121.4737, 31.2304)  # central Shanghai
             lon, lat = st.session_state.get("origin_lon"), st.session_state.get("origin_lat")
             picked = (lon, lat) if lon is not None and lat is not None else None
-            render_pick_map(centre, picked, on_change=_set_location_from_pick)
+            render_pick_map(centre, picked, on_change=_set_location_from_pick, region=region)
     show_field_error("origin")
 
 

@@ -183,6 +183,8 @@ def render_best_route_card(result: RoutePlanResult) -> None:
         st.markdown(f"**Summary:** {result.summary}")
         if best.best_for:
             st.caption("Best for: " + ", ".join(STRATEGY_LABELS.get(s, s) for s in best.best_for))
+        if (statement := strategy_statement(result)) is not None:
+            st.caption(f":material/compare_arrows: {statement}")
         opt = result.optimizer
         if opt is not None:
             exact = "exact" if opt.exact else "heuristic (not proven optimal)"
@@ -193,6 +195,21 @@ def render_best_route_card(result: RoutePlanResult) -> None:
             f" · figures: {result.metric_source}"
             + (f" · geometry: {result.geometry_source}" if result.geometry_source else "")
         )
+
+
+def strategy_statement(result: RoutePlanResult) -> str | None:
+    """Why the strategies pick one order, when they do (None: they differ, the table shows how)."""
+    if len({s for c in result.candidates for s in c.best_for}) < 2:
+        return None
+    if any(len(c.best_for) == 1 for c in result.candidates):
+        return None
+    if result.metric_source == "offline_estimate":
+        return (
+            "The strategies agree because every figure is an offline estimate: time is a fixed multiple of "
+            "distance, so the shortest order is also the fastest. A region with a street network (Helsinki) or an "
+            "online router can tell them apart. 所有数据均为离线估算(时间与距离成正比), 因此最短与最快路线相同。"
+        )
+    return "All strategies choose this order on these figures. 各策略在当前数据下选择同一路线。"
 
 
 def render_warnings(result: RoutePlanResult) -> None:

@@ -38,6 +38,11 @@ class Settings(BaseSettings):
         default=None, description="A Nominatim server, e.g. https://nominatim.openstreetmap.org (1 request/s)"
     )
     nominatim_user_agent: str = "omni-travel-planner/0.1 (offline-first trip planner)"
+    online_tiles: bool = Field(
+        default=False, description="Offer an online tile layer on maps (requests tiles_url; off: never requested)"
+    )
+    tiles_url: str = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    tiles_attribution: str = "© OpenStreetMap contributors"
     snap_cutoff_m: float = Field(
         default=500.0, gt=0, le=50_000, description="A point farther than this from the pack's roads is outside it"
     )

@@ -371,3 +371,40 @@ def test_switching_strategy_after_planning_marks_the_result_stale(planner_app):
     at.button(key="plan").click().run()
     assert not at.info, [i.value for i in at.info]
     assert len(at.session_state["route_result"].resolved_stops) == len(scenario.request.stops) + 1
+
+
+def test_a_map_draws_the_packs_streets_or_its_outline_and_never_online_tiles_by_default(monkeypatch):
+    from components.basemap import district_centres
+    from components.maps import build_pick_map, build_route_map
+    from core.config import get_settings
+    from core.packs.loader import load_region
+
+    helsinki = build_route_map(_plan("helsinki-museums")).get_root().render()
+    assert "geo_json" in helsinki and '"class": "major"' in helsinki and '"class": "water"' in helsinki
+    assert "OpenStreetMap contributors (ODbL 1.0)" in helsinki  # the data's licence, on the map
+    shanghai = build_route_map(_plan("sightseeing-day")).get_root().render()
+    assert "geo_json" not in shanghai
+    centres = district_centres(load_region("shanghai"))
+    assert len(centres) >= 10 and all(json.dumps(name) in shanghai for name, *_ in centres)  # a label per district
+    assert "lines are straight estimates" in shanghai
+    for page in (helsinki, shanghai, build_pick_map((24.9443, 60.1716), region="helsinki").get_root().render()):
+        assert "tile.openstreetmap.org" not in page and "L.tileLayer" not in page
+        assert re.findall(r'(?:src|href)="([^"]+)"', page) == [
+            "/app/static/leaflet/leaflet.js",
+            "/app/static/leaflet/leaflet.css",
+        ]
+    monkeypatch.setenv("OMNI_ONLINE_TILES", "true")
+    get_settings.cache_clear()
+    try:
+        online = build_route_map(_plan("sightseeing-day")).get_root().render()
+    finally:
+        monkeypatch.delenv("OMNI_ONLINE_TILES")
+        get_settings.cache_clear()
+    assert "https://tile.openstreetmap.org/{z}/{x}/{y}.png" in online
+
+
+def test_the_page_says_why_strategies_agree_on_estimates_and_is_silent_when_they_differ():
+    from components.tables import strategy_statement
+
+    assert "offline estimate" in strategy_statement(_plan("sightseeing-day"))
+    assert strategy_statement(_plan("helsinki-museums")) is None

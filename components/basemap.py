@@ -1,0 +1,190 @@
+"""What a map draws under the routes, offline: the pack's own streets, water and parks (``basemap.geojson``,
+built from OpenStreetMap by ``python -m core pack build``), or, for a pack without a road network, its coverage
+box and district centres, so the map is never blank. Online tiles (``OMNI_TILES_URL``, OpenStreetMap's by
+default) are offered only when ``OMNI_ONLINE_TILES`` is on: offline the option is not offered at all.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections import defaultdict
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import folium
+from branca.element import MacroElement, Template
+
+from core.config import get_settings
+from core.errors import OmniError
+from core.packs.loader import RegionPack, load_region
+
+STYLE = {
+    "water": {"color": "#9cc3e6", "weight": 0, "fillColor": "#b7d5ef", "fillOpacity": 0.9},
+    "park": {"color": "#b5dba5", "weight": 0, "fillColor": "#cfe8c4", "fillOpacity": 0.8},
+    "major": {"color": "#ffffff", "weight": 5, "opacity": 1.0},
+    "minor": {"color": "#ffffff", "weight": 3, "opacity": 1.0},
+    "path": {"color": "#c9ced6", "weight": 1, "opacity": 0.9, "dashArray": "3 3"},
+}
+LAND = "#eef0ea"  # the background under a pack with streets (no streets: the neutral map background)
+ORDER = {"water": 0, "park": 1, "path": 2, "minor": 3, "major": 4}
+
+
+class _DistrictLabels(MacroElement):
+    """District names as permanent Leaflet tooltips (labels, not markers: markers are the plan's points)."""
+
+    _template = Template(
+        """{% macro script(this, kwargs) %}
+        {{ this.labels|tojson }}.forEach(function (d) {
+            L.tooltip({permanent: true, direction: "center", className: "omni-district", interactive: false})
+                .setLatLng([d[1], d[0]]).setContent(d[2]).addTo({{ this._parent.get_name() }});
+        });
+        {% endmacro %}"""
+    )
+
+    def __init__(self, labels: list[tuple[float, float, str]]) -> None:
+        super().__init__()
+        self._name = "DistrictLabels"
+        self.labels = labels
+
+
+class _Attribution(MacroElement):
+    """Adds a line to Leaflet's attribution control (the data's licence must show on the map)."""
+
+    _template = Template(
+        """{% macro script(this, kwargs) %}
+        {{ this._parent.get_name() }}.attributionControl.addAttribution({{ this.text|tojson }});
+        {% endmacro %}"""
+    )
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self._name = "Attribution"
+        self.text = text
+
+
+@lru_cache(maxsize=4)
+def _features(path: str) -> list[dict[str, Any]]:
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    features: list[dict[str, Any]] = data.get("features", [])
+    return sorted(features, key=lambda f: ORDER.get(f.get("properties", {}).get("class", ""), 9))
+
+
+def _coords(geometry: dict[str, Any]) -> list[list[float]]:
+    c = geometry.get("coordinates") or []
+    return c[0] if geometry.get("type") == "Polygon" and c else c
+
+
+def clip(features: list[dict[str, Any]], bounds: tuple[float, float, float, float] | None) -> list[dict[str, Any]]:
+    """Features with a vertex inside ``bounds`` (west, south, east, north), so a map sends only what it shows."""
+    if bounds is None:
+        return features
+    west, south, east, north = bounds
+    return [
+        f
+        for f in features
+        if any(west <= lon <= east and south <= lat <= north for lon, lat, *_ in _coords(f["geometry"]))
+    ]
+
+
+def _pad(bounds: tuple[float, float, float, float], share: float = 0.5) -> tuple[float, float, float, float]:
+    west, south, east, north = bounds
+    dx, dy = max(east - west, 0.005) * share, max(north - south, 0.005) * share
+    return west - dx, south - dy, east + dx, north + dy
+
+
+def _pack(region: str | None) -> RegionPack | None:
+    if not region:
+        return None
+    try:
+        return load_region(region)
+    except (OmniError, ValueError, OSError):
+        return None
+
+
+def district_centres(pack: RegionPack, *, minimum: int = 3) -> list[tuple[str, float, float, int]]:
+    """(district, lon, lat, places): the mean position of the pack's places per district (a fact of the pack's own
+    data, not a boundary)."""
+    groups: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for p in pack.places:
+        if p.district:
+            groups[p.district].append((p.lon, p.lat))
+    return [
+        (name, sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts), len(pts))
+        for name, pts in sorted(groups.items())
+        if len(pts) >= minimum
+    ]
+
+
+def add_background(
+    m: folium.Map, region: str | None, *, bounds: tuple[float, float, float, float] | None = None
+) -> str:
+    """Draw the offline background for ``region`` under whatever the map shows; returns which kind was drawn
+    (``streets``, ``outline`` or ``none``). ``bounds`` (west, south, east, north) limits the streets sent."""
+    pack = _pack(region)
+    kind = "none"
+    if pack is not None and (path := pack.basemap_path) is not None:
+        shown = clip(_features(str(path)), _pad(bounds) if bounds else None)
+        group = folium.FeatureGroup(name="Streets 街道 (OpenStreetMap)", show=True, control=True)
+        folium.GeoJson(
+            {"type": "FeatureCollection", "features": shown},
+            style_function=lambda f: STYLE.get(f["properties"].get("class", ""), STYLE["path"]),
+            interactive=False,
+            smooth_factor=1.5,
+        ).add_to(group)
+        group.add_to(m)
+        m.get_root().header.add_child(
+            folium.Element(f"<style>.leaflet-container {{ background: {LAND} !important; }}</style>"),
+            name="omni_land",
+        )
+        kind = "streets"
+    elif pack is not None:
+        group = folium.FeatureGroup(name=f"{pack.display_name.get('en', pack.name)}: coverage 覆盖范围", show=True)
+        west, south, east, north = pack.bbox
+        folium.Rectangle(
+            [[south, west], [north, east]],
+            color="#8a94a6",
+            weight=1,
+            dash_array="6 4",
+            fill=False,
+            tooltip=html.escape(f"{pack.display_name.get('zh', pack.name)} · {pack.display_name.get('en', pack.name)}"),
+            interactive=False,
+        ).add_to(group)
+        _DistrictLabels([(lon, lat, html.escape(name)) for name, lon, lat, _ in district_centres(pack)]).add_to(group)
+        group.add_to(m)
+        m.get_root().header.add_child(
+            folium.Element(
+                "<style>.leaflet-tooltip.omni-district { color: #6b7484; font: 12px 'Noto Sans CJK SC', sans-serif; "
+                "background: transparent; border: 0; box-shadow: none; text-shadow: 0 0 3px #fff; }</style>"
+            ),
+            name="omni_district_css",
+        )
+        kind = "outline"
+    if pack is not None:
+        licence = pack.licence.split(" (")[0]  # "CC0-1.0 (public-domain ...)" -> "CC0-1.0"
+        note = (
+            pack.attribution
+            if kind == "streets"
+            else f"{pack.display_name.get('en', pack.name)} pack, {licence} · lines are straight estimates 直线估算"
+        )
+        _Attribution(html.escape(note)).add_to(m)
+    add_online_tiles(m)
+    return kind
+
+
+def add_online_tiles(m: folium.Map) -> bool:
+    """An online tile layer, only when ``OMNI_ONLINE_TILES`` is on (never requested otherwise); off until chosen."""
+    settings = get_settings()
+    if not settings.online_tiles or not settings.tiles_url:
+        return False
+    folium.TileLayer(
+        tiles=settings.tiles_url,
+        attr=html.escape(settings.tiles_attribution),
+        name="Online map tiles 在线底图",
+        overlay=True,
+        control=True,
+        show=False,
+        max_zoom=19,
+    ).add_to(m)
+    return True
