@@ -71,6 +71,10 @@ def _single(args: argparse.Namespace) -> int:
             if args.examples < 1:
                 raise InputError(f"--examples must be at least 1, not {args.examples}", field="examples")
             out = bench_fuzz(examples=args.examples, progress=lambda line: print(line, file=sys.stderr, flush=True))
+        elif kind == "roads":
+            from core.bench.roads import bench_roads
+
+            out = bench_roads(region=args.target or "helsinki", repeats=args.repeats)
         elif kind == "faults":
             from core.bench.faults import bench_faults
 
@@ -99,7 +103,7 @@ def add_parsers(sub: Any) -> None:
 
     bench = sub.add_parser(
         "bench",
-        help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | tsplib | lkh | solomon",
+        help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | tsplib | lkh | solomon",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -116,6 +120,7 @@ def add_parsers(sub: Any) -> None:
         "itinerary": ("itinerary timing on the demo trips, per variant", None),
         "fuzz": ("generated input against every CLI command and API route; counts unhandled errors", None),
         "faults": ("worst-case wait when AMap never answers (shipped timeouts and budget)", None),
+        "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),
     }
     for kind, (text, target) in singles.items():
         p = kinds.add_parser(kind, help=text)
