@@ -38,6 +38,10 @@ class Settings(BaseSettings):
         default=None, description="A Nominatim server, e.g. https://nominatim.openstreetmap.org (1 request/s)"
     )
     nominatim_user_agent: str = "omni-travel-planner/0.1 (offline-first trip planner)"
+    cache_dir: Path | None = Field(
+        default=PROJECT_ROOT / ".omni" / "cache",
+        description="Where remote services' answers are kept between runs (unset: memory only)",
+    )
     online_tiles: bool = Field(
         default=False, description="Offer an online tile layer on maps (requests tiles_url; off: never requested)"
     )

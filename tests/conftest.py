@@ -18,6 +18,17 @@ APP = ROOT / "app.py"
 PLANNER_PAGE = "pages/route_planner.py"
 
 
+@pytest.fixture(autouse=True)
+def _own_response_cache(tmp_path, monkeypatch):
+    """Each test keeps remote answers in its own folder: nothing leaks between tests or into the project."""
+    from core.config import get_settings
+
+    monkeypatch.setenv("OMNI_CACHE_DIR", str(tmp_path / "response-cache"))
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
 @pytest.fixture(scope="session")
 def project_root() -> Path:
     return ROOT

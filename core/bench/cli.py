@@ -71,6 +71,10 @@ def _single(args: argparse.Namespace) -> int:
             if args.examples < 1:
                 raise InputError(f"--examples must be at least 1, not {args.examples}", field="examples")
             out = bench_fuzz(examples=args.examples, progress=lambda line: print(line, file=sys.stderr, flush=True))
+        elif kind == "amap-cache":
+            from core.bench.amap_cache import bench_amap_cache
+
+            out = bench_amap_cache()
         elif kind == "roads":
             from core.bench.roads import bench_roads
 
@@ -103,7 +107,7 @@ def add_parsers(sub: Any) -> None:
 
     bench = sub.add_parser(
         "bench",
-        help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | tsplib | lkh | solomon",
+        help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | amap-cache | tsplib | lkh | solomon",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -120,6 +124,7 @@ def add_parsers(sub: Any) -> None:
         "itinerary": ("itinerary timing on the demo trips, per variant", None),
         "fuzz": ("generated input against every CLI command and API route; counts unhandled errors", None),
         "faults": ("worst-case wait when AMap never answers (shipped timeouts and budget)", None),
+        "amap-cache": ("AMap calls of a 10-stop plan, cold and warm in a new process (stand-in server)", None),
         "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),
     }
     for kind, (text, target) in singles.items():

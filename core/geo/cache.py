@@ -3,18 +3,23 @@
 Entries are keyed by the normalised request (service + arguments, coordinates rounded to ~0.1 m) and expire
 after a time to live per service (a place does not move in a day; a forecast is reissued within hours).
 Only answers a service gave itself are stored (MapServices checks the answer's source): a failure or a
-fallback's estimate is never kept, so the next call asks the real service again. In memory for now
-(cachetools); a disk backend can take the same two calls.
+fallback's estimate is never kept, so the next call asks the real service again. In memory (cachetools); with
+``OMNI_CACHE_DIR`` the answers of remote services also go to disk (diskcache), so a new process re-planning the
+same points asks the remote service nothing.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Collection, Hashable, Mapping
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from cachetools import TLRUCache
+
+_MISSING = object()
 
 #: Seconds an answer stays valid, per service.
 DEFAULT_TTL_S: Mapping[str, float] = {
@@ -68,3 +73,61 @@ class ResponseCache:
     def __len__(self) -> int:
         with self._lock:
             return len(self._data)
+
+
+class DiskResponseCache(ResponseCache):
+    """The in-memory cache in front of an on-disk one (diskcache, SQLite underneath) for the services named in
+    ``persist`` (the second item of a key: ``amap``, ``nominatim``, ...). Local answers stay in memory: they are
+    cheap to recompute and would go stale when a pack is rebuilt. Entries expire with their service's TTL."""
+
+    def __init__(
+        self,
+        directory: str | Path,
+        *,
+        persist: Collection[str],
+        size_limit_bytes: int = 512 * 2**20,
+        ttl_s: Mapping[str, float] | None = None,
+        max_entries: int = 20_000,
+    ) -> None:
+        super().__init__(max_entries=max_entries, ttl_s=ttl_s)
+        self.directory = Path(directory)
+        self._disk = _disk_cache(str(self.directory.resolve()), size_limit_bytes)
+        self._persist = frozenset(persist)
+
+    def _disk_key(self, key: Hashable) -> str | None:
+        if isinstance(key, tuple) and len(key) > 1 and key[1] in self._persist:
+            return repr(key)  # the normalised request, the same text in every process
+        return None
+
+    def get(self, key: Hashable) -> tuple[bool, Any]:
+        hit, value = super().get(key)
+        disk_key = self._disk_key(key)
+        if hit or disk_key is None:
+            return hit, value
+        try:
+            value = self._disk.get(disk_key, default=_MISSING)
+        except Exception:  # an entry an older version wrote and this one cannot read: a miss
+            return False, None
+        if value is _MISSING:
+            return False, None
+        super().put(key, value)
+        return True, value
+
+    def put(self, key: Hashable, value: Any) -> None:
+        super().put(key, value)
+        if (disk_key := self._disk_key(key)) is not None:
+            service = str(key[0]) if isinstance(key, tuple) else ""
+            self._disk.set(disk_key, value, expire=self.ttl_s.get(service, 3_600.0))
+
+    def clear(self) -> None:
+        super().clear()
+        self._disk.clear()
+
+
+@lru_cache(maxsize=8)
+def _disk_cache(directory: str, size_limit_bytes: int) -> Any:
+    """One diskcache per folder and process (each MapServices keeps its own memory cache in front of it)."""
+    import diskcache
+
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    return diskcache.Cache(directory, size_limit=size_limit_bytes)

@@ -134,7 +134,21 @@ def make_provider(
     else:
         router = _osrm(settings, offline, warnings)
     weather: WeatherService | None = amap() if "amap" in built else None
-    return MapServices(geocoder=geocoder, router=router, weather=weather, region=pack, warnings=warnings)
+    return MapServices(
+        geocoder=geocoder, router=router, weather=weather, region=pack, warnings=warnings, cache=_cache(settings)
+    )
+
+
+#: services whose answers are worth keeping on disk: remote, metered or rate-limited
+REMOTE = ("amap", "nominatim", "osrm")
+
+
+def _cache(settings: Settings) -> Any:
+    if settings.cache_dir is None:
+        return None  # MapServices keeps its own in-memory cache
+    from core.geo.cache import DiskResponseCache
+
+    return DiskResponseCache(settings.cache_dir, persist=REMOTE)
 
 
 def _resilient(inner: Any, settings: Settings, offline: OfflineProvider, warnings: WarningLog) -> Any:
