@@ -81,6 +81,9 @@ class RoutePlanRequest(BaseModel):
     deep_link_mode: Literal["personal_map", "route_plan", "auto"] = "auto"
     need_html: bool = False
     max_permutations: int = Field(default=24, ge=1, le=40320)
+    # Addition: the best route's legs measured one by one by the router's direction service (step 6 of the route
+    # specification) instead of read from the matrix the order search used.
+    exact_legs: bool = False
     # Addition: round trip back to the fixed origin (destination defaults to the origin).
     round_trip: bool = False
 

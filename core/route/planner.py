@@ -119,6 +119,8 @@ class RouteGeometry:
     legs: list[list[list[float]]]
     source: str
     warnings: list[str] = field(default_factory=list)
+    #: per leg: the router's own (distance m, duration s, source), None where the leg failed
+    figures: list[tuple[float, float, str] | None] = field(default_factory=list)
 
 
 @dataclass
@@ -347,13 +349,16 @@ def geometry_stage(
     warnings: list[str] = []
     best_nodes = [*([start] if start is not None else []), *best_order, end]
     geometry: list[list[list[float]]] = []
+    figures: list[tuple[float, float, str] | None] = []
     geo_sources: set[str] = set()
     for a, b in zip(best_nodes, best_nodes[1:]):
         try:
             leg = provider.route(points[a], points[b], mode=mode)
             geometry.append([[float(x), float(y)] for x, y in leg.geometry] or [list(points[a]), list(points[b])])
             geo_sources.add(leg.source)
+            figures.append((leg.distance_m, leg.duration_s, leg.source))
         except ProviderError as exc:
+            figures.append(None)
             geometry.append([list(points[a]), list(points[b])])
             geo_sources.add("straight_line")
             warnings.append(
@@ -362,7 +367,34 @@ def geometry_stage(
     geometry_source = ", ".join(sorted(geo_sources))
     if geo_sources == {"offline_estimate"}:
         geometry_source = "offline_estimate (straight lines between points, not the road path)"
-    return RouteGeometry(legs=geometry, source=geometry_source, warnings=warnings)
+    return RouteGeometry(legs=geometry, source=geometry_source, warnings=warnings, figures=figures)
+
+
+def exact_legs_stage(best: CandidateRoute, geometry: RouteGeometry) -> tuple[CandidateRoute, list[str]]:
+    """The best route with each leg's figures from the direction service that drew it (where it answered and
+    its source is one the contract knows); the totals are the sums of those legs."""
+    legs, kept = [], []
+    for leg, fig in zip(best.legs, geometry.figures, strict=True):
+        if fig is not None and fig[2] in get_args(MetricSource):
+            legs.append(
+                leg.model_copy(update={"distance_m": round(fig[0]), "duration_s": round(fig[1]), "source": fig[2]})
+            )
+        else:
+            legs.append(leg)
+            kept.append(f"{leg.from_label} → {leg.to_label}")
+    warnings = (
+        [f"exact legs: {', '.join(kept)} kept the matrix figures (the direction service did not answer)"]
+        if kept
+        else []
+    )
+    exact = best.model_copy(
+        update={
+            "legs": legs,
+            "total_distance_m": sum(leg.distance_m for leg in legs),
+            "total_duration_s": sum(leg.duration_s for leg in legs),
+        }
+    )
+    return exact, warnings
 
 
 def links_stage(
@@ -428,12 +460,17 @@ def plan_route(
         ranked = rank_stage(pool, net, strategy=request.route_strategy, settings=settings)
         progress("Drawing the best route", 0.85)
         geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode)
+        exact_warnings: list[str] = []
+        if request.exact_legs:
+            best, exact_warnings = exact_legs_stage(ranked.best, geometry)
+            ranked.candidates[ranked.best_index] = best
         links = links_stage(trip, ranked.best, request=request, provider_name=provider.name)
         warnings = [
             *trip.warnings,
             *net.warnings,
             *walking_warnings(ranked.best, mode=request.transport_mode),
             *geometry.warnings,
+            *exact_warnings,
             *links.warnings,
             *provider.drain_warnings(),
         ]

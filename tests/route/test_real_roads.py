@@ -7,6 +7,10 @@ import json
 import subprocess
 import sys
 
+from pydantic import SecretStr
+
+from core.bench.amap_cache import AMapShapedServer
+from core.config import Settings
 from core.geo.registry import make_provider
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
@@ -59,3 +63,23 @@ def test_the_command_line_plans_on_helsinki_streets_for_walking(tmp_path):
     assert result["transport_mode"] == "walking" and result["metric_source"] == "valhalla"
     legs = result["best_route"]["legs"]
     assert all(1.3 < leg["distance_m"] / leg["duration_s"] < 1.5 for leg in legs if leg["duration_s"] > 60)
+
+
+def test_exact_legs_come_from_the_direction_service_and_the_totals_follow():
+    request = load_scenario("family-day").request.model_copy(update={"exact_legs": True})
+    with AMapShapedServer() as amap:
+        settings = Settings(
+            region="shanghai", provider="amap", amap_key=SecretStr("exact-legs-key"), amap_base_url=amap.base_url,
+            amap_min_interval_s=0, http_retries=0,
+        )  # fmt: skip
+        exact = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
+        directions = [p for p in amap.requests if p.startswith("/v3/direction/")]
+    best = exact.best_route
+    assert len(directions) == len(best.legs)  # one direction call per leg of the best route
+    assert all(leg.source == "amap" for leg in best.legs)
+    assert best.total_distance_m == sum(leg.distance_m for leg in best.legs)
+    matrix_plan = plan_route(
+        request.model_copy(update={"exact_legs": False}),
+        provider=make_provider("offline", region="shanghai"),
+    )
+    assert best.stop_order_labels == matrix_plan.best_route.stop_order_labels
