@@ -67,6 +67,7 @@ def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) 
         "deep_link_mode": state.get("deep_link_mode") or "auto",
         "max_permutations": int(state.get("max_permutations") or 24),
         "round_trip": bool(state.get("round_trip")) and mode == "fixed",
+        "exact_legs": bool(state.get("exact_legs")),
         "need_deep_link": True,
     }
     if mode == "fixed":
@@ -148,6 +149,7 @@ def field_label(field: str | None, stops: list[dict[str, Any]] | None = None) ->
         "destination_name": "Destination name",
         "destination": "Destination",
         "round_trip": "Round trip",
+        "exact_legs": "Exact legs",
         "max_permutations": "Max permutations",
         "route_strategy": "Strategy",
         "transport_mode": "Travel mode",
@@ -192,6 +194,7 @@ def init_form_state() -> None:
         "transport_mode": "driving",
         "deep_link_mode": "auto",
         "max_permutations": 24,
+        "exact_legs": False,
     }
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
@@ -229,6 +232,7 @@ def load_scenario_into_form() -> None:
             "transport_mode": req.transport_mode,
             "deep_link_mode": req.deep_link_mode,
             "max_permutations": int(req.max_permutations),
+            "exact_legs": bool(req.exact_legs),
             "loaded_scenario": scenario.id,
         }
     )
@@ -419,6 +423,12 @@ def render_options() -> None:
         max_value=40320,
         step=1,
         help="Cap on enumerated stop orders; beyond it the optimiser searches instead",
+    )
+    st.checkbox(
+        "Exact legs 逐段精确路程",
+        key="exact_legs",
+        help="Measure each leg of the best route with the travel service's directions (one call per leg); "
+        "the order search still uses the matrix.",
     )
     show_field_error("options")
 
