@@ -151,17 +151,12 @@ def _cache(settings: Settings) -> Any:
     return DiskResponseCache(settings.cache_dir, persist=REMOTE)
 
 
-def _resilient(inner: Any, settings: Settings, offline: OfflineProvider, warnings: WarningLog) -> Any:
-    from core.geo.resilience import ResilientProvider
+def _resilient(
+    inner: Any, settings: Settings, offline: OfflineProvider, warnings: WarningLog, *, retries: int | None = None
+) -> Any:
+    from core.geo.resilience import resilient
 
-    return ResilientProvider(
-        inner,
-        fallback=offline,
-        retries=settings.http_retries,
-        fail_max=settings.breaker_fail_max,
-        reset_timeout_s=settings.breaker_reset_s,
-        warnings=warnings,
-    )
+    return resilient(inner, settings, fallback=offline, warnings=warnings, retries=retries)
 
 
 def _valhalla(settings: Settings, pack: RegionPack, offline: OfflineProvider, warnings: WarningLog) -> Any:
@@ -176,9 +171,7 @@ def _valhalla(settings: Settings, pack: RegionPack, offline: OfflineProvider, wa
         engine = EmbeddedValhalla(pack.tile_dir)
         retries = 0  # in-process: a failure is not transient
     router = ValhallaRouter(engine, snap_cutoff_m=settings.snap_cutoff_m)
-    wrapped = _resilient(router, settings, offline, warnings)
-    wrapped.retries = retries
-    return wrapped
+    return _resilient(router, settings, offline, warnings, retries=retries)
 
 
 def _osrm(settings: Settings, offline: OfflineProvider, warnings: WarningLog) -> Any:

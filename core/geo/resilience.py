@@ -379,10 +379,24 @@ def make_amap_provider(
         city_default=city_default,
         sleep=sleep,
     )
+    return resilient(inner, settings, fallback=fallback, warnings=warnings, wait=wait, sleep=sleep)
+
+
+def resilient(
+    inner: Any,
+    settings: Any,
+    *,
+    fallback: MapService | None,
+    warnings: WarningLog | None = None,
+    wait: tenacity.wait.wait_base | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    retries: int | None = None,
+) -> ResilientProvider:
+    """A remote service behind retries, breakers and the fallback, as ``core.config.Settings`` configure them."""
     return ResilientProvider(
         inner,
         fallback=fallback,
-        retries=settings.http_retries,
+        retries=settings.http_retries if retries is None else retries,
         fail_max=settings.breaker_fail_max,
         reset_timeout_s=settings.breaker_reset_s,
         wait=wait,
