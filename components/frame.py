@@ -71,12 +71,18 @@ def cached_providers(region: str) -> list[str]:
     return list(available_providers(region=region))
 
 
-PLACES = {"pack": "region pack 地区数据", "amap": "AMap 高德", "nominatim": "Nominatim (OSM)"}
+PLACES = {
+    "pack": "region pack 地区数据",
+    "amap": "AMap 高德",
+    "amap-mcp": "AMap MCP 高德 MCP",
+    "nominatim": "Nominatim (OSM)",
+}
 TRAVEL = {
     "estimate": "straight-line estimate 直线估算",
     "valhalla": "Valhalla on OSM streets 真实路网",
     "osrm": "OSRM",
     "amap": "AMap 高德",
+    "amap-mcp": "AMap MCP 高德 MCP",
 }
 
 
@@ -86,6 +92,8 @@ def provider_label(name: str) -> str:
         return "Offline 离线 (region pack; its streets when it has them)"
     if name == "amap":
         return "AMap 高德 (places, travel, weather)"
+    if name == "amap-mcp":
+        return "AMap MCP 高德 MCP (places, travel, personal-map and navigation links)"
     places, _, travel = name.partition("+")
     return f"Places 地点: {PLACES.get(places, places)} · Travel 路程: {TRAVEL.get(travel, travel)}"
 
@@ -190,12 +198,12 @@ def render_sidebar() -> None:
             cached_provider(chosen, st.session_state["region"])
         except OmniError as exc:
             hint = ""
-            if chosen == "amap" and amap_key_missing() and "OMNI_AMAP_KEY" not in exc.message:
+            if chosen.startswith("amap") and amap_key_missing() and "OMNI_AMAP_KEY" not in exc.message:
                 hint = " Set the environment variable OMNI_AMAP_KEY to use AMap."
             st.error(f"Provider '{chosen}' is not available: {exc.message}{hint} Using the offline provider instead.")
             active = "offline"
         else:
-            if chosen == "amap" and amap_key_missing():
+            if chosen.startswith("amap") and amap_key_missing():
                 st.info(
                     "AMap needs an API key: set the environment variable OMNI_AMAP_KEY and restart. "
                     "Without it every figure comes from the offline estimate."

@@ -19,7 +19,7 @@ class Settings(BaseSettings):
 
     provider: str = Field(
         default="offline",
-        pattern=r"^[a-z]+(\+[a-z-]+)?$",
+        pattern=r"^[a-z][a-z-]*(\+[a-z][a-z-]*)?$",
         description="offline | amap | GEOCODER+ROUTER (geocoder: pack, amap, nominatim; router: estimate, valhalla, "
         "osrm, amap), see core/geo/registry.py",
     )
@@ -28,6 +28,10 @@ class Settings(BaseSettings):
 
     # Remote providers
     amap_key: SecretStr | None = None
+    amap_mcp_url: str = Field(default="https://mcp.amap.com/mcp", description="AMap's MCP server (the key is added)")
+    amap_mcp_timeout_s: float = Field(
+        default=20.0, gt=0, le=120, description="Total time of one MCP tool call (a bad key makes the server hang)"
+    )
     # Open services: none is asked unless its address is set (the default runs offline)
     valhalla_url: str | None = Field(
         default=None, description="A Valhalla server (valhalla_service, a cluster): the router instead of the pack's"

@@ -67,6 +67,12 @@ _HTTP_LOGGERS = (
     "httpcore.http2",
     "httpcore.proxy",
     "httpcore.socks",
+    # the MCP SDK (AMap's MCP server takes the key in its URL)
+    "client",
+    "mcp.client.streamable_http",
+    "mcp.client.sse",
+    "mcp.client.session",
+    "mcp.shared.session",
 )
 
 

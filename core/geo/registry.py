@@ -1,13 +1,14 @@
 """Provider registry: a geocoder and a router chosen separately (docs/ARCHITECTURE.md, "Adding a provider").
 
-A provider is named ``GEOCODER+ROUTER`` (``pack+valhalla``, ``nominatim+osrm``, ``amap+amap``) or by one of two
-short names: ``offline`` (the pack's gazetteer, and its road network through embedded Valhalla when the pack
-has one, else the straight-line estimate) and ``amap`` (AMap for places, travel and weather).
+A provider is named ``GEOCODER+ROUTER`` (``pack+valhalla``, ``nominatim+osrm``, ``amap+amap``) or by a short
+name: ``offline`` (the pack's gazetteer, and its road network through embedded Valhalla when the pack has one,
+else the straight-line estimate), ``amap`` (AMap's REST APIs for places, travel and weather) and ``amap-mcp``
+(AMap's MCP tools, REST filling the positions and paths they omit, and the links only MCP makes).
 
-Geocoders: ``pack`` (the region pack), ``amap``, ``nominatim``. Routers: ``estimate`` (straight line x circuity),
-``valhalla`` (embedded over the pack's tiles, or the server at ``OMNI_VALHALLA_URL``), ``osrm``, ``amap``. A
-remote service is offered only when configured (its URL or key is set), and it degrades to the pack with a
-warning when it fails.
+Geocoders: ``pack`` (the region pack), ``amap``, ``amap-mcp``, ``nominatim``. Routers: ``estimate`` (straight
+line x circuity), ``valhalla`` (embedded over the pack's tiles, or the server at ``OMNI_VALHALLA_URL``),
+``osrm``, ``amap``, ``amap-mcp``. A remote service is offered only when configured (its URL or key is set),
+and it degrades to the pack with a warning when it fails.
 """
 
 from __future__ import annotations
@@ -21,15 +22,15 @@ from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
 from core.packs.loader import RegionPack, load_region
 
-GEOCODERS = ("pack", "amap", "nominatim")
-ROUTERS = ("estimate", "valhalla", "osrm", "amap")
+GEOCODERS = ("pack", "amap", "amap-mcp", "nominatim")
+ROUTERS = ("estimate", "valhalla", "osrm", "amap", "amap-mcp")
 SHORT_NAMES = {"offline": None, "amap": ("amap", "amap")}
 
 
 def _configured(service: str, settings: Settings, pack: RegionPack | None) -> bool:
     if service in ("pack", "estimate"):
         return True
-    if service == "amap":
+    if service in ("amap", "amap-mcp"):
         key = settings.amap_key
         return bool(key and key.get_secret_value().strip())
     if service == "nominatim":
@@ -62,7 +63,7 @@ def available_providers(*, region: str | None = None, settings: Settings | None 
         for g in available_geocoders(settings=settings)
         for r in available_routers(region=region, settings=settings)
     ]
-    return ["offline", "amap", *[p for p in pairs if p != "amap+amap"]]
+    return ["offline", "amap", "amap-mcp", *[p for p in pairs if p not in ("amap+amap", "amap-mcp+amap-mcp")]]
 
 
 def parse_provider(name: str | None, *, pack: RegionPack, settings: Settings) -> tuple[str, str]:
@@ -70,8 +71,8 @@ def parse_provider(name: str | None, *, pack: RegionPack, settings: Settings) ->
     spec = (name or settings.provider or "offline").strip().lower()
     if spec == "offline":
         return "pack", "valhalla" if pack.tile_dir is not None else "estimate"
-    if spec == "amap":
-        return "amap", "amap"
+    if spec in ("amap", "amap-mcp"):
+        return spec, spec
     geocoder, plus, router = spec.partition("+")
     if not plus or geocoder not in GEOCODERS or router not in ROUTERS:
         raise InputError(
@@ -80,7 +81,7 @@ def parse_provider(name: str | None, *, pack: RegionPack, settings: Settings) ->
             field="provider",
         )
     for service in (geocoder, router):
-        if service != "amap" and not _configured(service, settings, pack):
+        if service not in ("amap", "amap-mcp") and not _configured(service, settings, pack):
             raise InputError(_not_configured(service, pack), field="provider")
     return geocoder, router
 
@@ -112,7 +113,21 @@ def make_provider(
             built["amap"] = make_amap_provider(settings, fallback=offline, warnings=warnings)
         return built["amap"]
 
-    if "amap" in (geocoder_name, router_name) and not _configured("amap", settings, pack):
+    def amap_mcp() -> Any:
+        if "amap-mcp" not in built:
+            from core.geo.amap_mcp import AMapMcpProvider
+
+            assert settings.amap_key is not None
+            inner = AMapMcpProvider(
+                key=settings.amap_key.get_secret_value(),
+                url=settings.amap_mcp_url,
+                timeout_s=settings.amap_mcp_timeout_s,
+                rest=amap().inner,  # what MCP leaves out (positions, drawn paths) comes from REST
+            )
+            built["amap-mcp"] = _resilient(inner, settings, offline, warnings, retries=0)
+        return built["amap-mcp"]
+
+    if {"amap", "amap-mcp"} & {geocoder_name, router_name} and not _configured("amap", settings, pack):
         raise ProviderAuthError(
             "No AMap key is configured; set OMNI_AMAP_KEY to a Web服务 key or use the offline provider.",
             field="amap_key",
@@ -122,6 +137,8 @@ def make_provider(
         geocoder = offline
     elif geocoder_name == "amap":
         geocoder = amap()
+    elif geocoder_name == "amap-mcp":
+        geocoder = amap_mcp()
     else:
         geocoder = _nominatim(settings, offline, warnings)
     router: Router
@@ -129,6 +146,8 @@ def make_provider(
         router = offline
     elif router_name == "amap":
         router = amap()
+    elif router_name == "amap-mcp":
+        router = amap_mcp()
     elif router_name == "valhalla":
         router = _valhalla(settings, pack, offline, warnings)
     else:

@@ -54,7 +54,7 @@ from core.geo.base import (
     budget_left,
     note_degraded,
 )
-from core.geo.http import HttpService, redact_secret
+from core.geo.http import redact_secret
 
 __all__ = ["ResilienceStats", "ResilientProvider", "default_wait", "is_retryable", "make_amap_provider"]
 
@@ -175,7 +175,7 @@ class ResilientProvider:
         return self.warnings.drain()
 
     def _redact(self, text: str) -> str:
-        secret = self.inner.secret if isinstance(self.inner, HttpService) else None
+        secret = getattr(self.inner, "secret", None)
         return redact_secret(text, secret)
 
     # ---- the guarded call -------------------------------------------------------------------------

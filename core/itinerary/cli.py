@@ -26,6 +26,10 @@ def cmd_itinerary(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     it = sub.add_parser("itinerary", help="optimise a multi-day itinerary; prints ItineraryResult as JSON")
     it.add_argument("--request", required=True, help="TripRequest JSON file (or {request, edits})")
-    it.add_argument("--provider", default=None, help="offline (default) or amap")
+    it.add_argument(
+        "--provider",
+        default=None,
+        help="offline (default), amap, amap-mcp or GEOCODER+ROUTER (e.g. pack+valhalla, nominatim+osrm)",
+    )
     it.add_argument("--region", default=None, help="region pack name (default: the request's region)")
     it.set_defaults(func=cmd_itinerary)

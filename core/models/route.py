@@ -217,6 +217,8 @@ class DeepLinks(BaseModel):
     ios_route_plan: str | None = None
     # Additions: the browser link only takes one via point, so a long route is split into legs.
     web_navigation: list[str] = Field(default_factory=list)
+    # Addition: navigation to the destination in the AMap app (amapuri://navi, from the MCP tool maps_schema_navi)
+    navigation: str | None = None
     mode_used: Literal["personal_map", "route_plan"] | None = None
     coordinate_system: Literal["GCJ02"] = "GCJ02"
 

@@ -33,7 +33,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser("plan", help="plan a multi-stop route; prints RoutePlanResult as JSON")
     p.add_argument("--request", required=True, help="RoutePlanRequest JSON file (or a scenario file)")
-    p.add_argument("--provider", default=None, help="offline (default) or amap")
+    p.add_argument(
+        "--provider",
+        default=None,
+        help="offline (default), amap, amap-mcp or GEOCODER+ROUTER (e.g. pack+valhalla, nominatim+osrm)",
+    )
     p.add_argument("--region", default=None, help="region pack name (default: shanghai)")
     p.add_argument("--html", default=None, help="also write the HTML report to this file")
     p.set_defaults(func=cmd_plan)

@@ -20,11 +20,12 @@ rounded to 6 decimals. Parameters are percent-encoded item by item (UTF-8) and j
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from urllib.parse import quote
 
 import segno
 
-from core.errors import InputError
+from core.errors import InputError, ProviderError
 from core.geo.coords import wgs84_to_gcj02
 from core.models.route import DeepLinks, ResolvedPoint
 
@@ -173,6 +174,8 @@ def build_deep_links(
     deep_link_mode: str,
     provider: str,
     source_application: str = "OmniTravelPlanner",
+    personal_map_maker: Callable[[list[ResolvedPoint]], str] | None = None,
+    navi_maker: Callable[[ResolvedPoint], str] | None = None,
 ) -> tuple[DeepLinks, list[str]]:
     """Route-plan links for ``origin -> ordered_stops -> destination`` and the warnings they need.
 
@@ -190,6 +193,7 @@ def build_deep_links(
         )
     stops = list(ordered_stops)
     warnings: list[str] = []
+    personal_map: str | None = None
 
     if deep_link_mode == "personal_map":
         points = ([origin] if origin is not None else []) + stops + [destination]
@@ -200,11 +204,16 @@ def build_deep_links(
                 + ", ".join(missing)
                 + " — fell back to route_plan."
             )
-        else:
+        elif personal_map_maker is None:
             warnings.append(
-                "The personal-map service (AMap maps_schema_personal_map) is not available in this build, and a "
+                "The personal-map service (AMap maps_schema_personal_map) needs the amap-mcp provider, and a "
                 "personal-map link cannot be made without it — fell back to route_plan."
             )
+        else:
+            try:
+                personal_map = personal_map_maker(points)
+            except ProviderError as exc:
+                warnings.append(f"The personal map could not be made ({exc.message}) — fell back to route_plan.")
         warnings.append(
             "A personal map only imports the points into AMap; it is not strict navigation from a start point. "
             "The route_plan links below navigate in the planned order."
@@ -261,12 +270,20 @@ def build_deep_links(
             "open them in order (each starts where the previous one ends)."
         )
 
+    navigation: str | None = None
+    if navi_maker is not None:
+        try:
+            navigation = navi_maker(destination)
+        except ProviderError as exc:
+            warnings.append(f"The navigation link could not be made ({exc.message}).")
+
     links = DeepLinks(
-        personal_map=None,
+        personal_map=personal_map,
         android_route_plan=android,
         ios_route_plan=ios,
         web_navigation=web,
-        mode_used="route_plan",
+        navigation=navigation,
+        mode_used="personal_map" if personal_map else "route_plan",
         coordinate_system="GCJ02",
     )
     return links, warnings

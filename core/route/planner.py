@@ -11,13 +11,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import cast, get_args
+from typing import Any, cast, get_args
 
 import numpy as np
 
 from core.config import Settings, get_settings
 from core.errors import InputError, ProviderError
-from core.geo.base import LonLat, provider_budget
+from core.geo.base import LonLat, Place, provider_budget
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
 from core.models.route import (
@@ -397,8 +397,28 @@ def exact_legs_stage(best: CandidateRoute, geometry: RouteGeometry) -> tuple[Can
     return exact, warnings
 
 
+def _mcp_link_makers(provider: MapServices | None, title: str) -> dict[str, Any]:
+    """The personal-map and navigation link makers of a geocoder that has them (AMap through MCP)."""
+    service: Any = getattr(provider.geocoder, "inner", provider.geocoder) if provider is not None else None
+    if service is None or not hasattr(service, "personal_map_link"):
+        return {}
+
+    def place(p: ResolvedPoint) -> Place:
+        return Place(name=p.resolved_name or p.input_name or "", lon=p.lon, lat=p.lat, poi_id=p.poi_id, source="amap")
+
+    return {
+        "personal_map_maker": lambda points: service.personal_map_link(title, [place(p) for p in points]),
+        "navi_maker": lambda p: service.navi_link(LonLat(p.lon, p.lat)),
+    }
+
+
 def links_stage(
-    trip: ResolvedTrip, best: CandidateRoute, *, request: RoutePlanRequest, provider_name: str
+    trip: ResolvedTrip,
+    best: CandidateRoute,
+    *,
+    request: RoutePlanRequest,
+    provider_name: str,
+    provider: MapServices | None = None,
 ) -> RouteLinks:
     """AMap deep links for the best order, when asked for."""
     if not request.need_deep_link:
@@ -410,6 +430,7 @@ def links_stage(
         transport_mode=request.transport_mode,
         deep_link_mode=request.deep_link_mode,
         provider=provider_name,
+        **_mcp_link_makers(provider, request.task_name),
     )
     return RouteLinks(deep_links=deep_links, warnings=warnings)
 
@@ -464,7 +485,7 @@ def plan_route(
         if request.exact_legs:
             best, exact_warnings = exact_legs_stage(ranked.best, geometry)
             ranked.candidates[ranked.best_index] = best
-        links = links_stage(trip, ranked.best, request=request, provider_name=provider.name)
+        links = links_stage(trip, ranked.best, request=request, provider_name=provider.name, provider=provider)
         warnings = [
             *trip.warnings,
             *net.warnings,

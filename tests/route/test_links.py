@@ -311,8 +311,38 @@ def test_personal_map_with_all_amap_ids_reports_the_missing_service():
     )
     assert links.personal_map is None and links.mode_used == "route_plan"
     assert not any("missing for" in w for w in warnings)
-    assert any("not available in this build" in w and "fell back to route_plan" in w for w in warnings)
+    assert any("needs the amap-mcp provider" in w and "fell back to route_plan" in w for w in warnings)
     assert any("not strict navigation" in w for w in warnings)
+
+
+def test_personal_map_and_navigation_come_from_the_mcp_makers_when_given():
+    from core.errors import ProviderUnavailable
+
+    made: list[list[str]] = []
+
+    def maker(points):
+        made.append([p.poi_id for p in points])
+        return "amapuri://workInAmap/createWithToken?polymericId=mcp_0f1e2d3c4b5a69788796a5b4c3d2e1f0&from=MCP"
+
+    ids = dict(
+        deep_link_mode="personal_map",
+        provider="amap",
+        origin=origin(poi_id="B00155L3CU", provider="amap"),
+        ordered_stops=stops_basic(poi_id="B00155FOZW", provider="amap"),
+        destination=destination(poi_id="B00156JZEJ", provider="amap"),
+    )
+    links, warnings = build(**ids, personal_map_maker=maker, navi_maker=lambda d: f"amapuri://navi?lon={d.lon}")
+    assert links.mode_used == "personal_map" and links.personal_map.endswith("&from=MCP")
+    assert made[0][0] == "B00155L3CU" and made[0][-1] == "B00156JZEJ"  # start, stops in order, destination
+    assert links.navigation.startswith("amapuri://navi?lon=")
+    assert links.android_route_plan  # the ordered route links are still there
+
+    def broken(points):
+        raise ProviderUnavailable("AMap MCP maps_schema_personal_map did not answer")
+
+    links, warnings = build(**ids, personal_map_maker=broken)
+    assert links.personal_map is None and links.mode_used == "route_plan"
+    assert any("could not be made" in w and "fell back to route_plan" in w for w in warnings)
 
 
 @pytest.mark.parametrize("mode", ["auto", "route_plan"])
