@@ -239,6 +239,7 @@ def render_deep_links(result: RoutePlanResult) -> None:
         ("AMap app · Android", _safe(links.android_route_plan), "link_android"),
         ("AMap app · iOS", _safe(links.ios_route_plan), "link_ios"),
         ("AMap personal map", _safe(links.personal_map), "link_personal_map"),
+        ("AMap app · navigate to the end", _safe(links.navigation), "link_navigation"),
     ]
     web = [_safe(u) for u in links.web_navigation]
     web = [u for u in web if u]
