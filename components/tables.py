@@ -225,6 +225,16 @@ def _safe(link: str | None) -> str | None:
     return safe_href(link) if link else None
 
 
+def _outside_china(region: str | None) -> bool:
+    from core.errors import OmniError
+    from core.packs.loader import load_region
+
+    try:
+        return bool(region) and load_region(str(region)).country not in ("", "CN")
+    except (OmniError, ValueError, OSError):
+        return False
+
+
 def render_deep_links(result: RoutePlanResult) -> None:
     """Buttons for the AMap links; app links also as QR codes (scan with a phone)."""
     import streamlit as st
@@ -233,7 +243,11 @@ def render_deep_links(result: RoutePlanResult) -> None:
 
     links = result.deep_links
     if links is None:
-        st.caption("No deep links were requested.")
+        st.caption(
+            "No AMap links for this plan: AMap navigates in mainland China, and this region is elsewhere."
+            if _outside_china(result.region)
+            else "No deep links were requested."
+        )
         return
     app_links = [
         ("AMap app · Android", _safe(links.android_route_plan), "link_android"),

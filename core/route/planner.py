@@ -420,8 +420,11 @@ def links_stage(
     provider_name: str,
     provider: MapServices | None = None,
 ) -> RouteLinks:
-    """AMap deep links for the best order, when asked for."""
+    """AMap deep links for the best order, when asked for (AMap's app and web navigation cover mainland China:
+    a region elsewhere gets none rather than links that cannot navigate)."""
     if not request.need_deep_link:
+        return RouteLinks(deep_links=None)
+    if provider is not None and provider.region.country not in ("", "CN"):
         return RouteLinks(deep_links=None)
     deep_links, warnings = build_deep_links(
         origin=trip.origin,

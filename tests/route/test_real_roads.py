@@ -83,3 +83,10 @@ def test_exact_legs_come_from_the_direction_service_and_the_totals_follow():
         provider=make_provider("offline", region="shanghai"),
     )
     assert best.stop_order_labels == matrix_plan.best_route.stop_order_labels
+
+
+def test_a_region_outside_china_gets_no_amap_links_even_when_asked():
+    request = load_scenario("helsinki-museums").request.model_copy(update={"need_deep_link": True})
+    result = plan_route(request, provider=make_provider("offline", region="helsinki"))
+    assert result.deep_links is None
+    assert not any("uri.amap.com" in w for w in result.warnings)
