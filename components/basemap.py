@@ -1,7 +1,8 @@
 """What a map draws under the routes, offline: the pack's own streets, water and parks (``basemap.geojson``,
 built from OpenStreetMap by ``python -m core pack build``), or, for a pack without a road network, its coverage
-box and district centres, so the map is never blank. Online tiles (``OMNI_TILES_URL``, OpenStreetMap's by
-default) are offered only when ``OMNI_ONLINE_TILES`` is on: offline the option is not offered at all.
+box and district centres, so the map is never blank. Online tiles are offered only when ``OMNI_ONLINE_TILES`` is
+on (offline the option is not offered at all): ``OMNI_TILES_URL`` (OpenStreetMap's by default), or AMap's own
+tiles for the AMap providers, with every overlay moved to GCJ-02 to sit on them.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from branca.element import MacroElement, Template
 
 from core.config import get_settings
 from core.errors import OmniError
+from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
 from core.packs.loader import RegionPack, load_region
 
 STYLE = {
@@ -169,22 +171,69 @@ def add_background(
             else f"{pack.display_name.get('en', pack.name)} pack, {licence} · lines are straight estimates 直线估算"
         )
         _Attribution(html.escape(note)).add_to(m)
-    add_online_tiles(m)
     return kind
 
 
-def add_online_tiles(m: folium.Map) -> bool:
-    """An online tile layer, only when ``OMNI_ONLINE_TILES`` is on (never requested otherwise); off until chosen."""
+#: AMap's own raster tiles (GCJ-02, like every map of mainland China)
+AMAP_TILES = "https://webrd0{s}.is.autonavi.com/appmaptile?lang=zh_cn&size=1&scale=1&style=8&x={x}&y={y}&z={z}"
+AMAP_ATTRIBUTION = "© 高德地图 AutoNavi"
+
+
+def online_tiles_for(provider: str | None) -> tuple[str, str, str] | None:
+    """(tile URL, attribution, datum) of the online layer a map may offer: none unless ``OMNI_ONLINE_TILES`` is on;
+    AMap's tiles (GCJ-02) for the AMap providers, else ``OMNI_TILES_URL`` (WGS-84, OpenStreetMap's by default)."""
     settings = get_settings()
-    if not settings.online_tiles or not settings.tiles_url:
-        return False
+    if not settings.online_tiles:
+        return None
+    if provider and provider.split("+")[0].startswith("amap"):
+        return AMAP_TILES, AMAP_ATTRIBUTION, "GCJ02"
+    return (settings.tiles_url, settings.tiles_attribution, "WGS84") if settings.tiles_url else None
+
+
+def finish_map(m: folium.Map, provider: str | None = None) -> str:
+    """The online layer (if any) and the datum the map is drawn in: over AMap's tiles every overlay is moved to
+    GCJ-02, so points and lines sit on AMap's streets instead of ~500 m off. Returns ``WGS84`` or ``GCJ02``."""
+    online = online_tiles_for(provider)
+    if online is None:
+        return "WGS84"
+    url, attribution, datum = online
     folium.TileLayer(
-        tiles=settings.tiles_url,
-        attr=html.escape(settings.tiles_attribution),
+        tiles=url,
+        attr=html.escape(attribution),
         name="Online map tiles 在线底图",
-        overlay=True,
+        overlay=datum == "WGS84",  # AMap's tiles are the base the shifted overlays sit on
         control=True,
-        show=False,
-        max_zoom=19,
+        show=datum == "GCJ02",
+        max_zoom=18,
+        subdomains="1234" if datum == "GCJ02" else "abc",
     ).add_to(m)
-    return True
+    if datum == "GCJ02":
+        shift_to_gcj02(m)
+    return datum
+
+
+def _gcj(point: Any) -> list[float]:
+    lon, lat = wgs84_to_gcj02(float(point[1]), float(point[0]))
+    return [lat, lon]
+
+
+def shift_to_gcj02(m: folium.Map) -> None:
+    """Move every marker, line, box, label and the view of ``m`` from WGS-84 to GCJ-02 (AMap's datum)."""
+    m.location = _gcj(m.location)
+    stack: list[Any] = [m]
+    while stack:
+        element = stack.pop()
+        stack.extend(element._children.values())
+        if isinstance(element, folium.Marker):
+            element.location = _gcj(element.location)
+        elif isinstance(element, (folium.PolyLine, folium.Rectangle, folium.Polygon)):
+            element.locations = [_gcj(p) for p in element.locations]
+        elif isinstance(element, _DistrictLabels):
+            element.labels = [(*wgs84_to_gcj02(lon, lat), name) for lon, lat, name in element.labels]
+        elif type(element).__name__ == "FitBounds":
+            element.bounds = [_gcj(b) for b in element.bounds]
+
+
+def from_display(lon: float, lat: float, datum: str) -> tuple[float, float]:
+    """A position clicked on a map drawn in ``datum``, in WGS-84."""
+    return gcj02_to_wgs84(lon, lat) if datum == "GCJ02" else (lon, lat)

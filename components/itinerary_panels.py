@@ -93,7 +93,12 @@ def render_day_map(result: ItineraryResult, day_index: int) -> None:
     from components.maps import _base_url_path, build_day_map
 
     day = result.days[day_index]
-    m = build_day_map(day, base_url_path=_base_url_path(), region=result.request.region)
+    m = build_day_map(
+        day,
+        base_url_path=_base_url_path(),
+        region=result.request.region,
+        provider=st.session_state.get("active_provider"),
+    )
     with st.container(key="day_map_box"):
         st_folium(m, key="day_map", height=460, use_container_width=True, returned_objects=[])
     st.caption(

@@ -18,7 +18,7 @@ from typing import Any
 import folium
 from branca.element import Element
 
-from components.basemap import add_background
+from components.basemap import add_background, finish_map
 from components.static_assets import leaflet_urls
 from core.models.itinerary_result import DayTimeline
 from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
@@ -206,11 +206,11 @@ def build_route_map(
         ).add_to(markers)
     markers.add_to(m)
 
-    folium.LayerControl(collapsed=True).add_to(m)
-
     all_lats = lats + [lat for lat, _ in best_route_latlngs(result)]
     all_lons = lons + [lon for _, lon in best_route_latlngs(result)]
     m.fit_bounds([[min(all_lats), min(all_lons)], [max(all_lats), max(all_lons)]], padding=(30, 30))
+    finish_map(m, result.provider)
+    folium.LayerControl(collapsed=True).add_to(m)
     return m
 
 
@@ -220,9 +220,11 @@ def build_pick_map(
     *,
     base_url_path: str = "",
     region: str | None = None,
+    provider: str | None = None,
 ):
     """A small map to click a start position on (``picked`` is (lon, lat) if already set), over the region's
-    streets (or its coverage and district centres) so the click is not blind."""
+    streets (or its coverage and district centres) so the click is not blind. ``m.datum`` says which datum a
+    click comes back in (GCJ-02 over AMap's tiles)."""
     lon, lat = centre_lonlat
     m = offline_map([lat, lon], zoom_start=11, base_url_path=base_url_path)
     if add_background(m, region) == "streets":
@@ -233,6 +235,7 @@ def build_pick_map(
             icon=folium.DivIcon(html=_pin_html("S", ROLE_COLOURS["origin"]), icon_size=(26, 26), icon_anchor=(13, 13)),
             tooltip="Start 起点",
         ).add_to(m)
+    m.datum = finish_map(m, provider)
     folium.LayerControl(collapsed=True).add_to(m)
     return m
 
@@ -257,13 +260,21 @@ def render_route_map(result: RoutePlanResult, *, key: str = "route_map", height:
 
 
 def render_pick_map(
-    centre_lonlat, picked=None, *, key: str = "origin_pick_map", height: int = 300, on_change=None, region=None
+    centre_lonlat,
+    picked=None,
+    *,
+    key: str = "origin_pick_map",
+    height: int = 300,
+    on_change=None,
+    region=None,
+    provider=None,
 ):
-    """A click-to-set-start map; returns only ``last_clicked``."""
+    """A click-to-set-start map; returns only ``last_clicked`` (its datum in ``st.session_state[key + "_datum"]``)."""
     import streamlit as st
     from streamlit_folium import st_folium
 
-    m = build_pick_map(centre_lonlat, picked, base_url_path=_base_url_path(), region=region)
+    m = build_pick_map(centre_lonlat, picked, base_url_path=_base_url_path(), region=region, provider=provider)
+    st.session_state[f"{key}_datum"] = m.datum
     with st.container(key=f"{key}_box"):
         return st_folium(
             m, key=key, height=height, use_container_width=True, returned_objects=["last_clicked"], on_change=on_change
@@ -278,7 +289,9 @@ LOCKED_COLOUR = "#9467bd"
 PRIORITY_COLOURS = {"must": "#d62728", "should": "#1f77b4", "nice": "#7f7f7f"}
 
 
-def build_day_map(day: DayTimeline, *, base_url_path: str = "", region: str | None = None) -> folium.Map:
+def build_day_map(
+    day: DayTimeline, *, base_url_path: str = "", region: str | None = None, provider: str | None = None
+) -> folium.Map:
     """A folium map of one itinerary day: the start/end place ("H"), the visits numbered in visiting order
     (coloured by priority, purple when locked) and straight lines between them in that order. Straight lines,
     not road paths: travel times come from the timeline. Positions come from the result itself."""
@@ -350,13 +363,16 @@ def build_day_map(day: DayTimeline, *, base_url_path: str = "", region: str | No
         ).add_to(markers)
     markers.add_to(m)
 
-    folium.LayerControl(collapsed=True).add_to(m)
     if len(line) >= 2:
         m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
+    finish_map(m, provider)
+    folium.LayerControl(collapsed=True).add_to(m)
     return m
 
 
-def build_agent_map(stops: list[dict[str, Any]], *, base_url_path: str = "", region: str | None = None) -> folium.Map:
+def build_agent_map(
+    stops: list[dict[str, Any]], *, base_url_path: str = "", region: str | None = None, provider: str | None = None
+) -> folium.Map:
     """The agent's plan on a map: one numbered pin per visit (day and order in the tooltip), fitted to all.
 
     ``stops`` are the agent payload's timeline rows of kind ``visit`` with lon/lat (the second half of a visit
@@ -384,13 +400,19 @@ def build_agent_map(stops: list[dict[str, Any]], *, base_url_path: str = "", reg
         ).add_to(m)
     if len(pts) >= 2:
         m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
+    finish_map(m, provider)
     return m
 
 
 def render_agent_map(
-    stops: list[dict[str, Any]], *, key: str = "agent_map", height: int = 380, region: str | None = None
+    stops: list[dict[str, Any]],
+    *,
+    key: str = "agent_map",
+    height: int = 380,
+    region: str | None = None,
+    provider: str | None = None,
 ) -> None:
     from streamlit_folium import st_folium
 
-    m = build_agent_map(stops, base_url_path=_base_url_path(), region=region)
+    m = build_agent_map(stops, base_url_path=_base_url_path(), region=region, provider=provider)
     st_folium(m, key=key, height=height, returned_objects=[])

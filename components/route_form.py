@@ -275,8 +275,12 @@ def _set_location_from_pick() -> None:
     value = st.session_state.get("origin_pick_map") or {}
     clicked = value.get("last_clicked") if isinstance(value, dict) else None
     if clicked:
-        st.session_state["origin_lon"] = round(float(clicked["lng"]), 6)
-        st.session_state["origin_lat"] = round(float(clicked["lat"]), 6)
+        from components.basemap import from_display
+
+        datum = st.session_state.get("origin_pick_map_datum", "WGS84")  # GCJ-02 when drawn over AMap's tiles
+        lon, lat = from_display(float(clicked["lng"]), float(clicked["lat"]), datum)
+        st.session_state["origin_lon"] = round(lon, 6)
+        st.session_state["origin_lat"] = round(lat, 6)
 
 
 def _render_geolocation() -> None:
@@ -352,7 +356,13 @@ def render_origin_inputs() -> None:
                 centre = (121.4737, 31.2304)  # central Shanghai
             lon, lat = st.session_state.get("origin_lon"), st.session_state.get("origin_lat")
             picked = (lon, lat) if lon is not None and lat is not None else None
-            render_pick_map(centre, picked, on_change=_set_location_from_pick, region=region)
+            render_pick_map(
+                centre,
+                picked,
+                on_change=_set_location_from_pick,
+                region=region,
+                provider=st.session_state.get("active_provider"),
+            )
     show_field_error("origin")
 
 

@@ -116,7 +116,8 @@ if state.agent_history:
             )
             visits = [e for e in payload.timeline if e.get("kind") == "visit"]
             if visits:
-                maps.render_agent_map(visits, region=active_provider()[0].region.name)
+                services, provider_name = active_provider()
+                maps.render_agent_map(visits, region=services.region.name, provider=provider_name)
         for name in ("dropped_items", "branches", "candidates", "evidence"):
             rows = getattr(payload, name)
             if rows:

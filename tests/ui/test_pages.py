@@ -408,3 +408,42 @@ def test_the_page_says_why_strategies_agree_on_estimates_and_is_silent_when_they
 
     assert "offline estimate" in strategy_statement(_plan("sightseeing-day"))
     assert strategy_statement(_plan("helsinki-museums")) is None
+
+
+def test_over_amaps_tiles_every_overlay_moves_to_gcj02_and_clicks_come_back_in_wgs84(monkeypatch):
+    from components.basemap import AMAP_TILES, from_display
+    from components.maps import build_pick_map, build_route_map
+    from core.config import get_settings
+    from core.geo.coords import wgs84_to_gcj02
+
+    result = _plan("sightseeing-day")
+    plain = build_route_map(result)
+    monkeypatch.setenv("OMNI_ONLINE_TILES", "true")
+    get_settings.cache_clear()
+    try:
+        over_amap = build_route_map(result.model_copy(update={"provider": "amap"}))
+        over_osm = build_route_map(result)
+        pick = build_pick_map((121.4737, 31.2304), (121.4800, 31.2400), provider="amap")
+    finally:
+        monkeypatch.delenv("OMNI_ONLINE_TILES")
+        get_settings.cache_clear()
+
+    def markers(m):
+        found, stack = [], [m]
+        while stack:
+            el = stack.pop()
+            stack.extend(el._children.values())
+            if type(el).__name__ == "Marker":
+                found.append(tuple(el.location))
+        return sorted(found)
+
+    for (lat, lon), (g_lat, g_lon) in zip(markers(plain), markers(over_amap), strict=True):
+        e_lon, e_lat = wgs84_to_gcj02(lon, lat)
+        assert (g_lon, g_lat) == pytest.approx((e_lon, e_lat), abs=1e-9)
+        assert abs(g_lon - lon) + abs(g_lat - lat) > 0.002  # ~500 m: what the shift is for
+    assert markers(over_osm) == markers(plain)  # OSM tiles are WGS-84: nothing moves
+    page = over_amap.get_root().render()
+    assert AMAP_TILES.split("{")[0] in page
+    assert pick.datum == "GCJ02"
+    g_lon, g_lat = wgs84_to_gcj02(121.48, 31.24)
+    assert from_display(g_lon, g_lat, "GCJ02") == pytest.approx((121.48, 31.24), abs=1e-6)
