@@ -17,9 +17,9 @@ from core.config import get_settings
 from core.models.common import PRIORITIES
 
 PACINGS = ("relaxed", "normal", "tight")
-MODES = ("driving", "walking")
+MODES = ("driving", "walking", "cycling")
 PACING_LABELS = {"relaxed": "relaxed 轻松", "normal": "normal 适中", "tight": "tight 紧凑"}
-MODE_LABELS = {"driving": "Driving 驾车", "walking": "Walking 步行"}
+MODE_LABELS = {"driving": "Driving 驾车", "walking": "Walking 步行", "cycling": "Cycling 骑行"}
 EDIT_ACTIONS = ("lock", "move", "remove", "unlock")
 EDIT_ACTION_LABELS = {
     "lock": "Lock to day/time 锁定",

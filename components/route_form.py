@@ -28,7 +28,7 @@ from core.errors import OmniError
 from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult
 
 ORIGIN_MODES = ("fixed", "current_location")
-TRANSPORT_MODES = ("driving", "walking")
+TRANSPORT_MODES = ("driving", "walking", "cycling")
 DEEP_LINK_MODES = ("auto", "route_plan", "personal_map")
 ORIGIN_MODE_LABELS = {"fixed": "Fixed start 固定起点", "current_location": "My current location 我的位置"}
 STRATEGY_LABELS = {
@@ -36,7 +36,7 @@ STRATEGY_LABELS = {
     "fastest_time": "Fastest time 时间最短",
     "balanced": "Balanced 折中",
 }
-TRANSPORT_LABELS = {"driving": "Driving 驾车", "walking": "Walking 步行"}
+TRANSPORT_LABELS = {"driving": "Driving 驾车", "walking": "Walking 步行", "cycling": "Cycling 骑行"}
 
 # Session-state keys of the page.
 RESULT = "route_result"

@@ -90,11 +90,11 @@ class Settings(BaseSettings):
     # Itinerary (multi-day optimiser): robustness policy. robust travel = ceil(nominal x factor + buffer);
     # the pacing multiplies the factor, adds to the buffer and scales visit lengths.
     robust_travel_factor: dict[str, float] = Field(
-        default={"driving": 1.3, "walking": 1.1},
+        default={"driving": 1.3, "walking": 1.1, "cycling": 1.2},
         description="Per travel mode: multiplier on the provider's nominal travel time (>= 1).",
     )
     robust_travel_buffer_min: dict[str, int] = Field(
-        default={"driving": 5, "walking": 2},
+        default={"driving": 5, "walking": 2, "cycling": 3},
         description="Per travel mode: minutes added to every leg (parking, finding the entrance).",
     )
     pacing_factor_multiplier: dict[str, float] = Field(

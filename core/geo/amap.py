@@ -52,6 +52,8 @@ DETAIL_PATH = "/v3/place/detail"
 DISTANCE_PATH = "/v3/distance"
 DRIVING_PATH = "/v3/direction/driving"
 WALKING_PATH = "/v3/direction/walking"
+BICYCLING_PATH = "/v4/direction/bicycling"  # v4: the errcode envelope, the route under "data", numbers as numbers
+ROUTE_PATHS: dict[str, str] = {"driving": DRIVING_PATH, "walking": WALKING_PATH, "cycling": BICYCLING_PATH}
 WEATHER_PATH = "/v3/weather/weatherInfo"
 
 MAX_SEARCH_OFFSET = 25  # "强烈建议不超过25"
@@ -268,8 +270,8 @@ class AMapProvider(HttpService):
         params = {"key": self._key, "origin": format_lnglat(origin), "destination": format_lnglat(destination)}
         if mode == "driving":
             params.update({"strategy": DRIVING_STRATEGY, "extensions": "base"})
-        elif mode != "walking":
-            raise ValueError(f"Unsupported travel mode {mode!r}; expected 'driving' or 'walking'.")
+        elif mode not in ROUTE_PATHS:
+            raise ValueError(f"Unsupported travel mode {mode!r}; expected one of {sorted(ROUTE_PATHS)}.")
         return params
 
     def get_driving_params(self, origin: LonLat, destination: LonLat) -> dict[str, str]:
@@ -393,9 +395,9 @@ class AMapProvider(HttpService):
     @staticmethod
     def parse_route_json(data: Any, *, mode: TravelMode) -> Leg:
         """First path -> Leg; geometry = the steps' polylines joined (shared endpoints once), WGS-84."""
-        endpoint = DRIVING_PATH if mode == "driving" else WALKING_PATH
+        endpoint = ROUTE_PATHS.get(mode, WALKING_PATH)
         raise_for_amap_status(data, endpoint=endpoint)
-        route = _norm(data.get("route")) or {}
+        route = _norm(data.get("route") or data.get("data")) or {}
         paths = _norm(route.get("paths")) if isinstance(route, Mapping) else None
         if not paths or not isinstance(paths[0], Mapping):
             raise RouteNotFound(f"AMap returned no {mode} route ({endpoint} answered without paths).")
@@ -477,8 +479,12 @@ class AMapProvider(HttpService):
         Pairs AMap cannot answer (per-item failure, or walking pairs farther apart than the
         5 km limit of ``type=3``, which are not sent) are ``math.inf`` and explained in ``notes``.
         """
-        if mode not in DISTANCE_TYPE:
-            raise ValueError(f"Unsupported travel mode {mode!r}; expected one of {sorted(DISTANCE_TYPE)}.")
+        if mode not in DISTANCE_TYPE:  # /v3/distance measures driving, walking and straight lines only
+            raise ProviderError(
+                f"AMap's distance matrix has no {mode} mode; the {mode} matrix is estimated",
+                field="transport_mode",
+                details={"endpoint": DISTANCE_PATH},
+            )
         pts = [LonLat(float(p[0]), float(p[1])) for p in points]
         n = len(pts)
         dist = [[0.0 if i == j else math.inf for j in range(n)] for i in range(n)]
@@ -515,5 +521,4 @@ class AMapProvider(HttpService):
 
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         params = self.get_route_params(origin, destination, mode=mode)
-        path = DRIVING_PATH if mode == "driving" else WALKING_PATH
-        return self._read(path, params, lambda d: self.parse_route_json(d, mode=mode))
+        return self._read(ROUTE_PATHS[mode], params, lambda d: self.parse_route_json(d, mode=mode))

@@ -145,7 +145,7 @@ def parse_distance(text: str, n_origins: int) -> list[tuple[float, float] | None
 
 def parse_direction(text: str) -> tuple[float, float]:
     data = _json(text, tool="maps_direction")
-    route = data.get("route", data) if isinstance(data, dict) else {}
+    route = (data.get("route") or data.get("data") or data) if isinstance(data, dict) else {}
     paths = route.get("paths") if isinstance(route, dict) else None
     try:
         best = paths[0]  # type: ignore[index]
@@ -249,6 +249,8 @@ class AMapMcpProvider:
 
     # ---- Router -----------------------------------------------------------------------------------------
     def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
+        if mode not in DISTANCE_TYPE:
+            raise ProviderError(f"AMap's distance tool has no {mode} mode; the {mode} matrix is estimated")
         pts = [LonLat(float(p[0]), float(p[1])) for p in points]
         n = len(pts)
         dist = [[0.0 if i == j else math.inf for j in range(n)] for i in range(n)]
@@ -272,7 +274,9 @@ class AMapMcpProvider:
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         o = LonLat(float(origin[0]), float(origin[1]))
         d = LonLat(float(destination[0]), float(destination[1]))
-        tool = "maps_direction_driving" if mode == "driving" else "maps_direction_walking"
+        tool = {"driving": "maps_direction_driving", "cycling": "maps_direction_bicycling"}.get(
+            mode, "maps_direction_walking"
+        )
         distance, duration = parse_direction(self.call_tool(tool, {"origin": _gcj(o), "destination": _gcj(d)}))
         geometry: list[tuple[float, float]] = []
         if self.rest is not None:  # MCP directions carry no polyline: the drawn path comes from REST

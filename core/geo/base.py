@@ -17,7 +17,7 @@ from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-TravelMode = Literal["driving", "walking"]
+TravelMode = Literal["driving", "walking", "cycling"]
 MatchLevel = Literal["exact", "poi", "house_number", "road", "area", "city", "fuzzy", "unknown"]
 
 

@@ -21,7 +21,7 @@ from core.geo.base import Leg, LonLat, TravelMatrix, TravelMode
 from core.geo.http import HttpService
 
 DEFAULT_BASE_URL = "https://router.project-osrm.org"
-PROFILES: dict[str, str] = {"driving": "driving", "walking": "foot"}
+PROFILES: dict[str, str] = {"driving": "driving", "walking": "foot", "cycling": "bike"}
 #: codes that mean "no route here", an answer rather than a failure
 NO_ROUTE = {"NoRoute", "NoSegment"}
 

@@ -16,7 +16,7 @@ from core.models.common import CleanStr, PlaceAddress, PlaceName, echo
 MAX_STOPS = 100  # hard contract bound; settings.max_stops may lower it (never below 50)
 
 RouteStrategy = Literal["shortest_distance", "fastest_time", "balanced"]
-TransportMode = Literal["driving", "walking"]
+TransportMode = Literal["driving", "walking", "cycling"]
 STRATEGIES: tuple[RouteStrategy, ...] = ("shortest_distance", "fastest_time", "balanced")
 MetricSource = Literal["offline_estimate", "amap", "osrm", "valhalla", "road_network", "user_input", "mixed"]
 

@@ -153,6 +153,7 @@ def _region_json(
         "estimate": {
             "driving": {"circuity": 1.3, "speed_kmh": 25.0, "fixed_overhead_s": 60},
             "walking": {"circuity": 1.2, "speed_kmh": 4.8, "fixed_overhead_s": 0},
+            "cycling": {"circuity": 1.25, "speed_kmh": 15.0, "fixed_overhead_s": 30},
         },
         "network": {"engine": "valhalla", "tiles": TILE_DIR, "tile_count": tiles, "source": source},
         "validation": {"id_prefix": f"{name[:3]}-", "curated": False},

@@ -36,8 +36,8 @@ WEB_NAVIGATION = "https://uri.amap.com/navigation"
 # The AMap app pages state no maximum; the web route API and the navigation SDK allow 16.
 MAX_APP_VIAS = 16
 
-_APP_MODE = {"driving": "0", "walking": "2"}  # t: 0 drive, 2 walk (Android and iOS)
-_WEB_MODE = {"driving": "car", "walking": "walk"}
+_APP_MODE = {"driving": "0", "walking": "2", "cycling": "3"}  # t: 0 drive, 2 walk, 3 ride (app >= 7.8.8)
+_WEB_MODE = {"driving": "car", "walking": "walk", "cycling": "ride"}  # ride: mobile only (app >= 8.0.0)
 _AMAP_POI_ID = re.compile(r"^[A-Za-z0-9]+$")  # e.g. B000A60DA1; pack ids such as "sh-bund" never match
 
 
@@ -184,7 +184,8 @@ def build_deep_links(
     """
     if transport_mode not in _APP_MODE:
         raise InputError(
-            f"deep links support transport_mode driving or walking, not {transport_mode!r}", field="transport_mode"
+            f"deep links support transport_mode driving, walking or cycling, not {transport_mode!r}",
+            field="transport_mode",
         )
     if deep_link_mode not in ("personal_map", "route_plan", "auto"):
         raise InputError(
@@ -263,11 +264,17 @@ def build_deep_links(
         reason = (
             "uri.amap.com allows only one via point"
             if transport_mode == "driving"
-            else "uri.amap.com allows no via point when walking"
+            else f"uri.amap.com allows no via point when {transport_mode}"
         )
         warnings.append(
             f"The browser route was split into {len(web)} consecutive web links because {reason}; "
             "open them in order (each starts where the previous one ends)."
+        )
+
+    if transport_mode == "cycling":
+        warnings.append(
+            "Cycling links open AMap's ride mode: the app needs version 7.8.8 or later, and the web link's ride mode "
+            "works on mobile only."
         )
 
     navigation: str | None = None
