@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import time
 
-from pydantic import SecretStr
-
 from core.bench.amap_cache import AMapShapedServer
 from core.config import Settings
 from core.geo.base import LonLat
@@ -14,26 +12,18 @@ from core.geo.cache import DiskResponseCache
 from core.geo.registry import make_provider
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
+from tests.support.amap_settings import amap_settings
 from tests.support.amap_standin import AMapStandIn
 
 
-def amap_settings(base_url: str, cache_dir) -> Settings:
-    return Settings(
-        region="shanghai",
-        provider="amap",
-        amap_key=SecretStr("disk-cache-test-key"),
-        amap_base_url=base_url,
-        amap_min_interval_s=0,
-        http_timeout_s=2,
-        http_retries=0,
-        cache_dir=cache_dir,
-    )
+def cached_settings(base_url: str, cache_dir) -> Settings:
+    return amap_settings(base_url, key="disk-cache-test-key", http_timeout_s=2, cache_dir=cache_dir)
 
 
 def test_a_second_provider_on_the_same_folder_asks_amap_nothing(tmp_path):
     request = load_scenario("family-day").request
     with AMapShapedServer() as amap:
-        settings = amap_settings(amap.base_url, tmp_path / "cache")
+        settings = cached_settings(amap.base_url, tmp_path / "cache")
         first = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
         cold = len(amap.requests)
         again = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
@@ -48,11 +38,11 @@ def test_a_failed_answer_is_not_kept(tmp_path):
     request = load_scenario("family-day").request
     cache_dir = tmp_path / "cache"
     with AMapStandIn("error_invalid_key.json") as broken:
-        settings = amap_settings(broken.base_url, cache_dir)
+        settings = cached_settings(broken.base_url, cache_dir)
         degraded = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
     assert any("AMap" in w for w in degraded.warnings)
     with AMapShapedServer() as amap:
-        settings = amap_settings(amap.base_url, cache_dir)
+        settings = cached_settings(amap.base_url, cache_dir)
         result = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
     assert len(amap.requests) > 0 and result.metric_source == "amap"  # asked again, not served the estimate
 

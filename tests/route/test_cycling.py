@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from pydantic import SecretStr
 
 from core.bench.amap_cache import AMapShapedServer
-from core.config import Settings
 from core.geo.amap import AMapProvider
 from core.geo.base import LonLat
 from core.geo.registry import make_provider
 from core.route.links import build_deep_links
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
+from tests.support.amap_settings import amap_settings
 from tests.support.paths import amap_fixture
 
 
@@ -57,10 +56,7 @@ def test_amap_cycling_route_reads_the_v4_bicycling_answer():
 def test_an_amap_cycling_plan_estimates_the_matrix_and_says_why():
     request = load_scenario("family-day").request.model_copy(update={"transport_mode": "cycling"})
     with AMapShapedServer() as amap:
-        settings = Settings(
-            region="shanghai", provider="amap", amap_key=SecretStr("cycling-key"), amap_base_url=amap.base_url,
-            amap_min_interval_s=0, http_retries=0,
-        )  # fmt: skip
+        settings = amap_settings(amap.base_url, key="cycling-key")
         result = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
         assert not any(p == "/v3/distance" for p in amap.requests)  # never asked what it cannot answer
     assert any("no cycling mode" in w for w in result.warnings), result.warnings

@@ -7,13 +7,11 @@ import json
 import subprocess
 import sys
 
-from pydantic import SecretStr
-
 from core.bench.amap_cache import AMapShapedServer
-from core.config import Settings
 from core.geo.registry import make_provider
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
+from tests.support.amap_settings import amap_settings
 from tests.support.paths import ROOT
 
 
@@ -68,10 +66,7 @@ def test_the_command_line_plans_on_helsinki_streets_for_walking(tmp_path):
 def test_exact_legs_come_from_the_direction_service_and_the_totals_follow():
     request = load_scenario("family-day").request.model_copy(update={"exact_legs": True})
     with AMapShapedServer() as amap:
-        settings = Settings(
-            region="shanghai", provider="amap", amap_key=SecretStr("exact-legs-key"), amap_base_url=amap.base_url,
-            amap_min_interval_s=0, http_retries=0,
-        )  # fmt: skip
+        settings = amap_settings(amap.base_url, key="exact-legs-key")
         exact = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
         directions = [p for p in amap.requests if p.startswith("/v3/direction/")]
     best = exact.best_route
