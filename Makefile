@@ -26,11 +26,11 @@ api: $(STAMP)
 valhalla: $(STAMP)  # the helsinki pack's roads over HTTP on 127.0.0.1:8002 (OMNI_VALHALLA_URL=http://127.0.0.1:8002)
 	$(PY) -m core pack serve helsinki --port 8002
 
-test: $(STAMP)
-	$(PY) -m pytest
+test: $(STAMP)  # PostgreSQL (Debian's, when installed) for the tests that run on both databases
+	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest
 
 quick: $(STAMP)  # the fast subset while developing: no pages, no browser, no solver runs
-	$(PY) -m pytest -m "not ui and not slow"
+	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -m "not ui and not slow"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

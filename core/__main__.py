@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     from core.bench.cli import add_parsers as bench_commands
     from core.itinerary.cli import add_parsers as itinerary_commands
     from core.packs.cli import add_parsers as pack_commands
+    from core.reservations.cli import add_parsers as reservation_commands
     from core.route.cli import add_parsers as route_commands
 
     parser = Parser(prog="python -m core", description="Omni-Travel Planner command line")
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     agent_commands(sub)  # route "MESSAGE" | route --file FILE | run --message "MESSAGE" [--allow-webbrowse]
     pack_commands(sub)  # pack validate NAME | build --pbf FILE --name NAME | serve REGION
     apikey_commands(sub)  # apikey new USER
+    reservation_commands(sub)  # reservations list | book | cancel
     return parser
 
 

@@ -1,0 +1,82 @@
+"""What the reservation service takes and returns (pydantic at the boundary; codes, not sentences)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.models.common import CleanStr, PlaceName
+
+Status = Literal["pending", "confirmed", "failed", "cancelled"]
+#: the only moves a reservation can make
+TRANSITIONS: dict[str, set[str]] = {"pending": {"confirmed", "failed"}, "confirmed": {"cancelled"}}
+
+
+class ReservationRequest(BaseModel):
+    """What a person asks to reserve."""
+
+    model_config = ConfigDict(str_strip_whitespace=True, extra="forbid")
+
+    item_id: CleanStr = Field(min_length=1, max_length=80)
+    date: date
+    time: time
+    party_size: int = Field(ge=1, le=20)
+    contact: PlaceName = Field(default="", description="a name or phone number for the venue")
+    notes: CleanStr = Field(default="", max_length=500)
+
+
+class Quote(BaseModel):
+    price_per_person: float | None
+    total: float | None
+    currency: str = "CNY"
+    source: str = Field(description="where the price comes from (the pack's price_per_person), or 'unknown'")
+
+
+class CancellationPolicy(BaseModel):
+    free_until_hours: int = Field(ge=0, description="free cancellation until this many hours before the slot")
+    fee_share: float = Field(ge=0, le=1, description="share of the total charged after that")
+
+
+class Transition(BaseModel):
+    from_status: Status | None
+    to_status: Status
+    at: datetime
+    reason: str
+
+
+class Reservation(BaseModel):
+    id: str
+    user_id: str
+    item_id: str
+    item_name: str
+    date: date
+    time: time
+    party_size: int
+    contact: str
+    notes: str
+    status: Status
+    quote: Quote
+    policy: CancellationPolicy
+    created_at: datetime
+    transitions: list[Transition] = Field(default_factory=list)
+
+
+class DryRun(BaseModel):
+    """What will happen if the person confirms: shown before any consent is asked."""
+
+    action: Literal["reserve", "cancel"]
+    reservation: Reservation
+    token: str = Field(description="single-use, bound to this user and reservation; give it back to confirm")
+    expires_at: datetime
+    fee: float | None = Field(default=None, description="for a cancellation: what it costs now")
+    unverified: list[str] = Field(default_factory=list, description="facts the mock cannot check (codes)")
+    suggestions: list[time] = Field(default_factory=list, description="free slots near the one asked for")
+
+
+class Outcome(BaseModel):
+    """The answer to a confirmation: the reservation as it now is."""
+
+    reservation: Reservation
+    replayed: bool = Field(default=False, description="the same idempotency key was confirmed before")

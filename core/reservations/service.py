@@ -1,0 +1,378 @@
+"""The reservation service: dry run, then consent, then a confirmation that spends a single-use, user-bound
+token under an idempotency key. The same gates for every caller (pages, agent, API, CLI).
+
+A reservation moves only ``pending -> confirmed | failed`` and ``confirmed -> cancelled``; each move is stored
+with its time and reason. The mock venue has a capacity per slot: a full slot fails the confirmation with
+``SLOT_FULL`` and the dry run already names free slots nearby.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from collections.abc import Callable
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from core.errors import InputError
+from core.packs.loader import RegionPack
+from core.reservations import store
+from core.reservations.catalog import BookableItem, item_for
+from core.reservations.models import (
+    TRANSITIONS,
+    CancellationPolicy,
+    DryRun,
+    Outcome,
+    Quote,
+    Reservation,
+    ReservationRequest,
+    Transition,
+)
+
+
+class ReservationError(InputError):
+    """A reservation the rules refuse; ``code`` says which rule (the edge words it for people)."""
+
+    code = "RESERVATION_REFUSED"
+
+
+def _refuse(code: str, message: str, *, field: str | None = None, **details: Any) -> ReservationError:
+    return ReservationError(message, field=field, code=code, details=details or None)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class ReservationService:
+    """Reservations in ``pack``'s venues, stored in ``engine``."""
+
+    def __init__(
+        self,
+        *,
+        pack: RegionPack,
+        engine: Engine,
+        token_ttl_s: float = 600.0,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.pack = pack
+        self.engine = engine
+        self.token_ttl = timedelta(seconds=token_ttl_s)
+        self.clock = clock
+        self.zone = ZoneInfo(pack.timezone)
+
+    @classmethod
+    def from_settings(cls, settings: Any, pack: RegionPack) -> ReservationService:
+        return cls(pack=pack, engine=store.engine_for(settings.db_url), token_ttl_s=settings.dry_run_ttl_s)
+
+    # ---- reading ------------------------------------------------------------------------------------
+    def _load(self, conn: Connection, reservation_id: str) -> Reservation | None:
+        row = conn.execute(sa.select(store.reservations).where(store.reservations.c.id == reservation_id)).first()
+        if row is None:
+            return None
+        moves = conn.execute(
+            sa.select(store.transitions)
+            .where(store.transitions.c.reservation_id == reservation_id)
+            .order_by(store.transitions.c.id)
+        ).all()
+        return Reservation(
+            id=row.id,
+            user_id=row.user_id,
+            item_id=row.item_id,
+            item_name=row.item_name,
+            date=store.as_date(row.slot_date),
+            time=time.fromisoformat(row.slot_time),
+            party_size=row.party_size,
+            contact=row.contact,
+            notes=row.notes,
+            status=row.status,
+            quote=Quote.model_validate(row.quote),
+            policy=CancellationPolicy.model_validate(row.policy),
+            created_at=store.as_utc(row.created_at),
+            transitions=[
+                Transition(from_status=m.from_status, to_status=m.to_status, at=store.as_utc(m.at), reason=m.reason)
+                for m in moves
+            ],
+        )
+
+    def get(self, user_id: str, reservation_id: str) -> Reservation:
+        """The user's own reservation; another user's is "not found", never "forbidden"."""
+        with store.transaction(self.engine) as conn:
+            found = self._load(conn, reservation_id)
+        if found is None or found.user_id != user_id:
+            raise _refuse("NOT_FOUND", "no such reservation", field="reservation_id")
+        return found
+
+    def reservations_of(self, user_id: str) -> list[Reservation]:
+        """The user's reservations; a dry run never confirmed within its time is shown as failed (expired)."""
+        now = self.clock()
+        with store.transaction(self.engine) as conn:
+            stale = (
+                conn.execute(
+                    sa.select(store.reservations.c.id).where(
+                        store.reservations.c.user_id == user_id,
+                        store.reservations.c.status == "pending",
+                        ~sa.exists().where(
+                            store.tokens.c.reservation_id == store.reservations.c.id,
+                            store.tokens.c.expires_at > now,
+                            store.tokens.c.used_at.is_(None),
+                        ),
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            for rid in stale:
+                self._move(conn, rid, "pending", "failed", "DRY_RUN_EXPIRED", now)
+            ids = conn.execute(
+                sa.select(store.reservations.c.id)
+                .where(store.reservations.c.user_id == user_id)
+                .order_by(store.reservations.c.slot_date, store.reservations.c.slot_time, store.reservations.c.id)
+            ).scalars()
+            return [r for rid in ids if (r := self._load(conn, rid)) is not None]
+
+    # ---- availability -------------------------------------------------------------------------------
+    def _booked(self, conn: Connection, item: BookableItem, day: date) -> dict[str, int]:
+        rows = conn.execute(
+            sa.select(store.slots.c.slot_time, store.slots.c.booked).where(
+                store.slots.c.item_id == item.id, store.slots.c.slot_date == day
+            )
+        ).all()
+        return {r.slot_time: r.booked for r in rows}
+
+    def free_slots(self, item_id: str, day: date) -> list[time]:
+        item = self._item(item_id)
+        with store.transaction(self.engine) as conn:
+            booked = self._booked(conn, item, day)
+        return [s for s in item.slots() if booked.get(s.strftime("%H:%M"), 0) < item.terms.capacity_per_slot]
+
+    def _item(self, item_id: str) -> BookableItem:
+        item = item_for(self.pack, item_id)
+        if item is None:
+            raise _refuse("NOT_BOOKABLE", f"'{item_id}' cannot be reserved in {self.pack.name}", field="item_id")
+        return item
+
+    # ---- the gates ----------------------------------------------------------------------------------
+    def dry_run(self, user_id: str, request: ReservationRequest) -> DryRun:
+        """Check the request against the venue's terms and hold nothing yet: a pending reservation and a token."""
+        item = self._item(request.item_id)
+        terms = item.terms
+        if request.time not in item.slots():
+            raise _refuse(
+                "NOT_A_SLOT",
+                f"{item.name} takes reservations every {terms.slot_minutes} min from "
+                f"{terms.first_slot:%H:%M} to {terms.last_slot:%H:%M}",
+                field="time",
+            )
+        if request.party_size > terms.max_party:
+            raise _refuse("PARTY_TOO_LARGE", f"at most {terms.max_party} people per booking", field="party_size")
+        starts = datetime.combine(request.date, request.time, tzinfo=self.zone)
+        now = self.clock()
+        if starts - timedelta(hours=terms.lead_time_hours) < now:
+            raise _refuse(
+                "TOO_LATE", f"bookings close {terms.lead_time_hours} h before the slot", field="time",
+                closes_at=(starts - timedelta(hours=terms.lead_time_hours)).isoformat(),
+            )  # fmt: skip
+        free = self.free_slots(item.id, request.date)
+        suggestions = sorted(free, key=lambda s: abs(_minutes(s) - _minutes(request.time)))[:3]
+        if request.time not in free:
+            raise _refuse(
+                "SLOT_FULL", f"{item.name} is full at {request.time:%H:%M}", field="time",
+                suggestions=[s.strftime("%H:%M") for s in suggestions],
+            )  # fmt: skip
+        price = item.price_per_person
+        quote = Quote(
+            price_per_person=price,
+            total=None if price is None else round(price * request.party_size, 2),
+            source=f"region pack {self.pack.name}: price_per_person" if price is not None else "unknown",
+        )
+        reservation_id = "r-" + uuid.uuid4().hex[:20]
+        with store.transaction(self.engine) as conn:
+            conn.execute(
+                store.reservations.insert().values(
+                    id=reservation_id,
+                    user_id=user_id,
+                    item_id=item.id,
+                    item_name=item.name,
+                    slot_date=request.date,
+                    slot_time=request.time.strftime("%H:%M"),
+                    party_size=request.party_size,
+                    contact=request.contact,
+                    notes=request.notes,
+                    status="pending",
+                    quote=quote.model_dump(),
+                    policy=terms.cancellation.model_dump(),
+                    created_at=now,
+                )
+            )
+            self._move(conn, reservation_id, None, "pending", "dry run", now)
+            token, expires = self._issue(conn, user_id, reservation_id, "reserve", now)
+            reservation = self._load(conn, reservation_id)
+        assert reservation is not None
+        unverified = ["MOCK_VENUE"] + ([] if price is not None else ["PRICE_UNKNOWN"])
+        return DryRun(
+            action="reserve", reservation=reservation, token=token, expires_at=expires, unverified=unverified,
+            suggestions=[s for s in suggestions if s != request.time],
+        )  # fmt: skip
+
+    def confirm(self, user_id: str, reservation_id: str, *, token: str, idempotency_key: str, consent: bool) -> Outcome:
+        """Spend the token and take the slot in one transaction; a repeated key returns the first outcome."""
+        return self._commit(user_id, reservation_id, "reserve", token, idempotency_key, consent)
+
+    def cancel_dry_run(self, user_id: str, reservation_id: str) -> DryRun:
+        """What cancelling costs now (the policy, the fee), and a token to confirm it."""
+        current = self.get(user_id, reservation_id)
+        if current.status != "confirmed":
+            raise _refuse(
+                "NOT_CANCELLABLE", f"a {current.status} reservation cannot be cancelled", field="reservation_id"
+            )
+        now = self.clock()
+        with store.transaction(self.engine) as conn:
+            token, expires = self._issue(conn, user_id, reservation_id, "cancel", now)
+        return DryRun(
+            action="cancel", reservation=current, token=token, expires_at=expires, fee=self._fee(current, now),
+            unverified=["MOCK_VENUE"],
+        )  # fmt: skip
+
+    def cancel(self, user_id: str, reservation_id: str, *, token: str, idempotency_key: str, consent: bool) -> Outcome:
+        return self._commit(user_id, reservation_id, "cancel", token, idempotency_key, consent)
+
+    # ---- inside the gates ---------------------------------------------------------------------------
+    def _fee(self, reservation: Reservation, now: datetime) -> float:
+        starts = datetime.combine(reservation.date, reservation.time, tzinfo=self.zone)
+        free_until = starts - timedelta(hours=reservation.policy.free_until_hours)
+        if now <= free_until or reservation.quote.total is None:
+            return 0.0
+        return round(reservation.quote.total * reservation.policy.fee_share, 2)
+
+    def _issue(
+        self, conn: Connection, user_id: str, reservation_id: str, action: str, now: datetime
+    ) -> tuple[str, datetime]:
+        token = secrets.token_urlsafe(24)
+        expires = now + self.token_ttl
+        conn.execute(
+            store.tokens.insert().values(
+                token_hash=_hash(token),
+                user_id=user_id,
+                reservation_id=reservation_id,
+                action=action,
+                expires_at=expires,
+                used_at=None,
+            )  # fmt: skip
+        )
+        return token, expires
+
+    def _move(self, conn: Connection, rid: str, frm: str | None, to: str, reason: str, now: datetime) -> None:
+        if frm is not None and to not in TRANSITIONS.get(frm, set()):
+            raise _refuse("ILLEGAL_TRANSITION", f"{frm} cannot become {to}")
+        if frm is not None:
+            moved = conn.execute(
+                store.reservations.update()
+                .where(store.reservations.c.id == rid, store.reservations.c.status == frm)
+                .values(status=to)
+            ).rowcount
+            if moved != 1:
+                raise _refuse("STATE_CHANGED", "the reservation changed meanwhile", field="reservation_id")
+        conn.execute(
+            store.transitions.insert().values(reservation_id=rid, from_status=frm, to_status=to, at=now, reason=reason)
+        )
+
+    def _commit(self, user_id: str, rid: str, action: str, token: str, key: str, consent: bool) -> Outcome:
+        if consent is not True:
+            raise _refuse("CONSENT_REQUIRED", "the person has not agreed to this", field="consent")
+        if not key or len(key) > 100:
+            raise InputError("an idempotency key of 1 to 100 characters is required", field="idempotency_key")
+        now = self.clock()
+        with store.transaction(self.engine) as conn:
+            spent = conn.execute(
+                store.tokens.update()
+                .where(
+                    store.tokens.c.token_hash == _hash(token),
+                    store.tokens.c.user_id == user_id,
+                    store.tokens.c.reservation_id == rid,
+                    store.tokens.c.action == action,
+                    store.tokens.c.used_at.is_(None),
+                    store.tokens.c.expires_at > now,
+                )
+                .values(used_at=now)
+            ).rowcount
+            if spent != 1:
+                replay = conn.execute(
+                    sa.select(store.confirmations).where(store.confirmations.c.idempotency_key == key)
+                ).first()
+                if (
+                    replay is not None
+                    and replay.user_id == user_id
+                    and replay.reservation_id == rid
+                    and replay.action == action
+                ):
+                    found = self._load(conn, rid)
+                    assert found is not None
+                    return Outcome(reservation=found, replayed=True)
+                raise _refuse(
+                    "TOKEN_INVALID", "the confirmation token is unknown, spent, expired or not yours", field="token"
+                )
+            conn.execute(
+                store.confirmations.insert().values(
+                    idempotency_key=key, user_id=user_id, reservation_id=rid, action=action
+                )
+            )
+            current = self._load(conn, rid)
+            assert current is not None
+            if action == "reserve":
+                taken = self._take_slot(conn, current)
+                if taken:
+                    self._move(conn, rid, "pending", "confirmed", "confirmed by the user", now)
+                else:
+                    self._move(conn, rid, "pending", "failed", "SLOT_FULL", now)
+            else:
+                self._move(
+                    conn, rid, "confirmed", "cancelled", f"cancelled by the user; fee {self._fee(current, now):g}", now
+                )
+                self._release_slot(conn, current)
+            final = self._load(conn, rid)
+        assert final is not None
+        return Outcome(reservation=final)
+
+    def _slot_key(self, r: Reservation) -> dict[str, Any]:
+        return {"item_id": r.item_id, "slot_date": r.date, "slot_time": r.time.strftime("%H:%M")}
+
+    def _take_slot(self, conn: Connection, r: Reservation) -> bool:
+        capacity = self._item(r.item_id).terms.capacity_per_slot
+        key = self._slot_key(r)
+        insert = _insert_ignore(conn).values(**key, booked=0)
+        conn.execute(insert)
+        took = conn.execute(
+            store.slots.update()
+            .where(*(store.slots.c[k] == v for k, v in key.items()), store.slots.c.booked < capacity)
+            .values(booked=store.slots.c.booked + 1)
+        ).rowcount
+        return took == 1
+
+    def _release_slot(self, conn: Connection, r: Reservation) -> None:
+        key = self._slot_key(r)
+        conn.execute(
+            store.slots.update()
+            .where(*(store.slots.c[k] == v for k, v in key.items()), store.slots.c.booked > 0)
+            .values(booked=store.slots.c.booked - 1)
+        )
+
+
+def _insert_ignore(conn: Connection) -> Any:
+    """INSERT ... ON CONFLICT DO NOTHING in the connection's dialect."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(store.slots).on_conflict_do_nothing()
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(store.slots).on_conflict_do_nothing()
+
+
+def _minutes(t: time) -> int:
+    return t.hour * 60 + t.minute
