@@ -17,15 +17,16 @@ failure is logged with a trace id and answered 500 with that id.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import uuid
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Request
+from fastapi import Depends, FastAPI, Header, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from core.auth import bearer_key, user_for_key
@@ -33,6 +34,7 @@ from core.config import get_settings
 from core.errors import InputError, OmniError, ResolutionError
 from core.models.agent import AgentRequest, AgentResponse
 from core.models.common import clean_text
+from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
 
 logger = logging.getLogger("omni.api")
 
@@ -143,13 +145,40 @@ async def _http_error(request: Request, exc: StarletteHTTPException) -> SafeJSON
     message = "the body is not JSON in UTF-8" if exc.status_code == 400 else str(exc.detail)
     response = error_response(exc.status_code, _HTTP_CODES.get(exc.status_code, f"HTTP_{exc.status_code}"), message)
     response.headers.update(exc.headers or {})
+    if exc.status_code == 405:  # Starlette names only the first route's methods; a path may have several
+        methods = {
+            m
+            for route in app.routes
+            if (regex := getattr(route, "path_regex", None)) is not None and regex.match(request.url.path)
+            for m in getattr(route, "methods", None) or ()
+        }
+        if methods:
+            response.headers["Allow"] = ", ".join(sorted(methods))
     return response
+
+
+#: reservation refusals that are not "the request is malformed"
+RESERVATION_STATUS = {
+    "NOT_FOUND": 404,
+    "NOT_BOOKABLE": 404,
+    "NOT_A_SLOT": 409,
+    "PARTY_TOO_LARGE": 409,
+    "TOO_LATE": 409,
+    "CONSENT_REQUIRED": 403,
+    "TOKEN_INVALID": 409,
+    "SLOT_FULL": 409,
+    "STATE_CHANGED": 409,
+    "NOT_CANCELLABLE": 409,
+}
 
 
 @app.exception_handler(OmniError)
 async def _omni_error(request: Request, exc: OmniError) -> SafeJSONResponse:
     status = 422 if isinstance(exc, (InputError, ResolutionError)) else 502
-    return error_response(status, exc.code, exc.message, exc.field)
+    status = RESERVATION_STATUS.get(exc.code, status)
+    details = exc.details if isinstance(exc.details, dict) else {}
+    extra = {"suggestions": details["suggestions"]} if "suggestions" in details else {}
+    return error_response(status, exc.code, exc.message, exc.field, **extra)
 
 
 @app.exception_handler(Exception)
@@ -211,3 +240,86 @@ def agent_metrics(user: str = Depends(current_user)) -> dict[str, Any]:
     from core.agent.telemetry import live_metrics
 
     return live_metrics(get_settings().agent_event_log)
+
+
+# ---- reservations: dry run, consent, confirmation with the dry run's token; user-bound -----------------------
+RESERVATION_ERRORS = _errors(
+    s403="consent was not given",
+    s404="no such reservation for this user, or nothing of that id can be reserved",
+    s409="the venue's terms refuse it (slot, party, lead time, full) or the token is spent, expired or not this "
+    "user's, or the state changed",
+)
+
+
+class ConfirmBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(min_length=1, max_length=200, description="the dry run's token")
+    idempotency_key: str = Field(min_length=1, max_length=100, description="the same key for every retry")
+    consent: StrictBool = Field(description="the person agreed to exactly what the dry run showed")
+
+
+class CancelBody(BaseModel):
+    """Without a token: the cancellation's dry run (policy, fee, token). With one: the cancellation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: str | None = Field(default=None, min_length=1, max_length=200)
+    idempotency_key: str | None = Field(
+        default=None, min_length=1, max_length=100, description="default: one key per token (retries replay)"
+    )
+    consent: StrictBool = False
+
+
+def reservation_service() -> Any:
+    from core.packs.loader import load_region
+    from core.reservations.service import ReservationService
+
+    settings = get_settings()
+    return ReservationService.from_settings(settings, load_region(settings.region, settings.data_dir))
+
+
+@app.post(
+    "/reservations",
+    response_model=DryRun,
+    tags=["reservations"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **RESERVATION_ERRORS},
+)
+def reservation_dry_run(request: ReservationRequest, user: str = Depends(current_user)) -> Any:
+    """What would be reserved, its price and source, the cancellation policy: nothing is held until confirmed."""
+    return reservation_service().dry_run(user, request)
+
+
+@app.post(
+    "/reservations/{reservation_id}/confirm",
+    response_model=Outcome,
+    tags=["reservations"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **RESERVATION_ERRORS},
+)
+def reservation_confirm(
+    reservation_id: Annotated[str, Path(max_length=40)], body: ConfirmBody, user: str = Depends(current_user)
+) -> Any:
+    return reservation_service().confirm(
+        user, reservation_id, token=body.token, idempotency_key=body.idempotency_key, consent=body.consent
+    )
+
+
+@app.post(
+    "/reservations/{reservation_id}/cancel",
+    response_model=DryRun | Outcome,
+    tags=["reservations"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **RESERVATION_ERRORS},
+)
+def reservation_cancel(
+    reservation_id: Annotated[str, Path(max_length=40)], body: CancelBody, user: str = Depends(current_user)
+) -> Any:
+    service = reservation_service()
+    if body.token is None:
+        return service.cancel_dry_run(user, reservation_id)
+    key = body.idempotency_key or "cancel-" + hashlib.sha256(body.token.encode("utf-8")).hexdigest()[:40]
+    return service.cancel(user, reservation_id, token=body.token, idempotency_key=key, consent=body.consent)
+
+
+@app.get("/reservations", response_model=list[Reservation], tags=["reservations"], responses=AUTH_ERRORS)
+def reservation_list(user: str = Depends(current_user)) -> Any:
+    return reservation_service().reservations_of(user)

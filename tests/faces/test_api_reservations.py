@@ -1,0 +1,49 @@
+"""The reservation endpoints: dry run, consent, confirmation with the dry run's token, list and cancel, all bound
+to the API key's user (another user's reservation is "not found")."""
+
+from __future__ import annotations
+
+from tests.conftest import auth
+
+BOOK = {"item_id": "a-peace-hotel", "date": "2030-01-05", "time": "19:00", "party_size": 2, "contact": "Li"}
+
+
+def test_reserve_confirm_list_and_cancel_through_the_api(client):
+    dry = client.post("/reservations", json=BOOK, headers=auth("alice"))
+    assert dry.status_code == 200, dry.text
+    body = dry.json()
+    rid, token = body["reservation"]["id"], body["token"]
+    assert body["reservation"]["status"] == "pending" and body["reservation"]["quote"]["total"] == 3000.0
+    confirm = f"/reservations/{rid}/confirm"
+    no_consent = client.post(confirm, json={"token": token, "idempotency_key": "k1", "consent": False},
+                             headers=auth("alice"))  # fmt: skip
+    assert no_consent.status_code == 403 and no_consent.json()["error"]["code"] == "CONSENT_REQUIRED"
+    stolen = client.post(confirm, json={"token": token, "idempotency_key": "k1", "consent": True}, headers=auth("bob"))
+    assert stolen.status_code == 409 and stolen.json()["error"]["code"] == "TOKEN_INVALID"
+    done = client.post(confirm, json={"token": token, "idempotency_key": "k1", "consent": True}, headers=auth("alice"))
+    assert done.status_code == 200 and done.json()["reservation"]["status"] == "confirmed"
+    retry = client.post(confirm, json={"token": token, "idempotency_key": "k1", "consent": True}, headers=auth("alice"))
+    assert retry.json()["replayed"] is True
+
+    assert [r["id"] for r in client.get("/reservations", headers=auth("alice")).json()] == [rid]
+    assert client.get("/reservations", headers=auth("bob")).json() == []
+    theirs = client.post(f"/reservations/{rid}/cancel", json={}, headers=auth("bob"))
+    assert theirs.status_code == 404 and theirs.json()["error"]["code"] == "NOT_FOUND"
+
+    cancel_dry = client.post(f"/reservations/{rid}/cancel", json={}, headers=auth("alice")).json()
+    assert cancel_dry["action"] == "cancel" and cancel_dry["fee"] == 0.0
+    cancelled = client.post(f"/reservations/{rid}/cancel", json={"token": cancel_dry["token"], "consent": True},
+                            headers=auth("alice"))  # fmt: skip
+    assert cancelled.status_code == 200 and cancelled.json()["reservation"]["status"] == "cancelled"
+
+
+def test_refusals_have_their_own_statuses_and_nothing_works_without_a_key(client):
+    unknown = client.post("/reservations", json={**BOOK, "item_id": "a-bund"}, headers=auth("alice"))
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "NOT_BOOKABLE"
+    off_slot = client.post("/reservations", json={**BOOK, "time": "19:10"}, headers=auth("alice"))
+    assert off_slot.status_code == 409 and off_slot.json()["error"]["field"] == "time"
+    past = client.post("/reservations", json={**BOOK, "date": "2020-01-05"}, headers=auth("alice"))
+    assert past.status_code == 409 and past.json()["error"]["code"] == "TOO_LATE"
+    keyless = {"Authorization": ""}  # the client sends alice's key unless told otherwise
+    assert client.post("/reservations", json=BOOK, headers=keyless).status_code == 401
+    assert client.get("/reservations", headers=keyless).status_code == 401
