@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -71,6 +72,10 @@ def _single(args: argparse.Namespace) -> int:
             if args.examples < 1:
                 raise InputError(f"--examples must be at least 1, not {args.examples}", field="examples")
             out = bench_fuzz(examples=args.examples, progress=lambda line: print(line, file=sys.stderr, flush=True))
+        elif kind == "reservations":
+            from core.bench.reservations import bench_reservations
+
+            out = bench_reservations(pg_url=args.pg or os.environ.get("OMNI_TEST_PG_URL") or None)
         elif kind == "amap-cache":
             from core.bench.amap_cache import bench_amap_cache
 
@@ -107,7 +112,7 @@ def add_parsers(sub: Any) -> None:
 
     bench = sub.add_parser(
         "bench",
-        help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | amap-cache | tsplib | lkh | solomon",
+        help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | amap-cache | reservations | ...",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -124,6 +129,7 @@ def add_parsers(sub: Any) -> None:
         "itinerary": ("itinerary timing on the demo trips, per variant", None),
         "fuzz": ("generated input against every CLI command and API route; counts unhandled errors", None),
         "faults": ("worst-case wait when AMap never answers (shipped timeouts and budget)", None),
+        "reservations": ("50 concurrent confirmations and 50 parties for one slot, SQLite and PostgreSQL", None),
         "amap-cache": ("AMap calls of a 10-stop plan, cold and warm in a new process (stand-in server)", None),
         "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),
     }
@@ -136,6 +142,8 @@ def add_parsers(sub: Any) -> None:
         # no defaults here: a value given before KIND must survive (_check_common fills in the defaults)
         p.add_argument("--time-limit", type=float, default=argparse.SUPPRESS, help="default: 1")
         p.add_argument("--repeats", type=int, default=argparse.SUPPRESS, help="default: 5")
+        if kind == "reservations":
+            p.add_argument("--pg", default=None, help="a PostgreSQL URL (default: OMNI_TEST_PG_URL)")
         if kind == "fuzz":
             p.add_argument("--examples", type=int, default=2000, help="generated cases in all (default 2000)")
         p.set_defaults(func=_single)

@@ -41,6 +41,10 @@ class ReservationError(InputError):
     code = "RESERVATION_REFUSED"
 
 
+class _TokenNotSpent(Exception):
+    """The token matched no unspent row: a retry to replay, or a refusal."""
+
+
 def _refuse(code: str, message: str, *, field: str | None = None, **details: Any) -> ReservationError:
     return ReservationError(message, field=field, code=code, details=details or None)
 
@@ -288,54 +292,80 @@ class ReservationService:
         if not key or len(key) > 100:
             raise InputError("an idempotency key of 1 to 100 characters is required", field="idempotency_key")
         now = self.clock()
-        with store.transaction(self.engine) as conn:
-            spent = conn.execute(
-                store.tokens.update()
-                .where(
-                    store.tokens.c.token_hash == _hash(token),
-                    store.tokens.c.user_id == user_id,
-                    store.tokens.c.reservation_id == rid,
-                    store.tokens.c.action == action,
-                    store.tokens.c.used_at.is_(None),
-                    store.tokens.c.expires_at > now,
-                )
-                .values(used_at=now)
-            ).rowcount
-            if spent != 1:
-                replay = conn.execute(
-                    sa.select(store.confirmations).where(store.confirmations.c.idempotency_key == key)
+        try:
+            with store.transaction(self.engine) as conn:
+                earlier = conn.execute(
+                    sa.select(store.confirmations).where(
+                        store.confirmations.c.user_id == user_id, store.confirmations.c.idempotency_key == key
+                    )
                 ).first()
-                if (
-                    replay is not None
-                    and replay.user_id == user_id
-                    and replay.reservation_id == rid
-                    and replay.action == action
-                ):
-                    found = self._load(conn, rid)
-                    assert found is not None
-                    return Outcome(reservation=found, replayed=True)
+                if earlier is not None:  # a retry: the first outcome, or a key already used for something else
+                    if earlier.reservation_id == rid and earlier.action == action:
+                        found = self._load(conn, rid)
+                        assert found is not None
+                        return Outcome(reservation=found, replayed=True)
+                    raise _refuse("IDEMPOTENCY_KEY_REUSED", "this idempotency key was used for another request",
+                                  field="idempotency_key")  # fmt: skip
+                spent = conn.execute(
+                    store.tokens.update()
+                    .where(
+                        store.tokens.c.token_hash == _hash(token),
+                        store.tokens.c.user_id == user_id,
+                        store.tokens.c.reservation_id == rid,
+                        store.tokens.c.action == action,
+                        store.tokens.c.used_at.is_(None),
+                        store.tokens.c.expires_at > now,
+                    )
+                    .values(used_at=now)
+                ).rowcount
+                if spent != 1:  # spent meanwhile, perhaps by this very retry racing in: then it is a replay
+                    raise _TokenNotSpent
+
+                conn.execute(
+                    store.confirmations.insert().values(
+                        idempotency_key=key, user_id=user_id, reservation_id=rid, action=action
+                    )
+                )
+                return self._apply(conn, rid, action, now)
+        except sa.exc.IntegrityError:  # the same key raced in twice: the other request holds it, nothing changed
+            return self._replay_or_refuse(user_id, rid, action, key)
+        except _TokenNotSpent:
+            try:
+                return self._replay_or_refuse(user_id, rid, action, key)
+            except ReservationError:
                 raise _refuse(
                     "TOKEN_INVALID", "the confirmation token is unknown, spent, expired or not yours", field="token"
+                ) from None
+
+    def _replay_or_refuse(self, user_id: str, rid: str, action: str, key: str) -> Outcome:
+        with store.transaction(self.engine) as conn:
+            earlier = conn.execute(
+                sa.select(store.confirmations).where(
+                    store.confirmations.c.user_id == user_id, store.confirmations.c.idempotency_key == key
                 )
-            conn.execute(
-                store.confirmations.insert().values(
-                    idempotency_key=key, user_id=user_id, reservation_id=rid, action=action
-                )
-            )
-            current = self._load(conn, rid)
-            assert current is not None
-            if action == "reserve":
-                taken = self._take_slot(conn, current)
-                if taken:
-                    self._move(conn, rid, "pending", "confirmed", "confirmed by the user", now)
-                else:
-                    self._move(conn, rid, "pending", "failed", "SLOT_FULL", now)
+            ).first()
+            if earlier is not None and earlier.reservation_id == rid and earlier.action == action:
+                found = self._load(conn, rid)
+                assert found is not None
+                return Outcome(reservation=found, replayed=True)
+        raise _refuse(
+            "IDEMPOTENCY_KEY_REUSED", "this idempotency key was used for another request", field="idempotency_key"
+        )
+
+    def _apply(self, conn: Connection, rid: str, action: str, now: datetime) -> Outcome:
+        """Inside the confirming transaction: take the slot (or fail), or cancel and give the slot back."""
+        current = self._load(conn, rid)
+        assert current is not None
+        if action == "reserve":
+            if self._take_slot(conn, current):
+                self._move(conn, rid, "pending", "confirmed", "confirmed by the user", now)
             else:
-                self._move(
-                    conn, rid, "confirmed", "cancelled", f"cancelled by the user; fee {self._fee(current, now):g}", now
-                )
-                self._release_slot(conn, current)
-            final = self._load(conn, rid)
+                self._move(conn, rid, "pending", "failed", "SLOT_FULL", now)
+        else:
+            fee = self._fee(current, now)
+            self._move(conn, rid, "confirmed", "cancelled", f"cancelled by the user; fee {fee:g}", now)
+            self._release_slot(conn, current)
+        final = self._load(conn, rid)
         assert final is not None
         return Outcome(reservation=final)
 

@@ -61,8 +61,8 @@ tokens = sa.Table(
 confirmations = sa.Table(
     "reservation_confirmations",
     metadata,
+    sa.Column("user_id", sa.String(120), primary_key=True),
     sa.Column("idempotency_key", sa.String(100), primary_key=True),
-    sa.Column("user_id", sa.String(120)),
     sa.Column("reservation_id", sa.String(40)),
     sa.Column("action", sa.String(10)),
 )

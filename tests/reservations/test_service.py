@@ -84,8 +84,10 @@ def test_a_booking_goes_through_dry_run_consent_and_confirmation(service):
 def test_fifty_concurrent_confirmations_make_exactly_one_reservation(service):
     dry = service.dry_run("alice", ask())
     outcomes: list[str] = []
+    start = threading.Barrier(50)  # all fifty at once
 
     def confirm(key: str) -> None:
+        start.wait()
         try:
             done = service.confirm("alice", dry.reservation.id, token=dry.token, idempotency_key=key, consent=True)
             outcomes.append("replayed" if done.replayed else "made")
@@ -171,3 +173,15 @@ def test_a_dry_run_never_confirmed_expires_and_its_token_with_it(service):
     assert expired.status == "failed" and expired.transitions[-1].reason == "DRY_RUN_EXPIRED"
     refused("TOKEN_INVALID", later.confirm, "alice", dry.reservation.id, token=dry.token, idempotency_key="k",
             consent=True)  # fmt: skip
+
+
+def test_an_idempotency_key_belongs_to_its_user_and_to_one_request(service):
+    mine, theirs = service.dry_run("alice", ask()), service.dry_run("bob", ask())
+    a = service.confirm("alice", mine.reservation.id, token=mine.token, idempotency_key="same", consent=True)
+    b = service.confirm("bob", theirs.reservation.id, token=theirs.token, idempotency_key="same", consent=True)
+    assert a.reservation.status == b.reservation.status == "confirmed"  # two users, one key: no clash
+    other = service.dry_run("alice", ask(at=time(18, 0)))
+    refused("IDEMPOTENCY_KEY_REUSED", service.confirm, "alice", other.reservation.id, token=other.token,
+            idempotency_key="same", consent=True)  # fmt: skip
+    ok = service.confirm("alice", other.reservation.id, token=other.token, idempotency_key="fresh", consent=True)
+    assert ok.reservation.status == "confirmed"  # the refused attempt spent nothing

@@ -50,10 +50,10 @@ def upgrade() -> None:
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
     )
-    op.create_table(
+    op.create_table(  # a key is the caller's: two users may pick the same one
         "reservation_confirmations",
+        sa.Column("user_id", sa.String(120), primary_key=True),
         sa.Column("idempotency_key", sa.String(100), primary_key=True),
-        sa.Column("user_id", sa.String(120), nullable=False),
         sa.Column("reservation_id", sa.String(40), sa.ForeignKey("reservations.id"), nullable=False),
         sa.Column("action", sa.String(10), nullable=False),
     )
