@@ -228,9 +228,10 @@ def _safe(link: str | None) -> str | None:
 def _outside_china(region: str | None) -> bool:
     from core.errors import OmniError
     from core.packs.loader import load_region
+    from core.route.links import amap_navigates_in
 
     try:
-        return bool(region) and load_region(str(region)).country not in ("", "CN")
+        return bool(region) and not amap_navigates_in(load_region(str(region)).country)
     except (OmniError, ValueError, OSError):
         return False
 

@@ -280,6 +280,7 @@ class ValhallaRouter:
         costing = self._costing(mode)
         gaps = self.gaps_m(pts, mode=mode) if n else []
         inside = [i for i in range(n) if gaps[i] <= self.snap_cutoff_m]
+        outside = [i for i in range(n) if gaps[i] > self.snap_cutoff_m]
         dist = [[0.0 if i == j else math.nan for j in range(n)] for i in range(n)]
         dur = [[0.0 if i == j else math.nan for j in range(n)] for i in range(n)]
         self._fill(pts, inside, inside, dist, dur, costing=costing, radius_m=0)
@@ -296,8 +297,7 @@ class ValhallaRouter:
             f"point {i} ({pts[i].lon:.5f}, {pts[i].lat:.5f}) is "
             + ("far from" if math.isinf(gaps[i]) else f"{gaps[i] / 1000:.1f} km from")
             + " the road network"
-            for i in range(n)
-            if i not in set(inside)
+            for i in outside
         ]
         return TravelMatrix(
             distances_m=dist,
@@ -305,7 +305,7 @@ class ValhallaRouter:
             source=self.name,
             mode=mode,
             notes=notes,
-            off_network=[i for i in range(n) if gaps[i] > self.snap_cutoff_m],
+            off_network=outside,
         )
 
     def _fill(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -39,6 +39,12 @@ class ReservationError(InputError):
     """A reservation the rules refuse; ``code`` says which rule (the edge words it for people)."""
 
     code = "RESERVATION_REFUSED"
+
+
+def _key_reused() -> ReservationError:
+    return _refuse(
+        "IDEMPOTENCY_KEY_REUSED", "this idempotency key was used for another request", field="idempotency_key"
+    )
 
 
 class _TokenNotSpent(Exception):
@@ -84,25 +90,7 @@ class ReservationService:
             .where(store.transitions.c.reservation_id == reservation_id)
             .order_by(store.transitions.c.id)
         ).all()
-        return Reservation(
-            id=row.id,
-            user_id=row.user_id,
-            item_id=row.item_id,
-            item_name=row.item_name,
-            date=store.as_date(row.slot_date),
-            time=time.fromisoformat(row.slot_time),
-            party_size=row.party_size,
-            contact=row.contact,
-            notes=row.notes,
-            status=row.status,
-            quote=Quote.model_validate(row.quote),
-            policy=CancellationPolicy.model_validate(row.policy),
-            created_at=store.as_utc(row.created_at),
-            transitions=[
-                Transition(from_status=m.from_status, to_status=m.to_status, at=store.as_utc(m.at), reason=m.reason)
-                for m in moves
-            ],
-        )
+        return _reservation(row, moves)
 
     def get(self, user_id: str, reservation_id: str) -> Reservation:
         """The user's own reservation; another user's is "not found", never "forbidden"."""
@@ -133,12 +121,20 @@ class ReservationService:
             )
             for rid in stale:
                 self._move(conn, rid, "pending", "failed", "DRY_RUN_EXPIRED", now)
-            ids = conn.execute(
-                sa.select(store.reservations.c.id)
+            rows = conn.execute(
+                sa.select(store.reservations)
                 .where(store.reservations.c.user_id == user_id)
                 .order_by(store.reservations.c.slot_date, store.reservations.c.slot_time, store.reservations.c.id)
-            ).scalars()
-            return [r for rid in ids if (r := self._load(conn, rid)) is not None]
+            ).all()
+            moves = conn.execute(
+                sa.select(store.transitions)
+                .where(store.transitions.c.reservation_id.in_([r.id for r in rows]))
+                .order_by(store.transitions.c.id)
+            ).all()
+        by_reservation: dict[str, list[Any]] = {}
+        for m in moves:
+            by_reservation.setdefault(m.reservation_id, []).append(m)
+        return [_reservation(row, by_reservation.get(row.id, [])) for row in rows]
 
     # ---- availability -------------------------------------------------------------------------------
     def _booked(self, conn: Connection, item: BookableItem, day: date) -> dict[str, int]:
@@ -294,18 +290,9 @@ class ReservationService:
         now = self.clock()
         try:
             with store.transaction(self.engine) as conn:
-                earlier = conn.execute(
-                    sa.select(store.confirmations).where(
-                        store.confirmations.c.user_id == user_id, store.confirmations.c.idempotency_key == key
-                    )
-                ).first()
-                if earlier is not None:  # a retry: the first outcome, or a key already used for something else
-                    if earlier.reservation_id == rid and earlier.action == action:
-                        found = self._load(conn, rid)
-                        assert found is not None
-                        return Outcome(reservation=found, replayed=True)
-                    raise _refuse("IDEMPOTENCY_KEY_REUSED", "this idempotency key was used for another request",
-                                  field="idempotency_key")  # fmt: skip
+                replay = self._earlier(conn, user_id, rid, action, key)
+                if replay is not None:  # a retry: the first outcome
+                    return replay
                 spent = conn.execute(
                     store.tokens.update()
                     .where(
@@ -320,37 +307,38 @@ class ReservationService:
                 ).rowcount
                 if spent != 1:  # spent meanwhile, perhaps by this very retry racing in: then it is a replay
                     raise _TokenNotSpent
-
                 conn.execute(
                     store.confirmations.insert().values(
                         idempotency_key=key, user_id=user_id, reservation_id=rid, action=action
                     )
                 )
                 return self._apply(conn, rid, action, now)
-        except sa.exc.IntegrityError:  # the same key raced in twice: the other request holds it, nothing changed
-            return self._replay_or_refuse(user_id, rid, action, key)
-        except _TokenNotSpent:
-            try:
-                return self._replay_or_refuse(user_id, rid, action, key)
-            except ReservationError:
-                raise _refuse(
-                    "TOKEN_INVALID", "the confirmation token is unknown, spent, expired or not yours", field="token"
-                ) from None
+        except (sa.exc.IntegrityError, _TokenNotSpent) as lost:  # another request won the race: look again
+            with store.transaction(self.engine) as conn:
+                replay = self._earlier(conn, user_id, rid, action, key)
+            if replay is not None:
+                return replay
+            if isinstance(lost, sa.exc.IntegrityError):
+                raise _key_reused() from None
+            raise _refuse(
+                "TOKEN_INVALID", "the confirmation token is unknown, spent, expired or not yours", field="token"
+            ) from None
 
-    def _replay_or_refuse(self, user_id: str, rid: str, action: str, key: str) -> Outcome:
-        with store.transaction(self.engine) as conn:
-            earlier = conn.execute(
-                sa.select(store.confirmations).where(
-                    store.confirmations.c.user_id == user_id, store.confirmations.c.idempotency_key == key
-                )
-            ).first()
-            if earlier is not None and earlier.reservation_id == rid and earlier.action == action:
-                found = self._load(conn, rid)
-                assert found is not None
-                return Outcome(reservation=found, replayed=True)
-        raise _refuse(
-            "IDEMPOTENCY_KEY_REUSED", "this idempotency key was used for another request", field="idempotency_key"
-        )
+    def _earlier(self, conn: Connection, user_id: str, rid: str, action: str, key: str) -> Outcome | None:
+        """The outcome of an earlier confirmation under ``key`` (a replay), None if there was none; a key the user
+        already spent on another request is refused."""
+        earlier = conn.execute(
+            sa.select(store.confirmations).where(
+                store.confirmations.c.user_id == user_id, store.confirmations.c.idempotency_key == key
+            )
+        ).first()
+        if earlier is None:
+            return None
+        if earlier.reservation_id != rid or earlier.action != action:
+            raise _key_reused()
+        found = self._load(conn, rid)
+        assert found is not None
+        return Outcome(reservation=found, replayed=True)
 
     def _apply(self, conn: Connection, rid: str, action: str, now: datetime) -> Outcome:
         """Inside the confirming transaction: take the slot (or fail), or cancel and give the slot back."""
@@ -391,6 +379,29 @@ class ReservationService:
             .where(*(store.slots.c[k] == v for k, v in key.items()), store.slots.c.booked > 0)
             .values(booked=store.slots.c.booked - 1)
         )
+
+
+def _reservation(row: Any, moves: Sequence[Any]) -> Reservation:
+    """A reservation row and its transition rows (in order) as the model."""
+    return Reservation(
+        id=row.id,
+        user_id=row.user_id,
+        item_id=row.item_id,
+        item_name=row.item_name,
+        date=store.as_date(row.slot_date),
+        time=time.fromisoformat(row.slot_time),
+        party_size=row.party_size,
+        contact=row.contact,
+        notes=row.notes,
+        status=row.status,
+        quote=Quote.model_validate(row.quote),
+        policy=CancellationPolicy.model_validate(row.policy),
+        created_at=store.as_utc(row.created_at),
+        transitions=[
+            Transition(from_status=m.from_status, to_status=m.to_status, at=store.as_utc(m.at), reason=m.reason)
+            for m in moves
+        ],
+    )
 
 
 def _insert_ignore(conn: Connection) -> Any:

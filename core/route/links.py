@@ -41,6 +41,12 @@ _WEB_MODE = {"driving": "car", "walking": "walk", "cycling": "ride"}  # ride: mo
 _AMAP_POI_ID = re.compile(r"^[A-Za-z0-9]+$")  # e.g. B000A60DA1; pack ids such as "sh-bund" never match
 
 
+def amap_navigates_in(country: str) -> bool:
+    """AMap's app and web navigation cover mainland China: a region elsewhere gets no links (a pack without a
+    country is taken as the curated Chinese kind)."""
+    return country in ("", "CN")
+
+
 def _enc(value: object) -> str:
     """Percent-encode one item (UTF-8), leaving no separator or delimiter literal."""
     return quote(str(value), safe="")

@@ -37,7 +37,7 @@ from core.models.route import (
 )
 from core.optimizer.order_search import candidate_orders, distinct_place_orders, order_totals
 from core.packs.loader import RegionPack
-from core.route.links import build_deep_links
+from core.route.links import amap_navigates_in, build_deep_links
 from core.route.resolver import resolve_points, same_place
 from core.route.strategies import Scored, best_reason, km, mins, other_reason, pareto_front, rank
 
@@ -424,7 +424,7 @@ def links_stage(
     a region elsewhere gets none rather than links that cannot navigate)."""
     if not request.need_deep_link:
         return RouteLinks(deep_links=None)
-    if provider is not None and provider.region.country not in ("", "CN"):
+    if provider is not None and not amap_navigates_in(provider.region.country):
         return RouteLinks(deep_links=None)
     deep_links, warnings = build_deep_links(
         origin=trip.origin,
