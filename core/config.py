@@ -166,6 +166,12 @@ class Settings(BaseSettings):
     )
     browse_timeout_s: float = Field(default=8.0, gt=0, le=60, description="The whole visit's deadline.")
     browse_max_bytes: int = Field(default=2_000_000, ge=10_000, le=50_000_000, description="Largest page read.")
+    dashboard_user: str = Field(
+        default="",
+        max_length=120,
+        pattern=r"^[A-Za-z0-9_.@-]*$",
+        description="One user for every dashboard session (a shared demo); empty: one user per browser session.",
+    )
     dry_run_ttl_s: float = Field(default=600.0, gt=0, le=86_400, description="How long a dry run can be confirmed.")
 
     def region_dir(self, region: str | None = None) -> Path:
