@@ -166,6 +166,18 @@ class Settings(BaseSettings):
     )
     browse_timeout_s: float = Field(default=8.0, gt=0, le=60, description="The whole visit's deadline.")
     browse_max_bytes: int = Field(default=2_000_000, ge=10_000, le=50_000_000, description="Largest page read.")
+    # Half-day planner (core/halfday/; docs/ARCHITECTURE.md, "Half-day planner")
+    halfday_mock_tools: list[str] = Field(
+        default_factory=list, description="Tools that run their registered mock instead (e.g. decompose_goal)."
+    )
+    halfday_solver: Literal["auto", "greedy", "cp_sat"] = Field(
+        default="auto", description="auto: greedy, then CP-SAT when a greedy plan misses what the goal requires."
+    )
+    halfday_reference_cost: float = Field(
+        default=300.0, gt=0, description="Cost per person (pack currency) that scores 0.5 on C when no budget is given."
+    )
+    halfday_breaker_fail_max: int = Field(default=3, ge=1, le=100, description="Travel failures that open the breaker.")
+    halfday_breaker_reset_s: float = Field(default=60.0, gt=0, le=3600, description="Breaker cool-down (half-open).")
     dashboard_user: str = Field(
         default="",
         max_length=120,

@@ -1,0 +1,143 @@
+"""Stages 3 and 4: one profile from the goal and the memory (``analyze_user_profile``), then the free time slots
+with travel buffers (``plan_time_slots``)."""
+
+from __future__ import annotations
+
+from datetime import date, time, timedelta
+
+from core.config import Settings
+from core.halfday.goal_models import Party
+from core.halfday.models import Profile, ProfileInput, Slot, SlotsInput, TimeSlots
+from core.itinerary.travel import robustness_policy_for
+
+#: walking legs longer than this (minutes) go by car; less with small children, older people or a wheelchair
+WALK_LIMIT_MIN = 20
+WALK_LIMIT_CAREFUL_MIN = 12
+#: meal windows on the local clock: a meal slot exists when the half day overlaps its window by ≥ 60 minutes
+MEAL_WINDOWS = {"lunch": (time(11, 30), time(14, 0)), "dinner": (time(17, 30), time(20, 30))}
+MEAL_MIN_OVERLAP = 60
+READY_MIN = 15  # planning for today: the first step starts no sooner than this after now
+
+
+def _ages_from_memory(birth_years: list[int], today: date) -> list[int]:
+    return sorted(max(0, min(17, today.year - y)) for y in birth_years if today.year - y <= 17)
+
+
+def analyze_user_profile(inp: ProfileInput) -> Profile:
+    goal, memory = inp.goal, inp.memory
+    fam = memory.family
+    said_party = "party_default_one_adult" not in goal.assumed
+    if said_party:
+        party, party_source = goal.party, "goal"
+        child_ages = list(goal.party.children_ages)
+    elif fam.adults:
+        ages = _ages_from_memory(fam.children_birth_years, inp.today)
+        party = Party(
+            adults=fam.adults, children=len(ages), children_ages=ages, seniors=min(fam.seniors or 0, fam.adults)
+        )
+        party_source, child_ages = "memory", ages
+    else:
+        party, party_source, child_ages = goal.party, "default", []
+
+    constraints = goal.constraints.model_copy(deep=True)
+    for d in fam.diet:
+        if d not in constraints.diet:
+            constraints.diet.append(d)  # type: ignore[arg-type]
+    for m in fam.mobility:
+        if m not in constraints.mobility:
+            constraints.mobility.append(m)  # type: ignore[arg-type]
+
+    prefs: dict[str, float] = {p: 1.0 for p in goal.preferences}
+    for tag, affinity in memory.preferences.items():
+        prefs[f"tag:{tag}"] = round(0.5 * affinity, 3)  # learned tastes count half as much as what was asked today
+    if "hot" in constraints.weather or "cold" in constraints.weather:
+        prefs.setdefault("indoor", 0.5)
+
+    taboos = [f"diet:{d}" for d in constraints.diet] + [f"avoid:{a}" for a in goal.avoid]
+    if party.children:
+        taboos.append("no_alcohol_venues")
+        if child_ages:
+            taboos.append(f"min_age:{min(child_ages)}")
+
+    reasons: list[str] = []
+    if "quiet" in goal.preferences:
+        reasons.append("asked_for_quiet")
+    if any(a < 4 for a in child_ages):
+        reasons.append("small_children")
+    if party.seniors:
+        reasons.append("seniors")
+    if {"stroller", "wheelchair"} & set(constraints.mobility):
+        reasons.append("mobility")
+    crowd = "low" if reasons else ("medium" if party.children else "high")
+
+    careful = bool(party.seniors or any(a < 7 for a in child_ages) or constraints.mobility)
+    walk_limit = WALK_LIMIT_CAREFUL_MIN if careful else WALK_LIMIT_MIN
+    if constraints.transport == "walking":
+        walk_limit = 45
+    elif constraints.transport in ("driving", "transit"):
+        walk_limit = 5
+    if constraints.max_leg_minutes is not None:
+        walk_limit = min(walk_limit, constraints.max_leg_minutes)
+
+    return Profile(
+        party=party,
+        party_source=party_source,
+        child_ages=child_ages,
+        preferences=prefs,
+        avoid=list(goal.avoid),
+        constraints=constraints,
+        taboos=taboos,
+        crowd_tolerance=crowd,
+        crowd_reasons=reasons,
+        indoor_only="rain" in constraints.weather,
+        walk_limit_min=walk_limit,
+        named_places=list(goal.named_places),
+        avoid_place_ids=list(memory.disliked),
+    )
+
+
+def _minutes(t: time) -> int:
+    return t.hour * 60 + t.minute
+
+
+def _clock(minutes: int) -> time:
+    minutes = max(0, min(minutes, 24 * 60 - 1))
+    return time(minutes // 60, minutes % 60)
+
+
+def plan_time_slots(inp: SlotsInput, *, settings: Settings) -> TimeSlots:
+    """The window cut into activity and meal slots; travel is planned robustly (nominal × factor + buffer)."""
+    window, now = inp.window, inp.now
+    start = _minutes(window.start)
+    if window.date == now.date():
+        ready = now + timedelta(minutes=READY_MIN)
+        start = max(start, -(-(ready.hour * 60 + ready.minute) // 15) * 15)
+    end = _minutes(window.end)
+    if start >= end:
+        start = end - 15  # the caller checked the window is not over; a sliver still gets planned honestly
+    meals: list[Slot] = []
+    for meal, (m_start, m_end) in MEAL_WINDOWS.items():
+        lo, hi = max(start, _minutes(m_start)), min(end, _minutes(m_end))
+        if hi - lo >= MEAL_MIN_OVERLAP:
+            meals.append(Slot(kind="meal", start=_clock(lo), end=_clock(hi), meal=meal))  # type: ignore[arg-type]
+    slots: list[Slot] = []
+    cursor = start
+    for m in meals:
+        if _minutes(m.start) > cursor:
+            slots.append(Slot(kind="activity", start=_clock(cursor), end=m.start))
+        slots.append(m)
+        cursor = _minutes(m.end)
+    if cursor < end:
+        slots.append(Slot(kind="activity", start=_clock(cursor), end=_clock(end)))
+    profile = inp.profile
+    careful = bool(profile.party.seniors or profile.child_ages or profile.constraints.mobility)
+    policy = robustness_policy_for("walking", "relaxed" if careful else "normal", settings=settings)
+    return TimeSlots(
+        date=window.date,
+        start=_clock(start),
+        end=_clock(end),
+        slots=slots,
+        travel_factor=policy.factor,
+        travel_buffer_min=policy.buffer_min,
+        source="settings",
+    )

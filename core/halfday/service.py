@@ -1,0 +1,212 @@
+"""The half-day planner's entry points: the tool registry wired to a region's services, the event stream, a plan
+collected from it, the memory's feedback, and stage 7's reservation through the reservation service's gates."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, time, timedelta
+
+from pydantic import BaseModel, Field
+
+from core.config import Settings, get_settings
+from core.geo.base import LonLat
+from core.geo.composite import MapServices
+from core.halfday.compose import compose_plans
+from core.halfday.cpsat import exact_order
+from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
+from core.halfday.memory import MemoryStore
+from core.halfday.models import (
+    Candidates,
+    ComposeInput,
+    HalfDayEvent,
+    HalfDayRequest,
+    HalfDayResult,
+    Memory,
+    MemoryEvent,
+    MemoryQuery,
+    PlanSet,
+    Profile,
+    ProfileInput,
+    ReserveInput,
+    ScoreInput,
+    SearchFilters,
+    SlotsInput,
+    TimeSlots,
+)
+from core.halfday.pipeline import plan_events
+from core.halfday.profile import analyze_user_profile, plan_time_slots
+from core.halfday.score import score_plans
+from core.halfday.search import search_places
+from core.halfday.tools import EmptyResult, ToolRegistry, ToolSpec
+from core.halfday.travel import build_travel_table
+from core.reservations.models import DryRun, ReservationRequest
+from core.reservations.service import ReservationService
+
+
+class GoalInput(BaseModel):
+    text: str = Field(min_length=1, max_length=4000)
+    now: datetime
+
+
+def _decompose(inp: GoalInput) -> DecomposedGoal:
+    from core.halfday.goal import decompose_goal  # stage 1's parser (rules; the LLM's when configured)
+
+    return decompose_goal(inp.text, now=inp.now)
+
+
+def _mock_goal(inp: GoalInput) -> DecomposedGoal:
+    """A fixed, valid goal for demos: tomorrow 13:00–18:00, two adults, museums and local food."""
+    day = (inp.now + timedelta(days=1)).date()
+    return DecomposedGoal(
+        text=inp.text[:1000],
+        language="zh",
+        window=TimeWindow(date=day, start=time(13, 0), end=time(18, 0), phrase="mock"),
+        party=Party(adults=2),
+        preferences=["museum", "local_food"],
+    )
+
+
+class HalfDayPlanner:
+    """One region's half-day planner: its tools, memory and reservation service."""
+
+    def __init__(
+        self,
+        *,
+        provider: MapServices,
+        settings: Settings | None = None,
+        memory: MemoryStore | None = None,
+        reservations: ReservationService | None = None,
+    ) -> None:
+        self.provider = provider
+        self.settings = settings or get_settings()
+        self.memory = memory or MemoryStore.from_url(self.settings.db_url)
+        self._reservations = reservations
+        self.registry = self._registry()
+
+    @property
+    def reservations(self) -> ReservationService:
+        if self._reservations is None:
+            self._reservations = ReservationService.from_settings(self.settings, self.provider.region)
+        return self._reservations
+
+    # ---- the tools ----------------------------------------------------------------------------------
+    def _registry(self) -> ToolRegistry:
+        s = self.settings
+        specs = [
+            ToolSpec(name="decompose_goal", stage=1, input_model=GoalInput, output_model=DecomposedGoal,
+                     fn=_decompose, mock=_mock_goal),
+            ToolSpec(name="get_memory", stage=2, input_model=MemoryQuery, output_model=Memory,
+                     fn=lambda q: self.memory.get(q.user_id), mock=lambda q: Memory(user_id=q.user_id, source="mock")),
+            ToolSpec(name="analyze_user_profile", stage=3, input_model=ProfileInput, output_model=Profile,
+                     fn=analyze_user_profile),
+            ToolSpec(name="plan_time_slots", stage=4, input_model=SlotsInput, output_model=TimeSlots,
+                     fn=lambda i: plan_time_slots(i, settings=s)),
+            ToolSpec(name="search_places", stage=5, input_model=SearchFilters, output_model=Candidates,
+                     fn=self._search),
+            ToolSpec(name="rank_places_for_plan", stage=6, input_model=ComposeInput, output_model=PlanSet,
+                     fn=self._compose),
+            ToolSpec(name="score_plans", stage=6, input_model=ScoreInput, output_model=PlanSet, fn=self._score),
+            ToolSpec(name="mock_reserve", stage=7, input_model=ReserveInput, output_model=DryRun, fn=self._reserve),
+        ]  # fmt: skip
+        return ToolRegistry(specs, mocked=s.halfday_mock_tools)
+
+    def _search(self, filters: SearchFilters) -> Candidates:
+        found = search_places(filters, pack=self.provider.region, settings=self.settings)
+        if not found.items:
+            raise EmptyResult("no place passes the filters", details=found.excluded)
+        return found
+
+    def _compose(self, inp: ComposeInput) -> PlanSet:
+        cands = inp.candidates.items
+        points = [LonLat(c.lon, c.lat) for c in cands]
+        origin = None
+        if inp.origin is not None:
+            points.append(LonLat(inp.origin.lon, inp.origin.lat))
+            origin = len(points) - 1
+        table = build_travel_table(
+            points,
+            provider=self.provider,
+            walk_limit_min=inp.profile.walk_limit_min,
+            factor=inp.slots.travel_factor,
+            buffer_min=inp.slots.travel_buffer_min,
+            fail_max=self.settings.halfday_breaker_fail_max,
+            reset_timeout_s=self.settings.halfday_breaker_reset_s,
+        )
+        plans, notes = compose_plans(
+            cands,
+            table,
+            inp.slots,
+            inp.profile,
+            origin=origin,
+            max_plans=inp.max_plans,
+            now=inp.now,
+            timezone=self.provider.region.timezone,
+            solver=self.settings.halfday_solver,
+            exact=exact_order,
+        )
+        return PlanSet(plans=plans, travel_source=table.source, notes=table.warnings + notes)
+
+    def _score(self, inp: ScoreInput) -> PlanSet:
+        by_id = {c.place_id: c for c in inp.candidates.items}
+        return score_plans(inp, candidates=by_id, reference_cost=self.settings.halfday_reference_cost)
+
+    def _reserve(self, inp: ReserveInput) -> DryRun:
+        return self.reservations.dry_run(
+            inp.user_id,
+            ReservationRequest(
+                item_id=inp.place_id, date=inp.date, time=inp.time, party_size=inp.party_size, contact=inp.contact
+            ),
+        )
+
+    # ---- planning -----------------------------------------------------------------------------------
+    def events(self, request: HalfDayRequest) -> Iterator[HalfDayEvent]:
+        """The seven stages as events; the last one is ``done``."""
+        return plan_events(request, registry=self.registry, provider=self.provider, settings=self.settings)
+
+    def plan(self, request: HalfDayRequest) -> tuple[HalfDayResult | None, list[HalfDayEvent]]:
+        """Every event, and the result when the stream ended with plans."""
+        events = list(self.events(request))
+        done = events[-1]
+        if done.type == "done" and done.data.get("type") == "plans":
+            return HalfDayResult.model_validate(done.data["result"]), events
+        return None, events
+
+    # ---- memory -------------------------------------------------------------------------------------
+    def remember_plan(self, user_id: str, result: HalfDayResult, plan_id: str) -> None:
+        """A confirmed plan teaches the memory its places' tags; the party becomes the family profile."""
+        plan = next(p for p in result.plans if p.plan_id == plan_id)
+        pack = self.provider.region
+        tags: list[str] = []
+        for step in plan.steps:
+            place = pack.place_by_id(step.place_id)
+            if place is not None:
+                tags.extend([place.category, *place.tags])
+        self.memory.record(
+            user_id,
+            MemoryEvent(
+                kind="confirmed_plan", place_ids=[s.place_id for s in plan.steps], tags=tags, at=datetime.now(UTC)
+            ),
+        )
+
+    def feedback(self, user_id: str, place_id: str, *, liked: bool) -> None:
+        place = self.provider.region.place_by_id(place_id)
+        if place is None:
+            from core.errors import InputError
+
+            raise InputError("no such place in this region", field="place_id", code="PLACE_NOT_FOUND")
+        self.memory.record(
+            user_id,
+            MemoryEvent(
+                kind="liked" if liked else "disliked",
+                place_ids=[place_id],
+                tags=[place.category, *place.tags],
+                at=datetime.now(UTC),
+            ),
+        )
+
+    # ---- stage 7 ------------------------------------------------------------------------------------
+    def reserve_dry_run(self, inp: ReserveInput) -> DryRun:
+        """Stage 7 through the registry: the reservation service's dry run (consent and confirmation follow)."""
+        from core.halfday.tools import Trace
+
+        return self.registry.call("mock_reserve", inp, trace=Trace())  # type: ignore[no-any-return]

@@ -1,0 +1,169 @@
+"""The half-day planner's tool registry (half_day_planner.md §3): every stage is a registered tool with its input
+and output schema; each call validates the input, runs the tool (retrying what may pass on a second try), validates
+the output, and is logged with the request's trace id, its duration and short summaries of what went in and out.
+
+A tool named in ``OMNI_HALFDAY_MOCK_TOOLS`` runs its registered mock instead, without the planner knowing: the demo
+keeps working when a real implementation (an LLM parser, a live search) is unavailable.
+"""
+
+from __future__ import annotations
+
+import logging
+import time as clock
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from core.errors import OmniError, ProviderUnavailable
+
+log = logging.getLogger("omni.halfday.tools")
+
+SUMMARY_CHARS = 160
+
+
+class ToolFailed(OmniError):
+    """A tool could not give a valid answer (after its retries); the planner degrades or stops."""
+
+    code = "TOOL_FAILED"
+
+
+class ToolInvalid(ToolFailed):
+    """A tool's input or output broke its schema: nothing invalid goes downstream."""
+
+    code = "TOOL_OUTPUT_INVALID"
+
+
+class EmptyResult(OmniError):
+    """A tool found nothing: worth one more try, then the caller relaxes its search."""
+
+    code = "TOOL_EMPTY"
+
+
+#: failures worth another try (a timeout, a service that did not answer, an empty answer)
+RETRYABLE: tuple[type[BaseException], ...] = (TimeoutError, ProviderUnavailable, EmptyResult, ConnectionError)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolSpec:
+    name: str
+    stage: int
+    input_model: type[BaseModel]
+    output_model: type[BaseModel]
+    fn: Callable[[Any], Any]
+    mock: Callable[[Any], Any] | None = None
+    retries: int = 2  # half_day_planner.md §4.1: at most two retries with exponential backoff
+
+
+@dataclass
+class Trace:
+    """One request's trace: its id and every tool call, in order."""
+
+    trace_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+
+
+def summarise(value: Any) -> str:
+    """A short, loggable picture of a tool's input or output (sizes, not contents, for long lists)."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    if isinstance(value, dict):
+        parts = []
+        for k, v in value.items():
+            if isinstance(v, list):
+                parts.append(f"{k}[{len(v)}]")
+            elif isinstance(v, dict):
+                parts.append(f"{k}{{{len(v)}}}")
+            elif v not in (None, "", False):
+                parts.append(f"{k}={v}")
+        text = " ".join(parts)
+    else:
+        text = str(value)
+    return text if len(text) <= SUMMARY_CHARS else text[: SUMMARY_CHARS - 1] + "…"
+
+
+class ToolRegistry:
+    """Tools by name; ``call`` is the only way the planner runs one."""
+
+    def __init__(self, specs: Iterable[ToolSpec] = (), *, mocked: Iterable[str] = (), backoff_s: float = 0.05):
+        self._specs: dict[str, ToolSpec] = {}
+        self.mocked = set(mocked)
+        self.backoff_s = backoff_s
+        for spec in specs:
+            self.register(spec)
+
+    def register(self, spec: ToolSpec) -> None:
+        self._specs[spec.name] = spec
+
+    def replace(self, name: str, fn: Callable[[Any], Any]) -> None:
+        """Swap a tool's implementation (tests, demos): the schemas stay, so the planner cannot tell."""
+        spec = self._specs[name]
+        self._specs[name] = ToolSpec(
+            name=spec.name,
+            stage=spec.stage,
+            input_model=spec.input_model,
+            output_model=spec.output_model,
+            fn=fn,
+            mock=spec.mock,
+            retries=spec.retries,
+        )
+
+    def spec(self, name: str) -> ToolSpec:
+        return self._specs[name]
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(self._specs, key=lambda n: (self._specs[n].stage, n))
+
+    def call(self, name: str, payload: BaseModel | dict[str, Any], *, trace: Trace) -> Any:
+        spec = self._specs[name]
+        fn = spec.mock if name in self.mocked and spec.mock is not None else spec.fn
+        try:
+            inp = spec.input_model.model_validate(payload.model_dump() if isinstance(payload, BaseModel) else payload)
+        except ValidationError as exc:
+            self._log(trace, spec, payload, None, 0.0, "input_invalid", attempts=0)
+            raise ToolInvalid(f"{name}: input breaks its schema", code="TOOL_INPUT_INVALID", details=str(exc)) from None
+        started = clock.perf_counter()
+        attempts = 0
+        invalid = 0
+        while True:
+            attempts += 1
+            try:
+                raw = fn(inp)
+                out = spec.output_model.model_validate(raw.model_dump() if isinstance(raw, BaseModel) else raw)
+            except ValidationError as exc:
+                invalid += 1
+                if invalid >= 2:  # §4.1 level 3: the same tool broke its schema twice
+                    self._log(trace, spec, inp, None, started, "output_invalid", attempts=attempts)
+                    raise ToolInvalid(f"{name}: output broke its schema twice", details=str(exc)) from None
+                continue
+            except RETRYABLE as exc:
+                if attempts > spec.retries:
+                    self._log(trace, spec, inp, None, started, type(exc).__name__, attempts=attempts)
+                    raise
+                clock.sleep(self.backoff_s * 2 ** (attempts - 1))
+                continue
+            except Exception as exc:
+                self._log(trace, spec, inp, None, started, type(exc).__name__, attempts=attempts)
+                raise
+            self._log(trace, spec, inp, out, started, "ok", attempts=attempts)
+            return out
+
+    def _log(
+        self, trace: Trace, spec: ToolSpec, inp: Any, out: Any, started: float, outcome: str, *, attempts: int
+    ) -> None:
+        record = {
+            "trace_id": trace.trace_id,
+            "tool": spec.name,
+            "stage": spec.stage,
+            "outcome": outcome,
+            "attempts": attempts,
+            "mocked": spec.name in self.mocked,
+            "duration_ms": round((clock.perf_counter() - started) * 1000, 2) if started else 0.0,
+            "input": summarise(inp),
+            "output": summarise(out) if out is not None else "",
+        }
+        trace.calls.append(record)
+        log.info("halfday tool %s", spec.name, extra={"halfday": record})

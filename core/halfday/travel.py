@@ -1,0 +1,106 @@
+"""Travel between the candidates of a half day: one walking and one driving matrix from the provider, robust minutes
+(nominal × factor + buffer), a leg walked when it is short enough for the party and driven otherwise.
+
+Half-day planner §4 level 2: the provider's matrix goes through a circuit breaker; while it is open (or the call
+fails) the legs come from the pack's local estimate (read-only, on this machine) and the planner says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pybreaker
+
+from core.errors import OmniError
+from core.geo.base import LonLat, TravelMatrix, TravelMode
+from core.geo.composite import MapServices
+from core.geo.offline import OfflineProvider
+from core.halfday.models import TravelLeg
+
+#: one breaker per routing service name, shared by every request of this process (§4.2)
+_BREAKERS: dict[str, pybreaker.CircuitBreaker] = {}
+
+
+def breaker_for(name: str, *, fail_max: int, reset_timeout_s: float) -> pybreaker.CircuitBreaker:
+    b = _BREAKERS.get(name)
+    if b is None:
+        b = _BREAKERS[name] = pybreaker.CircuitBreaker(fail_max=fail_max, reset_timeout=reset_timeout_s, name=name)
+    return b
+
+
+def reset_breakers() -> None:
+    _BREAKERS.clear()
+
+
+@dataclass
+class TravelTable:
+    """Legs between points 0..n-1 (the candidates, then the origin if any), walked or driven."""
+
+    walk: TravelMatrix
+    drive: TravelMatrix
+    walk_limit_min: int
+    factor: float
+    buffer_min: int
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def source(self) -> str:
+        sources = {self.walk.source, self.drive.source}
+        return sources.pop() if len(sources) == 1 else "mixed"
+
+    def leg(self, i: int, j: int) -> TravelLeg:
+        if i == j:
+            return TravelLeg(minutes=0, nominal_minutes=0.0, distance_m=0.0, mode="none", source="same_place")
+        walk_min = float(self.walk.durations_s[i][j]) / 60.0
+        if walk_min <= self.walk_limit_min:
+            m, mode = self.walk, "walking"
+        else:
+            m, mode = self.drive, "driving"
+        nominal = float(m.durations_s[i][j]) / 60.0
+        robust = math.ceil(nominal * self.factor + self.buffer_min)
+        return TravelLeg(
+            minutes=robust,
+            nominal_minutes=round(nominal, 1),
+            distance_m=round(float(m.distances_m[i][j]), 1),
+            mode=mode,
+            source=m.source,
+        )
+
+
+def build_travel_table(
+    points: Sequence[LonLat],
+    *,
+    provider: MapServices,
+    walk_limit_min: int,
+    factor: float,
+    buffer_min: int,
+    fail_max: int = 3,
+    reset_timeout_s: float = 60.0,
+) -> TravelTable:
+    """Both matrices through the breaker; a failure or an open breaker uses the pack's estimate with a warning."""
+    warnings: list[str] = []
+    local = OfflineProvider(provider.region)
+    breaker = breaker_for(provider.name, fail_max=fail_max, reset_timeout_s=reset_timeout_s)
+
+    def matrix(mode: TravelMode) -> TravelMatrix:
+        try:
+            return breaker.call(provider.matrix, list(points), mode=mode)  # type: ignore[no-any-return]
+        except pybreaker.CircuitBreakerError:
+            warnings.append("TRAVEL_BREAKER_OPEN")
+        except (OmniError, OSError, TimeoutError):
+            warnings.append("TRAVEL_SERVICE_FAILED")
+        return local.matrix(list(points), mode=mode)
+
+    walk, drive = matrix("walking"), matrix("driving")
+    if "TRAVEL_BREAKER_OPEN" in warnings or "TRAVEL_SERVICE_FAILED" in warnings:
+        warnings.append("TRAVEL_FROM_LOCAL_ESTIMATE")
+    return TravelTable(
+        walk=walk,
+        drive=drive,
+        walk_limit_min=walk_limit_min,
+        factor=factor,
+        buffer_min=buffer_min,
+        warnings=sorted(set(warnings)),
+    )
