@@ -32,6 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
 from core.errors import InputError, OmniError, ResolutionError
+from core.halfday.models import HalfDayRequest
 from core.models.agent import AgentRequest, AgentResponse
 from core.models.common import clean_text
 from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
@@ -324,3 +325,43 @@ def reservation_cancel(
 @app.get("/reservations", response_model=list[Reservation], tags=["reservations"], responses=AUTH_ERRORS)
 def reservation_list(user: str = Depends(current_user)) -> Any:
     return reservation_service().reservations_of(user)
+
+
+# ---- the half-day planner: the seven stages as server-sent events ---------------------------------------------
+def halfday_planner(region: str | None) -> Any:
+    """The region's planner (its tools, memory store and reservation service) on the current settings."""
+    from core.geo.registry import make_provider
+    from core.halfday.service import HalfDayPlanner
+
+    settings = get_settings()
+    return HalfDayPlanner(provider=make_provider(None, region=region, settings=settings), settings=settings)
+
+
+@app.post(
+    "/halfday/plan",
+    tags=["halfday"],
+    responses={
+        **BODY_ERRORS,
+        **AUTH_ERRORS,
+        **_errors(s403="user_id names another user than the API key's"),
+        200: {"content": {"text/event-stream": {}}, "description": "status, intent, skill_call, observation, done"},
+    },
+)
+def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> Any:
+    """Plan a half day from a goal sentence, streamed as server-sent events (event: TYPE, id: SEQ, data: JSON of
+    the event with its trace_id). The stream always ends with one ``done`` event: plans, a clarification, or an
+    error with the trace id. Reservations of a plan's steps go through POST /reservations (dry run) and its
+    confirmation, like any other."""
+    from sse_starlette import EventSourceResponse, ServerSentEvent
+
+    if "user_id" in request.model_fields_set and request.user_id != user:
+        return error_response(403, "FORBIDDEN", "user_id names another user than the API key's", "user_id")
+    if request.region is not None:
+        from core.packs.loader import load_region
+
+        load_region(request.region, get_settings().data_dir)  # an unknown region is a 400 before the stream starts
+    planner = halfday_planner(request.region)
+    events = planner.events(request.model_copy(update={"user_id": user}))
+    return EventSourceResponse(
+        (ServerSentEvent(data=e.model_dump_json(), event=e.type, id=str(e.seq)) for e in events), ping=0
+    )

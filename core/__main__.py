@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     from core.agent.cli import add_parsers as agent_commands
     from core.auth import add_parsers as apikey_commands
     from core.bench.cli import add_parsers as bench_commands
+    from core.halfday.cli import add_parsers as halfday_commands
     from core.itinerary.cli import add_parsers as itinerary_commands
     from core.packs.cli import add_parsers as pack_commands
     from core.reservations.cli import add_parsers as reservation_commands
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     pack_commands(sub)  # pack validate NAME | build --pbf FILE --name NAME | serve REGION
     apikey_commands(sub)  # apikey new USER
     reservation_commands(sub)  # reservations list | book | cancel
+    halfday_commands(sub)  # halfday --goal TEXT [--events] | halfday memory --user U [--reset]
     return parser
 
 

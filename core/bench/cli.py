@@ -76,6 +76,10 @@ def _single(args: argparse.Namespace) -> int:
             from core.bench.reservations import bench_reservations
 
             out = bench_reservations(pg_url=args.pg or os.environ.get("OMNI_TEST_PG_URL") or None)
+        elif kind == "halfday":
+            from core.bench.halfday import bench_halfday
+
+            out = bench_halfday(repeats=args.repeats, pg_url=args.pg or os.environ.get("OMNI_TEST_PG_URL") or None)
         elif kind == "amap-cache":
             from core.bench.amap_cache import bench_amap_cache
 
@@ -112,7 +116,7 @@ def add_parsers(sub: Any) -> None:
 
     bench = sub.add_parser(
         "bench",
-        help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | amap-cache | reservations | ...",
+        help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | amap-cache | reservations | halfday | ...",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -130,6 +134,7 @@ def add_parsers(sub: Any) -> None:
         "fuzz": ("generated input against every CLI command and API route; counts unhandled errors", None),
         "faults": ("worst-case wait when AMap never answers (shipped timeouts and budget)", None),
         "reservations": ("50 concurrent confirmations and 50 parties for one slot, SQLite and PostgreSQL", None),
+        "halfday": ("half-day planner: first event, full plan, 50 confirmations of a planned step", None),
         "amap-cache": ("AMap calls of a 10-stop plan, cold and warm in a new process (stand-in server)", None),
         "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),
     }
@@ -142,7 +147,7 @@ def add_parsers(sub: Any) -> None:
         # no defaults here: a value given before KIND must survive (_check_common fills in the defaults)
         p.add_argument("--time-limit", type=float, default=argparse.SUPPRESS, help="default: 1")
         p.add_argument("--repeats", type=int, default=argparse.SUPPRESS, help="default: 5")
-        if kind == "reservations":
+        if kind in ("reservations", "halfday"):
             p.add_argument("--pg", default=None, help="a PostgreSQL URL (default: OMNI_TEST_PG_URL)")
         if kind == "fuzz":
             p.add_argument("--examples", type=int, default=2000, help="generated cases in all (default 2000)")

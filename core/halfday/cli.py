@@ -1,0 +1,77 @@
+"""``python -m core halfday --goal "TEXT"``: the half-day planner from the command line.
+
+Prints the result (``HalfDayResult``) as JSON, or with ``--events`` every event as one JSON line as it happens
+(the same stream the API sends as server-sent events). A clarification or an error ends with exit code 2 and the
+``done`` event's data on stderr. ``halfday memory --user U [--reset]`` shows or forgets what was learned.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from typing import Any
+
+
+def _planner(region: str | None) -> Any:
+    from core.config import get_settings
+    from core.geo.registry import make_provider
+    from core.halfday.service import HalfDayPlanner
+
+    settings = get_settings()
+    return HalfDayPlanner(provider=make_provider(None, region=region, settings=settings), settings=settings)
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from core.errors import InputError
+    from core.halfday.models import HalfDayRequest
+
+    if not args.goal:
+        raise InputError("give the goal sentence with --goal", field="goal")
+    request = HalfDayRequest(
+        goal=args.goal,
+        user_id=args.user,
+        region=args.region,
+        origin=args.origin,
+        now=datetime.fromisoformat(args.now) if args.now else None,
+    )
+    planner = _planner(args.region)
+    done: Any = None
+    for event in planner.events(request):
+        if args.events:
+            print(event.model_dump_json(), flush=True)
+        done = event
+    assert done is not None and done.type == "done"
+    if done.data.get("type") == "plans":
+        if not args.events:
+            print(json.dumps(done.data["result"], ensure_ascii=False))
+        return 0
+    print(json.dumps({"done": done.data, "trace_id": done.trace_id}, ensure_ascii=False), file=sys.stderr)
+    return 2
+
+
+def cmd_memory(args: argparse.Namespace) -> int:
+    planner = _planner(args.region)
+    if args.reset:
+        print(json.dumps({"forgotten_events": planner.memory.reset(args.user)}))
+        return 0
+    print(planner.memory.get(args.user).model_dump_json())
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    half = sub.add_parser("halfday", help="half-day planner: --goal TEXT [--events] | memory --user U [--reset]")
+    half.add_argument("--goal", help="the goal sentence, Chinese or English")
+    half.add_argument("--user", default="cli", help="whose memory and reservations (default: cli)")
+    half.add_argument("--region", default=None, help="region pack (default: OMNI_REGION)")
+    half.add_argument("--origin", default=None, help="where the half day starts (a place name)")
+    half.add_argument("--now", default=None, help="plan as if it were this moment (ISO 8601, with offset)")
+    half.add_argument("--events", action="store_true", help="print every event as a JSON line")
+    half.set_defaults(func=cmd_plan)
+    cmds = half.add_subparsers(dest="halfday_command", metavar="COMMAND")
+    mem = cmds.add_parser("memory", help="what the planner learned of a user; --reset forgets it")
+    mem.add_argument("--user", required=True)
+    mem.add_argument("--region", default=None)
+    mem.add_argument("--reset", action="store_true")
+    mem.set_defaults(func=cmd_memory)

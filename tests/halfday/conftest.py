@@ -1,0 +1,70 @@
+"""Fixtures of the half-day planner's tests: a planner on the bundled shanghai pack with its memory in a temporary
+database, and goals built as stage 1's contract so each stage can be tested on a known input."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core.halfday.goal_models import Constraints, DecomposedGoal, Party, TimeWindow
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+#: a Friday morning; the goals below are for Saturday 2026-11-28 unless they say otherwise
+NOW = datetime(2026, 11, 27, 9, 0, tzinfo=SHANGHAI)
+SATURDAY = date(2026, 11, 28)
+MONDAY = date(2026, 11, 30)
+
+
+def goal(
+    *,
+    day: date = SATURDAY,
+    start: time = time(11, 0),
+    end: time = time(17, 0),
+    party: Party | None = None,
+    preferences: list[str] | None = None,
+    avoid: list[str] | None = None,
+    named: list[str] | None = None,
+    assumed: list[str] | None = None,
+    **constraints,
+) -> DecomposedGoal:
+    return DecomposedGoal(
+        text="test goal",
+        language="zh",
+        window=TimeWindow(date=day, start=start, end=end),
+        party=party or Party(adults=2),
+        constraints=Constraints(**constraints),
+        preferences=preferences or [],
+        avoid=avoid or [],
+        named_places=named or [],
+        assumed=assumed or [],
+    )
+
+
+@pytest.fixture
+def settings(tmp_path, monkeypatch):
+    from core.config import get_settings
+
+    monkeypatch.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path / 'halfday.db'}")
+    monkeypatch.delenv("OMNI_DATA_DIR", raising=False)
+    get_settings.cache_clear()
+    yield get_settings()
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+def planner(settings):
+    from core.geo.registry import make_provider
+    from core.halfday.service import HalfDayPlanner
+    from core.halfday.travel import reset_breakers
+
+    reset_breakers()
+    yield HalfDayPlanner(provider=make_provider("offline", region="shanghai", settings=settings), settings=settings)
+    reset_breakers()
+
+
+def with_goal(planner, g: DecomposedGoal):
+    """The planner with stage 1 answering ``g`` (the registry's swap: schemas still checked)."""
+    planner.registry.replace("decompose_goal", lambda _inp: g)
+    return planner

@@ -1,0 +1,125 @@
+"""The half-day planner's faces: POST /halfday/plan as server-sent events read with httpx's streaming client, the
+reservation endpoints on a planned step (no consent, no token: refused), and ``python -m core halfday``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import API_KEYS, auth
+from tests.halfday.conftest import NOW
+
+GOAL = "周六下午和老婆带5岁的女儿去看博物馆，人均200以内"
+
+
+@pytest.fixture
+def api(tmp_path, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from core.auth import key_digest
+    from core.config import get_settings
+    from core.halfday.travel import reset_breakers
+
+    monkeypatch.delenv("OMNI_DATA_DIR", raising=False)
+    monkeypatch.setenv("OMNI_REGION", "shanghai")
+    monkeypatch.setenv("OMNI_PROVIDER", "offline")
+    monkeypatch.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path / 'api.db'}")
+    monkeypatch.setenv("OMNI_AGENT_EVENT_LOG", str(tmp_path / "ev.jsonl"))
+    monkeypatch.setenv("OMNI_API_KEYS", json.dumps({u: key_digest(k) for u, k in API_KEYS.items()}))
+    get_settings.cache_clear()
+    reset_breakers()
+    from api import app
+
+    yield TestClient(app)
+    get_settings.cache_clear()
+
+
+def read_sse(response) -> list[dict]:
+    """Server-sent events as (event, id, data) dicts, in the order they arrived."""
+    events, current = [], {}
+    for line in response.iter_lines():
+        if not line:
+            if current:
+                events.append(current)
+                current = {}
+            continue
+        field, _, value = line.partition(":")
+        current[field] = value.lstrip(" ")
+    if current:
+        events.append(current)
+    return events
+
+
+def test_plan_streams_the_five_event_types_in_order(api):
+    body = {"goal": GOAL, "now": NOW.isoformat()}
+    with api.stream("POST", "/halfday/plan", json=body, headers=auth("alice")) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        raw = read_sse(response)
+    events = [json.loads(e["data"]) for e in raw]
+    assert [e["event"] for e in raw] == [e["type"] for e in events]
+    assert [int(e["id"]) for e in raw] == list(range(len(raw)))
+    types = [e["type"] for e in events]
+    assert types[0] == "status" and types[-1] == "done"
+    assert {"status", "intent", "skill_call", "observation", "done"} <= set(types)
+    assert len({e["trace_id"] for e in events}) == 1
+    done = events[-1]["data"]
+    assert done["type"] == "plans", done
+    result = done["result"]
+    assert result["goal"]["party"]["children_ages"] == [5]
+    assert result["goal"]["constraints"]["budget_per_person"] == 200
+    assert result["goal"]["window"]["date"] == "2026-11-28"
+    assert 2 <= len(result["plans"]) <= 3
+
+
+def test_plan_needs_a_key_and_the_keys_user(api):
+    assert api.post("/halfday/plan", json={"goal": GOAL}).status_code == 401
+    other = api.post("/halfday/plan", json={"goal": GOAL, "user_id": "bob"}, headers=auth("alice"))
+    assert other.status_code == 403 and other.json()["error"]["field"] == "user_id"
+    empty = api.post("/halfday/plan", json={"goal": ""}, headers=auth("alice"))
+    assert empty.status_code == 400 and empty.json()["error"]["field"] == "goal"
+
+
+def test_a_planned_step_is_reserved_only_with_consent_and_the_token(api):
+    with api.stream("POST", "/halfday/plan", json={"goal": GOAL, "now": NOW.isoformat()}, headers=auth("alice")) as r:
+        result = json.loads(read_sse(r)[-1]["data"])["data"]["result"]
+    step = next(s for p in result["plans"] for s in p["steps"] if s["bookable"] and s["kind"] == "meal")
+    ask = {"item_id": step["place_id"], "date": "2026-11-28", "time": step["start"][:5], "party_size": 3}
+    dry = api.post("/reservations", json=ask, headers=auth("alice"))
+    assert dry.status_code == 200, dry.json()
+    rid, token = dry.json()["reservation"]["id"], dry.json()["token"]
+    confirm = f"/reservations/{rid}/confirm"
+    no_consent = api.post(
+        confirm, json={"token": token, "idempotency_key": "k", "consent": False}, headers=auth("alice")
+    )
+    assert no_consent.status_code == 403
+    no_token = api.post(
+        confirm, json={"token": "forged", "idempotency_key": "k2", "consent": True}, headers=auth("alice")
+    )
+    assert no_token.status_code == 409
+    ok = api.post(confirm, json={"token": token, "idempotency_key": "k3", "consent": True}, headers=auth("alice"))
+    assert ok.status_code == 200 and ok.json()["reservation"]["status"] == "confirmed"
+    assert [x["id"] for x in api.get("/reservations", headers=auth("alice")).json()] == [rid]
+    assert api.get("/reservations", headers=auth("bob")).json() == []
+
+
+def test_cli_prints_events_and_the_result(tmp_path, monkeypatch, capsys):
+    from core.__main__ import main
+    from core.config import get_settings
+
+    monkeypatch.delenv("OMNI_DATA_DIR", raising=False)
+    monkeypatch.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path / 'cli.db'}")
+    get_settings.cache_clear()
+    assert main(["halfday", "--goal", GOAL, "--now", NOW.isoformat(), "--region", "shanghai", "--events"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert lines[0]["type"] == "status" and lines[-1]["type"] == "done"
+    assert lines[-1]["data"]["type"] == "plans"
+
+    assert main(["halfday", "--goal", "带孩子出去玩", "--now", NOW.isoformat(), "--region", "shanghai"]) == 2
+    err = json.loads(capsys.readouterr().err)
+    assert err["done"] == {"type": "clarify", "goal": err["done"]["goal"], "missing": ["time_window"]}
+
+    assert main(["halfday", "--region", "shanghai"]) == 2
+    assert json.loads(capsys.readouterr().err)["error"]["field"] == "goal"
+    get_settings.cache_clear()

@@ -1,0 +1,126 @@
+"""The three levels of half_day_planner.md §4, each caused on purpose: a tool that fails once is retried (level 1),
+a routing service that fails opens its breaker and the plan comes from local data with a warning (level 2), a tool
+that breaks its schema twice or a database that cannot be reached ends the stream with done(type=error) and the
+trace id (level 3). Plus the registry's contract: inputs checked before, outputs after, mocks by configuration."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import ProviderUnavailable
+from core.halfday.models import HalfDayRequest
+from core.halfday.tools import ToolInvalid, Trace
+from tests.halfday.conftest import NOW, goal, with_goal
+
+
+def _request() -> HalfDayRequest:
+    return HalfDayRequest(goal="test goal", now=NOW)
+
+
+def test_level1_a_timeout_is_retried_with_backoff(planner):
+    with_goal(planner, goal(preferences=["museum"]))
+    real = planner.registry.spec("search_places").fn
+    calls = {"n": 0}
+
+    def flaky(filters):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise TimeoutError("the places table did not answer")
+        return real(filters)
+
+    planner.registry.replace("search_places", flaky)
+    result, _ = planner.plan(_request())
+    assert result is not None and calls["n"] == 2
+    search = next(c for c in result.tool_log if c["tool"] == "search_places")
+    assert search["attempts"] == 2 and search["outcome"] == "ok"
+
+
+class FailingRouter:
+    name = "broken-router"
+
+    def __init__(self):
+        self.calls = 0
+
+    def matrix(self, points, *, mode):
+        self.calls += 1
+        raise ProviderUnavailable("routing service unreachable")
+
+    def route(self, origin, destination, *, mode):
+        raise ProviderUnavailable("routing service unreachable")
+
+
+def test_level2_a_failing_router_opens_the_breaker_and_plans_from_local_data(planner):
+    from core.geo.composite import MapServices
+    from core.halfday.service import HalfDayPlanner
+
+    router = FailingRouter()
+    services = MapServices(geocoder=planner.provider.geocoder, router=router, region=planner.provider.region)
+    broken = with_goal(
+        HalfDayPlanner(provider=services, settings=planner.settings, memory=planner.memory), goal(preferences=["park"])
+    )
+    for _attempt in range(3):
+        result, events = broken.plan(_request())
+        assert result is not None, events[-1].data
+        warnings = [e.data["code"] for e in events if e.type == "observation" and e.data.get("type") == "warning"]
+        assert "TRAVEL_FROM_LOCAL_ESTIMATE" in warnings
+        assert result.travel_source == "offline_estimate"
+        assert "TRAVEL_FROM_LOCAL_ESTIMATE" in result.warnings
+    # the breaker opened after three failures (settings): later plans no longer wait on the broken service
+    assert "TRAVEL_BREAKER_OPEN" in warnings
+    assert router.calls == planner.settings.halfday_breaker_fail_max
+
+
+def test_level3_a_tool_that_breaks_its_schema_twice_ends_with_an_error(planner):
+    with_goal(planner, goal(preferences=["museum"]))
+    planner.registry.replace("analyze_user_profile", lambda _inp: {"party": "not a party"})
+    result, events = planner.plan(_request())
+    assert result is None
+    done = events[-1]
+    assert done.type == "done" and done.data["type"] == "error"
+    assert done.data["error"] == {
+        "code": "TOOL_OUTPUT_INVALID",
+        "trace_id": done.trace_id,
+        "tool": "analyze_user_profile",
+    }
+    log = [e for e in events if e.type == "skill_call"]
+    assert log[-1].data["tool"] == "analyze_user_profile"  # nothing invalid went downstream
+
+
+def test_level3_an_unreachable_database_ends_with_an_error(planner):
+    import sqlalchemy as sa
+
+    from core.halfday.memory import MemoryStore
+    from core.halfday.service import HalfDayPlanner
+
+    # a PostgreSQL URL on a port nobody listens on: connecting fails at once
+    dead = MemoryStore(sa.create_engine("postgresql+psycopg://omni@127.0.0.1:9/omni", pool_pre_ping=False))
+    unreachable = with_goal(
+        HalfDayPlanner(provider=planner.provider, settings=planner.settings, memory=dead), goal(preferences=["park"])
+    )
+    result, events = unreachable.plan(_request())
+    assert result is None
+    assert events[-1].data["type"] == "error"
+    assert events[-1].data["error"]["code"] == "DATABASE_UNREACHABLE"
+    assert events[-1].data["error"]["trace_id"] == events[0].trace_id
+
+
+def test_registry_checks_inputs_before_running_a_tool(planner):
+    ran = []
+    planner.registry.replace("plan_time_slots", lambda inp: ran.append(inp))
+    with pytest.raises(ToolInvalid) as caught:
+        planner.registry.call("plan_time_slots", {"profile": {}, "window": {}, "now": "never"}, trace=Trace())
+    assert caught.value.code == "TOOL_INPUT_INVALID" and ran == []
+
+
+def test_a_tool_is_swapped_for_its_mock_by_configuration(planner, monkeypatch):
+    from core.config import get_settings
+    from core.halfday.service import HalfDayPlanner
+
+    monkeypatch.setenv("OMNI_HALFDAY_MOCK_TOOLS", '["decompose_goal"]')
+    get_settings.cache_clear()
+    mocked = HalfDayPlanner(provider=planner.provider, settings=get_settings(), memory=planner.memory)
+    result, events = mocked.plan(HalfDayRequest(goal="anything at all", now=NOW))
+    assert result is not None
+    call = next(e for e in events if e.type == "skill_call" and e.data["tool"] == "decompose_goal")
+    assert call.data["mocked"] is True
+    assert result.goal.window is not None and result.goal.window.date.isoformat() == "2026-11-28"

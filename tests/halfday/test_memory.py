@@ -1,0 +1,103 @@
+"""Stage 2's memory on SQLite and PostgreSQL (the schema by Alembic): confirmed plans and feedback teach tag
+affinities, a family profile fills in the party when a goal names nobody, nobody reads another user's memory, and a
+reset forgets everything; stage 3 turns it into the profile."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, date, datetime
+
+import pytest
+import sqlalchemy as sa
+
+from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
+from core.halfday.memory import MemoryStore
+from core.halfday.models import FamilyProfile, Memory, MemoryEvent, ProfileInput
+from core.halfday.profile import analyze_user_profile
+from core.reservations import store
+
+AT = datetime(2026, 11, 20, 10, 0, tzinfo=UTC)
+
+
+def _fresh_postgres() -> str:
+    url = os.environ.get("OMNI_TEST_PG_URL")
+    if not url:
+        pytest.fail("PostgreSQL is needed for these tests: apt-get install -y postgresql (make test starts it)")
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        for table in ("halfday_memory_events", "halfday_family_profiles"):
+            conn.execute(sa.text(f"DELETE FROM {table}") if _exists(conn, table) else sa.text("SELECT 1"))
+    engine.dispose()
+    return url
+
+
+def _exists(conn, table: str) -> bool:
+    return sa.inspect(conn).has_table(table)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def memory(request, tmp_path):
+    url = f"sqlite:///{tmp_path / 'memory.db'}" if request.param == "sqlite" else _fresh_postgres()
+    return MemoryStore(store.engine_for(url))
+
+
+def test_confirmed_plans_and_feedback_teach_affinities(memory):
+    memory.record("ann", MemoryEvent(kind="confirmed_plan", place_ids=["sh-a", "sh-b"], tags=["museum", "art"], at=AT))
+    memory.record("ann", MemoryEvent(kind="liked", place_ids=["sh-a"], tags=["art"], at=AT))
+    memory.record("ann", MemoryEvent(kind="disliked", place_ids=["sh-c"], tags=["shopping"], at=AT))
+    got = memory.get("ann")
+    assert got.events == 3
+    assert got.preferences["art"] > got.preferences["museum"] > 0 > got.preferences["shopping"]
+    assert all(-1 <= v <= 1 for v in got.preferences.values())
+    assert got.visited == ["sh-a", "sh-b"] and got.disliked == ["sh-c"]
+    assert memory.get("bob") == Memory(user_id="bob")  # nobody reads another's
+
+
+def test_family_profile_and_reset(memory):
+    memory.set_family("ann", FamilyProfile(adults=2, children_birth_years=[2020], diet=["vegetarian"]))
+    memory.set_family("ann", FamilyProfile(adults=2, children_birth_years=[2020, 2023], diet=["vegetarian"]))
+    memory.record("ann", MemoryEvent(kind="liked", tags=["park"], at=AT))
+    assert memory.get("ann").family.children_birth_years == [2020, 2023]
+    assert memory.reset("ann") == 1
+    assert memory.get("ann") == Memory(user_id="ann")
+
+
+def _goal(**kw) -> DecomposedGoal:
+    from datetime import time
+
+    return DecomposedGoal(
+        text="x", language="zh", window=TimeWindow(date=date(2026, 11, 28), start=time(13), end=time(18)), **kw
+    )
+
+
+def test_profile_takes_the_family_when_the_goal_names_nobody():
+    memory = Memory(
+        user_id="ann",
+        family=FamilyProfile(adults=2, children_birth_years=[2021], mobility=["stroller"], diet=["halal"]),
+        preferences={"art": 0.8},
+    )
+    nobody = analyze_user_profile(
+        ProfileInput(goal=_goal(assumed=["party_default_one_adult"]), memory=memory, today=date(2026, 11, 28))
+    )
+    assert nobody.party_source == "memory" and nobody.party.adults == 2 and nobody.child_ages == [5]
+    assert "halal" in nobody.constraints.diet and "stroller" in nobody.constraints.mobility
+    assert nobody.preferences["tag:art"] == pytest.approx(0.4)  # learned tastes count half
+    assert nobody.crowd_tolerance == "low" and "mobility" in nobody.crowd_reasons
+    said = analyze_user_profile(
+        ProfileInput(goal=_goal(party=Party(adults=1)), memory=memory, today=date(2026, 11, 28))
+    )
+    assert said.party_source == "goal" and said.party.children == 0
+
+
+def test_a_confirmed_plan_reaches_the_next_profile(planner):
+    from core.halfday.models import HalfDayRequest
+    from tests.halfday.conftest import NOW, goal, with_goal
+
+    with_goal(planner, goal(preferences=["museum"]))
+    result, _ = planner.plan(HalfDayRequest(goal="x", user_id="ann", now=NOW))
+    assert result is not None
+    planner.remember_plan("ann", result, result.plans[0].plan_id)
+    again, _ = planner.plan(HalfDayRequest(goal="x", user_id="ann", now=NOW))
+    learned = {k for k in again.profile.preferences if k.startswith("tag:")}
+    assert "tag:museum" in learned
+    assert planner.memory.get("ann").visited == [s.place_id for s in result.plans[0].steps]
