@@ -22,7 +22,16 @@ from pydantic import BaseModel, Field
 from core.errors import InputError
 from core.models.common import REGION_NAME_PATTERN
 from core.packs.loader import load_region
-from core.packs.osm import Extract, Feature, address_of, dedupe_streets, product_tags, read_extract
+from core.packs.osm import (
+    Extract,
+    Feature,
+    address_of,
+    cuisine_of,
+    dedupe_streets,
+    min_age_of,
+    product_tags,
+    read_extract,
+)
 from core.packs.validate import COLUMNS
 
 TILE_DIR = "valhalla_tiles"
@@ -112,6 +121,8 @@ def _row(feature: Feature, prefix: str) -> dict[str, Any]:
         "rating": "",
         "visit_minutes": "",
         "needs_reservation": "false",
+        "cuisine": "|".join(cuisine_of(tags)),
+        "min_age": "" if (age := min_age_of(tags)) is None else str(age),
     }
 
 

@@ -39,15 +39,19 @@ class RegionPlace(BaseModel):
     rating: float | None = None
     visit_minutes: int | None = None
     needs_reservation: bool = False
+    cuisine: list[str] = Field(
+        default_factory=list, description="what it serves (core/packs/validate.py CUISINES); empty = unknown"
+    )
+    min_age: int | None = Field(default=None, ge=0, le=99, description="years; None = no limit known")
 
-    @field_validator("aliases", "tags", mode="before")
+    @field_validator("aliases", "tags", "cuisine", mode="before")
     @classmethod
     def _split_pipes(cls, v):
         if isinstance(v, str):
             return [p.strip() for p in v.split("|") if p.strip()]
         return v
 
-    @field_validator("opening_hours", "price_per_person", "rating", "visit_minutes", mode="before")
+    @field_validator("opening_hours", "price_per_person", "rating", "visit_minutes", "min_age", mode="before")
     @classmethod
     def _blank_is_none(cls, v):
         return None if isinstance(v, str) and not v.strip() else v
@@ -58,6 +62,10 @@ class RegionPlace(BaseModel):
         if isinstance(v, str):
             return v.strip().lower() in {"true", "1", "yes", "y"}
         return bool(v)
+
+    def suits_age(self, age: int) -> bool:
+        """False only when the pack states a minimum age above ``age`` (no minimum known: suitable)."""
+        return self.min_age is None or age >= self.min_age
 
 
 class PackRules(BaseModel):

@@ -60,6 +60,13 @@ ROAD_CLASSES = {
 }
 
 
+#: OSM diet keys whose ``yes``/``only`` become the product's diet tags (core/packs/validate.py TAGS)
+DIET_TAGS = {"diet:vegetarian": "vegetarian_friendly", "diet:vegan": "vegan_options", "diet:halal": "halal"}
+#: OSM cuisine values that are the product's codes (core/packs/validate.py CUISINES) spelt another way
+CUISINE_SYNONYMS = {"coffee_shop": "coffee", "noodle": "noodles", "dumpling": "dumplings", "hot_pot": "hotpot"}
+_NOT_CODE = re.compile(r"[^a-z0-9]+")
+
+
 def category_for(tags: dict[str, str]) -> str | None:
     """The product's category (core/packs/validate.py CATEGORIES) an OSM feature belongs to, or None."""
     tourism, amenity, leisure = tags.get("tourism", ""), tags.get("amenity", ""), tags.get("leisure", "")
@@ -117,7 +124,28 @@ def product_tags(tags: dict[str, str], category: str) -> list[str]:
         out.append("accessible")
     if category in {"restaurant", "cafe", "market"}:
         out.append("food")
+    for key, tag in DIET_TAGS.items():
+        if tags.get(key, "").strip().lower() in {"yes", "only"}:
+            out.append(tag)
     return out
+
+
+def cuisine_of(tags: dict[str, str]) -> list[str]:
+    """The ``cuisine`` tag's values (OSM separates several with ';') as lowercase codes; a few OSM spellings of
+    the product's codes are written as those (``coffee_shop`` → ``coffee``). Untagged: empty."""
+    out: list[str] = []
+    for part in tags.get("cuisine", "").split(";"):
+        code = _NOT_CODE.sub("_", part.strip().lower()).strip("_")
+        code = CUISINE_SYNONYMS.get(code, code)
+        if code and code not in out:
+            out.append(code)
+    return out
+
+
+def min_age_of(tags: dict[str, str]) -> int | None:
+    """The ``min_age`` tag when it is whole years (``18``); anything else is left out."""
+    value = tags.get("min_age", "").strip()
+    return int(value) if re.fullmatch(r"\d{1,2}", value) else None
 
 
 def address_of(tags: dict[str, str]) -> str:

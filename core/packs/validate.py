@@ -22,6 +22,7 @@ from core.errors import OmniError
 from core.geo.coords import haversine_m
 from core.geo.text import normalize
 from core.packs.loader import PackRules, RegionPack, load_region
+from core.packs.queues import QUEUES_FILE, check_queue_table, load_queues
 
 COLUMNS = [
     "id",
@@ -39,7 +40,11 @@ COLUMNS = [
     "rating",
     "visit_minutes",
     "needs_reservation",
+    "cuisine",
+    "min_age",
 ]
+#: columns a pack may leave out (older packs, packs written before they existed): the loader reads them as unknown
+OPTIONAL_COLUMNS = ("cuisine", "min_age")
 CATEGORIES = {
     "landmark",
     "museum",
@@ -76,9 +81,43 @@ TAGS = {
     "rainy_day_ok",
     "quiet",
     "local_favourite",
+    # diet: what a restaurant can serve or what a guest may want to avoid (data/README.md)
     "halal",
     "vegetarian_friendly",
+    "vegan_options",
+    "light_options",
+    "spicy",
+    "alcohol",
 }
+#: what a curated pack's ``cuisine`` column may say (lowercase codes; several are separated by '|')
+CUISINES = {
+    "shanghainese",
+    "cantonese",
+    "huaiyang",
+    "sichuan",
+    "yunnan",
+    "hunan",
+    "beijing",
+    "dim_sum",
+    "noodles",
+    "dumplings",
+    "snacks",
+    "seafood",
+    "hotpot",
+    "vegetarian",
+    "western",
+    "french",
+    "italian",
+    "japanese",
+    "bakery",
+    "dessert",
+    "coffee",
+    "tea",
+    "bar",
+}
+#: packs built from OpenStreetMap keep the ``cuisine`` tag's own values, written as such codes
+CUISINE_CODE = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
+MAX_MIN_AGE = 99
 ESTIMATE_LIMITS = {
     "driving": ((1.2, 1.6), (10.0, 60.0)),
     "walking": ((1.1, 1.5), (3.0, 6.0)),
@@ -108,12 +147,13 @@ def _raw_rows(path: Path, rep: Report) -> list[dict[str, str]]:
     with path.open(encoding="utf-8", newline="") as fh:
         reader = csv.DictReader(fh)
         header = list(reader.fieldnames or [])
-        if header != COLUMNS:
+        legacy = [c for c in COLUMNS if c not in OPTIONAL_COLUMNS]
+        if header not in (COLUMNS, legacy):
             missing = [c for c in COLUMNS if c not in header]
             extra = [c for c in header if c not in COLUMNS]
             rep.error(
                 f"places.csv columns mismatch: missing={missing} extra={extra} "
-                f"(order must be exactly {','.join(COLUMNS)})"
+                f"(order must be exactly {','.join(COLUMNS)}; the last {len(OPTIONAL_COLUMNS)} may be left out)"
             )
         return list(reader)
 
@@ -125,7 +165,7 @@ def _check_row_format(i: int, r: dict[str, str], rules: PackRules, rep: Report) 
     if rules.id_prefix and not re.fullmatch(re.escape(rules.id_prefix) + r"[a-z0-9]+(?:-[a-z0-9]+)*", rid):
         rep.error(f"{where}: id must be a lowercase ascii slug starting with {rules.id_prefix!r}")
     if not rules.curated:  # built from OpenStreetMap: what is tagged is there, nothing else is required
-        _check_vocabulary(where, r, rep)
+        _check_vocabulary(where, r, rep, curated=False)
         return
     if not (r.get("name_en") or "").strip():
         rep.error(f"{where}: empty name_en")
@@ -138,7 +178,7 @@ def _check_row_format(i: int, r: dict[str, str], rules: PackRules, rep: Report) 
     if rules.address_starts_with_district and district and not address.startswith(district):
         rep.error(f"{where}: address {address!r} should start with its district {district!r}")
     cat = r.get("category", "")
-    tags = _check_vocabulary(where, r, rep)
+    tags = _check_vocabulary(where, r, rep, curated=True)
     if cat != "address" and not tags:
         rep.warn(f"{where}: no tags")
     for key in ("lon", "lat"):
@@ -165,9 +205,12 @@ def _check_row_format(i: int, r: dict[str, str], rules: PackRules, rep: Report) 
         rep.error(f"{where}: visit_minutes must be an integer: {r.get('visit_minutes')!r}")
     if r.get("needs_reservation") not in ("true", "false"):
         rep.error(f"{where}: needs_reservation must be true/false")
+    if "cuisine" in r and cat in {"restaurant", "cafe"} and not (r.get("cuisine") or "").strip():
+        rep.warn(f"{where}: no cuisine for a {cat}")
 
 
-def _check_vocabulary(where: str, r: dict[str, str], rep: Report) -> list[str]:
+def _check_vocabulary(where: str, r: dict[str, str], rep: Report, *, curated: bool) -> list[str]:
+    """Category, tags, cuisine and min_age: a curated pack's cuisines come from CUISINES, an OSM pack's as tagged."""
     cat = r.get("category", "")
     if cat not in CATEGORIES:
         rep.error(f"{where}: unknown category {cat!r}")
@@ -177,6 +220,17 @@ def _check_vocabulary(where: str, r: dict[str, str], rep: Report) -> list[str]:
             rep.error(f"{where}: unknown tag {t!r}")
     if len(set(tags)) != len(tags):
         rep.error(f"{where}: duplicate tags")
+    cuisine = [c for c in (r.get("cuisine") or "").split("|") if c]
+    for c in cuisine:
+        if curated and c not in CUISINES:
+            rep.error(f"{where}: unknown cuisine {c!r} (one of {', '.join(sorted(CUISINES))})")
+        elif not CUISINE_CODE.fullmatch(c):
+            rep.error(f"{where}: cuisine {c!r} must be a lowercase code (letters, digits, '_')")
+    if len(set(cuisine)) != len(cuisine):
+        rep.error(f"{where}: duplicate cuisine")
+    age = (r.get("min_age") or "").strip()
+    if age and not (re.fullmatch(r"\d+", age) and int(age) <= MAX_MIN_AGE):
+        rep.error(f"{where}: min_age must be whole years 0-{MAX_MIN_AGE} or empty: {age!r}")
     return tags
 
 
@@ -255,6 +309,27 @@ def check_coverage(pack: RegionPack, rep: Report) -> tuple[Counter[str], Counter
     if len(districts) < rules.min_districts:
         rep.error(f"coverage: {len(districts)} districts, minimum {rules.min_districts}")
     return cats, districts
+
+
+def check_queues(pack: RegionPack, rep: Report) -> None:
+    """``queues.json``, when the pack has one: it reads, and what it names exists (core/packs/queues.py)."""
+    try:
+        table = load_queues(pack)
+    except OmniError as exc:
+        rep.error(exc.message)
+        return
+    if table is None:
+        rep.lines.append(f"  no {QUEUES_FILE}: no queue estimates")
+        return
+    errors, warnings = check_queue_table(table, pack, CATEGORIES)
+    for msg in errors:
+        rep.error(msg)
+    for msg in warnings:
+        rep.warn(msg)
+    rep.lines.append(
+        f"  {QUEUES_FILE}: {len(table.profiles)} profiles, {len(table.by_category)} categories, "
+        f"{len(table.by_place)} places"
+    )
 
 
 def check_region(pack: RegionPack, rep: Report) -> None:
@@ -379,6 +454,7 @@ def validate_pack(name: str, *, settings: Settings | None = None) -> tuple[Repor
     check_places(pack, raw, rep)
     check_coverage(pack, rep)
     check_region(pack, rep)
+    check_queues(pack, rep)
     check_scenarios(pack, settings, rep)
     return rep, pack
 
