@@ -7,9 +7,9 @@ the pack's own indicative estimates and say so (``QueueEstimate.source``); a pac
 not cover or a category it assigns nothing to has no estimate (None), never a made-up zero.
 
 Public holidays count as weekend days (``day_type`` ``public_holiday``). They come from the calendar that
-opening-hours-py (already used for opening hours) carries for the pack's country; for China that calendar names the
-first day of each statutory holiday only (1 October, not the rest of Golden Week) and not the weekend days that are
-made working days, so those days are taken by their weekday.
+opening-hours-py (already used for opening hours) carries for the pack's country; for China that calendar names one
+day of most statutory holidays (1 October, not the rest of Golden Week; no Qingming) and not the weekend days made
+working days, so the days it does not name are taken by their weekday (data/README.md).
 """
 
 from __future__ import annotations
