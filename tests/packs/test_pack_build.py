@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from core.config import Settings
 from core.geo.registry import make_provider
 from core.packs.loader import load_region
 from core.packs.validate import validate_pack
@@ -98,3 +99,53 @@ def test_a_bad_name_or_missing_extract_is_a_field_error(tmp_path):
         )  # fmt: skip
         assert done.returncode == 2
         assert json.loads(done.stderr)["error"]["field"] == field
+
+
+def test_cuisine_and_diet_are_kept_as_tagged_and_nothing_else(built):
+    data_dir, _ = built
+    by_id = {r["id"]: r for r in rows(data_dir)}
+    momotoko = by_id["hki-n606996926"]  # cuisine=noodle;japanese
+    assert momotoko["cuisine"] == "noodles|japanese"
+    assert by_id["hki-n4622594691"]["cuisine"] == "middle_eastern"  # cuisine=middle eastern
+    sen_chay = by_id["hki-n2757819180"]  # diet:vegan=yes, diet:vegetarian=only, cuisine=vietnamese
+    assert {"vegetarian_friendly", "vegan_options"} <= set(sen_chay["tags"].split("|"))
+    assert sen_chay["cuisine"] == "vietnamese"
+    soc_kom = by_id["hki-n1007988735"]  # diet tags but no cuisine tag: no cuisine
+    assert soc_kom["cuisine"] == "" and "vegan_options" in soc_kom["tags"].split("|")
+    assert "vegan_options" not in momotoko["tags"].split("|") and "halal" not in momotoko["tags"].split("|")
+    assert all(r["min_age"] == "" for r in by_id.values())  # the extract tags no min_age
+    place = load_region("hki-test", data_dir).place_by_id("hki-n606996926")
+    assert place.cuisine == ["noodles", "japanese"] and place.suits_age(3)
+
+
+OSM_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<osm version="0.6" generator="test">
+  <node id="1" version="1" timestamp="2024-05-01T10:00:00Z" lat="60.1700" lon="24.9400">
+    <tag k="amenity" v="bar"/><tag k="name" v="Night Bar"/><tag k="min_age" v="18"/>
+    <tag k="cuisine" v="Coffee_Shop; tapas"/><tag k="diet:halal" v="no"/>
+  </node>
+  <node id="2" version="1" timestamp="2024-05-01T10:00:00Z" lat="60.1710" lon="24.9410">
+    <tag k="amenity" v="restaurant"/><tag k="name" v="Kebab Corner"/><tag k="diet:halal" v="only"/>
+    <tag k="min_age" v="adults"/>
+  </node>
+  <node id="3" version="1" timestamp="2024-05-01T10:00:00Z" lat="60.1720" lon="24.9420">
+    <tag k="tourism" v="museum"/><tag k="name" v="Small Museum"/>
+  </node>
+</osm>
+"""
+
+
+def test_min_age_and_halal_are_kept_when_tagged(tmp_path):
+    from core.packs.build import build_pack
+
+    extract = tmp_path / "tiny.osm"
+    extract.write_text(OSM_XML, encoding="utf-8")
+    build_pack(extract, name="tiny-osm", data_dir=tmp_path, tiles=False)
+    pack = load_region("tiny-osm", tmp_path)
+    bar, kebab, museum = (pack.place_by_id(f"tin-n{i}") for i in (1, 2, 3))
+    assert bar.min_age == 18 and not bar.suits_age(17) and bar.suits_age(18)
+    assert bar.cuisine == ["coffee", "tapas"] and "halal" not in bar.tags  # diet:halal=no is not halal
+    assert "halal" in kebab.tags and kebab.min_age is None  # "adults" is not whole years: left out
+    assert museum.cuisine == [] and museum.min_age is None
+    report, _ = validate_pack("tiny-osm", settings=Settings(data_dir=tmp_path, region="tiny-osm"))
+    assert report.errors == []
