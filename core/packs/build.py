@@ -2,9 +2,9 @@
 
 What lands in ``data/regions/NAME/``: ``places.csv`` (the gazetteer: every named station, square, church,
 museum, street, shop, building with an address ... with its names in every language the data carries, its
-opening hours where tagged and its OSM id), ``region.json`` (coverage, data date, attribution, the road
-network), ``basemap.geojson`` (streets, water and parks for the offline map) and ``valhalla_tiles/`` (the road
-graph Valhalla routes on, built by the wheel's ``valhalla_build_tiles``).
+opening hours, cuisine, diet and minimum age where tagged and its OSM id), ``region.json`` (coverage, data date,
+attribution, the road network), ``basemap.geojson`` (streets, water and parks for the offline map) and
+``valhalla_tiles/`` (the road graph Valhalla routes on, built by the wheel's ``valhalla_build_tiles``).
 """
 
 from __future__ import annotations

@@ -19,13 +19,16 @@ import re
 from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field, ValidationError
 
 from core.errors import InputError
 from core.packs.loader import RegionPack
+
+if TYPE_CHECKING:
+    from opening_hours import OpeningHours
 
 QUEUES_FILE = "queues.json"
 SOURCE = f"pack_estimate:{QUEUES_FILE}"
@@ -93,7 +96,7 @@ def load_queues(pack: RegionPack) -> QueueTable | None:
 
 
 @lru_cache(maxsize=16)
-def _holidays(country: str, timezone: str):
+def _holidays(country: str, timezone: str) -> OpeningHours | None:
     from opening_hours import OpeningHours
 
     try:
