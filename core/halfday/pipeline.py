@@ -153,7 +153,8 @@ def _stages(
 ) -> Iterator[HalfDayEvent]:
     pack = provider.region
     zone = ZoneInfo(pack.timezone)
-    now = (request.now or datetime.now(zone)).astimezone(zone)
+    now = request.now or datetime.now(zone)
+    now = now.replace(tzinfo=zone) if now.tzinfo is None else now.astimezone(zone)  # a naive time is local
     got: list[Any] = []
 
     yield stream.event("status", stage=1, name=STAGES[1])
