@@ -141,7 +141,9 @@ class Settings(BaseSettings):
     # Agent (core/agent/: semantic router + orchestrator; docs/ARCHITECTURE.md, "Agent")
     db_url: str = Field(
         default=f"sqlite:///{PROJECT_ROOT / '.omni' / 'omni.db'}",
-        description="Trip store (SQLite): sqlite:///ABSOLUTE/PATH or sqlite:///:memory:.",
+        description="One database, one Alembic history, for the trip store and the reservation service (and the "
+        "half-day memory): SQLite (sqlite:///ABSOLUTE/PATH or sqlite:///:memory:) or PostgreSQL "
+        "(postgresql+psycopg://USER:PASSWORD@HOST/DB).",
     )
     agent_event_log: Path = Field(
         default=PROJECT_ROOT / ".omni" / "agent_events.jsonl", description="JSON-lines log of the agent's events."

@@ -1,5 +1,6 @@
 """The reservation tables through SQLAlchemy: SQLite by default, PostgreSQL when a team shares a database
 (``OMNI_DB_URL``). The schema is Alembic's (core/reservations/migrations); every write is one transaction.
+The engines (one per URL) are core/stores/db.py's, shared with the trip store.
 
 Races are settled by the database, not by Python locks, so they hold across processes and machines: a token is
 spent by an UPDATE that only matches an unspent row, a slot is taken by an UPDATE that only matches while it
@@ -8,17 +9,14 @@ has room, and an idempotency key is a primary key. SQLite runs each transaction 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date, datetime
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
 
-MIGRATIONS = Path(__file__).parent / "migrations"
+from core.stores.db import MIGRATIONS, engine_for, transaction, upgrade
+
+__all__ = ["MIGRATIONS", "engine_for", "transaction", "upgrade"]  # the engine machinery is shared: core/stores/db.py
 
 metadata = sa.MetaData()
 reservations = sa.Table(
@@ -74,53 +72,6 @@ slots = sa.Table(
     sa.Column("slot_time", sa.String(5), primary_key=True),
     sa.Column("booked", sa.Integer),
 )
-
-
-def _sqlite_immediate(engine: Engine) -> None:
-    """pysqlite's own transaction handling defers locks; take the write lock at BEGIN instead (the recipe in
-    SQLAlchemy's SQLite documentation), and let writers wait for each other rather than fail."""
-
-    @sa.event.listens_for(engine, "connect")
-    def _connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None
-        dbapi_connection.execute("PRAGMA journal_mode=WAL")
-        dbapi_connection.execute("PRAGMA busy_timeout=30000")
-
-    @sa.event.listens_for(engine, "begin")
-    def _begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
-
-
-@lru_cache(maxsize=8)
-def engine_for(url: str) -> Engine:
-    """One engine per database URL and process, migrated to the newest schema."""
-    if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
-        _sqlite_immediate(engine)
-    else:
-        engine = sa.create_engine(url, pool_size=10, max_overflow=40, pool_pre_ping=True)
-    upgrade(engine)
-    return engine
-
-
-def upgrade(engine: Engine) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
-
-
-@contextmanager
-def transaction(engine: Engine) -> Iterator[Connection]:
-    with engine.begin() as connection:
-        yield connection
 
 
 def as_date(value: Any) -> date:

@@ -1,69 +1,84 @@
-"""The trip store: trip drafts, their edit log, dry runs and commitments in SQLite.
+"""The trip store: trip drafts, their edit log, dry runs and commitments, through SQLAlchemy.
 
-``OMNI_DB_URL`` selects the database (``sqlite:///ABSOLUTE/PATH`` or ``sqlite:///:memory:``); the
-schema is created when the store opens. Every write is one transaction under a lock, and a dry run
-is consumed with a single conditional UPDATE, so a confirmation id can never commit twice.
+``OMNI_DB_URL`` selects the database, the one the reservation service uses (core/stores/db.py): SQLite by default
+(``sqlite:///ABSOLUTE/PATH`` or ``sqlite:///:memory:``), PostgreSQL when a team shares one. The schema is
+Alembic revision 0002 (core/reservations/migrations/versions/0002_trips.py), applied when the store opens; a file
+the earlier raw SQLite store made is migrated, its rows kept. Every write is one transaction (``BEGIN IMMEDIATE``
+on SQLite), and a dry run is consumed by one conditional UPDATE that matches only an unused row, so a
+confirmation id can never commit twice, across threads and processes alike.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import uuid
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from pydantic import BaseModel, Field, field_validator
+from sqlalchemy.engine import Engine, RowMapping
 
 from core.errors import InputError
 from core.models.common import Priority, as_priority
+from core.stores import db
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS trips (
-    trip_id     TEXT PRIMARY KEY,
-    user_id     TEXT NOT NULL,
-    title       TEXT NOT NULL,
-    region      TEXT NOT NULL,
-    days        INTEGER NOT NULL DEFAULT 1,
-    start_date  TEXT,
-    draft_json  TEXT NOT NULL,
-    version     INTEGER NOT NULL DEFAULT 1,
-    created_at  TEXT NOT NULL,
-    updated_at  TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS trips_user ON trips(user_id, updated_at);
-CREATE TABLE IF NOT EXISTS trip_edits (
-    edit_id     INTEGER PRIMARY KEY AUTOINCREMENT,
-    trip_id     TEXT NOT NULL REFERENCES trips(trip_id),
-    op          TEXT NOT NULL,
-    edit_json   TEXT NOT NULL,
-    version     INTEGER NOT NULL,
-    at          TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS dry_runs (
-    dry_run_id  TEXT PRIMARY KEY,
-    user_id     TEXT NOT NULL,
-    trip_id     TEXT,
-    action      TEXT NOT NULL,
-    params_json TEXT NOT NULL,
-    evidence_json TEXT NOT NULL,
-    created_at  REAL NOT NULL,
-    expires_at  REAL NOT NULL,
-    used_at     REAL
-);
-CREATE TABLE IF NOT EXISTS commitments (
-    commitment_id TEXT PRIMARY KEY,
-    dry_run_id  TEXT NOT NULL UNIQUE REFERENCES dry_runs(dry_run_id),
-    user_id     TEXT NOT NULL,
-    trip_id     TEXT,
-    action      TEXT NOT NULL,
-    status      TEXT NOT NULL,
-    detail_json TEXT NOT NULL,
-    at          TEXT NOT NULL
-);
-"""
+# The tables as revision 0002 makes them (the migration is the schema; these are for building queries).
+metadata = sa.MetaData()
+trips = sa.Table(
+    "trips",
+    metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),  # insertion order (SQLite's rowid before)
+    sa.Column("trip_id", sa.String(120)),
+    sa.Column("user_id", sa.String(120)),
+    sa.Column("title", sa.Text),
+    sa.Column("region", sa.String(120)),
+    sa.Column("days", sa.Integer),
+    sa.Column("start_date", sa.String(40)),
+    sa.Column("draft_json", sa.Text),
+    sa.Column("version", sa.Integer),
+    sa.Column("created_at", sa.String(40)),
+    sa.Column("updated_at", sa.String(40)),
+)
+trip_edits = sa.Table(
+    "trip_edits",
+    metadata,
+    sa.Column("edit_id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("trip_id", sa.String(120)),
+    sa.Column("op", sa.String(40)),
+    sa.Column("edit_json", sa.Text),
+    sa.Column("version", sa.Integer),
+    sa.Column("at", sa.String(40)),
+)
+dry_runs = sa.Table(
+    "dry_runs",
+    metadata,
+    sa.Column("dry_run_id", sa.String(120), primary_key=True),
+    sa.Column("user_id", sa.String(120)),
+    sa.Column("trip_id", sa.String(120)),
+    sa.Column("action", sa.String(120)),
+    sa.Column("params_json", sa.Text),
+    sa.Column("evidence_json", sa.Text),
+    sa.Column("created_at", sa.Float),
+    sa.Column("expires_at", sa.Float),
+    sa.Column("used_at", sa.Float),
+)
+commitments = sa.Table(
+    "commitments",
+    metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("commitment_id", sa.String(120)),
+    sa.Column("dry_run_id", sa.String(120)),
+    sa.Column("user_id", sa.String(120)),
+    sa.Column("trip_id", sa.String(120)),
+    sa.Column("action", sa.String(120)),
+    sa.Column("status", sa.String(40)),
+    sa.Column("detail_json", sa.Text),
+    sa.Column("at", sa.String(40)),
+)
+#: what ``list_commitments`` returns of a row (all but ``seq``), beside the parsed ``detail``
+COMMITMENT_FIELDS = tuple(c for c in commitments.c if c.name != "seq")
 
 
 class TripChanged(InputError):
@@ -116,31 +131,44 @@ class DryRunRecord(BaseModel):
     used_at: float | None = None
 
 
-def parse_db_url(url: str) -> str:
-    """``sqlite:///PATH`` -> PATH (``:memory:`` kept). Other schemes are refused with a clear message."""
-    if not url.startswith("sqlite:///"):
-        raise InputError("OMNI_DB_URL must be a sqlite:/// URL, e.g. sqlite:////abs/path/omni.db", field="db_url")
-    path = url[len("sqlite:///") :]
-    if path in ("", ":memory:"):
-        return ":memory:"
-    return path
+class DryRunAlreadyCommitted(InputError):
+    """A commitment for this dry run is already recorded (the gate lets a dry run through once)."""
+
+    code = "DRY_RUN_ALREADY_COMMITTED"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _row_to_draft(row: RowMapping) -> TripDraft:
+    return TripDraft(
+        trip_id=row["trip_id"],
+        user_id=row["user_id"],
+        title=row["title"],
+        region=row["region"],
+        days=row["days"],
+        start_date=row["start_date"],
+        nodes=[TripNode.model_validate(n) for n in json.loads(row["draft_json"])],
+        version=row["version"],
+        updated_at=row["updated_at"],
+    )
 
 
 class TripStore:
     def __init__(self, db_url: str):
         self.db_url = db_url
-        path = parse_db_url(db_url)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.RLock()
-        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._conn.row_factory = sqlite3.Row
-        with self._lock:
-            self._conn.executescript(SCHEMA)
+        self.engine: Engine = db.open_engine(db_url)  # shared per URL and process; migrated to the newest schema
 
     def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        """Let go of the pooled connections (the engine reconnects if used again). An in-memory database is
+        its one connection, so it is kept."""
+        if not db.is_memory_url(self.db_url):
+            self.engine.dispose()
+
+    def _read(self, query: sa.Executable) -> list[RowMapping]:
+        with db.transaction(self.engine) as conn:
+            return list(conn.execute(query).mappings())
 
     # --- trips ------------------------------------------------------------------------------------
     def create_trip(
@@ -164,96 +192,77 @@ class TripStore:
             version=1,
             updated_at=_now_iso(),
         )
-        with self._lock:
-            self._conn.execute(
-                "INSERT INTO trips(trip_id,user_id,title,region,days,start_date,draft_json,version,created_at,updated_at)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (
-                    draft.trip_id,
-                    user_id,
-                    draft.title,
-                    region,
-                    days,
-                    start_date,
-                    json.dumps([n.model_dump() for n in draft.nodes], ensure_ascii=False),
-                    1,
-                    draft.updated_at,
-                    draft.updated_at,
-                ),
+        with db.transaction(self.engine) as conn:
+            conn.execute(
+                trips.insert().values(
+                    trip_id=draft.trip_id,
+                    user_id=user_id,
+                    title=draft.title,
+                    region=region,
+                    days=days,
+                    start_date=start_date,
+                    draft_json=_json([n.model_dump() for n in draft.nodes]),
+                    version=1,
+                    created_at=draft.updated_at,
+                    updated_at=draft.updated_at,
+                )
             )
         return draft
 
-    def _row_to_draft(self, row: sqlite3.Row) -> TripDraft:
-        return TripDraft(
-            trip_id=row["trip_id"],
-            user_id=row["user_id"],
-            title=row["title"],
-            region=row["region"],
-            days=row["days"],
-            start_date=row["start_date"],
-            nodes=[TripNode.model_validate(n) for n in json.loads(row["draft_json"])],
-            version=row["version"],
-            updated_at=row["updated_at"],
-        )
-
     def get_trip(self, trip_id: str, *, user_id: str) -> TripDraft | None:
         """The user's trip; another user's is as absent as one that never existed (no existence is leaked)."""
-        with self._lock:
-            row = self._conn.execute("SELECT * FROM trips WHERE trip_id=? AND user_id=?", (trip_id, user_id)).fetchone()
-        return self._row_to_draft(row) if row else None
+        rows = self._read(sa.select(trips).where(trips.c.trip_id == trip_id, trips.c.user_id == user_id))
+        return _row_to_draft(rows[0]) if rows else None
 
     def latest_trip(self, user_id: str) -> TripDraft | None:
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT * FROM trips WHERE user_id=? ORDER BY updated_at DESC, rowid DESC LIMIT 1", (user_id,)
-            ).fetchone()
-        return self._row_to_draft(row) if row else None
+        rows = self._read(
+            sa.select(trips)
+            .where(trips.c.user_id == user_id)
+            .order_by(trips.c.updated_at.desc(), trips.c.seq.desc())
+            .limit(1)
+        )
+        return _row_to_draft(rows[0]) if rows else None
 
     def list_trips(self, user_id: str) -> list[TripDraft]:
-        with self._lock:
-            rows = self._conn.execute("SELECT * FROM trips WHERE user_id=? ORDER BY rowid", (user_id,)).fetchall()
-        return [self._row_to_draft(r) for r in rows]
+        return [
+            _row_to_draft(r)
+            for r in self._read(sa.select(trips).where(trips.c.user_id == user_id).order_by(trips.c.seq))
+        ]
 
     def save_trip(self, draft: TripDraft, *, op: str, edit: dict[str, Any]) -> TripDraft:
-        """Write the draft (optimistic: the stored version must be the draft's) and log the edit."""
+        """Write the draft (optimistic: the stored version must be the draft's) and log the edit, in one transaction."""
         now = _now_iso()
         new = draft.model_copy(update={"version": draft.version + 1, "updated_at": now})
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                cur = self._conn.execute(
-                    "UPDATE trips SET title=?, days=?, start_date=?, draft_json=?, version=?, updated_at=?"
-                    " WHERE trip_id=? AND version=?",
-                    (
-                        new.title,
-                        new.days,
-                        new.start_date,
-                        json.dumps([n.model_dump() for n in new.nodes], ensure_ascii=False),
-                        new.version,
-                        now,
-                        draft.trip_id,
-                        draft.version,
-                    ),
+        with db.transaction(self.engine) as conn:
+            cur = conn.execute(
+                trips.update()
+                .where(trips.c.trip_id == draft.trip_id, trips.c.version == draft.version)
+                .values(
+                    title=new.title,
+                    days=new.days,
+                    start_date=new.start_date,
+                    draft_json=_json([n.model_dump() for n in new.nodes]),
+                    version=new.version,
+                    updated_at=now,
                 )
-                if cur.rowcount != 1:
-                    raise TripChanged(
-                        f"trip {draft.trip_id} changed meanwhile (or does not exist); reload and retry", field="trip_id"
-                    )
-                self._conn.execute(
-                    "INSERT INTO trip_edits(trip_id,op,edit_json,version,at) VALUES (?,?,?,?,?)",
-                    (draft.trip_id, op, json.dumps(edit, ensure_ascii=False), new.version, now),
+            )
+            if cur.rowcount != 1:  # leaving the block rolls the transaction back
+                raise TripChanged(
+                    f"trip {draft.trip_id} changed meanwhile (or does not exist); reload and retry", field="trip_id"
                 )
-                self._conn.execute("COMMIT")
-            except Exception:
-                self._conn.execute("ROLLBACK")
-                raise
+            conn.execute(
+                trip_edits.insert().values(
+                    trip_id=draft.trip_id, op=op, edit_json=_json(edit), version=new.version, at=now
+                )
+            )
         return new
 
     def list_edits(self, trip_id: str) -> list[dict[str, Any]]:
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT op, edit_json, version, at FROM trip_edits WHERE trip_id=? ORDER BY edit_id", (trip_id,)
-            ).fetchall()
+        rows = self._read(
+            sa.select(trip_edits.c.op, trip_edits.c.edit_json, trip_edits.c.version, trip_edits.c.at)
+            .where(trip_edits.c.trip_id == trip_id)
+            .order_by(trip_edits.c.edit_id)
+        )
         return [
             {"op": r["op"], "edit": json.loads(r["edit_json"]), "version": r["version"], "at": r["at"]} for r in rows
         ]
@@ -280,28 +289,26 @@ class TripStore:
             created_at=now,
             expires_at=now + ttl_s,
         )
-        with self._lock:
-            self._conn.execute(
-                "INSERT INTO dry_runs(dry_run_id,user_id,trip_id,action,params_json,evidence_json,created_at,expires_at)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                (
-                    rec.dry_run_id,
-                    user_id,
-                    trip_id,
-                    action,
-                    json.dumps(params, ensure_ascii=False),
-                    json.dumps(evidence, ensure_ascii=False),
-                    now,
-                    rec.expires_at,
-                ),
+        with db.transaction(self.engine) as conn:
+            conn.execute(
+                dry_runs.insert().values(
+                    dry_run_id=rec.dry_run_id,
+                    user_id=user_id,
+                    trip_id=trip_id,
+                    action=action,
+                    params_json=_json(params),
+                    evidence_json=_json(evidence),
+                    created_at=now,
+                    expires_at=rec.expires_at,
+                )
             )
         return rec
 
     def get_dry_run(self, dry_run_id: str) -> DryRunRecord | None:
-        with self._lock:
-            row = self._conn.execute("SELECT * FROM dry_runs WHERE dry_run_id=?", (dry_run_id,)).fetchone()
-        if not row:
+        rows = self._read(sa.select(dry_runs).where(dry_runs.c.dry_run_id == dry_run_id))
+        if not rows:
             return None
+        row = rows[0]
         return DryRunRecord(
             dry_run_id=row["dry_run_id"],
             user_id=row["user_id"],
@@ -315,11 +322,20 @@ class TripStore:
         )
 
     def consume_dry_run(self, dry_run_id: str, *, user_id: str, now: float) -> bool:
-        """Mark the dry run used, atomically: True only for the first valid, unexpired use by its owner."""
-        with self._lock:
-            cur = self._conn.execute(
-                "UPDATE dry_runs SET used_at=? WHERE dry_run_id=? AND user_id=? AND used_at IS NULL AND expires_at>?",
-                (now, dry_run_id, user_id, now),
+        """Mark the dry run used, atomically: True only for the first valid, unexpired use by its owner.
+
+        One UPDATE that matches only an unused row: of any number of concurrent callers, in any number of
+        processes, the database lets exactly one match it."""
+        with db.transaction(self.engine) as conn:
+            cur = conn.execute(
+                dry_runs.update()
+                .where(
+                    dry_runs.c.dry_run_id == dry_run_id,
+                    dry_runs.c.user_id == user_id,
+                    dry_runs.c.used_at.is_(None),
+                    dry_runs.c.expires_at > now,
+                )
+                .values(used_at=now)
             )
             return cur.rowcount == 1
 
@@ -327,17 +343,30 @@ class TripStore:
         self, *, dry_run_id: str, user_id: str, trip_id: str | None, action: str, status: str, detail: dict[str, Any]
     ) -> str:
         cid = f"cm-{uuid.uuid4().hex[:16]}"
-        with self._lock:
-            self._conn.execute(
-                "INSERT INTO commitments(commitment_id,dry_run_id,user_id,trip_id,action,status,detail_json,at)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                (cid, dry_run_id, user_id, trip_id, action, status, json.dumps(detail, ensure_ascii=False), _now_iso()),
-            )
+        try:
+            with db.transaction(self.engine) as conn:
+                conn.execute(
+                    commitments.insert().values(
+                        commitment_id=cid,
+                        dry_run_id=dry_run_id,
+                        user_id=user_id,
+                        trip_id=trip_id,
+                        action=action,
+                        status=status,
+                        detail_json=_json(detail),
+                        at=_now_iso(),
+                    )
+                )
+        except sa.exc.IntegrityError:  # one commitment per dry run (a unique column)
+            raise DryRunAlreadyCommitted(
+                f"dry run {dry_run_id} is already committed (or does not exist)", field="dry_run_id"
+            ) from None
         return cid
 
     def list_commitments(self, user_id: str) -> list[dict[str, Any]]:
-        with self._lock:
-            rows = self._conn.execute("SELECT * FROM commitments WHERE user_id=? ORDER BY rowid", (user_id,)).fetchall()
+        rows = self._read(
+            sa.select(*COMMITMENT_FIELDS).where(commitments.c.user_id == user_id).order_by(commitments.c.seq)
+        )
         return [dict(r) | {"detail": json.loads(r["detail_json"])} for r in rows]
 
 

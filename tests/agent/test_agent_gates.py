@@ -133,7 +133,8 @@ def test_confirmation_expires(env):
     trip_id, r = _save_plan(env)
     dr_id = r.result.payload.dry_run["dry_run_id"]
     store = open_store(env.settings.db_url)
-    store._conn.execute("UPDATE dry_runs SET expires_at = 0 WHERE dry_run_id = ?", (dr_id,))
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE dry_runs SET expires_at = 0 WHERE dry_run_id = ?", (dr_id,))
     bad = env("确认", trip_id=trip_id, options={"confirm_dry_run_id": dr_id})
     assert bad.result.status == "FAILED" and "过期" in bad.result.answer_text
 
