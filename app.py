@@ -17,6 +17,7 @@ PAGES = [
     st.Page("pages/route_planner.py", title="Route planner", url_path="route_planner"),
     st.Page("pages/itinerary.py", title="Itinerary", url_path="itinerary"),
     st.Page("pages/agent_console.py", title="Agent console", url_path="agent_console"),
+    st.Page("pages/half_day.py", title="Half-day planner", url_path="half_day"),
 ]
 
 page = st.navigation(PAGES)

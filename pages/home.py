@@ -31,11 +31,13 @@ with c2.container(border=True):
     )
     st.page_link("pages/agent_console.py", label="Open the agent console", icon=":material/arrow_forward:")
 with c3.container(border=True):
-    st.markdown("### :material/schedule: Half-day local planner · coming\n半日游规划(即将推出)")
+    st.markdown("### :material/schedule: Half-day planner\n半日闲 · 本地半日规划")
     st.markdown(
-        "A few free hours near where you are: a realistic half-day of sights, food and walks "
-        "that respects opening hours and travel time."
+        "A few free hours? Say it in one sentence (“明天下午带孩子去博物馆,再吃点本帮菜”). The planner reads the "
+        "time, the party and the wishes, checks opening hours, queues, prices and travel, and offers 2–3 plans with "
+        "a score you can re-weight; bookable stops go through a dry run, your consent and a confirmation."
     )
+    st.page_link("pages/half_day.py", label="Open the half-day planner", icon=":material/arrow_forward:")
 
 with st.container(border=True):
     st.markdown("### :material/calendar_month: Multi-day itinerary\n多日行程规划")

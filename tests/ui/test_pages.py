@@ -207,11 +207,11 @@ def test_home_page_links_to_planner(leaflet_static):
     at.run()
     assert not at.exception
     text = all_text(at)
-    assert "Route planner" in text and "Half-day local planner · coming" in text
+    assert "Route planner" in text and "Half-day planner" in text and "coming" not in text
     assert "offline" in " ".join(i.value for i in at.info)
     pages = [str(link.proto.page) for link in at.get("page_link")]
     assert any("route_planner" in p for p in pages) and any("itinerary" in p for p in pages)
-    assert any("agent_console" in p for p in pages)
+    assert any("agent_console" in p for p in pages) and any("half_day" in p for p in pages)
     assert at.selectbox(key="region").value
     assert at.selectbox(key="provider").value == "offline"
 

@@ -1,0 +1,189 @@
+"""The half-day plans as cards side by side: the intro sentence, score and feasibility, the score breakdown chart,
+the steps as a timeline (with a reservation flow per bookable step), the risks, the map and "Choose this plan";
+plus the weight sliders that re-rank the cards from state (no re-planning)."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from components import halfday_text as text
+from components import halfday_words as w
+from components.halfday_map import render_plan_map
+from components.halfday_reserve import FLOWS, reserve_controls
+from components.halfday_state import CHOSEN, WEIGHT, reset_weights
+from core.errors import OmniError
+from core.halfday.models import DIMENSIONS, HalfDayResult, Plan, ScoreWeights
+from core.halfday.service import HalfDayPlanner
+
+
+def score_frame(plan: Plan, weights: ScoreWeights, lang: str) -> pd.DataFrame:
+    """One row per dimension: its name and meaning in words, its value (0–100) and its weight (%)."""
+    norm = weights.normalised()
+    rows = []
+    for d in DIMENSIONS:
+        value = float(getattr(plan.score, d)) if plan.score is not None else 0.0
+        rows.append(
+            {
+                "dimension": w.word(w.DIMENSIONS, d, lang),
+                "meaning": w.word(w.DIMENSION_HELP, d, lang),
+                "score": round(value * 100),
+                "weight": round(norm[d] * 100),
+            }
+        )
+    return pd.DataFrame(rows, columns=["dimension", "meaning", "score", "weight"])
+
+
+def score_chart(plan: Plan, weights: ScoreWeights, lang: str) -> alt.Chart:
+    data = score_frame(plan, weights, lang)
+    order = list(data["dimension"])
+    title = ("得分", "score") if lang == "zh" else ("score", "score")
+    return (
+        alt.Chart(data)
+        .mark_bar(color="#1f77b4")
+        .encode(
+            x=alt.X("score:Q", title=title[0], scale=alt.Scale(domain=[0, 100])),
+            y=alt.Y("dimension:N", title=None, sort=order),
+            tooltip=[
+                alt.Tooltip("dimension:N", title="维度" if lang == "zh" else "dimension"),
+                alt.Tooltip("meaning:N", title="含义" if lang == "zh" else "meaning"),
+                alt.Tooltip("score:Q", title="得分" if lang == "zh" else "score"),
+                alt.Tooltip("weight:Q", title="权重 %" if lang == "zh" else "weight %"),
+            ],
+        )
+        .properties(height=150)
+    )
+
+
+def render_weights(lang: str) -> ScoreWeights:
+    """Five sliders; moving one re-ranks the plans on this run. Returns the weights in use."""
+    from components.halfday_state import weights
+
+    with st.container(border=True, key="hd_weights_box"):
+        st.markdown("**Weights / 权重** — " + ("拖动即可重新排序,无需重新规划" if lang == "zh" else "re-rank at once"))
+        cols = st.columns(len(DIMENSIONS) + 1, vertical_alignment="bottom")
+        for col, d in zip(cols, DIMENSIONS, strict=False):
+            col.slider(
+                w.bilingual(w.DIMENSIONS, d),
+                0.0,
+                1.0,
+                step=0.05,
+                key=WEIGHT.format(d),
+                help=w.bilingual(w.DIMENSION_HELP, d),
+            )
+        cols[-1].button("Defaults / 默认", key="hd_weights_reset", on_click=reset_weights)
+        chosen = weights()
+        if chosen is None:
+            st.warning("All weights are zero: the default weights are used. / 权重全为 0,已使用默认权重。")
+            return ScoreWeights()
+        return chosen
+
+
+def _step_block(
+    planner: HalfDayPlanner,
+    result: HalfDayResult,
+    plan: Plan,
+    index: int,
+    *,
+    user: str,
+    lang: str,
+    stale: bool,
+) -> None:
+    step = plan.steps[index]
+    meal = " 🍽" if step.kind == "meal" else ""
+    st.markdown(
+        f"**{index + 1}. {text.clock(step.start)}–{text.clock(step.end)}** · {text.place_name(step, lang)}{meal}"
+    )
+    lines = [text.why_line(step, lang)]
+    for line in (text.travel_line(step, lang), text.queue_line(step, plan.risks, lang), text.price_line(step, lang)):
+        if line:
+            lines.append(line)
+    st.caption(" · ".join(lines))
+    if not step.bookable:
+        return
+    key = f"hd_{plan.plan_id}_{index}"
+    active = bool(st.session_state.get(FLOWS, {}).get(key))
+    label = f"Reserve / 预订 · {text.place_name(step, lang)}"
+    with st.expander(label, expanded=active, icon=":material/event_available:"):
+        reserve_controls(
+            planner,
+            user=user,
+            step=step,
+            day=result.slots.date,
+            party_size=result.profile.party.size,
+            key=key,
+            lang=lang,
+            disabled=stale,
+        )
+
+
+def render_card(
+    planner: HalfDayPlanner,
+    result: HalfDayResult,
+    plan: Plan,
+    rank: int,
+    weights: ScoreWeights,
+    *,
+    user: str,
+    provider_name: str,
+    stale: bool,
+) -> None:
+    lang = result.goal.language
+    with st.container(border=True, key=f"hd_card_{plan.plan_id}"):
+        st.markdown(f"#### Option {rank} / 方案 {rank}")
+        st.markdown(text.intro(plan, lang))
+        total = plan.total if plan.total is not None else (plan.score.total(weights) if plan.score else 0.0)
+        m1, m2 = st.columns(2)
+        m1.metric("Score / 综合得分", text.score_words(total, lang))
+        m2.metric("Feasibility / 可行度", text.percent(plan.feasibility))
+        st.caption(text.feasibility_words(plan.feasibility, lang))
+        st.altair_chart(score_chart(plan, weights, lang), key=f"hd_chart_{plan.plan_id}", width="stretch")
+        for i in range(len(plan.steps)):
+            _step_block(planner, result, plan, i, user=user, lang=lang, stale=stale)
+        if plan.risks:
+            st.markdown("**Risks / 风险提示**")
+            for risk in plan.risks:
+                mark = "⚠" if risk.severity == "warning" else "ℹ"
+                st.markdown(f"{mark} {text.risk_sentence(risk, plan, lang)}")
+        render_plan_map(
+            plan,
+            lang=lang,
+            region=result.region,
+            origin=result.origin,
+            provider=provider_name,
+            key=f"hd_map_{plan.plan_id}",
+        )
+        if st.session_state.get(CHOSEN) == plan.plan_id:
+            st.success("已选定,并记入你的偏好。" if lang == "zh" else "Chosen and remembered for next time.")
+        elif st.button(
+            "Choose this plan / 选这个方案",
+            key=f"hd_choose_{plan.plan_id}",
+            type="primary",
+            icon=":material/check:",
+            disabled=stale,
+            width="stretch",
+        ):
+            try:
+                planner.remember_plan(user, result, plan.plan_id)
+            except OmniError as exc:
+                st.warning(w.word(w.ERRORS, exc.code, lang, fallback=w.pick(w.ERRORS["OMNI_ERROR"], lang)))
+            else:
+                st.session_state[CHOSEN] = plan.plan_id
+                st.rerun()
+
+
+def render_plans(
+    planner: HalfDayPlanner,
+    result: HalfDayResult,
+    ranked: list[Plan],
+    weights: ScoreWeights,
+    *,
+    user: str,
+    provider_name: str,
+    stale: bool,
+) -> None:
+    cols = st.columns(len(ranked))
+    for rank, (col, plan) in enumerate(zip(cols, ranked, strict=True), start=1):
+        with col:
+            render_card(planner, result, plan, rank, weights, user=user, provider_name=provider_name, stale=stale)

@@ -1,0 +1,93 @@
+"""A half-day plan on an offline folium map: the start (S) when one was given, the steps numbered in visiting order,
+and the order as straight lines between them (travel minutes come from the plan, not from the line drawn).
+
+``build_plan_map`` is pure (unit-testable); ``render_plan_map`` hands it to ``st_folium``. Like the other pages'
+maps it needs no network: local Leaflet, the pack's own background (components/basemap.py).
+"""
+
+from __future__ import annotations
+
+import html
+
+import folium
+
+from components import halfday_text as text
+from components.basemap import add_background, finish_map
+from components.maps import offline_map
+from core.halfday.models import OriginPoint, Plan
+
+ROUTE_COLOUR = "#d62728"
+STEP_COLOURS = {"activity": "#1f77b4", "meal": "#ff7f0e"}
+START_COLOUR = "#2ca02c"
+
+
+def _pin(label: str, colour: str) -> folium.DivIcon:
+    return folium.DivIcon(
+        html=f'<div class="omni-pin" style="background:{colour}">{html.escape(label)}</div>',
+        icon_size=(26, 26),
+        icon_anchor=(13, 13),
+        class_name="omni-marker",
+    )
+
+
+def build_plan_map(
+    plan: Plan,
+    *,
+    lang: str,
+    region: str | None,
+    origin: OriginPoint | None = None,
+    provider: str | None = None,
+    base_url_path: str = "",
+) -> folium.Map:
+    line: list[list[float]] = []
+    if origin is not None:
+        line.append([origin.lat, origin.lon])
+    line += [[s.lat, s.lon] for s in plan.steps]
+    if not line:
+        return offline_map([31.2304, 121.4737], zoom_start=12, base_url_path=base_url_path)
+    lats = [p[0] for p in line]
+    lons = [p[1] for p in line]
+    m = offline_map(
+        [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=13, base_url_path=base_url_path
+    )
+    add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)))
+    if len(line) >= 2:
+        tip = "按到访顺序连线(直线,非实际道路)" if lang == "zh" else "In visiting order (straight lines, not the roads)"
+        folium.PolyLine(line, color=ROUTE_COLOUR, weight=4, opacity=0.85, dash_array="6 6", tooltip=tip).add_to(m)
+    if origin is not None:
+        start = "出发地" if lang == "zh" else "Start"
+        folium.Marker(
+            [origin.lat, origin.lon],
+            icon=_pin("S", START_COLOUR),
+            tooltip=f"<b>S · {start}</b><br>{html.escape(origin.name)}",
+        ).add_to(m)
+    for n, step in enumerate(plan.steps, start=1):
+        name = html.escape(text.place_name(step, lang))
+        folium.Marker(
+            [step.lat, step.lon],
+            icon=_pin(str(n), STEP_COLOURS.get(step.kind, ROUTE_COLOUR)),
+            tooltip=f"<b>{n} · {name}</b><br>{text.clock(step.start)}–{text.clock(step.end)}",
+        ).add_to(m)
+    if len(line) >= 2:
+        m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(24, 24))
+    finish_map(m, provider)
+    return m
+
+
+def render_plan_map(
+    plan: Plan,
+    *,
+    lang: str,
+    region: str,
+    origin: OriginPoint | None,
+    provider: str | None,
+    key: str,
+    height: int = 280,
+) -> None:
+    import streamlit as st
+    from streamlit_folium import st_folium
+
+    base = str(st.get_option("server.baseUrlPath") or "")
+    m = build_plan_map(plan, lang=lang, region=region, origin=origin, provider=provider, base_url_path=base)
+    with st.container(key=f"{key}_box"):
+        st_folium(m, key=key, height=height, use_container_width=True, returned_objects=[])
