@@ -33,6 +33,7 @@ from core.agent.lexicon import (
     DAYS,
     FACT_QUERY,
     FROM_TO,
+    LIST_BOOKINGS,
     NEGATED_ACTION,
     PARTY,
     PAYMENT,
@@ -80,6 +81,7 @@ class Features:
     refund: bool = False
     booking: bool = False
     cancel_booking: bool = False
+    list_bookings: bool = False
     bulk_write: bool = False
     crud_ops: list[str] = field(default_factory=list)
     weather: bool = False
@@ -132,6 +134,7 @@ class Features:
             "conditional": self.conditional is not None,
             "crud_ops": list(self.crud_ops),
             "high_risk": self.high_risk,
+            "list_bookings": self.list_bookings,
             "browser": self.browser,
         }
 
@@ -149,7 +152,10 @@ def extract_features(message: str) -> Features:
     f.payment = bool(PAYMENT.search(act))
     f.refund = bool(REFUND.search(act))
     f.cancel_booking = bool(CANCEL_BOOKING.search(act))
-    f.booking = bool(BOOKING.search(act)) and not BOOKING_QUESTION.search(act)
+    f.list_bookings = bool(LIST_BOOKINGS.search(act))
+    # "取消…的预订" and "我的预订有哪些" name a booking without asking for one: only the rest can ask to book
+    rest = LIST_BOOKINGS.sub(" ", CANCEL_BOOKING.sub(" ", act))
+    f.booking = bool(BOOKING.search(rest)) and not BOOKING_QUESTION.search(rest)
     f.bulk_write = bool(BULK_WRITE.search(act))
     ops = []
     for name, rx in (

@@ -37,7 +37,7 @@ BROWSER = _rx(
 PAYMENT = _rx(r"支付", r"付款", r"付钱", r"刷卡", r"买单", r"\bpay(ment)?\b", r"\bcharge my\b", r"\bcheckout\b")
 
 
-REFUND = _rx(r"退款", r"退票", r"退钱", r"退订", r"\brefund", r"\bmoney back\b")
+REFUND = _rx(r"退款", r"退票", r"退钱", r"\brefund", r"\bmoney back\b")  # 退订 cancels a booking
 
 
 BOOKING = _rx(
@@ -46,7 +46,7 @@ BOOKING = _rx(
     r"(帮我|给我|替我)(订|买)",
     r"下单",
     r"买(票|门票|机票|车票)",
-    r"\bbook (me|a|an|the|it|two|one|tickets?|rooms?|tables?)\b",
+    r"\bbook (me|us|a|an|the|it|two|one|tickets?|rooms?|tables?)\b",
     r"\bmake a (booking|reservation)\b",
     r"\breserve\b",
     r"\bbuy (a |the |two )?tickets?\b",
@@ -60,16 +60,41 @@ BOOKING_QUESTION = _rx(
     r"(能|可以|还能|订得)到",
     r"可订",
     r"能不能订",
-    r"\bcan (i|we|you|one)?\s*(still )?book\b",
+    r"(可以|能|能不能|可不可以|还能|可否)(提前)?(预订|预定|预约|订)",  # "绿波廊可以预约吗" asks; "能帮我订" does not match
+    r"(需要|需不需要|要不要|用不用|必须|得)(提前)?(预订|预定|预约|订)[^，,。.!！]{0,12}?(吗|么|嘛|\?|？)",
+    r"\bcan (i|we|one)\s*(still )?book\b",  # "can you book …" is a request
+    r"\b(do|does|did) (i|we|you|one) (need|have) to (book|reserve)\b",
     r"\bis it (still )?possible to book\b",
     r"\bbookable\b",
     r"\bavailable (to|for) book",
 )
 
 
+_BOOKED_THING = r"预订|预定|预约|订位|订座|订单|订房|机票|酒店|门票"
+_CLAUSE = r"[^，,。.!！?？;；\n]"
+
+
+# Cancelling a reservation (its own intent: it never books). "取消外滩" is a trip edit, not this.
 CANCEL_BOOKING = _rx(
-    r"取消(我的)?(预订|预定|预约|订单|订房|机票|酒店|门票)",
-    r"\bcancel (my |the |our )?(booking|reservation|order|ticket|flight|hotel)",
+    rf"取消{_CLAUSE}{{0,30}}?({_BOOKED_THING})",
+    rf"(把|将){_CLAUSE}{{0,30}}?(预订|预定|预约|订位|订座|订单){_CLAUSE}{{0,4}}?取消",
+    r"(预订|预定|预约|订位|订单)(也)?(不要了|取消)",
+    r"退订",
+    r"\bcancel\b[^,.;!?\n]{0,40}?\b(booking|reservation|order|ticket|flight|hotel|table|visit|seat)s?\b",
+)
+
+
+# Listing one's own reservations: read-only, never a request to book.
+LIST_BOOKINGS = _rx(
+    r"我(们)?的(所有|全部)?(预订|预定|预约|订单|订位)",
+    r"我(们)?(都|已经)?(订|预订|预定|预约)了(什么|哪些|啥|几个|多少|些什么)",
+    r"(查看|查询|查一下|看看|看一下|列出|显示)(一下)?(我|我们)?(的)?(所有|全部)?(预订|预定|预约|订单)",
+    r"(预订|预约)(记录|列表|清单)",
+    r"\bmy (bookings?|reservations?|orders?)\b",
+    r"\bwhat (have|did) (i|we) (booked|book|reserved|reserve)\b",
+    r"\b(show|list|see|view|check)\b[^.?!\n]{0,20}\b(bookings|reservations)\b",
+    r"\b(do|did) (i|we) have (any )?(bookings?|reservations?)\b",
+    r"\bwhat('s| is) booked\b",
 )
 
 

@@ -22,6 +22,7 @@ from core.agent.flows.browse import run_browse
 from core.agent.flows.commit import run_commit_request
 from core.agent.flows.conditional import run_conditional
 from core.agent.flows.confirm import run_confirmation
+from core.agent.flows.reservations import run_reservation
 from core.agent.loop import run_plan
 from core.agent.router import RouterDecision, route_message
 from core.agent.state import AgentContext, log_decision, new_state
@@ -175,6 +176,8 @@ def route_and_run(
                     fastpath.handle(decision, state, ctx, registry)
             elif decision.intent == "browse":
                 run_browse(decision, state, ctx, registry)
+            elif decision.intent in ("book", "cancel", "list"):
+                run_reservation(decision, state, ctx, registry)
             elif decision.intent in ("commit", "bulk_write"):
                 run_commit_request(decision, state, ctx, registry)
             elif decision.intent == "conditional":

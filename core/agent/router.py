@@ -32,6 +32,8 @@ from core.models.agent import (
 )
 
 Intent = str  # trip_edit | weather | travel_time | rag | plan | conditional | browse | commit | bulk_write | clarify
+#   | book | cancel | list (reservations)
+RESERVATION_INTENTS = ("book", "cancel", "list")
 
 POLICY_HARD_RULE = "ROUTER_HARD_RULE"
 POLICY_SCORE = "ROUTER_FEATURE_SCORE"
@@ -188,6 +190,35 @@ def _hard_rules(f: Features, options: AgentOptions, settings: Settings) -> Route
             options,
             settings,
             consent=True,
+        )
+    # Reservations: cancelling is its own intent (it never books), then booking; both need a confirmation.
+    if f.cancel_booking or f.booking:
+        intent = "cancel" if f.cancel_booking else "book"
+        return _finish(
+            f,
+            "SYSTEM2_REASONING",
+            0.9,
+            ["HIGH_RISK_ACTION"],
+            ["places", "commit"],
+            intent,
+            POLICY_HARD_RULE,
+            "HARD_RULE_CANCEL_BOOKING" if intent == "cancel" else "HARD_RULE_BOOKING",
+            options,
+            settings,
+            consent=True,
+        )
+    if f.list_bookings:  # reading one's own reservations: never asks what to book
+        return _finish(
+            f,
+            "SYSTEM1_API",
+            0.92,
+            [],
+            ["commit"],
+            "list",
+            POLICY_HARD_RULE,
+            "HARD_RULE_LIST_BOOKINGS",
+            options,
+            settings,
         )
     if f.high_risk:
         caps = ["places", "commit"] + (["browser"] if f.realtime else [])
@@ -440,6 +471,19 @@ def _finish(
                 "awaiting_consent",
                 _msg(zh, "需要你授权后才能打开网页浏览。", "Web browsing needs your consent before it starts."),
             )
+    elif intent in ("book", "cancel"):
+        status, message = (
+            "awaiting_confirmation",
+            _msg(
+                zh,
+                "先给你看要预订的内容，确认后才会预订。"
+                if intent == "book"
+                else "先给你看取消的条件，确认后才会取消。",
+                "You'll see the booking first; nothing is booked until you confirm."
+                if intent == "book"
+                else "You'll see the cancellation terms first; nothing is cancelled until you confirm.",
+            ),
+        )
     elif intent in ("commit", "bulk_write"):
         status, message = (
             "awaiting_confirmation",
@@ -461,7 +505,7 @@ def _finish(
         confidence=conf,
         reasons=list(dict.fromkeys(reasons)),
         required_capabilities=list(dict.fromkeys(caps)),
-        consent_required=consent or intent in ("commit", "bulk_write"),
+        consent_required=consent or intent in ("commit", "bulk_write", "book", "cancel"),
         budget=_budget(route, options),
         ui_hint=UiHint(mode=mode, status=status, message=message),
     )

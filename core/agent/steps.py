@@ -95,8 +95,16 @@ def act(
 
 
 def issue_dry_run(
-    state: AgentState, ctx: AgentContext, *, action: str, params: dict[str, Any], evidence: list[dict[str, Any]]
+    state: AgentState,
+    ctx: AgentContext,
+    *,
+    action: str,
+    params: dict[str, Any],
+    evidence: list[dict[str, Any]],
+    explain: bool = True,
 ) -> None:
+    """Hold a commit as a dry run until the same user confirms it; ``explain=False`` leaves the words to the caller
+    (the reservation flows say it in sentences, without the API's fields)."""
     zh = fastpath.zh_text(state.user_input)
     rec = gates.make_dry_run(
         ctx.store,
@@ -116,13 +124,8 @@ def issue_dry_run(
     state.result.evidence.extend({"type": "dry_run", **e} for e in evidence)
     state.result.status = "NEED_CONFIRMATION"
     state.result.next_steps.append(f"confirm:{rec.dry_run_id}")
-    state.result.explanations.append(
-        f"这是预演（dry run），尚未提交。确认请在 options.confirm_dry_run_id 中带上 {rec.dry_run_id}"
-        f"（{int(ctx.settings.dry_run_ttl_s // 60)} 分钟内有效，仅可使用一次）。"
-        if zh
-        else f"This is a dry run; nothing is committed. To commit, send options.confirm_dry_run_id = {rec.dry_run_id} "
-        f"(valid {int(ctx.settings.dry_run_ttl_s // 60)} min, single use)."
-    )
+    if explain:
+        state.result.explanations.append(_how_to_confirm(rec.dry_run_id, ctx, zh))
     log_decision(
         state,
         action="gate.dry_run",
@@ -131,6 +134,16 @@ def issue_dry_run(
         facts={"action": action, "evidence_items": len(evidence)},
     )
     ctx.report("awaiting_confirmation")
+
+
+def _how_to_confirm(dry_run_id: str, ctx: AgentContext, zh: bool) -> str:
+    return (
+        f"这是预演（dry run），尚未提交。确认请在 options.confirm_dry_run_id 中带上 {dry_run_id}"
+        f"（{int(ctx.settings.dry_run_ttl_s // 60)} 分钟内有效，仅可使用一次）。"
+        if zh
+        else f"This is a dry run; nothing is committed. To commit, send options.confirm_dry_run_id = {dry_run_id} "
+        f"(valid {int(ctx.settings.dry_run_ttl_s // 60)} min, single use)."
+    )
 
 
 def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted) -> None:

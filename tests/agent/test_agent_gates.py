@@ -139,44 +139,31 @@ def test_confirmation_expires(env):
     assert bad.result.status == "FAILED" and "过期" in bad.result.answer_text
 
 
-def test_booking_is_never_silent_and_commits_only_as_a_record(env):
-    r = env("帮我订和平饭店")
+def test_booking_is_never_silent_and_goes_through_the_reservation_service(env):
+    from core.reservations.service import ReservationService
+
+    asked = env("帮我订和平饭店")  # no date, time or party: asked for, never guessed
+    assert asked.route.consent_required is True and asked.result.status == "NEED_MORE_INFO"
+    assert asked.result.payload.dry_run is None and "日期" in asked.result.answer_text
+    r = env("帮我订和平饭店，明天19:00，两个人")
+    assert r.result.status == "NEED_CONFIRMATION", r.result.answer_text
+    ev = r.result.payload.dry_run["evidence"][0]
+    assert (ev["place"], ev["date"], ev["time"], ev["party_size"]) == ("和平饭店", "2025-06-21", "19:00", 2)
+    assert (ev["price_per_person"], ev["total"]) == (1500, 3000)
+    ok = env("确认预订", options={"confirm_dry_run_id": r.result.payload.dry_run["dry_run_id"]})
+    assert ok.result.status == "OK" and "已预订" in ok.result.answer_text
+    service = ReservationService.from_settings(env.settings, env.provider.region)
+    assert [(x.item_name, x.status) for x in service.reservations_of("alice")] == [("和平饭店", "confirmed")]
+    assert open_store(env.settings.db_url).list_commitments("alice") == []  # a booking, not a note to complete
+
+
+def test_a_refund_is_never_silent_and_commits_only_as_a_record(env):
+    r = env("和平饭店的房费帮我退款")
     assert r.route.consent_required is True and r.result.status == "NEED_CONFIRMATION"
     ev = r.result.payload.dry_run["evidence"][0]
-    assert ev["place"] == "和平饭店" and ev["price"] == 1500 and ev["availability"] == "not_verified"
-    assert "不会自动下单" in r.result.answer_text
+    assert ev["place"] == "和平饭店" and ev["type"] == "refund" and ev["availability"] == "not_verified"
     ok = env("确认", options={"confirm_dry_run_id": r.result.payload.dry_run["dry_run_id"]})
     assert ok.result.status == "OK" and "没有实际下单" in ok.result.answer_text
+    assert "链接" not in ok.result.answer_text
     rows = open_store(env.settings.db_url).list_commitments("alice")
     assert rows[-1]["status"] == "recorded_for_manual_completion"
-
-
-def test_bulk_write_goes_through_the_gate(env):
-    trip_id = env("加上外滩").result.payload.trip["trip_id"]
-    env("加上豫园", trip_id=trip_id)
-    r = env("清空行程", trip_id=trip_id)
-    assert r.result.status == "NEED_CONFIRMATION"
-    assert r.result.payload.dry_run["evidence"][0]["nodes_affected"] == 2
-    store = open_store(env.settings.db_url)
-    assert len(store.get_trip(trip_id, user_id="alice").nodes) == 2
-    env("确认", trip_id=trip_id, options={"confirm_dry_run_id": r.result.payload.dry_run["dry_run_id"]})
-    assert store.get_trip(trip_id, user_id="alice").nodes == []
-
-
-def test_actions_refuse_commits_that_skipped_the_gate(env):
-    from core.agent.actions.catalog import default_registry
-    from core.agent.actions.spec import ActionError
-    from core.agent.state import AgentContext, new_state
-    from core.models.agent import AgentRequest
-
-    req = AgentRequest(message="x", user_id="alice")
-    ctx = AgentContext(settings=env.settings, request=req, store=open_store(env.settings.db_url))
-    with pytest.raises(ActionError, match="commit gate"):
-        default_registry().call(
-            "trip.persist_plan",
-            {"dry_run_id": "dr-fake", "user_id": "alice", "region": "agentcity", "days": 1, "nodes": []},
-            state=new_state(req),
-            ctx=ctx,
-        )
-    with pytest.raises(ActionError, match="consent"):
-        default_registry().call("browser.fetch", {"url": "http://127.0.0.1/x"}, state=new_state(req), ctx=ctx)

@@ -73,7 +73,7 @@ def test_negated_risky_verbs_are_not_commits(message, route):
 def test_risky_requests_still_hit_the_gate(message):
     d = route_message(message)
     assert d.output.route.startswith("SYSTEM2") and d.output.consent_required, (message, d.output)
-    assert d.intent == "commit" and "HIGH_RISK_ACTION" in d.output.reasons
+    assert d.intent in ("commit", "book", "cancel") and "HIGH_RISK_ACTION" in d.output.reasons
 
 
 @pytest.mark.parametrize("message", NEGATED_EDITS)
@@ -295,7 +295,7 @@ def test_browsing_stops_when_the_time_budget_is_spent():
 
 # --- the commit gate: ids are exact, and a dry run is bound to its trip (or to no trip) -------------
 def test_confirmation_ids_are_exact_and_bound_to_their_trip(env):
-    dr = env("帮我预订外滩的门票").result.payload.dry_run["dry_run_id"]  # a dry run without a trip
+    dr = env("和平饭店的房费帮我退款").result.payload.dry_run["dry_run_id"]  # a dry run without a trip
     for forged in (dr.upper(), f" {dr}", dr[:-1] + "%", "' OR '1'='1", dr + "\x00"):
         assert env("确认", options={"confirm_dry_run_id": forged}).result.status == "FAILED", forged
     r = env("确认", trip_id="trip-someone-else", options={"confirm_dry_run_id": dr})

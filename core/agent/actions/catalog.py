@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.agent.actions import browser, itinerary, llm, places, policy, transport, trip
+from core.agent.actions import browser, itinerary, llm, places, policy, reservations, transport, trip
 from core.agent.actions.registry import ActionRegistry
 
 _DEFAULT: ActionRegistry | None = None
@@ -13,7 +13,7 @@ def default_registry() -> ActionRegistry:
     global _DEFAULT
     if _DEFAULT is None:
         reg = ActionRegistry()
-        for module in (trip, places, transport, itinerary, policy, llm, browser):
+        for module in (trip, places, transport, itinerary, policy, llm, browser, reservations):
             reg.register_many(module.actions())
         _DEFAULT = reg
     return _DEFAULT

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.agent import fastpath, gates
 from core.agent.actions.registry import ActionRegistry
+from core.agent.flows.reservations import COMMIT_ACTIONS, commit_confirmed
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_GATE, act
 from core.models.agent import (
@@ -16,6 +17,11 @@ def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegis
     state.react.step += 1
     res = gates.confirm(ctx.store, ctx.request, now=ctx.wall_clock())
     if isinstance(res, gates.GateRefusal):
+        if res.reason == "ALREADY_USED" and res.record is not None and res.record.action in COMMIT_ACTIONS:
+            # a second click on "confirm": the reservation service replays the first outcome (same idempotency key)
+            log_decision(state, action="gate.confirm", reason_code="CONFIRMATION_ALREADY_USED", policy_id=POLICY_GATE)
+            commit_confirmed(res.record, state, ctx, registry, again=True)
+            return
         state.result.status = "FAILED"
         state.result.error_code = "CONFIRMATION_INVALID"
         msg = {
@@ -35,6 +41,10 @@ def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegis
         state, action="gate.confirm", reason_code="CONFIRMED", policy_id=POLICY_GATE, facts={"action": res.action}
     )
     ctx.report("thinking")
+    if res.action in COMMIT_ACTIONS:
+        commit_confirmed(res, state, ctx, registry)
+        state.result.evidence.extend({"type": "committed", **e} for e in res.evidence)
+        return
     if res.action == "trip.persist_plan":
         p = res.params
         out = act(
@@ -90,10 +100,10 @@ def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegis
             policy_id=POLICY_GATE,
         )
         state.result.explanations = [
-            f"已记录你的确认（{out.commitment_id}）。系统未接入预订/支付接口，没有实际下单或付款，请按证据中的链接自行完成。"
+            f"已记录你的确认（{out.commitment_id}）。系统未接入支付/退款接口，没有实际下单或付款，请直接联系商家完成。"
             if zh
-            else f"Your confirmation is recorded ({out.commitment_id}). No booking/payment "
-            "provider is connected, so nothing was ordered or paid; complete it yourself using the evidence's link."
+            else f"Your confirmation is recorded ({out.commitment_id}). No payment or refund "
+            "provider is connected, so nothing was ordered or paid; please complete it with the merchant directly."
         ]
     state.result.evidence.extend({"type": "committed", **e} for e in res.evidence)
     state.result.status = "OK"

@@ -1,0 +1,368 @@
+"""Book, cancel and list reservations (docs/ARCHITECTURE.md, "Agent"): the router's ``book`` / ``cancel`` / ``list``
+intents, on the registered reservations.* actions.
+
+- book: the venue (among the pack's bookable ones), date, time and party from the message; what is missing is asked
+  for, never guessed; then the service's dry run, shown in words and held as the agent's dry run (its token stays
+  server-side) until the person confirms (flows/confirm.py calls ``commit_confirmed``).
+- cancel: the person's own confirmed reservation by venue / date / time (asks which when several match), the
+  cancellation's dry run (policy, fee), the same confirmation. It never books.
+- list: the person's reservations with their status.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, time
+from zoneinfo import ZoneInfo
+
+from core.agent import fastpath
+from core.agent.actions.registry import ActionRegistry
+from core.agent.booking import BookingSlots, bookable_of, booking_slots, pick_reading
+from core.agent.features import normalize_message, strip_negated
+from core.agent.flows import reservation_words as words
+from core.agent.router import RouterDecision
+from core.agent.state import AgentContext, log_decision
+from core.agent.steps import POLICY_GATE, act, guard, issue_dry_run
+from core.models.agent import AgentState
+from core.reservations.catalog import catalogue, item_for
+from core.reservations.models import DryRun, Reservation
+from core.stores.trips import DryRunRecord
+
+POLICY = "RESERVATION_GATE"
+COMMIT_ACTIONS = ("reservations.confirm", "reservations.cancel")
+
+
+def run_reservation(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
+    {"book": _book, "cancel": _cancel, "list": _list}[decision.intent](state, ctx, registry)
+
+
+def _zh(state: AgentState) -> bool:
+    return fastpath.zh_text(state.user_input)
+
+
+def _slots(state: AgentState, ctx: AgentContext) -> BookingSlots:
+    pack = ctx.provider.region
+    now = ctx.now
+    today = now.astimezone(ZoneInfo(pack.timezone)).date() if now is not None and now.tzinfo else None
+    if today is None:
+        today = datetime.now(ZoneInfo(pack.timezone)).date()
+    return booking_slots(strip_negated(normalize_message(state.user_input)), pack=pack, today=today)
+
+
+def _ask(state: AgentState, text: str, *, reason: str, missing: list[str] | None = None) -> None:
+    state.result.status = "NEED_MORE_INFO"
+    state.result.explanations = [text]
+    state.result.next_steps += [f"missing:{m}" for m in missing or []]
+    log_decision(state, action="reservations.dry_run", reason_code=reason, policy_id=POLICY,
+                 facts={"missing": missing or []})  # fmt: skip
+
+
+# --- book ------------------------------------------------------------------------------------------
+def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
+    zh = _zh(state)
+    guard(state, ctx, action="reservations.dry_run")
+    state.react.step += 1
+    pack = ctx.provider.region
+    slots = _slots(state, ctx)
+    if len(slots.venues) > 1:
+        names = "、".join(v.name for v in slots.venues) if zh else ", ".join(v.name for v in slots.venues)
+        _ask(state, f"你提到了 {names}，要预订哪一家？" if zh else f"You named {names}; which one should I book?",
+             reason="AMBIGUOUS_VENUE", missing=["item"])  # fmt: skip
+        return
+    if not slots.venues:
+        _no_venue(state, ctx, slots, zh)
+        return
+    item = item_for(pack, slots.venues[0].id)
+    assert item is not None  # named_venues only calls bookable what the catalogue holds
+    at = slots.time or (pick_reading(slots.hours, slots.minute, item) if slots.hours else None)
+    missing = [m for m in slots.missing() if m != "item" and not (m == "time" and at is not None)]
+    if slots.hours and at is None and not any(time(h, slots.minute) in item.slots() for h in slots.hours):
+        said = time(slots.hours[0], slots.minute)
+        _ask(state, words.refusal_text("NOT_A_SLOT", {}, item=item, zh=zh, at=said), reason="NOT_A_SLOT")
+        return
+    if slots.hours and at is None:  # both readings are slots of the venue: ask, never guess
+        h = slots.hours[0]
+        _ask(
+            state,
+            f"{item.name}：{h}点是上午还是晚上？"
+            if zh
+            else f"{item.name}: is {h} o'clock in the morning or the evening?",
+            reason="AMBIGUOUS_TIME",
+            missing=["time"],
+        )
+        return
+    if missing:
+        known = _known(item.name, slots, at, zh)
+        _ask(state, known + words.ask_missing(missing, zh) + words.example(zh), reason="MISSING_SLOTS", missing=missing)
+        return
+    assert slots.date is not None and at is not None and slots.party is not None
+    request = {"item_id": item.id, "date": slots.date.isoformat(), "time": words.hm(at), "party_size": slots.party}
+    if not 1 <= slots.party <= 20:
+        _ask(state, words.refusal_text("PARTY_TOO_LARGE", {}, item=item, zh=zh, at=at), reason="PARTY_SIZE")
+        return
+    out = act(registry, "reservations.dry_run", {"request": request}, state, ctx, reason_code="BOOKING_REQUESTED",
+              policy_id=POLICY, facts={"item_id": item.id, "date": request["date"], "time": request["time"],
+                                       "party_size": slots.party})  # fmt: skip
+    if out.refusal is not None:
+        state.result.status = "NEED_MORE_INFO"
+        state.result.explanations = [words.refusal_text(out.refusal.code, out.refusal.details, item=item, zh=zh, at=at)]
+        state.result.candidates += [
+            {"time": s, "place_id": item.id} for s in out.refusal.details.get("suggestions", [])
+        ]
+        log_decision(state, action="reservations.dry_run", reason_code=out.refusal.code, policy_id=POLICY)
+        return
+    dry: DryRun = out.dry_run
+    r = dry.reservation
+    lines = [
+        f"将为你预订：{words.what(r, zh)}。" if zh else f"I will reserve: {words.what(r, zh)}.",
+        words.price_text(r.quote, pack, zh),
+        words.policy_text(r.policy, zh),
+        words.unverified_text(dry.unverified, zh),
+        _until(dry, ctx, zh),
+    ]
+    _hold(state, ctx, action="reservations.confirm", dry=dry, lines=lines, kind="reservation")
+
+
+def _known(name: str, slots: BookingSlots, at, zh: bool) -> str:
+    bits = [name]
+    if slots.date:
+        bits.append(words.day_text(slots.date, zh))
+    if at:
+        bits.append(words.hm(at))
+    if slots.party:
+        bits.append(f"{slots.party} 人" if zh else f"{slots.party} people")
+    return f"好的：{'，'.join(bits)}。" if zh else f"Noted: {', '.join(bits)}. "
+
+
+def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: bool) -> None:
+    pack = ctx.provider.region
+    lines = []
+    if slots.unbookable:
+        v = slots.unbookable[0]
+        lines.append(f"{v.name}不接受预订。" if zh else f"{v.name} does not take reservations.")
+    category = slots.category if slots.category in {i.category for i in catalogue(pack)} else None
+    if slots.category and category is None:
+        kind = words.category_text(slots.category, zh)
+        lines.append(f"这里没有可以预订的{kind}。" if zh else f"There are no {kind} to book here.")
+    options = bookable_of(pack, category)
+    if options:
+        kind = words.category_text(category, zh)
+        lines.append(
+            f"可以预订的{kind}有：{words.choices(options, zh)}。要订哪一家？"
+            if zh
+            else f"{kind.capitalize()} you can book: {words.choices(options, zh)}. Which one?"
+        )
+        state.result.candidates += [
+            {"place_id": i.id, "name": i.name, "category": i.category, "price_per_person": i.price_per_person,
+             "source": f"region pack {pack.name}"}
+            for i in options
+        ]  # fmt: skip
+    missing = [m for m in slots.missing() if m != "item"]
+    if missing:
+        lines.append(words.ask_missing(missing, zh))
+    _ask(state, "".join(lines) if zh else " ".join(lines), reason="NO_BOOKABLE_VENUE", missing=["item", *missing])
+
+
+def _until(dry: DryRun, ctx: AgentContext, zh: bool) -> str:
+    minutes = max(1, int(ctx.settings.dry_run_ttl_s // 60))
+    what = "预订" if dry.action == "reserve" else "取消"
+    if zh:
+        return f"现在还没有{what}。确认后才会{what}（{minutes} 分钟内有效）。"
+    verb = "booked" if dry.action == "reserve" else "cancelled"
+    return f"Nothing is {verb} yet; it will be once you confirm (within {minutes} min)."
+
+
+def _hold(state: AgentState, ctx: AgentContext, *, action: str, dry: DryRun, lines: list[str], kind: str) -> None:
+    """The service's dry run held as the agent's dry run: the token stays in the server-side record."""
+    r = dry.reservation
+    evidence = [
+        {
+            "type": kind,
+            "reservation_id": r.id,
+            "place": r.item_name,
+            "place_id": r.item_id,
+            "date": r.date.isoformat(),
+            "time": words.hm(r.time),
+            "party_size": r.party_size,
+            "price_per_person": r.quote.price_per_person,
+            "total": r.quote.total,
+            "currency": r.quote.currency,
+            "price_source": r.quote.source,
+            "cancellation_policy": r.policy.model_dump(),
+            "fee": dry.fee,
+            "unverified": list(dry.unverified),
+            "availability": "slot_free" if dry.action == "reserve" else None,
+        }
+    ]
+    issue_dry_run(
+        state,
+        ctx,
+        action=action,
+        params={"reservation_id": r.id, "token": dry.token},
+        evidence=evidence,
+        explain=False,
+    )
+    state.result.explanations = [line for line in lines if line]
+
+
+# --- cancel ----------------------------------------------------------------------------------------
+def _matching(rs: list[Reservation], slots: BookingSlots, ctx: AgentContext) -> list[Reservation]:
+    pack = ctx.provider.region
+    out = [r for r in rs if r.status == "confirmed"]
+    if slots.venues:
+        ids = {v.id for v in slots.venues}
+        out = [r for r in out if r.item_id in ids]
+    elif slots.category:
+        out = [r for r in out if (i := item_for(pack, r.item_id)) is not None and i.category == slots.category]
+    if slots.date:
+        out = [r for r in out if r.date == slots.date]
+    if slots.time:
+        out = [r for r in out if r.time == slots.time]
+    return out
+
+
+def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
+    zh = _zh(state)
+    guard(state, ctx, action="reservations.cancel_dry_run")
+    state.react.step += 1
+    slots = _slots(state, ctx)
+    mine = act(registry, "reservations.list", {}, state, ctx, reason_code="CANCEL_REQUESTED", policy_id=POLICY)
+    confirmed = [r for r in mine.reservations if r.status == "confirmed"]
+    found = _matching(mine.reservations, slots, ctx)
+    if not found:
+        state.result.status = "NEED_MORE_INFO"
+        text = (
+            "没有找到符合的已确认预订，没有做任何改动。" if zh else "No confirmed reservation matches; nothing changed."
+        )
+        if confirmed:
+            text += ("你已确认的预订：\n" if zh else " Your confirmed reservations:\n") + words.listing(confirmed, zh)
+        else:
+            text += "你目前没有已确认的预订。" if zh else " You have no confirmed reservation."
+        state.result.explanations = [text]
+        log_decision(state, action="reservations.cancel_dry_run", reason_code="NO_MATCHING_RESERVATION",
+                     policy_id=POLICY, facts={"confirmed": len(confirmed)})  # fmt: skip
+        return
+    if len(found) > 1:
+        state.result.status = "NEED_MORE_INFO"
+        state.result.explanations = [
+            (f"有 {len(found)} 个预订符合，要取消哪一个？请说出场所和日期或时间：\n" if zh
+             else f"{len(found)} reservations match; which one should I cancel? Tell me the place and the date or "
+             "time:\n") + words.listing(found, zh, numbered=True)
+        ]  # fmt: skip
+        state.result.candidates += [_row(r) for r in found]
+        state.result.next_steps.append("missing:which_reservation")
+        log_decision(state, action="reservations.cancel_dry_run", reason_code="AMBIGUOUS_RESERVATION",
+                     policy_id=POLICY, facts={"matches": len(found)})  # fmt: skip
+        return
+    target = found[0]
+    out = act(registry, "reservations.cancel_dry_run", {"reservation_id": target.id}, state, ctx,
+              reason_code="CANCELLATION_DRY_RUN", policy_id=POLICY, facts={"item_id": target.item_id})  # fmt: skip
+    if out.refusal is not None:
+        state.result.status = "NEED_MORE_INFO"
+        item = item_for(ctx.provider.region, target.item_id)
+        state.result.explanations = [
+            words.refusal_text(out.refusal.code, out.refusal.details, item=item, zh=zh, at=None)
+        ]
+        return
+    dry: DryRun = out.dry_run
+    fee = dry.fee or 0.0
+    lines = [
+        f"将取消：{words.what(target, zh)}。" if zh else f"I will cancel: {words.what(target, zh)}.",
+        words.policy_text(target.policy, zh),
+        (
+            f"按这个政策，现在取消的费用是 {words.money(fee)}。"
+            if zh
+            else f"Under that policy, cancelling now costs {words.money(fee)}."
+        ),
+        words.unverified_text(dry.unverified, zh),
+        _until(dry, ctx, zh),
+    ]
+    _hold(state, ctx, action="reservations.cancel", dry=dry, lines=lines, kind="cancellation")
+
+
+def _row(r: Reservation) -> dict:
+    return {"reservation_id": r.id, "name": r.item_name, "date": r.date.isoformat(), "time": words.hm(r.time),
+            "party_size": r.party_size, "status": r.status}  # fmt: skip
+
+
+# --- list ------------------------------------------------------------------------------------------
+def _list(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
+    zh = _zh(state)
+    state.react.step += 1
+    out = registry.call("reservations.list", {}, state=state, ctx=ctx)
+    rs = out.reservations
+    log_decision(state, action="reservations.list", reason_code="LIST_RESERVATIONS", policy_id=POLICY,
+                 facts={"count": len(rs), "confirmed": sum(r.status == "confirmed" for r in rs)})  # fmt: skip
+    state.result.status = "OK"
+    state.result.candidates += [_row(r) for r in rs]
+    if not rs:
+        state.result.explanations = ["你还没有任何预订。" if zh else "You have no reservations yet."]
+        return
+    head = f"你的预订（共 {len(rs)} 个）：\n" if zh else f"Your reservations ({len(rs)}):\n"
+    state.result.explanations = [head + words.listing(rs, zh)]
+
+
+# --- the confirmation (flows/confirm.py) -----------------------------------------------------------
+def commit_confirmed(
+    record: DryRunRecord, state: AgentState, ctx: AgentContext, registry: ActionRegistry, *, again: bool = False
+) -> None:
+    """Confirm the held dry run with its token under an idempotency key bound to the agent's dry run: a second
+    confirmation (``again``) replays the first outcome and never books twice."""
+    zh = _zh(state)
+    p = record.params
+    out = act(
+        registry,
+        record.action,
+        {"reservation_id": p["reservation_id"], "token": p["token"], "idempotency_key": f"agent-{record.dry_run_id}",
+         "consent": True},
+        state,
+        ctx,
+        reason_code="CONFIRMATION_REPLAYED" if again else "COMMIT_CONFIRMED",
+        policy_id=POLICY_GATE,
+    )  # fmt: skip
+    if out.refusal is not None:
+        state.result.status = "FAILED"
+        state.result.error_code = "CONFIRMATION_INVALID"
+        state.result.explanations = [
+            words.refusal_text(out.refusal.code, out.refusal.details, item=None, zh=zh, at=None)
+        ]
+        return
+    r = out.outcome.reservation
+    state.result.candidates.append(_row(r))
+    cancel = record.action == "reservations.cancel"
+    if r.status == "failed":  # the slot filled up between the dry run and the confirmation
+        state.result.status = "NEED_MORE_INFO"
+        state.result.explanations = [
+            f"没有订上：{words.what(r, zh)}（确认时该时段已满）。请换一个时间。" if zh
+            else f"Not booked: {words.what(r, zh)} (the slot filled up before you confirmed). Please pick another time."
+        ]  # fmt: skip
+        return
+    if out.outcome.replayed:
+        done = (
+            (
+                f"这个{'取消' if cancel else '预订'}之前已经确认过了，没有重复操作：{words.what(r, zh)}（{words.status_text(r, zh)}）。"
+            )
+            if zh
+            else f"That was already confirmed; nothing was done twice: {words.what(r, zh)} ({words.status_text(r, zh)})."
+        )
+    elif cancel:
+        fee = _fee_of(r)
+        done = (
+            f"已取消：{words.what(r, zh)}。" + (f"费用 {words.money(fee)}。" if fee is not None else "")
+            if zh
+            else f"Cancelled: {words.what(r, zh)}." + (f" Fee: {words.money(fee)}." if fee is not None else "")
+        )
+    else:
+        done = f"已预订：{words.what(r, zh)}（已确认）。" if zh else f"Booked: {words.what(r, zh)} (confirmed)."
+    state.result.explanations = [done]
+    state.result.status = "OK"
+
+
+def _fee_of(r: Reservation) -> float | None:
+    """The fee the service recorded with the cancellation ("cancelled by the user; fee 0")."""
+    for t in reversed(r.transitions):
+        if t.to_status == "cancelled" and "fee " in t.reason:
+            try:
+                return float(t.reason.rsplit("fee ", 1)[1])
+            except ValueError:
+                return None
+    return None
