@@ -1,0 +1,512 @@
+"""Reservations on the dashboard: one flow every page calls, thin over core.reservations' gates.
+
+``reserve_controls`` asks for the date, the venue's slot, the party and a contact, makes the service's dry run on
+"Check availability", words what would be reserved (price and its source, the cancellation policy, what the mock
+cannot verify; free slots nearby when full), asks for consent, confirms in a dialog with the dry run's token under
+one idempotency key per dry run (a double click or a rerun replays, it never books twice) and shows the receipt.
+``my_reservations`` lists the dashboard user's reservations and cancels through the cancellation dry run.
+``render_offers`` opens ``reserve_controls`` for the bookable stops of a page's result.
+
+Everything lives in ``st.session_state`` under the caller's ``key_prefix`` and is rendered from there; the work
+happens in widget callbacks. The core returns codes; the words (zh and en) are chosen here.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+import streamlit as st
+from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
+
+from components.identity import dashboard_user
+from components.reservation_words import (
+    UNVERIFIED,
+    Pair,
+    booking_words,
+    day_words,
+    error_of,
+    fee_words,
+    policy_words,
+    price_words,
+    refusal_pair,
+    status_words,
+)
+from core.config import get_settings
+from core.errors import OmniError
+from core.reservations.catalog import BookableItem, item_for
+from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
+from core.reservations.service import ReservationService
+
+#: the page's language choice, when a page offers one ("zh" or "en"); otherwise both are shown
+LANG = "ui_lang"
+#: the reserve_controls prefix whose confirmation dialog is open (one dialog per run)
+DIALOG = "reservation_dialog"
+
+
+def say(pair: Pair) -> str:
+    """The sentence in the page's language, or both (zh first) when the page has no language choice."""
+    zh, en = pair
+    lang = st.session_state.get(LANG)
+    return zh if lang == "zh" else en if lang == "en" else f"{zh}  \n{en}"
+
+
+def render_refusal(error: dict[str, Any], item: BookableItem | None = None) -> None:
+    st.warning(say(refusal_pair(error, item)), icon=":material/event_busy:")
+    with st.expander("Details 详情", expanded=False):
+        st.caption(f"code: {error['code']} · field: {error.get('field') or '-'} · {error.get('message', '')}")
+
+
+# ---- the service -------------------------------------------------------------------------------------------------
+@st.cache_resource(show_spinner=False)
+def cached_service(db_url: str, region: str) -> ReservationService:
+    """One reservation service per (database, region pack)."""
+    from core.packs.loader import load_region
+
+    settings = get_settings()
+    return ReservationService.from_settings(settings, load_region(region, settings.data_dir))
+
+
+def service_for(region: str | None = None) -> ReservationService:
+    """The service of ``region`` (default: the region chosen in the sidebar)."""
+    settings = get_settings()
+    return cached_service(settings.db_url, region or st.session_state.get("region") or settings.region)
+
+
+def _service_of_item(item_id: str) -> ReservationService:
+    """The service whose pack has ``item_id`` (a reservation made in another region than the sidebar's)."""
+    from components.frame import cached_regions
+
+    active = service_for()
+    if item_for(active.pack, item_id) is not None:
+        return active
+    for region in cached_regions():
+        other = service_for(region)
+        if item_for(other.pack, item_id) is not None:
+            return other
+    return active
+
+
+# ---- default date and time ---------------------------------------------------------------------------------------
+def next_slot(item: BookableItem, at: time) -> time:
+    """The venue's first slot at or after ``at`` (its last slot when ``at`` is later than all of them)."""
+    slots = item.slots()
+    return next((s for s in slots if s >= at), slots[-1])
+
+
+def still_bookable(service: ReservationService, item: BookableItem, day: date, slot: time) -> bool:
+    starts = datetime.combine(day, slot, tzinfo=service.zone)
+    return starts - timedelta(hours=item.terms.lead_time_hours) >= service.clock()
+
+
+def earliest_slot(service: ReservationService, item: BookableItem, *, days: int = 7) -> tuple[date, time]:
+    """Today's first slot that can still be booked, else the next day's (within ``days``)."""
+    today = service.clock().astimezone(service.zone).date()
+    for offset in range(days + 1):
+        day = today + timedelta(days=offset)
+        for slot in item.slots():
+            if still_bookable(service, item, day, slot):
+                return day, slot
+    return today + timedelta(days=1), item.slots()[0]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A bookable stop of a page's result: what to reserve and the form's defaults."""
+
+    key: str  # unique on the page (widget keys)
+    item_id: str
+    label: str  # e.g. "Day 1 · 11:30 豫园"
+    default_date: date
+    default_time: time
+    note: Pair | None = None  # why the defaults differ from the plan, if they do
+
+
+def offer_for(
+    service: ReservationService, item_id: str, *, key: str, label: str, day: date | None = None, at: time | None = None
+) -> Offer | None:
+    """An offer for ``item_id`` when it is bookable: at the venue's slot after ``at`` on ``day`` while that can
+    still be booked, else at the earliest slot that can."""
+    item = item_for(service.pack, item_id)
+    if item is None:
+        return None
+    if day is not None and at is not None:
+        slot = next_slot(item, at)
+        if still_bookable(service, item, day, slot):
+            return Offer(key, item.id, label, day, slot)
+        when, slot = earliest_slot(service, item)
+        note = (
+            f"行程中的 {day_words(day)[0]} {slot:%H:%M} 已无法预订，改为最早可订的时段。",
+            f"The plan's {day_words(day)[1]} can no longer be booked; showing the earliest bookable slot.",
+        )
+        return Offer(key, item.id, label, when, slot, note)
+    when, slot = earliest_slot(service, item)
+    return Offer(key, item.id, label, when, slot)
+
+
+# ---- reserve_controls --------------------------------------------------------------------------------------------
+def _k(prefix: str, name: str) -> str:
+    return f"{prefix}_{name}"
+
+
+def _request_of(prefix: str, item_id: str) -> ReservationRequest:
+    s = st.session_state
+    return ReservationRequest(
+        item_id=item_id,
+        date=s[_k(prefix, "date")],
+        time=s[_k(prefix, "time")],
+        party_size=int(s[_k(prefix, "party")]),
+        contact=s.get(_k(prefix, "contact")) or "",
+        notes=s.get(_k(prefix, "notes")) or "",
+    )
+
+
+def _check(prefix: str, item_id: str, region: str | None, user: str) -> None:
+    """ "Check availability": the dry run, with a fresh idempotency key for its confirmation."""
+    s = st.session_state
+    for name in ("dry", "error", "receipt"):
+        s.pop(_k(prefix, name), None)
+    s[_k(prefix, "consent")] = False
+    try:
+        request = _request_of(prefix, item_id)
+        dry = service_for(region).dry_run(user, request)
+    except (ValidationError, OmniError, SQLAlchemyError) as exc:
+        error = error_of(exc)
+        asked = s.get(_k(prefix, "time"))
+        error["asked"] = asked.strftime("%H:%M") if isinstance(asked, time) else ""
+        s[_k(prefix, "error")] = error
+    else:
+        s[_k(prefix, "dry")] = {"dry": dry, "idempotency_key": uuid.uuid4().hex, "consent": False}
+
+
+def _record_consent(box: str, held: str) -> None:
+    """The consent belongs to the dry run it was given for (a later replay sends the same consent)."""
+    if st.session_state.get(held) is not None:
+        st.session_state[held]["consent"] = bool(st.session_state.get(box))
+
+
+def _pick_slot(prefix: str, slot: time, item_id: str, region: str | None, user: str) -> None:
+    st.session_state[_k(prefix, "time")] = slot
+    _check(prefix, item_id, region, user)
+
+
+def _open_dialog(prefix: str) -> None:
+    st.session_state[DIALOG] = prefix
+
+
+def _close_dialog() -> None:
+    st.session_state.pop(DIALOG, None)
+
+
+def _confirm(prefix: str, region: str | None, user: str) -> None:
+    """Spend the dry run's token under its idempotency key: a second call replays the first outcome."""
+    s = st.session_state
+    held = s.get(_k(prefix, "dry"))
+    _close_dialog()
+    if held is None:
+        return
+    dry: DryRun = held["dry"]
+    try:
+        outcome = service_for(region).confirm(
+            user,
+            dry.reservation.id,
+            token=dry.token,
+            idempotency_key=held["idempotency_key"],
+            consent=held["consent"],
+        )
+    except (OmniError, SQLAlchemyError) as exc:
+        s[_k(prefix, "error")] = error_of(exc)
+    else:
+        s.pop(_k(prefix, "error"), None)
+        s[_k(prefix, "receipt")] = outcome
+
+
+def _start_over(prefix: str) -> None:
+    for name in ("dry", "error", "receipt", "consent"):
+        st.session_state.pop(_k(prefix, name), None)
+
+
+def _summary(dry: DryRun, item: BookableItem, service: ReservationService) -> None:
+    r = dry.reservation
+    zh, en = booking_words(r)
+    st.markdown(say((f"将预订：**{zh}**。", f"You are about to reserve **{en}**.")))
+    st.markdown(say(price_words(r.quote, r.party_size)))
+    policy = policy_words(r.policy, datetime.combine(r.date, r.time, tzinfo=service.zone))
+    st.markdown(say((f"取消政策：{policy[0]}", f"Cancellation: {policy[1]}")))
+    for code in dry.unverified:
+        st.caption(say(UNVERIFIED.get(code, (code, code))))
+    expires = dry.expires_at.astimezone(service.zone)
+    st.caption(say((f"请在 {expires:%H:%M} 前确认。", f"Confirm before {expires:%H:%M}.")))
+
+
+def _form_changed(prefix: str, r: Reservation) -> bool:
+    s = st.session_state
+    return (s.get(_k(prefix, "date")), s.get(_k(prefix, "time")), s.get(_k(prefix, "party"))) != (
+        r.date,
+        r.time,
+        r.party_size,
+    ) or ((s.get(_k(prefix, "contact")) or "").strip(), (s.get(_k(prefix, "notes")) or "").strip()) != (
+        r.contact,
+        r.notes,
+    )
+
+
+def _receipt(outcome: Outcome, service: ReservationService, key: str) -> None:
+    r = outcome.reservation
+    zh, en = booking_words(r)
+    status = status_words(r)
+    with st.container(border=True, key=key):
+        if r.status == "confirmed":
+            st.success(say(("预订成功。", "Booked.")), icon=":material/event_available:")
+        else:
+            st.warning(say(("没有订上。", "Not booked.")), icon=":material/event_busy:")
+        st.markdown(f"**Reservation number 预订号:** `{r.id}`")
+        st.markdown(say((f"状态：**{status[0]}**", f"Status: **{status[1]}**")))
+        st.markdown(say((f"预订内容：{zh}。", f"What: {en}.")))
+        if r.status == "confirmed":
+            st.markdown(say(price_words(r.quote, r.party_size)))
+            starts = datetime.combine(r.date, r.time, tzinfo=service.zone)
+            policy = policy_words(r.policy, starts)
+            st.markdown(
+                say(
+                    (
+                        f"如需取消：打开本页的“我的预订”，点“取消预订”。{policy[0]}",
+                        f"To cancel: open “My reservations” on this page and press Cancel. {policy[1]}",
+                    ),
+                )  # fmt: skip
+            )
+        if outcome.replayed:
+            st.caption(
+                say(("这是同一次确认的重复提交，没有重复预订。", "A repeated confirmation: nothing was booked twice."))
+            )
+
+
+@st.dialog("Confirm booking 确认预订", on_dismiss=_close_dialog)
+def _confirm_dialog(prefix: str, region: str | None, user: str) -> None:
+    held = st.session_state.get(_k(prefix, "dry"))
+    if held is None or st.session_state.get(DIALOG) != prefix:
+        st.rerun()  # confirmed (or gone) meanwhile: close and redraw the page
+        return
+    zh, en = booking_words(held["dry"].reservation)
+    st.markdown(say((f"确认预订 **{zh}**？", f"Reserve **{en}**?")))
+    st.markdown(say(price_words(held["dry"].reservation.quote, held["dry"].reservation.party_size)))
+    yes, no = st.columns(2)
+    yes.button(
+        "Confirm 确认", key=_k(prefix, "dialog_yes"), type="primary", width="stretch",
+        on_click=_confirm, args=(prefix, region, user),
+    )  # fmt: skip
+    no.button("Back 返回", key=_k(prefix, "dialog_no"), width="stretch", on_click=_close_dialog)
+
+
+def reserve_controls(
+    item_id: str,
+    *,
+    default_date: date,
+    default_time: time,
+    party_size: int,
+    key_prefix: str,
+    region: str | None = None,
+) -> None:
+    """The reservation flow for one venue (``region``: its pack; default the sidebar's)."""
+    s = st.session_state
+    p = key_prefix
+    service = service_for(region)
+    item = item_for(service.pack, item_id)
+    if item is None:
+        render_refusal({"code": "NOT_BOOKABLE", "field": "item_id", "message": item_id})
+        return
+    user = dashboard_user()
+    slots = item.slots()
+    s.setdefault(_k(p, "date"), default_date)
+    s.setdefault(_k(p, "time"), next_slot(item, default_time))
+    s.setdefault(_k(p, "party"), max(1, min(party_size, item.terms.max_party)))
+    if s[_k(p, "time")] not in slots:
+        s[_k(p, "time")] = next_slot(item, s[_k(p, "time")])
+
+    c1, c2, c3 = st.columns([2, 1, 1])
+    c1.date_input("Date 日期", key=_k(p, "date"))
+    c2.selectbox("Time 时间", slots, key=_k(p, "time"), format_func=lambda t: t.strftime("%H:%M"))
+    c3.number_input("Party 人数", key=_k(p, "party"), min_value=1, max_value=item.terms.max_party, step=1)
+    c4, c5 = st.columns(2)
+    c4.text_input("Contact 联系人 (name or phone)", key=_k(p, "contact"), max_chars=120)
+    c5.text_input("Notes 备注", key=_k(p, "notes"), max_chars=500)
+    st.button(
+        "Check availability 查询空位", key=_k(p, "check"), icon=":material/event_available:",
+        on_click=_check, args=(p, item.id, region, user),
+    )  # fmt: skip
+
+    error = s.get(_k(p, "error"))
+    if error is not None:
+        render_refusal(error, item)
+        suggestions = [time.fromisoformat(t) for t in (error.get("details") or {}).get("suggestions", [])]
+        if error["code"] == "SLOT_FULL" and suggestions:
+            st.markdown(say(("附近还有空位：", "Free slots nearby:")))
+            cols = st.columns(len(suggestions))
+            for col, slot in zip(cols, suggestions, strict=True):
+                col.button(
+                    slot.strftime("%H:%M"), key=_k(p, f"slot_{slot:%H%M}"),
+                    on_click=_pick_slot, args=(p, slot, item.id, region, user),
+                )  # fmt: skip
+
+    held = s.get(_k(p, "dry"))
+    receipt: Outcome | None = s.get(_k(p, "receipt"))
+    if held is not None:
+        dry: DryRun = held["dry"]
+        with st.container(border=True, key=_k(p, "dry_box")):
+            _summary(dry, item, service)
+            if receipt is None:
+                if _form_changed(p, dry.reservation):
+                    st.info(say(("表单在查询后改过了，请重新查询。", "The form changed after the check; check again.")))
+                else:
+                    zh, en = booking_words(dry.reservation)
+                    st.checkbox(
+                        f"I agree to reserve {en} · 我同意预订{zh}", key=_k(p, "consent"),
+                        on_change=_record_consent, args=(_k(p, "consent"), _k(p, "dry")),
+                    )  # fmt: skip
+                    st.button(
+                        "Confirm booking 确认预订", key=_k(p, "book"), type="primary",
+                        disabled=not held["consent"], on_click=_open_dialog, args=(p,),
+                    )  # fmt: skip
+    if receipt is not None:
+        _receipt(receipt, service, _k(p, "receipt_box"))
+        st.button("Book again 再订一次", key=_k(p, "again"), on_click=_start_over, args=(p,))
+    if s.get(DIALOG) == p and held is not None:
+        _confirm_dialog(p, region, user)
+
+
+# ---- my_reservations ---------------------------------------------------------------------------------------------
+def _cancel_check(prefix: str, rid: str, item_id: str, user: str) -> None:
+    s = st.session_state
+    s.pop(_k(prefix, f"error_{rid}"), None)
+    s[_k(prefix, f"consent_{rid}")] = False
+    try:
+        dry = _service_of_item(item_id).cancel_dry_run(user, rid)
+    except (OmniError, SQLAlchemyError) as exc:
+        s[_k(prefix, f"error_{rid}")] = error_of(exc)
+    else:
+        s[_k(prefix, f"dry_{rid}")] = {"dry": dry, "idempotency_key": uuid.uuid4().hex, "consent": False}
+
+
+def _cancel_keep(prefix: str, rid: str) -> None:
+    for name in (f"dry_{rid}", f"error_{rid}", f"consent_{rid}"):
+        st.session_state.pop(_k(prefix, name), None)
+
+
+def _cancel_confirm(prefix: str, rid: str, item_id: str, user: str) -> None:
+    s = st.session_state
+    held = s.get(_k(prefix, f"dry_{rid}"))
+    if held is None:
+        return
+    try:
+        outcome = _service_of_item(item_id).cancel(
+            user,
+            rid,
+            token=held["dry"].token,
+            idempotency_key=held["idempotency_key"],
+            consent=held["consent"],
+        )
+    except (OmniError, SQLAlchemyError) as exc:
+        s[_k(prefix, f"error_{rid}")] = error_of(exc)
+    else:
+        s.pop(_k(prefix, f"dry_{rid}"), None)
+        s[_k(prefix, f"done_{rid}")] = {"outcome": outcome, "fee": held["dry"].fee}
+
+
+def _reservation_row(prefix: str, r: Reservation, user: str) -> None:
+    s = st.session_state
+    zh, en = booking_words(r)
+    status = status_words(r)
+    with st.container(border=True, key=_k(prefix, f"row_{r.id}")):
+        st.markdown(say((f"**{zh}**", f"**{en}**")))
+        st.markdown(say((f"状态：**{status[0]}**", f"Status: **{status[1]}**")) + f"  \n`{r.id}`")
+        done = s.get(_k(prefix, f"done_{r.id}"))
+        if r.status == "cancelled" and done is not None:
+            st.caption(say(fee_words(done["fee"], r)))
+        error = s.get(_k(prefix, f"error_{r.id}"))
+        if error is not None:
+            render_refusal(error)
+        if r.status != "confirmed":
+            return
+        held = s.get(_k(prefix, f"dry_{r.id}"))
+        if held is None:
+            st.button(
+                "Cancel 取消预订", key=_k(prefix, f"cancel_{r.id}"), icon=":material/event_busy:",
+                on_click=_cancel_check, args=(prefix, r.id, r.item_id, user),
+            )  # fmt: skip
+            return
+        dry: DryRun = held["dry"]
+        starts = datetime.combine(r.date, r.time, tzinfo=_service_of_item(r.item_id).zone)
+        st.markdown(say(policy_words(r.policy, starts)))
+        st.markdown(say(fee_words(dry.fee, r)))
+        st.checkbox(
+            f"I agree to cancel {en} · 我同意取消{zh}", key=_k(prefix, f"consent_{r.id}"),
+            on_change=_record_consent, args=(_k(prefix, f"consent_{r.id}"), _k(prefix, f"dry_{r.id}")),
+        )  # fmt: skip
+        a, b = st.columns(2)
+        a.button(
+            "Confirm cancellation 确认取消", key=_k(prefix, f"cancel_confirm_{r.id}"), type="primary",
+            disabled=not held["consent"], on_click=_cancel_confirm,
+            args=(prefix, r.id, r.item_id, user),
+        )  # fmt: skip
+        b.button("Keep it 不取消", key=_k(prefix, f"cancel_keep_{r.id}"), on_click=_cancel_keep, args=(prefix, r.id))
+
+
+def my_reservations(key_prefix: str) -> None:
+    """The dashboard user's reservations (only theirs: the service is asked for this user alone)."""
+    user = dashboard_user()
+    try:
+        mine = service_for().reservations_of(user)
+    except SQLAlchemyError as exc:
+        render_refusal(error_of(exc))
+        return
+    shown = [r for r in mine if r.status in ("confirmed", "cancelled")]
+    others = [r for r in mine if r.status not in ("confirmed", "cancelled")]
+    if not shown:
+        st.caption(say(("还没有预订。", "No reservations yet.")))
+    for r in shown:
+        _reservation_row(key_prefix, r, user)
+    if others:
+        with st.container(key=_k(key_prefix, "unconfirmed")):
+            st.caption(say((f"另有 {len(others)} 次未确认的查询：", f"{len(others)} unconfirmed check(s):")))
+            for r in others:
+                zh, en = booking_words(r)
+                status = status_words(r)
+                st.caption(say((f"{zh} — {status[0]}", f"{en} — {status[1]}")))
+
+
+# ---- offers on a page --------------------------------------------------------------------------------------------
+def _toggle_offer(prefix: str, key: str) -> None:
+    s = st.session_state
+    s[_k(prefix, "open")] = None if s.get(_k(prefix, "open")) == key else key
+
+
+def render_offers(offers: Sequence[Offer], *, key_prefix: str, party_size: int, region: str | None = None) -> None:
+    """One "Reserve" button per bookable stop; the chosen one opens reserve_controls below it."""
+    if not offers:
+        st.caption(say(("结果中没有可以预订的地点。", "No stop of this result takes reservations.")))
+        return
+    opened = st.session_state.get(_k(key_prefix, "open"))
+    for offer in offers:
+        left, right = st.columns([4, 1], vertical_alignment="center")
+        left.markdown(offer.label)
+        right.button(
+            "Reserve 预订", key=_k(key_prefix, f"open_{offer.key}"), icon=":material/event:", width="stretch",
+            type="primary" if opened == offer.key else "secondary", on_click=_toggle_offer,
+            args=(key_prefix, offer.key),
+        )  # fmt: skip
+        if opened == offer.key:
+            with st.container(border=True, key=_k(key_prefix, f"panel_{offer.key}")):
+                if offer.note is not None:
+                    st.caption(say(offer.note))
+                reserve_controls(
+                    offer.item_id,
+                    default_date=offer.default_date,
+                    default_time=offer.default_time,
+                    party_size=party_size,
+                    key_prefix=_k(key_prefix, offer.key),
+                    region=region,
+                )
