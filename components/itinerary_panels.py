@@ -169,3 +169,34 @@ def render_downloads(result: ItineraryResult) -> None:
         "The ICS has one event per visit and lunch, in the trip's time zone "
         f"({result.timezone}); import it into any calendar app."
     )
+
+
+def render_reservations(result: ItineraryResult, *, key_prefix: str = "it_res", party_size: int = 2) -> None:
+    """ "Reserve" on every planned visit whose pack place takes bookings: the trip's date and the planned arrival
+    rounded up to the venue's next slot (the earliest bookable slot once that has passed)."""
+    from zoneinfo import ZoneInfo
+
+    from components import reservations
+
+    region = result.request.region
+    service = reservations.service_for(region)
+    place_ids = {p.key: p.place_id for p in result.request.places}
+    zone = ZoneInfo(result.timezone)
+    offers = []
+    for day in result.days:
+        for entry in day.entries:
+            place_id = place_ids.get(entry.key or "")
+            if entry.kind != "visit" or entry.continues_visit or not place_id:
+                continue
+            arrival = entry.arrival.astimezone(zone) if entry.arrival.tzinfo else entry.arrival
+            offer = reservations.offer_for(
+                service,
+                place_id,
+                key=f"d{day.day_index}_{entry.key}",
+                label=f"Day {day.day_index + 1} · {day.date:%m-%d} {arrival:%H:%M} · **{entry.name}**",
+                day=day.date,
+                at=arrival.time(),
+            )
+            if offer is not None:
+                offers.append(offer)
+    reservations.render_offers(offers, key_prefix=key_prefix, party_size=party_size, region=region)

@@ -301,3 +301,26 @@ def render_downloads(result: RoutePlanResult) -> None:
             icon=":material/download:",
             width="stretch",
         )
+
+
+# --- reservations ----------------------------------------------------------------------------------
+
+
+def render_reservations(result: RoutePlanResult, *, key_prefix: str = "rp_res", party_size: int = 2) -> None:
+    """ "Reserve" on every stop of the best route (and the destination) that the region's venues take bookings
+    for, by its pack POI id; the form opens at today's (else tomorrow's) earliest bookable slot."""
+    from components import reservations
+
+    service = reservations.service_for(result.region)
+    order = result.best_route.stop_order or list(range(len(result.resolved_stops)))
+    points = [result.resolved_stops[i] for i in order] + [result.resolved_destination]
+    offers, seen = [], set()
+    for n, point in enumerate(points, start=1):
+        if not point.poi_id or point.poi_id in seen:
+            continue
+        seen.add(point.poi_id)
+        where = "Destination 终点" if point.role == "destination" else f"Stop {n} 途经点"
+        offer = reservations.offer_for(service, point.poi_id, key=point.poi_id, label=f"{where} · **{point.label}**")
+        if offer is not None:
+            offers.append(offer)
+    reservations.render_offers(offers, key_prefix=key_prefix, party_size=party_size, region=result.region)

@@ -14,6 +14,7 @@ from components import itinerary_state as state
 from components.frame import active_provider
 from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress as progress_run
+from components.reservations import my_reservations
 from components.timeline import render_timeline
 from core.config import get_settings
 from core.errors import OmniError
@@ -100,6 +101,8 @@ if optimise:
         st.session_state[state.EDITS] = []
         st.session_state["day_select"] = 0
 
+with st.expander("My reservations 我的预订", expanded=False, key="it_my_reservations"):
+    my_reservations("it_my")
 
 # --- result (rendered from state) ---------------------------------------------------------------
 result: ItineraryResult | None = st.session_state.get(state.RESULT)
@@ -137,6 +140,9 @@ with right:
         f"robust / {t.travel_nominal_min:.0f} min nominal ({result.matrix_source}) · {t.distance_m / 1000:.1f} km · "
         f"wait {t.wait_min} min · lunch {t.lunch_min} min · {day.day_start:%H:%M}–{day.day_end:%H:%M}"
     )
+
+st.markdown("##### Reserve 预订")
+panels.render_reservations(result)
 
 st.markdown("##### Dropped places 未安排的地点")
 panels.render_dropped(result)

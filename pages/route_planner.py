@@ -8,6 +8,7 @@ from components import route_form as form
 from components.frame import active_provider
 from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress
+from components.reservations import my_reservations
 from core.config import get_settings
 from core.errors import OmniError
 from core.models.route import RoutePlanRequest
@@ -52,6 +53,9 @@ if plan_clicked:
         st.session_state[form.REQUEST] = request
         st.session_state[form.RESULT] = result
 
+with st.expander("My reservations 我的预订", expanded=False, key="rp_my_reservations"):
+    my_reservations("rp_my")
+
 # --- result (rendered from state) ---------------------------------------------------------------
 result = st.session_state.get(form.RESULT)
 if result is not None:
@@ -69,6 +73,8 @@ if result is not None:
         tables.render_best_route_card(result)
         with st.expander("Legs of the best route", expanded=False):
             tables.render_legs(result.best_route)
+    st.markdown("##### Reserve 预订")
+    tables.render_reservations(result)
     st.markdown("##### Candidates 候选路线")
     tables.render_comparison_table(result)
     charts.render_pareto_chart(result)
