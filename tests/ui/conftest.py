@@ -15,6 +15,19 @@ from tests.support.paths import ROOT
 from tests.ui.test_browser import STARTUP_LIMIT_S, free_port
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _own_database(tmp_path_factory):
+    """The page tests of a module keep their reservations (and trips) in their own SQLite file, never in the
+    project's; module-scoped so that it is in place before a module's shared AppTest first runs."""
+    from core.config import get_settings
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path_factory.mktemp('db') / 'dashboard.db'}")
+        get_settings.cache_clear()
+        yield
+    get_settings.cache_clear()
+
+
 @pytest.fixture
 def streamlit_server(leaflet_static, tmp_path):
     port = free_port()
