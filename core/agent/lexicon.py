@@ -47,6 +47,8 @@ BOOKING = _rx(
     r"下单",
     r"买(票|门票|机票|车票)",
     r"\bbook (me|us|a|an|the|it|two|one|tickets?|rooms?|tables?)\b",
+    r"^\W*(please\s+)?book\b(?!\s+(is|was|about|of|by)\b)",  # "book Lu Bo Lang tomorrow for 2"
+    r"\b(please|can you|could you|would you|pls)\s+book\b",
     r"\bmake a (booking|reservation)\b",
     r"\breserve\b",
     r"\bbuy (a |the |two )?tickets?\b",

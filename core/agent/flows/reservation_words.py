@@ -43,12 +43,21 @@ def category_text(category: str | None, zh: bool) -> str:
     return names[0 if zh else 1]
 
 
-def what(r: Reservation, zh: bool) -> str:
+def name_of(pack: RegionPack | None, place_id: str, fallback: str, zh: bool) -> str:
+    """The place's name in the reply's language (the pack's English name in English, when it has one)."""
+    place = pack.place_by_id(place_id) if pack is not None else None
+    if place is None:
+        return fallback
+    return place.name_zh if zh or not place.name_en else place.name_en
+
+
+def what(r: Reservation, zh: bool, pack: RegionPack | None = None) -> str:
     """绿波廊，2026年12月2日（周三）19:00，2 人 / Lu Bo Lang, Wed 2 Dec 2026 at 19:00, 2 people."""
+    name = name_of(pack, r.item_id, r.item_name, zh)
     if zh:
-        return f"{r.item_name}，{day_text(r.date, zh)} {hm(r.time)}，{r.party_size} 人"
+        return f"{name}，{day_text(r.date, zh)} {hm(r.time)}，{r.party_size} 人"
     people = "1 person" if r.party_size == 1 else f"{r.party_size} people"
-    return f"{r.item_name}, {day_text(r.date, zh)} at {hm(r.time)}, {people}"
+    return f"{name}, {day_text(r.date, zh)} at {hm(r.time)}, {people}"
 
 
 def money(value: float) -> str:
@@ -107,16 +116,16 @@ def example(zh: bool) -> str:
     )
 
 
-def choices(items: list[BookableItem], zh: bool) -> str:
+def choices(items: list[BookableItem], zh: bool, pack: RegionPack | None = None) -> str:
     parts = []
     for i in items:
-        p = i.price_per_person
+        p, name = i.price_per_person, name_of(pack, i.id, i.name, zh)
         if p is None:
-            parts.append(i.name)
+            parts.append(name)
         elif p == 0:
-            parts.append(f"{i.name}（免费）" if zh else f"{i.name} (free)")
+            parts.append(f"{name}（免费）" if zh else f"{name} (free)")
         else:
-            parts.append(f"{i.name}（人均{money(p)}）" if zh else f"{i.name} ({money(p)} per person)")
+            parts.append(f"{name}（人均{money(p)}）" if zh else f"{name} ({money(p)} per person)")
     return "、".join(parts) if zh else "; ".join(parts)
 
 
@@ -135,17 +144,25 @@ def status_text(r: Reservation, zh: bool) -> str:
     }[r.status][0 if zh else 1]
 
 
-def listing(rs: list[Reservation], zh: bool, *, numbered: bool = False) -> str:
+def listing(rs: list[Reservation], zh: bool, pack: RegionPack | None = None, *, numbered: bool = False) -> str:
     lines = []
     for n, r in enumerate(rs, 1):
         head = f"{n}. " if numbered else "- "
-        lines.append(f"{head}{what(r, zh)}{'：' if zh else ': '}{status_text(r, zh)}")
+        lines.append(f"{head}{what(r, zh, pack)}{'：' if zh else ': '}{status_text(r, zh)}")
     return "\n".join(lines)
 
 
-def refusal_text(code: str, details: dict[str, Any], *, item: BookableItem | None, zh: bool, at: time | None) -> str:
+def refusal_text(
+    code: str,
+    details: dict[str, Any],
+    *,
+    item: BookableItem | None,
+    zh: bool,
+    at: time | None,
+    pack: RegionPack | None = None,
+) -> str:
     """A refusal by the venue's terms in a sentence (the free slots nearby when the asked one is full)."""
-    name = item.name if item else ("这家" if zh else "the venue")
+    name = name_of(pack, item.id, item.name, zh) if item else ("这家" if zh else "the venue")
     if code == "SLOT_FULL":
         near = details.get("suggestions") or []
         asked = hm(at) if at else ""

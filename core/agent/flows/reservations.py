@@ -64,7 +64,8 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
     pack = ctx.provider.region
     slots = _slots(state, ctx)
     if len(slots.venues) > 1:
-        names = "、".join(v.name for v in slots.venues) if zh else ", ".join(v.name for v in slots.venues)
+        named = [words.name_of(pack, v.id, v.name, zh) for v in slots.venues]
+        names = "、".join(named) if zh else ", ".join(named)
         _ask(state, f"你提到了 {names}，要预订哪一家？" if zh else f"You named {names}; which one should I book?",
              reason="AMBIGUOUS_VENUE", missing=["item"])  # fmt: skip
         return
@@ -73,38 +74,39 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
         return
     item = item_for(pack, slots.venues[0].id)
     assert item is not None  # named_venues only calls bookable what the catalogue holds
+    name = words.name_of(pack, item.id, item.name, zh)
     at = slots.time or (pick_reading(slots.hours, slots.minute, item) if slots.hours else None)
     missing = [m for m in slots.missing() if m != "item" and not (m == "time" and at is not None)]
     if slots.hours and at is None and not any(time(h, slots.minute) in item.slots() for h in slots.hours):
         said = time(slots.hours[0], slots.minute)
-        _ask(state, words.refusal_text("NOT_A_SLOT", {}, item=item, zh=zh, at=said), reason="NOT_A_SLOT")
+        _ask(state, words.refusal_text("NOT_A_SLOT", {}, item=item, zh=zh, at=said, pack=pack), reason="NOT_A_SLOT")
         return
     if slots.hours and at is None:  # both readings are slots of the venue: ask, never guess
         h = slots.hours[0]
         _ask(
             state,
-            f"{item.name}：{h}点是上午还是晚上？"
-            if zh
-            else f"{item.name}: is {h} o'clock in the morning or the evening?",
+            f"{name}：{h}点是上午还是晚上？" if zh else f"{name}: is {h} o'clock in the morning or the evening?",
             reason="AMBIGUOUS_TIME",
             missing=["time"],
         )
         return
     if missing:
-        known = _known(item.name, slots, at, zh)
+        known = _known(name, slots, at, zh)
         _ask(state, known + words.ask_missing(missing, zh) + words.example(zh), reason="MISSING_SLOTS", missing=missing)
         return
     assert slots.date is not None and at is not None and slots.party is not None
     request = {"item_id": item.id, "date": slots.date.isoformat(), "time": words.hm(at), "party_size": slots.party}
     if not 1 <= slots.party <= 20:
-        _ask(state, words.refusal_text("PARTY_TOO_LARGE", {}, item=item, zh=zh, at=at), reason="PARTY_SIZE")
+        _ask(state, words.refusal_text("PARTY_TOO_LARGE", {}, item=item, zh=zh, at=at, pack=pack), reason="PARTY_SIZE")
         return
     out = act(registry, "reservations.dry_run", {"request": request}, state, ctx, reason_code="BOOKING_REQUESTED",
               policy_id=POLICY, facts={"item_id": item.id, "date": request["date"], "time": request["time"],
                                        "party_size": slots.party})  # fmt: skip
     if out.refusal is not None:
         state.result.status = "NEED_MORE_INFO"
-        state.result.explanations = [words.refusal_text(out.refusal.code, out.refusal.details, item=item, zh=zh, at=at)]
+        state.result.explanations = [
+            words.refusal_text(out.refusal.code, out.refusal.details, item=item, zh=zh, at=at, pack=pack)
+        ]
         state.result.candidates += [
             {"time": s, "place_id": item.id} for s in out.refusal.details.get("suggestions", [])
         ]
@@ -113,7 +115,7 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
     dry: DryRun = out.dry_run
     r = dry.reservation
     lines = [
-        f"将为你预订：{words.what(r, zh)}。" if zh else f"I will reserve: {words.what(r, zh)}.",
+        f"将为你预订：{words.what(r, zh, pack)}。" if zh else f"I will reserve: {words.what(r, zh, pack)}.",
         words.price_text(r.quote, pack, zh),
         words.policy_text(r.policy, zh),
         words.unverified_text(dry.unverified, zh),
@@ -138,7 +140,8 @@ def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: boo
     lines = []
     if slots.unbookable:
         v = slots.unbookable[0]
-        lines.append(f"{v.name}不接受预订。" if zh else f"{v.name} does not take reservations.")
+        said = words.name_of(pack, v.id, v.name, zh)
+        lines.append(f"{said}不接受预订。" if zh else f"{said} does not take reservations.")
     category = slots.category if slots.category in {i.category for i in catalogue(pack)} else None
     if slots.category and category is None:
         kind = words.category_text(slots.category, zh)
@@ -147,9 +150,9 @@ def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: boo
     if options:
         kind = words.category_text(category, zh)
         lines.append(
-            f"可以预订的{kind}有：{words.choices(options, zh)}。要订哪一家？"
+            f"可以预订的{kind}有：{words.choices(options, zh, pack)}。要订哪一家？"
             if zh
-            else f"{kind.capitalize()} you can book: {words.choices(options, zh)}. Which one?"
+            else f"{kind.capitalize()} you can book: {words.choices(options, zh, pack)}. Which one?"
         )
         state.result.candidates += [
             {"place_id": i.id, "name": i.name, "category": i.category, "price_per_person": i.price_per_person,
@@ -222,6 +225,7 @@ def _matching(rs: list[Reservation], slots: BookingSlots, ctx: AgentContext) -> 
 
 def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     zh = _zh(state)
+    pack = ctx.provider.region
     guard(state, ctx, action="reservations.cancel_dry_run")
     state.react.step += 1
     slots = _slots(state, ctx)
@@ -234,7 +238,9 @@ def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> N
             "没有找到符合的已确认预订，没有做任何改动。" if zh else "No confirmed reservation matches; nothing changed."
         )
         if confirmed:
-            text += ("你已确认的预订：\n" if zh else " Your confirmed reservations:\n") + words.listing(confirmed, zh)
+            text += ("你已确认的预订：\n" if zh else " Your confirmed reservations:\n") + words.listing(
+                confirmed, zh, pack
+            )
         else:
             text += "你目前没有已确认的预订。" if zh else " You have no confirmed reservation."
         state.result.explanations = [text]
@@ -246,7 +252,7 @@ def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> N
         state.result.explanations = [
             (f"有 {len(found)} 个预订符合，要取消哪一个？请说出场所和日期或时间：\n" if zh
              else f"{len(found)} reservations match; which one should I cancel? Tell me the place and the date or "
-             "time:\n") + words.listing(found, zh, numbered=True)
+             "time:\n") + words.listing(found, zh, pack, numbered=True)
         ]  # fmt: skip
         state.result.candidates += [_row(r) for r in found]
         state.result.next_steps.append("missing:which_reservation")
@@ -260,13 +266,13 @@ def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> N
         state.result.status = "NEED_MORE_INFO"
         item = item_for(ctx.provider.region, target.item_id)
         state.result.explanations = [
-            words.refusal_text(out.refusal.code, out.refusal.details, item=item, zh=zh, at=None)
+            words.refusal_text(out.refusal.code, out.refusal.details, item=item, zh=zh, at=None, pack=pack)
         ]
         return
     dry: DryRun = out.dry_run
     fee = dry.fee or 0.0
     lines = [
-        f"将取消：{words.what(target, zh)}。" if zh else f"I will cancel: {words.what(target, zh)}.",
+        f"将取消：{words.what(target, zh, pack)}。" if zh else f"I will cancel: {words.what(target, zh, pack)}.",
         words.policy_text(target.policy, zh),
         (
             f"按这个政策，现在取消的费用是 {words.money(fee)}。"
@@ -287,6 +293,7 @@ def _row(r: Reservation) -> dict:
 # --- list ------------------------------------------------------------------------------------------
 def _list(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     zh = _zh(state)
+    pack = ctx.provider.region
     state.react.step += 1
     out = registry.call("reservations.list", {}, state=state, ctx=ctx)
     rs = out.reservations
@@ -298,7 +305,7 @@ def _list(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
         state.result.explanations = ["你还没有任何预订。" if zh else "You have no reservations yet."]
         return
     head = f"你的预订（共 {len(rs)} 个）：\n" if zh else f"Your reservations ({len(rs)}):\n"
-    state.result.explanations = [head + words.listing(rs, zh)]
+    state.result.explanations = [head + words.listing(rs, zh, pack)]
 
 
 # --- the confirmation (flows/confirm.py) -----------------------------------------------------------
@@ -308,6 +315,7 @@ def commit_confirmed(
     """Confirm the held dry run with its token under an idempotency key bound to the agent's dry run: a second
     confirmation (``again``) replays the first outcome and never books twice."""
     zh = _zh(state)
+    pack = ctx.provider.region
     p = record.params
     out = act(
         registry,
@@ -323,7 +331,7 @@ def commit_confirmed(
         state.result.status = "FAILED"
         state.result.error_code = "CONFIRMATION_INVALID"
         state.result.explanations = [
-            words.refusal_text(out.refusal.code, out.refusal.details, item=None, zh=zh, at=None)
+            words.refusal_text(out.refusal.code, out.refusal.details, item=None, zh=zh, at=None, pack=pack)
         ]
         return
     r = out.outcome.reservation
@@ -332,27 +340,31 @@ def commit_confirmed(
     if r.status == "failed":  # the slot filled up between the dry run and the confirmation
         state.result.status = "NEED_MORE_INFO"
         state.result.explanations = [
-            f"没有订上：{words.what(r, zh)}（确认时该时段已满）。请换一个时间。" if zh
-            else f"Not booked: {words.what(r, zh)} (the slot filled up before you confirmed). Please pick another time."
+            f"没有订上：{words.what(r, zh, pack)}（确认时该时段已满）。请换一个时间。" if zh
+            else f"Not booked: {words.what(r, zh, pack)} (the slot filled up before you confirmed). Please pick another time."
         ]  # fmt: skip
         return
     if out.outcome.replayed:
         done = (
             (
-                f"这个{'取消' if cancel else '预订'}之前已经确认过了，没有重复操作：{words.what(r, zh)}（{words.status_text(r, zh)}）。"
+                f"这个{'取消' if cancel else '预订'}之前已经确认过了，没有重复操作：{words.what(r, zh, pack)}（{words.status_text(r, zh)}）。"
             )
             if zh
-            else f"That was already confirmed; nothing was done twice: {words.what(r, zh)} ({words.status_text(r, zh)})."
+            else f"That was already confirmed; nothing was done twice: {words.what(r, zh, pack)} ({words.status_text(r, zh)})."
         )
     elif cancel:
         fee = _fee_of(r)
         done = (
-            f"已取消：{words.what(r, zh)}。" + (f"费用 {words.money(fee)}。" if fee is not None else "")
+            f"已取消：{words.what(r, zh, pack)}。" + (f"费用 {words.money(fee)}。" if fee is not None else "")
             if zh
-            else f"Cancelled: {words.what(r, zh)}." + (f" Fee: {words.money(fee)}." if fee is not None else "")
+            else f"Cancelled: {words.what(r, zh, pack)}." + (f" Fee: {words.money(fee)}." if fee is not None else "")
         )
     else:
-        done = f"已预订：{words.what(r, zh)}（已确认）。" if zh else f"Booked: {words.what(r, zh)} (confirmed)."
+        done = (
+            f"已预订：{words.what(r, zh, pack)}（已确认）。"
+            if zh
+            else f"Booked: {words.what(r, zh, pack)} (confirmed)."
+        )
     state.result.explanations = [done]
     state.result.status = "OK"
 
