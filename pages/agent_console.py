@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import uuid
-
 import pandas as pd
 import streamlit as st
 
 from components import maps
 from components.frame import active_provider
+from components.identity import dashboard_user
 from components.legacy_pages import ensure_app_frame
 from components.progress import progress_box
 from core.agent import route_and_run
+from core.agent.fastpath import zh_text
 from core.agent.telemetry import live_metrics
 from core.bench.agent import run_qa_acceptance
 from core.config import get_settings
@@ -32,8 +32,17 @@ STATUS_ICON = {
 st.title("Agent console 智能体控制台")
 state = st.session_state
 state.setdefault("agent_history", [])
-# the dashboard's own identity, made here on the server: one per browser session, so sessions never share trips
-state.setdefault("agent_user", f"dashboard-{uuid.uuid4().hex[:12]}")
+# the dashboard's identity, shared by every page: reservations made on other pages are this user's here too
+USER = dashboard_user()
+
+#: what each confirmation button does, in words (never the action's name)
+CONFIRM_LABELS = {
+    "reservations.confirm": ("确认预订", "Confirm booking"),
+    "reservations.cancel": ("确认取消", "Confirm cancellation"),
+    "trip.persist_plan": ("保存行程", "Save the trip"),
+    "trip.apply_user_edit": ("确认修改行程", "Confirm the trip change"),
+    "trip.record_commitment": ("记录我的确认", "Record my confirmation"),
+}
 
 with st.sidebar.expander("Agent options", expanded=False):
     st.toggle("Allow web browsing (consent)", key="agent_allow_web", value=False)
@@ -53,7 +62,7 @@ def _run(message: str, **extra) -> None:
     provider, _ = active_provider()  # the region and provider chosen in the sidebar
     with progress_box("Routing") as box:
         resp = route_and_run(
-            {"message": message, "user_id": state.agent_user, "options": options, **extra},
+            {"message": message, "user_id": USER, "options": options, **extra},
             provider=provider,
             progress=lambda status, _message: box.update(f"{STATUS_ICON.get(status, '')} {status}"),
         )
@@ -102,9 +111,12 @@ if state.agent_history:
             st.rerun()
         dry = resp.result.payload.dry_run
         if resp.result.status == "NEED_CONFIRMATION" and dry:
-            st.json(dry["evidence"], expanded=False)
-            if st.button(f"Confirm {dry['action']} 确认提交", key="agent_confirm"):
-                _run("确认", options={"confirm_dry_run_id": dry["dry_run_id"]})
+            zh_label, en_label = CONFIRM_LABELS.get(dry["action"], ("确认", "Confirm"))
+            with st.expander("Details 详情", expanded=False):
+                st.json(dry["evidence"], expanded=False)
+            if st.button(f"{zh_label} / {en_label}", key="agent_confirm", type="primary"):
+                said = zh_label if zh_text(last["message"]) else en_label  # the reply keeps the user's language
+                _run(said, options={"confirm_dry_run_id": dry["dry_run_id"]})
                 st.rerun()
         payload = resp.result.payload
         if payload.timeline:

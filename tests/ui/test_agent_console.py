@@ -61,12 +61,46 @@ def test_consent_button_reruns_with_consent(page):
     assert len(page.session_state["agent_history"]) == 2
 
 
-def test_confirmation_button_commits_the_dry_run(page):
-    page.chat_input(key="agent_prompt").set_value("帮我订和平饭店").run()
+def _reservations(user):
+    from core.packs.loader import load_region
+    from core.reservations.service import ReservationService
+
+    settings = get_settings()
+    service = ReservationService.from_settings(settings, load_region("agentcity", settings.data_dir))
+    return service, [(r.item_name, r.status) for r in service.reservations_of(user)]
+
+
+def test_confirmation_button_says_what_it_does_and_books(page):
+    page.chat_input(key="agent_prompt").set_value("帮我订和平饭店，明天19:00，两个人").run()
     assert _metric(page, "Status") == "NEED_CONFIRMATION"
+    assert page.button(key="agent_confirm").label == "确认预订 / Confirm booking"
+    assert "将为你预订：和平饭店" in page.session_state["agent_history"][-1]["response"].result.answer_text
     page.button(key="agent_confirm").click().run()
     assert not page.exception, page.exception
     assert _metric(page, "Status") == "OK"
+    user = page.session_state["dashboard_user"]  # the console acts for the dashboard's identity
+    assert _reservations(user)[1] == [("和平饭店", "confirmed")]
+    page.chat_input(key="agent_prompt").set_value("取消和平饭店的预订").run()
+    assert page.button(key="agent_confirm").label == "确认取消 / Confirm cancellation"
+    page.button(key="agent_confirm").click().run()
+    assert _metric(page, "Status") == "OK"
+    assert _reservations(user)[1] == [("和平饭店", "cancelled")]
+
+
+def test_reservations_made_on_other_pages_are_listed_here(page):
+    from datetime import date, time, timedelta
+
+    from core.reservations.models import ReservationRequest
+
+    user = page.session_state["dashboard_user"]
+    service, _ = _reservations(user)
+    day = date.today() + timedelta(days=3)
+    dry = service.dry_run(user, ReservationRequest(item_id="a-museum", date=day, time=time(10, 0), party_size=3))
+    service.confirm(user, dry.reservation.id, token=dry.token, idempotency_key="elsewhere", consent=True)
+    page.chat_input(key="agent_prompt").set_value("show my bookings").run()
+    assert not page.exception, page.exception
+    answer = page.session_state["agent_history"][-1]["response"].result.answer_text
+    assert "Shanghai Museum" in answer and "3 people" in answer and "confirmed" in answer
 
 
 def test_qa_button_runs_every_case(page):
