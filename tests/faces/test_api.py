@@ -88,7 +88,7 @@ def test_consent_cannot_be_skipped_through_the_api(client):
 
 
 def test_confirmation_cannot_be_skipped_through_the_api(client):
-    body = post(client, "帮我订和平饭店").json()
+    body = post(client, "和平饭店的房费帮我退款").json()  # a commit the gate holds (bookings: tests/agent)
     assert body["result"]["status"] == "NEED_CONFIRMATION"
     dr_id = body["result"]["payload"]["dry_run"]["dry_run_id"]
     # a made-up id, another user's use of the id, and the id with dry_run on: all refused

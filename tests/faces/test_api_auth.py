@@ -92,7 +92,7 @@ def test_a_client_cannot_choose_the_id_of_a_new_trip(client):
 
 
 def test_another_user_cannot_confirm_a_dry_run(client):
-    body = route(client, "帮我订和平饭店").json()
+    body = route(client, "和平饭店的房费帮我退款").json()  # a commit the gate holds
     dr_id = body["result"]["payload"]["dry_run"]["dry_run_id"]
     stolen = route(client, "确认", as_user="mallory", options={"confirm_dry_run_id": dr_id}).json()
     assert stolen["result"]["status"] == "FAILED" and stolen["result"]["error_code"] == "CONFIRMATION_INVALID"
