@@ -39,7 +39,8 @@ _NO_PATH = {442, 443}
 
 
 class ValhallaEngine(Protocol):
-    """Where a Valhalla request is answered: ``action`` is ``route``, ``sources_to_targets`` or ``locate``."""
+    """Where a Valhalla request is answered: ``action`` is ``route``, ``sources_to_targets``, ``locate`` or
+    ``optimized_route``."""
 
     name: str
 
@@ -89,7 +90,12 @@ class EmbeddedValhalla:
         return f"EmbeddedValhalla(tile_dir={str(self.tile_dir)!r})"
 
     def call(self, action: str, body: Mapping[str, Any]) -> Any:
-        method = {"route": "route", "sources_to_targets": "matrix", "locate": "locate"}[action]
+        method = {
+            "route": "route",
+            "sources_to_targets": "matrix",
+            "locate": "locate",
+            "optimized_route": "optimized_route",
+        }[action]
         with self._lock:
             try:
                 answer = getattr(self._actor, method)(json.dumps(body))
@@ -185,6 +191,17 @@ def matrix_params(
     }
 
 
+def optimized_route_params(points: Sequence[LonLat], *, costing: str, radius_m: float = 0) -> dict[str, Any]:
+    """Valhalla's own trip optimiser: the first and last locations stay where they are, the others are ordered
+    by the costing's cost (time-like); first == last asks for a round trip."""
+    return {
+        "locations": [_location(p, radius_m) for p in points],
+        "costing": costing,
+        "units": "kilometers",
+        "directions_type": "none",
+    }
+
+
 # ---- parsers ----------------------------------------------------------------------------------------------
 def parse_locate(body: Any, points: Sequence[LonLat]) -> list[float]:
     """Metres from each point to the nearest road Valhalla would use (inf where it found none)."""
@@ -221,6 +238,22 @@ def parse_route(body: Any, *, mode: TravelMode, source: str) -> Leg:
         raise ProviderError(
             f"Valhalla's route answer could not be read ({exc})", details={"service": "route"}
         ) from None
+
+
+def parse_optimized_route(body: Any, *, locations: int) -> list[int]:
+    """The visiting order Valhalla chose, as indices into the locations asked (first and last kept in place)."""
+    try:
+        order = [int(loc["original_index"]) for loc in body["trip"]["locations"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProviderError(
+            f"Valhalla's optimized_route answer could not be read ({exc})", details={"service": "optimized_route"}
+        ) from None
+    if sorted(order) != list(range(locations)) or order[0] != 0 or order[-1] != locations - 1:
+        raise ProviderError(
+            "Valhalla's optimized_route answer is not an order of the locations asked",
+            details={"service": "optimized_route"},
+        )
+    return order
 
 
 def parse_matrix(body: Any, *, sources: int, targets: int) -> tuple[list[list[float]], list[list[float]]]:
@@ -354,3 +387,24 @@ class ValhallaRouter:
                 "route", route_params(pts[0], pts[1], costing=costing, radius_m=self.pickup_radius_m)
             )
         return parse_route(body, mode=mode, source=self.name)
+
+    def optimized_order(self, points: Sequence[LonLat], *, mode: TravelMode) -> list[int]:
+        """Valhalla's ``optimized_route`` over ``points`` (first and last fixed; equal for a round trip): the order
+        as indices into ``points``. A point off the network raises ``OutsideCoverage``; a set the network cannot
+        join is retried from any road within the pick-up radius, as ``route`` does."""
+        pts = [LonLat(float(p[0]), float(p[1])) for p in points]
+        gaps = self.gaps_m(pts, mode=mode)
+        outside = [i for i, g in enumerate(gaps) if g > self.snap_cutoff_m]
+        if outside:
+            raise OutsideCoverage(
+                f"outside the road network: point(s) {', '.join(map(str, outside))}",
+                details={"service": "optimized_route"},
+            )
+        costing = self._costing(mode)
+        try:
+            body = self.engine.call("optimized_route", optimized_route_params(pts, costing=costing))
+        except RouteNotFound:
+            body = self.engine.call(
+                "optimized_route", optimized_route_params(pts, costing=costing, radius_m=self.pickup_radius_m)
+            )
+        return parse_optimized_route(body, locations=len(pts))
