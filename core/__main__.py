@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     from core.bench.cli import add_parsers as bench_commands
     from core.halfday.cli import add_parsers as halfday_commands
     from core.itinerary.cli import add_parsers as itinerary_commands
+    from core.lab.cli import add_parsers as lab_commands
     from core.packs.cli import add_parsers as pack_commands
     from core.reservations.cli import add_parsers as reservation_commands
     from core.route.cli import add_parsers as route_commands
@@ -36,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     apikey_commands(sub)  # apikey new USER
     reservation_commands(sub)  # reservations list | book | cancel
     halfday_commands(sub)  # halfday --goal TEXT [--events] | halfday memory --user U [--reset]
+    lab_commands(sub)  # lab generate | run BATCH --grid GRID --out FILE | summary FILE | schema
     return parser
 
 

@@ -187,6 +187,12 @@ class Settings(BaseSettings):
         description="One user for every dashboard session (a shared demo); empty: one user per browser session.",
     )
     dry_run_ttl_s: float = Field(default=600.0, gt=0, le=86_400, description="How long a dry run can be confirmed.")
+    # Strategy lab (core/lab/; docs/ARCHITECTURE.md, "Strategy lab")
+    dask_scheduler: str | None = Field(
+        default=None,
+        description="A Dask scheduler address (tcp://host:8786): `lab run` sends its tasks there instead of local "
+        "processes",
+    )
 
     def region_dir(self, region: str | None = None) -> Path:
         return self.data_dir / "regions" / (region or self.region)
