@@ -107,7 +107,9 @@ def unverified_text(codes: list[str], zh: bool) -> str:
 
 def ask_missing(missing: list[str], zh: bool) -> str:
     names = [_FIELDS[m][0 if zh else 1] for m in missing]
-    return f"请告诉我{'、'.join(names)}。" if zh else f"Please tell me {', '.join(names)}."
+    if zh:
+        return f"请告诉我{'、'.join(names)}。"
+    return "Please tell me " + (names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}") + "."
 
 
 def example(zh: bool) -> str:
