@@ -4,40 +4,23 @@ reset forgets everything; stage 3 turns it into the profile."""
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, date, datetime
 
 import pytest
-import sqlalchemy as sa
 
 from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
 from core.halfday.memory import MemoryStore
 from core.halfday.models import FamilyProfile, Memory, MemoryEvent, ProfileInput
 from core.halfday.profile import analyze_user_profile
 from core.reservations import store
+from tests.support.databases import fresh_postgres
 
 AT = datetime(2026, 11, 20, 10, 0, tzinfo=UTC)
 
 
-def _fresh_postgres() -> str:
-    url = os.environ.get("OMNI_TEST_PG_URL")
-    if not url:
-        pytest.fail("PostgreSQL is needed for these tests: apt-get install -y postgresql (make test starts it)")
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:
-        for table in ("halfday_memory_events", "halfday_family_profiles"):
-            conn.execute(sa.text(f"DELETE FROM {table}") if _exists(conn, table) else sa.text("SELECT 1"))
-    engine.dispose()
-    return url
-
-
-def _exists(conn, table: str) -> bool:
-    return sa.inspect(conn).has_table(table)
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def memory(request, tmp_path):
-    url = f"sqlite:///{tmp_path / 'memory.db'}" if request.param == "sqlite" else _fresh_postgres()
+    url = f"sqlite:///{tmp_path / 'memory.db'}" if request.param == "sqlite" else fresh_postgres("halfday_memory")
     return MemoryStore(store.engine_for(url))
 
 

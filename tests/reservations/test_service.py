@@ -4,7 +4,6 @@ user isolation, and 50 concurrent confirmations making exactly one reservation."
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import Counter
 from datetime import UTC, date, datetime, time
@@ -17,6 +16,7 @@ from core.reservations import store
 from core.reservations.catalog import catalogue
 from core.reservations.models import ReservationRequest
 from core.reservations.service import ReservationError, ReservationService
+from tests.support.databases import fresh_postgres
 
 PACK = load_region("shanghai")
 NOW = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)  # 09:00 in Shanghai
@@ -25,25 +25,9 @@ RESTAURANT = next(i for i in catalogue(PACK) if i.category == "restaurant" and i
 THEATRE = next(i for i in catalogue(PACK) if i.category == "theatre" and i.price_per_person)
 
 
-def _fresh_postgres() -> str:
-    url = os.environ.get("OMNI_TEST_PG_URL")
-    if not url:
-        pytest.fail("PostgreSQL is needed for these tests: apt-get install -y postgresql (make test starts it)")
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:  # a clean schema per run: the migrations rebuild it
-        for table in (
-            "reservation_slots", "reservation_confirmations", "reservation_tokens", "reservation_transitions",
-            "reservations", "reservations_alembic_version",
-        ):  # fmt: skip
-            conn.execute(sa.text(f"DROP TABLE IF EXISTS {table} CASCADE"))
-    engine.dispose()
-    store.engine_for.cache_clear()
-    return url
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def service(request, tmp_path):
-    url = f"sqlite:///{tmp_path / 'reservations.db'}" if request.param == "sqlite" else _fresh_postgres()
+    url = f"sqlite:///{tmp_path / 'reservations.db'}" if request.param == "sqlite" else fresh_postgres("reservations")
     return ReservationService(pack=PACK, engine=store.engine_for(url), clock=lambda: NOW)
 
 
