@@ -219,7 +219,7 @@ def summarize(
     chosen = optimiser or ("project" if "project" in optimisers else (optimisers[0] if optimisers else "project"))
     flags: list[SummaryFlag] = []
     for (region, provider, mode), group in frame.groupby(["region", "provider", "mode"], sort=True):
-        routes = group[group["status"] == "ok"]
+        routes = group[(group["status"] == "ok") & group["strategy"].notna()]  # trip rows have no strategies
         for code in _estimate_flags(routes):
             flags.append(
                 SummaryFlag(

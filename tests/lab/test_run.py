@@ -181,6 +181,19 @@ def test_strategies_on_offline_estimates_are_flagged_from_a_real_run(tmp_path: P
     assert all(p.n_differ == 0 and p.time_saved_s.median == 0 for p in summary.pairs)
 
 
+def test_trip_requests_run_through_the_itinerary_pipeline(tmp_path: Path):
+    items = generate_batch(region="shanghai", kind="trip-day", n=2, stops=(4, 5), seed=9)
+    out = tmp_path / "trips.parquet"
+    run_batch(write_batch(items, tmp_path / "t.jsonl"), LabGrid(modes=["walking"]), out, workers=1, bar=False)
+    table = load_results(out)
+    assert list(table["optimiser"]) == ["itinerary", "itinerary"] and table["strategy"].isna().all()
+    assert (table["status"] == "ok").all() and (table["distance_m"] > 0).all()
+    assert set(table["metric_source"]) == {"offline_estimate"}
+    for item, (_, row) in zip(items, table.iterrows(), strict=True):
+        visited = [pid for day in json.loads(row["place_order"]) for pid in day]
+        assert visited and set(visited) <= set(item.place_ids[1:])  # the trip's own places, nothing else
+
+
 @pytest.mark.slow
 def test_local_processes_and_a_killed_run_resumed_from_the_cli(batch: Path, reference: pd.DataFrame, tmp_path: Path):
     grid = tmp_path / "grid.json"
