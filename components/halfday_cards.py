@@ -7,12 +7,13 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
 from components import halfday_text as text
 from components import halfday_words as w
 from components.halfday_map import render_plan_map
-from components.halfday_reserve import FLOWS, reserve_controls
 from components.halfday_state import CHOSEN, WEIGHT, reset_weights
+from components.reservations import offer_for, reserve_controls, say, service_for
 from core.errors import OmniError
 from core.halfday.models import DIMENSIONS, HalfDayResult, Plan, ScoreWeights
 from core.halfday.service import HalfDayPlanner
@@ -44,7 +45,7 @@ def score_chart(plan: Plan, weights: ScoreWeights, lang: str) -> alt.Chart:
         .mark_bar(color="#1f77b4")
         .encode(
             x=alt.X("score:Q", title=title[0], scale=alt.Scale(domain=[0, 100])),
-            y=alt.Y("dimension:N", title=None, sort=order),
+            y=alt.Y("dimension:N", title=None, sort=order, axis=alt.Axis(labelOverlap=False, labelLimit=120)),
             tooltip=[
                 alt.Tooltip("dimension:N", title="维度" if lang == "zh" else "dimension"),
                 alt.Tooltip("meaning:N", title="含义" if lang == "zh" else "meaning"),
@@ -52,7 +53,7 @@ def score_chart(plan: Plan, weights: ScoreWeights, lang: str) -> alt.Chart:
                 alt.Tooltip("weight:Q", title="权重 %" if lang == "zh" else "weight %"),
             ],
         )
-        .properties(height=150)
+        .properties(height=alt.Step(24))
     )
 
 
@@ -91,7 +92,7 @@ def _step_block(
     stale: bool,
 ) -> None:
     step = plan.steps[index]
-    meal = " 🍽" if step.kind == "meal" else ""
+    meal = " :material/restaurant:" if step.kind == "meal" else ""
     st.markdown(
         f"**{index + 1}. {text.clock(step.start)}–{text.clock(step.end)}** · {text.place_name(step, lang)}{meal}"
     )
@@ -102,19 +103,31 @@ def _step_block(
     st.caption(" · ".join(lines))
     if not step.bookable:
         return
+    if stale:
+        st.caption("Plan again to reserve. / 重新规划后可预订。")
+        return
     key = f"hd_{plan.plan_id}_{index}"
-    active = bool(st.session_state.get(FLOWS, {}).get(key))
-    label = f"Reserve / 预订 · {text.place_name(step, lang)}"
-    with st.expander(label, expanded=active, icon=":material/event_available:"):
+    try:
+        offer = offer_for(
+            service_for(result.region), step.place_id, key=key, label="", day=result.slots.date, at=step.start
+        )
+    except (OmniError, SQLAlchemyError):
+        st.caption(w.word(w.ERRORS, "DATABASE_UNREACHABLE", lang))
+        return
+    if offer is None:
+        return
+    state = st.session_state
+    active = any(state.get(f"{key}_{name}") is not None for name in ("dry", "error", "receipt"))
+    with st.expander(f"Reserve / 预订 · {text.place_name(step, lang)}", expanded=active, icon=":material/event:"):
+        if offer.note is not None:
+            st.caption(say(offer.note))
         reserve_controls(
-            planner,
-            user=user,
-            step=step,
-            day=result.slots.date,
+            step.place_id,
+            default_date=offer.default_date,
+            default_time=offer.default_time,
             party_size=result.profile.party.size,
-            key=key,
-            lang=lang,
-            disabled=stale,
+            key_prefix=key,
+            region=result.region,
         )
 
 
@@ -168,6 +181,8 @@ def render_card(
                 planner.remember_plan(user, result, plan.plan_id)
             except OmniError as exc:
                 st.warning(w.word(w.ERRORS, exc.code, lang, fallback=w.pick(w.ERRORS["OMNI_ERROR"], lang)))
+            except SQLAlchemyError:
+                st.warning(w.word(w.ERRORS, "DATABASE_UNREACHABLE", lang))
             else:
                 st.session_state[CHOSEN] = plan.plan_id
                 st.rerun()

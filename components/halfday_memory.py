@@ -9,6 +9,7 @@ from datetime import date
 
 import streamlit as st
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 
 from components import halfday_words as w
 from core.errors import OmniError
@@ -50,7 +51,11 @@ def birth_years(raw: str, *, today: date) -> list[int]:
 
 
 def _forget(planner: HalfDayPlanner, user: str) -> None:
-    n = planner.memory.reset(user)
+    try:
+        n = planner.memory.reset(user)
+    except SQLAlchemyError:
+        st.session_state[NOTICE] = "The memory cannot be reached right now. / 记忆暂时无法访问。"
+        return
     for key in (*FAMILY_KEYS, LOADED):
         st.session_state.pop(key, None)
     st.session_state[NOTICE] = f"Forgotten: {n} events and the family profile / 已清除 {n} 条记录和家庭档案"
@@ -60,10 +65,10 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
     zh = lang == "zh"
     try:
         memory = planner.memory.get(user)
-    except (OmniError, OSError) as exc:
-        st.warning(w.word(w.ERRORS, getattr(exc, "code", "DATABASE_UNREACHABLE"), lang))
+    except OmniError as exc:
+        st.warning(w.word(w.ERRORS, exc.code, lang, fallback=w.pick(w.ERRORS["OMNI_ERROR"], lang)))
         return
-    except Exception:  # an unreachable database must not take the page down
+    except SQLAlchemyError:  # an unreachable database must not take the page down
         st.warning(w.word(w.ERRORS, "DATABASE_UNREACHABLE", lang))
         return
     if st.session_state.get(LOADED) != user:
@@ -130,7 +135,11 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
                 "出生年份须为近 18 年内的年份(如 2019, 2021);老人计入成人人数。"
             )
         else:
-            planner.memory.set_family(user, family)
+            try:
+                planner.memory.set_family(user, family)
+            except SQLAlchemyError:
+                st.error("The memory cannot be reached right now. / 记忆暂时无法访问。")
+                return
             st.session_state[NOTICE] = "Saved the family profile / 家庭档案已保存"
             st.session_state.pop(LOADED, None)
             st.rerun()

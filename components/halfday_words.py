@@ -2,8 +2,8 @@
 
 Every table maps a code the core can emit to ``(zh, en)``. tests/ui/test_half_day_page.py collects the codes from
 the core (risks in core/halfday/score.py, reasons and exclusions in search.py, relax codes, warnings in
-pipeline.py and travel.py, error codes, reservation refusals, the goal's closed vocabularies, the packs' categories
-and tags) and fails when one has no words here. Sentences are built in components/halfday_text.py.
+pipeline.py and travel.py, error codes, the goal's closed vocabularies, the packs' categories and tags) and fails
+when one has no words here. The reservation flow's words are components/reservation_words.py's. Sentences are built in components/halfday_text.py.
 """
 
 from __future__ import annotations
@@ -223,6 +223,7 @@ ASSUMED: Words = {
     "end_default_half_day": ("默认半天(4 小时)", "assumed half a day (4 hours)"),
     "party_default_one_adult": ("默认一位成人", "assumed one adult"),
     "child_age_unknown": ("孩子年龄未知", "child's age unknown"),
+    "start_moved_to_now": ("时段已开始,从现在算起", "the time had begun, so it starts now"),
 }
 DIET: Words = {
     "vegetarian": ("素食", "vegetarian"),
@@ -274,37 +275,6 @@ PARTY_SOURCE: Words = {
 CROWD: Words = {"low": ("尽量避开人多", "avoid crowds"), "medium": ("人流适中", "some crowds are fine"),
                 "high": ("不介意人多", "crowds are fine")}  # fmt: skip
 
-#: the reservation service (core/reservations/service.py): statuses, refusals, what the mock cannot check
-RESERVATION_STATUS: Words = {
-    "pending": ("待确认", "pending"),
-    "confirmed": ("已确认", "confirmed"),
-    "failed": ("未成功", "failed"),
-    "cancelled": ("已取消", "cancelled"),
-}
-RESERVATION_ERRORS: Words = {
-    "RESERVATION_REFUSED": ("预订被拒绝。", "The reservation was refused."),
-    "NOT_FOUND": ("找不到这条预订。", "No such reservation."),
-    "NOT_BOOKABLE": ("这个地点不能在线预订。", "This place cannot be booked here."),
-    "NOT_A_SLOT": ("这个时间不是可预订的时段。", "That time is not one of the bookable slots."),
-    "PARTY_TOO_LARGE": ("人数超过了单次预订上限。", "Too many people for one booking."),
-    "TOO_LATE": ("已过预订截止时间。", "Bookings for that slot have closed."),
-    "SLOT_FULL": ("这个时段已满。", "That slot is full."),
-    "CONSENT_REQUIRED": ("需要你勾选同意后才能提交。", "Tick the consent box first."),
-    "TOKEN_INVALID": ("确认已过期或已使用,请重新试订。", "This confirmation expired or was used; check again."),
-    "IDEMPOTENCY_KEY_REUSED": ("这次确认与之前的请求冲突,请重新试订。",
-                               "This confirmation clashes with an earlier one; check again."),
-    "ILLEGAL_TRANSITION": ("这条预订的状态不允许此操作。", "The reservation's status does not allow this."),
-    "STATE_CHANGED": ("预订状态刚刚发生了变化,请刷新。", "The reservation changed meanwhile; look again."),
-    "NOT_CANCELLABLE": ("只有已确认的预订才能取消。", "Only a confirmed reservation can be cancelled."),
-    "INVALID_INPUT": ("预订信息有误。", "Something in the booking is not valid."),
-    "TOOL_INPUT_INVALID": ("预订信息有误。", "Something in the booking is not valid."),
-    "TOOL_OUTPUT_INVALID": ("预订服务返回了无效结果。", "The booking service gave an invalid answer."),
-}  # fmt: skip
-UNVERIFIED: Words = {
-    "MOCK_VENUE": ("这是演示用的模拟商家,不会真正通知店家。", "This is a demo venue: nobody is really notified."),
-    "PRICE_UNKNOWN": ("价格未知。", "The price is not known."),
-}
-
 TABLES: dict[str, Words] = {
     "stages": STAGES,
     "dimensions": DIMENSIONS,
@@ -325,9 +295,6 @@ TABLES: dict[str, Words] = {
     "transport": TRANSPORT,
     "sources": SOURCES,
     "day_types": DAY_TYPES,
-    "reservation_status": RESERVATION_STATUS,
-    "reservation_errors": RESERVATION_ERRORS,
-    "unverified": UNVERIFIED,
 }
 
 

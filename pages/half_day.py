@@ -14,9 +14,9 @@ from components import halfday_text as text
 from components import halfday_words as words
 from components.frame import active_provider
 from components.halfday_memory import render_memory_panel
-from components.halfday_reserve import my_reservations
 from components.identity import dashboard_user
 from components.legacy_pages import ensure_app_frame
+from components.reservations import my_reservations
 from core.halfday.score import rank_by_weights
 
 ensure_app_frame()
@@ -115,6 +115,6 @@ st.divider()
 mine, memory = st.tabs(["My reservations / 我的预订", "Memory / 记忆"])
 planner = hs.planner_for()
 with mine:
-    my_reservations(planner, user=user, key_prefix="hd_mine", lang=lang)
+    my_reservations("hd_mine")
 with memory:
     render_memory_panel(planner, user=user, lang=lang)
