@@ -179,6 +179,7 @@ def test_current_location_from_browser_and_map(streamlit_server):
         ("route_planner", ".st-key-plan button"),
         ("itinerary", ".st-key-optimise button"),
         ("agent_console", ".st-key-agent_prompt"),
+        ("half_day", ".st-key-hd_plan button"),
     ],
 )
 def test_each_page_url_opened_first_gets_the_app_frame(streamlit_server, path, marker):
