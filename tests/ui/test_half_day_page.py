@@ -63,7 +63,8 @@ def stage1(text: str, now: datetime) -> DecomposedGoal:
 
 @pytest.fixture
 def faults() -> dict[str, object]:
-    """Tools a test wants broken: name → replacement (applied to every planner the page makes)."""
+    """Tools a test swaps: name → replacement (applied to every planner the page makes); ``decompose_goal: None``
+    keeps stage 1's real parser."""
     return {}
 
 
@@ -85,9 +86,11 @@ def page(tmp_path, monkeypatch, leaflet_static, faults):
 
     def with_stage1(provider):
         planner = real(provider)
-        planner.registry.replace("decompose_goal", lambda inp: stage1(inp.text, inp.now))
+        if "decompose_goal" not in faults:
+            planner.registry.replace("decompose_goal", lambda inp: stage1(inp.text, inp.now))
         for name, fn in faults.items():
-            planner.registry.replace(name, fn)
+            if fn is not None:
+                planner.registry.replace(name, fn)
         return planner
 
     monkeypatch.setattr(halfday_state, "make_planner", with_stage1)
@@ -414,6 +417,22 @@ def test_a_goal_without_a_time_asks_when_and_a_quick_choice_completes_it(page):
     assert result.goal.missing == [] and result.goal.text == "周六下午" + NO_TIME
     assert "你想什么时候出发?" not in main_text(at)
     assert len(cards(at, result)) == len(result.plans) >= 2
+
+
+def test_with_the_real_goal_parser_a_vague_goal_is_asked_about_then_planned(page, faults):
+    faults["decompose_goal"] = None  # core/halfday/goal.py reads the sentences
+    at = plan(page, "想找个安静的地方喝咖啡")
+    assert at.session_state["hd_run"]["done"]["type"] == "clarify"
+    assert "你想什么时候出发?" in main_text(at)
+    at.button(key="hd_quick_saturday_afternoon").click().run()
+    assert not at.exception, at.exception
+    result = at.session_state["hd_result"]
+    window = result.goal.window
+    assert result.goal.parser == "rules" and window is not None and window.date.weekday() == 5
+    assert {"quiet", "cafe"} <= set(result.goal.preferences)
+    assert len(cards(at, result)) == len(result.plans) >= 2
+    texts = cards(at, result)
+    assert any("咖啡" in t for t in texts)  # the wish appears in the plans' words
 
 
 def test_a_tool_that_breaks_its_schema_twice_shows_the_error_the_trace_id_and_retry(page, faults):
