@@ -95,16 +95,21 @@ def price_words(quote: Quote, party: int) -> Pair:
     )
 
 
-def policy_words(policy: CancellationPolicy, starts: datetime) -> Pair:
+def policy_words(policy: CancellationPolicy, starts: datetime, now: datetime | None = None) -> Pair:
+    """The policy in words; with ``now``, whether its free period is already over."""
     if policy.fee_share == 0:
         return "随时可免费取消。", "Free cancellation at any time."
     until = starts - timedelta(hours=policy.free_until_hours)
     share = f"{policy.fee_share:.0%}"
-    return (
-        f"开始前 {policy.free_until_hours} 小时（{until:%m-%d %H:%M}）之前可免费取消；之后取消收取总价的 {share}。",
+    zh = f"开始前 {policy.free_until_hours} 小时（{until:%m-%d %H:%M}）之前可免费取消；之后取消收取总价的 {share}。"
+    en = (
         f"Free cancellation until {policy.free_until_hours} h before the start ({until:%d %b %H:%M}); "
-        f"after that {share} of the total is charged.",
+        f"after that {share} of the total is charged."
     )
+    if now is not None and now >= until:
+        zh += "免费取消的时间已过。"
+        en += " The free period is already over."
+    return zh, en
 
 
 def fee_words(fee: float | None, reservation: Reservation) -> Pair:
@@ -134,9 +139,10 @@ def status_words(r: Reservation) -> Pair:
 def error_of(exc: Exception) -> dict[str, Any]:
     """A refusal as plain state: its code, the core's message and details (shown only under "details")."""
     if isinstance(exc, ValidationError):
-        first = exc.errors()[0] if exc.errors() else {}
-        field = str(first.get("loc", ("",))[0]) if first.get("loc") else ""
-        return {"code": "INVALID_INPUT", "message": str(first.get("msg", exc)), "field": field, "details": {}}
+        errors = exc.errors()
+        loc = errors[0]["loc"] if errors else ()
+        message = errors[0]["msg"] if errors else str(exc)
+        return {"code": "INVALID_INPUT", "message": message, "field": str(loc[0]) if loc else "", "details": {}}
     if isinstance(exc, OmniError):
         return {"code": exc.code, "message": exc.message, "field": exc.field, "details": dict(exc.details or {})}
     return {"code": "SERVICE_UNAVAILABLE", "message": type(exc).__name__, "field": None, "details": {}}

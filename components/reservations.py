@@ -235,7 +235,7 @@ def _summary(dry: DryRun, item: BookableItem, service: ReservationService) -> No
     zh, en = booking_words(r)
     st.markdown(say((f"将预订：**{zh}**。", f"You are about to reserve **{en}**.")))
     st.markdown(say(price_words(r.quote, r.party_size)))
-    policy = policy_words(r.policy, datetime.combine(r.date, r.time, tzinfo=service.zone))
+    policy = policy_words(r.policy, datetime.combine(r.date, r.time, tzinfo=service.zone), service.clock())
     st.markdown(say((f"取消政策：{policy[0]}", f"Cancellation: {policy[1]}")))
     for code in dry.unverified:
         st.caption(say(UNVERIFIED.get(code, (code, code))))
@@ -270,7 +270,7 @@ def _receipt(outcome: Outcome, service: ReservationService, key: str) -> None:
         if r.status == "confirmed":
             st.markdown(say(price_words(r.quote, r.party_size)))
             starts = datetime.combine(r.date, r.time, tzinfo=service.zone)
-            policy = policy_words(r.policy, starts)
+            policy = policy_words(r.policy, starts, service.clock())
             st.markdown(
                 say(
                     (
@@ -354,23 +354,22 @@ def reserve_controls(
 
     held = s.get(_k(p, "dry"))
     receipt: Outcome | None = s.get(_k(p, "receipt"))
-    if held is not None:
+    if held is not None and receipt is None:
         dry: DryRun = held["dry"]
         with st.container(border=True, key=_k(p, "dry_box")):
             _summary(dry, item, service)
-            if receipt is None:
-                if _form_changed(p, dry.reservation):
-                    st.info(say(("表单在查询后改过了，请重新查询。", "The form changed after the check; check again.")))
-                else:
-                    zh, en = booking_words(dry.reservation)
-                    st.checkbox(
-                        f"I agree to reserve {en} · 我同意预订{zh}", key=_k(p, "consent"),
-                        on_change=_record_consent, args=(_k(p, "consent"), _k(p, "dry")),
-                    )  # fmt: skip
-                    st.button(
-                        "Confirm booking 确认预订", key=_k(p, "book"), type="primary",
-                        disabled=not held["consent"], on_click=_open_dialog, args=(p,),
-                    )  # fmt: skip
+            if _form_changed(p, dry.reservation):
+                st.info(say(("表单在查询后改过了，请重新查询。", "The form changed after the check; check again.")))
+            else:
+                zh, en = booking_words(dry.reservation)
+                st.checkbox(
+                    f"I agree to reserve {en} · 我同意预订{zh}", key=_k(p, "consent"),
+                    on_change=_record_consent, args=(_k(p, "consent"), _k(p, "dry")),
+                )  # fmt: skip
+                st.button(
+                    "Confirm booking 确认预订", key=_k(p, "book"), type="primary",
+                    disabled=not held["consent"], on_click=_open_dialog, args=(p,),
+                )  # fmt: skip
     if receipt is not None:
         _receipt(receipt, service, _k(p, "receipt_box"))
         st.button("Book again 再订一次", key=_k(p, "again"), on_click=_start_over, args=(p,))
@@ -439,8 +438,9 @@ def _reservation_row(prefix: str, r: Reservation, user: str) -> None:
             )  # fmt: skip
             return
         dry: DryRun = held["dry"]
-        starts = datetime.combine(r.date, r.time, tzinfo=_service_of_item(r.item_id).zone)
-        st.markdown(say(policy_words(r.policy, starts)))
+        owner = _service_of_item(r.item_id)
+        starts = datetime.combine(r.date, r.time, tzinfo=owner.zone)
+        st.markdown(say(policy_words(r.policy, starts, owner.clock())))
         st.markdown(say(fee_words(dry.fee, r)))
         st.checkbox(
             f"I agree to cancel {en} · 我同意取消{zh}", key=_k(prefix, f"consent_{r.id}"),
