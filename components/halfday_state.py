@@ -173,7 +173,8 @@ def render_stage_log(run: dict[str, Any]) -> None:
         return
     kind = run["done"].get("type")
     label = {"plans": "How it was planned / 规划过程", "clarify": "A question first / 需要补充信息"}
-    with st.status(label.get(str(kind), "Planning stopped / 规划停止"), expanded=False, state="complete"):
+    state = "error" if kind == "error" else "complete"
+    with st.status(label.get(str(kind), "Planning stopped / 规划停止"), expanded=False, state=state):
         for event in run["events"]:
             line = text.event_line(event, run["lang"])
             if line:
