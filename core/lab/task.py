@@ -49,10 +49,9 @@ from core.route.planner import (
     candidates_stage,
     geometry_stage,
     matrix_stage,
-    rank_stage,
     resolve_stage,
 )
-from core.route.strategies import Scored, rank
+from core.route.strategies import Scored, best_of
 
 #: settings that shape a route's figures: kept with every row so a result can be reproduced
 FIGURE_SETTINGS = (
@@ -392,7 +391,7 @@ def _figures(
         t = order_cost(net.dur, order, start=net.start, end=net.end)
         scored.append(Scored(order=order, distance_m=d, duration_s=t))
     pick = scored[
-        rank(scored, strategy, tolerance=settings.tie_tolerance, time_slack=settings.balanced_time_slack)[0]  # type: ignore[arg-type]
+        best_of(scored, strategy, tolerance=settings.tie_tolerance, time_slack=settings.balanced_time_slack)  # type: ignore[arg-type]
     ]
     distance, duration = _legs_total(net, pick.order)
     return {"distance_m": distance, "duration_s": duration, **_order_fields(net, trip, pick.order)}
@@ -401,15 +400,21 @@ def _figures(
 def _project_figures(
     ctx: _Context, pool: OrderPool, net: TripMatrix, trip: ResolvedTrip, strategy: str, provider: MapServices
 ) -> dict[str, Any]:
-    ranked = rank_stage(pool, net, strategy=strategy, settings=ctx.settings)  # type: ignore[arg-type]
-    best = ranked.best
-    fields: dict[str, Any] = {
-        "distance_m": best.total_distance_m,
-        "duration_s": best.total_duration_s,
-        **_order_fields(net, trip, ranked.best_order),
-    }
+    """The route plan_route would return for ``strategy``: the planner's pick among its pool (the first of
+    rank_stage's ranking, without ranking every other order), its totals the sums of its rounded legs."""
+    settings = ctx.settings
+    pick = pool.scored[
+        best_of(
+            pool.scored,
+            strategy,  # type: ignore[arg-type]
+            tolerance=settings.tie_tolerance,
+            time_slack=settings.balanced_time_slack,
+        )
+    ]
+    distance, duration = _legs_total(net, pick.order)
+    fields: dict[str, Any] = {"distance_m": distance, "duration_s": duration, **_order_fields(net, trip, pick.order)}
     if ctx.grid.with_geometry:
-        geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=ctx.cell.mode)
+        geometry = geometry_stage(net, pick.order, provider=provider, mode=ctx.cell.mode)
         fields["geometry"] = json.dumps([[[round(x, 6), round(y, 6)] for x, y in leg] for leg in geometry.legs])
     return fields
 

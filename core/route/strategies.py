@@ -86,6 +86,13 @@ def rank(
     return ranking
 
 
+def best_of(
+    items: list[Scored], strategy: RouteStrategy, *, tolerance: float, time_slack: float = BALANCED_TIME_SLACK
+) -> int:
+    """Index of the item :func:`rank` puts first, without ranking the rest (the strategy lab's many plans)."""
+    return _pick(items, list(range(len(items))), strategy, tolerance, time_slack)
+
+
 def km(metres: float) -> str:
     return f"{abs(metres) / 1000:.1f} km"
 
