@@ -92,6 +92,10 @@ def _single(args: argparse.Namespace) -> int:
             from core.bench.faults import bench_faults
 
             out = bench_faults()
+        elif kind == "lab":
+            from core.bench.lab import bench_lab
+
+            out = bench_lab(n=int(args.target) if args.target else None)
         else:  # plan
             try:
                 n_stops = int(args.target) if args.target is not None else 12
@@ -137,6 +141,7 @@ def add_parsers(sub: Any) -> None:
         "halfday": ("half-day planner: first event, full plan, 50 confirmations of a planned step", None),
         "amap-cache": ("AMap calls of a 10-stop plan, cold and warm in a new process (stand-in server)", None),
         "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),
+        "lab": ("strategy lab: 200 Helsinki requests x 3 strategies x 2 modes, local vs Dask; optimiser gaps", "N"),
     }
     for kind, (text, target) in singles.items():
         p = kinds.add_parser(kind, help=text)
