@@ -126,10 +126,9 @@ def price_line(step: PlanStep, lang: str) -> str:
 def queue_line(step: PlanStep, risks: list[Risk], lang: str) -> str | None:
     if not step.queue_minutes:
         return None
-    known = next((r for r in risks if r.code == "QUEUE" and r.place_id == step.place_id), None)
-    if known is not None:
-        src = source_words(str(known.facts.get("source", "pack")), lang)
-        day = w.word(w.DAY_TYPES, str(known.facts.get("day_type", "")), lang)
+    if step.queue_source:
+        src = source_words(step.queue_source, lang)
+        day = w.word(w.DAY_TYPES, step.queue_day_type or "", lang)
         if lang == "zh":
             return f"排队约 {step.queue_minutes} 分钟({day},来源:{src})"
         return f"queue about {step.queue_minutes} min ({day}; source: {src})"

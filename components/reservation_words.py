@@ -90,8 +90,8 @@ def price_words(quote: Quote, party: int) -> Pair:
         return "价格未知（地区数据包中没有价格）。", "Price unknown (the region pack has none)."
     each, total = money(quote.price_per_person, quote.currency), money(quote.total, quote.currency)
     return (
-        f"人均 {each}，{party} 人共 {total}（价格来自地区数据包；来源：{quote.source}）。",
-        f"{each} per person, {total} for {party} (from the region pack; source: {quote.source}).",
+        f"人均 {each}，{party} 人共 {total}（价格来自地区数据包）。",
+        f"{each} per person, {total} for {party} (price from the region pack).",
     )
 
 

@@ -84,6 +84,8 @@ def build_steps(
                 why=list(c.reasons),
                 travel=leg,
                 queue_minutes=queue or None,
+                queue_day_type=c.queue.day_type if c.queue else None,
+                queue_source=c.queue.source if c.queue else None,
                 price_per_person=c.price_per_person,
                 price_source=c.price_source,
                 needs_reservation=c.needs_reservation,

@@ -232,6 +232,8 @@ class PlanStep(BaseModel):
     why: list[str] = Field(default_factory=list, description="codes: preference matched, open until, rating…")
     travel: TravelLeg | None = Field(default=None, description="from the previous step (or the origin)")
     queue_minutes: int | None = None
+    queue_day_type: str | None = Field(default=None, description="weekday, weekend or public_holiday")
+    queue_source: str | None = None
     price_per_person: float | None = None
     price_source: str = "unknown"
     needs_reservation: bool = False

@@ -22,6 +22,7 @@ from core.reservations.catalog import item_for
 #: categories a half day never visits as a destination
 NOT_DESTINATIONS = {"address", "hotel", "station", "airport"}
 MEAL_CATEGORIES = {"restaurant"}
+MEAL_PLACES = {"restaurant", "market", "cafe"}
 #: a preference code → (categories, tags) of places that satisfy it
 PREFERENCE_MATCH: dict[str, tuple[set[str], set[str]]] = {
     "museum": ({"museum"}, set()),
@@ -36,7 +37,6 @@ PREFERENCE_MATCH: dict[str, tuple[set[str], set[str]]] = {
     "theatre": ({"theatre"}, set()),
     "cafe": ({"cafe"}, set()),
     "food": ({"restaurant", "market"}, {"food"}),
-    "local_food": (set(), {"local_favourite"}),
     "science": (set(), {"science"}),
     "night_view": (set(), {"night_view"}),
     "photo": (set(), {"photo_spot"}),
@@ -63,6 +63,9 @@ def preference_match(place: RegionPlace | Candidate, code: str) -> float:
     if code.startswith("tag:"):
         tag = code[4:]
         return 1.0 if tag in place.tags or tag == place.category else 0.0
+    if code == "local_food":  # a local favourite that is a place to eat, not a park locals like
+        eats = place.category in MEAL_PLACES or "food" in place.tags
+        return 1.0 if eats and "local_favourite" in place.tags else 0.0
     cats, tags = PREFERENCE_MATCH.get(code, (set(), set()))
     return 1.0 if place.category in cats or (tags & set(place.tags)) else 0.0
 

@@ -69,9 +69,7 @@ def test_policies_prices_and_fees_in_words():
     assert policy_words(RESTAURANT.terms.cancellation, starts)[1] == "Free cancellation at any time."
 
     quote = Quote(price_per_person=280.0, total=840.0, source="region pack shanghai: price_per_person")
-    assert price_words(quote, 3)[1] == (
-        "¥280 per person, ¥840 for 3 (from the region pack; source: region pack shanghai: price_per_person)."
-    )
+    assert price_words(quote, 3)[1] == ("¥280 per person, ¥840 for 3 (price from the region pack).")
     unknown = Quote(price_per_person=None, total=None, source="unknown")
     assert price_words(unknown, 2) == (
         "价格未知（地区数据包中没有价格）。",
