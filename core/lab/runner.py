@@ -10,12 +10,14 @@ into the results table.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -78,8 +80,26 @@ def plan_tasks(batch: Batch, grid: LabGrid) -> list[Task]:
     return tasks
 
 
+@contextmanager
+def _provider_logs_kept_in_rows() -> Iterator[None]:
+    """A provider's degradation warnings (estimated pairs, ...) are in each row's warnings: not also on stderr,
+    where they would break the progress bar line by line."""
+    geo = logging.getLogger("core.geo")
+    level = geo.level
+    geo.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        geo.setLevel(level)
+
+
 def run_chunk(tasks: list[Task], grid: LabGrid, settings: Settings) -> list[dict[str, Any]]:
     """The rows of a chunk of tasks (a pure function: what local processes and Dask workers run)."""
+    with _provider_logs_kept_in_rows():
+        return _run_chunk(tasks, grid, settings)
+
+
+def _run_chunk(tasks: list[Task], grid: LabGrid, settings: Settings) -> list[dict[str, Any]]:
     from core.lab.task import invalid_rows, run_task
 
     rows: list[dict[str, Any]] = []
