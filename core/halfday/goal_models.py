@@ -77,6 +77,7 @@ AssumptionCode = Literal[
     "end_default_half_day",  # a start with no end: a half day (4 hours)
     "party_default_one_adult",  # nobody named: one adult
     "child_age_unknown",  # 孩子 with no age
+    "start_moved_to_now",  # the window had begun: it starts now, rounded up to the next quarter hour
 ]
 
 MissingCode = Literal[

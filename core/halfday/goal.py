@@ -1,0 +1,618 @@
+"""Stage 1 of the half-day planner: ``decompose_goal`` reads a goal sentence (Chinese, English or both) into a
+``DecomposedGoal`` by rules: deterministic, no network, no place data (docs/ARCHITECTURE.md, "Half-day planner").
+
+The text is NFKC-normalised (full-width digits and punctuation become ASCII) and lower-cased, then read for:
+
+- the window: a date (今天/明天/后天, 周六/这周六/下周日, 12月5日, 12.5, Dec 5, this/next Saturday, 周末), hours
+  (2点到6点, 14:00-18:00, 下午两点半, 2pm-6pm, from 1 to 5pm), a part of the day with its default hours (上午 09–12,
+  中午 11–14, 下午 13–18, 傍晚 16–19, 晚上 18–22), a duration (三个小时, 3 hours; 半天 only with a part or a start).
+  A start without an end lasts 4 hours; a window already over is ``time_window_past``; one under way starts now,
+  rounded up to the next quarter hour (``start_moved_to_now``); an end before its start is ``time_window_invalid``;
+- the party (adults, children and their ages, seniors), constraints (budget, diet, mobility, weather, transport, the
+  longest leg), preferences and what to avoid (codes of goal_models.py), and places named literally.
+
+Bare hours read the way people plan half days: 1–6 o'clock with no marker are afternoon hours (2点到6点 is 14–18); an
+end without its own marker takes the start's (下午3点到1点 is 15:00–13:00: invalid), and an English start takes its
+end's pm when that keeps it before the end (from 1 to 5pm is 13–17). "next Saturday" means 下周六, the Saturday of
+next week; a bare weekday is the next one (today when today is that day). A month and day without a year is the
+occurrence nearest today.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+
+from core.errors import InputError
+from core.halfday import goal_lexicon as lx
+from core.halfday.goal_models import Constraints, DecomposedGoal, Party, TimeWindow
+
+MAX_GOAL_CHARS = 1000
+HALF_DAY_MIN = 240
+DAY_MIN = 24 * 60
+MAX_BUDGET = 1_000_000
+MAX_PEOPLE = 30
+_CN_VALUES = {ch: i for i, ch in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
+_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
+
+
+def decompose_goal(text: str, *, now: datetime) -> DecomposedGoal:
+    """The goal as codes and facts; ``now`` (the region's local time) anchors relative dates and past windows.
+
+    Any string up to 1,000 characters gives a valid goal (what could not be read is listed in ``missing``);
+    a longer one is an ``InputError`` with code ``GOAL_TOO_LONG`` on field ``goal``."""
+    if len(text) > MAX_GOAL_CHARS:
+        raise InputError(
+            f"The goal is {len(text)} characters long; at most {MAX_GOAL_CHARS} are read.",
+            field="goal",
+            code="GOAL_TOO_LONG",
+        )
+    plain = unicodedata.normalize("NFKC", text)
+    low = plain.lower()
+    constraints, leg_spans = _constraints(low)
+    window, phrase, assumed, missing = _window(_mask(low, leg_spans), now)
+    party, party_assumed = _party(low)
+    preferences, avoid = _preferences(low)
+    return DecomposedGoal(
+        text=text,
+        language=_language(plain),
+        window=TimeWindow(date=window[0], start=window[1], end=window[2], phrase=phrase[:200]) if window else None,
+        party=party,
+        constraints=constraints,
+        preferences=preferences,  # type: ignore[arg-type]
+        avoid=avoid,  # type: ignore[arg-type]
+        named_places=_named_places(plain),
+        assumed=assumed + party_assumed,  # type: ignore[arg-type]
+        missing=missing,  # type: ignore[arg-type]
+    )
+
+
+# ---- helpers ------------------------------------------------------------------------------------------------------
+def _rx(alternatives: str) -> re.Pattern[str]:
+    """Alternatives matched between non-letters (``park`` is not found in ``parking``; Chinese needs no boundary)."""
+    return re.compile(rf"(?<![a-z])(?:{alternatives})(?![a-z])")
+
+
+def _mask(text: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
+def _num(token: str | None) -> float | None:
+    """Digits, Chinese numerals (两百, 十二, 三百五) or an English number word; None when it is no number."""
+    if not token:
+        return None
+    token = token.strip()
+    if token in lx.EN_NUMBERS:
+        return float(lx.EN_NUMBERS[token])
+    if re.fullmatch(r"\d+(?:\.\d+)?", token):
+        return float(token) if len(token) <= 12 else None
+    total, digit, last_unit, prev_unit = 0, 0, 0, False
+    for ch in token:
+        if ch in _CN_VALUES:
+            digit, prev_unit = _CN_VALUES[ch], False
+        elif ch in _CN_UNITS:
+            total += (digit or 1) * _CN_UNITS[ch]
+            digit, last_unit, prev_unit = 0, _CN_UNITS[ch], True
+        else:
+            return None
+    if digit and last_unit >= 100 and not prev_unit and len(token) >= 2 and token[-2] in _CN_UNITS:
+        return float(total + digit * last_unit // 10)  # 三百五 = 350
+    return float(total + digit)
+
+
+def _language(plain: str) -> str:
+    cjk = len(re.findall(r"[\u3400-\u9fff]", plain))
+    latin = len(re.findall(r"[A-Za-z]", plain))
+    return "en" if latin > 3 * cjk else "zh"
+
+
+def _negated(low: str, pos: int) -> bool:
+    """A negation (不想, 别, no, don't, avoid …) in the same clause shortly before ``pos``."""
+    before = low[max(0, pos - 14) : pos]
+    breaks = list(re.finditer(lx.CLAUSE_BREAK, before))
+    if breaks:
+        before = before[breaks[-1].end() :]
+    return bool(re.search(lx.NEGATORS_ZH, before) or _rx(lx.NEGATORS_EN).search(before))
+
+
+def _ceil_quarter(now: datetime) -> int:
+    seconds = now.hour * 3600 + now.minute * 60 + now.second + (1 if now.microsecond else 0)
+    return -(-seconds // 900) * 15
+
+
+# ---- the window ---------------------------------------------------------------------------------------------------
+@dataclass
+class _Read:
+    """What the window's words say, before it is checked against now."""
+
+    day: date | None = None
+    day_assumed: str | None = None
+    start: int | None = None  # minutes after midnight
+    end: int | None = None
+    invalid: bool = False
+    phrases: list[tuple[int, int]] = field(default_factory=list)  # spans of the words read
+
+
+def _window(low: str, now: datetime) -> tuple[tuple[date, time, time] | None, str, list[str], list[str]]:
+    read, text = _Read(), low
+    parts = [(m.start(), m.end(), p) for p, m in _parts(low)]  # before the dates are blanked: 今晚, tonight
+    low = _dates(low, now, read)
+    ctx = lx.PART_KIND[parts[0][2]] if parts else None
+    _clocks(low, ctx, read)
+    duration, half_day = _duration(low)
+    said_now = re.search(lx.NOW_WORDS, low)
+    read.phrases += [(a, b) for a, b, _ in parts]
+    assumed: list[str] = []
+    today = now.date()
+    start, end, from_part = read.start, read.end, False
+    if start is None and said_now:
+        start, read.day = _ceil_quarter(now), read.day or today
+        read.phrases.append(said_now.span())
+    if start is None and parts:
+        start, from_part = min(_m(lx.PART_HOURS[p][0]) for _, _, p in parts), True
+        assumed.append("part_of_day_default_hours")
+    if start is not None and end is None:
+        if duration is None and half_day and not from_part:
+            duration = HALF_DAY_MIN
+        if duration is not None:
+            end = start + duration
+            assumed.append("end_from_duration")
+        elif from_part:
+            end = max(_m(lx.PART_HOURS[p][1]) for _, _, p in parts)
+        else:
+            end = min(start + HALF_DAY_MIN, DAY_MIN - 1)
+            assumed.append("end_default_half_day")
+    phrase = _phrase(text, read.phrases)
+    if read.invalid or (start is not None and end is not None and (end <= start or end > DAY_MIN or start >= DAY_MIN)):
+        return None, phrase, [], ["time_window_invalid"]
+    if start is None or end is None:
+        return None, phrase, [], ["time_window_past" if read.day and read.day < today else "time_window"]
+    end = min(end, DAY_MIN - 1)
+    day = read.day or today
+    if read.day is None:
+        assumed.insert(0, "date_today")
+    elif read.day_assumed:
+        assumed.insert(0, read.day_assumed)
+    if day < today:
+        return None, phrase, [], ["time_window_past"]
+    if day == today:
+        moved = _ceil_quarter(now)
+        if moved >= end:
+            return None, phrase, [], ["time_window_past"]
+        if start < moved:
+            start = moved
+            if not said_now:
+                assumed.append("start_moved_to_now")
+    return (day, _t(start), _t(end)), phrase, assumed, []
+
+
+def _phrase(text: str, spans: list[tuple[int, int]]) -> str:
+    """The words read, in their order, overlapping spans merged (下午 inside 下午2点到6点 once)."""
+    merged: list[list[int]] = []
+    for a, b in sorted(spans):
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return " ".join(text[a:b].strip() for a, b in merged)
+
+
+def _m(t: time) -> int:
+    return t.hour * 60 + t.minute
+
+
+def _t(minutes: int) -> time:
+    return time(minutes // 60, minutes % 60)
+
+
+_PARTS_RX = _rx("|".join(f"(?P<{part}_{i}>{words})" for i, (words, part) in enumerate(lx.PART_WORDS)))
+
+
+def _parts(low: str) -> list[tuple[str, re.Match[str]]]:
+    """(part of the day, match) for each part named: the group's name says which part."""
+    return [(next(k for k, v in m.groupdict().items() if v).rsplit("_", 1)[0], m) for m in _PARTS_RX.finditer(low)]
+
+
+# dates --------------------------------------------------------------------------------------------------------------
+_DATE_RX = [(kind, _rx(p)) for kind, p in lx.DATE_PATTERNS]
+
+
+def _dates(low: str, now: datetime, read: _Read) -> str:
+    """Reads the first date named into ``read``; returns the text with every date phrase blanked (for the clocks)."""
+    found = sorted(((m.start(), kind, m) for kind, rx in _DATE_RX for m in rx.finditer(low)), key=lambda f: f[0])
+    spans: list[tuple[int, int]] = []
+    for _, kind, m in found:
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        got = _date_of(kind, m, now.date())
+        if got is False:
+            continue
+        spans.append((m.start(), m.end()))
+        if read.day is None and not read.invalid:
+            read.phrases.append(m.span())
+            if got is None:
+                read.invalid = True
+            else:
+                read.day, read.day_assumed = got
+    return _mask(low, spans)
+
+
+def _date_of(kind: str, m: re.Match[str], today: date) -> tuple[date, str | None] | None | bool:
+    """(date, assumption) for a match; None for a date that cannot exist (2月30日); False when it is no date."""
+    g = m.groups()
+    if kind == "rel":
+        n = next(lx.RELATIVE_DAYS[i][1] for i, v in enumerate(g) if v is not None)
+        return today + timedelta(days=n), None
+    if kind in ("wd_zh", "wd_en", "we"):
+        prefix = (g[0] or "").strip()
+        target = 5 if kind == "we" else lx.ZH_WEEKDAYS[g[1]] if kind == "wd_zh" else lx.EN_WEEKDAYS[g[1]]
+        monday = today - timedelta(days=today.weekday())
+        if prefix in ("这个", "这", "本", "this"):
+            return monday + timedelta(days=target), None
+        if prefix.startswith("下下"):
+            return monday + timedelta(days=14 + target), None
+        if prefix in ("下个", "下", "next"):
+            return monday + timedelta(days=7 + target), None
+        if kind == "we" and today.weekday() == 6:
+            return today, "date_next_weekday"
+        return today + timedelta(days=(target - today.weekday()) % 7), "date_next_weekday"
+    if kind == "ymd":
+        try:
+            return date(int(g[0]), int(g[1]), int(g[2])), None
+        except ValueError:
+            return None
+    if kind == "md_en":
+        month, day = lx.MONTHS[g[0]], _num(g[1])
+    elif kind == "dm_en":
+        month, day = lx.MONTHS[g[1]], _num(g[0])
+    else:
+        month_f, day = _num(g[0]), _num(g[1])
+        if month_f is None or day is None or not (1 <= month_f <= 12 and month_f == int(month_f)):
+            return False if kind == "md_num" or month_f is None or day is None else None
+        month = int(month_f)
+    if day is None or day != int(day) or not 1 <= day <= 31:
+        return False if kind == "md_num" else None
+    options = []
+    for year in (today.year - 1, today.year, today.year + 1):
+        try:
+            options.append(date(year, month, int(day)))
+        except ValueError:
+            continue
+    if not options:
+        return None
+    return min(options, key=lambda d: abs((d - today).days)), None
+
+
+# clocks -------------------------------------------------------------------------------------------------------------
+_H = rf"\d{{1,2}}(?!\d)|[{lx.CN_DIGITS[:-2]}]{{1,3}}"
+
+
+def _endpoint(p: str) -> str:
+    return (
+        rf"(?:(?P<{p}mark>{lx.MARKS})\s*)?"
+        rf"(?:(?P<{p}noon>(?<![a-z])(?:noon|midday)(?![a-z]))"
+        rf"|(?P<{p}h>{_H})(?:\s*(?P<{p}zh>点钟?|时)(?:\s*(?P<{p}half>半)|\s*(?P<{p}q>[一1三3]刻)"
+        rf"|\s*(?P<{p}min>\d{{1,2}}|[{lx.CN_DIGITS[:-2]}]{{1,3}})\s*分?)?|\s*:\s*(?P<{p}mm>\d{{2}}))?"
+        rf"(?:\s*(?P<{p}ap>a\.m\.|p\.m\.|am|pm|o'?clock)(?![a-z]))?)"
+    )
+
+
+_RANGE = re.compile(
+    rf"(?<![\d.:/])(?P<pre>(?<![a-z])(?:from|between)(?![a-z])|从)?\s*{_endpoint('a')}\s*"
+    rf"(?P<conn>-|–|—|~|到|至|(?<![a-z])(?:to|until|till|and)(?![a-z]))\s*{_endpoint('b')}"
+)
+_SINGLE = re.compile(rf"(?<![\d.:/])(?<!\d:){_endpoint('a')}")
+_UNIT_AFTER, _END_BEFORE = re.compile(lx.NOT_A_CLOCK_AFTER), re.compile(lx.CLOCK_END_BEFORE)
+_END_AFTER, _START_WORDS = re.compile(lx.CLOCK_END_AFTER), re.compile(lx.CLOCK_START_BEFORE)
+
+
+@dataclass
+class _Clock:
+    hour: int
+    minute: int
+    kind: str | None  # am, pm, noon, h24 or None (a bare hour)
+    unit: bool  # said with 点, a colon, am/pm or noon
+    valid: bool
+
+
+def _clock(m: re.Match[str], p: str) -> _Clock | None:
+    g = m.groupdict()
+    if g[f"{p}noon"]:
+        return _Clock(12, 0, "h24", True, True)
+    hour = _num(g[f"{p}h"])
+    if hour is None:
+        return None
+    minute = 30 if g[f"{p}half"] else 0
+    if g[f"{p}q"]:
+        minute = 15 if g[f"{p}q"][0] in "一1" else 45
+    raw_min = g[f"{p}min"] or g[f"{p}mm"]
+    if raw_min:
+        minute = int(_num(raw_min) or 0)
+    ap = g[f"{p}ap"]
+    kind = lx.MARK_KIND.get(ap) if ap and "clock" not in ap else None
+    kind = kind or (lx.MARK_KIND[g[f"{p}mark"]] if g[f"{p}mark"] else None)
+    if g[f"{p}mm"] and kind is None and (hour >= 13 or hour == 0):
+        kind = "h24"
+    unit = bool(g[f"{p}zh"] or g[f"{p}mm"] or ap)
+    valid = 0 <= hour <= 24 and 0 <= minute < 60 and hour == int(hour) and (hour < 24 or minute == 0)
+    return _Clock(int(hour), minute, kind, unit, valid)
+
+
+def _minutes(c: _Clock, kind: str | None) -> int:
+    h = c.hour
+    if kind == "pm" and h < 12 or kind == "noon" and 1 <= h <= 5:
+        h += 12
+    elif kind is None and 1 <= h <= 6:
+        h += 12  # a bare 2点 in a half-day goal is 14:00
+    return h * 60 + c.minute
+
+
+def _range_minutes(a: _Clock, b: _Clock, ctx: str | None) -> tuple[int, int]:
+    """A range's start and end: an end without a marker takes the start's; a start without one takes its end's pm
+    when that keeps it earlier (from 1 to 5pm); bare hours take the part of the day said elsewhere."""
+    ka, kb = a.kind, b.kind
+    if ka and not kb:
+        kb = ka
+    elif kb and not ka:
+        if kb in ("pm", "noon"):
+            ka = kb if a.hour < 12 and (a.hour + 12) * 60 + a.minute < _minutes(b, kb) else "h24"
+        else:
+            ka = "am" if kb == "am" else None
+    elif not ka and not kb and ctx:
+        ka = kb = ctx
+    start, end = _minutes(a, ka), _minutes(b, kb)
+    if end <= start and b.kind is None and kb in (None, "am", "h24") and end + 720 <= DAY_MIN:
+        end += 720  # 10点到2点, 上午10点到2点, from noon to 4: the end is in the afternoon
+    return start, end
+
+
+def _clocks(low: str, ctx: str | None, read: _Read) -> None:
+    spans: list[tuple[int, int]] = []
+    for m in _RANGE.finditer(low):
+        a, b = _clock(m, "a"), _clock(m, "b")
+        if a is None or b is None or (m.group("conn") == "and" and m.group("pre") != "between"):
+            continue
+        if not (a.unit or b.unit or m.group("pre")) or _UNIT_AFTER.match(low, m.end()):
+            continue
+        spans.append(m.span())
+        read.phrases.append(m.span())
+        if not (a.valid and b.valid):
+            read.invalid = True
+            continue
+        if read.start is not None:
+            continue
+        read.start, read.end = _range_minutes(a, b, ctx)
+    masked = _mask(low, spans)
+    for m in _SINGLE.finditer(masked):
+        c = _clock(m, "a")
+        if c is None or not (c.unit or m.group("anoon")):
+            continue
+        before = masked[max(0, m.start() - 12) : m.start()]
+        if m.group("anoon") and not (_START_WORDS.search(before) or _END_BEFORE.search(before)):
+            continue  # "at noon" is the part of the day, "from noon" a clock
+        if m.group("ah") == "一" and not m.group("amark") and not re.search(r"(?:从|到|至)\s*$", before):
+            continue  # 安静一点, 吃一点: "a little", not one o'clock
+        read.phrases.append(m.span())
+        if not c.valid:
+            read.invalid = True
+            continue
+        minutes = _minutes(c, c.kind or ctx)
+        if _END_BEFORE.search(before) or _END_AFTER.match(masked, m.end()):
+            read.end = minutes if read.end is None else read.end
+        elif read.start is None:
+            read.start = minutes
+
+
+_DURATIONS = [(_rx(p), scale, fixed) for p, scale, fixed in lx.DURATIONS]
+
+
+def _duration(low: str) -> tuple[int | None, bool]:
+    """Minutes said (三个小时, 2.5 hours, 90分钟) and whether a half day (半天) was said."""
+    half_day = bool(_rx(lx.HALF_DAY).search(low))
+    for rx, scale, fixed in _DURATIONS:
+        m = rx.search(low)
+        if not m:
+            continue
+        n = fixed if fixed is not None else _num(m.group(1))
+        if n is None:
+            continue
+        minutes = round((n + (0.5 if m.group(2) else 0)) * scale)
+        if 15 <= minutes <= DAY_MIN:
+            return minutes, half_day
+    return None, half_day
+
+
+# ---- constraints --------------------------------------------------------------------------------------------------
+_BUDGET, _LEGS, _CUR = [_rx(p) for p in lx.BUDGET_PATTERNS], [_rx(p) for p in lx.LEG_PATTERNS], lx.CUR_RX
+
+
+def _constraints(low: str) -> tuple[Constraints, list[tuple[int, int]]]:
+    """Budget, diet, mobility, weather, transport and the longest leg; the spans of leg limits (not durations)."""
+    per_person = total = None
+    taken: list[tuple[int, int]] = []
+    for rx in _BUDGET:
+        for m in rx.finditer(low):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            amount = _num(m.group(1))
+            if amount is None or re.match(
+                r"\s*(?:岁|个|人(?!均)|小时|分钟|点|口|hours?|people|kids|years?|min)", low[m.end() :]
+            ):
+                continue
+            amount *= {"k": 1000, "千": 1000, "万": 10000}.get(m.group(2) or "", 1)
+            context = low[max(0, m.start() - 8) : m.end() + 14]
+            strong = re.search(lx.BUDGET_CUES_STRONG, m.group(0)) or re.search(_CUR, m.group(0))
+            pp = _rx(lx.PER_PERSON).search(context)
+            if not (strong or pp) or amount > MAX_BUDGET:
+                continue
+            taken.append(m.span())
+            if pp and not re.search(lx.TOTAL, m.group(0)):
+                per_person = amount if per_person is None else per_person
+            else:
+                total = amount if total is None else total
+    leg, leg_spans = None, []
+    for rx in _LEGS:
+        for m in rx.finditer(low):
+            n = _num(m.group(1))
+            if n is not None and 1 <= n <= 240:
+                leg = int(n) if leg is None else leg
+                leg_spans.append(m.span())
+    transport = sorted((m.start(), code) for code, p in lx.TRANSPORT.items() for m in _rx(p).finditer(low))
+    constraints = Constraints(
+        budget_per_person=per_person,
+        budget_total=total,
+        diet=_codes(low, lx.DIETS),  # type: ignore[arg-type]
+        mobility=_codes(low, lx.MOBILITY),  # type: ignore[arg-type]
+        weather=_codes(low, lx.WEATHER),  # type: ignore[arg-type]
+        transport=transport[0][1] if transport else None,  # type: ignore[arg-type]
+        max_leg_minutes=leg,
+    )
+    return constraints, leg_spans
+
+
+def _codes(low: str, table: dict[str, str]) -> list[str]:
+    return [code for code, pattern in table.items() if _rx(pattern).search(low)]
+
+
+# ---- preferences --------------------------------------------------------------------------------------------------
+_PREF_RX = {code: _rx(f"{zh}|{en}") for code, (zh, en) in lx.PREFERENCES.items()}
+
+
+def _preferences(low: str) -> tuple[list[str], list[str]]:
+    said = [m.span() for table in (lx.MOBILITY, lx.DIETS) for p in table.values() for m in _rx(p).finditer(low)]
+    low = _mask(low, said + [m.span() for _, m in _parts(low)])  # "can't walk far", "after lunch": no wishes
+    hits = [(m.start(), code, _negated(low, m.start())) for code, rx in _PREF_RX.items() for m in rx.finditer(low)]
+    for m in _rx(lx.CROWD_WORDS).finditer(low):
+        if _negated(low, m.start()):
+            hits.append((m.start(), "quiet", False))  # 不要人多, avoid crowds: a wish for quiet
+    avoid = ["walk"] if _rx(lx.TIRING).search(low) else []
+    preferences: list[str] = []
+    for _, code, negated in sorted(hits):
+        target = avoid if negated else preferences
+        if code not in target:
+            target.append(code)
+    return [p for p in preferences if p not in avoid], avoid
+
+
+# ---- the party ----------------------------------------------------------------------------------------------------
+def _count(patterns: list[str], text: str) -> int:
+    found = [_num(m.group(1)) for p in patterns for m in re.finditer(p, text)]
+    return int(sum(n for n in found if n is not None and n <= 1000))
+
+
+def _ages(t: str) -> tuple[list[int], int]:
+    """Children's ages said (5岁, 8个月的宝宝, 6 year old, aged 4 and 9, kids, 3 and 7) and how many ages are 60+."""
+    ages = [(m.start(), int(n) // div) for p, div in lx.AGE_PATTERNS for m in re.finditer(p, t) if (n := _num(m.group(1)))
+            is not None]  # fmt: skip
+    ages += [
+        (m.start(1) + i, int(x))
+        for m in re.finditer(lx.AGE_LIST, t)
+        for i, x in enumerate(re.findall(r"\d+", m.group(1)))
+    ]
+    seniors = sum(1 for _, a in ages if 60 <= a <= 120)
+    return [a for _, a in sorted(ages) if 0 <= a <= 17], seniors
+
+
+def _party(low: str) -> tuple[Party, list[str]]:
+    t = _mask(low, [m.span() for m in _rx(lx.CHILD_NOT_PARTY).finditer(low)])
+    ages, aged_seniors = _ages(t)
+    children = _count(lx.CHILD_COUNT, t)
+    if not children and re.search(lx.CHILD_PAIRS, t):
+        children = 2
+    elif not children and _rx(lx.CHILD_PLURAL).search(t):
+        children = 2
+    elif not children and _rx(f"{lx.CHILD_ZH}|{lx.CHILD_EN}").search(t):
+        children = 1
+    family_n = _count([lx.FAMILY], t)
+    if family_n >= 3:
+        children = max(children, family_n - 2)
+    children = max(children, len(ages))
+    explicit, total = _count(lx.ADULTS_COUNT, t), _count(lx.PEOPLE_COUNT, t)
+    seniors = 2 * len(re.findall(lx.GRANDPARENTS, t))
+    seniors += len(_rx(lx.GRANDPARENT_ONE).findall(re.sub(lx.GRANDPARENTS, " ", t)))
+    parents = 2 if _rx(lx.PARENTS).search(t) else 0
+    companions = parents + seniors + min(2, len(_rx(lx.PARENT_ONE).findall(re.sub(lx.PARENTS, " ", t))))
+    seniors += parents
+    elderly = _count([lx.ELDERLY_COUNT], t) or (1 if not seniors and _rx(lx.ELDERLY).search(t) else 0)
+    seniors += elderly
+    companions += elderly + (1 if _rx(lx.SPOUSE).search(t) else 0)
+    t = _rx(lx.SPOUSE).sub(" ", t)  # 女朋友 is no friend besides
+    friends = _count(lx.FRIENDS_COUNT, t)
+    if not friends:
+        friends = 2 if _rx(r"friends|朋友们").search(t) else 1 if _rx(f"{lx.FRIEND_ZH}|{lx.FRIEND_EN}").search(t) else 0
+    companions += friends
+    couple, alone = _rx(lx.COUPLE).search(t), _rx(lx.ALONE).search(t)
+    if explicit:
+        adults = explicit
+    elif total:
+        adults = total - children if total > children else 1
+    elif family_n:
+        adults = min(2, family_n)
+    elif couple and not companions:
+        adults = 2
+    else:
+        adults = 1 + companions
+    seniors = max(seniors, aged_seniors)
+    said = bool(children or explicit or total or family_n or couple or alone or companions or seniors)
+    children = min(children, MAX_PEOPLE)
+    adults = max(min(adults, MAX_PEOPLE), min(seniors, MAX_PEOPLE))
+    party = Party(adults=adults, children=children, children_ages=ages[:children], seniors=min(seniors, adults))
+    assumed = [] if said else ["party_default_one_adult"]
+    if children > len(party.children_ages):
+        assumed.append("child_age_unknown")
+    return party, assumed
+
+
+# ---- named places -------------------------------------------------------------------------------------------------
+_TIME_START, _CUTS = re.compile(lx.PLACE_TIME_START), re.compile(lx.PLACE_CUTS)
+_TITLE = r"[A-Z][a-z]+(?:['’][a-z]+)*"
+_EN_RUN = re.compile(rf"(?<![A-Za-z'’]){_TITLE}(?:\s+(?:of\s+)?{_TITLE})*")
+
+
+def _named_places(plain: str) -> list[str]:
+    """Places named literally: 去豫园, 想去外滩走走, visit the Bund (the article dropped), as written."""
+    found: list[tuple[int, str]] = []
+    for m in re.finditer(lx.PLACE_TRIGGERS_ZH, plain):
+        run = re.match(r"\s*([\u4e00-\u9fff·]+)", plain[m.end() : m.end() + 40])
+        if not run:
+            continue
+        pos = m.end() + run.start(1)
+        for piece in re.split(lx.PLACE_JOINS, run.group(1)):
+            cut = _CUTS.search(piece, 1)
+            name = _zh_name(piece[: cut.start()] if cut else piece)
+            if name:
+                found.append((pos, name))
+            if cut:
+                break
+            pos += len(piece) + 1
+    for m in _EN_RUN.finditer(plain):
+        before = plain[: m.start()].rstrip()
+        words = m.group(0).split()
+        if words[0] == "The" and len(words) > 1:
+            words = words[1:]
+        at_start = not before or before[-1] in ".!?。！？\n" or not re.search(r"[A-Za-z\u4e00-\u9fff,，;；:]", before)
+        if at_start or words[0].lower() in lx.EN_NOT_PLACES:
+            continue
+        found.append((m.start(), " ".join(words)))
+    names: list[str] = []
+    for _, name in sorted(found):
+        if name not in names:
+            names.append(name)
+    return names[:20]
+
+
+def _zh_name(piece: str) -> str | None:
+    piece = re.sub(r"^(?:一个|一家|这个|那个|几个|某个|一些|个|家|些)", "", piece)
+    if len(piece) < 2 or len(piece) > 20 or piece[0] in lx.PLACE_VERB_START + lx.CN_DIGITS or _TIME_START.match(piece):
+        return None
+    if piece in lx.PLACE_GENERIC or piece in lx.PLACE_MODIFIERS:
+        return None
+    for head in lx.PLACE_GENERIC_HEADS:
+        if piece.endswith(head) and (piece[: -len(head)] in lx.PLACE_MODIFIERS or not piece[: -len(head)]):
+            return None
+    return piece
