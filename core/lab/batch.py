@@ -23,6 +23,7 @@ from core.lab.models import BATCH_ITEM, LabGrid, RouteBatchItem, TripBatchItem
 from core.models.common import echo
 
 MAX_BATCH_BYTES = 200_000_000
+_ERROR = "__error__"  # a record that could not be read (kept with its id and region for the error rows)
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def _records(path: Path) -> list[tuple[int, Any]]:
             try:
                 record["request"] = json.loads(record.get("request", "null"))
             except json.JSONDecodeError as exc:
-                out.append((n, f"the request column is not JSON: {exc.msg}"))
+                out.append((n, {**record, _ERROR: f"row {n}: the request column is not JSON: {exc.msg}"}))
                 continue
             if "seed" in record:
                 record["seed"] = int(record["seed"]) if str(record["seed"]).lstrip("-").isdigit() else record["seed"]
@@ -98,8 +99,9 @@ def read_batch(path: str | Path) -> Batch:
         if item_id in seen:
             raise InputError(f"the batch repeats the id '{echo(item_id)}' (line {line_no})", field="id")
         seen.add(item_id)
-        if isinstance(record, str):
-            batch.invalid.append(InvalidLine(index, item_id, region, "INVALID_INPUT", record))
+        if isinstance(record, str) or _ERROR in record:
+            message = record if isinstance(record, str) else str(record[_ERROR])
+            batch.invalid.append(InvalidLine(index, item_id, region, "INVALID_INPUT", message))
             continue
         try:
             batch.items.append((index, BATCH_ITEM.validate_python(record)))

@@ -108,3 +108,29 @@ def test_the_shipped_schemas_are_the_models_and_the_shipped_batches_read_back():
     for name, n in (("helsinki-delivery-200.jsonl", 200), ("shanghai-sightseeing-100.jsonl", 100)):
         batch = read_batch(ROOT / "data" / "batches" / name)
         assert len(batch.items) == n and not batch.invalid
+
+
+def test_a_csv_batch_reads_as_the_same_requests(tmp_path):
+    import csv
+
+    items = generate_batch(region="helsinki", kind="delivery", n=2, stops=(3, 4), seed=5)
+    path = tmp_path / "b.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=["id", "region", "kind", "seed", "place_ids", "request"])
+        writer.writeheader()
+        for item in items:
+            writer.writerow(
+                {
+                    "id": item.id,
+                    "region": item.region,
+                    "kind": item.kind,
+                    "seed": item.seed,
+                    "place_ids": "|".join(item.place_ids),
+                    "request": item.request.model_dump_json(),
+                }
+            )
+        writer.writerow({"id": "broken", "region": "helsinki", "kind": "route", "request": "{not json"})
+    batch = read_batch(path)
+    assert [item for _, item in batch.items] == items
+    (bad,) = batch.invalid
+    assert (bad.id, bad.code, bad.index) == ("broken", "INVALID_INPUT", 2)
