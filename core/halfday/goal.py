@@ -24,6 +24,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from typing import Literal
 
 from core.errors import InputError
 from core.halfday import goal_lexicon as lx
@@ -61,11 +62,11 @@ def decompose_goal(text: str, *, now: datetime) -> DecomposedGoal:
         window=TimeWindow(date=window[0], start=window[1], end=window[2], phrase=phrase[:200]) if window else None,
         party=party,
         constraints=constraints,
-        preferences=preferences,  # type: ignore[arg-type]
-        avoid=avoid,  # type: ignore[arg-type]
+        preferences=preferences,
+        avoid=avoid,
         named_places=_named_places(plain),
-        assumed=assumed + party_assumed,  # type: ignore[arg-type]
-        missing=missing,  # type: ignore[arg-type]
+        assumed=assumed + party_assumed,
+        missing=missing,
     )
 
 
@@ -178,17 +179,21 @@ def _window(low: str, now: datetime) -> tuple[tuple[date, time, time] | None, st
         assumed.insert(0, "date_today")
     elif read.day_assumed:
         assumed.insert(0, read.day_assumed)
-    if day < today:
+    settled = settle_start(day, start, end, now=now)
+    if settled is None:
         return None, phrase, [], ["time_window_past"]
-    if day == today:
-        moved = _ceil_quarter(now)
-        if moved >= end:
-            return None, phrase, [], ["time_window_past"]
-        if start < moved:
-            start = moved
-            if not said_now:
-                assumed.append("start_moved_to_now")
-    return (day, _t(start), _t(end)), phrase, assumed, []
+    if settled != start and not said_now:
+        assumed.append("start_moved_to_now")
+    return (day, _t(settled), _t(end)), phrase, assumed, []
+
+
+def settle_start(day: date, start: int, end: int, *, now: datetime) -> int | None:
+    """A window's start (minutes after midnight) against now: None when it is over (or has under a quarter hour
+    left); now rounded up to the next quarter hour when it has begun; else the start as said."""
+    today, moved = now.date(), _ceil_quarter(now)
+    if day < today or (day == today and moved >= end):
+        return None
+    return max(start, moved) if day == today else start
 
 
 def _phrase(text: str, spans: list[tuple[int, int]]) -> str:
@@ -242,7 +247,7 @@ def _dates(low: str, now: datetime, read: _Read) -> str:
     return _mask(low, spans)
 
 
-def _date_of(kind: str, m: re.Match[str], today: date) -> tuple[date, str | None] | None | bool:
+def _date_of(kind: str, m: re.Match[str], today: date) -> tuple[date, str | None] | None | Literal[False]:
     """(date, assumption) for a match; None for a date that cannot exist (2月30日); False when it is no date."""
     g = m.groups()
     if kind == "rel":
@@ -466,10 +471,10 @@ def _constraints(low: str) -> tuple[Constraints, list[tuple[int, int]]]:
     constraints = Constraints(
         budget_per_person=per_person,
         budget_total=total,
-        diet=_codes(low, lx.DIETS),  # type: ignore[arg-type]
-        mobility=_codes(low, lx.MOBILITY),  # type: ignore[arg-type]
-        weather=_codes(low, lx.WEATHER),  # type: ignore[arg-type]
-        transport=transport[0][1] if transport else None,  # type: ignore[arg-type]
+        diet=_codes(low, lx.DIETS),
+        mobility=_codes(low, lx.MOBILITY),
+        weather=_codes(low, lx.WEATHER),
+        transport=transport[0][1] if transport else None,
         max_leg_minutes=leg,
     )
     return constraints, leg_spans
