@@ -35,8 +35,6 @@ HALF_DAY_MIN = 240
 DAY_MIN = 24 * 60
 MAX_BUDGET = 1_000_000
 MAX_PEOPLE = 30
-_CN_VALUES = {ch: i for i, ch in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
-_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 
 
 def decompose_goal(text: str, *, now: datetime) -> DecomposedGoal:
@@ -94,14 +92,14 @@ def _num(token: str | None) -> float | None:
         return float(token) if len(token) <= 12 else None
     total, digit, last_unit, prev_unit = 0, 0, 0, False
     for ch in token:
-        if ch in _CN_VALUES:
-            digit, prev_unit = _CN_VALUES[ch], False
-        elif ch in _CN_UNITS:
-            total += (digit or 1) * _CN_UNITS[ch]
-            digit, last_unit, prev_unit = 0, _CN_UNITS[ch], True
+        if ch in lx.CN_VALUES:
+            digit, prev_unit = lx.CN_VALUES[ch], False
+        elif ch in lx.CN_UNITS:
+            total += (digit or 1) * lx.CN_UNITS[ch]
+            digit, last_unit, prev_unit = 0, lx.CN_UNITS[ch], True
         else:
             return None
-    if digit and last_unit >= 100 and not prev_unit and len(token) >= 2 and token[-2] in _CN_UNITS:
+    if digit and last_unit >= 100 and not prev_unit and len(token) >= 2 and token[-2] in lx.CN_UNITS:
         return float(total + digit * last_unit // 10)  # 三百五 = 350
     return float(total + digit)
 
@@ -294,24 +292,7 @@ def _date_of(kind: str, m: re.Match[str], today: date) -> tuple[date, str | None
 
 
 # clocks -------------------------------------------------------------------------------------------------------------
-_H = rf"\d{{1,2}}(?!\d)|[{lx.CN_DIGITS[:-2]}]{{1,3}}"
-
-
-def _endpoint(p: str) -> str:
-    return (
-        rf"(?:(?P<{p}mark>{lx.MARKS})\s*)?"
-        rf"(?:(?P<{p}noon>(?<![a-z])(?:noon|midday)(?![a-z]))"
-        rf"|(?P<{p}h>{_H})(?:\s*(?P<{p}zh>点钟?|时)(?:\s*(?P<{p}half>半)|\s*(?P<{p}q>[一1三3]刻)"
-        rf"|\s*(?P<{p}min>\d{{1,2}}|[{lx.CN_DIGITS[:-2]}]{{1,3}})\s*分?)?|\s*:\s*(?P<{p}mm>\d{{2}}))?"
-        rf"(?:\s*(?P<{p}ap>a\.m\.|p\.m\.|am|pm|o'?clock)(?![a-z]))?)"
-    )
-
-
-_RANGE = re.compile(
-    rf"(?<![\d.:/])(?P<pre>(?<![a-z])(?:from|between)(?![a-z])|从)?\s*{_endpoint('a')}\s*"
-    rf"(?P<conn>-|–|—|~|到|至|(?<![a-z])(?:to|until|till|and)(?![a-z]))\s*{_endpoint('b')}"
-)
-_SINGLE = re.compile(rf"(?<![\d.:/])(?<!\d:){_endpoint('a')}")
+_RANGE, _SINGLE = re.compile(lx.CLOCK_RANGE), re.compile(lx.CLOCK_SINGLE)
 _UNIT_AFTER, _END_BEFORE = re.compile(lx.NOT_A_CLOCK_AFTER), re.compile(lx.CLOCK_END_BEFORE)
 _END_AFTER, _START_WORDS = re.compile(lx.CLOCK_END_AFTER), re.compile(lx.CLOCK_START_BEFORE)
 

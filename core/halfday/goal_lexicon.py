@@ -12,6 +12,8 @@ from datetime import time
 #: a number written in digits or Chinese numerals (两百, 十二, 一千)
 CN_DIGITS = "零〇一二两三四五六七八九十百千"
 NUM = rf"(?:\d+(?:\.\d+)?|[{CN_DIGITS}]+)"
+CN_VALUES = {ch: i for i, ch in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
+CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 EN_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "both": 2, "a couple of": 2,
@@ -89,6 +91,27 @@ DATE_PATTERNS: list[tuple[str, str]] = [
     ("we", r"(这个|这|本|下个|下|this coming|this|next|coming|on)?\s*(?:the\s+)?(?:周末|weekend)"),
 ]
 
+# ---- clocks -------------------------------------------------------------------------------------------------------
+_HOUR = rf"\d{{1,2}}(?!\d)|[{CN_DIGITS[:-2]}]{{1,3}}"
+
+
+def clock_endpoint(p: str) -> str:
+    """One end of a time: a marker (下午), then noon, or an hour with 点/时 (半, 一刻, 30分) or :mm, then am/pm;
+    the group names carry the prefix ``p`` so a range can hold two ends."""
+    return (
+        rf"(?:(?P<{p}mark>{MARKS})\s*)?"
+        rf"(?:(?P<{p}noon>(?<![a-z])(?:noon|midday)(?![a-z]))"
+        rf"|(?P<{p}h>{_HOUR})(?:\s*(?P<{p}zh>点钟?|时)(?:\s*(?P<{p}half>半)|\s*(?P<{p}q>[一1三3]刻)"
+        rf"|\s*(?P<{p}min>\d{{1,2}}|[{CN_DIGITS[:-2]}]{{1,3}})\s*分?)?|\s*:\s*(?P<{p}mm>\d{{2}}))?"
+        rf"(?:\s*(?P<{p}ap>a\.m\.|p\.m\.|am|pm|o'?clock)(?![a-z]))?)"
+    )
+
+
+CLOCK_RANGE = (
+    rf"(?<![\d.:/])(?P<pre>(?<![a-z])(?:from|between)(?![a-z])|从)?\s*{clock_endpoint('a')}\s*"
+    rf"(?P<conn>-|–|—|~|到|至|(?<![a-z])(?:to|until|till|and)(?![a-z]))\s*{clock_endpoint('b')}"
+)
+CLOCK_SINGLE = rf"(?<![\d.:/])(?<!\d:){clock_endpoint('a')}"
 #: a range of bare numbers followed by one of these counts something else (from 1 to 5 people)
 NOT_A_CLOCK_AFTER = r"\s*(?:people|persons|kids|children|adults|years?|yuan|rmb|hours?|min|个|岁|人|元|块|小时|分钟)"
 CLOCK_END_BEFORE = r"(?:until|till|by|before|到|至)\s*$"  # back by 5pm, 玩到5点: an end
