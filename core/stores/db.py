@@ -9,7 +9,9 @@ instead of failing), and an in-memory SQLite database is one connection that tra
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -34,10 +36,10 @@ class SchemaMismatch(OmniError):
     code = "DB_SCHEMA_UNKNOWN"
 
 
-class DatabaseUnavailable(OmniError):
-    """The database could not be opened or reached."""
+class DatabaseUnreachable(OmniError):
+    """The database could not be opened or reached (the half-day planner's code for the same)."""
 
-    code = "DB_UNAVAILABLE"
+    code = "DATABASE_UNREACHABLE"
 
 
 def _sqlite_immediate(engine: Engine) -> None:
@@ -47,12 +49,25 @@ def _sqlite_immediate(engine: Engine) -> None:
     @sa.event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
-        dbapi_connection.execute("PRAGMA journal_mode=WAL")
         dbapi_connection.execute("PRAGMA busy_timeout=30000")
+        _write_ahead_log(dbapi_connection)
 
     @sa.event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _write_ahead_log(dbapi_connection: Any, *, attempts: int = 200) -> None:
+    """Switch the file to WAL (it stays so). Only one connection can switch a new file; one that finds another
+    doing it is told "locked" at once, without SQLite's busy handler waiting, so it tries again."""
+    for attempt in range(attempts):
+        try:
+            dbapi_connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05)
 
 
 def is_memory_url(url: str) -> bool:
@@ -90,7 +105,7 @@ def engine_for(url: str) -> Engine:
 
 def open_engine(url: str) -> Engine:
     """``engine_for`` with its failures as structured errors: a URL that names no database this code can
-    use is an ``InputError`` on ``db_url``; one that cannot be reached is ``DB_UNAVAILABLE``."""
+    use is an ``InputError`` on ``db_url``; one that cannot be opened or reached is ``DATABASE_UNREACHABLE``."""
     try:
         return engine_for(url)
     except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as exc:
@@ -100,7 +115,9 @@ def open_engine(url: str) -> Engine:
             field="db_url",
         ) from None
     except sa.exc.OperationalError as exc:
-        raise DatabaseUnavailable(
+        if exc.statement is not None:  # connected, then a statement failed: not a question of reaching it
+            raise
+        raise DatabaseUnreachable(
             f"the database could not be opened ({type(exc.orig or exc).__name__}); check OMNI_DB_URL", field="db_url"
         ) from None
 
