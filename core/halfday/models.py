@@ -7,16 +7,23 @@ and after each call. Words for people come from core/halfday/messages.py at the 
 from __future__ import annotations
 
 from datetime import date, datetime, time
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
 from core.halfday.goal_models import Constraints, DecomposedGoal, Party, TimeWindow
-from core.models.common import REGION_NAME_PATTERN, MessageText
+from core.models.common import REGION_NAME_PATTERN, clean_text, within
 
 DIMENSIONS: tuple[str, ...] = ("T", "D", "P", "C", "S")
 #: the product document's default weights (half_day_planner.md, table 2)
 DEFAULT_WEIGHTS: dict[str, float] = {"T": 0.25, "D": 0.20, "P": 0.30, "C": 0.15, "S": 0.10}
+MAX_GOAL_CHARS = 1000  # what stage 1 reads (core/halfday/goal.py)
+GoalText = Annotated[
+    str,
+    StringConstraints(max_length=MAX_GOAL_CHARS),
+    BeforeValidator(clean_text),
+    BeforeValidator(within(MAX_GOAL_CHARS)),
+]
 USER_ID_PATTERN = r"^[A-Za-z0-9_.@-]{1,120}$"
 
 
@@ -51,7 +58,7 @@ class HalfDayRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    goal: MessageText = Field(min_length=1, description="the goal sentence, Chinese or English")
+    goal: GoalText = Field(min_length=1, description="the goal sentence, Chinese or English")
     user_id: str = Field(default="anonymous", pattern=USER_ID_PATTERN)
     region: str | None = Field(default=None, pattern=REGION_NAME_PATTERN)
     origin: str | None = Field(default=None, max_length=300, description="where the half day starts (a place name)")

@@ -16,6 +16,7 @@ from core.halfday.cpsat import exact_order
 from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
+    MAX_GOAL_CHARS,
     Candidates,
     ComposeInput,
     HalfDayEvent,
@@ -44,14 +45,8 @@ from core.reservations.service import ReservationService
 
 
 class GoalInput(BaseModel):
-    text: str = Field(min_length=1, max_length=4000)
+    text: str = Field(min_length=1, max_length=MAX_GOAL_CHARS)
     now: datetime
-
-
-def _decompose(inp: GoalInput) -> DecomposedGoal:
-    from core.halfday.goal import decompose_goal  # stage 1's parser (rules; the LLM's when configured)
-
-    return decompose_goal(inp.text, now=inp.now)
 
 
 def _mock_goal(inp: GoalInput) -> DecomposedGoal:
@@ -94,7 +89,7 @@ class HalfDayPlanner:
         s = self.settings
         specs = [
             ToolSpec(name="decompose_goal", stage=1, input_model=GoalInput, output_model=DecomposedGoal,
-                     fn=_decompose, mock=_mock_goal),
+                     fn=self._decompose, mock=_mock_goal),
             ToolSpec(name="get_memory", stage=2, input_model=MemoryQuery, output_model=Memory,
                      fn=lambda q: self.memory.get(q.user_id), mock=lambda q: Memory(user_id=q.user_id, source="mock")),
             ToolSpec(name="analyze_user_profile", stage=3, input_model=ProfileInput, output_model=Profile,
@@ -109,6 +104,18 @@ class HalfDayPlanner:
             ToolSpec(name="mock_reserve", stage=7, input_model=ReserveInput, output_model=DryRun, fn=self._reserve),
         ]  # fmt: skip
         return ToolRegistry(specs, mocked=s.halfday_mock_tools)
+
+    def _decompose(self, inp: GoalInput) -> DecomposedGoal:
+        """Stage 1: the LLM's reading when one is configured (validated; the rules' after two bad answers), else
+        the rules'."""
+        from core.agent.llm import make_llm
+        from core.halfday.goal import decompose_goal
+        from core.halfday.goal_llm import decompose_goal_llm
+
+        llm = make_llm(self.settings)
+        if llm is None:
+            return decompose_goal(inp.text, now=inp.now)
+        return decompose_goal_llm(inp.text, now=inp.now, client=llm)
 
     def _search(self, filters: SearchFilters) -> Candidates:
         found = search_places(filters, pack=self.provider.region, settings=self.settings)

@@ -47,7 +47,7 @@ def echo(value: object, limit: int = MAX_ECHO_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _within(max_chars: int) -> Callable[[object], object]:
+def within(max_chars: int) -> Callable[[object], object]:
     """The limit holds for the text as sent, before cleaning shortens it (the contract says what is sent)."""
 
     def check(value: object) -> object:
@@ -65,19 +65,19 @@ PlaceName = Annotated[
     str,
     StringConstraints(max_length=MAX_NAME_CHARS),
     BeforeValidator(clean_text),
-    BeforeValidator(_within(MAX_NAME_CHARS)),
+    BeforeValidator(within(MAX_NAME_CHARS)),
 ]
 PlaceAddress = Annotated[
     str,
     StringConstraints(max_length=MAX_ADDRESS_CHARS),
     BeforeValidator(clean_text),
-    BeforeValidator(_within(MAX_ADDRESS_CHARS)),
+    BeforeValidator(within(MAX_ADDRESS_CHARS)),
 ]
 MessageText = Annotated[
     str,
     StringConstraints(max_length=MAX_MESSAGE_CHARS),
     BeforeValidator(clean_text),
-    BeforeValidator(_within(MAX_MESSAGE_CHARS)),
+    BeforeValidator(within(MAX_MESSAGE_CHARS)),
 ]
 
 #: A region pack's name: a short lowercase slug, never a path.

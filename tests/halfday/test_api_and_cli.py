@@ -78,7 +78,9 @@ def test_plan_needs_a_key_and_the_keys_user(api):
     other = api.post("/halfday/plan", json={"goal": GOAL, "user_id": "bob"}, headers=auth("alice"))
     assert other.status_code == 403 and other.json()["error"]["field"] == "user_id"
     empty = api.post("/halfday/plan", json={"goal": ""}, headers=auth("alice"))
-    assert empty.status_code == 400 and empty.json()["error"]["field"] == "goal"
+    assert empty.status_code == 422 and empty.json()["error"]["field"] == "goal"
+    long = api.post("/halfday/plan", json={"goal": "下午" * 501}, headers=auth("alice"))
+    assert long.status_code == 422 and long.json()["error"]["field"] == "goal"
 
 
 def test_a_planned_step_is_reserved_only_with_consent_and_the_token(api):
