@@ -233,7 +233,7 @@ def compose_plans(
                 risks=risks,
                 feasibility=feasibility,
                 feasibility_facts=factors,
-                solver=kind,  # type: ignore[arg-type]
+                solver=kind,
                 cost_per_person=cost,
                 cost_known=known,
                 travel_minutes=sum(s.travel.minutes for s in steps if s.travel),

@@ -9,7 +9,6 @@ adds more, a dislike takes away; each is bounded to [-1, 1] so no single event d
 from __future__ import annotations
 
 import math
-from collections import Counter
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
@@ -56,12 +55,12 @@ class MemoryStore:
                 sa.select(memory_events).where(memory_events.c.user_id == user_id).order_by(memory_events.c.id.desc())
             ).all()
             fam = conn.execute(sa.select(family_profiles).where(family_profiles.c.user_id == user_id)).first()
-        raw: Counter[str] = Counter()
+        raw: dict[str, float] = {}
         visited: list[str] = []
         disliked: list[str] = []
         for r in rows:
             for tag in r.tags or []:
-                raw[tag] += EVENT_WEIGHT.get(r.kind, 0.0)
+                raw[tag] = raw.get(tag, 0.0) + EVENT_WEIGHT.get(r.kind, 0.0)
             if r.kind == "confirmed_plan":
                 visited.extend(p for p in r.place_ids or [] if p not in visited)
             elif r.kind == "disliked":

@@ -81,7 +81,7 @@ class _Stream:
     warnings: list[str] = field(default_factory=list)
 
     def event(self, type_: str, **data: Any) -> HalfDayEvent:
-        ev = HalfDayEvent(type=type_, trace_id=self.trace.trace_id, seq=self.seq, at=datetime.now(UTC), data=data)  # type: ignore[arg-type]
+        ev = HalfDayEvent(type=type_, trace_id=self.trace.trace_id, seq=self.seq, at=datetime.now(UTC), data=data)
         self.seq += 1
         return ev
 

@@ -119,7 +119,7 @@ def plan_time_slots(inp: SlotsInput, *, settings: Settings) -> TimeSlots:
     for meal, (m_start, m_end) in MEAL_WINDOWS.items():
         lo, hi = max(start, _minutes(m_start)), min(end, _minutes(m_end))
         if hi - lo >= MEAL_MIN_OVERLAP:
-            meals.append(Slot(kind="meal", start=_clock(lo), end=_clock(hi), meal=meal))  # type: ignore[arg-type]
+            meals.append(Slot(kind="meal", start=_clock(lo), end=_clock(hi), meal=meal))
     slots: list[Slot] = []
     cursor = start
     for m in meals:

@@ -193,7 +193,7 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
                 category=place.category,
                 tags=list(place.tags),
                 cuisine=list(place.cuisine),
-                role=role,  # type: ignore[arg-type]
+                role=role,
                 open_intervals=open_in_window,
                 opening_source=windows.source,
                 visit_minutes=visit,
@@ -222,7 +222,7 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
         date=slots.date,
         items=kept,
         excluded=dict(excluded),
-        relaxed=sorted(relaxed),  # type: ignore[arg-type]
+        relaxed=sorted(relaxed),
     )
 
 

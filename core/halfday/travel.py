@@ -86,7 +86,7 @@ def build_travel_table(
 
     def matrix(mode: TravelMode) -> TravelMatrix:
         try:
-            return breaker.call(provider.matrix, list(points), mode=mode)  # type: ignore[no-any-return]
+            return breaker.call(provider.matrix, list(points), mode=mode)
         except pybreaker.CircuitBreakerError:
             warnings.append("TRAVEL_BREAKER_OPEN")
         except (OmniError, OSError, TimeoutError):
