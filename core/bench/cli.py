@@ -92,6 +92,10 @@ def _single(args: argparse.Namespace) -> int:
             from core.bench.faults import bench_faults
 
             out = bench_faults()
+        elif kind == "resolver":
+            from core.bench.resolver import bench_resolver
+
+            out = bench_resolver(show_failures=args.failures)
         elif kind == "lab":
             from core.bench.lab import bench_lab
 
@@ -141,6 +145,7 @@ def add_parsers(sub: Any) -> None:
         "halfday": ("half-day planner: first event, full plan, 50 confirmations of a planned step", None),
         "amap-cache": ("AMap calls of a 10-stop plan, cold and warm in a new process (stand-in server)", None),
         "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),
+        "resolver": ("place-name resolution: top-1 accuracy on tests/data/place_names.jsonl", None),
         "lab": ("strategy lab: 200 Helsinki requests x 3 strategies x 2 modes, local vs Dask; optimiser gaps", "N"),
     }
     for kind, (text, target) in singles.items():
@@ -154,6 +159,8 @@ def add_parsers(sub: Any) -> None:
         p.add_argument("--repeats", type=int, default=argparse.SUPPRESS, help="default: 5")
         if kind in ("reservations", "halfday"):
             p.add_argument("--pg", default=None, help="a PostgreSQL URL (default: OMNI_TEST_PG_URL)")
+        if kind == "resolver":
+            p.add_argument("--failures", action="store_true", help="list every line not resolved as expected")
         if kind == "fuzz":
             p.add_argument("--examples", type=int, default=2000, help="generated cases in all (default 2000)")
         p.set_defaults(func=_single)
