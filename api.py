@@ -343,7 +343,7 @@ def halfday_planner(region: str | None) -> Any:
     responses={
         **BODY_ERRORS,
         **AUTH_ERRORS,
-        **_errors(s403="user_id names another user than the API key's"),
+        **_errors(s403="user_id names another user than the API key's", s404="no region pack of that name"),
         200: {"content": {"text/event-stream": {}}, "description": "status, intent, skill_call, observation, done"},
     },
 )
@@ -357,9 +357,10 @@ def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> 
     if "user_id" in request.model_fields_set and request.user_id != user:
         return error_response(403, "FORBIDDEN", "user_id names another user than the API key's", "user_id")
     if request.region is not None:
-        from core.packs.loader import load_region
+        from core.packs.loader import list_regions
 
-        load_region(request.region, get_settings().data_dir)  # an unknown region is a 400 before the stream starts
+        if request.region not in list_regions(get_settings().data_dir):  # refused before the stream starts
+            return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{request.region}'", "region")
     planner = halfday_planner(request.region)
     events = planner.events(request.model_copy(update={"user_id": user}))
     return EventSourceResponse(

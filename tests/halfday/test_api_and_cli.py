@@ -79,6 +79,8 @@ def test_plan_needs_a_key_and_the_keys_user(api):
     assert other.status_code == 403 and other.json()["error"]["field"] == "user_id"
     empty = api.post("/halfday/plan", json={"goal": ""}, headers=auth("alice"))
     assert empty.status_code == 422 and empty.json()["error"]["field"] == "goal"
+    nowhere = api.post("/halfday/plan", json={"goal": GOAL, "region": "atlantis"}, headers=auth("alice"))
+    assert nowhere.status_code == 404 and nowhere.json()["error"]["code"] == "REGION_NOT_FOUND"
     long = api.post("/halfday/plan", json={"goal": "下午" * 501}, headers=auth("alice"))
     assert long.status_code == 422 and long.json()["error"]["field"] == "goal"
 

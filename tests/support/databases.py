@@ -6,6 +6,7 @@ migrations build every table from scratch and no test disturbs another's tables.
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
 
@@ -13,6 +14,24 @@ import pytest
 import sqlalchemy as sa
 
 _counter = itertools.count()
+_made: list[str] = []
+
+
+@atexit.register
+def _drop_schemas() -> None:
+    """The schemas this process made go with it (the database is shared by every test run)."""
+    url = os.environ.get("OMNI_TEST_PG_URL")
+    if not url or not _made:
+        return
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            for schema in _made:
+                conn.execute(sa.text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+    except sa.exc.SQLAlchemyError:
+        pass  # a database already stopped keeps them; the next run's names differ by pid
+    finally:
+        engine.dispose()
 
 
 def fresh_postgres(prefix: str = "omni_test") -> str:
@@ -25,5 +44,6 @@ def fresh_postgres(prefix: str = "omni_test") -> str:
         conn.execute(sa.text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
         conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
     engine.dispose()
+    _made.append(schema)
     scoped = sa.engine.make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
     return scoped.render_as_string(hide_password=False)
