@@ -147,10 +147,8 @@ def ortools_path(
     manager = pywrapcp.RoutingIndexManager(k + 2, 1, [0], [k + 1])
     routing = pywrapcp.RoutingModel(manager)
 
-    def arc(i: int, j: int) -> int:
-        return int(arcs[manager.IndexToNode(i), manager.IndexToNode(j)])
-
-    routing.SetArcCostEvaluatorOfAllVehicles(routing.RegisterTransitCallback(arc))
+    # the matrix lives in C++ (a Python callback per arc would cost most of the time limit)
+    routing.SetArcCostEvaluatorOfAllVehicles(routing.RegisterTransitMatrix(arcs.tolist()))
     params = pywrapcp.DefaultRoutingSearchParameters()
     params.first_solution_strategy = routing_enums_pb2.FirstSolutionStrategy.PATH_CHEAPEST_ARC
     params.local_search_metaheuristic = routing_enums_pb2.LocalSearchMetaheuristic.GUIDED_LOCAL_SEARCH
