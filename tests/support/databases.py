@@ -26,6 +26,7 @@ def _drop_schemas() -> None:
     engine = sa.create_engine(url)
     try:
         with engine.begin() as conn:
+            conn.execute(sa.text("SET LOCAL lock_timeout = '5s'"))  # never hang a test run on its way out
             for schema in _made:
                 conn.execute(sa.text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
     except sa.exc.SQLAlchemyError:
