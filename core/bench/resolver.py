@@ -6,7 +6,8 @@ data and how people write (issue 12). Each line is resolved by the route planner
 and graded:
 
 * ``correct``: the expected place (or another feature of the same spot, ``same_place``); for an ambiguous
-  line, an ambiguity whose candidates include every expected one; for a place the pack lacks (``expect``
+  line, an ambiguity whose candidates include every expected one (and lie in ``candidates_district`` when the
+  line names a district alone); for a place the pack lacks (``expect``
   null), no resolution or an ambiguity (the user chooses);
 * ``asked``: the expected place is among the candidates of an ambiguity the line did not expect;
 * ``wrong_warned``: another place, resolved with a warning beside it;
@@ -47,9 +48,13 @@ def _attempt(text: str, provider: OfflineProvider, settings: Settings, city: str
             RawStop(address=text), role="stop", provider=provider, settings=settings, index=0, default_city=city
         )
     except ResolutionError as exc:
-        candidates = getattr(exc, "candidates", None) or []
-        ids = [c.get("poi_id") if isinstance(c, dict) else getattr(c, "poi_id", None) for c in candidates]
-        return {"status": "ambiguous" if ids else "unresolved", "candidates": ids, "code": exc.code}
+        options = [o for choice in (getattr(exc, "candidates", None) or {}).values() for o in choice.get("options", [])]
+        return {
+            "status": "ambiguous" if options else "unresolved",
+            "candidates": [o.get("poi_id") for o in options],
+            "districts": sorted({str(o.get("district")) for o in options}),
+            "code": exc.code,
+        }
     return {"status": "resolved", "poi_id": res.point.poi_id, "warned": bool(res.warnings)}
 
 
@@ -57,8 +62,10 @@ def grade(line: dict[str, Any], got: dict[str, Any]) -> str:
     expect = line.get("expect")
     if isinstance(expect, dict):  # an ambiguous name: the user must be asked, with these among the choices
         wanted = set(expect.get("candidates_include") or [])
+        district = expect.get("candidates_district")  # a district named alone: the choice is among its places
         if got["status"] == "ambiguous":
-            return "correct" if wanted <= set(got["candidates"]) else "missed"
+            in_district = district is None or got["districts"] == [district]
+            return "correct" if wanted <= set(got["candidates"]) and in_district else "missed"
         if got["status"] == "unresolved":
             return "missed"
         return "wrong_warned" if got["warned"] else "wrong_silent"
