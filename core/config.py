@@ -187,6 +187,9 @@ class Settings(BaseSettings):
         description="One user for every dashboard session (a shared demo); empty: one user per browser session.",
     )
     dry_run_ttl_s: float = Field(default=600.0, gt=0, le=86_400, description="How long a dry run can be confirmed.")
+    i18n_strict: bool = Field(
+        default=False, description="A message key without words in the asked language raises (core/i18n.py)"
+    )
     # Strategy lab (core/lab/; docs/ARCHITECTURE.md, "Strategy lab")
     dask_scheduler: str | None = Field(
         default=None,
