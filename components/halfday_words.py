@@ -178,6 +178,7 @@ ERRORS: Words = {
     "TOOL_EMPTY": ("没有找到符合条件的结果。", "Nothing matched."),
     "DATABASE_UNREACHABLE": ("数据库暂时无法访问,请稍后重试。", "The database cannot be reached right now; try again soon."),
     "INTERNAL_ERROR": ("规划时出现内部错误。", "Something went wrong inside the planner."),
+    "AMBIGUOUS_PLACE": ("这个地名可以指好几个地方,请说得更具体些。", "That name fits several places; please be more specific."),
     "NO_FEASIBLE_PLAN": ("在这个时间段里找不到可行的方案。", "No workable plan fits this time window."),
     "OMNI_ERROR": ("规划没有完成。", "Planning did not finish."),
     "INVALID_INPUT": ("输入有误,请修改后重试。", "Something in the input is not valid; please change it."),

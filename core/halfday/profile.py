@@ -13,9 +13,9 @@ from core.itinerary.travel import robustness_policy_for
 #: walking legs longer than this (minutes) go by car; less with small children, older people or a wheelchair
 WALK_LIMIT_MIN = 20
 WALK_LIMIT_CAREFUL_MIN = 12
-#: meal windows on the local clock: a meal slot exists when the half day overlaps its window by ≥ 60 minutes
+#: meal windows on the local clock: a meal slot exists when the half day overlaps its window by ≥ 90 minutes
 MEAL_WINDOWS = {"lunch": (time(11, 30), time(14, 0)), "dinner": (time(17, 30), time(20, 30))}
-MEAL_MIN_OVERLAP = 60
+MEAL_MIN_OVERLAP = 90  # an afternoon from 13:00 has no lunch in it: people say "afternoon" after eating
 READY_MIN = 15  # planning for today: the first step starts no sooner than this after now
 
 

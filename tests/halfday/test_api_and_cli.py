@@ -11,6 +11,7 @@ from tests.conftest import API_KEYS, auth
 from tests.halfday.conftest import NOW
 
 GOAL = "周六下午和老婆带5岁的女儿去看博物馆，人均200以内"
+LUNCH_GOAL = "周六上午11点到下午5点，和老婆带5岁的女儿，吃午饭再看博物馆"
 
 
 @pytest.fixture
@@ -86,7 +87,8 @@ def test_plan_needs_a_key_and_the_keys_user(api):
 
 
 def test_a_planned_step_is_reserved_only_with_consent_and_the_token(api):
-    with api.stream("POST", "/halfday/plan", json={"goal": GOAL, "now": NOW.isoformat()}, headers=auth("alice")) as r:
+    body = {"goal": LUNCH_GOAL, "now": NOW.isoformat()}
+    with api.stream("POST", "/halfday/plan", json=body, headers=auth("alice")) as r:
         result = json.loads(read_sse(r)[-1]["data"])["data"]["result"]
     step = next(s for p in result["plans"] for s in p["steps"] if s["bookable"] and s["kind"] == "meal")
     ask = {"item_id": step["place_id"], "date": "2026-11-28", "time": step["start"][:5], "party_size": 3}
