@@ -28,9 +28,37 @@ class InputError(OmniError, ValueError):
 
 
 class ResolutionError(OmniError, LookupError):
-    """An input place could not be resolved to a coordinate; nothing is invented."""
+    """An input place could not be resolved to a coordinate; nothing is invented.
+
+    ``candidates`` maps an input field (``stops.1``) to its choice (``PlaceChoice`` as a dict: input, reason,
+    spread_m, options) when the input was ambiguous; the faces pass it on as ``error.candidates``."""
 
     code = "UNRESOLVED_POINT"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        code: str | None = None,
+        details: Any = None,
+        candidates: dict[str, dict[str, Any]] | None = None,
+    ):
+        super().__init__(message, field=field, code=code, details=details)
+        self.candidates = candidates or {}
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self.candidates:
+            out["error"]["candidates"] = self.candidates
+        return out
+
+
+class AmbiguousPlaceError(ResolutionError):
+    """An input fits several places kilometres apart (or several of one kind), or only nearly fits one: the
+    user chooses; the planner never takes the first."""
+
+    code = "AMBIGUOUS_PLACE"
 
 
 class ProviderError(OmniError, RuntimeError):

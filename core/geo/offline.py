@@ -7,7 +7,7 @@ always labelled ``offline_estimate``: they are estimates, never presented as roa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -15,11 +15,44 @@ from rapidfuzz import fuzz, process
 from core.errors import InputError
 from core.geo.base import Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode
 from core.geo.coords import haversine_m, haversine_matrix_m
-from core.geo.text import normalize, strip_city_prefix
+from core.geo.text import (
+    base_name,
+    canonical,
+    discriminators,
+    has_cjk,
+    kind_marks,
+    normalize,
+    pinyin_key,
+    sound_key,
+    spaced,
+    strip_city_names,
+    strip_city_prefix,
+)
 from core.packs.loader import EstimateParams, RegionPack, RegionPlace
 
 OFFLINE_SOURCE = "offline_estimate"
 _OTHER_CITY_PENALTY = 0.85
+_OTHER_NUMBER = 0.75  # the text says T3, 700号 or 北, the key another number or direction
+_NO_NUMBER = 0.92  # the text has a number or direction the key lacks (上海东站 for 上海站)
+_NOT_THAT_KIND = 0.85  # the text names a station, hotel or airport, the place is none
+_PINYIN_CAP = 93.0  # a pinyin match is a guess at the characters: never as sure as the written name
+_PINYIN_MIN = 92.0  # loose pinyin keys this close are the same sounds give or take a typed letter
+_KINDS = {"station": {"station", "airport"}, "hotel": {"hotel"}, "airport": {"airport"}}
+_NOT_A_CENTRE = {"address", "hotel", "restaurant", "cafe"}
+
+
+def _district_forms(districts: Iterable[str]) -> dict[str, str]:
+    """Every way a district is named alone: 徐汇区, 徐汇, xuhui, xuhuidistrict, 浦东新区, 浦东, pudongnewarea."""
+    forms: dict[str, str] = {}
+    for district in {d for d in districts if d}:
+        key = normalize(district)
+        short = key.removesuffix("新区").removesuffix("区") if has_cjk(key) else key
+        variants = {key, short} if len(short) >= 2 else {key}
+        if py := pinyin_key(short):
+            variants |= {py, py + "district", py + "qu", py + "newarea", py + "newdistrict"}
+        for v in variants:
+            forms.setdefault(v, district)
+    return forms
 
 
 class OfflineProvider:
@@ -30,8 +63,12 @@ class OfflineProvider:
         self._places = list(region.places)
         self._by_id = {p.id: p for p in self._places}
         self._exact: dict[str, list[tuple[int, str]]] = {}
+        self._canon: dict[str, list[tuple[int, str]]] = {}
+        self._base: dict[str, list[tuple[int, str]]] = {}  # a branch's name without "(…店)": shared by siblings
         self._choices: list[str] = []
         self._choice_owner: list[tuple[int, str]] = []
+        self._pinyin_choices: list[str] = []
+        self._pinyin_owner: list[tuple[int, str]] = []
         for idx, place in enumerate(self._places):
             fields = [("name", place.name_zh), ("name_en", place.name_en), ("address", place.address)]
             fields += [("alias", a) for a in place.aliases]
@@ -42,9 +79,21 @@ class OfflineProvider:
                 if not key:
                     continue
                 self._exact.setdefault(key, []).append((idx, field))
-                self._choices.append(key)
-                self._choice_owner.append((idx, field))
+                whole, base = canonical(value), canonical(base_name(value))
+                self._canon.setdefault(whole, []).append((idx, field))
+                if base and base not in (whole, key):
+                    self._base.setdefault(base, []).append((idx, field))
+                for form in dict.fromkeys(f for f in (key, whole, base, spaced(value)) if f):
+                    self._choices.append(form)
+                    self._choice_owner.append((idx, field))
+                if field in ("name", "alias"):
+                    for py in dict.fromkeys(sound_key(pinyin_key(f)) for f in (key, base)):
+                        if py:
+                            self._pinyin_choices.append(py)
+                            self._pinyin_owner.append((idx, field))
         self._city_keys = {normalize(c) for c in region.city_names()}
+        self._city_prefixes = frozenset(self._city_keys | {k + "市" for k in self._city_keys if has_cjk(k)})
+        self._districts = _district_forms(p.district for p in self._places)
 
     # -- helpers -------------------------------------------------------------------------------
     def _city_ok(self, city: str | None) -> bool:
@@ -71,11 +120,9 @@ class OfflineProvider:
         )
 
     # -- protocol ------------------------------------------------------------------------------
-    def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
-        if not self._city_ok(city):
-            return []
-        for key in dict.fromkeys([normalize(address), strip_city_prefix(address)]):
-            hits = self._exact.get(key)
+    def _hits(self, index: dict[str, list[tuple[int, str]]], keys: list[str]) -> list[Place]:
+        for key in dict.fromkeys(k for k in keys if k):
+            hits = index.get(key)
             if hits:
                 seen: dict[int, str] = {}
                 for idx, field in hits:
@@ -85,21 +132,91 @@ class OfflineProvider:
                 ]
         return []
 
+    def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
+        """Exact look-ups, in order: the text as written (with and without the city), then the forms people vary
+        (terminals, 火车站/站, 国际机场, a bracketed qualifier); a district named alone answers its places (level
+        ``area``, best known first) so the resolver can offer the choice."""
+        if not self._city_ok(city):
+            return []
+        norm = normalize(address)
+        plain = [norm, strip_city_prefix(address), strip_city_names(norm, self._city_prefixes)]
+        found = self._hits(self._exact, plain)
+        if found:
+            return found
+        forms = [canonical(k) for k in plain] + [canonical(base_name(address))]
+        found = self._hits(self._canon, forms)
+        if found:
+            return found
+        found = self._hits(self._base, forms)
+        if found:  # a branch's plain name ("来福士广场"): every other place whose name holds it is an answer too
+            key = next(k for k in forms if k in self._base)
+            owners = {p.poi_id for p in found}
+            siblings = dict.fromkeys(idx for form, hits in self._canon.items() if key in form for idx, _ in hits)
+            found += [
+                self._to_place(self._places[i], level="exact", score=100.0, matched_on="name")
+                for i in siblings
+                if self._places[i].id not in owners
+            ]
+            return found
+        district = self._districts.get(strip_city_names(norm, self._city_prefixes))
+        if district:
+            return self._district_places(district)
+        return []
+
+    def _district_places(self, district: str, limit: int = 6) -> list[Place]:
+        """The best-known places of a district (rated, not addresses or hotels), for a district named alone."""
+        inside = [p for p in self._places if p.district == district and p.category not in _NOT_A_CENTRE]
+        inside.sort(key=lambda p: (-(p.rating or 0.0), p.id))
+        return [self._to_place(p, level="area", score=None, matched_on="district") for p in inside[:limit]]
+
     def search(
         self, keywords: str, *, city: str | None = None, near: LonLat | None = None, limit: int = 10
     ) -> list[Place]:
+        """Fuzzy search over names, aliases, English names, addresses and the pinyin of Chinese names.
+
+        The text is tried as written, without the city, and in its canonical form; Chinese text is also compared
+        by its pinyin (homophone typos), capped below a written match. A number that disagrees (T3 for T1, 7号
+        for 700号) and a station asked for but a non-station found lower the score."""
         query = strip_city_prefix(keywords)
         if not query or not self._choices:
             return []
         penalty = 1.0 if self._city_ok(city) else _OTHER_CITY_PENALTY
+        variants = dict.fromkeys(
+            v
+            for q in (query, strip_city_names(query, self._city_prefixes))
+            for v in (q, canonical(q), spaced(keywords))
+            if v
+        )
         best: dict[int, tuple[float, str]] = {}
-        for _, score, pos in process.extract(query, self._choices, scorer=fuzz.WRatio, limit=max(limit * 6, 30)):
-            idx, field = self._choice_owner[pos]
-            # WRatio rewards substrings generously; an equal-length full match must beat a partial one.
-            full = fuzz.ratio(query, self._choices[pos])
-            score = 0.8 * score + 0.2 * full
-            if score > best.get(idx, (-1.0, ""))[0]:
-                best[idx] = (score, field)
+
+        def consider(q: str, choices: list[str], owners: list[tuple[int, str]], *, by_sound: bool = False) -> None:
+            want, kinds = discriminators(canonical(q)), kind_marks(canonical(q))
+            if by_sound:  # pinyin: the same sounds or nearly, whole keys only (a fuzzy sound is another word)
+                found = process.extract(q, choices, scorer=fuzz.ratio, limit=limit, score_cutoff=_PINYIN_MIN)
+            else:
+                found = process.extract(q, choices, scorer=fuzz.WRatio, limit=max(limit * 6, 30))
+            for key, score, pos in found:
+                idx, field = owners[pos]
+                if by_sound:
+                    score = _PINYIN_CAP * score / 100
+                else:  # WRatio rewards substrings generously; an equal-length full match must beat a partial one
+                    score = 0.8 * score + 0.2 * fuzz.ratio(q, key)
+                have = discriminators(key)
+                if want - have:
+                    score *= _OTHER_NUMBER if have else _NO_NUMBER
+                category = self._places[idx].category
+                if any(category not in _KINDS[k] for k in kinds - kind_marks(key)):
+                    score *= _NOT_THAT_KIND
+                if score > best.get(idx, (-1.0, ""))[0]:
+                    best[idx] = (score, field)
+
+        for q in variants:
+            consider(q, self._choices, self._choice_owner)
+            sound = sound_key(pinyin_key(q) if has_cjk(q) else q.replace(" ", ""))
+            if sound:
+                consider(sound, self._pinyin_choices, self._pinyin_owner, by_sound=True)
+                if has_cjk(q):  # the pinyin of Chinese text against names written in pinyin ("Waitan")
+                    consider(sound, self._choices, self._choice_owner, by_sound=True)
         ranked = []
         for idx, (score, field) in best.items():
             place = self._places[idx]

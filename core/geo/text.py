@@ -37,3 +37,122 @@ def strip_house_number(text: str) -> str:
     t = unicodedata.normalize("NFKC", text)
     m = re.search(r"\d+\s*(号|號|弄)", t)
     return t[: m.start()].strip() if m else t
+
+
+# -- the forms people type (issue 12): one key for 浦东国际机场T1航站楼 / 浦东机场1号航站楼 / Pudong Airport Terminal 1 --
+_CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5"}
+_BRACKETED = re.compile(r"[(（\[【][^)）\]】]*[)）\]】]")
+_TERMINALS: tuple[re.Pattern[str], ...] = (  # each captures the terminal's number
+    re.compile(r"(?:t|terminal)?([1-9一二三四五])号?航站楼(?:站)?"),
+    re.compile(r"terminal([1-9])"),
+    re.compile(r"(?<=\D)t([1-9])(?:航站楼)?(?:站)?$"),
+)
+_WORD_REWRITES: tuple[tuple[str, str], ...] = (
+    ("国际机场", "机场"),
+    ("internationalairport", "airport"),
+    ("火车站", "站"),
+    ("高铁站", "站"),
+    ("地铁站", "站"),
+    ("railwaystation", "station"),
+    ("trainstation", "station"),
+    ("metrostation", "station"),
+    ("subwaystation", "station"),
+)
+_LINE_SUFFIX = re.compile(r"(地铁)?\d+(号线)?$|磁浮$|磁悬浮$")
+_STATION_MARK = re.compile(r"(站|station)$")
+_DIGITS = re.compile(r"\d+")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def base_name(text: str | None) -> str:
+    """The name without its bracketed qualifier: "上海博物馆(人民广场馆)" -> "上海博物馆"."""
+    return _BRACKETED.sub("", unicodedata.normalize("NFKC", text or "")).strip()
+
+
+def _terminal(match: re.Match[str]) -> str:
+    return "t" + _CN_DIGIT.get(match.group(1), match.group(1))
+
+
+def canonical(text: str | None) -> str:
+    """``normalize`` plus the words people vary: 国际机场 -> 机场, 火车站/高铁站/地铁站 -> 站, railway/metro
+    station -> station, terminals (T1航站楼, 1号航站楼, 一号航站楼, Terminal 1) -> ``t1``; a metro line suffix
+    ("站(地铁1/2/8号线)") is dropped. A result shorter than two characters keeps the plain form ("火车站")."""
+    norm = normalize(text)
+    out = norm
+    for pattern in _TERMINALS:
+        out = pattern.sub(_terminal, out)
+    for word, repl in _WORD_REWRITES:
+        out = out.replace(word, repl)
+    if out.endswith(("号线", "磁浮", "磁悬浮")) or re.search(r"站(地铁)?\d+号线$", out):
+        out = _LINE_SUFFIX.sub("", out)
+    return out if len(out) >= 2 else norm
+
+
+def has_station_mark(key: str) -> bool:
+    """A canonical key that names a station ("人民广场站", "hongqiaostation")."""
+    return bool(_STATION_MARK.search(key))
+
+
+_DIRECTIONS = re.compile(r"[东南西北]|east|west|north|south")
+_KIND_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("station", re.compile(r"(站|station)$")),
+    ("hotel", re.compile(r"酒店|饭店|宾馆|hotel")),
+    ("airport", re.compile(r"机场|airport")),
+)
+
+
+def discriminators(key: str) -> frozenset[str]:
+    """What tells two similar names apart and must agree: numbers ("虹桥t2" -> {"2"}: a terminal, a house
+    number) and directions (上海南站 vs 上海站, Nanjing West vs East Road)."""
+    return frozenset(_DIGITS.findall(key)) | frozenset(_DIRECTIONS.findall(key))
+
+
+def kind_marks(key: str) -> frozenset[str]:
+    """The kind of place a key names by its words: a station (站), a hotel (酒店, 饭店), an airport (机场)."""
+    return frozenset(kind for kind, pattern in _KIND_MARKS if pattern.search(key))
+
+
+def spaced(text: str | None) -> str:
+    """Latin text as words (NFKC, case-folded, punctuation to spaces), for word-order-free matching; "" for
+    text with Chinese or a single word."""
+    if not text or has_cjk(text):
+        return ""
+    words = _PUNCT.sub(" ", unicodedata.normalize("NFKC", text).casefold()).split()
+    return " ".join(words) if len(words) > 1 else ""
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+_LOOSE_SOUNDS = (("zh", "z"), ("ch", "c"), ("sh", "s"), ("ng", "n"))
+
+
+def pinyin_key(text: str) -> str:
+    """Toneless pinyin of a key's Chinese characters, other characters kept ("豫园" -> "yuyuan", "虹桥t2" ->
+    "hongqiaot2"); "" when the text has no Chinese. Homophone typos (豫圆, 静按寺) share the key of the real name."""
+    if not has_cjk(text):
+        return ""
+    from pypinyin import lazy_pinyin  # imported on first use: the table takes a moment to load
+
+    return "".join(lazy_pinyin(text)).casefold()
+
+
+def sound_key(pinyin: str) -> str:
+    """Pinyin with the sounds people mix up merged (zh/z, ch/c, sh/s, -ng/-n), as pinyin input methods do:
+    "dishini" and "disini" (迪士尼, 迪斯尼) are one key."""
+    out = pinyin
+    for a, b in _LOOSE_SOUNDS:
+        out = out.replace(a, b)
+    return out
+
+
+def strip_city_names(key: str, cities: frozenset[str]) -> str:
+    """A normalised key without a leading city name in Chinese ("上海外滩" -> "外滩"), when at least two Chinese
+    characters remain; English keys keep theirs ("shanghaimuseum" is a name, not a city plus "museum")."""
+    for city in sorted(cities, key=len, reverse=True):
+        if city and has_cjk(city) and key.startswith(city):
+            rest = key[len(city) :]
+            if len(rest) >= 2 and has_cjk(rest[:1]):
+                return rest
+    return key

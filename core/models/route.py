@@ -184,6 +184,36 @@ class ResolvedPoint(BaseModel):
         return self.input_name or self.resolved_name
 
 
+AmbiguityReason = Literal["close_scores", "near_miss", "several_exact", "district"]
+
+
+class PlaceCandidate(BaseModel):
+    """One place an ambiguous input may mean (the "Did you mean…" choice); nothing here is invented."""
+
+    poi_id: str | None = None
+    name: str
+    name_en: str | None = None
+    district: str | None = None
+    address: str | None = None
+    category: str | None = None
+    lon: float
+    lat: float
+    location: str
+    score: float | None = Field(default=None, description="0-100 similarity to the input, when scored")
+    distance_to_first_m: int = Field(description="Straight-line metres to the first candidate (0 for it)")
+    source: str
+
+
+class PlaceChoice(BaseModel):
+    """The candidates for one input field that could not be resolved to a single place."""
+
+    field: str = Field(description="The input field: origin_address, destination_address, stops.N")
+    input: str
+    reason: AmbiguityReason
+    spread_m: int = Field(description="The largest straight-line distance between two candidates")
+    options: list[PlaceCandidate]
+
+
 class RouteLeg(BaseModel):
     from_label: str
     to_label: str

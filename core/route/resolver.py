@@ -7,28 +7,50 @@ The order (docs/ARCHITECTURE.md, "Route planner"):
 4. a fallback to the road/compound (house number dropped) or the nearest POI, with a note.
 Every point records ``source`` and ``confidence_note``; an input that cannot be resolved raises
 ResolutionError naming it.
+
+An input that fits several places is never settled by taking the first (issue 12): when the best candidates
+are within ``AMBIGUITY_MARGIN`` of each other and are different places (more than ``FAR_APART_M`` apart, or
+of one kind and more than ``SAME_SPOT_M`` apart: two terminals, two museums, two branches), when several
+places match exactly, when a district is named alone, or when the best fuzzy match is a near miss (below
+``NEAR_MISS_BELOW``), it raises AmbiguousPlaceError with the candidates (name, district, distance between them,
+score) for that input field, and the faces offer the choice.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from rapidfuzz import fuzz
 
 from core.config import Settings, get_settings
-from core.errors import ResolutionError
+from core.errors import AmbiguousPlaceError, ResolutionError
 from core.geo.base import Geocoder, LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
-from core.geo.text import house_number, normalize, strip_city_prefix, strip_house_number
+from core.geo.text import canonical, house_number, normalize, strip_city_prefix, strip_house_number
 from core.models.common import echo
-from core.models.route import PointSource, RawStop, ResolvedPoint, RoutePlanRequest, format_location
+from core.models.route import (
+    AmbiguityReason,
+    PlaceCandidate,
+    PlaceChoice,
+    PointSource,
+    RawStop,
+    ResolvedPoint,
+    RoutePlanRequest,
+    format_location,
+)
 
 Role = Literal["origin", "stop", "destination"]
 PRECISE_GEO_LEVELS = {"exact", "poi", "house_number"}
 CONFIDENT_SCORE = 95.0
-AMBIGUITY_MARGIN = 3.0
+AMBIGUITY_MARGIN = 4.0  # scores this close do not tell two places apart
+NEAR_MISS_BELOW = 84.0  # a best fuzzy match under this is offered as a choice, not taken
+SAME_SPOT_M = 100.0  # closer than this, two places of one kind are one spot (a station mapped twice)
+FAR_APART_M = 1000.0  # farther than this, two candidates are different destinations whatever their kind
+SHOWN_BAND = 10.0  # an ambiguity offers every candidate this close to the best
+MAX_CANDIDATES = 5
 
 
 @dataclass
@@ -63,10 +85,13 @@ def _similarity(query: str | None, text: str | None) -> float:
 
 
 def _score(raw: RawStop, place: Place) -> float:
-    own = max(
+    """The provider's own score when it gave one (it weighed aliases, pinyin, numbers and kinds), else the
+    similarity of the input to the place's name and address."""
+    if place.score is not None:
+        return place.score
+    return max(
         _similarity(raw.name, place.name), _similarity(raw.address, place.address), _similarity(raw.address, place.name)
     )
-    return max(own, place.score or 0.0)
 
 
 def _point(
@@ -99,6 +124,54 @@ def _point(
     )
 
 
+def _distinct(a: Place, b: Place) -> bool:
+    """Two candidates a route cannot treat as one: apart, and far apart or of one kind."""
+    if a.poi_id and a.poi_id == b.poi_id:
+        return False
+    d = haversine_m(a.lon, a.lat, b.lon, b.lat)
+    return d > FAR_APART_M or (d > SAME_SPOT_M and a.category is not None and a.category == b.category)
+
+
+def _choice(
+    field_name: str, text: str, reason: AmbiguityReason, scored: Sequence[tuple[float | None, Place]]
+) -> PlaceChoice:
+    first = scored[0][1]
+    options = [
+        PlaceCandidate(
+            poi_id=p.poi_id,
+            name=p.name,
+            name_en=getattr(p.raw, "name_en", None) or None,
+            district=p.district,
+            address=p.address,
+            category=p.category,
+            lon=p.lon,
+            lat=p.lat,
+            location=format_location(p.lon, p.lat),
+            score=None if score is None else round(score, 1),
+            distance_to_first_m=round(haversine_m(first.lon, first.lat, p.lon, p.lat)),
+            source=p.source,
+        )
+        for score, p in scored[:MAX_CANDIDATES]
+    ]
+    spread = max((haversine_m(a.lon, a.lat, b.lon, b.lat) for a in options for b in options if a is not b), default=0.0)
+    return PlaceChoice(field=field_name, input=text, reason=reason, spread_m=round(spread), options=options)
+
+
+def _ambiguous(who: str, choice: PlaceChoice) -> AmbiguousPlaceError:
+    listed = ", ".join(
+        f"'{o.name}'" + (f" ({o.district})" if o.district else "") for o in choice.options[:MAX_CANDIDATES]
+    )
+    why = {
+        "close_scores": "fits several places",
+        "several_exact": "names several places",
+        "district": "names a whole district",
+        "near_miss": "is not an exact match for any place",
+    }[choice.reason]
+    apart = f", up to {choice.spread_m / 1000:.1f} km apart" if choice.spread_m >= 1000 else ""
+    message = f"{who} {why}: {listed}{apart}; choose one"
+    return AmbiguousPlaceError(message, field=choice.field, candidates={choice.field: choice.model_dump()})
+
+
 def resolve_point(
     raw: RawStop,
     *,
@@ -111,6 +184,7 @@ def resolve_point(
     settings = settings or get_settings()
     city = raw.city or default_city
     who = _describe(role, raw, index)
+    field_name = _field(role, index)
     pname = provider.name
     warnings: list[str] = []
 
@@ -126,13 +200,17 @@ def resolve_point(
         if not geo:
             continue
         top = geo[0]
+        if top.level == "area" and len(geo) > 1:  # a district named alone: which of its places?
+            raise _ambiguous(who, _choice(field_name, query, "district", [(p.score, p) for p in geo]))
         if top.level in PRECISE_GEO_LEVELS:
             on = f" on {top.matched_on}" if top.matched_on else ""
             note = f"geocoded: exact match{on} '{query}'"
             if len(geo) > 1:
+                if any(_distinct(top, p) for p in geo[1:]):
+                    raise _ambiguous(who, _choice(field_name, query, "several_exact", [(p.score, p) for p in geo]))
                 others = ", ".join(p.name for p in geo[1:3])
-                warnings.append(f"{who} matched {len(geo)} places exactly; used '{top.name}' (also: {others})")
-                note += f"; {len(geo)} exact matches, first taken"
+                warnings.append(f"{who} matched {len(geo)} places at one spot; used '{top.name}' (also: {others})")
+                note += f"; {len(geo)} exact matches at one spot, first taken"
             return make(top, "geo", note, top.score)
         if top.level == "road" and coarse is None:
             coarse = top
@@ -150,12 +228,20 @@ def resolve_point(
     ranked = sorted(pool.values(), key=lambda sp: -sp[0])
     if ranked and ranked[0][0] >= settings.fuzzy_min_score:
         score, best = ranked[0]
-        wanted_no = house_number(raw.address)
+        wanted_no = house_number(canonical(raw.address))  # "2号航站楼" is a terminal (t2), not number 2
         best_no = house_number(best.address)
         number_mismatch = (
             wanted_no is not None and best_no != wanted_no and _similarity(raw.name, best.name) < CONFIDENT_SCORE
         )
         if not number_mismatch:
+            close = [(s, p) for s, p in ranked[1:] if s >= score - AMBIGUITY_MARGIN]
+            text = raw.label()
+            if any(_distinct(best, p) for _, p in close):
+                shown = [(s, p) for s, p in ranked if s >= max(score - SHOWN_BAND, settings.fuzzy_min_score)]
+                raise _ambiguous(who, _choice(field_name, text, "close_scores", shown))
+            if score < NEAR_MISS_BELOW:
+                likely = [(s, p) for s, p in ranked if s >= settings.fuzzy_min_score]
+                raise _ambiguous(who, _choice(field_name, text, "near_miss", likely))
             source: PointSource = "text_search"
             note = f"text search: '{best.name}' (score {score:.0f})"
             warnings.append(
@@ -167,12 +253,11 @@ def resolve_point(
                     if confirmed is not None:
                         best, source = confirmed, "search_detail"
                         note += "; POI confirmed by detail look-up"
-            if len(ranked) > 1 and ranked[1][0] >= score - AMBIGUITY_MARGIN:
-                alt = ranked[1][1]
-                warnings.append(
-                    f"{who} is ambiguous: '{best.name}' ({score:.0f}) vs '{alt.name}' ({ranked[1][0]:.0f}); took the first"
-                )
-                note += f"; ambiguous with '{alt.name}'"
+            if close:  # close in score but at one spot (or a different kind nearby): said, not asked
+                alt = close[0][1]
+                metres = round(haversine_m(best.lon, best.lat, alt.lon, alt.lat))
+                warnings.append(f"{who} also fits '{alt.name}' ({close[0][0]:.0f}), {metres} m away")
+                note += f"; also fits '{alt.name}' {metres} m away"
             return make(best, source, note, score)
 
     # 3. fallbacks: the road or compound without the house number, then the coarse geocode
@@ -202,7 +287,7 @@ def resolve_point(
     hint = ""
     if ranked:
         hint = f"; closest candidate was '{ranked[0][1].name}' (score {ranked[0][0]:.0f}, below {settings.fuzzy_min_score:.0f})"
-    raise ResolutionError(f"could not resolve {who}{hint}", field=_field(role, index))
+    raise ResolutionError(f"could not resolve {who}{hint}", field=field_name)
 
 
 def resolve_points(
@@ -234,11 +319,14 @@ def resolve_points(
     destination = run(request.destination_stop(), "destination")
     if failures:
         message = "; ".join(f.message for f in failures)
+        unresolved = [f for f in failures if not isinstance(f, AmbiguousPlaceError)]
         if len(failures) > 1:
             message = f"{len(failures)} places could not be resolved: {message}"
-        if provider.geocoder.name == "offline":
+        if unresolved and provider.geocoder.name == "offline":
             message += f". The offline provider only knows the bundled places of region '{provider.region.name}'."
-        raise ResolutionError(message, field=failures[0].field, details=[f.field for f in failures])
+        candidates = {k: v for f in failures for k, v in f.candidates.items()}
+        kind = ResolutionError if unresolved else AmbiguousPlaceError
+        raise kind(message, field=failures[0].field, details=[f.field for f in failures], candidates=candidates)
     assert destination is not None
     return ResolvedPoints(
         origin=origin, stops=[s for s in stops if s is not None], destination=destination, warnings=warnings
