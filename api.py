@@ -180,6 +180,8 @@ async def _omni_error(request: Request, exc: OmniError) -> SafeJSONResponse:
     status = RESERVATION_STATUS.get(exc.code, status)
     details = exc.details if isinstance(exc.details, dict) else {}
     extra = {"suggestions": details["suggestions"]} if "suggestions" in details else {}
+    if isinstance(exc, ResolutionError) and exc.candidates:  # AMBIGUOUS_PLACE: the choices, per input field
+        extra["candidates"] = exc.candidates
     return error_response(status, exc.code, exc.message, exc.field, **extra)
 
 
