@@ -103,7 +103,9 @@ def evaluate(lines: Iterable[dict[str, Any]], *, settings: Settings | None = Non
         by_kind.setdefault(line["kind"], Counter())[outcome] += 1
         by_region.setdefault(region, Counter())[outcome] += 1
         if outcome != "correct":
-            failures.append({"text": line["text"], "region": region, "expect": line.get("expect"), "got": got, "outcome": outcome})
+            failures.append(
+                {"text": line["text"], "region": region, "expect": line.get("expect"), "got": got, "outcome": outcome}
+            )
     n = sum(total.values())
 
     def table(counts: Counter[str]) -> dict[str, Any]:
