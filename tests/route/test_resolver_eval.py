@@ -117,9 +117,9 @@ def test_a_district_named_alone_offers_its_places(shanghai):
     assert len(choice["options"]) >= 3 and {o["district"] for o in choice["options"]} == {"徐汇区"}
 
 
-@pytest.mark.parametrize("text", ["浦东机场T3", "上海北站", "上海东站", "上海迪士尼乐园酒店", "中山公园站"])
+@pytest.mark.parametrize("text", ["浦东机场T3", "上海北站", "上海东站", "上海迪士尼乐园酒店", "汉中路站"])
 def test_a_place_the_pack_lacks_is_not_resolved_to_its_look_alike(shanghai, text):
-    # T3 is not open, 上海北站 closed in 1987, the pack has no 上海东站, Disneyland hotel or 中山公园 metro station
+    # T3 is not open, 上海北站 closed in 1987; the pack has no 上海东站, Disneyland hotel or 汉中路 metro station
     with pytest.raises(ResolutionError):
         stop(text, shanghai)
 
