@@ -6,9 +6,9 @@ Coordinates inside core are WGS-84; ``crs`` on every point says so explicitly.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from core.errors import InputError
 from core.models.common import CleanStr, PlaceAddress, PlaceName, echo
@@ -19,6 +19,12 @@ RouteStrategy = Literal["shortest_distance", "fastest_time", "balanced"]
 TransportMode = Literal["driving", "walking", "cycling"]
 STRATEGIES: tuple[RouteStrategy, ...] = ("shortest_distance", "fastest_time", "balanced")
 MetricSource = Literal["offline_estimate", "amap", "osrm", "valhalla", "road_network", "user_input", "mixed"]
+
+
+#: a provider's POI id (sh-bund, hel-w419479428, B00155L3T8): letters, digits and - _ . : only
+PoiId = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")
+]
 
 
 def _blank(value: str | None) -> bool:
@@ -37,6 +43,8 @@ class RawStop(BaseModel):
     address: PlaceAddress
     city: CleanStr | None = Field(default=None, max_length=60)
     contact: CleanStr | None = Field(default=None, max_length=120)
+    # Addition (issue 12): the place the user chose among an ambiguity's candidates; resolved by its POI id.
+    poi_id: PoiId | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -74,6 +82,9 @@ class RoutePlanRequest(BaseModel):
     destination_name: PlaceName | None = None
     destination_address: PlaceAddress | None = None
     destination_city: CleanStr | None = Field(default=None, max_length=60)
+    # Additions (issue 12): the places chosen among an ambiguity's candidates (see RawStop.poi_id).
+    origin_poi_id: PoiId | None = None
+    destination_poi_id: PoiId | None = None
     stops: list[RawStop]
     route_strategy: RouteStrategy = "shortest_distance"
     transport_mode: TransportMode = "driving"
@@ -96,6 +107,7 @@ class RoutePlanRequest(BaseModel):
                 "destination_address": data.get("origin_address"),
                 "destination_name": data.get("destination_name") or data.get("origin_name"),
                 "destination_city": data.get("destination_city") or data.get("origin_city"),
+                "destination_poi_id": data.get("destination_poi_id") or data.get("origin_poi_id"),
             }
         return data
 
@@ -145,12 +157,19 @@ class RoutePlanRequest(BaseModel):
         return self
 
     def destination_stop(self) -> RawStop:
-        return RawStop(name=self.destination_name, address=self.destination_address or "", city=self.destination_city)
+        return RawStop(
+            name=self.destination_name,
+            address=self.destination_address or "",
+            city=self.destination_city,
+            poi_id=self.destination_poi_id,
+        )
 
     def origin_stop(self) -> RawStop | None:
         if self.origin_mode != "fixed":
             return None
-        return RawStop(name=self.origin_name, address=self.origin_address or "", city=self.origin_city)
+        return RawStop(
+            name=self.origin_name, address=self.origin_address or "", city=self.origin_city, poi_id=self.origin_poi_id
+        )
 
 
 def _norm(value: str | None) -> str:

@@ -193,6 +193,15 @@ def resolve_point(
             _point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), warnings
         )
 
+    # 0. a place the user chose among an ambiguity's candidates: its POI, by id
+    if raw.poi_id:
+        chosen = provider.detail(raw.poi_id)
+        if chosen is None:
+            raise ResolutionError(
+                f"{who}: the chosen place '{echo(raw.poi_id)}' is not known to the {pname} provider", field=field_name
+            )
+        return make(chosen, "geo", f"chosen among the candidates: POI {raw.poi_id} (detail look-up)", None)
+
     # 1. geocode
     coarse: Place | None = None
     for query in dict.fromkeys(q for q in (raw.address, raw.name) if q):

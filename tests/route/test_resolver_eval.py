@@ -186,3 +186,32 @@ def test_the_api_error_carries_the_candidates(shanghai):
     body = json.loads(response.body)
     assert response.status_code == 422 and body["error"]["code"] == "AMBIGUOUS_PLACE"
     assert {o["poi_id"] for o in body["error"]["candidates"]["stops.0"]["options"]} >= {"sh-pvg-t1", "sh-sha-t1"}
+
+
+def test_the_place_chosen_among_the_candidates_resolves_by_its_id(shanghai):
+    req = RoutePlanRequest(
+        origin_mode="fixed",
+        origin_address="外滩",
+        destination_address="浦东机场",
+        destination_poi_id="sh-pvg-t2",
+        stops=[{"address": "T1", "poi_id": "sh-sha-t1"}],
+    )
+    rp = resolve_points(req, provider=shanghai)
+    assert (rp.destination.poi_id, rp.destination.source) == ("sh-pvg-t2", "geo")
+    assert rp.stops[0].poi_id == "sh-sha-t1" and "chosen among the candidates" in rp.stops[0].confidence_note
+    assert rp.stops[0].input_address == "T1" and rp.warnings == []
+
+
+def test_a_chosen_id_the_provider_does_not_know_is_a_structured_error(shanghai):
+    with pytest.raises(ResolutionError) as info:
+        resolve_point(RawStop(address="外滩", poi_id="sh-nowhere"), role="stop", provider=shanghai, index=3)
+    assert info.value.field == "stops.3" and "sh-nowhere" in info.value.message
+    with pytest.raises(ValueError):
+        RawStop(address="外滩", poi_id="sh bund; drop")
+
+
+def test_a_round_trip_returns_to_the_chosen_origin():
+    req = RoutePlanRequest(
+        origin_mode="fixed", origin_address="虹桥", origin_poi_id="sh-sha-t2", round_trip=True, stops=["豫园"]
+    )
+    assert req.destination_stop().poi_id == "sh-sha-t2"
