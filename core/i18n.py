@@ -17,6 +17,7 @@ import logging
 import os
 import re
 import string
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -114,12 +115,17 @@ def has(key: str, lang: str, *, root: Path | None = None) -> bool:
     return key in messages(lang, domain_of(key), root=root)
 
 
-def t(key: str, lang: str | None, /, *, root: Path | None = None, **params: object) -> str:
+def t(key: str, lang: str | None, /, **params: object) -> str:
     """The words of ``key`` in ``lang`` ("zh" or "en"; anything else reads as English), ``params`` filled in.
 
     Strict mode raises ``MissingMessage`` for a key without words in ``lang`` and ``KeyError`` for a missing
     parameter; otherwise the other language is used, and a message whose words are missing in both is an empty
     string (logged), never the key."""
+    return lookup(key, lang, params)
+
+
+def lookup(key: str, lang: str | None, params: Mapping[str, object], *, root: Path | None = None) -> str:
+    """``t`` on the catalogs under ``root`` (default: the project's ``locales/``)."""
     want: Lang = normalize_lang(lang) or DEFAULT_LANG
     domain = domain_of(key)
     text = messages(want, domain, root=root).get(key)

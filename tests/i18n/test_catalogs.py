@@ -91,8 +91,8 @@ def test_a_key_without_a_translation_is_reported(tmp_path):
     assert any("'demo.bye' has no en words" in p for p in problems), problems
     assert any("'demo.hello': placeholders differ" in p for p in problems), problems
     with pytest.raises(i18n.MissingMessage, match="demo.bye"):
-        i18n.t("demo.bye", "en", root=tmp_path)
-    assert i18n.t("demo.hello", "zh", root=tmp_path, name="小明") == "你好,小明"
+        i18n.lookup("demo.bye", "en", {}, root=tmp_path)
+    assert i18n.lookup("demo.hello", "zh", {"name": "小明"}, root=tmp_path) == "你好,小明"
 
     write_po(tmp_path / "en/LC_MESSAGES/demo.po", "en", {"demo.hello": "Hello, {name}", "demo.bye": "Bye"})
     i18n.reload()
@@ -116,14 +116,16 @@ def test_outside_tests_a_missing_key_falls_back_to_the_other_language_and_never_
     get_settings.cache_clear()
     try:
         assert not i18n.strict_mode()
-        assert i18n.t("demo.only_zh", "en", root=tmp_path) == "只有中文"
-        assert i18n.t("demo.nowhere", "en", root=tmp_path) == ""
-        assert i18n.t("demo.count", "en", root=tmp_path) == "{n} stops"  # a missing parameter: not filled, no crash
+        assert i18n.lookup("demo.only_zh", "en", {}, root=tmp_path) == "只有中文"
+        assert i18n.lookup("demo.nowhere", "en", {}, root=tmp_path) == ""
+        assert (
+            i18n.lookup("demo.count", "en", {}, root=tmp_path) == "{n} stops"
+        )  # a missing parameter: not filled, no crash
         monkeypatch.setenv("OMNI_I18N_STRICT", "true")
         get_settings.cache_clear()
         assert i18n.strict_mode()
         with pytest.raises(i18n.MissingMessage):
-            i18n.t("demo.only_zh", "en", root=tmp_path)
+            i18n.lookup("demo.only_zh", "en", {}, root=tmp_path)
     finally:
         get_settings.cache_clear()
 
