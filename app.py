@@ -8,16 +8,18 @@ from __future__ import annotations
 import streamlit as st
 
 from components.frame import render_frame
+from components.language import t
 from components.legacy_pages import mark_app_frame
 
-# Pages in menu order; adding a page is one line. No page icons: Streamlit turns a page's icon
-# into the favicon and fetches it from a CDN, and the app must not need the network.
+# Pages in menu order, titled in the user's language (locales/*/LC_MESSAGES/common.po); adding a page is one
+# line. No page icons: Streamlit turns a page's icon into the favicon and fetches it from a CDN, and the app must
+# not need the network.
 PAGES = [
-    st.Page("pages/home.py", title="Home", default=True),
-    st.Page("pages/route_planner.py", title="Route planner", url_path="route_planner"),
-    st.Page("pages/itinerary.py", title="Itinerary", url_path="itinerary"),
-    st.Page("pages/agent_console.py", title="Agent console", url_path="agent_console"),
-    st.Page("pages/half_day.py", title="Half-day planner", url_path="half_day"),
+    st.Page("pages/home.py", title=t("common.nav.home"), default=True),
+    st.Page("pages/route_planner.py", title=t("common.nav.route_planner"), url_path="route_planner"),
+    st.Page("pages/itinerary.py", title=t("common.nav.itinerary"), url_path="itinerary"),
+    st.Page("pages/agent_console.py", title=t("common.nav.agent_console"), url_path="agent_console"),
+    st.Page("pages/half_day.py", title=t("common.nav.half_day"), url_path="half_day"),
 ]
 
 page = st.navigation(PAGES)

@@ -1,56 +1,65 @@
-"""Distance-versus-time scatter of the candidate routes, with the Pareto front marked."""
+"""Distance-versus-time scatter of the candidate routes, with the Pareto front marked, worded in one language."""
 
 from __future__ import annotations
 
 import altair as alt
 import pandas as pd
 
+from components.route_words import STRATEGY_WORDS, order_text
+from core.i18n import t
 from core.models.route import RoutePlanResult
 
-
-def candidates_frame(result: RoutePlanResult) -> pd.DataFrame:
-    rows = [
-        {
-            "rank": c.rank if c.rank is not None else i + 1,
-            "km": c.total_distance_m / 1000,
-            "minutes": c.total_duration_s / 60,
-            "order": " → ".join(c.full_order_labels),
-            "pareto": bool(c.pareto_optimal),
-            "kind": "best" if i == result.best_index else ("Pareto front" if c.pareto_optimal else "dominated"),
-            "best for": ", ".join(c.best_for),
-        }
-        for i, c in enumerate(result.candidates)
-    ]
-    return pd.DataFrame(rows, columns=["rank", "km", "minutes", "order", "pareto", "kind", "best for"])
+KINDS = {"best": "route.chart.best", "Pareto front": "route.chart.pareto", "dominated": "route.chart.dominated"}
 
 
-def pareto_chart(result: RoutePlanResult) -> alt.LayerChart:
+def candidates_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFrame:
+    """One row per candidate: its figures, its order in ``lang``, its ``kind`` (a code) and that kind in words."""
+    sep = t("route.list_separator", lang)
+    rows = []
+    for i, c in enumerate(result.candidates):
+        kind = "best" if i == result.best_index else ("Pareto front" if c.pareto_optimal else "dominated")
+        rows.append(
+            {
+                "rank": c.rank if c.rank is not None else i + 1,
+                "km": c.total_distance_m / 1000,
+                "minutes": c.total_duration_s / 60,
+                "order": order_text(result, c, lang),
+                "pareto": bool(c.pareto_optimal),
+                "kind": kind,
+                "label": t(KINDS[kind], lang),
+                "best for": sep.join(t(STRATEGY_WORDS[s], lang) for s in c.best_for),
+            }
+        )
+    return pd.DataFrame(rows, columns=["rank", "km", "minutes", "order", "pareto", "kind", "label", "best for"])
+
+
+def pareto_chart(result: RoutePlanResult, *, lang: str = "en") -> alt.LayerChart:
     """Scatter of km vs minutes; the Pareto front joined by a line; the best route in red."""
-    data = candidates_frame(result)
+    data = candidates_frame(result, lang=lang)
     colour = alt.Color(
-        "kind:N",
-        title="candidate",
-        scale=alt.Scale(domain=["best", "Pareto front", "dominated"], range=["#d62728", "#ff7f0e", "#9aa5b1"]),
+        "label:N",
+        title=t("route.chart.candidate", lang),
+        scale=alt.Scale(domain=[t(k, lang) for k in KINDS.values()], range=["#d62728", "#ff7f0e", "#9aa5b1"]),
     )
     tooltip = [
-        alt.Tooltip("rank:Q"),
-        alt.Tooltip("km:Q", format=".1f"),
-        alt.Tooltip("minutes:Q", format=".0f"),
-        alt.Tooltip("order:N"),
-        alt.Tooltip("best for:N"),
+        alt.Tooltip("rank:Q", title=t("route.col.rank", lang)),
+        alt.Tooltip("km:Q", format=".1f", title=t("route.col.km", lang)),
+        alt.Tooltip("minutes:Q", format=".0f", title=t("route.col.minutes", lang)),
+        alt.Tooltip("order:N", title=t("route.col.order", lang)),
+        alt.Tooltip("best for:N", title=t("route.col.best_for", lang)),
     ]
-    x = alt.X("km:Q", title="distance (km)", scale=alt.Scale(zero=False))
-    y = alt.Y("minutes:Q", title="time (min)", scale=alt.Scale(zero=False))
+    x = alt.X("km:Q", title=t("route.chart.x", lang), scale=alt.Scale(zero=False))
+    y = alt.Y("minutes:Q", title=t("route.chart.y", lang), scale=alt.Scale(zero=False))
     points = alt.Chart(data).mark_circle(size=110, opacity=0.85).encode(x=x, y=y, color=colour, tooltip=tooltip)
     front = (
         alt.Chart(data[data["pareto"]].sort_values("km"))
         .mark_line(color="#ff7f0e", strokeDash=[5, 3], point=False)
         .encode(x=x, y=y, order="km:Q")
     )
-    return alt.layer(front, points).properties(height=300, title="Candidates: distance vs time (Pareto front)")
+    return alt.layer(front, points).properties(height=300, title=t("route.chart.title", lang))
 
 
-def render_pareto_chart(result: RoutePlanResult) -> None:
+def render_pareto_chart(result: RoutePlanResult, *, lang: str) -> None:
     import streamlit as st
 
-    st.altair_chart(pareto_chart(result), key="pareto_chart", width="stretch")
+    st.altair_chart(pareto_chart(result, lang=lang), key="pareto_chart", width="stretch")

@@ -5,6 +5,9 @@ The core raises field-named errors (``InputError.field``) and pydantic names the
 ``to_widget`` map), a human label and the form section where the message shows, and keeps it in
 ``st.session_state`` until the next attempt. Forms do not repeat the models' rules: they validate with the
 model and let this map the error back to the input.
+
+A form that words its errors for people (``words``: the kept error → a sentence in the user's language) shows
+that sentence, and the error's code and the core's message in a collapsed "Details" section below it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 import streamlit as st
 from pydantic import ValidationError
 
+from components.language import t
 from core.errors import error_from_validation
 
 
@@ -31,6 +35,7 @@ class FormErrors:
     label: Callable[[str | None], str]
     section: Callable[[str | None], str]
     to_widget: Callable[[str | None], str | None] = _same
+    words: Callable[[Mapping[str, Any]], str] | None = None
 
     def record(
         self,
@@ -60,8 +65,14 @@ class FormErrors:
 
     def show(self, section: str) -> None:
         error = st.session_state.get(self.state_key)
-        if error and error.get("section") == section:
+        if not error or error.get("section") != section:
+            return
+        if self.words is None:
             st.error(error_text(error), icon=":material/error:")
+            return
+        st.error(self.words(error), icon=":material/error:")
+        with st.expander(t("common.details"), expanded=False):
+            st.caption(f"{error.get('code')} · {error.get('field') or '-'} · {error.get('message')}")
 
 
 def error_text(error: Mapping[str, Any]) -> str:

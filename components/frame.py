@@ -8,9 +8,11 @@ from typing import Any
 
 import streamlit as st
 
+from components.language import current_lang, render_language_switch, t
 from core.config import get_settings
 from core.errors import OmniError
 from core.geo.composite import MapServices
+from core.i18n import Lang, normalize_lang, other
 
 ACTIVE_PROVIDER = "active_provider"  # the provider actually in use (falls back to offline)
 KEPT = "{}_kept"  # a sidebar choice, kept outside its widget's state
@@ -71,43 +73,69 @@ def cached_providers(region: str) -> list[str]:
     return list(available_providers(region=region))
 
 
+#: the services a provider name pairs ("places+travel"), as catalog keys (common.po)
 PLACES = {
-    "pack": "region pack 地区数据",
-    "amap": "AMap 高德",
-    "amap-mcp": "AMap MCP 高德 MCP",
-    "nominatim": "Nominatim (OSM)",
+    "pack": "common.places.pack",
+    "amap": "common.places.amap",
+    "amap-mcp": "common.places.amap_mcp",
+    "nominatim": "common.places.nominatim",
 }
 TRAVEL = {
-    "estimate": "straight-line estimate 直线估算",
-    "valhalla": "Valhalla on OSM streets 真实路网",
-    "osrm": "OSRM",
-    "amap": "AMap 高德",
-    "amap-mcp": "AMap MCP 高德 MCP",
+    "estimate": "common.travel.estimate",
+    "valhalla": "common.travel.valhalla",
+    "osrm": "common.travel.osrm",
+    "amap": "common.travel.amap",
+    "amap-mcp": "common.travel.amap_mcp",
 }
+WHOLE = {"offline": "common.provider.offline", "amap": "common.provider.amap", "amap-mcp": "common.provider.amap_mcp"}
 
 
-def provider_label(name: str) -> str:
-    """'offline' -> 'Offline: region pack + Valhalla ...': the places service and the travel service, in words."""
-    if name == "offline":
-        return "Offline 离线 (region pack; its streets when it has them)"
-    if name == "amap":
-        return "AMap 高德 (places, travel, weather)"
-    if name == "amap-mcp":
-        return "AMap MCP 高德 MCP (places, travel, personal-map and navigation links)"
+def provider_label(name: str, lang: str | None = None) -> str:
+    """'offline' -> 'Offline (region pack ...)': the places service and the travel service, in words."""
+    if name in WHOLE:
+        return t(WHOLE[name], lang)
     places, _, travel = name.partition("+")
-    return f"Places 地点: {PLACES.get(places, places)} · Travel 路程: {TRAVEL.get(travel, travel)}"
-
-
-def region_facts(name: str) -> str:
-    """One line for people: places, road network or not, data date, coverage."""
-    info = cached_region_info(name)
-    zh = info["display_name"].get("zh", name)
-    roads = (
-        "street network 真实路网 (Valhalla)" if info["roads"] else "no road network: straight-line estimates 直线估算"
+    return t(
+        "common.provider.pair",
+        lang,
+        places=t(PLACES[places], lang) if places in PLACES else places,
+        travel=t(TRAVEL[travel], lang) if travel in TRAVEL else travel,
     )
-    date = f" · data of {str(info['data_date'])[:10]}" if info.get("data_date") else ""
-    cover = info["coverage"].get("en") or ""
-    return f"{zh}: {info['places']} places · {roads}{date}" + (f"\n\n{cover}" if cover else "")
+
+
+def region_name(name: str, lang: str | None = None) -> str:
+    """The region's name in the user's language (the pack's display name; its id when it has none)."""
+    try:
+        names = cached_region_info(name)["display_name"]
+    except (OmniError, ValueError, OSError):  # a broken pack still shows by name
+        return name
+    want: Lang = normalize_lang(lang) or current_lang()
+    return names.get(want) or names.get(other(want)) or name
+
+
+def region_labels(regions: list[str], lang: Lang) -> dict[str, str]:
+    """Each region's name in ``lang`` for the picker; two regions of one name add the other language's, else
+    their ids, so no two options read the same."""
+    labels = {name: region_name(name, lang) for name in regions}
+    for name, label in list(labels.items()):
+        if list(labels.values()).count(label) > 1:
+            alt = region_name(name, other(lang))
+            labels[name] = f"{label} · {alt if alt != label else name}"
+    for name, label in list(labels.items()):
+        if list(labels.values()).count(label) > 1:
+            labels[name] = f"{label} ({name})"
+    return labels
+
+
+def region_facts(name: str, lang: str | None = None) -> str:
+    """One line for people: places, road network or not, data date, coverage."""
+    lang = lang or current_lang()
+    info = cached_region_info(name)
+    roads = t("common.region.roads" if info["roads"] else "common.region.no_roads", lang)
+    date = t("common.region.data_date", lang, date=str(info["data_date"])[:10]) if info.get("data_date") else ""
+    line = t("common.region.facts", lang, region=region_name(name, lang), places=info["places"], roads=roads)
+    cover = info["coverage"].get(lang) or ""
+    return line + date + (f"\n\n{cover}" if cover else "")
 
 
 @st.cache_resource(show_spinner=False)
@@ -151,18 +179,10 @@ def render_frame() -> None:
     from components.static_assets import ensure_leaflet
 
     st.set_page_config(layout="wide", page_title="Omni-Travel Planner", page_icon=app_icon())
+    render_language_switch()  # first: everything below is worded in the chosen language
     if not ensure_leaflet():  # normally done by scripts/install_leaflet.py at install time
-        st.sidebar.warning("Leaflet is missing from ./static/leaflet — run `python scripts/install_leaflet.py`.")
+        st.sidebar.warning(t("common.frame.leaflet_missing"))
     render_sidebar()
-
-
-def _region_label(name: str) -> str:
-    try:
-        info = cached_region_info(name)
-    except (OmniError, ValueError, OSError):  # a broken pack still shows by name
-        return name
-    names = info["display_name"]
-    return f"{names.get('zh', name)} · {names.get('en', name)}" if names else name
 
 
 def render_sidebar() -> None:
@@ -173,41 +193,46 @@ def render_sidebar() -> None:
     providers = cached_providers(st.session_state["region"])
     _restore("provider", providers, settings.provider)
 
+    lang = current_lang()
     with st.sidebar:
-        st.selectbox("Region 地区", regions, key="region", format_func=_region_label, on_change=_keep, args=("region",))
+        st.selectbox(
+            t("common.sidebar.region", lang),
+            regions,
+            key="region",
+            format_func=region_labels(regions, lang).__getitem__,
+            on_change=_keep,
+            args=("region",),
+        )
         _keep("region")
         try:
-            st.caption(region_facts(st.session_state["region"]))
+            st.caption(region_facts(st.session_state["region"], lang))
         except (OmniError, ValueError, OSError):
             pass
         st.selectbox(
-            "Map provider 地图服务",
+            t("common.sidebar.provider", lang),
             providers,
             key="provider",
             on_change=_keep,
             args=("provider",),
-            format_func=provider_label,
-            help="Where places are looked up and where travel times come from, chosen as a pair. Offline: the "
-            "bundled region data (and its streets, where the pack has them), no network. AMap needs OMNI_AMAP_KEY; "
-            "Nominatim, OSRM and a Valhalla server are offered when OMNI_NOMINATIM_URL, OMNI_OSRM_URL or "
-            "OMNI_VALHALLA_URL is set.",
+            format_func=lambda name: provider_label(name, lang),
+            help=t("common.sidebar.provider_help", lang),
         )
         chosen = st.session_state["provider"]
         active = chosen
         try:
             cached_provider(chosen, st.session_state["region"])
         except OmniError as exc:
-            hint = ""
-            if chosen.startswith("amap") and amap_key_missing() and "OMNI_AMAP_KEY" not in exc.message:
-                hint = " Set the environment variable OMNI_AMAP_KEY to use AMap."
-            st.error(f"Provider '{chosen}' is not available: {exc.message}{hint} Using the offline provider instead.")
+            key_missing = chosen.startswith("amap") and amap_key_missing()
+            st.error(
+                t("common.sidebar.provider_unavailable", lang, provider=provider_label(chosen, lang))
+                + (" " + t("common.sidebar.amap_key_hint", lang) if key_missing else "")
+            )
+            with st.expander(t("common.details", lang), expanded=False):
+                st.caption(f"{exc.code}: {exc.message}")
             active = "offline"
         else:
             if chosen.startswith("amap") and amap_key_missing():
-                st.info(
-                    "AMap needs an API key: set the environment variable OMNI_AMAP_KEY and restart. "
-                    "Without it every figure comes from the offline estimate."
-                )
+                st.info(t("common.sidebar.amap_key_needed", lang))
         _keep("provider")
         st.session_state[ACTIVE_PROVIDER] = active
-        st.caption(f"In use 当前: {provider_label(active)}")
+        st.caption(t("common.sidebar.in_use", lang, provider=provider_label(active, lang)))

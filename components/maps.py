@@ -19,7 +19,9 @@ import folium
 from branca.element import Element
 
 from components.basemap import add_background, finish_map
+from components.route_words import ROLE_LABELS, found_name, point_name, source_words
 from components.static_assets import leaflet_urls
+from core.i18n import t
 from core.models.itinerary_result import DayTimeline
 from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
 
@@ -57,7 +59,8 @@ def offline_map(location: Sequence[float], *, zoom_start: int = 12, base_url_pat
 
 @dataclass(frozen=True)
 class MapPoint:
-    """One marker: its label (S, 1..n, E), role, position and tooltip facts."""
+    """One marker: its label (S, 1..n, E), role, position and tooltip facts (names in the map's language, the
+    other language's name as ``other_name``)."""
 
     label: str
     role: str  # origin | stop | destination
@@ -66,43 +69,49 @@ class MapPoint:
     name: str
     resolved_name: str = ""
     source: str = ""
+    other_name: str = ""
 
 
-def _from_resolved(point: ResolvedPoint, label: str) -> MapPoint:
+def _from_resolved(point: ResolvedPoint, label: str, *, lang: str = "en", region: str | None = None) -> MapPoint:
+    shown = point_name(point, lang, region)
+    found = found_name(point, lang, region)
     return MapPoint(
         label=label,
         role=point.role,
         lon=point.lon,
         lat=point.lat,
-        name=point.input_name or point.resolved_name or point.input_address,
-        resolved_name=point.resolved_name,
+        name=shown.shown or point.input_address,
+        resolved_name=found.shown,
         source=point.source,
+        other_name=found.other,
     )
 
 
-def live_start(result: RoutePlanResult, candidate: CandidateRoute | None = None) -> MapPoint | None:
+def live_start(
+    result: RoutePlanResult, candidate: CandidateRoute | None = None, *, lang: str = "en"
+) -> MapPoint | None:
     """The user's live start (current_location with coordinates), as the result carries it."""
-    candidate = candidate or result.best_route
     if result.resolved_origin is not None or result.live_origin is None:
         return None
-    label = candidate.full_order_labels[0] if candidate.full_order_labels else "current location"
+    label = t("route.point.live_start", lang)
     return MapPoint("S", "origin", result.live_origin.lon, result.live_origin.lat, label, source="user_input")
 
 
-def map_points(result: RoutePlanResult, candidate: CandidateRoute | None = None) -> list[MapPoint]:
+def map_points(result: RoutePlanResult, candidate: CandidateRoute | None = None, *, lang: str = "en") -> list[MapPoint]:
     """Start (if known), the stops in the candidate's visiting order (numbered 1..n), destination."""
     candidate = candidate or result.best_route
     order = candidate.stop_order or list(range(len(result.resolved_stops)))
     points: list[MapPoint] = []
+    region = result.region
     if result.resolved_origin is not None:
-        points.append(_from_resolved(result.resolved_origin, "S"))
+        points.append(_from_resolved(result.resolved_origin, "S", lang=lang, region=region))
     else:
-        start = live_start(result, candidate)
+        start = live_start(result, candidate, lang=lang)
         if start is not None:
             points.append(start)
     stops = [result.resolved_stops[i] for i in order if 0 <= i < len(result.resolved_stops)]
-    points.extend(_from_resolved(p, str(n)) for n, p in enumerate(stops, start=1))
-    points.append(_from_resolved(result.resolved_destination, "E"))
+    points.extend(_from_resolved(p, str(n), lang=lang, region=region) for n, p in enumerate(stops, start=1))
+    points.append(_from_resolved(result.resolved_destination, "E", lang=lang, region=region))
     return points
 
 
@@ -110,15 +119,19 @@ def _pin_html(label: str, colour: str) -> str:
     return f'<div class="omni-pin" style="background:{colour}">{html.escape(label)}</div>'
 
 
-def _tooltip(point: MapPoint) -> str:
-    role = {"origin": "Start 起点", "stop": "Stop 途经点", "destination": "Destination 终点"}[point.role]
+def _tooltip(point: MapPoint, lang: str = "en") -> str:
+    """The pin's tooltip: number and role, the name in the map's language, the other language's name, the place
+    it was found as, and (small) its coordinates and how it was found."""
+    role = html.escape(t(ROLE_LABELS[point.role], lang))
     name = html.escape(point.name)
     resolved = html.escape(point.resolved_name)
+    other_name = html.escape(point.other_name)
     return (
         f"<b>{html.escape(point.label)} · {role}</b><br>{name}"
+        + (f"<br>{other_name}" if other_name and other_name != name else "")
         + (f"<br><small>→ {resolved}</small>" if resolved and resolved != name else "")
         + f"<br><small>{point.lon:.5f}, {point.lat:.5f}"
-        + (f" · {html.escape(point.source)}" if point.source else "")
+        + (f" · {html.escape(source_words(point.source, lang))}" if point.source else "")
         + "</small>"
     )
 
@@ -132,7 +145,7 @@ def best_route_latlngs(result: RoutePlanResult) -> list[list[float]]:
                 line.append([lat, lon])
     if len(line) >= 2:
         return line
-    return [[p.lat, p.lon] for p in map_points(result)]
+    return [[p.lat, p.lon] for p in map_points(result)]  # positions only: the language does not matter
 
 
 def build_route_map(
@@ -142,9 +155,10 @@ def build_route_map(
     max_alternatives: int = 5,
     base_url_path: str = "",
     background: bool = True,
+    lang: str = "en",
 ) -> folium.Map:
-    """A folium map of a plan: numbered markers, the best route, other candidates as layers."""
-    points = map_points(result)
+    """A folium map of a plan, worded in ``lang``: numbered markers, the best route, other candidates as layers."""
+    points = map_points(result, lang=lang)
     lats = [p.lat for p in points]
     lons = [p.lon for p in points]
     centre = [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2]
@@ -163,24 +177,31 @@ def build_route_map(
         for i, cand in enumerate(others[:max_alternatives]):
             colour = ALT_COLOURS[i % len(ALT_COLOURS)]
             rank = cand.rank if cand.rank is not None else i + 2
+            cand_points = map_points(result, cand, lang=lang)
+            figures = t("route.map.figures", lang, km=f"{cand.total_distance_m / 1000:.1f}",
+                        minutes=f"{cand.total_duration_s / 60:.0f}")  # fmt: skip
             group = folium.FeatureGroup(
-                name=f'<span style="color:{colour}">━</span> Candidate #{rank} '
-                f"({cand.total_distance_m / 1000:.1f} km, {cand.total_duration_s / 60:.0f} min)",
+                name=f'<span style="color:{colour}">━</span> '
+                + html.escape(t("route.map.candidate", lang, rank=rank) + f" ({figures})"),
                 show=False,
             )
             folium.PolyLine(
-                [[p.lat, p.lon] for p in map_points(result, cand)],
+                [[p.lat, p.lon] for p in cand_points],
                 color=colour,
                 weight=4,
                 opacity=0.8,
                 dash_array="8 6",
-                tooltip=f"Candidate #{rank}: " + " → ".join(cand.full_order_labels),
+                tooltip=html.escape(
+                    t("route.map.candidate", lang, rank=rank) + ": " + " → ".join(p.name for p in cand_points)
+                ),
             ).add_to(group)
             group.add_to(m)
 
+    best_figures = t("route.map.figures", lang, km=f"{result.best_route.total_distance_m / 1000:.1f}",
+                     minutes=f"{result.best_route.total_duration_s / 60:.0f}")  # fmt: skip
     best = folium.FeatureGroup(
-        name=f'<span style="color:{BEST_COLOUR}">━</span> Best route '
-        f"({result.best_route.total_distance_m / 1000:.1f} km, {result.best_route.total_duration_s / 60:.0f} min)",
+        name=f'<span style="color:{BEST_COLOUR}">━</span> '
+        + html.escape(t("route.map.best", lang) + f" ({best_figures})"),
         show=True,
     )
     folium.PolyLine(
@@ -188,11 +209,11 @@ def build_route_map(
         color=BEST_COLOUR,
         weight=6,
         opacity=0.9,
-        tooltip="Best route: " + " → ".join(result.best_route.full_order_labels),
+        tooltip=html.escape(t("route.map.best", lang) + ": " + " → ".join(p.name for p in points)),
     ).add_to(best)
     best.add_to(m)
 
-    markers = folium.FeatureGroup(name="Points 点位", show=True)
+    markers = folium.FeatureGroup(name=html.escape(t("route.map.points", lang)), show=True)
     for point in points:
         folium.Marker(
             [point.lat, point.lon],
@@ -202,7 +223,7 @@ def build_route_map(
                 icon_anchor=(13, 13),
                 class_name="omni-marker",
             ),
-            tooltip=_tooltip(point),
+            tooltip=_tooltip(point, lang),
         ).add_to(markers)
     markers.add_to(m)
 
@@ -221,6 +242,7 @@ def build_pick_map(
     base_url_path: str = "",
     region: str | None = None,
     provider: str | None = None,
+    lang: str = "en",
 ):
     """A small map to click a start position on (``picked`` is (lon, lat) if already set), over the region's
     streets (or its coverage and district centres) so the click is not blind. ``m.datum`` says which datum a
@@ -233,7 +255,7 @@ def build_pick_map(
         folium.Marker(
             [picked[1], picked[0]],
             icon=folium.DivIcon(html=_pin_html("S", ROLE_COLOURS["origin"]), icon_size=(26, 26), icon_anchor=(13, 13)),
-            tooltip="Start 起点",
+            tooltip=html.escape(t("route.role.origin", lang)),
         ).add_to(m)
     m.datum = finish_map(m, provider)
     folium.LayerControl(collapsed=True).add_to(m)
@@ -249,12 +271,14 @@ def _base_url_path() -> str:
     return str(st.get_option("server.baseUrlPath") or "")
 
 
-def render_route_map(result: RoutePlanResult, *, key: str = "route_map", height: int = 520, show_alternatives=True):
+def render_route_map(
+    result: RoutePlanResult, *, lang: str, key: str = "route_map", height: int = 520, show_alternatives=True
+):
     """Draw the plan's map; no interaction is sent back (returned_objects=[]), so no reruns."""
     import streamlit as st
     from streamlit_folium import st_folium
 
-    m = build_route_map(result, show_alternatives, base_url_path=_base_url_path())
+    m = build_route_map(result, show_alternatives, base_url_path=_base_url_path(), lang=lang)
     with st.container(key=f"{key}_box"):  # .st-key-route_map_box in the page (browser tests)
         return st_folium(m, key=key, height=height, use_container_width=True, returned_objects=[])
 
@@ -268,12 +292,15 @@ def render_pick_map(
     on_change=None,
     region=None,
     provider=None,
+    lang: str = "en",
 ):
     """A click-to-set-start map; returns only ``last_clicked`` (its datum in ``st.session_state[key + "_datum"]``)."""
     import streamlit as st
     from streamlit_folium import st_folium
 
-    m = build_pick_map(centre_lonlat, picked, base_url_path=_base_url_path(), region=region, provider=provider)
+    m = build_pick_map(
+        centre_lonlat, picked, base_url_path=_base_url_path(), region=region, provider=provider, lang=lang
+    )
     st.session_state[f"{key}_datum"] = m.datum
     with st.container(key=f"{key}_box"):
         return st_folium(

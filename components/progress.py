@@ -1,5 +1,6 @@
 """One progress display for long work on every page: a status box, with a bar when the core reports how far
-it is (``progress(stage, fraction)``), closed as done or failed."""
+it is (``progress(stage, fraction)``), closed as done or failed. The caller words the label and the stages; "done"
+and "failed" are in the user's language (common.po)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import streamlit as st
+
+from components.language import t
 
 T = TypeVar("T")
 Progress = Callable[[str, float], None]
@@ -30,7 +33,8 @@ class ProgressBox:
         self._bar.progress(min(max(float(fraction), 0.0), 1.0), text=text)
 
     def finish(self, label: str | None = None, *, failed: bool = False) -> None:
-        self._status.update(label=label or f"{self._label}: done", state="error" if failed else "complete")
+        done = label or t("common.progress.failed" if failed else "common.progress.done", label=self._label)
+        self._status.update(label=done, state="error" if failed else "complete")
 
 
 @contextmanager
@@ -41,7 +45,7 @@ def progress_box(label: str) -> Iterator[ProgressBox]:
         try:
             yield box
         except Exception:
-            status.update(label=f"{label} failed", state="error")
+            status.update(label=t("common.progress.failed", label=label), state="error")
             raise
 
 

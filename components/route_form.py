@@ -1,7 +1,8 @@
 """The route planner's form: its inputs, the request they make, and whether a result is stale.
 
-Pure helpers (``request_payload``, ``changed_fields``, ``field_label``) have no Streamlit calls and are
-unit-testable; the ``render_*`` functions draw widgets. Every widget carries a ``key=`` (tests drive them).
+Pure helpers (``request_payload``, ``changed_fields``, ``field_label``, ``error_words``) have no Streamlit calls
+and are unit-testable; the ``render_*`` functions draw widgets. Every widget carries a ``key=`` (tests drive them).
+Words come from the route catalog (locales/*/LC_MESSAGES/route.po) in the session's language.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import streamlit as st
 
 from components.field_errors import FormErrors
 from components.frame import ACTIVE_PROVIDER, cached_region_info
+from components.language import current_lang, t
 from components.stops_table import (
     STOP_COLUMNS,
     clean,
@@ -30,13 +32,46 @@ from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult
 ORIGIN_MODES = ("fixed", "current_location")
 TRANSPORT_MODES = ("driving", "walking", "cycling")
 DEEP_LINK_MODES = ("auto", "route_plan", "personal_map")
-ORIGIN_MODE_LABELS = {"fixed": "Fixed start 固定起点", "current_location": "My current location 我的位置"}
+# The options' words (catalog keys, route.po); the options themselves stay codes.
+ORIGIN_MODE_LABELS = {"fixed": "route.origin_mode.fixed", "current_location": "route.origin_mode.current_location"}
 STRATEGY_LABELS = {
-    "shortest_distance": "Shortest distance 里程最短",
-    "fastest_time": "Fastest time 时间最短",
-    "balanced": "Balanced 折中",
+    "shortest_distance": "route.strategy.shortest_distance",
+    "fastest_time": "route.strategy.fastest_time",
+    "balanced": "route.strategy.balanced",
 }
-TRANSPORT_LABELS = {"driving": "Driving 驾车", "walking": "Walking 步行", "cycling": "Cycling 骑行"}
+TRANSPORT_LABELS = {
+    "driving": "route.transport.driving",
+    "walking": "route.transport.walking",
+    "cycling": "route.transport.cycling",
+}
+DEEP_LINK_LABELS = {
+    "auto": "route.deep_link.auto",
+    "route_plan": "route.deep_link.route_plan",
+    "personal_map": "route.deep_link.personal_map",
+}
+#: the form's fields in words (catalog keys), for errors and the stale notice
+FIELD_LABELS = {
+    "stops": "route.field.stops",
+    "origin_address": "route.field.origin_address",
+    "origin_name": "route.field.origin_name",
+    "origin_lon": "route.field.origin_lon",
+    "origin_lat": "route.field.origin_lat",
+    "origin": "route.field.origin",
+    "destination_address": "route.field.destination_address",
+    "destination_name": "route.field.destination_name",
+    "destination": "route.field.destination",
+    "round_trip": "route.field.round_trip",
+    "exact_legs": "route.field.exact_legs",
+    "max_permutations": "route.field.max_permutations",
+    "route_strategy": "route.field.route_strategy",
+    "transport_mode": "route.field.transport_mode",
+    "deep_link_mode": "route.field.deep_link_mode",
+    "provider": "route.field.provider",
+    "region": "route.field.region",
+    "task_name": "route.field.task_name",
+    "need_deep_link": "route.field.need_deep_link",
+    "need_html": "route.field.need_html",
+}
 
 # Session-state keys of the page.
 RESULT = "route_result"
@@ -82,81 +117,99 @@ def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) 
 
 
 def changed_fields(
-    state: Mapping[str, Any], stops_table: pd.DataFrame | None, planned: RoutePlanRequest | None
+    state: Mapping[str, Any], stops_table: pd.DataFrame | None, planned: RoutePlanRequest | None, *, lang: str = "en"
 ) -> list[str]:
-    """Which inputs differ from the request that produced the result on screen (labels, form order).
+    """Which inputs differ from the request that produced the result on screen (labels in ``lang``, form order).
 
-    ``["Input"]`` when the form no longer makes a valid request; ``[]`` when nothing changed.
+    ``[t("route.field.input")]`` when the form no longer makes a valid request; ``[]`` when nothing changed.
     """
     if planned is None:
         return []
     try:
         current = RoutePlanRequest.model_validate(request_payload(state, stops_table))
     except (ValueError, OmniError):  # pydantic's ValidationError is a ValueError
-        return ["Input"]
+        return [t("route.field.input", lang)]
     labels: list[str] = []
     for name in RoutePlanRequest.model_fields:
         if getattr(current, name) != getattr(planned, name):
             head = name.split("_")[0]
-            label = {"origin": "Start", "destination": "Destination"}.get(head) or field_label(name)
+            label = field_label(head if head in ("origin", "destination") else name, lang=lang)
             if label not in labels:
                 labels.append(label)
     return labels
 
 
-def stale_message(state: Mapping[str, Any], stops_table: pd.DataFrame | None, result: RoutePlanResult) -> str | None:
+def stale_message(
+    state: Mapping[str, Any], stops_table: pd.DataFrame | None, result: RoutePlanResult, *, lang: str = "en"
+) -> str | None:
     """A notice when the result on screen no longer matches the form (or the sidebar), else None."""
-    changed = changed_fields(state, stops_table, state.get(REQUEST))
+    changed = changed_fields(state, stops_table, state.get(REQUEST), lang=lang)
     region = state.get("region")
     if region and result.region and region != result.region:
-        changed.append("Region")
+        changed.append(field_label("region", lang=lang))
     active = state.get(ACTIVE_PROVIDER)
     if active and result.provider and active != result.provider:
-        changed.append("Provider")
+        changed.append(field_label("provider", lang=lang))
     if not changed:
         return None
-    what = "the inputs" if changed == ["Input"] else ", ".join(changed)
-    return (
-        f"Changed since this plan: {what}. The result below is for the previous inputs "
-        f"(strategy {result.route_strategy}, {len(result.resolved_stops)} stops) "
-        "— press Plan route to update it."
+    invalid = changed == [t("route.field.input", lang)]
+    return t(
+        "route.stale.invalid" if invalid else "route.stale.changed",
+        lang,
+        fields=t("route.list_separator", lang).join(changed),
+        strategy=t(STRATEGY_LABELS[result.route_strategy], lang),
+        stops=len(result.resolved_stops),
     )
 
 
-def field_label(field: str | None, stops: list[dict[str, Any]] | None = None) -> str:
-    """A human name for an error's field: ``stops.2`` → ``Stop 3 ('name')``."""
+def field_label(field: str | None, stops: list[Any] | None = None, *, lang: str = "en") -> str:
+    """A human name for an error's field in ``lang``: ``stops.2`` → ``Stop 3 ('name')``. ``stops`` are the
+    request's stops (dicts with name/address) or their names."""
     if not field:
-        return "Input"
+        return t("route.field.input", lang)
     parts = field.split(".")
     if parts[0] == "stops" and len(parts) > 1 and parts[1].isdigit():
         i = int(parts[1])
-        label = f"Stop {i + 1}"
+        name = ""
         if stops and 0 <= i < len(stops):
-            name = stops[i].get("name") or stops[i].get("address")
-            if name:
-                label += f" ('{name}')"
+            stop = stops[i]
+            name = (stop.get("name") or stop.get("address") or "") if isinstance(stop, Mapping) else str(stop or "")
+        label = t("route.field.stop_named" if name else "route.field.stop", lang, n=i + 1, name=name)
         if len(parts) > 2:
-            label += f" {parts[2]}"
+            label += " · " + field_label(f"stop_{parts[2]}" if parts[2] in ("name", "address") else parts[2], lang=lang)
         return label
-    names = {
-        "stops": "Stops",
-        "origin_address": "Origin address",
-        "origin_name": "Origin name",
-        "origin_lon": "Start longitude",
-        "origin_lat": "Start latitude",
-        "origin": "Origin",
-        "destination_address": "Destination address",
-        "destination_name": "Destination name",
-        "destination": "Destination",
-        "round_trip": "Round trip",
-        "exact_legs": "Exact legs",
-        "max_permutations": "Max permutations",
-        "route_strategy": "Strategy",
-        "transport_mode": "Travel mode",
-        "deep_link_mode": "Deep link mode",
-        "provider": "Provider",
+    key = FIELD_LABELS.get(field) or STOP_FIELD_LABELS.get(field)
+    return t(key, lang) if key else field
+
+
+STOP_FIELD_LABELS = {"stop_name": "route.field.stop_name", "stop_address": "route.field.stop_address"}
+
+
+def error_words(error: Mapping[str, Any], *, lang: str = "en") -> str:
+    """A plan error (what ``ERRORS`` keeps: code, field, message, stop names) as a sentence in ``lang``, from its
+    code and field; the core's own message is shown in the error's details."""
+    code, field = error.get("code"), error.get("field") or ""
+    label = field_label(field, error.get("stop_names"), lang=lang)
+    head = field.split(".")[0]
+    if code == "UNRESOLVED_POINT":
+        return t("route.error.unresolved", lang, label=label)
+    if str(code).startswith("PROVIDER") or code in ("ROUTE_NOT_FOUND", "OUTSIDE_COVERAGE"):
+        return t("route.error.provider", lang)
+    if code != "INVALID_INPUT":
+        return t("route.error.other", lang, label=label)
+    if field == "stops":
+        count = len(error.get("stop_names") or [])
+        return t("route.error.too_many_stops" if count else "route.error.no_stops", lang, count=count)
+    if head == "stops":
+        return t("route.error.stop_is_destination", lang, label=label)
+    known = {
+        "destination_address": "route.error.no_destination",
+        "origin_address": "route.error.no_origin",
+        "origin_lat": "route.error.both_coordinates",
+        "origin_lon": "route.error.both_coordinates",
+        "round_trip": "route.error.round_trip_fixed",
     }
-    return names.get(field, field)
+    return t(known[field], lang) if field in known else t("route.error.other", lang, label=label)
 
 
 def error_section(field: str | None) -> str:
@@ -173,8 +226,12 @@ def error_section(field: str | None) -> str:
     return "options"
 
 
+def _error_words(error: Mapping[str, Any]) -> str:
+    return error_words(error, lang=current_lang())
+
+
 #: The form's last plan error, shown beside the section it concerns (fields are the request's own names).
-ERRORS = FormErrors(state_key=ERROR, label=field_label, section=error_section)
+ERRORS = FormErrors(state_key=ERROR, label=field_label, section=error_section, words=_error_words)
 
 
 def init_form_state() -> None:
@@ -249,12 +306,12 @@ def apply_pasted_stops() -> None:
     """on_click of "Add pasted stops": append the pasted lines to the table (keeping edits)."""
     pasted = parse_pasted_stops(st.session_state.get("paste_stops", ""))
     if not pasted:
-        st.session_state["paste_feedback"] = "Nothing to add: paste one stop a line."
+        st.session_state["paste_feedback"] = t("route.stops.paste_nothing")
         return
     current = stops_from_frame(st.session_state.get(STOPS_CURRENT, st.session_state.get(STOPS_BASE)))
     _reset_stops(stops_frame(current + pasted))
     st.session_state["paste_stops"] = ""
-    st.session_state["paste_feedback"] = f"Added {len(pasted)} stop(s)."
+    st.session_state["paste_feedback"] = t("route.stops.paste_added", count=len(pasted))
 
 
 def sort_stops() -> None:
@@ -285,7 +342,7 @@ def _set_location_from_pick() -> None:
 
 def _render_geolocation() -> None:
     """Browser position via streamlit_js_eval, only after the user asks for it."""
-    if st.button("Use my browser location", key="use_browser_location", icon=":material/my_location:"):
+    if st.button(t("route.origin.use_browser_location"), key="use_browser_location", icon=":material/my_location:"):
         st.session_state["geo_requested"] = True
     if not st.session_state.get("geo_requested"):
         return
@@ -293,43 +350,43 @@ def _render_geolocation() -> None:
 
     loc = get_geolocation(component_key="browser_geolocation")
     if loc is None:
-        st.caption("Waiting for the browser… allow location access when it asks.")
+        st.caption(t("route.origin.waiting_for_browser"))
         return
     st.session_state["geo_requested"] = False
     if isinstance(loc, dict) and "coords" in loc:
         st.session_state["origin_lon"] = round(float(loc["coords"]["longitude"]), 6)
         st.session_state["origin_lat"] = round(float(loc["coords"]["latitude"]), 6)
         st.rerun()
-    err = (loc or {}).get("error", {}) if isinstance(loc, dict) else {}
-    st.warning(
-        f"The browser gave no position ({err.get('message', 'permission denied or unavailable')}). "
-        "Type the coordinates or click on the map instead."
-    )
+    st.warning(t("route.origin.no_browser_position"))
 
 
 def render_origin_inputs() -> None:
+    lang = current_lang()
     st.radio(
-        "Start 起点",
+        t("route.origin.mode", lang),
         ORIGIN_MODES,
         key="origin_mode",
-        format_func=ORIGIN_MODE_LABELS.get,
+        format_func=lambda mode: t(ORIGIN_MODE_LABELS[mode], lang),
         horizontal=True,
     )
     if st.session_state["origin_mode"] == "fixed":
         c1, c2, c3 = st.columns([2, 3, 1])
-        c1.text_input("Origin name 起点名称", key="origin_name", placeholder="e.g. 人民广场")
-        c2.text_input("Origin address 起点地址", key="origin_address", placeholder="e.g. 黄浦区人民大道")
-        c3.text_input("City 城市", key="origin_city")
-        st.checkbox("Round trip (return to the start) 往返", key="round_trip")
-    else:
-        st.caption(
-            "Start from where you are. Without coordinates only the stops → destination part is compared "
-            "(the true best order depends on your position)."
+        c1.text_input(
+            t("route.origin.name", lang), key="origin_name", placeholder=t("route.origin.name_placeholder", lang)
         )
+        c2.text_input(
+            t("route.origin.address", lang),
+            key="origin_address",
+            placeholder=t("route.origin.address_placeholder", lang),
+        )
+        c3.text_input(t("route.form.city", lang), key="origin_city")
+        st.checkbox(t("route.origin.round_trip", lang), key="round_trip")
+    else:
+        st.caption(t("route.origin.live_note", lang))
         _render_geolocation()
         c1, c2 = st.columns(2)
         c1.number_input(
-            "Start longitude 经度 (WGS-84)",
+            t("route.origin.lon", lang),
             key="origin_lon",
             value=None,
             min_value=-180.0,
@@ -338,7 +395,7 @@ def render_origin_inputs() -> None:
             step=0.001,
         )
         c2.number_input(
-            "Start latitude 纬度 (WGS-84)",
+            t("route.origin.lat", lang),
             key="origin_lat",
             value=None,
             min_value=-90.0,
@@ -346,7 +403,7 @@ def render_origin_inputs() -> None:
             format="%.6f",
             step=0.001,
         )
-        if st.toggle("Pick the start on a map 在地图上选择起点", key="origin_pick_toggle"):
+        if st.toggle(t("route.origin.pick_on_map", lang), key="origin_pick_toggle"):
             from components.maps import render_pick_map
 
             region = st.session_state.get("region") or get_settings().region
@@ -362,24 +419,27 @@ def render_origin_inputs() -> None:
                 on_change=_set_location_from_pick,
                 region=region,
                 provider=st.session_state.get("active_provider"),
+                lang=lang,
             )
     show_field_error("origin")
 
 
 def render_destination_inputs() -> None:
+    lang = current_lang()
     c1, c2, c3 = st.columns([2, 3, 1])
-    c1.text_input("Destination name 终点名称", key="destination_name")
+    c1.text_input(t("route.destination.name", lang), key="destination_name")
     c2.text_input(
-        "Destination address 终点地址",
+        t("route.destination.address", lang),
         key="destination_address",
-        placeholder="blank on a round trip = back to the start",
+        placeholder=t("route.destination.address_placeholder", lang),
     )
-    c3.text_input("City 城市", key="destination_city")
+    c3.text_input(t("route.form.city", lang), key="destination_city")
     show_field_error("destination")
 
 
 def render_stops_inputs() -> pd.DataFrame:
     """The editable stops table plus a paste box; returns the table as edited now."""
+    lang = current_lang()
     edited = st.data_editor(
         st.session_state[STOPS_BASE],
         key="stops_editor",
@@ -389,26 +449,30 @@ def render_stops_inputs() -> pd.DataFrame:
         column_order=STOP_COLUMNS,
         column_config={
             "order": st.column_config.NumberColumn(
-                "order", help="Row order (sort with the button)", min_value=1, step=1, width="small"
+                t("route.stops.col.order", lang),
+                help=t("route.stops.col.order_help", lang),
+                min_value=1,
+                step=1,
+                width="small",
             ),
-            "name": st.column_config.TextColumn("name 名称"),
-            "address": st.column_config.TextColumn("address 地址", width="large"),
-            "city": st.column_config.TextColumn("city 城市", width="small"),
-            "contact": st.column_config.TextColumn("contact 联系人"),
+            "name": st.column_config.TextColumn(t("route.stops.col.name", lang)),
+            "address": st.column_config.TextColumn(t("route.stops.col.address", lang), width="large"),
+            "city": st.column_config.TextColumn(t("route.stops.col.city", lang), width="small"),
+            "contact": st.column_config.TextColumn(t("route.stops.col.contact", lang)),
         },
     )
     st.session_state[STOPS_CURRENT] = edited
     b1, b2, _ = st.columns([1, 1, 3])
-    b1.button("Sort by order", key="stops_sort", on_click=sort_stops, help="Reorder rows by the order column")
-    b2.button("Clear stops", key="stops_clear", on_click=clear_stops)
-    with st.expander("Paste many stops 批量粘贴", expanded=False):
+    b1.button(t("route.stops.sort", lang), key="stops_sort", on_click=sort_stops, help=t("route.stops.sort_help", lang))
+    b2.button(t("route.stops.clear", lang), key="stops_clear", on_click=clear_stops)
+    with st.expander(t("route.stops.paste_title", lang), expanded=False):
         st.text_area(
-            "One stop a line: `name | address` or just an address",
+            t("route.stops.paste_label", lang),
             key="paste_stops",
             height=120,
-            placeholder="外滩 | 上海市黄浦区中山东一路\n上海博物馆\n",
+            placeholder=t("route.stops.paste_placeholder", lang),
         )
-        st.button("Add pasted stops", key="paste_apply", on_click=apply_pasted_stops)
+        st.button(t("route.stops.paste_apply", lang), key="paste_apply", on_click=apply_pasted_stops)
         feedback = st.session_state.pop("paste_feedback", None)
         if feedback:
             st.caption(feedback)
@@ -417,40 +481,59 @@ def render_stops_inputs() -> pd.DataFrame:
 
 
 def render_options() -> None:
+    lang = current_lang()
     c1, c2, c3, c4 = st.columns(4)
-    c1.selectbox("Strategy 策略", STRATEGIES, key="route_strategy", format_func=STRATEGY_LABELS.get)
-    c2.selectbox("Travel mode 出行方式", TRANSPORT_MODES, key="transport_mode", format_func=TRANSPORT_LABELS.get)
+    c1.selectbox(
+        t("route.options.strategy", lang),
+        STRATEGIES,
+        key="route_strategy",
+        format_func=lambda code: t(STRATEGY_LABELS[code], lang),
+    )
+    c2.selectbox(
+        t("route.options.transport", lang),
+        TRANSPORT_MODES,
+        key="transport_mode",
+        format_func=lambda code: t(TRANSPORT_LABELS[code], lang),
+    )
     c3.selectbox(
-        "Deep link mode",
+        t("route.options.deep_link", lang),
         DEEP_LINK_MODES,
         key="deep_link_mode",
-        help="auto / route_plan: AMap route links; personal_map: import the points (needs POI ids)",
+        format_func=lambda code: t(DEEP_LINK_LABELS[code], lang),
+        help=t("route.options.deep_link_help", lang),
     )
     c4.number_input(
-        "Max permutations",
+        t("route.options.max_permutations", lang),
         key="max_permutations",
         min_value=1,
         max_value=40320,
         step=1,
-        help="Cap on enumerated stop orders; beyond it the optimiser searches instead",
+        help=t("route.options.max_permutations_help", lang),
     )
-    st.checkbox(
-        "Exact legs 逐段精确路程",
-        key="exact_legs",
-        help="Measure each leg of the best route with the travel service's directions (one call per leg); "
-        "the order search still uses the matrix.",
-    )
+    st.checkbox(t("route.options.exact_legs", lang), key="exact_legs", help=t("route.options.exact_legs_help", lang))
     show_field_error("options")
 
 
+def _is_english_only(text: str) -> bool:
+    """Mostly not Chinese (a demo's description written in English, quoting a few Chinese names)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return sum("\u4e00" <= ch <= "\u9fff" for ch in letters) < 0.3 * max(1, len(letters))
+
+
+def scenario_title(title: Mapping[str, str], lang: str, fallback: str) -> str:
+    """A scenario's title in ``lang`` (the other language's when it has only that one)."""
+    return title.get(lang) or title.get("en" if lang == "zh" else "zh") or fallback
+
+
 def render_scenario_picker() -> None:
+    lang = current_lang()
     region = st.session_state.get("region") or get_settings().region
     scenarios = cached_scenarios(region)
     if not scenarios:
-        st.caption("No demo scenarios for this region.")
+        st.caption(t("route.scenario.none", lang))
         return
     ids = [s.id for s in scenarios]
-    titles = {s.id: f"{s.title.get('zh', s.id)} · {s.title.get('en', '')}".strip(" ·") for s in scenarios}
+    titles = {s.id: scenario_title(s.title, lang, s.id) for s in scenarios}
     wanted = st.query_params.get("scenario")  # /route_planner?scenario=<id> preselects a demo
     if wanted in ids and st.session_state.get("_scenario_from_url") != wanted:
         st.session_state["_scenario_from_url"] = wanted
@@ -458,12 +541,12 @@ def render_scenario_picker() -> None:
     if st.session_state.get("scenario") not in ids:
         st.session_state["scenario"] = ids[0]
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
-    c1.selectbox("Demo scenario 示例场景", ids, key="scenario", format_func=lambda i: titles.get(i, i))
-    c2.button("Load scenario", key="load_scenario", on_click=load_scenario_into_form, width="stretch")
+    c1.selectbox(t("route.scenario.label", lang), ids, key="scenario", format_func=lambda i: titles.get(i, i))
+    c2.button(t("route.scenario.load", lang), key="load_scenario", on_click=load_scenario_into_form, width="stretch")
     chosen = next((s for s in scenarios if s.id == st.session_state["scenario"]), None)
-    if chosen is not None and chosen.description:
+    if chosen is not None and chosen.description and (lang == "en" or not _is_english_only(chosen.description)):
         st.caption(chosen.description)
     loaded = st.session_state.get("loaded_scenario")
     if loaded:
         with st.container(key="scenario_loaded"):
-            st.caption(f"Loaded demo scenario **{titles.get(loaded, loaded)}** — edit anything below, then plan.")
+            st.caption(t("route.scenario.loaded", lang, title=titles.get(loaded, loaded)))

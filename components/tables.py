@@ -7,36 +7,100 @@ from __future__ import annotations
 
 import pandas as pd
 
+from components.route_words import (
+    ROLE_LABELS,
+    STRATEGY_WORDS,
+    TRANSPORT_WORDS,
+    found_name,
+    label_names,
+    order_text,
+    point_name,
+    source_words,
+    summary_words,
+    warning_words,
+    why_words,
+)
+from core.i18n import t
 from core.models.route import CandidateRoute, RoutePlanResult
 
-STRATEGY_LABELS = {
-    "shortest_distance": "shortest distance",
-    "fastest_time": "fastest time",
-    "balanced": "balanced",
-}
 COMPARISON_COLUMNS = ["rank", "order", "km", "minutes", "Δ km", "Δ min", "Pareto", "best for", "source"]
+#: the headers of every table (column id → catalog key); the frames keep the ids, the page shows the words
+HEADERS = {
+    "rank": "route.col.rank",
+    "order": "route.col.order",
+    "km": "route.col.km",
+    "minutes": "route.col.minutes",
+    "Δ km": "route.col.delta_km",
+    "Δ min": "route.col.delta_min",
+    "Pareto": "route.col.pareto",
+    "best for": "route.col.best_for",
+    "source": "route.col.source",
+    "role": "route.col.role",
+    "#": "route.col.number",
+    "input": "route.col.input",
+    "resolved as": "route.col.resolved_as",
+    "other name": "route.col.other_name",
+    "district": "route.col.district",
+    "found by": "route.col.found_by",
+    "lon": "route.col.lon",
+    "lat": "route.col.lat",
+    "match score": "route.col.match_score",
+    "confidence note": "route.col.confidence_note",
+    "poi id": "route.col.poi_id",
+    "from": "route.col.from",
+    "to": "route.col.to",
+    "provider": "route.col.provider",
+    "geocode": "route.col.geocode",
+    "search": "route.col.search",
+    "detail": "route.col.detail",
+    "matrix": "route.col.matrix",
+    "route": "route.col.route",
+    "total": "route.col.total",
+    "cache hits": "route.col.cache_hits",
+}
+#: the resolved points' columns shown in the main view; the rest (codes, ids, coordinates) are in its details
+POINT_COLUMNS = ["role", "#", "input", "resolved as", "other name", "district", "found by"]
+POINT_DETAIL_COLUMNS = ["role", "#", "resolved as", "source", "match score", "confidence note", "poi id", "lon", "lat"]
 
 
-def candidate_source(cand: CandidateRoute) -> str:
+def header(column: str, lang: str) -> str:
+    return t(HEADERS[column], lang) if column in HEADERS else column
+
+
+def headers_config(columns: list[str], lang: str, **overrides):
+    """``column_config`` naming each column in ``lang`` (``overrides``: a column's own config)."""
+    import streamlit as st
+
+    config = {c: st.column_config.Column(header(c, lang)) for c in columns}
+    config.update(overrides)
+    return config
+
+
+def strategies_words(codes: list[str], lang: str) -> str:
+    return t("route.list_separator", lang).join(t(STRATEGY_WORDS[c], lang) for c in codes if c in STRATEGY_WORDS)
+
+
+def candidate_source(cand: CandidateRoute, lang: str = "en") -> str:
     sources = sorted({leg.source for leg in cand.legs})
-    return ", ".join(sources) if sources else "—"
+    return source_words(", ".join(sources), lang) if sources else "—"
 
 
-def comparison_frame(result: RoutePlanResult) -> pd.DataFrame:
-    """One row per candidate, in rank order: rank, order, km, minutes, Δ vs best, Pareto, best for."""
+def comparison_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFrame:
+    """One row per candidate, in rank order: rank, order (names in ``lang``), km, minutes, Δ vs best, Pareto,
+    best for."""
     rows = []
     for i, cand in enumerate(result.candidates):
         rows.append(
             {
                 "rank": cand.rank if cand.rank is not None else i + 1,
-                "order": " → ".join(cand.full_order_labels),
+                "order": order_text(result, cand, lang),
                 "km": round(cand.total_distance_m / 1000, 1),
                 "minutes": round(cand.total_duration_s / 60, 1),
                 "Δ km": round(cand.delta_distance_m / 1000, 1),
                 "Δ min": round(cand.delta_duration_s / 60, 1),
                 "Pareto": "✓" if cand.pareto_optimal else "",
-                "best for": ", ".join(STRATEGY_LABELS.get(s, s) for s in cand.best_for),
-                "source": candidate_source(cand),
+                "best for": strategies_words(list(cand.best_for), lang),
+                "source": candidate_source(cand, lang),
                 "_best": i == result.best_index,
             }
         )
@@ -49,10 +113,10 @@ def _highlight_best(row: pd.Series, best_mask: pd.Series) -> list[str]:
     return [style] * len(row)
 
 
-def render_comparison_table(result: RoutePlanResult, *, key: str = "comparison_table") -> pd.DataFrame:
+def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "comparison_table") -> pd.DataFrame:
     import streamlit as st
 
-    frame = comparison_frame(result)
+    frame = comparison_frame(result, lang=lang)
     best_mask = frame["_best"]
     shown = frame.drop(columns="_best")
     styled = shown.style.apply(_highlight_best, axis=1, best_mask=best_mask).format(
@@ -63,34 +127,43 @@ def render_comparison_table(result: RoutePlanResult, *, key: str = "comparison_t
         styled,
         hide_index=True,
         width="stretch",
-        column_config={
-            "rank": st.column_config.NumberColumn("rank", width="small"),
-            "order": st.column_config.TextColumn("order", width="large"),
-        },
+        column_config=headers_config(
+            COMPARISON_COLUMNS,
+            lang,
+            rank=st.column_config.NumberColumn(header("rank", lang), width="small"),
+            order=st.column_config.TextColumn(header("order", lang), width="large"),
+            Pareto=st.column_config.TextColumn(header("Pareto", lang), help=t("route.col.pareto_help", lang)),
+        ),
     )
     return shown
 
 
-def resolved_points_frame(result: RoutePlanResult) -> pd.DataFrame:
+def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFrame:
+    """Every point: what was typed, the place it was found as (its name in ``lang``, the other language's name
+    beside it), how it was found; and, for the details, its source code, score, note, id and coordinates."""
     points = ([result.resolved_origin] if result.resolved_origin else []) + result.resolved_stops
     points.append(result.resolved_destination)
-    rows = [
-        {
-            "role": p.role,
-            "#": (p.index + 1) if p.role == "stop" and p.index is not None else None,
-            "input": p.input_name or p.input_address,
-            "input address": p.input_address,
-            "resolved as": p.resolved_name,
-            "district": p.district or "",
-            "lon": round(p.lon, 6),
-            "lat": round(p.lat, 6),
-            "source": p.source,
-            "match score": p.match_score,
-            "confidence note": p.confidence_note or "",
-            "poi id": p.poi_id or "",
-        }
-        for p in points
-    ]
+    rows = []
+    for p in points:
+        name = found_name(p, lang, result.region)
+        rows.append(
+            {
+                "role": t(ROLE_LABELS[p.role], lang),
+                "#": (p.index + 1) if p.role == "stop" and p.index is not None else None,
+                "input": p.input_name or p.input_address,
+                "input address": p.input_address,
+                "resolved as": name.shown,
+                "other name": name.other,
+                "district": p.district or "",
+                "found by": source_words(p.source, lang),
+                "lon": round(p.lon, 6),
+                "lat": round(p.lat, 6),
+                "source": p.source,
+                "match score": p.match_score,
+                "confidence note": p.confidence_note or "",
+                "poi id": p.poi_id or "",
+            }
+        )
     frame = pd.DataFrame(rows)
     if len(frame):
         frame["#"] = frame["#"].astype("Int64")
@@ -98,40 +171,66 @@ def resolved_points_frame(result: RoutePlanResult) -> pd.DataFrame:
     return frame
 
 
-def render_resolved_points(result: RoutePlanResult) -> None:
+def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
     import streamlit as st
 
+    frame = resolved_points_frame(result, lang=lang)
     st.dataframe(
-        resolved_points_frame(result),
+        frame[POINT_COLUMNS],
         key="resolved_points_table",
         hide_index=True,
         width="stretch",
-        column_config={
-            "#": st.column_config.NumberColumn("#", format="%d"),
-            "match score": st.column_config.NumberColumn("match score", format="%.0f"),
-        },
+        column_config=headers_config(
+            POINT_COLUMNS,
+            lang,
+            **{
+                "#": st.column_config.NumberColumn(header("#", lang), format="%d"),
+                "other name": st.column_config.TextColumn(
+                    t("route.col.other_name_zh" if lang == "en" else "route.col.other_name_en", lang)
+                ),
+            },
+        ),
     )
+    with st.expander(t("common.details", lang), expanded=False, key="resolved_points_details"):
+        st.dataframe(
+            frame[POINT_DETAIL_COLUMNS],
+            key="resolved_points_details_table",
+            hide_index=True,
+            width="stretch",
+            column_config=headers_config(
+                POINT_DETAIL_COLUMNS,
+                lang,
+                **{
+                    "#": st.column_config.NumberColumn(header("#", lang), format="%d"),
+                    "match score": st.column_config.NumberColumn(header("match score", lang), format="%.0f"),
+                },
+            ),
+        )
 
 
-def legs_frame(cand: CandidateRoute) -> pd.DataFrame:
+def legs_frame(cand: CandidateRoute, result: RoutePlanResult | None = None, *, lang: str = "en") -> pd.DataFrame:
+    """The legs of a candidate: from, to (names in ``lang`` when the result is given), km, minutes, source."""
+    names = label_names(result, lang) if result is not None else {}
     return pd.DataFrame(
         [
             {
-                "from": leg.from_label,
-                "to": leg.to_label,
+                "from": names.get(leg.from_label, leg.from_label),
+                "to": names.get(leg.to_label, leg.to_label),
                 "km": round(leg.distance_m / 1000, 2),
                 "minutes": round(leg.duration_s / 60, 1),
-                "source": leg.source,
+                "source": source_words(leg.source, lang),
             }
             for leg in cand.legs
-        ]
+        ],
+        columns=["from", "to", "km", "minutes", "source"],
     )
 
 
-def render_legs(cand: CandidateRoute, *, key: str = "best_legs_table") -> None:
+def render_legs(result: RoutePlanResult, *, lang: str, key: str = "best_legs_table") -> None:
     import streamlit as st
 
-    st.dataframe(legs_frame(cand), key=key, hide_index=True, width="stretch")
+    frame = legs_frame(result.best_route, result, lang=lang)
+    st.dataframe(frame, key=key, hide_index=True, width="stretch", column_config=headers_config(list(frame), lang))
 
 
 def provider_calls_frame(result: RoutePlanResult) -> pd.DataFrame:
@@ -152,71 +251,124 @@ def provider_calls_frame(result: RoutePlanResult) -> pd.DataFrame:
     )
 
 
-def render_provider_calls(result: RoutePlanResult) -> None:
+def render_provider_calls(result: RoutePlanResult, *, lang: str) -> None:
     import streamlit as st
 
-    st.dataframe(provider_calls_frame(result), key="provider_calls_table", hide_index=True, width="stretch")
+    frame = provider_calls_frame(result)
+    st.dataframe(
+        frame,
+        key="provider_calls_table",
+        hide_index=True,
+        width="stretch",
+        column_config=headers_config(list(frame), lang),
+    )
 
 
 # --- result panels (text, links, downloads) ------------------------------------------------------
 
 
-def best_route_text(result: RoutePlanResult) -> str:
-    best = result.best_route
-    return " → ".join(best.full_order_labels)
+def best_route_text(result: RoutePlanResult, *, lang: str = "en") -> str:
+    return order_text(result, result.best_route, lang)
 
 
-def render_best_route_card(result: RoutePlanResult) -> None:
-    """The best route: its order, totals, ranking reason, the summary and the optimiser note."""
+def render_best_route_card(result: RoutePlanResult, *, lang: str) -> None:
+    """The best route in words: its order, totals, why it won, the summary; the core's own reasoning and the
+    optimiser in a collapsed "Details"."""
     import streamlit as st
 
     best = result.best_route
     with st.container(border=True, key="best_route_card"):
-        st.markdown("#### :material/flag: Best route 最佳路线")
-        st.markdown(f"**{best_route_text(result)}**")
+        st.markdown("#### :material/flag: " + t("route.best.title", lang))
+        st.markdown(f"**{best_route_text(result, lang=lang)}**")
         st.markdown(
-            f"### {best.total_distance_m / 1000:.1f} km · {best.total_duration_s / 60:.0f} min"
-            f" · {len(result.resolved_stops)} stops"
+            "### "
+            + t(
+                "route.best.totals",
+                lang,
+                km=f"{best.total_distance_m / 1000:.1f}",
+                minutes=f"{best.total_duration_s / 60:.0f}",
+                stops=len(result.resolved_stops),
+            )
         )
-        if best.ranking_reason:
-            st.markdown(f"**Why:** {best.ranking_reason}")
-        st.markdown(f"**Summary:** {result.summary}")
+        st.markdown(t("route.best.why", lang, why=why_words(result, lang)))
+        st.markdown(t("route.best.summary", lang, summary=summary_words(result, lang)))
         if best.best_for:
-            st.caption("Best for: " + ", ".join(STRATEGY_LABELS.get(s, s) for s in best.best_for))
-        if (statement := strategy_statement(result)) is not None:
+            st.caption(t("route.best.best_for", lang, strategies=strategies_words(list(best.best_for), lang)))
+        if (statement := strategy_statement(result, lang=lang)) is not None:
             st.caption(f":material/compare_arrows: {statement}")
-        opt = result.optimizer
-        if opt is not None:
-            exact = "exact" if opt.exact else "heuristic (not proven optimal)"
-            evaluated = f", {opt.orders_evaluated} orders evaluated" if opt.orders_evaluated is not None else ""
-            st.caption(f"Optimiser: {opt.method} · {exact}{evaluated} — {opt.note}")
         st.caption(
-            f"Strategy {result.route_strategy} · {result.transport_mode} · provider {result.provider}"
-            f" · figures: {result.metric_source}"
-            + (f" · geometry: {result.geometry_source}" if result.geometry_source else "")
+            t(
+                "route.best.figures",
+                lang,
+                strategy=t(STRATEGY_WORDS[result.route_strategy], lang),
+                transport=t(TRANSPORT_WORDS[result.transport_mode], lang),
+                source=source_words(result.metric_source, lang),
+            )
         )
+        with st.expander(t("common.details", lang), expanded=False, key="best_route_details"):
+            render_best_route_details(result, lang=lang)
 
 
-def strategy_statement(result: RoutePlanResult) -> str | None:
+def render_best_route_details(result: RoutePlanResult, *, lang: str) -> None:
+    """For analysts: the core's ranking reason, summary and optimiser note (English, as the core wrote them),
+    the codes behind the figures, and the provider's calls."""
+    import streamlit as st
+
+    best = result.best_route
+    if best.ranking_reason:
+        st.caption(t("route.details.reason", lang, reason=best.ranking_reason))
+    st.caption(t("route.details.summary", lang, summary=result.summary))
+    opt = result.optimizer
+    if opt is not None:
+        st.caption(
+            t(
+                "route.details.optimizer",
+                lang,
+                method=opt.method,
+                exact=t("route.details.exact" if opt.exact else "route.details.heuristic", lang),
+                orders=opt.orders_evaluated if opt.orders_evaluated is not None else "—",
+                note=opt.note,
+            )
+        )
+    st.caption(
+        t(
+            "route.details.codes",
+            lang,
+            strategy=result.route_strategy,
+            transport=result.transport_mode,
+            provider=result.provider,
+            source=result.metric_source,
+            geometry=result.geometry_source or "—",
+        )
+    )
+
+
+def strategy_statement(result: RoutePlanResult, *, lang: str = "en") -> str | None:
     """Why the strategies pick one order, when they do (None: they differ, the table shows how)."""
     if len({s for c in result.candidates for s in c.best_for}) < 2:
         return None
     if any(len(c.best_for) == 1 for c in result.candidates):
         return None
     if result.metric_source == "offline_estimate":
-        return (
-            "The strategies agree because every figure is an offline estimate: time is a fixed multiple of "
-            "distance, so the shortest order is also the fastest. A region with a street network (Helsinki) or an "
-            "online router can tell them apart. 所有数据均为离线估算(时间与距离成正比), 因此最短与最快路线相同。"
-        )
-    return "All strategies choose this order on these figures. 各策略在当前数据下选择同一路线。"
+        return t("route.strategies_agree.estimates", lang)
+    return t("route.strategies_agree.figures", lang)
 
 
-def render_warnings(result: RoutePlanResult) -> None:
+def render_warnings(result: RoutePlanResult, *, lang: str) -> None:
+    """The plan's warnings in words; any the page cannot word yet keep the core's text in a "Details"."""
     import streamlit as st
 
+    names = label_names(result, lang)
+    unknown = []
     for warning in result.warnings:
-        st.warning(warning, icon=":material/warning:")
+        text, known = warning_words(warning, lang, names)
+        st.warning(text, icon=":material/warning:")
+        if not known:
+            unknown.append(warning)
+    if unknown and lang != "en":
+        with st.expander(t("common.details", lang), expanded=False, key="route_warnings_details"):
+            for warning in unknown:
+                st.caption(warning)
 
 
 def _safe(link: str | None) -> str | None:
@@ -236,7 +388,7 @@ def _outside_china(region: str | None) -> bool:
         return False
 
 
-def render_deep_links(result: RoutePlanResult) -> None:
+def render_deep_links(result: RoutePlanResult, *, lang: str) -> None:
     """Buttons for the AMap links; app links also as QR codes (scan with a phone)."""
     import streamlit as st
 
@@ -244,17 +396,13 @@ def render_deep_links(result: RoutePlanResult) -> None:
 
     links = result.deep_links
     if links is None:
-        st.caption(
-            "No AMap links for this plan: AMap navigates in mainland China, and this region is elsewhere."
-            if _outside_china(result.region)
-            else "No deep links were requested."
-        )
+        st.caption(t("route.links.outside_china" if _outside_china(result.region) else "route.links.none", lang))
         return
     app_links = [
-        ("AMap app · Android", _safe(links.android_route_plan), "link_android"),
-        ("AMap app · iOS", _safe(links.ios_route_plan), "link_ios"),
-        ("AMap personal map", _safe(links.personal_map), "link_personal_map"),
-        ("AMap app · navigate to the end", _safe(links.navigation), "link_navigation"),
+        (t("route.links.android", lang), _safe(links.android_route_plan), "link_android"),
+        (t("route.links.ios", lang), _safe(links.ios_route_plan), "link_ios"),
+        (t("route.links.personal_map", lang), _safe(links.personal_map), "link_personal_map"),
+        (t("route.links.navigation", lang), _safe(links.navigation), "link_navigation"),
     ]
     web = [_safe(u) for u in links.web_navigation]
     web = [u for u in web if u]
@@ -265,13 +413,10 @@ def render_deep_links(result: RoutePlanResult) -> None:
             cols[i].link_button(label, url, key=key, width="stretch")
             i += 1
     for n, url in enumerate(web, start=1):
-        label = "Open in browser (uri.amap.com)" if len(web) == 1 else f"Web part {n}/{len(web)}"
+        label = t("route.links.web", lang) if len(web) == 1 else t("route.links.web_part", lang, n=n, total=len(web))
         cols[i].link_button(label, url, key=f"link_web_{n}", width="stretch")
         i += 1
-    st.caption(
-        f"Mode used: {links.mode_used or '—'} · coordinates {links.coordinate_system} (converted from WGS-84). "
-        "App links open only where the AMap app is installed — scan a QR code with your phone."
-    )
+    st.caption(t("route.links.note", lang))
     qrs = [(label, url) for label, url, _ in app_links if url]
     if qrs:
         qcols = st.columns(len(qrs) + 1)
@@ -279,16 +424,16 @@ def render_deep_links(result: RoutePlanResult) -> None:
             col.image(qr_svg_data_uri(url), caption=label, width=160)
 
 
-def render_downloads(result: RoutePlanResult) -> None:
+def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
     import streamlit as st
 
     from core.route.export import legs_to_csv, result_to_html, result_to_json
 
     stem = (result.task_name or "route-plan").replace(" ", "_")
     downloads = [
-        ("JSON", result_to_json(result), f"{stem}.json", "application/json", "dl_json"),
-        ("HTML page", result_to_html(result), f"{stem}.html", "text/html", "dl_html"),
-        ("Legs CSV", legs_to_csv(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
+        (t("route.download.json", lang), result_to_json(result), f"{stem}.json", "application/json", "dl_json"),
+        (t("route.download.html", lang), result_to_html(result), f"{stem}.html", "text/html", "dl_html"),
+        (t("route.download.csv", lang), legs_to_csv(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
     ]
     for col, (label, data, file_name, mime, key) in zip(st.columns(len(downloads)), downloads):
         col.download_button(
@@ -306,7 +451,7 @@ def render_downloads(result: RoutePlanResult) -> None:
 # --- reservations ----------------------------------------------------------------------------------
 
 
-def render_reservations(result: RoutePlanResult, *, key_prefix: str = "rp_res", party_size: int = 2) -> None:
+def render_reservations(result: RoutePlanResult, *, lang: str, key_prefix: str = "rp_res", party_size: int = 2) -> None:
     """ "Reserve" on every stop of the best route (and the destination) that the region's venues take bookings
     for, by its pack POI id; the form opens at today's (else tomorrow's) earliest bookable slot."""
     from components import reservations
@@ -319,8 +464,9 @@ def render_reservations(result: RoutePlanResult, *, key_prefix: str = "rp_res", 
         if not point.poi_id or point.poi_id in seen:
             continue
         seen.add(point.poi_id)
-        where = "Destination 终点" if point.role == "destination" else f"Stop {n} 途经点"
-        offer = reservations.offer_for(service, point.poi_id, key=point.poi_id, label=f"{where} · **{point.label}**")
+        where = t("route.role.destination", lang) if point.role == "destination" else t("route.who.stop_n", lang, n=n)
+        name = point_name(point, lang, result.region).shown
+        offer = reservations.offer_for(service, point.poi_id, key=point.poi_id, label=f"{where} · **{name}**")
         if offer is not None:
             offers.append(offer)
     reservations.render_offers(offers, key_prefix=key_prefix, party_size=party_size, region=result.region)

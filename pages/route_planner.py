@@ -1,11 +1,13 @@
-"""Route planner: collect the trip, call core.route.planner.plan_route, render the result from state."""
+"""Route planner: collect the trip, call core.route.planner.plan_route, render the result from state, in the
+user's language (locales/*/LC_MESSAGES/route.po)."""
 
 import streamlit as st
 from pydantic import ValidationError
 
 from components import charts, maps, tables
 from components import route_form as form
-from components.frame import active_provider
+from components.frame import active_provider, provider_label
+from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress
 from components.reservations import my_reservations
@@ -15,22 +17,23 @@ from core.models.route import RoutePlanRequest
 from core.route.planner import plan_route
 
 ensure_app_frame()
-st.title(":material/route: Route planner 多目的地路线规划")
+lang = current_lang()
+st.title(":material/route: " + t("route.page.title", lang))
 form.init_form_state()
 
 # --- input ---------------------------------------------------------------------------------------
 form.render_scenario_picker()
 with st.container(border=True):
-    st.markdown("##### Start 起点")
+    st.markdown("##### " + t("route.page.start", lang))
     form.render_origin_inputs()
-    st.markdown("##### Destination 终点")
+    st.markdown("##### " + t("route.page.destination", lang))
     form.render_destination_inputs()
-    st.markdown("##### Stops 途经点")
+    st.markdown("##### " + t("route.page.stops", lang))
     stops_table = form.render_stops_inputs()
-    st.markdown("##### Options 选项")
+    st.markdown("##### " + t("route.page.options", lang))
     form.render_options()
 
-plan_clicked = st.button("Plan route 规划路线", key="plan", type="primary")
+plan_clicked = st.button(t("route.page.plan", lang), key="plan", type="primary")
 form.show_field_error("plan")
 
 if plan_clicked:
@@ -40,52 +43,49 @@ if plan_clicked:
         request = RoutePlanRequest.model_validate(payload)
         provider, provider_name = active_provider()
         result = run_with_progress(
-            f"Planning with the {provider_name} provider",
+            t("route.page.planning", lang, provider=provider_label(provider_name, lang)),
             lambda progress: plan_route(request, provider=provider, settings=get_settings(), progress=progress),
-            done=lambda r: "Planned",
+            done=lambda r: t("route.page.planned", lang),
         )
     except (ValidationError, OmniError) as exc:
         error = form.ERRORS.record(exc)
-        error["label"] = form.field_label(error["field"], payload["stops"])
+        error["stop_names"] = [s.get("name") or s.get("address") or "" for s in payload["stops"]]
         st.session_state.pop(form.RESULT, None)
         st.rerun()  # redraw with the message next to the input it concerns; inputs are kept
     else:
         st.session_state[form.REQUEST] = request
         st.session_state[form.RESULT] = result
 
-with st.expander("My reservations 我的预订", expanded=False, key="rp_my_reservations"):
+with st.expander(t("route.page.my_reservations", lang), expanded=False, key="rp_my_reservations"):
     my_reservations("rp_my")
 
 # --- result (rendered from state) ---------------------------------------------------------------
 result = st.session_state.get(form.RESULT)
 if result is not None:
     st.divider()
-    st.subheader("Result 结果")
-    stale = form.stale_message(st.session_state, stops_table, result)
+    st.subheader(t("route.page.result", lang))
+    stale = form.stale_message(st.session_state, stops_table, result, lang=lang)
     if stale:  # the form was edited after planning: say so rather than show it as the current plan
         with st.container(key="stale_result"):
             st.info(stale, icon=":material/update:")
-    tables.render_warnings(result)
+    tables.render_warnings(result, lang=lang)
     left, right = st.columns([3, 2])
     with left:
-        maps.render_route_map(result)
+        maps.render_route_map(result, lang=lang)
     with right:
-        tables.render_best_route_card(result)
-        with st.expander("Legs of the best route", expanded=False):
-            tables.render_legs(result.best_route)
-    st.markdown("##### Reserve 预订")
-    tables.render_reservations(result)
-    st.markdown("##### Candidates 候选路线")
-    tables.render_comparison_table(result)
-    charts.render_pareto_chart(result)
-    st.markdown("##### Resolved points 点位解析")
-    tables.render_resolved_points(result)
-    st.markdown("##### Open in AMap 高德地图")
-    tables.render_deep_links(result)
-    c1, c2 = st.columns(2)
-    with c1:
-        st.markdown("##### Provider calls")
-        tables.render_provider_calls(result)
-    with c2:
-        st.markdown("##### Download")
-        tables.render_downloads(result)
+        tables.render_best_route_card(result, lang=lang)
+        with st.expander(t("route.page.legs", lang), expanded=False):
+            tables.render_legs(result, lang=lang)
+    st.markdown("##### " + t("route.page.reserve", lang))
+    tables.render_reservations(result, lang=lang)
+    st.markdown("##### " + t("route.page.candidates", lang))
+    tables.render_comparison_table(result, lang=lang)
+    charts.render_pareto_chart(result, lang=lang)
+    st.markdown("##### " + t("route.page.resolved", lang))
+    tables.render_resolved_points(result, lang=lang)
+    st.markdown("##### " + t("route.page.amap", lang))
+    tables.render_deep_links(result, lang=lang)
+    st.markdown("##### " + t("route.page.download", lang))
+    tables.render_downloads(result, lang=lang)
+    with st.expander(t("route.page.provider_calls", lang), expanded=False, key="provider_calls_details"):
+        tables.render_provider_calls(result, lang=lang)

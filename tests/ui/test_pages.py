@@ -2,6 +2,7 @@
 
 For every bundled demo scenario: load it, plan it, and check the comparison table, the best-route
 card and the map's generated Leaflet script. Bad input shows an error next to the form and keeps it.
+AppTest's browser has no locale, so these pages are in English (tests/ui/test_route_language.py covers both).
 """
 
 from __future__ import annotations
@@ -80,17 +81,21 @@ def test_scenario_plans_and_renders(planner_app, scenario):
     # Comparison table: one row per candidate; the best row's order is the best route's order.
     table = comparison_table(at)
     assert len(table) == len(result.candidates)
-    best_text = " → ".join(best.full_order_labels)
+    best_text = order_text(result, best, "en")  # the places' English names where the pack has them
+    assert len(best_text.split(" → ")) == len(best.full_order_labels)
     best_rows = table[table["order"] == best_text]
     assert len(best_rows) == 1
     assert int(best_rows["rank"].iloc[0]) == (best.rank or 1)
     assert int(table["rank"].iloc[0]) == (best.rank or 1)  # listed first
 
-    # Best-route card: the order, the reason and the summary.
+    # Best-route card: the order, why it won and the summary in words; the core's own reasoning in the details.
     text = all_text(at)
     assert best_text in text
-    assert best.ranking_reason and best.ranking_reason in text
-    assert result.summary in text
+    km = f"{best.total_distance_m / 1000:.1f} km"
+    assert "**Summary:** " in text and km in text
+    assert "**Why:** " in text
+    assert best.ranking_reason and f"The planner's reasoning: {best.ranking_reason}" in text
+    assert [e.label for e in at.expander if e.key == "best_route_details"] == ["Details"]
 
     # Map: local Leaflet only, one numbered marker per point, the best route drawn.
     args = map_args(at)
@@ -198,6 +203,12 @@ def test_paste_appends_name_and_address(planner_app):
     assert list(df["order"]) == [1, 2, 3]
 
 
+def order_text(result, candidate, lang):
+    from components.route_words import order_text as words
+
+    return words(result, candidate, lang)
+
+
 def test_home_page_links_to_planner(leaflet_static):
     from streamlit.testing.v1 import AppTest
 
@@ -272,7 +283,7 @@ def test_tables_and_chart_builders():
     frame = comparison_frame(result)
     assert len(frame) == len(result.candidates)
     assert frame["_best"].sum() == 1
-    assert frame.loc[frame["_best"], "order"].iloc[0] == " → ".join(result.best_route.full_order_labels)
+    assert frame.loc[frame["_best"], "order"].iloc[0] == order_text(result, result.best_route, "en")
     assert frame.loc[frame["_best"], "Δ km"].iloc[0] == 0
     points = resolved_points_frame(result)
     assert {"source", "confidence note", "match score"} <= set(points.columns)
@@ -362,7 +373,9 @@ def test_switching_strategy_after_planning_marks_the_result_stale(planner_app):
     at.selectbox(key="route_strategy").set_value(other).run()
     assert not at.exception, at.exception
     notes = [i.value for i in at.info]
-    assert len(notes) == 1 and "Strategy" in notes[0] and f"strategy {planned}" in notes[0], notes
+    planned_words = {"shortest_distance": "Shortest distance", "fastest_time": "Fastest time", "balanced": "Balanced"}
+    assert len(notes) == 1 and "Changed since this plan: Strategy." in notes[0], notes
+    assert f"(strategy: {planned_words[planned]}, " in notes[0], notes
     at.selectbox(key="route_strategy").set_value(planned).run()
     assert not at.info, [i.value for i in at.info]  # back to what was planned: not stale
     at.text_area(key="paste_stops").input("外滩 | 中山东一路")

@@ -68,7 +68,7 @@ def keys(at, prefix: str) -> set[str]:
 
 def my_list(at) -> str:
     """The text of the "My reservations" section."""
-    [section] = [e for e in at.expander if e.label == "My reservations 我的预订"]
+    [section] = [e for e in at.expander if e.label.startswith("My reservations")]  # the page's language: English
     return "\n".join(m.value for m in section.markdown)
 
 

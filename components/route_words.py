@@ -1,0 +1,299 @@
+"""The route planner's result in words for people, in one language (route.po): place names, the summary, why the
+best order won, the sources of the figures and the planner's warnings.
+
+No Streamlit here (unit-testable). Place names come from the region pack where the point is one of its places
+(``name_en`` in English, ``name_zh`` in Chinese; the other is the tooltip); anything else keeps the name the user
+typed. The core's own sentences (its English warnings, ranking reason and optimiser note) stay available in the
+page's "Details" section; here the facts are worded again, and a warning whose shape is not known is shown as
+the core wrote it in English and, in Chinese, as a general sentence that points to the details.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from core.i18n import t
+from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
+
+LIVE_START = "route.point.live_start"
+ROLE_LABELS = {"origin": "route.role.origin", "stop": "route.role.stop", "destination": "route.role.destination"}
+SOURCE_LABELS = {  # where a figure came from (MetricSource) and how a point was found (PointSource)
+    "offline_estimate": "route.source.offline_estimate",
+    "amap": "route.source.amap",
+    "osrm": "route.source.osrm",
+    "valhalla": "route.source.valhalla",
+    "road_network": "route.source.road_network",
+    "user_input": "route.source.user_input",
+    "mixed": "route.source.mixed",
+    "geo": "route.found.geo",
+    "text_search": "route.found.text_search",
+    "search_detail": "route.found.search_detail",
+    "manual_fallback": "route.found.manual_fallback",
+}
+STRATEGY_WORDS = {
+    "shortest_distance": "route.strategy.shortest_distance",
+    "fastest_time": "route.strategy.fastest_time",
+    "balanced": "route.strategy.balanced",
+}
+TRANSPORT_WORDS = {
+    "driving": "route.transport.driving",
+    "walking": "route.transport.walking",
+    "cycling": "route.transport.cycling",
+}
+
+
+@lru_cache(maxsize=8)
+def pack_names(region: str | None) -> Mapping[str, tuple[str, str]]:
+    """``{place id: (name_zh, name_en)}`` of a region pack (empty when it cannot be read)."""
+    if not region:
+        return {}
+    from core.errors import OmniError
+    from core.packs.loader import load_region
+
+    try:
+        pack = load_region(region)
+    except (OmniError, ValueError, OSError):
+        return {}
+    return {p.id: (p.name_zh, p.name_en) for p in pack.places}
+
+
+@dataclass(frozen=True)
+class Name:
+    """A place as shown: its name in the chosen language and, for the tooltip, the other one (or "")."""
+
+    shown: str
+    other: str = ""
+
+
+def found_name(point: ResolvedPoint, lang: str, region: str | None) -> Name:
+    """The place a point was found as: the pack's name in ``lang`` (the other language in ``other``) for a pack
+    place, else the name the provider gave."""
+    zh, en = pack_names(region).get(point.poi_id or "", ("", ""))
+    if zh or en:
+        shown, alt = (en or zh, zh) if lang == "en" else (zh or en, en)
+        return Name(shown, alt if alt and alt != shown else "")
+    return Name(point.resolved_name)
+
+
+def point_name(point: ResolvedPoint, lang: str, region: str | None) -> Name:
+    """A point as shown along a route: the pack's name in ``lang`` for a pack place, else the typed name."""
+    found = found_name(point, lang, region)
+    return found if point.poi_id and point.poi_id in pack_names(region) else Name(point.label)
+
+
+def route_points(result: RoutePlanResult, candidate: CandidateRoute | None = None) -> list[ResolvedPoint | None]:
+    """The points of a candidate in visiting order: start (None for a live start), stops, destination."""
+    candidate = candidate or result.best_route
+    order = candidate.stop_order or list(range(len(result.resolved_stops)))
+    points: list[ResolvedPoint | None] = []
+    if result.resolved_origin is not None:
+        points.append(result.resolved_origin)
+    elif result.live_origin is not None or len(candidate.full_order_labels) > len(order) + 1:
+        points.append(None)
+    points += [result.resolved_stops[i] for i in order if 0 <= i < len(result.resolved_stops)]
+    points.append(result.resolved_destination)
+    return points
+
+
+def order_names(result: RoutePlanResult, candidate: CandidateRoute | None, lang: str) -> list[Name]:
+    """The names along a candidate, in the chosen language (a live start is "my location")."""
+    return [
+        Name(t(LIVE_START, lang)) if p is None else point_name(p, lang, result.region)
+        for p in route_points(result, candidate)
+    ]
+
+
+def order_text(result: RoutePlanResult, candidate: CandidateRoute | None, lang: str) -> str:
+    return " → ".join(n.shown for n in order_names(result, candidate, lang))
+
+
+def label_names(result: RoutePlanResult, lang: str) -> dict[str, str]:
+    """The core's labels (what the user typed, the live start's label) → names in ``lang``: legs and warnings
+    carry labels."""
+    names: dict[str, str] = {}
+    for cand in result.candidates:
+        for label, name in zip(cand.full_order_labels, order_names(result, cand, lang), strict=False):
+            names.setdefault(label, name.shown)
+    return names
+
+
+def source_words(code: str | None, lang: str) -> str:
+    """``offline_estimate`` → "offline estimate"; "a, b" lists each; unknown codes stay as they are."""
+    parts = [p.strip() for p in str(code or "").split(",") if p.strip()]
+    return t("route.list_separator", lang).join(t(SOURCE_LABELS[p], lang) if p in SOURCE_LABELS else p for p in parts)
+
+
+def _delta(value: float, unit: str, lang: str) -> str:
+    if unit == "km":
+        if abs(value) < 0.05:
+            return t("route.delta.same_distance", lang)
+        key = "route.delta.shorter" if value > 0 else "route.delta.longer"
+        return t(key, lang, km=f"{abs(value):.1f}")
+    if abs(value) < 0.5:
+        return t("route.delta.same_time", lang)
+    key = "route.delta.faster" if value > 0 else "route.delta.slower"
+    return t(key, lang, minutes=f"{abs(value):.0f}")
+
+
+def why_words(result: RoutePlanResult, lang: str) -> str:
+    """Why the best order is first, from the candidates' figures: how it compares with the next one, and
+    whether every order was compared."""
+    best = result.best_route
+    others = [c for i, c in enumerate(result.candidates) if i != result.best_index]
+    runner = min(others, key=lambda c: c.rank or 0) if others else None
+    strategy = t(STRATEGY_WORDS[result.route_strategy], lang)
+    if runner is None:
+        head = t("route.reason.only_one", lang, strategy=strategy)
+    else:
+        dkm = (runner.total_distance_m - best.total_distance_m) / 1000
+        dmin = (runner.total_duration_s - best.total_duration_s) / 60
+        head = t(
+            "route.reason.best",
+            lang,
+            strategy=strategy,
+            distance=_delta(dkm, "km", lang),
+            time=_delta(dmin, "min", lang),
+        )
+    opt = result.optimizer
+    if opt is None:
+        return head
+    if opt.exact:
+        tail = t("route.reason.exact", lang, n=opt.orders_evaluated or 1)
+    else:
+        tail = t("route.reason.heuristic", lang)
+    return t("route.reason.joined", lang, reason=head, search=tail)
+
+
+def summary_words(result: RoutePlanResult, lang: str) -> str:
+    """One sentence: the order, the totals, how and with which figures."""
+    best = result.best_route
+    return t(
+        "route.summary",
+        lang,
+        stops=len(result.resolved_stops),
+        km=f"{best.total_distance_m / 1000:.1f}",
+        minutes=f"{best.total_duration_s / 60:.0f}",
+        transport=t(TRANSPORT_WORDS[result.transport_mode], lang),
+        source=source_words(result.metric_source, lang),
+    )
+
+
+# --- warnings ------------------------------------------------------------------------------------------------------
+
+_WHO = r"(?P<who>(?:stop \d+|origin|destination) '.+?')"
+
+
+def _who(text: str, lang: str) -> str:
+    """``stop 3 'x'`` / ``origin 'x'`` / ``destination 'x'`` in words."""
+    m = re.fullmatch(r"(?:stop (?P<n>\d+)|(?P<role>origin|destination)) '(?P<name>.+)'", text)
+    if m is None:
+        return text
+    if m["n"]:
+        return t("route.who.stop", lang, n=m["n"], name=m["name"])
+    return t("route.who.origin" if m["role"] == "origin" else "route.who.destination", lang, name=m["name"])
+
+
+Words = Callable[[re.Match[str], str, Mapping[str, str]], str]
+
+
+def _simple(key: str, *fields: str) -> Words:
+    def word(m: re.Match[str], lang: str, names: Mapping[str, str]) -> str:
+        params = {f: names.get(m[f], m[f]) for f in fields}
+        if "who" in m.groupdict():
+            params["who"] = _who(m["who"], lang)
+        return t(key, lang, **params)
+
+    return word
+
+
+#: the shapes of the planner's warnings (core/route, core/geo) → their words; the first that matches is used
+WARNINGS: list[tuple[re.Pattern[str], Words]] = [
+    (re.compile(r"All distances and durations are offline estimates"), _simple("route.warning.offline_estimates")),
+    (
+        re.compile(r"Start position unknown \(current location without coordinates\)"),
+        _simple("route.warning.start_unknown"),
+    ),
+    (re.compile(_WHO + r" is a fuzzy match: resolved to '(?P<name>.+?)' \("), _simple("route.warning.fuzzy", "name")),
+    (
+        re.compile(_WHO + r" is ambiguous: '(?P<name>.+?)' \(\d+\) vs '(?P<alt>.+?)' \(\d+\); took the first"),
+        _simple("route.warning.ambiguous", "name", "alt"),
+    ),
+    (
+        re.compile(_WHO + r" matched (?P<n>\d+) places exactly; used '(?P<name>.+?)' \(also: (?P<others>.+)\)"),
+        _simple("route.warning.several_exact", "n", "name", "others"),
+    ),
+    (
+        re.compile(_WHO + r": house number not found, fell back to '(?P<name>.+?)' on '(?P<road>.+?)'"),
+        _simple("route.warning.house_number", "name", "road"),
+    ),
+    (
+        re.compile(_WHO + r": resolved only to the road '(?P<name>.+?)'"),
+        _simple("route.warning.road_level", "name"),
+    ),
+    (
+        re.compile(r"stops (?P<a>\d+) and (?P<b>\d+) resolve to the same place \('(?P<name>.+?)'\)"),
+        _simple("route.warning.same_place", "a", "b", "name"),
+    ),
+    (
+        re.compile(r"stop (?P<n>\d+) \('(?P<name>.+?)'\) is at the origin"),
+        _simple("route.warning.stop_at_origin", "n", "name"),
+    ),
+    (
+        re.compile(
+            r"Your start position \((?P<where>[-\d.,]+), longitude first\) is outside the region '(?P<region>.+?)', (?P<km>[\d.]+) km"
+        ),
+        _simple("route.warning.start_outside_region", "where", "region", "km"),
+    ),
+    (
+        re.compile(
+            r"(?P<name>.+?) is outside the road network of (?P<region>.+?); its legs are straight-line estimates"
+        ),
+        _simple("route.warning.off_network", "name", "region"),
+    ),
+    (
+        re.compile(r"route geometry (?P<a>.+?) → (?P<b>.+?) unavailable \("),
+        _simple("route.warning.geometry_missing", "a", "b"),
+    ),
+    (
+        re.compile(r"Walking: (?P<n>\d+) leg\(s\) of the best route are longer than (?P<km>[\d.]+) km"),
+        _simple("route.warning.long_walk", "n", "km"),
+    ),
+    (re.compile(r"personal_map needs an AMap POI id for every point"), _simple("route.warning.personal_map_no_ids")),
+    (
+        re.compile(r"The personal-map service .* needs the amap-mcp provider"),
+        _simple("route.warning.personal_map_needs_mcp"),
+    ),
+    (re.compile(r"The personal map could not be made"), _simple("route.warning.personal_map_failed")),
+    (re.compile(r"A personal map only imports the points into AMap"), _simple("route.warning.personal_map_note")),
+    (
+        re.compile(
+            r"The AMap app links take at most (?P<vias>\d+) via points, so they cover only the first (?P<covered>\d+) of (?P<total>\d+) stops"
+        ),
+        _simple("route.warning.app_link_vias", "vias", "covered", "total"),
+    ),
+    (re.compile(r"The first web link has no start point"), _simple("route.warning.web_no_start")),
+    (
+        re.compile(r"The browser route was split into (?P<n>\d+) consecutive web links"),
+        _simple("route.warning.web_split", "n"),
+    ),
+    (re.compile(r"Cycling links open AMap's ride mode"), _simple("route.warning.cycling_links")),
+    (re.compile(r"The navigation link could not be made"), _simple("route.warning.navigation_failed")),
+    (
+        re.compile(r".+ (?:could not answer \d+ of \d+ \w+ matrix pairs|unavailable \(.+\); used .+ instead)"),
+        _simple("route.warning.degraded"),
+    ),
+]
+
+
+def warning_words(warning: str, lang: str, names: Mapping[str, str] | None = None) -> tuple[str, bool]:
+    """``(sentence, known)``: the warning in ``lang`` when its shape is known (place labels in ``names`` are
+    replaced by their names in ``lang``); otherwise the core's English text (``en``) or a general sentence (``zh``)
+    with ``known=False``, so the page keeps the original in its details."""
+    for pattern, word in WARNINGS:
+        m = pattern.search(warning)
+        if m is not None:
+            return word(m, lang, names or {}), True
+    return (warning if lang == "en" else t("route.warning.unknown", lang)), False
