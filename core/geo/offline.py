@@ -35,6 +35,7 @@ _OTHER_CITY_PENALTY = 0.85
 _OTHER_NUMBER = 0.75  # the text says T3, 700号 or 北, the key another number or direction
 _NO_NUMBER = 0.92  # the text has a number or direction the key lacks (上海东站 for 上海站)
 _NOT_THAT_KIND = 0.85  # the text names a station, hotel or airport, the place is none
+_WRATIO_CUTOFF = 50.0  # below this a key cannot reach the resolver's fuzzy minimum (0.8 x 50 + 20 = 60)
 _PINYIN_CAP = 93.0  # a pinyin match is a guess at the characters: never as sure as the written name
 _PINYIN_MIN = 92.0  # loose pinyin keys this close are the same sounds give or take a typed letter
 _KINDS = {"station": {"station", "airport"}, "hotel": {"hotel"}, "airport": {"airport"}}
@@ -83,7 +84,8 @@ class OfflineProvider:
                 self._canon.setdefault(whole, []).append((idx, field))
                 if base and base not in (whole, key):
                     self._base.setdefault(base, []).append((idx, field))
-                for form in dict.fromkeys(f for f in (key, whole, base, spaced(value)) if f):
+                words = spaced(value) if field != "address" else ""  # word order matters in names only
+                for form in dict.fromkeys(f for f in (key, whole, base, words) if f):
                     self._choices.append(form)
                     self._choice_owner.append((idx, field))
                 if field in ("name", "alias"):
@@ -194,7 +196,9 @@ class OfflineProvider:
             if by_sound:  # pinyin: the same sounds or nearly, whole keys only (a fuzzy sound is another word)
                 found = process.extract(q, choices, scorer=fuzz.ratio, limit=limit, score_cutoff=_PINYIN_MIN)
             else:
-                found = process.extract(q, choices, scorer=fuzz.WRatio, limit=max(limit * 6, 30))
+                found = process.extract(
+                    q, choices, scorer=fuzz.WRatio, limit=max(limit * 6, 30), score_cutoff=_WRATIO_CUTOFF
+                )
             for key, score, pos in found:
                 idx, field = owners[pos]
                 if by_sound:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _PUNCT = re.compile(r"[\s\-_,，。.、;；:：'\"“”‘’()（）\[\]【】/\\·•|!?！？&＆#]+")
 _CITY_PREFIX = re.compile(r"^(中国)?(上海市|上海(?=市?[\u4e00-\u9fff]{1,3}区))")
@@ -73,6 +74,7 @@ def _terminal(match: re.Match[str]) -> str:
     return "t" + _CN_DIGIT.get(match.group(1), match.group(1))
 
 
+@lru_cache(maxsize=1 << 16)
 def canonical(text: str | None) -> str:
     """``normalize`` plus the words people vary: 国际机场 -> 机场, 火车站/高铁站/地铁站 -> 站, railway/metro
     station -> station, terminals (T1航站楼, 1号航站楼, 一号航站楼, Terminal 1) -> ``t1``; a metro line suffix
@@ -128,6 +130,7 @@ def has_cjk(text: str) -> bool:
 _LOOSE_SOUNDS = (("zh", "z"), ("ch", "c"), ("sh", "s"), ("ng", "n"))
 
 
+@lru_cache(maxsize=1 << 16)
 def pinyin_key(text: str) -> str:
     """Toneless pinyin of a key's Chinese characters, other characters kept ("豫园" -> "yuyuan", "虹桥t2" ->
     "hongqiaot2"); "" when the text has no Chinese. Homophone typos (豫圆, 静按寺) share the key of the real name."""
