@@ -99,7 +99,7 @@ def test_route_planner_in_browser(streamlit_server):
     with offline_page(streamlit_server, width=1440, height=1400) as run:
         page = run.page
         # Opening the page URL first also checks that app.py's navigation takes over.
-        page.goto(f"{streamlit_server}/route_planner?scenario={SCENARIO}")
+        page.goto(f"{streamlit_server}/route_planner?scenario={SCENARIO}&lang=en")
         load = page.locator(".st-key-load_scenario button")
         expect(load).to_be_visible()
         expect(page.locator(".st-key-region")).to_be_visible()  # the sidebar of app.py is there
@@ -119,7 +119,7 @@ def test_route_planner_in_browser(streamlit_server):
         expect(pins.first).to_be_visible()
         assert pins.count() >= 3  # start/stops/destination markers
 
-        page.get_by_text("Result 结果").evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.get_by_text("Result", exact=True).evaluate("e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(ARTIFACTS / "route_planner.png"))
         table.evaluate("e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(ARTIFACTS / "route_planner_details.png"))
@@ -152,7 +152,7 @@ def test_current_location_from_browser_and_map(streamlit_server):
             )
             page = context.new_page()
             page.set_default_timeout(UI_TIMEOUT_MS)
-            page.goto(f"{streamlit_server}/route_planner")
+            page.goto(f"{streamlit_server}/route_planner?lang=en")
             page.locator(".st-key-origin_mode").get_by_text("My current location").click()
 
             page.locator(".st-key-use_browser_location button").click()

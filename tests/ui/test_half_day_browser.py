@@ -30,7 +30,7 @@ def test_half_day_plan_reserve_and_cancel_in_browser(halfday_server):
 
     with offline_page(halfday_server, width=1600, height=1500) as run:
         page = run.page
-        page.goto(f"{halfday_server}/half_day")  # the page URL first: app.py's frame must take over
+        page.goto(f"{halfday_server}/half_day?lang=zh")  # the page URL first: app.py's frame must take over
         expect(page.locator(".st-key-region")).to_be_visible()
         page.locator(".st-key-hd_example_kids button").click()
         expect(page.locator(".st-key-hd_goal textarea")).to_have_value("明天下午带6岁的孩子去博物馆,再吃点本帮菜")

@@ -40,7 +40,7 @@ def test_itinerary_reserve_confirm_receipt_and_cancel_in_browser(served):
     base, service = served
     with offline_page(base, width=1440, height=1600) as run:
         page = run.page
-        page.goto(f"{base}/itinerary")
+        page.goto(f"{base}/itinerary?lang=en")  # the English words below
         page.locator(".st-key-trip_load button").click()
         loaded = page.get_by_text("Loaded demo trip")
         expect(loaded).to_be_visible()
