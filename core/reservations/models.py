@@ -80,3 +80,9 @@ class Outcome(BaseModel):
 
     reservation: Reservation
     replayed: bool = Field(default=False, description="the same idempotency key was confirmed before")
+    fee: float | None = Field(
+        default=None,
+        ge=0,
+        description="for a cancellation: the fee charged, by the policy at the moment it was cancelled (CNY); "
+        "None for a booking",
+    )

@@ -250,6 +250,11 @@ class ReservationService:
             return 0.0
         return round(reservation.quote.total * reservation.policy.fee_share, 2)
 
+    def _charged(self, reservation: Reservation) -> float | None:
+        """The fee of a cancelled reservation: its policy at the moment it was cancelled (None if it never was)."""
+        at = next((t.at for t in reversed(reservation.transitions) if t.to_status == "cancelled"), None)
+        return None if at is None else self._fee(reservation, at)
+
     def _issue(
         self, conn: Connection, user_id: str, reservation_id: str, action: str, now: datetime
     ) -> tuple[str, datetime]:
@@ -338,12 +343,13 @@ class ReservationService:
             raise _key_reused()
         found = self._load(conn, rid)
         assert found is not None
-        return Outcome(reservation=found, replayed=True)
+        return Outcome(reservation=found, replayed=True, fee=self._charged(found) if action == "cancel" else None)
 
     def _apply(self, conn: Connection, rid: str, action: str, now: datetime) -> Outcome:
         """Inside the confirming transaction: take the slot (or fail), or cancel and give the slot back."""
         current = self._load(conn, rid)
         assert current is not None
+        fee: float | None = None
         if action == "reserve":
             if self._take_slot(conn, current):
                 self._move(conn, rid, "pending", "confirmed", "confirmed by the user", now)
@@ -355,7 +361,7 @@ class ReservationService:
             self._release_slot(conn, current)
         final = self._load(conn, rid)
         assert final is not None
-        return Outcome(reservation=final)
+        return Outcome(reservation=final, fee=fee)
 
     def _slot_key(self, r: Reservation) -> dict[str, Any]:
         return {"item_id": r.item_id, "slot_date": r.date, "slot_time": r.time.strftime("%H:%M")}

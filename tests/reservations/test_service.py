@@ -123,6 +123,23 @@ def test_cancelling_is_its_own_dry_run_and_charges_what_the_policy_says(service)
     refused("NOT_CANCELLABLE", service.cancel_dry_run, "alice", dry.reservation.id)
 
 
+def test_the_outcome_carries_the_fee_charged_at_the_moment_of_cancelling(service):
+    # a booking's outcome has no fee; a cancellation's has the policy's fee at that moment, and a replay the same
+    dry = service.dry_run("alice", ask(THEATRE, at=time(18, 0), party=3, day=date(2026, 12, 2)))
+    booked = service.confirm("alice", dry.reservation.id, token=dry.token, idempotency_key="book", consent=True)
+    assert booked.fee is None
+    cancel = service.cancel_dry_run("alice", dry.reservation.id)
+    done = service.cancel("alice", dry.reservation.id, token=cancel.token, idempotency_key="c", consent=True)
+    assert done.fee == round(THEATRE.price_per_person * 3 * 0.5, 2) and done.fee > 0  # 33 h before: half the price
+    again = service.cancel("alice", dry.reservation.id, token=cancel.token, idempotency_key="c", consent=True)
+    assert again.replayed and again.fee == done.fee
+    # far enough ahead the cancellation is free: 0, not None
+    free = service.dry_run("alice", ask(RESTAURANT))
+    service.confirm("alice", free.reservation.id, token=free.token, idempotency_key="book2", consent=True)
+    token = service.cancel_dry_run("alice", free.reservation.id).token
+    assert service.cancel("alice", free.reservation.id, token=token, idempotency_key="c2", consent=True).fee == 0.0
+
+
 def test_nobody_reads_lists_or_cancels_another_users_reservation(service):
     dry = service.dry_run("alice", ask())
     service.confirm("alice", dry.reservation.id, token=dry.token, idempotency_key="a", consent=True)
