@@ -7,7 +7,11 @@ always labelled ``offline_estimate``: they are estimates, never presented as roa
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -56,6 +60,65 @@ def _district_forms(districts: Iterable[str]) -> dict[str, str]:
     return forms
 
 
+@dataclass
+class _Index:
+    """The gazetteer's look-up tables of one pack, built on the first look-up (a provider used only for its travel
+    estimates never pays for them) and shared by every provider on the same pack object."""
+
+    exact: dict[str, list[tuple[int, str]]] = dc_field(default_factory=dict)
+    canon: dict[str, list[tuple[int, str]]] = dc_field(default_factory=dict)
+    base: dict[str, list[tuple[int, str]]] = dc_field(default_factory=dict)  # a branch's name without "(…店)"
+    choices: list[str] = dc_field(default_factory=list)
+    choice_owner: list[tuple[int, str]] = dc_field(default_factory=list)
+    pinyin_choices: list[str] = dc_field(default_factory=list)
+    pinyin_owner: list[tuple[int, str]] = dc_field(default_factory=list)
+    districts: dict[str, str] = dc_field(default_factory=dict)
+
+
+_INDEXES: dict[int, tuple[weakref.ref[RegionPack], _Index]] = {}
+_INDEX_LOCK = threading.Lock()
+
+
+def _build_index(places: list[RegionPlace]) -> _Index:
+    ix = _Index()
+    for idx, place in enumerate(places):
+        fields = [("name", place.name_zh), ("name_en", place.name_en), ("address", place.address)]
+        fields += [("alias", a) for a in place.aliases]
+        if place.district and place.address.startswith(place.district):
+            fields.append(("address", place.address[len(place.district) :]))
+        for kind, value in fields:
+            key = normalize(value)
+            if not key:
+                continue
+            ix.exact.setdefault(key, []).append((idx, kind))
+            whole, base = canonical(value), canonical(base_name(value))
+            ix.canon.setdefault(whole, []).append((idx, kind))
+            if base and base not in (whole, key):
+                ix.base.setdefault(base, []).append((idx, kind))
+            words = spaced(value) if kind != "address" else ""  # word order matters in names only
+            for form in dict.fromkeys(f for f in (key, whole, base, words) if f):
+                ix.choices.append(form)
+                ix.choice_owner.append((idx, kind))
+            if kind in ("name", "alias"):
+                for py in dict.fromkeys(sound_key(pinyin_key(f)) for f in (key, base)):
+                    if py:
+                        ix.pinyin_choices.append(py)
+                        ix.pinyin_owner.append((idx, kind))
+    ix.districts = _district_forms(p.district for p in places)
+    return ix
+
+
+def _index_of(region: RegionPack, places: list[RegionPlace]) -> _Index:
+    with _INDEX_LOCK:
+        kept = _INDEXES.get(id(region))
+        if kept is not None and kept[0]() is region:
+            return kept[1]
+        ix = _build_index(places)
+        key = id(region)
+        _INDEXES[key] = (weakref.ref(region, lambda _: _INDEXES.pop(key, None)), ix)
+        return ix
+
+
 class OfflineProvider:
     name = "offline"
 
@@ -63,39 +126,15 @@ class OfflineProvider:
         self.region = region
         self._places = list(region.places)
         self._by_id = {p.id: p for p in self._places}
-        self._exact: dict[str, list[tuple[int, str]]] = {}
-        self._canon: dict[str, list[tuple[int, str]]] = {}
-        self._base: dict[str, list[tuple[int, str]]] = {}  # a branch's name without "(…店)": shared by siblings
-        self._choices: list[str] = []
-        self._choice_owner: list[tuple[int, str]] = []
-        self._pinyin_choices: list[str] = []
-        self._pinyin_owner: list[tuple[int, str]] = []
-        for idx, place in enumerate(self._places):
-            fields = [("name", place.name_zh), ("name_en", place.name_en), ("address", place.address)]
-            fields += [("alias", a) for a in place.aliases]
-            if place.district and place.address.startswith(place.district):
-                fields.append(("address", place.address[len(place.district) :]))
-            for field, value in fields:
-                key = normalize(value)
-                if not key:
-                    continue
-                self._exact.setdefault(key, []).append((idx, field))
-                whole, base = canonical(value), canonical(base_name(value))
-                self._canon.setdefault(whole, []).append((idx, field))
-                if base and base not in (whole, key):
-                    self._base.setdefault(base, []).append((idx, field))
-                words = spaced(value) if field != "address" else ""  # word order matters in names only
-                for form in dict.fromkeys(f for f in (key, whole, base, words) if f):
-                    self._choices.append(form)
-                    self._choice_owner.append((idx, field))
-                if field in ("name", "alias"):
-                    for py in dict.fromkeys(sound_key(pinyin_key(f)) for f in (key, base)):
-                        if py:
-                            self._pinyin_choices.append(py)
-                            self._pinyin_owner.append((idx, field))
+        self._ix: _Index | None = None
         self._city_keys = {normalize(c) for c in region.city_names()}
         self._city_prefixes = frozenset(self._city_keys | {k + "市" for k in self._city_keys if has_cjk(k)})
-        self._districts = _district_forms(p.district for p in self._places)
+
+    @property
+    def _index(self) -> _Index:
+        if self._ix is None:
+            self._ix = _index_of(self.region, self._places)
+        return self._ix
 
     # -- helpers -------------------------------------------------------------------------------
     def _city_ok(self, city: str | None) -> bool:
@@ -142,25 +181,25 @@ class OfflineProvider:
             return []
         norm = normalize(address)
         plain = [norm, strip_city_prefix(address), strip_city_names(norm, self._city_prefixes)]
-        found = self._hits(self._exact, plain)
+        found = self._hits(self._index.exact, plain)
         if found:
             return found
         forms = [canonical(k) for k in plain] + [canonical(base_name(address))]
-        found = self._hits(self._canon, forms)
+        found = self._hits(self._index.canon, forms)
         if found:
             return found
-        found = self._hits(self._base, forms)
+        found = self._hits(self._index.base, forms)
         if found:  # a branch's plain name ("来福士广场"): every other place whose name holds it is an answer too
-            key = next(k for k in forms if k in self._base)
+            key = next(k for k in forms if k in self._index.base)
             owners = {p.poi_id for p in found}
-            siblings = dict.fromkeys(idx for form, hits in self._canon.items() if key in form for idx, _ in hits)
+            siblings = dict.fromkeys(idx for form, hits in self._index.canon.items() if key in form for idx, _ in hits)
             found += [
                 self._to_place(self._places[i], level="exact", score=100.0, matched_on="name")
                 for i in siblings
                 if self._places[i].id not in owners
             ]
             return found
-        district = self._districts.get(strip_city_names(norm, self._city_prefixes))
+        district = self._index.districts.get(strip_city_names(norm, self._city_prefixes))
         if district:
             return self._district_places(district)
         return []
@@ -180,7 +219,8 @@ class OfflineProvider:
         by its pinyin (homophone typos), capped below a written match. A number that disagrees (T3 for T1, 7号
         for 700号) and a station asked for but a non-station found lower the score."""
         query = strip_city_prefix(keywords)
-        if not query or not self._choices:
+        ix = self._index
+        if not query or not ix.choices:
             return []
         penalty = 1.0 if self._city_ok(city) else _OTHER_CITY_PENALTY
         variants = dict.fromkeys(
@@ -215,12 +255,12 @@ class OfflineProvider:
                     best[idx] = (score, field)
 
         for q in variants:
-            consider(q, self._choices, self._choice_owner)
+            consider(q, ix.choices, ix.choice_owner)
             sound = sound_key(pinyin_key(q) if has_cjk(q) else q.replace(" ", ""))
             if sound:
-                consider(sound, self._pinyin_choices, self._pinyin_owner, by_sound=True)
+                consider(sound, ix.pinyin_choices, ix.pinyin_owner, by_sound=True)
                 if has_cjk(q):  # the pinyin of Chinese text against names written in pinyin ("Waitan")
-                    consider(sound, self._choices, self._choice_owner, by_sound=True)
+                    consider(sound, ix.choices, ix.choice_owner, by_sound=True)
         ranked = []
         for idx, (score, field) in best.items():
             place = self._places[idx]
