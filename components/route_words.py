@@ -11,7 +11,7 @@ the core wrote it in English and, in Chinese, as a general sentence that points 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -111,9 +111,13 @@ def order_text(result: RoutePlanResult, candidate: CandidateRoute | None, lang: 
 
 
 def label_names(result: RoutePlanResult, lang: str) -> dict[str, str]:
-    """The core's labels (what the user typed, the live start's label) → names in ``lang``: legs and warnings
-    carry labels."""
+    """The core's labels (what the user typed, the live start's label) and the places' found names → names in
+    ``lang``: legs and warnings carry them."""
     names: dict[str, str] = {}
+    points = [result.resolved_origin, *result.resolved_stops, result.resolved_destination]
+    for point in points:  # the names the provider gave (warnings quote them) in the chosen language
+        if point is not None:
+            names.setdefault(point.resolved_name, found_name(point, lang, result.region).shown)
     for cand in result.candidates:
         for label, name in zip(cand.full_order_labels, order_names(result, cand, lang), strict=False):
             names.setdefault(label, name.shown)
@@ -196,104 +200,119 @@ def _who(text: str, lang: str) -> str:
     return t("route.who.origin" if m["role"] == "origin" else "route.who.destination", lang, name=m["name"])
 
 
-Words = Callable[[re.Match[str], str, Mapping[str, str]], str]
-
-
-def _simple(key: str, *fields: str) -> Words:
-    def word(m: re.Match[str], lang: str, names: Mapping[str, str]) -> str:
-        params = {f: names.get(m[f], m[f]) for f in fields}
-        if "who" in m.groupdict():
-            params["who"] = _who(m["who"], lang)
-        return t(key, lang, **params)
-
-    return word
-
-
 #: the shapes of the planner's warnings (core/route, core/geo) → their words; the first that matches is used
-WARNINGS: list[tuple[re.Pattern[str], Words]] = [
-    (re.compile(r"All distances and durations are offline estimates"), _simple("route.warning.offline_estimates")),
+WARNINGS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [
+    (re.compile(r"All distances and durations are offline estimates"), "route.warning.offline_estimates", ()),
     (
         re.compile(r"Start position unknown \(current location without coordinates\)"),
-        _simple("route.warning.start_unknown"),
+        "route.warning.start_unknown",
+        (),
     ),
-    (re.compile(_WHO + r" is a fuzzy match: resolved to '(?P<name>.+?)' \("), _simple("route.warning.fuzzy", "name")),
+    (re.compile(_WHO + r" is a fuzzy match: resolved to '(?P<name>.+?)' \("), "route.warning.fuzzy", ("name",)),
     (
         re.compile(_WHO + r" is ambiguous: '(?P<name>.+?)' \(\d+\) vs '(?P<alt>.+?)' \(\d+\); took the first"),
-        _simple("route.warning.ambiguous", "name", "alt"),
+        "route.warning.ambiguous",
+        ("name", "alt"),
     ),
     (
         re.compile(_WHO + r" matched (?P<n>\d+) places exactly; used '(?P<name>.+?)' \(also: (?P<others>.+)\)"),
-        _simple("route.warning.several_exact", "n", "name", "others"),
+        "route.warning.several_exact",
+        ("n", "name", "others"),
     ),
     (
         re.compile(_WHO + r": house number not found, fell back to '(?P<name>.+?)' on '(?P<road>.+?)'"),
-        _simple("route.warning.house_number", "name", "road"),
+        "route.warning.house_number",
+        ("name", "road"),
     ),
     (
         re.compile(_WHO + r": resolved only to the road '(?P<name>.+?)'"),
-        _simple("route.warning.road_level", "name"),
+        "route.warning.road_level",
+        ("name",),
     ),
     (
         re.compile(r"stops (?P<a>\d+) and (?P<b>\d+) resolve to the same place \('(?P<name>.+?)'\)"),
-        _simple("route.warning.same_place", "a", "b", "name"),
+        "route.warning.same_place",
+        ("a", "b", "name"),
     ),
     (
         re.compile(r"stop (?P<n>\d+) \('(?P<name>.+?)'\) is at the origin"),
-        _simple("route.warning.stop_at_origin", "n", "name"),
+        "route.warning.stop_at_origin",
+        ("n", "name"),
     ),
     (
         re.compile(
             r"Your start position \((?P<where>[-\d.,]+), longitude first\) is outside the region '(?P<region>.+?)', (?P<km>[\d.]+) km"
         ),
-        _simple("route.warning.start_outside_region", "where", "region", "km"),
+        "route.warning.start_outside_region",
+        ("where", "region", "km"),
     ),
     (
         re.compile(
             r"(?P<name>.+?) is outside the road network of (?P<region>.+?); its legs are straight-line estimates"
         ),
-        _simple("route.warning.off_network", "name", "region"),
+        "route.warning.off_network",
+        ("name", "region"),
     ),
     (
         re.compile(r"route geometry (?P<a>.+?) → (?P<b>.+?) unavailable \("),
-        _simple("route.warning.geometry_missing", "a", "b"),
+        "route.warning.geometry_missing",
+        ("a", "b"),
     ),
     (
         re.compile(r"Walking: (?P<n>\d+) leg\(s\) of the best route are longer than (?P<km>[\d.]+) km"),
-        _simple("route.warning.long_walk", "n", "km"),
+        "route.warning.long_walk",
+        ("n", "km"),
     ),
-    (re.compile(r"personal_map needs an AMap POI id for every point"), _simple("route.warning.personal_map_no_ids")),
+    (re.compile(r"personal_map needs an AMap POI id for every point"), "route.warning.personal_map_no_ids", ()),
     (
         re.compile(r"The personal-map service .* needs the amap-mcp provider"),
-        _simple("route.warning.personal_map_needs_mcp"),
+        "route.warning.personal_map_needs_mcp",
+        (),
     ),
-    (re.compile(r"The personal map could not be made"), _simple("route.warning.personal_map_failed")),
-    (re.compile(r"A personal map only imports the points into AMap"), _simple("route.warning.personal_map_note")),
+    (re.compile(r"The personal map could not be made"), "route.warning.personal_map_failed", ()),
+    (re.compile(r"A personal map only imports the points into AMap"), "route.warning.personal_map_note", ()),
     (
         re.compile(
             r"The AMap app links take at most (?P<vias>\d+) via points, so they cover only the first (?P<covered>\d+) of (?P<total>\d+) stops"
         ),
-        _simple("route.warning.app_link_vias", "vias", "covered", "total"),
+        "route.warning.app_link_vias",
+        ("vias", "covered", "total"),
     ),
-    (re.compile(r"The first web link has no start point"), _simple("route.warning.web_no_start")),
+    (re.compile(r"The first web link has no start point"), "route.warning.web_no_start", ()),
     (
         re.compile(r"The browser route was split into (?P<n>\d+) consecutive web links"),
-        _simple("route.warning.web_split", "n"),
+        "route.warning.web_split",
+        ("n",),
     ),
-    (re.compile(r"Cycling links open AMap's ride mode"), _simple("route.warning.cycling_links")),
-    (re.compile(r"The navigation link could not be made"), _simple("route.warning.navigation_failed")),
+    (re.compile(r"Cycling links open AMap's ride mode"), "route.warning.cycling_links", ()),
+    (re.compile(r"The navigation link could not be made"), "route.warning.navigation_failed", ()),
     (
         re.compile(r".+ (?:could not answer \d+ of \d+ \w+ matrix pairs|unavailable \(.+\); used .+ instead)"),
-        _simple("route.warning.degraded"),
+        "route.warning.degraded",
+        (),
     ),
 ]
+
+
+def warning_key(warning: str) -> tuple[str, re.Match[str]] | None:
+    """The catalog key of a warning of a known shape, with its match; None for any other."""
+    for pattern, key, _ in WARNINGS:
+        m = pattern.search(warning)
+        if m is not None:
+            return key, m
+    return None
 
 
 def warning_words(warning: str, lang: str, names: Mapping[str, str] | None = None) -> tuple[str, bool]:
     """``(sentence, known)``: the warning in ``lang`` when its shape is known (place labels in ``names`` are
     replaced by their names in ``lang``); otherwise the core's English text (``en``) or a general sentence (``zh``)
     with ``known=False``, so the page keeps the original in its details."""
-    for pattern, word in WARNINGS:
+    for pattern, key, fields in WARNINGS:
         m = pattern.search(warning)
-        if m is not None:
-            return word(m, lang, names or {}), True
+        if m is None:
+            continue
+        params = {f: (names or {}).get(m[f], m[f]) for f in fields}
+        if "who" in m.groupdict():
+            params["who"] = _who(m["who"], lang)
+        return t(key, lang, **params), True
     return (warning if lang == "en" else t("route.warning.unknown", lang)), False

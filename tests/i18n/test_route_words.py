@@ -1,0 +1,136 @@
+"""The route planner's result in words (components/route_words.py) on real offline plans: every warning the planner
+gives for these trips has its sentence in both languages, place names follow the language, and the summary and
+the reason carry the plan's own figures."""
+
+from __future__ import annotations
+
+import re
+
+from components.route_words import (
+    found_name,
+    order_text,
+    point_name,
+    summary_words,
+    warning_key,
+    warning_words,
+    why_words,
+)
+from core.geo.registry import make_provider
+from core.models.route import RawStop, RoutePlanRequest
+from core.packs.loader import load_region
+from core.route.planner import plan_route
+from core.route.scenarios import list_scenarios
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+SCENARIOS = {s.id: s for s in list_scenarios()}
+
+
+def plan(request: RoutePlanRequest, region: str = "shanghai"):
+    return plan_route(request, provider=make_provider("offline", region=region))
+
+
+def variants() -> list[tuple[str, RoutePlanRequest, str]]:
+    """The demo scenarios and a few changes that make the planner warn about other things."""
+    day = SCENARIOS["sightseeing-day"].request
+    errands = SCENARIOS["my-location-errands"].request
+    airport = SCENARIOS["airport-run"].request
+    found = [(s.id, s.request, s.region) for s in SCENARIOS.values()]
+    found += [
+        ("walking-airport", airport.model_copy(update={"transport_mode": "walking"}), "shanghai"),
+        (
+            "typo",
+            day.model_copy(update={"stops": [RawStop(address="豫圆"), RawStop(address="Tianzifnag")]}),
+            "shanghai",
+        ),
+        ("cycling-day", day.model_copy(update={"transport_mode": "cycling"}), "shanghai"),
+        ("personal-map", day.model_copy(update={"deep_link_mode": "personal_map"}), "shanghai"),
+        ("no-position", errands.model_copy(update={"origin_lon": None, "origin_lat": None}), "shanghai"),
+        ("far-position", errands.model_copy(update={"origin_lon": 116.4, "origin_lat": 39.9}), "shanghai"),
+    ]
+    return found
+
+
+def test_every_warning_of_these_plans_has_words_in_both_languages():
+    kinds = set()
+    for name, request, region in variants():
+        for warning in plan(request, region).warnings:
+            zh, known_zh = warning_words(warning, "zh")
+            en, known_en = warning_words(warning, "en")
+            assert known_zh and known_en, (name, warning)
+            assert CJK.search(zh) and zh != en
+            assert not re.search(r"offline_estimate|route_plan|personal_map|\(source:", en + zh), (en, zh)
+            kinds.add(warning_key(warning)[0])
+    assert {  # what these trips make the planner say, each in words
+        "route.warning.offline_estimates",
+        "route.warning.fuzzy",
+        "route.warning.web_split",
+        "route.warning.long_walk",
+        "route.warning.cycling_links",
+        "route.warning.personal_map_note",
+        "route.warning.personal_map_no_ids",
+        "route.warning.web_no_start",
+        "route.warning.start_unknown",
+        "route.warning.start_outside_region",
+    } <= kinds, kinds
+
+
+def test_a_warning_of_an_unknown_shape_stays_in_english_and_is_general_in_chinese():
+    assert warning_words("Something new happened", "en") == ("Something new happened", False)
+    text, known = warning_words("Something new happened", "zh")
+    assert not known and CJK.search(text) and "Something" not in text
+
+
+def test_the_start_without_a_position_is_said_in_words():
+    result = plan(SCENARIOS["my-location-errands"].request.model_copy(update={"origin_lon": None, "origin_lat": None}))
+    sentences = [warning_words(w, "en")[0] for w in result.warnings]
+    assert any(s.startswith("Start position unknown (current location without coordinates)") for s in sentences)
+    assert any("当前定位" in warning_words(w, "zh")[0] for w in result.warnings)
+
+
+def test_place_names_follow_the_language_and_the_other_is_kept_for_the_tooltip():
+    result = plan(SCENARIOS["sightseeing-day"].request)
+    pack = {p.id: p for p in load_region("shanghai").places}
+    for point in [result.resolved_origin, *result.resolved_stops, result.resolved_destination]:
+        place = pack[point.poi_id]
+        assert found_name(point, "en", "shanghai").shown == place.name_en
+        assert found_name(point, "en", "shanghai").other == place.name_zh
+        assert point_name(point, "zh", "shanghai").shown == place.name_zh
+        assert point_name(point, "zh", "shanghai").other == place.name_en
+    english = order_text(result, result.best_route, "en").split(" → ")
+    assert len(english) == len(result.best_route.full_order_labels) and not any(CJK.search(n) for n in english)
+    # a point that is not one of the pack's places keeps the name the user typed
+    outside = result.resolved_stops[0].model_copy(update={"poi_id": None, "input_name": "Grandma's flat"})
+    assert point_name(outside, "zh", "shanghai").shown == "Grandma's flat"
+
+
+def test_the_summary_and_the_reason_carry_the_plans_figures():
+    result = plan(SCENARIOS["delivery-round"].request)
+    best = result.best_route
+    km = f"{best.total_distance_m / 1000:.1f}"
+    assert f"{km} km" in summary_words(result, "en") and f"{km} 公里" in summary_words(result, "zh")
+    runner = min((c for i, c in enumerate(result.candidates) if i != result.best_index), key=lambda c: c.rank or 0)
+    shorter = (runner.total_distance_m - best.total_distance_m) / 1000
+    assert shorter >= 0
+    why = why_words(result, "en")
+    assert why.startswith("Best by the “Shortest distance” strategy")
+    if shorter >= 0.05:
+        assert f"{shorter:.1f} km shorter" in why
+    assert (f"All {best_orders(result)} orders were compared." in why) == result.optimizer.exact
+    assert "里程最短" in why_words(result, "zh")
+
+
+def best_orders(result) -> int:
+    return result.optimizer.orders_evaluated or 1
+
+
+def test_a_fuzzy_match_names_the_place_found_in_the_chosen_language():
+    from components.route_words import label_names
+
+    day = SCENARIOS["sightseeing-day"].request
+    result = plan(day.model_copy(update={"stops": [RawStop(address="豫圆")]}))
+    [fuzzy] = [w for w in result.warnings if warning_key(w)[0] == "route.warning.fuzzy"]
+    yu = load_region("shanghai").place_by_id(result.resolved_stops[0].poi_id)
+    en = warning_words(fuzzy, "en", label_names(result, "en"))[0]
+    zh = warning_words(fuzzy, "zh", label_names(result, "zh"))[0]
+    assert en == f"Stop 1 '豫圆' is an approximate match: found {yu.name_en} — check it."
+    assert zh == f"第 1 个途经点“豫圆”是近似匹配,找到的是 {yu.name_zh},请核对。"
