@@ -218,7 +218,8 @@ def resolve_point(
                 if any(_distinct(top, p) for p in geo[1:]):
                     raise _ambiguous(who, _choice(field_name, query, "several_exact", [(p.score, p) for p in geo]))
                 others = ", ".join(p.name for p in geo[1:3])
-                warnings.append(f"{who} matched {len(geo)} places at one spot; used '{top.name}' (also: {others})")
+                # the same words as before issue 12 (the pages word this warning by its shape); now they lie at one spot
+                warnings.append(f"{who} matched {len(geo)} places exactly; used '{top.name}' (also: {others})")
                 note += f"; {len(geo)} exact matches at one spot, first taken"
             return make(top, "geo", note, top.score)
         if top.level == "road" and coarse is None:

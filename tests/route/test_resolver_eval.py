@@ -128,7 +128,8 @@ def test_places_at_one_spot_are_taken_with_a_warning_not_asked(helsinki):
     # the railway station is mapped twice in OpenStreetMap (19 m apart): one spot, one answer
     res = stop("Helsingin päärautatieasema", helsinki)
     assert res.point.poi_id in {"hel-w122595198", "hel-n25389429"}
-    assert any("at one spot" in w for w in res.warnings)
+    assert any("matched 2 places exactly" in w for w in res.warnings)
+    assert "at one spot" in res.point.confidence_note
 
 
 def test_one_chain_s_branches_are_a_choice(helsinki):
