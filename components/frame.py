@@ -4,6 +4,7 @@ cached look-ups behind them (region packs, providers)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -40,19 +41,32 @@ def set_region(region: str) -> None:
     _keep("region")
 
 
-@st.cache_data(show_spinner=False)
+def _data_dir() -> str:
+    """The cached look-ups below are keyed by the data folder too: a process (a test session) may switch it."""
+    return str(get_settings().data_dir)
+
+
 def cached_regions() -> list[str]:
+    return _regions(_data_dir())
+
+
+@st.cache_data(show_spinner=False)
+def _regions(data_dir: str) -> list[str]:
     from core.packs.loader import list_regions
 
-    return list(list_regions())
+    return list(list_regions(Path(data_dir)))
+
+
+def cached_region_info(name: str) -> dict[str, Any]:
+    """Small facts about a region pack: display names, centre (lon, lat), city."""
+    return _region_info(name, _data_dir())
 
 
 @st.cache_data(show_spinner=False)
-def cached_region_info(name: str) -> dict[str, Any]:
-    """Small facts about a region pack: display names, centre (lon, lat), city."""
+def _region_info(name: str, data_dir: str) -> dict[str, Any]:
     from core.packs.loader import load_region
 
-    pack = load_region(name)
+    pack = load_region(name, Path(data_dir))
     return {
         "name": pack.name,
         "display_name": dict(pack.display_name),
@@ -66,8 +80,12 @@ def cached_region_info(name: str) -> dict[str, Any]:
     }
 
 
-@st.cache_data(show_spinner=False)
 def cached_providers(region: str) -> list[str]:
+    return _providers(region, _data_dir())
+
+
+@st.cache_data(show_spinner=False)
+def _providers(region: str, data_dir: str) -> list[str]:
     from core.geo.registry import available_providers
 
     return list(available_providers(region=region))
@@ -138,9 +156,13 @@ def region_facts(name: str, lang: str | None = None) -> str:
     return line + date + (f"\n\n{cover}" if cover else "")
 
 
-@st.cache_resource(show_spinner=False)
 def cached_provider(name: str, region: str) -> MapServices:
-    """One provider (with its response cache and call counters) per (name, region)."""
+    """One provider (with its response cache and call counters) per (name, region) and data folder."""
+    return _provider(name, region, _data_dir())
+
+
+@st.cache_resource(show_spinner=False)
+def _provider(name: str, region: str, data_dir: str) -> MapServices:
     from core.geo.registry import make_provider
 
     return make_provider(name, region=region, settings=get_settings())
