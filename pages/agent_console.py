@@ -35,6 +35,8 @@ state.setdefault("agent_history", [])
 # the dashboard's identity, shared by every page: reservations made on other pages are this user's here too
 USER = dashboard_user()
 
+#: how many of the session's earlier messages go with each request
+RECENT_MESSAGES = 5
 #: what each confirmation button does, in words (never the action's name)
 CONFIRM_LABELS = {
     "reservations.confirm": ("确认预订", "Confirm booking"),
@@ -60,9 +62,11 @@ def _run(message: str, **extra) -> None:
     }
     options.update(extra.pop("options", {}))
     provider, _ = active_provider()  # the region and provider chosen in the sidebar
+    # the session's last few user messages: a hint beside the agent's own record of a booking it asked about
+    recent = {"recent_messages": [turn["message"] for turn in state.agent_history[-RECENT_MESSAGES:]]}
     with progress_box("Routing") as box:
         resp = route_and_run(
-            {"message": message, "user_id": USER, "options": options, **extra},
+            {"message": message, "user_id": USER, "options": options, "conversation_context": recent, **extra},
             provider=provider,
             progress=lambda status, _message: box.update(f"{STATUS_ICON.get(status, '')} {status}"),
         )

@@ -131,23 +131,6 @@ def asked_category(text: str) -> str | None:
     return None
 
 
-def bookable_of(pack: RegionPack, category: str | None, *, limit: int = 5) -> list[BookableItem]:
-    """A few bookable items of a kind to choose from, the best rated first (the pack's ratings); with no kind, the
-    best of each kind."""
-
-    def rating(item: BookableItem) -> float:
-        place = pack.place_by_id(item.id)
-        return -(place.rating or 0.0) if place else 0.0
-
-    ranked = sorted(catalogue(pack), key=lambda i: (rating(i), i.id))
-    if category is not None:
-        return [i for i in ranked if i.category == category][:limit]
-    firsts: dict[str, BookableItem] = {}
-    for i in ranked:
-        firsts.setdefault(i.category, i)
-    return list(firsts.values())[:limit]
-
-
 # --- the date --------------------------------------------------------------------------------------
 _WEEKDAYS_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _WEEKDAYS_EN = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}

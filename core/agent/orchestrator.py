@@ -18,6 +18,7 @@ from core.agent.actions.catalog import default_registry
 from core.agent.actions.registry import ActionRegistry
 from core.agent.actions.spec import ActionError
 from core.agent.browse import BrowserExecutor
+from core.agent.flows import booking_followup
 from core.agent.flows.browse import run_browse
 from core.agent.flows.commit import run_commit_request
 from core.agent.flows.conditional import run_conditional
@@ -126,6 +127,7 @@ def route_and_run(
         arbiter=arbiter,
         recent_messages=request.conversation_context.recent_messages,
     )
+    decision = booking_followup.reroute(decision, ctx)  # an answer to the user's pending booking continues it
     telemetry.router_decision(
         route=decision.output.route,
         confidence=decision.output.confidence,

@@ -38,6 +38,7 @@ RESERVATION_INTENTS = ("book", "cancel", "list")
 POLICY_HARD_RULE = "ROUTER_HARD_RULE"
 POLICY_SCORE = "ROUTER_FEATURE_SCORE"
 POLICY_LLM = "ROUTER_LLM_ARBITRATION"
+POLICY_FOLLOWUP = "BOOKING_FOLLOWUP"
 
 
 @dataclass
@@ -520,6 +521,26 @@ def _finish(
         error_code=error_code,
         question_kind=kind,
     )
+
+
+def as_booking(decision: RouterDecision, *, options: AgentOptions, settings: Settings) -> RouterDecision:
+    """The same message routed as a booking: it answers the question a pending booking asked
+    (core/agent/flows/booking_followup.py decides that from the user's server-side state)."""
+    out = _finish(
+        decision.features,
+        "SYSTEM2_REASONING",
+        0.9,
+        ["HIGH_RISK_ACTION"],
+        ["places", "commit"],
+        "book",
+        POLICY_FOLLOWUP,
+        "PENDING_BOOKING_FOLLOWUP",
+        options,
+        settings,
+        consent=True,
+    )
+    out.router_ms = decision.router_ms
+    return out
 
 
 def route(message: str, **kwargs: Any) -> RouterOutput:

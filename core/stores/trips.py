@@ -2,10 +2,10 @@
 
 ``OMNI_DB_URL`` selects the database, the one the reservation service uses (core/stores/db.py): SQLite by default
 (``sqlite:///ABSOLUTE/PATH`` or ``sqlite:///:memory:``), PostgreSQL when a team shares one. The schema is
-Alembic revision 0002 (core/reservations/migrations/versions/0002_trips.py), applied when the store opens; a file
-the earlier raw SQLite store made is migrated, its rows kept. Every write is one transaction (``BEGIN IMMEDIATE``
-on SQLite), and a dry run is consumed by one conditional UPDATE that matches only an unused row, so a
-confirmation id can never commit twice, across threads and processes alike.
+Alembic revision 0002 (core/reservations/migrations/versions/0002_trips.py; 0004 adds the agent's pending bookings),
+applied when the store opens; a file the earlier raw SQLite store made is migrated, its rows kept. Every write is
+one transaction (``BEGIN IMMEDIATE`` on SQLite), and a dry run is consumed by one conditional UPDATE that matches
+only an unused row, so a confirmation id can never commit twice, across threads and processes alike.
 """
 
 from __future__ import annotations
@@ -77,6 +77,15 @@ commitments = sa.Table(
     sa.Column("detail_json", sa.Text),
     sa.Column("at", sa.String(40)),
 )
+#: revision 0004: one pending booking per user (what the agent asked them to complete), with an expiry
+pending_bookings = sa.Table(
+    "agent_pending_bookings",
+    metadata,
+    sa.Column("user_id", sa.String(120), primary_key=True),
+    sa.Column("facts_json", sa.Text),
+    sa.Column("created_at", sa.Float),
+    sa.Column("expires_at", sa.Float),
+)
 #: what ``list_commitments`` returns of a row (all but ``seq``), beside the parsed ``detail``
 COMMITMENT_FIELDS = tuple(c for c in commitments.c if c.name != "seq")
 
@@ -129,6 +138,15 @@ class DryRunRecord(BaseModel):
     created_at: float
     expires_at: float
     used_at: float | None = None
+
+
+class PendingBooking(BaseModel):
+    """What a person has said so far about a booking the agent asked them to complete (server-side, per user)."""
+
+    user_id: str
+    facts: dict[str, Any]
+    created_at: float
+    expires_at: float
 
 
 class DryRunAlreadyCommitted(InputError):
@@ -368,6 +386,43 @@ class TripStore:
             sa.select(*COMMITMENT_FIELDS).where(commitments.c.user_id == user_id).order_by(commitments.c.seq)
         )
         return [dict(r) | {"detail": json.loads(r["detail_json"])} for r in rows]
+
+    # --- the agent's pending booking (one per user, forgotten after its time to live) ---------------------
+    def hold_pending_booking(self, *, user_id: str, facts: dict[str, Any], now: float, ttl_s: float) -> PendingBooking:
+        """Keep (replace) the user's pending booking until ``now + ttl_s``."""
+        rec = PendingBooking(user_id=user_id, facts=facts, created_at=now, expires_at=now + ttl_s)
+        with db.transaction(self.engine) as conn:
+            conn.execute(pending_bookings.delete().where(pending_bookings.c.user_id == user_id))
+            conn.execute(
+                pending_bookings.insert().values(
+                    user_id=user_id, facts_json=_json(facts), created_at=now, expires_at=rec.expires_at
+                )
+            )
+        return rec
+
+    def pending_booking(self, user_id: str, *, now: float) -> PendingBooking | None:
+        """The user's pending booking if it has not expired; an expired one is deleted (forgotten)."""
+        with db.transaction(self.engine) as conn:
+            row = (
+                conn.execute(sa.select(pending_bookings).where(pending_bookings.c.user_id == user_id))
+                .mappings()
+                .first()
+            )
+            if row is None:
+                return None
+            if row["expires_at"] <= now:
+                conn.execute(pending_bookings.delete().where(pending_bookings.c.user_id == user_id))
+                return None
+        return PendingBooking(
+            user_id=row["user_id"],
+            facts=json.loads(row["facts_json"]),
+            created_at=row["created_at"],
+            expires_at=row["expires_at"],
+        )
+
+    def drop_pending_booking(self, user_id: str) -> None:
+        with db.transaction(self.engine) as conn:
+            conn.execute(pending_bookings.delete().where(pending_bookings.c.user_id == user_id))
 
 
 _STORES: dict[str, TripStore] = {}

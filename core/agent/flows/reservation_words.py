@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date, time
 from typing import Any
 
+from core.agent.venue_fit import FitHints, Suggestions
 from core.packs.loader import RegionPack
 from core.reservations.catalog import BookableItem
 from core.reservations.models import CancellationPolicy, Quote, Reservation
@@ -129,6 +130,69 @@ def choices(items: list[BookableItem], zh: bool, pack: RegionPack | None = None)
         else:
             parts.append(f"{name}（人均{money(p)}）" if zh else f"{name} ({money(p)} per person)")
     return "、".join(parts) if zh else "; ".join(parts)
+
+
+def choices_source(items: list[BookableItem], pack: RegionPack, zh: bool) -> str:
+    """Where the prices in a list of choices come from (the pack), and which have none."""
+    if not any(i.price_per_person is not None for i in items):
+        return "（资料包里没有这些场所的价格）" if zh else "(the region pack has no prices for these)"
+    region = pack.display_name.get("zh" if zh else "en", pack.city)
+    return f"（人均价格来源：{region}区域资料包）" if zh else f"(prices per person: the {region} region pack)"
+
+
+_CUISINE = {
+    "shanghainese": ("本帮菜", "Shanghainese food"),
+    "cantonese": ("粤菜", "Cantonese food"),
+    "dim_sum": ("早茶点心", "dim sum"),
+    "huaiyang": ("淮扬菜", "Huaiyang food"),
+    "sichuan": ("川菜", "Sichuan food"),
+    "hunan": ("湘菜", "Hunan food"),
+    "yunnan": ("云南菜", "Yunnan food"),
+    "beijing": ("北京菜", "Beijing food"),
+    "noodles": ("面馆", "noodles"),
+    "dumplings": ("小笼、生煎、汤包", "dumplings"),
+    "snacks": ("小吃", "snacks"),
+    "seafood": ("海鲜", "seafood"),
+    "hotpot": ("火锅", "hotpot"),
+    "western": ("西餐", "Western food"),
+    "french": ("法餐", "French food"),
+    "italian": ("意大利菜", "Italian food"),
+    "japanese": ("日料", "Japanese food"),
+    "bar": ("酒吧", "bars"),
+}
+
+
+def cuisine_text(codes: list[str], zh: bool) -> str:
+    names = [_CUISINE.get(c, (c, c))[0 if zh else 1] for c in codes]
+    return "、".join(names) if zh else " or ".join(names)
+
+
+def fit_notes(found: Suggestions, hints: FitHints, zh: bool) -> list[str]:
+    """What the offered venues were chosen by, and what of the request could not be met."""
+    notes = []
+    if found.cuisine_unmatched:
+        what = cuisine_text(hints.cuisines, zh)
+        notes.append(f"没有可以预订的{what}。" if zh else f"No place serving {what} takes bookings here.")
+    if found.price_unmatched:
+        notes.append("没有符合这个价位的，下面是其他价位的。" if zh else "None fits that price; here are other prices.")
+    elif hints.cheap and found.median_price is not None:
+        m = money(found.median_price)
+        notes.append(
+            f"按人均价格低于 {m}（这些场所的中位数）挑选。"
+            if zh
+            else f"Chosen for a price per person under {m} (the median of these places)."
+        )
+    elif hints.cap is not None:
+        m = money(hints.cap)
+        notes.append(f"按人均不超过 {m} 挑选。" if zh else f"Chosen for at most {m} per person.")
+    elif hints.dear and found.median_price is not None:
+        m = money(found.median_price)
+        notes.append(
+            f"按人均价格不低于 {m}（这些场所的中位数）挑选。"
+            if zh
+            else f"Chosen for a price per person of at least {m} (the median of these places)."
+        )
+    return notes
 
 
 def status_text(r: Reservation, zh: bool) -> str:

@@ -16,12 +16,15 @@ from zoneinfo import ZoneInfo
 
 from core.agent import fastpath
 from core.agent.actions.registry import ActionRegistry
-from core.agent.booking import BookingSlots, bookable_of, booking_slots, pick_reading
+from core.agent.booking import BookingSlots, booking_slots, pick_reading
 from core.agent.features import normalize_message, strip_negated
+from core.agent.flows import booking_followup as followup
 from core.agent.flows import reservation_words as words
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_GATE, act, guard, issue_dry_run
+from core.agent.venue_fit import fit_hints, suggest
+from core.errors import InputError
 from core.models.agent import AgentState
 from core.reservations.catalog import catalogue, item_for
 from core.reservations.models import DryRun, Reservation
@@ -58,19 +61,30 @@ def _ask(state: AgentState, text: str, *, reason: str, missing: list[str] | None
 
 # --- book ------------------------------------------------------------------------------------------
 def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = _zh(state)
+    """A booking from this message, or from the user's pending booking with this message's facts joined
+    (flows/booking_followup.py); whatever is asked for is remembered, a dry run forgets it."""
     guard(state, ctx, action="reservations.dry_run")
     state.react.step += 1
+    joined = ctx.cache.get(followup.CACHE_KEY)
+    if isinstance(joined, InputError):  # a follow-up whose fact is wrong ("2月30日"): said by the orchestrator
+        raise joined
+    if joined is not None:
+        zh, slots, offered = joined.zh, joined.slots, joined.options
+        log_decision(state, action="reservations.dry_run", reason_code="PENDING_BOOKING_CONTINUED",
+                     policy_id=followup.POLICY, facts={"added": joined.added, "pending_age_s": joined.age_s})  # fmt: skip
+    else:
+        zh, slots, offered = _zh(state), _slots(state, ctx), []
     pack = ctx.provider.region
-    slots = _slots(state, ctx)
     if len(slots.venues) > 1:
         named = [words.name_of(pack, v.id, v.name, zh) for v in slots.venues]
         names = "、".join(named) if zh else ", ".join(named)
         _ask(state, f"你提到了 {names}，要预订哪一家？" if zh else f"You named {names}; which one should I book?",
              reason="AMBIGUOUS_VENUE", missing=["item"])  # fmt: skip
+        followup.remember(ctx, slots.model_copy(update={"venues": []}), zh=zh, options=[v.id for v in slots.venues])
         return
     if not slots.venues:
-        _no_venue(state, ctx, slots, zh)
+        options = _no_venue(state, ctx, slots, zh, offered=offered)
+        followup.remember(ctx, slots, zh=zh, options=options)
         return
     item = item_for(pack, slots.venues[0].id)
     assert item is not None  # named_venues only calls bookable what the catalogue holds
@@ -80,6 +94,7 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
     if slots.hours and at is None and not any(time(h, slots.minute) in item.slots() for h in slots.hours):
         said = time(slots.hours[0], slots.minute)
         _ask(state, words.refusal_text("NOT_A_SLOT", {}, item=item, zh=zh, at=said, pack=pack), reason="NOT_A_SLOT")
+        followup.remember(ctx, slots, zh=zh, drop=("time", "hours"))
         return
     if slots.hours and at is None:  # both readings are slots of the venue: ask, never guess
         h = slots.hours[0]
@@ -89,15 +104,18 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
             reason="AMBIGUOUS_TIME",
             missing=["time"],
         )
+        followup.remember(ctx, slots, zh=zh)
         return
     if missing:
         known = _known(name, slots, at, zh)
         _ask(state, known + words.ask_missing(missing, zh) + words.example(zh), reason="MISSING_SLOTS", missing=missing)
+        followup.remember(ctx, slots.model_copy(update={"time": at, "hours": [] if at else slots.hours}), zh=zh)
         return
     assert slots.date is not None and at is not None and slots.party is not None
     request = {"item_id": item.id, "date": slots.date.isoformat(), "time": words.hm(at), "party_size": slots.party}
     if not 1 <= slots.party <= 20:
         _ask(state, words.refusal_text("PARTY_TOO_LARGE", {}, item=item, zh=zh, at=at, pack=pack), reason="PARTY_SIZE")
+        followup.remember(ctx, slots.model_copy(update={"time": at, "hours": []}), zh=zh, drop=("party",))
         return
     out = act(registry, "reservations.dry_run", {"request": request}, state, ctx, reason_code="BOOKING_REQUESTED",
               policy_id=POLICY, facts={"item_id": item.id, "date": request["date"], "time": request["time"],
@@ -111,7 +129,15 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
             {"time": s, "place_id": item.id} for s in out.refusal.details.get("suggestions", [])
         ]
         log_decision(state, action="reservations.dry_run", reason_code=out.refusal.code, policy_id=POLICY)
+        kept = slots.model_copy(update={"time": at, "hours": []})
+        again = {"SLOT_FULL": ("time",), "NOT_A_SLOT": ("time",), "TOO_LATE": ("date", "time"),
+                 "PARTY_TOO_LARGE": ("party",)}  # fmt: skip
+        if out.refusal.code in again:  # the person answers with another time (or day, or party)
+            followup.remember(ctx, kept, zh=zh, drop=again[out.refusal.code])
+        else:
+            followup.forget(ctx)
         return
+    followup.forget(ctx)  # the booking is in the dry run now; confirming it is the next step
     dry: DryRun = out.dry_run
     r = dry.reservation
     lines = [
@@ -135,18 +161,25 @@ def _known(name: str, slots: BookingSlots, at, zh: bool) -> str:
     return f"好的：{'，'.join(bits)}。" if zh else f"Noted: {', '.join(bits)}. "
 
 
-def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: bool) -> None:
+def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: bool, *, offered: list[str]) -> list[str]:
+    """Offer the bookable venues that fit the request (venue_fit.py), or again the ones offered before; their ids."""
     pack = ctx.provider.region
     lines = []
     if slots.unbookable:
         v = slots.unbookable[0]
         said = words.name_of(pack, v.id, v.name, zh)
         lines.append(f"{said}不接受预订。" if zh else f"{said} does not take reservations.")
-    category = slots.category if slots.category in {i.category for i in catalogue(pack)} else None
-    if slots.category and category is None:
-        kind = words.category_text(slots.category, zh)
+    hints = fit_hints(" ".join(followup_messages(ctx)))
+    asked = slots.category or ("restaurant" if hints.cuisines or hints.diet else None)
+    category = asked if asked in {i.category for i in catalogue(pack)} else None
+    if asked and category is None:
+        kind = words.category_text(asked, zh)
         lines.append(f"这里没有可以预订的{kind}。" if zh else f"There are no {kind} to book here.")
-    options = bookable_of(pack, category)
+    again = [i for pid in offered if (i := item_for(pack, pid)) is not None]
+    found = suggest(pack, category, hints=hints, party=slots.party)
+    options = again or found.items
+    if not again:
+        lines += words.fit_notes(found, hints, zh)
     if options:
         kind = words.category_text(category, zh)
         lines.append(
@@ -154,15 +187,26 @@ def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: boo
             if zh
             else f"{kind.capitalize()} you can book: {words.choices(options, zh, pack)}. Which one?"
         )
+        lines.append(words.choices_source(options, pack, zh))
         state.result.candidates += [
             {"place_id": i.id, "name": i.name, "category": i.category, "price_per_person": i.price_per_person,
-             "source": f"region pack {pack.name}"}
+             "cuisine": list(p.cuisine) if (p := pack.place_by_id(i.id)) else [],
+             "source": f"region pack {pack.name}: price_per_person" if i.price_per_person is not None else "unknown"}
             for i in options
         ]  # fmt: skip
     missing = [m for m in slots.missing() if m != "item"]
     if missing:
         lines.append(words.ask_missing(missing, zh))
-    _ask(state, "".join(lines) if zh else " ".join(lines), reason="NO_BOOKABLE_VENUE", missing=["item", *missing])
+    _ask(state, "".join(lines) if zh else " ".join(line for line in lines if line), reason="NO_BOOKABLE_VENUE",
+         missing=["item", *missing])  # fmt: skip
+    return [i.id for i in options]
+
+
+def followup_messages(ctx: AgentContext) -> list[str]:
+    """The messages this booking was said in (the pending booking's and this one): where its hints are."""
+    joined = ctx.cache.get(followup.CACHE_KEY)
+    earlier = joined.messages if joined is not None and not isinstance(joined, InputError) else []
+    return [*earlier, ctx.request.message]
 
 
 def _until(dry: DryRun, ctx: AgentContext, zh: bool) -> str:
@@ -353,7 +397,7 @@ def commit_confirmed(
             else f"That was already confirmed; nothing was done twice: {words.what(r, zh, pack)} ({words.status_text(r, zh)})."
         )
     elif cancel:
-        fee = _fee_of(r)
+        fee = out.outcome.fee  # the service's, by the policy at the moment it cancelled
         done = (
             f"已取消：{words.what(r, zh, pack)}。" + (f"费用 {words.money(fee)}。" if fee is not None else "")
             if zh
@@ -367,14 +411,3 @@ def commit_confirmed(
         )
     state.result.explanations = [done]
     state.result.status = "OK"
-
-
-def _fee_of(r: Reservation) -> float | None:
-    """The fee the service recorded with the cancellation ("cancelled by the user; fee 0")."""
-    for t in reversed(r.transitions):
-        if t.to_status == "cancelled" and "fee " in t.reason:
-            try:
-                return float(t.reason.rsplit("fee ", 1)[1])
-            except ValueError:
-                return None
-    return None
