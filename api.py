@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
 from core.errors import InputError, OmniError, ResolutionError
-from core.halfday.models import HalfDayRequest
+from core.halfday.models import HalfDayRequest, Memory
 from core.models.agent import AgentRequest, AgentResponse
 from core.models.common import clean_text
 from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
@@ -368,3 +368,42 @@ def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> 
     return EventSourceResponse(
         (ServerSentEvent(data=e.model_dump_json(), event=e.type, id=str(e.seq)) for e in events), ping=0
     )
+
+
+class FeedbackBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    place_id: str = Field(min_length=1, max_length=80, description="a place of the region pack")
+    liked: StrictBool = Field(description="true: more like this; false: not again")
+    region: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9_-]{0,62}$")
+
+
+@app.get("/halfday/memory", response_model=Memory, tags=["halfday"], responses=AUTH_ERRORS)
+def halfday_memory(user: str = Depends(current_user)) -> Any:
+    """What the half-day planner learned of the key's user: tag affinities, places visited and disliked, family."""
+    return halfday_planner(None).memory.get(user)
+
+
+@app.delete("/halfday/memory", tags=["halfday"], responses=AUTH_ERRORS)
+def halfday_memory_reset(user: str = Depends(current_user)) -> dict[str, int]:
+    """Forget everything the half-day planner learned of the key's user."""
+    return {"forgotten_events": halfday_planner(None).memory.reset(user)}
+
+
+@app.post(
+    "/halfday/feedback",
+    response_model=Memory,
+    tags=["halfday"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **_errors(s404="no such place or region")},
+)
+def halfday_feedback(body: FeedbackBody, user: str = Depends(current_user)) -> Any:
+    """Explicit feedback on a place (liked or not); the next plans' profile takes it into account."""
+    from core.packs.loader import list_regions
+
+    if body.region is not None and body.region not in list_regions(get_settings().data_dir):
+        return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{body.region}'", "region")
+    planner = halfday_planner(body.region)
+    if planner.provider.region.place_by_id(body.place_id) is None:
+        return error_response(404, "PLACE_NOT_FOUND", "no such place in this region", "place_id")
+    planner.feedback(user, body.place_id, liked=body.liked)
+    return planner.memory.get(user)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, time, timedelta
 from pydantic import BaseModel, Field
 
 from core.config import Settings, get_settings
+from core.errors import InputError
 from core.geo.base import LonLat
 from core.geo.composite import MapServices
 from core.halfday.compose import compose_plans
@@ -181,7 +182,9 @@ class HalfDayPlanner:
     # ---- memory -------------------------------------------------------------------------------------
     def remember_plan(self, user_id: str, result: HalfDayResult, plan_id: str) -> None:
         """A confirmed plan teaches the memory its places' tags; the party becomes the family profile."""
-        plan = next(p for p in result.plans if p.plan_id == plan_id)
+        plan = next((p for p in result.plans if p.plan_id == plan_id), None)
+        if plan is None:
+            raise InputError("no plan of that id in this result", field="plan_id", code="PLAN_NOT_FOUND")
         pack = self.provider.region
         tags: list[str] = []
         for step in plan.steps:
@@ -198,8 +201,6 @@ class HalfDayPlanner:
     def feedback(self, user_id: str, place_id: str, *, liked: bool) -> None:
         place = self.provider.region.place_by_id(place_id)
         if place is None:
-            from core.errors import InputError
-
             raise InputError("no such place in this region", field="place_id", code="PLACE_NOT_FOUND")
         self.memory.record(
             user_id,

@@ -91,7 +91,14 @@ def test_a_planned_step_is_reserved_only_with_consent_and_the_token(api):
     with api.stream("POST", "/halfday/plan", json=body, headers=auth("alice")) as r:
         result = json.loads(read_sse(r)[-1]["data"])["data"]["result"]
     step = next(s for p in result["plans"] for s in p["steps"] if s["bookable"] and s["kind"] == "meal")
-    ask = {"item_id": step["place_id"], "date": "2026-11-28", "time": step["start"][:5], "party_size": 3}
+    from datetime import time
+
+    from core.packs.loader import load_region
+    from core.reservations.catalog import item_for
+
+    item = item_for(load_region("shanghai"), step["place_id"])
+    slot = next(t for t in item.slots() if t >= time.fromisoformat(step["start"]))  # the venue's next slot
+    ask = {"item_id": step["place_id"], "date": "2026-11-28", "time": slot.strftime("%H:%M"), "party_size": 3}
     dry = api.post("/reservations", json=ask, headers=auth("alice"))
     assert dry.status_code == 200, dry.json()
     rid, token = dry.json()["reservation"]["id"], dry.json()["token"]
@@ -129,3 +136,22 @@ def test_cli_prints_events_and_the_result(tmp_path, monkeypatch, capsys):
     assert main(["halfday", "--region", "shanghai"]) == 2
     assert json.loads(capsys.readouterr().err)["error"]["field"] == "goal"
     get_settings.cache_clear()
+
+
+def test_feedback_and_memory_are_the_keys_users_own(api):
+    liked = api.post("/halfday/feedback", json={"place_id": "sh-shanghai-museum", "liked": True}, headers=auth("alice"))
+    assert liked.status_code == 200
+    assert liked.json()["preferences"]["museum"] > 0 and liked.json()["events"] == 1
+    disliked = api.post(
+        "/halfday/feedback", json={"place_id": "sh-yuyuan-garden", "liked": False}, headers=auth("alice")
+    )
+    assert disliked.json()["disliked"] == ["sh-yuyuan-garden"]
+    assert api.get("/halfday/memory", headers=auth("bob")).json()["events"] == 0  # nobody reads another's
+    unknown = api.post("/halfday/feedback", json={"place_id": "sh-atlantis", "liked": True}, headers=auth("alice"))
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "PLACE_NOT_FOUND"
+    assert (
+        api.post("/halfday/feedback", json={"place_id": "sh-bund", "liked": "yes"}, headers=auth("alice")).status_code
+        == 422
+    )
+    assert api.delete("/halfday/memory", headers=auth("alice")).json() == {"forgotten_events": 2}
+    assert api.get("/halfday/memory", headers=auth("alice")).json()["events"] == 0

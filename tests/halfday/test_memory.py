@@ -84,3 +84,16 @@ def test_a_confirmed_plan_reaches_the_next_profile(planner):
     learned = {k for k in again.profile.preferences if k.startswith("tag:")}
     assert "tag:museum" in learned
     assert planner.memory.get("ann").visited == [s.place_id for s in result.plans[0].steps]
+
+
+def test_a_disliked_place_is_never_planned_again(planner):
+    from core.halfday.models import HalfDayRequest
+    from tests.halfday.conftest import NOW, goal, with_goal
+
+    with_goal(planner, goal(preferences=["museum"]))
+    first, _ = planner.plan(HalfDayRequest(goal="x", user_id="ann", now=NOW))
+    favourite = first.plans[0].steps[0].place_id
+    planner.feedback("ann", favourite, liked=False)
+    again, _ = planner.plan(HalfDayRequest(goal="x", user_id="ann", now=NOW))
+    assert favourite in again.profile.avoid_place_ids
+    assert all(s.place_id != favourite for p in again.plans for s in p.steps)
