@@ -27,4 +27,9 @@ with st.container(border=True):
     st.markdown(t("home.itinerary.body", lang))
     st.page_link("pages/itinerary.py", label=t("home.itinerary.open", lang), icon=":material/arrow_forward:")
 
+with st.container(border=True):  # the strategy lab's words live in its own catalog (lab.po)
+    st.markdown("### :material/science: " + t("lab.home.title", lang))
+    st.markdown(t("lab.home.body", lang))
+    st.page_link("pages/strategy_lab.py", label=t("lab.home.open", lang), icon=":material/arrow_forward:")
+
 st.info(t("home.offline_note", lang), icon=":material/cloud_off:")

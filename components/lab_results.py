@@ -1,0 +1,514 @@
+"""The strategy lab's results, rendered from ``st.session_state`` (components/lab_state.py): what the figures can
+say (the honesty notes), the pair of strategies with n and spread, the charts, the optimisers by problem size, the
+map, a request's drill-down into the route planner, and the exports. Words from lab.po; codes, ids and the core's
+messages only in the collapsed details.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from components import lab_charts as C
+from components import lab_map as M
+from components import lab_state as S
+from components.frame import provider_label, region_name
+from components.lab_words import (
+    COLOUR_WORDS,
+    cannot_differ_sentence,
+    error_reason,
+    group_words,
+    objective_name,
+    optimiser_name,
+    pair_sentence,
+    percent,
+    request_label,
+    status_name,
+    strategy_name,
+)
+from components.language import t
+from core.lab.summary import LabSummary, summarize
+
+ROUTE_PLANNER = "pages/route_planner.py"
+OPEN_PLANNER = "lab_open_planner_now"  # set by the drill-down's button: switch to the route planner this run
+
+
+def _open_in_planner(request_id: str, strategy: str | None, mode: str, provider: str) -> None:
+    """on_click of "Open in the route planner": the request into the planner's form, then the page switch."""
+    from core.lab.models import RouteBatchItem
+
+    result = st.session_state.get(S.RESULT)
+    item = result.items.get(request_id) if result is not None else None
+    if isinstance(item, RouteBatchItem):
+        S.prefill_route_planner(st.session_state, item, strategy=strategy, mode=mode, provider=provider)
+        st.session_state[OPEN_PLANNER] = True
+
+
+def _group_label(lang: str):
+    def label(region: str, provider: str, mode: str) -> str:
+        return group_words(region, provider, mode, lang, region_label=region_name, provider_label=provider_label)
+
+    return label
+
+
+def _summary(result: S.LabResult, *, a: str | None, b: str | None, optimiser: str) -> LabSummary:
+    """The summary of the table for a pair (None: every pair), kept per result in the session."""
+    memo: dict[tuple[Any, ...], LabSummary] = st.session_state.setdefault(S.SUMMARIES, {})
+    key = (result.path, result.signature, a, b, optimiser)
+    if key not in memo:
+        memo[key] = summarize(result.frame, a=a, b=b, optimiser=optimiser)
+    return memo[key]
+
+
+def _choices(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
+    routes = frame[frame["strategy"].notna()]
+    strategies = [s for s in dict.fromkeys(routes["strategy"]) if isinstance(s, str)]
+    optimisers = [o for o in dict.fromkeys(routes["optimiser"]) if isinstance(o, str)]
+    return strategies, optimisers
+
+
+def _keep_choice(key: str, options: list[str], default: str) -> None:
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default if default in options else options[0]
+
+
+def render_results(result: S.LabResult, current: str, lang: str) -> None:
+    frame = result.frame
+    st.divider()
+    st.subheader(t("lab.results.title", lang))
+    if result.signature is not None and result.signature != current:
+        with st.container(key="lab_stale"):
+            st.info(t("lab.results.stale", lang), icon=":material/update:")
+    elif result.signature is None:
+        st.caption(t("lab.results.from_file", lang, name=result.name))
+    ok = int((frame["status"] == "ok").sum())
+    st.caption(
+        t(
+            "lab.results.facts",
+            lang,
+            requests=int(frame["request_id"].nunique()),
+            rows=len(frame),
+            ok=ok,
+            errors=int((frame["status"] == "error").sum()),
+        )
+        + (
+            " " + t("lab.results.sample", lang, run=result.requests_run, total=result.requests_total)
+            if result.requests_run is not None and result.requests_total and result.requests_run < result.requests_total
+            else ""
+        )
+    )
+    strategies, optimisers = _choices(frame)
+    if len(strategies) < 2:
+        st.info(t("lab.results.one_strategy", lang))
+        a = b = strategies[0] if strategies else None
+        optimiser = optimisers[0] if optimisers else "project"
+        summary = _summary(result, a=None, b=None, optimiser=optimiser) if strategies else None
+    else:
+        _keep_choice("lab_a", strategies, "fastest_time")
+        c1, c2, c3 = st.columns(3)
+        c1.selectbox(t("lab.pair.a", lang), strategies, key="lab_a", format_func=lambda s: strategy_name(s, lang))
+        others = [s for s in strategies if s != st.session_state["lab_a"]]
+        _keep_choice("lab_b", others, "shortest_distance")
+        c2.selectbox(t("lab.pair.b", lang), others, key="lab_b", format_func=lambda s: strategy_name(s, lang))
+        _keep_choice("lab_pair_optimiser", optimisers, "project")
+        c3.selectbox(
+            t("lab.pair.optimiser", lang),
+            optimisers,
+            key="lab_pair_optimiser",
+            format_func=lambda o: optimiser_name(o, lang),
+            help=t("lab.pair.optimiser_help", lang),
+        )
+        a, b, optimiser = st.session_state["lab_a"], st.session_state["lab_b"], st.session_state["lab_pair_optimiser"]
+        summary = _summary(result, a=a, b=b, optimiser=optimiser)
+    cannot = _render_honesty(summary, frame, lang) if summary is not None else []
+    charts: dict[str, Any] = {}
+    if summary is not None and a is not None and b is not None and a != b:
+        charts.update(_render_pair(summary, frame, a=a, b=b, optimiser=optimiser, cannot=cannot, lang=lang))
+    if summary is not None:
+        charts.update(_render_optimisers(summary, lang))
+    _render_trips(frame, lang)
+    if a is not None and b is not None:
+        _render_map(result, a=a, b=b, lang=lang)
+    _render_drill_down(result, strategy=a, lang=lang)
+    if summary is not None:
+        _render_exports(result, optimiser=optimiser, charts=charts, lang=lang)
+
+
+def _render_honesty(summary: LabSummary, frame: pd.DataFrame, lang: str) -> list[tuple[str, str, str]]:
+    """What the figures can and cannot say: estimates (strategies cannot differ), partly estimated, errors.
+    Returns the groups where the strategies cannot differ."""
+    label = _group_label(lang)
+    cannot: list[tuple[str, str, str]] = []
+    for flag in summary.flags:
+        group = (str(flag.region), str(flag.provider), str(flag.mode))
+        if flag.code == "STRATEGIES_CANNOT_DIFFER":
+            cannot.append(group)
+        elif flag.code == "PARTLY_ESTIMATED":
+            st.info(t("lab.honesty.partly", lang, group=label(*group), count=flag.count), icon=":material/info:")
+    errors = frame[frame["status"] == "error"]
+    if len(errors):
+        with st.container(key="lab_errors"):
+            st.warning(t("lab.honesty.errors", lang, count=len(errors), requests=int(errors["request_id"].nunique())))
+            firsts = errors.drop_duplicates(subset=["request_id", "error_code"])
+            for _, row in firsts.head(8).iterrows():
+                st.markdown(
+                    "- "
+                    + t(
+                        "lab.errors.row",
+                        lang,
+                        n=int(row["request_index"]) + 1,
+                        reason=error_reason(row["error_code"], lang),
+                    )
+                )
+            with st.expander(t("common.details", lang), expanded=False):
+                for _, row in firsts.iterrows():
+                    st.caption(f"{row['request_id']} · {row['error_code']}: {row['error_message']}")
+    return cannot
+
+
+def _render_pair(
+    summary: LabSummary,
+    frame: pd.DataFrame,
+    *,
+    a: str,
+    b: str,
+    optimiser: str,
+    cannot: list[tuple[str, str, str]],
+    lang: str,
+) -> dict[str, Any]:
+    label = _group_label(lang)
+    charts: dict[str, Any] = {}
+    st.markdown("##### " + t("lab.pair.title", lang, a=strategy_name(a, lang), b=strategy_name(b, lang)))
+    rows = []
+    for pair in summary.pairs:
+        group = (pair.region, pair.provider, pair.mode)
+        if group in cannot:
+            with st.container(key=f"lab_cannot_differ_{len(rows)}"):
+                st.warning(cannot_differ_sentence(label(*group), pair.n, a, b, lang), icon=":material/straighten:")
+                st.caption(t("lab.honesty.shown", lang, differ=pair.n_differ, n=pair.n))
+        else:
+            st.markdown(pair_sentence(pair, lang, group=label(*group)))
+        s, d = pair.time_saved_s, pair.distance_added_m
+        rows.append(
+            {
+                "group": label(*group),
+                "n": pair.n,
+                "differ": pair.n_differ,
+                "saved_median": None if s.median is None else s.median / 60,
+                "saved_p10": None if s.p10 is None else s.p10 / 60,
+                "saved_p90": None if s.p90 is None else s.p90 / 60,
+                "saved_ci": _interval(s.median_ci_low, s.median_ci_high, 60, "{:+.1f}"),
+                "added_median": None if d.median is None else d.median / 1000,
+                "added_p10": None if d.p10 is None else d.p10 / 1000,
+                "added_p90": None if d.p90 is None else d.p90 / 1000,
+                "added_ci": _interval(d.median_ci_low, d.median_ci_high, 1000, "{:+.2f}"),
+                "estimates": group in cannot,
+            }
+        )
+    if rows:
+        minutes, km = t("lab.table.minutes_suffix", lang), t("lab.table.km_suffix", lang)
+        st.dataframe(
+            pd.DataFrame(rows),
+            key="lab_pair_table",
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "group": t("lab.table.group", lang),
+                "n": st.column_config.NumberColumn("n", help=t("lab.table.n_help", lang)),
+                "differ": st.column_config.NumberColumn(t("lab.table.differ", lang)),
+                "saved_median": st.column_config.NumberColumn(
+                    t("lab.table.saved_median", lang) + minutes, format="%+.1f"
+                ),
+                "saved_p10": st.column_config.NumberColumn("p10" + minutes, format="%+.1f"),
+                "saved_p90": st.column_config.NumberColumn("p90" + minutes, format="%+.1f"),
+                "saved_ci": t("lab.table.ci", lang) + minutes,
+                "added_median": st.column_config.NumberColumn(t("lab.table.added_median", lang) + km, format="%+.2f"),
+                "added_p10": st.column_config.NumberColumn("p10" + km, format="%+.2f"),
+                "added_p90": st.column_config.NumberColumn("p90" + km, format="%+.2f"),
+                "added_ci": t("lab.table.ci", lang) + km,
+                "estimates": st.column_config.CheckboxColumn(t("lab.table.estimates", lang)),
+            },
+        )
+        st.caption(t("lab.table.explain", lang, resamples=int(summary.bootstrap["resamples"])))
+    pairs = C.pair_frame(frame, a=a, b=b, optimiser=optimiser, group_label=label)
+    shown = pairs[[(r, p, m) not in cannot for r, p, m in zip(pairs["region"], pairs["provider"], pairs["mode"])]]
+    if len(shown):
+        with st.container(key="lab_difference_chart"):
+            chart = C.difference_chart(shown, a=a, b=b, lang=lang)
+            st.altair_chart(chart, key="lab_difference")
+            charts["difference"] = chart
+        keep = [(r, p, m) not in cannot for r, p, m in zip(frame["region"], frame["provider"], frame["mode"])]
+        points = C.pareto_frame(frame[keep], optimiser=optimiser, group_label=label, lang=lang)
+        with st.container(key="lab_pareto_chart"):
+            chart = C.pareto_chart(points, lang=lang)
+            st.altair_chart(chart, key="lab_pareto", width="stretch")
+            st.caption(t("lab.chart.pareto_explain", lang))
+            charts["pareto"] = chart
+    if cannot:
+        data = C.estimate_frame(frame, cannot, group_label=label)
+        if len(data):
+            with st.container(key="lab_estimate_chart"):
+                chart = C.estimate_chart(data, lang=lang)
+                st.altair_chart(chart, key="lab_estimate", width="stretch")
+                st.caption(t("lab.chart.estimate_explain", lang))
+                charts["estimate"] = chart
+    return charts
+
+
+def _interval(lo: float | None, hi: float | None, unit: float, fmt: str) -> str:
+    if lo is None or hi is None:
+        return "–"
+    return f"{fmt.format(lo / unit)} … {fmt.format(hi / unit)}"
+
+
+def _render_optimisers(summary: LabSummary, lang: str) -> dict[str, Any]:
+    objectives = [o for o in ("distance_m", "duration_s") if any(s.objective == o for s in summary.optimisers)]
+    if not objectives:
+        return {}
+    st.markdown("##### " + t("lab.opt.title", lang))
+    _keep_choice("lab_objective", objectives, "distance_m")
+    st.radio(
+        t("lab.opt.objective", lang),
+        objectives,
+        key="lab_objective",
+        format_func=lambda o: objective_name(o, lang),
+        horizontal=True,
+    )
+    data = C.optimiser_frame(
+        summary, objective=st.session_state["lab_objective"], group_label=_group_label(lang), lang=lang
+    )
+    charts: dict[str, Any] = {}
+    c1, c2 = st.columns(2)
+    with c1, st.container(key="lab_gap_chart"):
+        charts["gap"] = C.gap_chart(data, lang=lang)
+        st.altair_chart(charts["gap"], key="lab_gap", width="stretch")
+    with c2, st.container(key="lab_time_chart"):
+        charts["time"] = C.time_chart(data, lang=lang)
+        st.altair_chart(charts["time"], key="lab_time", width="stretch")
+    table = data.sort_values(["group", "order", "optimiser"]).drop(columns=["order"])
+    st.dataframe(
+        table,
+        key="lab_optimiser_table",
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "size": t("lab.chart.size", lang),
+            "optimiser": t("lab.chart.optimiser", lang),
+            "group": t("lab.table.group", lang),
+            "n": st.column_config.NumberColumn("n", help=t("lab.table.n_gap_help", lang)),
+            "errors": t("lab.table.errors", lang),
+            "at_best": t("lab.table.at_best", lang),
+            "gap_median": st.column_config.NumberColumn(t("lab.table.gap_median", lang), format="%.2f"),
+            "gap_p10": st.column_config.NumberColumn("p10 (%)", format="%.2f"),
+            "gap_p90": st.column_config.NumberColumn("p90 (%)", format="%.2f"),
+            "gap_worst": st.column_config.NumberColumn(t("lab.table.gap_worst", lang), format="%.2f"),
+            "time_median": st.column_config.NumberColumn(t("lab.table.time_median", lang), format="%.1f"),
+            "time_p10": st.column_config.NumberColumn("p10 (ms)", format="%.1f"),
+            "time_p90": st.column_config.NumberColumn("p90 (ms)", format="%.1f"),
+            "time_n": st.column_config.NumberColumn(t("lab.table.time_n", lang)),
+        },
+    )
+    st.caption(t("lab.opt.explain", lang))
+    return charts
+
+
+def _render_trips(frame: pd.DataFrame, lang: str) -> None:
+    trips = frame[frame["request_kind"] == "trip"]
+    if not len(trips):
+        return
+    st.markdown("##### " + t("lab.trips.title", lang))
+    st.caption(t("lab.trips.explain", lang, n=int(trips["request_id"].nunique())))
+    ok = trips[trips["status"] == "ok"]
+    table = pd.DataFrame(
+        {
+            "request": ok["request_index"].astype(int) + 1,
+            "km": ok["distance_m"] / 1000,
+            "minutes": ok["duration_s"] / 60,
+        }
+    )
+    st.dataframe(
+        table,
+        key="lab_trip_table",
+        hide_index=True,
+        column_config={
+            "request": t("lab.chart.request", lang),
+            "km": st.column_config.NumberColumn(t("lab.chart.km", lang), format="%.2f"),
+            "minutes": st.column_config.NumberColumn(t("lab.chart.minutes", lang), format="%.1f"),
+        },
+    )
+
+
+def _render_map(result: S.LabResult, *, a: str, b: str, lang: str) -> None:
+    frame = result.frame
+    drawn = frame[(frame["optimiser"] == "project") & frame["geometry"].notna() & (frame["status"] == "ok")]
+    st.markdown("##### " + t("lab.map.title", lang))
+    if not len(drawn):
+        st.info(t("lab.map.no_geometry", lang))
+        return
+    groups = list(dict.fromkeys(zip(drawn["region"], drawn["provider"], drawn["mode"])))
+    keys = ["|".join(g) for g in groups]
+    label = _group_label(lang)
+    _keep_choice("lab_map_group", keys, keys[0])
+    c1, c2 = st.columns(2)
+    c1.selectbox(t("lab.map.group", lang), keys, key="lab_map_group", format_func=lambda k: label(*k.split("|")))
+    _keep_choice("lab_map_colour", list(COLOUR_WORDS), "strategy")
+    c2.radio(
+        t("lab.map.colour", lang),
+        list(COLOUR_WORDS),
+        key="lab_map_colour",
+        format_func=lambda c: t(COLOUR_WORDS[c], lang),
+        horizontal=True,
+    )
+    region, provider, mode = st.session_state["lab_map_group"].split("|")
+    colour_by = st.session_state["lab_map_colour"]
+    pack = M.pack_for(region)
+    origins = {rid: item.place_ids[0] for rid, item in result.items.items() if item.place_ids}
+    deck, facts = M.build_deck(
+        frame,
+        region=region,
+        provider=provider,
+        mode=mode,
+        strategies=[a, b] if a != b else [a],
+        colour_by=colour_by,
+        a=a,
+        b=b,
+        pack=pack,
+        origins=origins,
+        lang=lang,
+        request_label=lambda n, stops: t("lab.request.short", lang, n=n, stops=stops),
+    )
+    if deck is None:
+        st.info(t("lab.map.no_geometry", lang))
+        return
+    with st.container(key="lab_map_box"):
+        st.pydeck_chart(deck, height=520)
+    if colour_by == "strategy":
+        legend = t("lab.map.legend.strategy", lang, a=strategy_name(a, lang), b=strategy_name(b, lang))
+    else:
+        legend = t("lab.map.legend.saving", lang, a=strategy_name(a, lang), b=strategy_name(b, lang))
+    st.caption(legend)
+    shown = t("lab.map.shown", lang, routes=facts["routes"], total=facts["total"])
+    if facts["background"] == "streets" and pack is not None:
+        st.caption(shown + " " + t("lab.map.background.streets", lang, attribution=pack.attribution))
+    else:
+        st.caption(shown + " " + t("lab.map.background.outline", lang))
+
+
+def _render_drill_down(result: S.LabResult, *, strategy: str | None, lang: str) -> None:
+    frame = result.frame
+    st.markdown("##### " + t("lab.drill.title", lang))
+    firsts = frame.drop_duplicates(subset=["request_id"]).sort_values("request_index")
+    ids = [str(r) for r in firsts["request_id"]]
+    labels = {
+        str(row["request_id"]): request_label(row, lang, region_label=region_name) for _, row in firsts.iterrows()
+    }
+    _keep_choice("lab_request", ids, ids[0])
+    st.selectbox(t("lab.drill.request", lang), ids, key="lab_request", format_func=lambda i: labels.get(i, i))
+    chosen = st.session_state["lab_request"]
+    rows = frame[frame["request_id"] == chosen]
+    table = pd.DataFrame(
+        {
+            "strategy": [strategy_name(s, lang) if isinstance(s, str) else "–" for s in rows["strategy"]],
+            "optimiser": [optimiser_name(o, lang) for o in rows["optimiser"]],
+            "mode": [_group_label(lang)(r, p, m) for r, p, m in zip(rows["region"], rows["provider"], rows["mode"])],
+            "km": rows["distance_m"] / 1000,
+            "minutes": rows["duration_s"] / 60,
+            "gap": [percent(g) if pd.notna(g) else "–" for g in rows["gap"]],
+            "status": [
+                status_name(s, lang) if s == "ok" else f"{status_name(s, lang)}: {error_reason(c, lang)}"
+                for s, c in zip(rows["status"], rows["error_code"])
+            ],
+        }
+    )
+    st.dataframe(
+        table,
+        key="lab_drill_table",
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "strategy": t("lab.chart.strategy", lang),
+            "optimiser": t("lab.chart.optimiser", lang),
+            "mode": t("lab.table.group", lang),
+            "km": st.column_config.NumberColumn(t("lab.chart.km", lang), format="%.2f"),
+            "minutes": st.column_config.NumberColumn(t("lab.chart.minutes", lang), format="%.1f"),
+            "gap": t("lab.table.gap", lang),
+            "status": t("lab.table.status", lang),
+        },
+    )
+    item = result.items.get(chosen)
+    from core.lab.models import RouteBatchItem
+
+    can_open = isinstance(item, RouteBatchItem)
+    first = rows.iloc[0]
+    st.button(
+        t("lab.drill.open", lang),
+        key="lab_open_planner",
+        icon=":material/route:",
+        disabled=not can_open,
+        help=t("lab.drill.open_help", lang),
+        on_click=_open_in_planner,  # a callback: the sidebar's region widget may only change before it is drawn
+        args=(chosen, strategy, str(first["mode"]), str(first["provider"])),
+    )
+    if not can_open:
+        st.caption(t("lab.drill.no_request" if item is None else "lab.drill.trip", lang))
+    if st.session_state.pop(OPEN_PLANNER, False):
+        st.switch_page(ROUTE_PLANNER)
+    with st.expander(t("common.details", lang), expanded=False):
+        st.caption(f"{chosen}")
+        if item is not None:
+            st.code(item.model_dump_json(indent=1, exclude_none=True), language="json")
+
+
+def _render_exports(result: S.LabResult, *, optimiser: str, charts: dict[str, Any], lang: str) -> None:
+    st.markdown("##### " + t("lab.export.title", lang))
+    full = _summary(result, a=None, b=None, optimiser=optimiser)
+    c1, c2, c3, c4 = st.columns(4)
+    c1.download_button(
+        t("lab.export.csv", lang),
+        C.summary_csv(full),
+        file_name=C.export_name(result.name, "summary", "csv"),
+        mime="text/csv",
+        key="lab_csv",
+        icon=":material/table:",
+    )
+    if not charts:
+        return
+    names = {
+        "difference": "lab.export.chart.difference",
+        "pareto": "lab.export.chart.pareto",
+        "estimate": "lab.export.chart.estimate",
+        "gap": "lab.export.chart.gap",
+        "time": "lab.export.chart.time",
+    }
+    options = list(charts)
+    _keep_choice("lab_export_chart", options, options[0])
+    c2.selectbox(
+        t("lab.export.chart", lang),
+        options,
+        key="lab_export_chart",
+        format_func=lambda k: t(names[k], lang),
+        label_visibility="collapsed",
+    )
+    chosen = st.session_state["lab_export_chart"]
+    chart = charts[chosen]
+    c3.download_button(
+        t("lab.export.html", lang),
+        lambda: C.chart_html(chart),
+        file_name=C.export_name(result.name, chosen, "html"),
+        mime="text/html",
+        key="lab_html",
+        icon=":material/code:",
+    )
+    if C.vl_convert_available():
+        c4.download_button(
+            t("lab.export.png", lang),
+            lambda: C.chart_png(chart) or b"",
+            file_name=C.export_name(result.name, chosen, "png"),
+            mime="image/png",
+            key="lab_png",
+            icon=":material/image:",
+        )
+    else:
+        c4.caption(t("lab.export.no_png", lang))
