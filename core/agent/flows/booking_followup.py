@@ -41,7 +41,7 @@ from core.packs.loader import RegionPack
 from core.reservations.catalog import item_for
 
 logger = logging.getLogger(__name__)
-CACHE_KEY = "booking_followup"
+CACHE_KEY = ("booking_followup",)  # in ctx.cache: the joined facts of this request
 POLICY = "BOOKING_FOLLOWUP"
 #: intents that are never the answer to a booking question
 NOT_FOLLOWUPS = frozenset(
