@@ -391,13 +391,14 @@ class TripStore:
     def hold_pending_booking(self, *, user_id: str, facts: dict[str, Any], now: float, ttl_s: float) -> PendingBooking:
         """Keep (replace) the user's pending booking until ``now + ttl_s``."""
         rec = PendingBooking(user_id=user_id, facts=facts, created_at=now, expires_at=now + ttl_s)
+        values = {"user_id": user_id, "facts_json": _json(facts), "created_at": now, "expires_at": rec.expires_at}
         with db.transaction(self.engine) as conn:
-            conn.execute(pending_bookings.delete().where(pending_bookings.c.user_id == user_id))
-            conn.execute(
-                pending_bookings.insert().values(
-                    user_id=user_id, facts_json=_json(facts), created_at=now, expires_at=rec.expires_at
-                )
-            )
+            if conn.dialect.name == "postgresql":  # one statement, so two requests of one user never collide
+                from sqlalchemy.dialects.postgresql import insert
+            else:
+                from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+            upsert = insert(pending_bookings).values(**values)
+            conn.execute(upsert.on_conflict_do_update(index_elements=["user_id"], set_=values))
         return rec
 
     def pending_booking(self, user_id: str, *, now: float) -> PendingBooking | None:

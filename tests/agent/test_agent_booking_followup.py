@@ -20,8 +20,9 @@ from core.config import Settings
 from core.geo.registry import make_provider
 from core.reservations.catalog import catalogue
 from core.reservations.service import ReservationService
-from core.stores.trips import open_store
+from core.stores.trips import TripStore, open_store
 from tests.agent.test_agent_reservations import NOT_FOR_PEOPLE, NOW, TOMORROW
+from tests.support.databases import fresh_postgres
 
 SATURDAY = date(2026, 12, 5)
 
@@ -266,3 +267,20 @@ def test_the_follow_up_file(agent, case):
     else:
         assert r.result.payload.dry_run is None or r.result.payload.dry_run["action"] != "reservations.confirm"
     assert not [x for x in booked(agent) if x[-1] == "confirmed"]  # an answer alone never books
+
+
+# --- the record in the store, on both databases -----------------------------------------------------------
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_pending_booking_record_is_one_per_user_and_expires(database, tmp_path):
+    url = f"sqlite:///{tmp_path / 'pending.db'}" if database == "sqlite" else fresh_postgres("pending")
+    store = TripStore(url)
+    store.hold_pending_booking(user_id="alice", facts={"item": "sh-lubolang"}, now=1000.0, ttl_s=600)
+    store.hold_pending_booking(user_id="alice", facts={"item": "sh-lao-jesse"}, now=1100.0, ttl_s=600)  # replaces
+    store.hold_pending_booking(user_id="bob", facts={"item": "sh-fu1088"}, now=1000.0, ttl_s=600)
+    mine = store.pending_booking("alice", now=1650.0)
+    assert mine is not None and mine.facts == {"item": "sh-lao-jesse"} and mine.expires_at == 1700.0
+    assert store.pending_booking("carol", now=1650.0) is None
+    assert store.pending_booking("bob", now=1600.0) is None  # expired at 1600: forgotten
+    assert store.pending_booking("bob", now=1000.0) is None  # even when asked with an earlier clock
+    store.drop_pending_booking("alice")
+    assert store.pending_booking("alice", now=1650.0) is None
