@@ -125,8 +125,9 @@ def background_layer(pack: Any, bounds: tuple[float, float, float, float] | None
     if path is not None:
         from components.basemap import _features, _pad
 
-        features = clip(_features(str(path)), _pad(bounds) if bounds else None)
-        styled = []
+        area = _pad(bounds) if bounds else tuple(pack.bbox)
+        features = clip(_features(str(path)), area)
+        styled = [_land(area)]  # the land under the streets (white lines), as on the other pages' maps
         for f in features:
             fill, line, width = BACKGROUND_RGB.get(f.get("properties", {}).get("class", ""), BACKGROUND_RGB["path"])
             styled.append(
@@ -145,32 +146,32 @@ def background_layer(pack: Any, bounds: tuple[float, float, float, float] | None
             pickable=False,
         )
         return layer, "streets"
-    west, south, east, north = pack.bbox
-    box = {
-        "type": "FeatureCollection",
-        "features": [
-            {
-                "type": "Feature",
-                "properties": {},
-                "geometry": {
-                    "type": "Polygon",
-                    "coordinates": [[[west, south], [east, south], [east, north], [west, north], [west, south]]],
-                },
-            }
-        ],
-    }
+    box = _land(tuple(pack.bbox), line=[138, 148, 166, 255])
     layer = pdk.Layer(
         "GeoJsonLayer",
-        box,
+        {"type": "FeatureCollection", "features": [box]},
         id="background",
         stroked=True,
         filled=True,
-        get_fill_color=[*LAND, 255],
-        get_line_color=[138, 148, 166, 255],
+        get_fill_color="properties.fill",
+        get_line_color="properties.line",
         line_width_min_pixels=1,
         pickable=False,
     )
     return layer, "outline"
+
+
+def _land(area: tuple[float, ...], *, line: list[int] | None = None) -> dict[str, Any]:
+    """A box of land colour (west, south, east, north): what the streets are drawn on, or the pack's coverage."""
+    west, south, east, north = area
+    return {
+        "type": "Feature",
+        "properties": {"fill": [*LAND, 255], "line": line or [*LAND, 255], "width": 0},
+        "geometry": {
+            "type": "Polygon",
+            "coordinates": [[[west, south], [east, south], [east, north], [west, north], [west, south]]],
+        },
+    }
 
 
 def build_deck(
@@ -229,7 +230,7 @@ def build_deck(
             get_path="path",
             get_color="colour",
             get_width="width",
-            width_units="pixels",
+            width_units="'pixels'",  # quoted: pydeck reads a bare string as an expression
             width_min_pixels=2,
             cap_rounded=True,
             joint_rounded=True,
@@ -246,7 +247,7 @@ def build_deck(
             get_fill_color="colour",
             get_line_color=[33, 33, 33],
             get_radius="radius",
-            radius_units="pixels",
+            radius_units="'pixels'",
             stroked=True,
             line_width_min_pixels=1,
             pickable=True,
@@ -256,12 +257,12 @@ def build_deck(
     west, south, east, north = bounds
     view = pdk.data_utils.compute_view([[west, south], [east, north]], view_proportion=1)
     view.pitch, view.bearing = 0, 0
+    view.zoom = max(1.0, float(view.zoom) - 0.7)  # a margin around the routes
     deck = pdk.Deck(
         layers=layers,
         initial_view_state=view,
         map_provider=None,  # no tiles, no style: nothing fetched (see the module's docstring)
         tooltip={"html": "{tip}", "style": {"fontSize": "12px"}},
-        parameters={"clearColor": [c / 255 for c in LAND] + [1.0]},
     )
     return deck, facts
 

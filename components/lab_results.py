@@ -383,7 +383,7 @@ def _render_map(result: S.LabResult, *, a: str, b: str, lang: str) -> None:
         st.info(t("lab.map.no_geometry", lang))
         return
     with st.container(key="lab_map_box"):
-        st.pydeck_chart(deck, height=520)
+        st.pydeck_chart(deck, height=520, width="stretch")
     if colour_by == "strategy":
         legend = t("lab.map.legend.strategy", lang, a=strategy_name(a, lang), b=strategy_name(b, lang))
     else:
