@@ -101,7 +101,8 @@ def render_results(result: S.LabResult, current: str, lang: str) -> None:
     )
     strategies, optimisers = _choices(frame)
     if len(strategies) < 2:
-        st.info(t("lab.results.one_strategy", lang))
+        if strategies:  # trip days alone have no strategies: their own table below says so
+            st.info(t("lab.results.one_strategy", lang))
         a = b = strategies[0] if strategies else None
         optimiser = optimisers[0] if optimisers else "project"
         summary = _summary(result, a=None, b=None, optimiser=optimiser) if strategies else None

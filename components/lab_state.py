@@ -23,7 +23,7 @@ import streamlit as st
 
 from core.config import PROJECT_ROOT, get_settings
 from core.lab.batch import Batch, read_batch
-from core.lab.models import OPTIMISERS, LabGrid, RouteBatchItem, TripBatchItem
+from core.lab.models import LabGrid, RouteBatchItem, TripBatchItem
 from core.models.route import STRATEGIES
 
 BATCHES_DIR = PROJECT_ROOT / "data" / "batches"
@@ -237,10 +237,6 @@ def load_result_upload(name: str, data: bytes) -> LabResult:
     result = load_result_file(path)
     result.name = Path(name).stem or result.name
     return result
-
-
-def optimisers_offered() -> list[str]:
-    return list(OPTIMISERS)
 
 
 # ---- the drill-down: a request of the batch into the route planner's form ---------------------------------

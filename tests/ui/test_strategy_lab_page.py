@@ -253,3 +253,44 @@ def test_chart_exports_are_offline_html_and_png(batches):
     assert "cdn.jsdelivr" not in page
     png = lab_charts.chart_png(chart)
     assert png is not None and png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_a_large_batch_is_handed_to_the_cli_and_its_results_load_later(batches, capsys):
+    import shlex
+
+    from core.__main__ import main
+    from core.lab.models import LabGrid
+
+    at = lab_app()
+    at.selectbox(key="lab_shipped").set_value("helsinki-delivery-200.jsonl").run()
+    assert at.number_input(key="lab_limit").value == 20  # the page runs a first sample; the CLI the whole batch
+    [command] = [c.value for c in at.code if c.value.startswith("python -m core lab run")]
+    args = shlex.split(command)
+    assert args[5].endswith("data/batches/helsinki-delivery-200.jsonl")
+    grid = LabGrid.model_validate_json(Path(args[args.index("--grid") + 1]).read_text(encoding="utf-8"))
+    assert grid.optimisers == ["project", "ortools_gls", "nearest_neighbour"] and grid.with_geometry
+
+    # the same hand-off for a small batch, run here through the CLI's own entry point, then loaded on the page
+    run_batch(at, batches["shanghai"])
+    [command] = [c.value for c in at.code if c.value.startswith("python -m core lab run")]
+    args = shlex.split(command)[3:]
+    assert main([*args, "--workers", "1", "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == 3 * 3 * len(OPTIMISERS)
+    at.run()
+    at.button(key="lab_load_cli").click().run()
+    assert not at.exception, at.exception
+    result = at.session_state["lab_result"]
+    assert result.signature is None and result.path == args[args.index("--out") + 1]
+    assert "Results loaded from the file" in texts(at)
+    assert "cannot differ" in " ".join(w.value for w in at.warning)
+
+
+def test_a_batch_of_trip_days_runs_without_strategies(tmp_path):
+    path = write_batch(
+        generate_batch(region="shanghai", kind="trip-day", n=2, stops=(3, 4), seed=7), tmp_path / "days.jsonl"
+    )
+    at = lab_app()
+    result = run_batch(at, path)
+    assert set(result.frame["optimiser"]) == {"itinerary"} and (result.frame["status"] == "ok").all()
+    assert "2 trip-day requests are planned whole by the itinerary planner" in texts(at)
+    assert "single strategy" not in texts(at)
