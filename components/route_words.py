@@ -1,22 +1,22 @@
 """The route planner's result in words for people, in one language (route.po): place names, the summary, why the
-best order won, the sources of the figures and the planner's warnings.
+best order won, the sources of the figures and the planner's notices.
 
 No Streamlit here (unit-testable). Place names come from the region pack where the point is one of its places
 (``name_en`` in English, ``name_zh`` in Chinese; the other is the tooltip); anything else keeps the name the user
-typed. The core's own sentences (its English warnings, ranking reason and optimiser note) stay available in the
-page's "Details" section; here the facts are worded again, and a warning whose shape is not known is shown as
-the core wrote it in English and, in Chinese, as a general sentence that points to the details.
+typed. The core's own sentences (its English notes, ranking reason and optimiser note) stay available in the
+page's "Details" section; here the facts are worded again. Notices are worded by their code (core/route/notices.py);
+a code this build does not know gets a general sentence, with the code in the details.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
 from core.i18n import t
-from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
+from core.models.route import CandidateRoute, Notice, ResolvedPoint, RoutePlanResult
+from core.route import notices
 
 LIVE_START = "route.point.live_start"
 ROLE_LABELS = {"origin": "route.role.origin", "stop": "route.role.stop", "destination": "route.role.destination"}
@@ -185,134 +185,35 @@ def summary_words(result: RoutePlanResult, lang: str) -> str:
     )
 
 
-# --- warnings ------------------------------------------------------------------------------------------------------
-
-_WHO = r"(?P<who>(?:stop \d+|origin|destination) '.+?')"
+# --- notices -------------------------------------------------------------------------------------------------------
 
 
-def _who(text: str, lang: str) -> str:
-    """``stop 3 'x'`` / ``origin 'x'`` / ``destination 'x'`` in words."""
-    m = re.fullmatch(r"(?:stop (?P<n>\d+)|(?P<role>origin|destination)) '(?P<name>.+)'", text)
-    if m is None:
-        return text
-    if m["n"]:
-        return t("route.who.stop", lang, n=m["n"], name=m["name"])
-    return t("route.who.origin" if m["role"] == "origin" else "route.who.destination", lang, name=m["name"])
+@lru_cache(maxsize=16)
+def region_display(region: str | None, lang: str) -> str | None:
+    """A region pack's display name in ``lang`` (None when the pack cannot be read)."""
+    if not region:
+        return None
+    from core.errors import OmniError
+    from core.packs.loader import load_region
+
+    try:
+        display = load_region(region).display_name
+    except (OmniError, ValueError, OSError):
+        return None
+    return display.get(lang) or display.get("en") or None
 
 
-#: the shapes of the planner's warnings (core/route, core/geo) → their words; the first that matches is used
-WARNINGS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [
-    (re.compile(r"All distances and durations are offline estimates"), "route.warning.offline_estimates", ()),
-    (
-        re.compile(r"Start position unknown \(current location without coordinates\)"),
-        "route.warning.start_unknown",
-        (),
-    ),
-    (re.compile(_WHO + r" is a fuzzy match: resolved to '(?P<name>.+?)' \("), "route.warning.fuzzy", ("name",)),
-    (
-        re.compile(_WHO + r" is ambiguous: '(?P<name>.+?)' \(\d+\) vs '(?P<alt>.+?)' \(\d+\); took the first"),
-        "route.warning.ambiguous",
-        ("name", "alt"),
-    ),
-    (
-        re.compile(_WHO + r" matched (?P<n>\d+) places exactly; used '(?P<name>.+?)' \(also: (?P<others>.+)\)"),
-        "route.warning.several_exact",
-        ("n", "name", "others"),
-    ),
-    (
-        re.compile(_WHO + r": house number not found, fell back to '(?P<name>.+?)' on '(?P<road>.+?)'"),
-        "route.warning.house_number",
-        ("name", "road"),
-    ),
-    (
-        re.compile(_WHO + r": resolved only to the road '(?P<name>.+?)'"),
-        "route.warning.road_level",
-        ("name",),
-    ),
-    (
-        re.compile(r"stops (?P<a>\d+) and (?P<b>\d+) resolve to the same place \('(?P<name>.+?)'\)"),
-        "route.warning.same_place",
-        ("a", "b", "name"),
-    ),
-    (
-        re.compile(r"stop (?P<n>\d+) \('(?P<name>.+?)'\) is at the origin"),
-        "route.warning.stop_at_origin",
-        ("n", "name"),
-    ),
-    (
-        re.compile(
-            r"Your start position \((?P<where>[-\d.,]+), longitude first\) is outside the region '(?P<region>.+?)', (?P<km>[\d.]+) km"
-        ),
-        "route.warning.start_outside_region",
-        ("where", "region", "km"),
-    ),
-    (
-        re.compile(
-            r"(?P<name>.+?) is outside the road network of (?P<region>.+?); its legs are straight-line estimates"
-        ),
-        "route.warning.off_network",
-        ("name", "region"),
-    ),
-    (
-        re.compile(r"route geometry (?P<a>.+?) → (?P<b>.+?) unavailable \("),
-        "route.warning.geometry_missing",
-        ("a", "b"),
-    ),
-    (
-        re.compile(r"Walking: (?P<n>\d+) leg\(s\) of the best route are longer than (?P<km>[\d.]+) km"),
-        "route.warning.long_walk",
-        ("n", "km"),
-    ),
-    (re.compile(r"personal_map needs an AMap POI id for every point"), "route.warning.personal_map_no_ids", ()),
-    (
-        re.compile(r"The personal-map service .* needs the amap-mcp provider"),
-        "route.warning.personal_map_needs_mcp",
-        (),
-    ),
-    (re.compile(r"The personal map could not be made"), "route.warning.personal_map_failed", ()),
-    (re.compile(r"A personal map only imports the points into AMap"), "route.warning.personal_map_note", ()),
-    (
-        re.compile(
-            r"The AMap app links take at most (?P<vias>\d+) via points, so they cover only the first (?P<covered>\d+) of (?P<total>\d+) stops"
-        ),
-        "route.warning.app_link_vias",
-        ("vias", "covered", "total"),
-    ),
-    (re.compile(r"The first web link has no start point"), "route.warning.web_no_start", ()),
-    (
-        re.compile(r"The browser route was split into (?P<n>\d+) consecutive web links"),
-        "route.warning.web_split",
-        ("n",),
-    ),
-    (re.compile(r"Cycling links open AMap's ride mode"), "route.warning.cycling_links", ()),
-    (re.compile(r"The navigation link could not be made"), "route.warning.navigation_failed", ()),
-    (
-        re.compile(r".+ (?:could not answer \d+ of \d+ \w+ matrix pairs|unavailable \(.+\); used .+ instead)"),
-        "route.warning.degraded",
-        (),
-    ),
-]
+def notice_names(result: RoutePlanResult, lang: str) -> dict[str, str]:
+    """What the notices' place and region parameters become in ``lang``: the places' labels and found names
+    (label_names) and the region's display name."""
+    names = label_names(result, lang)
+    shown = region_display(result.region, lang)
+    if result.region and shown:
+        names[result.region] = shown
+    return names
 
 
-def warning_key(warning: str) -> tuple[str, re.Match[str]] | None:
-    """The catalog key of a warning of a known shape, with its match; None for any other."""
-    for pattern, key, _ in WARNINGS:
-        m = pattern.search(warning)
-        if m is not None:
-            return key, m
-    return None
-
-
-def warning_words(warning: str, lang: str, names: Mapping[str, str] | None = None) -> tuple[str, bool]:
-    """``(sentence, known)``: the warning in ``lang`` when its shape is known (place labels in ``names`` are
-    replaced by their names in ``lang``); otherwise the core's English text (``en``) or a general sentence (``zh``)
-    with ``known=False``, so the page keeps the original in its details."""
-    for pattern, key, fields in WARNINGS:
-        m = pattern.search(warning)
-        if m is None:
-            continue
-        params = {f: (names or {}).get(m[f], m[f]) for f in fields}
-        if "who" in m.groupdict():
-            params["who"] = _who(m["who"], lang)
-        return t(key, lang, **params), True
-    return (warning if lang == "en" else t("route.warning.unknown", lang)), False
+def notice_words(notice: Notice, lang: str, names: Mapping[str, str] | None = None) -> tuple[str, bool]:
+    """``(sentence, known)``: the notice in ``lang`` from its code (core/route/notices.py, route.po); a code this
+    build cannot word gets a general sentence with ``known=False``, and the page shows the code in its details."""
+    return notices.words(notice, lang, names=names), notices.known(notice)

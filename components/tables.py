@@ -13,15 +13,17 @@ from components.route_words import (
     TRANSPORT_WORDS,
     found_name,
     label_names,
+    notice_names,
+    notice_words,
     order_text,
     point_name,
     source_words,
     summary_words,
-    warning_words,
     why_words,
 )
 from core.i18n import t
 from core.models.route import CandidateRoute, RoutePlanResult
+from core.route.notices import known as notice_known
 
 COMPARISON_COLUMNS = ["rank", "order", "km", "minutes", "Δ km", "Δ min", "Pareto", "best for", "source"]
 #: the headers of every table (column id → catalog key); the frames keep the ids, the page shows the words
@@ -355,20 +357,19 @@ def strategy_statement(result: RoutePlanResult, *, lang: str = "en") -> str | No
 
 
 def render_warnings(result: RoutePlanResult, *, lang: str) -> None:
-    """The plan's warnings in words; any the page cannot word yet keep the core's text in a "Details"."""
+    """The plan's notices in words, by code (an information icon on those that only inform); the codes and the
+    core's own notes stay in a collapsed "Details"."""
     import streamlit as st
 
-    names = label_names(result, lang)
-    unknown = []
-    for warning in result.warnings:
-        text, known = warning_words(warning, lang, names)
-        st.warning(text, icon=":material/warning:")
-        if not known:
-            unknown.append(warning)
-    if unknown and lang != "en":
+    names = notice_names(result, lang)
+    for notice in result.notices:
+        text, _ = notice_words(notice, lang, names)
+        st.warning(text, icon=":material/info:" if notice.severity == "info" else ":material/warning:")
+    details = [n for n in result.notices if n.detail or not notice_known(n)]
+    if details:
         with st.expander(t("common.details", lang), expanded=False, key="route_warnings_details"):
-            for warning in unknown:
-                st.caption(warning)
+            for notice in details:
+                st.caption(f"{notice.code} · {notice.detail}" if notice.detail else notice.code)
 
 
 def _safe(link: str | None) -> str | None:

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
@@ -92,24 +93,41 @@ class DayForecast(BaseModel):
     source: str
 
 
-class WarningLog:
-    """Sentences for the user that a service produced while answering (a fallback used, pairs estimated).
+@dataclass(frozen=True)
+class LoggedWarning:
+    """One warning a service recorded: a code with its facts (the planner turns it into a Notice, words are chosen
+    at the edge) and the English sentence kept for logs and the details."""
 
-    One log belongs to one MapServices; the planner drains it into the result's warnings."""
+    code: str
+    message: str
+    params: dict[str, str | int | float] = field(default_factory=dict)
+
+
+class WarningLog:
+    """What a service had to say while answering (a fallback used, pairs estimated), as codes with their facts and
+    an English sentence each.
+
+    One log belongs to one MapServices; the planner drains it into the result's notices (``drain_entries``);
+    ``drain`` gives the English sentences (the itinerary and the agent read those)."""
 
     def __init__(self) -> None:
-        self._items: list[str] = []
+        self._items: list[LoggedWarning] = []
         self._lock = threading.Lock()
 
-    def add(self, message: str) -> None:
+    def add(
+        self, message: str, *, code: str = "PROVIDER_NOTE", params: dict[str, str | int | float] | None = None
+    ) -> None:
         with self._lock:
-            if message not in self._items:
-                self._items.append(message)
+            if all(item.message != message for item in self._items):
+                self._items.append(LoggedWarning(code=code, message=message, params=dict(params or {})))
 
-    def drain(self) -> list[str]:
+    def drain_entries(self) -> list[LoggedWarning]:
         with self._lock:
             out, self._items = self._items, []
         return out
+
+    def drain(self) -> list[str]:
+        return [item.message for item in self.drain_entries()]
 
 
 _DEGRADED: ContextVar[bool] = ContextVar("omni_degraded_answer", default=False)

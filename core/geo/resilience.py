@@ -165,10 +165,11 @@ class ResilientProvider:
     def _label(self) -> str:
         return _DISPLAY_NAMES.get(self.inner.name, str(self.inner.name))
 
-    def _warn(self, message: str) -> None:
+    def _warn(self, message: str, *, code: str, params: dict[str, str | int | float]) -> None:
+        """Record a warning: its code and facts for the planner's notices, the English sentence for the logs."""
         message = self._redact(message)
         logger.warning("%s", message)
-        self.warnings.add(message)
+        self.warnings.add(message, code=code, params=params)
 
     def drain_warnings(self) -> list[str]:
         """The warnings recorded since the last drain (and forget them)."""
@@ -253,7 +254,11 @@ class ResilientProvider:
             note_degraded()
             # matrix/route answers name their source ("offline_estimate"); places name the provider
             used = getattr(result, "source", None) or self.fallback.name
-            self._warn(f"{self._label} {service} unavailable ({deg.cause}); used {used} instead")
+            self._warn(
+                f"{self._label} {service} unavailable ({deg.cause}); used {used} instead",
+                code="PROVIDER_FALLBACK",
+                params={"provider": self._label, "service": service, "used": str(used)},
+            )
             with self._lock:
                 self.stats.fallbacks += 1
             return result
@@ -328,7 +333,9 @@ class ResilientProvider:
         if self.fallback is None:
             self._warn(
                 f"{self._label} could not answer {len(bad)} of {n * (n - 1)} {mode} matrix pairs; "
-                "they stay unreachable (no fallback provider configured)"
+                "they stay unreachable (no fallback provider configured)",
+                code="PROVIDER_PAIRS_UNREACHABLE",
+                params={"provider": self._label, "count": len(bad), "total": n * (n - 1), "mode": mode},
             )
             return m
         estimate = self.fallback.matrix(pts, mode=mode)
@@ -342,7 +349,9 @@ class ResilientProvider:
         m.estimated_pairs = bad
         self._warn(
             f"{self._label} could not answer {len(bad)} of {n * (n - 1)} {mode} matrix pairs; "
-            f"used {estimate.source} for those"
+            f"used {estimate.source} for those",
+            code="PROVIDER_PAIRS_ESTIMATED",
+            params={"provider": self._label, "count": len(bad), "total": n * (n - 1), "mode": mode},
         )
         with self._lock:
             self.stats.fallbacks += 1

@@ -306,6 +306,20 @@ class LiveOrigin(BaseModel):
     source: Literal["user_location"] = "user_location"
 
 
+NoticeSeverity = Literal["info", "warning"]
+NoticeParam = str | int | float
+
+
+class Notice(BaseModel):
+    """One thing the planner tells the user, as a code and its facts (issue 12 §1): the faces choose the words
+    (core/route/notices.py lists every code and its catalog key; locales/*/LC_MESSAGES/route.po the words)."""
+
+    code: str = Field(pattern=r"^[A-Z][A-Z0-9_]*$", description="What happened: FUZZY_MATCH, OFFLINE_ESTIMATES, ...")
+    params: dict[str, NoticeParam] = Field(default_factory=dict, description="The facts the words quote")
+    severity: NoticeSeverity = "warning"
+    detail: str | None = Field(default=None, description="The core's own English note, for logs and details")
+
+
 class RoutePlanResult(BaseModel):
     success: bool
     origin_mode: Literal["fixed", "current_location"]
@@ -317,7 +331,7 @@ class RoutePlanResult(BaseModel):
     best_index: int = Field(default=0, ge=0, description="Index of best_route in candidates")
     deep_links: DeepLinks | None = None
     summary: str
-    warnings: list[str]
+    warnings: list[str] = Field(description="The notices as English sentences (the route catalog's words)")
     # Additions
     task_name: str = "multi-destination-route-planning"
     route_strategy: RouteStrategy = "shortest_distance"
@@ -334,3 +348,5 @@ class RoutePlanResult(BaseModel):
     geometry_source: str | None = None
     live_origin: LiveOrigin | None = None
     elapsed_ms: float | None = None
+    # Addition (issue 12): the warnings as codes and facts, in the order of ``warnings``
+    notices: list[Notice] = Field(default_factory=list)

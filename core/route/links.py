@@ -27,7 +27,8 @@ import segno
 
 from core.errors import InputError, ProviderError
 from core.geo.coords import wgs84_to_gcj02
-from core.models.route import DeepLinks, ResolvedPoint
+from core.models.route import DeepLinks, Notice, ResolvedPoint
+from core.route.notices import notice
 
 ANDROID_ROUTE_PLAN = "amapuri://route/plan/"
 IOS_ROUTE_PLAN = "iosamap://path"
@@ -182,8 +183,9 @@ def build_deep_links(
     source_application: str = "OmniTravelPlanner",
     personal_map_maker: Callable[[list[ResolvedPoint]], str] | None = None,
     navi_maker: Callable[[ResolvedPoint], str] | None = None,
-) -> tuple[DeepLinks, list[str]]:
-    """Route-plan links for ``origin -> ordered_stops -> destination`` and the warnings they need.
+) -> tuple[DeepLinks, list[Notice]]:
+    """Route-plan links for ``origin -> ordered_stops -> destination`` and the notices they need (codes with their
+    facts, core/route/notices.py).
 
     ``origin`` is None when the trip starts at the user's current location: the app links then omit
     the start (the app uses "my location") and the first web link has no ``from``.
@@ -199,7 +201,7 @@ def build_deep_links(
             field="deep_link_mode",
         )
     stops = list(ordered_stops)
-    warnings: list[str] = []
+    warnings: list[Notice] = []
     personal_map: str | None = None
 
     if deep_link_mode == "personal_map":
@@ -207,24 +209,31 @@ def build_deep_links(
         missing = [_label(p) for p in points if _amap_poi_id(p, provider) is None]
         if missing:
             warnings.append(
-                "personal_map needs an AMap POI id for every point; missing for: "
-                + ", ".join(missing)
-                + " — fell back to route_plan."
+                notice(
+                    "PERSONAL_MAP_NO_IDS",
+                    detail="personal_map needs an AMap POI id for every point; missing for: "
+                    + ", ".join(missing)
+                    + " — fell back to route_plan.",
+                    missing=len(missing),
+                    points=len(points),
+                )
             )
         elif personal_map_maker is None:
             warnings.append(
-                "The personal-map service (AMap maps_schema_personal_map) needs the amap-mcp provider, and a "
-                "personal-map link cannot be made without it — fell back to route_plan."
+                notice(
+                    "PERSONAL_MAP_NEEDS_MCP",
+                    detail="The personal-map service (AMap maps_schema_personal_map) needs the amap-mcp provider — "
+                    "fell back to route_plan.",
+                )
             )
         else:
             try:
                 personal_map = personal_map_maker(points)
             except ProviderError as exc:
-                warnings.append(f"The personal map could not be made ({exc.message}) — fell back to route_plan.")
-        warnings.append(
-            "A personal map only imports the points into AMap; it is not strict navigation from a start point. "
-            "The route_plan links below navigate in the planned order."
-        )
+                warnings.append(
+                    notice("PERSONAL_MAP_FAILED", detail=f"The personal map could not be made ({exc.message})")
+                )
+        warnings.append(notice("PERSONAL_MAP_NOTE"))
 
     # App links: at most MAX_APP_VIAS via points. A longer route gets a link for its first part only,
     # ending at the stop after the last via, so following it never contradicts the plan.
@@ -236,10 +245,14 @@ def build_deep_links(
         covered = MAX_APP_VIAS + 1
         omitted = len(stops) - covered
         warnings.append(
-            f"The AMap app links take at most {MAX_APP_VIAS} via points, so they cover only the first {covered} of "
-            f"{len(stops)} stops and end at stop {covered} ({_label(app_destination)}); the remaining {omitted} "
-            f"stop(s) and the destination ({_label(destination)}) are not in them. "
-            "The web navigation links cover the whole route."
+            notice(
+                "APP_LINK_VIAS",
+                vias=MAX_APP_VIAS,
+                covered=covered,
+                total=len(stops),
+                omitted=omitted,
+                end=_label(app_destination),
+            )
         )
     android, ios = (
         _app_link(
@@ -262,33 +275,21 @@ def build_deep_links(
         source_application=source_application,
     )
     if origin is None:
-        warnings.append(
-            "The first web link has no start point: uri.amap.com then starts from the device's current location, "
-            "which works on mobile only."
-        )
-    if len(web) > 1:
-        reason = (
-            "uri.amap.com allows only one via point"
-            if transport_mode == "driving"
-            else f"uri.amap.com allows no via point when {transport_mode}"
-        )
-        warnings.append(
-            f"The browser route was split into {len(web)} consecutive web links because {reason}; "
-            "open them in order (each starts where the previous one ends)."
-        )
+        warnings.append(notice("WEB_NO_START"))
+    if len(web) > 1:  # uri.amap.com takes one via point when driving, none otherwise
+        warnings.append(notice("WEB_SPLIT", n=len(web), vias=1 if transport_mode == "driving" else 0))
 
     if transport_mode == "cycling":
-        warnings.append(
-            "Cycling links open AMap's ride mode: the app needs version 7.8.8 or later, and the web link's ride mode "
-            "works on mobile only."
-        )
+        warnings.append(notice("CYCLING_LINKS"))
 
     navigation: str | None = None
     if navi_maker is not None:
         try:
             navigation = navi_maker(destination)
         except ProviderError as exc:
-            warnings.append(f"The navigation link could not be made ({exc.message}).")
+            warnings.append(
+                notice("NAVIGATION_FAILED", detail=f"The navigation link could not be made ({exc.message}).")
+            )
 
     links = DeepLinks(
         personal_map=personal_map,

@@ -26,6 +26,7 @@ from core.models.route import (
     DeepLinks,
     LiveOrigin,
     MetricSource,
+    Notice,
     OptimizerInfo,
     ResolvedPoint,
     RouteLeg,
@@ -38,6 +39,7 @@ from core.models.route import (
 from core.optimizer.order_search import candidate_orders, distinct_place_orders, order_totals
 from core.packs.loader import RegionPack
 from core.route.links import amap_navigates_in, build_deep_links
+from core.route.notices import english, from_log, notice, unique
 from core.route.resolver import resolve_points, same_place
 from core.route.strategies import Scored, best_reason, km, mins, other_reason, pareto_front, rank
 
@@ -58,7 +60,12 @@ class ResolvedTrip:
     stops: list[ResolvedPoint]
     destination: ResolvedPoint
     live: LiveOrigin | None
-    warnings: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+
+    @property
+    def warnings(self) -> list[str]:
+        """The notices in English (core/route/notices.py)."""
+        return english(self.notices)
 
 
 @dataclass
@@ -76,7 +83,12 @@ class TripMatrix:
     #: the router that answered (a "mixed" matrix: its figures, except the estimated pairs)
     remote_source: str = ""
     estimated: frozenset[tuple[int, int]] = frozenset()
-    warnings: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+
+    @property
+    def warnings(self) -> list[str]:
+        """The notices in English (core/route/notices.py)."""
+        return english(self.notices)
 
     def pair_source(self, a: int, b: int) -> MetricSource:
         """Where the figures of one leg come from: the estimate for a pair the router could not answer.
@@ -118,7 +130,7 @@ class RouteGeometry:
 
     legs: list[list[list[float]]]
     source: str
-    warnings: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
     #: per leg: the router's own (distance m, duration s, source), None where the leg failed
     figures: list[tuple[float, float, str] | None] = field(default_factory=list)
 
@@ -128,7 +140,7 @@ class RouteLinks:
     """Stage 6: the deep links of the best order (None when not asked for) and the warnings they need."""
 
     deep_links: DeepLinks | None
-    warnings: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
 
 
 def _place_groups(stops: list[ResolvedPoint], offset: int) -> dict[int, int]:
@@ -140,18 +152,14 @@ def _place_groups(stops: list[ResolvedPoint], offset: int) -> dict[int, int]:
     return groups
 
 
-def _outside_region(lon: float, lat: float, region: RegionPack) -> str | None:
-    """A warning when the live start lies outside the region's bounding box (e.g. 0,0 or swapped values)."""
+def _outside_region(lon: float, lat: float, region: RegionPack) -> Notice | None:
+    """A notice when the live start lies outside the region's bounding box (e.g. 0,0 or swapped values)."""
     west, south, east, north = region.bbox
     if west <= lon <= east and south <= lat <= north:
         return None
     clon, clat = region.center
     dist = haversine_m(lon, lat, clon, clat)
-    name = region.name
-    return (
-        f"Your start position ({format_location(lon, lat)}, longitude first) is outside the region '{name}', "
-        f"{km(dist)} from its centre: check the coordinates (the legs from the start are planned from there)."
-    )
+    return notice("START_OUTSIDE_REGION", where=format_location(lon, lat), region=region.name, km=f"{dist / 1000:.1f}")
 
 
 def _leg(a_label: str, b_label: str, a: LonLat, b: LonLat, d: float, t: float, source: MetricSource) -> RouteLeg:
@@ -168,11 +176,11 @@ def _leg(a_label: str, b_label: str, a: LonLat, b: LonLat, d: float, t: float, s
 
 def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings: Settings) -> ResolvedTrip:
     """Resolve every place; refuse a destination that is also a stop or a round trip that does not return."""
-    warnings: list[str] = []
+    notices: list[Notice] = []
     region = provider.region
     default_city = region.city
     resolved = resolve_points(request, provider=provider, settings=settings, default_city=default_city)
-    warnings.extend(resolved.warnings)
+    notices.extend(resolved.notices)
     origin, stops, dest = resolved.origin, resolved.stops, resolved.destination
     if request.round_trip and origin is not None and not same_place(origin, dest):
         raise InputError(
@@ -190,11 +198,9 @@ def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings:
             )
         for j in range(i):
             if same_place(s, stops[j]):
-                warnings.append(
-                    f"stops {j + 1} and {i + 1} resolve to the same place ('{s.resolved_name}'); both are kept"
-                )
+                notices.append(notice("SAME_PLACE_STOPS", a=j + 1, b=i + 1, name=s.resolved_name))
         if origin is not None and same_place(s, origin):
-            warnings.append(f"stop {i + 1} ('{s.label}') is at the origin")
+            notices.append(notice("STOP_AT_ORIGIN", n=i + 1, name=s.label))
 
     live: LiveOrigin | None = None
     if request.origin_mode == "current_location":
@@ -206,20 +212,17 @@ def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings:
             )
             far = _outside_region(live.lon, live.lat, region)
             if far:
-                warnings.append(far)
-        else:
-            warnings.append(
-                "Start position unknown (current location without coordinates): only the stops → destination part was "
-                "compared. The true best order depends on where you start (真实最优顺序会受当前定位影响)."
-            )
+                notices.append(far)
+        else:  # only the stops → destination part is compared: the true best order depends on the start
+            notices.append(notice("START_UNKNOWN"))
 
-    return ResolvedTrip(origin=origin, stops=stops, destination=dest, live=live, warnings=warnings)
+    return ResolvedTrip(origin=origin, stops=stops, destination=dest, live=live, notices=notices)
 
 
 def matrix_stage(trip: ResolvedTrip, *, provider: MapServices, mode: TransportMode) -> TripMatrix:
     """One matrix for all points; every pair must be answered (nothing is filled in silently)."""
     origin, stops, dest, live = trip.origin, trip.stops, trip.destination, trip.live
-    warnings: list[str] = []
+    notices: list[Notice] = []
     points: list[LonLat] = []
     labels: list[str] = []
     start: int | None = None
@@ -243,16 +246,10 @@ def matrix_stage(trip: ResolvedTrip, *, provider: MapServices, mode: TransportMo
     if not (np.isfinite(dist).all() and np.isfinite(dur).all()):
         raise ProviderError("the travel matrix has missing entries: some points are not connected", field="stops")
     for i in matrix.off_network:  # named here, where the points have their labels
-        warnings.append(
-            f"{labels[i]} is outside the road network of {provider.region.name}; its legs are straight-line "
-            "estimates (source: offline_estimate)"
-        )
+        notices.append(notice("OFF_NETWORK", name=labels[i], region=provider.region.name))
     if matrix.source == "offline_estimate":
-        note = matrix.notes[0] if matrix.notes else "Offline estimate."
-        warnings.append(
-            f"All distances and durations are offline estimates (source: offline_estimate), not road data. {note}"
-        )
-    warnings.extend(provider.drain_warnings())
+        notices.append(_offline_notice(provider.region, mode, matrix.notes))
+    notices.extend(from_log(entry) for entry in provider.warnings.drain_entries())
     return TripMatrix(
         points=points,
         labels=labels,
@@ -264,7 +261,22 @@ def matrix_stage(trip: ResolvedTrip, *, provider: MapServices, mode: TransportMo
         source=matrix.source,
         remote_source=provider.router.name,
         estimated=frozenset((int(i), int(j)) for i, j in matrix.estimated_pairs),
-        warnings=warnings,
+        notices=notices,
+    )
+
+
+def _offline_notice(region: RegionPack, mode: TransportMode, notes: list[str]) -> Notice:
+    """All figures are the offline estimate: with the pack's circuity and speed for ``mode`` when it has them."""
+    detail = notes[0] if notes else None
+    params = region.estimate.get(mode)
+    if params is None:
+        return notice("OFFLINE_ESTIMATES", detail=detail)
+    return notice(
+        "OFFLINE_ESTIMATES_AT",
+        detail=detail,
+        mode=mode,
+        circuity=f"{params.circuity:g}",
+        speed_kmh=f"{params.speed_kmh:g}",
     )
 
 
@@ -346,7 +358,7 @@ def geometry_stage(
     """The drawn path of each leg of the best route (one cached route call per leg); a failed leg is a straight
     line with a warning, never a silent gap."""
     points, labels, start, end = net.points, net.labels, net.start, net.end
-    warnings: list[str] = []
+    notices: list[Notice] = []
     best_nodes = [*([start] if start is not None else []), *best_order, end]
     geometry: list[list[list[float]]] = []
     figures: list[tuple[float, float, str] | None] = []
@@ -361,16 +373,21 @@ def geometry_stage(
             figures.append(None)
             geometry.append([list(points[a]), list(points[b])])
             geo_sources.add("straight_line")
-            warnings.append(
-                f"route geometry {labels[a]} → {labels[b]} unavailable ({exc.message}); drawn as a straight line"
+            notices.append(
+                notice(
+                    "GEOMETRY_MISSING",
+                    detail=f"route geometry {labels[a]} → {labels[b]} unavailable ({exc.message})",
+                    a=labels[a],
+                    b=labels[b],
+                )
             )
     geometry_source = ", ".join(sorted(geo_sources))
     if geo_sources == {"offline_estimate"}:
         geometry_source = "offline_estimate (straight lines between points, not the road path)"
-    return RouteGeometry(legs=geometry, source=geometry_source, warnings=warnings, figures=figures)
+    return RouteGeometry(legs=geometry, source=geometry_source, notices=notices, figures=figures)
 
 
-def exact_legs_stage(best: CandidateRoute, geometry: RouteGeometry) -> tuple[CandidateRoute, list[str]]:
+def exact_legs_stage(best: CandidateRoute, geometry: RouteGeometry) -> tuple[CandidateRoute, list[Notice]]:
     """The best route with each leg's figures from the direction service that drew it (where it answered and
     its source is one the contract knows); the totals are the sums of those legs."""
     legs, kept = [], []
@@ -382,11 +399,7 @@ def exact_legs_stage(best: CandidateRoute, geometry: RouteGeometry) -> tuple[Can
         else:
             legs.append(leg)
             kept.append(f"{leg.from_label} → {leg.to_label}")
-    warnings = (
-        [f"exact legs: {', '.join(kept)} kept the matrix figures (the direction service did not answer)"]
-        if kept
-        else []
-    )
+    notices = [notice("EXACT_LEGS_KEPT", n=len(kept), legs=", ".join(kept))] if kept else []
     exact = best.model_copy(
         update={
             "legs": legs,
@@ -394,7 +407,7 @@ def exact_legs_stage(best: CandidateRoute, geometry: RouteGeometry) -> tuple[Can
             "total_duration_s": sum(leg.duration_s for leg in legs),
         }
     )
-    return exact, warnings
+    return exact, notices
 
 
 def _mcp_link_makers(provider: MapServices | None, title: str) -> dict[str, Any]:
@@ -426,7 +439,7 @@ def links_stage(
         return RouteLinks(deep_links=None)
     if provider is not None and not amap_navigates_in(provider.region.country):
         return RouteLinks(deep_links=None)
-    deep_links, warnings = build_deep_links(
+    deep_links, notices = build_deep_links(
         origin=trip.origin,
         ordered_stops=[trip.stops[i] for i in best.stop_order],
         destination=trip.destination,
@@ -435,11 +448,11 @@ def links_stage(
         provider=provider_name,
         **_mcp_link_makers(provider, request.task_name),
     )
-    return RouteLinks(deep_links=deep_links, warnings=warnings)
+    return RouteLinks(deep_links=deep_links, notices=notices)
 
 
-def walking_warnings(best: CandidateRoute, *, mode: TransportMode) -> list[str]:
-    """A walk whose legs are too long to be a walk says so, naming the legs."""
+def walking_notices(best: CandidateRoute, *, mode: TransportMode) -> list[Notice]:
+    """A walk whose legs are too long to be a walk says so, naming the legs (in the detail)."""
     if mode != "walking":
         return []
     long_legs = [l for l in best.legs if l.distance_m > WALKING_LONG_LEG_M]
@@ -450,9 +463,14 @@ def walking_warnings(best: CandidateRoute, *, mode: TransportMode) -> list[str]:
     )
     more = f" and {len(long_legs) - 5} more" if len(long_legs) > 5 else ""
     return [
-        f"Walking: {len(long_legs)} leg(s) of the best route are longer than {km(WALKING_LONG_LEG_M)}: "
-        f"{listed}{more}. The whole walk is {km(best.total_distance_m)} (~{mins(best.total_duration_s)}); "
-        "consider driving or public transport for these legs."
+        notice(
+            "LONG_WALK",
+            detail=f"{listed}{more}",
+            n=len(long_legs),
+            km=f"{WALKING_LONG_LEG_M / 1000:g}",
+            total_km=f"{best.total_distance_m / 1000:.1f}",
+            minutes=round(best.total_duration_s / 60),
+        )
     ]
 
 
@@ -484,20 +502,22 @@ def plan_route(
         ranked = rank_stage(pool, net, strategy=request.route_strategy, settings=settings)
         progress("Drawing the best route", 0.85)
         geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode)
-        exact_warnings: list[str] = []
+        exact_notices: list[Notice] = []
         if request.exact_legs:
-            best, exact_warnings = exact_legs_stage(ranked.best, geometry)
+            best, exact_notices = exact_legs_stage(ranked.best, geometry)
             ranked.candidates[ranked.best_index] = best
         links = links_stage(trip, ranked.best, request=request, provider_name=provider.name, provider=provider)
-        warnings = [
-            *trip.warnings,
-            *net.warnings,
-            *walking_warnings(ranked.best, mode=request.transport_mode),
-            *geometry.warnings,
-            *exact_warnings,
-            *links.warnings,
-            *provider.drain_warnings(),
-        ]
+        notices = unique(
+            [
+                *trip.notices,
+                *net.notices,
+                *walking_notices(ranked.best, mode=request.transport_mode),
+                *geometry.notices,
+                *exact_notices,
+                *links.notices,
+                *(from_log(entry) for entry in provider.warnings.drain_entries()),
+            ]
+        )
         calls = provider.snapshot()
         result = RoutePlanResult(
             success=True,
@@ -510,7 +530,8 @@ def plan_route(
             best_index=ranked.best_index,
             deep_links=links.deep_links,
             summary="",
-            warnings=list(dict.fromkeys(warnings)),
+            warnings=english(notices, names=_region_names(provider.region)),
+            notices=notices,
             task_name=request.task_name,
             route_strategy=request.route_strategy,
             transport_mode=request.transport_mode,
@@ -528,6 +549,11 @@ def plan_route(
         result.summary = summarize_result(result)
         progress("Done", 1.0)
         return result
+
+
+def _region_names(region: RegionPack) -> dict[str, str]:
+    """The region's code → its English name, for the notices' English sentences."""
+    return {region.name: region.display_name.get("en") or region.name}
 
 
 def summarize_result(result: RoutePlanResult) -> str:

@@ -33,6 +33,7 @@ from core.geo.text import canonical, house_number, normalize, strip_city_prefix,
 from core.models.common import echo
 from core.models.route import (
     AmbiguityReason,
+    Notice,
     PlaceCandidate,
     PlaceChoice,
     PointSource,
@@ -41,6 +42,8 @@ from core.models.route import (
     RoutePlanRequest,
     format_location,
 )
+from core.route.notices import english, notice
+from core.route.notices import who as named_input
 
 Role = Literal["origin", "stop", "destination"]
 PRECISE_GEO_LEVELS = {"exact", "poi", "house_number"}
@@ -56,7 +59,12 @@ MAX_CANDIDATES = 5
 @dataclass
 class Resolution:
     point: ResolvedPoint
-    warnings: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+
+    @property
+    def warnings(self) -> list[str]:
+        """The notices in English."""
+        return english(self.notices)
 
 
 @dataclass
@@ -64,7 +72,11 @@ class ResolvedPoints:
     origin: ResolvedPoint | None
     stops: list[ResolvedPoint]
     destination: ResolvedPoint
-    warnings: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+
+    @property
+    def warnings(self) -> list[str]:
+        return english(self.notices)
 
 
 def _describe(role: Role, raw: RawStop, index: int | None) -> str:
@@ -183,14 +195,15 @@ def resolve_point(
 ) -> Resolution:
     settings = settings or get_settings()
     city = raw.city or default_city
-    who = _describe(role, raw, index)
+    who_text = _describe(role, raw, index)
     field_name = _field(role, index)
     pname = provider.name
-    warnings: list[str] = []
+    notices: list[Notice] = []
+    named = named_input(role, index + 1 if role == "stop" and index is not None else 0, echo(raw.label()))
 
     def make(place: Place, source: PointSource, note: str, score: float | None = None) -> Resolution:
         return Resolution(
-            _point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), warnings
+            _point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), notices
         )
 
     # 0. a place the user chose among an ambiguity's candidates: its POI, by id
@@ -198,7 +211,8 @@ def resolve_point(
         chosen = provider.detail(raw.poi_id)
         if chosen is None:
             raise ResolutionError(
-                f"{who}: the chosen place '{echo(raw.poi_id)}' is not known to the {pname} provider", field=field_name
+                f"{who_text}: the chosen place '{echo(raw.poi_id)}' is not known to the {pname} provider",
+                field=field_name,
             )
         return make(chosen, "geo", f"chosen among the candidates: POI {raw.poi_id} (detail look-up)", None)
 
@@ -210,16 +224,25 @@ def resolve_point(
             continue
         top = geo[0]
         if top.level == "area" and len(geo) > 1:  # a district named alone: which of its places?
-            raise _ambiguous(who, _choice(field_name, query, "district", [(p.score, p) for p in geo]))
+            raise _ambiguous(who_text, _choice(field_name, query, "district", [(p.score, p) for p in geo]))
         if top.level in PRECISE_GEO_LEVELS:
             on = f" on {top.matched_on}" if top.matched_on else ""
             note = f"geocoded: exact match{on} '{query}'"
             if len(geo) > 1:
                 if any(_distinct(top, p) for p in geo[1:]):
-                    raise _ambiguous(who, _choice(field_name, query, "several_exact", [(p.score, p) for p in geo]))
+                    raise _ambiguous(who_text, _choice(field_name, query, "several_exact", [(p.score, p) for p in geo]))
                 others = ", ".join(p.name for p in geo[1:3])
                 # the same words as before issue 12 (the pages word this warning by its shape); now they lie at one spot
-                warnings.append(f"{who} matched {len(geo)} places exactly; used '{top.name}' (also: {others})")
+                notices.append(
+                    notice(
+                        "SEVERAL_EXACT_ONE_SPOT",
+                        detail=f"{who_text} matched {len(geo)} places exactly; used '{top.name}' (also: {others})",
+                        count=len(geo),
+                        name=top.name,
+                        others=others,
+                        **named,
+                    )
+                )
                 note += f"; {len(geo)} exact matches at one spot, first taken"
             return make(top, "geo", note, top.score)
         if top.level == "road" and coarse is None:
@@ -248,14 +271,22 @@ def resolve_point(
             text = raw.label()
             if any(_distinct(best, p) for _, p in close):
                 shown = [(s, p) for s, p in ranked if s >= max(score - SHOWN_BAND, settings.fuzzy_min_score)]
-                raise _ambiguous(who, _choice(field_name, text, "close_scores", shown))
+                raise _ambiguous(who_text, _choice(field_name, text, "close_scores", shown))
             if score < NEAR_MISS_BELOW:
                 likely = [(s, p) for s, p in ranked if s >= settings.fuzzy_min_score]
-                raise _ambiguous(who, _choice(field_name, text, "near_miss", likely))
+                raise _ambiguous(who_text, _choice(field_name, text, "near_miss", likely))
             source: PointSource = "text_search"
             note = f"text search: '{best.name}' (score {score:.0f})"
-            warnings.append(
-                f"{who} is a fuzzy match: resolved to '{best.name}' ({best.address or 'no address'}), score {score:.0f}/100"
+            notices.append(
+                notice(
+                    "FUZZY_MATCH",
+                    detail=f"{who_text} is a fuzzy match: resolved to '{best.name}' ({best.address or 'no address'}), "
+                    f"score {score:.0f}/100",
+                    name=best.name,
+                    address=best.address or "",
+                    score=round(score),
+                    **named,
+                )
             )
             if score < CONFIDENT_SCORE:
                 if best.poi_id:
@@ -266,7 +297,16 @@ def resolve_point(
             if close:  # close in score but at one spot (or a different kind nearby): said, not asked
                 alt = close[0][1]
                 metres = round(haversine_m(best.lon, best.lat, alt.lon, alt.lat))
-                warnings.append(f"{who} also fits '{alt.name}' ({close[0][0]:.0f}), {metres} m away")
+                notices.append(
+                    notice(
+                        "ALSO_FITS_NEARBY",
+                        detail=f"{who_text} also fits '{alt.name}' ({close[0][0]:.0f}), {metres} m away",
+                        name=best.name,
+                        alt=alt.name,
+                        metres=metres,
+                        **named,
+                    )
+                )
                 note += f"; also fits '{alt.name}' {metres} m away"
             return make(best, source, note, score)
 
@@ -287,17 +327,32 @@ def resolve_point(
                 f"fallback: '{raw.address}' not found; used the nearest known POI on '{road}': "
                 f"'{best.name}' ({best.address or 'no address'})"
             )
-            warnings.append(f"{who}: house number not found, fell back to '{best.name}' on '{road}' - check it")
+            notices.append(
+                notice(
+                    "HOUSE_NUMBER_FALLBACK",
+                    detail=f"{who_text}: house number not found, fell back to '{best.name}' on '{road}' - check it",
+                    name=best.name,
+                    road=road,
+                    **named,
+                )
+            )
             return make(best, "manual_fallback", note, None)
     if coarse is not None:
         note = f"fallback: only a road-level geocode was found for '{raw.address}'; no POI id"
-        warnings.append(f"{who}: resolved only to the road '{coarse.name}' (road-level coordinate)")
+        notices.append(
+            notice(
+                "ROAD_LEVEL_ONLY",
+                detail=f"{who_text}: resolved only to the road '{coarse.name}' (road-level coordinate)",
+                name=coarse.name,
+                **named,
+            )
+        )
         return make(coarse, "manual_fallback", note, None)
 
     hint = ""
     if ranked:
         hint = f"; closest candidate was '{ranked[0][1].name}' (score {ranked[0][0]:.0f}, below {settings.fuzzy_min_score:.0f})"
-    raise ResolutionError(f"could not resolve {who}{hint}", field=field_name)
+    raise ResolutionError(f"could not resolve {who_text}{hint}", field=field_name)
 
 
 def resolve_points(
@@ -309,7 +364,7 @@ def resolve_points(
 ) -> ResolvedPoints:
     """Resolve origin (fixed only), every stop and the destination; report every failure at once."""
     settings = settings or get_settings()
-    warnings: list[str] = []
+    notices: list[Notice] = []
     failures: list[ResolutionError] = []
 
     def run(raw: RawStop, role: Role, index: int | None = None) -> ResolvedPoint | None:
@@ -320,7 +375,7 @@ def resolve_points(
         except ResolutionError as exc:
             failures.append(exc)
             return None
-        warnings.extend(res.warnings)
+        notices.extend(res.notices)
         return res.point
 
     origin_raw = request.origin_stop()
@@ -339,7 +394,7 @@ def resolve_points(
         raise kind(message, field=failures[0].field, details=[f.field for f in failures], candidates=candidates)
     assert destination is not None
     return ResolvedPoints(
-        origin=origin, stops=[s for s in stops if s is not None], destination=destination, warnings=warnings
+        origin=origin, stops=[s for s in stops if s is not None], destination=destination, notices=notices
     )
 
 

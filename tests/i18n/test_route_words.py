@@ -8,16 +8,18 @@ import re
 
 from components.route_words import (
     found_name,
+    notice_names,
+    notice_words,
     order_text,
     point_name,
     summary_words,
-    warning_key,
-    warning_words,
     why_words,
 )
 from core.geo.registry import make_provider
-from core.models.route import RawStop, RoutePlanRequest
+from core.i18n import t
+from core.models.route import Notice, RawStop, RoutePlanRequest
 from core.packs.loader import load_region
+from core.route import notices
 from core.route.planner import plan_route
 from core.route.scenarios import list_scenarios
 
@@ -50,41 +52,66 @@ def variants() -> list[tuple[str, RoutePlanRequest, str]]:
     return found
 
 
-def test_every_warning_of_these_plans_has_words_in_both_languages():
+LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+#: Latin words a Chinese sentence may keep: names of services and the web link's host
+LATIN_OK = {"AMap", "App", "uri", "amap", "com", "MCP"}
+
+
+def test_every_notice_of_these_plans_has_words_in_both_languages_and_no_english_in_chinese():
     kinds = set()
     for name, request, region in variants():
-        for warning in plan(request, region).warnings:
-            zh, known_zh = warning_words(warning, "zh")
-            en, known_en = warning_words(warning, "en")
-            assert known_zh and known_en, (name, warning)
-            assert CJK.search(zh) and zh != en
-            assert not re.search(r"offline_estimate|route_plan|personal_map|\(source:", en + zh), (en, zh)
-            kinds.add(warning_key(warning)[0])
+        result = plan(request, region)
+        assert len(result.notices) == len(result.warnings), name
+        for lang in ("zh", "en"):
+            names = notice_names(result, lang)
+            for notice in result.notices:
+                text, known = notice_words(notice, lang, names)
+                assert known and text, (name, notice)
+                assert not re.search(r"offline_estimate|route_plan|personal_map|\(source:|[A-Z]{4,}_", text), text
+                if lang == "zh":
+                    assert CJK.search(text), text
+                    typed = str(notice.params.get("input", ""))  # what the user typed is quoted as typed
+                    latin = LATIN_WORD.findall(text.replace(typed, "") if typed else text)
+                    assert {w for w in latin if w not in LATIN_OK} == set(), (name, text)
+                else:
+                    assert text in result.warnings or notice.params, (name, text)
+        kinds |= {n.code for n in result.notices}
     assert {  # what these trips make the planner say, each in words
-        "route.warning.offline_estimates",
-        "route.warning.fuzzy",
-        "route.warning.web_split",
-        "route.warning.long_walk",
-        "route.warning.cycling_links",
-        "route.warning.personal_map_note",
-        "route.warning.personal_map_no_ids",
-        "route.warning.web_no_start",
-        "route.warning.start_unknown",
-        "route.warning.start_outside_region",
+        "OFFLINE_ESTIMATES_AT",
+        "FUZZY_MATCH",
+        "WEB_SPLIT",
+        "LONG_WALK",
+        "CYCLING_LINKS",
+        "PERSONAL_MAP_NOTE",
+        "PERSONAL_MAP_NO_IDS",
+        "WEB_NO_START",
+        "START_UNKNOWN",
+        "START_OUTSIDE_REGION",
     } <= kinds, kinds
 
 
-def test_a_warning_of_an_unknown_shape_stays_in_english_and_is_general_in_chinese():
-    assert warning_words("Something new happened", "en") == ("Something new happened", False)
-    text, known = warning_words("Something new happened", "zh")
-    assert not known and CJK.search(text) and "Something" not in text
+def test_the_english_warnings_are_the_notices_in_the_catalogs_english():
+    result = plan(SCENARIOS["my-location-errands"].request.model_copy(update={"origin_lon": 116.4, "origin_lat": 39.9}))
+    assert result.warnings == [notices.words(n, "en", names={"shanghai": "Shanghai"}) for n in result.notices]
+    [far] = [w for w in result.warnings if "outside the region" in w]
+    assert far.startswith(
+        "Your start position (116.400000,39.900000, longitude first) is outside the region 'Shanghai'"
+    )
+
+
+def test_a_code_this_build_does_not_know_gets_a_general_sentence():
+    novel = Notice(code="SOMETHING_NEW", params={"x": 1})
+    for lang in ("zh", "en"):
+        text, known = notice_words(novel, lang)
+        assert not known and "SOMETHING" not in text and text == t("route.warning.unknown", lang)
+    assert CJK.search(notice_words(novel, "zh")[0])
 
 
 def test_the_start_without_a_position_is_said_in_words():
     result = plan(SCENARIOS["my-location-errands"].request.model_copy(update={"origin_lon": None, "origin_lat": None}))
-    sentences = [warning_words(w, "en")[0] for w in result.warnings]
-    assert any(s.startswith("Start position unknown (current location without coordinates)") for s in sentences)
-    assert any("当前定位" in warning_words(w, "zh")[0] for w in result.warnings)
+    [start] = [n for n in result.notices if n.code == "START_UNKNOWN"]
+    assert notice_words(start, "en")[0].startswith("Start position unknown (current location without coordinates)")
+    assert "当前定位" in notice_words(start, "zh")[0]
 
 
 def test_place_names_follow_the_language_and_the_other_is_kept_for_the_tooltip():
@@ -124,13 +151,13 @@ def best_orders(result) -> int:
 
 
 def test_a_fuzzy_match_names_the_place_found_in_the_chosen_language():
-    from components.route_words import label_names
-
     day = SCENARIOS["sightseeing-day"].request
     result = plan(day.model_copy(update={"stops": [RawStop(address="豫圆")]}))
-    [fuzzy] = [w for w in result.warnings if warning_key(w)[0] == "route.warning.fuzzy"]
+    [fuzzy] = [n for n in result.notices if n.code == "FUZZY_MATCH"]
     yu = load_region("shanghai").place_by_id(result.resolved_stops[0].poi_id)
-    en = warning_words(fuzzy, "en", label_names(result, "en"))[0]
-    zh = warning_words(fuzzy, "zh", label_names(result, "zh"))[0]
+    en = notice_words(fuzzy, "en", notice_names(result, "en"))[0]
+    zh = notice_words(fuzzy, "zh", notice_names(result, "zh"))[0]
     assert en == f"Stop 1 '豫圆' is an approximate match: found {yu.name_en} — check it."
     assert zh == f"第 1 个途经点“豫圆”是近似匹配,找到的是 {yu.name_zh},请核对。"
+    # the English warnings (CLI, API) keep the name the provider gave
+    assert f"Stop 1 '豫圆' is an approximate match: found {yu.name_zh} — check it." in result.warnings

@@ -59,7 +59,9 @@ def test_an_amap_cycling_plan_estimates_the_matrix_and_says_why():
         settings = amap_settings(amap.base_url, key="cycling-key")
         result = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
         assert not any(p == "/v3/distance" for p in amap.requests)  # never asked what it cannot answer
-    assert any("no cycling mode" in w for w in result.warnings), result.warnings
+    [matrix] = [n for n in result.notices if n.code == "PROVIDER_FALLBACK" and n.params["service"] == "matrix"]
+    assert matrix.params["provider"] == "AMap" and "no cycling mode" in (matrix.detail or "")
+    assert "AMap did not answer the distance matrix request" in " ".join(result.warnings), result.warnings
     assert all(leg.source == "offline_estimate" for leg in result.best_route.legs)
 
 
@@ -77,4 +79,4 @@ def test_cycling_links_use_amaps_ride_mode():
         provider="offline",
     )
     assert "&t=3" in links.android_route_plan and all("mode=ride" in u for u in links.web_navigation)
-    assert any("7.8.8" in w for w in warnings)
+    assert "CYCLING_LINKS" in [n.code for n in warnings] and any("7.8.8" in w for w in result.warnings)

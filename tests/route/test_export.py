@@ -16,6 +16,7 @@ from core.models.route import (
 )
 from core.route.export import legs_to_csv, result_to_html, result_to_json, safe_href
 from core.route.links import build_deep_links
+from core.route.notices import english
 
 XSS = "<script>alert(1)</script>"
 
@@ -123,7 +124,7 @@ def make_result(*, deep_links: DeepLinks | None = None, warnings: list[str] | No
         deep_links=deep_links,
         summary=f"最佳路线 5.2 km，约 20 分钟。Stop {XSS} included.",
         warnings=(warnings if warnings is not None else ["坐标为离线估算 (offline estimate)", f"fuzzy match: {XSS}"])
-        + link_warnings,
+        + english(link_warnings),
         provider="offline",
         region="shanghai",
         metric_source="offline_estimate",

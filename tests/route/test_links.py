@@ -10,6 +10,7 @@ import pytest
 from core.errors import InputError
 from core.models.route import ResolvedPoint
 from core.route.links import MAX_APP_VIAS, build_deep_links, qr_svg_data_uri
+from core.route.notices import english
 
 # WGS-84 coordinates (Shanghai)
 PEOPLES_SQUARE = (121.4737, 31.2304)
@@ -63,6 +64,10 @@ def raw_params(link: str) -> dict[str, str]:
     keys = [k for k, _ in pairs]
     assert len(keys) == len(set(keys)), f"duplicate parameters in {link}"
     return dict(pairs)
+
+
+def codes(notices) -> list[str]:
+    return [n.code for n in notices]
 
 
 def build(**overrides):
@@ -173,9 +178,12 @@ def test_more_than_16_stops_cover_the_first_part_and_warn():
     assert len(p["vialons"].split("|")) == len(p["vialats"].split("|")) == len(p["vianames"].split("|")) == 16
     # the link ends at stop 17, a prefix of the planned route
     assert unquote(p["dname"]) == "站点17"
-    text = " ".join(warnings)
-    assert "16 via points" in text and "first 17 of 20 stops" in text and "remaining 3 stop(s)" in text
-    assert "web navigation links cover the whole route" in text
+    [vias] = [n for n in warnings if n.code == "APP_LINK_VIAS"]
+    assert vias.params == {"vias": 16, "covered": 17, "total": 20, "omitted": 3, "end": "站点17"}
+    assert english([vias]) == [
+        "The AMap app links take at most 16 via points, so they cover only the first 17 of 20 stops and end at 站点17; "
+        "the web links cover the whole route."
+    ]
     # the web links together visit every stop and the destination
     assert sum(link.count("站点") for link in links.web_navigation) == 0  # names are percent-encoded
     visited = []
@@ -190,7 +198,7 @@ def test_16_stops_need_no_warning_about_vias():
     links, warnings = build(ordered_stops=stops, origin=origin())
     assert raw_params(links.android_route_plan)["vian"] == "16"
     assert unquote(raw_params(links.android_route_plan)["dname"]) == "豫园"
-    assert not any("via points" in w and "app links" in w for w in warnings)
+    assert "APP_LINK_VIAS" not in codes(warnings)
 
 
 # --------------------------------------------------------------------------------------------- web links
@@ -219,9 +227,10 @@ def test_web_segment_counts(n_stops, mode, with_origin, expected):
     start = origin() if with_origin else None
     links, warnings = build(ordered_stops=_stops(n_stops), transport_mode=mode, origin=start)
     assert len(links.web_navigation) == expected
-    split = [w for w in warnings if "split into" in w]
+    split = [n for n in warnings if n.code == "WEB_SPLIT"]
     if expected > 1:
-        assert len(split) == 1 and f"split into {expected} consecutive web links" in split[0]
+        assert len(split) == 1 and split[0].params["n"] == expected
+        assert f"split into {expected} consecutive web links" in english(split)[0]
     else:
         assert split == []
 
@@ -252,7 +261,8 @@ def test_web_link_without_origin_omits_from_and_warns():
     assert "from" not in first
     assert unquote(first["via"].split(",", 2)[2]) == "P0"
     assert all("from" in raw_params(link) for link in links.web_navigation[1:])
-    assert any("current location" in w and "web link" in w for w in warnings)
+    assert codes(warnings) == ["WEB_NO_START", "WEB_SPLIT"]
+    assert "current location" in english(warnings)[0]
 
 
 def test_web_link_with_origin_has_no_location_warning():
@@ -278,11 +288,11 @@ def test_personal_map_with_offline_provider_falls_back_naming_points():
     assert links.personal_map is None
     assert links.mode_used == "route_plan"
     assert links.android_route_plan and links.ios_route_plan
-    fallback = [w for w in warnings if w.startswith("personal_map needs an AMap POI id")]
-    assert len(fallback) == 1
-    assert "missing for: 人民广场, 外滩, 东方明珠 | Pearl & Tower, 豫园" in fallback[0]
-    assert "fell back to route_plan" in fallback[0]
-    assert any("point" in w and "not strict navigation" in w for w in warnings)
+    fallback = [n for n in warnings if n.code == "PERSONAL_MAP_NO_IDS"]
+    assert len(fallback) == 1 and fallback[0].params == {"missing": 4, "points": 4}
+    assert "missing for: 人民广场, 外滩, 东方明珠 | Pearl & Tower, 豫园" in fallback[0].detail
+    assert "route plan links are given instead" in english(fallback)[0]
+    assert codes(warnings)[1] == "PERSONAL_MAP_NOTE" and "does not navigate" in english(warnings)[1]
 
 
 def test_personal_map_with_amap_provider_and_one_missing_id():
@@ -297,8 +307,8 @@ def test_personal_map_with_amap_provider_and_one_missing_id():
         destination=destination(poi_id="B00156JZEJ", provider="amap"),
     )
     assert links.personal_map is None and links.mode_used == "route_plan"
-    fallback = [w for w in warnings if "missing for" in w]
-    assert len(fallback) == 1 and "missing for: 东方明珠 —" in fallback[0]
+    fallback = [n for n in warnings if n.code == "PERSONAL_MAP_NO_IDS"]
+    assert len(fallback) == 1 and "missing for: 东方明珠 —" in fallback[0].detail
 
 
 def test_personal_map_with_all_amap_ids_reports_the_missing_service():
@@ -310,9 +320,8 @@ def test_personal_map_with_all_amap_ids_reports_the_missing_service():
         destination=destination(poi_id="B00156JZEJ", provider="amap"),
     )
     assert links.personal_map is None and links.mode_used == "route_plan"
-    assert not any("missing for" in w for w in warnings)
-    assert any("needs the amap-mcp provider" in w and "fell back to route_plan" in w for w in warnings)
-    assert any("not strict navigation" in w for w in warnings)
+    assert codes(warnings)[:2] == ["PERSONAL_MAP_NEEDS_MCP", "PERSONAL_MAP_NOTE"]
+    assert "needs the AMap MCP provider" in english(warnings)[0]
 
 
 def test_personal_map_and_navigation_come_from_the_mcp_makers_when_given():
@@ -342,7 +351,8 @@ def test_personal_map_and_navigation_come_from_the_mcp_makers_when_given():
 
     links, warnings = build(**ids, personal_map_maker=broken)
     assert links.personal_map is None and links.mode_used == "route_plan"
-    assert any("could not be made" in w and "fell back to route_plan" in w for w in warnings)
+    assert codes(warnings)[:2] == ["PERSONAL_MAP_FAILED", "PERSONAL_MAP_NOTE"]
+    assert "did not answer" in warnings[0].detail
 
 
 @pytest.mark.parametrize("mode", ["auto", "route_plan"])
@@ -350,7 +360,7 @@ def test_auto_and_route_plan_use_route_plan_without_personal_map_warnings(mode):
     links, warnings = build(deep_link_mode=mode, origin=origin())
     assert links.mode_used == "route_plan"
     assert links.personal_map is None
-    assert not any("personal" in w.lower() for w in warnings)
+    assert not any(code.startswith("PERSONAL_MAP") for code in codes(warnings))
 
 
 def test_invalid_modes_are_rejected():

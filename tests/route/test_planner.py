@@ -120,7 +120,8 @@ def test_current_location_without_coordinates_compares_stops_only(provider, sett
     assert result.resolved_origin is None and result.live_origin is None
     assert len(result.best_route.legs) == 4  # stops -> destination only
     assert result.best_route.full_order_labels[0] in SIGHTS
-    assert any("真实最优顺序会受当前定位影响" in w for w in result.warnings)
+    assert result.notices[0].code == "START_UNKNOWN"
+    assert result.warnings[0].startswith("Start position unknown (current location without coordinates)")
     assert "not guaranteed" in result.summary
     assert "slat=" not in result.deep_links.android_route_plan
 
@@ -171,7 +172,9 @@ def test_walking_mode_uses_walking_estimates(provider, settings):
 
 def test_duplicate_stops_do_not_produce_twin_candidates(provider, settings):
     result = plan_route(_req(["外滩", "外滩", "豫园"]), provider=provider, settings=settings)
-    assert any("resolve to the same place" in w for w in result.warnings)
+    [same] = [n for n in result.notices if n.code == "SAME_PLACE_STOPS"]
+    assert same.params == {"a": 1, "b": 2, "name": result.resolved_stops[0].resolved_name}
+    assert f"Stops 1 and 2 are the same place ({result.resolved_stops[0].resolved_name})" in " ".join(result.warnings)
     # Swapping the two 外滩 stops is not another route: every candidate is a different sequence of places.
     sequences = [tuple(c.full_order_labels) for c in result.candidates]
     assert len(sequences) == len(set(sequences)) == 3
@@ -214,6 +217,8 @@ def test_heuristic_best_reason_does_not_claim_optimality(provider, settings):
 def test_live_start_outside_the_region_is_flagged(provider, settings):
     req = _req(SIGHTS[:2], origin_mode="current_location", origin_address=None, origin_lon=0.0, origin_lat=0.0)
     result = plan_route(req, provider=provider, settings=settings)
+    [far] = [n for n in result.notices if n.code == "START_OUTSIDE_REGION"]
+    assert far.params["where"] == "0.000000,0.000000" and far.params["region"] == provider.region.name
     assert any("outside the region" in w and "0.000000,0.000000" in w for w in result.warnings)
     inside = plan_route(
         _req(SIGHTS[:2], origin_mode="current_location", origin_address=None, origin_lon=121.47, origin_lat=31.23),
@@ -226,7 +231,10 @@ def test_live_start_outside_the_region_is_flagged(provider, settings):
 def test_long_walking_legs_are_flagged(provider, settings):
     walk = plan_route(_req(["外滩", "豫园"], transport_mode="walking"), provider=provider, settings=settings)
     flagged = [w for w in walk.warnings if w.startswith("Walking:")]
-    assert len(flagged) == 1 and "浦东国际机场T2航站楼" in flagged[0]  # the ~40 km walk to the airport
+    [long_walk] = [n for n in walk.notices if n.code == "LONG_WALK"]
+    assert len(flagged) == 1 and long_walk.params["n"] == 1 and long_walk.params["km"] == "10"
+    assert "浦东国际机场T2航站楼" in long_walk.detail  # the ~40 km walk to the airport, named in the detail
+    assert f"the whole walk is {walk.best_route.total_distance_m / 1000:.1f} km" in flagged[0]
     short = plan_route(
         _req(["外滩", "豫园"], destination_address="新天地", transport_mode="walking"),
         provider=provider,

@@ -39,7 +39,9 @@ def test_a_start_outside_the_network_is_estimated_and_named():
     )
     result = plan_route(request, provider=make_provider("offline", region="helsinki"))
     assert result.success and result.metric_source == "mixed"
-    assert any("outside the road network of helsinki" in w for w in result.warnings), result.warnings
+    [off] = [n for n in result.notices if n.code == "OFF_NETWORK"]
+    assert off.params["region"] == "helsinki"
+    assert any("outside the road network of Helsinki" in w for w in result.warnings), result.warnings
     first = result.best_route.legs[0]
     assert first.source == "offline_estimate"
     assert all(leg.source == "valhalla" for leg in result.best_route.legs[1:])

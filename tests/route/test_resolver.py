@@ -38,7 +38,11 @@ def test_fuzzy_english_is_text_search_with_a_warning(provider, settings):
     assert res.point.poi_id == "t-museum"
     assert res.point.source in {"text_search", "search_detail"}
     assert res.point.match_score is not None and res.point.match_score < 100
-    assert any("stop 3" in w and "fuzzy match" in w for w in res.warnings)
+    [fuzzy] = res.notices
+    assert fuzzy.code == "FUZZY_MATCH" and fuzzy.params["stop"] == 3 and fuzzy.params["name"] == res.point.resolved_name
+    assert res.warnings == [
+        f"Stop 3 'Shanghai Musem' is an approximate match: found {res.point.resolved_name} — check it."
+    ]
 
 
 def test_low_score_fuzzy_match_is_confirmed_by_detail(provider, settings):
@@ -55,7 +59,10 @@ def test_missing_house_number_falls_back_with_a_note(provider, settings):
     assert res.point.source == "manual_fallback"
     assert res.point.poi_id == "t-xianxia-99"
     assert "仙霞路" in res.point.confidence_note
-    assert any("fell back" in w for w in res.warnings)
+    assert [n.code for n in res.notices] == ["HOUSE_NUMBER_FALLBACK"] and res.notices[0].params[
+        "road"
+    ] == "长宁区仙霞路"
+    assert "the house number was not found" in res.warnings[0]
 
 
 def test_other_house_number_on_the_same_road_is_not_taken_as_exact(provider, settings):

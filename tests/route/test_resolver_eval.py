@@ -80,7 +80,7 @@ def test_every_way_of_writing_a_terminal_is_that_terminal_exactly(shanghai, text
 def test_a_homophone_typo_is_found_by_its_pinyin_with_a_warning(shanghai):
     res = stop("豫圆", shanghai)  # 圆 for 园: the same sound, typed by a pinyin input method
     assert res.point.poi_id == "sh-yuyuan-garden" and res.point.source in {"text_search", "search_detail"}
-    assert any("fuzzy match" in w for w in res.warnings)
+    assert [n.code for n in res.notices] == ["FUZZY_MATCH"] and "approximate match" in res.warnings[0]
 
 
 def test_an_airport_named_without_its_terminal_is_a_choice_between_terminals(shanghai):
@@ -128,7 +128,8 @@ def test_places_at_one_spot_are_taken_with_a_warning_not_asked(helsinki):
     # the railway station is mapped twice in OpenStreetMap (19 m apart): one spot, one answer
     res = stop("Helsingin päärautatieasema", helsinki)
     assert res.point.poi_id in {"hel-w122595198", "hel-n25389429"}
-    assert any("matched 2 places exactly" in w for w in res.warnings)
+    assert [n.code for n in res.notices] == ["SEVERAL_EXACT_ONE_SPOT"] and res.notices[0].params["count"] == 2
+    assert "matched 2 places exactly" in res.warnings[0]
     assert "at one spot" in res.point.confidence_note
 
 
