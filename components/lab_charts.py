@@ -27,7 +27,8 @@ from core.i18n import t
 
 GroupLabel = Callable[[str, str, str], str]
 BOM = "\ufeff"
-STRATEGY_COLOURS = {"shortest_distance": "#1f77b4", "fastest_time": "#ff7f0e", "balanced": "#9467bd"}
+STRATEGY_COLOURS = {"shortest_distance": "#1f77b4", "fastest_time": "#ff7f0e", "balanced": "#9467bd"}  # as on the map
+LEGEND = alt.Legend(orient="bottom", direction="vertical", labelLimit=360, titleLimit=360)
 
 
 def _ok(frame: pd.DataFrame, optimiser: str) -> pd.DataFrame:
@@ -70,7 +71,7 @@ def difference_chart(pairs: pd.DataFrame, *, a: str, b: str, lang: str) -> alt.H
     points = base.mark_circle(size=70, opacity=0.75).encode(
         x=alt.X("distance_added_km:Q", title=added),
         y=alt.Y("time_saved_min:Q", title=saved),
-        color=alt.Color("group:N", title=group, legend=alt.Legend(orient="bottom")),
+        color=alt.Color("group:N", title=group, legend=LEGEND),
         tooltip=[
             alt.Tooltip("request:Q", title=request),
             alt.Tooltip("stops:Q", title=t("lab.chart.stops", lang)),
@@ -125,8 +126,15 @@ def pareto_chart(points: pd.DataFrame, *, lang: str) -> alt.Chart:
         .encode(
             x=alt.X("distance_over_pct:Q", title=dist),
             y=alt.Y("time_over_pct:Q", title=time),
-            color=alt.Color("strategy:N", title=strategy, legend=alt.Legend(orient="bottom")),
-            shape=alt.Shape("group:N", title=t("lab.chart.group", lang)),
+            color=alt.Color(
+                "strategy:N",
+                title=strategy,
+                legend=alt.Legend(labelLimit=360, titleLimit=360),  # right: a bottom legend hid the title
+                scale=alt.Scale(
+                    domain=[strategy_name(s, lang) for s in STRATEGY_COLOURS], range=list(STRATEGY_COLOURS.values())
+                ),
+            ),
+            shape=alt.Shape("group:N", title=t("lab.chart.group", lang), legend=alt.Legend(labelLimit=360)),
             tooltip=[
                 alt.Tooltip("request:Q", title=t("lab.chart.request", lang)),
                 alt.Tooltip("strategy:N", title=strategy),
@@ -179,7 +187,7 @@ def _by_size(data: pd.DataFrame, *, value: str, title: str, y_title: str, lang: 
     sizes = sorted(set(data["size"]), key=_bucket_order)
     x = alt.X("size:N", title=t("lab.chart.size", lang), sort=sizes)
     offset = alt.XOffset("optimiser:N")
-    colour = alt.Color("optimiser:N", title=t("lab.chart.optimiser", lang), legend=alt.Legend(orient="bottom"))
+    colour = alt.Color("optimiser:N", title=t("lab.chart.optimiser", lang), legend=LEGEND)
     tooltip = [
         alt.Tooltip("optimiser:N", title=t("lab.chart.optimiser", lang)),
         alt.Tooltip("size:N", title=t("lab.chart.size", lang)),
@@ -232,7 +240,7 @@ def estimate_chart(data: pd.DataFrame, *, lang: str) -> alt.Chart:
         .encode(
             x=alt.X("km:Q", title=t("lab.chart.km", lang)),
             y=alt.Y("minutes:Q", title=t("lab.chart.minutes", lang)),
-            color=alt.Color("group:N", title=t("lab.chart.group", lang), legend=alt.Legend(orient="bottom")),
+            color=alt.Color("group:N", title=t("lab.chart.group", lang), legend=LEGEND),
         )
         .properties(width="container", height=260, title=t("lab.chart.estimate_title", lang, n=len(data)))
     )
@@ -285,10 +293,7 @@ def chart_png(chart: alt.TopLevelMixin, *, scale: float = 2.0) -> bytes | None:
     import vl_convert as vlc
 
     spec = chart.to_dict()
-    for key in ("width", "height"):  # "container" has no meaning outside a page: a fixed size for a slide
-        if spec.get(key) == "container":
-            spec[key] = 640
-    _fixed_size(spec)
+    _fixed_size(spec)  # "container" has no meaning outside a page: a fixed width for a slide
     return bytes(vlc.vegalite_to_png(json.dumps(spec), scale=scale))
 
 

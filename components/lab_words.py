@@ -71,12 +71,18 @@ def error_reason(code: str | None, lang: str) -> str:
     return t("lab.error.other", lang)
 
 
+def _signed(value: float, digits: int) -> str:
+    """``+1.5`` / ``-0.2`` / ``0.0``: a difference with its sign, never ``-0.0``."""
+    rounded = round(value, digits) + 0.0
+    return f"{rounded:+.{digits}f}" if rounded else f"{0.0:.{digits}f}"
+
+
 def minutes(seconds: float | None, lang: str) -> str:
-    return "–" if seconds is None else t("lab.unit.minutes", lang, value=f"{seconds / 60:+.1f}")
+    return "–" if seconds is None else t("lab.unit.minutes", lang, value=_signed(seconds / 60, 1))
 
 
 def kilometres(metres: float | None, lang: str) -> str:
-    return "–" if metres is None else t("lab.unit.km", lang, value=f"{metres / 1000:+.2f}")
+    return "–" if metres is None else t("lab.unit.km", lang, value=_signed(metres / 1000, 2))
 
 
 def percent(share: float | None) -> str:
