@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import folium
-from branca.element import Element
+from branca.element import Element, MacroElement
+from folium.template import Template
 
 from components.basemap import add_background, finish_map
 from components.route_words import ROLE_LABELS, found_name, point_name, source_words
@@ -397,13 +398,35 @@ def build_day_map(
     return m
 
 
-def build_agent_map(
-    stops: list[dict[str, Any]], *, base_url_path: str = "", region: str | None = None, provider: str | None = None
-) -> folium.Map:
-    """The agent's plan on a map: one numbered pin per visit (day and order in the tooltip), fitted to all.
+class _NoImagePins(MacroElement):
+    """Leaflet's default marker is an image (``marker-icon.png``, looked for at a path Leaflet guesses wrongly in
+    st_folium's frame: a 404). folium creates each marker with that default and sets its DivIcon a moment later,
+    so the default is made an empty DivIcon here: no marker image is ever requested."""
 
-    ``stops`` are the agent payload's timeline rows of kind ``visit`` with lon/lat (the second half of a visit
-    split by a lunch on site is not a new stop)."""
+    _template = Template(
+        """{% macro script(this, kwargs) %}
+        L.Marker.prototype.options.icon = L.divIcon({className: "omni-marker", html: "", iconSize: [0, 0]});
+        {% endmacro %}"""
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._name = "NoImagePins"
+
+
+def build_agent_map(
+    stops: list[dict[str, Any]],
+    *,
+    base_url_path: str = "",
+    region: str | None = None,
+    provider: str | None = None,
+    lang: str = "en",
+) -> folium.Map:
+    """The agent's plan on a map: one numbered ``DivIcon`` pin per visit (plain HTML, no marker image; day and
+    times in the tooltip, worded in ``lang``), fitted to all of them.
+
+    ``stops`` are the agent payload's timeline rows of kind ``visit`` with lon/lat, names already in the reader's
+    language (the second half of a visit split by a lunch on site is not a new stop)."""
     pts = [e for e in stops if e.get("lon") is not None and e.get("lat") is not None and e.get("part") != 2]
     if not pts:
         return offline_map([31.2304, 121.4737], zoom_start=11, base_url_path=base_url_path)
@@ -413,6 +436,7 @@ def build_agent_map(
         [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
     )
     add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)))
+    _NoImagePins().add_to(m)  # before the markers: folium gives each its DivIcon only after it is on the map
     for n, e in enumerate(pts, start=1):
         folium.Marker(
             [float(e["lat"]), float(e["lon"])],
@@ -422,8 +446,9 @@ def build_agent_map(
                 icon_anchor=(13, 13),
                 class_name="omni-marker",
             ),
-            tooltip=f"<b>{n} · {html.escape(str(e.get('name', '')))}</b><br>day {e.get('day')}"
-            f" · {html.escape(str(e.get('start', '')))}–{html.escape(str(e.get('end', '')))}",
+            tooltip=f"<b>{n} · {html.escape(str(e.get('name', '')))}</b><br>"
+            + html.escape(t("agent.console.day_n", lang, n=e.get("day") or 1))
+            + f" · {html.escape(str(e.get('start', '')))}–{html.escape(str(e.get('end', '')))}",
         ).add_to(m)
     if len(pts) >= 2:
         m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
@@ -438,8 +463,12 @@ def render_agent_map(
     height: int = 380,
     region: str | None = None,
     provider: str | None = None,
+    lang: str = "en",
 ) -> None:
+    """Draw the agent's plan (numbered pins, fitted); nothing is sent back, so no reruns."""
+    import streamlit as st
     from streamlit_folium import st_folium
 
-    m = build_agent_map(stops, base_url_path=_base_url_path(), region=region, provider=provider)
-    st_folium(m, key=key, height=height, returned_objects=[])
+    m = build_agent_map(stops, base_url_path=_base_url_path(), region=region, provider=provider, lang=lang)
+    with st.container(key=f"{key}_box"):  # .st-key-agent_map_<n>_box in the page (browser tests)
+        st_folium(m, key=key, height=height, use_container_width=True, returned_objects=[])

@@ -15,6 +15,8 @@ from core.models.agent import (
 )
 from core.models.common import as_priority
 
+#: the name of the start the plan assumes when no hotel is known (the console words it)
+ASSUMED_START = "city centre (assumed start)"
 SIGHTSEEING = ("landmark", "museum", "park", "temple", "shopping", "theatre", "family", "market")
 
 
@@ -115,7 +117,7 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
         if p is not None and p.category == "hotel":
             hotel = {"place_id": p.id, "name": p.name_zh}
     if hotel is None:
-        hotel = {"name": "city centre (assumed start)", "lon": pack.center[0], "lat": pack.center[1]}
+        hotel = {"name": ASSUMED_START, "lon": pack.center[0], "lat": pack.center[1]}
     places: list[dict[str, Any]] = []
     seen: set[str] = set()
     for node in state.draft.nodes:

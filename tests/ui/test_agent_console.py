@@ -1,6 +1,12 @@
-"""The agent console page with AppTest: chat, route card, consent and confirmation buttons, QA run."""
+"""The agent console page with AppTest: chat, route card, consent and confirmation buttons, QA run; and the console in
+one language at a time (``?lang=en`` / ``?lang=zh``): the answer first, the plan's table in words with the places'
+names in that language, one collapsed Details section per turn, buttons that say what they do, a map with a numbered
+pin for every stop fitted to them, and earlier turns kept whole."""
 
 from __future__ import annotations
+
+import json
+import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -37,17 +43,18 @@ def page(tmp_path, monkeypatch, leaflet_static):
 
 
 def _metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
+    """The metric of the latest turn (each turn keeps its own in its details)."""
+    return [m.value for m in at.metric if m.label == label][-1]
 
 
 def test_chat_shows_route_card_and_plan(page):
     page.chat_input(key="agent_prompt").set_value("规划2天上海行程").run()
     assert not page.exception, page.exception
-    assert _metric(page, "Route") == "SYSTEM2_REASONING"
+    assert _metric(page, "Route") == "SYSTEM2_REASONING"  # in the details
     assert _metric(page, "Status") == "OK"
-    assert any("verifying" in m.value for m in page.markdown)
+    assert any("verifying" in c.value for c in page.caption)  # the status flow, in the details
     columns = [set(d.value.columns) for d in page.dataframe]
-    assert any({"day", "kind", "name", "start", "end"} <= c for c in columns)  # the timeline
+    assert any({"day", "time", "what", "note"} <= c for c in columns)  # the timeline, in words
     assert any({"step", "chosen_action", "reason_code", "facts", "policy_id"} <= c for c in columns)  # the decision log
     assert page.get("component_instance")  # the map
 
@@ -73,7 +80,7 @@ def _reservations(user):
 def test_confirmation_button_says_what_it_does_and_books(page):
     page.chat_input(key="agent_prompt").set_value("帮我订和平饭店，明天19:00，两个人").run()
     assert _metric(page, "Status") == "NEED_CONFIRMATION"
-    assert page.button(key="agent_confirm").label == "确认预订 / Confirm booking"
+    assert page.button(key="agent_confirm").label == "Confirm booking"  # the page's language (English here)
     assert "将为你预订：和平饭店" in page.session_state["agent_history"][-1]["response"].result.answer_text
     page.button(key="agent_confirm").click().run()
     assert not page.exception, page.exception
@@ -81,7 +88,7 @@ def test_confirmation_button_says_what_it_does_and_books(page):
     user = page.session_state["dashboard_user"]  # the console acts for the dashboard's identity
     assert _reservations(user)[1] == [("和平饭店", "confirmed")]
     page.chat_input(key="agent_prompt").set_value("取消和平饭店的预订").run()
-    assert page.button(key="agent_confirm").label == "确认取消 / Confirm cancellation"
+    assert page.button(key="agent_confirm").label == "Confirm cancellation"
     page.button(key="agent_confirm").click().run()
     assert _metric(page, "Status") == "OK"
     assert _reservations(user)[1] == [("和平饭店", "cancelled")]
@@ -106,7 +113,7 @@ def test_reservations_made_on_other_pages_are_listed_here(page):
 def test_qa_button_runs_every_case(page):
     page.button(key="agent_qa").click().run()
     assert not page.exception, page.exception
-    assert _metric(page, "QA passed") == "8/8"
+    assert _metric(page, "Acceptance passed") == "8/8"
 
 
 def test_the_console_answers_with_the_region_and_provider_chosen_in_the_sidebar(tmp_path, monkeypatch, leaflet_static):
@@ -153,3 +160,149 @@ def test_the_console_answers_with_the_region_and_provider_chosen_in_the_sidebar(
         st.cache_data.clear()  # the region list and catalogues of this test's data folder must not leak
         st.cache_resource.clear()
         get_settings.cache_clear()
+
+
+# --- one language at a time ----------------------------------------------------------------------------------
+CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
+#: what must never be in the main view: the pack's place ids, route and status codes, Python's None
+INTERNAL = re.compile(
+    r"\ba-(bund|yuyuan|museum|pearl|jingan|longhua)\b|SYSTEM[12]_|\bNEED_[A-Z]+|\bNone\b|_[a-z]+:|\$|USD"
+)
+PLAN = {
+    "en": "plan a 1 day trip to the Bund, Yu Garden and the Shanghai Museum",
+    "zh": "规划1天行程：外滩、豫园和上海博物馆",
+}
+STOPS = {"en": {"The Bund", "Yu Garden", "Shanghai Museum"}, "zh": {"外滩", "豫园", "上海博物馆"}}
+
+
+def console(tmp_path, monkeypatch, lang: str) -> AppTest:
+    write_agent_pack(tmp_path / "data")
+    (tmp_path / "kb").mkdir(exist_ok=True)
+    for k, v in {
+        "OMNI_DATA_DIR": str(tmp_path / "data"),
+        "OMNI_REGION": "agentcity",
+        "OMNI_PROVIDER": "offline",
+        "OMNI_DB_URL": f"sqlite:///{tmp_path / 'ui.db'}",
+        "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
+        "OMNI_KB_DIR": str(tmp_path / "kb"),
+    }.items():
+        monkeypatch.setenv(k, v)
+    get_settings.cache_clear()
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.fixture(params=["en", "zh"])
+def lang(request):
+    return request.param
+
+
+@pytest.fixture
+def page_in(tmp_path, monkeypatch, leaflet_static, lang):
+    at = console(tmp_path, monkeypatch, lang)
+    yield at
+    get_settings.cache_clear()
+
+
+def ask(at: AppTest, message: str) -> AppTest:
+    at.chat_input(key="agent_prompt").set_value(message).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def in_details(at: AppTest) -> set[int]:
+    """The ids of every element inside a collapsed Details section (the analysts' part)."""
+    hidden: set[int] = set()
+    for expander in at.expander:
+        if expander.label in ("Details", "详情"):
+            hidden |= {id(e.proto) for e in [*expander.markdown, *expander.caption, *expander.metric]}
+            hidden |= {id(e.proto) for e in expander.dataframe}
+    return hidden
+
+
+def main_text(at: AppTest) -> str:
+    hidden = in_details(at)
+    shown = [*at.title, *at.markdown, *at.caption, *at.warning, *at.info, *at.metric]
+    text = "\n".join(str(e.value) for e in shown if id(e.proto) not in hidden)
+    return re.sub(r":material/\w+:", "", text)  # icons
+
+
+def labels(at: AppTest) -> list[str]:
+    found = [at.title[0].value, at.chat_input(key="agent_prompt").placeholder]
+    found += [e.label for e in at.expander] + [b.label for b in at.button] + [w.label for w in at.get("toggle")]
+    found += [w.label for w in at.number_input] + [m.label for m in at.metric]
+    return found
+
+
+def timeline_tables(at: AppTest):
+    return [d for d in at.dataframe if "what" in d.value.columns]
+
+
+def test_the_console_speaks_one_language_with_the_answer_first_and_details_collapsed(page_in, lang):
+    page = page_in
+    ask(page, PLAN[lang])
+    for label in labels(page):
+        assert bool(CJK.search(label)) == (lang == "zh") or not re.search(r"[A-Za-z\u4e00-\u9fff]", label), label
+    if lang == "en":
+        assert not any(CJK.search(label) for label in labels(page))
+    # the answer comes first, before the plan's table
+    texts = [m.value for m in page.markdown]
+    answer = page.session_state["agent_history"][-1]["response"].result.answer_text
+    assert texts.index(answer.replace("\n", "  \n")) < next(i for i, v in enumerate(texts) if v.startswith("#####"))
+    # the details: collapsed, and where the route, confidence, status and cost are
+    details = [e for e in page.expander if e.label == ("Details" if lang == "en" else "详情")]
+    assert len(details) == 1 and details[0].proto.expanded is False
+    inside = {m.label for m in details[0].metric}
+    assert {"Route", "Confidence", "Status", "Budget units"} <= inside or {
+        "路线",
+        "置信度",
+        "状态",
+        "预算单位",
+    } <= inside
+    assert any("decision" in c.value for c in details[0].caption)
+    # the main view: no place id, no code, no None, no dollars
+    text = main_text(page)
+    assert not INTERNAL.search(text), INTERNAL.search(text)
+    [table] = timeline_tables(page)
+    assert not timeline_tables(details[0]) and any("chosen_action" in d.value.columns for d in details[0].dataframe)
+    cells = set(table.value.astype(str).to_numpy().ravel())
+    assert not any(INTERNAL.search(c) for c in cells), cells
+    assert STOPS[lang] <= cells  # the places' names in the reader's language
+    headers = [c["label"] for c in json.loads(table.proto.columns).values() if "label" in c]
+    assert headers == (["Day", "Time", "What", "Note"] if lang == "en" else ["天", "时间", "安排", "说明"])
+
+
+def test_the_map_has_a_numbered_pin_for_every_stop_and_fits_them(page_in, lang):
+    page = page_in
+    ask(page, PLAN[lang])
+    [component] = page.get("component_instance")
+    script = json.loads(component.proto.json_args)["script"]
+    html = script.replace("\\u003c", "<").replace("\\u003e", ">").replace('\\"', '"')
+    assert re.findall(r'<div class="omni-pin"[^>]*>(\d+)</div>', html) == ["1", "2", "3"]
+    assert len(re.findall(r"var \w+ = L\.divIcon\(", script)) == 3
+    assert script.index("L.Marker.prototype.options.icon = L.divIcon(") < script.index("L.marker(")  # no image pin
+    markers = re.findall(r"var (marker_\w+) = L\.marker\(", script)
+    assert len(markers) == 3 and all(f"{m}.setIcon(" in script for m in markers)  # each pin is its number
+    assert "L.icon(" not in script and "marker-icon" not in script  # no marker image to fetch
+    assert "fitBounds" in script
+    for name in STOPS[lang]:
+        assert name in script  # the tooltips name the stops in the reader's language
+
+
+def test_an_earlier_turn_keeps_its_table_and_map_after_another_message(page_in, lang):
+    page = page_in
+    ask(page, PLAN[lang])
+    first = timeline_tables(page)[0].value.copy()
+    ask(page, "帮我订和平饭店，明天19:00，两个人" if lang == "zh" else "book Peace Hotel tomorrow at 19:00 for 2")
+    assert len(page.session_state["agent_history"]) == 2
+    tables = timeline_tables(page)
+    assert len(tables) == 1 and tables[0].value.equals(first)  # the first turn's plan, still drawn
+    assert len(page.get("component_instance")) == 1  # and its map
+    assert len([e for e in page.expander if e.label in ("Details", "详情")]) == 2  # one per turn
+    # the confirmation button says what it does, in the page's language only
+    assert page.button(key="agent_confirm").label == ("Confirm booking" if lang == "en" else "确认预订")
+    ask(page, PLAN[lang])
+    assert len(timeline_tables(page)) == 2 and len(page.get("component_instance")) == 2

@@ -1,0 +1,147 @@
+"""The agent console's result in words (no Streamlit): the plan's timeline as a table a traveller reads, the next
+steps the agent suggests, and its progress states. Place names follow the language where the pack has them;
+codes (next-step codes, statuses, routes) are for the collapsed details only."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.agent.trip_request import ASSUMED_START
+from core.i18n import t
+from core.packs.loader import RegionPack
+
+#: the agent's progress states (core.models.agent.UiStatus) in words
+STATUS_WORDS = {
+    "thinking": "agent.console.status.thinking",
+    "browsing": "agent.console.status.browsing",
+    "verifying": "agent.console.status.verifying",
+    "repairing": "agent.console.status.repairing",
+    "awaiting_consent": "agent.console.status.awaiting_consent",
+    "awaiting_confirmation": "agent.console.status.awaiting_confirmation",
+    "done": "agent.console.status.done",
+    "failed": "agent.console.status.failed",
+}
+#: what each confirmation button does, in words (never the action's name), by the action's (family, name)
+CONFIRM_LABELS = {
+    ("reservations", "confirm"): "agent.console.confirm.booking",
+    ("reservations", "cancel"): "agent.console.confirm.cancellation",
+    ("trip", "persist_plan"): "agent.console.confirm.save_trip",
+    ("trip", "apply_user_edit"): "agent.console.confirm.trip_change",
+    ("trip", "record_commitment"): "agent.console.confirm.commitment",
+}
+CONFIRM_DEFAULT = "agent.console.confirm.default"
+#: the next-step codes the agent returns (core/agent: "allow_webbrowse", "downgrade:knowledge_base", …) in words;
+#: a code not listed here is shown in the details only
+NEXT_STEP_WORDS = {
+    "allow_webbrowse": "agent.console.next.allow_webbrowse",
+    "downgrade": "agent.console.next.knowledge_base",
+    "raise": "agent.console.next.more_browser_steps",
+    "resend": "agent.console.next.resend",
+    "missing": "agent.console.next.missing",
+    "takeover": "agent.console.next.takeover",
+}
+TABLE_HEADERS = {
+    "day": "agent.console.table.day",
+    "time": "agent.console.table.time",
+    "what": "agent.console.table.what",
+    "note": "agent.console.table.note",
+}
+_CODE = re.compile(r"^[a-z_]+(:\S*)?$")
+
+
+def confirm_label(action: str) -> str:
+    """The key of the words of the button that confirms ``action`` (``reservations.confirm`` → Confirm booking)."""
+    family, _, name = action.partition(".")
+    return CONFIRM_LABELS.get((family, name), CONFIRM_DEFAULT)
+
+
+def status_words(status: str, lang: str) -> str:
+    key = STATUS_WORDS.get(status)
+    return t(key, lang) if key else t("agent.console.status.working", lang)
+
+
+def is_code(step: str) -> bool:
+    """A next step that is a code (``downgrade:knowledge_base``, ``confirm:<id>``), not a sentence."""
+    return bool(_CODE.match(step.strip()))
+
+
+def next_steps_words(steps: list[str], lang: str) -> list[str]:
+    """The agent's suggested next steps a person can read: sentences as they are, known codes in words (once
+    each), other codes (an id to confirm, the critic's codes) left to the details."""
+    shown: list[str] = []
+    for step in steps:
+        if not is_code(step):
+            words = step
+        else:
+            key = NEXT_STEP_WORDS.get(step.split(":", 1)[0])
+            if key is None:
+                continue
+            words = t(key, lang)
+        if words not in shown:
+            shown.append(words)
+    return shown
+
+
+def place_name(pack: RegionPack | None, place_id: str | None, fallback: str, lang: str) -> str:
+    """A place's name in ``lang`` from the pack (its English name in English when it has one)."""
+    place = pack.place_by_id(place_id) if pack is not None and place_id else None
+    if place is None:
+        return fallback
+    return place.name_en if lang == "en" and place.name_en else place.name_zh
+
+
+def timeline_rows(timeline: list[dict[str, Any]], pack: RegionPack | None, lang: str) -> list[dict[str, str]]:
+    """The plan's timeline as rows of words: day, time, what (the visit, the way to the next place, lunch) and a
+    note (how long the way takes, and its source). Every cell is text: no empty value, no id, no coordinate."""
+    rows: list[dict[str, str]] = []
+    names: dict[int, str] = {}  # row index → the visit's name, for the way and the lunch beside it
+    for i, e in enumerate(timeline):
+        if e.get("kind") == "visit":
+            names[i] = place_name(pack, e.get("key"), str(e.get("name") or ""), lang)
+    start_words = t("agent.console.assumed_start", lang)
+    for i, e in enumerate(timeline):
+        kind = e.get("kind")
+        day = t("agent.console.day_n", lang, n=e.get("day") or 1)
+        when = f"{e.get('start') or ''}–{e.get('end') or ''}".strip("–")
+        note = ""
+        if kind == "visit":
+            what = names[i]
+            if e.get("part") == 2:
+                note = t("agent.console.visit_continues", lang)
+        elif kind == "travel":
+            same_day = [j for j in names if timeline[j].get("day") == e.get("day")]
+            after = [j for j in same_day if j > i]
+            goes_to = names[after[0]] if after else (start_words if str(e.get("name", "")).endswith(ASSUMED_START)
+                                                     else _last_part(str(e.get("name") or "")))  # fmt: skip
+            what = t("agent.console.travel_to", lang, place=goes_to)
+            minutes = e.get("robust_min")
+            if minutes is not None:
+                key = "agent.console.travel_minutes_estimate" if e.get("source") == "offline_estimate" else (
+                    "agent.console.travel_minutes")  # fmt: skip
+                note = t(key, lang, minutes=f"{float(minutes):.0f}")
+        elif kind == "lunch":
+            at = [j for j in names if timeline[j].get("day") == e.get("day") and _same_spot(timeline[j], e)]
+            what = t("agent.console.lunch_near", lang, place=names[at[0]]) if at else t("agent.console.lunch", lang)
+        else:
+            what = str(e.get("name") or t("agent.console.other_entry", lang))
+        rows.append({"day": day, "time": when or "—", "what": what, "note": note or "—"})
+    return rows
+
+
+def _same_spot(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The lunch is placed where a visit is (the timeline gives it that visit's position)."""
+    return a.get("lon") is not None and (a.get("lon"), a.get("lat")) == (b.get("lon"), b.get("lat"))
+
+
+def _last_part(name: str) -> str:
+    return name.rsplit("→", 1)[-1].strip() or name
+
+
+def map_stops(timeline: list[dict[str, Any]], pack: RegionPack | None, lang: str) -> list[dict[str, Any]]:
+    """The visits of a timeline for the map, with their names in ``lang`` (positions as the plan gave them)."""
+    return [
+        {**e, "name": place_name(pack, e.get("key"), str(e.get("name") or ""), lang)}
+        for e in timeline
+        if e.get("kind") == "visit"
+    ]
