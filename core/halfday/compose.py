@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, time
 
-from core.halfday.models import Candidate, Plan, PlanStep, Profile, TimeSlots
-from core.halfday.score import assess, budget_of, cost_per_person
+from core.halfday.models import Candidate, Plan, PlanStep, Profile, Risk, TimeSlots
+from core.halfday.score import assess, cost_per_person
 from core.halfday.search import utility
 from core.halfday.travel import TravelTable
 
@@ -32,25 +32,48 @@ def _clock(minutes: int) -> time:
     return time(min(23, minutes // 60), minutes % 60 if minutes < 24 * 60 else 59)
 
 
-def meal_window(slots: TimeSlots) -> tuple[int, int] | None:
-    meal = next((s for s in slots.slots if s.kind == "meal"), None)
-    return (_m(meal.start), _m(meal.end)) if meal else None
+def meal_windows(slots: TimeSlots) -> list[tuple[int, int]]:
+    """Every meal slot of the half day (lunch, dinner), in order: each gets one meal."""
+    return [(_m(s.start), _m(s.end)) for s in slots.slots if s.kind == "meal"]
 
 
 def duration(c: Candidate) -> int:
     return max(MEAL_MIN, min(MEAL_MAX, c.visit_minutes)) if c.role == "meal" else c.visit_minutes
 
 
-def place_step(c: Candidate, arrive: int, *, end: int, meal: tuple[int, int] | None) -> tuple[int, int, int] | None:
-    """(begin, queue, finish) of visiting ``c`` when arriving at minute ``arrive``, or None when it cannot fit."""
-    queue = c.queue.minutes if c.queue else 0
+def queue_at(c: Candidate, minute: int) -> int:
+    """The typical wait when arriving at ``minute`` (the pack's figure for that hour), 0 when the pack has none."""
+    if not c.queue_by_hour:
+        return 0
+    hour = minute // 60
+    return c.queue_by_hour.get(hour, c.queue_by_hour[min(c.queue_by_hour, key=lambda h: abs(h - hour))])
+
+
+def _next_slot(c: Candidate, minute: int) -> int | None:
+    """A bookable place starts on its booking grid: the first slot at or after ``minute``."""
+    return next((v for v in c.booking_slots if v >= minute), None) if c.booking_slots else minute
+
+
+def place_step(
+    c: Candidate, arrive: int, *, end: int, meals: list[tuple[int, int]] | None = None
+) -> tuple[int, int, int] | None:
+    """(begin, queue, finish) of visiting ``c`` when arriving at minute ``arrive``, or None when it cannot fit: inside
+    one opening interval, on the venue's booking slots when it takes bookings, a meal starting inside one of the
+    meal windows, done by ``end``."""
     dur = duration(c)
     for a, b in c.open_intervals:
-        begin = max(arrive, a)
-        if c.role == "meal" and meal is not None:
-            begin = max(begin, meal[0])
-            if begin > meal[1] - MEAL_MIN:
+        earliest = max(arrive, a)
+        if c.role == "meal" and meals:
+            window = next((w for w in meals if earliest <= w[1] - MEAL_MIN), None)
+            if window is None:
                 return None
+            earliest = max(earliest, window[0])
+        begin = _next_slot(c, earliest)
+        if begin is None:
+            return None
+        if c.role == "meal" and meals and not any(w[0] <= begin <= w[1] - MEAL_MIN for w in meals):
+            continue
+        queue = queue_at(c, begin)
         finish = begin + queue + dur
         if finish <= min(b, end):
             return begin, queue, finish
@@ -61,12 +84,12 @@ def build_steps(
     order: list[int], cands: list[Candidate], table: TravelTable, slots: TimeSlots, origin: int | None
 ) -> list[PlanStep] | None:
     """The timed steps of visiting ``order``; None when the order does not fit."""
-    t, pos, end, meal = _m(slots.start), origin, _m(slots.end), meal_window(slots)
+    t, pos, end, meals = _m(slots.start), origin, _m(slots.end), meal_windows(slots)
     steps: list[PlanStep] = []
     for i in order:
         c = cands[i]
         leg = table.leg(pos, i) if pos is not None else None
-        fit = place_step(c, t + (leg.minutes if leg else 0), end=end, meal=meal)
+        fit = place_step(c, t + (leg.minutes if leg else 0), end=end, meals=meals)
         if fit is None:
             return None
         begin, queue, finish = fit
@@ -84,8 +107,8 @@ def build_steps(
                 why=list(c.reasons),
                 travel=leg,
                 queue_minutes=queue or None,
-                queue_day_type=c.queue.day_type if c.queue else None,
-                queue_source=c.queue.source if c.queue else None,
+                queue_day_type=c.queue.day_type if c.queue and queue else None,
+                queue_source=c.queue.source if c.queue and queue else None,
                 price_per_person=c.price_per_person,
                 price_source=c.price_source,
                 needs_reservation=c.needs_reservation,
@@ -97,6 +120,10 @@ def build_steps(
     return steps
 
 
+def _meal_index(minute: int, meals: list[tuple[int, int]]) -> int | None:
+    return next((k for k, (a, b) in enumerate(meals) if a <= minute <= b - MEAL_MIN), None)
+
+
 def greedy_order(
     cands: list[Candidate],
     table: TravelTable,
@@ -105,43 +132,45 @@ def greedy_order(
     *,
     origin: int | None,
     penalty: dict[str, float],
+    budget: float | None,
     first: int | None = None,
 ) -> list[int]:
-    t, pos, end, meal = _m(slots.start), origin, _m(slots.end), meal_window(slots)
-    meal_done = meal is None
-    budget = budget_of(profile)
+    t, pos, end, meals = _m(slots.start), origin, _m(slots.end), meal_windows(slots)
+    eaten: set[int] = set()
     spent = 0.0
     order: list[int] = []
     value = {i: utility(c, profile) - penalty.get(c.place_id, 0.0) for i, c in enumerate(cands)}
     while True:
-        best: tuple[float, int, int] | None = None
+        pending = [k for k in range(len(meals)) if k not in eaten and meals[k][1] - MEAL_MIN >= t]
+        best: tuple[float, int, int, int] | None = None
         for i, c in enumerate(cands):
-            if i in order or (c.role == "meal" and meal_done):
+            if i in order or (c.role == "meal" and not pending):
                 continue
             if first is not None and not order and i != first:
                 continue
             if budget is not None and c.price_per_person is not None and spent + c.price_per_person > budget:
                 continue
             leg = table.leg(pos, i).minutes if pos is not None else 0
-            fit = place_step(c, t + leg, end=end, meal=meal)
+            fit = place_step(c, t + leg, end=end, meals=[meals[k] for k in pending] if c.role == "meal" else meals)
             if fit is None:
                 continue
             begin, queue, finish = fit
-            if c.role == "activity" and not meal_done and meal is not None and finish > meal[1] - MEAL_MIN:
-                continue  # it would push the meal out of its window
+            if c.role == "activity" and pending and finish > meals[pending[0]][1] - MEAL_MIN:
+                continue  # it would push the next meal out of its window
             score = value[i] - COST_PER_HOUR * (leg + (begin - t - leg) + queue) / 60
-            if c.role == "meal" and meal is not None and t >= meal[0] - 30:
+            if c.role == "meal" and pending and t >= meals[pending[0]][0] - 30:
                 score += 2.0  # mealtime
             if best is None or score > best[0]:
-                best = (score, i, finish)
+                best = (score, i, begin, finish)
         if best is None:
             return order
-        _, i, finish = best
+        _, i, begin, finish = best
+        if cands[i].role == "meal":
+            k = _meal_index(begin, meals)
+            eaten.add(k if k is not None else pending[0])
         order.append(i)
         t, pos = finish, i
         spent += cands[i].price_per_person or 0.0
-        if cands[i].role == "meal":
-            meal_done = True
 
 
 def overlap(a: list[str], b: list[str]) -> float:
@@ -150,17 +179,16 @@ def overlap(a: list[str], b: list[str]) -> float:
     return len(set(a) & set(b)) / min(len(a), len(b))
 
 
-def shortfalls(steps: list[PlanStep], cands: list[Candidate], profile: Profile, slots: TimeSlots) -> list[str]:
+def shortfalls(steps: list[PlanStep], cands: list[Candidate], slots: TimeSlots, budget: float | None) -> list[str]:
     """What a plan misses that the goal requires (codes)."""
     ids = {s.place_id for s in steps}
     out = []
     named = [c.place_id for c in cands if "named_in_goal" in c.reasons]
     if any(n not in ids for n in named):
         out.append("named_place_missing")
-    if meal_window(slots) is not None and not any(s.kind == "meal" for s in steps):
+    if sum(s.kind == "meal" for s in steps) < len(meal_windows(slots)):
         out.append("meal_missing")
     cost, _ = cost_per_person(steps)
-    budget = budget_of(profile)
     if budget is not None and cost is not None and cost > budget:
         out.append("over_budget")
     if len(steps) < 2:
@@ -180,8 +208,10 @@ def compose_plans(
     timezone: str,
     solver: str,
     exact: Callable[..., list[int] | None],
+    budget: float | None,
 ) -> tuple[list[Plan], list[str]]:
-    """Up to ``max_plans`` plans, each scheduled, assessed and distinct; notes are codes."""
+    """Up to ``max_plans`` plans, each scheduled, assessed and distinct; notes are codes. ``budget`` is the budget
+    per person the search held to (the asked one, or more once relaxed)."""
     plans: list[Plan] = []
     notes: list[str] = []
     by_id = {c.place_id: c for c in cands}
@@ -190,30 +220,27 @@ def compose_plans(
     for _attempt in range(max_plans + 2):  # a few spare attempts for plans that come out too alike
         if len(plans) >= max_plans:
             break
-        first = None
-        if plans:
-            # open the next plan with the best place not used yet whose kind no earlier plan opened with
-            opened = {by_id[p.steps[0].place_id].category for p in plans if p.steps}
-            fresh = [
-                i
-                for i, c in sorted(enumerate(cands), key=lambda ic: -utility(ic[1], profile))
-                if c.role == "activity" and c.place_id not in used and i not in tried_first
-            ]
-            first = next((i for i in fresh if cands[i].category not in opened), fresh[0] if fresh else None)
-            if first is not None:
-                tried_first.add(first)
-        order = (
-            []
-            if solver == "cp_sat"
-            else greedy_order(cands, table, slots, profile, origin=origin, penalty=used, first=first)
-        )
-        steps = build_steps(order, cands, table, slots, origin) or []
-        kind = "greedy"
         previous = [[s.place_id for s in p.steps] for p in plans]
-        too_alike = any(overlap([s.place_id for s in steps], prev) > MAX_OVERLAP for prev in previous)
-        missing = shortfalls(steps, cands, profile, slots)
-        if solver != "greedy" and (solver == "cp_sat" or missing or too_alike):
-            exact_order = exact(cands, table, slots, profile, origin=origin, previous=previous)
+        steps: list[PlanStep] = []
+        missing: list[str] = ["not_tried"]
+        too_alike = False
+        if solver != "cp_sat":
+            # the first plan opens freely; a later one opens with a place no plan used, of a kind no plan opened with,
+            # trying a few such openings before asking the exact solver
+            for first in _openings(cands, plans, by_id, profile, used, tried_first) if plans else [None]:
+                if first is not None:
+                    tried_first.add(first)
+                order = greedy_order(
+                    cands, table, slots, profile, origin=origin, penalty=used, budget=budget, first=first
+                )
+                steps = build_steps(order, cands, table, slots, origin) or []
+                too_alike = any(overlap([s.place_id for s in steps], prev) > MAX_OVERLAP for prev in previous)
+                missing = shortfalls(steps, cands, slots, budget)
+                if steps and not missing and not too_alike:
+                    break
+        kind = "greedy"
+        if solver != "greedy" and (missing or too_alike):
+            exact_order = exact(cands, table, slots, profile, origin=origin, previous=previous, budget=budget)
             exact_steps = build_steps(exact_order, cands, table, slots, origin) if exact_order else None
             if exact_steps:
                 steps, kind = exact_steps, "cp_sat"
@@ -224,6 +251,11 @@ def compose_plans(
         feasibility, factors, risks = assess(
             steps, by_id, profile=profile, slots=slots, now=now, timezone=timezone, travel_source=table.source
         )
+        for pid in [c.place_id for c in cands if "named_in_goal" in c.reasons]:
+            if pid not in {s.place_id for s in steps}:  # the goal named it, this plan could not fit it
+                risks.append(Risk(code="NAMED_PLACE_MISSING", place_id=pid))
+                factors[f"named_missing:{pid}"] = 0.5
+                feasibility = round(feasibility * 0.5, 4)
         cost, known = cost_per_person(steps)
         plans.append(
             Plan(
@@ -245,6 +277,28 @@ def compose_plans(
     if len(plans) < 2:
         notes.append("fewer_than_two_distinct_plans")
     return plans, notes
+
+
+OPENINGS_TRIED = 4
+
+
+def _openings(
+    cands: list[Candidate],
+    plans: list[Plan],
+    by_id: dict[str, Candidate],
+    profile: Profile,
+    used: dict[str, float],
+    tried: set[int],
+) -> list[int]:
+    """Places to open the next plan with: not used by any plan, best first, new kinds of place before the rest."""
+    opened = {by_id[p.steps[0].place_id].category for p in plans if p.steps}
+    fresh = [
+        i
+        for i, c in sorted(enumerate(cands), key=lambda ic: -utility(ic[1], profile))
+        if c.role == "activity" and c.place_id not in used and i not in tried
+    ]
+    new_kinds = [i for i in fresh if cands[i].category not in opened]
+    return (new_kinds + [i for i in fresh if i not in new_kinds])[:OPENINGS_TRIED]
 
 
 def _theme(steps: list[PlanStep], cands: list[Candidate], profile: Profile) -> list[str]:

@@ -160,14 +160,13 @@ class TimeSlots(BaseModel):
 
 
 # ---- stage 5: candidates --------------------------------------------------------------------------------------
-RelaxCode = Literal["crowd", "preferences", "budget", "walk_limit", "indoor", "distance"]
+RelaxCode = Literal["crowd", "preferences", "budget", "indoor"]
 
 
 class SearchFilters(BaseModel):
     region: str
     profile: Profile
     slots: TimeSlots
-    origin_id: str | None = None
     relaxed: list[RelaxCode] = Field(default_factory=list)
     max_candidates: int = Field(default=40, ge=4, le=120)
 
@@ -198,7 +197,14 @@ class Candidate(BaseModel):
     price_per_person: float | None
     price_source: str
     rating: float | None
-    queue: QueueFact | None = Field(default=None, description="typical wait at the expected hour")
+    queue: QueueFact | None = Field(default=None, description="typical wait at the window's busiest open hour")
+    queue_by_hour: dict[int, int] = Field(
+        default_factory=dict, description="typical wait (minutes) by local hour within the window, from the pack"
+    )
+    opening_assumed: bool = Field(default=False, description="no opening hours known: daytime hours were assumed")
+    booking_slots: list[int] = Field(
+        default_factory=list, description="minutes from midnight a booking can start (the venue's slot grid)"
+    )
     needs_reservation: bool = False
     bookable: bool = False
     lead_time_hours: int | None = None
@@ -208,11 +214,20 @@ class Candidate(BaseModel):
     reasons: list[str] = Field(default_factory=list, description="codes: why it is a candidate")
 
 
+class NamedPlaceIssue(BaseModel):
+    """A place the goal named that cannot be in a plan, and why (a code)."""
+
+    name: str
+    reason: str = Field(description="not_in_pack, or the filter that left it out (closed_in_window, too_young…)")
+    place_id: str | None = None
+
+
 class Candidates(BaseModel):
     region: str
     date: date
     items: list[Candidate]
     excluded: dict[str, int] = Field(default_factory=dict, description="reason code → places left out for it")
+    named_issues: list[NamedPlaceIssue] = Field(default_factory=list)
     relaxed: list[RelaxCode] = Field(default_factory=list)
     source: str = "places_table"
 
@@ -293,6 +308,14 @@ class OriginPoint(BaseModel):
     lon: float = Field(ge=-180, le=180)
     lat: float = Field(ge=-90, le=90)
     source: str
+
+
+class OriginQuery(BaseModel):
+    text: str = Field(min_length=1, max_length=300)
+
+
+class OriginAnswer(BaseModel):
+    origin: OriginPoint | None
 
 
 class ComposeInput(BaseModel):

@@ -21,7 +21,6 @@ import sqlalchemy.exc
 
 from core.config import Settings
 from core.errors import OmniError
-from core.geo.base import LonLat
 from core.geo.composite import MapServices
 from core.halfday.goal_models import DecomposedGoal
 from core.halfday.models import (
@@ -33,6 +32,7 @@ from core.halfday.models import (
     Memory,
     MemoryQuery,
     OriginPoint,
+    OriginQuery,
     PlanSet,
     Profile,
     ProfileInput,
@@ -111,16 +111,6 @@ def _run(stream: _Stream, registry: ToolRegistry, name: str, payload: Any, sink:
             sink.append(item)
 
 
-def resolve_origin(text: str | None, provider: MapServices) -> OriginPoint | None:
-    if not text:
-        return None
-    places = provider.geocode(text, city=provider.region.city or None)
-    if not places:
-        return None
-    p = places[0]
-    return OriginPoint(name=p.name or text, lon=p.lon, lat=p.lat, source=str(p.source))
-
-
 def plan_events(
     request: HalfDayRequest, *, registry: ToolRegistry, provider: MapServices, settings: Settings
 ) -> Iterator[HalfDayEvent]:
@@ -180,12 +170,21 @@ def _stages(
     yield stream.event("status", stage=4, name=STAGES[4])
     yield from _run(stream, registry, "plan_time_slots", SlotsInput(profile=profile, window=goal.window, now=now), got)
     slots: TimeSlots = got.pop()
-    origin = resolve_origin(request.origin, provider)
-    if request.origin and origin is None:
-        stream.warnings.append("ORIGIN_UNRESOLVED")
-        yield stream.event("observation", type="warning", code="ORIGIN_UNRESOLVED", facts={"origin": request.origin})
+    origin: OriginPoint | None = None
+    if request.origin:
+        try:
+            yield from _run(stream, registry, "resolve_origin", OriginQuery(text=request.origin), got)
+            origin = got.pop().origin
+        except (OmniError, TimeoutError, ConnectionError):  # the start is optional: plan from the first stop
+            origin = None
+        if origin is None:
+            stream.warnings.append("ORIGIN_UNRESOLVED")
+            yield stream.event(
+                "observation", type="warning", code="ORIGIN_UNRESOLVED", facts={"origin": request.origin}
+            )
 
     relaxed: list[RelaxCode] = []
+    reported: set[str] = set()
     pending = relax_order(profile)
     while True:
         yield stream.event("status", stage=5, name=STAGES[5], relaxed=list(relaxed))
@@ -193,8 +192,22 @@ def _stages(
         try:
             yield from _run(stream, registry, "search_places", filters, got)
             candidates: Candidates = got.pop()
-        except EmptyResult:
-            candidates = Candidates(region=pack.name, date=slots.date, items=[], relaxed=relaxed)
+        except EmptyResult as exc:  # nothing passed the filters: say why, then relax if anything can be
+            candidates = (
+                Candidates.model_validate(exc.details)
+                if isinstance(exc.details, dict)
+                else Candidates(region=pack.name, date=slots.date, items=[], relaxed=relaxed)
+            )
+            yield stream.event(
+                "observation", type="empty", tool="search_places", facts={"excluded": candidates.excluded}
+            )
+        for issue in candidates.named_issues:
+            if f"NAMED_PLACE:{issue.name}" not in reported:
+                reported.add(f"NAMED_PLACE:{issue.name}")
+                code = "NAMED_PLACE_NOT_FOUND" if issue.reason == "not_in_pack" else "NAMED_PLACE_UNAVAILABLE"
+                if code not in stream.warnings:
+                    stream.warnings.append(code)
+                yield stream.event("observation", type="warning", code=code, facts=issue.model_dump(mode="json"))
         plans: PlanSet | None = None
         if candidates.items:
             yield stream.event("status", stage=6, name=STAGES[6])
@@ -252,7 +265,3 @@ def _stages(
         tool_log=list(stream.trace.calls),
     )
     yield stream.event("done", type="plans", result=result.model_dump(mode="json"))
-
-
-def origin_lonlat(origin: OriginPoint | None) -> LonLat | None:
-    return LonLat(origin.lon, origin.lat) if origin else None

@@ -76,10 +76,11 @@ def assess(
     zone = ZoneInfo(timezone)
     if len(steps) < 2:
         factors["few_steps"] = 0.5
-    meal_needed = any(s.kind == "meal" for s in slots.slots)
-    if meal_needed and not any(s.kind == "meal" for s in steps):
+    meals_needed = sum(s.kind == "meal" for s in slots.slots)
+    meals_planned = sum(s.kind == "meal" for s in steps)
+    if meals_planned < meals_needed:
         factors["no_meal"] = 0.6
-        risks.append(Risk(code="NO_MEAL_PLANNED", facts={}))
+        risks.append(Risk(code="NO_MEAL_PLANNED", facts={"needed": meals_needed, "planned": meals_planned}))
     for s in steps:
         c = by_id[s.place_id]
         if c.opening_source != "opening_hours":

@@ -9,11 +9,12 @@ relaxed, by name, when the plans found are not feasible enough (``SearchFilters.
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, time
+from collections.abc import Collection
+from datetime import date, datetime, time
 from zoneinfo import ZoneInfo
 
 from core.config import Settings
-from core.halfday.models import Candidate, Candidates, Profile, QueueFact, SearchFilters
+from core.halfday.models import Candidate, Candidates, NamedPlaceIssue, Profile, QueueFact, SearchFilters
 from core.itinerary.opening import opening_windows
 from core.packs.loader import RegionPack, RegionPlace
 from core.packs.queues import queue_estimate
@@ -57,6 +58,9 @@ DIET_SERVES: dict[str, set[str]] = {
 DIET_EXCLUDES: dict[str, str] = {"no_spicy": "spicy", "no_alcohol": "alcohol"}
 LOW_CROWD_MAX_QUEUE_MIN = 30
 BUDGET_RELAX_FACTOR = 1.3
+#: a place without opening hours is planned only in these hours (minutes), as an assumption the plan states
+DAYTIME_ASSUMED = (10 * 60, 17 * 60)
+PER_PREFERENCE = 6  # candidates kept for each asked preference, whatever else scores higher
 
 
 def preference_match(place: RegionPlace | Candidate, code: str) -> float:
@@ -115,72 +119,90 @@ def _hard_exclusion(place: RegionPlace, profile: Profile, role: str) -> str | No
     return None
 
 
-def _queue(pack: RegionPack, place: RegionPlace, when: datetime) -> QueueFact | None:
-    est = queue_estimate(pack, place.id, when)
-    if est is None:
-        return None
-    return QueueFact(minutes=est.minutes, day_type=est.day_type, source=est.source)
+def _queues(
+    pack: RegionPack, place: RegionPlace, day: date, hours: range, zone: ZoneInfo
+) -> tuple[dict[int, int], QueueFact | None]:
+    """Typical waits by local hour across the window, and the busiest hour's estimate (with its day type and source)."""
+    by_hour: dict[int, int] = {}
+    worst: QueueFact | None = None
+    for hour in hours:
+        est = queue_estimate(pack, place.id, datetime.combine(day, time(hour, 0), tzinfo=zone))
+        if est is None:
+            return {}, None
+        by_hour[hour] = est.minutes
+        if worst is None or est.minutes > worst.minutes:
+            worst = QueueFact(minutes=est.minutes, day_type=est.day_type, source=est.source)
+    return by_hour, worst
+
+
+def effective_budget(profile: Profile, relaxed: Collection[str]) -> float | None:
+    """The budget per person the search and the composers hold to: the asked one, or more once relaxed."""
+    c = profile.constraints
+    budget = c.budget_per_person
+    if budget is None and c.budget_total is not None:
+        budget = c.budget_total / max(1, profile.party.size)
+    if budget is not None and "budget" in relaxed:
+        budget *= BUDGET_RELAX_FACTOR
+    return budget
 
 
 def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Settings) -> Candidates:
     profile, slots, relaxed = filters.profile, filters.slots, set(filters.relaxed)
     start_min = slots.start.hour * 60 + slots.start.minute
     end_min = slots.end.hour * 60 + slots.end.minute
+    hours = range(start_min // 60, min(23, (end_min - 1) // 60) + 1)
     has_meal = any(s.kind == "meal" for s in slots.slots)
     wanted = [p for p in profile.preferences if not p.startswith("tag:") and profile.preferences[p] > 0]
-    budget = profile.constraints.budget_per_person
-    if budget is None and profile.constraints.budget_total is not None:
-        budget = profile.constraints.budget_total / max(1, profile.party.size)
-    if budget is not None and "budget" in relaxed:
-        budget *= BUDGET_RELAX_FACTOR
+    budget = effective_budget(profile, relaxed)
     zone = ZoneInfo(pack.timezone)
     excluded: Counter[str] = Counter()
+    named_out: dict[str, tuple[str, str]] = {}  # place id → (name as written, reason)
+    matched_names: set[str] = set()
     items: list[Candidate] = []
     for place in pack.places:
         if place.category in NOT_DESTINATIONS:
             continue
+        named = _named(place, profile.named_places)
+        if named:
+            matched_names.add(named)
         role = "meal" if place.category in MEAL_CATEGORIES else "activity"
-        if role == "meal" and not has_meal and "food" not in wanted and "local_food" not in wanted:
+        if role == "meal" and not has_meal and "food" not in wanted and "local_food" not in wanted and not named:
             continue
-        reason = _hard_exclusion(place, profile, role)
-        if reason:
-            excluded[reason] += 1
-            continue
+        reason = _hard_exclusion(place, profile, role) or _filtered(place, profile, relaxed, budget)
         windows = opening_windows(place.opening_hours, [slots.date], timezone=pack.timezone, country=pack.country)
+        assumed = windows.source != "opening_hours"
+        spans = (
+            [(DAYTIME_ASSUMED[0], DAYTIME_ASSUMED[1])]  # unknown hours: daytime only, and said so
+            if assumed
+            else [(i.start, i.end) for i in windows.by_date.get(slots.date, [])]
+        )
         visit = place.visit_minutes or settings.default_visit_minutes
         visit_source = "pack" if place.visit_minutes else "default_visit_minutes"
-        open_in_window = [(max(i.start, start_min), min(i.end, end_min)) for i in windows.by_date.get(slots.date, [])]
+        open_in_window = [(max(a, start_min), min(b, end_min)) for a, b in spans]
         open_in_window = [(a, b) for a, b in open_in_window if b - a >= min(visit, 45)]
-        if not open_in_window:
-            excluded["closed_in_window"] += 1
-            continue
-        if profile.indoor_only and "indoor" not in relaxed:
-            if "outdoor" in place.tags and not ({"indoor", "rainy_day_ok"} & set(place.tags)):
-                excluded["outdoor_in_rain"] += 1
-                continue
-        price = place.price_per_person
-        if budget is not None and price is not None and price > budget:
-            excluded["over_budget"] += 1
-            continue
-        first_open = open_in_window[0][0]
-        when = datetime.combine(slots.date, time(first_open // 60, first_open % 60), tzinfo=zone)
-        queue = _queue(pack, place, when)
+        if reason is None and not open_in_window:
+            reason = "closed_in_window"
+        by_hour, queue = _queues(pack, place, slots.date, hours, zone) if reason is None else ({}, None)
         if (
-            queue is not None
+            reason is None
+            and queue is not None
             and profile.crowd_tolerance == "low"
-            and queue.minutes > LOW_CROWD_MAX_QUEUE_MIN
+            and min(by_hour.values()) > LOW_CROWD_MAX_QUEUE_MIN
             and "crowd" not in relaxed
         ):
-            excluded["queue_too_long"] += 1
-            continue
+            reason = "queue_too_long"
         match = {p: preference_match(place, p) for p in profile.preferences}
-        named = _named(place, profile.named_places)
-        if role == "activity" and wanted and not any(match.get(p) for p in wanted) and not named:
+        if reason is None and role == "activity" and wanted and not any(match.get(p) for p in wanted) and not named:
             if "preferences" not in relaxed:
-                excluded["no_preference_match"] += 1
-                continue
+                reason = "no_preference_match"
+        if reason is not None:
+            excluded[reason] += 1
+            if named:
+                named_out[place.id] = (named, reason)
+            continue
         suit, why = _suitability(place, profile)
         item = item_for(pack, place.id)
+        booking = [t.hour * 60 + t.minute for t in item.slots()] if item is not None else []
         reasons = [f"matches_{p}" for p in wanted if match.get(p)] + why + (["named_in_goal"] if named else [])
         items.append(
             Candidate(
@@ -195,15 +217,18 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
                 cuisine=list(place.cuisine),
                 role=role,
                 open_intervals=open_in_window,
-                opening_source=windows.source,
+                opening_source="assumed_daytime" if assumed else windows.source,
+                opening_assumed=assumed,
                 visit_minutes=visit,
                 visit_source=visit_source,
-                price_per_person=price,
-                price_source="pack" if price is not None else "unknown",
+                price_per_person=place.price_per_person,
+                price_source="pack" if place.price_per_person is not None else "unknown",
                 rating=place.rating,
                 queue=queue,
+                queue_by_hour=by_hour,
                 needs_reservation=place.needs_reservation,
                 bookable=item is not None,
+                booking_slots=booking,
                 lead_time_hours=item.terms.lead_time_hours if item is not None else None,
                 min_age=place.min_age,
                 match=match,
@@ -212,35 +237,65 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
             )
         )
     items.sort(key=lambda c: -_utility(c, profile))
-    keep_meals = [c for c in items if c.role == "meal"][: filters.max_candidates // 3]
-    keep_acts = [c for c in items if c.role == "activity"][: filters.max_candidates - len(keep_meals)]
-    named_ids = {c.place_id for c in items if "named_in_goal" in c.reasons}
-    kept = keep_acts + keep_meals
-    kept += [c for c in items if c.place_id in named_ids and c not in kept]
+    kept = _keep(items, wanted, filters.max_candidates)
+    issues = [NamedPlaceIssue(name=name, reason=why, place_id=pid) for pid, (name, why) in named_out.items()]
+    issues += [NamedPlaceIssue(name=n, reason="not_in_pack") for n in profile.named_places if n not in matched_names]
     return Candidates(
         region=pack.name,
         date=slots.date,
         items=kept,
         excluded=dict(excluded),
+        named_issues=issues,
         relaxed=sorted(relaxed),
     )
 
 
-def _named(place: RegionPlace, names: list[str]) -> bool:
+def _filtered(place: RegionPlace, profile: Profile, relaxed: Collection[str], budget: float | None) -> str | None:
+    """The soft filters (relaxable by name)."""
+    if profile.indoor_only and "indoor" not in relaxed:
+        if "outdoor" in place.tags and not ({"indoor", "rainy_day_ok"} & set(place.tags)):
+            return "outdoor_in_rain"
+    if budget is not None and place.price_per_person is not None and place.price_per_person > budget:
+        return "over_budget"
+    return None
+
+
+def _keep(items: list[Candidate], wanted: list[str], limit: int) -> list[Candidate]:
+    """The best candidates within ``limit``, but never without the best few for each asked preference, the meals
+    a mealtime needs and every named place (a preference must not vanish because another fills the list)."""
+    kept: dict[str, Candidate] = {}
+    for c in items:
+        if "named_in_goal" in c.reasons:
+            kept[c.place_id] = c
+    for pref in wanted:
+        for c in [c for c in items if c.match.get(pref)][:PER_PREFERENCE]:
+            kept.setdefault(c.place_id, c)
+    for c in [c for c in items if c.role == "meal"][: limit // 3]:
+        kept.setdefault(c.place_id, c)
+    for c in items:
+        if len(kept) >= limit:
+            break
+        kept.setdefault(c.place_id, c)
+    return sorted(kept.values(), key=lambda c: items.index(c))
+
+
+def _named(place: RegionPlace, names: list[str]) -> str:
+    """The name in the goal that names ``place`` (its name or an alias), or ""."""
     if not names:
-        return False
+        return ""
     own = {place.name_zh.lower(), place.name_en.lower(), *(a.lower() for a in place.aliases)}
     own.discard("")
-    return any(n.strip().lower() in own for n in names if n.strip())
+    return next((n for n in names if n.strip() and n.strip().lower() in own), "")
 
 
 def _utility(c: Candidate, profile: Profile) -> float:
     """How much a candidate is worth to this profile, before travel: preferences, suitability, rating, queue."""
     pref = sum(w * c.match.get(p, 0.0) for p, w in profile.preferences.items())
     rating = ((c.rating or 3.5) - 3.0) / 2.0
-    queue = (c.queue.minutes if c.queue else 0) / 60.0
+    queue = (min(c.queue_by_hour.values()) if c.queue_by_hour else 0) / 60.0
     named = 3.0 if "named_in_goal" in c.reasons else 0.0
-    return pref + 0.6 * c.suitability + 0.4 * rating - 0.3 * queue + named
+    unknown_hours = 0.3 if c.opening_assumed else 0.0  # known hours first
+    return pref + 0.6 * c.suitability + 0.4 * rating - 0.3 * queue + named - unknown_hours
 
 
 utility = _utility

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, time, timedelta
 from pydantic import BaseModel, Field
 
 from core.config import Settings, get_settings
-from core.errors import InputError
+from core.errors import InputError, ProviderUnavailable
 from core.geo.base import LonLat
 from core.geo.composite import MapServices
 from core.halfday.compose import compose_plans
@@ -26,6 +26,9 @@ from core.halfday.models import (
     Memory,
     MemoryEvent,
     MemoryQuery,
+    OriginAnswer,
+    OriginPoint,
+    OriginQuery,
     PlanSet,
     Profile,
     ProfileInput,
@@ -38,7 +41,7 @@ from core.halfday.models import (
 from core.halfday.pipeline import plan_events
 from core.halfday.profile import analyze_user_profile, plan_time_slots
 from core.halfday.score import score_plans
-from core.halfday.search import search_places
+from core.halfday.search import effective_budget, search_places
 from core.halfday.tools import EmptyResult, ToolRegistry, ToolSpec
 from core.halfday.travel import build_travel_table
 from core.reservations.models import DryRun, ReservationRequest
@@ -97,8 +100,10 @@ class HalfDayPlanner:
                      fn=analyze_user_profile),
             ToolSpec(name="plan_time_slots", stage=4, input_model=SlotsInput, output_model=TimeSlots,
                      fn=lambda i: plan_time_slots(i, settings=s)),
+            ToolSpec(name="resolve_origin", stage=4, input_model=OriginQuery, output_model=OriginAnswer,
+                     fn=self._origin),
             ToolSpec(name="search_places", stage=5, input_model=SearchFilters, output_model=Candidates,
-                     fn=self._search),
+                     fn=self._search, retry_on=(TimeoutError, ProviderUnavailable, ConnectionError)),
             ToolSpec(name="rank_places_for_plan", stage=6, input_model=ComposeInput, output_model=PlanSet,
                      fn=self._compose),
             ToolSpec(name="score_plans", stage=6, input_model=ScoreInput, output_model=PlanSet, fn=self._score),
@@ -118,10 +123,17 @@ class HalfDayPlanner:
             return decompose_goal(inp.text, now=inp.now)
         return decompose_goal_llm(inp.text, now=inp.now, client=llm)
 
+    def _origin(self, query: OriginQuery) -> OriginAnswer:
+        places = self.provider.geocode(query.text, city=self.provider.region.city or None)
+        if not places:
+            return OriginAnswer(origin=None)
+        p = places[0]
+        return OriginAnswer(origin=OriginPoint(name=p.name or query.text, lon=p.lon, lat=p.lat, source=str(p.source)))
+
     def _search(self, filters: SearchFilters) -> Candidates:
         found = search_places(filters, pack=self.provider.region, settings=self.settings)
         if not found.items:
-            raise EmptyResult("no place passes the filters", details=found.excluded)
+            raise EmptyResult("no place passes the filters", details=found.model_dump(mode="json"))
         return found
 
     def _compose(self, inp: ComposeInput) -> PlanSet:
@@ -151,6 +163,7 @@ class HalfDayPlanner:
             timezone=self.provider.region.timezone,
             solver=self.settings.halfday_solver,
             exact=exact_order,
+            budget=effective_budget(inp.profile, inp.candidates.relaxed),
         )
         return PlanSet(plans=plans, travel_source=table.source, notes=table.warnings + notes)
 

@@ -55,6 +55,7 @@ class ToolSpec:
     fn: Callable[[Any], Any]
     mock: Callable[[Any], Any] | None = None
     retries: int = 2  # half_day_planner.md §4.1: at most two retries with exponential backoff
+    retry_on: tuple[type[BaseException], ...] = RETRYABLE  # a deterministic local search is not worth a retry
 
 
 @dataclass
@@ -108,6 +109,7 @@ class ToolRegistry:
             fn=fn,
             mock=spec.mock,
             retries=spec.retries,
+            retry_on=spec.retry_on,
         )
 
     def spec(self, name: str) -> ToolSpec:
@@ -140,7 +142,7 @@ class ToolRegistry:
                     raise ToolInvalid(f"{name}: output broke its schema twice", details=str(exc)) from None
                 continue
             except RETRYABLE as exc:
-                if attempts > spec.retries:
+                if attempts > spec.retries or not isinstance(exc, spec.retry_on):
                     self._log(trace, spec, inp, None, started, type(exc).__name__, attempts=attempts)
                     raise
                 clock.sleep(self.backoff_s * 2 ** (attempts - 1))

@@ -44,6 +44,7 @@ class TravelTable:
     factor: float
     buffer_min: int
     warnings: list[str] = field(default_factory=list)
+    router_name: str = "router"
 
     @property
     def source(self) -> str:
@@ -60,13 +61,26 @@ class TravelTable:
             m, mode = self.drive, "driving"
         nominal = float(m.durations_s[i][j]) / 60.0
         robust = math.ceil(nominal * self.factor + self.buffer_min)
+        source = m.source
+        if source == "mixed":  # this leg's own source: the network's, or the estimate that filled it
+            source = "offline_estimate" if (i, j) in self._estimated(m) else self._network_source
         return TravelLeg(
             minutes=robust,
             nominal_minutes=round(nominal, 1),
             distance_m=round(float(m.distances_m[i][j]), 1),
             mode=mode,
-            source=m.source,
+            source=source,
         )
+
+    def __post_init__(self) -> None:
+        self._filled = {id(m): {(int(a), int(b)) for a, b in m.estimated_pairs} for m in (self.walk, self.drive)}
+
+    def _estimated(self, m: TravelMatrix) -> set[tuple[int, int]]:
+        return self._filled[id(m)]
+
+    @property
+    def _network_source(self) -> str:
+        return self.router_name
 
 
 def build_travel_table(
@@ -82,7 +96,8 @@ def build_travel_table(
     """Both matrices through the breaker; a failure or an open breaker uses the pack's estimate with a warning."""
     warnings: list[str] = []
     local = OfflineProvider(provider.region)
-    breaker = breaker_for(provider.name, fail_max=fail_max, reset_timeout_s=reset_timeout_s)
+    # one breaker per service and region: one region's outage does not stop the others
+    breaker = breaker_for(f"{provider.name}@{provider.region.name}", fail_max=fail_max, reset_timeout_s=reset_timeout_s)
 
     def matrix(mode: TravelMode) -> TravelMatrix:
         try:
@@ -103,4 +118,5 @@ def build_travel_table(
         factor=factor,
         buffer_min=buffer_min,
         warnings=sorted(set(warnings)),
+        router_name=getattr(provider.router, "name", provider.name),
     )

@@ -139,11 +139,20 @@ class RegionPack(BaseModel):
         return {self.city, *self.city_aliases, self.display_name.get("en", ""), self.display_name.get("zh", "")} - {""}
 
     def place_by_id(self, place_id: str) -> RegionPlace | None:
-        return _index_by_id(self).get(place_id)
+        return _index_by_id(self.places).get(place_id)
 
 
-def _index_by_id(pack: RegionPack) -> dict[str, RegionPlace]:
-    return {p.id: p for p in pack.places}
+#: id(places list) -> (that list, its index by place id): built once per list, not on every look-up
+_INDEXES: dict[int, tuple[list[RegionPlace], dict[str, RegionPlace]]] = {}
+
+
+def _index_by_id(places: list[RegionPlace]) -> dict[str, RegionPlace]:
+    held = _INDEXES.get(id(places))
+    if held is None or held[0] is not places or len(held[1]) != len(places):
+        if len(_INDEXES) > 64:
+            _INDEXES.clear()
+        held = _INDEXES[id(places)] = (places, {p.id: p for p in places})
+    return held[1]
 
 
 def _regions_dir(data_dir: Path | None) -> Path:

@@ -86,22 +86,36 @@ def test_level3_a_tool_that_breaks_its_schema_twice_ends_with_an_error(planner):
     assert log[-1].data["tool"] == "analyze_user_profile"  # nothing invalid went downstream
 
 
-def test_level3_an_unreachable_database_ends_with_an_error(planner):
-    import sqlalchemy as sa
-
-    from core.halfday.memory import MemoryStore
+def test_level3_an_unreachable_database_ends_with_an_error(planner, monkeypatch):
+    from core.config import get_settings
     from core.halfday.service import HalfDayPlanner
 
-    # a PostgreSQL URL on a port nobody listens on: connecting fails at once
-    dead = MemoryStore(sa.create_engine("postgresql+psycopg://omni@127.0.0.1:9/omni", pool_pre_ping=False))
-    unreachable = with_goal(
-        HalfDayPlanner(provider=planner.provider, settings=planner.settings, memory=dead), goal(preferences=["park"])
-    )
+    # OMNI_DB_URL names a PostgreSQL server on a port nobody listens on: the planner is still built, and the stream
+    # ends with the structured error when stage 2 first needs the database
+    monkeypatch.setenv("OMNI_DB_URL", "postgresql+psycopg://omni@127.0.0.1:9/omni")
+    get_settings.cache_clear()
+    unreachable = with_goal(HalfDayPlanner(provider=planner.provider), goal(preferences=["park"]))
     result, events = unreachable.plan(_request())
     assert result is None
-    assert events[-1].data["type"] == "error"
+    assert events[0].type == "status" and events[-1].data["type"] == "error"
     assert events[-1].data["error"]["code"] == "DATABASE_UNREACHABLE"
+    assert events[-1].data["error"]["tool"] == "get_memory"
     assert events[-1].data["error"]["trace_id"] == events[0].trace_id
+
+
+def test_level3_an_unreachable_database_is_an_event_over_http_and_the_cli(monkeypatch, capsys):
+    import json
+
+    from core.__main__ import main
+    from core.config import get_settings
+
+    monkeypatch.setenv("OMNI_DB_URL", "postgresql+psycopg://omni@127.0.0.1:9/omni")
+    get_settings.cache_clear()
+    code = main(["halfday", "--goal", "周六下午去公园", "--region", "shanghai", "--now", NOW.isoformat(), "--events"])
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 2 and out[0]["type"] == "status"
+    assert out[-1]["type"] == "done" and out[-1]["data"]["error"]["code"] == "DATABASE_UNREACHABLE"
+    get_settings.cache_clear()
 
 
 def test_registry_checks_inputs_before_running_a_tool(planner):

@@ -12,13 +12,20 @@ from core.halfday.goal_models import Party
 from core.halfday.models import DIMENSIONS, HalfDayRequest, ScoreWeights
 from core.halfday.score import FEASIBILITY_FLOOR, rank_by_weights
 from core.packs.loader import load_region
-from tests.halfday.conftest import MONDAY, NOW, goal, with_goal
+from tests.halfday.conftest import MONDAY, NOW, SATURDAY, goal, with_goal
 
 PACK = load_region("shanghai")
 
 
 def _m(t: time) -> int:
     return t.hour * 60 + t.minute
+
+
+def _inside_opening(expr: str, step) -> bool:
+    from core.itinerary.opening import opening_windows
+
+    windows = opening_windows(expr, [SATURDAY], timezone="Asia/Shanghai", country="CN").by_date[SATURDAY]
+    return any(w.start <= _m(step.start) and _m(step.end) <= w.end for w in windows)
 
 
 def run(planner, g, **request):
@@ -69,6 +76,8 @@ def test_plans_are_real_places_at_real_times(planner):
             assert step.price_per_person == place.price_per_person
             travel = step.travel.minutes if step.travel else 0
             assert _m(step.start) >= previous_end + travel, (plan.plan_id, step)
+            assert place.opening_hours  # every shanghai place has hours; each visit lies inside them that day
+            assert _inside_opening(place.opening_hours, step), (place.id, place.opening_hours, step.start, step.end)
             assert _m(step.end) <= end
             previous_end = _m(step.end)
         lunch = [s for s in plan.steps if s.kind == "meal"]
@@ -130,13 +139,13 @@ def test_vegetarian_lunch_is_served_where_the_pack_says_so(planner):
                 assert marks & {"vegetarian_friendly", "vegan_options", "cuisine:vegetarian"}, place.id
 
 
-def test_budget_per_person_is_kept_or_named_as_a_risk(planner):
+def test_budget_per_person_holds_unless_relaxed(planner):
     result, _ = run(planner, goal(budget_per_person=60, preferences=["local_food", "history"]))
     assert result is not None
+    limit = 60 * (1.3 if "budget" in result.relaxed else 1.0)
     for plan in result.plans:
-        cost = sum(s.price_per_person or 0 for s in plan.steps)
-        over = [r for r in plan.risks if r.code == "OVER_BUDGET"]
-        assert cost <= 60 or over, (plan.plan_id, cost)
+        known = [s.price_per_person for s in plan.steps if s.price_per_person is not None]
+        assert sum(known) <= limit, (plan.plan_id, known)
 
 
 def test_named_place_is_in_every_plan(planner):
@@ -188,3 +197,99 @@ def test_missing_time_window_asks_instead_of_guessing(planner):
     assert intent.data["clarification"] == {"missing": ["time_window"]}
     assert events[-1].data["type"] == "clarify"
     assert not any(e.type == "skill_call" and e.data["tool"] == "search_places" for e in events)
+
+
+def test_bookable_steps_start_on_the_venues_slots_and_book_there(planner):
+    """Stage 7 through the registry: every bookable step of every plan can be dry-run at its own start."""
+    from core.halfday.models import ReserveInput
+    from core.reservations.catalog import item_for
+
+    g = goal(start=time(10, 0), end=time(20, 0), preferences=["theatre", "local_food"])
+    result, _ = run(planner, g)
+    assert result is not None
+    booked = 0
+    for plan in result.plans:
+        for step in plan.steps:
+            if not step.bookable:
+                continue
+            item = item_for(PACK, step.place_id)
+            assert step.start in item.slots(), (step.place_id, step.start)
+            dry = planner.reserve_dry_run(
+                ReserveInput(
+                    user_id="ann",
+                    region="shanghai",
+                    place_id=step.place_id,
+                    date=SATURDAY,
+                    time=step.start,
+                    party_size=2,
+                )
+            )
+            assert dry.reservation.status == "pending" and dry.reservation.time == step.start
+            booked += 1
+    assert booked >= 2
+
+
+def test_a_long_window_gets_lunch_and_dinner(planner):
+    result, _ = run(planner, goal(start=time(11, 30), end=time(21, 0), preferences=["shopping", "local_food"]))
+    assert result is not None
+    for plan in result.plans:
+        meals = [s for s in plan.steps if s.kind == "meal"]
+        assert len(meals) == 2, [(s.name_zh, s.start) for s in plan.steps]
+        assert time(11, 30) <= meals[0].start <= time(13, 15) and time(17, 30) <= meals[1].start <= time(19, 45)
+        assert meals[0].place_id != meals[1].place_id
+
+
+def test_queue_minutes_are_the_packs_for_the_hour_of_the_visit(planner):
+    from datetime import datetime
+
+    from core.packs.queues import queue_estimate
+
+    result, _ = run(planner, goal(preferences=["landmark", "local_food"]))
+    seen = 0
+    for plan in result.plans:
+        for s in plan.steps:
+            at = datetime.combine(SATURDAY, time(s.start.hour, 0), tzinfo=NOW.tzinfo)
+            est = queue_estimate(PACK, s.place_id, at)
+            assert (s.queue_minutes or 0) == (est.minutes if est else 0), (s.place_id, s.start)
+            seen += bool(s.queue_minutes)
+    assert seen  # the pack's queues show up in the plans
+
+
+def test_a_named_place_that_is_closed_or_unknown_is_said(planner):
+    # 豫园 is closed on Mondays in the pack; "Xyzabc乐园" is no place at all
+    result, events = run(planner, goal(day=MONDAY, start=time(13, 0), end=time(17, 0), named=["豫园", "Xyzabc乐园"]))
+    warnings = [e.data for e in events if e.type == "observation" and e.data.get("type") == "warning"]
+    unavailable = [w for w in warnings if w["code"] == "NAMED_PLACE_UNAVAILABLE"]
+    assert unavailable and unavailable[0]["facts"] == {
+        "name": "豫园",
+        "reason": "closed_in_window",
+        "place_id": "sh-yuyuan-garden",
+    }
+    missing = [w for w in warnings if w["code"] == "NAMED_PLACE_NOT_FOUND"]
+    assert missing and missing[0]["facts"]["name"] == "Xyzabc乐园"
+    assert {"NAMED_PLACE_UNAVAILABLE", "NAMED_PLACE_NOT_FOUND"} <= set(result.warnings)
+
+
+def test_the_exact_solver_keeps_every_rule(planner, monkeypatch):
+    from core.config import get_settings
+    from core.halfday.service import HalfDayPlanner
+
+    monkeypatch.setenv("OMNI_HALFDAY_SOLVER", "cp_sat")
+    get_settings.cache_clear()
+    exact = with_goal(
+        HalfDayPlanner(provider=planner.provider, settings=get_settings(), memory=planner.memory),
+        goal(start=time(11, 0), end=time(17, 0), budget_per_person=150, preferences=["museum", "local_food"]),
+    )
+    result, _ = exact.plan(HalfDayRequest(goal="test goal", now=NOW))
+    assert result is not None and {p.solver for p in result.plans} == {"cp_sat"}
+    for plan in result.plans:
+        previous_end = _m(result.slots.start)
+        for step in plan.steps:
+            place = PACK.place_by_id(step.place_id)
+            assert _inside_opening(place.opening_hours, step)
+            assert _m(step.start) >= previous_end + (step.travel.minutes if step.travel else 0)
+            previous_end = _m(step.end)
+        assert sum(s.price_per_person or 0 for s in plan.steps) <= 150
+        assert sum(s.kind == "meal" for s in plan.steps) == 1
+    sets = [{s.place_id for s in p.steps} for p in result.plans]
+    assert all(len(a & b) <= min(len(a), len(b)) / 2 for i, a in enumerate(sets) for b in sets[i + 1 :])
