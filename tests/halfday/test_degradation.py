@@ -138,3 +138,47 @@ def test_a_tool_is_swapped_for_its_mock_by_configuration(planner, monkeypatch):
     call = next(e for e in events if e.type == "skill_call" and e.data["tool"] == "decompose_goal")
     assert call.data["mocked"] is True
     assert result.goal.window is not None and result.goal.window.date.isoformat() == "2026-11-28"
+
+
+class FailingGeocoder:
+    name = "broken-geocoder"
+
+    def geocode(self, address, *, city=None):
+        raise ProviderUnavailable("geocoder unreachable")
+
+    def search(self, keywords, *, city=None, limit=10):
+        raise ProviderUnavailable("geocoder unreachable")
+
+    def detail(self, poi_id):
+        return None
+
+
+def test_a_failing_geocoder_for_the_start_is_a_warning_not_a_failure(planner):
+    from core.geo.composite import MapServices
+    from core.halfday.service import HalfDayPlanner
+
+    services = MapServices(geocoder=FailingGeocoder(), router=planner.provider.router, region=planner.provider.region)
+    broken = with_goal(
+        HalfDayPlanner(provider=services, settings=planner.settings, memory=planner.memory), goal(preferences=["park"])
+    )
+    result, events = broken.plan(HalfDayRequest(goal="test goal", now=NOW, origin="人民广场"))
+    assert result is not None and result.origin is None and "ORIGIN_UNRESOLVED" in result.warnings
+    origin_call = next(c for c in result.tool_log if c["tool"] == "resolve_origin")
+    assert origin_call["outcome"] == "ProviderUnavailable" and origin_call["attempts"] == 3  # retried, then gave up
+    assert all(p.steps[0].travel is None for p in result.plans)
+
+
+def test_an_empty_search_is_observed_with_its_reasons_and_not_retried(planner):
+    from datetime import time
+
+    # nothing is open at 03:00 in the shanghai pack but 24-hour places; none of those is a theatre
+    with_goal(planner, goal(start=time(3, 0), end=time(5, 0), preferences=["theatre"]))
+    result, events = planner.plan(_request())
+    empty = [e for e in events if e.type == "observation" and e.data.get("type") == "empty"]
+    assert empty and empty[0].data["facts"]["excluded"]["closed_in_window"] > 0
+    calls = [e for e in events if e.type == "skill_call" and e.data["tool"] == "search_places"]
+    observed = [e for e in events if e.type == "observation" and e.data.get("tool") == "search_places"]
+    assert len(observed) == len(calls)  # every call is observed, empty or not
+    if result is None:
+        assert events[-1].data["error"]["code"] == "NO_FEASIBLE_PLAN"
+        assert events[-1].data["error"]["excluded"]["closed_in_window"] > 0
