@@ -126,6 +126,7 @@ def _race_on_a_planned_step(planner: Any, now: datetime, label: str) -> dict[str
             user_id="bench", region=result.region, place_id=step.place_id, date=day, time=step.start, party_size=2
         )
     )
+    # a double click fifty times over: one idempotency key, so every other request replays the first outcome
     outcomes, seconds = _race(
         [
             lambda: service.confirm(
@@ -134,7 +135,34 @@ def _race_on_a_planned_step(planner: Any, now: datetime, label: str) -> dict[str
             for _ in range(50)
         ]
     )
-    return {"database": label, "place_id": step.place_id, "outcomes": dict(outcomes), "seconds": round(seconds, 3)}
+    # fifty different requests carrying the same token: the token is single-use, so one wins and the rest are refused
+    second = planner.reserve_dry_run(
+        ReserveInput(
+            user_id="bench", region=result.region, place_id=step.place_id, date=day, time=step.start, party_size=1
+        )
+    )
+    keys, keys_s = _race(
+        [
+            (
+                lambda k=k: service.confirm(
+                    "bench",
+                    second.reservation.id,
+                    token=second.token,
+                    idempotency_key=f"hd-{k}-{second.token[:8]}",
+                    consent=True,
+                )
+            )  # fmt: skip
+            for k in range(50)
+        ]
+    )
+    return {
+        "database": label,
+        "place_id": step.place_id,
+        "one_key_50_confirmations": dict(outcomes),
+        "one_key_seconds": round(seconds, 3),
+        "fifty_keys_one_token": dict(keys),
+        "fifty_keys_seconds": round(keys_s, 3),
+    }
 
 
 def _first_event_over_http(goal: str, now: datetime, *, repeats: int) -> dict[str, float]:
