@@ -16,6 +16,7 @@ import streamlit as st
 from components.field_errors import FormErrors
 from components.frame import ACTIVE_PROVIDER, cached_region_info
 from components.language import current_lang, t
+from components.route_places import PENDING_PLACES, PLACES, apply_pending_places, chosen_poi_id, fill_place
 from components.stops_table import (
     STOP_COLUMNS,
     clean,
@@ -77,6 +78,7 @@ FIELD_LABELS = {
 RESULT = "route_result"
 REQUEST = "route_request"
 ERROR = "route_error"
+REPLAN = "route_replan"  # plan again on the next run (a place was just chosen)
 STOPS_BASE = "stops_df"  # the table handed to st.data_editor
 STOPS_CURRENT = "stops_current"  # the table as last edited (base + the editor's edits)
 
@@ -89,14 +91,20 @@ def cached_scenarios(region: str | None) -> list[Any]:
 
 
 def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) -> dict[str, Any]:
-    """The RoutePlanRequest fields from the form's session state and the stops table."""
+    """The RoutePlanRequest fields from the form's session state and the stops table (with the POI ids of places
+    chosen in "Did you mean…" that the fields still hold)."""
     mode = state.get("origin_mode") or "fixed"
+    stops = stops_from_frame(stops_table)
+    for i, stop in enumerate(stops):
+        poi_id = chosen_poi_id(state, f"stops.{i}", stop.get("name"), stop.get("address"))
+        if poi_id:
+            stop["poi_id"] = poi_id
     payload: dict[str, Any] = {
         "origin_mode": mode,
         "destination_name": clean(state.get("destination_name")),
         "destination_address": clean(state.get("destination_address")),
         "destination_city": clean(state.get("destination_city")),
-        "stops": stops_from_frame(stops_table),
+        "stops": stops,
         "route_strategy": state.get("route_strategy") or "shortest_distance",
         "transport_mode": state.get("transport_mode") or "driving",
         "deep_link_mode": state.get("deep_link_mode") or "auto",
@@ -105,10 +113,18 @@ def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) 
         "exact_legs": bool(state.get("exact_legs")),
         "need_deep_link": True,
     }
+    destination_poi = chosen_poi_id(
+        state, "destination_address", state.get("destination_name"), state.get("destination_address")
+    )
+    if destination_poi:
+        payload["destination_poi_id"] = destination_poi
     if mode == "fixed":
         payload["origin_name"] = clean(state.get("origin_name"))
         payload["origin_address"] = clean(state.get("origin_address"))
         payload["origin_city"] = clean(state.get("origin_city"))
+        origin_poi = chosen_poi_id(state, "origin_address", state.get("origin_name"), state.get("origin_address"))
+        if origin_poi:
+            payload["origin_poi_id"] = origin_poi
     else:
         lon, lat = state.get("origin_lon"), state.get("origin_lat")
         payload["origin_lon"] = float(lon) if lon is not None else None
@@ -193,6 +209,8 @@ def error_words(error: Mapping[str, Any], *, lang: str = "en") -> str:
     head = field.split(".")[0]
     if code == "UNRESOLVED_POINT":
         return t("route.error.unresolved", lang, label=label)
+    if code == "AMBIGUOUS_PLACE":
+        return t("route.error.ambiguous", lang, label=label)
     if str(code).startswith("PROVIDER") or code in ("ROUTE_NOT_FOUND", "OUTSIDE_COVERAGE"):
         return t("route.error.provider", lang)
     if code != "INVALID_INPUT":
@@ -257,6 +275,31 @@ def init_form_state() -> None:
         st.session_state.setdefault(key, value)
     if STOPS_BASE not in st.session_state:
         st.session_state[STOPS_BASE] = empty_stops_frame()
+    if st.session_state.get(PENDING_PLACES):  # places chosen in the last run go into the widgets before they draw
+        current = stops_from_frame(st.session_state.get(STOPS_CURRENT, st.session_state.get(STOPS_BASE)))
+        stops = apply_pending_places(st.session_state, current)
+        if stops is not None:
+            _reset_stops(stops_frame(stops))
+
+
+def render_place_choices(section: str) -> None:
+    """“Did you mean…” beside the part of the form whose input fits several places (the last error's candidates,
+    components/place_picker.py); the choice fills the field and plans again."""
+    from components import place_picker
+
+    error = st.session_state.get(ERROR)
+    if not error or not error.get("candidates"):
+        return
+    mine = {f: c for f, c in error["candidates"].items() if error_section(f) == section}
+    if not mine:
+        return
+    chosen = place_picker.render_choices({"candidates": mine}, key="rp_pick", lang=current_lang())
+    for field, option in chosen.items():
+        fill_place(field, place_picker.stop_fields(option))
+    if chosen:
+        ERRORS.clear()
+        st.session_state[REPLAN] = True
+        st.rerun()
 
 
 def _reset_stops(frame: pd.DataFrame) -> None:
@@ -298,7 +341,7 @@ def load_scenario_into_form() -> None:
         st.session_state["destination_name"] = ""
         st.session_state["destination_address"] = ""
     _reset_stops(stops_frame(req.stops))
-    for key in (RESULT, REQUEST, ERROR):
+    for key in (RESULT, REQUEST, ERROR, PLACES):
         st.session_state.pop(key, None)
 
 
@@ -324,8 +367,10 @@ def clear_stops() -> None:
 
 
 def show_field_error(section: str) -> None:
-    """Show the last plan error next to the part of the form it concerns."""
+    """Show the last plan error next to the part of the form it concerns, and the places to choose from when an
+    input there fits several."""
     ERRORS.show(section)
+    render_place_choices(section)
 
 
 def _set_location_from_pick() -> None:

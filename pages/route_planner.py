@@ -35,8 +35,9 @@ with st.container(border=True):
 
 plan_clicked = st.button(t("route.page.plan", lang), key="plan", type="primary")
 form.show_field_error("plan")
+replan = st.session_state.pop(form.REPLAN, False)  # a place was just chosen in "Did you mean…"
 
-if plan_clicked:
+if plan_clicked or replan:
     form.ERRORS.clear()
     payload = form.request_payload(st.session_state, stops_table)
     try:
@@ -50,6 +51,7 @@ if plan_clicked:
     except (ValidationError, OmniError) as exc:
         error = form.ERRORS.record(exc)
         error["stop_names"] = [s.get("name") or s.get("address") or "" for s in payload["stops"]]
+        error["candidates"] = getattr(exc, "candidates", None) or {}  # AMBIGUOUS_PLACE: "Did you mean…"
         st.session_state.pop(form.RESULT, None)
         st.rerun()  # redraw with the message next to the input it concerns; inputs are kept
     else:

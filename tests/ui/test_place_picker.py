@@ -99,3 +99,93 @@ def test_choices_come_from_the_error_or_the_dict_a_form_kept():
     assert distance_text(0, "en") == "first in the list"
     assert distance_text(830, "en") == "830 m from the first"
     assert distance_text(1640, "zh") == "距第一个 1.6 公里"
+
+
+# --- wired into the route planner (pages/route_planner.py, components/route_form.py) ---------------------------
+
+
+def planner_page(lang: str):
+    from tests.conftest import APP, PLANNER_PAGE
+
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["lang"] = lang
+    at.run()
+    at.switch_page(PLANNER_PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def plan_with_stop(at, stop: str):
+    at.text_input(key="origin_address").input("人民广场")
+    at.text_input(key="destination_address").input("外滩")
+    at.text_area(key="paste_stops").input(stop)
+    at.button(key="paste_apply").click().run()
+    at.button(key="plan").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize(
+    ("lang", "pick", "words"),
+    [
+        ("en", "sh-pvg-t2", ("fits several places", "Shanghai Pudong International Airport Terminal 2 · 浦东新区")),
+        ("zh", "sh-sha-t2", ("对应多个地点", "虹桥国际机场T2航站楼 · 闵行区")),
+    ],
+)
+def test_an_ambiguous_stop_offers_the_places_and_the_choice_plans_with_that_place(leaflet_static, lang, pick, words):
+    from core.packs.loader import load_region
+
+    pack = load_region("shanghai")
+    at = plan_with_stop(planner_page(lang), "T2")
+    assert "route_result" not in at.session_state
+    assert at.session_state["route_error"]["code"] == "AMBIGUOUS_PLACE"
+    assert any(words[0] in e.value for e in at.error), [e.value for e in at.error]
+    radio = at.radio(key="rp_pick_stops_0_choice")  # beside the stops, the field that fits several places
+    options = list(radio.options)
+    assert any(line.startswith(words[1]) for line in options), options
+    choice = choices_of(at.session_state["route_error"])["stops.0"]
+    ids = [o.poi_id for o in choice.options]
+    assert {"sh-pvg-t2", "sh-sha-t2"} <= set(ids)
+    apart = next(o for o in choice.options if o.distance_to_first_m > 0).distance_to_first_m
+    assert apart > 30_000  # the two airports' T2 are ~45 km apart: the line says how far from the first
+    assert any(f"{apart / 1000:.1f}" in line for line in options), options
+
+    radio.set_value(ids.index(pick)).run()
+    at.button(key="rp_pick_stops_0_use").click().run()
+    assert not at.exception, at.exception
+    result = at.session_state["route_result"]  # planned again at once, with exactly that place
+    place = pack.place_by_id(pick)
+    [stop] = result.resolved_stops
+    assert stop.poi_id == pick and (stop.lon, stop.lat) == (place.lon, place.lat)
+    assert not at.error and "route_error" not in at.session_state
+    assert at.data_editor[0].value["name"].iloc[0] == place.name_zh  # the field now holds the chosen place
+
+    # editing the stop's text drops the chosen POI id: the next plan resolves what is typed
+    from components.route_form import request_payload
+
+    assert request_payload(at.session_state, at.session_state["stops_current"])["stops"][0]["poi_id"] == pick
+    edited = at.session_state["stops_current"].copy()
+    edited.loc[0, "address"] = "浦东机场T2"
+    assert "poi_id" not in request_payload(at.session_state, edited)["stops"][0]
+
+
+def test_a_place_chosen_for_an_end_goes_into_its_fields_and_the_request():
+    from components.route_places import PENDING_PLACES, apply_pending_places, chosen_poi_id, fill_place
+
+    state: dict = {"destination_name": "", "destination_address": "T1"}
+    fill_place(
+        "destination_address",
+        {"name": "浦东国际机场T1航站楼", "address": "浦东机场T1", "poi_id": "sh-pvg-t1"},
+        state=state,
+    )
+    fill_place("stops.1", {"name": "虹桥T2", "address": "申达一路", "poi_id": "sh-sha-t2"}, state=state)
+    stops = [{"name": None, "address": "外滩"}, {"name": None, "address": "T2"}]
+    changed = apply_pending_places(state, stops)
+    assert PENDING_PLACES not in state
+    assert (state["destination_name"], state["destination_address"]) == ("浦东国际机场T1航站楼", "浦东机场T1")
+    assert changed == [{"name": None, "address": "外滩"}, {"name": "虹桥T2", "address": "申达一路"}]
+    assert stops[1]["address"] == "T2"  # the caller's list is not changed
+    assert chosen_poi_id(state, "destination_address", "浦东国际机场T1航站楼", "浦东机场T1") == "sh-pvg-t1"
+    assert chosen_poi_id(state, "destination_address", "浦东国际机场T1航站楼", "浦东机场T2") is None
+    assert chosen_poi_id(state, "stops.1", "虹桥T2", "申达一路") == "sh-sha-t2"
+    assert chosen_poi_id(state, "stops.0", None, "外滩") is None

@@ -211,3 +211,69 @@ def test_the_home_page_and_the_navigation_follow_the_language(leaflet_static):
             assert not latin_words(text), latin_words(text)
         else:
             assert not CJK.search(text), CJK.findall(text)
+
+
+EDGE_CASES = {  # the planner's other notices (tests/i18n/test_route_words.py): set on the form after a demo loads
+    "walking-airport": ("airport-run", {"transport_mode": "walking"}),
+    "cycling-day": ("sightseeing-day", {"transport_mode": "cycling"}),
+    "personal-map": ("sightseeing-day", {"deep_link_mode": "personal_map"}),
+    "far-position": ("my-location-errands", {"origin_lon": 116.4, "origin_lat": 39.9}),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_notices_of_every_demo_and_edge_case_are_worded_in_the_chosen_language(leaflet_static, lang):
+    from components.route_words import notice_names, notice_words
+
+    at = planner(lang=lang)
+    cases = [(s.id, s.region, {}) for s in list_scenarios()]
+    cases += [(name, "shanghai", {**changes, "_scenario": sid}) for name, (sid, changes) in EDGE_CASES.items()]
+    codes = set()
+    for name, region, changes in cases:
+        at.selectbox(key="region").set_value(region).run()
+        at.selectbox(key="scenario").set_value(changes.get("_scenario", name))
+        at.button(key="load_scenario").click().run()
+        for key, value in changes.items():
+            if key in ("transport_mode", "deep_link_mode"):
+                at.selectbox(key=key).set_value(value)
+            elif key.startswith("origin_l"):
+                at.number_input(key=key).set_value(value)
+        at.button(key="plan").click().run()
+        assert not at.exception and not at.error, (name, at.exception, [e.value for e in at.error])
+        result = at.session_state["route_result"]
+        shown = [w.value for w in at.warning]
+        names = notice_names(result, lang)
+        assert shown == [notice_words(n, lang, names)[0] for n in result.notices], name
+        for notice, text in zip(result.notices, shown, strict=True):
+            if lang == "zh":
+                typed = str(notice.params.get("input", ""))
+                assert CJK.search(text) and not latin_words(text.replace(typed, "") if typed else text), (name, text)
+            else:
+                assert not CJK.search(text), (name, text)  # every place these trips name has an English name
+        codes |= {n.code for n in result.notices}
+    assert {"LONG_WALK", "CYCLING_LINKS", "PERSONAL_MAP_NO_IDS", "START_OUTSIDE_REGION", "START_UNKNOWN"} <= codes
+
+
+def warnings_script(lang: str) -> None:
+    from components.tables import render_warnings
+    from core.geo.registry import make_provider
+    from core.models.route import Notice
+    from core.route.planner import plan_route
+    from core.route.scenarios import load_scenario
+
+    result = plan_route(load_scenario("sightseeing-day").request, provider=make_provider("offline", region="shanghai"))
+    result.notices.append(Notice(code="SOMETHING_NEW", params={"x": 1}))
+    render_warnings(result, lang=lang)
+
+
+@pytest.mark.parametrize(("lang", "general"), [("zh", "代码见下方"), ("en", "its code is in Details")])
+def test_a_notice_of_an_unknown_code_gets_a_general_sentence_and_its_code_in_the_details(lang, general):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(warnings_script, args=(lang,), default_timeout=60).run()
+    assert not at.exception, at.exception
+    assert general in at.warning[-1].value and "SOMETHING_NEW" not in at.warning[-1].value
+    [details] = [e for e in at.expander if e.label == ("详情" if lang == "zh" else "Details")]
+    captions = [c.value for c in details.caption]
+    assert "SOMETHING_NEW" in captions
+    assert any(c.startswith("OFFLINE_ESTIMATES_AT · Offline estimate (driving)") for c in captions), captions
