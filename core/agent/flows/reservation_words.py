@@ -1,6 +1,7 @@
 """The reservation flows' sentences, in Chinese or English: what will be reserved, its price and the price's source,
 the cancellation policy, what is unverified, the free slots nearby, a list of reservations with their status.
-No link, no action name, no field name: words for the person who asked."""
+No link, no action name, no field name: words for the person who asked, from the ``agent`` catalog
+(locales/<lang>/LC_MESSAGES/agent.po, core.i18n.t)."""
 
 from __future__ import annotations
 
@@ -8,40 +9,105 @@ from datetime import date, time
 from typing import Any
 
 from core.agent.venue_fit import FitHints, Suggestions
+from core.i18n import Lang, t
 from core.packs.loader import RegionPack
 from core.reservations.catalog import BookableItem
 from core.reservations.models import CancellationPolicy, Quote, Reservation
 
-_WEEKDAY_ZH = "一二三四五六日"
+_WEEKDAYS = (
+    "agent.booking.weekday.mon",
+    "agent.booking.weekday.tue",
+    "agent.booking.weekday.wed",
+    "agent.booking.weekday.thu",
+    "agent.booking.weekday.fri",
+    "agent.booking.weekday.sat",
+    "agent.booking.weekday.sun",
+)
+_MONTHS = (
+    "agent.booking.month.jan",
+    "agent.booking.month.feb",
+    "agent.booking.month.mar",
+    "agent.booking.month.apr",
+    "agent.booking.month.may",
+    "agent.booking.month.jun",
+    "agent.booking.month.jul",
+    "agent.booking.month.aug",
+    "agent.booking.month.sep",
+    "agent.booking.month.oct",
+    "agent.booking.month.nov",
+    "agent.booking.month.dec",
+)
 _FIELDS = {
-    "item": ("预订哪一家", "which place"),
-    "date": ("日期", "the date"),
-    "time": ("时间", "the time"),
-    "party_size": ("人数", "how many people"),
+    "item": "agent.booking.field.item",
+    "date": "agent.booking.field.date",
+    "time": "agent.booking.field.time",
+    "party_size": "agent.booking.field.party_size",
 }
 _CATEGORY = {
-    "restaurant": ("餐厅", "restaurants"),
-    "theatre": ("剧院", "theatres"),
-    "museum": ("博物馆", "museums"),
-    "hotel": ("酒店", "hotels"),
-    "family": ("乐园", "parks"),
-    "landmark": ("景点", "sights"),
+    "restaurant": "agent.booking.category.restaurant",
+    "theatre": "agent.booking.category.theatre",
+    "museum": "agent.booking.category.museum",
+    "hotel": "agent.booking.category.hotel",
+    "family": "agent.booking.category.family",
+    "landmark": "agent.booking.category.landmark",
 }
+_UNVERIFIED = {
+    "MOCK_VENUE": "agent.booking.unverified.mock_venue",
+    "PRICE_UNKNOWN": "agent.booking.unverified.price_unknown",
+}
+_CUISINE = {
+    "shanghainese": "agent.booking.cuisine.shanghainese",
+    "cantonese": "agent.booking.cuisine.cantonese",
+    "dim_sum": "agent.booking.cuisine.dim_sum",
+    "huaiyang": "agent.booking.cuisine.huaiyang",
+    "sichuan": "agent.booking.cuisine.sichuan",
+    "hunan": "agent.booking.cuisine.hunan",
+    "yunnan": "agent.booking.cuisine.yunnan",
+    "beijing": "agent.booking.cuisine.beijing",
+    "noodles": "agent.booking.cuisine.noodles",
+    "dumplings": "agent.booking.cuisine.dumplings",
+    "snacks": "agent.booking.cuisine.snacks",
+    "seafood": "agent.booking.cuisine.seafood",
+    "hotpot": "agent.booking.cuisine.hotpot",
+    "western": "agent.booking.cuisine.western",
+    "french": "agent.booking.cuisine.french",
+    "italian": "agent.booking.cuisine.italian",
+    "japanese": "agent.booking.cuisine.japanese",
+    "bar": "agent.booking.cuisine.bar",
+}
+_STATUS = {
+    "pending": "agent.booking.status.pending",
+    "confirmed": "agent.booking.status.confirmed",
+    "cancelled": "agent.booking.status.cancelled",
+}
+
+
+def lang_of(zh: bool) -> Lang:
+    """The reply's language: Chinese when the person wrote Chinese, else English."""
+    return "zh" if zh else "en"
+
+
+def listed(names: list[str], zh: bool, *, last: str = "") -> str:
+    """Names in a run: 「、」 in Chinese; ", " in English (``last`` joins the final two: "and", "or")."""
+    if zh:
+        return "、".join(names)
+    if last and len(names) > 1:
+        return f"{', '.join(names[:-1])} {last} {names[-1]}"
+    return ", ".join(names)
 
 
 def day_text(d: date, zh: bool) -> str:
-    if zh:
-        return f"{d.year}年{d.month}月{d.day}日（周{_WEEKDAY_ZH[d.weekday()]}）"
-    return f"{d:%a} {d.day} {d:%b %Y}"
+    lang = lang_of(zh)
+    return t("agent.booking.day", lang, year=d.year, month=t(_MONTHS[d.month - 1], lang),
+             day=d.day, weekday=t(_WEEKDAYS[d.weekday()], lang))  # fmt: skip
 
 
-def hm(t: time) -> str:
-    return t.strftime("%H:%M")
+def hm(at: time) -> str:
+    return at.strftime("%H:%M")
 
 
 def category_text(category: str | None, zh: bool) -> str:
-    names = _CATEGORY.get(category or "", ("场所", "places"))
-    return names[0 if zh else 1]
+    return t(_CATEGORY.get(category or "", "agent.booking.category.other"), lang_of(zh))
 
 
 def name_of(pack: RegionPack | None, place_id: str, fallback: str, zh: bool) -> str:
@@ -52,71 +118,55 @@ def name_of(pack: RegionPack | None, place_id: str, fallback: str, zh: bool) -> 
     return place.name_zh if zh or not place.name_en else place.name_en
 
 
+def people(n: int, zh: bool) -> str:
+    return t("agent.booking.people_one" if n == 1 else "agent.booking.people", lang_of(zh), n=n)
+
+
 def what(r: Reservation, zh: bool, pack: RegionPack | None = None) -> str:
     """绿波廊，2026年12月2日（周三）19:00，2 人 / Lu Bo Lang, Wed 2 Dec 2026 at 19:00, 2 people."""
     name = name_of(pack, r.item_id, r.item_name, zh)
-    if zh:
-        return f"{name}，{day_text(r.date, zh)} {hm(r.time)}，{r.party_size} 人"
-    people = "1 person" if r.party_size == 1 else f"{r.party_size} people"
-    return f"{name}, {day_text(r.date, zh)} at {hm(r.time)}, {people}"
+    return t("agent.booking.what", lang_of(zh), name=name, day=day_text(r.date, zh), time=hm(r.time),
+             people=people(r.party_size, zh))  # fmt: skip
 
 
 def money(value: float) -> str:
     return f"¥{value:,.2f}".rstrip("0").rstrip(".")
 
 
+def _region(pack: RegionPack, zh: bool) -> str:
+    return pack.display_name.get(lang_of(zh), pack.city)
+
+
 def price_text(q: Quote, pack: RegionPack, zh: bool) -> str:
+    lang = lang_of(zh)
     if q.price_per_person is None or q.total is None:
-        return (
-            "价格：未知（资料包里没有这家的价格）。" if zh else "Price: unknown (the region pack has no price for it)."
-        )
-    region = pack.display_name.get("zh" if zh else "en", pack.city)
+        return t("agent.booking.price.unknown", lang)
     if q.price_per_person == 0:
-        return f"价格：免费（来源：{region}区域资料包）。" if zh else f"Price: free (source: the {region} region pack)."
-    if zh:
-        return f"价格：每人 {money(q.price_per_person)}，共 {money(q.total)}（来源：{region}区域资料包的人均价格）。"
-    return (
-        f"Price: {money(q.price_per_person)} per person, {money(q.total)} in all "
-        f"(source: the {region} region pack's price per person)."
-    )
+        return t("agent.booking.price.free", lang, region=_region(pack, zh))
+    return t("agent.booking.price.per_person", lang, price=money(q.price_per_person), total=money(q.total),
+             region=_region(pack, zh))  # fmt: skip
 
 
 def policy_text(p: CancellationPolicy, zh: bool) -> str:
     if p.fee_share == 0:
-        return "取消政策：可免费取消。" if zh else "Cancellation: free of charge."
-    pct = f"{p.fee_share:.0%}"
-    if zh:
-        return f"取消政策：开始前 {p.free_until_hours} 小时以前取消免费，之后取消收取总价的 {pct}。"
-    return f"Cancellation: free until {p.free_until_hours} h before; after that {pct} of the total."
-
-
-_UNVERIFIED = {
-    "MOCK_VENUE": (
-        "这是模拟的预订服务，场馆本身没有核实",
-        "this is a simulated reservation service; the venue has not confirmed it",
-    ),
-    "PRICE_UNKNOWN": ("价格", "the price"),
-}
+        return t("agent.booking.policy.free", lang_of(zh))
+    return t("agent.booking.policy.fee", lang_of(zh), hours=p.free_until_hours, share=f"{p.fee_share:.0%}")
 
 
 def unverified_text(codes: list[str], zh: bool) -> str:
     if not codes:
         return ""
-    bits = [_UNVERIFIED.get(c, ("部分信息", "some details"))[0 if zh else 1] for c in codes]
-    return f"未核实：{'；'.join(bits)}。" if zh else f"Not verified: {'; '.join(bits)}."
+    bits = [t(_UNVERIFIED.get(c, "agent.booking.unverified.other"), lang_of(zh)) for c in codes]
+    return t("agent.booking.unverified", lang_of(zh), what=("；" if zh else "; ").join(bits))
 
 
 def ask_missing(missing: list[str], zh: bool) -> str:
-    names = [_FIELDS[m][0 if zh else 1] for m in missing]
-    if zh:
-        return f"请告诉我{'、'.join(names)}。"
-    return "Please tell me " + (names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}") + "."
+    names = [t(_FIELDS[m], lang_of(zh)) for m in missing]
+    return t("agent.booking.ask_missing", lang_of(zh), what=listed(names, zh, last="and"))
 
 
 def example(zh: bool) -> str:
-    return (
-        "（例如：「帮我订绿波廊，明天19:00，两个人」）" if zh else " (e.g. “book Lu Bo Lang tomorrow at 19:00 for 2”)"
-    )
+    return t("agent.booking.example", lang_of(zh))
 
 
 def choices(items: list[BookableItem], zh: bool, pack: RegionPack | None = None) -> str:
@@ -126,72 +176,38 @@ def choices(items: list[BookableItem], zh: bool, pack: RegionPack | None = None)
         if p is None:
             parts.append(name)
         elif p == 0:
-            parts.append(f"{name}（免费）" if zh else f"{name} (free)")
+            parts.append(t("agent.booking.choice.free", lang_of(zh), name=name))
         else:
-            parts.append(f"{name}（人均{money(p)}）" if zh else f"{name} ({money(p)} per person)")
+            parts.append(t("agent.booking.choice.priced", lang_of(zh), name=name, price=money(p)))
     return "、".join(parts) if zh else "; ".join(parts)
 
 
 def choices_source(items: list[BookableItem], pack: RegionPack, zh: bool) -> str:
     """Where the prices in a list of choices come from (the pack), and which have none."""
     if not any(i.price_per_person is not None for i in items):
-        return "（资料包里没有这些场所的价格）" if zh else "(the region pack has no prices for these)"
-    region = pack.display_name.get("zh" if zh else "en", pack.city)
-    return f"（人均价格来源：{region}区域资料包）" if zh else f"(prices per person: the {region} region pack)"
-
-
-_CUISINE = {
-    "shanghainese": ("本帮菜", "Shanghainese food"),
-    "cantonese": ("粤菜", "Cantonese food"),
-    "dim_sum": ("早茶点心", "dim sum"),
-    "huaiyang": ("淮扬菜", "Huaiyang food"),
-    "sichuan": ("川菜", "Sichuan food"),
-    "hunan": ("湘菜", "Hunan food"),
-    "yunnan": ("云南菜", "Yunnan food"),
-    "beijing": ("北京菜", "Beijing food"),
-    "noodles": ("面馆", "noodles"),
-    "dumplings": ("小笼、生煎、汤包", "dumplings"),
-    "snacks": ("小吃", "snacks"),
-    "seafood": ("海鲜", "seafood"),
-    "hotpot": ("火锅", "hotpot"),
-    "western": ("西餐", "Western food"),
-    "french": ("法餐", "French food"),
-    "italian": ("意大利菜", "Italian food"),
-    "japanese": ("日料", "Japanese food"),
-    "bar": ("酒吧", "bars"),
-}
+        return t("agent.booking.choices.no_prices", lang_of(zh))
+    return t("agent.booking.choices.source", lang_of(zh), region=_region(pack, zh))
 
 
 def cuisine_text(codes: list[str], zh: bool) -> str:
-    names = [_CUISINE.get(c, (c, c))[0 if zh else 1] for c in codes]
+    names = [t(_CUISINE[c], lang_of(zh)) if c in _CUISINE else c for c in codes]
     return "、".join(names) if zh else " or ".join(names)
 
 
 def fit_notes(found: Suggestions, hints: FitHints, zh: bool) -> list[str]:
     """What the offered venues were chosen by, and what of the request could not be met."""
+    lang = lang_of(zh)
     notes = []
     if found.cuisine_unmatched:
-        what = cuisine_text(hints.cuisines, zh)
-        notes.append(f"没有可以预订的{what}。" if zh else f"No place serving {what} takes bookings here.")
+        notes.append(t("agent.booking.fit.cuisine_unmatched", lang, what=cuisine_text(hints.cuisines, zh)))
     if found.price_unmatched:
-        notes.append("没有符合这个价位的，下面是其他价位的。" if zh else "None fits that price; here are other prices.")
+        notes.append(t("agent.booking.fit.price_unmatched", lang))
     elif hints.cheap and found.median_price is not None:
-        m = money(found.median_price)
-        notes.append(
-            f"按人均价格低于 {m}（这些场所的中位数）挑选。"
-            if zh
-            else f"Chosen for a price per person under {m} (the median of these places)."
-        )
+        notes.append(t("agent.booking.fit.cheap", lang, median=money(found.median_price)))
     elif hints.cap is not None:
-        m = money(hints.cap)
-        notes.append(f"按人均不超过 {m} 挑选。" if zh else f"Chosen for at most {m} per person.")
+        notes.append(t("agent.booking.fit.cap", lang, cap=money(hints.cap)))
     elif hints.dear and found.median_price is not None:
-        m = money(found.median_price)
-        notes.append(
-            f"按人均价格不低于 {m}（这些场所的中位数）挑选。"
-            if zh
-            else f"Chosen for a price per person of at least {m} (the median of these places)."
-        )
+        notes.append(t("agent.booking.fit.dear", lang, median=money(found.median_price)))
     return notes
 
 
@@ -199,15 +215,11 @@ def status_text(r: Reservation, zh: bool) -> str:
     reason = r.transitions[-1].reason if r.transitions else ""
     if r.status == "failed":
         if reason == "DRY_RUN_EXPIRED":
-            return "未确认，已失效" if zh else "never confirmed (expired)"
+            return t("agent.booking.status.expired", lang_of(zh))
         if reason == "SLOT_FULL":
-            return "未订上（时段已满）" if zh else "not booked (the slot was full)"
-        return "未成功" if zh else "failed"
-    return {
-        "pending": ("等待你确认", "waiting for your confirmation"),
-        "confirmed": ("已确认", "confirmed"),
-        "cancelled": ("已取消", "cancelled"),
-    }[r.status][0 if zh else 1]
+            return t("agent.booking.status.slot_full", lang_of(zh))
+        return t("agent.booking.status.failed", lang_of(zh))
+    return t(_STATUS[r.status], lang_of(zh))
 
 
 def listing(rs: list[Reservation], zh: bool, pack: RegionPack | None = None, *, numbered: bool = False) -> str:
@@ -228,52 +240,30 @@ def refusal_text(
     pack: RegionPack | None = None,
 ) -> str:
     """A refusal by the venue's terms in a sentence (the free slots nearby when the asked one is full)."""
-    name = name_of(pack, item.id, item.name, zh) if item else ("这家" if zh else "the venue")
+    lang = lang_of(zh)
+    name = name_of(pack, item.id, item.name, zh) if item else t("agent.booking.the_venue", lang)
     if code == "SLOT_FULL":
         near = details.get("suggestions") or []
         asked = hm(at) if at else ""
-        if zh:
-            return f"{name} {asked} 已满。" + (
-                f"附近还有空位的时段：{'、'.join(near)}。" if near else "当天已经没有空位了。"
-            )
-        return f"{name} is full at {asked}. " + (
-            f"Free slots nearby: {', '.join(near)}." if near else "There is no free slot left that day."
-        )
+        if near:
+            return t("agent.booking.refusal.slot_full_near", lang, name=name, time=asked,
+                     slots=("、" if zh else ", ").join(near))  # fmt: skip
+        return t("agent.booking.refusal.slot_full", lang, name=name, time=asked)
     if code == "NOT_A_SLOT" and item is not None:
-        t = item.terms
-        if zh:
-            return (
-                f"{name}的预订时段是 {hm(t.first_slot)} 到 {hm(t.last_slot)}，每 {t.slot_minutes} 分钟一个，"
-                f"{hm(at) if at else '这个时间'} 不在其中。请换一个时间。"
-            )
-        return (
-            f"{name} takes bookings every {t.slot_minutes} min from {hm(t.first_slot)} to {hm(t.last_slot)}; "
-            f"{hm(at) if at else 'that time'} is not one of them. Please pick another time."
-        )
+        terms = item.terms
+        return t("agent.booking.refusal.not_a_slot", lang, name=name, first=hm(terms.first_slot),
+                 last=hm(terms.last_slot), minutes=terms.slot_minutes,
+                 asked=hm(at) if at else t("agent.booking.that_time", lang))  # fmt: skip
     if code == "PARTY_TOO_LARGE" and item is not None:
-        n = item.terms.max_party
-        return f"{name}每次最多预订 {n} 人。" if zh else f"{name} takes at most {n} people per booking."
+        return t("agent.booking.refusal.party_too_large", lang, name=name, n=item.terms.max_party)
     if code == "TOO_LATE" and item is not None:
-        h = item.terms.lead_time_hours
-        return (
-            f"来不及了：{name} 需要在开始前 {h} 小时以前预订。请换一个更晚的时间或日期。"
-            if zh
-            else f"Too late: {name} must be booked at least {h} h ahead. Please pick a later time or day."
-        )
+        return t("agent.booking.refusal.too_late", lang, name=name, hours=item.terms.lead_time_hours)
     if code == "NOT_BOOKABLE":
-        return f"{name}不接受预订。" if zh else f"{name} does not take reservations."
+        return t("agent.booking.refusal.not_bookable", lang, name=name)
     if code == "TOKEN_INVALID":
-        return (
-            "这次确认已经失效（超时或已用过），没有做任何改动。请重新发起。"
-            if zh
-            else "This confirmation is no longer valid (it expired or was used); nothing changed. Please start again."
-        )
+        return t("agent.booking.refusal.token_invalid", lang)
     if code == "NOT_CANCELLABLE":
-        return "这个预订现在不能取消。" if zh else "This reservation cannot be cancelled now."
+        return t("agent.booking.refusal.not_cancellable", lang)
     if code == "NOT_FOUND":
-        return "没有找到这个预订。" if zh else "I could not find that reservation."
-    return (
-        "预订服务没有接受这个请求，没有做任何改动。请查看你的预订后再试。"
-        if zh
-        else "The reservation service did not accept this; nothing changed. Please check your reservations and try again."
-    )
+        return t("agent.booking.refusal.not_found", lang)
+    return t("agent.booking.refusal.other", lang)
