@@ -1,4 +1,4 @@
-"""The itinerary page's form: demo trips, the place table, days, lunch and pacing, the edit controls, and the
+"""The itinerary page's form, in one language (itinerary.po): demo trips, the place table, days, lunch and pacing, the edit controls, and the
 request they make. The form reads its widgets; TripRequest checks the rules, and FormErrors puts a failed
 rule's message beside the widget it concerns (docs/ARCHITECTURE.md, "Pages")."""
 
@@ -17,9 +17,7 @@ from components.itinerary_state import (
     EDITOR_COLUMNS,
     ERROR,
     LOADED_TRIP,
-    MODE_LABELS,
     MODES,
-    PACING_LABELS,
     PACINGS,
     SELECTION,
     VIEW,
@@ -27,6 +25,7 @@ from components.itinerary_state import (
     cached_demo_trips,
     catalog_index,
     clear_selection,
+    demo_name,
     hotels_of,
     included,
     int_or_none,
@@ -35,8 +34,11 @@ from components.itinerary_state import (
     place_label,
     refresh_view,
 )
+from components.itinerary_words import MODE_WORDS, PACING_WORDS, PRIORITY_WORDS, catalog_name, day_words
+from components.language import current_lang
 from core.config import get_settings
 from core.errors import InputError, OmniError
+from core.i18n import t
 from core.models.common import PRIORITIES
 from core.models.itinerary import MAX_TRIP_DAYS, TripRequest
 
@@ -175,52 +177,78 @@ def trip_request(
 
 
 FIELD_LABELS = {
-    "places": "Places 地点",
-    "trip_days": "Number of days 天数",
-    "trip_start_date": "Start date 开始日期",
-    "day_start": "Day start time 每日开始",
-    "day_end": "Day end time 每日结束",
-    "trip_hotel": "Hotel 酒店",
-    "hotel": "Hotel 酒店",
-    "lunch_end": "Lunch window 午餐时段",
-    "lunch": "Lunch 午餐",
-    "pacing": "Pacing 节奏",
-    "mode": "Travel mode 出行方式",
-    "trip_name": "Trip name",
-    "days": "Days 日期",
-    "edit": "Edit 调整",
+    "places": "itinerary.field.places",
+    "trip_days": "itinerary.field.trip_days",
+    "trip_start_date": "itinerary.field.trip_start_date",
+    "day_start": "itinerary.field.day_start",
+    "day_end": "itinerary.field.day_end",
+    "trip_hotel": "itinerary.field.hotel",
+    "hotel": "itinerary.field.hotel",
+    "lunch_end": "itinerary.field.lunch_window",
+    "lunch": "itinerary.field.lunch_window",
+    "pacing": "itinerary.field.pacing",
+    "mode": "itinerary.field.mode",
+    "trip_mode": "itinerary.field.mode",
+    "trip_name": "itinerary.field.trip_name",
+    "days": "itinerary.field.days",
+    "edit": "itinerary.field.edit",
 }
+PLACE_FIELDS = {
+    "fixed_day": "itinerary.field.place.fixed_day",
+    "visit_minutes": "itinerary.field.place.visit_minutes",
+    "priority": "itinerary.field.place.priority",
+}
+#: the form's own checks and the request's rules, by the widget they concern → a sentence
+ERROR_WORDS = {
+    "places": "itinerary.error.no_places",
+    "trip_start_date": "itinerary.error.no_start_date",
+    "trip_hotel": "itinerary.error.no_hotel",
+    "lunch_end": "itinerary.error.lunch_window",
+    "day_start": "itinerary.error.day_start",
+    "day_end": "itinerary.error.day_end",
+    "trip_days": "itinerary.error.days",
+    "edit_stop": "itinerary.error.edit_stop",
+    "edit_day": "itinerary.error.edit_day",
+}
+PLACE_ERRORS = {"fixed_day": "itinerary.error.place_fixed_day"}
 
 
 def field_label(
-    field: str | None, payload: Mapping[str, Any] | None = None, catalog: Sequence[Mapping[str, Any]] | None = None
+    field: str | None,
+    payload: Mapping[str, Any] | None = None,
+    catalog: Sequence[Mapping[str, Any]] | None = None,
+    *,
+    lang: str = "en",
 ) -> str:
-    """A human name for an error's field: ``day_end_1`` → ``Day 2 end time``, ``places.3.visit_minutes`` →
-    ``Place '外滩' visit_minutes``."""
+    """A human name for an error's field in ``lang``: ``day_end_1`` → ``Day 2 end time``,
+    ``places.sh-bund.fixed_day`` → ``The Bund: fixed day``."""
     if not field:
-        return "Input"
+        return t("itinerary.field.input", lang)
     if field in FIELD_LABELS:
-        return FIELD_LABELS[field]
+        return t(FIELD_LABELS[field], lang)
     m = re.fullmatch(r"day_(start|end)_(\d+)", field)
     if m:
-        return f"Day {int(m.group(2)) + 1} {m.group(1)} time"
+        key = "itinerary.field.day_n_start" if m.group(1) == "start" else "itinerary.field.day_n_end"
+        return t(key, lang, n=int(m.group(2)) + 1)
     parts = field.split(".")
     if parts[0] == "days" and len(parts) > 1 and parts[1].isdigit():
-        return f"Day {int(parts[1]) + 1} hours" + (f" ({parts[2]})" if len(parts) > 2 else "")
+        return t("itinerary.field.day_n_hours", lang, n=int(parts[1]) + 1)
     if parts[0] == "lunch":
-        return FIELD_LABELS["lunch_end"]
+        return t(FIELD_LABELS["lunch"], lang)
     if parts[0] == "places" and len(parts) > 1:
         pid = parts[1]
         if pid.isdigit() and payload is not None and int(pid) < len(payload.get("places", [])):
             pid = payload["places"][int(pid)].get("place_id") or pid
         name = pid
-        if catalog is not None:
-            name = catalog_index(catalog).get(pid, {}).get("name_zh", pid)
-        rest = " ".join(p.replace("_", " ") for p in parts[2:])
-        return f"Place '{name}'" + (f" {rest}" if rest else "")
+        if catalog is not None and pid in catalog_index(catalog):
+            name = catalog_name(catalog_index(catalog)[pid], lang).shown
+        rest = parts[2] if len(parts) > 2 else ""
+        if rest in PLACE_FIELDS:
+            return t("itinerary.field.place_field", lang, place=name, field=t(PLACE_FIELDS[rest], lang))
+        return t("itinerary.field.place", lang, place=name)
     if parts[0].startswith("edit"):
-        return FIELD_LABELS["edit"]
-    return field
+        return t(FIELD_LABELS["edit"], lang)
+    return t("itinerary.field.input", lang)
 
 
 def error_section(field: str | None) -> str:
@@ -237,8 +265,38 @@ def error_section(field: str | None) -> str:
     return "plan"
 
 
-#: The form's last error, shown beside the section it concerns.
-ERRORS = FormErrors(state_key=ERROR, label=lambda field: field_label(field), section=lambda field: error_section(field))
+def error_words(error: Mapping[str, Any], *, lang: str = "en") -> str:
+    """A kept error (code, field, message, label) as a sentence in ``lang``, from its field and code; the core's own
+    message is in the error's details."""
+    field = str(error.get("field") or "")
+    code = str(error.get("code") or "")
+    said = error.get("words") or {}
+    if lang in said:  # worded when it was made (a refused edit), in both languages
+        return str(said[lang])
+    label = str((error.get("labels") or {}).get(lang) or field_label(field, lang=lang))
+    if code.startswith("PROVIDER"):
+        return t("itinerary.error.provider", lang)
+    head = re.sub(r"_\d+$", "", field.split(".")[0])
+    if head in ERROR_WORDS:
+        return t(ERROR_WORDS[head], lang, label=label)
+    parts = field.split(".")
+    if parts[0] == "places" and len(parts) > 2 and parts[2] in PLACE_ERRORS:
+        return t(PLACE_ERRORS[parts[2]], lang, label=label)
+    if parts[0].startswith("edits") and len(parts) > 2 and parts[2] == "day_index":
+        return t("itinerary.error.edit_day_beyond", lang)
+    return t("itinerary.error.other", lang, label=label)
+
+
+def _error_words(error: Mapping[str, Any]) -> str:
+    return error_words(error, lang=current_lang())
+
+
+def _label(field: str | None) -> str:
+    return field_label(field, lang=current_lang())
+
+
+#: The form's last error, shown beside the section it concerns, worded in the user's language.
+ERRORS = FormErrors(state_key=ERROR, label=_label, section=lambda field: error_section(field), words=_error_words)
 
 
 def show_error(section: str) -> None:
@@ -270,40 +328,46 @@ def edit_from_form(action: str, key: str, day_index: Any, start_time: time | Non
     raise InputError(f"unknown action '{action}'", field="edit_action")
 
 
-def render_demo_picker() -> None:
+def render_demo_picker(lang: str) -> None:
     trips = cached_demo_trips()
     if not trips:
-        st.caption("No demo trips in data/trips.")
+        st.caption(t("itinerary.demo.none", lang))
         return
     ids = list(trips)
     if st.session_state.get("trip_demo") not in ids:
         st.session_state["trip_demo"] = ids[0]
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
     c1.selectbox(
-        "Demo trip 示例行程", ids, key="trip_demo", format_func=lambda i: f"{trips[i].get('trip_name', i)} ({i})"
+        t("itinerary.demo.label", lang), ids, key="trip_demo", format_func=lambda i: demo_name(i, trips[i], lang)
     )
-    c2.button("Load", key="trip_load", on_click=load_demo_trip, width="stretch", icon=":material/download:")
+    c2.button(
+        t("itinerary.demo.load", lang),
+        key="trip_load",
+        on_click=load_demo_trip,
+        width="stretch",
+        icon=":material/download:",
+    )
     loaded = st.session_state.get(LOADED_TRIP)
     if loaded in trips:
-        st.caption(f"Loaded demo trip **{trips[loaded].get('trip_name', loaded)}** — change anything, then optimise.")
+        st.caption(t("itinerary.demo.loaded", lang, name=demo_name(loaded, trips[loaded], lang)))
 
 
-def render_place_picker(catalog: Sequence[Mapping[str, Any]]) -> None:
+def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: str) -> None:
     """Search box + the editable place table (include, priority, visit minutes, fixed day)."""
     c1, c2, c3 = st.columns([3, 1, 1], vertical_alignment="bottom")
     c1.text_input(
-        "Search the region's places 搜索地点",
+        t("itinerary.places.search", lang),
         key="place_search",
         on_change=refresh_view,
-        placeholder="name, 中文名, category (museum, park…), district or tag",
+        placeholder=t("itinerary.places.search_placeholder", lang),
     )
-    c2.toggle("Only selected 仅已选", key="places_only_selected", on_change=refresh_view)
-    c3.button("Clear selection", key="places_clear", on_click=clear_selection, width="stretch")
+    c2.toggle(t("itinerary.places.only_selected", lang), key="places_only_selected", on_change=refresh_view)
+    c3.button(t("itinerary.places.clear", lang), key="places_clear", on_click=clear_selection, width="stretch")
     if VIEW not in st.session_state:
         refresh_view()
     ids = [pid for pid in st.session_state[VIEW] if pid in catalog_index(catalog)]
     selection = st.session_state[SELECTION]
-    frame = selection_frame(ids, catalog, selection)
+    frame = selection_frame(ids, catalog, selection, lang)
     st.data_editor(
         frame,
         key="places_editor",
@@ -312,45 +376,58 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]]) -> None:
         hide_index=True,
         width="stretch",
         height=320,
+        placeholder="",  # an empty cell stays empty (never "None")
         column_order=EDITOR_COLUMNS,
-        disabled=["name", "category", "opening hours"],
+        disabled=["name", "other name", "category", "opening hours"],
         column_config={
-            "include": st.column_config.CheckboxColumn("include 选择", width="small"),
-            "name": st.column_config.TextColumn("name 名称", width="medium"),
-            "category": st.column_config.TextColumn("category", width="small"),
+            "include": st.column_config.CheckboxColumn(t("itinerary.places.col.include", lang), width="small"),
+            "name": st.column_config.TextColumn(t("itinerary.places.col.name", lang), width="medium"),
+            "other name": st.column_config.TextColumn(t("itinerary.places.col.other_name", lang), width="medium"),
+            "category": st.column_config.TextColumn(t("itinerary.places.col.category", lang), width="small"),
             "opening hours": st.column_config.TextColumn(
-                "opening hours", help="From the region pack (OSM syntax); blank = always open"
+                t("itinerary.places.col.hours", lang), help=t("itinerary.places.help.hours", lang)
             ),
             "visit min": st.column_config.NumberColumn(
-                "visit min", min_value=1, max_value=720, step=5, help="Visit length; default from the region pack"
+                t("itinerary.places.col.visit", lang),
+                min_value=1,
+                max_value=720,
+                step=5,
+                help=t("itinerary.places.help.visit", lang),
             ),
             "priority": st.column_config.SelectboxColumn(
-                "priority",
+                t("itinerary.places.col.priority", lang),
                 options=list(PRIORITIES),
                 required=True,
-                help="must: always kept (or reported infeasible); should / nice: dropped first when time is short",
+                format_func=lambda p: t(PRIORITY_WORDS[p], lang) if p in PRIORITY_WORDS else str(p),
+                help=t("itinerary.places.help.priority", lang),
             ),
             "fixed day": st.column_config.NumberColumn(
-                "fixed day",
+                t("itinerary.places.col.fixed_day", lang),
                 min_value=1,
                 max_value=MAX_TRIP_DAYS,
                 step=1,
-                help="Optional: the day (1, 2, …) it must go on",
+                help=t("itinerary.places.help.fixed_day", lang),
             ),
         },
     )
     chosen = included(selection)
     counts = {p: sum(1 for pid in chosen if selection[pid].get("priority") == p) for p in PRIORITIES}
-    shown = f"{len(ids)} of {len(catalog)} places shown"
     st.caption(
-        f"**{len(chosen)} selected** (must {counts['must']} · should {counts['should']} · nice {counts['nice']})"
-        f" · {shown}"
-        " · places and opening hours from the offline region pack"
+        t(
+            "itinerary.places.count",
+            lang,
+            chosen=len(chosen),
+            must=counts["must"],
+            should=counts["should"],
+            nice=counts["nice"],
+            shown=len(ids),
+            total=len(catalog),
+        )
     )
     show_error("places")
 
 
-def render_day_inputs(catalog: Sequence[Mapping[str, Any]]) -> None:
+def render_day_inputs(catalog: Sequence[Mapping[str, Any]], lang: str) -> None:
     index = catalog_index(catalog)
     hotels = hotels_of(catalog)
     current = st.session_state.get("trip_hotel")
@@ -359,18 +436,19 @@ def render_day_inputs(catalog: Sequence[Mapping[str, Any]]) -> None:
     if current not in hotels and hotels:
         st.session_state["trip_hotel"] = hotels[0]
     c1, c2, c3, c4, c5 = st.columns([2, 1, 1, 1, 3])
-    c1.date_input("Start date 开始日期", key="trip_start_date")
-    c2.number_input("Days 天数", key="trip_days", min_value=1, max_value=MAX_TRIP_DAYS, step=1)
+    c1.date_input(t("itinerary.days.start_date", lang), key="trip_start_date")
+    c2.number_input(t("itinerary.days.count", lang), key="trip_days", min_value=1, max_value=MAX_TRIP_DAYS, step=1)
     per_day = bool(st.session_state.get("per_day_hours"))
-    c3.time_input("Day starts 出发", key="day_start", step=timedelta(minutes=15), disabled=per_day)
-    c4.time_input("Day ends 结束", key="day_end", step=timedelta(minutes=15), disabled=per_day)
+    c3.time_input(t("itinerary.days.day_start", lang), key="day_start", step=timedelta(minutes=15), disabled=per_day)
+    c4.time_input(t("itinerary.days.day_end", lang), key="day_end", step=timedelta(minutes=15), disabled=per_day)
     c5.selectbox(
-        "Hotel (start & end of each day) 酒店",
+        t("itinerary.days.hotel", lang),
         hotels,
         key="trip_hotel",
-        format_func=lambda pid: place_label(index[pid]) if pid in index else pid,
+        format_func=lambda pid: place_label(index[pid], lang) if pid in index else pid,
+        help=t("itinerary.days.hotel_help", lang),
     )
-    st.checkbox("Different hours per day 每天不同时间", key="per_day_hours")
+    st.checkbox(t("itinerary.days.per_day", lang), key="per_day_hours")
     if st.session_state.get("per_day_hours"):
         n = int(st.session_state.get("trip_days") or 1)
         start_date = st.session_state.get("trip_start_date")
@@ -378,46 +456,50 @@ def render_day_inputs(catalog: Sequence[Mapping[str, Any]]) -> None:
         for i in range(n):
             st.session_state.setdefault(f"day_start_{i}", st.session_state.get("day_start"))
             st.session_state.setdefault(f"day_end_{i}", st.session_state.get("day_end"))
-            label = f"Day {i + 1}"
+            label = t("itinerary.day.number", lang, n=i + 1)
             if isinstance(start_date, date):
-                label += f" · {start_date + timedelta(days=i):%a %m-%d}"
+                label = day_words(i, start_date + timedelta(days=i), lang)
             with cols[i % len(cols)]:
                 st.caption(label)
                 a, b = st.columns(2)
-                a.time_input("starts", key=f"day_start_{i}", step=timedelta(minutes=15))
-                b.time_input("ends", key=f"day_end_{i}", step=timedelta(minutes=15))
+                a.time_input(t("itinerary.days.starts", lang), key=f"day_start_{i}", step=timedelta(minutes=15))
+                b.time_input(t("itinerary.days.ends", lang), key=f"day_end_{i}", step=timedelta(minutes=15))
     show_error("days")
 
 
-def render_lunch_and_pacing() -> None:
+def render_lunch_and_pacing(lang: str) -> None:
     c1, c2, c3, c4 = st.columns([1, 1, 1, 1], vertical_alignment="bottom")
-    c1.toggle("Lunch break 午餐", key="lunch_enabled")
+    c1.toggle(t("itinerary.lunch.enabled", lang), key="lunch_enabled")
     on = bool(st.session_state.get("lunch_enabled"))
-    c2.time_input("Lunch window from", key="lunch_start", step=timedelta(minutes=15), disabled=not on)
-    c3.time_input("Lunch window to", key="lunch_end", step=timedelta(minutes=15), disabled=not on)
-    c4.number_input("Lunch minutes", key="lunch_minutes", min_value=10, max_value=180, step=5, disabled=not on)
+    c2.time_input(t("itinerary.lunch.from", lang), key="lunch_start", step=timedelta(minutes=15), disabled=not on)
+    c3.time_input(t("itinerary.lunch.to", lang), key="lunch_end", step=timedelta(minutes=15), disabled=not on)
+    c4.number_input(
+        t("itinerary.lunch.minutes", lang), key="lunch_minutes", min_value=10, max_value=180, step=5, disabled=not on
+    )
     long_visit = get_settings().itinerary_lunch_on_site_min_visit_min
     st.toggle(
-        f"Lunch inside long visits (≥ {long_visit} min) 长时游览内用餐",
+        t("itinerary.lunch.on_site", lang, minutes=long_visit),
         key="lunch_on_site",
         disabled=not on or not long_visit,
-        help="A long visit (a theme park, a big museum) may be split around the lunch, taken on site.",
+        help=t("itinerary.lunch.on_site_help", lang),
     )
     show_error("lunch")
     c5, c6 = st.columns([3, 2])
     c5.select_slider(
-        "Pacing 节奏",
+        t("itinerary.pacing.label", lang),
         options=list(PACINGS),
         key="pacing",
-        format_func=PACING_LABELS.get,
-        help="relaxed: longer visits and more travel buffer; tight: shorter visits, less buffer",
+        format_func=lambda p: t(PACING_WORDS[p], lang),
+        help=t("itinerary.pacing.help", lang),
     )
-    c6.selectbox("Travel mode 出行方式", list(MODES), key="trip_mode", format_func=MODE_LABELS.get)
-    policy_caption(st.session_state.get("trip_mode") or "driving", st.session_state.get("pacing") or "normal")
+    c6.selectbox(
+        t("itinerary.mode.label", lang), list(MODES), key="trip_mode", format_func=lambda m: t(MODE_WORDS[m], lang)
+    )
+    policy_caption(st.session_state.get("trip_mode") or "driving", st.session_state.get("pacing") or "normal", lang)
 
 
-def policy_caption(mode: str, pacing: str) -> None:
-    """What the pacing means in numbers (from the settings)."""
+def policy_caption(mode: str, pacing: str, lang: str) -> None:
+    """What the pacing means, in words and numbers (from the settings)."""
     from core.itinerary.travel import robustness_policy_for
 
     try:
@@ -425,6 +507,72 @@ def policy_caption(mode: str, pacing: str) -> None:
     except (OmniError, ValueError, KeyError, TypeError):
         return
     st.caption(
-        f"{pacing} pacing: travel planned as ceil(nominal × {p.factor:g} + {p.buffer_min} min), "
-        f"visits × {p.visit_factor:g} (source: {p.source})"
+        t(
+            "itinerary.pacing.caption",
+            lang,
+            pacing=t(PACING_WORDS[pacing], lang) if pacing in PACING_WORDS else pacing,
+            factor=f"{p.factor:g}",
+            buffer=p.buffer_min,
+            visit=f"{p.visit_factor:g}",
+        )
     )
+
+
+def changed_fields(
+    state: Mapping[str, Any],
+    selection: Mapping[str, Mapping[str, Any]],
+    catalog: Sequence[Mapping[str, Any]],
+    region: str,
+    planned: TripRequest | None,
+    *,
+    lang: str = "en",
+) -> list[str] | None:
+    """Which inputs differ from the request that made the result on screen (labels in ``lang``, form order);
+    ``[]`` when nothing changed, ``None`` when the form no longer makes a valid request."""
+    if planned is None:
+        return []
+    try:
+        current = trip_request(state, selection, catalog, region)
+    except (ValueError, OmniError):  # pydantic's ValidationError is a ValueError
+        return None
+    changed: list[str] = []
+    if current.region != planned.region:
+        changed.append(t("itinerary.field.region", lang))
+    if [p.model_dump() for p in current.places] != [p.model_dump() for p in planned.places]:
+        changed.append(t(FIELD_LABELS["places"], lang))
+    if len(current.days) != len(planned.days):
+        changed.append(t(FIELD_LABELS["trip_days"], lang))
+    elif current.days[0].date != planned.days[0].date:
+        changed.append(t(FIELD_LABELS["trip_start_date"], lang))
+    if len(current.days) == len(planned.days) and [(d.start_time, d.end_time) for d in current.days] != [
+        (d.start_time, d.end_time) for d in planned.days
+    ]:
+        changed.append(t("itinerary.field.hours", lang))
+    if current.hotel != planned.hotel:
+        changed.append(t(FIELD_LABELS["hotel"], lang))
+    if current.lunch != planned.lunch:
+        changed.append(t(FIELD_LABELS["lunch"], lang))
+    if current.pacing != planned.pacing:
+        changed.append(t(FIELD_LABELS["pacing"], lang))
+    if current.mode != planned.mode:
+        changed.append(t(FIELD_LABELS["mode"], lang))
+    return changed
+
+
+def stale_message(
+    state: Mapping[str, Any],
+    selection: Mapping[str, Mapping[str, Any]],
+    catalog: Sequence[Mapping[str, Any]],
+    region: str,
+    planned: TripRequest | None,
+    *,
+    lang: str = "en",
+) -> str | None:
+    """A notice when the plan on screen no longer matches the form, else None."""
+    changed = changed_fields(state, selection, catalog, region, planned, lang=lang)
+    if changed == []:
+        return None
+    days = len(planned.days) if planned is not None else 0
+    if changed is None:
+        return t("itinerary.stale.invalid", lang, days=days)
+    return t("itinerary.stale.changed", lang, fields=t("itinerary.list_separator", lang).join(changed), days=days)

@@ -1,5 +1,6 @@
-"""The itinerary page's tables as plain data (no widgets): the place table, where each stop is, the edits, the
-dropped places, the decision log, the variants and the critic's violations."""
+"""The itinerary page's tables as plain data (no widgets), worded in one language (itinerary.po): the place table,
+where each stop is, the edits, the places not on the plan, the check's findings, and for the Details section the
+decision log and the variants (codes and facts, for analysts)."""
 
 from __future__ import annotations
 
@@ -10,25 +11,45 @@ from typing import Any
 
 import pandas as pd
 
-from components.itinerary_state import EDITOR_COLUMNS, catalog_index, new_entry, place_label
+from components.itinerary_state import EDITOR_COLUMNS, catalog_index, new_entry
+from components.itinerary_words import (
+    ACTION_WORDS,
+    Names,
+    catalog_name,
+    category_words,
+    day_words,
+    fix_words,
+    hours_words,
+    no_fix_words,
+    priority_words,
+    reason_words,
+    violation_words,
+)
+from core.i18n import t
 from core.models.itinerary_result import ItineraryResult
+
+DROPPED_COLUMNS = ["place", "other name", "priority", "why", "fix"]
+EDITS_COLUMNS = ["#", "action", "place", "day", "start time"]
+VIOLATION_COLUMNS = ["day", "place", "problem"]
 
 
 def selection_frame(
-    ids: Sequence[str], catalog: Sequence[Mapping[str, Any]], selection: Mapping[str, Mapping[str, Any]]
+    ids: Sequence[str], catalog: Sequence[Mapping[str, Any]], selection: Mapping[str, Mapping[str, Any]], lang: str
 ) -> pd.DataFrame:
-    """The table handed to st.data_editor: one row per id (index = place id)."""
+    """The table handed to st.data_editor: one row per id (index = place id), names and words in ``lang``."""
     index = catalog_index(catalog)
     rows = []
     for pid in ids:
         place = index[pid]
         entry = selection.get(pid) or new_entry(place)
+        name = catalog_name(place, lang)
         rows.append(
             {
                 "include": bool(entry.get("include")),
-                "name": place_label(place),
-                "category": place.get("category") or "",
-                "opening hours": place.get("opening_hours") or "",
+                "name": name.shown,
+                "other name": name.other,
+                "category": category_words(place.get("category"), lang),
+                "opening hours": hours_words(place.get("opening_hours"), lang),
                 "visit min": entry.get("visit_minutes"),
                 "priority": entry.get("priority") or "should",
                 "fixed day": entry.get("fixed_day"),
@@ -41,16 +62,17 @@ def selection_frame(
     return frame
 
 
-def stop_whereabouts(result: ItineraryResult) -> dict[str, str]:
-    """Place key → where it is in the result: "day 2 14:05", "dropped (CODE)" or "removed"."""
+def stop_whereabouts(result: ItineraryResult, lang: str) -> dict[str, str]:
+    """Place key → where it is in the result, in words: "day 2 at 14:05", "not on the plan" or "removed"."""
     where: dict[str, str] = {}
     for day in result.days:
         for e in day.entries:
             if e.kind == "visit" and e.key and not e.continues_visit:
-                lock = " · locked" if e.locked else ""
-                where[e.key] = f"day {day.day_index + 1} {e.start:%H:%M}{lock}"
+                key = "itinerary.where.locked" if e.locked else "itinerary.where.planned"
+                where[e.key] = t(key, lang, day=day.day_index + 1, time=f"{e.start:%H:%M}")
     for item in result.dropped_items:
-        where[item.key] = "removed" if item.reason_code == "REMOVED_BY_USER" else f"dropped ({item.reason_code})"
+        removed = item.reason_code == "REMOVED_BY_USER"
+        where[item.key] = t("itinerary.where.removed" if removed else "itinerary.where.dropped", lang)
     return where
 
 
@@ -61,42 +83,51 @@ def stop_day(result: ItineraryResult, key: str) -> int | None:
     return None
 
 
-def edits_frame(edits: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> pd.DataFrame:
+def edits_frame(edits: Sequence[Mapping[str, Any]], names: Names, lang: str) -> pd.DataFrame:
+    """The active edits in words; an empty text (never an empty number) where a day or time does not apply."""
     rows = [
         {
             "#": i + 1,
-            "action": e["kind"],
-            "place": names.get(e.get("key", ""), e.get("key", "")),
-            "day": (int(e["day_index"]) + 1) if e.get("day_index") is not None else None,
+            "action": t(ACTION_WORDS[e["kind"]], lang) if e.get("kind") in ACTION_WORDS else str(e.get("kind")),
+            "place": names.shown(e.get("key", ""), lang),
+            "day": t("itinerary.day.number", lang, n=int(e["day_index"]) + 1) if e.get("day_index") is not None else "",
             "start time": e.get("start_time") or "",
         }
         for i, e in enumerate(edits)
     ]
-    frame = pd.DataFrame(rows, columns=["#", "action", "place", "day", "start time"])
-    frame["day"] = frame["day"].astype("Int64")
-    return frame
+    return pd.DataFrame(rows, columns=EDITS_COLUMNS)
 
 
-def dropped_frame(result: ItineraryResult) -> pd.DataFrame:
-    """One row per dropped place: reason code, the plain explanation and the smallest fix."""
+def dropped_frame(result: ItineraryResult, names: Names, lang: str) -> pd.DataFrame:
+    """One row per place not on the plan: its name, why (a sentence) and the smallest change that makes it fit."""
     rows = []
     for d in result.dropped_items:
-        per_day = ", ".join(f"day {int(i) + 1}: {code}" for i, code in sorted(d.per_day_reasons.items()))
+        name = names.of(d.key, lang, d.name)
         rows.append(
             {
-                "place": d.name,
-                "key": d.key,
-                "priority": d.priority,
-                "reason code": d.reason_code,
-                "why": d.explanation,
-                "smallest fix": d.smallest_fix.description if d.smallest_fix else "",
-                "fix kind": d.smallest_fix.kind if d.smallest_fix else "",
-                "per day": per_day,
+                "place": name.shown,
+                "other name": name.other,
+                "priority": priority_words(d.priority, lang),
+                "why": reason_words(d, result, lang),
+                "fix": fix_words(d.smallest_fix, names, lang) or no_fix_words(d, lang),
             }
         )
-    return pd.DataFrame(
-        rows, columns=["place", "priority", "reason code", "smallest fix", "why", "fix kind", "per day", "key"]
-    )
+    return pd.DataFrame(rows, columns=DROPPED_COLUMNS)
+
+
+def dropped_details_frame(result: ItineraryResult) -> pd.DataFrame:
+    """For the Details section: each dropped item's key, code, the core's explanation and the per-day codes."""
+    rows = [
+        {
+            "key": d.key,
+            "reason code": d.reason_code,
+            "per day": ", ".join(f"{int(i) + 1}: {code}" for i, code in sorted(d.per_day_reasons.items())),
+            "fix kind": d.smallest_fix.kind if d.smallest_fix else "",
+            "explanation": d.explanation,
+        }
+        for d in result.dropped_items
+    ]
+    return pd.DataFrame(rows, columns=["key", "reason code", "per day", "fix kind", "explanation"])
 
 
 def _facts_text(facts: Mapping[str, Any]) -> str:
@@ -130,20 +161,24 @@ def variants_frame(result: ItineraryResult) -> pd.DataFrame:
     )
 
 
-def violations_frame(result: ItineraryResult) -> pd.DataFrame:
+def violations_frame(result: ItineraryResult, names: Names, lang: str) -> pd.DataFrame:
+    """The independent check's findings in words (their codes and the core's messages are in the Details)."""
     violations = result.critic.violations if result.critic else []
     rows = [
         {
-            "code": v.code,
-            "message": v.message,
-            "day": (v.day_index + 1) if v.day_index is not None else None,
-            "place": v.key or "",
+            "day": t("itinerary.day.number", lang, n=v.day_index + 1) if v.day_index is not None else "",
+            "place": names.shown(v.key, lang) if v.key else "",
+            "problem": violation_words(v, names, lang),
         }
         for v in violations
     ]
-    frame = pd.DataFrame(rows, columns=["code", "message", "day", "place"])
-    frame["day"] = frame["day"].astype("Int64")
-    return frame
+    return pd.DataFrame(rows, columns=VIOLATION_COLUMNS)
+
+
+def violations_details_frame(result: ItineraryResult) -> pd.DataFrame:
+    violations = result.critic.violations if result.critic else []
+    rows = [{"code": v.code, "message": v.message, "key": v.key or ""} for v in violations]
+    return pd.DataFrame(rows, columns=["code", "message", "key"])
 
 
 def file_stem(result: ItineraryResult) -> str:
@@ -151,6 +186,6 @@ def file_stem(result: ItineraryResult) -> str:
     return stem or "itinerary"
 
 
-def day_option_label(result: ItineraryResult, index: int) -> str:
+def day_option_label(result: ItineraryResult, index: int, lang: str) -> str:
     day = result.days[index]
-    return f"Day {index + 1} · {day.date:%a %m-%d} · {day.totals.visits} visits"
+    return t("itinerary.day.option", lang, day=day_words(index, day.date, lang), visits=day.totals.visits)

@@ -1,93 +1,175 @@
-"""The itinerary page's result panels: status, totals, the critic and robustness, the day map, dropped places,
-the decision log and the downloads (rendered from the ItineraryResult in session state)."""
+"""The itinerary page's result panels, in one language (itinerary.po): status and warnings, totals, the check and
+the robustness, the day map, the places not on the plan, what the last edit did, the downloads, and one collapsed
+"Details" section with the codes, formulas, ids and the decision log (rendered from the ItineraryResult in
+session state)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import streamlit as st
 
-from components.itinerary_frames import decision_log_frame, dropped_frame, file_stem, variants_frame, violations_frame
+from components.itinerary_frames import (
+    decision_log_frame,
+    dropped_details_frame,
+    dropped_frame,
+    file_stem,
+    variants_frame,
+    violations_details_frame,
+    violations_frame,
+)
+from components.itinerary_words import (
+    MODE_WORDS,
+    PACING_WORDS,
+    Names,
+    day_words,
+    dropped_by_edit_words,
+    itinerary_warning_words,
+    status_words,
+    travel_source_words,
+)
+from core.i18n import t
 from core.models.itinerary_result import ItineraryResult
 
 
-def render_status(result: ItineraryResult) -> None:
-    t = result.totals
+def render_status(result: ItineraryResult, names: Names, lang: str) -> list[str]:
+    """The plan's status and its warnings in words; returns the warnings whose shape is not known (for the
+    Details)."""
+    sentence = status_words(result, names, lang)
     if result.status == "ready":
-        st.success(
-            f"Plan ready: {t.visits} of {t.places_requested} places over {t.days} day(s); {t.dropped} dropped.",
-            icon=":material/check_circle:",
-        )
-    elif result.status == "infeasible":
-        musts = [d.name for d in result.dropped_items if d.priority == "must" and d.reason_code != "REMOVED_BY_USER"]
-        st.warning(
-            f"Not every must-visit fits ({result.error_code}): "
-            + (", ".join(musts) if musts else "a locked stop cannot be kept")
-            + ". See the dropped items for the reason and the smallest fix.",
-            icon=":material/warning:",
-        )
+        st.success(sentence, icon=":material/check_circle:")
     else:
-        st.warning("The plan needs review: the critic found problems (below).", icon=":material/warning:")
+        st.warning(sentence, icon=":material/warning:")
+    unknown = []
     for warning in result.warnings:
-        st.warning(warning, icon=":material/info:")
+        words, known = itinerary_warning_words(warning, names, lang)
+        st.warning(words, icon=":material/info:")
+        if not known:
+            unknown.append(warning)
+    return unknown
 
 
-def render_totals(result: ItineraryResult) -> None:
-    t = result.totals
+def render_edit_note(note: Mapping[str, Any] | None, result: ItineraryResult, names: Names, lang: str) -> None:
+    """What the last edit did to other places ("Locking X to day 3 left out Y: why")."""
+    if not note or not note.get("dropped"):
+        return
+    with st.container(key="edit_note"):
+        st.warning(
+            dropped_by_edit_words(note["edit"], note["dropped"], result, names, lang), icon=":material/swap_horiz:"
+        )
+
+
+def render_totals(result: ItineraryResult, lang: str) -> None:
+    totals = result.totals
     p = result.policy
+    source = travel_source_words(result.matrix_source, lang)
     c = st.columns(7)
-    c[0].metric("Visits 游览", f"{t.visits} / {t.places_requested}", help="Places on the plan / places requested")
-    c[1].metric("Dropped 未安排", t.dropped, help=f"{t.must_dropped} of them must-visits")
+    c[0].metric(
+        t("itinerary.totals.visits", lang),
+        f"{totals.visits} / {totals.places_requested}",
+        help=t("itinerary.totals.visits_help", lang),
+    )
+    c[1].metric(
+        t("itinerary.totals.dropped", lang),
+        totals.dropped,
+        help=t("itinerary.totals.dropped_help", lang, musts=totals.must_dropped),
+    )
     c[2].metric(
-        "Visiting", f"{t.visit_min / 60:.1f} h", help=f"Visit minutes, × {p.visit_factor:g} for {result.pacing} pacing"
+        t("itinerary.totals.visiting", lang),
+        t("itinerary.unit.hours", lang, hours=f"{totals.visit_min / 60:.1f}"),
+        help=t("itinerary.totals.visiting_help", lang, pacing=t(PACING_WORDS[result.pacing], lang)),
     )
     c[3].metric(
-        "Travel (robust)",
-        f"{t.travel_robust_min} min",
-        help=f"Planned travel: ceil(nominal × {p.factor:g} + {p.buffer_min} min) per leg ({p.source})",
+        t("itinerary.totals.travel_planned", lang),
+        t("itinerary.unit.minutes", lang, minutes=totals.travel_robust_min),
+        help=t("itinerary.totals.travel_planned_help", lang, factor=f"{p.factor:g}", buffer=p.buffer_min),
     )
     c[4].metric(
-        "Travel (nominal)", f"{t.travel_nominal_min:.0f} min", help=f"Provider's figure: {result.matrix_source}"
+        t("itinerary.totals.travel_estimate", lang),
+        t("itinerary.unit.minutes", lang, minutes=f"{totals.travel_nominal_min:.0f}"),
+        help=t("itinerary.totals.source_help", lang, source=source),
     )
     c[5].metric(
-        "Waiting 等候",
-        f"{t.wait_min} min",
-        help=f"Explicit waits (e.g. for opening time); lunch: {t.lunch_min} min in all",
+        t("itinerary.totals.waiting", lang),
+        t("itinerary.unit.minutes", lang, minutes=totals.wait_min),
+        help=t("itinerary.totals.waiting_help", lang, lunch=totals.lunch_min),
     )
-    c[6].metric("Distance", f"{t.distance_m / 1000:.1f} km", help=f"Source: {result.matrix_source}")
+    c[6].metric(
+        t("itinerary.totals.distance", lang),
+        t("itinerary.unit.km", lang, km=f"{totals.distance_m / 1000:.1f}"),
+        help=t("itinerary.totals.source_help", lang, source=source),
+    )
     st.caption(
-        f"Travel figures: nominal from **{result.matrix_source}** ({result.mode}); robust = ceil(nominal × "
-        f"{p.factor:g} + {p.buffer_min} min), the time the plan reserves (policy: {p.source}, {result.pacing} pacing). "
-        f"Lunch {t.lunch_min} min in all (lunch policy). "
-        f"Variant used: {result.variant}. Solved in {result.seconds:.2f} s."
+        t(
+            "itinerary.totals.caption",
+            lang,
+            source=source,
+            mode=t(MODE_WORDS[result.mode], lang),
+            pacing=t(PACING_WORDS[result.pacing], lang),
+            lunch=totals.lunch_min,
+        )
     )
 
 
-def render_quality(result: ItineraryResult) -> None:
-    """The critic's verdict and the robustness score with its definition."""
+def render_quality(result: ItineraryResult, names: Names, lang: str) -> None:
+    """The independent check's verdict and the robustness score, in words (the definitions are in the Details)."""
     c1, c2 = st.columns(2)
     with c1.container(border=True, key="critic_box"):
         critic = result.critic
         if critic is None:
-            st.markdown("**Critic 校验:** not run")
+            st.markdown(t("itinerary.critic.not_run", lang))
         elif critic.passed:
-            st.markdown(f"**Critic 校验: passed ✓** — {len(critic.checks)} independent checks")
-            st.caption(", ".join(critic.checks))
+            st.markdown(t("itinerary.critic.passed", lang, n=len(critic.checks)))
         else:
-            st.markdown(f"**Critic 校验: {len(critic.violations)} violation(s) ✗**")
-            st.dataframe(violations_frame(result), key="critic_table", hide_index=True, width="stretch")
+            st.markdown(t("itinerary.critic.failed", lang, n=len(critic.violations)))
+            headers = {
+                "day": t("itinerary.critic.col.day", lang),
+                "place": t("itinerary.critic.col.place", lang),
+                "problem": t("itinerary.critic.col.problem", lang),
+            }
+            st.table(violations_frame(result, names, lang).rename(columns=headers), hide_index=True)
     with c2.container(border=True, key="robustness_box"):
         r = result.robustness
-        st.markdown(f"**Robustness 稳健度: {r.score:.2f}** (0 = any delay breaks the plan, 1 = every leg covered)")
-        slack = "no legs"
-        if r.min_slack_min is not None:
-            slack = f"min slack {r.min_slack_min} min, mean {r.mean_slack_min:.0f} min"
-        st.caption(
-            f"Definition: {r.definition}; tolerance {r.tolerance:g} (a leg is covered when the rest of its day could "
-            f"absorb it taking {r.tolerance:.0%} longer than its robust time). "
-            f"{r.legs_fully_covered} of {r.legs} legs covered · {slack}."
+        st.markdown(t("itinerary.robustness.score", lang, score=f"{r.score:.2f}"))
+        if r.legs and r.min_slack_min is not None:
+            st.caption(
+                t(
+                    "itinerary.robustness.caption",
+                    lang,
+                    covered=r.legs_fully_covered,
+                    legs=r.legs,
+                    percent=f"{r.tolerance:.0%}",
+                    least=r.min_slack_min,
+                    mean=f"{r.mean_slack_min or 0:.0f}",
+                )
+            )
+        else:
+            st.caption(t("itinerary.robustness.no_legs", lang))
+
+
+def render_day_caption(result: ItineraryResult, day_index: int, lang: str) -> None:
+    day = result.days[day_index]
+    totals = day.totals
+    st.caption(
+        t(
+            "itinerary.day.caption",
+            lang,
+            day=day_words(day_index, day.date, lang),
+            visits=totals.visits,
+            visit=totals.visit_min,
+            travel=totals.travel_robust_min,
+            estimate=f"{totals.travel_nominal_min:.0f}",
+            km=f"{totals.distance_m / 1000:.1f}",
+            wait=totals.wait_min,
+            lunch=totals.lunch_min,
+            start=f"{day.day_start:%H:%M}",
+            end=f"{day.day_end:%H:%M}",
         )
+    )
 
 
-def render_day_map(result: ItineraryResult, day_index: int) -> None:
+def render_day_map(result: ItineraryResult, day_index: int, names: Names, lang: str) -> None:
     from streamlit_folium import st_folium
 
     from components.maps import _base_url_path, build_day_map
@@ -98,57 +180,77 @@ def render_day_map(result: ItineraryResult, day_index: int) -> None:
         base_url_path=_base_url_path(),
         region=result.request.region,
         provider=st.session_state.get("active_provider"),
+        lang=lang,
+        names=names,
     )
     with st.container(key="day_map_box"):
         st_folium(m, key="day_map", height=460, use_container_width=True, returned_objects=[])
-    st.caption(
-        "Numbers = visiting order; H = hotel. Dashed lines join the stops in order (straight lines, "
-        "not the road path). Colours: red must, blue should, grey nice, purple locked."
-    )
+    st.caption(t("itinerary.map.caption", lang))
 
 
-def render_dropped(result: ItineraryResult) -> None:
-    frame = dropped_frame(result)
+def render_dropped(result: ItineraryResult, names: Names, lang: str) -> None:
+    frame = dropped_frame(result, names, lang)
     if frame.empty:
-        st.success("Nothing dropped: every requested place is on the plan.", icon=":material/done_all:")
+        st.success(t("itinerary.dropped.none", lang), icon=":material/done_all:")
         return
+    headers = {
+        "place": t("itinerary.dropped.col.place", lang),
+        "other name": t("itinerary.dropped.col.other_name", lang),
+        "priority": t("itinerary.dropped.col.priority", lang),
+        "why": t("itinerary.dropped.col.why", lang),
+        "fix": t("itinerary.dropped.col.fix", lang),
+    }
     with st.container(key="dropped_box"):  # .st-key-dropped_box in the page (browser tests)
+        # a static table: the reasons and fixes wrap and are never cut off
+        st.table(frame.rename(columns=headers), hide_index=True)
+    st.caption(t("itinerary.dropped.caption", lang))
+
+
+def render_details(result: ItineraryResult, unknown_warnings: list[str], lang: str) -> None:
+    """One collapsed section with what analysts read: codes, formulas, ids, the solver, the decision log."""
+    p = result.policy
+    r = result.robustness
+    with st.expander(t("common.details", lang), expanded=False, key="it_details"):
+        st.caption(
+            f"status={result.status} · error_code={result.error_code or '-'} · variant={result.variant} · "
+            f"solved in {result.seconds:.2f} s · matrix_source={result.matrix_source} · mode={result.mode} · "
+            f"pacing={result.pacing} · timezone={result.timezone}"
+        )
+        st.caption(
+            f"robust_min = ceil(nominal_min × {p.factor:g} + {p.buffer_min}) · visit × {p.visit_factor:g} "
+            f"(policy source: {p.source})"
+        )
+        st.caption(
+            f"robustness: {r.definition}; tolerance {r.tolerance:g}; {r.legs_fully_covered}/{r.legs} legs; "
+            f"min slack {r.min_slack_min} min; mean {r.mean_slack_min} min"
+        )
+        if result.critic is not None:
+            st.caption("critic checks: " + ", ".join(result.critic.checks))
+            if result.critic.violations:
+                st.dataframe(violations_details_frame(result), key="critic_details_table", hide_index=True)
+        for warning in result.warnings:
+            st.caption(("⚠ " if warning in unknown_warnings else "") + warning)
+        if result.dropped_items:
+            st.dataframe(dropped_details_frame(result), key="dropped_details_table", hide_index=True, width="stretch")
         st.dataframe(
-            frame,
-            key="dropped_table",
+            decision_log_frame(result),
+            key="decision_log_table",
             hide_index=True,
             width="stretch",
-            column_config={
-                "why": st.column_config.TextColumn("why", width="large"),
-                "smallest fix": st.column_config.TextColumn("smallest fix", width="medium"),
-            },
+            column_config={"facts": st.column_config.TextColumn("facts", width="large")},
         )
-    st.caption(
-        "Reason codes: CLOSED_ON_DAY · OUTSIDE_OPENING_HOURS · UNREACHABLE_IN_WINDOW · DAY_TOO_FULL · "
-        "LUNCH_CONFLICT · LOW_PRIORITY_TRADEOFF · REMOVED_BY_USER. The smallest fix is the least change found that makes it fit."
-    )
+        if result.variants:
+            st.caption("variants (fewest must dropped, then least dropped penalty, then least travel + wait):")
+            st.dataframe(variants_frame(result), key="variants_table", hide_index=True, width="stretch")
 
 
-def render_decision_log(result: ItineraryResult) -> None:
-    st.dataframe(
-        decision_log_frame(result),
-        key="decision_log_table",
-        hide_index=True,
-        width="stretch",
-        column_config={"facts": st.column_config.TextColumn("facts", width="large")},
-    )
-    if result.variants:
-        st.caption("Variants compared (fewest must dropped, then least dropped penalty, then least travel + wait):")
-        st.dataframe(variants_frame(result), key="variants_table", hide_index=True, width="stretch")
-
-
-def render_downloads(result: ItineraryResult) -> None:
+def render_downloads(result: ItineraryResult, lang: str) -> None:
     from core.itinerary.ics import itinerary_to_ics
 
     stem = file_stem(result)
     c1, c2 = st.columns(2)
     c1.download_button(
-        "Download JSON",
+        t("itinerary.download.json", lang),
         data=result.model_dump_json(indent=2),
         file_name=f"{stem}.json",
         mime="application/json",
@@ -157,7 +259,7 @@ def render_downloads(result: ItineraryResult) -> None:
         width="stretch",
     )
     c2.download_button(
-        "Download calendar (ICS)",
+        t("itinerary.download.ics", lang),
         data=itinerary_to_ics(result),
         file_name=f"{stem}.ics",
         mime="text/calendar",
@@ -165,13 +267,12 @@ def render_downloads(result: ItineraryResult) -> None:
         icon=":material/calendar_month:",
         width="stretch",
     )
-    st.caption(
-        "The ICS has one event per visit and lunch, in the trip's time zone "
-        f"({result.timezone}); import it into any calendar app."
-    )
+    st.caption(t("itinerary.download.caption", lang))
 
 
-def render_reservations(result: ItineraryResult, *, key_prefix: str = "it_res", party_size: int = 2) -> None:
+def render_reservations(
+    result: ItineraryResult, names: Names, lang: str, *, key_prefix: str = "it_res", party_size: int = 2
+) -> None:
     """ "Reserve" on every planned visit whose pack place takes bookings: the trip's date and the planned arrival
     rounded up to the venue's next slot (the earliest bookable slot once that has passed)."""
     from zoneinfo import ZoneInfo
@@ -193,7 +294,13 @@ def render_reservations(result: ItineraryResult, *, key_prefix: str = "it_res", 
                 service,
                 place_id,
                 key=f"d{day.day_index}_{entry.key}",
-                label=f"Day {day.day_index + 1} · {day.date:%m-%d} {arrival:%H:%M} · **{entry.name}**",
+                label=t(
+                    "itinerary.reserve.offer",
+                    lang,
+                    day=day_words(day.day_index, day.date, lang),
+                    time=f"{arrival:%H:%M}",
+                    place=names.shown(entry.key, lang, entry.name),
+                ),
                 day=day.date,
                 at=arrival.time(),
             )

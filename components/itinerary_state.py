@@ -1,5 +1,5 @@
 """The itinerary page's state: its session keys, the region's place catalogue, the selection store behind the
-place table, and the callbacks that reset, load or clear them (docs/ARCHITECTURE.md, "Pages")."""
+place table, the undo history, and the callbacks that reset, load, clear or undo (docs/ARCHITECTURE.md, "Pages")."""
 
 from __future__ import annotations
 
@@ -12,25 +12,25 @@ from typing import Any
 
 import streamlit as st
 
+from components.language import current_lang
 from components.stops_table import is_missing
 from core.config import get_settings
+from core.i18n import t
 from core.models.common import PRIORITIES
 
 PACINGS = ("relaxed", "normal", "tight")
 MODES = ("driving", "walking", "cycling")
-PACING_LABELS = {"relaxed": "relaxed 轻松", "normal": "normal 适中", "tight": "tight 紧凑"}
-MODE_LABELS = {"driving": "Driving 驾车", "walking": "Walking 步行", "cycling": "Cycling 骑行"}
 EDIT_ACTIONS = ("lock", "move", "remove", "unlock")
-EDIT_ACTION_LABELS = {
-    "lock": "Lock to day/time 锁定",
-    "move": "Move to day 移到某天",
-    "remove": "Remove 删除",
-    "unlock": "Unlock 解锁",
-}
-EDITOR_COLUMNS = ["include", "name", "category", "opening hours", "visit min", "priority", "fixed day"]
+EDITOR_COLUMNS = ["include", "name", "other name", "category", "opening hours", "visit min", "priority", "fixed day"]
 HOTEL_CATEGORIES = ("hotel",)
+#: the demo trips' names in words (data/trips/<stem>.json); a trip not listed keeps its own name
+DEMO_NAMES = {
+    "shanghai_family_day": "itinerary.demo.shanghai_family_day",
+    "shanghai_3day_30places": "itinerary.demo.shanghai_3day_30places",
+    "shanghai_2day_monday_museum": "itinerary.demo.shanghai_2day_monday_museum",
+}
+DEFAULT_TRIP_NAME = "itinerary.demo.default_name"
 
-# Session-state keys of the page (widget keys are the literals in the render functions).
 # Session-state keys of the page (widget keys are the literals in the render functions).
 RESULT = "it_result"  # the ItineraryResult shown
 BASE_REQUEST = "it_request"  # the TripRequest Optimise built (edits apply on top of it)
@@ -40,6 +40,26 @@ SELECTION = "it_selection"  # place id -> {"include", "priority", "visit_minutes
 SELECTION_REGION = "it_selection_region"
 VIEW = "it_view_ids"  # the place ids the table shows, in order (frozen until the view is rebuilt)
 LOADED_TRIP = "it_loaded_trip"
+HISTORY = "it_history"  # what "Undo last edit" restores: [{"result", "edits", "day_select", "edit_stop"}], newest last
+EDIT_NOTE = "it_edit_note"  # what the last edit did: {"edit": {...}, "dropped": [keys]} (worded when shown)
+HISTORY_LIMIT = 5
+
+
+def demo_name(stem: str | None, trip: Mapping[str, Any], lang: str) -> str:
+    """A demo trip's name in ``lang`` (its own name when the catalog has none for it)."""
+    key = DEMO_NAMES.get(stem or "")
+    return t(key, lang) if key else str(trip.get("trip_name") or stem or "")
+
+
+def trip_title(name: str, lang: str) -> str:
+    """A result's trip name in ``lang`` when it is a demo trip's or the default name, else as the user gave it."""
+    for key in [*DEMO_NAMES.values(), DEFAULT_TRIP_NAME]:
+        if name in {t(key, "zh"), t(key, "en")}:
+            return t(key, lang)
+    for stem, trip in cached_demo_trips().items():
+        if name == trip.get("trip_name") and stem in DEMO_NAMES:
+            return t(DEMO_NAMES[stem], lang)
+    return name
 
 
 @st.cache_data(show_spinner=False)
@@ -83,9 +103,10 @@ def cached_demo_trips() -> dict[str, dict[str, Any]]:
     return trips
 
 
-def place_label(place: Mapping[str, Any]) -> str:
-    en = place.get("name_en") or ""
-    return f"{place['name_zh']} · {en}" if en else str(place["name_zh"])
+def place_label(place: Mapping[str, Any], lang: str) -> str:
+    """A catalogue place's name in ``lang`` (the pack's other name where it has no name in ``lang``)."""
+    en, zh = str(place.get("name_en") or ""), str(place.get("name_zh") or "")
+    return (en or zh) if lang == "en" else (zh or en)
 
 
 def catalog_index(catalog: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
@@ -202,14 +223,14 @@ def hotels_of(catalog: Sequence[Mapping[str, Any]]) -> list[str]:
     return [p["id"] for p in catalog if p.get("category") in HOTEL_CATEGORIES]
 
 
-def init_state(region: str, catalog: Sequence[Mapping[str, Any]]) -> None:
+def init_state(region: str, catalog: Sequence[Mapping[str, Any]], lang: str) -> None:
     """Defaults of the form, and the selection store (reset when the region changes).
 
     Re-assigning the form's own values keeps them when the user visits another page and comes back.
     """
     hotels = hotels_of(catalog)
     defaults = {
-        "trip_name": "My trip",
+        "trip_name": t(DEFAULT_TRIP_NAME, lang),
         "trip_start_date": date.today() + timedelta(days=1),
         "trip_days": 1,
         "day_start": time(9, 0),
@@ -240,6 +261,7 @@ def init_state(region: str, catalog: Sequence[Mapping[str, Any]]) -> None:
         st.session_state.pop(VIEW, None)
         st.session_state.pop("places_editor", None)
     st.session_state.setdefault(EDITS, [])
+    st.session_state.setdefault(HISTORY, [])
 
 
 def current_region() -> str:
@@ -280,9 +302,40 @@ def clear_error() -> None:
 
 
 def clear_result() -> None:
-    for key in (RESULT, BASE_REQUEST, ERROR):
+    for key in (RESULT, BASE_REQUEST, ERROR, EDIT_NOTE):
         st.session_state.pop(key, None)
     st.session_state[EDITS] = []
+    st.session_state[HISTORY] = []
+
+
+def remember_for_undo() -> None:
+    """Keep what is on screen (result, edits, the chosen day and stop) so that "Undo last edit" can restore it."""
+    if st.session_state.get(RESULT) is None:
+        return
+    snapshot = {
+        "result": st.session_state[RESULT],
+        "edits": list(st.session_state.get(EDITS, [])),
+        "day_select": st.session_state.get("day_select"),
+        "edit_stop": st.session_state.get("edit_stop"),
+    }
+    history = [*st.session_state.get(HISTORY, []), snapshot]
+    st.session_state[HISTORY] = history[-HISTORY_LIMIT:]
+
+
+def undo_last_edit() -> None:
+    """on_click of "Undo last edit": the previous result, its edits and the selection come back."""
+    history = list(st.session_state.get(HISTORY, []))
+    st.session_state.pop(ERROR, None)
+    st.session_state.pop(EDIT_NOTE, None)
+    if not history:
+        return
+    snapshot = history.pop()
+    st.session_state[HISTORY] = history
+    st.session_state[RESULT] = snapshot["result"]
+    st.session_state[EDITS] = snapshot["edits"]
+    for key in ("day_select", "edit_stop"):
+        if snapshot.get(key) is not None:
+            st.session_state[key] = snapshot[key]
 
 
 def load_demo_trip() -> None:
@@ -303,7 +356,7 @@ def load_demo_trip() -> None:
     first = days[0] if days else {}
     lunch = trip.get("lunch") or {}
     updates: dict[str, Any] = {
-        "trip_name": trip.get("trip_name") or "trip",
+        "trip_name": demo_name(st.session_state.get("trip_demo"), trip, current_lang()),
         "trip_days": max(1, len(days)),
         "day_start": parse_time(first.get("start_time")) or time(10, 0),
         "day_end": parse_time(first.get("end_time")) or time(22, 0),

@@ -20,6 +20,7 @@ from branca.element import Element, MacroElement
 from folium.template import Template
 
 from components.basemap import add_background, finish_map
+from components.itinerary_words import priority_words
 from components.route_words import ROLE_LABELS, found_name, point_name, source_words
 from components.static_assets import leaflet_urls
 from core.i18n import t
@@ -318,24 +319,43 @@ PRIORITY_COLOURS = {"must": "#d62728", "should": "#1f77b4", "nice": "#7f7f7f"}
 
 
 def build_day_map(
-    day: DayTimeline, *, base_url_path: str = "", region: str | None = None, provider: str | None = None
+    day: DayTimeline,
+    *,
+    base_url_path: str = "",
+    region: str | None = None,
+    provider: str | None = None,
+    lang: str = "en",
+    names: Any = None,
 ) -> folium.Map:
-    """A folium map of one itinerary day: the start/end place ("H"), the visits numbered in visiting order
-    (coloured by priority, purple when locked) and straight lines between them in that order. Straight lines,
-    not road paths: travel times come from the timeline. Positions come from the result itself."""
+    """A folium map of one itinerary day, worded in ``lang``: the start/end place ("H"), the visits numbered in
+    visiting order (coloured by priority, purple when locked) and straight lines between them in that order.
+    Straight lines, not road paths: travel times come from the timeline. Positions come from the result itself;
+    ``names`` (components.itinerary_words.Names) gives each place's name in ``lang`` and the other one for the
+    tooltip."""
+
+    def name_of(key: str | None, fallback: str) -> tuple[str, str]:
+        if names is None:
+            return fallback, ""
+        found = names.of(key, lang, fallback)
+        return found.shown, found.other
+
     visits = [
         e
         for e in day.entries
         if e.kind == "visit" and not e.continues_visit and e.lon is not None and e.lat is not None
     ]
-    start = (day.start_anchor.name, day.start_anchor.lon, day.start_anchor.lat) if day.start_anchor else None
-    end = (day.end_anchor.name, day.end_anchor.lon, day.end_anchor.lat) if day.end_anchor else None
+    start = (
+        (day.start_anchor.key, day.start_anchor.name, day.start_anchor.lon, day.start_anchor.lat)
+        if day.start_anchor
+        else None
+    )
+    end = (day.end_anchor.key, day.end_anchor.name, day.end_anchor.lon, day.end_anchor.lat) if day.end_anchor else None
     line: list[list[float]] = []
     if start is not None:
-        line.append([start[2], start[1]])
+        line.append([start[3], start[2]])
     line += [[e.lat, e.lon] for e in visits]
     if end is not None:
-        line.append([end[2], end[1]])
+        line.append([end[3], end[2]])
     if not line:
         return offline_map([31.2304, 121.4737], zoom_start=11, base_url_path=base_url_path)
     lats = [p[0] for p in line]
@@ -346,7 +366,9 @@ def build_day_map(
     add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)))
 
     route = folium.FeatureGroup(
-        name=f'<span style="color:{DAY_ROUTE_COLOUR}">━</span> Day {day.day_index + 1} order', show=True
+        name=f'<span style="color:{DAY_ROUTE_COLOUR}">━</span> '
+        + html.escape(t("itinerary.map.order", lang, n=day.day_index + 1)),
+        show=True,
     )
     if len(line) >= 2:
         folium.PolyLine(
@@ -355,38 +377,41 @@ def build_day_map(
             weight=4,
             opacity=0.85,
             dash_array="6 6",
-            tooltip=f"Day {day.day_index + 1} in visiting order (straight lines, not the road path)",
+            tooltip=html.escape(t("itinerary.map.line", lang, n=day.day_index + 1)),
         ).add_to(route)
     route.add_to(m)
 
-    markers = folium.FeatureGroup(name="Stops 点位", show=True)
+    markers = folium.FeatureGroup(name=html.escape(t("itinerary.map.stops", lang)), show=True)
     anchor_points = {}
     if start is not None:
-        anchor_points[(start[1], start[2])] = ("Start 起点", start)
+        anchor_points[(start[2], start[3])] = ("itinerary.map.start", start)
     if end is not None:
-        key = (end[1], end[2])
-        anchor_points[key] = ("Start & end 起终点" if key in anchor_points else "End 终点", end)
-    for role, (name, lon, lat) in anchor_points.values():
+        key = (end[2], end[3])
+        anchor_points[key] = ("itinerary.map.start_end" if key in anchor_points else "itinerary.map.end", end)
+    for role, (anchor_key, anchor_name, lon, lat) in anchor_points.values():
+        shown, other = name_of(anchor_key, str(anchor_name))
         folium.Marker(
             [lat, lon],
             icon=folium.DivIcon(
                 html=_pin_html("H", ANCHOR_COLOUR), icon_size=(26, 26), icon_anchor=(13, 13), class_name="omni-marker"
             ),
-            tooltip=f"<b>H · {html.escape(role)}</b><br>{html.escape(str(name))}"
-            f"<br><small>{lon:.5f}, {lat:.5f}</small>",
+            tooltip=f"<b>H · {html.escape(t(role, lang))}</b><br>{html.escape(shown)}"
+            + (f"<br>{html.escape(other)}" if other else ""),
         ).add_to(markers)
     for n, entry in enumerate(visits, start=1):
         colour = LOCKED_COLOUR if entry.locked else PRIORITY_COLOURS.get(entry.priority or "", DAY_ROUTE_COLOUR)
+        shown, other = name_of(entry.key, entry.name)
+        priority = priority_words(entry.priority, lang)
         folium.Marker(
             [entry.lat, entry.lon],
             icon=folium.DivIcon(
                 html=_pin_html(str(n), colour), icon_size=(26, 26), icon_anchor=(13, 13), class_name="omni-marker"
             ),
             tooltip=(
-                f"<b>{n} · {html.escape(entry.name)}</b><br>{entry.start:%H:%M}–{entry.end:%H:%M}"
-                f" · {html.escape(entry.priority or '')}"
-                + (" · locked 已锁定" if entry.locked else "")
-                + f"<br><small>{entry.lon:.5f}, {entry.lat:.5f}</small>"
+                f"<b>{n} · {html.escape(shown)}</b>"
+                + (f"<br>{html.escape(other)}" if other else "")
+                + f"<br>{entry.start:%H:%M}–{entry.end:%H:%M} · {html.escape(priority)}"
+                + (f" · {html.escape(t('itinerary.map.locked', lang))}" if entry.locked else "")
             ),
         ).add_to(markers)
     markers.add_to(m)

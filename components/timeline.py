@@ -1,4 +1,4 @@
-"""One itinerary day as a Gantt timeline (altair) and as a table.
+"""One itinerary day as a Gantt timeline (altair) and as a table, worded in one language (itinerary.po).
 
 ``timeline_frame`` and ``gantt_chart`` are pure (pandas / altair, no Streamlit) and unit-testable;
 ``render_timeline`` draws both. Times are shown as the region's local wall-clock time: the
@@ -13,27 +13,35 @@ from zoneinfo import ZoneInfo
 import altair as alt
 import pandas as pd
 
+from components.itinerary_words import (
+    KIND_WORDS,
+    Names,
+    day_words,
+    names_of,
+    place_of_entry,
+    priority_words,
+    travel_source_words,
+)
+from core.i18n import t
 from core.models.itinerary_result import DayTimeline, ItineraryResult, TimelineEntry
 
 KINDS = ("visit", "travel", "lunch", "wait")
 KIND_COLOURS = ("#1f77b4", "#9aa5b1", "#ff7f0e", "#e6c229")
-TIMELINE_COLUMNS = [
-    "#",
-    "kind",
-    "name",
-    "arrival",
-    "start",
-    "end",
-    "departure",
-    "minutes",
-    "slack min",
-    "nominal min",
-    "robust min",
-    "km",
-    "priority",
-    "locked",
-    "source",
-]
+TIMELINE_COLUMNS = ["#", "kind", "name", "start", "end", "minutes", "slack", "travel", "priority", "locked", "source"]
+#: the table's headers (column → key)
+TIMELINE_HEADERS = {
+    "#": "itinerary.timeline.col.number",
+    "kind": "itinerary.timeline.col.kind",
+    "name": "itinerary.timeline.col.name",
+    "start": "itinerary.timeline.col.start",
+    "end": "itinerary.timeline.col.end",
+    "minutes": "itinerary.timeline.col.minutes",
+    "slack": "itinerary.timeline.col.slack",
+    "travel": "itinerary.timeline.col.travel",
+    "priority": "itinerary.timeline.col.priority",
+    "locked": "itinerary.timeline.col.locked",
+    "source": "itinerary.timeline.col.source",
+}
 
 
 def local(dt: datetime, zone: str) -> datetime:
@@ -47,80 +55,110 @@ def _hhmm(dt: datetime, zone: str) -> str:
     return local(dt, zone).strftime("%H:%M")
 
 
-def entry_label(i: int, entry: TimelineEntry) -> str:
+def entry_name(day: DayTimeline, i: int, names: Names, lang: str) -> str:
+    """What happens at step ``i``, in ``lang``: a visit's place, "→ place" for travel, lunch or a wait and where."""
+    entry = day.entries[i]
+    if entry.kind == "visit":
+        return names.shown(entry.key, lang, entry.name)
+    if entry.kind == "travel":
+        return t(
+            "itinerary.timeline.travel_to",
+            lang,
+            origin=names.shown(entry.from_key, lang),
+            place=names.shown(entry.to_key, lang),
+        )
+    where = names.shown(place_of_entry(day, i), lang)
+    if entry.kind == "lunch":
+        on_site = i > 0 and day.entries[i - 1].kind == "visit" and day.entries[i - 1].part == 1
+        return t("itinerary.timeline.lunch_on_site" if on_site else "itinerary.timeline.lunch_near", lang, place=where)
+    return t("itinerary.timeline.wait_at", lang, place=where)
+
+
+def entry_label(i: int, day: DayTimeline, names: Names, lang: str) -> str:
     """The Gantt row label: step number and what happens (travel rows name where they go)."""
-    name = entry.name
-    if entry.kind == "travel" and "→" in name:
-        name = "→ " + name.split("→", 1)[1].strip()
+    entry = day.entries[i]
+    if entry.kind == "travel":
+        name = "→ " + names.shown(entry.to_key, lang)
+    else:
+        name = entry_name(day, i, names, lang)
     if entry.part:  # a visit split by a lunch on site: the two bars say which half they are
         name += " (1/2)" if entry.part == 1 else " (2/2)"
     return f"{i + 1:02d} {name}"
 
 
-def _source(entry: TimelineEntry, result: ItineraryResult | None) -> str:
+def travel_words(entry: TimelineEntry, lang: str) -> str:
+    """A journey's figures: the minutes the plan reserves, the estimate and the distance ("" for other steps)."""
+    if entry.kind != "travel" or entry.robust_min is None:
+        return ""
+    text = t("itinerary.timeline.travel_planned", lang, minutes=entry.robust_min)
+    if entry.nominal_min is not None:
+        text += t("itinerary.timeline.travel_estimate", lang, minutes=f"{entry.nominal_min:.0f}")
+    if entry.distance_m is not None:
+        text += t("itinerary.timeline.travel_km", lang, km=f"{entry.distance_m / 1000:.1f}")
+    return text
+
+
+def _source(entry: TimelineEntry, lang: str) -> str:
     if entry.kind == "travel":
-        policy = ""
-        if result is not None:
-            p = result.policy
-            policy = f"; robust = ceil(nominal × {p.factor:g} + {p.buffer_min} min) ({p.source})"
-        return f"nominal: {entry.source}{policy}"
+        return travel_source_words(entry.source, lang)
     if entry.kind == "visit":
-        length = ""
-        if result is not None and result.policy.visit_factor != 1:
-            length = f"; length × {result.policy.visit_factor:g} ({result.pacing} pacing)"
-        return f"hours: {entry.source or '—'}{length}"
+        return travel_source_words(entry.source or "opening_hours", lang)
     if entry.kind == "lunch":
-        return entry.source or "lunch_policy"
-    return "schedule"
+        return travel_source_words(entry.source or "lunch_policy", lang)
+    return travel_source_words(None, lang)
 
 
-def timeline_frame(day: DayTimeline, zone: str, result: ItineraryResult | None = None) -> pd.DataFrame:
-    """One row per timeline entry in time order; times as HH:MM local; every figure with its source."""
+def timeline_frame(
+    day: DayTimeline, zone: str, result: ItineraryResult, *, lang: str = "en", names: Names | None = None
+) -> pd.DataFrame:
+    """One row per timeline entry in time order, in ``lang``; times as HH:MM local; every figure with its source.
+    No empty number cells: a figure that does not apply is an empty text."""
+    names = names or names_of(result.request)
     rows = []
     for i, e in enumerate(day.entries):
         rows.append(
             {
                 "#": i + 1,
-                "kind": e.kind,
-                "name": e.name,
-                "arrival": _hhmm(e.arrival, zone),
+                "kind": t(KIND_WORDS[e.kind], lang),
+                "name": entry_name(day, i, names, lang),
                 "start": _hhmm(e.start, zone),
                 "end": _hhmm(e.end, zone),
-                "departure": _hhmm(e.departure, zone),
                 "minutes": e.minutes(),
-                "slack min": e.slack_min,
-                "nominal min": e.nominal_min if e.kind == "travel" else None,
-                "robust min": e.robust_min if e.kind == "travel" else None,
-                "km": round(e.distance_m / 1000, 1) if e.kind == "travel" and e.distance_m is not None else None,
-                "priority": e.priority or "",
+                "slack": e.slack_min,
+                "travel": travel_words(e, lang),
+                "priority": priority_words(e.priority, lang) if e.kind == "visit" else "",
                 "locked": bool(e.locked),
-                "source": _source(e, result),
+                "source": _source(e, lang),
             }
         )
-    frame = pd.DataFrame(rows, columns=TIMELINE_COLUMNS)
-    for col in ("nominal min", "km"):
-        frame[col] = frame[col].astype("Float64")
-    frame["robust min"] = frame["robust min"].astype("Int64")
-    return frame
+    return pd.DataFrame(rows, columns=TIMELINE_COLUMNS)
 
 
-def gantt_frame(day: DayTimeline, zone: str) -> pd.DataFrame:
-    """The bars of the Gantt chart: row label, kind, local start/end and tooltip facts."""
+def gantt_frame(day: DayTimeline, zone: str, *, lang: str = "en", names: Names) -> pd.DataFrame:
+    """The bars of the Gantt chart: row label, kind (code, for the colours) and its words, local start/end and
+    tooltip facts in ``lang``."""
     rows = []
     for i, e in enumerate(day.entries):
         detail = ""
         if e.kind == "travel":
-            detail = f"robust {e.robust_min} min · nominal {e.nominal_min} min ({e.source})"
+            detail = travel_words(e, lang)
         elif e.kind == "visit":
-            detail = f"{e.priority} · arrive {_hhmm(e.arrival, zone)}" + (" · locked" if e.locked else "")
+            other = names.of(e.key, lang, e.name).other
+            parts = [priority_words(e.priority, lang), t("itinerary.gantt.arrive", lang, time=_hhmm(e.arrival, zone))]
+            if other:
+                parts.insert(0, other)
+            if e.locked:
+                parts.append(t("itinerary.gantt.locked", lang))
             if e.part:
-                detail += " · before lunch on site" if e.part == 1 else " · after lunch on site"
+                parts.append(t("itinerary.gantt.before_lunch" if e.part == 1 else "itinerary.gantt.after_lunch", lang))
+            detail = " · ".join(p for p in parts if p)
         rows.append(
             {
                 "row": i,
-                "label": entry_label(i, e),
+                "label": entry_label(i, day, names, lang),
                 "kind": e.kind,
-                "name": e.name,
+                "what": t(KIND_WORDS[e.kind], lang),
+                "name": entry_name(day, i, names, lang),
                 "start": local(e.start, zone),
                 "end": local(e.end, zone),
                 "time": f"{_hhmm(e.start, zone)}–{_hhmm(e.end, zone)}",
@@ -130,11 +168,12 @@ def gantt_frame(day: DayTimeline, zone: str) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(
-        rows, columns=["row", "label", "kind", "name", "start", "end", "time", "minutes", "slack_min", "detail"]
+        rows,
+        columns=["row", "label", "kind", "what", "name", "start", "end", "time", "minutes", "slack_min", "detail"],
     )
 
 
-def opening_frame(day: DayTimeline, zone: str) -> pd.DataFrame:
+def opening_frame(day: DayTimeline, zone: str, *, lang: str = "en", names: Names) -> pd.DataFrame:
     """Opening intervals of each visited place that day, clipped to the day's bounds (drawn behind the bars)."""
     lo, hi = local(day.day_start, zone), local(day.day_end, zone)
     rows = []
@@ -146,10 +185,10 @@ def opening_frame(day: DayTimeline, zone: str) -> pd.DataFrame:
             if a < b:
                 rows.append(
                     {
-                        "label": entry_label(i, e),
+                        "label": entry_label(i, day, names, lang),
                         "open": a,
                         "close": b,
-                        "hours": f"open {a:%H:%M}–{b:%H:%M} ({e.source})",
+                        "hours": t("itinerary.gantt.open", lang, start=f"{a:%H:%M}", end=f"{b:%H:%M}"),
                     }
                 )
     return pd.DataFrame(rows, columns=["label", "open", "close", "hours"])
@@ -159,16 +198,19 @@ def _vl_datetime(dt: datetime) -> alt.DateTime:
     return alt.DateTime(year=dt.year, month=dt.month, date=dt.day, hours=dt.hour, minutes=dt.minute)
 
 
-def gantt_chart(day: DayTimeline, result: ItineraryResult) -> alt.LayerChart:
+def gantt_chart(
+    day: DayTimeline, result: ItineraryResult, *, lang: str = "en", names: Names | None = None
+) -> alt.LayerChart:
     """Visits, travel, lunch and waits as bars on the day's clock; opening hours as pale bars behind
-    the visits; the lunch window as a shaded band."""
+    the visits; the lunch window as a shaded band. Every word in ``lang``."""
+    names = names or names_of(result.request)
     zone = result.timezone
-    bars = gantt_frame(day, zone)
+    bars = gantt_frame(day, zone, lang=lang, names=names)
     labels = list(bars["label"])
     lo, hi = local(day.day_start, zone), local(day.day_end, zone)
     x_scale = alt.Scale(domain=[_vl_datetime(lo), _vl_datetime(hi)])
     y = alt.Y("label:N", sort=labels, title=None, axis=alt.Axis(labelLimit=260))
-    x_axis = alt.Axis(format="%H:%M", title=f"local time ({zone})", tickCount="hour")
+    x_axis = alt.Axis(format="%H:%M", title=t("itinerary.gantt.axis", lang), tickCount="hour")
     layers = []
     if result.lunch.enabled and day.lunch_required:
         ws, we = result.lunch.window_start, result.lunch.window_end
@@ -177,16 +219,20 @@ def gantt_chart(day: DayTimeline, result: ItineraryResult) -> alt.LayerChart:
                 {
                     "from": datetime.combine(day.date, ws),
                     "to": datetime.combine(day.date, we),
-                    "what": f"lunch window {ws:%H:%M}–{we:%H:%M} (lunch policy)",
+                    "what": t("itinerary.gantt.lunch_window", lang, start=f"{ws:%H:%M}", end=f"{we:%H:%M}"),
                 }
             ]
         )
         layers.append(
             alt.Chart(band)
             .mark_rect(color="#ff7f0e", opacity=0.08)
-            .encode(x=alt.X("from:T", scale=x_scale, axis=x_axis), x2="to:T", tooltip=[alt.Tooltip("what:N")])
+            .encode(
+                x=alt.X("from:T", scale=x_scale, axis=x_axis),
+                x2="to:T",
+                tooltip=[alt.Tooltip("what:N", title=t("itinerary.gantt.lunch", lang))],
+            )
         )
-    opening = opening_frame(day, zone)
+    opening = opening_frame(day, zone, lang=lang, names=names)
     if len(opening):
         layers.append(
             alt.Chart(opening)
@@ -195,13 +241,14 @@ def gantt_chart(day: DayTimeline, result: ItineraryResult) -> alt.LayerChart:
                 x=alt.X("open:T", scale=x_scale, axis=x_axis),
                 x2="close:T",
                 y=y,
-                tooltip=[alt.Tooltip("hours:N", title="opening hours")],
+                tooltip=[alt.Tooltip("hours:N", title=t("itinerary.gantt.opening_hours", lang))],
             )
         )
+    kind_words = [t(KIND_WORDS[k], lang) for k in KINDS]
     colour = alt.Color(
-        "kind:N",
-        title="kind",
-        scale=alt.Scale(domain=list(KINDS), range=list(KIND_COLOURS)),
+        "what:N",
+        title=None,
+        scale=alt.Scale(domain=kind_words, range=list(KIND_COLOURS)),
         legend=alt.Legend(orient="top"),
     )
     layers.append(
@@ -213,45 +260,56 @@ def gantt_chart(day: DayTimeline, result: ItineraryResult) -> alt.LayerChart:
             y=y,
             color=colour,
             tooltip=[
-                alt.Tooltip("kind:N"),
-                alt.Tooltip("name:N"),
-                alt.Tooltip("time:N"),
-                alt.Tooltip("minutes:Q"),
-                alt.Tooltip("slack_min:Q", title="slack (min)"),
-                alt.Tooltip("detail:N"),
+                alt.Tooltip("what:N", title=t("itinerary.timeline.col.kind", lang)),
+                alt.Tooltip("name:N", title=t("itinerary.timeline.col.name", lang)),
+                alt.Tooltip("time:N", title=t("itinerary.gantt.time", lang)),
+                alt.Tooltip("minutes:Q", title=t("itinerary.timeline.col.minutes", lang)),
+                alt.Tooltip("slack_min:Q", title=t("itinerary.timeline.col.slack", lang)),
+                alt.Tooltip("detail:N", title=t("itinerary.gantt.detail", lang)),
             ],
         )
     )
-    title = f"Day {day.day_index + 1} · {day.date:%a %Y-%m-%d}"
+    title = day_words(day.day_index, day.date, lang)
     # One 24-px band per entry; Streamlit keeps the chart's own height (height="content").
     return alt.layer(*layers).properties(height=alt.Step(24), title=title)
 
 
-def render_timeline(day: DayTimeline, result: ItineraryResult) -> pd.DataFrame:
-    """The Gantt chart and, below it, the same day as a table. Returns the table."""
+def render_timeline(
+    day: DayTimeline, result: ItineraryResult, *, lang: str, names: Names | None = None
+) -> pd.DataFrame:
+    """The Gantt chart and, below it, the same day as a table, in ``lang``. Returns the table."""
     import streamlit as st
 
+    names = names or names_of(result.request)
     with st.container(key="timeline_box"):  # .st-key-timeline_box in the page (browser tests)
-        st.altair_chart(gantt_chart(day, result), key="timeline_chart", width="stretch")
-    frame = timeline_frame(day, result.timezone, result)
+        st.altair_chart(gantt_chart(day, result, lang=lang, names=names), key="timeline_chart", width="stretch")
+    frame = timeline_frame(day, result.timezone, result, lang=lang, names=names)
+
+    def header(col: str) -> str:
+        return t(TIMELINE_HEADERS[col], lang)
+
     st.dataframe(
         frame,
         key="timeline_table",
         hide_index=True,
+        placeholder="",
         width="stretch",
         column_config={
-            "#": st.column_config.NumberColumn("#", width="small"),
-            "name": st.column_config.TextColumn("name", width="medium"),
-            "nominal min": st.column_config.NumberColumn(
-                "nominal min", format="%.1f", help="Travel minutes the provider gave"
+            "#": st.column_config.NumberColumn(header("#"), width="small"),
+            "kind": st.column_config.TextColumn(header("kind"), width="small"),
+            "name": st.column_config.TextColumn(header("name"), width="large"),
+            "start": st.column_config.TextColumn(header("start"), width="small"),
+            "end": st.column_config.TextColumn(header("end"), width="small"),
+            "minutes": st.column_config.NumberColumn(header("minutes"), width="small"),
+            "slack": st.column_config.NumberColumn(
+                header("slack"), width="small", help=t("itinerary.timeline.help.slack", lang)
             ),
-            "robust min": st.column_config.NumberColumn(
-                "robust min", help="Travel minutes planned with: ceil(nominal × factor + buffer)"
+            "travel": st.column_config.TextColumn(
+                header("travel"), width="large", help=t("itinerary.timeline.help.travel", lang)
             ),
-            "slack min": st.column_config.NumberColumn(
-                "slack min", help="How much later this step could start without breaking any later window"
-            ),
-            "source": st.column_config.TextColumn("source", width="large"),
+            "priority": st.column_config.TextColumn(header("priority"), width="small"),
+            "locked": st.column_config.CheckboxColumn(header("locked"), width="small"),
+            "source": st.column_config.TextColumn(header("source"), width="medium"),
         },
     )
     return frame

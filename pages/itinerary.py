@@ -1,7 +1,10 @@
-"""Multi-day itinerary: pick places, set the days, optimise (core.itinerary.pipeline), edit and re-optimise.
+"""Multi-day itinerary: pick places, set the days, optimise (core.itinerary.pipeline), edit and re-optimise, in the
+user's language (locales/*/LC_MESSAGES/itinerary.po).
 
-Thin page: inputs and panels live in components/itinerary_views.py and components/timeline.py;
-the plan is made on a button, kept in st.session_state and rendered from there.
+Thin page: inputs and panels live in components/itinerary_*.py and components/timeline.py; the plan is made on a
+button, kept in st.session_state and rendered from there. A plan that no longer matches the form says so; an edit
+that pushes another place off the plan says which and why; a lock that cannot be kept is refused with the reason
+(the plan on screen stays); "Undo last edit" restores the plan before the last edit.
 """
 
 import streamlit as st
@@ -11,41 +14,42 @@ from components import itinerary_form as form
 from components import itinerary_frames as frames
 from components import itinerary_panels as panels
 from components import itinerary_state as state
-from components.frame import active_provider
+from components import itinerary_words as words
+from components.frame import active_provider, provider_label
+from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress as progress_run
 from components.reservations import my_reservations
 from components.timeline import render_timeline
 from core.config import get_settings
 from core.errors import OmniError
+from core.i18n import LANGS
 from core.itinerary.edits import reoptimize
 from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import UserEdit
 from core.models.itinerary_result import ItineraryResult
 
 ensure_app_frame()
-st.title(":material/calendar_month: Itinerary 多日行程规划")
-st.caption(
-    "Choose places with a priority, set the days, and the optimiser lays out each day around opening hours, "
-    "travel (with a safety margin) and lunch — and says why anything did not fit."
-)
+lang = current_lang()
+st.title(":material/calendar_month: " + t("itinerary.page.title", lang))
+st.caption(t("itinerary.page.intro", lang))
 
 region = state.current_region()
 try:
     catalog = state.cached_catalog(region)
-except (OmniError, ValueError, OSError) as exc:
-    st.error(f"Region '{region}': its place pack cannot be read ({exc}). Choose another region in the sidebar.")
+except (OmniError, ValueError, OSError):
+    st.error(t("itinerary.page.region_unreadable", lang, region=region), icon=":material/error:")
     st.stop()
-state.init_state(region, catalog)
+state.init_state(region, catalog, lang)
 
 STAGES = {
-    "prepare": "Building the travel-time matrix",
-    "optimise:per_day": "Optimising day by day",
-    "optimise:multi_vehicle": "Optimising all days together",
-    "timeline": "Laying out the timelines",
-    "explain": "Explaining dropped places",
-    "critic": "Checking the plan (critic)",
-    "done": "Done",
+    "prepare": "itinerary.progress.prepare",
+    "optimise:per_day": "itinerary.progress.per_day",
+    "optimise:multi_vehicle": "itinerary.progress.multi_vehicle",
+    "timeline": "itinerary.progress.timeline",
+    "explain": "itinerary.progress.explain",
+    "critic": "itinerary.progress.critic",
+    "done": "itinerary.progress.done",
 }
 
 
@@ -53,32 +57,35 @@ def run_with_progress(label: str, solve):
     """Run ``solve(provider, progress)`` with the sidebar's provider in the shared progress box."""
     provider, provider_name = active_provider()
     return progress_run(
-        f"{label} with the {provider_name} provider",
+        t("itinerary.progress.with_provider", lang, label=label, provider=provider_label(provider_name, lang)),
         lambda progress: solve(provider, progress),
-        stages=STAGES,
-        done=lambda result: f"{label}: done in {result.seconds:.1f} s",
+        stages={stage: t(key, lang) for stage, key in STAGES.items()},
+        done=lambda result: t("itinerary.progress.finished", lang, label=label, seconds=f"{result.seconds:.1f}"),
     )
 
 
 def fail(exc: Exception, section: str | None = None, payload=None) -> None:
     """Keep the error beside the widget it concerns and redraw; the inputs are untouched."""
     error = form.ERRORS.record(exc, section=section)
-    if error["field"]:
-        error["label"] = form.field_label(error["field"], payload, catalog)
+    error["labels"] = {code: form.field_label(error["field"], payload, catalog, lang=code) for code in LANGS}
 
 
 # --- input ---------------------------------------------------------------------------------------
-form.render_demo_picker()
+form.render_demo_picker(lang)
 with st.container(border=True):
-    st.markdown("##### Places 地点")
-    form.render_place_picker(catalog)
-    st.markdown("##### Days 日程")
-    form.render_day_inputs(catalog)
-    st.markdown("##### Lunch & pacing 午餐与节奏")
-    form.render_lunch_and_pacing()
+    st.markdown("##### " + t("itinerary.page.places", lang))
+    form.render_place_picker(catalog, lang)
+    st.markdown("##### " + t("itinerary.page.days", lang))
+    form.render_day_inputs(catalog, lang)
+    st.markdown("##### " + t("itinerary.page.lunch_pacing", lang))
+    form.render_lunch_and_pacing(lang)
 
 optimise = st.button(
-    "Optimise 优化行程", key="optimise", type="primary", icon=":material/auto_awesome:", on_click=state.clear_error
+    t("itinerary.page.optimise", lang),
+    key="optimise",
+    type="primary",
+    icon=":material/auto_awesome:",
+    on_click=state.clear_error,
 )
 form.show_error("plan")
 
@@ -88,71 +95,79 @@ if optimise:
         request = form.trip_request(st.session_state, st.session_state[state.SELECTION], catalog, region)
         settings = get_settings()
         result = run_with_progress(
-            "Optimising",
+            t("itinerary.progress.optimising", lang),
             lambda provider, progress: plan_itinerary(request, provider=provider, settings=settings, progress=progress),
         )
     except (ValidationError, OmniError) as exc:
+        state.clear_result()  # the old plan goes: it does not answer this form
         fail(exc)
-        st.session_state.pop(state.RESULT, None)
         st.rerun()  # redraw with the message next to the input it concerns; inputs are kept
     else:
         st.session_state[state.BASE_REQUEST] = request
         st.session_state[state.RESULT] = result
         st.session_state[state.EDITS] = []
+        st.session_state[state.HISTORY] = []
+        st.session_state.pop(state.EDIT_NOTE, None)
         st.session_state["day_select"] = 0
 
-with st.expander("My reservations 我的预订", expanded=False, key="it_my_reservations"):
+with st.expander(t("itinerary.page.my_reservations", lang), expanded=False, key="it_my_reservations"):
     my_reservations("it_my")
 
 # --- result (rendered from state) ---------------------------------------------------------------
 result: ItineraryResult | None = st.session_state.get(state.RESULT)
 if result is None:
-    st.info("Load a demo trip or tick places in the table, then press **Optimise**.", icon=":material/lightbulb:")
+    st.info(t("itinerary.page.empty", lang), icon=":material/lightbulb:")
     st.stop()
 
+names = words.names_of(result.request)
 st.divider()
-st.subheader(f"{result.trip_name}")
-panels.render_status(result)
-panels.render_totals(result)
-panels.render_quality(result)
+st.subheader(state.trip_title(result.trip_name, lang))
+stale = form.stale_message(
+    st.session_state,
+    st.session_state[state.SELECTION],
+    catalog,
+    region,
+    st.session_state.get(state.BASE_REQUEST),
+    lang=lang,
+)
+if stale:  # the form was edited after planning: say so rather than show it as the current plan
+    with st.container(key="stale_result"):
+        st.info(stale, icon=":material/update:")
+unknown_warnings = panels.render_status(result, names, lang)
+panels.render_edit_note(st.session_state.get(state.EDIT_NOTE), result, names, lang)
+panels.render_totals(result, lang)
+panels.render_quality(result, names, lang)
 
 # Day selector: only the chosen day's chart and map are drawn.
 days = list(range(len(result.days)))
 if st.session_state.get("day_select") not in days:
     st.session_state["day_select"] = 0
 st.radio(
-    "Day 日期",
+    t("itinerary.page.day", lang),
     days,
     key="day_select",
     horizontal=True,
-    format_func=lambda i: frames.day_option_label(result, i),
+    format_func=lambda i: frames.day_option_label(result, i, lang),
 )
 day_index = st.session_state["day_select"]
 day = result.days[day_index]
 left, right = st.columns([3, 2])
 with left:
-    render_timeline(day, result)
+    render_timeline(day, result, lang=lang, names=names)
 with right:
-    panels.render_day_map(result, day_index)
-    t = day.totals
-    st.caption(
-        f"Day {day_index + 1}: {t.visits} visits · {t.visit_min} min visiting · travel {t.travel_robust_min} min "
-        f"robust / {t.travel_nominal_min:.0f} min nominal ({result.matrix_source}) · {t.distance_m / 1000:.1f} km · "
-        f"wait {t.wait_min} min · lunch {t.lunch_min} min · {day.day_start:%H:%M}–{day.day_end:%H:%M}"
-    )
+    panels.render_day_map(result, day_index, names, lang)
+    panels.render_day_caption(result, day_index, lang)
 
-st.markdown("##### Reserve 预订")
-panels.render_reservations(result)
+st.markdown("##### " + t("itinerary.page.reserve", lang))
+panels.render_reservations(result, names, lang)
 
-st.markdown("##### Dropped places 未安排的地点")
-panels.render_dropped(result)
+st.markdown("##### " + t("itinerary.page.dropped", lang))
+panels.render_dropped(result, names, lang)
 
 # --- edits ---------------------------------------------------------------------------------------
-st.markdown("##### Adjust & re-optimise 调整后重新优化")
+st.markdown("##### " + t("itinerary.page.adjust", lang))
 request = result.request
-where = frames.stop_whereabouts(result)
-pack_names = {c["id"]: c["name_zh"] for c in catalog}
-names = {p.key: p.name or pack_names.get(p.place_id or "", p.key) for p in request.places}
+where = frames.stop_whereabouts(result, lang)
 stop_keys = [p.key for p in request.places]
 if st.session_state.get("edit_stop") not in stop_keys:
     st.session_state["edit_stop"] = stop_keys[0]
@@ -169,27 +184,31 @@ if st.session_state.get("edit_day") not in days:
     st.session_state["edit_day"] = frames.stop_day(result, st.session_state["edit_stop"]) or 0
 c1, c2, c3, c4 = st.columns([3, 5, 2, 2], vertical_alignment="bottom")
 c1.selectbox(
-    "Stop 地点",
+    t("itinerary.edit.stop", lang),
     stop_keys,
     key="edit_stop",
     on_change=_follow_stop,
-    format_func=lambda k: f"{names.get(k, k)} — {where.get(k, '')}",
+    format_func=lambda k: t("itinerary.edit.stop_option", lang, place=names.shown(k, lang), where=where.get(k, "")),
 )
 c2.radio(
-    "Action", list(state.EDIT_ACTIONS), key="edit_action", horizontal=True, format_func=state.EDIT_ACTION_LABELS.get
+    t("itinerary.edit.action", lang),
+    list(state.EDIT_ACTIONS),
+    key="edit_action",
+    horizontal=True,
+    format_func=lambda a: t(words.ACTION_WORDS[a], lang),
 )
 action = st.session_state.get("edit_action") or "lock"
 c3.selectbox(
-    "Day 日",
+    t("itinerary.edit.day", lang),
     days,
     key="edit_day",
-    format_func=lambda i: f"Day {i + 1} · {result.days[i].date:%m-%d}",
+    format_func=lambda i: words.day_words(i, result.days[i].date, lang),
     disabled=action in {"remove", "unlock"},
 )
-c4.time_input("Start time (lock only, optional)", key="edit_time", value=None, disabled=action != "lock")
-b1, b2, _ = st.columns([2, 2, 4])
+c4.time_input(t("itinerary.edit.time", lang), key="edit_time", value=None, disabled=action != "lock")
+b1, b2, b3, _ = st.columns([2, 2, 2, 2])
 apply_edit = b1.button(
-    "Apply & re-optimise",
+    t("itinerary.edit.apply", lang),
     key="edit_apply",
     type="primary",
     icon=":material/refresh:",
@@ -197,11 +216,19 @@ apply_edit = b1.button(
     on_click=state.clear_error,
 )
 clear_edits = b2.button(
-    "Clear edits",
+    t("itinerary.edit.clear", lang),
     key="edit_clear",
     width="stretch",
     disabled=not st.session_state.get(state.EDITS),
     on_click=state.clear_error,
+)
+b3.button(
+    t("itinerary.edit.undo", lang),
+    key="edit_undo",
+    icon=":material/undo:",
+    width="stretch",
+    disabled=not st.session_state.get(state.HISTORY),
+    on_click=state.undo_last_edit,
 )
 form.show_error("edit")
 
@@ -209,10 +236,11 @@ if apply_edit or clear_edits:
     st.session_state.pop(state.ERROR, None)
     base = st.session_state.get(state.BASE_REQUEST) or request
     settings = get_settings()
+    edit = None
     try:
         if clear_edits:
             new_result = run_with_progress(
-                "Re-optimising without edits",
+                t("itinerary.progress.without_edits", lang),
                 lambda provider, progress: plan_itinerary(
                     base, provider=provider, settings=settings, progress=progress
                 ),
@@ -230,7 +258,7 @@ if apply_edit or clear_edits:
             # The previous plan (with the original request) keeps unlocked stops on their day: a stable re-plan.
             previous = result.model_copy(update={"request": base})
             new_result = run_with_progress(
-                "Re-optimising",
+                t("itinerary.progress.reoptimising", lang),
                 lambda provider, progress: reoptimize(
                     previous, typed, provider=provider, settings=settings, progress=progress
                 ),
@@ -239,19 +267,57 @@ if apply_edit or clear_edits:
         fail(exc, "edit", base.model_dump(mode="json"))
         st.rerun()
     else:
+        new_names = words.names_of(new_result.request)
+        refused = (
+            edit is not None
+            and edit["kind"] in {"lock", "move"}
+            and (
+                edit["key"] not in words.visited_keys(new_result)
+                or (new_result.status == "infeasible" and result.status != "infeasible")
+            )
+        )
+        if refused:  # a lock that cannot be kept: say why, and keep the plan on screen
+            said = {code: words.refused_lock_words(edit, new_result, new_names, code) for code in LANGS}
+            st.session_state[state.ERROR] = {
+                "code": "EDIT_REFUSED",
+                "field": "edit_stop",
+                "label": "",
+                "section": "edit",
+                "message": said["en"],
+                "words": said,
+            }
+            st.rerun()
+        state.remember_for_undo()
+        dropped = words.newly_dropped(result, new_result, edit["key"] if edit else None)
         st.session_state[state.RESULT] = new_result
         st.session_state[state.EDITS] = edits
+        if edit is not None and dropped:
+            st.session_state[state.EDIT_NOTE] = {"edit": edit, "dropped": dropped}
+        else:
+            st.session_state.pop(state.EDIT_NOTE, None)
         st.rerun()
 
 edits = st.session_state.get(state.EDITS, [])
 if edits:
-    st.caption("Active edits (applied in order on top of the optimised trip; locks are hard constraints):")
-    st.dataframe(frames.edits_frame(edits, names), key="edits_table", hide_index=True, width="stretch")
+    st.caption(t("itinerary.edit.active", lang))
+    st.dataframe(
+        frames.edits_frame(edits, names, lang),
+        key="edits_table",
+        hide_index=True,
+        placeholder="",
+        width="stretch",
+        column_config={
+            "#": st.column_config.NumberColumn("#", width="small"),
+            "action": st.column_config.TextColumn(t("itinerary.edit.col.action", lang)),
+            "place": st.column_config.TextColumn(t("itinerary.edit.col.place", lang), width="large"),
+            "day": st.column_config.TextColumn(t("itinerary.edit.col.day", lang)),
+            "start time": st.column_config.TextColumn(t("itinerary.edit.col.time", lang)),
+        },
+    )
 else:
-    st.caption("No edits yet. Lock a stop to a day (and optionally a start time), move it, or remove it.")
+    st.caption(t("itinerary.edit.none", lang))
 
-# --- explanation and export ------------------------------------------------------------------------
-with st.expander("Decision log 决策记录", expanded=False):
-    panels.render_decision_log(result)
-st.markdown("##### Export 导出")
-panels.render_downloads(result)
+# --- export and details --------------------------------------------------------------------------
+st.markdown("##### " + t("itinerary.page.export", lang))
+panels.render_downloads(result, lang)
+panels.render_details(result, unknown_warnings, lang)

@@ -1,7 +1,8 @@
 """The itinerary page (pages/itinerary.py) with streamlit.testing.v1.AppTest, plus its pure helpers.
 
-One AppTest of app.py is shared by the module (switched to the itinerary page once); every test
-starts by loading a demo trip, which resets the form, the place selection and the result.
+One AppTest of app.py in English (``?lang=en``) is shared by the module (switched to the itinerary page once); every
+test starts by loading a demo trip, which resets the form, the place selection and the result. The words in both
+languages are tested in test_itinerary_language.py.
 For each demo trip: optimise, then check the day's timeline (table and Gantt data), the map,
 the critic/robustness panels; the day selector; the dropped-items table; remove and lock edits;
 bad input; the JSON and ICS downloads.
@@ -19,6 +20,7 @@ from components import itinerary_frames as frames
 from components import itinerary_state as state
 from core.errors import InputError
 from core.models.itinerary_result import ItineraryResult
+from core.packs.loader import load_region
 
 pytestmark = pytest.mark.ui
 
@@ -36,6 +38,7 @@ def it_app(leaflet_static, project_root):
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
+    at.query_params["lang"] = "en"
     at.run()
     assert not at.exception, at.exception
     at.switch_page(PAGE)
@@ -72,11 +75,20 @@ def table(at, columns: set[str]):
 
 
 def timeline_table(at):
-    return table(at, {"kind", "arrival", "start", "end", "departure", "slack min"})
+    return table(at, {"kind", "start", "end", "slack", "travel"})
 
 
 def dropped_table(at):
-    return table(at, {"reason code", "smallest fix", "why"})
+    """The static table of the places not on the plan (headers are words)."""
+    found = [tb.value for tb in at.table if "Why it is not on the plan" in tb.value.columns]
+    assert len(found) == 1
+    return found[0]
+
+
+def english(result: ItineraryResult) -> dict[str, str]:
+    """Place key → the pack's English name (every place of the demo trips has one)."""
+    pack = {p.id: p for p in load_region(result.request.region).places}
+    return {p.key: pack[p.place_id].name_en for p in result.request.places}
 
 
 def gantt_bars(at):
@@ -102,6 +114,11 @@ def text_of(at) -> str:
     return "\n".join(str(e.value) for e in [*at.markdown, *at.caption, *at.success, *at.warning])
 
 
+def details_text(at) -> str:
+    [details] = [e for e in at.expander if e.label == "Details"]
+    return "\n".join(str(e.value) for e in [*details.markdown, *details.caption])
+
+
 def visits(result: ItineraryResult, day_index: int) -> list:
     """The day's visits (a visit split around a lunch on site counts once)."""
     return [e for e in result.days[day_index].entries if e.kind == "visit" and not e.continues_visit]
@@ -109,25 +126,37 @@ def visits(result: ItineraryResult, day_index: int) -> list:
 
 def check_timeline(frame, result: ItineraryResult, day_index: int) -> None:
     day = result.days[day_index]
+    names = english(result)
     assert len(frame) == len(day.entries) > 0
-    assert set(frame["kind"]) <= KINDS
-    assert {"visit", "travel"} <= set(frame["kind"])
-    assert list(frame["name"]) == [e.name for e in day.entries]
+    kinds = [e.kind for e in day.entries]
+    assert {"visit", "travel"} <= set(kinds)
+    words = {"visit": "Visit", "travel": "Travel", "lunch": "Lunch", "wait": "Wait"}
+    assert list(frame["kind"]) == [words[k] for k in kinds]
+    # visits are named in English from the pack; travel says where it goes
+    for row, e in zip(frame.itertuples(index=False), day.entries, strict=True):
+        if e.kind == "visit":
+            assert row.name == names[e.key]
+        if e.kind == "travel" and e.to_key in names:
+            assert row.name.endswith("→ " + names[e.to_key])
     # In time order, one chain: each step starts where the previous one left off.
     starts = list(frame["start"])
     assert starts == sorted(starts)
-    assert list(frame["arrival"])[1:] == list(frame["departure"])[:-1]
-    times = frame[["arrival", "start", "end", "departure"]].itertuples(index=False)
-    assert all(a <= s <= e <= d for a, s, e, d in times)
-    # Travel rows carry nominal and robust minutes and their source.
-    travel = frame[frame["kind"] == "travel"]
-    assert travel["robust min"].notna().all() and travel["nominal min"].notna().all()
-    assert (travel["robust min"] >= travel["nominal min"]).all()
-    assert all("offline_estimate" in s for s in travel["source"])
+    assert [e.arrival for e in day.entries][1:] == [e.departure for e in day.entries][:-1]
+    assert all(e.arrival <= e.start <= e.end <= e.departure for e in day.entries)
+    # Travel rows carry the planned and estimated minutes and the distance, from the offline estimate; no empty
+    # number cell anywhere (a figure that does not apply is an empty text).
+    for row, e in zip(frame.itertuples(index=False), day.entries, strict=True):
+        if e.kind == "travel":
+            assert e.robust_min >= e.nominal_min
+            assert row.travel.startswith(f"{e.robust_min} min planned (estimate {e.nominal_min:.0f} min)")
+            assert row.source == "offline estimate"
+        else:
+            assert row.travel == ""
+    assert not frame.isna().any().any()
     if day.lunch_required:
-        lunch = frame[frame["kind"] == "lunch"]
+        lunch = [e for e in day.entries if e.kind == "lunch"]
         assert len(lunch) == 1, "exactly one lunch"
-        assert lunch["start"].iloc[0] >= "11:30" and lunch["end"].iloc[0] <= "13:30"
+        assert f"{lunch[0].start:%H:%M}" >= "11:30" and f"{lunch[0].end:%H:%M}" <= "13:30"
 
 
 # --- demo trips ---------------------------------------------------------------------------------
@@ -145,7 +174,7 @@ def test_demo_trip_optimises_and_renders(it_app, trip):
     frame = timeline_table(at)
     check_timeline(frame, result, 0)
     spec, bars = gantt_bars(at)
-    assert list(bars["kind"]) == list(frame["kind"])
+    assert list(bars["kind"]) == [e.kind for e in result.days[0].entries]
     assert len(bars) == len(result.days[0].entries)
     # A visit split by a lunch on site shows as two labelled bars around the lunch bar.
     parts = [i for i, e in enumerate(result.days[0].entries) if e.part]
@@ -161,15 +190,18 @@ def test_demo_trip_optimises_and_renders(it_app, trip):
     assert args["script"].count("L.marker(") == len(visits(result, 0)) + 1
     assert "L.polyline(" in args["script"]
 
-    # Panels: critic verdict, robustness with its definition, totals with sources, decision log.
+    # Panels: the check's verdict, robustness, totals with sources; definitions, formulas and the decision log are
+    # in the Details.
     text = text_of(at)
-    assert "Critic 校验: passed" in text
-    assert f"Robustness 稳健度: {result.robustness.score:.2f}" in text
-    assert result.robustness.definition in text
-    assert "offline_estimate" in text and "robust = ceil(nominal" in text
+    assert f"**Independent check: passed ✓**, {len(result.critic.checks)} checks" in text
+    assert f"**Robustness: {result.robustness.score:.2f}**" in text
+    assert "Travel times from the offline estimate" in text
+    details = details_text(at)
+    assert result.robustness.definition in details
+    assert "matrix_source=offline_estimate" in details and "robust_min = ceil(nominal_min" in details
     log = table(at, {"step", "action", "reason code", "facts"})
     assert len(log) == len(result.decision_log) and "MATRIX_BUILT" in set(log["reason code"])
-    assert {m.label for m in at.metric} >= {"Visits 游览", "Dropped 未安排", "Travel (robust)", "Travel (nominal)"}
+    assert {m.label for m in at.metric} >= {"Visits", "Not on the plan", "Travel (planned)", "Travel (estimate)"}
 
 
 def test_the_lunch_on_site_toggle_decides_whether_a_long_visit_is_split(it_app):
@@ -205,7 +237,7 @@ def test_day_selector_switches_days(it_app):
     assert list(second["name"]) != first
     spec, bars = gantt_bars(at)
     assert "Day 2" in json.dumps(spec, ensure_ascii=False)
-    assert list(bars["kind"]) == list(second["kind"])
+    assert list(bars["what"]) == list(second["kind"])  # the legend and the table say the same words
     assert map_args(at)["script"].count("L.marker(") == len(visits(result, 1)) + 1
 
 
@@ -214,13 +246,19 @@ def test_dropped_items_table_has_reasons_and_fixes(it_app):
     result = optimise(at)
     frame = dropped_table(at)
     assert len(frame) == 4
-    assert set(frame["reason code"]) <= REASONS
-    assert set(frame["priority"]) == {"nice"}
-    assert all(fix.strip() for fix in frame["smallest fix"])
-    assert all(why.strip() for why in frame["why"])
-    assert set(frame["key"]) == {d.key for d in result.dropped_items}
+    assert {d.reason_code for d in result.dropped_items} <= REASONS
+    assert set(frame["Priority"]) == {"nice"}
+    names = english(result)
+    assert list(frame["Place"]) == [names[d.key] for d in result.dropped_items]
+    # every place left out says why in a sentence and how to fit it in, worded from the fix's own figures
+    for row, item in zip(frame.to_dict("records"), result.dropped_items, strict=True):
+        assert row["Why it is not on the plan"] and item.reason_code not in row["Why it is not on the plan"]
+        fix = item.smallest_fix
+        assert fix is not None and f"day {fix.day_index + 1}" in row["How to fit it in"]
+        new_time = fix.facts.get("new_end") or fix.facts.get("new_start")
+        assert new_time is None or new_time in row["How to fit it in"]
     on_plan = {e.key for d in result.days for e in d.entries if e.kind == "visit"}
-    assert not on_plan & set(frame["key"])
+    assert not on_plan & {d.key for d in result.dropped_items}
 
 
 # --- edits --------------------------------------------------------------------------------------
@@ -245,10 +283,12 @@ def test_remove_then_lock_edits(it_app):
     # Remove a 'should' stop of day 1: it leaves every timeline and is listed as removed.
     removed = next(e for e in visits(result, 0) if e.priority == "should")
     result = apply_edit(at, removed.key, "remove")
+    names = english(result)
     assert removed.key not in {e.key for d in result.days for e in d.entries if e.kind == "visit"}
-    assert removed.name not in set(timeline_table(at)["name"])
+    assert names[removed.key] not in set(timeline_table(at)["name"])
+    assert [d.reason_code for d in result.dropped_items if d.key == removed.key] == ["REMOVED_BY_USER"]
     drops = dropped_table(at)
-    assert drops.loc[drops["key"] == removed.key, "reason code"].tolist() == ["REMOVED_BY_USER"]
+    assert drops.loc[drops["Place"] == names[removed.key], "Why it is not on the plan"].tolist() == ["you removed it"]
 
     # Lock another day-1 stop to day 3: it is on day 3, marked locked; the removal still holds.
     locked = next(e for e in visits(result, 0) if e.priority in {"should", "nice"})
@@ -260,12 +300,13 @@ def test_remove_then_lock_edits(it_app):
     at.radio(key="day_select").set_value(2).run()
     ok(at)
     frame = timeline_table(at)
-    row = frame[frame["name"] == locked.name]
+    row = frame[frame["name"] == names[locked.key]]
     assert len(row) == 1 and bool(row["locked"].iloc[0])
 
     edits = table(at, {"action", "place", "day", "start time"})
-    assert list(edits["action"]) == ["remove", "lock"]
-    assert edits["day"].iloc[1] == 3
+    assert list(edits["action"]) == ["Remove", "Lock to a day or time"]
+    assert list(edits["place"]) == [names[removed.key], names[locked.key]]
+    assert list(edits["day"]) == ["", "Day 3"]
     assert at.session_state["it_edits"] == [
         {"kind": "remove", "key": removed.key},
         {"kind": "lock", "key": locked.key, "day_index": 2},
@@ -282,7 +323,7 @@ def test_no_places_selected_shows_error(it_app):
     at.button(key="optimise").click().run()
     assert not at.exception, at.exception
     errors = [e.value for e in at.error]
-    assert errors and any("Places" in e and "no places selected" in e for e in errors), errors
+    assert errors == ["Tick at least one place (or load a demo trip)."], errors
     assert "it_result" not in at.session_state
     # The rest of the form is kept.
     assert at.selectbox(key="trip_hotel").value == "sh-pudong-shangri-la"
@@ -296,7 +337,7 @@ def test_end_before_start_shows_error_and_keeps_input(it_app):
     at.button(key="optimise").click().run()
     assert not at.exception, at.exception
     errors = [e.value for e in at.error]
-    assert errors and any("Day end time" in e for e in errors), errors
+    assert errors == ["Day end time: the day must end after it starts."], errors
     assert "it_result" not in at.session_state
     assert at.time_input(key="day_end").value == time(8, 0)
     assert at.time_input(key="day_start").value == time(9, 30)
@@ -394,8 +435,17 @@ def test_place_table_edits_merge_into_the_selection():
     selection: dict = {}
     ids = state.view_ids(CATALOG, selection, "park")
     assert ids == ["b"]
-    frame = frames.selection_frame(ids, CATALOG, selection)
+    frame = frames.selection_frame(ids, CATALOG, selection, "en")
     assert list(frame.index) == ["b"] and not frame["include"].iloc[0]
+    assert (frame["name"].iloc[0], frame["other name"].iloc[0], frame["category"].iloc[0]) == (
+        "Beta Park",
+        "乙",
+        "park",
+    )
+    assert frame["opening hours"].iloc[0] == "always open"
+    zh = frames.selection_frame(["a"], CATALOG, selection, "zh")
+    assert (zh["name"].iloc[0], zh["other name"].iloc[0], zh["category"].iloc[0]) == ("甲", "Alpha Museum", "博物馆")
+    assert zh["opening hours"].iloc[0] == "周二-周日 09:00-17:00"
     state.merge_editor_edits(selection, ids, CATALOG, {0: {"include": True, "priority": "must", "visit min": 40}})
     assert selection["b"] == {"include": True, "priority": "must", "visit_minutes": 40, "fixed_day": None}
     # Included places come first in the unfiltered view, and survive a search that hides them.
@@ -448,7 +498,9 @@ def test_trip_request_builds_a_request_and_names_the_widget_of_each_bad_field():
             form.trip_request(form_state(**over), sel, CATALOG, "shanghai")
         assert err.value.field == field
     assert form.field_label("day_end_1") == "Day 2 end time"
-    assert form.field_label("places.a.fixed_day", catalog=CATALOG) == "Place '甲' fixed day"
+    assert form.field_label("day_end_1", lang="zh") == "第 2 天结束时间"
+    assert form.field_label("places.a.fixed_day", catalog=CATALOG) == "Place “Alpha Museum”, fixed day"
+    assert form.field_label("places.a.fixed_day", catalog=CATALOG, lang="zh") == "地点“甲”的固定日期"
     assert form.error_section("day_end") == "days" and form.error_section("places") == "places"
 
 
@@ -474,14 +526,12 @@ def test_itinerary_in_browser(streamlit_server):
 
     with offline_page(streamlit_server, width=1500, height=1600) as run:
         page = run.page
-        page.goto(f"{streamlit_server}/itinerary")
+        page.goto(f"{streamlit_server}/itinerary?lang=en")
         expect(page.locator(".st-key-region")).to_be_visible()  # app.py's frame is there
         expect(page.locator(".st-key-trip_load button")).to_be_visible()
         page.locator(".st-key-trip_demo input[role='combobox']").click()
         page.get_by_role("option", name="Pudong family day").first.click()
-        expect(page.locator(".st-key-trip_demo input[role='combobox']")).to_have_value(
-            "Pudong family day (shanghai_family_day)"
-        )
+        expect(page.locator(".st-key-trip_demo input[role='combobox']")).to_have_value("Pudong family day")
         page.locator(".st-key-trip_load button").click()
         expect(page.get_by_text("Loaded demo trip")).to_be_visible()
         page.locator(".st-key-optimise button").click()
@@ -489,7 +539,7 @@ def test_itinerary_in_browser(streamlit_server):
         expect(page.locator(".st-key-timeline_box [data-testid='stVegaLiteChart']")).to_be_visible()
         pins = page.frame_locator(".st-key-day_map_box iframe").locator(".omni-pin")
         expect(pins).to_have_count(4)  # the hotel and 3 visits
-        expect(page.locator(".st-key-dropped_box [data-testid='stDataFrame']")).to_be_visible()
+        expect(page.locator(".st-key-dropped_box [data-testid='stTable']")).to_be_visible()
         page.get_by_text("Plan ready").first.evaluate("e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(ARTIFACTS / "itinerary.png"))
 

@@ -1,0 +1,399 @@
+"""The itinerary page's result in words for people, in one language (itinerary.po): place names, days, why a
+place is not on the plan and the smallest change that would make it fit, the status, the checks, warnings and
+what an edit changed.
+
+No Streamlit here (unit-testable). Place names come from the region pack (``name_en`` in English, ``name_zh`` in
+Chinese; the other one is kept for a tooltip or a neighbouring column); a place the pack does not know keeps the
+name of the request. The core's codes, formulas and its own English sentences stay in the page's "Details"
+section; here the facts are worded again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from components.route_words import Name, pack_names, source_words
+from core.i18n import t
+from core.models.itinerary import TripRequest
+from core.models.itinerary_result import DayTimeline, DroppedItem, ItineraryResult, SmallestFix, Violation
+
+ANCHOR = "anchor:"
+WEEKDAYS = (
+    "itinerary.weekday.mon",
+    "itinerary.weekday.tue",
+    "itinerary.weekday.wed",
+    "itinerary.weekday.thu",
+    "itinerary.weekday.fri",
+    "itinerary.weekday.sat",
+    "itinerary.weekday.sun",
+)
+PRIORITY_WORDS = {
+    "must": "itinerary.priority.must",
+    "should": "itinerary.priority.should",
+    "nice": "itinerary.priority.nice",
+}
+KIND_WORDS = {
+    "visit": "itinerary.kind.visit",
+    "travel": "itinerary.kind.travel",
+    "lunch": "itinerary.kind.lunch",
+    "wait": "itinerary.kind.wait",
+}
+PACING_WORDS = {
+    "relaxed": "itinerary.pacing.relaxed",
+    "normal": "itinerary.pacing.normal",
+    "tight": "itinerary.pacing.tight",
+}
+MODE_WORDS = {
+    "driving": "itinerary.mode.driving",
+    "walking": "itinerary.mode.walking",
+    "cycling": "itinerary.mode.cycling",
+}
+ACTION_WORDS = {
+    "lock": "itinerary.edit.action.lock",
+    "move": "itinerary.edit.action.move",
+    "remove": "itinerary.edit.action.remove",
+    "unlock": "itinerary.edit.action.unlock",
+    "add": "itinerary.edit.action.add",
+}
+CATEGORY_WORDS = {
+    "address": "itinerary.category.address",
+    "shopping": "itinerary.category.shopping",
+    "restaurant": "itinerary.category.restaurant",
+    "landmark": "itinerary.category.landmark",
+    "cafe": "itinerary.category.cafe",
+    "hotel": "itinerary.category.hotel",
+    "museum": "itinerary.category.museum",
+    "park": "itinerary.category.park",
+    "theatre": "itinerary.category.theatre",
+    "station": "itinerary.category.station",
+    "temple": "itinerary.category.temple",
+    "family": "itinerary.category.family",
+    "market": "itinerary.category.market",
+    "airport": "itinerary.category.airport",
+}
+#: why a place is not on the plan (core.models.itinerary.DROP_REASONS) → a sentence a traveller understands
+REASON_WORDS = {
+    "CLOSED_ON_DAY": "itinerary.reason.closed_on_day",
+    "OUTSIDE_OPENING_HOURS": "itinerary.reason.outside_opening_hours",
+    "UNREACHABLE_IN_WINDOW": "itinerary.reason.unreachable_in_window",
+    "LUNCH_CONFLICT": "itinerary.reason.lunch_conflict",
+    "DAY_TOO_FULL": "itinerary.reason.day_too_full",
+    "LOW_PRIORITY_TRADEOFF": "itinerary.reason.low_priority_tradeoff",
+    "REMOVED_BY_USER": "itinerary.reason.removed_by_user",
+}
+FIX_WORDS = {
+    "extend_day_end": "itinerary.fix.extend_day_end",
+    "start_day_earlier": "itinerary.fix.start_day_earlier",
+    "shorten_visit": "itinerary.fix.shorten_visit",
+    "drop_stop": "itinerary.fix.drop_stop",
+}
+#: the independent check's findings (core/itinerary/critic*.py) → what they mean for the traveller
+CRITIC_WORDS = {
+    "LUNCH_MISSING": "itinerary.critic.lunch",
+    "LUNCH_DUPLICATE": "itinerary.critic.lunch",
+    "LUNCH_OUTSIDE_WINDOW": "itinerary.critic.lunch",
+    "LUNCH_TOO_SHORT": "itinerary.critic.lunch",
+    "TIME_WINDOW_VIOLATION": "itinerary.critic.opening_hours",
+    "VISIT_TOO_SHORT": "itinerary.critic.visit_short",
+    "LOCK_VIOLATED": "itinerary.critic.lock",
+    "MUST_DROPPED_SILENTLY": "itinerary.critic.must_missing",
+    "PLACE_UNACCOUNTED": "itinerary.critic.must_missing",
+    "DAY_BOUNDS_VIOLATION": "itinerary.critic.day_bounds",
+    "ROBUST_TIME_NOT_USED": "itinerary.critic.travel_time",
+}
+SOURCE_WORDS = {
+    "opening_hours": "itinerary.source.opening_hours",
+    "pack": "itinerary.source.opening_hours",
+    "lunch_policy": "itinerary.source.lunch_policy",
+    "settings": "itinerary.source.settings",
+}
+LOCKED_ELSEWHERE = {"CLOSED_ON_DAY", "LOCKED_TO_OTHER_DAY"}
+
+
+# --- names ---------------------------------------------------------------------------------------------------------
+
+
+def other_lang_name(zh: str, en: str, lang: str) -> Name:
+    shown, alt = (en or zh, zh) if lang == "en" else (zh or en, en)
+    return Name(shown, alt if alt and alt != shown else "")
+
+
+@dataclass(frozen=True)
+class Names:
+    """Every place of one trip (its keys and the day anchors ``anchor:<place id>``) → its pack names."""
+
+    table: Mapping[str, tuple[str, str]]
+    typed: Mapping[str, str]
+
+    def of(self, key: str | None, lang: str, fallback: str = "") -> Name:
+        zh, en = self.table.get(key or "", ("", ""))
+        if zh or en:
+            return other_lang_name(zh, en, lang)
+        return Name(self.typed.get(key or "", "") or fallback or str(key or ""))
+
+    def shown(self, key: str | None, lang: str, fallback: str = "") -> str:
+        return self.of(key, lang, fallback).shown
+
+
+def names_of(request: TripRequest) -> Names:
+    pack = pack_names(request.region)
+    table: dict[str, tuple[str, str]] = {}
+    typed: dict[str, str] = {}
+    for place in request.places:
+        key = place.key or ""
+        if place.place_id in pack:
+            table[key] = pack[place.place_id]
+        typed[key] = place.name or key
+    refs = [request.hotel, *(d.start_place for d in request.days), *(d.end_place for d in request.days)]
+    for ref in refs:
+        if ref is not None and ref.place_id in pack:
+            table[ANCHOR + ref.place_id] = pack[ref.place_id]
+            table.setdefault(ref.place_id, pack[ref.place_id])
+    return Names(table, typed)
+
+
+def catalog_name(place: Mapping[str, object], lang: str) -> Name:
+    """A place of the page's catalogue (dicts with name_zh / name_en) in ``lang``."""
+    return other_lang_name(str(place.get("name_zh") or ""), str(place.get("name_en") or ""), lang)
+
+
+# --- days, priorities, lists ---------------------------------------------------------------------------------------
+
+
+def weekday(d: date, lang: str) -> str:
+    return t(WEEKDAYS[d.weekday()], lang)
+
+
+def day_words(index: int, d: date, lang: str) -> str:
+    """``Day 2 · Tue 11-25`` / ``第 2 天 · 周二 11-25``."""
+    return t("itinerary.day.label", lang, n=index + 1, weekday=weekday(d, lang), date=f"{d:%m-%d}")
+
+
+def day_short(index: int, result: ItineraryResult, lang: str) -> str:
+    """``day 2 (Tue)`` / ``第 2 天(周二)``."""
+    if 0 <= index < len(result.days):
+        return t("itinerary.day.short", lang, n=index + 1, weekday=weekday(result.days[index].date, lang))
+    return t("itinerary.day.number", lang, n=index + 1)
+
+
+def joined(items: Iterable[str], lang: str) -> str:
+    return t("itinerary.list_separator", lang).join(items)
+
+
+def priority_words(priority: str | None, lang: str) -> str:
+    return t(PRIORITY_WORDS[priority], lang) if priority in PRIORITY_WORDS else ""
+
+
+def category_words(category: str | None, lang: str) -> str:
+    return t(CATEGORY_WORDS[category], lang) if category in CATEGORY_WORDS else (category or "")
+
+
+_OSM_DAYS = {"Mo": 0, "Tu": 1, "We": 2, "Th": 3, "Fr": 4, "Sa": 5, "Su": 6}
+_OSM_WORDS = {"off": "itinerary.hours.off", "closed": "itinerary.hours.off", "PH": "itinerary.hours.holidays"}
+
+
+def hours_words(text: str | None, lang: str) -> str:
+    """Opening hours in OSM syntax with the day names in ``lang`` (``Mo-Fr 09:00-17:00`` → ``周一-周五 09:00-17:00``);
+    blank → "always open"."""
+    if not text or not text.strip():
+        return t("itinerary.hours.always", lang)
+    if text.strip() == "24/7":
+        return t("itinerary.hours.always", lang)
+
+    def word(m: re.Match[str]) -> str:
+        token = m.group(0)
+        if token in _OSM_DAYS:
+            return t(WEEKDAYS[_OSM_DAYS[token]], lang)
+        return t(_OSM_WORDS[token], lang)
+
+    return re.sub(r"\b(?:Mo|Tu|We|Th|Fr|Sa|Su|PH|off|closed)\b", word, text)
+
+
+# --- why a place is not on the plan, and the smallest fix ----------------------------------------------------------
+
+
+def reason_days(item: DroppedItem) -> list[int]:
+    """The days a dropped item's sentence is about (as the core's explanation chooses them)."""
+    code = item.reason_code
+    if code in {"CLOSED_ON_DAY", "LUNCH_CONFLICT"}:
+        return sorted(d for d, v in item.per_day_reasons.items() if v == code)
+    return sorted(d for d, v in item.per_day_reasons.items() if v not in LOCKED_ELSEWHERE)
+
+
+def reason_words(item: DroppedItem, result: ItineraryResult, lang: str) -> str:
+    """Why ``item`` is not on the plan, in a sentence (no code)."""
+    days = [day_short(d, result, lang) for d in reason_days(item)]
+    lunch = result.lunch
+    return t(
+        REASON_WORDS.get(item.reason_code, "itinerary.reason.other"),
+        lang,
+        days=joined(days, lang) if days else t("itinerary.day.none", lang),
+        visit=item.facts.get("visit_min", ""),
+        lunch=lunch.duration_min,
+        window=f"{lunch.window_start:%H:%M}–{lunch.window_end:%H:%M}",
+    )
+
+
+def fix_words(fix: SmallestFix | None, names: Names, lang: str) -> str:
+    """The smallest verified change that makes the place fit, in a sentence ("" when none was found)."""
+    if fix is None:
+        return ""
+    day = (fix.day_index or 0) + 1
+    if fix.kind == "extend_day_end":
+        return t(FIX_WORDS[fix.kind], lang, day=day, time=fix.facts.get("new_end", ""))
+    if fix.kind == "start_day_earlier":
+        return t(FIX_WORDS[fix.kind], lang, day=day, time=fix.facts.get("new_start", ""))
+    if fix.kind == "shorten_visit":
+        return t(FIX_WORDS[fix.kind], lang, day=day, minutes=fix.minutes or "")
+    return t(
+        FIX_WORDS["drop_stop"],
+        lang,
+        day=day,
+        place=names.shown(fix.drop_key, lang),
+        priority=priority_words(str(fix.facts.get("drop_priority") or ""), lang),
+    )
+
+
+def no_fix_words(item: DroppedItem, lang: str) -> str:
+    """What to do when no change was found: another day, a shorter visit, or nothing (removed by you)."""
+    if item.reason_code == "REMOVED_BY_USER":
+        return t("itinerary.fix.removed", lang)
+    if item.reason_code == "CLOSED_ON_DAY":
+        return t("itinerary.fix.other_day", lang)
+    return t("itinerary.fix.none", lang)
+
+
+# --- status, warnings, checks --------------------------------------------------------------------------------------
+
+
+def status_words(result: ItineraryResult, names: Names, lang: str) -> str:
+    totals = result.totals
+    if result.status == "ready":
+        return t(
+            "itinerary.status.ready",
+            lang,
+            visits=totals.visits,
+            requested=totals.places_requested,
+            days=totals.days,
+            dropped=totals.dropped,
+        )
+    if result.status == "infeasible":
+        musts = [
+            names.shown(d.key, lang, d.name)
+            for d in result.dropped_items
+            if d.priority == "must" and d.reason_code != "REMOVED_BY_USER"
+        ]
+        if musts:
+            return t("itinerary.status.infeasible", lang, places=joined(musts, lang))
+        return t("itinerary.status.infeasible_lock", lang)
+    return t("itinerary.status.needs_review", lang)
+
+
+_OFFLINE = re.compile(
+    r"^Offline estimate \((?P<mode>\w+)\): straight-line distance x [\d.]+ circuity at (?P<speed>[\d.]+)"
+)
+_HOURS = re.compile(r"^opening hours of '(?P<key>.+?)' do not parse")
+
+
+def itinerary_warning_words(warning: str, names: Names, lang: str) -> tuple[str, bool]:
+    """``(sentence, known)`` for one of the plan's warnings of a known shape; otherwise the core's English (``en``)
+    or a general sentence that points to the details (``zh``)."""
+    m = _OFFLINE.search(warning)
+    if m is not None:
+        mode = t(MODE_WORDS[m["mode"]], lang) if m["mode"] in MODE_WORDS else m["mode"]
+        return t("itinerary.warning.offline_estimate", lang, mode=mode, speed=m["speed"]), True
+    m = _HOURS.search(warning)
+    if m is not None:
+        return t("itinerary.warning.hours_unreadable", lang, place=names.shown(m["key"], lang)), True
+    return (warning if lang == "en" else t("itinerary.warning.unknown", lang)), False
+
+
+def violation_words(violation: Violation, names: Names, lang: str) -> str:
+    key = CRITIC_WORDS.get(violation.code, "itinerary.critic.other")
+    return t(key, lang, place=names.shown(violation.key, lang) if violation.key else "")
+
+
+def travel_source_words(source: str | None, lang: str) -> str:
+    """Where a figure came from: the route planner's words for travel sources, this page's for the rest."""
+    if source in SOURCE_WORDS:
+        return t(SOURCE_WORDS[source], lang)
+    return source_words(source, lang) if source else t("itinerary.source.schedule", lang)
+
+
+# --- what an edit did ----------------------------------------------------------------------------------------------
+
+
+def visited_keys(result: ItineraryResult) -> set[str]:
+    return {e.key for d in result.days for e in d.entries if e.kind == "visit" and e.key}
+
+
+def newly_dropped(before: ItineraryResult, after: ItineraryResult, edited: str | None) -> list[str]:
+    """Keys that were on the plan before an edit and are not after it (the edited place itself aside)."""
+    now = visited_keys(after)
+    return [k for k in sorted(visited_keys(before)) if k not in now and k != edited]
+
+
+def dropped_item(result: ItineraryResult, key: str | None) -> DroppedItem | None:
+    return next((d for d in result.dropped_items if d.key == key), None)
+
+
+def edit_words(edit: Mapping[str, object], names: Names, lang: str) -> str:
+    """``Lock 外滩 to day 2 at 10:00`` as a sentence."""
+    kind = str(edit.get("kind"))
+    place = names.shown(str(edit.get("key") or ""), lang)
+    day = edit.get("day_index")
+    at = edit.get("start_time")
+    if kind == "lock":
+        if day is not None and at:
+            return t("itinerary.edit.done.lock_day_time", lang, place=place, day=int(str(day)) + 1, time=at)
+        if day is not None:
+            return t("itinerary.edit.done.lock_day", lang, place=place, day=int(str(day)) + 1)
+        return t("itinerary.edit.done.lock_time", lang, place=place, time=at or "")
+    if kind == "move":
+        return t("itinerary.edit.done.move", lang, place=place, day=int(str(day or 0)) + 1)
+    if kind == "remove":
+        return t("itinerary.edit.done.remove", lang, place=place)
+    return t("itinerary.edit.done.unlock", lang, place=place)
+
+
+def dropped_by_edit_words(
+    edit: Mapping[str, object], keys: Sequence[str], result: ItineraryResult, names: Names, lang: str
+) -> str:
+    """ "Locking X to day 3 left out Y (why)" for the places an edit pushed off the plan."""
+    parts = []
+    for key in keys:
+        item = dropped_item(result, key)
+        name = names.shown(key, lang, item.name if item else key)
+        parts.append(t("itinerary.edit.left_out_one", lang, place=name, why=reason_words(item, result, lang))
+                     if item else name)  # fmt: skip
+    return t("itinerary.edit.left_out", lang, edit=edit_words(edit, names, lang), places=joined(parts, lang))
+
+
+def refused_lock_words(edit: Mapping[str, object], result: ItineraryResult, names: Names, lang: str) -> str:
+    """Why a lock (or a move) cannot be kept: the edited place's own reason, else the must-visits it pushes off."""
+    key = str(edit.get("key") or "")
+    item = dropped_item(result, key)
+    head = edit_words(edit, names, lang)
+    if item is not None:
+        why = reason_words(item, result, lang)
+    else:
+        musts = [
+            names.shown(d.key, lang, d.name)
+            for d in result.dropped_items
+            if d.priority == "must" and d.reason_code != "REMOVED_BY_USER"
+        ]
+        why = t("itinerary.edit.refused_musts", lang, places=joined(musts, lang))
+    return t("itinerary.edit.refused", lang, edit=head, why=why)
+
+
+def place_of_entry(day: DayTimeline, i: int) -> str:
+    """The place where entry ``i`` of a day happens (lunch and waits carry no key): the last place reached."""
+    for e in reversed(day.entries[:i]):
+        if e.kind == "travel" and e.to_key:
+            return e.to_key
+        if e.kind == "visit" and e.key:
+            return e.key
+    return day.start_key
