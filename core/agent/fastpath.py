@@ -19,6 +19,7 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.when import resolve_day, sun_times
 from core.errors import InputError
+from core.i18n import Lang, t
 from core.models.agent import AgentState, TripEdit
 from core.models.common import echo
 
@@ -29,6 +30,11 @@ _DAYNUM = r"([0-9]+|[一二两三四五六七八九十]+)"
 
 def zh_text(text: str) -> bool:
     return bool(_CJK.search(text))
+
+
+def reply_lang(text: str) -> Lang:
+    """The language of the reply to ``text``: Chinese when the person wrote Chinese, else English."""
+    return "zh" if zh_text(text) else "en"
 
 
 # --- trip edits from text --------------------------------------------------------------------------
@@ -181,9 +187,7 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         _set(
             state,
             "NEED_MORE_INFO",
-            "请说明要修改哪个地点，例如「删除外滩」或「把豫园移到第二天」。"
-            if zh
-            else "Which place should I change? e.g. “remove the Bund” or “move Yu Garden to day 2”.",
+            t("agent.edit.which_place", reply_lang(state.user_input)),
         )
         log_decision(state, action="trip.apply_user_edit", reason_code="EDIT_NOT_PARSED", policy_id=POLICY)
         return
@@ -197,9 +201,7 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     status = "OK" if all(s == "OK" for s, _ in sentences) else "NEED_MORE_INFO"
     _set(state, status, " ".join(text for _, text in sentences))
     if ctx.request.options.dry_run:
-        state.result.explanations.insert(
-            0, "（dry_run 预演：未保存任何修改。）" if zh else "(dry_run preview: nothing was saved.)"
-        )
+        state.result.explanations.insert(0, t("agent.edit.preview", reply_lang(state.user_input)))
         state.result.next_steps.append("resend:dry_run=false")
 
 
@@ -240,72 +242,56 @@ def _apply_one_edit(
         facts={"op": edit.op, "target": edit.target, "day": edit.day, "nodes": len(out.current_nodes)},
     )
     state.memory.user_profile["trip"] = out.trip
+    lang: Lang = "zh" if zh else "en"
     listing = "、".join(out.current_nodes) if zh else ", ".join(out.current_nodes)
     target = edit.target or ""
     if out.outcome == "NO_TRIP":
-        return "NEED_MORE_INFO", (
-            f"还没有可修改的行程草稿，所以无法{_op_zh(edit.op)}「{target}」。先添加地点或规划一个行程吧。"
-            if zh
-            else f"There is no trip draft to edit, so “{target}” cannot be {edit.op}d. Add a place or plan a trip first."
-        )
+        done_word = t(_OP_DONE.get(edit.op, "agent.edit.op.other"), lang)
+        return "NEED_MORE_INFO", t("agent.edit.no_trip", lang, target=target, op=done_word)
     if out.outcome == "TARGET_NOT_IN_TRIP":
-        return "NEED_MORE_INFO", (
-            f"行程草稿里没有「{target}」，未做修改。当前草稿：{listing or '（空）'}。"
-            if zh
-            else f"“{target}” is not in the trip draft; nothing changed. The draft has: {listing or '(nothing)'}."
-        )
+        listing_or_empty = listing or t("agent.edit.empty", lang)
+        return "NEED_MORE_INFO", t("agent.edit.not_in_trip", lang, target=target, listing=listing_or_empty)
     if out.outcome == "DAY_OUT_OF_RANGE":
-        return "NEED_MORE_INFO", (
-            "行程没有这一天，请检查天数。" if zh else "The trip has no such day; check the day numbers."
-        )
+        return "NEED_MORE_INFO", t("agent.edit.day_out_of_range", lang)
     if out.outcome == "ALREADY_PRESENT":
-        return "OK", (f"「{out.matched}」已经在行程里了。" if zh else f"“{out.matched}” is already in the trip.")
+        return "OK", t("agent.edit.already_present", lang, m=out.matched)
     if out.outcome == "NOTHING_TO_DO":
-        return "NEED_MORE_INFO", ("没有需要修改的内容。" if zh else "There is nothing to change.")
-    done = {
-        "delete": ("已从行程删除「{m}」。", "Removed “{m}” from the trip."),
-        "add": ("已把「{m}」加入行程{d}。", "Added “{m}” to the trip{d}."),
-        "move": ("已把「{m}」移到第{day}天。", "Moved “{m}” to day {day}."),
-        "prioritize": ("已把「{m}」设为{p}。", "Set “{m}” to {p}."),
-        "rename": ("行程已重命名为「{m}」。", "Renamed the trip to “{m}”."),
-        "swap_days": ("已对调第{a}天和第{b}天。", "Swapped day {a} and day {b}."),
-    }[edit.op][0 if zh else 1]
-    pri = (
-        {"must": "必去", "nice": "可选", "should": "普通"}
-        if zh
-        else {"must": "must-visit", "nice": "optional", "should": "normal"}
-    )
-    text = done.format(
-        m=out.matched,
-        day=edit.day,
-        a=edit.day_a,
-        b=edit.day_b,
-        p=pri.get(edit.priority or "must"),
-        d=(f"（第{edit.day}天）" if zh else f" (day {edit.day})") if edit.day else "",
-    )
+        return "NEED_MORE_INFO", t("agent.edit.nothing_to_do", lang)
+    m = out.matched
+    if edit.op == "add":
+        on_day = t("agent.edit.on_day", lang, day=edit.day) if edit.day else ""
+        text = t("agent.edit.done.add", lang, m=m, d=on_day)
+    elif edit.op == "move":
+        text = t("agent.edit.done.move", lang, m=m, day=edit.day)
+    elif edit.op == "prioritize":
+        text = t("agent.edit.done.prioritize", lang, m=m, p=t(_PRIORITY[edit.priority or "must"], lang))
+    elif edit.op == "swap_days":
+        text = t("agent.edit.done.swap_days", lang, a=edit.day_a, b=edit.day_b)
+    elif edit.op == "rename":
+        text = t("agent.edit.done.rename", lang, m=m)
+    else:
+        text = t("agent.edit.done.delete", lang, m=m)
     if edit.op == "add" and not out.resolved_place_id:
-        text += (
-            "注意：知识库里没有这个地点，它没有坐标，规划时无法使用，请提供地址。"
-            if zh
-            else " Note: this place is not in the knowledge base; it has no coordinates and cannot be planned until "
-            "you give an address."
-        )
-    return "OK", text + (f" 当前草稿：{listing}。" if zh else f" The draft now has: {listing}.")
+        text += t("agent.edit.not_in_kb", lang)
+    return "OK", text + t("agent.edit.draft_now", lang, listing=listing)
 
 
-def _op_zh(op: str) -> str:
-    return {
-        "delete": "删除",
-        "add": "添加",
-        "move": "移动",
-        "prioritize": "调整优先级",
-        "rename": "重命名",
-        "swap_days": "对调",
-    }.get(op, "修改")
+#: the edit's verb as done to a place ("cannot be deleted" / "无法删除")
+_OP_DONE = {
+    "delete": "agent.edit.op.delete",
+    "add": "agent.edit.op.add",
+    "move": "agent.edit.op.move",
+    "prioritize": "agent.edit.op.prioritize",
+    "rename": "agent.edit.op.rename",
+    "swap_days": "agent.edit.op.swap_days",
+}
+_PRIORITY = {"must": "agent.edit.priority.must", "nice": "agent.edit.priority.nice",
+             "should": "agent.edit.priority.should"}  # fmt: skip
 
 
 def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     zh = zh_text(state.user_input)
+    lang = reply_lang(state.user_input)
     pack = ctx.provider.region
     tz = ctx.request.conversation_context.timezone or pack.timezone
     day = resolve_day(state.user_input, tz=tz, now=ctx.now)  # a date that does not exist is asked about
@@ -337,60 +323,29 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
         state.result.evidence.append(
             {"type": "weather", "date": day.isoformat(), "source": out.source, **(out.forecast or {})}
         )
-        _set(
-            state,
-            "OK",
-            f"{pack.city} {day.isoformat()} 天气（来源：{out.source}）：{_forecast_text(out.forecast, zh)}"
-            if zh
-            else f"Weather in {pack.city} on {day.isoformat()} (source: {out.source}): "
-            f"{_forecast_text(out.forecast, zh)}",
-        )
+        _set(state, "OK", t("agent.weather.forecast", lang, city=pack.city, day=day.isoformat(), source=out.source,
+                             forecast=_forecast_text(out.forecast, zh)))  # fmt: skip
     elif out.reason in {"NO_FORECAST_FOR_DATE", "WEATHER_SERVICE_FAILED"}:
         state.result.evidence.append(
             {"type": "weather", "date": day.isoformat(), "available": False, "reason": out.reason, "detail": out.detail}
         )
         if out.reason == "NO_FORECAST_FOR_DATE":
-            text = (
-                f"天气服务只发布今天起 4 天的预报，其中没有 {day.isoformat()}，所以不给出预报，也不会编造。"
-                if zh
-                else f"The weather service publishes forecasts for today and the next three days only; "
-                f"{day.isoformat()} is not among them, so there is no forecast, and I will not make one up."
-            )
+            text = t("agent.weather.no_forecast_for_date", lang, day=day.isoformat())
         else:
-            text = (
-                f"天气服务暂时不可用（{out.detail}），所以无法提供 {day.isoformat()} 的天气，也不会编造。"
-                if zh
-                else f"The weather service failed ({out.detail}), so there is no forecast for {day.isoformat()}, "
-                f"and I will not make one up."
-            )
+            text = t("agent.weather.service_failed", lang, day=day.isoformat(), detail=out.detail)
         if sun_ev:
             state.result.evidence.append(sun_ev)
-        state.result.next_steps.append(
-            "稍后再试，或问 4 天内的日期。" if zh else "Try again later, or ask about a date within the next four days."
-        )
+        state.result.next_steps.append(t("agent.weather.try_later", lang))
         _set(state, "OK", text)
     else:
         state.result.evidence.append(
             {"type": "weather", "date": day.isoformat(), "available": False, "reason": out.reason}
         )
-        text = (
-            f"当前没有可用的实时天气数据源（离线模式），所以无法提供{pack.city} {day.isoformat()} 的天气预报，也不会编造。"
-            if zh
-            else f"No live weather source is available (offline mode), so I cannot give a forecast for "
-            f"{pack.city} on {day.isoformat()}, and I will not make one up."
-        )
+        text = t("agent.weather.no_source", lang, city=pack.city, day=day.isoformat())
         if sun_ev:
             state.result.evidence.append(sun_ev)
-            text += (
-                f" 可确定的是天文数据：日出约 {sun_ev['sunrise']}，日落约 {sun_ev['sunset']}（计算值）。"
-                if zh
-                else f" What is certain is astronomy: sunrise about {sun_ev['sunrise']}, sunset about {sun_ev['sunset']} (calculated)."
-            )
-        state.result.next_steps.append(
-            "配置带天气接口的在线服务商后再查询。"
-            if zh
-            else "Configure an online provider with weather to get a forecast."
-        )
+            text += t("agent.weather.sun_times", lang, sunrise=sun_ev["sunrise"], sunset=sun_ev["sunset"])
+        state.result.next_steps.append(t("agent.weather.configure", lang))
         _set(state, "OK", text)
 
 
@@ -407,24 +362,18 @@ def _forecast_text(forecast: dict | None, zh: bool) -> str:
     night = f"{f.get('night_weather') or '—'}{temp(f.get('night_temp_c'))}"
     wind = " ".join(x for x in (f.get("day_wind"), f.get("day_power")) if x)
     issued = f.get("report_time")
-    if zh:
-        text = f"白天{day}，夜间{night}" + (f"；白天风向风力 {wind}" if wind else "")
-        return text + (f"（发布于 {issued}）" if issued else "")
-    text = f"day {day}, night {night}" + (f"; daytime wind {wind}" if wind else "")
-    return text + (f" (issued {issued})" if issued else "")
+    lang: Lang = "zh" if zh else "en"
+    text = t("agent.weather.day_night", lang, day=day, night=night)
+    text += t("agent.weather.wind", lang, wind=wind) if wind else ""
+    return text + (t("agent.weather.issued", lang, issued=issued) if issued else "")
 
 
 def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     zh = zh_text(state.user_input)
+    lang = reply_lang(state.user_input)
     f = decision.features
     if not f.from_to:
-        _set(
-            state,
-            "NEED_MORE_INFO",
-            "请告诉我起点和终点，例如「从外滩到豫园要多久」。"
-            if zh
-            else "Tell me the start and the end, e.g. “how long from the Bund to Yu Garden”.",
-        )
+        _set(state, "NEED_MORE_INFO", t("agent.travel.need_endpoints", lang))
         log_decision(state, action="transport.travel_time", reason_code="MISSING_ENDPOINTS", policy_id=POLICY)
         return
     a, b = (_clean_target(x) or x for x in f.from_to)
@@ -439,23 +388,11 @@ def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext,
     )
     if not out.resolved:
         names = "、".join(out.unresolved) if zh else ", ".join(out.unresolved)
-        _set(
-            state,
-            "NEED_MORE_INFO",
-            f"知识库里找不到「{names}」，无法估算路程。请提供更准确的名称或地址。"
-            if zh
-            else f"I could not find “{names}” in the knowledge base, so I cannot estimate the trip. Please give a more exact name or address.",
-        )
+        _set(state, "NEED_MORE_INFO", t("agent.travel.unresolved", lang, names=names))
         return
     if out.duration_s is None:  # the router answered that no road joins them
-        _set(
-            state,
-            "OK",
-            f"{out.origin['name']} → {out.destination['name']}：没有找到可行的路线。"
-            if zh
-            else f"{out.origin['name']} → {out.destination['name']}: no route was found.",
-            out.note or "",
-        )
+        _set(state, "OK", t("agent.travel.no_route", lang, a=out.origin["name"], b=out.destination["name"]),
+             out.note or "")  # fmt: skip
         return
     minutes = round((out.duration_s or 0) / 60)
     km = (out.distance_m or 0) / 1000
@@ -472,19 +409,14 @@ def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext,
             "note": out.note,
         }
     )
-    label = ("离线估算" if zh else "offline estimate") if src == "offline_estimate" else src
+    label = t("agent.travel.offline_estimate", lang) if src == "offline_estimate" else src
     if out.degraded:  # the configured service failed: say so, the figure is a fallback
         state.observability.fallback_used = True
-        label += "；在线路线服务暂不可用" if zh else "; the online routing service is unavailable"
-    mode_txt = ("步行" if mode == "walking" else "驾车") if zh else mode
-    _set(
-        state,
-        "OK",
-        f"{out.origin['name']} → {out.destination['name']}：{mode_txt}约 {minutes} 分钟，约 {km:.1f} 公里（{label}）。"
-        if zh
-        else f"{out.origin['name']} → {out.destination['name']}: about {minutes} min {mode_txt}, about {km:.1f} km ({label}).",
-        out.note or "",
-    )
+        label += t("agent.travel.online_unavailable", lang)
+    mode_txt = t("agent.travel.mode.walking" if mode == "walking" else "agent.travel.mode.driving", lang)
+    sentence = t("agent.travel.found", lang, a=out.origin["name"], b=out.destination["name"], mode=mode_txt,
+                 minutes=minutes, km=f"{km:.1f}", source=label)  # fmt: skip
+    _set(state, "OK", sentence, out.note or "")
 
 
 _FIELD_Q = [
@@ -496,42 +428,33 @@ _FIELD_Q = [
 
 
 def describe_poi(p: dict, *, zh: bool, focus: str | None = None) -> str:
+    lang: Lang = "zh" if zh else "en"
     name = p.get("name") or p.get("title")
     if "fact_id" in p:
-        return f"{name}：{p.get('text')}" if zh else f"{name}: {p.get('text')}"
+        return t("agent.kb.fact", lang, name=name, text=p.get("text"))
     bits = []
     hours = p.get("opening_hours")
     price = p.get("price_per_person")
     if focus in (None, "opening_hours"):
-        bits.append(
-            (f"开放时间 {hours}" if zh else f"hours {hours}")
-            if hours
-            else ("开放时间未收录" if zh else "hours not recorded")
-        )
+        bits.append(t("agent.kb.hours", lang, hours=hours) if hours else t("agent.kb.hours_unknown", lang))
     if focus in (None, "price_per_person"):
         if price is not None:
-            bits.append(
-                (f"人均/门票约 ¥{price:g}" if zh else f"about ¥{price:g} per person")
-                if price
-                else ("免费" if zh else "free")
-            )
+            bits.append(t("agent.kb.price", lang, price=f"{price:g}") if price else t("agent.kb.free", lang))
         else:
-            bits.append("价格未收录" if zh else "price not recorded")
+            bits.append(t("agent.kb.price_unknown", lang))
     if focus in (None, "address"):
-        bits.append(f"地址 {p.get('address')}" if zh else f"address {p.get('address')}")
+        bits.append(t("agent.kb.address", lang, address=p.get("address")))
     if focus == "needs_reservation":
-        bits.append(
-            ("需要预约" if p.get("needs_reservation") else "知识库未标注需要预约")
-            if zh
-            else ("needs a reservation" if p.get("needs_reservation") else "no reservation noted")
-        )
+        bits.append(t("agent.kb.needs_reservation" if p.get("needs_reservation") else "agent.kb.no_reservation_noted",
+                      lang))  # fmt: skip
     if focus is None and p.get("rating"):
-        bits.append(f"评分 {p['rating']}" if zh else f"rating {p['rating']}")
-    return f"{name}（{'，'.join(bits)}）" if zh else f"{name} ({'; '.join(bits)})"
+        bits.append(t("agent.kb.rating", lang, rating=p["rating"]))
+    return t("agent.kb.place", lang, name=name, facts=("，" if zh else "; ").join(bits))
 
 
 def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     zh = zh_text(state.user_input)
+    lang = reply_lang(state.user_input)
     out = registry.call("places.search_knowledge", {"query": state.user_input, "k": 5}, state=state, ctx=ctx)
     log_decision(
         state,
@@ -543,19 +466,9 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
     if not out.covered:
         subject = _subject(state.user_input)
         region = ctx.provider.region
-        _set(
-            state,
-            "OK",
-            f"知识库（{region.display_name.get('zh', region.city)}）里没有关于「{subject}」的资料，所以无法推荐，也不会编造。"
-            if zh
-            else f"The knowledge base ({region.display_name.get('en', region.city)}) has no facts about “{subject}”, so I "
-            f"cannot recommend anything and will not make it up.",
-        )
-        state.result.next_steps.append(
-            "换一个本地区的地点或类别再问，或授权网页浏览查询。"
-            if zh
-            else "Ask about a place or category in this region, or allow web browsing."
-        )
+        region_name = region.display_name.get(lang, region.city)
+        _set(state, "OK", t("agent.kb.not_covered", lang, region=region_name, subject=subject))
+        state.result.next_steps.append(t("agent.kb.ask_otherwise", lang))
         return
     focus = next((name for rx, name in _FIELD_Q if rx.search(state.user_input)), None)
     lines = []
@@ -576,9 +489,9 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
             }
         )
         lines.append(describe_poi(h, zh=zh, focus=focus))
-    head = "根据知识库：" if zh else "From the knowledge base: "
+    head = t("agent.kb.head", lang)
     if decision.features.realtime:
-        lines.append("（以上为知识库记录，不是实时状态。）" if zh else "(These are recorded facts, not live status.)")
+        lines.append(t("agent.kb.not_live", lang))
     _set(state, "OK", head + ("；".join(lines) if zh else "; ".join(lines)))
 
 
