@@ -19,6 +19,7 @@ from components.itinerary_frames import (
     violations_details_frame,
     violations_frame,
 )
+from components.itinerary_state import trip_title
 from components.itinerary_words import (
     MODE_WORDS,
     PACING_WORDS,
@@ -26,11 +27,13 @@ from components.itinerary_words import (
     day_words,
     dropped_by_edit_words,
     itinerary_warning_words,
+    priority_words,
     status_words,
     travel_source_words,
 )
+from components.timeline import entry_name, travel_words
 from core.i18n import t
-from core.models.itinerary_result import ItineraryResult
+from core.models.itinerary_result import ItineraryResult, TimelineEntry
 
 
 def render_status(result: ItineraryResult, names: Names, lang: str) -> list[str]:
@@ -244,10 +247,47 @@ def render_details(result: ItineraryResult, unknown_warnings: list[str], lang: s
             st.dataframe(variants_frame(result), key="variants_table", hide_index=True, width="stretch")
 
 
-def render_downloads(result: ItineraryResult, lang: str) -> None:
+def ics_description(entry: TimelineEntry, lang: str) -> str:
+    """A calendar event's description in ``lang``: priority, arrival, spare time and lock of a visit; a journey's
+    figures; the lunch break."""
+    parts: list[str] = []
+    if entry.kind == "visit":
+        parts.append(t("itinerary.ics.priority", lang, priority=priority_words(entry.priority, lang)))
+        if entry.part:
+            parts.append(t("itinerary.gantt.before_lunch" if entry.part == 1 else "itinerary.gantt.after_lunch", lang))
+        if entry.start > entry.arrival:
+            parts.append(t("itinerary.gantt.arrive", lang, time=f"{entry.arrival:%H:%M}"))
+        parts.append(t("itinerary.ics.spare", lang, minutes=entry.slack_min))
+        if entry.locked:
+            parts.append(t("itinerary.gantt.locked", lang))
+    elif entry.kind == "travel":
+        parts.append(travel_words(entry, lang))
+    elif entry.kind == "lunch":
+        parts.append(t("itinerary.ics.lunch", lang))
+    return "\n".join(parts)
+
+
+def worded_result(result: ItineraryResult, names: Names, lang: str) -> ItineraryResult:
+    """A copy of the result whose trip and entries are named in ``lang`` (for the calendar file)."""
+    days = [
+        day.model_copy(
+            update={
+                "entries": [
+                    e.model_copy(update={"name": entry_name(day, i, names, lang)}) for i, e in enumerate(day.entries)
+                ]
+            }
+        )
+        for day in result.days
+    ]
+    return result.model_copy(update={"days": days, "trip_name": trip_title(result.trip_name, lang)})
+
+
+def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
+    """The plan as data (JSON, the result as the planner made it) and as a calendar in ``lang`` (ICS)."""
     from core.itinerary.ics import itinerary_to_ics
 
-    stem = file_stem(result)
+    worded = worded_result(result, names, lang)
+    stem = file_stem(worded)
     c1, c2 = st.columns(2)
     c1.download_button(
         t("itinerary.download.json", lang),
@@ -260,7 +300,7 @@ def render_downloads(result: ItineraryResult, lang: str) -> None:
     )
     c2.download_button(
         t("itinerary.download.ics", lang),
-        data=itinerary_to_ics(result),
+        data=itinerary_to_ics(worded, describe=lambda entry: ics_description(entry, lang)),
         file_name=f"{stem}.ics",
         mime="text/calendar",
         key="it_dl_ics",

@@ -319,5 +319,5 @@ else:
 
 # --- export and details --------------------------------------------------------------------------
 st.markdown("##### " + t("itinerary.page.export", lang))
-panels.render_downloads(result, lang)
+panels.render_downloads(result, names, lang)
 panels.render_details(result, unknown_warnings, lang)

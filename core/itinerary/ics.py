@@ -9,6 +9,7 @@ The calendar is built from the result only; nothing is recomputed.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -128,8 +129,10 @@ def itinerary_to_ics(
     include_travel: bool = False,
     calendar_name: str | None = None,
     generated_at: datetime | None = None,
+    describe: Callable[[TimelineEntry], str] | None = None,
 ) -> str:
-    """The itinerary as an iCalendar document (CRLF line ends, folded, escaped)."""
+    """The itinerary as an iCalendar document (CRLF line ends, folded, escaped). ``describe`` words an event's
+    description for people (a face passes one in the reader's language; default: the facts in English)."""
     zone = ZoneInfo(result.timezone)
     stamp = _utc(generated_at or datetime.now(UTC))
     lines = [
@@ -167,7 +170,7 @@ def itinerary_to_ics(
                 lines.append(f"LOCATION:{escape_text(entry.name)}")
             if entry.lat is not None and entry.lon is not None and entry.kind != "travel":
                 lines.append(f"GEO:{entry.lat:.6f};{entry.lon:.6f}")
-            description = _describe(entry)
+            description = (describe or _describe)(entry)
             if description:
                 lines.append(f"DESCRIPTION:{escape_text(description)}")
             lines += [f"CATEGORIES:{entry.kind.upper()}", "TRANSP:OPAQUE", "END:VEVENT"]

@@ -382,3 +382,27 @@ def test_an_impossible_lock_is_refused_with_the_reason_and_the_plan_stays(leafle
     assert [e.value for e in at.error] == [
         f"Locking {museum.name_en} to day 1 is not possible: closed on day 1 (Mon). The plan is unchanged."
     ]
+
+
+def test_the_calendar_file_is_worded_in_the_chosen_language(project_root):
+    """The ICS export (no widgets): events named and described in Chinese, then in English, from the same plan."""
+    from components.itinerary_panels import ics_description, worded_result
+    from components.itinerary_words import names_of
+    from core.itinerary.edits import itinerary_from_json
+    from core.itinerary.ics import itinerary_to_ics
+
+    trip = json.loads((project_root / "data" / "trips" / "shanghai_family_day.json").read_text(encoding="utf-8"))
+    result = itinerary_from_json(trip)
+    names = names_of(result.request)
+    visits = [e for d in result.days for e in d.entries if e.kind == "visit" and not e.continues_visit]
+    for lang, head, must in (("zh", "浦东亲子一日游", "优先级：必去"), ("en", "Pudong family day", "Priority: must")):
+        worded = worded_result(result, names, lang)
+        text = itinerary_to_ics(worded, describe=lambda e, lang=lang: ics_description(e, lang)).replace("\r\n ", "")
+        assert f"X-WR-CALNAME:{head}" in text and f"DESCRIPTION:{must}" in text
+        for e in visits:
+            assert f"SUMMARY:{pack_names(result, lang)[e.key]}" in text
+        descriptions = [line[12:] for line in text.split("\r\n") if line.startswith("DESCRIPTION:")]
+        if lang == "zh":
+            assert all(CJK.search(d) and not LATIN_WORD.search(d) for d in descriptions), descriptions
+        else:
+            assert not any(CJK.search(d) for d in descriptions), descriptions

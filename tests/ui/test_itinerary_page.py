@@ -11,6 +11,7 @@ bad input; the JSON and ICS downloads.
 from __future__ import annotations
 
 import json
+import re
 from datetime import time
 
 import pytest
@@ -379,6 +380,13 @@ def test_json_and_ics_downloads(it_app, monkeypatch):
     assert text.rstrip().endswith("END:VCALENDAR")
     expected = sum(1 for d in result.days for e in d.entries if e.kind in {"visit", "lunch"})
     assert text.count("BEGIN:VEVENT") == expected
+    # the calendar is worded in the page's language: the places' English names, descriptions in English
+    unfolded = text.replace("\r\n ", "")
+    names = english(result)
+    for e in (e for d in result.days for e in d.entries if e.kind == "visit"):
+        assert f"SUMMARY:{names[e.key]}" in unfolded
+    assert "X-WR-CALNAME:Pudong family day" in unfolded and "DESCRIPTION:Priority: must" in unfolded
+    assert not re.search(r"[\u4e00-\u9fff]", unfolded)
 
     raw, json_name = content("it_dl_json")
     assert json_name.endswith(".json")
