@@ -20,6 +20,7 @@ from branca.element import MacroElement, Template
 from core.config import get_settings
 from core.errors import OmniError
 from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
+from core.i18n import normalize_lang, t
 from core.packs.loader import RegionPack, load_region
 
 STYLE = {
@@ -119,16 +120,32 @@ def district_centres(pack: RegionPack, *, minimum: int = 3) -> list[tuple[str, f
     ]
 
 
+def _session_lang() -> str:
+    """The dashboard's language (components/language.py keeps it in ``ui_lang``); English outside a page run."""
+    import streamlit as st
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx(suppress_warning=True) is None:  # no page run: a map built by a test or a script
+        return "en"
+    return normalize_lang(st.session_state.get("ui_lang")) or "en"
+
+
 def add_background(
-    m: folium.Map, region: str | None, *, bounds: tuple[float, float, float, float] | None = None
+    m: folium.Map,
+    region: str | None,
+    *,
+    bounds: tuple[float, float, float, float] | None = None,
+    lang: str | None = None,
 ) -> str:
     """Draw the offline background for ``region`` under whatever the map shows; returns which kind was drawn
-    (``streets``, ``outline`` or ``none``). ``bounds`` (west, south, east, north) limits the streets sent."""
+    (``streets``, ``outline`` or ``none``). ``bounds`` (west, south, east, north) limits the streets sent. The
+    layer names and the map's note are in ``lang`` (default: the dashboard's language)."""
+    lang = lang or _session_lang()
     pack = _pack(region)
     kind = "none"
     if pack is not None and (path := pack.basemap_path) is not None:
         shown = clip(_features(str(path)), _pad(bounds) if bounds else None)
-        group = folium.FeatureGroup(name="Streets 街道 (OpenStreetMap)", show=True, control=True)
+        group = folium.FeatureGroup(name=t("common.map.streets", lang), show=True, control=True)
         folium.GeoJson(
             {"type": "FeatureCollection", "features": shown},
             style_function=lambda f: STYLE.get(f["properties"].get("class", ""), STYLE["path"]),
@@ -142,7 +159,8 @@ def add_background(
         )
         kind = "streets"
     elif pack is not None:
-        group = folium.FeatureGroup(name=f"{pack.display_name.get('en', pack.name)}: coverage 覆盖范围", show=True)
+        shown_name = pack.display_name.get(lang, pack.name)
+        group = folium.FeatureGroup(name=t("common.map.coverage", lang, pack=shown_name), show=True)
         west, south, east, north = pack.bbox
         folium.Rectangle(
             [[south, west], [north, east]],
@@ -165,10 +183,9 @@ def add_background(
         kind = "outline"
     if pack is not None:
         licence = pack.licence.split(" (")[0]  # "CC0-1.0 (public-domain ...)" -> "CC0-1.0"
+        shown_name = pack.display_name.get(lang, pack.name)
         note = (
-            pack.attribution
-            if kind == "streets"
-            else f"{pack.display_name.get('en', pack.name)} pack, {licence} · lines are straight estimates 直线估算"
+            pack.attribution if kind == "streets" else t("common.map.pack_note", lang, pack=shown_name, licence=licence)
         )
         _Attribution(html.escape(note)).add_to(m)
     return kind
@@ -200,7 +217,7 @@ def finish_map(m: folium.Map, provider: str | None = None) -> str:
     folium.TileLayer(
         tiles=url,
         attr=html.escape(attribution),
-        name="Online map tiles 在线底图",
+        name=t("common.map.online_tiles", _session_lang()),
         overlay=datum == "WGS84",  # AMap's tiles are the base the shifted overlays sit on
         control=True,
         show=datum == "GCJ02",

@@ -1,6 +1,7 @@
 """The half-day plans as cards side by side: the intro sentence, score and feasibility, the score breakdown chart,
 the steps as a timeline (with a reservation flow per bookable step), the risks, the map and "Choose this plan";
-plus the weight sliders that re-rank the cards from state (no re-planning)."""
+plus the weight sliders that re-rank the cards from state (no re-planning). Words in the page's language (``lang``),
+place names too, with the other language's name in a tooltip."""
 
 from __future__ import annotations
 
@@ -13,10 +14,22 @@ from components import halfday_text as text
 from components import halfday_words as w
 from components.halfday_map import render_plan_map
 from components.halfday_state import CHOSEN, WEIGHT, reset_weights
-from components.reservations import offer_for, reserve_controls, say, service_for
+from components.reservations import note_words, offer_for, reserve_controls, service_for
 from core.errors import OmniError
-from core.halfday.models import DIMENSIONS, HalfDayResult, Plan, ScoreWeights
+from core.halfday.models import DIMENSIONS, HalfDayResult, OriginPoint, Plan, ScoreWeights
 from core.halfday.service import HalfDayPlanner
+from core.i18n import t
+
+
+def origin_name(planner: HalfDayPlanner, origin: OriginPoint, lang: str) -> tuple[str, str]:
+    """(shown, other): the start place in ``lang`` when it is one of the pack's places (the other language for the
+    tooltip), else the name the geocoder gave."""
+    for place in planner.provider.region.places:
+        if origin.name in (place.name_zh, place.name_en):
+            shown = place.name_en if lang == "en" and place.name_en else place.name_zh
+            other = place.name_zh if lang == "en" else place.name_en
+            return shown, other if other and other != shown else ""
+    return origin.name, ""
 
 
 def score_frame(plan: Plan, weights: ScoreWeights, lang: str) -> pd.DataFrame:
@@ -39,18 +52,17 @@ def score_frame(plan: Plan, weights: ScoreWeights, lang: str) -> pd.DataFrame:
 def score_chart(plan: Plan, weights: ScoreWeights, lang: str) -> alt.Chart:
     data = score_frame(plan, weights, lang)
     order = list(data["dimension"])
-    title = ("得分", "score") if lang == "zh" else ("score", "score")
     return (
         alt.Chart(data)
         .mark_bar(color="#1f77b4")
         .encode(
-            x=alt.X("score:Q", title=title[0], scale=alt.Scale(domain=[0, 100])),
+            x=alt.X("score:Q", title=t("halfday.chart.score", lang), scale=alt.Scale(domain=[0, 100])),
             y=alt.Y("dimension:N", title=None, sort=order, axis=alt.Axis(labelOverlap=False, labelLimit=120)),
             tooltip=[
-                alt.Tooltip("dimension:N", title="维度" if lang == "zh" else "dimension"),
-                alt.Tooltip("meaning:N", title="含义" if lang == "zh" else "meaning"),
-                alt.Tooltip("score:Q", title="得分" if lang == "zh" else "score"),
-                alt.Tooltip("weight:Q", title="权重 %" if lang == "zh" else "weight %"),
+                alt.Tooltip("dimension:N", title=t("halfday.chart.dimension", lang)),
+                alt.Tooltip("meaning:N", title=t("halfday.chart.meaning", lang)),
+                alt.Tooltip("score:Q", title=t("halfday.chart.score", lang)),
+                alt.Tooltip("weight:Q", title=t("halfday.chart.weight", lang)),
             ],
         )
         .properties(height=alt.Step(24))
@@ -62,21 +74,21 @@ def render_weights(lang: str) -> ScoreWeights:
     from components.halfday_state import weights
 
     with st.container(border=True, key="hd_weights_box"):
-        st.markdown("**Weights / 权重** — " + ("拖动即可重新排序,无需重新规划" if lang == "zh" else "re-rank at once"))
+        st.markdown(t("halfday.weights.title", lang))
         cols = st.columns(len(DIMENSIONS) + 1, vertical_alignment="bottom")
         for col, d in zip(cols, DIMENSIONS, strict=False):
             col.slider(
-                w.bilingual(w.DIMENSIONS, d),
+                w.word(w.DIMENSIONS, d, lang),
                 0.0,
                 1.0,
                 step=0.05,
                 key=WEIGHT.format(d),
-                help=w.bilingual(w.DIMENSION_HELP, d),
+                help=w.word(w.DIMENSION_HELP, d, lang),
             )
-        cols[-1].button("Defaults / 默认", key="hd_weights_reset", on_click=reset_weights)
+        cols[-1].button(t("halfday.weights.reset", lang), key="hd_weights_reset", on_click=reset_weights)
         chosen = weights()
         if chosen is None:
-            st.warning("All weights are zero: the default weights are used. / 权重全为 0,已使用默认权重。")
+            st.warning(t("halfday.weights.all_zero", lang))
             return ScoreWeights()
         return chosen
 
@@ -93,8 +105,10 @@ def _step_block(
 ) -> None:
     step = plan.steps[index]
     meal = " :material/restaurant:" if step.kind == "meal" else ""
+    other = text.other_name(step, lang)
     st.markdown(
-        f"**{index + 1}. {text.clock(step.start)}–{text.clock(step.end)}** · {text.place_name(step, lang)}{meal}"
+        f"**{index + 1}. {text.clock(step.start)}–{text.clock(step.end)}** · {text.place_name(step, lang)}{meal}",
+        help=t("halfday.step.other_name", lang, name=other) if other else None,
     )
     lines = [text.why_line(step, lang)]
     for line in (text.travel_line(step, lang), text.queue_line(step, plan.risks, lang), text.price_line(step, lang)):
@@ -104,7 +118,7 @@ def _step_block(
     if not step.bookable:
         return
     if stale:
-        st.caption("Plan again to reserve. / 重新规划后可预订。")
+        st.caption(t("halfday.card.plan_again_to_reserve", lang))
         return
     key = f"hd_{plan.plan_id}_{index}"
     try:
@@ -118,9 +132,10 @@ def _step_block(
         return
     state = st.session_state
     active = any(state.get(f"{key}_{name}") is not None for name in ("dry", "error", "receipt"))
-    with st.expander(f"Reserve / 预订 · {text.place_name(step, lang)}", expanded=active, icon=":material/event:"):
-        if offer.note is not None:
-            st.caption(say(offer.note))
+    label = t("halfday.card.reserve", lang, place=text.place_name(step, lang))
+    with st.expander(label, expanded=active, icon=":material/event:"):
+        if offer.moved_from is not None:
+            st.caption(note_words(offer, lang))
         reserve_controls(
             step.place_id,
             default_date=offer.default_date,
@@ -141,21 +156,21 @@ def render_card(
     user: str,
     provider_name: str,
     stale: bool,
+    lang: str,
 ) -> None:
-    lang = result.goal.language
     with st.container(border=True, key=f"hd_card_{plan.plan_id}"):
-        st.markdown(f"#### Option {rank} / 方案 {rank}")
+        st.markdown("#### " + t("halfday.card.option", lang, n=rank))
         st.markdown(text.intro(plan, lang))
         total = plan.total if plan.total is not None else (plan.score.total(weights) if plan.score else 0.0)
         m1, m2 = st.columns(2)
-        m1.metric("Score / 综合得分", text.score_words(total, lang))
-        m2.metric("Feasibility / 可行度", text.percent(plan.feasibility))
+        m1.metric(t("halfday.card.score", lang), text.score_words(total, lang))
+        m2.metric(t("halfday.card.feasibility", lang), text.percent(plan.feasibility))
         st.caption(text.feasibility_words(plan.feasibility, lang))
         st.altair_chart(score_chart(plan, weights, lang), key=f"hd_chart_{plan.plan_id}", width="stretch")
         for i in range(len(plan.steps)):
             _step_block(planner, result, plan, i, user=user, lang=lang, stale=stale)
         if plan.risks:
-            st.markdown("**Risks / 风险提示**")
+            st.markdown(t("halfday.card.risks", lang))
             for risk in plan.risks:
                 mark = "⚠" if risk.severity == "warning" else "ℹ"
                 st.markdown(f"{mark} {text.risk_sentence(risk, plan, lang)}")
@@ -168,9 +183,9 @@ def render_card(
             key=f"hd_map_{plan.plan_id}",
         )
         if st.session_state.get(CHOSEN) == plan.plan_id:
-            st.success("已选定,并记入你的偏好。" if lang == "zh" else "Chosen and remembered for next time.")
+            st.success(t("halfday.card.chosen", lang))
         elif st.button(
-            "Choose this plan / 选这个方案",
+            t("halfday.card.choose", lang),
             key=f"hd_choose_{plan.plan_id}",
             type="primary",
             icon=":material/check:",
@@ -180,7 +195,7 @@ def render_card(
             try:
                 planner.remember_plan(user, result, plan.plan_id)
             except OmniError as exc:
-                st.warning(w.word(w.ERRORS, exc.code, lang, fallback=w.pick(w.ERRORS["OMNI_ERROR"], lang)))
+                st.warning(w.word(w.ERRORS, exc.code, lang, fallback=w.word(w.ERRORS, "OMNI_ERROR", lang)))
             except SQLAlchemyError:
                 st.warning(w.word(w.ERRORS, "DATABASE_UNREACHABLE", lang))
             else:
@@ -197,8 +212,11 @@ def render_plans(
     user: str,
     provider_name: str,
     stale: bool,
+    lang: str,
 ) -> None:
     cols = st.columns(len(ranked))
     for rank, (col, plan) in enumerate(zip(cols, ranked, strict=True), start=1):
         with col:
-            render_card(planner, result, plan, rank, weights, user=user, provider_name=provider_name, stale=stale)
+            render_card(
+                planner, result, plan, rank, weights, user=user, provider_name=provider_name, stale=stale, lang=lang
+            )

@@ -1,5 +1,6 @@
 """A half-day plan on an offline folium map: the start (S) when one was given, the steps numbered in visiting order,
-and the order as straight lines between them (travel minutes come from the plan, not from the line drawn).
+and the order as straight lines between them (travel minutes come from the plan, not from the line drawn). Names
+and notes in ``lang``; each pin's tooltip gives the place's name in the other language too.
 
 ``build_plan_map`` is pure (unit-testable); ``render_plan_map`` hands it to ``st_folium``. Like the other pages'
 maps it needs no network: local Leaflet, the pack's own background (components/basemap.py).
@@ -15,6 +16,7 @@ from components import halfday_text as text
 from components.basemap import add_background, finish_map
 from components.maps import offline_map
 from core.halfday.models import OriginPoint, Plan
+from core.i18n import t
 
 ROUTE_COLOUR = "#d62728"
 STEP_COLOURS = {"activity": "#1f77b4", "meal": "#ff7f0e"}
@@ -50,12 +52,12 @@ def build_plan_map(
     m = offline_map(
         [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=13, base_url_path=base_url_path
     )
-    add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)))
+    add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
     if len(line) >= 2:
-        tip = "按到访顺序连线(直线,非实际道路)" if lang == "zh" else "In visiting order (straight lines, not the roads)"
+        tip = t("halfday.map.line", lang)
         folium.PolyLine(line, color=ROUTE_COLOUR, weight=4, opacity=0.85, dash_array="6 6", tooltip=tip).add_to(m)
     if origin is not None:
-        start = "出发地" if lang == "zh" else "Start"
+        start = t("halfday.map.start", lang)
         folium.Marker(
             [origin.lat, origin.lon],
             icon=_pin("S", START_COLOUR),
@@ -63,10 +65,13 @@ def build_plan_map(
         ).add_to(m)
     for n, step in enumerate(plan.steps, start=1):
         name = html.escape(text.place_name(step, lang))
+        other = html.escape(text.other_name(step, lang))
         folium.Marker(
             [step.lat, step.lon],
             icon=_pin(str(n), STEP_COLOURS.get(step.kind, ROUTE_COLOUR)),
-            tooltip=f"<b>{n} · {name}</b><br>{text.clock(step.start)}–{text.clock(step.end)}",
+            tooltip=f"<b>{n} · {name}</b>"
+            + (f"<br>{other}" if other else "")
+            + f"<br>{text.clock(step.start)}–{text.clock(step.end)}",
         ).add_to(m)
     if len(line) >= 2:
         m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(24, 24))

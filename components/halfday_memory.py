@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from components import halfday_words as w
+from components.language import t
 from core.errors import OmniError
 from core.halfday.goal_models import DIET_CODES, MOBILITY_CODES
 from core.halfday.models import FamilyProfile, Memory
@@ -54,19 +55,18 @@ def _forget(planner: HalfDayPlanner, user: str) -> None:
     try:
         n = planner.memory.reset(user)
     except SQLAlchemyError:
-        st.session_state[NOTICE] = "The memory cannot be reached right now. / 记忆暂时无法访问。"
+        st.session_state[NOTICE] = t("halfday.memory.unreachable")
         return
     for key in (*FAMILY_KEYS, LOADED):
         st.session_state.pop(key, None)
-    st.session_state[NOTICE] = f"Forgotten: {n} events and the family profile / 已清除 {n} 条记录和家庭档案"
+    st.session_state[NOTICE] = t("halfday.memory.forgotten", n=n)
 
 
 def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> None:
-    zh = lang == "zh"
     try:
         memory = planner.memory.get(user)
     except OmniError as exc:
-        st.warning(w.word(w.ERRORS, exc.code, lang, fallback=w.pick(w.ERRORS["OMNI_ERROR"], lang)))
+        st.warning(w.word(w.ERRORS, exc.code, lang, fallback=w.word(w.ERRORS, "OMNI_ERROR", lang)))
         return
     except SQLAlchemyError:  # an unreachable database must not take the page down
         st.warning(w.word(w.ERRORS, "DATABASE_UNREACHABLE", lang))
@@ -76,19 +76,18 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
     if notice := st.session_state.pop(NOTICE, None):
         st.success(notice)
 
-    st.markdown("**What I learned / 学到的偏好**")
+    st.markdown(t("halfday.memory.learned", lang))
     likes = sorted(((t, v) for t, v in memory.preferences.items() if v > 0), key=lambda tv: -tv[1])
     dislikes = sorted(((t, v) for t, v in memory.preferences.items() if v < 0), key=lambda tv: tv[1])
     if not likes and not dislikes:
-        st.caption(
-            "还没有学到什么:选择一套方案后我会记住。" if zh else "Nothing yet: choose a plan and I will remember."
-        )
+        st.caption(t("halfday.memory.nothing_yet", lang))
+    sep = t("halfday.list.separator", lang)
     if likes:
-        label = "喜欢" if zh else "Likes"
-        st.markdown(f"{label}: " + ", ".join(f"{affinity_words(t, lang)} (+{v:.2f})" for t, v in likes[:10]))
+        items = sep.join(f"{affinity_words(tag, lang)} (+{v:.2f})" for tag, v in likes[:10])
+        st.markdown(t("halfday.memory.likes", lang, items=items))
     if dislikes:
-        label = "不太喜欢" if zh else "Less keen on"
-        st.markdown(f"{label}: " + ", ".join(f"{affinity_words(t, lang)} ({v:.2f})" for t, v in dislikes[:10]))
+        items = sep.join(f"{affinity_words(tag, lang)} ({v:.2f})" for tag, v in dislikes[:10])
+        st.markdown(t("halfday.memory.dislikes", lang, items=items))
     pack = planner.provider.region
 
     def names(ids: list[str]) -> str:
@@ -97,26 +96,32 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
             place = pack.place_by_id(pid)
             if place is not None:
                 out.append(place.name_en if lang == "en" and place.name_en else place.name_zh)
-        return ", ".join(out)
+        return sep.join(out)
 
     if visited := names(memory.visited[:10]):
-        st.caption(("去过(选定的方案):" if zh else "Visited in chosen plans: ") + visited)
+        st.caption(t("halfday.memory.visited", lang, places=visited))
     if disliked := names(memory.disliked[:10]):
-        st.caption(("不再推荐:" if zh else "Not suggested again: ") + disliked)
-    st.caption(f"{memory.events} 条记录" if zh else f"Learned from {memory.events} events")
+        st.caption(t("halfday.memory.disliked", lang, places=disliked))
+    st.caption(t("halfday.memory.events", lang, n=memory.events))
 
-    st.markdown("**Family profile / 家庭档案**")
+    st.markdown(t("halfday.memory.family", lang))
     c1, c2, c3 = st.columns(3)
-    c1.number_input("Adults / 成人", 0, 30, key="hd_fam_adults", help="0: not set / 0 表示未填写")
-    c2.text_input("Children's birth years / 孩子出生年份", key="hd_fam_children", placeholder="2019, 2021")
-    c3.number_input("Seniors / 老人", 0, 30, key="hd_fam_seniors")
-    d1, d2 = st.columns(2)
-    d1.multiselect("Diet / 饮食", list(DIET_CODES), key="hd_fam_diet", format_func=lambda c: w.bilingual(w.DIET, c))
-    d2.multiselect(
-        "Mobility / 出行", list(MOBILITY_CODES), key="hd_fam_mobility", format_func=lambda c: w.bilingual(w.MOBILITY, c)
+    c1.number_input(
+        t("halfday.memory.adults", lang), 0, 30, key="hd_fam_adults", help=t("halfday.memory.adults_help", lang)
     )
+    c2.text_input(t("halfday.memory.children", lang), key="hd_fam_children", placeholder="2019, 2021")
+    c3.number_input(t("halfday.memory.seniors", lang), 0, 30, key="hd_fam_seniors")
+    d1, d2 = st.columns(2)
+    d1.multiselect(
+        t("halfday.memory.diet", lang), list(DIET_CODES), key="hd_fam_diet",
+        format_func=lambda c: w.word(w.DIET, c, lang),
+    )  # fmt: skip
+    d2.multiselect(
+        t("halfday.memory.mobility", lang), list(MOBILITY_CODES), key="hd_fam_mobility",
+        format_func=lambda c: w.word(w.MOBILITY, c, lang),
+    )  # fmt: skip
     s1, s2 = st.columns(2)
-    if s1.button("Save the profile / 保存档案", key="hd_fam_save", icon=":material/save:"):
+    if s1.button(t("halfday.memory.save", lang), key="hd_fam_save", icon=":material/save:"):
         state = st.session_state
         try:
             adults = int(state["hd_fam_adults"]) or None
@@ -130,20 +135,17 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
             if family.seniors and (family.adults or 0) < family.seniors:
                 raise ValueError("seniors")
         except (ValueError, ValidationError):
-            st.error(
-                "Birth years are years of the last 18 years (e.g. 2019, 2021); seniors count among the adults. / "
-                "出生年份须为近 18 年内的年份(如 2019, 2021);老人计入成人人数。"
-            )
+            st.error(t("halfday.memory.bad_years", lang))
         else:
             try:
                 planner.memory.set_family(user, family)
             except SQLAlchemyError:
-                st.error("The memory cannot be reached right now. / 记忆暂时无法访问。")
+                st.error(t("halfday.memory.unreachable", lang))
                 return
-            st.session_state[NOTICE] = "Saved the family profile / 家庭档案已保存"
+            st.session_state[NOTICE] = t("halfday.memory.saved", lang)
             st.session_state.pop(LOADED, None)
             st.rerun()
     s2.button(
-        "Reset the memory / 清除记忆", key="hd_memory_reset", icon=":material/delete:", on_click=_forget,
+        t("halfday.memory.reset", lang), key="hd_memory_reset", icon=":material/delete:", on_click=_forget,
         args=(planner, user),
     )  # fmt: skip

@@ -10,9 +10,9 @@ import streamlit as st
 from pydantic import ValidationError
 
 from components import halfday_text as text
-from components import halfday_words as words
 from components.frame import active_provider
 from components.identity import dashboard_user
+from components.language import current_lang, t
 from core.config import get_settings
 from core.geo.composite import MapServices
 from core.halfday.models import DEFAULT_WEIGHTS, DIMENSIONS, HalfDayEvent, HalfDayRequest, HalfDayResult, ScoreWeights
@@ -20,18 +20,19 @@ from core.halfday.service import HalfDayPlanner
 
 GOAL = "hd_goal"  # the goal box
 ORIGIN = "hd_origin"  # the optional start place
-RUN = "hd_run"  # the last run: goal, origin, region, events, done (dict), lang
+RUN = "hd_run"  # the last run: goal, origin, region, events, done (dict), lang (the goal's language)
 RESULT = "hd_result"  # the HalfDayResult of the last run that ended with plans
 PENDING = "hd_pending"  # a quick choice or Retry asked for a run on this script run
 GOAL_ERROR = "hd_goal_error"  # why the goal box could not be planned (words)
 CHOSEN = "hd_chosen"  # plan id recorded with "Choose this plan"
 WEIGHT = "hd_w_{}"  # one slider per dimension
 
+#: example goals (button key, catalog key), written in the page's language
 EXAMPLES: tuple[tuple[str, str], ...] = (
-    ("hd_example_kids", "明天下午带6岁的孩子去博物馆,再吃点本帮菜"),
-    ("hd_example_rain", "周六下午下雨,两个人想去室内看看展,预算每人200"),
-    ("hd_example_en", "Tomorrow afternoon, two adults, a museum and local food"),
-    ("hd_example_vague", "想找个安静的地方喝咖啡"),
+    ("hd_example_kids", "halfday.example.kids"),
+    ("hd_example_rain", "halfday.example.rain"),
+    ("hd_example_pair", "halfday.example.pair"),
+    ("hd_example_vague", "halfday.example.vague"),
 )
 
 
@@ -59,8 +60,9 @@ def planner_for(region: str | None = None) -> HalfDayPlanner:
 
 
 # ---- callbacks ----------------------------------------------------------------------------------------------
-def fill_example(goal: str) -> None:
-    st.session_state[GOAL] = goal
+def fill_example(key: str) -> None:
+    """An example's goal, in the page's language."""
+    st.session_state[GOAL] = t(key)
 
 
 def choose_time(choice: str) -> None:
@@ -97,9 +99,8 @@ def request_from_state() -> HalfDayRequest | None:
     """The request of the goal box; on bad input the words go to ``GOAL_ERROR`` and None comes back."""
     state = st.session_state
     goal = str(state.get(GOAL, "")).strip()
-    lang = text.guess_language(goal)
     if not goal:
-        state[GOAL_ERROR] = "Write what you would like to do first. / 请先写下你想做什么。"
+        state[GOAL_ERROR] = t("halfday.goal_error.empty")
         return None
     try:
         return HalfDayRequest(
@@ -111,11 +112,8 @@ def request_from_state() -> HalfDayRequest | None:
         )
     except ValidationError as exc:
         fields = {str(e["loc"][0]) for e in exc.errors() if e.get("loc")}
-        if "origin" in fields:
-            msg = ("出发地太长了(最多 300 字)。", "The start place is too long (300 characters at most).")
-        else:
-            msg = ("目标太长或含有无法使用的字符,请改短一些。", "The goal is too long or has unusable characters.")
-        state[GOAL_ERROR] = words.pick(msg, lang)
+        key = "halfday.goal_error.origin_too_long" if "origin" in fields else "halfday.goal_error.goal_invalid"
+        state[GOAL_ERROR] = t(key)
         return None
 
 
@@ -123,28 +121,28 @@ def run_plan(request: HalfDayRequest) -> dict[str, Any]:
     """Consume the planner's events, showing each stage as it happens; keep the run (and the result) in state."""
     state = st.session_state
     planner = planner_for()
-    lang = text.guess_language(request.goal)
+    lang = current_lang()  # the page's language: the log and the plans are worded in it, whatever the goal's
+    goal_lang = text.guess_language(request.goal)
     events: list[HalfDayEvent] = []
-    label = "Planning / 规划中"
+    label = t("halfday.run.planning", lang)
     with st.status(f"{label}…", expanded=True) as box:
-        bar = st.progress(0.0, text=words.bilingual(words.STAGES, "started"))
+        bar = st.progress(0.0, text=text.stage_name("started", lang))
         for event in planner.events(request):
             events.append(event)
             if event.type == "intent" and event.data.get("goal"):
-                lang = str(event.data["goal"].get("language") or lang)
+                goal_lang = str(event.data["goal"].get("language") or goal_lang)
             line = text.event_line(event, lang)
             if line:
                 st.markdown(line)
             if event.type == "status":
                 stage = int(event.data.get("stage", 0))
-                name = words.bilingual(words.STAGES, str(event.data.get("name", "")))
+                name = text.stage_name(str(event.data.get("name", "")), lang)
                 bar.progress(min(stage / text.STAGE_COUNT, 1.0), text=f"{stage}/{text.STAGE_COUNT} · {name}")
                 box.update(label=f"{label} · {name}")
         done = events[-1].data if events and events[-1].type == "done" else {"type": "error", "error": {}}
         kind = done.get("type")
-        final = {"plans": "Plans ready / 规划完成", "clarify": "A question first / 需要补充信息"}
         box.update(
-            label=final.get(str(kind), "Planning stopped / 规划停止"),
+            label=text.done_label(kind, lang),
             state="error" if kind == "error" else "complete",
             expanded=False,
         )
@@ -154,7 +152,7 @@ def run_plan(request: HalfDayRequest) -> dict[str, Any]:
         "region": request.region,
         "events": events,
         "done": done,
-        "lang": lang,
+        "lang": goal_lang,
         "live": True,
     }
     state[RUN] = run
@@ -171,12 +169,13 @@ def render_stage_log(run: dict[str, Any]) -> None:
     if run.get("live"):
         run["live"] = False  # drawn live on this script run
         return
+    lang = current_lang()
     kind = run["done"].get("type")
-    label = {"plans": "How it was planned / 规划过程", "clarify": "A question first / 需要补充信息"}
+    label = t("halfday.run.how", lang) if kind == "plans" else text.done_label(kind, lang)
     state = "error" if kind == "error" else "complete"
-    with st.status(label.get(str(kind), "Planning stopped / 规划停止"), expanded=False, state=state):
+    with st.status(label, expanded=False, state=state):
         for event in run["events"]:
-            line = text.event_line(event, run["lang"])
+            line = text.event_line(event, lang)
             if line:
                 st.markdown(line)
 

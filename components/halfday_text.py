@@ -1,8 +1,9 @@
-"""Sentences of the half-day page, built from the core's codes and facts with the words of halfday_words.py.
+"""Sentences of the half-day page, built from the core's codes and facts with the catalog's words (halfday.po).
 
 Pure functions (no Streamlit): a plan's one-sentence intro, a step's lines, risks, feasibility, the parsed goal,
-the stage log's lines, the clarification and the error sentence. ``lang`` is "zh" or "en": the goal's language
-(``result.goal.language``), or a guess from the goal text before the goal is parsed.
+the stage log's lines, the clarification and the error sentence. ``lang`` is "zh" or "en": the page's language
+(components.language.current_lang), whatever language the goal was written in. Place names follow it where the
+pack has them (``name_en`` / ``name_zh``); the other name is for a tooltip (``other_name``).
 """
 
 from __future__ import annotations
@@ -14,63 +15,63 @@ from typing import Any
 from components import halfday_words as w
 from core.halfday.goal_models import DecomposedGoal
 from core.halfday.models import HalfDayEvent, Plan, PlanStep, Risk
+from core.i18n import t
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
-WEEKDAYS_ZH = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
 STAGE_COUNT = 7
+WEEKDAYS = ("common.weekday.mon", "common.weekday.tue", "common.weekday.wed", "common.weekday.thu",
+            "common.weekday.fri", "common.weekday.sat", "common.weekday.sun")  # fmt: skip
+MONTHS = ("common.month.jan", "common.month.feb", "common.month.mar", "common.month.apr", "common.month.may",
+          "common.month.jun", "common.month.jul", "common.month.aug", "common.month.sep", "common.month.oct",
+          "common.month.nov", "common.month.dec")  # fmt: skip
 
 
 def guess_language(text: str) -> str:
-    """The goal's language before stage 1 has read it: Chinese when it has Chinese characters."""
+    """The language a goal is written in: Chinese when it has Chinese characters."""
     return "zh" if _CJK.search(text or "") else "en"
 
 
 def day_label(d: date, lang: str) -> str:
-    if lang == "zh":
-        return f"{d.month}月{d.day}日 {WEEKDAYS_ZH[d.weekday()]}"
-    return d.strftime("%a %d %b").replace(" 0", " ")
+    return t("halfday.day", lang, month=t(MONTHS[d.month - 1], lang), day=d.day, weekday=t(WEEKDAYS[d.weekday()], lang))
 
 
-def clock(t: time) -> str:
-    return t.strftime("%H:%M")
+def clock(value: time) -> str:
+    return value.strftime("%H:%M")
 
 
 def place_name(step: PlanStep, lang: str) -> str:
-    """The step's place in the page's language (the Chinese name when the pack has no English one)."""
+    """The step's place in ``lang`` (the Chinese name when the pack has no English one)."""
     return step.name_en if lang == "en" and step.name_en else step.name_zh
 
 
-def _join(items: list[str], lang: str) -> str:
-    if lang == "zh":
-        return "、".join(items)
+def other_name(step: PlanStep, lang: str) -> str:
+    """The step's name in the other language, for a tooltip ("" when it is the same or missing)."""
+    other = step.name_zh if lang == "en" else step.name_en
+    return other if other and other != place_name(step, lang) else ""
+
+
+def join(items: list[str], lang: str) -> str:
+    """``a、b、c`` / ``a, b and c``."""
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return t("halfday.list.separator", lang).join(items[:-1]) + t("halfday.list.last", lang) + items[-1]
 
 
 def intro(plan: Plan, lang: str) -> str:
     """One sentence: what the plan is about (its theme codes: the wishes it meets, else its kinds of places) and
     its stops in order."""
-    wishes = [w.theme(c, lang) for c in plan.theme if not c.startswith("category:")]
-    kinds = [w.theme(c, lang) for c in plan.theme if c.startswith("category:")]
-    names = [place_name(s, lang) for s in plan.steps]
-    travel = plan.travel_minutes
-    if lang == "zh":
-        themes = list(dict.fromkeys(wishes or kinds))[:3]
-        about = f"以{_join(themes, lang)}为主的半日" if themes else "半日安排"
-        return f"{about}:{' → '.join(names)},共 {len(names)} 站,路上约 {travel} 分钟。"
+    wishes = list(dict.fromkeys(w.theme(c, lang) for c in plan.theme if not c.startswith("category:")))
+    kinds = [c.split(":", 1)[1] for c in plan.theme if c.startswith("category:")]
     if wishes:
-        about = f"A half day of {_join(list(dict.fromkeys(wishes))[:3], lang)}"
+        about = t("halfday.intro.wishes", lang, themes=join(wishes[:3], lang))
     elif kinds:
-        about = "A half day with " + _join([f"{_article(k)} {k}" for k in dict.fromkeys(kinds)][:3], lang)
+        with_kinds = [w.word(w.CATEGORY_WITH, k, lang) for k in dict.fromkeys(kinds)]
+        about = t("halfday.intro.kinds", lang, themes=join(with_kinds[:3], lang))
     else:
-        about = "A half day"
-    stops = "stop" if len(names) == 1 else "stops"
-    return f"{about}: {' → '.join(names)} — {len(names)} {stops}, about {travel} min of travel."
-
-
-def _article(noun: str) -> str:
-    return "an" if noun[:1].lower() in "aeiou" else "a"
+        about = t("halfday.intro.plain", lang)
+    names = [place_name(s, lang) for s in plan.steps]
+    key = "halfday.intro.one" if len(names) == 1 else "halfday.intro.many"
+    return t(key, lang, about=about, stops=" → ".join(names), n=len(names), minutes=plan.travel_minutes)
 
 
 def percent(value: float) -> str:
@@ -79,17 +80,14 @@ def percent(value: float) -> str:
 
 def feasibility_words(value: float, lang: str) -> str:
     if value >= 0.85:
-        pair = ("很可能顺利", "very likely to work")
-    elif value >= 0.6:
-        pair = ("可行,但有注意事项", "workable, with caveats")
-    else:
-        pair = ("有风险", "risky")
-    return w.pick(pair, lang)
+        return t("halfday.feasibility.high", lang)
+    if value >= 0.6:
+        return t("halfday.feasibility.medium", lang)
+    return t("halfday.feasibility.low", lang)
 
 
 def score_words(total: float | None, lang: str) -> str:
-    points = round((total or 0.0) * 100)
-    return f"{points} 分" if lang == "zh" else f"{points} / 100"
+    return t("halfday.score.points", lang, points=round((total or 0.0) * 100))
 
 
 def source_words(source: str, lang: str) -> str:
@@ -104,72 +102,82 @@ def travel_line(step: PlanStep, lang: str) -> str | None:
     leg = step.travel
     if leg is None:
         return None
-    mode = w.word(w.TRANSPORT, leg.mode, lang)
-    src = source_words(leg.source, lang)
-    km = leg.distance_m / 1000
-    if lang == "zh":
-        return f"{mode} 约 {leg.minutes} 分钟(含缓冲,{km:.1f} 公里,来源:{src})"
-    return f"{mode}, about {leg.minutes} min with a margin ({km:.1f} km; source: {src})"
+    return t(
+        "halfday.step.travel",
+        lang,
+        mode=w.word(w.TRANSPORT, leg.mode, lang),
+        minutes=leg.minutes,
+        km=f"{leg.distance_m / 1000:.1f}",
+        source=source_words(leg.source, lang),
+    )
 
 
 def price_line(step: PlanStep, lang: str) -> str:
     src = source_words(step.price_source, lang)
     if step.price_per_person is None:
-        return "价格未知" if lang == "zh" else "price unknown"
+        return t("halfday.step.price_unknown", lang)
     if step.price_per_person == 0:
-        return f"免费(来源:{src})" if lang == "zh" else f"free (source: {src})"
-    if lang == "zh":
-        return f"人均 ¥{step.price_per_person:g}(来源:{src})"
-    return f"¥{step.price_per_person:g} per person (source: {src})"
+        return t("halfday.step.price_free", lang, source=src)
+    return t("halfday.step.price", lang, price=f"{step.price_per_person:g}", source=src)
 
 
 def queue_line(step: PlanStep, risks: list[Risk], lang: str) -> str | None:
     if not step.queue_minutes:
         return None
     if step.queue_source:
-        src = source_words(step.queue_source, lang)
-        day = w.word(w.DAY_TYPES, step.queue_day_type or "", lang)
-        if lang == "zh":
-            return f"排队约 {step.queue_minutes} 分钟({day},来源:{src})"
-        return f"queue about {step.queue_minutes} min ({day}; source: {src})"
-    if lang == "zh":
-        return f"排队约 {step.queue_minutes} 分钟(地区数据的典型值)"
-    return f"queue about {step.queue_minutes} min (typical, from the region pack)"
+        return t(
+            "halfday.step.queue",
+            lang,
+            minutes=step.queue_minutes,
+            day_type=w.word(w.DAY_TYPES, step.queue_day_type or "", lang),
+            source=source_words(step.queue_source, lang),
+        )
+    return t("halfday.step.queue_typical", lang, minutes=step.queue_minutes)
 
 
 def why_line(step: PlanStep, lang: str) -> str:
-    reasons = [w.reason(code, lang) for code in step.why]
-    if not reasons:
-        reasons = [w.word(w.CATEGORIES, step.category, lang)]
-    return ("理由:" if lang == "zh" else "why: ") + ("、" if lang == "zh" else ", ").join(reasons)
+    reasons = [w.reason(code, lang) for code in step.why] or [w.word(w.CATEGORIES, step.category, lang)]
+    return t("halfday.step.why", lang, reasons=t("halfday.list.separator", lang).join(reasons))
 
 
 def _fact(value: Any, lang: str) -> str:
     if isinstance(value, list):
-        return _join([w.word(w.WEATHER, str(v), lang) for v in value], lang)
+        return join([w.word(w.WEATHER, str(v), lang) for v in value], lang)
     return str(value)
 
 
 def risk_sentence(risk: Risk, plan: Plan, lang: str) -> str:
+    key = w.RISKS.get(risk.code)
+    if key is None:
+        return t("halfday.risk.other", lang)
     step = next((s for s in plan.steps if s.place_id == risk.place_id), None)
     facts: dict[str, Any] = {k: _fact(v, lang) for k, v in risk.facts.items()}
-    facts["place"] = place_name(step, lang) if step is not None else ("这一站" if lang == "zh" else "a stop")
+    facts["place"] = place_name(step, lang) if step is not None else t("halfday.risk.a_stop", lang)
     if "mode" in risk.facts:
         facts["mode"] = w.word(w.TRANSPORT, str(risk.facts["mode"]), lang)
     if "source" in risk.facts:
         facts["source"] = source_words(str(risk.facts["source"]), lang)
     if "day_type" in risk.facts:
         facts["day_type"] = w.word(w.DAY_TYPES, str(risk.facts["day_type"]), lang)
-    for key in ("cost_per_person", "budget_per_person"):
-        if key in risk.facts:
-            facts[key] = float(risk.facts[key])
-    pair = w.RISKS.get(risk.code)
-    if pair is None:
-        return "这一方案还有一项需要注意的风险。" if lang == "zh" else "This plan carries one more risk to check."
+    for name in ("cost_per_person", "budget_per_person"):
+        if name in risk.facts:
+            facts[name] = f"{float(risk.facts[name]):g}"
     try:
-        return w.pick(pair, lang).format(**facts)
-    except (KeyError, ValueError, IndexError):
-        return w.pick(pair, lang).split("{")[0].strip() or w.pick(pair, lang)
+        return t(key, lang, **facts)
+    except (KeyError, ValueError, IndexError):  # a risk without one of its facts: the general sentence
+        return t("halfday.risk.other", lang)
+
+
+def party_words(goal: DecomposedGoal, lang: str) -> str:
+    p = goal.party
+    who = [t("halfday.party.adult_one" if p.adults == 1 else "halfday.party.adults", lang, n=p.adults)]
+    if p.children:
+        kids = t("halfday.party.child_one" if p.children == 1 else "halfday.party.children", lang, n=p.children)
+        if p.children_ages:
+            ages = t("halfday.list.separator", lang).join(str(a) for a in p.children_ages)
+            kids = t("halfday.party.ages", lang, children=kids, ages=ages)
+        who.append(kids)
+    return t("halfday.list.separator", lang).join(who)
 
 
 def goal_summary(goal: DecomposedGoal, lang: str) -> str:
@@ -178,30 +186,19 @@ def goal_summary(goal: DecomposedGoal, lang: str) -> str:
     if goal.window is not None:
         win = goal.window
         parts.append(f"{day_label(win.date, lang)} {clock(win.start)}–{clock(win.end)}")
-    p = goal.party
-    if lang == "zh":
-        who = f"{p.adults} 位成人"
-        if p.children:
-            ages = "、".join(str(a) for a in p.children_ages)
-            who += f"、{p.children} 个孩子" + (f"({ages} 岁)" if ages else "")
-    else:
-        who = f"{p.adults} adult{'s' if p.adults != 1 else ''}"
-        if p.children:
-            ages = ", ".join(str(a) for a in p.children_ages)
-            who += f", {p.children} child{'ren' if p.children != 1 else ''}" + (f" (aged {ages})" if ages else "")
-    parts.append(who)
+    parts.append(party_words(goal, lang))
     if goal.preferences:
-        parts.append(_join([w.word(w.PREFERENCES, c, lang) for c in goal.preferences], lang))
+        parts.append(join([w.word(w.PREFERENCES, c, lang) for c in goal.preferences], lang))
     c = goal.constraints
     needs = [w.word(w.DIET, d, lang) for d in c.diet] + [w.word(w.MOBILITY, m, lang) for m in c.mobility]
     needs += [w.word(w.WEATHER, x, lang) for x in c.weather]
     if needs:
-        parts.append(_join(needs, lang))
+        parts.append(join(needs, lang))
     if c.budget_per_person is not None:
-        parts.append(f"人均预算 ¥{c.budget_per_person:g}" if lang == "zh" else f"budget ¥{c.budget_per_person:g} pp")
+        parts.append(t("halfday.goal.budget", lang, budget=f"{c.budget_per_person:g}"))
     if goal.assumed:
-        assumed = _join([w.word(w.ASSUMED, a, lang) for a in goal.assumed], lang)
-        parts.append(f"({assumed})")
+        assumed = join([w.word(w.ASSUMED, a, lang) for a in goal.assumed], lang)
+        parts.append(t("halfday.goal.assumed", lang, assumed=assumed))
     return " · ".join(parts)
 
 
@@ -219,124 +216,121 @@ def summary_facts(summary: str) -> dict[str, str]:
 
 def _tool_result(tool: str, output: str, lang: str) -> str:
     f = summary_facts(output)
-    zh = lang == "zh"
     if tool == "get_memory":
         n = int(f.get("events", "0") or 0)
-        prefs = int(f.get("preferences", "0") or 0)
         if not n:
-            return "还没有历史记忆" if zh else "nothing learned yet"
-        return f"{n} 条记录,{prefs} 项偏好" if zh else f"{prefs} preferences learned from {n} events"
+            return t("halfday.tool.memory_empty", lang)
+        return t("halfday.tool.memory", lang, events=n, preferences=int(f.get("preferences", "0") or 0))
     if tool == "analyze_user_profile":
         crowd = w.word(w.CROWD, f.get("crowd_tolerance", ""), lang)
         walk = f.get("walk_limit_min")
-        if walk:
-            return f"{crowd},单程步行不超过 {walk} 分钟" if zh else f"{crowd}; walks of up to {walk} min"
-        return crowd
+        return t("halfday.tool.profile_walk", lang, crowd=crowd, walk=walk) if walk else crowd
     if tool == "plan_time_slots":
-        slots = f.get("slots", "?")
         start, end = f.get("start", "")[:5], f.get("end", "")[:5]
-        return f"{start}–{end},{slots} 个时段" if zh else f"{start}–{end} in {slots} slots"
+        return t("halfday.tool.slots", lang, start=start, end=end, slots=f.get("slots", "?"))
     if tool == "search_places":
-        n = f.get("items", "0")
-        return f"{n} 个候选地点" if zh else f"{n} candidate places"
-    if tool in ("rank_places_for_plan", "score_plans"):
-        n = f.get("plans", "0")
-        verb = ("组合出", "composed") if tool == "rank_places_for_plan" else ("评分了", "scored")
-        return f"{verb[0]} {n} 套方案" if zh else f"{n} plans {verb[1]}"
-    return "完成" if zh else "done"
+        return t("halfday.tool.candidates", lang, n=f.get("items", "0"))
+    if tool == "rank_places_for_plan":
+        return t("halfday.tool.composed", lang, n=f.get("plans", "0"))
+    if tool == "score_plans":
+        return t("halfday.tool.scored", lang, n=f.get("plans", "0"))
+    return t("halfday.tool.done", lang)
+
+
+def stage_name(code: str, lang: str) -> str:
+    return w.word(w.STAGES, code, lang)
+
+
+def _observation(d: dict[str, Any], lang: str) -> str | None:
+    kind = d.get("type")
+    if kind == "result":
+        tool = str(d.get("tool", ""))
+        if tool == "decompose_goal":
+            return None  # the intent event that follows says what was understood
+        attempts = int(d.get("attempts", 1) or 1)
+        ms = f"{float(d.get('duration_ms', 0.0) or 0.0):.0f}"
+        result = _tool_result(tool, str(d.get("output", "")), lang)
+        if attempts > 1:
+            return t("halfday.log.result_attempts", lang, result=result, ms=ms, attempts=attempts)
+        return t("halfday.log.result", lang, result=result, ms=ms)
+    if kind == "warning":
+        return "⚠ " + w.word(w.WARNINGS, str(d.get("code", "")), lang)
+    if kind == "relaxed":
+        best = d.get("facts", {}).get("best_feasibility")
+        why = t("halfday.log.best_feasibility", lang, percent=percent(best)) if best is not None else ""
+        return "↺ " + w.word(w.RELAX, str(d.get("code", "")), lang) + why
+    if kind == "reservable":
+        n = len(d.get("place_ids") or [])
+        return t("halfday.log.reservable_one" if n == 1 else "halfday.log.reservable_many", lang, n=n)
+    return None
 
 
 def event_line(event: HalfDayEvent, lang: str) -> str | None:
     """One line of the live stage log for an event (None for the events that add nothing to read)."""
     d = event.data
-    zh = lang == "zh"
     if event.type == "status":
         stage = int(d.get("stage", 0))
-        name = w.bilingual(w.STAGES, str(d.get("name", "")))
+        name = stage_name(str(d.get("name", "")), lang)
         if stage == 0:
             return f"**{name}**"
         relaxed = d.get("relaxed") or []
-        extra = ""
-        if relaxed:
-            extra = " — " + _join([w.word(w.RELAX, r, lang) for r in relaxed], lang)
+        extra = " — " + join([w.word(w.RELAX, r, lang) for r in relaxed], lang) if relaxed else ""
         return f"**{stage}/{STAGE_COUNT} · {name}**{extra}"
     if event.type == "skill_call":
-        tool = w.word(w.STAGES, str(d.get("tool", "")), lang)
-        mocked = (" (演示替身)" if zh else " (demo stand-in)") if d.get("mocked") else ""
-        return f"{'调用工具' if zh else 'Tool'}: {tool}{mocked}"
+        tool = stage_name(str(d.get("tool", "")), lang)
+        return t("halfday.log.tool_mocked" if d.get("mocked") else "halfday.log.tool", lang, tool=tool)
     if event.type == "observation":
-        kind = d.get("type")
-        if kind == "result":
-            tool = str(d.get("tool", ""))
-            if tool == "decompose_goal":
-                return None  # the intent event that follows says what was understood
-            attempts = int(d.get("attempts", 1) or 1)
-            tries = (f",尝试 {attempts} 次" if zh else f", {attempts} attempts") if attempts > 1 else ""
-            ms = float(d.get("duration_ms", 0.0) or 0.0)
-            return f"✓ {_tool_result(tool, str(d.get('output', '')), lang)} ({ms:.0f} ms{tries})"
-        if kind == "warning":
-            return "⚠ " + w.word(w.WARNINGS, str(d.get("code", "")), lang)
-        if kind == "relaxed":
-            best = d.get("facts", {}).get("best_feasibility")
-            why = ""
-            if best is not None:
-                why = f"(最好方案可行度仅 {percent(best)})" if zh else f" (best feasibility only {percent(best)})"
-            return "↺ " + w.word(w.RELAX, str(d.get("code", "")), lang) + why
-        if kind == "reservable":
-            n = len(d.get("place_ids") or [])
-            return (
-                f"一套方案中有 {n} 站可在线预订"
-                if zh
-                else f"{n} stop{'s' if n != 1 else ''} of one plan can be reserved"
-            )
-        return None
+        return _observation(d, lang)
     if event.type == "intent":
         goal = d.get("goal")
         if not goal:
             return None
-        parsed = DecomposedGoal.model_validate(goal)
         if d.get("clarification"):
-            return ("✓ 目标缺少时间,需要问一下" if zh else "✓ The goal needs a time") + ""
-        return "✓ " + goal_summary(parsed, lang)
+            return t("halfday.log.needs_time", lang)
+        return "✓ " + goal_summary(DecomposedGoal.model_validate(goal), lang)
     if event.type == "done":
-        kind = d.get("type")
-        if kind == "plans":
-            return "**规划完成**" if zh else "**Plans ready**"
-        if kind == "clarify":
-            return "**需要补充信息**" if zh else "**A question first**"
-        return "**规划停止**" if zh else "**Planning stopped**"
+        return f"**{done_label(d.get('type'), lang)}**"
     return None
 
 
+def done_label(kind: object, lang: str) -> str:
+    """How a run ended, in words: plans ready, a question first, or stopped."""
+    if kind == "plans":
+        return t("halfday.run.ready", lang)
+    if kind == "clarify":
+        return t("halfday.run.question", lang)
+    return t("halfday.run.stopped", lang)
+
+
 # ---- clarification and errors -------------------------------------------------------------------------------
-#: quick answers to "when?": (key, English label, Chinese label, what is added to an English / a Chinese goal)
-QUICK_CHOICES: tuple[tuple[str, str, str, str, str], ...] = (
-    ("this_afternoon", "This afternoon", "今天下午", "this afternoon", "今天下午"),
-    ("tomorrow_morning", "Tomorrow morning", "明天上午", "tomorrow morning", "明天上午"),
-    ("saturday_afternoon", "Saturday afternoon", "周六下午", "on Saturday afternoon", "周六下午"),
+#: quick answers to "when?": (key, its label, what is added to the goal in the goal's language)
+QUICK_CHOICES: tuple[tuple[str, str, str], ...] = (
+    ("this_afternoon", "halfday.quick.this_afternoon", "halfday.quick_add.this_afternoon"),
+    ("tomorrow_morning", "halfday.quick.tomorrow_morning", "halfday.quick_add.tomorrow_morning"),
+    ("saturday_afternoon", "halfday.quick.saturday_afternoon", "halfday.quick_add.saturday_afternoon"),
 )
 
 
 def question(missing: list[str], lang: str) -> str:
     code = missing[0] if missing else "time_window"
-    return w.word(w.MISSING, code, lang, fallback=w.pick(w.MISSING["time_window"], lang))
+    return w.word(w.MISSING, code, lang, fallback=w.word(w.MISSING, "time_window", lang))
 
 
 def completed_goal(goal: str, choice: str) -> str:
-    """The goal with a quick choice of time added in the goal's language."""
-    _key, _en, _zh, add_en, add_zh = next(c for c in QUICK_CHOICES if c[0] == choice)
+    """The goal with a quick choice of time added, in the goal's own language (the parser reads it)."""
+    _key, _label, add = next(c for c in QUICK_CHOICES if c[0] == choice)
     text = goal.strip()
     if guess_language(text) == "zh":
-        return f"{add_zh}{text}"
-    return f"{text.rstrip('.')} {add_en}"
+        return f"{t(add, 'zh')}{text}"
+    return f"{text.rstrip('.')} {t(add, 'en')}"
 
 
 def error_sentence(error: dict[str, Any], lang: str) -> str:
     code = str(error.get("code", ""))
-    sentence = w.word(w.ERRORS, code, lang, fallback=w.pick(w.ERRORS["OMNI_ERROR"], lang))
+    sentence = w.word(w.ERRORS, code, lang, fallback=w.word(w.ERRORS, "OMNI_ERROR", lang))
     excluded = error.get("excluded") or {}
     if code == "NO_FEASIBLE_PLAN" and excluded:
         top = sorted(excluded.items(), key=lambda kv: -kv[1])[:3]
-        reasons = _join([f"{w.excluded_reason(k, lang)} ({v})" for k, v in top], lang)
-        sentence += f" 被排除的主要原因:{reasons}。" if lang == "zh" else f" Places left out: {reasons}."
+        reasons = join([f"{w.excluded_reason(k, lang)} ({v})" for k, v in top], lang)
+        sentence = t("halfday.error.excluded", lang, sentence=sentence, reasons=reasons)
     return sentence

@@ -1,282 +1,286 @@
-"""Words for the half-day planner's codes, in Chinese and English (the core returns codes and facts only).
+"""The half-day planner's codes → catalog keys (locales/*/LC_MESSAGES/halfday.po); the core returns codes and facts.
 
-Every table maps a code the core can emit to ``(zh, en)``. tests/ui/test_half_day_page.py collects the codes from
-the core (risks in core/halfday/score.py, reasons and exclusions in search.py, relax codes, warnings in
+Every table maps a code the core can emit to the key of its words. tests/ui/test_half_day_page.py collects the codes
+from the core (risks in core/halfday/score.py, reasons and exclusions in search.py, relax codes, warnings in
 pipeline.py and travel.py, error codes, the goal's closed vocabularies, the packs' categories and tags) and fails
-when one has no words here. The reservation flow's words are components/reservation_words.py's. Sentences are built in components/halfday_text.py.
+when one has no key here or the key has no words in either language. The reservation flow's words are
+components/reservation_words.py's. Sentences are built in components/halfday_text.py.
 """
 
 from __future__ import annotations
 
-Words = dict[str, tuple[str, str]]
+from core import i18n
+from core.i18n import t
 
-#: the page's labels follow the app's convention: short English / Chinese pairs
-STAGES: Words = {
-    "started": ("开始规划", "Starting"),
-    "decompose_goal": ("理解你的目标", "Understanding your goal"),
-    "get_memory": ("读取历史记忆", "Reading what I remember of you"),
-    "analyze_user_profile": ("合成出行画像", "Building your profile"),
-    "plan_time_slots": ("规划时间段", "Planning the time slots"),
-    "search_places": ("检索候选地点", "Searching places"),
-    "rank_places_for_plan": ("组合候选方案", "Composing plans"),
-    "score_plans": ("为方案打分", "Scoring the plans"),
-    "present_and_reserve": ("呈现方案与可预订项", "Presenting the plans"),
-    "mock_reserve": ("试订", "Checking a reservation"),
-}
+Keys = dict[str, str]  # code -> catalog key
 
-#: the five dimensions of the score (core/halfday/score.py)
-DIMENSIONS: Words = {
-    "T": ("时间匹配度", "Time fit"),
-    "D": ("动线合理性", "Route"),
-    "P": ("人群匹配度", "People fit"),
-    "C": ("价格合理性", "Cost"),
-    "S": ("体验质量", "Experience"),
+#: the planner's stages and tools (core/halfday/pipeline.py)
+STAGES: Keys = {
+    "started": "halfday.stage.started",
+    "decompose_goal": "halfday.stage.decompose_goal",
+    "get_memory": "halfday.stage.get_memory",
+    "analyze_user_profile": "halfday.stage.analyze_user_profile",
+    "plan_time_slots": "halfday.stage.plan_time_slots",
+    "search_places": "halfday.stage.search_places",
+    "rank_places_for_plan": "halfday.stage.rank_places_for_plan",
+    "score_plans": "halfday.stage.score_plans",
+    "present_and_reserve": "halfday.stage.present_and_reserve",
+    "mock_reserve": "halfday.stage.mock_reserve",
 }
-DIMENSION_HELP: Words = {
-    "T": ("营业时间覆盖率与排队时间", "inside opening hours, short queues"),
-    "D": ("站点间交通时间越短越好", "little travel between the stops"),
-    "P": ("年龄、饮食与偏好的匹配", "suits the ages, diet and wishes"),
-    "C": ("人均花费是否在预算内", "cost per person against the budget"),
-    "S": ("评分、稀缺性与季节", "ratings, scarcity and season"),
+#: the five dimensions of the score (core/halfday/score.py) and what each means
+DIMENSIONS: Keys = {
+    "T": "halfday.dimension.t",
+    "D": "halfday.dimension.d",
+    "P": "halfday.dimension.p",
+    "C": "halfday.dimension.c",
+    "S": "halfday.dimension.s",
 }
-
+DIMENSION_HELP: Keys = {
+    "T": "halfday.dimension_help.t",
+    "D": "halfday.dimension_help.d",
+    "P": "halfday.dimension_help.p",
+    "C": "halfday.dimension_help.c",
+    "S": "halfday.dimension_help.s",
+}
 #: what a person may want (core/halfday/goal_models.py PreferenceCode), as theme nouns
-PREFERENCES: Words = {
-    "museum": ("博物馆", "museums"),
-    "art": ("艺术展览", "art"),
-    "history": ("历史古迹", "history"),
-    "park": ("公园", "parks"),
-    "nature": ("自然风光", "nature"),
-    "landmark": ("地标", "landmarks"),
-    "temple": ("寺庙", "temples"),
-    "shopping": ("逛街购物", "shopping"),
-    "market": ("市集", "markets"),
-    "theatre": ("演出", "shows"),
-    "cafe": ("咖啡", "coffee"),
-    "food": ("美食", "food"),
-    "local_food": ("本地美食", "local food"),
-    "science": ("科技", "science"),
-    "night_view": ("夜景", "night views"),
-    "photo": ("拍照", "photos"),
-    "quiet": ("安静少人", "quiet places"),
-    "kid_activity": ("亲子活动", "things for children"),
-    "indoor": ("室内", "indoor places"),
-    "outdoor": ("户外", "the outdoors"),
-    "walk": ("散步", "a stroll"),
-    "relax": ("放松休闲", "relaxing"),
+PREFERENCES: Keys = {
+    "museum": "halfday.preference.museum",
+    "art": "halfday.preference.art",
+    "history": "halfday.preference.history",
+    "park": "halfday.preference.park",
+    "nature": "halfday.preference.nature",
+    "landmark": "halfday.preference.landmark",
+    "temple": "halfday.preference.temple",
+    "shopping": "halfday.preference.shopping",
+    "market": "halfday.preference.market",
+    "theatre": "halfday.preference.theatre",
+    "cafe": "halfday.preference.cafe",
+    "food": "halfday.preference.food",
+    "local_food": "halfday.preference.local_food",
+    "science": "halfday.preference.science",
+    "night_view": "halfday.preference.night_view",
+    "photo": "halfday.preference.photo",
+    "quiet": "halfday.preference.quiet",
+    "kid_activity": "halfday.preference.kid_activity",
+    "indoor": "halfday.preference.indoor",
+    "outdoor": "halfday.preference.outdoor",
+    "walk": "halfday.preference.walk",
+    "relax": "halfday.preference.relax",
 }
-
 #: the packs' place categories (``category:<code>`` in a plan's theme)
-CATEGORIES: Words = {
-    "address": ("地址", "address"),
-    "airport": ("机场", "airport"),
-    "cafe": ("咖啡馆", "café"),
-    "family": ("亲子乐园", "family attraction"),
-    "hotel": ("酒店", "hotel"),
-    "landmark": ("地标", "landmark"),
-    "market": ("市集", "market"),
-    "museum": ("博物馆", "museum"),
-    "park": ("公园", "park"),
-    "restaurant": ("餐厅", "restaurant"),
-    "shopping": ("购物街区", "shopping street"),
-    "station": ("车站", "station"),
-    "temple": ("寺庙", "temple"),
-    "theatre": ("剧院", "theatre"),
+CATEGORIES: Keys = {
+    "address": "halfday.category.address",
+    "airport": "halfday.category.airport",
+    "cafe": "halfday.category.cafe",
+    "family": "halfday.category.family",
+    "hotel": "halfday.category.hotel",
+    "landmark": "halfday.category.landmark",
+    "market": "halfday.category.market",
+    "museum": "halfday.category.museum",
+    "park": "halfday.category.park",
+    "restaurant": "halfday.category.restaurant",
+    "shopping": "halfday.category.shopping",
+    "station": "halfday.category.station",
+    "temple": "halfday.category.temple",
+    "theatre": "halfday.category.theatre",
 }
-
 #: the packs' place tags (what the memory learns affinities for)
-TAGS: Words = {
-    "accessible": ("无障碍", "step-free access"),
-    "alcohol": ("供应酒类", "serves alcohol"),
-    "art": ("艺术", "art"),
-    "budget": ("实惠", "budget-friendly"),
-    "food": ("美食", "food"),
-    "free": ("免费", "free entry"),
-    "halal": ("清真", "halal"),
-    "historic": ("历史", "historic places"),
-    "indoor": ("室内", "indoor places"),
-    "kid_friendly": ("亲子友好", "child-friendly places"),
-    "light_options": ("轻食", "light dishes"),
-    "local_favourite": ("本地人最爱", "local favourites"),
-    "nature": ("自然", "nature"),
-    "night_view": ("夜景", "night views"),
-    "outdoor": ("户外", "outdoor places"),
-    "photo_spot": ("拍照打卡", "photo spots"),
-    "premium": ("高端", "premium places"),
-    "quiet": ("安静", "quiet places"),
-    "rainy_day_ok": ("雨天适宜", "good on rainy days"),
-    "science": ("科技", "science"),
-    "shopping": ("购物", "shopping"),
-    "spicy": ("辣味", "spicy food"),
-    "transport": ("交通", "transport"),
-    "vegan_options": ("纯素可选", "vegan dishes"),
-    "vegetarian_friendly": ("素食友好", "vegetarian-friendly"),
+TAGS: Keys = {
+    "accessible": "halfday.tag.accessible",
+    "alcohol": "halfday.tag.alcohol",
+    "art": "halfday.tag.art",
+    "budget": "halfday.tag.budget",
+    "food": "halfday.tag.food",
+    "free": "halfday.tag.free",
+    "halal": "halfday.tag.halal",
+    "historic": "halfday.tag.historic",
+    "indoor": "halfday.tag.indoor",
+    "kid_friendly": "halfday.tag.kid_friendly",
+    "light_options": "halfday.tag.light_options",
+    "local_favourite": "halfday.tag.local_favourite",
+    "nature": "halfday.tag.nature",
+    "night_view": "halfday.tag.night_view",
+    "outdoor": "halfday.tag.outdoor",
+    "photo_spot": "halfday.tag.photo_spot",
+    "premium": "halfday.tag.premium",
+    "quiet": "halfday.tag.quiet",
+    "rainy_day_ok": "halfday.tag.rainy_day_ok",
+    "science": "halfday.tag.science",
+    "shopping": "halfday.tag.shopping",
+    "spicy": "halfday.tag.spicy",
+    "transport": "halfday.tag.transport",
+    "vegan_options": "halfday.tag.vegan_options",
+    "vegetarian_friendly": "halfday.tag.vegetarian_friendly",
 }
-
-#: why a step is in a plan (core/halfday/search.py: ``matches_<preference>`` and these)
-REASONS: Words = {
-    "kid_friendly": ("适合孩子", "good for children"),
-    "accessible": ("无障碍通行", "step-free access"),
-    "light_options": ("有轻食可选", "light dishes on the menu"),
-    "named_in_goal": ("你点名要去", "you asked for it"),
+#: why a step is in a plan (core/halfday/search.py; ``matches_<preference>`` from PREFERENCES)
+REASONS: Keys = {
+    "kid_friendly": "halfday.reason.kid_friendly",
+    "accessible": "halfday.reason.accessible",
+    "light_options": "halfday.reason.light_options",
+    "named_in_goal": "halfday.reason.named_in_goal",
 }
-MATCHES: tuple[str, str] = ("符合“{}”", "matches {}")
-
-#: a plan's risks (core/halfday/score.py); {place} is the step's name, the rest are the risk's facts
-RISKS: Words = {
-    "NO_MEAL_PLANNED": ("时段包含饭点,但方案里没有安排用餐。", "The time covers a meal, but no meal is planned."),
-    "OPENING_HOURS_UNKNOWN": ("{place} 的营业时间未知,建议出发前确认。", "{place}: opening hours unknown; check first."),
-    "CLOSES_SOON": ("{place} 在 {closes} 关门,离开时间较紧。", "{place} closes at {closes}, soon after you leave."),
-    "QUEUE": ("{place} 通常排队约 {minutes} 分钟({day_type},{source})。",
-              "{place}: expect a queue of about {minutes} min ({day_type}, {source})."),
-    "BOOKING_TOO_LATE": ("{place} 需提前 {lead_time_hours} 小时预约,现在可能已来不及。",
-                         "{place} needs booking {lead_time_hours} h ahead; it may be too late now."),
-    "NEEDS_BOOKING_AHEAD": ("{place} 需提前 {lead_time_hours} 小时预约。",
-                            "{place} must be booked {lead_time_hours} h ahead."),
-    "BOOKING_RECOMMENDED": ("{place} 建议预订座位(提前 {lead_time_hours} 小时截止)。",
-                            "{place}: booking a table is advised (closes {lead_time_hours} h ahead)."),
-    "PRICE_UNKNOWN": ("{place} 的价格未知。", "{place}: price unknown."),
-    "LONG_LEG": ("去 {place} 的路程较长:{mode} 约 {minutes} 分钟。", "Long leg to {place}: {minutes} min {mode}."),
-    "OUTDOOR_WEATHER": ("{place} 在户外,注意天气({weather})。", "{place} is outdoors; mind the weather ({weather})."),
-    "ACCESS_UNKNOWN": ("{place} 是否无障碍未知。", "{place}: step-free access not known."),
-    "OVER_BUDGET": ("人均约 ¥{cost_per_person:g},超出预算 ¥{budget_per_person:g}。",
-                    "About ¥{cost_per_person:g} per person, over the ¥{budget_per_person:g} budget."),
-    "TRAVEL_ESTIMATED": ("路程时间为估算({source}),不是实时路况。",
-                         "Travel times are estimates ({source}), not live traffic."),
-}  # fmt: skip
-
+#: a plan's risks (core/halfday/score.py): {place} is the step's name, the rest are the risk's facts
+RISKS: Keys = {
+    "NO_MEAL_PLANNED": "halfday.risk.no_meal_planned",
+    "OPENING_HOURS_UNKNOWN": "halfday.risk.opening_hours_unknown",
+    "CLOSES_SOON": "halfday.risk.closes_soon",
+    "QUEUE": "halfday.risk.queue",
+    "BOOKING_TOO_LATE": "halfday.risk.booking_too_late",
+    "NEEDS_BOOKING_AHEAD": "halfday.risk.needs_booking_ahead",
+    "BOOKING_RECOMMENDED": "halfday.risk.booking_recommended",
+    "PRICE_UNKNOWN": "halfday.risk.price_unknown",
+    "LONG_LEG": "halfday.risk.long_leg",
+    "OUTDOOR_WEATHER": "halfday.risk.outdoor_weather",
+    "ACCESS_UNKNOWN": "halfday.risk.access_unknown",
+    "OVER_BUDGET": "halfday.risk.over_budget",
+    "TRAVEL_ESTIMATED": "halfday.risk.travel_estimated",
+}
 #: soft filters loosened when the plans were not feasible enough (core/halfday/models.py RelaxCode)
-RELAX: Words = {
-    "crowd": ("放宽了人流限制", "allowed busier places"),
-    "preferences": ("放宽了偏好匹配", "widened beyond your stated interests"),
-    "budget": ("预算放宽了 30%", "allowed up to 30% over the budget"),
-    "walk_limit": ("放宽了步行距离", "allowed longer walks"),
-    "indoor": ("加入了户外地点", "included outdoor places"),
-    "distance": ("扩大了搜索范围", "searched farther away"),
+RELAX: Keys = {
+    "crowd": "halfday.relax.crowd",
+    "preferences": "halfday.relax.preferences",
+    "budget": "halfday.relax.budget",
+    "walk_limit": "halfday.relax.walk_limit",
+    "indoor": "halfday.relax.indoor",
+    "distance": "halfday.relax.distance",
 }
-
-#: warnings of the run (core/halfday/pipeline.py, core/halfday/travel.py) and the composer's notes
-WARNINGS: Words = {
-    "ORIGIN_UNRESOLVED": ("没有找到你填写的出发地,方案从第一站开始。",
-                          "The start place was not found; the plans begin at their first stop."),
-    "TRAVEL_BREAKER_OPEN": ("路线服务暂时不可用,已改用本地估算。",
-                            "The routing service is paused after failures; local estimates are used."),
-    "TRAVEL_SERVICE_FAILED": ("路线服务没有应答,已改用本地估算。",
-                              "The routing service did not answer; local estimates are used."),
-    "TRAVEL_FROM_LOCAL_ESTIMATE": ("部分路程来自本地缓存估算,可能与实时情况有偏差。",
-                                   "Some travel times come from local estimates and may differ from live conditions."),
-    "fewer_than_two_distinct_plans": ("只找到一套足够不同的方案。", "Only one sufficiently different plan was found."),
-}  # fmt: skip
-
+#: warnings of the run (core/halfday/pipeline.py, travel.py) and the composer's notes
+WARNINGS: Keys = {
+    "ORIGIN_UNRESOLVED": "halfday.warning.origin_unresolved",
+    "TRAVEL_BREAKER_OPEN": "halfday.warning.travel_breaker_open",
+    "TRAVEL_SERVICE_FAILED": "halfday.warning.travel_service_failed",
+    "TRAVEL_FROM_LOCAL_ESTIMATE": "halfday.warning.travel_from_local_estimate",
+    "fewer_than_two_distinct_plans": "halfday.warning.fewer_than_two_distinct_plans",
+    "NAMED_PLACE_NOT_FOUND": "halfday.warning.named_place_not_found",
+    "NAMED_PLACE_UNAVAILABLE": "halfday.warning.named_place_unavailable",
+}
 #: a fatal end of planning (done type error) and refusals of the core
-ERRORS: Words = {
-    "TOOL_OUTPUT_INVALID": ("规划工具连续两次返回了无效结果,规划已停止。",
-                            "A planning tool returned invalid output twice, so planning stopped."),
-    "TOOL_INPUT_INVALID": ("规划工具收到了无效输入,规划已停止。",
-                           "A planning tool was given invalid input, so planning stopped."),
-    "TOOL_FAILED": ("规划工具没有给出有效结果。", "A planning tool could not give a valid answer."),
-    "TOOL_EMPTY": ("没有找到符合条件的结果。", "Nothing matched."),
-    "DATABASE_UNREACHABLE": ("数据库暂时无法访问,请稍后重试。", "The database cannot be reached right now; try again soon."),
-    "INTERNAL_ERROR": ("规划时出现内部错误。", "Something went wrong inside the planner."),
-    "AMBIGUOUS_PLACE": ("这个地名可以指好几个地方,请说得更具体些。", "That name fits several places; please be more specific."),
-    "NO_FEASIBLE_PLAN": ("在这个时间段里找不到可行的方案。", "No workable plan fits this time window."),
-    "OMNI_ERROR": ("规划没有完成。", "Planning did not finish."),
-    "INVALID_INPUT": ("输入有误,请修改后重试。", "Something in the input is not valid; please change it."),
-    "UNRESOLVED_POINT": ("有地点无法识别。", "A place could not be found."),
-    "PLACE_NOT_FOUND": ("这个地区没有这个地点。", "No such place in this region."),
-    "PROVIDER_ERROR": ("地图服务出错。", "The map service returned an error."),
-    "PROVIDER_UNAVAILABLE": ("地图服务暂时不可用。", "The map service is unavailable."),
-    "PROVIDER_QUOTA_EXCEEDED": ("地图服务配额已用完。", "The map service's quota is used up."),
-    "PROVIDER_AUTH_FAILED": ("地图服务拒绝了密钥。", "The map service refused the key."),
-    "PROVIDER_RATE_LIMITED": ("地图服务请求过于频繁。", "The map service is rate-limiting requests."),
-    "PROVIDER_TIMEOUT": ("地图服务超时。", "The map service timed out."),
-    "ROUTE_NOT_FOUND": ("找不到路线。", "No route was found."),
-    "OUTSIDE_COVERAGE": ("地点超出了地区数据的范围。", "A place is outside the region's coverage."),
-}  # fmt: skip
-
+ERRORS: Keys = {
+    "TOOL_OUTPUT_INVALID": "halfday.error.tool_output_invalid",
+    "TOOL_INPUT_INVALID": "halfday.error.tool_input_invalid",
+    "TOOL_FAILED": "halfday.error.tool_failed",
+    "TOOL_EMPTY": "halfday.error.tool_empty",
+    "DATABASE_UNREACHABLE": "halfday.error.database_unreachable",
+    "INTERNAL_ERROR": "halfday.error.internal_error",
+    "AMBIGUOUS_PLACE": "halfday.error.ambiguous_place",
+    "NO_FEASIBLE_PLAN": "halfday.error.no_feasible_plan",
+    "OMNI_ERROR": "halfday.error.omni_error",
+    "INVALID_INPUT": "halfday.error.invalid_input",
+    "UNRESOLVED_POINT": "halfday.error.unresolved_point",
+    "PLACE_NOT_FOUND": "halfday.error.place_not_found",
+    "PROVIDER_ERROR": "halfday.error.provider_error",
+    "PROVIDER_UNAVAILABLE": "halfday.error.provider_unavailable",
+    "PROVIDER_QUOTA_EXCEEDED": "halfday.error.provider_quota_exceeded",
+    "PROVIDER_AUTH_FAILED": "halfday.error.provider_auth_failed",
+    "PROVIDER_RATE_LIMITED": "halfday.error.provider_rate_limited",
+    "PROVIDER_TIMEOUT": "halfday.error.provider_timeout",
+    "ROUTE_NOT_FOUND": "halfday.error.route_not_found",
+    "OUTSIDE_COVERAGE": "halfday.error.outside_coverage",
+}
 #: places left out of the search (core/halfday/search.py), named when no plan was possible
-EXCLUDED: Words = {
-    "too_young": ("有年龄限制", "too young to enter"),
-    "alcohol_venue_with_children": ("带孩子不宜的酒吧类场所", "bars, with children along"),
-    "disliked_before": ("你以前不喜欢", "you disliked it before"),
-    "closed_in_window": ("这段时间不营业", "closed in this window"),
-    "outdoor_in_rain": ("下雨天的户外地点", "outdoors, on a rainy day"),
-    "over_budget": ("超出预算", "over the budget"),
-    "queue_too_long": ("排队太久", "queues too long"),
-    "no_preference_match": ("不符合你的偏好", "not what you asked for"),
+EXCLUDED: Keys = {
+    "too_young": "halfday.excluded.too_young",
+    "alcohol_venue_with_children": "halfday.excluded.alcohol_venue_with_children",
+    "disliked_before": "halfday.excluded.disliked_before",
+    "closed_in_window": "halfday.excluded.closed_in_window",
+    "outdoor_in_rain": "halfday.excluded.outdoor_in_rain",
+    "over_budget": "halfday.excluded.over_budget",
+    "queue_too_long": "halfday.excluded.queue_too_long",
+    "no_preference_match": "halfday.excluded.no_preference_match",
 }
-EXCLUDED_DIET: tuple[str, str] = ("不符合饮食要求({})", "cannot serve {}")
-EXCLUDED_AVOIDED: tuple[str, str] = ("你说不想去的{}", "{}, which you wanted to avoid")
-
-#: what the goal did not say (core/halfday/goal_models.py MissingCode): the question to ask
-MISSING: Words = {
-    "time_window": ("你想什么时候出发?", "When would you like to go?"),
-    "time_window_past": ("这个时间段已经过去了,换个时间吧?", "That time has already passed. When instead?"),
-    "time_window_invalid": ("这个时间段无法规划(结束早于开始,或日期太远),换个时间吧?",
-                            "That time cannot be planned (it ends before it starts, or is too far off). When instead?"),
-}  # fmt: skip
+#: what the goal did not say (MissingCode): the question to ask
+MISSING: Keys = {
+    "time_window": "halfday.missing.time_window",
+    "time_window_past": "halfday.missing.time_window_past",
+    "time_window_invalid": "halfday.missing.time_window_invalid",
+}
 #: what the parser assumed (AssumptionCode)
-ASSUMED: Words = {
-    "date_today": ("日期按今天计", "assumed today"),
-    "date_next_weekday": ("按最近的那一天计", "assumed the next such day"),
-    "part_of_day_default_hours": ("按该时段的常规时间计", "used the usual hours of that part of the day"),
-    "end_from_duration": ("结束时间按时长推算", "end time from the duration"),
-    "end_default_half_day": ("默认半天(4 小时)", "assumed half a day (4 hours)"),
-    "party_default_one_adult": ("默认一位成人", "assumed one adult"),
-    "child_age_unknown": ("孩子年龄未知", "child's age unknown"),
-    "start_moved_to_now": ("时段已开始,从现在算起", "the time had begun, so it starts now"),
+ASSUMED: Keys = {
+    "date_today": "halfday.assumed.date_today",
+    "date_next_weekday": "halfday.assumed.date_next_weekday",
+    "part_of_day_default_hours": "halfday.assumed.part_of_day_default_hours",
+    "end_from_duration": "halfday.assumed.end_from_duration",
+    "end_default_half_day": "halfday.assumed.end_default_half_day",
+    "party_default_one_adult": "halfday.assumed.party_default_one_adult",
+    "child_age_unknown": "halfday.assumed.child_age_unknown",
+    "start_moved_to_now": "halfday.assumed.start_moved_to_now",
 }
-DIET: Words = {
-    "vegetarian": ("素食", "vegetarian"),
-    "vegan": ("纯素", "vegan"),
-    "halal": ("清真", "halal"),
-    "light": ("轻食/减脂", "light food"),
-    "no_spicy": ("不吃辣", "no spicy food"),
-    "no_alcohol": ("不喝酒", "no alcohol"),
+DIET: Keys = {
+    "vegetarian": "halfday.diet.vegetarian",
+    "vegan": "halfday.diet.vegan",
+    "halal": "halfday.diet.halal",
+    "light": "halfday.diet.light",
+    "no_spicy": "halfday.diet.no_spicy",
+    "no_alcohol": "halfday.diet.no_alcohol",
 }
-MOBILITY: Words = {
-    "wheelchair": ("轮椅", "wheelchair"),
-    "stroller": ("婴儿车", "stroller"),
-    "limited_walking": ("不宜多走路", "limited walking"),
+MOBILITY: Keys = {
+    "wheelchair": "halfday.mobility.wheelchair",
+    "stroller": "halfday.mobility.stroller",
+    "limited_walking": "halfday.mobility.limited_walking",
 }
-WEATHER: Words = {"rain": ("下雨", "rain"), "hot": ("炎热", "heat"), "cold": ("寒冷", "cold")}
-TRANSPORT: Words = {
-    "walking": ("步行", "walking"),
-    "driving": ("驾车", "by car"),
-    "cycling": ("骑行", "cycling"),
-    "transit": ("公共交通", "by public transport"),
-    "none": ("同一地点", "same place"),
+WEATHER: Keys = {
+    "rain": "halfday.weather.rain",
+    "hot": "halfday.weather.hot",
+    "cold": "halfday.weather.cold",
+}
+TRANSPORT: Keys = {
+    "walking": "halfday.transport.walking",
+    "driving": "halfday.transport.driving",
+    "cycling": "halfday.transport.cycling",
+    "transit": "halfday.transport.transit",
+    "none": "halfday.transport.none",
 }
 #: where a figure comes from
-SOURCES: Words = {
-    "offline_estimate": ("离线直线估算", "straight-line estimate"),
-    "mixed": ("部分为估算", "partly estimated"),
-    "amap": ("高德", "AMap"),
-    "osrm": ("OSRM", "OSRM"),
-    "valhalla": ("Valhalla 路网", "Valhalla street network"),
-    "same_place": ("同一地点", "same place"),
-    "pack": ("地区数据", "region pack"),
-    "unknown": ("未知", "unknown"),
-    "opening_hours": ("地区数据中的营业时间", "opening hours in the region pack"),
-    "no_opening_hours": ("无营业时间信息", "no opening hours listed"),
-    "opening_hours_unparsed": ("营业时间无法解析", "opening hours could not be read"),
-    "settings": ("设置", "settings"),
-    "pack_estimate": ("地区数据的典型值", "typical figure from the region pack"),
+SOURCES: Keys = {
+    "offline_estimate": "halfday.source.offline_estimate",
+    "mixed": "halfday.source.mixed",
+    "amap": "halfday.source.amap",
+    "osrm": "halfday.source.osrm",
+    "valhalla": "halfday.source.valhalla",
+    "same_place": "halfday.source.same_place",
+    "pack": "halfday.source.pack",
+    "unknown": "halfday.source.unknown",
+    "opening_hours": "halfday.source.opening_hours",
+    "no_opening_hours": "halfday.source.no_opening_hours",
+    "opening_hours_unparsed": "halfday.source.opening_hours_unparsed",
+    "settings": "halfday.source.settings",
+    "pack_estimate": "halfday.source.pack_estimate",
 }
-DAY_TYPES: Words = {
-    "weekday": ("工作日", "weekday"),
-    "weekend": ("周末", "weekend"),
-    "public_holiday": ("节假日", "public holiday"),
+DAY_TYPES: Keys = {
+    "weekday": "halfday.day_type.weekday",
+    "weekend": "halfday.day_type.weekend",
+    "public_holiday": "halfday.day_type.public_holiday",
 }
-PARTY_SOURCE: Words = {
-    "goal": ("来自你的描述", "from your goal"),
-    "memory": ("来自家庭档案", "from your family profile"),
-    "default": ("默认", "by default"),
+PARTY_SOURCE: Keys = {
+    "goal": "halfday.party_source.goal",
+    "memory": "halfday.party_source.memory",
+    "default": "halfday.party_source.default",
 }
-CROWD: Words = {"low": ("尽量避开人多", "avoid crowds"), "medium": ("人流适中", "some crowds are fine"),
-                "high": ("不介意人多", "crowds are fine")}  # fmt: skip
+CROWD: Keys = {
+    "low": "halfday.crowd.low",
+    "medium": "halfday.crowd.medium",
+    "high": "halfday.crowd.high",
+}
 
-TABLES: dict[str, Words] = {
+#: a category with its article, for "a half day with a museum and a park" (the category's words in Chinese)
+CATEGORY_WITH: Keys = {
+    "address": "halfday.category_with.address",
+    "airport": "halfday.category_with.airport",
+    "cafe": "halfday.category_with.cafe",
+    "family": "halfday.category_with.family",
+    "hotel": "halfday.category_with.hotel",
+    "landmark": "halfday.category_with.landmark",
+    "market": "halfday.category_with.market",
+    "museum": "halfday.category_with.museum",
+    "park": "halfday.category_with.park",
+    "restaurant": "halfday.category_with.restaurant",
+    "shopping": "halfday.category_with.shopping",
+    "station": "halfday.category_with.station",
+    "temple": "halfday.category_with.temple",
+    "theatre": "halfday.category_with.theatre",
+}
+
+TABLES: dict[str, Keys] = {
     "stages": STAGES,
     "dimensions": DIMENSIONS,
     "preferences": PREFERENCES,
@@ -299,39 +303,28 @@ TABLES: dict[str, Words] = {
 }
 
 
-def pick(pair: tuple[str, str], lang: str) -> str:
-    return pair[0] if lang == "zh" else pair[1]
-
-
-def word(table: Words, code: str, lang: str, *, fallback: str | None = None) -> str:
-    """The words for ``code``; an unknown code reads as itself without underscores (never raw, never None)."""
-    pair = table.get(code)
-    if pair is not None:
-        return pick(pair, lang)
+def word(table: Keys, code: str, lang: str, *, fallback: str | None = None) -> str:
+    """The words for ``code`` in ``lang``; an unknown code reads as itself without underscores (never raw, never
+    None) unless a ``fallback`` is given."""
+    key = table.get(code)
+    if key is not None:
+        return t(key, lang)
     return fallback if fallback is not None else code.replace("_", " ").replace(":", " ").lower()
-
-
-def bilingual(table: Words, code: str) -> str:
-    """'English / 中文' for a label."""
-    pair = table.get(code)
-    if pair is None:
-        return code.replace("_", " ").lower()
-    return f"{pair[1]} / {pair[0]}"
 
 
 def excluded_reason(code: str, lang: str) -> str:
     """A search exclusion in words (``diet_<code>`` and ``avoided_<preference>`` included)."""
     if code.startswith("diet_") and code[5:] in DIET:
-        return pick(EXCLUDED_DIET, lang).format(word(DIET, code[5:], lang))
+        return t("halfday.excluded.diet", lang, diet=word(DIET, code[5:], lang))
     if code.startswith("avoided_") and code[8:] in PREFERENCES:
-        return pick(EXCLUDED_AVOIDED, lang).format(word(PREFERENCES, code[8:], lang))
+        return t("halfday.excluded.avoided", lang, wish=word(PREFERENCES, code[8:], lang))
     return word(EXCLUDED, code, lang)
 
 
 def reason(code: str, lang: str) -> str:
     """Why a step is in its plan."""
     if code.startswith("matches_") and code[8:] in PREFERENCES:
-        return pick(MATCHES, lang).format(word(PREFERENCES, code[8:], lang))
+        return t("halfday.reason.matches", lang, wish=word(PREFERENCES, code[8:], lang))
     return word(REASONS, code, lang)
 
 
@@ -342,6 +335,7 @@ def theme(code: str, lang: str) -> str:
     return word(PREFERENCES, code, lang)
 
 
-def has_words(table: Words, code: str) -> bool:
-    pair = table.get(code)
-    return pair is not None and all(isinstance(s, str) and s.strip() for s in pair)
+def has_words(table: Keys, code: str) -> bool:
+    """``code`` has a key in ``table`` whose words are written in both languages (never blank)."""
+    key = table.get(code)
+    return key is not None and all(i18n.messages(lang, "halfday").get(key, "").strip() for lang in i18n.LANGS)

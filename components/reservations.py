@@ -8,7 +8,9 @@ one idempotency key per dry run (a double click or a rerun replays, it never boo
 ``render_offers`` opens ``reserve_controls`` for the bookable stops of a page's result.
 
 Everything lives in ``st.session_state`` under the caller's ``key_prefix`` and is rendered from there; the work
-happens in widget callbacks. The core returns codes; the words (zh and en) are chosen here.
+happens in widget callbacks. The core returns codes; the words are chosen here, in the dashboard's language
+(components.language.current_lang, reservations.po), and venues are named in it where the pack has the name, the
+other language in a tooltip. Codes and the core's messages stay in the collapsed "Details".
 """
 
 from __future__ import annotations
@@ -23,18 +25,19 @@ import streamlit as st
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
+from components import language
 from components.identity import dashboard_user
+from components.language import current_lang, t
 from components.reservation_words import (
-    UNVERIFIED,
-    Pair,
     booking_words,
-    day_words,
     error_of,
     fee_words,
+    moved_words,
     policy_words,
     price_words,
-    refusal_pair,
+    refusal_words,
     status_words,
+    unverified_words,
 )
 from core.config import get_settings
 from core.errors import OmniError
@@ -42,23 +45,43 @@ from core.reservations.catalog import BookableItem, item_for
 from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
 from core.reservations.service import ReservationService
 
-#: the page's language choice, when a page offers one ("zh" or "en"); otherwise both are shown
-LANG = "ui_lang"
+#: the session's language key (components/language.py)
+LANG = language.LANG
 #: the reserve_controls prefix whose confirmation dialog is open (one dialog per run)
 DIALOG = "reservation_dialog"
 
 
-def say(pair: Pair) -> str:
-    """The sentence in the page's language, or both (zh first) when the page has no language choice."""
-    zh, en = pair
-    lang = st.session_state.get(LANG)
-    return zh if lang == "zh" else en if lang == "en" else f"{zh}  \n{en}"
+def venue_names(item_id: str, stored: str = "") -> tuple[str, str]:
+    """(shown, other): a venue's name in the page's language from its pack (the other language for a tooltip);
+    the name stored with the booking when no pack has the place."""
+    lang = current_lang()
+    place = _service_of_item(item_id).pack.place_by_id(item_id)
+    if place is None:
+        return stored or item_id, ""
+    shown = place.name_en if lang == "en" and place.name_en else place.name_zh
+    other = place.name_zh if lang == "en" else place.name_en
+    return shown, other if other and other != shown else ""
+
+
+def _other_help(other: str) -> str | None:
+    return t("reservations.other_name", name=other) if other else None
+
+
+def _booking(r: Reservation) -> tuple[str, str | None]:
+    """What is booked in words, with the venue's other name as a tooltip."""
+    shown, other = venue_names(r.item_id, r.item_name)
+    return booking_words(r, current_lang(), name=shown), _other_help(other)
 
 
 def render_refusal(error: dict[str, Any], item: BookableItem | None = None) -> None:
-    st.warning(say(refusal_pair(error, item)), icon=":material/event_busy:")
-    with st.expander("Details 详情", expanded=False):
-        st.caption(f"code: {error['code']} · field: {error.get('field') or '-'} · {error.get('message', '')}")
+    lang = current_lang()
+    venue = venue_names(item.id, item.name)[0] if item is not None else ""
+    st.warning(refusal_words(error, item, lang=lang, venue=venue), icon=":material/event_busy:")
+    with st.expander(t("common.details", lang), expanded=False):
+        st.caption(
+            t("reservations.details.refusal", lang, code=error["code"], field=error.get("field") or "-",
+              message=error.get("message", ""))
+        )  # fmt: skip
 
 
 # ---- the service -------------------------------------------------------------------------------------------------
@@ -120,10 +143,15 @@ class Offer:
 
     key: str  # unique on the page (widget keys)
     item_id: str
-    label: str  # e.g. "Day 1 · 11:30 豫园"
+    label: str  # e.g. "Day 1 · 11:30 · **Yu Garden**" (worded by the page)
     default_date: date
     default_time: time
-    note: Pair | None = None  # why the defaults differ from the plan, if they do
+    moved_from: tuple[date, time] | None = None  # the plan's day and slot, when they can no longer be booked
+
+
+def note_words(offer: Offer, lang: str) -> str:
+    """Why the form's defaults differ from the plan ("" when they do not)."""
+    return moved_words(*offer.moved_from, lang) if offer.moved_from is not None else ""
 
 
 def offer_for(
@@ -138,12 +166,8 @@ def offer_for(
         slot = next_slot(item, at)
         if still_bookable(service, item, day, slot):
             return Offer(key, item.id, label, day, slot)
-        when, slot = earliest_slot(service, item)
-        note = (
-            f"行程中的 {day_words(day)[0]} {slot:%H:%M} 已无法预订，改为最早可订的时段。",
-            f"The plan's {day_words(day)[1]} can no longer be booked; showing the earliest bookable slot.",
-        )
-        return Offer(key, item.id, label, when, slot, note)
+        when, earliest = earliest_slot(service, item)
+        return Offer(key, item.id, label, when, earliest, (day, slot))
     when, slot = earliest_slot(service, item)
     return Offer(key, item.id, label, when, slot)
 
@@ -231,16 +255,18 @@ def _start_over(prefix: str) -> None:
 
 
 def _summary(dry: DryRun, item: BookableItem, service: ReservationService) -> None:
+    lang = current_lang()
     r = dry.reservation
-    zh, en = booking_words(r)
-    st.markdown(say((f"将预订：**{zh}**。", f"You are about to reserve **{en}**.")))
-    st.markdown(say(price_words(r.quote, r.party_size)))
-    policy = policy_words(r.policy, datetime.combine(r.date, r.time, tzinfo=service.zone), service.clock())
-    st.markdown(say((f"取消政策：{policy[0]}", f"Cancellation: {policy[1]}")))
+    booking, other = _booking(r)
+    st.markdown(t("reservations.summary.about", lang, booking=booking), help=other)
+    st.markdown(price_words(r.quote, r.party_size, lang))
+    starts = datetime.combine(r.date, r.time, tzinfo=service.zone)
+    policy = policy_words(r.policy, starts, service.clock(), lang=lang)
+    st.markdown(t("reservations.summary.cancellation", lang, policy=policy))
     for code in dry.unverified:
-        st.caption(say(UNVERIFIED.get(code, (code, code))))
+        st.caption(unverified_words(code, lang))
     expires = dry.expires_at.astimezone(service.zone)
-    st.caption(say((f"请在 {expires:%H:%M} 前确认。", f"Confirm before {expires:%H:%M}.")))
+    st.caption(t("reservations.summary.confirm_before", lang, time=f"{expires:%H:%M}"))
 
 
 def _form_changed(prefix: str, r: Reservation) -> bool:
@@ -256,50 +282,47 @@ def _form_changed(prefix: str, r: Reservation) -> bool:
 
 
 def _receipt(outcome: Outcome, service: ReservationService, key: str) -> None:
+    lang = current_lang()
     r = outcome.reservation
-    zh, en = booking_words(r)
-    status = status_words(r)
+    booking, other = _booking(r)
     with st.container(border=True, key=key):
         if r.status == "confirmed":
-            st.success(say(("预订成功。", "Booked.")), icon=":material/event_available:")
+            st.success(t("reservations.receipt.booked", lang), icon=":material/event_available:")
         else:
-            st.warning(say(("没有订上。", "Not booked.")), icon=":material/event_busy:")
-        st.markdown(f"**Reservation number 预订号:** `{r.id}`")
-        st.markdown(say((f"状态：**{status[0]}**", f"Status: **{status[1]}**")))
-        st.markdown(say((f"预订内容：{zh}。", f"What: {en}.")))
+            st.warning(t("reservations.receipt.not_booked", lang), icon=":material/event_busy:")
+        st.markdown(t("reservations.receipt.number", lang, id=r.id))
+        st.markdown(t("reservations.receipt.status", lang, status=status_words(r, lang)))
+        st.markdown(t("reservations.receipt.what", lang, booking=booking), help=other)
         if r.status == "confirmed":
-            st.markdown(say(price_words(r.quote, r.party_size)))
+            st.markdown(price_words(r.quote, r.party_size, lang))
             starts = datetime.combine(r.date, r.time, tzinfo=service.zone)
-            policy = policy_words(r.policy, starts, service.clock())
-            st.markdown(
-                say(
-                    (
-                        f"如需取消：打开本页的“我的预订”，点“取消预订”。{policy[0]}",
-                        f"To cancel: open “My reservations” on this page and press Cancel. {policy[1]}",
-                    ),
-                )  # fmt: skip
-            )
+            policy = policy_words(r.policy, starts, service.clock(), lang=lang)
+            st.markdown(t("reservations.receipt.to_cancel", lang, policy=policy))
         if outcome.replayed:
-            st.caption(
-                say(("这是同一次确认的重复提交，没有重复预订。", "A repeated confirmation: nothing was booked twice."))
-            )
+            st.caption(t("reservations.receipt.replayed", lang))
 
 
-@st.dialog("Confirm booking 确认预订", on_dismiss=_close_dialog)
-def _confirm_dialog(prefix: str, region: str | None, user: str) -> None:
+def _dialog_body(prefix: str, region: str | None, user: str) -> None:
+    lang = current_lang()
     held = st.session_state.get(_k(prefix, "dry"))
     if held is None or st.session_state.get(DIALOG) != prefix:
         st.rerun()  # confirmed (or gone) meanwhile: close and redraw the page
         return
-    zh, en = booking_words(held["dry"].reservation)
-    st.markdown(say((f"确认预订 **{zh}**？", f"Reserve **{en}**?")))
-    st.markdown(say(price_words(held["dry"].reservation.quote, held["dry"].reservation.party_size)))
+    r = held["dry"].reservation
+    booking, other = _booking(r)
+    st.markdown(t("reservations.dialog.question", lang, booking=booking), help=other)
+    st.markdown(price_words(r.quote, r.party_size, lang))
     yes, no = st.columns(2)
     yes.button(
-        "Confirm 确认", key=_k(prefix, "dialog_yes"), type="primary", width="stretch",
+        t("reservations.dialog.yes", lang), key=_k(prefix, "dialog_yes"), type="primary", width="stretch",
         on_click=_confirm, args=(prefix, region, user),
     )  # fmt: skip
-    no.button("Back 返回", key=_k(prefix, "dialog_no"), width="stretch", on_click=_close_dialog)
+    no.button(t("reservations.dialog.back", lang), key=_k(prefix, "dialog_no"), width="stretch", on_click=_close_dialog)
+
+
+def _confirm_dialog(prefix: str, region: str | None, user: str) -> None:
+    """The confirmation dialog, titled in the page's language."""
+    st.dialog(t("reservations.dialog.title"), on_dismiss=_close_dialog)(_dialog_body)(prefix, region, user)
 
 
 def reserve_controls(
@@ -327,15 +350,18 @@ def reserve_controls(
     if s[_k(p, "time")] not in slots:
         s[_k(p, "time")] = next_slot(item, s[_k(p, "time")])
 
+    lang = current_lang()
     c1, c2, c3 = st.columns([2, 1, 1])
-    c1.date_input("Date 日期", key=_k(p, "date"))
-    c2.selectbox("Time 时间", slots, key=_k(p, "time"), format_func=lambda t: t.strftime("%H:%M"))
-    c3.number_input("Party 人数", key=_k(p, "party"), min_value=1, max_value=item.terms.max_party, step=1)
+    c1.date_input(t("reservations.form.date", lang), key=_k(p, "date"))
+    c2.selectbox(t("reservations.form.time", lang), slots, key=_k(p, "time"), format_func=lambda v: v.strftime("%H:%M"))
+    c3.number_input(
+        t("reservations.form.party", lang), key=_k(p, "party"), min_value=1, max_value=item.terms.max_party, step=1
+    )
     c4, c5 = st.columns(2)
-    c4.text_input("Contact 联系人 (name or phone)", key=_k(p, "contact"), max_chars=120)
-    c5.text_input("Notes 备注", key=_k(p, "notes"), max_chars=500)
+    c4.text_input(t("reservations.form.contact", lang), key=_k(p, "contact"), max_chars=120)
+    c5.text_input(t("reservations.form.notes", lang), key=_k(p, "notes"), max_chars=500)
     st.button(
-        "Check availability 查询空位", key=_k(p, "check"), icon=":material/event_available:",
+        t("reservations.form.check", lang), key=_k(p, "check"), icon=":material/event_available:",
         on_click=_check, args=(p, item.id, region, user),
     )  # fmt: skip
 
@@ -344,7 +370,7 @@ def reserve_controls(
         render_refusal(error, item)
         suggestions = [time.fromisoformat(t) for t in (error.get("details") or {}).get("suggestions", [])]
         if error["code"] == "SLOT_FULL" and suggestions:
-            st.markdown(say(("附近还有空位：", "Free slots nearby:")))
+            st.markdown(t("reservations.form.nearby", lang))
             cols = st.columns(len(suggestions))
             for col, slot in zip(cols, suggestions, strict=True):
                 col.button(
@@ -359,20 +385,20 @@ def reserve_controls(
         with st.container(border=True, key=_k(p, "dry_box")):
             _summary(dry, item, service)
             if _form_changed(p, dry.reservation):
-                st.info(say(("表单在查询后改过了，请重新查询。", "The form changed after the check; check again.")))
+                st.info(t("reservations.form.changed", lang))
             else:
-                zh, en = booking_words(dry.reservation)
+                booking, _other = _booking(dry.reservation)
                 st.checkbox(
-                    f"I agree to reserve {en} · 我同意预订{zh}", key=_k(p, "consent"),
+                    t("reservations.form.consent", lang, booking=booking), key=_k(p, "consent"),
                     on_change=_record_consent, args=(_k(p, "consent"), _k(p, "dry")),
                 )  # fmt: skip
                 st.button(
-                    "Confirm booking 确认预订", key=_k(p, "book"), type="primary",
+                    t("reservations.form.book", lang), key=_k(p, "book"), type="primary",
                     disabled=not held["consent"], on_click=_open_dialog, args=(p,),
                 )  # fmt: skip
     if receipt is not None:
         _receipt(receipt, service, _k(p, "receipt_box"))
-        st.button("Book again 再订一次", key=_k(p, "again"), on_click=_start_over, args=(p,))
+        st.button(t("reservations.form.again", lang), key=_k(p, "again"), on_click=_start_over, args=(p,))
     if s.get(DIALOG) == p and held is not None:
         _confirm_dialog(p, region, user)
 
@@ -417,14 +443,15 @@ def _cancel_confirm(prefix: str, rid: str, item_id: str, user: str) -> None:
 
 def _reservation_row(prefix: str, r: Reservation, user: str) -> None:
     s = st.session_state
-    zh, en = booking_words(r)
-    status = status_words(r)
+    lang = current_lang()
+    booking, other = _booking(r)
     with st.container(border=True, key=_k(prefix, f"row_{r.id}")):
-        st.markdown(say((f"**{zh}**", f"**{en}**")))
-        st.markdown(say((f"状态：**{status[0]}**", f"Status: **{status[1]}**")) + f"  \n`{r.id}`")
+        st.markdown(t("reservations.mine.booking", lang, booking=booking), help=other)
+        st.markdown(t("reservations.receipt.status", lang, status=status_words(r, lang)))
+        st.caption(t("reservations.mine.number", lang, id=r.id))
         done = s.get(_k(prefix, f"done_{r.id}"))
         if r.status == "cancelled" and done is not None:
-            st.caption(say(fee_words(done["fee"], r)))
+            st.caption(fee_words(done["fee"], r, lang))
         error = s.get(_k(prefix, f"error_{r.id}"))
         if error is not None:
             render_refusal(error)
@@ -433,26 +460,29 @@ def _reservation_row(prefix: str, r: Reservation, user: str) -> None:
         held = s.get(_k(prefix, f"dry_{r.id}"))
         if held is None:
             st.button(
-                "Cancel 取消预订", key=_k(prefix, f"cancel_{r.id}"), icon=":material/event_busy:",
+                t("reservations.mine.cancel", lang), key=_k(prefix, f"cancel_{r.id}"), icon=":material/event_busy:",
                 on_click=_cancel_check, args=(prefix, r.id, r.item_id, user),
             )  # fmt: skip
             return
         dry: DryRun = held["dry"]
         owner = _service_of_item(r.item_id)
         starts = datetime.combine(r.date, r.time, tzinfo=owner.zone)
-        st.markdown(say(policy_words(r.policy, starts, owner.clock())))
-        st.markdown(say(fee_words(dry.fee, r)))
+        st.markdown(policy_words(r.policy, starts, owner.clock(), lang=lang))
+        st.markdown(fee_words(dry.fee, r, lang))
         st.checkbox(
-            f"I agree to cancel {en} · 我同意取消{zh}", key=_k(prefix, f"consent_{r.id}"),
+            t("reservations.mine.consent", lang, booking=booking), key=_k(prefix, f"consent_{r.id}"),
             on_change=_record_consent, args=(_k(prefix, f"consent_{r.id}"), _k(prefix, f"dry_{r.id}")),
         )  # fmt: skip
         a, b = st.columns(2)
         a.button(
-            "Confirm cancellation 确认取消", key=_k(prefix, f"cancel_confirm_{r.id}"), type="primary",
+            t("reservations.mine.confirm_cancel", lang), key=_k(prefix, f"cancel_confirm_{r.id}"), type="primary",
             disabled=not held["consent"], on_click=_cancel_confirm,
             args=(prefix, r.id, r.item_id, user),
         )  # fmt: skip
-        b.button("Keep it 不取消", key=_k(prefix, f"cancel_keep_{r.id}"), on_click=_cancel_keep, args=(prefix, r.id))
+        b.button(
+            t("reservations.mine.keep", lang), key=_k(prefix, f"cancel_keep_{r.id}"), on_click=_cancel_keep,
+            args=(prefix, r.id),
+        )  # fmt: skip
 
 
 def my_reservations(key_prefix: str) -> None:
@@ -465,17 +495,17 @@ def my_reservations(key_prefix: str) -> None:
         return
     shown = [r for r in mine if r.status in ("confirmed", "cancelled")]
     others = [r for r in mine if r.status not in ("confirmed", "cancelled")]
+    lang = current_lang()
     if not shown:
-        st.caption(say(("还没有预订。", "No reservations yet.")))
+        st.caption(t("reservations.mine.none", lang))
     for r in shown:
         _reservation_row(key_prefix, r, user)
     if others:
         with st.container(key=_k(key_prefix, "unconfirmed")):
-            st.caption(say((f"另有 {len(others)} 次未确认的查询：", f"{len(others)} unconfirmed check(s):")))
+            st.caption(t("reservations.mine.unconfirmed", lang, n=len(others)))
             for r in others:
-                zh, en = booking_words(r)
-                status = status_words(r)
-                st.caption(say((f"{zh} — {status[0]}", f"{en} — {status[1]}")))
+                booking, _other = _booking(r)
+                st.caption(t("reservations.mine.unconfirmed_row", lang, booking=booking, status=status_words(r, lang)))
 
 
 # ---- offers on a page --------------------------------------------------------------------------------------------
@@ -486,22 +516,24 @@ def _toggle_offer(prefix: str, key: str) -> None:
 
 def render_offers(offers: Sequence[Offer], *, key_prefix: str, party_size: int, region: str | None = None) -> None:
     """One "Reserve" button per bookable stop; the chosen one opens reserve_controls below it."""
+    lang = current_lang()
     if not offers:
-        st.caption(say(("结果中没有可以预订的地点。", "No stop of this result takes reservations.")))
+        st.caption(t("reservations.offer.none", lang))
         return
     opened = st.session_state.get(_k(key_prefix, "open"))
     for offer in offers:
         left, right = st.columns([4, 1], vertical_alignment="center")
         left.markdown(offer.label)
         right.button(
-            "Reserve 预订", key=_k(key_prefix, f"open_{offer.key}"), icon=":material/event:", width="stretch",
+            t("reservations.offer.open", lang), key=_k(key_prefix, f"open_{offer.key}"), icon=":material/event:",
+            width="stretch",
             type="primary" if opened == offer.key else "secondary", on_click=_toggle_offer,
             args=(key_prefix, offer.key),
         )  # fmt: skip
         if opened == offer.key:
             with st.container(border=True, key=_k(key_prefix, f"panel_{offer.key}")):
-                if offer.note is not None:
-                    st.caption(say(offer.note))
+                if offer.moved_from is not None:
+                    st.caption(note_words(offer, lang))
                 reserve_controls(
                     offer.item_id,
                     default_date=offer.default_date,

@@ -1,8 +1,10 @@
-"""Half-day planner 半日闲: one goal sentence → 2–3 plans (core.halfday), their stages shown live, re-ranked by the
+"""Half-day planner: one goal sentence → 2–3 plans (core.halfday), their stages shown live, re-ranked by the
 weights from state, reservations through the service's gates, and what the planner remembers.
 
 Thin page: the widgets, the run and the panels live in components/halfday_*.py; the run is kept in
-st.session_state and everything below the goal box is rendered from there.
+st.session_state and everything below the goal box is rendered from there. Every word is in the page's language
+(components.language, locales/*/LC_MESSAGES/halfday.po), whatever language the goal was written in; codes, the
+trace id and the tool log are in the collapsed "Details".
 """
 
 import pandas as pd
@@ -15,33 +17,39 @@ from components import halfday_words as words
 from components.frame import active_provider
 from components.halfday_memory import render_memory_panel
 from components.identity import dashboard_user
+from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.reservations import my_reservations
 from core.halfday.score import rank_by_weights
 
 ensure_app_frame()
-st.title(":material/schedule: Half-day planner 半日闲")
-st.caption(
-    "Say what you would like to do in a few free hours; the planner reads it, checks opening hours, queues, prices "
-    "and travel, and offers 2–3 plans you can compare, re-weight and book. 一句话描述你的半天,得到可执行的方案。"
-)
+lang = current_lang()
+st.title(":material/schedule: " + t("halfday.page.title", lang))
+st.caption(t("halfday.page.intro", lang))
 hs.init_state()
 user = dashboard_user()
 
 # --- the goal ------------------------------------------------------------------------------------------------
 with st.container(border=True, key="hd_goal_box"):
-    st.markdown("**Examples / 示例**")
+    st.markdown(t("halfday.page.examples", lang))
     for col, (key, example) in zip(st.columns(len(hs.EXAMPLES)), hs.EXAMPLES, strict=True):
-        col.button(example, key=key, on_click=hs.fill_example, args=(example,), width="stretch")
+        col.button(t(example, lang), key=key, on_click=hs.fill_example, args=(example,), width="stretch")
     st.text_area(
-        "What would you like to do? / 你想怎么过这半天?",
+        t("halfday.page.goal", lang),
         key=hs.GOAL,
         height=80,
         max_chars=4000,
-        placeholder="明天下午带孩子去博物馆,再吃点本帮菜 / Tomorrow afternoon: a museum, then local food",
+        placeholder=t("halfday.page.goal_placeholder", lang),
     )
-    st.text_input("Start from (optional) / 出发地(可选)", key=hs.ORIGIN, max_chars=300, placeholder="人民广场")
-    plan_clicked = st.button("Plan / 开始规划", key="hd_plan", type="primary", icon=":material/auto_awesome:")
+    st.text_input(
+        t("halfday.page.origin", lang),
+        key=hs.ORIGIN,
+        max_chars=300,
+        placeholder=t("halfday.page.origin_placeholder", lang),
+    )
+    plan_clicked = st.button(
+        t("halfday.page.plan", lang), key="hd_plan", type="primary", icon=":material/auto_awesome:"
+    )
 
 if plan_clicked or st.session_state.pop(hs.PENDING, False):
     request = hs.request_from_state()
@@ -51,12 +59,10 @@ if plan_clicked or st.session_state.pop(hs.PENDING, False):
         hs.run_plan(request)
 
 run = st.session_state.get(hs.RUN)
-typed = str(st.session_state.get(hs.GOAL, ""))
-lang = run["lang"] if run else (text.guess_language(typed) if typed.strip() else "zh")
 
 # --- the last run, from state --------------------------------------------------------------------------------
 if run is None:
-    st.info("Write a goal or pick an example, then press **Plan**. / 写下目标或点一个示例,再点“开始规划”。")
+    st.info(t("halfday.page.empty", lang))
 else:
     hs.render_stage_log(run)
     done = run["done"]
@@ -65,45 +71,49 @@ else:
         with st.container(border=True, key="hd_clarify"):
             st.markdown(f"**{text.question(list(done.get('missing') or []), lang)}**")
             choices = st.columns(len(text.QUICK_CHOICES))
-            for col, (key, en, zh, _add_en, _add_zh) in zip(choices, text.QUICK_CHOICES, strict=True):
-                col.button(f"{en} / {zh}", key=f"hd_quick_{key}", on_click=hs.choose_time, args=(key,), width="stretch")
+            for col, (key, label, _add) in zip(choices, text.QUICK_CHOICES, strict=True):
+                col.button(t(label, lang), key=f"hd_quick_{key}", on_click=hs.choose_time, args=(key,), width="stretch")
     elif kind == "error":
         error = done.get("error") or {}
         st.error(text.error_sentence(error, lang), icon=":material/error:")
-        with st.expander("Details / 详情", expanded=False):
-            st.markdown(f"Trace id / 追踪号: `{error.get('trace_id', '')}`")
-            st.markdown(
-                f"Code / 错误码: `{error.get('code', '')}`"
-                + (f" · tool `{error['tool']}`" if error.get("tool") else "")
-            )
-        st.button("Retry / 重试", key="hd_retry", on_click=hs.retry, icon=":material/refresh:")
+        with st.expander(t("common.details", lang), expanded=False):
+            st.markdown(t("halfday.page.trace", lang, trace=error.get("trace_id", "")))
+            st.markdown(t("halfday.page.code", lang, code=error.get("code", "")))
+            if error.get("tool"):
+                st.markdown(t("halfday.page.tool", lang, tool=error["tool"]))
+        st.button(t("halfday.page.retry", lang), key="hd_retry", on_click=hs.retry, icon=":material/refresh:")
     elif kind == "plans":
         result = st.session_state[hs.RESULT]
-        lang = result.goal.language
         stale = hs.is_stale(run)
         if stale:
-            st.warning(
-                "These plans are for an earlier goal (or region): press Plan again to update them. / "
-                "这些方案对应之前的目标(或地区),请重新规划。",
-                icon=":material/history:",
-            )
-        st.markdown(("**你的目标:** " if lang == "zh" else "**Your goal:** ") + text.goal_summary(result.goal, lang))
+            st.warning(t("halfday.page.stale", lang), icon=":material/history:")
+        st.markdown(t("halfday.page.your_goal", lang, goal=text.goal_summary(result.goal, lang)))
         if result.origin is not None:
-            src = text.source_words(result.origin.source, lang)
-            st.caption(("出发地:" if lang == "zh" else "Starting from ") + f"{result.origin.name} ({src})")
+            name, other = cards.origin_name(hs.planner_for(result.region), result.origin, lang)
+            st.caption(
+                t("halfday.page.start_from", lang, name=name, source=text.source_words(result.origin.source, lang)),
+                help=t("halfday.step.other_name", lang, name=other) if other else None,
+            )
         for code in result.warnings:
             st.warning(words.word(words.WARNINGS, code, lang))
         if result.relaxed:
-            relaxed = ", ".join(words.word(words.RELAX, r, lang) for r in result.relaxed)
-            st.info(("为找到可行方案," if lang == "zh" else "To find workable plans I ") + relaxed + ".")
+            relaxed = text.join([words.word(words.RELAX, r, lang) for r in result.relaxed], lang)
+            st.info(t("halfday.page.relaxed", lang, what=relaxed))
         weights = cards.render_weights(lang)
         ranked = rank_by_weights(result.plans, weights)
         provider_name = active_provider()[1]
         cards.render_plans(
-            hs.planner_for(result.region), result, ranked, weights, user=user, provider_name=provider_name, stale=stale
+            hs.planner_for(result.region),
+            result,
+            ranked,
+            weights,
+            user=user,
+            provider_name=provider_name,
+            stale=stale,
+            lang=lang,
         )
-        with st.expander("Details / 详情", expanded=False):
-            st.markdown(f"Trace id / 追踪号: `{result.trace_id}`")
+        with st.expander(t("common.details", lang), expanded=False):
+            st.markdown(t("halfday.page.trace", lang, trace=result.trace_id))
             st.dataframe(
                 pd.DataFrame(result.tool_log).drop(columns=["trace_id"], errors="ignore"),
                 key="hd_tool_log",
@@ -112,7 +122,7 @@ else:
 
 # --- reservations and memory ---------------------------------------------------------------------------------
 st.divider()
-mine, memory = st.tabs(["My reservations / 我的预订", "Memory / 记忆"])
+mine, memory = st.tabs([t("halfday.page.tab_mine", lang), t("halfday.page.tab_memory", lang)])
 planner = hs.planner_for()
 with mine:
     my_reservations("hd_mine")

@@ -1,6 +1,6 @@
 """End-to-end in headless Chromium: the half-day page plans a goal (stage 1 runs its registered mock through
 OMNI_HALFDAY_MOCK_TOOLS, since the server is its own process: tomorrow 13:00–18:00, two adults, museums and local
-food), a stop of the first plan is reserved through the gates (check = dry run → consent → confirmation dialog →
+food), a bookable stop of a plan is reserved through the gates (check = dry run → consent → confirmation dialog →
 receipt), and My reservations cancels it (dry run → consent → confirmation). Every request to another host is blocked and recorded, as in
 tests/ui/test_browser.py. Screenshots: test-artifacts/half_day*.png.
 """
@@ -37,8 +37,8 @@ def test_half_day_plan_reserve_and_cancel_in_browser(halfday_server):
         page.locator(".st-key-hd_plan button").click()
 
         # the stages were shown, then the cards side by side, each with its chart and its map
-        expect(page.get_by_text("Plans ready / 规划完成")).to_be_visible()
-        expect(page.get_by_text("Details / 详情")).to_be_visible()  # drawn after the last card
+        expect(page.get_by_text("规划完成").first).to_be_visible()
+        expect(page.get_by_text("详情", exact=True).first).to_be_visible()  # drawn after the last card
         cards = page.locator('[class*="st-key-hd_card_"]')
         assert 2 <= cards.count() <= 3
         expect(page.get_by_text("方案 1").first).to_be_visible()
@@ -49,8 +49,8 @@ def test_half_day_plan_reserve_and_cancel_in_browser(halfday_server):
         expect(map_frame.locator("path.leaflet-interactive").first).to_be_visible()
         page.screenshot(path=str(ARTIFACTS / "half_day.png"))
 
-        # reserve a bookable stop of the first card: check (dry run), consent, the dialog, the receipt
-        offer = first.locator('[data-testid="stExpander"]').filter(has_text="Reserve / 预订").first
+        # reserve a bookable stop of a card (the first that has one): check (dry run), consent, the dialog, the receipt
+        offer = cards.locator('[data-testid="stExpander"]').filter(has_text="预订").first
         offer.locator("summary").click()
         offer.locator('[class*="_check"] button').click()
         book = offer.locator('[class*="_book"] button')
@@ -61,14 +61,14 @@ def test_half_day_plan_reserve_and_cancel_in_browser(halfday_server):
         book.click()
         dialog = page.get_by_role("dialog")
         expect(dialog).to_be_visible()
-        dialog.get_by_role("button", name="Confirm 确认").click()
+        dialog.get_by_role("button", name="是的，预订").click()
         receipt = offer.get_by_text("预订成功").first
         expect(receipt).to_be_visible()
         receipt.evaluate("e => e.scrollIntoView({block: 'center'})")
         page.screenshot(path=str(ARTIFACTS / "half_day_receipt.png"))
 
         # My reservations: confirmed, then cancelled through its own dry run and consent
-        page.get_by_role("tab", name="My reservations / 我的预订").click()
+        page.get_by_role("tab", name="我的预订").click()
         mine = page.locator('[class*="st-key-hd_mine_row_"]').first
         expect(mine).to_contain_text("已确认")
         mine.locator('[class*="st-key-hd_mine_cancel_r-"] button').click()

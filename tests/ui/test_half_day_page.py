@@ -2,7 +2,9 @@
 their scores → the weight sliders re-rank the cards from state → a bookable step reserved through the gates (dry
 run, consent, confirmation dialog, receipt) → My reservations shows it and cancels it; a goal without a time asks
 when and a quick choice completes it; a fatal error shows its sentence, the trace id in the details and Retry; the
-main view shows no raw code, no "None" and no place id; every code the core can emit has Chinese and English words.
+main view shows no raw code, no "None" and no place id; every code the core can emit has Chinese and English words
+in the catalogs (locales/*/LC_MESSAGES/halfday.po). The page speaks the dashboard's language (``?lang=``), whatever
+the goal's: these tests open it in Chinese; tests/ui/test_half_day_language.py reads it in both languages.
 
 Stage 1's parser (core/halfday/goal.py) is another engineer's: these tests swap it through the registry for a small
 reader of the phrases they use (``stage1``), so the page is driven through every other real stage.
@@ -69,7 +71,13 @@ def faults() -> dict[str, object]:
 
 
 @pytest.fixture
-def page(tmp_path, monkeypatch, leaflet_static, faults):
+def page_lang() -> str:
+    """The language the page is opened in (``?lang=``)."""
+    return "zh"
+
+
+@pytest.fixture
+def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
     from streamlit.testing.v1 import AppTest
 
     from components import halfday_state
@@ -95,6 +103,7 @@ def page(tmp_path, monkeypatch, leaflet_static, faults):
 
     monkeypatch.setattr(halfday_state, "make_planner", with_stage1)
     at = AppTest.from_file(str(APP), default_timeout=90)
+    at.query_params["lang"] = page_lang
     at.run()
     at.switch_page(PAGE)
     at.run()
@@ -128,7 +137,7 @@ def node_texts(node, *, skip_details: bool = False) -> list[str]:
     label = getattr(node, "label", None)
     out: list[str] = [label] if isinstance(label, str) else []
     if isinstance(node, et.Block):
-        if skip_details and isinstance(node, et.Expander) and node.label.startswith("Details"):
+        if skip_details and isinstance(node, et.Expander) and node.label in ("Details", "详情"):
             return []
         for child in node.children.values():
             out += node_texts(child, skip_details=skip_details)
@@ -144,7 +153,7 @@ def main_text(at) -> str:
 
 
 def cards(at, result) -> list[str]:
-    """The plan cards' texts, in the order shown (Option 1, 2, …)."""
+    """The plan cards' texts, in the order shown (Option 1, 2, … / 方案 1, 2, …)."""
     from streamlit.testing.v1.element_tree import Column
 
     found: dict[int, str] = {}
@@ -152,7 +161,7 @@ def cards(at, result) -> list[str]:
     def walk(node):
         if isinstance(node, Column):
             body = "\n".join(node_texts(node))
-            m = re.match(r"#### Option (\d) / 方案 \1", body)
+            m = re.match(r"#### (?:Option|方案) (\d)", body)
             if m:
                 found[int(m.group(1))] = body
                 return
@@ -210,7 +219,7 @@ def test_a_goal_is_planned_with_its_stages_shown_and_cards_re_ranked_by_the_weig
     shown, totals = order(weights)
     for rank, p in enumerate(shown):
         body = texts[card_of(texts, p, "zh")]
-        assert body.startswith(f"#### Option {rank + 1}")
+        assert body.startswith(f"#### 方案 {rank + 1}")
         assert f"{round(totals[p.plan_id] * 100)} 分" in body
         assert f"{round(p.feasibility * 100)}%" in body
         assert result.goal.language == "zh" and all(s.name_zh in body for s in p.steps)
@@ -231,7 +240,7 @@ def test_a_goal_is_planned_with_its_stages_shown_and_cards_re_ranked_by_the_weig
     texts = cards(at, result)
     for rank, p in enumerate(new_order):
         body = texts[card_of(texts, p, "zh")]
-        assert body.startswith(f"#### Option {rank + 1}") and f"{round(new_totals[p.plan_id] * 100)} 分" in body
+        assert body.startswith(f"#### 方案 {rank + 1}") and f"{round(new_totals[p.plan_id] * 100)} 分" in body
 
     # the defaults come back with one button
     at.button(key="hd_weights_reset").click().run()
@@ -239,13 +248,14 @@ def test_a_goal_is_planned_with_its_stages_shown_and_cards_re_ranked_by_the_weig
     assert card_of(texts, shown[0], "zh") == 0
 
 
-def test_the_plans_speak_the_goals_language_and_show_no_codes_no_none_no_ids(page):
+def test_the_plans_speak_the_pages_language_whatever_the_goals_and_show_no_codes_no_none_no_ids(page):
     from components import halfday_words as words
 
-    for goal, lang in ((GOAL_EN, "en"), (GOAL_ZH, "zh")):
+    for goal, lang in ((GOAL_ZH, "en"), (GOAL_EN, "zh")):  # the goal in one language, the page in the other
+        page.query_params["lang"] = lang
         at = plan(page, goal)
         result = at.session_state["hd_result"]
-        assert result.goal.language == lang
+        assert result.goal.language != lang and at.session_state["ui_lang"] == lang
         text = main_text(at)
         texts = cards(at, result)
         for p in result.plans:
@@ -259,7 +269,7 @@ def test_the_plans_speak_the_goals_language_and_show_no_codes_no_none_no_ids(pag
         leaked = sorted(c for c in codes if re.search(rf"(?<![\w/-]){re.escape(c)}(?![\w-])", text))
         assert not leaked, leaked
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.findall(r"\b[a-z]+_[a-z_]+\b", text)
-        # the risks are sentences in the goal's language
+        # the risks are sentences in the page's language
         risky = next(p for p in result.plans if p.risks)
         body = texts[card_of(texts, risky, lang)]
         from components.halfday_text import risk_sentence
@@ -394,9 +404,9 @@ def test_choosing_a_plan_teaches_the_memory_which_can_be_edited_and_reset(page):
 
 def test_a_changed_goal_marks_the_plans_stale(page):
     at = plan(page, GOAL_ZH)
-    assert not at.warning or all("earlier goal" not in w.value for w in at.warning)
+    assert not at.warning or all("之前的目标" not in w.value for w in at.warning)
     at.text_area(key="hd_goal").input(GOAL_ZH + ",不要太累").run()
-    assert any("earlier goal" in w.value for w in at.warning)
+    assert any("之前的目标" in w.value for w in at.warning)
     result = at.session_state["hd_result"]
     assert all(at.button(key=f"hd_choose_{p.plan_id}").disabled for p in result.plans)
 
@@ -408,9 +418,9 @@ def test_a_goal_without_a_time_asks_when_and_a_quick_choice_completes_it(page):
     assert "你想什么时候出发?" in main_text(at)
     labels = {b.key: b.label for b in at.button if (b.key or "").startswith("hd_quick_")}
     assert labels == {
-        "hd_quick_this_afternoon": "This afternoon / 今天下午",
-        "hd_quick_tomorrow_morning": "Tomorrow morning / 明天上午",
-        "hd_quick_saturday_afternoon": "Saturday afternoon / 周六下午",
+        "hd_quick_this_afternoon": "今天下午",
+        "hd_quick_tomorrow_morning": "明天上午",
+        "hd_quick_saturday_afternoon": "周六下午",
     }
     at.button(key="hd_quick_saturday_afternoon").click().run()
     assert not at.exception, at.exception
@@ -453,7 +463,7 @@ def test_a_tool_that_breaks_its_schema_twice_shows_the_error_the_trace_id_and_re
     done = at.session_state["hd_run"]["done"]
     trace = done["error"]["trace_id"]
     assert done["error"]["code"] == "TOOL_OUTPUT_INVALID"
-    details = next(x for x in at.expander if x.label.startswith("Details"))
+    details = next(x for x in at.expander if x.label == "详情")
     assert trace in "\n".join(node_texts(details))
     assert trace not in main_text(at) and "TOOL_OUTPUT_INVALID" not in main_text(at)
 
@@ -478,7 +488,7 @@ def _codes_in(module, pattern: str) -> set[str]:
     return set(re.findall(pattern, inspect.getsource(module)))
 
 
-def test_every_code_the_core_can_emit_has_chinese_and_english_words():
+def test_every_code_the_core_can_emit_has_chinese_and_english_words_in_the_catalogs():
     from components import halfday_words as w
     from core import errors
     from core.halfday import compose, goal_models, models, pipeline, score, search, tools, travel
@@ -499,6 +509,7 @@ def test_every_code_the_core_can_emit_has_chinese_and_english_words():
     assert not missing(w.PREFERENCES, goal_models.PREFERENCE_CODES)
 
     excluded = _codes_in(search, r'excluded\["(\w+)"\]') | _codes_in(search, r'return "(\w+)"')
+    excluded |= _codes_in(search, r'reason = "(\w+)"')
     assert {"closed_in_window", "too_young"} <= excluded
     assert not missing(w.EXCLUDED, excluded)
     assert not missing(w.DIET, goal_models.DIET_CODES)  # diet_<code> and avoided_<preference> are built from these
@@ -528,10 +539,12 @@ def test_every_code_the_core_can_emit_has_chinese_and_english_words():
     for region in list_regions():  # theme codes (category:<c>) and what the memory learns (tags, categories)
         pack = load_region(region)
         assert not missing(w.CATEGORIES, {p.category for p in pack.places}), region
+        assert not missing(w.CATEGORY_WITH, {p.category for p in pack.places}), region
         assert not missing(w.TAGS, {t for p in pack.places for t in p.tags}), region
     assert not missing(w.DAY_TYPES, queues.DayType.__args__)
     for table in w.TABLES.values():  # both languages, never blank
         assert all(w.has_words(table, code) for code in table)
+    assert not w.has_words(w.RISKS, "NOT_A_RISK")  # the check can fail: a code without a key has no words
 
 
 def test_the_intro_sentence_is_built_from_the_theme_and_the_steps():

@@ -1,6 +1,7 @@
 """Reservations on the route planner and itinerary pages (AppTest): plan → Reserve on a bookable stop → check →
 consent → confirm in the dialog → receipt → My reservations → cancellation dry run → confirm → cancelled; a full
-slot offers the free slots near it; without consent nothing is booked; a repeated confirmation books once.
+slot offers the free slots near it; without consent nothing is booked; a repeated confirmation books once. The flow
+speaks the dashboard's language (English unless the URL or the browser says Chinese), venues by their name in it.
 
 Every test runs on its own SQLite database (OMNI_DB_URL) and reads it back through the reservation service."""
 
@@ -39,12 +40,13 @@ def service(db_url) -> ReservationService:
     return ReservationService(pack=PACK, engine=store.engine_for(db_url))
 
 
-def app_on(page: str):
+def app_on(page: str, lang: str = "en"):
     from streamlit.testing.v1 import AppTest
 
     from tests.support.paths import ROOT
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lang"] = lang
     at.run()
     at.switch_page(page)
     at.run()
@@ -70,6 +72,15 @@ def my_list(at) -> str:
     """The text of the "My reservations" section."""
     [section] = [e for e in at.expander if e.label.startswith("My reservations")]  # the page's language: English
     return "\n".join(m.value for m in section.markdown)
+
+
+def name_en(item_id: str) -> str:
+    """A venue's English name in the pack (what the English page calls it)."""
+    return PACK.place_by_id(item_id).name_en
+
+
+def en_day(day: date) -> str:
+    return f"{day:%a} {day.day} {day:%b %Y}"
 
 
 def a_week_ahead() -> date:
@@ -138,7 +149,7 @@ def test_route_planner_reserve_confirm_receipt_and_cancel(planned_route, service
     day = a_week_ahead()
     check(at, p, day=day, at_time=time(19, 0), party=3)
     text = texts(at)
-    assert f"You are about to reserve **老吉士酒家, {day:%a %d %b %Y} at 19:00, party of 3**" in text
+    assert f"You are about to reserve **{name_en('sh-lao-jesse')}, {en_day(day)} at 19:00, party of 3**" in text
     assert f"¥{venue.price_per_person:.0f} per person, ¥{venue.price_per_person * 3:.0f} for 3" in text
     assert "from the region pack" in text and "Free cancellation at any time" in text
     assert "This is a demo booking" in text  # what the mock cannot verify
@@ -151,7 +162,7 @@ def test_route_planner_reserve_confirm_receipt_and_cancel(planned_route, service
     )  # fmt: skip
     assert mine.contact == "王先生 13800000000"
     receipt = texts(at)
-    assert f"**Reservation number 预订号:** `{mine.id}`" in receipt
+    assert f"**Reservation number:** `{mine.id}`" in receipt
     assert "Status: **confirmed**" in receipt and "To cancel: open “My reservations”" in receipt
 
     # A second press of the dialog's button (a double click, a rerun) replays: one booking, the same number.
@@ -170,6 +181,40 @@ def test_route_planner_reserve_confirm_receipt_and_cancel(planned_route, service
     assert "Status: **cancelled**" in my_list(at)
     assert "Cancelling now is free." in texts(at)
     assert f"rp_my_cancel_{mine.id}" not in keys(at, "rp_my_cancel_")  # nothing left to cancel
+
+
+def test_the_reservation_flow_speaks_chinese_on_a_chinese_page(db_url, leaflet_static, service):
+    at = app_on("pages/route_planner.py", lang="zh")
+    at.selectbox(key="scenario").set_value("sightseeing-day")
+    at.button(key="load_scenario").click().run()
+    at.button(key="plan").click().run()
+    ok(at)
+    assert at.button(key="rp_res_open_sh-lao-jesse").label == "预订"
+    at.button(key="rp_res_open_sh-lao-jesse").click().run()
+    p = "rp_res_sh-lao-jesse"
+    labels = {w.key: w.label for kind in ("date_input", "selectbox", "number_input", "text_input", "button")
+              for w in at.get(kind) if (w.key or "").startswith(p)}  # fmt: skip
+    assert (labels[f"{p}_date"], labels[f"{p}_time"], labels[f"{p}_party"]) == ("日期", "时间", "人数")
+    assert (labels[f"{p}_contact"], labels[f"{p}_check"]) == ("联系人（姓名或电话）", "查询空位")
+    day = a_week_ahead()
+    check(at, p, day=day, at_time=time(19, 0), party=3)
+    zh_day = f"{day.year}年{day.month}月{day.day}日（周{'一二三四五六日'[day.weekday()]}）"
+    text = texts(at)
+    assert f"将预订：**老吉士酒家，{zh_day} 19:00，3 人**。" in text
+    assert "人均 ¥" in text and "随时可免费取消。" in text and "这是演示用的模拟预订" in text
+    assert at.checkbox(key=f"{p}_consent").label == f"我同意预订老吉士酒家，{zh_day} 19:00，3 人"
+    assert at.button(key=f"{p}_book").label == "确认预订"
+    at.checkbox(key=f"{p}_consent").check().run()
+    at.button(key=f"{p}_book").click().run()
+    assert at.button(key=f"{p}_dialog_yes").label == "是的，预订"
+    at.button(key=f"{p}_dialog_yes").click().run()
+    ok(at)
+    [mine] = service.reservations_of(at.session_state["dashboard_user"])
+    receipt = texts(at)
+    assert "预订成功。" in receipt and "状态：**已确认**" in receipt and f"**预订号：** `{mine.id}`" in receipt
+    assert at.button(key=f"rp_my_cancel_{mine.id}").label == "取消预订"
+    for english in ("Status", "Reservation", "Booked", "Cancel", "party of"):
+        assert english not in receipt
 
 
 def test_a_full_slot_offers_free_slots_nearby_and_one_can_be_picked(planned_route, service):
@@ -194,7 +239,7 @@ def test_a_full_slot_offers_free_slots_nearby_and_one_can_be_picked(planned_rout
     at.button(key=f"{p}_slot_1830").click().run()
     ok(at)
     assert at.selectbox(key=f"{p}_time").value == time(18, 30)
-    assert f"老吉士酒家, {day:%a %d %b %Y} at 18:30, party of 2" in texts(at)
+    assert f"{name_en('sh-lao-jesse')}, {en_day(day)} at 18:30, party of 2" in texts(at)
     consent_and_confirm(at, p)
     user = at.session_state["dashboard_user"]
     assert [(r.time, r.status) for r in service.reservations_of(user) if r.status == "confirmed"] == [
@@ -281,7 +326,7 @@ def test_itinerary_reserve_on_the_trips_day_then_cancel(itinerary_app, service):
     at.text_input(key=f"{p}_contact").set_value("Li 13900000000")
     at.button(key=f"{p}_check").click().run()
     ok(at)
-    assert f"{item.name}, {start:%a %d %b %Y} at {expected:%H:%M}, party of 2" in texts(at)
+    assert f"{name_en(item.id)}, {en_day(start)} at {expected:%H:%M}, party of 2" in texts(at)
     consent_and_confirm(at, p)
     user = at.session_state["dashboard_user"]
     [mine] = service.reservations_of(user)
@@ -289,7 +334,7 @@ def test_itinerary_reserve_on_the_trips_day_then_cancel(itinerary_app, service):
     assert f"`{mine.id}`" in texts(at) and "Status: **confirmed**" in texts(at)
 
     listed = my_list(at)
-    assert item.name in listed and "Status: **confirmed**" in listed
+    assert name_en(item.id) in listed and "Status: **confirmed**" in listed
     cancel_from_my_reservations(at, "it_my", mine.id)
     assert service.get(user, mine.id).status == "cancelled"
     assert "Status: **cancelled**" in my_list(at)
