@@ -77,9 +77,9 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
     pack = ctx.provider.region
     if len(slots.venues) > 1:
         named = [words.name_of(pack, v.id, v.name, zh) for v in slots.venues]
-        names = "、".join(named) if zh else ", ".join(named)
-        _ask(state, f"你提到了 {names}，要预订哪一家？" if zh else f"You named {names}; which one should I book?",
-             reason="AMBIGUOUS_VENUE", missing=["item"])  # fmt: skip
+        names = words.listed(named, zh)
+        _ask(state, words.t("agent.booking.which_venue", words.lang_of(zh), names=names), reason="AMBIGUOUS_VENUE",
+             missing=["item"])  # fmt: skip
         followup.remember(ctx, slots.model_copy(update={"venues": []}), zh=zh, options=[v.id for v in slots.venues])
         return
     if not slots.venues:
@@ -100,7 +100,7 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
         h = slots.hours[0]
         _ask(
             state,
-            f"{name}：{h}点是上午还是晚上？" if zh else f"{name}: is {h} o'clock in the morning or the evening?",
+            words.t("agent.booking.am_or_pm", words.lang_of(zh), name=name, h=h),
             reason="AMBIGUOUS_TIME",
             missing=["time"],
         )
@@ -141,7 +141,7 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
     dry: DryRun = out.dry_run
     r = dry.reservation
     lines = [
-        f"将为你预订：{words.what(r, zh, pack)}。" if zh else f"I will reserve: {words.what(r, zh, pack)}.",
+        words.t("agent.booking.will_reserve", words.lang_of(zh), what=words.what(r, zh, pack)),
         words.price_text(r.quote, pack, zh),
         words.policy_text(r.policy, zh),
         words.unverified_text(dry.unverified, zh),
@@ -157,8 +157,8 @@ def _known(name: str, slots: BookingSlots, at, zh: bool) -> str:
     if at:
         bits.append(words.hm(at))
     if slots.party:
-        bits.append(f"{slots.party} 人" if zh else f"{slots.party} people")
-    return f"好的：{'，'.join(bits)}。" if zh else f"Noted: {', '.join(bits)}. "
+        bits.append(words.t("agent.booking.people", words.lang_of(zh), n=slots.party))
+    return words.t("agent.booking.noted", words.lang_of(zh), facts=("，" if zh else ", ").join(bits))
 
 
 def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: bool, *, offered: list[str]) -> list[str]:
@@ -168,13 +168,13 @@ def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: boo
     if slots.unbookable:
         v = slots.unbookable[0]
         said = words.name_of(pack, v.id, v.name, zh)
-        lines.append(f"{said}不接受预订。" if zh else f"{said} does not take reservations.")
+        lines.append(words.t("agent.booking.refusal.not_bookable", words.lang_of(zh), name=said))
     hints = fit_hints(" ".join(followup_messages(ctx)))
     asked = slots.category or ("restaurant" if hints.cuisines or hints.diet else None)
     category = asked if asked in {i.category for i in catalogue(pack)} else None
     if asked and category is None:
         kind = words.category_text(asked, zh)
-        lines.append(f"这里没有可以预订的{kind}。" if zh else f"There are no {kind} to book here.")
+        lines.append(words.t("agent.booking.none_of_kind", words.lang_of(zh), kind=kind))
     again = [i for pid in offered if (i := item_for(pack, pid)) is not None]
     found = suggest(pack, category, hints=hints, party=slots.party)
     options = again or found.items
@@ -182,11 +182,8 @@ def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: boo
         lines += words.fit_notes(found, hints, zh)
     if options:
         kind = words.category_text(category, zh)
-        lines.append(
-            f"可以预订的{kind}有：{words.choices(options, zh, pack)}。要订哪一家？"
-            if zh
-            else f"{kind.capitalize()} you can book: {words.choices(options, zh, pack)}. Which one?"
-        )
+        lines.append(words.t("agent.booking.offer", words.lang_of(zh), kind=kind if zh else kind.capitalize(),
+                       choices=words.choices(options, zh, pack)))  # fmt: skip
         lines.append(words.choices_source(options, pack, zh))
         state.result.candidates += [
             {"place_id": i.id, "name": i.name, "category": i.category, "price_per_person": i.price_per_person,
@@ -211,11 +208,9 @@ def followup_messages(ctx: AgentContext) -> list[str]:
 
 def _until(dry: DryRun, ctx: AgentContext, zh: bool) -> str:
     minutes = max(1, int(ctx.settings.dry_run_ttl_s // 60))
-    what = "预订" if dry.action == "reserve" else "取消"
-    if zh:
-        return f"现在还没有{what}。确认后才会{what}（{minutes} 分钟内有效）。"
-    verb = "booked" if dry.action == "reserve" else "cancelled"
-    return f"Nothing is {verb} yet; it will be once you confirm (within {minutes} min)."
+    if dry.action == "reserve":
+        return words.t("agent.booking.until.reserve", words.lang_of(zh), minutes=minutes)
+    return words.t("agent.booking.until.cancel", words.lang_of(zh), minutes=minutes)
 
 
 def _hold(state: AgentState, ctx: AgentContext, *, action: str, dry: DryRun, lines: list[str], kind: str) -> None:
@@ -278,15 +273,12 @@ def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> N
     found = _matching(mine.reservations, slots, ctx)
     if not found:
         state.result.status = "NEED_MORE_INFO"
-        text = (
-            "没有找到符合的已确认预订，没有做任何改动。" if zh else "No confirmed reservation matches; nothing changed."
-        )
+        lang = words.lang_of(zh)
+        text = words.t("agent.booking.cancel.no_match", lang)
         if confirmed:
-            text += ("你已确认的预订：\n" if zh else " Your confirmed reservations:\n") + words.listing(
-                confirmed, zh, pack
-            )
+            text += words.t("agent.booking.cancel.your_confirmed", lang) + "\n" + words.listing(confirmed, zh, pack)
         else:
-            text += "你目前没有已确认的预订。" if zh else " You have no confirmed reservation."
+            text += words.t("agent.booking.cancel.none_confirmed", lang)
         state.result.explanations = [text]
         log_decision(state, action="reservations.cancel_dry_run", reason_code="NO_MATCHING_RESERVATION",
                      policy_id=POLICY, facts={"confirmed": len(confirmed)})  # fmt: skip
@@ -294,9 +286,8 @@ def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> N
     if len(found) > 1:
         state.result.status = "NEED_MORE_INFO"
         state.result.explanations = [
-            (f"有 {len(found)} 个预订符合，要取消哪一个？请说出场所和日期或时间：\n" if zh
-             else f"{len(found)} reservations match; which one should I cancel? Tell me the place and the date or "
-             "time:\n") + words.listing(found, zh, pack, numbered=True)
+            words.t("agent.booking.cancel.which", words.lang_of(zh), n=len(found)) + "\n"
+            + words.listing(found, zh, pack, numbered=True)
         ]  # fmt: skip
         state.result.candidates += [_row(r) for r in found]
         state.result.next_steps.append("missing:which_reservation")
@@ -316,13 +307,9 @@ def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> N
     dry: DryRun = out.dry_run
     fee = dry.fee or 0.0
     lines = [
-        f"将取消：{words.what(target, zh, pack)}。" if zh else f"I will cancel: {words.what(target, zh, pack)}.",
+        words.t("agent.booking.will_cancel", words.lang_of(zh), what=words.what(target, zh, pack)),
         words.policy_text(target.policy, zh),
-        (
-            f"按这个政策，现在取消的费用是 {words.money(fee)}。"
-            if zh
-            else f"Under that policy, cancelling now costs {words.money(fee)}."
-        ),
+        words.t("agent.booking.cancel.fee_now", words.lang_of(zh), fee=words.money(fee)),
         words.unverified_text(dry.unverified, zh),
         _until(dry, ctx, zh),
     ]
@@ -346,10 +333,10 @@ def _list(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
     state.result.status = "OK"
     state.result.candidates += [_row(r) for r in rs]
     if not rs:
-        state.result.explanations = ["你还没有任何预订。" if zh else "You have no reservations yet."]
+        state.result.explanations = [words.t("agent.booking.list.none", words.lang_of(zh))]
         return
-    head = f"你的预订（共 {len(rs)} 个）：\n" if zh else f"Your reservations ({len(rs)}):\n"
-    state.result.explanations = [head + words.listing(rs, zh, pack)]
+    head = words.t("agent.booking.list.head", words.lang_of(zh), n=len(rs))
+    state.result.explanations = [head + "\n" + words.listing(rs, zh, pack)]
 
 
 # --- the confirmation (flows/confirm.py) -----------------------------------------------------------
@@ -359,6 +346,7 @@ def commit_confirmed(
     """Confirm the held dry run with its token under an idempotency key bound to the agent's dry run: a second
     confirmation (``again``) replays the first outcome and never books twice."""
     zh = _zh(state)
+    lang = words.lang_of(zh)
     pack = ctx.provider.region
     p = record.params
     out = act(
@@ -383,31 +371,17 @@ def commit_confirmed(
     cancel = record.action == "reservations.cancel"
     if r.status == "failed":  # the slot filled up between the dry run and the confirmation
         state.result.status = "NEED_MORE_INFO"
-        state.result.explanations = [
-            f"没有订上：{words.what(r, zh, pack)}（确认时该时段已满）。请换一个时间。" if zh
-            else f"Not booked: {words.what(r, zh, pack)} (the slot filled up before you confirmed). Please pick another time."
-        ]  # fmt: skip
+        state.result.explanations = [words.t("agent.booking.slot_filled", lang, what=words.what(r, zh, pack))]
         return
     if out.outcome.replayed:
-        done = (
-            (
-                f"这个{'取消' if cancel else '预订'}之前已经确认过了，没有重复操作：{words.what(r, zh, pack)}（{words.status_text(r, zh)}）。"
-            )
-            if zh
-            else f"That was already confirmed; nothing was done twice: {words.what(r, zh, pack)} ({words.status_text(r, zh)})."
-        )
+        what, status = words.what(r, zh, pack), words.status_text(r, zh)
+        done = (words.t("agent.booking.replayed.cancel", lang, what=what, status=status) if cancel
+                else words.t("agent.booking.replayed.reserve", lang, what=what, status=status))  # fmt: skip
     elif cancel:
         fee = out.outcome.fee  # the service's, by the policy at the moment it cancelled
-        done = (
-            f"已取消：{words.what(r, zh, pack)}。" + (f"费用 {words.money(fee)}。" if fee is not None else "")
-            if zh
-            else f"Cancelled: {words.what(r, zh, pack)}." + (f" Fee: {words.money(fee)}." if fee is not None else "")
-        )
+        done = words.t("agent.booking.cancelled", lang, what=words.what(r, zh, pack))
+        done += words.t("agent.booking.cancelled_fee", lang, fee=words.money(fee)) if fee is not None else ""
     else:
-        done = (
-            f"已预订：{words.what(r, zh, pack)}（已确认）。"
-            if zh
-            else f"Booked: {words.what(r, zh, pack)} (confirmed)."
-        )
+        done = words.t("agent.booking.booked", lang, what=words.what(r, zh, pack))
     state.result.explanations = [done]
     state.result.status = "OK"
