@@ -12,6 +12,7 @@ from typing import Any
 
 import streamlit as st
 
+from components.itinerary_words import CATEGORY_WORDS
 from components.language import current_lang
 from components.stops_table import is_missing
 from core.config import get_settings
@@ -114,15 +115,19 @@ def catalog_index(catalog: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str
 
 
 def matches(place: Mapping[str, Any], query: str) -> bool:
-    """Case-insensitive substring search over names, aliases, category, district, tags and id."""
+    """Case-insensitive substring search over names, aliases, category (its code and its words in both languages),
+    district, tags and id."""
     q = (query or "").strip().casefold()
     if not q:
         return True
+    category = place.get("category") or ""
+    words = [t(CATEGORY_WORDS[category], lang) for lang in ("zh", "en")] if category in CATEGORY_WORDS else []
     fields = [
         place["id"],
         place["name_zh"],
         place.get("name_en") or "",
-        place.get("category") or "",
+        category,
+        *words,
         place.get("district") or "",
         *place.get("aliases", []),
         *place.get("tags", []),

@@ -191,13 +191,32 @@ def category_words(category: str | None, lang: str) -> str:
     return t(CATEGORY_WORDS[category], lang) if category in CATEGORY_WORDS else (category or "")
 
 
-_OSM_DAYS = {"Mo": 0, "Tu": 1, "We": 2, "Th": 3, "Fr": 4, "Sa": 5, "Su": 6}
-_OSM_WORDS = {"off": "itinerary.hours.off", "closed": "itinerary.hours.off", "PH": "itinerary.hours.holidays"}
+_OSM_DAYS = {"Mo": 0, "Tu": 1, "We": 2, "Th": 3, "Fr": 4, "Sa": 5, "Su": 6, "su": 6}
+MONTHS = {
+    "Jan": "itinerary.month.jan",
+    "Feb": "itinerary.month.feb",
+    "Mar": "itinerary.month.mar",
+    "Apr": "itinerary.month.apr",
+    "May": "itinerary.month.may",
+    "Jun": "itinerary.month.jun",
+    "Jul": "itinerary.month.jul",
+    "Aug": "itinerary.month.aug",
+    "Sep": "itinerary.month.sep",
+    "Oct": "itinerary.month.oct",
+    "Nov": "itinerary.month.nov",
+    "Dec": "itinerary.month.dec",
+}
+_OSM_WORDS = {
+    "off": "itinerary.hours.off",
+    "closed": "itinerary.hours.off",
+    "open": "itinerary.hours.open",
+    "PH": "itinerary.hours.holidays",
+}
 
 
 def hours_words(text: str | None, lang: str) -> str:
-    """Opening hours in OSM syntax with the day names in ``lang`` (``Mo-Fr 09:00-17:00`` → ``周一-周五 09:00-17:00``);
-    blank → "always open"."""
+    """Opening hours in OSM syntax with the day and month names in ``lang`` (``Mo-Fr 09:00-17:00`` →
+    ``周一-周五 09:00-17:00``); blank → "always open". Quoted comments of the data stay as the data has them."""
     if not text or not text.strip():
         return t("itinerary.hours.always", lang)
     if text.strip() == "24/7":
@@ -207,9 +226,13 @@ def hours_words(text: str | None, lang: str) -> str:
         token = m.group(0)
         if token in _OSM_DAYS:
             return t(WEEKDAYS[_OSM_DAYS[token]], lang)
+        if token in MONTHS:
+            return t(MONTHS[token], lang)
         return t(_OSM_WORDS[token], lang)
 
-    return re.sub(r"\b(?:Mo|Tu|We|Th|Fr|Sa|Su|PH|off|closed)\b", word, text)
+    parts = re.split(r'("[^"]*")', text)  # "quoted comments" are the data's own words
+    days = r"\b(?:Mo|Tu|We|Th|Fr|Sa|Su|su|PH|off|closed|open|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b"
+    return "".join(p if p.startswith('"') else re.sub(days, word, p) for p in parts)
 
 
 # --- why a place is not on the plan, and the smallest fix ----------------------------------------------------------

@@ -459,6 +459,7 @@ def test_place_table_edits_merge_into_the_selection():
     # Included places come first in the unfiltered view, and survive a search that hides them.
     assert state.view_ids(CATALOG, selection) == ["b", "a", "h"]
     assert state.view_ids(CATALOG, selection, "museum") == ["a"]
+    assert state.view_ids(CATALOG, selection, "博物馆") == ["a"]  # a category in words finds it in either language
     assert state.view_ids(CATALOG, selection, only_selected=True) == ["b"]
     assert state.included(selection) == ["b"]
 
@@ -553,3 +554,15 @@ def test_itinerary_in_browser(streamlit_server):
 
     assert not run.errors, f"JavaScript errors: {run.errors}"
     assert not run.blocked, f"requests left the machine: {run.blocked}"
+
+
+def test_opening_hours_are_shown_with_day_and_month_names_in_the_chosen_language():
+    from components.itinerary_words import hours_words
+
+    hours = 'Jun-Aug: Mo-Fr 10:00-18:00; Sa 11:00-15:00 open "on request"; PH off'
+    assert hours_words(hours, "zh") == '6月-8月: 周一-周五 10:00-18:00; 周六 11:00-15:00 开放 "on request"; 节假日 休息'
+    assert (
+        hours_words(hours, "en")
+        == 'Jun-Aug: Mon-Fri 10:00-18:00; Sat 11:00-15:00 open "on request"; public holidays closed'
+    )
+    assert hours_words("", "zh") == "全天开放" and hours_words("24/7", "en") == "always open"
