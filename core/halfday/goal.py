@@ -7,15 +7,18 @@ The text is NFKC-normalised (full-width digits and punctuation become ASCII) and
   (2点到6点, 14:00-18:00, 下午两点半, 2pm-6pm, from 1 to 5pm), a part of the day with its default hours (上午 09–12,
   中午 11–14, 下午 13–18, 傍晚 16–19, 晚上 18–22), a duration (三个小时, 3 hours; 半天 only with a part or a start).
   A start without an end lasts 4 hours; a window already over is ``time_window_past``; one under way starts now,
-  rounded up to the next quarter hour (``start_moved_to_now``); an end before its start is ``time_window_invalid``;
+  rounded up to the next quarter hour (``start_moved_to_now``), and ``time_window_past`` when nothing of today is
+  left; an end before its start is ``time_window_invalid``; a half day is on one date, so an end past midnight
+  (晚上10点到12点, now + 2 hours at 23:10) is 23:59 (``end_clamped_to_midnight``);
 - the party (adults, children and their ages, seniors), constraints (budget, diet, mobility, weather, transport, the
   longest leg), preferences and what to avoid (codes of goal_models.py), and places named literally.
 
 Bare hours read the way people plan half days: 1–6 o'clock with no marker are afternoon hours (2点到6点 is 14–18); an
-end without its own marker takes the start's (下午3点到1点 is 15:00–13:00: invalid), and an English start takes its
-end's pm when that keeps it before the end (from 1 to 5pm is 13–17). "next Saturday" means 下周六, the Saturday of
-next week; a bare weekday is the next one (today when today is that day). A month and day without a year is the
-occurrence nearest today.
+end without its own marker takes the start's (下午3点到1点 is 15:00–13:00: invalid; 晚上10点到12点 ends at midnight),
+and an English start takes its end's pm when that keeps it before the end (from 1 to 5pm is 13–17). A number after an
+hour that counts something (下午2点 3小时, 2点 3个人) is no minute. "next Saturday" means 下周六, the Saturday of next
+week; a bare weekday is the next one (today when today is that day); 这周末 / this weekend is today on a Sunday. A
+month and day without a year is the occurrence nearest today.
 """
 
 from __future__ import annotations
@@ -148,9 +151,9 @@ def _window(low: str, now: datetime) -> tuple[tuple[date, time, time] | None, st
     read.phrases += [(a, b) for a, b, _ in parts]
     assumed: list[str] = []
     today = now.date()
-    start, end, from_part = read.start, read.end, False
+    start, end, from_part, from_now = read.start, read.end, False, False
     if start is None and said_now:
-        start, read.day = _ceil_quarter(now), read.day or today
+        start, read.day, from_now = _ceil_quarter(now), read.day or today, True
         read.phrases.append(said_now.span())
     if start is None and parts:
         start, from_part = min(_m(lx.PART_HOURS[p][0]) for _, _, p in parts), True
@@ -164,14 +167,18 @@ def _window(low: str, now: datetime) -> tuple[tuple[date, time, time] | None, st
         elif from_part:
             end = max(_m(lx.PART_HOURS[p][1]) for _, _, p in parts)
         else:
-            end = min(start + HALF_DAY_MIN, DAY_MIN - 1)
+            end = start + HALF_DAY_MIN
             assumed.append("end_default_half_day")
     phrase = _phrase(text, read.phrases)
-    if read.invalid or (start is not None and end is not None and (end <= start or end > DAY_MIN or start >= DAY_MIN)):
+    if from_now and start >= DAY_MIN:  # 现在 at 23:50: nothing of today is left
+        return None, phrase, [], ["time_window_past"]
+    if read.invalid or (start is not None and end is not None and (end <= start or start >= DAY_MIN - 1)):
         return None, phrase, [], ["time_window_invalid"]
     if start is None or end is None:
         return None, phrase, [], ["time_window_past" if read.day and read.day < today else "time_window"]
-    end = min(end, DAY_MIN - 1)
+    if end > DAY_MIN - 1:  # a half day is on one date: it ends at 23:59
+        end = DAY_MIN - 1
+        assumed.append("end_clamped_to_midnight")
     day = read.day or today
     if read.day is None:
         assumed.insert(0, "date_today")
@@ -256,6 +263,8 @@ def _date_of(kind: str, m: re.Match[str], today: date) -> tuple[date, str | None
         target = 5 if kind == "we" else lx.ZH_WEEKDAYS[g[1]] if kind == "wd_zh" else lx.EN_WEEKDAYS[g[1]]
         monday = today - timedelta(days=today.weekday())
         if prefix in ("这个", "这", "本", "this"):
+            if kind == "we" and today.weekday() == 6:
+                return today, None  # this weekend, said on its Sunday: today
             return monday + timedelta(days=target), None
         if prefix.startswith("下下"):
             return monday + timedelta(days=14 + target), None
@@ -308,8 +317,8 @@ class _Clock:
 
 def _clock(m: re.Match[str], p: str) -> _Clock | None:
     g = m.groupdict()
-    if g[f"{p}noon"]:
-        return _Clock(12, 0, "h24", True, True)
+    if g[f"{p}noon"] or g[f"{p}midnight"]:
+        return _Clock(12 if g[f"{p}noon"] else 24, 0, "h24", True, True)
     hour = _num(g[f"{p}h"])
     if hour is None:
         return None
@@ -331,7 +340,9 @@ def _clock(m: re.Match[str], p: str) -> _Clock | None:
 
 def _minutes(c: _Clock, kind: str | None) -> int:
     h = c.hour
-    if kind == "pm" and h < 12 or kind == "noon" and 1 <= h <= 5:
+    if kind == "night" and h in (0, 12):
+        h = 24  # 晚上12点 is midnight
+    elif kind in ("pm", "night") and h < 12 or kind == "noon" and 1 <= h <= 5:
         h += 12
     elif kind is None and 1 <= h <= 6:
         h += 12  # a bare 2点 in a half-day goal is 14:00
@@ -345,8 +356,9 @@ def _range_minutes(a: _Clock, b: _Clock, ctx: str | None) -> tuple[int, int]:
     if ka and not kb:
         kb = ka
     elif kb and not ka:
-        if kb in ("pm", "noon"):
-            ka = kb if a.hour < 12 and (a.hour + 12) * 60 + a.minute < _minutes(b, kb) else "h24"
+        if kb in ("pm", "noon", "night") or b.hour == 24:  # from 9 to midnight: 21:00
+            later = a.hour < 12 and (a.hour + 12) * 60 + a.minute < _minutes(b, kb)
+            ka = ("pm" if b.hour == 24 else kb) if later else "h24"
         else:
             ka = "am" if kb == "am" else None
     elif not ka and not kb and ctx:
@@ -354,6 +366,8 @@ def _range_minutes(a: _Clock, b: _Clock, ctx: str | None) -> tuple[int, int]:
     start, end = _minutes(a, ka), _minutes(b, kb)
     if end <= start and b.kind is None and kb in (None, "am", "h24") and end + 720 <= DAY_MIN:
         end += 720  # 10点到2点, 上午10点到2点, from noon to 4: the end is in the afternoon
+    if end <= start and b.hour == 12 and b.kind is None and kb == "pm" and start >= 18 * 60:
+        end = DAY_MIN  # 10pm to 12: midnight (晚上10点到12点 is midnight by its marker)
     return start, end
 
 
@@ -375,12 +389,12 @@ def _clocks(low: str, ctx: str | None, read: _Read) -> None:
         read.start, read.end = _range_minutes(a, b, ctx)
     masked = _mask(low, spans)
     for m in _SINGLE.finditer(masked):
-        c = _clock(m, "a")
-        if c is None or not (c.unit or m.group("anoon")):
+        c, said = _clock(m, "a"), m.group("anoon") or m.group("amidnight")
+        if c is None or not (c.unit or said):
             continue
         before = masked[max(0, m.start() - 12) : m.start()]
-        if m.group("anoon") and not (_START_WORDS.search(before) or _END_BEFORE.search(before)):
-            continue  # "at noon" is the part of the day, "from noon" a clock
+        if said and not (_START_WORDS.search(before) or _END_BEFORE.search(before)):
+            continue  # "at noon" is the part of the day, "from noon" a clock; "until midnight" an end
         if m.group("ah") == "一" and not m.group("amark") and not re.search(r"(?:从|到|至)\s*$", before):
             continue  # 安静一点, 吃一点: "a little", not one o'clock
         read.phrases.append(m.span())

@@ -46,10 +46,13 @@ PART_WORDS: list[tuple[str, str]] = [
 MARK_KIND: dict[str, str] = {
     "上午": "am", "早上": "am", "早晨": "am", "清晨": "am", "早": "am", "凌晨": "am",
     "中午": "noon",
-    "下午": "pm", "午后": "pm", "傍晚": "pm", "晚上": "pm", "夜里": "pm", "晚": "pm",
+    "下午": "pm", "午后": "pm", "傍晚": "pm", "晚上": "night", "夜里": "night", "晚": "night",
     "am": "am", "a.m.": "am", "pm": "pm", "p.m.": "pm",
 }  # fmt: skip
-PART_KIND = {"morning": "am", "noon": "noon", "afternoon": "pm", "dusk": "pm", "evening": "pm", "after_dinner": "pm"}
+#: the marker a part of the day gives its bare hours; "night" is pm except that its 12点 (and 0点) is midnight
+PART_KIND = {
+    "morning": "am", "noon": "noon", "afternoon": "pm", "dusk": "pm", "evening": "night", "after_dinner": "night",
+}  # fmt: skip
 MARKS = "凌晨|上午|早上|早晨|清晨|中午|下午|午后|傍晚|晚上|夜里|早|晚"
 NOW_WORDS = r"现在|马上|立刻|立即|这就|right now|(?<![a-z])now(?![a-z])"
 HALF_DAY = r"半天|半日|half a day|half-day|half day"
@@ -95,14 +98,22 @@ DATE_PATTERNS: list[tuple[str, str]] = [
 _HOUR = rf"\d{{1,2}}(?!\d)|[{CN_DIGITS[:-2]}]{{1,3}}"
 
 
+#: a number after 2点 that counts something else is no minute: 下午2点 3小时, 两点三个小时, 2点 45分钟, 2点 3个人
+NOT_MINUTES_AFTER = (
+    rf"[\d{CN_DIGITS}]|\.\d|\s*(?:个|小时|钟头|半|分钟|人|位|名|岁|元|块|公里|天"
+    r"|(?:hours?|hrs?|h|min|mins|minutes|people|persons|kids|km)(?![a-z]))"
+)
+
+
 def clock_endpoint(p: str) -> str:
-    """One end of a time: a marker (下午), then noon, or an hour with 点/时 (半, 一刻, 30分) or :mm, then am/pm;
+    """One end of a time: a marker (下午), then noon or midnight, or an hour with 点/时 (半, 一刻, 30分) or :mm, then am/pm;
     the group names carry the prefix ``p`` so a range can hold two ends."""
     return (
         rf"(?:(?P<{p}mark>{MARKS})\s*)?"
-        rf"(?:(?P<{p}noon>(?<![a-z])(?:noon|midday)(?![a-z]))"
+        rf"(?:(?P<{p}noon>(?<![a-z])(?:noon|midday)(?![a-z]))|(?P<{p}midnight>(?<![a-z])midnight(?![a-z])|午夜)"
         rf"|(?P<{p}h>{_HOUR})(?:\s*(?P<{p}zh>点钟?|时)(?:\s*(?P<{p}half>半)|\s*(?P<{p}q>[一1三3]刻)"
-        rf"|\s*(?P<{p}min>\d{{1,2}}|[{CN_DIGITS[:-2]}]{{1,3}})\s*分?)?|\s*:\s*(?P<{p}mm>\d{{2}}))?"
+        rf"|\s*(?P<{p}min>\d{{1,2}}|[{CN_DIGITS[:-2]}]{{1,3}})(?!{NOT_MINUTES_AFTER})\s*分?)?"
+        rf"|\s*:\s*(?P<{p}mm>\d{{2}}))?"
         rf"(?:\s*(?P<{p}ap>a\.m\.|p\.m\.|am|pm|o'?clock)(?![a-z]))?)"
     )
 

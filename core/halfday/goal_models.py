@@ -78,6 +78,7 @@ AssumptionCode = Literal[
     "party_default_one_adult",  # nobody named: one adult
     "child_age_unknown",  # 孩子 with no age
     "start_moved_to_now",  # the window had begun: it starts now, rounded up to the next quarter hour
+    "end_clamped_to_midnight",  # the window would pass midnight (10pm–2am, now + 2 hours at 23:10): it ends at 23:59
 ]
 
 MissingCode = Literal[
