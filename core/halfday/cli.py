@@ -23,18 +23,35 @@ def _planner(region: str | None) -> Any:
     return HalfDayPlanner(provider=make_provider(None, region=region, settings=settings), settings=settings)
 
 
+def parse_now(value: str | None) -> datetime | None:
+    """``--now`` as a moment (ISO 8601; without an offset it is the region's local time); anything else is an
+    ``InputError`` on field ``now``."""
+    from core.errors import InputError
+    from core.models.common import echo
+
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise InputError(
+            f'--now must be a moment in ISO 8601, such as 2026-11-24T10:00:00+08:00; got "{echo(value)}"', field="now"
+        ) from None
+
+
 def cmd_plan(args: argparse.Namespace) -> int:
     from core.errors import InputError
     from core.halfday.models import HalfDayRequest
 
     if not args.goal:
         raise InputError("give the goal sentence with --goal", field="goal")
+    now = parse_now(args.now)
     request = HalfDayRequest(
         goal=args.goal,
         user_id=args.user,
         region=args.region,
         origin=args.origin,
-        now=datetime.fromisoformat(args.now) if args.now else None,
+        now=now,
     )
     planner = _planner(args.region)
     done: Any = None
