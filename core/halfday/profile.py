@@ -14,8 +14,10 @@ from core.itinerary.travel import robustness_policy_for
 WALK_LIMIT_MIN = 20
 WALK_LIMIT_CAREFUL_MIN = 12
 #: meal windows on the local clock: a meal slot exists when the half day overlaps its window by ≥ 90 minutes
+#: (45 when the goal asks to eat)
 MEAL_WINDOWS = {"lunch": (time(11, 30), time(14, 0)), "dinner": (time(17, 30), time(20, 30))}
 MEAL_MIN_OVERLAP = 90  # an afternoon from 13:00 has no lunch in it: people say "afternoon" after eating
+MEAL_ASKED_MIN_OVERLAP = 45  # ...unless the goal asks to eat ("吃个午饭"): then a short overlap is enough
 READY_MIN = 15  # planning for today: the first step starts no sooner than this after now
 
 
@@ -116,9 +118,11 @@ def plan_time_slots(inp: SlotsInput, *, settings: Settings) -> TimeSlots:
     if start >= end:
         start = end - 15  # the caller checked the window is not over; a sliver still gets planned honestly
     meals: list[Slot] = []
+    asked = {"food", "local_food"} & set(inp.profile.preferences)
+    needed = MEAL_ASKED_MIN_OVERLAP if asked else MEAL_MIN_OVERLAP
     for meal, (m_start, m_end) in MEAL_WINDOWS.items():
         lo, hi = max(start, _minutes(m_start)), min(end, _minutes(m_end))
-        if hi - lo >= MEAL_MIN_OVERLAP:
+        if hi - lo >= needed:
             meals.append(Slot(kind="meal", start=_clock(lo), end=_clock(hi), meal=meal))
     slots: list[Slot] = []
     cursor = start

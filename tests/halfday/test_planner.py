@@ -293,3 +293,12 @@ def test_the_exact_solver_keeps_every_rule(planner, monkeypatch):
         assert sum(s.kind == "meal" for s in plan.steps) == 1
     sets = [{s.place_id for s in p.steps} for p in result.plans]
     assert all(len(a & b) <= min(len(a), len(b)) / 2 for i, a in enumerate(sets) for b in sets[i + 1 :])
+
+
+def test_a_short_window_that_asks_to_eat_gets_its_meal(planner):
+    result, _ = run(planner, goal(start=time(12, 0), end=time(13, 0), preferences=["food"]))
+    assert result is not None
+    for plan in result.plans:
+        meals = [s for s in plan.steps if s.kind == "meal"]
+        assert len(meals) == 1 and time(12, 0) <= meals[0].start <= time(12, 15)
+        assert PACK.place_by_id(meals[0].place_id).category == "restaurant"
