@@ -213,6 +213,16 @@ def test_lang_en_renders_the_itinerary_page_in_english_only(leaflet_static):
     [dropped] = [tb.value for tb in at.table if "Why it is not on the plan" in tb.value.columns]
     zh = pack_names(result, "zh")
     assert list(dropped["Chinese name"]) == [zh[d.key] for d in result.dropped_items]  # the other name beside it
+    # the day map names the places in English with the Chinese name in each pin's tooltip; its layers are worded
+    [component] = [c for c in at.get("component_instance") if c.proto.component_name == "streamlit_folium.st_folium"]
+    script = json.loads(component.proto.json_args)["script"]
+    assert "Day 1 order" in script and "点位" not in script and "已锁定" not in script
+    for key in set(visits):
+        assert names[key].replace("'", "&#x27;") in script and zh[key] in script
+    # the Gantt chart: its title, axis and legend in English
+    [chart] = at.get("vega_lite_chart")
+    spec = json.dumps(json.loads(chart.proto.spec), ensure_ascii=False)
+    assert "Day 1 · " in spec and "local time" in spec and not CJK.search(spec)
     # the Details keep the codes for analysts
     [details] = [e for e in at.expander if e.label == "Details"]
     assert "LOW_PRIORITY_TRADEOFF" in set(details.dataframe[0].value["reason code"])
@@ -251,6 +261,10 @@ def test_lang_zh_renders_the_itinerary_page_in_chinese_only(leaflet_static):
     [dropped] = [tb.value for tb in at.table if "为什么没排进去" in tb.value.columns]
     assert set(dropped["为什么没排进去"]) == {"能排下，但为了优先级更高或顺路的地点被舍弃了"}
     assert list(dropped["英文名"]) == [pack_names(result, "en")[d.key] for d in result.dropped_items]
+
+    [chart] = at.get("vega_lite_chart")
+    spec = json.dumps(json.loads(chart.proto.spec), ensure_ascii=False)
+    assert "第 1 天 · " in spec and "当地时间" in spec
 
     at.radio(key="ui_lang_choice").set_value("en").run()  # the switch re-words the same plan
     ok(at)
