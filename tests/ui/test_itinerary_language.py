@@ -420,3 +420,40 @@ def test_the_calendar_file_is_worded_in_the_chosen_language(project_root):
             assert all(CJK.search(d) and not LATIN_WORD.search(d) for d in descriptions), descriptions
         else:
             assert not any(CJK.search(d) for d in descriptions), descriptions
+
+
+def test_every_reason_code_of_the_core_has_a_sentence_in_both_languages():
+    """A new drop reason in core.models.itinerary needs its words before the page can show it."""
+    from datetime import date
+
+    from components.itinerary_words import REASON_WORDS, names_of, reason_words
+    from core.models.itinerary import DROP_REASONS
+    from core.models.itinerary_result import DroppedItem
+
+    assert set(DROP_REASONS) == set(REASON_WORDS)
+    trip = {
+        "trip_name": "t",
+        "region": "shanghai",
+        "hotel": {"place_id": "sh-peace-hotel"},
+        "days": [{"date": str(date(2026, 6, 1))}, {"date": str(date(2026, 6, 2))}],
+        "places": [{"place_id": "sh-shanghai-museum", "priority": "must"}],
+    }
+    from core.itinerary.edits import itinerary_from_json
+
+    result = itinerary_from_json(trip)
+    assert names_of(result.request).shown("sh-shanghai-museum", "en") == pack_names(result, "en")["sh-shanghai-museum"]
+    seen = {}
+    for code in DROP_REASONS:
+        item = DroppedItem(key="sh-shanghai-museum", name="x", priority="must", reason_code=code, explanation="",
+                           per_day_reasons={0: code, 1: "CLOSED_ON_DAY"}, facts={"visit_min": 120})  # fmt: skip
+        for lang in ("zh", "en"):
+            words = reason_words(item, result, lang)
+            assert words and not CODE.search(words) and "{" not in words, (code, lang, words)
+            assert bool(CJK.search(words)) == (lang == "zh"), (code, lang, words)
+            seen[(code, lang)] = words
+    assert seen[("CLOSED_ON_DAY", "en")] == "closed on day 1 (Mon), day 2 (Tue)"
+    assert seen[("CLOSED_ON_DAY", "zh")] == "第 1 天（周一）、第 2 天（周二）闭馆"
+    assert seen[("OUTSIDE_OPENING_HOURS", "en")] == (
+        "open on day 1 (Mon), but never long enough within the day's hours for a 120-minute visit"
+    )
+    assert len(set(seen.values())) == 2 * len(DROP_REASONS)  # each code its own sentence
