@@ -12,21 +12,18 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_CONSENT, act, issue_dry_run
 from core.agent.trip_request import mentioned_places
+from core.i18n import t
 from core.models.agent import (
     AgentState,
 )
 
 
 def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = fastpath.zh_text(state.user_input)
+    lang = fastpath.reply_lang(state.user_input)
     if gates.consent_missing(ctx.request):
         state.result.status = "NEED_CONSENT"
         state.result.error_code = "BROWSER_CONSENT_REQUIRED"
-        state.result.explanations = [
-            "需要你的授权才能打开网页核实（设置 allow_webbrowse=true）。未授权前不会访问任何网站。"
-            if zh
-            else "Browsing needs your consent (allow_webbrowse=true). No website is visited before that."
-        ]
+        state.result.explanations = [t("agent.browse.consent", lang)]
         state.result.next_steps = ["allow_webbrowse", "downgrade:knowledge_base"]
         log_decision(state, action="gate.consent", reason_code="BROWSER_CONSENT_REQUIRED", policy_id=POLICY_CONSENT)
         ctx.report("awaiting_consent")
@@ -41,11 +38,7 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         urls = [d.facts["url"] for d in kb.index.docs if d.facts.get("url") and d.facts.get("place_id") in mentioned]
     if not urls:
         state.result.status = "NEED_MORE_INFO"
-        state.result.explanations = [
-            "请提供要查询的官网链接（仅限允许的网站）。"
-            if zh
-            else "Please give the official page's URL to check (allowlisted sites only)."
-        ]
+        state.result.explanations = [t("agent.browse.need_url", lang)]
         log_decision(state, action="gate.consent", reason_code="MISSING_URL", policy_id=POLICY_CONSENT)
         return
     state.react.step += 1
@@ -67,27 +60,15 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         return
     if not out.evidence:
         state.result.status = "OK"
-        state.result.explanations = [
-            "页面上没有找到可用性、价格或取消政策信息。"
-            if zh
-            else "The page shows no availability, price or cancellation policy."
-        ]
+        state.result.explanations = [t("agent.browse.nothing_found", lang)]
         return
     ev = out.evidence[-1]
-    avail = {
-        "available": ("有空位/可订", "available"),
-        "unavailable": ("已满/不可订", "not available"),
-        "unknown": ("未说明", "not stated"),
-    }[ev.availability][0 if zh else 1]
-    price = f"¥{ev.price:g}" if ev.price is not None else ("未标价" if zh else "no price shown")
-    cancel = ev.cancellation_policy or ("未说明" if zh else "not stated")
-    state.result.explanations = [
-        (
-            f"官网信息（{ev.url}）：{avail}；价格 {price}；取消政策：{cancel}。"
-            if zh
-            else f"From the site ({ev.url}): {avail}; price {price}; cancellation policy: {cancel}."
-        )
-    ]
+    avail = t(_AVAILABILITY[ev.availability], lang)
+    price = f"¥{ev.price:g}" if ev.price is not None else t("agent.browse.no_price", lang)
+    cancel = ev.cancellation_policy or t("agent.browse.not_stated", lang)
+    site = re.sub(r"^https?://([^/:]+).*$", r"\1", ev.url)  # the source by its name: no link in a reply
+    state.result.explanations = [t("agent.browse.found", lang, site=site, availability=avail, price=price,
+                                   cancellation=cancel)]  # fmt: skip
     state.result.status = "OK"
     log_decision(
         state,
@@ -114,8 +95,15 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         )
 
 
+_AVAILABILITY = {
+    "available": "agent.browse.available",
+    "unavailable": "agent.browse.unavailable",
+    "unknown": "agent.browse.not_stated",
+}
+
+
 def _browse_blocked(decision, state, ctx, registry, blocked) -> None:
-    zh = fastpath.zh_text(state.user_input)
+    lang = fastpath.reply_lang(state.user_input)
     state.observability.fallback_used = True
     ctx.telemetry.fallback_triggered(
         from_route="SYSTEM2_WEBBROWSE", to_route="SYSTEM1_RAG", reason=blocked.blocked_type
@@ -123,34 +111,22 @@ def _browse_blocked(decision, state, ctx, registry, blocked) -> None:
     if blocked.blocked_type == "CAPTCHA":
         state.result.status = "FAILED"
         state.result.error_code = "BROWSER_BLOCKED_CAPTCHA"
-        state.result.explanations = [
-            f"网站要求验证码（{blocked.domain}），已停止自动浏览。你可以接管：在浏览器中打开 {blocked.takeover_url} 完成验证；"
-            "或降级为知识库中的记录（非实时）。"
-            if zh
-            else f"The site asks for a captcha ({blocked.domain}); automatic browsing stopped. Take over "
-            f"at {blocked.takeover_url}, or downgrade to the knowledge base's records (not live)."
-        ]
+        state.result.explanations = [t("agent.browse.captcha", lang, site=blocked.domain)]
         state.result.next_steps = [f"takeover:{blocked.takeover_url}", "downgrade:knowledge_base"]
     elif blocked.blocked_type == "NOT_ALLOWLISTED":
         state.result.status = "FAILED"
         state.result.error_code = "BROWSER_DOMAIN_NOT_ALLOWED"
-        state.result.explanations = [
-            f"{blocked.domain} 不在允许访问的网站名单中，未访问。"
-            if zh
-            else f"{blocked.domain} is not on the allowlist; it was not visited."
-        ]
+        state.result.explanations = [t("agent.browse.not_allowed", lang, site=blocked.domain)]
         state.result.next_steps = ["downgrade:knowledge_base"]
     elif blocked.blocked_type == "BUDGET":
         state.result.status = "TIMEOUT"
         state.result.error_code = "BUDGET_EXCEEDED"
-        state.result.explanations = ["浏览步数预算用尽。" if zh else "The browser step budget ran out."]
+        state.result.explanations = [t("agent.browse.budget", lang)]
         state.result.next_steps = ["raise:max_browser_steps", f"takeover:{blocked.takeover_url}"]
     else:
         state.result.status = "FAILED"
         state.result.error_code = "TOOL_CALL_FAILED"
-        state.result.explanations = [
-            f"无法打开页面（{blocked.detail}）。" if zh else f"The page could not be fetched ({blocked.detail})."
-        ]
+        state.result.explanations = [t("agent.browse.fetch_failed", lang, detail=blocked.detail)]
         state.result.next_steps = ["downgrade:knowledge_base"]
     log_decision(
         state,

@@ -8,6 +8,7 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_GATE, act, issue_dry_run
 from core.agent.trip_request import mentioned_places
+from core.i18n import t
 from core.models.agent import (
     AgentState,
 )
@@ -17,7 +18,7 @@ def run_commit_request(
     decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry
 ) -> None:
     """Booking / refund / payment / bulk write: evidence, dry run, NEED_CONFIRMATION. Never silent."""
-    zh = fastpath.zh_text(state.user_input)
+    lang = fastpath.reply_lang(state.user_input)
     state.react.step += 1
     f = decision.features
     if decision.intent == "bulk_write":
@@ -28,7 +29,7 @@ def run_commit_request(
         )
         if draft is None or draft.user_id != ctx.request.user_id:
             state.result.status = "NEED_MORE_INFO"
-            state.result.explanations = ["没有找到要批量修改的行程。" if zh else "No trip found to change in bulk."]
+            state.result.explanations = [t("agent.confirm.no_bulk_trip", lang)]
             return
         evidence = [
             {
@@ -47,12 +48,7 @@ def run_commit_request(
             params={"trip_id": draft.trip_id, "edit": {"op": "clear"}, "region": draft.region},
             evidence=evidence,
         )
-        state.result.explanations.insert(
-            0,
-            f"将清空行程「{draft.title}」的 {len(draft.nodes)} 个地点。"
-            if zh
-            else f"This would clear {len(draft.nodes)} places from “{draft.title}”.",
-        )
+        state.result.explanations.insert(0, t("agent.commit.clear", lang, n=len(draft.nodes), title=draft.title))
         return
     kind = "refund" if f.refund else "payment" if f.payment else "cancellation" if f.cancel_booking else "booking"
     mentioned = mentioned_places(state.user_input, ctx.provider.region)
@@ -83,22 +79,10 @@ def run_commit_request(
     ]
     if not evidence:
         state.result.status = "NEED_MORE_INFO"
-        state.result.explanations = [
-            f"请说明要{ {'booking': '预订', 'refund': '退款', 'payment': '支付', 'cancellation': '取消'}[kind] }的对象（地点、日期、人数）。"
-            if zh
-            else f"Tell me what the {kind} is for (place, date, party size)."
-        ]
+        state.result.explanations = [t("agent.commit.what_for", lang, kind=t(_KIND[kind], lang))]
         log_decision(state, action="gate.dry_run", reason_code="MISSING_COMMIT_TARGET", policy_id=POLICY_GATE)
         return
-    state.result.explanations = [
-        (
-            f"未接入{ {'booking': '预订', 'refund': '退款', 'payment': '支付', 'cancellation': '取消'}[kind] }接口："
-            "不会自动下单或付款。预演证据来自知识库（价格为人均参考，可订性未核实，取消政策未知）。"
-            if zh
-            else f"No {kind} provider is connected: nothing is ordered or paid automatically. The dry run's evidence "
-            "comes from the knowledge base (reference price; availability not verified; cancellation policy unknown)."
-        )
-    ]
+    state.result.explanations = [t("agent.commit.no_provider", lang, kind=t(_KIND[kind], lang))]
     issue_dry_run(
         state,
         ctx,
@@ -106,3 +90,12 @@ def run_commit_request(
         params={"kind": kind, "place_ids": mentioned[:3]},
         evidence=evidence,
     )
+
+
+#: what is committed, in words ("booking" → 预订 / booking)
+_KIND = {
+    "booking": "agent.commit.kind.booking",
+    "refund": "agent.commit.kind.refund",
+    "payment": "agent.commit.kind.payment",
+    "cancellation": "agent.commit.kind.cancellation",
+}

@@ -12,6 +12,7 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_BRANCH, act, guard
 from core.agent.trip_request import mentioned_places
+from core.i18n import t
 from core.models.agent import (
     AgentState,
 )
@@ -147,46 +148,22 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             "sunset": a.get("sunset"),
         },
     )
-    lines = [f"条件：{cond}" if zh else f"Condition: {cond}"]
+    lang = fastpath.reply_lang(state.user_input)
+    lines = [t("agent.conditional.condition", lang, condition=cond)]
     for br in branches:
+        head = {"branch": br["branch"], "condition": br["condition"]}
         if br["evaluation"] == "EVALUATED":
-            verdict = (
-                ("可行" if br["feasible"] else "不可行") if zh else ("feasible" if br["feasible"] else "not feasible")
-            )
-            lines.append(
-                f"分支{br['branch']}（{br['condition']}）：{br['target']}，预计到达 {br['eta']}"
-                + (f"，日落 {br.get('sunset')}" if br.get("sunset") else "")
-                + f" → {verdict}"
-                if zh
-                else f"Branch {br['branch']} ({br['condition']}): {br['target']}, arrive about {br['eta']}"
-                + (f", sunset {br.get('sunset')}" if br.get("sunset") else "")
-                + f" → {verdict}"
-            )
+            verdict = t("agent.conditional.feasible" if br["feasible"] else "agent.conditional.not_feasible", lang)
+            sunset = t("agent.conditional.sunset", lang, sunset=br["sunset"]) if br.get("sunset") else ""
+            lines.append(t("agent.conditional.evaluated", lang, **head, target=br["target"], eta=br["eta"],
+                           sunset=sunset, verdict=verdict))  # fmt: skip
         elif br["evaluation"] == "NOT_IN_KNOWLEDGE_BASE":
-            lines.append(
-                f"分支{br['branch']}（{br['condition']}）：改去「{br['target']}」——知识库（{pack.city}）没有它的资料，无法评估路程和开放时间。"
-                if zh
-                else f"Branch {br['branch']} ({br['condition']}): switch to “{br['target']}” — not in the "
-                f"knowledge base ({pack.city}); travel time and hours cannot be evaluated."
-            )
+            lines.append(t("agent.conditional.not_in_kb", lang, **head, target=br["target"], city=pack.city))
         elif br["evaluation"] == "NEEDS_TARGET_PLACE":
-            lines.append(
-                f"分支{br['branch']}（{br['condition']}）：日落约 {br.get('sunset')}（计算值）；需要知道看日落的地点才能判断能否赶上。"
-                if zh
-                else f"Branch {br['branch']} ({br['condition']}): sunset about {br.get('sunset')} "
-                "(calculated); tell me where you want to watch it to check whether you make it."
-            )
+            lines.append(t("agent.conditional.needs_place", lang, **head, sunset=br.get("sunset")))
         else:
-            lines.append(
-                f"分支{br['branch']}（{br['condition']}）：条件无法计算。"
-                if zh
-                else f"Branch {br['branch']} ({br['condition']}): the condition cannot be computed."
-            )
+            lines.append(t("agent.conditional.not_computed", lang, **head))
     state.result.explanations = lines
     state.result.status = "OK"
     if any(br["feasible"] is None for br in branches):
-        state.result.next_steps.append(
-            "补充看日落的地点或替代目的地的资料。"
-            if zh
-            else "Name the sunset spot, or give details of the alternative."
-        )
+        state.result.next_steps.append(t("agent.conditional.next", lang))

@@ -7,13 +7,14 @@ from core.agent.actions.registry import ActionRegistry
 from core.agent.flows.reservations import COMMIT_ACTIONS, commit_confirmed
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_GATE, act
+from core.i18n import t
 from core.models.agent import (
     AgentState,
 )
 
 
 def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = fastpath.zh_text(state.user_input)
+    lang = fastpath.reply_lang(state.user_input)
     state.react.step += 1
     res = gates.confirm(ctx.store, ctx.request, now=ctx.wall_clock())
     if isinstance(res, gates.GateRefusal):
@@ -24,17 +25,14 @@ def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegis
             return
         state.result.status = "FAILED"
         state.result.error_code = "CONFIRMATION_INVALID"
-        msg = {
-            "UNKNOWN_ID": ("确认编号无效。", "The confirmation id is not valid."),
-            "EXPIRED": ("确认编号已过期，请重新预演。", "The confirmation id has expired; make a new dry run."),
-            "ALREADY_USED": (
-                "该确认编号已使用过，不会重复提交。",
-                "That confirmation id was already used; nothing is committed twice.",
-            ),
-            "OTHER_TRIP": ("确认编号与行程不匹配。", "The confirmation id belongs to another trip."),
-            "DRY_RUN_ONLY": ("当前为 dry_run 模式，不会提交。", "dry_run is on; nothing is committed."),
+        key = {
+            "UNKNOWN_ID": "agent.confirm.unknown_id",
+            "EXPIRED": "agent.confirm.expired",
+            "ALREADY_USED": "agent.confirm.already_used",
+            "OTHER_TRIP": "agent.confirm.other_trip",
+            "DRY_RUN_ONLY": "agent.confirm.dry_run_only",
         }[res.reason]
-        state.result.explanations = [msg[0 if zh else 1]]
+        state.result.explanations = [t(key, lang)]
         log_decision(state, action="gate.confirm", reason_code=f"CONFIRMATION_{res.reason}", policy_id=POLICY_GATE)
         return
     log_decision(
@@ -65,11 +63,8 @@ def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegis
             policy_id=POLICY_GATE,
         )
         state.memory.user_profile["trip"] = out.trip
-        state.result.explanations = [
-            f"已保存到行程 {out.trip['trip_id']}（{len(out.trip['nodes'])} 个地点）。"
-            if zh
-            else f"Saved to trip {out.trip['trip_id']} ({len(out.trip['nodes'])} places)."
-        ]
+        title = out.trip.get("title") or t("agent.confirm.your_trip", lang)
+        state.result.explanations = [t("agent.confirm.saved", lang, title=title, n=len(out.trip["nodes"]))]
     elif res.action == "trip.apply_user_edit":  # a confirmed bulk write
         p = res.params
         out = act(
@@ -82,7 +77,7 @@ def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegis
             policy_id=POLICY_GATE,
         )
         state.memory.user_profile["trip"] = out.trip
-        state.result.explanations = ["已执行批量修改。" if zh else "The bulk change is done."]
+        state.result.explanations = [t("agent.confirm.bulk_done", lang)]
     else:
         out = act(
             registry,
@@ -99,11 +94,6 @@ def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegis
             reason_code="COMMIT_CONFIRMED",
             policy_id=POLICY_GATE,
         )
-        state.result.explanations = [
-            f"已记录你的确认（{out.commitment_id}）。系统未接入支付/退款接口，没有实际下单或付款，请直接联系商家完成。"
-            if zh
-            else f"Your confirmation is recorded ({out.commitment_id}). No payment or refund "
-            "provider is connected, so nothing was ordered or paid; please complete it with the merchant directly."
-        ]
+        state.result.explanations = [t("agent.confirm.recorded", lang)]  # its id is in the decision log
     state.result.evidence.extend({"type": "committed", **e} for e in res.evidence)
     state.result.status = "OK"
