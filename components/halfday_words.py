@@ -204,6 +204,7 @@ ASSUMED: Keys = {
     "party_default_one_adult": "halfday.assumed.party_default_one_adult",
     "child_age_unknown": "halfday.assumed.child_age_unknown",
     "start_moved_to_now": "halfday.assumed.start_moved_to_now",
+    "end_clamped_to_midnight": "halfday.assumed.end_clamped_to_midnight",
 }
 DIET: Keys = {
     "vegetarian": "halfday.diet.vegetarian",

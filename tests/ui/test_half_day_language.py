@@ -90,8 +90,8 @@ def test_lang_en_renders_the_half_day_page_in_english_for_a_chinese_goal(page):
     at.button(key="hd_example_rain").click().run()  # an example writes its goal in the page's language
     assert at.text_area(key="hd_goal").value.startswith("Rainy Saturday afternoon")
 
-    at.text_input(key="hd_origin").input("人民广场")
     at = plan(at, GOAL_ZH)
+    assert at.session_state["hd_run"]["done"]["type"] == "plans", at.session_state["hd_run"]["done"]
     result = at.session_state["hd_result"]
     assert result.goal.language == "zh"  # the goal is Chinese; the page is not
     texts = cards(at, result)
@@ -102,7 +102,6 @@ def test_lang_en_renders_the_half_day_page_in_english_for_a_chinese_goal(page):
         assert " → ".join(s.name_en for s in p.steps) in "\n".join(texts)
     text = main_text(at)
     assert "**Your goal:** " in text and "museums" in text and "local food" in text
-    assert "Starting from People's Square" in text
     assert {k: v for k, v in labels(at).items() if k.startswith("hd_w_")} == {
         "hd_w_T": "Time fit", "hd_w_D": "Route", "hd_w_P": "People fit", "hd_w_C": "Cost", "hd_w_S": "Experience",
     }  # fmt: skip
@@ -200,3 +199,34 @@ def test_the_reservation_flow_of_a_step_speaks_english_with_the_venues_english_n
     assert "Status: **confirmed**" in text and f"What: {step.name_en}, " in text
     assert not CJK.search(all_texts(at)), sorted(set(CJK.findall(all_texts(at))))
     assert json.dumps(step.place_id) not in text
+
+
+@pytest.mark.parametrize("page_lang", ["zh"], indirect=True)
+def test_a_quick_answer_is_labelled_in_the_pages_language_and_added_in_the_goals(page):
+    goal = "A museum and some local food"  # English, without a time: the planner asks when
+    at = plan(page, goal)
+    assert at.session_state["hd_run"]["done"]["type"] == "clarify"
+    assert "你想什么时候出发?" in main_text(at)
+    quick = {b.key: b.label for b in at.button if (b.key or "").startswith("hd_quick_")}
+    assert quick == {"hd_quick_this_afternoon": "今天下午", "hd_quick_tomorrow_morning": "明天上午",
+                     "hd_quick_saturday_afternoon": "周六下午"}  # fmt: skip
+    at.button(key="hd_quick_saturday_afternoon").click().run()
+    assert not at.exception, at.exception
+    assert at.text_area(key="hd_goal").value == "A museum and some local food on Saturday afternoon"
+    assert at.session_state["hd_run"]["done"]["type"] == "plans", at.session_state["hd_run"]["done"]
+    result = at.session_state["hd_result"]
+    assert result.goal.language == "en" and result.goal.window.date.weekday() == 5
+    assert cards(at, result)[0].startswith("#### 方案 1")
+
+
+def test_a_start_place_of_the_pack_is_named_in_the_pages_language_with_the_other_in_the_tooltip():
+    from components.halfday_cards import origin_name
+    from core.halfday.models import OriginPoint
+
+    planner = hd.planner()
+    square = next(p for p in planner.provider.region.places if p.name_zh == "人民广场")
+    start = OriginPoint(name="人民广场", lon=square.lon, lat=square.lat, source="offline:gazetteer")
+    assert origin_name(planner, start, "en") == (square.name_en, "人民广场")
+    assert origin_name(planner, start, "zh") == ("人民广场", square.name_en)
+    typed = OriginPoint(name="虹桥路 1 号", lon=121.4, lat=31.2, source="offline:gazetteer")  # not a pack place
+    assert origin_name(planner, typed, "en") == ("虹桥路 1 号", "")
