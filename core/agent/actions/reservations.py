@@ -82,9 +82,12 @@ def _dry_run(inp: DryRunIn, state: AgentState, ctx: AgentContext) -> DryRunOut:
         return DryRunOut(refusal=_refusal(exc))
 
 
-def _confirm(inp: CommitIn, state: AgentState, ctx: AgentContext) -> CommitOut:
+def _commit(action: str, inp: CommitIn, ctx: AgentContext) -> CommitOut:
+    """Confirm a reservation or a cancellation: the same gate (token, consent, idempotency key) either way."""
+    service = service_for(ctx)
+    call = service.confirm if action == "confirm" else service.cancel
     try:
-        out = service_for(ctx).confirm(
+        out = call(
             ctx.request.user_id,
             inp.reservation_id,
             token=inp.token,
@@ -94,6 +97,10 @@ def _confirm(inp: CommitIn, state: AgentState, ctx: AgentContext) -> CommitOut:
     except ReservationError as exc:
         return CommitOut(refusal=_refusal(exc))
     return CommitOut(outcome=out)
+
+
+def _confirm(inp: CommitIn, state: AgentState, ctx: AgentContext) -> CommitOut:
+    return _commit("confirm", inp, ctx)
 
 
 def _cancel_dry_run(inp: CancelDryRunIn, state: AgentState, ctx: AgentContext) -> DryRunOut:
@@ -104,17 +111,7 @@ def _cancel_dry_run(inp: CancelDryRunIn, state: AgentState, ctx: AgentContext) -
 
 
 def _cancel(inp: CommitIn, state: AgentState, ctx: AgentContext) -> CommitOut:
-    try:
-        out = service_for(ctx).cancel(
-            ctx.request.user_id,
-            inp.reservation_id,
-            token=inp.token,
-            idempotency_key=inp.idempotency_key,
-            consent=inp.consent,
-        )
-    except ReservationError as exc:
-        return CommitOut(refusal=_refusal(exc))
-    return CommitOut(outcome=out)
+    return _commit("cancel", inp, ctx)
 
 
 def _list(inp: ListIn, state: AgentState, ctx: AgentContext) -> ListOut:
