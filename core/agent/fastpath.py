@@ -19,7 +19,7 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.when import resolve_day, sun_times
 from core.errors import InputError
-from core.i18n import Lang, t
+from core.i18n import Lang, t  # t: also the agent loop's words (fastpath.t), so the catalog test finds their keys
 from core.models.agent import AgentState, TripEdit
 from core.models.common import echo
 

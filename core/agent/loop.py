@@ -16,6 +16,7 @@ from typing import Any
 
 from core.agent import fastpath
 from core.agent.actions.registry import ActionRegistry
+from core.agent.flows.reservation_words import name_of
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import (
@@ -115,7 +116,7 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                 if not ids:
                     state.result.status = "NEED_MORE_INFO"
                     state.result.explanations = [
-                        "没有可规划的地点。" if fastpath.zh_text(state.user_input) else "There is nothing to plan."
+                        fastpath.t("agent.plan.nothing", fastpath.reply_lang(state.user_input))
                     ]
                     return
                 act(
@@ -302,6 +303,7 @@ def _timeline_payload(result) -> list[dict[str, Any]]:
 def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     result = state.compute.itinerary
     zh = fastpath.zh_text(state.user_input)
+    lang = fastpath.reply_lang(state.user_input)
     if result is None:
         return
     state.result.timeline = _timeline_payload(result)
@@ -328,7 +330,11 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
             {
                 "day": d.day_index,
                 "date": d.date.isoformat(),
-                "visits": [e.name for e in d.entries if e.kind == "visit" and not e.continues_visit],
+                "visits": [  # in the reply's language (the pack's English name in English, when it has one)
+                    name_of(pack, e.key, e.name, zh) if e.key else e.name
+                    for e in d.entries
+                    if e.kind == "visit" and not e.continues_visit
+                ],
             }
             for d in result.days
         ],
@@ -342,12 +348,8 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         state.result.error_code = "PLANNER_INFEASIBLE_HARD_NODES"
         fixes = [d.smallest_fix.description for d in result.dropped_items if d.smallest_fix and d.priority == "must"]
         musts = [d.name for d in result.dropped_items if d.priority == "must"]
-        state.result.next_steps += fixes or (
-            ["延长每天的结束时间、增加天数或把它设为可选。"]
-            if zh
-            else ["Extend the day's end, add a day, or make it optional."]
-        )
-        head = f"必去地点无法安排：{'、'.join(musts)}。" if zh else f"Must-visit places cannot fit: {', '.join(musts)}."
+        state.result.next_steps += fixes or [fastpath.t("agent.plan.infeasible_fix", lang)]
+        head = fastpath.t("agent.plan.infeasible", lang, names=("、" if zh else ", ").join(musts))
         state.result.explanations = [head]
         log_decision(
             state,
@@ -362,23 +364,11 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         state.result.evidence.append(
             {"type": "availability", "verified_live": False, "needs_reservation": needs, "source": "knowledge_base"}
         )
-        facts["notes"].append(
-            ("可订性未实时核实（未授权网页浏览）；需预约：" + ("、".join(needs) if needs else "无"))
-            if zh
-            else (
-                "Availability not verified live (no browsing consent); needs reservation: "
-                + (", ".join(needs) or "none")
-            )
-        )
-        state.result.next_steps.append(
-            "授权网页浏览（allow_webbrowse）后可核实官网可订性。"
-            if zh
-            else "Allow web browsing to verify availability on official sites."
-        )
+        listed = ("、" if zh else ", ").join(needs) or fastpath.t("agent.plan.none", lang)
+        facts["notes"].append(fastpath.t("agent.plan.availability_not_verified", lang, names=listed))
+        state.result.next_steps.append("allow_webbrowse")  # a code: the faces word it (the console: agent.po)
     if any(n.startswith("Offline estimate") for n in result.warnings):
-        facts["notes"].append(
-            "交通时间为离线估算（含稳健缓冲）。" if zh else "Travel times are offline estimates (with robust buffers)."
-        )
+        facts["notes"].append(fastpath.t("agent.plan.offline_estimates", lang))
     exp = registry.call(
         "llm.generate_explanation", {"facts": facts, "locale": "zh-CN" if zh else "en"}, state=state, ctx=ctx
     )

@@ -33,6 +33,7 @@ from core.config import Settings, get_settings
 from core.errors import InputError, error_from_validation
 from core.geo.base import provider_budget
 from core.geo.composite import MapServices
+from core.i18n import t
 from core.models.agent import (
     ERROR_CODES,
     AgentRequest,
@@ -192,10 +193,8 @@ def route_and_run(
             error = error_from_validation(exc) if isinstance(exc, ValidationError) else exc
             state.result.status = "NEED_MORE_INFO"
             state.result.error_code = "INVALID_INPUT"
-            zh = fastpath.zh_text(request.message)
-            state.result.explanations = [
-                f"{'请修改后再试' if zh else 'Please correct it and try again'}: {error.message}"
-            ]
+            lang = fastpath.reply_lang(request.message)
+            state.result.explanations = [t("agent.error.invalid_input", lang, message=error.message)]
             log_decision(
                 state,
                 action="router.clarify",
@@ -206,9 +205,8 @@ def route_and_run(
         except ActionError as exc:
             state.result.status = "FAILED"
             state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
-            state.result.explanations = [
-                f"{'工具调用失败' if fastpath.zh_text(request.message) else 'A tool call failed'}: {exc.message}"
-            ]
+            lang = fastpath.reply_lang(request.message)
+            state.result.explanations = [t("agent.error.tool_failed", lang, message=exc.message)]
             state.observability.fallback_used = True
             telemetry.fallback_triggered(
                 from_route=decision.output.route, to_route="NONE", reason=state.result.error_code
@@ -217,12 +215,8 @@ def route_and_run(
             logger.exception("agent request %s failed unexpectedly", request.request_id)
             state.result.status = "FAILED"
             state.result.error_code = "INTERNAL_ERROR"
-            zh = fastpath.zh_text(request.message)
-            state.result.explanations = [
-                f"内部错误，已记录（追踪号 {request.request_id}）。"
-                if zh
-                else f"An internal error occurred and was logged (trace id {request.request_id})."
-            ]
+            lang = fastpath.reply_lang(request.message)
+            state.result.explanations = [t("agent.error.internal", lang, trace=request.request_id)]
             state.observability.fallback_used = True
     final = _final_status(state)
     report(final)
@@ -310,8 +304,8 @@ def _clarify(decision: RouterDecision, state: AgentState) -> None:
     state.result.status = "NEED_MORE_INFO"
     if decision.error_code:
         state.result.error_code = decision.error_code
-    zh = fastpath.zh_text(state.user_input)
-    state.result.explanations = [decision.question or ("请补充更多信息。" if zh else "Please tell me a bit more.")]
+    lang = fastpath.reply_lang(state.user_input)
+    state.result.explanations = [decision.question or t("agent.router.tell_more", lang)]
     state.result.next_steps = [f"missing:{m}" for m in decision.missing]
     log_decision(
         state,

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from core.agent.features import Features, extract_features
 from core.config import Settings, get_settings
+from core.i18n import Lang, t
 from core.models.agent import (
     AgentOptions,
     Budget,
@@ -74,25 +75,23 @@ def _zh(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
-def _msg(zh: bool, cn: str, en: str) -> str:
-    return cn if zh else en
+def _lang(zh: bool) -> Lang:
+    return "zh" if zh else "en"
 
 
 _FIELD_NAMES = {
-    "date": ("日期", "the date"),
-    "party_size": ("人数", "how many people"),
-    "city": ("城市", "the city"),
-    "budget": ("预算", "the budget"),
-    "days": ("天数", "how many days"),
-    "target": ("要改的地点", "which place"),
+    "date": "agent.router.field.date",
+    "party_size": "agent.router.field.party_size",
+    "city": "agent.router.field.city",
+    "budget": "agent.router.field.budget",
+    "days": "agent.router.field.days",
+    "target": "agent.router.field.target",
 }
 
 
 def _ask(zh: bool, fields: list[str]) -> str:
-    names = [_FIELD_NAMES[f][0 if zh else 1] for f in fields]
-    if zh:
-        return "请补充：" + "、".join(names) + "。"
-    return "Please tell me " + ", ".join(names) + "."
+    names = [t(_FIELD_NAMES[f], _lang(zh)) for f in fields]
+    return t("agent.router.ask", _lang(zh), fields=("、" if zh else ", ").join(names))
 
 
 def _budget(route: Route, options: AgentOptions) -> Budget:
@@ -466,41 +465,21 @@ def _finish(
         status, message = "done", question or ""
     elif route == "SYSTEM2_WEBBROWSE":
         if options.allow_webbrowse:
-            status, message = "browsing", _msg(zh, "正在打开允许的网站核实…", "Browsing an allowlisted site to verify…")
+            status, message = "browsing", t("agent.router.browsing", _lang(zh))
         else:
-            status, message = (
-                "awaiting_consent",
-                _msg(zh, "需要你授权后才能打开网页浏览。", "Web browsing needs your consent before it starts."),
-            )
+            status, message = "awaiting_consent", t("agent.router.awaiting_consent", _lang(zh))
     elif intent in ("book", "cancel"):
-        status, message = (
-            "awaiting_confirmation",
-            _msg(
-                zh,
-                "先给你看要预订的内容，确认后才会预订。"
-                if intent == "book"
-                else "先给你看取消的条件，确认后才会取消。",
-                "You'll see the booking first; nothing is booked until you confirm."
-                if intent == "book"
-                else "You'll see the cancellation terms first; nothing is cancelled until you confirm.",
-            ),
-        )
+        status = "awaiting_confirmation"
+        message = t("agent.router.book_first" if intent == "book" else "agent.router.cancel_first", _lang(zh))
     elif intent in ("commit", "bulk_write"):
-        status, message = (
-            "awaiting_confirmation",
-            _msg(
-                zh,
-                "这是高风险操作：先预演（dry run），确认后才会提交。",
-                "A risky action: a dry run first; nothing commits until you confirm.",
-            ),
-        )
+        status, message = "awaiting_confirmation", t("agent.router.commit_first", _lang(zh))
     elif route == "SYSTEM2_REASONING":
         if f.realtime:
-            status, message = "verifying", _msg(zh, "正在规划并核实可订性…", "Planning and verifying availability…")
+            status, message = "verifying", t("agent.router.verifying", _lang(zh))
         else:
-            status, message = "thinking", _msg(zh, "正在规划…", "Planning…")
+            status, message = "thinking", t("agent.router.planning", _lang(zh))
     else:
-        status, message = "thinking", _msg(zh, "正在查询…", "Looking it up…")
+        status, message = "thinking", t("agent.router.looking_up", _lang(zh))
     out = RouterOutput(
         route=route,
         confidence=conf,

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
+from core.i18n import t
 from core.models.agent import AgentState
 
 
@@ -23,26 +24,21 @@ class ExplainOut(BaseModel):
 
 
 def template_explanation(facts: dict[str, Any], *, zh: bool) -> str:
+    lang = "zh" if zh else "en"
     days = facts.get("days") or []
     lines = []
     for d in days:
-        stops = " → ".join(d.get("visits", [])) or ("（空）" if zh else "(empty)")
-        lines.append(
-            (f"第{d['day'] + 1}天 {d.get('date', '')}：" if zh else f"Day {d['day'] + 1} {d.get('date', '')}: ") + stops
-        )
+        stops = " → ".join(d.get("visits", [])) or t("agent.plan.empty_day", lang)
+        lines.append(t("agent.plan.day", lang, n=d["day"] + 1, date=d.get("date", ""), stops=stops))
     dropped = facts.get("dropped") or []
     if dropped:
-        lines.append(("未安排：" if zh else "Not scheduled: ") + "；".join(dropped))
+        lines.append(t("agent.plan.not_scheduled", lang, what="；".join(dropped)))
     if facts.get("robustness") is not None:
-        lines.append(
-            (f"稳健度 {facts['robustness']:.2f}" if zh else f"Robustness {facts['robustness']:.2f}")
-            + (f"，最小缓冲 {facts.get('min_slack_min')} 分钟" if zh and facts.get("min_slack_min") is not None else "")
-            + (
-                f", minimum slack {facts.get('min_slack_min')} min"
-                if not zh and facts.get("min_slack_min") is not None
-                else ""
-            )
-        )
+        robustness = f"{facts['robustness']:.2f}"
+        if facts.get("min_slack_min") is not None:
+            lines.append(t("agent.plan.robustness_slack", lang, robustness=robustness, slack=facts["min_slack_min"]))
+        else:
+            lines.append(t("agent.plan.robustness", lang, robustness=robustness))
     for note in facts.get("notes", []):
         lines.append(str(note))
     return "\n".join(lines)
