@@ -137,18 +137,13 @@ def issue_dry_run(
 
 
 def _how_to_confirm(dry_run_id: str, ctx: AgentContext, zh: bool) -> str:
-    return (
-        f"这是预演（dry run），尚未提交。确认请在 options.confirm_dry_run_id 中带上 {dry_run_id}"
-        f"（{int(ctx.settings.dry_run_ttl_s // 60)} 分钟内有效，仅可使用一次）。"
-        if zh
-        else f"This is a dry run; nothing is committed. To commit, send options.confirm_dry_run_id = {dry_run_id} "
-        f"(valid {int(ctx.settings.dry_run_ttl_s // 60)} min, single use)."
-    )
+    """The preview in words; how to confirm it (its id) is in the response's dry run and next steps, not here."""
+    minutes = int(ctx.settings.dry_run_ttl_s // 60)
+    return fastpath.t("agent.gate.preview", "zh" if zh else "en", minutes=minutes)
 
 
 def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted) -> None:
     """Budget exhausted: TIMEOUT with the best partial result, fallback_used and next steps."""
-    zh = fastpath.zh_text(state.user_input)
     state.result.status = "TIMEOUT"
     state.result.error_code = exc.code  # type: ignore[assignment]
     state.observability.fallback_used = True
@@ -195,25 +190,19 @@ def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted
         facts={"partial": partial, "steps": state.react.step},
     )
     ctx.telemetry.fallback_triggered(from_route="SYSTEM2_REASONING", to_route="SYSTEM1_PARTIAL", reason=exc.code)
-    what = {
-        "poi_facts": ("已收集的地点资料", "the place facts gathered so far"),
-        "day_clusters": ("按天分组（未排序、未校验）", "the day grouping (unordered, unchecked)"),
-        "unverified_day_orders": ("每天的顺序（未经 critic 校验）", "each day's order (not checked by the critic)"),
-        "none": ("无", "nothing yet"),
-    }[partial]
-    state.result.explanations = [
-        (
-            f"预算用尽（{exc.what}），已停止。当前最好的部分结果：{what[0]}。"
-            if zh
-            else f"The budget ran out ({exc.what}); stopped. Best partial result: {what[1]}."
-        )
-    ]
-    state.result.next_steps += (
-        ["提高 max_seconds / max_steps 后重试", "减少天数或地点数量", "先用快车道逐个查询地点"]
-        if zh
-        else [
-            "Retry with a larger max_seconds / max_steps",
-            "Plan fewer days or places",
-            "Ask about places one by one (fast path)",
-        ]
+    lang = fastpath.reply_lang(state.user_input)
+    what = fastpath.t(
+        {
+            "poi_facts": "agent.timeout.partial.poi_facts",
+            "day_clusters": "agent.timeout.partial.day_clusters",
+            "unverified_day_orders": "agent.timeout.partial.unverified_day_orders",
+            "none": "agent.timeout.partial.none",
+        }[partial],
+        lang,
     )
+    state.result.explanations = [fastpath.t("agent.timeout.stopped", lang, what=what)]
+    state.result.next_steps += [
+        fastpath.t("agent.timeout.more_time", lang),
+        fastpath.t("agent.timeout.fewer", lang),
+        fastpath.t("agent.timeout.one_by_one", lang),
+    ]
