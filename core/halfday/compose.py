@@ -163,6 +163,10 @@ def greedy_order(
             if best is None or score > best[0]:
                 best = (score, i, begin, finish)
         if best is None:
+            if pending and (first is None or order):  # the next meal cannot be reached in its window from here:
+                # plan on without it (the plan says so); a forced opening that blocks everything just fails
+                eaten.add(pending[0])
+                continue
             return order
         _, i, begin, finish = best
         if cands[i].role == "meal":
