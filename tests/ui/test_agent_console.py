@@ -251,6 +251,7 @@ def test_the_console_speaks_one_language_with_the_answer_first_and_details_colla
     # the answer comes first, before the plan's table
     texts = [m.value for m in page.markdown]
     answer = page.session_state["agent_history"][-1]["response"].result.answer_text
+    assert bool(CJK.search(answer)) == (lang == "zh")  # the reply names the stops in the reader's language too
     assert texts.index(answer.replace("\n", "  \n")) < next(i for i, v in enumerate(texts) if v.startswith("#####"))
     # the details: collapsed, and where the route, confidence, status and cost are
     details = [e for e in page.expander if e.label == ("Details" if lang == "en" else "详情")]
@@ -306,3 +307,16 @@ def test_an_earlier_turn_keeps_its_table_and_map_after_another_message(page_in, 
     assert page.button(key="agent_confirm").label == ("Confirm booking" if lang == "en" else "确认预订")
     ask(page, PLAN[lang])
     assert len(timeline_tables(page)) == 2 and len(page.get("component_instance")) == 2
+
+
+def test_next_steps_are_shown_in_words_and_codes_stay_in_the_details():
+    from components.agent_words import next_steps_words
+
+    steps = ["allow_webbrowse", "downgrade:knowledge_base", "confirm:dr-123", "critic:LATE_ARRIVAL",
+             "takeover:https://example.org/x", "resend:dry_run=false", "稍后再试，或问 4 天内的日期。"]  # fmt: skip
+    shown = next_steps_words(steps, "en")
+    assert shown[-1] == "稍后再试，或问 4 天内的日期。"  # a sentence of the agent's, as it is
+    assert len(shown) == 5 and not any(INTERNAL.search(s) or "http" in s or "dr-123" in s for s in shown)
+    assert next_steps_words(["confirm:dr-123", "critic:X"], "zh") == []
+    zh = next_steps_words(steps[:2], "zh")
+    assert len(zh) == 2 and all(CJK.search(s) for s in zh)
