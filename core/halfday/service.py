@@ -45,6 +45,7 @@ from core.halfday.search import effective_budget, search_places
 from core.halfday.tools import EmptyResult, ToolRegistry, ToolSpec
 from core.halfday.travel import build_travel_table
 from core.reservations.models import DryRun, ReservationRequest
+from core.reservations.provider import ReservationProvider
 from core.reservations.service import ReservationService
 
 
@@ -74,7 +75,7 @@ class HalfDayPlanner:
         provider: MapServices,
         settings: Settings | None = None,
         memory: MemoryStore | None = None,
-        reservations: ReservationService | None = None,
+        reservations: ReservationProvider | None = None,
     ) -> None:
         self.provider = provider
         self.settings = settings or get_settings()
@@ -83,7 +84,7 @@ class HalfDayPlanner:
         self.registry = self._registry()
 
     @property
-    def reservations(self) -> ReservationService:
+    def reservations(self) -> ReservationProvider:
         if self._reservations is None:
             self._reservations = ReservationService.from_settings(self.settings, self.provider.region)
         return self._reservations

@@ -186,3 +186,9 @@ def test_an_idempotency_key_belongs_to_its_user_and_to_one_request(service):
             idempotency_key="same", consent=True)  # fmt: skip
     ok = service.confirm("alice", other.reservation.id, token=other.token, idempotency_key="fresh", consent=True)
     assert ok.reservation.status == "confirmed"  # the refused attempt spent nothing
+
+
+def test_the_mock_service_is_a_reservation_provider(service):
+    from core.reservations.provider import ReservationProvider
+
+    assert isinstance(service, ReservationProvider)
