@@ -16,7 +16,7 @@ from components.halfday_map import render_plan_map
 from components.halfday_state import CHOSEN, WEIGHT, reset_weights
 from components.reservations import note_words, offer_for, reserve_controls, service_for
 from core.errors import OmniError
-from core.halfday.models import DIMENSIONS, HalfDayResult, OriginPoint, Plan, ScoreWeights
+from core.halfday.models import DIMENSIONS, HalfDayResult, OriginPoint, Plan, PlanStep, ScoreWeights
 from core.halfday.service import HalfDayPlanner
 from core.i18n import t
 
@@ -115,6 +115,7 @@ def _step_block(
         if line:
             lines.append(line)
     st.caption(" · ".join(lines))
+    _feedback(planner, step, user=user, lang=lang, key=f"hd_{plan.plan_id}_{index}")
     if not step.bookable:
         return
     if stale:
@@ -144,6 +145,20 @@ def _step_block(
             key_prefix=key,
             region=result.region,
         )
+
+
+def _feedback(planner: HalfDayPlanner, step: PlanStep, *, user: str, lang: str, key: str) -> None:
+    """Explicit feedback on a place: the memory learns from it, and a "not again" place is never planned again."""
+    said = st.session_state.get(f"{key}_feedback")
+    if said is not None:
+        st.caption(t("halfday.feedback.thanks_like" if said else "halfday.feedback.thanks_dislike", lang))
+        return
+    like, dislike, _ = st.columns([1, 1, 4])
+    for column, liked, label in ((like, True, "halfday.feedback.like"), (dislike, False, "halfday.feedback.dislike")):
+        if column.button(t(label, lang), key=f"{key}_{'like' if liked else 'dislike'}", type="tertiary"):
+            planner.feedback(user, step.place_id, liked=liked)
+            st.session_state[f"{key}_feedback"] = liked
+            st.rerun()
 
 
 def render_card(

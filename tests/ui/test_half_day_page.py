@@ -570,3 +570,17 @@ def test_the_intro_sentence_is_built_from_the_theme_and_the_steps():
     only_kinds = p.model_copy(update={"theme": ["category:museum", "category:restaurant"]})
     assert intro(only_kinds, "en").startswith("A half day with a museum and a restaurant: Shanghai Museum")
     assert intro(p, "zh") == "以博物馆、本地美食为主的半日:上海博物馆 → 老吉士,共 2 站,路上约 14 分钟。"
+
+
+def test_not_again_on_a_step_is_remembered_and_the_place_is_left_out_next_time(page):
+    at = plan(page, GOAL_ZH)
+    result = at.session_state["hd_result"]
+    first = result.plans[0]
+    step = first.steps[0]
+    at.button(key=f"hd_{first.plan_id}_0_dislike").click().run()
+    assert not at.exception, at.exception
+    assert "已记下:以后不再推荐这个地方。" in main_text(at)
+    memory = planner().memory.get(USER)
+    assert memory.disliked == [step.place_id] and memory.events == 1
+    again = plan(at, GOAL_ZH).session_state["hd_result"]
+    assert all(s.place_id != step.place_id for p in again.plans for s in p.steps)
