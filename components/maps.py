@@ -43,6 +43,22 @@ _MAP_CSS = f"""
 """
 
 
+class _NoImagePins(MacroElement):
+    """Leaflet's default marker is an image (``marker-icon.png``, looked for at a path Leaflet guesses wrongly in
+    st_folium's frame: a 404). folium creates each marker with that default and sets its DivIcon a moment later,
+    so the default is made an empty DivIcon here: no marker image is ever requested."""
+
+    _template = Template(
+        """{% macro script(this, kwargs) %}
+        L.Marker.prototype.options.icon = L.divIcon({className: "omni-marker", html: "", iconSize: [0, 0]});
+        {% endmacro %}"""
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._name = "NoImagePins"
+
+
 def offline_map(location: Sequence[float], *, zoom_start: int = 12, base_url_path: str = "", **kwargs) -> folium.Map:
     """A ``folium.Map`` whose only assets are the locally served Leaflet JS and CSS.
 
@@ -56,6 +72,7 @@ def offline_map(location: Sequence[float], *, zoom_start: int = 12, base_url_pat
     m.default_js = [("leaflet", js_url)]
     m.default_css = [("leaflet_css", css_url)]
     m.get_root().header.add_child(Element(_MAP_CSS), name="omni_map_css")
+    _NoImagePins().add_to(m)  # first, so every marker made later starts without an image
     return m
 
 
@@ -423,22 +440,6 @@ def build_day_map(
     return m
 
 
-class _NoImagePins(MacroElement):
-    """Leaflet's default marker is an image (``marker-icon.png``, looked for at a path Leaflet guesses wrongly in
-    st_folium's frame: a 404). folium creates each marker with that default and sets its DivIcon a moment later,
-    so the default is made an empty DivIcon here: no marker image is ever requested."""
-
-    _template = Template(
-        """{% macro script(this, kwargs) %}
-        L.Marker.prototype.options.icon = L.divIcon({className: "omni-marker", html: "", iconSize: [0, 0]});
-        {% endmacro %}"""
-    )
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._name = "NoImagePins"
-
-
 def build_agent_map(
     stops: list[dict[str, Any]],
     *,
@@ -461,7 +462,6 @@ def build_agent_map(
         [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
     )
     add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)))
-    _NoImagePins().add_to(m)  # before the markers: folium gives each its DivIcon only after it is on the map
     for n, e in enumerate(pts, start=1):
         folium.Marker(
             [float(e["lat"]), float(e["lon"])],
