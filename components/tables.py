@@ -5,6 +5,8 @@ The ``*_frame`` builders are pure pandas (unit-testable); the ``render_*`` funct
 
 from __future__ import annotations
 
+from datetime import date
+
 import pandas as pd
 
 from components.route_words import (
@@ -428,13 +430,14 @@ def render_deep_links(result: RoutePlanResult, *, lang: str) -> None:
 def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
     import streamlit as st
 
-    from core.route.export import legs_to_csv, result_to_html, result_to_json
+    from core.route.export import export_stem, legs_to_csv_bytes, result_to_html, result_to_json
 
-    stem = (result.task_name or "route-plan").replace(" ", "_")
+    destination = point_name(result.resolved_destination, lang, result.region).shown
+    stem = export_stem(result, on=date.today(), destination_name=destination)  # named after the trip and the day
     downloads = [
         (t("route.download.json", lang), result_to_json(result), f"{stem}.json", "application/json", "dl_json"),
         (t("route.download.html", lang), result_to_html(result), f"{stem}.html", "text/html", "dl_html"),
-        (t("route.download.csv", lang), legs_to_csv(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
+        (t("route.download.csv", lang), legs_to_csv_bytes(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
     ]
     for col, (label, data, file_name, mime, key) in zip(st.columns(len(downloads)), downloads):
         col.download_button(

@@ -13,6 +13,8 @@ import html
 import io
 import math
 import re
+import unicodedata
+from datetime import date
 
 from core.models.route import ResolvedPoint, RoutePlanResult
 from core.route.links import qr_svg_data_uri
@@ -34,6 +36,40 @@ CSV_COLUMNS = (
     "duration_s",
     "source",
 )
+
+
+#: the task name a request gets when it names none (core/models/route.py): not a name of the trip
+DEFAULT_TASK_NAME = "multi-destination-route-planning"
+_STEM_FALLBACK = "route-plan"
+_STEM_MAX = 60
+_NOT_WORD = re.compile(r"[^\w]+")
+
+
+# ---------------------------------------------------------------------------------------------
+# File names
+
+
+def slug(text: str, *, max_length: int = _STEM_MAX) -> str:
+    """``text`` as a safe piece of a file name: letters and digits of any script (Chinese stays), lower case,
+    every other run of characters (spaces, ``/ \\ : * ? " < > |``, dots, controls) one ``-``; empty if none."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return _NOT_WORD.sub("-", text).replace("_", "-").strip("-")[:max_length].strip("-")
+
+
+def trip_name(result: RoutePlanResult, *, destination_name: str | None = None) -> str:
+    """The trip's name: its task name when the request gave one, else the destination's name
+    (``destination_name`` as the reader sees it, else the resolved name)."""
+    if result.task_name and result.task_name != DEFAULT_TASK_NAME:
+        return result.task_name
+    d = result.resolved_destination
+    return destination_name or d.resolved_name or d.label or d.input_address
+
+
+def export_stem(result: RoutePlanResult, *, on: date, destination_name: str | None = None) -> str:
+    """The file name (no extension) of the exports of ``result``: the trip's name slugged, then ``on`` (the
+    day of the export, given by the caller so the output stays deterministic), e.g. ``bund-walk-2026-05-01``."""
+    name = slug(trip_name(result, destination_name=destination_name)) or _STEM_FALLBACK
+    return f"{name}-{on.isoformat()}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -82,6 +118,11 @@ def legs_to_csv(result: RoutePlanResult) -> str:
                 ]
             )
     return out.getvalue()
+
+
+def legs_to_csv_bytes(result: RoutePlanResult) -> bytes:
+    """``legs_to_csv`` as UTF-8 with a byte order mark, so Excel reads the Chinese names right."""
+    return legs_to_csv(result).encode("utf-8-sig")
 
 
 # ---------------------------------------------------------------------------------------------
