@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.cli import read_json
+from core.errors import InputError
+from core.models.common import echo
+
+if TYPE_CHECKING:
+    from core.models.route import RoutePlanResult
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
@@ -22,12 +29,31 @@ def cmd_plan(args: argparse.Namespace) -> int:
     settings = get_settings()
     provider = make_provider(args.provider, region=args.region, settings=settings)
     result = plan_route(request, provider=provider, settings=settings)
-    if args.html:
+    html_path = _html_path(args.html, need_html=request.need_html, result=result)
+    if html_path is not None:
         from core.route.export import result_to_html
 
-        Path(args.html).write_text(result_to_html(result), encoding="utf-8")
+        try:
+            html_path.write_text(result_to_html(result), encoding="utf-8")
+        except OSError as exc:
+            raise InputError(
+                f"the HTML report cannot be written to {echo(str(html_path))} ({exc.strerror})", field="html"
+            ) from None
+        print(f"HTML report: {html_path}", file=sys.stderr)  # stdout stays the JSON alone
     print(result.model_dump_json(indent=2))
     return 0
+
+
+def _html_path(option: str | None, *, need_html: bool, result: RoutePlanResult) -> Path | None:
+    """Where the HTML report goes: ``--html PATH`` when given; else, when the request has ``need_html``, a file
+    in the current directory named after the trip and the day (like the page's download); else nowhere."""
+    if option:
+        return Path(option)
+    if not need_html:
+        return None
+    from core.route.export import export_stem
+
+    return Path(f"{export_stem(result, on=date.today())}.html")
 
 
 def add_parsers(sub: Any) -> None:
@@ -39,5 +65,9 @@ def add_parsers(sub: Any) -> None:
         help="offline (default), amap, amap-mcp or GEOCODER+ROUTER (e.g. pack+valhalla, nominatim+osrm)",
     )
     p.add_argument("--region", default=None, help="region pack name (default: shanghai)")
-    p.add_argument("--html", default=None, help="also write the HTML report to this file")
+    p.add_argument(
+        "--html",
+        default=None,
+        help="also write the HTML report to this file (default with need_html: TRIP-DATE.html here)",
+    )
     p.set_defaults(func=cmd_plan)

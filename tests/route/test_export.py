@@ -1,11 +1,15 @@
-"""Exports of a RoutePlanResult: JSON round trip, CSV of legs, self-contained and escaped HTML."""
+"""Exports of a RoutePlanResult: JSON round trip, CSV of legs, self-contained and escaped HTML, file names
+after the trip, and ``python -m core plan`` writing the report when the request has ``need_html``."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import re
+from datetime import date
 
+from core.__main__ import main
 from core.models.route import (
     CandidateRoute,
     DeepLinks,
@@ -14,9 +18,18 @@ from core.models.route import (
     RouteLeg,
     RoutePlanResult,
 )
-from core.route.export import legs_to_csv, result_to_html, result_to_json, safe_href
+from core.route.export import (
+    export_stem,
+    legs_to_csv,
+    legs_to_csv_bytes,
+    result_to_html,
+    result_to_json,
+    safe_href,
+    slug,
+)
 from core.route.links import build_deep_links
 from core.route.notices import english
+from tests.support.paths import ROOT
 
 XSS = "<script>alert(1)</script>"
 
@@ -181,6 +194,91 @@ def test_csv_neutralises_spreadsheet_formulas():
     result.candidates[0].legs[0].from_label = '=HYPERLINK("x")'
     rows = list(csv.DictReader(io.StringIO(legs_to_csv(result))))
     assert rows[0]["from"] == '\'=HYPERLINK("x")'
+
+
+def test_csv_bytes_start_with_the_utf8_bom_for_excel():
+    data = legs_to_csv_bytes(make_result())
+    assert data.startswith(b"\xef\xbb\xbf")
+    assert data.count(b"\xef\xbb\xbf") == 1
+    text = data[3:].decode("utf-8")
+    assert text.startswith("candidate_rank,is_best,leg,from,to,")
+    assert "人民广场,外滩" in text
+
+
+# --------------------------------------------------------------------------------------------- file names
+
+
+def test_slug_keeps_letters_of_any_script_and_nothing_a_file_system_minds():
+    assert slug("经典上海一日游 Classic sightseeing day") == "经典上海一日游-classic-sightseeing-day"
+    assert slug('../a\\b:c*d?"e<f>g|h') == "a-b-c-d-e-f-g-h"
+    assert slug("  ..  ") == ""
+    assert slug("x" * 200) == "x" * 60
+
+
+def test_export_stem_is_the_task_name_and_the_day():
+    result = make_result()
+    result.task_name = "外滩 / Bund walk: 2 stops"
+    assert export_stem(result, on=date(2026, 5, 1)) == "外滩-bund-walk-2-stops-2026-05-01"
+
+
+def test_export_stem_without_a_task_name_is_the_destination():
+    result = make_result()  # the default task name, which names no trip
+    assert export_stem(result, on=date(2026, 5, 1)) == "豫园-2026-05-01"
+    assert export_stem(result, on=date(2026, 5, 1), destination_name="Yu Garden") == "yu-garden-2026-05-01"
+    result.task_name = XSS
+    assert export_stem(result, on=date(2026, 5, 1)) == "script-alert-1-script-2026-05-01"
+    result.task_name = "***"
+    assert export_stem(result, on=date(2026, 5, 1)) == "route-plan-2026-05-01"
+
+
+# --------------------------------------------------------------------------------------------- need_html (CLI)
+
+SCENARIO = ROOT / "data" / "scenarios" / "walking-bund.json"
+
+
+def _request_file(tmp_path, *, need_html: bool):
+    data = json.loads(SCENARIO.read_text(encoding="utf-8"))["request"]
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps({**data, "need_html": need_html}, ensure_ascii=False), encoding="utf-8")
+    return path, data["task_name"]
+
+
+def test_cli_need_html_writes_the_report_named_after_the_trip(tmp_path, monkeypatch, capsys):
+    request, task_name = _request_file(tmp_path, need_html=True)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    assert main(["plan", "--request", str(request), "--provider", "offline", "--region", "shanghai"]) == 0
+    out = capsys.readouterr()
+    result = json.loads(out.out)  # stdout is the JSON alone
+    [report] = list(work.iterdir())
+    assert report.name == f"外滩步行游-bund-walking-tour-{date.today().isoformat()}.html"
+    assert task_name == "外滩步行游 Bund walking tour"
+    assert str(report.name) in out.err
+    page = report.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and f"<title>{task_name}</title>" in page
+    assert result["best_route"]["full_order_labels"][0] in page
+
+
+def test_cli_html_option_wins_and_no_need_html_writes_nothing(tmp_path, monkeypatch, capsys):
+    request, _ = _request_file(tmp_path, need_html=False)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    assert main(["plan", "--request", str(request), "--provider", "offline", "--region", "shanghai"]) == 0
+    assert list(work.iterdir()) == []
+    chosen = tmp_path / "mine.html"
+    assert main(["plan", "--request", str(request), "--region", "shanghai", "--html", str(chosen)]) == 0
+    assert list(work.iterdir()) == [] and chosen.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    capsys.readouterr()
+
+
+def test_cli_unwritable_html_path_is_a_structured_error(tmp_path, capsys):
+    request, _ = _request_file(tmp_path, need_html=True)
+    bad = tmp_path / "missing-dir" / "out.html"
+    assert main(["plan", "--request", str(request), "--region", "shanghai", "--html", str(bad)]) == 2
+    error = json.loads(capsys.readouterr().err)["error"]
+    assert error["code"] == "INVALID_INPUT" and error["field"] == "html"
 
 
 # --------------------------------------------------------------------------------------------- HTML

@@ -114,10 +114,11 @@ def test_a_service_warning_without_a_known_code_is_a_provider_note_with_its_sent
     )
 
 
-def test_the_cli_prints_warnings_as_sentences_and_notices_as_codes():
+def test_the_cli_prints_warnings_as_sentences_and_notices_as_codes(tmp_path):
     request = Path(ROOT / "data" / "scenarios" / "my-location-errands.json")
+    html = str(tmp_path / "report.html")  # the scenario asks for the report: not into the checkout
     proc = subprocess.run(
-        [sys.executable, "-m", "core", "plan", "--request", str(request), "--provider", "offline"],
+        [sys.executable, "-m", "core", "plan", "--request", str(request), "--provider", "offline", "--html", html],
         cwd=ROOT,
         env={**os.environ},
         capture_output=True,

@@ -52,7 +52,18 @@ def test_the_command_line_plans_on_helsinki_streets_for_walking(tmp_path):
     path = tmp_path / "walk.json"
     path.write_text(request.model_dump_json(), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "core", "plan", "--region", "helsinki", "--request", str(path)],
+        [
+            sys.executable,
+            "-m",
+            "core",
+            "plan",
+            "--region",
+            "helsinki",
+            "--request",
+            str(path),
+            "--html",
+            str(tmp_path / "r.html"),
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,
