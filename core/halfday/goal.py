@@ -31,13 +31,22 @@ from typing import Literal
 
 from core.errors import InputError
 from core.halfday import goal_lexicon as lx
-from core.halfday.goal_models import DecomposedGoal, TimeWindow
+from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, TimeWindow
 from core.halfday.goal_text import _mask, _num, _parts, _rx
 from core.halfday.goal_who import _constraints, _named_places, _party, _preferences
 
-MAX_GOAL_CHARS = 1000
 HALF_DAY_MIN = 240
 DAY_MIN = 24 * 60
+
+
+def check_length(text: str) -> None:
+    """A goal longer than stage 1 reads is an ``InputError`` with code ``GOAL_TOO_LONG`` on field ``goal``."""
+    if len(text) > MAX_GOAL_CHARS:
+        raise InputError(
+            f"The goal is {len(text)} characters long; at most {MAX_GOAL_CHARS} are read.",
+            field="goal",
+            code="GOAL_TOO_LONG",
+        )
 
 
 def decompose_goal(text: str, *, now: datetime) -> DecomposedGoal:
@@ -45,12 +54,7 @@ def decompose_goal(text: str, *, now: datetime) -> DecomposedGoal:
 
     Any string up to 1,000 characters gives a valid goal (what could not be read is listed in ``missing``);
     a longer one is an ``InputError`` with code ``GOAL_TOO_LONG`` on field ``goal``."""
-    if len(text) > MAX_GOAL_CHARS:
-        raise InputError(
-            f"The goal is {len(text)} characters long; at most {MAX_GOAL_CHARS} are read.",
-            field="goal",
-            code="GOAL_TOO_LONG",
-        )
+    check_length(text)
     plain = unicodedata.normalize("NFKC", text)
     low = plain.lower()
     constraints, leg_spans = _constraints(low)

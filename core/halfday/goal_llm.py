@@ -16,8 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.agent.llm import LLMClient, LLMError
-from core.errors import InputError
-from core.halfday.goal import MAX_GOAL_CHARS, decompose_goal, settle_start
+from core.halfday.goal import check_length, decompose_goal, settle_start
 from core.halfday.goal_lexicon import PART_HOURS
 from core.halfday.goal_models import (
     DIET_CODES,
@@ -58,12 +57,7 @@ def system_prompt(now: datetime) -> str:
 
 def decompose_goal_llm(text: str, *, now: datetime, client: LLMClient) -> DecomposedGoal:
     """The LLM's reading of the goal, validated; the rules' reading after two invalid answers or failed calls."""
-    if len(text) > MAX_GOAL_CHARS:
-        raise InputError(
-            f"The goal is {len(text)} characters long; at most {MAX_GOAL_CHARS} are read.",
-            field="goal",
-            code="GOAL_TOO_LONG",
-        )
+    check_length(text)
     messages = [{"role": "system", "content": system_prompt(now)}, {"role": "user", "content": text}]
     for attempt in range(1, ATTEMPTS + 1):
         try:

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Language = Literal["zh", "en"]
+MAX_GOAL_CHARS = 1000  # what stage 1 reads; every face refuses a longer goal
 
 #: What a person may want more of; each maps onto pack categories and tags in search_places.
 PreferenceCode = Literal[

@@ -11,13 +11,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
-from core.halfday.goal_models import Constraints, DecomposedGoal, Party, TimeWindow
+from core.halfday.goal_models import MAX_GOAL_CHARS, Constraints, DecomposedGoal, Party, TimeWindow
 from core.models.common import REGION_NAME_PATTERN, clean_text, within
 
 DIMENSIONS: tuple[str, ...] = ("T", "D", "P", "C", "S")
 #: the product document's default weights (half_day_planner.md, table 2)
 DEFAULT_WEIGHTS: dict[str, float] = {"T": 0.25, "D": 0.20, "P": 0.30, "C": 0.15, "S": 0.10}
-MAX_GOAL_CHARS = 1000  # what stage 1 reads (core/halfday/goal.py)
 GoalText = Annotated[
     str,
     StringConstraints(max_length=MAX_GOAL_CHARS),

@@ -30,6 +30,7 @@ from core.halfday.models import (
     ScoreWeights,
     TimeSlots,
 )
+from core.halfday.search import effective_budget
 
 LONG_QUEUE_MIN = 30
 CLOSES_SOON_MIN = 30
@@ -49,15 +50,6 @@ def cost_per_person(steps: list[PlanStep]) -> tuple[float | None, bool]:
     known = [s.price_per_person for s in steps if s.price_per_person is not None]
     all_known = len(known) == len(steps)
     return (round(sum(known), 2) if known else (0.0 if all_known else None)), all_known
-
-
-def budget_of(profile: Profile) -> float | None:
-    c = profile.constraints
-    if c.budget_per_person is not None:
-        return c.budget_per_person
-    if c.budget_total is not None:
-        return c.budget_total / max(1, profile.party.size)
-    return None
 
 
 def assess(
@@ -138,7 +130,7 @@ def assess(
         if {"wheelchair", "stroller"} & set(profile.constraints.mobility) and "accessible" not in c.tags:
             risks.append(Risk(code="ACCESS_UNKNOWN", place_id=c.place_id, severity="info"))
     cost, known = cost_per_person(steps)
-    budget = budget_of(profile)
+    budget = effective_budget(profile, ())
     if budget is not None and cost is not None and cost > budget:
         risks.append(Risk(code="OVER_BUDGET", facts={"cost_per_person": cost, "budget_per_person": round(budget, 2)}))
         factors["over_budget"] = 0.7
@@ -175,7 +167,7 @@ def breakdown(
     pref_share = len(met) / len(asked) if asked else 1.0
     p = 0.5 * suit + 0.5 * pref_share
     cost, known = cost_per_person(steps)
-    budget = budget_of(profile)
+    budget = effective_budget(profile, ())
     if cost is None:
         c_val = 0.5
     elif budget is not None and budget > 0:

@@ -14,10 +14,9 @@ from core.geo.base import LonLat
 from core.geo.composite import MapServices
 from core.halfday.compose import compose_plans
 from core.halfday.cpsat import exact_order
-from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
+from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Party, TimeWindow
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
-    MAX_GOAL_CHARS,
     Candidates,
     ComposeInput,
     HalfDayEvent,

@@ -8,6 +8,7 @@ keeps working when a real implementation (an LLM parser, a live search) is unava
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time as clock
 import uuid
@@ -100,17 +101,7 @@ class ToolRegistry:
 
     def replace(self, name: str, fn: Callable[[Any], Any]) -> None:
         """Swap a tool's implementation (tests, demos): the schemas stay, so the planner cannot tell."""
-        spec = self._specs[name]
-        self._specs[name] = ToolSpec(
-            name=spec.name,
-            stage=spec.stage,
-            input_model=spec.input_model,
-            output_model=spec.output_model,
-            fn=fn,
-            mock=spec.mock,
-            retries=spec.retries,
-            retry_on=spec.retry_on,
-        )
+        self._specs[name] = dataclasses.replace(self._specs[name], fn=fn)
 
     def spec(self, name: str) -> ToolSpec:
         return self._specs[name]
