@@ -58,7 +58,7 @@ def _regions(data_dir: str) -> list[str]:
 
 
 def cached_region_info(name: str) -> dict[str, Any]:
-    """Small facts about a region pack: display names, centre (lon, lat), city."""
+    """Small facts about a region pack: display names, centre (lon, lat), city, time zone."""
     return _region_info(name, _data_dir())
 
 
@@ -77,6 +77,7 @@ def _region_info(name: str, data_dir: str) -> dict[str, Any]:
         "data_date": pack.data_date,
         "coverage": dict(pack.coverage),
         "attribution": pack.attribution,
+        "timezone": pack.timezone,
     }
 
 

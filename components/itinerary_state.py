@@ -356,6 +356,11 @@ def load_demo_trip() -> None:
         from components.frame import set_region
 
         set_region(region)
+    from components.frame import cached_region_info
+    from core.itinerary.demo_dates import region_today, shift_trip_dates
+
+    zone = cached_region_info(region)["timezone"] if region in list_regions() else "UTC"
+    trip = shift_trip_dates(trip, today=region_today(zone))  # a demo is never planned in the past (issue 12 §4)
     catalog = cached_catalog(region)
     days = trip.get("days") or []
     first = days[0] if days else {}
