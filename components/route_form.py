@@ -315,7 +315,12 @@ def load_scenario_into_form() -> None:
     scenario = next((s for s in cached_scenarios(region) if s.id == wanted), None)
     if scenario is None:
         return
-    req: RoutePlanRequest = scenario.request
+    fill_form_from_request(scenario.request)
+    st.session_state["loaded_scenario"] = scenario.id
+
+
+def fill_form_from_request(req: RoutePlanRequest) -> None:
+    """Put a request into the form's widgets and stops table (a scenario, a shared link); the result goes."""
     st.session_state.update(
         {
             "origin_mode": req.origin_mode,
@@ -333,7 +338,6 @@ def load_scenario_into_form() -> None:
             "deep_link_mode": req.deep_link_mode,
             "max_permutations": int(req.max_permutations),
             "exact_legs": bool(req.exact_legs),
-            "loaded_scenario": scenario.id,
         }
     )
     if req.round_trip and req.origin_mode == "fixed" and clean(req.destination_address) == clean(req.origin_address):
@@ -341,7 +345,7 @@ def load_scenario_into_form() -> None:
         st.session_state["destination_name"] = ""
         st.session_state["destination_address"] = ""
     _reset_stops(stops_frame(req.stops))
-    for key in (RESULT, REQUEST, ERROR, PLACES):
+    for key in (RESULT, REQUEST, ERROR, PLACES, "loaded_scenario"):
         st.session_state.pop(key, None)
 
 

@@ -4,7 +4,7 @@ user's language (locales/*/LC_MESSAGES/route.po)."""
 import streamlit as st
 from pydantic import ValidationError
 
-from components import charts, maps, tables
+from components import charts, maps, route_share, tables
 from components import route_form as form
 from components.frame import active_provider, provider_label
 from components.language import current_lang, t
@@ -20,8 +20,10 @@ ensure_app_frame()
 lang = current_lang()
 st.title(":material/route: " + t("route.page.title", lang))
 form.init_form_state()
+restored = route_share.restore_from_url()  # ?route= (a shared link, a reload): fill the form, plan once
 
 # --- input ---------------------------------------------------------------------------------------
+route_share.render_error(lang)
 form.render_scenario_picker()
 with st.container(border=True):
     st.markdown("##### " + t("route.page.start", lang))
@@ -35,7 +37,7 @@ with st.container(border=True):
 
 plan_clicked = st.button(t("route.page.plan", lang), key="plan", type="primary")
 form.show_field_error("plan")
-replan = st.session_state.pop(form.REPLAN, False)  # a place was just chosen in "Did you mean…"
+replan = st.session_state.pop(form.REPLAN, False) or restored  # a place was just chosen in "Did you mean…"
 
 if plan_clicked or replan:
     form.ERRORS.clear()
@@ -45,7 +47,11 @@ if plan_clicked or replan:
         provider, provider_name = active_provider()
         result = run_with_progress(
             t("route.page.planning", lang, provider=provider_label(provider_name, lang)),
-            lambda progress: plan_route(request, provider=provider, settings=get_settings(), progress=progress),
+            lambda progress: route_share.plan(
+                request,
+                provider,
+                lambda: plan_route(request, provider=provider, settings=get_settings(), progress=progress),
+            ),
             done=lambda r: t("route.page.planned", lang),
         )
     except (ValidationError, OmniError) as exc:
@@ -57,6 +63,7 @@ if plan_clicked or replan:
     else:
         st.session_state[form.REQUEST] = request
         st.session_state[form.RESULT] = result
+route_share.render_link(lang)  # the URL follows the plan; the address to copy
 
 with st.expander(t("route.page.my_reservations", lang), expanded=False, key="rp_my_reservations"):
     my_reservations("rp_my")

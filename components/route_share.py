@@ -1,0 +1,101 @@
+"""The route planner's trip in its URL (``?route=``, issue 12 §4; components/share.py, core/share.py).
+
+``restore_from_url`` runs before the form draws: a new session opened on a link (a shared one, or a reload) gets
+the link's request in the form, the places chosen in "Did you mean…" included (their POI ids), the link's region
+in the sidebar, and one plan on that run (a plan kept on this server is reused). A link that cannot be read leaves
+the form empty and says why. ``render_link`` runs after the plan: the URL follows the plan on screen and the
+address to copy is shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from components import route_form as form
+from components import share
+from components.frame import KEPT, cached_regions
+from components.route_places import PLACES
+from core.models.route import RoutePlanRequest
+from core.share import ShareError, route_from_token, route_token
+
+PARAM = "route"
+PAGE = "route_planner"
+SEEN = "route_share_seen"  # the token this session has restored or published (restored once)
+ERROR = "route_share_error"  # the code of a link that could not be opened
+SWITCHED = "route_share_region"  # the token whose region the sidebar was switched to
+RESTORING = "route_share_restoring"  # the plan of this run answers a link: a kept plan may be reused
+
+
+def chosen_places(request: RoutePlanRequest) -> dict[str, dict[str, Any]]:
+    """The request's POI ids as the places chosen in "Did you mean…" (route_places.PLACES), by form field."""
+    places: dict[str, dict[str, Any]] = {}
+    ends = [("origin_address", request.origin_stop()), ("destination_address", request.destination_stop())]
+    for field, stop in [*ends, *((f"stops.{i}", s) for i, s in enumerate(request.stops))]:
+        if stop is not None and stop.poi_id:
+            places[field] = {"name": stop.name or "", "address": stop.address, "poi_id": stop.poi_id}
+    return places
+
+
+def restore_from_url() -> bool:
+    """Fill the form from ``?route=`` once per session and token; True when this run should plan it."""
+    token = st.query_params.get(PARAM)
+    if not token or st.session_state.get(SEEN) == token:
+        return False
+    try:
+        request, region = route_from_token(token)
+        if region and region not in cached_regions():
+            raise ShareError(f"region {region} is not on this server", code="SHARE_REGION")
+    except ShareError as exc:
+        st.session_state[SEEN] = token
+        st.session_state[ERROR] = exc.code
+        share.publish(PARAM, None)
+        return False
+    if region and region != st.session_state.get("region") and st.session_state.get(SWITCHED) != token:
+        # The sidebar's region is drawn already: it takes the link's region on the next run (frame._restore).
+        st.session_state[SWITCHED] = token
+        st.session_state[KEPT.format("region")] = region
+        st.rerun()
+    st.session_state[SEEN] = token
+    st.session_state.pop(ERROR, None)
+    form.fill_form_from_request(request)
+    places = chosen_places(request)
+    if request.round_trip and not st.session_state.get("destination_address"):
+        places.pop("destination_address", None)  # the round trip's end is the origin: its fields stay blank
+    st.session_state[PLACES] = places
+    st.session_state[RESTORING] = True
+    return True
+
+
+def render_error(lang: str) -> None:
+    """Why the link's trip could not be opened (until a plan is made)."""
+    if st.session_state.get(ERROR):
+        share.render_error(st.session_state[ERROR], lang, key="route_share_error")
+
+
+def plan(key_request: RoutePlanRequest, provider: Any, compute: Any) -> Any:
+    """The plan of ``key_request`` (``compute()``), kept on this server; a restored link reuses a kept plan."""
+    reuse = bool(st.session_state.pop(RESTORING, False))
+    return share.plan_and_keep(share.plan_key(PARAM, key_request, provider), compute, reuse=reuse)
+
+
+def render_link(lang: str) -> None:
+    """After the plan: the URL carries the plan's request; the address to copy is shown with a sentence."""
+    st.session_state.pop(RESTORING, None)
+    request = st.session_state.get(form.REQUEST)
+    result = st.session_state.get(form.RESULT)
+    if request is None or result is None:
+        if not st.session_state.get(form.ERROR):  # a failed plan keeps its link: a reload tries again
+            share.publish(PARAM, None)
+        return
+    try:
+        token = route_token(request, region=result.region or st.session_state.get("region"))
+    except ShareError:
+        share.publish(PARAM, None)
+        share.render_too_long(lang, key="route_share_link")
+        return
+    st.session_state.pop(ERROR, None)
+    st.session_state[SEEN] = token
+    share.publish(PARAM, token)
+    share.render_link(PARAM, token, page=PAGE, lang=lang, key="route_share_link")

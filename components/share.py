@@ -1,0 +1,133 @@
+"""A planned trip in the page's URL (issue 12 §4), the parts every page shares: the link people copy, the sentence
+for a link that cannot be read, and the server's memory of plans by request so that a reload is instant.
+
+The token itself is core/share.py's (pure, tested there). A page keeps its trip in its own query parameter
+(``?route=`` on the route planner, ``?trip=`` on the itinerary) beside ``?lang=`` (components/language.py) and
+``?sid=`` (components/identity.py). The link offered for copying carries the language and the trip, never
+``sid``: whoever opens a shared link gets their own identity, not the sender's reservations. A reload keeps the
+whole URL, ``sid`` included.
+
+Plans are kept with ``st.cache_data`` (bounded: ``PLAN_CACHE_ENTRIES``, ``PLAN_CACHE_TTL_S``) under a key of the
+canonical request, the provider's name, the region pack and its data date, the data folder and the settings. A
+click on Plan always plans (and keeps what it got); only a trip restored from the URL may take a kept plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from components.language import QUERY as LANG_QUERY
+from components.language import t
+from core.config import get_settings
+from core.share import cache_key
+
+T = TypeVar("T")
+PLAN_CACHE_ENTRIES = 64
+PLAN_CACHE_TTL_S = 6 * 3600
+#: a link that could not be read → its words (common.po); any other code reads as damaged
+ERROR_WORDS = {
+    "SHARE_CORRUPT": "common.share.error.corrupt",
+    "SHARE_VERSION": "common.share.error.version",
+    "SHARE_TOO_LONG": "common.share.error.too_large",
+    "SHARE_TOO_LARGE": "common.share.error.too_large",
+    "SHARE_KIND": "common.share.error.kind",
+    "SHARE_INVALID": "common.share.error.invalid",
+    "SHARE_REGION": "common.share.error.region",
+}
+
+
+class _NotKept(Exception):
+    """No plan is kept under that key (an exception is never cached, a value is)."""
+
+
+@st.cache_data(show_spinner=False, max_entries=PLAN_CACHE_ENTRIES, ttl=PLAN_CACHE_TTL_S)
+def _kept(key: str, _plan: Any = None) -> Any:
+    """The plan kept under ``key``; the first call with a plan keeps it (``_plan`` is not part of the key)."""
+    if _plan is None:
+        raise _NotKept(key)
+    return _plan
+
+
+def plan_key(kind: str, request: Any, provider: Any, *extra: Any) -> str:
+    """The key of a plan: the request's canonical JSON, the provider, its region pack and the settings."""
+    pack = getattr(provider, "region", None)
+    settings = get_settings()
+    return cache_key(
+        kind,
+        request.model_dump(mode="json"),
+        getattr(provider, "name", str(provider)),
+        getattr(pack, "name", None),
+        getattr(pack, "data_date", None),
+        str(settings.data_dir),
+        settings.model_dump(mode="json"),
+        *extra,
+    )
+
+
+def kept_plan(key: str) -> Any | None:
+    """The plan kept under ``key`` on this server, or None."""
+    try:
+        return _kept(key)
+    except _NotKept:
+        return None
+
+
+def plan_and_keep(key: str, compute: Callable[[], T], *, reuse: bool) -> T:
+    """``compute()``, kept under ``key``; with ``reuse`` (a trip restored from the URL) a kept plan is returned
+    without planning again."""
+    if reuse:
+        found = kept_plan(key)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+    result = compute()
+    _kept(key, result)
+    return result
+
+
+def link(param: str, token: str, *, page: str, lang: str) -> str:
+    """The address to copy: this page in the browser (``st.context.url``, else the page's path) with the language
+    and the trip, without the session's identity."""
+    try:
+        base = st.context.url
+    except (AttributeError, RuntimeError):
+        base = None
+    query = urlencode({LANG_QUERY: lang, param: token})
+    return f"{base or '/' + page}?{query}"
+
+
+def render_link(param: str, token: str, *, page: str, lang: str, key: str) -> None:
+    """“Share this trip”: one sentence and the address in a code box (its copy button copies it)."""
+    with st.container(key=key):
+        st.markdown("**" + t("common.share.link_title", lang) + "**")
+        st.caption(t("common.share.link_intro", lang))
+        st.code(link(param, token, page=page, lang=lang), language=None, wrap_lines=True)
+
+
+def error_sentence(code: str | None, lang: str) -> str:
+    """Why a link's trip could not be opened, in ``lang``."""
+    return t(ERROR_WORDS.get(str(code), "common.share.error.corrupt"), lang)
+
+
+def render_error(code: str | None, lang: str, *, key: str) -> None:
+    """A link that could not be opened: why, in ``lang``."""
+    with st.container(key=key):
+        st.warning(error_sentence(code, lang), icon=":material/link_off:")
+
+
+def render_too_long(lang: str, *, key: str) -> None:
+    """A plan too large for a link: it stays on the page, unshared."""
+    with st.container(key=key):
+        st.caption(t("common.share.too_long", lang))
+
+
+def publish(param: str, token: str | None) -> None:
+    """Put ``token`` into the URL (or take the page's parameter away when there is none)."""
+    if token is None:
+        if param in st.query_params:
+            del st.query_params[param]
+    elif st.query_params.get(param) != token:
+        st.query_params[param] = token

@@ -1,0 +1,163 @@
+"""A trip in a link (issue 12 §4): the request a page planned, encoded into one URL-safe query parameter, and
+read back with every check a hostile or damaged link needs.
+
+A token is ``<version>.<body>``: ``body`` is the URL-safe base64 (no padding) of the zlib-compressed canonical
+JSON ``{"k": kind, "d": data}``. ``kind`` says which page the trip belongs to (``route``: a RoutePlanRequest and
+its region; ``trip``: a TripRequest and the edits applied to its plan). Reading a token never trusts it: the
+token's length and the decompressed size are capped before JSON is parsed (no zip bomb), an unknown version, a
+truncated or altered body, another page's kind and data the models refuse are each a ``ShareError`` with its own
+code; the words for people are chosen by the pages (``common.share.error.*``). No Streamlit here.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import re
+import zlib
+from datetime import time
+from typing import Any, Literal
+
+from pydantic import TypeAdapter, ValidationError
+
+from core.errors import OmniError
+from core.models.common import REGION_NAME_PATTERN
+from core.models.itinerary import TripRequest, UserEdit
+from core.models.route import RoutePlanRequest
+
+VERSION = "1"
+#: the longest token read or written (a URL stays well under the 8 KB most servers and browsers accept)
+MAX_TOKEN_CHARS = 6000
+#: the largest decompressed payload read (bytes of JSON); a bigger one is refused before it is parsed
+MAX_PAYLOAD_BYTES = 64_000
+#: the most itinerary edits a link carries
+MAX_SHARED_EDITS = 30
+
+Kind = Literal["route", "trip"]
+_BODY = re.compile(r"^[A-Za-z0-9_-]+$")
+_EDITS = TypeAdapter(list[UserEdit])
+
+
+class ShareError(OmniError, ValueError):
+    """A link that cannot be read or written. Codes: SHARE_CORRUPT (not a token, truncated or altered),
+    SHARE_VERSION (written by another version of the format), SHARE_TOO_LONG (the token), SHARE_TOO_LARGE (the
+    decompressed payload), SHARE_KIND (another page's link), SHARE_INVALID (the trip breaks the request's rules)."""
+
+    code = "SHARE_CORRUPT"
+
+
+def canonical_json(data: Any) -> str:
+    """One spelling of ``data``: sorted keys, no spaces, UTF-8 kept (the same request → the same text)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def cache_key(*parts: Any) -> str:
+    """A short, stable key of JSON-able parts (a request's dump, a provider name, a pack's data date)."""
+    return hashlib.sha256(canonical_json(list(parts)).encode("utf-8")).hexdigest()
+
+
+def encode(kind: Kind, data: dict[str, Any]) -> str:
+    """The token of ``data`` for the page ``kind``; ShareError(SHARE_TOO_LONG) when it would not fit a link."""
+    raw = canonical_json({"k": kind, "d": data}).encode("utf-8")
+    if len(raw) > MAX_PAYLOAD_BYTES:
+        raise ShareError(f"the trip is {len(raw)} bytes, more than a link carries", code="SHARE_TOO_LARGE")
+    body = base64.urlsafe_b64encode(zlib.compress(raw, 9)).rstrip(b"=").decode("ascii")
+    token = f"{VERSION}.{body}"
+    if len(token) > MAX_TOKEN_CHARS:
+        raise ShareError(f"the link would be {len(token)} characters long", code="SHARE_TOO_LONG")
+    return token
+
+
+def decode(token: Any, *, kind: Kind) -> dict[str, Any]:
+    """The data of a token written by ``encode`` for ``kind``; a ShareError with a code otherwise."""
+    if not isinstance(token, str) or not token.strip():
+        raise ShareError("the link carries no trip")
+    token = token.strip()
+    if len(token) > MAX_TOKEN_CHARS:
+        raise ShareError(f"the link's trip is {len(token)} characters long", code="SHARE_TOO_LONG")
+    version, dot, body = token.partition(".")
+    if not dot or not version.isdigit():
+        raise ShareError("the link's trip is not in a known format")
+    if version != VERSION:
+        raise ShareError(f"the link was made by format version {version}", code="SHARE_VERSION")
+    if not _BODY.match(body):
+        raise ShareError("the link's trip holds characters a link never has")
+    try:
+        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_PAYLOAD_BYTES + 1)
+    except (binascii.Error, ValueError, zlib.error):
+        raise ShareError("the link's trip is damaged") from None
+    if len(raw) > MAX_PAYLOAD_BYTES or inflater.unconsumed_tail:
+        raise ShareError("the link's trip is larger than a link may carry", code="SHARE_TOO_LARGE")
+    if not inflater.eof or inflater.unused_data:
+        raise ShareError("the link's trip is cut short or has extra bytes")
+    try:
+        envelope = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise ShareError("the link's trip is damaged") from None
+    if not isinstance(envelope, dict) or not isinstance(envelope.get("d"), dict):
+        raise ShareError("the link's trip is damaged")
+    if envelope.get("k") != kind:
+        raise ShareError(f"the link is for another page ({str(envelope.get('k'))[:20]})", code="SHARE_KIND")
+    data: dict[str, Any] = envelope["d"]
+    return data
+
+
+def _invalid(exc: Exception) -> ShareError:
+    message = exc.message if isinstance(exc, OmniError) else str(exc).splitlines()[0]
+    return ShareError(f"the link's trip breaks the request's rules: {message[:200]}", code="SHARE_INVALID")
+
+
+# --- the route planner ---------------------------------------------------------------------------------------
+def route_token(request: RoutePlanRequest, *, region: str | None) -> str:
+    """The link token of a route plan's request (only the fields that differ from their defaults) and region."""
+    data: dict[str, Any] = {"q": request.model_dump(mode="json", exclude_defaults=True)}
+    if region:
+        data["r"] = region
+    return encode("route", data)
+
+
+def route_from_token(token: Any) -> tuple[RoutePlanRequest, str | None]:
+    """The request and region a route link carries, checked by RoutePlanRequest; ShareError otherwise."""
+    data = decode(token, kind="route")
+    region = data.get("r")
+    if region is not None and not (isinstance(region, str) and re.fullmatch(REGION_NAME_PATTERN, region)):
+        raise ShareError("the link names no region", code="SHARE_INVALID")
+    try:
+        return RoutePlanRequest.model_validate(data.get("q")), region
+    except (ValidationError, OmniError) as exc:
+        raise _invalid(exc) from None
+
+
+# --- the itinerary -------------------------------------------------------------------------------------------
+def trip_token(request: TripRequest, edits: list[dict[str, Any]] | None = None) -> str:
+    """The link token of an itinerary's request and the edits applied to its plan, in the order applied."""
+    typed = _EDITS.validate_python(list(edits or []))
+    if len(typed) > MAX_SHARED_EDITS:
+        raise ShareError(f"{len(typed)} edits are more than a link carries", code="SHARE_TOO_LARGE")
+    data: dict[str, Any] = {"t": request.model_dump(mode="json", exclude_defaults=True)}
+    if typed:
+        data["e"] = _EDITS.dump_python(typed, mode="json", exclude_none=True)
+    return encode("trip", data)
+
+
+def trip_from_token(token: Any) -> tuple[TripRequest, list[dict[str, Any]]]:
+    """The TripRequest and edits (UserEdit dicts, as the page keeps them) an itinerary link carries."""
+    data = decode(token, kind="trip")
+    edits = data.get("e") or []
+    if not isinstance(edits, list) or len(edits) > MAX_SHARED_EDITS:
+        raise ShareError("the link carries too many edits", code="SHARE_TOO_LARGE")
+    try:
+        request = TripRequest.model_validate(data.get("t"))
+        typed = _EDITS.validate_python(edits)
+    except (ValidationError, OmniError) as exc:
+        raise _invalid(exc) from None
+    return request, [_page_edit(edit.model_dump(exclude_none=True)) for edit in typed]
+
+
+def _page_edit(edit: dict[str, Any]) -> dict[str, Any]:
+    """An edit as the itinerary page writes it (a lock's time as ``HH:MM``)."""
+    return {k: (f"{v:%H:%M}" if isinstance(v, time) else v) for k, v in edit.items()}
