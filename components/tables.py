@@ -436,7 +436,7 @@ def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
     stem = export_stem(result, on=date.today(), destination_name=destination)  # named after the trip and the day
     downloads = [
         (t("route.download.json", lang), result_to_json(result), f"{stem}.json", "application/json", "dl_json"),
-        (t("route.download.html", lang), result_to_html(result), f"{stem}.html", "text/html", "dl_html"),
+        (t("route.download.html", lang), result_to_html(result, lang=lang), f"{stem}.html", "text/html", "dl_html"),
         (t("route.download.csv", lang), legs_to_csv_bytes(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
     ]
     for col, (label, data, file_name, mime, key) in zip(st.columns(len(downloads)), downloads):

@@ -34,7 +34,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         from core.route.export import result_to_html
 
         try:
-            html_path.write_text(result_to_html(result), encoding="utf-8")
+            html_path.write_text(result_to_html(result, lang=args.lang), encoding="utf-8")
         except OSError as exc:
             raise InputError(
                 f"the HTML report cannot be written to {echo(str(html_path))} ({exc.strerror})", field="html"
@@ -70,4 +70,5 @@ def add_parsers(sub: Any) -> None:
         default=None,
         help="also write the HTML report to this file (default with need_html: TRIP-DATE.html here)",
     )
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="the HTML report's language (default: en)")
     p.set_defaults(func=cmd_plan)

@@ -3,7 +3,9 @@
 The HTML page is a presentation layer only (docs/ARCHITECTURE.md, "Route planner"): it is rendered from the
 ``RoutePlanResult`` alone, loads nothing from the network (inline CSS, inline SVG, QR codes as
 ``data:`` images, no scripts) and escapes every piece of text that came from a user or a provider.
-Output is deterministic (no timestamps).
+Output is deterministic (no timestamps). It is worded in the reader's language (``lang``, zh or en): headings,
+table headers, the summary and the notices, which are worded from their codes and facts (core/route/notices.py);
+English keeps the result's own sentences (its ``summary`` and ``warnings``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,18 @@ import re
 import unicodedata
 from datetime import date
 
+from core.i18n import t
 from core.models.route import ResolvedPoint, RoutePlanResult
+from core.route.export_words import (
+    ROLE_KEYS,
+    SOURCE_KEYS,
+    STRATEGY_KEYS,
+    TRANSPORT_KEYS,
+    notice_lines,
+    region_names,
+    summary_line,
+    word,
+)
 from core.route.links import qr_svg_data_uri
 
 # Schemes a deep-link button may point to; anything else (javascript:, data:, file:, ...) is dropped.
@@ -43,7 +56,6 @@ DEFAULT_TASK_NAME = "multi-destination-route-planning"
 _STEM_FALLBACK = "route-plan"
 _STEM_MAX = 60
 _NOT_WORD = re.compile(r"[^\w]+")
-
 
 # ---------------------------------------------------------------------------------------------
 # File names
@@ -146,6 +158,14 @@ def _signed(value: float, fmt: str) -> str:
     return text if text.startswith("-") or float(text) == 0 else "+" + text
 
 
+def _h2(key: str, lang: str) -> str:
+    return f"<h2>{_e(t(key, lang))}</h2>"
+
+
+def _th(keys: list[str], lang: str) -> str:
+    return "".join(f"<th>{_e(t(key, lang))}</th>" for key in keys)
+
+
 def safe_href(link: str | None) -> str | None:
     """``link`` if its scheme is allowed for a button, else None (javascript:, data:, relative ...)."""
     if not link or not isinstance(link, str):
@@ -231,7 +251,31 @@ def _input_text(point: ResolvedPoint) -> str:
     return point.input_address
 
 
-def _section_points(result: RoutePlanResult) -> str:
+_POINT_COLUMNS = [
+    "route.col.number",
+    "route.col.role",
+    "route.col.input",
+    "route.col.resolved_as",
+    "route.export.col.city_district",
+    "route.export.col.lonlat",
+    "route.col.poi_id",
+    "route.col.found_by",
+    "route.col.confidence_note",
+]
+_CANDIDATE_COLUMNS = [
+    "route.col.rank",
+    "route.col.order",
+    "route.col.km",
+    "route.col.minutes",
+    "route.col.delta_km",
+    "route.col.delta_min",
+    "route.col.pareto",
+    "route.col.best_for",
+    "route.export.col.reason",
+]
+
+
+def _section_points(result: RoutePlanResult, lang: str) -> str:
     rows = []
     for mark, p in _point_rows(result):
         note = p.confidence_note or ""
@@ -240,7 +284,7 @@ def _section_points(result: RoutePlanResult) -> str:
         district = " / ".join(x for x in (p.city, p.district) if x)
         rows.append(
             "<tr>"
-            f"<td>{_e(mark)}</td><td>{_e(p.role)}</td><td>{_e(_input_text(p))}</td><td>{_e(p.resolved_name)}</td>"
+            f"<td>{_e(mark)}</td><td>{_e(word(ROLE_KEYS, p.role, lang))}</td><td>{_e(_input_text(p))}</td><td>{_e(p.resolved_name)}</td>"
             f'<td>{_e(district)}</td><td class="num">{_e(f"{p.lon:.6f}, {p.lat:.6f}")}</td>'
             f"<td>{_e(p.poi_id or '—')}</td><td>{_e(p.source)}{_e(' · ' + p.provider if p.provider else '')}</td>"
             f"<td>{_e(note)}</td>"
@@ -251,21 +295,20 @@ def _section_points(result: RoutePlanResult) -> str:
         rows.insert(
             0,
             "<tr>"
-            f"<td>S</td><td>origin</td><td>{_e('current location (supplied by the user)')}</td>"
-            f"<td>{_e('我的位置 · live position')}</td><td></td>"
+            f"<td>S</td><td>{_e(t('route.role.origin', lang))}</td><td>{_e(t('route.export.live_input', lang))}</td>"
+            f"<td>{_e(t('route.export.live_name', lang))}</td><td></td>"
             f'<td class="num">{_e(f"{live.lon:.6f}, {live.lat:.6f}")}</td><td>—</td><td>{_e(live.source)}</td>'
             "<td></td></tr>",
         )
     return (
-        '<section id="points"><h2>Resolved points</h2>'
-        "<table><thead><tr><th>#</th><th>Role</th><th>Input</th><th>Resolved name</th><th>City / district</th>"
-        "<th>Lon, lat (WGS-84)</th><th>POI id</th><th>Source</th><th>Confidence note</th></tr></thead>"
+        f'<section id="points">{_h2("route.export.heading.points", lang)}'
+        f"<table><thead><tr>{_th(_POINT_COLUMNS, lang)}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
-        '<p class="src">#: S = start, numbers = visiting order in the best route, D = destination.</p></section>'
+        f'<p class="src">{_e(t("route.export.points_legend", lang))}</p></section>'
     )
 
 
-def _section_candidates(result: RoutePlanResult) -> str:
+def _section_candidates(result: RoutePlanResult, lang: str) -> str:
     best = _best_index(result)
     best_route = result.best_route
     rows = []
@@ -282,20 +325,19 @@ def _section_candidates(result: RoutePlanResult) -> str:
             f'<td class="num">{_e(_min(c.total_duration_s))}</td>'
             f'<td class="num">{_e(_signed(d_km, ".2f"))}</td>'
             f'<td class="num">{_e(_signed(d_min, ".1f"))}</td>'
-            f"<td>{'yes' if c.pareto_optimal else 'no'}</td>"
-            f"<td>{_e(', '.join(c.best_for))}</td>"
+            f"<td>{'✓' if c.pareto_optimal else '—'}</td>"
+            f"<td>{_e(t('route.list_separator', lang).join(word(STRATEGY_KEYS, b, lang) for b in c.best_for))}</td>"
             f"<td>{_e(c.ranking_reason or '')}</td>"
             "</tr>"
         )
     return (
-        '<section id="candidates"><h2>Candidate routes</h2>'
-        '<table id="candidate-table"><thead><tr><th>Rank</th><th>Order</th><th>km</th><th>min</th>'
-        "<th>Δ km vs best</th><th>Δ min vs best</th><th>Pareto</th><th>Best for</th><th>Reason</th></tr></thead>"
+        f'<section id="candidates">{_h2("route.export.heading.candidates", lang)}'
+        f'<table id="candidate-table"><thead><tr>{_th(_CANDIDATE_COLUMNS, lang)}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></section>"
     )
 
 
-def _section_best(result: RoutePlanResult) -> str:
+def _section_best(result: RoutePlanResult, lang: str) -> str:
     b = result.best_route
     legs = "".join(
         f"<li>{_e(leg.from_label)} → {_e(leg.to_label)}: {_e(_km(leg.distance_m))} km, "
@@ -304,18 +346,22 @@ def _section_best(result: RoutePlanResult) -> str:
     )
     reason = f"<p>{_e(b.ranking_reason)}</p>" if b.ranking_reason else ""
     return (
-        '<section id="best"><h2>Best route</h2>'
+        f'<section id="best">{_h2("route.export.heading.best", lang)}'
         f"<p><strong>{_e(' → '.join(b.full_order_labels))}</strong></p>"
-        f"<p>Total: {_e(_km(b.total_distance_m))} km, {_e(_min(b.total_duration_s))} min "
-        f'<span class="src">(strategy {_e(result.route_strategy)}, {_e(result.transport_mode)})</span></p>'
+        f"<p>{_e(t('route.export.total', lang, km=_km(b.total_distance_m), minutes=_min(b.total_duration_s)))} "
+        f'<span class="src">({_e(word(STRATEGY_KEYS, result.route_strategy, lang))}, '
+        f"{_e(word(TRANSPORT_KEYS, result.transport_mode, lang))})</span></p>"
         f'{reason}<ol class="legs">{legs}</ol></section>'
     )
 
 
-def _section_links(result: RoutePlanResult) -> str:
+def _section_links(result: RoutePlanResult, lang: str) -> str:
     links = result.deep_links
     if links is None:
-        return '<section id="links"><h2>Deep links</h2><p class="muted">No deep links were requested.</p></section>'
+        return (
+            f'<section id="links">{_h2("route.export.heading.links", lang)}'
+            f'<p class="muted">{_e(t("route.export.no_links", lang))}</p></section>'
+        )
     buttons: list[str] = []
     qrs: list[str] = []
     dropped = 0
@@ -333,45 +379,49 @@ def _section_links(result: RoutePlanResult) -> str:
         buttons.append(f'<a class="{css}" href="{_e(href)}"{target}>{_e(label)}</a>')
         if mobile:
             qrs.append(
-                f'<figure><img alt="{_e("QR code: " + label)}" src="{_e(qr_svg_data_uri(href))}">'
+                f'<figure><img alt="{_e(t("route.export.qr", lang, label=label))}" src="{_e(qr_svg_data_uri(href))}">'
                 f"<figcaption>{_e(label)}</figcaption></figure>"
             )
 
-    add(links.personal_map, "AMap personal map (app)", mobile=True)
-    add(links.android_route_plan, "AMap app · Android", mobile=True)
-    add(links.ios_route_plan, "AMap app · iOS", mobile=True)
+    add(links.personal_map, t("route.links.personal_map", lang), mobile=True)
+    add(links.android_route_plan, t("route.links.android", lang), mobile=True)
+    add(links.ios_route_plan, t("route.links.ios", lang), mobile=True)
     n_web = len(links.web_navigation)
     for i, link in enumerate(links.web_navigation, start=1):
-        label = "Open in browser (uri.amap.com)" if n_web == 1 else f"Web part {i}/{n_web} (uri.amap.com)"
+        label = t("route.links.web", lang) if n_web == 1 else t("route.links.web_part", lang, n=i, total=n_web)
         add(link, label, mobile=False, css="button web")
 
     parts = [
-        '<section id="links"><h2>Deep links</h2>',
-        f'<p class="src">Mode used: {_e(links.mode_used or "—")} · coordinates {_e(links.coordinate_system)} '
-        "(converted from WGS-84). App links open only where the AMap app is installed; scan a QR code "
-        "with a phone.</p>",
+        f'<section id="links">{_h2("route.export.heading.links", lang)}',
+        f'<p class="src">{_e(t("route.export.links_mode", lang, mode=links.mode_used or "—"))} · '
+        f"{_e(links.coordinate_system)} · {_e(t('route.links.note', lang))}</p>",
     ]
-    parts.append(f'<div class="links">{"".join(buttons)}</div>' if buttons else '<p class="muted">No usable links.</p>')
+    none = f'<p class="muted">{_e(t("route.export.no_usable_links", lang))}</p>'
+    parts.append(f'<div class="links">{"".join(buttons)}</div>' if buttons else none)
     if dropped:
-        parts.append(f'<p class="muted">{dropped} link(s) with a scheme that is not allowed were left out.</p>')
+        parts.append(f'<p class="muted">{_e(t("route.export.dropped_links", lang, n=dropped))}</p>')
     if qrs:
         parts.append(f'<div class="qrs">{"".join(qrs)}</div>')
     parts.append("</section>")
     return "".join(parts)
 
 
-def _section_warnings(result: RoutePlanResult) -> str:
-    if not result.warnings:
-        return '<section id="warnings"><h2>Warnings</h2><p class="muted">No warnings.</p></section>'
-    items = "".join(f"<li>{_e(w)}</li>" for w in result.warnings)
-    return f'<section id="warnings"><h2>Warnings</h2><ul class="warnings">{items}</ul></section>'
+def _section_warnings(result: RoutePlanResult, lang: str) -> str:
+    heading = _h2("route.export.heading.warnings", lang)
+    lines = notice_lines(result, lang=lang)
+    if not lines:
+        return (
+            f'<section id="warnings">{heading}<p class="muted">{_e(t("route.export.no_warnings", lang))}</p></section>'
+        )
+    items = "".join(f"<li>{_e(w)}</li>" for w in lines)
+    return f'<section id="warnings">{heading}<ul class="warnings">{items}</ul></section>'
 
 
 def _finite(lon: float, lat: float) -> bool:
     return math.isfinite(lon) and math.isfinite(lat)
 
 
-def _section_sketch(result: RoutePlanResult, *, width: int = 760, height: int = 460, pad: int = 36) -> str:
+def _section_sketch(result: RoutePlanResult, lang: str, *, width: int = 760, height: int = 460, pad: int = 36) -> str:
     """Equirectangular sketch of the points and the best route (no tiles, WGS-84 lon/lat)."""
     # (mark, label, lon, lat)
     marks: list[tuple[str, str, float, float]] = []
@@ -380,7 +430,7 @@ def _section_sketch(result: RoutePlanResult, *, width: int = 760, height: int = 
         o = result.resolved_origin
         marks.append(("S", o.label, o.lon, o.lat))
     elif live is not None:
-        marks.append(("S", "我的位置 · live position", live.lon, live.lat))
+        marks.append(("S", t("route.export.live_name", lang), live.lon, live.lat))
     order = _stop_visit_numbers(result)
     for n, i in enumerate(order, start=1):
         p = result.resolved_stops[i]
@@ -434,69 +484,73 @@ def _section_sketch(result: RoutePlanResult, *, width: int = 760, height: int = 
             f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="11" font-weight="700" '
             f'fill="#fff" font-family="sans-serif">{_e(mark)}</text></g>'
         )
-    line_note = (
-        f"road geometry ({_e(result.geometry_source)})"
-        if geometry and result.geometry_source
-        else ("road geometry" if geometry else "straight lines between points, not roads")
-    )
+    if geometry:
+        line = t("route.export.line_roads", lang, source=word(SOURCE_KEYS, result.geometry_source, lang) or "—")
+    else:
+        line = t("route.export.line_straight", lang)
     return (
-        '<section id="sketch"><h2>Sketch</h2>'
-        f'<svg class="sketch" role="img" aria-label="Sketch of the best route" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}">{"".join(shapes)}</svg>'
-        f'<p class="src">Equirectangular sketch of WGS-84 lon/lat (no map tiles); route line: {line_note}. '
-        "S = start, numbers = visiting order, D = destination.</p></section>"
+        f'<section id="sketch">{_h2("route.export.heading.sketch", lang)}'
+        f'<svg class="sketch" role="img" aria-label="{_e(t("route.export.heading.sketch", lang))}" '
+        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}">{"".join(shapes)}</svg>'
+        f'<p class="src">{_e(t("route.export.sketch_note", lang, line=line))}</p></section>'
     )
 
 
-def _section_header(result: RoutePlanResult) -> str:
+def _section_header(result: RoutePlanResult, lang: str) -> str:
+    source = word(SOURCE_KEYS, result.metric_source, lang)
+    region = region_names(result.region, lang).get(result.region or "", result.region or "—")
+    origin = "route.export.origin_live" if result.origin_mode == "current_location" else "route.export.origin_fixed"
     meta = [
-        f"Provider: {_e(result.provider)}",
-        f"Metric source: {_e(result.metric_source)}",
-        f"Region: {_e(result.region or '—')}",
-        f"Strategy: {_e(result.route_strategy)}",
-        f"Mode: {_e(result.transport_mode)}",
-        f"Origin: {_e(result.origin_mode)}",
+        _e(t("route.export.meta.provider", lang, value=result.provider)),
+        _e(t("route.export.meta.source", lang, value=f"{source} ({result.metric_source})")),
+        _e(t("route.export.meta.region", lang, value=region)),
+        _e(t("route.export.meta.strategy", lang, value=word(STRATEGY_KEYS, result.route_strategy, lang))),
+        _e(t("route.export.meta.mode", lang, value=word(TRANSPORT_KEYS, result.transport_mode, lang))),
+        _e(t(origin, lang)),
     ]
     if result.round_trip:
-        meta.append("Round trip")
+        meta.append(_e(t("route.export.round_trip", lang)))
     if not result.success:
-        meta.append("<strong>Planning did not succeed</strong>")
+        meta.append(f"<strong>{_e(t('route.export.failed', lang))}</strong>")
     opt = ""
     if result.optimizer is not None:
         o = result.optimizer
-        evaluated = f", {o.orders_evaluated} orders evaluated" if o.orders_evaluated is not None else ""
-        opt = (
-            f'<p class="src">Optimiser: {_e(o.method)} ({"exact" if o.exact else "approximate"}, '
-            f"{_e(o.stops)} stops{_e(evaluated)}) — {_e(o.note)}</p>"
-        )
+        how = t("route.export.exact" if o.exact else "route.export.approximate", lang)
+        if o.orders_evaluated is None:
+            line = t("route.export.optimizer", lang, method=o.method, how=how, stops=o.stops)
+        else:
+            line = t("route.export.optimizer_n", lang, method=o.method, how=how, stops=o.stops, n=o.orders_evaluated)
+        opt = f'<p class="src">{_e(line)} — {_e(o.note)}</p>'
     return (
         f"<header><h1>{_e(result.task_name)}</h1>"
         f'<p class="meta">{"".join(f"<span>{m}</span>" for m in meta)}</p></header>'
-        f'<section id="summary"><h2>Summary</h2><div class="summary">{_e(result.summary)}</div>{opt}</section>'
+        f'<section id="summary">{_h2("route.export.heading.summary", lang)}'
+        f'<div class="summary">{_e(summary_line(result, lang=lang))}</div>{opt}</section>'
     )
 
 
-def result_to_html(result: RoutePlanResult) -> str:
-    """A single self-contained HTML page rendered only from ``result`` (no network, no scripts)."""
+def result_to_html(result: RoutePlanResult, *, lang: str = "en") -> str:
+    """A single self-contained HTML page rendered only from ``result`` (no network, no scripts), worded in
+    ``lang`` (zh or en; English by default, as the CLI and the API speak)."""
+    lang = "zh" if lang == "zh" else "en"
     body = "".join(
         [
-            _section_header(result),
-            _section_points(result),
-            _section_candidates(result),
-            _section_best(result),
-            _section_links(result),
-            _section_warnings(result),
-            _section_sketch(result),
+            _section_header(result, lang),
+            _section_points(result, lang),
+            _section_candidates(result, lang),
+            _section_best(result, lang),
+            _section_links(result, lang),
+            _section_warnings(result, lang),
+            _section_sketch(result, lang),
         ]
     )
     return (
         "<!DOCTYPE html>\n"
-        '<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{"zh-CN" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{_e(_CSP)}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_e(result.task_name)}</title>\n<style>{_CSS}</style>\n</head>\n"
         f"<body>\n{body}\n"
-        '<footer class="src"><p>Generated by Omni-Travel Planner from the structured RoutePlanResult. '
-        "Distances and durations come from the metric source named above.</p></footer>\n"
+        f'<footer class="src"><p>{_e(t("route.export.footer", lang))}</p></footer>\n'
         "</body>\n</html>\n"
     )
