@@ -361,12 +361,19 @@ def load_demo_trip() -> None:
 
     zone = cached_region_info(region)["timezone"] if region in list_regions() else "UTC"
     trip = shift_trip_dates(trip, today=region_today(zone))  # a demo is never planned in the past (issue 12 §4)
-    catalog = cached_catalog(region)
+    fill_form_from_trip(trip, region, name=demo_name(st.session_state.get("trip_demo"), trip, current_lang()))
+    st.session_state[LOADED_TRIP] = st.session_state.get("trip_demo")
+
+
+def trip_form_values(
+    trip: Mapping[str, Any], catalog: Sequence[Mapping[str, Any]], *, name: str
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The form's widget values and the place selection of a TripRequest (a JSON dict: a demo, a shared link)."""
     days = trip.get("days") or []
     first = days[0] if days else {}
     lunch = trip.get("lunch") or {}
     updates: dict[str, Any] = {
-        "trip_name": demo_name(st.session_state.get("trip_demo"), trip, current_lang()),
+        "trip_name": name,
         "trip_days": max(1, len(days)),
         "day_start": parse_time(first.get("start_time")) or time(10, 0),
         "day_end": parse_time(first.get("end_time")) or time(22, 0),
@@ -379,7 +386,6 @@ def load_demo_trip() -> None:
         "trip_mode": trip.get("mode") or "driving",
         "place_search": "",
         "places_only_selected": False,
-        LOADED_TRIP: st.session_state.get("trip_demo"),
     }
     if first.get("date"):
         updates["trip_start_date"] = date.fromisoformat(first["date"])
@@ -391,8 +397,15 @@ def load_demo_trip() -> None:
     for i, (start, end) in enumerate(hours):
         updates[f"day_start_{i}"] = parse_time(start) or time(10, 0)
         updates[f"day_end_{i}"] = parse_time(end) or time(22, 0)
+    return updates, selection_from_trip(trip, catalog)
+
+
+def fill_form_from_trip(trip: Mapping[str, Any], region: str, *, name: str) -> None:
+    """Put a TripRequest (a JSON dict) into the form and the place table; the plan on screen goes."""
+    updates, selection = trip_form_values(trip, cached_catalog(region), name=name)
     st.session_state.update(updates)
-    st.session_state[SELECTION] = selection_from_trip(trip, catalog)
+    st.session_state.pop(LOADED_TRIP, None)
+    st.session_state[SELECTION] = selection
     st.session_state[SELECTION_REGION] = region
     clear_result()
     refresh_view()

@@ -77,7 +77,8 @@ def render_error(lang: str) -> None:
 def plan(key_request: RoutePlanRequest, provider: Any, compute: Any) -> Any:
     """The plan of ``key_request`` (``compute()``), kept on this server; a restored link reuses a kept plan."""
     reuse = bool(st.session_state.pop(RESTORING, False))
-    return share.plan_and_keep(share.plan_key(PARAM, key_request, provider), compute, reuse=reuse)
+    key = share.plan_key(PARAM, key_request.model_dump(mode="json"), provider)
+    return share.plan_and_keep(key, compute, reuse=reuse)
 
 
 def render_link(lang: str) -> None:

@@ -52,19 +52,19 @@ def _kept(key: str, _plan: Any = None) -> Any:
     return _plan
 
 
-def plan_key(kind: str, request: Any, provider: Any, *extra: Any) -> str:
-    """The key of a plan: the request's canonical JSON, the provider, its region pack and the settings."""
+def plan_key(kind: str, request: Any, provider: Any) -> str:
+    """The key of a plan: the request (a JSON-able value, canonicalised), the provider, its region pack and data
+    date, the data folder and the settings."""
     pack = getattr(provider, "region", None)
     settings = get_settings()
     return cache_key(
         kind,
-        request.model_dump(mode="json"),
+        request,
         getattr(provider, "name", str(provider)),
         getattr(pack, "name", None),
         getattr(pack, "data_date", None),
         str(settings.data_dir),
         settings.model_dump(mode="json"),
-        *extra,
     )
 
 
@@ -83,9 +83,13 @@ def plan_and_keep(key: str, compute: Callable[[], T], *, reuse: bool) -> T:
         found = kept_plan(key)
         if found is not None:
             return found  # type: ignore[no-any-return]
-    result = compute()
-    _kept(key, result)
-    return result
+    return keep(key, compute())
+
+
+def keep(key: str, plan: T) -> T:
+    """Keep ``plan`` under ``key`` (a plan kept already under that key stays)."""
+    _kept(key, plan)
+    return plan
 
 
 def link(param: str, token: str, *, page: str, lang: str) -> str:

@@ -135,13 +135,19 @@ def route_from_token(token: Any) -> tuple[RoutePlanRequest, str | None]:
 # --- the itinerary -------------------------------------------------------------------------------------------
 def trip_token(request: TripRequest, edits: list[dict[str, Any]] | None = None) -> str:
     """The link token of an itinerary's request and the edits applied to its plan, in the order applied."""
+    return encode("trip", trip_data(request, edits))
+
+
+def trip_data(request: TripRequest, edits: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What an itinerary link carries, as JSON: the request (fields that differ from their defaults) and the edits
+    (checked by UserEdit; one spelling per edit, so equal trips give equal data)."""
     typed = _EDITS.validate_python(list(edits or []))
     if len(typed) > MAX_SHARED_EDITS:
         raise ShareError(f"{len(typed)} edits are more than a link carries", code="SHARE_TOO_LARGE")
     data: dict[str, Any] = {"t": request.model_dump(mode="json", exclude_defaults=True)}
     if typed:
         data["e"] = _EDITS.dump_python(typed, mode="json", exclude_none=True)
-    return encode("trip", data)
+    return data
 
 
 def trip_from_token(token: Any) -> tuple[TripRequest, list[dict[str, Any]]]:

@@ -13,6 +13,7 @@ from pydantic import TypeAdapter, ValidationError
 from components import itinerary_form as form
 from components import itinerary_frames as frames
 from components import itinerary_panels as panels
+from components import itinerary_share as share
 from components import itinerary_state as state
 from components import itinerary_words as words
 from components.frame import active_provider, provider_label
@@ -41,6 +42,7 @@ except (OmniError, ValueError, OSError):
     st.error(t("itinerary.page.region_unreadable", lang, region=region), icon=":material/error:")
     st.stop()
 state.init_state(region, catalog, lang)
+restored = share.restore_from_url()  # ?trip= (a shared link, a reload): the form, and its edits to re-apply
 
 STAGES = {
     "prepare": "itinerary.progress.prepare",
@@ -71,6 +73,7 @@ def fail(exc: Exception, section: str | None = None, payload=None) -> None:
 
 
 # --- input ---------------------------------------------------------------------------------------
+share.render_error(lang)
 form.render_demo_picker(lang)
 with st.container(border=True):
     st.markdown("##### " + t("itinerary.page.places", lang))
@@ -89,14 +92,16 @@ optimise = st.button(
 )
 form.show_error("plan")
 
-if optimise:
+if optimise or restored is not None:
     st.session_state.pop(state.ERROR, None)
     try:
         request = form.trip_request(st.session_state, st.session_state[state.SELECTION], catalog, region)
         settings = get_settings()
         result = run_with_progress(
             t("itinerary.progress.optimising", lang),
-            lambda provider, progress: plan_itinerary(request, provider=provider, settings=settings, progress=progress),
+            lambda provider, progress: share.plan(
+                request, restored, provider=provider, settings=settings, progress=progress
+            ),
         )
     except (ValidationError, OmniError) as exc:
         state.clear_result()  # the old plan goes: it does not answer this form
@@ -105,10 +110,11 @@ if optimise:
     else:
         st.session_state[state.BASE_REQUEST] = request
         st.session_state[state.RESULT] = result
-        st.session_state[state.EDITS] = []
+        st.session_state[state.EDITS] = list(restored or [])
         st.session_state[state.HISTORY] = []
         st.session_state.pop(state.EDIT_NOTE, None)
         st.session_state["day_select"] = 0
+share.render_link(lang)  # the URL follows the plan on screen; the address to copy
 
 with st.expander(t("itinerary.page.my_reservations", lang), expanded=False, key="it_my_reservations"):
     my_reservations("it_my")
