@@ -96,6 +96,10 @@ def _single(args: argparse.Namespace) -> int:
             from core.bench.resolver import bench_resolver
 
             out = bench_resolver(show_failures=args.failures)
+        elif kind == "ui":
+            from core.bench.ui import run_cli
+
+            return run_cli(args)
         elif kind == "lab":
             from core.bench.lab import bench_lab
 
@@ -147,6 +151,7 @@ def add_parsers(sub: Any) -> None:
         "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),
         "resolver": ("place-name resolution: top-1 accuracy on tests/data/place_names.jsonl", None),
         "lab": ("strategy lab: 200 Helsinki requests x 3 strategies x 2 modes, local vs Dask; optimiser gaps", "N"),
+        "ui": ("the dashboard in Chromium: click to finished result, route 8/30 stops, itinerary edit", None),
     }
     for kind, (text, target) in singles.items():
         p = kinds.add_parser(kind, help=text)
@@ -161,6 +166,10 @@ def add_parsers(sub: Any) -> None:
             p.add_argument("--pg", default=None, help="a PostgreSQL URL (default: OMNI_TEST_PG_URL)")
         if kind == "resolver":
             p.add_argument("--failures", action="store_true", help="list every line not resolved as expected")
+        if kind == "ui":
+            from core.bench.ui import configure
+
+            configure(p)
         if kind == "fuzz":
             p.add_argument("--examples", type=int, default=2000, help="generated cases in all (default 2000)")
         p.set_defaults(func=_single)

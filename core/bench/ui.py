@@ -1,0 +1,380 @@
+"""Browser benchmark of the dashboard (``python -m core bench ui``; issue 12 §5 "Speed you can feel").
+
+Starts ``streamlit run app.py`` headless on 127.0.0.1 on a free port (or uses ``--url``), drives Debian's
+Chromium through Playwright (core/bench/ui_browser.py) and times, per scenario, a warm-up run and then
+``--repeats`` runs, each on a fresh page (a new Streamlit session):
+
+* ``route_8``: the route planner with the "delivery-round" demo scenario (8 stops), click "Plan route";
+* ``route_30``: the same scenario's start and end with 30 stops pasted from the Shanghai pack's places;
+* ``itinerary_plan``: the itinerary page with the bundled 3-day, 30-place demo trip, click "Optimise";
+* ``itinerary_edit``: on that plan, "Remove" the first stop and click "Apply and re-optimise".
+
+A run's time is measured in the page: ``performance.now()`` at the click (a capture-phase listener) to the
+first animation frame on which the app is idle (``stApp[data-test-script-state=notRunning]`` after it ran),
+the last section of the result is in the page and the map iframe holds its markers. Python's monotonic clock
+around the same Playwright calls is recorded beside it. When the bench starts the app itself, the server's
+planning calls are timed in its process (core/bench/ui_probe.py), so each run splits into
+plan time (server), the rest of the script runs (server: rendering the page into Streamlit elements),
+and the tail after the last script run (browser: map iframes and charts drawing).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.config import PROJECT_ROOT, get_settings
+from core.errors import InputError
+from core.models.route import RoutePlanRequest
+from core.packs.loader import load_region
+
+#: the goals of issue 12 §5, seconds from the click to the last element of the result (None: reported only)
+TARGETS: dict[str, float | None] = {
+    "route_8": 1.0,
+    "route_30": 2.0,
+    "itinerary_plan": None,
+    "itinerary_edit": 2.0,
+}
+SCENARIOS = tuple(TARGETS)
+ROUTE_SCENARIO = "delivery-round"  # data/scenarios/delivery-round.json: 8 stops in Shanghai
+TRIP = "shanghai_3day_30places"  # data/trips/shanghai_3day_30places.json
+LONG_ROUTE_STOPS = 30
+STARTUP_LIMIT_S = 120  # give up waiting for the server (not a performance figure)
+SKIPPED_CATEGORIES = {"airport", "station"}
+
+
+class UiBenchOptions(BaseModel):
+    """What ``bench ui`` runs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    repeats: int = Field(default=5, ge=1, le=50)
+    warmup: int = Field(default=1, ge=0, le=5)
+    url: str | None = None
+    scenarios: list[str] = Field(default_factory=lambda: list(SCENARIOS))
+    lang: str = "en"
+
+
+def parse_scenarios(text: str | None) -> list[str]:
+    """``--only route_8,itinerary_edit`` → the scenarios in the bench's order; an unknown name is INVALID_INPUT."""
+    if not text:
+        return list(SCENARIOS)
+    wanted = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [name for name in wanted if name not in TARGETS]
+    if unknown or not wanted:
+        raise InputError(
+            f"--only takes a comma-separated list of {', '.join(SCENARIOS)}; unknown: {', '.join(unknown) or '(none)'}",
+            field="only",
+        )
+    if "itinerary_edit" in wanted and "itinerary_plan" not in wanted:
+        pass  # the edit needs a plan first; it is made (untimed in the table) by the same run
+    return [name for name in SCENARIOS if name in wanted]
+
+
+def check_url(url: str | None) -> str | None:
+    if url is None:
+        return None
+    if not url.startswith(("http://", "https://")):
+        raise InputError(f"--url must be an http(s) address of a running app, not {url!r}", field="url")
+    return url.rstrip("/")
+
+
+def summarise(times: Sequence[float]) -> dict[str, float | None]:
+    """median / min / max of a list of seconds, rounded to ms (all None for no runs)."""
+    if not times:
+        return {"median_s": None, "min_s": None, "max_s": None}
+    return {
+        "median_s": round(statistics.median(times), 3),
+        "min_s": round(min(times), 3),
+        "max_s": round(max(times), 3),
+    }
+
+
+def verdict(median_s: float | None, target_s: float | None) -> bool | None:
+    """True/False against the target; None when there is no target or no figure."""
+    if median_s is None or target_s is None:
+        return None
+    return median_s <= target_s
+
+
+# --- the scenarios' inputs (pure) ------------------------------------------------------------------
+
+
+def route_scenario_request(*, data_dir: Path | None = None, scenario_id: str = ROUTE_SCENARIO) -> dict[str, Any]:
+    """The demo scenario's request as JSON (its start, end and options are the long route's too)."""
+    folder = (data_dir or get_settings().data_dir) / "scenarios"
+    path = folder / f"{scenario_id}.json"
+    if not path.is_file():
+        raise InputError(f"scenario file not found: {path}", field="scenario")
+    return dict(json.loads(path.read_text(encoding="utf-8"))["request"])
+
+
+def long_route_stops(
+    *, n: int = LONG_ROUTE_STOPS, region: str = "shanghai", exclude: Sequence[str] = (), data_dir: Path | None = None
+) -> list[dict[str, str]]:
+    """``n`` stops from the pack's ordinary places (its own names and addresses, the resolver's gazetteer), in the
+    pack's order, skipping airports/stations, any address in ``exclude`` and repeated addresses."""
+    pack = load_region(region, data_dir or get_settings().data_dir)
+    seen = {a.strip() for a in exclude}
+    stops = []
+    for place in pack.places:
+        if place.category in SKIPPED_CATEGORIES or not place.address or place.address.strip() in seen:
+            continue
+        seen.add(place.address.strip())
+        stops.append({"name": place.name_zh, "address": place.address, "city": "上海", "contact": ""})
+        if len(stops) == n:
+            return stops
+    raise InputError(f"region '{region}' has only {len(stops)} usable places for {n} stops", field="stops")
+
+
+def paste_text(stops: Sequence[dict[str, str]]) -> str:
+    """The route page's paste box format: ``name | address | city`` a line (components/stops_table.py)."""
+    return "\n".join(f"{s['name']} | {s['address']} | {s.get('city', '')}" for s in stops)
+
+
+def long_route_request(*, data_dir: Path | None = None) -> RoutePlanRequest:
+    """The request the page builds for ``route_30``: the demo scenario with its stops replaced."""
+    base = route_scenario_request(data_dir=data_dir)
+    stops = long_route_stops(
+        exclude=[base.get("origin_address") or "", base.get("destination_address") or ""], data_dir=data_dir
+    )
+    return RoutePlanRequest.model_validate({**base, "stops": stops})
+
+
+def trip_index(*, data_dir: Path | None = None, trip: str = TRIP) -> int:
+    """Position of the demo trip in the page's picker (the files of data/trips sorted by name)."""
+    folder = (data_dir or get_settings().data_dir) / "trips"
+    stems = sorted(p.stem for p in folder.glob("*.json"))
+    if trip not in stems:
+        raise InputError(f"demo trip not found: {folder / (trip + '.json')}", field="trip")
+    return stems.index(trip)
+
+
+# --- the server ------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_command(port: int, probe_log: Path) -> list[str]:
+    """``streamlit run app.py`` headless on 127.0.0.1:port, with the planning calls timed (core/bench/ui_probe.py)."""
+    code = (
+        "import sys, runpy, core.bench.ui_probe as probe; "
+        f"probe.install({str(probe_log)!r}); "
+        "sys.argv = ['streamlit', *sys.argv[1:]]; "
+        "runpy.run_module('streamlit', run_name='__main__', alter_sys=True)"
+    )
+    return [
+        sys.executable,
+        "-c",
+        code,
+        "run",
+        "app.py",
+        "--server.headless",
+        "true",
+        "--server.address",
+        "127.0.0.1",
+        "--server.port",
+        str(port),
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
+    ]
+
+
+@contextmanager
+def running_app(work: Path) -> Iterator[tuple[str, Path]]:
+    """A fresh app server for the bench: (base URL, probe log); its output goes to ``work/streamlit.log``."""
+    port = free_port()
+    probe_log = work / "probe.jsonl"
+    log_path = work / "streamlit.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            server_command(port, probe_log),
+            cwd=PROJECT_ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + STARTUP_LIMIT_S
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError("streamlit exited:\n" + log_path.read_text()[-2000:])
+                try:
+                    with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as resp:
+                        if resp.status == 200:
+                            break
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError("streamlit did not start:\n" + log_path.read_text()[-2000:])
+                time.sleep(0.3)
+            yield base, probe_log
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def chromium_path() -> str:
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).is_file():
+        raise InputError("Debian's chromium is needed: apt-get install -y chromium fonts-noto-cjk", field="chromium")
+    return path
+
+
+# --- the run ---------------------------------------------------------------------------------------
+
+
+def _row(name: str, runs: list[dict[str, Any]], warmups: list[dict[str, Any]]) -> dict[str, Any]:
+    target = TARGETS[name]
+    row: dict[str, Any] = {"scenario": name, "target_s": target}
+    row.update(summarise([r["total_s"] for r in runs]))
+    row["pass"] = verdict(row["median_s"], target)
+    row["warmup_s"] = [round(r["total_s"], 3) for r in warmups]
+    for part in ("plan_s", "script_s", "to_running_s", "tail_s", "python_s", "ws_kb", "reruns"):
+        values = [r[part] for r in runs if r.get(part) is not None]
+        row[f"{part}_median"] = round(statistics.median(values), 3) if values else None
+    row["runs"] = runs
+    return row
+
+
+def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]:
+    """Run the scenarios and return the figures (JSON-ready)."""
+    from core.bench.ui_browser import Browser
+
+    say = progress or (lambda line: None)
+    route_stops = long_route_stops(
+        exclude=[
+            route_scenario_request().get("origin_address") or "",
+            route_scenario_request().get("destination_address") or "",
+        ]
+    )
+    with tempfile.TemporaryDirectory(prefix="omni-bench-ui-") as tmp:
+        work = Path(tmp)
+        server = running_app(work) if options.url is None else _external(options.url)
+        with server as (base, probe_log), Browser(base, probe_log=probe_log, chromium=chromium_path()) as browser:
+            rows = []
+            for name in options.scenarios:
+                if name == "itinerary_plan" and "itinerary_edit" in options.scenarios:
+                    continue  # measured together with the edit below
+                warmups, runs = [], []
+                extra: list[dict[str, Any]] = []
+                for i in range(options.warmup + options.repeats):
+                    if name == "route_8":
+                        measured = [browser.route_run(ROUTE_SCENARIO, lang=options.lang)]
+                    elif name == "route_30":
+                        measured = [browser.route_run(ROUTE_SCENARIO, lang=options.lang, paste=paste_text(route_stops))]
+                    else:  # itinerary_plan / itinerary_edit: one page, the plan then the edit
+                        measured = browser.itinerary_run(trip_index(), lang=options.lang, edit=name == "itinerary_edit")
+                    kind = "warm-up" if i < options.warmup else f"run {i - options.warmup + 1}"
+                    say(f"{name} {kind}: " + ", ".join(f"{m['total_s']:.2f} s" for m in measured))
+                    (warmups if i < options.warmup else runs).append(measured[-1])
+                    if len(measured) > 1 and i >= options.warmup:
+                        extra.append(measured[0])
+                if name == "itinerary_edit" and "itinerary_plan" in options.scenarios:
+                    rows.append(_row("itinerary_plan", extra, []))
+                rows.append(_row(name, runs, warmups))
+    rows.sort(key=lambda r: SCENARIOS.index(r["scenario"]))
+    return {
+        "benchmark": "ui",
+        "url": options.url or "started by the bench (streamlit run app.py, 127.0.0.1)",
+        "repeats": options.repeats,
+        "warmup": options.warmup,
+        "clock": "performance.now() in the page, click (capture listener) to the first animation frame with the "
+        "app idle, the last section present and the map's markers drawn",
+        "rows": rows,
+    }
+
+
+@contextmanager
+def _external(url: str) -> Iterator[tuple[str, Path | None]]:
+    yield url, None  # a running app: no server-side timing
+
+
+def table(out: dict[str, Any]) -> str:
+    """The human table (Markdown) of ``bench_ui``'s figures."""
+    head = (
+        "| scenario | median s | min s | max s | target s | pass | plan s | other script s | tail s | "
+        "reruns | ws KB |\n|---|---|---|---|---|---|---|---|---|---|---|"
+    )
+    lines = [head]
+
+    def f(value: Any) -> str:
+        return "—" if value is None else (f"{value:.2f}" if isinstance(value, float) else str(value))
+
+    def count(value: Any) -> str:
+        return "—" if value is None else f"{value:g}"
+
+    for r in out["rows"]:
+        script, plan = r.get("script_s_median"), r.get("plan_s_median")
+        other = None if script is None or plan is None else max(script - plan, 0.0)
+        ok = {True: "yes", False: "no", None: "—"}[r["pass"]]
+        lines.append(
+            f"| {r['scenario']} | {f(r['median_s'])} | {f(r['min_s'])} | {f(r['max_s'])} | {f(r['target_s'])} | "
+            f"{ok} | {f(plan)} | {f(other)} | {f(r.get('tail_s_median'))} | {count(r.get('reruns_median'))} | "
+            f"{f(r.get('ws_kb_median'))} |"
+        )
+    return "\n".join(lines)
+
+
+# --- the command line (registered in core/bench/cli.py) --------------------------------------------
+
+
+def configure(parser: Any) -> None:
+    """``bench ui``'s own options (``--repeats`` is the common one; its default there is 5)."""
+    parser.add_argument("--url", default=None, help="a running app to measure (default: start one on a free port)")
+    parser.add_argument("--only", default=None, help=f"comma-separated scenarios (default: {','.join(SCENARIOS)})")
+    parser.add_argument("--warmup", type=int, default=1, help="untimed runs per scenario first (default 1)")
+    parser.add_argument("--lang", choices=("en", "zh"), default="en", help="the pages' language (default en)")
+    parser.add_argument("--json-only", action="store_true", help="no table on stderr")
+
+
+def options_from_args(args: Any) -> UiBenchOptions:
+    """The checked options of a parsed ``bench ui`` command line (INVALID_INPUT with the field otherwise)."""
+    if args.warmup < 0:
+        raise InputError(f"--warmup must be 0 or more, not {args.warmup}", field="warmup")
+    return UiBenchOptions(
+        repeats=args.repeats,
+        warmup=args.warmup,
+        url=check_url(args.url),
+        scenarios=parse_scenarios(args.only),
+        lang=args.lang,
+    )
+
+
+def run_cli(args: Any) -> int:
+    options = options_from_args(args)
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    out = bench_ui(options, progress=None if args.json_only else say)
+    if not args.json_only:
+        say(table(out))
+    print(json.dumps(out, ensure_ascii=False))
+    return 0

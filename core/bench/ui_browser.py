@@ -1,0 +1,208 @@
+"""The Chromium side of ``python -m core bench ui`` (core/bench/ui.py): open a page, build the form through its
+widgets, click, and time the click to the finished result in the page's own clock.
+
+Before a timed click the page gets a recorder: a capture-phase click listener takes ``performance.now()`` and a
+MutationObserver on ``stApp``'s ``data-test-script-state`` logs every change (running / notRunning / ...). The
+run ends on the first animation frame where the app is idle after having run, every selector of the result is
+in the page and the map iframe holds at least ``min_pins`` markers. The websocket bytes received in between
+are counted (the page's deltas: tables, charts, the folium HTML of the maps).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from core.bench.ui_probe import read_calls
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+TIMEOUT_MS = 180_000
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+RECORDER_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const rec = {t0: null, states: [], done: null};
+  window.__bench = rec;
+  document.addEventListener('click', () => { if (rec.t0 === null) rec.t0 = performance.now(); }, true);
+  const obs = new MutationObserver(() => {
+    const s = app.getAttribute('data-test-script-state');
+    const last = rec.states[rec.states.length - 1];
+    if (!last || last[0] !== s) rec.states.push([s, performance.now()]);
+  });
+  obs.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  rec.stop = () => obs.disconnect();
+}"""
+
+DONE_JS = """(spec) => {
+  const rec = window.__bench;
+  if (!rec || rec.t0 === null) return false;
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (!rec.states.some(([s, t]) => s === 'running' && t >= rec.t0)) return false;
+  for (const sel of spec.present) {
+    const el = document.querySelector(sel);
+    if (!el || el.getClientRects().length === 0) return false;
+  }
+  if (spec.map) {
+    const frame = document.querySelector(spec.map + ' iframe');
+    const doc = frame && frame.contentDocument;
+    if (!doc) return false;
+    const pins = doc.querySelectorAll('.leaflet-marker-icon').length;
+    if (pins < spec.min_pins || !doc.querySelector('path.leaflet-interactive')) return false;
+  }
+  rec.done = performance.now();
+  return true;
+}"""
+
+
+class Browser:
+    """One Chromium for the whole bench; each run gets a fresh page (a new Streamlit session)."""
+
+    def __init__(self, base: str, *, probe_log: Path | None, chromium: str) -> None:
+        self.base = base
+        self.probe_log = probe_log
+        self.chromium = chromium
+        self._pw: Any = None
+        self._browser: Any = None
+        self._probe_line = 0
+        self._ws_bytes = 0
+
+    def __enter__(self) -> Browser:
+        from playwright.sync_api import sync_playwright
+
+        self._pw = sync_playwright().start()
+        self._browser = self._pw.chromium.launch(executable_path=self.chromium, args=CHROMIUM_ARGS)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self._browser.close()
+        finally:
+            self._pw.stop()
+
+    # --- pages -------------------------------------------------------------------------------------
+
+    def _page(self, path: str) -> Any:
+        context = self._browser.new_context(viewport={"width": 1440, "height": 1400}, locale="en-US")
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+
+        def count(ws: Any) -> None:
+            ws.on("framereceived", lambda payload: self._add_bytes(payload))
+
+        page.on("websocket", count)
+        page.goto(f"{self.base}/{path}")
+        return page
+
+    def _add_bytes(self, payload: Any) -> None:
+        self._ws_bytes += len(payload)
+
+    @staticmethod
+    def _idle(page: Any) -> None:
+        page.wait_for_selector(IDLE, state="attached")
+        page.wait_for_timeout(150)  # a widget's value reaches the server before its rerun starts
+        page.wait_for_selector(IDLE, state="attached")
+
+    def _server_mark(self) -> None:
+        if self.probe_log is not None:
+            _, self._probe_line = read_calls(self.probe_log, since=self._probe_line)
+
+    def _timed_click(self, page: Any, button: str, *, present: list[str], map_box: str, min_pins: int) -> dict:
+        """Click ``button`` and wait for the result; the figures of this one run."""
+        self._idle(page)
+        self._server_mark()
+        page.evaluate(RECORDER_JS)
+        self._ws_bytes = 0
+        t0 = time.monotonic()
+        page.locator(button).click()
+        page.wait_for_function(
+            DONE_JS, arg={"present": present, "map": map_box, "min_pins": min_pins}, polling="raf", timeout=TIMEOUT_MS
+        )
+        python_s = time.monotonic() - t0
+        rec = page.evaluate("() => { window.__bench.stop(); return window.__bench; }")
+        return self._figures(rec, python_s)
+
+    def _figures(self, rec: dict, python_s: float) -> dict[str, Any]:
+        t0, done = rec["t0"], rec["done"]
+        states = [(s, t) for s, t in rec["states"] if t >= t0]
+        running = [t for s, t in states if s == "running"]
+        idle = [t for s, t in states if s == "notRunning"]
+        last_idle = max(idle) if idle else done
+        plan_s = None
+        calls: list[dict] = []
+        if self.probe_log is not None:
+            calls, self._probe_line = read_calls(self.probe_log, since=self._probe_line)
+            plan_s = round(sum(c["seconds"] for c in calls), 3) if calls else None
+        return {
+            "total_s": round((done - t0) / 1000, 3),
+            "python_s": round(python_s, 3),
+            "to_running_s": round((running[0] - t0) / 1000, 3) if running else None,
+            "script_s": round((last_idle - running[0]) / 1000, 3) if running else None,
+            "tail_s": round((done - last_idle) / 1000, 3),
+            "reruns": len(running),
+            "plan_s": plan_s,
+            "server_calls": [c["call"] for c in calls],
+            "ws_kb": round(self._ws_bytes / 1024, 1),
+        }
+
+    # --- the scenarios -----------------------------------------------------------------------------
+
+    def route_run(self, scenario: str, *, lang: str, paste: str | None = None) -> dict[str, Any]:
+        """Load the demo scenario (and replace its stops by ``paste``), plan, time it."""
+        page = self._page(f"route_planner?scenario={scenario}&lang={lang}")
+        try:
+            self._idle(page)
+            page.locator(".st-key-load_scenario button").click()
+            page.locator(".st-key-scenario_loaded").wait_for()
+            n_stops = 8
+            if paste is not None:
+                self._idle(page)
+                page.locator(".st-key-stops_clear button").click()
+                self._idle(page)
+                page.locator("details:has(.st-key-paste_stops) summary").click()
+                area = page.locator(".st-key-paste_stops textarea")
+                area.fill(paste)
+                area.press("Control+Enter")
+                self._idle(page)
+                page.locator(".st-key-paste_apply button").click()
+                n_stops = len(paste.splitlines())
+            return self._timed_click(
+                page,
+                ".st-key-plan button",
+                present=[".st-key-best_route_card", ".st-key-comparison_table", ".st-key-provider_calls_details"],
+                map_box=".st-key-route_map_box",
+                min_pins=n_stops,
+            )
+        finally:
+            page.context.close()
+
+    def itinerary_run(self, trip_index: int, *, lang: str, edit: bool) -> list[dict[str, Any]]:
+        """Load the demo trip, optimise (timed), then optionally remove the first stop and re-optimise (timed)."""
+        page = self._page(f"itinerary?lang={lang}")
+        try:
+            self._idle(page)
+            page.locator(".st-key-trip_demo").click()
+            page.get_by_role("option").nth(trip_index).click()
+            self._idle(page)
+            page.locator(".st-key-trip_load button").click()
+            result_parts = [".st-key-day_map_box", ".st-key-it_details"]
+            runs = [
+                self._timed_click(
+                    page, ".st-key-optimise button", present=result_parts, map_box=".st-key-day_map_box", min_pins=2
+                )
+            ]
+            if edit:
+                page.locator(".st-key-edit_action label").nth(2).click()  # EDIT_ACTIONS: lock, move, remove, unlock
+                runs.append(
+                    self._timed_click(
+                        page,
+                        ".st-key-edit_apply button",
+                        present=[*result_parts, ".st-key-edits_table"],
+                        map_box=".st-key-day_map_box",
+                        min_pins=2,
+                    )
+                )
+            return runs
+        finally:
+            page.context.close()

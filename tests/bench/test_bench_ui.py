@@ -1,0 +1,156 @@
+"""``python -m core bench ui``'s pure parts: options, statistics, the scenarios' inputs, the probe's log and the
+table. The browser run itself is done by hand (docs/BENCHMARKS.md); nothing here starts Chromium or a server."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from core.__main__ import main
+from core.bench import ui, ui_probe
+from core.bench.cli import add_parsers
+from core.config import get_settings
+from core.errors import InputError
+from core.models.route import RoutePlanRequest
+from core.packs.loader import load_region
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_parsers(parser.add_subparsers(dest="command"))
+    return parser.parse_args(argv)
+
+
+def test_summary_is_median_min_max_in_ms():
+    assert ui.summarise([2.0, 0.5, 1.2345, 9.0]) == {"median_s": 1.617, "min_s": 0.5, "max_s": 9.0}
+    assert ui.summarise([]) == {"median_s": None, "min_s": None, "max_s": None}
+
+
+def test_verdict_against_the_target():
+    assert ui.verdict(0.9, 1.0) is True
+    assert ui.verdict(1.0, 1.0) is True
+    assert ui.verdict(1.01, 1.0) is False
+    assert ui.verdict(3.0, None) is None
+    assert ui.verdict(None, 2.0) is None
+
+
+def test_the_targets_are_the_issue_goals():
+    assert ui.TARGETS == {"route_8": 1.0, "route_30": 2.0, "itinerary_plan": None, "itinerary_edit": 2.0}
+
+
+def test_only_keeps_the_bench_order_and_refuses_unknown_names():
+    assert ui.parse_scenarios(None) == ["route_8", "route_30", "itinerary_plan", "itinerary_edit"]
+    assert ui.parse_scenarios("itinerary_edit, route_8") == ["route_8", "itinerary_edit"]
+    with pytest.raises(InputError) as err:
+        ui.parse_scenarios("route_8,route_99")
+    assert err.value.field == "only" and "route_99" in str(err.value)
+    with pytest.raises(InputError):
+        ui.parse_scenarios(" , ")
+
+
+def test_url_must_be_http():
+    assert ui.check_url("http://127.0.0.1:8501/") == "http://127.0.0.1:8501"
+    assert ui.check_url(None) is None
+    with pytest.raises(InputError) as err:
+        ui.check_url("127.0.0.1:8501")
+    assert err.value.field == "url"
+
+
+def test_command_line_options_before_and_after_ui():
+    args = _parse(["bench", "ui", "--repeats", "3", "--only", "route_30", "--warmup", "0", "--url", "http://h:1"])
+    options = ui.options_from_args(args)
+    assert options.repeats == 3 and options.warmup == 0
+    assert options.scenarios == ["route_30"] and options.url == "http://h:1" and options.lang == "en"
+
+
+def test_bad_options_are_structured_errors(capsys):
+    assert main(["bench", "ui", "--only", "nope"]) == 2
+    error = json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]
+    assert error["field"] == "only"
+    assert main(["bench", "ui", "--warmup", "-1"]) == 2
+    assert json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]["field"] == "warmup"
+    assert main(["bench", "ui", "--repeats", "0"]) == 2
+    assert json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]["field"] == "repeats"
+
+
+def test_route_scenario_has_the_eight_stops_of_the_delivery_round():
+    request = RoutePlanRequest.model_validate(ui.route_scenario_request())
+    assert len(request.stops) == 8
+    assert request.origin_address == "静安区南京西路1168号"
+
+
+def test_long_route_is_thirty_distinct_pack_places_without_the_start_and_end():
+    request = ui.long_route_request()
+    assert len(request.stops) == 30
+    addresses = [s.address for s in request.stops]
+    assert len(set(addresses)) == 30
+    assert request.origin_address not in addresses and request.destination_address not in addresses
+    pack = load_region("shanghai", get_settings().data_dir)
+    by_address = {p.address: p for p in pack.places}
+    for stop in request.stops:  # every stop is a pack place, by its own name
+        place = by_address[stop.address]
+        assert stop.name == place.name_zh
+        assert place.category not in {"airport", "station"}
+
+
+def test_long_route_stops_refuses_more_than_the_pack_holds():
+    with pytest.raises(InputError) as err:
+        ui.long_route_stops(n=10_000)
+    assert err.value.field == "stops"
+
+
+def test_paste_text_is_read_back_by_the_page_parser():
+    from components.stops_table import parse_pasted_stops
+
+    stops = ui.long_route_stops(n=3)
+    parsed = parse_pasted_stops(ui.paste_text(stops))
+    assert [(s["name"], s["address"], s["city"]) for s in parsed] == [
+        (s["name"], s["address"], s["city"]) for s in stops
+    ]
+
+
+def test_trip_index_is_the_position_in_the_sorted_demo_trips():
+    assert ui.trip_index() == 1  # shanghai_2day_monday_museum, shanghai_3day_30places, shanghai_family_day
+    with pytest.raises(InputError):
+        ui.trip_index(trip="no_such_trip")
+
+
+def test_server_command_runs_streamlit_with_the_probe(tmp_path):
+    cmd = ui.server_command(8765, tmp_path / "probe.jsonl")
+    assert cmd[cmd.index("--server.port") + 1] == "8765"
+    assert cmd[cmd.index("--server.address") + 1] == "127.0.0.1"
+    assert cmd[3:5] == ["run", "app.py"]
+    assert "probe.install(" in cmd[2] and str(tmp_path / "probe.jsonl") in cmd[2]
+
+
+def test_probe_logs_each_call_and_reads_from_a_mark(tmp_path, monkeypatch):
+    import importlib
+
+    import core.route.planner as planner
+
+    for module_name, attr in ui_probe.PROBED:  # put every probed function back after the test
+        module = importlib.import_module(module_name)
+        monkeypatch.setattr(module, attr, getattr(module, attr))
+    calls = []
+    monkeypatch.setattr(planner, "plan_route", lambda *a, **k: calls.append(a) or "planned")
+    log = tmp_path / "probe.jsonl"
+    ui_probe.install(log)
+    ui_probe.install(log)  # installing twice does not wrap twice (a call would be logged twice)
+    assert planner.plan_route("req") == "planned"
+    assert planner.plan_route("req") == "planned"
+    assert calls == [("req",), ("req",)]
+    lines, mark = ui_probe.read_calls(log)
+    assert [c["call"] for c in lines] == ["plan_route", "plan_route"] and mark == 2
+    assert all(c["seconds"] >= 0 for c in lines)
+    assert ui_probe.read_calls(log, since=mark) == ([], 2)
+    assert ui_probe.read_calls(tmp_path / "missing.jsonl") == ([], 0)
+
+
+def test_table_shows_pass_and_the_split():
+    run = {"total_s": 1.5, "script_s": 1.2, "plan_s": 0.4, "tail_s": 0.2, "reruns": 1, "ws_kb": 100.0}
+    row = ui._row("route_8", [run, {**run, "total_s": 0.5}], [])
+    assert row["median_s"] == 1.0 and row["pass"] is True
+    out = ui.table({"rows": [row]})
+    assert "| route_8 | 1.00 | 0.50 | 1.50 | 1.00 | yes | 0.40 | 0.80 | 0.20 | 1 | 100.00 |" in out
