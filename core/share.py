@@ -154,7 +154,9 @@ def trip_from_token(token: Any) -> tuple[TripRequest, list[dict[str, Any]]]:
     """The TripRequest and edits (UserEdit dicts, as the page keeps them) an itinerary link carries."""
     data = decode(token, kind="trip")
     edits = data.get("e") or []
-    if not isinstance(edits, list) or len(edits) > MAX_SHARED_EDITS:
+    if not isinstance(edits, list):
+        raise ShareError("the link's edits are not a list", code="SHARE_INVALID")
+    if len(edits) > MAX_SHARED_EDITS:
         raise ShareError("the link carries too many edits", code="SHARE_TOO_LARGE")
     try:
         request = TripRequest.model_validate(data.get("t"))
