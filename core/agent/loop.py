@@ -16,6 +16,7 @@ from typing import Any
 
 from core.agent import fastpath
 from core.agent.actions.registry import ActionRegistry
+from core.agent.flows.itinerary_words import dropped_lines, must_fixes
 from core.agent.flows.reservation_words import name_of
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
@@ -338,7 +339,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
             }
             for d in result.days
         ],
-        "dropped": [d.explanation for d in result.dropped_items],
+        "dropped": dropped_lines(result, lambda key: name_of(pack, key, "", zh), lang),  # worded, no codes
         "robustness": result.robustness.score if result.robustness else None,
         "min_slack_min": result.robustness.min_slack_min if result.robustness else None,
         "notes": [],
@@ -346,7 +347,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
     if result.status == "infeasible":
         state.result.status = "FAILED"
         state.result.error_code = "PLANNER_INFEASIBLE_HARD_NODES"
-        fixes = [d.smallest_fix.description for d in result.dropped_items if d.smallest_fix and d.priority == "must"]
+        fixes = must_fixes(result, lambda key: name_of(pack, key, key, zh), lang)
         musts = [d.name for d in result.dropped_items if d.priority == "must"]
         state.result.next_steps += fixes or [fastpath.t("agent.plan.infeasible_fix", lang)]
         head = fastpath.t("agent.plan.infeasible", lang, names=("、" if zh else ", ").join(musts))
