@@ -8,7 +8,8 @@ The token itself is core/share.py's (pure, tested there). A page keeps its trip 
 whole URL, ``sid`` included.
 
 Plans are kept with ``st.cache_data`` (bounded: ``PLAN_CACHE_ENTRIES``, ``PLAN_CACHE_TTL_S``) under a key of the
-canonical request, the provider's name, the region pack and its data date, the data folder and the settings. A
+canonical request, the provider's name, the region pack and its data date, the data folder and the settings that
+planning reads (``NOT_PLANNING`` lists those it does not). A
 click on Plan always plans (and keeps what it got); only a trip restored from the URL may take a kept plan.
 """
 
@@ -40,6 +41,41 @@ ERROR_WORDS = {
 }
 
 
+#: settings a plan does not depend on (where things are stored, who asks, other features, secrets): left out of
+#: a plan's key, so that a reload finds its plan whatever they are
+NOT_PLANNING = {
+    "amap_key",
+    "llm_api_key",
+    "api_keys",
+    "cache_dir",
+    "db_url",
+    "dashboard_user",
+    "agent_event_log",
+    "kb_dir",
+    "online_tiles",
+    "tiles_url",
+    "tiles_attribution",
+    "llm_base_url",
+    "llm_model",
+    "llm_timeout_s",
+    "llm_router_arbitration",
+    "router_execute_threshold",
+    "router_ask_threshold",
+    "api_max_body_bytes",
+    "browse_allowlist",
+    "browse_timeout_s",
+    "browse_max_bytes",
+    "halfday_mock_tools",
+    "halfday_solver",
+    "halfday_reference_cost",
+    "halfday_breaker_fail_max",
+    "halfday_breaker_reset_s",
+    "dry_run_ttl_s",
+    "i18n_strict",
+    "dask_scheduler",
+}
+
+
 class _NotKept(Exception):
     """No plan is kept under that key (an exception is never cached, a value is)."""
 
@@ -64,7 +100,7 @@ def plan_key(kind: str, request: Any, provider: Any) -> str:
         getattr(pack, "name", None),
         getattr(pack, "data_date", None),
         str(settings.data_dir),
-        settings.model_dump(mode="json"),
+        settings.model_dump(mode="json", exclude=NOT_PLANNING),
     )
 
 

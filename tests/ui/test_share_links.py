@@ -1,0 +1,176 @@
+"""A planned trip in the URL (issue 12 §4): the route planner's ``?route=`` and the itinerary's ``?trip=``.
+
+A plan made in one AppTest leaves its token in the URL; a fresh AppTest opened on that URL (another browser, or a
+reload: a new session) fills the form and shows the same best order and totals without a click. A reload on the same
+server takes the plan kept there. A damaged, old-version or foreign token leaves the form empty with a sentence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core import share
+from core.i18n import t
+
+pytestmark = pytest.mark.ui
+
+ROUTE_PAGE = "pages/route_planner.py"
+IT_PAGE = "pages/itinerary.py"
+SCENARIO = "delivery-round"
+TRIP = "shanghai_family_day"
+
+
+def open_page(project_root, page: str, **params):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    at.switch_page(page)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def best(result):
+    """The best candidate's order of stops and its totals."""
+    chosen = result.candidates[result.best_index]
+    return chosen.stop_order, chosen.full_order_labels, chosen.total_distance_m, chosen.total_duration_s
+
+
+def visits(result):
+    return [[e.key for e in day.entries if e.kind == "visit"] for day in result.days]
+
+
+def keyed(at, key: str) -> list:
+    """The page's containers with that key (``st.container(key=...)``)."""
+    return [c for c in at.container if c.key == key]
+
+
+def link_box(at, key: str) -> str:
+    """The address in the "Copy link" box."""
+    [box] = keyed(at, key)
+    [code] = box.code
+    return code.value
+
+
+@pytest.fixture(scope="module")
+def planned_route(leaflet_static, project_root):
+    """One route plan in English: its result, the URL's token and the link offered for copying."""
+    at = open_page(project_root, ROUTE_PAGE, lang="en")
+    at.selectbox(key="scenario").set_value(SCENARIO)
+    at.button(key="load_scenario").click().run()
+    at.button(key="plan").click().run()
+    assert not at.exception, at.exception
+    result = at.session_state["route_result"]
+    return result, at.query_params["route"], link_box(at, "route_share_link"), at.query_params["sid"]
+
+
+def test_the_route_link_carries_the_language_and_the_trip_but_not_the_identity(planned_route):
+    result, token, link, _ = planned_route
+    assert link.startswith("/route_planner?")
+    assert "lang=en" in link and f"route={token}" in link
+    assert "sid=" not in link  # whoever opens it gets their own reservations, not the sender's
+    request, region = share.route_from_token(token)
+    assert region == result.region == "shanghai"
+    assert [s.address for s in request.stops] == [p.input_address for p in result.resolved_stops]
+
+
+def test_a_fresh_session_on_the_route_link_shows_the_same_plan(planned_route, project_root):
+    result, token, _, sid = planned_route
+    at = open_page(project_root, ROUTE_PAGE, lang="zh", route=token)
+    assert not at.error, [e.value for e in at.error]
+    again = at.session_state["route_result"]  # planned on load, no click
+    assert best(again) == best(result)
+    assert again.route_strategy == result.route_strategy
+    assert at.session_state["destination_address"] == "静安区南京西路1038号"
+    assert at.session_state["route_request"] == share.route_from_token(token)[0]
+    assert not keyed(at, "stale_result")
+    assert at.query_params["route"] == token
+    assert at.query_params["sid"] != sid  # a new session has its own identity
+    at.run()  # a rerun of the same session does not plan again
+    assert at.session_state["route_result"] is at.session_state["route_result"]
+
+
+def test_a_reload_on_the_same_server_takes_the_kept_plan(planned_route, project_root, monkeypatch):
+    import core.route.planner
+
+    def no_planning(*args, **kwargs):
+        raise AssertionError("a reload of a planned link must not plan again")
+
+    monkeypatch.setattr(core.route.planner, "plan_route", no_planning)
+    result, token, _, _ = planned_route
+    at = open_page(project_root, ROUTE_PAGE, lang="en", route=token)
+    assert best(at.session_state["route_result"]) == best(result)
+
+
+@pytest.mark.parametrize(
+    ("make", "key"),
+    [
+        (lambda token: token[: len(token) // 2], "common.share.error.corrupt"),
+        (lambda token: "9" + token[1:], "common.share.error.version"),
+        (lambda token: "1." + "A" * (share.MAX_TOKEN_CHARS + 10), "common.share.error.too_large"),
+        (lambda token: share.encode("trip", {"t": {}}), "common.share.error.kind"),
+        (
+            lambda token: share.encode("route", {"q": {"origin_mode": "fixed", "stops": []}}),
+            "common.share.error.invalid",
+        ),
+    ],
+    ids=["truncated", "old-version", "oversized", "itinerary-link", "rule-breaking"],
+)
+def test_a_bad_route_link_leaves_the_form_empty_and_says_why(planned_route, project_root, make, key):
+    _, token, _, _ = planned_route
+    at = open_page(project_root, ROUTE_PAGE, lang="en", route=make(token))
+    assert [w.value for w in at.warning] == [t(key, "en")]
+    assert "route_result" not in at.session_state
+    assert at.session_state["destination_address"] == ""
+    assert at.session_state["stops_df"].empty
+    assert "route" not in at.query_params  # the bad link is not kept for a reload
+
+
+# --- the itinerary -------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def planned_trip(leaflet_static, project_root):
+    """The family day optimised in English, then one place removed by an edit."""
+    at = open_page(project_root, IT_PAGE, lang="en")
+    at.selectbox(key="trip_demo").set_value(TRIP)
+    at.button(key="trip_load").click().run()
+    at.button(key="optimise").click().run()
+    assert not at.exception, at.exception
+    first = at.session_state["it_result"]
+    removed = first.request.places[1].key
+    at.radio(key="edit_action").set_value("remove")
+    at.selectbox(key="edit_stop").set_value(removed)
+    at.button(key="edit_apply").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["it_edits"] == [{"kind": "remove", "key": removed}]
+    return at.session_state["it_result"], at.query_params["trip"], removed, link_box(at, "it_share_link")
+
+
+def test_a_fresh_session_on_the_itinerary_link_shows_the_same_plan_with_its_edit(planned_trip, project_root):
+    result, token, removed, link = planned_trip
+    assert link.startswith("/itinerary?") and "lang=en" in link and "sid=" not in link
+    at = open_page(project_root, IT_PAGE, lang="zh", trip=token)
+    assert not at.error, [e.value for e in at.error]
+    again = at.session_state["it_result"]
+    assert visits(again) == visits(result)
+    assert removed not in {key for day in visits(again) for key in day}
+    assert again.totals == result.totals
+    assert at.session_state["it_edits"] == [{"kind": "remove", "key": removed}]
+    assert at.session_state["trip_start_date"].isoformat() == result.request.days[0].date.isoformat()
+    assert not keyed(at, "stale_result")
+    assert at.query_params["trip"] == token
+
+
+def test_an_itinerary_link_the_form_cannot_hold_is_refused(planned_trip, project_root):
+    result, _, _, _ = planned_trip
+    request = result.request.model_dump(mode="json")
+    unknown = {**request, "places": [{"place_id": "sh-no-such-place", "priority": "must"}]}
+    token = share.encode("trip", {"t": unknown})
+    at = open_page(project_root, IT_PAGE, lang="zh", trip=token)
+    assert t("common.share.error.invalid", "zh") in [w.value for w in at.warning]
+    assert "it_result" not in at.session_state
+    assert not any(entry.get("include") for entry in at.session_state["it_selection"].values())
+    assert "trip" not in at.query_params
