@@ -1,6 +1,7 @@
 """``python -m core bench ...``: every benchmark behind one command (docs/BENCHMARKS.md).
 
-Single runs print one JSON object: ``tsp FILE``, ``vrptw FILE``, ``plan [N]``, ``agent``, ``itinerary``.
+Single runs print one JSON object: ``tsp FILE``, ``vrptw FILE``, ``plan [N]``, ``agent``, ``itinerary``, ``ui``
+(the dashboard in Chromium; its table goes to stderr).
 Batch tables print Markdown rows as they go: ``tsplib``, ``lkh``, ``solomon``.
 """
 

@@ -213,7 +213,8 @@ def running_app(work: Path) -> Iterator[tuple[str, Path]]:
             cwd=PROJECT_ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            # its own SQLite file: the bench never writes to the project's database
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "OMNI_DB_URL": f"sqlite:///{work / 'dashboard.db'}"},
         )
         base = f"http://127.0.0.1:{port}"
         try:
@@ -265,7 +266,7 @@ def _row(name: str, runs: list[dict[str, Any]], warmups: list[dict[str, Any]]) -
 
 def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]:
     """Run the scenarios and return the figures (JSON-ready)."""
-    from core.bench.ui_browser import Browser
+    from core.bench.ui_browser import Browser, RunTimeout
 
     say = progress or (lambda line: None)
     route_stops = long_route_stops(
@@ -284,21 +285,32 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
                     continue  # measured together with the edit below
                 warmups, runs = [], []
                 extra: list[dict[str, Any]] = []
+                failures: list[dict[str, Any]] = []
                 for i in range(options.warmup + options.repeats):
-                    if name == "route_8":
-                        measured = [browser.route_run(ROUTE_SCENARIO, lang=options.lang)]
-                    elif name == "route_30":
-                        measured = [browser.route_run(ROUTE_SCENARIO, lang=options.lang, paste=paste_text(route_stops))]
-                    else:  # itinerary_plan / itinerary_edit: one page, the plan then the edit
-                        measured = browser.itinerary_run(trip_index(), lang=options.lang, edit=name == "itinerary_edit")
                     kind = "warm-up" if i < options.warmup else f"run {i - options.warmup + 1}"
+                    try:
+                        if name == "route_8":
+                            measured = [browser.route_run(ROUTE_SCENARIO, lang=options.lang)]
+                        elif name == "route_30":
+                            paste = paste_text(route_stops)
+                            measured = [browser.route_run(ROUTE_SCENARIO, lang=options.lang, paste=paste)]
+                        else:  # itinerary_plan / itinerary_edit: one page, the plan then the edit
+                            edit = name == "itinerary_edit"
+                            measured = browser.itinerary_run(trip_index(), lang=options.lang, edit=edit)
+                    except RunTimeout as exc:  # reported in the row, the other runs go on
+                        say(f"{name} {kind}: {exc}")
+                        failures.append({"run": kind, "page": exc.state})
+                        continue
                     say(f"{name} {kind}: " + ", ".join(f"{m['total_s']:.2f} s" for m in measured))
                     (warmups if i < options.warmup else runs).append(measured[-1])
                     if len(measured) > 1 and i >= options.warmup:
                         extra.append(measured[0])
                 if name == "itinerary_edit" and "itinerary_plan" in options.scenarios:
                     rows.append(_row("itinerary_plan", extra, []))
-                rows.append(_row(name, runs, warmups))
+                row = _row(name, runs, warmups)
+                if failures and row["target_s"] is not None:
+                    row["pass"] = False  # a run that never finished misses the goal whatever the others did
+                rows.append({**row, "failures": failures})
     rows.sort(key=lambda r: SCENARIOS.index(r["scenario"]))
     return {
         "benchmark": "ui",

@@ -55,6 +55,27 @@ DONE_JS = """(spec) => {
   return true;
 }"""
 
+#: what the page shows when a run did not finish in time (for the report)
+STATE_JS = """(spec) => {
+  const frame = spec.map ? document.querySelector(spec.map + ' iframe') : null;
+  const doc = frame && frame.contentDocument;
+  return {
+    script_state: document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state'),
+    states: (window.__bench || {}).states || [],
+    missing: spec.present.filter(sel => !document.querySelector(sel)),
+    pins: doc ? doc.querySelectorAll('.leaflet-marker-icon').length : null,
+    alerts: [...document.querySelectorAll('[data-testid="stAlert"]')].map(e => e.innerText.slice(0, 300)),
+  };
+}"""
+
+
+class RunTimeout(Exception):
+    """A run that did not reach its finished result in time; ``state`` is what the page showed."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        super().__init__(f"no finished result within {TIMEOUT_MS // 1000} s: {state}")
+        self.state = state
+
 
 class Browser:
     """One Chromium for the whole bench; each run gets a fresh page (a new Streamlit session)."""
@@ -114,11 +135,15 @@ class Browser:
         self._server_mark()
         page.evaluate(RECORDER_JS)
         self._ws_bytes = 0
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        spec = {"present": present, "map": map_box, "min_pins": min_pins}
         t0 = time.monotonic()
         page.locator(button).click()
-        page.wait_for_function(
-            DONE_JS, arg={"present": present, "map": map_box, "min_pins": min_pins}, polling="raf", timeout=TIMEOUT_MS
-        )
+        try:
+            page.wait_for_function(DONE_JS, arg=spec, polling="raf", timeout=TIMEOUT_MS)
+        except PlaywrightTimeout:
+            raise RunTimeout(page.evaluate(STATE_JS, spec)) from None
         python_s = time.monotonic() - t0
         rec = page.evaluate("() => { window.__bench.stop(); return window.__bench; }")
         return self._figures(rec, python_s)
