@@ -1,0 +1,103 @@
+"""Where a candidate order differs from the best order: the legs (pairs of consecutive places) it adds.
+
+A leg is the pair of places it joins. Two orders share a leg when both go between the same two places, in
+either direction (on a map the segment is the same); a shared leg travelled the other way is counted as
+``reversed``. Repeated legs are matched one for one (a leg the candidate takes twice and the best once is
+shared once and changed once). Places are compared by key: the POI id when the point has one, else its
+coordinates to 6 decimals (about 0.1 m), so two stops at one place are one place here, as in
+``core.optimizer.order_search.distinct_place_orders``.
+
+Pure and typed; the route map (components/maps.py) draws the changed legs strongly and the shared ones faintly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
+
+
+class LegDiff(BaseModel):
+    """One leg of the candidate: its position in the candidate's order (0 = from its first place to its second),
+    the two place keys, and how it compares with the best order."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    from_key: str
+    to_key: str
+    status: str  # "changed" (not in the best order) | "shared" (same direction) | "reversed" (other direction)
+
+
+class OrderComparison(BaseModel):
+    """A candidate order against the best order, leg by leg."""
+
+    model_config = ConfigDict(frozen=True)
+
+    legs: tuple[LegDiff, ...]
+
+    @property
+    def changed(self) -> tuple[int, ...]:
+        """Positions of the candidate's legs the best order does not have."""
+        return tuple(leg.index for leg in self.legs if leg.status == "changed")
+
+    @property
+    def shared(self) -> tuple[int, ...]:
+        """Positions of the candidate's legs the best order has too (in either direction)."""
+        return tuple(leg.index for leg in self.legs if leg.status != "changed")
+
+    @property
+    def same_as_best(self) -> bool:
+        return not self.changed
+
+
+def _undirected(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def compare_orders(best: Sequence[str], candidate: Sequence[str]) -> OrderComparison:
+    """Compare two orders of place keys (each from its first place to its last)."""
+    best_directed = Counter(zip(best, best[1:], strict=False))
+    best_any = Counter(_undirected(a, b) for a, b in zip(best, best[1:], strict=False))
+    pairs = list(zip(candidate, candidate[1:], strict=False))
+    status: list[str] = ["changed"] * len(pairs)
+    # Same-direction matches first, so a leg travelled both ways is not spent on the wrong one.
+    for i, (a, b) in enumerate(pairs):
+        if best_directed[(a, b)] > 0:
+            best_directed[(a, b)] -= 1
+            best_any[_undirected(a, b)] -= 1
+            status[i] = "shared"
+    for i, (a, b) in enumerate(pairs):
+        if status[i] == "changed" and best_any[_undirected(a, b)] > 0:
+            best_any[_undirected(a, b)] -= 1
+            status[i] = "reversed"
+    return OrderComparison(
+        legs=tuple(LegDiff(index=i, from_key=a, to_key=b, status=s) for i, ((a, b), s) in enumerate(zip(pairs, status)))
+    )
+
+
+def place_key(point: ResolvedPoint) -> str:
+    """The place a point stands for: its POI id, else its coordinates to 6 decimals."""
+    return f"poi:{point.poi_id}" if point.poi_id else f"at:{point.lon:.6f},{point.lat:.6f}"
+
+
+def order_keys(result: RoutePlanResult, candidate: CandidateRoute) -> list[str]:
+    """The place keys of a candidate's full order: the start (a fixed origin or the live start, when there is
+    one), the stops in the candidate's order, the destination."""
+    keys: list[str] = []
+    if result.resolved_origin is not None:
+        keys.append(place_key(result.resolved_origin))
+    elif result.live_origin is not None:
+        keys.append(f"at:{result.live_origin.lon:.6f},{result.live_origin.lat:.6f}")
+    order = candidate.stop_order or list(range(len(result.resolved_stops)))
+    keys.extend(place_key(result.resolved_stops[i]) for i in order if 0 <= i < len(result.resolved_stops))
+    keys.append(place_key(result.resolved_destination))
+    return keys
+
+
+def compare_with_best(result: RoutePlanResult, candidate: CandidateRoute) -> OrderComparison:
+    """A candidate of ``result`` against its best route."""
+    return compare_orders(order_keys(result, result.best_route), order_keys(result, candidate))
