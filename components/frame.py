@@ -197,11 +197,40 @@ def app_icon():
     return img
 
 
+#: A phone (a window ≤ 640 px wide) gets a compact layout (issue 12 §4). Streamlit stacks every st.columns row into
+#: one tall column there (each column's min-width is the whole row); rows of metrics, and rows of three or more
+#: columns holding no text box (buttons, downloads, QR codes), become a grid of two per row instead. Rows with
+#: text boxes, selects or number inputs stay stacked so that what is typed keeps the whole width. Headings,
+#: metric figures and the page's paddings shrink; images, SVGs, iframes and code blocks never widen the page.
+PHONE_CSS = """
+@media (max-width: 640px) {
+  [data-testid="stMainBlockContainer"] { padding: 3.75rem 0.75rem 4rem !important; }
+  [data-testid="stMain"] h1 { font-size: 1.55rem !important; }
+  [data-testid="stMain"] h2 { font-size: 1.3rem !important; }
+  [data-testid="stMain"] h3 { font-size: 1.15rem !important; }
+  [data-testid="stMetricValue"] { font-size: 1.3rem !important; }
+  [data-testid="stMetricLabel"] p { font-size: 0.8rem !important; }
+  [data-testid="stHorizontalBlock"] { gap: 0.75rem !important; }
+  [data-testid="stHorizontalBlock"]:has([data-testid="stMetric"]) > [data-testid="stColumn"],
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"]:nth-child(3)):not(
+    :has(input:not([type="checkbox"]):not([type="radio"]), textarea)
+  ) > [data-testid="stColumn"] {
+    flex: 1 1 calc(50% - 0.375rem) !important;
+    min-width: calc(50% - 0.375rem) !important;
+    width: calc(50% - 0.375rem) !important;
+  }
+  [data-testid="stMain"] img, [data-testid="stMain"] svg, [data-testid="stMain"] iframe { max-width: 100%; }
+  [data-testid="stMain"] pre, [data-testid="stMain"] code { white-space: pre-wrap; word-break: break-word; }
+}
+"""
+
+
 def render_frame() -> None:
-    """What every page shares: wide layout, Leaflet for the maps, the sidebar."""
+    """What every page shares: wide layout, the phone layout (PHONE_CSS), Leaflet for the maps, the sidebar."""
     from components.static_assets import ensure_leaflet
 
     st.set_page_config(layout="wide", page_title="Omni-Travel Planner", page_icon=app_icon())
+    st.html(f"<style>{PHONE_CSS}</style>")  # style only: applied without taking room on the page
     render_language_switch()  # first: everything below is worded in the chosen language
     if not ensure_leaflet():  # normally done by scripts/install_leaflet.py at install time
         st.sidebar.warning(t("common.frame.leaflet_missing"))

@@ -28,7 +28,7 @@ from components.itinerary_words import (
 from core.i18n import t
 from core.models.itinerary_result import ItineraryResult
 
-DROPPED_COLUMNS = ["place", "other name", "priority", "why", "fix"]
+DROPPED_COLUMNS = ["place", "why", "fix", "priority", "other name"]  # why and the fix first: a phone shows them
 EDITS_COLUMNS = ["#", "action", "place", "day", "start time"]
 VIOLATION_COLUMNS = ["day", "place", "problem"]
 

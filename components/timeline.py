@@ -27,7 +27,7 @@ from core.models.itinerary_result import DayTimeline, ItineraryResult, TimelineE
 
 KINDS = ("visit", "travel", "lunch", "wait")
 KIND_COLOURS = ("#1f77b4", "#9aa5b1", "#ff7f0e", "#e6c229")
-TIMELINE_COLUMNS = ["#", "kind", "name", "start", "end", "minutes", "slack", "travel", "priority", "locked", "source"]
+TIMELINE_COLUMNS = ["#", "name", "kind", "start", "end", "minutes", "slack", "travel", "priority", "locked", "source"]
 #: the table's headers (column → key)
 TIMELINE_HEADERS = {
     "#": "itinerary.timeline.col.number",
