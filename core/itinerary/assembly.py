@@ -11,6 +11,7 @@ from typing import Any
 
 from core.config import Settings
 from core.geo.composite import MapServices
+from core.itinerary.balance import measure_balance
 from core.itinerary.critic import check_itinerary
 from core.itinerary.drop_reasons import FeasibilityReport, validate_feasibility
 from core.itinerary.layout import layout_day
@@ -59,6 +60,7 @@ def assemble_result(
     robustness: RobustnessScore | None = None,
     variants: Sequence[VariantMeasure] = (),
     variant: PlanVariant = "per_day",
+    balance_moves: Sequence[dict[str, Any]] = (),
 ) -> ItineraryResult:
     """The checked result of ``plans``. Reasons and robustness already computed by the caller (the agent's
     actions) are used as given; missing ones are computed here, so every caller runs the same stages."""
@@ -85,6 +87,15 @@ def assemble_result(
             min_slack_min=robustness.min_slack_min,
             legs=robustness.legs,
         )
+    balance = measure_balance(problem, plans, settings=settings, moves=balance_moves)
+    log.add(
+        "itinerary.measure_balance",
+        "DAYS_BALANCED" if balance.balanced else "DAYS_UNEVEN",
+        visits={d.day_index: d.visits for d in balance.days},
+        busy_min={d.day_index: d.busy_min for d in balance.days},
+        moves=balance.moves,
+        reasons=[r.code for r in balance.reasons],
+    )
     dropped = feasibility.dropped_items
     infeasible = [
         d
@@ -105,6 +116,7 @@ def assemble_result(
         dropped_items=dropped,
         totals=trip_totals(days, request, dropped),
         robustness=robustness,
+        balance=balance,
         decision_log=log.entries,
         variants=list(variants),
         variant=variant,

@@ -6,6 +6,7 @@ at once), keep the better plan and assemble the checked result (docs/ARCHITECTUR
     optimize_day_vrptw           one day as a VRPTW (OR-Tools routing)
     repair_cross_day             move dropped stops to days with room
     optimize_all_days_vrptw      the alternative: all days at once, one vehicle per day
+    rebalance_days               the chosen plan's days made even where the places allow it
     assemble_result              timelines, drop reasons + smallest fixes, robustness, totals, critic
 
 The better variant has the fewest dropped musts, then the least dropped penalty, then the least robust
@@ -21,6 +22,7 @@ from core.config import Settings, get_settings
 from core.geo.base import provider_budget
 from core.geo.composite import MapServices
 from core.itinerary.assembly import DecisionLog, assemble_result
+from core.itinerary.balance import rebalance_days
 from core.itinerary.clustering import cluster_days_balanced, repair_cross_day
 from core.itinerary.layout import layout_day
 from core.itinerary.problem import is_hard, prepare_problem
@@ -183,6 +185,10 @@ def plan_itinerary(
             rule="fewest must dropped, then least dropped penalty, then least robust travel + wait",
         )
 
+        plans, balance_moves = rebalance_days(problem, plans, settings=settings)
+        for m in balance_moves:
+            log.add("itinerary.rebalance_days", "STOP_MOVED_FOR_BALANCE", **m)
+
         report("timeline", 0.75)
         result = assemble_result(
             problem,
@@ -192,6 +198,7 @@ def plan_itinerary(
             log=log,
             variants=[m for _, m in variants.values()],
             variant=chosen_name,
+            balance_moves=balance_moves,
         )
         report("critic", 0.95)
     result.seconds = round(_time.perf_counter() - started, 4)

@@ -185,6 +185,53 @@ class VariantMeasure(BaseModel):
     chosen: bool = False
 
 
+#: Why the days stay uneven (core/itinerary/balance.py); the faces word each code (itinerary.balance.reason.*).
+BalanceReasonCode = Literal[
+    "LOCKED_TO_DAY",  # places on the busy day are locked to it (a day or a start time the user set)
+    "ONLY_OPEN_THAT_DAY",  # places on the busy day are closed, or not open long enough, on the light day
+    "SHORTER_DAY",  # the light day's hours are shorter: nothing more fits in them
+    "LIGHT_DAY_FULL",  # the light day has fewer but longer visits: its time is already full
+    "REMOTE_CLUSTER",  # the busy day's places are far from the light day's: moving one costs too much travel
+    "HOTEL_DISTANCE",  # the light day starts or ends at another place, far from the busy day's places
+    "NO_BETTER_SPLIT",  # every place could move, but no move makes the days more even
+]
+
+
+class DayLoad(BaseModel):
+    """How full one day is: visits, busy minutes (visits + robust travel) and its free minutes (bounds - lunch)."""
+
+    day_index: int
+    visits: int
+    busy_min: int
+    free_min: int
+
+
+class BalanceReason(BaseModel):
+    """Why ``heavy_day`` keeps more than ``light_day`` (a code and its facts; words at the edge)."""
+
+    code: BalanceReasonCode
+    heavy_day: int
+    light_day: int
+    keys: list[str] = Field(default_factory=list, description="The places the reason is about")
+    facts: dict[str, Any] = Field(default_factory=dict)
+
+
+class DayBalance(BaseModel):
+    """How even the days are. Balanced: visit counts differ by at most ``max_visit_spread`` or busy minutes by at
+    most ``busy_tolerance_min``. ``moves`` stops were moved between days to get there (no place dropped for it);
+    when the days stay uneven, ``reasons`` say why."""
+
+    balanced: bool
+    visit_spread: int
+    busy_spread_min: int
+    max_visit_spread: int
+    busy_tolerance_min: int
+    days: list[DayLoad]
+    moves: int = 0
+    extra_travel_min: int = Field(default=0, description="Robust travel minutes the balancing moves added")
+    reasons: list[BalanceReason] = Field(default_factory=list)
+
+
 class ItineraryResult(BaseModel):
     status: PlanStatus
     error_code: str | None = Field(default=None, description="PLANNER_INFEASIBLE_HARD_NODES when a must cannot fit")
@@ -202,6 +249,7 @@ class ItineraryResult(BaseModel):
     variants: list[VariantMeasure] = Field(default_factory=list)
     variant: PlanVariant
     critic: CriticReport | None = None
+    balance: DayBalance | None = Field(default=None, description="How even the days are, and why not when they are not")
     matrix_source: str
     warnings: list[str] = Field(default_factory=list)
     request: TripRequest

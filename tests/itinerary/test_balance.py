@@ -1,0 +1,130 @@
+"""Even days (core/itinerary/balance.py) on the bundled Shanghai pack: real trips get days whose visit counts differ
+by at most two (or whose busy minutes are close) without losing a place, and a trip that cannot be even says why."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.config import get_settings
+from core.geo.registry import make_provider
+from core.itinerary.balance import MAX_VISIT_SPREAD, measure_balance, rebalance_days
+from core.itinerary.pipeline import plan_itinerary, solve_multi_vehicle
+from core.itinerary.problem import prepare_problem
+from core.models.itinerary import TripRequest
+from tests.support.paths import ROOT
+
+pytestmark = pytest.mark.slow
+
+MONDAY, TUESDAY, WEDNESDAY, THURSDAY = "2025-06-09", "2025-06-10", "2025-06-11", "2025-06-12"
+#: Twelve central sights over four days: the all-days solver alone packs them into two or three days.
+SPARSE = [
+    "sh-bund", "sh-yuyuan-garden", "sh-xintiandi", "sh-tianzifang", "sh-jingan-temple", "sh-wukang-mansion",
+    "sh-peoples-square", "sh-city-god-temple", "sh-fuxing-park", "sh-nanjing-road", "sh-shanghai-tower",
+    "sh-jade-buddha-temple",
+]  # fmt: skip
+
+
+def request(places, days, **extra) -> TripRequest:
+    return TripRequest.model_validate(
+        {
+            "trip_name": "balance",
+            "region": "shanghai",
+            "hotel": {"place_id": "sh-peace-hotel"},
+            "days": [{"date": d, "start_time": "09:00", "end_time": "21:00", **extra.get(d, {})} for d in days],
+            "pacing": "normal",
+            "mode": "driving",
+            "places": places,
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def provider():
+    return make_provider(None, region="shanghai", settings=get_settings())
+
+
+def visits_by_day(result) -> list[int]:
+    return [d.totals.visits for d in result.days]
+
+
+def visited(result) -> set[str]:
+    return {e.key for d in result.days for e in d.entries if e.kind == "visit"}
+
+
+def test_bundled_trips_are_balanced(provider):
+    for stem in ("shanghai_3day_30places", "shanghai_2day_monday_museum"):
+        req = TripRequest.model_validate(json.loads((ROOT / "data" / "trips" / f"{stem}.json").read_text()))
+        result = plan_itinerary(req, provider=provider)
+        balance = result.balance
+        assert balance is not None and balance.balanced, (stem, balance)
+        assert [d.visits for d in balance.days] == visits_by_day(result)
+        assert balance.visit_spread == max(visits_by_day(result)) - min(visits_by_day(result))
+        assert balance.reasons == []
+        assert result.totals.must_dropped == 0
+
+
+def test_rebalancing_spreads_a_packed_plan_without_losing_a_place(provider):
+    settings = get_settings()
+    req = request([{"place_id": p, "priority": "should"} for p in SPARSE], [MONDAY, TUESDAY, WEDNESDAY, THURSDAY])
+    problem = prepare_problem(req, provider=provider, settings=settings)
+    packed = solve_multi_vehicle(problem, settings=settings)
+    before = measure_balance(problem, packed, settings=settings)
+    assert before.visit_spread > MAX_VISIT_SPREAD  # the travel-only optimum leaves a day (nearly) empty
+    plans, moves = rebalance_days(problem, packed, settings=settings)
+    after = measure_balance(problem, plans, settings=settings, moves=moves)
+    assert after.balanced and after.visit_spread <= MAX_VISIT_SPREAD, after
+    assert {k for p in plans for k in p.order} == {k for p in packed for k in p.order}  # no place lost
+    assert sum(len(p.order) for p in plans) == sum(len(p.order) for p in packed)
+    assert len(moves) == after.moves >= 1
+    assert all(m["extra_travel_min"] <= 40 for m in moves)
+
+    result = plan_itinerary(req, provider=provider)  # the whole pipeline: even days, nothing dropped
+    assert result.totals.dropped == 0 and result.balance is not None and result.balance.balanced
+    assert max(visits_by_day(result)) - min(visits_by_day(result)) <= MAX_VISIT_SPREAD
+
+
+def test_places_open_only_on_monday_keep_monday_busy_and_say_why(provider):
+    monday_only = ["sh-bund", "sh-yuyuan-garden", "sh-xintiandi", "sh-tianzifang", "sh-jingan-temple", "sh-fuxing-park"]
+    places = [
+        *(
+            {"place_id": p, "priority": "should", "visit_minutes": 45, "opening_hours": "Mo 09:00-21:00"}
+            for p in monday_only
+        ),
+        {"place_id": "sh-peoples-square", "priority": "should", "visit_minutes": 45},
+    ]
+    result = plan_itinerary(request(places, [MONDAY, TUESDAY]), provider=provider)
+    assert result.totals.dropped == 0
+    balance = result.balance
+    assert balance is not None and not balance.balanced
+    assert [d.visits for d in balance.days] == visits_by_day(result) and balance.visit_spread >= 5
+    [reason] = balance.reasons
+    assert (reason.code, reason.heavy_day, reason.light_day) == ("ONLY_OPEN_THAT_DAY", 0, 1)
+    assert set(reason.keys) == set(monday_only)
+    assert reason.facts["places"] == len(monday_only)
+
+
+def test_locked_places_keep_their_day_and_the_reason_names_them(provider):
+    locked = ["sh-bund", "sh-yuyuan-garden", "sh-xintiandi", "sh-tianzifang", "sh-jingan-temple", "sh-fuxing-park"]
+    places = [{"place_id": p, "priority": "should", "visit_minutes": 45, "fixed_day": 1} for p in locked]
+    result = plan_itinerary(request(places, [MONDAY, TUESDAY]), provider=provider)
+    assert visits_by_day(result) == [0, 6]
+    balance = result.balance
+    assert balance is not None and not balance.balanced
+    [reason] = balance.reasons
+    assert (reason.code, reason.heavy_day, reason.light_day) == ("LOCKED_TO_DAY", 1, 0)
+    assert set(reason.keys) == set(locked)
+
+
+def test_a_short_day_takes_what_fits_and_says_its_hours_are_shorter(provider):
+    places = [{"place_id": p, "priority": "should", "visit_minutes": 60} for p in SPARSE[:8]]
+    req = request(places, [MONDAY, TUESDAY], **{TUESDAY: {"start_time": "09:00", "end_time": "10:45"}})
+    result = plan_itinerary(req, provider=provider)
+    balance = result.balance
+    assert balance is not None and not balance.balanced
+    assert balance.days[1].free_min == 105 and balance.days[0].free_min > balance.days[1].free_min
+    [reason] = balance.reasons
+    assert (reason.code, reason.heavy_day, reason.light_day) == ("SHORTER_DAY", 0, 1)
+    assert reason.facts["light_free_min"] == 105
+    assert visited(result) | {d.key for d in result.dropped_items} == set(SPARSE[:8])
