@@ -24,6 +24,8 @@ from components.itinerary_words import (
     MODE_WORDS,
     PACING_WORDS,
     Names,
+    balance_moved_words,
+    balance_words,
     day_words,
     dropped_by_edit_words,
     itinerary_warning_words,
@@ -151,6 +153,18 @@ def render_quality(result: ItineraryResult, names: Names, lang: str) -> None:
             st.caption(t("itinerary.robustness.no_legs", lang))
 
 
+def render_balance(result: ItineraryResult, names: Names, lang: str) -> None:
+    """Beside the days: why they stay uneven (a sentence per reason), or that places were moved to even them."""
+    said = balance_words(result, names, lang)
+    if said:
+        with st.container(key="balance_box"):
+            st.info("\n\n".join(said), icon=":material/balance:")
+        return
+    moved = balance_moved_words(result, lang)
+    if moved:
+        st.caption(moved)
+
+
 def render_day_caption(result: ItineraryResult, day_index: int, lang: str) -> None:
     day = result.days[day_index]
     totals = day.totals
@@ -233,6 +247,18 @@ def render_details(result: ItineraryResult, unknown_warnings: list[str], lang: s
                 st.dataframe(violations_details_frame(result), key="critic_details_table", hide_index=True)
         for warning in result.warnings:
             st.caption(("⚠ " if warning in unknown_warnings else "") + warning)
+        if result.balance is not None:
+            b = result.balance
+            loads = "; ".join(f"day {d.day_index}: {d.visits} visits, {d.busy_min}/{d.free_min} min" for d in b.days)
+            st.caption(
+                f"balance: balanced={b.balanced} · visit spread {b.visit_spread} (≤ {b.max_visit_spread}) · "
+                f"busy spread {b.busy_spread_min} min (≤ {b.busy_tolerance_min}) · moves {b.moves} "
+                f"(+{b.extra_travel_min} robust travel min) · {loads}"
+            )
+            for r in b.reasons:
+                st.caption(
+                    f"balance reason {r.code}: day {r.heavy_day} → day {r.light_day} · keys={r.keys} · {r.facts}"
+                )
         if result.dropped_items:
             st.dataframe(dropped_details_frame(result), key="dropped_details_table", hide_index=True, width="stretch")
         st.dataframe(
@@ -282,16 +308,27 @@ def worded_result(result: ItineraryResult, names: Names, lang: str) -> Itinerary
     return result.model_copy(update={"days": days, "trip_name": trip_title(result.trip_name, lang)})
 
 
+#: Session key of the downloads made for the plan on screen: (result, lang, (file stem, JSON, ICS)).
+DOWNLOADS_MEMO = "it_downloads_memo"
+
+
 def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
     """The plan as data (JSON, the result as the planner made it) and as a calendar in ``lang`` (ICS)."""
     from core.itinerary.ics import itinerary_to_ics
 
-    worded = worded_result(result, names, lang)
-    stem = file_stem(worded)
+    memo = st.session_state.get(DOWNLOADS_MEMO)
+    if memo is not None and memo[0] is result and memo[1] == lang:
+        stem, json_text, ics_text = memo[2]
+    else:  # made once per plan and language, not on every rerun of the page
+        worded = worded_result(result, names, lang)
+        stem = file_stem(worded)
+        json_text = result.model_dump_json(indent=2)
+        ics_text = itinerary_to_ics(worded, describe=lambda entry: ics_description(entry, lang))
+        st.session_state[DOWNLOADS_MEMO] = (result, lang, (stem, json_text, ics_text))
     c1, c2 = st.columns(2)
     c1.download_button(
         t("itinerary.download.json", lang),
-        data=result.model_dump_json(indent=2),
+        data=json_text,
         file_name=f"{stem}.json",
         mime="application/json",
         key="it_dl_json",
@@ -300,7 +337,7 @@ def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
     )
     c2.download_button(
         t("itinerary.download.ics", lang),
-        data=itinerary_to_ics(worded, describe=lambda entry: ics_description(entry, lang)),
+        data=ics_text,
         file_name=f"{stem}.ics",
         mime="text/calendar",
         key="it_dl_ics",

@@ -420,3 +420,54 @@ def place_of_entry(day: DayTimeline, i: int) -> str:
         if e.kind == "visit" and e.key:
             return e.key
     return day.start_key
+
+
+BALANCE_REASON_WORDS = {
+    "LOCKED_TO_DAY": "itinerary.balance.reason.locked_to_day",
+    "ONLY_OPEN_THAT_DAY": "itinerary.balance.reason.only_open_that_day",
+    "SHORTER_DAY": "itinerary.balance.reason.shorter_day",
+    "LIGHT_DAY_FULL": "itinerary.balance.reason.light_day_full",
+    "REMOTE_CLUSTER": "itinerary.balance.reason.remote_cluster",
+    "HOTEL_DISTANCE": "itinerary.balance.reason.hotel_distance",
+    "NO_BETTER_SPLIT": "itinerary.balance.reason.no_better_split",
+}
+#: At most this many places are named in a balance sentence; the rest are counted.
+BALANCE_NAMED_PLACES = 3
+
+
+def balance_words(result: ItineraryResult, names: Names, lang: str) -> list[str]:
+    """Why the days stay uneven, a sentence per reason of the core (``result.balance``); nothing when they are
+    even. Codes and facts stay in the Details section."""
+    balance = result.balance
+    if balance is None or balance.balanced:
+        return []
+    out = []
+    for reason in balance.reasons:
+        key = BALANCE_REASON_WORDS.get(reason.code, "itinerary.balance.reason.no_better_split")
+        shown = [names.shown(k, lang, k) for k in reason.keys[:BALANCE_NAMED_PLACES]]
+        if len(reason.keys) > BALANCE_NAMED_PLACES:
+            shown.append(t("itinerary.balance.more_places", lang, n=len(reason.keys) - BALANCE_NAMED_PLACES))
+        facts = reason.facts
+        out.append(
+            t(
+                key,
+                lang,
+                heavy_day=day_short(reason.heavy_day, result, lang),
+                light_day=day_short(reason.light_day, result, lang),
+                heavy_visits=facts.get("heavy_visits", 0),
+                light_visits=facts.get("light_visits", 0),
+                places=joined(shown, lang),
+                light_free=facts.get("light_free_min", 0),
+                heavy_free=facts.get("heavy_free_min", 0),
+                extra=facts.get("extra_travel_min", 0),
+            )
+        )
+    return out
+
+
+def balance_moved_words(result: ItineraryResult, lang: str) -> str | None:
+    """A short note when places were moved between days to even them out (None otherwise)."""
+    balance = result.balance
+    if balance is None or not balance.moves:
+        return None
+    return t("itinerary.balance.moved", lang, n=balance.moves, extra=balance.extra_travel_min)

@@ -119,7 +119,81 @@ share.render_link(lang)  # the URL follows the plan on screen; the address to co
 with st.expander(t("itinerary.page.my_reservations", lang), expanded=False, key="it_my_reservations"):
     my_reservations("it_my")
 
+
 # --- result (rendered from state) ---------------------------------------------------------------
+def apply_edit_now(clear_edits: bool) -> None:
+    """Apply the edit form (or clear the edits) and re-plan, before the result is drawn: one script run per edit
+    (the plan is not drawn twice, before and after it changes). A refused lock or bad input is kept as the edit
+    section's error; the plan on screen stays."""
+    result = st.session_state[state.RESULT]
+    base = st.session_state.get(state.BASE_REQUEST) or result.request
+    settings = get_settings()
+    edit = None
+    try:
+        if clear_edits:
+            new_result = run_with_progress(
+                t("itinerary.progress.without_edits", lang),
+                lambda provider, progress: plan_itinerary(
+                    base, provider=provider, settings=settings, progress=progress
+                ),
+            )
+            edits = []
+        else:
+            edit = form.edit_from_form(
+                st.session_state.get("edit_action") or "lock",
+                st.session_state.get("edit_stop"),
+                st.session_state.get("edit_day"),
+                st.session_state.get("edit_time"),
+            )
+            edits = [*st.session_state.get(state.EDITS, []), edit]
+            typed = TypeAdapter(list[UserEdit]).validate_python(edits)
+            # The previous plan (with the original request) keeps unlocked stops on their day: a stable re-plan.
+            previous = result.model_copy(update={"request": base})
+            new_result = run_with_progress(
+                t("itinerary.progress.reoptimising", lang),
+                lambda provider, progress: reoptimize(
+                    previous, typed, provider=provider, settings=settings, progress=progress
+                ),
+            )
+    except (ValidationError, OmniError) as exc:
+        fail(exc, "edit", base.model_dump(mode="json"))
+        return
+    new_names = words.names_of(new_result.request)
+    refused = (
+        edit is not None
+        and edit["kind"] in {"lock", "move"}
+        and (
+            edit["key"] not in words.visited_keys(new_result)
+            or (new_result.status == "infeasible" and result.status != "infeasible")
+        )
+    )
+    if refused:  # a lock that cannot be kept: say why, and keep the plan on screen
+        said = {code: words.refused_lock_words(edit, new_result, new_names, code) for code in LANGS}
+        st.session_state[state.ERROR] = {
+            "code": "EDIT_REFUSED",
+            "field": "edit_stop",
+            "label": "",
+            "section": "edit",
+            "message": said["en"],
+            "words": said,
+        }
+        return
+    state.remember_for_undo()
+    dropped = words.newly_dropped(result, new_result, edit["key"] if edit else None)
+    st.session_state[state.RESULT] = new_result
+    st.session_state[state.EDITS] = edits
+    if edit is not None and dropped:
+        st.session_state[state.EDIT_NOTE] = {"edit": edit, "dropped": dropped}
+    else:
+        st.session_state.pop(state.EDIT_NOTE, None)
+
+
+if st.session_state.get(state.RESULT) is not None and (
+    st.session_state.get("edit_apply") or st.session_state.get("edit_clear")
+):
+    st.session_state.pop(state.ERROR, None)
+    apply_edit_now(bool(st.session_state.get("edit_clear")))
+
 result: ItineraryResult | None = st.session_state.get(state.RESULT)
 if result is None:
     st.info(t("itinerary.page.empty", lang), icon=":material/lightbulb:")
@@ -143,26 +217,36 @@ unknown_warnings = panels.render_status(result, names, lang)
 panels.render_edit_note(st.session_state.get(state.EDIT_NOTE), result, names, lang)
 panels.render_totals(result, lang)
 panels.render_quality(result, names, lang)
+panels.render_balance(result, names, lang)
 
 # Day selector: only the chosen day's chart and map are drawn.
 days = list(range(len(result.days)))
 if st.session_state.get("day_select") not in days:
     st.session_state["day_select"] = 0
-st.radio(
-    t("itinerary.page.day", lang),
-    days,
-    key="day_select",
-    horizontal=True,
-    format_func=lambda i: frames.day_option_label(result, i, lang),
-)
-day_index = st.session_state["day_select"]
-day = result.days[day_index]
-left, right = st.columns([3, 2])
-with left:
-    render_timeline(day, result, lang=lang, names=names)
-with right:
-    panels.render_day_map(result, day_index, names, lang)
-    panels.render_day_caption(result, day_index, lang)
+
+
+@st.fragment
+def day_panel() -> None:
+    """The chosen day's chart, table and map: choosing another day reruns only this part of the page."""
+    result = st.session_state[state.RESULT]
+    names = words.names_of(result.request)
+    st.radio(
+        t("itinerary.page.day", lang),
+        list(range(len(result.days))),
+        key="day_select",
+        horizontal=True,
+        format_func=lambda i: frames.day_option_label(result, i, lang),
+    )
+    day_index = st.session_state["day_select"]
+    left, right = st.columns([3, 2])
+    with left:
+        render_timeline(result.days[day_index], result, lang=lang, names=names)
+    with right:
+        panels.render_day_map(result, day_index, names, lang)
+        panels.render_day_caption(result, day_index, lang)
+
+
+day_panel()
 
 st.markdown("##### " + t("itinerary.page.reserve", lang))
 panels.render_reservations(result, names, lang)
@@ -213,7 +297,7 @@ c3.selectbox(
 )
 c4.time_input(t("itinerary.edit.time", lang), key="edit_time", value=None, disabled=action != "lock")
 b1, b2, b3, _ = st.columns([2, 2, 2, 2])
-apply_edit = b1.button(
+b1.button(  # applied above, before the result is drawn (apply_edit_now)
     t("itinerary.edit.apply", lang),
     key="edit_apply",
     type="primary",
@@ -221,7 +305,7 @@ apply_edit = b1.button(
     width="stretch",
     on_click=state.clear_error,
 )
-clear_edits = b2.button(
+b2.button(
     t("itinerary.edit.clear", lang),
     key="edit_clear",
     width="stretch",
@@ -237,71 +321,6 @@ b3.button(
     on_click=state.undo_last_edit,
 )
 form.show_error("edit")
-
-if apply_edit or clear_edits:
-    st.session_state.pop(state.ERROR, None)
-    base = st.session_state.get(state.BASE_REQUEST) or request
-    settings = get_settings()
-    edit = None
-    try:
-        if clear_edits:
-            new_result = run_with_progress(
-                t("itinerary.progress.without_edits", lang),
-                lambda provider, progress: plan_itinerary(
-                    base, provider=provider, settings=settings, progress=progress
-                ),
-            )
-            edits = []
-        else:
-            edit = form.edit_from_form(
-                action,
-                st.session_state.get("edit_stop"),
-                st.session_state.get("edit_day"),
-                st.session_state.get("edit_time"),
-            )
-            edits = [*st.session_state.get(state.EDITS, []), edit]
-            typed = TypeAdapter(list[UserEdit]).validate_python(edits)
-            # The previous plan (with the original request) keeps unlocked stops on their day: a stable re-plan.
-            previous = result.model_copy(update={"request": base})
-            new_result = run_with_progress(
-                t("itinerary.progress.reoptimising", lang),
-                lambda provider, progress: reoptimize(
-                    previous, typed, provider=provider, settings=settings, progress=progress
-                ),
-            )
-    except (ValidationError, OmniError) as exc:
-        fail(exc, "edit", base.model_dump(mode="json"))
-        st.rerun()
-    else:
-        new_names = words.names_of(new_result.request)
-        refused = (
-            edit is not None
-            and edit["kind"] in {"lock", "move"}
-            and (
-                edit["key"] not in words.visited_keys(new_result)
-                or (new_result.status == "infeasible" and result.status != "infeasible")
-            )
-        )
-        if refused:  # a lock that cannot be kept: say why, and keep the plan on screen
-            said = {code: words.refused_lock_words(edit, new_result, new_names, code) for code in LANGS}
-            st.session_state[state.ERROR] = {
-                "code": "EDIT_REFUSED",
-                "field": "edit_stop",
-                "label": "",
-                "section": "edit",
-                "message": said["en"],
-                "words": said,
-            }
-            st.rerun()
-        state.remember_for_undo()
-        dropped = words.newly_dropped(result, new_result, edit["key"] if edit else None)
-        st.session_state[state.RESULT] = new_result
-        st.session_state[state.EDITS] = edits
-        if edit is not None and dropped:
-            st.session_state[state.EDIT_NOTE] = {"edit": edit, "dropped": dropped}
-        else:
-            st.session_state.pop(state.EDIT_NOTE, None)
-        st.rerun()
 
 edits = st.session_state.get(state.EDITS, [])
 if edits:

@@ -74,7 +74,11 @@ def reoptimize(
     """
     preferred: dict[str, int] = {}
     prior_removed: list[str] = []
-    if isinstance(result_or_request, ItineraryResult):
+    # A result is told by its shape, not its class: the dashboard keeps results across reloads of this module
+    # (Streamlit re-imports a changed module; the result in the session is then of the class before the reload).
+    if isinstance(result_or_request, ItineraryResult) or (
+        hasattr(result_or_request, "days") and hasattr(result_or_request, "dropped_items")
+    ):
         request = result_or_request.request
         for day in result_or_request.days:
             for e in day.entries:
@@ -82,7 +86,7 @@ def reoptimize(
                     preferred[e.key] = day.day_index
         prior_removed = [d.key for d in result_or_request.dropped_items if d.reason_code == "REMOVED_BY_USER"]
     else:
-        request = result_or_request
+        request = result_or_request  # type: ignore[assignment]
     new_request, removed = apply_user_edits(request, edits)
     readded = {e.place.key for e in edits if e.kind == "add"}
     removed_all = [k for k in dict.fromkeys([*prior_removed, *removed]) if k not in readded]
