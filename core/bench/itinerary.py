@@ -2,6 +2,9 @@
 
 Each trip is planned ``repeats`` times with a fresh provider (cold cache), per variant (per_day,
 multi_vehicle, auto), so the figures include the matrix, both solves, drop reasons and the critic.
+Then, per trip of two or more days, the edits the page offers (remove, move to a day, lock to a day) are
+re-optimised from the auto plan (``edits.reoptimize``, warm provider cache as on the page), each ``repeats``
+times; the rows say how long an edit takes and how even the days are after it.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from pathlib import Path
 
 from core.config import get_settings
 from core.geo.registry import make_provider
+from core.itinerary.edits import reoptimize
 from core.itinerary.pipeline import plan_itinerary
-from core.models.itinerary import TripRequest
+from core.models.itinerary import TripRequest, UserEdit
+from core.models.itinerary_result import ItineraryResult
 
 VARIANTS = ("per_day", "multi_vehicle", "auto")
 
@@ -51,4 +56,55 @@ def bench_itinerary(*, repeats: int = 3, trips_dir: Path | None = None) -> dict:
                     "chosen": result.variant,
                 }
             )
-    return {"benchmark": "itinerary", "repeats": repeats, "rows": rows}
+    edits = []
+    for path in sorted(folder.glob("*.json")):
+        request = TripRequest.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        if len(request.days) > 1:
+            edits.extend(bench_edits(path.stem, request, repeats=repeats))
+    return {"benchmark": "itinerary", "repeats": repeats, "rows": rows, "edits": edits}
+
+
+def page_edits(result: ItineraryResult) -> list[UserEdit]:
+    """Three edits a person makes on the page: remove the first day's second visit, move the last day's first
+    visit to the first day, lock the first day's first visit to the second day."""
+    from pydantic import TypeAdapter
+
+    visits = [[e.key for e in d.entries if e.kind == "visit" and e.key and e.part != 2] for d in result.days]
+    first, last = visits[0], visits[-1]
+    raw = []
+    if len(first) > 1:
+        raw.append({"kind": "remove", "key": first[1]})
+    if last:
+        raw.append({"kind": "move", "key": last[0], "day_index": 0})
+    if first:
+        raw.append({"kind": "lock", "key": first[0], "day_index": 1})
+    return TypeAdapter(list[UserEdit]).validate_python(raw)
+
+
+def bench_edits(stem: str, request: TripRequest, *, repeats: int) -> list[dict]:
+    settings = get_settings()
+    provider = make_provider(None, region=request.region, settings=settings)
+    base = plan_itinerary(request, provider=provider, settings=settings)
+    rows = []
+    for edit in page_edits(base):
+        times = []
+        result = None
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            result = reoptimize(base, [edit], provider=provider, settings=settings)
+            times.append(time.perf_counter() - t0)
+        assert result is not None
+        rows.append(
+            {
+                "trip": stem,
+                "edit": edit.kind,
+                "median_s": round(statistics.median(times), 4),
+                "max_s": round(max(times), 4),
+                "status": result.status,
+                "visits": result.totals.visits,
+                "dropped": result.totals.dropped,
+                "visits_by_day": [d.totals.visits for d in result.days],
+                "balanced": bool(result.balance and result.balance.balanced),
+            }
+        )
+    return rows
