@@ -325,20 +325,21 @@ form.show_error("edit")
 edits = st.session_state.get(state.EDITS, [])
 if edits:
     st.caption(t("itinerary.edit.active", lang))
-    st.dataframe(
-        frames.edits_frame(edits, names, lang),
-        key="edits_table",
-        hide_index=True,
-        placeholder="",
-        width="stretch",
-        column_config={
-            "#": st.column_config.NumberColumn("#", width="small"),
-            "action": st.column_config.TextColumn(t("itinerary.edit.col.action", lang)),
-            "place": st.column_config.TextColumn(t("itinerary.edit.col.place", lang), width="large"),
-            "day": st.column_config.TextColumn(t("itinerary.edit.col.day", lang)),
-            "start time": st.column_config.TextColumn(t("itinerary.edit.col.time", lang)),
-        },
-    )
+    with st.container(key="edits_table"):  # .st-key-edits_table: the browser bench waits for it
+        st.dataframe(
+            frames.edits_frame(edits, names, lang),
+            key="edits_frame",
+            hide_index=True,
+            placeholder="",
+            width="stretch",
+            column_config={
+                "#": st.column_config.NumberColumn("#", width="small"),
+                "action": st.column_config.TextColumn(t("itinerary.edit.col.action", lang)),
+                "place": st.column_config.TextColumn(t("itinerary.edit.col.place", lang), width="large"),
+                "day": st.column_config.TextColumn(t("itinerary.edit.col.day", lang)),
+                "start time": st.column_config.TextColumn(t("itinerary.edit.col.time", lang)),
+            },
+        )
 else:
     st.caption(t("itinerary.edit.none", lang))
 

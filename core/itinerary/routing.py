@@ -15,6 +15,8 @@ from core.itinerary.layout import layout_day, order_is_feasible
 from core.itinerary.problem import day_windows, effective_penalty, is_hard, lunch_bounds
 from core.models.itinerary_problem import DayPlan, ItineraryProblem, MinuteInterval, ProblemStop
 
+#: All days at once: the cost of each visit a day has beyond its even share (+1), in robust travel minutes.
+BALANCE_VISIT_COST = 30
 #: Up to this many stops, a feasible order is searched by enumeration (exact) rather than by OR-Tools.
 _BRUTE_FORCE_MAX = 6
 
@@ -164,6 +166,17 @@ def _solve_routing_model(
         time_dim.SetSpanCostCoefficientForVehicle(1, v)  # travel + waiting both cost
         routing.AddVariableMinimizedByFinalizer(time_dim.CumulVar(routing.Start(v)))
         routing.AddVariableMinimizedByFinalizer(time_dim.CumulVar(routing.End(v)))
+
+    if n_vehicles > 1 and stop_nodes:
+        # Even days: a count dimension whose end on each day has a soft upper bound at the even share (+1),
+        # each visit beyond it priced like BALANCE_VISIT_COST robust minutes (far below any drop penalty).
+        ones = [0 if i < 2 * n_vehicles else 1 for i in range(len(node_pt))]
+        count_cb = routing.RegisterUnaryTransitVector(ones)
+        routing.AddDimension(count_cb, 0, len(stop_nodes), True, "Visits")
+        visits_dim = routing.GetDimensionOrDie("Visits")
+        share = -(-len(stop_nodes) // n_vehicles) + 1
+        for v in range(n_vehicles):
+            visits_dim.SetCumulVarSoftUpperBound(routing.End(v), share, BALANCE_VISIT_COST)
 
     for node, stop, allowed in stop_nodes:
         index = manager.NodeToIndex(node)
