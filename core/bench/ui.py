@@ -301,7 +301,7 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
                         say(f"{name} {kind}: {exc}")
                         failures.append({"run": kind, "page": exc.state})
                         continue
-                    say(f"{name} {kind}: " + ", ".join(f"{m['total_s']:.2f} s" for m in measured))
+                    say(f"{name} {kind}: " + "; ".join(run_line(m) for m in measured))
                     (warmups if i < options.warmup else runs).append(measured[-1])
                     if len(measured) > 1 and i >= options.warmup:
                         extra.append(measured[0])
@@ -321,6 +321,15 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
         "app idle, the last section present and the map's markers drawn",
         "rows": rows,
     }
+
+
+def run_line(run: dict[str, Any]) -> str:
+    """One run in words for the progress lines: total and its split."""
+    plan = "—" if run.get("plan_s") is None else f"{run['plan_s']:.2f}"
+    return (
+        f"{run['total_s']:.2f} s (to running {run['to_running_s']}, script {run['script_s']} of which plan {plan}, "
+        f"tail {run['tail_s']}, {run['reruns']} run(s), {run['ws_kb']} KB)"
+    )
 
 
 @contextmanager

@@ -64,7 +64,8 @@ STATE_JS = """(spec) => {
     states: (window.__bench || {}).states || [],
     missing: spec.present.filter(sel => !document.querySelector(sel)),
     pins: doc ? doc.querySelectorAll('.leaflet-marker-icon').length : null,
-    alerts: [...document.querySelectorAll('[data-testid="stAlert"]')].map(e => e.innerText.slice(0, 300)),
+    alerts: [...document.querySelectorAll('[data-testid="stAlert"], [data-testid="stException"]')]
+      .map(e => e.innerText.slice(0, 300)),
   };
 }"""
 
@@ -72,9 +73,9 @@ STATE_JS = """(spec) => {
 class RunTimeout(Exception):
     """A run that did not reach its finished result in time; ``state`` is what the page showed."""
 
-    def __init__(self, state: dict[str, Any]) -> None:
-        super().__init__(f"no finished result within {TIMEOUT_MS // 1000} s: {state}")
-        self.state = state
+    def __init__(self, state: dict[str, Any], what: str = "") -> None:
+        super().__init__(what or f"no finished result within {TIMEOUT_MS // 1000} s: {state}")
+        self.state = {**state, "error": what} if what else state
 
 
 class Browser:
@@ -171,10 +172,22 @@ class Browser:
             "ws_kb": round(self._ws_bytes / 1024, 1),
         }
 
+    @staticmethod
+    def _stuck(page: Any, exc: Exception) -> RunTimeout:
+        """A step of the form that failed (a widget never showed up): what the page showed instead."""
+        spec = {"present": [], "map": None, "min_pins": 0}
+        try:
+            state = page.evaluate(STATE_JS, spec)
+        except Exception:  # the page itself is gone
+            state = {}
+        return RunTimeout(state, str(exc).splitlines()[0])
+
     # --- the scenarios -----------------------------------------------------------------------------
 
     def route_run(self, scenario: str, *, lang: str, paste: str | None = None) -> dict[str, Any]:
         """Load the demo scenario (and replace its stops by ``paste``), plan, time it."""
+        from playwright.sync_api import Error as PlaywrightError
+
         page = self._page(f"route_planner?scenario={scenario}&lang={lang}")
         try:
             self._idle(page)
@@ -199,11 +212,15 @@ class Browser:
                 map_box=".st-key-route_map_box",
                 min_pins=n_stops,
             )
+        except PlaywrightError as exc:
+            raise self._stuck(page, exc) from None
         finally:
             page.context.close()
 
     def itinerary_run(self, trip_index: int, *, lang: str, edit: bool) -> list[dict[str, Any]]:
         """Load the demo trip, optimise (timed), then optionally remove the first stop and re-optimise (timed)."""
+        from playwright.sync_api import Error as PlaywrightError
+
         page = self._page(f"itinerary?lang={lang}")
         try:
             self._idle(page)
@@ -218,7 +235,9 @@ class Browser:
                 )
             ]
             if edit:
-                page.locator(".st-key-edit_action label").nth(2).click()  # EDIT_ACTIONS: lock, move, remove, unlock
+                page.locator('.st-key-edit_action [role="radiogroup"] label').nth(
+                    2
+                ).click()  # EDIT_ACTIONS: lock, move, remove, unlock
                 runs.append(
                     self._timed_click(
                         page,
@@ -229,5 +248,7 @@ class Browser:
                     )
                 )
             return runs
+        except PlaywrightError as exc:
+            raise self._stuck(page, exc) from None
         finally:
             page.context.close()

@@ -3,7 +3,7 @@
 ``install(log_path)`` wraps ``core.route.planner.plan_route``, ``core.itinerary.pipeline.plan_itinerary`` and
 ``core.itinerary.edits.reoptimize`` in the process that serves the app (the pages import them by name on every
 script run, so they pick up the wrapped functions). Each call appends
-``{"call": NAME, "seconds": S, "wall": T}`` to the log; the bench reads the lines a click produced, so the report
+``{"call": NAME, "seconds": S, "wall": T}`` to the log (only the outermost of nested probed calls); the bench reads the lines a click produced, so the report
 can split a click's time into planning and everything else. Nothing here imports Streamlit: the bench starts
 the server as ``python -c "import core.bench.ui_probe as p; p.install(LOG); <streamlit's own entry point>"``.
 """
@@ -26,18 +26,23 @@ PROBED = (
 )
 
 _LOCK = threading.Lock()
+_DEPTH = threading.local()  # a probed call inside another (reoptimize → plan_itinerary) is not logged twice
 
 
 def _timed(name: str, func: Callable[..., Any], log: Path) -> Callable[..., Any]:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        depth = getattr(_DEPTH, "n", 0)
+        _DEPTH.n = depth + 1
         t0 = time.perf_counter()
         try:
             return func(*args, **kwargs)
         finally:
-            line = json.dumps({"call": name, "seconds": round(time.perf_counter() - t0, 4), "wall": time.time()})
-            with _LOCK, log.open("a", encoding="utf-8") as out:
-                out.write(line + "\n")
+            _DEPTH.n = depth
+            if depth == 0:
+                line = json.dumps({"call": name, "seconds": round(time.perf_counter() - t0, 4), "wall": time.time()})
+                with _LOCK, log.open("a", encoding="utf-8") as out:
+                    out.write(line + "\n")
 
     wrapper.__bench_probe__ = True  # type: ignore[attr-defined]
     return wrapper

@@ -148,6 +148,24 @@ def test_probe_logs_each_call_and_reads_from_a_mark(tmp_path, monkeypatch):
     assert ui_probe.read_calls(tmp_path / "missing.jsonl") == ([], 0)
 
 
+def test_probe_logs_only_the_outer_of_nested_calls(tmp_path, monkeypatch):
+    import importlib
+
+    import core.itinerary.edits as edits
+    import core.itinerary.pipeline as pipeline
+
+    for module_name, attr in ui_probe.PROBED:
+        module = importlib.import_module(module_name)
+        monkeypatch.setattr(module, attr, getattr(module, attr))
+    monkeypatch.setattr(pipeline, "plan_itinerary", lambda *a, **k: "plan")
+    monkeypatch.setattr(edits, "reoptimize", lambda *a, **k: pipeline.plan_itinerary())  # as the real one does
+    log = tmp_path / "probe.jsonl"
+    ui_probe.install(log)
+    assert edits.reoptimize() == "plan"
+    assert pipeline.plan_itinerary() == "plan"
+    assert [c["call"] for c in ui_probe.read_calls(log)[0]] == ["reoptimize", "plan_itinerary"]
+
+
 def test_table_shows_pass_and_the_split():
     run = {"total_s": 1.5, "script_s": 1.2, "plan_s": 0.4, "tail_s": 0.2, "reruns": 1, "ws_kb": 100.0}
     row = ui._row("route_8", [run, {**run, "total_s": 0.5}], [])
