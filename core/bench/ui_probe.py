@@ -2,8 +2,8 @@
 
 ``install(log_path)`` wraps ``core.route.planner.plan_route``, ``core.itinerary.pipeline.plan_itinerary`` and
 ``core.itinerary.edits.reoptimize`` in the process that serves the app (the pages import them by name on every
-script run, so they pick up the wrapped functions). Each call appends
-``{"call": NAME, "seconds": S, "wall": T}`` to the log (only the outermost of nested probed calls); the bench reads the lines a click produced, so the report
+script run, so they pick up the wrapped functions). Each call appends ``{"call": NAME, "seconds": S, "wall": T}``
+to the log (only the outermost of nested probed calls); the bench reads the lines a click produced, so the report
 can split a click's time into planning and everything else. Nothing here imports Streamlit: the bench starts
 the server as ``python -c "import core.bench.ui_probe as p; p.install(LOG); <streamlit's own entry point>"``.
 """
