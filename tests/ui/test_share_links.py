@@ -90,8 +90,8 @@ def test_a_fresh_session_on_the_route_link_shows_the_same_plan(planned_route, pr
     assert not keyed(at, "stale_result")
     assert at.query_params["route"] == token
     assert at.query_params["sid"] != sid  # a new session has its own identity
-    at.run()  # a rerun of the same session does not plan again
-    assert at.session_state["route_result"] is at.session_state["route_result"]
+    at.run()  # a rerun of the same session does not restore nor plan again
+    assert at.session_state["route_result"] is again
 
 
 def test_a_reload_on_the_same_server_takes_the_kept_plan(planned_route, project_root, monkeypatch):

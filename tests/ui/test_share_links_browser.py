@@ -1,0 +1,53 @@
+"""A shared route link in Chromium (issue 12 §4): opened, it shows the plan without a click; reloaded, the plan is
+still there (a new session on the same URL restores it from ``?route=``). Every non-local request is blocked."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from core.models.route import RoutePlanRequest
+from core.share import route_from_token, route_token
+from tests.support.paths import ROOT
+from tests.ui.test_browser import offline_page
+
+pytestmark = [pytest.mark.ui, pytest.mark.browser]
+
+
+def test_a_route_link_plans_on_open_and_a_reload_keeps_the_result(streamlit_server):
+    from playwright.sync_api import expect
+
+    scenario = json.loads((ROOT / "data" / "scenarios" / "walking-bund.json").read_text(encoding="utf-8"))
+    token = route_token(RoutePlanRequest.model_validate(scenario["request"]), region=scenario["region"])
+    with offline_page(streamlit_server, width=1280, height=1200) as run:
+        page = run.page
+        page.goto(f"{streamlit_server}/route_planner?lang=en&route={token}")
+        card = page.locator(".st-key-best_route_card")
+        expect(card).to_be_visible()  # planned on open: nobody clicked Plan
+        link = page.locator(".st-key-route_share_link")
+        expect(link).to_contain_text("Copy link")
+        # The link to copy: this page, the language and the request the form made (the form keeps no task name).
+        offered = link.locator("code").inner_text().strip()
+        assert offered.startswith(f"{streamlit_server}/route_planner?")
+        query = parse_qs(urlparse(offered).query)
+        assert set(query) == {"lang", "route"}  # never the session's id
+        kept = query["route"][0]
+        assert [s.address for s in route_from_token(kept)[0].stops] == [
+            s.address for s in route_from_token(token)[0].stops
+        ]
+        page.wait_for_url(lambda url: f"route={kept}" in url and "sid=" in url)  # the URL a reload opens
+        order, totals = card.locator("strong").first.inner_text(), card.locator("h3").first.inner_text()
+        assert " → " in order and " km · " in totals
+
+        page.reload()
+        again = page.locator(".st-key-best_route_card")
+        expect(again).to_be_visible()  # a new session on the same URL: restored, nobody clicked Plan
+        expect(again.locator("strong").first).to_have_text(order)
+        expect(again.locator("h3").first).to_have_text(totals)
+        expect(page.locator(".st-key-destination_address input")).to_have_value(
+            scenario["request"]["destination_address"]
+        )
+    assert not run.errors, f"JavaScript errors: {run.errors}"
+    assert not run.blocked, f"requests left the machine: {run.blocked}"
