@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-
 import pytest
 
-from tests.support.paths import ROOT
-from tests.ui.test_browser import STARTUP_LIMIT_S, free_port
+from tests.support.streamlit_server import running_app
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -30,52 +22,6 @@ def _own_database(tmp_path_factory):
 
 @pytest.fixture
 def streamlit_server(leaflet_static, tmp_path):
-    port = free_port()
-    log = (tmp_path / "streamlit.log").open("w")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.address",
-            "127.0.0.1",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_LIMIT_S
-        while True:
-            assert proc.poll() is None, "streamlit exited:\n" + (tmp_path / "streamlit.log").read_text()
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as resp:
-                    if resp.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            assert time.monotonic() < deadline, "streamlit did not start:\n" + (tmp_path / "streamlit.log").read_text()
-            time.sleep(0.3)
-        # Leaflet is served by the app itself.
-        with urllib.request.urlopen(f"{base}/app/static/leaflet/leaflet.js", timeout=10) as resp:
-            assert resp.status == 200
-            assert "javascript" in resp.headers.get("Content-Type", "")
+    """``streamlit run app.py`` for one test (tests/support/streamlit_server.py; the sweep shares one per module)."""
+    with running_app(log_path=tmp_path / "streamlit.log") as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
