@@ -1,17 +1,15 @@
-"""End-to-end: the real app in headless Chromium, with every non-local request blocked.
+"""End-to-end: the real app in headless Chromium, with every non-local request blocked, and the helpers the other
+browser tests share (``offline_page``, ``chromium_path``, the Chromium flags).
 
-Starts ``streamlit run app.py`` on a free port, opens the route planner, loads a demo scenario,
-plans it and checks that the comparison table and the drawn route (Leaflet's
-``path.leaflet-interactive`` inside the st_folium iframe) are visible. Any request to a host
-other than the app is aborted and recorded, so the map must draw from local files only.
-A screenshot is saved to test-artifacts/route_planner.png.
+The route planner's main flow (a demo scenario planned, its route drawn from local files only) and each page's URL
+opened first are walked by the sweep (tests/ui/test_sweep_browser.py); here, the start taken from the browser's
+position and from a click on the pick map.
 
 Needs Debian's ``chromium`` (apt-get install chromium fonts-noto-cjk); the test fails without it.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 from contextlib import contextmanager
@@ -38,7 +36,6 @@ CHROMIUM_ARGS = [
 ]
 STARTUP_LIMIT_S = 90  # an upper bound to give up waiting, not a performance assertion
 UI_TIMEOUT_MS = 60_000
-SCENARIO = os.environ.get("OMNI_BROWSER_SCENARIO", "sightseeing-day")
 
 
 def chromium_path() -> str:
@@ -93,43 +90,6 @@ def offline_page(base_url: str, *, width: int, height: int):
             browser.close()
 
 
-def test_route_planner_in_browser(streamlit_server):
-    from playwright.sync_api import expect
-
-    with offline_page(streamlit_server, width=1440, height=1400) as run:
-        page = run.page
-        # Opening the page URL first also checks that app.py's navigation takes over.
-        page.goto(f"{streamlit_server}/route_planner?scenario={SCENARIO}&lang=en")
-        load = page.locator(".st-key-load_scenario button")
-        expect(load).to_be_visible()
-        expect(page.locator(".st-key-region")).to_be_visible()  # the sidebar of app.py is there
-        load.click()
-        expect(page.locator(".st-key-scenario_loaded")).to_be_visible()
-        page.locator(".st-key-plan button").click()
-
-        table = page.locator(".st-key-comparison_table")
-        expect(table).to_be_visible()
-        expect(table.locator('[data-testid="stDataFrame"]')).to_be_visible()
-        expect(page.locator(".st-key-best_route_card")).to_be_visible()
-
-        frame = page.frame_locator(".st-key-route_map_box iframe")
-        route_line = frame.locator("path.leaflet-interactive").first
-        expect(route_line).to_be_visible()
-        pins = frame.locator(".omni-pin")
-        expect(pins.first).to_be_visible()
-        assert pins.count() >= 3  # start/stops/destination markers
-
-        page.get_by_text("Result", exact=True).evaluate("e => e.scrollIntoView({block: 'start'})")
-        page.screenshot(path=str(ARTIFACTS / "route_planner.png"))
-        table.evaluate("e => e.scrollIntoView({block: 'start'})")
-        page.screenshot(path=str(ARTIFACTS / "route_planner_details.png"))
-
-    assert not run.errors, f"JavaScript errors: {run.errors}"
-    map_cdn = [u for u in run.blocked if "leaflet" in u or "jquery" in u or "bootstrap" in u or "fontawesome" in u]
-    assert not map_cdn, f"the map asked for CDN assets: {map_cdn}"
-    assert not run.blocked, f"requests left the machine: {run.blocked}"
-
-
 def test_current_location_from_browser_and_map(streamlit_server):
     """The start can come from the browser's position (granted) or from a click on the pick map."""
     from playwright.sync_api import expect, sync_playwright
@@ -171,28 +131,3 @@ def test_current_location_from_browser_and_map(streamlit_server):
             assert picked_lon < 121.4737 and picked_lat > 31.2304  # up-left of the centre
         finally:
             browser.close()
-
-
-@pytest.mark.parametrize(
-    "path,marker",
-    [
-        ("route_planner", ".st-key-plan button"),
-        ("itinerary", ".st-key-optimise button"),
-        ("agent_console", ".st-key-agent_prompt"),
-        ("half_day", ".st-key-hd_plan button"),
-    ],
-)
-def test_each_page_url_opened_first_gets_the_app_frame(streamlit_server, path, marker):
-    """Streamlit's legacy multipage mode (components/legacy_pages.py): the first visit after a server start opens a
-    page URL directly; the page must still come with app.py's sidebar and navigation."""
-    from playwright.sync_api import expect
-
-    with offline_page(streamlit_server, width=1280, height=900) as run:
-        page = run.page
-        page.goto(f"{streamlit_server}/{path}")
-        expect(page.locator(marker)).to_be_visible()
-        expect(page.locator(".st-key-region")).to_be_visible()  # the sidebar drawn by app.py
-        expect(page.locator('[data-testid="stSidebarNav"]')).to_be_visible()  # st.navigation's page links
-        assert f"/{path}" in page.url
-    assert not run.errors, f"JavaScript errors: {run.errors}"
-    assert not run.blocked, f"requests left the machine: {run.blocked}"
