@@ -60,7 +60,9 @@ def join(items: list[str], lang: str) -> str:
 def intro(plan: Plan, lang: str) -> str:
     """One sentence: what the plan is about (its theme codes: the wishes it meets, else its kinds of places) and
     its stops in order."""
-    wishes = list(dict.fromkeys(w.theme(c, lang) for c in plan.theme if not c.startswith("category:")))
+    wishes = list(
+        dict.fromkeys(w.theme(c, lang) for c in w.without_implied(plan.theme) if not c.startswith("category:"))
+    )
     kinds = [c.split(":", 1)[1] for c in plan.theme if c.startswith("category:")]
     if wishes:
         about = t("halfday.intro.wishes", lang, themes=join(wishes[:3], lang))
@@ -136,7 +138,8 @@ def queue_line(step: PlanStep, risks: list[Risk], lang: str) -> str | None:
 
 
 def why_line(step: PlanStep, lang: str) -> str:
-    reasons = [w.reason(code, lang) for code in step.why] or [w.word(w.CATEGORIES, step.category, lang)]
+    why = w.without_implied(list(step.why), prefix="matches_")
+    reasons = [w.reason(code, lang) for code in why] or [w.word(w.CATEGORIES, step.category, lang)]
     return t("halfday.step.why", lang, reasons=t("halfday.list.separator", lang).join(reasons))
 
 
@@ -188,7 +191,7 @@ def goal_summary(goal: DecomposedGoal, lang: str) -> str:
         parts.append(f"{day_label(win.date, lang)} {clock(win.start)}–{clock(win.end)}")
     parts.append(party_words(goal, lang))
     if goal.preferences:
-        parts.append(join([w.word(w.PREFERENCES, c, lang) for c in goal.preferences], lang))
+        parts.append(join([w.word(w.PREFERENCES, c, lang) for c in w.without_implied(list(goal.preferences))], lang))
     c = goal.constraints
     needs = [w.word(w.DIET, d, lang) for d in c.diet] + [w.word(w.MOBILITY, m, lang) for m in c.mobility]
     needs += [w.word(w.WEATHER, x, lang) for x in c.weather]

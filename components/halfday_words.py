@@ -322,6 +322,18 @@ def excluded_reason(code: str, lang: str) -> str:
     return word(EXCLUDED, code, lang)
 
 
+#: a broad wish that a narrower one beside it already says ("local food" says "food"): narrower → broader
+IMPLIED: dict[str, str] = {"local_food": "food"}
+
+
+def without_implied(codes: list[str], *, prefix: str = "") -> list[str]:
+    """``codes`` (preferences, or reasons ``<prefix><preference>``) without a broad wish that a narrower one in the
+    same list already says, so a goal reads "museums and local food", not "museums, local food and food"."""
+    said = {c[len(prefix) :] for c in codes if c.startswith(prefix)}
+    implied = {IMPLIED[c] for c in said if c in IMPLIED}
+    return [c for c in codes if not (c.startswith(prefix) and c[len(prefix) :] in implied)]
+
+
 def reason(code: str, lang: str) -> str:
     """Why a step is in its plan."""
     if code.startswith("matches_") and code[8:] in PREFERENCES:

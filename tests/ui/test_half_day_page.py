@@ -570,6 +570,23 @@ def test_the_intro_sentence_is_built_from_the_theme_and_the_steps():
     only_kinds = p.model_copy(update={"theme": ["category:museum", "category:restaurant"]})
     assert intro(only_kinds, "en").startswith("A half day with a museum and a restaurant: Shanghai Museum")
     assert intro(p, "zh") == "以博物馆、本地美食为主的半日:上海博物馆 → 老吉士,共 2 站,路上约 14 分钟。"
+    # "local food" already says "food": a goal read as both wishes does not list the broad one again
+    both = p.model_copy(update={"theme": ["museum", "local_food", "food"]})
+    assert intro(both, "en").startswith("A half day of museums and local food: Shanghai Museum")
+    assert intro(both, "zh").startswith("以博物馆、本地美食为主的半日:")
+
+
+def test_a_step_that_matches_local_food_does_not_also_say_it_matches_food():
+    from components.halfday_text import why_line
+    from components.halfday_words import without_implied
+    from core.halfday.models import PlanStep
+
+    step = PlanStep(start=time(13), end=time(14), place_id="x-jesse", name_zh="老吉士", name_en="Old Jesse", lon=121.44,
+                    lat=31.21, kind="meal", category="restaurant", why=["matches_local_food", "matches_food"])  # fmt: skip
+    assert why_line(step, "en") == "why: matches local food"
+    assert "matches food" in why_line(step.model_copy(update={"why": ["matches_food"]}), "en")  # alone it stays
+    assert without_implied(["food", "museum"]) == ["food", "museum"]
+    assert without_implied(["food", "local_food"]) == ["local_food"]
 
 
 def test_not_again_on_a_step_is_remembered_and_the_place_is_left_out_next_time(page):
