@@ -114,7 +114,6 @@ if optimise or restored is not None:
         st.session_state[state.HISTORY] = []
         st.session_state.pop(state.EDIT_NOTE, None)
         st.session_state["day_select"] = 0
-share.render_link(lang)  # the URL follows the plan on screen; the address to copy
 
 with st.expander(t("itinerary.page.my_reservations", lang), expanded=False, key="it_my_reservations"):
     my_reservations("it_my")
@@ -193,6 +192,7 @@ if st.session_state.get(state.RESULT) is not None and (
 ):
     st.session_state.pop(state.ERROR, None)
     apply_edit_now(bool(st.session_state.get("edit_clear")))
+share.render_link(lang)  # after the plan and any edit: the URL follows the plan on screen; the address to copy
 
 result: ItineraryResult | None = st.session_state.get(state.RESULT)
 if result is None:
