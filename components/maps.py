@@ -1,7 +1,8 @@
-"""Route maps drawn with folium, rendered through streamlit-folium, fully offline.
+"""Maps drawn with folium, rendered through streamlit-folium, fully offline: the shared offline map and pins, the
+start picker, an itinerary day, the agent's plan (the route planner's map is components/route_map.py).
 
-``build_route_map`` builds the ``folium.Map`` (unit-testable, no Streamlit); ``render_route_map``
-hands it to ``st_folium``. The map references Leaflet only through local URLs
+Each ``build_*`` builds the ``folium.Map`` (unit-testable, no Streamlit); each ``render_*`` hands it to
+``st_folium``. The map references Leaflet only through local URLs
 (``/app/static/leaflet/...``, see components/static_assets.py): no jQuery, Bootstrap,
 Font Awesome or awesome-markers, no CDN. Markers are ``DivIcon``s with plain HTML numbers and
 there is no tile layer by default: the background is the region pack's own streets, water and parks, or its
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import folium
@@ -21,14 +21,11 @@ from folium.template import Template
 
 from components.basemap import add_background, finish_map
 from components.itinerary_words import priority_words
-from components.route_words import ROLE_LABELS, found_name, point_name, source_words
 from components.static_assets import leaflet_urls
 from core.i18n import t
 from core.models.itinerary_result import DayTimeline
-from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
 
 BEST_COLOUR = "#d62728"
-ALT_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f")
 ROLE_COLOURS = {"origin": "#2ca02c", "stop": "#1f77b4", "destination": "#d62728"}
 BACKGROUND = "#eef2f5"
 
@@ -76,182 +73,8 @@ def offline_map(location: Sequence[float], *, zoom_start: int = 12, base_url_pat
     return m
 
 
-@dataclass(frozen=True)
-class MapPoint:
-    """One marker: its label (S, 1..n, E), role, position and tooltip facts (names in the map's language, the
-    other language's name as ``other_name``)."""
-
-    label: str
-    role: str  # origin | stop | destination
-    lon: float
-    lat: float
-    name: str
-    resolved_name: str = ""
-    source: str = ""
-    other_name: str = ""
-
-
-def _from_resolved(point: ResolvedPoint, label: str, *, lang: str = "en", region: str | None = None) -> MapPoint:
-    shown = point_name(point, lang, region)
-    found = found_name(point, lang, region)
-    return MapPoint(
-        label=label,
-        role=point.role,
-        lon=point.lon,
-        lat=point.lat,
-        name=shown.shown or point.input_address,
-        resolved_name=found.shown,
-        source=point.source,
-        other_name=found.other,
-    )
-
-
-def live_start(
-    result: RoutePlanResult, candidate: CandidateRoute | None = None, *, lang: str = "en"
-) -> MapPoint | None:
-    """The user's live start (current_location with coordinates), as the result carries it."""
-    if result.resolved_origin is not None or result.live_origin is None:
-        return None
-    label = t("route.point.live_start", lang)
-    return MapPoint("S", "origin", result.live_origin.lon, result.live_origin.lat, label, source="user_input")
-
-
-def map_points(result: RoutePlanResult, candidate: CandidateRoute | None = None, *, lang: str = "en") -> list[MapPoint]:
-    """Start (if known), the stops in the candidate's visiting order (numbered 1..n), destination."""
-    candidate = candidate or result.best_route
-    order = candidate.stop_order or list(range(len(result.resolved_stops)))
-    points: list[MapPoint] = []
-    region = result.region
-    if result.resolved_origin is not None:
-        points.append(_from_resolved(result.resolved_origin, "S", lang=lang, region=region))
-    else:
-        start = live_start(result, candidate, lang=lang)
-        if start is not None:
-            points.append(start)
-    stops = [result.resolved_stops[i] for i in order if 0 <= i < len(result.resolved_stops)]
-    points.extend(_from_resolved(p, str(n), lang=lang, region=region) for n, p in enumerate(stops, start=1))
-    points.append(_from_resolved(result.resolved_destination, "E", lang=lang, region=region))
-    return points
-
-
 def _pin_html(label: str, colour: str) -> str:
     return f'<div class="omni-pin" style="background:{colour}">{html.escape(label)}</div>'
-
-
-def _tooltip(point: MapPoint, lang: str = "en") -> str:
-    """The pin's tooltip: number and role, the name in the map's language, the other language's name, the place
-    it was found as, and (small) its coordinates and how it was found."""
-    role = html.escape(t(ROLE_LABELS[point.role], lang))
-    name = html.escape(point.name)
-    resolved = html.escape(point.resolved_name)
-    other_name = html.escape(point.other_name)
-    return (
-        f"<b>{html.escape(point.label)} · {role}</b><br>{name}"
-        + (f"<br>{other_name}" if other_name and other_name != name else "")
-        + (f"<br><small>→ {resolved}</small>" if resolved and resolved != name else "")
-        + f"<br><small>{point.lon:.5f}, {point.lat:.5f}"
-        + (f" · {html.escape(source_words(point.source, lang))}" if point.source else "")
-        + "</small>"
-    )
-
-
-def best_route_latlngs(result: RoutePlanResult) -> list[list[float]]:
-    """The best route as one [lat, lon] line: the legs' geometry, else straight segments."""
-    line: list[list[float]] = []
-    for leg in result.best_geometry:
-        for lon, lat, *_ in leg:
-            if not line or line[-1] != [lat, lon]:
-                line.append([lat, lon])
-    if len(line) >= 2:
-        return line
-    return [[p.lat, p.lon] for p in map_points(result)]  # positions only: the language does not matter
-
-
-def build_route_map(
-    result: RoutePlanResult,
-    show_alternatives: bool = True,
-    *,
-    max_alternatives: int = 5,
-    base_url_path: str = "",
-    background: bool = True,
-    lang: str = "en",
-) -> folium.Map:
-    """A folium map of a plan, worded in ``lang``: numbered markers, the best route, other candidates as layers."""
-    points = map_points(result, lang=lang)
-    lats = [p.lat for p in points]
-    lons = [p.lon for p in points]
-    centre = [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2]
-    m = offline_map(centre, zoom_start=12, base_url_path=base_url_path)
-    if background:
-        line = best_route_latlngs(result)
-        add_background(
-            m,
-            result.region,
-            bounds=(min(lons + [p[1] for p in line]), min(lats + [p[0] for p in line]),
-                    max(lons + [p[1] for p in line]), max(lats + [p[0] for p in line])),
-        )  # fmt: skip
-
-    if show_alternatives:
-        others = [c for i, c in enumerate(result.candidates) if i != result.best_index]
-        for i, cand in enumerate(others[:max_alternatives]):
-            colour = ALT_COLOURS[i % len(ALT_COLOURS)]
-            rank = cand.rank if cand.rank is not None else i + 2
-            cand_points = map_points(result, cand, lang=lang)
-            figures = t("route.map.figures", lang, km=f"{cand.total_distance_m / 1000:.1f}",
-                        minutes=f"{cand.total_duration_s / 60:.0f}")  # fmt: skip
-            group = folium.FeatureGroup(
-                name=f'<span style="color:{colour}">━</span> '
-                + html.escape(t("route.map.candidate", lang, rank=rank) + f" ({figures})"),
-                show=False,
-            )
-            folium.PolyLine(
-                [[p.lat, p.lon] for p in cand_points],
-                color=colour,
-                weight=4,
-                opacity=0.8,
-                dash_array="8 6",
-                tooltip=html.escape(
-                    t("route.map.candidate", lang, rank=rank) + ": " + " → ".join(p.name for p in cand_points)
-                ),
-            ).add_to(group)
-            group.add_to(m)
-
-    best_figures = t("route.map.figures", lang, km=f"{result.best_route.total_distance_m / 1000:.1f}",
-                     minutes=f"{result.best_route.total_duration_s / 60:.0f}")  # fmt: skip
-    best = folium.FeatureGroup(
-        name=f'<span style="color:{BEST_COLOUR}">━</span> '
-        + html.escape(t("route.map.best", lang) + f" ({best_figures})"),
-        show=True,
-    )
-    folium.PolyLine(
-        best_route_latlngs(result),
-        color=BEST_COLOUR,
-        weight=6,
-        opacity=0.9,
-        tooltip=html.escape(t("route.map.best", lang) + ": " + " → ".join(p.name for p in points)),
-    ).add_to(best)
-    best.add_to(m)
-
-    markers = folium.FeatureGroup(name=html.escape(t("route.map.points", lang)), show=True)
-    for point in points:
-        folium.Marker(
-            [point.lat, point.lon],
-            icon=folium.DivIcon(
-                html=_pin_html(point.label, ROLE_COLOURS[point.role]),
-                icon_size=(26, 26),
-                icon_anchor=(13, 13),
-                class_name="omni-marker",
-            ),
-            tooltip=_tooltip(point, lang),
-        ).add_to(markers)
-    markers.add_to(m)
-
-    all_lats = lats + [lat for lat, _ in best_route_latlngs(result)]
-    all_lons = lons + [lon for _, lon in best_route_latlngs(result)]
-    m.fit_bounds([[min(all_lats), min(all_lons)], [max(all_lats), max(all_lons)]], padding=(30, 30))
-    finish_map(m, result.provider)
-    folium.LayerControl(collapsed=True).add_to(m)
-    return m
 
 
 def build_pick_map(
@@ -288,18 +111,6 @@ def _base_url_path() -> str:
     import streamlit as st
 
     return str(st.get_option("server.baseUrlPath") or "")
-
-
-def render_route_map(
-    result: RoutePlanResult, *, lang: str, key: str = "route_map", height: int = 520, show_alternatives=True
-):
-    """Draw the plan's map; no interaction is sent back (returned_objects=[]), so no reruns."""
-    import streamlit as st
-    from streamlit_folium import st_folium
-
-    m = build_route_map(result, show_alternatives, base_url_path=_base_url_path(), lang=lang)
-    with st.container(key=f"{key}_box"):  # .st-key-route_map_box in the page (browser tests)
-        return st_folium(m, key=key, height=height, use_container_width=True, returned_objects=[])
 
 
 def render_pick_map(

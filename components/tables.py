@@ -391,40 +391,111 @@ def _outside_china(region: str | None) -> bool:
         return False
 
 
-def render_deep_links(result: RoutePlanResult, *, lang: str) -> None:
-    """Buttons for the AMap links; app links also as QR codes (scan with a phone)."""
-    import streamlit as st
+def link_parts(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, str]]:
+    """The browser links the core made, each with what it covers in words ("Part n: from → to", names in
+    ``lang``); only links that pass ``safe_href``. The parts' ends come from ``core.route.links.web_part_spans``,
+    the rule the core cut the route by."""
+    from core.route.links import web_part_spans
 
-    from core.route.links import qr_svg_data_uri
+    links = result.deep_links
+    if links is None or not links.web_navigation:
+        return []
+    region = result.region
+    order = result.best_route.stop_order or list(range(len(result.resolved_stops)))
+    stops = [result.resolved_stops[i] for i in order if 0 <= i < len(result.resolved_stops)]
+    origin = result.resolved_origin  # the core's links start here; without it, where the phone is
+    names = [point_name(origin, lang, region).shown if origin else t("route.links.my_location", lang)]
+    names += [point_name(p, lang, region).shown for p in [*stops, result.resolved_destination]]
+    spans = web_part_spans(len(names), result.transport_mode)
+    parts = []
+    for n, (url, (start, end)) in enumerate(zip(links.web_navigation, spans, strict=False), start=1):
+        href = _safe(url)
+        if href:
+            parts.append((t("route.links.part", lang, n=n, start=names[start], end=names[end]), href))
+    return parts
+
+
+def qr_choices(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, str]]:
+    """The app links a phone can scan, best first: the personal map (every point, when AMap made one), the
+    Android and the iPhone route links (every stop up to the app's via limit)."""
+    links = result.deep_links
+    if links is None:
+        return []
+    found = [
+        (t("route.links.qr_personal_map", lang), _safe(links.personal_map)),
+        (t("route.links.qr_android", lang), _safe(links.android_route_plan)),
+        (t("route.links.qr_ios", lang), _safe(links.ios_route_plan)),
+    ]
+    return [(label, url) for label, url in found if url]
+
+
+def render_deep_links(result: RoutePlanResult, *, lang: str) -> None:
+    """One "Open in AMap" button (the whole route, or its first part), the parts listed under it (each a link),
+    and ONE large QR code of an app link (a choice between the personal map, Android and iPhone switches it
+    without rerunning the page). Only links the core made are shown."""
+    import streamlit as st
 
     links = result.deep_links
     if links is None:
         st.caption(t("route.links.outside_china" if _outside_china(result.region) else "route.links.none", lang))
         return
-    app_links = [
-        (t("route.links.android", lang), _safe(links.android_route_plan), "link_android"),
-        (t("route.links.ios", lang), _safe(links.ios_route_plan), "link_ios"),
-        (t("route.links.personal_map", lang), _safe(links.personal_map), "link_personal_map"),
-        (t("route.links.navigation", lang), _safe(links.navigation), "link_navigation"),
-    ]
-    web = [_safe(u) for u in links.web_navigation]
-    web = [u for u in web if u]
-    cols = st.columns(max(1, len([a for a in app_links if a[1]]) + len(web)))
-    i = 0
-    for label, url, key in app_links:
-        if url:
-            cols[i].link_button(label, url, key=key, width="stretch")
-            i += 1
-    for n, url in enumerate(web, start=1):
-        label = t("route.links.web", lang) if len(web) == 1 else t("route.links.web_part", lang, n=n, total=len(web))
-        cols[i].link_button(label, url, key=f"link_web_{n}", width="stretch")
-        i += 1
-    st.caption(t("route.links.note", lang))
-    qrs = [(label, url) for label, url, _ in app_links if url]
-    if qrs:
-        qcols = st.columns(len(qrs) + 1)
-        for col, (label, url) in zip(qcols, qrs):
-            col.image(qr_svg_data_uri(url), caption=label, width=160)
+    parts = link_parts(result, lang=lang)
+    left, right = st.columns([3, 2])
+    with left:
+        if parts:
+            label = (
+                t("route.links.open", lang) if len(parts) == 1 else t("route.links.open_part", lang, total=len(parts))
+            )
+            st.link_button(label, parts[0][1], key="link_web_1", type="primary", icon=":material/map:")
+        if len(parts) > 1:
+            st.caption(t("route.links.parts", lang, total=len(parts)))
+            with st.container(key="link_parts", gap=None):
+                for n, (text, href) in enumerate(parts, start=1):
+                    st.link_button(text, href, key=f"link_part_{n}", type="tertiary", icon=":material/open_in_new:")
+        others = [
+            (t("route.links.navigation", lang), _safe(links.navigation), "link_navigation"),
+        ]
+        for text, url, key in others:
+            if url:
+                st.link_button(text, url, key=key, type="tertiary")
+        st.caption(t("route.links.note", lang))
+    with right:
+        _qr_fragment(result, lang)
+
+
+def _qr_caption(result: RoutePlanResult, lang: str) -> str:
+    vias = [n for n in result.notices if n.code == "APP_LINK_VIAS"]
+    if vias:
+        params = vias[0].params
+        return t("route.links.qr_caption_part", lang, covered=params.get("covered", ""), vias=params.get("vias", ""))
+    return t("route.links.qr_caption", lang)
+
+
+def _qr_fragment(result: RoutePlanResult, lang: str) -> None:
+    import streamlit as st
+
+    from core.route.links import qr_svg_data_uri
+
+    @st.fragment
+    def qr() -> None:
+        choices = qr_choices(result, lang=lang)
+        if not choices:
+            return
+        labels = [label for label, _ in choices]
+        chosen = labels[0]
+        if len(choices) > 1:
+            chosen = (
+                st.segmented_control(t("route.links.qr_for", lang), labels, default=labels[0], key="link_qr_for")
+                or labels[0]
+            )
+        url = dict(choices)[chosen]
+        with st.container(key="link_qr"):
+            st.image(qr_svg_data_uri(url, scale=5), caption=_qr_caption(result, lang), width=300)
+
+    qr()
+
+
+_EXPORTS_CACHE = "route_exports_cache"
 
 
 def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
@@ -434,11 +505,16 @@ def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
 
     destination = point_name(result.resolved_destination, lang, result.region).shown
     stem = export_stem(result, on=date.today(), destination_name=destination)  # named after the trip and the day
-    downloads = [
-        (t("route.download.json", lang), result_to_json(result), f"{stem}.json", "application/json", "dl_json"),
-        (t("route.download.html", lang), result_to_html(result, lang=lang), f"{stem}.html", "text/html", "dl_html"),
-        (t("route.download.csv", lang), legs_to_csv_bytes(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
-    ]
+    cached = st.session_state.get(_EXPORTS_CACHE)
+    if cached is not None and cached[0] is result and cached[1] == (lang, stem):
+        downloads = cached[2]
+    else:  # made once per result, language and day: a rerun for another widget does not redo them
+        downloads = [
+            (t("route.download.json", lang), result_to_json(result), f"{stem}.json", "application/json", "dl_json"),
+            (t("route.download.html", lang), result_to_html(result, lang=lang), f"{stem}.html", "text/html", "dl_html"),
+            (t("route.download.csv", lang), legs_to_csv_bytes(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
+        ]
+        st.session_state[_EXPORTS_CACHE] = (result, (lang, stem), downloads)
     for col, (label, data, file_name, mime, key) in zip(st.columns(len(downloads)), downloads):
         col.download_button(
             label,

@@ -4,7 +4,7 @@ user's language (locales/*/LC_MESSAGES/route.po)."""
 import streamlit as st
 from pydantic import ValidationError
 
-from components import charts, maps, route_share, tables
+from components import charts, route_map, route_share, tables
 from components import route_form as form
 from components.frame import active_provider, provider_label
 from components.language import current_lang, t
@@ -80,7 +80,7 @@ if result is not None:
     tables.render_warnings(result, lang=lang)
     left, right = st.columns([3, 2])
     with left:
-        maps.render_route_map(result, lang=lang)
+        route_map.render_route_map(result, lang=lang)
     with right:
         tables.render_best_route_card(result, lang=lang)
         with st.expander(t("route.page.legs", lang), expanded=False):

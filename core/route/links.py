@@ -19,6 +19,7 @@ rounded to 6 decimals. Parameters are percent-encoded item by item (UTF-8) and j
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from urllib.parse import quote
@@ -147,11 +148,8 @@ def _web_links(
 ) -> list[str]:
     # None stands for the device's current location (only the very first point can be None).
     points: list[ResolvedPoint | None] = [origin, *ordered_stops, destination]
-    step = 2 if transport_mode == "driving" else 1  # a via point is allowed for driving only
     links: list[str] = []
-    start = 0
-    while start < len(points) - 1:
-        end = min(start + step, len(points) - 1)
+    for start, end in web_part_spans(len(points), transport_mode):
         frm, to = points[start], points[end]
         via = points[start + 1] if end - start == 2 else None
         params: list[tuple[str, str]] = []
@@ -168,8 +166,21 @@ def _web_links(
             ("callnative", "0"),
         ]
         links.append(f"{WEB_NAVIGATION}?{_query(params)}")
-        start = end
     return links
+
+
+def web_part_spans(n_points: int, transport_mode: str) -> list[tuple[int, int]]:
+    """Where each browser link starts and ends, as positions in ``[start, *stops, destination]`` (the start
+    counted even when it is the device's location): consecutive parts, each with at most one via point when
+    driving and none otherwise, as uri.amap.com allows."""
+    step = 2 if transport_mode == "driving" else 1  # a via point is allowed for driving only
+    spans: list[tuple[int, int]] = []
+    start = 0
+    while start < n_points - 1:
+        end = min(start + step, n_points - 1)
+        spans.append((start, end))
+        start = end
+    return spans
 
 
 def build_deep_links(
@@ -303,7 +314,13 @@ def build_deep_links(
     return links, warnings
 
 
+@functools.lru_cache(maxsize=64)
+def _qr(link: str) -> segno.QRCode:
+    return segno.make(link, error="m", micro=False)
+
+
 def qr_svg_data_uri(link: str, *, scale: int = 4, border: int = 2) -> str:
-    """A QR code of ``link`` as an SVG ``data:`` URI (for showing mobile-only links on a desktop)."""
-    qr = segno.make(link, error="m", micro=False)
-    return qr.svg_data_uri(scale=scale, border=border, dark="#000", light="#fff")
+    """A QR code of ``link`` as an SVG ``data:`` URI (for showing mobile-only links on a desktop). The code is
+    cached by link: a long link takes segno a few hundred milliseconds (its mask search), and the page and the
+    HTML report ask for the same links."""
+    return _qr(link).svg_data_uri(scale=scale, border=border, dark="#000", light="#fff")

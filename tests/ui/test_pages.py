@@ -254,7 +254,7 @@ def _plan(scenario_id: str):
 
 
 def test_build_route_map_is_offline_and_complete():
-    from components.maps import build_route_map, map_points
+    from components.route_map import build_route_map, candidate_lines, map_points
 
     result = _plan("sightseeing-day")
     m = build_route_map(result, show_alternatives=True)
@@ -266,8 +266,8 @@ def test_build_route_map_is_offline_and_complete():
     points = map_points(result)
     assert page.count("L.marker(") == len(points)
     assert points[0].label == "S" and points[-1].label == "E"
-    alternatives = min(5, len(result.candidates) - 1)
-    assert page.count("L.polyline(") == 1 + alternatives
+    changed_legs = sum(len(c.segments) for c in candidate_lines(result))  # candidates: where they differ from the best
+    assert page.count("L.polyline(") == 1 + changed_legs
     assert "L.control.layers" in page
     assert "fitBounds" in page
 
@@ -388,7 +388,8 @@ def test_switching_strategy_after_planning_marks_the_result_stale(planner_app):
 
 def test_a_map_draws_the_packs_streets_or_its_outline_and_never_online_tiles_by_default(monkeypatch):
     from components.basemap import district_centres
-    from components.maps import build_pick_map, build_route_map
+    from components.maps import build_pick_map
+    from components.route_map import build_route_map
     from core.config import get_settings
     from core.packs.loader import load_region
 
@@ -425,7 +426,8 @@ def test_the_page_says_why_strategies_agree_on_estimates_and_is_silent_when_they
 
 def test_over_amaps_tiles_every_overlay_moves_to_gcj02_and_clicks_come_back_in_wgs84(monkeypatch):
     from components.basemap import AMAP_TILES, from_display
-    from components.maps import build_pick_map, build_route_map
+    from components.maps import build_pick_map
+    from components.route_map import build_route_map
     from core.config import get_settings
     from core.geo.coords import wgs84_to_gcj02
 

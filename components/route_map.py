@@ -1,0 +1,474 @@
+"""The route planner's map (folium, offline): numbered pins that never hide each other, the best route, and the
+other candidates where they differ from it, with a legend on the map.
+
+``build_route_map`` builds the ``folium.Map`` (unit-testable, no Streamlit); ``render_route_map`` hands it to
+``st_folium``, built once per result and language (kept beside the result in the session).
+
+* Candidates are drawn by default, each in its colour, but only their legs the best order does not have
+  (``core.route.compare``): a shared leg is already under the best route's line and is not drawn again. The planner
+  has road geometry for the best route only, so a candidate's legs are straight lines between stops, and the
+  legend and tooltips say so.
+* Pins that would overlap on screen (the same place, or a few tens of metres apart at the zoom shown) fan out
+  around their true points, each with a thin leader line back to it (``SpreadPins``, plain JavaScript, no plugin);
+  the start and end pins sit above every other pin; a round trip gets one S/E pin.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+import folium
+from branca.element import MacroElement
+from folium.template import Template
+
+from components.basemap import add_background, finish_map
+from components.maps import BEST_COLOUR, ROLE_COLOURS, _base_url_path, offline_map
+from components.route_words import ROLE_LABELS, found_name, point_name, source_words
+from core.i18n import t
+from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
+from core.route.compare import compare_with_best, place_key
+
+#: candidate colours, none of them the best route's red
+ALT_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f")
+MAX_ALTERNATIVES = 5
+PIN_SIZE = 26
+#: start and end above every numbered pin
+TOP_Z = 1000
+COORD_DECIMALS = 5  # about 1 m: enough for a drawn line, and a lighter page
+
+_PIN_CSS = """
+<style>
+  .omni-spread { position: relative; width: 26px; height: 26px; }
+  .omni-spread .omni-pin { position: absolute; left: 0; top: 0; }
+  .omni-spread .omni-pin.omni-wide { left: -8px; width: 38px; border-radius: 13px; font-size: 11px; }
+  .omni-leader { position: absolute; left: 13px; top: 13px; width: 1px; height: 1px; overflow: visible;
+                 pointer-events: none; display: none; }
+  .omni-legend { background: rgba(255,255,255,.92); padding: 6px 9px; border-radius: 6px; line-height: 1.45;
+                 box-shadow: 0 1px 4px rgba(0,0,0,.3); font: 12px "Noto Sans CJK SC", "Noto Sans SC", sans-serif;
+                 max-width: 300px; }
+  .omni-legend summary { cursor: pointer; }
+  .omni-legend .swatch { display: inline-block; width: 22px; margin-right: 6px; vertical-align: middle;
+                         border-top-width: 4px; }
+  .omni-legend small { color: #555; }
+</style>
+"""
+
+
+@dataclass(frozen=True)
+class MapPoint:
+    """One marker: its label (S, 1..n, E, or S/E for a round trip), role, position and tooltip facts (names in
+    the map's language, the other language's name as ``other_name``)."""
+
+    label: str
+    role: str  # origin | stop | destination
+    lon: float
+    lat: float
+    name: str
+    resolved_name: str = ""
+    source: str = ""
+    other_name: str = ""
+    key: str = ""  # the place (core.route.compare.place_key)
+
+
+def _from_resolved(point: ResolvedPoint, label: str, *, lang: str = "en", region: str | None = None) -> MapPoint:
+    shown = point_name(point, lang, region)
+    found = found_name(point, lang, region)
+    return MapPoint(
+        label=label,
+        role=point.role,
+        lon=point.lon,
+        lat=point.lat,
+        name=shown.shown or point.input_address,
+        resolved_name=found.shown,
+        source=point.source,
+        other_name=found.other,
+        key=place_key(point),
+    )
+
+
+def live_start(
+    result: RoutePlanResult, candidate: CandidateRoute | None = None, *, lang: str = "en"
+) -> MapPoint | None:
+    """The user's live start (current_location with coordinates), as the result carries it."""
+    if result.resolved_origin is not None or result.live_origin is None:
+        return None
+    lon, lat = result.live_origin.lon, result.live_origin.lat
+    label = t("route.point.live_start", lang)
+    return MapPoint("S", "origin", lon, lat, label, source="user_input", key=f"at:{lon:.6f},{lat:.6f}")
+
+
+def map_points(result: RoutePlanResult, candidate: CandidateRoute | None = None, *, lang: str = "en") -> list[MapPoint]:
+    """Start (if known), the stops in the candidate's visiting order (numbered 1..n), destination."""
+    candidate = candidate or result.best_route
+    order = candidate.stop_order or list(range(len(result.resolved_stops)))
+    points: list[MapPoint] = []
+    region = result.region
+    if result.resolved_origin is not None:
+        points.append(_from_resolved(result.resolved_origin, "S", lang=lang, region=region))
+    else:
+        start = live_start(result, candidate, lang=lang)
+        if start is not None:
+            points.append(start)
+    stops = [result.resolved_stops[i] for i in order if 0 <= i < len(result.resolved_stops)]
+    points.extend(_from_resolved(p, str(n), lang=lang, region=region) for n, p in enumerate(stops, start=1))
+    points.append(_from_resolved(result.resolved_destination, "E", lang=lang, region=region))
+    return points
+
+
+def is_round_trip(points: list[MapPoint]) -> bool:
+    """The trip ends where it starts (the same place, or within a metre)."""
+    if len(points) < 2 or points[0].role != "origin":
+        return False
+    first, last = points[0], points[-1]
+    return first.key == last.key or (abs(first.lon - last.lon) < 1e-5 and abs(first.lat - last.lat) < 1e-5)
+
+
+def pin_points(result: RoutePlanResult, *, lang: str = "en") -> list[MapPoint]:
+    """The pins to draw: every point of the best order, a round trip's start and end as one S/E pin."""
+    points = map_points(result, lang=lang)
+    if is_round_trip(points):
+        start = points[0]
+        points = [
+            MapPoint(
+                "S/E",
+                "origin",
+                start.lon,
+                start.lat,
+                start.name,
+                start.resolved_name,
+                start.source,
+                start.other_name,
+                start.key,
+            ),
+            *points[1:-1],
+        ]
+    return points
+
+
+def _pin_html(label: str, colour: str) -> str:
+    wide = " omni-wide" if len(label) > 2 else ""
+    return (
+        '<div class="omni-spread"><svg class="omni-leader"><line x1="0" y1="0" x2="0" y2="0" stroke="#333" '
+        'stroke-width="1.5"/><circle cx="0" cy="0" r="2.5" fill="#333"/></svg>'
+        f'<div class="omni-pin{wide}" style="background:{colour}">{html.escape(label)}</div></div>'
+    )
+
+
+def _role_words(point: MapPoint, lang: str) -> str:
+    if point.label == "S/E":
+        return t("route.map.start_end", lang)
+    return t(ROLE_LABELS[point.role], lang)
+
+
+def _tooltip(point: MapPoint, lang: str = "en") -> str:
+    """The pin's tooltip: number and role, the name in the map's language, the other language's name, the place
+    it was found as, and (small) its coordinates and how it was found."""
+    role = html.escape(_role_words(point, lang))
+    name = html.escape(point.name)
+    resolved = html.escape(point.resolved_name)
+    other_name = html.escape(point.other_name)
+    return (
+        f"<b>{html.escape(point.label)} · {role}</b><br>{name}"
+        + (f"<br>{other_name}" if other_name and other_name != name else "")
+        + (f"<br><small>→ {resolved}</small>" if resolved and resolved != name else "")
+        + f"<br><small>{point.lon:.5f}, {point.lat:.5f}"
+        + (f" · {html.escape(source_words(point.source, lang))}" if point.source else "")
+        + "</small>"
+    )
+
+
+def best_route_latlngs(result: RoutePlanResult) -> list[list[float]]:
+    """The best route as one [lat, lon] line (rounded to about a metre): the legs' geometry, else straight
+    segments."""
+    line: list[list[float]] = []
+    for leg in result.best_geometry:
+        for lon, lat, *_ in leg:
+            here = [round(lat, COORD_DECIMALS), round(lon, COORD_DECIMALS)]
+            if not line or line[-1] != here:
+                line.append(here)
+    if len(line) >= 2:
+        return line
+    return [[p.lat, p.lon] for p in map_points(result)]  # positions only: the language does not matter
+
+
+def has_road_geometry(result: RoutePlanResult) -> bool:
+    """Whether the best route is drawn along the roads (every leg's path came from a router)."""
+    source = result.geometry_source or ""
+    return bool(result.best_geometry) and not any(s in source for s in ("offline_estimate", "straight_line"))
+
+
+@dataclass(frozen=True)
+class CandidateLines:
+    """What the map draws for one candidate: its rank, colour, figures and the straight segments ([lat, lon]
+    pairs) of its legs that the best order does not have, with their end names."""
+
+    rank: int
+    colour: str
+    km: float
+    minutes: float
+    segments: list[list[list[float]]]
+    names: list[tuple[str, str]]
+    total_legs: int
+
+
+def candidate_lines(
+    result: RoutePlanResult, *, lang: str = "en", max_alternatives: int = MAX_ALTERNATIVES
+) -> list[CandidateLines]:
+    """The other candidates (best first by rank), each with only the legs that change from the best route."""
+    others = [c for i, c in enumerate(result.candidates) if i != result.best_index][:max_alternatives]
+    lines = []
+    for i, cand in enumerate(others):
+        points = map_points(result, cand, lang=lang)
+        comparison = compare_with_best(result, cand)
+        segments, names = [], []
+        for n in comparison.changed:
+            a, b = points[n], points[n + 1]
+            segments.append([[a.lat, a.lon], [b.lat, b.lon]])
+            names.append((a.name, b.name))
+        lines.append(
+            CandidateLines(
+                rank=cand.rank if cand.rank is not None else i + 2,
+                colour=ALT_COLOURS[i % len(ALT_COLOURS)],
+                km=cand.total_distance_m / 1000,
+                minutes=cand.total_duration_s / 60,
+                segments=segments,
+                names=names,
+                total_legs=len(comparison.legs),
+            )
+        )
+    return lines
+
+
+class SpreadPins(MacroElement):
+    """Fans out the pins of ``group`` that overlap on screen, at every zoom: pins closer than a pin's size form a
+    group, groups whose circles would touch are merged, and each group's pins are placed around a circle about its
+    centre (spaced by more than a pin), each with a thin leader line to its true point. The marker itself stays
+    there, so its tooltip, bounds and datum are the true ones; only its picture moves."""
+
+    _template = Template(
+        """{% macro script(this, kwargs) %}
+        (function () {
+          var map = {{ this._parent.get_name() }}, group = {{ this.group.get_name() }}, size = {{ this.size }};
+          function layout() {
+            var items = [];
+            group.eachLayer(function (m) {
+              if (m._icon) { items.push({m: m, p: map.latLngToContainerPoint(m.getLatLng())}); }
+            });
+            // Start with one group per pin; merge two groups while their rings (or pins) would touch.
+            var groups = items.map(function (it) { return [it]; });
+            function ring(g) {
+              var k = g.length, cx = 0, cy = 0;
+              g.forEach(function (it) { cx += it.p.x / k; cy += it.p.y / k; });
+              return {x: cx, y: cy, r: k > 1 ? Math.max(size * 0.9, k * (size + 4) / (2 * Math.PI)) : 0};
+            }
+            var merged = true;
+            while (merged) {
+              merged = false;
+              var rings = groups.map(ring);
+              for (var i = 0; i < groups.length && !merged; i++) {
+                for (var j = i + 1; j < groups.length && !merged; j++) {
+                  var d = Math.hypot(rings[i].x - rings[j].x, rings[i].y - rings[j].y);
+                  if (d < rings[i].r + rings[j].r + size) {
+                    groups[i] = groups[i].concat(groups[j]); groups.splice(j, 1); merged = true;
+                  }
+                }
+              }
+            }
+            groups.forEach(function (g) {
+              var c = ring(g), k = g.length;
+              // Around the ring in the order of the pins' own bearings, so leader lines cross as little as may be.
+              g.sort(function (a, b) {
+                return Math.atan2(a.p.y - c.y, a.p.x - c.x) - Math.atan2(b.p.y - c.y, b.p.x - c.x);
+              });
+              var start = k > 1 ? Math.atan2(g[0].p.y - c.y, g[0].p.x - c.x) : 0;
+              g.forEach(function (it, n) {
+                var dx = 0, dy = 0;
+                if (k > 1) {
+                  var a = start + 2 * Math.PI * n / k;
+                  dx = Math.round(c.x + c.r * Math.cos(a) - it.p.x);
+                  dy = Math.round(c.y + c.r * Math.sin(a) - it.p.y);
+                }
+                var pin = it.m._icon.querySelector(".omni-pin"), leader = it.m._icon.querySelector(".omni-leader");
+                if (pin) { pin.style.transform = "translate(" + dx + "px," + dy + "px)"; }
+                if (leader) {
+                  leader.style.display = k > 1 ? "block" : "none";
+                  var line = leader.querySelector("line");
+                  line.setAttribute("x2", dx); line.setAttribute("y2", dy);
+                }
+                it.m._icon.dataset.spread = k > 1 ? "1" : "0";
+              });
+            });
+          }
+          map.on("zoomend viewreset", layout);
+          group.on("add", function () { setTimeout(layout, 0); });
+          map.whenReady(function () { setTimeout(layout, 0); });
+        })();
+        {% endmacro %}"""
+    )
+
+    def __init__(self, group: folium.FeatureGroup, *, size: int = PIN_SIZE + 6) -> None:  # the pin, its border, 2 px
+        super().__init__()
+        self._name = "SpreadPins"
+        self.group = group
+        self.size = size
+
+
+class MapLegend(MacroElement):
+    """A legend drawn on the map (bottom left): colour → what the line is, in the page's language."""
+
+    _template = Template(
+        """{% macro script(this, kwargs) %}
+        (function () {
+          var legend = L.control({position: "bottomleft"});
+          legend.onAdd = function () {
+            var div = L.DomUtil.create("div", "omni-legend");
+            div.innerHTML = {{ this.body|tojson }};
+            L.DomEvent.disableClickPropagation(div);
+            return div;
+          };
+          legend.addTo({{ this._parent.get_name() }});
+        })();
+        {% endmacro %}"""
+    )
+
+    def __init__(self, body: str) -> None:
+        super().__init__()
+        self._name = "MapLegend"
+        self.body = body
+
+
+def _swatch(colour: str, *, dashed: bool = False) -> str:
+    style = "dashed" if dashed else "solid"
+    return f'<span class="swatch" style="border-top: 4px {style} {colour}"></span>'
+
+
+def legend_html(result: RoutePlanResult, lines: list[CandidateLines], *, lang: str = "en") -> str:
+    """The legend's HTML (every text escaped): the best route with its figures and how it is drawn, then each
+    candidate with its figures and how many of its legs differ."""
+    best = result.best_route
+    figures = t("route.map.figures", lang, km=f"{best.total_distance_m / 1000:.1f}",
+                minutes=f"{best.total_duration_s / 60:.0f}")  # fmt: skip
+    drawn = t("route.map.best_roads" if has_road_geometry(result) else "route.map.best_straight", lang)
+    summary = (
+        _swatch(BEST_COLOUR)
+        + f"<b>{html.escape(t('route.map.best', lang))}</b> ({html.escape(figures)})"
+        + f"<br><small>{html.escape(drawn)}</small>"
+    )
+    rows = []
+    for line in lines:
+        cand_figures = t("route.map.figures", lang, km=f"{line.km:.1f}", minutes=f"{line.minutes:.0f}")
+        if line.segments:
+            differs = t("route.map.legs_differ", lang, n=len(line.segments), total=line.total_legs)
+        else:
+            differs = t("route.map.same_legs", lang)
+        rows.append(
+            _swatch(line.colour, dashed=True)
+            + html.escape(t("route.map.candidate", lang, rank=line.rank) + f" ({cand_figures})")
+            + f" · <small>{html.escape(differs)}</small>"
+        )
+    if not rows:
+        return summary
+    rows.append(f"<small>{html.escape(t('route.map.candidates_note', lang))}</small>")
+    # A <details> the reader can fold: folded, it still says what the red line is.
+    return f"<details open><summary>{summary}</summary>" + "<br>".join(rows) + "</details>"
+
+
+def build_route_map(
+    result: RoutePlanResult,
+    show_alternatives: bool = True,
+    *,
+    max_alternatives: int = MAX_ALTERNATIVES,
+    base_url_path: str = "",
+    background: bool = True,
+    lang: str = "en",
+) -> folium.Map:
+    """A folium map of a plan, worded in ``lang``: numbered pins (spread when they overlap, S and E on top), the
+    best route, the other candidates' changed legs, a legend."""
+    points = pin_points(result, lang=lang)
+    line = best_route_latlngs(result)
+    lats = [p.lat for p in points] + [p[0] for p in line]
+    lons = [p.lon for p in points] + [p[1] for p in line]
+    centre = [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2]
+    m = offline_map(centre, zoom_start=12, base_url_path=base_url_path)
+    m.get_root().header.add_child(folium.Element(_PIN_CSS), name="omni_route_pin_css")
+    if background:
+        add_background(m, result.region, bounds=(min(lons), min(lats), max(lons), max(lats)))
+
+    lines = candidate_lines(result, lang=lang, max_alternatives=max_alternatives) if show_alternatives else []
+    for cand in lines:
+        label = t("route.map.candidate", lang, rank=cand.rank)
+        group = folium.FeatureGroup(
+            name=f'<span style="color:{cand.colour}">┅</span> ' + html.escape(label),
+            show=True,
+        )
+        for segment, (a, b) in zip(cand.segments, cand.names, strict=True):  # one line per leg: the GCJ-02 shift
+            folium.PolyLine(  # (components/basemap.py) moves simple lines
+                segment,
+                color=cand.colour,
+                weight=4,
+                opacity=0.9,
+                dash_array="8 6",
+                tooltip=html.escape(label + " · " + t("route.map.candidate_tooltip", lang, legs=f"{a} → {b}")),
+            ).add_to(group)
+        group.add_to(m)
+
+    best = folium.FeatureGroup(
+        name=f'<span style="color:{BEST_COLOUR}">━</span> ' + html.escape(t("route.map.best", lang)), show=True
+    )
+    folium.PolyLine(
+        line,
+        color=BEST_COLOUR,
+        weight=6,
+        opacity=0.85,
+        tooltip=html.escape(
+            t("route.map.best", lang) + ": " + " → ".join(p.name for p in map_points(result, lang=lang))
+        ),
+    ).add_to(best)
+    best.add_to(m)
+
+    markers = folium.FeatureGroup(name=html.escape(t("route.map.points", lang)), show=True)
+    for point in points:
+        on_top = point.role != "stop"
+        folium.Marker(
+            [point.lat, point.lon],
+            icon=folium.DivIcon(
+                html=_pin_html(point.label, ROLE_COLOURS[point.role]),
+                icon_size=(PIN_SIZE, PIN_SIZE),
+                icon_anchor=(PIN_SIZE // 2, PIN_SIZE // 2),
+                class_name="omni-marker",
+            ),
+            tooltip=_tooltip(point, lang),
+            **({"z_index_offset": TOP_Z} if on_top else {}),
+        ).add_to(markers)
+    markers.add_to(m)
+    SpreadPins(markers).add_to(m)
+    MapLegend(legend_html(result, lines, lang=lang)).add_to(m)
+
+    m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
+    finish_map(m, result.provider)
+    folium.LayerControl(collapsed=True).add_to(m)
+    return m
+
+
+# --- Streamlit side -------------------------------------------------------------------------
+
+_MAP_CACHE = "route_map_cache"
+
+
+def render_route_map(
+    result: RoutePlanResult, *, lang: str, key: str = "route_map", height: int = 520, show_alternatives: bool = True
+):
+    """Draw the plan's map; no interaction is sent back (returned_objects=[]), so no reruns. The map is built once
+    per result and language and kept beside the result in the session (a rerun for another widget reuses it)."""
+    import streamlit as st
+    from streamlit_folium import st_folium
+
+    base = _base_url_path()
+    cached = st.session_state.get(_MAP_CACHE)
+    wanted = (lang, base, show_alternatives)
+    if cached is None or cached[0] is not result or cached[1] != wanted:
+        m = build_route_map(result, show_alternatives, base_url_path=base, lang=lang)
+        st.session_state[_MAP_CACHE] = cached = (result, wanted, m)
+    with st.container(key=f"{key}_box"):  # .st-key-route_map_box in the page (browser tests)
+        return st_folium(cached[2], key=key, height=height, use_container_width=True, returned_objects=[])
