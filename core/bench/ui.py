@@ -68,6 +68,8 @@ class UiBenchOptions(BaseModel):
     url: str | None = None
     scenarios: list[str] = Field(default_factory=lambda: list(SCENARIOS))
     lang: str = "en"
+    #: extra ``streamlit run`` options for the server the bench starts, e.g. {"runner.postScriptGC": "false"}
+    streamlit_options: dict[str, str] = Field(default_factory=dict)
 
 
 def parse_scenarios(text: str | None) -> list[str]:
@@ -92,6 +94,20 @@ def check_url(url: str | None) -> str | None:
     if not url.startswith(("http://", "https://")):
         raise InputError(f"--url must be an http(s) address of a running app, not {url!r}", field="url")
     return url.rstrip("/")
+
+
+def parse_streamlit_options(items: Sequence[str] | None) -> dict[str, str]:
+    """``--streamlit-opt runner.postScriptGC=false`` (repeatable) → {"runner.postScriptGC": "false"}."""
+    options: dict[str, str] = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or "." not in name or not value.strip():
+            raise InputError(
+                f"--streamlit-opt takes section.option=value (e.g. runner.postScriptGC=false), not {item!r}",
+                field="streamlit_opt",
+            )
+        options[name.strip()] = value.strip()
+    return options
 
 
 def summarise(times: Sequence[float]) -> dict[str, float | None]:
@@ -174,8 +190,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def server_command(port: int, probe_log: Path) -> list[str]:
-    """``streamlit run app.py`` headless on 127.0.0.1:port, with the planning calls timed (core/bench/ui_probe.py)."""
+def server_command(port: int, probe_log: Path, options: dict[str, str] | None = None) -> list[str]:
+    """``streamlit run app.py`` headless on 127.0.0.1:port, with the planning calls timed (core/bench/ui_probe.py);
+    ``options`` are further ``--section.option value`` pairs (what a config.toml change would do)."""
     code = (
         "import sys, runpy, core.bench.ui_probe as probe; "
         f"probe.install({str(probe_log)!r}); "
@@ -198,18 +215,19 @@ def server_command(port: int, probe_log: Path) -> list[str]:
         "false",
         "--server.fileWatcherType",
         "none",
+        *[part for name, value in (options or {}).items() for part in (f"--{name}", value)],
     ]
 
 
 @contextmanager
-def running_app(work: Path) -> Iterator[tuple[str, Path]]:
+def running_app(work: Path, options: dict[str, str] | None = None) -> Iterator[tuple[str, Path]]:
     """A fresh app server for the bench: (base URL, probe log); its output goes to ``work/streamlit.log``."""
     port = free_port()
     probe_log = work / "probe.jsonl"
     log_path = work / "streamlit.log"
     with log_path.open("w") as log:
         proc = subprocess.Popen(
-            server_command(port, probe_log),
+            server_command(port, probe_log, options),
             cwd=PROJECT_ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -277,7 +295,7 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
     )
     with tempfile.TemporaryDirectory(prefix="omni-bench-ui-") as tmp:
         work = Path(tmp)
-        server = running_app(work) if options.url is None else _external(options.url)
+        server = running_app(work, options.streamlit_options) if options.url is None else _external(options.url)
         with server as (base, probe_log), Browser(base, probe_log=probe_log, chromium=chromium_path()) as browser:
             rows = []
             for name in options.scenarios:
@@ -317,6 +335,7 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
         "url": options.url or "started by the bench (streamlit run app.py, 127.0.0.1)",
         "repeats": options.repeats,
         "warmup": options.warmup,
+        "streamlit_options": options.streamlit_options,
         "clock": "performance.now() in the page, click (capture listener) to the first animation frame with the "
         "app idle, the last section present and the map's markers drawn",
         "rows": rows,
@@ -373,6 +392,12 @@ def configure(parser: Any) -> None:
     parser.add_argument("--warmup", type=int, default=1, help="untimed runs per scenario first (default 1)")
     parser.add_argument("--lang", choices=("en", "zh"), default="en", help="the pages' language (default en)")
     parser.add_argument("--json-only", action="store_true", help="no table on stderr")
+    parser.add_argument(
+        "--streamlit-opt",
+        action="append",
+        metavar="SECTION.OPTION=VALUE",
+        help="an option for the server the bench starts, e.g. runner.postScriptGC=false (repeatable)",
+    )
 
 
 def options_from_args(args: Any) -> UiBenchOptions:
@@ -380,11 +405,12 @@ def options_from_args(args: Any) -> UiBenchOptions:
     if args.warmup < 0:
         raise InputError(f"--warmup must be 0 or more, not {args.warmup}", field="warmup")
     return UiBenchOptions(
-        repeats=args.repeats,
+        repeats=getattr(args, "repeats", 5),  # filled in by core/bench/cli.py when not given
         warmup=args.warmup,
         url=check_url(args.url),
         scenarios=parse_scenarios(args.only),
         lang=args.lang,
+        streamlit_options=parse_streamlit_options(args.streamlit_opt),
     )
 
 

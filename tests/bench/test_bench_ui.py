@@ -65,6 +65,18 @@ def test_command_line_options_before_and_after_ui():
     assert options.scenarios == ["route_30"] and options.url == "http://h:1" and options.lang == "en"
 
 
+def test_streamlit_options_go_to_the_server_command(tmp_path):
+    args = _parse(["bench", "ui", "--streamlit-opt", "runner.postScriptGC=false", "--streamlit-opt", "a.b = 1"])
+    options = ui.options_from_args(args)
+    assert options.streamlit_options == {"runner.postScriptGC": "false", "a.b": "1"}
+    cmd = ui.server_command(1, tmp_path / "p.jsonl", options.streamlit_options)
+    assert cmd[-4:] == ["--runner.postScriptGC", "false", "--a.b", "1"]
+    for bad in ("postScriptGC=false", "runner.postScriptGC", "runner.x="):
+        with pytest.raises(InputError) as err:
+            ui.parse_streamlit_options([bad])
+        assert err.value.field == "streamlit_opt"
+
+
 def test_bad_options_are_structured_errors(capsys):
     assert main(["bench", "ui", "--only", "nope"]) == 2
     error = json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]
