@@ -172,6 +172,28 @@ class Browser:
             "ws_kb": round(self._ws_bytes / 1024, 1),
         }
 
+    def _pick(self, page: Any, box: str, index: int, *, attempts: int = 3) -> None:
+        """Choose option ``index`` of the selectbox in ``box`` (Streamlit 1.67: a react-aria combobox), checked by
+        the label its input then shows; a click on a list still opening is retried."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        combo = page.locator(f"{box} input[role='combobox']")
+        for attempt in range(attempts):
+            try:
+                self._idle(page)
+                combo.click(timeout=15_000)
+                option = page.get_by_role("option").nth(index)
+                label = option.inner_text(timeout=15_000).strip()
+                option.click(timeout=15_000)
+                self._idle(page)
+                if label and combo.input_value(timeout=15_000).strip() == label:
+                    return
+            except PlaywrightTimeout:
+                if attempt == attempts - 1:
+                    raise
+            page.keyboard.press("Escape")
+        raise PlaywrightTimeout(f"option {index} of {box} was not taken")
+
     @staticmethod
     def _stuck(page: Any, exc: Exception) -> RunTimeout:
         """A step of the form that failed (a widget never showed up): what the page showed instead."""
@@ -180,7 +202,9 @@ class Browser:
             state = page.evaluate(STATE_JS, spec)
         except Exception:  # the page itself is gone
             state = {}
-        return RunTimeout(state, str(exc).splitlines()[0])
+        lines = str(exc).splitlines()
+        waiting = [line.strip() for line in lines if "waiting for" in line][:1]
+        return RunTimeout(state, " ".join([lines[0] if lines else type(exc).__name__, *waiting]))
 
     # --- the scenarios -----------------------------------------------------------------------------
 
@@ -224,9 +248,7 @@ class Browser:
         page = self._page(f"itinerary?lang={lang}")
         try:
             self._idle(page)
-            page.locator(".st-key-trip_demo").click()
-            page.get_by_role("option").nth(trip_index).click()
-            self._idle(page)
+            self._pick(page, ".st-key-trip_demo", trip_index)
             page.locator(".st-key-trip_load button").click()
             result_parts = [".st-key-day_map_box", ".st-key-it_details"]
             runs = [
