@@ -26,6 +26,7 @@ PENDING = "hd_pending"  # a quick choice or Retry asked for a run on this script
 GOAL_ERROR = "hd_goal_error"  # why the goal box could not be planned (words)
 CHOSEN = "hd_chosen"  # plan id recorded with "Choose this plan"
 WEIGHT = "hd_w_{}"  # one slider per dimension
+NOW = "hd_now"  # the moment the next run reads the goal from (a linked goal's day, components/halfday_share.py)
 
 #: example goals (button key, catalog key), written in the page's language
 EXAMPLES: tuple[tuple[str, str], ...] = (
@@ -109,6 +110,7 @@ def request_from_state() -> HalfDayRequest | None:
             region=active_provider()[0].region.name,
             origin=str(state.get(ORIGIN, "")).strip() or None,
             weights=weights() or ScoreWeights(),
+            now=state.pop(NOW, None),
         )
     except ValidationError as exc:
         fields = {str(e["loc"][0]) for e in exc.errors() if e.get("loc")}

@@ -17,13 +17,14 @@ import hashlib
 import json
 import re
 import zlib
-from datetime import time
+from datetime import date, time
 from typing import Any, Literal
 
 from pydantic import TypeAdapter, ValidationError
 
 from core.errors import OmniError
-from core.models.common import REGION_NAME_PATTERN
+from core.halfday.models import HalfDayRequest
+from core.models.common import EARLIEST_PLAN_DATE, LATEST_PLAN_DATE, REGION_NAME_PATTERN
 from core.models.itinerary import TripRequest, UserEdit
 from core.models.route import RoutePlanRequest
 
@@ -35,7 +36,7 @@ MAX_PAYLOAD_BYTES = 64_000
 #: the most itinerary edits a link carries
 MAX_SHARED_EDITS = 30
 
-Kind = Literal["route", "trip"]
+Kind = Literal["route", "trip", "halfday"]
 _BODY = re.compile(r"^[A-Za-z0-9_-]+$")
 _EDITS = TypeAdapter(list[UserEdit])
 
@@ -169,3 +170,32 @@ def trip_from_token(token: Any) -> tuple[TripRequest, list[dict[str, Any]]]:
 def _page_edit(edit: dict[str, Any]) -> dict[str, Any]:
     """An edit as the itinerary page writes it (a lock's time as ``HH:MM``)."""
     return {k: (f"{v:%H:%M}" if isinstance(v, time) else v) for k, v in edit.items()}
+
+
+# --- the half-day planner ------------------------------------------------------------------------------------
+def halfday_token(*, goal: str, origin: str | None, region: str | None, day: date | None) -> str:
+    """The link token of a half-day goal: the sentence, the start place, the region and the day it was planned
+    for (the goal is read again when the link is opened: memory and the clock may change the plans)."""
+    data: dict[str, Any] = {"g": goal}
+    if origin:
+        data["o"] = origin
+    if region:
+        data["r"] = region
+    if day is not None:
+        data["d"] = day.isoformat()
+    return encode("halfday", data)
+
+
+def halfday_from_token(token: Any) -> tuple[str, str | None, str | None, date | None]:
+    """(goal, origin, region, day) of a half-day link, checked by HalfDayRequest; ShareError otherwise."""
+    data = decode(token, kind="halfday")
+    try:
+        request = HalfDayRequest.model_validate(
+            {"goal": data.get("g"), "origin": data.get("o"), "region": data.get("r")}
+        )
+        day = date.fromisoformat(data["d"]) if data.get("d") is not None else None
+    except (ValidationError, OmniError, TypeError, ValueError) as exc:
+        raise _invalid(exc) from None
+    if day is not None and not EARLIEST_PLAN_DATE <= day <= LATEST_PLAN_DATE:
+        raise ShareError(f"the link's day {day} is outside the dates a plan can cover", code="SHARE_INVALID")
+    return request.goal, request.origin, request.region, day

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from components import halfday_cards as cards
+from components import halfday_share
 from components import halfday_state as hs
 from components import halfday_text as text
 from components import halfday_words as words
@@ -28,8 +29,10 @@ st.title(":material/schedule: " + t("halfday.page.title", lang))
 st.caption(t("halfday.page.intro", lang))
 hs.init_state()
 user = dashboard_user()
+halfday_share.restore_from_url()  # ?halfday= (a shared link, a reload): the goal, planned once
 
 # --- the goal ------------------------------------------------------------------------------------------------
+halfday_share.render_error(lang)
 with st.container(border=True, key="hd_goal_box"):
     st.markdown(t("halfday.page.examples", lang))
     for col, (key, example) in zip(st.columns(len(hs.EXAMPLES)), hs.EXAMPLES, strict=True):
@@ -57,6 +60,7 @@ if plan_clicked or st.session_state.pop(hs.PENDING, False):
         st.error(st.session_state.pop(hs.GOAL_ERROR, ""))
     else:
         hs.run_plan(request)
+halfday_share.render_link(lang)  # the URL carries the goal of the plans shown; the address to copy
 
 run = st.session_state.get(hs.RUN)
 

@@ -174,3 +174,36 @@ def test_an_itinerary_link_the_form_cannot_hold_is_refused(planned_trip, project
     assert "it_result" not in at.session_state
     assert not any(entry.get("include") for entry in at.session_state["it_selection"].values())
     assert "trip" not in at.query_params
+
+
+# --- the half-day page ---------------------------------------------------------------------------------------
+HALFDAY_PAGE = "pages/half_day.py"
+GOAL = "周六下午两个人去博物馆,再吃点本帮菜"
+
+
+def test_a_half_day_link_fills_the_goal_and_plans_it_again(leaflet_static, project_root, tmp_path, monkeypatch):
+    monkeypatch.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path / 'halfday-share.db'}")
+    at = open_page(project_root, HALFDAY_PAGE, lang="en")
+    at.text_area(key="hd_goal").input(GOAL)
+    at.text_input(key="hd_origin").input("人民广场")
+    at.button(key="hd_plan").click().run()
+    assert not at.exception, at.exception
+    result = at.session_state["hd_result"]
+    token = at.query_params["halfday"]
+    assert share.halfday_from_token(token) == (GOAL, "人民广场", "shanghai", result.goal.window.date)
+    link = link_box(at, "hd_share_link")
+    assert link.startswith("/half_day?") and "sid=" not in link
+
+    again = open_page(project_root, HALFDAY_PAGE, lang="zh", halfday=token)
+    assert not again.exception, again.exception
+    assert again.session_state["hd_goal"] == GOAL and again.session_state["hd_origin"] == "人民广场"
+    replanned = again.session_state["hd_result"]  # planned on load, no click
+    assert replanned.goal.window == result.goal.window  # the same Saturday afternoon
+    assert [[step.place_id for step in p.steps] for p in replanned.plans] == [
+        [step.place_id for step in p.steps] for p in result.plans
+    ]
+    assert again.query_params["halfday"] == token
+
+    broken = open_page(project_root, HALFDAY_PAGE, lang="en", halfday=token[:-5])
+    assert [w.value for w in broken.warning] == [t("common.share.error.corrupt", "en")]
+    assert broken.session_state["hd_goal"] == "" and "hd_result" not in broken.session_state

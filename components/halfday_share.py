@@ -1,0 +1,89 @@
+"""The half-day page's goal in its URL (``?halfday=``, issue 12 §4; components/share.py, core/share.py).
+
+The link carries the goal sentence, the start place, the region and the day the plans were for. A new session on
+it (a shared link, a reload) puts the goal and the start place into the boxes and plans once; the goal is read
+from the start of that day when the day is still ahead, else from now. The plans themselves are not kept: they
+depend on the clock and on what the planner remembers of the user, and are made again.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
+import streamlit as st
+
+from components import halfday_state as hs
+from components import share
+from components.frame import KEPT, active_provider, cached_regions
+from core.share import ShareError, halfday_from_token, halfday_token
+
+PARAM = "halfday"
+PAGE = "half_day"
+SEEN = "hd_share_seen"  # the token this session has restored or published (restored once)
+ERROR = "hd_share_error"  # the code of a link that could not be opened
+SWITCHED = "hd_share_region"  # the token whose region the sidebar was switched to
+
+
+def start_of(day: date | None, zone: str, *, now: datetime) -> datetime | None:
+    """The moment to read a linked goal from: the start of its day while that day is still ahead, else None
+    (the clock)."""
+    tz = ZoneInfo(zone)
+    if day is None or day <= now.astimezone(tz).date():
+        return None
+    return datetime.combine(day, time(0, 0), tzinfo=tz)
+
+
+def restore_from_url() -> None:
+    """Fill the goal box from ``?halfday=`` once per session and token, and ask for one run."""
+    token = st.query_params.get(PARAM)
+    if not token or st.session_state.get(SEEN) == token:
+        return
+    try:
+        goal, origin, region, day = halfday_from_token(token)
+        if region and region not in cached_regions():
+            raise ShareError(f"region {region} is not on this server", code="SHARE_REGION")
+    except ShareError as exc:
+        st.session_state[SEEN] = token
+        st.session_state[ERROR] = exc.code
+        share.publish(PARAM, None)
+        return
+    if region and region != st.session_state.get("region") and st.session_state.get(SWITCHED) != token:
+        st.session_state[SWITCHED] = token  # the sidebar is drawn: it takes the region on the next run
+        st.session_state[KEPT.format("region")] = region
+        st.rerun()
+    st.session_state[SEEN] = token
+    st.session_state.pop(ERROR, None)
+    st.session_state[hs.GOAL] = goal
+    st.session_state[hs.ORIGIN] = origin or ""
+    zone = active_provider()[0].region.timezone
+    st.session_state[hs.NOW] = start_of(day, zone, now=datetime.now(ZoneInfo(zone)))
+    st.session_state[hs.PENDING] = True
+
+
+def render_error(lang: str) -> None:
+    if st.session_state.get(ERROR):
+        share.render_error(st.session_state[ERROR], lang, key="hd_share_error")
+
+
+def render_link(lang: str) -> None:
+    """After a run that made plans: the URL carries the goal; the address to copy is shown."""
+    run = st.session_state.get(hs.RUN)
+    result = st.session_state.get(hs.RESULT)
+    if not run or (run.get("done") or {}).get("type") != "plans" or result is None:
+        if run is not None:
+            share.publish(PARAM, None)
+        return
+    window = result.goal.window
+    try:
+        token = halfday_token(
+            goal=run["goal"], origin=run.get("origin") or None, region=run.get("region"), day=window and window.date
+        )
+    except ShareError:
+        share.publish(PARAM, None)
+        share.render_too_long(lang, key="hd_share_link")
+        return
+    st.session_state.pop(ERROR, None)
+    st.session_state[SEEN] = token
+    share.publish(PARAM, token)
+    share.render_link(PARAM, token, page=PAGE, lang=lang, key="hd_share_link")
