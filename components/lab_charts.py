@@ -60,6 +60,10 @@ def pair_frame(frame: pd.DataFrame, *, a: str, b: str, optimiser: str, group_lab
     return out.reset_index(drop=True)
 
 
+#: axis ticks without trailing zeros: a sample where every difference is 0 reads "0", not "0.000000"
+TICKS = "~g"
+
+
 def difference_chart(pairs: pd.DataFrame, *, a: str, b: str, lang: str) -> alt.HConcatChart:
     """Left: each request as a point (distance added → time saved), the medians as rules; right: the histogram
     of the time saved. The title carries n."""
@@ -69,8 +73,8 @@ def difference_chart(pairs: pd.DataFrame, *, a: str, b: str, lang: str) -> alt.H
     group = t("lab.chart.group", lang)
     base = alt.Chart(pairs)
     points = base.mark_circle(size=70, opacity=0.75).encode(
-        x=alt.X("distance_added_km:Q", title=added),
-        y=alt.Y("time_saved_min:Q", title=saved),
+        x=alt.X("distance_added_km:Q", title=added, axis=alt.Axis(format=TICKS)),
+        y=alt.Y("time_saved_min:Q", title=saved, axis=alt.Axis(format=TICKS)),
         color=alt.Color("group:N", title=group, legend=LEGEND),
         tooltip=[
             alt.Tooltip("request:Q", title=request),
@@ -124,8 +128,8 @@ def pareto_chart(points: pd.DataFrame, *, lang: str) -> alt.Chart:
         alt.Chart(points)
         .mark_point(filled=True, size=70, opacity=0.7)
         .encode(
-            x=alt.X("distance_over_pct:Q", title=dist),
-            y=alt.Y("time_over_pct:Q", title=time),
+            x=alt.X("distance_over_pct:Q", title=dist, axis=alt.Axis(format=TICKS)),
+            y=alt.Y("time_over_pct:Q", title=time, axis=alt.Axis(format=TICKS)),
             color=alt.Color(
                 "strategy:N",
                 title=strategy,

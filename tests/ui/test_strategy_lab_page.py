@@ -255,6 +255,22 @@ def test_chart_exports_are_offline_html_and_png(batches):
     assert png is not None and png.startswith(b"\x89PNG\r\n\x1a\n")
 
 
+def test_the_difference_chart_reads_zero_as_0_not_0_000000():
+    """Two requests on which the strategies agree: every difference is 0 and Vega's default ticks would print
+    "0.000000" (seen in the browser sweep); the position axes trim the trailing zeros."""
+    import pandas as pd
+
+    from components import lab_charts
+
+    pairs = pd.DataFrame(
+        {"group": ["Helsinki"] * 2, "request": [1, 2], "stops": [3, 4], "time_saved_min": [0.0, 0.0],
+         "distance_added_km": [0.0, 0.0]}
+    )  # fmt: skip
+    spec = lab_charts.difference_chart(pairs, a="fastest_time", b="shortest_distance", lang="zh").to_dict()
+    points = spec["hconcat"][0]["layer"][0]["encoding"]
+    assert points["x"]["axis"]["format"] == points["y"]["axis"]["format"] == "~g"
+
+
 def test_a_large_batch_is_handed_to_the_cli_and_its_results_load_later(batches, capsys):
     import shlex
 
