@@ -128,3 +128,15 @@ def test_a_short_day_takes_what_fits_and_says_its_hours_are_shorter(provider):
     assert (reason.code, reason.heavy_day, reason.light_day) == ("SHORTER_DAY", 0, 1)
     assert reason.facts["light_free_min"] == 105
     assert visited(result) | {d.key for d in result.dropped_items} == set(SPARSE[:8])
+
+
+def test_the_edit_benchmark_re_plans_the_three_page_edits_and_keeps_days_even():
+    from core.bench.itinerary import bench_edits
+
+    req = TripRequest.model_validate(json.loads((ROOT / "data" / "trips" / "shanghai_3day_30places.json").read_text()))
+    rows = bench_edits("shanghai_3day_30places", req, repeats=1)
+    assert [r["edit"] for r in rows] == ["remove", "move", "lock"]
+    for r in rows:
+        assert r["median_s"] > 0 and r["status"] == "ready" and r["balanced"]
+        assert sum(r["visits_by_day"]) == r["visits"] and r["visits"] + r["dropped"] == 30
+    assert rows[0]["dropped"] >= 1  # the removed place is not on the plan
