@@ -11,6 +11,7 @@ import pytest
 
 from core import share
 from core.i18n import t
+from core.models.route import RoutePlanRequest
 
 pytestmark = pytest.mark.ui
 
@@ -104,6 +105,19 @@ def test_a_reload_on_the_same_server_takes_the_kept_plan(planned_route, project_
     result, token, _, _ = planned_route
     at = open_page(project_root, ROUTE_PAGE, lang="en", route=token)
     assert best(at.session_state["route_result"]) == best(result)
+
+
+def test_a_link_of_another_region_switches_the_sidebar_to_it(leaflet_static, project_root):
+    import json
+
+    scenario = json.loads((project_root / "data" / "scenarios" / "helsinki-museums.json").read_text(encoding="utf-8"))
+    request = RoutePlanRequest.model_validate(scenario["request"])
+    at = open_page(project_root, ROUTE_PAGE, lang="en", route=share.route_token(request, region="helsinki"))
+    assert not at.error, [e.value for e in at.error]
+    assert at.session_state["region"] == "helsinki"
+    result = at.session_state["route_result"]
+    assert result.region == "helsinki"
+    assert [p.input_address for p in result.resolved_stops] == [s.address for s in request.stops]
 
 
 @pytest.mark.parametrize(
