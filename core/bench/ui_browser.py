@@ -40,6 +40,7 @@ DONE_JS = """(spec) => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (!rec.states.some(([s, t]) => s === 'running' && t >= rec.t0)) return false;
+  if (document.querySelector('[data-testid="stException"]')) { rec.failed = true; return true; }
   for (const sel of spec.present) {
     const el = document.querySelector(sel);
     if (!el || el.getClientRects().length === 0) return false;
@@ -66,6 +67,23 @@ STATE_JS = """(spec) => {
     pins: doc ? doc.querySelectorAll('.leaflet-marker-icon').length : null,
     alerts: [...document.querySelectorAll('[data-testid="stAlert"], [data-testid="stException"]')]
       .map(e => e.innerText.slice(0, 300)),
+  };
+}"""
+
+
+#: the map iframe after a run: when its document started (page clock, ms), and what it loaded
+MAP_FRAME_JS = """(map) => {
+  const frame = map ? document.querySelector(map + ' iframe') : null;
+  const win = frame && frame.contentWindow;
+  if (!win) return null;
+  const entries = win.performance.getEntriesByType('resource');
+  const nav = win.performance.getEntriesByType('navigation')[0];
+  return {
+    start: win.performance.timeOrigin - performance.timeOrigin,
+    loaded: nav ? win.performance.timeOrigin - performance.timeOrigin + nav.loadEventEnd : null,
+    resources: entries.length,
+    resource_kb: entries.reduce((n, e) => n + (e.decodedBodySize || 0), 0) / 1024,
+    html_kb: frame.contentDocument.documentElement.outerHTML.length / 1024,
   };
 }"""
 
@@ -147,7 +165,19 @@ class Browser:
             raise RunTimeout(page.evaluate(STATE_JS, spec)) from None
         python_s = time.monotonic() - t0
         rec = page.evaluate("() => { window.__bench.stop(); return window.__bench; }")
-        return self._figures(rec, python_s)
+        if rec.get("failed"):  # the script raised: no result will come
+            raise RunTimeout(page.evaluate(STATE_JS, spec), "the page raised an exception")
+        figures = self._figures(rec, python_s)
+        frame = page.evaluate(MAP_FRAME_JS, map_box)
+        if frame is not None:  # a new iframe (first plan of a page) or the one already there (an edit)
+            figures["map_frame"] = {
+                "started_s": round((frame["start"] - rec["t0"]) / 1000, 3),
+                "loaded_s": None if frame["loaded"] is None else round((frame["loaded"] - rec["t0"]) / 1000, 3),
+                "resources": frame["resources"],
+                "resource_kb": round(frame["resource_kb"], 1),
+                "html_kb": round(frame["html_kb"], 1),
+            }
+        return figures
 
     def _figures(self, rec: dict, python_s: float) -> dict[str, Any]:
         t0, done = rec["t0"], rec["done"]
