@@ -153,9 +153,10 @@ def _feedback(planner: HalfDayPlanner, step: PlanStep, *, user: str, lang: str, 
     if said is not None:
         st.caption(t("halfday.feedback.thanks_like" if said else "halfday.feedback.thanks_dislike", lang))
         return
-    like, dislike, _ = st.columns([1, 1, 4])
-    for column, liked, label in ((like, True, "halfday.feedback.like"), (dislike, False, "halfday.feedback.dislike")):
-        if column.button(t(label, lang), key=f"{key}_{'like' if liked else 'dislike'}", type="tertiary"):
+    # one row sized to the words (columns cut them to "Mor…" / "Not…" in a card a third of the page wide)
+    row = st.container(horizontal=True, gap="small")
+    for liked, label in ((True, "halfday.feedback.like"), (False, "halfday.feedback.dislike")):
+        if row.button(t(label, lang), key=f"{key}_{'like' if liked else 'dislike'}", type="tertiary", width="content"):
             planner.feedback(user, step.place_id, liked=liked)
             st.session_state[f"{key}_feedback"] = liked
             st.rerun()
