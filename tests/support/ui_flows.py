@@ -145,6 +145,7 @@ def _agent_ask(page, base: str, lang: str) -> None:
     # a numbered pin for each of the three stops, and no image pin (Leaflet's default marker would 404)
     assert sorted(pins.all_inner_texts()) == ["1", "2", "3"], pins.all_inner_texts()
     assert frame.locator("img.leaflet-marker-icon").count() == 0
+    scroll_to(page, '[data-testid="stChatMessage"]')  # the question, then the answer (the chat scrolls to its end)
 
 
 # --- half day --------------------------------------------------------------------------------------------------------
@@ -233,8 +234,8 @@ REPRESENTATIVE = {
     "route_planner": "result",
     "itinerary": "plan",
     "agent_console": "answer",
-    "half_day": "plans",
-    "strategy_lab": "run",
+    "half_day": "card",
+    "strategy_lab": "charts",
 }
 
 
