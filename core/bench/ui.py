@@ -287,6 +287,7 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
     from core.bench.ui_browser import Browser, RunTimeout
 
     say = progress or (lambda line: None)
+    load_before = _load_average()
     route_stops = long_route_stops(
         exclude=[
             route_scenario_request().get("origin_address") or "",
@@ -336,10 +337,20 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
         "repeats": options.repeats,
         "warmup": options.warmup,
         "streamlit_options": options.streamlit_options,
+        # the machine's 1-minute load average before and after (the figures are wall clock: a loaded machine
+        # inflates them; with 2 cores, a load of 10 makes every step several times slower)
+        "load_average": {"before": load_before, "after": _load_average(), "cpus": os.cpu_count()},
         "clock": "performance.now() in the page, click (capture listener) to the first animation frame with the "
         "app idle, the last section present and the map's markers drawn",
         "rows": rows,
     }
+
+
+def _load_average() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:  # not on this platform
+        return None
 
 
 def run_line(run: dict[str, Any]) -> str:
@@ -379,6 +390,9 @@ def table(out: dict[str, Any]) -> str:
             f"{ok} | {f(plan)} | {f(other)} | {f(r.get('tail_s_median'))} | {count(r.get('reruns_median'))} | "
             f"{f(r.get('ws_kb_median'))} |"
         )
+    load = out.get("load_average")
+    if load:
+        lines.append(f"\nload average (1 min) before {load['before']}, after {load['after']}, on {load['cpus']} CPUs")
     return "\n".join(lines)
 
 
