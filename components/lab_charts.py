@@ -61,7 +61,8 @@ def pair_frame(frame: pd.DataFrame, *, a: str, b: str, optimiser: str, group_lab
 
 
 #: axis ticks without trailing zeros: a sample where every difference is 0 reads "0", not "0.000000"
-TICKS = "~g"
+TICKS = "~f"  # fixed-point with Vega's precision from the tick step ("~g" turned 1500 into "1.5e+3")
+BY_SIZE_HEIGHT = 460
 
 
 def difference_chart(pairs: pd.DataFrame, *, a: str, b: str, lang: str) -> alt.HConcatChart:
@@ -91,8 +92,8 @@ def difference_chart(pairs: pd.DataFrame, *, a: str, b: str, lang: str) -> alt.H
     histogram = (
         base.mark_bar(opacity=0.8)
         .encode(
-            x=alt.X("time_saved_min:Q", bin=alt.Bin(maxbins=20), title=saved),
-            y=alt.Y("count():Q", title=t("lab.chart.requests", lang)),
+            x=alt.X("time_saved_min:Q", bin=alt.Bin(maxbins=20), title=saved, axis=alt.Axis(format=TICKS)),
+            y=alt.Y("count():Q", title=t("lab.chart.requests", lang), axis=alt.Axis(format=TICKS, tickMinStep=1)),
             color=alt.Color("group:N", title=group),
         )
         .properties(width=300, height=300, title=t("lab.chart.histogram_title", lang))
@@ -202,12 +203,18 @@ def _by_size(data: pd.DataFrame, *, value: str, title: str, y_title: str, lang: 
     ]
     base = alt.Chart(data.dropna(subset=[f"{value}_median"]))
     bars = base.mark_rule(strokeWidth=2).encode(
-        x=x, xOffset=offset, y=alt.Y(f"{value}_p10:Q", title=y_title), y2=f"{value}_p90:Q", color=colour
+        x=x,
+        xOffset=offset,
+        y=alt.Y(f"{value}_p10:Q", title=y_title, axis=alt.Axis(format=TICKS)),
+        y2=f"{value}_p90:Q",
+        color=colour,
     )
     dots = base.mark_point(filled=True, size=70).encode(
         x=x, xOffset=offset, y=f"{value}_median:Q", color=colour, tooltip=tooltip
     )
-    return (bars + dots).properties(width="container", height=300, title=title)
+    # the height holds the plot, the rotated size labels and the three-line legend below (Streamlit fits the whole
+    # chart into it: at 300 the plot was squeezed to a strip with a single "0" tick)
+    return (bars + dots).properties(width="container", height=BY_SIZE_HEIGHT, title=title)
 
 
 def gap_chart(data: pd.DataFrame, *, lang: str) -> alt.LayerChart:

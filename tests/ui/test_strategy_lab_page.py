@@ -268,7 +268,7 @@ def test_the_difference_chart_reads_zero_as_0_not_0_000000():
     )  # fmt: skip
     spec = lab_charts.difference_chart(pairs, a="fastest_time", b="shortest_distance", lang="zh").to_dict()
     points = spec["hconcat"][0]["layer"][0]["encoding"]
-    assert points["x"]["axis"]["format"] == points["y"]["axis"]["format"] == "~g"
+    assert points["x"]["axis"]["format"] == points["y"]["axis"]["format"] == "~f"
 
 
 def test_a_large_batch_is_handed_to_the_cli_and_its_results_load_later(batches, capsys):
