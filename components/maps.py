@@ -40,6 +40,40 @@ _MAP_CSS = f"""
 """
 
 
+class _LiteralTemplate:
+    """A finished piece of text standing in for a Jinja template: rendered as Jinja would render text without any
+    Jinja syntax (itself, less one trailing newline)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text[:-1] if text.endswith("\n") else text
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        return self.text
+
+
+def _plain_text_is_not_compiled() -> None:
+    """Every folium element renders its script into a new ``branca.element.Element(text)``, and branca compiles
+    that finished text as a Jinja template: about 240 compilations for a route map, more than a second of a
+    page's run (issue 12 §5). Text without Jinja syntax renders to itself, so it is kept as such; anything else is
+    compiled as before. Applied once, for every map of the dashboard."""
+    if getattr(Element.__init__, "_omni_plain_text", False):
+        return
+    original = Element.__init__
+
+    def init(self: Element, template: str | None = None, template_name: str | None = None) -> None:
+        plain = template is not None and not any(mark in template for mark in ("{{", "{%", "{#"))
+        original(self, None if plain else template, template_name)
+        if plain:
+            self._template_str = template
+            self._template = _LiteralTemplate(template)  # type: ignore[assignment]
+
+    init._omni_plain_text = True  # type: ignore[attr-defined]
+    Element.__init__ = init  # type: ignore[method-assign]
+
+
+_plain_text_is_not_compiled()
+
+
 class _NoImagePins(MacroElement):
     """Leaflet's default marker is an image (``marker-icon.png``, looked for at a path Leaflet guesses wrongly in
     st_folium's frame: a 404). folium creates each marker with that default and sets its DivIcon a moment later,

@@ -5,6 +5,7 @@ The ``*_frame`` builders are pure pandas (unit-testable); the ``render_*`` funct
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 import pandas as pd
@@ -65,6 +66,21 @@ HEADERS = {
 #: the resolved points' columns shown in the main view; the rest (codes, ids, coordinates) are in its details
 POINT_COLUMNS = ["role", "#", "input", "resolved as", "other name", "district", "found by"]
 POINT_DETAIL_COLUMNS = ["role", "#", "resolved as", "source", "match score", "confidence note", "poi id", "lon", "lat"]
+
+
+def lazy_expander(label: str, *, key: str, render: Callable[[], None]) -> None:
+    """A collapsed expander whose content is drawn only once it is opened: opening it reruns this fragment alone
+    (Streamlit's expander state, ``on_change="rerun"``), so a result's details cost nothing until asked for."""
+    import streamlit as st
+
+    @st.fragment
+    def section() -> None:
+        box = st.expander(label, expanded=False, key=key, on_change="rerun")
+        if box.open:
+            with box:
+                render()
+
+    section()
 
 
 def header(column: str, lang: str) -> str:
@@ -195,7 +211,8 @@ def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
             },
         ),
     )
-    with st.expander(t("common.details", lang), expanded=False, key="resolved_points_details"):
+
+    def details() -> None:
         st.dataframe(
             frame[POINT_DETAIL_COLUMNS],
             key="resolved_points_details_table",
@@ -210,6 +227,8 @@ def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
                 },
             ),
         )
+
+    lazy_expander(t("common.details", lang), key="resolved_points_details", render=details)
 
 
 def legs_frame(cand: CandidateRoute, result: RoutePlanResult | None = None, *, lang: str = "en") -> pd.DataFrame:

@@ -83,8 +83,9 @@ if result is not None:
         route_map.render_route_map(result, lang=lang)
     with right:
         tables.render_best_route_card(result, lang=lang)
-        with st.expander(t("route.page.legs", lang), expanded=False):
-            tables.render_legs(result, lang=lang)
+        tables.lazy_expander(
+            t("route.page.legs", lang), key="best_legs", render=lambda: tables.render_legs(result, lang=lang)
+        )
     st.markdown("##### " + t("route.page.reserve", lang))
     tables.render_reservations(result, lang=lang)
     st.markdown("##### " + t("route.page.candidates", lang))
@@ -96,5 +97,8 @@ if result is not None:
     tables.render_deep_links(result, lang=lang)
     st.markdown("##### " + t("route.page.download", lang))
     tables.render_downloads(result, lang=lang)
-    with st.expander(t("route.page.provider_calls", lang), expanded=False, key="provider_calls_details"):
-        tables.render_provider_calls(result, lang=lang)
+    tables.lazy_expander(
+        t("route.page.provider_calls", lang),
+        key="provider_calls_details",
+        render=lambda: tables.render_provider_calls(result, lang=lang),
+    )

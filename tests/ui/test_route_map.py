@@ -186,3 +186,26 @@ def test_the_page_shows_one_open_button_the_parts_and_one_qr_code(planner_app):
     web = result.deep_links.web_navigation
     parts = [b for b in at.get("link_button") if (b.key or "").startswith("link_part_")]
     assert [b.proto.url for b in parts] == (web if len(web) > 1 else [])
+
+
+def test_the_pareto_spec_is_valid_vega_lite_and_draws_what_the_altair_chart_draws():
+    import altair as alt
+
+    from components.charts import pareto_chart, pareto_spec
+
+    result = planned("8")
+    spec = pareto_spec(result, lang="zh")
+    alt.LayerChart.from_dict(spec)  # checks it against Vega-Lite's schema
+    altair = pareto_chart(result, lang="zh").to_dict()
+    altair_rows = altair["datasets"][altair["layer"][1]["data"]["name"]]  # the points' layer: every candidate
+    assert spec["datasets"]["candidates"] == altair_rows
+    front = altair["datasets"][altair["layer"][0]["data"]["name"]]  # the front's layer: the Pareto rows
+    mine = [r for r in spec["datasets"]["candidates"] if r["pareto"]]
+    assert sorted(mine, key=lambda r: r["rank"]) == sorted(front, key=lambda r: r["rank"])
+    assert len(spec["datasets"]["candidates"]) == len(result.candidates)
+    assert spec["title"] == altair["title"]
+    for mine, theirs in zip(spec["layer"], altair["layer"], strict=True):
+        assert mine["mark"]["type"] == theirs["mark"]["type"]
+        assert {k: v["field"] for k, v in mine["encoding"].items() if "field" in v} == {
+            k: v["field"] for k, v in theirs["encoding"].items() if "field" in v
+        }
