@@ -44,9 +44,10 @@ _PIN_CSS = """
   .omni-spread .omni-pin.omni-wide { left: -8px; width: 38px; border-radius: 13px; font-size: 11px; }
   .omni-leader { position: absolute; left: 13px; top: 13px; width: 1px; height: 1px; overflow: visible;
                  pointer-events: none; display: none; }
-  .omni-legend { background: rgba(255,255,255,.92); padding: 6px 9px; border-radius: 6px; line-height: 1.45;
-                 box-shadow: 0 1px 4px rgba(0,0,0,.3); font: 12px "Noto Sans CJK SC", "Noto Sans SC", sans-serif;
-                 max-width: 300px; }
+  .omni-legend { background: rgba(255,255,255,.88); padding: 4px 8px; border-radius: 6px; line-height: 1.35;
+                 box-shadow: 0 1px 4px rgba(0,0,0,.3); font: 11px "Noto Sans CJK SC", "Noto Sans SC", sans-serif;
+                 max-width: 340px; }
+  .omni-legend .cand { white-space: nowrap; }
   .omni-legend summary { cursor: pointer; }
   .omni-legend .swatch { display: inline-block; width: 22px; margin-right: 6px; vertical-align: middle;
                          border-top-width: 4px; }
@@ -363,9 +364,10 @@ def legend_html(result: RoutePlanResult, lines: list[CandidateLines], *, lang: s
         else:
             differs = t("route.map.same_legs", lang)
         rows.append(
-            _swatch(line.colour, dashed=True)
+            '<span class="cand">'
+            + _swatch(line.colour, dashed=True)
             + html.escape(t("route.map.candidate", lang, rank=line.rank) + f" ({cand_figures})")
-            + f" · <small>{html.escape(differs)}</small>"
+            + f" · <small>{html.escape(differs)}</small></span>"
         )
     if not rows:
         return summary

@@ -41,6 +41,9 @@ def test_pins_never_overlap_and_start_and_end_stay_on_top(leaflet_static, tmp_pa
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(path.as_uri())
             page.wait_for_function("document.querySelectorAll('.omni-marker[data-spread]').length >= 32")
+            # fitBounds zooms with an animation; read the pins once it has ended (the layout runs again on zoomend)
+            page.wait_for_function("!document.querySelector('.leaflet-zoom-anim')")
+            page.wait_for_timeout(400)
             boxes = page.evaluate(
                 """() => Array.from(document.querySelectorAll('.omni-pin')).map(e => {
                      const r = e.getBoundingClientRect();
