@@ -120,6 +120,12 @@ def district_centres(pack: RegionPack, *, minimum: int = 3) -> list[tuple[str, f
     ]
 
 
+def district_label(pack: RegionPack, district: str, lang: str) -> str:
+    """A district's name in ``lang`` as the pack gives it (region.json ``district_names``); the name as the places
+    write it when the pack has none in that language."""
+    return pack.district_names.get(district, {}).get(lang) or district
+
+
 def _session_lang() -> str:
     """The dashboard's language (components/language.py keeps it in ``ui_lang``); English outside a page run."""
     import streamlit as st
@@ -171,7 +177,9 @@ def add_background(
             tooltip=html.escape(f"{pack.display_name.get('zh', pack.name)} · {pack.display_name.get('en', pack.name)}"),
             interactive=False,
         ).add_to(group)
-        _DistrictLabels([(lon, lat, html.escape(name)) for name, lon, lat, _ in district_centres(pack)]).add_to(group)
+        _DistrictLabels(
+            [(lon, lat, html.escape(district_label(pack, name, lang))) for name, lon, lat, _ in district_centres(pack)]
+        ).add_to(group)
         group.add_to(m)
         m.get_root().header.add_child(
             folium.Element(

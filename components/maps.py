@@ -125,7 +125,7 @@ def build_pick_map(
     click comes back in (GCJ-02 over AMap's tiles)."""
     lon, lat = centre_lonlat
     m = offline_map([lat, lon], zoom_start=11, base_url_path=base_url_path)
-    if add_background(m, region) == "streets":
+    if add_background(m, region, lang=lang) == "streets":
         m.options["zoom"] = 15  # a street map is read at street level
     if picked is not None:
         folium.Marker(
@@ -225,7 +225,7 @@ def build_day_map(
     m = offline_map(
         [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
     )
-    add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)))
+    add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
 
     route = folium.FeatureGroup(
         name=f'<span style="color:{DAY_ROUTE_COLOUR}">━</span> '
@@ -306,7 +306,7 @@ def build_agent_map(
     m = offline_map(
         [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
     )
-    add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)))
+    add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
     for n, e in enumerate(pts, start=1):
         folium.Marker(
             [float(e["lat"]), float(e["lon"])],

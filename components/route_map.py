@@ -395,7 +395,7 @@ def build_route_map(
     m = offline_map(centre, zoom_start=12, base_url_path=base_url_path)
     m.get_root().header.add_child(folium.Element(_PIN_CSS), name="omni_route_pin_css")
     if background:
-        add_background(m, result.region, bounds=(min(lons), min(lats), max(lons), max(lats)))
+        add_background(m, result.region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
 
     lines = candidate_lines(result, lang=lang, max_alternatives=max_alternatives) if show_alternatives else []
     for cand in lines:

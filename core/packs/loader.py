@@ -115,6 +115,9 @@ class RegionPack(BaseModel):
     validation: PackRules | None = None
     data_date: str | None = Field(default=None, description="when the data was last edited (ISO 8601)")
     coverage: dict[str, str] = Field(default_factory=dict, description="where the pack's figures hold, zh and en")
+    district_names: dict[str, dict[str, str]] = Field(
+        default_factory=dict, description="a district as the places name it -> its name by language (zh, en)"
+    )
     network: RoadNetwork | None = None
     basemap: str | None = Field(default=None, description="GeoJSON file of streets, water and parks in the pack")
     places: list[RegionPlace] = Field(default_factory=list)
