@@ -6,6 +6,7 @@ repeated selection, so the rule that picks #1 also orders the rest.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 
 from core.models.route import RouteStrategy
@@ -49,6 +50,23 @@ def _near(a: float, b: float, tolerance: float) -> bool:
 BALANCED_TIME_SLACK = 0.15
 
 
+def _window(strategy: RouteStrategy, tolerance: float, time_slack: float) -> tuple[bool, float]:
+    """The rule of a strategy as (window on duration?, width): every pick is, among the remaining orders whose
+    windowed total is within ``width`` of the smallest, the one with the least (other total, windowed total, index).
+
+    ``balanced`` is ``fastest_time`` with the window ``time_slack``: the orders within the slack of the fastest
+    include the Pareto member balanced wants, and the least (distance, duration) among them is never dominated
+    (whatever dominated it would be in the window too, and less) - so no Pareto front is needed to pick it."""
+    if strategy == "shortest_distance":
+        return False, tolerance
+    return True, tolerance if strategy == "fastest_time" else time_slack
+
+
+def _key(items: list[Scored], i: int, on_time: bool) -> tuple[float, float, int]:
+    s = items[i]
+    return (s.distance_m, s.duration_s, i) if on_time else (s.duration_s, s.distance_m, i)
+
+
 def _pick(
     items: list[Scored],
     remaining: list[int],
@@ -56,33 +74,35 @@ def _pick(
     tolerance: float,
     time_slack: float = BALANCED_TIME_SLACK,
 ) -> int:
-    if strategy == "shortest_distance":
-        dmin = min(items[i].distance_m for i in remaining)
-        ties = [i for i in remaining if _near(items[i].distance_m, dmin, tolerance)]
-        return min(ties, key=lambda i: (items[i].duration_s, items[i].distance_m, i))
-    if strategy == "fastest_time":
-        tmin = min(items[i].duration_s for i in remaining)
-        ties = [i for i in remaining if _near(items[i].duration_s, tmin, tolerance)]
-        return min(ties, key=lambda i: (items[i].distance_m, items[i].duration_s, i))
-    # balanced: the Pareto front of what remains; on a trade-off the shorter distance wins, as long
-    # as it is at most ``time_slack`` slower than the front's fastest order
-    sub = [items[i] for i in remaining]
-    front = [remaining[j] for j in pareto_front(sub)]
-    tfast = min(items[i].duration_s for i in front)
-    eligible = [i for i in front if _near(items[i].duration_s, tfast, time_slack)]
-    return min(eligible, key=lambda i: (items[i].distance_m, items[i].duration_s, i))
+    on_time, width = _window(strategy, tolerance, time_slack)
+    value = [s.duration_s if on_time else s.distance_m for s in items]
+    vmin = min(value[i] for i in remaining)
+    return min((i for i in remaining if _near(value[i], vmin, width)), key=lambda i: _key(items, i, on_time))
 
 
 def rank(
     items: list[Scored], strategy: RouteStrategy, *, tolerance: float, time_slack: float = BALANCED_TIME_SLACK
 ) -> list[int]:
-    """Indices of ``items`` from best to worst under ``strategy``."""
-    remaining = list(range(len(items)))
+    """Indices of ``items`` from best to worst under ``strategy``: :func:`_pick` repeated on what remains, in
+    O(n log n). The smallest remaining windowed total only grows, so the window only widens: orders enter a heap
+    (by the pick's key) as the window reaches them, and each pick is the heap's least."""
+    on_time, width = _window(strategy, tolerance, time_slack)
+    value = [s.duration_s if on_time else s.distance_m for s in items]
+    by_value = sorted(range(len(items)), key=value.__getitem__)
+    picked = [False] * len(items)
+    heap: list[tuple[float, float, int]] = []
     ranking: list[int] = []
-    while remaining:
-        i = _pick(items, remaining, strategy, tolerance, time_slack)
+    low = entered = 0
+    while len(ranking) < len(items):
+        while picked[by_value[low]]:
+            low += 1
+        vmin = value[by_value[low]]
+        while entered < len(items) and _near(value[by_value[entered]], vmin, width):
+            heapq.heappush(heap, _key(items, by_value[entered], on_time))
+            entered += 1
+        i = heapq.heappop(heap)[2]
+        picked[i] = True
         ranking.append(i)
-        remaining.remove(i)
     return ranking
 
 
