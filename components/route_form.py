@@ -29,6 +29,7 @@ from components.stops_table import (
 from core.config import get_settings
 from core.errors import OmniError
 from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult
+from core.route.scenarios import Scenario
 
 ORIGIN_MODES = ("fixed", "current_location")
 TRANSPORT_MODES = ("driving", "walking", "cycling")
@@ -574,6 +575,16 @@ def scenario_title(title: Mapping[str, str], lang: str, fallback: str) -> str:
     return title.get(lang) or title.get("en" if lang == "zh" else "zh") or fallback
 
 
+def scenario_description(scenario: Scenario, lang: str) -> str:
+    """A scenario's description in ``lang``: its Chinese one in Chinese; the English one in English, or in Chinese
+    when the file has no Chinese one and the English text is mostly Chinese anyway; else nothing."""
+    if lang == "zh" and scenario.description_zh:
+        return scenario.description_zh
+    if lang == "en" or not _is_english_only(scenario.description):
+        return scenario.description
+    return ""
+
+
 def render_scenario_picker() -> None:
     lang = current_lang()
     region = st.session_state.get("region") or get_settings().region
@@ -593,8 +604,8 @@ def render_scenario_picker() -> None:
     c1.selectbox(t("route.scenario.label", lang), ids, key="scenario", format_func=lambda i: titles.get(i, i))
     c2.button(t("route.scenario.load", lang), key="load_scenario", on_click=load_scenario_into_form, width="stretch")
     chosen = next((s for s in scenarios if s.id == st.session_state["scenario"]), None)
-    if chosen is not None and chosen.description and (lang == "en" or not _is_english_only(chosen.description)):
-        st.caption(chosen.description)
+    if chosen is not None and (description := scenario_description(chosen, lang)):
+        st.caption(description)
     loaded = st.session_state.get("loaded_scenario")
     if loaded:
         with st.container(key="scenario_loaded"):

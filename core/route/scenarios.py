@@ -15,7 +15,8 @@ from core.models.route import RoutePlanRequest
 class Scenario(BaseModel):
     id: str
     title: dict[str, str]
-    description: str = ""
+    description: str = Field(default="", description="what the demo shows, in English")
+    description_zh: str = Field(default="", description="the same in Chinese (older scenario files have none)")
     region: str = "shanghai"
     request: RoutePlanRequest
     tags: list[str] = Field(default_factory=list)
