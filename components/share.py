@@ -15,6 +15,7 @@ click on Plan always plans (and keeps what it got); only a trip restored from th
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -139,12 +140,43 @@ def link(param: str, token: str, *, page: str, lang: str) -> str:
     return f"{base or '/' + page}?{query}"
 
 
+#: The address box: a read-only field (select it, or press the button at its right) in plain HTML - ``st.code``
+#: would load and run the browser's syntax highlighter on every plan (~230 ms), even for plain text.
+LINK_BOX = """<style>
+.omni-share-link {{ display: flex; gap: .5rem; align-items: center; }}
+.omni-share-link input {{ flex: 1; min-width: 0; font-family: monospace; font-size: .85rem; color: inherit; }}
+.omni-share-link input, .omni-share-link button {{
+  padding: .4rem .6rem; border: 1px solid rgba(128, 128, 128, .4); border-radius: .5rem; background: transparent;
+}}
+.omni-share-link button {{ color: inherit; cursor: pointer; white-space: nowrap; }}
+</style>
+<div class="omni-share-link">
+<input readonly value="{url}" aria-label="{title}" onfocus="this.select()">
+<button type="button">{title}</button>
+</div>
+<script>
+for (const box of document.querySelectorAll(".omni-share-link")) {{
+  const field = box.querySelector("input"), button = box.querySelector("button");
+  button.onclick = () => {{
+    field.select();
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(field.value);
+    else document.execCommand("copy");
+  }};
+}}
+</script>"""
+
+
 def render_link(param: str, token: str, *, page: str, lang: str, key: str) -> None:
-    """“Share this trip”: one sentence and the address in a code box (its copy button copies it)."""
+    """“Share this trip”: one sentence and the address in a read-only box with a copy button at its right."""
+    title = t("common.share.link_title", lang)
     with st.container(key=key):
-        st.markdown("**" + t("common.share.link_title", lang) + "**")
+        st.markdown("**" + title + "**")
         st.caption(t("common.share.link_intro", lang))
-        st.code(link(param, token, page=page, lang=lang), language=None, wrap_lines=True)
+        url = link(param, token, page=page, lang=lang)
+        st.html(
+            LINK_BOX.format(url=html.escape(url, quote=True), title=html.escape(title, quote=True)),
+            unsafe_allow_javascript=True,
+        )
 
 
 def error_sentence(code: str | None, lang: str) -> str:

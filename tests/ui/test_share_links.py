@@ -7,6 +7,9 @@ server takes the plan kept there. A damaged, old-version or foreign token leaves
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 
 from core import share
@@ -53,8 +56,10 @@ def keyed(at, key: str) -> list:
 def link_box(at, key: str) -> str:
     """The address in the "Copy link" box."""
     [box] = keyed(at, key)
-    [code] = box.code
-    return code.value
+    [field] = [h for h in box.get("html") if "<input readonly" in h.proto.body]
+    found = re.search(r'<input readonly value="([^"]*)"', field.proto.body)
+    assert found, field.proto.body
+    return html.unescape(found.group(1))
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,10 @@ def test_a_route_link_plans_on_open_and_a_reload_keeps_the_result(streamlit_serv
         link = page.locator(".st-key-route_share_link")
         expect(link).to_contain_text("Copy link")
         # The link to copy: this page, the language and the request the form made (the form keeps no task name).
-        offered = link.locator("code").inner_text().strip()
+        field = link.locator("input")
+        offered = field.input_value().strip()
+        link.get_by_role("button", name="Copy link").click()  # the button selects the whole address (and copies it)
+        assert field.evaluate("f => f.value.slice(f.selectionStart, f.selectionEnd)") == field.input_value()
         assert offered.startswith(f"{streamlit_server}/route_planner?")
         query = parse_qs(urlparse(offered).query)
         assert set(query) == {"lang", "route"}  # never the session's id
