@@ -7,7 +7,7 @@ from typing import Any
 
 from core.config import Settings, get_settings
 from core.itinerary.layout import best_insertion, layout_day
-from core.itinerary.problem import effective_penalty
+from core.itinerary.problem import effective_penalty, is_hard
 from core.itinerary.routing import optimize_day_vrptw, plan_penalty
 from core.models.common import PRIORITY_RANK
 from core.models.itinerary_problem import DayAssignment, DayClusters, DayPlan, ItineraryProblem, ProblemStop
@@ -126,7 +126,8 @@ def repair_cross_day(
     For each dropped stop and each day it can go on (other days first, then its own): insert it
     into the day's order if that fits; otherwise re-solve the day with the stop forced in, which
     may displace cheaper stops (the trade greedy local search misses: one 'should' for several
-    'nice'). A change is kept only if the displaced penalty is below the stop's own, so the
+    'nice'). A displaced stop that fits another day as it stands goes there (so a must may make room
+    for another must that only fits this day). A change is kept only if the penalty left dropped is below the stop's own, so the
     total dropped penalty strictly falls and the loop ends. Returns new plans and the moves made.
     """
     settings = settings or get_settings()
@@ -143,6 +144,26 @@ def repair_cross_day(
         sched = layout_day(problem, d, by_day[d].order, settings=settings)
         return (problem.days[d].end_min - sched.finish) if sched else 0
 
+    def rehome(k: str, d: int) -> tuple[int, list[str], list[str]] | None:
+        """Another day for ``k`` (displaced from day ``d``): one where it fits as the day stands, else one
+        where forcing it in displaces only stops worth less than it. (day, new order, displaced) or None."""
+        others = sorted(
+            (e for e in by_day if e != d and problem.stop(k).windows_by_day[e]), key=lambda e: (-room(e), e)
+        )
+        for e in others:
+            sched = best_insertion(problem, e, by_day[e].order, k, settings=settings)
+            if sched is not None:
+                return e, list(sched.order), []
+        worth_k = effective_penalty(problem.stop(k), settings)
+        for e in others:
+            trial = optimize_day_vrptw(
+                problem, day_index=e, keys=[*by_day[e].order, k], settings=settings, force_keys=[k]
+            )
+            displaced = [x for x in trial.dropped if x != k]
+            if k in trial.order and plan_penalty(problem, displaced, settings) < worth_k:
+                return e, list(trial.order), displaced
+        return None
+
     while pool:
         key = pool.pop(0)
         stop = problem.stop(key)
@@ -156,19 +177,39 @@ def repair_cross_day(
                 continue
             tried.add(sig)
             ins = best_insertion(problem, d, plan.order, key, settings=settings)
+            rehomed: dict[str, tuple[int, list[str]]] = {}
             if ins is not None:
                 new_order, new_dropped = ins.order, []
             else:
-                cheaper = [k for k in plan.order if effective_penalty(problem.stop(k), settings) < worth]
-                if not cheaper:
+                # Force it in; a stop it displaces may go to another day (rehome): two musts that only fit the
+                # same morning, one of which could start another day.
+                hard = is_hard(stop)
+                if not hard and not any(effective_penalty(problem.stop(k), settings) < worth for k in plan.order):
                     continue  # forcing it in could only displace stops worth as much or more
                 trial = optimize_day_vrptw(
-                    problem, day_index=d, keys=[*plan.order, key], settings=settings, force_keys=[key]
+                    problem,
+                    day_index=d,
+                    keys=[*plan.order, key],
+                    settings=settings,
+                    force_keys=[key],
+                    displace_musts=hard,
                 )
                 if key not in trial.order:
                     continue
-                new_order, new_dropped = trial.order, [k for k in trial.dropped if k != key]
+                new_order, new_dropped = trial.order, []
+                before = {e: list(p.order) for e, p in by_day.items()}
+                for k in (k for k in trial.dropped if k != key):
+                    target = rehome(k, d)
+                    if target is None:
+                        new_dropped.append(k)
+                    else:
+                        e, order, displaced = target
+                        rehomed[k] = (e, displaced)
+                        by_day[e].order = order
+                        new_dropped.extend(displaced)
                 if plan_penalty(problem, new_dropped, settings) >= worth:
+                    for e, order in before.items():
+                        by_day[e].order = order
                     continue
             src = home.get(key)
             for p in plans:
@@ -181,5 +222,6 @@ def repair_cross_day(
                 pool.append(k)
             pool.sort(key=lambda k: (-effective_penalty(problem.stop(k), settings), k))
             moves.append({"key": key, "from_day": src, "to_day": d, "displaced": list(new_dropped)})
+            moves.extend({"key": k, "from_day": d, "to_day": e, "displaced": x} for k, (e, x) in rehomed.items())
             break
     return plans, moves

@@ -275,11 +275,14 @@ def optimize_day_vrptw(
     settings: Settings | None = None,
     end_min: int | None = None,
     force_keys: Sequence[str] = (),
+    displace_musts: bool = False,
 ) -> DayPlan:
     """One day as a VRPTW: must-visits hard, the rest optional with priority penalties.
 
     If the must-visits cannot all be kept, it re-solves with them as (very) expensive optional
     stops, so the plan keeps every must it can; the caller reports the rest as infeasible.
+    ``force_keys`` are always kept; with ``displace_musts`` the other musts are (very) expensive optional
+    stops from the start, so a forced stop may displace a must (for a caller that re-homes it on another day).
     """
     settings = settings or get_settings()
     keys = list(dict.fromkeys(keys))
@@ -294,7 +297,7 @@ def optimize_day_vrptw(
         )
     eo = {day_index: end_min} if end_min is not None else None
     routes, dropped, objective, status = _solve_routing(
-        problem, [day_index], keys, settings=settings, end_override=eo, force_keys=force_keys
+        problem, [day_index], keys, settings=settings, end_override=eo, force_keys=force_keys, relax_hard=displace_musts
     )
     if routes is None and force_keys:
         return DayPlan(

@@ -13,7 +13,7 @@ import math
 from datetime import timedelta
 
 import pytest
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
@@ -193,6 +193,41 @@ def musts_feasible(request: TripRequest, provider, settings) -> bool:
 
 @hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(payload=trips())
+# Two musts open only 09:00-12:00 fit day 1's morning together only if one of them goes to day 2's start
+# (11:13 there, before the 11:15 latest start); a cross-day repair that never displaced a must dropped one.
+@example(
+    payload=trip(
+        [
+            {"place_id": "i-bund", "priority": "must", "visit_minutes": 30},
+            {"place_id": "i-pearl", "priority": "must", "visit_minutes": 45, "opening_hours": "Mo-Su 09:00-12:00"},
+            {"place_id": "i-museum", "priority": "must", "visit_minutes": 120, "opening_hours": "Mo,We 10:00-17:00"},
+            {"place_id": "i-jingan", "priority": "must", "visit_minutes": 45, "opening_hours": "Mo-Su 09:00-12:00"},
+        ],
+        days=[
+            {"date": "2025-06-03", "start_time": "10:00", "end_time": "15:00"},
+            {"date": "2025-06-04", "start_time": "11:00", "end_time": "15:00"},
+        ],
+        pacing="normal",
+        lunch={"enabled": False},
+    )
+)
+# The same, one step further: the displaced must only fits day 2 if a 'should' gives way there.
+@example(
+    payload=trip(
+        [
+            {"place_id": "i-bund", "priority": "must", "visit_minutes": 30},
+            {"place_id": "i-pearl", "priority": "must", "visit_minutes": 30, "opening_hours": "Mo-Su 09:00-12:00"},
+            {"place_id": "i-yuyuan", "priority": "should", "visit_minutes": 180, "opening_hours": "Mo,We 10:00-17:00"},
+            {"place_id": "i-museum", "priority": "must", "visit_minutes": 60, "opening_hours": "Mo-Su 09:00-12:00"},
+        ],
+        days=[
+            {"date": "2025-06-03", "start_time": "10:00", "end_time": "15:00"},
+            {"date": "2025-06-04", "start_time": "11:00", "end_time": "15:00"},
+        ],
+        pacing="normal",
+        lunch={"enabled": False},
+    )
+)
 def test_random_small_trips_pass_the_critic_and_keep_feasible_musts(env, payload):
     settings, provider = env
     request = TripRequest.model_validate(payload)
