@@ -325,10 +325,14 @@ def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
         json_text = result.model_dump_json(indent=2)
         ics_text = itinerary_to_ics(worded, describe=lambda entry: ics_description(entry, lang))
         st.session_state[DOWNLOADS_MEMO] = (result, lang, (stem, json_text, ics_text))
+    # The files are handed over when clicked (a callable, kept for the session), not stored as media files on every
+    # run: a static file was dropped when a run that did not reach this button ended (an edit's rerun), and the
+    # button still on screen then answered 404 (issue 12 §5). "ignore": a download does not rerun the page.
     c1, c2 = st.columns(2)
     c1.download_button(
         t("itinerary.download.json", lang),
-        data=json_text,
+        data=lambda: json_text,
+        on_click="ignore",
         file_name=f"{stem}.json",
         mime="application/json",
         key="it_dl_json",
@@ -337,7 +341,8 @@ def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
     )
     c2.download_button(
         t("itinerary.download.ics", lang),
-        data=ics_text,
+        data=lambda: ics_text,
+        on_click="ignore",
         file_name=f"{stem}.ics",
         mime="text/calendar",
         key="it_dl_ics",

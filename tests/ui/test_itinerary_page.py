@@ -352,26 +352,30 @@ def test_end_before_start_shows_error_and_keeps_input(it_app):
 
 
 def test_json_and_ics_downloads(it_app, monkeypatch):
-    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+    from streamlit.runtime.media_file_manager import MediaFileManager
 
-    served: dict[str, tuple[bytes, str | None]] = {}
-    original = MemoryMediaFileStorage.load_and_get_id
+    deferred: dict[str, tuple[object, str | None]] = {}
+    original = MediaFileManager.add_deferred
 
-    def recording(self, path_or_data, mimetype, kind, filename=None):
-        file_id = original(self, path_or_data, mimetype, kind, filename)
-        data = path_or_data.encode("utf-8") if isinstance(path_or_data, str) else bytes(path_or_data)
-        served[file_id] = (data, filename)
+    def recording(self, callable_, mimetype, coordinates, file_name=None, **kwargs):
+        file_id = original(self, callable_, mimetype, coordinates, file_name=file_name, **kwargs)
+        deferred[file_id] = (callable_, file_name)
         return file_id
 
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", recording)
     at = load(it_app, "shanghai_family_day")
     result = optimise(at)
     buttons = {b.key: b for b in at.get("download_button")}
     assert {"it_dl_json", "it_dl_ics"} <= set(buttons)
 
     def content(key: str) -> tuple[bytes, str | None]:
-        file_id = buttons[key].proto.url.rsplit("/", 1)[-1].split(".")[0]
-        return served[file_id]
+        """What a click hands over: the file is made then (deferred), not stored as a media file on every run, which
+        an edit's rerun could drop while the button was still on screen (a 404)."""
+        proto = buttons[key].proto
+        assert proto.deferred_file_id and not proto.url
+        make, name = deferred[proto.deferred_file_id]
+        data = make()
+        return (data.encode("utf-8") if isinstance(data, str) else bytes(data)), name
 
     ics, ics_name = content("it_dl_ics")
     assert ics_name.endswith(".ics")

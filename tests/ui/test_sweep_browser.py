@@ -128,12 +128,7 @@ def test_the_checks_catch_what_they_are_for():
 KNOWN: dict[tuple[str, str, str], str] = {}
 # Console errors seen on those pages, not on every run (a race): page → (what the error says, why). When they are
 # the only errors, the test is an expected failure; any other error fails it.
-KNOWN_CONSOLE: dict[str, tuple[re.Pattern[str], str]] = {
-    "itinerary": (
-        re.compile(r"/media/\w+\.ics|Download Button source error"),
-        "the ICS download button's file answers 404 after a re-optimisation (media file gone between reruns)",
-    ),
-}
+KNOWN_CONSOLE: dict[str, tuple[re.Pattern[str], str]] = {}
 
 
 @pytest.fixture(scope="module")
