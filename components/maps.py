@@ -41,8 +41,8 @@ _MAP_CSS = f"""
 
 
 class _LiteralTemplate:
-    """A finished piece of text standing in for a Jinja template: rendered as Jinja would render text without any
-    Jinja syntax (itself, less one trailing newline)."""
+    """A finished piece of text standing in for a Jinja template: rendered as Jinja renders text without any Jinja
+    syntax (itself, less one trailing newline)."""
 
     def __init__(self, text: str) -> None:
         self.text = text[:-1] if text.endswith("\n") else text
@@ -51,27 +51,36 @@ class _LiteralTemplate:
         return self.text
 
 
-def _plain_text_is_not_compiled() -> None:
+#: the one real template branca itself passes to ``Element(...)`` (``Div.html``); every other ``Element(text)`` in
+#: branca 0.8 and folium 0.20 wraps text that was already rendered (a marker's script, a tooltip, our CSS)
+_BRANCA_ELEMENT_TEMPLATES = frozenset(
+    {"{% for name, element in this._children.items() %}{{element.render(**kwargs)}}{% endfor %}"}
+)
+
+
+def _rendered_text_is_not_compiled() -> None:
     """Every folium element renders its script into a new ``branca.element.Element(text)``, and branca compiles
-    that finished text as a Jinja template: about 240 compilations for a route map, more than a second of a
-    page's run (issue 12 §5). Text without Jinja syntax renders to itself, so it is kept as such; anything else is
-    compiled as before. Applied once, for every map of the dashboard."""
-    if getattr(Element.__init__, "_omni_plain_text", False):
+    that finished text as a Jinja template again. That is slow (about 240 compilations for a route map, more than
+    a second of a page's run; issue 12 §5) and unsafe: a place name typed as ``{{ … }}`` would run as a template on
+    the server, and one with a stray ``{%`` would raise. So text handed to ``Element`` is kept as text, except
+    branca's own template above. Applied once, for every map of the dashboard."""
+    if getattr(Element.__init__, "_omni_literal_text", False):
         return
     original = Element.__init__
 
     def init(self: Element, template: str | None = None, template_name: str | None = None) -> None:
-        plain = template is not None and not any(mark in template for mark in ("{{", "{%", "{#"))
-        original(self, None if plain else template, template_name)
-        if plain:
+        literal = template is not None and template not in _BRANCA_ELEMENT_TEMPLATES
+        original(self, None if literal else template, template_name)
+        if literal:
+            assert template is not None
             self._template_str = template
             self._template = _LiteralTemplate(template)  # type: ignore[assignment]
 
-    init._omni_plain_text = True  # type: ignore[attr-defined]
+    init._omni_literal_text = True  # type: ignore[attr-defined]
     Element.__init__ = init  # type: ignore[method-assign]
 
 
-_plain_text_is_not_compiled()
+_rendered_text_is_not_compiled()
 
 
 class _NoImagePins(MacroElement):
