@@ -35,9 +35,12 @@ MAX_TOKEN_CHARS = 6000
 MAX_PAYLOAD_BYTES = 64_000
 #: the most itinerary edits a link carries
 MAX_SHARED_EDITS = 30
+#: arrays and objects inside each other; a real trip nests about 6 deep
+MAX_NESTING = 16
 
 Kind = Literal["route", "trip", "halfday"]
 _BODY = re.compile(r"^[A-Za-z0-9_-]+$")
+_ISO_DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _EDITS = TypeAdapter(list[UserEdit])
 
 
@@ -79,7 +82,7 @@ def decode(token: Any, *, kind: Kind) -> dict[str, Any]:
     if len(token) > MAX_TOKEN_CHARS:
         raise ShareError(f"the link's trip is {len(token)} characters long", code="SHARE_TOO_LONG")
     version, dot, body = token.partition(".")
-    if not dot or not version.isdigit():
+    if not dot or not (version.isascii() and version.isdigit()) or len(version) > 3:
         raise ShareError("the link's trip is not in a known format")
     if version != VERSION:
         raise ShareError(f"the link was made by format version {version}", code="SHARE_VERSION")
@@ -96,8 +99,14 @@ def decode(token: Any, *, kind: Kind) -> dict[str, Any]:
     if not inflater.eof or inflater.unused_data:
         raise ShareError("the link's trip is cut short or has extra bytes")
     try:
-        envelope = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ShareError("the link's trip is damaged") from None
+    if _nesting_depth(text) > MAX_NESTING:  # a few hundred bytes of "[[[[…" would exhaust the parser's recursion
+        raise ShareError("the link's trip is nested deeper than a trip is")
+    try:
+        envelope = json.loads(text)
+    except (ValueError, RecursionError):
         raise ShareError("the link's trip is damaged") from None
     if not isinstance(envelope, dict) or not isinstance(envelope.get("d"), dict):
         raise ShareError("the link's trip is damaged")
@@ -105,6 +114,28 @@ def decode(token: Any, *, kind: Kind) -> dict[str, Any]:
         raise ShareError(f"the link is for another page ({str(envelope.get('k'))[:20]})", code="SHARE_KIND")
     data: dict[str, Any] = envelope["d"]
     return data
+
+
+def _nesting_depth(text: str) -> int:
+    """How deeply JSON arrays and objects nest in ``text`` (brackets inside strings do not count)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 def _invalid(exc: Exception) -> ShareError:
@@ -193,7 +224,10 @@ def halfday_from_token(token: Any) -> tuple[str, str | None, str | None, date | 
         request = HalfDayRequest.model_validate(
             {"goal": data.get("g"), "origin": data.get("o"), "region": data.get("r")}
         )
-        day = date.fromisoformat(data["d"]) if data.get("d") is not None else None
+        day = data.get("d")
+        if day is not None and not (isinstance(day, str) and _ISO_DAY.match(day)):
+            raise ValueError("the day is not YYYY-MM-DD")
+        day = date.fromisoformat(day) if day is not None else None
     except (ValidationError, OmniError, TypeError, ValueError) as exc:
         raise _invalid(exc) from None
     if day is not None and not EARLIEST_PLAN_DATE <= day <= LATEST_PLAN_DATE:

@@ -143,6 +143,25 @@ def test_json_of_the_wrong_shape_is_corrupt(envelope):
     assert code_of(raw_token(envelope)) == "SHARE_CORRUPT"
 
 
+@pytest.mark.parametrize("depth", [share.MAX_NESTING + 1, 30_000])
+def test_deeply_nested_json_is_refused_before_it_is_parsed(depth):
+    text = '{"k":"route","d":{"q":' + "[" * depth  # a few hundred bytes once compressed
+    token = "1." + base64.urlsafe_b64encode(zlib.compress(text.encode())).rstrip(b"=").decode("ascii")
+    assert len(token) < share.MAX_TOKEN_CHARS
+    assert code_of(token) == "SHARE_CORRUPT"
+
+
+def test_brackets_inside_names_do_not_count_as_nesting(route_token):
+    request, region = share.route_from_token(route_token)
+    named = request.model_copy(update={"task_name": '[[[[{{{{"\\' * 10})
+    assert share.route_from_token(share.route_token(named, region=region))[0].task_name == named.task_name
+
+
+@pytest.mark.parametrize("version", ["١", "0001", "1" * 50])
+def test_versions_are_ascii_digits_and_short(version):
+    assert code_of(version + ".eJwDAAAAAAE") == "SHARE_CORRUPT"
+
+
 def test_not_utf8_is_corrupt():
     token = "1." + base64.urlsafe_b64encode(zlib.compress(b"\xff\xfe{}")).rstrip(b"=").decode("ascii")
     assert code_of(token) == "SHARE_CORRUPT"
@@ -212,8 +231,16 @@ def test_a_half_day_goal_comes_back_with_its_start_region_and_day():
 
 @pytest.mark.parametrize(
     "data",
-    [{"g": ""}, {"g": "x" * 5000}, {"g": "museum", "r": "../etc"}, {"g": "museum", "d": "someday"}, {"g": "a", "d": 7}],
-    ids=["empty", "too-long", "region-path", "bad-day", "day-number"],
+    [
+        {"g": ""},
+        {"g": "x" * 5000},
+        {"g": "museum", "r": "../etc"},
+        {"g": "museum", "d": "someday"},
+        {"g": "a", "d": 7},
+        {"g": "a", "d": "2027-W01"},
+        {"g": "a", "d": "20270101"},
+    ],
+    ids=["empty", "too-long", "region-path", "bad-day", "day-number", "iso-week", "basic-format"],
 )
 def test_a_half_day_goal_the_request_refuses_is_invalid(data):
     with pytest.raises(share.ShareError) as caught:
