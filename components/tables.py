@@ -528,9 +528,13 @@ def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
     if cached is not None and cached[0] is result and cached[1] == (lang, stem):
         downloads = cached[2]
     else:  # made once per result, language and day: a rerun for another widget does not redo them
+        # the HTML page (a QR code per link, ~60-150 ms) is made when its button is pressed, not on every plan
+        def html_page() -> str:
+            return result_to_html(result, lang=lang)
+
         downloads = [
             (t("route.download.json", lang), result_to_json(result), f"{stem}.json", "application/json", "dl_json"),
-            (t("route.download.html", lang), result_to_html(result, lang=lang), f"{stem}.html", "text/html", "dl_html"),
+            (t("route.download.html", lang), html_page, f"{stem}.html", "text/html", "dl_html"),
             (t("route.download.csv", lang), legs_to_csv_bytes(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
         ]
         st.session_state[_EXPORTS_CACHE] = (result, (lang, stem), downloads)

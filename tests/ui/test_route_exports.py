@@ -4,6 +4,7 @@ the day, and a CSV that Excel opens as UTF-8 (it starts with the byte order mark
 from __future__ import annotations
 
 import csv
+import html
 import io
 from datetime import date
 
@@ -19,24 +20,38 @@ BOM = b"\xef\xbb\xbf"
 
 @pytest.fixture
 def served(monkeypatch) -> dict[str, tuple[bytes, str | None]]:
-    """What the page hands to Streamlit's media storage, by file id: (bytes, file name)."""
+    """What the page hands to Streamlit's media storage, by file id: (bytes, file name); a file made when its
+    button is pressed (a deferred download) is made here as the press would make it."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
     from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
     files: dict[str, tuple[bytes, str | None]] = {}
     original = MemoryMediaFileStorage.load_and_get_id
+    original_deferred = MediaFileManager.add_deferred
+
+    def as_bytes(data) -> bytes:
+        return data.encode("utf-8") if isinstance(data, str) else bytes(data)
 
     def recording(self, path_or_data, mimetype, kind, filename=None):
         file_id = original(self, path_or_data, mimetype, kind, filename)
-        data = path_or_data.encode("utf-8") if isinstance(path_or_data, str) else bytes(path_or_data)
-        files[file_id] = (data, filename)
+        files[file_id] = (as_bytes(path_or_data), filename)
+        return file_id
+
+    def recording_deferred(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        file_id = original_deferred(self, data_callable, mimetype, coordinates, file_name, **kwargs)
+        files[file_id] = (as_bytes(data_callable()), file_name)
         return file_id
 
     monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", recording_deferred)
     return files
 
 
 def downloads(at, served) -> dict[str, tuple[bytes, str | None]]:
-    return {b.key: served[b.proto.url.rsplit("/", 1)[-1].split(".")[0]] for b in at.get("download_button")}
+    def file_id(button) -> str:
+        return button.proto.deferred_file_id or button.proto.url.rsplit("/", 1)[-1].split(".")[0]
+
+    return {b.key: served[file_id(b)] for b in at.get("download_button")}
 
 
 def destination_names(result) -> tuple[str, str]:
@@ -72,3 +87,14 @@ def test_csv_download_starts_with_the_bom_and_the_header(served):
     best = [r for r in rows[1:] if r[1] == "true"]
     assert [r[3] for r in best][0] == result.best_route.legs[0].from_label
     assert sum(int(r[7]) for r in best) == result.best_route.total_distance_m
+
+
+def test_html_download_is_the_plan_page_made_on_press(served):
+    at = planner(lang="en")
+    result = plan_scenario(at)
+    [button] = [b for b in at.get("download_button") if b.key == "dl_html"]
+    assert button.proto.deferred_file_id and not button.proto.url  # not made with every plan
+    data, _ = downloads(at, served)["dl_html"]
+    page = data.decode("utf-8")
+    assert page.lstrip().lower().startswith("<!doctype html")
+    assert all(html.escape(label) in page for label in result.best_route.full_order_labels)
