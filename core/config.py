@@ -126,6 +126,12 @@ class Settings(BaseSettings):
     itinerary_solver_time_limit_s: float = Field(
         default=2.0, gt=0, le=60, description="Cap per OR-Tools solve (greedy descent usually stops well before)."
     )
+    itinerary_edit_time_limit_s: float = Field(
+        default=0.5,
+        gt=0,
+        le=60,
+        description="Cap per OR-Tools solve when a plan is re-optimised after a user edit (warm-started from it).",
+    )
     itinerary_metaheuristic: Literal["greedy_descent", "guided_local_search"] = "greedy_descent"
     itinerary_lunch_on_site_min_visit_min: int = Field(
         default=180,

@@ -3,8 +3,9 @@
 Each trip is planned ``repeats`` times with a fresh provider (cold cache), per variant (per_day,
 multi_vehicle, auto), so the figures include the matrix, both solves, drop reasons and the critic.
 Then, per trip of two or more days, the edits the page offers (remove, move to a day, lock to a day) are
-re-optimised from the auto plan (``edits.reoptimize``, warm provider cache as on the page), each ``repeats``
-times; the rows say how long an edit takes and how even the days are after it.
+re-optimised from the auto plan (``edits.reoptimize``, warm provider cache as on the page: only the variant the
+plan came from, warm-started from its routes), each ``repeats`` times; the rows say how long an edit takes, what the
+plan keeps (visits, drops, robust travel and waits) and how even the days are after it.
 """
 
 from __future__ import annotations
@@ -101,8 +102,12 @@ def bench_edits(stem: str, request: TripRequest, *, repeats: int) -> list[dict]:
                 "median_s": round(statistics.median(times), 4),
                 "max_s": round(max(times), 4),
                 "status": result.status,
+                "variant": result.variant,
                 "visits": result.totals.visits,
                 "dropped": result.totals.dropped,
+                "must_dropped": result.totals.must_dropped,
+                "travel_robust_min": result.totals.travel_robust_min,
+                "wait_min": result.totals.wait_min,
                 "visits_by_day": [d.totals.visits for d in result.days],
                 "balanced": bool(result.balance and result.balance.balanced),
             }

@@ -70,10 +70,14 @@ def reoptimize(
     """Apply user edits (lock to a day/time, move, remove, unlock, add) and re-plan.
 
     Locks are hard nodes, so they hold. When a previous result is given, unlocked stops prefer
-    the day they were on (a stable re-plan) and earlier removals stay removed.
+    the day they were on (a stable re-plan) and earlier removals stay removed; only the variant that plan came
+    from is solved again, warm-started from its routes, each solve capped at ``itinerary_edit_time_limit_s``.
     """
+    settings = settings or get_settings()
     preferred: dict[str, int] = {}
     prior_removed: list[str] = []
+    variant = None
+    warm: dict[int, list[str]] | None = None
     # A result is told by its shape, not its class: the dashboard keeps results across reloads of this module
     # (Streamlit re-imports a changed module; the result in the session is then of the class before the reload).
     if isinstance(result_or_request, ItineraryResult) or (
@@ -85,6 +89,13 @@ def reoptimize(
                 if e.kind == "visit" and e.key:
                     preferred[e.key] = day.day_index
         prior_removed = [d.key for d in result_or_request.dropped_items if d.reason_code == "REMOVED_BY_USER"]
+        variant = getattr(result_or_request, "variant", None)
+        warm = {
+            day.day_index: [e.key for e in day.entries if e.kind == "visit" and e.key and e.part != 2]
+            for day in result_or_request.days
+        }
+        limit = min(settings.itinerary_solver_time_limit_s, settings.itinerary_edit_time_limit_s)
+        settings = settings.model_copy(update={"itinerary_solver_time_limit_s": limit})
     else:
         request = result_or_request  # type: ignore[assignment]
     new_request, removed = apply_user_edits(request, edits)
@@ -97,6 +108,8 @@ def reoptimize(
         progress=progress,
         removed_keys=removed_all,
         preferred_days=preferred,
+        variant=variant,
+        warm_routes=warm,
     )
 
 

@@ -24,10 +24,10 @@ from core.geo.composite import MapServices
 from core.itinerary.assembly import DecisionLog, assemble_result
 from core.itinerary.balance import rebalance_days
 from core.itinerary.clustering import cluster_days_balanced, repair_cross_day
-from core.itinerary.layout import layout_day
-from core.itinerary.problem import is_hard, prepare_problem
+from core.itinerary.layout import best_insertion, layout_day, order_is_feasible
+from core.itinerary.problem import effective_penalty, is_hard, prepare_problem
 from core.itinerary.routing import optimize_all_days_vrptw, optimize_day_vrptw, plan_penalty
-from core.models.itinerary import TripRequest
+from core.models.itinerary import PlanVariant, TripRequest
 from core.models.itinerary_problem import DayPlan, ItineraryProblem
 from core.models.itinerary_result import ItineraryResult, VariantMeasure
 
@@ -53,14 +53,57 @@ def measure_variant(problem, plans, settings, variant: str, seconds: float) -> V
     )
 
 
+def seed_routes(problem: ItineraryProblem, warm: dict[int, list[str]], *, settings: Settings) -> dict[int, list[str]]:
+    """The plan before an edit made into a starting point for this problem: stops gone or no longer allowed on
+    their day leave it; stops that must be on the plan and are not (an added, moved or locked stop) are put where
+    they fit best on a day they may go on (their fixed day first), optional stops leaving that day if need be.
+    A day the layout rejects keeps its hard stops only. Whether the solver accepts the seed is the solver's call
+    (it starts cold if not)."""
+    known = {s.key for s in problem.stops}
+
+    def penalty(k: str) -> tuple[int, str]:
+        return effective_penalty(problem.stop(k), settings), k
+
+    routes: dict[int, list[str]] = {}
+    for d in range(len(problem.days)):
+        order = [
+            k
+            for k in warm.get(d, [])
+            if k in known and problem.stop(k).windows_by_day[d] and problem.stop(k).fixed_day in (None, d)
+        ]
+        routes[d] = list(dict.fromkeys(order))
+    placed = {k for order in routes.values() for k in order}
+    for stop in problem.stops:
+        if stop.key in placed or not is_hard(stop):
+            continue
+        days = [d for d in range(len(problem.days)) if stop.windows_by_day[d]]
+        days.sort(key=lambda d: (d != stop.fixed_day, d))
+        for d in days:
+            order = list(routes[d])
+            sched = best_insertion(problem, d, order, stop.key, settings=settings)
+            while sched is None and any(not is_hard(problem.stop(k)) for k in order):
+                # make room: the least valuable optional stop leaves (the search may bring it back)
+                order.remove(min((k for k in order if not is_hard(problem.stop(k))), key=penalty))
+                sched = best_insertion(problem, d, order, stop.key, settings=settings)
+            if sched is not None:
+                routes[d] = list(sched.order)
+                break
+    for d, order in routes.items():
+        if not order_is_feasible(problem, d, order, settings=settings):
+            routes[d] = [k for k in order if is_hard(problem.stop(k))]
+    return routes
+
+
 def solve_per_day(
     problem: ItineraryProblem,
     *,
     settings: Settings | None = None,
     log: DecisionLog | None = None,
     preferred_days: dict[str, int] | None = None,
+    warm_routes: dict[int, list[str]] | None = None,
 ) -> list[DayPlan]:
-    """Clustering → one VRPTW per day → cross-day repair."""
+    """Clustering → one VRPTW per day (warm-started from ``warm_routes``' order of the day's stops) → cross-day
+    repair."""
     settings = settings or get_settings()
     log = log or DecisionLog()
     clusters = cluster_days_balanced(problem, settings=settings, preferred_days=preferred_days)
@@ -74,7 +117,8 @@ def solve_per_day(
     )
     plans = []
     for a in clusters.days:
-        plan = optimize_day_vrptw(problem, day_index=a.day_index, keys=a.keys, settings=settings)
+        seed = [k for k in (warm_routes or {}).get(a.day_index, []) if k in a.keys]
+        plan = optimize_day_vrptw(problem, day_index=a.day_index, keys=a.keys, settings=settings, initial_order=seed)
         log.add(
             "itinerary.optimize_day_vrptw",
             "DAY_OPTIMISED",
@@ -94,11 +138,15 @@ def solve_per_day(
 
 
 def solve_multi_vehicle(
-    problem: ItineraryProblem, *, settings: Settings | None = None, log: DecisionLog | None = None
+    problem: ItineraryProblem,
+    *,
+    settings: Settings | None = None,
+    log: DecisionLog | None = None,
+    warm_routes: dict[int, list[str]] | None = None,
 ) -> list[DayPlan]:
     settings = settings or get_settings()
     log = log or DecisionLog()
-    plans = optimize_all_days_vrptw(problem, settings=settings)
+    plans = optimize_all_days_vrptw(problem, settings=settings, initial_routes=warm_routes)
     log.add(
         "itinerary.optimize_all_days_vrptw",
         "ALL_DAYS_OPTIMISED",
@@ -120,8 +168,14 @@ def plan_itinerary(
     progress: ProgressCallback | None = None,
     removed_keys: Sequence[str] = (),
     preferred_days: dict[str, int] | None = None,
+    variant: PlanVariant | None = None,
+    warm_routes: dict[int, list[str]] | None = None,
 ) -> ItineraryResult:
-    """The whole slow path: a multi-day plan that can really be carried out, checked by the critic."""
+    """The whole slow path: a multi-day plan that can really be carried out, checked by the critic.
+
+    ``variant`` solves only that variant (a re-plan after an edit: the variant the plan came from) instead of
+    ``settings.itinerary_variant``; ``warm_routes`` (day → visit keys of the plan before) warm-start its solves.
+    """
     settings = settings or get_settings()
     started = _time.perf_counter()
     report = progress or (lambda stage, fraction: None)
@@ -160,15 +214,20 @@ def plan_itinerary(
                 )
 
         variants: dict[str, tuple[list[DayPlan], VariantMeasure]] = {}
-        wanted = ["per_day", "multi_vehicle"] if settings.itinerary_variant == "auto" else [settings.itinerary_variant]
-        for i, variant in enumerate(wanted):
-            report(f"optimise:{variant}", 0.15 + 0.55 * i / len(wanted))
+        chosen_variant = variant or settings.itinerary_variant
+        wanted = ["per_day", "multi_vehicle"] if chosen_variant == "auto" else [chosen_variant]
+        for i, name in enumerate(wanted):
+            report(f"optimise:{name}", 0.15 + 0.55 * i / len(wanted))
             t0 = _time.perf_counter()
-            if variant == "per_day":
-                plans = solve_per_day(problem, settings=settings, log=log, preferred_days=preferred_days)
+            if warm_routes:
+                warm_routes = seed_routes(problem, warm_routes, settings=settings)
+            if name == "per_day":
+                plans = solve_per_day(
+                    problem, settings=settings, log=log, preferred_days=preferred_days, warm_routes=warm_routes
+                )
             else:
-                plans = solve_multi_vehicle(problem, settings=settings, log=log)
-            variants[variant] = (plans, measure_variant(problem, plans, settings, variant, _time.perf_counter() - t0))
+                plans = solve_multi_vehicle(problem, settings=settings, log=log, warm_routes=warm_routes)
+            variants[name] = (plans, measure_variant(problem, plans, settings, name, _time.perf_counter() - t0))
 
         def rank(item):
             name, (_, m) = item

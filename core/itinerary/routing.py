@@ -102,11 +102,14 @@ def _solve_routing_model(
     start_override: dict[int, int] | None = None,
     force_keys: Sequence[str] = (),
     lunch_on_site: bool = True,
+    initial_routes: dict[int, list[str]] | None = None,
 ) -> tuple[dict[int, list[str]] | None, list[str], int | None, str]:
     """Solve a VRPTW over ``keys`` with one vehicle per day in ``day_indices``.
 
     Returns (routes by day or None when no solution, dropped keys, objective, status name).
     Stops with no window on any of the days are returned as dropped without entering the model.
+    ``initial_routes`` (day → keys, e.g. the plan before a user edit) warm-start the search when the model accepts
+    them as a solution (ReadAssignmentFromRoutes); otherwise the search starts from its own first solution.
     """
     from ortools.constraint_solver import pywrapcp, routing_enums_pb2
     from ortools.util import optional_boolean_pb2
@@ -233,7 +236,19 @@ def _solve_routing_model(
     ):
         setattr(ops, name, optional_boolean_pb2.BOOL_FALSE)
     params.time_limit.FromMilliseconds(int(settings.itinerary_solver_time_limit_s * 1000))
-    solution = routing.SolveWithParameters(params)
+    solution = None
+    if initial_routes:
+        node_of_key = {stop.key: node for node, stop, _ in stop_nodes}
+        seed = [
+            [manager.NodeToIndex(node_of_key[k]) for k in initial_routes.get(day.index, []) if k in node_of_key]
+            for day in days
+        ]
+        routing.CloseModelWithParameters(params)
+        start = routing.ReadAssignmentFromRoutes(seed, True)
+        if start is not None:
+            solution = routing.SolveFromAssignmentWithParameters(start, params)
+    if solution is None:
+        solution = routing.SolveWithParameters(params)
     status = _status_name(routing.status())
     if solution is None:
         return None, list(keys), None, status
@@ -276,6 +291,7 @@ def optimize_day_vrptw(
     end_min: int | None = None,
     force_keys: Sequence[str] = (),
     displace_musts: bool = False,
+    initial_order: Sequence[str] | None = None,
 ) -> DayPlan:
     """One day as a VRPTW: must-visits hard, the rest optional with priority penalties.
 
@@ -283,6 +299,7 @@ def optimize_day_vrptw(
     stops, so the plan keeps every must it can; the caller reports the rest as infeasible.
     ``force_keys`` are always kept; with ``displace_musts`` the other musts are (very) expensive optional
     stops from the start, so a forced stop may displace a must (for a caller that re-homes it on another day).
+    ``initial_order`` (the day's order before a user edit) warm-starts the first search when the model accepts it.
     """
     settings = settings or get_settings()
     keys = list(dict.fromkeys(keys))
@@ -297,7 +314,14 @@ def optimize_day_vrptw(
         )
     eo = {day_index: end_min} if end_min is not None else None
     routes, dropped, objective, status = _solve_routing(
-        problem, [day_index], keys, settings=settings, end_override=eo, force_keys=force_keys, relax_hard=displace_musts
+        problem,
+        [day_index],
+        keys,
+        settings=settings,
+        end_override=eo,
+        force_keys=force_keys,
+        relax_hard=displace_musts,
+        initial_routes={day_index: list(initial_order)} if initial_order else None,
     )
     if routes is None and force_keys:
         return DayPlan(
@@ -330,13 +354,21 @@ def plan_penalty(problem: ItineraryProblem, dropped: Sequence[str], settings: Se
     return sum(effective_penalty(problem.stop(k), settings) for k in dropped)
 
 
-def optimize_all_days_vrptw(problem: ItineraryProblem, *, settings: Settings | None = None) -> list[DayPlan]:
+def optimize_all_days_vrptw(
+    problem: ItineraryProblem,
+    *,
+    settings: Settings | None = None,
+    initial_routes: dict[int, list[str]] | None = None,
+) -> list[DayPlan]:
     """The multi-vehicle variant: every day a vehicle on one absolute timeline (closed days are
-    simply gaps in a stop's allowed start times)."""
+    simply gaps in a stop's allowed start times). ``initial_routes`` warm-start the search (see
+    :func:`_solve_routing_model`)."""
     settings = settings or get_settings()
     day_indices = [d.index for d in problem.days]
     keys = [s.key for s in problem.stops]
-    routes, dropped, objective, status = _solve_routing(problem, day_indices, keys, settings=settings)
+    routes, dropped, objective, status = _solve_routing(
+        problem, day_indices, keys, settings=settings, initial_routes=initial_routes
+    )
     if routes is None:
         routes, dropped, objective, status = _solve_routing(
             problem, day_indices, keys, settings=settings, relax_hard=True

@@ -1,0 +1,81 @@
+"""Re-planning after a user edit (core/itinerary/edits.py ``reoptimize``): only the variant the plan came from is
+solved again, warm-started from the plan's routes (``seed_routes``), and the result is no worse than planning the
+edited trip afresh with both variants."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.bench.itinerary import page_edits
+from core.config import Settings, get_settings
+from core.geo.registry import make_provider
+from core.itinerary.edits import apply_user_edits, reoptimize
+from core.itinerary.pipeline import plan_itinerary, seed_routes
+from core.itinerary.problem import prepare_problem
+from core.models.itinerary import LockEdit, MoveEdit, RemoveEdit, TripRequest
+from tests.support.itinerary_packs import MONDAY, TUESDAY, trip, write_itinerary_pack
+from tests.support.paths import ROOT
+
+PLACES = ["i-bund", "i-pearl", "i-xintiandi", "i-jingan", "i-tianzifang", "i-grid-0"]
+
+
+@pytest.fixture(scope="module")
+def settings(tmp_path_factory):
+    return Settings(data_dir=write_itinerary_pack(tmp_path_factory.mktemp("data")), region="itintest")
+
+
+@pytest.fixture(scope="module")
+def provider(settings):
+    return make_provider("offline", settings=settings)
+
+
+def routes(result) -> list[list[str]]:
+    return [[e.key for e in d.entries if e.kind == "visit" and e.part != 2] for d in result.days]
+
+
+@pytest.mark.parametrize("variant", ["per_day", "multi_vehicle"])
+def test_an_edit_solves_again_only_the_variant_the_plan_came_from(provider, settings, variant):
+    request = TripRequest.model_validate(trip(PLACES, days=[MONDAY, TUESDAY]))
+    first = plan_itinerary(
+        request, provider=provider, settings=settings.model_copy(update={"itinerary_variant": variant})
+    )
+    assert first.variant == variant
+    second = reoptimize(first, [RemoveEdit(key="i-jingan")], provider=provider, settings=settings)  # "auto"
+    assert [m.variant for m in second.variants] == [variant] and second.variant == variant
+    assert "i-jingan" not in {k for day in routes(second) for k in day}
+    # no edit at all: the search starts from the plan, a local optimum, and stays there
+    again = reoptimize(first, [], provider=provider, settings=settings)
+    assert routes(again) == routes(first)
+
+
+def test_the_seed_follows_the_edits(provider, settings):
+    request = TripRequest.model_validate(trip(PLACES, days=[MONDAY, TUESDAY]))
+    first = plan_itinerary(request, provider=provider, settings=settings)
+    before = dict(enumerate(routes(first)))
+    moved = before[0][0]
+    edited, removed = apply_user_edits(
+        request, [MoveEdit(key=moved, day_index=1), LockEdit(key="i-grid-0", day_index=0), RemoveEdit(key="i-bund")]
+    )
+    problem = prepare_problem(edited, provider=provider, settings=settings, removed_keys=removed)
+    seed = seed_routes(problem, before, settings=settings)
+    assert moved in seed[1] and moved not in seed[0]  # a locked stop is hard: put on its day
+    assert "i-grid-0" in seed[0] and "i-grid-0" not in seed[1]
+    assert "i-bund" not in seed[0] + seed[1]
+
+
+@pytest.mark.slow
+def test_page_edits_of_the_bundled_three_day_trip_are_no_worse_than_a_fresh_plan():
+    settings = get_settings()
+    path = ROOT / "data" / "trips" / "shanghai_3day_30places.json"
+    request = TripRequest.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    provider = make_provider(None, region=request.region, settings=settings)
+    base = plan_itinerary(request, provider=provider, settings=settings)
+    for edit in page_edits(base):
+        edited = reoptimize(base, [edit], provider=provider, settings=settings)
+        new_request, removed = apply_user_edits(request, [edit])
+        fresh = plan_itinerary(new_request, provider=provider, settings=settings, removed_keys=removed)
+        assert edited.status == "ready" and edited.critic is not None and edited.critic.passed
+        assert edited.totals.must_dropped <= fresh.totals.must_dropped, edit
+        assert edited.totals.visits >= fresh.totals.visits, edit
