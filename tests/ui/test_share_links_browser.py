@@ -4,6 +4,7 @@ still there (a new session on the same URL restores it from ``?route=``). Every 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -43,6 +44,11 @@ def test_a_route_link_plans_on_open_and_a_reload_keeps_the_result(streamlit_serv
         page.wait_for_url(lambda url: f"route={kept}" in url and "sid=" in url)  # the URL a reload opens
         order, totals = card.locator("strong").first.inner_text(), card.locator("h3").first.inner_text()
         assert " → " in order and " km · " in totals
+        # the restored plan's HTML page is made when its button is pressed (a deferred download): it arrives
+        with page.expect_download() as download:
+            page.locator(".st-key-dl_html button").click()
+        assert download.value.suggested_filename.endswith(".html")
+        assert Path(download.value.path()).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
         page.reload()
         again = page.locator(".st-key-best_route_card")
