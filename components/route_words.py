@@ -17,32 +17,23 @@ from functools import lru_cache
 from core.i18n import t
 from core.models.route import CandidateRoute, Notice, ResolvedPoint, RoutePlanResult
 from core.route import notices
+from core.route.export_words import (
+    ROLE_KEYS,
+    SOURCE_KEYS,
+    STRATEGY_KEYS,
+    TRANSPORT_KEYS,
+    source_words,
+)
+from core.route.export_words import (
+    why_words as why_words,  # the page and the report say the same
+)
 
 LIVE_START = "route.point.live_start"
-ROLE_LABELS = {"origin": "route.role.origin", "stop": "route.role.stop", "destination": "route.role.destination"}
-SOURCE_LABELS = {  # where a figure came from (MetricSource) and how a point was found (PointSource)
-    "offline_estimate": "route.source.offline_estimate",
-    "amap": "route.source.amap",
-    "osrm": "route.source.osrm",
-    "valhalla": "route.source.valhalla",
-    "road_network": "route.source.road_network",
-    "user_input": "route.source.user_input",
-    "mixed": "route.source.mixed",
-    "geo": "route.found.geo",
-    "text_search": "route.found.text_search",
-    "search_detail": "route.found.search_detail",
-    "manual_fallback": "route.found.manual_fallback",
-}
-STRATEGY_WORDS = {
-    "shortest_distance": "route.strategy.shortest_distance",
-    "fastest_time": "route.strategy.fastest_time",
-    "balanced": "route.strategy.balanced",
-}
-TRANSPORT_WORDS = {
-    "driving": "route.transport.driving",
-    "walking": "route.transport.walking",
-    "cycling": "route.transport.cycling",
-}
+# the route's word tables live in core (the HTML report words the same codes)
+ROLE_LABELS = ROLE_KEYS
+SOURCE_LABELS = SOURCE_KEYS
+STRATEGY_WORDS = STRATEGY_KEYS
+TRANSPORT_WORDS = TRANSPORT_KEYS
 
 
 @lru_cache(maxsize=8)
@@ -122,53 +113,6 @@ def label_names(result: RoutePlanResult, lang: str) -> dict[str, str]:
         for label, name in zip(cand.full_order_labels, order_names(result, cand, lang), strict=False):
             names.setdefault(label, name.shown)
     return names
-
-
-def source_words(code: str | None, lang: str) -> str:
-    """``offline_estimate`` → "offline estimate"; "a, b" lists each; unknown codes stay as they are."""
-    parts = [p.strip() for p in str(code or "").split(",") if p.strip()]
-    return t("route.list_separator", lang).join(t(SOURCE_LABELS[p], lang) if p in SOURCE_LABELS else p for p in parts)
-
-
-def _delta(value: float, unit: str, lang: str) -> str:
-    if unit == "km":
-        if abs(value) < 0.05:
-            return t("route.delta.same_distance", lang)
-        key = "route.delta.shorter" if value > 0 else "route.delta.longer"
-        return t(key, lang, km=f"{abs(value):.1f}")
-    if abs(value) < 0.5:
-        return t("route.delta.same_time", lang)
-    key = "route.delta.faster" if value > 0 else "route.delta.slower"
-    return t(key, lang, minutes=f"{abs(value):.0f}")
-
-
-def why_words(result: RoutePlanResult, lang: str) -> str:
-    """Why the best order is first, from the candidates' figures: how it compares with the next one, and
-    whether every order was compared."""
-    best = result.best_route
-    others = [c for i, c in enumerate(result.candidates) if i != result.best_index]
-    runner = min(others, key=lambda c: c.rank or 0) if others else None
-    strategy = t(STRATEGY_WORDS[result.route_strategy], lang)
-    if runner is None:
-        head = t("route.reason.only_one", lang, strategy=strategy)
-    else:
-        dkm = (runner.total_distance_m - best.total_distance_m) / 1000
-        dmin = (runner.total_duration_s - best.total_duration_s) / 60
-        head = t(
-            "route.reason.best",
-            lang,
-            strategy=strategy,
-            distance=_delta(dkm, "km", lang),
-            time=_delta(dmin, "min", lang),
-        )
-    opt = result.optimizer
-    if opt is None:
-        return head
-    if opt.exact:
-        tail = t("route.reason.exact", lang, n=opt.orders_evaluated or 1)
-    else:
-        tail = t("route.reason.heuristic", lang)
-    return t("route.reason.joined", lang, reason=head, search=tail)
 
 
 def summary_words(result: RoutePlanResult, lang: str) -> str:

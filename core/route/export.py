@@ -25,9 +25,13 @@ from core.route.export_words import (
     SOURCE_KEYS,
     STRATEGY_KEYS,
     TRANSPORT_KEYS,
+    delta_words,
+    has_road_geometry,
     notice_lines,
     region_names,
+    source_words,
     summary_line,
+    why_words,
     word,
 )
 from core.route.links import qr_svg_data_uri
@@ -278,15 +282,17 @@ _CANDIDATE_COLUMNS = [
 def _section_points(result: RoutePlanResult, lang: str) -> str:
     rows = []
     for mark, p in _point_rows(result):
-        note = p.confidence_note or ""
+        note = (p.confidence_note or "") if lang == "en" else ""  # the core's note is English
         if p.match_score is not None:
-            note = (note + " " if note else "") + f"(match score {p.match_score:.0f})"
+            note = (note + " " if note else "") + (
+                f"(match score {p.match_score:.0f})" if lang == "en" else f"({p.match_score:.0f})"
+            )
         district = " / ".join(x for x in (p.city, p.district) if x)
         rows.append(
             "<tr>"
             f"<td>{_e(mark)}</td><td>{_e(word(ROLE_KEYS, p.role, lang))}</td><td>{_e(_input_text(p))}</td><td>{_e(p.resolved_name)}</td>"
             f'<td>{_e(district)}</td><td class="num">{_e(f"{p.lon:.6f}, {p.lat:.6f}")}</td>'
-            f"<td>{_e(p.poi_id or '—')}</td><td>{_e(p.source)}{_e(' · ' + p.provider if p.provider else '')}</td>"
+            f"<td>{_e(p.poi_id or '—')}</td><td>{_e(source_words(p.source, lang))}{_e(' · ' + p.provider if p.provider else '')}</td>"
             f"<td>{_e(note)}</td>"
             "</tr>"
         )
@@ -297,7 +303,7 @@ def _section_points(result: RoutePlanResult, lang: str) -> str:
             "<tr>"
             f"<td>S</td><td>{_e(t('route.role.origin', lang))}</td><td>{_e(t('route.export.live_input', lang))}</td>"
             f"<td>{_e(t('route.export.live_name', lang))}</td><td></td>"
-            f'<td class="num">{_e(f"{live.lon:.6f}, {live.lat:.6f}")}</td><td>—</td><td>{_e(live.source)}</td>'
+            f'<td class="num">{_e(f"{live.lon:.6f}, {live.lat:.6f}")}</td><td>—</td><td>{_e(source_words(live.source, lang))}</td>'
             "<td></td></tr>",
         )
     return (
@@ -306,6 +312,17 @@ def _section_points(result: RoutePlanResult, lang: str) -> str:
         f"<tbody>{''.join(rows)}</tbody></table>"
         f'<p class="src">{_e(t("route.export.points_legend", lang))}</p></section>'
     )
+
+
+def _candidate_reason(result: RoutePlanResult, index: int, d_km: float, d_min: float, lang: str) -> str:
+    """The reason column: the core's sentence in English; in another language why the best won, and for the
+    others how they differ from it."""
+    if lang == "en":
+        return result.candidates[index].ranking_reason or ""
+    if index == _best_index(result):
+        return why_words(result, lang)
+    sep = t("route.list_separator", lang)
+    return sep.join((delta_words(-d_km, "km", lang), delta_words(-d_min, "min", lang)))
 
 
 def _section_candidates(result: RoutePlanResult, lang: str) -> str:
@@ -327,7 +344,7 @@ def _section_candidates(result: RoutePlanResult, lang: str) -> str:
             f'<td class="num">{_e(_signed(d_min, ".1f"))}</td>'
             f"<td>{'✓' if c.pareto_optimal else '—'}</td>"
             f"<td>{_e(t('route.list_separator', lang).join(word(STRATEGY_KEYS, b, lang) for b in c.best_for))}</td>"
-            f"<td>{_e(c.ranking_reason or '')}</td>"
+            f"<td>{_e(_candidate_reason(result, i, d_km, d_min, lang))}</td>"
             "</tr>"
         )
     return (
@@ -344,7 +361,8 @@ def _section_best(result: RoutePlanResult, lang: str) -> str:
         f'{_e(_min(leg.duration_s))} min <span class="src">({_e(leg.source)})</span></li>'
         for leg in b.legs
     )
-    reason = f"<p>{_e(b.ranking_reason)}</p>" if b.ranking_reason else ""
+    why = b.ranking_reason if lang == "en" else why_words(result, lang)
+    reason = f"<p>{_e(why)}</p>" if why else ""
     return (
         f'<section id="best">{_h2("route.export.heading.best", lang)}'
         f"<p><strong>{_e(' → '.join(b.full_order_labels))}</strong></p>"
@@ -484,7 +502,7 @@ def _section_sketch(result: RoutePlanResult, lang: str, *, width: int = 760, hei
             f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="11" font-weight="700" '
             f'fill="#fff" font-family="sans-serif">{_e(mark)}</text></g>'
         )
-    if geometry:
+    if geometry and has_road_geometry(result):
         line = t("route.export.line_roads", lang, source=word(SOURCE_KEYS, result.geometry_source, lang) or "—")
     else:
         line = t("route.export.line_straight", lang)
@@ -520,7 +538,8 @@ def _section_header(result: RoutePlanResult, lang: str) -> str:
             line = t("route.export.optimizer", lang, method=o.method, how=how, stops=o.stops)
         else:
             line = t("route.export.optimizer_n", lang, method=o.method, how=how, stops=o.stops, n=o.orders_evaluated)
-        opt = f'<p class="src">{_e(line)} — {_e(o.note)}</p>'
+        note = f" — {o.note}" if lang == "en" and o.note else ""  # the optimiser's own note is English
+        opt = f'<p class="src">{_e(line)}{_e(note)}</p>'
     return (
         f"<header><h1>{_e(result.task_name)}</h1>"
         f'<p class="meta">{"".join(f"<span>{m}</span>" for m in meta)}</p></header>'

@@ -73,3 +73,18 @@ def test_the_cli_writes_english_unless_lang_zh_is_given(tmp_path, capsys):
     zh = (tmp_path / "zh.html").read_text(encoding="utf-8")
     assert "<h2>Best route</h2>" in en and "<h2>最佳路线</h2>" not in en
     assert "<h2>最佳路线</h2>" in zh and "<h2>Best route</h2>" not in zh
+
+
+def test_the_chinese_report_has_no_english_reason_or_note_and_calls_straight_lines_straight():
+    result = plan_route(load_scenario("delivery-round").request, provider=make_provider("offline", region="shanghai"))
+    assert result.best_geometry and "offline_estimate" in (result.geometry_source or "")  # drawn as straight lines
+    page = result_to_html(result, lang="zh")
+    reasons = re.findall(r"<tr[^>]*>(?:<td[^>]*>.*?</td>){8}<td>(.*?)</td></tr>", _section(page, "candidates"))
+    assert len(reasons) == len(result.candidates) >= 2
+    assert all(CJK.search(r) and not re.search(r"[A-Za-z]{4,}", r) for r in reasons), reasons
+    assert result.best_route.ranking_reason not in page  # the core's English sentence
+    assert result.optimizer is not None and result.optimizer.note not in page
+    sketch = _section(page, "sketch")
+    assert "直线" in sketch and "沿道路" not in sketch
+    points = _section(page, "points")
+    assert "geo · offline" not in points and "match score" not in points
