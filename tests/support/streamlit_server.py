@@ -70,6 +70,9 @@ def running_app(*, log_path: Path, env: Mapping[str, str] | None = None) -> Iter
                 str(port),
                 "--browser.gatherUsageStats",
                 "false",
+                # a file saved while the app runs must not re-import modules under a running flow
+                "--server.fileWatcherType",
+                "none",
             ],
             cwd=ROOT,
             stdout=log,
