@@ -7,15 +7,20 @@ The token itself is core/share.py's (pure, tested there). A page keeps its trip 
 ``sid``: whoever opens a shared link gets their own identity, not the sender's reservations. A reload keeps the
 whole URL, ``sid`` included.
 
-Plans are kept with ``st.cache_data`` (bounded: ``PLAN_CACHE_ENTRIES``, ``PLAN_CACHE_TTL_S``) under a key of the
-canonical request, the provider's name, the region pack and its data date, the data folder and the settings that
-planning reads (``NOT_PLANNING`` lists those it does not). A
-click on Plan always plans (and keeps what it got); only a trip restored from the URL may take a kept plan.
+Plans are kept in one store per server (``st.cache_resource``; bounded: ``PLAN_CACHE_ENTRIES``,
+``PLAN_CACHE_TTL_S``) under a key of the canonical request, the provider's name, the region pack and its data date,
+the data folder and the settings that planning reads (``NOT_PLANNING`` lists those it does not). A click on Plan
+always plans (and keeps what it got, replacing an older plan); only a trip restored from the URL may take a kept
+plan.
 """
 
 from __future__ import annotations
 
 import html
+import pickle
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -77,16 +82,39 @@ NOT_PLANNING = {
 }
 
 
-class _NotKept(Exception):
-    """No plan is kept under that key (an exception is never cached, a value is)."""
+class _PlanStore:
+    """Plans kept on this server, newest last: at most ``PLAN_CACHE_ENTRIES``, each for ``PLAN_CACHE_TTL_S``. A plan
+    is kept pickled (as ``st.cache_data`` would), so no session shares an object with another; keeping a plan
+    under a key replaces the older one (a plan made again, e.g. on a live provider, is the one a reload shows)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: OrderedDict[str, tuple[float, bytes]] = OrderedDict()
+
+    def get(self, key: str) -> Any | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            if time.monotonic() - item[0] > PLAN_CACHE_TTL_S:
+                del self._items[key]
+                return None
+            self._items.move_to_end(key)
+            data = item[1]
+        return pickle.loads(data)  # noqa: S301 - bytes this process pickled itself
+
+    def put(self, key: str, plan: Any) -> None:
+        data = pickle.dumps(plan)
+        with self._lock:
+            self._items[key] = (time.monotonic(), data)
+            self._items.move_to_end(key)
+            while len(self._items) > PLAN_CACHE_ENTRIES:
+                self._items.popitem(last=False)
 
 
-@st.cache_data(show_spinner=False, max_entries=PLAN_CACHE_ENTRIES, ttl=PLAN_CACHE_TTL_S)
-def _kept(key: str, _plan: Any = None) -> Any:
-    """The plan kept under ``key``; the first call with a plan keeps it (``_plan`` is not part of the key)."""
-    if _plan is None:
-        raise _NotKept(key)
-    return _plan
+@st.cache_resource(show_spinner=False)
+def _plans() -> _PlanStore:
+    return _PlanStore()
 
 
 def plan_key(kind: str, request: Any, provider: Any) -> str:
@@ -107,10 +135,7 @@ def plan_key(kind: str, request: Any, provider: Any) -> str:
 
 def kept_plan(key: str) -> Any | None:
     """The plan kept under ``key`` on this server, or None."""
-    try:
-        return _kept(key)
-    except _NotKept:
-        return None
+    return _plans().get(key)
 
 
 def plan_and_keep(key: str, compute: Callable[[], T], *, reuse: bool) -> T:
@@ -124,8 +149,8 @@ def plan_and_keep(key: str, compute: Callable[[], T], *, reuse: bool) -> T:
 
 
 def keep(key: str, plan: T) -> T:
-    """Keep ``plan`` under ``key`` (a plan kept already under that key stays)."""
-    _kept(key, plan)
+    """Keep ``plan`` under ``key`` (replacing a plan kept before under that key)."""
+    _plans().put(key, plan)
     return plan
 
 
