@@ -211,7 +211,9 @@ PHONE_CSS = """
   [data-testid="stMetricValue"] { font-size: 1.3rem !important; }
   [data-testid="stMetricLabel"] p { font-size: 0.8rem !important; }
   [data-testid="stHorizontalBlock"] { gap: 0.75rem !important; }
-  [data-testid="stHorizontalBlock"]:has([data-testid="stMetric"]) > [data-testid="stColumn"],
+  [data-testid="stHorizontalBlock"]:has([data-testid="stMetric"]):not(
+    :has([data-testid="stHorizontalBlock"], input:not([type="checkbox"]):not([type="radio"]), textarea, iframe)
+  ) > [data-testid="stColumn"],
   [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"]:nth-child(3)):not(
     :has(input:not([type="checkbox"]):not([type="radio"]), textarea)
   ) > [data-testid="stColumn"] {
