@@ -76,14 +76,9 @@ def render_link(lang: str) -> None:
         return
     window = result.goal.window
     try:
-        token = halfday_token(
+        token: str | None = halfday_token(
             goal=run["goal"], origin=run.get("origin") or None, region=run.get("region"), day=window and window.date
         )
     except ShareError:
-        share.publish(PARAM, None)
-        share.render_too_long(lang, key="hd_share_link")
-        return
-    st.session_state.pop(ERROR, None)
-    st.session_state[SEEN] = token
-    share.publish(PARAM, token)
-    share.render_link(PARAM, token, page=PAGE, lang=lang, key="hd_share_link")
+        token = None
+    share.offer(PARAM, token, page=PAGE, lang=lang, key="hd_share_link", seen=SEEN, error=ERROR)

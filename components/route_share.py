@@ -91,12 +91,7 @@ def render_link(lang: str) -> None:
             share.publish(PARAM, None)
         return
     try:
-        token = route_token(request, region=result.region or st.session_state.get("region"))
+        token: str | None = route_token(request, region=result.region or st.session_state.get("region"))
     except ShareError:
-        share.publish(PARAM, None)
-        share.render_too_long(lang, key="route_share_link")
-        return
-    st.session_state.pop(ERROR, None)
-    st.session_state[SEEN] = token
-    share.publish(PARAM, token)
-    share.render_link(PARAM, token, page=PAGE, lang=lang, key="route_share_link")
+        token = None
+    share.offer(PARAM, token, page=PAGE, lang=lang, key="route_share_link", seen=SEEN, error=ERROR)

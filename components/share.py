@@ -221,6 +221,20 @@ def render_too_long(lang: str, *, key: str) -> None:
         st.caption(t("common.share.too_long", lang))
 
 
+def offer(param: str, token: str | None, *, page: str, lang: str, key: str, seen: str, error: str) -> None:
+    """After a plan: the URL carries ``token`` and the address to copy is shown (``seen`` remembers the token,
+    the link ``error`` of an earlier link goes); a plan too large for a link (``token`` None) stays on the page,
+    unshared, and says so."""
+    if token is None:
+        publish(param, None)
+        render_too_long(lang, key=key)
+        return
+    st.session_state.pop(error, None)
+    st.session_state[seen] = token
+    publish(param, token)
+    render_link(param, token, page=page, lang=lang, key=key)
+
+
 def publish(param: str, token: str | None) -> None:
     """Put ``token`` into the URL (or take the page's parameter away when there is none)."""
     if token is None:
