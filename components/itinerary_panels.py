@@ -308,30 +308,26 @@ def worded_result(result: ItineraryResult, names: Names, lang: str) -> Itinerary
     return result.model_copy(update={"days": days, "trip_name": trip_title(result.trip_name, lang)})
 
 
-#: Session key of the downloads made for the plan on screen: (result, lang, (file stem, JSON, ICS)).
-DOWNLOADS_MEMO = "it_downloads_memo"
-
-
 def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
     """The plan as data (JSON, the result as the planner made it) and as a calendar in ``lang`` (ICS)."""
     from core.itinerary.ics import itinerary_to_ics
 
-    memo = st.session_state.get(DOWNLOADS_MEMO)
-    if memo is not None and memo[0] is result and memo[1] == lang:
-        stem, json_text, ics_text = memo[2]
-    else:  # made once per plan and language, not on every rerun of the page
+    stem = file_stem(result.model_copy(update={"trip_name": trip_title(result.trip_name, lang)}))
+
+    def json_text() -> str:
+        return result.model_dump_json(indent=2)
+
+    def ics_text() -> str:
         worded = worded_result(result, names, lang)
-        stem = file_stem(worded)
-        json_text = result.model_dump_json(indent=2)
-        ics_text = itinerary_to_ics(worded, describe=lambda entry: ics_description(entry, lang))
-        st.session_state[DOWNLOADS_MEMO] = (result, lang, (stem, json_text, ics_text))
-    # The files are handed over when clicked (a callable, kept for the session), not stored as media files on every
-    # run: a static file was dropped when a run that did not reach this button ended (an edit's rerun), and the
-    # button still on screen then answered 404 (issue 12 §5). "ignore": a download does not rerun the page.
+        return itinerary_to_ics(worded, describe=lambda entry: ics_description(entry, lang))
+
+    # The files are made when clicked (a callable, kept for the session), not made for every new plan and stored
+    # as media files on every run: a static file was dropped when a run that did not reach this button ended (an
+    # edit's rerun), and the button still on screen then answered 404 (issue 12 §5). "ignore": no rerun.
     c1, c2 = st.columns(2)
     c1.download_button(
         t("itinerary.download.json", lang),
-        data=lambda: json_text,
+        data=json_text,
         on_click="ignore",
         file_name=f"{stem}.json",
         mime="application/json",
@@ -341,7 +337,7 @@ def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
     )
     c2.download_button(
         t("itinerary.download.ics", lang),
-        data=lambda: ics_text,
+        data=ics_text,
         on_click="ignore",
         file_name=f"{stem}.ics",
         mime="text/calendar",
