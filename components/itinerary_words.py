@@ -17,24 +17,13 @@ from datetime import date
 
 from components.route_words import Name, pack_names, source_words
 from core.i18n import t
+from core.itinerary import words as itinerary_words
 from core.models.itinerary import TripRequest
 from core.models.itinerary_result import DayTimeline, DroppedItem, ItineraryResult, SmallestFix, Violation
 
 ANCHOR = "anchor:"
-WEEKDAYS = (
-    "itinerary.weekday.mon",
-    "itinerary.weekday.tue",
-    "itinerary.weekday.wed",
-    "itinerary.weekday.thu",
-    "itinerary.weekday.fri",
-    "itinerary.weekday.sat",
-    "itinerary.weekday.sun",
-)
-PRIORITY_WORDS = {
-    "must": "itinerary.priority.must",
-    "should": "itinerary.priority.should",
-    "nice": "itinerary.priority.nice",
-}
+WEEKDAYS = itinerary_words.WEEKDAYS
+PRIORITY_WORDS = itinerary_words.PRIORITY_KEYS
 KIND_WORDS = {
     "visit": "itinerary.kind.visit",
     "travel": "itinerary.kind.travel",
@@ -74,22 +63,8 @@ CATEGORY_WORDS = {
     "market": "itinerary.category.market",
     "airport": "itinerary.category.airport",
 }
-#: why a place is not on the plan (core.models.itinerary.DROP_REASONS) → a sentence a traveller understands
-REASON_WORDS = {
-    "CLOSED_ON_DAY": "itinerary.reason.closed_on_day",
-    "OUTSIDE_OPENING_HOURS": "itinerary.reason.outside_opening_hours",
-    "UNREACHABLE_IN_WINDOW": "itinerary.reason.unreachable_in_window",
-    "LUNCH_CONFLICT": "itinerary.reason.lunch_conflict",
-    "DAY_TOO_FULL": "itinerary.reason.day_too_full",
-    "LOW_PRIORITY_TRADEOFF": "itinerary.reason.low_priority_tradeoff",
-    "REMOVED_BY_USER": "itinerary.reason.removed_by_user",
-}
-FIX_WORDS = {
-    "extend_day_end": "itinerary.fix.extend_day_end",
-    "start_day_earlier": "itinerary.fix.start_day_earlier",
-    "shorten_visit": "itinerary.fix.shorten_visit",
-    "drop_stop": "itinerary.fix.drop_stop",
-}
+#: why a place is not on the plan → its sentence (core/itinerary/words.py says them, for the page and the agent)
+REASON_WORDS = itinerary_words.REASON_KEYS
 #: the independent check's findings (core/itinerary/critic*.py) → what they mean for the traveller
 CRITIC_WORDS = {
     "LUNCH_MISSING": "itinerary.critic.lunch",
@@ -110,7 +85,6 @@ SOURCE_WORDS = {
     "lunch_policy": "itinerary.source.lunch_policy",
     "settings": "itinerary.source.settings",
 }
-LOCKED_ELSEWHERE = {"CLOSED_ON_DAY", "LOCKED_TO_OTHER_DAY"}
 
 
 # --- names ---------------------------------------------------------------------------------------------------------
@@ -240,44 +214,17 @@ def hours_words(text: str | None, lang: str) -> str:
 
 def reason_days(item: DroppedItem) -> list[int]:
     """The days a dropped item's sentence is about (as the core's explanation chooses them)."""
-    code = item.reason_code
-    if code in {"CLOSED_ON_DAY", "LUNCH_CONFLICT"}:
-        return sorted(d for d, v in item.per_day_reasons.items() if v == code)
-    return sorted(d for d, v in item.per_day_reasons.items() if v not in LOCKED_ELSEWHERE)
+    return itinerary_words.reason_days(item)
 
 
 def reason_words(item: DroppedItem, result: ItineraryResult, lang: str) -> str:
     """Why ``item`` is not on the plan, in a sentence (no code)."""
-    days = [day_short(d, result, lang) for d in reason_days(item)]
-    lunch = result.lunch
-    return t(
-        REASON_WORDS.get(item.reason_code, "itinerary.reason.other"),
-        lang,
-        days=joined(days, lang) if days else t("itinerary.day.none", lang),
-        visit=item.facts.get("visit_min", ""),
-        lunch=lunch.duration_min,
-        window=f"{lunch.window_start:%H:%M}–{lunch.window_end:%H:%M}",
-    )
+    return itinerary_words.reason_sentence(item, result, lang)
 
 
 def fix_words(fix: SmallestFix | None, names: Names, lang: str) -> str:
     """The smallest verified change that makes the place fit, in a sentence ("" when none was found)."""
-    if fix is None:
-        return ""
-    day = (fix.day_index or 0) + 1
-    if fix.kind == "extend_day_end":
-        return t(FIX_WORDS[fix.kind], lang, day=day, time=fix.facts.get("new_end", ""))
-    if fix.kind == "start_day_earlier":
-        return t(FIX_WORDS[fix.kind], lang, day=day, time=fix.facts.get("new_start", ""))
-    if fix.kind == "shorten_visit":
-        return t(FIX_WORDS[fix.kind], lang, day=day, minutes=fix.minutes or "")
-    return t(
-        FIX_WORDS["drop_stop"],
-        lang,
-        day=day,
-        place=names.shown(fix.drop_key, lang),
-        priority=priority_words(str(fix.facts.get("drop_priority") or ""), lang),
-    )
+    return itinerary_words.fix_sentence(fix, lambda key: names.shown(key, lang), lang)
 
 
 def no_fix_words(item: DroppedItem, lang: str) -> str:

@@ -1,0 +1,90 @@
+"""An itinerary's dropped places in words (issue 12 §1): why each place is not on the plan and the smallest change
+that would fit it, in ``lang`` from the reason codes and facts of core/itinerary/drop_reasons.py (itinerary.po:
+itinerary.reason.*, itinerary.fix.*). The itinerary page (components/itinerary_words.py) and the agent's replies
+(core/agent/flows/itinerary_words.py) both say them from here, so they say the same thing and no code is shown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.i18n import t
+from core.models.itinerary_result import DroppedItem, ItineraryResult, SmallestFix
+
+#: why a place is not on the plan (core.models.itinerary.DROP_REASONS) → its sentence (itinerary.po)
+REASON_KEYS = {
+    "CLOSED_ON_DAY": "itinerary.reason.closed_on_day",
+    "OUTSIDE_OPENING_HOURS": "itinerary.reason.outside_opening_hours",
+    "UNREACHABLE_IN_WINDOW": "itinerary.reason.unreachable_in_window",
+    "LUNCH_CONFLICT": "itinerary.reason.lunch_conflict",
+    "DAY_TOO_FULL": "itinerary.reason.day_too_full",
+    "LOW_PRIORITY_TRADEOFF": "itinerary.reason.low_priority_tradeoff",
+    "REMOVED_BY_USER": "itinerary.reason.removed_by_user",
+}
+WEEKDAYS = (
+    "itinerary.weekday.mon",
+    "itinerary.weekday.tue",
+    "itinerary.weekday.wed",
+    "itinerary.weekday.thu",
+    "itinerary.weekday.fri",
+    "itinerary.weekday.sat",
+    "itinerary.weekday.sun",
+)
+PRIORITY_KEYS = {
+    "must": "itinerary.priority.must",
+    "should": "itinerary.priority.should",
+    "nice": "itinerary.priority.nice",
+}
+#: per-day reasons that say the place belongs to another day rather than why this day cannot hold it
+ELSEWHERE = {"CLOSED_ON_DAY", "LOCKED_TO_OTHER_DAY"}
+
+PlaceName = Callable[[str], str]  # a place key → its name in the reply's language
+
+
+def reason_days(item: DroppedItem) -> list[int]:
+    """The days a dropped place's reason is about (0-based), as the core's explanation chooses them."""
+    code = item.reason_code
+    if code in {"CLOSED_ON_DAY", "LUNCH_CONFLICT"}:
+        return sorted(d for d, v in item.per_day_reasons.items() if v == code)
+    return sorted(d for d, v in item.per_day_reasons.items() if v not in ELSEWHERE)
+
+
+def _day(index: int, result: ItineraryResult, lang: str) -> str:
+    if 0 <= index < len(result.days):
+        weekday = t(WEEKDAYS[result.days[index].date.weekday()], lang)
+        return t("itinerary.day.short", lang, n=index + 1, weekday=weekday)
+    return t("itinerary.day.number", lang, n=index + 1)
+
+
+def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: str) -> str:
+    """Why ``item`` is not on the plan, in ``lang`` (a code this build does not know gets a general sentence)."""
+    days = [_day(d, result, lang) for d in reason_days(item)]
+    lunch = result.lunch
+    return t(
+        REASON_KEYS.get(item.reason_code, "itinerary.reason.other"),
+        lang,
+        days=t("itinerary.list_separator", lang).join(days) if days else t("itinerary.day.none", lang),
+        visit=item.facts.get("visit_min", ""),
+        lunch=lunch.duration_min,
+        window=f"{lunch.window_start:%H:%M}–{lunch.window_end:%H:%M}",
+    )
+
+
+def fix_sentence(fix: SmallestFix | None, place_name: PlaceName, lang: str) -> str:
+    """The smallest verified change that fits the place, in ``lang`` ("" when none was found)."""
+    if fix is None:
+        return ""
+    day = (fix.day_index or 0) + 1
+    if fix.kind == "extend_day_end":
+        return t("itinerary.fix.extend_day_end", lang, day=day, time=fix.facts.get("new_end", ""))
+    if fix.kind == "start_day_earlier":
+        return t("itinerary.fix.start_day_earlier", lang, day=day, time=fix.facts.get("new_start", ""))
+    if fix.kind == "shorten_visit":
+        return t("itinerary.fix.shorten_visit", lang, day=day, minutes=fix.minutes or "")
+    priority = str(fix.facts.get("drop_priority") or "")
+    return t(
+        "itinerary.fix.drop_stop",
+        lang,
+        day=day,
+        place=place_name(fix.drop_key) if fix.drop_key else "",
+        priority=t(PRIORITY_KEYS[priority], lang) if priority in PRIORITY_KEYS else "",
+    )
