@@ -20,6 +20,7 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.support.paths import ROOT as PROJECT_ROOT
+from tests.support.ui_flows import settle
 
 pytestmark = [pytest.mark.ui, pytest.mark.browser]
 
@@ -113,8 +114,9 @@ def test_current_location_from_browser_and_map(streamlit_server):
             page = context.new_page()
             page.set_default_timeout(UI_TIMEOUT_MS)
             page.goto(f"{streamlit_server}/route_planner?lang=en")
+            settle(page)  # a click on an element a running script is about to replace can be lost
             page.locator(".st-key-origin_mode").get_by_text("My current location").click()
-
+            settle(page)
             page.locator(".st-key-use_browser_location button").click()
             lon = page.locator(".st-key-origin_lon input")
             lat = page.locator(".st-key-origin_lat input")
