@@ -127,8 +127,10 @@ def repair_cross_day(
     into the day's order if that fits; otherwise re-solve the day with the stop forced in, which
     may displace cheaper stops (the trade greedy local search misses: one 'should' for several
     'nice'). A displaced stop that fits another day as it stands goes there (so a must may make room
-    for another must that only fits this day). A change is kept only if the penalty left dropped is below the stop's own, so the
-    total dropped penalty strictly falls and the loop ends. Returns new plans and the moves made.
+    for another must that only fits this day); one that fits no other day is kept on this day and the
+    day solved again, so that another stop gives way instead (force_in). A change is kept only if the
+    penalty left dropped is below the stop's own, so the total dropped penalty strictly falls and the
+    loop ends. Returns new plans and the moves made.
     """
     settings = settings or get_settings()
     plans = [p.model_copy(deep=True) for p in plans]
@@ -164,6 +166,61 @@ def repair_cross_day(
                 return e, list(trial.order), displaced
         return None
 
+    def force_in(key: str, d: int, hard: bool) -> tuple[list[str], list[str], dict[str, tuple[int, list[str]]]] | None:
+        """Force ``key`` into day ``d``; the stops it displaces go to other days where they can (rehome).
+
+        The solver chooses what to displace by travel alone, so it may displace a stop that fits no other day
+        (a must open only on this day) where displacing another (one that fits another day) would have kept
+        both. A displaced stop that found no other day is then kept on this day (pinned, forced like ``key``)
+        and the day solved again, until nothing more can be pinned. The attempt leaving the least penalty
+        dropped is kept if that is below ``key``'s own; the other days' orders are left as it made them.
+        (new order of d, dropped, rehomed) or None.
+        """
+        worth = effective_penalty(problem.stop(key), settings)
+        before = {e: list(p.order) for e, p in by_day.items()}
+        best: tuple[int, list[str], list[str], dict[str, tuple[int, list[str]]], dict[int, list[str]]] | None = None
+        pinned: list[str] = []
+        while True:
+            trial = optimize_day_vrptw(
+                problem,
+                day_index=d,
+                keys=[*by_day[d].order, key],
+                settings=settings,
+                force_keys=[key, *pinned],
+                displace_musts=hard,
+            )
+            if key not in trial.order:
+                break
+            dropped: list[str] = []
+            rehomed: dict[str, tuple[int, list[str]]] = {}
+            stuck: list[str] = []
+            for k in (k for k in trial.dropped if k != key):
+                target = rehome(k, d)
+                if target is None:
+                    dropped.append(k)
+                    stuck.append(k)
+                else:
+                    e, order, displaced = target
+                    rehomed[k] = (e, displaced)
+                    by_day[e].order = order
+                    dropped.extend(displaced)
+            penalty = plan_penalty(problem, dropped, settings)
+            if penalty < worth and (best is None or penalty < best[0]):
+                best = (penalty, list(trial.order), dropped, rehomed, {e: list(p.order) for e, p in by_day.items()})
+            for e, order in before.items():
+                by_day[e].order = list(order)
+            new_pins = [k for k in stuck if k not in pinned]
+            if not penalty or not new_pins:
+                break
+            pinned.extend(new_pins)
+        if best is None:
+            return None
+        _, order, dropped, rehomed, orders = best
+        for e, o in orders.items():
+            if e != d:
+                by_day[e].order = o
+        return order, dropped, rehomed
+
     while pool:
         key = pool.pop(0)
         stop = problem.stop(key)
@@ -186,31 +243,10 @@ def repair_cross_day(
                 hard = is_hard(stop)
                 if not hard and not any(effective_penalty(problem.stop(k), settings) < worth for k in plan.order):
                     continue  # forcing it in could only displace stops worth as much or more
-                trial = optimize_day_vrptw(
-                    problem,
-                    day_index=d,
-                    keys=[*plan.order, key],
-                    settings=settings,
-                    force_keys=[key],
-                    displace_musts=hard,
-                )
-                if key not in trial.order:
+                forced = force_in(key, d, hard)
+                if forced is None:
                     continue
-                new_order, new_dropped = trial.order, []
-                before = {e: list(p.order) for e, p in by_day.items()}
-                for k in (k for k in trial.dropped if k != key):
-                    target = rehome(k, d)
-                    if target is None:
-                        new_dropped.append(k)
-                    else:
-                        e, order, displaced = target
-                        rehomed[k] = (e, displaced)
-                        by_day[e].order = order
-                        new_dropped.extend(displaced)
-                if plan_penalty(problem, new_dropped, settings) >= worth:
-                    for e, order in before.items():
-                        by_day[e].order = order
-                    continue
+                new_order, new_dropped, rehomed = forced
             src = home.get(key)
             for p in plans:
                 if key in p.dropped:

@@ -235,6 +235,25 @@ def musts_feasible(request: TripRequest, provider, settings) -> bool:
         lunch={"enabled": False},
     )
 )
+# Found by a random search: the 240-min must (pack hours 07:00-18:00) fits Tuesday beside the museum (closed on
+# Mondays) only if Yu Garden (open all week) goes to Monday with the Bund (open Monday only). Forcing Century Park
+# into Tuesday displaced the museum, which no other day takes, so the repair gave up and dropped the park.
+@example(
+    payload=trip(
+        [
+            {"place_id": "i-bund", "priority": "must", "visit_minutes": 45, "opening_hours": "Mo,We 10:00-17:00"},
+            {"place_id": "i-yuyuan", "priority": "must", "visit_minutes": 30, "opening_hours": "24/7"},
+            {"place_id": "i-museum", "priority": "must", "visit_minutes": 60},
+            {"place_id": "i-century", "priority": "must", "visit_minutes": 240},
+        ],
+        days=[
+            {"date": "2025-06-02", "start_time": "08:00", "end_time": "15:00"},
+            {"date": "2025-06-03", "start_time": "08:00", "end_time": "16:00"},
+        ],
+        pacing="normal",
+        lunch={"enabled": True},
+    )
+)
 def test_random_small_trips_pass_the_critic_and_keep_feasible_musts(env, payload):
     settings, provider = env
     request = TripRequest.model_validate(payload)
