@@ -3,7 +3,8 @@ and the order as straight lines between them (travel minutes come from the plan,
 and notes in ``lang``; each pin's tooltip gives the place's name in the other language too.
 
 ``build_plan_map`` is pure (unit-testable); ``render_plan_map`` hands it to ``st_folium``. Like the other pages'
-maps it needs no network: local Leaflet, the pack's own background (components/basemap.py).
+maps it needs no network: local Leaflet, the pack's own background (components/basemap.py); pins that touch fan out
+and the start stays on top (components/map_pins.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import folium
 
 from components import halfday_text as text
 from components.basemap import add_background, finish_map
+from components.map_pins import Pins
 from components.maps import offline_map
 from core.halfday.models import OriginPoint, Plan
 from core.i18n import t
@@ -21,15 +23,6 @@ from core.i18n import t
 ROUTE_COLOUR = "#d62728"
 STEP_COLOURS = {"activity": "#1f77b4", "meal": "#ff7f0e"}
 START_COLOUR = "#2ca02c"
-
-
-def _pin(label: str, colour: str) -> folium.DivIcon:
-    return folium.DivIcon(
-        html=f'<div class="omni-pin" style="background:{colour}">{html.escape(label)}</div>',
-        icon_size=(26, 26),
-        icon_anchor=(13, 13),
-        class_name="omni-marker",
-    )
 
 
 def build_plan_map(
@@ -56,23 +49,24 @@ def build_plan_map(
     if len(line) >= 2:
         tip = t("halfday.map.line", lang)
         folium.PolyLine(line, color=ROUTE_COLOUR, weight=4, opacity=0.85, dash_array="6 6", tooltip=tip).add_to(m)
+    pins = Pins()
     if origin is not None:
         start = t("halfday.map.start", lang)
-        folium.Marker(
-            [origin.lat, origin.lon],
-            icon=_pin("S", START_COLOUR),
-            tooltip=f"<b>S · {start}</b><br>{html.escape(origin.name)}",
-        ).add_to(m)
+        tip = f"<b>S · {start}</b><br>{html.escape(origin.name)}"
+        pins.add(origin.lat, origin.lon, "S", START_COLOUR, tooltip=tip, on_top=True)
     for n, step in enumerate(plan.steps, start=1):
         name = html.escape(text.place_name(step, lang))
         other = html.escape(text.other_name(step, lang))
-        folium.Marker(
-            [step.lat, step.lon],
-            icon=_pin(str(n), STEP_COLOURS.get(step.kind, ROUTE_COLOUR)),
+        pins.add(
+            step.lat,
+            step.lon,
+            str(n),
+            STEP_COLOURS.get(step.kind, ROUTE_COLOUR),
             tooltip=f"<b>{n} · {name}</b>"
             + (f"<br>{other}" if other else "")
             + f"<br>{text.clock(step.start)}–{text.clock(step.end)}",
-        ).add_to(m)
+        )
+    pins.add_to(m)
     if len(line) >= 2:
         m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(24, 24))
     finish_map(m, provider)

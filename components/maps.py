@@ -4,7 +4,8 @@ start picker, an itinerary day, the agent's plan (the route planner's map is com
 Each ``build_*`` builds the ``folium.Map`` (unit-testable, no Streamlit); each ``render_*`` hands it to
 ``st_folium``. The map references Leaflet only through local URLs
 (``/app/static/leaflet/...``, see components/static_assets.py): no jQuery, Bootstrap,
-Font Awesome or awesome-markers, no CDN. Markers are ``DivIcon``s with plain HTML numbers and
+Font Awesome or awesome-markers, no CDN. Markers are ``DivIcon``s with plain HTML numbers that fan out when they
+touch, the start or hotel on top (components/map_pins.py, shared with the route map), and
 there is no tile layer by default: the background is the region pack's own streets, water and parks, or its
 coverage box and district centres (components/basemap.py). Online tiles are a setting, off by default.
 """
@@ -21,6 +22,7 @@ from folium.template import Template
 
 from components.basemap import add_background, finish_map
 from components.itinerary_words import priority_words
+from components.map_pins import PIN_STYLE, Pins, pin_icon
 from components.static_assets import leaflet_urls
 from core.i18n import t
 from core.models.itinerary_result import DayTimeline
@@ -32,11 +34,7 @@ BACKGROUND = "#eef2f5"
 _MAP_CSS = f"""
 <style>
   .leaflet-container {{ background: {BACKGROUND}; font-family: "Noto Sans CJK SC", "Noto Sans SC", sans-serif; }}
-  .omni-pin {{
-    width: 26px; height: 26px; border-radius: 50%; color: #fff; border: 2px solid #fff;
-    box-shadow: 0 1px 4px rgba(0,0,0,.45); font: bold 13px/22px sans-serif; text-align: center;
-  }}
-</style>
+{PIN_STYLE}</style>
 """
 
 
@@ -116,10 +114,6 @@ def offline_map(location: Sequence[float], *, zoom_start: int = 12, base_url_pat
     return m
 
 
-def _pin_html(label: str, colour: str) -> str:
-    return f'<div class="omni-pin" style="background:{colour}">{html.escape(label)}</div>'
-
-
 def build_pick_map(
     centre_lonlat: Sequence[float],
     picked: Sequence[float] | None = None,
@@ -139,7 +133,7 @@ def build_pick_map(
     if picked is not None:
         folium.Marker(
             [picked[1], picked[0]],
-            icon=folium.DivIcon(html=_pin_html("S", ROLE_COLOURS["origin"]), icon_size=(26, 26), icon_anchor=(13, 13)),
+            icon=pin_icon("S", ROLE_COLOURS["origin"]),
             tooltip=html.escape(t("route.role.origin", lang)),
         ).add_to(m)
     m.datum = finish_map(m, provider)
@@ -252,7 +246,7 @@ def build_day_map(
         ).add_to(route)
     route.add_to(m)
 
-    markers = folium.FeatureGroup(name=html.escape(t("itinerary.map.stops", lang)), show=True)
+    pins = Pins(html.escape(t("itinerary.map.stops", lang)))
     anchor_points = {}
     if start is not None:
         anchor_points[(start[2], start[3])] = ("itinerary.map.start", start)
@@ -261,31 +255,26 @@ def build_day_map(
         anchor_points[key] = ("itinerary.map.start_end" if key in anchor_points else "itinerary.map.end", end)
     for role, (anchor_key, anchor_name, lon, lat) in anchor_points.values():
         shown, other = name_of(anchor_key, str(anchor_name))
-        folium.Marker(
-            [lat, lon],
-            icon=folium.DivIcon(
-                html=_pin_html("H", ANCHOR_COLOUR), icon_size=(26, 26), icon_anchor=(13, 13), class_name="omni-marker"
-            ),
-            tooltip=f"<b>H · {html.escape(t(role, lang))}</b><br>{html.escape(shown)}"
-            + (f"<br>{html.escape(other)}" if other else ""),
-        ).add_to(markers)
+        tooltip = f"<b>H · {html.escape(t(role, lang))}</b><br>{html.escape(shown)}"
+        tooltip += f"<br>{html.escape(other)}" if other else ""
+        pins.add(lat, lon, "H", ANCHOR_COLOUR, tooltip=tooltip, on_top=True)  # the hotel above every numbered pin
     for n, entry in enumerate(visits, start=1):
         colour = LOCKED_COLOUR if entry.locked else PRIORITY_COLOURS.get(entry.priority or "", DAY_ROUTE_COLOUR)
         shown, other = name_of(entry.key, entry.name)
         priority = priority_words(entry.priority, lang)
-        folium.Marker(
-            [entry.lat, entry.lon],
-            icon=folium.DivIcon(
-                html=_pin_html(str(n), colour), icon_size=(26, 26), icon_anchor=(13, 13), class_name="omni-marker"
-            ),
+        pins.add(
+            entry.lat,
+            entry.lon,
+            str(n),
+            colour,
             tooltip=(
                 f"<b>{n} · {html.escape(shown)}</b>"
                 + (f"<br>{html.escape(other)}" if other else "")
                 + f"<br>{entry.start:%H:%M}–{entry.end:%H:%M} · {html.escape(priority)}"
                 + (f" · {html.escape(t('itinerary.map.locked', lang))}" if entry.locked else "")
             ),
-        ).add_to(markers)
-    markers.add_to(m)
+        )
+    pins.add_to(m)
 
     if len(line) >= 2:
         m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
@@ -303,7 +292,7 @@ def build_agent_map(
     lang: str = "en",
 ) -> folium.Map:
     """The agent's plan on a map: one numbered ``DivIcon`` pin per visit (plain HTML, no marker image; day and
-    times in the tooltip, worded in ``lang``), fitted to all of them.
+    times in the tooltip, worded in ``lang``; pins that touch fan out), fitted to all of them.
 
     ``stops`` are the agent payload's timeline rows of kind ``visit`` with lon/lat, names already in the reader's
     language (the second half of a visit split by a lunch on site is not a new stop)."""
@@ -316,19 +305,18 @@ def build_agent_map(
         [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
     )
     add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
+    pins = Pins()
     for n, e in enumerate(pts, start=1):
-        folium.Marker(
-            [float(e["lat"]), float(e["lon"])],
-            icon=folium.DivIcon(
-                html=_pin_html(str(n), DAY_ROUTE_COLOUR),
-                icon_size=(26, 26),
-                icon_anchor=(13, 13),
-                class_name="omni-marker",
-            ),
+        pins.add(
+            float(e["lat"]),
+            float(e["lon"]),
+            str(n),
+            DAY_ROUTE_COLOUR,
             tooltip=f"<b>{n} · {html.escape(str(e.get('name', '')))}</b><br>"
             + html.escape(t("agent.console.day_n", lang, n=e.get("day") or 1))
             + f" · {html.escape(str(e.get('start', '')))}–{html.escape(str(e.get('end', '')))}",
-        ).add_to(m)
+        )
+    pins.add_to(m)
     if len(pts) >= 2:
         m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
     finish_map(m, provider)

@@ -9,8 +9,9 @@ other candidates where they differ from it, with a legend on the map.
   has road geometry for the best route only, so a candidate's legs are straight lines between stops, and the
   legend and tooltips say so.
 * Pins that would overlap on screen (the same place, or a few tens of metres apart at the zoom shown) fan out
-  around their true points, each with a thin leader line back to it (``SpreadPins``, plain JavaScript, no plugin);
-  the start and end pins sit above every other pin; a round trip gets one S/E pin.
+  around their true points, each with a thin leader line back to it (components/map_pins.py, shared by every
+  map); the start and end pins sit above every other pin; a round trip gets one S/E pin. The map is fitted with
+  room below the points for the legend (bottom left), so no pin lies under it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from branca.element import MacroElement
 from folium.template import Template
 
 from components.basemap import add_background, finish_map
+from components.map_pins import REACH_PX, Pins
+from components.map_pins import TOP_Z as TOP_Z  # start and end above every numbered pin
 from components.maps import BEST_COLOUR, ROLE_COLOURS, _base_url_path, offline_map
 from components.route_words import ROLE_LABELS, found_name, point_name, source_words
 from core.i18n import t
@@ -32,18 +35,10 @@ from core.route.compare import compare_with_best, place_key
 #: candidate colours, none of them the best route's red
 ALT_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f")
 MAX_ALTERNATIVES = 5
-PIN_SIZE = 26
-#: start and end above every numbered pin
-TOP_Z = 1000
 COORD_DECIMALS = 5  # about 1 m: enough for a drawn line, and a lighter page
 
-_PIN_CSS = """
+_LEGEND_CSS = """
 <style>
-  .omni-spread { position: relative; width: 26px; height: 26px; }
-  .omni-spread .omni-pin { position: absolute; left: 0; top: 0; }
-  .omni-spread .omni-pin.omni-wide { left: -8px; width: 38px; border-radius: 13px; font-size: 11px; }
-  .omni-leader { position: absolute; left: 13px; top: 13px; width: 1px; height: 1px; overflow: visible;
-                 pointer-events: none; display: none; }
   .omni-legend { background: rgba(255,255,255,.88); padding: 4px 8px; border-radius: 6px; line-height: 1.35;
                  box-shadow: 0 1px 4px rgba(0,0,0,.3); font: 11px "Noto Sans CJK SC", "Noto Sans SC", sans-serif;
                  max-width: 340px; }
@@ -147,15 +142,6 @@ def pin_points(result: RoutePlanResult, *, lang: str = "en") -> list[MapPoint]:
     return points
 
 
-def _pin_html(label: str, colour: str) -> str:
-    wide = " omni-wide" if len(label) > 2 else ""
-    return (
-        '<div class="omni-spread"><svg class="omni-leader"><line x1="0" y1="0" x2="0" y2="0" stroke="#333" '
-        'stroke-width="1.5"/><circle cx="0" cy="0" r="2.5" fill="#333"/></svg>'
-        f'<div class="omni-pin{wide}" style="background:{colour}">{html.escape(label)}</div></div>'
-    )
-
-
 def _role_words(point: MapPoint, lang: str) -> str:
     if point.label == "S/E":
         return t("route.map.start_end", lang)
@@ -241,80 +227,6 @@ def candidate_lines(
     return lines
 
 
-class SpreadPins(MacroElement):
-    """Fans out the pins of ``group`` that overlap on screen, at every zoom: pins closer than a pin's size form a
-    group, groups whose circles would touch are merged, and each group's pins are placed around a circle about its
-    centre (spaced by more than a pin), each with a thin leader line to its true point. The marker itself stays
-    there, so its tooltip, bounds and datum are the true ones; only its picture moves."""
-
-    _template = Template(
-        """{% macro script(this, kwargs) %}
-        (function () {
-          var map = {{ this._parent.get_name() }}, group = {{ this.group.get_name() }}, size = {{ this.size }};
-          function layout() {
-            var items = [];
-            group.eachLayer(function (m) {
-              if (m._icon) { items.push({m: m, p: map.latLngToContainerPoint(m.getLatLng())}); }
-            });
-            // Start with one group per pin; merge two groups while their rings (or pins) would touch.
-            var groups = items.map(function (it) { return [it]; });
-            function ring(g) {
-              var k = g.length, cx = 0, cy = 0;
-              g.forEach(function (it) { cx += it.p.x / k; cy += it.p.y / k; });
-              return {x: cx, y: cy, r: k > 1 ? Math.max(size * 0.9, k * (size + 4) / (2 * Math.PI)) : 0};
-            }
-            var merged = true;
-            while (merged) {
-              merged = false;
-              var rings = groups.map(ring);
-              for (var i = 0; i < groups.length && !merged; i++) {
-                for (var j = i + 1; j < groups.length && !merged; j++) {
-                  var d = Math.hypot(rings[i].x - rings[j].x, rings[i].y - rings[j].y);
-                  if (d < rings[i].r + rings[j].r + size) {
-                    groups[i] = groups[i].concat(groups[j]); groups.splice(j, 1); merged = true;
-                  }
-                }
-              }
-            }
-            groups.forEach(function (g) {
-              var c = ring(g), k = g.length;
-              // Around the ring in the order of the pins' own bearings, so leader lines cross as little as may be.
-              g.sort(function (a, b) {
-                return Math.atan2(a.p.y - c.y, a.p.x - c.x) - Math.atan2(b.p.y - c.y, b.p.x - c.x);
-              });
-              var start = k > 1 ? Math.atan2(g[0].p.y - c.y, g[0].p.x - c.x) : 0;
-              g.forEach(function (it, n) {
-                var dx = 0, dy = 0;
-                if (k > 1) {
-                  var a = start + 2 * Math.PI * n / k;
-                  dx = Math.round(c.x + c.r * Math.cos(a) - it.p.x);
-                  dy = Math.round(c.y + c.r * Math.sin(a) - it.p.y);
-                }
-                var pin = it.m._icon.querySelector(".omni-pin"), leader = it.m._icon.querySelector(".omni-leader");
-                if (pin) { pin.style.transform = "translate(" + dx + "px," + dy + "px)"; }
-                if (leader) {
-                  leader.style.display = k > 1 ? "block" : "none";
-                  var line = leader.querySelector("line");
-                  line.setAttribute("x2", dx); line.setAttribute("y2", dy);
-                }
-                it.m._icon.dataset.spread = k > 1 ? "1" : "0";
-              });
-            });
-          }
-          map.on("zoomend viewreset", layout);
-          group.on("add", function () { setTimeout(layout, 0); });
-          map.whenReady(function () { setTimeout(layout, 0); });
-        })();
-        {% endmacro %}"""
-    )
-
-    def __init__(self, group: folium.FeatureGroup, *, size: int = PIN_SIZE + 6) -> None:  # the pin, its border, 2 px
-        super().__init__()
-        self._name = "SpreadPins"
-        self.group = group
-        self.size = size
-
-
 class MapLegend(MacroElement):
     """A legend drawn on the map (bottom left): colour → what the line is, in the page's language."""
 
@@ -337,6 +249,21 @@ class MapLegend(MacroElement):
         super().__init__()
         self._name = "MapLegend"
         self.body = body
+
+
+#: one line of the legend (11 px type, line height 1.35, a swatch) and its padding
+LEGEND_LINE_PX = 16
+LEGEND_PAD_PX = 8
+#: below the legend, bottom left too: Leaflet's scale bar (metric and imperial) and the controls' 10 px margins
+BELOW_LEGEND_PX = 58
+
+
+def legend_clearance(lines: list[CandidateLines]) -> int:
+    """The room (px) to keep below the pins' points when the map is fitted, so no pin lies under the legend (bottom
+    left, as wide as the map on a phone): what lies below it, its height (the best route's two lines, a line per
+    candidate, the note's two) and how far a pin reaches from its point once fanned out."""
+    rows = 2 + (len(lines) + 2 if lines else 0)
+    return BELOW_LEGEND_PX + LEGEND_PAD_PX + rows * LEGEND_LINE_PX + REACH_PX
 
 
 def _swatch(colour: str, *, dashed: bool = False) -> str:
@@ -393,7 +320,7 @@ def build_route_map(
     lons = [p.lon for p in points] + [p[1] for p in line]
     centre = [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2]
     m = offline_map(centre, zoom_start=12, base_url_path=base_url_path)
-    m.get_root().header.add_child(folium.Element(_PIN_CSS), name="omni_route_pin_css")
+    m.get_root().header.add_child(folium.Element(_LEGEND_CSS), name="omni_route_legend_css")
     if background:
         add_background(m, result.region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
 
@@ -429,25 +356,18 @@ def build_route_map(
     ).add_to(best)
     best.add_to(m)
 
-    markers = folium.FeatureGroup(name=html.escape(t("route.map.points", lang)), show=True)
+    pins = Pins(html.escape(t("route.map.points", lang)))
     for point in points:
-        on_top = point.role != "stop"
-        folium.Marker(
-            [point.lat, point.lon],
-            icon=folium.DivIcon(
-                html=_pin_html(point.label, ROLE_COLOURS[point.role]),
-                icon_size=(PIN_SIZE, PIN_SIZE),
-                icon_anchor=(PIN_SIZE // 2, PIN_SIZE // 2),
-                class_name="omni-marker",
-            ),
-            tooltip=_tooltip(point, lang),
-            **({"z_index_offset": TOP_Z} if on_top else {}),
-        ).add_to(markers)
-    markers.add_to(m)
-    SpreadPins(markers).add_to(m)
+        colour = ROLE_COLOURS[point.role]
+        pins.add(point.lat, point.lon, point.label, colour, tooltip=_tooltip(point, lang), on_top=point.role != "stop")
+    pins.add_to(m)
     MapLegend(legend_html(result, lines, lang=lang)).add_to(m)
 
-    m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
+    m.fit_bounds(
+        [[min(lats), min(lons)], [max(lats), max(lons)]],
+        padding_top_left=(30, 30),
+        padding_bottom_right=(30, legend_clearance(lines)),
+    )
     finish_map(m, result.provider)
     folium.LayerControl(collapsed=True).add_to(m)
     return m
@@ -458,19 +378,28 @@ def build_route_map(
 _MAP_CACHE = "route_map_cache"
 
 
+def route_map_html(
+    result: RoutePlanResult, *, lang: str, base_url_path: str = "", show_alternatives: bool = True
+) -> str:
+    """The map as one HTML document (Leaflet from ``/app/static``, the map's own script inline)."""
+    m = build_route_map(result, show_alternatives, base_url_path=base_url_path, lang=lang)
+    return m.get_root().render()
+
+
 def render_route_map(
     result: RoutePlanResult, *, lang: str, key: str = "route_map", height: int = 520, show_alternatives: bool = True
-):
-    """Draw the plan's map; no interaction is sent back (returned_objects=[]), so no reruns. The map is built once
-    per result and language and kept beside the result in the session (a rerun for another widget reuses it)."""
+) -> None:
+    """Draw the plan's map as a plain HTML frame (``st.iframe``): nothing is sent back, so no reruns, and the frame
+    loads Leaflet and the map's script only (st_folium's frame first loads its own 225 KB bundle and waits for its
+    arguments). The HTML is made once per result and language and kept beside the result in the session (a rerun
+    for another widget reuses it)."""
     import streamlit as st
-    from streamlit_folium import st_folium
 
     base = _base_url_path()
     cached = st.session_state.get(_MAP_CACHE)
     wanted = (lang, base, show_alternatives)
     if cached is None or cached[0] is not result or cached[1] != wanted:
-        m = build_route_map(result, show_alternatives, base_url_path=base, lang=lang)
-        st.session_state[_MAP_CACHE] = cached = (result, wanted, m)
+        page = route_map_html(result, lang=lang, base_url_path=base, show_alternatives=show_alternatives)
+        st.session_state[_MAP_CACHE] = cached = (result, wanted, page)
     with st.container(key=f"{key}_box"):  # .st-key-route_map_box in the page (browser tests)
-        return st_folium(cached[2], key=key, height=height, use_container_width=True, returned_objects=[])
+        st.iframe(cached[2], height=height)
