@@ -8,6 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components.frame import render_frame
+from components.identity import remember_identity
 from components.language import t
 from components.legacy_pages import mark_app_frame
 
@@ -26,4 +27,5 @@ PAGES = [
 page = st.navigation(PAGES)
 render_frame()  # wide layout, local Leaflet, sidebar (region + provider)
 mark_app_frame()
+remember_identity()  # who the dashboard acts for: the browser's cookie (components/identity.py)
 page.run()

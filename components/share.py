@@ -2,10 +2,10 @@
 for a link that cannot be read, and the server's memory of plans by request so that a reload is instant.
 
 The token itself is core/share.py's (pure, tested there). A page keeps its trip in its own query parameter
-(``?route=`` on the route planner, ``?trip=`` on the itinerary) beside ``?lang=`` (components/language.py) and
-``?sid=`` (components/identity.py). The link offered for copying carries the language and the trip, never
-``sid``: whoever opens a shared link gets their own identity, not the sender's reservations. A reload keeps the
-whole URL, ``sid`` included.
+(``?route=`` on the route planner, ``?trip=`` on the itinerary) beside ``?lang=`` (components/language.py). The
+session's identity is in no URL (a browser cookie, components/identity.py): the link offered for copying carries
+the language and the trip, and so does the address bar; whoever opens either gets their own identity, not the
+sender's reservations. A reload keeps the URL (and the cookie keeps the identity).
 
 Plans are kept in one store per server (``st.cache_resource``; bounded: ``PLAN_CACHE_ENTRIES``,
 ``PLAN_CACHE_TTL_S``) under a key of the canonical request, the provider's name, the region pack and its data date,

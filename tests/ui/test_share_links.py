@@ -3,6 +3,9 @@
 A plan made in one AppTest leaves its token in the URL; a fresh AppTest opened on that URL (another browser, or a
 reload: a new session) fills the form and shows the same best order and totals without a click. A reload on the same
 server takes the plan kept there. A damaged, old-version or foreign token leaves the form empty with a sentence.
+
+Neither the URL nor the link to copy carries the session's identity (components/identity.py keeps it in a cookie,
+which AppTest does not have: here it lasts for the session); an old link's ``?sid=`` is adopted once and removed.
 """
 
 from __future__ import annotations
@@ -71,7 +74,8 @@ def planned_route(leaflet_static, project_root):
     at.button(key="plan").click().run()
     assert not at.exception, at.exception
     result = at.session_state["route_result"]
-    return result, at.query_params["route"], link_box(at, "route_share_link"), at.query_params["sid"]
+    assert "sid" not in at.query_params  # the address bar carries no identity either
+    return result, at.query_params["route"], link_box(at, "route_share_link"), at.session_state["dashboard_user"]
 
 
 def test_the_route_link_carries_the_language_and_the_trip_but_not_the_identity(planned_route):
@@ -85,7 +89,7 @@ def test_the_route_link_carries_the_language_and_the_trip_but_not_the_identity(p
 
 
 def test_a_fresh_session_on_the_route_link_shows_the_same_plan(planned_route, project_root):
-    result, token, _, sid = planned_route
+    result, token, _, user = planned_route
     at = open_page(project_root, ROUTE_PAGE, lang="zh", route=token)
     assert not at.error, [e.value for e in at.error]
     again = at.session_state["route_result"]  # planned on load, no click
@@ -95,7 +99,8 @@ def test_a_fresh_session_on_the_route_link_shows_the_same_plan(planned_route, pr
     assert at.session_state["route_request"] == share.route_from_token(token)[0]
     assert not keyed(at, "stale_result")
     assert at.query_params["route"] == token
-    assert at.query_params["sid"] != sid  # a new session has its own identity
+    assert at.session_state["dashboard_user"] != user  # a new session (no cookie here) has its own identity
+    assert "sid" not in at.query_params
     at.run()  # a rerun of the same session does not restore nor plan again
     assert at.session_state["route_result"] is again
 
@@ -110,6 +115,45 @@ def test_a_reload_on_the_same_server_takes_the_kept_plan(planned_route, project_
     result, token, _, _ = planned_route
     at = open_page(project_root, ROUTE_PAGE, lang="en", route=token)
     assert best(at.session_state["route_result"]) == best(result)
+
+
+def identity_script(at) -> list[str]:
+    """The scripts in the identity's hidden box (components/identity.py): each writes the cookie."""
+    boxes = keyed(at, "omni_identity")
+    return [h.proto.body for box in boxes for h in box.get("html") if h.proto.unsafe_allow_javascript]
+
+
+def test_an_old_link_with_sid_is_adopted_once_and_the_sid_leaves_the_url(project_root):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
+    at.query_params["lang"] = "en"
+    at.query_params["sid"] = "0123456789ab"  # a bookmark from when the identity was in the URL
+    at.run()
+    assert not at.exception, at.exception
+    assert at.session_state["dashboard_user"] == "dashboard-0123456789ab"
+    assert "sid" not in at.query_params and at.query_params["lang"] == "en"
+    [script] = identity_script(at)  # the cookie takes the adopted sid, on this run only
+    assert 'document.cookie = "omni_sid=0123456789ab; Path=/; Max-Age=31536000; SameSite=Strict"' in script
+    at.run()
+    assert not at.exception, at.exception
+    assert at.session_state["dashboard_user"] == "dashboard-0123456789ab"  # the session keeps it
+    assert identity_script(at) == []
+
+
+@pytest.mark.parametrize("sid", ["0123456789AB", "0123456789ab; Path=/x"])
+def test_a_sid_that_is_not_one_is_not_adopted(project_root, sid):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
+    at.query_params["sid"] = sid
+    at.run()
+    assert not at.exception, at.exception
+    user = at.session_state["dashboard_user"]
+    assert re.fullmatch(r"dashboard-[0-9a-f]{12}", user) and sid not in user  # a new identity of its own
+    assert "sid" not in at.query_params
+    [script] = identity_script(at)
+    assert f'"omni_sid={user.removeprefix("dashboard-")}; Path=/;' in script and sid not in script
 
 
 def test_a_link_of_another_region_switches_the_sidebar_to_it(leaflet_static, project_root):

@@ -1,5 +1,7 @@
 """A shared route link in Chromium (issue 12 §4): opened, it shows the plan without a click; reloaded, the plan is
-still there (a new session on the same URL restores it from ``?route=``). Every non-local request is blocked."""
+still there (a new session on the same URL restores it from ``?route=``). Neither the link to copy nor the address
+bar carries the session's identity (a cookie: tests/ui/test_identity_browser.py). Every non-local request is
+blocked."""
 
 from __future__ import annotations
 
@@ -41,7 +43,8 @@ def test_a_route_link_plans_on_open_and_a_reload_keeps_the_result(streamlit_serv
         assert [s.address for s in route_from_token(kept)[0].stops] == [
             s.address for s in route_from_token(token)[0].stops
         ]
-        page.wait_for_url(lambda url: f"route={kept}" in url and "sid=" in url)  # the URL a reload opens
+        page.wait_for_url(lambda url: f"route={kept}" in url)  # the URL a reload opens
+        assert set(parse_qs(urlparse(page.url).query)) == {"lang", "route"}  # the identity is a cookie, not in it
         order, totals = card.locator("strong").first.inner_text(), card.locator("h3").first.inner_text()
         assert " → " in order and " km · " in totals
         # the restored plan's HTML page is made when its button is pressed (a deferred download): it arrives
