@@ -315,11 +315,15 @@ def nearest_neighbour(D, t):
 
 
 @njit(cache=True, nogil=True)
-def ils(D, nb, t, pos, fwd, bwd, best_t, cur, best_cost, n_kicks, lmax, sym, eps):
-    """Perform ``n_kicks`` double-bridge kicks + local search.
+def ils(D, nb, t, pos, fwd, bwd, best_t, cur, best_cost, n_kicks, lmax, sym, eps, stall_limit, stalled):
+    """Perform up to ``n_kicks`` double-bridge kicks + local search.
 
     ``t`` holds the current tour (cost ``cur``), ``best_t`` the best one seen
-    (cost ``best_cost``).  Returns (cur, best_cost).
+    (cost ``best_cost``).  ``stalled`` is the number of kicks in a row so far
+    that did not improve the best tour by more than ``eps``; the loop ends
+    early once it reaches ``stall_limit`` (``stall_limit <= 0``: no limit), so
+    a stall stop happens at an exact kick, independent of how the caller
+    splits the work into calls.  Returns (cur, best_cost, kicks done, stalled).
     """
     n = t.shape[0]
     active = np.zeros(n, dtype=np.int8)
@@ -327,8 +331,12 @@ def ils(D, nb, t, pos, fwd, bwd, best_t, cur, best_cost, n_kicks, lmax, sym, eps
     buf = np.empty(n, dtype=t.dtype)
     old = np.empty(n, dtype=t.dtype)
     if n < 5:
-        return cur, best_cost
+        return cur, best_cost, 0, stalled
+    done = 0
     for _it in range(n_kicks):
+        if stall_limit > 0 and stalled >= stall_limit:
+            break
+        done += 1
         for m in range(n):
             old[m] = t[m]
         # segment-local double bridge: t[p1:p2] <-> t[p2:p3]
@@ -370,6 +378,7 @@ def ils(D, nb, t, pos, fwd, bwd, best_t, cur, best_cost, n_kicks, lmax, sym, eps
             cur = new
             if cur < best_cost - eps:
                 best_cost = cur
+                stalled = -1
                 for m in range(n):
                     best_t[m] = t[m]
         else:
@@ -378,4 +387,5 @@ def ils(D, nb, t, pos, fwd, bwd, best_t, cur, best_cost, n_kicks, lmax, sym, eps
                 pos[t[m]] = m
             if not sym:
                 _prefix(D, t, fwd, bwd, 0)
-    return cur, best_cost
+        stalled += 1
+    return cur, best_cost, done, stalled

@@ -27,6 +27,8 @@ import numpy as np
 
 __all__ = [
     "OrderSolution",
+    "SearchReport",
+    "stall_budget",
     "path_cost",
     "enumerate_paths",
     "held_karp_path",
@@ -54,6 +56,8 @@ class OrderSolution:
     method: str
     exact: bool
     alternatives: tuple[tuple[tuple[int, ...], float], ...] = ()
+    #: how the heuristic search ended (ILS engine only; see :class:`SearchReport`)
+    search: SearchReport | None = None
 
 
 # --------------------------------------------------------------------------
@@ -290,12 +294,17 @@ class _Runner:
         self.seed = seed
         self._seeded = False
         self.kicks = 0
+        self.stalled = 0  # kicks in a row without improving the best tour by more than eps
+        self.stop = ""
 
-    def run(self, n_kicks: int) -> None:
+    def run(self, n_kicks: int, stall_limit: int = 0) -> int:
+        """Up to ``n_kicks`` kicks, fewer once ``stall_limit`` (> 0) kicks in a row brought no improvement.
+
+        Returns the number of kicks done."""
         if not self._seeded:
             self.k.seed_rng(self.seed)
             self._seeded = True
-        cur, best = self.k.ils(
+        cur, best, done, stalled = self.k.ils(
             self.M,
             self.nb,
             self.t,
@@ -309,41 +318,47 @@ class _Runner:
             self.lmax,
             self.sym,
             self.eps,
+            int(stall_limit),
+            self.stalled,
         )
-        # resynchronise against float drift
+        # resynchronise against float drift (a tour equal up to rounding is no improvement: stalled stays)
         self.cur = float(self.k.tour_cost(self.M, self.t))
         self.best = float(self.k.tour_cost(self.M, self.best_t))
         if self.cur < self.best:
             self.best = self.cur
             self.best_t[:] = self.t
-        self.kicks += n_kicks
+        self.kicks += int(done)
+        self.stalled = int(stalled)
+        return int(done)
 
     def run_until(self, deadline: float, max_kicks: int | None = None, stall_kicks: int | None = None) -> None:
-        """Kick until the deadline (or ``max_kicks``), stopping early once
-        ``stall_kicks`` kicks in a row brought no improvement."""
+        """Kick until the deadline (or ``max_kicks``), stopping early once ``stall_kicks`` kicks in a row
+        brought no improvement; ``self.stop`` tells which ("max_kicks", "time_limit", "stall")."""
         chunk = 50
-        last_best = self.best
-        last_improved = self.kicks
+        limit = int(stall_kicks) if stall_kicks else 0
         while True:
             if max_kicks is not None:
                 left = max_kicks - self.kicks
                 if left <= 0:
+                    self.stop = "max_kicks"
                     return
                 chunk = min(chunk, left)
             elif time.perf_counter() >= deadline:
+                self.stop = "time_limit"
                 return
-            if stall_kicks is not None and self.kicks - last_improved >= stall_kicks:
+            if limit and self.stalled >= limit:
+                self.stop = "stall"
                 return
             t0 = time.perf_counter()
-            self.run(chunk)
-            if self.best < last_best:
-                last_best = self.best
-                last_improved = self.kicks
+            done = self.run(chunk, limit)
+            if done == 0 and not (limit and self.stalled >= limit):
+                self.stop = "no_moves"  # fewer than 5 nodes: nothing to kick
+                return
             if max_kicks is None:
                 dt = max(time.perf_counter() - t0, 1e-6)
                 remaining = deadline - time.perf_counter()
                 # aim for ~20 ms chunks, never overshoot the deadline by much
-                per = dt / chunk
+                per = dt / max(done, 1)
                 chunk = int(max(1, min(0.02, max(remaining, 0.0)) / per))
 
 
@@ -408,26 +423,54 @@ def _ortools_tour(M: np.ndarray, time_limit_s: float) -> np.ndarray:
     return np.asarray(tour, dtype=np.int64)
 
 
-#: The ILS stops early after this many kicks per node without improvement
-#: (only matters for small instances: n=20 -> 20k kicks, a few tens of ms).
-STALL_KICKS_PER_NODE = 1000
+#: Early stop of the ILS (the time limit stays the cap): each trajectory stops once
+#: ``STALL_KICKS_PER_NODE * n`` kicks in a row (n = tour nodes, at least ``STALL_KICKS_MIN``)
+#: brought no improvement of its best tour by more than its ``eps``.  The budget scales with n
+#: because a kick only touches a few nodes, so covering the tour takes ~n kicks.  400 is above the
+#: longest improvement-free stretch seen before a later improvement in 372 traced trajectories
+#: (random Euclidean paths and tours of 13-60 stops, float and integer costs; TSPLIB <= 200 nodes;
+#: random n = 100, 200): 377 n once (eil51, integer lengths, a long walk over equal-length tours),
+#: 171 n and 161 n once each, below 50 n otherwise.  It stops a 30-stop search after ~12k kicks
+#: (~0.1 s) instead of running out the clock, and never binds at 100-200 nodes within 1 s
+#: (40k-80k kicks), where the time limit stops the search as before.  See docs/BENCHMARKS.md.
+STALL_KICKS_PER_NODE = 400
+STALL_KICKS_MIN = 2000
+
+
+@dataclass(frozen=True)
+class SearchReport:
+    """How the iterated local search ended (machine-independent facts, no timings).
+
+    ``stop``: ``"stall"`` (every trajectory reached ``stall_kicks`` kicks in a row without
+    improvement), ``"time_limit"`` (some trajectory was still searching at the deadline),
+    ``"max_kicks"`` (the fixed kick budget was spent) or ``"no_moves"`` (tour too small to kick).
+    ``kicks``: kicks done per trajectory (worker order); ``stall_kicks``: the stall budget
+    (None with ``max_kicks``)."""
+
+    stop: str
+    kicks: tuple[int, ...]
+    stall_kicks: int | None
+
+
+def stall_budget(n: int) -> int:
+    """Kicks in a row without improvement after which one ILS trajectory over ``n`` nodes stops."""
+    return max(STALL_KICKS_MIN, STALL_KICKS_PER_NODE * int(n))
+
+
+_STOP_RANK = {"no_moves": 0, "stall": 1, "max_kicks": 2, "time_limit": 3}
 
 
 def _ils_tour(
     M: np.ndarray, deadline: float, seed: int, *, workers: int = 1, max_kicks: int | None = None, neighbours: int = 10
-) -> np.ndarray:
+) -> tuple[np.ndarray, SearchReport]:
     sym = bool(np.array_equal(M, M.T))
     nb = _neighbours(M, neighbours)
     n = M.shape[0]
-    stall = None if max_kicks is not None else max(2000, STALL_KICKS_PER_NODE * n)
-    if workers <= 1:
-        r = _Runner(M, nb, sym, seed)
-        r.run_until(deadline, max_kicks, stall)
-        return r.best_t.copy()
-    runners: list[_Runner | None] = [None] * workers
+    stall = None if max_kicks is not None else stall_budget(n)
+    runners: list[_Runner | None] = [None] * max(1, workers)
 
     def work(w: int) -> None:
-        r = _Runner(M, nb, sym, seed * 7919 + w)
+        r = _Runner(M, nb, sym, seed if workers <= 1 else seed * 7919 + w)
         runners[w] = r
         r.run_until(deadline, max_kicks, stall)
 
@@ -437,8 +480,10 @@ def _ils_tour(
     work(0)
     for th in threads:
         th.join()
-    best = min((r for r in runners if r is not None), key=lambda r: (r.best, runners.index(r)))
-    return best.best_t.copy()
+    done = [r for r in runners if r is not None]
+    best = min(done, key=lambda r: (r.best, done.index(r)))
+    stop = max((r.stop for r in done), key=lambda x: _STOP_RANK.get(x, 9))
+    return best.best_t.copy(), SearchReport(stop=stop, kicks=tuple(r.kicks for r in done), stall_kicks=stall)
 
 
 def _small_tour(M: np.ndarray) -> np.ndarray:
@@ -477,10 +522,10 @@ def _solve_tour_matrix(
     workers: int | None,
     max_kicks: int | None,
     t_start: float,
-) -> tuple[np.ndarray, str]:
+) -> tuple[np.ndarray, str, SearchReport | None]:
     n = M.shape[0]
     if n <= 8:
-        return _small_tour(M), "enumeration"
+        return _small_tour(M), "enumeration", None
     if engine == "auto":
         # a fixed kick budget asks for the deterministic ILS (pure Python without numba)
         engine = "ils" if (_kernels() is not None or max_kicks is not None) else "ortools"
@@ -490,10 +535,11 @@ def _solve_tour_matrix(
         w = _default_workers() if workers is None else int(workers)
         if max_kicks is not None:
             w = 1  # deterministic single trajectory
-        return _ils_tour(M, deadline, seed, workers=w, max_kicks=max_kicks), "ils_2opt_oropt"
+        tour, report = _ils_tour(M, deadline, seed, workers=w, max_kicks=max_kicks)
+        return tour, "ils_2opt_oropt", report
     if engine == "ortools":
         remaining = max(0.05, t_start + float(time_limit_s) - time.perf_counter())
-        return _ortools_tour(M, remaining), "ortools_gls"
+        return _ortools_tour(M, remaining), "ortools_gls", None
     raise ValueError(f"unknown engine {engine!r}")
 
 
@@ -517,7 +563,9 @@ def heuristic_path(
     fixed number of ILS perturbations, which makes the result deterministic
     for a given ``seed``.  With a time limit the result may vary between runs
     (the number of iterations depends on machine speed; ``workers=2`` runs two
-    seeds in parallel threads).
+    seeds in parallel threads), and the search ends early once every trajectory
+    has done :func:`stall_budget` kicks in a row without improvement
+    (``search.stop == "stall"``; the time limit stays the cap).
     """
     t_start = time.perf_counter()
     c = _as_matrix(cost)
@@ -526,12 +574,14 @@ def heuristic_path(
     if k == 0:
         return OrderSolution((), path_cost(c, (), start=start, end=end), "enumeration", True)
     M = _reduce(c, stops, start, end)
-    tour, method = _solve_tour_matrix(M, time_limit_s, seed, engine, workers, max_kicks, t_start)
+    tour, method, report = _solve_tour_matrix(M, time_limit_s, seed, engine, workers, max_kicks, t_start)
     # rotate so the depot (0) is first, then map back
     z = int(np.where(tour == 0)[0][0])
     tour = np.roll(tour, -z)
     order = tuple(int(stops[x - 1]) for x in tour[1:])
-    return OrderSolution(order, path_cost(c, order, start=start, end=end), method, method == "enumeration")
+    return OrderSolution(
+        order, path_cost(c, order, start=start, end=end), method, method == "enumeration", search=report
+    )
 
 
 def solve_path(
@@ -558,8 +608,8 @@ def solve_tour(
     n = c.shape[0]
     if n == 0:
         return OrderSolution((), 0.0, "enumeration", True)
-    tour, method = _solve_tour_matrix(c, time_limit_s, seed, engine, workers, max_kicks, t_start)
+    tour, method, report = _solve_tour_matrix(c, time_limit_s, seed, engine, workers, max_kicks, t_start)
     z = int(np.where(tour == 0)[0][0])
     tour = np.roll(tour, -z)
     order = tuple(int(x) for x in tour)
-    return OrderSolution(order, _tour_len(c, order), method, method == "enumeration")
+    return OrderSolution(order, _tour_len(c, order), method, method == "enumeration", search=report)
