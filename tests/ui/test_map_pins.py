@@ -1,11 +1,22 @@
-"""Every offline map makes Leaflet's default marker an empty HTML icon before any marker is added, so no map asks for
-Leaflet's marker image (which st_folium's frame looks for at a wrong path: a 404 in the browser)."""
+"""Pins on every map (components/map_pins.py): no map asks for Leaflet's marker image, and on the itinerary's day map,
+the agent's map and the half-day map two pins a few metres apart are fanned out (not drawn on top of each other),
+each moved pin with a leader line to its true point, the hotel or start pin above every numbered one. The route
+map's own pins and legend are tested in test_route_map.py and test_route_map_browser.py."""
 
 from __future__ import annotations
 
-import folium
+from datetime import date, datetime, time
 
+import folium
+import pytest
+
+from components.map_pins import TOP_Z
 from components.maps import offline_map
+from tests.support.itinerary_packs import PLACES
+from tests.ui.test_browser import CHROMIUM_ARGS, chromium_path
+
+PLACE = {pid: (name, lon, lat) for pid, name, lon, lat, *_ in PLACES}
+FEW_METRES = 0.00004  # of longitude: about 4 m in Shanghai
 
 
 def test_the_default_marker_image_is_replaced_before_any_marker():
@@ -15,3 +26,141 @@ def test_the_default_marker_image_is_replaced_before_any_marker():
     no_image = html.index("L.Marker.prototype.options.icon = L.divIcon(")
     assert no_image < html.index("L.marker(")
     assert "marker-icon.png" not in html
+
+
+def _near(pid: str) -> tuple[str, float, float]:
+    """A point a few metres east of a test place (a second place in the same building)."""
+    name, lon, lat = PLACE[pid]
+    return f"{name} (next door)", lon + FEW_METRES, lat
+
+
+def day_map() -> folium.Map:
+    """A day from the hotel and back: the Bund, a place a few metres from it, a place a few metres from the hotel."""
+    from components.maps import build_day_map
+    from core.models.itinerary_result import AnchorPoint, DayTimeline, DayTotals, TimelineEntry
+
+    hotel_name, hotel_lon, hotel_lat = PLACE["i-hotel"]
+    hotel = AnchorPoint(key="i-hotel", name=hotel_name, lon=hotel_lon, lat=hotel_lat)
+    stops = [("i-bund", *PLACE["i-bund"]), ("bund-2", *_near("i-bund")), ("hotel-2", *_near("i-hotel"))]
+    entries = []
+    for hour, (key, name, lon, lat) in enumerate(stops, start=9):
+        at, done = datetime(2025, 6, 2, hour), datetime(2025, 6, 2, hour, 45)
+        entries.append(
+            TimelineEntry(
+                kind="visit",
+                key=key,
+                name=name,
+                arrival=at,
+                start=at,
+                end=done,
+                departure=done,
+                priority="should",
+                lon=lon,
+                lat=lat,
+            )  # fmt: skip
+        )
+    day = DayTimeline(
+        day_index=0, date=date(2025, 6, 2), day_start=datetime(2025, 6, 2, 9), day_end=datetime(2025, 6, 2, 18),
+        start_key="i-hotel", end_key="i-hotel", start_anchor=hotel, end_anchor=hotel, lunch_required=False,
+        entries=entries, totals=DayTotals(visits=3),
+    )  # fmt: skip
+    return build_day_map(day, region="shanghai", lang="en")
+
+
+def agent_map() -> folium.Map:
+    from components.maps import build_agent_map
+
+    stops = [PLACE["i-bund"], _near("i-bund"), PLACE["i-pearl"]]
+    rows = [{"name": n, "lon": lon, "lat": lat, "day": 1, "start": "09:00", "end": "10:00"} for n, lon, lat in stops]
+    return build_agent_map(rows, region="shanghai", lang="en")
+
+
+def halfday_map() -> folium.Map:
+    """From the hotel: a place a few metres from it, then the Bund."""
+    from components.halfday_map import build_plan_map
+    from core.halfday.models import OriginPoint, Plan, PlanStep
+
+    steps = [
+        PlanStep(
+            start=time(14 + n),
+            end=time(14 + n, 45),
+            place_id=f"p{n}",
+            name_zh=name,
+            name_en=name,
+            lon=lon,
+            lat=lat,
+            kind="activity",
+            category="landmark",
+        )  # fmt: skip
+        for n, (name, lon, lat) in enumerate([_near("i-hotel"), PLACE["i-bund"]])
+    ]
+    plan = Plan(plan_id="p", theme=["landmark"], steps=steps, feasibility=1.0, solver="greedy")
+    name, lon, lat = PLACE["i-hotel"]
+    origin = OriginPoint(name=name, lon=lon, lat=lat, source="user_input")
+    return build_plan_map(plan, lang="en", region="shanghai", origin=origin)
+
+
+MAPS = {"day": (day_map, "H"), "agent": (agent_map, None), "halfday": (halfday_map, "S")}
+
+
+@pytest.mark.parametrize("which", MAPS)
+def test_every_map_draws_its_pins_in_one_group_with_the_spreading_script_and_its_start_on_top(which):
+    build, start = MAPS[which]
+    page = build().get_root().render()
+    assert page.rindex("L.marker(") < page.index("function layout()")  # the script runs over every pin
+    assert page.count('svg class=\\"omni-leader') == page.count("L.marker(")  # each pin carries its leader line
+    assert page.count(f'"zIndexOffset": {TOP_Z}') == (1 if start else 0)  # the hotel or start, once
+
+
+@pytest.mark.ui
+@pytest.mark.browser
+def test_pins_a_few_metres_apart_are_fanned_out_on_every_map(leaflet_static, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    pages = {}
+    for which, (build, _start) in MAPS.items():
+        html = build().get_root().render().replace("/app/static/leaflet/", leaflet_static.as_uri() + "/")
+        pages[which] = tmp_path / f"{which}.html"
+        pages[which].write_text(html, encoding="utf-8")
+    seen = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 700, "height": 460})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            for which, path in pages.items():
+                page.goto(path.as_uri())
+                page.wait_for_function(
+                    "document.querySelectorAll('.omni-marker[data-spread]').length"
+                    " == document.querySelectorAll('.omni-pin').length"
+                )
+                page.wait_for_function("!document.querySelector('.leaflet-zoom-anim')")  # fitBounds' zoom has ended
+                page.wait_for_timeout(300)
+                seen[which] = page.evaluate(
+                    """() => Array.from(document.querySelectorAll('.omni-pin')).map(e => {
+                         const r = e.getBoundingClientRect(), icon = e.closest('.leaflet-marker-icon');
+                         return {label: e.textContent, x: r.x, y: r.y, w: r.width, z: Number(icon.style.zIndex),
+                                 spread: icon.dataset.spread,
+                                 leader: getComputedStyle(icon.querySelector('.omni-leader')).display};
+                       })"""
+                )
+        finally:
+            browser.close()
+    assert not errors, errors
+    assert sorted(b["label"] for b in seen["day"]) == ["1", "2", "3", "H"]  # the round trip's hotel once
+    assert sorted(b["label"] for b in seen["agent"]) == ["1", "2", "3"]
+    assert sorted(b["label"] for b in seen["halfday"]) == ["1", "2", "S"]
+    for which, boxes in seen.items():
+        for i, a in enumerate(boxes):  # the pins are discs: their centres at least a diameter apart
+            for b in boxes[i + 1 :]:
+                gap = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
+                assert gap >= a["w"] - 0.5, (which, a["label"], b["label"], gap)
+        moved = [b for b in boxes if b["spread"] == "1"]
+        assert len(moved) >= 2, which  # the pair a few metres apart (and only pins that touch) are moved
+        assert all(b["leader"] == "block" for b in moved), which
+        assert all(b["leader"] == "none" for b in boxes if b["spread"] == "0"), which
+        start = MAPS[which][1]
+        if start:
+            [top] = [b["z"] for b in boxes if b["label"] == start]
+            assert top > max(b["z"] for b in boxes if b["label"].isdigit()), which

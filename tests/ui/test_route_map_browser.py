@@ -1,6 +1,7 @@
 """The route map's pins in headless Chromium (no Streamlit server: the map's own HTML over the local Leaflet): at the
 fitted zoom no two pins of a 30-stop plan with two stops at one place overlap, the moved ones show a leader line
-to their true point, and S and E are above every numbered pin."""
+to their true point, S and E are above every numbered pin, and no pin lies under the legend (the map is fitted
+with room for it)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from tests.ui.test_route_map import EXTRA
 pytestmark = [pytest.mark.ui, pytest.mark.browser]
 
 
-def test_pins_never_overlap_and_start_and_end_stay_on_top(leaflet_static, tmp_path):
+def test_pins_never_overlap_start_and_end_stay_on_top_and_the_legend_covers_none(leaflet_static, tmp_path):
     from playwright.sync_api import sync_playwright
 
     from components.route_map import build_route_map
@@ -53,6 +54,10 @@ def test_pins_never_overlap_and_start_and_end_stay_on_top(leaflet_static, tmp_pa
                              leader: getComputedStyle(icon.querySelector('.omni-leader')).display};
                    })"""
             )
+            legend = page.evaluate(
+                """() => { const r = document.querySelector('.omni-legend').getBoundingClientRect();
+                           return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }"""
+            )
         finally:
             browser.close()
     assert not errors, errors
@@ -68,3 +73,11 @@ def test_pins_never_overlap_and_start_and_end_stay_on_top(leaflet_static, tmp_pa
     ends = [b["z"] for b in boxes if b["label"] in ("S", "E")]
     numbered = [b["z"] for b in boxes if b["label"].isdigit()]
     assert len(ends) == 2 and min(ends) > max(numbered)
+    assert result.candidates[1:], "the legend lists the other candidates too (its tallest form)"
+    under = [  # a pin's box (where it is drawn, moved or not) meets the legend's
+        b["label"]
+        for b in boxes
+        if b["x"] < legend["right"] and b["x"] + b["w"] > legend["left"]
+        and b["y"] < legend["bottom"] and b["y"] + b["h"] > legend["top"]
+    ]  # fmt: skip
+    assert not under, (under, legend)
