@@ -2,6 +2,7 @@
 
     python -m core bench tsplib --limits 1 5 [--dir BENCH]
     python -m core bench tsplib --held-karp   # Held-Karp timings by k
+    python -m core bench tsplib --early-stop  # the ILS early stop vs searching the whole time limit
 
 Each run is a fresh Python process calling ``core.bench.tsp.bench_tsp`` (what
 ``python -m core bench tsp FILE --time-limit S`` does), so the reported seconds
@@ -68,10 +69,82 @@ def held_karp_table(ks=(10, 12, 13, 14, 15, 16, 17, 18), repeats=5) -> None:
         print(f"| {k} | {np.median(ts):.3f} | {min(ts):.3f} | {peak / 1e6:.1f} |", flush=True)
 
 
+def _random_path(n: int, seed: int):
+    """Uniform points in [0, 1e4)^2 (float Euclidean matrix); stops 0..n-1, start n, end n+1 (a path, as planned)."""
+    import numpy as np
+
+    P = np.random.default_rng(seed).random((n + 2, 2)) * 1e4
+    return np.sqrt(((P[:, None, :] - P[None, :, :]) ** 2).sum(-1)), list(range(n)), n, n + 1
+
+
+def early_stop_table(limit: float, seeds: int, bench) -> None:
+    """The ILS early stop (stall budget) against searching until the limit, in one warm process.
+
+    Random paths of 13-60 stops (``seeds`` seeds each; for k <= 16 also against Held-Karp) and every
+    TSPLIB instance as a closed tour: tour length gap of the early answer over the full-time one
+    (positive = the early stop lost) and the median wall time of each."""
+    import time
+
+    import numpy as np
+
+    from core.bench.instances import read_tsplib, tsplib_matrix
+    from core.optimizer.tsp import held_karp_path, heuristic_path, solve_tour, warm_up
+
+    warm_up()
+
+    def timed(fn, *args, **kw):
+        t0 = time.perf_counter()
+        sol = fn(*args, **kw)
+        return sol, time.perf_counter() - t0
+
+    print(f"Random paths, time limit {limit:g} s, seeds 1-{seeds}:")
+    print("| stops | mean gap | worst gap | median s early | median s full | stopped by stall | = Held-Karp |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for n in (13, 20, 30, 45, 60):
+        gaps, te, tf, stalls, exact = [], [], [], 0, 0
+        for seed in range(1, seeds + 1):
+            C, stops, s, e = _random_path(n, seed)
+            kw = {"start": s, "end": e, "time_limit_s": limit, "seed": seed}
+            a, ta = timed(heuristic_path, C, stops, **kw)
+            b, tb = timed(heuristic_path, C, stops, **kw, early_stop=False)
+            gaps.append(a.cost / b.cost - 1.0)
+            te.append(ta)
+            tf.append(tb)
+            stalls += a.search is not None and a.search.stop == "stall"
+            if n <= 16:
+                exact += abs(a.cost - held_karp_path(C, stops, start=s, end=e).cost) <= 1e-9 * a.cost
+        hk = f"{exact}/{seeds}" if n <= 16 else "-"
+        print(
+            f"| {n} | {100 * np.mean(gaps):.4f} % | {100 * max(gaps):.4f} % | {np.median(te):.3f} | "
+            f"{np.median(tf):.3f} | {stalls}/{seeds} | {hk} |",
+            flush=True,
+        )
+    optima = json.loads((bench / "known_optima.json").read_text())["tsplib"]
+    print(f"\nTSPLIB closed tours, time limit {limit:g} s, seed 0 (lengths nint-rounded as in TSPLIB):")
+    print("| instance | n | optimum | length early | s early | stop | length full | s full |")
+    print("|---|---:|---:|---:|---:|---|---:|---:|")
+    files = sorted((bench / "tsplib").glob("*.tsp"), key=lambda p: (len(read_tsplib(str(p))[2]), p.stem))
+    for f in files:
+        name, coords, ids = read_tsplib(str(f))
+        D = tsplib_matrix(coords)
+        a, ta = timed(solve_tour, D, time_limit_s=limit)
+        b, tb = timed(solve_tour, D, time_limit_s=limit, early_stop=False)
+        stop = a.search.stop if a.search is not None else "-"
+        print(
+            f"| {name} | {len(ids)} | {optima.get(name, '-')} | {round(a.cost)} | {ta:.3f} | {stop} | "
+            f"{round(b.cost)} | {tb:.3f} |",
+            flush=True,
+        )
+
+
 def configure(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--dir", default=str(DEFAULT_BENCH_DIR), help="folder with tsplib/ and known_optima.json")
     ap.add_argument("--limits", type=float, nargs="+", default=[1.0, 5.0])
     ap.add_argument("--held-karp", action="store_true", help="print Held-Karp timings instead")
+    ap.add_argument(
+        "--early-stop", action="store_true", help="the ILS early stop vs the whole time limit (first --limits value)"
+    )
+    ap.add_argument("--seeds", type=int, default=5, help="random instances per size for --early-stop")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,6 +152,9 @@ def run(args: argparse.Namespace) -> int:
         held_karp_table()
         return 0
     bench = bench_dir(args.dir, "tsplib")
+    if args.early_stop:
+        early_stop_table(args.limits[0], args.seeds, bench)
+        return 0
     optima = json.loads((bench / "known_optima.json").read_text())["tsplib"]
     from core.bench.instances import read_tsplib
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from .ils import SearchReport, _ils_tour, _kernels, stall_budget, warm_up
 
 __all__ = [
     "OrderSolution",
@@ -248,148 +249,6 @@ def held_karp_path(cost, stops, *, start, end) -> OrderSolution:
 # --------------------------------------------------------------------------
 
 
-def _neighbours(M: np.ndarray, K: int) -> np.ndarray:
-    n = M.shape[0]
-    K = max(1, min(K, n - 1))
-    S = M + M.T
-    S = S.copy()
-    np.fill_diagonal(S, np.inf)
-    nb = np.argsort(S, axis=1, kind="stable")[:, :K]
-    return np.ascontiguousarray(nb.astype(np.int64))
-
-
-class _Runner:
-    """One ILS trajectory (numba kernels) on tour matrix ``M``."""
-
-    def __init__(self, M: np.ndarray, nb: np.ndarray, sym: bool, seed: int, init=None):
-        from . import _ils
-
-        self.k = _ils
-        self.M = M
-        self.nb = nb
-        self.sym = sym
-        n = M.shape[0]
-        self.n = n
-        self.t = np.empty(n, dtype=np.int64)
-        if init is None:
-            _ils.nearest_neighbour(M, self.t)
-        else:
-            self.t[:] = init
-        self.pos = np.empty(n, dtype=np.int64)
-        self.pos[self.t] = np.arange(n)
-        self.fwd = np.zeros(n)
-        self.bwd = np.zeros(n)
-        _ils._prefix(M, self.t, self.fwd, self.bwd, 0)
-        pos_edges = M[M > 0]
-        scale = float(pos_edges.mean()) if pos_edges.size else 1.0
-        self.eps = 1e-9 * scale
-        self.lmax = int(max(1, min(50, n // 3)))
-        active = np.ones(n, dtype=np.int8)
-        stack = np.arange(n, dtype=np.int64)[::-1].copy()
-        buf = np.empty(n, dtype=np.int64)
-        _ils.local_search(M, nb, self.t, self.pos, self.fwd, self.bwd, active, stack, n, sym, self.eps, buf)
-        self.cur = float(_ils.tour_cost(M, self.t))
-        self.best_t = self.t.copy()
-        self.best = self.cur
-        self.seed = seed
-        self._seeded = False
-        self.kicks = 0
-        self.stalled = 0  # kicks in a row without improving the best tour by more than eps
-        self.stop = ""
-
-    def run(self, n_kicks: int, stall_limit: int = 0) -> int:
-        """Up to ``n_kicks`` kicks, fewer once ``stall_limit`` (> 0) kicks in a row brought no improvement.
-
-        Returns the number of kicks done."""
-        if not self._seeded:
-            self.k.seed_rng(self.seed)
-            self._seeded = True
-        cur, best, done, stalled = self.k.ils(
-            self.M,
-            self.nb,
-            self.t,
-            self.pos,
-            self.fwd,
-            self.bwd,
-            self.best_t,
-            self.cur,
-            self.best,
-            int(n_kicks),
-            self.lmax,
-            self.sym,
-            self.eps,
-            int(stall_limit),
-            self.stalled,
-        )
-        # resynchronise against float drift (a tour equal up to rounding is no improvement: stalled stays)
-        self.cur = float(self.k.tour_cost(self.M, self.t))
-        self.best = float(self.k.tour_cost(self.M, self.best_t))
-        if self.cur < self.best:
-            self.best = self.cur
-            self.best_t[:] = self.t
-        self.kicks += int(done)
-        self.stalled = int(stalled)
-        return int(done)
-
-    def run_until(self, deadline: float, max_kicks: int | None = None, stall_kicks: int | None = None) -> None:
-        """Kick until the deadline (or ``max_kicks``), stopping early once ``stall_kicks`` kicks in a row
-        brought no improvement; ``self.stop`` tells which ("max_kicks", "time_limit", "stall")."""
-        chunk = 50
-        limit = int(stall_kicks) if stall_kicks else 0
-        while True:
-            if max_kicks is not None:
-                left = max_kicks - self.kicks
-                if left <= 0:
-                    self.stop = "max_kicks"
-                    return
-                chunk = min(chunk, left)
-            elif time.perf_counter() >= deadline:
-                self.stop = "time_limit"
-                return
-            if limit and self.stalled >= limit:
-                self.stop = "stall"
-                return
-            t0 = time.perf_counter()
-            done = self.run(chunk, limit)
-            if done == 0 and not (limit and self.stalled >= limit):
-                self.stop = "no_moves"  # fewer than 5 nodes: nothing to kick
-                return
-            if max_kicks is None:
-                dt = max(time.perf_counter() - t0, 1e-6)
-                remaining = deadline - time.perf_counter()
-                # aim for ~20 ms chunks, never overshoot the deadline by much
-                per = dt / max(done, 1)
-                chunk = int(max(1, min(0.02, max(remaining, 0.0)) / per))
-
-
-_WARM = False
-_WARM_LOCK = threading.Lock()
-
-
-def warm_up() -> bool:
-    """Compile (or load from numba's on-disk cache) the ILS kernels.
-
-    Returns False when numba is not installed.  Safe to call repeatedly.
-    """
-    global _WARM
-    with _WARM_LOCK:
-        if _WARM:
-            return True
-        if _kernels() is None:
-            return False
-        rng = np.random.default_rng(0)
-        P = rng.random((12, 2))
-        for sym in (True, False):
-            M = np.sqrt(((P[:, None, :] - P[None, :, :]) ** 2).sum(-1))
-            if not sym:
-                M = M + 0.1 * rng.random((12, 12))
-                np.fill_diagonal(M, 0.0)
-            r = _Runner(M, _neighbours(M, 5), sym, 0)
-            r.run(3)
-        _WARM = True
-        return True
-
-
 def _ortools_tour(M: np.ndarray, time_limit_s: float) -> np.ndarray:
     """Closed tour over M starting at 0 via OR-Tools guided local search."""
     from ortools.constraint_solver import pywrapcp, routing_enums_pb2
@@ -423,69 +282,6 @@ def _ortools_tour(M: np.ndarray, time_limit_s: float) -> np.ndarray:
     return np.asarray(tour, dtype=np.int64)
 
 
-#: Early stop of the ILS (the time limit stays the cap): each trajectory stops once
-#: ``STALL_KICKS_PER_NODE * n`` kicks in a row (n = tour nodes, at least ``STALL_KICKS_MIN``)
-#: brought no improvement of its best tour by more than its ``eps``.  The budget scales with n
-#: because a kick only touches a few nodes, so covering the tour takes ~n kicks.  400 is above the
-#: longest improvement-free stretch seen before a later improvement in 372 traced trajectories
-#: (random Euclidean paths and tours of 13-60 stops, float and integer costs; TSPLIB <= 200 nodes;
-#: random n = 100, 200): 377 n once (eil51, integer lengths, a long walk over equal-length tours),
-#: 171 n and 161 n once each, below 50 n otherwise.  It stops a 30-stop search after ~12k kicks
-#: (~0.1 s) instead of running out the clock, and never binds at 100-200 nodes within 1 s
-#: (40k-80k kicks), where the time limit stops the search as before.  See docs/BENCHMARKS.md.
-STALL_KICKS_PER_NODE = 400
-STALL_KICKS_MIN = 2000
-
-
-@dataclass(frozen=True)
-class SearchReport:
-    """How the iterated local search ended (machine-independent facts, no timings).
-
-    ``stop``: ``"stall"`` (every trajectory reached ``stall_kicks`` kicks in a row without
-    improvement), ``"time_limit"`` (some trajectory was still searching at the deadline),
-    ``"max_kicks"`` (the fixed kick budget was spent) or ``"no_moves"`` (tour too small to kick).
-    ``kicks``: kicks done per trajectory (worker order); ``stall_kicks``: the stall budget
-    (None with ``max_kicks``)."""
-
-    stop: str
-    kicks: tuple[int, ...]
-    stall_kicks: int | None
-
-
-def stall_budget(n: int) -> int:
-    """Kicks in a row without improvement after which one ILS trajectory over ``n`` nodes stops."""
-    return max(STALL_KICKS_MIN, STALL_KICKS_PER_NODE * int(n))
-
-
-_STOP_RANK = {"no_moves": 0, "stall": 1, "max_kicks": 2, "time_limit": 3}
-
-
-def _ils_tour(
-    M: np.ndarray, deadline: float, seed: int, *, workers: int = 1, max_kicks: int | None = None, neighbours: int = 10
-) -> tuple[np.ndarray, SearchReport]:
-    sym = bool(np.array_equal(M, M.T))
-    nb = _neighbours(M, neighbours)
-    n = M.shape[0]
-    stall = None if max_kicks is not None else stall_budget(n)
-    runners: list[_Runner | None] = [None] * max(1, workers)
-
-    def work(w: int) -> None:
-        r = _Runner(M, nb, sym, seed if workers <= 1 else seed * 7919 + w)
-        runners[w] = r
-        r.run_until(deadline, max_kicks, stall)
-
-    threads = [threading.Thread(target=work, args=(w,)) for w in range(1, workers)]
-    for th in threads:
-        th.start()
-    work(0)
-    for th in threads:
-        th.join()
-    done = [r for r in runners if r is not None]
-    best = min(done, key=lambda r: (r.best, done.index(r)))
-    stop = max((r.stop for r in done), key=lambda x: _STOP_RANK.get(x, 9))
-    return best.best_t.copy(), SearchReport(stop=stop, kicks=tuple(r.kicks for r in done), stall_kicks=stall)
-
-
 def _small_tour(M: np.ndarray) -> np.ndarray:
     """Exact closed tour for tiny instances (n <= 8) by enumeration."""
     n = M.shape[0]
@@ -505,15 +301,6 @@ def _default_workers() -> int:
     return 2 if (os.cpu_count() or 1) >= 2 else 1
 
 
-def _kernels():
-    """The numba ILS kernel module, or None when it cannot be used."""
-    try:
-        from . import _ils
-    except Exception:  # pragma: no cover - e.g. numba cache dir problems
-        return None
-    return _ils if _ils.HAVE_NUMBA else None
-
-
 def _solve_tour_matrix(
     M: np.ndarray,
     time_limit_s: float,
@@ -522,6 +309,7 @@ def _solve_tour_matrix(
     workers: int | None,
     max_kicks: int | None,
     t_start: float,
+    early_stop: bool = True,
 ) -> tuple[np.ndarray, str, SearchReport | None]:
     n = M.shape[0]
     if n <= 8:
@@ -535,7 +323,7 @@ def _solve_tour_matrix(
         w = _default_workers() if workers is None else int(workers)
         if max_kicks is not None:
             w = 1  # deterministic single trajectory
-        tour, report = _ils_tour(M, deadline, seed, workers=w, max_kicks=max_kicks)
+        tour, report = _ils_tour(M, deadline, seed, workers=w, max_kicks=max_kicks, early_stop=early_stop)
         return tour, "ils_2opt_oropt", report
     if engine == "ortools":
         remaining = max(0.05, t_start + float(time_limit_s) - time.perf_counter())
@@ -554,6 +342,7 @@ def heuristic_path(
     engine: str = "auto",
     workers: int | None = None,
     max_kicks: int | None = None,
+    early_stop: bool = True,
 ) -> OrderSolution:
     """Heuristic stop order within ``time_limit_s`` seconds of wall time.
 
@@ -565,7 +354,8 @@ def heuristic_path(
     (the number of iterations depends on machine speed; ``workers=2`` runs two
     seeds in parallel threads), and the search ends early once every trajectory
     has done :func:`stall_budget` kicks in a row without improvement
-    (``search.stop == "stall"``; the time limit stays the cap).
+    (``search.stop == "stall"``; the time limit stays the cap; ``early_stop=False``
+    searches until the time limit, for benchmarks).
     """
     t_start = time.perf_counter()
     c = _as_matrix(cost)
@@ -574,7 +364,7 @@ def heuristic_path(
     if k == 0:
         return OrderSolution((), path_cost(c, (), start=start, end=end), "enumeration", True)
     M = _reduce(c, stops, start, end)
-    tour, method, report = _solve_tour_matrix(M, time_limit_s, seed, engine, workers, max_kicks, t_start)
+    tour, method, report = _solve_tour_matrix(M, time_limit_s, seed, engine, workers, max_kicks, t_start, early_stop)
     # rotate so the depot (0) is first, then map back
     z = int(np.where(tour == 0)[0][0])
     tour = np.roll(tour, -z)
@@ -601,6 +391,7 @@ def solve_tour(
     engine: str = "auto",
     workers: int | None = None,
     max_kicks: int | None = None,
+    early_stop: bool = True,
 ) -> OrderSolution:
     """Closed tour over all nodes; ``order`` starts at node 0, ``cost`` includes the return."""
     t_start = time.perf_counter()
@@ -608,7 +399,7 @@ def solve_tour(
     n = c.shape[0]
     if n == 0:
         return OrderSolution((), 0.0, "enumeration", True)
-    tour, method, report = _solve_tour_matrix(c, time_limit_s, seed, engine, workers, max_kicks, t_start)
+    tour, method, report = _solve_tour_matrix(c, time_limit_s, seed, engine, workers, max_kicks, t_start, early_stop)
     z = int(np.where(tour == 0)[0][0])
     tour = np.roll(tour, -z)
     order = tuple(int(x) for x in tour)
