@@ -15,7 +15,7 @@ import streamlit as st
 
 from components import halfday_state as hs
 from components import share
-from components.frame import KEPT, active_provider, cached_regions
+from components.frame import active_provider
 from core.share import ShareError, halfday_from_token, halfday_token
 
 PARAM = "halfday"
@@ -34,26 +34,18 @@ def start_of(day: date | None, zone: str, *, now: datetime) -> datetime | None:
     return datetime.combine(day, time(0, 0), tzinfo=tz)
 
 
+def _decode(token: str) -> tuple[tuple[str, str | None, date | None], str | None]:
+    goal, origin, region, day = halfday_from_token(token)
+    return (goal, origin, day), region
+
+
 def restore_from_url() -> None:
-    """Fill the goal box from ``?halfday=`` once per session and token, and ask for one run."""
-    token = st.query_params.get(PARAM)
-    if not token or st.session_state.get(SEEN) == token:
+    """Fill the goal box from ``?halfday=`` once per session and token (components/share.py ``read_link``), and
+    ask for one run."""
+    linked = share.read_link(PARAM, _decode, seen=SEEN, error=ERROR, switched=SWITCHED)
+    if linked is None:
         return
-    try:
-        goal, origin, region, day = halfday_from_token(token)
-        if region and region not in cached_regions():
-            raise ShareError(f"region {region} is not on this server", code="SHARE_REGION")
-    except ShareError as exc:
-        st.session_state[SEEN] = token
-        st.session_state[ERROR] = exc.code
-        share.publish(PARAM, None)
-        return
-    if region and region != st.session_state.get("region") and st.session_state.get(SWITCHED) != token:
-        st.session_state[SWITCHED] = token  # the sidebar is drawn: it takes the region on the next run
-        st.session_state[KEPT.format("region")] = region
-        st.rerun()
-    st.session_state[SEEN] = token
-    st.session_state.pop(ERROR, None)
+    goal, origin, day = linked
     st.session_state[hs.GOAL] = goal
     st.session_state[hs.ORIGIN] = origin or ""
     zone = active_provider()[0].region.timezone

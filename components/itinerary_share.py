@@ -19,7 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 from components import itinerary_form as form
 from components import itinerary_state as state
 from components import share
-from components.frame import KEPT, active_provider, cached_regions
+from components.frame import active_provider
 from core.errors import OmniError
 from core.models.itinerary import TripRequest, UserEdit
 from core.models.itinerary_result import ItineraryResult
@@ -51,29 +51,21 @@ def form_request(request: TripRequest, region: str) -> tuple[dict[str, Any], dic
 
 
 def restore_from_url() -> list[dict[str, Any]] | None:
-    """Fill the form from ``?trip=`` once per session and token; the link's edits (maybe ``[]``) when this run
-    should plan it, else None."""
-    token = st.query_params.get(PARAM)
-    if not token or st.session_state.get(SEEN) == token:
-        return None
-    try:
+    """Fill the form from ``?trip=`` once per session and token (components/share.py ``read_link``: the form must
+    hold the link's trip exactly); the link's edits (maybe ``[]``) when this run should plan it, else None."""
+
+    def decode(token: str) -> tuple[tuple[TripRequest, list[dict[str, Any]]], str | None]:
         request, edits = trip_from_token(token)
-        region = request.region or state.current_region()
-        if region not in cached_regions():
-            raise ShareError(f"region {region} is not on this server", code="SHARE_REGION")
-        form_request(request, region)
-    except ShareError as exc:
-        st.session_state[SEEN] = token
-        st.session_state[ERROR] = exc.code
-        share.publish(PARAM, None)
+        return (request, edits), request.region
+
+    def check(linked: tuple[TripRequest, list[dict[str, Any]]], region: str) -> None:
+        form_request(linked[0], region)
+
+    linked = share.read_link(PARAM, decode, seen=SEEN, error=ERROR, switched=SWITCHED, check=check)
+    if linked is None:
         return None
-    if region != st.session_state.get("region") and st.session_state.get(SWITCHED) != token:
-        # The sidebar's region is drawn already: it takes the link's region on the next run (frame._restore).
-        st.session_state[SWITCHED] = token
-        st.session_state[KEPT.format("region")] = region
-        st.rerun()
-    st.session_state[SEEN] = token
-    st.session_state.pop(ERROR, None)
+    request, edits = linked
+    region = request.region or state.current_region()
     state.fill_form_from_trip(request.model_dump(mode="json"), region, name=request.trip_name)
     return edits
 

@@ -15,7 +15,6 @@ import streamlit as st
 
 from components import route_form as form
 from components import share
-from components.frame import KEPT, cached_regions
 from components.route_places import PLACES
 from core.models.route import RoutePlanRequest
 from core.share import ShareError, route_from_token, route_token
@@ -39,26 +38,11 @@ def chosen_places(request: RoutePlanRequest) -> dict[str, dict[str, Any]]:
 
 
 def restore_from_url() -> bool:
-    """Fill the form from ``?route=`` once per session and token; True when this run should plan it."""
-    token = st.query_params.get(PARAM)
-    if not token or st.session_state.get(SEEN) == token:
+    """Fill the form from ``?route=`` once per session and token (components/share.py ``read_link``); True when
+    this run should plan it."""
+    request = share.read_link(PARAM, route_from_token, seen=SEEN, error=ERROR, switched=SWITCHED)
+    if request is None:
         return False
-    try:
-        request, region = route_from_token(token)
-        if region and region not in cached_regions():
-            raise ShareError(f"region {region} is not on this server", code="SHARE_REGION")
-    except ShareError as exc:
-        st.session_state[SEEN] = token
-        st.session_state[ERROR] = exc.code
-        share.publish(PARAM, None)
-        return False
-    if region and region != st.session_state.get("region") and st.session_state.get(SWITCHED) != token:
-        # The sidebar's region is drawn already: it takes the link's region on the next run (frame._restore).
-        st.session_state[SWITCHED] = token
-        st.session_state[KEPT.format("region")] = region
-        st.rerun()
-    st.session_state[SEEN] = token
-    st.session_state.pop(ERROR, None)
     form.fill_form_from_request(request)
     places = chosen_places(request)
     if request.round_trip and not st.session_state.get("destination_address"):

@@ -12,6 +12,10 @@ Plans are kept in one store per server (``st.cache_resource``; bounded: ``PLAN_C
 the data folder and the settings that planning reads (``NOT_PLANNING`` lists those it does not). A click on Plan
 always plans (and keeps what it got, replacing an older plan); only a trip restored from the URL may take a kept
 plan.
+
+``read_link`` is what every page does first with its parameter: read the token once per session, refuse a link
+whose region is not on this server, switch the sidebar to the link's region, remember the token. What the trip
+then fills in is the page's own (route_share.py, itinerary_share.py, halfday_share.py).
 """
 
 from __future__ import annotations
@@ -27,10 +31,11 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from components.frame import KEPT, cached_regions
 from components.language import QUERY as LANG_QUERY
 from components.language import t
 from core.config import get_settings
-from core.share import cache_key
+from core.share import ShareError, cache_key
 
 T = TypeVar("T")
 PLAN_CACHE_ENTRIES = 64
@@ -202,6 +207,48 @@ def render_link(param: str, token: str, *, page: str, lang: str, key: str) -> No
             LINK_BOX.format(url=html.escape(url, quote=True), title=html.escape(title, quote=True)),
             unsafe_allow_javascript=True,
         )
+
+
+def read_link(
+    param: str,
+    decode: Callable[[str], tuple[T, str | None]],
+    *,
+    seen: str,
+    error: str,
+    switched: str,
+    check: Callable[[T, str], None] | None = None,
+) -> T | None:
+    """The trip of the page's ``?param=`` link, once per session and token: ``decode(token)`` gives the trip and its
+    region (None: the sidebar's), ``check(trip, region)`` any check of the page's own; either raises ShareError.
+
+    Returns the trip, or None when there is nothing new to read or the link cannot be opened. A link that cannot be
+    opened (a damaged token, a region not on this server, a failed check) leaves its code in ``error`` (the page's
+    ``render_error`` says why, in the reader's language, with ``error_sentence``) and goes from the URL. A link to
+    another region than the sidebar's switches the sidebar (drawn already on this run: it takes the region on the
+    next run, ``frame._restore``) and reruns once (``switched`` remembers the token). ``seen`` remembers the token
+    read, so it is read once."""
+    token = st.query_params.get(param)
+    if not token or st.session_state.get(seen) == token:
+        return None
+    try:
+        trip, linked = decode(token)
+        region = linked or st.session_state.get("region") or get_settings().region
+        if linked and linked not in cached_regions():
+            raise ShareError(f"region {linked} is not on this server", code="SHARE_REGION")
+        if check is not None:
+            check(trip, region)
+    except ShareError as exc:
+        st.session_state[seen] = token
+        st.session_state[error] = exc.code
+        publish(param, None)
+        return None
+    if linked and linked != st.session_state.get("region") and st.session_state.get(switched) != token:
+        st.session_state[switched] = token
+        st.session_state[KEPT.format("region")] = linked
+        st.rerun()
+    st.session_state[seen] = token
+    st.session_state.pop(error, None)
+    return trip
 
 
 def error_sentence(code: str | None, lang: str) -> str:

@@ -270,3 +270,32 @@ def test_a_half_day_link_fills_the_goal_and_plans_it_again(leaflet_static, proje
     broken = open_page(project_root, HALFDAY_PAGE, lang="en", halfday=token[:-5])
     assert [w.value for w in broken.warning] == [t("common.share.error.corrupt", "en")]
     assert broken.session_state["hd_goal"] == "" and "hd_result" not in broken.session_state
+
+
+# --- every page ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("param", ["route", "trip", "halfday"])
+def test_a_link_to_a_region_not_on_this_server_is_refused_on_every_page(
+    planned_route, planned_trip, project_root, param
+):
+    """components/share.py ``read_link``, as each page reads its link: the reason in words, nothing filled in or
+    planned, the sidebar's region kept, the link gone from the URL."""
+    request, _ = share.route_from_token(planned_route[1])
+    trip = planned_trip[0].request
+    token, page, result = {
+        "route": (share.route_token(request, region="atlantis"), ROUTE_PAGE, "route_result"),
+        "trip": (share.trip_token(trip.model_copy(update={"region": "atlantis"})), IT_PAGE, "it_result"),
+        "halfday": (
+            share.halfday_token(goal=GOAL, origin=None, region="atlantis", day=None),
+            HALFDAY_PAGE,
+            "hd_result",
+        ),
+    }[param]
+    at = open_page(project_root, page, lang="en", **{param: token})
+    assert [w.value for w in at.warning] == [t("common.share.error.region", "en")]
+    assert result not in at.session_state
+    assert at.session_state["region"] == "shanghai"
+    assert param not in at.query_params
+    if param == "halfday":
+        assert at.session_state["hd_goal"] == ""
+    elif param == "route":
+        assert at.session_state["stops_df"].empty
