@@ -6,7 +6,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test quick lint install api valhalla clean
 
-$(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scripts/compile_kernels.py scripts/build_packs.py
+$(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scripts/compile_kernels.py scripts/build_packs.py \
+		core/packs/osm.py core/packs/build.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt

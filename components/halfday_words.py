@@ -71,6 +71,7 @@ PREFERENCES: Keys = {
 CATEGORIES: Keys = {
     "address": "halfday.category.address",
     "airport": "halfday.category.airport",
+    "district": "halfday.category.district",
     "cafe": "halfday.category.cafe",
     "family": "halfday.category.family",
     "hotel": "halfday.category.hotel",
@@ -267,6 +268,7 @@ CROWD: Keys = {
 CATEGORY_WITH: Keys = {
     "address": "halfday.category_with.address",
     "airport": "halfday.category_with.airport",
+    "district": "halfday.category_with.district",
     "cafe": "halfday.category_with.cafe",
     "family": "halfday.category_with.family",
     "hotel": "halfday.category_with.hotel",

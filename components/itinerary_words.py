@@ -62,6 +62,7 @@ CATEGORY_WORDS = {
     "family": "itinerary.category.family",
     "market": "itinerary.category.market",
     "airport": "itinerary.category.airport",
+    "district": "itinerary.category.district",
 }
 #: why a place is not on the plan → its sentence (core/itinerary/words.py says them, for the page and the agent)
 REASON_WORDS = itinerary_words.REASON_KEYS

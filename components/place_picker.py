@@ -60,7 +60,10 @@ def distance_text(metres: int, lang: str) -> str:
 def option_text(option: PlaceCandidate, lang: str) -> str:
     """One line per option: name · district · distance from the first option."""
     name, _ = _names(option, lang)
-    district = option.district or i18n.t("place.picker.no_district", lang)
+    if option.category == "district":  # the option is the area itself, at its mapped centre
+        district = i18n.t("place.picker.whole_district", lang)
+    else:
+        district = option.district or i18n.t("place.picker.no_district", lang)
     return f"{name} · {district} · {distance_text(option.distance_to_first_m, lang)}"
 
 

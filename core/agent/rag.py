@@ -43,6 +43,7 @@ CATEGORY_WORDS = {
     "cafe": "咖啡 咖啡馆 cafe coffee",
     "market": "市场 菜场 集市 market",
     "airport": "机场 airport",
+    "district": "片区 城区 街区 district neighbourhood",
     "address": "地址 address",
 }
 TAG_WORDS = {

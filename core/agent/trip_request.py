@@ -47,7 +47,7 @@ def mentioned_places(text: str, pack) -> list[str]:
     t = normalize(text)
     found: list[tuple[int, str]] = []
     for p in pack.places:
-        if p.category in ("address",):
+        if p.category in ("address", "district"):  # not places to visit
             continue
         names = [p.name_zh, p.name_en, *p.aliases]
         best = 0

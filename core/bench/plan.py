@@ -20,7 +20,7 @@ from core.route.planner import plan_route
 def bench_plan(*, stops: int, repeats: int = 5, region: str | None = None) -> dict:
     settings = get_settings()
     pack = load_region(region or settings.region, settings.data_dir)
-    pool = [p for p in pack.places if p.category not in {"airport", "station"}]
+    pool = [p for p in pack.places if p.category not in {"airport", "station", "district"}]
     if len(pool) < stops + 2:
         raise ValueError(f"region '{pack.name}' has only {len(pool)} usable places for {stops} stops")
     origin, destination, *rest = pool

@@ -43,7 +43,7 @@ _WRATIO_CUTOFF = 50.0  # below this a key cannot reach the resolver's fuzzy mini
 _PINYIN_CAP = 93.0  # a pinyin match is a guess at the characters: never as sure as the written name
 _PINYIN_MIN = 92.0  # loose pinyin keys this close are the same sounds give or take a typed letter
 _KINDS = {"station": {"station", "airport"}, "hotel": {"hotel"}, "airport": {"airport"}}
-_NOT_A_CENTRE = {"address", "hotel", "restaurant", "cafe"}
+_NOT_A_CENTRE = {"address", "hotel", "restaurant", "cafe", "district"}
 
 
 def _district_forms(districts: Iterable[str]) -> dict[str, str]:

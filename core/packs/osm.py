@@ -64,6 +64,8 @@ ROAD_CLASSES = {
 DIET_TAGS = {"diet:vegetarian": "vegetarian_friendly", "diet:vegan": "vegan_options", "diet:halal": "halal"}
 #: OSM cuisine values that are the product's codes (core/packs/validate.py CUISINES) spelt another way
 CUISINE_SYNONYMS = {"coffee_shop": "coffee", "noodle": "noodles", "dumpling": "dumplings", "hot_pot": "hotpot"}
+#: OSM ``place=*`` values that name a part of a city: the node is where the map puts its centre (issue 12 §3)
+DISTRICT_PLACES = {"borough", "suburb", "quarter", "neighbourhood", "city_district"}
 _NOT_CODE = re.compile(r"[^a-z0-9]+")
 
 
@@ -96,6 +98,8 @@ def category_for(tags: dict[str, str]) -> str | None:
         return "station"
     if tags.get("aeroway") == "aerodrome":
         return "airport"
+    if tags.get("place") in DISTRICT_PLACES:
+        return "district"
     if tourism in {"attraction", "viewpoint", "artwork"} or tags.get("historic") or tags.get("place") == "square":
         return "landmark"
     if tags.get("shop") or amenity == "marketplace":

@@ -60,6 +60,7 @@ CATEGORIES = {
     "temple",
     "theatre",
     "market",
+    "district",  # a part of a city, at the point its map source gives as its centre (OSM place=suburb, …)
 }
 TAGS = {
     "kid_friendly",
@@ -192,7 +193,7 @@ def _check_row_format(i: int, r: dict[str, str], rules: PackRules, rep: Report) 
     price = r.get("price_per_person", "")
     if price != "" and not re.fullmatch(r"\d+", price):
         rep.error(f"{where}: price_per_person must be a non-negative integer or empty: {price!r}")
-    if price == "" and cat not in {"address", "station", "airport"}:
+    if price == "" and cat not in {"address", "station", "airport", "district"}:
         rep.error(f"{where}: price_per_person empty")
     if "free" in tags and price not in ("", "0"):
         rep.error(f"{where}: tagged free but price_per_person={price}")

@@ -47,6 +47,7 @@ NOTICES: dict[str, NoticeSpec] = {
     ),
     "HOUSE_NUMBER_FALLBACK": NoticeSpec("route.warning.house_number", (*WHO, "name", "road"), places=("name",)),
     "ROAD_LEVEL_ONLY": NoticeSpec("route.warning.road_level", (*WHO, "name"), places=("name",)),
+    "DISTRICT_CENTRE": NoticeSpec("route.warning.district_centre", (*WHO, "name"), places=("name",)),
     # planner (core/route/planner.py)
     "SAME_PLACE_STOPS": NoticeSpec("route.warning.same_place", ("a", "b", "name"), places=("name",)),
     "STOP_AT_ORIGIN": NoticeSpec("route.warning.stop_at_origin", ("n", "name"), places=("name",)),

@@ -137,9 +137,11 @@ def _point(
 
 
 def _distinct(a: Place, b: Place) -> bool:
-    """Two candidates a route cannot treat as one: apart, and far apart or of one kind."""
+    """Two candidates a route cannot treat as one: apart, and far apart or of one kind; or a district and a spot."""
     if a.poi_id and a.poi_id == b.poi_id:
         return False
+    if (a.category == "district") != (b.category == "district"):
+        return True  # a district and a place named alike: the whole area or the one spot in it, the user says which
     d = haversine_m(a.lon, a.lat, b.lon, b.lat)
     return d > FAR_APART_M or (d > SAME_SPOT_M and a.category is not None and a.category == b.category)
 
@@ -202,6 +204,16 @@ def resolve_point(
     named = named_input(role, index + 1 if role == "stop" and index is not None else 0, echo(raw.label()))
 
     def make(place: Place, source: PointSource, note: str, score: float | None = None) -> Resolution:
+        if place.category == "district":  # a part of a city: its mapped centre stands for it, said so
+            notices.append(
+                notice(
+                    "DISTRICT_CENTRE",
+                    detail=f"{who_text} is the district '{place.name}': its centre as the map data gives it was used",
+                    name=place.name,
+                    **named,
+                )
+            )
+            note += "; a district: its mapped centre"
         return Resolution(
             _point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), notices
         )

@@ -56,6 +56,20 @@ def test_the_gazetteer_keeps_every_language_the_data_carries(built):
     assert report["places"] == len(by_id) > 1500
 
 
+def test_the_parts_of_the_city_are_kept_at_the_centre_osm_gives_them(built):
+    # the extract's place=suburb / place=neighbourhood nodes (read with osmium: Kluuvi is node 1376356019 at
+    # 24.9473293 E, 60.1707783 N, name:sv Gloet); a district centre is where the map puts it, with its id
+    data_dir, report = built
+    districts = {r["name_zh"]: r for r in rows(data_dir) if r["category"] == "district"}
+    assert set(districts) == {"Hakaniemi", "Kaartinkaupunki", "Kaisaniemi", "Keskusta", "Kluuvi", "Siltasaari"}
+    assert report["by_category"]["district"] == 6
+    kluuvi = districts["Kluuvi"]
+    assert kluuvi["id"] == "hki-n1376356019" and "Gloet" in kluuvi["aliases"].split("|")
+    assert (float(kluuvi["lon"]), float(kluuvi["lat"])) == pytest.approx((24.9473293, 60.1707783), abs=1e-6)
+    assert districts["Keskusta"]["name_en"] == "City center"  # name:en as tagged, nothing added
+    assert all(r["price_per_person"] == "" and r["opening_hours"] == "" for r in districts.values())
+
+
 def test_a_street_split_into_many_ways_is_one_entry(built):
     data_dir, _ = built
     names = [r["name_zh"] for r in rows(data_dir) if r["category"] == "address" and r["address"] == r["name_zh"]]

@@ -67,6 +67,18 @@ def test_the_picker_shows_name_district_and_distance_and_returns_the_choice():
     }
 
 
+def test_a_district_option_says_it_is_the_whole_district():
+    with pytest.raises(AmbiguousPlaceError) as info:
+        resolve_point(
+            RawStop(address="Hakaniemi"), role="stop", provider=make_provider("offline", region="helsinki"), index=0
+        )
+    options = {o.poi_id: o for o in choices_of(info.value)["stops.0"].options}
+    district, spot = options["hel-n673773964"], options["hel-n344367167"]  # the suburb node; a stop on its main street
+    assert option_text(district, "en").startswith("Hakaniemi · the whole district (its centre) · ")
+    assert option_text(district, "zh").startswith("Hakaniemi · 整个片区(取其中心) · ")
+    assert option_text(spot, "en").startswith("Hakaniemi · district unknown · ")
+
+
 def test_the_picker_speaks_chinese():
     at = AppTest.from_function(picker_script, args=("T2", "zh"), default_timeout=60).run()
     radio = at.radio(key="pick_stops_0_choice")
