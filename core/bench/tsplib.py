@@ -82,7 +82,7 @@ def early_stop_table(limit: float, seeds: int, bench) -> None:
 
     Random paths of 13-60 stops (``seeds`` seeds each; for k <= 16 also against Held-Karp) and every
     TSPLIB instance as a closed tour: tour length gap of the early answer over the full-time one
-    (positive = the early stop lost) and the median wall time of each."""
+    (positive = the early stop lost), the median wall time and kicks per trajectory of each."""
     import time
 
     import numpy as np
@@ -98,10 +98,11 @@ def early_stop_table(limit: float, seeds: int, bench) -> None:
         return sol, time.perf_counter() - t0
 
     print(f"Random paths, time limit {limit:g} s, seeds 1-{seeds}:")
-    print("| stops | mean gap | worst gap | median s early | median s full | stopped by stall | = Held-Karp |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    head = "| stops | mean gap | worst gap | median s early | median s full | kicks early | kicks full | stall | = HK |"
+    print(head)
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in (13, 20, 30, 45, 60):
-        gaps, te, tf, stalls, exact = [], [], [], 0, 0
+        gaps, te, tf, ke, kf, stalls, exact = [], [], [], [], [], 0, 0
         for seed in range(1, seeds + 1):
             C, stops, s, e = _random_path(n, seed)
             kw = {"start": s, "end": e, "time_limit_s": limit, "seed": seed}
@@ -110,13 +111,15 @@ def early_stop_table(limit: float, seeds: int, bench) -> None:
             gaps.append(a.cost / b.cost - 1.0)
             te.append(ta)
             tf.append(tb)
+            ke += list(a.search.kicks) if a.search is not None else []
+            kf += list(b.search.kicks) if b.search is not None else []
             stalls += a.search is not None and a.search.stop == "stall"
             if n <= 16:
                 exact += abs(a.cost - held_karp_path(C, stops, start=s, end=e).cost) <= 1e-9 * a.cost
         hk = f"{exact}/{seeds}" if n <= 16 else "-"
         print(
             f"| {n} | {100 * np.mean(gaps):.4f} % | {100 * max(gaps):.4f} % | {np.median(te):.3f} | "
-            f"{np.median(tf):.3f} | {stalls}/{seeds} | {hk} |",
+            f"{np.median(tf):.3f} | {np.median(ke):.0f} | {np.median(kf):.0f} | {stalls}/{seeds} | {hk} |",
             flush=True,
         )
     optima = json.loads((bench / "known_optima.json").read_text())["tsplib"]
