@@ -5,6 +5,7 @@ The ``*_frame`` builders are pure pandas (unit-testable); the ``render_*`` funct
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import date
 
@@ -128,30 +129,50 @@ def comparison_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFra
     return frame.sort_values("rank", kind="stable").reset_index(drop=True)
 
 
-def _highlight_best(row: pd.Series, best_mask: pd.Series) -> list[str]:
-    style = "background-color: rgba(214, 39, 40, 0.15); font-weight: 600" if best_mask.loc[row.name] else ""
-    return [style] * len(row)
+#: the comparison table's marker column (not part of the frame: the frame's ``_best`` says which row is the best)
+BEST_MARK = "★"
+
+
+def _text_width_px(text: str) -> int:
+    """About how wide ``text`` is drawn in the table's 14 px font: CJK and other wide characters a full em, the
+    rest about half of one (a slight overestimate, so the text is not cut)."""
+    wide = sum(1 for ch in text if ord(ch) >= 0x2E80)
+    return round(14.5 * wide + 7.6 * (len(text) - wide))
 
 
 def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "comparison_table") -> pd.DataFrame:
+    """The candidates in rank order, the best one marked ★ in a first, pinned column. Formats and headers are
+    column settings: no pandas Styler, whose per-cell display values cost about 30 ms per plan. The figures come
+    first and the order last, as wide as its longest order, so no order is cut and no figure is pushed out of
+    sight (the table scrolls sideways, the mark and rank pinned)."""
     import streamlit as st
 
     frame = comparison_frame(result, lang=lang)
-    best_mask = frame["_best"]
     shown = frame.drop(columns="_best")
-    styled = shown.style.apply(_highlight_best, axis=1, best_mask=best_mask).format(
-        {"km": "{:.1f}", "minutes": "{:.0f}", "Δ km": "{:+.1f}", "Δ min": "{:+.0f}"}
+    figures_first = ["best", "rank", *(c for c in COMPARISON_COLUMNS if c not in ("rank", "order")), "order"]
+    table = shown.assign(best=frame["_best"].map({True: BEST_MARK, False: ""}))[figures_first]
+    order_width = max(
+        [_text_width_px(str(order)) for order in shown["order"]] + [_text_width_px(header("order", lang))]
     )
     container = st.container(key=key)  # keyed container: .st-key-comparison_table in the page
     container.dataframe(
-        styled,
+        table,
         hide_index=True,
         width="stretch",
         column_config=headers_config(
             COMPARISON_COLUMNS,
             lang,
-            rank=st.column_config.NumberColumn(header("rank", lang), width="small"),
-            order=st.column_config.TextColumn(header("order", lang), width="large"),
+            best=st.column_config.TextColumn(
+                t("route.col.best", lang), help=t("route.col.best_help", lang), width=40, pinned=True
+            ),
+            rank=st.column_config.NumberColumn(header("rank", lang), width="small", pinned=True),
+            order=st.column_config.TextColumn(header("order", lang), width=order_width + 24),
+            km=st.column_config.NumberColumn(header("km", lang), format="%.1f"),
+            minutes=st.column_config.NumberColumn(header("minutes", lang), format="%.0f"),
+            **{
+                "Δ km": st.column_config.NumberColumn(header("Δ km", lang), format="%+.1f"),
+                "Δ min": st.column_config.NumberColumn(header("Δ min", lang), format="%+.0f"),
+            },
             Pareto=st.column_config.TextColumn(header("Pareto", lang), help=t("route.col.pareto_help", lang)),
         ),
     )
@@ -490,10 +511,17 @@ def _qr_caption(result: RoutePlanResult, lang: str) -> str:
     return t("route.links.qr_caption", lang)
 
 
+@functools.lru_cache(maxsize=64)
+def _qr_image(url: str) -> str:
+    """The QR code of ``url`` as the SVG data URI shown on the page, kept per link in the process: segno writing
+    and quoting the SVG costs about 30 ms per plan, the code itself is cached by core.route.links."""
+    from core.route.links import qr_svg_data_uri
+
+    return qr_svg_data_uri(url, scale=5)
+
+
 def _qr_fragment(result: RoutePlanResult, lang: str) -> None:
     import streamlit as st
-
-    from core.route.links import qr_svg_data_uri
 
     @st.fragment
     def qr() -> None:
@@ -509,7 +537,7 @@ def _qr_fragment(result: RoutePlanResult, lang: str) -> None:
             )
         url = dict(choices)[chosen]
         with st.container(key="link_qr"):
-            st.image(qr_svg_data_uri(url, scale=5), caption=_qr_caption(result, lang), width=300)
+            st.image(_qr_image(url), caption=_qr_caption(result, lang), width=300)
 
     qr()
 

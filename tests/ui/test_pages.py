@@ -7,7 +7,6 @@ AppTest's browser has no locale, so these pages are in English (tests/ui/test_ro
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -40,11 +39,11 @@ def comparison_table(at):
     return tables[0]
 
 
-def map_args(at, name="streamlit_folium.st_folium"):
-    """json_args of the route map (the last st_folium on the page; the start picker comes first)."""
-    comps = [c for c in at.get("component_instance") if c.proto.component_name == name]
-    assert comps, "no st_folium map on the page"
-    return json.loads(comps[-1].proto.json_args)
+def route_map_page(at) -> str:
+    """The route map's HTML document: the page's one st.iframe (the start picker is an st_folium component)."""
+    frames = [f for f in at.get("iframe") if f.proto.srcdoc]
+    assert len(frames) == 1, "expected the route map as one st.iframe"
+    return frames[0].proto.srcdoc
 
 
 def expected_marker_count(scenario, result) -> int:
@@ -87,6 +86,8 @@ def test_scenario_plans_and_renders(planner_app, scenario):
     assert len(best_rows) == 1
     assert int(best_rows["rank"].iloc[0]) == (best.rank or 1)
     assert int(table["rank"].iloc[0]) == (best.rank or 1)  # listed first
+    assert list(table.loc[table["best"] == "★", "order"]) == [best_text]  # marked, and no other row
+    assert (table["best"] != "").sum() == 1
 
     # Best-route card: the order, why it won and the summary in words; the core's own reasoning in the details.
     text = all_text(at)
@@ -98,11 +99,12 @@ def test_scenario_plans_and_renders(planner_app, scenario):
     assert [e.label for e in at.expander if e.key == "best_route_details"] == ["Details"]
 
     # Map: local Leaflet only, one numbered marker per point, the best route drawn.
-    args = map_args(at)
-    assert args["js_links"] and all(u.startswith("/app/static/leaflet/") for u in args["js_links"])
-    assert args["css_links"] and all(u.startswith("/app/static/leaflet/") for u in args["css_links"])
-    assert args["returned_objects"] == []
-    script = args["script"]
+    script = route_map_page(at)
+    js_links = re.findall(r'<script src="([^"]+)"', script)
+    css_links = re.findall(r'<link rel="stylesheet" href="([^"]+)"', script)
+    assert js_links and all(u.startswith("/app/static/leaflet/") for u in js_links)
+    assert css_links and all(u.startswith("/app/static/leaflet/") for u in css_links)
+    assert "http://" not in script and "https://" not in script  # nothing from the network
     assert script.count("L.marker(") == expected_marker_count(scenario, result)
     assert "L.polyline(" in script
     assert "Best route" in script
@@ -130,7 +132,7 @@ def test_current_location_without_coordinates_warns(planner_app):
     assert result.resolved_origin is None
     assert any("当前定位" in w.value or "current location" in w.value for w in at.warning)
     # No start marker: stops + destination only.
-    assert map_args(at)["script"].count("L.marker(") == len(result.resolved_stops) + 1
+    assert route_map_page(at).count("L.marker(") == len(result.resolved_stops) + 1
 
 
 # --- bad input -----------------------------------------------------------------------------------
