@@ -1,8 +1,9 @@
 """The route planner's map (folium, offline): numbered pins that never hide each other, the best route, and the
 other candidates where they differ from it, with a legend on the map.
 
-``build_route_map`` builds the ``folium.Map`` (unit-testable, no Streamlit); ``render_route_map`` hands it to
-``st_folium``, built once per result and language (kept beside the result in the session).
+``build_route_map`` builds the ``folium.Map`` (unit-testable, no Streamlit); ``render_route_map`` draws its HTML
+document in an ``st.iframe`` (no st_folium: nothing comes back from this map, and its frame would first load a 225 KB
+bundle and wait for its arguments), made once per result and language (kept beside the result in the session).
 
 * Candidates are drawn by default, each in its colour, but only their legs the best order does not have
   (``core.route.compare``): a shared leg is already under the best route's line and is not drawn again. The planner
