@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.config import Settings, get_settings
-from core.itinerary.layout import layout_day, order_is_feasible
+from core.itinerary.layout import best_insertion, layout_day, order_is_feasible
 from core.itinerary.problem import day_windows, effective_penalty, is_hard, lunch_bounds
 from core.models.itinerary_problem import DayPlan, ItineraryProblem, MinuteInterval, ProblemStop
 
@@ -324,9 +324,18 @@ def optimize_day_vrptw(
         initial_routes={day_index: list(initial_order)} if initial_order else None,
     )
     if routes is None and force_keys:
-        return DayPlan(
-            day_index=day_index, order=[], dropped=keys, objective=None, solver_status=f"FORCED_INFEASIBLE:{status}"
+        witness = _forced_witness(
+            problem, day_index, keys, force_keys, settings=settings, end_min=end_min, displace_musts=displace_musts
         )
+        if witness is None:
+            return DayPlan(
+                day_index=day_index,
+                order=[],
+                dropped=keys,
+                objective=None,
+                solver_status=f"FORCED_INFEASIBLE:{status}",
+            )
+        routes, dropped, objective, status = witness
     if routes is None:
         routes, dropped, objective, status = _solve_routing(
             problem, [day_index], keys, settings=settings, relax_hard=True, end_override=eo
@@ -337,6 +346,49 @@ def optimize_day_vrptw(
     return DayPlan(
         day_index=day_index, order=order, dropped=[*dropped, *extra], objective=objective, solver_status=status
     )
+
+
+def _forced_witness(
+    problem: ItineraryProblem,
+    day_index: int,
+    keys: Sequence[str],
+    force_keys: Sequence[str],
+    *,
+    settings: Settings,
+    end_min: int | None,
+    displace_musts: bool,
+) -> tuple[dict[int, list[str]], list[str], int | None, str] | None:
+    """A plan keeping ``force_keys`` when the forced solve found no first solution: its insertion heuristic can
+    fail on a feasible day when several stops are forced (a long visit, tight windows, the lunch break).
+
+    A feasible order of the forced stops (exact for small days), the others inserted where they fit, most
+    valuable first; the solver then improves it from there (warm start) when it accepts it. None when the
+    forced stops have no feasible order. (routes, dropped, objective, status) like :func:`_solve_routing`.
+    """
+    forced = [k for k in keys if k in set(force_keys)]
+    order = exact_feasible_order(problem, day_index, forced, settings=settings, end_min=end_min)
+    if order is None:
+        return None
+    rest = sorted(
+        (k for k in keys if k not in set(forced)), key=lambda k: (-effective_penalty(problem.stop(k), settings), k)
+    )
+    for k in rest:
+        sched = best_insertion(problem, day_index, order, k, settings=settings, end_min=end_min)
+        if sched is not None:
+            order = list(sched.order)
+    routes, dropped, objective, status = _solve_routing(
+        problem,
+        [day_index],
+        keys,
+        settings=settings,
+        end_override={day_index: end_min} if end_min is not None else None,
+        force_keys=force_keys,
+        relax_hard=displace_musts,
+        initial_routes={day_index: order},
+    )
+    if routes is not None and set(forced) <= set(routes[day_index]):
+        return routes, dropped, objective, f"FORCED_WARM:{status}"
+    return {day_index: order}, [k for k in keys if k not in order], None, "FORCED_WITNESS"
 
 
 def _make_layout_feasible(problem, day_index, order, *, settings, end_min=None) -> tuple[list[str], list[str]]:

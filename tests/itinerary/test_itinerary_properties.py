@@ -254,6 +254,32 @@ def musts_feasible(request: TripRequest, provider, settings) -> bool:
         lunch={"enabled": True},
     )
 )
+# The same family, one step further (found by a random search aimed at it): Tuesday must hold the museum, Yu Garden
+# and the 180-min park, the two short musts go to Monday. The park forced into Tuesday displaced Yu Garden, which
+# Monday cannot take; with both forced the solver's first-solution heuristic found nothing though an order exists.
+@example(
+    payload=trip(
+        [
+            {"place_id": "i-century", "priority": "must", "visit_minutes": 180},
+            {"place_id": "i-bund", "priority": "must", "visit_minutes": 45, "opening_hours": "Mo,We 10:00-17:00"},
+            {"place_id": "i-museum", "priority": "must", "visit_minutes": 30},
+            {
+                "place_id": "i-yuyuan",
+                "priority": "must",
+                "visit_minutes": 120,
+                "opening_hours": "Mo-Su 10:00-14:00,16:00-20:00",
+            },
+            {"place_id": "i-pearl", "priority": "must", "visit_minutes": 30},
+            {"place_id": "i-xintiandi", "priority": "must", "visit_minutes": 30},
+        ],
+        days=[
+            {"date": "2025-06-02", "start_time": "08:00", "end_time": "14:00"},
+            {"date": "2025-06-03", "start_time": "08:00", "end_time": "18:00"},
+        ],
+        pacing="normal",
+        lunch={"enabled": True},
+    )
+)
 def test_random_small_trips_pass_the_critic_and_keep_feasible_musts(env, payload):
     settings, provider = env
     request = TripRequest.model_validate(payload)
