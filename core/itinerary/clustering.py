@@ -7,6 +7,7 @@ from typing import Any
 
 from core.config import Settings, get_settings
 from core.itinerary.layout import best_insertion, layout_day
+from core.itinerary.must_assignment import reassign_musts
 from core.itinerary.problem import effective_penalty, is_hard
 from core.itinerary.routing import optimize_day_vrptw, plan_penalty
 from core.models.common import PRIORITY_RANK
@@ -130,7 +131,8 @@ def repair_cross_day(
     for another must that only fits this day); one that fits no other day is kept on this day and the
     day solved again, so that another stop gives way instead (force_in). A change is kept only if the
     penalty left dropped is below the stop's own, so the total dropped penalty strictly falls and the
-    loop ends. Returns new plans and the moves made.
+    loop ends. A must still dropped then gets an exact search over which day each must goes on
+    (must_assignment.reassign_musts, small trips). Returns new plans and the moves made.
     """
     settings = settings or get_settings()
     plans = [p.model_copy(deep=True) for p in plans]
@@ -260,4 +262,7 @@ def repair_cross_day(
             moves.append({"key": key, "from_day": src, "to_day": d, "displaced": list(new_dropped)})
             moves.extend({"key": k, "from_day": d, "to_day": e, "displaced": x} for k, (e, x) in rehomed.items())
             break
+    # A must still dropped may need a chain of moves the loop above does not make: an exact search over days.
+    plans, reassigned = reassign_musts(problem, plans, settings=settings)
+    moves.extend({**m, "displaced": []} for m in reassigned)
     return plans, moves

@@ -280,6 +280,25 @@ def musts_feasible(request: TripRequest, provider, settings) -> bool:
         lunch={"enabled": True},
     )
 )
+# A chain of moves (random search aimed at the family): the 180-min park (216 relaxed) fits Tuesday only if Yu Garden
+# goes to Wednesday, which has room for it only if the museum comes back to Tuesday. The repair moves a stop and
+# re-homes what it displaces, one step; the exact search over the musts' days (must_assignment) finds the chain.
+@example(
+    payload=trip(
+        [
+            {"place_id": "i-century", "priority": "must", "visit_minutes": 180},
+            {"place_id": "i-bund", "priority": "must", "visit_minutes": 60, "opening_hours": "Mo,We 10:00-17:00"},
+            {"place_id": "i-museum", "priority": "must", "visit_minutes": 60},
+            {"place_id": "i-yuyuan", "priority": "must", "visit_minutes": 90},
+        ],
+        days=[
+            {"date": "2025-06-03", "start_time": "08:00", "end_time": "16:00"},
+            {"date": "2025-06-04", "start_time": "08:00", "end_time": "14:00"},
+        ],
+        pacing="relaxed",
+        lunch={"enabled": True},
+    )
+)
 def test_random_small_trips_pass_the_critic_and_keep_feasible_musts(env, payload):
     settings, provider = env
     request = TripRequest.model_validate(payload)

@@ -1,0 +1,114 @@
+"""The last resort for must-visits the heuristics dropped: an exact search over which day each must goes on.
+
+Clustering, the per-day solves and the cross-day repair move stops one at a time (a stop, and what it displaces).
+A must can still be dropped when keeping it takes a chain of moves: a long must fits one day only if a must there
+goes to the other day, which in turn fits only if a third must comes back. For a trip with few musts this module
+tries every assignment of musts to the days they may go on (fewest changes to the plan first), each day checked
+exactly (``exact_feasible_order``); the first assignment where every day holds its musts is laid out again with
+the optional stops kept where they still fit. The search has a fixed cap (deterministic), so a large trip keeps
+the heuristics' answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from core.config import Settings, get_settings
+from core.itinerary.layout import best_insertion
+from core.itinerary.problem import effective_penalty, is_hard
+from core.itinerary.routing import exact_feasible_order, optimize_day_vrptw
+from core.models.itinerary_problem import DayPlan, ItineraryProblem
+
+#: Trips with more musts than this keep the heuristics' answer.
+MAX_MUSTS = 8
+#: At most this many assignments of musts to days are tried.
+MAX_ASSIGNMENTS = 4096
+
+
+def reassign_musts(
+    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings | None = None
+) -> tuple[list[DayPlan], list[dict[str, Any]]]:
+    """Plans keeping every must when some assignment of musts to days allows it and the heuristics' plans dropped
+    one; otherwise the plans unchanged. Optional stops stay on their day where they still fit, else go to another
+    day where they fit (most valuable first), else are dropped. Returns the plans and the musts moved (key,
+    from_day (None: was dropped), to_day)."""
+    settings = settings or get_settings()
+    plans = [p.model_copy(deep=True) for p in plans]
+    by_day = {p.day_index: p for p in plans}
+    dropped_musts = [k for p in plans for k in p.dropped if is_hard(problem.stop(k))]
+    musts = [s.key for s in problem.stops if is_hard(s)]
+    if not dropped_musts or len(musts) > MAX_MUSTS:
+        return plans, []
+    day_of = {k: p.day_index for p in plans for k in p.order}
+    allowed = [[d for d in sorted(by_day) if problem.stop(k).windows_by_day[d]] for k in musts]
+    if any(not a for a in allowed) or _count(allowed) > MAX_ASSIGNMENTS:
+        return plans, []
+
+    def changes(assignment: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+        return sum(day_of.get(k) != d for k, d in zip(musts, assignment, strict=True)), assignment
+
+    memo: dict[tuple[int, frozenset[str]], list[str] | None] = {}
+
+    def day_order(d: int, keys: frozenset[str]) -> list[str] | None:
+        if (d, keys) not in memo:
+            memo[(d, keys)] = exact_feasible_order(problem, d, sorted(keys), settings=settings) if keys else []
+        return memo[(d, keys)]
+
+    found: dict[int, list[str]] | None = None
+    for assignment in sorted(itertools.product(*allowed), key=changes):
+        orders: dict[int, list[str]] = {}
+        for d in by_day:
+            order = day_order(d, frozenset(k for k, e in zip(musts, assignment, strict=True) if e == d))
+            if order is None:
+                break
+            orders[d] = order
+        else:
+            found = orders
+            break
+    if found is None:
+        return plans, []
+
+    must_set = set(musts)
+    optional = [k for p in plans for k in [*p.order, *p.dropped] if k not in must_set]
+    home = {k: p.day_index for p in plans for k in [*p.order, *p.dropped]}
+    left: list[str] = []
+    for d, plan in by_day.items():
+        kept = [k for k in plan.order if k not in must_set]
+        keys = [*found[d], *kept]
+        solved = optimize_day_vrptw(problem, day_index=d, keys=keys, settings=settings, force_keys=found[d])
+        if set(found[d]) <= set(solved.order):
+            plan.order = list(solved.order)
+            left.extend(k for k in solved.dropped if k not in must_set)
+        else:  # the exact order, the day's optional stops inserted where they fit
+            plan.order = list(found[d])
+            left.extend(kept)
+        plan.dropped = []
+        plan.solver_status = f"{plan.solver_status}+MUSTS_REASSIGNED"
+    left.extend(k for k in optional if k not in left and all(k not in p.order for p in plans))
+    for k in sorted(dict.fromkeys(left), key=lambda k: (-effective_penalty(problem.stop(k), settings), k)):
+        days = sorted(by_day, key=lambda d: (d != home.get(k), d))
+        for d in days:
+            if not problem.stop(k).windows_by_day[d]:
+                continue
+            sched = best_insertion(problem, d, by_day[d].order, k, settings=settings)
+            if sched is not None:
+                by_day[d].order = list(sched.order)
+                break
+        else:
+            by_day[home.get(k, days[0])].dropped.append(k)
+    moves = [
+        {"key": k, "from_day": day_of.get(k), "to_day": d}
+        for d, order in found.items()
+        for k in order
+        if day_of.get(k) != d
+    ]
+    return plans, moves
+
+
+def _count(allowed: Sequence[Sequence[int]]) -> int:
+    n = 1
+    for a in allowed:
+        n *= len(a)
+    return n
