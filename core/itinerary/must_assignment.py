@@ -25,6 +25,8 @@ from core.models.itinerary_problem import DayPlan, ItineraryProblem
 MAX_MUSTS = 8
 #: At most this many assignments of musts to days are tried.
 MAX_ASSIGNMENTS = 4096
+#: A day holding more musts than this is not checked (exact enumeration of its orders stays cheap).
+MAX_MUSTS_PER_DAY = 6
 
 
 def reassign_musts(
@@ -50,11 +52,29 @@ def reassign_musts(
         return sum(day_of.get(k) != d for k, d in zip(musts, assignment, strict=True)), assignment
 
     memo: dict[tuple[int, frozenset[str]], list[str] | None] = {}
+    infeasible: dict[int, list[frozenset[str]]] = {d: [] for d in by_day}
 
     def day_order(d: int, keys: frozenset[str]) -> list[str] | None:
-        if (d, keys) not in memo:
-            memo[(d, keys)] = exact_feasible_order(problem, d, sorted(keys), settings=settings) if keys else []
-        return memo[(d, keys)]
+        """A feasible order of ``keys`` on day ``d`` by enumeration, or None. A day too short for the visits
+        alone, or holding a set already found infeasible, is not enumerated (taking a stop away does not make a
+        day infeasible when travel times keep the triangle inequality: one may wait for an opening); nor is a
+        day holding more than MAX_MUSTS_PER_DAY musts (it counts as infeasible here)."""
+        if (d, keys) in memo:
+            return memo[(d, keys)]
+        day = problem.days[d]
+        order: list[str] | None = None
+        if not keys:
+            order = []
+        elif (
+            len(keys) <= MAX_MUSTS_PER_DAY
+            and sum(problem.stop(k).visit_min for k in keys) <= day.end_min - day.start_min - day.lunch_min
+            and not any(bad <= keys for bad in infeasible[d])
+        ):
+            order = exact_feasible_order(problem, d, sorted(keys), settings=settings)
+        if order is None:
+            infeasible[d].append(keys)
+        memo[(d, keys)] = order
+        return order
 
     found: dict[int, list[str]] | None = None
     for assignment in sorted(itertools.product(*allowed), key=changes):
