@@ -4,7 +4,8 @@ at once), keep the better plan and assemble the checked result (docs/ARCHITECTUR
     prepare_problem              resolve points, opening hours -> windows, robust matrix, days
     cluster_days_balanced        balanced split into days (closed days, capacity, geography)
     optimize_day_vrptw           one day as a VRPTW (OR-Tools routing)
-    repair_cross_day             move dropped stops to days with room
+    repair_cross_day             move dropped stops to days with room; a must still dropped: an exact search
+                                 over the musts' days (must_assignment.reassign_musts, small trips)
     optimize_all_days_vrptw      the alternative: all days at once, one vehicle per day
     rebalance_days               the chosen plan's days made even where the places allow it
     assemble_result              timelines, drop reasons + smallest fixes, robustness, totals, critic
