@@ -13,7 +13,7 @@ import pytest
 from components.map_pins import TOP_Z
 from components.maps import offline_map
 from tests.support.itinerary_packs import PLACES
-from tests.ui.test_browser import CHROMIUM_ARGS, chromium_path
+from tests.support.map_browser import assert_pins_apart, chromium_page, settled_pins, write_offline_map
 
 PLACE = {pid: (name, lon, lat) for pid, name, lon, lat, *_ in PLACES}
 FEW_METRES = 0.00004  # of longitude: about 4 m in Shanghai
@@ -115,51 +115,22 @@ def test_every_map_draws_its_pins_in_one_group_with_the_spreading_script_and_its
 @pytest.mark.ui
 @pytest.mark.browser
 def test_pins_a_few_metres_apart_are_fanned_out_on_every_map(leaflet_static, tmp_path):
-    from playwright.sync_api import sync_playwright
-
-    pages = {}
-    for which, (build, _start) in MAPS.items():
-        html = build().get_root().render().replace("/app/static/leaflet/", leaflet_static.as_uri() + "/")
-        pages[which] = tmp_path / f"{which}.html"
-        pages[which].write_text(html, encoding="utf-8")
+    pages = {
+        which: write_offline_map(build(), leaflet_static, tmp_path / f"{which}.html")
+        for which, (build, _) in MAPS.items()
+    }
     seen = {}
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 700, "height": 460})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            for which, path in pages.items():
-                page.goto(path.as_uri())
-                page.wait_for_function(
-                    "document.querySelectorAll('.omni-marker[data-spread]').length"
-                    " == document.querySelectorAll('.omni-pin').length"
-                )
-                page.wait_for_function("!document.querySelector('.leaflet-zoom-anim')")  # fitBounds' zoom has ended
-                page.wait_for_timeout(300)
-                seen[which] = page.evaluate(
-                    """() => Array.from(document.querySelectorAll('.omni-pin')).map(e => {
-                         const r = e.getBoundingClientRect(), icon = e.closest('.leaflet-marker-icon');
-                         return {label: e.textContent, x: r.x, y: r.y, w: r.width, z: Number(icon.style.zIndex),
-                                 spread: icon.dataset.spread,
-                                 leader: getComputedStyle(icon.querySelector('.omni-leader')).display};
-                       })"""
-                )
-        finally:
-            browser.close()
+    with chromium_page(width=700, height=460) as (page, errors):
+        for which, path in pages.items():
+            page.goto(path.as_uri())
+            seen[which] = settled_pins(page)
     assert not errors, errors
     assert sorted(b["label"] for b in seen["day"]) == ["1", "2", "3", "H"]  # the round trip's hotel once
     assert sorted(b["label"] for b in seen["agent"]) == ["1", "2", "3"]
     assert sorted(b["label"] for b in seen["halfday"]) == ["1", "2", "S"]
     for which, boxes in seen.items():
-        for i, a in enumerate(boxes):  # the pins are discs: their centres at least a diameter apart
-            for b in boxes[i + 1 :]:
-                gap = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
-                assert gap >= a["w"] - 0.5, (which, a["label"], b["label"], gap)
-        moved = [b for b in boxes if b["spread"] == "1"]
-        assert len(moved) >= 2, which  # the pair a few metres apart (and only pins that touch) are moved
-        assert all(b["leader"] == "block" for b in moved), which
-        assert all(b["leader"] == "none" for b in boxes if b["spread"] == "0"), which
+        assert_pins_apart(boxes, which)
+        assert len([b for b in boxes if b["spread"] == "1"]) >= 2, which  # the pair a few metres apart is moved
         start = MAPS[which][1]
         if start:
             [top] = [b["z"] for b in boxes if b["label"] == start]
