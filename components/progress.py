@@ -1,14 +1,16 @@
 """One progress display for long work on every page: a status box, with a bar when the core reports how far
-it is (``progress(stage, fraction)``), closed as done or failed. The caller words the label and the stages; "done"
-and "failed" are in the user's language (common.po)."""
+it is (``progress(stage, fraction)``), closed as done or failed; work done within ``SHOW_AFTER_S`` shows none.
+The caller words the label and the stages; "done" and "failed" are in the user's language (common.po)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx
 
 from components.language import t
 
@@ -16,37 +18,79 @@ T = TypeVar("T")
 Progress = Callable[[str, float], None]
 
 
+#: work that ends sooner shows no box at all: a box that flashes for a moment costs the browser a re-layout and
+#: Streamlit's status box a 50 ms pause on the server (issue 12 §5); longer work shows it from here on
+SHOW_AFTER_S = 0.3
+
+
 class ProgressBox:
-    """The open status box: ``update`` moves the label (and the bar, given a fraction); ``finish`` closes it."""
+    """The progress of one piece of work: ``update`` moves the label (and the bar, given a fraction); ``finish``
+    closes it. The status box itself appears only once the work has run ``show_after_s`` (a timer thread with the
+    script's context draws it, as ``st.spinner`` does), in a placeholder kept where the box belongs."""
 
-    def __init__(self, status: Any, label: str) -> None:
-        self._status = status
+    def __init__(self, label: str, *, show_after_s: float = SHOW_AFTER_S) -> None:
         self._label = label
+        self._holder = st.empty()
+        self._lock = threading.Lock()
+        self._status: Any = None
         self._bar: Any = None
+        self._pending: tuple[str, float | None] | None = None
+        self._closed = False
+        self._timer = threading.Timer(show_after_s, self._show)
+        add_script_run_ctx(self._timer)
+        self._timer.start()
 
-    def update(self, text: str, fraction: float | None = None) -> None:
+    def _show(self) -> None:
+        with self._lock:
+            if self._closed or self._status is not None:
+                return
+            self._status = self._holder.status(f"{self._label}…", expanded=False)
+            if self._pending is not None:
+                self._apply(*self._pending)
+
+    def _apply(self, text: str, fraction: float | None) -> None:
         if fraction is None:
             self._status.update(label=text)
             return
         if self._bar is None:
-            self._bar = st.progress(0.0, text=text)
+            self._bar = self._status.progress(0.0, text=text)
         self._bar.progress(min(max(float(fraction), 0.0), 1.0), text=text)
 
+    def update(self, text: str, fraction: float | None = None) -> None:
+        with self._lock:
+            self._pending = (text, fraction)
+            if self._status is not None:
+                self._apply(text, fraction)
+
     def finish(self, label: str | None = None, *, failed: bool = False) -> None:
-        done = label or t("common.progress.failed" if failed else "common.progress.done", label=self._label)
-        self._status.update(label=done, state="error" if failed else "complete")
+        """Close the box as done or failed; work too quick to have shown one shows nothing."""
+        self._timer.cancel()
+        with self._lock:
+            self._closed = True
+            if self._status is None:
+                return
+            done = label or t("common.progress.failed" if failed else "common.progress.done", label=self._label)
+            self._status.update(label=done, state="error" if failed else "complete")
+
+    def close(self) -> None:
+        """Finish as done unless already finished (the end of a ``with`` block)."""
+        with self._lock:
+            closed = self._closed
+        if not closed:
+            self.finish()
 
 
 @contextmanager
-def progress_box(label: str) -> Iterator[ProgressBox]:
+def progress_box(label: str, *, show_after_s: float = SHOW_AFTER_S) -> Iterator[ProgressBox]:
     """``with progress_box("Planning") as box: ...`` — an exception closes the box as failed and propagates."""
-    with st.status(f"{label}…", expanded=False) as status:
-        box = ProgressBox(status, label)
-        try:
-            yield box
-        except Exception:
-            status.update(label=t("common.progress.failed", label=label), state="error")
-            raise
+    box = ProgressBox(label, show_after_s=show_after_s)
+    try:
+        yield box
+    except Exception:
+        box.finish(failed=True)
+        raise
+    finally:
+        box.close()
 
 
 def run_with_progress(
