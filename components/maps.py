@@ -81,6 +81,27 @@ def _rendered_text_is_not_compiled() -> None:
 _rendered_text_is_not_compiled()
 
 
+def _tooltip_text_is_a_string() -> None:
+    """folium writes a tooltip's text into a JavaScript template literal (between backticks) as it is: a name with a
+    backtick ends the literal (the whole map's script fails: OpenStreetMap has "T`UOMO Menswear") and ``${…}`` in a
+    name would run as script inside the map's frame. The text (HTML the pages escaped) is written as a JSON string
+    instead. Applied once, for every map of the dashboard."""
+    if getattr(folium.Tooltip, "_omni_json_text", False):
+        return
+    folium.Tooltip._template = Template(
+        """{% macro script(this, kwargs) %}
+            {{ this._parent.get_name() }}.bindTooltip(
+                {{ ("<div" ~ ((" style=" ~ (this.style|tojson)) if this.style else "") ~ ">" ~ this.text ~ "</div>")|tojson }},
+                {{ this.options|tojavascript }}
+            );
+        {% endmacro %}"""
+    )
+    folium.Tooltip._omni_json_text = True  # type: ignore[attr-defined]
+
+
+_tooltip_text_is_a_string()
+
+
 class _NoImagePins(MacroElement):
     """Leaflet's default marker is an image (``marker-icon.png``, looked for at a path Leaflet guesses wrongly in
     st_folium's frame: a 404). folium creates each marker with that default and sets its DivIcon a moment later,

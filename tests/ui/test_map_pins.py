@@ -67,10 +67,15 @@ def day_map() -> folium.Map:
     return build_day_map(day, region="shanghai", lang="en")
 
 
+#: a backtick (OpenStreetMap has "T`UOMO Menswear") and a template-literal placeholder in a place's name
+HOSTILE_NAME = "T`UOMO ${window.omniInjected = 1} </script>"
+
+
 def agent_map() -> folium.Map:
     from components.maps import build_agent_map
 
     stops = [PLACE["i-bund"], _near("i-bund"), PLACE["i-pearl"]]
+    stops[2] = (HOSTILE_NAME, *stops[2][1:])  # a name from map data or a typed stop: text, never script
     rows = [{"name": n, "lon": lon, "lat": lat, "day": 1, "start": "09:00", "end": "10:00"} for n, lon, lat in stops]
     return build_agent_map(rows, region="shanghai", lang="en")
 
@@ -124,6 +129,7 @@ def test_pins_a_few_metres_apart_are_fanned_out_on_every_map(leaflet_static, tmp
         for which, path in pages.items():
             page.goto(path.as_uri())
             seen[which] = settled_pins(page)
+            assert page.evaluate("window.omniInjected") is None, which
     assert not errors, errors
     assert sorted(b["label"] for b in seen["day"]) == ["1", "2", "3", "H"]  # the round trip's hotel once
     assert sorted(b["label"] for b in seen["agent"]) == ["1", "2", "3"]
