@@ -10,9 +10,9 @@ user's reservations and memory; another browser has no cookie and gets its own i
 On a session's first run (app.py calls ``remember_identity`` on every run, before the page):
 
 - a valid sid in the cookie is the identity;
-- else the ``?sid=`` of an old link (bookmarks from when the sid was in the URL) is adopted, else a new sid is made;
-  either is written to the cookie, on that run only;
-- ``sid`` is taken out of the URL in every case: with a cookie, the cookie wins over a copied URL.
+- else a new sid is made and written to the cookie, on that run only;
+- ``sid`` is taken out of the URL in every case and never adopted: a link (an old bookmark from when the sid was in
+  the URL, or one crafted by someone else) must not make this browser act as another user.
 
 Streamlit reads cookies (``st.context.cookies``: those sent when the session opened) but does not set them; the
 cookie is written by one line of script (``st.html`` with JavaScript, run in the app's own page, not an iframe) in a
@@ -32,10 +32,10 @@ from core.config import get_settings
 COOKIE = "omni_sid"
 COOKIE_MAX_AGE_S = 365 * 24 * 3600
 USER = "dashboard_user"  # session key: the identity
-QUERY = "sid"  # the old links' query parameter, read once and removed
+QUERY = "sid"  # the old links' query parameter: removed, never adopted (a link must not hand over an identity)
 BOX = "omni_identity"  # the hidden container the cookie's script is written in
 _TO_WRITE = "dashboard_user_cookie"  # session key: the sid the cookie is still to be set to
-_SID = re.compile(r"^[a-f0-9]{12}$")
+_SID = re.compile(r"[a-f0-9]{12}")
 #: the box and the wrapper Streamlit puts around it: neither shown, neither taking a gap of the page's column
 _HIDE = f"<style>.st-key-{BOX}, [data-testid='stLayoutWrapper']:has(> .st-key-{BOX}) {{ display: none; }}</style>"
 _WRITE = (
@@ -45,7 +45,7 @@ _WRITE = (
 
 
 def _valid(value: object) -> str | None:
-    return value if isinstance(value, str) and _SID.match(value) else None
+    return value if isinstance(value, str) and _SID.fullmatch(value) else None
 
 
 def _cookie_sid() -> str | None:
@@ -64,7 +64,8 @@ def dashboard_user() -> str:
     state = st.session_state
     if USER not in state:
         kept = _cookie_sid()
-        sid = kept or _valid(st.query_params.get(QUERY)) or uuid.uuid4().hex[:12]
+        # an old link's ?sid= is not taken: whoever sent it would share this browser's bookings from then on
+        sid = kept or uuid.uuid4().hex[:12]
         state[USER] = f"dashboard-{sid}"
         if sid != kept:
             state[_TO_WRITE] = sid
