@@ -3,11 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# the OpenStreetMap pack: built at install, and again when its builder changes
+PACK := data/regions/helsinki/places.csv
 
 .PHONY: run test quick lint install api valhalla clean
 
-$(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scripts/compile_kernels.py scripts/build_packs.py \
-		core/packs/osm.py core/packs/build.py
+$(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scripts/compile_kernels.py scripts/build_packs.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
@@ -16,21 +17,24 @@ $(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scrip
 	$(PY) scripts/build_packs.py
 	touch $(STAMP)
 
-install: $(STAMP)
+$(PACK): core/packs/osm.py core/packs/build.py | $(STAMP)
+	$(PY) scripts/build_packs.py
 
-run: $(STAMP)
+install: $(STAMP) $(PACK)
+
+run: $(STAMP) $(PACK)
 	$(VENV)/bin/streamlit run app.py --server.headless true --browser.gatherUsageStats false
 
 api: $(STAMP)
 	$(VENV)/bin/uvicorn api:app --host 127.0.0.1 --port 8000
 
-valhalla: $(STAMP)  # the helsinki pack's roads over HTTP on 127.0.0.1:8002 (OMNI_VALHALLA_URL=http://127.0.0.1:8002)
+valhalla: $(STAMP) $(PACK)  # the helsinki pack's roads over HTTP on 127.0.0.1:8002 (OMNI_VALHALLA_URL=http://127.0.0.1:8002)
 	$(PY) -m core pack serve helsinki --port 8002
 
-test: $(STAMP)  # PostgreSQL (Debian's, when installed) for the tests that run on both databases
+test: $(STAMP) $(PACK)  # PostgreSQL (Debian's, when installed) for the tests that run on both databases
 	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest
 
-quick: $(STAMP)  # the fast subset while developing: no pages, no browser, no solver runs
+quick: $(STAMP) $(PACK)  # the fast subset while developing: no pages, no browser, no solver runs
 	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -m "not ui and not slow"
 
 lint: $(STAMP)

@@ -285,6 +285,8 @@ def _add(
     names = _names(tags)
     if category is None or not names and not address_of(tags):
         return
+    if category == "district" and (not osm_id.startswith("n") or not tags.get("name")):
+        return  # a district is its named place node, the point the map gives as its centre (not an area's middle)
     if where is None:
         return
     if not names:  # a building known only by its address: the address is its name

@@ -70,6 +70,17 @@ def test_the_parts_of_the_city_are_kept_at_the_centre_osm_gives_them(built):
     assert all(r["price_per_person"] == "" and r["opening_hours"] == "" for r in districts.values())
 
 
+def test_a_district_is_a_named_place_node_only():
+    from core.packs.osm import Extract, _add
+
+    out = Extract()
+    _add(out, "n1", {"place": "suburb", "name": "Kluuvi"}, (24.9473, 60.1708))
+    _add(out, "w2", {"place": "suburb", "name": "Kluuvi"}, (24.95, 60.17))  # the area: its middle is not its centre
+    _add(out, "n3", {"place": "quarter", "addr:street": "Kluuvikatu", "addr:housenumber": "4"}, (24.947, 60.169))
+    _add(out, "n4", {"place": "city_block", "name": "Hamsteri"}, (24.94, 60.16))  # a block is not a district
+    assert [(f.osm_id, f.category) for f in out.features] == [("n1", "district")]
+
+
 def test_a_street_split_into_many_ways_is_one_entry(built):
     data_dir, _ = built
     names = [r["name_zh"] for r in rows(data_dir) if r["category"] == "address" and r["address"] == r["name_zh"]]
