@@ -309,6 +309,7 @@ def _solve_tour_matrix(
     workers: int | None,
     max_kicks: int | None,
     t_start: float,
+    *,
     early_stop: bool = True,
 ) -> tuple[np.ndarray, str, SearchReport | None]:
     n = M.shape[0]
@@ -364,7 +365,9 @@ def heuristic_path(
     if k == 0:
         return OrderSolution((), path_cost(c, (), start=start, end=end), "enumeration", True)
     M = _reduce(c, stops, start, end)
-    tour, method, report = _solve_tour_matrix(M, time_limit_s, seed, engine, workers, max_kicks, t_start, early_stop)
+    tour, method, report = _solve_tour_matrix(
+        M, time_limit_s, seed, engine, workers, max_kicks, t_start, early_stop=early_stop
+    )
     # rotate so the depot (0) is first, then map back
     z = int(np.where(tour == 0)[0][0])
     tour = np.roll(tour, -z)
@@ -399,7 +402,9 @@ def solve_tour(
     n = c.shape[0]
     if n == 0:
         return OrderSolution((), 0.0, "enumeration", True)
-    tour, method, report = _solve_tour_matrix(c, time_limit_s, seed, engine, workers, max_kicks, t_start, early_stop)
+    tour, method, report = _solve_tour_matrix(
+        c, time_limit_s, seed, engine, workers, max_kicks, t_start, early_stop=early_stop
+    )
     z = int(np.where(tour == 0)[0][0])
     tour = np.roll(tour, -z)
     order = tuple(int(x) for x in tour)
