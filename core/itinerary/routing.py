@@ -363,7 +363,8 @@ def _forced_witness(
 
     A feasible order of the forced stops (exact for small days), the others inserted where they fit, most
     valuable first; the solver then improves it from there (warm start) when it accepts it. None when the
-    forced stops have no feasible order. (routes, dropped, objective, status) like :func:`_solve_routing`.
+    forced stops have no feasible order, or (without ``displace_musts``) when that order leaves out a must.
+    (routes, dropped, objective, status) like :func:`_solve_routing`.
     """
     forced = [k for k in keys if k in set(force_keys)]
     order = exact_feasible_order(problem, day_index, forced, settings=settings, end_min=end_min)
@@ -388,7 +389,10 @@ def _forced_witness(
     )
     if routes is not None and set(forced) <= set(routes[day_index]):
         return routes, dropped, objective, f"FORCED_WARM:{status}"
-    return {day_index: order}, [k for k in keys if k not in order], None, "FORCED_WITNESS"
+    left = [k for k in keys if k not in order]
+    if not displace_musts and any(is_hard(problem.stop(k)) for k in left):
+        return None  # the other musts stay hard: a forced stop may not displace one
+    return {day_index: order}, left, None, "FORCED_WITNESS"
 
 
 def _make_layout_feasible(problem, day_index, order, *, settings, end_min=None) -> tuple[list[str], list[str]]:
