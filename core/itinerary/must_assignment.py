@@ -4,9 +4,10 @@ Clustering, the per-day solves and the cross-day repair move stops one at a time
 A must can still be dropped when keeping it takes a chain of moves: a long must fits one day only if a must there
 goes to the other day, which in turn fits only if a third must comes back. For a trip with few musts this module
 tries every assignment of musts to the days they may go on (fewest changes to the plan first), each day checked
-exactly (``exact_feasible_order``); the first assignment where every day holds its musts is laid out again with
-the optional stops kept where they still fit. The search has a fixed cap (deterministic), so a large trip keeps
-the heuristics' answer.
+exactly (every order of its musts laid out); the first assignment where every day holds its musts is laid out again with
+the optional stops kept where they still fit. The search has fixed caps (deterministic: a count of assignments and
+of orders laid out, never the clock), so a large trip keeps the heuristics' answer. A must closed on every day of
+the trip stays dropped and is left out of the search; the others are still searched.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.config import Settings, get_settings
-from core.itinerary.layout import best_insertion
+from core.itinerary.layout import best_insertion, layout_day
 from core.itinerary.problem import effective_penalty, is_hard
-from core.itinerary.routing import exact_feasible_order, optimize_day_vrptw
+from core.itinerary.routing import optimize_day_vrptw
 from core.models.itinerary_problem import DayPlan, ItineraryProblem
 
 #: Trips with more musts than this keep the heuristics' answer.
@@ -27,6 +28,13 @@ MAX_MUSTS = 8
 MAX_ASSIGNMENTS = 4096
 #: A day holding more musts than this is not checked (exact enumeration of its orders stays cheap).
 MAX_MUSTS_PER_DAY = 6
+#: At most this many orders are laid out (``layout_day``) over the whole search; when reached the search stops and
+#: the plans are kept as the heuristics left them (no assignment found so far).
+MAX_LAYOUT_CALLS = 20_000
+
+
+class _OutOfLayouts(Exception):
+    """The search laid out MAX_LAYOUT_CALLS orders."""
 
 
 def reassign_musts(
@@ -39,13 +47,17 @@ def reassign_musts(
     settings = settings or get_settings()
     plans = [p.model_copy(deep=True) for p in plans]
     by_day = {p.day_index: p for p in plans}
-    dropped_musts = [k for p in plans for k in p.dropped if is_hard(problem.stop(k))]
-    musts = [s.key for s in problem.stops if is_hard(s)]
+    hard = [s.key for s in problem.stops if is_hard(s)]
+    allowed_of = {k: [d for d in sorted(by_day) if problem.stop(k).windows_by_day[d]] for k in hard}
+    # A must closed on every day stays dropped; it takes no part in the search.
+    closed = [k for k in hard if not allowed_of[k]]
+    musts = [k for k in hard if allowed_of[k]]
+    dropped_musts = [k for p in plans for k in p.dropped if k in musts]
     if not dropped_musts or len(musts) > MAX_MUSTS:
         return plans, []
     day_of = {k: p.day_index for p in plans for k in p.order}
-    allowed = [[d for d in sorted(by_day) if problem.stop(k).windows_by_day[d]] for k in musts]
-    if any(not a for a in allowed) or _count(allowed) > MAX_ASSIGNMENTS:
+    allowed = [allowed_of[k] for k in musts]
+    if _count(allowed) > MAX_ASSIGNMENTS:
         return plans, []
 
     def changes(assignment: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
@@ -53,6 +65,18 @@ def reassign_musts(
 
     memo: dict[tuple[int, frozenset[str]], list[str] | None] = {}
     infeasible: dict[int, list[frozenset[str]]] = {d: [] for d in by_day}
+    layouts = 0
+
+    def enumerate_orders(d: int, keys: frozenset[str]) -> list[str] | None:
+        """The first feasible order of ``keys`` on day ``d`` (permutations of the sorted keys), or None."""
+        nonlocal layouts
+        for perm in itertools.permutations(sorted(keys)):
+            if layouts >= MAX_LAYOUT_CALLS:
+                raise _OutOfLayouts
+            layouts += 1
+            if layout_day(problem, d, perm, settings=settings):
+                return list(perm)
+        return None
 
     def day_order(d: int, keys: frozenset[str]) -> list[str] | None:
         """A feasible order of ``keys`` on day ``d`` by enumeration, or None. A day too short for the visits
@@ -70,27 +94,30 @@ def reassign_musts(
             and sum(problem.stop(k).visit_min for k in keys) <= day.end_min - day.start_min - day.lunch_min
             and not any(bad <= keys for bad in infeasible[d])
         ):
-            order = exact_feasible_order(problem, d, sorted(keys), settings=settings)
+            order = enumerate_orders(d, keys)
         if order is None:
             infeasible[d].append(keys)
         memo[(d, keys)] = order
         return order
 
     found: dict[int, list[str]] | None = None
-    for assignment in sorted(itertools.product(*allowed), key=changes):
-        orders: dict[int, list[str]] = {}
-        for d in by_day:
-            order = day_order(d, frozenset(k for k, e in zip(musts, assignment, strict=True) if e == d))
-            if order is None:
+    try:
+        for assignment in sorted(itertools.product(*allowed), key=changes):
+            orders: dict[int, list[str]] = {}
+            for d in by_day:
+                order = day_order(d, frozenset(k for k, e in zip(musts, assignment, strict=True) if e == d))
+                if order is None:
+                    break
+                orders[d] = order
+            else:
+                found = orders
                 break
-            orders[d] = order
-        else:
-            found = orders
-            break
+    except _OutOfLayouts:
+        found = None
     if found is None:
         return plans, []
 
-    must_set = set(musts)
+    must_set = set(hard)
     optional = [k for p in plans for k in [*p.order, *p.dropped] if k not in must_set]
     home = {k: p.day_index for p in plans for k in [*p.order, *p.dropped]}
     left: list[str] = []
@@ -118,6 +145,9 @@ def reassign_musts(
                 break
         else:
             by_day[home.get(k, days[0])].dropped.append(k)
+    for k in closed:
+        if k in home:
+            by_day[home[k]].dropped.append(k)
     moves = [
         {"key": k, "from_day": day_of.get(k), "to_day": d}
         for d, order in found.items()
