@@ -13,6 +13,7 @@ coverage box and district centres (components/basemap.py). Online tiles are a se
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -81,17 +82,33 @@ def _rendered_text_is_not_compiled() -> None:
 _rendered_text_is_not_compiled()
 
 
+def _js_string(text: str) -> str:
+    """``text`` as a JavaScript string literal that is safe inside a ``<script>``: JSON, with ``<`` and ``>`` (which
+    could close the script or open a comment) and the two JSON-only line breaks escaped; every other character,
+    Chinese names included, as it is."""
+    out = json.dumps(text, ensure_ascii=False)
+    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        out = out.replace(char, escape)
+    return out
+
+
+def _tooltip_js_text(self: folium.Tooltip) -> str:
+    style = f" style={json.dumps(self.style)}" if getattr(self, "style", None) else ""
+    return _js_string(f"<div{style}>{self.text}</div>")
+
+
 def _tooltip_text_is_a_string() -> None:
     """folium writes a tooltip's text into a JavaScript template literal (between backticks) as it is: a name with a
     backtick ends the literal (the whole map's script fails: OpenStreetMap has "T`UOMO Menswear") and ``${…}`` in a
-    name would run as script inside the map's frame. The text (HTML the pages escaped) is written as a JSON string
-    instead. Applied once, for every map of the dashboard."""
+    name would run as script inside the map's frame. The text (HTML the pages escaped) is written as a JavaScript
+    string instead. Applied once, for every map of the dashboard."""
     if getattr(folium.Tooltip, "_omni_json_text", False):
         return
+    folium.Tooltip.omni_js_text = property(_tooltip_js_text)  # type: ignore[attr-defined]
     folium.Tooltip._template = Template(
         """{% macro script(this, kwargs) %}
             {{ this._parent.get_name() }}.bindTooltip(
-                {{ ("<div" ~ ((" style=" ~ (this.style|tojson)) if this.style else "") ~ ">" ~ this.text ~ "</div>")|tojson }},
+                {{ this.omni_js_text }},
                 {{ this.options|tojavascript }}
             );
         {% endmacro %}"""
