@@ -7,9 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.config import Settings
 from core.geo.base import LonLat
-from core.geo.registry import make_provider
 from core.itinerary.critic import check_itinerary
 from core.itinerary.pipeline import plan_itinerary
 from core.itinerary.travel import robustness_policy_for
@@ -22,19 +20,9 @@ from core.models.itinerary_result import (
     RobustnessScore,
     TimelineEntry,
 )
-from tests.support.itinerary_packs import MONDAY, TUESDAY, independent_robust_minutes, trip, write_itinerary_pack
+from tests.support.itinerary_packs import MONDAY, TUESDAY, independent_robust_minutes, trip
 
 TZ = ZoneInfo("Asia/Shanghai")
-
-
-@pytest.fixture(scope="module")
-def settings(tmp_path_factory):
-    return Settings(data_dir=write_itinerary_pack(tmp_path_factory.mktemp("data")), region="itintest")
-
-
-@pytest.fixture(scope="module")
-def provider(settings):
-    return make_provider("offline", settings=settings)
 
 
 @pytest.fixture(scope="module")

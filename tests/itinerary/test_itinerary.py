@@ -8,28 +8,16 @@ from datetime import time
 import pytest
 from pydantic import ValidationError
 
-from core.config import Settings
 from core.errors import InputError
 from core.geo.base import LonLat
-from core.geo.registry import make_provider
 from core.itinerary.critic import check_itinerary
 from core.itinerary.edits import itinerary_from_json, reoptimize
 from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import LockEdit, MoveEdit, RemoveEdit, TripRequest
-from tests.support.itinerary_packs import MONDAY, TUESDAY, independent_robust_minutes, trip, write_itinerary_pack
+from tests.support.itinerary_packs import MONDAY, TUESDAY, independent_robust_minutes, trip
 from tests.support.paths import ROOT as PROJECT_ROOT
 
 ROOT = PROJECT_ROOT
-
-
-@pytest.fixture(scope="module")
-def settings(tmp_path_factory):
-    return Settings(data_dir=write_itinerary_pack(tmp_path_factory.mktemp("data")), region="itintest")
-
-
-@pytest.fixture(scope="module")
-def provider(settings):
-    return make_provider("offline", settings=settings)
 
 
 def plan(payload, provider, settings, **kw):

@@ -9,26 +9,16 @@ import json
 import pytest
 
 from core.bench.itinerary import page_edits
-from core.config import Settings, get_settings
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.itinerary.edits import apply_user_edits, reoptimize
 from core.itinerary.pipeline import plan_itinerary, seed_routes
 from core.itinerary.problem import prepare_problem
 from core.models.itinerary import LockEdit, MoveEdit, RemoveEdit, TripRequest
-from tests.support.itinerary_packs import MONDAY, TUESDAY, trip, write_itinerary_pack
+from tests.support.itinerary_packs import MONDAY, TUESDAY, trip
 from tests.support.paths import ROOT
 
 PLACES = ["i-bund", "i-pearl", "i-xintiandi", "i-jingan", "i-tianzifang", "i-grid-0"]
-
-
-@pytest.fixture(scope="module")
-def settings(tmp_path_factory):
-    return Settings(data_dir=write_itinerary_pack(tmp_path_factory.mktemp("data")), region="itintest")
-
-
-@pytest.fixture(scope="module")
-def provider(settings):
-    return make_provider("offline", settings=settings)
 
 
 def routes(result) -> list[list[str]]:

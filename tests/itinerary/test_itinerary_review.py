@@ -30,17 +30,7 @@ from core.itinerary.pipeline import plan_itinerary
 from core.itinerary.problem import prepare_problem
 from core.itinerary.routing import exact_feasible_order
 from core.models.itinerary import LockEdit, TripRequest
-from tests.support.itinerary_packs import MONDAY, TUESDAY, trip, write_itinerary_pack
-
-
-@pytest.fixture(scope="module")
-def settings(tmp_path_factory):
-    return Settings(data_dir=write_itinerary_pack(tmp_path_factory.mktemp("data")), region="itintest")
-
-
-@pytest.fixture(scope="module")
-def provider(settings):
-    return make_provider("offline", settings=settings)
+from tests.support.itinerary_packs import MONDAY, TUESDAY, trip
 
 
 def plan(payload, provider, settings):

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from core.config import Settings
-from core.geo.registry import make_provider
 from core.itinerary import must_assignment
 from core.itinerary.layout import order_is_feasible
 from core.itinerary.must_assignment import reassign_musts
 from core.itinerary.problem import prepare_problem
 from core.models.itinerary import TripRequest
 from core.models.itinerary_problem import DayPlan
-from tests.support.itinerary_packs import trip, write_itinerary_pack
+from tests.support.itinerary_packs import trip
 
 TUESDAY_8_16 = {"date": "2025-06-03", "start_time": "08:00", "end_time": "16:00"}
 WEDNESDAY_8_14 = {"date": "2025-06-04", "start_time": "08:00", "end_time": "14:00"}
@@ -28,16 +26,6 @@ CHAIN = [
     {"place_id": "i-yuyuan", "priority": "must", "visit_minutes": 90},
 ]
 CLOSED = {"place_id": "i-far", "priority": "must", "visit_minutes": 30, "opening_hours": "Sa,Su 10:00-12:00"}
-
-
-@pytest.fixture(scope="module")
-def settings(tmp_path_factory):
-    return Settings(data_dir=write_itinerary_pack(tmp_path_factory.mktemp("data")), region="itintest")
-
-
-@pytest.fixture(scope="module")
-def provider(settings):
-    return make_provider("offline", settings=settings)
 
 
 def problem_of(places, days, provider, settings, **extra):
