@@ -259,12 +259,24 @@ LEGEND_PAD_PX = 8
 BELOW_LEGEND_PX = 58
 
 
-def legend_clearance(lines: list[CandidateLines]) -> int:
+def legend_clearance(candidates: int) -> int:
     """The room (px) to keep below the pins' points when the map is fitted, so no pin lies under the legend (bottom
     left, as wide as the map on a phone): what lies below it, its height (the best route's two lines, a line per
-    candidate, the note's two) and how far a pin reaches from its point once fanned out."""
-    rows = 2 + (len(lines) + 2 if lines else 0)
+    candidate drawn, the note's two) and how far a pin reaches from its point once fanned out."""
+    rows = 2 + (candidates + 2 if candidates else 0)
     return BELOW_LEGEND_PX + LEGEND_PAD_PX + rows * LEGEND_LINE_PX + REACH_PX
+
+
+#: the height (px) the route itself gets on the map: the frame grows by the legend's room, so a long legend (many
+#: candidates) makes the map taller rather than squeezing the route into its top half
+ROUTE_AREA_PX = 400
+FIT_TOP_PX = 30
+
+
+def map_height(result: RoutePlanResult, *, show_alternatives: bool = True) -> int:
+    """The map frame's height for ``result``: the route's area, the top margin and the legend's room."""
+    drawn = min(max(len(result.candidates) - 1, 0), MAX_ALTERNATIVES) if show_alternatives else 0
+    return FIT_TOP_PX + ROUTE_AREA_PX + legend_clearance(drawn)
 
 
 def _swatch(colour: str, *, dashed: bool = False) -> str:
@@ -366,8 +378,8 @@ def build_route_map(
 
     m.fit_bounds(
         [[min(lats), min(lons)], [max(lats), max(lons)]],
-        padding_top_left=(30, 30),
-        padding_bottom_right=(30, legend_clearance(lines)),
+        padding_top_left=(30, FIT_TOP_PX),
+        padding_bottom_right=(30, legend_clearance(len(lines))),
     )
     finish_map(m, result.provider)
     folium.LayerControl(collapsed=True).add_to(m)
@@ -388,7 +400,12 @@ def route_map_html(
 
 
 def render_route_map(
-    result: RoutePlanResult, *, lang: str, key: str = "route_map", height: int = 520, show_alternatives: bool = True
+    result: RoutePlanResult,
+    *,
+    lang: str,
+    key: str = "route_map",
+    height: int | None = None,
+    show_alternatives: bool = True,
 ) -> None:
     """Draw the plan's map as a plain HTML frame (``st.iframe``): nothing is sent back, so no reruns, and the frame
     loads Leaflet and the map's script only (st_folium's frame first loads its own 225 KB bundle and waits for its
@@ -403,4 +420,4 @@ def render_route_map(
         page = route_map_html(result, lang=lang, base_url_path=base, show_alternatives=show_alternatives)
         st.session_state[_MAP_CACHE] = cached = (result, wanted, page)
     with st.container(key=f"{key}_box"):  # .st-key-route_map_box in the page (browser tests)
-        st.iframe(cached[2], height=height)
+        st.iframe(cached[2], height=height or map_height(result, show_alternatives=show_alternatives))
