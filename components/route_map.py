@@ -26,7 +26,6 @@ from folium.template import Template
 
 from components.basemap import add_background, finish_map
 from components.map_pins import REACH_PX, Pins
-from components.map_pins import TOP_Z as TOP_Z  # start and end above every numbered pin
 from components.maps import BEST_COLOUR, ROLE_COLOURS, _base_url_path, offline_map
 from components.route_words import ROLE_LABELS, found_name, point_name, source_words
 from core.i18n import t

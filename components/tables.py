@@ -5,7 +5,6 @@ The ``*_frame`` builders are pure pandas (unit-testable); the ``render_*`` funct
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from datetime import date
 
@@ -511,17 +510,10 @@ def _qr_caption(result: RoutePlanResult, lang: str) -> str:
     return t("route.links.qr_caption", lang)
 
 
-@functools.lru_cache(maxsize=64)
-def _qr_image(url: str) -> str:
-    """The QR code of ``url`` as the SVG data URI shown on the page, kept per link in the process: segno writing
-    and quoting the SVG costs about 30 ms per plan, the code itself is cached by core.route.links."""
-    from core.route.links import qr_svg_data_uri
-
-    return qr_svg_data_uri(url, scale=5)
-
-
 def _qr_fragment(result: RoutePlanResult, lang: str) -> None:
     import streamlit as st
+
+    from core.route.links import qr_svg_data_uri  # cached per link and size
 
     @st.fragment
     def qr() -> None:
@@ -537,7 +529,7 @@ def _qr_fragment(result: RoutePlanResult, lang: str) -> None:
             )
         url = dict(choices)[chosen]
         with st.container(key="link_qr"):
-            st.image(_qr_image(url), caption=_qr_caption(result, lang), width=300)
+            st.image(qr_svg_data_uri(url, scale=5), caption=_qr_caption(result, lang), width=300)
 
     qr()
 

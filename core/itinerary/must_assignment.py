@@ -13,6 +13,7 @@ the trip stays dropped and is left out of the search; the others are still searc
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -57,7 +58,7 @@ def reassign_musts(
         return plans, []
     day_of = {k: p.day_index for p in plans for k in p.order}
     allowed = [allowed_of[k] for k in musts]
-    if _count(allowed) > MAX_ASSIGNMENTS:
+    if math.prod(len(a) for a in allowed) > MAX_ASSIGNMENTS:
         return plans, []
 
     def changes(assignment: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
@@ -155,10 +156,3 @@ def reassign_musts(
         if day_of.get(k) != d
     ]
     return plans, moves
-
-
-def _count(allowed: Sequence[Sequence[int]]) -> int:
-    n = 1
-    for a in allowed:
-        n *= len(a)
-    return n

@@ -366,12 +366,13 @@ def _forced_witness(
     forced stops have no feasible order, or (without ``displace_musts``) when that order leaves out a must.
     (routes, dropped, objective, status) like :func:`_solve_routing`.
     """
-    forced = [k for k in keys if k in set(force_keys)]
+    wanted = set(force_keys)
+    forced = [k for k in keys if k in wanted]
     order = exact_feasible_order(problem, day_index, forced, settings=settings, end_min=end_min)
     if order is None:
         return None
     rest = sorted(
-        (k for k in keys if k not in set(forced)), key=lambda k: (-effective_penalty(problem.stop(k), settings), k)
+        (k for k in keys if k not in wanted), key=lambda k: (-effective_penalty(problem.stop(k), settings), k)
     )
     for k in rest:
         sched = best_insertion(problem, day_index, order, k, settings=settings, end_min=end_min)

@@ -18,8 +18,7 @@ import numpy as np
 def _neighbours(M: np.ndarray, K: int) -> np.ndarray:
     n = M.shape[0]
     K = max(1, min(K, n - 1))
-    S = M + M.T
-    S = S.copy()
+    S = M + M.T  # a new array: the diagonal may be overwritten
     np.fill_diagonal(S, np.inf)
     nb = np.argsort(S, axis=1, kind="stable")[:, :K]
     return np.ascontiguousarray(nb.astype(np.int64))

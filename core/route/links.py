@@ -314,13 +314,9 @@ def build_deep_links(
     return links, warnings
 
 
-@functools.lru_cache(maxsize=64)
-def _qr(link: str) -> segno.QRCode:
-    return segno.make(link, error="m", micro=False)
-
-
+@functools.lru_cache(maxsize=128)
 def qr_svg_data_uri(link: str, *, scale: int = 4, border: int = 2) -> str:
-    """A QR code of ``link`` as an SVG ``data:`` URI (for showing mobile-only links on a desktop). The code is
-    cached by link: a long link takes segno a few hundred milliseconds (its mask search), and the page and the
-    HTML report ask for the same links."""
-    return _qr(link).svg_data_uri(scale=scale, border=border, dark="#000", light="#fff")
+    """A QR code of ``link`` as an SVG ``data:`` URI (for showing mobile-only links on a desktop). Cached by link
+    and size: a long link takes segno a few hundred milliseconds (its mask search), writing and quoting the SVG
+    about 30 ms more, and the page (on every run) and the HTML report ask for the same links."""
+    return segno.make(link, error="m", micro=False).svg_data_uri(scale=scale, border=border, dark="#000", light="#fff")

@@ -110,7 +110,8 @@ def test_the_legend_is_on_the_map_with_figures_and_says_candidates_are_straight_
 
 
 def test_start_and_end_are_above_every_pin_and_a_round_trip_has_one_start_end_pin():
-    from components.route_map import TOP_Z, build_route_map
+    from components.map_pins import TOP_Z
+    from components.route_map import build_route_map
 
     m = build_route_map(planned("8"), lang="en")
     by_label = {pin_label(mk): mk for mk in markers(m)}
