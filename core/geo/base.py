@@ -108,7 +108,9 @@ class WarningLog:
     an English sentence each.
 
     One log belongs to one MapServices; the planner drains it into the result's notices (``drain_entries``);
-    ``drain`` gives the English sentences (the itinerary and the agent read those)."""
+    ``drain`` gives the English sentences (the itinerary and the agent read those). While a request's view of the
+    providers makes a call (``MapServices.for_request``), what the shared services add goes to that view's log
+    (``warnings_to``): two requests on one provider never see each other's warnings."""
 
     def __init__(self) -> None:
         self._items: list[LoggedWarning] = []
@@ -117,6 +119,10 @@ class WarningLog:
     def add(
         self, message: str, *, code: str = "PROVIDER_NOTE", params: dict[str, str | int | float] | None = None
     ) -> None:
+        target = _REQUEST_LOG.get()
+        if target is not None and target is not self:
+            target.add(message, code=code, params=params)
+            return
         with self._lock:
             if all(item.message != message for item in self._items):
                 self._items.append(LoggedWarning(code=code, message=message, params=dict(params or {})))
@@ -128,6 +134,20 @@ class WarningLog:
 
     def drain(self) -> list[str]:
         return [item.message for item in self.drain_entries()]
+
+
+#: the log of the request whose call is running in this thread / task (None: each service's own log)
+_REQUEST_LOG: ContextVar[WarningLog | None] = ContextVar("omni_request_warnings", default=None)
+
+
+@contextmanager
+def warnings_to(log: WarningLog) -> Iterator[None]:
+    """Every warning a service adds while the block runs (in this thread or task) goes to ``log``."""
+    token = _REQUEST_LOG.set(log)
+    try:
+        yield
+    finally:
+        _REQUEST_LOG.reset(token)
 
 
 _DEGRADED: ContextVar[bool] = ContextVar("omni_degraded_answer", default=False)

@@ -3,10 +3,14 @@
 Any Geocoder paired with any Router (e.g. the pack's gazetteer with a road router, or AMap with AMap), the
 region pack they serve, an optional WeatherService, one ResponseCache, call counts per service and the
 warnings the services raised while answering. A fallback's answer is returned but never cached.
+
+One MapServices is shared by every request of a process (its cache, breakers and clients are thread-safe); each
+request plans on its own view (``for_request``), which keeps that request's warnings and call counts.
 """
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from datetime import date
@@ -28,6 +32,7 @@ from core.geo.base import (
     WarningLog,
     WeatherService,
     degradation_watch,
+    warnings_to,
 )
 from core.geo.cache import ResponseCache, point_key
 from core.geo.weather import pick_forecast
@@ -68,6 +73,30 @@ class MapServices:
         self.calls: Counter[str] = Counter()
         self.cache_hits = 0
         self._lock = Lock()
+        self.shared: MapServices | None = None  # a request's view: the MapServices it is a view of
+
+    def for_request(self) -> MapServices:
+        """A view for one request: the same services, cache and breakers, its own warnings and call counts.
+
+        What the shared services report while this view calls them lands in the view's log (``warnings_to``),
+        so concurrent requests on one provider never take each other's warnings or counts."""
+        root = self.shared or self
+        view = copy.copy(root)
+        view.warnings = WarningLog()
+        view.calls = Counter()
+        view.cache_hits = 0
+        view._lock = Lock()
+        view.shared = root
+        return view
+
+    def _count(self, service: str | None) -> None:
+        """One call (``service``) or one cache hit (None), on this view and on the shared totals."""
+        for target in (self, self.shared) if self.shared is not None else (self,):
+            with target._lock:
+                if service is None:
+                    target.cache_hits += 1
+                else:
+                    target.calls[service] += 1
 
     def __repr__(self) -> str:
         return f"MapServices(geocoder={self.geocoder!r}, router={self.router!r}, region={self.region.name!r})"
@@ -79,14 +108,12 @@ class MapServices:
         Copies both ways: a caller mutating its answer must not change what the next caller gets."""
         hit, value = self.cache.get(key)
         if hit:
-            with self._lock:
-                self.cache_hits += 1
+            self._count(None)
             return _copy(value)  # type: ignore[no-any-return]
-        with degradation_watch() as degraded:
+        with degradation_watch() as degraded, warnings_to(self.warnings):
             value = fn()
             keep = not degraded()
-        with self._lock:
-            self.calls[service] += 1
+        self._count(service)
         if keep:
             self.cache.put(key, _copy(value))
         return value

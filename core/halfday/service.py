@@ -226,8 +226,10 @@ class HalfDayPlanner:
         )
 
     # ---- stage 7 ------------------------------------------------------------------------------------
-    def reserve_dry_run(self, inp: ReserveInput) -> DryRun:
-        """Stage 7 through the registry: the reservation service's dry run (consent and confirmation follow)."""
+    def reserve_dry_run(self, inp: ReserveInput, *, trace_id: str | None = None) -> DryRun:
+        """Stage 7 through the registry: the reservation service's dry run (consent and confirmation follow),
+        logged under the plan's ``trace_id`` when given."""
         from core.halfday.tools import Trace
 
-        return self.registry.call("mock_reserve", inp, trace=Trace())  # type: ignore[no-any-return]
+        trace = Trace(trace_id=trace_id) if trace_id else Trace()
+        return self.registry.call("mock_reserve", inp, trace=trace)  # type: ignore[no-any-return]

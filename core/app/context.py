@@ -1,0 +1,188 @@
+"""One request, one context (docs/ARCHITECTURE.md, "Application layer").
+
+A face (the dashboard, the HTTP API, the command line) builds a ``RequestContext`` for each thing a person asks and
+hands it to a use case in ``core.app``. The context says who asks (the session, the API key's owner, a CLI
+argument), in which language and time zone (what the face was given; the region pack's zone by default), on which
+region pack and settings, with which clock, and through a *per-request view* of the providers: the shared
+services, caches and breakers of the process, with this request's own warnings and call counts.
+
+``AppServices`` is what a process shares between requests: the providers (one per name, region and data folder)
+and the reservation services (one per database and region). It holds nothing of any one request.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from core.config import Settings, get_settings
+from core.errors import InputError, OmniError
+from core.geo.composite import MapServices
+from core.i18n import DEFAULT_LANG, Lang, normalize_lang
+from core.packs.loader import RegionPack, list_regions, load_region
+
+if TYPE_CHECKING:
+    from core.reservations.service import ReservationService
+
+Clock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    """Now, in UTC (a context turns it into its own zone)."""
+    return datetime.now(ZoneInfo("UTC"))
+
+
+def zone_or_none(name: str | None) -> ZoneInfo | None:
+    """The zone called ``name`` (None: no name, or not a zone this machine knows)."""
+    if not name:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+class AppServices:
+    """What one process shares between requests: providers and reservation services, built once each.
+
+    Thread-safe; keeps no per-request or per-user state (a request's warnings and counts live on its view)."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or get_settings()
+        self._providers: dict[tuple[str, str, str], MapServices] = {}
+        self._reservations: dict[tuple[str, str, str], ReservationService] = {}
+        self._lock = threading.Lock()
+
+    # ---- providers ------------------------------------------------------------------------------------
+    def provider(self, name: str | None, region: str, *, settings: Settings | None = None) -> MapServices:
+        """The shared provider ``name`` for ``region`` (built on first use; an OmniError if it cannot be)."""
+        from core.geo.registry import make_provider
+
+        settings = settings or self.settings
+        key = (name or settings.provider, region, str(settings.data_dir))
+        with self._lock:
+            found = self._providers.get(key)
+        if found is not None:
+            return found
+        built = make_provider(key[0], region=region, settings=settings)
+        with self._lock:
+            return self._providers.setdefault(key, built)
+
+    def use_provider(self, name: str, region: str, provider: MapServices, *, settings: Settings | None = None) -> None:
+        """Serve ``provider`` as ``name`` for ``region`` (one built elsewhere: a test's, an embedding app's)."""
+        settings = settings or self.settings
+        with self._lock:
+            self._providers[(name, region, str(settings.data_dir))] = provider
+
+    def regions(self, *, settings: Settings | None = None) -> list[str]:
+        return list(list_regions((settings or self.settings).data_dir))
+
+    # ---- reservations ---------------------------------------------------------------------------------
+    def reservations(self, region: str, *, settings: Settings | None = None) -> ReservationService:
+        """The reservation service of ``region``'s venues on the configured database."""
+        from core.reservations.service import ReservationService
+
+        settings = settings or self.settings
+        key = (settings.db_url, region, str(settings.data_dir))
+        with self._lock:
+            found = self._reservations.get(key)
+        if found is not None:
+            return found
+        built = ReservationService.from_settings(settings, load_region(region, settings.data_dir))
+        with self._lock:
+            return self._reservations.setdefault(key, built)
+
+    def reservations_for_item(
+        self, item_id: str, *, prefer: str | None = None, settings: Settings | None = None
+    ) -> ReservationService:
+        """The service whose region pack has the bookable ``item_id`` (``prefer``'s first: the region in use).
+
+        One resolver for every face: a booking made in another region than the one on screen is still found."""
+        from core.reservations.catalog import item_for
+
+        regions = self.regions(settings=settings)
+        order = [prefer, *[r for r in regions if r != prefer]] if prefer in regions else regions
+        for region in order:
+            if region is None:
+                continue
+            try:
+                service = self.reservations(region, settings=settings)
+            except (OmniError, OSError, ValueError):  # a broken pack owns nothing
+                continue
+            if item_for(service.pack, item_id) is not None:
+                return service
+        raise InputError(f"no region offers the bookable item {item_id!r}", field="item_id", code="NOT_BOOKABLE")
+
+    # ---- contexts -------------------------------------------------------------------------------------
+    def context(
+        self,
+        *,
+        user: str | None = None,
+        lang: str | None = None,
+        timezone: str | None = None,
+        region: str | None = None,
+        provider: str | None = None,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+        trace_id: str | None = None,
+    ) -> RequestContext:
+        """A new request's context: its language (the face's; else the default), its zone (the face's if this
+        machine knows it, else the region pack's), its region and provider (else the settings'), and a fresh
+        view of the providers."""
+        settings = settings or self.settings
+        region_name = region or settings.region
+        shared = self.provider(provider, region_name, settings=settings)
+        pack = shared.region
+        zone = zone_or_none(timezone) or zone_or_none(pack.timezone) or ZoneInfo("UTC")
+        return RequestContext(
+            user=user,
+            lang=normalize_lang(lang) or DEFAULT_LANG,
+            lang_given=normalize_lang(lang) is not None,
+            timezone=str(zone.key),
+            region=pack,
+            settings=settings,
+            providers=shared.for_request(),
+            provider_name=provider or settings.provider,
+            clock=clock or system_clock,
+            services=self,
+            trace_id=trace_id or uuid.uuid4().hex[:16],
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class RequestContext:
+    """Everything one request needs that is not its payload. Built by a face, read by ``core.app``."""
+
+    user: str | None
+    lang: Lang
+    lang_given: bool  # the face said the language (False: an API call without a locale; text may decide)
+    timezone: str
+    region: RegionPack
+    settings: Settings
+    providers: MapServices  # this request's view: its own warnings and call counts
+    provider_name: str
+    clock: Clock
+    services: AppServices = field(repr=False)
+    trace_id: str
+
+    @cached_property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    def now(self) -> datetime:
+        """The clock's now, in the request's zone."""
+        now = self.clock()
+        return now.astimezone(self.zone) if now.tzinfo is not None else now.replace(tzinfo=self.zone)
+
+    def reservations_for_item(self, item_id: str) -> ReservationService:
+        return self.services.reservations_for_item(item_id, prefer=self.region.name, settings=self.settings)
+
+    def reservations(self) -> ReservationService:
+        """The reservation service of the request's region."""
+        return self.services.reservations(self.region.name, settings=self.settings)

@@ -1,0 +1,35 @@
+"""Plan a half day (job 4): the seven stages as a stream of events, and stage 7, the booking path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from core.app.context import RequestContext
+from core.halfday.models import HalfDayEvent, HalfDayRequest, ReserveInput
+from core.halfday.service import HalfDayPlanner
+from core.reservations.models import DryRun
+
+
+def planner(ctx: RequestContext) -> HalfDayPlanner:
+    """The region's half-day planner on the request's view of the providers (its tools, memory, reservations)."""
+    return HalfDayPlanner(provider=ctx.providers, settings=ctx.settings, reservations=ctx.reservations())
+
+
+def plan_half_day(ctx: RequestContext, request: HalfDayRequest) -> Iterator[HalfDayEvent]:
+    """The seven stages as events, the last one ``done``. The request's ``now`` defaults to the context's clock in
+    its zone, and its user to the context's (a face never lets a body name another user)."""
+    update: dict[str, object] = {}
+    if request.now is None:
+        update["now"] = ctx.now()
+    if ctx.user is not None:
+        update["user_id"] = ctx.user
+    return planner(ctx).events(request.model_copy(update=update) if update else request)
+
+
+def reserve_step(ctx: RequestContext, inp: ReserveInput, *, trace_id: str | None = None) -> DryRun:
+    """Stage 7 (``mock_reserve``): a plan's bookable step through the registered tool, schema-checked and logged
+    with the plan's trace id (``trace_id``); consent and confirmation follow through the reservation service's
+    gates (``core.app.reservations.confirm``)."""
+    if ctx.user is not None and inp.user_id != ctx.user:
+        inp = inp.model_copy(update={"user_id": ctx.user})
+    return planner(ctx).reserve_dry_run(inp, trace_id=trace_id)

@@ -1,0 +1,63 @@
+"""Reserve, confirm, cancel and list (every page's venues, the half-day plans, the API, the CLI).
+
+The gates are the reservation service's: a dry run holds nothing and issues a single-use token bound to the user;
+confirm and cancel need that token, the person's consent and an idempotency key. Here the use cases find the
+service that owns the venue (``AppServices.reservations_for_item``) and act for the context's user only."""
+
+from __future__ import annotations
+
+import hashlib
+
+from core.app.context import RequestContext
+from core.errors import InputError
+from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
+from core.reservations.service import ReservationService
+
+
+def _user(ctx: RequestContext) -> str:
+    if not ctx.user:
+        raise InputError("a reservation needs a user", field="user_id", code="USER_REQUIRED")
+    return ctx.user
+
+
+def _owner(ctx: RequestContext, reservation_id: str) -> ReservationService:
+    """The service of the venue a reservation is for (it may be another region than the request's)."""
+    found = ctx.reservations().get(_user(ctx), reservation_id)  # NOT_FOUND for another user's reservation
+    return ctx.reservations_for_item(found.item_id)
+
+
+def dry_run(ctx: RequestContext, request: ReservationRequest) -> DryRun:
+    """What would be reserved, its price and source and the cancellation policy; nothing is held yet."""
+    return ctx.reservations_for_item(request.item_id).dry_run(_user(ctx), request)
+
+
+def confirm(ctx: RequestContext, reservation_id: str, *, token: str, idempotency_key: str, consent: bool) -> Outcome:
+    return _owner(ctx, reservation_id).confirm(
+        _user(ctx), reservation_id, token=token, idempotency_key=idempotency_key, consent=consent
+    )
+
+
+def cancel_key(token: str) -> str:
+    """The idempotency key of a cancellation when the caller gives none: one per token, so a retry replays."""
+    return "cancel-" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:40]
+
+
+def cancel(
+    ctx: RequestContext,
+    reservation_id: str,
+    *,
+    token: str | None = None,
+    idempotency_key: str | None = None,
+    consent: bool = False,
+) -> DryRun | Outcome:
+    """Without a token: the cancellation's dry run (its fee, a token). With one: the cancellation itself."""
+    service = _owner(ctx, reservation_id)
+    if token is None:
+        return service.cancel_dry_run(_user(ctx), reservation_id)
+    key = idempotency_key or cancel_key(token)
+    return service.cancel(_user(ctx), reservation_id, token=token, idempotency_key=key, consent=consent)
+
+
+def reservations_of(ctx: RequestContext) -> list[Reservation]:
+    """The user's reservations, every region's, with their current state."""
+    return ctx.reservations().reservations_of(_user(ctx))
