@@ -17,7 +17,7 @@ failure is logged with a trace id and answered 500 with that id.
 
 from __future__ import annotations
 
-import hashlib
+import datetime as dt
 import json
 import logging
 import uuid
@@ -29,10 +29,13 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from core.app import AppServices, RequestContext
+from core.app import halfday as halfday_app
+from core.app import reservations as reservations_app
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
 from core.errors import InputError, OmniError, ResolutionError
-from core.halfday.models import HalfDayRequest, Memory
+from core.halfday.models import HalfDayRequest, Memory, ReserveInput
 from core.models.agent import AgentRequest, AgentResponse
 from core.models.common import clean_text
 from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
@@ -203,6 +206,23 @@ async def _unauthorized(request: Request, exc: Unauthorized) -> SafeJSONResponse
     return error_response(401, "UNAUTHORIZED", str(exc), "authorization")
 
 
+#: what every request shares (providers, caches, breakers, reservation services); nothing of one request
+SERVICES = AppServices()
+
+
+def accept_language(accept_language: str | None = Header(default=None)) -> str | None:
+    """The caller's language from ``Accept-Language`` (its first tag), or None when it names none we speak."""
+    first = (accept_language or "").split(",", 1)[0].split(";", 1)[0].strip()
+    return first or None
+
+
+def context_for(
+    user: str, *, lang: str | None = None, timezone: str | None = None, region: str | None = None
+) -> RequestContext:
+    """One request's context: the key's user, the language and zone the caller gave (else the region's zone)."""
+    return SERVICES.context(user=user, lang=lang, timezone=timezone, region=region)
+
+
 def current_user(
     authorization: str | None = Header(default=None),
     x_api_key: str | None = Header(default=None),
@@ -223,13 +243,44 @@ def current_user(
     tags=["agent"],
     responses={**BODY_ERRORS, **AUTH_ERRORS, **_errors(s403="user_id names another user than the API key's")},
 )
-def agent_route_and_run(request: AgentRequest, user: str = Depends(current_user)) -> Any:
-    """Route the message (System 1 / System 2) and run it within the request's budget, as the key's user."""
-    from core.agent import route_and_run
+def agent_route_and_run(
+    request: AgentRequest, user: str = Depends(current_user), header_lang: str | None = Depends(accept_language)
+) -> Any:
+    """Route the message (System 1 / System 2) and run it within the request's budget, as the key's user, in the
+    language of ``conversation_context.locale`` (else Accept-Language; else the message's) and its ``timezone``
+    (else the region pack's)."""
+    from core.app.agent import ask
 
     if "user_id" in request.model_fields_set and request.user_id != user:
         return error_response(403, "FORBIDDEN", "user_id names another user than the API key's", "user_id")
-    return route_and_run(request.model_copy(update={"user_id": user}))
+    given = request.conversation_context
+    ctx = context_for(user, lang=given.locale or header_lang, timezone=given.timezone)
+    return ask(ctx, request)
+
+
+class ConfirmDryRunBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    dry_run_id: str = Field(min_length=1, max_length=80, description="the id of a dry run this server issued")
+    trip_id: str | None = Field(default=None, max_length=120)
+    locale: str | None = Field(default=None, max_length=35, description="the answer's language (zh-CN, en-GB)")
+
+
+@app.post(
+    "/agent/confirm",
+    response_model=AgentResponse,
+    tags=["agent"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS},
+)
+def agent_confirm(
+    body: ConfirmDryRunBody, user: str = Depends(current_user), header_lang: str | None = Depends(accept_language)
+) -> Any:
+    """Commit what the agent prepared, by its dry run's id (single use, the key's user only): the person's
+    confirmation, with no words standing in for it."""
+    from core.app.agent import confirm_dry_run
+
+    ctx = context_for(user, lang=body.locale or header_lang)
+    return confirm_dry_run(ctx, body.dry_run_id, trip_id=body.trip_id)
 
 
 @app.get("/agent/actions", tags=["agent"])
@@ -275,14 +326,6 @@ class CancelBody(BaseModel):
     consent: StrictBool = False
 
 
-def reservation_service() -> Any:
-    from core.packs.loader import load_region
-    from core.reservations.service import ReservationService
-
-    settings = get_settings()
-    return ReservationService.from_settings(settings, load_region(settings.region, settings.data_dir))
-
-
 @app.post(
     "/reservations",
     response_model=DryRun,
@@ -291,7 +334,7 @@ def reservation_service() -> Any:
 )
 def reservation_dry_run(request: ReservationRequest, user: str = Depends(current_user)) -> Any:
     """What would be reserved, its price and source, the cancellation policy: nothing is held until confirmed."""
-    return reservation_service().dry_run(user, request)
+    return reservations_app.dry_run(context_for(user), request)
 
 
 @app.post(
@@ -303,8 +346,8 @@ def reservation_dry_run(request: ReservationRequest, user: str = Depends(current
 def reservation_confirm(
     reservation_id: Annotated[str, Path(max_length=40)], body: ConfirmBody, user: str = Depends(current_user)
 ) -> Any:
-    return reservation_service().confirm(
-        user, reservation_id, token=body.token, idempotency_key=body.idempotency_key, consent=body.consent
+    return reservations_app.confirm(
+        context_for(user), reservation_id, token=body.token, idempotency_key=body.idempotency_key, consent=body.consent
     )
 
 
@@ -317,26 +360,24 @@ def reservation_confirm(
 def reservation_cancel(
     reservation_id: Annotated[str, Path(max_length=40)], body: CancelBody, user: str = Depends(current_user)
 ) -> Any:
-    service = reservation_service()
-    if body.token is None:
-        return service.cancel_dry_run(user, reservation_id)
-    key = body.idempotency_key or "cancel-" + hashlib.sha256(body.token.encode("utf-8")).hexdigest()[:40]
-    return service.cancel(user, reservation_id, token=body.token, idempotency_key=key, consent=body.consent)
+    return reservations_app.cancel(
+        context_for(user),
+        reservation_id,
+        token=body.token,
+        idempotency_key=body.idempotency_key,
+        consent=body.consent,
+    )
 
 
 @app.get("/reservations", response_model=list[Reservation], tags=["reservations"], responses=AUTH_ERRORS)
 def reservation_list(user: str = Depends(current_user)) -> Any:
-    return reservation_service().reservations_of(user)
+    return reservations_app.reservations_of(context_for(user))
 
 
 # ---- the half-day planner: the seven stages as server-sent events ---------------------------------------------
-def halfday_planner(region: str | None) -> Any:
-    """The region's planner (its tools, memory store and reservation service) on the current settings."""
-    from core.geo.registry import make_provider
-    from core.halfday.service import HalfDayPlanner
-
-    settings = get_settings()
-    return HalfDayPlanner(provider=make_provider(None, region=region, settings=settings), settings=settings)
+def halfday_planner(user: str, region: str | None) -> Any:
+    """The region's planner (its tools, memory store and reservation service) for one request of ``user``."""
+    return halfday_app.planner(context_for(user, region=region))
 
 
 @app.post(
@@ -352,8 +393,8 @@ def halfday_planner(region: str | None) -> Any:
 def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> Any:
     """Plan a half day from a goal sentence, streamed as server-sent events (event: TYPE, id: SEQ, data: JSON of
     the event with its trace_id). The stream always ends with one ``done`` event: plans, a clarification, or an
-    error with the trace id. Reservations of a plan's steps go through POST /reservations (dry run) and its
-    confirmation, like any other."""
+    error with the trace id. A plan's bookable step is reserved through POST /halfday/reserve (stage 7, the dry
+    run) and POST /reservations/{id}/confirm."""
     from sse_starlette import EventSourceResponse, ServerSentEvent
 
     if "user_id" in request.model_fields_set and request.user_id != user:
@@ -363,11 +404,42 @@ def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> 
 
         if request.region not in list_regions(get_settings().data_dir):  # refused before the stream starts
             return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{request.region}'", "region")
-    planner = halfday_planner(request.region)
-    events = planner.events(request.model_copy(update={"user_id": user}))
+    events = halfday_app.plan_half_day(context_for(user, region=request.region), request)
     return EventSourceResponse(
         (ServerSentEvent(data=e.model_dump_json(), event=e.type, id=str(e.seq)) for e in events), ping=0
     )
+
+
+class HalfDayReserveBody(BaseModel):
+    """A plan's bookable step (stage 7): the place, its slot and party, and the plan's trace id for the log."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    place_id: str = Field(min_length=1, max_length=80)
+    date: dt.date
+    time: dt.time
+    party_size: int = Field(ge=1, le=20)
+    contact: str = Field(default="", max_length=200)
+    region: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9_-]{0,62}$")
+    trace_id: str | None = Field(default=None, max_length=64, description="the plan's trace id (done event)")
+
+
+@app.post(
+    "/halfday/reserve",
+    response_model=DryRun,
+    tags=["halfday"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **RESERVATION_ERRORS},
+)
+def halfday_reserve(body: HalfDayReserveBody, user: str = Depends(current_user)) -> Any:
+    """Stage 7 (mock_reserve): the dry run of a plan's bookable step through the registered tool, logged under the
+    plan's trace id. Nothing is held until POST /reservations/{id}/confirm with the token and consent."""
+    if body.region is not None and body.region not in SERVICES.regions():
+        return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{body.region}'", "region")
+    ctx = context_for(user, region=body.region)
+    inp = ReserveInput.model_validate(
+        {**body.model_dump(exclude={"trace_id"}), "user_id": user, "region": ctx.region.name}
+    )
+    return halfday_app.reserve_step(ctx, inp, trace_id=body.trace_id)
 
 
 class FeedbackBody(BaseModel):
@@ -381,13 +453,13 @@ class FeedbackBody(BaseModel):
 @app.get("/halfday/memory", response_model=Memory, tags=["halfday"], responses=AUTH_ERRORS)
 def halfday_memory(user: str = Depends(current_user)) -> Any:
     """What the half-day planner learned of the key's user: tag affinities, places visited and disliked, family."""
-    return halfday_planner(None).memory.get(user)
+    return halfday_planner(user, None).memory.get(user)
 
 
 @app.delete("/halfday/memory", tags=["halfday"], responses=AUTH_ERRORS)
 def halfday_memory_reset(user: str = Depends(current_user)) -> dict[str, int]:
     """Forget everything the half-day planner learned of the key's user."""
-    return {"forgotten_events": halfday_planner(None).memory.reset(user)}
+    return {"forgotten_events": halfday_planner(user, None).memory.reset(user)}
 
 
 @app.post(
@@ -402,7 +474,7 @@ def halfday_feedback(body: FeedbackBody, user: str = Depends(current_user)) -> A
 
     if body.region is not None and body.region not in list_regions(get_settings().data_dir):
         return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{body.region}'", "region")
-    planner = halfday_planner(body.region)
+    planner = halfday_planner(user, body.region)
     if planner.provider.region.place_by_id(body.place_id) is None:
         return error_response(404, "PLACE_NOT_FOUND", "no such place in this region", "place_id")
     planner.feedback(user, body.place_id, liked=body.liked)

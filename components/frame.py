@@ -9,8 +9,10 @@ from typing import Any
 
 import streamlit as st
 
+from components.identity import dashboard_user
 from components.language import current_lang, render_language_switch, t
-from core.config import get_settings
+from core.app import AppServices, RequestContext
+from core.config import Settings
 from core.errors import OmniError
 from core.geo.composite import MapServices
 from core.i18n import Lang, normalize_lang, other
@@ -43,7 +45,7 @@ def set_region(region: str) -> None:
 
 def _data_dir() -> str:
     """The cached look-ups below are keyed by the data folder too: a process (a test session) may switch it."""
-    return str(get_settings().data_dir)
+    return str(settings().data_dir)
 
 
 def cached_regions() -> list[str]:
@@ -157,27 +159,49 @@ def region_facts(name: str, lang: str | None = None) -> str:
     return line + date + (f"\n\n{cover}" if cover else "")
 
 
-def cached_provider(name: str, region: str) -> MapServices:
-    """One provider (with its response cache and call counters) per (name, region) and data folder."""
-    return _provider(name, region, _data_dir())
-
-
 @st.cache_resource(show_spinner=False)
-def _provider(name: str, region: str, data_dir: str) -> MapServices:
-    from core.geo.registry import make_provider
+def app_services() -> AppServices:
+    """What the server's sessions share: the providers (caches, breakers) and reservation services. Nothing of
+    one session or one script run is kept on it (each run plans on its own view: ``request_context``)."""
+    return AppServices()
 
-    return make_provider(name, region=region, settings=get_settings())
+
+def settings() -> Settings:
+    """The settings in force (the shared services read them; a test may change them between runs)."""
+    return app_services().settings
+
+
+def cached_provider(name: str, region: str) -> MapServices:
+    """The shared provider (its response cache and breakers) for (name, region): for look-ups that plan nothing
+    (a region's places, its zone). Planning goes through ``request_context().providers``."""
+    return app_services().provider(name, region)
+
+
+def request_context(region: str | None = None) -> RequestContext:
+    """This script run's context: the session's user, the language of the switch, the region and provider of the
+    sidebar (offline when the chosen one cannot be built), the region's zone, and a fresh view of the providers.
+
+    ``region``: another region than the sidebar's (a plan made there, shown again): its offline provider."""
+    services = app_services()
+    sidebar = st.session_state.get("region") or services.settings.region
+    name = st.session_state.get(ACTIVE_PROVIDER) or "offline"
+    if region is not None and region != sidebar:
+        name = "offline"
+    common = {"user": dashboard_user(), "lang": current_lang(), "region": region or sidebar}
+    try:
+        return services.context(provider=name, **common)
+    except OmniError:
+        return services.context(provider="offline", **common)
 
 
 def amap_key_missing() -> bool:
-    settings = get_settings()
-    return not (os.environ.get("OMNI_AMAP_KEY") or (settings.amap_key and settings.amap_key.get_secret_value()))
+    key = settings().amap_key
+    return not (os.environ.get("OMNI_AMAP_KEY") or (key and key.get_secret_value()))
 
 
 def active_provider() -> tuple[MapServices, str]:
-    """(provider object, name) for the region and provider chosen in the sidebar."""
-    settings = get_settings()
-    region = st.session_state.get("region") or settings.region
+    """(shared provider, name) for the region and provider chosen in the sidebar: for look-ups, not planning."""
+    region = st.session_state.get("region") or settings().region
     name = st.session_state.get(ACTIVE_PROVIDER) or "offline"
     try:
         return cached_provider(name, region), name
@@ -241,11 +265,11 @@ def render_frame() -> None:
 
 def render_sidebar() -> None:
     """Region and provider pickers; stores the provider in use as ``st.session_state[ACTIVE_PROVIDER]``."""
-    settings = get_settings()
-    regions = cached_regions() or [settings.region]
-    _restore("region", regions, settings.region)
+    current = settings()
+    regions = cached_regions() or [current.region]
+    _restore("region", regions, current.region)
     providers = cached_providers(st.session_state["region"])
-    _restore("provider", providers, settings.provider)
+    _restore("provider", providers, current.provider)
 
     lang = current_lang()
     with st.sidebar:

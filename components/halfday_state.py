@@ -10,11 +10,11 @@ import streamlit as st
 from pydantic import ValidationError
 
 from components import halfday_text as text
-from components.frame import active_provider
+from components.frame import active_provider, request_context
 from components.identity import dashboard_user
 from components.language import current_lang, t
-from core.config import get_settings
-from core.geo.composite import MapServices
+from core.app import RequestContext
+from core.app import halfday as halfday_app
 from core.halfday.models import DEFAULT_WEIGHTS, DIMENSIONS, HalfDayEvent, HalfDayRequest, HalfDayResult, ScoreWeights
 from core.halfday.service import HalfDayPlanner
 
@@ -45,19 +45,14 @@ def init_state() -> None:
         state.setdefault(WEIGHT.format(d), DEFAULT_WEIGHTS[d])
 
 
-def make_planner(provider: MapServices) -> HalfDayPlanner:
-    """The planner of the region in use, on the settings' database (tests swap this to mock a tool)."""
-    return HalfDayPlanner(provider=provider, settings=get_settings())
+def make_planner(ctx: RequestContext) -> HalfDayPlanner:
+    """The planner of the context's region, on its view of the providers (tests swap this to mock a tool)."""
+    return halfday_app.planner(ctx)
 
 
 def planner_for(region: str | None = None) -> HalfDayPlanner:
     """The planner of ``region`` (the sidebar's provider when it serves that region, else offline)."""
-    from components.frame import cached_provider
-
-    provider, name = active_provider()
-    if region is not None and provider.region.name != region:
-        provider = cached_provider("offline", region)
-    return make_planner(provider)
+    return make_planner(request_context(region))
 
 
 # ---- callbacks ----------------------------------------------------------------------------------------------
@@ -122,14 +117,15 @@ def request_from_state() -> HalfDayRequest | None:
 def run_plan(request: HalfDayRequest) -> dict[str, Any]:
     """Consume the planner's events, showing each stage as it happens; keep the run (and the result) in state."""
     state = st.session_state
-    planner = planner_for()
+    ctx = request_context()
+    planner = make_planner(ctx)
     lang = current_lang()  # the page's language: the log and the plans are worded in it, whatever the goal's
     goal_lang = text.guess_language(request.goal)
     events: list[HalfDayEvent] = []
     label = t("halfday.run.planning", lang)
     with st.status(f"{label}…", expanded=True) as box:
         bar = st.progress(0.0, text=text.stage_name("started", lang))
-        for event in planner.events(request):
+        for event in halfday_app.plan_half_day(ctx, request, planner_=planner):
             events.append(event)
             if event.type == "intent" and event.data.get("goal"):
                 goal_lang = str(event.data["goal"].get("language") or goal_lang)

@@ -20,6 +20,8 @@ from components import itinerary_form as form
 from components import itinerary_state as state
 from components import share
 from components.frame import active_provider
+from core.app import RequestContext
+from core.app.itinerary import edit_itinerary, plan_itinerary
 from core.errors import OmniError
 from core.models.itinerary import TripRequest, UserEdit
 from core.models.itinerary_result import ItineraryResult
@@ -84,27 +86,22 @@ def plan(
     request: TripRequest,
     edits: list[dict[str, Any]] | None,
     *,
-    provider: Any,
-    settings: Any,
+    ctx: RequestContext,
     progress: Callable[[str, float], None] | None = None,
 ) -> ItineraryResult:
     """The plan of ``request`` with ``edits`` applied one by one as the page applies them (each re-optimised from
     the plan before it), kept on this server; with ``edits`` given (a restored link, ``[]`` included) a kept plan
     is reused. ``edits=None`` is Optimise: it always plans."""
-    from core.itinerary.edits import reoptimize
-    from core.itinerary.pipeline import plan_itinerary
-
     applied = list(edits or [])
 
     def compute() -> ItineraryResult:
-        result = plan_itinerary(request, provider=provider, settings=settings, progress=progress)
+        result = plan_itinerary(ctx, request, progress=progress)
         for n in range(1, len(applied) + 1):
-            previous = result.model_copy(update={"request": request})
             typed = _EDITS.validate_python(applied[:n])
-            result = reoptimize(previous, typed, provider=provider, settings=settings, progress=progress)
+            result = edit_itinerary(ctx, result, typed, base=request, progress=progress).result
         return result
 
-    return share.plan_and_keep(_key(request, applied, provider), compute, reuse=edits is not None)
+    return share.plan_and_keep(_key(request, applied, ctx.providers), compute, reuse=edits is not None)
 
 
 def render_link(lang: str) -> None:

@@ -16,17 +16,15 @@ from components import itinerary_panels as panels
 from components import itinerary_share as share
 from components import itinerary_state as state
 from components import itinerary_words as words
-from components.frame import active_provider, provider_label
+from components.frame import provider_label, request_context
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress as progress_run
 from components.reservations import my_reservations
 from components.timeline import render_timeline
-from core.config import get_settings
+from core.app.itinerary import edit_itinerary
 from core.errors import OmniError
 from core.i18n import LANGS
-from core.itinerary.edits import reoptimize
-from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import UserEdit
 from core.models.itinerary_result import ItineraryResult
 
@@ -56,13 +54,15 @@ STAGES = {
 
 
 def run_with_progress(label: str, solve):
-    """Run ``solve(provider, progress)`` with the sidebar's provider in the shared progress box."""
-    provider, provider_name = active_provider()
+    """Run ``solve(ctx, progress)`` with this run's request context (the sidebar's provider) in the progress box."""
+    ctx = request_context()
     return progress_run(
-        t("itinerary.progress.with_provider", lang, label=label, provider=provider_label(provider_name, lang)),
-        lambda progress: solve(provider, progress),
+        t("itinerary.progress.with_provider", lang, label=label, provider=provider_label(ctx.provider_name, lang)),
+        lambda progress: solve(ctx, progress),
         stages={stage: t(key, lang) for stage, key in STAGES.items()},
-        done=lambda result: t("itinerary.progress.finished", lang, label=label, seconds=f"{result.seconds:.1f}"),
+        done=lambda done: t(
+            "itinerary.progress.finished", lang, label=label, seconds=f"{getattr(done, 'result', done).seconds:.1f}"
+        ),
     )
 
 
@@ -96,12 +96,9 @@ if optimise or restored is not None:
     st.session_state.pop(state.ERROR, None)
     try:
         request = form.trip_request(st.session_state, st.session_state[state.SELECTION], catalog, region)
-        settings = get_settings()
         result = run_with_progress(
             t("itinerary.progress.optimising", lang),
-            lambda provider, progress: share.plan(
-                request, restored, provider=provider, settings=settings, progress=progress
-            ),
+            lambda ctx, progress: share.plan(request, restored, ctx=ctx, progress=progress),
         )
     except (ValidationError, OmniError) as exc:
         state.clear_result()  # the old plan goes: it does not answer this form
@@ -126,17 +123,11 @@ def apply_edit_now(clear_edits: bool) -> None:
     section's error; the plan on screen stays."""
     result = st.session_state[state.RESULT]
     base = st.session_state.get(state.BASE_REQUEST) or result.request
-    settings = get_settings()
     edit = None
     try:
         if clear_edits:
-            new_result = run_with_progress(
-                t("itinerary.progress.without_edits", lang),
-                lambda provider, progress: plan_itinerary(
-                    base, provider=provider, settings=settings, progress=progress
-                ),
-            )
-            edits = []
+            edits: list = []
+            label = t("itinerary.progress.without_edits", lang)
         else:
             edit = form.edit_from_form(
                 st.session_state.get("edit_action") or "lock",
@@ -145,28 +136,17 @@ def apply_edit_now(clear_edits: bool) -> None:
                 st.session_state.get("edit_time"),
             )
             edits = [*st.session_state.get(state.EDITS, []), edit]
-            typed = TypeAdapter(list[UserEdit]).validate_python(edits)
-            # The previous plan (with the original request) keeps unlocked stops on their day: a stable re-plan.
-            previous = result.model_copy(update={"request": base})
-            new_result = run_with_progress(
-                t("itinerary.progress.reoptimising", lang),
-                lambda provider, progress: reoptimize(
-                    previous, typed, provider=provider, settings=settings, progress=progress
-                ),
-            )
+            label = t("itinerary.progress.reoptimising", lang)
+        typed = TypeAdapter(list[UserEdit]).validate_python(edits)
+        outcome = run_with_progress(
+            label, lambda ctx, progress: edit_itinerary(ctx, result, typed, base=base, progress=progress)
+        )
     except (ValidationError, OmniError) as exc:
         fail(exc, "edit", base.model_dump(mode="json"))
         return
-    new_names = words.names_of(new_result.request)
-    refused = (
-        edit is not None
-        and edit["kind"] in {"lock", "move"}
-        and (
-            edit["key"] not in words.visited_keys(new_result)
-            or (new_result.status == "infeasible" and result.status != "infeasible")
-        )
-    )
-    if refused:  # a lock that cannot be kept: say why, and keep the plan on screen
+    new_result = outcome.result
+    if outcome.status == "refused" and edit is not None:  # a lock that cannot be kept: say why, keep the plan
+        new_names = words.names_of(new_result.request)
         said = {code: words.refused_lock_words(edit, new_result, new_names, code) for code in LANGS}
         st.session_state[state.ERROR] = {
             "code": "EDIT_REFUSED",
@@ -178,7 +158,7 @@ def apply_edit_now(clear_edits: bool) -> None:
         }
         return
     state.remember_for_undo()
-    dropped = words.newly_dropped(result, new_result, edit["key"] if edit else None)
+    dropped = outcome.newly_dropped
     st.session_state[state.RESULT] = new_result
     st.session_state[state.EDITS] = edits
     if edit is not None and dropped:

@@ -6,15 +6,14 @@ from pydantic import ValidationError
 
 from components import charts, route_map, route_share, tables
 from components import route_form as form
-from components.frame import active_provider, provider_label
+from components.frame import provider_label, request_context
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress
 from components.reservations import my_reservations
-from core.config import get_settings
+from core.app.route import plan_route
 from core.errors import OmniError
 from core.models.route import RoutePlanRequest
-from core.route.planner import plan_route
 
 ensure_app_frame()
 lang = current_lang()
@@ -44,13 +43,11 @@ if plan_clicked or replan:
     payload = form.request_payload(st.session_state, stops_table)
     try:
         request = RoutePlanRequest.model_validate(payload)
-        provider, provider_name = active_provider()
+        ctx = request_context()
         result = run_with_progress(
-            t("route.page.planning", lang, provider=provider_label(provider_name, lang)),
+            t("route.page.planning", lang, provider=provider_label(ctx.provider_name, lang)),
             lambda progress: route_share.plan(
-                request,
-                provider,
-                lambda: plan_route(request, provider=provider, settings=get_settings(), progress=progress),
+                request, ctx.providers, lambda: plan_route(ctx, request, progress=progress)
             ),
             done=lambda r: t("route.page.planned", lang),
         )

@@ -290,8 +290,8 @@ _PRIORITY = {"must": "agent.edit.priority.must", "nice": "agent.edit.priority.ni
 
 
 def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = zh_text(state.user_input)
-    lang = reply_lang(state.user_input)
+    lang = ctx.reply_lang(state.user_input)
+    zh = lang == "zh"
     pack = ctx.provider.region
     tz = ctx.request.conversation_context.timezone or pack.timezone
     day = resolve_day(state.user_input, tz=tz, now=ctx.now)  # a date that does not exist is asked about

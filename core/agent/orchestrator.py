@@ -33,7 +33,7 @@ from core.config import Settings, get_settings
 from core.errors import InputError, error_from_validation
 from core.geo.base import provider_budget
 from core.geo.composite import MapServices
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.agent import (
     ERROR_CODES,
     AgentRequest,
@@ -72,6 +72,7 @@ def route_and_run(
     registry: ActionRegistry | None = None,
     clock=None,
     now: datetime | None = None,
+    lang: Lang | None = None,
     progress=None,
 ) -> AgentResponse:
     """Route one request and run it (System 1 or the budgeted System 2). Never raises on bad luck:
@@ -109,6 +110,7 @@ def route_and_run(
         llm=llm,
         browser=browser,
         progress=progress,
+        lang=lang,
     )
     if clock is not None:
         ctx.clock = clock
@@ -171,10 +173,10 @@ def route_and_run(
                 system_mode = "SYSTEM2"
                 run_confirmation(state, ctx, registry)
             elif decision.intent == "clarify" or decision.question_kind == "ask":
-                _clarify(decision, state)
+                _clarify(decision, state, ctx)
             elif decision.intent in ("trip_edit", "weather", "travel_time", "rag"):
                 if decision.question_kind == "approximate" and decision.question and decision.intent == "trip_edit":
-                    _clarify(decision, state)
+                    _clarify(decision, state, ctx)
                 else:
                     fastpath.handle(decision, state, ctx, registry)
             elif decision.intent == "browse":
@@ -193,7 +195,7 @@ def route_and_run(
             error = error_from_validation(exc) if isinstance(exc, ValidationError) else exc
             state.result.status = "NEED_MORE_INFO"
             state.result.error_code = "INVALID_INPUT"
-            lang = fastpath.reply_lang(request.message)
+            lang = ctx.reply_lang()
             state.result.explanations = [t("agent.error.invalid_input", lang, message=error.message)]
             log_decision(
                 state,
@@ -205,7 +207,7 @@ def route_and_run(
         except ActionError as exc:
             state.result.status = "FAILED"
             state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
-            lang = fastpath.reply_lang(request.message)
+            lang = ctx.reply_lang()
             state.result.explanations = [t("agent.error.tool_failed", lang, message=exc.message)]
             state.observability.fallback_used = True
             telemetry.fallback_triggered(
@@ -215,7 +217,7 @@ def route_and_run(
             logger.exception("agent request %s failed unexpectedly", request.request_id)
             state.result.status = "FAILED"
             state.result.error_code = "INTERNAL_ERROR"
-            lang = fastpath.reply_lang(request.message)
+            lang = ctx.reply_lang()
             state.result.explanations = [t("agent.error.internal", lang, trace=request.request_id)]
             state.observability.fallback_used = True
     final = _final_status(state)
@@ -300,11 +302,11 @@ def _robustness_payload(state: AgentState) -> dict[str, Any]:
     return rob.model_dump(mode="json") if hasattr(rob, "model_dump") else dict(rob)
 
 
-def _clarify(decision: RouterDecision, state: AgentState) -> None:
+def _clarify(decision: RouterDecision, state: AgentState, ctx: AgentContext) -> None:
     state.result.status = "NEED_MORE_INFO"
     if decision.error_code:
         state.result.error_code = decision.error_code
-    lang = fastpath.reply_lang(state.user_input)
+    lang = ctx.reply_lang(state.user_input)
     state.result.explanations = [decision.question or t("agent.router.tell_more", lang)]
     state.result.next_steps = [f"missing:{m}" for m in decision.missing]
     log_decision(

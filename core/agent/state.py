@@ -15,6 +15,7 @@ from typing import Any
 
 from core.config import Settings
 from core.geo.composite import MapServices
+from core.i18n import Lang
 from core.models.agent import MAX_FACT_TEXT, AgentOptions, AgentRequest, AgentState, DecisionLogEntry, TripState
 
 
@@ -33,6 +34,15 @@ class AgentContext:
     cache: dict[tuple, Any] = field(default_factory=dict)
     progress: Callable[[str, str], None] | None = None  # (ui status, short message)
     now: datetime | None = None  # the user's local "now" (injected in tests)
+    lang: Lang | None = None  # the language the face gave (None: an API call without a locale; the message decides)
+
+    def reply_lang(self, text: str | None = None) -> Lang:
+        """The language of the answer: the face's, else the language ``text`` (default: the message) is in."""
+        if self.lang is not None:
+            return self.lang
+        from core.agent.fastpath import reply_lang
+
+        return reply_lang(self.request.message if text is None else text)
 
     @property
     def options(self) -> AgentOptions:

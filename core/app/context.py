@@ -54,10 +54,15 @@ class AppServices:
     Thread-safe; keeps no per-request or per-user state (a request's warnings and counts live on its view)."""
 
     def __init__(self, settings: Settings | None = None) -> None:
-        self.settings = settings or get_settings()
+        self._settings = settings
         self._providers: dict[tuple[str, str, str], MapServices] = {}
         self._reservations: dict[tuple[str, str, str], ReservationService] = {}
         self._lock = threading.Lock()
+
+    @property
+    def settings(self) -> Settings:
+        """The settings given, else the process's current ones (read again each time: a test may change them)."""
+        return self._settings or get_settings()
 
     # ---- providers ------------------------------------------------------------------------------------
     def provider(self, name: str | None, region: str, *, settings: Settings | None = None) -> MapServices:

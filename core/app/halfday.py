@@ -15,15 +15,18 @@ def planner(ctx: RequestContext) -> HalfDayPlanner:
     return HalfDayPlanner(provider=ctx.providers, settings=ctx.settings, reservations=ctx.reservations())
 
 
-def plan_half_day(ctx: RequestContext, request: HalfDayRequest) -> Iterator[HalfDayEvent]:
+def plan_half_day(
+    ctx: RequestContext, request: HalfDayRequest, *, planner_: HalfDayPlanner | None = None
+) -> Iterator[HalfDayEvent]:
     """The seven stages as events, the last one ``done``. The request's ``now`` defaults to the context's clock in
-    its zone, and its user to the context's (a face never lets a body name another user)."""
+    its zone, and its user to the context's (a face never lets a body name another user). ``planner_``: one made
+    by ``planner(ctx)`` and adjusted (a test swapping a tool)."""
     update: dict[str, object] = {}
     if request.now is None:
         update["now"] = ctx.now()
     if ctx.user is not None:
         update["user_id"] = ctx.user
-    return planner(ctx).events(request.model_copy(update=update) if update else request)
+    return (planner_ or planner(ctx)).events(request.model_copy(update=update) if update else request)
 
 
 def reserve_step(ctx: RequestContext, inp: ReserveInput, *, trace_id: str | None = None) -> DryRun:

@@ -12,7 +12,7 @@ import re
 import uuid
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator
 
 from core.models.common import MessageText, Priority, as_priority
 
@@ -51,8 +51,12 @@ class ConversationContext(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     recent_messages: list[MessageText] = Field(default_factory=list, max_length=50)
-    locale: str = "zh-CN"
-    timezone: str = "Asia/Shanghai"
+    locale: str | None = Field(
+        default=None, max_length=35, description="the reply's language (zh-CN, en-GB, ...); none: the message's"
+    )
+    timezone: str | None = Field(
+        default=None, max_length=64, description="an IANA zone (Europe/Helsinki); none: the region pack's"
+    )
 
 
 class AgentOptions(BaseModel):
@@ -69,15 +73,33 @@ class AgentOptions(BaseModel):
     confirm_dry_run_id: str | None = Field(default=None, max_length=80)
 
 
+def _message_required(schema: dict[str, Any]) -> None:
+    """The published schema: API callers always send a message (the id-only confirmation is POST /agent/confirm)."""
+    schema["required"] = sorted({*schema.get("required", []), "message"})
+
+
 class AgentRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, json_schema_extra=_message_required)
 
     request_id: str = Field(default_factory=lambda: str(uuid.uuid4()), min_length=1, max_length=80)
     user_id: str = Field(default="anonymous", min_length=1, max_length=120)
     trip_id: str | None = Field(default=None, max_length=120)
-    message: MessageText = Field(min_length=1)
-    conversation_context: ConversationContext = Field(default_factory=ConversationContext)
+    # options before message: a confirmation by its dry run's id needs no words (the message may be empty then)
     options: AgentOptions = Field(default_factory=AgentOptions)
+    # The published schema keeps minLength 1: API callers always send words (POST /agent/confirm takes an id alone);
+    # only a confirmation by its dry run's id (core.app.agent.confirm_dry_run) comes without them.
+    message: MessageText = Field(
+        default="", validate_default=True, json_schema_extra={"minLength": 1}, description="the person's words"
+    )
+    conversation_context: ConversationContext = Field(default_factory=ConversationContext)
+
+    @field_validator("message")
+    @classmethod
+    def _words_or_confirmation(cls, value: str, info: ValidationInfo) -> str:
+        options = info.data.get("options")
+        if not value and not (options is not None and options.confirm_dry_run_id):
+            raise ValueError("a message is needed (only a confirmation by its dry run's id may come without one)")
+        return value
 
 
 # --- router output ---------------------------------------------------------------------------------

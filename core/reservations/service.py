@@ -92,6 +92,13 @@ class ReservationService:
         ).all()
         return _reservation(row, moves)
 
+    def item_of(self, reservation_id: str) -> str | None:
+        """The venue a reservation is for, whoever made it (to find the service that owns the venue; the gates
+        then check the user)."""
+        with store.transaction(self.engine) as conn:
+            found = self._load(conn, reservation_id)
+        return None if found is None else found.item_id
+
     def get(self, user_id: str, reservation_id: str) -> Reservation:
         """The user's own reservation; another user's is "not found", never "forbidden"."""
         with store.transaction(self.engine) as conn:

@@ -92,8 +92,8 @@ def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
     reset_breakers()
     real = halfday_state.make_planner
 
-    def with_stage1(provider):
-        planner = real(provider)
+    def with_stage1(ctx):
+        planner = real(ctx)
         if "decompose_goal" not in faults:
             planner.registry.replace("decompose_goal", lambda inp: stage1(inp.text, inp.now))
         for name, fn in faults.items():
