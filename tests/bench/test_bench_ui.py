@@ -9,8 +9,8 @@ import json
 import pytest
 
 from core.__main__ import main
-from core.bench import ui, ui_probe
-from core.bench.cli import add_parsers
+from bench import ui, ui_probe
+from bench.cli import add_parsers
 from core.config import get_settings
 from core.errors import InputError
 from core.models.route import RoutePlanRequest
