@@ -1,4 +1,5 @@
-"""``python -m core bench ...``: every benchmark behind one command (docs/BENCHMARKS.md).
+"""``python -m bench ...`` (also ``python -m core bench ...``, which hands over to it): every benchmark behind one
+command (docs/BENCHMARKS.md).
 
 Single runs print one JSON object: ``tsp FILE``, ``vrptw FILE``, ``plan [N]``, ``agent``, ``itinerary``, ``ui``
 (the dashboard in Chromium; its table goes to stderr).
@@ -17,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from core.cli import Parser
 from core.errors import InputError
 
 #: --time-limit / --repeats of the single runs, with the defaults they always had
@@ -123,13 +125,14 @@ def _single(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: Any) -> None:
-    """Add ``bench`` and its benchmarks to an argparse sub-parser set."""
+def build_parser() -> argparse.ArgumentParser:
+    """``python -m bench``'s parser: KIND and its options, --time-limit / --repeats also before KIND."""
     from bench import lkh, solomon, tsplib
 
-    bench = sub.add_parser(
-        "bench",
-        help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | amap-cache | reservations | halfday | ...",
+    bench = Parser(
+        prog="python -m bench",
+        description="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | "
+        "amap-cache | reservations | halfday | ... (docs/BENCHMARKS.md)",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -137,7 +140,7 @@ def add_parsers(sub: Any) -> None:
     bench.add_argument(
         "--repeats", type=int, dest=_BEFORE_KIND + "repeats", default=argparse.SUPPRESS, help=argparse.SUPPRESS
     )
-    kinds = bench.add_subparsers(dest="kind", required=True, metavar="KIND")
+    kinds = bench.add_subparsers(dest="kind", required=True, metavar="KIND", parser_class=Parser)
     singles = {
         "tsp": ("solve a TSPLIB EUC_2D instance as a closed tour", "FILE.tsp"),
         "vrptw": ("solve a Solomon VRPTW instance", "FILE.txt"),
@@ -182,6 +185,7 @@ def add_parsers(sub: Any) -> None:
         p = kinds.add_parser(kind, help=text)
         module.configure(p)
         p.set_defaults(func=_batch(kind, module.run))
+    return bench
 
 
 def _batch(kind: str, run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
