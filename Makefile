@@ -37,10 +37,14 @@ test: $(STAMP) $(PACK)  # PostgreSQL (Debian's, when installed) for the tests th
 quick: $(STAMP) $(PACK)  # the fast subset while developing: no pages, no browser, no solver runs
 	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -m "not ui and not slow"
 
+# lint-imports: the import layers of pyproject.toml ([tool.importlinter]). app.py and api.py are single files, outside
+# its graph, so the grep holds them to the same rule: no benchmarks, tests or development-only packages.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-logo
+	! grep -nE '^[[:space:]]*(from|import)[[:space:]]+(bench|tests|hypothesis|pytest|schemathesis|playwright|mypy|ruff)([.[:space:]]|$$)' app.py api.py
 
 clean:
 	rm -rf $(VENV) static/leaflet test-artifacts .pytest_cache

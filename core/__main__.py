@@ -1,25 +1,30 @@
 """Command line: ``python -m core COMMAND ...`` (a stable interface; docs/ARCHITECTURE.md).
 
 Each domain adds its own commands (core/route/cli.py, core/itinerary/cli.py, core/agent/cli.py,
-core/bench/cli.py, core/packs/cli.py). Bad input exits with code 2 and prints
+core/packs/cli.py). ``bench ...`` is handed to ``python -m bench`` in a new process: the benchmarks are not part
+of the product, which never imports them. Bad input exits with code 2 and prints
 ``{"error": {"code", "message", "field"}}`` on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
+from pathlib import Path
 
-from pydantic import ValidationError
+from core.cli import Parser, run
 
-from core.cli import EXIT_BAD_INPUT, EXIT_FAILED, Parser, fail, internal_error
-from core.errors import InputError, OmniError, ResolutionError, error_from_validation
+BENCH_HELP = (
+    "benchmarks, run by python -m bench: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads "
+    "| amap-cache | reservations | halfday | ..."
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     from core.agent.cli import add_parsers as agent_commands
     from core.auth import add_parsers as apikey_commands
-    from core.bench.cli import add_parsers as bench_commands
     from core.halfday.cli import add_parsers as halfday_commands
     from core.itinerary.cli import add_parsers as itinerary_commands
     from core.lab.cli import add_parsers as lab_commands
@@ -31,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     route_commands(sub)  # plan
     itinerary_commands(sub)  # itinerary
-    bench_commands(sub)  # bench tsp|vrptw|plan|agent|itinerary|fuzz|faults|tsplib|lkh|solomon
+    # listed for --help only: main() hands `bench ...` over before parsing
+    sub.add_parser("bench", help=BENCH_HELP, add_help=False)
     agent_commands(sub)  # route "MESSAGE" | route --file FILE | run --message "MESSAGE" [--allow-webbrowse]
     pack_commands(sub)  # pack validate NAME | build --pbf FILE --name NAME | serve REGION
     apikey_commands(sub)  # apikey new USER
@@ -41,25 +47,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def run_bench(args: list[str]) -> int:
+    """``python -m bench ARGS`` in a new process with this interpreter; its exit code is ours. The project root
+    goes first on PYTHONPATH so ``bench`` (beside ``core``) is found from any working directory."""
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
+    return subprocess.run([sys.executable, "-m", "bench", *args], env=env, check=False).returncode
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse already printed usage; keep the documented exit code
-        return EXIT_BAD_INPUT if exc.code else 0
-    try:
-        return args.func(args)
-    except ValidationError as exc:
-        return fail(error_from_validation(exc))
-    except InputError as exc:
-        return fail(exc)
-    except OmniError as exc:
-        # unresolvable places are bad input too: the user must change the request
-        return fail(exc, EXIT_BAD_INPUT if isinstance(exc, ResolutionError) else EXIT_FAILED)
-    except (RecursionError, UnicodeError) as exc:  # pathological input deep inside a library
-        return fail(InputError(f"the input could not be processed ({type(exc).__name__})"))
-    except Exception as exc:  # the last guard: a structured error with a trace id, never a traceback
-        return internal_error(exc)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bench"]:
+        return run_bench(argv[1:])
+    return run(build_parser(), argv)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from core.errors import InputError, OmniError
+from pydantic import ValidationError
+
+from core.errors import InputError, OmniError, ResolutionError, error_from_validation
 from core.models.common import echo
 
 logger = logging.getLogger("omni.cli")
@@ -78,3 +80,26 @@ class Parser(argparse.ArgumentParser):
             file=sys.stderr,
         )
         raise SystemExit(EXIT_BAD_INPUT)
+
+
+def run(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> int:
+    """Parse ``argv`` and run the chosen command's ``func``, turning every failure into its documented exit code
+    and structured error line (shared by ``python -m core`` and ``python -m bench``)."""
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed usage; keep the documented exit code
+        return EXIT_BAD_INPUT if exc.code else 0
+    try:
+        result: int = args.func(args)
+        return result
+    except ValidationError as exc:
+        return fail(error_from_validation(exc))
+    except InputError as exc:
+        return fail(exc)
+    except OmniError as exc:
+        # unresolvable places are bad input too: the user must change the request
+        return fail(exc, EXIT_BAD_INPUT if isinstance(exc, ResolutionError) else EXIT_FAILED)
+    except (RecursionError, UnicodeError) as exc:  # pathological input deep inside a library
+        return fail(InputError(f"the input could not be processed ({type(exc).__name__})"))
+    except Exception as exc:  # the last guard: a structured error with a trace id, never a traceback
+        return internal_error(exc)

@@ -25,9 +25,9 @@ from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import progress_box
 from core.agent import route_and_run
+from core.agent.acceptance import run_qa_acceptance
 from core.agent.fastpath import zh_text
 from core.agent.telemetry import live_metrics
-from core.bench.agent import run_qa_acceptance
 from core.config import get_settings
 from core.i18n import t as t_in
 from core.models.agent import AgentResponse

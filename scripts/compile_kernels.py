@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.bench import vrptw_sisr  # noqa: E402
+from bench import vrptw_sisr  # noqa: E402
 from core.optimizer import tsp  # noqa: E402
 
 if __name__ == "__main__":

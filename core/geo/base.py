@@ -18,7 +18,9 @@ from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-TravelMode = Literal["driving", "walking", "cycling"]
+# defined with the request models (core.models sits below core.geo); re-exported for the providers
+from core.models.common import TravelMode as TravelMode
+
 MatchLevel = Literal["exact", "poi", "house_number", "road", "area", "city", "fuzzy", "unknown"]
 
 

@@ -9,6 +9,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, StringConstraints
 
+#: How a leg is travelled; the map providers (core.geo.base) take the same words.
+TravelMode = Literal["driving", "walking", "cycling"]
 Priority = Literal["must", "should", "nice"]
 PRIORITIES: tuple[Priority, ...] = ("must", "should", "nice")
 #: Lower is more important; sorts must before should before nice.

@@ -18,8 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from core.errors import InputError
-from core.geo.base import TravelMode
-from core.models.common import REGION_NAME_PATTERN, CleanStr, PlaceName, PlanDate, Priority, echo
+from core.models.common import REGION_NAME_PATTERN, CleanStr, PlaceName, PlanDate, Priority, TravelMode, echo
 
 MAX_TRIP_DAYS = 14
 MAX_TRIP_PLACES = 120

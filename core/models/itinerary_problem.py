@@ -8,8 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.geo.base import TravelMode
-from core.models.common import Priority
+from core.models.common import Priority, TravelMode
 from core.models.itinerary import UNREACHABLE_MIN, Pacing, TripRequest
 
 

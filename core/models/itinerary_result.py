@@ -9,8 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from core.geo.base import TravelMode
-from core.models.common import Priority
+from core.models.common import Priority, TravelMode
 from core.models.itinerary import EntryKind, LunchPolicy, Pacing, PlanStatus, PlanVariant, TripRequest
 from core.models.itinerary_problem import RobustnessPolicy
 

@@ -1,5 +1,6 @@
-"""Every benchmark behind ``python -m core bench``: the batch tables on tiny instances written here (tests
-never read the shared benchmark folder), the itinerary timing, and structured errors for a missing folder or optional package."""
+"""Every benchmark behind ``python -m bench`` (and ``python -m core bench``, handed over to it): the batch tables on
+tiny instances written here (tests never read the shared benchmark folder), the itinerary timing, and structured
+errors for a missing folder or optional package."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import types
 
 import pytest
 
-from core.__main__ import main
+from bench.__main__ import main
 
 pytestmark = pytest.mark.slow
 
@@ -57,7 +58,7 @@ def _bench_dir(tmp_path):
 
 def test_bench_tsplib_prints_the_table_with_the_gap_to_the_optimum(tmp_path, capsys):
     bench = _bench_dir(tmp_path)
-    assert main(["bench", "tsplib", "--dir", str(bench), "--limits", "0.2"]) == 0
+    assert main(["tsplib", "--dir", str(bench), "--limits", "0.2"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| sq4")]
     assert len(rows) == 1
     cells = [c.strip() for c in rows[0].strip("|").split("|")]
@@ -67,7 +68,7 @@ def test_bench_tsplib_prints_the_table_with_the_gap_to_the_optimum(tmp_path, cap
 def test_bench_solomon_solves_and_checks_each_instance(tmp_path, capsys):
     bench = _bench_dir(tmp_path)
     out = tmp_path / "results.jsonl"
-    assert main(["bench", "solomon", "--dir", str(bench), "--time-limit", "1", "--out", str(out), "TINY"]) == 0
+    assert main(["solomon", "--dir", str(bench), "--time-limit", "1", "--out", str(out), "TINY"]) == 0
     row = json.loads(out.read_text().splitlines()[-1])
     # one vehicle serves all three (capacity 100): depot -> 1 -> 2 -> 3 -> depot in some order, 20 + 2*14.14 + 20
     assert row["instance"] == "TINY" and row["feasible"] and row["vehicles"] == 1
@@ -76,19 +77,19 @@ def test_bench_solomon_solves_and_checks_each_instance(tmp_path, capsys):
 
 
 def test_bench_without_the_instances_folder_is_a_structured_error(tmp_path, capsys):
-    assert main(["bench", "tsplib", "--dir", str(tmp_path / "missing")]) == 2
+    assert main(["tsplib", "--dir", str(tmp_path / "missing")]) == 2
     err = json.loads(capsys.readouterr().err.strip().splitlines()[-1])
     assert err["error"]["field"] == "dir"
 
 
 def test_bench_lkh_names_its_optional_package(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "elkai", None)  # as on a machine without the benchmark-only package
-    assert main(["bench", "lkh", "--sizes", "10", "--seeds", "1"]) == 2
+    assert main(["lkh", "--sizes", "10", "--seeds", "1"]) == 2
     assert "elkai" in json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]["message"]
 
 
 def test_bench_itinerary_times_every_demo_trip_per_variant(capsys):
-    assert main(["bench", "itinerary", "--repeats", "1"]) == 0
+    assert main(["itinerary", "--repeats", "1"]) == 0
     out = json.loads(capsys.readouterr().out)
     trips = {r["trip"] for r in out["rows"]}
     assert {"shanghai_3day_30places", "shanghai_2day_monday_museum", "shanghai_family_day"} <= trips
@@ -116,7 +117,7 @@ class _BruteForceLKH:
 
 def test_bench_lkh_compares_the_tour_with_the_reference_solver(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "elkai", types.SimpleNamespace(DistanceMatrix=_BruteForceLKH))
-    assert main(["bench", "lkh", "--sizes", "7", "--seeds", "1", "2", "--time-limit", "0.2"]) == 0
+    assert main(["lkh", "--sizes", "7", "--seeds", "1", "2", "--time-limit", "0.2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     rows = [json.loads(line) for line in lines if line.startswith("{")]
     assert [(r["n"], r["seed"]) for r in rows] == [(7, 1), (7, 2)]
@@ -126,14 +127,31 @@ def test_bench_lkh_compares_the_tour_with_the_reference_solver(monkeypatch, caps
 
 
 def test_single_runs_take_their_options_before_the_benchmark_too(capsys):
-    assert main(["bench", "--repeats", "1", "plan", "2"]) == 0
+    assert main(["--repeats", "1", "plan", "2"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["stops"] == 2 and out["repeats"] == 1
-    assert main(["bench", "--repeats", "0", "plan", "2"]) == 2
+    assert main(["--repeats", "0", "plan", "2"]) == 2
     assert json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]["field"] == "repeats"
 
 
 def test_a_batch_option_before_the_benchmark_is_an_error_not_ignored(tmp_path, capsys):
-    assert main(["bench", "--time-limit", "3", "solomon", "--dir", str(_bench_dir(tmp_path))]) == 2
+    assert main(["--time-limit", "3", "solomon", "--dir", str(_bench_dir(tmp_path))]) == 2
     err = json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]
     assert err["field"] == "time_limit" and "bench solomon" in err["message"]
+
+
+def test_core_hands_bench_over_to_its_own_process_and_passes_the_exit_code_through(capfd):
+    from core.__main__ import main as core_main
+
+    assert core_main(["bench", "--repeats", "0", "plan", "2"]) == 2  # written by the child: capfd, not capsys
+    assert json.loads(capfd.readouterr().err.strip().splitlines()[-1])["error"]["field"] == "repeats"
+    assert core_main(["bench", "--help"]) == 0
+    assert "tsplib" in capfd.readouterr().out
+
+
+def test_core_help_lists_bench_without_importing_it(monkeypatch, capsys):
+    from core.__main__ import main as core_main
+
+    monkeypatch.delitem(sys.modules, "bench.cli", raising=False)
+    assert core_main(["--help"]) == 0
+    assert "bench" in capsys.readouterr().out and "bench.cli" not in sys.modules

@@ -1,12 +1,12 @@
-"""Tests for core.bench.tsp: TSPLIB parsing, nint lengths and the tsp benchmark function."""
+"""Tests for bench.tsp: TSPLIB parsing, nint lengths and the tsp benchmark function."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from core.bench.instances import read_tsplib, tsplib_matrix
-from core.bench.tsp import bench_tsp, tour_length
+from bench.instances import read_tsplib, tsplib_matrix
+from bench.tsp import bench_tsp, tour_length
 
 # square of side 2.5: each side nint(2.5) = 3 (round half up; banker's rounding
 # would give 2), each diagonal nint(3.5355) = 4.  Optimal tour = perimeter = 12.

@@ -1,4 +1,4 @@
-"""``python -m core bench ui``'s pure parts: options, statistics, the scenarios' inputs, the probe's log and the
+"""``python -m bench ui``'s pure parts: options, statistics, the scenarios' inputs, the probe's log and the
 table. The browser run itself is done by hand (docs/BENCHMARKS.md); nothing here starts Chromium or a server."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from core.__main__ import main
-from core.bench import ui, ui_probe
-from core.bench.cli import add_parsers
+from bench import ui, ui_probe
+from bench.__main__ import main
+from bench.cli import build_parser
 from core.config import get_settings
 from core.errors import InputError
 from core.models.route import RoutePlanRequest
@@ -18,9 +18,7 @@ from core.packs.loader import load_region
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    add_parsers(parser.add_subparsers(dest="command"))
-    return parser.parse_args(argv)
+    return build_parser().parse_args(argv)
 
 
 def test_summary_is_median_min_max_in_ms():
@@ -59,14 +57,14 @@ def test_url_must_be_http():
 
 
 def test_command_line_options_before_and_after_ui():
-    args = _parse(["bench", "ui", "--repeats", "3", "--only", "route_30", "--warmup", "0", "--url", "http://h:1"])
+    args = _parse(["ui", "--repeats", "3", "--only", "route_30", "--warmup", "0", "--url", "http://h:1"])
     options = ui.options_from_args(args)
     assert options.repeats == 3 and options.warmup == 0
     assert options.scenarios == ["route_30"] and options.url == "http://h:1" and options.lang == "en"
 
 
 def test_streamlit_options_go_to_the_server_command(tmp_path):
-    args = _parse(["bench", "ui", "--streamlit-opt", "runner.postScriptGC=false", "--streamlit-opt", "a.b = 1"])
+    args = _parse(["ui", "--streamlit-opt", "runner.postScriptGC=false", "--streamlit-opt", "a.b = 1"])
     options = ui.options_from_args(args)
     assert options.streamlit_options == {"runner.postScriptGC": "false", "a.b": "1"}
     cmd = ui.server_command(1, tmp_path / "p.jsonl", options.streamlit_options)
@@ -78,12 +76,12 @@ def test_streamlit_options_go_to_the_server_command(tmp_path):
 
 
 def test_bad_options_are_structured_errors(capsys):
-    assert main(["bench", "ui", "--only", "nope"]) == 2
+    assert main(["ui", "--only", "nope"]) == 2
     error = json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]
     assert error["field"] == "only"
-    assert main(["bench", "ui", "--warmup", "-1"]) == 2
+    assert main(["ui", "--warmup", "-1"]) == 2
     assert json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]["field"] == "warmup"
-    assert main(["bench", "ui", "--repeats", "0"]) == 2
+    assert main(["ui", "--repeats", "0"]) == 2
     assert json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]["field"] == "repeats"
 
 

@@ -11,9 +11,9 @@ import math
 import numpy as np
 import pytest
 
-from core.bench.instances import VrptwInstance, check_solution, read_solomon
-from core.bench.vrptw import bench_vrptw
-from core.bench.vrptw_solver import VrptwSolution, solve_vrptw
+from bench.instances import VrptwInstance, check_solution, read_solomon
+from bench.vrptw import bench_vrptw
+from bench.vrptw_solver import VrptwSolution, solve_vrptw
 
 HEADER = (
     "{name}\r\n\r\nVEHICLE\r\nNUMBER     CAPACITY\r\n  {fleet}         {cap}\r\n\r\nCUSTOMER\r\n"
@@ -310,13 +310,13 @@ def test_bench_vrptw_keys(tmp_path):
 
 
 # ------------------------------------------------------------------------------------------------
-# numba kernels (core.bench.vrptw_sisr)
+# numba kernels (bench.vrptw_sisr)
 # ------------------------------------------------------------------------------------------------
 
 
 def _int_data(inst):
-    from core.bench.vrptw_sisr import SisrData
-    from core.bench.vrptw_solver import _Model
+    from bench.vrptw_sisr import SisrData
+    from bench.vrptw_solver import _Model
 
     m = _Model(inst)
     return m, SisrData(m.transit, m.cost, m.ready, m.due, m.demand, m.capacity)
@@ -336,7 +336,7 @@ def _ref_schedule(d, route):
 
 
 def test_route_eval_slack_arrays_match_reference_and_checker():
-    from core.bench.vrptw_kernels import route_eval
+    from bench.vrptw_kernels import route_eval
 
     inst = random_instance(14, 7, width=(60, 200))
     _, d = _int_data(inst)
@@ -381,7 +381,7 @@ def test_route_eval_slack_arrays_match_reference_and_checker():
 
 
 def test_best_insert_matches_brute_force():
-    from core.bench.vrptw_kernels import _best_insert, route_eval
+    from bench.vrptw_kernels import _best_insert, route_eval
 
     inst = random_instance(16, 11, width=(80, 250), capacity=120)
     _, d = _int_data(inst)
@@ -424,7 +424,7 @@ def test_best_insert_matches_brute_force():
 
 
 def test_run_sisr_reproducible_and_not_worse():
-    from core.bench.vrptw_sisr import run_sisr
+    from bench.vrptw_sisr import run_sisr
 
     inst = random_instance(30, 4, width=(60, 200), capacity=80)
     _, d = _int_data(inst)
@@ -448,7 +448,7 @@ def test_solve_with_iteration_budget():
 def test_reduce_fleet_from_singletons_is_complete_and_feasible():
     import time as _time
 
-    from core.bench.vrptw_sisr import reduce_fleet
+    from bench.vrptw_sisr import reduce_fleet
 
     inst = random_instance(30, 6, width=(80, 250), capacity=100)
     _, d = _int_data(inst)
@@ -462,7 +462,7 @@ def test_reduce_fleet_from_singletons_is_complete_and_feasible():
 
 
 def test_run_sisr_with_soft_penalty_returns_complete_solution():
-    from core.bench.vrptw_sisr import run_sisr
+    from bench.vrptw_sisr import run_sisr
 
     inst = random_instance(25, 8, width=(60, 200), capacity=80)
     _, d = _int_data(inst)
@@ -473,7 +473,7 @@ def test_run_sisr_with_soft_penalty_returns_complete_solution():
 
 
 def test_long_routes_use_soft_penalty_and_stay_complete():
-    from core.bench.vrptw_solver import _sisr_params
+    from bench.vrptw_solver import _sisr_params
 
     assert all(_sisr_params(100, 3, v).get("penalty") for v in (0, 1))  # R2/RC2/C2-like: long routes
     # R1/RC1/C1-like short routes: worker 0 keeps to complete solutions, worker 1 may pass through partial ones
@@ -487,7 +487,7 @@ def test_long_routes_use_soft_penalty_and_stay_complete():
 def test_kick_and_repair_moves_to_another_complete_solution_with_no_more_routes():
     import time as _time
 
-    from core.bench.vrptw_sisr import kick_and_repair, reduce_fleet
+    from bench.vrptw_sisr import kick_and_repair, reduce_fleet
 
     inst = random_instance(40, 21, width=(80, 250), capacity=100)
     _, d = _int_data(inst)
@@ -510,7 +510,7 @@ def test_kick_and_repair_moves_to_another_complete_solution_with_no_more_routes(
 def test_kick_removes_exactly_the_asked_number_of_customers(monkeypatch):
     import time as _time
 
-    import core.bench.vrptw_sisr as vs
+    import bench.vrptw_sisr as vs
 
     inst = random_instance(30, 5, width=(80, 250), capacity=100)
     _, d = _int_data(inst)
@@ -532,7 +532,7 @@ def test_kick_removes_exactly_the_asked_number_of_customers(monkeypatch):
 def test_exchange_board_keeps_the_hierarchically_best_solution():
     import multiprocessing as _mp
 
-    from core.bench.vrptw_solver import _Exchange
+    from bench.vrptw_solver import _Exchange
 
     board = _Exchange(_mp.get_context(), 12, 1)  # one party: the barrier never waits
     assert board.swap([[1, 2], [3]], 500, timeout=0.1) == [[1, 2], [3]]
@@ -546,7 +546,7 @@ def test_exchange_board_keeps_the_hierarchically_best_solution():
 @pytest.mark.slow
 def test_workers_exchange_solutions_during_the_distance_phase(monkeypatch):
     """Two workers with an iteration budget reach the sync points and both end at a valid solution."""
-    import core.bench.vrptw_solver as vr
+    import bench.vrptw_solver as vr
 
     calls = []
     real = vr._Exchange.swap
@@ -571,7 +571,7 @@ def test_workers_exchange_solutions_during_the_distance_phase(monkeypatch):
 def test_a_missing_worker_breaks_the_barrier_once_and_swaps_go_on():
     import multiprocessing as _mp
 
-    from core.bench.vrptw_solver import _Exchange
+    from bench.vrptw_solver import _Exchange
 
     board = _Exchange(_mp.get_context(), 12, 2)  # two parties, only one ever arrives
     assert board.swap([[1, 2], [3]], 500, timeout=0.05) == [[1, 2], [3]]

@@ -1,11 +1,11 @@
-"""Every entry point answers generated input with a structured result (core.bench.fuzz; the long run is
+"""Every entry point answers generated input with a structured result (bench.fuzz; the long run is
 ``python -m core bench fuzz --examples 20000``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from core.bench.fuzz import OUTCOMES, TARGETS, Sandbox, fuzz
+from bench.fuzz import OUTCOMES, TARGETS, Sandbox, fuzz
 
 pytestmark = pytest.mark.slow
 

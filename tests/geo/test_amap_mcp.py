@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from pydantic import SecretStr
 
-from core.bench.amap_cache import AMapShapedServer
+from bench.amap_cache import AMapShapedServer
 from core.config import Settings
 from core.errors import ProviderAuthError, ProviderQuotaExceeded, ProviderTimeout
 from core.geo.amap_mcp import (

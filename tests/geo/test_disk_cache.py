@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from core.bench.amap_cache import AMapShapedServer
+from bench.amap_cache import AMapShapedServer
 from core.config import Settings
 from core.geo.base import LonLat
 from core.geo.cache import DiskResponseCache

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.bench.faults import BlackHole
+from bench.faults import BlackHole
 from core.errors import ProviderTimeout
 from core.geo.amap import AMapProvider
 

@@ -131,7 +131,7 @@ def test_a_short_day_takes_what_fits_and_says_its_hours_are_shorter(provider):
 
 
 def test_the_edit_benchmark_re_plans_the_three_page_edits_and_keeps_days_even():
-    from core.bench.itinerary import bench_edits
+    from bench.itinerary import bench_edits
 
     req = TripRequest.model_validate(json.loads((ROOT / "data" / "trips" / "shanghai_3day_30places.json").read_text()))
     rows = bench_edits("shanghai_3day_30places", req, repeats=1)

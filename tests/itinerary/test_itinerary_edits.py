@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from core.bench.itinerary import page_edits
+from bench.itinerary import page_edits
 from core.config import get_settings
 from core.geo.registry import make_provider
 from core.itinerary.edits import apply_user_edits, reoptimize

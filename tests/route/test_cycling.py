@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from core.bench.amap_cache import AMapShapedServer
+from bench.amap_cache import AMapShapedServer
 from core.geo.amap import AMapProvider
 from core.geo.base import LonLat
 from core.geo.registry import make_provider

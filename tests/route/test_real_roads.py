@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from core.bench.amap_cache import AMapShapedServer
+from bench.amap_cache import AMapShapedServer
 from core.geo.registry import make_provider
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from core.bench.resolver import EVAL_SET, evaluate, grade, read_lines
+from bench.resolver import EVAL_SET, evaluate, grade, read_lines
 from core.errors import AmbiguousPlaceError, ResolutionError
 from core.geo.registry import make_provider
 from core.models.route import PlaceChoice, RawStop, RoutePlanRequest

@@ -1,4 +1,4 @@
-"""The Chromium side of ``python -m core bench ui`` (core/bench/ui.py): open a page, build the form through its
+"""The Chromium side of ``python -m core bench ui`` (bench/ui.py): open a page, build the form through its
 widgets, click, and time the click to the finished result in the page's own clock.
 
 Before a timed click the page gets a recorder: a capture-phase click listener takes ``performance.now()`` and a
@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from core.bench.ui_probe import read_calls
+from bench.ui_probe import read_calls
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 TIMEOUT_MS = 180_000

@@ -108,7 +108,7 @@ def _planner(provider: Any, settings: Any, url: str) -> Any:
 
 
 def _race_on_a_planned_step(planner: Any, now: datetime, label: str) -> dict[str, Any]:
-    from core.bench.reservations import _race
+    from bench.reservations import _race
     from core.halfday.models import HalfDayRequest, ReserveInput
 
     step, result = None, None

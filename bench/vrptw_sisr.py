@@ -1,7 +1,7 @@
 """Numba kernels for the VRPTW distance phase: SISR ruin & recreate with simulated annealing.
 
 Slack Induction by String Removals (Christiaens & Vanden Berghe, 2020), fleet capped at the number of
-routes of the start solution. Works on the integer model of :mod:`core.bench.vrptw_solver`
+routes of the start solution. Works on the integer model of :mod:`bench.vrptw_solver`
 (``T[i, j]`` = service time of ``i`` + travel time ``i -> j`` rounded up, windows scaled, ``C`` = rounded
 distance x SCALE), so every route it produces is feasible in double precision as well (the caller still
 re-checks with ``check_solution``).
@@ -23,7 +23,7 @@ import time
 import numpy as np
 from numba import njit
 
-from core.bench.vrptw_kernels import (
+from bench.vrptw_kernels import (
     _copy_route,
     _recreate,
     _route_state,

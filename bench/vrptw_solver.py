@@ -15,11 +15,11 @@ so every integer-feasible schedule is feasible in double precision too; the resu
 with :func:`check_solution`). Each worker process does
 
 1. a first solution: OR-Tools routing with a fleet-size penalty per used vehicle + guided local search (short);
-2. **fleet minimisation** (:func:`core.bench.vrptw_sisr.reduce_fleet`, numba): remove one route, then
+2. **fleet minimisation** (:func:`bench.vrptw_sisr.reduce_fleet`, numba): remove one route, then
    ruin & recreate with string removals, accepting a candidate that leaves fewer customers unassigned or
    a smaller sum of "absence" counters (SISR, Christiaens & Vanden Berghe 2020, section 5); repeat
    until it stalls;
-3. **distance phase** (:func:`core.bench.vrptw_sisr.run_sisr`, numba): SISR ruin & recreate with
+3. **distance phase** (:func:`bench.vrptw_sisr.run_sisr`, numba): SISR ruin & recreate with
    simulated annealing, the fleet capped at the vehicle count reached; with long routes (R2/RC2/C2) the
    search may pass through solutions with unassigned customers at a penalty (only complete ones are kept).
 
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.bench.instances import VrptwInstance, check_solution, route_distance
+from bench.instances import VrptwInstance, check_solution, route_distance
 
 __all__ = ["VrptwSolution", "solve_vrptw", "SCALE"]
 
@@ -274,7 +274,7 @@ def _worker(
         if any("vehicles used" not in b for b in bad):
             return [], "none"
     # --- fleet minimisation: SISR with absence counters (numba) ----------------------------------------
-    from core.bench.vrptw_sisr import SisrData, kick_and_repair, reduce_fleet, run_sisr
+    from bench.vrptw_sisr import SisrData, kick_and_repair, reduce_fleet, run_sisr
 
     data = SisrData(model.transit, model.cost, model.ready, model.due, model.demand, model.capacity)
     lb = max(1, int(math.ceil(float(inst.demand.sum()) / float(inst.capacity) - 1e-9)))
@@ -470,7 +470,7 @@ def solve_vrptw(
     if inst.n == 0:
         return VrptwSolution(routes=[], vehicles=0, distance=0.0, feasible=True, method="empty")
     t0 = time.monotonic()
-    from core.bench.vrptw_sisr import warmup
+    from bench.vrptw_sisr import warmup
 
     warmup()  # compile / load the numba kernels once, before forking
     if workers is None:

@@ -1,4 +1,4 @@
-"""The closed-tour TSP benchmark on one TSPLIB instance (read by core/bench/instances.py).
+"""The closed-tour TSP benchmark on one TSPLIB instance (read by bench/instances.py).
 
 ``python -m core bench tsp FILE.tsp --time-limit S`` prints the dict returned
 by :func:`bench_tsp` as JSON.
@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from core.bench.instances import read_tsplib, tsplib_matrix
+from bench.instances import read_tsplib, tsplib_matrix
 
 __all__ = ["tour_length", "bench_tsp"]
 

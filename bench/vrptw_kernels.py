@@ -1,7 +1,7 @@
 """Numba primitives of the VRPTW search: route evaluation (forward earliest starts, backward latest starts),
 O(1) insertion feasibility, string removal (ruin), greedy blink insertion (recreate) and work arrays.
 
-Works on the integer model of :mod:`core.bench.vrptw_solver` (see :mod:`core.bench.vrptw_sisr` for the
+Works on the integer model of :mod:`bench.vrptw_solver` (see :mod:`bench.vrptw_sisr` for the
 searches built from these kernels).
 """
 

@@ -5,7 +5,7 @@
 Writes one JSON line per instance to ``--out`` (appending, so a long run can be polled / resumed) and prints
 the Markdown table of docs/BENCHMARKS.md at the end. pyvroom is a benchmark-only dependency
 (``pip install pyvroom``), never imported by ``core/``. Both solvers are checked with
-``core.bench.vrptw_solver.check_solution``.
+``bench.vrptw_solver.check_solution``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import math
 import time
 from pathlib import Path
 
-from core.bench.instances import check_solution, read_solomon
-from core.bench.paths import DEFAULT_BENCH_DIR, bench_dir
-from core.bench.vrptw import bench_vrptw
-from core.bench.vrptw_solver import SCALE
+from bench.instances import check_solution, read_solomon
+from bench.paths import DEFAULT_BENCH_DIR, bench_dir
+from bench.vrptw import bench_vrptw
+from bench.vrptw_solver import SCALE
 
 
 def run_vroom(path: Path, threads: int = 2, exploration: int = 5) -> dict:
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.table_only:
         # Compile / load the numba kernels once (a one-time cost, cached on disk under __pycache__),
         # so that the first timed instance does not pay for JIT compilation.
-        from core.bench.vrptw_sisr import warmup
+        from bench.vrptw_sisr import warmup
 
         warmup()
         for f in files:

@@ -4,7 +4,7 @@
     python -m core bench tsplib --held-karp   # Held-Karp timings by k
     python -m core bench tsplib --early-stop  # the ILS early stop vs searching the whole time limit
 
-Each run is a fresh Python process calling ``core.bench.tsp.bench_tsp`` (what
+Each run is a fresh Python process calling ``bench.tsp.bench_tsp`` (what
 ``python -m core bench tsp FILE --time-limit S`` does), so the reported seconds
 include loading the solver kernels (numba import + on-disk cache) but not the
 interpreter start.  Reads ../shared/bench (or --dir) and known_optima.json.
@@ -18,11 +18,11 @@ import os
 import subprocess
 import sys
 
-from core.bench.paths import DEFAULT_BENCH_DIR, PROJECT_ROOT, bench_dir
+from bench.paths import DEFAULT_BENCH_DIR, PROJECT_ROOT, bench_dir
 
 ROOT = PROJECT_ROOT
 CHILD = (
-    "import json, sys; from core.bench.tsp import bench_tsp; "
+    "import json, sys; from bench.tsp import bench_tsp; "
     "print(json.dumps(bench_tsp(sys.argv[1], time_limit_s=float(sys.argv[2]))))"
 )
 
@@ -87,7 +87,7 @@ def early_stop_table(limit: float, seeds: int, bench) -> None:
 
     import numpy as np
 
-    from core.bench.instances import read_tsplib, tsplib_matrix
+    from bench.instances import read_tsplib, tsplib_matrix
     from core.optimizer.tsp import held_karp_path, heuristic_path, solve_tour, warm_up
 
     warm_up()
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         early_stop_table(args.limits[0], args.seeds, bench)
         return 0
     optima = json.loads((bench / "known_optima.json").read_text())["tsplib"]
-    from core.bench.instances import read_tsplib
+    from bench.instances import read_tsplib
 
     files = sorted((bench / "tsplib").glob("*.tsp"), key=lambda p: (len(read_tsplib(str(p))[2]), p.stem))
     head = "| instance | n | optimum |"

@@ -5,7 +5,7 @@
 script run, so they pick up the wrapped functions). Each call appends ``{"call": NAME, "seconds": S, "wall": T}``
 to the log (only the outermost of nested probed calls); the bench reads the lines a click produced, so the report
 can split a click's time into planning and everything else. Nothing here imports Streamlit: the bench starts
-the server as ``python -c "import core.bench.ui_probe as p; p.install(LOG); <streamlit's own entry point>"``.
+the server as ``python -c "import bench.ui_probe as p; p.install(LOG); <streamlit's own entry point>"``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Browser benchmark of the dashboard (``python -m core bench ui``; issue 12 §5 "Speed you can feel").
 
 Starts ``streamlit run app.py`` headless on 127.0.0.1 on a free port (or uses ``--url``), drives Debian's
-Chromium through Playwright (core/bench/ui_browser.py) and times, per scenario, a warm-up run and then
+Chromium through Playwright (bench/ui_browser.py) and times, per scenario, a warm-up run and then
 ``--repeats`` runs, each on a fresh page (a new Streamlit session):
 
 * ``route_8``: the route planner with the "delivery-round" demo scenario (8 stops), click "Plan route";
@@ -13,7 +13,7 @@ A run's time is measured in the page: ``performance.now()`` at the click (a capt
 first animation frame on which the app is idle (``stApp[data-test-script-state=notRunning]`` after it ran),
 the last section of the result is in the page and the map iframe holds its markers. Python's monotonic clock
 around the same Playwright calls is recorded beside it. When the bench starts the app itself, the server's
-planning calls are timed in its process (core/bench/ui_probe.py), so each run splits into
+planning calls are timed in its process (bench/ui_probe.py), so each run splits into
 plan time (server), the rest of the script runs (server: rendering the page into Streamlit elements),
 and the tail after the last script run (browser: map iframes and charts drawing).
 """
@@ -190,10 +190,10 @@ def free_port() -> int:
 
 
 def server_command(port: int, probe_log: Path, options: dict[str, str] | None = None) -> list[str]:
-    """``streamlit run app.py`` headless on 127.0.0.1:port, with the planning calls timed (core/bench/ui_probe.py);
+    """``streamlit run app.py`` headless on 127.0.0.1:port, with the planning calls timed (bench/ui_probe.py);
     ``options`` are further ``--section.option value`` pairs (what a config.toml change would do)."""
     code = (
-        "import sys, runpy, core.bench.ui_probe as probe; "
+        "import sys, runpy, bench.ui_probe as probe; "
         f"probe.install({str(probe_log)!r}); "
         "sys.argv = ['streamlit', *sys.argv[1:]]; "
         "runpy.run_module('streamlit', run_name='__main__', alter_sys=True)"
@@ -283,7 +283,7 @@ def _row(name: str, runs: list[dict[str, Any]], warmups: list[dict[str, Any]]) -
 
 def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]:
     """Run the scenarios and return the figures (JSON-ready)."""
-    from core.bench.ui_browser import Browser, RunTimeout
+    from bench.ui_browser import Browser, RunTimeout
 
     say = progress or (lambda line: None)
     load_before = _load_average()
@@ -390,7 +390,7 @@ def table(out: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-# --- the command line (registered in core/bench/cli.py) --------------------------------------------
+# --- the command line (registered in bench/cli.py) --------------------------------------------
 
 
 def configure(parser: Any) -> None:
@@ -413,7 +413,7 @@ def options_from_args(args: Any) -> UiBenchOptions:
     if args.warmup < 0:
         raise InputError(f"--warmup must be 0 or more, not {args.warmup}", field="warmup")
     return UiBenchOptions(
-        repeats=getattr(args, "repeats", 5),  # filled in by core/bench/cli.py when not given
+        repeats=getattr(args, "repeats", 5),  # filled in by bench/cli.py when not given
         warmup=args.warmup,
         url=check_url(args.url),
         scenarios=parse_scenarios(args.only),

@@ -1,4 +1,5 @@
-"""``python -m core bench ...``: every benchmark behind one command (docs/BENCHMARKS.md).
+"""``python -m bench ...`` (also ``python -m core bench ...``, which hands over to it): every benchmark behind one
+command (docs/BENCHMARKS.md).
 
 Single runs print one JSON object: ``tsp FILE``, ``vrptw FILE``, ``plan [N]``, ``agent``, ``itinerary``, ``ui``
 (the dashboard in Chromium; its table goes to stderr).
@@ -17,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from core.cli import Parser
 from core.errors import InputError
 
 #: --time-limit / --repeats of the single runs, with the defaults they always had
@@ -52,57 +54,57 @@ def _single(args: argparse.Namespace) -> int:
     out: dict[str, Any]
     try:
         if kind == "tsp":
-            from core.bench.tsp import bench_tsp
+            from bench.tsp import bench_tsp
 
             out = bench_tsp(_instance(args.target), time_limit_s=args.time_limit)
         elif kind == "vrptw":
-            from core.bench.vrptw import bench_vrptw
+            from bench.vrptw import bench_vrptw
 
             out = bench_vrptw(_instance(args.target), time_limit_s=args.time_limit)
         elif kind == "agent":
-            from core.bench.agent import bench_agent
+            from bench.agent import bench_agent
 
             out = bench_agent(repeats=args.repeats)
         elif kind == "itinerary":
-            from core.bench.itinerary import bench_itinerary
+            from bench.itinerary import bench_itinerary
 
             out = bench_itinerary(repeats=args.repeats)
         elif kind == "fuzz":
-            from core.bench.fuzz import bench_fuzz
+            from bench.fuzz import bench_fuzz
 
             if args.examples < 1:
                 raise InputError(f"--examples must be at least 1, not {args.examples}", field="examples")
             out = bench_fuzz(examples=args.examples, progress=lambda line: print(line, file=sys.stderr, flush=True))
         elif kind == "reservations":
-            from core.bench.reservations import bench_reservations
+            from bench.reservations import bench_reservations
 
             out = bench_reservations(pg_url=args.pg or os.environ.get("OMNI_TEST_PG_URL") or None)
         elif kind == "halfday":
-            from core.bench.halfday import bench_halfday
+            from bench.halfday import bench_halfday
 
             out = bench_halfday(repeats=args.repeats, pg_url=args.pg or os.environ.get("OMNI_TEST_PG_URL") or None)
         elif kind == "amap-cache":
-            from core.bench.amap_cache import bench_amap_cache
+            from bench.amap_cache import bench_amap_cache
 
             out = bench_amap_cache()
         elif kind == "roads":
-            from core.bench.roads import bench_roads
+            from bench.roads import bench_roads
 
             out = bench_roads(region=args.target or "helsinki", repeats=args.repeats)
         elif kind == "faults":
-            from core.bench.faults import bench_faults
+            from bench.faults import bench_faults
 
             out = bench_faults()
         elif kind == "resolver":
-            from core.bench.resolver import bench_resolver
+            from bench.resolver import bench_resolver
 
             out = bench_resolver(show_failures=args.failures)
         elif kind == "ui":
-            from core.bench.ui import run_cli
+            from bench.ui import run_cli
 
             return run_cli(args)
         elif kind == "lab":
-            from core.bench.lab import bench_lab
+            from bench.lab import bench_lab
 
             out = bench_lab(n=int(args.target) if args.target else None)
         else:  # plan
@@ -112,7 +114,7 @@ def _single(args: argparse.Namespace) -> int:
                 raise InputError(f"bench plan takes a number of stops, not {args.target!r}", field="target") from None
             if n_stops < 1:
                 raise InputError(f"bench plan needs at least 1 stop, not {n_stops}", field="target")
-            from core.bench.plan import bench_plan
+            from bench.plan import bench_plan
 
             out = bench_plan(stops=n_stops, repeats=args.repeats)
     except (ValidationError, InputError):
@@ -123,13 +125,14 @@ def _single(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: Any) -> None:
-    """Add ``bench`` and its benchmarks to an argparse sub-parser set."""
-    from core.bench import lkh, solomon, tsplib
+def build_parser() -> argparse.ArgumentParser:
+    """``python -m bench``'s parser: KIND and its options, --time-limit / --repeats also before KIND."""
+    from bench import lkh, solomon, tsplib
 
-    bench = sub.add_parser(
-        "bench",
-        help="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | amap-cache | reservations | halfday | ...",
+    bench = Parser(
+        prog="python -m bench",
+        description="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | "
+        "amap-cache | reservations | halfday | ... (docs/BENCHMARKS.md)",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -137,7 +140,7 @@ def add_parsers(sub: Any) -> None:
     bench.add_argument(
         "--repeats", type=int, dest=_BEFORE_KIND + "repeats", default=argparse.SUPPRESS, help=argparse.SUPPRESS
     )
-    kinds = bench.add_subparsers(dest="kind", required=True, metavar="KIND")
+    kinds = bench.add_subparsers(dest="kind", required=True, metavar="KIND", parser_class=Parser)
     singles = {
         "tsp": ("solve a TSPLIB EUC_2D instance as a closed tour", "FILE.tsp"),
         "vrptw": ("solve a Solomon VRPTW instance", "FILE.txt"),
@@ -168,7 +171,7 @@ def add_parsers(sub: Any) -> None:
         if kind == "resolver":
             p.add_argument("--failures", action="store_true", help="list every line not resolved as expected")
         if kind == "ui":
-            from core.bench.ui import configure
+            from bench.ui import configure
 
             configure(p)
         if kind == "fuzz":
@@ -182,6 +185,7 @@ def add_parsers(sub: Any) -> None:
         p = kinds.add_parser(kind, help=text)
         module.configure(p)
         p.set_defaults(func=_batch(kind, module.run))
+    return bench
 
 
 def _batch(kind: str, run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:

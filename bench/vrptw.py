@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import time
 
-from core.bench.instances import check_solution, read_solomon
-from core.bench.vrptw_solver import solve_vrptw
+from bench.instances import check_solution, read_solomon
+from bench.vrptw_solver import solve_vrptw
 
 __all__ = ["bench_vrptw"]
 

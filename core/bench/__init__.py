@@ -1,1 +1,0 @@
-"""Benchmarks behind ``python -m core bench ...`` and the instance readers they use."""
