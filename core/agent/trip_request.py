@@ -4,6 +4,7 @@ the start date, and the TripRequest the itinerary pipeline takes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -78,7 +79,7 @@ def _preferred_tags(text: str) -> tuple[list[str], list[str]]:
     return tags, cats
 
 
-def suggest_places(pack: RegionPack, *, text: str, count: int, exclude: set[str]) -> list[str]:
+def suggest_places(pack: RegionPack, *, text: str, count: int, exclude: AbstractSet[str | None]) -> list[str]:
     """Knowledge-base suggestions for an open request: sightseeing places matching the stated
     preferences (tags/categories), best rated first, none longer than SUGGEST_MAX_VISIT_MIN (all-day
     venues only when named). Facts only; the choice is explained by tags."""
