@@ -115,7 +115,8 @@ def named_venues(text: str, pack: RegionPack) -> tuple[list[Venue], list[Venue]]
     for a, b, pid in hits:
         if not any(a >= ka and b <= kb for ka, kb, _ in kept):
             kept.append((a, b, pid))
-    bookable, other = [], []
+    bookable: list[Venue] = []
+    other: list[Venue] = []
     for _, _, pid in kept:
         place = pack.place_by_id(pid)
         assert place is not None
@@ -205,6 +206,8 @@ _EVENING = re.compile(r"今晚|明晚|晚上|傍晚|晚饭|晚餐|\btonight\b|\b
 def booking_time(text: str) -> tuple[time | None, list[int], int]:
     """(the time, or None; the readings of a bare hour when it could be morning or evening; its minute)."""
     t = normalize_message(text)
+    h: int | None  # an hour read from the text (None: a Chinese numeral that is not one)
+    mi: int | None
     if re.search(r"\bnoon\b|\bmidday\b", t, re.I):
         return time(12, 0), [], 0
     if m := _EN_TIME.search(t):

@@ -20,13 +20,17 @@ from __future__ import annotations
 import ipaddress
 import re
 import time
+from collections.abc import Callable
 from html.parser import HTMLParser
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urljoin
 
 import ada_url
 import httpx
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    from core.agent.telemetry import Telemetry
 
 CAPTCHA_MARKERS = (
     "captcha",
@@ -225,10 +229,10 @@ def extract_evidence(url: str, html: str) -> tuple[BrowseEvidence, list[tuple[st
         elif any(w in avail for w in ("soldout", "sold out", "outofstock", "unavailable", "满房", "售罄")):
             ev.availability = "unavailable"
     if ev.availability == "unknown":
-        if UNAVAILABLE_WORDS.search(text):
-            ev.availability, ev.availability_text = "unavailable", UNAVAILABLE_WORDS.search(text).group(0)
-        elif AVAILABLE_WORDS.search(text):
-            ev.availability, ev.availability_text = "available", AVAILABLE_WORDS.search(text).group(0)
+        if m := UNAVAILABLE_WORDS.search(text):
+            ev.availability, ev.availability_text = "unavailable", m.group(0)
+        elif m := AVAILABLE_WORDS.search(text):
+            ev.availability, ev.availability_text = "available", m.group(0)
     price = p.attrs.get("data-price") or p.attrs.get("itemprop-price")
     if price:
         try:
@@ -259,9 +263,9 @@ class BrowserExecutor:
         client: httpx.Client | None = None,
         timeout_s: float = 8.0,
         max_bytes: int = 2_000_000,
-        telemetry: Any = None,
-        clock=None,
-    ):
+        telemetry: Telemetry | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
         self.allowlist = list(allowlist)
         self._client = client  # built lazily: most requests never browse
         self._timeout_s = timeout_s
@@ -283,7 +287,9 @@ class BrowserExecutor:
             self.telemetry.webbrowse_blocked(domain=domain, blocked_type=kind)
         return out
 
-    def _fetch(self, href: str, deadline: float, clock, left: float) -> tuple[int, str] | str:
+    def _fetch(
+        self, href: str, deadline: float, clock: Callable[[], float], left: float
+    ) -> tuple[int, str] | Literal["TIMEOUT", "TOO_LARGE"]:
         """(status, text) of one GET read as a stream, or a block reason: TIMEOUT past the deadline (checked
         between chunks, so a page dripped a byte at a time cannot hold the visit), TOO_LARGE past the cap."""
         if self._client is None:

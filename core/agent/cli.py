@@ -11,12 +11,13 @@ import argparse
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from core.cli import EXIT_BAD_INPUT, EXIT_FAILED
 from core.errors import InputError
 
 
-def route_json(message: str) -> dict:
+def route_json(message: str) -> dict[str, Any]:
     from core.agent.router import route_message
 
     if not message or not message.strip():
@@ -48,12 +49,12 @@ def run_json(
     user_id: str = "cli",
     trip_id: str | None = None,
     confirm_dry_run_id: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     from core.agent import route_and_run
 
     if not message or not message.strip():
         raise InputError("the message is empty", field="message")
-    options = {"allow_webbrowse": allow_webbrowse}
+    options: dict[str, bool | str] = {"allow_webbrowse": allow_webbrowse}
     if confirm_dry_run_id:
         options["confirm_dry_run_id"] = confirm_dry_run_id
     resp = route_and_run({"message": message, "user_id": user_id, "trip_id": trip_id, "options": options})
@@ -88,7 +89,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub) -> None:
+def add_parsers(sub: Any) -> None:  # argparse's sub-parser set (its class is private), as the other CLIs
     """Add the ``route`` and ``run`` sub-commands to an argparse sub-parser set."""
     r = sub.add_parser("route", help="route a message; prints the router output as JSON")
     r.add_argument("message", nargs="?", default=None)

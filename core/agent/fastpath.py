@@ -8,7 +8,7 @@ missing, and the knowledge base's silence is reported as silence.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -19,8 +19,9 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.when import resolve_day, sun_times
 from core.errors import InputError
-from core.i18n import Lang, t  # t: also the agent loop's words (fastpath.t), so the catalog test finds their keys
-from core.models.agent import AgentState, TripEdit
+from core.i18n import Lang
+from core.i18n import t as t  # re-exported: the agent loop's words too (fastpath.t), so the catalog test finds them
+from core.models.agent import AgentState, StateStatus, TripEdit
 from core.models.common import echo
 
 POLICY = "SYSTEM1_DIRECT"
@@ -158,8 +159,8 @@ def handle(decision: RouterDecision, state: AgentState, ctx: AgentContext, regis
     )
 
 
-def _set(state: AgentState, status: str, *texts: str) -> None:
-    state.result.status = status  # type: ignore[assignment]
+def _set(state: AgentState, status: StateStatus, *texts: str) -> None:
+    state.result.status = status
     state.result.explanations = [t for t in texts if t]
 
 
@@ -191,14 +192,14 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         )
         log_decision(state, action="trip.apply_user_edit", reason_code="EDIT_NOT_PARSED", policy_id=POLICY)
         return
-    targets = [edit.target]
+    targets: Sequence[str | None] = [edit.target]
     if edit.op in ("add", "delete", "move", "prioritize") and edit.target:
         targets = split_targets(edit.target, lambda name: _known_place(name, state, ctx))
     sentences: list[tuple[str, str]] = []
     for target in targets:
         one = edit.model_copy(update={"target": target})
         sentences.append(_apply_one_edit(one, state, ctx, registry, zh))
-    status = "OK" if all(s == "OK" for s, _ in sentences) else "NEED_MORE_INFO"
+    status: StateStatus = "OK" if all(s == "OK" for s, _ in sentences) else "NEED_MORE_INFO"
     _set(state, status, " ".join(text for _, text in sentences))
     if ctx.request.options.dry_run:
         state.result.explanations.insert(0, t("agent.edit.preview", reply_lang(state.user_input)))
@@ -349,13 +350,13 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
         _set(state, "OK", text)
 
 
-def _forecast_text(forecast: dict | None, zh: bool) -> str:
+def _forecast_text(forecast: dict[str, Any] | None, zh: bool) -> str:
     """A provider forecast in words, using only the published fields (nothing is derived or rounded)."""
     f = forecast or {}
     if "day_weather" not in f and "night_weather" not in f:
         return "; ".join(f"{k}: {v}" for k, v in f.items() if k != "source")
 
-    def temp(v):
+    def temp(v: float | None) -> str:
         return "" if v is None else f" {v:g}°C"
 
     day = f"{f.get('day_weather') or '—'}{temp(f.get('day_temp_c'))}"
@@ -427,7 +428,7 @@ _FIELD_Q = [
 ]
 
 
-def describe_poi(p: dict, *, zh: bool, focus: str | None = None) -> str:
+def describe_poi(p: dict[str, Any], *, zh: bool, focus: str | None = None) -> str:
     lang: Lang = "zh" if zh else "en"
     name = p.get("name") or p.get("title")
     if "fact_id" in p:

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypedDict
 
 from core.agent import fastpath
 from core.agent.actions.registry import ActionRegistry
@@ -37,6 +37,17 @@ from core.models.agent import (
     AgentState,
 )
 from core.models.common import PRIORITY_RANK
+from core.models.itinerary_result import ItineraryResult
+
+
+class _PlanFacts(TypedDict):
+    """The facts llm.generate_explanation words (nothing else goes in)."""
+
+    days: list[dict[str, Any]]
+    dropped: list[str]
+    robustness: float | None
+    min_slack_min: int | None
+    notes: list[str]
 
 
 def _next_phase(state: AgentState, repair_pending: bool) -> str | None:
@@ -95,7 +106,7 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                     )
                 mentioned = mentioned_places(state.user_input, pack)
                 if mentioned:
-                    names = [pack.place_by_id(p).name_zh for p in mentioned]
+                    names = [pp.name_zh for p in mentioned if (pp := pack.place_by_id(p))]  # all the pack's own
                     res = act(
                         registry,
                         "places.resolve_entities",
@@ -275,7 +286,7 @@ def _repair_from_critic(state: AgentState, ctx: AgentContext, registry: ActionRe
     )
 
 
-def _timeline_payload(result) -> list[dict[str, Any]]:
+def _timeline_payload(result: ItineraryResult) -> list[dict[str, Any]]:
     out = []
     for day in result.days:
         for e in day.entries:
@@ -312,6 +323,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
     pack = ctx.provider.region
     for pid in state.memory.user_profile.get("suggested", []):
         p = pack.place_by_id(pid)
+        assert p is not None, "suggest_places only gives the pack's own ids"
         state.result.candidates.append(
             {"place_id": pid, "name": p.name_zh, "tags": list(p.tags), "rating": p.rating, "why": "kb_suggestion"}
         )
@@ -326,7 +338,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
                 "source": f"region_pack:{pack.name}",
             }
         )
-    facts = {
+    facts: _PlanFacts = {
         "days": [
             {
                 "day": d.day_index,

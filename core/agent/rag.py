@@ -421,7 +421,7 @@ class KnowledgeBase:
         return Retrieval(query=query, terms=terms, hits=relevant, covered=covered, missing_terms=missing)
 
 
-_KB_CACHE: dict[tuple, KnowledgeBase] = {}
+_KB_CACHE: dict[tuple[str, int, str], KnowledgeBase] = {}
 _KB_LOCK = threading.Lock()
 
 

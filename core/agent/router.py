@@ -101,9 +101,9 @@ def _budget(route: Route, options: AgentOptions) -> Budget:
     return Budget(max_seconds=options.max_seconds, max_steps=options.max_steps, max_browser_steps=browser)
 
 
-def _score(f: Features) -> dict[str, float]:
+def _score(f: Features) -> dict[Route, float]:
     """Grey-zone scores per route from the message's features (0..1, higher = more likely)."""
-    s = {"SYSTEM1_API": 0.0, "SYSTEM1_RAG": 0.0, "SYSTEM2_REASONING": 0.0, "SYSTEM2_WEBBROWSE": 0.0}
+    s: dict[Route, float] = {"SYSTEM1_API": 0.0, "SYSTEM1_RAG": 0.0, "SYSTEM2_REASONING": 0.0, "SYSTEM2_WEBBROWSE": 0.0}
     if f.planning:
         s["SYSTEM2_REASONING"] = (
             0.55
@@ -159,9 +159,9 @@ def route_message(
         )
         decision.router_ms = (time.perf_counter() - t0) * 1000
         return decision
-    decision = _hard_rules(f, options, settings)
-    if decision is None:
-        decision = _grey_zone(f, options, settings, arbiter=arbiter, recent=recent_messages or [])
+    decision = _hard_rules(f, options, settings) or _grey_zone(
+        f, options, settings, arbiter=arbiter, recent=recent_messages or []
+    )
     decision.router_ms = (time.perf_counter() - t0) * 1000
     return decision
 
@@ -176,8 +176,11 @@ def _ambiguity_penalty(f: Features, recent: list[str] | None = None) -> float:
 def _hard_rules(f: Features, options: AgentOptions, settings: Settings) -> RouterDecision | None:
     # A) high-risk: browser, payment/refund/booking/cancellation, bulk write -> System 2 + consent
     if f.browser:
-        reasons: list[Reason] = ["REALTIME_WEB", "NO_API"] + (["HIGH_RISK_ACTION"] if f.high_risk else [])
-        caps: list[Capability] = ["browser", "places"] + (["commit"] if f.high_risk else [])
+        reasons: list[Reason] = ["REALTIME_WEB", "NO_API"]
+        caps: list[Capability] = ["browser", "places"]
+        if f.high_risk:
+            reasons.append("HIGH_RISK_ACTION")
+            caps.append("commit")
         return _finish(
             f,
             "SYSTEM2_WEBBROWSE",
@@ -221,7 +224,9 @@ def _hard_rules(f: Features, options: AgentOptions, settings: Settings) -> Route
             settings,
         )
     if f.high_risk:
-        caps = ["places", "commit"] + (["browser"] if f.realtime else [])
+        caps = ["places", "commit"]
+        if f.realtime:
+            caps.append("browser")
         return _finish(
             f,
             "SYSTEM2_REASONING",
@@ -251,7 +256,9 @@ def _hard_rules(f: Features, options: AgentOptions, settings: Settings) -> Route
         )
     # Conditional plans ("赶不上日落就改横滨") always need branches: System 2.
     if f.conditional:
-        reasons = ["MULTI_CONSTRAINT"] + (["REALTIME_WEB"] if f.realtime else [])
+        reasons = ["MULTI_CONSTRAINT"]
+        if f.realtime:
+            reasons.append("REALTIME_WEB")
         conf = max(0.5, 0.88 - _ambiguity_penalty(f))
         return _finish(
             f,
@@ -348,7 +355,7 @@ def _grey_zone(
     f: Features, options: AgentOptions, settings: Settings, *, arbiter: Arbiter | None, recent: list[str]
 ) -> RouterDecision:
     scores = _score(f)
-    route: Route = max(scores, key=lambda r: scores[r])  # type: ignore[assignment]
+    route: Route = max(scores, key=lambda r: scores[r])
     conf = max(0.0, min(0.99, scores[route] - _ambiguity_penalty(f, recent)))
     reasons: list[Reason] = []
     if f.constraints >= 2:
@@ -411,7 +418,7 @@ def _grey_zone(
     return decision
 
 
-def _arbitrate(arbiter: Arbiter, f: Features, scores: dict[str, float]) -> ArbiterVerdict | None:
+def _arbitrate(arbiter: Arbiter, f: Features, scores: dict[Route, float]) -> ArbiterVerdict | None:
     """Ask the small model; validate its JSON; any failure -> None (the score stands)."""
     import json
 

@@ -31,7 +31,7 @@ class AgentContext:
     clock: Callable[[], float] = time.monotonic
     wall_clock: Callable[[], float] = time.time
     started: float = 0.0
-    cache: dict[tuple, Any] = field(default_factory=dict)
+    cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     progress: Callable[[str, str], None] | None = None  # (ui status, short message)
     now: datetime | None = None  # the user's local "now" (injected in tests)
     lang: Lang | None = None  # the language the face gave (None: an API call without a locale; the message decides)

@@ -76,30 +76,36 @@ class Telemetry:
         return rec
 
     # typed helpers, one per event kind
-    def router_decision(self, *, route: str, confidence: float, reasons: list[str], router_ms: float, **kw: Any):
+    def router_decision(
+        self, *, route: str, confidence: float, reasons: list[str], router_ms: float, **kw: Any
+    ) -> dict[str, Any]:
         return self.emit(
             "router_decision", route=route, confidence=confidence, reasons=reasons, router_ms=round(router_ms, 3), **kw
         )
 
-    def system2_step(self, *, step: int, action: str, ms: float, status: str, error_code: str | None = None):
+    def system2_step(
+        self, *, step: int, action: str, ms: float, status: str, error_code: str | None = None
+    ) -> dict[str, Any]:
         return self.emit(
             "system2_step", step=step, action=action, ms=round(ms, 3), status=status, error_code=error_code
         )
 
-    def critic_result(self, *, passed: bool, violations: list[str], min_slack: float | None, total_wait: float | None):
+    def critic_result(
+        self, *, passed: bool, violations: list[str], min_slack: float | None, total_wait: float | None
+    ) -> dict[str, Any]:
         return self.emit(
             "critic_result", **{"pass": passed}, violations=violations, min_slack=min_slack, total_wait=total_wait
         )
 
-    def webbrowse_blocked(self, *, domain: str, blocked_type: str):
+    def webbrowse_blocked(self, *, domain: str, blocked_type: str) -> dict[str, Any]:
         return self.emit("webbrowse_blocked", domain=domain, blocked_type=blocked_type)
 
-    def fallback_triggered(self, *, from_route: str, to_route: str, reason: str):
+    def fallback_triggered(self, *, from_route: str, to_route: str, reason: str) -> dict[str, Any]:
         return self.emit("fallback_triggered", from_route=from_route, to_route=to_route, reason=reason)
 
     def agent_complete(
         self, *, status: str, latency_ms: float, cost_est_usd: float, tool_calls: int, browser_steps: int, **kw: Any
-    ):
+    ) -> dict[str, Any]:
         return self.emit(
             "agent_complete",
             status=status,

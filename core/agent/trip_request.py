@@ -4,8 +4,9 @@ the start date, and the TripRequest the itinerary pipeline takes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from datetime import date, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.agent import when
 from core.agent.router import RouterDecision
@@ -14,6 +15,9 @@ from core.models.agent import (
     AgentState,
 )
 from core.models.common import as_priority
+
+if TYPE_CHECKING:
+    from core.packs.loader import RegionPack, RegionPlace
 
 #: the name of the start the plan assumes when no hotel is known (the console words it)
 ASSUMED_START = "city centre (assumed start)"
@@ -40,7 +44,7 @@ PLACES_PER_DAY = 3
 SUGGEST_MAX_VISIT_MIN = 240
 
 
-def mentioned_places(text: str, pack) -> list[str]:
+def mentioned_places(text: str, pack: RegionPack) -> list[str]:
     """Place ids whose name or alias (>= 2 characters; >= 4 for Latin) appears in the message."""
     from core.geo.text import normalize
 
@@ -75,7 +79,7 @@ def _preferred_tags(text: str) -> tuple[list[str], list[str]]:
     return tags, cats
 
 
-def suggest_places(pack, *, text: str, count: int, exclude: set[str]) -> list[str]:
+def suggest_places(pack: RegionPack, *, text: str, count: int, exclude: AbstractSet[str | None]) -> list[str]:
     """Knowledge-base suggestions for an open request: sightseeing places matching the stated
     preferences (tags/categories), best rated first, none longer than SUGGEST_MAX_VISIT_MIN (all-day
     venues only when named). Facts only; the choice is explained by tags."""
@@ -88,7 +92,7 @@ def suggest_places(pack, *, text: str, count: int, exclude: set[str]) -> list[st
     if cats:
         pool = [p for p in pool if p.category in cats] or pool
 
-    def key(p):
+    def key(p: RegionPlace) -> tuple[int, float, str]:
         match = sum(1 for t in tags if t in p.tags)
         return (-match, -(p.rating or 0), p.id)
 
@@ -97,9 +101,12 @@ def suggest_places(pack, *, text: str, count: int, exclude: set[str]) -> list[st
 
 
 def _start_date(ctx: AgentContext, text: str) -> date:
+    now = ctx.now
+    assert now is not None, "route_and_run sets ctx.now"
     if re.search(r"今天|today|明天|tomorrow|后天|\d{4}-\d{2}-\d{2}|\d{1,2}月\d{1,2}[日号]", text, re.I):
-        return when.resolve_day(text, tz=ctx.now.tzinfo.key, now=ctx.now)  # type: ignore[attr-defined]
-    return ctx.now.date() + timedelta(days=1)  # type: ignore[attr-defined]
+        # resolve_day reads the zone only without a now; a now in datetime.UTC or a naive one has no zone key
+        return when.resolve_day(text, tz=getattr(now.tzinfo, "key", None) or ctx.provider.region.timezone, now=now)
+    return now.date() + timedelta(days=1)
 
 
 def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentContext) -> dict[str, Any]:
@@ -111,7 +118,7 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     start = _start_date(ctx, text)
     state.trip.days = days
     state.trip.start_date = start.isoformat()
-    hotel = None
+    hotel: dict[str, Any] | None = None
     for pid in state.memory.user_profile.get("mentioned", []):
         p = pack.place_by_id(pid)
         if p is not None and p.category == "hotel":
@@ -149,7 +156,9 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     for pid in state.memory.user_profile.get("suggested", []):
         if pid not in seen:
             seen.add(pid)
-            places.append({"key": pid, "place_id": pid, "name": pack.place_by_id(pid).name_zh, "priority": "nice"})
+            suggested = pack.place_by_id(pid)
+            assert suggested is not None, "suggest_places only gives the pack's own ids"
+            places.append({"key": pid, "place_id": pid, "name": suggested.name_zh, "priority": "nice"})
     pacing = (
         "relaxed"
         if re.search(r"轻松|慢|relax", text, re.I)

@@ -217,7 +217,7 @@ def _reason(problem: ItineraryProblem, days: _Days, heavy: int, light: int) -> B
     if code == "HOTEL_DISTANCE":
         facts["light_start_key"] = light_day.start_key
         facts["heavy_start_key"] = problem.days[heavy].start_key
-    return BalanceReason(code=code, heavy_day=heavy, light_day=light, keys=keys, facts=facts)  # type: ignore[arg-type]
+    return BalanceReason(code=code, heavy_day=heavy, light_day=light, keys=keys, facts=facts)
 
 
 def measure_balance(

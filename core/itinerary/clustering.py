@@ -25,7 +25,7 @@ def cluster_days_balanced(
     without overfilling. ``preferred_days`` (from a previous plan) keeps re-plans stable.
     """
     settings = settings or get_settings()
-    R = problem.matrix.robust_min
+    R = problem.matrix.robust()
     util = settings.pacing_day_utilisation.get(problem.request.pacing, 0.85)
     preferred_days = preferred_days or {}
     capacity = [int((d.end_min - d.start_min - d.lunch_min) * util) for d in problem.days]
@@ -237,6 +237,7 @@ def repair_cross_day(
             tried.add(sig)
             ins = best_insertion(problem, d, plan.order, key, settings=settings)
             rehomed: dict[str, tuple[int, list[str]]] = {}
+            new_dropped: list[str]
             if ins is not None:
                 new_order, new_dropped = ins.order, []
             else:

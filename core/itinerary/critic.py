@@ -40,12 +40,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from core.config import Settings, get_settings
 from core.geo.base import Router
 from core.itinerary.critic_facts import (
+    Flag,
     _anchor_key,
     _check_drop_reasons,
     _check_provider_travel,
@@ -55,7 +56,7 @@ from core.itinerary.critic_facts import (
     _windows_for,
 )
 from core.models.itinerary import UNREACHABLE_MIN, TripRequest
-from core.models.itinerary_result import CriticReport, ItineraryResult, Violation
+from core.models.itinerary_result import CriticReport, DayTimeline, ItineraryResult, Violation
 from core.packs.loader import RegionPack
 
 CHECKS = (
@@ -101,17 +102,19 @@ def check_itinerary(
     lunch = request.lunch if request is not None else result.lunch
     out: list[Violation] = []
 
-    def flag(code: str, message: str, *, day: int | None = None, entry: int | None = None, key: str | None = None):
+    def flag(
+        code: str, message: str, *, day: int | None = None, entry: int | None = None, key: str | None = None
+    ) -> None:
         out.append(Violation(code=code, message=message, day_index=day, entry_index=entry, key=key))
 
-    def at(day_date, clock) -> datetime:
+    def at(day_date: date, clock: time) -> datetime:
         return datetime(day_date.year, day_date.month, day_date.day, clock.hour, clock.minute, tzinfo=zone)
 
     _check_policy(result, request, settings, flag)
     if request is not None:
         _check_days(result, request, flag)
         _check_provider_travel(result, request, pack, provider, flag)
-    visits = Counter()
+    visits: Counter[str | None] = Counter()
     prev_day_end: datetime | None = None
     for day in result.days:
         d = day.day_index
@@ -257,7 +260,7 @@ def _robust(nominal_s: float, factor: float, buffer_min: int) -> int:
     return int(math.ceil(nominal_s / 60.0 * factor + buffer_min - 1e-9))
 
 
-def _check_policy(result, request, settings, flag) -> None:
+def _check_policy(result: ItineraryResult, request: TripRequest | None, settings: Settings, flag: Flag) -> None:
     pol = result.policy
     if pol.factor < 1.0:
         flag("ROBUST_TIME_NOT_USED", f"policy factor {pol.factor} < 1 is optimistic, not robust")
@@ -281,13 +284,15 @@ def _check_policy(result, request, settings, flag) -> None:
         )
 
 
-def _expected_anchor_keys(request, d: int) -> tuple[str, str] | None:
+def _expected_anchor_keys(request: TripRequest | None, d: int) -> tuple[str, str] | None:
     if request is None or not 0 <= d < len(request.days):
         return None
     return _anchor_key(request.day_start_place(d)), _anchor_key(request.day_end_place(d))
 
 
-def _check_continuity(day, request, flag, expected: tuple[str, str] | None = None) -> None:
+def _check_continuity(
+    day: DayTimeline, request: TripRequest | None, flag: Flag, expected: tuple[str, str] | None = None
+) -> None:
     d = day.day_index
     if expected is not None and (day.start_key, day.end_key) != expected:
         flag(
@@ -295,7 +300,7 @@ def _check_continuity(day, request, flag, expected: tuple[str, str] | None = Non
             f"day {d + 1} runs {day.start_key} → {day.end_key}, but the request says {expected[0]} → {expected[1]}",
             day=d,
         )
-    here = expected[0] if expected is not None else day.start_key
+    here: str | None = expected[0] if expected is not None else day.start_key
     end_key = expected[1] if expected is not None else day.end_key
     for i, e in enumerate(day.entries):
         if e.kind == "travel":
@@ -313,7 +318,7 @@ def _check_continuity(day, request, flag, expected: tuple[str, str] | None = Non
         flag("ROUTE_DISCONTINUOUS", f"day {d + 1} ends at '{here}', not at its end place '{end_key}'", day=d)
 
 
-def _check_split_visits(day, settings, flag, *, allowed: bool = True) -> None:
+def _check_split_visits(day: DayTimeline, settings: Settings, flag: Flag, *, allowed: bool = True) -> None:
     """Each part 1 is followed by a lunch at the same place and then part 2 of the same visit; no stray
     part 2; and the visit is one that may host lunch on site (the trip allows it; long enough, by the settings)."""
     d = day.day_index
@@ -368,7 +373,7 @@ def _check_split_visits(day, settings, flag, *, allowed: bool = True) -> None:
             flag("SPLIT_VISIT_INVALID", f"'{e.key}' has visit part {e.part}", day=d, entry=i, key=e.key)
 
 
-def _check_day_totals(day, flag) -> None:
+def _check_day_totals(day: DayTimeline, flag: Flag) -> None:
     t = day.totals
     visits = [e for e in day.entries if e.kind == "visit"]
     travel = [e for e in day.entries if e.kind == "travel"]
@@ -403,7 +408,7 @@ def _check_day_totals(day, flag) -> None:
         )
 
 
-def _check_trip_totals(result, flag) -> None:
+def _check_trip_totals(result: ItineraryResult, flag: Flag) -> None:
     t = result.totals
     sums = {
         "days": len(result.days),
@@ -425,7 +430,7 @@ def _check_trip_totals(result, flag) -> None:
         flag("TOTALS_INCONSISTENT", "trip travel_nominal_min differs from the days' sum")
 
 
-def _check_days(result, request, flag) -> None:
+def _check_days(result: ItineraryResult, request: TripRequest, flag: Flag) -> None:
     if len(result.days) != len(request.days):
         flag("DAY_MISMATCH", f"the result has {len(result.days)} day(s), the request {len(request.days)}")
     for i, day in enumerate(result.days):

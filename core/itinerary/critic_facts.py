@@ -6,22 +6,37 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo
 
 from core.config import Settings
+from core.geo.base import Router
+from core.models.itinerary import PlaceRef, TripPlace, TripRequest
+from core.models.itinerary_result import ItineraryResult, TimelineEntry
+
+if TYPE_CHECKING:
+    from core.packs.loader import RegionPack
+
+
+class Flag(Protocol):
+    """The critic's ``flag``: records one violation (code, message, and where it is)."""
+
+    def __call__(
+        self, code: str, message: str, *, day: int | None = None, entry: int | None = None, key: str | None = None
+    ) -> None: ...
 
 
 def _mins(a: datetime, b: datetime) -> int:
     return int(round((b - a).total_seconds() / 60.0))
 
 
-def _anchor_key(ref) -> str:
+def _anchor_key(ref: PlaceRef) -> str:
     """The result contract's key of a day's start/end place (written out here, not imported)."""
     return "anchor:" + (ref.place_id or f"{ref.lon:.6f},{ref.lat:.6f}")
 
 
-def _opening_expr(place, pack) -> tuple[bool, str | None]:
+def _opening_expr(place: TripPlace, pack: RegionPack | None) -> tuple[bool, str | None]:
     """(known, expression) of a requested place's opening hours: its own, else the pack's."""
     expr = place.opening_hours
     if expr is None and place.place_id and pack is not None:
@@ -30,7 +45,9 @@ def _opening_expr(place, pack) -> tuple[bool, str | None]:
     return (expr is not None or pack is not None or place.place_id is None), expr
 
 
-def _windows_for(entry, day_date, request, pack, timezone) -> list[tuple[datetime, datetime]] | None:
+def _windows_for(
+    entry: TimelineEntry, day_date: date, request: TripRequest | None, pack: RegionPack | None, timezone: str
+) -> list[tuple[datetime, datetime]] | None:
     if request is not None:
         place = request.place(entry.key or "")
         if place is not None:
@@ -53,9 +70,17 @@ def _windows_for(entry, day_date, request, pack, timezone) -> list[tuple[datetim
     return list(entry.opening_windows) if entry.opening_windows else None
 
 
-def _check_request(result, request, visits: Counter, pack, settings, flag) -> None:
+def _check_request(
+    result: ItineraryResult,
+    request: TripRequest,
+    visits: Counter[str | None],
+    pack: RegionPack | None,
+    settings: Settings,
+    flag: Flag,
+) -> None:
     dropped = {x.key for x in result.dropped_items}
     keys = {p.key for p in request.places}
+    place: TripPlace | None  # a requested place in the first loop, then a visit's (None when not requested)
     for key, n in visits.items():
         if key not in keys:
             flag("UNKNOWN_PLACE", f"visit of '{key}', which the request does not list", key=key)
@@ -74,7 +99,8 @@ def _check_request(result, request, visits: Counter, pack, settings, flag) -> No
                 key=place.key,
             )
     for day in result.days:
-        minutes = Counter()  # a visit split around a lunch on site counts as one, of both parts' length
+        # a visit split around a lunch on site counts as one, of both parts' length
+        minutes: Counter[str | None] = Counter()
         for e in day.entries:
             if e.kind == "visit":
                 minutes[e.key] += _mins(e.start, e.end)
@@ -128,7 +154,7 @@ def _check_request(result, request, visits: Counter, pack, settings, flag) -> No
                     )
 
 
-def _load_pack(name: str | None, settings: Settings):
+def _load_pack(name: str | None, settings: Settings) -> RegionPack | None:
     """The region pack the request names (else settings'), read by the critic itself; None if absent."""
     if not name:
         return None
@@ -140,14 +166,16 @@ def _load_pack(name: str | None, settings: Settings):
         return None
 
 
-def _point_of(ref, pack) -> tuple[float, float] | None:
+def _point_of(ref: PlaceRef | TripPlace, pack: RegionPack | None) -> tuple[float, float] | None:
     if ref.lon is not None and ref.lat is not None:
         return float(ref.lon), float(ref.lat)
     pp = pack.place_by_id(ref.place_id) if (pack is not None and ref.place_id) else None
     return (pp.lon, pp.lat) if pp else None
 
 
-def _check_provider_travel(result, request, pack, provider, flag) -> None:
+def _check_provider_travel(
+    result: ItineraryResult, request: TripRequest, pack: RegionPack | None, provider: Router | None, flag: Flag
+) -> None:
     """Re-ask the provider for every leg's nominal time (offline estimate: rebuilt from the pack)."""
     legs = [(d, i, e) for d in result.days for i, e in enumerate(d.entries) if e.kind == "travel"]
     if not legs:
@@ -168,7 +196,7 @@ def _check_provider_travel(result, request, pack, provider, flag) -> None:
     for place in request.places:
         pt = _point_of(place, pack)
         if pt is not None and place.key not in removed:
-            coords.setdefault(place.key, pt)
+            coords.setdefault(place.key or "", pt)  # the key is set by TripPlace's validator
     keys = list(coords)
     index = {k: n for n, k in enumerate(keys)}
     from core.geo.base import LonLat
@@ -198,7 +226,9 @@ def _check_provider_travel(result, request, pack, provider, flag) -> None:
             )
 
 
-def _check_drop_reasons(result, request, pack, settings, flag) -> None:
+def _check_drop_reasons(
+    result: ItineraryResult, request: TripRequest, pack: RegionPack | None, settings: Settings, flag: Flag
+) -> None:
     """The opening-hours reasons are facts: re-derive them and flag a dropped item that misstates them."""
     from core.itinerary.opening import opening_windows
 

@@ -9,8 +9,8 @@ dropping one stop that is not more important). Every claimed fix was laid out an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, Field
 
@@ -20,7 +20,7 @@ from core.itinerary.problem import is_hard, start_windows
 from core.itinerary.routing import exact_feasible_order
 from core.models.common import PRIORITY_RANK
 from core.models.itinerary import explain_reason
-from core.models.itinerary_problem import DayPlan, ItineraryProblem
+from core.models.itinerary_problem import DayPlan, ItineraryProblem, ProblemStop
 from core.models.itinerary_result import DroppedItem, SmallestFix
 
 # How bad a per-day verdict is; the item's reason is its best day's verdict.
@@ -42,6 +42,15 @@ _START_EARLIER_WEIGHT = 1.5  # an earlier start is a slightly bigger ask than st
 _EARLIEST_DAY_START = 6 * 60
 
 
+class _FixCandidate(TypedDict):
+    """A change to try (``_try_fix``): the day, and its minutes or the stop to drop."""
+
+    kind: Literal["extend_day_end", "start_day_earlier", "shorten_visit", "drop_stop"]
+    day: int
+    minutes: NotRequired[int]
+    drop: NotRequired[str]
+
+
 class FeasibilityReport(BaseModel):
     dropped_items: list[DroppedItem]
     infeasible_hard: list[str] = Field(default_factory=list, description="Must/locked stops that could not be kept")
@@ -58,7 +67,9 @@ def _day_label(problem: ItineraryProblem, d: int) -> str:
     return f"day {d + 1} ({day.date.strftime('%a')} {day.date.isoformat()})"
 
 
-def _verdict_for_day(problem, stop, d, plans_by_day, settings) -> str:
+def _verdict_for_day(
+    problem: ItineraryProblem, stop: ProblemStop, d: int, plans_by_day: Mapping[int, DayPlan], settings: Settings
+) -> str:
 
     if stop.fixed_day is not None and stop.fixed_day != d:
         return "LOCKED_TO_OTHER_DAY"
@@ -85,9 +96,11 @@ def _verdict_for_day(problem, stop, d, plans_by_day, settings) -> str:
     return "LOW_PRIORITY_TRADEOFF"
 
 
-def _fix_candidates(problem, stop, per_day, plans_by_day) -> list[tuple[float, dict[str, Any]]]:
+def _fix_candidates(
+    problem: ItineraryProblem, stop: ProblemStop, per_day: Mapping[int, str], plans_by_day: Mapping[int, DayPlan]
+) -> list[tuple[float, _FixCandidate]]:
 
-    out: list[tuple[float, dict[str, Any]]] = []
+    out: list[tuple[float, _FixCandidate]] = []
     for d, verdict in per_day.items():
         if verdict in {"LOCKED_TO_OTHER_DAY", "CLOSED_ON_DAY"}:
             continue  # only another day helps, and repair already tried every other day
@@ -150,7 +163,13 @@ def _with_visit_minutes(problem: ItineraryProblem, key: str, minutes: int) -> It
     return problem.model_copy(update={"stops": stops})
 
 
-def _try_fix(problem, stop, cand, plans_by_day, settings) -> SmallestFix | None:
+def _try_fix(
+    problem: ItineraryProblem,
+    stop: ProblemStop,
+    cand: _FixCandidate,
+    plans_by_day: Mapping[int, DayPlan],
+    settings: Settings,
+) -> SmallestFix | None:
     d = cand["day"]
     day = problem.days[d]
     order = list(plans_by_day[d].order) if d in plans_by_day else []

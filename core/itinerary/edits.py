@@ -4,7 +4,7 @@ JSON entry of the command line (a request, or a request with edits)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter
 
@@ -12,8 +12,11 @@ from core.config import Settings, get_settings
 from core.errors import InputError
 from core.geo.composite import MapServices
 from core.itinerary.pipeline import ProgressCallback, plan_itinerary
-from core.models.itinerary import TripPlace, TripRequest, UserEdit
+from core.models.itinerary import PlanVariant, TripPlace, TripRequest, UserEdit
 from core.models.itinerary_result import ItineraryResult
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
 
 
 def apply_user_edits(request: TripRequest, edits: Sequence[UserEdit]) -> tuple[TripRequest, list[str]]:
@@ -59,6 +62,14 @@ def apply_user_edits(request: TripRequest, edits: Sequence[UserEdit]) -> tuple[T
     return new_request, removed
 
 
+def _is_result(result_or_request: ItineraryResult | TripRequest) -> TypeIs[ItineraryResult]:
+    """A result is told by its shape, not its class: the dashboard keeps results across reloads of this module
+    (Streamlit re-imports a changed module; the result in the session is then of the class before the reload)."""
+    return isinstance(result_or_request, ItineraryResult) or (
+        hasattr(result_or_request, "days") and hasattr(result_or_request, "dropped_items")
+    )
+
+
 def reoptimize(
     result_or_request: ItineraryResult | TripRequest,
     edits: Sequence[UserEdit],
@@ -76,13 +87,9 @@ def reoptimize(
     settings = settings or get_settings()
     preferred: dict[str, int] = {}
     prior_removed: list[str] = []
-    variant = None
+    variant: PlanVariant | None = None
     warm: dict[int, list[str]] | None = None
-    # A result is told by its shape, not its class: the dashboard keeps results across reloads of this module
-    # (Streamlit re-imports a changed module; the result in the session is then of the class before the reload).
-    if isinstance(result_or_request, ItineraryResult) or (
-        hasattr(result_or_request, "days") and hasattr(result_or_request, "dropped_items")
-    ):
+    if _is_result(result_or_request):
         request = result_or_request.request
         for day in result_or_request.days:
             for e in day.entries:
@@ -97,7 +104,7 @@ def reoptimize(
         limit = min(settings.itinerary_solver_time_limit_s, settings.itinerary_edit_time_limit_s)
         settings = settings.model_copy(update={"itinerary_solver_time_limit_s": limit})
     else:
-        request = result_or_request  # type: ignore[assignment]
+        request = result_or_request
     new_request, removed = apply_user_edits(request, edits)
     readded = {e.place.key for e in edits if e.kind == "add"}
     removed_all = [k for k in dict.fromkeys([*prior_removed, *removed]) if k not in readded]

@@ -56,6 +56,12 @@ def _local(dt: datetime, zone: ZoneInfo) -> str:
     return dt.astimezone(zone).strftime("%Y%m%dT%H%M%S")
 
 
+def _utcoffset(moment: datetime) -> timedelta:
+    off = moment.utcoffset()
+    assert off is not None, "an aware (ZoneInfo) datetime always has an offset"
+    return off
+
+
 def _offset(td: timedelta) -> str:
     minutes = int(td.total_seconds() // 60)
     sign = "+" if minutes >= 0 else "-"
@@ -76,12 +82,12 @@ def vtimezone_lines(tzid: str, first_year: int, last_year: int) -> list[str]:
         cur = t.astimezone(zone)
         if cur.utcoffset() != prev.utcoffset():
             kind = "DAYLIGHT" if cur.dst() else "STANDARD"
-            onset = t.replace(tzinfo=None) + prev.utcoffset()  # wall clock just before the change
-            observances.append((kind, onset, prev.utcoffset(), cur.utcoffset(), cur.tzname() or ""))
+            onset = t.replace(tzinfo=None) + _utcoffset(prev)  # wall clock just before the change
+            observances.append((kind, onset, _utcoffset(prev), _utcoffset(cur), cur.tzname() or ""))
         prev = cur
     lines = ["BEGIN:VTIMEZONE", f"TZID:{tzid}"]
     if not observances:  # a fixed offset (e.g. Asia/Shanghai since 1991)
-        off = prev.utcoffset()
+        off = _utcoffset(prev)
         observances = [("DAYLIGHT" if prev.dst() else "STANDARD", datetime(1970, 1, 1), off, off, prev.tzname() or "")]
     for kind, onset, before, after, name in observances:
         lines += [

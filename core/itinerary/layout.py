@@ -9,18 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from core.config import Settings, get_settings
 from core.itinerary.problem import day_windows, lunch_bounds
-from core.models.itinerary_problem import ItineraryProblem, ProblemDay, ProblemStop
+from core.models.itinerary import EntryKind
+from core.models.itinerary_problem import ItineraryProblem, MinuteInterval, ProblemDay, ProblemStop
 
 #: A visit split by a lunch on site runs at least this long before the lunch (when the lunch window allows).
 LUNCH_ON_SITE_MIN_PART = 60
 
+#: Where a gap's lunch goes: before the gap's travel, after it, or on site inside the visit that ends the gap.
+LunchSlot = Literal["before", "after", "inside"]
+
 
 @dataclass
 class _Step:
-    kind: str
+    kind: EntryKind
     key: str | None
     loc: int
     arrival: int
@@ -69,7 +74,7 @@ def layout_day(
     if any(not w for w in windows):
         return None
     lunch = lunch_bounds(day, ds, de, problem)
-    options: list[tuple[int | None, str]] = [(None, "before")]
+    options: list[tuple[int | None, LunchSlot]] = [(None, "before")]
     if lunch is not None:
         # Lunch only delays what follows, so the lunch-free ready time before each gap is a lower bound:
         # a gap whose ready time is past the latest lunch start (or unreachable) cannot host lunch.
@@ -124,9 +129,15 @@ def _lunch_inside(
     return (x, closing) if start + stop.visit_min + dur <= closing else None
 
 
-def _ready_times(problem, day, ds, stops, windows) -> list[int]:
+def _ready_times(
+    problem: ItineraryProblem,
+    day: ProblemDay,
+    ds: int,
+    stops: Sequence[ProblemStop],
+    windows: Sequence[Sequence[MinuteInterval]],
+) -> list[int]:
     """Earliest time the day is free before each gap (before its travel), with no lunch at all."""
-    R = problem.matrix.robust_min
+    R = problem.matrix.robust()
     loc, t = problem.point_index(day.start_key), ds
     ready = [t]
     for g, stop in enumerate(stops):
@@ -140,12 +151,24 @@ def _ready_times(problem, day, ds, stops, windows) -> list[int]:
     return ready
 
 
-def _forward(problem, day, ds, de, stops, windows, lunch, gap, mode, wait_threshold) -> DaySchedule | None:
-    R = problem.matrix.robust_min
+def _forward(
+    problem: ItineraryProblem,
+    day: ProblemDay,
+    ds: int,
+    de: int,
+    stops: Sequence[ProblemStop],
+    windows: Sequence[Sequence[MinuteInterval]],
+    lunch: tuple[int, int] | None,
+    gap: int | None,
+    mode: LunchSlot,
+    wait_threshold: int,
+) -> DaySchedule | None:
+    R = problem.matrix.robust()
     dur = problem.request.lunch.duration_min
     start_pt = problem.point_index(day.start_key)
     end_pt = problem.point_index(day.end_key)
     steps: list[_Step] = []
+    t: int | None  # None only when a lunch does not fit (the day then fails at once)
     t, loc = ds, start_pt
 
     def arrive_for(start: int, t: int, loc: int) -> int:
@@ -156,6 +179,7 @@ def _forward(problem, day, ds, de, stops, windows, lunch, gap, mode, wait_thresh
         return t if steps else start  # nothing done yet: the day simply begins later
 
     def do_lunch(t: int, loc: int) -> int | None:
+        assert lunch is not None, "a lunch gap is only tried when the day has a lunch"
         lo, hi = lunch
         s = max(t, lo)
         if s > hi:
@@ -185,6 +209,7 @@ def _forward(problem, day, ds, de, stops, windows, lunch, gap, mode, wait_thresh
             split = None
             if gap == g and mode == "inside":
                 # the first window whose earliest start lets the visit host the lunch and still end in time
+                assert lunch is not None, "a lunch gap is only tried when the day has a lunch"
                 win = None
                 for w in (w for w in windows[g] if w.end >= t):
                     split = _lunch_inside(stops[g], day, max(t, w.start), de, lunch, dur)
@@ -198,6 +223,7 @@ def _forward(problem, day, ds, de, stops, windows, lunch, gap, mode, wait_thresh
             end = s + stops[g].visit_min
             if split is not None:
                 x, closing = split
+                assert lunch is not None, "a visit is only split around a lunch when the day has one"
                 steps.append(_Step("visit", stops[g].key, loc, arrival, s, x, x, latest_start=win.end, part=1))
                 steps.append(_Step("lunch", None, loc, x, x, x + dur, x + dur, latest_start=lunch[1]))
                 rest = end + dur - (x + dur)
@@ -254,7 +280,15 @@ def _backward_slack(sched: DaySchedule, day_end: int) -> None:
         next_latest = latest
 
 
-def order_is_feasible(problem, day_index, order, *, settings=None, end_min=None, start_min=None) -> bool:
+def order_is_feasible(
+    problem: ItineraryProblem,
+    day_index: int,
+    order: Sequence[str],
+    *,
+    settings: Settings | None = None,
+    end_min: int | None = None,
+    start_min: int | None = None,
+) -> bool:
     return layout_day(problem, day_index, order, settings=settings, end_min=end_min, start_min=start_min) is not None
 
 

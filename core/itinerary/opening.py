@@ -15,11 +15,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from functools import lru_cache
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
 from core.models.itinerary_problem import MinuteInterval
+
+if TYPE_CHECKING:
+    from opening_hours import OpeningHours
 
 DAY_MIN = 24 * 60
 # How far past midnight a late interval is followed (covers ``20:00-26:00``-style hours).
@@ -40,13 +44,11 @@ class OpeningWindows(BaseModel):
 
 
 @lru_cache(maxsize=1024)
-def _parse(expr: str, timezone: str, country: str | None):
+def _parse(expr: str, timezone: str, country: str | None) -> OpeningHours:
     from opening_hours import OpeningHours
 
-    kwargs = {"timezone": ZoneInfo(timezone)}
-    if country:
-        kwargs["country"] = country
-    return OpeningHours(expr, **kwargs)
+    # country=None is the library's own default, so leaving it out and passing None are the same
+    return OpeningHours(expr, timezone=ZoneInfo(timezone), country=country or None)
 
 
 def _merge(intervals: list[tuple[int, int]]) -> list[MinuteInterval]:

@@ -35,7 +35,9 @@ from core.models.itinerary_result import ItineraryResult, VariantMeasure
 ProgressCallback = Callable[[str, float], None]
 
 
-def measure_variant(problem, plans, settings, variant: str, seconds: float) -> VariantMeasure:
+def measure_variant(
+    problem: ItineraryProblem, plans: Sequence[DayPlan], settings: Settings, variant: PlanVariant, seconds: float
+) -> VariantMeasure:
     dropped = [k for p in plans for k in p.dropped]
     travel = wait = 0
     for p in plans:
@@ -214,9 +216,9 @@ def plan_itinerary(
                     fact="the day's hours do not span the lunch window",
                 )
 
-        variants: dict[str, tuple[list[DayPlan], VariantMeasure]] = {}
+        variants: dict[PlanVariant, tuple[list[DayPlan], VariantMeasure]] = {}
         chosen_variant = variant or settings.itinerary_variant
-        wanted = ["per_day", "multi_vehicle"] if chosen_variant == "auto" else [chosen_variant]
+        wanted: list[PlanVariant] = ["per_day", "multi_vehicle"] if chosen_variant == "auto" else [chosen_variant]
         for i, name in enumerate(wanted):
             report(f"optimise:{name}", 0.15 + 0.55 * i / len(wanted))
             t0 = _time.perf_counter()
@@ -230,7 +232,7 @@ def plan_itinerary(
                 plans = solve_multi_vehicle(problem, settings=settings, log=log, warm_routes=warm_routes)
             variants[name] = (plans, measure_variant(problem, plans, settings, name, _time.perf_counter() - t0))
 
-        def rank(item):
+        def rank(item: tuple[PlanVariant, tuple[list[DayPlan], VariantMeasure]]) -> tuple[int, int, int, int]:
             name, (_, m) = item
             return (m.must_dropped, m.dropped_penalty, m.travel_robust_min + m.wait_min, wanted.index(name))
 
@@ -246,8 +248,8 @@ def plan_itinerary(
         )
 
         plans, balance_moves = rebalance_days(problem, plans, settings=settings)
-        for m in balance_moves:
-            log.add("itinerary.rebalance_days", "STOP_MOVED_FOR_BALANCE", **m)
+        for move in balance_moves:
+            log.add("itinerary.rebalance_days", "STOP_MOVED_FOR_BALANCE", **move)
 
         report("timeline", 0.75)
         result = assemble_result(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from datetime import time
 
 from core.config import Settings, get_settings
 from core.errors import InputError
@@ -17,7 +18,7 @@ from core.itinerary.opening import opening_windows
 from core.itinerary.travel import apply_robustness_policy, build_time_matrix, robustness_policy_for
 from core.models.itinerary import PlaceRef, TripPlace, TripRequest
 from core.models.itinerary_problem import ItineraryPoint, ItineraryProblem, MinuteInterval, ProblemDay, ProblemStop
-from core.packs.loader import RegionPack, load_region
+from core.packs.loader import RegionPack, RegionPlace, load_region
 
 DAY_MIN = 24 * 60
 # A must that cannot be kept hard is re-solved as optional with this multiple of the 'should' penalty,
@@ -36,7 +37,9 @@ def pack_of(provider: MapServices, request: TripRequest, settings: Settings) -> 
     return provider.region
 
 
-def _resolve_ref(ref: PlaceRef | TripPlace, pack: RegionPack | None, *, field: str):
+def _resolve_ref(
+    ref: PlaceRef | TripPlace, pack: RegionPack | None, *, field: str
+) -> tuple[str, float, float, str, RegionPlace | None]:
     """(name, lon, lat, source, pack place or None) of a reference or resolved point."""
     if ref.lon is not None and ref.lat is not None:
         pack_place = pack.place_by_id(ref.place_id) if (pack is not None and ref.place_id) else None
@@ -45,13 +48,13 @@ def _resolve_ref(ref: PlaceRef | TripPlace, pack: RegionPack | None, *, field: s
         return name, float(ref.lon), float(ref.lat), "user_input", pack_place
     if pack is None:
         raise InputError(f"'{ref.place_id}' is a region-pack reference, but no region pack is loaded", field=field)
-    pack_place = pack.place_by_id(ref.place_id)
+    pack_place = pack.place_by_id(ref.place_id or "")  # no point: the validators require a place_id
     if pack_place is None:
         raise InputError(f"unknown place_id '{ref.place_id}' in region '{pack.name}'", field=field)
     return ref.name or pack_place.name_zh, pack_place.lon, pack_place.lat, f"offline:{pack.name}", pack_place
 
 
-def clock_min(t) -> int:
+def clock_min(t: time) -> int:
     return t.hour * 60 + t.minute
 
 
@@ -104,9 +107,9 @@ def prepare_problem(
     first = dates[0]
     days: list[ProblemDay] = []
     lunch = request.lunch
-    for i, d in enumerate(request.days):
-        offset = (d.date - first).days * DAY_MIN
-        start, end = offset + clock_min(d.start_time), offset + clock_min(d.end_time)
+    for i, rd in enumerate(request.days):
+        offset = (rd.date - first).days * DAY_MIN
+        start, end = offset + clock_min(rd.start_time), offset + clock_min(rd.end_time)
         les = lls = None
         if lunch.enabled:
             earliest = max(start, offset + clock_min(lunch.window_start))
@@ -116,7 +119,7 @@ def prepare_problem(
         days.append(
             ProblemDay(
                 index=i,
-                date=d.date,
+                date=rd.date,
                 offset_min=offset,
                 start_min=start,
                 end_min=end,
@@ -153,7 +156,7 @@ def prepare_problem(
             ]
             for d, day in enumerate(dates)
         ]
-        windows = []
+        windows: list[list[MinuteInterval]] = []
         for d, day in enumerate(days):
             if place.fixed_day is not None and place.fixed_day != d:
                 windows.append([])

@@ -114,7 +114,7 @@ def _solve_routing_model(
     from ortools.constraint_solver import pywrapcp, routing_enums_pb2
     from ortools.util import optional_boolean_pb2
 
-    R = problem.matrix.robust_min
+    R = problem.matrix.robust()
     end_override = end_override or {}
     start_override = start_override or {}
     days = [problem.days[d] for d in day_indices]
@@ -396,7 +396,14 @@ def _forced_witness(
     return {day_index: order}, left, None, "FORCED_WITNESS"
 
 
-def _make_layout_feasible(problem, day_index, order, *, settings, end_min=None) -> tuple[list[str], list[str]]:
+def _make_layout_feasible(
+    problem: ItineraryProblem,
+    day_index: int,
+    order: Sequence[str],
+    *,
+    settings: Settings,
+    end_min: int | None = None,
+) -> tuple[list[str], list[str]]:
     """Guard: if the layout disagrees with the solver, drop the cheapest stops until it fits."""
     order = list(order)
     removed: list[str] = []

@@ -14,6 +14,7 @@ from core.models.itinerary_result import (
     AnchorPoint,
     DayTimeline,
     DayTotals,
+    DroppedItem,
     ItineraryTotals,
     RobustnessScore,
     TimelineEntry,
@@ -50,6 +51,7 @@ def build_day_timeline(problem: ItineraryProblem, sched: DaySchedule | None, day
         )
         if step.kind == "travel":
             a, b = step.from_pt, step.to_pt
+            assert a is not None and b is not None, "a travel step joins two points"
             nominal_s = M.nominal_s[a][b]
             entries.append(
                 TimelineEntry(
@@ -59,13 +61,14 @@ def build_day_timeline(problem: ItineraryProblem, sched: DaySchedule | None, day
                     to_key=pts[b].key,
                     nominal_s=round(nominal_s, 1),
                     nominal_min=round(nominal_s / 60.0, 1),
-                    robust_min=M.robust_min[a][b],
+                    robust_min=M.robust()[a][b],
                     distance_m=round(M.distances_m[a][b], 1),
                     source=M.source,
                     **common,
                 )
             )
         elif step.kind == "visit":
+            assert step.key is not None, "a visit step names its stop"
             stop = stops[step.key]
             windows = [(_dt(problem, iv.start), _dt(problem, iv.end)) for iv in stop.open_by_day[day.index]]
             entries.append(
@@ -129,7 +132,7 @@ def _day_totals(entries: Sequence[TimelineEntry]) -> DayTotals:
     return t
 
 
-def trip_totals(days: Sequence[DayTimeline], request: TripRequest, dropped) -> ItineraryTotals:
+def trip_totals(days: Sequence[DayTimeline], request: TripRequest, dropped: Sequence[DroppedItem]) -> ItineraryTotals:
     return ItineraryTotals(
         days=len(days),
         places_requested=len(request.places),
@@ -157,7 +160,8 @@ def score_robustness(days: Sequence[DayTimeline], *, tolerance: float = 0.5) -> 
         return RobustnessScore(
             score=1.0, tolerance=tolerance, legs=0, legs_fully_covered=0, min_slack_min=None, mean_slack_min=None
         )
-    cover = [min(1.0, max(0, e.slack_min) / (tolerance * e.robust_min)) for e in legs]
+    # every leg kept has robust_min > 0 (the "or 0" only tells the type checker it is not None)
+    cover = [min(1.0, max(0, e.slack_min) / (tolerance * (e.robust_min or 0))) for e in legs]
     slacks = [e.slack_min for e in legs]
     return RobustnessScore(
         score=round(sum(cover) / len(cover), 4),

@@ -25,7 +25,10 @@ UiStatus = Literal[
     "thinking", "browsing", "verifying", "repairing", "awaiting_consent", "awaiting_confirmation", "done", "failed"
 ]
 ResultStatus = Literal["OK", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"]
-StateStatus = Literal["DRAFT", "READY", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"]
+# "OK": a System 1 / browse / commit flow that answered (the response says OK, as for READY and DRAFT)
+StateStatus = Literal[
+    "DRAFT", "READY", "OK", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"
+]
 SystemMode = Literal["SYSTEM1", "SYSTEM2"]
 
 # Error codes (+ one addition: a URL outside the allowlist is refused, not "failed").
@@ -43,7 +46,7 @@ ErrorCode = Literal[
     "INVALID_INPUT",
     "INTERNAL_ERROR",
 ]
-ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+ERROR_CODES: tuple[ErrorCode, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 
 
 # --- request ---------------------------------------------------------------------------------------

@@ -56,6 +56,12 @@ class TimeMatrix(BaseModel):
     mode: TravelMode
     notes: list[str] = Field(default_factory=list)
 
+    def robust(self) -> list[list[int]]:
+        """``robust_min``, which every prepared problem's matrix has (apply_robustness_policy sets it)."""
+        if self.robust_min is None:
+            raise ValueError("the matrix has no robust minutes yet (apply_robustness_policy sets them)")
+        return self.robust_min
+
 
 class MinuteInterval(BaseModel):
     model_config = ConfigDict(frozen=True)

@@ -22,7 +22,7 @@ def _fetch(inp: FetchIn, state: AgentState, ctx: AgentContext) -> BrowseOutcome:
             code="BROWSER_CONSENT_REQUIRED",
         )
     remaining = ctx.request.options.max_browser_steps - state.observability.browser_steps
-    out = ctx.browser.run(inp.url, max_steps=max(0, remaining), max_seconds=max(0.0, ctx.remaining_s()))
+    out: BrowseOutcome = ctx.browser.run(inp.url, max_steps=max(0, remaining), max_seconds=max(0.0, ctx.remaining_s()))
     state.observability.browser_steps += out.steps
     return out
 

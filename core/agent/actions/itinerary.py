@@ -6,13 +6,16 @@ the outputs here are small, validated summaries.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
 from core.models.agent import AgentState
+
+if TYPE_CHECKING:
+    from core.config import Settings
 
 
 class PrepareIn(BaseModel):
@@ -54,7 +57,7 @@ class RepairOut(BaseModel):
     dropped: list[str]
 
 
-def solver_settings(ctx: AgentContext, *, days: int):
+def solver_settings(ctx: AgentContext, *, days: int) -> Settings:
     """Settings whose solver time limit fits the remaining budget (never above the configured one)."""
     s = ctx.settings
     limit = getattr(s, "itinerary_solver_time_limit_s", None)

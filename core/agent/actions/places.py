@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
@@ -11,6 +11,9 @@ from core.agent.rag import knowledge_base
 from core.agent.state import AgentContext
 from core.geo.base import Geocoder
 from core.models.agent import AgentState
+
+if TYPE_CHECKING:
+    from core.packs.loader import RegionPlace
 
 
 class ResolveIn(BaseModel):
@@ -76,7 +79,7 @@ def _resolve(inp: ResolveIn, state: AgentState, ctx: AgentContext) -> ResolveOut
     return out
 
 
-def poi_facts(place) -> dict[str, Any]:
+def poi_facts(place: RegionPlace) -> dict[str, Any]:
     return {
         "place_id": place.id,
         "name": place.name_zh,

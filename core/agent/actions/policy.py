@@ -79,6 +79,7 @@ def _critic(inp: CriticIn, state: AgentState, ctx: AgentContext) -> CriticOut:
     state.compute.itinerary = result
     state.compute.critic = result.critic
     rob = result.robustness
+    assert result.critic is not None, "assemble_result always runs the critic"
     return CriticOut(
         passed=result.critic.passed,
         violations=sorted(result.critic.codes()),

@@ -79,7 +79,7 @@ def _travel_time(inp: TravelTimeIn, state: AgentState, ctx: AgentContext) -> Tra
     a = resolve_name(prov, inp.origin, min_score=ctx.settings.fuzzy_min_score)
     b = resolve_name(prov, inp.destination, min_score=ctx.settings.fuzzy_min_score)
     unresolved = [n for n, r in ((inp.origin, a), (inp.destination, b)) if r is None]
-    if unresolved:
+    if a is None or b is None:  # the same test as unresolved's, which the type checker cannot read
         return TravelTimeOut(resolved=False, unresolved=unresolved, mode=inp.mode)
     try:
         leg = prov.route(LonLat(a.lon, a.lat), LonLat(b.lon, b.lat), mode=inp.mode)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz
@@ -19,6 +20,12 @@ from core.agent.state import AgentContext
 from core.geo.text import normalize
 from core.models.agent import AgentState, TripEdit
 from core.stores.trips import TripChanged, TripDraft, TripNode
+
+if TYPE_CHECKING:
+    from core.packs.loader import RegionPack
+
+#: ``resolve(name) -> (place_id, canonical name) | None``: the place a name means, if one is found.
+Resolver = Callable[[str], tuple[str, str] | None]
 
 Outcome = Literal["APPLIED", "TARGET_NOT_IN_TRIP", "DAY_OUT_OF_RANGE", "ALREADY_PRESENT", "NO_TRIP", "NOTHING_TO_DO"]
 
@@ -78,7 +85,7 @@ class CommitmentOut(BaseModel):
     status: str
 
 
-def find_node(draft: TripDraft, target: str, *, pack=None) -> int | None:
+def find_node(draft: TripDraft, target: str, *, pack: RegionPack | None = None) -> int | None:
     """Index of the draft node the user means: exact name/alias, containment, then a close fuzzy match."""
     key = normalize(target)
     if not key:
@@ -105,7 +112,12 @@ def find_node(draft: TripDraft, target: str, *, pack=None) -> int | None:
 
 
 def apply_edit(
-    draft: TripDraft, edit: TripEdit, *, pack=None, resolve=None, identify=None
+    draft: TripDraft,
+    edit: TripEdit,
+    *,
+    pack: RegionPack | None = None,
+    resolve: Resolver | None = None,
+    identify: Resolver | None = None,
 ) -> tuple[TripDraft, ApplyEditOut]:
     """Apply one edit to a copy of the draft. ``resolve(name) -> (place_id, canonical name) | None`` finds the place
     an added name means; ``identify`` (the same, but only for a near-certain match) finds the place a delete, move or
@@ -196,11 +208,11 @@ def _load_draft(inp: LoadDraftIn, state: AgentState, ctx: AgentContext) -> LoadD
 IDENTIFY_MIN_SCORE = 90.0
 
 
-def _resolver(ctx: AgentContext, min_score: float | None = None):
+def _resolver(ctx: AgentContext, min_score: float | None = None) -> Resolver:
     provider = ctx.provider
     min_score = ctx.settings.fuzzy_min_score if min_score is None else min_score
 
-    def resolve(name: str):
+    def resolve(name: str) -> tuple[str, str] | None:
         if provider is None:
             return None
         hits = provider.geocode(name)

@@ -7,6 +7,7 @@ import re
 
 from core.agent import fastpath, gates
 from core.agent.actions.registry import ActionRegistry
+from core.agent.browse import BrowseBlocked
 from core.agent.lexicon import URL
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
@@ -102,7 +103,9 @@ _AVAILABILITY = {
 }
 
 
-def _browse_blocked(decision, state, ctx, registry, blocked) -> None:
+def _browse_blocked(
+    decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry, blocked: BrowseBlocked
+) -> None:
     lang = fastpath.reply_lang(state.user_input)
     state.observability.fallback_used = True
     ctx.telemetry.fallback_triggered(
@@ -139,6 +142,7 @@ def _browse_blocked(decision, state, ctx, registry, blocked) -> None:
     mentioned = mentioned_places(state.user_input, ctx.provider.region)
     for pid in mentioned[:3]:
         p = ctx.provider.region.place_by_id(pid)
+        assert p is not None, "mentioned_places gives the pack's own ids"
         state.result.candidates.append(
             {
                 "place_id": pid,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.agent import fastpath, when
 from core.agent.actions.registry import ActionRegistry
@@ -16,6 +16,9 @@ from core.i18n import t
 from core.models.agent import (
     AgentState,
 )
+
+if TYPE_CHECKING:
+    from core.packs.loader import RegionPlace
 
 
 def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
@@ -30,6 +33,12 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
         r"^(就|那就|则|便)?(改成?|换成?|改去|换去|去|switch to|change to|go to|then)\s*", "", then, flags=re.I
     ).strip()
     alt_ids = mentioned_places(alt_text, pack)
+
+    def place(pid: str) -> RegionPlace:
+        p = pack.place_by_id(pid)
+        assert p is not None, "mentioned_places and the trip draft give the pack's own ids"
+        return p
+
     # Where the first branch would be: a place in the condition, else the last place of the trip draft.
     if not primary_ids and ctx.request.trip_id:
         act(
@@ -43,8 +52,8 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
         )
         primary_ids = [n["place_id"] for n in state.draft.nodes if n.get("place_id")][-1:]
     names = [
-        *(pack.place_by_id(p).name_zh for p in primary_ids[:1]),
-        *(pack.place_by_id(p).name_zh for p in alt_ids[:1]),
+        *(place(p).name_zh for p in primary_ids[:1]),
+        *(place(p).name_zh for p in alt_ids[:1]),
     ]
     if names:
         act(
@@ -68,27 +77,28 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             reason_code="MISSING_POI_FACTS",
             policy_id=POLICY_BRANCH,
         )
-    now = ctx.now  # type: ignore[attr-defined]
+    now = ctx.now
+    assert now is not None, "route_and_run sets ctx.now"
     sunset_kw = re.search(r"日落|夕阳|sunset", cond, re.I)
     sun = when.sun_times(now.date(), lon=pack.center[0], lat=pack.center[1], tz=pack.timezone)
     deadline = sun[1] if (sun and sunset_kw) else None
-    start = {"name": "city centre", "lon": pack.center[0], "lat": pack.center[1]}
+    start: dict[str, Any] = {"name": "city centre", "lon": pack.center[0], "lat": pack.center[1]}
 
     def eta_to(pid: str) -> tuple[datetime, float]:
         from core.geo.base import LonLat
 
-        p = pack.place_by_id(pid)
+        p = place(pid)
         leg = ctx.provider.route(LonLat(start["lon"], start["lat"]), LonLat(p.lon, p.lat), mode="driving")
         robust = leg.duration_s * 1.3 + 600  # a conservative buffer; the figure is an offline estimate when offline
         return now + timedelta(seconds=robust), leg.duration_s
 
     branches: list[dict[str, Any]] = []
     # Branch A: the condition holds (we make it) -> keep the plan
-    a = {
+    a: dict[str, Any] = {
         "branch": "A",
         "condition": (f"赶得上{cond.replace('赶不上', '').replace('来不及', '')}" if zh else f"NOT ({cond})"),
         "action": "keep_plan",
-        "target": pack.place_by_id(primary_ids[0]).name_zh if primary_ids else None,
+        "target": place(primary_ids[0]).name_zh if primary_ids else None,
     }
     if deadline is not None:
         a["sunset"] = deadline.strftime("%H:%M")
@@ -109,9 +119,9 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
         a.update({"feasible": None, "evaluation": "CONDITION_NOT_COMPUTABLE"})
     branches.append(a)
     # Branch B: the condition fails -> the alternative
-    b = {"branch": "B", "condition": cond, "action": "switch_to", "target": alt_text}
+    b: dict[str, Any] = {"branch": "B", "condition": cond, "action": "switch_to", "target": alt_text}
     if alt_ids:
-        p = pack.place_by_id(alt_ids[0])
+        p = place(alt_ids[0])
         eta, nominal = eta_to(alt_ids[0])
         b.update(
             {

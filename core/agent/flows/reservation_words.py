@@ -9,7 +9,8 @@ from datetime import date, time
 from typing import Any
 
 from core.agent.venue_fit import FitHints, Suggestions
-from core.i18n import Lang, t  # t: also the flows' words (words.t), so the catalog test finds their keys
+from core.i18n import Lang
+from core.i18n import t as t  # re-exported: the flows' words too (words.t), so the catalog test finds them
 from core.packs.loader import RegionPack
 from core.reservations.catalog import BookableItem
 from core.reservations.models import CancellationPolicy, Quote, Reservation

@@ -12,6 +12,7 @@ intents, on the registered reservations.* actions.
 from __future__ import annotations
 
 from datetime import datetime, time
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from core.agent import fastpath
@@ -150,7 +151,7 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
     _hold(state, ctx, action="reservations.confirm", dry=dry, lines=lines, kind="reservation")
 
 
-def _known(name: str, slots: BookingSlots, at, zh: bool) -> str:
+def _known(name: str, slots: BookingSlots, at: time | None, zh: bool) -> str:
     bits = [name]
     if slots.date:
         bits.append(words.day_text(slots.date, zh))
@@ -316,7 +317,7 @@ def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> N
     _hold(state, ctx, action="reservations.cancel", dry=dry, lines=lines, kind="cancellation")
 
 
-def _row(r: Reservation) -> dict:
+def _row(r: Reservation) -> dict[str, Any]:
     return {"reservation_id": r.id, "name": r.item_name, "date": r.date.isoformat(), "time": words.hm(r.time),
             "party_size": r.party_size, "status": r.status}  # fmt: skip
 
