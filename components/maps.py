@@ -22,7 +22,7 @@ from branca.element import Element, MacroElement
 from folium.template import Template
 
 from components.basemap import add_background, finish_map
-from components.itinerary_words import priority_words
+from components.itinerary.words import priority_words
 from components.map_pins import PIN_STYLE, Pins, pin_icon
 from components.static_assets import leaflet_urls
 from core.i18n import t
@@ -233,7 +233,7 @@ def build_day_map(
     """A folium map of one itinerary day, worded in ``lang``: the start/end place ("H"), the visits numbered in
     visiting order (coloured by priority, purple when locked) and straight lines between them in that order.
     Straight lines, not road paths: travel times come from the timeline. Positions come from the result itself;
-    ``names`` (components.itinerary_words.Names) gives each place's name in ``lang`` and the other one for the
+    ``names`` (components.itinerary.words.Names) gives each place's name in ``lang`` and the other one for the
     tooltip."""
 
     def name_of(key: str | None, fallback: str) -> tuple[str, str]:
