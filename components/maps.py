@@ -1,5 +1,5 @@
 """Maps drawn with folium, rendered through streamlit-folium, fully offline: the shared offline map and pins, the
-start picker, an itinerary day, the agent's plan (the route planner's map is components/route_map.py).
+start picker, an itinerary day, the agent's plan (the route planner's map is components/route/map.py).
 
 Each ``build_*`` builds the ``folium.Map`` (unit-testable, no Streamlit); each ``render_*`` hands it to
 ``st_folium``. The map references Leaflet only through local URLs
