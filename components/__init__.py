@@ -1,9 +1,9 @@
 """Streamlit building blocks of the dashboard (the only place besides app.py and pages/ that uses st.).
 
-- ``forms``: cached look-ups (regions, scenarios, providers), the sidebar, the planner form
-- ``maps``: folium route map (offline Leaflet) and the st_folium call
-- ``tables``: comparison / resolved points / legs / provider calls tables, best-route card,
-  warnings, deep links with QR codes, downloads
-- ``charts``: distance-vs-time scatter with the Pareto front
-- ``static_assets``: Leaflet copied from xstatic-leaflet into ./static/leaflet (served by Streamlit)
+One package per page: ``route`` (the route planner), ``itinerary``, ``halfday``, ``lab`` (the strategy lab),
+``agent`` (the agent console). At the top, what more than one page uses: ``frame`` (layout, sidebar, cached
+look-ups), ``language``, ``legacy_pages``, ``field_errors``, ``progress``, ``share`` and ``identity`` (links and who
+the dashboard acts for), ``reservations`` and ``reservation_words``, ``stops_table``, ``route_words``, the maps
+(``maps``, ``map_pins``, ``basemap``) and ``static_assets`` (Leaflet copied from xstatic-leaflet into ./static/leaflet,
+served by Streamlit). See docs/ARCHITECTURE.md "Layout".
 """

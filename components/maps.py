@@ -1,5 +1,5 @@
 """Maps drawn with folium, rendered through streamlit-folium, fully offline: the shared offline map and pins, the
-start picker, an itinerary day, the agent's plan (the route planner's map is components/route_map.py).
+start picker, an itinerary day, the agent's plan (the route planner's map is components/route/map.py).
 
 Each ``build_*`` builds the ``folium.Map`` (unit-testable, no Streamlit); each ``render_*`` hands it to
 ``st_folium``. The map references Leaflet only through local URLs
@@ -22,7 +22,7 @@ from branca.element import Element, MacroElement
 from folium.template import Template
 
 from components.basemap import add_background, finish_map
-from components.itinerary_words import priority_words
+from components.itinerary.words import priority_words
 from components.map_pins import PIN_STYLE, Pins, pin_icon
 from components.static_assets import leaflet_urls
 from core.i18n import t
@@ -233,7 +233,7 @@ def build_day_map(
     """A folium map of one itinerary day, worded in ``lang``: the start/end place ("H"), the visits numbered in
     visiting order (coloured by priority, purple when locked) and straight lines between them in that order.
     Straight lines, not road paths: travel times come from the timeline. Positions come from the result itself;
-    ``names`` (components.itinerary_words.Names) gives each place's name in ``lang`` and the other one for the
+    ``names`` (components.itinerary.words.Names) gives each place's name in ``lang`` and the other one for the
     tooltip."""
 
     def name_of(key: str | None, fallback: str) -> tuple[str, str]:

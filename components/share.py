@@ -15,7 +15,7 @@ plan.
 
 ``read_link`` is what every page does first with its parameter: read the token once per session, refuse a link
 whose region is not on this server, switch the sidebar to the link's region, remember the token. What the trip
-then fills in is the page's own (route_share.py, itinerary_share.py, halfday_share.py).
+then fills in is the page's own (route/share.py, itinerary/share.py, halfday/share.py).
 """
 
 from __future__ import annotations

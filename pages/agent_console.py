@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from components import maps
-from components.agent_words import (
+from components.agent.words import (
     TABLE_HEADERS,
     confirm_label,
     is_code,

@@ -10,13 +10,11 @@ trace id and the tool log are in the collapsed "Details".
 import pandas as pd
 import streamlit as st
 
-from components import halfday_cards as cards
-from components import halfday_share
-from components import halfday_state as hs
-from components import halfday_text as text
-from components import halfday_words as words
 from components.frame import active_provider
-from components.halfday_memory import render_memory_panel
+from components.halfday import cards, text, words
+from components.halfday import share as halfday_share
+from components.halfday import state as hs
+from components.halfday.memory import render_memory_panel
 from components.identity import dashboard_user
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame

@@ -1,7 +1,7 @@
 """Multi-day itinerary: pick places, set the days, optimise (core.itinerary.pipeline), edit and re-optimise, in the
 user's language (locales/*/LC_MESSAGES/itinerary.po).
 
-Thin page: inputs and panels live in components/itinerary_*.py and components/timeline.py; the plan is made on a
+Thin page: inputs and panels live in components/itinerary/; the plan is made on a
 button, kept in st.session_state and rendered from there. A plan that no longer matches the form says so; an edit
 that pushes another place off the plan says which and why; a lock that cannot be kept is refused with the reason
 (the plan on screen stays); "Undo last edit" restores the plan before the last edit.
@@ -10,18 +10,13 @@ that pushes another place off the plan says which and why; a lock that cannot be
 import streamlit as st
 from pydantic import TypeAdapter, ValidationError
 
-from components import itinerary_form as form
-from components import itinerary_frames as frames
-from components import itinerary_panels as panels
-from components import itinerary_share as share
-from components import itinerary_state as state
-from components import itinerary_words as words
 from components.frame import provider_label, request_context
+from components.itinerary import form, frames, panels, share, state, words
+from components.itinerary.timeline import render_timeline
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress as progress_run
 from components.reservations import my_reservations
-from components.timeline import render_timeline
 from core.app.itinerary import edit_itinerary
 from core.errors import OmniError
 from core.i18n import LANGS

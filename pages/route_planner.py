@@ -4,13 +4,14 @@ user's language (locales/*/LC_MESSAGES/route.po)."""
 import streamlit as st
 from pydantic import ValidationError
 
-from components import charts, route_map, route_share, tables
-from components import route_form as form
 from components.frame import provider_label, request_context
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress
 from components.reservations import my_reservations
+from components.route import charts, form, tables
+from components.route import map as route_map
+from components.route import share as route_share
 from core.app.route import plan_route
 from core.errors import OmniError
 from core.models.route import RoutePlanRequest

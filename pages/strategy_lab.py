@@ -1,14 +1,15 @@
 """Strategy lab: many requests × strategies × modes × providers × optimisers (core/lab), run from a batch with live
 progress or loaded from the CLI's results, rendered from state in the user's language (locales/*/LC_MESSAGES/lab.po).
 
-Thin page: the inputs live in components/lab_form.py, the state in lab_state.py, the results in lab_results.py
-(charts: lab_charts.py, map: lab_map.py, words: lab_words.py).
+Thin page: the inputs live in components/lab/form.py, the state in state.py, the results in results.py
+(charts: charts.py, map: map.py, words: words.py).
 """
 
 import streamlit as st
 
-from components import lab_form, lab_results
-from components import lab_state as S
+from components.lab import form as lab_form
+from components.lab import results as lab_results
+from components.lab import state as S
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 

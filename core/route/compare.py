@@ -7,7 +7,7 @@ shared once and changed once). Places are compared by key: the POI id when the p
 coordinates to 6 decimals (about 0.1 m), so two stops at one place are one place here, as in
 ``core.optimizer.order_search.distinct_place_orders``.
 
-Pure and typed; the route map (components/route_map.py) draws only the changed legs (shared ones lie under the best
+Pure and typed; the route map (components/route/map.py) draws only the changed legs (shared ones lie under the best
 route).
 """
 

@@ -252,7 +252,7 @@ def test_a_linked_day_still_ahead_is_read_from_its_start_else_from_now():
     from datetime import date, datetime
     from zoneinfo import ZoneInfo
 
-    from components.halfday_share import start_of
+    from components.halfday.share import start_of
 
     now = datetime(2027, 1, 5, 14, 30, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Tuesday afternoon
     assert start_of(date(2027, 1, 9), "Asia/Shanghai", now=now) == datetime(

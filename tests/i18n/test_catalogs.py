@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 from core import i18n
 from tests.support.paths import ROOT
 
-CODE = [ROOT / "app.py", *sorted((ROOT / "components").glob("*.py")), *sorted((ROOT / "pages").glob("*.py"))]
+CODE = [ROOT / "app.py", *sorted((ROOT / "components").rglob("*.py")), *sorted((ROOT / "pages").glob("*.py"))]
 CODE += sorted((ROOT / "core").rglob("*.py"))
 
 

@@ -310,7 +310,7 @@ def test_an_earlier_turn_keeps_its_table_and_map_after_another_message(page_in, 
 
 
 def test_next_steps_are_shown_in_words_and_codes_stay_in_the_details():
-    from components.agent_words import next_steps_words
+    from components.agent.words import next_steps_words
 
     steps = ["allow_webbrowse", "downgrade:knowledge_base", "confirm:dr-123", "critic:LATE_ARRIVAL",
              "takeover:https://example.org/x", "resend:dry_run=false", "稍后再试，或问 4 天内的日期。"]  # fmt: skip

@@ -45,7 +45,7 @@ def route_plan():
 
 
 def test_the_route_planners_district_labels_are_english_in_english_and_chinese_in_chinese():
-    from components.route_map import build_route_map
+    from components.route.map import build_route_map
 
     en = rendered_labels(build_route_map(route_plan(), lang="en").get_root().render())
     zh = rendered_labels(build_route_map(route_plan(), lang="zh").get_root().render())

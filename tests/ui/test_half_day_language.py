@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from components import halfday_words as words
+from components.halfday import words
 from tests.ui import test_half_day_page as hd
 from tests.ui.test_half_day_page import GOAL_EN, GOAL_ZH, cards, folium_maps, main_text, node_texts, plan
 
@@ -220,7 +220,7 @@ def test_a_quick_answer_is_labelled_in_the_pages_language_and_added_in_the_goals
 
 
 def test_a_start_place_of_the_pack_is_named_in_the_pages_language_with_the_other_in_the_tooltip():
-    from components.halfday_cards import origin_name
+    from components.halfday.cards import origin_name
     from core.halfday.models import OriginPoint
 
     planner = hd.planner()

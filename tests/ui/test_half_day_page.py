@@ -80,7 +80,7 @@ def page_lang() -> str:
 def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
     from streamlit.testing.v1 import AppTest
 
-    from components import halfday_state
+    from components.halfday import state as halfday_state
     from core.config import get_settings
     from core.halfday.travel import reset_breakers
     from tests.conftest import APP
@@ -249,7 +249,7 @@ def test_a_goal_is_planned_with_its_stages_shown_and_cards_re_ranked_by_the_weig
 
 
 def test_the_plans_speak_the_pages_language_whatever_the_goals_and_show_no_codes_no_none_no_ids(page):
-    from components import halfday_words as words
+    from components.halfday import words
 
     for goal, lang in ((GOAL_ZH, "en"), (GOAL_EN, "zh")):  # the goal in one language, the page in the other
         page.query_params["lang"] = lang
@@ -272,7 +272,7 @@ def test_the_plans_speak_the_pages_language_whatever_the_goals_and_show_no_codes
         # the risks are sentences in the page's language
         risky = next(p for p in result.plans if p.risks)
         body = texts[card_of(texts, risky, lang)]
-        from components.halfday_text import risk_sentence
+        from components.halfday.text import risk_sentence
 
         assert all(risk_sentence(r, risky, lang) in body for r in risky.risks)
         if lang == "en":
@@ -489,7 +489,7 @@ def _codes_in(module, pattern: str) -> set[str]:
 
 
 def test_every_code_the_core_can_emit_has_chinese_and_english_words_in_the_catalogs():
-    from components import halfday_words as w
+    from components.halfday import words as w
     from core import errors
     from core.halfday import compose, goal_models, models, pipeline, score, search, tools, travel
     from core.packs import queues
@@ -548,7 +548,7 @@ def test_every_code_the_core_can_emit_has_chinese_and_english_words_in_the_catal
 
 
 def test_the_intro_sentence_is_built_from_the_theme_and_the_steps():
-    from components.halfday_text import intro
+    from components.halfday.text import intro
     from core.halfday.models import Plan, PlanStep, TravelLeg
 
     def step(name_zh, name_en, start, leg=None):
@@ -577,8 +577,8 @@ def test_the_intro_sentence_is_built_from_the_theme_and_the_steps():
 
 
 def test_a_step_that_matches_local_food_does_not_also_say_it_matches_food():
-    from components.halfday_text import why_line
-    from components.halfday_words import without_implied
+    from components.halfday.text import why_line
+    from components.halfday.words import without_implied
     from core.halfday.models import PlanStep
 
     step = PlanStep(start=time(13), end=time(14), place_id="x-jesse", name_zh="老吉士", name_en="Old Jesse", lon=121.44,

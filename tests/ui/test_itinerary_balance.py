@@ -1,4 +1,4 @@
-"""Uneven days in words (components/itinerary_words.balance_words, itinerary_panels.render_balance): the page says
+"""Uneven days in words (components/itinerary/words.balance_words, panels.render_balance): the page says
 why, in the reader's language, beside the days; the code stays in the Details section."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from components.itinerary_words import balance_moved_words, balance_words, names_of
+from components.itinerary.words import balance_moved_words, balance_words, names_of
 from core.config import get_settings
 from core.geo.registry import make_provider
 from core.itinerary.pipeline import plan_itinerary

@@ -1,12 +1,12 @@
-"""The Gantt chart's hand-written Vega-Lite spec (components/timeline.py ``gantt_spec``): valid Vega-Lite, and the
-same bars, opening hours, lunch window, scale and words as the Altair chart it replaces (``gantt_chart``)."""
+"""The Gantt chart's hand-written Vega-Lite spec (components/itinerary/timeline.py ``gantt_spec``): valid Vega-Lite,
+and the same bars, opening hours, lunch window, scale and words as the Altair chart it replaces (``gantt_chart``)."""
 
 from __future__ import annotations
 
 import altair as alt
 import pytest
 
-from components.timeline import gantt_chart, gantt_spec
+from components.itinerary.timeline import gantt_chart, gantt_spec
 from core.config import Settings
 from core.geo.registry import make_provider
 from core.itinerary.pipeline import plan_itinerary

@@ -400,8 +400,8 @@ def test_an_impossible_lock_is_refused_with_the_reason_and_the_plan_stays(leafle
 
 def test_the_calendar_file_is_worded_in_the_chosen_language(project_root):
     """The ICS export (no widgets): events named and described in Chinese, then in English, from the same plan."""
-    from components.itinerary_panels import ics_description, worded_result
-    from components.itinerary_words import names_of
+    from components.itinerary.panels import ics_description, worded_result
+    from components.itinerary.words import names_of
     from core.itinerary.edits import itinerary_from_json
     from core.itinerary.ics import itinerary_to_ics
 
@@ -426,7 +426,7 @@ def test_every_reason_code_of_the_core_has_a_sentence_in_both_languages():
     """A new drop reason in core.models.itinerary needs its words before the page can show it."""
     from datetime import date
 
-    from components.itinerary_words import REASON_WORDS, names_of, reason_words
+    from components.itinerary.words import REASON_WORDS, names_of, reason_words
     from core.models.itinerary import DROP_REASONS
     from core.models.itinerary_result import DroppedItem
 

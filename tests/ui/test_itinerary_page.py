@@ -16,9 +16,7 @@ from datetime import time
 
 import pytest
 
-from components import itinerary_form as form
-from components import itinerary_frames as frames
-from components import itinerary_state as state
+from components.itinerary import form, frames, state
 from core.errors import InputError
 from core.models.itinerary_result import ItineraryResult
 from core.packs.loader import load_region
@@ -561,7 +559,7 @@ def test_itinerary_in_browser(streamlit_server):
 
 
 def test_opening_hours_are_shown_with_day_and_month_names_in_the_chosen_language():
-    from components.itinerary_words import hours_words
+    from components.itinerary.words import hours_words
 
     hours = 'Jun-Aug: Mo-Fr 10:00-18:00; Sa 11:00-15:00 open "on request"; PH off'
     assert hours_words(hours, "zh") == '6月-8月: 周一-周五 10:00-18:00; 周六 11:00-15:00 开放 "on request"; 节假日 休息'

@@ -82,7 +82,7 @@ def agent_map() -> folium.Map:
 
 def halfday_map() -> folium.Map:
     """From the hotel: a place a few metres from it, then the Bund."""
-    from components.halfday_map import build_plan_map
+    from components.halfday.map import build_plan_map
     from core.halfday.models import OriginPoint, Plan, PlanStep
 
     steps = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.route_map import build_route_map
+from components.route.map import build_route_map
 from core.geo.registry import make_provider
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario

@@ -256,7 +256,7 @@ def _plan(scenario_id: str):
 
 
 def test_build_route_map_is_offline_and_complete():
-    from components.route_map import build_route_map, candidate_lines, map_points
+    from components.route.map import build_route_map, candidate_lines, map_points
 
     result = _plan("sightseeing-day")
     m = build_route_map(result, show_alternatives=True)
@@ -278,8 +278,8 @@ def test_build_route_map_is_offline_and_complete():
 
 
 def test_tables_and_chart_builders():
-    from components.charts import candidates_frame, pareto_chart
-    from components.tables import comparison_frame, provider_calls_frame, resolved_points_frame
+    from components.route.charts import candidates_frame, pareto_chart
+    from components.route.tables import comparison_frame, provider_calls_frame, resolved_points_frame
 
     result = _plan("delivery-round")
     frame = comparison_frame(result)
@@ -299,7 +299,7 @@ def test_tables_and_chart_builders():
 def test_form_helpers():
     import pandas as pd
 
-    from components.route_form import field_label, request_payload
+    from components.route.form import field_label, request_payload
     from components.stops_table import parse_pasted_stops, stops_frame, stops_from_frame
     from core.models.route import RoutePlanRequest
 
@@ -347,7 +347,7 @@ def test_paste_keeps_extra_columns_and_skips_separator_only_lines():
 
 
 def test_changed_fields_compares_the_form_with_the_planned_request():
-    from components.route_form import changed_fields, request_payload
+    from components.route.form import changed_fields, request_payload
     from components.stops_table import stops_frame
     from core.models.route import RoutePlanRequest
 
@@ -391,7 +391,7 @@ def test_switching_strategy_after_planning_marks_the_result_stale(planner_app):
 def test_a_map_draws_the_packs_streets_or_its_outline_and_never_online_tiles_by_default(monkeypatch):
     from components.basemap import district_centres, district_label
     from components.maps import build_pick_map
-    from components.route_map import build_route_map
+    from components.route.map import build_route_map
     from core.config import get_settings
     from core.packs.loader import load_region
 
@@ -422,7 +422,7 @@ def test_a_map_draws_the_packs_streets_or_its_outline_and_never_online_tiles_by_
 
 
 def test_the_page_says_why_strategies_agree_on_estimates_and_is_silent_when_they_differ():
-    from components.tables import strategy_statement
+    from components.route.tables import strategy_statement
 
     assert "offline estimate" in strategy_statement(_plan("sightseeing-day"))
     assert strategy_statement(_plan("helsinki-museums")) is None
@@ -431,7 +431,7 @@ def test_the_page_says_why_strategies_agree_on_estimates_and_is_silent_when_they
 def test_over_amaps_tiles_every_overlay_moves_to_gcj02_and_clicks_come_back_in_wgs84(monkeypatch):
     from components.basemap import AMAP_TILES, from_display
     from components.maps import build_pick_map
-    from components.route_map import build_route_map
+    from components.route.map import build_route_map
     from core.config import get_settings
     from core.geo.coords import wgs84_to_gcj02
 

@@ -1,4 +1,4 @@
-"""components/place_picker.py with AppTest: the “Did you mean…” choice of an AMBIGUOUS_PLACE error from the real
+"""components/route/place_picker.py with AppTest: the “Did you mean…” choice of an AMBIGUOUS_PLACE error from the real
 resolver on the shanghai pack; the chosen place goes back into the form as name, address and POI id."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components.place_picker import choices_of, distance_text, option_text, stop_fields
+from components.route.place_picker import choices_of, distance_text, option_text, stop_fields
 from core.errors import AmbiguousPlaceError
 from core.geo.registry import make_provider
 from core.models.route import RawStop, RoutePlanRequest
@@ -20,7 +20,7 @@ def picker_script(text: str, lang: str) -> None:
     """The page a route form would be: resolve ``text`` as stop 1, offer the choice, keep what the user took."""
     import streamlit as st
 
-    from components.place_picker import render_choices, stop_fields
+    from components.route.place_picker import render_choices, stop_fields
     from core.errors import AmbiguousPlaceError
     from core.geo.registry import make_provider
     from core.models.route import RawStop
@@ -113,7 +113,7 @@ def test_choices_come_from_the_error_or_the_dict_a_form_kept():
     assert distance_text(1640, "zh") == "距第一个 1.6 公里"
 
 
-# --- wired into the route planner (pages/route_planner.py, components/route_form.py) ---------------------------
+# --- wired into the route planner (pages/route_planner.py, components/route/form.py) ---------------------------
 
 
 def planner_page(lang: str):
@@ -173,7 +173,7 @@ def test_an_ambiguous_stop_offers_the_places_and_the_choice_plans_with_that_plac
     assert at.data_editor[0].value["name"].iloc[0] == place.name_zh  # the field now holds the chosen place
 
     # editing the stop's text drops the chosen POI id: the next plan resolves what is typed
-    from components.route_form import request_payload
+    from components.route.form import request_payload
 
     assert request_payload(at.session_state, at.session_state["stops_current"])["stops"][0]["poi_id"] == pick
     edited = at.session_state["stops_current"].copy()
@@ -182,7 +182,7 @@ def test_an_ambiguous_stop_offers_the_places_and_the_choice_plans_with_that_plac
 
 
 def test_a_place_chosen_for_an_end_goes_into_its_fields_and_the_request():
-    from components.route_places import PENDING_PLACES, apply_pending_places, chosen_poi_id, fill_place
+    from components.route.places import PENDING_PLACES, apply_pending_places, chosen_poi_id, fill_place
 
     state: dict = {"destination_name": "", "destination_address": "T1"}
     fill_place(

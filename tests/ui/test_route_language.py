@@ -254,7 +254,7 @@ def test_the_notices_of_every_demo_and_edge_case_are_worded_in_the_chosen_langua
 
 
 def warnings_script(lang: str) -> None:
-    from components.tables import render_warnings
+    from components.route.tables import render_warnings
     from core.geo.registry import make_provider
     from core.models.route import Notice
     from core.route.planner import plan_route

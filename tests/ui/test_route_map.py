@@ -1,6 +1,6 @@
-"""The route planner's map (components/route_map.py) on the folium object and its HTML: candidates drawn by default
+"""The route planner's map (components/route/map.py) on the folium object and its HTML: candidates drawn by default
 where they differ from the best route, a legend on the map, start and end above every pin, one S/E pin for a round
-trip, and the pin spreading script; plus the deep links' parts and the single QR choice (components/tables.py)."""
+trip, and the pin spreading script; plus the deep links' parts and the single QR choice (components/route/tables.py)."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def pin_label(marker) -> str:
 
 
 def test_candidates_are_drawn_by_default_only_where_they_differ_from_the_best():
-    from components.route_map import ALT_COLOURS, BEST_COLOUR, build_route_map
+    from components.route.map import ALT_COLOURS, BEST_COLOUR, build_route_map
 
     result = planned("8")
     m = build_route_map(result, lang="en")
@@ -88,7 +88,7 @@ def test_candidates_are_drawn_by_default_only_where_they_differ_from_the_best():
 
 
 def test_the_legend_is_on_the_map_with_figures_and_says_candidates_are_straight_lines():
-    from components.route_map import build_route_map
+    from components.route.map import build_route_map
 
     result = planned("8")
     page = build_route_map(result, lang="en").get_root().render()
@@ -111,7 +111,7 @@ def test_the_legend_is_on_the_map_with_figures_and_says_candidates_are_straight_
 
 def test_start_and_end_are_above_every_pin_and_a_round_trip_has_one_start_end_pin():
     from components.map_pins import TOP_Z
-    from components.route_map import build_route_map
+    from components.route.map import build_route_map
 
     m = build_route_map(planned("8"), lang="en")
     by_label = {pin_label(mk): mk for mk in markers(m)}
@@ -127,7 +127,7 @@ def test_start_and_end_are_above_every_pin_and_a_round_trip_has_one_start_end_pi
 
 
 def test_pins_at_one_place_are_all_drawn_with_the_spreading_script_after_them():
-    from components.route_map import build_route_map
+    from components.route.map import build_route_map
 
     result = planned("same_place")
     m = build_route_map(result, lang="en")
@@ -140,7 +140,7 @@ def test_pins_at_one_place_are_all_drawn_with_the_spreading_script_after_them():
 
 
 def test_thirty_stops_keep_a_numbered_pin_each_and_a_light_map():
-    from components.route_map import build_route_map
+    from components.route.map import build_route_map
 
     result = planned("30")
     m = build_route_map(result, lang="en")
@@ -155,7 +155,7 @@ def test_thirty_stops_keep_a_numbered_pin_each_and_a_light_map():
 
 
 def test_deep_links_one_button_parts_in_words_and_one_qr_choice():
-    from components.tables import link_parts, qr_choices
+    from components.route.tables import link_parts, qr_choices
 
     result = planned("30")
     links = result.deep_links
@@ -192,7 +192,7 @@ def test_the_page_shows_one_open_button_the_parts_and_one_qr_code(planner_app):
 def test_the_pareto_spec_is_valid_vega_lite_and_draws_what_the_altair_chart_draws():
     import altair as alt
 
-    from components.charts import pareto_chart, pareto_spec
+    from components.route.charts import pareto_chart, pareto_spec
 
     result = planned("8")
     spec = pareto_spec(result, lang="zh")

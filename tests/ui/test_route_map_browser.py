@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.ui, pytest.mark.browser]
 
 
 def test_pins_never_overlap_start_and_end_stay_on_top_and_the_legend_covers_none(leaflet_static, tmp_path):
-    from components.route_map import build_route_map
+    from components.route.map import build_route_map
     from core.geo.registry import make_provider
     from core.models.route import RawStop
     from core.route.planner import plan_route

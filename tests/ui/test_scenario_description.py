@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from components.route_form import scenario_description
+from components.route.form import scenario_description
 from core.route.scenarios import Scenario, list_scenarios
 from tests.conftest import ROOT
 from tests.ui.test_route_language import planner

@@ -17,7 +17,7 @@ from tests.ui.test_browser import ARTIFACTS, offline_page
 
 pytestmark = [pytest.mark.ui, pytest.mark.browser]
 
-LAND = (238, 240, 234)  # components/lab_map.LAND
+LAND = (238, 240, 234)  # components/lab/map.LAND
 
 
 def _near(colour: tuple[int, int, int], target: tuple[int, int, int], tolerance: int = 12) -> bool:

@@ -239,7 +239,7 @@ def test_the_drill_down_opens_the_request_in_the_route_planner(batches):
 
 
 def test_chart_exports_are_offline_html_and_png(batches):
-    from components import lab_charts
+    from components.lab import charts as lab_charts
 
     at = lab_app()
     result = run_batch(at, batches["helsinki"])
@@ -260,7 +260,7 @@ def test_the_difference_chart_reads_zero_as_0_not_0_000000():
     "0.000000" (seen in the browser sweep); the position axes trim the trailing zeros."""
     import pandas as pd
 
-    from components import lab_charts
+    from components.lab import charts as lab_charts
 
     pairs = pd.DataFrame(
         {"group": ["Helsinki"] * 2, "request": [1, 2], "stops": [3, 4], "time_saved_min": [0.0, 0.0],

@@ -4,7 +4,7 @@ Every table maps a code the core can emit to the key of its words. tests/ui/test
 from the core (risks in core/halfday/score.py, reasons and exclusions in search.py, relax codes, warnings in
 pipeline.py and travel.py, error codes, the goal's closed vocabularies, the packs' categories and tags) and fails
 when one has no key here or the key has no words in either language. The reservation flow's words are
-components/reservation_words.py's. Sentences are built in components/halfday_text.py.
+components/reservation_words.py's. Sentences are built in components/halfday/text.py.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from typing import Any
 import streamlit as st
 
 from components.field_errors import FormErrors
-from components.itinerary_frames import selection_frame
-from components.itinerary_state import (
+from components.itinerary.frames import selection_frame
+from components.itinerary.state import (
     EDITOR_COLUMNS,
     ERROR,
     LOADED_TRIP,
@@ -34,7 +34,7 @@ from components.itinerary_state import (
     place_label,
     refresh_view,
 )
-from components.itinerary_words import MODE_WORDS, PACING_WORDS, PRIORITY_WORDS, catalog_name, day_words
+from components.itinerary.words import MODE_WORDS, PACING_WORDS, PRIORITY_WORDS, catalog_name, day_words
 from components.language import current_lang
 from core.config import get_settings
 from core.errors import InputError, OmniError

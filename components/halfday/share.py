@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 
 import streamlit as st
 
-from components import halfday_state as hs
 from components import share
 from components.frame import active_provider
+from components.halfday import state as hs
 from core.share import ShareError, halfday_from_token, halfday_token
 
 PARAM = "halfday"

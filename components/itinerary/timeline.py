@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 import altair as alt
 import pandas as pd
 
-from components.itinerary_words import (
+from components.itinerary.words import (
     KIND_WORDS,
     Names,
     day_words,

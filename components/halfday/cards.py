@@ -10,10 +10,10 @@ import pandas as pd
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
-from components import halfday_text as text
-from components import halfday_words as w
-from components.halfday_map import render_plan_map
-from components.halfday_state import CHOSEN, WEIGHT, reset_weights
+from components.halfday import text
+from components.halfday import words as w
+from components.halfday.map import render_plan_map
+from components.halfday.state import CHOSEN, WEIGHT, reset_weights
 from components.reservations import note_words, offer_for, reserve_controls, service_for
 from core.errors import OmniError
 from core.halfday.models import DIMENSIONS, HalfDayResult, OriginPoint, Plan, PlanStep, ScoreWeights
@@ -71,7 +71,7 @@ def score_chart(plan: Plan, weights: ScoreWeights, lang: str) -> alt.Chart:
 
 def render_weights(lang: str) -> ScoreWeights:
     """Five sliders; moving one re-ranks the plans on this run. Returns the weights in use."""
-    from components.halfday_state import weights
+    from components.halfday.state import weights
 
     with st.container(border=True, key="hd_weights_box"):
         st.markdown(t("halfday.weights.title", lang))

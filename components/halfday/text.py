@@ -12,7 +12,7 @@ import re
 from datetime import date, time
 from typing import Any
 
-from components import halfday_words as w
+from components.halfday import words as w
 from core.halfday.goal_models import DecomposedGoal
 from core.halfday.models import HalfDayEvent, Plan, PlanStep, Risk
 from core.i18n import t

@@ -7,9 +7,9 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import ValidationError
 
-from components import lab_state as S
 from components.frame import cached_providers, provider_label, region_name
-from components.lab_words import (
+from components.lab import state as S
+from components.lab.words import (
     SOURCE_WORDS,
     invalid_line_sentence,
     mode_name,

@@ -13,9 +13,9 @@ from typing import Any
 
 import streamlit as st
 
-from components import route_form as form
 from components import share
-from components.route_places import PLACES
+from components.route import form
+from components.route.places import PLACES
 from core.models.route import RoutePlanRequest
 from core.share import ShareError, route_from_token, route_token
 
@@ -28,7 +28,7 @@ RESTORING = "route_share_restoring"  # the plan of this run answers a link: a ke
 
 
 def chosen_places(request: RoutePlanRequest) -> dict[str, dict[str, Any]]:
-    """The request's POI ids as the places chosen in "Did you mean…" (route_places.PLACES), by form field."""
+    """The request's POI ids as the places chosen in "Did you mean…" (places.PLACES), by form field."""
     places: dict[str, dict[str, Any]] = {}
     ends = [("origin_address", request.origin_stop()), ("destination_address", request.destination_stop())]
     for field, stop in [*ends, *((f"stops.{i}", s) for i, s in enumerate(request.stops))]:

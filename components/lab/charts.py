@@ -22,7 +22,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from components.lab_words import optimiser_name, strategy_name
+from components.lab.words import optimiser_name, strategy_name
 from core.i18n import t
 
 GroupLabel = Callable[[str, str, str], str]

@@ -9,8 +9,8 @@ from typing import Any
 import streamlit as st
 from pydantic import ValidationError
 
-from components import halfday_text as text
 from components.frame import active_provider, request_context
+from components.halfday import text
 from components.identity import dashboard_user
 from components.language import current_lang, t
 from core.app import RequestContext
@@ -26,7 +26,7 @@ PENDING = "hd_pending"  # a quick choice or Retry asked for a run on this script
 GOAL_ERROR = "hd_goal_error"  # why the goal box could not be planned (words)
 CHOSEN = "hd_chosen"  # plan id recorded with "Choose this plan"
 WEIGHT = "hd_w_{}"  # one slider per dimension
-NOW = "hd_now"  # the moment the next run reads the goal from (a linked goal's day, components/halfday_share.py)
+NOW = "hd_now"  # the moment the next run reads the goal from (a linked goal's day, components/halfday/share.py)
 
 #: example goals (button key, catalog key), written in the page's language
 EXAMPLES: tuple[tuple[str, str], ...] = (

@@ -16,10 +16,9 @@ from typing import Any
 import streamlit as st
 from pydantic import TypeAdapter, ValidationError
 
-from components import itinerary_form as form
-from components import itinerary_state as state
 from components import share
 from components.frame import active_provider
+from components.itinerary import form, state
 from core.app import RequestContext
 from core.app.itinerary import edit_itinerary, plan_itinerary
 from core.errors import OmniError

@@ -13,8 +13,8 @@ import html
 
 import folium
 
-from components import halfday_text as text
 from components.basemap import add_background, finish_map
+from components.halfday import text
 from components.map_pins import Pins
 from components.maps import offline_map
 from core.halfday.models import OriginPoint, Plan

@@ -1,4 +1,4 @@
-"""The places chosen in the route form's “Did you mean…” (components/place_picker.py, issue 12 §3).
+"""The places chosen in the route form's “Did you mean…” (components/route/place_picker.py, issue 12 §3).
 
 When a plan fails with AMBIGUOUS_PLACE the form offers each ambiguous field's candidates; the chosen one is put
 into that field (name and address) and its POI id into the request (RawStop.poi_id, origin_poi_id,

@@ -16,7 +16,7 @@ import streamlit as st
 from components.field_errors import FormErrors
 from components.frame import ACTIVE_PROVIDER, cached_region_info
 from components.language import current_lang, t
-from components.route_places import PENDING_PLACES, PLACES, apply_pending_places, chosen_poi_id, fill_place
+from components.route.places import PENDING_PLACES, PLACES, apply_pending_places, chosen_poi_id, fill_place
 from components.stops_table import (
     STOP_COLUMNS,
     clean,
@@ -285,8 +285,8 @@ def init_form_state() -> None:
 
 def render_place_choices(section: str) -> None:
     """“Did you mean…” beside the part of the form whose input fits several places (the last error's candidates,
-    components/place_picker.py); the choice fills the field and plans again."""
-    from components import place_picker
+    components/route/place_picker.py); the choice fills the field and plans again."""
+    from components.route import place_picker
 
     error = st.session_state.get(ERROR)
     if not error or not error.get("candidates"):

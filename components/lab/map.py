@@ -20,7 +20,7 @@ import pandas as pd
 import pydeck as pdk
 
 from components.basemap import clip
-from components.lab_words import strategy_name
+from components.lab.words import strategy_name
 from core.errors import OmniError
 from core.i18n import t
 

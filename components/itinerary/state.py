@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from components.itinerary_words import CATEGORY_WORDS
+from components.itinerary.words import CATEGORY_WORDS
 from components.language import current_lang
 from components.stops_table import is_missing
 from core.config import get_settings

@@ -11,8 +11,8 @@ from typing import Any
 
 import pandas as pd
 
-from components.itinerary_state import EDITOR_COLUMNS, catalog_index, new_entry
-from components.itinerary_words import (
+from components.itinerary.state import EDITOR_COLUMNS, catalog_index, new_entry
+from components.itinerary.words import (
     ACTION_WORDS,
     Names,
     catalog_name,

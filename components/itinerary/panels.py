@@ -10,7 +10,7 @@ from typing import Any
 
 import streamlit as st
 
-from components.itinerary_frames import (
+from components.itinerary.frames import (
     decision_log_frame,
     dropped_details_frame,
     dropped_frame,
@@ -19,8 +19,9 @@ from components.itinerary_frames import (
     violations_details_frame,
     violations_frame,
 )
-from components.itinerary_state import trip_title
-from components.itinerary_words import (
+from components.itinerary.state import trip_title
+from components.itinerary.timeline import entry_name, travel_words
+from components.itinerary.words import (
     MODE_WORDS,
     PACING_WORDS,
     Names,
@@ -33,7 +34,6 @@ from components.itinerary_words import (
     status_words,
     travel_source_words,
 )
-from components.timeline import entry_name, travel_words
 from core.i18n import t
 from core.models.itinerary_result import ItineraryResult, TimelineEntry
 

@@ -247,9 +247,9 @@ def prefill_route_planner(
     and provider of the row. The route planner reads a demo from ``?scenario=`` only, not a request, so the form
     is filled through the session and the page switched to (st.switch_page)."""
     from components.frame import KEPT
-    from components.route_form import ERROR as ROUTE_ERROR
-    from components.route_form import REQUEST, STOPS_BASE, STOPS_CURRENT
-    from components.route_form import RESULT as ROUTE_RESULT
+    from components.route.form import ERROR as ROUTE_ERROR
+    from components.route.form import REQUEST, STOPS_BASE, STOPS_CURRENT
+    from components.route.form import RESULT as ROUTE_RESULT
     from components.stops_table import stops_frame
 
     req = item.request

@@ -11,7 +11,7 @@ import streamlit as st
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
-from components import halfday_words as w
+from components.halfday import words as w
 from components.language import t
 from core.errors import OmniError
 from core.halfday.goal_models import DIET_CODES, MOBILITY_CODES

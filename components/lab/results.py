@@ -1,4 +1,4 @@
-"""The strategy lab's results, rendered from ``st.session_state`` (components/lab_state.py): what the figures can
+"""The strategy lab's results, rendered from ``st.session_state`` (components/lab/state.py): what the figures can
 say (the honesty notes), the pair of strategies with n and spread, the charts, the optimisers by problem size, the
 map, a request's drill-down into the route planner, and the exports. Words from lab.po; codes, ids and the core's
 messages only in the collapsed details.
@@ -11,11 +11,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components import lab_charts as C
-from components import lab_map as M
-from components import lab_state as S
 from components.frame import provider_label, region_name
-from components.lab_words import (
+from components.lab import charts as C
+from components.lab import map as M
+from components.lab import state as S
+from components.lab.words import (
     COLOUR_WORDS,
     cannot_differ_sentence,
     error_reason,

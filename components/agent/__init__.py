@@ -1,0 +1,1 @@
+"""The agent console's components."""

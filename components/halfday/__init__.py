@@ -1,0 +1,1 @@
+"""The half-day page's components."""

@@ -1,0 +1,1 @@
+"""The itinerary page's components."""

@@ -1,0 +1,1 @@
+"""The strategy lab page's components."""
