@@ -19,22 +19,33 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.when import resolve_day, sun_times
 from core.errors import InputError
-from core.i18n import Lang, t  # t: also the agent loop's words (fastpath.t), so the catalog test finds their keys
+from core.i18n import (  # t: also the agent loop's words (fastpath.t), so the catalog test finds their keys
+    Lang,
+    guess_lang,
+    t,
+)
 from core.models.agent import AgentState, TripEdit
 from core.models.common import echo
 
 POLICY = "SYSTEM1_DIRECT"
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 _DAYNUM = r"([0-9]+|[一二两三四五六七八九十]+)"
 
 
 def zh_text(text: str) -> bool:
-    return bool(_CJK.search(text))
+    """Whether ``text`` reads as Chinese (core.i18n.guess_lang); kept for pages/agent_console.py, which should
+    pass the language it shows instead of guessing."""
+    return guess_lang(text) == "zh"
 
 
-def reply_lang(text: str) -> Lang:
-    """The language of the reply to ``text``: Chinese when the person wrote Chinese, else English."""
-    return "zh" if zh_text(text) else "en"
+def reply_lang(text: str, *, lang: Lang | None = None) -> Lang:
+    """The language of the reply to ``text``: ``lang`` when the caller (a face) says it, else guessed from the text
+    (core.i18n.guess_lang)."""
+    return lang or guess_lang(text)
+
+
+def state_lang(state: AgentState) -> Lang:
+    """The reply language of one request: the face's (``state.lang``), else guessed from the message."""
+    return reply_lang(state.user_input, lang=state.lang)
 
 
 # --- trip edits from text --------------------------------------------------------------------------
@@ -181,13 +192,13 @@ def split_targets(target: str, known: Callable[[str], bool]) -> list[str]:
 
 
 def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = zh_text(state.user_input)
+    zh = state_lang(state) == "zh"
     edit = parse_trip_edit(strip_negated(normalize_message(state.user_input)))  # "不要删除A，把B移到第二天": only B
     if edit is None or (edit.op in ("add", "delete", "move", "prioritize") and not edit.target):
         _set(
             state,
             "NEED_MORE_INFO",
-            t("agent.edit.which_place", reply_lang(state.user_input)),
+            t("agent.edit.which_place", state_lang(state)),
         )
         log_decision(state, action="trip.apply_user_edit", reason_code="EDIT_NOT_PARSED", policy_id=POLICY)
         return
@@ -201,7 +212,7 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     status = "OK" if all(s == "OK" for s, _ in sentences) else "NEED_MORE_INFO"
     _set(state, status, " ".join(text for _, text in sentences))
     if ctx.request.options.dry_run:
-        state.result.explanations.insert(0, t("agent.edit.preview", reply_lang(state.user_input)))
+        state.result.explanations.insert(0, t("agent.edit.preview", state_lang(state)))
         state.result.next_steps.append("resend:dry_run=false")
 
 
@@ -290,8 +301,8 @@ _PRIORITY = {"must": "agent.edit.priority.must", "nice": "agent.edit.priority.ni
 
 
 def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = zh_text(state.user_input)
-    lang = reply_lang(state.user_input)
+    lang = state_lang(state)
+    zh = lang == "zh"
     pack = ctx.provider.region
     tz = ctx.request.conversation_context.timezone or pack.timezone
     day = resolve_day(state.user_input, tz=tz, now=ctx.now)  # a date that does not exist is asked about
@@ -369,8 +380,8 @@ def _forecast_text(forecast: dict | None, zh: bool) -> str:
 
 
 def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = zh_text(state.user_input)
-    lang = reply_lang(state.user_input)
+    lang = state_lang(state)
+    zh = lang == "zh"
     f = decision.features
     if not f.from_to:
         _set(state, "NEED_MORE_INFO", t("agent.travel.need_endpoints", lang))
@@ -453,8 +464,8 @@ def describe_poi(p: dict, *, zh: bool, focus: str | None = None) -> str:
 
 
 def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = zh_text(state.user_input)
-    lang = reply_lang(state.user_input)
+    lang = state_lang(state)
+    zh = lang == "zh"
     out = registry.call("places.search_knowledge", {"query": state.user_input, "k": 5}, state=state, ctx=ctx)
     log_decision(
         state,

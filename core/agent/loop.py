@@ -116,9 +116,7 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                 ids = [p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned, *suggested] if p]
                 if not ids:
                     state.result.status = "NEED_MORE_INFO"
-                    state.result.explanations = [
-                        fastpath.t("agent.plan.nothing", fastpath.reply_lang(state.user_input))
-                    ]
+                    state.result.explanations = [fastpath.t("agent.plan.nothing", fastpath.state_lang(state))]
                     return
                 act(
                     registry,
@@ -303,8 +301,8 @@ def _timeline_payload(result) -> list[dict[str, Any]]:
 
 def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     result = state.compute.itinerary
-    zh = fastpath.zh_text(state.user_input)
-    lang = fastpath.reply_lang(state.user_input)
+    lang = fastpath.state_lang(state)
+    zh = lang == "zh"
     if result is None:
         return
     state.result.timeline = _timeline_payload(result)

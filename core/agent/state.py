@@ -15,6 +15,7 @@ from typing import Any
 
 from core.config import Settings
 from core.geo.composite import MapServices
+from core.i18n import Lang
 from core.models.agent import MAX_FACT_TEXT, AgentOptions, AgentRequest, AgentState, DecisionLogEntry, TripState
 
 
@@ -52,8 +53,9 @@ class AgentContext:
                 pass
 
 
-def new_state(request: AgentRequest, *, region: str | None = None) -> AgentState:
-    state = AgentState(request_id=request.request_id, user_input=request.message)
+def new_state(request: AgentRequest, *, region: str | None = None, lang: Lang | None = None) -> AgentState:
+    """A fresh state for ``request``; ``lang`` is the reply language a face chose (None: guessed from the text)."""
+    state = AgentState(request_id=request.request_id, user_input=request.message, lang=lang)
     state.trip = TripState(trip_id=request.trip_id, region=region)
     state.react.max_steps = request.options.max_steps
     return state

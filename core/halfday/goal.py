@@ -31,9 +31,10 @@ from typing import Literal
 
 from core.errors import InputError
 from core.halfday import goal_lexicon as lx
-from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, TimeWindow
+from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, TimeWindow
 from core.halfday.goal_text import _mask, _num, _parts, _rx
 from core.halfday.goal_who import _constraints, _named_places, _party, _preferences
+from core.i18n import guess_lang
 
 HALF_DAY_MIN = 240
 DAY_MIN = 24 * 60
@@ -49,8 +50,9 @@ def check_length(text: str) -> None:
         )
 
 
-def decompose_goal(text: str, *, now: datetime) -> DecomposedGoal:
-    """The goal as codes and facts; ``now`` (the region's local time) anchors relative dates and past windows.
+def decompose_goal(text: str, *, now: datetime, lang: Language | None = None) -> DecomposedGoal:
+    """The goal as codes and facts; ``now`` (the region's local time) anchors relative dates and past windows;
+    ``lang`` is the goal's language when the caller says it (else guessed: core.i18n.guess_lang).
 
     Any string up to 1,000 characters gives a valid goal (what could not be read is listed in ``missing``);
     a longer one is an ``InputError`` with code ``GOAL_TOO_LONG`` on field ``goal``."""
@@ -63,7 +65,7 @@ def decompose_goal(text: str, *, now: datetime) -> DecomposedGoal:
     preferences, avoid = _preferences(low)
     return DecomposedGoal(
         text=text,
-        language=_language(plain),
+        language=lang or guess_lang(plain),
         window=TimeWindow(date=window[0], start=window[1], end=window[2], phrase=phrase[:200]) if window else None,
         party=party,
         constraints=constraints,
@@ -76,12 +78,6 @@ def decompose_goal(text: str, *, now: datetime) -> DecomposedGoal:
 
 
 # ---- helpers ------------------------------------------------------------------------------------------------------
-def _language(plain: str) -> str:
-    cjk = len(re.findall(r"[\u3400-\u9fff]", plain))
-    latin = len(re.findall(r"[A-Za-z]", plain))
-    return "en" if latin > 3 * cjk else "zh"
-
-
 def _ceil_quarter(now: datetime) -> int:
     seconds = now.hour * 3600 + now.minute * 60 + now.second + (1 if now.microsecond else 0)
     return -(-seconds // 900) * 15

@@ -19,7 +19,7 @@ from core.models.agent import (
 
 
 def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    lang = fastpath.reply_lang(state.user_input)
+    lang = fastpath.state_lang(state)
     if gates.consent_missing(ctx.request):
         state.result.status = "NEED_CONSENT"
         state.result.error_code = "BROWSER_CONSENT_REQUIRED"
@@ -103,7 +103,7 @@ _AVAILABILITY = {
 
 
 def _browse_blocked(decision, state, ctx, registry, blocked) -> None:
-    lang = fastpath.reply_lang(state.user_input)
+    lang = fastpath.state_lang(state)
     state.observability.fallback_used = True
     ctx.telemetry.fallback_triggered(
         from_route="SYSTEM2_WEBBROWSE", to_route="SYSTEM1_RAG", reason=blocked.blocked_type

@@ -14,7 +14,7 @@ from core.models.agent import (
 
 
 def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    lang = fastpath.reply_lang(state.user_input)
+    lang = fastpath.state_lang(state)
     state.react.step += 1
     res = gates.confirm(ctx.store, ctx.request, now=ctx.wall_clock())
     if isinstance(res, gates.GateRefusal):

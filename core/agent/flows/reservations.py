@@ -39,7 +39,7 @@ def run_reservation(decision: RouterDecision, state: AgentState, ctx: AgentConte
 
 
 def _zh(state: AgentState) -> bool:
-    return fastpath.zh_text(state.user_input)
+    return fastpath.state_lang(state) == "zh"
 
 
 def _slots(state: AgentState, ctx: AgentContext) -> BookingSlots:
