@@ -100,11 +100,12 @@ def guess_lang(text: str, *, default: Lang | None = None) -> Lang:
 
 
 # --- lists of words --------------------------------------------------------------------------------------------------
-Separator = Literal["list", "items", "phrases", "clauses", "sentences"]
+Separator = Literal["list", "items", "phrases", "facts", "clauses", "sentences"]
 _SEPARATORS: dict[Separator, dict[Lang, str]] = {
     "list": {"zh": "、", "en": ", "},  # names and short words: 外滩、豫园 / the Bund, Yu Garden
     "items": {"zh": "、", "en": "; "},  # items that may hold a comma in English (a name with its price)
     "phrases": {"zh": "，", "en": ", "},  # facts, each a phrase: 2人，周六 / 2 people, Saturday
+    "facts": {"zh": "，", "en": "; "},  # facts about one thing that may hold commas in English (hours, prices)
     "clauses": {"zh": "；", "en": "; "},  # parts of a sentence that may hold commas themselves
     "sentences": {"zh": "", "en": " "},  # whole sentences, each with its own full stop
 }

@@ -22,6 +22,7 @@ from core.errors import InputError
 from core.i18n import (  # t: also the agent loop's words (fastpath.t), so the catalog test finds their keys
     Lang,
     guess_lang,
+    join_words,
     t,
 )
 from core.models.agent import AgentState, TripEdit
@@ -254,7 +255,7 @@ def _apply_one_edit(
     )
     state.memory.user_profile["trip"] = out.trip
     lang: Lang = "zh" if zh else "en"
-    listing = "、".join(out.current_nodes) if zh else ", ".join(out.current_nodes)
+    listing = join_words(out.current_nodes, lang)
     target = edit.target or ""
     if out.outcome == "NO_TRIP":
         done_word = t(_OP_DONE.get(edit.op, "agent.edit.op.other"), lang)
@@ -381,7 +382,6 @@ def _forecast_text(forecast: dict | None, zh: bool) -> str:
 
 def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     lang = state_lang(state)
-    zh = lang == "zh"
     f = decision.features
     if not f.from_to:
         _set(state, "NEED_MORE_INFO", t("agent.travel.need_endpoints", lang))
@@ -398,7 +398,7 @@ def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext,
         facts={"mode": mode, "unresolved": out.unresolved, "duration_s": out.duration_s},
     )
     if not out.resolved:
-        names = "、".join(out.unresolved) if zh else ", ".join(out.unresolved)
+        names = join_words(out.unresolved, lang)
         _set(state, "NEED_MORE_INFO", t("agent.travel.unresolved", lang, names=names))
         return
     if out.duration_s is None:  # the router answered that no road joins them
@@ -460,7 +460,7 @@ def describe_poi(p: dict, *, zh: bool, focus: str | None = None) -> str:
                       lang))  # fmt: skip
     if focus is None and p.get("rating"):
         bits.append(t("agent.kb.rating", lang, rating=p["rating"]))
-    return t("agent.kb.place", lang, name=name, facts=("，" if zh else "; ").join(bits))
+    return t("agent.kb.place", lang, name=name, facts=join_words(bits, lang, sep="facts"))
 
 
 def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
@@ -503,7 +503,7 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
     head = t("agent.kb.head", lang)
     if decision.features.realtime:
         lines.append(t("agent.kb.not_live", lang))
-    _set(state, "OK", head + ("；".join(lines) if zh else "; ".join(lines)))
+    _set(state, "OK", head + join_words(lines, lang, sep="clauses"))
 
 
 def _subject(text: str) -> str:

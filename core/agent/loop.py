@@ -348,7 +348,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         fixes = must_fixes(result, lambda key: name_of(pack, key, key, zh), lang)
         musts = [d.name for d in result.dropped_items if d.priority == "must"]
         state.result.next_steps += fixes or [fastpath.t("agent.plan.infeasible_fix", lang)]
-        head = fastpath.t("agent.plan.infeasible", lang, names=("、" if zh else ", ").join(musts))
+        head = fastpath.t("agent.plan.infeasible", lang, names=fastpath.join_words(musts, lang))
         state.result.explanations = [head]
         log_decision(
             state,
@@ -363,7 +363,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         state.result.evidence.append(
             {"type": "availability", "verified_live": False, "needs_reservation": needs, "source": "knowledge_base"}
         )
-        listed = ("、" if zh else ", ").join(needs) or fastpath.t("agent.plan.none", lang)
+        listed = fastpath.join_words(needs, lang) or fastpath.t("agent.plan.none", lang)
         facts["notes"].append(fastpath.t("agent.plan.availability_not_verified", lang, names=listed))
         state.result.next_steps.append("allow_webbrowse")  # a code: the faces word it (the console: agent.po)
     if any(n.startswith("Offline estimate") for n in result.warnings):

@@ -158,7 +158,9 @@ def _known(name: str, slots: BookingSlots, at, zh: bool) -> str:
         bits.append(words.hm(at))
     if slots.party:
         bits.append(words.t("agent.booking.people", words.lang_of(zh), n=slots.party))
-    return words.t("agent.booking.noted", words.lang_of(zh), facts=("，" if zh else ", ").join(bits))
+    return words.t(
+        "agent.booking.noted", words.lang_of(zh), facts=words.join_words(bits, words.lang_of(zh), sep="phrases")
+    )
 
 
 def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: bool, *, offered: list[str]) -> list[str]:
@@ -194,7 +196,7 @@ def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: boo
     missing = [m for m in slots.missing() if m != "item"]
     if missing:
         lines.append(words.ask_missing(missing, zh))
-    _ask(state, "".join(lines) if zh else " ".join(line for line in lines if line), reason="NO_BOOKABLE_VENUE",
+    _ask(state, words.join_words(lines, words.lang_of(zh), sep="sentences"), reason="NO_BOOKABLE_VENUE",
          missing=["item", *missing])  # fmt: skip
     return [i.id for i in options]
 
