@@ -8,12 +8,14 @@ from datetime import date, timedelta
 from typing import Any
 
 from core.agent import when
+from core.agent.features import normalize_message
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext
 from core.models.agent import (
     AgentState,
 )
 from core.models.common import as_priority
+from core.phrases.dates import first_day
 
 #: the name of the start the plan assumes when no hotel is known (the console words it)
 ASSUMED_START = "city centre (assumed start)"
@@ -97,7 +99,7 @@ def suggest_places(pack, *, text: str, count: int, exclude: set[str]) -> list[st
 
 
 def _start_date(ctx: AgentContext, text: str) -> date:
-    if re.search(r"今天|today|明天|tomorrow|后天|\d{4}-\d{2}-\d{2}|\d{1,2}月\d{1,2}[日号]", text, re.I):
+    if first_day(normalize_message(text), today=ctx.now.date()) is not None:  # else the trip starts tomorrow
         return when.resolve_day(text, tz=ctx.now.tzinfo.key, now=ctx.now)  # type: ignore[attr-defined]
     return ctx.now.date() + timedelta(days=1)  # type: ignore[attr-defined]
 

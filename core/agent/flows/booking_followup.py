@@ -38,6 +38,7 @@ from core.errors import InputError
 from core.geo.text import normalize
 from core.i18n import CJK, Lang, guess_lang
 from core.packs.loader import RegionPack
+from core.phrases.dates import mask_days
 from core.reservations.catalog import item_for
 
 logger = logging.getLogger(__name__)
@@ -134,17 +135,9 @@ _ORDINAL_EN = re.compile(
 _EVENING_ANSWER = re.compile(r"晚上|傍晚|下午|晚|夜|\bevening\b|\bnight\b|\bpm\b|\bafternoon\b", re.I)
 _MORNING_ANSWER = re.compile(r"上午|早上|早晨|早|\bmorning\b|\bam\b", re.I)
 
-#: what a message that only supplies booking facts may hold beside them (removed before judging what is left)
+#: what a message that only supplies booking facts may hold beside them (removed before judging what is left; the
+#: days first, by core.phrases.dates.mask_days)
 _FACTS = [
-    re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}[日号]"),
-    re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?\b", re.I),
-    re.compile(r"\b\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
-    re.compile(r"大后天|后天|明天|明晚|明早|明日|明儿|今天|今晚|今日|今儿|(下)?(周|星期|礼拜)[一二三四五六日天]"),
-    re.compile(
-        r"\b(the\s+)?day after tomorrow\b|\btomm?orr?ow\b|\btoday\b|\btonight\b|\bthis (evening|afternoon|morning)\b"
-        r"|\b(next\s+|this\s+|on\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
-        re.I,
-    ),
     _EN_TIME,
     _HHMM,
     _ZH_TIME,
@@ -202,6 +195,7 @@ def leftover(text: str, pack: RegionPack, venues: list[Venue]) -> tuple[str, lis
         for n in sorted((place.name_zh, place.name_en, *place.aliases) if place else (), key=len, reverse=True):
             if n:
                 t = re.sub(re.escape(n), " ", t, flags=re.I)
+    t = mask_days(t)
     for rx in _FACTS:
         t = rx.sub(" ", t)
     cjk = "".join(re.findall(f"[{CJK}]", _FILLER_ZH.sub(" ", t)))
