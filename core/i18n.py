@@ -17,7 +17,8 @@ import logging
 import os
 import re
 import string
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -53,6 +54,81 @@ def lang_of_locale(locale: object) -> Lang:
 
 def other(lang: Lang) -> Lang:
     return "en" if lang == "zh" else "zh"
+
+
+# --- script and language of a text -----------------------------------------------------------------------------------
+#: Han characters (the unified ideographs, extension A and the compatibility block), for regex classes: ``[{CJK}]``
+CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_CHAR = re.compile(f"[{CJK}]")
+_LATIN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+#: characters that carry Chinese grammar (pronouns, particles, common verbs of a request), rare inside place names
+_ZH_GRAMMAR = re.compile(r"[我你您咱的了吗呢吧嘛想去请帮要在是有怎么哪把给从到就都也还吃玩看订]")
+#: English words that carry grammar, never a name by themselves
+_EN_GRAMMAR = frozenset(
+    "i me my we us our you your it is are was be can could will would do does what how where when which who "
+    "the a an to from and or of in on at for with by near about please want like go get show find".split()
+)
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds a Han character: script detection (tokenising, name matching), not the language."""
+    return bool(_CJK_CHAR.search(text))
+
+
+def guess_lang(text: str, *, default: Lang | None = None) -> Lang:
+    """The language a person wrote ``text`` in, for a reply, when no face said which (``default``, else English,
+    when the text has no letters: empty, digits, punctuation).
+
+    Text in one script is that script's language. Mixed text is weighed, words against words: each Latin word counts
+    1 and each Han character ½ (a Chinese word is about two characters), and grammar counts more than names, since
+    the words around a quoted name show the writer's language: a Chinese grammar character (我 想 去 的 吗 请 …) and
+    an English function word (to, the, is, please, …) count 2 more each. Chinese wins ties. So "Take me to 外滩",
+    "Is 外滩 open tomorrow?" and "外滩 to 豫园" (its one word besides the names is English) are English, while
+    "我想去 the Bund", "明天 Bund 天气" and "Apple Store 营业时间" are Chinese."""
+    plain = unicodedata.normalize("NFKC", text or "").casefold()
+    han = _CJK_CHAR.findall(plain)
+    words = _LATIN_WORD.findall(plain)
+    if not han and not words:
+        return default or DEFAULT_LANG
+    if not words:
+        return "zh"
+    if not han:
+        return "en"
+    zh = len(han) / 2 + 2 * len(_ZH_GRAMMAR.findall(plain))
+    en = len(words) + 2 * sum(w in _EN_GRAMMAR for w in words)
+    return "zh" if zh >= en else "en"
+
+
+# --- lists of words --------------------------------------------------------------------------------------------------
+Separator = Literal["list", "items", "phrases", "facts", "clauses", "sentences"]
+_SEPARATORS: dict[Separator, dict[Lang, str]] = {
+    "list": {"zh": "、", "en": ", "},  # names and short words: 外滩、豫园 / the Bund, Yu Garden
+    "items": {"zh": "、", "en": "; "},  # items that may hold a comma in English (a name with its price)
+    "phrases": {"zh": "，", "en": ", "},  # facts, each a phrase: 2人，周六 / 2 people, Saturday
+    "facts": {"zh": "，", "en": "; "},  # facts about one thing that may hold commas in English (hours, prices)
+    "clauses": {"zh": "；", "en": "; "},  # parts of a sentence that may hold commas themselves
+    "sentences": {"zh": "", "en": " "},  # whole sentences, each with its own full stop
+}
+_LAST_WORD: dict[str, dict[Lang, str]] = {"and": {"zh": "和", "en": "and"}, "or": {"zh": "或", "en": "or"}}
+
+
+def join_words(items: Iterable[str], lang: str | None, *, sep: Separator = "list") -> str:
+    """``items`` joined the way ``lang`` writes a run of them (empty items left out): ``sep`` says what they are
+    (see ``_SEPARATORS``; "list": 「、」 in Chinese, ", " in English)."""
+    want: Lang = normalize_lang(lang) or DEFAULT_LANG
+    return _SEPARATORS[sep][want].join(i for i in items if i)
+
+
+def list_sentence(items: Iterable[str], lang: str | None, *, last: Literal["and", "or"] = "and") -> str:
+    """A run of names as a sentence says it, the last two joined by "and"/"or": 外滩、豫园和新天地 /
+    the Bund, Yu Garden and Xintiandi (one item: itself; none: "")."""
+    want: Lang = normalize_lang(lang) or DEFAULT_LANG
+    names = [i for i in items if i]
+    if len(names) < 2:
+        return "".join(names)
+    word = _LAST_WORD[last][want]
+    head = join_words(names[:-1], want)
+    return f"{head}{word}{names[-1]}" if want == "zh" else f"{head} {word} {names[-1]}"
 
 
 def strict_mode() -> bool:

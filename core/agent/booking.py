@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from datetime import date, time, timedelta
+from datetime import date, time
 
 from pydantic import BaseModel, Field
 
 from core.agent.features import cn_number, normalize_message
-from core.agent.when import MAX_DAYS_AHEAD, _next_occurrence
+from core.agent.when import checked_day
 from core.errors import InputError
 from core.geo.text import normalize
 from core.packs.loader import RegionPack
+from core.phrases.dates import first_day
 from core.reservations.catalog import BookableItem, catalogue
 
 
@@ -133,62 +134,11 @@ def asked_category(text: str) -> str | None:
 
 
 # --- the date --------------------------------------------------------------------------------------
-_WEEKDAYS_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_WEEKDAYS_EN = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
-_MONTHS = {m: i + 1 for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())}
-_EN_DAY = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-
-
-def _weekday(today: date, wd: int, *, next_week: bool) -> date:
-    if next_week:  # 下周六 / next Saturday: that day of the following week
-        monday = today - timedelta(days=today.weekday()) + timedelta(days=7)
-        return monday + timedelta(days=wd)
-    return today + timedelta(days=(wd - today.weekday()) % 7)  # 周六 / on Saturday: the coming one (today counts)
-
-
 def booking_date(text: str, *, today: date) -> date | None:
-    """The day a message names (None when it names none). Relative days count from ``today`` (the region's)."""
-    t = normalize_message(text)
-    d: date | None = None
-    if m := re.search(r"(\d{4})-(\d{1,2})-(\d{1,2})", t):
-        try:
-            d = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-        except ValueError:
-            raise InputError(f"{m.group(0)} is not a date", field="date") from None
-    elif m := re.search(r"(\d{1,2})月(\d{1,2})[日号]", t):
-        d = _month_day(int(m.group(1)), int(m.group(2)), today, m.group(0))
-    elif m := re.search(
-        r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(st|nd|rd|th)?\b", t, re.I
-    ):
-        d = _month_day(_MONTHS[m.group(1).lower()], int(m.group(2)), today, m.group(0))
-    elif m := re.search(
-        r"\b(\d{1,2})(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", t, re.I
-    ):
-        d = _month_day(_MONTHS[m.group(4).lower()], int(m.group(1)), today, m.group(0))
-    elif re.search(r"大后天", t):
-        d = today + timedelta(days=3)
-    elif re.search(r"后天|day after tomorrow", t, re.I):
-        d = today + timedelta(days=2)
-    elif re.search(r"明天|明晚|明早|明日|明儿|\btomm?orr?ow\b", t, re.I):
-        d = today + timedelta(days=1)
-    elif re.search(r"今天|今晚|今日|今儿|\btoday\b|\btonight\b|\bthis (evening|afternoon|morning)\b", t, re.I):
-        d = today
-    elif m := re.search(r"(下)?(周|星期|礼拜)([一二三四五六日天])", t):
-        d = _weekday(today, _WEEKDAYS_ZH[m.group(3)], next_week=bool(m.group(1)))
-    elif m := re.search(rf"\b(next\s+)?{_EN_DAY}\b", t, re.I):
-        d = _weekday(today, _WEEKDAYS_EN[m.group(2).lower()[:3]], next_week=bool(m.group(1)))
-    if d is not None and (d - today).days > MAX_DAYS_AHEAD:
-        raise InputError(f"{d.isoformat()} is more than {MAX_DAYS_AHEAD // 365} years ahead", field="date")
-    return d
-
-
-def _month_day(month: int, day: int, today: date, said: str) -> date:
-    if not (1 <= month <= 12 and 1 <= day <= 31):
-        raise InputError(f"{said} is not a date", field="date")
-    try:
-        return _next_occurrence(month, day, today)
-    except InputError:
-        raise InputError(f"{said} is not a date", field="date") from None
+    """The first day a message names (core.phrases.dates; None when it names none). Relative days count from
+    ``today`` (the region's); a date that does not exist, or is too far ahead, is an InputError on ``date``."""
+    phrase = first_day(normalize_message(text), today=today)
+    return None if phrase is None else checked_day(phrase, today=today, field="date")
 
 
 # --- the time --------------------------------------------------------------------------------------

@@ -19,23 +19,30 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.when import resolve_day, sun_times
 from core.errors import InputError
-from core.i18n import Lang
+from core.i18n import Lang, guess_lang, join_words
 from core.i18n import t as t  # re-exported: the agent loop's words too (fastpath.t), so the catalog test finds them
 from core.models.agent import AgentState, StateStatus, TripEdit
 from core.models.common import echo
 
 POLICY = "SYSTEM1_DIRECT"
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 _DAYNUM = r"([0-9]+|[一二两三四五六七八九十]+)"
 
 
 def zh_text(text: str) -> bool:
-    return bool(_CJK.search(text))
+    """Whether ``text`` reads as Chinese (core.i18n.guess_lang); kept for pages/agent_console.py, which should
+    pass the language it shows instead of guessing."""
+    return guess_lang(text) == "zh"
 
 
-def reply_lang(text: str) -> Lang:
-    """The language of the reply to ``text``: Chinese when the person wrote Chinese, else English."""
-    return "zh" if zh_text(text) else "en"
+def reply_lang(text: str, *, lang: Lang | None = None) -> Lang:
+    """The language of the reply to ``text``: ``lang`` when the caller (a face) says it, else guessed from the text
+    (core.i18n.guess_lang)."""
+    return lang or guess_lang(text)
+
+
+def state_lang(state: AgentState) -> Lang:
+    """The reply language of one request: the face's (``state.lang``), else guessed from the message."""
+    return reply_lang(state.user_input, lang=state.lang)
 
 
 # --- trip edits from text --------------------------------------------------------------------------
@@ -182,13 +189,13 @@ def split_targets(target: str, known: Callable[[str], bool]) -> list[str]:
 
 
 def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = zh_text(state.user_input)
+    zh = state_lang(state) == "zh"
     edit = parse_trip_edit(strip_negated(normalize_message(state.user_input)))  # "不要删除A，把B移到第二天": only B
     if edit is None or (edit.op in ("add", "delete", "move", "prioritize") and not edit.target):
         _set(
             state,
             "NEED_MORE_INFO",
-            t("agent.edit.which_place", reply_lang(state.user_input)),
+            t("agent.edit.which_place", state_lang(state)),
         )
         log_decision(state, action="trip.apply_user_edit", reason_code="EDIT_NOT_PARSED", policy_id=POLICY)
         return
@@ -202,7 +209,7 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     status: StateStatus = "OK" if all(s == "OK" for s, _ in sentences) else "NEED_MORE_INFO"
     _set(state, status, " ".join(text for _, text in sentences))
     if ctx.request.options.dry_run:
-        state.result.explanations.insert(0, t("agent.edit.preview", reply_lang(state.user_input)))
+        state.result.explanations.insert(0, t("agent.edit.preview", state_lang(state)))
         state.result.next_steps.append("resend:dry_run=false")
 
 
@@ -244,7 +251,7 @@ def _apply_one_edit(
     )
     state.memory.user_profile["trip"] = out.trip
     lang: Lang = "zh" if zh else "en"
-    listing = "、".join(out.current_nodes) if zh else ", ".join(out.current_nodes)
+    listing = join_words(out.current_nodes, lang)
     target = edit.target or ""
     if out.outcome == "NO_TRIP":
         done_word = t(_OP_DONE.get(edit.op, "agent.edit.op.other"), lang)
@@ -291,7 +298,7 @@ _PRIORITY = {"must": "agent.edit.priority.must", "nice": "agent.edit.priority.ni
 
 
 def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    lang = ctx.reply_lang(state.user_input)
+    lang = state_lang(state)
     zh = lang == "zh"
     pack = ctx.provider.region
     tz = ctx.request.conversation_context.timezone or pack.timezone
@@ -370,8 +377,7 @@ def _forecast_text(forecast: dict[str, Any] | None, zh: bool) -> str:
 
 
 def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = zh_text(state.user_input)
-    lang = reply_lang(state.user_input)
+    lang = state_lang(state)
     f = decision.features
     if not f.from_to:
         _set(state, "NEED_MORE_INFO", t("agent.travel.need_endpoints", lang))
@@ -388,7 +394,7 @@ def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext,
         facts={"mode": mode, "unresolved": out.unresolved, "duration_s": out.duration_s},
     )
     if not out.resolved:
-        names = "、".join(out.unresolved) if zh else ", ".join(out.unresolved)
+        names = join_words(out.unresolved, lang)
         _set(state, "NEED_MORE_INFO", t("agent.travel.unresolved", lang, names=names))
         return
     if out.duration_s is None:  # the router answered that no road joins them
@@ -450,12 +456,12 @@ def describe_poi(p: dict[str, Any], *, zh: bool, focus: str | None = None) -> st
                       lang))  # fmt: skip
     if focus is None and p.get("rating"):
         bits.append(t("agent.kb.rating", lang, rating=p["rating"]))
-    return t("agent.kb.place", lang, name=name, facts=("，" if zh else "; ").join(bits))
+    return t("agent.kb.place", lang, name=name, facts=join_words(bits, lang, sep="facts"))
 
 
 def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = zh_text(state.user_input)
-    lang = reply_lang(state.user_input)
+    lang = state_lang(state)
+    zh = lang == "zh"
     out = registry.call("places.search_knowledge", {"query": state.user_input, "k": 5}, state=state, ctx=ctx)
     log_decision(
         state,
@@ -493,7 +499,7 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
     head = t("agent.kb.head", lang)
     if decision.features.realtime:
         lines.append(t("agent.kb.not_live", lang))
-    _set(state, "OK", head + ("；".join(lines) if zh else "; ".join(lines)))
+    _set(state, "OK", head + join_words(lines, lang, sep="clauses"))
 
 
 def _subject(text: str) -> str:

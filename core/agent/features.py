@@ -47,6 +47,7 @@ from core.agent.lexicon import (
     WALKING,
     WEATHER,
 )
+from core.i18n import Lang
 
 
 def strip_negated(text: str) -> str:
@@ -75,6 +76,7 @@ def cn_number(text: str) -> int | None:
 @dataclass
 class Features:
     text: str
+    lang: Lang | None = None  # the reply language a face chose (router.route_message sets it); None: guessed
     urls: list[str] = field(default_factory=list)
     browser: bool = False
     payment: bool = False

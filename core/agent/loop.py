@@ -33,6 +33,7 @@ from core.agent.steps import (
     issue_dry_run,
 )
 from core.agent.trip_request import PLACES_PER_DAY, build_trip_request, mentioned_places, suggest_places
+from core.i18n import join_words
 from core.models.agent import (
     AgentState,
 )
@@ -127,9 +128,7 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                 ids = [p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned, *suggested] if p]
                 if not ids:
                     state.result.status = "NEED_MORE_INFO"
-                    state.result.explanations = [
-                        fastpath.t("agent.plan.nothing", fastpath.reply_lang(state.user_input))
-                    ]
+                    state.result.explanations = [fastpath.t("agent.plan.nothing", fastpath.state_lang(state))]
                     return
                 act(
                     registry,
@@ -314,8 +313,8 @@ def _timeline_payload(result: ItineraryResult) -> list[dict[str, Any]]:
 
 def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     result = state.compute.itinerary
-    zh = fastpath.zh_text(state.user_input)
-    lang = fastpath.reply_lang(state.user_input)
+    lang = fastpath.state_lang(state)
+    zh = lang == "zh"
     if result is None:
         return
     state.result.timeline = _timeline_payload(result)
@@ -362,7 +361,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         fixes = must_fixes(result, lambda key: name_of(pack, key, key, zh), lang)
         musts = [d.name for d in result.dropped_items if d.priority == "must"]
         state.result.next_steps += fixes or [fastpath.t("agent.plan.infeasible_fix", lang)]
-        head = fastpath.t("agent.plan.infeasible", lang, names=("、" if zh else ", ").join(musts))
+        head = fastpath.t("agent.plan.infeasible", lang, names=join_words(musts, lang))
         state.result.explanations = [head]
         log_decision(
             state,
@@ -377,7 +376,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         state.result.evidence.append(
             {"type": "availability", "verified_live": False, "needs_reservation": needs, "source": "knowledge_base"}
         )
-        listed = ("、" if zh else ", ").join(needs) or fastpath.t("agent.plan.none", lang)
+        listed = join_words(needs, lang) or fastpath.t("agent.plan.none", lang)
         facts["notes"].append(fastpath.t("agent.plan.availability_not_verified", lang, names=listed))
         state.result.next_steps.append("allow_webbrowse")  # a code: the faces word it (the console: agent.po)
     if any(n.startswith("Offline estimate") for n in result.warnings):

@@ -129,8 +129,11 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
         settings=settings,
         arbiter=arbiter,
         recent_messages=request.conversation_context.recent_messages,
+        lang=lang,
     )
-    decision = booking_followup.reroute(decision, ctx)  # an answer to the user's pending booking continues it
+    decision = booking_followup.reroute(
+        decision, ctx, lang=lang
+    )  # an answer to the user's pending booking continues it
     telemetry.router_decision(
         route=decision.output.route,
         confidence=decision.output.confidence,
@@ -139,7 +142,7 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
         intent=decision.intent,
         policy_id=decision.policy_id,
     )
-    state = new_state(request, region=provider.region.name)
+    state = new_state(request, region=provider.region.name, lang=lang)
     state.observability.router_ms = decision.router_ms
     flow: list[str] = [decision.output.ui_hint.status]
 

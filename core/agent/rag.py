@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from core.i18n import CJK, has_cjk
 from core.packs.loader import RegionPack, RegionPlace
 
 K1 = 1.5
@@ -182,11 +183,9 @@ QUERY_STOPWORDS = [
     "with",
     "on",
 ]
-_STOP_RX = re.compile(
-    "|".join(re.escape(w) for w in sorted(QUERY_STOPWORDS, key=len, reverse=True) if re.search(r"[\u4e00-\u9fff]", w))
-)
-_EN_STOP = {w for w in QUERY_STOPWORDS if not re.search(r"[\u4e00-\u9fff]", w)}
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_STOP_RX = re.compile("|".join(re.escape(w) for w in sorted(QUERY_STOPWORDS, key=len, reverse=True) if has_cjk(w)))
+_EN_STOP = {w for w in QUERY_STOPWORDS if not has_cjk(w)}
+_CJK_RUN = re.compile(f"[{CJK}]+")
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
 
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from core.agent.features import Features, extract_features
 from core.config import Settings, get_settings
-from core.i18n import Lang, t
+from core.i18n import Lang, guess_lang, join_words, t
 from core.models.agent import (
     AgentOptions,
     Budget,
@@ -68,12 +68,6 @@ class ArbiterVerdict(BaseModel):
 
 Arbiter = Callable[[str, dict[str, Any]], dict[str, Any] | str | None]
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def _zh(text: str) -> bool:
-    return bool(_CJK.search(text))
-
 
 def _lang(zh: bool) -> Lang:
     return "zh" if zh else "en"
@@ -91,7 +85,7 @@ _FIELD_NAMES = {
 
 def _ask(zh: bool, fields: list[str]) -> str:
     names = [t(_FIELD_NAMES[f], _lang(zh)) for f in fields]
-    return t("agent.router.ask", _lang(zh), fields=("、" if zh else ", ").join(names))
+    return t("agent.router.ask", _lang(zh), fields=join_words(names, _lang(zh)))
 
 
 def _budget(route: Route, options: AgentOptions) -> Budget:
@@ -135,15 +129,17 @@ def route_message(
     settings: Settings | None = None,
     arbiter: Arbiter | None = None,
     recent_messages: list[str] | None = None,
+    lang: Lang | None = None,
 ) -> RouterDecision:
-    """Route one message. Never raises on text; a parse failure yields ROUTER_PARSE_FAILED."""
+    """Route one message. Never raises on text; a parse failure yields ROUTER_PARSE_FAILED. The question and status
+    words are in ``lang`` when a face says it, else in the message's language (core.i18n.guess_lang)."""
     t0 = time.perf_counter()
     options = options or AgentOptions()
     settings = settings or get_settings()
     try:
         f = extract_features(message)
     except Exception:  # pragma: no cover - regexes over a str do not fail; keep the contract anyway
-        f = Features(text=str(message))
+        f = Features(text=str(message), lang=lang)
         decision = _finish(
             f,
             "SYSTEM1_RAG",
@@ -159,6 +155,7 @@ def route_message(
         )
         decision.router_ms = (time.perf_counter() - t0) * 1000
         return decision
+    f.lang = lang
     decision = _hard_rules(f, options, settings) or _grey_zone(
         f, options, settings, arbiter=arbiter, recent=recent_messages or []
     )
@@ -450,7 +447,7 @@ def _finish(
     missing: list[str] | None = None,
     error_code: ErrorCode | None = None,
 ) -> RouterDecision:
-    zh = _zh(f.text)
+    zh = (f.lang or guess_lang(f.text)) == "zh"
     conf = round(max(0.0, min(0.99, conf)), 3)
     missing = list(missing or [])
     kind = "execute"

@@ -15,7 +15,7 @@ from typing import Any
 
 from core.config import Settings
 from core.geo.composite import MapServices
-from core.i18n import Lang
+from core.i18n import Lang, guess_lang
 from core.models.agent import MAX_FACT_TEXT, AgentOptions, AgentRequest, AgentState, DecisionLogEntry, TripState
 
 
@@ -38,11 +38,7 @@ class AgentContext:
 
     def reply_lang(self, text: str | None = None) -> Lang:
         """The language of the answer: the face's, else the language ``text`` (default: the message) is in."""
-        if self.lang is not None:
-            return self.lang
-        from core.agent.fastpath import reply_lang
-
-        return reply_lang(self.request.message if text is None else text)
+        return self.lang or guess_lang(self.request.message if text is None else text)
 
     @property
     def options(self) -> AgentOptions:
@@ -62,8 +58,9 @@ class AgentContext:
                 pass
 
 
-def new_state(request: AgentRequest, *, region: str | None = None) -> AgentState:
-    state = AgentState(request_id=request.request_id, user_input=request.message)
+def new_state(request: AgentRequest, *, region: str | None = None, lang: Lang | None = None) -> AgentState:
+    """A fresh state for ``request``; ``lang`` is the reply language a face chose (None: guessed from the text)."""
+    state = AgentState(request_id=request.request_id, user_input=request.message, lang=lang)
     state.trip = TripState(trip_id=request.trip_id, region=region)
     state.react.max_steps = request.options.max_steps
     return state

@@ -105,7 +105,7 @@ def issue_dry_run(
 ) -> None:
     """Hold a commit as a dry run until the same user confirms it; ``explain=False`` leaves the words to the caller
     (the reservation flows say it in sentences, without the API's fields)."""
-    zh = fastpath.zh_text(state.user_input)
+    zh = fastpath.state_lang(state) == "zh"
     rec = gates.make_dry_run(
         ctx.store,
         ctx.request,
@@ -190,7 +190,7 @@ def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted
         facts={"partial": partial, "steps": state.react.step},
     )
     ctx.telemetry.fallback_triggered(from_route="SYSTEM2_REASONING", to_route="SYSTEM1_PARTIAL", reason=exc.code)
-    lang = fastpath.reply_lang(state.user_input)
+    lang = fastpath.state_lang(state)
     what = fastpath.t(
         {
             "poi_facts": "agent.timeout.partial.poi_facts",

@@ -9,12 +9,14 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from core.agent import when
+from core.agent.features import normalize_message
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext
 from core.models.agent import (
     AgentState,
 )
 from core.models.common import as_priority
+from core.phrases.dates import first_day
 
 if TYPE_CHECKING:
     from core.packs.loader import RegionPack, RegionPlace
@@ -103,7 +105,7 @@ def suggest_places(pack: RegionPack, *, text: str, count: int, exclude: Abstract
 def _start_date(ctx: AgentContext, text: str) -> date:
     now = ctx.now
     assert now is not None, "route_and_run sets ctx.now"
-    if re.search(r"今天|today|明天|tomorrow|后天|\d{4}-\d{2}-\d{2}|\d{1,2}月\d{1,2}[日号]", text, re.I):
+    if first_day(normalize_message(text), today=now.date()) is not None:  # else the trip starts tomorrow
         # resolve_day reads the zone only without a now; a now in datetime.UTC or a naive one has no zone key
         return when.resolve_day(text, tz=getattr(now.tzinfo, "key", None) or ctx.provider.region.timezone, now=now)
     return now.date() + timedelta(days=1)

@@ -1,64 +1,44 @@
-"""Dates and the sun in messages: a date a message names (今天/明天/后天/M月D日/YYYY-MM-DD), checked to exist and be
-near enough to plan for, and sunrise/sunset by the standard sunrise equation."""
+"""Dates and the sun in messages: a date a message names (read by core.phrases.dates), checked to exist and be near
+enough to plan for, and sunrise/sunset by the standard sunrise equation."""
 
 from __future__ import annotations
 
 import math
-import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
+from core.agent.features import normalize_message
 from core.errors import InputError
+from core.phrases.dates import DayPhrase, first_day
 
 # --- dates and the sun -----------------------------------------------------------------------------
 #: How far ahead a date in a message may be (a plan for 9999-12-31 is a typo, and overflows date arithmetic).
 MAX_DAYS_AHEAD = 730
 
 
-def _next_occurrence(month: int, day: int, today: date) -> date:
-    """The next M/D on or after today: this year or a later one (2月29日 → the next leap year's)."""
-    for year in range(today.year, today.year + 9):
-        try:
-            d = date(year, month, day)
-        except ValueError:
-            continue
-        if d >= today:
-            return d
-    raise InputError(f"{month}月{day}日 is not a date ({month}/{day} does not exist)", field="message")
-
-
 def resolve_day(text: str, *, tz: str, now: datetime | None = None) -> date:
-    """今天/明天/后天/today/tomorrow/YYYY-MM-DD/M月D日 -> a date in the user's timezone (default today).
+    """The first day a message names (core.phrases.dates: 今天/明天/周六/下周三/12月1日/Dec 1/28号/…) as a date in the
+    user's timezone (default today).
 
     A date that does not exist (2月30日, 13月45日, 2026-02-30) or lies more than MAX_DAYS_AHEAD days ahead is an
     InputError naming it, so the user can correct it."""
     now = now or datetime.now(ZoneInfo(tz))
-    today = now.date()
-    d: date | None = None
-    m = re.search(r"(\d{4})-(\d{1,2})-(\d{1,2})", text)
-    if m:
-        try:
-            d = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-        except ValueError:
-            raise InputError(f"{m.group(0)} is not a date", field="message") from None
-    elif m := re.search(r"(\d{1,2})月(\d{1,2})[日号]", text):
-        month, day = int(m.group(1)), int(m.group(2))
-        if not (1 <= month <= 12 and 1 <= day <= 31):
-            raise InputError(f"{m.group(0)} is not a date", field="message")
-        d = _next_occurrence(month, day, today)
-    elif re.search(r"大后天", text):
-        d = today + timedelta(days=3)
-    elif re.search(r"后天|day after tomorrow", text, re.I):
-        d = today + timedelta(days=2)
-    elif re.search(r"明天|明日|tomorrow", text, re.I):
-        d = today + timedelta(days=1)
-    if d is None:
+    return checked_day(first_day(normalize_message(text), today=now.date()), today=now.date(), field="message")
+
+
+def checked_day(phrase: DayPhrase | None, *, today: date, field: str) -> date:
+    """The phrase's date (today when there is none); an InputError on ``field`` for one that does not exist or lies
+    more than MAX_DAYS_AHEAD days ahead."""
+    if phrase is None:
         return today
-    if (d - today).days > MAX_DAYS_AHEAD:
+    if phrase.day is None:
+        raise InputError(f"{phrase.text} is not a date", field=field)
+    if (phrase.day - today).days > MAX_DAYS_AHEAD:
         raise InputError(
-            f"{d.isoformat()} is more than {MAX_DAYS_AHEAD // 365} years ahead; give a nearer date", field="message"
+            f"{phrase.day.isoformat()} is more than {MAX_DAYS_AHEAD // 365} years ahead; give a nearer date",
+            field=field,
         )
-    return d
+    return phrase.day
 
 
 def sun_times(day: date, *, lon: float, lat: float, tz: str) -> tuple[datetime, datetime] | None:

@@ -23,7 +23,6 @@ from core.geo.text import (
     base_name,
     canonical,
     discriminators,
-    has_cjk,
     kind_marks,
     normalize,
     pinyin_key,
@@ -32,6 +31,7 @@ from core.geo.text import (
     strip_city_names,
     strip_city_prefix,
 )
+from core.i18n import has_cjk
 from core.packs.loader import EstimateParams, RegionPack, RegionPlace
 
 OFFLINE_SOURCE = "offline_estimate"

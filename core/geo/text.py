@@ -6,6 +6,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from core.i18n import has_cjk
+
 _PUNCT = re.compile(r"[\s\-_,，。.、;；:：'\"“”‘’()（）\[\]【】/\\·•|!?！？&＆#]+")
 _CITY_PREFIX = re.compile(r"^(中国)?(上海市|上海(?=市?[\u4e00-\u9fff]{1,3}区))")
 _HOUSE_NUMBER = re.compile(r"(\d+)\s*(号|號|弄|$)")
@@ -62,7 +64,6 @@ _WORD_REWRITES: tuple[tuple[str, str], ...] = (
 _LINE_SUFFIX = re.compile(r"(地铁)?\d+(号线)?$|磁浮$|磁悬浮$")
 _STATION_MARK = re.compile(r"(站|station)$")
 _DIGITS = re.compile(r"\d+")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def base_name(text: str | None) -> str:
@@ -121,10 +122,6 @@ def spaced(text: str | None) -> str:
         return ""
     words = _PUNCT.sub(" ", unicodedata.normalize("NFKC", text).casefold()).split()
     return " ".join(words) if len(words) > 1 else ""
-
-
-def has_cjk(text: str) -> bool:
-    return bool(_CJK.search(text))
 
 
 _LOOSE_SOUNDS = (("zh", "z"), ("ch", "c"), ("sh", "s"), ("ng", "n"))

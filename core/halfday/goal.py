@@ -3,7 +3,7 @@
 
 The text is NFKC-normalised (full-width digits and punctuation become ASCII) and lower-cased, then read for:
 
-- the window: a date (今天/明天/后天, 周六/这周六/下周日, 12月5日, 12.5, Dec 5, this/next Saturday, 周末), hours
+- the window: a date (core.phrases.dates: 今天/明天/后天, 周六/这周六/下周日, 12月5日, 12.5, Dec 5, this/next Saturday, 周末), hours
   (2点到6点, 14:00-18:00, 下午两点半, 2pm-6pm, from 1 to 5pm), a part of the day with its default hours (上午 09–12,
   中午 11–14, 下午 13–18, 傍晚 16–19, 晚上 18–22), a duration (三个小时, 3 hours; 半天 only with a part or a start).
   A start without an end lasts 4 hours; a window already over is ``time_window_past``; one under way starts now,
@@ -26,14 +26,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
-from typing import Literal
+from datetime import date, datetime, time
 
 from core.errors import InputError
 from core.halfday import goal_lexicon as lx
-from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, TimeWindow
+from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, TimeWindow
 from core.halfday.goal_text import _mask, _num, _parts, _rx
 from core.halfday.goal_who import _constraints, _named_places, _party, _preferences
+from core.i18n import guess_lang
+from core.phrases.dates import find_days
 
 HALF_DAY_MIN = 240
 DAY_MIN = 24 * 60
@@ -49,8 +50,9 @@ def check_length(text: str) -> None:
         )
 
 
-def decompose_goal(text: str, *, now: datetime) -> DecomposedGoal:
-    """The goal as codes and facts; ``now`` (the region's local time) anchors relative dates and past windows.
+def decompose_goal(text: str, *, now: datetime, lang: Language | None = None) -> DecomposedGoal:
+    """The goal as codes and facts; ``now`` (the region's local time) anchors relative dates and past windows;
+    ``lang`` is the goal's language when the caller says it (else guessed: core.i18n.guess_lang).
 
     Any string up to 1,000 characters gives a valid goal (what could not be read is listed in ``missing``);
     a longer one is an ``InputError`` with code ``GOAL_TOO_LONG`` on field ``goal``."""
@@ -63,7 +65,7 @@ def decompose_goal(text: str, *, now: datetime) -> DecomposedGoal:
     preferences, avoid = _preferences(low)
     return DecomposedGoal(
         text=text,
-        language=_language(plain),
+        language=lang or guess_lang(plain),
         window=TimeWindow(date=window[0], start=window[1], end=window[2], phrase=phrase[:200]) if window else None,
         party=party,
         constraints=constraints,
@@ -76,12 +78,6 @@ def decompose_goal(text: str, *, now: datetime) -> DecomposedGoal:
 
 
 # ---- helpers ------------------------------------------------------------------------------------------------------
-def _language(plain: str) -> str:
-    cjk = len(re.findall(r"[\u3400-\u9fff]", plain))
-    latin = len(re.findall(r"[A-Za-z]", plain))
-    return "en" if latin > 3 * cjk else "zh"
-
-
 def _ceil_quarter(now: datetime) -> int:
     seconds = now.hour * 3600 + now.minute * 60 + now.second + (1 if now.microsecond else 0)
     return -(-seconds // 900) * 15
@@ -181,75 +177,18 @@ def _t(minutes: int) -> time:
 
 
 # dates --------------------------------------------------------------------------------------------------------------
-_DATE_RX = [(kind, _rx(p)) for kind, p in lx.DATE_PATTERNS]
-
-
 def _dates(low: str, now: datetime, read: _Read) -> str:
-    """Reads the first date named into ``read``; returns the text with every date phrase blanked (for the clocks)."""
-    found = sorted(((m.start(), kind, m) for kind, rx in _DATE_RX for m in rx.finditer(low)), key=lambda f: f[0])
-    spans: list[tuple[int, int]] = []
-    for _, kind, m in found:
-        if any(a <= m.start() < b for a, b in spans):
-            continue
-        got = _date_of(kind, m, now.date())
-        if got is False:
-            continue
-        spans.append((m.start(), m.end()))
+    """Reads the first date named (core.phrases.dates) into ``read``; returns the text with every date phrase blanked
+    (for the clocks)."""
+    days = find_days(low, today=now.date())
+    for p in days:
         if read.day is None and not read.invalid:
-            read.phrases.append(m.span())
-            if got is None:
+            read.phrases.append(p.span)
+            if p.day is None:
                 read.invalid = True
             else:
-                read.day, read.day_assumed = got
-    return _mask(low, spans)
-
-
-def _date_of(kind: str, m: re.Match[str], today: date) -> tuple[date, str | None] | None | Literal[False]:
-    """(date, assumption) for a match; None for a date that cannot exist (2月30日); False when it is no date."""
-    g = m.groups()
-    if kind == "rel":
-        n = next(lx.RELATIVE_DAYS[i][1] for i, v in enumerate(g) if v is not None)
-        return today + timedelta(days=n), None
-    if kind in ("wd_zh", "wd_en", "we"):
-        prefix = (g[0] or "").strip()
-        target = 5 if kind == "we" else lx.ZH_WEEKDAYS[g[1]] if kind == "wd_zh" else lx.EN_WEEKDAYS[g[1]]
-        monday = today - timedelta(days=today.weekday())
-        if prefix in ("这个", "这", "本", "this"):
-            if kind == "we" and today.weekday() == 6:
-                return today, None  # this weekend, said on its Sunday: today
-            return monday + timedelta(days=target), None
-        if prefix.startswith("下下"):
-            return monday + timedelta(days=14 + target), None
-        if prefix in ("下个", "下", "next"):
-            return monday + timedelta(days=7 + target), None
-        if kind == "we" and today.weekday() == 6:
-            return today, "date_next_weekday"
-        return today + timedelta(days=(target - today.weekday()) % 7), "date_next_weekday"
-    if kind == "ymd":
-        try:
-            return date(int(g[0]), int(g[1]), int(g[2])), None
-        except ValueError:
-            return None
-    if kind == "md_en":
-        month, day = lx.MONTHS[g[0]], _num(g[1])
-    elif kind == "dm_en":
-        month, day = lx.MONTHS[g[1]], _num(g[0])
-    else:
-        month_f, day = _num(g[0]), _num(g[1])
-        if month_f is None or day is None or not (1 <= month_f <= 12 and month_f == int(month_f)):
-            return False if kind == "md_num" or month_f is None or day is None else None
-        month = int(month_f)
-    if day is None or day != int(day) or not 1 <= day <= 31:
-        return False if kind == "md_num" else None
-    options = []
-    for year in (today.year - 1, today.year, today.year + 1):
-        try:
-            options.append(date(year, month, int(day)))
-        except ValueError:
-            continue
-    if not options:
-        return None
-    return min(options, key=lambda d: abs((d - today).days)), None
+                read.day, read.day_assumed = p.day, "date_next_weekday" if p.assumed else None
+    return _mask(low, [p.span for p in days])
 
 
 # clocks -------------------------------------------------------------------------------------------------------------

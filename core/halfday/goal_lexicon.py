@@ -57,42 +57,7 @@ MARKS = "凌晨|上午|早上|早晨|清晨|中午|下午|午后|傍晚|晚上|�
 NOW_WORDS = r"现在|马上|立刻|立即|这就|right now|(?<![a-z])now(?![a-z])"
 HALF_DAY = r"半天|半日|half a day|half-day|half day"
 
-# ---- dates --------------------------------------------------------------------------------------------------------
-RELATIVE_DAYS: list[tuple[str, int]] = [
-    (r"大后天|in three days", 3),
-    (r"后天|the day after tomorrow|day after tomorrow", 2),
-    (r"明天|明日|明早|明晚|明儿|tomorrow", 1),
-    (r"今天|今日|今早|今晚|今儿|today|tonight|this morning|this afternoon|this evening", 0),
-]
-ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-EN_WEEKDAYS = {
-    d: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
-}
-MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        (("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
-         ("july", "jul"), ("august", "aug"), ("september", "sept", "sep"), ("october", "oct"), ("november", "nov"),
-         ("december", "dec"))
-    )
-    for m in names
-}  # fmt: skip
-
-#: how a date is written: (kind, pattern); the kinds are read by goal._date_of
-NOT_AFTER_MONTH_DAY = (
-    r"(?!\d|\s*(?:小时|个|岁|元|块|km|公里|%|折|倍|万|千|百|k(?![a-z])|分|米|:|hours?|hrs?|h(?![a-z])|stars?))"
-)
-DATE_PATTERNS: list[tuple[str, str]] = [
-    ("ymd", r"(?<!\d)(20\d\d)\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*[日号]?"),
-    ("md_zh", rf"(?<![\d.])({NUM})\s*月\s*({NUM})\s*[日号]?"),
-    ("md_en", r"(?<![a-z])(" + "|".join(MONTHS) + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?![\d:a-z])"),
-    ("dm_en", r"(?<![\d.])(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + "|".join(MONTHS) + r")(?![a-z])"),
-    ("md_num", r"(?<![\d.:/¥$￥-])(\d{1,2})[./](\d{1,2})" + NOT_AFTER_MONTH_DAY),
-    ("rel", "|".join(f"(?P<r{n}>{words})" for words, n in RELATIVE_DAYS)),
-    ("wd_zh", r"(这个|这|本|下下个?|下个|下)?\s*(?:周|星期|礼拜)([一二三四五六日天])"),
-    ("wd_en", r"(this coming|this|next|coming|on)?\s*(" + "|".join(EN_WEEKDAYS) + r")"),
-    ("we", r"(这个|这|本|下个|下|this coming|this|next|coming|on)?\s*(?:the\s+)?(?:周末|weekend)"),
-]
+# ---- dates: core.phrases.dates (one reader for the agent, the booking reader and this goal) -------------------
 
 # ---- clocks -------------------------------------------------------------------------------------------------------
 _HOUR = rf"\d{{1,2}}(?!\d)|[{CN_DIGITS[:-2]}]{{1,3}}"

@@ -24,6 +24,7 @@ from core.halfday.goal_models import (
     PREFERENCE_CODES,
     WEATHER_CODES,
     DecomposedGoal,
+    Language,
     TimeWindow,
 )
 
@@ -55,8 +56,9 @@ def system_prompt(now: datetime) -> str:
     )
 
 
-def decompose_goal_llm(text: str, *, now: datetime, client: LLMClient) -> DecomposedGoal:
-    """The LLM's reading of the goal, validated; the rules' reading after two invalid answers or failed calls."""
+def decompose_goal_llm(text: str, *, now: datetime, client: LLMClient, lang: Language | None = None) -> DecomposedGoal:
+    """The LLM's reading of the goal, validated; the rules' reading after two invalid answers or failed calls.
+    ``lang``, when the caller says it, is the goal's language (not the model's guess)."""
     check_length(text)
     messages = [{"role": "system", "content": system_prompt(now)}, {"role": "user", "content": text}]
     for attempt in range(1, ATTEMPTS + 1):
@@ -66,7 +68,8 @@ def decompose_goal_llm(text: str, *, now: datetime, client: LLMClient) -> Decomp
             log.warning("halfday goal: LLM call failed (attempt %d): %s", attempt, exc)
             continue
         try:
-            return _settled(_validated(answer, text), now)
+            goal = _settled(_validated(answer, text), now)
+            return goal.model_copy(update={"language": lang}) if lang else goal
         except (ValueError, ValidationError) as exc:  # json.JSONDecodeError is a ValueError
             reason = str(exc)[:500]
             log.warning("halfday goal: LLM answer invalid (attempt %d): %s", attempt, reason)
@@ -74,7 +77,7 @@ def decompose_goal_llm(text: str, *, now: datetime, client: LLMClient) -> Decomp
                 {"role": "assistant", "content": answer[:4000]},
                 {"role": "user", "content": f"That answer is invalid: {reason}. Answer again with valid JSON only."},
             ]
-    return decompose_goal(text, now=now)
+    return decompose_goal(text, now=now, lang=lang)
 
 
 def _validated(answer: str, text: str) -> DecomposedGoal:

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
-from core.halfday.goal_models import MAX_GOAL_CHARS, Constraints, DecomposedGoal, Party, TimeWindow
+from core.halfday.goal_models import MAX_GOAL_CHARS, Constraints, DecomposedGoal, Language, Party, TimeWindow
 from core.models.common import REGION_NAME_PATTERN, clean_text, within
 
 DIMENSIONS: tuple[str, ...] = ("T", "D", "P", "C", "S")
@@ -58,6 +58,7 @@ class HalfDayRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     goal: GoalText = Field(min_length=1, description="the goal sentence, Chinese or English")
+    lang: Language | None = Field(default=None, description="the caller's language (None: guessed from the goal)")
     user_id: str = Field(default="anonymous", pattern=USER_ID_PATTERN)
     region: str | None = Field(default=None, pattern=REGION_NAME_PATTERN)
     origin: str | None = Field(default=None, max_length=300, description="where the half day starts (a place name)")

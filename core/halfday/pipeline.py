@@ -148,7 +148,7 @@ def _stages(
     got: list[Any] = []
 
     yield stream.event("status", stage=1, name=STAGES[1])
-    yield from _run(stream, registry, "decompose_goal", {"text": request.goal, "now": now}, got)
+    yield from _run(stream, registry, "decompose_goal", {"text": request.goal, "now": now, "lang": request.lang}, got)
     goal: DecomposedGoal = got.pop()
     if goal.missing:
         yield stream.event("intent", goal=goal.model_dump(mode="json"), clarification={"missing": goal.missing})

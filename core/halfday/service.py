@@ -14,7 +14,7 @@ from core.geo.base import LonLat
 from core.geo.composite import MapServices
 from core.halfday.compose import compose_plans
 from core.halfday.cpsat import exact_order
-from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Party, TimeWindow
+from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, Party, TimeWindow
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
     Candidates,
@@ -51,6 +51,7 @@ from core.reservations.service import ReservationService
 class GoalInput(BaseModel):
     text: str = Field(min_length=1, max_length=MAX_GOAL_CHARS)
     now: datetime
+    lang: Language | None = None
 
 
 def _mock_goal(inp: GoalInput) -> DecomposedGoal:
@@ -58,7 +59,7 @@ def _mock_goal(inp: GoalInput) -> DecomposedGoal:
     day = (inp.now + timedelta(days=1)).date()
     return DecomposedGoal(
         text=inp.text[:1000],
-        language="zh",
+        language=inp.lang or "zh",
         window=TimeWindow(date=day, start=time(13, 0), end=time(18, 0), phrase="mock"),
         party=Party(adults=2),
         preferences=["museum", "local_food"],
@@ -120,8 +121,8 @@ class HalfDayPlanner:
 
         llm = make_llm(self.settings)
         if llm is None:
-            return decompose_goal(inp.text, now=inp.now)
-        return decompose_goal_llm(inp.text, now=inp.now, client=llm)
+            return decompose_goal(inp.text, now=inp.now, lang=inp.lang)
+        return decompose_goal_llm(inp.text, now=inp.now, client=llm, lang=inp.lang)
 
     def _origin(self, query: OriginQuery) -> OriginAnswer:
         places = self.provider.geocode(query.text, city=self.provider.region.city or None)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.i18n import t
+from core.i18n import join_words, t
 from core.models.itinerary_result import DroppedItem, ItineraryResult, SmallestFix
 
 #: why a place is not on the plan (core.models.itinerary.DROP_REASONS) → its sentence (itinerary.po)
@@ -62,7 +62,7 @@ def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: str) -> st
     return t(
         REASON_KEYS.get(item.reason_code, "itinerary.reason.other"),
         lang,
-        days=t("itinerary.list_separator", lang).join(days) if days else t("itinerary.day.none", lang),
+        days=join_words(days, lang) if days else t("itinerary.day.none", lang),
         visit=item.facts.get("visit_min", ""),
         lunch=lunch.duration_min,
         window=f"{lunch.window_start:%H:%M}–{lunch.window_end:%H:%M}",

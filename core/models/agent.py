@@ -329,6 +329,9 @@ class AgentState(BaseModel):
 
     request_id: str
     user_input: str
+    lang: Literal["zh", "en"] | None = Field(
+        default=None, description="the reply language the caller (a face) chose; None: guessed from user_input"
+    )
     trip: TripState = Field(default_factory=TripState)
     draft: DraftState = Field(default_factory=DraftState)
     memory: MemoryState = Field(default_factory=MemoryState)

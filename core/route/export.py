@@ -18,7 +18,7 @@ import re
 import unicodedata
 from datetime import date
 
-from core.i18n import t
+from core.i18n import join_words, t
 from core.models.route import ResolvedPoint, RoutePlanResult
 from core.route.export_words import (
     ROLE_KEYS,
@@ -321,8 +321,7 @@ def _candidate_reason(result: RoutePlanResult, index: int, d_km: float, d_min: f
         return result.candidates[index].ranking_reason or ""
     if index == _best_index(result):
         return why_words(result, lang)
-    sep = t("route.list_separator", lang)
-    return sep.join((delta_words(-d_km, "km", lang), delta_words(-d_min, "min", lang)))
+    return join_words((delta_words(-d_km, "km", lang), delta_words(-d_min, "min", lang)), lang)
 
 
 def _section_candidates(result: RoutePlanResult, lang: str) -> str:
@@ -343,7 +342,7 @@ def _section_candidates(result: RoutePlanResult, lang: str) -> str:
             f'<td class="num">{_e(_signed(d_km, ".2f"))}</td>'
             f'<td class="num">{_e(_signed(d_min, ".1f"))}</td>'
             f"<td>{'✓' if c.pareto_optimal else '—'}</td>"
-            f"<td>{_e(t('route.list_separator', lang).join(word(STRATEGY_KEYS, b, lang) for b in c.best_for))}</td>"
+            f"<td>{_e(join_words((word(STRATEGY_KEYS, b, lang) for b in c.best_for), lang))}</td>"
             f"<td>{_e(_candidate_reason(result, i, d_km, d_min, lang))}</td>"
             "</tr>"
         )

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from core.errors import OmniError
-from core.i18n import t
+from core.i18n import join_words, t
 from core.models.route import RoutePlanResult
 from core.route.notices import words as notice_words
 
@@ -45,7 +45,7 @@ def word(table: dict[str, str], code: str | None, lang: str) -> str:
 def source_words(code: str | None, lang: str) -> str:
     """``offline_estimate`` → "offline estimate"; "a, b" lists each; unknown codes stay as they are."""
     parts = [p.strip() for p in str(code or "").split(",") if p.strip()]
-    return t("route.list_separator", lang).join(t(SOURCE_KEYS[p], lang) if p in SOURCE_KEYS else p for p in parts)
+    return join_words((t(SOURCE_KEYS[p], lang) if p in SOURCE_KEYS else p for p in parts), lang)
 
 
 def has_road_geometry(result: RoutePlanResult) -> bool:

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
-from core.i18n import t
+from core.i18n import join_words, t
 from core.models.agent import AgentState
 
 
@@ -32,7 +32,7 @@ def template_explanation(facts: dict[str, Any], *, zh: bool) -> str:
         lines.append(t("agent.plan.day", lang, n=d["day"] + 1, date=d.get("date", ""), stops=stops))
     dropped = facts.get("dropped") or []
     if dropped:
-        lines.append(t("agent.plan.not_scheduled", lang, what="；".join(dropped)))
+        lines.append(t("agent.plan.not_scheduled", lang, what=join_words(dropped, lang, sep="clauses")))
     if facts.get("robustness") is not None:
         robustness = f"{facts['robustness']:.2f}"
         if facts.get("min_slack_min") is not None:

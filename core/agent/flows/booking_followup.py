@@ -22,7 +22,6 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
-from core.agent import fastpath
 from core.agent.booking import (
     _EN_N,
     _EN_TIME,
@@ -37,7 +36,9 @@ from core.agent.router import RouterDecision, as_booking
 from core.agent.state import AgentContext
 from core.errors import InputError
 from core.geo.text import normalize
+from core.i18n import CJK, Lang, guess_lang
 from core.packs.loader import RegionPack
+from core.phrases.dates import mask_days
 from core.reservations.catalog import item_for
 
 logger = logging.getLogger(__name__)
@@ -134,17 +135,9 @@ _ORDINAL_EN = re.compile(
 _EVENING_ANSWER = re.compile(r"晚上|傍晚|下午|晚|夜|\bevening\b|\bnight\b|\bpm\b|\bafternoon\b", re.I)
 _MORNING_ANSWER = re.compile(r"上午|早上|早晨|早|\bmorning\b|\bam\b", re.I)
 
-#: what a message that only supplies booking facts may hold beside them (removed before judging what is left)
+#: what a message that only supplies booking facts may hold beside them (removed before judging what is left; the
+#: days first, by core.phrases.dates.mask_days)
 _FACTS = [
-    re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}月\d{1,2}[日号]"),
-    re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?\b", re.I),
-    re.compile(r"\b\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
-    re.compile(r"大后天|后天|明天|明晚|明早|明日|明儿|今天|今晚|今日|今儿|(下)?(周|星期|礼拜)[一二三四五六日天]"),
-    re.compile(
-        r"\b(the\s+)?day after tomorrow\b|\btomm?orr?ow\b|\btoday\b|\btonight\b|\bthis (evening|afternoon|morning)\b"
-        r"|\b(next\s+|this\s+|on\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
-        re.I,
-    ),
     _EN_TIME,
     _HHMM,
     _ZH_TIME,
@@ -202,17 +195,19 @@ def leftover(text: str, pack: RegionPack, venues: list[Venue]) -> tuple[str, lis
         for n in sorted((place.name_zh, place.name_en, *place.aliases) if place else (), key=len, reverse=True):
             if n:
                 t = re.sub(re.escape(n), " ", t, flags=re.I)
+    t = mask_days(t)
     for rx in _FACTS:
         t = rx.sub(" ", t)
-    cjk = "".join(re.findall(r"[\u4e00-\u9fff]", _FILLER_ZH.sub(" ", t)))
+    cjk = "".join(re.findall(f"[{CJK}]", _FILLER_ZH.sub(" ", t)))
     words = [w for w in re.findall(r"[a-z]+(?:'[a-z]+)?", t.lower()) if w not in _FILLER_EN]
     return cjk, words
 
 
 def read_followup(
-    message: str, facts: dict[str, Any], *, pack: RegionPack, today: date, intent: str
+    message: str, facts: dict[str, Any], *, pack: RegionPack, today: date, intent: str, lang: Lang | None = None
 ) -> Followup | None:
-    """The pending booking with this message's facts joined, or None when the message is not a follow-up."""
+    """The pending booking with this message's facts joined, or None when the message is not a follow-up; the
+    reply's language is ``lang`` when a face says it, else the message's (guessed), else the pending booking's."""
     if intent in NOT_FOLLOWUPS:
         return None
     text = strip_negated(normalize_message(message))
@@ -277,11 +272,11 @@ def read_followup(
         minute=minute,
         party=said.party or known.party,
     )
-    has_words = bool(re.search(r"[a-z\u4e00-\u9fff]", text, re.I))
+    has_words = bool(re.search(f"[a-z{CJK}]", text, re.I))
     return Followup(
         slots=slots,
         options=options,
-        zh=fastpath.zh_text(text) if has_words else bool(facts.get("zh")),
+        zh=(lang or guess_lang(text)) == "zh" if lang or has_words else bool(facts.get("zh")),
         added=added,
         messages=list(facts.get("messages") or []),
     )
@@ -295,9 +290,10 @@ def _in_conversation(facts: dict[str, Any], recent: list[str]) -> bool:
     return any(normalize(m) in mine for m in recent)
 
 
-def reroute(decision: RouterDecision, ctx: AgentContext) -> RouterDecision:
+def reroute(decision: RouterDecision, ctx: AgentContext, *, lang: Lang | None = None) -> RouterDecision:
     """The router's decision, or a booking when the message continues the user's pending booking (the joined facts,
-    or the InputError of a fact to correct, are left in ``ctx.cache`` for the booking flow)."""
+    or the InputError of a fact to correct, are left in ``ctx.cache`` for the booking flow); ``lang``: the reply
+    language a face chose (None: guessed from the message)."""
     if ctx.store is None or decision.intent in NOT_FOLLOWUPS or ctx.request.options.confirm_dry_run_id:
         return decision
     now = now_s(ctx)
@@ -311,7 +307,9 @@ def reroute(decision: RouterDecision, ctx: AgentContext) -> RouterDecision:
     pack = ctx.provider.region
     today = datetime.fromtimestamp(now, UTC).astimezone(ZoneInfo(pack.timezone)).date()
     try:
-        joined = read_followup(ctx.request.message, pending.facts, pack=pack, today=today, intent=decision.intent)
+        joined = read_followup(
+            ctx.request.message, pending.facts, pack=pack, today=today, intent=decision.intent, lang=lang
+        )
     except InputError as exc:  # a follow-up with a fact to correct: the booking flow says so
         ctx.cache[CACHE_KEY] = exc
         return as_booking(decision, options=ctx.request.options, settings=ctx.settings)

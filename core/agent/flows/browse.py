@@ -20,7 +20,7 @@ from core.models.agent import (
 
 
 def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    lang = fastpath.reply_lang(state.user_input)
+    lang = fastpath.state_lang(state)
     if gates.consent_missing(ctx.request):
         state.result.status = "NEED_CONSENT"
         state.result.error_code = "BROWSER_CONSENT_REQUIRED"
@@ -106,7 +106,7 @@ _AVAILABILITY = {
 def _browse_blocked(
     decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry, blocked: BrowseBlocked
 ) -> None:
-    lang = fastpath.reply_lang(state.user_input)
+    lang = fastpath.state_lang(state)
     state.observability.fallback_used = True
     ctx.telemetry.fallback_triggered(
         from_route="SYSTEM2_WEBBROWSE", to_route="SYSTEM1_RAG", reason=blocked.blocked_type

@@ -18,7 +18,7 @@ def run_commit_request(
     decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry
 ) -> None:
     """Booking / refund / payment / bulk write: evidence, dry run, NEED_CONFIRMATION. Never silent."""
-    lang = fastpath.reply_lang(state.user_input)
+    lang = fastpath.state_lang(state)
     state.react.step += 1
     f = decision.features
     if decision.intent == "bulk_write":

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     """'赶不上日落就改横滨': both branches, each evaluated, with the condition stated."""
-    zh = fastpath.zh_text(state.user_input)
+    zh = fastpath.state_lang(state) == "zh"
     pack = ctx.provider.region
     cond, then = decision.features.conditional or ("", "")
     state.react.step += 1
@@ -158,7 +158,7 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             "sunset": a.get("sunset"),
         },
     )
-    lang = fastpath.reply_lang(state.user_input)
+    lang = fastpath.state_lang(state)
     lines = [t("agent.conditional.condition", lang, condition=cond)]
     for br in branches:
         head = {"branch": br["branch"], "condition": br["condition"]}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.agent import gates
+from core.agent import fastpath, gates
 from core.agent.actions.registry import ActionRegistry
 from core.agent.flows.reservations import COMMIT_ACTIONS, commit_confirmed
 from core.agent.state import AgentContext, log_decision
@@ -14,7 +14,7 @@ from core.models.agent import (
 
 
 def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    lang = ctx.reply_lang(state.user_input)
+    lang = fastpath.state_lang(state)
     state.react.step += 1
     res = gates.confirm(ctx.store, ctx.request, now=ctx.wall_clock())
     if isinstance(res, gates.GateRefusal):

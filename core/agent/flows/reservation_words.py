@@ -6,10 +6,10 @@ No link, no action name, no field name: words for the person who asked, from the
 from __future__ import annotations
 
 from datetime import date, time
-from typing import Any
+from typing import Any, Literal
 
 from core.agent.venue_fit import FitHints, Suggestions
-from core.i18n import Lang
+from core.i18n import Lang, join_words, list_sentence
 from core.i18n import t as t  # re-exported: the flows' words too (words.t), so the catalog test finds them
 from core.packs.loader import RegionPack
 from core.reservations.catalog import BookableItem
@@ -88,13 +88,9 @@ def lang_of(zh: bool) -> Lang:
     return "zh" if zh else "en"
 
 
-def listed(names: list[str], zh: bool, *, last: str = "") -> str:
-    """Names in a run: 「、」 in Chinese; ", " in English (``last`` joins the final two: "and", "or")."""
-    if zh:
-        return "、".join(names)
-    if last and len(names) > 1:
-        return f"{', '.join(names[:-1])} {last} {names[-1]}"
-    return ", ".join(names)
+def listed(names: list[str], zh: bool, *, last: Literal["and", "or"] | None = None) -> str:
+    """Names in a run (core.i18n.join_words); ``last`` joins the final two: "and"/"和", "or"/"或"."""
+    return list_sentence(names, lang_of(zh), last=last) if last else join_words(names, lang_of(zh))
 
 
 def day_text(d: date, zh: bool) -> str:
@@ -158,7 +154,7 @@ def unverified_text(codes: list[str], zh: bool) -> str:
     if not codes:
         return ""
     bits = [t(_UNVERIFIED.get(c, "agent.booking.unverified.other"), lang_of(zh)) for c in codes]
-    return t("agent.booking.unverified", lang_of(zh), what=("；" if zh else "; ").join(bits))
+    return t("agent.booking.unverified", lang_of(zh), what=join_words(bits, lang_of(zh), sep="clauses"))
 
 
 def ask_missing(missing: list[str], zh: bool) -> str:
@@ -180,7 +176,7 @@ def choices(items: list[BookableItem], zh: bool, pack: RegionPack | None = None)
             parts.append(t("agent.booking.choice.free", lang_of(zh), name=name))
         else:
             parts.append(t("agent.booking.choice.priced", lang_of(zh), name=name, price=money(p)))
-    return "、".join(parts) if zh else "; ".join(parts)
+    return join_words(parts, lang_of(zh), sep="items")
 
 
 def choices_source(items: list[BookableItem], pack: RegionPack, zh: bool) -> str:
@@ -192,7 +188,7 @@ def choices_source(items: list[BookableItem], pack: RegionPack, zh: bool) -> str
 
 def cuisine_text(codes: list[str], zh: bool) -> str:
     names = [t(_CUISINE[c], lang_of(zh)) if c in _CUISINE else c for c in codes]
-    return "、".join(names) if zh else " or ".join(names)
+    return list_sentence(names, lang_of(zh), last="or")
 
 
 def fit_notes(found: Suggestions, hints: FitHints, zh: bool) -> list[str]:
@@ -248,7 +244,7 @@ def refusal_text(
         asked = hm(at) if at else ""
         if near:
             return t("agent.booking.refusal.slot_full_near", lang, name=name, time=asked,
-                     slots=("、" if zh else ", ").join(near))  # fmt: skip
+                     slots=join_words(near, lang))  # fmt: skip
         return t("agent.booking.refusal.slot_full", lang, name=name, time=asked)
     if code == "NOT_A_SLOT" and item is not None:
         terms = item.terms

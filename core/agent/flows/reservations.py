@@ -26,6 +26,7 @@ from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_GATE, act, guard, issue_dry_run
 from core.agent.venue_fit import fit_hints, suggest
 from core.errors import InputError
+from core.i18n import join_words
 from core.models.agent import AgentState
 from core.reservations.catalog import catalogue, item_for
 from core.reservations.models import DryRun, Reservation
@@ -40,7 +41,7 @@ def run_reservation(decision: RouterDecision, state: AgentState, ctx: AgentConte
 
 
 def _zh(state: AgentState) -> bool:
-    return fastpath.zh_text(state.user_input)
+    return fastpath.state_lang(state) == "zh"
 
 
 def _slots(state: AgentState, ctx: AgentContext) -> BookingSlots:
@@ -159,7 +160,7 @@ def _known(name: str, slots: BookingSlots, at: time | None, zh: bool) -> str:
         bits.append(words.hm(at))
     if slots.party:
         bits.append(words.t("agent.booking.people", words.lang_of(zh), n=slots.party))
-    return words.t("agent.booking.noted", words.lang_of(zh), facts=("，" if zh else ", ").join(bits))
+    return words.t("agent.booking.noted", words.lang_of(zh), facts=join_words(bits, words.lang_of(zh), sep="phrases"))
 
 
 def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: bool, *, offered: list[str]) -> list[str]:
@@ -195,7 +196,7 @@ def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: boo
     missing = [m for m in slots.missing() if m != "item"]
     if missing:
         lines.append(words.ask_missing(missing, zh))
-    _ask(state, "".join(lines) if zh else " ".join(line for line in lines if line), reason="NO_BOOKABLE_VENUE",
+    _ask(state, join_words(lines, words.lang_of(zh), sep="sentences"), reason="NO_BOOKABLE_VENUE",
          missing=["item", *missing])  # fmt: skip
     return [i.id for i in options]
 

@@ -1,0 +1,250 @@
+"""Day phrases in Chinese and English text, read one way for every reader (issue 19): the agent's weather and trip
+dates (core.agent.when), the booking reader (core.agent.booking) and the half-day goal (core.halfday.goal).
+
+``find_days(text, today=...)`` lists every day a text names, in order, each with its date, its span in the text and
+its kind; ``first_day`` is the first of them. The text is matched as given (case ignored; give NFKC-normalised text
+so full-width letters match). What is read, against ``today``:
+
+- relative days: 今天/今日/今早/今晚/今儿/today/tonight/this morning … (today), 明天/明日/明早/明晚/明儿/tomorrow (+1),
+  后天/the day after tomorrow (+2), 大后天/in three days (+3);
+- weekdays: a bare one (周六, 星期天, 礼拜三, Saturday, on Saturday) is the coming one, today when today is that day
+  (``assumed``); 这周六/本周六/this Saturday is that day of this week (past when this week's has gone by); 下周六/下个周六
+  /next Saturday is that day of next week, 下下周六 the week after; 上周六/last Saturday that day of last week;
+- the weekend: 周末/this weekend/这周末 is this week's Saturday (today on a Sunday), 下周末/next weekend next week's;
+- dates: 2026-12-01, 2026年12月1日, 2026/12/1 (``date``); 12月1日, 十二月一号, 12月1, Dec 1, December 1st, 1 Dec,
+  the 1st of December, 12.1, 12/1, 12-01 (``month_day``: the occurrence nearest today; a day only leap years have,
+  2月29日, is the next one that exists); 28号, 28日, 二十八号, on the 3rd (``day_of_month``: this month's when it is
+  today or later, else the next month that has it).
+
+A date that cannot exist (2月30日, 13月1日, 2026-02-30) is a phrase with ``day=None``: the reader says so. Numbers
+that only look like dates are no phrase: 5号线, 3号楼, 3日游, 12.5公里, 2/3 of, 10-12点, 上午10-12.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Literal
+
+DayKind = Literal["relative", "weekday", "weekend", "date", "month_day", "day_of_month"]
+
+
+@dataclass(frozen=True)
+class DayPhrase:
+    """One day a text names: ``day`` None when the words name a date that does not exist."""
+
+    day: date | None
+    start: int
+    end: int
+    text: str
+    kind: DayKind
+    assumed: bool = False  # a bare weekday or weekend, read as the coming one
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return self.start, self.end
+
+
+# ---- words --------------------------------------------------------------------------------------------------------
+RELATIVE_DAYS: list[tuple[str, int]] = [
+    (r"大后天|in three days", 3),
+    (r"后天|the day after tomorrow|day after tomorrow", 2),
+    (r"明天|明日|明早|明晚|明儿|tomm?orr?ow|tmrw", 1),
+    (r"今天|今日|今早|今晚|今儿|today|tonight|this morning|this afternoon|this evening", 0),
+]
+ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+EN_WEEKDAYS = {
+    d: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
+}
+MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        (("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+         ("july", "jul"), ("august", "aug"), ("september", "sept", "sep"), ("october", "oct"), ("november", "nov"),
+         ("december", "dec"))
+    )
+    for m in names
+}  # fmt: skip
+_CN = "〇一二两三四五六七八九十"
+_N = rf"(?:\d{{1,2}}|[{_CN}]{{1,3}})"
+_MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
+#: what after "12.5" or "12/5" makes it a quantity, a fraction or a time, not a date
+_NOT_AFTER_MONTH_DAY = (
+    r"(?!\d|\s*(?:小时|个|岁|元|块|km|公里|%|折|倍|万|千|百|k(?![a-z])|分|米|点|时|:|hours?|hrs?|h(?![a-z])|stars?"
+    r"|am(?![a-z])|pm(?![a-z])|a\.m|p\.m|o'?clock|of(?![a-z])))"
+)
+#: what after 28号 / 28日 makes it a number of something else: a metro line, a building, a gate, a 3-day tour …
+_NOT_AFTER_DAY_NUMBER = (
+    r"(?!\d|\s*(?:线|楼|门|口|馆|房|桌|位|店|座|厅|车|站|院|机|床|码|室|柜|包|窗|游|内|行|票|元|次))"
+)
+_PREFIX_ZH = r"这个|这|本|下下个?|下个|下|上个|上"
+_PREFIX_EN = r"this coming|this|next|coming|last|on"
+#: a clock word just before "10-12" makes it hours, not a date
+_CLOCK_BEFORE = re.compile(r"(?:上午|下午|中午|晚上|早上|傍晚|from|between|at)\s*$", re.I)
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    (kind, re.compile(rf"(?<![a-z])(?:{p})(?![a-z])", re.I))
+    for kind, p in [
+        ("ymd", r"(?<!\d)(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)\s*[日号]?"),
+        ("md_zh", rf"(?<![\d.])({_N})\s*月\s*({_N})(?!\d)\s*[日号]?"),
+        ("md_en", rf"({_MONTH_NAMES})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"),
+        ("dm_en", rf"(?<![\d.])(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_NAMES})"),
+        ("md_num", rf"(?<![\d.:/¥$￥-])(\d{{1,2}})[./](\d{{1,2}}){_NOT_AFTER_MONTH_DAY}"),
+        ("md_dash", rf"(?<![\d.:/¥$￥~～-])(\d{{2}})-(\d{{2}}){_NOT_AFTER_MONTH_DAY}"),
+        ("rel", "|".join(f"(?P<r{n}>{words})" for words, n in RELATIVE_DAYS)),
+        ("wd_zh", rf"({_PREFIX_ZH})?\s*(?:周|星期|礼拜)([一二三四五六日天])"),
+        ("wd_en", rf"(?:({_PREFIX_EN})\s+)?({'|'.join(EN_WEEKDAYS)})"),
+        ("we", rf"(?:({_PREFIX_ZH}|{_PREFIX_EN})\s*)?(?:the\s+)?(?:周末|weekend)"),
+        ("dom_zh", rf"(?<![\d.月/-])(\d{{1,2}}|[{_CN}]{{1,3}})\s*号{_NOT_AFTER_DAY_NUMBER}"),
+        ("dom_zh", rf"(?<![\d.月/-])(\d{{1,2}})\s*日{_NOT_AFTER_DAY_NUMBER}"),
+        ("dom_en", r"on\s+the\s+(\d{1,2})(?:st|nd|rd|th)"),
+    ]
+]
+
+
+# ---- reading ------------------------------------------------------------------------------------------------------
+def find_days(text: str, *, today: date) -> list[DayPhrase]:
+    """Every day phrase in ``text``, in order and not overlapping (at one place the longest reading wins)."""
+    found = sorted(
+        ((m.start(), -(m.end() - m.start()), order, kind, m) for order, (kind, rx) in enumerate(_PATTERNS)
+         for m in rx.finditer(text)),
+        key=lambda f: f[:3],
+    )  # fmt: skip
+    out: list[DayPhrase] = []
+    for _, _, _, kind, m in found:
+        if out and m.start() < out[-1].end:
+            continue
+        phrase = _read(kind, m, text, today)
+        if phrase is not None:
+            out.append(phrase)
+    return out
+
+
+def first_day(text: str, *, today: date) -> DayPhrase | None:
+    """The first day ``text`` names (None when it names none)."""
+    days = find_days(text, today=today)
+    return days[0] if days else None
+
+
+def mask_days(text: str, *, fill: str = " ") -> str:
+    """``text`` with every day phrase blanked (one ``fill`` per character), for readers of what else it says."""
+    chars = list(text)
+    for p in find_days(text, today=date.today()):  # the spans do not depend on the day
+        chars[p.start : p.end] = fill * (p.end - p.start)
+    return "".join(chars)
+
+
+def _read(kind: str, m: re.Match[str], text: str, today: date) -> DayPhrase | None:
+    start, end = m.span()
+    while start < end and text[start].isspace():
+        start += 1
+    said = text[start:end]
+
+    def phrase(day: date | None, what: DayKind, assumed: bool = False) -> DayPhrase:
+        return DayPhrase(day=day, start=start, end=end, text=said, kind=what, assumed=assumed)
+
+    g = m.groups()
+    if kind == "rel":
+        n = next(RELATIVE_DAYS[i][1] for i, v in enumerate(g) if v is not None)
+        return phrase(today + timedelta(days=n), "relative")
+    if kind in ("wd_zh", "wd_en", "we"):
+        prefix = (g[0] or "").strip().lower()
+        if kind == "we":
+            target = 5
+        elif kind == "wd_zh":
+            target = ZH_WEEKDAYS[g[1]]
+        else:
+            target = EN_WEEKDAYS[g[1].lower()]
+        what: DayKind = "weekend" if kind == "we" else "weekday"
+        monday = today - timedelta(days=today.weekday())
+        if prefix in ("这个", "这", "本", "this"):
+            if kind == "we" and today.weekday() == 6:
+                return phrase(today, what)  # this weekend, said on its Sunday: today
+            return phrase(monday + timedelta(days=target), what)
+        if prefix.startswith("下下"):
+            return phrase(monday + timedelta(days=14 + target), what)
+        if prefix in ("下个", "下", "next"):
+            return phrase(monday + timedelta(days=7 + target), what)
+        if prefix in ("上个", "上", "last"):
+            return phrase(monday - timedelta(days=7 - target), what)
+        if kind == "we" and today.weekday() == 6:
+            return phrase(today, what, assumed=True)
+        return phrase(today + timedelta(days=(target - today.weekday()) % 7), what, assumed=True)
+    if kind == "ymd":
+        try:
+            return phrase(date(int(g[0]), int(g[1]), int(g[2])), "date")
+        except ValueError:
+            return phrase(None, "date")
+    if kind in ("dom_zh", "dom_en"):
+        nth = _int(g[0])
+        if nth is None or not 1 <= nth <= 31:
+            return None
+        return phrase(_day_of_month(nth, today), "day_of_month")
+    if kind == "md_en":
+        month, day = MONTHS[g[0].lower()], _int(g[1])
+    elif kind == "dm_en":
+        month, day = MONTHS[g[1].lower()], _int(g[0])
+    else:
+        if kind == "md_dash" and _CLOCK_BEFORE.search(text[: m.start()]):
+            return None  # 上午10-12, from 10-12: hours
+        month_or_none, day = _int(g[0]), _int(g[1])
+        if month_or_none is None or day is None or not 1 <= month_or_none <= 12:
+            return (
+                None
+                if kind in ("md_num", "md_dash") or month_or_none is None or day is None
+                else phrase(None, "month_day")
+            )
+        month = month_or_none
+    if day is None or not 1 <= day <= 31:
+        return None if kind in ("md_num", "md_dash") else phrase(None, "month_day")
+    return phrase(_month_day(month, day, today), "month_day")
+
+
+def _int(token: str) -> int | None:
+    """Digits or a Chinese numeral up to 99 (十二, 二十八, 三十一, 两); None when it is neither."""
+    token = token.strip()
+    if token.isdigit():
+        return int(token)
+    digits = {ch: i for i, ch in enumerate("〇一二三四五六七八九")} | {"两": 2}
+    if not token or any(ch not in digits and ch != "十" for ch in token):
+        return None
+    if "十" not in token:
+        return digits[token] if len(token) == 1 else None
+    tens, _, ones = token.partition("十")
+    if len(tens) > 1 or len(ones) > 1 or "十" in ones:
+        return None
+    return (digits[tens] if tens else 1) * 10 + (digits[ones] if ones else 0)
+
+
+def _month_day(month: int, day: int, today: date) -> date | None:
+    """The month and day nearest ``today`` (last year's, this year's or next year's); a day only leap years have is
+    the next one that exists; None when it never exists (2月30日)."""
+    options = []
+    for year in (today.year - 1, today.year, today.year + 1):
+        try:
+            options.append(date(year, month, day))
+        except ValueError:
+            continue
+    if options:
+        return min(options, key=lambda d: (abs((d - today).days), d < today))
+    for year in range(today.year + 2, today.year + 9):
+        try:
+            return date(year, month, day)
+        except ValueError:
+            continue
+    return None
+
+
+def _day_of_month(n: int, today: date) -> date | None:
+    """The ``n``-th of this month when that is today or later, else of the next month that has it."""
+    year, month = today.year, today.month
+    for _ in range(13):
+        try:
+            d = date(year, month, n)
+        except ValueError:
+            d = None
+        if d is not None and d >= today:
+            return d
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return None
