@@ -17,7 +17,7 @@ from typing import Any
 import folium
 from branca.element import MacroElement, Template
 
-from core.config import get_settings
+from components.services import settings as current_settings
 from core.errors import OmniError
 from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
 from core.i18n import normalize_lang, t
@@ -207,7 +207,7 @@ AMAP_ATTRIBUTION = "© 高德地图 AutoNavi"
 def online_tiles_for(provider: str | None) -> tuple[str, str, str] | None:
     """(tile URL, attribution, datum) of the online layer a map may offer: none unless ``OMNI_ONLINE_TILES`` is on;
     AMap's tiles (GCJ-02) for the AMap providers, else ``OMNI_TILES_URL`` (WGS-84, OpenStreetMap's by default)."""
-    settings = get_settings()
+    settings = current_settings()
     if not settings.online_tiles:
         return None
     if provider and provider.split("+")[0].startswith("amap"):

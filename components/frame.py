@@ -11,8 +11,8 @@ import streamlit as st
 
 from components.identity import dashboard_user
 from components.language import current_lang, render_language_switch, t
-from core.app import AppServices, RequestContext
-from core.config import Settings
+from components.services import app_services, settings
+from core.app import RequestContext
 from core.errors import OmniError
 from core.geo.composite import MapServices
 from core.i18n import Lang, normalize_lang, other
@@ -157,18 +157,6 @@ def region_facts(name: str, lang: str | None = None) -> str:
     line = t("common.region.facts", lang, region=region_name(name, lang), places=info["places"], roads=roads)
     cover = info["coverage"].get(lang) or ""
     return line + date + (f"\n\n{cover}" if cover else "")
-
-
-@st.cache_resource(show_spinner=False)
-def app_services() -> AppServices:
-    """What the server's sessions share: the providers (caches, breakers) and reservation services. Nothing of
-    one session or one script run is kept on it (each run plans on its own view: ``request_context``)."""
-    return AppServices()
-
-
-def settings() -> Settings:
-    """The settings in force (the shared services read them; a test may change them between runs)."""
-    return app_services().settings
 
 
 def cached_provider(name: str, region: str) -> MapServices:

@@ -27,7 +27,7 @@ import uuid
 
 import streamlit as st
 
-from core.config import get_settings
+from components.services import settings
 
 COOKIE = "omni_sid"
 COOKIE_MAX_AGE_S = 365 * 24 * 3600
@@ -58,7 +58,7 @@ def _cookie_sid() -> str | None:
 
 def dashboard_user() -> str:
     """The user id every page passes to the core (reservations, trips, memory)."""
-    configured = get_settings().dashboard_user
+    configured = settings().dashboard_user
     if configured:
         return configured
     state = st.session_state
@@ -78,7 +78,7 @@ def remember_identity() -> None:
     """Every run, before the page: the identity is settled (and ``sid`` leaves the URL); on the run that made or
     adopted it, a script in the hidden container writes the cookie. The container is there on every run, empty
     after the first, so the page's elements keep their places."""
-    if get_settings().dashboard_user:
+    if settings().dashboard_user:
         return
     dashboard_user()
     st.html(_HIDE)  # style only: applied without taking room on the page

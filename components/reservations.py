@@ -39,7 +39,7 @@ from components.reservation_words import (
     status_words,
     unverified_words,
 )
-from core.config import get_settings
+from components.services import settings
 from core.errors import OmniError
 from core.reservations.catalog import BookableItem, item_for
 from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
@@ -90,14 +90,14 @@ def cached_service(db_url: str, region: str) -> ReservationService:
     """One reservation service per (database, region pack)."""
     from core.packs.loader import load_region
 
-    settings = get_settings()
-    return ReservationService.from_settings(settings, load_region(region, settings.data_dir))
+    current = settings()
+    return ReservationService.from_settings(current, load_region(region, current.data_dir))
 
 
 def service_for(region: str | None = None) -> ReservationService:
     """The service of ``region`` (default: the region chosen in the sidebar)."""
-    settings = get_settings()
-    return cached_service(settings.db_url, region or st.session_state.get("region") or settings.region)
+    current = settings()
+    return cached_service(current.db_url, region or st.session_state.get("region") or current.region)
 
 
 def _service_of_item(item_id: str) -> ReservationService:

@@ -34,7 +34,7 @@ import streamlit as st
 from components.frame import KEPT, cached_regions
 from components.language import QUERY as LANG_QUERY
 from components.language import t
-from core.config import get_settings
+from components.services import settings as current_settings
 from core.share import ShareError, cache_key
 
 T = TypeVar("T")
@@ -126,7 +126,7 @@ def plan_key(kind: str, request: Any, provider: Any) -> str:
     """The key of a plan: the request (a JSON-able value, canonicalised), the provider, its region pack and data
     date, the data folder and the settings."""
     pack = getattr(provider, "region", None)
-    settings = get_settings()
+    settings = current_settings()
     return cache_key(
         kind,
         request,
@@ -232,7 +232,7 @@ def read_link(
         return None
     try:
         trip, linked = decode(token)
-        region = linked or st.session_state.get("region") or get_settings().region
+        region = linked or st.session_state.get("region") or current_settings().region
         if linked and linked not in cached_regions():
             raise ShareError(f"region {linked} is not on this server", code="SHARE_REGION")
         if check is not None:

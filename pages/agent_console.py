@@ -19,17 +19,15 @@ from components.agent.words import (
     status_words,
     timeline_rows,
 )
-from components.frame import active_provider
+from components.frame import active_provider, request_context
 from components.identity import dashboard_user
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import progress_box
-from core.agent import route_and_run
+from components.services import settings
 from core.agent.acceptance import run_qa_acceptance
-from core.agent.fastpath import zh_text
 from core.agent.telemetry import live_metrics
-from core.config import get_settings
-from core.i18n import t as t_in
+from core.app.agent import ask, confirm_dry_run
 from core.models.agent import AgentResponse
 
 ensure_app_frame()
@@ -49,8 +47,8 @@ STATUS_ICON = {
 st.title(":material/smart_toy: " + t("agent.console.title", lang))
 state = st.session_state
 state.setdefault("agent_history", [])
-# the dashboard's identity, shared by every page: reservations made on other pages are this user's here too
-USER = dashboard_user()
+# the dashboard's identity, shared by every page, settled on load: reservations made on other pages are this user's
+dashboard_user()
 
 #: how many of the session's earlier messages go with each request
 RECENT_MESSAGES = 5
@@ -66,26 +64,28 @@ def _status_label(status: str) -> str:
     return f"{STATUS_ICON.get(status, '')} {status_words(status, lang)}".strip()
 
 
-def _run(message: str, **extra) -> None:
+def _run(message: str, *, shown: str | None = None, confirm: str | None = None, **options_given) -> None:
+    """Ask the agent (or confirm its dry run ``confirm`` by id, no words sent) in this run's context: the
+    session's user, the page's language, the sidebar's region and provider. ``shown``: the turn's words on screen."""
     options = {
         "allow_webbrowse": state.agent_allow_web,
         "dry_run": state.agent_dry_run,
         "max_steps": int(state.agent_max_steps),
         "max_seconds": float(state.agent_max_seconds),
+        **options_given,
     }
-    options.update(extra.pop("options", {}))
-    provider, _ = active_provider()  # the region and provider chosen in the sidebar
+    ctx = request_context()
     # the session's last few user messages: a hint beside the agent's own record of a booking it asked about
     recent = {"recent_messages": [turn["message"] for turn in state.agent_history[-RECENT_MESSAGES:]]}
     with progress_box(t("agent.console.asking", lang)) as box:
-        resp = route_and_run(
-            {"message": message, "user_id": USER, "options": options, "conversation_context": recent, **extra},
-            provider=provider,
-            progress=lambda status, _message: box.update(_status_label(status)),
-        )
+        report = lambda status, _message: box.update(_status_label(status))  # noqa: E731
+        if confirm is not None:
+            resp = confirm_dry_run(ctx, confirm, progress=report)
+        else:
+            resp = ask(ctx, {"message": message, "options": options, "conversation_context": recent}, progress=report)
         last = resp.explain.status_flow[-1]
         box.finish(status_words(last, lang), failed=resp.result.status in ("FAILED", "TIMEOUT"))
-    state.agent_history.append({"message": message, "response": resp})
+    state.agent_history.append({"message": shown or message, "response": resp})
 
 
 def _details(n: int, resp: AgentResponse) -> None:
@@ -152,14 +152,13 @@ def _plan(n: int, resp: AgentResponse) -> None:
 def _actions(turn: dict, resp: AgentResponse) -> None:
     """The buttons of the latest turn: allow browsing, confirm what the agent prepared. Each says what it does."""
     if resp.result.status == "NEED_CONSENT" and st.button(t("agent.console.allow_browsing", lang), key="agent_consent"):
-        _run(turn["message"], options={"allow_webbrowse": True})
+        _run(turn["message"], allow_webbrowse=True)
         st.rerun()
     dry = resp.result.payload.dry_run
     if resp.result.status == "NEED_CONFIRMATION" and dry:
         key = confirm_label(dry["action"])
         if st.button(t(key, lang), key="agent_confirm", type="primary"):
-            said = t_in(key, "zh" if zh_text(turn["message"]) else "en")  # the reply keeps the user's language
-            _run(said, options={"confirm_dry_run_id": dry["dry_run_id"]})
+            _run("", shown=t(key, lang), confirm=dry["dry_run_id"])
             st.rerun()
 
 
@@ -186,7 +185,7 @@ for n, turn in enumerate(history):
 
 st.divider()
 with st.expander(t("agent.console.metrics", lang), expanded=False):
-    st.json(live_metrics(get_settings().agent_event_log))
+    st.json(live_metrics(settings().agent_event_log))
 
 if st.button(t("agent.console.qa.run", lang), key="agent_qa"):
     state.agent_qa_rows = run_qa_acceptance()

@@ -36,7 +36,7 @@ from components.itinerary.state import (
 )
 from components.itinerary.words import MODE_WORDS, PACING_WORDS, PRIORITY_WORDS, catalog_name, day_words
 from components.language import current_lang
-from core.config import get_settings
+from components.services import settings
 from core.errors import InputError, OmniError
 from core.i18n import t
 from core.models.common import PRIORITIES
@@ -476,7 +476,7 @@ def render_lunch_and_pacing(lang: str) -> None:
     c4.number_input(
         t("itinerary.lunch.minutes", lang), key="lunch_minutes", min_value=10, max_value=180, step=5, disabled=not on
     )
-    long_visit = get_settings().itinerary_lunch_on_site_min_visit_min
+    long_visit = settings().itinerary_lunch_on_site_min_visit_min
     st.toggle(
         t("itinerary.lunch.on_site", lang, minutes=long_visit),
         key="lunch_on_site",
@@ -503,7 +503,7 @@ def policy_caption(mode: str, pacing: str, lang: str) -> None:
     from core.itinerary.travel import robustness_policy_for
 
     try:
-        p = robustness_policy_for(mode, pacing, settings=get_settings())
+        p = robustness_policy_for(mode, pacing, settings=settings())
     except (OmniError, ValueError, KeyError, TypeError):
         return
     st.caption(

@@ -14,8 +14,8 @@ import streamlit as st
 
 from components.itinerary.words import CATEGORY_WORDS
 from components.language import current_lang
+from components.services import settings
 from components.stops_table import is_missing
-from core.config import get_settings
 from core.i18n import t
 from core.models.common import PRIORITIES
 
@@ -88,7 +88,7 @@ def cached_catalog(region: str) -> list[dict[str, Any]]:
 
 
 def trips_dir() -> Path:
-    return Path(get_settings().data_dir) / "trips"
+    return Path(settings().data_dir) / "trips"
 
 
 @st.cache_data(show_spinner=False)
@@ -270,7 +270,7 @@ def init_state(region: str, catalog: Sequence[Mapping[str, Any]], lang: str) -> 
 
 
 def current_region() -> str:
-    return st.session_state.get("region") or get_settings().region
+    return st.session_state.get("region") or settings().region
 
 
 def refresh_view() -> None:

@@ -21,7 +21,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.config import PROJECT_ROOT, get_settings
+from components.services import settings
+from core.config import PROJECT_ROOT
 from core.lab.batch import Batch, read_batch
 from core.lab.models import LabGrid, RouteBatchItem, TripBatchItem
 from core.models.route import STRATEGIES
@@ -86,7 +87,7 @@ class LabResult:
 
 def lab_dir() -> Path:
     """Where the page keeps uploads, grids and results: ``lab/`` beside the response cache (``.omni/lab``)."""
-    cache = get_settings().cache_dir
+    cache = settings().cache_dir
     base = cache.parent if cache is not None else PROJECT_ROOT / ".omni"
     return base / "lab"
 
@@ -203,7 +204,7 @@ def run_on_page(
     sig = signature(loaded, grid, limit)
     out = out_path(loaded, sig)
     batch = first_requests(loaded.batch, limit)
-    report = run_batch(batch, grid, out, workers=1, resume=True, bar=False, progress=progress, settings=get_settings())
+    report = run_batch(batch, grid, out, workers=1, resume=True, bar=False, progress=progress, settings=settings())
     return LabResult(
         frame=load_results(out),
         name=loaded.name,

@@ -17,6 +17,7 @@ from components.field_errors import FormErrors
 from components.frame import ACTIVE_PROVIDER, cached_region_info
 from components.language import current_lang, t
 from components.route.places import PENDING_PLACES, PLACES, apply_pending_places, chosen_poi_id, fill_place
+from components.services import settings
 from components.stops_table import (
     STOP_COLUMNS,
     clean,
@@ -26,7 +27,6 @@ from components.stops_table import (
     stops_frame,
     stops_from_frame,
 )
-from core.config import get_settings
 from core.errors import OmniError
 from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult
 from core.route.scenarios import Scenario
@@ -456,7 +456,7 @@ def render_origin_inputs() -> None:
         if st.toggle(t("route.origin.pick_on_map", lang), key="origin_pick_toggle"):
             from components.maps import render_pick_map
 
-            region = st.session_state.get("region") or get_settings().region
+            region = st.session_state.get("region") or settings().region
             try:
                 centre = cached_region_info(region)["center"]
             except (OmniError, ValueError, OSError):
@@ -587,7 +587,7 @@ def scenario_description(scenario: Scenario, lang: str) -> str:
 
 def render_scenario_picker() -> None:
     lang = current_lang()
-    region = st.session_state.get("region") or get_settings().region
+    region = st.session_state.get("region") or settings().region
     scenarios = cached_scenarios(region)
     if not scenarios:
         st.caption(t("route.scenario.none", lang))

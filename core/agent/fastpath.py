@@ -19,7 +19,8 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.when import resolve_day, sun_times
 from core.errors import InputError
-from core.i18n import Lang, guess_lang, join_words
+from core.i18n import Lang, guess_lang
+from core.i18n import join_words as join_words  # re-exported: the loop joins its words with it too
 from core.i18n import t as t  # re-exported: the agent loop's words too (fastpath.t), so the catalog test finds them
 from core.models.agent import AgentState, StateStatus, TripEdit
 from core.models.common import echo

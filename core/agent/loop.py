@@ -33,7 +33,6 @@ from core.agent.steps import (
     issue_dry_run,
 )
 from core.agent.trip_request import PLACES_PER_DAY, build_trip_request, mentioned_places, suggest_places
-from core.i18n import join_words
 from core.models.agent import (
     AgentState,
 )
@@ -361,7 +360,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         fixes = must_fixes(result, lambda key: name_of(pack, key, key, zh), lang)
         musts = [d.name for d in result.dropped_items if d.priority == "must"]
         state.result.next_steps += fixes or [fastpath.t("agent.plan.infeasible_fix", lang)]
-        head = fastpath.t("agent.plan.infeasible", lang, names=join_words(musts, lang))
+        head = fastpath.t("agent.plan.infeasible", lang, names=fastpath.join_words(musts, lang))
         state.result.explanations = [head]
         log_decision(
             state,
@@ -376,7 +375,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         state.result.evidence.append(
             {"type": "availability", "verified_live": False, "needs_reservation": needs, "source": "knowledge_base"}
         )
-        listed = join_words(needs, lang) or fastpath.t("agent.plan.none", lang)
+        listed = fastpath.join_words(needs, lang) or fastpath.t("agent.plan.none", lang)
         facts["notes"].append(fastpath.t("agent.plan.availability_not_verified", lang, names=listed))
         state.result.next_steps.append("allow_webbrowse")  # a code: the faces word it (the console: agent.po)
     if any(n.startswith("Offline estimate") for n in result.warnings):

@@ -26,6 +26,8 @@ def plan_half_day(
         update["now"] = ctx.now()
     if ctx.user is not None:
         update["user_id"] = ctx.user
+    if request.lang is None and ctx.lang_given:
+        update["lang"] = ctx.lang
     return (planner_ or planner(ctx)).events(request.model_copy(update=update) if update else request)
 
 

@@ -81,10 +81,13 @@ def test_confirmation_button_says_what_it_does_and_books(page):
     page.chat_input(key="agent_prompt").set_value("帮我订和平饭店，明天19:00，两个人").run()
     assert _metric(page, "Status") == "NEED_CONFIRMATION"
     assert page.button(key="agent_confirm").label == "Confirm booking"  # the page's language (English here)
-    assert "将为你预订：和平饭店" in page.session_state["agent_history"][-1]["response"].result.answer_text
+    # the face says the language: a Chinese message on the English page is answered in English (issue 19)
+    assert "I will reserve: Peace Hotel" in page.session_state["agent_history"][-1]["response"].result.answer_text
     page.button(key="agent_confirm").click().run()
     assert not page.exception, page.exception
     assert _metric(page, "Status") == "OK"
+    confirmed = page.session_state["agent_history"][-1]
+    assert confirmed["message"] == "Confirm booking"  # the button's words on screen; the agent got only the id
     user = page.session_state["dashboard_user"]  # the console acts for the dashboard's identity
     assert _reservations(user)[1] == [("和平饭店", "confirmed")]
     page.chat_input(key="agent_prompt").set_value("取消和平饭店的预订").run()

@@ -26,7 +26,6 @@ from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_GATE, act, guard, issue_dry_run
 from core.agent.venue_fit import fit_hints, suggest
 from core.errors import InputError
-from core.i18n import join_words
 from core.models.agent import AgentState
 from core.reservations.catalog import catalogue, item_for
 from core.reservations.models import DryRun, Reservation
@@ -160,7 +159,9 @@ def _known(name: str, slots: BookingSlots, at: time | None, zh: bool) -> str:
         bits.append(words.hm(at))
     if slots.party:
         bits.append(words.t("agent.booking.people", words.lang_of(zh), n=slots.party))
-    return words.t("agent.booking.noted", words.lang_of(zh), facts=join_words(bits, words.lang_of(zh), sep="phrases"))
+    return words.t(
+        "agent.booking.noted", words.lang_of(zh), facts=words.join_words(bits, words.lang_of(zh), sep="phrases")
+    )
 
 
 def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: bool, *, offered: list[str]) -> list[str]:
@@ -196,7 +197,7 @@ def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: boo
     missing = [m for m in slots.missing() if m != "item"]
     if missing:
         lines.append(words.ask_missing(missing, zh))
-    _ask(state, join_words(lines, words.lang_of(zh), sep="sentences"), reason="NO_BOOKABLE_VENUE",
+    _ask(state, words.join_words(lines, words.lang_of(zh), sep="sentences"), reason="NO_BOOKABLE_VENUE",
          missing=["item", *missing])  # fmt: skip
     return [i.id for i in options]
 
