@@ -204,6 +204,22 @@ def test_must_visit_that_cannot_fit_fails_with_what_to_change(env):
     assert any(d["key"] == "a-shortwindow" and d["priority"] == "must" for d in r.result.payload.dropped_items)
 
 
+def test_a_must_visit_place_with_a_smallest_fix_gets_it_as_a_next_step_said_as_the_itinerary_says_it(env):
+    from components.agent.words import next_steps_words
+    from core.itinerary.words import fix_sentence
+    from core.models.itinerary_result import SmallestFix
+
+    r = env("规划1天行程，必去外滩、豫园、上海博物馆、东方明珠、静安寺、龙华寺")
+    assert r.result.status == "FAILED" and r.result.error_code == "PLANNER_INFEASIBLE_HARD_NODES"
+    [item] = [d for d in r.result.payload.dropped_items if d["priority"] == "must" and d["smallest_fix"]]
+    fix = SmallestFix.model_validate(item["smallest_fix"])
+    [step] = r.result.next_steps
+    assert step.code == "apply_fix" and step.args["place_key"] == item["key"] and step.args["kind"] == fix.kind
+    assert step.args["day"] == (fix.day_index or 0) + 1
+    for lang in ("zh", "en"):  # facts in the core, the itinerary's own sentence at the edge
+        assert next_steps_words([step], lang) == [fix_sentence(fix, lambda key: key, lang)]
+
+
 def test_timeout_returns_the_best_partial_result_with_fallback(env):
     ticks = itertools.count()
     clock = lambda: next(ticks) * 0.4  # noqa: E731 - each look at the clock is 0.4 s later (deterministic)
