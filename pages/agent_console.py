@@ -178,7 +178,8 @@ for n, turn in enumerate(history):
         st.write(turn["message"])
     with st.chat_message("assistant"):
         st.markdown(resp.result.answer_text.replace("\n", "  \n"))  # the answer first, one line per line
-        steps = next_steps_words(resp.result.next_steps, lang, active_provider()[0].region)
+        pack = active_provider()[0].region if resp.result.next_steps else None  # names a fix's stop in `lang`
+        steps = next_steps_words(resp.result.next_steps, lang, pack)
         if steps:
             (st.warning if resp.result.error_code else st.caption)(
                 t("agent.console.next_steps", lang) + " " + " ".join(steps)
