@@ -248,7 +248,9 @@ def agent_route_and_run(
 ) -> Any:
     """Route the message (System 1 / System 2) and run it within the request's budget, as the key's user, in the
     language of ``conversation_context.locale`` (else Accept-Language; else the message's) and its ``timezone``
-    (else the region pack's)."""
+    (else the region pack's). ``result.next_steps`` are objects ``{"code", "args"}`` (core.models.agent.NextStep: a
+    code such as ``missing``, ``confirm``, ``allow_webbrowse`` and its facts, e.g. ``{"field": "date"}``), never words:
+    a client says them in its own language."""
     from core.app.agent import ask
 
     if "user_id" in request.model_fields_set and request.user_id != user:

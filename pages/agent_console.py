@@ -13,7 +13,6 @@ from components import maps
 from components.agent.words import (
     TABLE_HEADERS,
     confirm_label,
-    is_code,
     map_stops,
     next_steps_words,
     status_words,
@@ -110,9 +109,15 @@ def _details(n: int, resp: AgentResponse) -> None:
             f"{route.budget.max_browser_steps} browser steps · router {o.router_ms:.2f} ms · "
             f"fallback: {o.fallback_used}"
         )
-        codes = [s for s in result.next_steps if is_code(s)]
-        if result.error_code or codes:
-            st.caption(" · ".join([result.error_code or "", *codes]).strip(" ·"))
+        if result.error_code:
+            st.caption(result.error_code)
+        if result.next_steps:  # the steps as data (code, facts); the answer above says them in words
+            st.caption("next steps")
+            st.dataframe(
+                pd.DataFrame([{"code": s.code, "args": str(s.args)} for s in result.next_steps]),
+                key=f"agent_next_steps_{n}",
+                hide_index=True,
+            )
         if result.payload.dry_run:
             st.json(result.payload.dry_run.get("evidence", {}), expanded=False)
         for name in ("dropped_items", "branches", "candidates", "evidence"):
@@ -173,7 +178,8 @@ for n, turn in enumerate(history):
         st.write(turn["message"])
     with st.chat_message("assistant"):
         st.markdown(resp.result.answer_text.replace("\n", "  \n"))  # the answer first, one line per line
-        steps = next_steps_words(resp.result.next_steps, lang)
+        pack = active_provider()[0].region if resp.result.next_steps else None  # names a fix's stop in `lang`
+        steps = next_steps_words(resp.result.next_steps, lang, pack)
         if steps:
             (st.warning if resp.result.error_code else st.caption)(
                 t("agent.console.next_steps", lang) + " " + " ".join(steps)

@@ -1,14 +1,17 @@
 """The agent console's result in words (no Streamlit): the plan's timeline as a table a traveller reads, the next
-steps the agent suggests, and its progress states. Place names follow the language where the pack has them;
-codes (next-step codes, statuses, routes) are for the collapsed details only."""
+steps the agent suggests (core.models.agent.NextStep: a code and facts, worded here), and its progress states. Place
+names follow the language where the pack has them; codes (next-step codes, statuses, routes) are for the collapsed
+details only."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from core.agent.trip_request import ASSUMED_START
 from core.i18n import t
+from core.itinerary.words import fix_sentence
+from core.models.agent import NextStep, NextStepCode
+from core.models.itinerary_result import SmallestFix
 from core.packs.loader import RegionPack
 
 #: the agent's progress states (core.models.agent.UiStatus) in words
@@ -31,23 +34,32 @@ CONFIRM_LABELS = {
     ("trip", "record_commitment"): "agent.console.confirm.commitment",
 }
 CONFIRM_DEFAULT = "agent.console.confirm.default"
-#: the next-step codes the agent returns (core/agent: "allow_webbrowse", "downgrade:knowledge_base", …) in words;
-#: a code not listed here is shown in the details only
-NEXT_STEP_WORDS = {
+#: the next steps the agent returns (core.models.agent.NextStepCode) in words; "apply_fix" is said with the
+#: itinerary's own fix sentence (core.itinerary.words.fix_sentence)
+NEXT_STEP_WORDS: dict[NextStepCode, str] = {
     "allow_webbrowse": "agent.console.next.allow_webbrowse",
     "downgrade": "agent.console.next.knowledge_base",
     "raise": "agent.console.next.more_browser_steps",
     "resend": "agent.console.next.resend",
     "missing": "agent.console.next.missing",
     "takeover": "agent.console.next.takeover",
+    "relax_must": "agent.plan.infeasible_fix",
+    "retry_more_time": "agent.timeout.more_time",
+    "plan_less": "agent.timeout.fewer",
+    "ask_one_by_one": "agent.timeout.one_by_one",
+    "name_branch_place": "agent.conditional.next",
+    "weather_later": "agent.weather.try_later",
+    "configure_weather": "agent.weather.configure",
+    "ask_otherwise": "agent.kb.ask_otherwise",
 }
+#: next steps with no sentence: the console's confirmation button is the step, the critic's codes are for the details
+NEXT_STEP_UNWORDED: frozenset[NextStepCode] = frozenset({"confirm", "critic"})
 TABLE_HEADERS = {
     "day": "agent.console.table.day",
     "time": "agent.console.table.time",
     "what": "agent.console.table.what",
     "note": "agent.console.table.note",
 }
-_CODE = re.compile(r"^[a-z_]+(:\S*)?$")
 
 
 def confirm_label(action: str) -> str:
@@ -61,26 +73,42 @@ def status_words(status: str, lang: str) -> str:
     return t(key, lang) if key else t("agent.console.status.working", lang)
 
 
-def is_code(step: str) -> bool:
-    """A next step that is a code (``downgrade:knowledge_base``, ``confirm:<id>``), not a sentence."""
-    return bool(_CODE.match(step.strip()))
+def next_step_words(step: NextStep, lang: str, pack: RegionPack | None = None) -> str:
+    """One next step as a sentence in ``lang`` ("" for a step the console shows otherwise: the confirmation button,
+    the critic's codes in the details). ``pack`` names the stop a fix would drop in ``lang``."""
+    if step.code == "apply_fix":
+        return _fix_words(step.args, lang, pack)
+    key = NEXT_STEP_WORDS.get(step.code)
+    return t(key, lang) if key else ""
 
 
-def next_steps_words(steps: list[str], lang: str) -> list[str]:
-    """The agent's suggested next steps a person can read: sentences as they are, known codes in words (once
-    each), other codes (an id to confirm, the critic's codes) left to the details."""
+def next_steps_words(steps: list[NextStep], lang: str, pack: RegionPack | None = None) -> list[str]:
+    """The agent's suggested next steps as sentences a person can read, each sentence once; steps without words
+    (an id to confirm, the critic's codes) are left to the button and the details."""
     shown: list[str] = []
     for step in steps:
-        if not is_code(step):
-            words = step
-        else:
-            key = NEXT_STEP_WORDS.get(step.split(":", 1)[0])
-            if key is None:
-                continue
-            words = t(key, lang)
-        if words not in shown:
+        words = next_step_words(step, lang, pack)
+        if words and words not in shown:
             shown.append(words)
     return shown
+
+
+def _fix_words(args: dict[str, str | int | float], lang: str, pack: RegionPack | None) -> str:
+    """An ``apply_fix`` step in the itinerary's own words (the page and the agent say a fix the same way)."""
+    kind = args.get("kind")
+    if kind not in ("extend_day_end", "start_day_earlier", "drop_stop", "shorten_visit"):
+        return t("agent.plan.infeasible_fix", lang)
+    day, minutes, drop = args.get("day"), args.get("minutes"), args.get("drop_key")
+    fix = SmallestFix(
+        kind=kind,
+        day_index=int(day) - 1 if isinstance(day, int | float) else None,
+        minutes=int(minutes) if isinstance(minutes, int | float) else None,
+        drop_key=str(drop) if drop else None,
+        description="",
+        facts={k: args[k] for k in ("new_end", "new_start", "drop_priority") if k in args},
+    )
+    fallback = str(args.get("drop_name") or drop or "")
+    return fix_sentence(fix, lambda key: place_name(pack, key, fallback, lang), lang)
 
 
 def place_name(pack: RegionPack | None, place_id: str | None, fallback: str, lang: str) -> str:

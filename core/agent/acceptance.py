@@ -92,7 +92,7 @@ def run_qa_acceptance(*, settings: Settings | None = None, provider: MapServices
             checks["fallback"] = r.observability.fallback_used and bool(r.result.next_steps)
         if "error_code" in case:
             checks["error_code"] = r.result.error_code == case["error_code"] and any(
-                s_.startswith(("takeover:", "downgrade:")) for s_ in r.result.next_steps
+                s_.code in ("takeover", "downgrade") for s_ in r.result.next_steps
             )
         rows.append(
             {

@@ -22,17 +22,11 @@ from core.errors import InputError
 from core.i18n import Lang, guess_lang
 from core.i18n import join_words as join_words  # re-exported: the loop joins its words with it too
 from core.i18n import t as t  # re-exported: the agent loop's words too (fastpath.t), so the catalog test finds them
-from core.models.agent import AgentState, StateStatus, TripEdit
+from core.models.agent import AgentState, NextStep, StateStatus, TripEdit
 from core.models.common import echo
 
 POLICY = "SYSTEM1_DIRECT"
 _DAYNUM = r"([0-9]+|[一二两三四五六七八九十]+)"
-
-
-def zh_text(text: str) -> bool:
-    """Whether ``text`` reads as Chinese (core.i18n.guess_lang); kept for pages/agent_console.py, which should
-    pass the language it shows instead of guessing."""
-    return guess_lang(text) == "zh"
 
 
 def reply_lang(text: str, *, lang: Lang | None = None) -> Lang:
@@ -211,7 +205,7 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     _set(state, status, " ".join(text for _, text in sentences))
     if ctx.request.options.dry_run:
         state.result.explanations.insert(0, t("agent.edit.preview", state_lang(state)))
-        state.result.next_steps.append("resend:dry_run=false")
+        state.result.next_steps.append(NextStep(code="resend", args={"option": "dry_run", "value": "false"}))
 
 
 def _known_place(name: str, state: AgentState, ctx: AgentContext) -> bool:
@@ -344,7 +338,9 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
             text = t("agent.weather.service_failed", lang, day=day.isoformat(), detail=out.detail)
         if sun_ev:
             state.result.evidence.append(sun_ev)
-        state.result.next_steps.append(t("agent.weather.try_later", lang))
+        state.result.next_steps.append(
+            NextStep(code="weather_later", args={"reason": out.reason, "date": day.isoformat()})
+        )
         _set(state, "OK", text)
     else:
         state.result.evidence.append(
@@ -354,7 +350,7 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
         if sun_ev:
             state.result.evidence.append(sun_ev)
             text += t("agent.weather.sun_times", lang, sunrise=sun_ev["sunrise"], sunset=sun_ev["sunset"])
-        state.result.next_steps.append(t("agent.weather.configure", lang))
+        state.result.next_steps.append(NextStep(code="configure_weather"))
         _set(state, "OK", text)
 
 
@@ -476,7 +472,7 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
         region = ctx.provider.region
         region_name = region.display_name.get(lang, region.city)
         _set(state, "OK", t("agent.kb.not_covered", lang, region=region_name, subject=subject))
-        state.result.next_steps.append(t("agent.kb.ask_otherwise", lang))
+        state.result.next_steps.append(NextStep(code="ask_otherwise"))
         return
     focus = next((name for rx, name in _FIELD_Q if rx.search(state.user_input)), None)
     lines = []

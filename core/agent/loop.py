@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 
 from core.agent import fastpath
 from core.agent.actions.registry import ActionRegistry
-from core.agent.flows.itinerary_words import dropped_lines, must_fixes
+from core.agent.flows.itinerary_words import dropped_lines, must_fix_steps
 from core.agent.flows.reservation_words import name_of
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
@@ -35,6 +35,7 @@ from core.agent.steps import (
 from core.agent.trip_request import PLACES_PER_DAY, build_trip_request, mentioned_places, suggest_places
 from core.models.agent import (
     AgentState,
+    NextStep,
 )
 from core.models.common import PRIORITY_RANK
 from core.models.itinerary_result import ItineraryResult
@@ -357,9 +358,9 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
     if result.status == "infeasible":
         state.result.status = "FAILED"
         state.result.error_code = "PLANNER_INFEASIBLE_HARD_NODES"
-        fixes = must_fixes(result, lambda key: name_of(pack, key, key, zh), lang)
+        fixes = must_fix_steps(result, lambda key: name_of(pack, key, key, zh))
         musts = [d.name for d in result.dropped_items if d.priority == "must"]
-        state.result.next_steps += fixes or [fastpath.t("agent.plan.infeasible_fix", lang)]
+        state.result.next_steps += fixes or [NextStep(code="relax_must")]
         head = fastpath.t("agent.plan.infeasible", lang, names=fastpath.join_words(musts, lang))
         state.result.explanations = [head]
         log_decision(
@@ -377,7 +378,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         )
         listed = fastpath.join_words(needs, lang) or fastpath.t("agent.plan.none", lang)
         facts["notes"].append(fastpath.t("agent.plan.availability_not_verified", lang, names=listed))
-        state.result.next_steps.append("allow_webbrowse")  # a code: the faces word it (the console: agent.po)
+        state.result.next_steps.append(NextStep(code="allow_webbrowse", args={"to_verify": "availability"}))
     if any(n.startswith("Offline estimate") for n in result.warnings):
         facts["notes"].append(fastpath.t("agent.plan.offline_estimates", lang))
     exp = registry.call(
@@ -386,7 +387,8 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
     state.result.explanations = [exp.text]
     state.result.status = "READY" if result.status == "ready" else "OK"
     if result.status == "needs_review":
-        state.result.next_steps.append("critic:" + ",".join(sorted(state.compute.critic.codes())))
+        codes = ",".join(sorted(state.compute.critic.codes()))
+        state.result.next_steps.append(NextStep(code="critic", args={"codes": codes}))
     _maybe_offer_persist(state, ctx)
 
 

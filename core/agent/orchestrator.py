@@ -41,8 +41,10 @@ from core.models.agent import (
     AgentResult,
     AgentState,
     Explain,
+    NextStep,
     Observability,
     Payload,
+    unique_steps,
 )
 
 logger = logging.getLogger(__name__)
@@ -282,7 +284,7 @@ def _response(
                 trip=state.memory.user_profile.get("trip"),
             ),
             error_code=state.result.error_code,
-            next_steps=list(dict.fromkeys(state.result.next_steps)),
+            next_steps=unique_steps(state.result.next_steps),
         ),
         explain=Explain(decision_log=state.react.decision_log, status_flow=flow),
         observability=Observability(
@@ -311,7 +313,7 @@ def _clarify(decision: RouterDecision, state: AgentState, ctx: AgentContext) -> 
         state.result.error_code = decision.error_code
     lang = ctx.reply_lang(state.user_input)
     state.result.explanations = [decision.question or t("agent.router.tell_more", lang)]
-    state.result.next_steps = [f"missing:{m}" for m in decision.missing]
+    state.result.next_steps = [NextStep(code="missing", args={"field": m}) for m in decision.missing]
     log_decision(
         state,
         action="router.clarify",

@@ -12,6 +12,7 @@ from core.agent.actions.spec import ActionError
 from core.agent.state import AgentContext, log_decision
 from core.models.agent import (
     AgentState,
+    NextStep,
 )
 
 POLICY_FACTS = "FACTS_FIRST"
@@ -123,7 +124,7 @@ def issue_dry_run(
     }
     state.result.evidence.extend({"type": "dry_run", **e} for e in evidence)
     state.result.status = "NEED_CONFIRMATION"
-    state.result.next_steps.append(f"confirm:{rec.dry_run_id}")
+    state.result.next_steps.append(NextStep(code="confirm", args={"dry_run_id": rec.dry_run_id}))
     if explain:
         state.result.explanations.append(_how_to_confirm(rec.dry_run_id, ctx, zh))
     log_decision(
@@ -202,7 +203,7 @@ def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted
     )
     state.result.explanations = [fastpath.t("agent.timeout.stopped", lang, what=what)]
     state.result.next_steps += [
-        fastpath.t("agent.timeout.more_time", lang),
-        fastpath.t("agent.timeout.fewer", lang),
-        fastpath.t("agent.timeout.one_by_one", lang),
+        NextStep(code="retry_more_time"),
+        NextStep(code="plan_less"),
+        NextStep(code="ask_one_by_one"),
     ]

@@ -141,13 +141,61 @@ class Payload(BaseModel):
     trip: dict[str, Any] | None = Field(default=None, description="The trip draft after a CRUD edit.")
 
 
+#: What the person can do next, as a code the faces word (components/agent/words.py; no sentence in the core):
+NextStepCode = Literal[
+    "allow_webbrowse",  # allow checking websites (consent; or to verify availability)
+    "downgrade",  # answer from the local knowledge base instead: {"to": "knowledge_base"}
+    "raise",  # allow more of a budget: {"option": "max_browser_steps"}
+    "takeover",  # the website needs a step from the person (a captcha): {"url"}
+    "resend",  # send again with an option changed: {"option": "dry_run", "value": "false"}
+    "missing",  # a fact the agent asked for: {"field": "date" | "time" | "party_size" | "which_reservation" | …}
+    "confirm",  # confirm the pending dry run (the faces' button): {"dry_run_id"}
+    "critic",  # the plan needs review: {"codes": "A,B"} (the critic's codes, comma-separated)
+    "apply_fix",  # the smallest change that fits a must-visit place: {"place_key", "kind", "day", "new_end" | …}
+    "relax_must",  # a must-visit place does not fit and no single fix was found
+    "retry_more_time",  # the run timed out: retry with more time or steps
+    "plan_less",  # the run timed out: plan fewer days or places
+    "ask_one_by_one",  # the run timed out: ask about places one by one
+    "name_branch_place",  # a conditional branch could not be evaluated: {"branches": n}
+    "weather_later",  # no forecast now: {"reason": "NO_FORECAST_FOR_DATE" | "WEATHER_SERVICE_FAILED", "date"}
+    "configure_weather",  # no weather source is configured
+    "ask_otherwise",  # the knowledge base does not cover the question
+]
+NEXT_STEP_CODES: tuple[NextStepCode, ...] = NextStepCode.__args__  # type: ignore[attr-defined]
+
+
+class NextStep(BaseModel):
+    """One thing the person can do next: a code and its facts (ids, fields, option names, dates), never words."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: NextStepCode
+    args: dict[str, str | int | float] = Field(default_factory=dict)
+
+    def key(self) -> tuple[str, tuple[tuple[str, str | int | float], ...]]:
+        """The step's identity (code and facts), to keep each step once."""
+        return self.code, tuple(sorted(self.args.items()))
+
+
+def unique_steps(steps: list[NextStep]) -> list[NextStep]:
+    """``steps`` in order, each step (code and facts) once."""
+    seen: dict[tuple[str, tuple[tuple[str, str | int | float], ...]], NextStep] = {}
+    for step in steps:
+        seen.setdefault(step.key(), step)
+    return list(seen.values())
+
+
 class AgentResult(BaseModel):
     status: ResultStatus
     answer_text: str
     payload: Payload = Field(default_factory=Payload)
     # Additions
     error_code: ErrorCode | None = None
-    next_steps: list[str] = Field(default_factory=list)
+    next_steps: list[NextStep] = Field(
+        default_factory=list,
+        description="What the person can do next: objects {code, args} (a code and its facts, no words); "
+        "the faces say them in the person's language",
+    )
 
 
 _CODE = re.compile(r"^[A-Z][A-Z0-9_]*$")
@@ -307,7 +355,7 @@ class StateResult(BaseModel):
     explanations: list[str] = Field(default_factory=list)
     # Additions
     error_code: ErrorCode | None = None
-    next_steps: list[str] = Field(default_factory=list)
+    next_steps: list[NextStep] = Field(default_factory=list)
     evidence: list[dict[str, Any]] = Field(default_factory=list)
     candidates: list[dict[str, Any]] = Field(default_factory=list)
     branches: list[dict[str, Any]] = Field(default_factory=list)

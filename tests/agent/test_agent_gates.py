@@ -6,6 +6,7 @@ import httpx
 import pytest
 
 from core.agent.browse import BrowserExecutor, domain_allowed, extract_evidence, is_captcha
+from core.models.agent import NextStep
 from core.stores.trips import open_store
 from tests.support.agent_packs import SITE_DIR, FixtureSite, agent_runner
 
@@ -56,8 +57,8 @@ def test_off_allowlist_link_is_never_fetched(env, site):
 def test_captcha_blocks_with_takeover_or_downgrade(env, site):
     r = env(f"去官网查一下和平饭店有没有房 {site.url('captcha.html')}", options={"allow_webbrowse": True})
     assert r.result.status == "FAILED" and r.result.error_code == "BROWSER_BLOCKED_CAPTCHA"
-    assert f"takeover:{site.url('captcha.html')}" in r.result.next_steps
-    assert "downgrade:knowledge_base" in r.result.next_steps
+    assert NextStep(code="takeover", args={"url": site.url("captcha.html")}) in r.result.next_steps
+    assert NextStep(code="downgrade", args={"to": "knowledge_base"}) in r.result.next_steps
     assert r.observability.fallback_used is True
     assert r.result.payload.candidates[0]["name"] == "和平饭店" and r.result.payload.candidates[0]["live"] is False
     from core.agent.telemetry import read_events

@@ -14,7 +14,7 @@ from core.agent.actions.registry import ActionRegistry
 from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.state import AgentContext, new_state
 from core.agent.telemetry import Telemetry, compute_metrics, read_events
-from core.models.agent import AgentRequest, DecisionLogEntry
+from core.models.agent import AgentRequest, DecisionLogEntry, NextStep
 from tests.support.agent_packs import agent_runner, make_settings
 from tests.support.paths import ROOT as PROJECT_ROOT
 
@@ -192,7 +192,7 @@ def test_qa_plan_with_availability_verifies_and_says_what_is_not_verified(env):
     avail = [e for e in r.result.payload.evidence if e["type"] == "availability"]
     assert avail and avail[0]["verified_live"] is False
     assert "verifying" in r.explain.status_flow
-    assert any("allow_webbrowse" in s for s in r.result.next_steps)
+    assert NextStep(code="allow_webbrowse", args={"to_verify": "availability"}) in r.result.next_steps
 
 
 def test_must_visit_that_cannot_fit_fails_with_what_to_change(env):
@@ -200,8 +200,24 @@ def test_must_visit_that_cannot_fit_fails_with_what_to_change(env):
     assert r.result.status == "FAILED"
     assert r.result.error_code == "PLANNER_INFEASIBLE_HARD_NODES"
     assert "短时展厅" in r.result.answer_text
-    assert r.result.next_steps
+    assert [s.code for s in r.result.next_steps] == ["relax_must"]  # no single change fits it
     assert any(d["key"] == "a-shortwindow" and d["priority"] == "must" for d in r.result.payload.dropped_items)
+
+
+def test_a_must_visit_place_with_a_smallest_fix_gets_it_as_a_next_step_said_as_the_itinerary_says_it(env):
+    from components.agent.words import next_steps_words
+    from core.itinerary.words import fix_sentence
+    from core.models.itinerary_result import SmallestFix
+
+    r = env("规划1天行程，必去外滩、豫园、上海博物馆、东方明珠、静安寺、龙华寺")
+    assert r.result.status == "FAILED" and r.result.error_code == "PLANNER_INFEASIBLE_HARD_NODES"
+    [item] = [d for d in r.result.payload.dropped_items if d["priority"] == "must" and d["smallest_fix"]]
+    fix = SmallestFix.model_validate(item["smallest_fix"])
+    [step] = r.result.next_steps
+    assert step.code == "apply_fix" and step.args["place_key"] == item["key"] and step.args["kind"] == fix.kind
+    assert step.args["day"] == (fix.day_index or 0) + 1
+    for lang in ("zh", "en"):  # facts in the core, the itinerary's own sentence at the edge
+        assert next_steps_words([step], lang) == [fix_sentence(fix, lambda key: key, lang)]
 
 
 def test_timeout_returns_the_best_partial_result_with_fallback(env):
@@ -211,8 +227,9 @@ def test_timeout_returns_the_best_partial_result_with_fallback(env):
     assert r.result.status == "TIMEOUT"
     assert r.result.error_code == "TIMEOUT_SYSTEM2"
     assert r.observability.fallback_used is True
-    assert "给更多时间或步数后重试" in r.result.next_steps  # in words: no option's name (max_seconds) in a reply
-    assert not any("max_" in s or "_" in s for s in [r.result.answer_text, *r.result.next_steps])
+    # codes and facts, no words: the faces say them (components/agent/words.py)
+    assert [s.code for s in r.result.next_steps] == ["retry_more_time", "plan_less", "ask_one_by_one"]
+    assert "max_" not in r.result.answer_text  # no option's name (max_seconds) in a reply
     assert r.result.payload.timeline or r.result.payload.candidates  # the best partial result
     assert r.explain.decision_log[-1].chosen_action == "orchestrator.fallback"
     assert r.explain.status_flow[-1] == "failed"

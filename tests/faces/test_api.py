@@ -47,11 +47,15 @@ def test_qa_set_through_the_api(client, message, route, status):
 def test_api_timeout_and_captcha(client):
     body = post(client, "规划3天上海行程", options={"max_steps": 1}).json()
     assert body["result"]["status"] == "TIMEOUT" and body["observability"]["fallback_used"] is True
-    assert body["result"]["next_steps"]
+    steps = body["result"]["next_steps"]  # objects: a code and its facts, no words
+    assert [s["code"] for s in steps] == ["retry_more_time", "plan_less", "ask_one_by_one"]
+    assert all(set(s) == {"code", "args"} for s in steps)
     with FixtureSite() as site:
         body = post(client, f"官网查房 {site.url('captcha.html')}", options={"allow_webbrowse": True}).json()
     assert body["result"]["error_code"] == "BROWSER_BLOCKED_CAPTCHA"
-    assert any(s.startswith("takeover:") for s in body["result"]["next_steps"])
+    takeover = [s for s in body["result"]["next_steps"] if s["code"] == "takeover"]
+    assert takeover and takeover[0]["args"]["url"].endswith("captcha.html")
+    assert {"code": "downgrade", "args": {"to": "knowledge_base"}} in body["result"]["next_steps"]
 
 
 @pytest.mark.parametrize(

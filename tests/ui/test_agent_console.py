@@ -312,14 +312,55 @@ def test_an_earlier_turn_keeps_its_table_and_map_after_another_message(page_in, 
     assert len(timeline_tables(page)) == 2 and len(page.get("component_instance")) == 2
 
 
-def test_next_steps_are_shown_in_words_and_codes_stay_in_the_details():
-    from components.agent.words import next_steps_words
+def test_next_steps_are_said_in_words_and_steps_without_words_stay_in_the_details():
+    from components.agent.words import NEXT_STEP_UNWORDED, NEXT_STEP_WORDS, next_steps_words
+    from core.i18n import t
+    from core.models.agent import NEXT_STEP_CODES, NextStep
 
-    steps = ["allow_webbrowse", "downgrade:knowledge_base", "confirm:dr-123", "critic:LATE_ARRIVAL",
-             "takeover:https://example.org/x", "resend:dry_run=false", "稍后再试，或问 4 天内的日期。"]  # fmt: skip
-    shown = next_steps_words(steps, "en")
-    assert shown[-1] == "稍后再试，或问 4 天内的日期。"  # a sentence of the agent's, as it is
-    assert len(shown) == 5 and not any(INTERNAL.search(s) or "http" in s or "dr-123" in s for s in shown)
-    assert next_steps_words(["confirm:dr-123", "critic:X"], "zh") == []
-    zh = next_steps_words(steps[:2], "zh")
-    assert len(zh) == 2 and all(CJK.search(s) for s in zh)
+    # every code the core returns is worded here, or is a button / a detail
+    assert set(NEXT_STEP_WORDS) | NEXT_STEP_UNWORDED | {"apply_fix"} == set(NEXT_STEP_CODES)
+    steps = [NextStep(code="allow_webbrowse"), NextStep(code="downgrade", args={"to": "knowledge_base"}),
+             NextStep(code="confirm", args={"dry_run_id": "dr-123"}), NextStep(code="critic", args={"codes": "LATE"}),
+             NextStep(code="takeover", args={"url": "https://example.org/x"}),
+             NextStep(code="resend", args={"option": "dry_run", "value": "false"}),
+             NextStep(code="weather_later", args={"reason": "NO_FORECAST_FOR_DATE", "date": "2026-12-01"}),
+             NextStep(code="missing", args={"field": "date"}), NextStep(code="missing", args={"field": "time"})]  # fmt: skip
+    for lang in ("en", "zh"):
+        shown = next_steps_words(steps, lang)
+        assert shown[-2] == t("agent.weather.try_later", lang)  # the sentence the agent used to send, now said here
+        assert len(shown) == 6  # no sentence for the confirmation (a button) or the critic; one for both missing
+        assert not any(INTERNAL.search(s) or "http" in s or "dr-123" in s or "LATE" in s for s in shown), shown
+        assert all(bool(CJK.search(s)) == (lang == "zh") for s in shown), shown
+    assert next_steps_words(steps[2:4], "zh") == []
+    # a must-visit place's smallest fix, in the itinerary's own words, with the dropped stop named in the language
+    fix = NextStep(code="apply_fix", args={"place_key": "a-x", "kind": "extend_day_end", "day": 2, "new_end": "21:30"})
+    assert next_steps_words([fix], "en") == [t("itinerary.fix.extend_day_end", "en", day=2, time="21:30")]
+    drop = NextStep(code="apply_fix", args={"kind": "drop_stop", "day": 1, "drop_key": "k", "drop_name": "外滩"})
+    assert "外滩" in next_steps_words([drop], "zh")[0]
+
+
+#: a next step's code with its argument, the way the agent used to send it ("downgrade:knowledge_base", "missing:date")
+STEP_CODE_TEXT = re.compile(r"\b[a-z_]+:[^\s/]")
+ASK_CONSENT = {"en": "check the official website for rooms", "zh": "官网查房"}
+
+
+def test_the_console_shows_next_steps_as_sentences_never_codes(page_in, lang):
+    from core.i18n import t
+
+    page = ask(page_in, ASK_CONSENT[lang])
+    result = page.session_state["agent_history"][-1]["response"].result
+    assert result.status == "NEED_CONSENT"
+    assert [s.code for s in result.next_steps] == ["allow_webbrowse", "downgrade"]
+    [warning] = page.warning  # the next steps, in the page's language
+    expected = [t("agent.console.next.allow_webbrowse", lang), t("agent.console.next.knowledge_base", lang)]
+    assert warning.value == t("agent.console.next_steps", lang) + " " + " ".join(expected)
+    assert bool(CJK.search(warning.value)) == (lang == "zh")
+    everything = [*page.markdown, *page.caption, *page.warning, *page.info, *page.error, *page.metric]
+    text = "\n".join(str(e.value) for e in everything)
+    assert not STEP_CODE_TEXT.search(text), STEP_CODE_TEXT.search(text)  # no code:arg anywhere, details included
+    main = main_text(page)
+    assert not any(code in main for code in ("allow_webbrowse", "downgrade", "knowledge_base")), main
+    # the steps as data in the details, for analysts
+    [steps] = [d for d in page.dataframe if list(d.value.columns) == ["code", "args"]]
+    assert list(steps.value["code"]) == ["allow_webbrowse", "downgrade"]
+    assert id(steps.proto) in in_details(page)

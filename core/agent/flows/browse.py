@@ -16,7 +16,14 @@ from core.agent.trip_request import mentioned_places
 from core.i18n import t
 from core.models.agent import (
     AgentState,
+    NextStep,
 )
+
+_KNOWLEDGE_BASE = NextStep(code="downgrade", args={"to": "knowledge_base"})
+
+
+def _takeover(blocked: BrowseBlocked) -> NextStep:
+    return NextStep(code="takeover", args={"url": blocked.takeover_url} if blocked.takeover_url else {})
 
 
 def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
@@ -25,7 +32,7 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         state.result.status = "NEED_CONSENT"
         state.result.error_code = "BROWSER_CONSENT_REQUIRED"
         state.result.explanations = [t("agent.browse.consent", lang)]
-        state.result.next_steps = ["allow_webbrowse", "downgrade:knowledge_base"]
+        state.result.next_steps = [NextStep(code="allow_webbrowse"), _KNOWLEDGE_BASE]
         log_decision(state, action="gate.consent", reason_code="BROWSER_CONSENT_REQUIRED", policy_id=POLICY_CONSENT)
         ctx.report("awaiting_consent")
         return
@@ -115,22 +122,22 @@ def _browse_blocked(
         state.result.status = "FAILED"
         state.result.error_code = "BROWSER_BLOCKED_CAPTCHA"
         state.result.explanations = [t("agent.browse.captcha", lang, site=blocked.domain)]
-        state.result.next_steps = [f"takeover:{blocked.takeover_url}", "downgrade:knowledge_base"]
+        state.result.next_steps = [_takeover(blocked), _KNOWLEDGE_BASE]
     elif blocked.blocked_type == "NOT_ALLOWLISTED":
         state.result.status = "FAILED"
         state.result.error_code = "BROWSER_DOMAIN_NOT_ALLOWED"
         state.result.explanations = [t("agent.browse.not_allowed", lang, site=blocked.domain)]
-        state.result.next_steps = ["downgrade:knowledge_base"]
+        state.result.next_steps = [_KNOWLEDGE_BASE]
     elif blocked.blocked_type == "BUDGET":
         state.result.status = "TIMEOUT"
         state.result.error_code = "BUDGET_EXCEEDED"
         state.result.explanations = [t("agent.browse.budget", lang)]
-        state.result.next_steps = ["raise:max_browser_steps", f"takeover:{blocked.takeover_url}"]
+        state.result.next_steps = [NextStep(code="raise", args={"option": "max_browser_steps"}), _takeover(blocked)]
     else:
         state.result.status = "FAILED"
         state.result.error_code = "TOOL_CALL_FAILED"
         state.result.explanations = [t("agent.browse.fetch_failed", lang, detail=blocked.detail)]
-        state.result.next_steps = ["downgrade:knowledge_base"]
+        state.result.next_steps = [_KNOWLEDGE_BASE]
     log_decision(
         state,
         action="browser.fetch",

@@ -15,6 +15,7 @@ from core.agent.trip_request import mentioned_places
 from core.i18n import t
 from core.models.agent import (
     AgentState,
+    NextStep,
 )
 
 if TYPE_CHECKING:
@@ -175,5 +176,6 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             lines.append(t("agent.conditional.not_computed", lang, **head))
     state.result.explanations = lines
     state.result.status = "OK"
-    if any(br["feasible"] is None for br in branches):
-        state.result.next_steps.append(t("agent.conditional.next", lang))
+    open_branches = sum(1 for br in branches if br["feasible"] is None)
+    if open_branches:
+        state.result.next_steps.append(NextStep(code="name_branch_place", args={"branches": open_branches}))

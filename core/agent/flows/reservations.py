@@ -26,7 +26,7 @@ from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_GATE, act, guard, issue_dry_run
 from core.agent.venue_fit import fit_hints, suggest
 from core.errors import InputError
-from core.models.agent import AgentState
+from core.models.agent import AgentState, NextStep
 from core.reservations.catalog import catalogue, item_for
 from core.reservations.models import DryRun, Reservation
 from core.stores.trips import DryRunRecord
@@ -55,7 +55,7 @@ def _slots(state: AgentState, ctx: AgentContext) -> BookingSlots:
 def _ask(state: AgentState, text: str, *, reason: str, missing: list[str] | None = None) -> None:
     state.result.status = "NEED_MORE_INFO"
     state.result.explanations = [text]
-    state.result.next_steps += [f"missing:{m}" for m in missing or []]
+    state.result.next_steps += [NextStep(code="missing", args={"field": m}) for m in missing or []]
     log_decision(state, action="reservations.dry_run", reason_code=reason, policy_id=POLICY,
                  facts={"missing": missing or []})  # fmt: skip
 
@@ -293,7 +293,7 @@ def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> N
             + words.listing(found, zh, pack, numbered=True)
         ]  # fmt: skip
         state.result.candidates += [_row(r) for r in found]
-        state.result.next_steps.append("missing:which_reservation")
+        state.result.next_steps.append(NextStep(code="missing", args={"field": "which_reservation"}))
         log_decision(state, action="reservations.cancel_dry_run", reason_code="AMBIGUOUS_RESERVATION",
                      policy_id=POLICY, facts={"matches": len(found)})  # fmt: skip
         return
