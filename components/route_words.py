@@ -4,8 +4,10 @@ best order won, the sources of the figures and the planner's notices.
 No Streamlit here (unit-testable). Place names come from the region pack where the point is one of its places
 (``name_en`` in English, ``name_zh`` in Chinese; the other is the tooltip); anything else keeps the name the user
 typed. The core's own sentences (its English notes, ranking reason and optimiser note) stay available in the
-page's "Details" section; here the facts are worded again. Notices are worded by their code (core/route/notices.py);
-a code this build does not know gets a general sentence, with the code in the details.
+page's "Details" section; here the facts are worded again. Notices are worded by their code (core/route/notices.py)
+and name places by their points' ids, which ``notice_names`` turns into names in the reader's language; a code this
+build does not know gets a general sentence, with the code in the details. A candidate's places are its ``points``
+(the planner's visiting order), never rebuilt here.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.i18n import t
-from core.models.route import CandidateRoute, Notice, ResolvedPoint, RoutePlanResult
+from core.models.route import LIVE_ORIGIN, CandidateRoute, Notice, ResolvedPoint, RoutePlanResult
 from core.route import notices
 from core.route.export_words import (
     ROLE_KEYS,
@@ -76,17 +78,9 @@ def point_name(point: ResolvedPoint, lang: str, region: str | None) -> Name:
 
 
 def route_points(result: RoutePlanResult, candidate: CandidateRoute | None = None) -> list[ResolvedPoint | None]:
-    """The points of a candidate in visiting order: start (None for a live start), stops, destination."""
-    candidate = candidate or result.best_route
-    order = candidate.stop_order or list(range(len(result.resolved_stops)))
-    points: list[ResolvedPoint | None] = []
-    if result.resolved_origin is not None:
-        points.append(result.resolved_origin)
-    elif result.live_origin is not None or len(candidate.full_order_labels) > len(order) + 1:
-        points.append(None)
-    points += [result.resolved_stops[i] for i in order if 0 <= i < len(result.resolved_stops)]
-    points.append(result.resolved_destination)
-    return points
+    """The points of a candidate in visiting order (its ``points``): start (None for a live start), stops,
+    destination."""
+    return [point for _, point in result.visiting(candidate)]
 
 
 def order_names(result: RoutePlanResult, candidate: CandidateRoute | None, lang: str) -> list[Name]:
@@ -99,20 +93,6 @@ def order_names(result: RoutePlanResult, candidate: CandidateRoute | None, lang:
 
 def order_text(result: RoutePlanResult, candidate: CandidateRoute | None, lang: str) -> str:
     return " → ".join(n.shown for n in order_names(result, candidate, lang))
-
-
-def label_names(result: RoutePlanResult, lang: str) -> dict[str, str]:
-    """The core's labels (what the user typed, the live start's label) and the places' found names → names in
-    ``lang``: legs and warnings carry them."""
-    names: dict[str, str] = {}
-    points = [result.resolved_origin, *result.resolved_stops, result.resolved_destination]
-    for point in points:  # the names the provider gave (warnings quote them) in the chosen language
-        if point is not None:
-            names.setdefault(point.resolved_name, found_name(point, lang, result.region).shown)
-    for cand in result.candidates:
-        for label, name in zip(cand.full_order_labels, order_names(result, cand, lang), strict=False):
-            names.setdefault(label, name.shown)
-    return names
 
 
 def summary_words(result: RoutePlanResult, lang: str) -> str:
@@ -147,17 +127,19 @@ def region_display(region: str | None, lang: str) -> str | None:
     return display.get(lang) or display.get("en") or None
 
 
-def notice_names(result: RoutePlanResult, lang: str) -> dict[str, str]:
-    """What the notices' place and region parameters become in ``lang``: the places' labels and found names
-    (label_names) and the region's display name."""
-    names = label_names(result, lang)
-    shown = region_display(result.region, lang)
-    if result.region and shown:
-        names[result.region] = shown
-    return names
+def notice_names(result: RoutePlanResult, lang: str) -> notices.PlaceNames:
+    """How the notices name places in ``lang``: by point id, the place along the route (``point_name``; the live
+    start is "my location") and the place found for an input (``found_name``); the region by its display name."""
+    points = [result.resolved_origin, *result.resolved_stops, result.resolved_destination]
+    region = result.region
+    route = {LIVE_ORIGIN: t(LIVE_START, lang)}
+    route |= {p.id: point_name(p, lang, region).shown for p in points if p is not None}
+    found = {p.id: found_name(p, lang, region).shown for p in points if p is not None}
+    shown = region_display(region, lang)
+    return notices.PlaceNames(route=route, found=found, regions={region: shown} if region and shown else {})
 
 
-def notice_words(notice: Notice, lang: str, names: Mapping[str, str] | None = None) -> tuple[str, bool]:
+def notice_words(notice: Notice, lang: str, names: notices.PlaceNames | None = None) -> tuple[str, bool]:
     """``(sentence, known)``: the notice in ``lang`` from its code (core/route/notices.py, route.po); a code this
     build cannot word gets a general sentence with ``known=False``, and the page shows the code in its details."""
     return notices.words(notice, lang, names=names), notices.known(notice)

@@ -96,19 +96,18 @@ def live_start(
 
 def map_points(result: RoutePlanResult, candidate: CandidateRoute | None = None, *, lang: str = "en") -> list[MapPoint]:
     """Start (if known), the stops in the candidate's visiting order (numbered 1..n), destination."""
-    candidate = candidate or result.best_route
-    order = candidate.stop_order or list(range(len(result.resolved_stops)))
-    points: list[MapPoint] = []
     region = result.region
-    if result.resolved_origin is not None:
-        points.append(_from_resolved(result.resolved_origin, "S", lang=lang, region=region))
-    else:
-        start = live_start(result, candidate, lang=lang)
-        if start is not None:
-            points.append(start)
-    stops = [result.resolved_stops[i] for i in order if 0 <= i < len(result.resolved_stops)]
-    points.extend(_from_resolved(p, str(n), lang=lang, region=region) for n, p in enumerate(stops, start=1))
-    points.append(_from_resolved(result.resolved_destination, "E", lang=lang, region=region))
+    points: list[MapPoint] = []
+    stops = 0
+    for ref, point in result.visiting(candidate):
+        if point is None:  # the live start (none when its position is unknown)
+            start = live_start(result, candidate, lang=lang)
+            points.extend([start] if start is not None else [])
+            continue
+        if ref.role == "stop":
+            stops += 1
+        label = {"origin": "S", "destination": "E"}.get(ref.role, str(stops))
+        points.append(_from_resolved(point, label, lang=lang, region=region))
     return points
 
 

@@ -15,9 +15,9 @@ from components.route_words import (
     STRATEGY_WORDS,
     TRANSPORT_WORDS,
     found_name,
-    label_names,
     notice_names,
     notice_words,
+    order_names,
     order_text,
     point_name,
     source_words,
@@ -253,17 +253,20 @@ def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
 
 def legs_frame(cand: CandidateRoute, result: RoutePlanResult | None = None, *, lang: str = "en") -> pd.DataFrame:
     """The legs of a candidate: from, to (names in ``lang`` when the result is given), km, minutes, source."""
-    names = label_names(result, lang) if result is not None else {}
+    # leg i joins the candidate's points i and i + 1 (its labels only where the points do not say)
+    names = [n.shown for n in order_names(result, cand, lang)] if result is not None else []
+    if len(names) != len(cand.legs) + 1:
+        names = [leg.from_label for leg in cand.legs] + [cand.legs[-1].to_label if cand.legs else ""]
     return pd.DataFrame(
         [
             {
-                "from": names.get(leg.from_label, leg.from_label),
-                "to": names.get(leg.to_label, leg.to_label),
+                "from": names[i],
+                "to": names[i + 1],
                 "km": round(leg.distance_m / 1000, 2),
                 "minutes": round(leg.duration_s / 60, 1),
                 "source": source_words(leg.source, lang),
             }
-            for leg in cand.legs
+            for i, leg in enumerate(cand.legs)
         ],
         columns=["from", "to", "km", "minutes", "source"],
     )
@@ -440,11 +443,11 @@ def link_parts(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, 
     if links is None or not links.web_navigation:
         return []
     region = result.region
-    order = result.best_route.stop_order or list(range(len(result.resolved_stops)))
-    stops = [result.resolved_stops[i] for i in order if 0 <= i < len(result.resolved_stops)]
-    origin = result.resolved_origin  # the core's links start here; without it, where the phone is
+    # the core's links start at the fixed origin; without it, where the phone is
+    stops = [p for ref, p in result.visiting() if ref.role != "origin" and p is not None]
+    origin = result.resolved_origin
     names = [point_name(origin, lang, region).shown if origin else t("route.links.my_location", lang)]
-    names += [point_name(p, lang, region).shown for p in [*stops, result.resolved_destination]]
+    names += [point_name(p, lang, region).shown for p in stops]
     spans = web_part_spans(len(names), result.transport_mode)
     parts = []
     for n, (url, (start, end)) in enumerate(zip(links.web_navigation, spans, strict=False), start=1):
@@ -580,8 +583,7 @@ def render_reservations(result: RoutePlanResult, *, lang: str, key_prefix: str =
     from components import reservations
 
     service = reservations.service_for(result.region)
-    order = result.best_route.stop_order or list(range(len(result.resolved_stops)))
-    points = [result.resolved_stops[i] for i in order] + [result.resolved_destination]
+    points = [p for ref, p in result.visiting() if ref.role != "origin" and p is not None]
     offers, seen = [], set()
     for n, point in enumerate(points, start=1):
         if not point.poi_id or point.poi_id in seen:

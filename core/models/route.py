@@ -6,6 +6,7 @@ Coordinates inside core are WGS-84; ``crs`` on every point says so explicitly.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
@@ -177,10 +178,19 @@ def _norm(value: str | None) -> str:
 
 
 PointSource = Literal["geo", "text_search", "search_detail", "manual_fallback"]
+PointRole = Literal["origin", "stop", "destination"]
+#: the id of the user's live start (``RoutePlanResult.live_origin``; a start without coordinates has no point)
+LIVE_ORIGIN = "live_origin"
+
+
+def point_id(role: PointRole, index: int | None = None) -> str:
+    """A point of a result by id: ``origin``, ``destination`` or ``stops.N`` (N the stop's index in the request's
+    stop list, as in ``PlaceChoice.field`` and an input error's field); notices and ``PointRef`` use it."""
+    return f"stops.{index}" if role == "stop" else role
 
 
 class ResolvedPoint(BaseModel):
-    role: Literal["origin", "stop", "destination"]
+    role: PointRole
     input_name: str | None = None
     input_address: str
     resolved_name: str
@@ -201,6 +211,11 @@ class ResolvedPoint(BaseModel):
     @property
     def label(self) -> str:
         return self.input_name or self.resolved_name
+
+    @property
+    def id(self) -> str:
+        """Its id in the result (``point_id``)."""
+        return point_id(self.role, self.index)
 
 
 AmbiguityReason = Literal["close_scores", "near_miss", "several_exact", "district"]
@@ -244,6 +259,28 @@ class RouteLeg(BaseModel):
     source: MetricSource = "offline_estimate"
 
 
+class PointRef(BaseModel):
+    """One point of a candidate's visiting order, by reference into the result: ``id`` is ``origin``,
+    ``live_origin`` (the user's live start), ``stops.N`` or ``destination``; ``index`` a stop's index in the
+    request's stop list (``resolved_stops``), None at the ends. ``RoutePlanResult.point`` gives the point."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(pattern=r"^(origin|live_origin|destination|stops\.\d+)$")
+    role: PointRole
+    index: int | None = Field(default=None, ge=0)
+
+
+def visiting_points(stop_order: Sequence[int], stops: int, *, start: str | None) -> list[PointRef]:
+    """The one rule of a candidate's points: the start (``origin``, ``live_origin``, or none when it is unknown),
+    the stops in ``stop_order`` (indices outside ``0..stops-1`` left out), the destination. The planner sets
+    ``CandidateRoute.points`` with it; an older result without them gets them from its ``stop_order`` the same way."""
+    points = [PointRef(id=start, role="origin")] if start else []
+    points += [PointRef(id=point_id("stop", i), role="stop", index=i) for i in stop_order if 0 <= i < stops]
+    points.append(PointRef(id="destination", role="destination"))
+    return points
+
+
 class CandidateRoute(BaseModel):
     stop_order_labels: list[str]
     full_order_labels: list[str]
@@ -254,6 +291,9 @@ class CandidateRoute(BaseModel):
     # Additions
     rank: int | None = None
     stop_order: list[int] = Field(default_factory=list, description="Indices into resolved_stops, in visiting order")
+    # Addition (issue 19): every point in visiting order, start to destination (legs[i] joins points[i] and
+    # points[i + 1]); the planner sets it (visiting_points), a stored result without it gets it from stop_order.
+    points: list[PointRef] = Field(default_factory=list)
     best_for: list[RouteStrategy] = Field(default_factory=list)
     pareto_optimal: bool = False
     delta_distance_m: int = 0
@@ -350,3 +390,55 @@ class RoutePlanResult(BaseModel):
     elapsed_ms: float | None = None
     # Addition (issue 12): the warnings as codes and facts, in the order of ``warnings``
     notices: list[Notice] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _candidate_points(self) -> RoutePlanResult:
+        """A result stored before candidates carried their points (a JSON export, an old answer) gets them from
+        each candidate's ``stop_order`` (else its stop labels, else the input order) by ``visiting_points``."""
+        for cand in [*self.candidates, self.best_route]:
+            if not cand.points:
+                cand.points = visiting_points(
+                    self._stored_order(cand), len(self.resolved_stops), start=self._start(cand)
+                )
+        return self
+
+    def _stored_order(self, cand: CandidateRoute) -> list[int]:
+        n = len(self.resolved_stops)
+        if cand.stop_order:
+            return list(cand.stop_order)
+        remaining, order = list(range(n)), []
+        for label in cand.stop_order_labels:  # a result without stop_order: its labels matched to the stops
+            match = next(
+                (i for i in remaining if label in (self.resolved_stops[i].label, self.resolved_stops[i].resolved_name)),
+                None,
+            )
+            if match is not None:
+                order.append(match)
+                remaining.remove(match)
+        return order + remaining
+
+    def _start(self, cand: CandidateRoute) -> str | None:
+        if self.resolved_origin is not None:
+            return "origin"
+        stops = len(cand.stop_order or cand.stop_order_labels or self.resolved_stops)
+        if self.live_origin is not None or len(cand.full_order_labels) > stops + 1:
+            return LIVE_ORIGIN
+        return None
+
+    def point(self, ref: PointRef | str) -> ResolvedPoint | None:
+        """The point an id names (None for the live start, which is ``live_origin``, or an id not in this result)."""
+        pid = ref.id if isinstance(ref, PointRef) else ref
+        if pid == "origin":
+            return self.resolved_origin
+        if pid == "destination":
+            return self.resolved_destination
+        if pid.startswith("stops."):
+            index = pid.removeprefix("stops.")
+            if index.isdigit() and int(index) < len(self.resolved_stops):
+                return self.resolved_stops[int(index)]
+        return None
+
+    def visiting(self, candidate: CandidateRoute | None = None) -> list[tuple[PointRef, ResolvedPoint | None]]:
+        """A candidate's points (the best route's by default) with the points they name, in visiting order."""
+        cand = candidate or self.best_route
+        return [(ref, self.point(ref)) for ref in cand.points]

@@ -86,16 +86,15 @@ def place_key(point: ResolvedPoint) -> str:
 
 
 def order_keys(result: RoutePlanResult, candidate: CandidateRoute) -> list[str]:
-    """The place keys of a candidate's full order: the start (a fixed origin or the live start, when there is
-    one), the stops in the candidate's order, the destination."""
+    """The place keys of a candidate's points (``CandidateRoute.points``): the start (a fixed origin or the live
+    start, when there is one), the stops in the candidate's order, the destination."""
     keys: list[str] = []
-    if result.resolved_origin is not None:
-        keys.append(place_key(result.resolved_origin))
-    elif result.live_origin is not None:
-        keys.append(f"at:{result.live_origin.lon:.6f},{result.live_origin.lat:.6f}")
-    order = candidate.stop_order or list(range(len(result.resolved_stops)))
-    keys.extend(place_key(result.resolved_stops[i]) for i in order if 0 <= i < len(result.resolved_stops))
-    keys.append(place_key(result.resolved_destination))
+    live = result.live_origin
+    for _, point in result.visiting(candidate):
+        if point is not None:
+            keys.append(place_key(point))
+        elif live is not None:
+            keys.append(f"at:{live.lon:.6f},{live.lat:.6f}")
     return keys
 
 

@@ -185,21 +185,10 @@ def safe_href(link: str | None) -> str | None:
 
 
 def _stop_visit_numbers(result: RoutePlanResult) -> list[int]:
-    """Indices into resolved_stops in the best route's visiting order (input order as a fallback)."""
-    n = len(result.resolved_stops)
-    order = [i for i in result.best_route.stop_order if isinstance(i, int) and 0 <= i < n]
-    if len(order) == n and len(set(order)) == n:
-        return order
-    # Fallback: match the labels of the best route to the stops, then append anything unmatched.
-    remaining = list(range(n))
-    order = []
-    for label in result.best_route.stop_order_labels:
-        for i in remaining:
-            if label in (result.resolved_stops[i].label, result.resolved_stops[i].resolved_name):
-                order.append(i)
-                remaining.remove(i)
-                break
-    return order + remaining
+    """Indices into resolved_stops in the best route's visiting order (its points; a stop they miss, in an
+    inconsistent stored result, after them)."""
+    order = [p.index for p in result.best_route.points if p.index is not None]
+    return order + [i for i in range(len(result.resolved_stops)) if i not in order]
 
 
 _CSS = """

@@ -7,6 +7,7 @@ from __future__ import annotations
 from core.errors import OmniError
 from core.i18n import join_words, t
 from core.models.route import RoutePlanResult
+from core.route.notices import core_names
 from core.route.notices import words as notice_words
 
 #: the words of the route's codes (route.po), for the report and the page: where a figure came from (MetricSource)
@@ -114,7 +115,7 @@ def notice_lines(result: RoutePlanResult, *, lang: str = "en") -> list[str]:
     result carries no notice for every warning (a result from an older build), its own sentences."""
     if lang == "en" or len(result.notices) != len(result.warnings):
         return list(result.warnings)
-    names = region_names(result.region, lang)
+    names = core_names(result, region_names(result.region, lang))
     return [notice_words(item, lang, names=names) for item in result.notices]
 
 

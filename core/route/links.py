@@ -262,7 +262,7 @@ def build_deep_links(
                 covered=covered,
                 total=len(stops),
                 omitted=omitted,
-                end=_label(app_destination),
+                end=app_destination.id,
             )
         )
     android, ios = (

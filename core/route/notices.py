@@ -5,60 +5,83 @@ A notice is ``Notice(code, params, severity, detail)`` (core/models/route.py). `
 code not listed here cannot be made (``notice`` raises), and ``tests/route/test_notices.py`` checks that every
 code has words in both languages (locales/*/LC_MESSAGES/route.po) filled by its parameters. ``words`` fills the
 words in one language; the result's ``warnings`` are the notices in English through it, so the CLI and the API
-keep their sentences. The pages pass ``names`` (a place's label or found name → its name in the user's language,
-a region's code → its display name) for the parameters that name places or regions.
+keep their sentences.
 
-Parameters shared by the resolver's notices: ``role`` (origin, stop, destination), ``stop`` (1-based, 0 for the
-ends) and ``input`` (what the user typed) make ``{who}``; ``service`` and ``mode`` are worded from tables.
+A notice names a place by the id of its point in the result (``core.models.route.point_id``: ``origin``,
+``live_origin``, ``stops.N``, ``destination``; issue 19), never by a label: the ``point`` parameter, and the
+parameters a spec lists in ``points`` (``a``/``b`` of a missing path, ``end`` of the app links). ``words`` names
+them through ``PlaceNames``, which the reader builds in its language (the pages from the region pack, the core's
+English from the labels, ``core_names``): ``point`` fills ``{name}`` (the place found for it where the spec says
+``found``, else the place along the route), a ``points`` parameter is replaced by its place's name, a ``regions``
+parameter (a region's code) by the region's name.
+
+The resolver's notices carry ``point`` and ``input`` (what the user typed), which make ``{who}`` ("Stop 3 '…'");
+``service`` and ``mode`` are worded from tables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.geo.base import LoggedWarning
 from core.i18n import t
-from core.models.route import Notice, NoticeParam, NoticeSeverity
+from core.models.route import LIVE_ORIGIN, Notice, NoticeParam, NoticeSeverity, ResolvedPoint, RoutePlanResult
 
 UNKNOWN_KEY = "route.warning.unknown"
 
 
-WHO = ("role", "stop", "input")  # an input named: its role, its stop number (0 for the ends), what was typed
+WHO = ("point", "input")  # an input named: its point's id (origin, destination, stops.N) and what was typed
+#: the English name of the user's live start in the core's sentences (as the planner's legs label it)
+LIVE_ORIGIN_LABEL = "我的位置 (current location)"
 
 
 @dataclass(frozen=True)
 class NoticeSpec:
-    """A code's words (a catalog key), the parameters every notice of it carries, its severity, and which of its
-    parameters name places (or a region)."""
+    """A code's words (a catalog key), the parameters every notice of it carries, its severity; which parameters
+    hold point ids worded as their place (``points``; ``point`` always fills ``{name}``), whether ``point`` is
+    named as the place found for the input (``found``) rather than as the place along the route, and which
+    parameters are region codes (``regions``)."""
 
     key: str
     params: tuple[str, ...] = ()
     severity: NoticeSeverity = "warning"
-    places: tuple[str, ...] = ()
+    points: tuple[str, ...] = ()
+    found: bool = False
+    regions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlaceNames:
+    """How one reader names the places of one result in one language: by point id, the place along the route
+    (``route``; the live start included) and the place found for an input (``found``); by region code, the
+    region (``regions``). An id without a name is shown as the id."""
+
+    route: Mapping[str, str] = field(default_factory=dict)
+    found: Mapping[str, str] = field(default_factory=dict)
+    regions: Mapping[str, str] = field(default_factory=dict)
 
 
 NOTICES: dict[str, NoticeSpec] = {
     # resolver (core/route/resolver.py)
-    "FUZZY_MATCH": NoticeSpec("route.warning.fuzzy", (*WHO, "name", "address", "score"), places=("name",)),
-    "ALSO_FITS_NEARBY": NoticeSpec("route.warning.also_fits", (*WHO, "name", "alt", "metres"), places=("name", "alt")),
-    "SEVERAL_EXACT_ONE_SPOT": NoticeSpec(
-        "route.warning.several_exact", (*WHO, "count", "name", "others"), places=("name",)
-    ),
-    "HOUSE_NUMBER_FALLBACK": NoticeSpec("route.warning.house_number", (*WHO, "name", "road"), places=("name",)),
-    "ROAD_LEVEL_ONLY": NoticeSpec("route.warning.road_level", (*WHO, "name"), places=("name",)),
-    "DISTRICT_CENTRE": NoticeSpec("route.warning.district_centre", (*WHO, "name"), places=("name",)),
+    # (``alt``: the other place's name as the map data gives it, not a point of the result)
+    "FUZZY_MATCH": NoticeSpec("route.warning.fuzzy", (*WHO, "address", "score"), found=True),
+    "ALSO_FITS_NEARBY": NoticeSpec("route.warning.also_fits", (*WHO, "alt", "metres"), found=True),
+    "SEVERAL_EXACT_ONE_SPOT": NoticeSpec("route.warning.several_exact", (*WHO, "count", "others"), found=True),
+    "HOUSE_NUMBER_FALLBACK": NoticeSpec("route.warning.house_number", (*WHO, "road"), found=True),
+    "ROAD_LEVEL_ONLY": NoticeSpec("route.warning.road_level", WHO, found=True),
+    "DISTRICT_CENTRE": NoticeSpec("route.warning.district_centre", WHO, found=True),
     # planner (core/route/planner.py)
-    "SAME_PLACE_STOPS": NoticeSpec("route.warning.same_place", ("a", "b", "name"), places=("name",)),
-    "STOP_AT_ORIGIN": NoticeSpec("route.warning.stop_at_origin", ("n", "name"), places=("name",)),
+    "SAME_PLACE_STOPS": NoticeSpec("route.warning.same_place", ("a", "b", "point"), found=True),
+    "STOP_AT_ORIGIN": NoticeSpec("route.warning.stop_at_origin", ("n", "point")),
     "START_OUTSIDE_REGION": NoticeSpec(
-        "route.warning.start_outside_region", ("where", "region", "km"), places=("region",)
+        "route.warning.start_outside_region", ("where", "region", "km"), regions=("region",)
     ),
     "START_UNKNOWN": NoticeSpec("route.warning.start_unknown"),
-    "OFF_NETWORK": NoticeSpec("route.warning.off_network", ("name", "region"), places=("name", "region")),
+    "OFF_NETWORK": NoticeSpec("route.warning.off_network", ("point", "region"), regions=("region",)),
     "OFFLINE_ESTIMATES": NoticeSpec("route.warning.offline_estimates"),
     "OFFLINE_ESTIMATES_AT": NoticeSpec("route.warning.offline_estimates_at", ("mode", "circuity", "speed_kmh")),
-    "GEOMETRY_MISSING": NoticeSpec("route.warning.geometry_missing", ("a", "b"), places=("a", "b")),
+    "GEOMETRY_MISSING": NoticeSpec("route.warning.geometry_missing", ("a", "b"), points=("a", "b")),
     "EXACT_LEGS_KEPT": NoticeSpec("route.warning.exact_legs_kept", ("n", "legs")),
     "LONG_WALK": NoticeSpec("route.warning.long_walk", ("n", "km", "total_km", "minutes")),
     # deep links (core/route/links.py)
@@ -67,7 +90,7 @@ NOTICES: dict[str, NoticeSpec] = {
     "PERSONAL_MAP_FAILED": NoticeSpec("route.warning.personal_map_failed"),
     "PERSONAL_MAP_NOTE": NoticeSpec("route.warning.personal_map_note", severity="info"),
     "APP_LINK_VIAS": NoticeSpec(
-        "route.warning.app_link_vias", ("vias", "covered", "total", "omitted", "end"), places=("end",)
+        "route.warning.app_link_vias", ("vias", "covered", "total", "omitted", "end"), points=("end",)
     ),
     "WEB_NO_START": NoticeSpec("route.warning.web_no_start", severity="info"),
     "WEB_SPLIT": NoticeSpec("route.warning.web_split", ("n", "vias"), severity="info"),
@@ -106,9 +129,16 @@ def notice(code: str, *, detail: str | None = None, **params: NoticeParam) -> No
     return Notice(code=code, params=params, severity=spec.severity, detail=detail)
 
 
-def who(role: str, stop: int, text: str) -> dict[str, NoticeParam]:
-    """The parameters naming an input: its role, its stop number (1-based; 0 for the ends) and what was typed."""
-    return {"role": role, "stop": stop, "input": text}
+def who(point: str, text: str) -> dict[str, NoticeParam]:
+    """The parameters naming an input: its point's id (``point_id``) and what was typed."""
+    return {"point": point, "input": text}
+
+
+def _role(point: str) -> tuple[str, int]:
+    """A point id's role and stop number (1-based; 0 for the ends)."""
+    if point.startswith("stops.") and point.removeprefix("stops.").isdigit():
+        return "stop", int(point.removeprefix("stops.")) + 1
+    return ("origin" if point == LIVE_ORIGIN else point), 0
 
 
 def from_log(entry: LoggedWarning) -> Notice:
@@ -125,25 +155,49 @@ def known(item: Notice) -> bool:
     return item.code in NOTICES
 
 
-def words(item: Notice, lang: str, *, names: Mapping[str, str] | None = None) -> str:
-    """The notice in ``lang``: its code's words with its parameters (places and regions named through ``names``,
+def words(item: Notice, lang: str, *, names: PlaceNames | None = None) -> str:
+    """The notice in ``lang``: its code's words with its parameters (points and regions named through ``names``,
     code-valued parameters worded); a code this build does not know gets a general sentence."""
     spec = NOTICES.get(item.code)
     if spec is None:
         return t(UNKNOWN_KEY, lang)
+    names = names or PlaceNames()
     params: dict[str, object] = dict(item.params)
-    for name in spec.places:
+    point = params.get("point")
+    if isinstance(point, str):
+        params["name"] = (names.found if spec.found else names.route).get(point) or names.route.get(point, point)
+        point_role, stop = _role(point)
+        params.update(role=point_role, stop=stop)
+    for name in spec.points:
         value = params.get(name)
-        if isinstance(value, str) and names:
-            params[name] = names.get(value, value)
+        if isinstance(value, str):
+            params[name] = names.route.get(value, value)
+    for name in spec.regions:
+        value = params.get(name)
+        if isinstance(value, str):
+            params[name] = names.regions.get(value, value)
     for name, table in VALUE_WORDS.items():
         value = params.get(name)
         if isinstance(value, str) and value in table:
             params[name] = t(table[value], lang)
-    role = params.get("role")
+    role = params.get("role")  # (a notice stored before issue 19 carries role and stop itself)
     if isinstance(role, str) and role in WHO_KEYS:
         params["who"] = t(WHO_KEYS[role], lang, n=params.get("stop", 0), name=params.get("input", ""))
     return t(spec.key, lang, **params)
+
+
+def core_names(result: RoutePlanResult, regions: Mapping[str, str] | None = None) -> PlaceNames:
+    """The core's own names of a result's places (the labels along the route, the names the map data gave, the
+    live start's label), for its English sentences and its report; ``regions`` a region code → its name."""
+    points = [result.resolved_origin, *result.resolved_stops, result.resolved_destination]
+    return point_names([p for p in points if p is not None], regions)
+
+
+def point_names(points: list[ResolvedPoint], regions: Mapping[str, str] | None = None) -> PlaceNames:
+    """``core_names`` of resolved points (before there is a result)."""
+    route = {p.id: p.label for p in points}
+    route[LIVE_ORIGIN] = LIVE_ORIGIN_LABEL
+    return PlaceNames(route=route, found={p.id: p.resolved_name for p in points}, regions=dict(regions or {}))
 
 
 def unique(items: list[Notice]) -> list[Notice]:
@@ -154,6 +208,6 @@ def unique(items: list[Notice]) -> list[Notice]:
     return list(seen.values())
 
 
-def english(items: list[Notice], *, names: Mapping[str, str] | None = None) -> list[str]:
+def english(items: list[Notice], *, names: PlaceNames | None = None) -> list[str]:
     """The notices as English sentences, one each (the result's ``warnings``)."""
     return [words(item, "en", names=names) for item in items]

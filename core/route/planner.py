@@ -21,6 +21,7 @@ from core.geo.base import LonLat, Place, provider_budget
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
 from core.models.route import (
+    LIVE_ORIGIN,
     STRATEGIES,
     CandidateRoute,
     DeepLinks,
@@ -35,16 +36,17 @@ from core.models.route import (
     RouteStrategy,
     TransportMode,
     format_location,
+    point_id,
+    visiting_points,
 )
 from core.optimizer.order_search import candidate_orders, distinct_place_orders, order_totals
 from core.packs.loader import RegionPack
 from core.route.links import amap_navigates_in, build_deep_links
-from core.route.notices import english, from_log, notice, unique
+from core.route.notices import LIVE_ORIGIN_LABEL, PlaceNames, english, from_log, notice, point_names, unique
 from core.route.resolver import resolve_points, same_place
 from core.route.strategies import Scored, best_reason, km, mins, other_reason, pareto_front, rank
 
 Progress = Callable[[str, float], None]
-LIVE_ORIGIN_LABEL = "我的位置 (current location)"
 WALKING_LONG_LEG_M = 10_000  # a walking leg longer than this (about 2 h) gets a warning
 
 
@@ -63,9 +65,13 @@ class ResolvedTrip:
     notices: list[Notice] = field(default_factory=list)
 
     @property
+    def points(self) -> list[ResolvedPoint]:
+        return [p for p in (self.origin, *self.stops, self.destination) if p is not None]
+
+    @property
     def warnings(self) -> list[str]:
         """The notices in English (core/route/notices.py)."""
-        return english(self.notices)
+        return english(self.notices, names=point_names(self.points))
 
 
 @dataclass
@@ -74,6 +80,8 @@ class TripMatrix:
 
     points: list[LonLat]
     labels: list[str]
+    #: each point's id in the result (core.models.route.point_id; the live start is LIVE_ORIGIN)
+    ids: list[str]
     start: int | None
     offset: int
     end: int
@@ -88,7 +96,7 @@ class TripMatrix:
     @property
     def warnings(self) -> list[str]:
         """The notices in English (core/route/notices.py)."""
-        return english(self.notices)
+        return english(self.notices, names=PlaceNames(route=dict(zip(self.ids, self.labels, strict=True))))
 
     def pair_source(self, a: int, b: int) -> MetricSource:
         """Where the figures of one leg come from: the estimate for a pair the router could not answer.
@@ -100,6 +108,11 @@ class TripMatrix:
     @property
     def stop_nodes(self) -> list[int]:
         return list(range(self.offset, self.end))
+
+    @property
+    def start_id(self) -> str | None:
+        """The start's id (origin or live_origin), None when the start is unknown."""
+        return self.ids[self.start] if self.start is not None else None
 
 
 @dataclass
@@ -198,9 +211,9 @@ def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings:
             )
         for j in range(i):
             if same_place(s, stops[j]):
-                notices.append(notice("SAME_PLACE_STOPS", a=j + 1, b=i + 1, name=s.resolved_name))
+                notices.append(notice("SAME_PLACE_STOPS", a=j + 1, b=i + 1, point=point_id("stop", i)))
         if origin is not None and same_place(s, origin):
-            notices.append(notice("STOP_AT_ORIGIN", n=i + 1, name=s.label))
+            notices.append(notice("STOP_AT_ORIGIN", n=i + 1, point=point_id("stop", i)))
 
     live: LiveOrigin | None = None
     if request.origin_mode == "current_location":
@@ -225,34 +238,40 @@ def matrix_stage(trip: ResolvedTrip, *, provider: MapServices, mode: TransportMo
     notices: list[Notice] = []
     points: list[LonLat] = []
     labels: list[str] = []
+    ids: list[str] = []
     start: int | None = None
     if origin is not None:
         start = 0
         points.append(LonLat(origin.lon, origin.lat))
         labels.append(origin.label)
+        ids.append(origin.id)
     elif live is not None:
         start = 0
         points.append(LonLat(live.lon, live.lat))
         labels.append(LIVE_ORIGIN_LABEL)
+        ids.append(LIVE_ORIGIN)
     offset = len(points)
     points += [LonLat(s.lon, s.lat) for s in stops]
     labels += [s.label for s in stops]
+    ids += [point_id("stop", i) for i in range(len(stops))]
     end = len(points)
     points.append(LonLat(dest.lon, dest.lat))
     labels.append(dest.label)
+    ids.append(dest.id)
     matrix = provider.matrix(points, mode=mode)
     dist = np.asarray(matrix.distances_m, dtype=float)
     dur = np.asarray(matrix.durations_s, dtype=float)
     if not (np.isfinite(dist).all() and np.isfinite(dur).all()):
         raise ProviderError("the travel matrix has missing entries: some points are not connected", field="stops")
     for i in matrix.off_network:  # named here, where the points have their labels
-        notices.append(notice("OFF_NETWORK", name=labels[i], region=provider.region.name))
+        notices.append(notice("OFF_NETWORK", point=ids[i], region=provider.region.name))
     if matrix.source == "offline_estimate":
         notices.append(_offline_notice(provider.region, mode, matrix.notes))
     notices.extend(from_log(entry) for entry in provider.warnings.drain_entries())
     return TripMatrix(
         points=points,
         labels=labels,
+        ids=ids,
         start=start,
         offset=offset,
         end=end,
@@ -311,13 +330,15 @@ def _candidate_route(net: TripMatrix, sc: Scored) -> CandidateRoute:
         _leg(labels[a], labels[b], points[a], points[b], net.dist[a, b], net.dur[a, b], net.pair_source(a, b))
         for a, b in zip(node_order, node_order[1:])
     ]
+    stop_order = [n - net.offset for n in sc.order]
     return CandidateRoute(
         stop_order_labels=[labels[n] for n in sc.order],
         full_order_labels=[labels[n] for n in node_order],
         legs=legs,
         total_distance_m=sum(l.distance_m for l in legs),
         total_duration_s=sum(l.duration_s for l in legs),
-        stop_order=[n - net.offset for n in sc.order],
+        stop_order=stop_order,
+        points=visiting_points(stop_order, net.end - net.offset, start=net.start_id),
     )
 
 
@@ -357,7 +378,7 @@ def geometry_stage(
 ) -> RouteGeometry:
     """The drawn path of each leg of the best route (one cached route call per leg); a failed leg is a straight
     line with a warning, never a silent gap."""
-    points, labels, start, end = net.points, net.labels, net.start, net.end
+    points, labels, ids, start, end = net.points, net.labels, net.ids, net.start, net.end
     notices: list[Notice] = []
     best_nodes = [*([start] if start is not None else []), *best_order, end]
     geometry: list[list[list[float]]] = []
@@ -377,8 +398,8 @@ def geometry_stage(
                 notice(
                     "GEOMETRY_MISSING",
                     detail=f"route geometry {labels[a]} → {labels[b]} unavailable ({exc.message})",
-                    a=labels[a],
-                    b=labels[b],
+                    a=ids[a],
+                    b=ids[b],
                 )
             )
     geometry_source = ", ".join(sorted(geo_sources))
@@ -441,7 +462,7 @@ def links_stage(
         return RouteLinks(deep_links=None)
     deep_links, notices = build_deep_links(
         origin=trip.origin,
-        ordered_stops=[trip.stops[i] for i in best.stop_order],
+        ordered_stops=[trip.stops[p.index] for p in best.points if p.index is not None],
         destination=trip.destination,
         transport_mode=request.transport_mode,
         deep_link_mode=request.deep_link_mode,
@@ -530,7 +551,7 @@ def plan_route(
             best_index=ranked.best_index,
             deep_links=links.deep_links,
             summary="",
-            warnings=english(notices, names=_region_names(provider.region)),
+            warnings=english(notices, names=point_names(trip.points, _region_names(provider.region))),
             notices=notices,
             task_name=request.task_name,
             route_strategy=request.route_strategy,

@@ -41,8 +41,9 @@ from core.models.route import (
     ResolvedPoint,
     RoutePlanRequest,
     format_location,
+    point_id,
 )
-from core.route.notices import english, notice
+from core.route.notices import english, notice, point_names
 from core.route.notices import who as named_input
 
 Role = Literal["origin", "stop", "destination"]
@@ -64,7 +65,7 @@ class Resolution:
     @property
     def warnings(self) -> list[str]:
         """The notices in English."""
-        return english(self.notices)
+        return english(self.notices, names=point_names([self.point]))
 
 
 @dataclass
@@ -76,7 +77,8 @@ class ResolvedPoints:
 
     @property
     def warnings(self) -> list[str]:
-        return english(self.notices)
+        points = [p for p in (self.origin, *self.stops, self.destination) if p is not None]
+        return english(self.notices, names=point_names(points))
 
 
 def _describe(role: Role, raw: RawStop, index: int | None) -> str:
@@ -201,7 +203,7 @@ def resolve_point(
     field_name = _field(role, index)
     pname = provider.name
     notices: list[Notice] = []
-    named = named_input(role, index + 1 if role == "stop" and index is not None else 0, echo(raw.label()))
+    named = named_input(point_id(role, index), echo(raw.label()))
 
     def make(place: Place, source: PointSource, note: str, score: float | None = None) -> Resolution:
         if place.category == "district":  # a part of a city: its mapped centre stands for it, said so
@@ -209,7 +211,6 @@ def resolve_point(
                 notice(
                     "DISTRICT_CENTRE",
                     detail=f"{who_text} is the district '{place.name}': its centre as the map data gives it was used",
-                    name=place.name,
                     **named,
                 )
             )
@@ -250,7 +251,6 @@ def resolve_point(
                         "SEVERAL_EXACT_ONE_SPOT",
                         detail=f"{who_text} matched {len(geo)} places exactly; used '{top.name}' (also: {others})",
                         count=len(geo),
-                        name=top.name,
                         others=others,
                         **named,
                     )
@@ -294,7 +294,6 @@ def resolve_point(
                     "FUZZY_MATCH",
                     detail=f"{who_text} is a fuzzy match: resolved to '{best.name}' ({best.address or 'no address'}), "
                     f"score {score:.0f}/100",
-                    name=best.name,
                     address=best.address or "",
                     score=round(score),
                     **named,
@@ -313,7 +312,6 @@ def resolve_point(
                     notice(
                         "ALSO_FITS_NEARBY",
                         detail=f"{who_text} also fits '{alt.name}' ({close[0][0]:.0f}), {metres} m away",
-                        name=best.name,
                         alt=alt.name,
                         metres=metres,
                         **named,
@@ -343,7 +341,6 @@ def resolve_point(
                 notice(
                     "HOUSE_NUMBER_FALLBACK",
                     detail=f"{who_text}: house number not found, fell back to '{best.name}' on '{road}' - check it",
-                    name=best.name,
                     road=road,
                     **named,
                 )
@@ -355,7 +352,6 @@ def resolve_point(
             notice(
                 "ROAD_LEVEL_ONLY",
                 detail=f"{who_text}: resolved only to the road '{coarse.name}' (road-level coordinate)",
-                name=coarse.name,
                 **named,
             )
         )

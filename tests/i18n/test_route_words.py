@@ -92,7 +92,8 @@ def test_every_notice_of_these_plans_has_words_in_both_languages_and_no_english_
 
 def test_the_english_warnings_are_the_notices_in_the_catalogs_english():
     result = plan(SCENARIOS["my-location-errands"].request.model_copy(update={"origin_lon": 116.4, "origin_lat": 39.9}))
-    assert result.warnings == [notices.words(n, "en", names={"shanghai": "Shanghai"}) for n in result.notices]
+    names = notices.core_names(result, {"shanghai": "Shanghai"})  # the labels and the names the map data gave
+    assert result.warnings == [notices.words(n, "en", names=names) for n in result.notices]
     [far] = [w for w in result.warnings if "outside the region" in w]
     assert far.startswith(
         "Your start position (116.400000,39.900000, longitude first) is outside the region 'Shanghai'"

@@ -10,7 +10,7 @@ import pytest
 from core.errors import InputError
 from core.models.route import ResolvedPoint
 from core.route.links import MAX_APP_VIAS, build_deep_links, qr_svg_data_uri
-from core.route.notices import english
+from core.route.notices import english, point_names
 
 # WGS-84 coordinates (Shanghai)
 PEOPLES_SQUARE = (121.4737, 31.2304)
@@ -179,8 +179,9 @@ def test_more_than_16_stops_cover_the_first_part_and_warn():
     # the link ends at stop 17, a prefix of the planned route
     assert unquote(p["dname"]) == "站点17"
     [vias] = [n for n in warnings if n.code == "APP_LINK_VIAS"]
-    assert vias.params == {"vias": 16, "covered": 17, "total": 20, "omitted": 3, "end": "站点17"}
-    assert english([vias]) == [
+    # the link's end is named by its point's id (stop 17 is stops.16); the sentence names it
+    assert vias.params == {"vias": 16, "covered": 17, "total": 20, "omitted": 3, "end": "stops.16"}
+    assert english([vias], names=point_names(many)) == [
         "The AMap app links take at most 16 via points, so they cover only the first 17 of 20 stops and end at 站点17; "
         "the web links cover the whole route."
     ]

@@ -39,7 +39,7 @@ def test_fuzzy_english_is_text_search_with_a_warning(provider, settings):
     assert res.point.source in {"text_search", "search_detail"}
     assert res.point.match_score is not None and res.point.match_score < 100
     [fuzzy] = res.notices
-    assert fuzzy.code == "FUZZY_MATCH" and fuzzy.params["stop"] == 3 and fuzzy.params["name"] == res.point.resolved_name
+    assert fuzzy.code == "FUZZY_MATCH" and fuzzy.params["point"] == "stops.2" and "name" not in fuzzy.params
     assert res.warnings == [
         f"Stop 3 'Shanghai Musem' is an approximate match: found {res.point.resolved_name} — check it."
     ]
