@@ -1,24 +1,27 @@
-"""``python -m core itinerary --request FILE``: optimise a multi-day itinerary; prints ItineraryResult as JSON."""
+"""``python -m core itinerary --request FILE``: optimise a multi-day itinerary; prints ItineraryResult as JSON.
+
+One context from --region (else the request's region) and --provider, then
+``core.app.itinerary.plan_itinerary`` (with the file's edits, if any, applied to the request)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from core.cli import read_json
+from core.cli import read_json, request_context
 
 
 def cmd_itinerary(args: argparse.Namespace) -> int:
-    from core.config import get_settings
-    from core.geo.registry import make_provider
-    from core.itinerary.edits import itinerary_from_json
+    from pydantic import TypeAdapter
+
+    from core.app import itinerary as itinerary_app
+    from core.models.itinerary import TripRequest, UserEdit
 
     data = read_json(args.request)
-    settings = get_settings()
-    provider = None
-    if args.provider or args.region:
-        provider = make_provider(args.provider, region=args.region or data.get("region"), settings=settings)
-    result = itinerary_from_json(data, provider=provider, settings=settings)
+    request = TripRequest.model_validate(data.get("request", data))  # a TripRequest, or {request, edits}
+    edits = TypeAdapter(list[UserEdit]).validate_python(data.get("edits", []))
+    ctx = request_context(region=args.region or request.region, provider=args.provider)
+    result = itinerary_app.plan_itinerary(ctx, request, edits=edits)
     print(result.model_dump_json(indent=2))
     return 0
 
