@@ -1,7 +1,7 @@
 """Command line: ``python -m core COMMAND ...`` (a stable interface; docs/ARCHITECTURE.md).
 
-Each domain adds its own commands (core/route/cli.py, core/itinerary/cli.py, core/agent/cli.py,
-core/packs/cli.py). ``bench ...`` is handed to ``python -m bench`` in a new process: the benchmarks are not part
+The commands live in the face package ``core.cli`` (one module each: route, itinerary, halfday, agent,
+reservations, lab, packs, apikey). ``bench ...`` is handed to ``python -m bench`` in a new process: the benchmarks are not part
 of the product, which never imports them. Bad input exits with code 2 and prints
 ``{"error": {"code", "message", "field"}}`` on stderr.
 """
@@ -23,14 +23,14 @@ BENCH_HELP = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from core.agent.cli import add_parsers as agent_commands
-    from core.auth import add_parsers as apikey_commands
-    from core.halfday.cli import add_parsers as halfday_commands
-    from core.itinerary.cli import add_parsers as itinerary_commands
-    from core.lab.cli import add_parsers as lab_commands
-    from core.packs.cli import add_parsers as pack_commands
-    from core.reservations.cli import add_parsers as reservation_commands
-    from core.route.cli import add_parsers as route_commands
+    from core.cli.agent import add_parsers as agent_commands
+    from core.cli.apikey import add_parsers as apikey_commands
+    from core.cli.halfday import add_parsers as halfday_commands
+    from core.cli.itinerary import add_parsers as itinerary_commands
+    from core.cli.lab import add_parsers as lab_commands
+    from core.cli.packs import add_parsers as pack_commands
+    from core.cli.reservations import add_parsers as reservation_commands
+    from core.cli.route import add_parsers as route_commands
 
     parser = Parser(prog="python -m core", description="Omni-Travel Planner command line")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)

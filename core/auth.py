@@ -1,7 +1,7 @@
 """API callers and who they are: API keys stored as SHA-256 digests in settings (``OMNI_API_KEYS``, a JSON
 object ``{"user id": "hex digest"}``); the user is the key's owner, never what a request body says.
 
-``python -m core apikey new USER`` prints a fresh key (give it to the caller once; only its digest is kept) and
+``python -m core apikey new USER`` (core/cli/apikey.py) prints a fresh key (give it to the caller once; only its digest is kept) and
 the ``OMNI_API_KEYS`` value with the configured keys plus this one.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from typing import Any
 
 from core.config import Settings
 
@@ -62,21 +61,3 @@ def issue_key(user: str, settings: Settings) -> dict[str, str]:
     key = new_key()
     keys = {**settings.api_keys, user: key_digest(key)}
     return {"user": user, "key": key, "OMNI_API_KEYS": json.dumps(keys, sort_keys=True)}
-
-
-def add_parsers(sub: Any) -> None:
-    apikey = sub.add_parser("apikey", help="API keys of the HTTP API")
-    actions = apikey.add_subparsers(dest="apikey_command", required=True, parser_class=type(apikey))
-    new = actions.add_parser("new", help="print a fresh key for USER and the OMNI_API_KEYS value that stores it")
-    new.add_argument("user")
-    new.set_defaults(func=_cmd_new)
-
-
-def _cmd_new(args: Any) -> int:
-    import json
-
-    from core.config import get_settings
-
-    issued = issue_key(args.user, get_settings())
-    print(json.dumps(issued, ensure_ascii=False, indent=2))
-    return 0

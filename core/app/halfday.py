@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from core.app.context import RequestContext
 from core.halfday.models import HalfDayEvent, HalfDayRequest, ReserveInput
@@ -10,9 +11,20 @@ from core.halfday.service import HalfDayPlanner
 from core.reservations.models import DryRun
 
 
+class _RequestReservations:
+    """The context's reservation service, opened on first use: an unreachable database then ends the event
+    stream with ``DATABASE_UNREACHABLE`` (docs/ARCHITECTURE.md, "Half-day planner") instead of failing before it."""
+
+    def __init__(self, ctx: RequestContext) -> None:
+        self._ctx = ctx
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ctx.reservations(), name)
+
+
 def planner(ctx: RequestContext) -> HalfDayPlanner:
     """The region's half-day planner on the request's view of the providers (its tools, memory, reservations)."""
-    return HalfDayPlanner(provider=ctx.providers, settings=ctx.settings, reservations=ctx.reservations())
+    return HalfDayPlanner(provider=ctx.providers, settings=ctx.settings, reservations=_RequestReservations(ctx))
 
 
 def plan_half_day(

@@ -16,9 +16,18 @@ from core.models.itinerary_result import ItineraryResult
 
 
 def plan_itinerary(
-    ctx: RequestContext, request: TripRequest, *, progress: ProgressCallback | None = None
+    ctx: RequestContext,
+    request: TripRequest,
+    *,
+    edits: Sequence[UserEdit] = (),
+    progress: ProgressCallback | None = None,
 ) -> ItineraryResult:
-    """A day-by-day plan that can really be carried out, checked by the critic, on the request's providers."""
+    """A day-by-day plan that can really be carried out, checked by the critic, on the request's providers.
+
+    ``edits``: applied to the request first and planned afresh (``python -m core itinerary`` with a file of
+    ``{request, edits}``); editing a plan already shown, with its refusals, is ``edit_itinerary``."""
+    if edits:
+        return reoptimize(request, edits, provider=ctx.providers, settings=ctx.settings, progress=progress)
     return _plan_itinerary(request, provider=ctx.providers, settings=ctx.settings, progress=progress)
 
 

@@ -10,9 +10,9 @@ import logging
 import httpx
 import pytest
 
-from core.agent.cli import add_parsers, route_file_lines, route_json
 from core.agent.llm import LLMClient, make_llm
 from core.agent.router import route_message
+from core.cli.agent import add_parsers, route_file_lines, route_json
 from core.config import Settings
 from core.models.agent import AgentOptions, RouterOutput
 

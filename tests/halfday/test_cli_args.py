@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from core.__main__ import main
-from core.halfday.cli import parse_now
+from core.cli import parse_now
 
 
 @pytest.mark.parametrize("bad", ["tomorrow", "明天下午", "2026-13-01T10:00", "24/11/2026 10:00", "10am"])

@@ -2,7 +2,8 @@
 
 python -m core route "MESSAGE"            -> the router output as JSON
 python -m core route --file FILE          -> one JSON line per message (one message a line), with router_ms
-python -m core run --message "MESSAGE" [--allow-webbrowse] -> the full route_and_run response as JSON
+python -m core run --message "MESSAGE" [--allow-webbrowse] [--lang zh|en] [--user U] [--region R] [--provider P]
+    [--now MOMENT] [--confirm DRY_RUN_ID]       -> the full response as JSON (core.app.agent.ask on one context)
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from core.cli import EXIT_BAD_INPUT, EXIT_FAILED
+from core.cli import EXIT_BAD_INPUT, EXIT_FAILED, parse_now, request_context
 from core.errors import InputError
 
 
@@ -49,15 +51,21 @@ def run_json(
     user_id: str = "cli",
     trip_id: str | None = None,
     confirm_dry_run_id: str | None = None,
+    lang: str | None = None,
+    region: str | None = None,
+    provider: str | None = None,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
-    from core.agent import route_and_run
+    """Ask the agent as ``user_id``, in ``lang`` (None: the message's language), on one context."""
+    from core.app import agent as agent_app
 
     if not message or not message.strip():
         raise InputError("the message is empty", field="message")
     options: dict[str, bool | str] = {"allow_webbrowse": allow_webbrowse}
     if confirm_dry_run_id:
         options["confirm_dry_run_id"] = confirm_dry_run_id
-    resp = route_and_run({"message": message, "user_id": user_id, "trip_id": trip_id, "options": options})
+    ctx = request_context(user=user_id, lang=lang, region=region, provider=provider, now=now)
+    resp = agent_app.ask(ctx, {"message": message, "user_id": user_id, "trip_id": trip_id, "options": options})
     return resp.model_dump(mode="json")
 
 
@@ -79,6 +87,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         user_id=args.user_id,
         trip_id=args.trip_id,
         confirm_dry_run_id=args.confirm,
+        lang=args.lang,
+        region=args.region,
+        provider=args.provider,
+        now=parse_now(args.now),
     )
     print(json.dumps(out, ensure_ascii=False, indent=2))
     result = out["result"]
@@ -98,7 +110,11 @@ def add_parsers(sub: Any) -> None:  # argparse's sub-parser set (its class is pr
     u = sub.add_parser("run", help="route and run a message; prints the full response as JSON")
     u.add_argument("--message", required=True)
     u.add_argument("--allow-webbrowse", action="store_true")
-    u.add_argument("--user-id", default="cli")
+    u.add_argument("--user", "--user-id", dest="user_id", default="cli", help="who asks (default: cli)")
+    u.add_argument("--lang", choices=("en", "zh"), default=None, help="the answer's language (default: the message's)")
+    u.add_argument("--region", default=None, help="region pack (default: OMNI_REGION)")
+    u.add_argument("--provider", default=None, help="offline (default), amap, ... as for plan")
+    u.add_argument("--now", default=None, help="ask as if it were this moment (ISO 8601, with offset)")
     u.add_argument("--trip-id", default=None)
     u.add_argument("--confirm", default=None, help="a dry run id to confirm (commits it once)")
     u.set_defaults(func=cmd_run)

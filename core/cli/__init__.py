@@ -1,6 +1,10 @@
-"""What every command of ``python -m core`` shares: exit codes, the structured error line, JSON request files.
+"""The command line, a face (docs/ARCHITECTURE.md, "Command line and API"): one module per command family
+(route, itinerary, halfday, agent, reservations, lab, packs, apikey), wired by core/__main__.py.
 
-Bad input exits with code 2 and prints ``{"error": {"code", "message", "field"}}`` on stderr (docs/ARCHITECTURE.md).
+A command that plans, books or asks builds one ``RequestContext`` from its arguments (``request_context``: --user,
+--lang, --region, --provider, --now) and calls a use case in ``core.app``; it decides no wiring of its own.
+Here is what every command shares: exit codes, the structured error line, JSON request files, the context.
+Bad input exits with code 2 and prints ``{"error": {"code", "message", "field"}}`` on stderr.
 """
 
 from __future__ import annotations
@@ -11,13 +15,18 @@ import logging
 import re
 import sys
 import uuid
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantic import ValidationError
 
 from core.errors import InputError, OmniError, ResolutionError, error_from_validation
 from core.models.common import echo
+
+if TYPE_CHECKING:
+    from core.app import AppServices, RequestContext
+    from core.config import Settings
 
 logger = logging.getLogger("omni.cli")
 
@@ -54,6 +63,47 @@ def read_json(path: str, field: str = "request") -> dict[str, Any]:
     return data
 
 
+def services() -> AppServices:
+    """The services of this command (one command per process: built for it, shared by nothing else)."""
+    from core.app import AppServices
+
+    return AppServices()
+
+
+def settings() -> Settings:
+    """The settings in force (for the commands that plan nothing: pack, apikey)."""
+    return services().settings
+
+
+def request_context(
+    *,
+    user: str | None = None,
+    lang: str | None = None,
+    region: str | None = None,
+    provider: str | None = None,
+    now: datetime | None = None,
+) -> RequestContext:
+    """The one context of a command: who (--user), in which language (--lang; None: not given), on which region
+    pack and provider (else the settings'), at which moment (--now fixes the clock; a moment without an offset is
+    the region's local time)."""
+    return services().context(
+        user=user, lang=lang, region=region, provider=provider, clock=(lambda: now) if now is not None else None
+    )
+
+
+def parse_now(value: str | None) -> datetime | None:
+    """``--now`` as a moment (ISO 8601; without an offset it is the region's local time); anything else is an
+    ``InputError`` on field ``now``."""
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise InputError(
+            f'--now must be a moment in ISO 8601, such as 2026-11-24T10:00:00+08:00; got "{echo(value)}"', field="now"
+        ) from None
+
+
 def internal_error(exc: BaseException) -> int:
     """The last guard of a command: log the failure with a trace id, print a structured error, exit 1."""
     trace_id = uuid.uuid4().hex[:16]
@@ -71,7 +121,7 @@ def internal_error(exc: BaseException) -> int:
 class Parser(argparse.ArgumentParser):
     """argparse that also prints the structured ``{"error": ...}`` line on a usage error (exit code 2)."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         m = re.search(r"(?:^|\s)--?([A-Za-z][\w-]*)", message) or re.search(r"argument (\w+)", message)
         field = m.group(1).replace("-", "_") if m else None

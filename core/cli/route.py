@@ -1,4 +1,6 @@
-"""``python -m core plan --request FILE``: plan a multi-stop route; prints RoutePlanResult as JSON."""
+"""``python -m core plan --request FILE``: plan a multi-stop route; prints RoutePlanResult as JSON.
+
+One context from --region, --provider and --lang, then ``core.app.route.plan_route``."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.cli import read_json
+from core.cli import read_json, request_context
 from core.errors import InputError
 from core.models.common import echo
 
@@ -17,24 +19,21 @@ if TYPE_CHECKING:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from core.config import get_settings
-    from core.geo.registry import make_provider
+    from core.app import route as route_app
     from core.models.route import RoutePlanRequest
-    from core.route.planner import plan_route
 
     data = read_json(args.request)
     if "request" in data and "origin_mode" not in data:  # a scenario file holds the request under "request"
         data = data["request"]
     request = RoutePlanRequest.model_validate(data)
-    settings = get_settings()
-    provider = make_provider(args.provider, region=args.region, settings=settings)
-    result = plan_route(request, provider=provider, settings=settings)
+    ctx = request_context(lang=args.lang, region=args.region, provider=args.provider)
+    result = route_app.plan_route(ctx, request)
     html_path = _html_path(args.html, need_html=request.need_html, result=result)
     if html_path is not None:
         from core.route.export import result_to_html
 
         try:
-            html_path.write_text(result_to_html(result, lang=args.lang), encoding="utf-8")
+            html_path.write_text(result_to_html(result, lang=args.lang or "en"), encoding="utf-8")
         except OSError as exc:
             raise InputError(
                 f"the HTML report cannot be written to {echo(str(html_path))} ({exc.strerror})", field="html"
@@ -70,5 +69,5 @@ def add_parsers(sub: Any) -> None:
         default=None,
         help="also write the HTML report to this file (default with need_html: TRIP-DATE.html here)",
     )
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="the HTML report's language (default: en)")
+    p.add_argument("--lang", choices=("en", "zh"), default=None, help="the HTML report's language (default: en)")
     p.set_defaults(func=cmd_plan)

@@ -1,16 +1,18 @@
-"""``python -m core pack ...``: region-pack commands (``validate NAME``, ``build --pbf FILE --name NAME``)."""
+"""``python -m core pack ...``: region-pack commands (``validate NAME``, ``build --pbf FILE --name NAME``,
+``serve REGION``). They plan nothing: the settings in force come from the command's services."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from core.cli import settings as settings_in_force
+
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from core.config import get_settings
     from core.packs.validate import format_report, validate_pack
 
-    rep, pack = validate_pack(args.name, settings=get_settings())
+    rep, pack = validate_pack(args.name, settings=settings_in_force())
     print(format_report(rep, pack, strict=args.strict))
     return 1 if rep.failed(strict=args.strict) else 0
 
@@ -18,13 +20,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from core.config import get_settings
     from core.packs.build import build_pack
 
     report = build_pack(
         Path(args.pbf),
         name=args.name,
-        data_dir=Path(args.data_dir) if args.data_dir else get_settings().data_dir,
+        data_dir=Path(args.data_dir) if args.data_dir else settings_in_force().data_dir,
         city=args.city,
         city_zh=args.city_zh,
         country=args.country,
@@ -37,12 +38,11 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from core.config import get_settings
     from core.errors import InputError
     from core.geo.valhalla_server import ValhallaServer
     from core.packs.loader import load_region
 
-    settings = get_settings()
+    settings = settings_in_force()
     pack = load_region(args.region or settings.region, settings.data_dir)
     if pack.tile_dir is None:
         raise InputError(

@@ -3,6 +3,7 @@
 Prints the result (``HalfDayResult``) as JSON, or with ``--events`` every event as one JSON line as it happens
 (the same stream the API sends as server-sent events). A clarification or an error ends with exit code 2 and the
 ``done`` event's data on stderr. ``halfday memory --user U [--reset]`` shows or forgets what was learned.
+One context from --user, --lang, --region, --provider and --now (the clock), then ``core.app.halfday``.
 """
 
 from __future__ import annotations
@@ -10,52 +11,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import datetime
 from typing import Any
 
-
-def _planner(region: str | None) -> Any:
-    from core.config import get_settings
-    from core.geo.registry import make_provider
-    from core.halfday.service import HalfDayPlanner
-
-    settings = get_settings()
-    return HalfDayPlanner(provider=make_provider(None, region=region, settings=settings), settings=settings)
-
-
-def parse_now(value: str | None) -> datetime | None:
-    """``--now`` as a moment (ISO 8601; without an offset it is the region's local time); anything else is an
-    ``InputError`` on field ``now``."""
-    from core.errors import InputError
-    from core.models.common import echo
-
-    if not value:
-        return None
-    try:
-        return datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise InputError(
-            f'--now must be a moment in ISO 8601, such as 2026-11-24T10:00:00+08:00; got "{echo(value)}"', field="now"
-        ) from None
+from core.cli import parse_now, request_context
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
+    from core.app import halfday as halfday_app
     from core.errors import InputError
     from core.halfday.models import HalfDayRequest
 
     if not args.goal:
         raise InputError("give the goal sentence with --goal", field="goal")
     now = parse_now(args.now)
-    request = HalfDayRequest(
-        goal=args.goal,
-        user_id=args.user,
-        region=args.region,
-        origin=args.origin,
-        now=now,
-    )
-    planner = _planner(args.region)
+    ctx = request_context(user=args.user, lang=args.lang, region=args.region, provider=args.provider, now=now)
+    request = HalfDayRequest(goal=args.goal, user_id=args.user, region=args.region, origin=args.origin, now=now)
     done: Any = None
-    for event in planner.events(request):
+    for event in halfday_app.plan_half_day(ctx, request):
         if args.events:
             print(event.model_dump_json(), flush=True)
         done = event
@@ -69,7 +41,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_memory(args: argparse.Namespace) -> int:
-    planner = _planner(args.region)
+    from core.app import halfday as halfday_app
+
+    planner = halfday_app.planner(request_context(user=args.user, region=args.region))
     if args.reset:
         print(json.dumps({"forgotten_events": planner.memory.reset(args.user)}))
         return 0
@@ -82,6 +56,8 @@ def add_parsers(sub: Any) -> None:
     half.add_argument("--goal", help="the goal sentence, Chinese or English")
     half.add_argument("--user", default="cli", help="whose memory and reservations (default: cli)")
     half.add_argument("--region", default=None, help="region pack (default: OMNI_REGION)")
+    half.add_argument("--provider", default=None, help="offline (default), amap, ... as for plan")
+    half.add_argument("--lang", choices=("en", "zh"), default=None, help="the plans' language (default: the goal's)")
     half.add_argument("--origin", default=None, help="where the half day starts (a place name)")
     half.add_argument("--now", default=None, help="plan as if it were this moment (ISO 8601, with offset)")
     half.add_argument("--events", action="store_true", help="print every event as a JSON line")

@@ -2,6 +2,7 @@
 
 ``book`` and ``cancel`` print the dry run; with ``--yes`` (the person's consent, given on the command line) they
 confirm it with the dry run's token under a fresh idempotency key. Output is JSON; refusals exit with code 2.
+One context from --user and --region, then ``core.app.reservations`` (the venue's owner found by its one resolver).
 """
 
 from __future__ import annotations
@@ -10,16 +11,16 @@ import argparse
 import json
 import uuid
 from datetime import date, time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from core.cli import request_context
+
+if TYPE_CHECKING:
+    from core.app import RequestContext
 
 
-def _service(args: argparse.Namespace) -> Any:
-    from core.config import get_settings
-    from core.packs.loader import load_region
-    from core.reservations.service import ReservationService
-
-    settings = get_settings()
-    return ReservationService.from_settings(settings, load_region(args.region or settings.region, settings.data_dir))
+def _context(args: argparse.Namespace) -> RequestContext:
+    return request_context(user=args.user, region=args.region)
 
 
 def _print(value: Any) -> None:
@@ -27,16 +28,18 @@ def _print(value: Any) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    print(
-        json.dumps([r.model_dump(mode="json") for r in _service(args).reservations_of(args.user)], ensure_ascii=False)
-    )
+    from core.app import reservations as reservations_app
+
+    mine = reservations_app.reservations_of(_context(args))
+    print(json.dumps([r.model_dump(mode="json") for r in mine], ensure_ascii=False))
     return 0
 
 
 def cmd_book(args: argparse.Namespace) -> int:
+    from core.app import reservations as reservations_app
     from core.reservations.models import ReservationRequest
 
-    service = _service(args)
+    ctx = _context(args)
     request = ReservationRequest(
         item_id=args.item,
         date=date.fromisoformat(args.date),
@@ -45,23 +48,26 @@ def cmd_book(args: argparse.Namespace) -> int:
         contact=args.contact,
         notes=args.notes,
     )
-    dry = service.dry_run(args.user, request)
+    dry = reservations_app.dry_run(ctx, request)
     if not args.yes:
         _print(dry)
         return 0
-    _print(
-        service.confirm(args.user, dry.reservation.id, token=dry.token, idempotency_key=uuid.uuid4().hex, consent=True)
-    )
+    key = uuid.uuid4().hex
+    _print(reservations_app.confirm(ctx, dry.reservation.id, token=dry.token, idempotency_key=key, consent=True))
     return 0
 
 
 def cmd_cancel(args: argparse.Namespace) -> int:
-    service = _service(args)
-    dry = service.cancel_dry_run(args.user, args.id)
-    if not args.yes:
+    from core.app import reservations as reservations_app
+    from core.reservations.models import DryRun
+
+    ctx = _context(args)
+    dry = reservations_app.cancel(ctx, args.id)  # without a token: the cancellation's dry run
+    if not args.yes or not isinstance(dry, DryRun):
         _print(dry)
         return 0
-    _print(service.cancel(args.user, args.id, token=dry.token, idempotency_key=uuid.uuid4().hex, consent=True))
+    key = uuid.uuid4().hex
+    _print(reservations_app.cancel(ctx, args.id, token=dry.token, idempotency_key=key, consent=True))
     return 0
 
 
