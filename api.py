@@ -394,9 +394,11 @@ def halfday_planner(user: str, region: str | None) -> Any:
 )
 def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> Any:
     """Plan a half day from a goal sentence, streamed as server-sent events (event: TYPE, id: SEQ, data: JSON of
-    the event with its trace_id). The stream always ends with one ``done`` event: plans, a clarification, or an
-    error with the trace id. A plan's bookable step is reserved through POST /halfday/reserve (stage 7, the dry
-    run) and POST /reservations/{id}/confirm."""
+    the typed event, ``core.halfday.models.HalfDayEvent``: type, trace_id, seq, at and its data; a client reads it
+    back with ``HALF_DAY_EVENT``). The stream always ends with one ``done`` event: plans, a clarification, or an
+    error with the trace id. The answer to "when?" goes in ``window`` (a named choice or date, start and end), not
+    in the goal's words. A plan's bookable step is reserved through POST /halfday/reserve (stage 7, the dry run)
+    and POST /reservations/{id}/confirm."""
     from sse_starlette import EventSourceResponse, ServerSentEvent
 
     if "user_id" in request.model_fields_set and request.user_id != user:

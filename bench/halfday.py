@@ -60,8 +60,8 @@ def bench_halfday(*, repeats: int = 3, pg_url: str | None = None) -> dict[str, A
                 total = time.perf_counter() - t0
                 first_ms.append(1000 * (first or 0.0))
                 total_ms.append(1000 * total)
-                outcomes.append(done.data.get("type"))
-            result = done.data.get("result") or {}
+                outcomes.append(done.data.type)
+            result = done.data.result.model_dump(mode="json") if done.data.type == "plans" else {}
             rows.append(
                 {
                     "goal": goal,

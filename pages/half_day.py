@@ -68,23 +68,23 @@ if run is None:
 else:
     hs.render_stage_log(run)
     done = run["done"]
-    kind = done.get("type")
-    if kind == "clarify":
+    if done.type == "clarify":
         with st.container(border=True, key="hd_clarify"):
-            st.markdown(f"**{text.question(list(done.get('missing') or []), lang)}**")
-            choices = st.columns(len(text.QUICK_CHOICES))
-            for col, (key, label, _add) in zip(choices, text.QUICK_CHOICES, strict=True):
-                col.button(t(label, lang), key=f"hd_quick_{key}", on_click=hs.choose_time, args=(key,), width="stretch")
-    elif kind == "error":
-        error = done.get("error") or {}
+            st.markdown(f"**{text.question(list(done.missing), lang)}**")
+            offered = hs.quick_choices()  # only windows still ahead; the answer goes beside the goal, not into it
+            for col, choice in zip(st.columns(max(len(offered), 1)), offered, strict=False):
+                label = t(text.QUICK_LABELS[choice], lang)
+                col.button(label, key=f"hd_quick_{choice}", on_click=hs.choose_time, args=(choice,), width="stretch")
+    elif done.type == "error":
+        error = done.error
         st.error(text.error_sentence(error, lang), icon=":material/error:")
         with st.expander(t("common.details", lang), expanded=False):
-            st.markdown(t("halfday.page.trace", lang, trace=error.get("trace_id", "")))
-            st.markdown(t("halfday.page.code", lang, code=error.get("code", "")))
-            if error.get("tool"):
-                st.markdown(t("halfday.page.tool", lang, tool=error["tool"]))
+            st.markdown(t("halfday.page.trace", lang, trace=error.trace_id))
+            st.markdown(t("halfday.page.code", lang, code=error.code))
+            if error.tool:
+                st.markdown(t("halfday.page.tool", lang, tool=error.tool))
         st.button(t("halfday.page.retry", lang), key="hd_retry", on_click=hs.retry, icon=":material/refresh:")
-    elif kind == "plans":
+    elif done.type == "plans":
         result = st.session_state[hs.RESULT]
         stale = hs.is_stale(run)
         if stale:

@@ -62,7 +62,7 @@ def render_link(lang: str) -> None:
     """After a run that made plans: the URL carries the goal; the address to copy is shown."""
     run = st.session_state.get(hs.RUN)
     result = st.session_state.get(hs.RESULT)
-    if not run or (run.get("done") or {}).get("type") != "plans" or result is None:
+    if not run or getattr(run.get("done"), "type", None) != "plans" or result is None:
         if run is not None:
             share.publish(PARAM, None)
         return

@@ -4,6 +4,7 @@ sent (``st.session_state``) and renders from them."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import streamlit as st
@@ -15,18 +16,34 @@ from components.identity import dashboard_user
 from components.language import current_lang, t
 from core.app import RequestContext
 from core.app import halfday as halfday_app
-from core.halfday.models import DEFAULT_WEIGHTS, DIMENSIONS, HalfDayEvent, HalfDayRequest, HalfDayResult, ScoreWeights
+from core.halfday.goal_models import NamedWindow, WindowChoice
+from core.halfday.goal_window import offered_choices
+from core.halfday.models import (
+    DEFAULT_WEIGHTS,
+    DIMENSIONS,
+    Done,
+    DoneError,
+    DoneEvent,
+    DonePlans,
+    ErrorFacts,
+    HalfDayEvent,
+    HalfDayRequest,
+    IntentEvent,
+    ScoreWeights,
+    StatusEvent,
+)
 from core.halfday.service import HalfDayPlanner
 
 GOAL = "hd_goal"  # the goal box
 ORIGIN = "hd_origin"  # the optional start place
-RUN = "hd_run"  # the last run: goal, origin, region, events, done (dict), lang (the goal's language)
+RUN = "hd_run"  # the last run: goal, origin, region, window, events, done (typed), lang (the goal's language)
 RESULT = "hd_result"  # the HalfDayResult of the last run that ended with plans
 PENDING = "hd_pending"  # a quick choice or Retry asked for a run on this script run
 GOAL_ERROR = "hd_goal_error"  # why the goal box could not be planned (words)
 CHOSEN = "hd_chosen"  # plan id recorded with "Choose this plan"
 WEIGHT = "hd_w_{}"  # one slider per dimension
 NOW = "hd_now"  # the moment the next run reads the goal from (a linked goal's day, components/halfday/share.py)
+WINDOW = "hd_window"  # the quick answer to "when?" the next run sends beside the goal (a WindowChoice)
 
 #: example goals (button key, catalog key), written in the page's language
 EXAMPLES: tuple[tuple[str, str], ...] = (
@@ -61,10 +78,19 @@ def fill_example(key: str) -> None:
     st.session_state[GOAL] = t(key)
 
 
-def choose_time(choice: str) -> None:
-    """A quick answer to "when?": the goal completed with it, then planned again."""
-    run = st.session_state.get(RUN) or {}
-    st.session_state[GOAL] = text.completed_goal(run.get("goal") or st.session_state.get(GOAL, ""), choice)
+def page_now() -> datetime:
+    """This script run's now, in the region's zone (the moment the quick answers are offered at)."""
+    return request_context().now()
+
+
+def quick_choices() -> list[WindowChoice]:
+    """The quick answers to "when?" still ahead now (at 20:00, "this afternoon" is not one)."""
+    return offered_choices(page_now())
+
+
+def choose_time(choice: WindowChoice) -> None:
+    """A quick answer to "when?": planned again with the choice beside the goal; the goal box keeps its words."""
+    st.session_state[WINDOW] = NamedWindow(choice=choice)
     st.session_state[PENDING] = True
 
 
@@ -73,6 +99,8 @@ def retry() -> None:
     if run.get("goal"):
         st.session_state[GOAL] = run["goal"]
         st.session_state[ORIGIN] = run.get("origin") or ""
+        if run.get("window") is not None:
+            st.session_state[WINDOW] = run["window"]
     st.session_state[PENDING] = True
 
 
@@ -105,7 +133,8 @@ def request_from_state() -> HalfDayRequest | None:
             region=active_provider()[0].region.name,
             origin=str(state.get(ORIGIN, "")).strip() or None,
             weights=weights() or ScoreWeights(),
-            now=state.pop(NOW, None),
+            now=state.pop(NOW, None) or page_now(),  # the moment the quick answers were offered at, too
+            window=state.pop(WINDOW, None),
         )
     except ValidationError as exc:
         fields = {str(e["loc"][0]) for e in exc.errors() if e.get("loc")}
@@ -127,18 +156,19 @@ def run_plan(request: HalfDayRequest) -> dict[str, Any]:
         bar = st.progress(0.0, text=text.stage_name("started", lang))
         for event in halfday_app.plan_half_day(ctx, request, planner_=planner):
             events.append(event)
-            if event.type == "intent" and event.data.get("goal"):
-                goal_lang = str(event.data["goal"].get("language") or goal_lang)
+            if isinstance(event, IntentEvent):
+                goal_lang = event.data.goal.language
             line = text.event_line(event, lang)
             if line:
                 st.markdown(line)
-            if event.type == "status":
-                stage = int(event.data.get("stage", 0))
-                name = text.stage_name(str(event.data.get("name", "")), lang)
+            if isinstance(event, StatusEvent):
+                stage = event.data.stage
+                name = text.stage_name(event.data.name, lang)
                 bar.progress(min(stage / text.STAGE_COUNT, 1.0), text=f"{stage}/{text.STAGE_COUNT} · {name}")
                 box.update(label=f"{label} · {name}")
-        done = events[-1].data if events and events[-1].type == "done" else {"type": "error", "error": {}}
-        kind = done.get("type")
+        last = events[-1] if events else None
+        done: Done = last.data if isinstance(last, DoneEvent) else _stopped(ctx.trace_id)
+        kind = done.type
         box.update(
             label=text.done_label(kind, lang),
             state="error" if kind == "error" else "complete",
@@ -148,6 +178,7 @@ def run_plan(request: HalfDayRequest) -> dict[str, Any]:
         "goal": request.goal,
         "origin": request.origin or "",
         "region": request.region,
+        "window": request.window,
         "events": events,
         "done": done,
         "lang": goal_lang,
@@ -155,11 +186,16 @@ def run_plan(request: HalfDayRequest) -> dict[str, Any]:
     }
     state[RUN] = run
     state.pop(CHOSEN, None)
-    if kind == "plans":
-        state[RESULT] = HalfDayResult.model_validate(done["result"])
+    if isinstance(done, DonePlans):
+        state[RESULT] = done.result
     else:
         state.pop(RESULT, None)
     return run
+
+
+def _stopped(trace_id: str) -> DoneError:
+    """How a stream that ended without its ``done`` is shown (it never does: the core's last guard sends one)."""
+    return DoneError(error=ErrorFacts(code="INTERNAL_ERROR", trace_id=trace_id))
 
 
 def render_stage_log(run: dict[str, Any]) -> None:
@@ -168,7 +204,7 @@ def render_stage_log(run: dict[str, Any]) -> None:
         run["live"] = False  # drawn live on this script run
         return
     lang = current_lang()
-    kind = run["done"].get("type")
+    kind = run["done"].type
     label = t("halfday.run.how", lang) if kind == "plans" else text.done_label(kind, lang)
     state = "error" if kind == "error" else "complete"
     with st.status(label, expanded=False, state=state):

@@ -1,7 +1,7 @@
 """Sentences of the half-day page, built from the core's codes and facts with the catalog's words (halfday.po).
 
 Pure functions (no Streamlit): a plan's one-sentence intro, a step's lines, risks, feasibility, the parsed goal,
-the stage log's lines, the clarification and the error sentence. ``lang`` is "zh" or "en": the page's language
+the stage log's lines (from the typed events and their facts), the clarification and the error sentence. ``lang`` is "zh" or "en": the page's language
 (components.language.current_lang), whatever language the goal was written in. Place names follow it where the
 pack has them (``name_en`` / ``name_zh``); the other name is for a tooltip (``other_name``).
 """
@@ -14,7 +14,29 @@ from typing import Any
 
 from components.halfday import words as w
 from core.halfday.goal_models import DecomposedGoal
-from core.halfday.models import HalfDayEvent, Plan, PlanStep, Risk
+from core.halfday.models import (
+    CandidateFacts,
+    DoneEvent,
+    ErrorFacts,
+    HalfDayEvent,
+    IntentEvent,
+    MemoryFacts,
+    Observation,
+    ObservationEvent,
+    Plan,
+    PlanSetFacts,
+    PlanStep,
+    ProfileFacts,
+    RelaxedObservation,
+    ReservableObservation,
+    ResultObservation,
+    Risk,
+    SkillCallEvent,
+    SlotsFacts,
+    StatusEvent,
+    ToolFacts,
+    WarningObservation,
+)
 from core.i18n import t
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -206,37 +228,22 @@ def goal_summary(goal: DecomposedGoal, lang: str) -> str:
 
 
 # ---- the stage log ------------------------------------------------------------------------------------------
-_SUMMARY = re.compile(r"(?:^|\s)(\w+)(?:=(\S+)|\[(\d+)\]|\{(\d+)\})")
-
-
-def summary_facts(summary: str) -> dict[str, str]:
-    """The facts of a tool log summary (core/halfday/tools.py ``summarise``: ``k=v``, ``k[len]``, ``k{len}``)."""
-    out: dict[str, str] = {}
-    for key, value, n_list, n_dict in _SUMMARY.findall(summary or ""):
-        out[key] = value or n_list or n_dict
-    return out
-
-
-def _tool_result(tool: str, output: str, lang: str) -> str:
-    f = summary_facts(output)
-    if tool == "get_memory":
-        n = int(f.get("events", "0") or 0)
-        if not n:
+def _tool_result(tool: str, facts: ToolFacts, lang: str) -> str:
+    """A tool's result in words, from its facts (core/halfday/pipeline.py ``tool_facts``)."""
+    if isinstance(facts, MemoryFacts):
+        if not facts.events:
             return t("halfday.tool.memory_empty", lang)
-        return t("halfday.tool.memory", lang, events=n, preferences=int(f.get("preferences", "0") or 0))
-    if tool == "analyze_user_profile":
-        crowd = w.word(w.CROWD, f.get("crowd_tolerance", ""), lang)
-        walk = f.get("walk_limit_min")
+        return t("halfday.tool.memory", lang, events=facts.events, preferences=facts.preferences)
+    if isinstance(facts, ProfileFacts):
+        crowd = w.word(w.CROWD, facts.crowd_tolerance, lang)
+        walk = facts.walk_limit_min
         return t("halfday.tool.profile_walk", lang, crowd=crowd, walk=walk) if walk else crowd
-    if tool == "plan_time_slots":
-        start, end = f.get("start", "")[:5], f.get("end", "")[:5]
-        return t("halfday.tool.slots", lang, start=start, end=end, slots=f.get("slots", "?"))
-    if tool == "search_places":
-        return t("halfday.tool.candidates", lang, n=f.get("items", "0"))
-    if tool == "rank_places_for_plan":
-        return t("halfday.tool.composed", lang, n=f.get("plans", "0"))
-    if tool == "score_plans":
-        return t("halfday.tool.scored", lang, n=f.get("plans", "0"))
+    if isinstance(facts, SlotsFacts):
+        return t("halfday.tool.slots", lang, start=clock(facts.start), end=clock(facts.end), slots=facts.slots)
+    if isinstance(facts, CandidateFacts):
+        return t("halfday.tool.candidates", lang, n=facts.candidates)
+    if isinstance(facts, PlanSetFacts):
+        return t("halfday.tool.scored" if tool == "score_plans" else "halfday.tool.composed", lang, n=facts.plans)
     return t("halfday.tool.done", lang)
 
 
@@ -244,55 +251,47 @@ def stage_name(code: str, lang: str) -> str:
     return w.word(w.STAGES, code, lang)
 
 
-def _observation(d: dict[str, Any], lang: str) -> str | None:
-    kind = d.get("type")
-    if kind == "result":
-        tool = str(d.get("tool", ""))
-        if tool == "decompose_goal":
+def _observation(d: Observation, lang: str) -> str | None:
+    if isinstance(d, ResultObservation):
+        if d.tool == "decompose_goal":
             return None  # the intent event that follows says what was understood
-        attempts = int(d.get("attempts", 1) or 1)
-        ms = f"{float(d.get('duration_ms', 0.0) or 0.0):.0f}"
-        result = _tool_result(tool, str(d.get("output", "")), lang)
-        if attempts > 1:
-            return t("halfday.log.result_attempts", lang, result=result, ms=ms, attempts=attempts)
+        ms = f"{d.duration_ms:.0f}"
+        result = _tool_result(d.tool, d.facts, lang)
+        if d.attempts > 1:
+            return t("halfday.log.result_attempts", lang, result=result, ms=ms, attempts=d.attempts)
         return t("halfday.log.result", lang, result=result, ms=ms)
-    if kind == "warning":
-        return "⚠ " + w.word(w.WARNINGS, str(d.get("code", "")), lang)
-    if kind == "relaxed":
-        best = d.get("facts", {}).get("best_feasibility")
+    if isinstance(d, WarningObservation):
+        return "⚠ " + w.word(w.WARNINGS, d.code, lang)
+    if isinstance(d, RelaxedObservation):
+        best = d.facts.best_feasibility
         why = t("halfday.log.best_feasibility", lang, percent=percent(best)) if best is not None else ""
-        return "↺ " + w.word(w.RELAX, str(d.get("code", "")), lang) + why
-    if kind == "reservable":
-        n = len(d.get("place_ids") or [])
+        return "↺ " + w.word(w.RELAX, d.code, lang) + why
+    if isinstance(d, ReservableObservation):
+        n = len(d.place_ids)
         return t("halfday.log.reservable_one" if n == 1 else "halfday.log.reservable_many", lang, n=n)
     return None
 
 
 def event_line(event: HalfDayEvent, lang: str) -> str | None:
     """One line of the live stage log for an event (None for the events that add nothing to read)."""
-    d = event.data
-    if event.type == "status":
-        stage = int(d.get("stage", 0))
-        name = stage_name(str(d.get("name", "")), lang)
+    if isinstance(event, StatusEvent):
+        stage, name = event.data.stage, stage_name(event.data.name, lang)
         if stage == 0:
             return f"**{name}**"
-        relaxed = d.get("relaxed") or []
+        relaxed = event.data.relaxed
         extra = " — " + join([w.word(w.RELAX, r, lang) for r in relaxed], lang) if relaxed else ""
         return f"**{stage}/{STAGE_COUNT} · {name}**{extra}"
-    if event.type == "skill_call":
-        tool = stage_name(str(d.get("tool", "")), lang)
-        return t("halfday.log.tool_mocked" if d.get("mocked") else "halfday.log.tool", lang, tool=tool)
-    if event.type == "observation":
-        return _observation(d, lang)
-    if event.type == "intent":
-        goal = d.get("goal")
-        if not goal:
-            return None
-        if d.get("clarification"):
+    if isinstance(event, SkillCallEvent):
+        tool = stage_name(event.data.tool, lang)
+        return t("halfday.log.tool_mocked" if event.data.mocked else "halfday.log.tool", lang, tool=tool)
+    if isinstance(event, ObservationEvent):
+        return _observation(event.data, lang)
+    if isinstance(event, IntentEvent):
+        if event.data.clarification is not None:
             return t("halfday.log.needs_time", lang)
-        return "✓ " + goal_summary(DecomposedGoal.model_validate(goal), lang)
-    if event.type == "done":
-        return f"**{done_label(d.get('type'), lang)}**"
+        return "✓ " + goal_summary(event.data.goal, lang)
+    if isinstance(event, DoneEvent):
+        return f"**{done_label(event.data.type, lang)}**"
     return None
 
 
@@ -306,12 +305,12 @@ def done_label(kind: object, lang: str) -> str:
 
 
 # ---- clarification and errors -------------------------------------------------------------------------------
-#: quick answers to "when?": (key, its label, what is added to the goal in the goal's language)
-QUICK_CHOICES: tuple[tuple[str, str, str], ...] = (
-    ("this_afternoon", "halfday.quick.this_afternoon", "halfday.quick_add.this_afternoon"),
-    ("tomorrow_morning", "halfday.quick.tomorrow_morning", "halfday.quick_add.tomorrow_morning"),
-    ("saturday_afternoon", "halfday.quick.saturday_afternoon", "halfday.quick_add.saturday_afternoon"),
-)
+#: quick answers to "when?": the window choice the request carries → its label (core/halfday/goal_window.py)
+QUICK_LABELS: dict[str, str] = {
+    "this_afternoon": "halfday.quick.this_afternoon",
+    "tomorrow_morning": "halfday.quick.tomorrow_morning",
+    "saturday_afternoon": "halfday.quick.saturday_afternoon",
+}
 
 
 def question(missing: list[str], lang: str) -> str:
@@ -319,21 +318,10 @@ def question(missing: list[str], lang: str) -> str:
     return w.word(w.MISSING, code, lang, fallback=w.word(w.MISSING, "time_window", lang))
 
 
-def completed_goal(goal: str, choice: str) -> str:
-    """The goal with a quick choice of time added, in the goal's own language (the parser reads it)."""
-    _key, _label, add = next(c for c in QUICK_CHOICES if c[0] == choice)
-    text = goal.strip()
-    if guess_language(text) == "zh":
-        return f"{t(add, 'zh')}{text}"
-    return f"{text.rstrip('.')} {t(add, 'en')}"
-
-
-def error_sentence(error: dict[str, Any], lang: str) -> str:
-    code = str(error.get("code", ""))
-    sentence = w.word(w.ERRORS, code, lang, fallback=w.word(w.ERRORS, "OMNI_ERROR", lang))
-    excluded = error.get("excluded") or {}
-    if code == "NO_FEASIBLE_PLAN" and excluded:
-        top = sorted(excluded.items(), key=lambda kv: -kv[1])[:3]
+def error_sentence(error: ErrorFacts, lang: str) -> str:
+    sentence = w.word(w.ERRORS, error.code, lang, fallback=w.word(w.ERRORS, "OMNI_ERROR", lang))
+    if error.code == "NO_FEASIBLE_PLAN" and error.excluded:
+        top = sorted(error.excluded.items(), key=lambda kv: -kv[1])[:3]
         reasons = join([f"{w.excluded_reason(k, lang)} ({v})" for k, v in top], lang)
         sentence = t("halfday.error.excluded", lang, sentence=sentence, reasons=reasons)
     return sentence

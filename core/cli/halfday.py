@@ -19,7 +19,7 @@ from core.cli import parse_now, request_context
 def cmd_plan(args: argparse.Namespace) -> int:
     from core.app import halfday as halfday_app
     from core.errors import InputError
-    from core.halfday.models import HalfDayRequest
+    from core.halfday.models import DoneEvent, DonePlans, HalfDayRequest
 
     if not args.goal:
         raise InputError("give the goal sentence with --goal", field="goal")
@@ -31,12 +31,13 @@ def cmd_plan(args: argparse.Namespace) -> int:
         if args.events:
             print(event.model_dump_json(), flush=True)
         done = event
-    assert done is not None and done.type == "done"
-    if done.data.get("type") == "plans":
+    assert isinstance(done, DoneEvent)
+    if isinstance(done.data, DonePlans):
         if not args.events:
-            print(json.dumps(done.data["result"], ensure_ascii=False))
+            print(done.data.result.model_dump_json())
         return 0
-    print(json.dumps({"done": done.data, "trace_id": done.trace_id}, ensure_ascii=False), file=sys.stderr)
+    print(json.dumps({"done": done.data.model_dump(mode="json"), "trace_id": done.trace_id}, ensure_ascii=False),
+          file=sys.stderr)  # fmt: skip
     return 2
 
 

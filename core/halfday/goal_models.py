@@ -7,10 +7,11 @@ English; the optional LLM fills the same model and is validated against it.
 
 from __future__ import annotations
 
+import datetime as dt
 from datetime import date, time
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Language = Literal["zh", "en"]
 MAX_GOAL_CHARS = 1000  # what stage 1 reads; every face refuses a longer goal
@@ -108,6 +109,39 @@ class TimeWindow(BaseModel):
     @property
     def minutes(self) -> int:
         return (self.end.hour * 60 + self.end.minute) - (self.start.hour * 60 + self.start.minute)
+
+
+#: quick answers to "when?" a face may send instead of words (resolved against the request's now, goal_window.py)
+WindowChoice = Literal["this_afternoon", "tomorrow_morning", "saturday_afternoon"]
+WINDOW_CHOICES: tuple[str, ...] = WindowChoice.__args__  # type: ignore[attr-defined]
+
+
+class NamedWindow(BaseModel):
+    """A quick answer to "when?" by name; the core resolves it against the request's now."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    choice: WindowChoice
+
+
+class ExactWindow(BaseModel):
+    """A day with its start and end on the region's local clock (an offset given with a time is ignored). One that
+    ends before it starts, or is over, is asked again (``time_window_invalid``, ``time_window_past``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    date: dt.date
+    start: dt.time
+    end: dt.time
+
+    @field_validator("start", "end")
+    @classmethod
+    def _local(cls, value: dt.time) -> dt.time:
+        return value.replace(tzinfo=None)
+
+
+#: when the half day happens, given beside the goal: stage 1 takes it instead of reading a time from the text
+RequestWindow = NamedWindow | ExactWindow
 
 
 class Party(BaseModel):

@@ -9,9 +9,18 @@ from __future__ import annotations
 from datetime import date, datetime, time
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
 
-from core.halfday.goal_models import MAX_GOAL_CHARS, Constraints, DecomposedGoal, Language, Party, TimeWindow
+from core.halfday.goal_models import (
+    MAX_GOAL_CHARS,
+    Constraints,
+    DecomposedGoal,
+    Language,
+    MissingCode,
+    Party,
+    RequestWindow,
+    TimeWindow,
+)
 from core.models.common import REGION_NAME_PATTERN, clean_text, within
 
 DIMENSIONS: tuple[str, ...] = ("T", "D", "P", "C", "S")
@@ -63,6 +72,11 @@ class HalfDayRequest(BaseModel):
     region: str | None = Field(default=None, pattern=REGION_NAME_PATTERN)
     origin: str | None = Field(default=None, max_length=300, description="where the half day starts (a place name)")
     now: datetime | None = Field(default=None, description="the moment to plan from (default: the clock)")
+    window: RequestWindow | None = Field(
+        default=None,
+        description="when, given beside the goal (a quick answer to 'when?'): used instead of a time in the goal's "
+        "words; a named choice is resolved against now",
+    )
     weights: ScoreWeights = Field(default_factory=ScoreWeights)
     max_plans: int = Field(default=3, ge=2, le=3)
 
@@ -354,16 +368,170 @@ class ReserveInput(BaseModel):
 
 # ---- events and result ----------------------------------------------------------------------------------------
 EventType = Literal["status", "intent", "skill_call", "observation", "done"]
+StageCode = Literal[
+    "started",
+    "decompose_goal",
+    "get_memory",
+    "analyze_user_profile",
+    "plan_time_slots",
+    "search_places",
+    "rank_places_for_plan",
+    "present_and_reserve",
+]
 
 
-class HalfDayEvent(BaseModel):
-    """One server-sent event: its type, the request's trace id, its order, and its data (codes and facts)."""
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
-    type: EventType
-    trace_id: str
-    seq: int = Field(ge=0)
-    at: datetime
-    data: dict[str, Any] = Field(default_factory=dict)
+
+# ---- a tool's result, as facts (what the stage log says; the tool log keeps the summaries) -------------------
+class GoalFacts(_Data):
+    kind: Literal["goal"] = "goal"
+    parser: Literal["rules", "llm"]
+    missing: list[MissingCode] = Field(default_factory=list)
+
+
+class MemoryFacts(_Data):
+    kind: Literal["memory"] = "memory"
+    events: int = Field(ge=0, description="how many events taught the memory")
+    preferences: int = Field(ge=0, description="how many tag preferences it holds")
+    visited: int = Field(ge=0)
+    source: str
+
+
+class ProfileFacts(_Data):
+    kind: Literal["profile"] = "profile"
+    crowd_tolerance: CrowdTolerance
+    walk_limit_min: int = Field(ge=0)
+    party_source: Literal["goal", "memory", "default"]
+    indoor_only: bool = False
+
+
+class SlotsFacts(_Data):
+    kind: Literal["slots"] = "slots"
+    date: date
+    start: time
+    end: time
+    slots: int = Field(ge=0)
+
+
+class OriginFacts(_Data):
+    kind: Literal["origin"] = "origin"
+    found: bool
+    source: str | None = None
+
+
+class CandidateFacts(_Data):
+    kind: Literal["candidates"] = "candidates"
+    candidates: int = Field(ge=0)
+    place_ids: list[str] = Field(default_factory=list)
+    excluded: dict[str, int] = Field(default_factory=dict, description="reason code → places left out for it")
+    relaxed: list[RelaxCode] = Field(default_factory=list)
+
+
+class PlanSetFacts(_Data):
+    kind: Literal["plans"] = "plans"
+    plans: int = Field(ge=0)
+    plan_ids: list[str] = Field(default_factory=list)
+    travel_source: str
+    notes: list[str] = Field(default_factory=list, description="codes")
+
+
+class OtherFacts(_Data):
+    """A tool the stream does not describe (a registered extra)."""
+
+    kind: Literal["other"] = "other"
+
+
+ToolFacts = Annotated[
+    GoalFacts | MemoryFacts | ProfileFacts | SlotsFacts | OriginFacts | CandidateFacts | PlanSetFacts | OtherFacts,
+    Field(discriminator="kind"),
+]
+
+
+# ---- the events' data ---------------------------------------------------------------------------------------
+class StatusData(_Data):
+    stage: int = Field(ge=0, le=7)
+    name: StageCode
+    relaxed: list[RelaxCode] = Field(default_factory=list, description="soft filters relaxed so far (stage 5)")
+
+
+class Clarification(_Data):
+    missing: list[MissingCode]
+
+
+class IntentData(_Data):
+    goal: DecomposedGoal
+    clarification: Clarification | None = None
+
+
+class SkillCallData(_Data):
+    tool: str
+    stage: int = Field(ge=1, le=7)
+    mocked: bool = False
+
+
+class ResultObservation(_Data):
+    """A tool answered: how long it took, after how many attempts, and its result as facts."""
+
+    type: Literal["result"] = "result"
+    tool: str
+    duration_ms: float = Field(ge=0)
+    attempts: int = Field(ge=1)
+    facts: ToolFacts
+
+
+class WarningFacts(_Data):
+    origin: str | None = Field(default=None, description="ORIGIN_UNRESOLVED: the start place as given")
+    name: str | None = Field(default=None, description="NAMED_PLACE_*: the place as the goal named it")
+    reason: str | None = Field(default=None, description="NAMED_PLACE_*: not_in_pack or the filter's code")
+    place_id: str | None = None
+
+
+class WarningObservation(_Data):
+    """Part of the plan rests on less than asked (a start not found, a named place left out, local travel times)."""
+
+    type: Literal["warning"] = "warning"
+    code: str
+    facts: WarningFacts = Field(default_factory=WarningFacts)
+
+
+class EmptyFacts(_Data):
+    excluded: dict[str, int] = Field(default_factory=dict, description="reason code → places left out for it")
+
+
+class EmptyObservation(_Data):
+    """A search found no place that passes the filters."""
+
+    type: Literal["empty"] = "empty"
+    tool: str
+    facts: EmptyFacts = Field(default_factory=EmptyFacts)
+
+
+class RelaxedFacts(_Data):
+    best_feasibility: float | None = Field(default=None, ge=0, le=1, description="the best plan before relaxing")
+
+
+class RelaxedObservation(_Data):
+    """A soft filter is relaxed and the search runs again."""
+
+    type: Literal["relaxed"] = "relaxed"
+    code: RelaxCode
+    facts: RelaxedFacts = Field(default_factory=RelaxedFacts)
+
+
+class ReservableObservation(_Data):
+    """A plan's steps that can be booked (stage 7)."""
+
+    type: Literal["reservable"] = "reservable"
+    plan_id: str
+    place_ids: list[str]
+
+
+Observation = Annotated[
+    ResultObservation | WarningObservation | EmptyObservation | RelaxedObservation | ReservableObservation,
+    Field(discriminator="type"),
+]
 
 
 class HalfDayResult(BaseModel):
@@ -379,3 +547,86 @@ class HalfDayResult(BaseModel):
     warnings: list[str] = Field(default_factory=list, description="codes")
     travel_source: str
     tool_log: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class DonePlans(_Data):
+    type: Literal["plans"] = "plans"
+    result: HalfDayResult
+
+
+class DoneClarify(_Data):
+    """The goal cannot be planned without an answer (when?)."""
+
+    type: Literal["clarify"] = "clarify"
+    goal: DecomposedGoal
+    missing: list[MissingCode]
+
+
+class ErrorFacts(_Data):
+    code: str
+    trace_id: str
+    tool: str | None = Field(default=None, description="the last tool called")
+    field: str | None = Field(default=None, description="the request's field at fault, when one is")
+    excluded: dict[str, int] = Field(default_factory=dict, description="NO_FEASIBLE_PLAN: why places were left out")
+
+
+class DoneError(_Data):
+    type: Literal["error"] = "error"
+    error: ErrorFacts
+
+
+Done = Annotated[DonePlans | DoneClarify | DoneError, Field(discriminator="type")]
+
+
+# ---- the events ---------------------------------------------------------------------------------------------
+class EventBase(BaseModel):
+    """What every server-sent event carries: its type, the request's trace id, its order and when it happened."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    trace_id: str
+    seq: int = Field(ge=0)
+    at: datetime
+
+
+class StatusEvent(EventBase):
+    """A stage starts."""
+
+    type: Literal["status"] = "status"
+    data: StatusData
+
+
+class IntentEvent(EventBase):
+    """What stage 1 understood, or the question to ask first."""
+
+    type: Literal["intent"] = "intent"
+    data: IntentData
+
+
+class SkillCallEvent(EventBase):
+    """A tool is about to run."""
+
+    type: Literal["skill_call"] = "skill_call"
+    data: SkillCallData
+
+
+class ObservationEvent(EventBase):
+    """What a tool found, or what the planner noticed (a warning, an empty search, a relaxed filter, bookings)."""
+
+    type: Literal["observation"] = "observation"
+    data: Observation
+
+
+class DoneEvent(EventBase):
+    """The last event: plans, a clarification, or an error with the trace id."""
+
+    type: Literal["done"] = "done"
+    data: Done
+
+
+#: one server-sent event (``type`` tells which); codes and facts only
+HalfDayEvent = Annotated[
+    StatusEvent | IntentEvent | SkillCallEvent | ObservationEvent | DoneEvent, Field(discriminator="type")
+]
+#: reads one event back from its JSON (an SSE message's data, a line of ``halfday --events``)
+HALF_DAY_EVENT: TypeAdapter[HalfDayEvent] = TypeAdapter(HalfDayEvent)

@@ -24,30 +24,65 @@ from core.errors import OmniError
 from core.geo.composite import MapServices
 from core.halfday.goal_models import DecomposedGoal
 from core.halfday.models import (
+    CandidateFacts,
     Candidates,
+    Clarification,
     ComposeInput,
+    Done,
+    DoneClarify,
+    DoneError,
+    DoneEvent,
+    DonePlans,
+    EmptyFacts,
+    EmptyObservation,
+    ErrorFacts,
+    EventBase,
+    GoalFacts,
     HalfDayEvent,
     HalfDayRequest,
     HalfDayResult,
+    IntentData,
+    IntentEvent,
     Memory,
+    MemoryFacts,
     MemoryQuery,
+    Observation,
+    ObservationEvent,
+    OriginAnswer,
+    OriginFacts,
     OriginPoint,
     OriginQuery,
+    OtherFacts,
     PlanSet,
+    PlanSetFacts,
     Profile,
+    ProfileFacts,
     ProfileInput,
     RelaxCode,
+    RelaxedFacts,
+    RelaxedObservation,
+    ReservableObservation,
+    ResultObservation,
     ScoreInput,
     SearchFilters,
+    SkillCallData,
+    SkillCallEvent,
+    SlotsFacts,
     SlotsInput,
+    StageCode,
+    StatusData,
+    StatusEvent,
     TimeSlots,
+    ToolFacts,
+    WarningFacts,
+    WarningObservation,
 )
 from core.halfday.score import FEASIBILITY_FLOOR
 from core.halfday.tools import EmptyResult, ToolInvalid, ToolRegistry, Trace
 
 log = logging.getLogger("omni.halfday")
 
-STAGES = {
+STAGES: dict[int, StageCode] = {
     1: "decompose_goal",
     2: "get_memory",
     3: "analyze_user_profile",
@@ -80,33 +115,84 @@ class _Stream:
     seq: int = 0
     warnings: list[str] = field(default_factory=list)
 
-    def event(self, type_: str, **data: Any) -> HalfDayEvent:
-        ev = HalfDayEvent(type=type_, trace_id=self.trace.trace_id, seq=self.seq, at=datetime.now(UTC), data=data)
+    def _head(self) -> dict[str, Any]:
+        head = {"trace_id": self.trace.trace_id, "seq": self.seq, "at": datetime.now(UTC)}
         self.seq += 1
-        return ev
+        return head
+
+    def status(self, stage: int, relaxed: list[RelaxCode] | None = None) -> StatusEvent:
+        name = STAGES.get(stage, "started")
+        return StatusEvent(**self._head(), data=StatusData(stage=stage, name=name, relaxed=list(relaxed or [])))
+
+    def intent(self, goal: DecomposedGoal) -> IntentEvent:
+        asked = Clarification(missing=list(goal.missing)) if goal.missing else None
+        return IntentEvent(**self._head(), data=IntentData(goal=goal, clarification=asked))
+
+    def skill_call(self, tool: str, stage: int, *, mocked: bool) -> SkillCallEvent:
+        return SkillCallEvent(**self._head(), data=SkillCallData(tool=tool, stage=stage, mocked=mocked))
+
+    def observation(self, data: Observation) -> ObservationEvent:
+        return ObservationEvent(**self._head(), data=data)
+
+    def warning(self, code: str, facts: WarningFacts | None = None) -> ObservationEvent:
+        return self.observation(WarningObservation(code=code, facts=facts or WarningFacts()))
+
+    def done(self, data: Done) -> DoneEvent:
+        return DoneEvent(**self._head(), data=data)
+
+
+def tool_facts(output: Any) -> ToolFacts:
+    """A tool's output as the facts the stage log shows (ids, numbers, codes)."""
+    if isinstance(output, DecomposedGoal):
+        return GoalFacts(parser=output.parser, missing=list(output.missing))
+    if isinstance(output, Memory):
+        n = len(output.preferences)
+        return MemoryFacts(events=output.events, preferences=n, visited=len(output.visited), source=output.source)
+    if isinstance(output, Profile):
+        return ProfileFacts(
+            crowd_tolerance=output.crowd_tolerance,
+            walk_limit_min=output.walk_limit_min,
+            party_source=output.party_source,
+            indoor_only=output.indoor_only,
+        )
+    if isinstance(output, TimeSlots):
+        return SlotsFacts(date=output.date, start=output.start, end=output.end, slots=len(output.slots))
+    if isinstance(output, OriginAnswer):
+        found = output.origin
+        return OriginFacts(found=found is not None, source=found.source if found is not None else None)
+    if isinstance(output, Candidates):
+        return CandidateFacts(
+            candidates=len(output.items),
+            place_ids=[c.place_id for c in output.items],
+            excluded=dict(output.excluded),
+            relaxed=list(output.relaxed),
+        )
+    if isinstance(output, PlanSet):
+        return PlanSetFacts(
+            plans=len(output.plans),
+            plan_ids=[p.plan_id for p in output.plans],
+            travel_source=output.travel_source,
+            notes=list(output.notes),
+        )
+    return OtherFacts()
 
 
 def _call(stream: _Stream, registry: ToolRegistry, name: str, payload: Any) -> Iterator[HalfDayEvent | Any]:
     """skill_call, the call, observation: yields the two events, then the tool's output as the last item."""
     spec = registry.spec(name)
-    yield stream.event("skill_call", tool=name, stage=spec.stage, mocked=name in registry.mocked)
+    yield stream.skill_call(name, spec.stage, mocked=name in registry.mocked)
     out = registry.call(name, payload, trace=stream.trace)
     last = stream.trace.calls[-1]
-    yield stream.event(
-        "observation",
-        type="result",
-        tool=name,
-        output=last["output"],
-        duration_ms=last["duration_ms"],
-        attempts=last["attempts"],
+    yield stream.observation(
+        ResultObservation(tool=name, duration_ms=last["duration_ms"], attempts=last["attempts"], facts=tool_facts(out))
     )
     yield out
 
 
 def _run(stream: _Stream, registry: ToolRegistry, name: str, payload: Any, sink: list[Any]) -> Iterator[HalfDayEvent]:
     for item in _call(stream, registry, name, payload):
-        if isinstance(item, HalfDayEvent):
-            yield item
+        if isinstance(item, EventBase):
+            yield item  # type: ignore[misc]
         else:
             sink.append(item)
 
@@ -115,7 +201,7 @@ def plan_events(
     request: HalfDayRequest, *, registry: ToolRegistry, provider: MapServices, settings: Settings
 ) -> Iterator[HalfDayEvent]:
     stream = _Stream(trace=Trace())
-    yield stream.event("status", stage=0, name="started")
+    yield stream.status(0)
     try:
         yield from _stages(stream, request, registry=registry, provider=provider, settings=settings)
     except ToolInvalid as exc:
@@ -134,8 +220,8 @@ def _last_tool(stream: _Stream) -> str | None:
     return stream.trace.calls[-1]["tool"] if stream.trace.calls else None
 
 
-def _error(stream: _Stream, code: str, **facts: Any) -> HalfDayEvent:
-    return stream.event("done", type="error", error={"code": code, "trace_id": stream.trace.trace_id, **facts})
+def _error(stream: _Stream, code: str, **facts: Any) -> DoneEvent:
+    return stream.done(DoneError(error=ErrorFacts(code=code, trace_id=stream.trace.trace_id, **facts)))
 
 
 def _stages(
@@ -147,27 +233,27 @@ def _stages(
     now = now.replace(tzinfo=zone) if now.tzinfo is None else now.astimezone(zone)  # a naive time is local
     got: list[Any] = []
 
-    yield stream.event("status", stage=1, name=STAGES[1])
-    yield from _run(stream, registry, "decompose_goal", {"text": request.goal, "now": now, "lang": request.lang}, got)
+    yield stream.status(1)
+    goal_in = {"text": request.goal, "now": now, "lang": request.lang, "window": request.window}
+    yield from _run(stream, registry, "decompose_goal", goal_in, got)
     goal: DecomposedGoal = got.pop()
+    yield stream.intent(goal)
     if goal.missing:
-        yield stream.event("intent", goal=goal.model_dump(mode="json"), clarification={"missing": goal.missing})
-        yield stream.event("done", type="clarify", goal=goal.model_dump(mode="json"), missing=goal.missing)
+        yield stream.done(DoneClarify(goal=goal, missing=list(goal.missing)))
         return
-    yield stream.event("intent", goal=goal.model_dump(mode="json"), clarification=None)
     assert goal.window is not None
 
-    yield stream.event("status", stage=2, name=STAGES[2])
+    yield stream.status(2)
     yield from _run(stream, registry, "get_memory", MemoryQuery(user_id=request.user_id), got)
     memory: Memory = got.pop()
 
-    yield stream.event("status", stage=3, name=STAGES[3])
+    yield stream.status(3)
     yield from _run(
         stream, registry, "analyze_user_profile", ProfileInput(goal=goal, memory=memory, today=now.date()), got
     )
     profile: Profile = got.pop()
 
-    yield stream.event("status", stage=4, name=STAGES[4])
+    yield stream.status(4)
     yield from _run(stream, registry, "plan_time_slots", SlotsInput(profile=profile, window=goal.window, now=now), got)
     slots: TimeSlots = got.pop()
     origin: OriginPoint | None = None
@@ -179,15 +265,13 @@ def _stages(
             origin = None
         if origin is None:
             stream.warnings.append("ORIGIN_UNRESOLVED")
-            yield stream.event(
-                "observation", type="warning", code="ORIGIN_UNRESOLVED", facts={"origin": request.origin}
-            )
+            yield stream.warning("ORIGIN_UNRESOLVED", WarningFacts(origin=request.origin))
 
     relaxed: list[RelaxCode] = []
     reported: set[str] = set()
     pending = relax_order(profile)
     while True:
-        yield stream.event("status", stage=5, name=STAGES[5], relaxed=list(relaxed))
+        yield stream.status(5, relaxed)
         filters = SearchFilters(region=pack.name, profile=profile, slots=slots, relaxed=relaxed)
         try:
             yield from _run(stream, registry, "search_places", filters, got)
@@ -198,8 +282,8 @@ def _stages(
                 if isinstance(exc.details, dict)
                 else Candidates(region=pack.name, date=slots.date, items=[], relaxed=relaxed)
             )
-            yield stream.event(
-                "observation", type="empty", tool="search_places", facts={"excluded": candidates.excluded}
+            yield stream.observation(
+                EmptyObservation(tool="search_places", facts=EmptyFacts(excluded=dict(candidates.excluded)))
             )
         for issue in candidates.named_issues:
             if f"NAMED_PLACE:{issue.name}" not in reported:
@@ -207,10 +291,11 @@ def _stages(
                 code = "NAMED_PLACE_NOT_FOUND" if issue.reason == "not_in_pack" else "NAMED_PLACE_UNAVAILABLE"
                 if code not in stream.warnings:
                     stream.warnings.append(code)
-                yield stream.event("observation", type="warning", code=code, facts=issue.model_dump(mode="json"))
+                facts = WarningFacts(name=issue.name, reason=issue.reason, place_id=issue.place_id)
+                yield stream.warning(code, facts)
         plans: PlanSet | None = None
         if candidates.items:
-            yield stream.event("status", stage=6, name=STAGES[6])
+            yield stream.status(6)
             compose = ComposeInput(
                 origin=origin,
                 profile=profile,
@@ -224,7 +309,7 @@ def _stages(
             for note in composed.notes:
                 if note in DEGRADED_NOTES and note not in stream.warnings:
                     stream.warnings.append(note)
-                    yield stream.event("observation", type="warning", code=note, facts={})
+                    yield stream.warning(note)
             score_in = ScoreInput(
                 plans=composed, candidates=candidates, profile=profile, slots=slots, weights=request.weights
             )
@@ -236,20 +321,16 @@ def _stages(
         code = pending.pop(0)
         relaxed = [*relaxed, code]
         best = plans.plans[0].feasibility if plans and plans.plans else None
-        yield stream.event("observation", type="relaxed", code=code, facts={"best_feasibility": best})
+        yield stream.observation(RelaxedObservation(code=code, facts=RelaxedFacts(best_feasibility=best)))
 
-    yield stream.event("status", stage=7, name=STAGES[7])
+    yield stream.status(7)
     if plans is None or not plans.plans:
-        yield stream.event(
-            "done",
-            type="error",
-            error={"code": "NO_FEASIBLE_PLAN", "trace_id": stream.trace.trace_id, "excluded": candidates.excluded},
-        )
+        yield _error(stream, "NO_FEASIBLE_PLAN", excluded=dict(candidates.excluded))
         return
     for plan in plans.plans:
         bookable = [s.place_id for s in plan.steps if s.bookable]
         if bookable:
-            yield stream.event("observation", type="reservable", plan_id=plan.plan_id, place_ids=bookable)
+            yield stream.observation(ReservableObservation(plan_id=plan.plan_id, place_ids=bookable))
     result = HalfDayResult(
         trace_id=stream.trace.trace_id,
         region=pack.name,
@@ -264,4 +345,4 @@ def _stages(
         travel_source=plans.travel_source,
         tool_log=list(stream.trace.calls),
     )
-    yield stream.event("done", type="plans", result=result.model_dump(mode="json"))
+    yield stream.done(DonePlans(result=result))

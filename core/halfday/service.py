@@ -14,11 +14,14 @@ from core.geo.base import LonLat
 from core.geo.composite import MapServices
 from core.halfday.compose import compose_plans
 from core.halfday.cpsat import exact_order
-from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, Party, TimeWindow
+from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, Party, RequestWindow, TimeWindow
+from core.halfday.goal_window import apply_window
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
     Candidates,
     ComposeInput,
+    DoneEvent,
+    DonePlans,
     HalfDayEvent,
     HalfDayRequest,
     HalfDayResult,
@@ -52,18 +55,21 @@ class GoalInput(BaseModel):
     text: str = Field(min_length=1, max_length=MAX_GOAL_CHARS)
     now: datetime
     lang: Language | None = None
+    window: RequestWindow | None = Field(default=None, description="given beside the goal: read instead of its time")
 
 
 def _mock_goal(inp: GoalInput) -> DecomposedGoal:
-    """A fixed, valid goal for demos: tomorrow 13:00–18:00, two adults, museums and local food."""
+    """A fixed, valid goal for demos: tomorrow 13:00–18:00 (or the window given), two adults, museums and local
+    food."""
     day = (inp.now + timedelta(days=1)).date()
-    return DecomposedGoal(
+    goal = DecomposedGoal(
         text=inp.text[:1000],
         language=inp.lang or "zh",
         window=TimeWindow(date=day, start=time(13, 0), end=time(18, 0), phrase="mock"),
         party=Party(adults=2),
         preferences=["museum", "local_food"],
     )
+    return apply_window(goal, inp.window, inp.now)
 
 
 class HalfDayPlanner:
@@ -114,15 +120,17 @@ class HalfDayPlanner:
 
     def _decompose(self, inp: GoalInput) -> DecomposedGoal:
         """Stage 1: the LLM's reading when one is configured (validated; the rules' after two bad answers), else
-        the rules'."""
+        the rules'; a window given beside the goal takes the place of the time read from its text."""
         from core.agent.llm import make_llm
         from core.halfday.goal import decompose_goal
         from core.halfday.goal_llm import decompose_goal_llm
 
         llm = make_llm(self.settings)
         if llm is None:
-            return decompose_goal(inp.text, now=inp.now, lang=inp.lang)
-        return decompose_goal_llm(inp.text, now=inp.now, client=llm, lang=inp.lang)
+            goal = decompose_goal(inp.text, now=inp.now, lang=inp.lang)
+        else:
+            goal = decompose_goal_llm(inp.text, now=inp.now, client=llm, lang=inp.lang)
+        return apply_window(goal, inp.window, inp.now)
 
     def _origin(self, query: OriginQuery) -> OriginAnswer:
         places = self.provider.geocode(query.text, city=self.provider.region.city or None)
@@ -189,8 +197,8 @@ class HalfDayPlanner:
         """Every event, and the result when the stream ended with plans."""
         events = list(self.events(request))
         done = events[-1]
-        if done.type == "done" and done.data.get("type") == "plans":
-            return HalfDayResult.model_validate(done.data["result"]), events
+        if isinstance(done, DoneEvent) and isinstance(done.data, DonePlans):
+            return done.data.result, events
         return None, events
 
     # ---- memory -------------------------------------------------------------------------------------

@@ -74,6 +74,44 @@ def test_plan_streams_the_five_event_types_in_order(api):
     assert 2 <= len(result["plans"]) <= 3
 
 
+def test_every_sse_event_reads_back_as_its_typed_variant(api):
+    from core.halfday.models import HALF_DAY_EVENT, DoneEvent, DonePlans, ObservationEvent, ResultObservation
+
+    body = {"goal": GOAL, "now": NOW.isoformat()}
+    with api.stream("POST", "/halfday/plan", json=body, headers=auth("alice")) as response:
+        raw = read_sse(response)
+    events = [HALF_DAY_EVENT.validate_json(e["data"]) for e in raw]
+    assert [type(e).__name__ for e in events][0] == "StatusEvent" and isinstance(events[-1], DoneEvent)
+    for sent, event in zip(raw, events, strict=True):  # what a client reads is what the core sent
+        assert json.loads(event.model_dump_json()) == json.loads(sent["data"]) and event.type == sent["event"]
+    results = [e.data for e in events if isinstance(e, ObservationEvent) and isinstance(e.data, ResultObservation)]
+    facts = {r.tool: r.facts for r in results}
+    assert facts["search_places"].kind == "candidates" and facts["search_places"].candidates > 0
+    assert facts["plan_time_slots"].kind == "slots" and facts["plan_time_slots"].date.isoformat() == "2026-11-28"
+    assert isinstance(events[-1].data, DonePlans)
+    assert facts["score_plans"].plan_ids == [p.plan_id for p in events[-1].data.result.plans]
+
+
+@pytest.mark.parametrize(
+    "window,start",
+    [({"choice": "saturday_afternoon"}, "13:00"), ({"date": "2026-11-28", "start": "10:00", "end": "16:00"}, "10:00")],
+)
+def test_a_window_beside_the_goal_plans_without_touching_its_words(api, window, start):
+    body = {"goal": "和老婆带5岁的女儿去看博物馆", "now": NOW.isoformat(), "window": window}
+    with api.stream("POST", "/halfday/plan", json=body, headers=auth("alice")) as response:
+        done = json.loads(read_sse(response)[-1]["data"])["data"]
+    assert done["type"] == "plans", done
+    goal = done["result"]["goal"]
+    assert goal["text"] == body["goal"] and goal["missing"] == []
+    assert goal["window"]["date"] == "2026-11-28" and goal["window"]["start"].startswith(start)
+
+
+def test_a_window_is_a_choice_or_a_whole_window(api):
+    for window in ({"choice": "next_year"}, {"date": "2026-11-28"}, {"choice": "this_afternoon", "start": "13:00"}):
+        r = api.post("/halfday/plan", json={"goal": GOAL, "window": window}, headers=auth("alice"))
+        assert r.status_code == 422 and r.json()["error"]["field"].startswith("window"), (window, r.json())
+
+
 def test_plan_needs_a_key_and_the_keys_user(api):
     assert api.post("/halfday/plan", json={"goal": GOAL}).status_code == 401
     other = api.post("/halfday/plan", json={"goal": GOAL, "user_id": "bob"}, headers=auth("alice"))
@@ -125,9 +163,14 @@ def test_cli_prints_events_and_the_result(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path / 'cli.db'}")
     get_settings.cache_clear()
     assert main(["halfday", "--goal", GOAL, "--now", NOW.isoformat(), "--region", "shanghai", "--events"]) == 0
-    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    out = capsys.readouterr().out.splitlines()
+    lines = [json.loads(x) for x in out]
     assert lines[0]["type"] == "status" and lines[-1]["type"] == "done"
     assert lines[-1]["data"]["type"] == "plans"
+    from core.halfday.models import HALF_DAY_EVENT, DonePlans
+
+    typed = [HALF_DAY_EVENT.validate_json(x) for x in out]  # every line reads back as its event
+    assert isinstance(typed[-1].data, DonePlans) and typed[-1].data.result.goal.text == GOAL
 
     assert main(["halfday", "--goal", "带孩子出去玩", "--now", NOW.isoformat(), "--region", "shanghai"]) == 2
     err = json.loads(capsys.readouterr().err)

@@ -61,7 +61,7 @@ def test_level2_a_failing_router_opens_the_breaker_and_plans_from_local_data(pla
     for _attempt in range(3):
         result, events = broken.plan(_request())
         assert result is not None, events[-1].data
-        warnings = [e.data["code"] for e in events if e.type == "observation" and e.data.get("type") == "warning"]
+        warnings = [e.data.code for e in events if e.type == "observation" and e.data.type == "warning"]
         assert "TRAVEL_FROM_LOCAL_ESTIMATE" in warnings
         assert result.travel_source == "offline_estimate"
         assert "TRAVEL_FROM_LOCAL_ESTIMATE" in result.warnings
@@ -76,14 +76,14 @@ def test_level3_a_tool_that_breaks_its_schema_twice_ends_with_an_error(planner):
     result, events = planner.plan(_request())
     assert result is None
     done = events[-1]
-    assert done.type == "done" and done.data["type"] == "error"
-    assert done.data["error"] == {
+    assert done.type == "done" and done.data.type == "error"
+    assert done.data.error.model_dump(exclude_defaults=True) == {
         "code": "TOOL_OUTPUT_INVALID",
         "trace_id": done.trace_id,
         "tool": "analyze_user_profile",
     }
     log = [e for e in events if e.type == "skill_call"]
-    assert log[-1].data["tool"] == "analyze_user_profile"  # nothing invalid went downstream
+    assert log[-1].data.tool == "analyze_user_profile"  # nothing invalid went downstream
 
 
 def test_level3_an_unreachable_database_ends_with_an_error(planner, monkeypatch):
@@ -97,10 +97,9 @@ def test_level3_an_unreachable_database_ends_with_an_error(planner, monkeypatch)
     unreachable = with_goal(HalfDayPlanner(provider=planner.provider), goal(preferences=["park"]))
     result, events = unreachable.plan(_request())
     assert result is None
-    assert events[0].type == "status" and events[-1].data["type"] == "error"
-    assert events[-1].data["error"]["code"] == "DATABASE_UNREACHABLE"
-    assert events[-1].data["error"]["tool"] == "get_memory"
-    assert events[-1].data["error"]["trace_id"] == events[0].trace_id
+    error = events[-1].data.error
+    assert events[0].type == "status" and events[-1].data.type == "error"
+    assert error.code == "DATABASE_UNREACHABLE" and error.tool == "get_memory" and error.trace_id == events[0].trace_id
 
 
 def test_level3_an_unreachable_database_is_an_event_over_http_and_the_cli(monkeypatch, capsys):
@@ -135,8 +134,8 @@ def test_a_tool_is_swapped_for_its_mock_by_configuration(planner, monkeypatch):
     mocked = HalfDayPlanner(provider=planner.provider, settings=get_settings(), memory=planner.memory)
     result, events = mocked.plan(HalfDayRequest(goal="anything at all", now=NOW))
     assert result is not None
-    call = next(e for e in events if e.type == "skill_call" and e.data["tool"] == "decompose_goal")
-    assert call.data["mocked"] is True
+    call = next(e for e in events if e.type == "skill_call" and e.data.tool == "decompose_goal")
+    assert call.data.mocked is True
     assert result.goal.window is not None and result.goal.window.date.isoformat() == "2026-11-28"
 
 
@@ -174,11 +173,11 @@ def test_an_empty_search_is_observed_with_its_reasons_and_not_retried(planner):
     # nothing is open at 03:00 in the shanghai pack but 24-hour places; none of those is a theatre
     with_goal(planner, goal(start=time(3, 0), end=time(5, 0), preferences=["theatre"]))
     result, events = planner.plan(_request())
-    empty = [e for e in events if e.type == "observation" and e.data.get("type") == "empty"]
-    assert empty and empty[0].data["facts"]["excluded"]["closed_in_window"] > 0
-    calls = [e for e in events if e.type == "skill_call" and e.data["tool"] == "search_places"]
-    observed = [e for e in events if e.type == "observation" and e.data.get("tool") == "search_places"]
+    empty = [e for e in events if e.type == "observation" and e.data.type == "empty"]
+    assert empty and empty[0].data.facts.excluded["closed_in_window"] > 0
+    calls = [e for e in events if e.type == "skill_call" and e.data.tool == "search_places"]
+    observed = [e for e in events if e.type == "observation" and getattr(e.data, "tool", None) == "search_places"]
     assert len(observed) == len(calls)  # every call is observed, empty or not
     if result is None:
-        assert events[-1].data["error"]["code"] == "NO_FEASIBLE_PLAN"
-        assert events[-1].data["error"]["excluded"]["closed_in_window"] > 0
+        assert events[-1].data.error.code == "NO_FEASIBLE_PLAN"
+        assert events[-1].data.error.excluded["closed_in_window"] > 0

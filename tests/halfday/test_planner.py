@@ -40,10 +40,11 @@ def test_events_follow_the_protocol(planner):
     assert types[0] == "status" and types[-1] == "done" and types.count("done") == 1
     assert {e.trace_id for e in events} == {result.trace_id}
     assert [e.seq for e in events] == list(range(len(events)))
-    assert types.index("intent") < next(i for i, e in enumerate(events) if e.data.get("tool") == "get_memory")
-    stages = [e.data["stage"] for e in events if e.type == "status"]
+    memory = next(i for i, e in enumerate(events) if e.type == "skill_call" and e.data.tool == "get_memory")
+    assert types.index("intent") < memory
+    stages = [e.data.stage for e in events if e.type == "status"]
     assert stages == sorted(stages) and stages[-1] == 7 and {1, 2, 3, 4, 5, 6, 7} <= set(stages)
-    calls = [e.data["tool"] for e in events if e.type == "skill_call"]
+    calls = [e.data.tool for e in events if e.type == "skill_call"]
     assert calls == [
         "decompose_goal",
         "get_memory",
@@ -57,7 +58,7 @@ def test_events_follow_the_protocol(planner):
     for i, e in enumerate(events):
         if e.type == "skill_call":
             nxt = events[i + 1]
-            assert nxt.type == "observation" and nxt.data["tool"] == e.data["tool"] and nxt.data["duration_ms"] >= 0
+            assert nxt.type == "observation" and nxt.data.tool == e.data.tool and nxt.data.duration_ms >= 0
     assert [c["tool"] for c in result.tool_log] == calls
     assert all(c["trace_id"] == result.trace_id and c["outcome"] == "ok" for c in result.tool_log)
 
@@ -157,7 +158,7 @@ def test_named_place_is_in_every_plan(planner):
 def test_nothing_matches_then_preferences_are_relaxed_and_said(planner):
     # theatres open at 09:00 or later: an early-morning window matches none, so the search relaxes the preference
     result, events = run(planner, goal(day=MONDAY, start=time(6, 0), end=time(9, 30), preferences=["theatre"]))
-    relaxed = [e.data["code"] for e in events if e.type == "observation" and e.data.get("type") == "relaxed"]
+    relaxed = [e.data.code for e in events if e.type == "observation" and e.data.type == "relaxed"]
     assert relaxed[:1] == ["preferences"]
     assert result is not None and "preferences" in result.relaxed
     assert all(PACK.place_by_id(s.place_id).category != "theatre" for p in result.plans for s in p.steps)
@@ -179,10 +180,10 @@ def test_feasibility_below_the_floor_searches_again_with_relaxed_filters(planner
 
     planner.registry.replace("score_plans", pessimistic_first)
     result, events = planner.plan(HalfDayRequest(goal="test goal", now=NOW))
-    relaxed = [e.data for e in events if e.type == "observation" and e.data.get("type") == "relaxed"]
-    assert [r["code"] for r in relaxed] == ["crowd"] and relaxed[0]["facts"]["best_feasibility"] == 0.4
-    searches = [e for e in events if e.type == "status" and e.data["stage"] == 5]
-    assert [s.data["relaxed"] for s in searches] == [[], ["crowd"]]
+    relaxed = [e.data for e in events if e.type == "observation" and e.data.type == "relaxed"]
+    assert [r.code for r in relaxed] == ["crowd"] and relaxed[0].facts.best_feasibility == 0.4
+    searches = [e for e in events if e.type == "status" and e.data.stage == 5]
+    assert [s.data.relaxed for s in searches] == [[], ["crowd"]]
     assert result is not None and result.relaxed == ["crowd"] and len(rounds) == 2
     assert result.plans[0].feasibility >= FEASIBILITY_FLOOR
 
@@ -194,9 +195,9 @@ def test_missing_time_window_asks_instead_of_guessing(planner):
     result, events = run(planner, g)
     assert result is None
     intent = next(e for e in events if e.type == "intent")
-    assert intent.data["clarification"] == {"missing": ["time_window"]}
-    assert events[-1].data["type"] == "clarify"
-    assert not any(e.type == "skill_call" and e.data["tool"] == "search_places" for e in events)
+    assert intent.data.clarification is not None and intent.data.clarification.missing == ["time_window"]
+    assert events[-1].data.type == "clarify" and events[-1].data.missing == ["time_window"]
+    assert not any(e.type == "skill_call" and e.data.tool == "search_places" for e in events)
 
 
 def test_bookable_steps_start_on_the_venues_slots_and_book_there(planner):
@@ -258,15 +259,15 @@ def test_queue_minutes_are_the_packs_for_the_hour_of_the_visit(planner):
 def test_a_named_place_that_is_closed_or_unknown_is_said(planner):
     # 豫园 is closed on Mondays in the pack; "Xyzabc乐园" is no place at all
     result, events = run(planner, goal(day=MONDAY, start=time(13, 0), end=time(17, 0), named=["豫园", "Xyzabc乐园"]))
-    warnings = [e.data for e in events if e.type == "observation" and e.data.get("type") == "warning"]
-    unavailable = [w for w in warnings if w["code"] == "NAMED_PLACE_UNAVAILABLE"]
-    assert unavailable and unavailable[0]["facts"] == {
+    warnings = [e.data for e in events if e.type == "observation" and e.data.type == "warning"]
+    unavailable = [w for w in warnings if w.code == "NAMED_PLACE_UNAVAILABLE"]
+    assert unavailable and unavailable[0].facts.model_dump(exclude_none=True) == {
         "name": "豫园",
         "reason": "closed_in_window",
         "place_id": "sh-yuyuan-garden",
     }
-    missing = [w for w in warnings if w["code"] == "NAMED_PLACE_NOT_FOUND"]
-    assert missing and missing[0]["facts"]["name"] == "Xyzabc乐园"
+    missing = [w for w in warnings if w.code == "NAMED_PLACE_NOT_FOUND"]
+    assert missing and missing[0].facts.name == "Xyzabc乐园"
     assert {"NAMED_PLACE_UNAVAILABLE", "NAMED_PLACE_NOT_FOUND"} <= set(result.warnings)
 
 

@@ -91,7 +91,7 @@ def test_lang_en_renders_the_half_day_page_in_english_for_a_chinese_goal(page):
     assert at.text_area(key="hd_goal").value.startswith("Rainy Saturday afternoon")
 
     at = plan(at, GOAL_ZH)
-    assert at.session_state["hd_run"]["done"]["type"] == "plans", at.session_state["hd_run"]["done"]
+    assert at.session_state["hd_run"]["done"].type == "plans", at.session_state["hd_run"]["done"]
     result = at.session_state["hd_result"]
     assert result.goal.language == "zh"  # the goal is Chinese; the page is not
     texts = cards(at, result)
@@ -202,20 +202,21 @@ def test_the_reservation_flow_of_a_step_speaks_english_with_the_venues_english_n
 
 
 @pytest.mark.parametrize("page_lang", ["zh"], indirect=True)
-def test_a_quick_answer_is_labelled_in_the_pages_language_and_added_in_the_goals(page):
+def test_a_quick_answer_is_labelled_in_the_pages_language_and_sent_beside_the_goal(page, monkeypatch):
+    hd.pin_clock(monkeypatch, hd.next_thursday(10))
     goal = "A museum and some local food"  # English, without a time: the planner asks when
     at = plan(page, goal)
-    assert at.session_state["hd_run"]["done"]["type"] == "clarify"
+    assert at.session_state["hd_run"]["done"].type == "clarify"
     assert "你想什么时候出发?" in main_text(at)
     quick = {b.key: b.label for b in at.button if (b.key or "").startswith("hd_quick_")}
     assert quick == {"hd_quick_this_afternoon": "今天下午", "hd_quick_tomorrow_morning": "明天上午",
                      "hd_quick_saturday_afternoon": "周六下午"}  # fmt: skip
     at.button(key="hd_quick_saturday_afternoon").click().run()
     assert not at.exception, at.exception
-    assert at.text_area(key="hd_goal").value == "A museum and some local food on Saturday afternoon"
-    assert at.session_state["hd_run"]["done"]["type"] == "plans", at.session_state["hd_run"]["done"]
+    assert at.text_area(key="hd_goal").value == goal  # the words stay; the window goes beside them
+    assert at.session_state["hd_run"]["done"].type == "plans", at.session_state["hd_run"]["done"]
     result = at.session_state["hd_result"]
-    assert result.goal.language == "en" and result.goal.window.date.weekday() == 5
+    assert result.goal.language == "en" and result.goal.text == goal and result.goal.window.date.weekday() == 5
     assert cards(at, result)[0].startswith("#### 方案 1")
 
 

@@ -1,8 +1,9 @@
 """The half-day planner's page (pages/half_day.py) with AppTest: a goal → the stages shown → 2–3 plan cards with
 their scores → the weight sliders re-rank the cards from state → a bookable step reserved through the gates (dry
 run, consent, confirmation dialog, receipt) → My reservations shows it and cancels it; a goal without a time asks
-when and a quick choice completes it; a fatal error shows its sentence, the trace id in the details and Retry; the
-main view shows no raw code, no "None" and no place id; every code the core can emit has Chinese and English words
+when and a quick choice (only windows still ahead) plans it, sent beside the goal with the goal box untouched; a
+fatal error shows its sentence, the trace id in the details and Retry; the main view shows no raw code, no "None"
+and no place id; every code the core can emit has Chinese and English words
 in the catalogs (locales/*/LC_MESSAGES/halfday.po). The page speaks the dashboard's language (``?lang=``), whatever
 the goal's: these tests open it in Chinese; tests/ui/test_half_day_language.py reads it in both languages.
 
@@ -22,6 +23,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
+from core.halfday.goal_window import apply_window
 
 pytestmark = pytest.mark.ui
 
@@ -94,8 +96,10 @@ def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
 
     def with_stage1(ctx):
         planner = real(ctx)
-        if "decompose_goal" not in faults:
-            planner.registry.replace("decompose_goal", lambda inp: stage1(inp.text, inp.now))
+        if "decompose_goal" not in faults:  # a window sent beside the goal takes the place of the text's
+            planner.registry.replace(
+                "decompose_goal", lambda inp: apply_window(stage1(inp.text, inp.now), inp.window, inp.now)
+            )
         for name, fn in faults.items():
             if fn is not None:
                 planner.registry.replace(name, fn)
@@ -111,6 +115,20 @@ def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
     yield at
     reset_breakers()
     get_settings.cache_clear()
+
+
+def next_thursday(at_hour: int) -> datetime:
+    """A Thursday ahead, at ``at_hour`` in Shanghai: its Saturday is two days later (bookings close 12 h before)."""
+    today = datetime.now(SHANGHAI).date() + timedelta(days=1)
+    day = today + timedelta(days=(3 - today.weekday()) % 7)
+    return datetime.combine(day, time(at_hour, 0), tzinfo=SHANGHAI)
+
+
+def pin_clock(monkeypatch, moment: datetime) -> None:
+    """The page's now (the quick answers offered, the moment planned from) is ``moment``."""
+    from components.halfday import state as halfday_state
+
+    monkeypatch.setattr(halfday_state, "page_now", lambda: moment)
 
 
 def plan(at, goal: str):
@@ -412,7 +430,9 @@ def test_a_changed_goal_marks_the_plans_stale(page):
 
 
 # --- clarification and errors --------------------------------------------------------------------------------
-def test_a_goal_without_a_time_asks_when_and_a_quick_choice_completes_it(page):
+def test_a_goal_without_a_time_asks_when_and_a_quick_choice_plans_it_without_touching_the_words(page, monkeypatch):
+    moment = next_thursday(10)
+    pin_clock(monkeypatch, moment)
     at = plan(page, NO_TIME)
     assert "hd_result" not in at.session_state
     assert "你想什么时候出发?" in main_text(at)
@@ -424,17 +444,32 @@ def test_a_goal_without_a_time_asks_when_and_a_quick_choice_completes_it(page):
     }
     at.button(key="hd_quick_saturday_afternoon").click().run()
     assert not at.exception, at.exception
-    assert at.text_area(key="hd_goal").value == "周六下午" + NO_TIME
+    assert at.text_area(key="hd_goal").value == NO_TIME  # the goal box keeps the person's words
     result = at.session_state["hd_result"]
-    assert result.goal.missing == [] and result.goal.text == "周六下午" + NO_TIME
+    assert result.goal.missing == [] and result.goal.text == NO_TIME
+    assert result.goal.window == TimeWindow(date=moment.date() + timedelta(days=2), start=time(13, 0), end=time(18, 0))
+    assert at.session_state["hd_run"]["window"].choice == "saturday_afternoon"
     assert "你想什么时候出发?" not in main_text(at)
     assert len(cards(at, result)) == len(result.plans) >= 2
 
 
-def test_with_the_real_goal_parser_a_vague_goal_is_asked_about_then_planned(page, faults):
+def test_at_20_00_no_past_window_is_offered(page, monkeypatch):
+    pin_clock(monkeypatch, next_thursday(20))
+    at = plan(page, NO_TIME)
+    labels = {b.key: b.label for b in at.button if (b.key or "").startswith("hd_quick_")}
+    assert labels == {"hd_quick_tomorrow_morning": "明天上午", "hd_quick_saturday_afternoon": "周六下午"}
+    at.button(key="hd_quick_tomorrow_morning").click().run()
+    assert not at.exception, at.exception
+    result = at.session_state["hd_result"]
+    assert result.goal.text == NO_TIME and result.goal.window is not None
+    assert (result.goal.window.start, result.goal.window.end) == (time(9, 0), time(12, 0))
+
+
+def test_with_the_real_goal_parser_a_vague_goal_is_asked_about_then_planned(page, faults, monkeypatch):
     faults["decompose_goal"] = None  # core/halfday/goal.py reads the sentences
+    pin_clock(monkeypatch, next_thursday(10))
     at = plan(page, "想找个安静的地方喝咖啡")
-    assert at.session_state["hd_run"]["done"]["type"] == "clarify"
+    assert at.session_state["hd_run"]["done"].type == "clarify"
     assert "你想什么时候出发?" in main_text(at)
     at.button(key="hd_quick_saturday_afternoon").click().run()
     assert not at.exception, at.exception
@@ -461,8 +496,8 @@ def test_a_tool_that_breaks_its_schema_twice_shows_the_error_the_trace_id_and_re
     errors = [e.value for e in at.error]
     assert errors == ["规划工具连续两次返回了无效结果,规划已停止。"]
     done = at.session_state["hd_run"]["done"]
-    trace = done["error"]["trace_id"]
-    assert done["error"]["code"] == "TOOL_OUTPUT_INVALID"
+    trace = done.error.trace_id
+    assert done.error.code == "TOOL_OUTPUT_INVALID" and done.error.tool == "analyze_user_profile"
     details = next(x for x in at.expander if x.label == "详情")
     assert trace in "\n".join(node_texts(details))
     assert trace not in main_text(at) and "TOOL_OUTPUT_INVALID" not in main_text(at)
