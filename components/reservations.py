@@ -39,7 +39,7 @@ from components.reservation_words import (
     status_words,
     unverified_words,
 )
-from components.services import settings
+from components.services import app_services, settings
 from core.errors import OmniError
 from core.reservations.catalog import BookableItem, item_for
 from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
@@ -85,33 +85,19 @@ def render_refusal(error: dict[str, Any], item: BookableItem | None = None) -> N
 
 
 # ---- the service -------------------------------------------------------------------------------------------------
-@st.cache_resource(show_spinner=False)
-def cached_service(db_url: str, region: str) -> ReservationService:
-    """One reservation service per (database, region pack)."""
-    from core.packs.loader import load_region
-
-    current = settings()
-    return ReservationService.from_settings(current, load_region(region, current.data_dir))
-
-
 def service_for(region: str | None = None) -> ReservationService:
-    """The service of ``region`` (default: the region chosen in the sidebar)."""
-    current = settings()
-    return cached_service(current.db_url, region or st.session_state.get("region") or current.region)
+    """The service of ``region`` (default: the region chosen in the sidebar), shared by the server's sessions."""
+    return app_services().reservations(region or st.session_state.get("region") or settings().region)
 
 
 def _service_of_item(item_id: str) -> ReservationService:
-    """The service whose pack has ``item_id`` (a reservation made in another region than the sidebar's)."""
-    from components.frame import cached_regions
-
-    active = service_for()
-    if item_for(active.pack, item_id) is not None:
-        return active
-    for region in cached_regions():
-        other = service_for(region)
-        if item_for(other.pack, item_id) is not None:
-            return other
-    return active
+    """The service whose pack has ``item_id`` (a reservation made in another region than the sidebar's): core.app's
+    one resolver; the sidebar's service when no pack offers the venue any more (its gates then answer)."""
+    sidebar = st.session_state.get("region") or settings().region
+    try:
+        return app_services().reservations_for_item(item_id, prefer=sidebar)
+    except OmniError:
+        return service_for()
 
 
 # ---- default date and time ---------------------------------------------------------------------------------------
