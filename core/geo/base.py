@@ -129,6 +129,11 @@ class WarningLog:
             if all(item.message != message for item in self._items):
                 self._items.append(LoggedWarning(code=code, message=message, params=dict(params or {})))
 
+    def entries(self) -> list[LoggedWarning]:
+        """What was recorded so far (kept: ``drain_entries`` takes it)."""
+        with self._lock:
+            return list(self._items)
+
     def drain_entries(self) -> list[LoggedWarning]:
         with self._lock:
             out, self._items = self._items, []

@@ -100,12 +100,17 @@ def build_travel_table(
     breaker = breaker_for(f"{provider.name}@{provider.region.name}", fail_max=fail_max, reset_timeout_s=reset_timeout_s)
 
     def matrix(mode: TravelMode) -> TravelMatrix:
+        seen = len(provider.warnings.entries())  # this request's own log (its view of the shared providers)
         try:
-            return breaker.call(provider.matrix, list(points), mode=mode)
+            answer = breaker.call(provider.matrix, list(points), mode=mode)
         except pybreaker.CircuitBreakerError:
             warnings.append("TRAVEL_BREAKER_OPEN")
         except (OmniError, OSError, TimeoutError):
             warnings.append("TRAVEL_SERVICE_FAILED")
+        else:
+            if len(provider.warnings.entries()) > seen:  # the remote service failed and its fallback answered
+                warnings.append("TRAVEL_SERVICE_FAILED")
+            return answer
         return local.matrix(list(points), mode=mode)
 
     walk, drive = matrix("walking"), matrix("driving")

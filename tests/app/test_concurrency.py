@@ -7,8 +7,7 @@ and provider calls the same request gets when it runs alone on a fresh provider.
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -17,53 +16,12 @@ import pytest
 from core.app import AppServices, RequestContext
 from core.app.route import plan_route
 from core.config import Settings
-from core.errors import ProviderUnavailable
-from core.geo.base import Leg, LonLat, TravelMatrix, TravelMode, WarningLog
 from core.geo.composite import MapServices
-from core.geo.offline import OfflineProvider
-from core.geo.resilience import ResilientProvider
 from core.models.route import RoutePlanRequest, RoutePlanResult
 from core.packs.loader import RegionPack, load_region
+from tests.support.patchy import patchy_services
 
 THREADS = 8
-
-
-class PatchyRouter:
-    """The pack's estimate as a 'remote' router that is down for some points and takes a moment to answer, so
-    concurrent requests overlap inside it."""
-
-    name = "patchy"
-
-    def __init__(self, pack: RegionPack, down: set[tuple[float, float]], *, delay_s: float = 0.05) -> None:
-        self.offline = OfflineProvider(pack)
-        self.down = down
-        self.delay_s = delay_s
-
-    def _check(self, points: Sequence[LonLat]) -> None:
-        time.sleep(self.delay_s)
-        if any((round(p.lon, 5), round(p.lat, 5)) in self.down for p in points):
-            raise ProviderUnavailable("patchy is down for one of these points", details={"service": "matrix"})
-
-    def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
-        self._check(points)
-        return self.offline.matrix(points, mode=mode)
-
-    def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
-        self._check([origin, destination])
-        return self.offline.route(origin, destination, mode=mode)
-
-    # the protocol's geocoder half is never asked (the pack's gazetteer geocodes)
-    def geocode(self, address: str, *, city: str | None = None) -> list[Any]:
-        raise AssertionError("not a geocoder")
-
-    def search(self, keywords: str, **_: Any) -> list[Any]:
-        raise AssertionError("not a geocoder")
-
-    def detail(self, poi_id: str) -> None:
-        raise AssertionError("not a geocoder")
-
-    def close(self) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -103,16 +61,7 @@ def _requests(pack: RegionPack) -> tuple[list[RoutePlanRequest], set[tuple[float
 
 
 def _shared(pack: RegionPack, down: set[tuple[float, float]]) -> MapServices:
-    log = WarningLog()
-    offline = OfflineProvider(pack)
-    router = ResilientProvider(
-        PatchyRouter(pack, down),  # type: ignore[arg-type]
-        fallback=offline,
-        retries=0,
-        fail_max=10_000,  # the breaker never opens: every request meets the service as it is
-        warnings=log,
-    )
-    return MapServices(geocoder=offline, router=router, region=pack, warnings=log)  # type: ignore[arg-type]
+    return patchy_services(pack, down)
 
 
 def _context(services: AppServices, settings: Settings) -> RequestContext:
