@@ -55,9 +55,7 @@ def _agent_answer(services: AppServices, message: str) -> tuple[str, bool, list[
 def _agent_services(settings: Settings) -> AppServices:
     services = AppServices(settings)
     pack = load_region(settings.region, settings.data_dir)
-    services.use_provider(
-        "patchy", settings.region, patchy_services(pack, {AT[n] for n in DOWN_AGENT}, geocoding=True)
-    )
+    services.use_provider("patchy", settings.region, patchy_services(pack, {AT[n] for n in DOWN_AGENT}, geocoding=True))
     return services
 
 
