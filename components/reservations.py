@@ -18,7 +18,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time
 from typing import Any
 
 import streamlit as st
@@ -101,28 +101,6 @@ def _service_of_item(item_id: str) -> ReservationService:
 
 
 # ---- default date and time ---------------------------------------------------------------------------------------
-def next_slot(item: BookableItem, at: time) -> time:
-    """The venue's first slot at or after ``at`` (its last slot when ``at`` is later than all of them)."""
-    slots = item.slots()
-    return next((s for s in slots if s >= at), slots[-1])
-
-
-def still_bookable(service: ReservationService, item: BookableItem, day: date, slot: time) -> bool:
-    starts = datetime.combine(day, slot, tzinfo=service.zone)
-    return starts - timedelta(hours=item.terms.lead_time_hours) >= service.clock()
-
-
-def earliest_slot(service: ReservationService, item: BookableItem, *, days: int = 7) -> tuple[date, time]:
-    """Today's first slot that can still be booked, else the next day's (within ``days``)."""
-    today = service.clock().astimezone(service.zone).date()
-    for offset in range(days + 1):
-        day = today + timedelta(days=offset)
-        for slot in item.slots():
-            if still_bookable(service, item, day, slot):
-                return day, slot
-    return today + timedelta(days=1), item.slots()[0]
-
-
 @dataclass(frozen=True)
 class Offer:
     """A bookable stop of a page's result: what to reserve and the form's defaults."""
@@ -149,12 +127,12 @@ def offer_for(
     if item is None:
         return None
     if day is not None and at is not None:
-        slot = next_slot(item, at)
-        if still_bookable(service, item, day, slot):
+        slot = item.next_slot(at)
+        if service.bookable_at(item, day, slot):
             return Offer(key, item.id, label, day, slot)
-        when, earliest = earliest_slot(service, item)
+        when, earliest = service.earliest_slot(item)
         return Offer(key, item.id, label, when, earliest, (day, slot))
-    when, slot = earliest_slot(service, item)
+    when, slot = service.earliest_slot(item)
     return Offer(key, item.id, label, when, slot)
 
 
@@ -331,10 +309,10 @@ def reserve_controls(
     user = dashboard_user()
     slots = item.slots()
     s.setdefault(_k(p, "date"), default_date)
-    s.setdefault(_k(p, "time"), next_slot(item, default_time))
+    s.setdefault(_k(p, "time"), item.next_slot(default_time))
     s.setdefault(_k(p, "party"), max(1, min(party_size, item.terms.max_party)))
     if s[_k(p, "time")] not in slots:
-        s[_k(p, "time")] = next_slot(item, s[_k(p, "time")])
+        s[_k(p, "time")] = item.next_slot(s[_k(p, "time")])
 
     lang = current_lang()
     c1, c2, c3 = st.columns([2, 1, 1])

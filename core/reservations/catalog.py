@@ -6,7 +6,7 @@ a price is the pack's ``price_per_person`` or unknown."""
 from __future__ import annotations
 
 import json
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, tzinfo
 from functools import lru_cache
 from pathlib import Path
 
@@ -49,6 +49,15 @@ class BookableItem(BaseModel):
             out.append(start.time())
             start += timedelta(minutes=self.terms.slot_minutes)
         return out
+
+    def next_slot(self, at: time) -> time:
+        """The first slot at or after ``at`` (the last slot when ``at`` is later than all of them)."""
+        slots = self.slots()
+        return next((s for s in slots if s >= at), slots[-1])
+
+    def closes_at(self, day: date, slot: time, zone: tzinfo) -> datetime:
+        """When bookings for ``slot`` on ``day`` close: the lead time before it starts."""
+        return datetime.combine(day, slot, tzinfo=zone) - timedelta(hours=self.terms.lead_time_hours)
 
 
 @lru_cache(maxsize=8)

@@ -158,6 +158,26 @@ class ReservationService:
             booked = self._booked(conn, item, day)
         return [s for s in item.slots() if booked.get(s.strftime("%H:%M"), 0) < item.terms.capacity_per_slot]
 
+    def item(self, item_id: str) -> BookableItem | None:
+        """The bookable venue ``item_id`` of this service's pack (None: not bookable here)."""
+        return item_for(self.pack, item_id)
+
+    def bookable_at(self, item: BookableItem, day: date, slot: time) -> bool:
+        """Whether ``slot`` on ``day`` can still be booked now (the venue's lead time): the rule the dry run
+        enforces, for every face that proposes a slot."""
+        return item.closes_at(day, slot, self.zone) >= self.clock()
+
+    def earliest_slot(self, item: BookableItem, *, days: int = 7) -> tuple[date, time]:
+        """Today's first slot that can still be booked, else the next day's (within ``days``; past that, tomorrow's
+        first slot, which the dry run will refuse with its reason)."""
+        today = self.clock().astimezone(self.zone).date()
+        for offset in range(days + 1):
+            day = today + timedelta(days=offset)
+            for slot in item.slots():
+                if self.bookable_at(item, day, slot):
+                    return day, slot
+        return today + timedelta(days=1), item.slots()[0]
+
     def _item(self, item_id: str) -> BookableItem:
         item = item_for(self.pack, item_id)
         if item is None:
@@ -178,12 +198,11 @@ class ReservationService:
             )
         if request.party_size > terms.max_party:
             raise _refuse("PARTY_TOO_LARGE", f"at most {terms.max_party} people per booking", field="party_size")
-        starts = datetime.combine(request.date, request.time, tzinfo=self.zone)
         now = self.clock()
-        if starts - timedelta(hours=terms.lead_time_hours) < now:
+        if not self.bookable_at(item, request.date, request.time):
             raise _refuse(
                 "TOO_LATE", f"bookings close {terms.lead_time_hours} h before the slot", field="time",
-                closes_at=(starts - timedelta(hours=terms.lead_time_hours)).isoformat(),
+                closes_at=item.closes_at(request.date, request.time, self.zone).isoformat(),
             )  # fmt: skip
         free = self.free_slots(item.id, request.date)
         suggestions = sorted(free, key=lambda s: abs(_minutes(s) - _minutes(request.time)))[:3]

@@ -165,6 +165,21 @@ def test_bookings_close_the_lead_time_before_the_slot(service):
     assert one_pm.dry_run("alice", ask(THEATRE, at=time(16, 0), day=date(2026, 12, 1))).reservation.status == "pending"
 
 
+def test_the_slots_a_face_offers_are_the_ones_the_dry_run_accepts(service):
+    """One lead-time rule: every slot of the day that ``bookable_at`` offers, the dry run takes; every other slot
+    it refuses TOO_LATE; ``earliest_slot`` is the first offered one (13:00 in Shanghai, the theatre's 3 h)."""
+    one_pm = ReservationService(pack=PACK, engine=service.engine, clock=lambda: datetime(2026, 12, 1, 5, 0, tzinfo=UTC))
+    today = date(2026, 12, 1)
+    offered = [s for s in THEATRE.slots() if one_pm.bookable_at(THEATRE, today, s)]
+    assert offered and offered[0] == time(16, 0)
+    assert one_pm.earliest_slot(THEATRE) == (today, offered[0])
+    for slot in THEATRE.slots():
+        if slot in offered:
+            assert one_pm.dry_run("alice", ask(THEATRE, at=slot, day=today, party=1)).reservation.status == "pending"
+        else:
+            refused("TOO_LATE", one_pm.dry_run, "alice", ask(THEATRE, at=slot, day=today, party=1))
+
+
 def test_a_dry_run_never_confirmed_expires_and_its_token_with_it(service):
     dry = service.dry_run("alice", ask())
     later = ReservationService(

@@ -21,7 +21,7 @@ from components.reservation_words import (
     refusal_words,
     status_words,
 )
-from components.reservations import earliest_slot, next_slot, note_words, offer_for
+from components.reservations import note_words, offer_for
 from core.packs.loader import load_region
 from core.reservations import store
 from core.reservations.catalog import item_for
@@ -40,10 +40,10 @@ def service_at(tmp_path, now: datetime) -> ReservationService:
 
 
 def test_a_planned_arrival_is_rounded_up_to_the_venues_next_slot():
-    assert next_slot(MUSEUM, time(10, 10)) == time(10, 30)
-    assert next_slot(MUSEUM, time(10, 30)) == time(10, 30)
-    assert next_slot(MUSEUM, time(8, 0)) == time(9, 0)
-    assert next_slot(MUSEUM, time(17, 45)) == time(16, 0)  # after the last slot: the last one
+    assert MUSEUM.next_slot(time(10, 10)) == time(10, 30)
+    assert MUSEUM.next_slot(time(10, 30)) == time(10, 30)
+    assert MUSEUM.next_slot(time(8, 0)) == time(9, 0)
+    assert MUSEUM.next_slot(time(17, 45)) == time(16, 0)  # after the last slot: the last one
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_a_planned_arrival_is_rounded_up_to_the_venues_next_slot():
     ],
 )
 def test_the_earliest_bookable_slot_is_today_or_tomorrow(tmp_path, now, item, expected):
-    assert earliest_slot(service_at(tmp_path, now), item) == expected
+    assert service_at(tmp_path, now).earliest_slot(item) == expected
 
 
 def test_an_offer_keeps_the_trips_day_unless_it_can_no_longer_be_booked(tmp_path):
