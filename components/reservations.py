@@ -16,7 +16,7 @@ other language in a tooltip. Codes and the core's messages stay in the collapsed
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import Any
@@ -153,7 +153,12 @@ def _request_of(prefix: str, item_id: str) -> ReservationRequest:
     )
 
 
-def _check(prefix: str, item_id: str, region: str | None, user: str) -> None:
+#: how a page makes a venue's dry run (user, request) → DryRun: the service's own by default; the half-day page's
+#: goes through its planner's stage 7 (the registered mock_reserve tool, under the plan's trace id)
+DryRunMaker = Callable[[str, ReservationRequest], DryRun]
+
+
+def _check(prefix: str, item_id: str, region: str | None, user: str, make: DryRunMaker | None = None) -> None:
     """ "Check availability": the dry run, with a fresh idempotency key for its confirmation."""
     s = st.session_state
     for name in ("dry", "error", "receipt"):
@@ -161,7 +166,7 @@ def _check(prefix: str, item_id: str, region: str | None, user: str) -> None:
     s[_k(prefix, "consent")] = False
     try:
         request = _request_of(prefix, item_id)
-        dry = service_for(region).dry_run(user, request)
+        dry = (make or service_for(region).dry_run)(user, request)
     except (ValidationError, OmniError, SQLAlchemyError) as exc:
         error = error_of(exc)
         asked = s.get(_k(prefix, "time"))
@@ -177,9 +182,11 @@ def _record_consent(box: str, held: str) -> None:
         st.session_state[held]["consent"] = bool(st.session_state.get(box))
 
 
-def _pick_slot(prefix: str, slot: time, item_id: str, region: str | None, user: str) -> None:
+def _pick_slot(
+    prefix: str, slot: time, item_id: str, region: str | None, user: str, make: DryRunMaker | None = None
+) -> None:
     st.session_state[_k(prefix, "time")] = slot
-    _check(prefix, item_id, region, user)
+    _check(prefix, item_id, region, user, make)
 
 
 def _open_dialog(prefix: str) -> None:
@@ -297,8 +304,10 @@ def reserve_controls(
     party_size: int,
     key_prefix: str,
     region: str | None = None,
+    dry_run: DryRunMaker | None = None,
 ) -> None:
-    """The reservation flow for one venue (``region``: its pack; default the sidebar's)."""
+    """The reservation flow for one venue (``region``: its pack; default the sidebar's; ``dry_run``: how the dry
+    run is made, default the service's)."""
     s = st.session_state
     p = key_prefix
     service = service_for(region)
@@ -326,7 +335,7 @@ def reserve_controls(
     c5.text_input(t("reservations.form.notes", lang), key=_k(p, "notes"), max_chars=500)
     st.button(
         t("reservations.form.check", lang), key=_k(p, "check"), icon=":material/event_available:",
-        on_click=_check, args=(p, item.id, region, user),
+        on_click=_check, args=(p, item.id, region, user, dry_run),
     )  # fmt: skip
 
     error = s.get(_k(p, "error"))
@@ -339,7 +348,7 @@ def reserve_controls(
             for col, slot in zip(cols, suggestions, strict=True):
                 col.button(
                     slot.strftime("%H:%M"), key=_k(p, f"slot_{slot:%H%M}"),
-                    on_click=_pick_slot, args=(p, slot, item.id, region, user),
+                    on_click=_pick_slot, args=(p, slot, item.id, region, user, dry_run),
                 )  # fmt: skip
 
     held = s.get(_k(p, "dry"))

@@ -5,20 +5,25 @@ place names too, with the other language's name in a tooltip."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import altair as alt
 import pandas as pd
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
+from components.frame import request_context
 from components.halfday import text
 from components.halfday import words as w
 from components.halfday.map import render_plan_map
 from components.halfday.state import CHOSEN, WEIGHT, reset_weights
 from components.reservations import note_words, offer_for, reserve_controls, service_for
+from core.app import halfday as halfday_app
 from core.errors import OmniError
-from core.halfday.models import DIMENSIONS, HalfDayResult, OriginPoint, Plan, PlanStep, ScoreWeights
+from core.halfday.models import DIMENSIONS, HalfDayResult, OriginPoint, Plan, PlanStep, ReserveInput, ScoreWeights
 from core.halfday.service import HalfDayPlanner
 from core.i18n import t
+from core.reservations.models import DryRun, ReservationRequest
 
 
 def origin_name(planner: HalfDayPlanner, origin: OriginPoint, lang: str) -> tuple[str, str]:
@@ -144,7 +149,23 @@ def _step_block(
             party_size=result.profile.party.size,
             key_prefix=key,
             region=result.region,
+            dry_run=partial(_stage7_dry_run, result.region, result.trace_id),
         )
+
+
+def _stage7_dry_run(region: str, trace_id: str, user: str, request: ReservationRequest) -> DryRun:
+    """A plan's step is reserved through the planner's stage 7 (the registered mock_reserve tool: schema-checked,
+    logged under the plan's trace id); consent and confirmation then follow through the service's gates."""
+    inp = ReserveInput(
+        user_id=user,
+        region=region,
+        place_id=request.item_id,
+        date=request.date,
+        time=request.time,
+        party_size=request.party_size,
+        contact=request.contact,
+    )
+    return halfday_app.reserve_step(request_context(region), inp, trace_id=trace_id)
 
 
 def _feedback(planner: HalfDayPlanner, step: PlanStep, *, user: str, lang: str, key: str) -> None:

@@ -47,3 +47,25 @@ def test_refusals_have_their_own_statuses_and_nothing_works_without_a_key(client
     keyless = {"Authorization": ""}  # the client sends alice's key unless told otherwise
     assert client.post("/reservations", json=BOOK, headers=keyless).status_code == 401
     assert client.get("/reservations", headers=keyless).status_code == 401
+
+
+def test_a_half_day_step_is_reserved_through_stage_7_under_the_plans_trace_id(client, caplog):
+    import logging
+
+    step = {"place_id": "a-peace-hotel", "date": "2030-01-05", "time": "19:00", "party_size": 2, "trace_id": "plan-42"}
+    with caplog.at_level(logging.INFO, logger="omni.halfday.tools"):
+        dry = client.post("/halfday/reserve", json=step, headers=auth("alice"))
+    assert dry.status_code == 200, dry.text
+    [logged] = [r.halfday for r in caplog.records if getattr(r, "halfday", {}).get("tool") == "mock_reserve"]
+    assert (logged["trace_id"], logged["stage"], logged["outcome"]) == ("plan-42", 7, "ok")
+    body = dry.json()
+    assert body["reservation"]["status"] == "pending" and body["reservation"]["user_id"] == "alice"
+    rid, token = body["reservation"]["id"], body["token"]
+    confirm = {"token": token, "idempotency_key": "hd-1", "consent": True}
+    assert client.post(f"/reservations/{rid}/confirm", json=confirm, headers=auth("bob")).status_code == 409
+    done = client.post(f"/reservations/{rid}/confirm", json=confirm, headers=auth("alice"))
+    assert done.status_code == 200 and done.json()["reservation"]["status"] == "confirmed"
+    gone = client.post("/halfday/reserve", json={**step, "region": "atlantis"}, headers=auth("alice"))
+    assert gone.status_code == 404 and gone.json()["error"]["code"] == "REGION_NOT_FOUND"
+    late = client.post("/halfday/reserve", json={**step, "date": "2020-01-05"}, headers=auth("alice"))
+    assert late.status_code == 409 and late.json()["error"]["code"] == "TOO_LATE"

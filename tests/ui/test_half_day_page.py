@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import re
 from datetime import date, datetime, time, timedelta
 from itertools import combinations
@@ -333,7 +334,7 @@ def test_an_unknown_start_place_is_a_warning_in_words(page):
 
 
 # --- reservations --------------------------------------------------------------------------------------------
-def test_a_bookable_step_is_reserved_through_the_gates_and_cancelled_from_my_reservations(page):
+def test_a_bookable_step_is_reserved_through_the_gates_and_cancelled_from_my_reservations(page, caplog):
     page.query_params["lang"] = "zh"  # a Chinese user: the shared booking flow speaks the dashboard's language
     at = plan(page, GOAL_ZH)
     result = at.session_state["hd_result"]
@@ -352,8 +353,12 @@ def test_a_bookable_step_is_reserved_through_the_gates_and_cancelled_from_my_res
         and (slot.hour * 60 + slot.minute) - (step.start.hour * 60 + step.start.minute) < 60
     )
     assert at.number_input(key=f"{key}_party").value == result.profile.party.size == 2
-    at.button(key=f"{key}_check").click().run()
+    with caplog.at_level(logging.INFO, logger="omni.halfday.tools"):
+        at.button(key=f"{key}_check").click().run()
     assert not at.exception, at.exception
+    # the dry run is stage 7: the registered mock_reserve tool, logged under the plan's trace id (issue 19 §3)
+    [stage7] = [r.halfday for r in caplog.records if getattr(r, "halfday", {}).get("tool") == "mock_reserve"]
+    assert stage7["trace_id"] == result.trace_id and stage7["outcome"] == "ok" and stage7["stage"] == 7, stage7
     text = main_text(at)
     assert step.name_zh in text and f"{slot:%H:%M}" in text
     if step.price_per_person:
