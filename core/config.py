@@ -4,12 +4,29 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr
+from pydantic import BeforeValidator, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _empty_is_none(value: object) -> object:
+    """An empty path setting means none (``OMNI_CACHE_DIR=""``: memory only), never the working directory."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+def _empty_is_refused(value: object) -> object:
+    if isinstance(value, str) and not value.strip():
+        raise ValueError("is empty: give a folder (an empty path would mean the working directory)")
+    return value
+
+
+#: a path that may be switched off with an empty value
+OptionalPath = Annotated[Path | None, BeforeValidator(_empty_is_none)]
+#: a path the product cannot do without
+RequiredPath = Annotated[Path, BeforeValidator(_empty_is_refused)]
 
 
 class Settings(BaseSettings):
@@ -24,7 +41,7 @@ class Settings(BaseSettings):
         "osrm, amap), see core/geo/registry.py",
     )
     region: str = "shanghai"
-    data_dir: Path = PROJECT_ROOT / "data"
+    data_dir: RequiredPath = PROJECT_ROOT / "data"
 
     # Remote providers
     amap_key: SecretStr | None = None
@@ -42,9 +59,9 @@ class Settings(BaseSettings):
         default=None, description="A Nominatim server, e.g. https://nominatim.openstreetmap.org (1 request/s)"
     )
     nominatim_user_agent: str = "omni-travel-planner/0.1 (offline-first trip planner)"
-    cache_dir: Path | None = Field(
+    cache_dir: OptionalPath = Field(
         default=PROJECT_ROOT / ".omni" / "cache",
-        description="Where remote services' answers are kept between runs (unset: memory only)",
+        description="Where remote services' answers are kept between runs (empty: memory only)",
     )
     online_tiles: bool = Field(
         default=False, description="Offer an online tile layer on maps (requests tiles_url; off: never requested)"
@@ -151,10 +168,13 @@ class Settings(BaseSettings):
         "half-day memory): SQLite (sqlite:///ABSOLUTE/PATH or sqlite:///:memory:) or PostgreSQL "
         "(postgresql+psycopg://USER:PASSWORD@HOST/DB).",
     )
-    agent_event_log: Path = Field(
-        default=PROJECT_ROOT / ".omni" / "agent_events.jsonl", description="JSON-lines log of the agent's events."
+    agent_event_log: OptionalPath = Field(
+        default=PROJECT_ROOT / ".omni" / "agent_events.jsonl",
+        description="JSON-lines log of the agent's events (empty: no log is written)",
     )
-    kb_dir: Path = Field(default=PROJECT_ROOT / "data" / "kb", description="Extra knowledge facts per region.")
+    kb_dir: OptionalPath = Field(
+        default=PROJECT_ROOT / "data" / "kb", description="Extra knowledge facts per region (empty: none)"
+    )
     llm_base_url: str | None = Field(default=None, description="OpenAI-compatible endpoint; the LLM is off when unset.")
     llm_api_key: SecretStr | None = None
     llm_model: str = "gpt-4o-mini"

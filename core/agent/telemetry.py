@@ -181,8 +181,11 @@ _TAILS: dict[str, EventTail] = {}
 _TAILS_LOCK = threading.Lock()
 
 
-def live_metrics(path: Path | str) -> dict[str, Any]:
-    """The metrics of the event log at ``path``, kept up to date incrementally (one tail per log, per process)."""
+def live_metrics(path: Path | str | None) -> dict[str, Any]:
+    """The metrics of the event log at ``path``, kept up to date incrementally (one tail per log, per process);
+    no log (``OMNI_AGENT_EVENT_LOG=""``): the metrics of no events."""
+    if path is None:
+        return compute_metrics([])
     with _TAILS_LOCK:
         tail = _TAILS.setdefault(str(Path(path)), EventTail(path))
     return compute_metrics(tail.refresh())
