@@ -69,6 +69,13 @@ class ProviderUnavailable(ProviderError, ConnectionError):
     code = "PROVIDER_UNAVAILABLE"
 
 
+class ProviderMalformed(ProviderUnavailable):
+    """The service answered, but its answer breaks the service's own schema (a list that is a string, a row that is
+    not an object, a place without a location): a failure of the service, never an empty result."""
+
+    code = "PROVIDER_MALFORMED"
+
+
 class ProviderQuotaExceeded(ProviderError):
     code = "PROVIDER_QUOTA_EXCEEDED"
 

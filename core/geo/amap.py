@@ -30,10 +30,11 @@ from core.errors import (
     InputError,
     ProviderAuthError,
     ProviderError,
+    ProviderMalformed,
     ProviderUnavailable,
     RouteNotFound,
 )
-from core.geo.amap_envelope import _norm, _text, raise_for_amap_status
+from core.geo.amap_envelope import _norm, _text, amap_rows, raise_for_amap_status
 from core.geo.base import DayForecast, Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode
 from core.geo.coords import gcj02_to_wgs84, haversine_m, parse_lonlat, wgs84_to_gcj02
 from core.geo.http import HttpService
@@ -329,12 +330,13 @@ class AMapProvider(HttpService):
     def parse_geocode_json(data: Any) -> list[Place]:
         raise_for_amap_status(data, endpoint=GEOCODE_PATH)
         places: list[Place] = []
-        for row in data.get("geocodes") or []:
-            if not isinstance(row, Mapping):
-                continue
+        for i, row in enumerate(amap_rows(data, "geocodes", endpoint=GEOCODE_PATH)):
             wgs = _to_wgs(row.get("location"))
-            if wgs is None:
-                continue
+            if wgs is None:  # AMap places every geocode: one without a point is a broken answer, not a miss
+                raise ProviderMalformed(
+                    f"AMap's {GEOCODE_PATH} answer breaks its schema: geocodes[{i}] has no readable location",
+                    details={"service": GEOCODE_PATH, "field": f"geocodes[{i}].location"},
+                )
             formatted = _text(row.get("formatted_address"))
             places.append(
                 Place(
@@ -356,14 +358,14 @@ class AMapProvider(HttpService):
     def parse_search_json(data: Any) -> list[Place]:
         """POI rows -> places. A city-suggestion answer (no city, generic word) gives []."""
         raise_for_amap_status(data, endpoint=SEARCH_PATH)
-        pois = data.get("pois") or []
-        return [p for row in pois if isinstance(row, Mapping) and (p := _place_from_poi(row)) is not None]
+        rows = amap_rows(data, "pois", endpoint=SEARCH_PATH)
+        return [p for row in rows if (p := _place_from_poi(row)) is not None]
 
     @staticmethod
     def parse_detail_json(data: Any) -> Place | None:
         raise_for_amap_status(data, endpoint=DETAIL_PATH)
-        for row in data.get("pois") or []:
-            if isinstance(row, Mapping) and (place := _place_from_poi(row)) is not None:
+        for row in amap_rows(data, "pois", endpoint=DETAIL_PATH):
+            if (place := _place_from_poi(row)) is not None:
                 return place
         return None
 
@@ -372,9 +374,7 @@ class AMapProvider(HttpService):
         """One item per origin sent (1-based ``origin_id``); failed items carry ``error``."""
         raise_for_amap_status(data, endpoint=DISTANCE_PATH)
         items: list[DistanceItem | None] = [None] * n_origins
-        for pos, row in enumerate(data.get("results") or []):
-            if not isinstance(row, Mapping):
-                continue
+        for pos, row in enumerate(amap_rows(data, "results", endpoint=DISTANCE_PATH)):
             oid = _number(row.get("origin_id"))
             idx = int(oid) - 1 if oid is not None else pos
             if not 0 <= idx < n_origins:

@@ -9,6 +9,7 @@ from typing import Any
 from core.errors import (
     ProviderAuthError,
     ProviderError,
+    ProviderMalformed,
     ProviderQuotaExceeded,
     ProviderRateLimited,
     ProviderUnavailable,
@@ -97,6 +98,27 @@ def error_for_infocode(infocode: str | None, info: str | None, *, endpoint: str 
     if code.startswith("3"):
         return ProviderUnavailable(f"AMap's engine failed{where} ({name}, infocode {code}).", details=details)
     return ProviderError(f"AMap call failed{where} ({name}, infocode {code or 'missing'}).", details=details)
+
+
+def amap_rows(data: Mapping[str, Any], key: str, *, endpoint: str) -> list[Mapping[str, Any]]:
+    """The rows of a successful answer's ``key`` list: none when AMap sent none (absent, null, "" or []), else every
+    row an object. Anything else breaks AMap's schema and is the service failing (``ProviderMalformed``), never "no
+    such place"."""
+    value = data.get(key)
+    if value in (None, "", []):
+        return []
+    if not isinstance(value, list):
+        raise ProviderMalformed(
+            f"AMap's {endpoint} answer breaks its schema: {key!r} is {type(value).__name__}, not a list",
+            details={"service": endpoint, "field": key, "body": sanitize_body(data)},
+        )
+    for i, row in enumerate(value):
+        if not isinstance(row, Mapping):
+            raise ProviderMalformed(
+                f"AMap's {endpoint} answer breaks its schema: {key}[{i}] is {type(row).__name__}, not an object",
+                details={"service": endpoint, "field": f"{key}[{i}]", "body": sanitize_body(data)},
+            )
+    return value
 
 
 def raise_for_amap_status(data: Any, *, endpoint: str = "") -> None:
