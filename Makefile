@@ -45,6 +45,8 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-logo
 	! grep -nE '^[[:space:]]*(from|import)[[:space:]]+(bench|tests|hypothesis|pytest|schemathesis|playwright|mypy|ruff)([.[:space:]]|$$)' app.py api.py
+	! grep -nE '^[[:space:]]*(from|import)[[:space:]]+core\.(route|itinerary|agent|halfday|reservations|lab|geo|optimizer|packs|stores)([.[:space:]]|$$)' app.py api.py
+	! grep -nE '^[[:space:]]*from[[:space:]]+core[[:space:]]+import[[:space:]].*\b(route|itinerary|agent|halfday|reservations|lab|geo|optimizer|packs|stores)\b' app.py api.py
 
 clean:
 	rm -rf $(VENV) static/leaflet test-artifacts .pytest_cache

@@ -32,13 +32,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from core.app import AppServices, RequestContext
 from core.app import halfday as halfday_app
 from core.app import reservations as reservations_app
+from core.app.halfday import HalfDayRequest, Memory, ReserveInput
+from core.app.reservations import DryRun, Outcome, Reservation, ReservationRequest
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
 from core.errors import InputError, OmniError, ResolutionError
-from core.halfday.models import HalfDayRequest, Memory, ReserveInput
 from core.models.agent import AgentRequest, AgentResponse
 from core.models.common import clean_text
-from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
 
 logger = logging.getLogger("omni.api")
 
@@ -287,16 +287,16 @@ def agent_confirm(
 
 @app.get("/agent/actions", tags=["agent"])
 def agent_actions() -> list[dict[str, Any]]:
-    from core.agent.actions.catalog import default_registry
+    from core.app.agent import actions
 
-    return default_registry().describe()
+    return actions()
 
 
 @app.get("/agent/metrics", tags=["agent"], responses=AUTH_ERRORS)
 def agent_metrics(user: str = Depends(current_user)) -> dict[str, Any]:
-    from core.agent.telemetry import live_metrics
+    from core.app.agent import metrics
 
-    return live_metrics(get_settings().agent_event_log)
+    return metrics(settings=get_settings())
 
 
 # ---- reservations: dry run, consent, confirmation with the dry run's token; user-bound -----------------------
@@ -404,9 +404,9 @@ def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> 
     if "user_id" in request.model_fields_set and request.user_id != user:
         return error_response(403, "FORBIDDEN", "user_id names another user than the API key's", "user_id")
     if request.region is not None:
-        from core.packs.loader import list_regions
+        from core.app.regions import list_regions
 
-        if request.region not in list_regions(get_settings().data_dir):  # refused before the stream starts
+        if request.region not in list_regions(data_dir=get_settings().data_dir):  # refused before the stream starts
             return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{request.region}'", "region")
     events = halfday_app.plan_half_day(context_for(user, region=request.region), request)
     return EventSourceResponse(
@@ -474,9 +474,9 @@ def halfday_memory_reset(user: str = Depends(current_user)) -> dict[str, int]:
 )
 def halfday_feedback(body: FeedbackBody, user: str = Depends(current_user)) -> Any:
     """Explicit feedback on a place (liked or not); the next plans' profile takes it into account."""
-    from core.packs.loader import list_regions
+    from core.app.regions import list_regions
 
-    if body.region is not None and body.region not in list_regions(get_settings().data_dir):
+    if body.region is not None and body.region not in list_regions(data_dir=get_settings().data_dir):
         return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{body.region}'", "region")
     planner = halfday_planner(user, body.region)
     if planner.provider.region.place_by_id(body.place_id) is None:

@@ -18,10 +18,9 @@ import folium
 from branca.element import MacroElement, Template
 
 from components.services import settings as current_settings
+from core.app.regions import RegionPack, gcj02_to_wgs84, load_region, wgs84_to_gcj02
 from core.errors import OmniError
-from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
 from core.i18n import normalize_lang, t
-from core.packs.loader import RegionPack, load_region
 
 STYLE = {
     "water": {"color": "#9cc3e6", "weight": 0, "fillColor": "#b7d5ef", "fillOpacity": 0.9},

@@ -12,9 +12,8 @@ import streamlit as st
 from components.identity import dashboard_user
 from components.language import current_lang, render_language_switch, t
 from components.services import app_services, settings
-from core.app import RequestContext
+from core.app import MapServices, RequestContext
 from core.errors import OmniError
-from core.geo.composite import MapServices
 from core.i18n import Lang, normalize_lang, other
 
 ACTIVE_PROVIDER = "active_provider"  # the provider actually in use (falls back to offline)
@@ -54,9 +53,9 @@ def cached_regions() -> list[str]:
 
 @st.cache_data(show_spinner=False)
 def _regions(data_dir: str) -> list[str]:
-    from core.packs.loader import list_regions
+    from core.app.regions import list_regions
 
-    return list(list_regions(Path(data_dir)))
+    return list_regions(data_dir=Path(data_dir))
 
 
 def cached_region_info(name: str) -> dict[str, Any]:
@@ -66,21 +65,9 @@ def cached_region_info(name: str) -> dict[str, Any]:
 
 @st.cache_data(show_spinner=False)
 def _region_info(name: str, data_dir: str) -> dict[str, Any]:
-    from core.packs.loader import load_region
+    from core.app.regions import region_facts
 
-    pack = load_region(name, Path(data_dir))
-    return {
-        "name": pack.name,
-        "display_name": dict(pack.display_name),
-        "center": tuple(pack.center),
-        "city": pack.city,
-        "places": len(pack.places),
-        "roads": pack.tile_dir is not None,
-        "data_date": pack.data_date,
-        "coverage": dict(pack.coverage),
-        "attribution": pack.attribution,
-        "timezone": pack.timezone,
-    }
+    return region_facts(name, data_dir=Path(data_dir))
 
 
 def cached_providers(region: str) -> list[str]:
@@ -89,9 +76,9 @@ def cached_providers(region: str) -> list[str]:
 
 @st.cache_data(show_spinner=False)
 def _providers(region: str, data_dir: str) -> list[str]:
-    from core.geo.registry import available_providers
+    from core.app.regions import available_providers
 
-    return list(available_providers(region=region))
+    return available_providers(region=region)
 
 
 #: the services a provider name pairs ("places+travel"), as catalog keys (common.po)

@@ -40,10 +40,16 @@ from components.reservation_words import (
     unverified_words,
 )
 from components.services import app_services, settings
+from core.app.reservations import (
+    BookableItem,
+    DryRun,
+    Outcome,
+    Reservation,
+    ReservationRequest,
+    ReservationService,
+    item_for,
+)
 from core.errors import OmniError
-from core.reservations.catalog import BookableItem, item_for
-from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
-from core.reservations.service import ReservationService
 
 #: the session's language key (components/language.py)
 LANG = language.LANG

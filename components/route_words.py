@@ -16,19 +16,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from core.i18n import t
-from core.models.route import LIVE_ORIGIN, CandidateRoute, Notice, ResolvedPoint, RoutePlanResult
-from core.route import notices
-from core.route.export_words import (
+from core.app import route as route_app
+from core.app.route import (
     ROLE_KEYS,
     SOURCE_KEYS,
     STRATEGY_KEYS,
     TRANSPORT_KEYS,
+    PlaceNames,
     source_words,
 )
-from core.route.export_words import (
+from core.app.route import (
     why_words as why_words,  # the page and the report say the same
 )
+from core.i18n import t
+from core.models.route import LIVE_ORIGIN, CandidateRoute, Notice, ResolvedPoint, RoutePlanResult
 
 LIVE_START = "route.point.live_start"
 # the route's word tables live in core (the HTML report words the same codes)
@@ -43,8 +44,8 @@ def pack_names(region: str | None) -> Mapping[str, tuple[str, str]]:
     """``{place id: (name_zh, name_en)}`` of a region pack (empty when it cannot be read)."""
     if not region:
         return {}
+    from core.app.regions import load_region
     from core.errors import OmniError
-    from core.packs.loader import load_region
 
     try:
         pack = load_region(region)
@@ -117,8 +118,8 @@ def region_display(region: str | None, lang: str) -> str | None:
     """A region pack's display name in ``lang`` (None when the pack cannot be read)."""
     if not region:
         return None
+    from core.app.regions import load_region
     from core.errors import OmniError
-    from core.packs.loader import load_region
 
     try:
         display = load_region(region).display_name
@@ -127,7 +128,7 @@ def region_display(region: str | None, lang: str) -> str | None:
     return display.get(lang) or display.get("en") or None
 
 
-def notice_names(result: RoutePlanResult, lang: str) -> notices.PlaceNames:
+def notice_names(result: RoutePlanResult, lang: str) -> PlaceNames:
     """How the notices name places in ``lang``: by point id, the place along the route (``point_name``; the live
     start is "my location") and the place found for an input (``found_name``); the region by its display name."""
     points = [result.resolved_origin, *result.resolved_stops, result.resolved_destination]
@@ -136,10 +137,10 @@ def notice_names(result: RoutePlanResult, lang: str) -> notices.PlaceNames:
     route |= {p.id: point_name(p, lang, region).shown for p in points if p is not None}
     found = {p.id: found_name(p, lang, region).shown for p in points if p is not None}
     shown = region_display(region, lang)
-    return notices.PlaceNames(route=route, found=found, regions={region: shown} if region and shown else {})
+    return PlaceNames(route=route, found=found, regions={region: shown} if region and shown else {})
 
 
-def notice_words(notice: Notice, lang: str, names: notices.PlaceNames | None = None) -> tuple[str, bool]:
+def notice_words(notice: Notice, lang: str, names: PlaceNames | None = None) -> tuple[str, bool]:
     """``(sentence, known)``: the notice in ``lang`` from its code (core/route/notices.py, route.po); a code this
     build cannot word gets a general sentence with ``known=False``, and the page shows the code in its details."""
-    return notices.words(notice, lang, names=names), notices.known(notice)
+    return route_app.notice_words(notice, lang, names=names), route_app.notice_known(notice)

@@ -24,9 +24,7 @@ from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import progress_box
 from components.services import settings
-from core.agent.acceptance import run_qa_acceptance
-from core.agent.telemetry import live_metrics
-from core.app.agent import ask, confirm_dry_run
+from core.app.agent import acceptance, ask, confirm_dry_run, metrics
 from core.models.agent import AgentResponse
 
 ensure_app_frame()
@@ -191,10 +189,10 @@ for n, turn in enumerate(history):
 
 st.divider()
 with st.expander(t("agent.console.metrics", lang), expanded=False):
-    st.json(live_metrics(settings().agent_event_log))
+    st.json(metrics(settings=settings()))
 
 if st.button(t("agent.console.qa.run", lang), key="agent_qa"):
-    state.agent_qa_rows = run_qa_acceptance()
+    state.agent_qa_rows = acceptance()
 if state.get("agent_qa_rows"):
     qa = pd.DataFrame(state.agent_qa_rows)
     st.metric(t("agent.console.qa.passed", lang), f"{int(qa['passed'].sum())}/{len(qa)}")

@@ -19,7 +19,7 @@ from components.identity import dashboard_user
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.reservations import my_reservations
-from core.halfday.score import rank_by_weights
+from core.app.halfday import rank_plans
 
 ensure_app_frame()
 lang = current_lang()
@@ -102,7 +102,7 @@ else:
             relaxed = text.join([words.word(words.RELAX, r, lang) for r in result.relaxed], lang)
             st.info(t("halfday.page.relaxed", lang, what=relaxed))
         weights = cards.render_weights(lang)
-        ranked = rank_by_weights(result.plans, weights)
+        ranked = rank_plans(result.plans, weights)
         provider_name = active_provider()[1]
         cards.render_plans(
             hs.planner_for(result.region),

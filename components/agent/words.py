@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.agent.trip_request import ASSUMED_START
+from core.app.agent import ASSUMED_START
+from core.app.itinerary import fix_sentence
+from core.app.regions import RegionPack
 from core.i18n import t
-from core.itinerary.words import fix_sentence
 from core.models.agent import NextStep, NextStepCode
 from core.models.itinerary_result import SmallestFix
-from core.packs.loader import RegionPack
 
 #: the agent's progress states (core.models.agent.UiStatus) in words
 STATUS_WORDS = {

@@ -19,11 +19,19 @@ from components.halfday.map import render_plan_map
 from components.halfday.state import CHOSEN, WEIGHT, reset_weights
 from components.reservations import note_words, offer_for, reserve_controls, service_for
 from core.app import halfday as halfday_app
+from core.app.halfday import (
+    DIMENSIONS,
+    HalfDayPlanner,
+    HalfDayResult,
+    OriginPoint,
+    Plan,
+    PlanStep,
+    ReserveInput,
+    ScoreWeights,
+)
+from core.app.reservations import DryRun, ReservationRequest
 from core.errors import OmniError
-from core.halfday.models import DIMENSIONS, HalfDayResult, OriginPoint, Plan, PlanStep, ReserveInput, ScoreWeights
-from core.halfday.service import HalfDayPlanner
 from core.i18n import t
-from core.reservations.models import DryRun, ReservationRequest
 
 
 def origin_name(planner: HalfDayPlanner, origin: OriginPoint, lang: str) -> tuple[str, str]:

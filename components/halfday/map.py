@@ -17,7 +17,7 @@ from components.basemap import add_background, finish_map
 from components.halfday import text
 from components.map_pins import Pins
 from components.maps import offline_map
-from core.halfday.models import OriginPoint, Plan
+from core.app.halfday import OriginPoint, Plan
 from core.i18n import t
 
 ROUTE_COLOUR = "#d62728"

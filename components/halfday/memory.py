@@ -13,10 +13,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from components.halfday import words as w
 from components.language import t
+from core.app.halfday import DIET_CODES, MOBILITY_CODES, FamilyProfile, HalfDayPlanner, Memory
 from core.errors import OmniError
-from core.halfday.goal_models import DIET_CODES, MOBILITY_CODES
-from core.halfday.models import FamilyProfile, Memory
-from core.halfday.service import HalfDayPlanner
 
 FAMILY_KEYS = ("hd_fam_adults", "hd_fam_children", "hd_fam_seniors", "hd_fam_diet", "hd_fam_mobility")
 NOTICE = "hd_memory_notice"  # the last save / reset, in words

@@ -16,9 +16,7 @@ from components.identity import dashboard_user
 from components.language import current_lang, t
 from core.app import RequestContext
 from core.app import halfday as halfday_app
-from core.halfday.goal_models import NamedWindow, WindowChoice
-from core.halfday.goal_window import offered_choices
-from core.halfday.models import (
+from core.app.halfday import (
     DEFAULT_WEIGHTS,
     DIMENSIONS,
     Done,
@@ -27,12 +25,15 @@ from core.halfday.models import (
     DonePlans,
     ErrorFacts,
     HalfDayEvent,
+    HalfDayPlanner,
     HalfDayRequest,
     IntentEvent,
+    NamedWindow,
     ScoreWeights,
     StatusEvent,
+    WindowChoice,
+    offered_windows,
 )
-from core.halfday.service import HalfDayPlanner
 
 GOAL = "hd_goal"  # the goal box
 ORIGIN = "hd_origin"  # the optional start place
@@ -85,7 +86,7 @@ def page_now() -> datetime:
 
 def quick_choices() -> list[WindowChoice]:
     """The quick answers to "when?" still ahead now (at 20:00, "this afternoon" is not one)."""
-    return offered_choices(page_now())
+    return offered_windows(page_now())
 
 
 def choose_time(choice: WindowChoice) -> None:

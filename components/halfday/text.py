@@ -13,9 +13,9 @@ from datetime import date, time
 from typing import Any
 
 from components.halfday import words as w
-from core.halfday.goal_models import DecomposedGoal
-from core.halfday.models import (
+from core.app.halfday import (
     CandidateFacts,
+    DecomposedGoal,
     DoneEvent,
     ErrorFacts,
     HalfDayEvent,

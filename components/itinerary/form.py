@@ -500,10 +500,10 @@ def render_lunch_and_pacing(lang: str) -> None:
 
 def policy_caption(mode: str, pacing: str, lang: str) -> None:
     """What the pacing means, in words and numbers (from the settings)."""
-    from core.itinerary.travel import robustness_policy_for
+    from core.app.itinerary import robustness_policy
 
     try:
-        p = robustness_policy_for(mode, pacing, settings=settings())
+        p = robustness_policy(mode, pacing, settings=settings())
     except (OmniError, ValueError, KeyError, TypeError):
         return
     st.caption(

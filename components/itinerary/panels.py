@@ -310,7 +310,7 @@ def worded_result(result: ItineraryResult, names: Names, lang: str) -> Itinerary
 
 def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
     """The plan as data (JSON, the result as the planner made it) and as a calendar in ``lang`` (ICS)."""
-    from core.itinerary.ics import itinerary_to_ics
+    from core.app import itinerary as itinerary_app
 
     stem = file_stem(result.model_copy(update={"trip_name": trip_title(result.trip_name, lang)}))
 
@@ -319,7 +319,7 @@ def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
 
     def ics_text() -> str:
         worded = worded_result(result, names, lang)
-        return itinerary_to_ics(worded, describe=lambda entry: ics_description(entry, lang))
+        return itinerary_app.ics(worded, describe=lambda entry: ics_description(entry, lang))
 
     # The files are made when clicked (a callable, kept for the session), not made for every new plan and stored
     # as media files on every run: a static file was dropped when a run that did not reach this button ended (an

@@ -66,7 +66,7 @@ def trip_title(name: str, lang: str) -> str:
 @st.cache_data(show_spinner=False)
 def cached_catalog(region: str) -> list[dict[str, Any]]:
     """The region pack's places as plain dicts (id, names, category, hours, visit minutes, position)."""
-    from core.packs.loader import load_region
+    from core.app.regions import load_region
 
     pack = load_region(region)
     return [
@@ -349,7 +349,7 @@ def load_demo_trip() -> None:
     trip = trips.get(st.session_state.get("trip_demo"))
     if trip is None:
         return
-    from core.packs.loader import list_regions
+    from core.app.regions import list_regions
 
     region = trip.get("region") or current_region()
     if region in list_regions() and region != st.session_state.get("region"):
@@ -357,10 +357,10 @@ def load_demo_trip() -> None:
 
         set_region(region)
     from components.frame import cached_region_info
-    from core.itinerary.demo_dates import region_today, shift_trip_dates
+    from core.app.itinerary import demo_trip_from_today
 
     zone = cached_region_info(region)["timezone"] if region in list_regions() else "UTC"
-    trip = shift_trip_dates(trip, today=region_today(zone))  # a demo is never planned in the past (issue 12 §4)
+    trip = demo_trip_from_today(trip, timezone=zone)  # a demo is never planned in the past (issue 12 §4)
     fill_form_from_trip(trip, region, name=demo_name(st.session_state.get("trip_demo"), trip, current_lang()))
     st.session_state[LOADED_TRIP] = st.session_state.get("trip_demo")
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from components.route_words import Name, pack_names, source_words
+from core.app import itinerary as itinerary_words
 from core.i18n import t
-from core.itinerary import words as itinerary_words
 from core.models.itinerary import TripRequest
 from core.models.itinerary_result import DayTimeline, DroppedItem, ItineraryResult, SmallestFix, Violation
 

@@ -260,7 +260,7 @@ def estimate_chart(data: pd.DataFrame, *, lang: str) -> alt.Chart:
 # ---- exports ----------------------------------------------------------------------------------------------
 def summary_table(summary: Any) -> pd.DataFrame:
     """The whole summary as one table (``section``: pairs, optimisers, flags), for a CSV a spreadsheet opens."""
-    from core.lab.summary import summary_frames
+    from core.app.lab import summary_frames
 
     frames = summary_frames(summary)
     parts = [df.assign(section=name) for name, df in frames.items() if len(df)]

@@ -269,7 +269,7 @@ def build_deck(
 
 def pack_for(region: str) -> Any:
     """The region pack (None when it cannot be read: the map then has no background)."""
-    from core.packs.loader import load_region
+    from core.app.regions import load_region
 
     try:
         return load_region(region)

@@ -22,9 +22,8 @@ import pandas as pd
 import streamlit as st
 
 from components.services import settings
+from core.app.lab import Batch, LabGrid, RouteBatchItem, TripBatchItem, read_batch
 from core.config import PROJECT_ROOT
-from core.lab.batch import Batch, read_batch
-from core.lab.models import LabGrid, RouteBatchItem, TripBatchItem
 from core.models.route import STRATEGIES
 
 BATCHES_DIR = PROJECT_ROOT / "data" / "batches"
@@ -198,8 +197,7 @@ def run_on_page(
     loaded: LoadedBatch, grid: LabGrid, limit: int | None, progress: Callable[[int, int], None]
 ) -> LabResult:
     """Run the first ``limit`` requests of the batch over the grid in this process (resumable), with progress."""
-    from core.lab.results import load_results
-    from core.lab.runner import run_batch
+    from core.app.lab import load_results, run_batch
 
     sig = signature(loaded, grid, limit)
     out = out_path(loaded, sig)
@@ -220,7 +218,7 @@ def run_on_page(
 
 def load_result_file(path: str | Path, *, items: dict[str, RouteBatchItem | TripBatchItem] | None = None) -> LabResult:
     """A results table written by the CLI (Parquet or its CSV)."""
-    from core.lab.results import grid_of, load_results
+    from core.app.lab import grid_of, load_results
 
     p = Path(path).expanduser()
     frame = load_results(p)

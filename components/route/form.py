@@ -27,9 +27,9 @@ from components.stops_table import (
     stops_frame,
     stops_from_frame,
 )
+from core.app.route import Scenario
 from core.errors import OmniError
 from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult
-from core.route.scenarios import Scenario
 
 ORIGIN_MODES = ("fixed", "current_location")
 TRANSPORT_MODES = ("driving", "walking", "cycling")
@@ -86,9 +86,9 @@ STOPS_CURRENT = "stops_current"  # the table as last edited (base + the editor's
 
 @st.cache_data(show_spinner=False)
 def cached_scenarios(region: str | None) -> list[Any]:
-    from core.route.scenarios import list_scenarios
+    from core.app.route import scenarios
 
-    return list(list_scenarios(region))
+    return scenarios(region)
 
 
 def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) -> dict[str, Any]:

@@ -28,9 +28,9 @@ from components.basemap import add_background, finish_map
 from components.map_pins import REACH_PX, Pins
 from components.maps import BEST_COLOUR, ROLE_COLOURS, _base_url_path, offline_map
 from components.route_words import ROLE_LABELS, found_name, point_name, source_words
+from core.app.route import compare_with_best, place_key
 from core.i18n import t
 from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
-from core.route.compare import compare_with_best, place_key
 
 #: candidate colours, none of them the best route's red
 ALT_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f")

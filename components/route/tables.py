@@ -24,9 +24,9 @@ from components.route_words import (
     summary_words,
     why_words,
 )
+from core.app import route as route_app
 from core.i18n import t
 from core.models.route import CandidateRoute, RoutePlanResult
-from core.route.notices import known as notice_known
 
 COMPARISON_COLUMNS = ["rank", "order", "km", "minutes", "Δ km", "Δ min", "Pareto", "best for", "source"]
 #: the headers of every table (column id → catalog key); the frames keep the ids, the page shows the words
@@ -409,7 +409,7 @@ def render_warnings(result: RoutePlanResult, *, lang: str) -> None:
     for notice in result.notices:
         text, _ = notice_words(notice, lang, names)
         st.warning(text, icon=":material/info:" if notice.severity == "info" else ":material/warning:")
-    details = [n for n in result.notices if n.detail or not notice_known(n)]
+    details = [n for n in result.notices if n.detail or not route_app.notice_known(n)]
     if details:
         with st.expander(t("common.details", lang), expanded=False, key="route_warnings_details"):
             for notice in details:
@@ -417,18 +417,15 @@ def render_warnings(result: RoutePlanResult, *, lang: str) -> None:
 
 
 def _safe(link: str | None) -> str | None:
-    from core.route.export import safe_href
-
-    return safe_href(link) if link else None
+    return route_app.safe_href(link) if link else None
 
 
 def _outside_china(region: str | None) -> bool:
+    from core.app.regions import load_region
     from core.errors import OmniError
-    from core.packs.loader import load_region
-    from core.route.links import amap_navigates_in
 
     try:
-        return bool(region) and not amap_navigates_in(load_region(str(region)).country)
+        return bool(region) and not route_app.amap_navigates_in(load_region(str(region)).country)
     except (OmniError, ValueError, OSError):
         return False
 
@@ -437,8 +434,6 @@ def link_parts(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, 
     """The browser links the core made, each with what it covers in words ("Part n: from → to", names in
     ``lang``); only links that pass ``safe_href``. The parts' ends come from ``core.route.links.web_part_spans``,
     the rule the core cut the route by."""
-    from core.route.links import web_part_spans
-
     links = result.deep_links
     if links is None or not links.web_navigation:
         return []
@@ -448,7 +443,7 @@ def link_parts(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, 
     origin = result.resolved_origin
     names = [point_name(origin, lang, region).shown if origin else t("route.links.my_location", lang)]
     names += [point_name(p, lang, region).shown for p in stops]
-    spans = web_part_spans(len(names), result.transport_mode)
+    spans = route_app.web_part_spans(len(names), result.transport_mode)
     parts = []
     for n, (url, (start, end)) in enumerate(zip(links.web_navigation, spans, strict=False), start=1):
         href = _safe(url)
@@ -516,8 +511,6 @@ def _qr_caption(result: RoutePlanResult, lang: str) -> str:
 def _qr_fragment(result: RoutePlanResult, lang: str) -> None:
     import streamlit as st
 
-    from core.route.links import qr_svg_data_uri  # cached per link and size
-
     @st.fragment
     def qr() -> None:
         choices = qr_choices(result, lang=lang)
@@ -532,7 +525,7 @@ def _qr_fragment(result: RoutePlanResult, lang: str) -> None:
             )
         url = dict(choices)[chosen]
         with st.container(key="link_qr"):
-            st.image(qr_svg_data_uri(url, scale=5), caption=_qr_caption(result, lang), width=300)
+            st.image(route_app.qr_svg_data_uri(url, scale=5), caption=_qr_caption(result, lang), width=300)
 
     qr()
 
@@ -543,22 +536,28 @@ _EXPORTS_CACHE = "route_exports_cache"
 def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
     import streamlit as st
 
-    from core.route.export import export_stem, legs_to_csv_bytes, result_to_html, result_to_json
-
     destination = point_name(result.resolved_destination, lang, result.region).shown
-    stem = export_stem(result, on=date.today(), destination_name=destination)  # named after the trip and the day
+    stem = route_app.export_stem(
+        result, on=date.today(), destination_name=destination
+    )  # named after the trip and the day
     cached = st.session_state.get(_EXPORTS_CACHE)
     if cached is not None and cached[0] is result and cached[1] == (lang, stem):
         downloads = cached[2]
     else:  # made once per result, language and day: a rerun for another widget does not redo them
         # the HTML page (a QR code per link, ~60-150 ms) is made when its button is pressed, not on every plan
         def html_page() -> str:
-            return result_to_html(result, lang=lang)
+            return route_app.export_html(result, lang=lang)
 
         downloads = [
-            (t("route.download.json", lang), result_to_json(result), f"{stem}.json", "application/json", "dl_json"),
+            (
+                t("route.download.json", lang),
+                route_app.export_json(result),
+                f"{stem}.json",
+                "application/json",
+                "dl_json",
+            ),
             (t("route.download.html", lang), html_page, f"{stem}.html", "text/html", "dl_html"),
-            (t("route.download.csv", lang), legs_to_csv_bytes(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
+            (t("route.download.csv", lang), route_app.export_csv(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
         ]
         st.session_state[_EXPORTS_CACHE] = (result, (lang, stem), downloads)
     for col, (label, data, file_name, mime, key) in zip(st.columns(len(downloads)), downloads):

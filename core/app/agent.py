@@ -6,8 +6,22 @@ from collections.abc import Callable
 from typing import Any
 
 from core.agent.orchestrator import route_and_run
+from core.agent.trip_request import ASSUMED_START
 from core.app.context import RequestContext
+from core.config import Settings, get_settings
+from core.geo.composite import MapServices
 from core.models.agent import AgentRequest, AgentResponse
+
+__all__ = [
+    "ASSUMED_START",  # the name a drafted trip gives its start when the person named none
+    "AgentProgress",
+    # entry points
+    "acceptance",
+    "actions",
+    "ask",
+    "confirm_dry_run",
+    "metrics",
+]
 
 AgentProgress = Callable[[str, str], None]
 
@@ -51,3 +65,24 @@ def confirm_dry_run(
         user_id=ctx.user or "anonymous", trip_id=trip_id, options={"confirm_dry_run_id": dry_run_id}, message=""
     )
     return ask(ctx, request, progress=progress, **wiring)
+
+
+def actions() -> list[dict[str, Any]]:
+    """The registered actions the agent can take (name, family, schemas, side effects), as the API lists them."""
+    from core.agent.actions.catalog import default_registry
+
+    return default_registry().describe()
+
+
+def metrics(*, settings: Settings | None = None) -> dict[str, Any]:
+    """The agent's live metrics, read from the event log of ``settings`` (the current settings by default)."""
+    from core.agent.telemetry import live_metrics
+
+    return live_metrics((settings or get_settings()).agent_event_log)
+
+
+def acceptance(*, settings: Settings | None = None, provider: MapServices | None = None) -> list[dict[str, Any]]:
+    """Run the QA acceptance cases on a throw-away store and event log: one row per case, passed or not."""
+    from core.agent.acceptance import run_qa_acceptance
+
+    return run_qa_acceptance(settings=settings, provider=provider)

@@ -3,12 +3,98 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 from core.app.context import RequestContext
-from core.halfday.models import HalfDayEvent, HalfDayRequest, ReserveInput
+from core.halfday.goal_models import DIET_CODES, MOBILITY_CODES, DecomposedGoal, NamedWindow, WindowChoice
+from core.halfday.models import (
+    DEFAULT_WEIGHTS,
+    DIMENSIONS,
+    CandidateFacts,
+    Done,
+    DoneError,
+    DoneEvent,
+    DonePlans,
+    ErrorFacts,
+    FamilyProfile,
+    HalfDayEvent,
+    HalfDayRequest,
+    HalfDayResult,
+    IntentEvent,
+    Memory,
+    MemoryFacts,
+    Observation,
+    ObservationEvent,
+    OriginPoint,
+    Plan,
+    PlanSetFacts,
+    PlanStep,
+    ProfileFacts,
+    RelaxedObservation,
+    ReservableObservation,
+    ReserveInput,
+    ResultObservation,
+    Risk,
+    ScoreWeights,
+    SkillCallEvent,
+    SlotsFacts,
+    StatusEvent,
+    ToolFacts,
+    WarningObservation,
+)
 from core.halfday.service import HalfDayPlanner
 from core.reservations.models import DryRun
+
+__all__ = [
+    # the contracts the half-day use cases take and return (core.halfday's models: request, events, plans,
+    # memory, the goal's window), and the planner ``planner(ctx)`` gives a face for memory and feedback
+    "CandidateFacts",
+    "DEFAULT_WEIGHTS",
+    "DIET_CODES",
+    "DIMENSIONS",
+    "DecomposedGoal",
+    "Done",
+    "DoneError",
+    "DoneEvent",
+    "DonePlans",
+    "ErrorFacts",
+    "FamilyProfile",
+    "HalfDayEvent",
+    "HalfDayPlanner",
+    "HalfDayRequest",
+    "HalfDayResult",
+    "IntentEvent",
+    "MOBILITY_CODES",
+    "Memory",
+    "MemoryFacts",
+    "NamedWindow",
+    "Observation",
+    "ObservationEvent",
+    "OriginPoint",
+    "Plan",
+    "PlanSetFacts",
+    "PlanStep",
+    "ProfileFacts",
+    "RelaxedObservation",
+    "ReservableObservation",
+    "ReserveInput",
+    "ResultObservation",
+    "Risk",
+    "ScoreWeights",
+    "SkillCallEvent",
+    "SlotsFacts",
+    "StatusEvent",
+    "ToolFacts",
+    "WarningObservation",
+    "WindowChoice",
+    # entry points
+    "offered_windows",
+    "plan_half_day",
+    "planner",
+    "rank_plans",
+    "reserve_step",
+]
 
 
 class _RequestReservations:
@@ -50,3 +136,17 @@ def reserve_step(ctx: RequestContext, inp: ReserveInput, *, trace_id: str | None
     if ctx.user is not None and inp.user_id != ctx.user:
         inp = inp.model_copy(update={"user_id": ctx.user})
     return planner(ctx).reserve_dry_run(inp, trace_id=trace_id)
+
+
+def offered_windows(now: datetime) -> list[WindowChoice]:
+    """The quick answers to "when?" still worth offering at ``now`` (at 20:00, "this afternoon" is not one)."""
+    from core.halfday.goal_window import offered_choices
+
+    return offered_choices(now)
+
+
+def rank_plans(plans: list[Plan], weights: ScoreWeights) -> list[Plan]:
+    """The plans with their totals for ``weights``, best first (the page's sliders re-rank without re-planning)."""
+    from core.halfday.score import rank_by_weights
+
+    return rank_by_weights(plans, weights)

@@ -2,17 +2,41 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.app.context import RequestContext
+from core.config import Settings
+from core.geo.base import TravelMode
 from core.itinerary.edits import reoptimize
 from core.itinerary.pipeline import ProgressCallback
 from core.itinerary.pipeline import plan_itinerary as _plan_itinerary
-from core.models.itinerary import TripRequest, UserEdit
-from core.models.itinerary_result import ItineraryResult
+from core.itinerary.words import PRIORITY_KEYS, REASON_KEYS, WEEKDAYS, PlaceName
+from core.models.itinerary import Pacing, TripRequest, UserEdit
+from core.models.itinerary_problem import RobustnessPolicy
+from core.models.itinerary_result import DroppedItem, ItineraryResult, SmallestFix, TimelineEntry
+
+__all__ = [
+    # the itinerary's word tables (catalog keys per code), shared by the pages, the agent and the CLI
+    "PRIORITY_KEYS",
+    "REASON_KEYS",
+    "WEEKDAYS",
+    "PlaceName",
+    "ProgressCallback",
+    # entry points and what they return
+    "EditOutcome",
+    "demo_trip_from_today",
+    "edit_itinerary",
+    "fix_sentence",
+    "ics",
+    "plan_itinerary",
+    "reason_days",
+    "reason_sentence",
+    "robustness_policy",
+    "visited_keys",
+]
 
 
 def plan_itinerary(
@@ -79,3 +103,49 @@ def edit_itinerary(
 def _dropped(before: ItineraryResult, after: ItineraryResult, edited: str | None) -> list[str]:
     now = visited_keys(after)
     return [k for k in sorted(visited_keys(before)) if k not in now and k != edited]
+
+
+# ---- what a face shows of an itinerary: reasons in words, the pacing's policy, the calendar, demo dates ---------
+
+
+def reason_days(item: DroppedItem) -> list[int]:
+    """The days (0-based) a dropped place's reason names."""
+    from core.itinerary.words import reason_days as _reason_days
+
+    return _reason_days(item)
+
+
+def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: str) -> str:
+    """Why a place was left out, in ``lang``."""
+    from core.itinerary.words import reason_sentence as _reason_sentence
+
+    return _reason_sentence(item, result, lang)
+
+
+def fix_sentence(fix: SmallestFix | None, place_name: PlaceName, lang: str) -> str:
+    """The smallest verified change that fits a dropped place, in ``lang`` ("" when none was found)."""
+    from core.itinerary.words import fix_sentence as _fix_sentence
+
+    return _fix_sentence(fix, place_name, lang)
+
+
+def robustness_policy(mode: TravelMode, pacing: Pacing, *, settings: Settings | None = None) -> RobustnessPolicy:
+    """The travel-time policy the settings give this transport mode and pacing (what the pacing means)."""
+    from core.itinerary.travel import robustness_policy_for
+
+    return robustness_policy_for(mode, pacing, settings=settings)
+
+
+def ics(result: ItineraryResult, *, describe: Callable[[TimelineEntry], str] | None = None) -> str:
+    """The itinerary as an iCalendar document; ``describe`` words an event's description for the reader."""
+    from core.itinerary.ics import itinerary_to_ics
+
+    return itinerary_to_ics(result, describe=describe)
+
+
+def demo_trip_from_today(trip: Mapping[str, Any], *, timezone: str) -> dict[str, Any]:
+    """A copy of a demo trip (a TripRequest as JSON) moved by whole weeks to start on or after today in
+    ``timezone``, each day keeping its weekday: a demo is never planned in the past."""
+    from core.itinerary.demo_dates import region_today, shift_trip_dates
+
+    return shift_trip_dates(trip, today=region_today(timezone))

@@ -10,8 +10,30 @@ import hashlib
 
 from core.app.context import RequestContext
 from core.errors import InputError
-from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
+from core.packs.loader import RegionPack
+from core.reservations.catalog import BookableItem
+from core.reservations.models import CancellationPolicy, DryRun, Outcome, Quote, Reservation, ReservationRequest
 from core.reservations.service import ReservationService
+
+__all__ = [
+    # the contracts the reservation use cases take and return (core.reservations' models), the bookable items
+    # of a pack, and the service a face's booking flow works through (``RequestContext.reservations``)
+    "BookableItem",
+    "CancellationPolicy",
+    "DryRun",
+    "Outcome",
+    "Quote",
+    "Reservation",
+    "ReservationRequest",
+    "ReservationService",
+    # entry points
+    "cancel",
+    "cancel_key",
+    "confirm",
+    "dry_run",
+    "item_for",
+    "reservations_of",
+]
 
 
 def _user(ctx: RequestContext) -> str:
@@ -67,3 +89,10 @@ def cancel(
 def reservations_of(ctx: RequestContext) -> list[Reservation]:
     """The user's reservations, every region's, with their current state."""
     return ctx.reservations().reservations_of(_user(ctx))
+
+
+def item_for(pack: RegionPack, item_id: str) -> BookableItem | None:
+    """The bookable item ``item_id`` of ``pack`` (None: the pack offers nothing of that id)."""
+    from core.reservations.catalog import item_for as _item_for
+
+    return _item_for(pack, item_id)

@@ -2,13 +2,159 @@
 
 from __future__ import annotations
 
+from datetime import date
+from pathlib import Path
+
 from core.app.context import RequestContext
-from core.models.route import RoutePlanRequest, RoutePlanResult
+from core.models.route import CandidateRoute, Notice, ResolvedPoint, RoutePlanRequest, RoutePlanResult
+from core.route.compare import OrderComparison
+from core.route.export_words import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
+from core.route.notices import PlaceNames
 from core.route.planner import Progress
 from core.route.planner import plan_route as _plan_route
+from core.route.scenarios import Scenario
+
+__all__ = [
+    # the contracts the route's entry points take and return (defined in core.route)
+    "OrderComparison",
+    "PlaceNames",
+    "Progress",
+    "Scenario",
+    # the route's word tables (catalog keys per code), shared by the page and the HTML report
+    "ROLE_KEYS",
+    "SOURCE_KEYS",
+    "STRATEGY_KEYS",
+    "TRANSPORT_KEYS",
+    # entry points
+    "amap_navigates_in",
+    "compare_with_best",
+    "export_csv",
+    "export_html",
+    "export_json",
+    "export_stem",
+    "notice_known",
+    "notice_words",
+    "place_key",
+    "plan_route",
+    "qr_svg_data_uri",
+    "safe_href",
+    "scenarios",
+    "source_words",
+    "web_part_spans",
+    "why_words",
+]
 
 
 def plan_route(ctx: RequestContext, request: RoutePlanRequest, *, progress: Progress | None = None) -> RoutePlanResult:
     """The best order per strategy, its candidates, links and notices; the result holds this request's warnings
     and provider calls only (the context's view), however many plans run at once."""
     return _plan_route(request, provider=ctx.providers, settings=ctx.settings, progress=progress)
+
+
+# ---- what a face shows of a route: scenarios, comparisons, notices, links, exports ----------------------------
+# The faces word and render these; the rules (which links, which notices, how an export looks) stay in core.route.
+
+
+def scenarios(region: str | None = None, *, data_dir: Path | None = None) -> list[Scenario]:
+    """The ready-made scenarios of ``region`` (every region's when None), for the route form."""
+    from core.route.scenarios import list_scenarios
+
+    return list(list_scenarios(region, data_dir=data_dir))
+
+
+def place_key(point: ResolvedPoint) -> str:
+    """The place a point stands for (its POI id, else its coordinates): how orders are compared."""
+    from core.route.compare import place_key as _place_key
+
+    return _place_key(point)
+
+
+def compare_with_best(result: RoutePlanResult, candidate: CandidateRoute) -> OrderComparison:
+    """A candidate of ``result`` against its best route (which stops moved)."""
+    from core.route.compare import compare_with_best as _compare
+
+    return _compare(result, candidate)
+
+
+def notice_known(notice: Notice) -> bool:
+    """Whether this build has words for the notice's code."""
+    from core.route.notices import known
+
+    return known(notice)
+
+
+def notice_words(notice: Notice, lang: str, *, names: PlaceNames | None = None) -> str:
+    """The notice in ``lang`` from its code and parameters (points and regions named through ``names``)."""
+    from core.route.notices import words
+
+    return words(notice, lang, names=names)
+
+
+def source_words(code: str | None, lang: str) -> str:
+    """A figure's source code(s) in words (``offline_estimate`` → "offline estimate")."""
+    from core.route.export_words import source_words as _source_words
+
+    return _source_words(code, lang)
+
+
+def why_words(result: RoutePlanResult, lang: str) -> str:
+    """Why the best order is first, as the page and the HTML report say it."""
+    from core.route.export_words import why_words as _why_words
+
+    return _why_words(result, lang)
+
+
+def safe_href(link: str | None) -> str | None:
+    """``link`` if its scheme is allowed for a button or an anchor, else None."""
+    from core.route.export import safe_href as _safe_href
+
+    return _safe_href(link)
+
+
+def amap_navigates_in(country: str) -> bool:
+    """Whether AMap's app and web navigation cover a region of ``country`` (its deep links are made there)."""
+    from core.route.links import amap_navigates_in as _navigates
+
+    return _navigates(country)
+
+
+def web_part_spans(n_points: int, transport_mode: str) -> list[tuple[int, int]]:
+    """Where each browser link of the result starts and ends, as positions in ``[start, *stops, destination]``."""
+    from core.route.links import web_part_spans as _spans
+
+    return _spans(n_points, transport_mode)
+
+
+def qr_svg_data_uri(link: str, *, scale: int = 4) -> str:
+    """A QR code of ``link`` as an SVG ``data:`` URI (cached per link and size)."""
+    from core.route.links import qr_svg_data_uri as _qr
+
+    return _qr(link, scale=scale)
+
+
+def export_stem(result: RoutePlanResult, *, on: date, destination_name: str | None = None) -> str:
+    """The file name (no extension) of the result's exports: the trip's name slugged, then the day ``on``."""
+    from core.route.export import export_stem as _stem
+
+    return _stem(result, on=on, destination_name=destination_name)
+
+
+def export_json(result: RoutePlanResult) -> str:
+    """The result as JSON (Chinese readable; round-trips through ``RoutePlanResult.model_validate_json``)."""
+    from core.route.export import result_to_json
+
+    return result_to_json(result)
+
+
+def export_csv(result: RoutePlanResult) -> bytes:
+    """The best route's legs as CSV, UTF-8 with a byte order mark (Excel reads the Chinese names right)."""
+    from core.route.export import legs_to_csv_bytes
+
+    return legs_to_csv_bytes(result)
+
+
+def export_html(result: RoutePlanResult, *, lang: str = "en") -> str:
+    """One self-contained HTML page of the result (no network, no scripts), worded in ``lang``."""
+    from core.route.export import result_to_html
+
+    return result_to_html(result, lang=lang)

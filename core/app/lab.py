@@ -1,0 +1,93 @@
+"""The strategy lab (job 5): read a batch of requests, run it over a grid of strategies and optimisers, read the
+results table back and summarise it. The dashboard runs a few requests in its own process; the command line
+(``python -m core lab run``) runs the whole batch."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core.config import Settings
+from core.lab.batch import Batch
+from core.lab.models import OPTIMISERS, LabGrid, RouteBatchItem, TripBatchItem
+from core.lab.summary import LabSummary
+
+if TYPE_CHECKING:  # the runner and the results table (pyarrow) are read when a run or a table is asked for
+    import pandas as pd
+
+    from core.lab.runner import RunReport
+
+__all__ = [
+    # the contracts the lab's entry points take and return (core.lab's models)
+    "OPTIMISERS",
+    "Batch",
+    "LabGrid",
+    "LabSummary",
+    "RouteBatchItem",
+    "TripBatchItem",
+    # entry points
+    "grid_of",
+    "load_results",
+    "read_batch",
+    "run_batch",
+    "summarize",
+    "summary_frames",
+]
+
+
+def read_batch(path: str | Path) -> Batch:
+    """A batch file (JSON Lines or CSV) as its items and the lines that could not be read."""
+    from core.lab.batch import read_batch as _read_batch
+
+    return _read_batch(path)
+
+
+def run_batch(
+    batch: Batch,
+    grid: LabGrid,
+    out: str | Path,
+    *,
+    workers: int | None = None,
+    resume: bool = False,
+    bar: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+    settings: Settings | None = None,
+) -> RunReport:
+    """Run ``batch`` over ``grid`` and write the results table to ``out`` (Parquet, and its CSV); the run's report
+    (counts, wall time). ``workers``: 1 runs in this process; ``resume``: keep an interrupted run's parts with the same grid;
+    ``progress(done, total)``: called per chunk (a page's progress box)."""
+    from core.lab.runner import run_batch as _run_batch
+
+    return _run_batch(batch, grid, out, workers=workers, resume=resume, bar=bar, progress=progress, settings=settings)
+
+
+def load_results(path: str | Path) -> pd.DataFrame:
+    """A results table (Parquet or its CSV) as a pandas DataFrame, its columns typed."""
+    from core.lab.results import load_results as _load_results
+
+    return _load_results(path)
+
+
+def grid_of(path: str | Path) -> LabGrid | None:
+    """The grid a Parquet results table was run over (None when it does not say)."""
+    from core.lab.results import grid_of as _grid_of
+
+    return _grid_of(path)
+
+
+def summarize(
+    frame: pd.DataFrame, *, a: str | None = None, b: str | None = None, optimiser: str | None = None
+) -> LabSummary:
+    """The summary of a results table: ``a``/``b`` one pair of strategies (default: every pair present),
+    ``optimiser`` whose routes the strategy pairs compare."""
+    from core.lab.summary import summarize as _summarize
+
+    return _summarize(frame, a=a, b=b, optimiser=optimiser)
+
+
+def summary_frames(summary: LabSummary) -> dict[str, pd.DataFrame]:
+    """The summary's tables as pandas DataFrames, by name (for the page's charts and downloads)."""
+    from core.lab.summary import summary_frames as _summary_frames
+
+    return _summary_frames(summary)

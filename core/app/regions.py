@@ -1,0 +1,74 @@
+"""The region packs a face shows (the sidebar's list, a pack's facts, its places) and the providers and map datum
+that go with them: look-ups, no planning. A pack is read through ``core.packs.loader`` (cached there)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from core.config import Settings
+from core.packs.loader import RegionPack, RegionPlace
+
+__all__ = [
+    "RegionPack",
+    "RegionPlace",
+    "available_providers",
+    "gcj02_to_wgs84",
+    "list_regions",
+    "load_region",
+    "region_facts",
+    "wgs84_to_gcj02",
+]
+
+
+def list_regions(*, data_dir: Path | None = None) -> list[str]:
+    """The names of the region packs in ``data_dir`` (default: the settings' data folder)."""
+    from core.packs.loader import list_regions as _list_regions
+
+    return list(_list_regions(data_dir))
+
+
+def load_region(name: str, *, data_dir: Path | None = None) -> RegionPack:
+    """The region pack ``name`` (an OmniError when there is none or it cannot be read)."""
+    from core.packs.loader import load_region as _load_region
+
+    return _load_region(name, data_dir)
+
+
+def region_facts(name: str, *, data_dir: Path | None = None) -> dict[str, Any]:
+    """Small facts about a region pack: display names, centre (lon, lat), city, places, roads, data date,
+    coverage, attribution, time zone (what the sidebar and the pages show about it)."""
+    pack = load_region(name, data_dir=data_dir)
+    return {
+        "name": pack.name,
+        "display_name": dict(pack.display_name),
+        "center": tuple(pack.center),
+        "city": pack.city,
+        "places": len(pack.places),
+        "roads": pack.tile_dir is not None,
+        "data_date": pack.data_date,
+        "coverage": dict(pack.coverage),
+        "attribution": pack.attribution,
+        "timezone": pack.timezone,
+    }
+
+
+def available_providers(*, region: str | None = None, settings: Settings | None = None) -> list[str]:
+    """The provider names a face may offer for ``region`` (short names and the configured pairs)."""
+    from core.geo.registry import available_providers as _available
+
+    return list(_available(region=region, settings=settings))
+
+
+def wgs84_to_gcj02(lon: float, lat: float) -> tuple[float, float]:
+    """A WGS-84 point in the GCJ-02 datum of Chinese map tiles (unchanged outside China)."""
+    from core.geo.coords import wgs84_to_gcj02 as _to_gcj02
+
+    return _to_gcj02(lon, lat)
+
+
+def gcj02_to_wgs84(lon: float, lat: float) -> tuple[float, float]:
+    """A GCJ-02 point back in WGS-84 (unchanged outside China)."""
+    from core.geo.coords import gcj02_to_wgs84 as _to_wgs84
+
+    return _to_wgs84(lon, lat)
