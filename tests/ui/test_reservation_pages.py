@@ -263,7 +263,7 @@ def test_without_consent_nothing_is_booked(planned_route, service):
     ok(at)
     assert "Tick the consent box before confirming." in texts(at)
     user = at.session_state["dashboard_user"]
-    assert [r.status for r in service.reservations_of(user)] == ["pending"]
+    assert service.reservations_of(user) == []  # refused: the quote stays a quote, nothing is listed
 
 
 def test_a_refusal_is_a_sentence_with_the_venues_terms(planned_route):
