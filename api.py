@@ -335,7 +335,9 @@ class CancelBody(BaseModel):
     responses={**BODY_ERRORS, **AUTH_ERRORS, **RESERVATION_ERRORS},
 )
 def reservation_dry_run(request: ReservationRequest, user: str = Depends(current_user)) -> Any:
-    """What would be reserved, its price and source, the cancellation policy: nothing is held until confirmed."""
+    """The quote: what would be reserved (status ``quoted``), its price and source, the cancellation policy and a
+    single-use token. Nothing is held and nothing is listed; POST /reservations/{id}/confirm makes the reservation
+    ``pending`` and submits it (``confirmed``, or ``failed`` with its reason when the slot filled up meanwhile)."""
     return reservations_app.dry_run(context_for(user), request)
 
 
@@ -348,6 +350,8 @@ def reservation_dry_run(request: ReservationRequest, user: str = Depends(current
 def reservation_confirm(
     reservation_id: Annotated[str, Path(max_length=40)], body: ConfirmBody, user: str = Depends(current_user)
 ) -> Any:
+    """Confirm a quote with its token and the person's consent: only now is the reservation made ``pending`` (under
+    the quote's id) and submitted; the answer is its outcome, its history reading pending then the venue's answer."""
     return reservations_app.confirm(
         context_for(user), reservation_id, token=body.token, idempotency_key=body.idempotency_key, consent=body.consent
     )

@@ -40,13 +40,13 @@ FIELDS: dict[str, str] = {
     "item_id": "reservations.field.item_id",
 }
 STATUS: dict[str, str] = {
-    "pending": "reservations.status.pending",
+    "quoted": "reservations.status.quoted",  # a dry run's quote: not a reservation yet
+    "pending": "reservations.status.pending",  # made by the confirmation, submitted to the venue
     "confirmed": "reservations.status.confirmed",
     "failed": "reservations.status.failed",
     "cancelled": "reservations.status.cancelled",
 }
 FAILED_BECAUSE: dict[str, str] = {
-    "DRY_RUN_EXPIRED": "reservations.failed_because.dry_run_expired",
     "SLOT_FULL": "reservations.failed_because.slot_full",
 }
 UNVERIFIED: dict[str, str] = {

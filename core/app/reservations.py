@@ -1,7 +1,8 @@
 """Reserve, confirm, cancel and list (every page's venues, the half-day plans, the API, the CLI).
 
-The gates are the reservation service's: a dry run holds nothing and issues a single-use token bound to the user;
-confirm and cancel need that token, the person's consent and an idempotency key. Here the use cases find the
+The gates are the reservation service's: a dry run is a quote (it holds nothing, is not listed, and issues a
+single-use token bound to the user); only confirm makes the reservation (pending, then submitted). Confirm and
+cancel need that token, the person's consent and an idempotency key. Here the use cases find the
 service that owns the venue (``AppServices.reservations_for_item``) and act for the context's user only."""
 
 from __future__ import annotations
@@ -55,11 +56,12 @@ def _owner(ctx: RequestContext, reservation_id: str) -> ReservationService:
 
 
 def dry_run(ctx: RequestContext, request: ReservationRequest) -> DryRun:
-    """What would be reserved, its price and source and the cancellation policy; nothing is held yet."""
+    """The quote: what would be reserved, its price and source and the cancellation policy; nothing is held or listed."""
     return ctx.reservations_for_item(request.item_id).dry_run(_user(ctx), request)
 
 
 def confirm(ctx: RequestContext, reservation_id: str, *, token: str, idempotency_key: str, consent: bool) -> Outcome:
+    """After consent: the quote becomes the reservation, pending, and is submitted (confirmed, or failed with why)."""
     return _owner(ctx, reservation_id).confirm(
         _user(ctx), reservation_id, token=token, idempotency_key=idempotency_key, consent=consent
     )

@@ -1,7 +1,9 @@
 """``python -m core reservations list|book|cancel``: the reservation service from the command line.
 
-``book`` and ``cancel`` print the dry run; with ``--yes`` (the person's consent, given on the command line) they
-confirm it with the dry run's token under a fresh idempotency key. Output is JSON; refusals exit with code 2.
+``book`` and ``cancel`` print the dry run (a booking's is a quote: nothing is held, ``list`` does not show it); with
+``--yes`` (the person's consent, given on the command line) they confirm it with the dry run's token under a fresh
+idempotency key: a booking is then made pending and submitted, and printed confirmed (or failed, with its reason).
+Output is JSON; refusals exit with code 2.
 One context from --user and --region, then ``core.app.reservations`` (the venue's owner found by its one resolver).
 """
 

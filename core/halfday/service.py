@@ -236,8 +236,9 @@ class HalfDayPlanner:
 
     # ---- stage 7 ------------------------------------------------------------------------------------
     def reserve_dry_run(self, inp: ReserveInput, *, trace_id: str | None = None) -> DryRun:
-        """Stage 7 through the registry: the reservation service's dry run (consent and confirmation follow),
-        logged under the plan's ``trace_id`` when given."""
+        """Stage 7 through the registry: the reservation service's dry run, a quote that holds nothing; after the
+        person's consent the confirmation makes the reservation ``pending`` and submits it. Logged under the plan's
+        ``trace_id`` when given."""
         from core.halfday.tools import Trace
 
         trace = Trace(trace_id=trace_id) if trace_id else Trace()

@@ -9,8 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.models.common import CleanStr, PlaceName
 
-Status = Literal["pending", "confirmed", "failed", "cancelled"]
-#: the only moves a reservation can make
+#: ``quoted`` is a reserve dry run's quote only (``DryRun.reservation``): not a reservation yet, never stored as one,
+#: never listed. A reservation is made ``pending`` when the person confirms the quote, and submitted to the venue.
+Status = Literal["quoted", "pending", "confirmed", "failed", "cancelled"]
+#: the only moves a reservation can make (it starts ``pending``, made by the confirmation)
 TRANSITIONS: dict[str, set[str]] = {"pending": {"confirmed", "failed"}, "confirmed": {"cancelled"}}
 
 
@@ -64,11 +66,13 @@ class Reservation(BaseModel):
 
 
 class DryRun(BaseModel):
-    """What will happen if the person confirms: shown before any consent is asked."""
+    """What will happen if the person confirms: shown before any consent is asked. A reserve dry run is a quote
+    (``reservation.status`` ``quoted``, no transitions): nothing is held and nothing is listed; confirming it makes
+    the reservation (under the same id) ``pending`` and submits it. A cancel dry run shows the reservation as it is."""
 
     action: Literal["reserve", "cancel"]
     reservation: Reservation
-    token: str = Field(description="single-use, bound to this user and reservation; give it back to confirm")
+    token: str = Field(description="single-use, bound to this user and quote (or reservation); give it back to confirm")
     expires_at: datetime
     fee: float | None = Field(default=None, description="for a cancellation: what it costs now")
     unverified: list[str] = Field(default_factory=list, description="facts the mock cannot check (codes)")

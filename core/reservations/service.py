@@ -1,9 +1,13 @@
 """The reservation service: dry run, then consent, then a confirmation that spends a single-use, user-bound
 token under an idempotency key. The same gates for every caller (pages, agent, API, CLI).
 
-A reservation moves only ``pending -> confirmed | failed`` and ``confirmed -> cancelled``; each move is stored
-with its time and reason. The mock venue has a capacity per slot: a full slot fails the confirmation with
-``SLOT_FULL`` and the dry run already names free slots nearby.
+The order is the half-day document's (stage 7): the dry run is a *quote* (the venue's terms checked, the price,
+the token; stored in ``reservation_quotes``, holding nothing, never listed); only the confirmation makes the
+reservation ``pending`` (under the quote's id) and submits it to the venue, which accepts it (``confirmed``) or
+refuses it (``failed``, ``SLOT_FULL`` when the slot filled up meanwhile). A reservation moves only
+``pending -> confirmed | failed`` and ``confirmed -> cancelled``; each move is stored with its time and reason, so
+its history reads pending, then the venue's answer. The mock venue has a capacity per slot: the dry run already
+names free slots nearby when the asked one is full.
 """
 
 from __future__ import annotations
@@ -93,11 +97,16 @@ class ReservationService:
         return _reservation(row, moves)
 
     def item_of(self, reservation_id: str) -> str | None:
-        """The venue a reservation is for, whoever made it (to find the service that owns the venue; the gates
-        then check the user)."""
+        """The venue a reservation (or a quote, to be confirmed) is for, whoever made it (to find the service that
+        owns the venue; the gates then check the user)."""
         with store.transaction(self.engine) as conn:
             found = self._load(conn, reservation_id)
-        return None if found is None else found.item_id
+            if found is not None:
+                return found.item_id
+            quoted = conn.execute(
+                sa.select(store.quotes.c.item_id).where(store.quotes.c.id == reservation_id)
+            ).scalar_one_or_none()
+        return None if quoted is None else str(quoted)
 
     def get(self, user_id: str, reservation_id: str) -> Reservation:
         """The user's own reservation; another user's is "not found", never "forbidden"."""
@@ -108,26 +117,8 @@ class ReservationService:
         return found
 
     def reservations_of(self, user_id: str) -> list[Reservation]:
-        """The user's reservations; a dry run never confirmed within its time is shown as failed (expired)."""
-        now = self.clock()
+        """The user's reservations: what they confirmed (a dry run's quote is not one, confirmed or not)."""
         with store.transaction(self.engine) as conn:
-            stale = (
-                conn.execute(
-                    sa.select(store.reservations.c.id).where(
-                        store.reservations.c.user_id == user_id,
-                        store.reservations.c.status == "pending",
-                        ~sa.exists().where(
-                            store.tokens.c.reservation_id == store.reservations.c.id,
-                            store.tokens.c.expires_at > now,
-                            store.tokens.c.used_at.is_(None),
-                        ),
-                    )
-                )
-                .scalars()
-                .all()
-            )
-            for rid in stale:
-                self._move(conn, rid, "pending", "failed", "DRY_RUN_EXPIRED", now)
             rows = conn.execute(
                 sa.select(store.reservations)
                 .where(store.reservations.c.user_id == user_id)
@@ -186,7 +177,9 @@ class ReservationService:
 
     # ---- the gates ----------------------------------------------------------------------------------
     def dry_run(self, user_id: str, request: ReservationRequest) -> DryRun:
-        """Check the request against the venue's terms and hold nothing yet: a pending reservation and a token."""
+        """Check the request against the venue's terms and quote it: the quote (status ``quoted``, under the id the
+        reservation will have) and a single-use token bound to this user. Nothing is held and no reservation is
+        made; the confirmation does that."""
         item = self._item(request.item_id)
         terms = item.terms
         if request.time not in item.slots():
@@ -218,9 +211,10 @@ class ReservationService:
             source=f"region pack {self.pack.name}: price_per_person" if price is not None else "unknown",
         )
         reservation_id = "r-" + uuid.uuid4().hex[:20]
+        token, expires = secrets.token_urlsafe(24), now + self.token_ttl
         with store.transaction(self.engine) as conn:
             conn.execute(
-                store.reservations.insert().values(
+                store.quotes.insert().values(
                     id=reservation_id,
                     user_id=user_id,
                     item_id=item.id,
@@ -230,16 +224,16 @@ class ReservationService:
                     party_size=request.party_size,
                     contact=request.contact,
                     notes=request.notes,
-                    status="pending",
                     quote=quote.model_dump(),
                     policy=terms.cancellation.model_dump(),
                     created_at=now,
+                    token_hash=_hash(token),
+                    expires_at=expires,
+                    used_at=None,
                 )
             )
-            self._move(conn, reservation_id, None, "pending", "dry run", now)
-            token, expires = self._issue(conn, user_id, reservation_id, "reserve", now)
-            reservation = self._load(conn, reservation_id)
-        assert reservation is not None
+            row = conn.execute(sa.select(store.quotes).where(store.quotes.c.id == reservation_id)).one()
+        reservation = _reservation(row, [], status="quoted")
         unverified = ["MOCK_VENUE"] + ([] if price is not None else ["PRICE_UNKNOWN"])
         return DryRun(
             action="reserve", reservation=reservation, token=token, expires_at=expires, unverified=unverified,
@@ -247,7 +241,8 @@ class ReservationService:
         )  # fmt: skip
 
     def confirm(self, user_id: str, reservation_id: str, *, token: str, idempotency_key: str, consent: bool) -> Outcome:
-        """Spend the token and take the slot in one transaction; a repeated key returns the first outcome."""
+        """In one transaction: spend the quote's token, make the reservation ``pending`` and submit it (the slot
+        taken: ``confirmed``; full: ``failed``); a repeated key returns the first outcome."""
         return self._commit(user_id, reservation_id, "reserve", token, idempotency_key, consent)
 
     def cancel_dry_run(self, user_id: str, reservation_id: str) -> DryRun:
@@ -284,6 +279,7 @@ class ReservationService:
     def _issue(
         self, conn: Connection, user_id: str, reservation_id: str, action: str, now: datetime
     ) -> tuple[str, datetime]:
+        """A cancellation's token (a booking's is its quote's)."""
         token = secrets.token_urlsafe(24)
         expires = now + self.token_ttl
         conn.execute(
@@ -324,20 +320,10 @@ class ReservationService:
                 replay = self._earlier(conn, user_id, rid, action, key)
                 if replay is not None:  # a retry: the first outcome
                     return replay
-                spent = conn.execute(
-                    store.tokens.update()
-                    .where(
-                        store.tokens.c.token_hash == _hash(token),
-                        store.tokens.c.user_id == user_id,
-                        store.tokens.c.reservation_id == rid,
-                        store.tokens.c.action == action,
-                        store.tokens.c.used_at.is_(None),
-                        store.tokens.c.expires_at > now,
-                    )
-                    .values(used_at=now)
-                ).rowcount
-                if spent != 1:  # spent meanwhile, perhaps by this very retry racing in: then it is a replay
-                    raise _TokenNotSpent
+                if not self._spend(conn, user_id, rid, action, token, now):
+                    raise _TokenNotSpent  # spent meanwhile, perhaps by this very retry racing in: then it is a replay
+                if action == "reserve":  # the person confirmed: now the reservation is made, pending
+                    self._create(conn, rid, now)
                 conn.execute(
                     store.confirmations.insert().values(
                         idempotency_key=key, user_id=user_id, reservation_id=rid, action=action
@@ -354,6 +340,41 @@ class ReservationService:
             raise _refuse(
                 "TOKEN_INVALID", "the confirmation token is unknown, spent, expired or not yours", field="token"
             ) from None
+
+    def _spend(self, conn: Connection, user_id: str, rid: str, action: str, token: str, now: datetime) -> bool:
+        """Spend the token by one conditional UPDATE (it matches only an unspent, unexpired token of this user):
+        a booking's on its quote, a cancellation's in the tokens table."""
+        table = store.quotes if action == "reserve" else store.tokens
+        match = [table.c.token_hash == _hash(token), table.c.user_id == user_id, table.c.used_at.is_(None),
+                 table.c.expires_at > now]  # fmt: skip
+        if action == "reserve":
+            match.append(store.quotes.c.id == rid)
+        else:
+            match += [store.tokens.c.reservation_id == rid, store.tokens.c.action == action]
+        return conn.execute(table.update().where(*match).values(used_at=now)).rowcount == 1
+
+    def _create(self, conn: Connection, rid: str, now: datetime) -> None:
+        """The confirmed quote becomes the reservation, ``pending`` (its id is the quote's: a primary key, so one
+        quote makes one reservation at most)."""
+        q = conn.execute(sa.select(store.quotes).where(store.quotes.c.id == rid)).one()
+        conn.execute(
+            store.reservations.insert().values(
+                id=q.id,
+                user_id=q.user_id,
+                item_id=q.item_id,
+                item_name=q.item_name,
+                slot_date=q.slot_date,
+                slot_time=q.slot_time,
+                party_size=q.party_size,
+                contact=q.contact,
+                notes=q.notes,
+                status="pending",
+                quote=q.quote,
+                policy=q.policy,
+                created_at=now,
+            )  # fmt: skip
+        )
+        self._move(conn, rid, None, "pending", "confirmed by the user; submitted to the venue", now)
 
     def _earlier(self, conn: Connection, user_id: str, rid: str, action: str, key: str) -> Outcome | None:
         """The outcome of an earlier confirmation under ``key`` (a replay), None if there was none; a key the user
@@ -377,9 +398,9 @@ class ReservationService:
         assert current is not None
         fee: float | None = None
         if action == "reserve":
-            if self._take_slot(conn, current):
-                self._move(conn, rid, "pending", "confirmed", "confirmed by the user", now)
-            else:
+            if self._take_slot(conn, current):  # the mock venue accepts it while the slot has room
+                self._move(conn, rid, "pending", "confirmed", "accepted by the venue", now)
+            else:  # the slot filled up between the quote and the confirmation
                 self._move(conn, rid, "pending", "failed", "SLOT_FULL", now)
         else:
             fee = self._fee(current, now)
@@ -413,8 +434,8 @@ class ReservationService:
         )
 
 
-def _reservation(row: Any, moves: Sequence[Any]) -> Reservation:
-    """A reservation row and its transition rows (in order) as the model."""
+def _reservation(row: Any, moves: Sequence[Any], *, status: str | None = None) -> Reservation:
+    """A reservation row and its transition rows (in order) as the model; a quote row with ``status`` quoted."""
     return Reservation(
         id=row.id,
         user_id=row.user_id,
@@ -425,7 +446,7 @@ def _reservation(row: Any, moves: Sequence[Any]) -> Reservation:
         party_size=row.party_size,
         contact=row.contact,
         notes=row.notes,
-        status=row.status,
+        status=status or row.status,
         quote=Quote.model_validate(row.quote),
         policy=CancellationPolicy.model_validate(row.policy),
         created_at=store.as_utc(row.created_at),

@@ -2,9 +2,11 @@
 (``OMNI_DB_URL``). The schema is Alembic's (core/reservations/migrations); every write is one transaction.
 The engines (one per URL) are core/stores/db.py's, shared with the trip store.
 
-Races are settled by the database, not by Python locks, so they hold across processes and machines: a token is
-spent by an UPDATE that only matches an unspent row, a slot is taken by an UPDATE that only matches while it
-has room, and an idempotency key is a primary key. SQLite runs each transaction as ``BEGIN IMMEDIATE``.
+A dry run is a quote (``reservation_quotes``), not a reservation: the reservation row is written only when the
+person confirms. Races are settled by the database, not by Python locks, so they hold across processes and
+machines: a token (a quote's, or a cancellation's) is spent by an UPDATE that only matches an unspent row, a
+confirmed quote becomes a reservation under the quote's id (a primary key), a slot is taken by an UPDATE that
+only matches while it has room, and an idempotency key is a primary key. SQLite runs each transaction as ``BEGIN IMMEDIATE``.
 """
 
 from __future__ import annotations
@@ -46,6 +48,27 @@ transitions = sa.Table(
     sa.Column("at", sa.DateTime(timezone=True)),
     sa.Column("reason", sa.String(200)),
 )
+#: revision 0005: a dry run's quote (not a reservation); its reserve token is spent on this row
+quotes = sa.Table(
+    "reservation_quotes",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("user_id", sa.String(120)),
+    sa.Column("item_id", sa.String(80)),
+    sa.Column("item_name", sa.String(200)),
+    sa.Column("slot_date", sa.Date),
+    sa.Column("slot_time", sa.String(5)),
+    sa.Column("party_size", sa.Integer),
+    sa.Column("contact", sa.String(200)),
+    sa.Column("notes", sa.Text),
+    sa.Column("quote", sa.JSON),
+    sa.Column("policy", sa.JSON),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+    sa.Column("token_hash", sa.String(64)),
+    sa.Column("expires_at", sa.DateTime(timezone=True)),
+    sa.Column("used_at", sa.DateTime(timezone=True)),
+)
+#: the cancellation tokens (a reserve token is its quote's)
 tokens = sa.Table(
     "reservation_tokens",
     metadata,

@@ -93,7 +93,7 @@ def test_a_two_turn_booking_in_chinese(agent):
     assert held(answer) == ("sh-lubolang", "2026-12-02", "19:00", 2)
     assert "PENDING_BOOKING_FOLLOWUP" in reasons(answer) and "PENDING_BOOKING_CONTINUED" in reasons(answer)
     assert "将为你预订：绿波廊，2026年12月2日（周三） 19:00，2 人" in answer.result.answer_text
-    assert booked(agent) == [("sh-lubolang", TOMORROW, time(19, 0), 2, "pending")]  # nothing booked yet
+    assert booked(agent) == []  # nothing booked yet: the dry run is a quote
     done = confirm(agent, answer)
     assert done.result.status == "OK" and "已预订" in done.result.answer_text
     assert booked(agent) == [("sh-lubolang", TOMORROW, time(19, 0), 2, "confirmed")]

@@ -142,7 +142,7 @@ def test_every_reservation_action_through_the_registry(settings, provider):
     ask = {"item_id": "sh-lubolang", "date": "2026-12-02", "time": "19:00", "party_size": 2}
     dry = reg.call("reservations.dry_run", {"request": ask}, state=state, ctx=alice).dry_run
     r = dry.reservation
-    assert (r.user_id, r.item_name, r.status, r.quote.total) == ("alice", "绿波廊", "pending", 400.0)
+    assert (r.user_id, r.item_name, r.status, r.quote.total) == ("alice", "绿波廊", "quoted", 400.0)
     commit = {"reservation_id": r.id, "token": dry.token, "idempotency_key": "k1", "consent": True}
     assert reg.call("reservations.confirm", commit, state=state, ctx=alice).outcome.reservation.status == "confirmed"
     again = reg.call("reservations.confirm", commit, state=state, ctx=alice).outcome
@@ -191,13 +191,15 @@ def test_book_confirm_list_cancel_confirm_list(agent):
     assert "绿波廊" in text and "2026年12月2日" in text and "19:00" in text and "2 人" in text
     assert "¥200" in text and "¥400" in text and "资料包" in text  # the price and its source
     assert "取消政策" in text and "未核实" in text
-    assert booked(agent) == [("sh-lubolang", TOMORROW, time(19, 0), 2, "pending")]  # nothing booked yet
+    assert booked(agent) == []  # nothing booked yet: the dry run is a quote, not a reservation
 
     ok = agent("确认预订", confirm=r.result.payload.dry_run["dry_run_id"])
     assert ok.result.status == "OK" and "已预订" in ok.result.answer_text
     listed = agent("我的预订有哪些")
     assert listed.route.route == "SYSTEM1_API" and listed.result.status == "OK"
     assert "绿波廊" in listed.result.answer_text and "已确认" in listed.result.answer_text
+    [made] = agent.service.reservations_of("alice")
+    assert [t.to_status for t in made.transitions] == ["pending", "confirmed"]  # made pending by the confirmation
 
     c = agent("取消绿波廊的预订")
     assert c.result.status == "NEED_CONFIRMATION" and c.result.payload.dry_run["action"] == "reservations.cancel"
@@ -305,7 +307,7 @@ def test_nobody_sees_or_cancels_another_users_reservation(agent):
     dr = r.result.payload.dry_run["dry_run_id"]
     stolen = agent("确认预订", user="mallory", confirm=dr)
     assert stolen.result.status == "FAILED" and stolen.result.error_code == "CONFIRMATION_INVALID"
-    assert booked(agent)[0][-1] == "pending"
+    assert booked(agent) == []  # still only a quote
     agent("确认预订", confirm=dr)
     assert "还没有任何预订" in agent("我的预订", user="mallory").result.answer_text
     attempt = agent("取消绿波廊的预订", user="mallory")

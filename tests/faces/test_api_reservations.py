@@ -13,7 +13,9 @@ def test_reserve_confirm_list_and_cancel_through_the_api(client):
     assert dry.status_code == 200, dry.text
     body = dry.json()
     rid, token = body["reservation"]["id"], body["token"]
-    assert body["reservation"]["status"] == "pending" and body["reservation"]["quote"]["total"] == 3000.0
+    assert body["reservation"]["status"] == "quoted" and body["reservation"]["quote"]["total"] == 3000.0
+    assert body["reservation"]["transitions"] == []
+    assert client.get("/reservations", headers=auth("alice")).json() == []  # a quote is not a reservation
     confirm = f"/reservations/{rid}/confirm"
     no_consent = client.post(confirm, json={"token": token, "idempotency_key": "k1", "consent": False},
                              headers=auth("alice"))  # fmt: skip
@@ -22,6 +24,8 @@ def test_reserve_confirm_list_and_cancel_through_the_api(client):
     assert stolen.status_code == 409 and stolen.json()["error"]["code"] == "TOKEN_INVALID"
     done = client.post(confirm, json={"token": token, "idempotency_key": "k1", "consent": True}, headers=auth("alice"))
     assert done.status_code == 200 and done.json()["reservation"]["status"] == "confirmed"
+    moves = [(t["from_status"], t["to_status"]) for t in done.json()["reservation"]["transitions"]]
+    assert moves == [(None, "pending"), ("pending", "confirmed")]  # made pending by the confirmation, then accepted
     retry = client.post(confirm, json={"token": token, "idempotency_key": "k1", "consent": True}, headers=auth("alice"))
     assert retry.json()["replayed"] is True
 
@@ -59,7 +63,8 @@ def test_a_half_day_step_is_reserved_through_stage_7_under_the_plans_trace_id(cl
     [logged] = [r.halfday for r in caplog.records if getattr(r, "halfday", {}).get("tool") == "mock_reserve"]
     assert (logged["trace_id"], logged["stage"], logged["outcome"]) == ("plan-42", 7, "ok")
     body = dry.json()
-    assert body["reservation"]["status"] == "pending" and body["reservation"]["user_id"] == "alice"
+    assert body["reservation"]["status"] == "quoted" and body["reservation"]["user_id"] == "alice"
+    assert client.get("/reservations", headers=auth("alice")).json() == []
     rid, token = body["reservation"]["id"], body["token"]
     confirm = {"token": token, "idempotency_key": "hd-1", "consent": True}
     assert client.post(f"/reservations/{rid}/confirm", json=confirm, headers=auth("bob")).status_code == 409
@@ -69,3 +74,10 @@ def test_a_half_day_step_is_reserved_through_stage_7_under_the_plans_trace_id(cl
     assert gone.status_code == 404 and gone.json()["error"]["code"] == "REGION_NOT_FOUND"
     late = client.post("/halfday/reserve", json={**step, "date": "2020-01-05"}, headers=auth("alice"))
     assert late.status_code == 409 and late.json()["error"]["code"] == "TOO_LATE"
+
+
+def test_the_openapi_models_say_a_dry_run_is_a_quote(client):
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    status = schemas["Reservation"]["properties"]["status"]
+    assert status["enum"] == ["quoted", "pending", "confirmed", "failed", "cancelled"]
+    assert "quote" in schemas["DryRun"]["description"]

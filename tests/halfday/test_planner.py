@@ -225,7 +225,7 @@ def test_bookable_steps_start_on_the_venues_slots_and_book_there(planner):
                     party_size=2,
                 )
             )
-            assert dry.reservation.status == "pending" and dry.reservation.time == step.start
+            assert dry.reservation.status == "quoted" and dry.reservation.time == step.start
             booked += 1
     assert booked >= 2
 

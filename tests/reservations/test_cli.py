@@ -22,11 +22,12 @@ def test_book_list_and_cancel_from_the_command_line(tmp_path):
     book = ["book", "--user", "alice", "--item", "sh-jiajia-tangbao", "--date", "2030-01-05", "--time", "19:00",
             "--party", "2"]  # fmt: skip
     dry = json.loads(run(tmp_path, *book).stdout)
-    assert dry["action"] == "reserve" and dry["reservation"]["status"] == "pending" and dry["token"]
+    assert dry["action"] == "reserve" and dry["reservation"]["status"] == "quoted" and dry["token"]
     done = json.loads(run(tmp_path, *book, "--yes").stdout)
     assert done["reservation"]["status"] == "confirmed" and done["reservation"]["quote"]["total"] == 80.0
     listed = json.loads(run(tmp_path, "list", "--user", "alice").stdout)
-    assert {r["status"] for r in listed} == {"pending", "confirmed"}
+    assert [r["status"] for r in listed] == ["confirmed"]  # the first dry run was a quote, never confirmed
+    assert [t["to_status"] for t in listed[0]["transitions"]] == ["pending", "confirmed"]
     refused = run(tmp_path, "cancel", "--user", "bob", "--id", done["reservation"]["id"], "--yes")
     assert refused.returncode == 2 and json.loads(refused.stderr)["error"]["code"] == "NOT_FOUND"
     cancelled = json.loads(

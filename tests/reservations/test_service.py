@@ -1,5 +1,6 @@
 """The reservation service on SQLite and on PostgreSQL: the gates (dry run, consent, a single-use user-bound
-token, an idempotency key), the states and their history, capacity per slot, cancellation with its policy,
+token, an idempotency key), the order (the dry run is a quote, the reservation is made pending by the confirmation
+and then accepted or refused), the states and their history, capacity per slot, cancellation with its policy,
 user isolation, and 50 concurrent confirmations making exactly one reservation."""
 
 from __future__ import annotations
@@ -45,21 +46,32 @@ def refused(code: str, call, *args, **kwargs) -> ReservationError:
 def test_a_booking_goes_through_dry_run_consent_and_confirmation(service):
     dry = service.dry_run("alice", ask())
     r = dry.reservation
-    assert r.status == "pending" and r.party_size == 2 and r.time == time(19, 0) and r.item_name == RESTAURANT.name
+    assert (
+        r.status == "quoted"
+        and r.transitions == []
+        and r.party_size == 2
+        and r.time == time(19, 0)
+        and r.item_name == RESTAURANT.name
+    )
     assert (
         r.quote.total == RESTAURANT.price_per_person * 2 and r.quote.source == "region pack shanghai: price_per_person"
     )
     assert r.policy.free_until_hours == 2 and "MOCK_VENUE" in dry.unverified
     assert dry.suggestions == [time(18, 30), time(19, 30)]
+    assert service.reservations_of("alice") == []  # a quote is not a reservation the person has
+    refused("NOT_FOUND", service.get, "alice", r.id)
     refused("CONSENT_REQUIRED", service.confirm, "alice", r.id, token=dry.token, idempotency_key="k", consent=False)
     refused("TOKEN_INVALID", service.confirm, "bob", r.id, token=dry.token, idempotency_key="k", consent=True)
     refused("TOKEN_INVALID", service.confirm, "alice", r.id, token="guess", idempotency_key="k2", consent=True)
     done = service.confirm("alice", r.id, token=dry.token, idempotency_key="k", consent=True)
     assert done.reservation.status == "confirmed" and not done.replayed
-    assert [(t.from_status, t.to_status) for t in done.reservation.transitions] == [
-        (None, "pending"),
-        ("pending", "confirmed"),
+    assert [(t.from_status, t.to_status, t.reason) for t in done.reservation.transitions] == [
+        (None, "pending", "confirmed by the user; submitted to the venue"),
+        ("pending", "confirmed", "accepted by the venue"),
     ]
+    assert done.reservation.id == r.id  # the quote's id is the reservation's
+    [listed] = service.reservations_of("alice")
+    assert listed == done.reservation and service.get("alice", r.id) == done.reservation
     again = service.confirm("alice", r.id, token=dry.token, idempotency_key="k", consent=True)
     assert again.replayed and again.reservation.status == "confirmed"  # a retry, not a second booking
     refused("TOKEN_INVALID", service.confirm, "alice", r.id, token=dry.token, idempotency_key="other", consent=True)
@@ -89,6 +101,32 @@ def test_fifty_concurrent_confirmations_make_exactly_one_reservation(service):
     with service.engine.connect() as conn:
         booked = conn.execute(sa.select(store.slots.c.booked).where(store.slots.c.item_id == RESTAURANT.id)).scalar()
     assert booked == 1
+    [made] = service.reservations_of("alice")  # one reservation, made pending once, confirmed once
+    assert made.status == "confirmed" and [t.to_status for t in made.transitions] == ["pending", "confirmed"]
+
+
+def test_fifty_concurrent_confirmations_under_fifty_keys_make_one_reservation(service):
+    dry = service.dry_run("alice", ask())
+    outcomes: list[str] = []
+    start = threading.Barrier(50)
+
+    def confirm(key: str) -> None:
+        start.wait()
+        try:
+            service.confirm("alice", dry.reservation.id, token=dry.token, idempotency_key=key, consent=True)
+            outcomes.append("made")
+        except ReservationError as exc:
+            outcomes.append(exc.code)
+        except Exception as exc:  # noqa: BLE001 - counted: the target is zero
+            outcomes.append(f"error {type(exc).__name__}")
+
+    clicks = [threading.Thread(target=confirm, args=(f"tab-{n}",)) for n in range(50)]
+    for t in clicks:
+        t.start()
+    for t in clicks:
+        t.join()
+    assert Counter(outcomes) == {"made": 1, "TOKEN_INVALID": 49}  # the quote's token is spent once
+    assert [r.status for r in service.reservations_of("alice")] == ["confirmed"]
 
 
 def test_a_full_slot_fails_at_confirmation_and_the_dry_run_names_free_slots(service):
@@ -103,6 +141,33 @@ def test_a_full_slot_fails_at_confirmation_and_the_dry_run_names_free_slots(serv
     full = refused("SLOT_FULL", service.dry_run, "late", ask())
     assert full.details["suggestions"] == ["18:30", "19:30", "18:00"]
     assert time(19, 0) not in service.free_slots(RESTAURANT.id, DAY)
+
+
+def test_a_slot_filled_between_the_dry_run_and_the_confirmation_fails_with_its_reason(service):
+    capacity = RESTAURANT.terms.capacity_per_slot
+    mine = service.dry_run("alice", ask())  # the slot had room when it was quoted
+    for i in range(capacity):
+        other = service.dry_run(f"user{i}", ask())
+        service.confirm(f"user{i}", other.reservation.id, token=other.token, idempotency_key="k", consent=True)
+    late = service.confirm("alice", mine.reservation.id, token=mine.token, idempotency_key="k", consent=True)
+    r = late.reservation
+    assert r.status == "failed"
+    assert [(t.from_status, t.to_status, t.reason) for t in r.transitions] == [
+        (None, "pending", "confirmed by the user; submitted to the venue"),
+        ("pending", "failed", "SLOT_FULL"),
+    ]
+    assert service.reservations_of("alice") == [r]  # the refused request is the person's, with its reason
+    with service.engine.connect() as conn:
+        booked = conn.execute(sa.select(store.slots.c.booked).where(store.slots.c.item_id == RESTAURANT.id)).scalar()
+    assert booked == capacity  # no double booking
+    again = service.confirm("alice", mine.reservation.id, token=mine.token, idempotency_key="k", consent=True)
+    assert again.replayed and again.reservation.status == "failed"
+    refused("NOT_CANCELLABLE", service.cancel_dry_run, "alice", r.id)
+
+
+def test_a_quote_cannot_be_cancelled_it_is_not_a_reservation(service):
+    dry = service.dry_run("alice", ask())
+    refused("NOT_FOUND", service.cancel_dry_run, "alice", dry.reservation.id)
 
 
 def test_cancelling_is_its_own_dry_run_and_charges_what_the_policy_says(service):
@@ -162,7 +227,7 @@ def test_bookings_close_the_lead_time_before_the_slot(service):
     one_pm = ReservationService(pack=PACK, engine=service.engine, clock=lambda: datetime(2026, 12, 1, 5, 0, tzinfo=UTC))
     late = refused("TOO_LATE", one_pm.dry_run, "alice", ask(THEATRE, at=time(15, 0), day=date(2026, 12, 1)))
     assert late.details["closes_at"].startswith("2026-12-01T12:00")  # 3 h before the 15:00 show
-    assert one_pm.dry_run("alice", ask(THEATRE, at=time(16, 0), day=date(2026, 12, 1))).reservation.status == "pending"
+    assert one_pm.dry_run("alice", ask(THEATRE, at=time(16, 0), day=date(2026, 12, 1))).reservation.status == "quoted"
 
 
 def test_the_slots_a_face_offers_are_the_ones_the_dry_run_accepts(service):
@@ -175,7 +240,7 @@ def test_the_slots_a_face_offers_are_the_ones_the_dry_run_accepts(service):
     assert one_pm.earliest_slot(THEATRE) == (today, offered[0])
     for slot in THEATRE.slots():
         if slot in offered:
-            assert one_pm.dry_run("alice", ask(THEATRE, at=slot, day=today, party=1)).reservation.status == "pending"
+            assert one_pm.dry_run("alice", ask(THEATRE, at=slot, day=today, party=1)).reservation.status == "quoted"
         else:
             refused("TOO_LATE", one_pm.dry_run, "alice", ask(THEATRE, at=slot, day=today, party=1))
 
@@ -185,8 +250,7 @@ def test_a_dry_run_never_confirmed_expires_and_its_token_with_it(service):
     later = ReservationService(
         pack=PACK, engine=service.engine, token_ttl_s=600, clock=lambda: datetime(2026, 12, 1, 1, 11, tzinfo=UTC)
     )
-    [expired] = later.reservations_of("alice")
-    assert expired.status == "failed" and expired.transitions[-1].reason == "DRY_RUN_EXPIRED"
+    assert later.reservations_of("alice") == []  # an expired quote is not a failed reservation: it is nothing
     refused("TOKEN_INVALID", later.confirm, "alice", dry.reservation.id, token=dry.token, idempotency_key="k",
             consent=True)  # fmt: skip
 

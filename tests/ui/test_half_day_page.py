@@ -365,12 +365,12 @@ def test_a_bookable_step_is_reserved_through_the_gates_and_cancelled_from_my_res
         assert f"¥{step.price_per_person * 2:g}" in text
     # no consent, no confirmation
     assert at.button(key=f"{key}_book").disabled
-    assert [r.status for r in planner().reservations.reservations_of(USER)] == ["pending"]
+    assert planner().reservations.reservations_of(USER) == []  # a quote, not a reservation
     at.checkbox(key=f"{key}_consent").check().run()
     assert not at.button(key=f"{key}_book").disabled
     at.button(key=f"{key}_book").click().run()
     # the dialog asks once more; only its button books
-    assert [r.status for r in planner().reservations.reservations_of(USER)] == ["pending"]
+    assert planner().reservations.reservations_of(USER) == []  # a quote, not a reservation
     at.button(key=f"{key}_dialog_yes").click().run()
     assert not at.exception, at.exception
 
@@ -378,6 +378,7 @@ def test_a_bookable_step_is_reserved_through_the_gates_and_cancelled_from_my_res
     assert [(r.status, r.item_id, r.date, r.time, r.party_size) for r in booked] == [
         ("confirmed", step.place_id, result.slots.date, slot, 2)
     ]
+    assert [t.to_status for t in booked[0].transitions] == ["pending", "confirmed"]  # made by the confirmation
     rid = booked[0].id
     assert any("预订成功" in s.value for s in at.success)
     assert rid in main_text(at)

@@ -153,6 +153,9 @@ def test_route_planner_reserve_confirm_receipt_and_cancel(planned_route, service
     assert f"¥{venue.price_per_person:.0f} per person, ¥{venue.price_per_person * 3:.0f} for 3" in text
     assert "from the region pack" in text and "Free cancellation at any time" in text
     assert "This is a demo booking" in text  # what the mock cannot verify
+    [section] = [e for e in at.expander if e.label.startswith("My reservations")]
+    assert [c.value for c in section.caption] == ["No reservations yet."]  # the dry run is a quote: nothing listed
+    assert service.reservations_of(at.session_state["dashboard_user"]) == []
 
     consent_and_confirm(at, p)
     user = at.session_state["dashboard_user"]
@@ -263,7 +266,7 @@ def test_without_consent_nothing_is_booked(planned_route, service):
     ok(at)
     assert "Tick the consent box before confirming." in texts(at)
     user = at.session_state["dashboard_user"]
-    assert [r.status for r in service.reservations_of(user)] == ["pending"]
+    assert service.reservations_of(user) == []  # refused: the quote stays a quote, nothing is listed
 
 
 def test_a_refusal_is_a_sentence_with_the_venues_terms(planned_route):

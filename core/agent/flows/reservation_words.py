@@ -78,6 +78,7 @@ _CUISINE = {
     "bar": "agent.booking.cuisine.bar",
 }
 _STATUS = {
+    "quoted": "agent.booking.status.quoted",
     "pending": "agent.booking.status.pending",
     "confirmed": "agent.booking.status.confirmed",
     "cancelled": "agent.booking.status.cancelled",
@@ -212,8 +213,6 @@ def fit_notes(found: Suggestions, hints: FitHints, zh: bool) -> list[str]:
 def status_text(r: Reservation, zh: bool) -> str:
     reason = r.transitions[-1].reason if r.transitions else ""
     if r.status == "failed":
-        if reason == "DRY_RUN_EXPIRED":
-            return t("agent.booking.status.expired", lang_of(zh))
         if reason == "SLOT_FULL":
             return t("agent.booking.status.slot_full", lang_of(zh))
         return t("agent.booking.status.failed", lang_of(zh))
