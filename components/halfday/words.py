@@ -175,6 +175,7 @@ ERRORS: Keys = {
     "PROVIDER_AUTH_FAILED": "halfday.error.provider_auth_failed",
     "PROVIDER_RATE_LIMITED": "halfday.error.provider_rate_limited",
     "PROVIDER_TIMEOUT": "halfday.error.provider_timeout",
+    "PROVIDER_MALFORMED": "halfday.error.provider_malformed",
     "ROUTE_NOT_FOUND": "halfday.error.route_not_found",
     "OUTSIDE_COVERAGE": "halfday.error.outside_coverage",
 }

@@ -31,6 +31,7 @@ ERROR_WORDS = {
     "REGION_NOT_FOUND": "lab.error.region",
     "PROVIDER_NOT_CONFIGURED": "lab.error.provider",
     "PROVIDER_UNAVAILABLE": "lab.error.provider",
+    "PROVIDER_MALFORMED": "lab.error.provider",
     "ROUTE_NOT_FOUND": "lab.error.route",
     "OUTSIDE_COVERAGE": "lab.error.route",
 }
