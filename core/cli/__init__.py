@@ -91,6 +91,14 @@ def request_context(
     )
 
 
+PROVIDER_HELP = "offline (default), amap, amap-mcp or GEOCODER+ROUTER (e.g. pack+valhalla, nominatim+osrm)"
+
+
+def add_provider_argument(parser: argparse.ArgumentParser) -> None:
+    """``--provider``, the same on every command that plans."""
+    parser.add_argument("--provider", default=None, help=PROVIDER_HELP)
+
+
 def parse_now(value: str | None) -> datetime | None:
     """``--now`` as a moment (ISO 8601; without an offset it is the region's local time); anything else is an
     ``InputError`` on field ``now``."""

@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from core.cli import EXIT_BAD_INPUT, EXIT_FAILED, parse_now, request_context
+from core.cli import EXIT_BAD_INPUT, EXIT_FAILED, add_provider_argument, parse_now, request_context
 from core.errors import InputError
 
 
@@ -113,7 +113,7 @@ def add_parsers(sub: Any) -> None:  # argparse's sub-parser set (its class is pr
     u.add_argument("--user", "--user-id", dest="user_id", default="cli", help="who asks (default: cli)")
     u.add_argument("--lang", choices=("en", "zh"), default=None, help="the answer's language (default: the message's)")
     u.add_argument("--region", default=None, help="region pack (default: OMNI_REGION)")
-    u.add_argument("--provider", default=None, help="offline (default), amap, ... as for plan")
+    add_provider_argument(u)
     u.add_argument("--now", default=None, help="ask as if it were this moment (ISO 8601, with offset)")
     u.add_argument("--trip-id", default=None)
     u.add_argument("--confirm", default=None, help="a dry run id to confirm (commits it once)")

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from core.cli import parse_now, request_context
+from core.cli import add_provider_argument, parse_now, request_context
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
@@ -57,7 +57,7 @@ def add_parsers(sub: Any) -> None:
     half.add_argument("--goal", help="the goal sentence, Chinese or English")
     half.add_argument("--user", default="cli", help="whose memory and reservations (default: cli)")
     half.add_argument("--region", default=None, help="region pack (default: OMNI_REGION)")
-    half.add_argument("--provider", default=None, help="offline (default), amap, ... as for plan")
+    add_provider_argument(half)
     half.add_argument("--lang", choices=("en", "zh"), default=None, help="the plans' language (default: the goal's)")
     half.add_argument("--origin", default=None, help="where the half day starts (a place name)")
     half.add_argument("--now", default=None, help="plan as if it were this moment (ISO 8601, with offset)")

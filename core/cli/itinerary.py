@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from core.cli import read_json, request_context
+from core.cli import add_provider_argument, read_json, request_context
 
 
 def cmd_itinerary(args: argparse.Namespace) -> int:
@@ -29,10 +29,6 @@ def cmd_itinerary(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     it = sub.add_parser("itinerary", help="optimise a multi-day itinerary; prints ItineraryResult as JSON")
     it.add_argument("--request", required=True, help="TripRequest JSON file (or {request, edits})")
-    it.add_argument(
-        "--provider",
-        default=None,
-        help="offline (default), amap, amap-mcp or GEOCODER+ROUTER (e.g. pack+valhalla, nominatim+osrm)",
-    )
+    add_provider_argument(it)
     it.add_argument("--region", default=None, help="region pack name (default: the request's region)")
     it.set_defaults(func=cmd_itinerary)

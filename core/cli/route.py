@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.cli import read_json, request_context
+from core.cli import add_provider_argument, read_json, request_context
 from core.errors import InputError
 from core.models.common import echo
 
@@ -58,11 +58,7 @@ def _html_path(option: str | None, *, need_html: bool, result: RoutePlanResult) 
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser("plan", help="plan a multi-stop route; prints RoutePlanResult as JSON")
     p.add_argument("--request", required=True, help="RoutePlanRequest JSON file (or a scenario file)")
-    p.add_argument(
-        "--provider",
-        default=None,
-        help="offline (default), amap, amap-mcp or GEOCODER+ROUTER (e.g. pack+valhalla, nominatim+osrm)",
-    )
+    add_provider_argument(p)
     p.add_argument("--region", default=None, help="region pack name (default: shanghai)")
     p.add_argument(
         "--html",
