@@ -42,8 +42,8 @@ _NOT_THAT_KIND = 0.85  # the text names a station, hotel or airport, the place i
 _WRATIO_CUTOFF = 50.0  # below this a key cannot reach the resolver's fuzzy minimum (0.8 x 50 + 20 = 60)
 _PINYIN_CAP = 93.0  # a pinyin match is a guess at the characters: never as sure as the written name
 _PINYIN_MIN = 92.0  # loose pinyin keys this close are the same sounds give or take a typed letter
-_KINDS = {"station": {"station", "airport"}, "hotel": {"hotel"}, "airport": {"airport"}}
-_NOT_A_CENTRE = {"address", "hotel", "restaurant", "cafe", "district"}
+_KINDS = {"station": {"station", "airport", "stop"}, "hotel": {"hotel"}, "airport": {"airport"}}
+_NOT_A_CENTRE = {"address", "hotel", "restaurant", "cafe", "district", "stop"}
 
 
 def _district_forms(districts: Iterable[str]) -> dict[str, str]:
