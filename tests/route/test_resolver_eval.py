@@ -135,8 +135,10 @@ def test_places_at_one_spot_are_taken_with_a_warning_not_asked(helsinki):
 
 def test_one_chain_s_branches_are_a_choice(helsinki):
     with pytest.raises(AmbiguousPlaceError) as info:
-        stop("Fazer Café", helsinki)  # two cafés 240 m apart
-    assert {o["poi_id"] for o in info.value.candidates["stops.0"]["options"]} == {"hel-n6049453018", "hel-n6139262619"}
+        stop("Fazer Café", helsinki)  # two cafés 240 m apart, and a third mapped as "fazer cafe" (issue 20 §5:
+    # a name typed without its diacritics is that name, so the branch spelt without them is one of the choices)
+    options = {o["poi_id"] for o in info.value.candidates["stops.0"]["options"]}
+    assert options == {"hel-n6049453018", "hel-n6139262619", "hel-n6328879941"}
 
 
 def test_resolve_points_names_every_ambiguous_field(shanghai):
