@@ -49,6 +49,10 @@ _KINDS = {"station": {"station", "airport", "stop"}, "hotel": {"hotel"}, "airpor
 #: a landmark 45-85, a station 70-90): two landmarks, or a stop and a shop, never outrank each other by it.
 _NAMED_AFTER_LEAD = 25
 _NAMED_AFTER_M = 400.0
+#: words that ask for the stop itself ("Kauppatori tram"): then the stop is not yielded to the square
+_STOP_WORDS = frozenset(
+    "tram bus stop metro subway train raitiovaunu ratikka pysakki bussi juna hallplats sparvagn buss".split()
+)
 #: how far importance moves a fuzzy score: a tie-break between names as alike, never over a better-typed name
 _IMPORTANCE_BONUS = 4.0
 #: every word typed is a whole word of the place's name ("tuomiokirkko" in "Helsingin tuomiokirkko", not the
@@ -312,7 +316,8 @@ class OfflineProvider:
                 score += _IMPORTANCE_BONUS * place.importance / 100
                 score += _WHOLE_WORDS_BONUS if typed and typed <= ix.words.get(idx, frozenset()) else 0.0
             ranked.append((min(100.0, score * penalty), idx, field))
-        ranked = self._named_after_first(ranked)
+        if not typed & _STOP_WORDS:
+            ranked = self._named_after_first(ranked)
         ranked.sort(key=lambda t: (-t[0], t[1]))
         return [
             self._to_place(self._places[i], level="fuzzy", score=round(s, 1), matched_on=f)
