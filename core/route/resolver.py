@@ -231,6 +231,8 @@ def resolve_point(
                 )
             )
             note += "; a district: its mapped centre"
+        if getattr(place.raw, "approximate", False) is True:  # a square the map data holds only part of
+            note += "; its point is approximate (the map data holds only part of it)"
         return Resolution(
             _point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), notices
         )

@@ -37,6 +37,11 @@ def test_the_market_square_is_the_square_not_a_supermarket_nor_its_stops(helsink
     assert res.point.poi_id == SQUARE and res.point.district == "Kaartinkaupunki"
 
 
+def test_a_place_placed_from_part_of_its_outline_says_its_point_is_approximate(helsinki):
+    assert "approximate" in stop("Kauppatori", helsinki).point.confidence_note
+    assert "approximate" not in stop("Senaatintori", helsinki).point.confidence_note
+
+
 def test_a_stop_is_found_by_its_mode(helsinki):
     assert stop("Kauppatori tram stop", helsinki).point.poi_id == "hel-n159708942"
     assert stop("Kauppatori bus stop", helsinki).point.poi_id == "hel-n412278309"
