@@ -55,7 +55,7 @@ ROUTE_SCENARIO = "delivery-round"  # data/scenarios/delivery-round.json: 8 stops
 TRIP = "shanghai_3day_30places"  # data/trips/shanghai_3day_30places.json
 LONG_ROUTE_STOPS = 30
 STARTUP_LIMIT_S = 120  # give up waiting for the server (not a performance figure)
-SKIPPED_CATEGORIES = {"airport", "station", "district"}
+SKIPPED_CATEGORIES = {"airport", "station", "stop", "district"}
 
 
 class UiBenchOptions(BaseModel):

@@ -82,6 +82,7 @@ CATEGORIES: Keys = {
     "restaurant": "halfday.category.restaurant",
     "shopping": "halfday.category.shopping",
     "station": "halfday.category.station",
+    "stop": "halfday.category.stop",
     "temple": "halfday.category.temple",
     "theatre": "halfday.category.theatre",
 }
@@ -280,6 +281,7 @@ CATEGORY_WITH: Keys = {
     "restaurant": "halfday.category_with.restaurant",
     "shopping": "halfday.category_with.shopping",
     "station": "halfday.category_with.station",
+    "stop": "halfday.category_with.stop",
     "temple": "halfday.category_with.temple",
     "theatre": "halfday.category_with.theatre",
 }

@@ -58,6 +58,7 @@ CATEGORY_WORDS = {
     "park": "itinerary.category.park",
     "theatre": "itinerary.category.theatre",
     "station": "itinerary.category.station",
+    "stop": "itinerary.category.stop",
     "temple": "itinerary.category.temple",
     "family": "itinerary.category.family",
     "market": "itinerary.category.market",

@@ -42,8 +42,23 @@ _NOT_THAT_KIND = 0.85  # the text names a station, hotel or airport, the place i
 _WRATIO_CUTOFF = 50.0  # below this a key cannot reach the resolver's fuzzy minimum (0.8 x 50 + 20 = 60)
 _PINYIN_CAP = 93.0  # a pinyin match is a guess at the characters: never as sure as the written name
 _PINYIN_MIN = 92.0  # loose pinyin keys this close are the same sounds give or take a typed letter
-_KINDS = {"station": {"station", "airport"}, "hotel": {"hotel"}, "airport": {"airport"}}
-_NOT_A_CENTRE = {"address", "hotel", "restaurant", "cafe", "district"}
+_KINDS = {"station": {"station", "airport", "stop"}, "hotel": {"hotel"}, "airport": {"airport"}}
+#: a place at least this much more important (core/packs/osm.py importance_of) than a stop or business named
+#: like it and this close to it is what the name means: the railway station over its tram stop and its grill
+#: kiosk (Rautatieasema), the square over its stops (Kauppatori). 25 is one step of kind (a kiosk 10, a stop 30,
+#: a landmark 45-85, a station 70-90): two landmarks, or a stop and a shop, never outrank each other by it.
+_NAMED_AFTER_LEAD = 25
+_NAMED_AFTER_M = 400.0
+#: words that ask for the stop itself ("Kauppatori tram"): then the stop is not yielded to the square
+_STOP_WORDS = frozenset(
+    "tram bus stop metro subway train raitiovaunu ratikka pysakki bussi juna hallplats sparvagn buss".split()
+)
+#: how far importance moves a fuzzy score: a tie-break between names as alike, never over a better-typed name
+_IMPORTANCE_BONUS = 4.0
+#: every word typed is a whole word of the place's name ("tuomiokirkko" in "Helsingin tuomiokirkko", not the
+#: genitive of "Tuomiokirkon krypta"): the name as typed, worth a little more than a look-alike
+_WHOLE_WORDS_BONUS = 3.0
+_NOT_A_CENTRE = {"address", "hotel", "restaurant", "cafe", "district", "stop"}
 
 
 def _district_forms(districts: Iterable[str]) -> dict[str, str]:
@@ -73,6 +88,7 @@ class _Index:
     pinyin_choices: list[str] = dc_field(default_factory=list)
     pinyin_owner: list[tuple[int, str]] = dc_field(default_factory=list)
     districts: dict[str, str] = dc_field(default_factory=dict)
+    words: dict[int, frozenset[str]] = dc_field(default_factory=dict)  # every word of a place's names
 
 
 _INDEXES: dict[int, tuple[weakref.ref[RegionPack], _Index]] = {}
@@ -86,6 +102,9 @@ def _build_index(places: list[RegionPlace]) -> _Index:
         fields += [("alias", a) for a in place.aliases]
         if place.district and place.address.startswith(place.district):
             fields.append(("address", place.address[len(place.district) :]))
+        line = place.address.split(",")[0]
+        if line != place.address and any(c.isdigit() for c in line):  # "Aleksanterinkatu 52" of "…, 00100 Helsinki"
+            fields.append(("address", line))
         for kind, value in fields:
             key = normalize(value)
             if not key:
@@ -105,6 +124,9 @@ def _build_index(places: list[RegionPlace]) -> _Index:
                         ix.pinyin_choices.append(py)
                         ix.pinyin_owner.append((idx, kind))
     ix.districts = _district_forms(p.district for p in places)
+    for idx, place in enumerate(places):
+        names = [place.name_zh, place.name_en, *place.aliases]
+        ix.words[idx] = frozenset(w for n in names if n for w in (spaced(n) or normalize(n)).split())
     return ix
 
 
@@ -168,10 +190,31 @@ class OfflineProvider:
                 seen: dict[int, str] = {}
                 for idx, field in hits:
                     seen.setdefault(idx, field)
-                return [
-                    self._to_place(self._places[i], level="exact", score=100.0, matched_on=f) for i, f in seen.items()
-                ]
+                # the place itself first: the more important (a packs' importance; 0 in curated packs: order kept)
+                order = sorted(seen, key=lambda i: -self._places[i].importance)
+                return [self._to_place(self._places[i], level="exact", score=100.0, matched_on=seen[i]) for i in order]
         return []
+
+    def _named_after(self, found: list[Place], query: str) -> Place | None:
+        """The place a stop or business found by ``query`` is named after: a much more important place near it
+        whose names hold every word of the query (Rautatieasema: "Helsingin rautatieasema", the station by the
+        tram stop "Rautatieasema (M)"); None when the found place is itself the most important."""
+        words = spaced(query).split() or [normalize(query)]
+        top = max((p.raw.importance for p in found if isinstance(p.raw, RegionPlace)), default=0)
+        if not words[0] or top == 0:
+            return None
+        best: tuple[int, RegionPlace] | None = None
+        for place in self._places:
+            if place.importance < top + _NAMED_AFTER_LEAD or (best and place.importance <= best[0]):
+                continue
+            if not any(haversine_m(p.lon, p.lat, place.lon, place.lat) <= _NAMED_AFTER_M for p in found):
+                continue
+            names = [place.name_zh, place.name_en, *place.aliases]
+            if any(set(words) <= set((spaced(n) or normalize(n)).split()) for n in names if n):
+                best = (place.importance, place)
+        if best is None:
+            return None
+        return self._to_place(best[1], level="exact", score=100.0, matched_on="name")
 
     def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
         """Exact look-ups, in order: the text as written (with and without the city), then the forms people vary
@@ -183,7 +226,8 @@ class OfflineProvider:
         plain = [norm, strip_city_prefix(address), strip_city_names(norm, self._city_prefixes)]
         found = self._hits(self._index.exact, plain)
         if found:
-            return found
+            parent = self._named_after(found, address)
+            return [parent, *found] if parent else found
         forms = [canonical(k) for k in plain] + [canonical(base_name(address))]
         found = self._hits(self._index.canon, forms)
         if found:
@@ -230,6 +274,7 @@ class OfflineProvider:
             if v
         )
         best: dict[int, tuple[float, str]] = {}
+        typed = frozenset((spaced(keywords) or normalize(keywords)).split())
 
         def consider(q: str, choices: list[str], owners: list[tuple[int, str]], *, by_sound: bool = False) -> None:
             want, kinds = discriminators(canonical(q)), kind_marks(canonical(q))
@@ -267,12 +312,37 @@ class OfflineProvider:
             if near is not None:
                 km = haversine_m(near.lon, near.lat, place.lon, place.lat) / 1000
                 score += max(0.0, 3.0 - km)  # a small nudge towards nearby candidates
+            if place.importance:  # an OSM pack: the place itself and the name as typed first (curated packs: 0)
+                score += _IMPORTANCE_BONUS * place.importance / 100
+                score += _WHOLE_WORDS_BONUS if typed and typed <= ix.words.get(idx, frozenset()) else 0.0
             ranked.append((min(100.0, score * penalty), idx, field))
+        if not typed & _STOP_WORDS:
+            ranked = self._named_after_first(ranked)
         ranked.sort(key=lambda t: (-t[0], t[1]))
         return [
             self._to_place(self._places[i], level="fuzzy", score=round(s, 1), matched_on=f)
             for s, i, f in ranked[:limit]
         ]
+
+    def _named_after_first(self, ranked: list[tuple[float, int, str]]) -> list[tuple[float, int, str]]:
+        """A stop or business that scores above a much more important place near it, named alike (within 10
+        points), is named after that place: the place takes the stop's score plus a hair, so the place itself
+        comes first and the stop beside it is said, not chosen (the cathedral over the bus stop "Hki
+        tuomiokirkko", the station over "Rautatieaseman grilli")."""
+        out = {idx: (score, idx, field) for score, idx, field in ranked}
+        for score, idx, _ in sorted(ranked, key=lambda t: -t[0]):
+            low = self._places[idx]
+            for other_score, other, field in ranked:
+                big = self._places[other]
+                if (
+                    big.importance >= low.importance + _NAMED_AFTER_LEAD
+                    and score - 10.0 <= other_score < score
+                    and haversine_m(low.lon, low.lat, big.lon, big.lat) <= _NAMED_AFTER_M
+                ):
+                    out[other] = (max(out[other][0], min(100.0, score + 0.1)), other, field)
+        result = list(out.values())
+        result.sort(key=lambda t: (-t[0], t[1]))
+        return result
 
     def detail(self, poi_id: str) -> Place | None:
         place = self._by_id.get(poi_id)

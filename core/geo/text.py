@@ -13,11 +13,23 @@ _CITY_PREFIX = re.compile(r"^(中国)?(上海市|上海(?=市?[\u4e00-\u9fff]{1,
 _HOUSE_NUMBER = re.compile(r"(\d+)\s*(号|號|弄|$)")
 
 
+#: letters that are not a base letter plus a mark but are typed as one on a plain keyboard
+_FOLDS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "đ": "d", "ł": "l", "þ": "th", "ð": "d"})
+
+
+def fold(text: str) -> str:
+    """Latin letters without their diacritics, as people type them on a keyboard without them ("Töölö" ->
+    "toolo", "Ø" -> "o"; Pinyin tone marks go too: "Wàitān" -> "waitan"); Chinese, Cyrillic, Hangul kept."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return unicodedata.normalize("NFC", bare).translate(_FOLDS)
+
+
 def normalize(text: str | None) -> str:
-    """NFKC, case-folded, without whitespace and punctuation (CJK kept)."""
+    """NFKC, case-folded, diacritics folded (``fold``), without whitespace and punctuation (CJK kept)."""
     if not text:
         return ""
-    text = unicodedata.normalize("NFKC", str(text)).casefold()
+    text = fold(unicodedata.normalize("NFKC", str(text)))
     return _PUNCT.sub("", text)
 
 
@@ -120,7 +132,7 @@ def spaced(text: str | None) -> str:
     text with Chinese or a single word."""
     if not text or has_cjk(text):
         return ""
-    words = _PUNCT.sub(" ", unicodedata.normalize("NFKC", text).casefold()).split()
+    words = _PUNCT.sub(" ", fold(unicodedata.normalize("NFKC", text))).split()
     return " ".join(words) if len(words) > 1 else ""
 
 
@@ -156,3 +168,53 @@ def strip_city_names(key: str, cities: frozenset[str]) -> str:
             if len(rest) >= 2 and has_cjk(rest[:1]):
                 return rest
     return key
+
+
+def _words(text: str) -> list[str]:
+    return (spaced(text) or normalize(text)).split()
+
+
+def _sounds(key: str) -> str:
+    return sound_key(pinyin_key(key)) if has_cjk(key) else sound_key(key)
+
+
+def resemblance(query: str | None, name: str | None, *, partial: bool = True) -> float:
+    """How much ``name`` looks like what was typed, 0-100: the best of three views (issue 20 §5.2).
+
+    * characters: the whole keys' edit similarity ("Senaatintorri" / "Senaatintori");
+    * words: each typed word against its best word of the name, a typed word of four letters or more that
+      begins a word of the name counting whole (a partial name: "Tuomiokirkko" in "Helsingin tuomiokirkko",
+      "esplanadi" in "Pohjoisesplanadi" does not begin it), averaged over the typed words, so one word of two
+      alike is half alike ("Qwerty Plaza" / "Radisson Blu Plaza");
+    * sounds: the transliteration (pinyin of Chinese, merged sounds) of both ("豫圆" / "豫园", "Waitan" / "外滩").
+    Diacritics are folded in every view ("Toolo" / "Töölö"). ``partial=False`` (an address: a street named
+    like the text is not a place named like it) counts only whole words."""
+    from rapidfuzz import fuzz
+
+    q, n = normalize(query), normalize(name)
+    if not q or not n:
+        return 0.0
+    best = fuzz.ratio(q, n)
+    typed, have = _words(query or ""), _words(name or "")
+    if typed and have:
+        per = [
+            max(100.0 if partial and len(w) >= 4 and h.startswith(w) else fuzz.ratio(w, h) for h in have) for w in typed
+        ]
+        best = max(best, sum(per) / len(per))
+    if has_cjk(q) or has_cjk(n):
+        best = max(best, fuzz.ratio(_sounds(q), _sounds(n)))
+        if has_cjk(q) and len(q) >= 2:  # Chinese has no spaces: the typed characters, in order, in the name
+            best = max(best, 100.0 * _in_order(q, n) / len(q))
+        if has_cjk(n) and len(n) >= 2 and n in q:  # the whole name and more: a city before it ("上海外滩")
+            best = 100.0
+    return float(best)
+
+
+def _in_order(short: str, long: str) -> int:
+    """How many of ``short``'s characters appear in ``long`` in the same order ("交大" in "上海交通大学": 2)."""
+    pos, found = 0, 0
+    for ch in short:
+        at = long.find(ch, pos)
+        if at >= 0:
+            found, pos = found + 1, at + 1
+    return found

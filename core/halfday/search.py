@@ -21,7 +21,7 @@ from core.packs.queues import queue_estimate
 from core.reservations.catalog import item_for
 
 #: categories a half day never visits as a destination
-NOT_DESTINATIONS = {"address", "hotel", "station", "airport", "district"}
+NOT_DESTINATIONS = {"address", "hotel", "station", "stop", "airport", "district"}
 MEAL_CATEGORIES = {"restaurant"}
 MEAL_PLACES = {"restaurant", "market", "cafe"}
 #: a preference code → (categories, tags) of places that satisfy it

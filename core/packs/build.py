@@ -26,11 +26,15 @@ from core.packs.osm import (
     Extract,
     Feature,
     address_of,
+    assign_districts,
     cuisine_of,
     dedupe_streets,
+    group_stops,
+    importance_of,
     min_age_of,
     product_tags,
     read_extract,
+    simplified_chinese,
 )
 from core.packs.validate import COLUMNS
 
@@ -100,8 +104,14 @@ def _row(feature: Feature, prefix: str) -> dict[str, Any]:
     names = feature.names
     primary = names.get("name") or next(iter(names.values()))
     name_en = names.get("name:en", "")
-    name_zh = names.get("name:zh") or names.get("name:zh-Hans") or primary
-    aliases = [v for v in dict.fromkeys(names.values()) if v not in {name_zh, name_en}]
+    hans, chinese_forms = simplified_chinese(names)  # shown in Simplified script, the original kept as an alias
+    name_zh = hans or primary
+    seen = {name_zh.casefold(), name_en.casefold()}
+    aliases = []
+    for value in [*names.values(), *chinese_forms]:
+        if value.casefold() not in seen:  # one alias per spelling, whatever its case
+            seen.add(value.casefold())
+            aliases.append(value)
     if name_zh != primary and primary not in aliases:
         aliases.insert(0, primary)
     tags = feature.tags
@@ -111,7 +121,7 @@ def _row(feature: Feature, prefix: str) -> dict[str, Any]:
         "name_en": name_en,
         "aliases": "|".join(a.replace("|", "/") for a in aliases),
         "address": address_of(tags),
-        "district": tags.get("addr:suburb") or tags.get("addr:district") or "",
+        "district": feature.district,
         "lon": f"{feature.lon:.6f}",
         "lat": f"{feature.lat:.6f}",
         "category": feature.category,
@@ -123,6 +133,8 @@ def _row(feature: Feature, prefix: str) -> dict[str, Any]:
         "needs_reservation": "false",
         "cuisine": "|".join(cuisine_of(tags)),
         "min_age": "" if (age := min_age_of(tags)) is None else str(age),
+        "importance": str(importance_of(feature)),
+        "approximate": "true" if feature.approximate else "false",
     }
 
 
@@ -197,7 +209,9 @@ def build_pack(
     folder = data_dir / "regions" / name
     folder.mkdir(parents=True, exist_ok=True)
     prefix = f"{name[:3]}-"
-    rows = [_row(f, prefix) for f in dedupe_streets(extract.features)]
+    features = list(dedupe_streets(group_stops(extract.features)))
+    assign_districts(features, extract.district_areas)
+    rows = [_row(f, prefix) for f in features]
     rows.sort(key=lambda r: (r["category"], r["name_zh"], r["id"]))
     dropped = sum(
         1 for f in extract.features if f.tags.get("opening_hours") and not _valid_hours(f.tags["opening_hours"])

@@ -43,6 +43,17 @@ class RegionPlace(BaseModel):
         default_factory=list, description="what it serves (core/packs/validate.py CUISINES); empty = unknown"
     )
     min_age: int | None = Field(default=None, ge=0, le=99, description="years; None = no limit known")
+    importance: int = Field(
+        default=0,
+        ge=0,
+        le=100,
+        description="how much the feature is a place in its own right (a railway station, a square with a Wikipedia "
+        "article) rather than a business or stop named after one; 0 = not stated (curated packs)",
+    )
+    approximate: bool = Field(
+        default=False,
+        description="the point is estimated (a square cut by the extract's edge: from its members present)",
+    )
 
     @field_validator("aliases", "tags", "cuisine", mode="before")
     @classmethod
@@ -51,12 +62,17 @@ class RegionPlace(BaseModel):
             return [p.strip() for p in v.split("|") if p.strip()]
         return v
 
+    @field_validator("importance", mode="before")
+    @classmethod
+    def _blank_is_zero(cls, v):
+        return 0 if v is None or isinstance(v, str) and not v.strip() else v
+
     @field_validator("opening_hours", "price_per_person", "rating", "visit_minutes", "min_age", mode="before")
     @classmethod
     def _blank_is_none(cls, v):
         return None if isinstance(v, str) and not v.strip() else v
 
-    @field_validator("needs_reservation", mode="before")
+    @field_validator("needs_reservation", "approximate", mode="before")
     @classmethod
     def _bool(cls, v):
         if isinstance(v, str):

@@ -15,12 +15,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-#: name tags kept as a place's names and aliases, most preferred first
+#: name tags kept as a place's names and aliases, most preferred first; every other ``name:<language>`` (and
+#: ``alt_name:<language>`` …) follows them (issue 20 §5: a name in any language the data carries is a way in)
 NAME_KEYS = (
     "name",
     "name:en",
-    "name:zh",
     "name:zh-Hans",
+    "name:zh",
+    "name:zh-Hant",
     "name:fi",
     "name:sv",
     "official_name",
@@ -28,6 +30,10 @@ NAME_KEYS = (
     "short_name",
     "old_name",
     "loc_name",
+)
+#: a name in one language: ``name:fi``, ``name:zh-Hans``, ``name:be-tarask``, ``alt_name:sv`` (not ``name:etymology``)
+_LANG_NAME = re.compile(
+    r"(?:name|official_name|alt_name|short_name|old_name|loc_name):[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*"
 )
 #: streets worth a gazetteer entry (named service roads and paths are noise)
 STREETS = {
@@ -69,9 +75,41 @@ DISTRICT_PLACES = {"borough", "suburb", "quarter", "neighbourhood", "city_distri
 _NOT_CODE = re.compile(r"[^a-z0-9]+")
 
 
+def stop_mode(tags: dict[str, str]) -> str | None:
+    """The mode of a public-transport stop (``tram``, ``bus``, ``metro``, ``rail``), or None for anything else.
+
+    A stop is where one boards: ``highway=bus_stop``, ``railway=tram_stop``/``stop``/``halt`` or a
+    ``public_transport`` platform or stop position with its mode tagged; a station (``railway=station``) is a
+    station, not a stop."""
+    railway, pt = tags.get("railway", ""), tags.get("public_transport", "")
+    if railway == "station" or pt == "station" or tags.get("amenity") == "bus_station":
+        return None
+    boards = railway in {"tram_stop", "stop", "halt"} or tags.get("highway") == "bus_stop"
+    boards = boards or pt in {"platform", "stop_position"}
+    if not boards:
+        return None
+    if railway == "tram_stop" or tags.get("tram") == "yes":
+        return "tram"
+    if tags.get("subway") == "yes" or tags.get("station") == "subway":
+        return "metro"
+    if tags.get("highway") == "bus_stop" or tags.get("bus") == "yes" or tags.get("trolleybus") == "yes":
+        return "bus"
+    if railway in {"stop", "halt"} or tags.get("train") == "yes":
+        return "rail"
+    return None
+
+
+def is_square(tags: dict[str, str]) -> bool:
+    """A square (``place=square``) or a named pedestrian area (``highway=pedestrian`` drawn as an area)."""
+    area = tags.get("area") == "yes" or tags.get("type") == "multipolygon"
+    return tags.get("place") == "square" or (tags.get("highway") == "pedestrian" and area)
+
+
 def category_for(tags: dict[str, str]) -> str | None:
     """The product's category (core/packs/validate.py CATEGORIES) an OSM feature belongs to, or None."""
     tourism, amenity, leisure = tags.get("tourism", ""), tags.get("amenity", ""), tags.get("leisure", "")
+    if stop_mode(tags):
+        return "stop"
     if tourism in {"museum", "gallery"}:
         return "museum"
     if tourism in {"zoo", "aquarium", "theme_park"} or leisure in {"playground", "water_park"}:
@@ -100,7 +138,7 @@ def category_for(tags: dict[str, str]) -> str | None:
         return "airport"
     if tags.get("place") in DISTRICT_PLACES:
         return "district"
-    if tourism in {"attraction", "viewpoint", "artwork"} or tags.get("historic") or tags.get("place") == "square":
+    if tourism in {"attraction", "viewpoint", "artwork"} or tags.get("historic") or is_square(tags):
         return "landmark"
     if tags.get("shop") or amenity == "marketplace":
         return "shopping"
@@ -114,8 +152,10 @@ def product_tags(tags: dict[str, str], category: str) -> list[str]:
     out: list[str] = []
     if category in {"museum", "theatre", "shopping", "cafe", "restaurant"} or tags.get("indoor") == "yes":
         out.append("indoor")
-    if category == "park" or tags.get("tourism") == "viewpoint" or tags.get("place") == "square":
+    if category == "park" or tags.get("tourism") == "viewpoint" or is_square(tags):
         out.append("outdoor")
+    if category in {"stop", "station"}:
+        out.append("transport")
     if category == "park":
         out.append("nature")
     if tags.get("historic") or tags.get("heritage"):
@@ -173,11 +213,15 @@ class Feature:
     lat: float
     tags: dict[str, str]
     weight: int = 1  # for streets: how many nodes the chosen way has (the longest way represents the street)
+    approximate: bool = False  # the point is estimated from the part of the feature the extract holds
+    district: str = ""  # the part of the city it lies in (addr:suburb, a boundary, the nearest district centre)
 
 
 @dataclass
 class Extract:
     features: list[Feature] = field(default_factory=list)
+    #: named district areas (admin boundaries of level 9-11, place=suburb/quarter/… areas): name, outer rings
+    district_areas: list[tuple[str, list[list[tuple[float, float]]]]] = field(default_factory=list)
     basemap: list[dict[str, Any]] = field(default_factory=list)  # GeoJSON features
     bbox: tuple[float, float, float, float] | None = None
     data_date: str | None = None
@@ -189,7 +233,8 @@ _WS = re.compile(r"\s+")
 
 def _names(tags: dict[str, str]) -> dict[str, str]:
     names: dict[str, str] = {}
-    for key in NAME_KEYS:
+    languages = sorted(k for k in tags if k not in NAME_KEYS and _LANG_NAME.fullmatch(k))
+    for key in (*NAME_KEYS, *languages):
         value = _WS.sub(" ", tags.get(key, "")).strip()
         if value:
             for part in value.split(";"):  # OSM separates several names with ';'
@@ -231,6 +276,15 @@ def read_extract(pbf: Path) -> Extract:
     import osmium
 
     out = Extract()
+    # multipolygons the area assembler cannot close (cut at the extract's edge) are placed from their members
+    wanted: dict[int, tuple[dict[str, str], list[int]]] = {}
+    for rel in osmium.FileProcessor(str(pbf), osmium.osm.RELATION):
+        tags = dict(rel.tags)
+        if tags.get("type") == "multipolygon" and tags.get("name") and category_for(tags):
+            wanted[rel.id] = (tags, [m.ref for m in rel.members if m.type == "w"])
+    member_ways = {ref for _, refs in wanted.values() for ref in refs}
+    member_points: dict[int, list[tuple[float, float]]] = {}
+    assembled: set[int] = set()
     processor = osmium.FileProcessor(str(pbf)).with_locations().with_areas()
     box = processor.header.box()
     if box is not None and box.valid():
@@ -254,6 +308,8 @@ def read_extract(pbf: Path) -> Extract:
             pts = _way_points(obj)
             if len(pts) < 2:
                 continue
+            if obj.id in member_ways:
+                member_points[obj.id] = pts
             closed = obj.is_closed()
             road = ROAD_CLASSES.get(tags.get("highway", ""))
             if road and not closed:
@@ -267,19 +323,43 @@ def read_extract(pbf: Path) -> Extract:
             rings = [r for r in rings if len(r) >= 4]
             if not rings:
                 continue
+            assembled.add(obj.orig_id())
+            if (district := _district_area_name(tags)) is not None:
+                out.district_areas.append((district, rings))
             if kind := _basemap_class(tags):
                 for ring in rings:
                     out.basemap.append(_geo("Polygon", [_round(ring)], kind, tags.get("name")))
             if tags.get("name"):
                 _add(out, f"r{obj.orig_id()}", tags, _representative(max(rings, key=len), closed=True))
+    for rel_id, (tags, refs) in wanted.items():
+        if rel_id in assembled:
+            continue
+        corners = list(dict.fromkeys(p for ref in refs for p in member_points.get(ref, [])))
+        if corners:  # the mean of the corners present: near the true middle, said to be approximate
+            lon, lat = sum(p[0] for p in corners) / len(corners), sum(p[1] for p in corners) / len(corners)
+            _add(out, f"r{rel_id}", tags, (lon, lat), approximate=True)
     if out.bbox is None and west <= east:
         out.bbox = (west, south, east, north)
     out.data_date = newest.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if newest else None
     return out
 
 
+def _district_area_name(tags: dict[str, str]) -> str | None:
+    """The name of an area that is a part of a city (an admin boundary of level 9-11, a place=suburb area)."""
+    admin = tags.get("boundary") == "administrative" and tags.get("admin_level") in {"9", "10", "11"}
+    if (admin or tags.get("place") in DISTRICT_PLACES) and tags.get("name"):
+        return tags["name"]
+    return None
+
+
 def _add(
-    out: Extract, osm_id: str, tags: dict[str, str], where: tuple[float, float] | None, *, weight: int = 1
+    out: Extract,
+    osm_id: str,
+    tags: dict[str, str],
+    where: tuple[float, float] | None,
+    *,
+    weight: int = 1,
+    approximate: bool = False,
 ) -> None:
     category = category_for(tags)
     names = _names(tags)
@@ -292,7 +372,16 @@ def _add(
     if not names:  # a building known only by its address: the address is its name
         names = {"name": address_of(tags)}
     out.features.append(
-        Feature(osm_id=osm_id, names=names, category=category, lon=where[0], lat=where[1], tags=tags, weight=weight)
+        Feature(
+            osm_id=osm_id,
+            names=names,
+            category=category,
+            lon=where[0],
+            lat=where[1],
+            tags=tags,
+            weight=weight,
+            approximate=approximate,
+        )
     )
 
 
@@ -304,9 +393,16 @@ def _geo(kind: str, coordinates: Any, cls: str, name: str | None) -> dict[str, A
 
 
 def dedupe_streets(features: list[Feature]) -> Iterator[Feature]:
-    """One entry per street name: OSM splits a street into many ways; the longest one stands for it."""
+    """One entry per street name: OSM splits a street into many ways; the longest one stands for it. A pedestrian
+    area named as a street (the paved part of Aleksanterinkatu) is that street's, not a square."""
     best: dict[str, Feature] = {}
+    streets = {
+        f.names.get("name", "") for f in features if f.category == "address" and f.tags.get("highway") in STREETS
+    }
     for f in features:
+        if f.category == "landmark" and f.tags.get("place") != "square" and f.names.get("name") in streets:
+            if f.tags.get("highway") == "pedestrian" and not f.tags.get("tourism"):
+                continue
         if f.category == "address" and f.tags.get("highway") in STREETS:
             key = f.names.get("name", "")
             if key not in best or f.weight > best[key].weight:
@@ -314,3 +410,149 @@ def dedupe_streets(features: list[Feature]) -> Iterator[Feature]:
         else:
             yield f
     yield from best.values()
+
+
+#: stops of one name and mode closer than this are one place (the platforms of both directions, a shelter and
+#: its pole: in the extract they lie 20-150 m apart; two stops of a name 400 m apart are not one stop)
+STOP_GROUP_M = 250.0
+#: a district centre farther than this from a place says nothing about where it lies (Helsinki's district
+#: centres are 0.6-1.5 km apart; the extract's corners are under 2.5 km from one)
+DISTRICT_REACH_M = 2500.0
+MODE_WORDS = {"tram": "tram stop", "bus": "bus stop", "metro": "metro station", "rail": "train station"}
+
+
+def _metres(a: tuple[float, float], b: tuple[float, float]) -> float:
+    import math
+
+    dx = math.radians(b[0] - a[0]) * math.cos(math.radians((a[1] + b[1]) / 2))
+    return 6371008.8 * math.hypot(dx, math.radians(b[1] - a[1]))
+
+
+def group_stops(features: list[Feature]) -> list[Feature]:
+    """One place per stop name and mode near each other (issue 20 §5): the platforms, poles and stop positions
+    of ``Kauppatori`` for the tram become one ``stop`` at their middle, its id the first member's; the English
+    name says the mode ("Kauppatori tram stop") where OSM has no ``name:en``. A stop whose name and mode a
+    station already stands for (a metro station's platforms) is that station's."""
+    stations = [(normalize_name(f.names.get("name", "")), f) for f in features if f.category == "station"]
+    groups: list[tuple[str, str, list[Feature]]] = []
+    out: list[Feature] = []
+    for f in features:
+        mode = stop_mode(f.tags) if f.category == "stop" else None
+        if mode is None:
+            out.append(f)
+            continue
+        key = normalize_name(f.names.get("name", ""))
+        if mode in {"metro", "rail"} and any(
+            k == key and _metres((f.lon, f.lat), (s.lon, s.lat)) <= STOP_GROUP_M for k, s in stations
+        ):
+            continue
+        for gkey, gmode, members in groups:
+            if (
+                gkey == key
+                and gmode == mode
+                and _metres((f.lon, f.lat), (members[0].lon, members[0].lat)) <= STOP_GROUP_M
+            ):
+                members.append(f)
+                break
+        else:
+            groups.append((key, mode, [f]))
+    for _, mode, members in groups:
+        first = members[0]
+        names = dict(first.names)
+        for m in members[1:]:
+            for k, v in m.names.items():
+                if v not in names.values():
+                    names.setdefault(k if k not in names else f"{k}#{len(names)}", v)
+        names.setdefault("name:en", f"{names.get('name', '')} {MODE_WORDS[mode]}".strip())
+        tags = dict(first.tags) | {"omni:mode": mode}
+        lon = sum(m.lon for m in members) / len(members)
+        lat = sum(m.lat for m in members) / len(members)
+        out.append(Feature(first.osm_id, names, "stop", lon, lat, tags, weight=len(members)))
+    return out
+
+
+def normalize_name(text: str) -> str:
+    return _WS.sub(" ", text).strip().casefold()
+
+
+def _inside(point: tuple[float, float], ring: list[tuple[float, float]]) -> bool:
+    x, y = point
+    inside = False
+    for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1], strict=True):
+        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+            inside = not inside
+    return inside
+
+
+def assign_districts(features: list[Feature], areas: list[tuple[str, list[list[tuple[float, float]]]]]) -> None:
+    """Each feature's district: as tagged (``addr:suburb``), else the named district area it lies in (an admin
+    boundary), else the nearest district centre (``place=suburb``/``quarter``/… node) within
+    ``DISTRICT_REACH_M``; a district is its own. None of these: left empty (unknown, not guessed)."""
+    centres = [(f.names["name"], (f.lon, f.lat)) for f in features if f.category == "district" and "name" in f.names]
+    for f in features:
+        where = (f.lon, f.lat)
+        if f.category == "district":
+            f.district = f.names.get("name", "")
+            continue
+        tagged = f.tags.get("addr:suburb") or f.tags.get("addr:district") or ""
+        if tagged:
+            f.district = tagged
+            continue
+        inside = [name for name, rings in areas if any(_inside(where, ring) for ring in rings)]
+        if inside:
+            f.district = inside[0]
+            continue
+        near = min(centres, key=lambda c: _metres(where, c[1]), default=None)
+        if near is not None and _metres(where, near[1]) <= DISTRICT_REACH_M:
+            f.district = near[0]
+
+
+#: how much a kind of feature is a place in its own right rather than something named after one (0-100)
+_KIND_IMPORTANCE = {
+    "airport": 80,
+    "station": 60,
+    "district": 60,
+    "museum": 50,
+    "landmark": 45,
+    "temple": 45,
+    "theatre": 40,
+    "park": 40,
+    "market": 40,
+    "family": 40,
+    "stop": 30,
+    "hotel": 20,
+    "shopping": 15,
+    "restaurant": 10,
+    "cafe": 10,
+    "address": 10,
+}
+
+
+def importance_of(feature: Feature) -> int:
+    """The feature's kind and fame as one number: its category's base (a railway station 60, a landmark 45, a
+    stop 30, a kiosk 10), +20 when it has a Wikidata or Wikipedia entry, +10 for a railway station proper, a
+    square or a tourist attraction, +10 for a street (a street is what its shops are named after)."""
+    tags = feature.tags
+    score = _KIND_IMPORTANCE.get(feature.category, 10)
+    if tags.get("wikidata") or any(k == "wikipedia" or k.startswith("wikipedia:") for k in tags):
+        score += 20
+    if tags.get("railway") == "station" or is_square(tags) or tags.get("tourism") == "attraction":
+        score += 10
+    if tags.get("highway") in STREETS:
+        score += 10
+    return min(100, score)
+
+
+def simplified_chinese(names: dict[str, str]) -> tuple[str | None, list[str]]:
+    """The Chinese name in Simplified script (``name:zh-Hans``, else ``name:zh`` converted with OpenCC's
+    Traditional-to-Simplified table) and the other Chinese forms kept as aliases (the original ``name:zh``,
+    ``name:zh-Hant``); (None, []) when the feature has no Chinese name."""
+    hans = names.get("name:zh-Hans")
+    others = [v for k, v in names.items() if k.split("#")[0] in {"name:zh", "name:zh-Hant"}]
+    if hans is None and others:
+        from opencc_purepy import OpenCC
+
+        hans = OpenCC("t2s").convert(others[0])
+    if hans is None:
+        return None, []
+    return hans, [o for o in dict.fromkeys(others) if o != hans]

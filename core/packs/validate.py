@@ -42,9 +42,12 @@ COLUMNS = [
     "needs_reservation",
     "cuisine",
     "min_age",
+    "importance",
+    "approximate",
 ]
-#: columns a pack may leave out (older packs, packs written before they existed): the loader reads them as unknown
-OPTIONAL_COLUMNS = ("cuisine", "min_age")
+#: trailing columns a pack may leave out (older packs, packs written before they existed), the last ones first:
+#: the loader reads them as unknown (importance 0, an exact location)
+OPTIONAL_COLUMNS = ("cuisine", "min_age", "importance", "approximate")
 CATEGORIES = {
     "landmark",
     "museum",
@@ -60,6 +63,7 @@ CATEGORIES = {
     "temple",
     "theatre",
     "market",
+    "stop",  # a public-transport stop (tram, bus, metro, rail): one per name and mode near each other
     "district",  # a part of a city, at the point its map source gives as its centre (OSM place=suburb, …)
 }
 TAGS = {
@@ -148,13 +152,13 @@ def _raw_rows(path: Path, rep: Report) -> list[dict[str, str]]:
     with path.open(encoding="utf-8", newline="") as fh:
         reader = csv.DictReader(fh)
         header = list(reader.fieldnames or [])
-        legacy = [c for c in COLUMNS if c not in OPTIONAL_COLUMNS]
-        if header not in (COLUMNS, legacy):
+        required = len(COLUMNS) - len(OPTIONAL_COLUMNS)
+        if header not in [COLUMNS[:n] for n in range(required, len(COLUMNS) + 1)]:
             missing = [c for c in COLUMNS if c not in header]
             extra = [c for c in header if c not in COLUMNS]
             rep.error(
                 f"places.csv columns mismatch: missing={missing} extra={extra} "
-                f"(order must be exactly {','.join(COLUMNS)}; the last {len(OPTIONAL_COLUMNS)} may be left out)"
+                f"(order must be exactly {','.join(COLUMNS)}; the last ones may be left out, from the end)"
             )
         return list(reader)
 
@@ -193,7 +197,7 @@ def _check_row_format(i: int, r: dict[str, str], rules: PackRules, rep: Report) 
     price = r.get("price_per_person", "")
     if price != "" and not re.fullmatch(r"\d+", price):
         rep.error(f"{where}: price_per_person must be a non-negative integer or empty: {price!r}")
-    if price == "" and cat not in {"address", "station", "airport", "district"}:
+    if price == "" and cat not in {"address", "station", "stop", "airport", "district"}:
         rep.error(f"{where}: price_per_person empty")
     if "free" in tags and price not in ("", "0"):
         rep.error(f"{where}: tagged free but price_per_person={price}")
@@ -229,6 +233,11 @@ def _check_vocabulary(where: str, r: dict[str, str], rep: Report, *, curated: bo
             rep.error(f"{where}: cuisine {c!r} must be a lowercase code (letters, digits, '_')")
     if len(set(cuisine)) != len(cuisine):
         rep.error(f"{where}: duplicate cuisine")
+    importance = (r.get("importance") or "").strip()
+    if importance and not (re.fullmatch(r"\d+", importance) and int(importance) <= 100):
+        rep.error(f"{where}: importance must be a whole number 0-100 or empty: {importance!r}")
+    if (r.get("approximate") or "") not in ("", "true", "false"):
+        rep.error(f"{where}: approximate must be true/false or empty")
     age = (r.get("min_age") or "").strip()
     if age and not (re.fullmatch(r"\d+", age) and int(age) <= MAX_MIN_AGE):
         rep.error(f"{where}: min_age must be whole years 0-{MAX_MIN_AGE} or empty: {age!r}")

@@ -29,7 +29,7 @@ from core.errors import AmbiguousPlaceError, ResolutionError
 from core.geo.base import Geocoder, LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
-from core.geo.text import canonical, house_number, normalize, strip_city_prefix, strip_house_number
+from core.geo.text import canonical, house_number, normalize, resemblance, strip_city_prefix, strip_house_number
 from core.models.common import echo
 from core.models.route import (
     AmbiguityReason,
@@ -54,6 +54,12 @@ NEAR_MISS_BELOW = 84.0  # a best fuzzy match under this is offered as a choice, 
 SAME_SPOT_M = 100.0  # closer than this, two places of one kind are one spot (a station mapped twice)
 FAR_APART_M = 1000.0  # farther than this, two candidates are different destinations whatever their kind
 SHOWN_BAND = 10.0  # an ambiguity offers every candidate this close to the best
+#: a fuzzy candidate (below CONFIDENT_SCORE) is offered or taken only when its name really resembles the text
+#: (core/geo/text.py resemblance: characters, words, transliteration). On the evaluation set every expected
+#: place scores 75 or more, while 47 % of the other candidates above the fuzzy minimum score under 70
+#: ("Qwerty Plaza" / "Radisson Blu Plaza" 57): 70 keeps every right answer and drops half the noise.
+RESEMBLES_MIN = 70.0
+HINTS = 3  # the nearest real names given when nothing resembles the text
 MAX_CANDIDATES = 5
 
 
@@ -96,6 +102,16 @@ def _similarity(query: str | None, text: str | None) -> float:
         return 0.0
     q2 = strip_city_prefix(query or "") or q
     return max(fuzz.WRatio(q, t), fuzz.WRatio(q2, t)) * 0.8 + max(fuzz.ratio(q, t), fuzz.ratio(q2, t)) * 0.2
+
+
+def _resembles(raw: RawStop, place: Place) -> float:
+    """The best resemblance of what was typed to any of the place's names or its address."""
+    extra = place.raw
+    forms = [place.name, getattr(extra, "name_en", None), *(getattr(extra, "aliases", None) or [])]
+    typed = [t for t in (raw.name, raw.address) if t]
+    named = (resemblance(t, f) for t in typed for f in forms if isinstance(f, str) and f)
+    addressed = (resemblance(t, place.address, partial=False) for t in typed if place.address)
+    return max([*named, *addressed], default=0.0)
 
 
 def _score(raw: RawStop, place: Place) -> float:
@@ -215,6 +231,8 @@ def resolve_point(
                 )
             )
             note += "; a district: its mapped centre"
+        if getattr(place.raw, "approximate", False) is True:  # a square the map data holds only part of
+            note += "; its point is approximate (the map data holds only part of it)"
         return Resolution(
             _point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), notices
         )
@@ -270,7 +288,9 @@ def resolve_point(
                 score *= 0.85
             if key not in pool or score > pool[key][0]:
                 pool[key] = (score, place)
-    ranked = sorted(pool.values(), key=lambda sp: -sp[0])
+    everything = sorted(pool.values(), key=lambda sp: -sp[0])
+    # "did you mean" only what looks like the text: a fuzzy candidate whose names do not resemble it is noise
+    ranked = [(s, p) for s, p in everything if s >= CONFIDENT_SCORE or _resembles(raw, p) >= RESEMBLES_MIN]
     if ranked and ranked[0][0] >= settings.fuzzy_min_score:
         score, best = ranked[0]
         wanted_no = house_number(canonical(raw.address))  # "2号航站楼" is a terminal (t2), not number 2
@@ -360,6 +380,9 @@ def resolve_point(
     hint = ""
     if ranked:
         hint = f"; closest candidate was '{ranked[0][1].name}' (score {ranked[0][0]:.0f}, below {settings.fuzzy_min_score:.0f})"
+    elif everything:  # nothing alike: not found, with the nearest real names as hints (not offered as answers)
+        names = ", ".join(f"'{n}'" for n in dict.fromkeys(p.name for _, p in everything[:HINTS]))
+        hint = f"; not found - the nearest names known are {names}"
     raise ResolutionError(f"could not resolve {who_text}{hint}", field=field_name)
 
 

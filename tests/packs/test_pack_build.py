@@ -45,7 +45,8 @@ def test_the_gazetteer_keeps_every_language_the_data_carries(built):
     by_id = {r["id"]: r for r in rows(data_dir)}
     cathedral = by_id["hki-w419479428"]  # OSM way 419479428
     assert cathedral["name_en"] == "Helsinki Cathedral"
-    assert cathedral["name_zh"] == "赫爾辛基座堂"  # name:zh as tagged
+    # name:zh is tagged in Traditional script: shown in Simplified (issue 20 §5), the tagged form kept as an alias
+    assert cathedral["name_zh"] == "赫尔辛基座堂" and "赫爾辛基座堂" in cathedral["aliases"].split("|")
     assert "Helsingin tuomiokirkko" in cathedral["aliases"].split("|")  # name:fi
     assert "Helsingfors domkyrka" in cathedral["aliases"].split("|")  # name:sv
     assert cathedral["category"] == "temple" and cathedral["address"] == "Unioninkatu 29, 00170 Helsinki"
@@ -174,3 +175,67 @@ def test_min_age_and_halal_are_kept_when_tagged(tmp_path):
     assert museum.cuisine == [] and museum.min_age is None
     report, _ = validate_pack("tiny-osm", settings=Settings(data_dir=tmp_path, region="tiny-osm"))
     assert report.errors == []
+
+
+def test_a_square_cut_by_the_extract_s_edge_is_kept_at_its_members_middle_marked_approximate(built):
+    # Kauppatori (relation 2919185, place=square) is a multipolygon the extract holds only part of: the area
+    # assembler cannot close it, so its point is the middle of the member ways present, said to be approximate
+    data_dir, _ = built
+    by_id = {r["id"]: r for r in rows(data_dir)}
+    square = by_id["hki-r2919185"]
+    assert square["category"] == "landmark" and square["approximate"] == "true"
+    assert square["name_en"] == "Market Square" and square["name_zh"] == "集市广场"  # name:zh 集市廣場, simplified
+    assert {"Kauppatori", "Salutorget", "集市廣場", "Рыночная площадь"} <= set(square["aliases"].split("|"))
+    assert (float(square["lon"]), float(square["lat"])) == pytest.approx((24.9527, 60.1672), abs=0.002)
+    assert int(square["importance"]) > int(by_id["hki-n159708942"]["importance"])  # the square over its tram stop
+    assert all(r["approximate"] == "false" for r in by_id.values() if r["id"].startswith("hki-n"))
+
+
+def test_stops_are_kept_one_per_name_and_mode_with_their_own_category(built):
+    data_dir, report = built
+    stops = [r for r in rows(data_dir) if r["category"] == "stop"]
+    assert report["by_category"]["stop"] == len(stops) >= 60
+    kauppatori = {r["name_en"]: r for r in stops if r["name_zh"] == "Kauppatori"}
+    # three tram stop nodes (0429, 0430, 0431) are one tram stop; the bus stop 2004 is another place
+    assert set(kauppatori) == {"Kauppatori tram stop", "Kauppatori bus stop"}
+    assert kauppatori["Kauppatori tram stop"]["id"] == "hki-n159708942"
+    assert all("transport" in r["tags"].split("|") for r in stops)
+    from core.geo.coords import haversine_m
+    from core.packs.osm import STOP_GROUP_M
+
+    for a in stops:  # a name and mode twice only when far apart
+        for b in stops:
+            if a is not b and (a["name_zh"], a["name_en"]) == (b["name_zh"], b["name_en"]):
+                d = haversine_m(float(a["lon"]), float(a["lat"]), float(b["lon"]), float(b["lat"]))
+                assert d > STOP_GROUP_M / 2, (a["id"], b["id"])
+
+
+def test_every_place_has_its_district_when_the_data_gives_one(built):
+    data_dir, _ = built
+    every = rows(data_dir)
+    districts = {r["name_zh"] for r in every if r["category"] == "district"}
+    assert all(r["district"] in districts for r in every)  # the extract's corners are all near a district centre
+    by_id = {r["id"]: r for r in every}
+    assert by_id["hki-n1376356019"]["district"] == "Kluuvi"  # a district is its own
+
+
+def test_the_district_comes_from_a_boundary_before_the_nearest_centre():
+    from core.packs.osm import Feature, assign_districts
+
+    centre = Feature("n1", {"name": "Near"}, "district", 24.95, 60.17, {"place": "suburb"})
+    spot = Feature("n2", {"name": "Spot"}, "cafe", 24.9501, 60.1701, {})
+    tagged = Feature("n3", {"name": "Tagged"}, "cafe", 24.9501, 60.1701, {"addr:suburb": "Kamppi"})
+    far = Feature("n4", {"name": "Far"}, "cafe", 25.2, 60.3, {})
+    square = [(24.949, 60.169), (24.951, 60.169), (24.951, 60.171), (24.949, 60.171), (24.949, 60.169)]
+    assign_districts([centre, spot, tagged, far], [("Boundary", [square])])
+    assert (centre.district, spot.district, tagged.district, far.district) == ("Near", "Boundary", "Kamppi", "")
+
+
+def test_every_name_in_a_language_is_kept_and_chinese_is_simplified():
+    from core.packs.osm import _names, simplified_chinese
+
+    names = _names({"name": "A", "name:ru": "Б", "name:zh-Hant": "車站", "name:etymology": "x", "alt_name:sv": "C"})
+    assert set(names.values()) == {"A", "Б", "車站", "C"}
+    assert simplified_chinese(names) == ("车站", ["車站"])
+    assert simplified_chinese({"name:zh-Hans": "中央车站", "name:zh": "中央車站"}) == ("中央车站", ["中央車站"])
+    assert simplified_chinese({"name": "A"}) == (None, [])

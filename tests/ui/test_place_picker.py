@@ -76,7 +76,8 @@ def test_a_district_option_says_it_is_the_whole_district():
     district, spot = options["hel-n673773964"], options["hel-n344367167"]  # the suburb node; a stop on its main street
     assert option_text(district, "en").startswith("Hakaniemi · the whole district (its centre) · ")
     assert option_text(district, "zh").startswith("Hakaniemi · 整个片区(取其中心) · ")
-    assert option_text(spot, "en").startswith("Hakaniemi · district unknown · ")
+    # issue 20 §5: never "district unknown" when the data has one; the spot lies nearest Siltasaari's centre
+    assert option_text(spot, "en").startswith("Hakaniemi · Siltasaari · ")
 
 
 def test_the_picker_speaks_chinese():

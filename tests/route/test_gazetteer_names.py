@@ -1,0 +1,82 @@
+"""Gazetteers that know what people type (issue 20 §5), on the Helsinki pack built from OpenStreetMap: the place
+itself before what is named after it, "did you mean" only for names that look like the text, diacritics
+optional, districts known, Chinese in Simplified script."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import AmbiguousPlaceError, ResolutionError
+from core.geo.registry import make_provider
+from core.geo.text import fold, normalize, resemblance
+from core.models.route import RawStop
+from core.route.resolver import RESEMBLES_MIN, resolve_point
+
+STATION = {"hel-w122595198", "hel-n25389429"}  # the railway station, mapped twice 19 m apart
+SQUARE = "hel-r2919185"  # Kauppatori, a place=square multipolygon cut by the extract's edge
+
+
+@pytest.fixture(scope="module")
+def helsinki():
+    return make_provider("offline", region="helsinki")
+
+
+def stop(text, provider):
+    return resolve_point(RawStop(address=text), role="stop", provider=provider, index=0, default_city="Helsinki")
+
+
+@pytest.mark.parametrize("text", ["Rautatieasema", "rautatieasema", "Rautatieasem"])
+def test_the_station_comes_before_its_tram_stop_and_its_grill_kiosk(helsinki, text):
+    res = stop(text, helsinki)
+    assert res.point.poi_id in STATION and res.warnings  # the stop beside it is said, not silently dropped
+
+
+@pytest.mark.parametrize("text", ["Kauppatori", "Market Square", "market square", "Salutorget", "集市广场", "集市廣場"])
+def test_the_market_square_is_the_square_not_a_supermarket_nor_its_stops(helsinki, text):
+    res = stop(text, helsinki)
+    assert res.point.poi_id == SQUARE and res.point.district == "Kaartinkaupunki"
+
+
+def test_a_place_placed_from_part_of_its_outline_says_its_point_is_approximate(helsinki):
+    assert "approximate" in stop("Kauppatori", helsinki).point.confidence_note
+    assert "approximate" not in stop("Senaatintori", helsinki).point.confidence_note
+
+
+def test_a_stop_is_found_by_its_mode(helsinki):
+    assert stop("Kauppatori tram stop", helsinki).point.poi_id == "hel-n159708942"
+    assert stop("Kauppatori bus stop", helsinki).point.poi_id == "hel-n412278309"
+
+
+def test_a_name_that_resembles_nothing_is_not_found_with_the_nearest_names_as_hints(helsinki):
+    with pytest.raises(ResolutionError) as info:
+        stop("Qwerty Plaza", helsinki)  # "Radisson Blu Plaza" shares one word of two: not a "did you mean"
+    assert not isinstance(info.value, AmbiguousPlaceError) and not info.value.candidates
+    assert "not found" in info.value.message and "'Radisson Blu Plaza'" in info.value.message
+
+
+def test_did_you_mean_offers_only_names_that_look_like_the_text(helsinki):
+    with pytest.raises(AmbiguousPlaceError) as info:
+        stop("Toolo", helsinki)  # Töölö typed without its diacritics; the extract has places named after it
+    names = [o["name"] for o in info.value.candidates["stops.0"]["options"]]
+    assert names and all(fold(n).startswith("toolo") for n in names), names
+
+
+def test_a_house_number_finds_the_building_at_it(helsinki):
+    res = stop("Pohjoisesplanadi 19", helsinki)
+    assert res.point.poi_id == "hel-n3223231513"
+
+
+def test_every_candidate_says_its_district(helsinki):
+    with pytest.raises(AmbiguousPlaceError) as info:
+        stop("Hakaniemi", helsinki)
+    assert all(o["district"] for o in info.value.candidates["stops.0"]["options"])
+
+
+def test_the_resemblance_views():
+    assert normalize("Töölö") == normalize("toolo") == "toolo" and fold("Wàitān") == "waitan"
+    assert resemblance("Senaatintorri", "Senaatintori") >= RESEMBLES_MIN  # characters
+    assert resemblance("Tuomiokirkko", "Helsingin tuomiokirkko") == 100  # a whole word of the name
+    assert resemblance("豫圆", "豫园") == 100  # transliteration: the same pinyin
+    assert resemblance("交大", "上海交通大学") == 100  # Chinese: the characters in order
+    assert resemblance("Qwerty Plaza", "Radisson Blu Plaza") < RESEMBLES_MIN
+    assert resemblance("Toolo", "Töölönlahdenkatu 4", partial=False) < RESEMBLES_MIN  # an address: whole words
