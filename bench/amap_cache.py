@@ -133,7 +133,7 @@ from core.models.route import RoutePlanRequest
 from core.route.planner import plan_route
 base_url, cache_dir, request = sys.argv[1], sys.argv[2], sys.argv[3]
 settings = Settings(provider="amap", amap_key=SecretStr("bench-cache-key"), amap_base_url=base_url,
-                    amap_min_interval_s=0, cache_dir=cache_dir or None)
+                    amap_qps=0, cache_dir=cache_dir or None)
 result = plan_route(RoutePlanRequest.model_validate_json(open(request, encoding="utf-8").read()),
                     provider=make_provider("amap", settings=settings), settings=settings)
 print(json.dumps({"calls": result.provider_calls.model_dump(), "source": result.metric_source}))
