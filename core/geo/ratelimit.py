@@ -66,7 +66,8 @@ class TokenBucket:
                 return 0.0
             interval = 1.0 / self.rate
             tat = now if self._tat is None else max(self._tat, now)
-            wait = max(0.0, tat - (self.burst - 1.0) * interval - now)
+            wait = tat - (self.burst - 1.0) * interval - now
+            wait = wait if wait > 1e-9 else 0.0  # float noise of the slot arithmetic is no wait
             self._tat = tat + interval
             self._waited_s += wait
             return wait
