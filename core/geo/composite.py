@@ -208,15 +208,18 @@ class MapServices:
                 dist[i][j], dur[i][j] = cell
         return TravelMatrix(distances_m=dist, durations_s=dur, source=self.router.name, mode=mode)
 
+    def _limiters(self) -> list[Any]:
+        found = [getattr(getattr(s, "inner", s), "limiter", None) for s in (self.geocoder, self.router)]
+        return list({id(lim): lim for lim in found if lim is not None}.values())
+
     def pacing_qps(self) -> float | None:
         """The calls per second the remote services' shared rate limiter allows (None: no limiter, unpaced)."""
-        rates = []
-        for service in (self.geocoder, self.router):
-            limiter = getattr(getattr(service, "inner", service), "limiter", None)
-            rate = getattr(limiter, "rate", None)
-            if isinstance(rate, (int, float)) and rate > 0:
-                rates.append(float(rate))
+        rates = [float(lim.rate) for lim in self._limiters() if isinstance(lim.rate, (int, float)) and lim.rate > 0]
         return min(rates) if rates else None
+
+    def paced_requests(self) -> int:
+        """Requests the remote services' rate limiters have let through in this process (every HTTP call)."""
+        return sum(int(lim.stats().acquired) for lim in self._limiters() if hasattr(lim, "stats"))
 
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         key = ("route", self.router.name, point_key(origin), point_key(destination), mode)

@@ -553,14 +553,23 @@ def plan_route(
         t0 = time.perf_counter()
         provider.drain_warnings()  # stale warnings from an earlier plan are not ours
 
-        progress("Resolving places", 0.05)
+        def calls_note() -> str:
+            """Where a paced service is used: its calls so far and about how many a cold plan has left."""
+            if provider.pacing_qps() is None:
+                return ""
+            made = provider.paced_requests() - requests_before
+            return f" ({provider.name} calls: {made} made, at most {max(0, needed - made)} left)"
+
+        needed = needed_calls(request)
+        requests_before = provider.paced_requests()
+        progress("Resolving places" + calls_note(), 0.05)
         trip = resolve_stage(request, provider=provider, settings=settings)
-        progress("Computing the travel matrix", 0.3)
+        progress("Computing the travel matrix" + calls_note(), 0.3)
         net = matrix_stage(trip, provider=provider, mode=request.transport_mode)
-        progress("Searching stop orders", 0.5)
+        progress("Searching stop orders" + calls_note(), 0.5)
         pool = candidates_stage(trip, net, max_permutations=request.max_permutations, settings=settings)
         ranked = rank_stage(pool, net, strategy=request.route_strategy, settings=settings)
-        progress("Drawing the best route", 0.85)
+        progress("Drawing the best route" + calls_note(), 0.85)
         geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode)
         exact_notices: list[Notice] = []
         if request.exact_legs:

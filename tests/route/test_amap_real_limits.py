@@ -112,3 +112,19 @@ def test_amap_plan_cut_short_keeps_its_answers_and_says_what_was_never_asked(tmp
     again = services()
     again.geocode_many([(p["name"], "上海") for p in [{"name": request.origin_name}, *request.model_dump()["stops"]]])
     assert "/v3/geocode/geo" not in seen
+
+
+def test_amap_plan_progress_says_calls_made_and_left():
+    request = RoutePlanRequest.model_validate(trip_request(5))
+    steps: list[str] = []
+    with AMapLimitedStandIn() as amap:
+        settings = shipped(amap.base_url, None, amap_qps=50)
+        plan_route(
+            request,
+            provider=make_provider("amap", settings=settings),
+            settings=settings,
+            progress=lambda msg, _f: steps.append(msg),
+        )
+    assert steps[0] == "Resolving places (amap calls: 0 made, at most 10 left)", steps
+    assert steps[1] == "Computing the travel matrix (amap calls: 1 made, at most 9 left)", steps
+    assert steps[3] == "Drawing the best route (amap calls: 6 made, at most 4 left)", steps
