@@ -12,116 +12,23 @@ import json
 import subprocess
 import sys
 import tempfile
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 from core.config import PROJECT_ROOT
+from core.geo.amap_standin import AMapLimitedStandIn
 
 
-class AMapShapedServer:
-    """AMap's geocode, distance and direction endpoints on 127.0.0.1, answered from a region pack."""
+class AMapShapedServer(AMapLimitedStandIn):
+    """AMap's geocode, distance and direction endpoints on 127.0.0.1, answered from a region pack, without limits
+    (core/geo/amap_standin.py; ``AMapLimitedStandIn(qps=..., daily=...)`` keeps AMap's)."""
 
     def __init__(self, region: str = "shanghai") -> None:
-        from core.geo.offline import OfflineProvider
-        from core.packs.loader import load_region
-
-        self.offline = OfflineProvider(load_region(region))
-        self.requests: list[str] = []
-        self._lock = threading.Lock()
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802
-                parts = urlsplit(self.path)
-                with outer._lock:
-                    outer.requests.append(parts.path)
-                query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-                body = outer.answer(parts.path, query)
-                data = json.dumps(body, ensure_ascii=False).encode("utf-8")
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    @staticmethod
-    def _gcj(lon: float, lat: float) -> str:
-        from core.geo.coords import wgs84_to_gcj02
-
-        g = wgs84_to_gcj02(lon, lat)
-        return f"{g[0]:.6f},{g[1]:.6f}"
-
-    @staticmethod
-    def _wgs(text: str) -> tuple[float, float]:
-        from core.geo.coords import gcj02_to_wgs84
-
-        lon, lat = (float(x) for x in text.split(","))
-        w = gcj02_to_wgs84(lon, lat)
-        return float(w[0]), float(w[1])
-
-    def answer(self, path: str, q: dict[str, str]) -> dict[str, Any]:
-        ok = {"status": "1", "info": "OK", "infocode": "10000"}
-        if path == "/v3/geocode/geo":
-            found = self.offline.geocode(q.get("address", ""), city=None)[:1]
-            rows = [
-                {"formatted_address": p.address or p.name, "city": p.city or "", "district": p.district or "",
-                 "location": self._gcj(p.lon, p.lat), "level": "兴趣点"}
-                for p in found
-            ]  # fmt: skip
-            return {**ok, "count": str(len(rows)), "geocodes": rows}
-        if path == "/v3/place/text":
-            found = self.offline.search(q.get("keywords", ""), limit=int(q.get("offset", "10")))
-            pois = [
-                {"id": p.poi_id or "", "name": p.name, "address": p.address or "", "location": self._gcj(p.lon, p.lat),
-                 "cityname": p.city or "", "adname": p.district or "", "type": p.category or ""}
-                for p in found
-            ]  # fmt: skip
-            return {**ok, "count": str(len(pois)), "pois": pois}
-        mode = "walking" if q.get("type") == "3" or path.endswith("/walking") else "driving"
-        if path == "/v3/distance":
-            dest = self._wgs(q["destination"])
-            origins = [self._wgs(o) for o in q["origins"].split("|")]
-            results = []
-            for i, o in enumerate(origins, start=1):
-                leg = self.offline.route(o, dest, mode=mode)  # type: ignore[arg-type]
-                results.append(
-                    {"origin_id": str(i), "dest_id": "1", "distance": str(round(leg.distance_m)),
-                     "duration": str(round(leg.duration_s))}
-                )  # fmt: skip
-            return {**ok, "count": str(len(results)), "results": results}
-        if path.startswith("/v3/direction/"):
-            a, b = self._wgs(q["origin"]), self._wgs(q["destination"])
-            leg = self.offline.route(a, b, mode=mode)  # type: ignore[arg-type]
-            step = {"distance": str(round(leg.distance_m)), "duration": str(round(leg.duration_s)),
-                    "polyline": f"{q['origin']};{q['destination']}"}  # fmt: skip
-            paths = [{"distance": step["distance"], "duration": step["duration"], "steps": [step]}]
-            return {
-                **ok,
-                "count": "1",
-                "route": {"origin": q["origin"], "destination": q["destination"], "paths": paths},
-            }
-        return {"status": "0", "info": "INVALID_PARAMS", "infocode": "20000"}
+        super().__init__(region)
 
     def __enter__(self) -> AMapShapedServer:
-        self._thread.start()
+        self.start()
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
 
 
 _CHILD = """
@@ -133,7 +40,7 @@ from core.models.route import RoutePlanRequest
 from core.route.planner import plan_route
 base_url, cache_dir, request = sys.argv[1], sys.argv[2], sys.argv[3]
 settings = Settings(provider="amap", amap_key=SecretStr("bench-cache-key"), amap_base_url=base_url,
-                    amap_min_interval_s=0, cache_dir=cache_dir or None)
+                    amap_qps=0, cache_dir=cache_dir or None)
 result = plan_route(RoutePlanRequest.model_validate_json(open(request, encoding="utf-8").read()),
                     provider=make_provider("amap", settings=settings), settings=settings)
 print(json.dumps({"calls": result.provider_calls.model_dump(), "source": result.metric_source}))

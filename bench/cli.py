@@ -87,6 +87,10 @@ def _single(args: argparse.Namespace) -> int:
             from bench.amap_cache import bench_amap_cache
 
             out = bench_amap_cache()
+        elif kind == "amap-live":
+            from bench.amap_live import bench_amap_live
+
+            out = bench_amap_live(progress=lambda line: print(line, file=sys.stderr, flush=True))
         elif kind == "roads":
             from bench.roads import bench_roads
 
@@ -132,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = Parser(
         prog="python -m bench",
         description="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | "
-        "amap-cache | reservations | halfday | ... (docs/BENCHMARKS.md)",
+        "amap-cache | amap-live | reservations | halfday | ... (docs/BENCHMARKS.md)",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -152,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
         "reservations": ("50 concurrent confirmations and 50 parties for one slot, SQLite and PostgreSQL", None),
         "halfday": ("half-day planner: first event, full plan, 50 confirmations of a planned step", None),
         "amap-cache": ("AMap calls of a 10-stop plan, cold and warm in a new process (stand-in server)", None),
+        "amap-live": ("5-30 place plans through a stand-in AMap at QPS 1 and 3: calls, pacing, legs from AMap", None),
         "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),
         "resolver": ("place-name resolution: top-1 accuracy on tests/data/place_names.jsonl", None),
         "lab": ("strategy lab: 200 Helsinki requests x 3 strategies x 2 modes, local vs Dask; optimiser gaps", "N"),

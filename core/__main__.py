@@ -18,12 +18,13 @@ from core.cli import Parser, run
 
 BENCH_HELP = (
     "benchmarks, run by python -m bench: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads "
-    "| amap-cache | reservations | halfday | ..."
+    "| amap-cache | amap-live | reservations | halfday | ..."
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
     from core.cli.agent import add_parsers as agent_commands
+    from core.cli.amap_standin import add_parsers as amap_standin_commands
     from core.cli.apikey import add_parsers as apikey_commands
     from core.cli.halfday import add_parsers as halfday_commands
     from core.cli.itinerary import add_parsers as itinerary_commands
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     reservation_commands(sub)  # reservations list | book | cancel
     halfday_commands(sub)  # halfday --goal TEXT [--events] | halfday memory --user U [--reset]
     lab_commands(sub)  # lab generate | run BATCH --grid GRID --out FILE | summary FILE | schema
+    amap_standin_commands(sub)  # amap-standin --port P --qps Q --daily N
     return parser
 
 

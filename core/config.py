@@ -83,8 +83,13 @@ class Settings(BaseSettings):
         description="Most time one plan (or agent request) waits on remote providers; past it they degrade to the "
         "offline estimate with a warning.",
     )
-    amap_min_interval_s: float = Field(
-        default=1.0, ge=0, description="Spacing between AMap calls; ~1 s avoids CUQPS errors on a personal key"
+    amap_qps: float = Field(
+        default=1.0,
+        ge=0,
+        le=1000,
+        description="AMap calls per second, one rate for every AMap service of the key in the process (a token "
+        "bucket; 0: unpaced). A personal key is safe at ~1 (docs: CUQPS_HAS_EXCEEDED_THE_LIMIT otherwise); raise "
+        "it to the QPS the AMap console shows for the key.",
     )
 
     # Planning

@@ -96,6 +96,13 @@ class ProviderTimeout(ProviderUnavailable, TimeoutError):
     code = "PROVIDER_TIMEOUT"
 
 
+class ProviderNotRequested(ProviderTimeout):
+    """The call was never made: the plan's time for providers had run out before its turn. Not a failure of the
+    service (no breaker counts it, no message may say the service failed)."""
+
+    code = "PROVIDER_NOT_REQUESTED"
+
+
 class RouteNotFound(ProviderError):
     code = "ROUTE_NOT_FOUND"
 

@@ -31,13 +31,15 @@ from core.errors import (
     ProviderAuthError,
     ProviderError,
     ProviderMalformed,
+    ProviderRateLimited,
     ProviderUnavailable,
     RouteNotFound,
 )
-from core.geo.amap_envelope import _norm, _text, amap_rows, raise_for_amap_status
-from core.geo.base import DayForecast, Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode
+from core.geo.amap_envelope import RATE_LIMIT_CODES, _norm, _text, amap_rows, raise_for_amap_status
+from core.geo.base import DayForecast, Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode, exclude_from_budget
 from core.geo.coords import gcj02_to_wgs84, haversine_m, parse_lonlat, wgs84_to_gcj02
 from core.geo.http import HttpService
+from core.geo.ratelimit import TokenBucket
 from core.geo.weather import pick_forecast
 
 __all__ = ["AMapProvider", "DistanceItem"]
@@ -58,6 +60,7 @@ ROUTE_PATHS: dict[str, str] = {"driving": DRIVING_PATH, "walking": WALKING_PATH,
 WEATHER_PATH = "/v3/weather/weatherInfo"
 
 MAX_SEARCH_OFFSET = 25  # "强烈建议不超过25"
+MAX_GEOCODE_BATCH = 10  # /v3/geocode/geo: up to 10 addresses joined with "|" and batch=true
 MAX_DISTANCE_ORIGINS = 100  # /v3/distance: 1-100 origins per call
 WALKING_DISTANCE_LIMIT_M = 5_000.0  # /v3/distance type=3 only answers walks up to 5 km
 DISTANCE_TYPE: dict[str, str] = {"driving": "1", "walking": "3"}
@@ -202,6 +205,9 @@ class AMapProvider(HttpService):
         city_default: str | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        limiter: TokenBucket | None = None,
+        rate_limit_retries: int = 0,
+        rate_limit_backoff_s: float = 1.0,
     ) -> None:
         if not key or not str(key).strip():
             raise ProviderAuthError("No AMap key was given; set OMNI_AMAP_KEY.", field="amap_key")
@@ -214,8 +220,13 @@ class AMapProvider(HttpService):
             secret=self._key,
             sleep=sleep,
             clock=clock,
+            limiter=limiter,
         )
         self.city_default = city_default
+        #: a refusal for going too fast (AMap's QPS infocodes) is asked again this many times, after a pause of
+        #: ``rate_limit_backoff_s``, doubled each time (with a limiter the pause holds every caller back)
+        self.rate_limit_retries = max(0, int(rate_limit_retries))
+        self.rate_limit_backoff_s = max(0.0, float(rate_limit_backoff_s))
 
     def __repr__(self) -> str:
         return f"AMapProvider(base_url={self.base_url!r}, key=***)"
@@ -230,6 +241,18 @@ class AMapProvider(HttpService):
 
     def get_geocode_params(self, address: str, *, city: str | None = None) -> dict[str, str]:
         params = {"key": self._key, "address": str(address).strip()}
+        if (c := self._city(city)) is not None:
+            params["city"] = c
+        return params
+
+    def get_geocode_batch_params(self, addresses: Sequence[str], *, city: str | None = None) -> dict[str, str]:
+        """Up to ``MAX_GEOCODE_BATCH`` addresses in one call: ``address`` joined with ``|`` and ``batch=true``."""
+        cleaned = [str(a).strip() for a in addresses]
+        if not 1 <= len(cleaned) <= MAX_GEOCODE_BATCH:
+            raise ValueError(f"{GEOCODE_PATH} takes 1 to {MAX_GEOCODE_BATCH} addresses a call, got {len(cleaned)}.")
+        if any(not a or "|" in a for a in cleaned):
+            raise ValueError("a batch address must be non-empty and must not contain '|'.")
+        params = {"key": self._key, "address": "|".join(cleaned), "batch": "true"}
         if (c := self._city(city)) is not None:
             params["city"] = c
         return params
@@ -355,6 +378,27 @@ class AMapProvider(HttpService):
         return places
 
     @staticmethod
+    def parse_geocode_batch_json(data: Any, n_addresses: int) -> list[list[Place]]:
+        """One list per address asked, in order. In a batch AMap answers every address with one row, in the order
+        asked; a row without a location is that address unmatched (an empty list). Fewer or more rows than
+        addresses break the batch's schema."""
+        raise_for_amap_status(data, endpoint=GEOCODE_PATH)
+        rows = amap_rows(data, "geocodes", endpoint=GEOCODE_PATH)
+        if len(rows) != n_addresses:
+            raise ProviderMalformed(
+                f"AMap's batch {GEOCODE_PATH} answer breaks its schema: {len(rows)} geocodes for {n_addresses} "
+                "addresses",
+                details={"service": GEOCODE_PATH, "field": "geocodes"},
+            )
+        out: list[list[Place]] = []
+        for row in rows:
+            if _to_wgs(row.get("location")) is None:
+                out.append([])
+                continue
+            out.append(AMapProvider.parse_geocode_json({"status": "1", "geocodes": [row]}))
+        return out
+
+    @staticmethod
     def parse_search_json(data: Any) -> list[Place]:
         """POI rows -> places. A city-suggestion answer (no city, generic word) gives []."""
         raise_for_amap_status(data, endpoint=SEARCH_PATH)
@@ -423,10 +467,25 @@ class AMapProvider(HttpService):
     # ---- HTTP (the base does transport, status codes and redaction) ------------------------
 
     def _request(self, path: str, params: Mapping[str, str]) -> dict[str, Any]:
-        data = self.get_json(path, params)
+        pause = self.rate_limit_backoff_s
+        for attempt in range(self.rate_limit_retries + 1):
+            data = self.get_json(path, params)
+            code = _text(data.get("infocode")) if isinstance(data, Mapping) and str(data.get("status")) == "0" else None
+            if code not in RATE_LIMIT_CODES or attempt == self.rate_limit_retries:
+                break
+            logger.info("AMap %s refused the call for going too fast (infocode %s); asking again", path, code)
+            if self.limiter is not None:
+                self.limiter.penalize(pause)  # every caller waits: pacing, excluded from the plan's budget
+            else:
+                self._sleep(pause)
+                exclude_from_budget(pause)
+            pause *= 2
         try:
             raise_for_amap_status(data, endpoint=path)
         except ProviderError as exc:
+            if isinstance(exc, ProviderRateLimited) and self.rate_limit_retries:
+                # asked again here already, paced: the resilient wrapper does not ask a third time
+                exc.details = {**(exc.details or {}), "paced_retries": self.rate_limit_retries}
             exc.message = self.redact(exc.message)
             exc.args = (exc.message,)
             if isinstance(exc.details, dict) and "body" in exc.details:
@@ -463,6 +522,20 @@ class AMapProvider(HttpService):
 
     def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
         return self._read(GEOCODE_PATH, self.get_geocode_params(address, city=city), self.parse_geocode_json)
+
+    #: addresses one geocode call answers (core.geo.base.BatchGeocoder)
+    batch_size = MAX_GEOCODE_BATCH
+
+    def geocode_batch(self, addresses: Sequence[str], *, city: str | None = None) -> list[list[Place]]:
+        """Every address geocoded, ``MAX_GEOCODE_BATCH`` a call: one list of places per address, in order."""
+        out: list[list[Place]] = []
+        for start in range(0, len(addresses), MAX_GEOCODE_BATCH):
+            chunk = list(addresses[start : start + MAX_GEOCODE_BATCH])
+            params = self.get_geocode_batch_params(chunk, city=city)
+            out += self._read(
+                GEOCODE_PATH, params, functools.partial(self.parse_geocode_batch_json, n_addresses=len(chunk))
+            )
+        return out
 
     def search(
         self, keywords: str, *, city: str | None = None, near: LonLat | None = None, limit: int = 10

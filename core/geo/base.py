@@ -176,17 +176,39 @@ def degradation_watch() -> Iterator[Callable[[], bool]]:
         _DEGRADED.reset(token)
 
 
-_DEADLINE: ContextVar[float | None] = ContextVar("omni_provider_deadline", default=None)
+class _Budget:
+    """One plan's provider budget: a deadline that pacing pushes back (``exclude_from_budget``); a nested budget
+    pushes its outer one back by the same time, so the pause counts against neither."""
+
+    __slots__ = ("_lock", "deadline", "excluded_s", "parent")
+
+    def __init__(self, deadline: float, parent: _Budget | None) -> None:
+        self.deadline = deadline
+        self.parent = parent
+        self.excluded_s = 0.0
+        self._lock = threading.Lock()
+
+    def extend(self, seconds: float) -> None:
+        with self._lock:
+            self.deadline += seconds
+            self.excluded_s += seconds
+        if self.parent is not None:
+            self.parent.extend(seconds)
+
+
+_DEADLINE: ContextVar[_Budget | None] = ContextVar("omni_provider_deadline", default=None)
 
 
 @contextmanager
 def provider_budget(seconds: float) -> Iterator[None]:
     """Bound the time one plan (or agent request) may spend waiting on remote providers: past the deadline a
     remote call is not made and its service degrades to the fallback with a warning. Nested budgets keep the
-    earlier deadline."""
+    earlier deadline. Time a call spends waiting for its turn (a rate limiter's pacing) is not waiting on the
+    provider: it pushes the deadline back (``exclude_from_budget``)."""
     deadline = time.monotonic() + max(0.0, seconds)
     outer = _DEADLINE.get()
-    token = _DEADLINE.set(deadline if outer is None else min(outer, deadline))
+    budget = _Budget(deadline if outer is None else min(outer.deadline, deadline), outer)
+    token = _DEADLINE.set(budget)
     try:
         yield
     finally:
@@ -195,8 +217,21 @@ def provider_budget(seconds: float) -> Iterator[None]:
 
 def budget_left() -> float | None:
     """Seconds left of the current provider budget (None: no budget is set)."""
-    deadline = _DEADLINE.get()
-    return None if deadline is None else deadline - time.monotonic()
+    budget = _DEADLINE.get()
+    return None if budget is None else budget.deadline - time.monotonic()
+
+
+def exclude_from_budget(seconds: float) -> None:
+    """``seconds`` spent pacing (not waiting for an answer): the current budget's deadline moves back by them."""
+    budget = _DEADLINE.get()
+    if budget is not None and seconds > 0:
+        budget.extend(seconds)
+
+
+def budget_excluded_s() -> float:
+    """Seconds of pacing the current budget has excluded so far (0 without a budget)."""
+    budget = _DEADLINE.get()
+    return 0.0 if budget is None else budget.excluded_s
 
 
 @runtime_checkable
@@ -212,6 +247,17 @@ class Geocoder(Protocol):
     ) -> list[Place]: ...
 
     def detail(self, poi_id: str) -> Place | None: ...
+
+
+@runtime_checkable
+class BatchGeocoder(Protocol):
+    """A geocoder that answers several addresses in one call (AMap: up to 10): one list of places per address,
+    in the order asked (an empty list: no match for that address)."""
+
+    name: str
+    batch_size: int
+
+    def geocode_batch(self, addresses: Sequence[str], *, city: str | None = None) -> list[list[Place]]: ...
 
 
 @runtime_checkable

@@ -27,6 +27,7 @@ DEFAULT_TTL_S: Mapping[str, float] = {
     "search": 86_400,
     "detail": 30 * 86_400,
     "matrix": 86_400,
+    "matrix_cell": 86_400,  # one pair of a matrix, kept on its own (MapServices.matrix)
     "route": 86_400,
     "weather": 1_800,  # forecasts are reissued several times a day
 }

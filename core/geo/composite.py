@@ -11,6 +11,7 @@ request plans on its own view (``for_request``), which keeps that request's warn
 from __future__ import annotations
 
 import copy
+import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from datetime import date
@@ -21,6 +22,7 @@ from pydantic import BaseModel
 
 from core.errors import ProviderUnavailable
 from core.geo.base import (
+    BatchGeocoder,
     DayForecast,
     Geocoder,
     Leg,
@@ -132,10 +134,92 @@ class MapServices:
     def detail(self, poi_id: str) -> Place | None:
         return self._cached(("detail", self.geocoder.name, poi_id), "detail", lambda: self.geocoder.detail(poi_id))
 
+    def geocode_many(self, queries: Sequence[tuple[str, str | None]]) -> int:
+        """Geocode ``(address, city)`` pairs ahead of the resolver, in the geocoder's batches (AMap: 10 a call),
+        each answer cached as ``geocode(address, city=city)`` keeps it: pairs already cached are not asked again,
+        and a batch that degraded to the fallback keeps nothing. Returns the calls made (0 for a geocoder
+        without batches: the resolver then geocodes one by one)."""
+        geocoder = self.geocoder
+        if not isinstance(geocoder, BatchGeocoder) or int(geocoder.batch_size) < 2:
+            return 0
+        size = int(geocoder.batch_size)
+        wanted: dict[str | None, list[str]] = {}
+        for address, city in dict.fromkeys((a.strip(), c) for a, c in queries if a and a.strip()):
+            if "|" in address or self.cache.get(("geocode", geocoder.name, address, city))[0]:
+                continue
+            wanted.setdefault(city, []).append(address)
+        calls = 0
+        for city, addresses in wanted.items():
+            for start in range(0, len(addresses), size):
+                chunk = addresses[start : start + size]
+                with degradation_watch() as degraded, warnings_to(self.warnings):
+                    answers = geocoder.geocode_batch(chunk, city=city)
+                    keep = not degraded()
+                self._count("geocode")
+                calls += 1
+                if keep:
+                    for address, places in zip(chunk, answers, strict=True):
+                        self.cache.put(("geocode", geocoder.name, address, city), _copy(places))
+        return calls
+
     # ---- Router -------------------------------------------------------------------------------------
     def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
-        key = ("matrix", self.router.name, tuple(point_key(p) for p in points), mode)
-        return self._cached(key, "matrix", lambda: self.router.matrix(points, mode=mode))
+        """The matrix of ``points``: from the cache (the whole matrix, or every cell of it from earlier matrices
+        of the same router), else from the router. Each cell the router answered itself is kept on its own, so a
+        later plan through some of the same points asks only for what is new to it."""
+        keys = tuple(point_key(p) for p in points)
+        key = ("matrix", self.router.name, keys, mode)
+        if self.cache.get(key)[0]:
+            return self._cached(key, "matrix", lambda: self.router.matrix(points, mode=mode))
+        assembled = self._matrix_from_cells(keys, mode)
+        if assembled is not None:
+            self.cache.put(key, _copy(assembled))
+        result = self._cached(key, "matrix", lambda: self.router.matrix(points, mode=mode))
+        if assembled is None and result.source == self.router.name:
+            self._keep_cells(keys, result)
+        return result
+
+    def _cell_key(self, a: tuple[float, float], b: tuple[float, float], mode: TravelMode) -> tuple[Any, ...]:
+        return ("matrix_cell", self.router.name, a, b, mode)
+
+    def _keep_cells(self, keys: tuple[tuple[float, float], ...], m: TravelMatrix) -> None:
+        estimated = set(map(tuple, m.estimated_pairs))
+        for i, a in enumerate(keys):
+            for j, b in enumerate(keys):
+                if i == j or (i, j) in estimated or a == b:
+                    continue
+                d, t = m.distances_m[i][j], m.durations_s[i][j]
+                if math.isfinite(d) and math.isfinite(t) and not self.cache.get(self._cell_key(a, b, m.mode))[0]:
+                    self.cache.put(self._cell_key(a, b, m.mode), (float(d), float(t)))
+
+    def _matrix_from_cells(self, keys: tuple[tuple[float, float], ...], mode: TravelMode) -> TravelMatrix | None:
+        n = len(keys)
+        if n < 2:
+            return None
+        dist = [[0.0] * n for _ in range(n)]
+        dur = [[0.0] * n for _ in range(n)]
+        for i, a in enumerate(keys):
+            for j, b in enumerate(keys):
+                if i == j or a == b:
+                    continue
+                hit, cell = self.cache.get(self._cell_key(a, b, mode))
+                if not hit:
+                    return None
+                dist[i][j], dur[i][j] = cell
+        return TravelMatrix(distances_m=dist, durations_s=dur, source=self.router.name, mode=mode)
+
+    def _limiters(self) -> list[Any]:
+        found = [getattr(getattr(s, "inner", s), "limiter", None) for s in (self.geocoder, self.router)]
+        return list({id(lim): lim for lim in found if lim is not None}.values())
+
+    def pacing_qps(self) -> float | None:
+        """The calls per second the remote services' shared rate limiter allows (None: no limiter, unpaced)."""
+        rates = [float(lim.rate) for lim in self._limiters() if isinstance(lim.rate, (int, float)) and lim.rate > 0]
+        return min(rates) if rates else None
+
+    def paced_requests(self) -> int:
+        """Requests the remote services' rate limiters have let through in this process (every HTTP call)."""
+        return sum(int(lim.stats().acquired) for lim in self._limiters() if hasattr(lim, "stats"))
 
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         key = ("route", self.router.name, point_key(origin), point_key(destination), mode)

@@ -21,8 +21,15 @@ from typing import Any
 import httpcore
 import httpx
 
-from core.errors import ProviderError, ProviderRateLimited, ProviderTimeout, ProviderUnavailable
-from core.geo.base import budget_left
+from core.errors import (
+    ProviderError,
+    ProviderNotRequested,
+    ProviderRateLimited,
+    ProviderTimeout,
+    ProviderUnavailable,
+)
+from core.geo.base import budget_left, exclude_from_budget
+from core.geo.ratelimit import TokenBucket
 
 logger = logging.getLogger(__name__)
 
@@ -205,6 +212,7 @@ class HttpService:
         headers: Mapping[str, str] | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        limiter: TokenBucket | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout_s = float(timeout_s)
@@ -217,6 +225,8 @@ class HttpService:
         self._clock = clock
         self._pace_lock = threading.Lock()
         self._last_request_at: float | None = None
+        #: a rate limiter shared with the service's other clients (paces instead of ``min_interval_s``)
+        self.limiter = limiter
         install_http_log_redaction(secret)
 
     def __repr__(self) -> str:
@@ -248,15 +258,29 @@ class HttpService:
 
     # ---- the call ----------------------------------------------------------------------------
     def _pace(self) -> None:
-        if self.min_interval_s <= 0:
-            return
-        with self._pace_lock:
-            now = self._clock()
-            if self._last_request_at is not None:
-                wait = self.min_interval_s - (now - self._last_request_at)
-                if wait > 0:
-                    self._sleep(wait)
-            self._last_request_at = self._clock()
+        """Wait for this call's turn (the shared limiter, else ``min_interval_s`` after the last call). The wait
+        is pacing, not waiting for an answer: it is excluded from the plan's provider budget."""
+        waited = 0.0
+        if self.limiter is not None:
+            waited = self.limiter.acquire()
+        elif self.min_interval_s > 0:
+            with self._pace_lock:
+                now = self._clock()
+                if self._last_request_at is not None:
+                    wait = self.min_interval_s - (now - self._last_request_at)
+                    if wait > 0:
+                        self._sleep(wait)
+                        waited = wait
+                self._last_request_at = self._clock()
+        exclude_from_budget(waited)
+
+    def _check_budget(self, path: str) -> None:
+        left = budget_left()
+        if left is not None and left <= 0:
+            raise ProviderNotRequested(
+                f"{self.label} was not asked for {path}: the plan's time for providers ran out",
+                details={"endpoint": path},
+            )
 
     def get_json(self, path: str, params: Mapping[str, str]) -> Any:
         """GET ``base_url + path`` and decode JSON; failures become ProviderError subclasses, secret-free."""
@@ -270,13 +294,10 @@ class HttpService:
         self, method: str, path: str, *, params: Mapping[str, str] | None = None, body: Mapping[str, Any] | None = None
     ) -> Any:
         url = f"{self.base_url}{path}"
-        left = budget_left()
-        if left is not None and left <= 0:
-            raise ProviderTimeout(
-                f"{self.label} was not asked: the plan's time for providers is spent", details={"endpoint": path}
-            )
-        timeout = self.timeout_s if left is None else max(0.05, min(self.timeout_s, left))
+        self._check_budget(path)
         self._pace()
+        left = budget_left()
+        timeout = self.timeout_s if left is None else max(0.05, min(self.timeout_s, left))
         logger.debug("%s %s %s %s", self.label, method, path, self.redact(str(dict(params or {}))))
         try:
             with request_deadline(timeout):

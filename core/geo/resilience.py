@@ -34,6 +34,7 @@ import tenacity
 from core.errors import (
     ProviderAuthError,
     ProviderError,
+    ProviderNotRequested,
     ProviderQuotaExceeded,
     ProviderRateLimited,
     ProviderTimeout,
@@ -42,6 +43,7 @@ from core.errors import (
 )
 from core.geo.amap import AMapProvider
 from core.geo.base import (
+    BatchGeocoder,
     DayForecast,
     Leg,
     LonLat,
@@ -55,6 +57,7 @@ from core.geo.base import (
     note_degraded,
 )
 from core.geo.http import redact_secret
+from core.geo.ratelimit import shared_bucket
 
 __all__ = ["ResilienceStats", "ResilientProvider", "default_wait", "is_retryable", "make_amap_provider"]
 
@@ -67,13 +70,19 @@ _DISPLAY_NAMES = {"amap": "AMap", "valhalla": "Valhalla", "osrm": "OSRM", "nomin
 
 
 def is_retryable(exc: BaseException) -> bool:
-    """Transient failures worth another attempt (never auth/quota/client bugs/open breakers)."""
+    """Transient failures worth another attempt (never auth/quota/client bugs/open breakers, nor a call the
+    plan's budget did not allow)."""
+    if isinstance(exc, ProviderNotRequested):
+        return False
+    if isinstance(exc, ProviderRateLimited) and isinstance(exc.details, dict) and exc.details.get("paced_retries"):
+        return False  # the provider already asked again at its paced rate (AMapProvider.rate_limit_retries)
     return isinstance(exc, (ProviderUnavailable, httpx.TransportError))
 
 
 def _is_breaker_failure(exc: BaseException) -> bool:
-    """What counts against a breaker: the remote side being unavailable, not a business answer."""
-    return is_retryable(exc)
+    """What counts against a breaker: the remote side being unavailable, not a business answer (and not a call
+    that was never made)."""
+    return isinstance(exc, (ProviderUnavailable, httpx.TransportError)) and not isinstance(exc, ProviderNotRequested)
 
 
 def default_wait() -> tenacity.wait.wait_base:
@@ -112,12 +121,16 @@ class _BudgetSpent(tenacity.stop.stop_base):
 
 
 class _Degrade(Exception):
-    """Internal: the remote call failed in a way that allows degradation."""
+    """Internal: the remote call failed in a way that allows degradation (or was never made: ``not_requested``)."""
 
-    def __init__(self, cause: str, original: BaseException):
+    def __init__(self, cause: str, original: BaseException, *, not_requested: bool = False):
         super().__init__(cause)
         self.cause = cause
         self.original = original
+        self.not_requested = not_requested
+
+
+NOT_REQUESTED = "not requested: the time for providers ran out"
 
 
 class ResilientProvider:
@@ -194,7 +207,7 @@ class ResilientProvider:
         breaker = self.breakers[service]
         left = budget_left()
         if left is not None and left <= 0:
-            raise _Degrade("the plan's time for providers is spent", ProviderTimeout("provider budget spent"))
+            raise _Degrade(NOT_REQUESTED, ProviderNotRequested("provider budget spent"), not_requested=True)
 
         retrying = tenacity.Retrying(
             stop=tenacity.stop_any(tenacity.stop_after_attempt(self.retries + 1), _BudgetSpent()),
@@ -205,14 +218,27 @@ class ResilientProvider:
             reraise=True,
         )
         attempts = 0
+        asked: BaseException | None = None  # the last failure of a call that was made
 
         def attempt() -> T:
-            nonlocal attempts
+            nonlocal attempts, asked
             attempts += 1
-            return breaker.call(fn, *args, **kwargs)
+            try:
+                return breaker.call(fn, *args, **kwargs)
+            except ProviderNotRequested:
+                raise
+            except BaseException as exc:
+                asked = exc
+                raise
 
         try:
             return retrying(attempt)
+        except ProviderNotRequested as exc:
+            if asked is None:  # no attempt reached the service: it was never asked, it did not fail
+                raise _Degrade(NOT_REQUESTED, exc, not_requested=True) from exc
+            cause = "timed out" if isinstance(asked, (ProviderTimeout, httpx.TimeoutException)) else "failed"
+            tail = f"; then {NOT_REQUESTED}"
+            raise _Degrade(f"{cause}: {self._redact(str(asked))}{tail}", asked) from exc
         except pybreaker.CircuitBreakerError as exc:
             cause = "circuit open"
             if service in self._open_cause:
@@ -254,6 +280,15 @@ class ResilientProvider:
             note_degraded()
             # matrix/route answers name their source ("offline_estimate"); places name the provider
             used = getattr(result, "source", None) or self.fallback.name
+            if deg.not_requested:
+                self._warn(
+                    f"{self._label} {service} {NOT_REQUESTED}; used {used} instead",
+                    code="PROVIDER_NOT_REQUESTED",
+                    params={"provider": self._label, "service": service, "used": str(used)},
+                )
+                with self._lock:
+                    self.stats.fallbacks += 1
+                return result
             self._warn(
                 f"{self._label} {service} unavailable ({deg.cause}); used {used} instead",
                 code="PROVIDER_FALLBACK",
@@ -275,6 +310,25 @@ class ResilientProvider:
             lambda fb: fb.geocode(address, city=city),
         )
         return list(result)
+
+    @property
+    def batch_size(self) -> int:
+        """Addresses one geocode call of the remote answers (1: it has no batch geocode)."""
+        return int(getattr(self.inner, "batch_size", 1)) if isinstance(self.inner, BatchGeocoder) else 1
+
+    def geocode_batch(self, addresses: Sequence[str], *, city: str | None = None) -> list[list[Place]]:
+        """The remote's batch geocode (one call per ``batch_size`` addresses) behind the breaker and retries; when it
+        degrades, each address from the fallback."""
+        inner = self.inner
+        if not isinstance(inner, BatchGeocoder):
+            return [self.geocode(a, city=city) for a in addresses]
+        items = list(addresses)
+        result = self._guarded(
+            "geocode",
+            lambda: inner.geocode_batch(items, city=city),
+            lambda fb: [fb.geocode(a, city=city) for a in items],
+        )
+        return [list(places) for places in result]
 
     def search(
         self, keywords: str, *, city: str | None = None, near: LonLat | None = None, limit: int = 10
@@ -384,9 +438,11 @@ def make_amap_provider(
         client=client,
         base_url=settings.amap_base_url,
         timeout_s=settings.http_timeout_s,
-        min_interval_s=settings.amap_min_interval_s,
         city_default=city_default,
         sleep=sleep,
+        # one bucket for every AMap service of this key in the process (geocode, distance, directions, weather)
+        limiter=shared_bucket("amap", key, rate=settings.amap_qps),
+        rate_limit_retries=settings.http_retries,
     )
     return resilient(inner, settings, fallback=fallback, warnings=warnings, wait=wait, sleep=sleep)
 

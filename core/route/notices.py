@@ -98,6 +98,8 @@ NOTICES: dict[str, NoticeSpec] = {
     "NAVIGATION_FAILED": NoticeSpec("route.warning.navigation_failed"),
     # map services (core/geo/resilience.py, drained from MapServices' WarningLog)
     "PROVIDER_FALLBACK": NoticeSpec("route.warning.provider_fallback", ("provider", "service", "used")),
+    # a service the plan's time for providers did not reach: never asked, so it did not fail
+    "PROVIDER_NOT_REQUESTED": NoticeSpec("route.warning.provider_not_requested", ("provider", "service", "used")),
     "PROVIDER_PAIRS_ESTIMATED": NoticeSpec("route.warning.pairs_estimated", ("provider", "count", "total", "mode")),
     "PROVIDER_PAIRS_UNREACHABLE": NoticeSpec("route.warning.pairs_unreachable", ("provider", "count", "total", "mode")),
     "PROVIDER_NOTE": NoticeSpec("route.warning.provider_note"),

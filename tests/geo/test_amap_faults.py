@@ -35,7 +35,7 @@ def settings_for(standin: AMapStandIn, tmp_path) -> Settings:
         amap_base_url=standin.base_url,
         http_timeout_s=0.5,
         http_retries=1,
-        amap_min_interval_s=0,
+        amap_qps=0,
         provider_budget_s=2.0,
         db_url=f"sqlite:///{tmp_path / 'trips.db'}",
         agent_event_log=tmp_path / "events.jsonl",

@@ -78,7 +78,7 @@ def mcp_server():
 def test_search_fills_positions_and_route_fills_its_path_from_rest(mcp_server):
     with AMapShapedServer() as rest_server:
         settings = Settings(
-            region="shanghai", amap_key=SecretStr(KEY), amap_base_url=rest_server.base_url, amap_min_interval_s=0,
+            region="shanghai", amap_key=SecretStr(KEY), amap_base_url=rest_server.base_url, amap_qps=0,
             amap_mcp_url=mcp_server.url, amap_mcp_timeout_s=10, http_retries=0,
         )  # fmt: skip
         services = make_provider("amap-mcp", settings=settings)
@@ -94,7 +94,7 @@ def test_a_plan_through_mcp_has_amap_figures_and_a_navigation_link(mcp_server):
     request = load_scenario("family-day").request
     with AMapShapedServer() as rest_server:
         settings = Settings(
-            region="shanghai", amap_key=SecretStr(KEY), amap_base_url=rest_server.base_url, amap_min_interval_s=0,
+            region="shanghai", amap_key=SecretStr(KEY), amap_base_url=rest_server.base_url, amap_qps=0,
             amap_mcp_url=mcp_server.url, amap_mcp_timeout_s=10, http_retries=0, cache_dir=None,
         )  # fmt: skip
         result = plan_route(request, provider=make_provider("amap-mcp", settings=settings), settings=settings)

@@ -16,7 +16,7 @@ def amap_settings(base_url: str, *, key: str = "test-amap-key-0123", **overrides
         "provider": "amap",
         "amap_key": SecretStr(key),
         "amap_base_url": base_url,
-        "amap_min_interval_s": 0,
+        "amap_qps": 0,
         "http_retries": 0,
     }
     return Settings(**{**values, **overrides})

@@ -1,0 +1,229 @@
+"""A stand-in AMap Web Service on 127.0.0.1 that keeps AMap's limits (issue 20 §5): a QPS per key and a daily
+quota, refused with AMap's own infocodes and bodies (docs/amap.md §1: ``CUQPS_HAS_EXCEEDED_THE_LIMIT`` 10021 for
+going too fast, ``DAILY_QUERY_OVER_LIMIT`` 10003 once the day's calls are spent; HTTP 200 either way).
+
+It answers the endpoints a plan uses in AMap's documented shapes (GCJ-02 on the wire): geocodes (one address, or
+up to 10 joined with ``|`` and ``batch=true``) and POI text search from a region pack's own places; distances and
+directions from the pack's straight-line estimate. Its figures are the stand-in's; what it is for is the traffic:
+how many requests reach it, how fast, and what AMap would have refused.
+
+Started by ``python -m core amap-standin --port P --qps Q --daily N`` and by the tests and benchmarks that need it
+(``with AMapLimitedStandIn(qps=1) as amap: ... amap.base_url``).
+
+How the limits are kept (AMap does not publish its algorithm): the QPS counts every request of a key within one
+calendar second of the server's clock; the daily quota counts every request of a key, refused ones included (on
+AMap every retry is a real request that counts against the quota).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
+
+CUQPS_BODY = {"status": "0", "info": "CUQPS_HAS_EXCEEDED_THE_LIMIT", "infocode": "10021"}
+DAILY_BODY = {"status": "0", "info": "DAILY_QUERY_OVER_LIMIT", "infocode": "10003"}
+OK = {"status": "1", "info": "OK", "infocode": "10000"}
+MAX_BATCH = 10
+
+
+def _gcj(lon: float, lat: float) -> str:
+    g = wgs84_to_gcj02(lon, lat)
+    return f"{g[0]:.6f},{g[1]:.6f}"
+
+
+def _wgs(text: str) -> tuple[float, float]:
+    lon, lat = (float(x) for x in text.split(","))
+    w = gcj02_to_wgs84(lon, lat)
+    return float(w[0]), float(w[1])
+
+
+_EMPTY_GEOCODE: dict[str, Any] = {
+    "formatted_address": [],
+    "country": [],
+    "province": [],
+    "city": [],
+    "citycode": [],
+    "district": [],
+    "township": [],
+    "adcode": [],
+    "street": [],
+    "number": [],
+    "location": [],
+    "level": [],
+}
+
+
+class AMapLimitedStandIn:
+    """AMap's geocode, search, distance and direction endpoints answered from a region pack, at AMap's limits.
+
+    ``qps`` (None: no limit) and ``daily`` (None: no quota) per key; ``latency_s``: the time each answer takes.
+    ``requests`` lists the path of every request; ``refused`` counts the refusals by infocode."""
+
+    def __init__(
+        self,
+        region: str = "shanghai",
+        *,
+        qps: float | None = None,
+        daily: int | None = None,
+        latency_s: float = 0.0,
+        port: int = 0,
+    ) -> None:
+        from core.geo.offline import OfflineProvider
+        from core.packs.loader import load_region
+
+        self.offline = OfflineProvider(load_region(region))
+        self.qps = qps
+        self.daily = daily
+        self.latency_s = max(0.0, latency_s)
+        self.requests: list[str] = []
+        self.refused: Counter[str] = Counter()
+        self._day_calls: Counter[str] = Counter()
+        self._second: dict[str, tuple[int, int]] = {}  # key -> (calendar second, requests in it)
+        self._lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802
+                parts = urlsplit(self.path)
+                query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+                body = outer.handle(parts.path, query)
+                data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+                self.send_response(200)  # AMap answers its refusals with HTTP 200 too
+                self.send_header("Content-Type", "application/json; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    # ---- the limits -----------------------------------------------------------------------------
+    def _refusal(self, key: str) -> dict[str, Any] | None:
+        """AMap's refusal of this request, or None (every request counts against the day, refused or not)."""
+        with self._lock:
+            self._day_calls[key] += 1
+            if self.daily is not None and self._day_calls[key] > self.daily:
+                self.refused[DAILY_BODY["infocode"]] += 1
+                return dict(DAILY_BODY)
+            if self.qps is not None:
+                second = math.floor(time.time())
+                at, count = self._second.get(key, (second, 0))
+                count = count + 1 if at == second else 1
+                self._second[key] = (second, count)
+                if count > self.qps:
+                    self.refused[CUQPS_BODY["infocode"]] += 1
+                    return dict(CUQPS_BODY)
+        return None
+
+    def handle(self, path: str, query: dict[str, str]) -> dict[str, Any]:
+        with self._lock:
+            self.requests.append(path)
+        refusal = self._refusal(query.get("key", ""))
+        if self.latency_s:
+            time.sleep(self.latency_s)
+        if refusal is not None:
+            return refusal
+        return self.answer(path, query)
+
+    def reset_day(self) -> None:
+        """Midnight in Asia/Shanghai: every key's daily count starts again."""
+        with self._lock:
+            self._day_calls.clear()
+
+    # ---- the answers ----------------------------------------------------------------------------
+    def _geocode_row(self, address: str) -> dict[str, Any] | None:
+        found = self.offline.geocode(address, city=None)[:1]
+        if not found:
+            return None
+        p = found[0]
+        return {
+            "formatted_address": p.address or p.name,
+            "city": p.city or "",
+            "district": p.district or "",
+            "location": _gcj(p.lon, p.lat),
+            "level": "兴趣点",
+        }
+
+    def answer(self, path: str, q: dict[str, str]) -> dict[str, Any]:
+        if path == "/v3/geocode/geo":
+            address = q.get("address", "")
+            if q.get("batch") == "true":
+                addresses = address.split("|")
+                if len(addresses) > MAX_BATCH:
+                    return {"status": "0", "info": "INVALID_PARAMS", "infocode": "20000"}
+                # a batch answers every address in order; an unmatched one is a row of empty values
+                rows = [self._geocode_row(a) or dict(_EMPTY_GEOCODE) for a in addresses]
+            else:
+                rows = [r for r in (self._geocode_row(address),) if r is not None]
+            return {**OK, "count": str(len(rows)), "geocodes": rows}
+        if path == "/v3/place/text":
+            found = self.offline.search(q.get("keywords", ""), limit=int(q.get("offset", "10")))
+            pois = [
+                {"id": p.poi_id or "", "name": p.name, "address": p.address or "", "location": _gcj(p.lon, p.lat),
+                 "cityname": p.city or "", "adname": p.district or "", "type": p.category or ""}
+                for p in found
+            ]  # fmt: skip
+            return {**OK, "count": str(len(pois)), "pois": pois}
+        mode = "walking" if q.get("type") == "3" or path.endswith("/walking") else "driving"
+        if path == "/v3/distance":
+            dest = _wgs(q["destination"])
+            results = []
+            for i, o in enumerate(q["origins"].split("|"), start=1):
+                leg = self.offline.route(_wgs(o), dest, mode=mode)  # type: ignore[arg-type]
+                results.append(
+                    {"origin_id": str(i), "dest_id": "1", "distance": str(round(leg.distance_m)),
+                     "duration": str(round(leg.duration_s))}
+                )  # fmt: skip
+            return {**OK, "count": str(len(results)), "results": results}
+        if path.startswith("/v3/direction/"):
+            leg = self.offline.route(_wgs(q["origin"]), _wgs(q["destination"]), mode=mode)  # type: ignore[arg-type]
+            step = {"distance": str(round(leg.distance_m)), "duration": str(round(leg.duration_s)),
+                    "polyline": f"{q['origin']};{q['destination']}"}  # fmt: skip
+            paths = [{"distance": step["distance"], "duration": step["duration"], "steps": [step]}]
+            return {
+                **OK,
+                "count": "1",
+                "route": {"origin": q["origin"], "destination": q["destination"], "paths": paths},
+            }
+        return {"status": "0", "info": "INVALID_PARAMS", "infocode": "20000"}
+
+    # ---- lifecycle ------------------------------------------------------------------------------
+    def start(self) -> AMapLimitedStandIn:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def serve_forever(self) -> None:
+        """Serve in this thread until interrupted (the command line), then close the socket."""
+        try:
+            self._server.serve_forever()
+        finally:
+            self._server.server_close()
+
+    def __enter__(self) -> AMapLimitedStandIn:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
