@@ -177,6 +177,7 @@ ERRORS: Keys = {
     "PROVIDER_RATE_LIMITED": "halfday.error.provider_rate_limited",
     "PROVIDER_TIMEOUT": "halfday.error.provider_timeout",
     "PROVIDER_MALFORMED": "halfday.error.provider_malformed",
+    "PROVIDER_NOT_REQUESTED": "halfday.error.provider_not_requested",
     "ROUTE_NOT_FOUND": "halfday.error.route_not_found",
     "OUTSIDE_COVERAGE": "halfday.error.outside_coverage",
 }

@@ -32,6 +32,7 @@ ERROR_WORDS = {
     "PROVIDER_NOT_CONFIGURED": "lab.error.provider",
     "PROVIDER_UNAVAILABLE": "lab.error.provider",
     "PROVIDER_MALFORMED": "lab.error.provider",
+    "PROVIDER_NOT_REQUESTED": "lab.error.provider",
     "ROUTE_NOT_FOUND": "lab.error.route",
     "OUTSIDE_COVERAGE": "lab.error.route",
 }

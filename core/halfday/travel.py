@@ -83,6 +83,10 @@ class TravelTable:
         return self.router_name
 
 
+#: warnings of a provider answered by its fallback as a whole (core/geo/resilience.py)
+FALLBACK_CODES = frozenset({"PROVIDER_FALLBACK", "PROVIDER_NOT_REQUESTED"})
+
+
 def build_travel_table(
     points: Sequence[LonLat],
     *,
@@ -108,7 +112,9 @@ def build_travel_table(
         except (OmniError, OSError, TimeoutError):
             warnings.append("TRAVEL_SERVICE_FAILED")
         else:
-            if len(provider.warnings.entries()) > seen:  # the remote service failed and its fallback answered
+            # the whole answer came from the fallback (the service failed or was never asked); pairs the network
+            # could not join, filled from the estimate, are not a failure: each leg says its own source
+            if any(e.code in FALLBACK_CODES for e in provider.warnings.entries()[seen:]):
                 warnings.append("TRAVEL_SERVICE_FAILED")
             return answer
         return local.matrix(list(points), mode=mode)
