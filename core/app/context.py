@@ -58,6 +58,7 @@ class AppServices:
         self._providers: dict[tuple[str, str, str], MapServices] = {}
         self._reservations: dict[tuple[str, str, str], ReservationService] = {}
         self._lock = threading.Lock()
+        self._building: dict[tuple[str, ...], threading.Lock] = {}  # one builder per key: nothing is built twice
 
     @property
     def settings(self) -> Settings:
@@ -73,11 +74,17 @@ class AppServices:
         key = (name or settings.provider, region, str(settings.data_dir))
         with self._lock:
             found = self._providers.get(key)
+            building = self._building.setdefault(("provider", *key), threading.Lock())
         if found is not None:
             return found
-        built = make_provider(key[0], region=region, settings=settings)
-        with self._lock:
-            return self._providers.setdefault(key, built)
+        with building:  # a second request for the same key waits for the first build instead of making its own
+            with self._lock:
+                found = self._providers.get(key)
+            if found is None:
+                found = make_provider(key[0], region=region, settings=settings)
+                with self._lock:
+                    self._providers[key] = found
+            return found
 
     def use_provider(self, name: str, region: str, provider: MapServices, *, settings: Settings | None = None) -> None:
         """Serve ``provider`` as ``name`` for ``region`` (one built elsewhere: a test's, an embedding app's)."""
@@ -97,11 +104,17 @@ class AppServices:
         key = (settings.db_url, region, str(settings.data_dir))
         with self._lock:
             found = self._reservations.get(key)
+            building = self._building.setdefault(("reservations", *key), threading.Lock())
         if found is not None:
             return found
-        built = ReservationService.from_settings(settings, load_region(region, settings.data_dir))
-        with self._lock:
-            return self._reservations.setdefault(key, built)
+        with building:
+            with self._lock:
+                found = self._reservations.get(key)
+            if found is None:
+                found = ReservationService.from_settings(settings, load_region(region, settings.data_dir))
+                with self._lock:
+                    self._reservations[key] = found
+            return found
 
     def reservations_for_item(
         self, item_id: str, *, prefer: str | None = None, settings: Settings | None = None

@@ -7,6 +7,7 @@ and provider calls the same request gets when it runs alone on a fresh provider.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -112,3 +113,27 @@ def test_eight_concurrent_plans_keep_their_own_warnings_and_calls(pack):
     snap = shared.snapshot().model_dump()
     assert {k: snap[k] for k in total} == total
     assert shared.warnings.drain() == []
+
+
+def test_a_provider_asked_for_by_eight_requests_at_once_is_built_once(monkeypatch):
+    import core.geo.registry as registry
+
+    built: list[str] = []
+    real = registry.make_provider
+
+    def counting(name, **kw):
+        built.append(name)
+        time.sleep(0.05)  # a slow build: the other requests arrive while it runs
+        return real(name, **kw)
+
+    monkeypatch.setattr(registry, "make_provider", counting)
+    services = AppServices(Settings(provider="offline", region="shanghai", cache_dir=None))
+    start = threading.Barrier(THREADS)
+
+    def ask() -> MapServices:
+        start.wait()
+        return services.provider("offline", "shanghai")
+
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        got = list(pool.map(lambda _: ask(), range(THREADS)))
+    assert built == ["offline"] and all(p is got[0] for p in got)

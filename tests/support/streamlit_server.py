@@ -93,3 +93,10 @@ def running_app(*, log_path: Path, env: Mapping[str, str] | None = None) -> Iter
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+def open_expander(page, summary) -> None:
+    """Open an expander as a person does: click its summary, then wait for it to stop sliding open (Streamlit
+    animates its height for 0.5 s; a button pressed while it still moves is released elsewhere and gets no click)."""
+    summary.click()
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")

@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from tests.support.streamlit_server import open_expander
 from tests.ui.test_browser import ARTIFACTS, offline_page
 
 pytestmark = [pytest.mark.ui, pytest.mark.browser]
@@ -51,7 +52,7 @@ def test_half_day_plan_reserve_and_cancel_in_browser(halfday_server):
 
         # reserve a bookable stop of a card (the first that has one): check (dry run), consent, the dialog, the receipt
         offer = cards.locator('[data-testid="stExpander"]').filter(has_text="预订").first
-        offer.locator("summary").click()
+        open_expander(page, offer.locator("summary"))
         offer.locator('[class*="_check"] button').click()
         book = offer.locator('[class*="_book"] button')
         expect(book).to_be_visible()

@@ -20,6 +20,7 @@ from core.reservations import store
 from core.reservations.catalog import item_for
 from core.reservations.models import ReservationRequest
 from core.reservations.service import ReservationService
+from tests.support.streamlit_server import open_expander
 from tests.ui.test_browser import offline_page
 
 pytestmark = [pytest.mark.ui, pytest.mark.browser]
@@ -71,7 +72,7 @@ def keep_local(route, base: str, blocked: list[str]) -> None:
 def open_mine(page):
     """The route planner's "My reservations", opened."""
     section = page.locator(".st-key-rp_my_reservations")
-    section.locator("summary").click()
+    open_expander(page, section.locator("summary"))
     return section
 
 

@@ -14,6 +14,7 @@ from core.reservations import store
 from core.reservations.catalog import item_for
 from core.reservations.service import ReservationService
 from tests.support.paths import ROOT
+from tests.support.streamlit_server import open_expander
 from tests.ui.test_browser import ARTIFACTS, offline_page
 
 pytestmark = [pytest.mark.ui, pytest.mark.browser]
@@ -80,7 +81,7 @@ def test_itinerary_reserve_confirm_receipt_and_cancel_in_browser(served):
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "reservation_receipt.png"))
 
-        page.locator(".st-key-it_my_reservations summary").click()
+        open_expander(page, page.locator(".st-key-it_my_reservations summary"))
         row = page.locator(f".st-key-it_my_row_{mine.id}")
         expect(row).to_contain_text("Status: confirmed")
         row.locator(f".st-key-it_my_cancel_{mine.id} button").click()
