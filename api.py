@@ -381,11 +381,6 @@ def reservation_list(user: str = Depends(current_user)) -> Any:
 
 
 # ---- the half-day planner: the seven stages as server-sent events ---------------------------------------------
-def halfday_planner(user: str, region: str | None) -> Any:
-    """The region's planner (its tools, memory store and reservation service) for one request of ``user``."""
-    return halfday_app.planner(context_for(user, region=region))
-
-
 @app.post(
     "/halfday/plan",
     tags=["halfday"],
@@ -461,13 +456,13 @@ class FeedbackBody(BaseModel):
 @app.get("/halfday/memory", response_model=Memory, tags=["halfday"], responses=AUTH_ERRORS)
 def halfday_memory(user: str = Depends(current_user)) -> Any:
     """What the half-day planner learned of the key's user: tag affinities, places visited and disliked, family."""
-    return halfday_planner(user, None).memory.get(user)
+    return halfday_app.remembered(context_for(user))
 
 
 @app.delete("/halfday/memory", tags=["halfday"], responses=AUTH_ERRORS)
 def halfday_memory_reset(user: str = Depends(current_user)) -> dict[str, int]:
     """Forget everything the half-day planner learned of the key's user."""
-    return {"forgotten_events": halfday_planner(user, None).memory.reset(user)}
+    return {"forgotten_events": halfday_app.forget(context_for(user))}
 
 
 @app.post(
@@ -482,8 +477,7 @@ def halfday_feedback(body: FeedbackBody, user: str = Depends(current_user)) -> A
 
     if body.region is not None and body.region not in list_regions(data_dir=get_settings().data_dir):
         return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{body.region}'", "region")
-    planner = halfday_planner(user, body.region)
-    if planner.provider.region.place_by_id(body.place_id) is None:
+    ctx = context_for(user, region=body.region)
+    if ctx.region.place_by_id(body.place_id) is None:
         return error_response(404, "PLACE_NOT_FOUND", "no such place in this region", "place_id")
-    planner.feedback(user, body.place_id, liked=body.liked)
-    return planner.memory.get(user)
+    return halfday_app.feedback(ctx, body.place_id, liked=body.liked)

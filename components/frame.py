@@ -163,10 +163,12 @@ def request_context(region: str | None = None) -> RequestContext:
     if region is not None and region != sidebar:
         name = "offline"
     common = {"user": dashboard_user(), "lang": current_lang(), "region": region or sidebar}
+    ctx = services.context(provider=name, **common)
     try:
-        return services.context(provider=name, **common)
+        _ = ctx.providers  # built here, so that one that cannot be falls back to offline at once
     except OmniError:
-        return services.context(provider="offline", **common)
+        ctx = services.context(provider="offline", **common)
+    return ctx
 
 
 def amap_key_missing() -> bool:

@@ -151,12 +151,12 @@ class AppServices:
         trace_id: str | None = None,
     ) -> RequestContext:
         """A new request's context: its language (the face's; else the default), its zone (the face's if this
-        machine knows it, else the region pack's), its region and provider (else the settings'), and a fresh
-        view of the providers."""
+        machine knows it, else the region pack's), its region and provider (else the settings'). Its view of the
+        providers is made on first use: a request that plans nothing (a booking, a list) never builds a provider, so
+        a provider that cannot be built (an AMap choice without a key) fails only what needs it."""
         settings = settings or self.settings
         region_name = region or settings.region
-        shared = self.provider(provider, region_name, settings=settings)
-        pack = shared.region
+        pack = load_region(region_name, settings.data_dir)
         zone = zone_or_none(timezone) or zone_or_none(pack.timezone) or ZoneInfo("UTC")
         return RequestContext(
             user=user,
@@ -165,7 +165,6 @@ class AppServices:
             timezone=str(zone.key),
             region=pack,
             settings=settings,
-            providers=shared.for_request(),
             provider_name=provider or settings.provider,
             clock=clock or system_clock,
             services=self,
@@ -183,7 +182,6 @@ class RequestContext:
     timezone: str
     region: RegionPack
     settings: Settings
-    providers: MapServices  # this request's view: its own warnings and call counts
     provider_name: str
     clock: Clock
     services: AppServices = field(repr=False)
@@ -192,6 +190,12 @@ class RequestContext:
     @cached_property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
+
+    @cached_property
+    def providers(self) -> MapServices:
+        """This request's view of the shared providers: its own warnings and call counts (made on first use; an
+        OmniError when the provider cannot be built)."""
+        return self.services.provider(self.provider_name, self.region.name, settings=self.settings).for_request()
 
     def now(self) -> datetime:
         """The clock's now, in the request's zone."""

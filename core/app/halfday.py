@@ -7,7 +7,9 @@ from datetime import datetime
 from typing import Any
 
 from core.app.context import RequestContext
+from core.errors import InputError
 from core.halfday.goal_models import DIET_CODES, MOBILITY_CODES, DecomposedGoal, NamedWindow, WindowChoice
+from core.halfday.memory import MemoryStore
 from core.halfday.models import (
     DEFAULT_WEIGHTS,
     DIMENSIONS,
@@ -136,6 +138,36 @@ def reserve_step(ctx: RequestContext, inp: ReserveInput, *, trace_id: str | None
     if ctx.user is not None and inp.user_id != ctx.user:
         inp = inp.model_copy(update={"user_id": ctx.user})
     return planner(ctx).reserve_dry_run(inp, trace_id=trace_id)
+
+
+def memory_store(ctx: RequestContext) -> MemoryStore:
+    """What the half-day planner learned, on the context's database (no map provider needed)."""
+    return MemoryStore.from_url(ctx.settings.db_url)
+
+
+def remembered(ctx: RequestContext) -> Memory:
+    return memory_store(ctx).get(_user(ctx))
+
+
+def forget(ctx: RequestContext) -> int:
+    """Forget everything learned of the context's user; how many events were forgotten."""
+    return memory_store(ctx).reset(_user(ctx))
+
+
+def feedback(ctx: RequestContext, place_id: str, *, liked: bool) -> Memory:
+    """Explicit feedback on one of the context's region's places; the next plans' profile reads it."""
+    place = ctx.region.place_by_id(place_id)
+    if place is None:
+        raise InputError("no such place in this region", field="place_id", code="PLACE_NOT_FOUND")
+    store = memory_store(ctx)
+    store.feedback(_user(ctx), place, liked=liked)
+    return store.get(_user(ctx))
+
+
+def _user(ctx: RequestContext) -> str:
+    if not ctx.user:
+        raise InputError("the half-day memory is a user's", field="user_id", code="USER_REQUIRED")
+    return ctx.user
 
 
 def offered_windows(now: datetime) -> list[WindowChoice]:

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from core.halfday.models import FamilyProfile, Memory, MemoryEvent
+from core.packs.loader import RegionPlace
 from core.reservations import store
 from core.stores.db import open_engine
 
@@ -88,6 +89,18 @@ class MemoryStore:
             visited=visited[:MAX_VISITED],
             disliked=disliked,
             events=len(rows),
+        )
+
+    def feedback(self, user_id: str, place: RegionPlace, *, liked: bool) -> None:
+        """Explicit feedback on one of the pack's places: its category and tags, liked or not."""
+        self.record(
+            user_id,
+            MemoryEvent(
+                kind="liked" if liked else "disliked",
+                place_ids=[place.id],
+                tags=[place.category, *place.tags],
+                at=datetime.now(UTC),
+            ),
         )
 
     def record(self, user_id: str, event: MemoryEvent) -> None:

@@ -224,15 +224,7 @@ class HalfDayPlanner:
         place = self.provider.region.place_by_id(place_id)
         if place is None:
             raise InputError("no such place in this region", field="place_id", code="PLACE_NOT_FOUND")
-        self.memory.record(
-            user_id,
-            MemoryEvent(
-                kind="liked" if liked else "disliked",
-                place_ids=[place_id],
-                tags=[place.category, *place.tags],
-                at=datetime.now(UTC),
-            ),
-        )
+        self.memory.feedback(user_id, place, liked=liked)
 
     # ---- stage 7 ------------------------------------------------------------------------------------
     def reserve_dry_run(self, inp: ReserveInput, *, trace_id: str | None = None) -> DryRun:

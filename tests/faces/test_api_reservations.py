@@ -81,3 +81,18 @@ def test_the_openapi_models_say_a_dry_run_is_a_quote(client):
     status = schemas["Reservation"]["properties"]["status"]
     assert status["enum"] == ["quoted", "pending", "confirmed", "failed", "cancelled"]
     assert "quote" in schemas["DryRun"]["description"]
+
+
+def test_bookings_need_no_map_provider_one_that_cannot_be_built_fails_only_what_plans(client, monkeypatch):
+    from core.config import get_settings
+
+    monkeypatch.setenv("OMNI_PROVIDER", "amap")  # chosen, but no key: the map provider cannot be built
+    monkeypatch.delenv("OMNI_AMAP_KEY", raising=False)
+    get_settings.cache_clear()
+    assert client.get("/reservations", headers=auth("alice")).json() == []
+    dry = client.post("/reservations", json=BOOK, headers=auth("alice"))
+    assert dry.status_code == 200 and dry.json()["token"], dry.text
+    memory = client.get("/halfday/memory", headers=auth("alice"))
+    assert memory.status_code == 200, memory.text
+    planned = client.post("/agent/route_and_run", json={"message": "从外滩到豫园要多久"}, headers=auth("alice"))
+    assert planned.status_code == 502 and planned.json()["error"]["code"] == "PROVIDER_AUTH_FAILED"
