@@ -22,6 +22,7 @@ import math
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -75,6 +76,7 @@ class AMapLimitedStandIn:
         daily: int | None = None,
         latency_s: float = 0.0,
         port: int = 0,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         from core.geo.offline import OfflineProvider
         from core.packs.loader import load_region
@@ -83,6 +85,7 @@ class AMapLimitedStandIn:
         self.qps = qps
         self.daily = daily
         self.latency_s = max(0.0, latency_s)
+        self.clock = clock  # the wall clock: AMap counts a key's QPS per calendar second (tests freeze it)
         self.requests: list[str] = []
         self.refused: Counter[str] = Counter()
         self._day_calls: Counter[str] = Counter()
@@ -125,7 +128,7 @@ class AMapLimitedStandIn:
                 self.refused[DAILY_BODY["infocode"]] += 1
                 return dict(DAILY_BODY)
             if self.qps is not None:
-                second = math.floor(time.time())
+                second = math.floor(self.clock())
                 at, count = self._second.get(key, (second, 0))
                 count = count + 1 if at == second else 1
                 self._second[key] = (second, count)

@@ -80,9 +80,11 @@ def is_retryable(exc: BaseException) -> bool:
 
 
 def _is_breaker_failure(exc: BaseException) -> bool:
-    """What counts against a breaker: the remote side being unavailable, not a business answer (and not a call
-    that was never made)."""
-    return isinstance(exc, (ProviderUnavailable, httpx.TransportError)) and not isinstance(exc, ProviderNotRequested)
+    """What counts against a breaker: the remote side being unavailable, not a business answer, not a call that was
+    never made, and not a refusal for going too fast (the shared rate limiter slows every caller instead)."""
+    return isinstance(exc, (ProviderUnavailable, httpx.TransportError)) and not isinstance(
+        exc, (ProviderNotRequested, ProviderRateLimited)
+    )
 
 
 def default_wait() -> tenacity.wait.wait_base:
@@ -223,6 +225,9 @@ class ResilientProvider:
         def attempt() -> T:
             nonlocal attempts, asked
             attempts += 1
+            left = budget_left()
+            if left is not None and left <= 0:  # decided outside the breaker: pybreaker counts whatever passes
+                raise ProviderNotRequested("provider budget spent")  # through it, an excluded error as a success
             try:
                 return breaker.call(fn, *args, **kwargs)
             except ProviderNotRequested:

@@ -278,12 +278,12 @@ def test_a_service_the_budget_did_not_reach_says_not_requested_and_its_breaker_s
 
 
 def test_the_standin_refuses_past_its_qps_and_quota_with_amaps_bodies():
-    with AMapLimitedStandIn(qps=2, daily=5) as amap:
+    with AMapLimitedStandIn(qps=2, daily=5, clock=lambda: 1_800_000_000.2) as amap:  # one calendar second
         client = httpx.Client(base_url=amap.base_url)
         bodies = [client.get("/v3/geocode/geo", params={"key": KEY, "address": "上海博物馆"}).json() for _ in range(4)]
-        # four calls in (almost always) one or two seconds: at 2 per second at least one may be refused
-        for body in bodies:
-            assert body["status"] == "1" or body == amap_fixture("error_cuqps_limit.json")
+        # four calls in one second at 2 per second: two answered, two refused with AMap's own body
+        assert [b["status"] for b in bodies[:2]] == ["1", "1"]
+        assert bodies[2:] == [amap_fixture("error_cuqps_limit.json")] * 2
         amap.qps = None
         more = [client.get("/v3/geocode/geo", params={"key": KEY, "address": "上海博物馆"}).json() for _ in range(2)]
         assert more[-1] == amap_fixture("error_daily_quota.json")  # the 6th call of the day
@@ -294,9 +294,13 @@ def test_the_standin_refuses_past_its_qps_and_quota_with_amaps_bodies():
 
 
 def test_the_standin_refuses_a_burst_with_cuqps():
-    with AMapLimitedStandIn(qps=1) as amap:
+    second = [1_800_000_000.0]
+    with AMapLimitedStandIn(qps=1, clock=lambda: second[0]) as amap:
         results = [amap.handle("/v3/geocode/geo", {"key": KEY, "address": "上海博物馆"}) for _ in range(5)]
-    assert sum(r.get("infocode") == "10021" for r in results) >= 3 and amap.refused["10021"] >= 3
+        second[0] += 1.0  # the next calendar second: one more is answered
+        results.append(amap.handle("/v3/geocode/geo", {"key": KEY, "address": "上海博物馆"}))
+    assert [r.get("infocode") for r in results] == ["10000", "10021", "10021", "10021", "10021", "10000"]
+    assert amap.refused["10021"] == 4
 
 
 def test_the_standin_answers_a_batch_in_order_with_empty_rows_for_misses():
@@ -304,3 +308,13 @@ def test_the_standin_answers_a_batch_in_order_with_empty_rows_for_misses():
         body = amap.handle("/v3/geocode/geo", {"key": KEY, "address": "上海博物馆|无此地点xyz|外滩", "batch": "true"})
     assert body["count"] == "3" and body["geocodes"][1]["location"] == []
     assert AMapProvider.parse_geocode_batch_json(body, n_addresses=3)[1] == []
+
+
+def test_what_counts_against_a_breaker():
+    from core.errors import ProviderNotRequested, ProviderRateLimited, ProviderTimeout, ProviderUnavailable
+    from core.geo.resilience import _is_breaker_failure
+
+    assert _is_breaker_failure(ProviderUnavailable("down")) and _is_breaker_failure(ProviderTimeout("slow"))
+    # a refusal for going too fast slows every caller through the shared bucket; a call never made is no answer
+    assert not _is_breaker_failure(ProviderRateLimited("CUQPS_HAS_EXCEEDED_THE_LIMIT"))
+    assert not _is_breaker_failure(ProviderNotRequested("provider budget spent"))
