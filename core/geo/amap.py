@@ -392,9 +392,10 @@ class AMapProvider(HttpService):
             )
         out: list[list[Place]] = []
         for row in rows:
-            if _to_wgs(row.get("location")) is None:
+            if row.get("location") in (None, "", []):  # that address unmatched
                 out.append([])
                 continue
+            # a location AMap cannot have meant raises in the single parser: malformed, never "no match"
             out.append(AMapProvider.parse_geocode_json({"status": "1", "geocodes": [row]}))
         return out
 

@@ -43,6 +43,9 @@ from core.packs.loader import RegionPack
 
 T = TypeVar("T")
 
+#: match levels precise enough that one batch match is the answer (a road, an area, a city could be several places)
+PRECISE_LEVELS = frozenset({"exact", "poi", "house_number"})
+
 
 def _copy(value: Any) -> Any:
     if isinstance(value, BaseModel):
@@ -159,7 +162,10 @@ class MapServices:
                 calls += 1
                 if keep:
                     for address, places in zip(chunk, answers, strict=True):
-                        self.cache.put(("geocode", geocoder.name, address, city), _copy(places))
+                        # a batch gives one match per address: only a precise one may stand for the single
+                        # geocode's answer, which can hold several (the resolver asks "which one?" from those)
+                        if all(p.level in PRECISE_LEVELS for p in places):
+                            self.cache.put(("geocode", geocoder.name, address, city), _copy(places))
         return calls
 
     # ---- Router -------------------------------------------------------------------------------------

@@ -200,7 +200,10 @@ def _batch_server(seen: list[dict[str, str]]) -> Any:
         q = {k: v[0] for k, v in parse_qs(urlsplit(str(request.url)).query).items()}
         seen.append(q)
         addresses = q["address"].split("|")
-        rows = [{**row, "location": []} if a.startswith("无") else row for a in addresses]
+        rows = [
+            {**row, "location": []} if a.startswith("无") else {**row, "level": "道路"} if a.startswith("路") else row
+            for a in addresses
+        ]
         return httpx.Response(
             200, json={"status": "1", "info": "OK", "infocode": "10000", "count": str(len(rows)), "geocodes": rows}
         )
@@ -240,6 +243,23 @@ def test_map_services_geocode_in_batches_and_ask_only_for_what_is_not_cached():
     assert seen[1]["address"].split("|") == ["地址9", "地址10", "地址11"]
     services.geocode("地址4", city="上海")  # the resolver's call: answered from the cache
     assert len(seen) == 2 and services.snapshot().geocode == 2
+
+
+def test_a_batch_match_stands_for_the_single_geocode_only_when_precise():
+    """A batch gives one match per address; AMap's single geocode may give several for a road or an area, and the
+    resolver asks "which one?" from those: an imprecise batch match is not kept, the resolver asks singly."""
+    seen: list[dict[str, str]] = []
+    pack = load_region("shanghai")
+    amap = AMapProvider(key=KEY, client=httpx.Client(transport=httpx.MockTransport(_batch_server(seen))))
+    wrapped = ResilientProvider(amap, fallback=OfflineProvider(pack), retries=0, warnings=WarningLog())
+    services = MapServices(geocoder=wrapped, router=wrapped, region=pack)
+    services.geocode_many([("地址1", "上海"), ("路一", "上海")])
+    assert services.cache.get(("geocode", "amap", "地址1", "上海"))[0]
+    assert not services.cache.get(("geocode", "amap", "路一", "上海"))[0]
+    with pytest.raises(ProviderMalformed):  # a location AMap cannot have meant is a broken answer, not "no match"
+        AMapProvider.parse_geocode_batch_json(
+            {"status": "1", "geocodes": [{"location": "abc", "formatted_address": "x"}]}, n_addresses=1
+        )
 
 
 def test_a_batch_that_degraded_keeps_nothing():
