@@ -53,13 +53,14 @@ _PROVIDERS_LOCK = threading.Lock()
 
 
 def default_provider(settings: Settings) -> MapServices:
+    """A request's view of the process's provider for ``settings`` (callers without a RequestContext)."""
     from core.geo.registry import make_provider
 
     key = (settings.provider, settings.region, str(settings.data_dir))
     with _PROVIDERS_LOCK:
         if key not in _PROVIDERS:
             _PROVIDERS[key] = make_provider(settings.provider, region=settings.region, settings=settings)
-        return _PROVIDERS[key]
+        return _PROVIDERS[key].for_request()  # a view: this request's own warnings and counts
 
 
 def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for the orchestrator change in flight

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import platform
+import threading
 import time
 from functools import lru_cache
 from importlib import metadata
@@ -86,16 +87,19 @@ def versions() -> dict[str, str]:
 
 
 _PROVIDERS: dict[tuple[str, str, str], MapServices] = {}
+_PROVIDERS_LOCK = threading.Lock()
 
 
 def provider_for(name: str, region: str, settings: Settings) -> MapServices:
-    """One MapServices per provider, region and settings in this process (a pack loads once per worker)."""
+    """A task's own view of the one MapServices per provider, region and settings in this process (a pack loads
+    once per worker; tasks on threads of one worker keep their own warnings and counts)."""
     key = (name, region, settings.model_dump_json())
-    if key not in _PROVIDERS:
-        from core.geo.registry import make_provider
+    with _PROVIDERS_LOCK:
+        if key not in _PROVIDERS:
+            from core.geo.registry import make_provider
 
-        _PROVIDERS[key] = make_provider(name, region=region, settings=settings)
-    return _PROVIDERS[key]
+            _PROVIDERS[key] = make_provider(name, region=region, settings=settings)
+        return _PROVIDERS[key].for_request()
 
 
 def task_settings(settings: Settings, grid: LabGrid) -> Settings:
@@ -225,7 +229,6 @@ def invalid_rows(
 def _route_rows(ctx: _Context, item: RouteBatchItem, provider: MapServices) -> list[dict[str, Any]]:
     request = item.request.model_copy(update={"transport_mode": ctx.cell.mode})
     settings = ctx.settings
-    provider.drain_warnings()  # nothing of an earlier task is ours
     t0 = time.perf_counter()
     with provider_budget(settings.provider_budget_s):
         trip = resolve_stage(request, provider=provider, settings=settings)
