@@ -37,6 +37,7 @@ from core.app.reservations import DryRun, Outcome, Reservation, ReservationReque
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
 from core.errors import InputError, OmniError, ResolutionError
+from core.i18n import normalize_lang
 from core.models.agent import AgentRequest, AgentResponse
 from core.models.common import clean_text
 
@@ -211,9 +212,13 @@ SERVICES = AppServices()
 
 
 def accept_language(accept_language: str | None = Header(default=None)) -> str | None:
-    """The caller's language from ``Accept-Language`` (its first tag), or None when it names none we speak."""
-    first = (accept_language or "").split(",", 1)[0].split(";", 1)[0].strip()
-    return first or None
+    """The caller's language from ``Accept-Language``: the first tag naming a language we speak (``fr, zh;q=0.9``
+    is Chinese), or None when it names none (the message's language then decides)."""
+    for part in (accept_language or "").split(","):
+        tag = part.split(";", 1)[0].strip()
+        if normalize_lang(tag) is not None:
+            return tag
+    return None
 
 
 def context_for(

@@ -27,7 +27,6 @@ from core.app.halfday import (
     HalfDayEvent,
     HalfDayPlanner,
     HalfDayRequest,
-    IntentEvent,
     NamedWindow,
     ScoreWeights,
     StatusEvent,
@@ -150,15 +149,12 @@ def run_plan(request: HalfDayRequest) -> dict[str, Any]:
     ctx = request_context()
     planner = make_planner(ctx)
     lang = current_lang()  # the page's language: the log and the plans are worded in it, whatever the goal's
-    goal_lang = text.guess_language(request.goal)
     events: list[HalfDayEvent] = []
     label = t("halfday.run.planning", lang)
     with st.status(f"{label}…", expanded=True) as box:
         bar = st.progress(0.0, text=text.stage_name("started", lang))
         for event in halfday_app.plan_half_day(ctx, request, planner_=planner):
             events.append(event)
-            if isinstance(event, IntentEvent):
-                goal_lang = event.data.goal.language
             line = text.event_line(event, lang)
             if line:
                 st.markdown(line)
@@ -182,7 +178,6 @@ def run_plan(request: HalfDayRequest) -> dict[str, Any]:
         "window": request.window,
         "events": events,
         "done": done,
-        "lang": goal_lang,
         "live": True,
     }
     state[RUN] = run

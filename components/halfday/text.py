@@ -8,7 +8,6 @@ pack has them (``name_en`` / ``name_zh``); the other name is for a tooltip (``ot
 
 from __future__ import annotations
 
-import re
 from datetime import date, time
 from typing import Any
 
@@ -39,18 +38,12 @@ from core.app.halfday import (
 )
 from core.i18n import t
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 STAGE_COUNT = 7
 WEEKDAYS = ("common.weekday.mon", "common.weekday.tue", "common.weekday.wed", "common.weekday.thu",
             "common.weekday.fri", "common.weekday.sat", "common.weekday.sun")  # fmt: skip
 MONTHS = ("common.month.jan", "common.month.feb", "common.month.mar", "common.month.apr", "common.month.may",
           "common.month.jun", "common.month.jul", "common.month.aug", "common.month.sep", "common.month.oct",
           "common.month.nov", "common.month.dec")  # fmt: skip
-
-
-def guess_language(text: str) -> str:
-    """The language a goal is written in: Chinese when it has Chinese characters."""
-    return "zh" if _CJK.search(text or "") else "en"
 
 
 def day_label(d: date, lang: str) -> str:

@@ -114,3 +114,12 @@ def test_lone_surrogates_and_control_characters_never_break_the_answer(client, m
     r = client.post("/agent/route_and_run", content=body, headers={"Content-Type": "application/json"})
     assert r.status_code == 200, r.text
     r.json()  # valid UTF-8 JSON
+
+
+def test_accept_language_names_the_first_language_the_api_speaks(client):
+    from tests.conftest import auth as _auth
+
+    body = {"message": "What's the weather tomorrow?"}
+    for header, expected in (("fr-FR, zh;q=0.9", "没有可用的实时天气数据源"), ("fr, de", "No live weather source")):
+        r = client.post("/agent/route_and_run", json=body, headers={**_auth("alice"), "Accept-Language": header})
+        assert expected in r.json()["result"]["answer_text"], (header, r.json()["result"]["answer_text"])
