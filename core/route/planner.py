@@ -29,7 +29,6 @@ from core.models.route import (
     MetricSource,
     Notice,
     OptimizerInfo,
-    RawStop,
     ResolvedPoint,
     RouteLeg,
     RoutePlanRequest,
@@ -42,6 +41,7 @@ from core.models.route import (
 )
 from core.optimizer.order_search import candidate_orders, distinct_place_orders, order_totals
 from core.packs.loader import RegionPack
+from core.route.budget import geocode_ahead, needed_calls, plan_budget_s
 from core.route.links import amap_navigates_in, build_deep_links
 from core.route.notices import LIVE_ORIGIN_LABEL, PlaceNames, english, from_log, notice, point_names, unique
 from core.route.resolver import resolve_points, same_place
@@ -186,42 +186,6 @@ def _leg(a_label: str, b_label: str, a: LonLat, b: LonLat, d: float, t: float, s
         duration_s=int(round(t)),
         source=source,
     )
-
-
-def _raw_places(request: RoutePlanRequest) -> list[RawStop]:
-    origin = request.origin_stop()
-    return [*([origin] if origin is not None else []), *request.stops, request.destination_stop()]
-
-
-def geocode_ahead(request: RoutePlanRequest, *, provider: MapServices) -> int:
-    """Geocode every place's first query (its address, else its name: what the resolver asks first) in the
-    geocoder's batches, so the resolver finds them in the cache (AMap: 10 places a call instead of one each).
-    Places already cached are not asked again. Returns the calls made."""
-    default_city = provider.region.city
-    queries = [
-        (q, raw.city or default_city)
-        for raw in _raw_places(request)
-        if not raw.poi_id and (q := next((x for x in (raw.address, raw.name) if x), None))
-    ]
-    return provider.geocode_many(queries)
-
-
-def plan_budget_s(request: RoutePlanRequest, *, provider: MapServices, settings: Settings) -> float:
-    """The plan's time for providers: ``provider_budget_s`` for waiting on answers, plus, for a paced service
-    (AMap at ``amap_qps``), the calls the plan needs at that rate: batches of geocodes, one distance call per
-    point (AMap answers one destination a call) and one direction call per leg. Pacing itself is excluded from
-    the budget as it happens (core.geo.base.exclude_from_budget); this keeps the answers' own time in scale with
-    the plan."""
-    qps = provider.pacing_qps()
-    if not qps:
-        return settings.provider_budget_s
-    return max(settings.provider_budget_s, needed_calls(request) / qps + settings.provider_budget_s)
-
-
-def needed_calls(request: RoutePlanRequest, *, batch: int = 10) -> int:
-    """Remote calls a cold plan of ``request`` needs from a provider like AMap (an upper bound without searches)."""
-    n = len(_raw_places(request)) + (1 if request.origin_mode == "current_location" else 0)
-    return -(-n // batch) + n + (n - 1)
 
 
 def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings: Settings) -> ResolvedTrip:

@@ -24,7 +24,8 @@ from core.geo.registry import make_provider
 from core.geo.resilience import make_amap_provider
 from core.models.route import RoutePlanRequest
 from core.packs.loader import load_region
-from core.route.planner import needed_calls, plan_budget_s, plan_route
+from core.route.budget import needed_calls, plan_budget_s
+from core.route.planner import plan_route
 
 KEY = "real-limits-key-0123456789"
 

@@ -1,0 +1,44 @@
+"""What a plan asks of its providers before it starts: the places geocoded ahead in the geocoder's batches, and the
+time the plan may wait on providers, sized from the calls it needs at a paced service's rate (issue 20 §1)."""
+
+from __future__ import annotations
+
+from core.config import Settings
+from core.geo.composite import MapServices
+from core.models.route import RawStop, RoutePlanRequest
+
+
+def _raw_places(request: RoutePlanRequest) -> list[RawStop]:
+    origin = request.origin_stop()
+    return [*([origin] if origin is not None else []), *request.stops, request.destination_stop()]
+
+
+def geocode_ahead(request: RoutePlanRequest, *, provider: MapServices) -> int:
+    """Geocode every place's first query (its address, else its name: what the resolver asks first) in the
+    geocoder's batches, so the resolver finds them in the cache (AMap: 10 places a call instead of one each).
+    Places already cached are not asked again. Returns the calls made."""
+    default_city = provider.region.city
+    queries = [
+        (q, raw.city or default_city)
+        for raw in _raw_places(request)
+        if not raw.poi_id and (q := next((x for x in (raw.address, raw.name) if x), None))
+    ]
+    return provider.geocode_many(queries)
+
+
+def plan_budget_s(request: RoutePlanRequest, *, provider: MapServices, settings: Settings) -> float:
+    """The plan's time for providers: ``provider_budget_s`` for waiting on answers, plus, for a paced service
+    (AMap at ``amap_qps``), the calls the plan needs at that rate: batches of geocodes, one distance call per
+    point (AMap answers one destination a call) and one direction call per leg. Pacing itself is excluded from
+    the budget as it happens (core.geo.base.exclude_from_budget); this keeps the answers' own time in scale with
+    the plan."""
+    qps = provider.pacing_qps()
+    if not qps:
+        return settings.provider_budget_s
+    return max(settings.provider_budget_s, needed_calls(request) / qps + settings.provider_budget_s)
+
+
+def needed_calls(request: RoutePlanRequest, *, batch: int = 10) -> int:
+    """Remote calls a cold plan of ``request`` needs from a provider like AMap (an upper bound without searches)."""
+    n = len(_raw_places(request)) + (1 if request.origin_mode == "current_location" else 0)
+    return -(-n // batch) + n + (n - 1)
