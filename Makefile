@@ -32,10 +32,10 @@ valhalla: $(STAMP) $(PACK)  # the helsinki pack's roads over HTTP on 127.0.0.1:8
 	$(PY) -m core pack serve helsinki --port 8002
 
 test: $(STAMP) $(PACK)  # PostgreSQL (Debian's, when installed) for the tests that run on both databases; two workers
-	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -n 2
+	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -n 2 --dist loadgroup
 
 quick: $(STAMP) $(PACK)  # the fast subset while developing: no pages, no browser, no solver runs
-	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -n 2 -m "not ui and not slow"
+	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -n 2 --dist loadgroup -m "not ui and not slow"
 
 # lint-imports: the import layers of pyproject.toml ([tool.importlinter]). app.py and api.py are single files, outside
 # its graph, so the grep holds them to the same rule: no benchmarks, tests or development-only packages.
