@@ -31,11 +31,15 @@ api: $(STAMP)
 valhalla: $(STAMP) $(PACK)  # the helsinki pack's roads over HTTP on 127.0.0.1:8002 (OMNI_VALHALLA_URL=http://127.0.0.1:8002)
 	$(PY) -m core pack serve helsinki --port 8002
 
-test: $(STAMP) $(PACK)  # PostgreSQL (Debian's, when installed) for the tests that run on both databases; two workers
-	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -n 2 --dist loadgroup
+# PostgreSQL (Debian's, when installed) for the tests that run on both databases. Two workers (pytest-xdist) for all
+# but the browser tests, which then run one after the other: a Chromium and a Streamlit server per test starve on two
+# cores beside another worker.
+test: $(STAMP) $(PACK)
+	export OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)"; \
+	$(PY) -m pytest -n 2 -m "not browser" && $(PY) -m pytest -m browser
 
 quick: $(STAMP) $(PACK)  # the fast subset while developing: no pages, no browser, no solver runs
-	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -n 2 --dist loadgroup -m "not ui and not slow"
+	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -n 2 -m "not ui and not slow"
 
 # lint-imports: the import layers of pyproject.toml ([tool.importlinter]). app.py and api.py are single files, outside
 # its graph, so the grep holds them to the same rule: no benchmarks, tests or development-only packages.

@@ -94,11 +94,3 @@ def auth(user: str) -> dict[str, str]:
     """The headers of ``user``'s API key."""
     return {"Authorization": f"Bearer {API_KEYS[user]}"}
 
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into the tests' ids
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (make test: two workers), every browser test runs on one worker, one after the other:
-    two Chromiums and two Streamlit servers at once on two cores starved each other's pages of time."""
-    for item in items:
-        if item.get_closest_marker("browser") is not None:
-            item.add_marker(pytest.mark.xdist_group(name="browser"))
