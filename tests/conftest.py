@@ -93,4 +93,3 @@ API_KEYS = {"alice": "key-alice-0123456789", "bob": "key-bob-0123456789", "mallo
 def auth(user: str) -> dict[str, str]:
     """The headers of ``user``'s API key."""
     return {"Authorization": f"Bearer {API_KEYS[user]}"}
-
