@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.config import Settings, get_settings
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from core.reservations.service import ReservationService
 
 Clock = Callable[[], datetime]
+T = TypeVar("T")
 
 
 def system_clock() -> datetime:
@@ -65,6 +66,23 @@ class AppServices:
         """The settings given, else the process's current ones (read again each time: a test may change them)."""
         return self._settings or get_settings()
 
+    def _once(self, built: dict[tuple[str, str, str], T], key: tuple[str, str, str], build: Callable[[], T]) -> T:
+        """``built[key]``, built on first use by one thread: a second request for the same key waits for the first
+        build instead of making its own (a provider holds clients and an engine; a spare one would never close)."""
+        with self._lock:
+            found = built.get(key)
+            building = self._building.setdefault((str(id(built)), *key), threading.Lock())
+        if found is not None:
+            return found
+        with building:
+            with self._lock:
+                found = built.get(key)
+            if found is None:
+                found = build()
+                with self._lock:
+                    built[key] = found
+            return found
+
     # ---- providers ------------------------------------------------------------------------------------
     def provider(self, name: str | None, region: str, *, settings: Settings | None = None) -> MapServices:
         """The shared provider ``name`` for ``region`` (built on first use; an OmniError if it cannot be)."""
@@ -72,19 +90,7 @@ class AppServices:
 
         settings = settings or self.settings
         key = (name or settings.provider, region, str(settings.data_dir))
-        with self._lock:
-            found = self._providers.get(key)
-            building = self._building.setdefault(("provider", *key), threading.Lock())
-        if found is not None:
-            return found
-        with building:  # a second request for the same key waits for the first build instead of making its own
-            with self._lock:
-                found = self._providers.get(key)
-            if found is None:
-                found = make_provider(key[0], region=region, settings=settings)
-                with self._lock:
-                    self._providers[key] = found
-            return found
+        return self._once(self._providers, key, lambda: make_provider(key[0], region=region, settings=settings))
 
     def use_provider(self, name: str, region: str, provider: MapServices, *, settings: Settings | None = None) -> None:
         """Serve ``provider`` as ``name`` for ``region`` (one built elsewhere: a test's, an embedding app's)."""
@@ -102,19 +108,11 @@ class AppServices:
 
         settings = settings or self.settings
         key = (settings.db_url, region, str(settings.data_dir))
-        with self._lock:
-            found = self._reservations.get(key)
-            building = self._building.setdefault(("reservations", *key), threading.Lock())
-        if found is not None:
-            return found
-        with building:
-            with self._lock:
-                found = self._reservations.get(key)
-            if found is None:
-                found = ReservationService.from_settings(settings, load_region(region, settings.data_dir))
-                with self._lock:
-                    self._reservations[key] = found
-            return found
+        return self._once(
+            self._reservations,
+            key,
+            lambda: ReservationService.from_settings(settings, load_region(region, settings.data_dir)),
+        )
 
     def reservations_for_item(
         self, item_id: str, *, prefer: str | None = None, settings: Settings | None = None
