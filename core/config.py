@@ -103,6 +103,14 @@ class Settings(BaseSettings):
         description="balanced prefers the shorter of two Pareto orders unless it is more than this much slower",
     )
     top_k: int = Field(default=5, ge=1, le=50, description="Alternatives listed beside the best route per strategy.")
+    direction_recheck_top: int = Field(
+        default=3,
+        ge=1,
+        le=10,
+        description="Where the router's matrix and directions differ (AMap), the matrix ranking's top orders "
+        "re-measured leg by leg on the direction service before the final ranking (then the new best, if it was "
+        "not among them, at most as many times again).",
+    )
     max_stops: int = Field(default=100, ge=50, le=500)
     exact_limit: int = Field(default=15, ge=2, le=18, description="Largest stop count solved exactly by Held-Karp.")
     solver_time_limit_s: float = Field(default=1.0, gt=0, le=60)

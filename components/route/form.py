@@ -111,7 +111,8 @@ def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) 
         "deep_link_mode": state.get("deep_link_mode") or "auto",
         "max_permutations": int(state.get("max_permutations") or 24),
         "round_trip": bool(state.get("round_trip")) and mode == "fixed",
-        "exact_legs": bool(state.get("exact_legs")),
+        # unticked: the planner decides (directions where the matrix differs from them); ticked: always
+        "exact_legs": True if state.get("exact_legs") else None,
         "need_deep_link": True,
     }
     destination_poi = chosen_poi_id(

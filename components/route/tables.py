@@ -28,7 +28,13 @@ from core.app import route as route_app
 from core.i18n import t
 from core.models.route import CandidateRoute, RoutePlanResult
 
-COMPARISON_COLUMNS = ["rank", "order", "km", "minutes", "Δ km", "Δ min", "Pareto", "best for", "source"]
+COMPARISON_COLUMNS = ["rank", "order", "km", "minutes", "Δ km", "Δ min", "Pareto", "best for", "source", "measured"]
+#: how a candidate's legs were measured (core.models.route.CandidateMeasure) → catalog key
+MEASURE_WORDS = {
+    "matrix": "route.measure.matrix",
+    "directions": "route.measure.directions",
+    "partly_directions": "route.measure.partly_directions",
+}
 #: the headers of every table (column id → catalog key); the frames keep the ids, the page shows the words
 HEADERS = {
     "rank": "route.col.rank",
@@ -40,6 +46,7 @@ HEADERS = {
     "Pareto": "route.col.pareto",
     "best for": "route.col.best_for",
     "source": "route.col.source",
+    "measured": "route.col.measured",
     "role": "route.col.role",
     "#": "route.col.number",
     "input": "route.col.input",
@@ -121,6 +128,7 @@ def comparison_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFra
                 "Pareto": "✓" if cand.pareto_optimal else "",
                 "best for": strategies_words(list(cand.best_for), lang),
                 "source": candidate_source(cand, lang),
+                "measured": t(MEASURE_WORDS[cand.measured_by], lang),
                 "_best": i == result.best_index,
             }
         )
@@ -148,7 +156,12 @@ def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "c
 
     frame = comparison_frame(result, lang=lang)
     shown = frame.drop(columns="_best")
-    figures_first = ["best", "rank", *(c for c in COMPARISON_COLUMNS if c not in ("rank", "order")), "order"]
+    # matrix or directions is worth a column only when some candidates were re-measured on directions
+    columns = [
+        c for c in COMPARISON_COLUMNS if c != "measured" or any(x.measured_by != "matrix" for x in result.candidates)
+    ]
+    shown = shown[columns]
+    figures_first = ["best", "rank", *(c for c in columns if c not in ("rank", "order")), "order"]
     table = shown.assign(best=frame["_best"].map({True: BEST_MARK, False: ""}))[figures_first]
     order_width = max(
         [_text_width_px(str(order)) for order in shown["order"]] + [_text_width_px(header("order", lang))]
@@ -159,8 +172,9 @@ def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "c
         hide_index=True,
         width="stretch",
         column_config=headers_config(
-            COMPARISON_COLUMNS,
+            columns,
             lang,
+            measured=st.column_config.TextColumn(header("measured", lang), help=t("route.col.measured_help", lang)),
             best=st.column_config.TextColumn(
                 t("route.col.best", lang), help=t("route.col.best_help", lang), width=40, pinned=True
             ),

@@ -192,6 +192,8 @@ class AMapProvider(HttpService):
     """AMap Web Service (v3): a Geocoder, a Router and a WeatherService. All coordinates in and out are WGS-84."""
 
     name = "amap"
+    #: the distance service (/v3/distance) and the direction service (paths[0]) are two services, two figures
+    matrix_differs_from_directions = True
     label = "AMap"
 
     def __init__(

@@ -165,6 +165,8 @@ class AMapMcpProvider:
     """Geocoder and Router over the AMap MCP tools; REST (``rest``, an AMapProvider) fills what MCP omits."""
 
     name = "amap"
+    #: the distance service (/v3/distance) and the direction service (paths[0]) are two services, two figures
+    matrix_differs_from_directions = True
     label = "AMap MCP"
 
     def __init__(self, *, key: str, url: str = DEFAULT_URL, timeout_s: float = 20.0, rest: Any = None) -> None:

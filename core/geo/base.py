@@ -157,6 +157,39 @@ def warnings_to(log: WarningLog) -> Iterator[None]:
         _REQUEST_LOG.reset(token)
 
 
+class RequestTally:
+    """Remote requests made on one request's behalf (thread-safe: a request's calls may run in worker threads)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.count = 0
+
+    def add(self) -> None:
+        with self._lock:
+            self.count += 1
+
+
+_REQUEST_TALLY: ContextVar[RequestTally | None] = ContextVar("omni_request_tally", default=None)
+
+
+@contextmanager
+def requests_to(tally: RequestTally) -> Iterator[None]:
+    """Every remote request a service sends while the block runs (in this thread or task) is counted in ``tally``:
+    a request's own count, where the services and their rate limiter are shared by the whole process."""
+    token = _REQUEST_TALLY.set(tally)
+    try:
+        yield
+    finally:
+        _REQUEST_TALLY.reset(token)
+
+
+def note_request() -> None:
+    """Called by the HTTP base for each request it sends."""
+    tally = _REQUEST_TALLY.get()
+    if tally is not None:
+        tally.add()
+
+
 _DEGRADED: ContextVar[bool] = ContextVar("omni_degraded_answer", default=False)
 
 

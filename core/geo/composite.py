@@ -28,12 +28,14 @@ from core.geo.base import (
     Leg,
     LonLat,
     Place,
+    RequestTally,
     Router,
     TravelMatrix,
     TravelMode,
     WarningLog,
     WeatherService,
     degradation_watch,
+    requests_to,
     warnings_to,
 )
 from core.geo.cache import ResponseCache, point_key
@@ -77,6 +79,7 @@ class MapServices:
         self.name = geocoder.name if geocoder.name == router.name else f"{geocoder.name}+{router.name}"
         self.calls: Counter[str] = Counter()
         self.cache_hits = 0
+        self.requests = RequestTally()  # remote requests sent for this view (or, unviewed, the process)
         self._lock = Lock()
         self.shared: MapServices | None = None  # a request's view: the MapServices it is a view of
 
@@ -90,6 +93,7 @@ class MapServices:
         view.warnings = WarningLog()
         view.calls = Counter()
         view.cache_hits = 0
+        view.requests = RequestTally()
         view._lock = Lock()
         view.shared = root
         return view
@@ -115,7 +119,7 @@ class MapServices:
         if hit:
             self._count(None)
             return _copy(value)  # type: ignore[no-any-return]
-        with degradation_watch() as degraded, warnings_to(self.warnings):
+        with degradation_watch() as degraded, warnings_to(self.warnings), requests_to(self.requests):
             value = fn()
             keep = not degraded()
         self._count(service)
@@ -155,7 +159,7 @@ class MapServices:
         for city, addresses in wanted.items():
             for start in range(0, len(addresses), size):
                 chunk = addresses[start : start + size]
-                with degradation_watch() as degraded, warnings_to(self.warnings):
+                with degradation_watch() as degraded, warnings_to(self.warnings), requests_to(self.requests):
                     answers = geocoder.geocode_batch(chunk, city=city)
                     keep = not degraded()
                 self._count("geocode")
@@ -223,9 +227,18 @@ class MapServices:
         rates = [float(lim.rate) for lim in self._limiters() if isinstance(lim.rate, (int, float)) and lim.rate > 0]
         return min(rates) if rates else None
 
-    def paced_requests(self) -> int:
-        """Requests the remote services' rate limiters have let through in this process (every HTTP call)."""
-        return sum(int(lim.stats().acquired) for lim in self._limiters() if hasattr(lim, "stats"))
+    def remote_requests(self) -> int:
+        """Remote requests sent for this view (its request), every HTTP call counted, retries included; other
+        requests on the same shared services are not."""
+        return self.requests.count
+
+    @property
+    def directions_differ(self) -> bool:
+        """Whether the router's directions give other figures than its matrix (AMap: two services), so the legs a
+        person follows are worth re-measuring; one engine answering both (Valhalla, OSRM, the estimate) gives the
+        same figures twice."""
+        inner = getattr(self.router, "inner", self.router)
+        return bool(getattr(inner, "matrix_differs_from_directions", False))
 
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         key = ("route", self.router.name, point_key(origin), point_key(destination), mode)

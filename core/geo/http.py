@@ -28,7 +28,7 @@ from core.errors import (
     ProviderTimeout,
     ProviderUnavailable,
 )
-from core.geo.base import budget_left, exclude_from_budget
+from core.geo.base import budget_left, exclude_from_budget, note_request
 from core.geo.ratelimit import TokenBucket
 
 logger = logging.getLogger(__name__)
@@ -296,6 +296,7 @@ class HttpService:
         url = f"{self.base_url}{path}"
         self._check_budget(path)
         self._pace()
+        note_request()
         left = budget_left()
         timeout = self.timeout_s if left is None else max(0.05, min(self.timeout_s, left))
         logger.debug("%s %s %s %s", self.label, method, path, self.redact(str(dict(params or {}))))

@@ -19,6 +19,8 @@ MAX_STOPS = 100  # hard contract bound; settings.max_stops may lower it (never b
 RouteStrategy = Literal["shortest_distance", "fastest_time", "balanced"]
 TransportMode = Literal["driving", "walking", "cycling"]
 STRATEGIES: tuple[RouteStrategy, ...] = ("shortest_distance", "fastest_time", "balanced")
+LegMeasure = Literal["matrix", "directions"]
+CandidateMeasure = Literal["matrix", "directions", "partly_directions"]
 MetricSource = Literal["offline_estimate", "amap", "osrm", "valhalla", "road_network", "user_input", "mixed"]
 
 
@@ -93,9 +95,10 @@ class RoutePlanRequest(BaseModel):
     deep_link_mode: Literal["personal_map", "route_plan", "auto"] = "auto"
     need_html: bool = False
     max_permutations: int = Field(default=24, ge=1, le=40320)
-    # Addition: the best route's legs measured one by one by the router's direction service (step 6 of the route
-    # specification) instead of read from the matrix the order search used.
-    exact_legs: bool = False
+    # Addition: the top candidates' legs re-measured one by one on the router's direction service (step 6 of the
+    # route specification) before the final ranking, instead of read from the matrix the order search used.
+    # None (issue 20 §3): where the router's matrix and directions are different services (AMap), else not.
+    exact_legs: bool | None = None
     # Addition: round trip back to the fixed origin (destination defaults to the origin).
     round_trip: bool = False
 
@@ -257,6 +260,8 @@ class RouteLeg(BaseModel):
     duration_s: int
     # Addition: where the figures came from (offline_estimate, amap, ...).
     source: MetricSource = "offline_estimate"
+    # Addition (issue 20 §3): read from the distance matrix, or re-measured on the direction service.
+    measured_by: LegMeasure = "matrix"
 
 
 class PointRef(BaseModel):
@@ -298,6 +303,8 @@ class CandidateRoute(BaseModel):
     pareto_optimal: bool = False
     delta_distance_m: int = 0
     delta_duration_s: int = 0
+    # Addition (issue 20 §3): how its legs were measured: all on directions, all from the matrix, or some of each.
+    measured_by: CandidateMeasure = "matrix"
 
 
 class DeepLinks(BaseModel):

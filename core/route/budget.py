@@ -6,6 +6,7 @@ from __future__ import annotations
 from core.config import Settings
 from core.geo.composite import MapServices
 from core.models.route import RawStop, RoutePlanRequest
+from core.route.directions import directions_wanted
 
 
 def _raw_places(request: RoutePlanRequest) -> list[RawStop]:
@@ -35,10 +36,18 @@ def plan_budget_s(request: RoutePlanRequest, *, provider: MapServices, settings:
     qps = provider.pacing_qps()
     if not qps:
         return settings.provider_budget_s
-    return max(settings.provider_budget_s, needed_calls(request) / qps + settings.provider_budget_s)
+    calls = needed_calls(request, directions_top=directions_top(request, provider=provider, settings=settings))
+    return max(settings.provider_budget_s, calls / qps + settings.provider_budget_s)
 
 
-def needed_calls(request: RoutePlanRequest, *, batch: int = 10) -> int:
-    """Remote calls a cold plan of ``request`` needs from a provider like AMap (an upper bound without searches)."""
+def directions_top(request: RoutePlanRequest, *, provider: MapServices, settings: Settings) -> int:
+    """How many orders the plan re-measures on directions at first (core/route/directions.py); 1: the best's legs."""
+    return settings.direction_recheck_top if directions_wanted(request, provider=provider) else 1
+
+
+def needed_calls(request: RoutePlanRequest, *, batch: int = 10, directions_top: int = 1) -> int:
+    """Remote calls a cold plan of ``request`` needs from a provider like AMap (an upper bound without searches):
+    geocode batches, one distance call per point, and a direction call per leg of each order measured on
+    directions (the best only, or the top ``directions_top``, which share most of their legs)."""
     n = len(_raw_places(request)) + (1 if request.origin_mode == "current_location" else 0)
-    return -(-n // batch) + n + (n - 1)
+    return -(-n // batch) + n + directions_top * (n - 1)

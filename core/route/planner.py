@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast, get_args
 
 import numpy as np
@@ -41,7 +41,8 @@ from core.models.route import (
 )
 from core.optimizer.order_search import candidate_orders, distinct_place_orders, order_totals
 from core.packs.loader import RegionPack
-from core.route.budget import geocode_ahead, needed_calls, plan_budget_s
+from core.route.budget import directions_top, geocode_ahead, needed_calls, plan_budget_s
+from core.route.directions import DirectionLegs, directions_wanted, kept_matrix_notice, remeasure
 from core.route.links import amap_navigates_in, build_deep_links
 from core.route.notices import LIVE_ORIGIN_LABEL, PlaceNames, english, from_log, notice, point_names, unique
 from core.route.resolver import resolve_points, same_place
@@ -93,6 +94,8 @@ class TripMatrix:
     remote_source: str = ""
     estimated: frozenset[tuple[int, int]] = frozenset()
     notices: list[Notice] = field(default_factory=list)
+    #: pairs whose cells hold the direction service's figures (core/route/directions.py), with its source
+    direction_sources: dict[tuple[int, int], str] = field(default_factory=dict)
 
     @property
     def warnings(self) -> list[str]:
@@ -102,6 +105,8 @@ class TripMatrix:
     def pair_source(self, a: int, b: int) -> MetricSource:
         """Where the figures of one leg come from: the estimate for a pair the router could not answer.
         (A router whose source the contract does not list fails RouteLeg's validation: add it to MetricSource.)"""
+        if (a, b) in self.direction_sources:
+            return cast(MetricSource, self.direction_sources[(a, b)])
         if (a, b) in self.estimated:
             return "offline_estimate"
         return cast(MetricSource, self.remote_source if self.source == "mixed" else self.source)
@@ -176,15 +181,16 @@ def _outside_region(lon: float, lat: float, region: RegionPack) -> Notice | None
     return notice("START_OUTSIDE_REGION", where=format_location(lon, lat), region=region.name, km=f"{dist / 1000:.1f}")
 
 
-def _leg(a_label: str, b_label: str, a: LonLat, b: LonLat, d: float, t: float, source: MetricSource) -> RouteLeg:
+def _leg(net: TripMatrix, a: int, b: int) -> RouteLeg:
     return RouteLeg(
-        from_label=a_label,
-        to_label=b_label,
-        origin_location=format_location(*a),
-        destination_location=format_location(*b),
-        distance_m=int(round(d)),
-        duration_s=int(round(t)),
-        source=source,
+        from_label=net.labels[a],
+        to_label=net.labels[b],
+        origin_location=format_location(*net.points[a]),
+        destination_location=format_location(*net.points[b]),
+        distance_m=int(round(net.dist[a, b])),
+        duration_s=int(round(net.dur[a, b])),
+        source=net.pair_source(a, b),
+        measured_by="directions" if (a, b) in net.direction_sources else "matrix",
     )
 
 
@@ -327,13 +333,16 @@ def candidates_stage(trip: ResolvedTrip, net: TripMatrix, *, max_permutations: i
 def _candidate_route(net: TripMatrix, sc: Scored) -> CandidateRoute:
     """One order as the legs the user sees (totals are sums of the rounded legs); ranking fields come later."""
     node_order = [*([net.start] if net.start is not None else []), *sc.order, net.end]
-    labels, points = net.labels, net.points
-    legs = [
-        _leg(labels[a], labels[b], points[a], points[b], net.dist[a, b], net.dur[a, b], net.pair_source(a, b))
-        for a, b in zip(node_order, node_order[1:])
-    ]
+    labels = net.labels
+    legs = [_leg(net, a, b) for a, b in zip(node_order, node_order[1:])]
     stop_order = [n - net.offset for n in sc.order]
+    measured = {leg.measured_by for leg in legs if leg.distance_m or leg.measured_by == "directions"}
     return CandidateRoute(
+        measured_by="matrix"
+        if "directions" not in measured
+        else "directions"
+        if measured == {"directions"}
+        else "partly_directions",
         stop_order_labels=[labels[n] for n in sc.order],
         full_order_labels=[labels[n] for n in node_order],
         legs=legs,
@@ -376,10 +385,16 @@ def rank_stage(pool: OrderPool, net: TripMatrix, *, strategy: RouteStrategy, set
 
 
 def geometry_stage(
-    net: TripMatrix, best_order: tuple[int, ...], *, provider: MapServices, mode: TransportMode
+    net: TripMatrix,
+    best_order: tuple[int, ...],
+    *,
+    provider: MapServices,
+    mode: TransportMode,
+    known: DirectionLegs | None = None,
 ) -> RouteGeometry:
-    """The drawn path of each leg of the best route (one cached route call per leg); a failed leg is a straight
-    line with a warning, never a silent gap."""
+    """The drawn path of each leg of the best route (one cached route call per leg, none for a leg the directions
+    stage has already asked: ``known``); a failed leg is a straight line with a warning, never a silent gap."""
+    known = known or DirectionLegs()
     points, labels, ids, start, end = net.points, net.labels, net.ids, net.start, net.end
     notices: list[Notice] = []
     best_nodes = [*([start] if start is not None else []), *best_order, end]
@@ -388,7 +403,11 @@ def geometry_stage(
     geo_sources: set[str] = set()
     for a, b in zip(best_nodes, best_nodes[1:]):
         try:
-            leg = provider.route(points[a], points[b], mode=mode)
+            if (a, b) in known.failed:
+                raise known.failed[(a, b)]
+            leg = (
+                known.legs.get((a, b)) or known.estimates.get((a, b)) or provider.route(points[a], points[b], mode=mode)
+            )
             geometry.append([[float(x), float(y)] for x, y in leg.geometry] or [list(points[a]), list(points[b])])
             geo_sources.add(leg.source)
             figures.append((leg.distance_m, leg.duration_s, leg.source))
@@ -410,27 +429,28 @@ def geometry_stage(
     return RouteGeometry(legs=geometry, source=geometry_source, notices=notices, figures=figures)
 
 
-def exact_legs_stage(best: CandidateRoute, geometry: RouteGeometry) -> tuple[CandidateRoute, list[Notice]]:
-    """The best route with each leg's figures from the direction service that drew it (where it answered and
-    its source is one the contract knows); the totals are the sums of those legs."""
-    legs, kept = [], []
-    for leg, fig in zip(best.legs, geometry.figures, strict=True):
-        if fig is not None and fig[2] in get_args(MetricSource):
-            legs.append(
-                leg.model_copy(update={"distance_m": round(fig[0]), "duration_s": round(fig[1]), "source": fig[2]})
-            )
-        else:
-            legs.append(leg)
-            kept.append(f"{leg.from_label} → {leg.to_label}")
-    notices = [notice("EXACT_LEGS_KEPT", n=len(kept), legs=", ".join(kept))] if kept else []
-    exact = best.model_copy(
-        update={
-            "legs": legs,
-            "total_distance_m": sum(leg.distance_m for leg in legs),
-            "total_duration_s": sum(leg.duration_s for leg in legs),
-        }
+def directions_stage(
+    pool: OrderPool, net: TripMatrix, *, request: RoutePlanRequest, provider: MapServices, settings: Settings
+) -> tuple[TripMatrix, OrderPool, DirectionLegs]:
+    """The top orders re-measured on the direction service (core/route/directions.py): the matrix with their
+    legs' figures, the orders scored on it, and what the service answered per leg."""
+    done = remeasure(
+        pool.scored,
+        dist=net.dist,
+        dur=net.dur,
+        start=net.start,
+        end=net.end,
+        points=net.points,
+        strategy=request.route_strategy,
+        tolerance=settings.tie_tolerance,
+        time_slack=settings.balanced_time_slack,
+        provider=provider,
+        mode=request.transport_mode,
+        top=settings.direction_recheck_top,
     )
-    return exact, notices
+    net.notices.extend(from_log(entry) for entry in provider.warnings.drain_entries())
+    measured = replace(net, dist=done.dist, dur=done.dur, direction_sources=done.sources)
+    return measured, replace(pool, scored=done.scored), done.known
 
 
 def _mcp_link_makers(provider: MapServices | None, title: str) -> dict[str, Any]:
@@ -521,24 +541,29 @@ def plan_route(
             """Where a paced service is used: its calls so far and about how many a cold plan has left."""
             if provider.pacing_qps() is None:
                 return ""
-            made = provider.paced_requests() - requests_before
+            made = provider.remote_requests() - requests_before
             return f" ({provider.name} calls: {made} made, at most {max(0, needed - made)} left)"
 
-        needed = needed_calls(request)
-        requests_before = provider.paced_requests()
+        needed = needed_calls(request, directions_top=directions_top(request, provider=provider, settings=settings))
+        requests_before = provider.remote_requests()
         progress("Resolving places" + calls_note(), 0.05)
         trip = resolve_stage(request, provider=provider, settings=settings)
         progress("Computing the travel matrix" + calls_note(), 0.3)
         net = matrix_stage(trip, provider=provider, mode=request.transport_mode)
         progress("Searching stop orders" + calls_note(), 0.5)
         pool = candidates_stage(trip, net, max_permutations=request.max_permutations, settings=settings)
-        ranked = rank_stage(pool, net, strategy=request.route_strategy, settings=settings)
-        progress("Drawing the best route" + calls_note(), 0.85)
-        geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode)
+        known: DirectionLegs | None = None
         exact_notices: list[Notice] = []
-        if request.exact_legs:
-            best, exact_notices = exact_legs_stage(ranked.best, geometry)
-            ranked.candidates[ranked.best_index] = best
+        if directions_wanted(request, provider=provider):
+            progress("Measuring the top routes on directions" + calls_note(), 0.6)
+            net, pool, known = directions_stage(pool, net, request=request, provider=provider, settings=settings)
+        ranked = rank_stage(pool, net, strategy=request.route_strategy, settings=settings)
+        if known is not None:
+            exact_notices = kept_matrix_notice(
+                ranked.best_order, known, start=net.start, end=net.end, labels=net.labels
+            )
+        progress("Drawing the best route" + calls_note(), 0.85)
+        geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode, known=known)
         links = links_stage(trip, ranked.best, request=request, provider_name=provider.name, provider=provider)
         notices = unique(
             [

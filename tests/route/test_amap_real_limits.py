@@ -6,6 +6,7 @@ both keep 1 call a second; the timings are the bench's, ``python -m core bench a
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -51,7 +52,12 @@ def test_amap_trips_at_a_personal_keys_qps_get_every_leg_from_amap_and_replan_wa
         result = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
         calls = by_service(amap.requests)
         assert calls["geocode"] == -(-places // 10)  # batches of 10, not one call per place
-        assert calls["matrix"] == places and calls["route"] == places - 1
+        assert calls["matrix"] == places
+        # the top three orders re-measured leg by leg on directions, each leg asked once (the drawing asks nothing)
+        measured = [c for c in result.candidates if c.measured_by == "directions"]
+        assert len(measured) >= 3 and result.best_route.measured_by == "directions"
+        legs = {(l.origin_location, l.destination_location) for c in measured for l in c.legs}
+        assert calls["route"] == len(legs) >= places - 1
         assert all(leg.source == "amap" for leg in result.best_route.legs), result.warnings
         assert result.metric_source == "amap"
         assert not {"PROVIDER_FALLBACK", "PROVIDER_NOT_REQUESTED", "PROVIDER_PAIRS_ESTIMATED"} & {
@@ -126,6 +132,39 @@ def test_amap_plan_progress_says_calls_made_and_left():
             settings=settings,
             progress=lambda msg, _f: steps.append(msg),
         )
-    assert steps[0] == "Resolving places (amap calls: 0 made, at most 10 left)", steps
-    assert steps[1] == "Computing the travel matrix (amap calls: 1 made, at most 9 left)", steps
-    assert steps[3] == "Drawing the best route (amap calls: 6 made, at most 4 left)", steps
+        routes = by_service(amap.requests)["route"]
+    # 5 places: 1 geocode batch + 5 distance calls + at most 3 orders x 4 legs on directions = 18 at most
+    assert steps[0] == "Resolving places (amap calls: 0 made, at most 18 left)", steps
+    assert steps[1] == "Computing the travel matrix (amap calls: 1 made, at most 17 left)", steps
+    assert steps[3] == "Measuring the top routes on directions (amap calls: 6 made, at most 12 left)", steps
+    assert steps[4] == f"Drawing the best route (amap calls: {6 + routes} made, at most {12 - routes} left)", steps
+
+
+def test_amap_plan_progress_counts_its_own_calls_not_another_requests():
+    """Two requests on one shared provider: a plan whose answers are all cached says "0 made" at every step, even
+    while another request's plan is half-way through its own calls."""
+    warm, cold = (RoutePlanRequest.model_validate(trip_request(n)) for n in (5, 6))
+    with AMapLimitedStandIn() as amap:
+        settings = shipped(amap.base_url, None, amap_qps=50)
+        shared = make_provider("amap", settings=settings)
+        plan_route(warm, provider=shared.for_request(), settings=settings)  # its answers are now cached
+        paused, resume = threading.Event(), threading.Event()
+
+        def cold_progress(msg: str, _f: float) -> None:
+            if msg.startswith("Computing the travel matrix"):  # its geocode call made, the matrix to come
+                paused.set()
+                resume.wait(60)
+
+        worker = threading.Thread(
+            target=plan_route,
+            args=(cold,),
+            kwargs={"provider": shared.for_request(), "settings": settings, "progress": cold_progress},
+        )
+        worker.start()
+        assert paused.wait(60)
+        steps: list[str] = []
+        plan_route(warm, provider=shared.for_request(), settings=settings, progress=lambda m, _f: steps.append(m))
+        resume.set()
+        worker.join(60)
+    made = [m for m in steps if "calls:" in m]
+    assert made and all("calls: 0 made" in m for m in made), steps

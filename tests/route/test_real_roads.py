@@ -83,8 +83,11 @@ def test_exact_legs_come_from_the_direction_service_and_the_totals_follow():
         exact = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
         directions = [p for p in amap.requests if p.startswith("/v3/direction/")]
     best = exact.best_route
-    assert len(directions) == len(best.legs)  # one direction call per leg of the best route
-    assert all(leg.source == "amap" for leg in best.legs)
+    measured = [c for c in exact.candidates if c.measured_by == "directions"]
+    assert best.measured_by == "directions" and len(measured) >= 3  # the top three re-measured, the best among them
+    # one direction call per distinct leg of the re-measured orders (the drawing of the best asks nothing again)
+    assert len(directions) == len({(l.origin_location, l.destination_location) for c in measured for l in c.legs})
+    assert all(leg.source == "amap" and leg.measured_by == "directions" for leg in best.legs)
     assert best.total_distance_m == sum(leg.distance_m for leg in best.legs)
     matrix_plan = plan_route(
         request.model_copy(update={"exact_legs": False}),
