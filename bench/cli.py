@@ -98,7 +98,7 @@ def _single(args: argparse.Namespace) -> int:
         elif kind == "walk-detours":
             from bench.walk_detours import bench_walk_detours
 
-            out = bench_walk_detours(region=args.target or "helsinki")
+            out = bench_walk_detours()
         elif kind == "faults":
             from bench.faults import bench_faults
 
