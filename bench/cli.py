@@ -95,6 +95,10 @@ def _single(args: argparse.Namespace) -> int:
             from bench.roads import bench_roads
 
             out = bench_roads(region=args.target or "helsinki", repeats=args.repeats)
+        elif kind == "walk-detours":
+            from bench.walk_detours import bench_walk_detours
+
+            out = bench_walk_detours()
         elif kind == "faults":
             from bench.faults import bench_faults
 
@@ -136,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = Parser(
         prog="python -m bench",
         description="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | "
-        "amap-cache | amap-live | reservations | halfday | ... (docs/BENCHMARKS.md)",
+        "walk-detours | amap-cache | amap-live | reservations | halfday | ... (docs/BENCHMARKS.md)",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -158,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
         "amap-cache": ("AMap calls of a 10-stop plan, cold and warm in a new process (stand-in server)", None),
         "amap-live": ("5-30 place plans through a stand-in AMap at QPS 1 and 3: calls, pacing, legs from AMap", None),
         "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),
+        "walk-detours": ("walking detour ratios between nearby landmarks, before/after snapping, vs a reference", None),
         "resolver": ("place-name resolution: top-1 accuracy on tests/data/place_names.jsonl", None),
         "lab": ("strategy lab: 200 Helsinki requests x 3 strategies x 2 modes, local vs Dask; optimiser gaps", "N"),
         "ui": ("the dashboard in Chromium: click to finished result, route 8/30 stops, itinerary edit", None),

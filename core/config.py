@@ -71,6 +71,11 @@ class Settings(BaseSettings):
     snap_cutoff_m: float = Field(
         default=500.0, gt=0, le=50_000, description="A point farther than this from the pack's roads is outside it"
     )
+    snap_ground_level: bool = Field(
+        default=True,
+        description="Walking and cycling points join Valhalla's network at ground level, never on a tunnel under "
+        "them (a square over a service tunnel made a 100 m walk 1.2 km); off: the nearest edge of any kind",
+    )
     amap_base_url: str = "https://restapi.amap.com"
     http_timeout_s: float = Field(default=10.0, gt=0)
     http_retries: int = Field(default=3, ge=0, le=10)

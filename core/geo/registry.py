@@ -189,7 +189,9 @@ def _valhalla(settings: Settings, pack: RegionPack, offline: OfflineProvider, wa
         assert pack.tile_dir is not None  # parse_provider checked
         engine = EmbeddedValhalla(pack.tile_dir)
         retries = 0  # in-process: a failure is not transient
-    router = ValhallaRouter(engine, snap_cutoff_m=settings.snap_cutoff_m)
+    router = ValhallaRouter(
+        engine, snap_cutoff_m=settings.snap_cutoff_m, snap_options=None if settings.snap_ground_level else {}
+    )
     return _resilient(router, settings, offline, warnings, retries=retries)
 
 

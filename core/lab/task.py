@@ -61,6 +61,7 @@ FIGURE_SETTINGS = (
     "exact_limit",
     "solver_time_limit_s",
     "snap_cutoff_m",
+    "snap_ground_level",
     "provider_budget_s",
 )
 _STATUS_RANK: dict[OptStatus, int] = {"optimal": 0, "heuristic": 1, "feasible": 1, "not_applicable": 2, "error": 3}
