@@ -28,6 +28,7 @@ REASONS = {
     "several_exact": "place.picker.reason.several_exact",
     "near_miss": "place.picker.reason.near_miss",
     "district": "place.picker.reason.district",
+    "parts": "place.picker.reason.parts",
 }
 
 

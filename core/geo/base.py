@@ -46,6 +46,8 @@ class Place(BaseModel):
     score: float | None = Field(default=None, description="0-100 similarity to the query, when the provider scored it")
     matched_on: str | None = Field(default=None, description="Which field matched: name, alias, address, ...")
     source: str = "offline"
+    parent: str | None = Field(default=None, description="POI id of the whole place this one is a part of")
+    parts: tuple[str, ...] = Field(default=(), description="POI ids of this place's parts (an airport's terminals)")
     raw: Any = Field(default=None, exclude=True, repr=False)
 
     @property

@@ -148,6 +148,13 @@ class OfflineProvider:
         self.region = region
         self._places = list(region.places)
         self._by_id = {p.id: p for p in self._places}
+        self._parts = {whole: tuple(ids) for whole, ids in region.parts_of().items()}
+        # a whole's parts' numbers ({"1", "2"} of PVG): a number none of them has names no part of it (PVG T3)
+        self._part_marks = {
+            i: frozenset().union(*(discriminators(canonical(self._by_id[k].name_zh)) for k in self._parts[p.id]))
+            for i, p in enumerate(self._places)
+            if p.id in self._parts
+        }
         self._ix: _Index | None = None
         self._city_keys = {normalize(c) for c in region.city_names()}
         self._city_prefixes = frozenset(self._city_keys | {k + "市" for k in self._city_keys if has_cjk(k)})
@@ -179,6 +186,8 @@ class OfflineProvider:
             score=score,
             matched_on=matched_on,
             source=f"offline:{self.region.name}",
+            parent=place.parent,
+            parts=self._parts.get(place.id, ()),
             raw=place,
         )
 
@@ -292,7 +301,8 @@ class OfflineProvider:
                     score = 0.8 * score + 0.2 * fuzz.ratio(q, key)
                 have = discriminators(key)
                 if want - have:
-                    score *= _OTHER_NUMBER if have else _NO_NUMBER
+                    other = have or (want - self._part_marks.get(idx, want))
+                    score *= _OTHER_NUMBER if other else _NO_NUMBER
                 category = self._places[idx].category
                 if any(category not in _KINDS[k] for k in kinds - kind_marks(key)):
                     score *= _NOT_THAT_KIND

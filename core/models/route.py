@@ -221,7 +221,7 @@ class ResolvedPoint(BaseModel):
         return point_id(self.role, self.index)
 
 
-AmbiguityReason = Literal["close_scores", "near_miss", "several_exact", "district"]
+AmbiguityReason = Literal["close_scores", "near_miss", "several_exact", "district", "parts"]
 
 
 class PlaceCandidate(BaseModel):

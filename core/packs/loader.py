@@ -52,7 +52,13 @@ class RegionPlace(BaseModel):
     )
     approximate: bool = Field(
         default=False,
-        description="the point is estimated (a square cut by the extract's edge: from its members present)",
+        description="the point is estimated (a square cut by the extract's edge: from its members present; a "
+        "whole place: from its parts)",
+    )
+    parent: str | None = Field(
+        default=None,
+        description="the id of the whole place this one is a part of (an airport's terminal: the airport); "
+        "None = not a part",
     )
 
     @field_validator("aliases", "tags", "cuisine", mode="before")
@@ -67,7 +73,7 @@ class RegionPlace(BaseModel):
     def _blank_is_zero(cls, v):
         return 0 if v is None or isinstance(v, str) and not v.strip() else v
 
-    @field_validator("opening_hours", "price_per_person", "rating", "visit_minutes", "min_age", mode="before")
+    @field_validator("opening_hours", "price_per_person", "rating", "visit_minutes", "min_age", "parent", mode="before")
     @classmethod
     def _blank_is_none(cls, v):
         return None if isinstance(v, str) and not v.strip() else v
@@ -159,6 +165,14 @@ class RegionPack(BaseModel):
 
     def place_by_id(self, place_id: str) -> RegionPlace | None:
         return _index_by_id(self.places).get(place_id)
+
+    def parts_of(self) -> dict[str, list[str]]:
+        """A whole place's id -> the ids of its parts, in the pack's order (the ``parent`` column read backwards)."""
+        parts: dict[str, list[str]] = {}
+        for place in self.places:
+            if place.parent:
+                parts.setdefault(place.parent, []).append(place.id)
+        return parts
 
 
 #: id(places list) -> (that list, its index by place id): built once per list, not on every look-up

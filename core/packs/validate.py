@@ -44,10 +44,11 @@ COLUMNS = [
     "min_age",
     "importance",
     "approximate",
+    "parent",
 ]
 #: trailing columns a pack may leave out (older packs, packs written before they existed), the last ones first:
 #: the loader reads them as unknown (importance 0, an exact location)
-OPTIONAL_COLUMNS = ("cuisine", "min_age", "importance", "approximate")
+OPTIONAL_COLUMNS = ("cuisine", "min_age", "importance", "approximate", "parent")
 CATEGORIES = {
     "landmark",
     "museum",
@@ -295,6 +296,7 @@ def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> No
         for a in p.aliases:
             if a.casefold() in own:
                 rep.warn(f"{p.id}: alias {a!r} repeats the row's own name")
+    check_parts(pack, rep)
     for key, n in sorted(shared.items()):
         rep.warn(f"{n} place(s) share a {key} with another (OpenStreetMap data: the resolver offers the choice)")
     if not rules.curated:
@@ -304,6 +306,33 @@ def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> No
         for b in places[i + 1 :]:
             if haversine_m(a.lon, a.lat, b.lon, b.lat) < NEAR_DUPLICATE_M:
                 rep.warn(f"{a.id} and {b.id} are less than {NEAR_DUPLICATE_M} m apart")
+
+
+def check_parts(pack: RegionPack, rep: Report) -> None:
+    """The ``parent`` column: a part names a whole in the pack, of its own kind, that is not itself a part; a whole's
+    point is approximate (it comes from its parts) and lies among them, no farther from a part than the parts are
+    from each other (the resolver routes to it when the parts are close)."""
+    by_id = {p.id: p for p in pack.places}
+    for whole_id, part_ids in pack.parts_of().items():
+        whole = by_id.get(whole_id)
+        if whole is None:
+            rep.error(f"{', '.join(part_ids)}: parent {whole_id!r} is not a place of the pack")
+            continue
+        if whole_id in part_ids:
+            rep.error(f"{whole_id}: is its own parent")
+            continue
+        if whole.parent:
+            rep.error(f"{whole_id}: a whole place is itself a part of {whole.parent!r} (one level only)")
+        parts = [by_id[i] for i in part_ids]
+        for part in parts:
+            if part.category != whole.category:
+                rep.error(f"{part.id}: category {part.category!r} differs from its parent's {whole.category!r}")
+        if not whole.approximate:
+            rep.warn(f"{whole_id}: a whole place's point comes from its parts: mark it approximate")
+        spread = max((haversine_m(a.lon, a.lat, b.lon, b.lat) for a in parts for b in parts), default=0.0)
+        reach = max(haversine_m(whole.lon, whole.lat, p.lon, p.lat) for p in parts)
+        if reach > max(spread, pack.coordinate_precision_m):
+            rep.error(f"{whole_id}: its point is {reach:.0f} m from a part, farther than its parts are apart")
 
 
 def check_coverage(pack: RegionPack, rep: Report) -> tuple[Counter[str], Counter[str]]:

@@ -71,6 +71,8 @@ NOTICES: dict[str, NoticeSpec] = {
     "HOUSE_NUMBER_FALLBACK": NoticeSpec("route.warning.house_number", (*WHO, "road"), found=True),
     "ROAD_LEVEL_ONLY": NoticeSpec("route.warning.road_level", WHO, found=True),
     "DISTRICT_CENTRE": NoticeSpec("route.warning.district_centre", WHO, found=True),
+    # (``parts``: the parts' names as the map data gives them, ", "-joined; ``count``: how many)
+    "PLACE_HAS_PARTS": NoticeSpec("route.warning.place_parts", (*WHO, "parts", "count"), found=True),
     # planner (core/route/planner.py)
     "SAME_PLACE_STOPS": NoticeSpec("route.warning.same_place", ("a", "b", "point"), found=True),
     "STOP_AT_ORIGIN": NoticeSpec("route.warning.stop_at_origin", ("n", "point")),

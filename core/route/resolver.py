@@ -14,6 +14,11 @@ of one kind and more than ``SAME_SPOT_M`` apart: two terminals, two museums, two
 places match exactly, when a district is named alone, or when the best fuzzy match is a near miss (below
 ``NEAR_MISS_BELOW``), it raises AmbiguousPlaceError with the candidates (name, district, distance between them,
 score) for that input field, and the faces offer the choice.
+
+A place the data says is made of parts (its ``parts``: an airport and its terminals) is the place its names mean:
+it is taken with a notice naming the parts, its point lying between them; a part is still found by its own name,
+and a part and its whole close in score are one answer, not a choice. A whole whose parts are more than
+``FAR_APART_M`` apart is not one destination: its parts are the choice (reason ``parts``).
 """
 
 from __future__ import annotations
@@ -154,9 +159,15 @@ def _point(
     )
 
 
+def _whole_and_part(a: Place, b: Place) -> bool:
+    """One is a part of the other (an airport and its terminal, as the data links them)."""
+    return bool(a.poi_id and b.poi_id and (a.poi_id == b.parent or b.poi_id == a.parent))
+
+
 def _distinct(a: Place, b: Place) -> bool:
-    """Two candidates a route cannot treat as one: apart, and far apart or of one kind; or a district and a spot."""
-    if a.poi_id and a.poi_id == b.poi_id:
+    """Two candidates a route cannot treat as one: apart, and far apart or of one kind; or a district and a spot.
+    A place and its part are not two answers: the whole is what its names mean, the part what its own name means."""
+    if a.poi_id and a.poi_id == b.poi_id or _whole_and_part(a, b):
         return False
     if (a.category == "district") != (b.category == "district"):
         return True  # a district and a place named alike: the whole area or the one spot in it, the user says which
@@ -198,6 +209,7 @@ def _ambiguous(who: str, choice: PlaceChoice) -> AmbiguousPlaceError:
         "several_exact": "names several places",
         "district": "names a whole district",
         "near_miss": "is not an exact match for any place",
+        "parts": "names a place whose parts are far apart",
     }[choice.reason]
     apart = f", up to {choice.spread_m / 1000:.1f} km apart" if choice.spread_m >= 1000 else ""
     message = f"{who} {why}: {listed}{apart}; choose one"
@@ -222,6 +234,10 @@ def resolve_point(
     named = named_input(point_id(role, index), echo(raw.label()))
 
     def make(place: Place, source: PointSource, note: str, score: float | None = None) -> Resolution:
+        if place.parts:
+            note += _whole(place)
+        elif getattr(place.raw, "approximate", False) is True:  # a square the map data holds only part of
+            note += "; its point is approximate (the map data holds only part of it)"
         if place.category == "district":  # a part of a city: its mapped centre stands for it, said so
             notices.append(
                 notice(
@@ -231,11 +247,28 @@ def resolve_point(
                 )
             )
             note += "; a district: its mapped centre"
-        if getattr(place.raw, "approximate", False) is True:  # a square the map data holds only part of
-            note += "; its point is approximate (the map data holds only part of it)"
         return Resolution(
             _point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), notices
         )
+
+    def _whole(place: Place) -> str:
+        """A place of parts: its parts are the choice when they are far apart, else it is taken, said with them."""
+        parts = [p for p in (provider.detail(i) for i in place.parts) if p is not None]
+        spread = max((haversine_m(a.lon, a.lat, b.lon, b.lat) for a in parts for b in parts), default=0.0)
+        if spread > FAR_APART_M:  # two terminals across the runways are two destinations
+            raise _ambiguous(who_text, _choice(field_name, raw.label(), "parts", [(None, p) for p in parts]))
+        names = ", ".join(p.name for p in parts)
+        notices.append(
+            notice(
+                "PLACE_HAS_PARTS",
+                detail=f"{who_text} is '{place.name}', a place of {len(parts)} parts ({names}): "
+                "a point between them was used",
+                parts=names,
+                count=len(parts),
+                **named,
+            )
+        )
+        return f"; a place of {len(parts)} parts ({names}): its point lies between them (approximate)"
 
     # 0. a place the user chose among an ambiguity's candidates: its POI, by id
     if raw.poi_id:
@@ -300,6 +333,10 @@ def resolve_point(
         )
         if not number_mismatch:
             close = [(s, p) for s, p in ranked[1:] if s >= score - AMBIGUITY_MARGIN]
+            whole = next(((s, p) for s, p in close if best.parent and p.poi_id == best.parent), None)
+            if whole is not None:  # the text fits a part no better than its whole (no part named): the whole
+                score, best = whole
+                close = [(s, p) for s, p in ranked if s >= score - AMBIGUITY_MARGIN and p is not best]
             text = raw.label()
             if any(_distinct(best, p) for _, p in close):
                 shown = [(s, p) for s, p in ranked if s >= max(score - SHOWN_BAND, settings.fuzzy_min_score)]
@@ -325,6 +362,7 @@ def resolve_point(
                     if confirmed is not None:
                         best, source = confirmed, "search_detail"
                         note += "; POI confirmed by detail look-up"
+            close = [(s, p) for s, p in close if not _whole_and_part(best, p)]  # the parts are said by their whole
             if close:  # close in score but at one spot (or a different kind nearby): said, not asked
                 alt = close[0][1]
                 metres = round(haversine_m(best.lon, best.lat, alt.lon, alt.lat))

@@ -3,12 +3,14 @@ compares labels the way the resolver does (core/geo/text.py) and resolves scenar
 
 from __future__ import annotations
 
+import csv
 import json
 
 import pytest
 
 from core.__main__ import main
 from core.config import get_settings
+from core.packs.validate import COLUMNS
 from tests.support.region_packs import write_region
 
 REGION = {
@@ -94,3 +96,48 @@ def test_warnings_fail_only_when_strict(data_dir, capsys):
 def test_an_unknown_pack_is_reported_not_raised(data_dir, capsys):
     assert main(["pack", "validate", "nowhere"]) == 1
     assert "ERROR: the pack does not load: unknown region 'nowhere'" in capsys.readouterr().out
+
+
+def _with_parts(data_dir, whole_lonlat, *, parent="t-airport", approximate="true"):
+    """The tiny pack plus an airport (a whole) and its two terminals, written with every column."""
+
+    def row(base, *, approx="", of=""):
+        return [*base, "", "", "", approx, of]
+
+    lon, lat = whole_lonlat
+    airport = _row("t-airport", "机场", "Airport", "", "黄浦区机场路", lon, lat, "airport")
+    t1 = _row("t-t1", "机场T1航站楼", "Airport T1", "", "黄浦区机场路1号", "121.40000", "31.20000", "airport")
+    t2 = _row("t-t2", "机场T2航站楼", "Airport T2", "", "黄浦区机场路2号", "121.40000", "31.20800", "airport")
+    rows = [row(r) for r in ROWS] + [row(airport, approx=approximate), row(t1, of=parent), row(t2, of=parent)]
+    write_region(data_dir, REGION, [])
+    with (data_dir / "regions" / "tiny" / "places.csv").open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(COLUMNS)
+        writer.writerows(rows)
+
+
+def test_a_whole_between_its_parts_passes(data_dir, capsys):
+    _with_parts(data_dir, ("121.40000", "31.20400"))  # halfway between the terminals, 890 m apart
+    assert main(["pack", "validate", "tiny", "--strict"]) == 0, capsys.readouterr().out
+
+
+def test_a_whole_away_from_its_parts_is_an_error(data_dir, capsys):
+    _with_parts(data_dir, ("121.45000", "31.20400"))  # 4.8 km east of both terminals
+    assert main(["pack", "validate", "tiny"]) == 1
+    assert "ERROR: t-airport: its point is 4776 m from a part, farther than its parts are apart" in (
+        capsys.readouterr().out
+    )
+
+
+def test_a_part_of_a_whole_the_pack_lacks_is_an_error(data_dir, capsys):
+    _with_parts(data_dir, ("121.40000", "31.20400"), parent="t-nowhere")
+    assert main(["pack", "validate", "tiny"]) == 1
+    assert "ERROR: t-t1, t-t2: parent 't-nowhere' is not a place of the pack" in capsys.readouterr().out
+
+
+def test_a_whole_not_marked_approximate_is_a_warning(data_dir, capsys):
+    _with_parts(data_dir, ("121.40000", "31.20400"), approximate="false")
+    assert main(["pack", "validate", "tiny", "--strict"]) == 1
+    assert "WARNING: t-airport: a whole place's point comes from its parts: mark it approximate" in (
+        capsys.readouterr().out
+    )

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components.route.place_picker import choices_of, distance_text, option_text, stop_fields
+from components.route.place_picker import REASONS, choices_of, distance_text, option_text, stop_fields
+from core import i18n
 from core.errors import AmbiguousPlaceError
 from core.geo.registry import make_provider
 from core.models.route import RawStop, RoutePlanRequest
@@ -92,15 +93,18 @@ def test_the_picker_speaks_chinese():
 
 
 def test_the_chosen_place_plans_without_asking_again():
-    err = ambiguity("浦东机场")
+    err = ambiguity("虹桥机场")  # an airport whose terminals are far apart: a choice of its terminals
     choice = choices_of(err)["stops.0"]
-    chosen = next(o for o in choice.options if o.poi_id == "sh-pvg-t2")
-    assert option_text(chosen, "en").startswith("Shanghai Pudong International Airport Terminal 2 · 浦东新区 · ")
+    assert choice.reason == "parts"
+    assert i18n.t(REASONS[choice.reason], "en").startswith("This place is made of parts that are far apart")
+    assert i18n.t(REASONS[choice.reason], "zh").startswith("这个地方由相距较远的几部分组成")
+    chosen = next(o for o in choice.options if o.poi_id == "sh-sha-t2")
+    assert option_text(chosen, "en").startswith("Shanghai Hongqiao International Airport Terminal 2 · 闵行区 · ")
     request = RoutePlanRequest(
         origin_mode="fixed", origin_address="外滩", destination_address="豫园", stops=[stop_fields(chosen)]
     )
     result = plan_route(request, provider=make_provider("offline", region="shanghai"))
-    assert result.resolved_stops[0].poi_id == "sh-pvg-t2"
+    assert result.resolved_stops[0].poi_id == "sh-sha-t2"
 
 
 def test_choices_come_from_the_error_or_the_dict_a_form_kept():

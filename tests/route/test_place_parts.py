@@ -1,0 +1,131 @@
+"""Places made of parts (issue 20 §5): an airport and its terminals, linked by the pack's ``parent`` column. The
+airport's names and code resolve to the airport, with a notice naming its terminals; a terminal is still found by
+its own name; an airport whose terminals are far apart is a choice between them."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import AmbiguousPlaceError, ResolutionError
+from core.geo.coords import haversine_m
+from core.geo.registry import make_provider
+from core.models.route import RawStop
+from core.route.notices import point_names, words
+from core.route.resolver import resolve_point
+
+PVG_TERMINALS = "浦东国际机场T1航站楼, 浦东国际机场T2航站楼"
+
+
+@pytest.fixture(scope="module")
+def shanghai():
+    return make_provider("offline", region="shanghai")
+
+
+def stop(text, provider, *, poi_id=None):
+    raw = RawStop(address=text, poi_id=poi_id)
+    return resolve_point(raw, role="stop", provider=provider, index=0, default_city=provider.region.city)
+
+
+def test_the_code_pvg_is_the_airport_with_a_notice_naming_its_terminals(shanghai):
+    res = stop("PVG", shanghai)
+    assert (res.point.poi_id, res.point.resolved_name, res.point.source) == ("sh-pvg", "上海浦东国际机场", "geo")
+    assert [n.code for n in res.notices] == ["PLACE_HAS_PARTS"]
+    assert res.notices[0].params == {"point": "stops.0", "input": "PVG", "parts": PVG_TERMINALS, "count": 2}
+    assert "a place of 2 parts" in res.point.confidence_note and "approximate" in res.point.confidence_note
+
+
+def test_the_airport_s_point_lies_between_its_terminals_as_the_pack_derives_it(shanghai):
+    pack = shanghai.region
+    t1, t2, pvg = (pack.place_by_id(i) for i in ("sh-pvg-t1", "sh-pvg-t2", "sh-pvg"))
+    assert pvg.approximate and not t1.approximate
+    apart = haversine_m(t1.lon, t1.lat, t2.lon, t2.lat)
+    assert 700 < apart < 900  # the two rows of the pack: one destination (under FAR_APART_M)
+    for part in (t1, t2):
+        assert haversine_m(pvg.lon, pvg.lat, part.lon, part.lat) == pytest.approx(apart / 2, abs=5)
+
+
+def test_the_parts_notice_has_words_in_both_languages(shanghai):
+    res = stop("PVG", shanghai)
+    names = point_names([res.point])
+    en, zh = (words(res.notices[0], lang, names=names) for lang in ("en", "zh"))
+    assert res.warnings == [en]
+    assert en.startswith("Stop 1 'PVG'") and "上海浦东国际机场 is a place of 2 parts" in en
+    assert PVG_TERMINALS in en and "a point between them" in en
+    assert "上海浦东国际机场 由 2 个部分组成" in zh and PVG_TERMINALS in zh and "之间的一个点" in zh
+    assert en != zh
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "上海浦东国际机场",  # the official name
+        "浦东机场",
+        "浦东国际机场",
+        "上海浦东机场",
+        "Shanghai Pudong International Airport",
+        "Pudong Airport",
+        "pvg",
+    ],
+)
+def test_the_airport_s_names_in_both_languages_are_the_airport(shanghai, text):
+    res = stop(text, shanghai)
+    assert res.point.poi_id == "sh-pvg"
+    assert [n.code for n in res.notices] == ["PLACE_HAS_PARTS"]
+
+
+@pytest.mark.parametrize("text", ["pudong jichang", "浦东机厂"])  # pinyin, a typo: fuzzy, the airport still
+def test_a_fuzzy_airport_name_is_the_airport_not_a_choice_of_its_terminals(shanghai, text):
+    res = stop(text, shanghai)
+    assert res.point.poi_id == "sh-pvg" and res.point.source in {"text_search", "search_detail"}
+    assert [n.code for n in res.notices] == ["FUZZY_MATCH", "PLACE_HAS_PARTS"]  # not ALSO_FITS a terminal
+
+
+@pytest.mark.parametrize(
+    ("text", "terminal"),
+    [
+        ("浦东机场T2", "sh-pvg-t2"),
+        ("PVG T1", "sh-pvg-t1"),
+        ("浦东机场1号航站楼", "sh-pvg-t1"),
+        ("Pudong T2", "sh-pvg-t2"),
+    ],
+)
+def test_a_terminal_is_chosen_by_its_own_name(shanghai, text, terminal):
+    res = stop(text, shanghai)
+    assert res.point.poi_id == terminal
+    assert "PLACE_HAS_PARTS" not in [n.code for n in res.notices]
+
+
+def test_an_exact_terminal_name_is_taken_without_a_warning(shanghai):
+    res = stop("浦东机场T2", shanghai)
+    assert (res.point.poi_id, res.point.source, res.warnings) == ("sh-pvg-t2", "geo", [])
+
+
+@pytest.mark.parametrize("text", ["浦东机场T3", "Pudong Airport T3", "虹桥机场T3"])
+def test_a_terminal_the_airport_does_not_have_is_not_the_airport(shanghai, text):
+    with pytest.raises(ResolutionError) as info:
+        stop(text, shanghai)
+    assert not isinstance(info.value, AmbiguousPlaceError)
+
+
+@pytest.mark.parametrize("text", ["SHA", "上海虹桥国际机场", "Hongqiao Airport", "hongqiao jichang"])
+def test_an_airport_whose_terminals_are_far_apart_offers_them(shanghai, text):
+    with pytest.raises(AmbiguousPlaceError) as info:
+        stop(text, shanghai)
+    choice = info.value.candidates["stops.0"]
+    assert choice["reason"] == "parts" and choice["spread_m"] > 1000
+    assert [o["poi_id"] for o in choice["options"]] == ["sh-sha-t1", "sh-sha-t2"]
+    assert "parts are far apart" in info.value.message
+
+
+def test_choosing_such_an_airport_by_its_id_still_asks_for_the_terminal(shanghai):
+    with pytest.raises(AmbiguousPlaceError) as info:
+        stop("虹桥", shanghai, poi_id="sh-sha")
+    assert [o["poi_id"] for o in info.value.candidates["stops.0"]["options"]] == ["sh-sha-t1", "sh-sha-t2"]
+
+
+def test_the_gazetteer_gives_each_place_its_whole_and_its_parts(shanghai):
+    pvg, t1 = shanghai.detail("sh-pvg"), shanghai.detail("sh-pvg-t1")
+    assert (pvg.parts, pvg.parent) == (("sh-pvg-t1", "sh-pvg-t2"), None)
+    assert (t1.parts, t1.parent) == ((), "sh-pvg")
+    bund = shanghai.detail("sh-bund")
+    assert (bund.parts, bund.parent) == ((), None)
