@@ -90,8 +90,8 @@ class WarningFacts(_Data):
     place_id: str | None = None
     legs: int | None = Field(default=None, ge=0, description="TRAVEL_*: the legs of the plans")
     estimated_legs: int | None = Field(default=None, ge=0, description="TRAVEL_*: of those, the estimated ones")
-    services: list[str] = Field(
-        default_factory=list, description="the provider services answered by the local estimate (geocode, matrix)"
+    services: list[str] | None = Field(
+        default=None, description="the provider services answered by the local estimate (geocode, matrix)"
     )
 
 
