@@ -414,7 +414,8 @@ def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> 
             return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{request.region}'", "region")
     events = halfday_app.plan_half_day(context_for(user, region=request.region), request)
     return EventSourceResponse(
-        (ServerSentEvent(data=e.model_dump_json(), event=e.type, id=str(e.seq)) for e in events), ping=0
+        (ServerSentEvent(data=e.model_dump_json(), event=e.type, id=str(e.seq)) for e in events),
+        ping=get_settings().sse_ping_s,  # keep-alive comments while a stage waits (a slow provider)
     )
 
 

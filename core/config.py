@@ -224,6 +224,20 @@ class Settings(BaseSettings):
     )
     halfday_breaker_fail_max: int = Field(default=3, ge=1, le=100, description="Travel failures that open the breaker.")
     halfday_breaker_reset_s: float = Field(default=60.0, gt=0, le=3600, description="Breaker cool-down (half-open).")
+    halfday_provider_budget_s: float = Field(
+        default=6.0,
+        gt=0,
+        le=120,
+        description="Most time one half-day plan waits on map providers' answers (pacing excluded); past it the "
+        "travel it still needs is the pack's estimate, announced with a warning.",
+    )
+    sse_ping_s: float = Field(
+        default=15.0,
+        ge=0,
+        le=300,
+        description="Seconds between keep-alive comments on a server-sent event stream (0: none); proxies close a "
+        "stream that stays silent too long.",
+    )
     dashboard_user: str = Field(
         default="",
         max_length=120,

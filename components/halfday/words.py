@@ -149,6 +149,7 @@ RELAX: Keys = {
 #: warnings of the run (core/halfday/pipeline.py, travel.py) and the composer's notes
 WARNINGS: Keys = {
     "ORIGIN_UNRESOLVED": "halfday.warning.origin_unresolved",
+    "ORIGIN_FROM_LOCAL_GAZETTEER": "halfday.warning.origin_from_local_gazetteer",
     "TRAVEL_BREAKER_OPEN": "halfday.warning.travel_breaker_open",
     "TRAVEL_SERVICE_FAILED": "halfday.warning.travel_service_failed",
     "TRAVEL_FROM_LOCAL_ESTIMATE": "halfday.warning.travel_from_local_estimate",

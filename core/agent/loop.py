@@ -118,7 +118,7 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                         policy_id=policy,
                         facts={"names": names[:20]},
                     )
-                    mentioned = [r.place_id for r in res.resolved]
+                    mentioned = [r.place_id for r in res.resolved if r.place_id]
                 state.memory.user_profile["mentioned"] = mentioned
                 have = {n.get("place_id") for n in state.draft.nodes} | set(mentioned)
                 days = decision.features.days or state.trip.days or 1

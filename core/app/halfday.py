@@ -8,12 +8,19 @@ from typing import Any
 
 from core.app.context import RequestContext
 from core.errors import InputError
+from core.halfday.facts import (
+    CandidateFacts,
+    MemoryFacts,
+    PlanSetFacts,
+    ProfileFacts,
+    SlotsFacts,
+    ToolFacts,
+)
 from core.halfday.goal_models import DIET_CODES, MOBILITY_CODES, DecomposedGoal, NamedWindow, WindowChoice
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
     DEFAULT_WEIGHTS,
     DIMENSIONS,
-    CandidateFacts,
     Done,
     DoneError,
     DoneEvent,
@@ -25,14 +32,11 @@ from core.halfday.models import (
     HalfDayResult,
     IntentEvent,
     Memory,
-    MemoryFacts,
     Observation,
     ObservationEvent,
     OriginPoint,
     Plan,
-    PlanSetFacts,
     PlanStep,
-    ProfileFacts,
     RelaxedObservation,
     ReservableObservation,
     ReserveInput,
@@ -40,9 +44,7 @@ from core.halfday.models import (
     Risk,
     ScoreWeights,
     SkillCallEvent,
-    SlotsFacts,
     StatusEvent,
-    ToolFacts,
     WarningObservation,
 )
 from core.halfday.service import HalfDayPlanner

@@ -250,6 +250,25 @@ def provider_budget(seconds: float) -> Iterator[None]:
         _DEADLINE.reset(token)
 
 
+def start_budget(seconds: float) -> _Budget:
+    """A provider budget that starts now and is entered later, as often as needed, with ``within_budget``: one
+    deadline across the several steps of a stream whose steps may run in different threads (a generator a server
+    iterates in a thread pool cannot hold a context variable across its yields)."""
+    return _Budget(time.monotonic() + max(0.0, seconds), None)
+
+
+@contextmanager
+def within_budget(budget: _Budget) -> Iterator[None]:
+    """The calls of the block run under ``budget`` (an outer budget's earlier deadline is kept)."""
+    outer = _DEADLINE.get()
+    inner = budget if outer is None or outer.deadline >= budget.deadline else outer
+    token = _DEADLINE.set(inner)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
 def budget_left() -> float | None:
     """Seconds left of the current provider budget (None: no budget is set)."""
     budget = _DEADLINE.get()

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
 
+from core.halfday.facts import CrowdTolerance, EmptyFacts, RelaxCode, RelaxedFacts, ToolFacts, WarningFacts, _Data
 from core.halfday.goal_models import (
     MAX_GOAL_CHARS,
     Constraints,
@@ -118,7 +119,6 @@ class MemoryQuery(BaseModel):
 
 
 # ---- stage 3: profile -----------------------------------------------------------------------------------------
-CrowdTolerance = Literal["low", "medium", "high"]
 
 
 class ProfileInput(BaseModel):
@@ -174,7 +174,6 @@ class TimeSlots(BaseModel):
 
 
 # ---- stage 5: candidates --------------------------------------------------------------------------------------
-RelaxCode = Literal["crowd", "preferences", "budget", "indoor"]
 
 
 class SearchFilters(BaseModel):
@@ -380,75 +379,6 @@ StageCode = Literal[
 ]
 
 
-class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-# ---- a tool's result, as facts (what the stage log says; the tool log keeps the summaries) -------------------
-class GoalFacts(_Data):
-    kind: Literal["goal"] = "goal"
-    parser: Literal["rules", "llm"]
-    missing: list[MissingCode] = Field(default_factory=list)
-
-
-class MemoryFacts(_Data):
-    kind: Literal["memory"] = "memory"
-    events: int = Field(ge=0, description="how many events taught the memory")
-    preferences: int = Field(ge=0, description="how many tag preferences it holds")
-    visited: int = Field(ge=0)
-    source: str
-
-
-class ProfileFacts(_Data):
-    kind: Literal["profile"] = "profile"
-    crowd_tolerance: CrowdTolerance
-    walk_limit_min: int = Field(ge=0)
-    party_source: Literal["goal", "memory", "default"]
-    indoor_only: bool = False
-
-
-class SlotsFacts(_Data):
-    kind: Literal["slots"] = "slots"
-    date: date
-    start: time
-    end: time
-    slots: int = Field(ge=0)
-
-
-class OriginFacts(_Data):
-    kind: Literal["origin"] = "origin"
-    found: bool
-    source: str | None = None
-
-
-class CandidateFacts(_Data):
-    kind: Literal["candidates"] = "candidates"
-    candidates: int = Field(ge=0)
-    place_ids: list[str] = Field(default_factory=list)
-    excluded: dict[str, int] = Field(default_factory=dict, description="reason code → places left out for it")
-    relaxed: list[RelaxCode] = Field(default_factory=list)
-
-
-class PlanSetFacts(_Data):
-    kind: Literal["plans"] = "plans"
-    plans: int = Field(ge=0)
-    plan_ids: list[str] = Field(default_factory=list)
-    travel_source: str
-    notes: list[str] = Field(default_factory=list, description="codes")
-
-
-class OtherFacts(_Data):
-    """A tool the stream does not describe (a registered extra)."""
-
-    kind: Literal["other"] = "other"
-
-
-ToolFacts = Annotated[
-    GoalFacts | MemoryFacts | ProfileFacts | SlotsFacts | OriginFacts | CandidateFacts | PlanSetFacts | OtherFacts,
-    Field(discriminator="kind"),
-]
-
-
 # ---- the events' data ---------------------------------------------------------------------------------------
 class StatusData(_Data):
     stage: int = Field(ge=0, le=7)
@@ -481,13 +411,6 @@ class ResultObservation(_Data):
     facts: ToolFacts
 
 
-class WarningFacts(_Data):
-    origin: str | None = Field(default=None, description="ORIGIN_UNRESOLVED: the start place as given")
-    name: str | None = Field(default=None, description="NAMED_PLACE_*: the place as the goal named it")
-    reason: str | None = Field(default=None, description="NAMED_PLACE_*: not_in_pack or the filter's code")
-    place_id: str | None = None
-
-
 class WarningObservation(_Data):
     """Part of the plan rests on less than asked (a start not found, a named place left out, local travel times)."""
 
@@ -496,20 +419,12 @@ class WarningObservation(_Data):
     facts: WarningFacts = Field(default_factory=WarningFacts)
 
 
-class EmptyFacts(_Data):
-    excluded: dict[str, int] = Field(default_factory=dict, description="reason code → places left out for it")
-
-
 class EmptyObservation(_Data):
     """A search found no place that passes the filters."""
 
     type: Literal["empty"] = "empty"
     tool: str
     facts: EmptyFacts = Field(default_factory=EmptyFacts)
-
-
-class RelaxedFacts(_Data):
-    best_feasibility: float | None = Field(default=None, ge=0, le=1, description="the best plan before relaxing")
 
 
 class RelaxedObservation(_Data):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -21,10 +22,25 @@ import sqlalchemy.exc
 
 from core.config import Settings
 from core.errors import OmniError
+from core.geo.base import start_budget, within_budget
 from core.geo.composite import MapServices
+from core.halfday.facts import (
+    CandidateFacts,
+    EmptyFacts,
+    GoalFacts,
+    MemoryFacts,
+    OriginFacts,
+    OtherFacts,
+    PlanSetFacts,
+    ProfileFacts,
+    RelaxCode,
+    RelaxedFacts,
+    SlotsFacts,
+    ToolFacts,
+    WarningFacts,
+)
 from core.halfday.goal_models import DecomposedGoal
 from core.halfday.models import (
-    CandidateFacts,
     Candidates,
     Clarification,
     ComposeInput,
@@ -33,33 +49,24 @@ from core.halfday.models import (
     DoneError,
     DoneEvent,
     DonePlans,
-    EmptyFacts,
     EmptyObservation,
     ErrorFacts,
     EventBase,
-    GoalFacts,
     HalfDayEvent,
     HalfDayRequest,
     HalfDayResult,
     IntentData,
     IntentEvent,
     Memory,
-    MemoryFacts,
     MemoryQuery,
     Observation,
     ObservationEvent,
     OriginAnswer,
-    OriginFacts,
     OriginPoint,
     OriginQuery,
-    OtherFacts,
     PlanSet,
-    PlanSetFacts,
     Profile,
-    ProfileFacts,
     ProfileInput,
-    RelaxCode,
-    RelaxedFacts,
     RelaxedObservation,
     ReservableObservation,
     ResultObservation,
@@ -67,14 +74,11 @@ from core.halfday.models import (
     SearchFilters,
     SkillCallData,
     SkillCallEvent,
-    SlotsFacts,
     SlotsInput,
     StageCode,
     StatusData,
     StatusEvent,
     TimeSlots,
-    ToolFacts,
-    WarningFacts,
     WarningObservation,
 )
 from core.halfday.score import FEASIBILITY_FLOOR
@@ -93,6 +97,10 @@ STAGES: dict[int, StageCode] = {
 }
 #: travel notes that mean part of the plan rests on local data, not the live service (§4.1 level 2)
 DEGRADED_NOTES = {"TRAVEL_BREAKER_OPEN", "TRAVEL_SERVICE_FAILED", "TRAVEL_FROM_LOCAL_ESTIMATE"}
+#: what a provider logs when its answer (or a call never made for want of time) came from the local estimate
+FALLBACK_CODES = frozenset({"PROVIDER_FALLBACK", "PROVIDER_NOT_REQUESTED"})
+#: the tools that call map providers: they run under the plan's provider budget
+PROVIDER_TOOLS = frozenset({"resolve_origin", "rank_places_for_plan"})
 
 
 def relax_order(profile: Profile) -> list[RelaxCode]:
@@ -114,6 +122,16 @@ class _Stream:
     trace: Trace
     seq: int = 0
     warnings: list[str] = field(default_factory=list)
+    budget_s: float | None = None  # the plan's time for providers' answers, from its first provider call
+    _budget: Any = None
+
+    def providers(self) -> AbstractContextManager[None]:
+        """The provider budget for a tool's calls: started by the first such tool, the same deadline after it."""
+        if self.budget_s is None:
+            return nullcontext()
+        if self._budget is None:
+            self._budget = start_budget(self.budget_s)
+        return within_budget(self._budget)
 
     def _head(self) -> dict[str, Any]:
         head = {"trace_id": self.trace.trace_id, "seq": self.seq, "at": datetime.now(UTC)}
@@ -181,7 +199,8 @@ def _call(stream: _Stream, registry: ToolRegistry, name: str, payload: Any) -> I
     """skill_call, the call, observation: yields the two events, then the tool's output as the last item."""
     spec = registry.spec(name)
     yield stream.skill_call(name, spec.stage, mocked=name in registry.mocked)
-    out = registry.call(name, payload, trace=stream.trace)
+    with stream.providers() if name in PROVIDER_TOOLS else nullcontext():
+        out = registry.call(name, payload, trace=stream.trace)
     last = stream.trace.calls[-1]
     yield stream.observation(
         ResultObservation(tool=name, duration_ms=last["duration_ms"], attempts=last["attempts"], facts=tool_facts(out))
@@ -200,7 +219,7 @@ def _run(stream: _Stream, registry: ToolRegistry, name: str, payload: Any, sink:
 def plan_events(
     request: HalfDayRequest, *, registry: ToolRegistry, provider: MapServices, settings: Settings
 ) -> Iterator[HalfDayEvent]:
-    stream = _Stream(trace=Trace())
+    stream = _Stream(trace=Trace(), budget_s=settings.halfday_provider_budget_s)
     yield stream.status(0)
     try:
         yield from _stages(stream, request, registry=registry, provider=provider, settings=settings)
@@ -214,6 +233,20 @@ def plan_events(
     except Exception:  # the last guard: the stream always ends with done, never a traceback
         log.exception("halfday planner failed", extra={"trace_id": stream.trace.trace_id})
         yield _error(stream, "INTERNAL_ERROR", tool=_last_tool(stream))
+
+
+def _estimated_services(provider: MapServices) -> list[str]:
+    """The services of this request's providers that answered from the local estimate (its own warning log)."""
+    found = {str(e.params.get("service")) for e in provider.warnings.entries() if e.code in FALLBACK_CODES}
+    return sorted(found - {"None"})
+
+
+def _estimated_facts(composed: PlanSet, provider: MapServices) -> WarningFacts:
+    """What a travel warning is about: the plans' legs, how many of them are the local estimate, and which
+    services answered from it."""
+    legs = [s.travel for p in composed.plans for s in p.steps if s.travel is not None and s.travel.mode != "none"]
+    estimated = sum(1 for leg in legs if leg.source == "offline_estimate")
+    return WarningFacts(legs=len(legs), estimated_legs=estimated, services=_estimated_services(provider))
 
 
 def _last_tool(stream: _Stream) -> str | None:
@@ -266,6 +299,10 @@ def _stages(
         if origin is None:
             stream.warnings.append("ORIGIN_UNRESOLVED")
             yield stream.warning("ORIGIN_UNRESOLVED", WarningFacts(origin=request.origin))
+        elif "geocode" in _estimated_services(provider):
+            stream.warnings.append("ORIGIN_FROM_LOCAL_GAZETTEER")
+            facts = WarningFacts(origin=request.origin, services=["geocode"])
+            yield stream.warning("ORIGIN_FROM_LOCAL_GAZETTEER", facts)
 
     relaxed: list[RelaxCode] = []
     reported: set[str] = set()
@@ -309,7 +346,7 @@ def _stages(
             for note in composed.notes:
                 if note in DEGRADED_NOTES and note not in stream.warnings:
                     stream.warnings.append(note)
-                    yield stream.warning(note)
+                    yield stream.warning(note, _estimated_facts(composed, provider))
             score_in = ScoreInput(
                 plans=composed, candidates=candidates, profile=profile, slots=slots, weights=request.weights
             )

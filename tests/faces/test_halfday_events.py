@@ -9,10 +9,21 @@ from datetime import UTC, date, datetime, time
 
 import pytest
 
+from core.halfday.facts import (
+    CandidateFacts,
+    GoalFacts,
+    MemoryFacts,
+    OriginFacts,
+    OtherFacts,
+    PlanSetFacts,
+    ProfileFacts,
+    RelaxedFacts,
+    SlotsFacts,
+    WarningFacts,
+)
 from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
 from core.halfday.models import (
     HALF_DAY_EVENT,
-    CandidateFacts,
     Clarification,
     DoneClarify,
     DoneError,
@@ -20,29 +31,20 @@ from core.halfday.models import (
     DonePlans,
     EmptyObservation,
     ErrorFacts,
-    GoalFacts,
     HalfDayResult,
     IntentData,
     IntentEvent,
-    MemoryFacts,
     ObservationEvent,
-    OriginFacts,
-    OtherFacts,
-    PlanSetFacts,
     Profile,
-    ProfileFacts,
-    RelaxedFacts,
     RelaxedObservation,
     ReservableObservation,
     ResultObservation,
     ScoreWeights,
     SkillCallData,
     SkillCallEvent,
-    SlotsFacts,
     StatusData,
     StatusEvent,
     TimeSlots,
-    WarningFacts,
     WarningObservation,
 )
 

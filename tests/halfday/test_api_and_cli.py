@@ -36,10 +36,15 @@ def api(tmp_path, monkeypatch):
     get_settings.cache_clear()
 
 
-def read_sse(response) -> list[dict]:
-    """Server-sent events as (event, id, data) dicts, in the order they arrived."""
+def read_sse(response, comments: list[str] | None = None) -> list[dict]:
+    """Server-sent events as (event, id, data) dicts, in the order they arrived; comment lines (keep-alive pings)
+    go to ``comments`` when given."""
     events, current = [], {}
     for line in response.iter_lines():
+        if line.startswith(":"):
+            if comments is not None:
+                comments.append(line[1:].strip())
+            continue
         if not line:
             if current:
                 events.append(current)
@@ -198,3 +203,27 @@ def test_feedback_and_memory_are_the_keys_users_own(api):
     )
     assert api.delete("/halfday/memory", headers=auth("alice")).json() == {"forgotten_events": 2}
     assert api.get("/halfday/memory", headers=auth("alice")).json()["events"] == 0
+
+
+def test_the_stream_sends_keep_alive_comments_while_a_stage_waits(api, monkeypatch):
+    import time
+
+    from core.app import halfday as halfday_app
+    from core.config import get_settings
+
+    monkeypatch.setenv("OMNI_SSE_PING_S", "0.05")
+    get_settings.cache_clear()
+    planned = halfday_app.plan_half_day
+
+    def slow_stage(ctx, request):  # the real stream, with a stage that waits 20 ping intervals after its first event
+        events = planned(ctx, request)
+        yield next(events)
+        time.sleep(1.0)
+        yield from events
+
+    monkeypatch.setattr(halfday_app, "plan_half_day", slow_stage)
+    comments: list[str] = []
+    with api.stream("POST", "/halfday/plan", json={"goal": GOAL, "now": NOW.isoformat()}, headers=auth("alice")) as r:
+        raw = read_sse(r, comments)
+    assert comments and all(c.startswith("ping") for c in comments)
+    assert json.loads(raw[-1]["data"])["data"]["type"] == "plans"  # the pings did not disturb the events

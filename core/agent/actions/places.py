@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from core.agent.actions.spec import ActionSpec
+from core.agent.features import normalize_message
 from core.agent.rag import knowledge_base
 from core.agent.state import AgentContext
-from core.geo.base import Geocoder
+from core.geo.base import Geocoder, Place
 from core.models.agent import AgentState
 
 if TYPE_CHECKING:
@@ -22,12 +23,13 @@ class ResolveIn(BaseModel):
 
 class ResolvedEntity(BaseModel):
     query: str
-    place_id: str
+    place_id: str | None = Field(default=None, description="the POI id, when the provider gave one")
     name: str
     lon: float
     lat: float
     score: float | None = None
     matched_on: str | None = None
+    source: str | None = Field(default=None, description="who answered: the provider, or the pack's gazetteer")
 
 
 class ResolveOut(BaseModel):
@@ -56,15 +58,34 @@ class KnowledgeOut(BaseModel):
     hits: list[dict[str, Any]]
 
 
+def _names_match(place: Place, name: str, min_score: float) -> bool:
+    """A search hit stands for ``name`` when the provider scored it at least ``min_score``; a provider that does not
+    score its results (AMap) ranks them instead, and then the hit's own name must contain the name asked, or the
+    name asked contain it (an unscored result is not a zero score)."""
+    if place.score is not None:
+        return place.score >= min_score
+    asked, found = normalize_message(name).casefold(), normalize_message(place.name).casefold()
+    return bool(asked and found) and (asked in found or found in asked)
+
+
 def resolve_name(provider: Geocoder, name: str, *, min_score: float) -> ResolvedEntity | None:
+    """The place ``name`` names: the geocoder's match for it (a geocode is an answer for the name itself, with or
+    without a POI id: AMap's geocodes carry none), else the best search hit that stands for it."""
     hits = provider.geocode(name)
     if not hits:
-        hits = [p for p in provider.search(name, limit=3) if (p.score or 0) >= min_score]
-    if not hits or not hits[0].poi_id:
+        hits = [p for p in provider.search(name, limit=3) if _names_match(p, name, min_score)]
+    if not hits:
         return None
     h = hits[0]
     return ResolvedEntity(
-        query=name, place_id=h.poi_id, name=h.name, lon=h.lon, lat=h.lat, score=h.score, matched_on=h.matched_on
+        query=name,
+        place_id=h.poi_id,
+        name=h.name if h.poi_id else name,  # a geocode without a POI is named by its address: keep the name asked
+        lon=h.lon,
+        lat=h.lat,
+        score=h.score,
+        matched_on=h.matched_on,
+        source=h.source,
     )
 
 

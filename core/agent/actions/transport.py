@@ -107,14 +107,23 @@ def _travel_time(inp: TravelTimeIn, state: AgentState, ctx: AgentContext) -> Tra
     )
 
 
+#: what a provider logs when some of its answer came from the fallback (core/geo/resilience.py)
+FALLBACK_CODES = frozenset({"PROVIDER_FALLBACK", "PROVIDER_NOT_REQUESTED", "PROVIDER_PAIRS_ESTIMATED"})
+
+
 def _build_matrix(inp: MatrixIn, state: AgentState, ctx: AgentContext) -> MatrixOut:
     from core.itinerary import travel as transport
 
     problem = state.compute.problem
     if problem is None:
         raise ActionError("transport.build_time_matrix needs the prepared problem's points", field="points")
+    log = getattr(ctx.provider, "warnings", None)
+    seen = len(log.entries()) if log is not None else 0
     matrix = transport.build_time_matrix(problem.points, provider=ctx.provider, mode=inp.mode)
     state.compute.time_matrix_api = matrix
+    # any figure of the matrix from a fallback (the remote failed, was never asked, or left pairs to the estimate)
+    if log is not None and any(e.code in FALLBACK_CODES for e in log.entries()[seen:]):
+        state.observability.fallback_used = True
     return MatrixOut(points=len(matrix.keys), source=matrix.source, mode=matrix.mode)
 
 
