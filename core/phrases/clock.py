@@ -3,7 +3,7 @@
 
 ``find_clocks(text)`` lists every time of day a text names, in order, with its span: 七点, 7点半, 七点一刻, 七点三刻,
 七点零五, 7点30, 晚上7点, 下午两点, 19:30, 7:30 pm, 6.30pm, 7pm, half past 7, quarter to 8, 7 o'clock, noon, 中午12点,
-midnight. Give NFKC-normalised text (full-width digits become ASCII). What it says:
+midnight (中午 alone is a part of the day, no clock). Give NFKC-normalised text (full-width digits become ASCII). What it says:
 
 - ``hour`` (0–23) when the words settle it: a 24-hour time (19:30), am/pm, or a part of the day (晚上/下午/傍晚/今晚/明晚
   are evening hours, 上午/早上/凌晨 morning ones, 中午 1–5 afternoon ones);
@@ -63,7 +63,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
         # 7 o'clock, seven o'clock in the evening
         ("oclock", rf"(?<![\d.:])(?P<h>{_EN_H})\s*o'?clock(?:\s*{_AMPM})?"),
-        ("noon", r"(?<![a-z])(?P<w>noon|midday|midnight|正午|午夜)(?![a-z])|(?P<zhnoon>中午)(?!\s*(?:[0-9]|[一二两三四五六七八九十]))"),
+        # noon is 12:00; 中午 alone is a part of the day (11–14), not a clock: the booking asks for the time
+        ("noon", r"(?<![a-z])(?P<w>noon|midday|midnight|正午|午夜)(?![a-z])"),
         # at 7, at 7:30 handled above; "at 7" alone is a bare hour
         ("at", rf"(?<![a-z])(?:at|around|by)\s+(?P<h>{_EN_H})(?![\d:.]|\s*(?:people|persons|guests|pax|of|adults?|kids?)\b)"
                rf"(?![a-z])(?!\s*(?:am|pm|a\.m|p\.m|o'?clock))"),
@@ -162,7 +163,7 @@ def _read(kind: str, m: re.Match[str], text: str) -> ClockPhrase | None:
                            period=period, valid=valid)  # fmt: skip
 
     if kind == "noon":
-        word = (g.get("w") or g.get("zhnoon") or "").lower()
+        word = g["w"].lower()
         return phrase(0 if word in ("midnight", "午夜") else 12, 0)
     hour = zh_int(g["h"]) if kind == "zh" else en_int(g["h"]) if kind in ("past", "oclock", "at", "ampm") else None
     if kind == "colon":
