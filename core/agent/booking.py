@@ -190,7 +190,7 @@ def booking_slots(text: str, *, pack: RegionPack, today: date) -> BookingSlots:
         venues=venues,
         unbookable=unbookable,
         category=venues[0].category if venues else asked_category(rest),
-        date=booking_date(text, today=today),
+        date=booking_date(rest, today=today),  # a venue's name is no date (the 1/2 of 8 1/2 Otto e Mezzo)
         time=at,
         hours=hours,
         minute=minute,

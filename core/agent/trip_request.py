@@ -93,17 +93,34 @@ def read_trip(text: str, pack: RegionPack) -> TripSlots:
     start_phrase = find_start(t)
     start: str | None = None
     if start_phrase is not None:
-        start = "hotel" if start_phrase.hotel else next(iter(mentioned_places(start_phrase.name, pack)), None)
+        start = "hotel" if start_phrase.hotel else next(iter(_named(start_phrase.name, pack)), None)
     day_places: dict[int, list[str]] = {}
     for a in find_day_assignments(t):
         day = a.day if not a.last else days
         if day is None or day < 1:
             continue
-        ids = [p for p in mentioned_places(t[a.start : a.end], pack) if p != start]
+        ids = [p for p in _named(t[a.start : a.end], pack) if p != start]
         if ids:
             day_places.setdefault(day, []).extend(i for i in ids if i not in day_places.get(day, []))
     places = [p for p in mentioned_places(t, pack) if p != start]
     return TripSlots(days=days, day_places=day_places, start=start, places=places)
+
+
+def _named(text: str, pack: RegionPack) -> list[str]:
+    """The places named in ``text``, a name inside a longer one found not counted (豫园 in 豫园商城), in the order said."""
+    from core.agent.booking import named_venues
+    from core.geo.text import normalize
+
+    bookable, other = named_venues(text, pack)
+    t = normalize(text)
+
+    def at(pid: str) -> int:
+        p = pack.place_by_id(pid)
+        names = (p.name_zh, p.name_en, *p.aliases) if p is not None else ()
+        spots = [t.find(normalize(n)) for n in names if n]
+        return min((i for i in spots if i >= 0), default=len(t))
+
+    return sorted((v.id for v in (*bookable, *other) if v.category not in ("address", "district")), key=at)
 
 
 def pinned_days(slots: TripSlots) -> dict[str, int]:
