@@ -59,6 +59,7 @@ def _p95(xs: list[float]) -> float:
 
 
 def bench_agent(*, repeats: int = 20) -> dict:
+    from bench.slots import bench_slots
     from core.agent.orchestrator import route_and_run
     from core.agent.router import route_message
     from core.config import get_settings
@@ -96,5 +97,8 @@ def bench_agent(*, repeats: int = 20) -> dict:
         "system1_requests": len(s1),
         "system2_3day_plan_s": round(statistics.median(plans), 3),
         "system2_3day_plan_status": status,
-        "targets": {"router_p95_ms": 5, "system1_p95_ms": 300, "system2_3day_plan_s": 5},
+        "slots": {
+            k: v for k, v in bench_slots().items() if k != "failures"
+        },  # issue 22 §1: tests/agent/data/slots_eval.jsonl
+        "targets": {"router_p95_ms": 5, "system1_p95_ms": 300, "system2_3day_plan_s": 5, "slots_overall": 0.95},
     }

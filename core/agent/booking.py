@@ -14,12 +14,14 @@ from datetime import date, time
 
 from pydantic import BaseModel, Field
 
-from core.agent.features import cn_number, normalize_message
+from core.agent.features import normalize_message
 from core.agent.when import checked_day
 from core.errors import InputError
 from core.geo.text import normalize
 from core.packs.loader import RegionPack
+from core.phrases.clock import first_clock
 from core.phrases.dates import first_day
+from core.phrases.party import find_party
 from core.reservations.catalog import BookableItem, catalogue
 
 
@@ -41,6 +43,7 @@ class BookingSlots(BaseModel):
     hours: list[int] = Field(default_factory=list, description="a bare hour's readings (7点: 7 and 19)")
     minute: int = 0
     party: int | None = None
+    city: str | None = Field(default=None, description="the region's city, or another city the message names")
 
     def missing(self) -> list[str]:
         out = [] if self.venues else ["item"]
@@ -142,72 +145,22 @@ def booking_date(text: str, *, today: date) -> date | None:
 
 
 # --- the time --------------------------------------------------------------------------------------
-_CN = r"[0-9]{1,2}|[零一二两三四五六七八九十]{1,3}"
-_PM_ZH = ("下午", "傍晚", "晚上", "今晚", "明晚", "晚", "夜里", "夜")
-_ZH_TIME = re.compile(
-    rf"(?P<p>早上|上午|中午|下午|傍晚|晚上|今晚|明晚|夜里|早|晚)?\s*(?P<h>{_CN})\s*(点|时)"
-    rf"(?P<m>半|一刻|三刻|(?:{_CN}|[二三四五]十[一二三四五六七八九]?)分?)?"
-)
-_EN_TIME = re.compile(r"\b(?P<h>\d{1,2})(:(?P<m>\d{2}))?\s*(?P<p>a\.?m\.?|p\.?m\.?)(?![a-z])", re.I)
-_HHMM = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])")
 _EVENING = re.compile(r"今晚|明晚|晚上|傍晚|晚饭|晚餐|\btonight\b|\bevening\b|\bdinner\b", re.I)
 
 
 def booking_time(text: str) -> tuple[time | None, list[int], int]:
-    """(the time, or None; the readings of a bare hour when it could be morning or evening; its minute)."""
+    """(the time, or None; the readings of a bare hour when it could be morning or evening; its minute), read by
+    core.phrases.clock; a bare hour is the evening one when the message says evening or dinner."""
     t = normalize_message(text)
-    h: int | None  # an hour read from the text (None: a Chinese numeral that is not one)
-    mi: int | None
-    if re.search(r"\bnoon\b|\bmidday\b", t, re.I):
-        return time(12, 0), [], 0
-    if m := _EN_TIME.search(t):
-        h, mi = int(m.group("h")), int(m.group("m") or 0)
-        if not (1 <= h <= 12 and mi < 60):
-            raise InputError(f"{m.group(0)} is not a time", field="time")
-        pm = m.group("p").lower().startswith("p")
-        return time(h % 12 + (12 if pm else 0), mi), [], mi
-    if m := _HHMM.search(t):
-        return _clock(int(m.group("h")), int(m.group("m")), bool(_EVENING.search(t)), m.group(0))
-    if m := _ZH_TIME.search(t):
-        period = m.group("p") or ""
-        if m.group("h") == "一" and period not in ("中午", "下午"):  # "便宜一点", "晚一点": a little, not 1 o'clock
-            return None, [], 0
-        h = cn_number(m.group("h"))
-        mins = m.group("m") or ""
-        mi = {"半": 30, "一刻": 15, "三刻": 45}.get(mins)
-        if mi is None:
-            mi = (cn_number(mins.rstrip("分")) or 0) if mins else 0
-        if h is None:
-            return None, [], 0
-        if period in _PM_ZH or (not period and _EVENING.search(t)):
-            h = h + 12 if h < 12 else h
-        elif period == "中午":
-            h = h + 12 if h < 6 else h
-        elif period in ("早上", "上午", "早"):
-            pass
-        else:
-            return _clock(h, mi, False, m.group(0))
-        return _checked(h, mi, m.group(0)), [], mi
-    if m := re.search(r"\bat (?P<h>\d{1,2})(?!\d|:|\s*(people|persons|guests|pax|of)\b)\b", t, re.I):
-        return _clock(int(m.group("h")), 0, bool(_EVENING.search(t)), m.group(0))
-    return None, [], 0
-
-
-def _checked(h: int, mi: int, said: str) -> time:
-    if not (0 <= h <= 23 and 0 <= mi <= 59):
-        raise InputError(f"{said} is not a time", field="time")
-    return time(h, mi)
-
-
-def _clock(h: int, mi: int, evening: bool, said: str) -> tuple[time | None, list[int], int]:
-    """A time without am/pm: 13-23 and 0 are plain; 12 is noon; 1-11 is the evening one when the message says
-    evening, else two readings."""
-    if evening and 1 <= h <= 11:
-        return _checked(h + 12, mi, said), [], mi
-    if h == 0 or h >= 12:
-        return _checked(h, mi, said), [], mi
-    _checked(h, mi, said)
-    return None, [h, h + 12], mi
+    clock = first_clock(t)
+    if clock is None:
+        return None, [], 0
+    if not clock.valid:
+        raise InputError(f"{clock.text} is not a time", field="time")
+    hour = clock.settle(evening=bool(_EVENING.search(t)))
+    if hour is not None:
+        return time(hour, clock.minute), [], clock.minute
+    return None, list(clock.readings), clock.minute
 
 
 def pick_reading(hours: list[int], minute: int, item: BookableItem) -> time | None:
@@ -219,35 +172,9 @@ def pick_reading(hours: list[int], minute: int, item: BookableItem) -> time | No
 
 
 # --- the party -------------------------------------------------------------------------------------
-_EN_NUM = {w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())}
-_EN_N = r"\d{1,2}|" + "|".join(_EN_NUM)
-
-
-def _en_number(s: str) -> int:
-    return int(s) if s.isdigit() else _EN_NUM[s.lower()]
-
-
 def booking_party(text: str) -> int | None:
-    t = normalize_message(text)
-    if m := re.search(r"一家([0-9]|[二两三四五六七八九十])口", t):
-        return cn_number(m.group(1))
-    if m := re.search(r"(?<![0-9:])([0-9]{1,2}|[一二两三四五六七八九十]{1,3})\s*(个人|人|位|名|张(?!桌)|口)", t):
-        return cn_number(m.group(1))
-    if re.search(
-        r"我们?俩|咱们?俩|两口子|情侣|夫妻|\bcouple\b|\bthe two of us\b|\bmy (wife|husband|partner) and i\b", t, re.I
-    ):
-        return 2
-    if re.search(r"一个人|就我一个|我自己|\bjust me\b|\bonly me\b|\bmyself\b|\bsolo\b", t, re.I):
-        return 1
-    if m := re.search(rf"\b({_EN_N})\s+(people|persons|guests|adults|pax|tickets?|seats?|of us)\b", t, re.I):
-        return _en_number(m.group(1))
-    if m := re.search(rf"\bparty of ({_EN_N})\b", t, re.I):
-        return _en_number(m.group(1))
-    if m := re.search(
-        rf"\bfor ({_EN_N})\b(?![-:/.]\d)(?!\s*(am|pm|a\.m|p\.m|o'?clock|nights?|days?|hours?|minutes?)\b)", t, re.I
-    ):
-        return _en_number(m.group(1))
-    return None
+    party = find_party(normalize_message(text))
+    return None if party is None else party.size
 
 
 def booking_slots(text: str, *, pack: RegionPack, today: date) -> BookingSlots:
@@ -263,9 +190,30 @@ def booking_slots(text: str, *, pack: RegionPack, today: date) -> BookingSlots:
         venues=venues,
         unbookable=unbookable,
         category=venues[0].category if venues else asked_category(rest),
-        date=booking_date(text, today=today),
+        date=booking_date(rest, today=today),  # a venue's name is no date (the 1/2 of 8 1/2 Otto e Mezzo)
         time=at,
         hours=hours,
         minute=minute,
         party=booking_party(text),
+        city=booking_city(text, pack=pack),
     )
+
+
+def booking_city(text: str, *, pack: RegionPack) -> str:
+    """The city of the booking: the region's (the context has it, nobody is asked), unless the message names a
+    city of another known region (then that one's name, and the agent can say it only books here)."""
+    low = normalize_message(text).lower()
+    own = {n.lower() for n in pack.city_names()}
+    if any(n in low for n in own if len(n) >= 2):
+        return pack.name
+    for name, city in OTHER_CITIES.items():
+        if name.lower() in low and name.lower() not in own:
+            return city
+    return pack.name
+
+
+#: cities a message may name instead of the region's, by how they are written (their region or city code)
+OTHER_CITIES = {
+    "上海": "shanghai", "Shanghai": "shanghai", "赫尔辛基": "helsinki", "Helsinki": "helsinki", "北京": "beijing",
+    "Beijing": "beijing", "杭州": "hangzhou", "Hangzhou": "hangzhou", "东京": "tokyo", "Tokyo": "tokyo",
+}  # fmt: skip

@@ -424,7 +424,7 @@ def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext,
 
 
 _FIELD_Q = [
-    (re.compile(r"几点|开门|关门|营业|开放|opening|hours|open", re.I), "opening_hours"),
+    (re.compile(r"几点|开门|关门|营业|开放|opening|hours|open|clos(e|es|ing)", re.I), "opening_hours"),
     (re.compile(r"门票|多少钱|价格|人均|票价|price|cost|how much|ticket", re.I), "price_per_person"),
     (re.compile(r"地址|在哪|where|address", re.I), "address"),
     (re.compile(r"预约|reservation|reserve", re.I), "needs_reservation"),
@@ -467,6 +467,20 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
         policy_id=POLICY,
         facts={"hits": len(out.hits), "terms": out.terms[:10], "missing_terms": out.missing_terms[:10]},
     )
+    focus = next((name for rx, name in _FIELD_Q if rx.search(state.user_input)), None)
+    named = _asked_places(state.user_input, ctx) if focus else []
+    if named:  # "What time does Yu Garden open?": the facts of the place asked, and of no other
+        kept = [h for h in out.hits if h.get("place_id") in named]
+        if not kept:  # the question words outweighed the name: the pack's facts of the named place
+            from core.agent.rag import place_document
+
+            pack = ctx.provider.region
+            docs = [place_document(p, pack.name) for pid in named if (p := pack.place_by_id(pid)) is not None]
+            kept = [{**d.facts, "doc_id": d.doc_id, "source": d.source, "score": 1.0} for d in docs]
+        out.hits = [{**h, "name": h["name"] if zh else h.get("name_en") or h["name"]} for h in kept]
+        out.covered = bool(out.hits)
+        log_decision(state, action="places.search_knowledge", reason_code="KB_NAMED_PLACE", policy_id=POLICY,
+                     facts={"places": named, "focus": focus})  # fmt: skip
     if not out.covered:
         subject = _subject(state.user_input)
         region = ctx.provider.region
@@ -474,7 +488,6 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
         _set(state, "OK", t("agent.kb.not_covered", lang, region=region_name, subject=subject))
         state.result.next_steps.append(NextStep(code="ask_otherwise"))
         return
-    focus = next((name for rx, name in _FIELD_Q if rx.search(state.user_input)), None)
     lines = []
     for h in out.hits:
         state.result.candidates.append(h)
@@ -499,15 +512,30 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
     _set(state, "OK", head + join_words(lines, lang, sep="clauses"))
 
 
+def _asked_places(text: str, ctx: AgentContext) -> list[str]:
+    """The places a fact question names by the pack's names and aliases (the longest name wins: 豫园商城, not 豫园)."""
+    from core.agent.booking import named_venues
+
+    bookable, other = named_venues(text, ctx.provider.region)
+    return [v.id for v in (*bookable, *other)][:3]
+
+
+_EN_QUESTION = (
+    r"\b(what time|when|how much|how many|is|are|does|do|did|what|where|which|who|can i|could you|the|a|an|open|opens"
+    r"|opening|close|closes|closing|hours|ticket|tickets|price|cost|costs|on|at|for|today|tomorrow|monday|tuesday"
+    r"|wednesday|thursday|friday|saturday|sunday|recommend|suggest|please|some|any|good|best|me|tell|about|of|it)\b"
+)
+
+
 def _subject(text: str) -> str:
     from core.agent.rag import _STOP_RX  # the same asking words the retriever ignores
 
     s = _STOP_RX.sub("", text)
+    s = re.sub(_EN_QUESTION, "", s, flags=re.I)  # the question words, not the subject
     s = re.sub(
-        r"\b(recommend|suggest|please|what|where|is|are|the|a|an|some|any|good|best|me|for|tell|about)\b",
+        r"几点|开门|关门|营业|开放|门票|多少钱|票价|价格|是不是|有没有|周[一二三四五六日天]|星期[一二三四五六日天]",
         "",
         s,
-        flags=re.I,
     )
     s = re.sub(r"\s+", " ", s).strip(" ?？。.!！,，")
     return s or text.strip()

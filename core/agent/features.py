@@ -30,7 +30,6 @@ from core.agent.lexicon import (
     CRUD_RENAME,
     CRUD_SWAP,
     DATE,
-    DAYS,
     FACT_QUERY,
     FROM_TO,
     LIST_BOOKINGS,
@@ -48,6 +47,8 @@ from core.agent.lexicon import (
     WEATHER,
 )
 from core.i18n import Lang
+from core.phrases.party import find_party
+from core.phrases.trip import find_day_count
 
 
 def strip_negated(text: str) -> str:
@@ -186,9 +187,9 @@ def extract_features(message: str) -> Features:
     f.realtime = _count(REALTIME, text)
     f.availability = _count(AVAILABILITY, text)
     f.planning = _count(PLANNING, text)
-    m = DAYS.search(text)
-    if m:
-        f.days = cn_number(m.group("n"))
+    count = find_day_count(text)  # core.phrases.trip: 两天, 三日游, 2-day, one-day, a weekend trip
+    if count is not None:
+        f.days = count.days
     low = text.lower()
     for i, rx in enumerate(CONDITIONAL):
         # The two "X, otherwise Y" patterns are lazy from the start: on a long message without the
@@ -202,7 +203,7 @@ def extract_features(message: str) -> Features:
     f.constraints = _count(CONSTRAINT_MARKERS, text) + text.count("、") // 2
     f.pronouns = _count(PRONOUNS, text)
     f.has_date = bool(DATE.search(text))
-    f.has_party = bool(PARTY.search(text))
+    f.has_party = bool(PARTY.search(text)) or find_party(text) is not None
     f.has_budget = bool(BUDGET.search(text))
     f.has_city = bool(CITY.search(text))
     f.save = bool(SAVE.search(text))

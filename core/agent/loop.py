@@ -32,7 +32,14 @@ from core.agent.steps import (
     guard,
     issue_dry_run,
 )
-from core.agent.trip_request import PLACES_PER_DAY, build_trip_request, mentioned_places, suggest_places
+from core.agent.trip_request import (
+    PLACES_PER_DAY,
+    build_trip_request,
+    mentioned_places,
+    read_trip,
+    suggest_places,
+    suggestion_room,
+)
 from core.models.agent import (
     AgentState,
     NextStep,
@@ -122,7 +129,10 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                 state.memory.user_profile["mentioned"] = mentioned
                 have = {n.get("place_id") for n in state.draft.nodes} | set(mentioned)
                 days = decision.features.days or state.trip.days or 1
+                said = read_trip(state.user_input, pack)
                 want = max(0, PLACES_PER_DAY * days - len(have - {None}))
+                if said.day_places:  # a day the person filled gets no suggestions (issue 22 §1)
+                    want = suggestion_room(said, days=days, have=len(have - {None}))
                 suggested = suggest_places(pack, text=state.user_input, count=want, exclude=have) if want else []
                 state.memory.user_profile["suggested"] = suggested
                 ids = [p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned, *suggested] if p]

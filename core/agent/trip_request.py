@@ -8,6 +8,8 @@ from collections.abc import Set as AbstractSet
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, Field
+
 from core.agent import when
 from core.agent.features import normalize_message
 from core.agent.router import RouterDecision
@@ -16,10 +18,12 @@ from core.models.agent import (
     AgentState,
 )
 from core.models.common import as_priority
+from core.packs.loader import RegionPack
 from core.phrases.dates import first_day
+from core.phrases.trip import find_day_assignments, find_day_count, find_start
 
 if TYPE_CHECKING:
-    from core.packs.loader import RegionPack, RegionPlace
+    from core.packs.loader import RegionPlace
 
 #: the name of the start the plan assumes when no hotel is known (the console words it)
 ASSUMED_START = "city centre (assumed start)"
@@ -71,6 +75,71 @@ def mentioned_places(text: str, pack: RegionPack) -> list[str]:
     return out
 
 
+class TripSlots(BaseModel):
+    """What a trip request says (issue 22 §1): its day count, the places named for each day (1-based), where the
+    days start (a place id, "hotel" for "the hotel", None when unsaid) and the places named in all."""
+
+    days: int | None = None
+    day_places: dict[int, list[str]] = Field(default_factory=dict)
+    start: str | None = None
+    places: list[str] = Field(default_factory=list)
+
+
+def read_trip(text: str, pack: RegionPack) -> TripSlots:
+    """The trip slots of a message, read by core.phrases.trip against the pack's place names."""
+    t = normalize_message(text)
+    count = find_day_count(t)
+    days = count.days if count else None
+    start_phrase = find_start(t)
+    start: str | None = None
+    if start_phrase is not None:
+        start = "hotel" if start_phrase.hotel else next(iter(_named(start_phrase.name, pack)), None)
+    day_places: dict[int, list[str]] = {}
+    for a in find_day_assignments(t):
+        day = a.day if not a.last else days
+        if day is None or day < 1:
+            continue
+        ids = [p for p in _named(t[a.start : a.end], pack) if p != start]
+        if ids:
+            day_places.setdefault(day, []).extend(i for i in ids if i not in day_places.get(day, []))
+    places = [p for p in mentioned_places(t, pack) if p != start]
+    return TripSlots(days=days, day_places=day_places, start=start, places=places)
+
+
+def _named(text: str, pack: RegionPack) -> list[str]:
+    """The places named in ``text``, a name inside a longer one found not counted (豫园 in 豫园商城), in the order said."""
+    from core.agent.booking import named_venues
+    from core.geo.text import normalize
+
+    bookable, other = named_venues(text, pack)
+    t = normalize(text)
+
+    def at(pid: str) -> int:
+        p = pack.place_by_id(pid)
+        names = (p.name_zh, p.name_en, *p.aliases) if p is not None else ()
+        spots = [t.find(normalize(n)) for n in names if n]
+        return min((i for i in spots if i >= 0), default=len(t))
+
+    return sorted((v.id for v in (*bookable, *other) if v.category not in ("address", "district")), key=at)
+
+
+def pinned_days(slots: TripSlots) -> dict[str, int]:
+    """Place id -> the 0-based day the person put it on (the first day named when named for two)."""
+    out: dict[str, int] = {}
+    for day, ids in sorted(slots.day_places.items()):
+        for pid in ids:
+            out.setdefault(pid, day - 1)
+    return out
+
+
+def suggestion_room(slots: TripSlots, *, days: int, have: int) -> int:
+    """How many suggestions to add: none for a day the person filled; PLACES_PER_DAY for each day left open, less
+    the named places not put on a day."""
+    free = [d for d in range(days) if d + 1 not in slots.day_places]
+    loose = max(0, have - len(pinned_days(slots)))
+    return max(0, PLACES_PER_DAY * len(free) - loose)
+
+
 def _preferred_tags(text: str) -> tuple[list[str], list[str]]:
     tags: list[str] = []
     cats: list[str] = []
@@ -120,12 +189,17 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     start = _start_date(ctx, text)
     state.trip.days = days
     state.trip.start_date = start.isoformat()
+    said = read_trip(text, pack)
+    pins = {pid: day for pid, day in pinned_days(said).items() if day < days}
     hotel: dict[str, Any] | None = None
+    start_place = pack.place_by_id(said.start) if said.start not in (None, "hotel") else None
+    if start_place is not None:  # 从人民广场出发, starting from People's Square
+        hotel = {"place_id": start_place.id, "name": start_place.name_zh}
     for pid in state.memory.user_profile.get("mentioned", []):
         p = pack.place_by_id(pid)
-        if p is not None and p.category == "hotel":
+        if hotel is None and p is not None and p.category == "hotel":
             hotel = {"place_id": p.id, "name": p.name_zh}
-    if hotel is None:
+    if hotel is None:  # the console says the start is assumed
         hotel = {"name": ASSUMED_START, "lon": pack.center[0], "lat": pack.center[1]}
     places: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -144,7 +218,7 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     must_words = re.compile(r"必去|一定要|must", re.I)
     for pid in state.memory.user_profile.get("mentioned", []):
         p = pack.place_by_id(pid)
-        if p is None or pid in seen or p.category == "hotel":
+        if p is None or pid in seen or p.category == "hotel" or pid == hotel.get("place_id"):
             continue
         seen.add(pid)
         places.append(
@@ -152,9 +226,13 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
                 "key": pid,
                 "place_id": pid,
                 "name": p.name_zh,
-                "priority": "must" if must_words.search(text) else "should",
+                # a place put on a day by the person is a must-visit there (第一天外滩和豫园)
+                "priority": "must" if must_words.search(text) or pid in pins else "should",
+                "fixed_day": pins.get(pid),
             }
         )
+    # suggestions stay unpinned (a pinned stop is a hard one: dropping it would fail the plan); their number is the
+    # room of the days the person left open (suggestion_room), so a day they filled is not filled up for them
     for pid in state.memory.user_profile.get("suggested", []):
         if pid not in seen:
             seen.add(pid)

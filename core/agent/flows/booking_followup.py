@@ -22,15 +22,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
-from core.agent.booking import (
-    _EN_N,
-    _EN_TIME,
-    _HHMM,
-    _ZH_TIME,
-    BookingSlots,
-    Venue,
-    booking_slots,
-)
+from core.agent.booking import BookingSlots, Venue, booking_slots
 from core.agent.features import cn_number, normalize_message, strip_negated
 from core.agent.router import RouterDecision, as_booking
 from core.agent.state import AgentContext
@@ -38,6 +30,7 @@ from core.errors import InputError
 from core.geo.text import normalize
 from core.i18n import CJK, Lang, guess_lang
 from core.packs.loader import RegionPack
+from core.phrases.clock import find_clocks
 from core.phrases.dates import mask_days
 from core.reservations.catalog import item_for
 
@@ -137,10 +130,8 @@ _MORNING_ANSWER = re.compile(r"上午|早上|早晨|早|\bmorning\b|\bam\b", re.
 
 #: what a message that only supplies booking facts may hold beside them (removed before judging what is left; the
 #: days first, by core.phrases.dates.mask_days)
+_EN_N = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _FACTS = [
-    _EN_TIME,
-    _HHMM,
-    _ZH_TIME,
     re.compile(r"\b(at\s+)?\d{1,2}\s*o'?clock\b|\bat \d{1,2}\b|\bnoon\b|\bmidday\b", re.I),
     re.compile(r"一家([0-9]|[二两三四五六七八九十])口"),
     re.compile(r"([0-9]{1,2}|[一二两三四五六七八九十]{1,3})\s*(个人|人|位|名|张|口)"),
@@ -196,6 +187,8 @@ def leftover(text: str, pack: RegionPack, venues: list[Venue]) -> tuple[str, lis
             if n:
                 t = re.sub(re.escape(n), " ", t, flags=re.I)
     t = mask_days(t)
+    for clock in find_clocks(t):  # the times, as the booking reader reads them (core.phrases.clock)
+        t = t[: clock.start] + " " * (clock.end - clock.start) + t[clock.end :]
     for rx in _FACTS:
         t = rx.sub(" ", t)
     cjk = "".join(re.findall(f"[{CJK}]", _FILLER_ZH.sub(" ", t)))
