@@ -120,7 +120,11 @@ def engine_for(url: str) -> Engine:
         # no pool_pre_ping: transaction() pings under its deadline (SQLAlchemy's own ping would wait on a frozen
         # server for ever)
         engine = sa.create_engine(
-            url, pool_size=10, max_overflow=40, pool_timeout=settings.db_pool_timeout_s, connect_args=_postgres_limits(url)
+            url,
+            pool_size=10,
+            max_overflow=40,
+            pool_timeout=settings.db_pool_timeout_s,
+            connect_args=_postgres_limits(url),
         )
     try:
         upgrade(engine)
@@ -198,17 +202,18 @@ DEADLINE_MARGIN_S = 0.5
 @contextmanager
 def _checked_out(engine: Engine) -> Iterator[Connection]:
     """A pooled connection, pinged, under the transaction's deadline: one that died with a restarted server is
-    dropped (with the pool's other connections as old) and a new one taken, once."""
+    dropped (with the pool's other connections as old) and a new one taken, once; one that hung until the deadline
+    is not tried again (the request answers within the deadline)."""
     deadline_s = get_settings().db_statement_timeout_s + DEADLINE_MARGIN_S
     for attempt in (1, 2):
         connection = engine.connect()
         try:
-            with guard.DEADLINES.arm(guard.socket_of(connection.connection.dbapi_connection), deadline_s):
+            with guard.DEADLINES.arm(guard.socket_of(connection.connection.dbapi_connection), deadline_s) as armed:
                 try:
                     connection.exec_driver_sql("SELECT 1")
                     connection.rollback()  # the ping's own implicit transaction
                 except sa.exc.DBAPIError as exc:
-                    if attempt == 1 and exc.connection_invalidated:
+                    if attempt == 1 and exc.connection_invalidated and not armed.fired:  # died, not hung: again
                         connection.close()
                         continue
                     raise

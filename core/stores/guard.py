@@ -72,7 +72,7 @@ def reason(exc: BaseException) -> str:
     if read_only(exc):
         return "it refuses writes"
     orig = getattr(exc, "orig", None) or exc
-    if getattr(orig, "sqlstate", None) in _PG_TIMED_OUT:
+    if getattr(orig, "sqlstate", None) in _PG_TIMED_OUT or type(orig).__name__ == "ConnectionTimeout":
         return "it did not answer in time"
     if isinstance(exc, sa.exc.DBAPIError) and exc.connection_invalidated:
         return "the connection was lost or did not answer in time"
@@ -138,6 +138,12 @@ def guarded(breaker: pybreaker.CircuitBreaker, *, retry_after_s: float) -> Itera
         ) from exc
 
 
+class Armed:
+    """One armed deadline: ``fired`` once it cut the connection."""
+
+    fired = False
+
+
 class Deadlines:
     """One thread that shuts down the socket of a connection whose transaction outlived its deadline."""
 
@@ -145,6 +151,7 @@ class Deadlines:
         self._cond = threading.Condition()
         self._heap: list[tuple[float, int]] = []
         self._armed: dict[int, int] = {}  # token -> socket file descriptor
+        self._handles: dict[int, Armed] = {}
         self._tokens = itertools.count()
         self._thread: threading.Thread | None = None
         self.fired = 0  # how many transactions the deadline ended (for the fault suite and the benchmark)
@@ -155,21 +162,25 @@ class Deadlines:
             self._thread.start()
 
     @contextmanager
-    def arm(self, fd: int | None, seconds: float) -> Iterator[None]:
+    def arm(self, fd: int | None, seconds: float) -> Iterator[Armed]:
+        """Cut the socket ``fd`` if the block is still running after ``seconds``; the handle tells whether it was."""
+        armed = Armed()
         if fd is None or fd < 0:
-            yield
+            yield armed
             return
         with self._cond:
             token = next(self._tokens)
             self._armed[token] = fd
+            self._handles[token] = armed
             heapq.heappush(self._heap, (time.monotonic() + seconds, token))
             self._start()
             self._cond.notify()
         try:
-            yield
+            yield armed
         finally:
             with self._cond:  # the watcher shuts sockets under this lock: once disarmed, never touched again
                 self._armed.pop(token, None)
+                self._handles.pop(token, None)
 
     def _watch(self) -> None:
         while True:
@@ -183,7 +194,9 @@ class Deadlines:
                     continue
                 heapq.heappop(self._heap)
                 fd = self._armed.pop(token, None)
-                if fd is not None:
+                handle = self._handles.pop(token, None)
+                if fd is not None and handle is not None:
+                    handle.fired = True
                     self.fired += 1
                     _shut(fd)
 
