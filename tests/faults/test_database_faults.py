@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
+from bench.throwaway_pg import ThrowawayCluster
 from core.stores import db, guard
 from tests.conftest import auth
 from tests.support.paths import ROOT
-from tests.support.throwaway_pg import ThrowawayCluster
 
 BOOK = {"item_id": "a-peace-hotel", "date": "2030-01-05", "time": "19:00", "party_size": 2, "contact": "Li"}
 OUTAGE = "DATABASE_UNREACHABLE"

@@ -1,7 +1,7 @@
 """A PostgreSQL cluster of the test's own (initdb + pg_ctl under a temporary folder, on a free loopback port), to
 freeze (SIGSTOP), thaw, stop and start without touching the shared test cluster other tests use.
 
-Also used by ``python -m core bench faults``. Root cannot run a cluster: as root, the commands run as ``postgres``.
+Used by the fault suite (tests/faults) and ``python -m core bench faults``. Root cannot run a cluster: as root, the commands run as ``postgres``.
 """
 
 from __future__ import annotations
