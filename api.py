@@ -11,8 +11,9 @@ POST /agent/route_and_run   the agent's single entry. The request model forbids
 GET  /agent/actions         the Action Registry (names, metadata, input/output schemas)
 GET  /agent/metrics         the agent's metrics from the event log
 
-Any input gives a structured answer: 4xx with ``{"error": {"code", "message", "field"}}``; an unexpected
-failure is logged with a trace id and answered 500 with that id.
+Any input gives a structured answer: 4xx with ``{"error": {"code", "message", "field"}}``; a database that is
+down, frozen or refusing writes is 503 ``DATABASE_UNREACHABLE`` with ``Retry-After``; an unexpected failure is
+logged with a trace id and answered 500 with that id.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import math
 import uuid
 from typing import Annotated, Any
 
@@ -36,7 +38,7 @@ from core.app.halfday import HalfDayRequest, Memory, ReserveInput
 from core.app.reservations import DryRun, Outcome, Reservation, ReservationRequest
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
-from core.errors import InputError, OmniError, ResolutionError
+from core.errors import DatabaseUnreachable, InputError, OmniError, ResolutionError
 from core.i18n import normalize_lang
 from core.models.agent import AgentRequest, AgentResponse
 from core.models.common import clean_text
@@ -180,6 +182,10 @@ RESERVATION_STATUS = {
 
 @app.exception_handler(OmniError)
 async def _omni_error(request: Request, exc: OmniError) -> SafeJSONResponse:
+    if isinstance(exc, DatabaseUnreachable):  # an outage, not a bad gateway: ask again after the breaker's pause
+        response = error_response(503, exc.code, exc.message, exc.field)
+        response.headers["Retry-After"] = str(math.ceil(exc.retry_after_s))
+        return response
     status = 422 if isinstance(exc, (InputError, ResolutionError)) else 502
     status = RESERVATION_STATUS.get(exc.code, status)
     details = exc.details if isinstance(exc.details, dict) else {}

@@ -156,7 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
         "agent": ("router / System 1 / System 2 timings", None),
         "itinerary": ("itinerary timing on the demo trips, per variant", None),
         "fuzz": ("generated input against every CLI command and API route; counts unhandled errors", None),
-        "faults": ("worst-case wait when AMap never answers (shipped timeouts and budget)", None),
+        "faults": (
+            "worst-case wait when AMap never answers, and per face when the database is frozen, stopped or "
+            "read-only (with a load run of 10 and 30 clients)",
+            None,
+        ),
         "reservations": ("50 concurrent confirmations and 50 parties for one slot, SQLite and PostgreSQL", None),
         "halfday": ("half-day planner: first event, full plan, 50 confirmations of a planned step", None),
         "amap-cache": ("AMap calls of a 10-stop plan, cold and warm in a new process (stand-in server)", None),

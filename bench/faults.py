@@ -1,4 +1,5 @@
-"""Worst-case wait under a provider that never answers: ``python -m core bench faults``.
+"""Worst-case wait under a provider that never answers: ``python -m core bench faults`` (then the database's faults:
+bench/db_faults.py).
 
 A local "black hole" accepts every connection to the AMap base URL and never replies (or trickles one byte a
 second, which defeats a plain read timeout). With the shipped timeouts, retries and ``provider_budget_s``, a
@@ -122,7 +123,17 @@ def _cases(settings: Settings) -> dict[str, Any]:
     }
 
 
-def bench_faults() -> dict[str, Any]:
+def bench_faults(*, database: bool = True) -> dict[str, Any]:
+    """The providers' worst waits, then (``database``) the database faults of bench/db_faults.py."""
+    out = _provider_faults()
+    if database:
+        from bench.db_faults import bench_db_faults
+
+        out["database"] = bench_db_faults()
+    return out
+
+
+def _provider_faults() -> dict[str, Any]:
     shipped = get_settings()
     rows = []
     for mode in ("silent", "trickle"):

@@ -28,6 +28,7 @@ REFUSALS: dict[str, str] = {
     "STATE_CHANGED": "reservations.refusal.state_changed",
     "INVALID_INPUT": "reservations.refusal.invalid_input",
     "SERVICE_UNAVAILABLE": "reservations.refusal.service_unavailable",
+    "DATABASE_UNREACHABLE": "reservations.refusal.database_unreachable",
     "RESERVATION_REFUSED": "reservations.refused",  # the refusals' own family code: the general sentence
 }
 REFUSED = "reservations.refused"

@@ -186,6 +186,34 @@ class Settings(BaseSettings):
         "half-day memory): SQLite (sqlite:///ABSOLUTE/PATH or sqlite:///:memory:) or PostgreSQL "
         "(postgresql+psycopg://USER:PASSWORD@HOST/DB).",
     )
+    # The database's limits (core/stores/db.py, core/stores/guard.py): a database that is down or frozen answers
+    # DATABASE_UNREACHABLE within these, never a hang
+    db_connect_timeout_s: int = Field(
+        default=2,
+        ge=2,
+        le=60,
+        description="PostgreSQL: most seconds to open a connection (psycopg connect_timeout; libpq's least is 2)",
+    )
+    db_statement_timeout_s: float = Field(
+        default=2.0,
+        gt=0,
+        le=600,
+        description="PostgreSQL: most seconds one statement runs or waits for a lock (statement_timeout, "
+        "lock_timeout); a transaction the server does not end by then (a frozen server) is cut by the client half "
+        "a second later",
+    )
+    db_pool_timeout_s: float = Field(
+        default=1.0, gt=0, le=60, description="Most seconds a request waits for a pooled connection (pool_timeout)"
+    )
+    db_sqlite_busy_timeout_s: float = Field(
+        default=30.0, ge=0, le=600, description="SQLite: most seconds a writer waits for another's lock (timeout)"
+    )
+    db_breaker_fail_max: int = Field(
+        default=3, ge=1, le=100, description="Database outages in a row that open its breaker (then it fails fast)"
+    )
+    db_breaker_reset_s: float = Field(
+        default=5.0, gt=0, le=600, description="Seconds the database breaker stays open before one trial call"
+    )
     agent_event_log: OptionalPath = Field(
         default=PROJECT_ROOT / ".omni" / "agent_events.jsonl",
         description="JSON-lines log of the agent's events (empty: no log is written)",

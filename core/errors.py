@@ -136,3 +136,15 @@ def error_from_validation(exc: Exception) -> InputError:
                 field = f"{loc}.{inner.field}"
         return InputError(msg, field=field or None)
     return InputError(str(exc))
+
+
+class DatabaseUnreachable(OmniError):
+    """The database cannot serve the request now: it is down, frozen, refusing writes, or its breaker is open after
+    such failures. Every face answers this one error (API 503 with ``Retry-After``, the agent's ``FAILED``, the
+    half-day stream's ``done(error)``, the CLI's error line); ``retry_after_s`` is when asking again may help."""
+
+    code = "DATABASE_UNREACHABLE"
+
+    def __init__(self, message: str, *, field: str | None = None, retry_after_s: float = 5.0, details: Any = None):
+        super().__init__(message, field=field, details=details)
+        self.retry_after_s = max(1.0, float(retry_after_s))

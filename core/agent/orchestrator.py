@@ -30,7 +30,7 @@ from core.agent.state import AgentContext, log_decision, new_state
 from core.agent.steps import BudgetExhausted, finish_on_timeout
 from core.agent.telemetry import Telemetry
 from core.config import Settings, get_settings
-from core.errors import InputError, error_from_validation
+from core.errors import DatabaseUnreachable, InputError, error_from_validation
 from core.geo.base import provider_budget
 from core.geo.composite import MapServices
 from core.i18n import Lang, t
@@ -84,9 +84,9 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
     if not isinstance(request, AgentRequest):
         request = AgentRequest.model_validate(request)
     settings = settings or get_settings()
-    from core.stores.trips import open_store
+    from core.stores.trips import LazyTripStore
 
-    store = store or open_store(settings.db_url)
+    store = store or LazyTripStore(settings.db_url)  # opened by the first action that needs it
     provider = provider or default_provider(settings)
     telemetry = telemetry or Telemetry(settings.agent_event_log, request_id=request.request_id)
     if telemetry.request_id is None:
@@ -210,14 +210,20 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
                 policy_id="INPUT_CONTRACT",
                 facts={"field": error.field},
             )
+        except DatabaseUnreachable as exc:  # met outside an action (a confirmation's gate, a flow's own read)
+            _database_down(state, ctx)
+            telemetry.fallback_triggered(from_route=decision.output.route, to_route="NONE", reason=exc.code)
         except ActionError as exc:
-            state.result.status = "FAILED"
-            state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
-            lang = ctx.reply_lang()
-            state.result.explanations = [t("agent.error.tool_failed", lang, message=exc.message)]
-            state.observability.fallback_used = True
+            if _caused_by_database(exc):  # an action met the outage: the outage's one answer, not a tool's failure
+                _database_down(state, ctx)
+            else:
+                state.result.status = "FAILED"
+                state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
+                lang = ctx.reply_lang()
+                state.result.explanations = [t("agent.error.tool_failed", lang, message=exc.message)]
+                state.observability.fallback_used = True
             telemetry.fallback_triggered(
-                from_route=decision.output.route, to_route="NONE", reason=state.result.error_code
+                from_route=decision.output.route, to_route="NONE", reason=state.result.error_code or exc.code
             )
         except Exception:  # the last guard: a bug must still give a structured answer, with a trace id to find the log
             logger.exception("agent request %s failed unexpectedly", request.request_id)
@@ -306,6 +312,19 @@ def _robustness_payload(state: AgentState) -> dict[str, Any]:
     if rob is None:
         return {}
     return rob.model_dump(mode="json") if hasattr(rob, "model_dump") else dict(rob)
+
+
+def _caused_by_database(exc: ActionError) -> bool:
+    details = exc.details if isinstance(exc.details, dict) else {}
+    return details.get("cause") == DatabaseUnreachable.code or isinstance(exc.__cause__, DatabaseUnreachable)
+
+
+def _database_down(state: AgentState, ctx: AgentContext) -> None:
+    """The database cannot serve the request: one answer, ``FAILED`` with ``DATABASE_UNREACHABLE``."""
+    state.result.status = "FAILED"
+    state.result.error_code = "DATABASE_UNREACHABLE"
+    state.result.explanations = [t("agent.error.database_unreachable", ctx.reply_lang())]
+    state.observability.fallback_used = True
 
 
 def _clarify(decision: RouterDecision, state: AgentState, ctx: AgentContext) -> None:

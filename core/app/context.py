@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.config import Settings, get_settings
-from core.errors import InputError, OmniError
+from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.geo.composite import MapServices
 from core.i18n import DEFAULT_LANG, Lang, normalize_lang
 from core.packs.loader import RegionPack, list_regions, load_region
@@ -129,6 +129,8 @@ class AppServices:
                 continue
             try:
                 service = self.reservations(region, settings=settings)
+            except DatabaseUnreachable:  # the database, not the pack: the outage's one answer, never "not bookable"
+                raise
             except (OmniError, OSError, ValueError):  # a broken pack owns nothing
                 continue
             if item_for(service.pack, item_id) is not None:

@@ -45,6 +45,7 @@ ErrorCode = Literal[
     "CONFIRMATION_INVALID",
     "INVALID_INPUT",
     "INTERNAL_ERROR",
+    "DATABASE_UNREACHABLE",  # the database is down, frozen or refusing writes (core.errors.DatabaseUnreachable)
 ]
 ERROR_CODES: tuple[ErrorCode, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 

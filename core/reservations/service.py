@@ -82,7 +82,7 @@ class ReservationService:
 
     @classmethod
     def from_settings(cls, settings: Any, pack: RegionPack) -> ReservationService:
-        return cls(pack=pack, engine=store.engine_for(settings.db_url), token_ttl_s=settings.dry_run_ttl_s)
+        return cls(pack=pack, engine=store.open_engine(settings.db_url), token_ttl_s=settings.dry_run_ttl_s)
 
     # ---- reading ------------------------------------------------------------------------------------
     def _load(self, conn: Connection, reservation_id: str) -> Reservation | None:

@@ -16,9 +16,15 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from core.stores.db import MIGRATIONS, engine_for, transaction, upgrade
+from core.stores.db import MIGRATIONS, engine_for, open_engine, transaction, upgrade
 
-__all__ = ["MIGRATIONS", "engine_for", "transaction", "upgrade"]  # the engine machinery is shared: core/stores/db.py
+__all__ = [
+    "MIGRATIONS",
+    "engine_for",
+    "open_engine",
+    "transaction",
+    "upgrade",
+]  # the engine machinery is shared: core/stores/db.py
 
 metadata = sa.MetaData()
 reservations = sa.Table(

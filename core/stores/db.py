@@ -4,8 +4,13 @@ Alembic history (``core/reservations/migrations``: 0001 reservations, 0002 the t
 planner's memory, 0004 the agent's pending bookings, 0005 reservation quotes: the dry runs).
 
 One engine per URL and process, migrated to the newest schema when it is made. Every write is one
-transaction; SQLite runs each transaction as ``BEGIN IMMEDIATE`` (writers wait for each other, up to 30 s,
-instead of failing), and an in-memory SQLite database is one connection that transactions take in turn.
+transaction; SQLite runs each transaction as ``BEGIN IMMEDIATE`` (writers wait for each other, up to
+``db_sqlite_busy_timeout_s``, instead of failing), and an in-memory SQLite database is one connection that
+transactions take in turn.
+
+A database that is down, frozen or refusing writes is one error, ``DATABASE_UNREACHABLE``, raised within the
+configured limits (``db_connect_timeout_s``, ``db_statement_timeout_s``, ``db_pool_timeout_s``), and after
+``db_breaker_fail_max`` such failures at once, until a trial call succeeds (core/stores/guard.py).
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
-from core.errors import InputError, OmniError
+from core.config import get_settings
+from core.errors import DatabaseUnreachable, InputError, OmniError
+from core.stores import guard
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "reservations" / "migrations"
 #: any constant: PostgreSQL migrations hold this advisory lock, so two processes never migrate at once
@@ -37,20 +44,17 @@ class SchemaMismatch(OmniError):
     code = "DB_SCHEMA_UNKNOWN"
 
 
-class DatabaseUnreachable(OmniError):
-    """The database could not be opened or reached (the half-day planner's code for the same)."""
-
-    code = "DATABASE_UNREACHABLE"
+__all__ = ["DatabaseUnreachable", "SchemaMismatch", "engine_for", "open_engine", "transaction", "upgrade"]
 
 
-def _sqlite_immediate(engine: Engine) -> None:
+def _sqlite_immediate(engine: Engine, *, busy_timeout_s: float) -> None:
     """pysqlite's own transaction handling defers locks; take the write lock at BEGIN instead (the recipe in
     SQLAlchemy's SQLite documentation), and let writers wait for each other rather than fail."""
 
     @sa.event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
-        dbapi_connection.execute("PRAGMA busy_timeout=30000")
+        dbapi_connection.execute(f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}")
         _write_ahead_log(dbapi_connection)
 
     @sa.event.listens_for(engine, "begin")
@@ -81,9 +85,23 @@ def is_memory_url(url: str) -> bool:
 _TURNS: weakref.WeakKeyDictionary[Engine, threading.RLock] = weakref.WeakKeyDictionary()
 
 
+def _postgres_limits(url: str) -> dict[str, Any]:
+    """A connection's time limits: psycopg's ``connect_timeout`` and the server's ``statement_timeout`` and
+    ``lock_timeout`` (in milliseconds, added to the startup packet's ``options`` the URL may already give)."""
+    settings = get_settings()
+    ms = int(settings.db_statement_timeout_s * 1000)
+    given = sa.engine.make_url(url).query.get("options") or ""
+    given = given if isinstance(given, str) else " ".join(given)
+    return {
+        "connect_timeout": settings.db_connect_timeout_s,
+        "options": f"{given} -c statement_timeout={ms} -c lock_timeout={ms}".strip(),
+    }
+
+
 @lru_cache(maxsize=8)
 def engine_for(url: str) -> Engine:
     """One engine per database URL and process, migrated to the newest schema."""
+    settings = get_settings()
     if sa.engine.make_url(url).get_backend_name() == "sqlite":
         if is_memory_url(url):
             engine = sa.create_engine(url, connect_args={"check_same_thread": False}, poolclass=StaticPool)
@@ -92,10 +110,22 @@ def engine_for(url: str) -> Engine:
             path = url.split("///", 1)[-1]
             if path:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
-        _sqlite_immediate(engine)
+            engine = sa.create_engine(
+                url,
+                connect_args={"timeout": settings.db_sqlite_busy_timeout_s, "check_same_thread": False},
+                pool_timeout=settings.db_pool_timeout_s,
+            )
+        _sqlite_immediate(engine, busy_timeout_s=settings.db_sqlite_busy_timeout_s)
     else:
-        engine = sa.create_engine(url, pool_size=10, max_overflow=40, pool_pre_ping=True)
+        # no pool_pre_ping: transaction() pings under its deadline (SQLAlchemy's own ping would wait on a frozen
+        # server for ever)
+        engine = sa.create_engine(
+            url,
+            pool_size=10,
+            max_overflow=40,
+            pool_timeout=settings.db_pool_timeout_s,
+            connect_args=_postgres_limits(url),
+        )
     try:
         upgrade(engine)
     except BaseException:
@@ -104,22 +134,37 @@ def engine_for(url: str) -> Engine:
     return engine
 
 
+def _breaker(url: str) -> Any:
+    settings = get_settings()
+    return guard.BREAKERS.get(url, fail_max=settings.db_breaker_fail_max, reset_s=settings.db_breaker_reset_s)
+
+
+def _retry_after() -> float:
+    return get_settings().db_breaker_reset_s
+
+
 def open_engine(url: str) -> Engine:
     """``engine_for`` with its failures as structured errors: a URL that names no database this code can
-    use is an ``InputError`` on ``db_url``; one that cannot be opened or reached is ``DATABASE_UNREACHABLE``."""
+    use is an ``InputError`` on ``db_url``; one that cannot be opened or reached is ``DATABASE_UNREACHABLE``
+    (at once while the database's breaker is open)."""
     try:
-        return engine_for(url)
+        with guard.guarded(_breaker(url), retry_after_s=_retry_after()):
+            return engine_for(url)
     except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as exc:
         raise InputError(
             "OMNI_DB_URL must be a database URL such as sqlite:////abs/path/omni.db or "
             f"postgresql+psycopg://user:password@host/dbname ({type(exc).__name__})",
             field="db_url",
         ) from None
-    except sa.exc.OperationalError as exc:
-        if exc.statement is not None:  # connected, then a statement failed: not a question of reaching it
-            raise
+    except DatabaseUnreachable as exc:
+        cause = exc.__cause__
+        if cause is None:  # the breaker is open: its own message
+            raise DatabaseUnreachable(exc.message, field="db_url", retry_after_s=exc.retry_after_s) from None
+        reason = guard.reason(cause)
         raise DatabaseUnreachable(
-            f"the database could not be opened ({type(exc.orig or exc).__name__}); check OMNI_DB_URL", field="db_url"
+            f"the database could not be opened ({reason}); check OMNI_DB_URL",
+            field="db_url",
+            retry_after_s=exc.retry_after_s,
         ) from None
 
 
@@ -138,5 +183,41 @@ def upgrade(engine: Engine) -> None:
 
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Connection]:
-    with _TURNS.get(engine) or nullcontext(), engine.begin() as connection:
-        yield connection
+    """One transaction, committed when the block ends without an error. A database outage met anywhere in it (or
+    before it, while the breaker is open) is ``DATABASE_UNREACHABLE``."""
+    url = engine.url.render_as_string(hide_password=False)
+    with guard.guarded(_breaker(url), retry_after_s=_retry_after()):
+        if engine.dialect.name == "sqlite":
+            with _TURNS.get(engine) or nullcontext(), engine.begin() as connection:
+                yield connection
+        else:
+            with _checked_out(engine) as connection, connection.begin():
+                yield connection
+
+
+#: the client's deadline on a PostgreSQL transaction beyond the server's own statement_timeout
+DEADLINE_MARGIN_S = 0.5
+
+
+@contextmanager
+def _checked_out(engine: Engine) -> Iterator[Connection]:
+    """A pooled connection, pinged, under the transaction's deadline: one that died with a restarted server is
+    dropped (with the pool's other connections as old) and a new one taken, once; one that hung until the deadline
+    is not tried again (the request answers within the deadline)."""
+    deadline_s = get_settings().db_statement_timeout_s + DEADLINE_MARGIN_S
+    for attempt in (1, 2):
+        connection = engine.connect()
+        try:
+            with guard.DEADLINES.arm(guard.socket_of(connection.connection.dbapi_connection), deadline_s) as armed:
+                try:
+                    connection.exec_driver_sql("SELECT 1")
+                    connection.rollback()  # the ping's own implicit transaction
+                except sa.exc.DBAPIError as exc:
+                    if attempt == 1 and exc.connection_invalidated and not armed.fired:  # died, not hung: again
+                        connection.close()
+                        continue
+                    raise
+                yield connection
+                return
+        finally:
+            connection.close()

@@ -430,6 +430,26 @@ _STORES: dict[str, TripStore] = {}
 _STORES_LOCK = threading.Lock()
 
 
+class LazyTripStore:
+    """The trip store of ``db_url``, opened at its first use: a request that never needs the database (a weather
+    question, a travel time) never waits for it, nor fails when it is down."""
+
+    def __init__(self, db_url: str) -> None:
+        self.db_url = db_url
+        self._store: TripStore | None = None
+
+    @property
+    def opened(self) -> bool:
+        return self._store is not None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._store is None:
+            self._store = open_store(self.db_url)
+        return getattr(self._store, name)
+
+
 def open_store(db_url: str) -> TripStore:
     """One store per URL per process (so ``sqlite:///:memory:`` keeps its data across calls)."""
     with _STORES_LOCK:
