@@ -229,7 +229,10 @@ class ResilientProvider:
             if left is not None and left <= 0:  # decided outside the breaker: pybreaker counts whatever passes
                 raise ProviderNotRequested("provider budget spent")  # through it, an excluded error as a success
             try:
-                return breaker.call(fn, *args, **kwargs)
+                # calling(), not call(): call() holds the breaker's lock for the whole remote call, which would
+                # let one request's call to a service at a time through in the whole process
+                with breaker.calling():
+                    return fn(*args, **kwargs)
             except ProviderNotRequested:
                 raise
             except BaseException as exc:

@@ -370,3 +370,27 @@ def test_make_amap_provider_uses_settings():
     assert len(server.requests) == 2  # http_retries=1
     assert str(server.requests[0].url).startswith("http://amap.test/v3/geocode/geo?")
     assert KEY not in repr(rp)
+
+
+def test_two_requests_call_one_remote_service_at_the_same_time():
+    """The breaker guards each call without holding a lock across it: a second request's call to the same service
+    runs while the first one is still waiting for its answer (both reach the barrier together)."""
+    import threading
+
+    barrier = threading.Barrier(2, timeout=10)
+
+    class SlowRemote(FakeOffline):
+        name = "remote"
+
+        def route(self, origin, destination, *, mode):
+            barrier.wait()  # raises BrokenBarrierError if the other call cannot start until this one ends
+            return Leg(distance_m=1200.0, duration_s=300.0, geometry=[], source="amap", mode=mode)
+
+    provider = ResilientProvider(SlowRemote(), fallback=FakeOffline(), retries=0)
+    legs: list[Leg] = []
+    threads = [threading.Thread(target=lambda: legs.append(provider.route(A, B, mode="driving"))) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(20)
+    assert [leg.source for leg in legs] == ["amap", "amap"]
