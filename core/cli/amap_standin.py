@@ -18,8 +18,15 @@ def cmd_amap_standin(args: argparse.Namespace) -> int:
         raise InputError(f"--qps must be a positive number, not {args.qps:g}", field="qps")
     if args.daily is not None and args.daily < 0:
         raise InputError(f"--daily must be 0 or more, not {args.daily}", field="daily")
+    if args.per_minute is not None and args.per_minute < 1:
+        raise InputError(f"--per-minute must be 1 or more, not {args.per_minute}", field="per_minute")
     server = AMapLimitedStandIn(
-        args.region, qps=args.qps, daily=args.daily, latency_s=args.latency_ms / 1000, port=args.port
+        args.region,
+        qps=args.qps,
+        daily=args.daily,
+        per_minute=args.per_minute,
+        latency_s=args.latency_ms / 1000,
+        port=args.port,
     )
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     print(json.dumps({"base_url": server.base_url, "qps": args.qps, "daily": args.daily}), flush=True)
@@ -35,6 +42,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free one, printed)")
     p.add_argument("--qps", type=float, default=1.0, help="calls per second per key before CUQPS (10021); default 1")
     p.add_argument("--daily", type=int, default=5000, help="calls per key per day before 10003; default 5000")
+    p.add_argument(
+        "--per-minute", type=int, default=None, help="calls per key per minute before 10004 (default: no such limit)"
+    )
     p.add_argument("--region", default="shanghai", help="the region pack whose places it knows (default shanghai)")
     p.add_argument("--latency-ms", type=float, default=0.0, help="time each answer takes, in ms (default 0)")
     p.set_defaults(func=cmd_amap_standin)

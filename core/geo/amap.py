@@ -22,7 +22,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import httpx
 
@@ -35,11 +35,30 @@ from core.errors import (
     ProviderUnavailable,
     RouteNotFound,
 )
-from core.geo.amap_envelope import RATE_LIMIT_CODES, _norm, _text, amap_rows, raise_for_amap_status
-from core.geo.base import DayForecast, Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode, exclude_from_budget
-from core.geo.coords import gcj02_to_wgs84, haversine_m, parse_lonlat, wgs84_to_gcj02
+from core.geo.amap_envelope import (
+    AMAP_ZONE,
+    DAILY_CODES,
+    PER_MINUTE_CODE,
+    RATE_LIMIT_CODES,
+    _norm,
+    _text,
+    amap_rows,
+    held_error,
+    raise_for_amap_status,
+)
+from core.geo.amap_rows import (
+    DistanceItem,
+    _geocode_level,
+    _number,
+    _place_from_poi,
+    _polyline_to_wgs,
+    _to_wgs,
+    format_lnglat,
+)
+from core.geo.base import DayForecast, Leg, LonLat, Place, TravelMatrix, TravelMode, exclude_from_budget
+from core.geo.coords import haversine_m
 from core.geo.http import HttpService
-from core.geo.ratelimit import TokenBucket
+from core.geo.ratelimit import ServiceHold, TokenBucket, next_midnight, next_minute
 from core.geo.weather import pick_forecast
 
 __all__ = ["AMapProvider", "DistanceItem"]
@@ -73,116 +92,6 @@ DISTANCE_ITEM_CODES = {
     "3": "a point is outside mainland China",
 }
 
-GEOCODE_LEVELS: dict[str, MatchLevel] = {
-    "兴趣点": "poi",
-    "门牌号": "house_number",
-    "门址": "house_number",
-    "单元号": "house_number",
-    "道路": "road",
-    "道路交叉路口": "road",
-    "区县": "area",
-    "乡镇": "area",
-    "开发区": "area",
-    "村庄": "area",
-    "热点商圈": "area",
-    "市": "city",
-    "省": "city",
-    "国家": "city",
-}
-
-
-# --------------------------------------------------------------------------------------------
-# Envelope and scalar helpers
-# --------------------------------------------------------------------------------------------
-
-
-def _number(value: Any) -> float | None:
-    value = _text(value)
-    if value is None:
-        return None
-    try:
-        number = float(value)
-    except ValueError:
-        return None
-    return number if math.isfinite(number) else None
-
-
-def _to_wgs(lnglat: Any) -> tuple[float, float] | None:
-    text = _text(lnglat)
-    if text is None:
-        return None
-    try:
-        lon, lat = parse_lonlat(text)
-    except ValueError:
-        return None
-    return gcj02_to_wgs84(lon, lat)
-
-
-def format_lnglat(point: LonLat | Sequence[float]) -> str:
-    """WGS-84 point -> AMap wire form: GCJ-02 ``"lng,lat"`` with 6 decimals."""
-    lon, lat = float(point[0]), float(point[1])
-    if not (math.isfinite(lon) and math.isfinite(lat)):
-        raise ValueError(f"Coordinate ({lon}, {lat}) is not a finite number.")
-    glon, glat = wgs84_to_gcj02(lon, lat)
-    return f"{glon:.6f},{glat:.6f}"
-
-
-# --------------------------------------------------------------------------------------------
-# Parsed row types
-# --------------------------------------------------------------------------------------------
-
-
-class DistanceItem(NamedTuple):
-    """One row of a /v3/distance answer (in the order of the origins sent)."""
-
-    distance_m: float | None
-    duration_s: float | None
-    error: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None and self.distance_m is not None and self.duration_s is not None
-
-
-def _geocode_level(level: Any) -> MatchLevel:
-    return GEOCODE_LEVELS.get(_text(level) or "", "unknown")
-
-
-def _place_from_poi(row: Mapping[str, Any]) -> Place | None:
-    wgs = _to_wgs(row.get("location"))
-    name = _text(row.get("name"))
-    if wgs is None or name is None:
-        logger.debug("Skipping AMap POI without name or location: %s", _text(row.get("id")))
-        return None
-    return Place(
-        name=name,
-        address=_text(row.get("address")),
-        lon=wgs[0],
-        lat=wgs[1],
-        city=_text(row.get("cityname")),
-        district=_text(row.get("adname")),
-        poi_id=_text(row.get("id")),
-        category=_text(row.get("type")),
-        level="poi",
-        source="amap",
-        raw=row,
-    )
-
-
-def _polyline_to_wgs(polyline: Any) -> list[tuple[float, float]]:
-    text = _text(polyline)
-    if text is None:
-        return []
-    points: list[tuple[float, float]] = []
-    for chunk in text.split(";"):
-        chunk = chunk.strip()
-        if not chunk:
-            continue
-        lon, lat = parse_lonlat(chunk)
-        points.append(gcj02_to_wgs84(lon, lat))
-    return points
-
-
 # --------------------------------------------------------------------------------------------
 # The provider
 # --------------------------------------------------------------------------------------------
@@ -210,6 +119,7 @@ class AMapProvider(HttpService):
         limiter: TokenBucket | None = None,
         rate_limit_retries: int = 0,
         rate_limit_backoff_s: float = 1.0,
+        hold: ServiceHold | None = None,
     ) -> None:
         if not key or not str(key).strip():
             raise ProviderAuthError("No AMap key was given; set OMNI_AMAP_KEY.", field="amap_key")
@@ -229,6 +139,8 @@ class AMapProvider(HttpService):
         #: ``rate_limit_backoff_s``, doubled each time (with a limiter the pause holds every caller back)
         self.rate_limit_retries = max(0, int(rate_limit_retries))
         self.rate_limit_backoff_s = max(0.0, float(rate_limit_backoff_s))
+        #: refusals that last (the minute's limit, the day's quota) hold every later call of the key, unsent
+        self.hold = hold if hold is not None else ServiceHold()
 
     def __repr__(self) -> str:
         return f"AMapProvider(base_url={self.base_url!r}, key=***)"
@@ -469,12 +381,28 @@ class AMapProvider(HttpService):
 
     # ---- HTTP (the base does transport, status codes and redaction) ------------------------
 
+    def _held(self, path: str) -> None:
+        """Refuse, without sending it, a call AMap would refuse: the key is held for the rest of the minute
+        (10004) or of the day (10003/10044, until 00:00 Asia/Shanghai)."""
+        held = self.hold.current()
+        if held is not None:
+            raise held_error(held, endpoint=path)
+
+    def _note_lasting_refusal(self, code: str | None) -> None:
+        if code == PER_MINUTE_CODE:
+            self.hold.hold(next_minute(self.hold.now()), code)
+        elif code in DAILY_CODES:
+            self.hold.hold(next_midnight(self.hold.now(), AMAP_ZONE), code)
+
     def _request(self, path: str, params: Mapping[str, str]) -> dict[str, Any]:
         pause = self.rate_limit_backoff_s
+        self._held(path)
         for attempt in range(self.rate_limit_retries + 1):
             data = self.get_json(path, params)
             code = _text(data.get("infocode")) if isinstance(data, Mapping) and str(data.get("status")) == "0" else None
-            if code not in RATE_LIMIT_CODES or attempt == self.rate_limit_retries:
+            self._note_lasting_refusal(code)
+            # the minute's limit is not lifted by a pause of seconds: asking again would only spend quota
+            if code not in RATE_LIMIT_CODES or code == PER_MINUTE_CODE or attempt == self.rate_limit_retries:
                 break
             logger.info("AMap %s refused the call for going too fast (infocode %s); asking again", path, code)
             if self.limiter is not None:

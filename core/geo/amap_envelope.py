@@ -16,6 +16,7 @@ from core.errors import (
     RouteNotFound,
 )
 from core.geo.http import redact_secret, sanitize_body
+from core.geo.ratelimit import Held
 
 
 def _norm(value: Any) -> Any:
@@ -59,6 +60,29 @@ _HINTS = {
     "20802": "no connected road joins the points",
     "20803": "the points are too far apart",
 }
+
+
+#: AMap's clock for its limits: the daily quota is reset at 00:00 here (docs/amap.md §1)
+AMAP_ZONE = "Asia/Shanghai"
+#: ACCESS_TOO_FREQUENT: the key's calls this minute are spent; lifted at the next minute
+PER_MINUTE_CODE = "10004"
+#: DAILY_QUERY_OVER_LIMIT, USER_DAILY_QUERY_OVER_LIMIT: lifted at 00:00 Asia/Shanghai
+DAILY_CODES = frozenset({"10003", "10044"})
+HELD_INFO = {
+    "10004": "ACCESS_TOO_FREQUENT",
+    "10003": "DAILY_QUERY_OVER_LIMIT",
+    "10044": "USER_DAILY_QUERY_OVER_LIMIT",
+}
+
+
+def held_error(held: Held, *, endpoint: str) -> ProviderError:
+    """The refusal AMap would give a call of a held key, marked as not sent (``details["not_sent"]``)."""
+    exc = error_for_infocode(held.code, HELD_INFO.get(held.code), endpoint=endpoint)
+    until = held.local_time(AMAP_ZONE)
+    exc.message = f"{exc.message} Not asked: AMap refuses this key's calls until {until} ({AMAP_ZONE})."
+    exc.args = (exc.message,)
+    exc.details = {**(exc.details or {}), "held_until": until, "not_sent": True}
+    return exc
 
 
 def redact_key(text: str, key: str | None = None) -> str:

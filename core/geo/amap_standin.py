@@ -1,6 +1,7 @@
 """A stand-in AMap Web Service on 127.0.0.1 that keeps AMap's limits (issue 20 §5): a QPS per key and a daily
 quota, refused with AMap's own infocodes and bodies (docs/amap.md §1: ``CUQPS_HAS_EXCEEDED_THE_LIMIT`` 10021 for
-going too fast, ``DAILY_QUERY_OVER_LIMIT`` 10003 once the day's calls are spent; HTTP 200 either way).
+going too fast, ``ACCESS_TOO_FREQUENT`` 10004 past a per-minute volume (optional), ``DAILY_QUERY_OVER_LIMIT`` 10003
+once the day's calls are spent; HTTP 200 either way).
 
 It answers the endpoints a plan uses in AMap's documented shapes (GCJ-02 on the wire): geocodes (one address, or
 up to 10 joined with ``|`` and ``batch=true``) and POI text search from a region pack's own places; distances and
@@ -31,6 +32,7 @@ from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
 
 CUQPS_BODY = {"status": "0", "info": "CUQPS_HAS_EXCEEDED_THE_LIMIT", "infocode": "10021"}
 DAILY_BODY = {"status": "0", "info": "DAILY_QUERY_OVER_LIMIT", "infocode": "10003"}
+MINUTE_BODY = {"status": "0", "info": "ACCESS_TOO_FREQUENT", "infocode": "10004"}
 OK = {"status": "1", "info": "OK", "infocode": "10000"}
 MAX_BATCH = 10
 
@@ -74,6 +76,7 @@ class AMapLimitedStandIn:
         *,
         qps: float | None = None,
         daily: int | None = None,
+        per_minute: int | None = None,
         latency_s: float = 0.0,
         port: int = 0,
         clock: Callable[[], float] = time.time,
@@ -84,12 +87,14 @@ class AMapLimitedStandIn:
         self.offline = OfflineProvider(load_region(region))
         self.qps = qps
         self.daily = daily
+        self.per_minute = per_minute
         self.latency_s = max(0.0, latency_s)
         self.clock = clock  # the wall clock: AMap counts a key's QPS per calendar second (tests freeze it)
         self.requests: list[str] = []
         self.refused: Counter[str] = Counter()
         self._day_calls: Counter[str] = Counter()
         self._second: dict[str, tuple[int, int]] = {}  # key -> (calendar second, requests in it)
+        self._minute: dict[str, tuple[int, int]] = {}  # key -> (calendar minute, requests in it)
         self._lock = threading.Lock()
         outer = self
 
@@ -127,6 +132,14 @@ class AMapLimitedStandIn:
             if self.daily is not None and self._day_calls[key] > self.daily:
                 self.refused[DAILY_BODY["infocode"]] += 1
                 return dict(DAILY_BODY)
+            if self.per_minute is not None:
+                minute = math.floor(self.clock() / 60)
+                at, count = self._minute.get(key, (minute, 0))
+                count = count + 1 if at == minute else 1
+                self._minute[key] = (minute, count)
+                if count > self.per_minute:
+                    self.refused[MINUTE_BODY["infocode"]] += 1
+                    return dict(MINUTE_BODY)
             if self.qps is not None:
                 second = math.floor(self.clock())
                 at, count = self._second.get(key, (second, 0))

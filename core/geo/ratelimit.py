@@ -13,10 +13,13 @@ provider budget (core.geo.base.exclude_from_budget).
 from __future__ import annotations
 
 import hashlib
+import math
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 
 @dataclass(frozen=True)
@@ -91,13 +94,77 @@ class TokenBucket:
             return BucketStats(self._acquired, round(self._waited_s, 3), self._penalties)
 
 
+@dataclass(frozen=True)
+class Held:
+    """Calls held back until ``until`` (epoch seconds) because the service answered ``code``."""
+
+    until: float
+    code: str
+    now: float = 0.0  # when it was read (the hold's clock)
+
+    def local_time(self, zone: str) -> str:
+        """When the hold ends, as the zone's wall-clock time (HH:MM:SS, with the date when it is not that day's)."""
+        end = datetime.fromtimestamp(self.until, ZoneInfo(zone))
+        today = datetime.fromtimestamp(self.now, ZoneInfo(zone)).date()
+        return end.strftime("%H:%M:%S") if end.date() == today else end.isoformat()
+
+
+class ServiceHold:
+    """A key's calls held back until a wall-clock time. A service that refuses a key for the rest of the minute (AMap
+    10004) or of the day (10003/10044, until 00:00 Asia/Shanghai) refuses every call until then, and each refused
+    request still counts against the key's quota: asking again early only spends it. Thread-safe; ``clock`` is the
+    wall clock (epoch seconds)."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
+        self._lock = threading.Lock()
+        self._clock = clock
+        self._held: Held | None = None
+
+    def hold(self, until: float, code: str) -> None:
+        with self._lock:
+            if self._held is None or until > self._held.until or self._clock() >= self._held.until:
+                self._held = Held(until, code)
+
+    def current(self) -> Held | None:
+        """The hold in force now, or None."""
+        with self._lock:
+            held, now = self._held, self._clock()
+            return Held(held.until, held.code, now) if held is not None and now < held.until else None
+
+    def now(self) -> float:
+        return self._clock()
+
+
+def next_minute(now: float) -> float:
+    """The start of the next calendar minute (a per-minute limit is lifted then)."""
+    return (math.floor(now / 60) + 1) * 60.0
+
+
+def next_midnight(now: float, zone: str) -> float:
+    """00:00 of the next day in ``zone`` (a daily quota is reset then)."""
+    local = datetime.fromtimestamp(now, ZoneInfo(zone))
+    midnight = datetime(local.year, local.month, local.day, tzinfo=ZoneInfo(zone)) + timedelta(days=1)
+    return midnight.timestamp()
+
+
 _BUCKETS: dict[tuple[str, str], TokenBucket] = {}
+_HOLDS: dict[tuple[str, str], ServiceHold] = {}
 _BUCKETS_LOCK = threading.Lock()
+
+
+def _digest(key: str | None) -> str:
+    return hashlib.sha256((key or "").encode("utf-8")).hexdigest()[:16]
+
+
+def shared_hold(service: str, key: str | None) -> ServiceHold:
+    """The process's one hold for ``service`` and ``key`` (the key kept only as a digest)."""
+    with _BUCKETS_LOCK:
+        return _HOLDS.setdefault((service, _digest(key)), ServiceHold())
 
 
 def shared_bucket(service: str, key: str | None, *, rate: float, burst: float = 1.0) -> TokenBucket:
     """The process's one bucket for ``service`` and ``key`` (the key is kept only as a digest), set to ``rate``."""
-    digest = hashlib.sha256((key or "").encode("utf-8")).hexdigest()[:16]
+    digest = _digest(key)
     with _BUCKETS_LOCK:
         bucket = _BUCKETS.get((service, digest))
         if bucket is None:

@@ -57,7 +57,7 @@ from core.geo.base import (
     note_degraded,
 )
 from core.geo.http import redact_secret
-from core.geo.ratelimit import shared_bucket
+from core.geo.ratelimit import shared_bucket, shared_hold
 
 __all__ = ["ResilienceStats", "ResilientProvider", "default_wait", "is_retryable", "make_amap_provider"]
 
@@ -259,6 +259,8 @@ class ResilientProvider:
             breaker.open()  # fatal for now: stop calling this service until reset_timeout
             raise _Degrade(cause, exc) from exc
         except ProviderRateLimited as exc:
+            if isinstance(exc.details, dict) and exc.details.get("not_sent"):  # held: the minute's calls are spent
+                raise _Degrade(f"rate-limited: {self._redact(exc.message)}", exc) from exc
             raise _Degrade(f"rate-limited after {attempts} attempt(s)", exc) from exc
         except (ProviderTimeout, httpx.TimeoutException) as exc:
             raise _Degrade(f"timed out after {attempts} attempt(s)", exc) from exc
@@ -450,6 +452,7 @@ def make_amap_provider(
         sleep=sleep,
         # one bucket for every AMap service of this key in the process (geocode, distance, directions, weather)
         limiter=shared_bucket("amap", key, rate=settings.amap_qps),
+        hold=shared_hold("amap", key),  # the minute's limit and the day's quota, for every service of the key
         rate_limit_retries=settings.http_retries,
     )
     return resilient(inner, settings, fallback=fallback, warnings=warnings, wait=wait, sleep=sleep)

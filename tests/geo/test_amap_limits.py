@@ -13,7 +13,7 @@ import httpx
 import pytest
 import tenacity
 
-from core.errors import ProviderMalformed, ProviderNotRequested, ProviderRateLimited
+from core.errors import ProviderMalformed, ProviderNotRequested, ProviderQuotaExceeded, ProviderRateLimited
 from core.geo.amap import AMapProvider
 from core.geo.amap_standin import AMapLimitedStandIn
 from core.geo.base import WarningLog, budget_left, exclude_from_budget, provider_budget
@@ -338,3 +338,73 @@ def test_what_counts_against_a_breaker():
     # a refusal for going too fast slows every caller through the shared bucket; a call never made is no answer
     assert not _is_breaker_failure(ProviderRateLimited("CUQPS_HAS_EXCEEDED_THE_LIMIT"))
     assert not _is_breaker_failure(ProviderNotRequested("provider budget spent"))
+
+
+# ---- refusals that last: the minute's volume (10004) and the day's quota (10003) ---------------------------
+
+
+class WallClock:
+    """A wall clock the test moves (epoch seconds), shared by the stand-in and the client's hold."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _held_client(base_url: str, clock: WallClock) -> AMapProvider:
+    from core.geo.ratelimit import ServiceHold
+
+    return AMapProvider(key=KEY, base_url=base_url, hold=ServiceHold(clock=clock))
+
+
+def test_past_the_minutes_volume_no_call_is_sent_until_the_next_minute():
+    # 2026-11-27 15:30:20 UTC: the minute ends 40 s later
+    clock = WallClock(1795793420.0)
+    with AMapLimitedStandIn(per_minute=2, clock=clock) as amap:
+        client = _held_client(amap.base_url, clock)
+        assert client.geocode("外滩", city="上海") and client.geocode("豫园", city="上海")
+        with pytest.raises(ProviderRateLimited) as refused:
+            client.geocode("静安寺", city="上海")  # the third of the minute: AMap answers 10004
+        assert refused.value.details["infocode"] == "10004" and amap.refused["10004"] == 1
+        sent = len(amap.requests)
+        clock.now += 30  # the same minute: asking again would only be refused (and counted)
+        with pytest.raises(ProviderRateLimited) as held:
+            client.geocode("静安寺", city="上海")
+        assert held.value.details["not_sent"] is True and held.value.details["held_until"] == "23:31:00"
+        assert len(amap.requests) == sent
+        clock.now += 10  # 15:31:00 UTC, 23:31 in Shanghai: the next minute
+        assert client.geocode("静安寺", city="上海")[0].lat > 31
+        assert len(amap.requests) == sent + 1
+
+
+def test_past_the_days_quota_no_call_is_sent_until_midnight_in_shanghai():
+    clock = WallClock(1795793420.0)  # 23:30:20 in Shanghai
+    with AMapLimitedStandIn(daily=1, clock=clock) as amap:
+        client = _held_client(amap.base_url, clock)
+        client.geocode("外滩", city="上海")
+        with pytest.raises(ProviderQuotaExceeded):
+            client.geocode("豫园", city="上海")
+        sent = len(amap.requests)
+        clock.now += 60 * 29  # 23:59:20: still the same day in Shanghai
+        with pytest.raises(ProviderQuotaExceeded) as held:
+            client.geocode("豫园", city="上海")
+        assert held.value.details["not_sent"] is True and "2026-11-28T00:00:00+08:00" in held.value.message
+        assert len(amap.requests) == sent
+        clock.now += 40  # 00:00 in Shanghai: the day's quota is back
+        amap.reset_day()
+        assert client.geocode("豫园", city="上海")
+        assert len(amap.requests) == sent + 1
+
+
+def test_a_plan_meeting_a_held_key_says_until_when_and_asks_nothing(tmp_path):
+    from core.geo.ratelimit import shared_hold
+
+    settings = amap_settings("http://127.0.0.1:9", key="held-plan-key-0123456789")
+    shared_hold("amap", "held-plan-key-0123456789").hold(4102444800.0, "10004")  # 2100-01-01: held all test
+    provider = make_provider("amap", settings=settings)
+    provider.geocode("外滩", city="上海")
+    entries = provider.warnings.entries()
+    assert [e.code for e in entries] == ["PROVIDER_FALLBACK"]
+    assert "Not asked: AMap refuses this key's calls until 2100-01-01T08:00:00+08:00" in entries[0].message
