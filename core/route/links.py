@@ -215,21 +215,31 @@ def build_deep_links(
     warnings: list[Notice] = []
     personal_map: str | None = None
 
-    if deep_link_mode == "personal_map":
+    if deep_link_mode in ("personal_map", "auto"):
         points = ([origin] if origin is not None else []) + stops + [destination]
         missing = [_label(p) for p in points if _amap_poi_id(p, provider) is None]
-        if missing:
+        asked = deep_link_mode == "personal_map"
+        listed = ", ".join(missing)
+        if missing and asked:
             warnings.append(
                 notice(
                     "PERSONAL_MAP_NO_IDS",
-                    detail="personal_map needs an AMap POI id for every point; missing for: "
-                    + ", ".join(missing)
-                    + " — fell back to route_plan.",
+                    detail=f"personal_map needs an AMap POI id for every point; missing for: {listed} — fell back to "
+                    "route_plan.",
                     missing=len(missing),
                     points=len(points),
                 )
             )
-        elif personal_map_maker is None:
+        elif missing:
+            warnings.append(
+                notice(
+                    "AUTO_ROUTE_PLAN_NO_IDS",
+                    detail=f"no AMap POI id: {listed}",
+                    missing=len(missing),
+                    total=len(points),
+                )
+            )
+        elif personal_map_maker is None and asked:
             warnings.append(
                 notice(
                     "PERSONAL_MAP_NEEDS_MCP",
@@ -237,6 +247,8 @@ def build_deep_links(
                     "fell back to route_plan.",
                 )
             )
+        elif personal_map_maker is None:
+            warnings.append(notice("AUTO_ROUTE_PLAN_NO_MCP"))
         else:
             try:
                 personal_map = personal_map_maker(points)
@@ -244,7 +256,11 @@ def build_deep_links(
                 warnings.append(
                     notice("PERSONAL_MAP_FAILED", detail=f"The personal map could not be made ({exc.message})")
                 )
-        warnings.append(notice("PERSONAL_MAP_NOTE"))
+            else:
+                if not asked:  # auto: every point has its AMap place and the service is there
+                    warnings.append(notice("AUTO_PERSONAL_MAP", total=len(points)))
+        if asked or personal_map:
+            warnings.append(notice("PERSONAL_MAP_NOTE"))
 
     # App links: at most MAX_APP_VIAS via points. A longer route gets a link for its first part only,
     # ending at the stop after the last via, so following it never contradicts the plan.

@@ -91,6 +91,10 @@ NOTICES: dict[str, NoticeSpec] = {
     "PERSONAL_MAP_NEEDS_MCP": NoticeSpec("route.warning.personal_map_needs_mcp"),
     "PERSONAL_MAP_FAILED": NoticeSpec("route.warning.personal_map_failed"),
     "PERSONAL_MAP_NOTE": NoticeSpec("route.warning.personal_map_note", severity="info"),
+    # deep_link_mode=auto (issue 20 §4): which links were chosen, and why
+    "AUTO_PERSONAL_MAP": NoticeSpec("route.warning.auto_personal_map", ("total",), severity="info"),
+    "AUTO_ROUTE_PLAN_NO_IDS": NoticeSpec("route.warning.auto_route_plan_no_ids", ("missing", "total"), severity="info"),
+    "AUTO_ROUTE_PLAN_NO_MCP": NoticeSpec("route.warning.auto_route_plan_no_mcp", severity="info"),
     "APP_LINK_VIAS": NoticeSpec(
         "route.warning.app_link_vias", ("vias", "covered", "total", "omitted", "end"), points=("end",)
     ),

@@ -381,3 +381,38 @@ def test_qr_svg_data_uri_decodes_to_svg():
     payload = unquote(uri.split(",", 1)[1])
     assert payload.lstrip().startswith("<svg") and payload.rstrip().endswith("</svg>")
     assert qr_svg_data_uri(links.android_route_plan) == uri  # deterministic
+
+
+# --------------------------------------------------------------------------------------------- auto (issue 20 §4)
+
+
+def _all_amap_ids() -> dict:
+    return dict(
+        provider="amap",
+        origin=origin(poi_id="B00155L3CU", provider="amap"),
+        ordered_stops=stops_basic(poi_id="B00155FOZW", provider="amap"),
+        destination=destination(poi_id="B00156JZEJ", provider="amap"),
+    )
+
+
+def test_auto_chooses_the_personal_map_when_every_point_is_an_amap_place_and_the_service_is_there():
+    token = "amapuri://workInAmap/createWithToken?polymericId=mcp_0f1e2d3c4b5a69788796a5b4c3d2e1f0&from=MCP"
+    links, notices = build(deep_link_mode="auto", **_all_amap_ids(), personal_map_maker=lambda points: token)
+    assert links.mode_used == "personal_map" and links.personal_map == token
+    assert links.android_route_plan  # the ordered route links stay beside it
+    chosen = [n for n in notices if n.code == "AUTO_PERSONAL_MAP"]
+    assert len(chosen) == 1 and chosen[0].severity == "info" and chosen[0].params["total"] == 4
+    assert "PERSONAL_MAP_NOTE" in codes(notices)
+    assert english(chosen)[0].startswith("A personal map was chosen: all 4 points are AMap places")
+
+
+def test_auto_says_why_it_chose_route_plan_links():
+    without_service, notices = build(deep_link_mode="auto", **_all_amap_ids())
+    assert without_service.mode_used == "route_plan" and codes(notices)[0] == "AUTO_ROUTE_PLAN_NO_MCP"
+    assert "not set up" in english(notices)[0]
+    ids = {**_all_amap_ids(), "origin": origin()}  # the start typed as an address: no AMap id
+    without_ids, notices = build(deep_link_mode="auto", **ids, personal_map_maker=lambda points: "never")
+    assert without_ids.mode_used == "route_plan" and without_ids.personal_map is None
+    reason = [n for n in notices if n.code == "AUTO_ROUTE_PLAN_NO_IDS"]
+    assert reason[0].params == {"missing": 1, "total": 4} and reason[0].severity == "info"
+    assert not any(n.severity == "warning" for n in notices if n.code.startswith(("AUTO_", "PERSONAL_MAP")))
