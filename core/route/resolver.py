@@ -247,8 +247,11 @@ def resolve_point(
                 )
             )
             note += "; a district: its mapped centre"
+        # the service that really answered: a fallback's place (the pack's gazetteer while AMap failed) says so
+        answered_by = (place.source or pname).split(":")[0] or pname
         return Resolution(
-            _point(raw, place, role=role, source=source, note=note, provider=pname, index=index, score=score), notices
+            _point(raw, place, role=role, source=source, note=note, provider=answered_by, index=index, score=score),
+            notices,
         )
 
     def _whole(place: Place) -> str:

@@ -51,13 +51,17 @@ def test_amap_trips_at_a_personal_keys_qps_get_every_leg_from_amap_and_replan_wa
         assert settings.amap_qps == 1 and settings.provider_budget_s == 8  # the defaults, unchanged
         result = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
         calls = by_service(amap.requests)
-        assert calls["geocode"] == -(-places // 10)  # batches of 10, not one call per place
-        assert calls["matrix"] == places
+        # a request the stand-in refused for its second's QPS (arrival times jitter on a loaded machine) is asked
+        # again, and both count: the calls are what the plan needs plus exactly those refusals
+        refused = sum(amap.refused.values())
+        geocodes = -(-places // 10)  # batches of 10, not one call per place
         # the top three orders re-measured leg by leg on directions, each leg asked once (the drawing asks nothing)
         measured = [c for c in result.candidates if c.measured_by == "directions"]
         assert len(measured) >= 3 and result.best_route.measured_by == "directions"
         legs = {(l.origin_location, l.destination_location) for c in measured for l in c.legs}
-        assert calls["route"] == len(legs) >= places - 1
+        assert len(legs) >= places - 1
+        assert len(amap.requests) == geocodes + places + len(legs) + refused, (calls, amap.refused)
+        assert calls["geocode"] >= geocodes and calls["matrix"] >= places and calls["route"] >= len(legs)
         assert all(leg.source == "amap" for leg in result.best_route.legs), result.warnings
         assert result.metric_source == "amap"
         assert not {"PROVIDER_FALLBACK", "PROVIDER_NOT_REQUESTED", "PROVIDER_PAIRS_ESTIMATED"} & {
