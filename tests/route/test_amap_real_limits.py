@@ -172,3 +172,13 @@ def test_amap_plan_progress_counts_its_own_calls_not_another_requests():
         worker.join(60)
     made = [m for m in steps if "calls:" in m]
     assert made and all("calls: 0 made" in m for m in made), steps
+
+
+def test_places_the_pack_answered_while_amap_failed_are_labelled_as_the_packs(tmp_path):
+    """AMap is unreachable: every place comes from the pack's gazetteer, and says so (not "amap")."""
+    request = RoutePlanRequest.model_validate(trip_request(5))
+    settings = shipped("http://127.0.0.1:9", None, http_retries=0)
+    result = plan_route(request, provider=make_provider("amap", settings=settings), settings=settings)
+    points = [result.resolved_origin, *result.resolved_stops, result.resolved_destination]
+    assert [p.provider for p in points] == ["offline"] * 5
+    assert result.provider == "amap" and "PROVIDER_FALLBACK" in {n.code for n in result.notices}
