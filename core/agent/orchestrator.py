@@ -255,6 +255,7 @@ def _final_status(state: AgentState) -> str:
         "READY": "done",
         "OK": "done",
         "DRAFT": "done",
+        "NEEDS_REVIEW": "done",  # the answer is given; its status says it needs the person's review
         "NEED_MORE_INFO": "done",
         "NEED_CONSENT": "awaiting_consent",
         "NEED_CONFIRMATION": "awaiting_confirmation",

@@ -24,10 +24,11 @@ UiMode = Literal["fast", "slow"]
 UiStatus = Literal[
     "thinking", "browsing", "verifying", "repairing", "awaiting_consent", "awaiting_confirmation", "done", "failed"
 ]
-ResultStatus = Literal["OK", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"]
-# "OK": a System 1 / browse / commit flow that answered (the response says OK, as for READY and DRAFT)
+ResultStatus = Literal["OK", "NEEDS_REVIEW", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"]
+# "OK": a System 1 / browse / commit flow that answered, or a plan the critic passed (the response says OK, as for
+# READY and DRAFT). Addition "NEEDS_REVIEW": a plan that still fails the critic after its repairs; never OK.
 StateStatus = Literal[
-    "DRAFT", "READY", "OK", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"
+    "DRAFT", "READY", "OK", "NEEDS_REVIEW", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"
 ]
 SystemMode = Literal["SYSTEM1", "SYSTEM2"]
 
