@@ -53,7 +53,8 @@ NEXT_STEP_WORDS: dict[NextStepCode, str] = {
     "ask_otherwise": "agent.kb.ask_otherwise",
 }
 #: next steps with no sentence: the console's confirmation button is the step, the critic's codes are for the details
-NEXT_STEP_UNWORDED: frozenset[NextStepCode] = frozenset({"confirm", "critic"})
+#: (the answer says its findings), the related places are offered in the answer itself
+NEXT_STEP_UNWORDED: frozenset[NextStepCode] = frozenset({"confirm", "critic", "ask_related"})
 TABLE_HEADERS = {
     "day": "agent.console.table.day",
     "time": "agent.console.table.time",

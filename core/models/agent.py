@@ -162,6 +162,7 @@ NextStepCode = Literal[
     "weather_later",  # no forecast now: {"reason": "NO_FORECAST_FOR_DATE" | "WEATHER_SERVICE_FAILED", "date"}
     "configure_weather",  # no weather source is configured
     "ask_otherwise",  # the knowledge base does not cover the question
+    "ask_related",  # other places the search found, offered as the next question: {"place_ids": "a,b"}
 ]
 NEXT_STEP_CODES: tuple[NextStepCode, ...] = NextStepCode.__args__  # type: ignore[attr-defined]
 
