@@ -273,9 +273,20 @@ class Observability(BaseModel):
     system_mode: SystemMode = "SYSTEM1"
     tool_calls: int = 0
     browser_steps: int = 0
-    tokens_est: int = 0
-    cost_est_usd: float = 0.0
+    tokens_est: int = Field(default=0, description="Tokens of every model call of the request (usage as reported)")
+    cost_est_usd: float | None = Field(
+        default=None,
+        description="Money, in cost_currency, priced from the settings' price table; null when no price is known "
+        "(then only cost_units says what the request took)",
+    )
     fallback_used: bool = False
+    # Additions
+    cost_units: float = Field(default=0.0, description="The agent's internal budget units (not money)")
+    cost_currency: str | None = Field(default=None, description="The currency of cost_est_usd (null: unpriced)")
+    model_calls: int = Field(default=0, description="Calls to a language model (arbitration, explanation, ...)")
+    paid_services: list[str] = Field(
+        default_factory=list, description="The paid services that ran, e.g. 'llm:gpt-4o-mini' (empty: none)"
+    )
 
 
 class AgentResponse(BaseModel):
@@ -370,7 +381,7 @@ class StateObservability(BaseModel):
     latency_ms: float = 0
     tool_calls: int = 0
     browser_steps: int = 0
-    cost_est_usd: float = 0.0
+    cost_units: float = 0.0  # the agent's budget units (options.cost_budget_usd is a budget in these units)
     fallback_used: bool = False
     tokens_est: int = 0
 
