@@ -25,6 +25,7 @@ from core.i18n import t as t  # re-exported: the agent loop's words too (fastpat
 from core.itinerary.words import hours_sentence
 from core.models.agent import AgentState, NextStep, StateStatus, TripEdit
 from core.models.common import echo
+from core.packs.loader import RegionPack
 from core.route.export_words import source_words
 
 POLICY = "SYSTEM1_DIRECT"
@@ -542,10 +543,11 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
 RELATED_OFFERED = 3
 
 
-def _name_in(pack: Any, hit: dict[str, Any], lang: Lang) -> str:
+def _name_in(pack: RegionPack, hit: dict[str, Any], lang: Lang) -> str:
     """A hit's place name in ``lang``: the pack's English name in English, its Chinese name in Chinese (a fact of the
     knowledge base that is no pack place keeps its own title)."""
-    place = pack.place_by_id(hit.get("place_id")) if hit.get("place_id") else None
+    place_id = hit.get("place_id")
+    place = pack.place_by_id(str(place_id)) if place_id else None
     if place is None:
         return str(hit.get("name") or hit.get("title") or "")
     return place.name_en if lang == "en" and place.name_en else place.name_zh

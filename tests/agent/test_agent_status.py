@@ -99,3 +99,12 @@ def test_a_plan_the_critic_passes_is_ok(tmp_path):
     assert r.result.status == "OK"
     assert not [s for s in r.result.next_steps if s.code == "critic"]
     assert "Please review" not in r.result.answer_text and "需要你确认" not in r.result.answer_text
+
+
+def test_the_api_and_the_cli_carry_the_same_status(outage):
+    from api import app
+
+    schema = app.openapi()["components"]["schemas"]["AgentResult"]["properties"]["status"]
+    assert "NEEDS_REVIEW" in schema["enum"]  # the API's contract names it
+    dumped = _ask(outage, "en").model_dump(mode="json")  # what the API returns and the CLI prints
+    assert dumped["result"]["status"] == "NEEDS_REVIEW"
