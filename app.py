@@ -20,6 +20,7 @@ PAGES = [
     st.Page("pages/route_planner.py", title=t("common.nav.route_planner"), url_path="route_planner"),
     st.Page("pages/itinerary.py", title=t("common.nav.itinerary"), url_path="itinerary"),
     st.Page("pages/agent_console.py", title=t("common.nav.agent_console"), url_path="agent_console"),
+    st.Page("pages/operator.py", title=t("common.nav.operator"), url_path="operator"),
     st.Page("pages/half_day.py", title=t("common.nav.half_day"), url_path="half_day"),
     st.Page("pages/strategy_lab.py", title=t("common.nav.strategy_lab"), url_path="strategy_lab"),
 ]

@@ -226,6 +226,15 @@ class Settings(BaseSettings):
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: float = Field(default=8.0, gt=0, le=120)
     llm_router_arbitration: bool = Field(default=False, description="Let the LLM arbitrate the router's grey zone.")
+    llm_price_per_1k_tokens: dict[str, float] = Field(
+        default_factory=dict,
+        description="What a model's service charges per 1,000 tokens, by model name (llm_model), in "
+        "llm_price_currency. Empty: no price is known, so costs are reported in the agent's budget units, never as "
+        "money; a model missing from the table leaves the request unpriced.",
+    )
+    llm_price_currency: str = Field(
+        default="USD", min_length=3, max_length=3, description="The price table's currency."
+    )
     router_execute_threshold: float = Field(default=0.75, gt=0, le=1)
     router_ask_threshold: float = Field(default=0.45, gt=0, le=1)
     api_keys: dict[str, str] = Field(

@@ -1,8 +1,10 @@
 """Agent console: chat with the travel agent (core.agent.route_and_run); the page only renders.
 
-One language at a time (components/language.py). Every turn is drawn from its stored response: the answer first,
-then the plan's table and map, then one collapsed "Details" section (route, confidence, status, latency, cost in
-the agent's budget units, the decision log, the raw rows) for analysts."""
+One language at a time (components/language.py). Starter prompts in that language until the first message. Every
+turn is drawn from its stored response: the answer first (a plan that needs the person's review says so), then the
+plan's table and map, then one collapsed "Details" section (route, confidence, status, latency, what it cost and
+which paid services ran). The acceptance set, the metrics and the decision logs are on the operator page
+(pages/operator.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ import streamlit as st
 
 from components import maps
 from components.agent.words import (
+    STARTER_PROMPTS,
     TABLE_HEADERS,
     confirm_label,
+    cost_words,
     map_stops,
     next_steps_words,
     status_words,
@@ -23,8 +27,7 @@ from components.identity import dashboard_user
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import progress_box
-from components.services import settings
-from core.app.agent import acceptance, ask, confirm_dry_run, metrics
+from core.app.agent import ask, confirm_dry_run
 from core.models.agent import AgentResponse
 
 ensure_app_frame()
@@ -97,8 +100,9 @@ def _details(n: int, resp: AgentResponse) -> None:
         cols[0].metric(t("agent.console.latency_ms", lang), f"{o.latency_ms:.0f}")
         cols[1].metric(t("agent.console.tool_calls", lang), o.tool_calls)
         cols[2].metric(t("agent.console.browser_steps", lang), o.browser_steps)
-        cols[3].metric(t("agent.console.cost_units", lang), f"{o.cost_est_usd:.4f}")
-        st.caption(t("agent.console.cost_units_help", lang))
+        label, value, note = cost_words(o, lang)
+        cols[3].metric(label, value)
+        st.caption(note)
         st.caption(" → ".join(resp.explain.status_flow))
         st.caption(
             f"reasons: {', '.join(route.reasons) or '—'} · capabilities: "
@@ -123,13 +127,8 @@ def _details(n: int, resp: AgentResponse) -> None:
             if rows:
                 st.caption(name)
                 st.dataframe(pd.DataFrame(rows).astype(str), key=f"agent_{name}_{n}", hide_index=True)
-        if resp.explain.decision_log:
-            st.caption("decision log")
-            st.dataframe(
-                pd.DataFrame([e.model_dump() | {"facts": str(e.facts)} for e in resp.explain.decision_log]),
-                key=f"agent_decision_log_{n}",
-                hide_index=True,
-            )
+        if resp.explain.decision_log:  # the steps themselves are on the operator page
+            st.caption(t("agent.console.decision_log_on_operator", lang, n=len(resp.explain.decision_log)))
 
 
 def _plan(n: int, resp: AgentResponse) -> None:
@@ -168,6 +167,13 @@ def _actions(turn: dict, resp: AgentResponse) -> None:
 prompt = st.chat_input(t("agent.console.ask", lang), key="agent_prompt")
 if prompt:
     _run(prompt)
+elif not state.agent_history:  # what one can ask, in the page's language: a click sends it
+    st.caption(t("agent.console.starters", lang))
+    cols = st.columns(len(STARTER_PROMPTS))
+    for i, (col, key) in enumerate(zip(cols, STARTER_PROMPTS, strict=True)):
+        if col.button(t(key, lang), key=f"agent_starter_{i}"):
+            _run(t(key, lang))
+            st.rerun()
 
 history = state.agent_history
 for n, turn in enumerate(history):
@@ -175,6 +181,8 @@ for n, turn in enumerate(history):
     with st.chat_message("user"):
         st.write(turn["message"])
     with st.chat_message("assistant"):
+        if resp.result.status == "NEEDS_REVIEW":  # the critic still found problems: the answer says which
+            st.warning(t("agent.console.needs_review", lang))
         st.markdown(resp.result.answer_text.replace("\n", "  \n"))  # the answer first, one line per line
         pack = active_provider()[0].region if resp.result.next_steps else None  # names a fix's stop in `lang`
         steps = next_steps_words(resp.result.next_steps, lang, pack)
@@ -186,15 +194,3 @@ for n, turn in enumerate(history):
             _actions(turn, resp)
         _plan(n, resp)
         _details(n, resp)
-
-st.divider()
-with st.expander(t("agent.console.metrics", lang), expanded=False):
-    st.json(metrics(settings=settings()))
-
-if st.button(t("agent.console.qa.run", lang), key="agent_qa"):
-    state.agent_qa_rows = acceptance()
-if state.get("agent_qa_rows"):
-    qa = pd.DataFrame(state.agent_qa_rows)
-    st.metric(t("agent.console.qa.passed", lang), f"{int(qa['passed'].sum())}/{len(qa)}")
-    with st.expander(t("common.details", lang), expanded=False, key="agent_qa_details"):
-        st.dataframe(qa.drop(columns=["checks"]), key="agent_qa_table", hide_index=True)

@@ -11,7 +11,7 @@ from core.app.agent import ASSUMED_START
 from core.app.itinerary import fix_sentence
 from core.app.regions import RegionPack
 from core.i18n import t
-from core.models.agent import NextStep, NextStepCode
+from core.models.agent import NextStep, NextStepCode, Observability
 from core.models.itinerary_result import SmallestFix
 
 #: the agent's progress states (core.models.agent.UiStatus) in words
@@ -53,7 +53,15 @@ NEXT_STEP_WORDS: dict[NextStepCode, str] = {
     "ask_otherwise": "agent.kb.ask_otherwise",
 }
 #: next steps with no sentence: the console's confirmation button is the step, the critic's codes are for the details
-NEXT_STEP_UNWORDED: frozenset[NextStepCode] = frozenset({"confirm", "critic"})
+#: (the answer says its findings), the related places are offered in the answer itself
+NEXT_STEP_UNWORDED: frozenset[NextStepCode] = frozenset({"confirm", "critic", "ask_related"})
+#: what the chat page offers to ask before the first message (each is sent as it reads, in the page's language)
+STARTER_PROMPTS = (
+    "agent.console.starter.plan",
+    "agent.console.starter.hours",
+    "agent.console.starter.travel",
+    "agent.console.starter.weather",
+)
 TABLE_HEADERS = {
     "day": "agent.console.table.day",
     "time": "agent.console.table.time",
@@ -173,3 +181,17 @@ def map_stops(timeline: list[dict[str, Any]], pack: RegionPack | None, lang: str
         for e in timeline
         if e.get("kind") == "visit"
     ]
+
+
+def cost_words(o: Observability, lang: str) -> tuple[str, str, str]:
+    """What a request cost as (label, value, note): money when the settings priced every model it called, else its
+    budget units, named as units; the note says which paid services ran (none only when none ran)."""
+    if o.cost_est_usd is not None and o.cost_currency:
+        label, value = t("agent.console.cost_money", lang, currency=o.cost_currency), f"{o.cost_est_usd:.4f}"
+    else:
+        label, value = t("agent.console.cost_units", lang), f"{o.cost_units:.4f}"
+    if not o.paid_services:
+        return label, value, t("agent.console.cost_units_help", lang)
+    services = ", ".join(s.removeprefix("llm:") for s in o.paid_services)
+    key = "agent.console.model_ran_priced" if o.cost_est_usd is not None else "agent.console.model_ran_unpriced"
+    return label, value, t(key, lang, models=services, calls=o.model_calls, tokens=o.tokens_est)

@@ -68,19 +68,7 @@ CATEGORY_WORDS = {
 #: why a place is not on the plan → its sentence (core/itinerary/words.py says them, for the page and the agent)
 REASON_WORDS = itinerary_words.REASON_KEYS
 #: the independent check's findings (core/itinerary/critic*.py) → what they mean for the traveller
-CRITIC_WORDS = {
-    "LUNCH_MISSING": "itinerary.critic.lunch",
-    "LUNCH_DUPLICATE": "itinerary.critic.lunch",
-    "LUNCH_OUTSIDE_WINDOW": "itinerary.critic.lunch",
-    "LUNCH_TOO_SHORT": "itinerary.critic.lunch",
-    "TIME_WINDOW_VIOLATION": "itinerary.critic.opening_hours",
-    "VISIT_TOO_SHORT": "itinerary.critic.visit_short",
-    "LOCK_VIOLATED": "itinerary.critic.lock",
-    "MUST_DROPPED_SILENTLY": "itinerary.critic.must_missing",
-    "PLACE_UNACCOUNTED": "itinerary.critic.must_missing",
-    "DAY_BOUNDS_VIOLATION": "itinerary.critic.day_bounds",
-    "ROBUST_TIME_NOT_USED": "itinerary.critic.travel_time",
-}
+CRITIC_WORDS = itinerary_words.CRITIC_KEYS
 SOURCE_WORDS = {
     "opening_hours": "itinerary.source.opening_hours",
     "pack": "itinerary.source.opening_hours",
@@ -167,48 +155,12 @@ def category_words(category: str | None, lang: str) -> str:
     return t(CATEGORY_WORDS[category], lang) if category in CATEGORY_WORDS else (category or "")
 
 
-_OSM_DAYS = {"Mo": 0, "Tu": 1, "We": 2, "Th": 3, "Fr": 4, "Sa": 5, "Su": 6, "su": 6}
-MONTHS = {
-    "Jan": "itinerary.month.jan",
-    "Feb": "itinerary.month.feb",
-    "Mar": "itinerary.month.mar",
-    "Apr": "itinerary.month.apr",
-    "May": "itinerary.month.may",
-    "Jun": "itinerary.month.jun",
-    "Jul": "itinerary.month.jul",
-    "Aug": "itinerary.month.aug",
-    "Sep": "itinerary.month.sep",
-    "Oct": "itinerary.month.oct",
-    "Nov": "itinerary.month.nov",
-    "Dec": "itinerary.month.dec",
-}
-_OSM_WORDS = {
-    "off": "itinerary.hours.off",
-    "closed": "itinerary.hours.off",
-    "open": "itinerary.hours.open",
-    "PH": "itinerary.hours.holidays",
-}
+MONTHS = itinerary_words.MONTHS
 
 
 def hours_words(text: str | None, lang: str) -> str:
-    """Opening hours in OSM syntax with the day and month names in ``lang`` (``Mo-Fr 09:00-17:00`` →
-    ``周一-周五 09:00-17:00``); blank → "always open". Quoted comments of the data stay as the data has them."""
-    if not text or not text.strip():
-        return t("itinerary.hours.always", lang)
-    if text.strip() == "24/7":
-        return t("itinerary.hours.always", lang)
-
-    def word(m: re.Match[str]) -> str:
-        token = m.group(0)
-        if token in _OSM_DAYS:
-            return t(WEEKDAYS[_OSM_DAYS[token]], lang)
-        if token in MONTHS:
-            return t(MONTHS[token], lang)
-        return t(_OSM_WORDS[token], lang)
-
-    parts = re.split(r'("[^"]*")', text)  # "quoted comments" are the data's own words
-    days = r"\b(?:Mo|Tu|We|Th|Fr|Sa|Su|su|PH|off|closed|open|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b"
-    return "".join(p if p.startswith('"') else re.sub(days, word, p) for p in parts)
+    """Opening hours with the day and month names in ``lang`` (core/itinerary/words.py: the agent says them too)."""
+    return itinerary_words.hours_sentence(text, lang)
 
 
 # --- why a place is not on the plan, and the smallest fix ----------------------------------------------------------
@@ -284,8 +236,7 @@ def itinerary_warning_words(warning: str, names: Names, lang: str) -> tuple[str,
 
 
 def violation_words(violation: Violation, names: Names, lang: str) -> str:
-    key = CRITIC_WORDS.get(violation.code, "itinerary.critic.other")
-    return t(key, lang, place=names.shown(violation.key, lang) if violation.key else "")
+    return itinerary_words.violation_sentence(violation, lambda key: names.shown(key, lang), lang)
 
 
 def travel_source_words(source: str | None, lang: str) -> str:

@@ -22,8 +22,11 @@ from core.errors import InputError
 from core.i18n import Lang, guess_lang
 from core.i18n import join_words as join_words  # re-exported: the loop joins its words with it too
 from core.i18n import t as t  # re-exported: the agent loop's words too (fastpath.t), so the catalog test finds them
+from core.itinerary.words import hours_sentence
 from core.models.agent import AgentState, NextStep, StateStatus, TripEdit
 from core.models.common import echo
+from core.packs.loader import RegionPack
+from core.route.export_words import source_words
 
 POLICY = "SYSTEM1_DIRECT"
 _DAYNUM = r"([0-9]+|[一二两三四五六七八九十]+)"
@@ -394,9 +397,10 @@ def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext,
         names = join_words(out.unresolved, lang)
         _set(state, "NEED_MORE_INFO", t("agent.travel.unresolved", lang, names=names))
         return
+    pack = ctx.provider.region
+    a_name, b_name = _name_in(pack, out.origin, lang), _name_in(pack, out.destination, lang)  # in the reader's words
     if out.duration_s is None:  # the router answered that no road joins them
-        _set(state, "OK", t("agent.travel.no_route", lang, a=out.origin["name"], b=out.destination["name"]),
-             out.note or "")  # fmt: skip
+        _set(state, "OK", t("agent.travel.no_route", lang, a=a_name, b=b_name))
         return
     minutes = round((out.duration_s or 0) / 60)
     km = (out.distance_m or 0) / 1000
@@ -413,14 +417,23 @@ def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext,
             "note": out.note,
         }
     )
-    label = t("agent.travel.offline_estimate", lang) if src == "offline_estimate" else src
+    label = source_words(src, lang)  # where the figure came from, in words ("Valhalla streets", not "valhalla")
     if out.degraded:  # the configured service failed: say so, the figure is a fallback
         state.observability.fallback_used = True
         label += t("agent.travel.online_unavailable", lang)
     mode_txt = t("agent.travel.mode.walking" if mode == "walking" else "agent.travel.mode.driving", lang)
-    sentence = t("agent.travel.found", lang, a=out.origin["name"], b=out.destination["name"], mode=mode_txt,
+    sentence = t("agent.travel.found", lang, a=a_name, b=b_name, mode=mode_txt,
                  minutes=minutes, km=f"{km:.1f}", source=label)  # fmt: skip
-    _set(state, "OK", sentence, out.note or "")
+    _set(state, "OK", sentence, _estimate_words(ctx, mode, lang) if out.note else "")
+
+
+def _estimate_words(ctx: AgentContext, mode: str, lang: Lang) -> str:
+    """How an offline estimate was made, in the reply's language (the provider's own note is English; it stays in
+    the evidence)."""
+    from core.geo.offline import estimate_params
+
+    p = estimate_params(ctx.provider.region, "walking" if mode == "walking" else "driving")
+    return t("agent.travel.estimate_note", lang, circuity=f"{p.circuity:g}", speed=f"{p.speed_kmh:g}")
 
 
 _FIELD_Q = [
@@ -440,7 +453,8 @@ def describe_poi(p: dict[str, Any], *, zh: bool, focus: str | None = None) -> st
     hours = p.get("opening_hours")
     price = p.get("price_per_person")
     if focus in (None, "opening_hours"):
-        bits.append(t("agent.kb.hours", lang, hours=hours) if hours else t("agent.kb.hours_unknown", lang))
+        words = hours_sentence(hours, lang) if hours else ""  # the itinerary page's wording of the same hours
+        bits.append(t("agent.kb.hours", lang, hours=words) if words else t("agent.kb.hours_unknown", lang))
     if focus in (None, "price_per_person"):
         if price is not None:
             bits.append(t("agent.kb.price", lang, price=f"{price:g}") if price else t("agent.kb.free", lang))
@@ -468,16 +482,18 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
         facts={"hits": len(out.hits), "terms": out.terms[:10], "missing_terms": out.missing_terms[:10]},
     )
     focus = next((name for rx, name in _FIELD_Q if rx.search(state.user_input)), None)
-    named = _asked_places(state.user_input, ctx) if focus else []
+    named = _asked_places(state.user_input, ctx)
+    related: list[str] = []
     if named:  # "What time does Yu Garden open?": the facts of the place asked, and of no other
         kept = [h for h in out.hits if h.get("place_id") in named]
+        related = [str(h["place_id"]) for h in out.hits if h.get("place_id") and h.get("place_id") not in named]
         if not kept:  # the question words outweighed the name: the pack's facts of the named place
             from core.agent.rag import place_document
 
             pack = ctx.provider.region
             docs = [place_document(p, pack.name) for pid in named if (p := pack.place_by_id(pid)) is not None]
             kept = [{**d.facts, "doc_id": d.doc_id, "source": d.source, "score": 1.0} for d in docs]
-        out.hits = [{**h, "name": h["name"] if zh else h.get("name_en") or h["name"]} for h in kept]
+        out.hits = kept
         out.covered = bool(out.hits)
         log_decision(state, action="places.search_knowledge", reason_code="KB_NAMED_PLACE", policy_id=POLICY,
                      facts={"places": named, "focus": focus})  # fmt: skip
@@ -489,6 +505,10 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
         state.result.next_steps.append(NextStep(code="ask_otherwise"))
         return
     lines = []
+    pack = ctx.provider.region
+    out.hits = [
+        {**h, "name": _name_in(pack, h, lang)} for h in out.hits
+    ]  # the reader's language, where the pack has it
     for h in out.hits:
         state.result.candidates.append(h)
         state.result.evidence.append(
@@ -509,7 +529,28 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
     head = t("agent.kb.head", lang)
     if decision.features.realtime:
         lines.append(t("agent.kb.not_live", lang))
-    _set(state, "OK", head + join_words(lines, lang, sep="clauses"))
+    texts = [head + join_words(lines, lang, sep="clauses")]
+    if related:  # the other places the search found: offered, not answered
+        names = [_name_in(pack, {"place_id": pid}, lang) for pid in related[:RELATED_OFFERED]]
+        texts.append(t("agent.kb.related", lang, names=join_words([n for n in names if n], lang)))
+        state.result.next_steps.append(
+            NextStep(code="ask_related", args={"place_ids": ",".join(related[:RELATED_OFFERED])})
+        )
+    _set(state, "OK", *texts)
+
+
+#: how many related places a fact answer offers as a follow-up
+RELATED_OFFERED = 3
+
+
+def _name_in(pack: RegionPack, hit: dict[str, Any], lang: Lang) -> str:
+    """A hit's place name in ``lang``: the pack's English name in English, its Chinese name in Chinese (a fact of the
+    knowledge base that is no pack place keeps its own title)."""
+    place_id = hit.get("place_id")
+    place = pack.place_by_id(str(place_id)) if place_id else None
+    if place is None:
+        return str(hit.get("name") or hit.get("title") or "")
+    return place.name_en if lang == "en" and place.name_en else place.name_zh
 
 
 def _asked_places(text: str, ctx: AgentContext) -> list[str]:

@@ -11,6 +11,7 @@ of an explanation from facts (the template is the default and the fallback).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -32,6 +33,15 @@ class LLMError(RuntimeError):
     pass
 
 
+@dataclass(frozen=True)
+class LLMCall:
+    """One answered call: what it was for, the model that answered and the tokens its usage reported."""
+
+    purpose: str  # "route_arbitration" | "explanation" | "halfday_goal" | "chat"
+    model: str
+    tokens: int
+
+
 class LLMClient:
     def __init__(
         self,
@@ -47,6 +57,7 @@ class LLMClient:
         self.model = model
         self._client = client or httpx.Client(timeout=timeout_s)
         self.tokens_used = 0
+        self.calls: list[LLMCall] = []  # every answered call, in order (a request reads the ones it made)
 
     def __repr__(self) -> str:  # never show the key
         return f"LLMClient(base_url={self._base!r}, model={self.model!r}, key={'***' if self._key else None})"
@@ -54,7 +65,14 @@ class LLMClient:
     def _scrub(self, text: str) -> str:
         return text.replace(self._key, "***") if self._key else text
 
-    def chat(self, messages: list[dict[str, str]], *, json_mode: bool = False, max_tokens: int = 300) -> str:
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        json_mode: bool = False,
+        max_tokens: int = 300,
+        purpose: str = "chat",
+    ) -> str:
         body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": 0, "max_tokens": max_tokens}
         if json_mode:
             body["response_format"] = {"type": "json_object"}
@@ -67,7 +85,11 @@ class LLMClient:
         except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
             raise LLMError(self._scrub(f"LLM call failed: {type(exc).__name__}: {exc}")) from None
         usage = data.get("usage") or {}
-        self.tokens_used += int(usage.get("total_tokens") or 0)
+        tokens = int(usage.get("total_tokens") or 0)
+        self.tokens_used += tokens
+        self.calls.append(
+            LLMCall(purpose=purpose, model=self.model, tokens=tokens)
+        )  # the price table names the configured model
         if not isinstance(text, str):
             raise LLMError("LLM answer has no text")
         return text
@@ -81,6 +103,7 @@ class LLMClient:
             ],
             json_mode=True,
             max_tokens=120,
+            purpose="route_arbitration",
         )
 
     def explain(self, facts: dict[str, Any], *, locale: str = "zh-CN") -> str:
@@ -90,6 +113,7 @@ class LLMClient:
                 {"role": "user", "content": json.dumps(facts, ensure_ascii=False, default=str)},
             ],
             max_tokens=300,
+            purpose="explanation",
         )
 
 

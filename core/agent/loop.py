@@ -40,6 +40,7 @@ from core.agent.trip_request import (
     suggest_places,
     suggestion_room,
 )
+from core.itinerary.words import violation_sentence
 from core.models.agent import (
     AgentState,
     NextStep,
@@ -395,9 +396,17 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         "llm.generate_explanation", {"facts": facts, "locale": "zh-CN" if zh else "en"}, state=state, ctx=ctx
     )
     state.result.explanations = [exp.text]
-    state.result.status = "READY" if result.status == "ready" else "OK"
-    if result.status == "needs_review":
-        codes = ",".join(sorted(state.compute.critic.codes()))
+    state.result.status = "READY"
+    if result.status == "needs_review":  # the critic still fails after the repairs: never answered as OK
+        state.result.status = "NEEDS_REVIEW"
+        critic = state.compute.critic
+        problems = list(dict.fromkeys(
+            violation_sentence(v, lambda key: name_of(pack, key, key, zh), lang) for v in critic.violations
+        ))  # fmt: skip
+        state.result.explanations.append(
+            fastpath.t("agent.plan.needs_review", lang, problems=fastpath.join_words(problems, lang, sep="sentences"))
+        )
+        codes = ",".join(sorted(critic.codes()))
         state.result.next_steps.append(NextStep(code="critic", args={"codes": codes}))
     _maybe_offer_persist(state, ctx)
 

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 from pydantic import ValidationError
 
 from core.agent import fastpath
+from core.agent.accounting import RequestCost, calls_since, ledger_size, request_cost
 from core.agent.actions.catalog import default_registry
 from core.agent.actions.registry import ActionRegistry
 from core.agent.actions.spec import ActionError
@@ -125,6 +126,7 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
         zone = ZoneInfo(provider.region.timezone)
     ctx.now = now or datetime.now(zone)
 
+    llm_start = ledger_size(llm)  # this request's model calls are the ones after this (the client may be shared)
     arbiter = llm.arbitrate_route if (llm is not None and settings.llm_router_arbitration) else None
     decision = route_message(
         request.message,
@@ -234,11 +236,16 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
             state.observability.fallback_used = True
     final = _final_status(state)
     report(final)
-    response = _response(request, decision, state, flow, system_mode, t_start)
+    cost = request_cost(calls_since(llm, llm_start), settings)
+    response = _response(request, decision, state, flow, system_mode, t_start, cost)
     telemetry.agent_complete(
         status=response.result.status,
         latency_ms=response.observability.latency_ms,
+        cost_units=response.observability.cost_units,
         cost_est_usd=response.observability.cost_est_usd,
+        cost_currency=response.observability.cost_currency,
+        tokens=response.observability.tokens_est,
+        model_calls=response.observability.model_calls,
         tool_calls=response.observability.tool_calls,
         browser_steps=response.observability.browser_steps,
         system_mode=system_mode,
@@ -255,6 +262,7 @@ def _final_status(state: AgentState) -> str:
         "READY": "done",
         "OK": "done",
         "DRAFT": "done",
+        "NEEDS_REVIEW": "done",  # the answer is given; its status says it needs the person's review
         "NEED_MORE_INFO": "done",
         "NEED_CONSENT": "awaiting_consent",
         "NEED_CONFIRMATION": "awaiting_confirmation",
@@ -270,6 +278,7 @@ def _response(
     flow: list[str],
     system_mode: str,
     t_start: float,
+    cost: RequestCost,
 ) -> AgentResponse:
     status = "OK" if state.result.status in ("READY", "DRAFT") else state.result.status
     latency = (time.perf_counter() - t_start) * 1000
@@ -300,9 +309,13 @@ def _response(
             system_mode=system_mode,
             tool_calls=obs.tool_calls,
             browser_steps=obs.browser_steps,
-            tokens_est=obs.tokens_est,
-            cost_est_usd=round(obs.cost_est_usd, 6),
+            tokens_est=cost.tokens,
+            cost_est_usd=cost.money,
             fallback_used=obs.fallback_used,
+            cost_units=round(obs.cost_units, 6),
+            cost_currency=cost.currency,
+            model_calls=cost.model_calls,
+            paid_services=cost.paid_services,
         ),
     )
 

@@ -53,7 +53,7 @@ def guard(state: AgentState, ctx: AgentContext, *, action: str) -> None:
     opts = ctx.options
     if ctx.elapsed_s() >= opts.max_seconds:
         raise BudgetExhausted("TIMEOUT_SYSTEM2", f"max_seconds={opts.max_seconds:g} before {action}")
-    if state.observability.cost_est_usd > opts.cost_budget_usd:
+    if state.observability.cost_units > opts.cost_budget_usd:
         raise BudgetExhausted("BUDGET_EXCEEDED", f"cost_budget_usd={opts.cost_budget_usd:g} before {action}")
 
 

@@ -104,12 +104,23 @@ class Telemetry:
         return self.emit("fallback_triggered", from_route=from_route, to_route=to_route, reason=reason)
 
     def agent_complete(
-        self, *, status: str, latency_ms: float, cost_est_usd: float, tool_calls: int, browser_steps: int, **kw: Any
+        self,
+        *,
+        status: str,
+        latency_ms: float,
+        tool_calls: int,
+        browser_steps: int,
+        cost_units: float = 0.0,
+        cost_est_usd: float | None = None,
+        **kw: Any,
     ) -> dict[str, Any]:
+        """``cost_units``: the budget units; ``cost_est_usd``: money from the price table, None when unpriced (rows
+        written before the units had their own field hold the units in ``cost_est_usd``: see ``row_cost``)."""
         return self.emit(
             "agent_complete",
             status=status,
             latency_ms=round(latency_ms, 3),
+            cost_units=cost_units,
             cost_est_usd=cost_est_usd,
             tool_calls=tool_calls,
             browser_steps=browser_steps,
@@ -191,6 +202,25 @@ def live_metrics(path: Path | str | None) -> dict[str, Any]:
     return compute_metrics(tail.refresh())
 
 
+def row_cost(event: dict[str, Any]) -> tuple[float, float | None, str | None]:
+    """An agent_complete row's (budget units, money, currency). Rows from before the units had their own field
+    (no ``cost_units``) hold the units in ``cost_est_usd``: read as units, never as money."""
+    if "cost_units" not in event:
+        return float(event.get("cost_est_usd") or 0.0), None, None
+    money = event.get("cost_est_usd")
+    return (
+        float(event.get("cost_units") or 0.0),
+        (float(money) if money is not None else None),
+        event.get("cost_currency"),
+    )
+
+
+def _one_currency(priced: list[tuple[float, str | None]]) -> str | None:
+    """The currency of the priced rows when they share one (a total across currencies names none)."""
+    currencies = {c for _, c in priced if c}
+    return currencies.pop() if len(currencies) == 1 else None
+
+
 def _p95(values: list[float]) -> float | None:
     return round(float(np.percentile(values, 95)), 3) if values else None
 
@@ -211,6 +241,8 @@ def compute_metrics(events: list[dict[str, Any]]) -> dict[str, Any]:
     blocked = {e.get("request_id") for e in events if e.get("event") == "webbrowse_blocked"}
     infeasible = [e for e in s2 if e.get("error_code") == "PLANNER_INFEASIBLE_HARD_NODES"]
     plans = [e for e in s2 if e.get("scenario") in ("plan", "conditional")]
+    costs = [row_cost(e) for e in completes]
+    priced = [(money, currency) for _, money, currency in costs if money is not None]
     return {
         "requests": len(completes),
         "router_p95_ms": _p95(router_ms),
@@ -222,4 +254,8 @@ def compute_metrics(events: list[dict[str, Any]]) -> dict[str, Any]:
         if browsed
         else None,
         "infeasible_hard_nodes_rate": round(len(infeasible) / len(plans), 3) if plans else None,
+        "cost_units_total": round(sum(units for units, _, _ in costs), 6),
+        "tokens_total": sum(int(e.get("tokens") or 0) for e in completes),
+        "cost_priced_total": round(sum(m for m, _ in priced), 6) if priced else None,
+        "cost_currency": _one_currency(priced),
     }

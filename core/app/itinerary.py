@@ -13,13 +13,24 @@ from core.geo.base import TravelMode
 from core.itinerary.edits import reoptimize
 from core.itinerary.pipeline import ProgressCallback
 from core.itinerary.pipeline import plan_itinerary as _plan_itinerary
-from core.itinerary.words import PRIORITY_KEYS, REASON_KEYS, WEEKDAYS, PlaceName
+from core.itinerary.words import (
+    CRITIC_KEYS,
+    MONTHS,
+    PRIORITY_KEYS,
+    REASON_KEYS,
+    WEEKDAYS,
+    PlaceName,
+    hours_sentence,
+    violation_sentence,
+)
 from core.models.itinerary import Pacing, TripRequest, UserEdit
 from core.models.itinerary_problem import RobustnessPolicy
 from core.models.itinerary_result import DroppedItem, ItineraryResult, SmallestFix, TimelineEntry
 
 __all__ = [
     # the itinerary's word tables (catalog keys per code), shared by the pages, the agent and the CLI
+    "CRITIC_KEYS",
+    "MONTHS",
     "PRIORITY_KEYS",
     "REASON_KEYS",
     "WEEKDAYS",
@@ -30,11 +41,13 @@ __all__ = [
     "demo_trip_from_today",
     "edit_itinerary",
     "fix_sentence",
+    "hours_sentence",
     "ics",
     "plan_itinerary",
     "reason_days",
     "reason_sentence",
     "robustness_policy",
+    "violation_sentence",
     "visited_keys",
 ]
 

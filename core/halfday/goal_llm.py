@@ -63,7 +63,7 @@ def decompose_goal_llm(text: str, *, now: datetime, client: LLMClient, lang: Lan
     messages = [{"role": "system", "content": system_prompt(now)}, {"role": "user", "content": text}]
     for attempt in range(1, ATTEMPTS + 1):
         try:
-            answer = client.chat(messages, json_mode=True, max_tokens=MAX_TOKENS)
+            answer = client.chat(messages, json_mode=True, max_tokens=MAX_TOKENS, purpose="halfday_goal")
         except LLMError as exc:
             log.warning("halfday goal: LLM call failed (attempt %d): %s", attempt, exc)
             continue

@@ -5,10 +5,11 @@ itinerary.reason.*, itinerary.fix.*). The itinerary page (components/itinerary/w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from core.i18n import join_words, t
-from core.models.itinerary_result import DroppedItem, ItineraryResult, SmallestFix
+from core.models.itinerary_result import DroppedItem, ItineraryResult, SmallestFix, Violation
 
 #: why a place is not on the plan (core.models.itinerary.DROP_REASONS) → its sentence (itinerary.po)
 REASON_KEYS = {
@@ -88,3 +89,69 @@ def fix_sentence(fix: SmallestFix | None, place_name: PlaceName, lang: str) -> s
         place=place_name(fix.drop_key) if fix.drop_key else "",
         priority=t(PRIORITY_KEYS[priority], lang) if priority in PRIORITY_KEYS else "",
     )
+
+
+#: the independent check's findings (core/itinerary/critic*.py) → what they mean for the traveller
+CRITIC_KEYS = {
+    "LUNCH_MISSING": "itinerary.critic.lunch",
+    "LUNCH_DUPLICATE": "itinerary.critic.lunch",
+    "LUNCH_OUTSIDE_WINDOW": "itinerary.critic.lunch",
+    "LUNCH_TOO_SHORT": "itinerary.critic.lunch",
+    "TIME_WINDOW_VIOLATION": "itinerary.critic.opening_hours",
+    "VISIT_TOO_SHORT": "itinerary.critic.visit_short",
+    "LOCK_VIOLATED": "itinerary.critic.lock",
+    "MUST_DROPPED_SILENTLY": "itinerary.critic.must_missing",
+    "PLACE_UNACCOUNTED": "itinerary.critic.must_missing",
+    "DAY_BOUNDS_VIOLATION": "itinerary.critic.day_bounds",
+    "ROBUST_TIME_NOT_USED": "itinerary.critic.travel_time",
+}
+
+
+def violation_sentence(violation: Violation, place_name: PlaceName, lang: str) -> str:
+    """One finding of the critic as a sentence for the traveller (a code without words gets a general one)."""
+    key = CRITIC_KEYS.get(violation.code, "itinerary.critic.other")
+    return t(key, lang, place=place_name(violation.key) if violation.key else "")
+
+
+_OSM_DAYS = {"Mo": 0, "Tu": 1, "We": 2, "Th": 3, "Fr": 4, "Sa": 5, "Su": 6, "su": 6}
+MONTHS = {
+    "Jan": "itinerary.month.jan",
+    "Feb": "itinerary.month.feb",
+    "Mar": "itinerary.month.mar",
+    "Apr": "itinerary.month.apr",
+    "May": "itinerary.month.may",
+    "Jun": "itinerary.month.jun",
+    "Jul": "itinerary.month.jul",
+    "Aug": "itinerary.month.aug",
+    "Sep": "itinerary.month.sep",
+    "Oct": "itinerary.month.oct",
+    "Nov": "itinerary.month.nov",
+    "Dec": "itinerary.month.dec",
+}
+_OSM_WORDS = {
+    "off": "itinerary.hours.off",
+    "closed": "itinerary.hours.off",
+    "open": "itinerary.hours.open",
+    "PH": "itinerary.hours.holidays",
+}
+
+
+def hours_sentence(text: str | None, lang: str) -> str:
+    """Opening hours in OSM syntax with the day and month names in ``lang`` (``Mo-Fr 09:00-17:00`` →
+    ``周一-周五 09:00-17:00``); blank → "always open". Quoted comments of the data stay as the data has them."""
+    if not text or not text.strip():
+        return t("itinerary.hours.always", lang)
+    if text.strip() == "24/7":
+        return t("itinerary.hours.always", lang)
+
+    def word(m: re.Match[str]) -> str:
+        token = m.group(0)
+        if token in _OSM_DAYS:
+            return t(WEEKDAYS[_OSM_DAYS[token]], lang)
+        if token in MONTHS:
+            return t(MONTHS[token], lang)
+        return t(_OSM_WORDS[token], lang)
+
+    parts = re.split(r'("[^"]*")', text)  # "quoted comments" are the data's own words
+    days = r"\b(?:Mo|Tu|We|Th|Fr|Sa|Su|su|PH|off|closed|open|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b"
+    return "".join(p if p.startswith('"') else re.sub(days, word, p) for p in parts)

@@ -24,10 +24,11 @@ UiMode = Literal["fast", "slow"]
 UiStatus = Literal[
     "thinking", "browsing", "verifying", "repairing", "awaiting_consent", "awaiting_confirmation", "done", "failed"
 ]
-ResultStatus = Literal["OK", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"]
-# "OK": a System 1 / browse / commit flow that answered (the response says OK, as for READY and DRAFT)
+ResultStatus = Literal["OK", "NEEDS_REVIEW", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"]
+# "OK": a System 1 / browse / commit flow that answered, or a plan the critic passed (the response says OK, as for
+# READY and DRAFT). Addition "NEEDS_REVIEW": a plan that still fails the critic after its repairs; never OK.
 StateStatus = Literal[
-    "DRAFT", "READY", "OK", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"
+    "DRAFT", "READY", "OK", "NEEDS_REVIEW", "NEED_MORE_INFO", "NEED_CONSENT", "NEED_CONFIRMATION", "FAILED", "TIMEOUT"
 ]
 SystemMode = Literal["SYSTEM1", "SYSTEM2"]
 
@@ -161,6 +162,7 @@ NextStepCode = Literal[
     "weather_later",  # no forecast now: {"reason": "NO_FORECAST_FOR_DATE" | "WEATHER_SERVICE_FAILED", "date"}
     "configure_weather",  # no weather source is configured
     "ask_otherwise",  # the knowledge base does not cover the question
+    "ask_related",  # other places the search found, offered as the next question: {"place_ids": "a,b"}
 ]
 NEXT_STEP_CODES: tuple[NextStepCode, ...] = NextStepCode.__args__  # type: ignore[attr-defined]
 
@@ -271,9 +273,20 @@ class Observability(BaseModel):
     system_mode: SystemMode = "SYSTEM1"
     tool_calls: int = 0
     browser_steps: int = 0
-    tokens_est: int = 0
-    cost_est_usd: float = 0.0
+    tokens_est: int = Field(default=0, description="Tokens of every model call of the request (usage as reported)")
+    cost_est_usd: float | None = Field(
+        default=None,
+        description="Money, in cost_currency, priced from the settings' price table; null when no price is known "
+        "(then only cost_units says what the request took)",
+    )
     fallback_used: bool = False
+    # Additions
+    cost_units: float = Field(default=0.0, description="The agent's internal budget units (not money)")
+    cost_currency: str | None = Field(default=None, description="The currency of cost_est_usd (null: unpriced)")
+    model_calls: int = Field(default=0, description="Calls to a language model (arbitration, explanation, ...)")
+    paid_services: list[str] = Field(
+        default_factory=list, description="The paid services that ran, e.g. 'llm:gpt-4o-mini' (empty: none)"
+    )
 
 
 class AgentResponse(BaseModel):
@@ -368,7 +381,7 @@ class StateObservability(BaseModel):
     latency_ms: float = 0
     tool_calls: int = 0
     browser_steps: int = 0
-    cost_est_usd: float = 0.0
+    cost_units: float = 0.0  # the agent's budget units (options.cost_budget_usd is a budget in these units)
     fallback_used: bool = False
     tokens_est: int = 0
 

@@ -186,7 +186,7 @@ def test_rag_answers_with_cited_evidence(env):
     r = env("豫园几点开门")
     assert r.route.route == "SYSTEM1_RAG" and r.result.status == "OK"
     assert r.result.payload.evidence[0]["doc_id"] == "a-yuyuan"
-    assert "Tu-Su 09:00-16:30" in r.result.answer_text
+    assert "周二-周日 09:00-16:30; 周一 休息" in r.result.answer_text  # the pack's Tu-Su 09:00-16:30; Mo off, in words
     r = env("上海博物馆门票多少钱")
     assert r.result.payload.evidence[0]["name"] == "上海博物馆" and "免费" in r.result.answer_text
 

@@ -49,9 +49,7 @@ def _explain(inp: ExplainIn, state: AgentState, ctx: AgentContext) -> ExplainOut
     text = template_explanation(inp.facts, zh=zh)
     if ctx.llm is not None:
         try:
-            before = getattr(ctx.llm, "tokens_used", 0)
-            out = ctx.llm.explain(inp.facts, locale=inp.locale)
-            state.observability.tokens_est += max(0, getattr(ctx.llm, "tokens_used", 0) - before)
+            out = ctx.llm.explain(inp.facts, locale=inp.locale)  # its tokens: counted with the request's calls
             if out.strip():
                 return ExplainOut(text=out.strip(), source="llm")
         except Exception:

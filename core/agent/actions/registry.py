@@ -146,7 +146,7 @@ class ActionRegistry:
             ms = (time.perf_counter() - t0) * 1000
             if not cached:
                 state.observability.tool_calls += 1
-                state.observability.cost_est_usd += spec.cost_usd if spec.cost_usd is not None else COST_USD[spec.cost]
+                state.observability.cost_units += spec.cost_usd if spec.cost_usd is not None else COST_USD[spec.cost]
             rec = CallRecord(trace_id=trace_id, action=name, ms=round(ms, 3), ok=ok, cached=cached, error_code=code)
             log.debug("action %s trace=%s %.1f ms ok=%s cached=%s", name, trace_id, ms, ok, cached)
             if ctx.telemetry is not None:
