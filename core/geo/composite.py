@@ -227,6 +227,13 @@ class MapServices:
         rates = [float(lim.rate) for lim in self._limiters() if isinstance(lim.rate, (int, float)) and lim.rate > 0]
         return min(rates) if rates else None
 
+    def budget_for(self, calls: int, *, answers_s: float) -> float:
+        """The time a use case may wait on providers for ``calls`` remote calls: ``answers_s`` for waiting on answers,
+        plus, on a paced service, the calls at its rate (pacing itself is excluded as it happens: this keeps the
+        answers' own time in scale with the work)."""
+        qps = self.pacing_qps()
+        return answers_s if not qps else answers_s + max(0, calls) / qps
+
     def remote_requests(self) -> int:
         """Remote requests sent for this view (its request), every HTTP call counted, retries included; other
         requests on the same shared services are not."""

@@ -185,7 +185,10 @@ def plan_itinerary(
     log = DecisionLog()
 
     provider.drain_warnings()  # an earlier plan's warnings are not this one's
-    with provider_budget(settings.provider_budget_s):  # a hanging provider degrades, never stalls
+    # a hanging provider degrades, never stalls; a paced one (AMap) gets the time its calls need at its rate: one
+    # distance call per point (places, the hotel and each day's own start and end), a geocode per unplaced place
+    points = len(request.places) + 1 + 2 * len(request.days)
+    with provider_budget(provider.budget_for(2 * points, answers_s=settings.provider_budget_s)):
         report("prepare", 0.05)
         problem = prepare_problem(request, provider=provider, settings=settings, removed_keys=removed_keys)
         log.add(

@@ -33,11 +33,8 @@ def plan_budget_s(request: RoutePlanRequest, *, provider: MapServices, settings:
     point (AMap answers one destination a call) and one direction call per leg. Pacing itself is excluded from
     the budget as it happens (core.geo.base.exclude_from_budget); this keeps the answers' own time in scale with
     the plan."""
-    qps = provider.pacing_qps()
-    if not qps:
-        return settings.provider_budget_s
     calls = needed_calls(request, directions_top=directions_top(request, provider=provider, settings=settings))
-    return max(settings.provider_budget_s, calls / qps + settings.provider_budget_s)
+    return provider.budget_for(calls, answers_s=settings.provider_budget_s)
 
 
 def directions_top(request: RoutePlanRequest, *, provider: MapServices, settings: Settings) -> int:
