@@ -17,6 +17,7 @@ from core.halfday.facts import (
     ToolFacts,
 )
 from core.halfday.goal_models import DIET_CODES, MOBILITY_CODES, DecomposedGoal, NamedWindow, WindowChoice
+from core.halfday.link import LinkReading, read_link_window
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
     DEFAULT_WEIGHTS,
@@ -49,6 +50,7 @@ from core.halfday.models import (
 )
 from core.halfday.service import HalfDayPlanner
 from core.reservations.models import DryRun
+from core.share import HalfDayLink
 
 __all__ = [
     # the contracts the half-day use cases take and return (core.halfday's models: request, events, plans,
@@ -69,6 +71,7 @@ __all__ = [
     "HalfDayRequest",
     "HalfDayResult",
     "IntentEvent",
+    "LinkReading",
     "MOBILITY_CODES",
     "Memory",
     "MemoryFacts",
@@ -94,6 +97,7 @@ __all__ = [
     "WindowChoice",
     # entry points
     "offered_windows",
+    "open_link",
     "plan_half_day",
     "planner",
     "rank_plans",
@@ -177,6 +181,11 @@ def offered_windows(now: datetime) -> list[WindowChoice]:
     from core.halfday.goal_window import offered_choices
 
     return offered_choices(now)
+
+
+def open_link(ctx: RequestContext, link: HalfDayLink) -> LinkReading:
+    """The window a shared link's goal is planned in when opened now (the same one on every day), or ``past``."""
+    return read_link_window(link.goal, window=link.window, legacy_day=link.legacy_day, now=ctx.now())
 
 
 def rank_plans(plans: list[Plan], weights: ScoreWeights) -> list[Plan]:
