@@ -16,7 +16,14 @@ from core.halfday.facts import (
     SlotsFacts,
     ToolFacts,
 )
-from core.halfday.goal_models import DIET_CODES, MOBILITY_CODES, DecomposedGoal, NamedWindow, WindowChoice
+from core.halfday.goal_models import (
+    DIET_CODES,
+    MOBILITY_CODES,
+    DecomposedGoal,
+    ExactWindow,
+    NamedWindow,
+    WindowChoice,
+)
 from core.halfday.link import LinkReading, read_link_window
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
@@ -65,6 +72,7 @@ __all__ = [
     "DoneEvent",
     "DonePlans",
     "ErrorFacts",
+    "ExactWindow",
     "FamilyProfile",
     "HalfDayEvent",
     "HalfDayPlanner",

@@ -342,7 +342,7 @@ def test_a_bookable_step_is_reserved_through_the_gates_and_cancelled_from_my_res
     found = [(p, i, s) for p in result.plans for i, s in enumerate(p.steps) if s.bookable and s.start <= time(15, 30)]
     assert found, "a museum that needs booking is among the steps"
     p, i, step = found[0]
-    key = f"hd_{p.plan_id}_{i}"
+    key = f"hd_{result.trace_id}_{p.plan_id}_{step.place_id}"
 
     # the shared flow (components/reservations.py) opens on the plan's day, at the venue's slot at or after the step
     assert at.date_input(key=f"{key}_date").value == result.slots.date
@@ -395,6 +395,22 @@ def test_a_bookable_step_is_reserved_through_the_gates_and_cancelled_from_my_res
     assert [r.status for r in planner().reservations.reservations_of(USER)] == ["cancelled"]
     assert "状态:**已取消**".replace(":", "：") in main_text(at)
     assert not any(b.key == f"hd_mine_cancel_{rid}" for b in at.button)  # nothing left to cancel
+
+    # the step's receipt reads the reservation's state now: cancelled, as My reservations says
+    [receipt] = [c for c in at.container if c.key == f"{key}_receipt_box"]
+    receipt_text = "\n".join(node_texts(receipt))
+    assert rid in receipt_text and "状态:**已取消**".replace(":", "：") in receipt_text
+    assert "预订成功" not in receipt_text and not any("预订成功" in s.value for s in at.success)
+
+    # a new plan: no step shows the old receipt (it belongs to the step of the plan that made it)
+    again = plan(at, GOAL_ZH + "。")
+    new = again.session_state["hd_result"]
+    assert new.trace_id != result.trace_id
+    boxes = [c.key for c in again.container if c.key and c.key.endswith("_receipt_box")]
+    assert boxes == []
+    shown = cards(again, new)
+    assert shown and all(rid not in card for card in shown)
+    assert not any("预订成功" in s.value for s in again.success)
 
 
 def test_choosing_a_plan_teaches_the_memory_which_can_be_edited_and_reset(page):
@@ -635,7 +651,7 @@ def test_not_again_on_a_step_is_remembered_and_the_place_is_left_out_next_time(p
     result = at.session_state["hd_result"]
     first = result.plans[0]
     step = first.steps[0]
-    at.button(key=f"hd_{first.plan_id}_0_dislike").click().run()
+    at.button(key=f"hd_{result.trace_id}_{first.plan_id}_{step.place_id}_dislike").click().run()
     assert not at.exception, at.exception
     assert "已记下:以后不再推荐这个地方。" in main_text(at)
     memory = planner().memory.get(USER)
