@@ -11,7 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from components.frame import active_provider
-from components.halfday import cards, text, words
+from components.halfday import cards, text
+from core.app import halfday_words as words
 from components.halfday import share as halfday_share
 from components.halfday import state as hs
 from components.halfday.memory import render_memory_panel

@@ -14,11 +14,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from components.frame import request_context
 from components.halfday import text
-from components.halfday import words as w
 from components.halfday.map import render_plan_map
 from components.halfday.state import CHOSEN, WEIGHT, reset_weights
 from components.reservations import note_words, offer_for, reserve_controls, service_for
 from core.app import halfday as halfday_app
+from core.app import halfday_words as w
 from core.app.halfday import (
     DIMENSIONS,
     HalfDayPlanner,

@@ -268,7 +268,7 @@ def test_a_goal_is_planned_with_its_stages_shown_and_cards_re_ranked_by_the_weig
 
 
 def test_the_plans_speak_the_pages_language_whatever_the_goals_and_show_no_codes_no_none_no_ids(page):
-    from components.halfday import words
+    from core.app import halfday_words as words
 
     for goal, lang in ((GOAL_ZH, "en"), (GOAL_EN, "zh")):  # the goal in one language, the page in the other
         page.query_params["lang"] = lang
@@ -546,8 +546,8 @@ def _codes_in(module, pattern: str) -> set[str]:
 
 
 def test_every_code_the_core_can_emit_has_chinese_and_english_words_in_the_catalogs():
-    from components.halfday import words as w
     from core import errors
+    from core.app import halfday_words as w
     from core.halfday import compose, goal_models, models, pipeline, score, search, tools, travel
     from core.packs import queues
     from core.packs.loader import list_regions, load_region
@@ -635,7 +635,7 @@ def test_the_intro_sentence_is_built_from_the_theme_and_the_steps():
 
 def test_a_step_that_matches_local_food_does_not_also_say_it_matches_food():
     from components.halfday.text import why_line
-    from components.halfday.words import without_implied
+    from core.app.halfday_words import without_implied
     from core.halfday.models import PlanStep
 
     step = PlanStep(start=time(13), end=time(14), place_id="x-jesse", name_zh="老吉士", name_en="Old Jesse", lon=121.44,
