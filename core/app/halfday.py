@@ -110,6 +110,7 @@ __all__ = [
     "planner",
     "rank_plans",
     "reserve_step",
+    "worded",
 ]
 
 
@@ -143,6 +144,18 @@ def plan_half_day(
     if request.lang is None and ctx.lang_given:
         update["lang"] = ctx.lang
     return (planner_ or planner(ctx)).events(request.model_copy(update=update) if update else request)
+
+
+def worded(event: HalfDayEvent, lang: str | None) -> HalfDayEvent:
+    """``event`` as a face sends it: a ``done`` with plans gets their intros and step reasons in words (``lang``, else
+    the goal's language), from the same catalogs the page reads; every other event is codes and facts only."""
+    if not (isinstance(event, DoneEvent) and isinstance(event.data, DonePlans)):
+        return event
+    from core.app.halfday_words import result_words
+
+    result = event.data.result
+    words = result_words(result, lang or result.goal.language)
+    return event.model_copy(update={"data": event.data.model_copy(update={"words": words})})
 
 
 def reserve_step(ctx: RequestContext, inp: ReserveInput, *, trace_id: str | None = None) -> DryRun:

@@ -441,9 +441,10 @@ def intro_sentence(plan: Plan, lang: str) -> str:
         end=clock(f.end),
         party=party(f.adults, f.children, f.children_ages, lang),
     )
-    out = f"{out} {when}"
+    gap = "" if i18n.normalize_lang(lang) == "zh" else " "  # Chinese sentences follow without a space
+    out = f"{out}{gap}{when}"
     if f.indoor_only or f.weather:
-        out += " " + t("halfday.intro.indoor", lang)
+        out += gap + t("halfday.intro.indoor", lang)
     return out
 
 
@@ -491,4 +492,4 @@ def result_words(result: HalfDayResult, lang: str) -> ResultWords:
         )
         for p in result.plans
     ]
-    return ResultWords(lang="en" if lang == "en" else "zh", plans=plans)
+    return ResultWords(lang=i18n.normalize_lang(lang) or "zh", plans=plans)

@@ -77,7 +77,7 @@ def step_reason(step: PlanStep, candidate: Candidate | None) -> StepReason:
         code = "meal"
     else:
         code = "fits"
-    return StepReason(code=code, facts=facts)  # type: ignore[arg-type]
+    return StepReason(code=code, facts=facts)
 
 
 def _open_until(step: PlanStep, candidate: Candidate | None) -> time | None:
