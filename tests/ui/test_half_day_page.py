@@ -604,16 +604,22 @@ def test_every_code_the_core_can_emit_has_chinese_and_english_words_in_the_catal
     assert not w.has_words(w.RISKS, "NOT_A_RISK")  # the check can fail: a code without a key has no words
 
 
-def test_the_intro_sentence_is_built_from_the_theme_and_the_steps():
+def test_the_intro_sentence_is_built_from_the_intro_code_and_facts_and_the_steps():
     from components.halfday.text import intro
+    from core.halfday.facts import IntroFacts, PlanIntro
     from core.halfday.models import Plan, PlanStep, TravelLeg
 
     def step(name_zh, name_en, start, leg=None):
         return PlanStep(start=start, end=time(start.hour + 1), place_id=f"x-{name_en}", name_zh=name_zh,
                         name_en=name_en, lon=121.47, lat=31.23, kind="activity", category="museum", travel=leg)  # fmt: skip
 
+    def with_intro(plan, code):
+        facts = IntroFacts(date=date(2026, 11, 28), start=time(13), end=time(18), adults=2, children=1,
+                           children_ages=[5], stops=len(plan.steps), travel_minutes=14, themes=plan.theme)  # fmt: skip
+        return plan.model_copy(update={"intro": PlanIntro(code=code, facts=facts)})
+
     leg = TravelLeg(minutes=14, nominal_minutes=9.0, distance_m=800, mode="walking", source="offline_estimate")
-    p = Plan(
+    bare = Plan(
         plan_id="p1",
         theme=["museum", "local_food", "category:museum"],
         steps=[step("上海博物馆", "Shanghai Museum", time(13)), step("老吉士", "Old Jesse", time(15), leg)],
@@ -621,14 +627,24 @@ def test_the_intro_sentence_is_built_from_the_theme_and_the_steps():
         solver="greedy",
         travel_minutes=14,
     )
+    p = with_intro(bare, "wishes")
     assert intro(p, "en") == (
-        "A half day of museums and local food: Shanghai Museum → Old Jesse — 2 stops, about 14 min of travel."
+        "A half day of museums and local food: Shanghai Museum → Old Jesse — 2 stops, about 14 min of travel. "
+        "When: Sat 28 Nov, 13:00–18:00, for 2 adults, 1 child (aged 5)."
     )
-    only_kinds = p.model_copy(update={"theme": ["category:museum", "category:restaurant"]})
+    assert intro(p, "zh") == (
+        "以博物馆、本地美食为主的半日:上海博物馆 → 老吉士,共 2 站,路上约 14 分钟。"
+        "时间:11月28日 周六 13:00–18:00,2 位成人、1 个孩子(5 岁)。"
+    )
+    only_kinds = with_intro(bare.model_copy(update={"theme": ["category:museum", "category:restaurant"]}), "kinds")
     assert intro(only_kinds, "en").startswith("A half day with a museum and a restaurant: Shanghai Museum")
-    assert intro(p, "zh") == "以博物馆、本地美食为主的半日:上海博物馆 → 老吉士,共 2 站,路上约 14 分钟。"
+    rainy = p.model_copy(
+        update={"intro": p.intro.model_copy(update={"facts": p.intro.facts.model_copy(update={"weather": ["rain"]})})}
+    )
+    assert intro(rainy, "en").endswith("Everything is indoors, for the weather.")
+    assert intro(bare, "en") == "Shanghai Museum → Old Jesse"  # a plan made before intros: its stops alone
     # "local food" already says "food": a goal read as both wishes does not list the broad one again
-    both = p.model_copy(update={"theme": ["museum", "local_food", "food"]})
+    both = with_intro(bare.model_copy(update={"theme": ["museum", "local_food", "food"]}), "wishes")
     assert intro(both, "en").startswith("A half day of museums and local food: Shanghai Museum")
     assert intro(both, "zh").startswith("以博物馆、本地美食为主的半日:")
 
