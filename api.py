@@ -23,6 +23,7 @@ import json
 import logging
 import math
 import uuid
+from collections import deque
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Path, Request
@@ -402,13 +403,20 @@ def reservation_list(user: str = Depends(current_user)) -> Any:
         200: {"content": {"text/event-stream": {}}, "description": "status, intent, skill_call, observation, done"},
     },
 )
-def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> Any:
+def halfday_plan(
+    request: HalfDayRequest,
+    user: str = Depends(current_user),
+    header_lang: str | None = Depends(accept_language),
+    accept: str | None = Header(default=None),
+) -> Any:
     """Plan a half day from a goal sentence, streamed as server-sent events (event: TYPE, id: SEQ, data: JSON of
     the typed event, ``core.halfday.models.HalfDayEvent``: type, trace_id, seq, at and its data; a client reads it
     back with ``HALF_DAY_EVENT``). The stream always ends with one ``done`` event: plans, a clarification, or an
     error with the trace id. The answer to "when?" goes in ``window`` (a named choice or date, start and end), not
     in the goal's words. A plan's bookable step is reserved through POST /halfday/reserve (stage 7, the dry run)
-    and POST /reservations/{id}/confirm."""
+    and POST /reservations/{id}/confirm. The ``done`` event's plans carry their intro and step reasons as codes
+    and facts and, in ``words``, as sentences in the request's ``lang`` (else Accept-Language, else the goal's).
+    With ``Accept: application/json`` (and not text/event-stream) the answer is the ``done`` event alone, as JSON."""
     from sse_starlette import EventSourceResponse, ServerSentEvent
 
     if "user_id" in request.model_fields_set and request.user_id != user:
@@ -418,11 +426,22 @@ def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> 
 
         if request.region not in list_regions(data_dir=get_settings().data_dir):  # refused before the stream starts
             return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{request.region}'", "region")
-    events = halfday_app.plan_half_day(context_for(user, region=request.region), request)
+    lang = request.lang or normalize_lang(header_lang)
+    plan = halfday_app.plan_half_day(context_for(user, lang=lang, region=request.region), request)
+    events = (halfday_app.worded(e, lang) for e in plan)
+    if _wants_json(accept):
+        done = deque(events, maxlen=1)  # the stream always ends with its done event
+        return SafeJSONResponse(done[0].model_dump(mode="json") if done else None)
     return EventSourceResponse(
         (ServerSentEvent(data=e.model_dump_json(), event=e.type, id=str(e.seq)) for e in events),
         ping=get_settings().sse_ping_s,  # keep-alive comments while a stage waits (a slow provider)
     )
+
+
+def _wants_json(accept: str | None) -> bool:
+    """The caller asked for JSON and not for the event stream."""
+    kinds = {part.split(";")[0].strip().lower() for part in (accept or "").split(",")}
+    return "application/json" in kinds and "text/event-stream" not in kinds
 
 
 class HalfDayReserveBody(BaseModel):

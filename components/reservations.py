@@ -40,6 +40,7 @@ from components.reservation_words import (
     unverified_words,
 )
 from components.services import app_services, settings
+from core.app import reservations as reservations_app
 from core.app.reservations import (
     BookableItem,
     DryRun,
@@ -258,9 +259,20 @@ def _form_changed(prefix: str, r: Reservation) -> bool:
     )
 
 
-def _receipt(outcome: Outcome, service: ReservationService, key: str) -> None:
+def _now_state(r: Reservation, region: str | None) -> Reservation:
+    """The reservation as it is now (cancelled from My reservations since the receipt was made, say); the one kept
+    when the store cannot be read."""
+    from components.frame import request_context  # frame draws the sidebar; imported where a receipt is drawn
+
+    try:
+        return reservations_app.current(request_context(region), r.id)
+    except (OmniError, SQLAlchemyError):
+        return r
+
+
+def _receipt(outcome: Outcome, service: ReservationService, key: str, *, region: str | None = None) -> None:
     lang = current_lang()
-    r = outcome.reservation
+    r = _now_state(outcome.reservation, region)
     booking, other = _booking(r)
     with st.container(border=True, key=key):
         if r.status == "confirmed":
@@ -376,7 +388,7 @@ def reserve_controls(
                     disabled=not held["consent"], on_click=_open_dialog, args=(p,),
                 )  # fmt: skip
     if receipt is not None:
-        _receipt(receipt, service, _k(p, "receipt_box"))
+        _receipt(receipt, service, _k(p, "receipt_box"), region=region)
         st.button(t("reservations.form.again", lang), key=_k(p, "again"), on_click=_start_over, args=(p,))
     if s.get(DIALOG) == p and held is not None:
         _confirm_dialog(p, region, user)

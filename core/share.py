@@ -20,9 +20,10 @@ import zlib
 from datetime import date, time
 from typing import Any, Literal
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from core.errors import OmniError
+from core.halfday.goal_models import ExactWindow
 from core.halfday.models import HalfDayRequest
 from core.models.common import EARLIEST_PLAN_DATE, LATEST_PLAN_DATE, REGION_NAME_PATTERN
 from core.models.itinerary import TripRequest, UserEdit
@@ -41,6 +42,7 @@ MAX_NESTING = 16
 Kind = Literal["route", "trip", "halfday"]
 _BODY = re.compile(r"^[A-Za-z0-9_-]+$")
 _ISO_DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_HHMM = re.compile(r"^[0-2][0-9]:[0-5][0-9]$")
 _EDITS = TypeAdapter(list[UserEdit])
 
 
@@ -204,32 +206,68 @@ def _page_edit(edit: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- the half-day planner ------------------------------------------------------------------------------------
-def halfday_token(*, goal: str, origin: str | None, region: str | None, day: date | None) -> str:
-    """The link token of a half-day goal: the sentence, the start place, the region and the day it was planned
-    for (the goal is read again when the link is opened: memory and the clock may change the plans)."""
+class HalfDayLink(BaseModel):
+    """What a half-day link carries: the goal as written, the start place, the region and the window the plans
+    were made for, absolute (a day and its local start and end), never a relative word read again later (issue 22:
+    "tomorrow afternoon" moved a day on each opening). ``legacy_day``: a link made before windows were kept (it
+    holds only the day the goal was read for)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    goal: str
+    origin: str | None = None
+    region: str | None = None
+    window: ExactWindow | None = None
+    legacy_day: date | None = None
+
+
+def halfday_token(*, goal: str, origin: str | None, region: str | None, window: ExactWindow | None) -> str:
+    """The link token of a half-day goal: the sentence, the start place, the region and the resolved window."""
     data: dict[str, Any] = {"g": goal}
     if origin:
         data["o"] = origin
     if region:
         data["r"] = region
-    if day is not None:
-        data["d"] = day.isoformat()
+    if window is not None:
+        data["w"] = {"d": window.date.isoformat(), "s": f"{window.start:%H:%M}", "e": f"{window.end:%H:%M}"}
     return encode("halfday", data)
 
 
-def halfday_from_token(token: Any) -> tuple[str, str | None, str | None, date | None]:
-    """(goal, origin, region, day) of a half-day link, checked by HalfDayRequest; ShareError otherwise."""
+def halfday_from_token(token: Any) -> HalfDayLink:
+    """The half-day link of a token, checked by HalfDayRequest and ExactWindow; ShareError otherwise. A link of the
+    earlier format (a day ``d``, no window) comes back with ``legacy_day``."""
     data = decode(token, kind="halfday")
     try:
         request = HalfDayRequest.model_validate(
             {"goal": data.get("g"), "origin": data.get("o"), "region": data.get("r")}
         )
+        window = _window(data.get("w"))
         day = data.get("d")
         if day is not None and not (isinstance(day, str) and _ISO_DAY.match(day)):
             raise ValueError("the day is not YYYY-MM-DD")
-        day = date.fromisoformat(day) if day is not None else None
+        legacy_day = date.fromisoformat(day) if day is not None and window is None else None
     except (ValidationError, OmniError, TypeError, ValueError) as exc:
         raise _invalid(exc) from None
-    if day is not None and not EARLIEST_PLAN_DATE <= day <= LATEST_PLAN_DATE:
-        raise ShareError(f"the link's day {day} is outside the dates a plan can cover", code="SHARE_INVALID")
-    return request.goal, request.origin, request.region, day
+    for day_ in (legacy_day, window.date if window else None):
+        if day_ is not None and not EARLIEST_PLAN_DATE <= day_ <= LATEST_PLAN_DATE:
+            raise ShareError(f"the link's day {day_} is outside the dates a plan can cover", code="SHARE_INVALID")
+    return HalfDayLink(
+        goal=request.goal, origin=request.origin, region=request.region, window=window, legacy_day=legacy_day
+    )
+
+
+def _window(raw: Any) -> ExactWindow | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"d", "s", "e"}:
+        raise ValueError("the window is not a day with a start and an end")
+    if not (isinstance(raw["d"], str) and _ISO_DAY.match(raw["d"])):
+        raise ValueError("the window's day is not YYYY-MM-DD")
+    if not all(isinstance(raw[k], str) and _HHMM.match(raw[k]) for k in ("s", "e")):
+        raise ValueError("the window's times are not HH:MM")
+    window = ExactWindow(
+        date=date.fromisoformat(raw["d"]), start=time.fromisoformat(raw["s"]), end=time.fromisoformat(raw["e"])
+    )
+    if window.end <= window.start:
+        raise ValueError("the window ends before it starts")
+    return window

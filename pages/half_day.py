@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from components.frame import active_provider
-from components.halfday import cards, text, words
+from components.halfday import cards, text
 from components.halfday import share as halfday_share
 from components.halfday import state as hs
 from components.halfday.memory import render_memory_panel
@@ -19,6 +19,7 @@ from components.identity import dashboard_user
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.reservations import my_reservations
+from core.app import halfday_words as words
 from core.app.halfday import rank_plans
 
 ensure_app_frame()

@@ -14,11 +14,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from components.frame import request_context
 from components.halfday import text
-from components.halfday import words as w
 from components.halfday.map import render_plan_map
 from components.halfday.state import CHOSEN, WEIGHT, reset_weights
 from components.reservations import note_words, offer_for, reserve_controls, service_for
 from core.app import halfday as halfday_app
+from core.app import halfday_words as w
 from core.app.halfday import (
     DIMENSIONS,
     HalfDayPlanner,
@@ -106,6 +106,12 @@ def render_weights(lang: str) -> ScoreWeights:
         return chosen
 
 
+def step_key(result: HalfDayResult, plan: Plan, step: PlanStep) -> str:
+    """The session keys of one step's widgets and its reservation (form, dry run, receipt): the run (trace id), the
+    plan and the place, so that a new plan never shows a receipt another plan's step made (plan ids repeat, p1…)."""
+    return f"hd_{result.trace_id}_{plan.plan_id}_{step.place_id}"
+
+
 def _step_block(
     planner: HalfDayPlanner,
     result: HalfDayResult,
@@ -128,13 +134,13 @@ def _step_block(
         if line:
             lines.append(line)
     st.caption(" · ".join(lines))
-    _feedback(planner, step, user=user, lang=lang, key=f"hd_{plan.plan_id}_{index}")
+    key = step_key(result, plan, step)
+    _feedback(planner, step, user=user, lang=lang, key=key)
     if not step.bookable:
         return
     if stale:
         st.caption(t("halfday.card.plan_again_to_reserve", lang))
         return
-    key = f"hd_{plan.plan_id}_{index}"
     try:
         offer = offer_for(
             service_for(result.region), step.place_id, key=key, label="", day=result.slots.date, at=step.start

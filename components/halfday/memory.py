@@ -11,8 +11,8 @@ import streamlit as st
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
-from components.halfday import words as w
 from components.language import t
+from core.app import halfday_words as w
 from core.app.halfday import DIET_CODES, MOBILITY_CODES, FamilyProfile, HalfDayPlanner, Memory
 from core.errors import OmniError
 

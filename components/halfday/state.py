@@ -42,8 +42,7 @@ PENDING = "hd_pending"  # a quick choice or Retry asked for a run on this script
 GOAL_ERROR = "hd_goal_error"  # why the goal box could not be planned (words)
 CHOSEN = "hd_chosen"  # plan id recorded with "Choose this plan"
 WEIGHT = "hd_w_{}"  # one slider per dimension
-NOW = "hd_now"  # the moment the next run reads the goal from (a linked goal's day, components/halfday/share.py)
-WINDOW = "hd_window"  # the quick answer to "when?" the next run sends beside the goal (a WindowChoice)
+WINDOW = "hd_window"  # the window the next run sends beside the goal (a quick answer, a link's window)
 
 #: example goals (button key, catalog key), written in the page's language
 EXAMPLES: tuple[tuple[str, str], ...] = (
@@ -133,7 +132,7 @@ def request_from_state() -> HalfDayRequest | None:
             region=active_provider()[0].region.name,
             origin=str(state.get(ORIGIN, "")).strip() or None,
             weights=weights() or ScoreWeights(),
-            now=state.pop(NOW, None) or page_now(),  # the moment the quick answers were offered at, too
+            now=page_now(),  # the moment the quick answers were offered at, too
             window=state.pop(WINDOW, None),
         )
     except ValidationError as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date, time
 from typing import Any
 
-from components.halfday import words as w
+from core.app import halfday_words as w
 from core.app.halfday import (
     CandidateFacts,
     DecomposedGoal,
@@ -73,22 +73,9 @@ def join(items: list[str], lang: str) -> str:
 
 
 def intro(plan: Plan, lang: str) -> str:
-    """One sentence: what the plan is about (its theme codes: the wishes it meets, else its kinds of places) and
-    its stops in order."""
-    wishes = list(
-        dict.fromkeys(w.theme(c, lang) for c in w.without_implied(plan.theme) if not c.startswith("category:"))
-    )
-    kinds = [c.split(":", 1)[1] for c in plan.theme if c.startswith("category:")]
-    if wishes:
-        about = t("halfday.intro.wishes", lang, themes=join(wishes[:3], lang))
-    elif kinds:
-        with_kinds = [w.word(w.CATEGORY_WITH, k, lang) for k in dict.fromkeys(kinds)]
-        about = t("halfday.intro.kinds", lang, themes=join(with_kinds[:3], lang))
-    else:
-        about = t("halfday.intro.plain", lang)
-    names = [place_name(s, lang) for s in plan.steps]
-    key = "halfday.intro.one" if len(names) == 1 else "halfday.intro.many"
-    return t(key, lang, about=about, stops=" → ".join(names), n=len(names), minutes=plan.travel_minutes)
+    """The plan's intro (its code and facts, core/halfday/explain.py) in the catalog's words, as the API and the
+    CLI give it."""
+    return w.intro_sentence(plan, lang)
 
 
 def percent(value: float) -> str:
@@ -153,9 +140,8 @@ def queue_line(step: PlanStep, risks: list[Risk], lang: str) -> str | None:
 
 
 def why_line(step: PlanStep, lang: str) -> str:
-    why = w.without_implied(list(step.why), prefix="matches_")
-    reasons = [w.reason(code, lang) for code in why] or [w.word(w.CATEGORIES, step.category, lang)]
-    return t("halfday.step.why", lang, reasons=t("halfday.list.separator", lang).join(reasons))
+    """Why this place (its reason's code and facts) in the catalog's words, as the API and the CLI give it."""
+    return w.reason_sentence(step, lang)
 
 
 def _fact(value: Any, lang: str) -> str:

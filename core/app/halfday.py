@@ -16,7 +16,15 @@ from core.halfday.facts import (
     SlotsFacts,
     ToolFacts,
 )
-from core.halfday.goal_models import DIET_CODES, MOBILITY_CODES, DecomposedGoal, NamedWindow, WindowChoice
+from core.halfday.goal_models import (
+    DIET_CODES,
+    MOBILITY_CODES,
+    DecomposedGoal,
+    ExactWindow,
+    NamedWindow,
+    WindowChoice,
+)
+from core.halfday.link import LinkReading, read_link_window
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
     DEFAULT_WEIGHTS,
@@ -49,6 +57,7 @@ from core.halfday.models import (
 )
 from core.halfday.service import HalfDayPlanner
 from core.reservations.models import DryRun
+from core.share import HalfDayLink
 
 __all__ = [
     # the contracts the half-day use cases take and return (core.halfday's models: request, events, plans,
@@ -63,12 +72,14 @@ __all__ = [
     "DoneEvent",
     "DonePlans",
     "ErrorFacts",
+    "ExactWindow",
     "FamilyProfile",
     "HalfDayEvent",
     "HalfDayPlanner",
     "HalfDayRequest",
     "HalfDayResult",
     "IntentEvent",
+    "LinkReading",
     "MOBILITY_CODES",
     "Memory",
     "MemoryFacts",
@@ -94,10 +105,12 @@ __all__ = [
     "WindowChoice",
     # entry points
     "offered_windows",
+    "open_link",
     "plan_half_day",
     "planner",
     "rank_plans",
     "reserve_step",
+    "worded",
 ]
 
 
@@ -131,6 +144,18 @@ def plan_half_day(
     if request.lang is None and ctx.lang_given:
         update["lang"] = ctx.lang
     return (planner_ or planner(ctx)).events(request.model_copy(update=update) if update else request)
+
+
+def worded(event: HalfDayEvent, lang: str | None) -> HalfDayEvent:
+    """``event`` as a face sends it: a ``done`` with plans gets their intros and step reasons in words (``lang``, else
+    the goal's language), from the same catalogs the page reads; every other event is codes and facts only."""
+    if not (isinstance(event, DoneEvent) and isinstance(event.data, DonePlans)):
+        return event
+    from core.app.halfday_words import result_words
+
+    result = event.data.result
+    words = result_words(result, lang or result.goal.language)
+    return event.model_copy(update={"data": event.data.model_copy(update={"words": words})})
 
 
 def reserve_step(ctx: RequestContext, inp: ReserveInput, *, trace_id: str | None = None) -> DryRun:
@@ -177,6 +202,11 @@ def offered_windows(now: datetime) -> list[WindowChoice]:
     from core.halfday.goal_window import offered_choices
 
     return offered_choices(now)
+
+
+def open_link(ctx: RequestContext, link: HalfDayLink) -> LinkReading:
+    """The window a shared link's goal is planned in when opened now (the same one on every day), or ``past``."""
+    return read_link_window(link.goal, window=link.window, legacy_day=link.legacy_day, now=ctx.now())
 
 
 def rank_plans(plans: list[Plan], weights: ScoreWeights) -> list[Plan]:

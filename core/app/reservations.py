@@ -31,6 +31,7 @@ __all__ = [
     "cancel",
     "cancel_key",
     "confirm",
+    "current",
     "dry_run",
     "item_for",
     "reservations_of",
@@ -86,6 +87,12 @@ def cancel(
         return service.cancel_dry_run(_user(ctx), reservation_id)
     key = idempotency_key or cancel_key(token)
     return service.cancel(_user(ctx), reservation_id, token=token, idempotency_key=key, consent=consent)
+
+
+def current(ctx: RequestContext, reservation_id: str) -> Reservation:
+    """The reservation as it is now, by its id (a receipt shown before may since have been cancelled from the list):
+    every card, receipt and list reads its state here, never from an outcome kept earlier."""
+    return _owner(ctx, reservation_id).get(_user(ctx), reservation_id)
 
 
 def reservations_of(ctx: RequestContext) -> list[Reservation]:

@@ -28,13 +28,15 @@ def cmd_plan(args: argparse.Namespace) -> int:
     request = HalfDayRequest(goal=args.goal, user_id=args.user, region=args.region, origin=args.origin, now=now)
     done: Any = None
     for event in halfday_app.plan_half_day(ctx, request):
+        event = halfday_app.worded(event, args.lang)  # a done with plans gets their intros and reasons in words
         if args.events:
             print(event.model_dump_json(), flush=True)
         done = event
     assert isinstance(done, DoneEvent)
     if isinstance(done.data, DonePlans):
-        if not args.events:
-            print(done.data.result.model_dump_json())
+        if not args.events:  # the result, and beside it (``words``) the plans in words in --lang, else the goal's
+            words = done.data.words.model_dump(mode="json") if done.data.words else None
+            print(json.dumps({**done.data.result.model_dump(mode="json"), "words": words}, ensure_ascii=False))
         return 0
     print(json.dumps({"done": done.data.model_dump(mode="json"), "trace_id": done.trace_id}, ensure_ascii=False),
           file=sys.stderr)  # fmt: skip

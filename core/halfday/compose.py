@@ -143,9 +143,10 @@ def greedy_order(
     while True:
         pending = [k for k in range(len(meals)) if k not in eaten and meals[k][1] - MEAL_MIN >= t]
         best: tuple[float, int, int, int] | None = None
+        named_so_far = {name_key(cands[j]) for j in order}
         for i, c in enumerate(cands):
-            if i in order or (c.role == "meal" and not pending):
-                continue
+            if i in order or (c.role == "meal" and not pending) or name_key(c) in named_so_far:
+                continue  # a chain's other branch is the same place to a person (two Espresso Houses)
             if first is not None and not order and i != first:
                 continue
             if budget is not None and c.price_per_person is not None and spent + c.price_per_person > budget:
@@ -175,6 +176,11 @@ def greedy_order(
         order.append(i)
         t, pos = finish, i
         spent += cands[i].price_per_person or 0.0
+
+
+def name_key(c: Candidate) -> str:
+    """What a person calls the place: branches of a chain share it, and a plan holds one of them."""
+    return (c.name_zh or c.name_en).strip().casefold()
 
 
 def overlap(a: list[str], b: list[str]) -> float:

@@ -16,7 +16,7 @@ from datetime import time
 
 from ortools.sat.python import cp_model
 
-from core.halfday.compose import COST_PER_HOUR, MEAL_MIN, duration, meal_windows
+from core.halfday.compose import COST_PER_HOUR, MEAL_MIN, duration, meal_windows, name_key
 from core.halfday.models import Candidate, Profile, TimeSlots
 from core.halfday.search import utility
 from core.halfday.travel import TravelTable
@@ -116,6 +116,12 @@ def exact_order(
         model.add(sum(x[k] for k in copies) <= 1)
         if "named_in_goal" in cands[i].reasons:
             model.add(sum(x[k] for k in copies) == 1)
+    by_name: dict[str, list[int]] = {}
+    for k, (i, _) in enumerate(nodes):
+        by_name.setdefault(name_key(cands[i]), []).append(k)
+    for same in by_name.values():
+        if len(same) > 1:  # a chain's branches (or one place's meal windows): at most one in a plan
+            model.add(sum(x[k] for k in same) <= 1)
     if budget is not None:
         model.add(
             sum(int(round(cands[i].price_per_person or 0)) * x[k] for k, (i, _) in enumerate(nodes)) <= int(budget)

@@ -3,6 +3,7 @@ shows it, and what a warning, an empty search or a relaxed filter is about. Re-e
 
 from __future__ import annotations
 
+import datetime as dt
 from datetime import date, time
 from typing import Annotated, Literal
 
@@ -101,3 +102,50 @@ class EmptyFacts(_Data):
 
 class RelaxedFacts(_Data):
     best_feasibility: float | None = Field(default=None, ge=0, le=1, description="the best plan before relaxing")
+
+
+# ---- what a plan says of itself (seed 004 §2.3): codes and facts, worded at the edge -------------------------
+class IntroFacts(_Data):
+    """What a plan's intro is built from: its window, who goes, the weather asked for, its stops and themes."""
+
+    date: dt.date
+    start: dt.time
+    end: dt.time
+    adults: int = Field(ge=0)
+    children: int = Field(ge=0)
+    children_ages: list[int] = Field(default_factory=list)
+    weather: list[str] = Field(default_factory=list, description="weather codes the goal named (rain…)")
+    indoor_only: bool = False
+    stops: int = Field(ge=0)
+    travel_minutes: int = Field(ge=0)
+    themes: list[str] = Field(default_factory=list, description="the plan's theme codes (wishes met, category:…)")
+
+
+class PlanIntro(_Data):
+    """``wishes``: the plan meets wishes the goal named; ``kinds``: it is about kinds of places; ``plain``: neither."""
+
+    code: Literal["wishes", "kinds", "plain"]
+    facts: IntroFacts
+
+
+class StepReasonFacts(_Data):
+    """Why this place, as facts: the wishes it matches, what suits the party, the leg to it, how long it is open
+    after the step, its typical wait and its rating (each with the source the step carries)."""
+
+    matched: list[str] = Field(default_factory=list, description="preference codes the place matches")
+    suits: list[str] = Field(default_factory=list, description="kid_friendly, accessible, light_options")
+    named_in_goal: bool = False
+    category: str
+    distance_m: float | None = Field(default=None, ge=0, description="the leg to it (travel source on the step)")
+    travel_minutes: int | None = Field(default=None, ge=0)
+    open_until: dt.time | None = Field(default=None, description="when the opening interval of the step ends")
+    queue_minutes: int | None = Field(default=None, ge=0, description="typical wait (queue source on the step)")
+    rating: float | None = None
+
+
+class StepReason(_Data):
+    """``matches``: it meets a wish; ``suits``: it suits the party; ``named``: the goal named it; ``meal``: the
+    meal slot; ``fits``: it fits the window and the route."""
+
+    code: Literal["matches", "suits", "named", "meal", "fits"]
+    facts: StepReasonFacts

@@ -11,7 +11,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
 
-from core.halfday.facts import CrowdTolerance, EmptyFacts, RelaxCode, RelaxedFacts, ToolFacts, WarningFacts, _Data
+from core.halfday.facts import (
+    CrowdTolerance,
+    EmptyFacts,
+    PlanIntro,
+    RelaxCode,
+    RelaxedFacts,
+    StepReason,
+    ToolFacts,
+    WarningFacts,
+    _Data,
+)
 from core.halfday.goal_models import (
     MAX_GOAL_CHARS,
     Constraints,
@@ -274,6 +284,7 @@ class PlanStep(BaseModel):
     needs_reservation: bool = False
     bookable: bool = False
     opening_source: str = ""
+    reason: StepReason | None = Field(default=None, description="why this place, as a code and facts")
 
 
 class Risk(BaseModel):
@@ -312,6 +323,7 @@ class Plan(BaseModel):
     cost_known: bool = True
     travel_minutes: int = 0
     queue_minutes: int = 0
+    intro: PlanIntro | None = Field(default=None, description="what the plan is, as a code and facts")
 
 
 class OriginPoint(BaseModel):
@@ -464,9 +476,28 @@ class HalfDayResult(BaseModel):
     tool_log: list[dict[str, Any]] = Field(default_factory=list)
 
 
+class StepWords(_Data):
+    place_id: str
+    reason: str
+
+
+class PlanWords(_Data):
+    plan_id: str
+    intro: str
+    steps: list[StepWords]
+
+
+class ResultWords(_Data):
+    """A result's intro and step reasons in one language, added at the edge (API, CLI) from the catalogs."""
+
+    lang: Language
+    plans: list[PlanWords]
+
+
 class DonePlans(_Data):
     type: Literal["plans"] = "plans"
     result: HalfDayResult
+    words: ResultWords | None = Field(default=None, description="the plans in words; set by the face that answers")
 
 
 class DoneClarify(_Data):

@@ -24,6 +24,7 @@ from core.config import Settings
 from core.errors import OmniError
 from core.geo.base import start_budget, within_budget
 from core.geo.composite import MapServices
+from core.halfday.explain import explain_plans
 from core.halfday.facts import (
     CandidateFacts,
     EmptyFacts,
@@ -374,7 +375,7 @@ def _stages(
         goal=goal,
         profile=profile,
         slots=slots,
-        plans=plans.plans,
+        plans=explain_plans(plans.plans, goal=goal, profile=profile, slots=slots, candidates=candidates),
         weights=request.weights,
         relaxed=relaxed,
         origin=origin,

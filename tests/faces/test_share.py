@@ -217,15 +217,18 @@ def test_a_trip_too_large_for_a_link_is_not_written():
 
 
 # --- the half-day goal -----------------------------------------------------------------------------------------
-def test_a_half_day_goal_comes_back_with_its_start_region_and_day():
-    from datetime import date
+def test_a_half_day_goal_comes_back_with_its_start_region_and_window():
+    from datetime import date, time
 
-    token = share.halfday_token(
-        goal="周六下午带5岁的孩子去博物馆", origin="人民广场", region="shanghai", day=date(2027, 1, 9)
+    from core.halfday.goal_models import ExactWindow
+
+    window = ExactWindow(date=date(2027, 1, 9), start=time(13, 0), end=time(18, 0))
+    token = share.halfday_token(goal="周六下午带5岁的孩子去博物馆", origin="人民广场", region="shanghai", window=window)
+    assert share.halfday_from_token(token) == share.HalfDayLink(
+        goal="周六下午带5岁的孩子去博物馆", origin="人民广场", region="shanghai", window=window
     )
-    assert share.halfday_from_token(token) == ("周六下午带5岁的孩子去博物馆", "人民广场", "shanghai", date(2027, 1, 9))
-    bare = share.halfday_token(goal="Saturday afternoon, art", origin=None, region=None, day=None)
-    assert share.halfday_from_token(bare) == ("Saturday afternoon, art", None, None, None)
+    bare = share.halfday_token(goal="Saturday afternoon, art", origin=None, region=None, window=None)
+    assert share.halfday_from_token(bare) == share.HalfDayLink(goal="Saturday afternoon, art")
     assert code_of(token, kind="route") == "SHARE_KIND"
 
 
@@ -246,20 +249,3 @@ def test_a_half_day_goal_the_request_refuses_is_invalid(data):
     with pytest.raises(share.ShareError) as caught:
         share.halfday_from_token(raw_token({"k": "halfday", "d": data}))
     assert caught.value.code == "SHARE_INVALID"
-
-
-def test_a_linked_day_still_ahead_is_read_from_its_start_else_from_now():
-    from datetime import date, datetime
-    from zoneinfo import ZoneInfo
-
-    from components.halfday.share import start_of
-
-    now = datetime(2027, 1, 5, 14, 30, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Tuesday afternoon
-    assert start_of(date(2027, 1, 9), "Asia/Shanghai", now=now) == datetime(
-        2027, 1, 9, 0, 0, tzinfo=ZoneInfo("Asia/Shanghai")
-    )
-    assert start_of(date(2027, 1, 5), "Asia/Shanghai", now=now) is None  # today: the clock
-    assert start_of(date(2027, 1, 2), "Asia/Shanghai", now=now) is None  # gone: read again from now
-    assert start_of(None, "Asia/Shanghai", now=now) is None
-    late = datetime(2027, 1, 4, 17, 0, tzinfo=ZoneInfo("UTC"))  # already 5 January in Shanghai
-    assert start_of(date(2027, 1, 5), "Asia/Shanghai", now=late) is None

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from components.halfday import words
+from core.app import halfday_words as words
 from tests.ui import test_half_day_page as hd
 from tests.ui.test_half_day_page import GOAL_EN, GOAL_ZH, cards, folium_maps, main_text, node_texts, plan
 
@@ -174,7 +174,7 @@ def test_the_reservation_flow_of_a_step_speaks_english_with_the_venues_english_n
     found = [(p, i, s) for p in result.plans for i, s in enumerate(p.steps) if s.bookable and s.start <= time(15, 30)]
     assert found, "a museum that needs booking is among the steps"
     p, i, step = found[0]
-    key = f"hd_{p.plan_id}_{i}"
+    key = f"hd_{result.trace_id}_{p.plan_id}_{step.place_id}"
     assert f"Reserve {step.name_en}" in [e.label for e in at.expander]
     form = labels(at)
     assert (form[f"{key}_date"], form[f"{key}_time"], form[f"{key}_party"]) == ("Date", "Time", "Party")

@@ -268,7 +268,7 @@ def test_a_goal_is_planned_with_its_stages_shown_and_cards_re_ranked_by_the_weig
 
 
 def test_the_plans_speak_the_pages_language_whatever_the_goals_and_show_no_codes_no_none_no_ids(page):
-    from components.halfday import words
+    from core.app import halfday_words as words
 
     for goal, lang in ((GOAL_ZH, "en"), (GOAL_EN, "zh")):  # the goal in one language, the page in the other
         page.query_params["lang"] = lang
@@ -342,7 +342,7 @@ def test_a_bookable_step_is_reserved_through_the_gates_and_cancelled_from_my_res
     found = [(p, i, s) for p in result.plans for i, s in enumerate(p.steps) if s.bookable and s.start <= time(15, 30)]
     assert found, "a museum that needs booking is among the steps"
     p, i, step = found[0]
-    key = f"hd_{p.plan_id}_{i}"
+    key = f"hd_{result.trace_id}_{p.plan_id}_{step.place_id}"
 
     # the shared flow (components/reservations.py) opens on the plan's day, at the venue's slot at or after the step
     assert at.date_input(key=f"{key}_date").value == result.slots.date
@@ -395,6 +395,22 @@ def test_a_bookable_step_is_reserved_through_the_gates_and_cancelled_from_my_res
     assert [r.status for r in planner().reservations.reservations_of(USER)] == ["cancelled"]
     assert "状态:**已取消**".replace(":", "：") in main_text(at)
     assert not any(b.key == f"hd_mine_cancel_{rid}" for b in at.button)  # nothing left to cancel
+
+    # the step's receipt reads the reservation's state now: cancelled, as My reservations says
+    [receipt] = [c for c in at.container if c.key == f"{key}_receipt_box"]
+    receipt_text = "\n".join(node_texts(receipt))
+    assert rid in receipt_text and "状态:**已取消**".replace(":", "：") in receipt_text
+    assert "预订成功" not in receipt_text and not any("预订成功" in s.value for s in at.success)
+
+    # a new plan: no step shows the old receipt (it belongs to the step of the plan that made it)
+    again = plan(at, GOAL_ZH + "。")
+    new = again.session_state["hd_result"]
+    assert new.trace_id != result.trace_id
+    boxes = [c.key for c in again.container if c.key and c.key.endswith("_receipt_box")]
+    assert boxes == []
+    shown = cards(again, new)
+    assert shown and all(rid not in card for card in shown)
+    assert not any("预订成功" in s.value for s in again.success)
 
 
 def test_choosing_a_plan_teaches_the_memory_which_can_be_edited_and_reset(page):
@@ -530,8 +546,8 @@ def _codes_in(module, pattern: str) -> set[str]:
 
 
 def test_every_code_the_core_can_emit_has_chinese_and_english_words_in_the_catalogs():
-    from components.halfday import words as w
     from core import errors
+    from core.app import halfday_words as w
     from core.halfday import compose, goal_models, models, pipeline, score, search, tools, travel
     from core.packs import queues
     from core.packs.loader import list_regions, load_region
@@ -588,16 +604,22 @@ def test_every_code_the_core_can_emit_has_chinese_and_english_words_in_the_catal
     assert not w.has_words(w.RISKS, "NOT_A_RISK")  # the check can fail: a code without a key has no words
 
 
-def test_the_intro_sentence_is_built_from_the_theme_and_the_steps():
+def test_the_intro_sentence_is_built_from_the_intro_code_and_facts_and_the_steps():
     from components.halfday.text import intro
+    from core.halfday.facts import IntroFacts, PlanIntro
     from core.halfday.models import Plan, PlanStep, TravelLeg
 
     def step(name_zh, name_en, start, leg=None):
         return PlanStep(start=start, end=time(start.hour + 1), place_id=f"x-{name_en}", name_zh=name_zh,
                         name_en=name_en, lon=121.47, lat=31.23, kind="activity", category="museum", travel=leg)  # fmt: skip
 
+    def with_intro(plan, code):
+        facts = IntroFacts(date=date(2026, 11, 28), start=time(13), end=time(18), adults=2, children=1,
+                           children_ages=[5], stops=len(plan.steps), travel_minutes=14, themes=plan.theme)  # fmt: skip
+        return plan.model_copy(update={"intro": PlanIntro(code=code, facts=facts)})
+
     leg = TravelLeg(minutes=14, nominal_minutes=9.0, distance_m=800, mode="walking", source="offline_estimate")
-    p = Plan(
+    bare = Plan(
         plan_id="p1",
         theme=["museum", "local_food", "category:museum"],
         steps=[step("上海博物馆", "Shanghai Museum", time(13)), step("老吉士", "Old Jesse", time(15), leg)],
@@ -605,21 +627,31 @@ def test_the_intro_sentence_is_built_from_the_theme_and_the_steps():
         solver="greedy",
         travel_minutes=14,
     )
+    p = with_intro(bare, "wishes")
     assert intro(p, "en") == (
-        "A half day of museums and local food: Shanghai Museum → Old Jesse — 2 stops, about 14 min of travel."
+        "A half day of museums and local food: Shanghai Museum → Old Jesse — 2 stops, about 14 min of travel. "
+        "When: Sat 28 Nov, 13:00–18:00, for 2 adults, 1 child (aged 5)."
     )
-    only_kinds = p.model_copy(update={"theme": ["category:museum", "category:restaurant"]})
+    assert intro(p, "zh") == (
+        "以博物馆、本地美食为主的半日:上海博物馆 → 老吉士,共 2 站,路上约 14 分钟。"
+        "时间:11月28日 周六 13:00–18:00,2 位成人、1 个孩子(5 岁)。"
+    )
+    only_kinds = with_intro(bare.model_copy(update={"theme": ["category:museum", "category:restaurant"]}), "kinds")
     assert intro(only_kinds, "en").startswith("A half day with a museum and a restaurant: Shanghai Museum")
-    assert intro(p, "zh") == "以博物馆、本地美食为主的半日:上海博物馆 → 老吉士,共 2 站,路上约 14 分钟。"
+    rainy = p.model_copy(
+        update={"intro": p.intro.model_copy(update={"facts": p.intro.facts.model_copy(update={"weather": ["rain"]})})}
+    )
+    assert intro(rainy, "en").endswith("Everything is indoors, for the weather.")
+    assert intro(bare, "en") == "Shanghai Museum → Old Jesse"  # a plan made before intros: its stops alone
     # "local food" already says "food": a goal read as both wishes does not list the broad one again
-    both = p.model_copy(update={"theme": ["museum", "local_food", "food"]})
+    both = with_intro(bare.model_copy(update={"theme": ["museum", "local_food", "food"]}), "wishes")
     assert intro(both, "en").startswith("A half day of museums and local food: Shanghai Museum")
     assert intro(both, "zh").startswith("以博物馆、本地美食为主的半日:")
 
 
 def test_a_step_that_matches_local_food_does_not_also_say_it_matches_food():
     from components.halfday.text import why_line
-    from components.halfday.words import without_implied
+    from core.app.halfday_words import without_implied
     from core.halfday.models import PlanStep
 
     step = PlanStep(start=time(13), end=time(14), place_id="x-jesse", name_zh="老吉士", name_en="Old Jesse", lon=121.44,
@@ -635,7 +667,7 @@ def test_not_again_on_a_step_is_remembered_and_the_place_is_left_out_next_time(p
     result = at.session_state["hd_result"]
     first = result.plans[0]
     step = first.steps[0]
-    at.button(key=f"hd_{first.plan_id}_0_dislike").click().run()
+    at.button(key=f"hd_{result.trace_id}_{first.plan_id}_{step.place_id}_dislike").click().run()
     assert not at.exception, at.exception
     assert "已记下:以后不再推荐这个地方。" in main_text(at)
     memory = planner().memory.get(USER)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -249,7 +251,13 @@ def test_a_half_day_link_fills_the_goal_and_plans_it_again(leaflet_static, proje
     assert not at.exception, at.exception
     result = at.session_state["hd_result"]
     token = at.query_params["halfday"]
-    assert share.halfday_from_token(token) == (GOAL, "人民广场", "shanghai", result.goal.window.date)
+    linked = share.halfday_from_token(token)
+    assert (linked.goal, linked.origin, linked.region) == (GOAL, "人民广场", "shanghai")
+    assert (linked.window.date, linked.window.start, linked.window.end) == (
+        result.goal.window.date,
+        result.goal.window.start,
+        result.goal.window.end,
+    )
     link = link_box(at, "hd_share_link")
     assert link.startswith("/half_day?") and "sid=" not in link
 
@@ -257,7 +265,8 @@ def test_a_half_day_link_fills_the_goal_and_plans_it_again(leaflet_static, proje
     assert not again.exception, again.exception
     assert again.session_state["hd_goal"] == GOAL and again.session_state["hd_origin"] == "人民广场"
     replanned = again.session_state["hd_result"]  # planned on load, no click
-    assert replanned.goal.window == result.goal.window  # the same Saturday afternoon
+    same = ("date", "start", "end")  # the same Saturday afternoon (given beside the goal: no phrase read)
+    assert replanned.goal.window.model_dump(include=set(same)) == result.goal.window.model_dump(include=set(same))
     assert [[step.place_id for step in p.steps] for p in replanned.plans] == [
         [step.place_id for step in p.steps] for p in result.plans
     ]
@@ -266,6 +275,65 @@ def test_a_half_day_link_fills_the_goal_and_plans_it_again(leaflet_static, proje
     broken = open_page(project_root, HALFDAY_PAGE, lang="en", halfday=token[:-5])
     assert [w.value for w in broken.warning] == [t("common.share.error.corrupt", "en")]
     assert broken.session_state["hd_goal"] == "" and "hd_result" not in broken.session_state
+
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+RELATIVE_GOAL = "后天下午两个人去博物馆"  # read on Thursday 26 November 2026: Saturday the 28th, 13:00-18:00
+
+
+def pin_clock(monkeypatch, moment: datetime) -> None:
+    """Every context's clock (the page's now, the link's reading, the planner's) reads ``moment``."""
+    import core.app.context
+
+    monkeypatch.setattr(core.app.context, "system_clock", lambda: moment)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_half_day_link_opened_on_three_successive_days_plans_the_same_day_then_says_it_has_passed(
+    leaflet_static, project_root, tmp_path, monkeypatch, lang
+):
+    monkeypatch.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path / 'halfday-drift.db'}")
+    pin_clock(monkeypatch, datetime(2026, 11, 26, 10, 0, tzinfo=SHANGHAI))
+    at = open_page(project_root, HALFDAY_PAGE, lang=lang)
+    at.text_area(key="hd_goal").input(RELATIVE_GOAL)
+    at.button(key="hd_plan").click().run()
+    assert not at.exception, at.exception
+    made = at.session_state["hd_result"]
+    assert (made.goal.window.date, made.goal.window.start) == (date(2026, 11, 28), time(13, 0))
+    token = at.query_params["halfday"]
+    for opened in (datetime(2026, 11, 26, 21, 0), datetime(2026, 11, 27, 9, 0), datetime(2026, 11, 28, 8, 0)):
+        pin_clock(monkeypatch, opened.replace(tzinfo=SHANGHAI))
+        again = open_page(project_root, HALFDAY_PAGE, lang=lang, halfday=token)
+        assert not again.exception, again.exception
+        assert again.session_state["hd_goal"] == RELATIVE_GOAL  # the words as written
+        window = again.session_state["hd_result"].goal.window
+        assert (window.date, window.start, window.end) == (date(2026, 11, 28), time(13, 0), time(18, 0)), opened
+        assert again.query_params["halfday"] == token  # the link published again is the same link
+        assert not again.warning
+
+    pin_clock(monkeypatch, datetime(2026, 11, 29, 9, 0, tzinfo=SHANGHAI))
+    late = open_page(project_root, HALFDAY_PAGE, lang=lang, halfday=token)
+    assert not late.exception, late.exception
+    assert "hd_result" not in late.session_state  # nothing planned for a day gone
+    assert late.session_state["hd_goal"] == RELATIVE_GOAL
+    saturday = {"zh": "11月28日", "en": "28 Nov"}[lang]
+    passed = {"zh": "已经过去", "en": "has passed"}[lang]
+    [warning] = [w.value for w in late.warning]
+    assert saturday in warning and "13:00–18:00" in warning and passed in warning
+
+
+def test_an_old_half_day_link_is_read_on_its_day_and_says_so(leaflet_static, project_root, tmp_path, monkeypatch):
+    monkeypatch.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path / 'halfday-old.db'}")
+    pin_clock(monkeypatch, datetime(2026, 11, 27, 10, 0, tzinfo=SHANGHAI))
+    old = share.encode("halfday", {"g": "明天下午两个人去博物馆", "r": "shanghai", "d": "2026-11-28"})
+    at = open_page(project_root, HALFDAY_PAGE, lang="en", halfday=old)
+    assert not at.exception, at.exception
+    window = at.session_state["hd_result"].goal.window
+    assert (window.date, window.start) == (date(2026, 11, 28), time(13, 0))  # the day it kept, not the 29th
+    [note] = [i.value for i in at.info if "earlier version" in i.value]
+    assert "Sat 28 Nov" in note and "tomorrow" in note
+    fresh = share.halfday_from_token(at.query_params["halfday"])  # the page publishes the absolute link
+    assert fresh.legacy_day is None and fresh.window is not None and fresh.window.date == date(2026, 11, 28)
 
 
 # --- every page ---------------------------------------------------------------------------------------------
@@ -281,7 +349,7 @@ def test_a_link_to_a_region_not_on_this_server_is_refused_on_every_page(
         "route": (share.route_token(request, region="atlantis"), ROUTE_PAGE, "route_result"),
         "trip": (share.trip_token(trip.model_copy(update={"region": "atlantis"})), IT_PAGE, "it_result"),
         "halfday": (
-            share.halfday_token(goal=GOAL, origin=None, region="atlantis", day=None),
+            share.halfday_token(goal=GOAL, origin=None, region="atlantis", window=None),
             HALFDAY_PAGE,
             "hd_result",
         ),

@@ -9,7 +9,11 @@ components/reservation_words.py's. Sentences are built in components/halfday/tex
 
 from __future__ import annotations
 
+from datetime import date, time
+
 from core import i18n
+from core.halfday.facts import IntroFacts, PlanIntro, StepReason
+from core.halfday.models import HalfDayResult, Plan, PlanStep, PlanWords, ResultWords, StepWords
 from core.i18n import t
 
 Keys = dict[str, str]  # code -> catalog key
@@ -343,19 +347,149 @@ def without_implied(codes: list[str], *, prefix: str = "") -> list[str]:
 
 def reason(code: str, lang: str) -> str:
     """Why a step is in its plan."""
-    if code.startswith("matches_") and code[8:] in PREFERENCES:
-        return t("halfday.reason.matches", lang, wish=word(PREFERENCES, code[8:], lang))
+    if code.startswith("matches_"):
+        return t("halfday.reason.matches", lang, wish=wish(code[8:], lang))
     return word(REASONS, code, lang)
+
+
+def wish(code: str, lang: str) -> str:
+    """A preference code in words: a named wish, or a learned ``tag:<tag or category>``."""
+    if code.startswith("tag:"):
+        tag = code[4:]
+        return word(TAGS, tag, lang, fallback=word(CATEGORIES, tag, lang))
+    return word(PREFERENCES, code, lang)
 
 
 def theme(code: str, lang: str) -> str:
     """A plan's theme code: a preference, or ``category:<code>``."""
     if code.startswith("category:"):
         return word(CATEGORIES, code.split(":", 1)[1], lang)
-    return word(PREFERENCES, code, lang)
+    return wish(code, lang)
 
 
 def has_words(table: Keys, code: str) -> bool:
     """``code`` has a key in ``table`` whose words are written in both languages (never blank)."""
     key = table.get(code)
     return key is not None and all(i18n.messages(lang, "halfday").get(key, "").strip() for lang in i18n.LANGS)
+
+
+# ---- a plan's intro and its steps' reasons (core/halfday/explain.py), for every face -------------------------
+WEEKDAYS = ("common.weekday.mon", "common.weekday.tue", "common.weekday.wed", "common.weekday.thu",
+            "common.weekday.fri", "common.weekday.sat", "common.weekday.sun")  # fmt: skip
+MONTHS = ("common.month.jan", "common.month.feb", "common.month.mar", "common.month.apr", "common.month.may",
+          "common.month.jun", "common.month.jul", "common.month.aug", "common.month.sep", "common.month.oct",
+          "common.month.nov", "common.month.dec")  # fmt: skip
+
+
+def day_label(d: date, lang: str) -> str:
+    return t("halfday.day", lang, month=t(MONTHS[d.month - 1], lang), day=d.day, weekday=t(WEEKDAYS[d.weekday()], lang))
+
+
+def clock(value: time) -> str:
+    return value.strftime("%H:%M")
+
+
+def join(items: list[str], lang: str) -> str:
+    """``a、b、c`` / ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return t("halfday.list.separator", lang).join(items[:-1]) + t("halfday.list.last", lang) + items[-1]
+
+
+def place_name(step: PlanStep, lang: str) -> str:
+    """The step's place in ``lang`` (the Chinese name when the pack has no English one)."""
+    return step.name_en if lang == "en" and step.name_en else step.name_zh
+
+
+def party(adults: int, children: int, ages: list[int], lang: str) -> str:
+    who = [t("halfday.party.adult_one" if adults == 1 else "halfday.party.adults", lang, n=adults)] if adults else []
+    if children:
+        kids = t("halfday.party.child_one" if children == 1 else "halfday.party.children", lang, n=children)
+        if ages:
+            kids = t(
+                "halfday.party.ages", lang, children=kids, ages=t("halfday.list.separator", lang).join(map(str, ages))
+            )
+        who.append(kids)
+    return t("halfday.list.separator", lang).join(who)
+
+
+def _about(intro: PlanIntro, lang: str) -> str:
+    themes = intro.facts.themes
+    if intro.code == "wishes":
+        wishes = list(dict.fromkeys(theme(c, lang) for c in without_implied(themes) if not c.startswith("category:")))
+        return t("halfday.intro.wishes", lang, themes=join(wishes[:3], lang))
+    if intro.code == "kinds":
+        kinds = dict.fromkeys(c.split(":", 1)[1] for c in themes if c.startswith("category:"))
+        return t("halfday.intro.kinds", lang, themes=join([word(CATEGORY_WITH, k, lang) for k in kinds][:3], lang))
+    return t("halfday.intro.plain", lang)
+
+
+def intro_sentence(plan: Plan, lang: str) -> str:
+    """The plan in words: what it is about, its stops, its window and who goes, and indoors when the weather asks."""
+    intro = plan.intro
+    names = [place_name(s, lang) for s in plan.steps]
+    if intro is None:  # a plan made before plans carried their intro: its stops alone
+        return " → ".join(names)
+    f: IntroFacts = intro.facts
+    key = "halfday.intro.one" if f.stops == 1 else "halfday.intro.many"
+    out = t(key, lang, about=_about(intro, lang), stops=" → ".join(names), n=f.stops, minutes=f.travel_minutes)
+    when = t(
+        "halfday.intro.when",
+        lang,
+        day=day_label(f.date, lang),
+        start=clock(f.start),
+        end=clock(f.end),
+        party=party(f.adults, f.children, f.children_ages, lang),
+    )
+    gap = "" if i18n.normalize_lang(lang) == "zh" else " "  # Chinese sentences follow without a space
+    out = f"{out}{gap}{when}"
+    if f.indoor_only or f.weather:
+        out += gap + t("halfday.intro.indoor", lang)
+    return out
+
+
+def _main_reason(r: StepReason, lang: str) -> str:
+    f = r.facts
+    if r.code == "named":
+        return word(REASONS, "named_in_goal", lang)
+    if r.code == "matches":
+        return t("halfday.reason.matches", lang, wish=join([wish(c, lang) for c in without_implied(f.matched)], lang))
+    if r.code == "suits":
+        return join([word(REASONS, s, lang) for s in f.suits], lang)
+    if r.code == "meal":
+        return t("halfday.reason.meal", lang, kind=word(CATEGORIES, f.category, lang))
+    return t("halfday.reason.fits", lang, kind=word(CATEGORIES, f.category, lang))
+
+
+def reason_sentence(step: PlanStep, lang: str) -> str:
+    """Why this place, in words: the main reason, then its facts (open until, the leg to it, its rating)."""
+    r = step.reason
+    if r is None:
+        codes = without_implied(list(step.why), prefix="matches_")
+        reasons = [reason(code, lang) for code in codes] or [word(CATEGORIES, step.category, lang)]
+        return t("halfday.step.why", lang, reasons=t("halfday.list.separator", lang).join(reasons))
+    f = r.facts
+    parts = [_main_reason(r, lang)]
+    if r.code != "suits" and f.suits:
+        parts.append(join([word(REASONS, s, lang) for s in f.suits], lang))
+    if f.open_until is not None:
+        parts.append(t("halfday.reason.open_until", lang, time=clock(f.open_until)))
+    if f.distance_m is not None and f.travel_minutes is not None:
+        km = f"{f.distance_m / 1000:.1f}"
+        parts.append(t("halfday.reason.leg", lang, km=km, minutes=f.travel_minutes))
+    if f.rating is not None:
+        parts.append(t("halfday.reason.rating", lang, rating=f"{f.rating:.1f}"))
+    return t("halfday.step.why", lang, reasons=t("halfday.list.separator", lang).join(parts))
+
+
+def result_words(result: HalfDayResult, lang: str) -> ResultWords:
+    """A result's intros and step reasons in ``lang`` (what an API or CLI answer carries beside the codes)."""
+    plans = [
+        PlanWords(
+            plan_id=p.plan_id,
+            intro=intro_sentence(p, lang),
+            steps=[StepWords(place_id=s.place_id, reason=reason_sentence(s, lang)) for s in p.steps],
+        )
+        for p in result.plans
+    ]
+    return ResultWords(lang=i18n.normalize_lang(lang) or "zh", plans=plans)

@@ -1,0 +1,92 @@
+"""Plans that explain themselves (seed 004 §2.3, issue 22 §4): each plan's intro and each step's reason as a code
+and the facts behind it, so that the API, the CLI and the page word the same plan the same way from the catalogs.
+
+The facts come from what the plan was made of: the time slots (the window), the profile (who goes, indoor only), the
+goal's weather codes, the plan's themes and travel, and each step's candidate (the wishes it matched, what suits the
+party, the opening interval the step falls in, its rating). Nothing is estimated here.
+"""
+
+from __future__ import annotations
+
+from datetime import time
+
+from core.halfday.facts import IntroFacts, PlanIntro, StepReason, StepReasonFacts
+from core.halfday.goal_models import DecomposedGoal
+from core.halfday.models import Candidate, Candidates, Plan, PlanStep, Profile, TimeSlots
+
+#: a preference counts as matched from this match value on (search.preference_match gives 0 or 1)
+MATCHED = 0.5
+SUITS = ("kid_friendly", "accessible", "light_options")
+
+
+def explain_plans(
+    plans: list[Plan], *, goal: DecomposedGoal, profile: Profile, slots: TimeSlots, candidates: Candidates
+) -> list[Plan]:
+    """The plans with their intro and their steps' reasons filled in."""
+    by_id = {c.place_id: c for c in candidates.items}
+    out = []
+    for plan in plans:
+        steps = [step.model_copy(update={"reason": step_reason(step, by_id.get(step.place_id))}) for step in plan.steps]
+        out.append(plan.model_copy(update={"steps": steps, "intro": plan_intro(plan, goal, profile, slots)}))
+    return out
+
+
+def plan_intro(plan: Plan, goal: DecomposedGoal, profile: Profile, slots: TimeSlots) -> PlanIntro:
+    wishes = [c for c in plan.theme if not c.startswith("category:")]
+    code = "wishes" if wishes else ("kinds" if plan.theme else "plain")
+    party = profile.party
+    facts = IntroFacts(
+        date=slots.date,
+        start=slots.start,
+        end=slots.end,
+        adults=party.adults,
+        children=party.children,
+        children_ages=list(profile.child_ages),
+        weather=list(goal.constraints.weather),
+        indoor_only=profile.indoor_only,
+        stops=len(plan.steps),
+        travel_minutes=plan.travel_minutes,
+        themes=list(plan.theme),
+    )
+    return PlanIntro(code=code, facts=facts)
+
+
+def step_reason(step: PlanStep, candidate: Candidate | None) -> StepReason:
+    matched = [p for p, v in (candidate.match if candidate else {}).items() if v >= MATCHED]
+    reasons = set(candidate.reasons if candidate else step.why)
+    suits = [s for s in SUITS if s in reasons]
+    named = "named_in_goal" in reasons
+    facts = StepReasonFacts(
+        matched=matched,
+        suits=suits,
+        named_in_goal=named,
+        category=step.category,
+        distance_m=step.travel.distance_m if step.travel else None,
+        travel_minutes=step.travel.minutes if step.travel else None,
+        open_until=_open_until(step, candidate),
+        queue_minutes=step.queue_minutes,
+        rating=candidate.rating if candidate else None,
+    )
+    if named:
+        code = "named"
+    elif matched:
+        code = "matches"
+    elif suits:
+        code = "suits"
+    elif step.kind == "meal":
+        code = "meal"
+    else:
+        code = "fits"
+    return StepReason(code=code, facts=facts)
+
+
+def _open_until(step: PlanStep, candidate: Candidate | None) -> time | None:
+    """The end of the opening interval the step starts in (None: no known hours, or assumed ones)."""
+    if candidate is None or candidate.opening_assumed:
+        return None
+    at = step.start.hour * 60 + step.start.minute
+    for start, end in candidate.open_intervals:
+        if start <= at < end:
+            end = min(end, 24 * 60 - 1)
+            return time(end // 60, end % 60)
+    return None
