@@ -138,9 +138,11 @@ class ConversationStore:
 
     def forget_all(self, user_id: str) -> int:
         with transaction(self.engine) as conn:
-            ids = conn.execute(
-                sa.select(conversations_table.c.id).where(conversations_table.c.user_id == user_id)
-            ).scalars().all()
+            ids = (
+                conn.execute(sa.select(conversations_table.c.id).where(conversations_table.c.user_id == user_id))
+                .scalars()
+                .all()
+            )
             if ids:
                 conn.execute(turns_table.delete().where(turns_table.c.conversation_id.in_(ids)))
                 conn.execute(conversations_table.delete().where(conversations_table.c.id.in_(ids)))

@@ -162,6 +162,4 @@ class UserMemory:
         kept = self.episodes(user_id)
         scores = similarities(query, [e.text for e in kept])
         ranked = sorted(zip(scores, kept, strict=True), key=lambda p: (-p[0], -p[1].id))
-        return [
-            e.model_copy(update={"similarity": round(s, 4)}) for s, e in ranked[:k] if s >= min_similarity
-        ]
+        return [e.model_copy(update={"similarity": round(s, 4)}) for s, e in ranked[:k] if s >= min_similarity]
