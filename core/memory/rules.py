@@ -54,14 +54,14 @@ class Said(BaseModel):
 
 _I = re.IGNORECASE
 _NO_SPICY = re.compile(
-    r"(不|没法|不能|不太能|不会|不敢|吃不了|吃不得)吃辣|(?<!不)怕辣|不要辣|不能吃辣|忌辣|不碰辣|辣的(都)?不吃|不吃(任何)?辣"
+    r"(不|没法|不能|不太能|不会|不敢)吃辣|吃不(了|得)辣|(?<!不)怕辣|不要辣|不能吃辣|忌辣|不碰辣|辣的(都)?不吃|不吃(任何)?辣"
     r"|\b(don'?t|do not|can'?t|cannot|won'?t|never) (eat|handle|do|stand|take|tolerate|like) (spicy|hot|chil+i|chil+ies)"
     r"|\bno (spicy|chil+i)\b|\bnothing spicy\b|\bavoid (spicy|chil+i)|\bhate spicy|\bspicy food (is|'s) not for me"
     r"|\bcan'?t take the heat\b|\ballergic to chil+i",
     _I,
 )
 _NO_QUEUES = re.compile(
-    r"(不想|不喜欢|讨厌|不愿意?|最怕|怕|懒得|受不了|不爱|不要|不能)排(长)?队|排队(太久)?(我)?受不了|不排队"
+    r"(不想|不喜欢|讨厌|不愿意?|最怕|怕|懒得|受不了|不爱|不要|不能)排(长)?队|排(长)?队(太久)?(我)?受不了|不排队"
     r"|\b(hates?|hating|can'?t stand|don'?t like|do not like|dislike|avoid|no) (long )?(queues|queueing|queuing|lines)"
     r"|\b(don'?t|do not|never) (want to |like to )?(queue|wait in (a )?line)",
     _I,
@@ -93,7 +93,7 @@ _KID_AGE = re.compile(
     _I,
 )
 _KIDS_YOUNG = re.compile(
-    r"宝宝|幼儿|婴儿|学龄前|小宝|\b(toddlers?|bab(y|ies)|infants?|preschoolers?)\b"
+    r"宝宝|幼儿|婴儿(?!车)|学龄前|小宝|\b(toddlers?|bab(y|ies)|infants?|preschoolers?)\b"
     r"|\b(kids?|children|child)( are| is)? (under|below|younger than) (6|six|5|five|4|four|3|three)\b",
     _I,
 )
