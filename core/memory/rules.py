@@ -98,10 +98,13 @@ _KIDS_YOUNG = re.compile(
     _I,
 )
 _FORGET = re.compile(
-    r"^(请|请你|麻烦|帮我|你)?(忘掉|忘记|忘了吧|删掉|删除|清除|别再记着?|不要再记着?|不用再记着?)"
-    r"|^(please )?(forget|delete|erase|remove|stop remembering|drop)\b",
+    r"^(请|请你|麻烦|帮我|你)?(忘掉|忘记|忘了吧|别再记着?|不要再记着?|不用再记着?)"
+    r"|^(please )?(forget|stop remembering)\b",
     _I,
 )
+#: "删除 / delete" is a forget request only when what follows is a rule or the memory ("删除清水寺" edits a trip)
+_DELETE = re.compile(r"^(请|请你|麻烦|帮我|你)?(删掉|删除|清除|清空)|^(please )?(delete|erase|remove|clear|drop)\b", _I)
+_MEMORY_WORDS = re.compile(r"记忆|记住的|记着的|\b(memory|memories|what you (know|remember))\b", _I)
 _FORGET_ALL = re.compile(
     r"所有|一切|全部|都忘|所有的记忆|我的记忆|关于我的|\b(everything|all( of it| my| that| you)?|my memory|what you know)\b",
     _I,
@@ -159,9 +162,11 @@ def read_message(text: str) -> Said:
     """What a message says for the memory: a request to forget (some rules, or everything), or rules to keep.
     "别忘了我不吃辣" / "don't forget I'm vegetarian" keep the rule: a forget verb counts only at the message's start."""
     t = _norm(text)
-    m = _FORGET.search(t)
+    m = _FORGET.search(t) or _DELETE.search(t)
     if m is not None:
         rest = t[m.end() :]
         named = [r.code for r in rules_in(rest)]
-        return Said(forget=named, forget_all=not named and bool(_FORGET_ALL.search(rest)), forget_asked=True)
+        everything = not named and bool(_FORGET_ALL.search(rest))
+        if m.re is _FORGET or named or _MEMORY_WORDS.search(rest):
+            return Said(forget=named, forget_all=everything, forget_asked=True)
     return Said(remember=rules_in(t))

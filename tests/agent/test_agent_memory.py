@@ -62,7 +62,7 @@ def test_a_restaurant_pick_avoids_spicy_places_after_no_spicy(agent, provider):
     assert len(offered) >= 3 and not any(spicy(provider, p) for p in offered)
     assert "花马天堂" not in picked.result.answer_text
     log = {e.chosen_action: e.facts for e in picked.explain.decision_log}
-    assert log["memory.rules"] == {"rules": ["no_spicy"]}
+    assert log["user_memory.rules"] == {"rules": ["no_spicy"]}
     again = agent(BOOK, user="bob")  # bob's picks are not ann's
     assert [c["place_id"] for c in again.result.payload.candidates] == [
         c["place_id"] for c in before.result.payload.candidates

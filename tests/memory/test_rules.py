@@ -84,6 +84,12 @@ def test_forget_requests(message, codes, everything):
     assert said.remember == []
 
 
+@pytest.mark.parametrize("message", ["删除清水寺", "remove the Bund from day 2", "删掉第二天的豫园"])
+def test_deleting_a_stop_is_no_forget_request(message):
+    assert read_message(message) == read_message(message).model_copy(update={"forget_asked": False})
+    assert not read_message(message).forget_asked
+
+
 @pytest.mark.parametrize("message", ["别忘了我不吃辣", "don't forget I don't eat spicy food"])
 def test_dont_forget_keeps_the_rule(message):
     said = read_message(message)

@@ -30,8 +30,22 @@ def memory_of(ctx: AgentContext) -> UserMemory:
     return memory
 
 
+#: each rule's words (keys written out whole, so the catalog check finds them)
+RULE_KEYS: dict[str, str] = {
+    "no_spicy": "agent.memory.rule.no_spicy",
+    "no_queues": "agent.memory.rule.no_queues",
+    "vegetarian": "agent.memory.rule.vegetarian",
+    "vegan": "agent.memory.rule.vegan",
+    "halal": "agent.memory.rule.halal",
+    "no_alcohol": "agent.memory.rule.no_alcohol",
+    "wheelchair": "agent.memory.rule.wheelchair",
+    "stroller": "agent.memory.rule.stroller",
+    "kids_under_6": "agent.memory.rule.kids_under_6",
+}
+
+
 def rule_words(codes: list[RuleCode], lang: Lang) -> str:
-    return join_words([t(f"memory.rule.{c}", lang) for c in codes], lang)
+    return join_words([t(RULE_KEYS[c], lang) for c in codes], lang)
 
 
 def rules_for(ctx: AgentContext, state: AgentState) -> list[Rule]:
@@ -49,7 +63,7 @@ def rules_for(ctx: AgentContext, state: AgentState) -> list[Rule]:
     if rules:
         log_decision(
             state,
-            action="memory.rules",
+            action="user_memory.rules",
             reason_code="RULES_APPLIED",
             policy_id=POLICY,
             facts={"rules": [r.code for r in rules]},
@@ -67,7 +81,7 @@ def remember(said: Said, state: AgentState, ctx: AgentContext) -> str | None:
     ctx.cache.pop(CACHE_KEY, None)
     log_decision(
         state,
-        action="memory.remember",
+        action="user_memory.remember",
         reason_code="RULES_STATED",
         policy_id=POLICY,
         facts={"rules": [r.code for r in said.remember], "new": [r.code for r in kept]},
@@ -100,7 +114,7 @@ def forget(said: Said, state: AgentState, ctx: AgentContext) -> None:
         state.result.explanations = [t("agent.memory.which", lang, rules=words)]
         facts = {"asked": [], "kept": kept}
     ctx.cache.pop(CACHE_KEY, None)
-    log_decision(state, action="memory.forget", reason_code="FORGET_ASKED", policy_id=POLICY, facts=facts)
+    log_decision(state, action="user_memory.forget", reason_code="FORGET_ASKED", policy_id=POLICY, facts=facts)
 
 
 def recall(state: AgentState, ctx: AgentContext) -> None:
@@ -113,7 +127,7 @@ def recall(state: AgentState, ctx: AgentContext) -> None:
     if found:
         log_decision(
             state,
-            action="memory.recall",
+            action="user_memory.recall",
             reason_code="EPISODES_RECALLED",
             policy_id=POLICY,
             facts={"episodes": [e.id for e in found], "similarity": [e.similarity for e in found]},
@@ -134,4 +148,4 @@ def keep_turn(ctx: AgentContext, response: AgentResponse) -> None:
 
 
 def _unavailable(state: AgentState) -> None:
-    log_decision(state, action="memory.read", reason_code="MEMORY_UNAVAILABLE", policy_id=POLICY, facts={})
+    log_decision(state, action="user_memory.read", reason_code="MEMORY_UNAVAILABLE", policy_id=POLICY, facts={})
