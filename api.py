@@ -35,6 +35,7 @@ from core.app import AppServices, RequestContext
 from core.app import halfday as halfday_app
 from core.app import reservations as reservations_app
 from core.app.halfday import HalfDayRequest, Memory, ReserveInput
+from core.app.memory import RuleCode
 from core.app.reservations import DryRun, Outcome, Reservation, ReservationRequest
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
@@ -503,7 +504,7 @@ def memory_view(user: str = Depends(current_user)) -> Any:
     return memory_app.view(context_for(user)).model_dump(mode="json")
 
 
-@app.get("/memory/recall", tags=["memory"], responses=AUTH_ERRORS)
+@app.get("/memory/recall", tags=["memory"], responses={**BODY_ERRORS, **AUTH_ERRORS})
 def memory_recall(q: Annotated[str, Query(min_length=1, max_length=1000)], user: str = Depends(current_user)) -> Any:
     """The key's user's snippets most like ``q`` (hashed n-gram TF-IDF cosine, best first)."""
     from core.app import memory as memory_app
@@ -512,9 +513,11 @@ def memory_recall(q: Annotated[str, Query(min_length=1, max_length=1000)], user:
 
 
 @app.delete(
-    "/memory/rules/{code}", tags=["memory"], responses={**AUTH_ERRORS, **_errors(s404="no such rule remembered")}
+    "/memory/rules/{code}",
+    tags=["memory"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **_errors(s404="no such rule remembered")},
 )
-def memory_forget_rule(code: Annotated[str, Path(max_length=40)], user: str = Depends(current_user)) -> Any:
+def memory_forget_rule(code: RuleCode, user: str = Depends(current_user)) -> Any:
     """Forget one standing rule of the key's user (``no_spicy``, ``no_queues``, …)."""
     from core.app import memory as memory_app
 
@@ -534,7 +537,7 @@ def memory_forget_everything(user: str = Depends(current_user)) -> dict[str, int
 @app.get(
     "/agent/conversations/{conversation_id}",
     tags=["agent"],
-    responses={**AUTH_ERRORS, **_errors(s404="no such conversation of this user")},
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **_errors(s404="no such conversation of this user")},
 )
 def agent_conversation(conversation_id: Annotated[str, Path(max_length=40)], user: str = Depends(current_user)) -> Any:
     """One of the key's user's agent conversations (another user's reads as not found)."""

@@ -17,6 +17,7 @@ from core.models.agent import AgentResponse
 __all__ = [
     "Conversation",
     "MemoryView",
+    "RuleCode",
     "forget",
     "forget_everything",
     "keep_turn",
