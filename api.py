@@ -26,7 +26,7 @@ import uuid
 from collections import deque
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Path, Request
+from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
@@ -36,6 +36,7 @@ from core.app import AppServices, RequestContext
 from core.app import halfday as halfday_app
 from core.app import reservations as reservations_app
 from core.app.halfday import HalfDayRequest, Memory, ReserveInput
+from core.app.memory import RuleCode
 from core.app.reservations import DryRun, Outcome, Reservation, ReservationRequest
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
@@ -512,3 +513,56 @@ def halfday_feedback(body: FeedbackBody, user: str = Depends(current_user)) -> A
     if ctx.region.place_by_id(body.place_id) is None:
         return error_response(404, "PLACE_NOT_FOUND", "no such place in this region", "place_id")
     return halfday_app.feedback(ctx, body.place_id, liked=body.liked)
+
+
+@app.get("/memory", tags=["memory"], responses=AUTH_ERRORS)
+def memory_view(user: str = Depends(current_user)) -> Any:
+    """What is remembered of the key's user: standing rules (codes and facts) and the newest snippets."""
+    from core.app import memory as memory_app
+
+    return memory_app.view(context_for(user)).model_dump(mode="json")
+
+
+@app.get("/memory/recall", tags=["memory"], responses={**BODY_ERRORS, **AUTH_ERRORS})
+def memory_recall(q: Annotated[str, Query(min_length=1, max_length=1000)], user: str = Depends(current_user)) -> Any:
+    """The key's user's snippets most like ``q`` (hashed n-gram TF-IDF cosine, best first)."""
+    from core.app import memory as memory_app
+
+    return [e.model_dump(mode="json") for e in memory_app.recall(context_for(user), q)]
+
+
+@app.delete(
+    "/memory/rules/{code}",
+    tags=["memory"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **_errors(s404="no such rule remembered")},
+)
+def memory_forget_rule(code: RuleCode, user: str = Depends(current_user)) -> Any:
+    """Forget one standing rule of the key's user (``no_spicy``, ``no_queues``, …)."""
+    from core.app import memory as memory_app
+
+    if not memory_app.forget(context_for(user), code):
+        return error_response(404, "RULE_NOT_REMEMBERED", f"no rule {code!r} is remembered", "code")
+    return {"forgotten": code}
+
+
+@app.delete("/memory", tags=["memory"], responses=AUTH_ERRORS)
+def memory_forget_everything(user: str = Depends(current_user)) -> dict[str, int]:
+    """Forget every rule, snippet and agent conversation of the key's user."""
+    from core.app import memory as memory_app
+
+    return memory_app.forget_everything(context_for(user))
+
+
+@app.get(
+    "/agent/conversations/{conversation_id}",
+    tags=["agent"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **_errors(s404="no such conversation of this user")},
+)
+def agent_conversation(conversation_id: Annotated[str, Path(max_length=40)], user: str = Depends(current_user)) -> Any:
+    """One of the key's user's agent conversations (another user's reads as not found)."""
+    from core.app import memory as memory_app
+
+    found = memory_app.open_conversation(context_for(user), conversation_id)
+    if found is None:
+        return error_response(404, "CONVERSATION_NOT_FOUND", "no conversation of this id is yours", "conversation_id")
+    return found.model_dump(mode="json")

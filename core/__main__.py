@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     from core.cli.halfday import add_parsers as halfday_commands
     from core.cli.itinerary import add_parsers as itinerary_commands
     from core.cli.lab import add_parsers as lab_commands
+    from core.cli.memory import add_parsers as memory_commands
     from core.cli.packs import add_parsers as pack_commands
     from core.cli.reservations import add_parsers as reservation_commands
     from core.cli.route import add_parsers as route_commands
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     apikey_commands(sub)  # apikey new USER
     reservation_commands(sub)  # reservations list | book | cancel
     halfday_commands(sub)  # halfday --goal TEXT [--events] | halfday memory --user U [--reset]
+    memory_commands(sub)  # memory list | forget --rule CODE | --all | recall --query TEXT
     lab_commands(sub)  # lab generate | run BATCH --grid GRID --out FILE | summary FILE | schema
     amap_standin_commands(sub)  # amap-standin --port P --qps Q --daily N
     return parser

@@ -27,7 +27,10 @@ from components.identity import dashboard_user
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import progress_box
+from components.services import settings
+from core.app import memory as memory_app
 from core.app.agent import ask, confirm_dry_run
+from core.errors import OmniError
 from core.models.agent import AgentResponse
 
 ensure_app_frame()
@@ -49,6 +52,37 @@ state = st.session_state
 state.setdefault("agent_history", [])
 # the dashboard's identity, shared by every page, settled on load: reservations made on other pages are this user's
 dashboard_user()
+CONVERSATION = "agent_conversation_id"  # session key: the conversation kept on the server (None: not started)
+LINK = "c"  # the query parameter naming it: a reload or a link opens it again, for its owner only
+
+
+def _open_conversation() -> None:
+    """On a session's first run: the conversation named by ``?c=`` (if it is this user's), else the user's latest;
+    its turns become the history. Another user's id, or an unknown one, starts a new conversation with a notice."""
+    if CONVERSATION in state:
+        return
+    state[CONVERSATION] = None
+    ctx = request_context()
+    asked = st.query_params.get(LINK)
+    try:
+        cid = asked or memory_app.latest_conversation(ctx)
+        found = memory_app.open_conversation(ctx, cid) if cid else None
+    except OmniError:
+        state.agent_conversation_error = "agent.error.database_unreachable"
+        return
+    if found is None:
+        if asked:
+            state.agent_conversation_error = "agent.console.conversation_not_found"
+            del st.query_params[LINK]
+        return
+    state[CONVERSATION] = found.id
+    state.agent_history = [
+        {"message": turn.message, "response": AgentResponse.model_validate(turn.response)} for turn in found.turns
+    ]
+    st.query_params[LINK] = found.id
+
+
+_open_conversation()
 
 #: how many of the session's earlier messages go with each request
 RECENT_MESSAGES = 5
@@ -86,6 +120,11 @@ def _run(message: str, *, shown: str | None = None, confirm: str | None = None, 
         last = resp.explain.status_flow[-1]
         box.finish(status_words(last, lang), failed=resp.result.status in ("FAILED", "TIMEOUT"))
     state.agent_history.append({"message": shown or message, "response": resp})
+    try:  # kept on the server: a reload or the link opens the conversation again
+        state[CONVERSATION] = memory_app.keep_turn(ctx, state.get(CONVERSATION), shown or message, resp)
+        st.query_params[LINK] = state[CONVERSATION]
+    except OmniError:
+        state.agent_conversation_error = "agent.error.database_unreachable"
 
 
 def _details(n: int, resp: AgentResponse) -> None:
@@ -163,6 +202,14 @@ def _actions(turn: dict, resp: AgentResponse) -> None:
             _run("", shown=t(key, lang), confirm=dry["dry_run_id"])
             st.rerun()
 
+
+if state.get("agent_conversation_error"):
+    st.warning(t(state.agent_conversation_error, lang))
+if state.agent_history and st.button(t("agent.console.new_conversation", lang), key="agent_new_conversation"):
+    state.agent_history, state[CONVERSATION], state.agent_conversation_error = [], None, None
+    if LINK in st.query_params:
+        del st.query_params[LINK]
+    st.rerun()
 
 prompt = st.chat_input(t("agent.console.ask", lang), key="agent_prompt")
 if prompt:

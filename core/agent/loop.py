@@ -16,6 +16,7 @@ from typing import Any, TypedDict
 
 from core.agent import fastpath
 from core.agent.actions.registry import ActionRegistry
+from core.agent.flows import memory as memory_flow
 from core.agent.flows.itinerary_words import dropped_lines, must_fix_steps
 from core.agent.flows.reservation_words import name_of
 from core.agent.router import RouterDecision
@@ -134,7 +135,12 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                 want = max(0, PLACES_PER_DAY * days - len(have - {None}))
                 if said.day_places:  # a day the person filled gets no suggestions (issue 22 §1)
                     want = suggestion_room(said, days=days, have=len(have - {None}))
-                suggested = suggest_places(pack, text=state.user_input, count=want, exclude=have) if want else []
+                rules = memory_flow.rules_for(ctx, state) if want else []
+                suggested = (
+                    suggest_places(pack, text=state.user_input, count=want, exclude=have, rules=rules, when=ctx.now)
+                    if want
+                    else []
+                )
                 state.memory.user_profile["suggested"] = suggested
                 ids = [p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned, *suggested] if p]
                 if not ids:

@@ -20,6 +20,7 @@ from core.agent.actions.registry import ActionRegistry
 from core.agent.actions.spec import ActionError
 from core.agent.browse import BrowserExecutor
 from core.agent.flows import booking_followup
+from core.agent.flows import memory as memory_flow
 from core.agent.flows.browse import run_browse
 from core.agent.flows.commit import run_commit_request
 from core.agent.flows.conditional import run_conditional
@@ -35,6 +36,7 @@ from core.errors import DatabaseUnreachable, InputError, error_from_validation
 from core.geo.base import provider_budget
 from core.geo.composite import MapServices
 from core.i18n import Lang, t
+from core.memory.rules import Said, read_message
 from core.models.agent import (
     ERROR_CODES,
     AgentRequest,
@@ -70,6 +72,7 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
     settings: Settings | None = None,
     provider: MapServices | None = None,
     store: Any = None,
+    memory: Any = None,
     telemetry: Telemetry | None = None,
     browser: BrowserExecutor | None = None,
     llm: Any = None,
@@ -110,6 +113,7 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
         request=request,
         provider=provider,
         store=store,
+        memory=memory,
         telemetry=telemetry,
         llm=llm,
         browser=browser,
@@ -175,11 +179,22 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
         },
     )
     system_mode = "SYSTEM1" if decision.output.route.startswith("SYSTEM1") else "SYSTEM2"
+    # what the message says for the memory (我不吃辣 / forget that…): read from the words, kept per user
+    said = read_message(request.message) if request.message and not request.options.confirm_dry_run_id else Said()
+    remembered: str | None = None
     with provider_budget(settings.provider_budget_s):  # a hanging provider degrades, never stalls
         try:
+            if said.remember:
+                remembered = memory_flow.remember(said, state, ctx)
             if request.options.confirm_dry_run_id:
                 system_mode = "SYSTEM2"
                 run_confirmation(state, ctx, registry)
+            elif said.forget_asked:
+                memory_flow.forget(said, state, ctx)
+            elif said.remember and decision.intent == "clarify":  # only a rule stated ("我不吃辣"): nothing to ask
+                state.result.status = "READY"
+                state.result.explanations = [remembered or t("agent.memory.known", ctx.reply_lang())]
+                remembered = None
             elif decision.intent == "clarify" or decision.question_kind == "ask":
                 _clarify(decision, state, ctx)
             elif decision.intent in ("trip_edit", "weather", "travel_time", "rag"):
@@ -196,6 +211,7 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
             elif decision.intent == "conditional":
                 run_conditional(decision, state, ctx, registry)
             else:
+                memory_flow.recall(state, ctx)
                 run_plan(decision, state, ctx, registry)
         except BudgetExhausted as exc:  # any System 2 path (browse, commit, branches) that ran out of budget
             finish_on_timeout(state, ctx, exc)
@@ -234,10 +250,16 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
             lang = ctx.reply_lang()
             state.result.explanations = [t("agent.error.internal", lang, trace=request.request_id)]
             state.observability.fallback_used = True
+    if remembered:  # said before the flow's answer: "I'll remember: no spicy food."
+        state.result.explanations.insert(0, remembered)
     final = _final_status(state)
     report(final)
     cost = request_cost(calls_since(llm, llm_start), settings)
     response = _response(request, decision, state, flow, system_mode, t_start, cost)
+    # a request to forget is not itself kept; nor a fact question (weather, travel time: nothing to recall, and
+    # such a question never waits for the database)
+    if not said.forget_asked and decision.intent not in FACT_INTENTS:
+        memory_flow.keep_turn(ctx, response)
     telemetry.agent_complete(
         status=response.result.status,
         latency_ms=response.observability.latency_ms,
@@ -255,6 +277,10 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
         fallback_used=response.observability.fallback_used,
     )
     return response
+
+
+#: the intents whose turns are not kept as snippets
+FACT_INTENTS = frozenset({"weather", "travel_time", "rag"})
 
 
 def _final_status(state: AgentState) -> str:

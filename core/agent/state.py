@@ -25,6 +25,7 @@ class AgentContext:
     request: AgentRequest
     provider: MapServices = field(default=None)  # type: ignore[assignment]  # set by route_and_run
     store: Any = None
+    memory: Any = None  # the person's memory (core.memory.store.UserMemory), opened at first use
     telemetry: Any = None
     llm: Any = None
     browser: Any = None

@@ -4,9 +4,11 @@ the start date, and the TripRequest the itinerary pipeline takes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from collections.abc import Set as AbstractSet
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
@@ -14,11 +16,13 @@ from core.agent import when
 from core.agent.features import normalize_message
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext
+from core.memory.rules import Rule
 from core.models.agent import (
     AgentState,
 )
 from core.models.common import as_priority
 from core.packs.loader import RegionPack
+from core.packs.queues import queue_estimate
 from core.phrases.dates import first_day
 from core.phrases.trip import find_day_assignments, find_day_count, find_start
 
@@ -150,22 +154,50 @@ def _preferred_tags(text: str) -> tuple[list[str], list[str]]:
     return tags, cats
 
 
-def suggest_places(pack: RegionPack, *, text: str, count: int, exclude: AbstractSet[str | None]) -> list[str]:
+def suggest_places(
+    pack: RegionPack,
+    *,
+    text: str,
+    count: int,
+    exclude: AbstractSet[str | None],
+    rules: Collection[Rule] = (),
+    when: datetime | None = None,
+) -> list[str]:
     """Knowledge-base suggestions for an open request: sightseeing places matching the stated
     preferences (tags/categories), best rated first, none longer than SUGGEST_MAX_VISIT_MIN (all-day
-    venues only when named). Facts only; the choice is explained by tags."""
+    venues only when named). Facts only; the choice is explained by tags.
+
+    ``rules``, the person's standing rules (core/memory), rank before the rating: ``no_queues`` puts the places
+    with the shortest typical wait at ``when`` first (the pack's queue table; a place it does not cover counts as
+    no wait), ``wheelchair``/``stroller`` the ``accessible`` ones, ``kids_under_6`` the ``kid_friendly`` ones
+    and leaves out places whose minimum age is above the youngest child's."""
     tags, cats = _preferred_tags(text)
+    codes = {r.code for r in rules}
+    youngest = min((r.facts.get("youngest_age", 0) for r in rules if r.code == "kids_under_6"), default=None)
     pool = [
         p
         for p in pack.places
-        if p.category in SIGHTSEEING and p.id not in exclude and (p.visit_minutes or 0) <= SUGGEST_MAX_VISIT_MIN
+        if p.category in SIGHTSEEING
+        and p.id not in exclude
+        and (p.visit_minutes or 0) <= SUGGEST_MAX_VISIT_MIN
+        and (youngest is None or p.min_age is None or p.suits_age(youngest))
     ]
     if cats:
         pool = [p for p in pool if p.category in cats] or pool
+    at = when or datetime.now(ZoneInfo(pack.timezone))
 
-    def key(p: RegionPlace) -> tuple[int, float, str]:
+    def wait(p: RegionPlace) -> int:
+        if "no_queues" not in codes:
+            return 0
+        est = queue_estimate(pack, p.id, at)
+        return est.minutes if est is not None else 0
+
+    def key(p: RegionPlace) -> tuple[int, int, int, float, str]:
         match = sum(1 for t in tags if t in p.tags)
-        return (-match, -(p.rating or 0), p.id)
+        needs = int(bool({"wheelchair", "stroller"} & codes) and "accessible" not in p.tags) + int(
+            "kids_under_6" in codes and "kid_friendly" not in p.tags
+        )
+        return (-match, needs, wait(p), -(p.rating or 0), p.id)
 
     pool.sort(key=key)
     return [p.id for p in pool[:count]]

@@ -10,6 +10,7 @@ never called cheap or dear, it is only kept when no price hint is given.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from statistics import median
 
 from pydantic import BaseModel, Field
@@ -46,6 +47,14 @@ DIET_WORDS: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
     (("halal",), re.compile(r"清真|halal", re.I)),
     (("light_options",), re.compile(r"清淡|少油|light (food|meal|options)", re.I)),
 ]
+#: the pack's cuisine codes whose dishes are mostly hot (the ``spicy`` tag marks the others one by one)
+SPICY_CUISINES = frozenset({"sichuan", "hunan", "hotpot"})
+#: a standing diet rule (core/memory) → the tag group a venue must carry, as when the diet is asked for
+RULE_DIETS: dict[str, tuple[str, ...]] = {
+    "vegetarian": ("vegetarian_friendly", "vegan_options"),
+    "vegan": ("vegan_options",),
+    "halal": ("halal",),
+}
 _CHEAP = re.compile(r"便宜|实惠|平价|经济|不贵|低价|划算|省钱|cheap|budget|inexpensive|affordable|low[- ]cost", re.I)
 _DEAR = re.compile(r"高档|高端|豪华|贵一点|奢华|米其林|fine dining|upscale|fancy|luxury|high[- ]end|michelin", re.I)
 _CAP = re.compile(
@@ -107,12 +116,28 @@ class Suggestions(BaseModel):
 
 
 def suggest(
-    pack: RegionPack, category: str | None, *, hints: FitHints, party: int | None = None, limit: int = 5
+    pack: RegionPack,
+    category: str | None,
+    *,
+    hints: FitHints,
+    party: int | None = None,
+    limit: int = 5,
+    rules: Collection[str] = (),
 ) -> Suggestions:
-    """Up to ``limit`` bookable venues of ``category`` that fit the hints, a spread of prices (cheapest first)."""
+    """Up to ``limit`` bookable venues of ``category`` that fit the hints, a spread of prices (cheapest first).
+    ``rules``: the person's standing rules (core/memory): a diet rule narrows like a diet asked for, ``no_spicy``
+    leaves out spicy venues (the pack's ``spicy`` tag, or a spicy cuisine), ``no_alcohol`` leaves out bars; each only
+    when some venue is left."""
     items = [i for i in catalogue(pack) if category is None or i.category == category]
     if party is not None:
         items = [i for i in items if i.terms.max_party >= party]
+    if "no_spicy" in rules:
+        items = [i for i in items if not _spicy(pack, i)] or items
+    if "no_alcohol" in rules:
+        items = [i for i in items if not _alcohol(pack, i)] or items
+    for code, tags in RULE_DIETS.items():
+        if code in rules and tags not in hints.diet:
+            hints = hints.model_copy(update={"diet": [*hints.diet, tags]})
     if category is None and not hints.any:  # no kind asked: the best-rated of each kind
         firsts: dict[str, BookableItem] = {}
         for i in sorted(items, key=lambda i: (-_rating(pack, i), i.id)):
@@ -141,6 +166,16 @@ def suggest(
         price_unmatched=price_unmatched,
         median_price=mid,
     )
+
+
+def _spicy(pack: RegionPack, item: BookableItem) -> bool:
+    place = pack.place_by_id(item.id)
+    return place is not None and ("spicy" in place.tags or bool(set(place.cuisine) & SPICY_CUISINES))
+
+
+def _alcohol(pack: RegionPack, item: BookableItem) -> bool:
+    place = pack.place_by_id(item.id)
+    return place is not None and ("alcohol" in place.tags or "bar" in place.cuisine)
 
 
 def _rating(pack: RegionPack, item: BookableItem) -> float:

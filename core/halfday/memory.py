@@ -15,6 +15,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from core.halfday.models import FamilyProfile, Memory, MemoryEvent
+from core.memory.rules import Rule
+from core.memory.store import UserMemory
 from core.packs.loader import RegionPlace
 from core.reservations import store
 from core.stores.db import open_engine
@@ -82,6 +84,8 @@ class MemoryStore:
                 disliked.extend(p for p in r.place_ids or [] if p not in disliked)
         prefs = {tag: round(math.tanh(v), 3) for tag, v in sorted(raw.items()) if abs(v) > 1e-9}
         family = FamilyProfile.model_validate(fam.profile) if fam is not None else FamilyProfile()
+        # the rules the person stated to the agent or here (core/memory): the same ones, read by both
+        rules = [Rule(code=r.code, facts=r.facts) for r in UserMemory(self.engine).rules(user_id)]
         return Memory(
             user_id=user_id,
             preferences=prefs,
@@ -89,6 +93,7 @@ class MemoryStore:
             visited=visited[:MAX_VISITED],
             disliked=disliked,
             events=len(rows),
+            rules=rules,
         )
 
     def feedback(self, user_id: str, place: RegionPlace, *, liked: bool) -> None:
@@ -120,8 +125,10 @@ class MemoryStore:
             )
 
     def reset(self, user_id: str) -> int:
-        """Forget everything about the user; returns how many events were forgotten."""
+        """Forget everything about the user (the stated rules and snippets too); returns how many events were
+        forgotten."""
         with store.transaction(self.engine) as conn:
             n = conn.execute(memory_events.delete().where(memory_events.c.user_id == user_id)).rowcount
             conn.execute(family_profiles.delete().where(family_profiles.c.user_id == user_id))
+        UserMemory(self.engine).forget_all(user_id)
         return int(n or 0)

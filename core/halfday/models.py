@@ -32,6 +32,7 @@ from core.halfday.goal_models import (
     RequestWindow,
     TimeWindow,
 )
+from core.memory.rules import Rule
 from core.models.common import REGION_NAME_PATTERN, clean_text, within
 
 DIMENSIONS: tuple[str, ...] = ("T", "D", "P", "C", "S")
@@ -121,6 +122,7 @@ class Memory(BaseModel):
     visited: list[str] = Field(default_factory=list, description="place ids of confirmed plans, newest first")
     disliked: list[str] = Field(default_factory=list, description="place ids the user said they did not like")
     events: int = Field(default=0, ge=0, description="how many events taught it")
+    rules: list[Rule] = Field(default_factory=list, description="standing rules the user stated (core/memory)")
     source: str = "memory_store"
 
 

@@ -18,6 +18,9 @@ WALK_LIMIT_CAREFUL_MIN = 12
 MEAL_WINDOWS = {"lunch": (time(11, 30), time(14, 0)), "dinner": (time(17, 30), time(20, 30))}
 MEAL_MIN_OVERLAP = 90  # an afternoon from 13:00 has no lunch in it: people say "afternoon" after eating
 MEAL_ASKED_MIN_OVERLAP = 45  # ...unless the goal asks to eat ("吃个午饭"): then a short overlap is enough
+#: the memory's rules that are diets or mobility needs of the goal's constraints (the same codes)
+RULE_DIETS = frozenset({"no_spicy", "vegetarian", "vegan", "halal", "no_alcohol"})
+RULE_MOBILITY = frozenset({"wheelchair", "stroller"})
 READY_MIN = 15  # planning for today: the first step starts no sooner than this after now
 
 
@@ -48,6 +51,13 @@ def analyze_user_profile(inp: ProfileInput) -> Profile:
     for m in fam.mobility:
         if m not in constraints.mobility:
             constraints.mobility.append(m)  # type: ignore[arg-type]
+    said = {r.code: r for r in memory.rules}  # standing rules the person stated (core/memory), the agent's too
+    for code in RULE_DIETS & said.keys():
+        if code not in constraints.diet:
+            constraints.diet.append(code)  # type: ignore[arg-type]
+    for code in RULE_MOBILITY & said.keys():
+        if code not in constraints.mobility:
+            constraints.mobility.append(code)  # type: ignore[arg-type]
 
     prefs: dict[str, float] = {p: 1.0 for p in goal.preferences}
     for tag, affinity in memory.preferences.items():
@@ -64,15 +74,17 @@ def analyze_user_profile(inp: ProfileInput) -> Profile:
     reasons: list[str] = []
     if "quiet" in goal.preferences:
         reasons.append("asked_for_quiet")
-    if any(a < 4 for a in child_ages):
+    if any(a < 4 for a in child_ages) or "kids_under_6" in said:
         reasons.append("small_children")
+    if "no_queues" in said:
+        reasons.append("hates_queues")
     if party.seniors:
         reasons.append("seniors")
     if {"stroller", "wheelchair"} & set(constraints.mobility):
         reasons.append("mobility")
     crowd = "low" if reasons else ("medium" if party.children else "high")
 
-    careful = bool(party.seniors or any(a < 7 for a in child_ages) or constraints.mobility)
+    careful = bool(party.seniors or any(a < 7 for a in child_ages) or constraints.mobility or "kids_under_6" in said)
     walk_limit = WALK_LIMIT_CAREFUL_MIN if careful else WALK_LIMIT_MIN
     if constraints.transport == "walking":
         walk_limit = 45

@@ -46,6 +46,7 @@ from core.halfday.score import score_plans
 from core.halfday.search import effective_budget, search_places
 from core.halfday.tools import EmptyResult, ToolRegistry, ToolSpec
 from core.halfday.travel import build_travel_table
+from core.memory.store import UserMemory
 from core.reservations.models import DryRun, ReservationRequest
 from core.reservations.provider import ReservationProvider
 from core.reservations.service import ReservationService
@@ -218,6 +219,14 @@ class HalfDayPlanner:
             MemoryEvent(
                 kind="confirmed_plan", place_ids=[s.place_id for s in plan.steps], tags=tags, at=datetime.now(UTC)
             ),
+        )
+        # an episode to recall by similarity: the goal and the places in both languages (the pack's names)
+        names = [f"{p.name_zh} {p.name_en}" for s in plan.steps if (p := pack.place_by_id(s.place_id)) is not None]
+        UserMemory(self.memory.engine).write_episode(
+            user_id,
+            "plan",
+            " · ".join([result.goal.text, *names]),
+            facts={"place_ids": [s.place_id for s in plan.steps], "plan_id": plan_id, "region": pack.name},
         )
 
     def feedback(self, user_id: str, place_id: str, *, liked: bool) -> None:

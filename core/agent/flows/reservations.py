@@ -20,6 +20,7 @@ from core.agent.actions.registry import ActionRegistry
 from core.agent.booking import BookingSlots, booking_slots, pick_reading
 from core.agent.features import normalize_message, strip_negated
 from core.agent.flows import booking_followup as followup
+from core.agent.flows import memory as memory_flow
 from core.agent.flows import reservation_words as words
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
@@ -179,7 +180,8 @@ def _no_venue(state: AgentState, ctx: AgentContext, slots: BookingSlots, zh: boo
         kind = words.category_text(asked, zh)
         lines.append(words.t("agent.booking.none_of_kind", words.lang_of(zh), kind=kind))
     again = [i for pid in offered if (i := item_for(pack, pid)) is not None]
-    found = suggest(pack, category, hints=hints, party=slots.party)
+    rules = [r.code for r in memory_flow.rules_for(ctx, state)]
+    found = suggest(pack, category, hints=hints, party=slots.party, rules=rules)
     options = again or found.items
     if not again:
         lines += words.fit_notes(found, hints, zh)

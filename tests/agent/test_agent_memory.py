@@ -1,0 +1,111 @@
+"""The agent remembers what the person states (seed 001 §7): it says so in their language, its restaurant picks
+leave out spicy venues after 我不吃辣, its trip suggestions put short waits first for one who hates queues, a
+request to forget is carried out, and nothing of one user reaches another."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core.agent import route_and_run
+from core.agent.trip_request import suggest_places
+from core.config import Settings
+from core.geo.registry import make_provider
+from core.memory.rules import Rule
+from core.memory.store import UserMemory
+from core.packs.queues import queue_estimate
+from core.stores.db import engine_for
+
+NOW = datetime(2026, 12, 1, 9, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+BOOK = "帮我订明天晚上7点的餐厅，2个人"
+
+
+@pytest.fixture(scope="module")
+def provider():
+    return make_provider("offline", region="shanghai", settings=Settings(region="shanghai", provider="offline"))
+
+
+@pytest.fixture
+def agent(tmp_path, provider):
+    (tmp_path / "kb").mkdir()
+    settings = Settings(
+        region="shanghai",
+        provider="offline",
+        db_url=f"sqlite:///{tmp_path / 'agent.db'}",
+        agent_event_log=tmp_path / "events.jsonl",
+        kb_dir=tmp_path / "kb",
+    )
+
+    def run(message, *, user="ann", lang=None):
+        return route_and_run(
+            {"message": message, "user_id": user}, settings=settings, provider=provider, now=NOW, lang=lang
+        )
+
+    run.memory = UserMemory(engine_for(settings.db_url))
+    return run
+
+
+def spicy(provider, place_id):
+    place = provider.region.place_by_id(place_id)
+    return "spicy" in place.tags or bool({"sichuan", "hunan", "hotpot"} & set(place.cuisine))
+
+
+def test_a_restaurant_pick_avoids_spicy_places_after_no_spicy(agent, provider):
+    before = agent(BOOK, user="bob")  # bob said nothing: the spread includes the pack's spicy restaurant
+    assert any(spicy(provider, c["place_id"]) for c in before.result.payload.candidates)
+    said = agent("我不吃辣")
+    assert said.result.status == "OK" and said.result.answer_text == "我记住了：不吃辣。"
+    picked = agent(BOOK)
+    offered = [c["place_id"] for c in picked.result.payload.candidates]
+    assert len(offered) >= 3 and not any(spicy(provider, p) for p in offered)
+    assert "花马天堂" not in picked.result.answer_text
+    log = {e.chosen_action: e.facts for e in picked.explain.decision_log}
+    assert log["user_memory.rules"] == {"rules": ["no_spicy"]}
+    again = agent(BOOK, user="bob")  # bob's picks are not ann's
+    assert [c["place_id"] for c in again.result.payload.candidates] == [
+        c["place_id"] for c in before.result.payload.candidates
+    ]
+
+
+def test_the_rule_is_said_in_english_and_the_answer_goes_on(agent):
+    r = agent("I hate queues. Plan a one-day trip in Shanghai", lang="en")
+    assert r.result.answer_text.startswith("I'll remember: no queueing.")
+    assert r.result.status == "OK" and r.result.payload.timeline
+    assert [x.code for x in agent.memory.rules("ann")] == ["no_queues"]
+
+
+def test_trip_suggestions_for_one_who_hates_queues_put_short_waits_first(provider):
+    pack = provider.region
+    when = datetime(2026, 12, 5, 14, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Saturday afternoon
+    plain = suggest_places(pack, text="上海一日游", count=6, exclude=set(), when=when)
+    quiet = suggest_places(pack, text="上海一日游", count=6, exclude=set(), rules=[Rule(code="no_queues")], when=when)
+
+    def waits(ids):
+        return [e.minutes if (e := queue_estimate(pack, p, when)) is not None else 0 for p in ids]
+
+    assert len(quiet) == 6 and sum(waits(quiet)) < sum(waits(plain))
+    assert waits(quiet) == sorted(waits(quiet))  # no tag asked: the shortest typical wait first
+
+
+def test_forget_removes_the_rule_and_says_so(agent, provider):
+    agent("我不吃辣，也不想排队")
+    gone = agent("忘掉我不吃辣")
+    assert gone.result.answer_text == "已忘掉：不吃辣。"
+    assert [r.code for r in agent.memory.rules("ann")] == ["no_queues"]
+    assert any(spicy(provider, c["place_id"]) for c in agent(BOOK).result.payload.candidates)
+    nothing = agent("forget that I don't eat spicy food", lang="en")
+    assert nothing.result.answer_text == "I had not remembered this: no spicy food."
+    everything = agent("forget everything", lang="en")
+    assert everything.result.answer_text == "I have forgotten everything I remembered about you."
+    assert agent.memory.rules("ann") == [] and agent.memory.recall("ann", BOOK) == []
+
+
+def test_turns_are_kept_and_recalled_for_their_user_only(agent):
+    agent("帮我订老吉士，周六18:00，4位")
+    found = agent.memory.recall("ann", "老吉士 周六")
+    assert found and found[0].text.startswith("帮我订老吉士，周六18:00，4位")
+    assert agent.memory.recall("bob", "老吉士 周六") == []
+    agent("明天天气怎么样")  # a fact question is not kept
+    assert all("天气" not in e.text for e in agent.memory.episodes("ann"))
