@@ -27,7 +27,6 @@ from components.identity import dashboard_user
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import progress_box
-from components.services import settings
 from core.app import memory as memory_app
 from core.app.agent import ask, confirm_dry_run
 from core.errors import OmniError
