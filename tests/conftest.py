@@ -19,6 +19,17 @@ PLANNER_PAGE = "pages/route_planner.py"
 
 
 @pytest.fixture(autouse=True)
+def _no_held_keys():
+    """A key held by one test's refusal (AMap 10004 until the minute's end, 10003 until midnight) is the process's,
+    as in production: each test starts with none held."""
+    from core.geo import ratelimit
+
+    ratelimit._HOLDS.clear()
+    yield
+    ratelimit._HOLDS.clear()
+
+
+@pytest.fixture(autouse=True)
 def _own_response_cache(tmp_path, monkeypatch):
     """Each test keeps remote answers in its own folder: nothing leaks between tests or into the project."""
     from core.config import get_settings
