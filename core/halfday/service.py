@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime, time, timedelta
 
+import sqlalchemy.exc
 from pydantic import BaseModel, Field
 
 from core.config import Settings, get_settings
 from core.errors import InputError, ProviderUnavailable
 from core.geo.base import LonLat
 from core.geo.composite import MapServices
+from core.halfday.breaker import breaker_for
 from core.halfday.compose import compose_plans
 from core.halfday.cpsat import exact_order
 from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, Party, RequestWindow, TimeWindow
@@ -49,6 +51,14 @@ from core.halfday.travel import build_travel_table
 from core.reservations.models import DryRun, ReservationRequest
 from core.reservations.provider import ReservationProvider
 from core.reservations.service import ReservationService
+
+#: what counts against the reservation (payment) side: the service or its database not answering
+PAYMENT_FAILURES: tuple[type[BaseException], ...] = (
+    ProviderUnavailable,
+    OSError,
+    TimeoutError,
+    sqlalchemy.exc.OperationalError,
+)
 
 
 class GoalInput(BaseModel):
@@ -158,8 +168,7 @@ class HalfDayPlanner:
             walk_limit_min=inp.profile.walk_limit_min,
             factor=inp.slots.travel_factor,
             buffer_min=inp.slots.travel_buffer_min,
-            fail_max=self.settings.halfday_breaker_fail_max,
-            reset_timeout_s=self.settings.halfday_breaker_reset_s,
+            settings=self.settings,
         )
         plans, notes = compose_plans(
             cands,
@@ -181,12 +190,16 @@ class HalfDayPlanner:
         return score_plans(inp, candidates=by_id, reference_cost=self.settings.halfday_reference_cost)
 
     def _reserve(self, inp: ReserveInput) -> DryRun:
-        return self.reservations.dry_run(
-            inp.user_id,
-            ReservationRequest(
-                item_id=inp.place_id, date=inp.date, time=inp.time, party_size=inp.party_size, contact=inp.contact
-            ),
-        )
+        """Stage 7 through the payment side's breaker: a reservation service that keeps failing is refused at once
+        (``BREAKER_OPEN``) for its cool-down; a refusal of the person's request (a full slot) is no failure."""
+        breaker = breaker_for("payment", self.provider.region.name, settings=self.settings, counts=PAYMENT_FAILURES)
+        with breaker.calling():
+            return self.reservations.dry_run(
+                inp.user_id,
+                ReservationRequest(
+                    item_id=inp.place_id, date=inp.date, time=inp.time, party_size=inp.party_size, contact=inp.contact
+                ),
+            )
 
     # ---- planning -----------------------------------------------------------------------------------
     def events(self, request: HalfDayRequest) -> Iterator[HalfDayEvent]:
