@@ -21,7 +21,7 @@ class _Data(BaseModel):
 # ---- a tool's result, as facts (what the stage log says; the tool log keeps the summaries) -------------------
 class GoalFacts(_Data):
     kind: Literal["goal"] = "goal"
-    parser: Literal["rules", "llm"]
+    parser: Literal["rules", "llm", "mock"]
     missing: list[MissingCode] = Field(default_factory=list)
 
 

@@ -198,7 +198,7 @@ def tool_facts(output: Any) -> ToolFacts:
 def _call(stream: _Stream, registry: ToolRegistry, name: str, payload: Any) -> Iterator[HalfDayEvent | Any]:
     """skill_call, the call, observation: yields the two events, then the tool's output as the last item."""
     spec = registry.spec(name)
-    yield stream.skill_call(name, spec.stage, mocked=name in registry.mocked)
+    yield stream.skill_call(name, spec.stage, mocked=registry.runs_mock(name))
     with stream.providers() if name in PROVIDER_TOOLS else nullcontext():
         out = registry.call(name, payload, trace=stream.trace)
     last = stream.trace.calls[-1]

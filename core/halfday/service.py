@@ -4,7 +4,7 @@ collected from it, the memory's feedback, and stage 7's reservation through the 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, datetime
 
 import sqlalchemy.exc
 from pydantic import BaseModel, Field
@@ -13,10 +13,11 @@ from core.config import Settings, get_settings
 from core.errors import InputError, ProviderUnavailable
 from core.geo.base import LonLat
 from core.geo.composite import MapServices
+from core.halfday import mocks
 from core.halfday.breaker import breaker_for
 from core.halfday.compose import compose_plans
 from core.halfday.cpsat import exact_order
-from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, Party, RequestWindow, TimeWindow
+from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, RequestWindow
 from core.halfday.goal_window import apply_window
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
@@ -68,20 +69,6 @@ class GoalInput(BaseModel):
     window: RequestWindow | None = Field(default=None, description="given beside the goal: read instead of its time")
 
 
-def _mock_goal(inp: GoalInput) -> DecomposedGoal:
-    """A fixed, valid goal for demos: tomorrow 13:00–18:00 (or the window given), two adults, museums and local
-    food."""
-    day = (inp.now + timedelta(days=1)).date()
-    goal = DecomposedGoal(
-        text=inp.text[:1000],
-        language=inp.lang or "zh",
-        window=TimeWindow(date=day, start=time(13, 0), end=time(18, 0), phrase="mock"),
-        party=Party(adults=2),
-        preferences=["museum", "local_food"],
-    )
-    return apply_window(goal, inp.window, inp.now)
-
-
 class HalfDayPlanner:
     """One region's half-day planner: its tools, memory and reservation service."""
 
@@ -108,23 +95,27 @@ class HalfDayPlanner:
     # ---- the tools ----------------------------------------------------------------------------------
     def _registry(self) -> ToolRegistry:
         s = self.settings
+        pack = self.provider.region
         specs = [
             ToolSpec(name="decompose_goal", stage=1, input_model=GoalInput, output_model=DecomposedGoal,
-                     fn=self._decompose, mock=_mock_goal),
+                     fn=self._decompose, mock=mocks.mock_goal),
             ToolSpec(name="get_memory", stage=2, input_model=MemoryQuery, output_model=Memory,
-                     fn=lambda q: self.memory.get(q.user_id), mock=lambda q: Memory(user_id=q.user_id, source="mock")),
+                     fn=lambda q: self.memory.get(q.user_id), mock=mocks.mock_memory),
             ToolSpec(name="analyze_user_profile", stage=3, input_model=ProfileInput, output_model=Profile,
-                     fn=analyze_user_profile),
+                     fn=analyze_user_profile, mock=mocks.mock_profile),
             ToolSpec(name="plan_time_slots", stage=4, input_model=SlotsInput, output_model=TimeSlots,
-                     fn=lambda i: plan_time_slots(i, settings=s)),
+                     fn=lambda i: plan_time_slots(i, settings=s), mock=mocks.mock_slots),
             ToolSpec(name="resolve_origin", stage=4, input_model=OriginQuery, output_model=OriginAnswer,
-                     fn=self._origin),
+                     fn=self._origin, mock=mocks.mock_origin(pack)),
             ToolSpec(name="search_places", stage=5, input_model=SearchFilters, output_model=Candidates,
-                     fn=self._search, retry_on=(TimeoutError, ProviderUnavailable, ConnectionError)),
+                     fn=self._search, mock=mocks.mock_search(pack),
+                     retry_on=(TimeoutError, ProviderUnavailable, ConnectionError)),
             ToolSpec(name="rank_places_for_plan", stage=6, input_model=ComposeInput, output_model=PlanSet,
-                     fn=self._compose),
-            ToolSpec(name="score_plans", stage=6, input_model=ScoreInput, output_model=PlanSet, fn=self._score),
-            ToolSpec(name="mock_reserve", stage=7, input_model=ReserveInput, output_model=DryRun, fn=self._reserve),
+                     fn=self._compose, mock=mocks.mock_compose(pack)),
+            ToolSpec(name="score_plans", stage=6, input_model=ScoreInput, output_model=PlanSet, fn=self._score,
+                     mock=mocks.mock_score),
+            ToolSpec(name="mock_reserve", stage=7, input_model=ReserveInput, output_model=DryRun, fn=self._reserve,
+                     mock=mocks.mock_reserve(pack)),
         ]  # fmt: skip
         return ToolRegistry(specs, mocked=s.halfday_mock_tools)
 
