@@ -408,7 +408,14 @@ def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> 
     back with ``HALF_DAY_EVENT``). The stream always ends with one ``done`` event: plans, a clarification, or an
     error with the trace id. The answer to "when?" goes in ``window`` (a named choice or date, start and end), not
     in the goal's words. A plan's bookable step is reserved through POST /halfday/reserve (stage 7, the dry run)
-    and POST /reservations/{id}/confirm."""
+    and POST /reservations/{id}/confirm.
+
+    Level 2 (a map service down, part of the plan on local data): with ``on_degraded`` ``ask`` (the default) the
+    stream sends an ``observation`` of type ``warning`` with a ``choice`` and waits for POST
+    /halfday/plan/{trace_id}/resume (up to ``choice.wait_s``; then ``choice.default``), then an ``observation`` of
+    type ``choice`` says what was decided; ``stop`` ends with ``done`` error ``DEGRADED_DECLINED``. A client that
+    decided beforehand sends ``on_degraded`` ``continue`` or ``stop``. Level 3 ends with ``done`` error whose
+    facts carry ``fallback: conversation`` (POST /agent with the goal) and the support ``contact``."""
     from sse_starlette import EventSourceResponse, ServerSentEvent
 
     if "user_id" in request.model_fields_set and request.user_id != user:
@@ -418,11 +425,32 @@ def halfday_plan(request: HalfDayRequest, user: str = Depends(current_user)) -> 
 
         if request.region not in list_regions(data_dir=get_settings().data_dir):  # refused before the stream starts
             return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{request.region}'", "region")
-    events = halfday_app.plan_half_day(context_for(user, region=request.region), request)
+    events = halfday_app.plan_half_day_answerable(context_for(user, region=request.region), request)
     return EventSourceResponse(
         (ServerSentEvent(data=e.model_dump_json(), event=e.type, id=str(e.seq)) for e in events),
         ping=get_settings().sse_ping_s,  # keep-alive comments while a stage waits (a slow provider)
     )
+
+
+class HalfDayResumeBody(BaseModel):
+    """The person's answer to a level-2 question: go on with local data, or stop."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    choice: halfday_app.DegradedChoice
+
+
+@app.post(
+    "/halfday/plan/{trace_id}/resume",
+    tags=["halfday"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **_errors(s404="no stream of yours by that trace id is waiting")},
+)
+def halfday_resume(trace_id: str, body: HalfDayResumeBody, user: str = Depends(current_user)) -> Any:
+    """Answer the level-2 question of a stream that is still open (its warning's ``choice``); the stream goes on
+    (or stops) at once. 404 when the stream ended, was answered already, or is another user's."""
+    if halfday_app.answer_degraded(context_for(user), trace_id, body.choice) == "not_waiting":
+        return error_response(404, "NOT_WAITING", "no stream of yours by that trace id is waiting", "trace_id")
+    return {"trace_id": trace_id, "choice": body.choice}
 
 
 class HalfDayReserveBody(BaseModel):

@@ -11,7 +11,18 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
 
-from core.halfday.facts import CrowdTolerance, EmptyFacts, RelaxCode, RelaxedFacts, ToolFacts, WarningFacts, _Data
+from core.halfday.facts import (
+    ChoiceAsk,
+    ChosenObservation,
+    CrowdTolerance,
+    EmptyFacts,
+    OnDegraded,
+    RelaxCode,
+    RelaxedFacts,
+    ToolFacts,
+    WarningFacts,
+    _Data,
+)
 from core.halfday.goal_models import (
     MAX_GOAL_CHARS,
     Constraints,
@@ -80,6 +91,11 @@ class HalfDayRequest(BaseModel):
     )
     weights: ScoreWeights = Field(default_factory=ScoreWeights)
     max_plans: int = Field(default=3, ge=2, le=3)
+    on_degraded: OnDegraded = Field(
+        default="ask",
+        description="part of the plan would rest on local data (a map service down): ask (the stream pauses at the "
+        "warning for POST /halfday/plan/{trace_id}/resume, then halfday_degraded_default), continue, or stop",
+    )
 
 
 # ---- stage 2: memory ------------------------------------------------------------------------------------------
@@ -418,6 +434,7 @@ class WarningObservation(_Data):
     type: Literal["warning"] = "warning"
     code: str
     facts: WarningFacts = Field(default_factory=WarningFacts)
+    choice: ChoiceAsk | None = Field(default=None, description="level 2: the person is asked whether to go on")
 
 
 class EmptyObservation(_Data):
@@ -445,7 +462,12 @@ class ReservableObservation(_Data):
 
 
 Observation = Annotated[
-    ResultObservation | WarningObservation | EmptyObservation | RelaxedObservation | ReservableObservation,
+    ResultObservation
+    | WarningObservation
+    | EmptyObservation
+    | RelaxedObservation
+    | ReservableObservation
+    | ChosenObservation,
     Field(discriminator="type"),
 ]
 
@@ -484,6 +506,10 @@ class ErrorFacts(_Data):
     tool: str | None = Field(default=None, description="the last tool called")
     field: str | None = Field(default=None, description="the request's field at fault, when one is")
     excluded: dict[str, int] = Field(default_factory=dict, description="NO_FEASIBLE_PLAN: why places were left out")
+    fallback: Literal["conversation"] | None = Field(
+        default=None, description="level 3: planning gave up; the face offers a conversation with the agent instead"
+    )
+    contact: str | None = Field(default=None, description="level 3: the support contact (halfday_support_contact)")
 
 
 class DoneError(_Data):

@@ -43,7 +43,7 @@ from core.halfday.models import (
     SlotsInput,
     TimeSlots,
 )
-from core.halfday.pipeline import plan_events
+from core.halfday.pipeline import Decide, plan_events
 from core.halfday.profile import analyze_user_profile, plan_time_slots
 from core.halfday.score import score_plans
 from core.halfday.search import effective_budget, search_places
@@ -193,9 +193,12 @@ class HalfDayPlanner:
             )
 
     # ---- planning -----------------------------------------------------------------------------------
-    def events(self, request: HalfDayRequest) -> Iterator[HalfDayEvent]:
-        """The seven stages as events; the last one is ``done``."""
-        return plan_events(request, registry=self.registry, provider=self.provider, settings=self.settings)
+    def events(self, request: HalfDayRequest, *, decide: Decide | None = None) -> Iterator[HalfDayEvent]:
+        """The seven stages as events; the last one is ``done``. ``decide``: the person's answer to a level-2
+        question (core/halfday/pipeline.py)."""
+        return plan_events(
+            request, registry=self.registry, provider=self.provider, settings=self.settings, decide=decide
+        )
 
     def plan(self, request: HalfDayRequest) -> tuple[HalfDayResult | None, list[HalfDayEvent]]:
         """Every event, and the result when the stream ended with plans."""
