@@ -81,6 +81,7 @@ def test_level3_a_tool_that_breaks_its_schema_twice_ends_with_an_error(planner):
         "code": "TOOL_OUTPUT_INVALID",
         "trace_id": done.trace_id,
         "tool": "analyze_user_profile",
+        "fallback": "conversation",  # level 3: a conversation with the agent instead (no contact configured here)
     }
     log = [e for e in events if e.type == "skill_call"]
     assert log[-1].data.tool == "analyze_user_profile"  # nothing invalid went downstream
