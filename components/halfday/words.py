@@ -156,6 +156,7 @@ WARNINGS: Keys = {
     "fewer_than_two_distinct_plans": "halfday.warning.fewer_than_two_distinct_plans",
     "NAMED_PLACE_NOT_FOUND": "halfday.warning.named_place_not_found",
     "NAMED_PLACE_UNAVAILABLE": "halfday.warning.named_place_unavailable",
+    "DEGRADED_DATA": "halfday.warning.degraded_data",
 }
 #: a fatal end of planning (done type error) and refusals of the core
 ERRORS: Keys = {
@@ -167,6 +168,7 @@ ERRORS: Keys = {
     "INTERNAL_ERROR": "halfday.error.internal_error",
     "AMBIGUOUS_PLACE": "halfday.error.ambiguous_place",
     "NO_FEASIBLE_PLAN": "halfday.error.no_feasible_plan",
+    "DEGRADED_DECLINED": "halfday.error.degraded_declined",
     "OMNI_ERROR": "halfday.error.omni_error",
     "INVALID_INPUT": "halfday.error.invalid_input",
     "UNRESOLVED_POINT": "halfday.error.unresolved_point",
@@ -359,3 +361,8 @@ def has_words(table: Keys, code: str) -> bool:
     """``code`` has a key in ``table`` whose words are written in both languages (never blank)."""
     key = table.get(code)
     return key is not None and all(i18n.messages(lang, "halfday").get(key, "").strip() for lang in i18n.LANGS)
+
+
+#: level 2: the two answers (the page's buttons) and what the stage log says was decided
+DEGRADED_CHOICES: Keys = {"continue": "halfday.degraded.continue", "stop": "halfday.degraded.stop"}
+CHOSEN: Keys = {"continue": "halfday.log.chosen.continue", "stop": "halfday.log.chosen.stop"}

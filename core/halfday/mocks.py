@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.errors import InputError
 from core.geo.base import LonLat
@@ -22,6 +22,7 @@ from core.halfday.models import (
     Candidate,
     Candidates,
     ComposeInput,
+    GoalInput,
     Memory,
     MemoryQuery,
     OriginAnswer,
@@ -45,9 +46,6 @@ from core.halfday.travel import TravelTable
 from core.packs.loader import RegionPack
 from core.reservations.catalog import item_for
 from core.reservations.models import DryRun, Quote, Reservation
-
-if TYPE_CHECKING:
-    from core.halfday.service import GoalInput
 
 MOCK = "mock"
 #: how many activities and meals the mock search offers (enough for two or three plans)

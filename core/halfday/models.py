@@ -99,6 +99,15 @@ class HalfDayRequest(BaseModel):
 
 
 # ---- stage 2: memory ------------------------------------------------------------------------------------------
+class GoalInput(BaseModel):
+    """Stage 1's input: the goal sentence, the moment planned from, the caller's language, a window given beside."""
+
+    text: str = Field(min_length=1, max_length=MAX_GOAL_CHARS)
+    now: datetime
+    lang: Language | None = None
+    window: RequestWindow | None = Field(default=None, description="given beside the goal: read instead of its time")
+
+
 class FamilyProfile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import sqlalchemy.exc
-from pydantic import BaseModel, Field
 
 from core.config import Settings, get_settings
 from core.errors import InputError, ProviderUnavailable
@@ -17,7 +16,7 @@ from core.halfday import mocks
 from core.halfday.breaker import breaker_for
 from core.halfday.compose import compose_plans
 from core.halfday.cpsat import exact_order
-from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, RequestWindow
+from core.halfday.goal_models import DecomposedGoal
 from core.halfday.goal_window import apply_window
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
@@ -25,6 +24,7 @@ from core.halfday.models import (
     ComposeInput,
     DoneEvent,
     DonePlans,
+    GoalInput,
     HalfDayEvent,
     HalfDayRequest,
     HalfDayResult,
@@ -60,13 +60,6 @@ PAYMENT_FAILURES: tuple[type[BaseException], ...] = (
     TimeoutError,
     sqlalchemy.exc.OperationalError,
 )
-
-
-class GoalInput(BaseModel):
-    text: str = Field(min_length=1, max_length=MAX_GOAL_CHARS)
-    now: datetime
-    lang: Language | None = None
-    window: RequestWindow | None = Field(default=None, description="given beside the goal: read instead of its time")
 
 
 class HalfDayPlanner:
