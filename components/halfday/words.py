@@ -169,6 +169,7 @@ ERRORS: Keys = {
     "AMBIGUOUS_PLACE": "halfday.error.ambiguous_place",
     "NO_FEASIBLE_PLAN": "halfday.error.no_feasible_plan",
     "DEGRADED_DECLINED": "halfday.error.degraded_declined",
+    "BREAKER_OPEN": "halfday.error.breaker_open",  # stage 7: the reservation side's breaker is open
     "OMNI_ERROR": "halfday.error.omni_error",
     "INVALID_INPUT": "halfday.error.invalid_input",
     "UNRESOLVED_POINT": "halfday.error.unresolved_point",
