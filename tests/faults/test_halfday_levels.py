@@ -189,3 +189,18 @@ def test_level3_the_goal_goes_to_the_agent_in_the_same_context(settings, lang):
     assert text.strip()
     # the agent answers in the context's language, whatever the goal's words are in
     assert any("\u4e00" <= ch <= "\u9fff" for ch in text) is (lang == "zh")
+
+
+@pytest.mark.parametrize(("flag", "code"), [("continue", 0), ("stop", 2)])
+def test_level2_the_cli_takes_the_choice_as_an_option(settings, monkeypatch, capsys, flag, code):
+    import json
+
+    from core.__main__ import main
+    from core.app import halfday as halfday_app
+
+    monkeypatch.setattr(halfday_app, "planner", lambda ctx: broken_planner(settings))
+    args = ["halfday", "--goal", "g", "--region", "shanghai", "--now", NOW.isoformat(), "--events"]
+    assert main([*args, "--on-degraded", flag]) == code
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    chosen = [(e["data"]["choice"], e["data"]["by"]) for e in events if e["data"].get("type") == "choice"]
+    assert chosen == [(flag, "request")]
