@@ -417,7 +417,15 @@ def halfday_plan(
     in the goal's words. A plan's bookable step is reserved through POST /halfday/reserve (stage 7, the dry run)
     and POST /reservations/{id}/confirm. The ``done`` event's plans carry their intro and step reasons as codes
     and facts and, in ``words``, as sentences in the request's ``lang`` (else Accept-Language, else the goal's).
-    With ``Accept: application/json`` (and not text/event-stream) the answer is the ``done`` event alone, as JSON."""
+    With ``Accept: application/json`` (and not text/event-stream) the answer is the ``done`` event alone, as JSON
+    (nobody can answer a level-2 question there: ``halfday_degraded_default`` applies).
+
+    Level 2 (a map service down, part of the plan on local data): with ``on_degraded`` ``ask`` (the default) the
+    stream sends an ``observation`` of type ``warning`` with a ``choice`` and waits for POST
+    /halfday/plan/{trace_id}/resume (up to ``choice.wait_s``; then ``choice.default``), then an ``observation`` of
+    type ``choice`` says what was decided; ``stop`` ends with ``done`` error ``DEGRADED_DECLINED``. A client that
+    decided beforehand sends ``on_degraded`` ``continue`` or ``stop``. Level 3 ends with ``done`` error whose
+    facts carry ``fallback: conversation`` (POST /agent with the goal) and the support ``contact``."""
     from sse_starlette import EventSourceResponse, ServerSentEvent
 
     if "user_id" in request.model_fields_set and request.user_id != user:
@@ -428,11 +436,12 @@ def halfday_plan(
         if request.region not in list_regions(data_dir=get_settings().data_dir):  # refused before the stream starts
             return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{request.region}'", "region")
     lang = request.lang or normalize_lang(header_lang)
-    plan = halfday_app.plan_half_day(context_for(user, lang=lang, region=request.region), request)
-    events = (halfday_app.worded(e, lang) for e in plan)
-    if _wants_json(accept):
-        done = deque(events, maxlen=1)  # the stream always ends with its done event
+    ctx = context_for(user, lang=lang, region=request.region)
+    if _wants_json(accept):  # no stream to answer a level-2 question on: the default applies at once
+        plan = halfday_app.plan_half_day(ctx, request)
+        done = deque((halfday_app.worded(e, lang) for e in plan), maxlen=1)  # the stream always ends with done
         return SafeJSONResponse(done[0].model_dump(mode="json") if done else None)
+    events = (halfday_app.worded(e, lang) for e in halfday_app.plan_half_day_answerable(ctx, request))
     return EventSourceResponse(
         (ServerSentEvent(data=e.model_dump_json(), event=e.type, id=str(e.seq)) for e in events),
         ping=get_settings().sse_ping_s,  # keep-alive comments while a stage waits (a slow provider)
@@ -443,6 +452,27 @@ def _wants_json(accept: str | None) -> bool:
     """The caller asked for JSON and not for the event stream."""
     kinds = {part.split(";")[0].strip().lower() for part in (accept or "").split(",")}
     return "application/json" in kinds and "text/event-stream" not in kinds
+
+
+class HalfDayResumeBody(BaseModel):
+    """The person's answer to a level-2 question: go on with local data, or stop."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    choice: halfday_app.DegradedChoice
+
+
+@app.post(
+    "/halfday/plan/{trace_id}/resume",
+    tags=["halfday"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **_errors(s404="no stream of yours by that trace id is waiting")},
+)
+def halfday_resume(trace_id: str, body: HalfDayResumeBody, user: str = Depends(current_user)) -> Any:
+    """Answer the level-2 question of a stream that is still open (its warning's ``choice``); the stream goes on
+    (or stops) at once. 404 when the stream ended, was answered already, or is another user's."""
+    if halfday_app.answer_degraded(context_for(user), trace_id, body.choice) == "not_waiting":
+        return error_response(404, "NOT_WAITING", "no stream of yours by that trace id is waiting", "trace_id")
+    return {"trace_id": trace_id, "choice": body.choice}
 
 
 class HalfDayReserveBody(BaseModel):

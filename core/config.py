@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, SecretStr
+from pydantic import AfterValidator, BeforeValidator, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +27,28 @@ def _empty_is_refused(value: object) -> object:
 OptionalPath = Annotated[Path | None, BeforeValidator(_empty_is_none)]
 #: a path the product cannot do without
 RequiredPath = Annotated[Path, BeforeValidator(_empty_is_refused)]
+
+
+#: the half-day planner's tools (core/halfday/service.py registers exactly these, each with a mock)
+HALFDAY_TOOLS: tuple[str, ...] = (
+    "decompose_goal",
+    "get_memory",
+    "analyze_user_profile",
+    "plan_time_slots",
+    "resolve_origin",
+    "search_places",
+    "rank_places_for_plan",
+    "score_plans",
+    "mock_reserve",
+)
+
+
+def _known_tools(value: list[str]) -> list[str]:
+    """Refuse a mock switch naming a tool the planner does not have (a typo would silently run the real one)."""
+    unknown = [v for v in value if v not in HALFDAY_TOOLS]
+    if unknown:
+        raise ValueError(f"unknown tool(s) {', '.join(unknown)}; the half-day tools are {', '.join(HALFDAY_TOOLS)}")
+    return value
 
 
 class Settings(BaseSettings):
@@ -250,8 +272,9 @@ class Settings(BaseSettings):
     browse_timeout_s: float = Field(default=8.0, gt=0, le=60, description="The whole visit's deadline.")
     browse_max_bytes: int = Field(default=2_000_000, ge=10_000, le=50_000_000, description="Largest page read.")
     # Half-day planner (core/halfday/; docs/ARCHITECTURE.md, "Half-day planner")
-    halfday_mock_tools: list[str] = Field(
-        default_factory=list, description="Tools that run their registered mock instead (e.g. decompose_goal)."
+    halfday_mock_tools: Annotated[list[str], AfterValidator(_known_tools)] = Field(
+        default_factory=list,
+        description="Tools that run their registered mock instead (e.g. decompose_goal); one of HALFDAY_TOOLS.",
     )
     halfday_solver: Literal["auto", "greedy", "cp_sat"] = Field(
         default="auto", description="auto: greedy, then CP-SAT when a greedy plan misses what the goal requires."
@@ -259,8 +282,27 @@ class Settings(BaseSettings):
     halfday_reference_cost: float = Field(
         default=300.0, gt=0, description="Cost per person (pack currency) that scores 0.5 on C when no budget is given."
     )
-    halfday_breaker_fail_max: int = Field(default=3, ge=1, le=100, description="Travel failures that open the breaker.")
-    halfday_breaker_reset_s: float = Field(default=60.0, gt=0, le=3600, description="Breaker cool-down (half-open).")
+    # one breaker per outside service (core/halfday/breaker.py): failures in a row that open it, its cool-down
+    halfday_breaker_map_fail_max: int = Field(default=3, ge=1, le=100, description="Map (routing) failures to open.")
+    halfday_breaker_map_reset_s: float = Field(default=60.0, gt=0, le=3600, description="Map breaker cool-down.")
+    halfday_breaker_weather_fail_max: int = Field(default=3, ge=1, le=100, description="Weather failures to open.")
+    halfday_breaker_weather_reset_s: float = Field(default=120.0, gt=0, le=3600, description="Weather cool-down.")
+    halfday_breaker_payment_fail_max: int = Field(default=2, ge=1, le=100, description="Reservation failures to open.")
+    halfday_breaker_payment_reset_s: float = Field(default=30.0, gt=0, le=3600, description="Reservation cool-down.")
+    halfday_degraded_default: Literal["continue", "stop"] = Field(
+        default="continue",
+        description="Level 2: what the planner does when the person was asked (on_degraded=ask) and did not answer "
+        "within halfday_degraded_wait_s, or nobody can answer (the CLI): go on with the local data, or stop.",
+    )
+    halfday_degraded_wait_s: float = Field(
+        default=120.0, gt=0, le=900, description="Level 2: how long a paused stream waits for the person's choice."
+    )
+    halfday_support_contact: str = Field(
+        default="",
+        max_length=200,
+        description="Level 3: the contact channel shown beside Retry (an address or a phone number, as written); "
+        "empty: none is configured, and the page says so.",
+    )
     halfday_provider_budget_s: float = Field(
         default=6.0,
         gt=0,

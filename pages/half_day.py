@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from components.frame import active_provider
-from components.halfday import cards, text
+from components.halfday import cards, fallback, text
 from components.halfday import share as halfday_share
 from components.halfday import state as hs
 from components.halfday.memory import render_memory_panel
@@ -59,6 +59,8 @@ if plan_clicked or st.session_state.pop(hs.PENDING, False):
         st.error(st.session_state.pop(hs.GOAL_ERROR, ""))
     else:
         hs.run_plan(request)
+elif st.session_state.pop(hs.RESUME, False):  # a level-2 button answered the paused run
+    hs.resume_plan()
 halfday_share.render_link(lang)  # the URL carries the goal of the plans shown; the address to copy
 
 run = st.session_state.get(hs.RUN)
@@ -69,7 +71,9 @@ if run is None:
 else:
     hs.render_stage_log(run)
     done = run["done"]
-    if done.type == "clarify":
+    if done is None:  # paused at a level-2 question
+        fallback.render_choice(run["asking"], lang)
+    elif done.type == "clarify":
         with st.container(border=True, key="hd_clarify"):
             st.markdown(f"**{text.question(list(done.missing), lang)}**")
             offered = hs.quick_choices()  # only windows still ahead; the answer goes beside the goal, not into it
@@ -85,6 +89,8 @@ else:
             if error.tool:
                 st.markdown(t("halfday.page.tool", lang, tool=error.tool))
         st.button(t("halfday.page.retry", lang), key="hd_retry", on_click=hs.retry, icon=":material/refresh:")
+        if error.fallback == "conversation":  # level 3: talk the goal over with the agent instead
+            fallback.render_fallback(run["goal"], error, lang)
     elif done.type == "plans":
         result = st.session_state[hs.RESULT]
         stale = hs.is_stale(run)

@@ -4,8 +4,9 @@ sent (``st.session_state``) and renders from them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import streamlit as st
 from pydantic import ValidationError
@@ -19,6 +20,7 @@ from core.app import halfday as halfday_app
 from core.app.halfday import (
     DEFAULT_WEIGHTS,
     DIMENSIONS,
+    DegradedChoice,
     Done,
     DoneError,
     DoneEvent,
@@ -28,8 +30,10 @@ from core.app.halfday import (
     HalfDayPlanner,
     HalfDayRequest,
     NamedWindow,
+    ObservationEvent,
     ScoreWeights,
     StatusEvent,
+    WarningObservation,
     WindowChoice,
     offered_windows,
 )
@@ -43,6 +47,9 @@ GOAL_ERROR = "hd_goal_error"  # why the goal box could not be planned (words)
 CHOSEN = "hd_chosen"  # plan id recorded with "Choose this plan"
 WEIGHT = "hd_w_{}"  # one slider per dimension
 WINDOW = "hd_window"  # the window the next run sends beside the goal (a quick answer, a link's window)
+PAUSED = "hd_paused"  # a run paused at a level-2 question: its stream, request, events and the answer list
+RESUME = "hd_resume"  # a level-2 button was pressed: resume the paused run on this script run
+FALLBACK = "hd_fallback"  # level 3: the conversation with the agent instead of plans (components/halfday/fallback.py)
 
 #: example goals (button key, catalog key), written in the page's language
 EXAMPLES: tuple[tuple[str, str], ...] = (
@@ -143,16 +150,59 @@ def request_from_state() -> HalfDayRequest | None:
 
 
 def run_plan(request: HalfDayRequest) -> dict[str, Any]:
-    """Consume the planner's events, showing each stage as it happens; keep the run (and the result) in state."""
-    state = st.session_state
+    """Consume the planner's events, showing each stage as it happens; keep the run (and the result) in state. At a
+    level-2 question (part of the plan on local data) the stream is kept, paused, until a button answers it."""
     ctx = request_context()
-    planner = make_planner(ctx)
+    answer: list[DegradedChoice] = []  # the buttons' answer, read when the stream resumes
+
+    def decide(_trace_id: str, _wait_s: float) -> DegradedChoice | None:
+        return answer[0] if answer else None
+
+    stream = halfday_app.plan_half_day(ctx, request, planner_=make_planner(ctx), decide=decide)
+    return _consume(stream, request, answer=answer, events=[], trace_id=ctx.trace_id)
+
+
+def answer_degraded(choice: DegradedChoice) -> None:
+    """A level-2 button: the paused stream goes on (or stops) on the next script run."""
+    paused = st.session_state.get(PAUSED)
+    if paused is not None:
+        paused["answer"].append(choice)
+        st.session_state[RESUME] = True
+
+
+def resume_plan() -> dict[str, Any] | None:
+    """The paused stream, answered, consumed to its end (None when there is none: a stale button)."""
+    paused = st.session_state.pop(PAUSED, None)
+    if paused is None or not paused["answer"]:
+        return None
+    return _consume(paused["stream"], paused["request"], answer=paused["answer"], events=paused["events"], trace_id="")
+
+
+def _asks(event: HalfDayEvent) -> bool:
+    return (
+        isinstance(event, ObservationEvent) and isinstance(event.data, WarningObservation) and bool(event.data.choice)
+    )
+
+
+def _consume(
+    stream: Iterator[HalfDayEvent],
+    request: HalfDayRequest,
+    *,
+    answer: list[DegradedChoice],
+    events: list[HalfDayEvent],
+    trace_id: str,
+) -> dict[str, Any]:
+    state = st.session_state
     lang = current_lang()  # the page's language: the log and the plans are worded in it, whatever the goal's
-    events: list[HalfDayEvent] = []
     label = t("halfday.run.planning", lang)
+    asking: HalfDayEvent | None = None
     with st.status(f"{label}…", expanded=True) as box:
         bar = st.progress(0.0, text=text.stage_name("started", lang))
-        for event in halfday_app.plan_half_day(ctx, request, planner_=planner):
+        for event in events:  # a resumed run: what came before the question
+            line = text.event_line(event, lang)
+            if line:
+                st.markdown(line)
+        for event in stream:
             events.append(event)
             line = text.event_line(event, lang)
             if line:
@@ -162,14 +212,15 @@ def run_plan(request: HalfDayRequest) -> dict[str, Any]:
                 name = text.stage_name(event.data.name, lang)
                 bar.progress(min(stage / text.STAGE_COUNT, 1.0), text=f"{stage}/{text.STAGE_COUNT} · {name}")
                 box.update(label=f"{label} · {name}")
+            if _asks(event) and not answer:
+                asking = event
+                break  # the stream waits here, kept in state, until a button answers
         last = events[-1] if events else None
-        done: Done = last.data if isinstance(last, DoneEvent) else _stopped(ctx.trace_id)
-        kind = done.type
-        box.update(
-            label=text.done_label(kind, lang),
-            state="error" if kind == "error" else "complete",
-            expanded=False,
-        )
+        done: Done | None = None
+        if asking is None:
+            done = last.data if isinstance(last, DoneEvent) else _stopped(last.trace_id if last else trace_id)
+        kind = "waiting" if done is None else done.type
+        box.update(label=text.done_label(kind, lang), state="error" if kind == "error" else "complete", expanded=False)
     run = {
         "goal": request.goal,
         "origin": request.origin or "",
@@ -177,10 +228,16 @@ def run_plan(request: HalfDayRequest) -> dict[str, Any]:
         "window": request.window,
         "events": events,
         "done": done,
+        "asking": asking.data if isinstance(asking, ObservationEvent) else None,
         "live": True,
     }
     state[RUN] = run
     state.pop(CHOSEN, None)
+    state.pop(FALLBACK, None)
+    if asking is not None:
+        state[PAUSED] = {"stream": stream, "request": request, "answer": answer, "events": events}
+    else:
+        state.pop(PAUSED, None)
     if isinstance(done, DonePlans):
         state[RESULT] = done.result
     else:
@@ -199,10 +256,10 @@ def render_stage_log(run: dict[str, Any]) -> None:
         run["live"] = False  # drawn live on this script run
         return
     lang = current_lang()
-    kind = run["done"].type
+    kind = "waiting" if run["done"] is None else run["done"].type
     label = t("halfday.run.how", lang) if kind == "plans" else text.done_label(kind, lang)
-    state = "error" if kind == "error" else "complete"
-    with st.status(label, expanded=False, state=state):
+    shown: Literal["error", "complete"] = "error" if kind == "error" else "complete"
+    with st.status(label, expanded=False, state=shown):
         for event in run["events"]:
             line = text.event_line(event, lang)
             if line:

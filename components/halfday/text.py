@@ -14,6 +14,7 @@ from typing import Any
 from core.app import halfday_words as w
 from core.app.halfday import (
     CandidateFacts,
+    ChosenObservation,
     DecomposedGoal,
     DoneEvent,
     ErrorFacts,
@@ -248,6 +249,9 @@ def _observation(d: Observation, lang: str) -> str | None:
     if isinstance(d, ReservableObservation):
         n = len(d.place_ids)
         return t("halfday.log.reservable_one" if n == 1 else "halfday.log.reservable_many", lang, n=n)
+    if isinstance(d, ChosenObservation):
+        line = "→ " + w.word(w.CHOSEN, d.choice, lang)
+        return line + " " + t("halfday.log.chosen_by_default", lang) if d.by == "default" else line
     return None
 
 
@@ -280,6 +284,8 @@ def done_label(kind: object, lang: str) -> str:
         return t("halfday.run.ready", lang)
     if kind == "clarify":
         return t("halfday.run.question", lang)
+    if kind == "waiting":
+        return t("halfday.run.waiting", lang)
     return t("halfday.run.stopped", lang)
 
 

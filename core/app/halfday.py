@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from core.app.context import RequestContext
 from core.errors import InputError
 from core.halfday.facts import (
     CandidateFacts,
+    ChoiceAsk,
+    ChosenObservation,
+    DegradedChoice,
     MemoryFacts,
     PlanSetFacts,
     ProfileFacts,
@@ -55,14 +59,23 @@ from core.halfday.models import (
     StatusEvent,
     WarningObservation,
 )
+from core.halfday.pipeline import DEGRADED_ASK, DEGRADED_DECLINED, LEVEL3_CODES, Decide
 from core.halfday.service import HalfDayPlanner
+from core.models.agent import AgentRequest, AgentResponse
 from core.reservations.models import DryRun
 from core.share import HalfDayLink
 
 __all__ = [
     # the contracts the half-day use cases take and return (core.halfday's models: request, events, plans,
     # memory, the goal's window), and the planner ``planner(ctx)`` gives a face for memory and feedback
+    "AgentResponse",
     "CandidateFacts",
+    "ChoiceAsk",
+    "ChosenObservation",
+    "DEGRADED_ASK",
+    "DEGRADED_DECLINED",
+    "DegradedChoice",
+    "LEVEL3_CODES",
     "DEFAULT_WEIGHTS",
     "DIET_CODES",
     "DIMENSIONS",
@@ -104,9 +117,12 @@ __all__ = [
     "WarningObservation",
     "WindowChoice",
     # entry points
+    "answer_degraded",
+    "converse_instead",
     "offered_windows",
     "open_link",
     "plan_half_day",
+    "plan_half_day_answerable",
     "planner",
     "rank_plans",
     "reserve_step",
@@ -131,11 +147,16 @@ def planner(ctx: RequestContext) -> HalfDayPlanner:
 
 
 def plan_half_day(
-    ctx: RequestContext, request: HalfDayRequest, *, planner_: HalfDayPlanner | None = None
+    ctx: RequestContext,
+    request: HalfDayRequest,
+    *,
+    planner_: HalfDayPlanner | None = None,
+    decide: Decide | None = None,
 ) -> Iterator[HalfDayEvent]:
     """The seven stages as events, the last one ``done``. The request's ``now`` defaults to the context's clock in
     its zone, and its user to the context's (a face never lets a body name another user). ``planner_``: one made
-    by ``planner(ctx)`` and adjusted (a test swapping a tool)."""
+    by ``planner(ctx)`` and adjusted (a test swapping a tool). ``decide``: how the person answers a level-2
+    question (the page keeps the stream and answers from its buttons); None: nobody can, the default applies."""
     update: dict[str, object] = {}
     if request.now is None:
         update["now"] = ctx.now()
@@ -143,7 +164,80 @@ def plan_half_day(
         update["user_id"] = ctx.user
     if request.lang is None and ctx.lang_given:
         update["lang"] = ctx.lang
-    return (planner_ or planner(ctx)).events(request.model_copy(update=update) if update else request)
+    return (planner_ or planner(ctx)).events(request.model_copy(update=update) if update else request, decide=decide)
+
+
+# ---- level 2: a stream that waits for the person's answer (half_day_planner.md §4.1) -------------------------
+class _Waiting:
+    """The streams of this process that may wait for an answer, by trace id: the owner, the answer once given."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._streams: dict[str, tuple[str, threading.Event, list[DegradedChoice]]] = {}
+
+    def open(self, trace_id: str, owner: str) -> None:
+        with self._lock:
+            self._streams[trace_id] = (owner, threading.Event(), [])
+
+    def close(self, trace_id: str) -> None:
+        with self._lock:
+            self._streams.pop(trace_id, None)
+
+    def give(self, trace_id: str, owner: str, choice: DegradedChoice) -> bool:
+        with self._lock:
+            found = self._streams.get(trace_id)
+            if found is None or found[0] != owner or found[1].is_set():
+                return False
+            found[2].append(choice)
+            found[1].set()
+            return True
+
+    def wait(self, trace_id: str, wait_s: float) -> DegradedChoice | None:
+        with self._lock:
+            found = self._streams.get(trace_id)
+        if found is None or not found[1].wait(wait_s):
+            return None
+        return found[2][0]
+
+
+_WAITING = _Waiting()
+AnswerOutcome = Literal["accepted", "not_waiting"]
+
+
+def plan_half_day_answerable(
+    ctx: RequestContext, request: HalfDayRequest, *, planner_: HalfDayPlanner | None = None
+) -> Iterator[HalfDayEvent]:
+    """``plan_half_day`` for a stream whose reader answers elsewhere (the HTTP API): at a level-2 question the
+    stream waits up to ``halfday_degraded_wait_s`` for ``answer_degraded(ctx, trace_id, choice)``, then goes on
+    with the answer or ``halfday_degraded_default``. The answer may come as soon as the first event is out."""
+    owner = ctx.user or "anonymous"
+    events = plan_half_day(ctx, request, planner_=planner_, decide=_WAITING.wait)
+    trace_id: str | None = None
+    try:
+        for event in events:
+            if trace_id is None:
+                trace_id = event.trace_id
+                _WAITING.open(trace_id, owner)
+            yield event
+    finally:
+        if trace_id is not None:
+            _WAITING.close(trace_id)
+
+
+def answer_degraded(ctx: RequestContext, trace_id: str, choice: DegradedChoice) -> AnswerOutcome:
+    """The person's answer to the level-2 question of their stream ``trace_id``: ``not_waiting`` when no stream
+    of theirs by that id is open (ended, answered already, or another user's)."""
+    given = _WAITING.give(trace_id, ctx.user or "anonymous", choice)
+    return "accepted" if given else "not_waiting"
+
+
+# ---- level 3: a conversation instead of a plan ----------------------------------------------------------------
+def converse_instead(ctx: RequestContext, message: str, **wiring: Any) -> AgentResponse:
+    """Planning gave up (level 3): the goal (or the person's next words) goes to the travel agent with the same
+    context, its user, language and clock; ``wiring`` as ``core.app.agent.ask``'s (a test's model or store)."""
+    from core.app import agent
+
+    return agent.ask(ctx, AgentRequest(user_id=ctx.user or "anonymous", message=message), **wiring)
 
 
 def worded(event: HalfDayEvent, lang: str | None) -> HalfDayEvent:

@@ -160,6 +160,7 @@ WARNINGS: Keys = {
     "fewer_than_two_distinct_plans": "halfday.warning.fewer_than_two_distinct_plans",
     "NAMED_PLACE_NOT_FOUND": "halfday.warning.named_place_not_found",
     "NAMED_PLACE_UNAVAILABLE": "halfday.warning.named_place_unavailable",
+    "DEGRADED_DATA": "halfday.warning.degraded_data",
 }
 #: a fatal end of planning (done type error) and refusals of the core
 ERRORS: Keys = {
@@ -171,6 +172,8 @@ ERRORS: Keys = {
     "INTERNAL_ERROR": "halfday.error.internal_error",
     "AMBIGUOUS_PLACE": "halfday.error.ambiguous_place",
     "NO_FEASIBLE_PLAN": "halfday.error.no_feasible_plan",
+    "DEGRADED_DECLINED": "halfday.error.degraded_declined",
+    "BREAKER_OPEN": "halfday.error.breaker_open",  # stage 7: the reservation side's breaker is open
     "OMNI_ERROR": "halfday.error.omni_error",
     "INVALID_INPUT": "halfday.error.invalid_input",
     "UNRESOLVED_POINT": "halfday.error.unresolved_point",
@@ -493,3 +496,8 @@ def result_words(result: HalfDayResult, lang: str) -> ResultWords:
         for p in result.plans
     ]
     return ResultWords(lang=i18n.normalize_lang(lang) or "zh", plans=plans)
+
+
+#: level 2: the two answers (the page's buttons) and what the stage log says was decided
+DEGRADED_CHOICES: Keys = {"continue": "halfday.degraded.continue", "stop": "halfday.degraded.stop"}
+CHOSEN: Keys = {"continue": "halfday.log.chosen.continue", "stop": "halfday.log.chosen.stop"}

@@ -25,7 +25,14 @@ def cmd_plan(args: argparse.Namespace) -> int:
         raise InputError("give the goal sentence with --goal", field="goal")
     now = parse_now(args.now)
     ctx = request_context(user=args.user, lang=args.lang, region=args.region, provider=args.provider, now=now)
-    request = HalfDayRequest(goal=args.goal, user_id=args.user, region=args.region, origin=args.origin, now=now)
+    request = HalfDayRequest(
+        goal=args.goal,
+        user_id=args.user,
+        region=args.region,
+        origin=args.origin,
+        now=now,
+        on_degraded=args.on_degraded,
+    )
     done: Any = None
     for event in halfday_app.plan_half_day(ctx, request):
         event = halfday_app.worded(event, args.lang)  # a done with plans gets their intros and reasons in words
@@ -64,6 +71,13 @@ def add_parsers(sub: Any) -> None:
     half.add_argument("--origin", default=None, help="where the half day starts (a place name)")
     half.add_argument("--now", default=None, help="plan as if it were this moment (ISO 8601, with offset)")
     half.add_argument("--events", action="store_true", help="print every event as a JSON line")
+    half.add_argument(
+        "--on-degraded",
+        choices=("ask", "continue", "stop"),
+        default="ask",
+        help="part of the plan on local data (a map service down): continue or stop; ask: nobody can answer here, "
+        "so OMNI_HALFDAY_DEGRADED_DEFAULT applies (default: ask)",
+    )
     half.set_defaults(func=cmd_plan)
     cmds = half.add_subparsers(dest="halfday_command", metavar="COMMAND")
     mem = cmds.add_parser("memory", help="what the planner learned of a user; --reset forgets it")

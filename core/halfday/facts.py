@@ -22,7 +22,7 @@ class _Data(BaseModel):
 # ---- a tool's result, as facts (what the stage log says; the tool log keeps the summaries) -------------------
 class GoalFacts(_Data):
     kind: Literal["goal"] = "goal"
-    parser: Literal["rules", "llm"]
+    parser: Literal["rules", "llm", "mock"]
     missing: list[MissingCode] = Field(default_factory=list)
 
 
@@ -149,3 +149,27 @@ class StepReason(_Data):
 
     code: Literal["matches", "suits", "named", "meal", "fits"]
     facts: StepReasonFacts
+
+
+# ---- level 2: the person's choice on local data (half_day_planner.md §4.1) -----------------------------------
+DegradedChoice = Literal["continue", "stop"]
+DEGRADED_CHOICES: tuple[DegradedChoice, ...] = ("continue", "stop")
+#: what a request says to do when part of the plan would rest on local data: ask the person (the stream waits for
+#: the answer, core.app.halfday.answer_degraded), or go on, or stop, without asking
+OnDegraded = Literal["ask", "continue", "stop"]
+
+
+class ChoiceAsk(_Data):
+    """The question a level-2 warning carries: go on with local (cached or estimated) data, or stop."""
+
+    options: list[DegradedChoice] = Field(default_factory=lambda: list(DEGRADED_CHOICES))
+    default: DegradedChoice = Field(description="what happens without an answer (halfday_degraded_default)")
+    wait_s: float = Field(ge=0, description="how long the stream waits for the answer (0: nobody can answer)")
+
+
+class ChosenObservation(_Data):
+    """What was decided on a level-2 warning, and by whom: the person, the request, or the default."""
+
+    type: Literal["choice"] = "choice"
+    choice: DegradedChoice
+    by: Literal["person", "request", "default"]

@@ -200,7 +200,7 @@ class DecomposedGoal(BaseModel):
     )
     assumed: list[AssumptionCode] = Field(default_factory=list)
     missing: list[MissingCode] = Field(default_factory=list)
-    parser: Literal["rules", "llm"] = "rules"
+    parser: Literal["rules", "llm", "mock"] = "rules"
 
     @model_validator(mode="after")
     def _window_or_missing(self) -> DecomposedGoal:

@@ -12,8 +12,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
 
 from core.halfday.facts import (
+    ChoiceAsk,
+    ChosenObservation,
     CrowdTolerance,
     EmptyFacts,
+    OnDegraded,
     PlanIntro,
     RelaxCode,
     RelaxedFacts,
@@ -91,9 +94,23 @@ class HalfDayRequest(BaseModel):
     )
     weights: ScoreWeights = Field(default_factory=ScoreWeights)
     max_plans: int = Field(default=3, ge=2, le=3)
+    on_degraded: OnDegraded = Field(
+        default="ask",
+        description="part of the plan would rest on local data (a map service down): ask (the stream pauses at the "
+        "warning for POST /halfday/plan/{trace_id}/resume, then halfday_degraded_default), continue, or stop",
+    )
 
 
 # ---- stage 2: memory ------------------------------------------------------------------------------------------
+class GoalInput(BaseModel):
+    """Stage 1's input: the goal sentence, the moment planned from, the caller's language, a window given beside."""
+
+    text: str = Field(min_length=1, max_length=MAX_GOAL_CHARS)
+    now: datetime
+    lang: Language | None = None
+    window: RequestWindow | None = Field(default=None, description="given beside the goal: read instead of its time")
+
+
 class FamilyProfile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -155,6 +172,7 @@ class Profile(BaseModel):
     walk_limit_min: int = Field(ge=0, le=60, description="longest leg walked; longer legs go by car")
     named_places: list[str] = Field(default_factory=list)
     avoid_place_ids: list[str] = Field(default_factory=list, description="disliked in memory")
+    source: str = Field(default="rules", description="rules, or mock (core/halfday/mocks.py)")
 
 
 # ---- stage 4: time slots --------------------------------------------------------------------------------------
@@ -431,6 +449,7 @@ class WarningObservation(_Data):
     type: Literal["warning"] = "warning"
     code: str
     facts: WarningFacts = Field(default_factory=WarningFacts)
+    choice: ChoiceAsk | None = Field(default=None, description="level 2: the person is asked whether to go on")
 
 
 class EmptyObservation(_Data):
@@ -458,7 +477,12 @@ class ReservableObservation(_Data):
 
 
 Observation = Annotated[
-    ResultObservation | WarningObservation | EmptyObservation | RelaxedObservation | ReservableObservation,
+    ResultObservation
+    | WarningObservation
+    | EmptyObservation
+    | RelaxedObservation
+    | ReservableObservation
+    | ChosenObservation,
     Field(discriminator="type"),
 ]
 
@@ -516,6 +540,10 @@ class ErrorFacts(_Data):
     tool: str | None = Field(default=None, description="the last tool called")
     field: str | None = Field(default=None, description="the request's field at fault, when one is")
     excluded: dict[str, int] = Field(default_factory=dict, description="NO_FEASIBLE_PLAN: why places were left out")
+    fallback: Literal["conversation"] | None = Field(
+        default=None, description="level 3: planning gave up; the face offers a conversation with the agent instead"
+    )
+    contact: str | None = Field(default=None, description="level 3: the support contact (halfday_support_contact)")
 
 
 class DoneError(_Data):

@@ -3,15 +3,18 @@ the parsed goal (or the question to ask), ``skill_call`` before each tool, ``obs
 warnings, relaxed filters), and one ``done`` (plans, a clarification, or an error with the trace id). Every event
 carries the trace id; the consumer (the page, the SSE endpoint, the CLI) holds no planning state.
 
-Degradation (§4.1): level 1 is the registry's retries, then a search with relaxed filters; level 2 is the travel
-breaker (core/halfday/travel.py), announced as ``observation`` of type ``warning``; level 3 (a tool that broke its
-schema twice, an unreachable database) ends with ``done`` of type ``error``.
+Degradation (§4.1): level 1 is the registry's retries, then a search with relaxed filters; level 2 is the map
+breaker (core/halfday/travel.py), announced as ``observation`` of type ``warning``, then a warning that asks the
+person whether to go on with local data (``choice``; the request's ``on_degraded``, the answer through ``decide``,
+else ``halfday_degraded_default``) and an ``observation`` of type ``choice`` with what was decided; level 3 (a
+tool that broke its schema twice, an unreachable database) ends with ``done`` of type ``error`` that offers a
+conversation with the agent and carries the support contact.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,6 +30,9 @@ from core.geo.composite import MapServices
 from core.halfday.explain import explain_plans
 from core.halfday.facts import (
     CandidateFacts,
+    ChoiceAsk,
+    ChosenObservation,
+    DegradedChoice,
     EmptyFacts,
     GoalFacts,
     MemoryFacts,
@@ -102,6 +108,13 @@ DEGRADED_NOTES = {"TRAVEL_BREAKER_OPEN", "TRAVEL_SERVICE_FAILED", "TRAVEL_FROM_L
 FALLBACK_CODES = frozenset({"PROVIDER_FALLBACK", "PROVIDER_NOT_REQUESTED"})
 #: the tools that call map providers: they run under the plan's provider budget
 PROVIDER_TOOLS = frozenset({"resolve_origin", "rank_places_for_plan"})
+#: §4.1 level 3: planning cannot go on; the face falls back to a conversation and shows the support contact
+LEVEL3_CODES = frozenset({"TOOL_OUTPUT_INVALID", "TOOL_INPUT_INVALID", "DATABASE_UNREACHABLE", "INTERNAL_ERROR"})
+#: the level-2 warning that asks the person; the stop it may end with
+DEGRADED_ASK = "DEGRADED_DATA"
+DEGRADED_DECLINED = "DEGRADED_DECLINED"
+#: the person's answer to a level-2 question: (trace id, how long to wait) → the choice, or None (no answer)
+Decide = Callable[[str, float], DegradedChoice | None]
 
 
 def relax_order(profile: Profile) -> list[RelaxCode]:
@@ -124,6 +137,8 @@ class _Stream:
     seq: int = 0
     warnings: list[str] = field(default_factory=list)
     budget_s: float | None = None  # the plan's time for providers' answers, from its first provider call
+    contact: str | None = None  # level 3's support contact (settings)
+    choice: DegradedChoice | None = None  # level 2, once decided
     _budget: Any = None
 
     def providers(self) -> AbstractContextManager[None]:
@@ -199,7 +214,7 @@ def tool_facts(output: Any) -> ToolFacts:
 def _call(stream: _Stream, registry: ToolRegistry, name: str, payload: Any) -> Iterator[HalfDayEvent | Any]:
     """skill_call, the call, observation: yields the two events, then the tool's output as the last item."""
     spec = registry.spec(name)
-    yield stream.skill_call(name, spec.stage, mocked=name in registry.mocked)
+    yield stream.skill_call(name, spec.stage, mocked=registry.runs_mock(name))
     with stream.providers() if name in PROVIDER_TOOLS else nullcontext():
         out = registry.call(name, payload, trace=stream.trace)
     last = stream.trace.calls[-1]
@@ -218,12 +233,19 @@ def _run(stream: _Stream, registry: ToolRegistry, name: str, payload: Any, sink:
 
 
 def plan_events(
-    request: HalfDayRequest, *, registry: ToolRegistry, provider: MapServices, settings: Settings
+    request: HalfDayRequest,
+    *,
+    registry: ToolRegistry,
+    provider: MapServices,
+    settings: Settings,
+    decide: Decide | None = None,
 ) -> Iterator[HalfDayEvent]:
-    stream = _Stream(trace=Trace(), budget_s=settings.halfday_provider_budget_s)
+    """``decide``: how the person answers a level-2 question (None: nobody can, the default applies at once)."""
+    contact = settings.halfday_support_contact.strip() or None
+    stream = _Stream(trace=Trace(), budget_s=settings.halfday_provider_budget_s, contact=contact)
     yield stream.status(0)
     try:
-        yield from _stages(stream, request, registry=registry, provider=provider, settings=settings)
+        yield from _stages(stream, request, registry=registry, provider=provider, settings=settings, decide=decide)
     except ToolInvalid as exc:
         yield _error(stream, exc.code, tool=_last_tool(stream))
     except sqlalchemy.exc.OperationalError:
@@ -255,11 +277,37 @@ def _last_tool(stream: _Stream) -> str | None:
 
 
 def _error(stream: _Stream, code: str, **facts: Any) -> DoneEvent:
+    if code in LEVEL3_CODES:
+        facts.update(fallback="conversation", contact=stream.contact)
     return stream.done(DoneError(error=ErrorFacts(code=code, trace_id=stream.trace.trace_id, **facts)))
 
 
+def _ask_degraded(
+    stream: _Stream, request: HalfDayRequest, facts: WarningFacts, *, decide: Decide | None, settings: Settings
+) -> Generator[HalfDayEvent, None, DegradedChoice]:
+    """Level 2's question: the request's answer, else ask (a warning with the choice) and wait for the person's
+    answer through ``decide``; no answer in time (or nobody to answer) is the configured default."""
+    if request.on_degraded != "ask":
+        choice: DegradedChoice = request.on_degraded
+        yield stream.observation(ChosenObservation(choice=choice, by="request"))
+        return choice
+    default = settings.halfday_degraded_default
+    wait_s = settings.halfday_degraded_wait_s if decide is not None else 0.0
+    ask = ChoiceAsk(default=default, wait_s=wait_s)
+    yield stream.observation(WarningObservation(code=DEGRADED_ASK, facts=facts, choice=ask))
+    answer = decide(stream.trace.trace_id, wait_s) if decide is not None else None
+    yield stream.observation(ChosenObservation(choice=answer or default, by="person" if answer else "default"))
+    return answer or default
+
+
 def _stages(
-    stream: _Stream, request: HalfDayRequest, *, registry: ToolRegistry, provider: MapServices, settings: Settings
+    stream: _Stream,
+    request: HalfDayRequest,
+    *,
+    registry: ToolRegistry,
+    provider: MapServices,
+    settings: Settings,
+    decide: Decide | None,
 ) -> Iterator[HalfDayEvent]:
     pack = provider.region
     zone = ZoneInfo(pack.timezone)
@@ -348,6 +396,12 @@ def _stages(
                 if note in DEGRADED_NOTES and note not in stream.warnings:
                     stream.warnings.append(note)
                     yield stream.warning(note, _estimated_facts(composed, provider))
+            if stream.choice is None and any(n in DEGRADED_NOTES for n in composed.notes):
+                facts = _estimated_facts(composed, provider)
+                stream.choice = yield from _ask_degraded(stream, request, facts, decide=decide, settings=settings)
+                if stream.choice == "stop":
+                    yield _error(stream, DEGRADED_DECLINED, tool="rank_places_for_plan")
+                    return
             score_in = ScoreInput(
                 plans=composed, candidates=candidates, profile=profile, slots=slots, weights=request.weights
             )

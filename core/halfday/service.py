@@ -4,17 +4,19 @@ collected from it, the memory's feedback, and stage 7's reservation through the 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, datetime
 
-from pydantic import BaseModel, Field
+import sqlalchemy.exc
 
 from core.config import Settings, get_settings
 from core.errors import InputError, ProviderUnavailable
 from core.geo.base import LonLat
 from core.geo.composite import MapServices
+from core.halfday import mocks
+from core.halfday.breaker import breaker_for
 from core.halfday.compose import compose_plans
 from core.halfday.cpsat import exact_order
-from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, Party, RequestWindow, TimeWindow
+from core.halfday.goal_models import DecomposedGoal
 from core.halfday.goal_window import apply_window
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
@@ -22,6 +24,7 @@ from core.halfday.models import (
     ComposeInput,
     DoneEvent,
     DonePlans,
+    GoalInput,
     HalfDayEvent,
     HalfDayRequest,
     HalfDayResult,
@@ -40,7 +43,7 @@ from core.halfday.models import (
     SlotsInput,
     TimeSlots,
 )
-from core.halfday.pipeline import plan_events
+from core.halfday.pipeline import Decide, plan_events
 from core.halfday.profile import analyze_user_profile, plan_time_slots
 from core.halfday.score import score_plans
 from core.halfday.search import effective_budget, search_places
@@ -51,26 +54,13 @@ from core.reservations.models import DryRun, ReservationRequest
 from core.reservations.provider import ReservationProvider
 from core.reservations.service import ReservationService
 
-
-class GoalInput(BaseModel):
-    text: str = Field(min_length=1, max_length=MAX_GOAL_CHARS)
-    now: datetime
-    lang: Language | None = None
-    window: RequestWindow | None = Field(default=None, description="given beside the goal: read instead of its time")
-
-
-def _mock_goal(inp: GoalInput) -> DecomposedGoal:
-    """A fixed, valid goal for demos: tomorrow 13:00–18:00 (or the window given), two adults, museums and local
-    food."""
-    day = (inp.now + timedelta(days=1)).date()
-    goal = DecomposedGoal(
-        text=inp.text[:1000],
-        language=inp.lang or "zh",
-        window=TimeWindow(date=day, start=time(13, 0), end=time(18, 0), phrase="mock"),
-        party=Party(adults=2),
-        preferences=["museum", "local_food"],
-    )
-    return apply_window(goal, inp.window, inp.now)
+#: what counts against the reservation (payment) side: the service or its database not answering
+PAYMENT_FAILURES: tuple[type[BaseException], ...] = (
+    ProviderUnavailable,
+    OSError,
+    TimeoutError,
+    sqlalchemy.exc.OperationalError,
+)
 
 
 class HalfDayPlanner:
@@ -99,23 +89,27 @@ class HalfDayPlanner:
     # ---- the tools ----------------------------------------------------------------------------------
     def _registry(self) -> ToolRegistry:
         s = self.settings
+        pack = self.provider.region
         specs = [
             ToolSpec(name="decompose_goal", stage=1, input_model=GoalInput, output_model=DecomposedGoal,
-                     fn=self._decompose, mock=_mock_goal),
+                     fn=self._decompose, mock=mocks.mock_goal),
             ToolSpec(name="get_memory", stage=2, input_model=MemoryQuery, output_model=Memory,
-                     fn=lambda q: self.memory.get(q.user_id), mock=lambda q: Memory(user_id=q.user_id, source="mock")),
+                     fn=lambda q: self.memory.get(q.user_id), mock=mocks.mock_memory),
             ToolSpec(name="analyze_user_profile", stage=3, input_model=ProfileInput, output_model=Profile,
-                     fn=analyze_user_profile),
+                     fn=analyze_user_profile, mock=mocks.mock_profile),
             ToolSpec(name="plan_time_slots", stage=4, input_model=SlotsInput, output_model=TimeSlots,
-                     fn=lambda i: plan_time_slots(i, settings=s)),
+                     fn=lambda i: plan_time_slots(i, settings=s), mock=mocks.mock_slots),
             ToolSpec(name="resolve_origin", stage=4, input_model=OriginQuery, output_model=OriginAnswer,
-                     fn=self._origin),
+                     fn=self._origin, mock=mocks.mock_origin(pack)),
             ToolSpec(name="search_places", stage=5, input_model=SearchFilters, output_model=Candidates,
-                     fn=self._search, retry_on=(TimeoutError, ProviderUnavailable, ConnectionError)),
+                     fn=self._search, mock=mocks.mock_search(pack),
+                     retry_on=(TimeoutError, ProviderUnavailable, ConnectionError)),
             ToolSpec(name="rank_places_for_plan", stage=6, input_model=ComposeInput, output_model=PlanSet,
-                     fn=self._compose),
-            ToolSpec(name="score_plans", stage=6, input_model=ScoreInput, output_model=PlanSet, fn=self._score),
-            ToolSpec(name="mock_reserve", stage=7, input_model=ReserveInput, output_model=DryRun, fn=self._reserve),
+                     fn=self._compose, mock=mocks.mock_compose(pack)),
+            ToolSpec(name="score_plans", stage=6, input_model=ScoreInput, output_model=PlanSet, fn=self._score,
+                     mock=mocks.mock_score),
+            ToolSpec(name="mock_reserve", stage=7, input_model=ReserveInput, output_model=DryRun, fn=self._reserve,
+                     mock=mocks.mock_reserve(pack)),
         ]  # fmt: skip
         return ToolRegistry(specs, mocked=s.halfday_mock_tools)
 
@@ -159,8 +153,7 @@ class HalfDayPlanner:
             walk_limit_min=inp.profile.walk_limit_min,
             factor=inp.slots.travel_factor,
             buffer_min=inp.slots.travel_buffer_min,
-            fail_max=self.settings.halfday_breaker_fail_max,
-            reset_timeout_s=self.settings.halfday_breaker_reset_s,
+            settings=self.settings,
         )
         plans, notes = compose_plans(
             cands,
@@ -182,17 +175,24 @@ class HalfDayPlanner:
         return score_plans(inp, candidates=by_id, reference_cost=self.settings.halfday_reference_cost)
 
     def _reserve(self, inp: ReserveInput) -> DryRun:
-        return self.reservations.dry_run(
-            inp.user_id,
-            ReservationRequest(
-                item_id=inp.place_id, date=inp.date, time=inp.time, party_size=inp.party_size, contact=inp.contact
-            ),
-        )
+        """Stage 7 through the payment side's breaker: a reservation service that keeps failing is refused at once
+        (``BREAKER_OPEN``) for its cool-down; a refusal of the person's request (a full slot) is no failure."""
+        breaker = breaker_for("payment", self.provider.region.name, settings=self.settings, counts=PAYMENT_FAILURES)
+        with breaker.calling():
+            return self.reservations.dry_run(
+                inp.user_id,
+                ReservationRequest(
+                    item_id=inp.place_id, date=inp.date, time=inp.time, party_size=inp.party_size, contact=inp.contact
+                ),
+            )
 
     # ---- planning -----------------------------------------------------------------------------------
-    def events(self, request: HalfDayRequest) -> Iterator[HalfDayEvent]:
-        """The seven stages as events; the last one is ``done``."""
-        return plan_events(request, registry=self.registry, provider=self.provider, settings=self.settings)
+    def events(self, request: HalfDayRequest, *, decide: Decide | None = None) -> Iterator[HalfDayEvent]:
+        """The seven stages as events; the last one is ``done``. ``decide``: the person's answer to a level-2
+        question (core/halfday/pipeline.py)."""
+        return plan_events(
+            request, registry=self.registry, provider=self.provider, settings=self.settings, decide=decide
+        )
 
     def plan(self, request: HalfDayRequest) -> tuple[HalfDayResult | None, list[HalfDayEvent]]:
         """Every event, and the result when the stream ended with plans."""

@@ -2,7 +2,7 @@
 and output schema; each call validates the input, runs the tool (retrying what may pass on a second try), validates
 the output, and is logged with the request's trace id, its duration and short summaries of what went in and out.
 
-A tool named in ``OMNI_HALFDAY_MOCK_TOOLS`` runs its registered mock instead, without the planner knowing: the demo
+A tool named in ``OMNI_HALFDAY_MOCK_TOOLS`` runs its registered mock (core/halfday/mocks.py) instead, without the planner knowing: the demo
 keeps working when a real implementation (an LLM parser, a live search) is unavailable.
 """
 
@@ -95,6 +95,14 @@ class ToolRegistry:
         self.backoff_s = backoff_s
         for spec in specs:
             self.register(spec)
+        missing = sorted(n for n in self.mocked if n not in self._specs or self._specs[n].mock is None)
+        if missing:  # a mock switch that silently ran the real tool would log a lie
+            known = ", ".join(n for n in self.names if self._specs[n].mock is not None)
+            raise ValueError(f"no mock for {', '.join(missing)}; tools with a mock: {known}")
+
+    def runs_mock(self, name: str) -> bool:
+        """The tool runs its registered mock (named in the mock switch, and it has one)."""
+        return name in self.mocked and self._specs[name].mock is not None
 
     def register(self, spec: ToolSpec) -> None:
         self._specs[spec.name] = spec
@@ -112,7 +120,8 @@ class ToolRegistry:
 
     def call(self, name: str, payload: BaseModel | dict[str, Any], *, trace: Trace) -> Any:
         spec = self._specs[name]
-        fn = spec.mock if name in self.mocked and spec.mock is not None else spec.fn
+        mock = spec.mock if self.runs_mock(name) else None
+        fn = mock or spec.fn
         try:
             inp = spec.input_model.model_validate(payload.model_dump() if isinstance(payload, BaseModel) else payload)
         except ValidationError as exc:
@@ -153,7 +162,7 @@ class ToolRegistry:
             "stage": spec.stage,
             "outcome": outcome,
             "attempts": attempts,
-            "mocked": spec.name in self.mocked,
+            "mocked": self.runs_mock(spec.name),
             "duration_ms": round((clock.perf_counter() - started) * 1000, 2) if started else 0.0,
             "input": summarise(inp),
             "output": summarise(out) if out is not None else "",

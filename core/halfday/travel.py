@@ -11,27 +11,18 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import pybreaker
-
+from core.config import Settings
 from core.errors import OmniError
 from core.geo.base import LonLat, TravelMatrix, TravelMode
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
+from core.halfday.breaker import BreakerOpen, breaker_for, reset_breakers
 from core.halfday.models import TravelLeg
 
-#: one breaker per routing service name, shared by every request of this process (§4.2)
-_BREAKERS: dict[str, pybreaker.CircuitBreaker] = {}
+__all__ = ["TravelTable", "build_travel_table", "reset_breakers"]
 
-
-def breaker_for(name: str, *, fail_max: int, reset_timeout_s: float) -> pybreaker.CircuitBreaker:
-    b = _BREAKERS.get(name)
-    if b is None:
-        b = _BREAKERS[name] = pybreaker.CircuitBreaker(fail_max=fail_max, reset_timeout=reset_timeout_s, name=name)
-    return b
-
-
-def reset_breakers() -> None:
-    _BREAKERS.clear()
+#: what counts against the map service: its own errors, a socket's, a timeout
+MAP_FAILURES: tuple[type[BaseException], ...] = (OmniError, OSError, TimeoutError)
 
 
 @dataclass
@@ -94,22 +85,22 @@ def build_travel_table(
     walk_limit_min: int,
     factor: float,
     buffer_min: int,
-    fail_max: int = 3,
-    reset_timeout_s: float = 60.0,
+    settings: Settings,
 ) -> TravelTable:
     """Both matrices through the breaker; a failure or an open breaker uses the pack's estimate with a warning."""
     warnings: list[str] = []
     local = OfflineProvider(provider.region)
-    # one breaker per service and region: one region's outage does not stop the others
-    breaker = breaker_for(f"{provider.name}@{provider.region.name}", fail_max=fail_max, reset_timeout_s=reset_timeout_s)
+    # the map service's breaker in this region (its own threshold and cool-down; one region's outage stops no other)
+    breaker = breaker_for("map", f"{provider.name}@{provider.region.name}", settings=settings, counts=MAP_FAILURES)
 
     def matrix(mode: TravelMode) -> TravelMatrix:
         seen = len(provider.warnings.entries())  # this request's own log (its view of the shared providers)
         try:
-            answer = breaker.call(provider.matrix, list(points), mode=mode)
-        except pybreaker.CircuitBreakerError:
+            with breaker.calling():
+                answer = provider.matrix(list(points), mode=mode)
+        except BreakerOpen:
             warnings.append("TRAVEL_BREAKER_OPEN")
-        except (OmniError, OSError, TimeoutError):
+        except MAP_FAILURES:
             warnings.append("TRAVEL_SERVICE_FAILED")
         else:
             # the whole answer came from the fallback (the service failed or was never asked); pairs the network

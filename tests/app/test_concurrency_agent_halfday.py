@@ -106,7 +106,7 @@ def test_eight_concurrent_half_days_keep_their_own_travel_warnings(tmp_path):
         provider="offline",
         db_url=f"sqlite:///{tmp_path / 'h.db'}",
         cache_dir=None,
-        halfday_breaker_fail_max=100,  # no request opens the travel breaker for the others
+        halfday_breaker_map_fail_max=100,  # no request opens the travel breaker for the others
     )
     pack = load_region("shanghai", settings.data_dir)
     # odd requests start from Shanghai railway station, a point the router cannot answer (a station is never a

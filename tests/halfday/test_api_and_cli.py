@@ -215,8 +215,8 @@ def test_the_stream_sends_keep_alive_comments_while_a_stage_waits(api, monkeypat
     get_settings.cache_clear()
     planned = halfday_app.plan_half_day
 
-    def slow_stage(ctx, request):  # the real stream, with a stage that waits 20 ping intervals after its first event
-        events = planned(ctx, request)
+    def slow_stage(ctx, request, **options):  # the real stream, a stage waiting 20 ping intervals after its first event
+        events = planned(ctx, request, **options)
         yield next(events)
         time.sleep(1.0)
         yield from events

@@ -67,7 +67,7 @@ def test_level2_a_failing_router_opens_the_breaker_and_plans_from_local_data(pla
         assert "TRAVEL_FROM_LOCAL_ESTIMATE" in result.warnings
     # the breaker opened after three failures (settings): later plans no longer wait on the broken service
     assert "TRAVEL_BREAKER_OPEN" in warnings
-    assert router.calls == planner.settings.halfday_breaker_fail_max
+    assert router.calls == planner.settings.halfday_breaker_map_fail_max
 
 
 def test_level3_a_tool_that_breaks_its_schema_twice_ends_with_an_error(planner):
@@ -81,6 +81,7 @@ def test_level3_a_tool_that_breaks_its_schema_twice_ends_with_an_error(planner):
         "code": "TOOL_OUTPUT_INVALID",
         "trace_id": done.trace_id,
         "tool": "analyze_user_profile",
+        "fallback": "conversation",  # level 3: a conversation with the agent instead (no contact configured here)
     }
     log = [e for e in events if e.type == "skill_call"]
     assert log[-1].data.tool == "analyze_user_profile"  # nothing invalid went downstream

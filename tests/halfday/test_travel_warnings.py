@@ -8,6 +8,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from core.config import Settings
 from core.errors import ProviderUnavailable
 from core.geo.base import LonLat, TravelMatrix, TravelMode, WarningLog
 from core.geo.composite import MapServices
@@ -47,7 +48,9 @@ def table_warnings(behaviour: str) -> tuple[list[str], set[str]]:
     offline = OfflineProvider(PACK)
     router = ResilientProvider(RoadRouter(behaviour), fallback=offline, retries=0, warnings=log)  # type: ignore[arg-type]
     shared = MapServices(geocoder=offline, router=router, region=PACK, warnings=log)  # type: ignore[arg-type]
-    table = build_travel_table(POINTS, provider=shared.for_request(), walk_limit_min=20, factor=1.2, buffer_min=5)
+    table = build_travel_table(
+        POINTS, provider=shared.for_request(), walk_limit_min=20, factor=1.2, buffer_min=5, settings=Settings()
+    )
     return table.warnings, {table.leg(i, j).source for i in range(4) for j in range(4) if i != j}
 
 

@@ -572,13 +572,16 @@ def test_every_code_the_core_can_emit_has_chinese_and_english_words_in_the_catal
     assert not missing(w.DIET, goal_models.DIET_CODES)  # diet_<code> and avoided_<preference> are built from these
 
     assert not missing(w.RELAX, models.RelaxCode.__args__)
-    warnings = _codes_in(pipeline, r'"([A-Z][A-Z_]+)"') - {"DATABASE_UNREACHABLE", "INTERNAL_ERROR", "NO_FEASIBLE_PLAN"}
+    # every code literal in the pipeline is a warning but its errors and the provider log's codes it reads
+    not_warnings = {"NO_FEASIBLE_PLAN", pipeline.DEGRADED_DECLINED} | pipeline.LEVEL3_CODES | pipeline.FALLBACK_CODES
+    warnings = _codes_in(pipeline, r'"([A-Z][A-Z_]+)"') - not_warnings
     warnings |= _codes_in(travel, r'warnings\.append\("(\w+)"\)') | set(pipeline.DEGRADED_NOTES)
     assert "ORIGIN_UNRESOLVED" in warnings and "TRAVEL_BREAKER_OPEN" in warnings
     assert not missing(w.WARNINGS, warnings)
     assert not missing(w.WARNINGS, _codes_in(compose, r'notes\.append\("(\w+)"\)'))
 
     error_codes = _codes_in(pipeline, r'_error\(stream, "(\w+)"') | _codes_in(pipeline, r'"code": "(\w+)"')
+    error_codes |= {pipeline.DEGRADED_DECLINED} | pipeline.LEVEL3_CODES
     error_codes |= {tools.ToolFailed.code, tools.ToolInvalid.code, tools.EmptyResult.code}
     error_codes |= _codes_in(tools, r'code="(\w+)"')
     error_codes |= {
