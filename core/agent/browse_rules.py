@@ -47,6 +47,7 @@ class BrowseOffer(BaseModel):
     states it: nothing is filled in that the page did not say."""
 
     name: str | None = None
+    alternate_name: str | None = Field(default=None, description="the page's other name for it (often English)")
     item: str | None = Field(default=None, description="what the offer belongs to (the show, the hotel)")
     price: float | None = None
     currency: str | None = None
@@ -274,6 +275,8 @@ def _offer(node: dict[str, Any], parent: dict[str, Any] | None) -> BrowseOffer:
     left_value = _number(left.get("value")) if isinstance(left, dict) else _number(left)
     return BrowseOffer(
         name=_text(node.get("name")) or (_text(item.get("name")) if isinstance(item, dict) else None),
+        alternate_name=_text(node.get("alternateName"))
+        or (_text(item.get("alternateName")) if isinstance(item, dict) else None),
         item=_text(parent.get("name")) if parent else None,
         price=_number(node.get("price")),
         currency=_text(node.get("priceCurrency")),
@@ -346,6 +349,11 @@ def extract_evidence(url: str, html: str) -> tuple[BrowseEvidence, list[tuple[st
             ev.currency = "CNY"
     ev.currency = p.attrs.get("data-currency") or p.attrs.get("itemprop-priceCurrency") or ev.currency
     cancel = p.attrs.get("data-cancellation-policy") or p.attrs.get("itemprop-cancellationPolicy")
+    for block in p.json_ld if not cancel else []:  # structured before labelled text
+        m = re.search(r'"cancellationPolicy"\s*:\s*"([^"]{3,300})"', block)
+        if m:
+            cancel = m.group(1)
+            break
     if not cancel:
         m = CANCEL_RX.search(text)
         cancel = m.group(1).strip() if m else None
@@ -355,12 +363,6 @@ def extract_evidence(url: str, html: str) -> tuple[BrowseEvidence, list[tuple[st
         states = {o.availability for o in ev.offers}
         ev.availability = "available" if "available" in states else ("unavailable" if states == {"unavailable"} else "unknown")
     ev.source = p.source or "web"
-    if not ev.cancellation_policy:
-        for block in p.json_ld:
-            m = re.search(r'"cancellationPolicy"\s*:\s*"([^"]{3,300})"', block)
-            if m:
-                ev.cancellation_policy = m.group(1)
-                break
     return ev, p.links, p
 
 
