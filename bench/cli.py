@@ -167,7 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         "reservations": ("50 concurrent confirmations and 50 parties for one slot, SQLite and PostgreSQL", None),
         "halfday": ("half-day planner: first event, full plan, 50 confirmations of a planned step", None),
-        "browse": ("the browse executor on the demo hotel site: first browse after the browser starts, then warm", None),
+        "browse": (
+            "the browse executor on the demo hotel site: first browse after the browser starts, then warm",
+            None,
+        ),
         "amap-cache": ("AMap calls of a 10-stop plan, cold and warm in a new process (stand-in server)", None),
         "amap-live": ("5-30 place plans through a stand-in AMap at QPS 1 and 3: calls, pacing, legs from AMap", None),
         "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),

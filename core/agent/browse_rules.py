@@ -361,8 +361,8 @@ def extract_evidence(url: str, html: str) -> tuple[BrowseEvidence, list[tuple[st
     ev.offers = json_ld_offers(p.json_ld)
     if ev.offers:
         states = {o.availability for o in ev.offers}
-        ev.availability = "available" if "available" in states else ("unavailable" if states == {"unavailable"} else "unknown")
+        ev.availability = (
+            "available" if "available" in states else ("unavailable" if states == {"unavailable"} else "unknown")
+        )
     ev.source = p.source or "web"
     return ev, p.links, p
-
-

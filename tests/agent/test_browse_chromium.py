@@ -162,7 +162,9 @@ def services(venues, tmp_path):
 
 
 def _ask(services: AppServices, lang: str, message: str, *, user: str = "alice", conversation: str, **options):
-    ctx = services.context(user=user, lang=lang, clock=lambda: datetime(2026, 12, 20, 10, tzinfo=ZoneInfo("Asia/Shanghai")))
+    ctx = services.context(
+        user=user, lang=lang, clock=lambda: datetime(2026, 12, 20, 10, tzinfo=ZoneInfo("Asia/Shanghai"))
+    )
     return agent_app.ask(
         ctx, {"message": message, "conversation_context": {"conversation_id": conversation}, "options": options}
     )

@@ -3,6 +3,8 @@ offers read from schema.org JSON-LD."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from core.agent.browse_rules import extract_evidence, json_ld_offers
@@ -60,3 +62,11 @@ def test_a_page_with_structured_offers_takes_no_price_from_its_text():
     )
     ev, _, _ = extract_evidence("http://h/", html)
     assert ev.price is None and [o.price for o in ev.offers] == [900.0]
+
+
+def test_the_venue_server_command_refuses_a_bad_port_with_a_structured_error(capsys):
+    from core.__main__ import main
+
+    assert main(["venues", "serve", "--port", "70000"]) == 2
+    err = json.loads(capsys.readouterr().err.strip().splitlines()[-1])["error"]
+    assert err["field"] == "port" and "70000" in err["message"]
