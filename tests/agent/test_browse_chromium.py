@@ -25,6 +25,7 @@ pytestmark = pytest.mark.browser
 DEMO_DATA = json.loads((PROJECT_ROOT / "data" / "venues" / "shanghai.json").read_text(encoding="utf-8"))
 PEACE = next(h for h in DEMO_DATA["hotels"] if h["slug"] == "peace-hotel")
 GRAND = next(t for t in DEMO_DATA["theatres"] if t["slug"] == "grand-theatre")
+LUBOLANG = next(r for r in DEMO_DATA["restaurants"] if r["slug"] == "lubolang")
 
 
 def _free_port() -> int:
@@ -133,6 +134,20 @@ def test_the_demo_theatre_s_seats_left_come_from_the_data_file(venues, tmp_path)
         left = seat["seats"] - show["sold"].get(seat["code"], 0)
         assert (offer.price, offer.left) == (seat["price"], left)
         assert offer.availability == ("available" if left else "unavailable")
+
+
+def test_the_demo_restaurant_s_menu_and_tables_come_from_the_data_file(venues, tmp_path):
+    ex = BrowserExecutor(allowlist=[f"127.0.0.1:{venues.port}"], evidence_dir=tmp_path)
+    out = ex.run(f"{venues.base_url}/restaurants/lubolang?date=2026-12-24", max_steps=3)
+    offers = out.evidence[0].offers
+    dishes = {o.item: o.price for o in offers if o.item != LUBOLANG["name"]["zh"]}
+    assert dishes == {d["name"]["zh"]: d["price"] for d in LUBOLANG["menu"]}
+    tables = {o.date: o for o in offers if o.date and o.date.startswith("2026-12-24")}
+    booked = LUBOLANG["booked"]["2026-12-24"]
+    for slot in LUBOLANG["slots"]:
+        left = LUBOLANG["tables_per_slot"] - booked.get(slot, 0)
+        table = tables[f"2026-12-24T{slot}"]
+        assert (table.left, table.availability) == (left, "available" if left else "unavailable")
 
 
 def test_the_captcha_page_stops_the_visit(venues, tmp_path):
