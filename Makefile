@@ -1,4 +1,4 @@
-# Two entry points: `make run` (dashboard, offline) and `make test` (every test, browser included).
+# Two entry points: `make run` (dashboard and the demo venue sites, offline) and `make test` (every test, browser included).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -22,7 +22,11 @@ $(PACK): core/packs/osm.py core/packs/build.py | $(STAMP)
 
 install: $(STAMP) $(PACK)
 
+# The demo venue websites (python -m core venues serve, 127.0.0.1:$OMNI_VENUES_PORT, default 8765) run beside the
+# dashboard, so "check the hotel's website" works offline; they stop with it (the trap, on any exit or Ctrl-C).
 run: $(STAMP) $(PACK)
+	$(PY) -m core venues serve & venues=$$!; \
+	trap 'kill $$venues 2>/dev/null' EXIT INT TERM; \
 	$(VENV)/bin/streamlit run app.py --server.headless true --browser.gatherUsageStats false
 
 api: $(STAMP)

@@ -83,6 +83,10 @@ def _single(args: argparse.Namespace) -> int:
             from bench.halfday import bench_halfday
 
             out = bench_halfday(repeats=args.repeats, pg_url=args.pg or os.environ.get("OMNI_TEST_PG_URL") or None)
+        elif kind == "browse":
+            from bench.browse import bench_browse
+
+            out = bench_browse(repeats=args.repeats)
         elif kind == "amap-cache":
             from bench.amap_cache import bench_amap_cache
 
@@ -140,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = Parser(
         prog="python -m bench",
         description="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | "
-        "walk-detours | amap-cache | amap-live | reservations | halfday | ... (docs/BENCHMARKS.md)",
+        "walk-detours | amap-cache | amap-live | reservations | halfday | browse | ... (docs/BENCHMARKS.md)",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -163,6 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         "reservations": ("50 concurrent confirmations and 50 parties for one slot, SQLite and PostgreSQL", None),
         "halfday": ("half-day planner: first event, full plan, 50 confirmations of a planned step", None),
+        "browse": (
+            "the browse executor on the demo hotel site: first browse after the browser starts, then warm",
+            None,
+        ),
         "amap-cache": ("AMap calls of a 10-stop plan, cold and warm in a new process (stand-in server)", None),
         "amap-live": ("5-30 place plans through a stand-in AMap at QPS 1 and 3: calls, pacing, legs from AMap", None),
         "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),

@@ -1,7 +1,7 @@
 """Command line: ``python -m core COMMAND ...`` (a stable interface; docs/ARCHITECTURE.md).
 
 The commands live in the face package ``core.cli`` (one module each: route, itinerary, halfday, agent,
-reservations, lab, packs, apikey). ``bench ...`` is handed to ``python -m bench`` in a new process: the benchmarks are not part
+reservations, lab, packs, apikey, venues). ``bench ...`` is handed to ``python -m bench`` in a new process: the benchmarks are not part
 of the product, which never imports them. Bad input exits with code 2 and prints
 ``{"error": {"code", "message", "field"}}`` on stderr.
 """
@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     from core.cli.packs import add_parsers as pack_commands
     from core.cli.reservations import add_parsers as reservation_commands
     from core.cli.route import add_parsers as route_commands
+    from core.cli.venues import add_parsers as venue_commands
 
     parser = Parser(prog="python -m core", description="Omni-Travel Planner command line")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     memory_commands(sub)  # memory list | forget --rule CODE | --all | recall --query TEXT
     lab_commands(sub)  # lab generate | run BATCH --grid GRID --out FILE | summary FILE | schema
     amap_standin_commands(sub)  # amap-standin --port P --qps Q --daily N
+    venue_commands(sub)  # venues serve [--port P]: the demo venue websites
     return parser
 
 

@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, SecretStr
+from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -267,10 +267,34 @@ class Settings(BaseSettings):
     browse_allowlist: list[str] = Field(
         default_factory=list,
         description="Domains the browser executor may visit (subdomains included): host (ports 80/443), "
-        "host:PORT or host:* (any port).",
+        "host:PORT or host:* (any port). Unset: the demo venue sites (127.0.0.1:venues_port) only.",
     )
     browse_timeout_s: float = Field(default=8.0, gt=0, le=60, description="The whole visit's deadline.")
-    browse_max_bytes: int = Field(default=2_000_000, ge=10_000, le=50_000_000, description="Largest page read.")
+    browse_max_bytes: int = Field(
+        default=2_000_000, ge=10_000, le=50_000_000, description="Most bytes one visit reads, every request of it."
+    )
+    browse_chromium: Path = Field(
+        default=Path("/usr/bin/chromium"), description="The Chromium the browser executor drives (Debian's)."
+    )
+    browse_evidence_dir: Path = Field(
+        default=PROJECT_ROOT / ".omni" / "browse", description="Where each visit's screenshots are saved."
+    )
+    browse_consent_ttl_s: float = Field(
+        default=3600, gt=0, le=86_400, description="How long a consent to browse given in a conversation holds."
+    )
+    # The demo venue websites (core/venues; python -m core venues serve): demo data on 127.0.0.1
+    venues_port: int = Field(default=8765, ge=1, le=65_535, description="The demo venue sites' port on 127.0.0.1.")
+    venues_dir: Path = Field(
+        default=PROJECT_ROOT / "data" / "venues", description="The demo venue sites' content (one JSON per region)."
+    )
+
+    @model_validator(mode="after")
+    def _demo_sites_allowed_by_default(self) -> Settings:
+        # Without a list of its own, browsing reaches the demo venue sites (and nothing else) out of the box.
+        if "browse_allowlist" not in self.model_fields_set:
+            self.browse_allowlist = [f"127.0.0.1:{self.venues_port}"]
+        return self
+
     # Half-day planner (core/halfday/; docs/ARCHITECTURE.md, "Half-day planner")
     halfday_mock_tools: Annotated[list[str], AfterValidator(_known_tools)] = Field(
         default_factory=list,

@@ -11,17 +11,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from core.agent.browse import BrowserExecutor
 from core.agent.orchestrator import route_and_run
 from core.config import Settings, get_settings
 from core.geo.composite import MapServices
+from core.venues.serve import VenueServer
 
-CAPTCHA_HTML = (
-    "<html><head><title>安全验证</title></head><body><form id='challenge-form'>"
-    "<p>请完成安全验证（验证码）</p><div class='g-recaptcha'></div></form></body></html>"
-)
 QA_CASES: list[dict[str, Any]] = [
     {"case": "明天天气", "message": "明天天气", "route": "SYSTEM1_API", "status": "OK"},
     {"case": "推荐新宿拉面", "message": "推荐新宿拉面", "route": "SYSTEM1_RAG", "status": "OK"},
@@ -51,7 +46,7 @@ QA_CASES: list[dict[str, Any]] = [
     },
     {
         "case": "浏览器遇验证码",
-        "message": "官网查房 https://hotel.qa.invalid/rooms",
+        "message": "官网查房 {venues}/hotels/park-hotel",  # the demo venue site behind a captcha
         "options": {"allow_webbrowse": True},
         "route": "SYSTEM2_WEBBROWSE",
         "status": "FAILED",
@@ -63,46 +58,53 @@ QA_CASES: list[dict[str, Any]] = [
 
 def run_qa_acceptance(*, settings: Settings | None = None, provider: MapServices | None = None) -> list[dict[str, Any]]:
     """Run every QA case against a throw-away store and event log; one row per case with pass/fail.
-    The captcha case uses a simulated captcha page (httpx.MockTransport), not a real site."""
+    The captcha case visits the demo venue site behind a captcha (core/venues), served for the run on 127.0.0.1."""
     base = settings or get_settings()
     tmp = Path(tempfile.mkdtemp(prefix="omni-qa-"))
     s = base.model_copy(update={"db_url": f"sqlite:///{tmp / 'qa.db'}", "agent_event_log": tmp / "events.jsonl"})
     rows: list[dict[str, Any]] = []
-    for case in QA_CASES:
-        kw: dict[str, Any] = {}
-        if case.get("captcha"):
-            client = httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(200, text=CAPTCHA_HTML)))
-            kw["browser"] = BrowserExecutor(allowlist=["qa.invalid"], client=client)
-        t0 = time.perf_counter()
-        r = route_and_run(
-            {"message": case["message"], "user_id": "qa", "options": case.get("options", {})},
-            settings=s,
-            provider=provider,
-            **kw,
-        )
-        checks = {
-            "route": r.route.route == case["route"],
-            "status": r.result.status == case["status"],
-        }
-        if "flow" in case:
-            checks["flow"] = case["flow"] in r.explain.status_flow
-        if "branches" in case:
-            checks["branches"] = len(r.result.payload.branches) == case["branches"]
-        if case.get("fallback"):
-            checks["fallback"] = r.observability.fallback_used and bool(r.result.next_steps)
-        if "error_code" in case:
-            checks["error_code"] = r.result.error_code == case["error_code"] and any(
-                s_.code in ("takeover", "downgrade") for s_ in r.result.next_steps
-            )
-        rows.append(
-            {
-                "case": case["case"],
-                "expected": f"{case['route']} / {case['status']}",
-                "got": f"{r.route.route} / {r.result.status}",
-                "error_code": r.result.error_code,
-                "passed": all(checks.values()),
-                "checks": checks,
-                "ms": round((time.perf_counter() - t0) * 1000, 1),
-            }
-        )
+    venues = VenueServer(base.venues_dir, "shanghai").start()
+    try:
+        for case in QA_CASES:
+            rows.append(_run_case(case, s, provider, venues.base_url))
+    finally:
+        venues.stop()
     return rows
+
+
+def _run_case(case: dict[str, Any], s: Settings, provider: MapServices | None, venues: str) -> dict[str, Any]:
+    kw: dict[str, Any] = {}
+    if case.get("captcha"):
+        kw["browser"] = BrowserExecutor(
+            allowlist=[venues.removeprefix("http://")], chromium=s.browse_chromium, evidence_dir=None
+        )
+    t0 = time.perf_counter()
+    r = route_and_run(
+        {"message": case["message"].format(venues=venues), "user_id": "qa", "options": case.get("options", {})},
+        settings=s,
+        provider=provider,
+        **kw,
+    )
+    checks = {
+        "route": r.route.route == case["route"],
+        "status": r.result.status == case["status"],
+    }
+    if "flow" in case:
+        checks["flow"] = case["flow"] in r.explain.status_flow
+    if "branches" in case:
+        checks["branches"] = len(r.result.payload.branches) == case["branches"]
+    if case.get("fallback"):
+        checks["fallback"] = r.observability.fallback_used and bool(r.result.next_steps)
+    if "error_code" in case:
+        checks["error_code"] = r.result.error_code == case["error_code"] and any(
+            s_.code in ("takeover", "downgrade") for s_ in r.result.next_steps
+        )
+    return {
+        "case": case["case"],
+        "expected": f"{case['route']} / {case['status']}",
+        "got": f"{r.route.route} / {r.result.status}",
+        "error_code": r.result.error_code,
+        "passed": all(checks.values()),
+        "checks": checks,
+        "ms": round((time.perf_counter() - t0) * 1000, 1),
+    }

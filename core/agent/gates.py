@@ -1,7 +1,9 @@
 """The consent and commit gates (docs/ARCHITECTURE.md, "Agent").
 
-- Consent: web browsing starts only with ``options.allow_webbrowse``; otherwise NEED_CONSENT with
-  BROWSER_CONSENT_REQUIRED. There is no other way to pass it (the request forbids extra fields).
+- Consent: web browsing starts only with ``options.allow_webbrowse``, or a consent the same user gave earlier in
+  the same conversation (``conversation_context.conversation_id``; stored per user and conversation, with an
+  expiry); otherwise NEED_CONSENT with BROWSER_CONSENT_REQUIRED. There is no other way to pass it (the request
+  forbids extra fields).
 - Commit: any external commit (a write to the store, a booking, a refund, a bulk write) is first a
   dry run with structured evidence. The dry run is stored server-side with the user, the trip, the
   action and its exact parameters, and an expiry. Only a later request from the same user quoting
@@ -26,7 +28,21 @@ class GateRefusal:
 
 
 def consent_missing(request: AgentRequest) -> bool:
+    """Whether this request itself carries no consent (a remembered one is ``browse_consented``'s to find)."""
     return not request.options.allow_webbrowse
+
+
+def browse_consented(request: AgentRequest, store: Any, *, now: float, ttl_s: float) -> bool:
+    """The request's consent, or this user's earlier one in this conversation. A consent given is remembered for
+    the conversation (when the request names one), so the person is asked once, not at every message."""
+    conversation = request.conversation_context.conversation_id
+    if request.options.allow_webbrowse:
+        if conversation:
+            store.grant_browse_consent(user_id=request.user_id, conversation_id=conversation, now=now, ttl_s=ttl_s)
+        return True
+    if not conversation:
+        return False
+    return bool(store.has_browse_consent(user_id=request.user_id, conversation_id=conversation, now=now))
 
 
 def make_dry_run(

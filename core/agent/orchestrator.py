@@ -104,6 +104,8 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
         timeout_s=settings.browse_timeout_s,
         max_bytes=settings.browse_max_bytes,
         telemetry=telemetry,
+        chromium=settings.browse_chromium,
+        evidence_dir=settings.browse_evidence_dir,
     )
     if browser.telemetry is None:
         browser.telemetry = telemetry

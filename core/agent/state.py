@@ -36,6 +36,7 @@ class AgentContext:
     progress: Callable[[str, str], None] | None = None  # (ui status, short message)
     now: datetime | None = None  # the user's local "now" (injected in tests)
     lang: Lang | None = None  # the language the face gave (None: an API call without a locale; the message decides)
+    browse_consented: bool = False  # set by the browse flow's consent gate for this request only
 
     def reply_lang(self, text: str | None = None) -> Lang:
         """The language of the answer: the face's, else the language ``text`` (default: the message) is in."""

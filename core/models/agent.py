@@ -62,6 +62,13 @@ class ConversationContext(BaseModel):
     timezone: str | None = Field(
         default=None, max_length=64, description="an IANA zone (Europe/Helsinki); none: the region pack's"
     )
+    conversation_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=80,
+        pattern=r"^[A-Za-z0-9_.:-]+$",
+        description="the conversation this message belongs to: a consent to browse given in it holds for it",
+    )
 
 
 class AgentOptions(BaseModel):

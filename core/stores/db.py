@@ -1,7 +1,8 @@
 """The one database behind ``OMNI_DB_URL``: SQLite by default, PostgreSQL when a team shares one. The
 reservation service, the half-day memory and the agent's trip store all keep their tables in it, under one
 Alembic history (``core/reservations/migrations``: 0001 reservations, 0002 the trip store, 0003 the half-day
-planner's memory, 0004 the agent's pending bookings, 0005 reservation quotes: the dry runs).
+planner's memory, 0004 the agent's pending bookings, 0005 reservation quotes: the dry runs, 0006 the user's
+memory: rules, snippets, conversations; 0007 the agent's browse consents).
 
 One engine per URL and process, migrated to the newest schema when it is made. Every write is one
 transaction; SQLite runs each transaction as ``BEGIN IMMEDIATE`` (writers wait for each other, up to

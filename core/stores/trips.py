@@ -2,7 +2,7 @@
 
 ``OMNI_DB_URL`` selects the database, the one the reservation service uses (core/stores/db.py): SQLite by default
 (``sqlite:///ABSOLUTE/PATH`` or ``sqlite:///:memory:``), PostgreSQL when a team shares one. The schema is
-Alembic revision 0002 (core/reservations/migrations/versions/0002_trips.py; 0004 adds the agent's pending bookings),
+Alembic revision 0002 (core/reservations/migrations/versions/0002_trips.py; 0004 adds the agent's pending bookings, 0007 its browse consents),
 applied when the store opens; a file the earlier raw SQLite store made is migrated, its rows kept. Every write is
 one transaction (``BEGIN IMMEDIATE`` on SQLite), and a dry run is consumed by one conditional UPDATE that matches
 only an unused row, so a confirmation id can never commit twice, across threads and processes alike.
@@ -84,6 +84,15 @@ pending_bookings = sa.Table(
     sa.Column("user_id", sa.String(120), primary_key=True),
     sa.Column("facts_json", sa.Text),
     sa.Column("created_at", sa.Float),
+    sa.Column("expires_at", sa.Float),
+)
+#: revision 0007: a consent to browse, per user and conversation, with an expiry
+browse_consents = sa.Table(
+    "agent_browse_consents",
+    metadata,
+    sa.Column("user_id", sa.String(120), primary_key=True),
+    sa.Column("conversation_id", sa.String(80), primary_key=True),
+    sa.Column("granted_at", sa.Float),
     sa.Column("expires_at", sa.Float),
 )
 #: what ``list_commitments`` returns of a row (all but ``seq``), beside the parsed ``detail``
@@ -424,6 +433,27 @@ class TripStore:
     def drop_pending_booking(self, user_id: str) -> None:
         with db.transaction(self.engine) as conn:
             conn.execute(pending_bookings.delete().where(pending_bookings.c.user_id == user_id))
+
+    # --- the agent's browse consent (per user and conversation, forgotten after its time to live) -------------
+    def grant_browse_consent(self, *, user_id: str, conversation_id: str, now: float, ttl_s: float) -> None:
+        """Remember (renew) that ``user_id`` consented to browsing in ``conversation_id`` until ``now + ttl_s``."""
+        values = {"user_id": user_id, "conversation_id": conversation_id, "granted_at": now, "expires_at": now + ttl_s}
+        with db.transaction(self.engine) as conn:
+            if conn.dialect.name == "postgresql":
+                from sqlalchemy.dialects.postgresql import insert
+            else:
+                from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+            upsert = insert(browse_consents).values(**values)
+            conn.execute(upsert.on_conflict_do_update(index_elements=["user_id", "conversation_id"], set_=values))
+
+    def has_browse_consent(self, *, user_id: str, conversation_id: str, now: float) -> bool:
+        """Whether ``user_id`` consented to browsing in ``conversation_id`` and the consent has not expired."""
+        rows = self._read(
+            sa.select(browse_consents.c.expires_at).where(
+                browse_consents.c.user_id == user_id, browse_consents.c.conversation_id == conversation_id
+            )
+        )
+        return bool(rows) and float(rows[0]["expires_at"]) > now
 
 
 _STORES: dict[str, TripStore] = {}

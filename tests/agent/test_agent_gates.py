@@ -8,7 +8,7 @@ import pytest
 from core.agent.browse import BrowserExecutor, domain_allowed, extract_evidence, is_captcha
 from core.models.agent import NextStep
 from core.stores.trips import open_store
-from tests.support.agent_packs import SITE_DIR, FixtureSite, agent_runner
+from tests.support.agent_packs import PUBLIC_DNS, SITE_DIR, FixtureSite, agent_runner
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +36,7 @@ def test_qa_official_site_room_check_asks_consent_first(env):
     assert (r.route.route, r.result.status) == ("SYSTEM2_WEBBROWSE", "NEED_CONSENT")
 
 
+@pytest.mark.browser  # headless Chromium behind the network guard
 def test_consented_browse_extracts_structured_evidence(env, site):
     r = env(f"官网查房 {site.url('index.html')}", options={"allow_webbrowse": True})
     assert r.result.status == "OK", r.result.answer_text
@@ -46,6 +47,7 @@ def test_consented_browse_extracts_structured_evidence(env, site):
     assert "1280" in r.result.answer_text
 
 
+@pytest.mark.browser  # headless Chromium behind the network guard
 def test_off_allowlist_link_is_never_fetched(env, site):
     env(f"官网查房 {site.url('index.html')}", options={"allow_webbrowse": True})
     assert not any(h.startswith("localhost") for h in site.hits)
@@ -54,6 +56,7 @@ def test_off_allowlist_link_is_never_fetched(env, site):
     assert not any(h.startswith("localhost") for h in site.hits)
 
 
+@pytest.mark.browser  # headless Chromium behind the network guard
 def test_captcha_blocks_with_takeover_or_downgrade(env, site):
     r = env(f"去官网查一下和平饭店有没有房 {site.url('captcha.html')}", options={"allow_webbrowse": True})
     assert r.result.status == "FAILED" and r.result.error_code == "BROWSER_BLOCKED_CAPTCHA"
@@ -67,12 +70,14 @@ def test_captcha_blocks_with_takeover_or_downgrade(env, site):
     assert blocked[-1]["blocked_type"] == "CAPTCHA" and blocked[-1]["domain"] == "127.0.0.1"
 
 
+@pytest.mark.browser  # headless Chromium behind the network guard
 def test_browser_steps_are_counted_against_the_budget(env, site):
     r = env(f"官网查房 {site.url('index.html')}", options={"allow_webbrowse": True, "max_browser_steps": 1})
     assert r.result.status == "TIMEOUT" and r.result.error_code == "BUDGET_EXCEEDED"
     assert r.observability.browser_steps == 1
 
 
+@pytest.mark.browser  # headless Chromium behind the network guard
 def test_executor_units():
     assert domain_allowed("https://www.example.com/a", ["example.com"])
     assert not domain_allowed("https://evil-example.com/a", ["example.com"])
@@ -83,6 +88,7 @@ def test_executor_units():
     sent = []
     ex = BrowserExecutor(
         allowlist=["example.com"],
+        resolve=PUBLIC_DNS,  # the mocked network's DNS: example.com at a public address
         client=httpx.Client(
             transport=httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(200, text="<p>有房 ¥300</p>"))
         ),

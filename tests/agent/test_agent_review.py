@@ -14,7 +14,7 @@ from core.agent.browse import BrowserExecutor, domain_allowed
 from core.agent.router import route_message
 from core.models.agent import MAX_FACT_TEXT
 from core.stores.trips import open_store
-from tests.support.agent_packs import FixtureSite, agent_runner
+from tests.support.agent_packs import PUBLIC_DNS, FixtureSite, agent_runner
 
 # --- the router on new phrasings ------------------------------------------------------------------
 NOT_A_COMMIT = [  # the user explicitly says not to book / pay: a question, never the commit gate
@@ -194,6 +194,7 @@ def test_api_survives_long_user_values(client):
 
 
 # --- the browser executor: redirects, host parsing, IP literals, time ------------------------------
+@pytest.mark.browser  # headless Chromium behind the network guard
 def test_redirect_off_the_allowlist_is_refused_not_followed():
     with FixtureSite() as site:
         ex = BrowserExecutor(allowlist=["127.0.0.1:*"])
@@ -203,6 +204,7 @@ def test_redirect_off_the_allowlist_is_refused_not_followed():
         assert out.evidence == []
 
 
+@pytest.mark.browser  # headless Chromium behind the network guard
 def test_redirect_within_the_allowlist_is_followed_and_counted():
     with FixtureSite() as site:
         ex = BrowserExecutor(allowlist=["127.0.0.1:*"])
@@ -250,6 +252,7 @@ def test_allowlist_entries_can_name_a_port_or_any_port():
     assert domain_allowed("http://127.0.0.1:8081/a", ["127.0.0.1:*"])
 
 
+@pytest.mark.browser  # headless Chromium behind the network guard
 def test_redirects_to_other_ports_or_schemes_are_refused_without_raising():
     with FixtureSite() as site:
         ex = BrowserExecutor(allowlist=[f"127.0.0.1:{site.port}"])
@@ -264,6 +267,7 @@ def test_redirects_to_other_ports_or_schemes_are_refused_without_raising():
             assert out.steps == 1 and not any("internal-admin" in h for h in site.hits[1:])
 
 
+@pytest.mark.browser  # headless Chromium behind the network guard
 def test_one_deadline_and_a_byte_cap_bound_every_visit():
     with FixtureSite() as site:
         ex = BrowserExecutor(allowlist=["127.0.0.1:*"], timeout_s=30, max_bytes=200_000)
@@ -274,11 +278,13 @@ def test_one_deadline_and_a_byte_cap_bound_every_visit():
         assert huge.blocked.detail == "over 200000 bytes"
 
 
+@pytest.mark.browser  # headless Chromium behind the network guard
 def test_browsing_stops_when_the_time_budget_is_spent():
     sent = []
     ticks = itertools.count(0, 5)
     ex = BrowserExecutor(
         allowlist=["example.com"],
+        resolve=PUBLIC_DNS,  # the mocked network's DNS: example.com at a public address
         clock=lambda: float(next(ticks)),
         client=httpx.Client(
             transport=httpx.MockTransport(

@@ -255,6 +255,7 @@ def make_settings(tmp: Path, **overrides):
         agent_event_log=tmp / "events.jsonl",
         kb_dir=kb,
         browse_allowlist=["127.0.0.1:*"],
+        browse_evidence_dir=tmp / "browse",
     )
     base.update(overrides)
     return Settings(**base)
@@ -291,6 +292,12 @@ def agent_runner(tmp: Path):
 
 
 from tests.support.paths import SITE_DIR  # noqa: E402
+
+
+def PUBLIC_DNS(host: str, port: int) -> list[str]:  # noqa: N802  # a constant-like stand-in
+    """The DNS of a mocked network (httpx.MockTransport): every name at one public address, so the browse guard's
+    address check passes and the mock answers."""
+    return ["93.184.215.14"]
 
 
 class _Handler(SimpleHTTPRequestHandler):

@@ -66,6 +66,11 @@ def test_consent_button_reruns_with_consent(page):
     assert not page.exception, page.exception
     assert _metric(page, "Status") == "NEED_MORE_INFO"  # consented, and now it asks for the site's URL
     assert len(page.session_state["agent_history"]) == 2
+    page.chat_input(key="agent_prompt").set_value("官网查房").run()  # the next message: the consent holds
+    assert _metric(page, "Status") == "NEED_MORE_INFO"
+    assert [turn["response"].result.status for turn in page.session_state["agent_history"]] == [
+        "NEED_CONSENT", "NEED_MORE_INFO", "NEED_MORE_INFO",
+    ]  # fmt: skip
 
 
 def _reservations(user):

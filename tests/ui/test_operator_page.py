@@ -57,6 +57,7 @@ def env(tmp_path, monkeypatch):
     get_settings.cache_clear()
 
 
+@pytest.mark.browser  # the acceptance set's captcha case visits the demo venue site in headless Chromium
 def test_the_operator_page_shows_metrics_and_runs_the_acceptance_set(env, lang):
     at = _page(OPERATOR, lang)
     assert TITLE[lang] in at.title[0].value

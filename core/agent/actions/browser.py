@@ -15,7 +15,7 @@ class FetchIn(BaseModel):
 
 
 def _fetch(inp: FetchIn, state: AgentState, ctx: AgentContext) -> BrowseOutcome:
-    if not ctx.request.options.allow_webbrowse:  # the consent gate, enforced again at the action
+    if not ctx.browse_consented:  # the consent gate (this request's, or the conversation's), enforced again here
         raise ActionError(
             "web browsing needs the user's consent (allow_webbrowse)",
             field="allow_webbrowse",

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import re
 
-from core.agent import fastpath, gates
+from core.agent import fastpath, gates, venue_sites
 from core.agent.actions.registry import ActionRegistry
-from core.agent.browse import BrowseBlocked
-from core.agent.lexicon import URL
+from core.agent.browse import BrowseBlocked, BrowseEvidence
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_CONSENT, act, issue_dry_run
 from core.agent.trip_request import mentioned_places
-from core.i18n import t
+from core.agent.when import resolve_day
+from core.i18n import Lang, join_words, t
 from core.models.agent import (
     AgentState,
     NextStep,
 )
+from core.venues.catalog import DEMO_SOURCE
 
 _KNOWLEDGE_BASE = NextStep(code="downgrade", args={"to": "knowledge_base"})
 
@@ -28,23 +29,38 @@ def _takeover(blocked: BrowseBlocked) -> NextStep:
 
 def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     lang = fastpath.state_lang(state)
-    if gates.consent_missing(ctx.request):
+    region = ctx.provider.region
+    ctx.browse_consented = gates.browse_consented(
+        ctx.request, ctx.store, now=ctx.wall_clock(), ttl_s=ctx.settings.browse_consent_ttl_s
+    )
+    if not ctx.browse_consented:
+        sites = venue_sites.allowed_site_names(ctx.settings, region.name, lang)
         state.result.status = "NEED_CONSENT"
         state.result.error_code = "BROWSER_CONSENT_REQUIRED"
-        state.result.explanations = [t("agent.browse.consent", lang)]
-        state.result.next_steps = [NextStep(code="allow_webbrowse"), _KNOWLEDGE_BASE]
+        state.result.explanations = [t("agent.browse.consent_sites", lang, sites=sites)]
+        state.result.next_steps = [
+            NextStep(code="allow_webbrowse", args={"allowlist": " ".join(ctx.settings.browse_allowlist)}),
+            _KNOWLEDGE_BASE,
+        ]
         log_decision(state, action="gate.consent", reason_code="BROWSER_CONSENT_REQUIRED", policy_id=POLICY_CONSENT)
         ctx.report("awaiting_consent")
         return
-    urls = URL.findall(state.user_input)
-    if not urls:
+    url = venue_sites.message_url(state.user_input)
+    site = None if url else venue_sites.site_for_message(state.user_input, region, ctx.settings)
+    if site is not None:  # the venue's (demo) website, for the day the message names (else today)
+        day = resolve_day(state.user_input, tz=region.timezone, now=ctx.now)
+        url = venue_sites.site_url(site, ctx.settings, day)
+    if url is None:
         # An official site recorded in the knowledge base for a place named in the message.
         from core.agent.rag import knowledge_base
 
-        kb = knowledge_base(ctx.provider.region, kb_dir=ctx.settings.kb_dir)
-        mentioned = set(mentioned_places(state.user_input, ctx.provider.region))
-        urls = [d.facts["url"] for d in kb.index.docs if d.facts.get("url") and d.facts.get("place_id") in mentioned]
-    if not urls:
+        kb = knowledge_base(region, kb_dir=ctx.settings.kb_dir)
+        mentioned = set(mentioned_places(state.user_input, region))
+        url = next(
+            (d.facts["url"] for d in kb.index.docs if d.facts.get("url") and d.facts.get("place_id") in mentioned),
+            None,
+        )
+    if url is None:
         state.result.status = "NEED_MORE_INFO"
         state.result.explanations = [t("agent.browse.need_url", lang)]
         log_decision(state, action="gate.consent", reason_code="MISSING_URL", policy_id=POLICY_CONSENT)
@@ -54,12 +70,12 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     out = act(
         registry,
         "browser.fetch",
-        {"url": urls[0]},
+        {"url": url},
         state,
         ctx,
         reason_code="REALTIME_WEB",
         policy_id=POLICY_CONSENT,
-        facts={"domain": re.sub(r"^https?://([^/:]+).*$", r"\1", urls[0])},
+        facts={"domain": re.sub(r"^https?://([^/:]+).*$", r"\1", url)},
     )
     for ev in out.evidence:
         state.result.evidence.append({"type": "web", **ev.model_dump()})
@@ -71,19 +87,24 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         state.result.explanations = [t("agent.browse.nothing_found", lang)]
         return
     ev = out.evidence[-1]
-    avail = t(_AVAILABILITY[ev.availability], lang)
-    price = f"¥{ev.price:g}" if ev.price is not None else t("agent.browse.no_price", lang)
-    cancel = ev.cancellation_policy or t("agent.browse.not_stated", lang)
-    site = re.sub(r"^https?://([^/:]+).*$", r"\1", ev.url)  # the source by its name: no link in a reply
-    state.result.explanations = [t("agent.browse.found", lang, site=site, availability=avail, price=price,
-                                   cancellation=cancel)]  # fmt: skip
+    # the page's own sentence, its full stop left to the reply's
+    cancel = (ev.cancellation_policy or "").rstrip("。.．") or t("agent.browse.not_stated", lang)
+    site_name = re.sub(r"^https?://([^/]+).*$", r"\1", ev.url)  # the source by its name: no link in a reply
+    if ev.offers:
+        venue = (site.name.get(lang) or site.name["zh"]) if site is not None else (ev.title or site_name)
+        state.result.explanations = [_offers_sentence(ev, lang, venue=venue, site=site_name, cancellation=cancel)]
+    else:
+        avail = t(_AVAILABILITY[ev.availability], lang)
+        price = f"¥{ev.price:g}" if ev.price is not None else t("agent.browse.no_price", lang)
+        state.result.explanations = [t("agent.browse.found", lang, site=site_name, availability=avail, price=price,
+                                       cancellation=cancel)]  # fmt: skip
     state.result.status = "OK"
     log_decision(
         state,
         action="browser.fetch",
         reason_code="EVIDENCE_EXTRACTED",
         policy_id=POLICY_CONSENT,
-        facts={"availability": ev.availability, "price": ev.price, "steps": out.steps},
+        facts={"availability": ev.availability, "price": ev.price, "offers": len(ev.offers), "steps": out.steps},
     )
     if decision.features.high_risk:  # "book it on the official site": the commit gate takes over
         issue_dry_run(
@@ -97,10 +118,36 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
                     "price": ev.price,
                     "currency": ev.currency,
                     "cancellation_policy": ev.cancellation_policy,
+                    "offers": [o.model_dump() for o in ev.offers],
+                    "source": ev.source,
                     "url": ev.url,
                 }
             ],
         )
+
+
+def _money(price: float, currency: str | None) -> str:
+    return f"¥{price:g}" if currency in (None, "CNY", "RMB") else f"{price:g} {currency}"
+
+
+def _offers_sentence(ev: BrowseEvidence, lang: Lang, *, venue: str, site: str, cancellation: str) -> str:
+    """The page's offers in one sentence: each by its name with its price (or sold out), for the first date the
+    page lists; the demo sites' figures are said to be demo data."""
+    dates = [o.date for o in ev.offers if o.date]
+    first = dates[0][:10] if dates else None
+    shown = [o for o in ev.offers if first is None or (o.date or "").startswith(first)][:8]
+    words = []
+    for o in shown:
+        name = (o.alternate_name if lang == "en" else None) or o.name or o.alternate_name or o.item or "?"
+        if o.availability == "unavailable" or o.price is None:
+            words.append(t("agent.browse.offer_sold_out", lang, name=name))
+        elif o.left is not None:
+            words.append(t("agent.browse.offer_left", lang, name=name, price=_money(o.price, o.currency), left=o.left))
+        else:
+            words.append(t("agent.browse.offer", lang, name=name, price=_money(o.price, o.currency)))
+    demo = t("agent.browse.demo_note", lang) if ev.source == DEMO_SOURCE else ""
+    return t("agent.browse.offers", lang, venue=venue, site=site, date=first or t("agent.browse.not_stated", lang),
+             offers=join_words(words, lang, sep="items"), cancellation=cancellation, demo=demo)  # fmt: skip
 
 
 _AVAILABILITY = {
