@@ -24,7 +24,6 @@ import streamlit as st
 from components.services import settings
 from core.app.lab import Batch, LabGrid, RouteBatchItem, TripBatchItem, read_batch
 from core.config import PROJECT_ROOT
-from core.models.route import STRATEGIES
 
 BATCHES_DIR = PROJECT_ROOT / "data" / "batches"
 MODES = ("driving", "walking", "cycling")
@@ -152,22 +151,6 @@ def grid_from_state(state: Mapping[str, Any], regions: list[str]) -> LabGrid:
         seed=int(state.get(SEED) or 0),
         with_geometry=bool(state.get(GEOMETRY, True)),
     )
-
-
-def default_grid_state(state: MutableMapping[str, Any]) -> None:
-    """The form's first values: every strategy, driving, the project's optimiser and OR-Tools, offline."""
-    defaults: dict[str, Any] = {
-        SOURCE: "shipped",
-        STRATEGIES_KEY: list(STRATEGIES),
-        MODES_KEY: ["driving"],
-        OPTIMISERS_KEY: ["project", "ortools_gls", "nearest_neighbour"],
-        PROVIDERS_KEY: ["offline"],
-        TIME_LIMIT: 0.2,
-        SEED: 0,
-        GEOMETRY: True,
-    }
-    for key, value in defaults.items():
-        state.setdefault(key, value)
 
 
 def signature(loaded: LoadedBatch, grid: LabGrid, limit: int | None) -> str:
