@@ -13,7 +13,9 @@ import uuid
 import pandas as pd
 import streamlit as st
 
+from components import choices as C
 from components import maps
+from components.agent.choices import AGENT
 from components.agent.words import (
     STARTER_PROMPTS,
     TABLE_HEADERS,
@@ -91,10 +93,15 @@ _open_conversation()
 RECENT_MESSAGES = 5
 
 with st.sidebar.expander(t("agent.console.options", lang), expanded=False):
-    st.toggle(t("agent.console.allow_web", lang), key="agent_allow_web", value=False)
-    st.toggle(t("agent.console.dry_run", lang), key="agent_dry_run", value=False)
-    st.number_input(t("agent.console.max_steps", lang), 1, 50, 8, key="agent_max_steps")
-    st.number_input(t("agent.console.max_seconds", lang), 1, 600, 60, key="agent_max_seconds")
+    # kept as state (components/agent/choices.py): a language or page switch keeps them
+    C.value_widget(st.toggle, AGENT, "agent_allow_web", t("agent.console.allow_web", lang))
+    C.value_widget(st.toggle, AGENT, "agent_dry_run", t("agent.console.dry_run", lang))
+    C.value_widget(
+        st.number_input, AGENT, "agent_max_steps", t("agent.console.max_steps", lang), min_value=1, max_value=50
+    )
+    C.value_widget(
+        st.number_input, AGENT, "agent_max_seconds", t("agent.console.max_seconds", lang), min_value=1, max_value=600
+    )
 
 
 def _status_label(status: str) -> str:

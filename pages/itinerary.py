@@ -10,8 +10,10 @@ that pushes another place off the plan says which and why; a lock that cannot be
 import streamlit as st
 from pydantic import TypeAdapter, ValidationError
 
+from components import choices as C
 from components.frame import provider_label, request_context
 from components.itinerary import form, frames, panels, share, state, words
+from components.itinerary.choices import ITINERARY
 from components.itinerary.timeline import render_timeline
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
@@ -105,7 +107,7 @@ if optimise or restored is not None:
         st.session_state[state.EDITS] = list(restored or [])
         st.session_state[state.HISTORY] = []
         st.session_state.pop(state.EDIT_NOTE, None)
-        st.session_state["day_select"] = 0
+        ITINERARY.set(day_select=0)
 
 with st.expander(t("itinerary.page.my_reservations", lang), expanded=False, key="it_my_reservations"):
     my_reservations("it_my")
@@ -124,10 +126,11 @@ def apply_edit_now(clear_edits: bool) -> None:
             edits: list = []
             label = t("itinerary.progress.without_edits", lang)
         else:
+            chosen = ITINERARY.get()
             edit = form.edit_from_form(
-                st.session_state.get("edit_action") or "lock",
-                st.session_state.get("edit_stop"),
-                st.session_state.get("edit_day"),
+                chosen.edit_action,
+                chosen.edit_stop,
+                chosen.edit_day,
                 st.session_state.get("edit_time"),
             )
             edits = [*st.session_state.get(state.EDITS, []), edit]
@@ -196,8 +199,6 @@ panels.render_balance(result, names, lang)
 
 # Day selector: only the chosen day's chart and map are drawn.
 days = list(range(len(result.days)))
-if st.session_state.get("day_select") not in days:
-    st.session_state["day_select"] = 0
 
 
 @st.fragment
@@ -205,14 +206,16 @@ def day_panel() -> None:
     """The chosen day's chart, table and map: choosing another day reruns only this part of the page."""
     result = st.session_state[state.RESULT]
     names = words.names_of(result.request)
-    st.radio(
+    day_index = C.select(
+        st,
+        ITINERARY,
+        "day_select",
         t("itinerary.page.day", lang),
         list(range(len(result.days))),
-        key="day_select",
-        horizontal=True,
         format_func=lambda i: frames.day_option_label(result, i, lang),
+        radio=True,
+        horizontal=True,
     )
-    day_index = st.session_state["day_select"]
     left, right = st.columns([3, 2])
     with left:
         render_timeline(result.days[day_index], result, lang=lang, names=names)
@@ -234,39 +237,42 @@ st.markdown("##### " + t("itinerary.page.adjust", lang))
 request = result.request
 where = frames.stop_whereabouts(result, lang)
 stop_keys = [p.key for p in request.places]
-if st.session_state.get("edit_stop") not in stop_keys:
-    st.session_state["edit_stop"] = stop_keys[0]
 
 
 def _follow_stop() -> None:
     """Choosing a stop preselects the day it is on."""
-    current = frames.stop_day(st.session_state[state.RESULT], st.session_state.get("edit_stop"))
+    current = frames.stop_day(st.session_state[state.RESULT], ITINERARY.get().edit_stop)
     if current is not None:
-        st.session_state["edit_day"] = current
+        ITINERARY.set(edit_day=current)
 
 
-if st.session_state.get("edit_day") not in days:
-    st.session_state["edit_day"] = frames.stop_day(result, st.session_state["edit_stop"]) or 0
 c1, c2, c3, c4 = st.columns([3, 5, 2, 2], vertical_alignment="bottom")
-c1.selectbox(
+edit_stop = C.select(
+    c1,
+    ITINERARY,
+    "edit_stop",
     t("itinerary.edit.stop", lang),
     stop_keys,
-    key="edit_stop",
     on_change=_follow_stop,
     format_func=lambda k: t("itinerary.edit.stop_option", lang, place=names.shown(k, lang), where=where.get(k, "")),
 )
-c2.radio(
+action = C.select(
+    c2,
+    ITINERARY,
+    "edit_action",
     t("itinerary.edit.action", lang),
-    list(state.EDIT_ACTIONS),
-    key="edit_action",
-    horizontal=True,
+    state.EDIT_ACTIONS,
     format_func=lambda a: t(words.ACTION_WORDS[a], lang),
+    radio=True,
+    horizontal=True,
 )
-action = st.session_state.get("edit_action") or "lock"
-c3.selectbox(
+C.select(
+    c3,
+    ITINERARY,
+    "edit_day",
     t("itinerary.edit.day", lang),
     days,
-    key="edit_day",
+    default=frames.stop_day(result, edit_stop) or 0,
     format_func=lambda i: words.day_words(i, result.days[i].date, lang),
     disabled=action in {"remove", "unlock"},
 )

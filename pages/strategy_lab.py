@@ -7,6 +7,8 @@ Thin page: the inputs live in components/lab/form.py, the state in state.py, the
 
 import streamlit as st
 
+from components.frame import request_context
+from components.lab import choices as lab_choices
 from components.lab import form as lab_form
 from components.lab import results as lab_results
 from components.lab import state as S
@@ -15,6 +17,9 @@ from components.legacy_pages import ensure_app_frame
 
 ensure_app_frame()
 lang = current_lang()
+user = request_context().user  # the dashboard always has one (components/identity.py); none: nothing kept
+if user:
+    lab_choices.restore(user)  # a reload: this user's settings and last results, kept on the server
 st.title(":material/science: " + t("lab.page.title", lang))
 st.markdown(t("lab.page.intro", lang))
 
@@ -32,4 +37,8 @@ lab_form.render_load(loaded, lang)
 
 result = st.session_state.get(S.RESULT)
 if result is not None:
+    if not result.items and loaded is not None:  # a result restored from the server: the batch's requests
+        result.items = loaded.items_by_id()
     lab_results.render_results(result, current, lang)
+if user:
+    lab_choices.remember(user)

@@ -11,6 +11,8 @@ import streamlit as st
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
+from components import choices as C
+from components.halfday.choices import HALFDAY
 from components.language import t
 from core.app import halfday_words as w
 from core.app.halfday import DIET_CODES, MOBILITY_CODES, FamilyProfile, HalfDayPlanner, Memory
@@ -32,8 +34,11 @@ def _load_family(memory: Memory) -> None:
     state["hd_fam_adults"] = int(fam.adults or 0)
     state["hd_fam_children"] = ", ".join(str(y) for y in fam.children_birth_years)
     state["hd_fam_seniors"] = int(fam.seniors or 0)
-    state["hd_fam_diet"] = [d for d in fam.diet if d in DIET_CODES]
-    state["hd_fam_mobility"] = [m for m in fam.mobility if m in MOBILITY_CODES]
+    HALFDAY.set(
+        state,
+        hd_fam_diet=[d for d in fam.diet if d in DIET_CODES],
+        hd_fam_mobility=[m for m in fam.mobility if m in MOBILITY_CODES],
+    )
     state[LOADED] = memory.user_id
 
 
@@ -110,12 +115,12 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
     c2.text_input(t("halfday.memory.children", lang), key="hd_fam_children", placeholder="2019, 2021")
     c3.number_input(t("halfday.memory.seniors", lang), 0, 30, key="hd_fam_seniors")
     d1, d2 = st.columns(2)
-    d1.multiselect(
-        t("halfday.memory.diet", lang), list(DIET_CODES), key="hd_fam_diet",
+    C.multiselect(
+        d1, HALFDAY, "hd_fam_diet", t("halfday.memory.diet", lang), list(DIET_CODES),
         format_func=lambda c: w.word(w.DIET, c, lang),
     )  # fmt: skip
-    d2.multiselect(
-        t("halfday.memory.mobility", lang), list(MOBILITY_CODES), key="hd_fam_mobility",
+    C.multiselect(
+        d2, HALFDAY, "hd_fam_mobility", t("halfday.memory.mobility", lang), list(MOBILITY_CODES),
         format_func=lambda c: w.word(w.MOBILITY, c, lang),
     )  # fmt: skip
     s1, s2 = st.columns(2)

@@ -11,7 +11,9 @@ from typing import Any
 
 import streamlit as st
 
+from components import choices as C
 from components.field_errors import FormErrors
+from components.itinerary.choices import ITINERARY
 from components.itinerary.frames import selection_frame
 from components.itinerary.state import (
     EDITOR_COLUMNS,
@@ -334,11 +336,14 @@ def render_demo_picker(lang: str) -> None:
         st.caption(t("itinerary.demo.none", lang))
         return
     ids = list(trips)
-    if st.session_state.get("trip_demo") not in ids:
-        st.session_state["trip_demo"] = ids[0]
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
-    c1.selectbox(
-        t("itinerary.demo.label", lang), ids, key="trip_demo", format_func=lambda i: demo_name(i, trips[i], lang)
+    C.select(
+        c1,
+        ITINERARY,
+        "trip_demo",
+        t("itinerary.demo.label", lang),
+        ids,
+        format_func=lambda i: demo_name(i, trips[i], lang),
     )
     c2.button(
         t("itinerary.demo.load", lang),
@@ -430,21 +435,21 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: str) -> None
 def render_day_inputs(catalog: Sequence[Mapping[str, Any]], lang: str) -> None:
     index = catalog_index(catalog)
     hotels = hotels_of(catalog)
-    current = st.session_state.get("trip_hotel")
+    current = ITINERARY.get().trip_hotel
     if current and current in index and current not in hotels:
         hotels = [current, *hotels]
-    if current not in hotels and hotels:
-        st.session_state["trip_hotel"] = hotels[0]
     c1, c2, c3, c4, c5 = st.columns([2, 1, 1, 1, 3])
     c1.date_input(t("itinerary.days.start_date", lang), key="trip_start_date")
     c2.number_input(t("itinerary.days.count", lang), key="trip_days", min_value=1, max_value=MAX_TRIP_DAYS, step=1)
     per_day = bool(st.session_state.get("per_day_hours"))
     c3.time_input(t("itinerary.days.day_start", lang), key="day_start", step=timedelta(minutes=15), disabled=per_day)
     c4.time_input(t("itinerary.days.day_end", lang), key="day_end", step=timedelta(minutes=15), disabled=per_day)
-    c5.selectbox(
+    C.select(
+        c5,
+        ITINERARY,
+        "trip_hotel",
         t("itinerary.days.hotel", lang),
         hotels,
-        key="trip_hotel",
         format_func=lambda pid: place_label(index[pid], lang) if pid in index else pid,
         help=t("itinerary.days.hotel_help", lang),
     )
@@ -485,15 +490,17 @@ def render_lunch_and_pacing(lang: str) -> None:
     )
     show_error("lunch")
     c5, c6 = st.columns([3, 2])
-    c5.select_slider(
+    C.value_widget(
+        c5.select_slider,
+        ITINERARY,
+        "pacing",
         t("itinerary.pacing.label", lang),
         options=list(PACINGS),
-        key="pacing",
         format_func=lambda p: t(PACING_WORDS[p], lang),
         help=t("itinerary.pacing.help", lang),
     )
-    c6.selectbox(
-        t("itinerary.mode.label", lang), list(MODES), key="trip_mode", format_func=lambda m: t(MODE_WORDS[m], lang)
+    C.select(
+        c6, ITINERARY, "trip_mode", t("itinerary.mode.label", lang), MODES, format_func=lambda m: t(MODE_WORDS[m], lang)
     )
     policy_caption(st.session_state.get("trip_mode") or "driving", st.session_state.get("pacing") or "normal", lang)
 

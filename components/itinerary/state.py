@@ -12,6 +12,8 @@ from typing import Any
 
 import streamlit as st
 
+from components.itinerary.choices import FIELDS as CHOICE_FIELDS
+from components.itinerary.choices import ITINERARY, sync_widgets
 from components.itinerary.words import CATEGORY_WORDS
 from components.language import current_lang
 from components.services import settings
@@ -241,14 +243,11 @@ def init_state(region: str, catalog: Sequence[Mapping[str, Any]], lang: str) -> 
         "day_start": time(9, 0),
         "day_end": time(20, 0),
         "per_day_hours": False,
-        "trip_hotel": hotels[0] if hotels else (catalog[0]["id"] if catalog else None),
         "lunch_enabled": True,
         "lunch_start": time(11, 30),
         "lunch_end": time(13, 30),
         "lunch_minutes": 60,
         "lunch_on_site": True,
-        "pacing": "normal",
-        "trip_mode": "driving",
         "place_search": "",
         "places_only_selected": False,
     }
@@ -257,6 +256,9 @@ def init_state(region: str, catalog: Sequence[Mapping[str, Any]], lang: str) -> 
             st.session_state[key] = st.session_state[key]
         else:
             st.session_state[key] = value
+    if ITINERARY.get().trip_hotel is None:
+        ITINERARY.set(trip_hotel=hotels[0] if hotels else (catalog[0]["id"] if catalog else None))
+    sync_widgets(st.session_state)  # the choices: kept as codes (components/itinerary/choices.py)
     for key in list(st.session_state.keys()):
         if isinstance(key, str) and re.fullmatch(r"day_(start|end)_\d+", key):
             st.session_state[key] = st.session_state[key]
@@ -320,8 +322,8 @@ def remember_for_undo() -> None:
     snapshot = {
         "result": st.session_state[RESULT],
         "edits": list(st.session_state.get(EDITS, [])),
-        "day_select": st.session_state.get("day_select"),
-        "edit_stop": st.session_state.get("edit_stop"),
+        "day_select": ITINERARY.get().day_select,
+        "edit_stop": ITINERARY.get().edit_stop,
     }
     history = [*st.session_state.get(HISTORY, []), snapshot]
     st.session_state[HISTORY] = history[-HISTORY_LIMIT:]
@@ -338,15 +340,14 @@ def undo_last_edit() -> None:
     st.session_state[HISTORY] = history
     st.session_state[RESULT] = snapshot["result"]
     st.session_state[EDITS] = snapshot["edits"]
-    for key in ("day_select", "edit_stop"):
-        if snapshot.get(key) is not None:
-            st.session_state[key] = snapshot[key]
+    ITINERARY.set(**{key: snapshot[key] for key in ("day_select", "edit_stop") if snapshot.get(key) is not None})
 
 
 def load_demo_trip() -> None:
     """on_click of Load: copy the demo TripRequest into the form and the place table."""
     trips = cached_demo_trips()
-    trip = trips.get(st.session_state.get("trip_demo"))
+    chosen = ITINERARY.get().trip_demo
+    trip = trips.get(chosen or "")
     if trip is None:
         return
     from core.app.regions import list_regions
@@ -361,8 +362,8 @@ def load_demo_trip() -> None:
 
     zone = cached_region_info(region)["timezone"] if region in list_regions() else "UTC"
     trip = demo_trip_from_today(trip, timezone=zone)  # a demo is never planned in the past (issue 12 §4)
-    fill_form_from_trip(trip, region, name=demo_name(st.session_state.get("trip_demo"), trip, current_lang()))
-    st.session_state[LOADED_TRIP] = st.session_state.get("trip_demo")
+    fill_form_from_trip(trip, region, name=demo_name(chosen, trip, current_lang()))
+    st.session_state[LOADED_TRIP] = chosen
 
 
 def trip_form_values(
@@ -403,7 +404,8 @@ def trip_form_values(
 def fill_form_from_trip(trip: Mapping[str, Any], region: str, *, name: str) -> None:
     """Put a TripRequest (a JSON dict) into the form and the place table; the plan on screen goes."""
     updates, selection = trip_form_values(trip, cached_catalog(region), name=name)
-    st.session_state.update(updates)
+    st.session_state.update({k: v for k, v in updates.items() if k not in CHOICE_FIELDS})
+    ITINERARY.set(**{k: v for k, v in updates.items() if k in CHOICE_FIELDS})
     st.session_state.pop(LOADED_TRIP, None)
     st.session_state[SELECTION] = selection
     st.session_state[SELECTION_REGION] = region

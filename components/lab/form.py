@@ -7,8 +7,10 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import ValidationError
 
+from components import choices as C
 from components.frame import cached_providers, provider_label, region_name
 from components.lab import state as S
+from components.lab.choices import LAB
 from components.lab.words import (
     SOURCE_WORDS,
     invalid_line_sentence,
@@ -37,21 +39,29 @@ def _error(exc: Exception, key: str, lang: str) -> None:
 
 def render_batch(lang: str) -> S.LoadedBatch | None:
     """Pick or upload a batch; its facts and its invalid lines (as sentences). None: no batch (yet)."""
-    st.radio(
+    source = C.select(
+        st,
+        LAB,
+        S.SOURCE,
         t("lab.batch.source", lang),
         list(SOURCE_WORDS),
-        key=S.SOURCE,
         format_func=lambda code: t(SOURCE_WORDS[code], lang),
+        radio=True,
         horizontal=True,
     )
-    source = st.session_state[S.SOURCE]
     try:
         if source == "shipped":
             names = S.shipped_batches()
-            if st.session_state.get(S.SHIPPED) not in names and names:
-                st.session_state[S.SHIPPED] = names[0]
-            st.selectbox(t("lab.batch.shipped", lang), names, key=S.SHIPPED, help=t("lab.batch.shipped_help", lang))
-            loaded = S.load_batch_file(S.BATCHES_DIR / st.session_state[S.SHIPPED]) if names else None
+            shipped = C.select(
+                st,
+                LAB,
+                S.SHIPPED,
+                t("lab.batch.shipped", lang),
+                names,
+                format_func=str,
+                help=t("lab.batch.shipped_help", lang),
+            )
+            loaded = S.load_batch_file(S.BATCHES_DIR / shipped) if names and shipped else None
         elif source == "upload":
             upload = st.file_uploader(
                 t("lab.batch.upload", lang),
@@ -61,7 +71,9 @@ def render_batch(lang: str) -> S.LoadedBatch | None:
             )
             loaded = S.load_batch_upload(upload.name, upload.getvalue()) if upload is not None else None
         else:
-            path = st.text_input(t("lab.batch.path", lang), key=S.BATCH_PATH, help=t("lab.batch.format", lang))
+            path = C.value_widget(
+                st.text_input, LAB, S.BATCH_PATH, t("lab.batch.path", lang), help=t("lab.batch.format", lang)
+            )
             loaded = S.load_batch_file(path.strip()) if path and path.strip() else None
     except (OmniError, OSError) as exc:
         _error(exc, "lab.batch.unreadable", lang)
@@ -111,63 +123,73 @@ def _providers_for(regions: list[str]) -> list[str]:
 
 def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
     """The grid's widgets and how many requests run on the page; (None, limit) when the grid is not valid."""
-    S.default_grid_state(st.session_state)
     regions = loaded.regions
     c1, c2, c3 = st.columns(3)
-    c1.multiselect(
+    C.multiselect(
+        c1,
+        LAB,
+        S.STRATEGIES_KEY,
         t("lab.grid.strategies", lang),
         list(STRATEGIES),
-        key=S.STRATEGIES_KEY,
         format_func=lambda c: strategy_name(c, lang),
     )
-    c2.multiselect(t("lab.grid.modes", lang), list(S.MODES), key=S.MODES_KEY, format_func=lambda c: mode_name(c, lang))
-    c3.multiselect(
+    C.multiselect(
+        c2, LAB, S.MODES_KEY, t("lab.grid.modes", lang), list(S.MODES), format_func=lambda c: mode_name(c, lang)
+    )
+    C.multiselect(
+        c3,
+        LAB,
+        S.OPTIMISERS_KEY,
         t("lab.grid.optimisers", lang),
         list(OPTIMISERS),
-        key=S.OPTIMISERS_KEY,
         format_func=lambda c: optimiser_name(c, lang),
         help=t("lab.grid.optimisers_help", lang),
     )
-    providers = _providers_for(regions)
-    st.session_state[S.PROVIDERS_KEY] = [p for p in st.session_state[S.PROVIDERS_KEY] if p in providers]
     c1, c2 = st.columns(2)
-    c1.multiselect(
+    C.multiselect(
+        c1,
+        LAB,
+        S.PROVIDERS_KEY,
         t("lab.grid.providers", lang),
-        providers,
-        key=S.PROVIDERS_KEY,
+        _providers_for(regions),
         format_func=lambda name: provider_label(name, lang),
         help=t("lab.grid.providers_help", lang),
     )
     if len(regions) > 1:
-        st.session_state.setdefault(S.REGIONS_KEY, list(regions))
-        st.session_state[S.REGIONS_KEY] = [r for r in st.session_state[S.REGIONS_KEY] if r in regions]
-        c2.multiselect(
-            t("lab.grid.regions", lang), regions, key=S.REGIONS_KEY, format_func=lambda r: region_name(r, lang)
+        if LAB.get().lab_regions is None:
+            LAB.set(lab_regions=list(regions))
+        C.multiselect(
+            c2, LAB, S.REGIONS_KEY, t("lab.grid.regions", lang), regions, format_func=lambda r: region_name(r, lang)
         )
     else:
         st.session_state.pop(S.REGIONS_KEY, None)
     c1, c2, c3, c4 = st.columns(4)
-    if st.session_state.get("lab_limit_for") != loaded.digest:  # a new batch: its own default sample
-        st.session_state["lab_limit_for"] = loaded.digest
-        st.session_state[S.LIMIT] = min(len(loaded.batch), S.PAGE_LIMIT)
-    c1.number_input(
+    if LAB.get().lab_limit_for != loaded.digest or LAB.get().lab_limit is None:  # a new batch: its default sample
+        LAB.set(lab_limit_for=loaded.digest, lab_limit=min(len(loaded.batch), S.PAGE_LIMIT))
+    C.value_widget(
+        c1.number_input,
+        LAB,
+        S.LIMIT,
         t("lab.grid.limit", lang),
         min_value=1,
         max_value=len(loaded.batch),
         step=1,
-        key=S.LIMIT,
         help=t("lab.grid.limit_help", lang, total=len(loaded.batch)),
     )
-    c2.number_input(
+    C.value_widget(
+        c2.number_input,
+        LAB,
+        S.TIME_LIMIT,
         t("lab.grid.time_limit", lang),
         min_value=0.01,
         max_value=60.0,
         step=0.05,
-        key=S.TIME_LIMIT,
         help=t("lab.grid.time_limit_help", lang),
     )
-    c3.number_input(t("lab.grid.seed", lang), min_value=0, step=1, key=S.SEED, help=t("lab.grid.seed_help", lang))
-    c4.checkbox(t("lab.grid.geometry", lang), key=S.GEOMETRY, help=t("lab.grid.geometry_help", lang))
+    C.value_widget(
+        c3.number_input, LAB, S.SEED, t("lab.grid.seed", lang), min_value=0, step=1, help=t("lab.grid.seed_help", lang)
+    )
+    C.value_widget(c4.checkbox, LAB, S.GEOMETRY, t("lab.grid.geometry", lang), help=t("lab.grid.geometry_help", lang))
     limit = int(st.session_state[S.LIMIT])
     try:
         grid = S.grid_from_state(st.session_state, regions)

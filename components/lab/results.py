@@ -15,6 +15,7 @@ from components.frame import provider_label, region_name
 from components.lab import charts as C
 from components.lab import map as M
 from components.lab import state as S
+from components.lab.choices import LAB
 from components.lab.words import (
     COLOUR_WORDS,
     cannot_differ_sentence,
@@ -69,9 +70,17 @@ def _choices(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
     return strategies, optimisers
 
 
+def _copy(key: str) -> None:
+    LAB.set(**{key: st.session_state.get(key)})
+
+
 def _keep_choice(key: str, options: list[str], default: str) -> None:
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = default if default in options else options[0]
+    """The kept choice of a results view (components/lab/choices.py), still one of ``options``."""
+    value = getattr(LAB.get(), key)
+    if value not in options:
+        LAB.set(**{key: default if default in options else options[0]})
+    else:
+        st.session_state[key] = value
 
 
 def render_results(result: S.LabResult, current: str, lang: str) -> None:
@@ -109,15 +118,31 @@ def render_results(result: S.LabResult, current: str, lang: str) -> None:
     else:
         _keep_choice("lab_a", strategies, "fastest_time")
         c1, c2, c3 = st.columns(3)
-        c1.selectbox(t("lab.pair.a", lang), strategies, key="lab_a", format_func=lambda s: strategy_name(s, lang))
+        c1.selectbox(
+            t("lab.pair.a", lang),
+            strategies,
+            key="lab_a",
+            on_change=_copy,
+            args=("lab_a",),
+            format_func=lambda s: strategy_name(s, lang),
+        )
         others = [s for s in strategies if s != st.session_state["lab_a"]]
         _keep_choice("lab_b", others, "shortest_distance")
-        c2.selectbox(t("lab.pair.b", lang), others, key="lab_b", format_func=lambda s: strategy_name(s, lang))
+        c2.selectbox(
+            t("lab.pair.b", lang),
+            others,
+            key="lab_b",
+            on_change=_copy,
+            args=("lab_b",),
+            format_func=lambda s: strategy_name(s, lang),
+        )
         _keep_choice("lab_pair_optimiser", optimisers, "project")
         c3.selectbox(
             t("lab.pair.optimiser", lang),
             optimisers,
             key="lab_pair_optimiser",
+            on_change=_copy,
+            args=("lab_pair_optimiser",),
             format_func=lambda o: optimiser_name(o, lang),
             help=t("lab.pair.optimiser_help", lang),
         )
@@ -274,6 +299,8 @@ def _render_optimisers(summary: LabSummary, lang: str) -> dict[str, Any]:
         t("lab.opt.objective", lang),
         objectives,
         key="lab_objective",
+        on_change=_copy,
+        args=("lab_objective",),
         format_func=lambda o: objective_name(o, lang),
         horizontal=True,
     )
@@ -353,12 +380,21 @@ def _render_map(result: S.LabResult, *, a: str, b: str, lang: str) -> None:
     label = _group_label(lang)
     _keep_choice("lab_map_group", keys, keys[0])
     c1, c2 = st.columns(2)
-    c1.selectbox(t("lab.map.group", lang), keys, key="lab_map_group", format_func=lambda k: label(*k.split("|")))
+    c1.selectbox(
+        t("lab.map.group", lang),
+        keys,
+        key="lab_map_group",
+        on_change=_copy,
+        args=("lab_map_group",),
+        format_func=lambda k: label(*k.split("|")),
+    )
     _keep_choice("lab_map_colour", list(COLOUR_WORDS), "strategy")
     c2.radio(
         t("lab.map.colour", lang),
         list(COLOUR_WORDS),
         key="lab_map_colour",
+        on_change=_copy,
+        args=("lab_map_colour",),
         format_func=lambda c: t(COLOUR_WORDS[c], lang),
         horizontal=True,
     )
@@ -406,7 +442,14 @@ def _render_drill_down(result: S.LabResult, *, strategy: str | None, lang: str) 
         str(row["request_id"]): request_label(row, lang, region_label=region_name) for _, row in firsts.iterrows()
     }
     _keep_choice("lab_request", ids, ids[0])
-    st.selectbox(t("lab.drill.request", lang), ids, key="lab_request", format_func=lambda i: labels.get(i, i))
+    st.selectbox(
+        t("lab.drill.request", lang),
+        ids,
+        key="lab_request",
+        on_change=_copy,
+        args=("lab_request",),
+        format_func=lambda i: labels.get(i, i),
+    )
     chosen = st.session_state["lab_request"]
     rows = frame[frame["request_id"] == chosen]
     table = pd.DataFrame(
@@ -489,6 +532,8 @@ def _render_exports(result: S.LabResult, *, optimiser: str, charts: dict[str, An
         t("lab.export.chart", lang),
         options,
         key="lab_export_chart",
+        on_change=_copy,
+        args=("lab_export_chart",),
         format_func=lambda k: t(names[k], lang),
         label_visibility="collapsed",
     )

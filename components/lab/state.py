@@ -24,7 +24,6 @@ import streamlit as st
 from components.services import settings
 from core.app.lab import Batch, LabGrid, RouteBatchItem, TripBatchItem, read_batch
 from core.config import PROJECT_ROOT
-from core.models.route import STRATEGIES
 
 BATCHES_DIR = PROJECT_ROOT / "data" / "batches"
 MODES = ("driving", "walking", "cycling")
@@ -154,22 +153,6 @@ def grid_from_state(state: Mapping[str, Any], regions: list[str]) -> LabGrid:
     )
 
 
-def default_grid_state(state: MutableMapping[str, Any]) -> None:
-    """The form's first values: every strategy, driving, the project's optimiser and OR-Tools, offline."""
-    defaults: dict[str, Any] = {
-        SOURCE: "shipped",
-        STRATEGIES_KEY: list(STRATEGIES),
-        MODES_KEY: ["driving"],
-        OPTIMISERS_KEY: ["project", "ortools_gls", "nearest_neighbour"],
-        PROVIDERS_KEY: ["offline"],
-        TIME_LIMIT: 0.2,
-        SEED: 0,
-        GEOMETRY: True,
-    }
-    for key, value in defaults.items():
-        state.setdefault(key, value)
-
-
 def signature(loaded: LoadedBatch, grid: LabGrid, limit: int | None) -> str:
     """What makes a result: the batch's bytes, the grid and how many requests ran."""
     text = f"{loaded.digest}\n{grid.model_dump_json()}\n{limit if limit is not None else 'all'}"
@@ -246,6 +229,7 @@ def prefill_route_planner(
     and provider of the row. The route planner reads a demo from ``?scenario=`` only, not a request, so the form
     is filled through the session and the page switched to (st.switch_page)."""
     from components.frame import KEPT
+    from components.route.choices import ROUTE
     from components.route.form import ERROR as ROUTE_ERROR
     from components.route.form import REQUEST, STOPS_BASE, STOPS_CURRENT
     from components.route.form import RESULT as ROUTE_RESULT
@@ -254,9 +238,15 @@ def prefill_route_planner(
     req = item.request
     fixed = req.origin_mode == "fixed"
     same_end = req.round_trip and fixed and (req.destination_address or "") in ("", req.origin_address or "")
+    ROUTE.set(
+        state,
+        origin_mode=req.origin_mode,
+        route_strategy=strategy or req.route_strategy,
+        transport_mode=mode,
+        deep_link_mode=req.deep_link_mode,
+    )
     state.update(
         {
-            "origin_mode": req.origin_mode,
             "origin_name": (req.origin_name or "") if fixed else "",
             "origin_address": (req.origin_address or "") if fixed else "",
             "origin_city": req.origin_city or "",
@@ -266,9 +256,6 @@ def prefill_route_planner(
             "destination_address": "" if same_end else (req.destination_address or ""),
             "destination_city": req.destination_city or "",
             "round_trip": bool(req.round_trip),
-            "route_strategy": strategy or req.route_strategy,
-            "transport_mode": mode,
-            "deep_link_mode": req.deep_link_mode,
             "max_permutations": int(req.max_permutations),
             "exact_legs": bool(req.exact_legs),
         }

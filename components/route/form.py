@@ -13,9 +13,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components import choices as C
 from components.field_errors import FormErrors
 from components.frame import ACTIVE_PROVIDER, cached_region_info
 from components.language import current_lang, t
+from components.route.choices import ROUTE
 from components.route.places import PENDING_PLACES, PLACES, apply_pending_places, chosen_poi_id, fill_place
 from components.services import settings
 from components.stops_table import (
@@ -256,7 +258,6 @@ ERRORS = FormErrors(state_key=ERROR, label=field_label, section=error_section, w
 
 def init_form_state() -> None:
     defaults = {
-        "origin_mode": "fixed",
         "origin_name": "",
         "origin_address": "",
         "origin_city": "",
@@ -267,14 +268,14 @@ def init_form_state() -> None:
         "destination_city": "",
         "round_trip": False,
         "paste_stops": "",
-        "route_strategy": "shortest_distance",
-        "transport_mode": "driving",
-        "deep_link_mode": "auto",
         "max_permutations": 24,
         "exact_legs": False,
     }
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
+    kept = ROUTE.get()  # the word-option choices: kept as codes, handed to their widgets when they draw
+    for field in ("origin_mode", "route_strategy", "transport_mode", "deep_link_mode"):
+        st.session_state[field] = getattr(kept, field)
     if STOPS_BASE not in st.session_state:
         st.session_state[STOPS_BASE] = empty_stops_frame()
     if st.session_state.get(PENDING_PLACES):  # places chosen in the last run go into the widgets before they draw
@@ -313,7 +314,7 @@ def _reset_stops(frame: pd.DataFrame) -> None:
 def load_scenario_into_form() -> None:
     """on_click of "Load scenario": copy the scenario's request into the form's widgets."""
     region = st.session_state.get("region")
-    wanted = st.session_state.get("scenario")
+    wanted = ROUTE.get().scenario
     scenario = next((s for s in cached_scenarios(region) if s.id == wanted), None)
     if scenario is None:
         return
@@ -323,9 +324,15 @@ def load_scenario_into_form() -> None:
 
 def fill_form_from_request(req: RoutePlanRequest) -> None:
     """Put a request into the form's widgets and stops table (a scenario, a shared link); the result goes."""
+    ROUTE.set(
+        st.session_state,
+        origin_mode=req.origin_mode,
+        route_strategy=req.route_strategy,
+        transport_mode=req.transport_mode,
+        deep_link_mode=req.deep_link_mode,
+    )
     st.session_state.update(
         {
-            "origin_mode": req.origin_mode,
             "origin_name": (req.origin_name or "") if req.origin_mode == "fixed" else "",
             "origin_address": (req.origin_address or "") if req.origin_mode == "fixed" else "",
             "origin_city": req.origin_city or "",
@@ -335,9 +342,6 @@ def fill_form_from_request(req: RoutePlanRequest) -> None:
             "destination_address": req.destination_address or "",
             "destination_city": req.destination_city or "",
             "round_trip": bool(req.round_trip),
-            "route_strategy": req.route_strategy,
-            "transport_mode": req.transport_mode,
-            "deep_link_mode": req.deep_link_mode,
             "max_permutations": int(req.max_permutations),
             "exact_legs": bool(req.exact_legs),
         }
@@ -413,11 +417,14 @@ def _render_geolocation() -> None:
 
 def render_origin_inputs() -> None:
     lang = current_lang()
-    st.radio(
+    C.select(
+        st,
+        ROUTE,
+        "origin_mode",
         t("route.origin.mode", lang),
         ORIGIN_MODES,
-        key="origin_mode",
         format_func=lambda mode: t(ORIGIN_MODE_LABELS[mode], lang),
+        radio=True,
         horizontal=True,
     )
     if st.session_state["origin_mode"] == "fixed":
@@ -534,22 +541,28 @@ def render_stops_inputs() -> pd.DataFrame:
 def render_options() -> None:
     lang = current_lang()
     c1, c2, c3, c4 = st.columns(4)
-    c1.selectbox(
+    C.select(
+        c1,
+        ROUTE,
+        "route_strategy",
         t("route.options.strategy", lang),
         STRATEGIES,
-        key="route_strategy",
         format_func=lambda code: t(STRATEGY_LABELS[code], lang),
     )
-    c2.selectbox(
+    C.select(
+        c2,
+        ROUTE,
+        "transport_mode",
         t("route.options.transport", lang),
         TRANSPORT_MODES,
-        key="transport_mode",
         format_func=lambda code: t(TRANSPORT_LABELS[code], lang),
     )
-    c3.selectbox(
+    C.select(
+        c3,
+        ROUTE,
+        "deep_link_mode",
         t("route.options.deep_link", lang),
         DEEP_LINK_MODES,
-        key="deep_link_mode",
         format_func=lambda code: t(DEEP_LINK_LABELS[code], lang),
         help=t("route.options.deep_link_help", lang),
     )
@@ -598,11 +611,9 @@ def render_scenario_picker() -> None:
     wanted = st.query_params.get("scenario")  # /route_planner?scenario=<id> preselects a demo
     if wanted in ids and st.session_state.get("_scenario_from_url") != wanted:
         st.session_state["_scenario_from_url"] = wanted
-        st.session_state["scenario"] = wanted
-    if st.session_state.get("scenario") not in ids:
-        st.session_state["scenario"] = ids[0]
+        ROUTE.set(st.session_state, scenario=wanted)
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
-    c1.selectbox(t("route.scenario.label", lang), ids, key="scenario", format_func=lambda i: titles.get(i, i))
+    C.select(c1, ROUTE, "scenario", t("route.scenario.label", lang), ids, format_func=lambda i: titles.get(i, i))
     c2.button(t("route.scenario.load", lang), key="load_scenario", on_click=load_scenario_into_form, width="stretch")
     chosen = next((s for s in scenarios if s.id == st.session_state["scenario"]), None)
     if chosen is not None and (description := scenario_description(chosen, lang)):
