@@ -76,6 +76,8 @@ def is_retryable(exc: BaseException) -> bool:
         return False
     if isinstance(exc, ProviderRateLimited) and isinstance(exc.details, dict) and exc.details.get("paced_retries"):
         return False  # the provider already asked again at its paced rate (AMapProvider.rate_limit_retries)
+    if isinstance(exc, ProviderError) and isinstance(exc.details, dict) and exc.details.get("not_sent"):
+        return False  # the key is held (the minute's or the day's limit): asking again before then only waits
     return isinstance(exc, (ProviderUnavailable, httpx.TransportError))
 
 
