@@ -250,9 +250,7 @@ def plan_events(
         yield _error(stream, exc.code, tool=_last_tool(stream))
     except sqlalchemy.exc.OperationalError:
         log.exception("halfday database unreachable", extra={"trace_id": stream.trace.trace_id})
-        yield _error(
-            stream, "DATABASE_UNREACHABLE", tool=_last_tool(stream), retry_after_s=settings.db_breaker_reset_s
-        )
+        yield _error(stream, "DATABASE_UNREACHABLE", tool=_last_tool(stream), retry_after_s=settings.db_breaker_reset_s)
     except DatabaseUnreachable as exc:  # the one answer of an outage: its code and when to ask again
         yield _error(stream, exc.code, tool=_last_tool(stream), retry_after_s=exc.retry_after_s)
     except OmniError as exc:

@@ -178,7 +178,9 @@ def cli(capsys: Any, *argv: str) -> tuple[int, Any]:
 
 def halfday_legs(done: dict[str, Any]) -> set[str]:
     plans = done["data"]["result"]["plans"]
-    return {s["travel"]["source"] for p in plans for s in p["steps"] if s.get("travel") and s["travel"]["mode"] != "none"}
+    return {
+        s["travel"]["source"] for p in plans for s in p["steps"] if s.get("travel") and s["travel"]["mode"] != "none"
+    }
 
 
 def write_before(client: Any) -> tuple[str, str]:
@@ -195,9 +197,7 @@ def write_before(client: Any) -> tuple[str, str]:
 
 # ---- the suite --------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("fault", FAULTS)
-def test_a_provider_fault_degrades_every_face_within_the_limits_loses_nothing_and_recovers(
-    fault, amap, client, capsys
-):
+def test_a_provider_fault_degrades_every_face_within_the_limits_loses_nothing_and_recovers(fault, amap, client, capsys):
     rid, trip_id = write_before(client)
     healthy, _ = counted(amap, use_case_route)
     assert healthy[0] and "amap" in healthy[2]  # AMap's figures before the fault
