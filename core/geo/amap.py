@@ -361,6 +361,15 @@ class AMapProvider(HttpService):
             raise RouteNotFound(f"AMap returned no {mode} route ({endpoint} answered without paths).")
         path = paths[0]
         distance, duration = _number(path.get("distance")), _number(path.get("duration"))
+        for field, value, number in (
+            ("distance", path.get("distance"), distance),
+            ("duration", path.get("duration"), duration),
+        ):
+            if number is None and _norm(value) is not None:  # a figure that is not a number breaks AMap's schema
+                raise ProviderMalformed(
+                    f"AMap's {endpoint} answer breaks its schema: paths[0].{field} is {value!r}, not a number",
+                    details={"service": endpoint, "field": f"paths[0].{field}"},
+                )
         geometry: list[tuple[float, float]] = []
         for step in _norm(path.get("steps")) or []:
             if not isinstance(step, Mapping):
