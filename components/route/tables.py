@@ -147,11 +147,17 @@ def _text_width_px(text: str) -> int:
     return round(14.5 * wide + 7.6 * (len(text) - wide))
 
 
+#: the candidate table's columns a person reads first (a browser test checks they are on screen and not cut)
+CANDIDATE_KEY_COLUMNS = ["rank", "km", "minutes", "order"]
+ORDER_MAX_PX = 520  # beside the mark, rank, km and minutes in a 1,400-px window
+WRAPPING_ROW_PX = 68  # Streamlit wraps a cell's text only in rows taller than 4 rem: three lines of 14-px text
+
+
 def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "comparison_table") -> pd.DataFrame:
     """The candidates in rank order, the best one marked ★ in a first, pinned column. Formats and headers are
-    column settings: no pandas Styler, whose per-cell display values cost about 30 ms per plan. The figures come
-    first and the order last, as wide as its longest order, so no order is cut and no figure is pushed out of
-    sight (the table scrolls sideways, the mark and rank pinned)."""
+    column settings: no pandas Styler, whose per-cell display values cost about 30 ms per plan. Rank, distance,
+    time and the order (as wide as its longest order) come first; the other figures follow (the table scrolls
+    sideways, the mark and rank pinned)."""
     import streamlit as st
 
     frame = comparison_frame(result, lang=lang)
@@ -161,15 +167,23 @@ def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "c
         c for c in COMPARISON_COLUMNS if c != "measured" or any(x.measured_by != "matrix" for x in result.candidates)
     ]
     shown = shown[columns]
-    figures_first = ["best", "rank", *(c for c in columns if c not in ("rank", "order")), "order"]
-    table = shown.assign(best=frame["_best"].map({True: BEST_MARK, False: ""}))[figures_first]
+    # the mark, the rank, distance, time and the order first (the order, as wide as its longest, in sight at
+    # 1,400 px); the differences and notes after it, reached by scrolling sideways
+    key_first = ["best", *(c for c in CANDIDATE_KEY_COLUMNS if c in columns)]
+    table = shown.assign(best=frame["_best"].map({True: BEST_MARK, False: ""}))[
+        key_first + [c for c in columns if c not in key_first]
+    ]
     order_width = max(
         [_text_width_px(str(order)) for order in shown["order"]] + [_text_width_px(header("order", lang))]
     )
+    # a long order (English names) wraps onto up to three lines of a taller row instead of running off-screen
+    wraps = order_width + 24 > ORDER_MAX_PX
+    order_width = min(order_width + 24, ORDER_MAX_PX) - 24
     container = st.container(key=key)  # keyed container: .st-key-comparison_table in the page
     container.dataframe(
         table,
         hide_index=True,
+        row_height=WRAPPING_ROW_PX if wraps else None,
         width="stretch",
         column_config=headers_config(
             columns,
