@@ -79,8 +79,6 @@ def is_retryable(exc: BaseException) -> bool:
         return False  # the key is held (the minute's volume, the day's quota): asking again is refused unsent too
     if isinstance(exc, ProviderRateLimited) and details.get("paced_retries"):
         return False  # the provider already asked again at its paced rate (AMapProvider.rate_limit_retries)
-    if isinstance(exc, ProviderError) and isinstance(exc.details, dict) and exc.details.get("not_sent"):
-        return False  # the key is held (the minute's or the day's limit): asking again before then only waits
     return isinstance(exc, (ProviderUnavailable, httpx.TransportError))
 
 
