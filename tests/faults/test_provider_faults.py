@@ -31,7 +31,7 @@ pytestmark = pytest.mark.slow
 KEY = "provfaults-amap-key-0123456789"
 #: short limits so a fault is cheap to see; the bounds below are computed from these, never from a stopwatch
 LIMITS = {
-    "http_timeout_s": 0.5,
+    "http_timeout_s": 1.0,  # a healthy answer on a loaded 2-core machine comes well within it
     "http_retries": 1,
     "breaker_fail_max": 2,
     "breaker_reset_s": 0.5,
@@ -196,16 +196,7 @@ def write_before(client: Any) -> tuple[str, str]:
 
 
 # ---- the suite --------------------------------------------------------------------------------------------------
-#: found by this suite, not yet fixed: after the slow fault is cleared, the half-day's travel stays on the estimate
-#: (every other face gets AMap's figures back); strict, so the fix turns this red until the mark goes
-SLOW_HALFDAY_STAYS_ESTIMATED = pytest.mark.xfail(
-    strict=True, reason="half-day travel does not recover from the slow fault within the breaker's cool-down"
-)
-
-
-@pytest.mark.parametrize(
-    "fault", [pytest.param(f, marks=SLOW_HALFDAY_STAYS_ESTIMATED) if f == "slow" else f for f in FAULTS]
-)
+@pytest.mark.parametrize("fault", FAULTS)
 def test_a_provider_fault_degrades_every_face_within_the_limits_loses_nothing_and_recovers(fault, amap, client, capsys):
     rid, trip_id = write_before(client)
     healthy, _ = counted(amap, use_case_route)
