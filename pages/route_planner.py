@@ -77,8 +77,9 @@ if result is not None:
             st.info(stale, icon=":material/update:")
     tables.render_warnings(result, lang=lang)
     left, right = st.columns([3, 2])
-    with left:
-        route_map.render_route_map(result, lang=lang)
+    with left:  # the candidate selected in the comparison table below is highlighted
+        selected = tables.selected_rank(result, st.session_state.get(tables.COMPARISON_ROWS_KEY))
+        route_map.render_route_map(result, lang=lang, highlight=selected)
     with right:
         tables.render_best_route_card(result, lang=lang)
         tables.lazy_expander(

@@ -24,6 +24,7 @@ from components.route_words import (
     summary_words,
     why_words,
 )
+from components.route.numbering import stop_numbers
 from core.app import route as route_app
 from core.i18n import t
 from core.models.route import CandidateRoute, RoutePlanResult
@@ -147,6 +148,23 @@ def _text_width_px(text: str) -> int:
     return round(14.5 * wide + 7.6 * (len(text) - wide))
 
 
+#: the comparison table's widget: selecting a row highlights that candidate on the map
+COMPARISON_ROWS_KEY = "comparison_table_rows"
+
+
+def selected_rank(result: RoutePlanResult, selection: object) -> int | None:
+    """The rank of the candidate whose row is selected in the comparison table (``selection``: the table's state,
+    ``st.session_state[COMPARISON_ROWS_KEY]``); None when no row is, or the row is not one of this result's."""
+    rows = getattr(getattr(selection, "selection", None), "rows", None)
+    if rows is None and isinstance(selection, dict):
+        rows = (selection.get("selection") or {}).get("rows")
+    if not rows:
+        return None
+    ranks = comparison_frame(result)["rank"].tolist()  # the table's rows, in the same order
+    row = rows[0]
+    return int(ranks[row]) if isinstance(row, int) and 0 <= row < len(ranks) else None
+
+
 def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "comparison_table") -> pd.DataFrame:
     """The candidates in rank order, the best one marked ★ in a first, pinned column. Formats and headers are
     column settings: no pandas Styler, whose per-cell display values cost about 30 ms per plan. The figures come
@@ -167,8 +185,12 @@ def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "c
         [_text_width_px(str(order)) for order in shown["order"]] + [_text_width_px(header("order", lang))]
     )
     container = st.container(key=key)  # keyed container: .st-key-comparison_table in the page
+    container.caption(t("route.table.select_hint", lang))
     container.dataframe(
         table,
+        key=COMPARISON_ROWS_KEY,
+        on_select="rerun",  # the map above is drawn again with the selected candidate highlighted
+        selection_mode="single-row",
         hide_index=True,
         width="stretch",
         column_config=headers_config(
@@ -193,9 +215,15 @@ def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "c
 
 
 def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFrame:
-    """Every point: what was typed, the place it was found as (its name in ``lang``, the other language's name
-    beside it), how it was found; and, for the details, its source code, score, note, id and coordinates."""
-    points = ([result.resolved_origin] if result.resolved_origin else []) + result.resolved_stops
+    """Every point, in the best route's visiting order and numbered as on the map's pins (numbering.py): what was
+    typed, the place it was found as (its name in ``lang``, the other language's name beside it), how it was found;
+    and, for the details, its source code, score, note, id and coordinates."""
+    numbers = stop_numbers(result)
+    stops = sorted(
+        result.resolved_stops,
+        key=lambda p: numbers.get(p.index, len(numbers) + 1) if p.index is not None else len(numbers) + 1,
+    )
+    points = ([result.resolved_origin] if result.resolved_origin else []) + stops
     points.append(result.resolved_destination)
     rows = []
     for p in points:
@@ -203,7 +231,7 @@ def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.Da
         rows.append(
             {
                 "role": t(ROLE_LABELS[p.role], lang),
-                "#": (p.index + 1) if p.role == "stop" and p.index is not None else None,
+                "#": numbers.get(p.index) if p.role == "stop" and p.index is not None else None,
                 "input": p.input_name or p.input_address,
                 "input address": p.input_address,
                 "resolved as": name.shown,
