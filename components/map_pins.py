@@ -216,8 +216,6 @@ class Pins:
     ) -> None:
         self.group = folium.FeatureGroup(name=name, show=True, control=name is not None)
         self.cluster = OfflineMarkerCluster(base_url_path=base_url_path, title=cluster_title) if cluster else None
-        if self.cluster is not None:
-            self.cluster.add_to(self.group)
 
     def add(
         self, lat: float, lon: float, label: str, colour: str, *, tooltip: str | None = None, on_top: bool = False
@@ -231,7 +229,12 @@ class Pins:
             omni_label=label,  # a cluster's disc lists its pins by these
             **({"z_index_offset": TOP_Z} if on_top else {}),
         )
-        marker.add_to(self.group if on_top or self.cluster is None else self.cluster)
+        if on_top or self.cluster is None:
+            marker.add_to(self.group)
+        else:
+            if self.cluster._parent is None:  # in the group where its first pin comes: the page keeps S, 1..n, E
+                self.cluster.add_to(self.group)
+            marker.add_to(self.cluster)
         return marker
 
     def add_to(self, m: folium.Map) -> folium.Map:
