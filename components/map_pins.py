@@ -49,8 +49,8 @@ PIN_STYLE = """
                   background: #fff; color: #1f3b57; border: 2px solid #1f77b4; box-shadow: 0 1px 4px rgba(0,0,0,.45);
                   font: bold 12px/26px sans-serif; text-align: center; white-space: nowrap; }
 """
-#: numbered pins closer than this (px) on screen join one cluster
-CLUSTER_RADIUS_PX = 40
+#: numbered pins closer than this (px) on screen, about where their discs would touch, join one cluster
+CLUSTER_RADIUS_PX = 32
 #: from this zoom on (street level) no pin is clustered: close pins are fanned out instead
 CLUSTER_OFF_ZOOM = 16
 #: a cluster's disc lists up to this many of its pins' numbers, else the first and the last with their count

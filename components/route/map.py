@@ -461,7 +461,9 @@ def build_route_map(
         colour = ROLE_COLOURS[point.role]
         pins.add(point.lat, point.lon, point.label, colour, tooltip=_tooltip(point, lang), on_top=point.role != "stop")
     pins.add_to(m)
-    LegendToggles(legend_html(result, lines, lang=lang, highlight=highlight if someone_selected else None), groups).add_to(m)
+    LegendToggles(
+        legend_html(result, lines, lang=lang, highlight=highlight if someone_selected else None), groups
+    ).add_to(m)
 
     m.fit_bounds(
         [[min(lats), min(lons)], [max(lats), max(lons)]],
@@ -471,7 +473,6 @@ def build_route_map(
     finish_map(m, result.provider)
     folium.LayerControl(collapsed=True).add_to(m)
     return m
-
 
 
 # --- Streamlit side -------------------------------------------------------------------------

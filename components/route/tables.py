@@ -10,6 +10,7 @@ from datetime import date
 
 import pandas as pd
 
+from components.route.numbering import stop_numbers
 from components.route_words import (
     ROLE_LABELS,
     STRATEGY_WORDS,
@@ -24,7 +25,6 @@ from components.route_words import (
     summary_words,
     why_words,
 )
-from components.route.numbering import stop_numbers
 from core.app import route as route_app
 from core.i18n import t
 from core.models.route import CandidateRoute, RoutePlanResult

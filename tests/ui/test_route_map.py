@@ -5,7 +5,6 @@ trip, and the pin spreading script; plus the deep links' parts and the single QR
 from __future__ import annotations
 
 import html
-import json
 import re
 from functools import cache
 
@@ -98,7 +97,12 @@ def test_the_legend_is_below_the_map_with_figures_and_says_candidates_are_straig
 
     result = planned("8")
     page = build_route_map(result, lang="en").get_root().render()
-    assert page.index("<body>") < page.index('class="folium-map"') < page.index('class="omni-legend"') < page.index("</body>")
+    assert (
+        page.index("<body>")
+        < page.index('class="folium-map"')
+        < page.index('class="omni-legend"')
+        < page.index("</body>")
+    )
     legend = legend_text(page)
     best = result.best_route
     assert f"Best route ({best.total_distance_m / 1000:.1f} km, {best.total_duration_s / 60:.0f} min)" in legend

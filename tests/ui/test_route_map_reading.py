@@ -75,9 +75,10 @@ def test_a_candidate_selected_in_the_table_is_drawn_whole_and_bold_and_the_rest_
     assert whole[0].options["weight"] > 2 * min(p.options["weight"] for p in polylines(m))
     assert best.options["opacity"] < whole[0].options["opacity"]
     plain = build_route_map(result, lang="en")
-    assert next(p for p in polylines(plain) if p.options["color"] == BEST_COLOUR).options["opacity"] > best.options[
-        "opacity"
-    ]
+    assert (
+        next(p for p in polylines(plain) if p.options["color"] == BEST_COLOUR).options["opacity"]
+        > best.options["opacity"]
+    )
     assert f"Candidate #{rank} (" in legend_text(page)
     assert re.search(rf'class="cand selected" data-rank="{rank}"', page)
     assert "selected in the table" in legend_text(page)
