@@ -63,3 +63,26 @@ def test_pins_cluster_when_crowded_never_overlap_and_spread_at_street_level(leaf
     assert not titles_near  # street level: nothing clustered
     assert_pins_apart(near)
     assert sum(1 for b in near if b["spread"] == "1") >= 2, "two stops at one place must be fanned out"
+
+
+def test_on_a_phone_the_credits_are_short_and_clear_of_the_scale_bar(leaflet_static, tmp_path):
+    from components.route.map import build_route_map, map_height
+    from core.geo.registry import make_provider
+    from core.route.planner import plan_route
+    from core.route.scenarios import list_scenarios
+
+    result = plan_route(list_scenarios("helsinki")[0].request, provider=make_provider("offline", region="helsinki"))
+    path = write_offline_map(build_route_map(result, lang="zh"), leaflet_static, tmp_path / "map.html")
+    with chromium_page(width=360, height=map_height(result)) as (page, errors):
+        page.goto(path.as_uri())
+        settled_pins(page)
+        boxes = page.evaluate(
+            """() => [".leaflet-control-scale", ".leaflet-control-attribution"].map(s => {
+                 const r = document.querySelector(s).getBoundingClientRect();
+                 return {l: r.left, r: r.right, t: r.top, b: r.bottom, text: document.querySelector(s).textContent};
+               })"""
+        )
+    assert not errors, errors
+    scale, credits = boxes
+    assert scale["r"] <= credits["l"] or credits["b"] <= scale["t"], (scale, credits)  # side by side or above
+    assert "OpenStreetMap" in credits["text"] and not re.search(r"T\d\d:|\d+\.\d+\.\d+|pyrosm", credits["text"])
