@@ -86,3 +86,23 @@ def test_on_a_phone_the_credits_are_short_and_clear_of_the_scale_bar(leaflet_sta
     scale, credits = boxes
     assert scale["r"] <= credits["l"] or credits["b"] <= scale["t"], (scale, credits)  # side by side or above
     assert "OpenStreetMap" in credits["text"] and not re.search(r"T\d\d:|\d+\.\d+\.\d+|pyrosm", credits["text"])
+
+
+def test_a_candidates_legend_checkbox_hides_and_shows_its_lines(leaflet_static, tmp_path):
+    from components.route.map import ALT_COLOURS, build_route_map
+    from tests.ui.test_route_map import planned
+
+    result = planned("8")
+    path = write_offline_map(build_route_map(result, lang="en"), leaflet_static, tmp_path / "map.html")
+    rank = next(c.rank for i, c in enumerate(result.candidates) if i != result.best_index)  # drawn in ALT_COLOURS[0]
+    count = f"() => document.querySelectorAll('path.leaflet-interactive[stroke=\"{ALT_COLOURS[0]}\"]').length"
+    with chromium_page(width=800, height=700) as (page, errors):
+        page.goto(path.as_uri())
+        settled_pins(page)
+        shown = page.evaluate(count)
+        page.locator(f'.omni-legend input[data-rank="{rank}"]').uncheck()
+        hidden = page.evaluate(count)
+        page.locator(f'.omni-legend input[data-rank="{rank}"]').check()
+        again = page.evaluate(count)
+    assert not errors, errors
+    assert shown > 0 and hidden == 0 and again == shown
