@@ -116,13 +116,19 @@ def make_provider(
     def amap_mcp() -> Any:
         if "amap-mcp" not in built:
             from core.geo.amap_mcp import AMapMcpProvider
+            from core.geo.ratelimit import shared_bucket, shared_hold
 
             assert settings.amap_key is not None
+            key = settings.amap_key.get_secret_value()  # as make_amap_provider names the bucket and the hold
             inner = AMapMcpProvider(
-                key=settings.amap_key.get_secret_value(),
+                key=key,
                 url=settings.amap_mcp_url,
                 timeout_s=settings.amap_mcp_timeout_s,
                 rest=amap().inner,  # what MCP leaves out (positions, drawn paths) comes from REST
+                # the tools call AMap's REST APIs under the key: one bucket and one hold for MCP and REST alike
+                limiter=shared_bucket("amap", key, rate=settings.amap_qps),
+                hold=shared_hold("amap", key),
+                rate_limit_retries=settings.http_retries,
             )
             built["amap-mcp"] = _resilient(inner, settings, offline, warnings, retries=0)
         return built["amap-mcp"]

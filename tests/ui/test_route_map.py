@@ -164,7 +164,7 @@ def test_thirty_stops_keep_a_numbered_pin_each_and_a_light_map():
 
 
 def test_deep_links_one_button_parts_in_words_and_one_qr_choice():
-    from components.route.tables import link_parts, qr_choices
+    from components.route.links_panel import link_parts, qr_choices
 
     result = planned("30")
     links = result.deep_links
