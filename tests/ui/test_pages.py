@@ -262,19 +262,25 @@ def test_build_route_map_is_offline_and_complete():
     m = build_route_map(result, show_alternatives=True)
     page = m.get_root().render()
     urls = re.findall(r'(?:src|href)="([^"]+)"', page)
-    assert urls == ["/app/static/leaflet/leaflet.js", "/app/static/leaflet/leaflet.css"]
+    assert urls == [  # Leaflet and the pins' clusters, from the app itself
+        "/app/static/leaflet/leaflet.js",
+        "/app/static/leaflet/leaflet.css",
+        "/app/static/leaflet/markercluster/leaflet.markercluster.js",
+        "/app/static/leaflet/markercluster/MarkerCluster.css",
+        "/app/static/leaflet/markercluster/MarkerCluster.Default.css",
+    ]
     for cdn in ("cdn.jsdelivr", "cdnjs", "jquery", "bootstrap", "font-awesome", "fontawesome"):
         assert cdn not in page
     points = map_points(result)
     assert page.count("L.marker(") == len(points)
     assert points[0].label == "S" and points[-1].label == "E"
     changed_legs = sum(len(c.segments) for c in candidate_lines(result))  # candidates: where they differ from the best
-    assert page.count("L.polyline(") == 1 + changed_legs
+    assert page.count("L.polyline(") == 2 + changed_legs  # the best route and its white casing
     assert "L.control.layers" in page
     assert "fitBounds" in page
 
     bare = build_route_map(result, show_alternatives=False).get_root().render()
-    assert bare.count("L.polyline(") == 1
+    assert bare.count("L.polyline(") == 2  # the best route over its casing only
 
 
 def test_tables_and_chart_builders():
@@ -397,7 +403,7 @@ def test_a_map_draws_the_packs_streets_or_its_outline_and_never_online_tiles_by_
 
     helsinki = build_route_map(_plan("helsinki-museums")).get_root().render()
     assert "geo_json" in helsinki and '"class": "major"' in helsinki and '"class": "water"' in helsinki
-    assert "OpenStreetMap contributors (ODbL 1.0)" in helsinki  # the data's licence, on the map
+    assert "\\u00a9 OpenStreetMap contributors \\u00b7 data 2019-04" in helsinki  # the source and month, on the map
     shanghai = build_route_map(_plan("sightseeing-day")).get_root().render()
     assert "geo_json" not in shanghai
     pack = load_region("shanghai")
@@ -407,10 +413,9 @@ def test_a_map_draws_the_packs_streets_or_its_outline_and_never_online_tiles_by_
     assert "lines are straight estimates" in shanghai
     for page in (helsinki, shanghai, build_pick_map((24.9443, 60.1716), region="helsinki").get_root().render()):
         assert "tile.openstreetmap.org" not in page and "L.tileLayer" not in page
-        assert re.findall(r'(?:src|href)="([^"]+)"', page) == [
-            "/app/static/leaflet/leaflet.js",
-            "/app/static/leaflet/leaflet.css",
-        ]
+        found = re.findall(r'(?:src|href)="([^"]+)"', page)
+        assert found[:2] == ["/app/static/leaflet/leaflet.js", "/app/static/leaflet/leaflet.css"]
+        assert all(url.startswith("/app/static/leaflet/") for url in found)
     monkeypatch.setenv("OMNI_ONLINE_TILES", "true")
     get_settings.cache_clear()
     try:
