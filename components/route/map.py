@@ -309,7 +309,9 @@ def legend_html(result: RoutePlanResult, lines: list[CandidateLines], *, lang: s
         )
     if not rows:
         return summary
-    rows.append(f"<small>{html.escape(t('route.map.candidates_note', lang))}</small>")
+    # the note says what is drawn: "only the best route follows the roads" is false when it is straight too
+    note = "route.map.candidates_note" if has_road_geometry(result) else "route.map.candidates_note_straight"
+    rows.append(f"<small>{html.escape(t(note, lang))}</small>")
     # A <details> the reader can fold: folded, it still says what the red line is.
     return f"<details open><summary>{summary}</summary>" + "<br>".join(rows) + "</details>"
 

@@ -370,26 +370,35 @@ def render_best_route_card(result: RoutePlanResult, *, lang: str) -> None:
 
 
 def render_best_route_details(result: RoutePlanResult, *, lang: str) -> None:
-    """For analysts: the core's ranking reason, summary and optimiser note (English, as the core wrote them),
-    the codes behind the figures, and the provider's calls."""
+    """For analysts: how the order was searched and what the figures are, in words; in English also the core's
+    own sentences and the codes (the API's vocabulary). The Chinese page shows no English sentence and no code."""
     import streamlit as st
 
+    from components.frame import provider_label
+
+    opt = result.optimizer
+    if opt is not None:
+        st.caption(t("route.details.optimizer", lang, search=route_app.search_words(opt, lang)))
+    geometry = (
+        "route.details.geometry_roads" if route_app.has_road_geometry(result) else "route.details.geometry_straight"
+    )
+    st.caption(
+        t(
+            "route.details.words",
+            lang,
+            strategy=t(STRATEGY_WORDS[result.route_strategy], lang),
+            transport=t(TRANSPORT_WORDS[result.transport_mode], lang),
+            provider=provider_label(result.provider, lang),
+            source=route_app.source_words(result.metric_source, lang),
+            geometry=t(geometry, lang),
+        )
+    )
+    if lang != "en":
+        return
     best = result.best_route
     if best.ranking_reason:
         st.caption(t("route.details.reason", lang, reason=best.ranking_reason))
     st.caption(t("route.details.summary", lang, summary=result.summary))
-    opt = result.optimizer
-    if opt is not None:
-        st.caption(
-            t(
-                "route.details.optimizer",
-                lang,
-                method=opt.method,
-                exact=t("route.details.exact" if opt.exact else "route.details.heuristic", lang),
-                orders=opt.orders_evaluated if opt.orders_evaluated is not None else "—",
-                note=opt.note,
-            )
-        )
     st.caption(
         t(
             "route.details.codes",
@@ -423,7 +432,9 @@ def render_warnings(result: RoutePlanResult, *, lang: str) -> None:
     for notice in result.notices:
         text, _ = notice_words(notice, lang, names)
         st.warning(text, icon=":material/info:" if notice.severity == "info" else ":material/warning:")
-    details = [n for n in result.notices if n.detail or not route_app.notice_known(n)]
+    # the codes and the core's notes are English: the English page's details only (a code this build cannot word
+    # stays listed in both, as its sentence is general)
+    details = [n for n in result.notices if not route_app.notice_known(n) or (lang == "en" and n.detail)]
     if details:
         with st.expander(t("common.details", lang), expanded=False, key="route_warnings_details"):
             for notice in details:

@@ -13,6 +13,7 @@ __all__ = [
     "RegionPack",
     "RegionPlace",
     "available_providers",
+    "example_place",
     "gcj02_to_wgs84",
     "list_regions",
     "load_region",
@@ -72,3 +73,26 @@ def gcj02_to_wgs84(lon: float, lat: float) -> tuple[float, float]:
     from core.geo.coords import gcj02_to_wgs84 as _to_wgs84
 
     return _to_wgs84(lon, lat)
+
+
+def example_place(name: str, lang: str, *, data_dir: Path | None = None) -> tuple[str, str] | None:
+    """``(name, address)`` of the region's own example place for a form's placeholders, in ``lang`` where the pack
+    has it: its most important named place with an address that is not a bare address (pack order breaks ties).
+    The address in English is the place's English name when the pack's address is in Chinese. None when the
+    pack has no such place or cannot be read."""
+    from core.errors import OmniError
+    from core.i18n import has_cjk
+
+    try:
+        pack = load_region(name, data_dir=data_dir)
+    except (OmniError, ValueError, OSError):
+        return None
+    named = [
+        (i, p) for i, p in enumerate(pack.places) if p.category != "address" and p.address and (p.name_zh or p.name_en)
+    ]
+    if not named:
+        return None
+    _, place = min(named, key=lambda item: (-(item[1].importance or 0), item[0]))
+    shown = (place.name_en or place.name_zh) if lang == "en" else (place.name_zh or place.name_en)
+    address = place.address if lang != "en" or not has_cjk(place.address) else shown
+    return shown, address

@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
+import math
+
 from core.errors import OmniError
 from core.i18n import join_words, t
-from core.models.route import RoutePlanResult
+from core.models.route import OptimizerInfo, RoutePlanResult
 from core.route.notices import core_names
 from core.route.notices import words as notice_words
 
@@ -24,6 +26,7 @@ SOURCE_KEYS = {
     "text_search": "route.found.text_search",
     "search_detail": "route.found.search_detail",
     "manual_fallback": "route.found.manual_fallback",
+    "user_location": "route.found.user_location",
 }
 ROLE_KEYS = {"origin": "route.role.origin", "stop": "route.role.stop", "destination": "route.role.destination"}
 STRATEGY_KEYS = {
@@ -36,6 +39,42 @@ TRANSPORT_KEYS = {
     "walking": "route.transport.walking",
     "cycling": "route.transport.cycling",
 }
+
+
+#: a provider's name ("offline", "amap", "pack+valhalla") in words: the same keys as the dashboard's sidebar (common.po)
+PROVIDER_KEYS = {
+    "offline": "common.provider.offline",
+    "amap": "common.provider.amap",
+    "amap-mcp": "common.provider.amap_mcp",
+}
+PLACES_KEYS = {
+    "pack": "common.places.pack",
+    "amap": "common.places.amap",
+    "amap-mcp": "common.places.amap_mcp",
+    "nominatim": "common.places.nominatim",
+}
+TRAVEL_KEYS = {
+    "estimate": "common.travel.estimate",
+    "valhalla": "common.travel.valhalla",
+    "osrm": "common.travel.osrm",
+    "amap": "common.travel.amap",
+    "amap-mcp": "common.travel.amap_mcp",
+}
+
+
+def provider_words(name: str | None, lang: str) -> str:
+    """A provider's name in words: a whole provider ("offline") or its places and travel services ("pack+osrm");
+    a part this build does not know stays as it is."""
+    name = name or ""
+    if name in PROVIDER_KEYS:
+        return t(PROVIDER_KEYS[name], lang)
+    places, _, travel = name.partition("+")
+    return t(
+        "common.provider.pair",
+        lang,
+        places=word(PLACES_KEYS, places, lang),
+        travel=word(TRAVEL_KEYS, travel, lang),
+    )
 
 
 def word(table: dict[str, str], code: str | None, lang: str) -> str:
@@ -90,11 +129,52 @@ def why_words(result: RoutePlanResult, lang: str) -> str:
     opt = result.optimizer
     if opt is None:
         return head
-    if opt.exact:
-        tail = t("route.reason.exact", lang, n=opt.orders_evaluated or 1)
-    else:
-        tail = t("route.reason.heuristic", lang)
-    return t("route.reason.joined", lang, reason=head, search=tail)
+    return t("route.reason.joined", lang, reason=head, search=search_words(opt, lang))
+
+
+ENGINE_KEYS = {"ils_2opt_oropt": "route.engine.ils_2opt_oropt", "ortools_gls": "route.engine.ortools_gls"}
+#: n! is worded only while it is a count a person can read (18 stops: 6.4e15)
+_COUNTABLE_STOPS = 18
+
+
+def _possible_orders(opt: OptimizerInfo) -> int | None:
+    """n! for the stops (a result stored before ``orders_possible`` existed gets it from its stop count)."""
+    if opt.orders_possible is not None:
+        return opt.orders_possible
+    return math.factorial(opt.stops) if opt.stops <= _COUNTABLE_STOPS else None
+
+
+def search_words(opt: OptimizerInfo, lang: str) -> str:
+    """What the order search did, exactly (issue 23): every order listed (enumeration), an exact dynamic
+    programme that proves the optimum without listing them (Held-Karp), or a heuristic with its budget."""
+    possible = _possible_orders(opt)
+    ranked = opt.orders_ranked if opt.orders_ranked is not None else opt.orders_evaluated
+    if opt.method == "trivial" or opt.stops <= 1:
+        return t("route.search.trivial", lang)
+    if opt.method == "enumeration":
+        n = opt.orders_evaluated or possible or 0
+        return t("route.search.enumeration", lang, possible=f"{n:,}", stops=opt.stops)
+    if opt.method == "held_karp" and possible is not None:
+        return t(
+            "route.search.held_karp",
+            lang,
+            stops=opt.stops,
+            possible=f"{possible:,}",
+            ranked=f"{ranked:,}" if ranked is not None else "—",
+        )
+    engines = join_words(
+        (t(ENGINE_KEYS.get(code, "route.engine.other"), lang) for code in opt.engines or ["other"]), lang
+    )
+    facts = {
+        "stops": opt.stops,
+        "exact_limit": opt.exact_limit if opt.exact_limit is not None else "—",
+        "engines": engines,
+        "seconds": f"{(opt.time_limit_s or 0) / 2:g}",
+        "ranked": f"{ranked:,}" if ranked is not None else "—",
+    }
+    if opt.kicks:
+        return t("route.search.heuristic_kicks", lang, kicks=f"{opt.kicks:,}", **facts)
+    return t("route.search.heuristic", lang, **facts)
 
 
 def region_names(region: str | None, lang: str) -> dict[str, str]:
