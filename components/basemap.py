@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
@@ -192,10 +193,22 @@ def add_background(
         licence = pack.licence.split(" (")[0]  # "CC0-1.0 (public-domain ...)" -> "CC0-1.0"
         shown_name = pack.display_name.get(lang, pack.name)
         note = (
-            pack.attribution if kind == "streets" else t("common.map.pack_note", lang, pack=shown_name, licence=licence)
+            credit_line(pack, lang) if kind == "streets" else t("common.map.pack_note", lang, pack=shown_name, licence=licence)
         )
         _Attribution(html.escape(note)).add_to(m)
     return kind
+
+
+def credit_line(pack: RegionPack, lang: str) -> str:
+    """The map's credit, short: the data's source and licence and the month of its data ("© OpenStreetMap
+    contributors (ODbL-1.0), data 2019-04"), never the pack's full attribution with its timestamp and the
+    versions of the tools that made it (those stay in region.json and the region's facts)."""
+    source = re.split(r"\s*[(,;]|\.\s", pack.attribution, maxsplit=1)[0].strip() or pack.name
+    licence = pack.licence.split(" (")[0]
+    month = (pack.data_date or "")[:7]
+    if month:
+        return t("common.map.credit_dated", lang, source=source, licence=licence, month=month)
+    return t("common.map.credit", lang, source=source, licence=licence)
 
 
 #: AMap's own raster tiles (GCJ-02, like every map of mainland China)

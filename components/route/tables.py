@@ -24,6 +24,7 @@ from components.route_words import (
     summary_words,
     why_words,
 )
+from core.app.regions import district_name
 from core.app import route as route_app
 from core.i18n import t
 from core.models.route import CandidateRoute, RoutePlanResult
@@ -203,12 +204,13 @@ def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.Da
         rows.append(
             {
                 "role": t(ROLE_LABELS[p.role], lang),
-                "#": (p.index + 1) if p.role == "stop" and p.index is not None else None,
+                # the stop's number as typed; the start and the destination rows say their role, not "None"
+                "#": str(p.index + 1) if p.role == "stop" and p.index is not None else "",
                 "input": p.input_name or p.input_address,
                 "input address": p.input_address,
                 "resolved as": name.shown,
                 "other name": name.other,
-                "district": p.district or "",
+                "district": district_name(result.region, p.district, lang),
                 "found by": source_words(p.source, lang),
                 "lon": round(p.lon, 6),
                 "lat": round(p.lat, 6),
@@ -220,7 +222,6 @@ def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.Da
         )
     frame = pd.DataFrame(rows)
     if len(frame):
-        frame["#"] = frame["#"].astype("Int64")
         frame["match score"] = frame["match score"].astype("Float64")
     return frame
 
@@ -238,7 +239,7 @@ def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
             POINT_COLUMNS,
             lang,
             **{
-                "#": st.column_config.NumberColumn(header("#", lang), format="%d"),
+                "#": st.column_config.TextColumn(header("#", lang)),  # "" on the start and destination rows
                 "other name": st.column_config.TextColumn(
                     t("route.col.other_name_zh" if lang == "en" else "route.col.other_name_en", lang)
                 ),
@@ -256,7 +257,7 @@ def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
                 POINT_DETAIL_COLUMNS,
                 lang,
                 **{
-                    "#": st.column_config.NumberColumn(header("#", lang), format="%d"),
+                    "#": st.column_config.TextColumn(header("#", lang)),  # "" on the start and destination rows
                     "match score": st.column_config.NumberColumn(header("match score", lang), format="%.0f"),
                 },
             ),

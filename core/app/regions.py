@@ -13,6 +13,7 @@ __all__ = [
     "RegionPack",
     "RegionPlace",
     "available_providers",
+    "district_name",
     "example_place",
     "gcj02_to_wgs84",
     "list_regions",
@@ -96,3 +97,21 @@ def example_place(name: str, lang: str, *, data_dir: Path | None = None) -> tupl
     shown = (place.name_en or place.name_zh) if lang == "en" else (place.name_zh or place.name_en)
     address = place.address if lang != "en" or not has_cjk(place.address) else shown
     return shown, address
+
+
+def district_name(region: str | None, district: str | None, lang: str, *, data_dir: Path | None = None) -> str:
+    """A district as a place names it, in ``lang``: the pack's name for it (region.json ``district_names``); in
+    English a Chinese name the pack cannot translate is left out ("") rather than shown in Chinese."""
+    from core.errors import OmniError
+    from core.i18n import has_cjk
+
+    if not district:
+        return ""
+    names: dict[str, str] = {}
+    if region:
+        try:
+            names = load_region(region, data_dir=data_dir).district_names.get(district, {})
+        except (OmniError, ValueError, OSError):
+            names = {}
+    shown = names.get(lang) or district
+    return "" if lang == "en" and has_cjk(shown) else shown

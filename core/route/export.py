@@ -109,6 +109,17 @@ def _title_name(point: ResolvedPoint | None, region: str | None, lang: str) -> s
     return point.label
 
 
+def _district(region: str | None, district: str | None, lang: str) -> str:
+    """A district in ``lang``: the pack's name for it (region.json ``district_names``), else as the place names it."""
+    if not region or not district:
+        return district or ""
+    try:
+        names = load_region(region).district_names.get(district, {})
+    except (OmniError, OSError, ValueError):
+        return district
+    return names.get(lang) or district
+
+
 def _pack_place(region: str | None, poi_id: str | None) -> RegionPlace | None:
     if not region or not poi_id:
         return None
@@ -314,7 +325,9 @@ def _section_points(result: RoutePlanResult, lang: str) -> str:
             note = (note + " " if note else "") + (
                 f"(match score {p.match_score:.0f})" if lang == "en" else f"({p.match_score:.0f})"
             )
-        district = " / ".join(x for x in (p.city, p.district) if x and (lang != "en" or not has_cjk(x)))
+        district = " / ".join(
+            x for x in (p.city, _district(result.region, p.district, lang)) if x and (lang != "en" or not has_cjk(x))
+        )
         rows.append(
             "<tr>"
             f"<td>{_e(mark)}</td><td>{_e(word(ROLE_KEYS, p.role, lang))}</td><td>{_e(_input_text(p))}</td><td>{_e(p.resolved_name)}</td>"
