@@ -193,7 +193,9 @@ def add_background(
         licence = pack.licence.split(" (")[0]  # "CC0-1.0 (public-domain ...)" -> "CC0-1.0"
         shown_name = pack.display_name.get(lang, pack.name)
         note = (
-            credit_line(pack, lang) if kind == "streets" else t("common.map.pack_note", lang, pack=shown_name, licence=licence)
+            credit_line(pack, lang)
+            if kind == "streets"
+            else t("common.map.pack_note", lang, pack=shown_name, licence=licence)
         )
         _Attribution(html.escape(note)).add_to(m)
     return kind

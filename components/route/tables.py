@@ -24,8 +24,8 @@ from components.route_words import (
     summary_words,
     why_words,
 )
-from core.app.regions import district_name
 from core.app import route as route_app
+from core.app.regions import district_name
 from core.i18n import t
 from core.models.route import CandidateRoute, RoutePlanResult
 

@@ -398,7 +398,7 @@ def test_a_map_draws_the_packs_streets_or_its_outline_and_never_online_tiles_by_
     helsinki = build_route_map(_plan("helsinki-museums")).get_root().render()
     assert "geo_json" in helsinki and '"class": "major"' in helsinki and '"class": "water"' in helsinki
     # the data's source, licence and month (tojson writes © as \u00a9)
-    assert "OpenStreetMap contributors (ODbL-1.0), data 2019-04\")" in helsinki
+    assert 'OpenStreetMap contributors (ODbL-1.0), data 2019-04")' in helsinki
     shanghai = build_route_map(_plan("sightseeing-day")).get_root().render()
     assert "geo_json" not in shanghai
     pack = load_region("shanghai")
