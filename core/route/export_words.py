@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import math
 
+from core.config import get_settings
 from core.errors import OmniError
 from core.i18n import join_words, t
-from core.models.route import OptimizerInfo, RoutePlanResult
+from core.models.route import CandidateRoute, OptimizerInfo, RoutePlanResult
 from core.route.notices import core_names
 from core.route.notices import words as notice_words
 
@@ -126,10 +127,49 @@ def why_words(result: RoutePlanResult, lang: str) -> str:
             distance=delta_words(dkm, "km", lang),
             time=delta_words(dmin, "min", lang),
         )
+    beaten = beaten_words(result, lang)
+    if beaten:
+        head = t("route.reason.joined", lang, reason=head, search=beaten)
     opt = result.optimizer
     if opt is None:
         return head
     return t("route.reason.joined", lang, reason=head, search=search_words(opt, lang))
+
+
+#: differences the page shows as "same distance" / "same time" (``delta_words``)
+_SAME_M, _SAME_S = 50, 30
+
+
+def beaten_words(result: RoutePlanResult, lang: str) -> str:
+    """Why the best "fastest time" order is not the fastest shown (or the best "shortest distance" order not the
+    shortest), when another candidate beats it in the figures on the page: a near-tie the strategy resolves by
+    the other total, legs measured again after the ranking, or rounded legs. "" when nothing shown beats it."""
+    strategy = result.route_strategy
+    if strategy not in ("fastest_time", "shortest_distance"):
+        return ""
+    best = result.best_route
+    on_time = strategy == "fastest_time"
+
+    def total(c: CandidateRoute) -> float:
+        return c.total_duration_s if on_time else c.total_distance_m
+
+    rivals = [c for c in result.candidates if total(best) - total(c) > (_SAME_S if on_time else _SAME_M)]
+    if not rivals:
+        return ""
+    rival = min(rivals, key=total)
+    gap = total(best) - total(rival)
+    amount = f"{gap / 60:.0f}" if on_time else f"{gap / 1000:.1f}"
+    facts = {"rank": rival.rank or "—", "amount": amount}
+    kind = "time" if on_time else "distance"
+    tolerance = get_settings().tie_tolerance
+    if total(best) <= total(rival) * (1 + tolerance) + 1e-9:
+        return t(f"route.reason.beaten_{kind}.near_tie", lang, pct=f"{tolerance * 100:g}", **facts)
+    if "directions" in (best.measured_by, rival.measured_by) or "partly_directions" in (
+        best.measured_by,
+        rival.measured_by,
+    ):
+        return t(f"route.reason.beaten_{kind}.measured", lang, **facts)
+    return t(f"route.reason.beaten_{kind}.rounded", lang, **facts)
 
 
 ENGINE_KEYS = {"ils_2opt_oropt": "route.engine.ils_2opt_oropt", "ortools_gls": "route.engine.ortools_gls"}

@@ -92,3 +92,45 @@ def test_a_planned_route_says_what_its_search_did(lang):
     why = why_words(result, lang)
     assert "40,320" in why and f"{opt.orders_ranked}" in why
     assert f"All {opt.orders_ranked} orders" not in why and "已逐一比较" not in why
+
+
+def _fastest_walk():
+    """Helsinki museums on foot by fastest time: one order is best for every strategy (37.9 min)."""
+    request = load_scenario("helsinki-museums").request.model_copy(
+        update={"route_strategy": "fastest_time", "transport_mode": "walking"}
+    )
+    return plan_route(request, provider=make_provider("offline", region="helsinki"))
+
+
+def _with_second(result, **update):
+    """``result`` with its #2 candidate changed as given (figures a page could show)."""
+    candidates = [c.model_copy(update=update) if c.rank == 2 else c for c in result.candidates]
+    return result.model_copy(update={"candidates": candidates})
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_fastest_time_says_nothing_extra_when_it_is_the_fastest_shown(lang):
+    result = _fastest_walk()
+    best = result.best_route
+    assert all(c.total_duration_s >= best.total_duration_s for c in result.candidates)
+    assert "faster in these figures" not in why_words(result, lang) and "按这些数据快" not in why_words(result, lang)
+
+
+def test_a_faster_order_shown_below_fastest_time_is_explained_by_its_facts():
+    result = _fastest_walk()
+    best = result.best_route.total_duration_s
+    # within the 2 % near-tie of the ranking: the tie is said, with the rule that broke it
+    tie = _with_second(result, total_duration_s=best - 40)
+    assert "Order #2 is 1 min faster in these figures: within the 2% the strategy counts as a tie" in why_words(
+        tie, "en"
+    )
+    assert "第 2 条顺序按这些数据快 1 分钟:差距在本策略视为持平的 2% 之内" in why_words(tie, "zh")
+    # beyond the tie, with legs measured again by the routing service: that is the reason given
+    measured = _with_second(result, total_duration_s=best - 300, measured_by="directions")
+    assert "Order #2 is 5 min faster in these figures: the orders were ranked on the travel times" in why_words(
+        measured, "en"
+    )
+    assert "重新测量" in why_words(measured, "zh")
+    # beyond the tie on matrix figures alone: the rounding of the legs
+    rounded = _with_second(result, total_duration_s=best - 300)
+    assert "sums of rounded legs" in why_words(rounded, "en") and "取整" in why_words(rounded, "zh")
