@@ -279,7 +279,15 @@ def validate_feasibility(
             lunch=lunch.duration_min,
             window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
         )
+        if code in {"LOW_PRIORITY_TRADEOFF", "DAY_TOO_FULL"}:
+            # what fills its best day, so the reason names this place's own facts (issue 23)
+            on_day = plans_by_day[best_day].order if best_day in plans_by_day else []
+            facts["planned_on_day"] = len(on_day)
+            facts["higher_on_day"] = sum(
+                1 for k in on_day if PRIORITY_RANK[problem.stop(k).priority] < PRIORITY_RANK[stop.priority]
+            )
         fix = None
+        tried = 0
         for n_tried, (_, cand) in enumerate(_fix_candidates(problem, stop, per_day, plans_by_day)):
             if n_tried >= _MAX_CHECKS_PER_STOP:
                 break
@@ -287,9 +295,14 @@ def validate_feasibility(
                 facts["fix_search"] = "budget_exhausted"
                 break
             checks += 1
+            tried += 1
             fix = _try_fix(problem, stop, cand, plans_by_day, settings)
             if fix is not None:
                 break
+        if fix is None and "fix_search" not in facts:
+            # "none_found": changes were tried and none fits it; "nothing_to_try": no change of the kinds searched applies
+            facts["fix_search"] = "none_found" if tried else "nothing_to_try"
+        facts["fixes_tried"] = tried
         if is_hard(stop):
             infeasible.append(stop.key)
         items.append(
