@@ -55,11 +55,14 @@ def region_facts(name: str, *, data_dir: Path | None = None) -> dict[str, Any]:
     }
 
 
-def available_providers(*, region: str | None = None, settings: Settings | None = None) -> list[str]:
-    """The provider names a face may offer for ``region`` (short names and the configured pairs)."""
+def available_providers(
+    *, region: str | None = None, settings: Settings | None = None, configured_only: bool = False
+) -> list[str]:
+    """The provider names a face may offer for ``region`` (short names and the configured pairs; with
+    ``configured_only`` no AMap choice without its key)."""
     from core.geo.registry import available_providers as _available
 
-    return list(_available(region=region, settings=settings))
+    return list(_available(region=region, settings=settings, configured_only=configured_only))
 
 
 def wgs84_to_gcj02(lon: float, lat: float) -> tuple[float, float]:
