@@ -152,3 +152,15 @@ def test_a_helsinki_plan_is_not_marked_changed_right_after_planning_nor_on_its_l
 
     assert at.text_input(key="origin_address").placeholder == origin_placeholders("helsinki", lang)[1]
     assert "Helsinki" in at.text_input(key="origin_address").placeholder
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_half_day_start_placeholder_is_the_regions_own_place(lang):
+    from components.halfday.text import origin_hint
+
+    for region in ("helsinki", "shanghai"):
+        pack = load_region(region)
+        hint = origin_hint(region, lang)
+        assert hint in {p.name_en for p in pack.places} | {p.name_zh for p in pack.places}
+    assert origin_hint("helsinki", lang) != origin_hint("shanghai", lang)
+    assert not CJK.search(origin_hint("helsinki", lang))
