@@ -164,3 +164,30 @@ def test_the_half_day_start_placeholder_is_the_regions_own_place(lang):
         assert hint in {p.name_en for p in pack.places} | {p.name_zh for p in pack.places}
     assert origin_hint("helsinki", lang) != origin_hint("shanghai", lang)
     assert not CJK.search(origin_hint("helsinki", lang))
+
+
+CODE_TOKEN = re.compile(r"\b[A-Z]{2,}_[A-Z_]+\b|\b[a-z]+_[a-z_]+\b|max_permutations|=\d")
+
+
+@pytest.mark.ui
+def test_the_chinese_pages_details_are_words_and_the_english_keep_the_codes(leaflet_static, project_root):
+    """The best route's and the warnings' "Details" on a planned page: in Chinese no code (held_karp,
+    OFFLINE_ESTIMATES_AT, max_permutations=24) and no English note; in English the search sentence and the codes."""
+    for lang in ("zh", "en"):
+        at = _open(project_root, lang=lang)
+        at.selectbox(key="scenario").set_value("sightseeing-day")
+        at.button(key="load_scenario").click().run()
+        at.button(key="plan").click().run()
+        assert not at.exception, at.exception
+        result = at.session_state["route_result"]
+        details = [e for e in at.expander if e.key in ("best_route_details", "route_warnings_details")]
+        assert any(e.key == "best_route_details" for e in details)
+        captions = [str(c.value) for e in details for c in e.caption]
+        from core.route.export_words import search_words
+
+        assert t("route.details.optimizer", lang, search=search_words(result.optimizer, lang)) in captions
+        if lang == "zh":
+            assert not [c for c in captions if CODE_TOKEN.search(c)], captions
+            assert not any(re.search(r"[A-Za-z]{4,}", c.replace("OpenStreetMap", "")) for c in captions), captions
+        else:
+            assert any(c.startswith(f"Codes: strategy {result.route_strategy} ") for c in captions), captions
