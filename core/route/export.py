@@ -18,20 +18,21 @@ import re
 import unicodedata
 from datetime import date
 
-from core.errors import OmniError
 from core.i18n import has_cjk, join_words, t
 from core.models.route import ResolvedPoint, RoutePlanResult
-from core.packs.loader import RegionPlace, load_region
 from core.route.export_words import (
+    DEFAULT_TASK_NAME,
     ROLE_KEYS,
     SOURCE_KEYS,
     STRATEGY_KEYS,
     TRANSPORT_KEYS,
     delta_words,
+    district_words,
     has_road_geometry,
     notice_lines,
     provider_words,
     region_names,
+    report_title,
     search_words,
     source_words,
     summary_line,
@@ -60,7 +61,6 @@ CSV_COLUMNS = (
 
 
 #: the task name a request gets when it names none (core/models/route.py): not a name of the trip
-DEFAULT_TASK_NAME = "multi-destination-route-planning"
 _STEM_FALLBACK = "route-plan"
 _STEM_MAX = 60
 _NOT_WORD = re.compile(r"[^\w]+")
@@ -83,50 +83,6 @@ def trip_name(result: RoutePlanResult, *, destination_name: str | None = None) -
         return result.task_name
     d = result.resolved_destination
     return destination_name or d.resolved_name or d.label or d.input_address
-
-
-#: a title names every place up to this many; a longer trip is "first → … → last"
-_TITLE_PLACES = 4
-
-
-def report_title(result: RoutePlanResult, lang: str) -> str:
-    """The report's title: the task's name when the request gave one, else the trip's places in visiting order
-    in ``lang`` ("外滩 → … → 豫园"; the pack's name of a pack place, else the name typed)."""
-    if result.task_name and result.task_name != DEFAULT_TASK_NAME:
-        return result.task_name
-    names = [_title_name(p, result.region, lang) for _, p in result.visiting()]
-    if len(names) > _TITLE_PLACES:
-        names = [names[0], "…", names[-1]]
-    return " → ".join(names)
-
-
-def _title_name(point: ResolvedPoint | None, region: str | None, lang: str) -> str:
-    if point is None:
-        return t("route.export.live_name", lang)
-    place = _pack_place(region, point.poi_id)
-    if place is not None:
-        return (place.name_en or place.name_zh) if lang == "en" else (place.name_zh or place.name_en)
-    return point.label
-
-
-def _district(region: str | None, district: str | None, lang: str) -> str:
-    """A district in ``lang``: the pack's name for it (region.json ``district_names``), else as the place names it."""
-    if not region or not district:
-        return district or ""
-    try:
-        names = load_region(region).district_names.get(district, {})
-    except (OmniError, OSError, ValueError):
-        return district
-    return names.get(lang) or district
-
-
-def _pack_place(region: str | None, poi_id: str | None) -> RegionPlace | None:
-    if not region or not poi_id:
-        return None
-    try:
-        return load_region(region).place_by_id(poi_id)
-    except (OmniError, OSError, ValueError):
-        return None
 
 
 def export_stem(result: RoutePlanResult, *, on: date, destination_name: str | None = None) -> str:
@@ -326,7 +282,9 @@ def _section_points(result: RoutePlanResult, lang: str) -> str:
                 f"(match score {p.match_score:.0f})" if lang == "en" else f"({p.match_score:.0f})"
             )
         district = " / ".join(
-            x for x in (p.city, _district(result.region, p.district, lang)) if x and (lang != "en" or not has_cjk(x))
+            x
+            for x in (p.city, district_words(result.region, p.district, lang))
+            if x and (lang != "en" or not has_cjk(x))
         )
         rows.append(
             "<tr>"

@@ -9,7 +9,8 @@ import math
 from core.config import get_settings
 from core.errors import OmniError
 from core.i18n import join_words, t
-from core.models.route import CandidateRoute, OptimizerInfo, RoutePlanResult
+from core.models.route import CandidateRoute, OptimizerInfo, ResolvedPoint, RoutePlanResult
+from core.packs.loader import RegionPlace, load_region
 from core.route.notices import core_names
 from core.route.notices import words as notice_words
 
@@ -253,3 +254,49 @@ def summary_line(result: RoutePlanResult, *, lang: str = "en") -> str:
         transport=word(TRANSPORT_KEYS, result.transport_mode, lang),
         source=word(SOURCE_KEYS, result.metric_source, lang),
     )
+
+
+#: the task name a request gets when it names none (core/models/route.py); a report then takes its places' names
+DEFAULT_TASK_NAME = "multi-destination-route-planning"
+#: a title names every place up to this many; a longer trip is "first → … → last"
+_TITLE_PLACES = 4
+
+
+def report_title(result: RoutePlanResult, lang: str) -> str:
+    """The report's title: the task's name when the request gave one, else the trip's places in visiting order
+    in ``lang`` ("外滩 → … → 豫园"; the pack's name of a pack place, else the name typed)."""
+    if result.task_name and result.task_name != DEFAULT_TASK_NAME:
+        return result.task_name
+    names = [_title_name(p, result.region, lang) for _, p in result.visiting()]
+    if len(names) > _TITLE_PLACES:
+        names = [names[0], "…", names[-1]]
+    return " → ".join(names)
+
+
+def _title_name(point: ResolvedPoint | None, region: str | None, lang: str) -> str:
+    if point is None:
+        return t("route.export.live_name", lang)
+    place = _pack_place(region, point.poi_id)
+    if place is not None:
+        return (place.name_en or place.name_zh) if lang == "en" else (place.name_zh or place.name_en)
+    return point.label
+
+
+def district_words(region: str | None, district: str | None, lang: str) -> str:
+    """A district in ``lang``: the pack's name for it (region.json ``district_names``), else as the place names it."""
+    if not region or not district:
+        return district or ""
+    try:
+        names = load_region(region).district_names.get(district, {})
+    except (OmniError, OSError, ValueError):
+        return district
+    return names.get(lang) or district
+
+
+def _pack_place(region: str | None, poi_id: str | None) -> RegionPlace | None:
+    if not region or not poi_id:
+        return None
+    try:
+        return load_region(region).place_by_id(poi_id)
+    except (OmniError, OSError, ValueError):
+        return None
