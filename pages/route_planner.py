@@ -4,7 +4,7 @@ user's language (locales/*/LC_MESSAGES/route.po)."""
 import streamlit as st
 from pydantic import ValidationError
 
-from components.frame import provider_label, request_context
+from components.frame import ACTIVE_PROVIDER, provider_label, request_context
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress
@@ -61,6 +61,7 @@ if plan_clicked or replan:
     else:
         st.session_state[form.REQUEST] = request
         st.session_state[form.RESULT] = result
+        st.session_state[form.PLANNED_PROVIDER] = st.session_state.get(ACTIVE_PROVIDER)
 route_share.render_link(lang)  # the URL follows the plan; the address to copy
 
 with st.expander(t("route.page.my_reservations", lang), expanded=False, key="rp_my_reservations"):

@@ -356,7 +356,9 @@ def legend_html(
             + "</label>"
         )
     if rows:
-        rows.append(f"<small>{html.escape(t('route.map.candidates_note', lang))}</small>")
+        # the note says what is drawn: "only the best route follows the roads" is false when it is straight too
+        note = "route.map.candidates_note" if has_road_geometry(result) else "route.map.candidates_note_straight"
+        rows.append(f"<small>{html.escape(t(note, lang))}</small>")
     rows.append(f"<small>{html.escape(t('route.map.numbering', lang))}</small>")
     # Folded, it still says what the red line is.
     return (

@@ -26,6 +26,7 @@ from components.route_words import (
     why_words,
 )
 from core.app import route as route_app
+from core.app.regions import district_name
 from core.i18n import t
 from core.models.route import CandidateRoute, RoutePlanResult
 
@@ -245,12 +246,13 @@ def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.Da
         rows.append(
             {
                 "role": t(ROLE_LABELS[p.role], lang),
-                "#": numbers.get(p.index) if p.role == "stop" and p.index is not None else None,
+                # the stop's number on the map (visiting order); the start and the destination rows say their role
+                "#": str(numbers[p.index]) if p.role == "stop" and p.index in numbers else "",
                 "input": p.input_name or p.input_address,
                 "input address": p.input_address,
                 "resolved as": name.shown,
                 "other name": name.other,
-                "district": p.district or "",
+                "district": district_name(result.region, p.district, lang),
                 "found by": source_words(p.source, lang),
                 "lon": round(p.lon, 6),
                 "lat": round(p.lat, 6),
@@ -262,7 +264,6 @@ def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.Da
         )
     frame = pd.DataFrame(rows)
     if len(frame):
-        frame["#"] = frame["#"].astype("Int64")
         frame["match score"] = frame["match score"].astype("Float64")
     return frame
 
@@ -280,7 +281,7 @@ def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
             POINT_COLUMNS,
             lang,
             **{
-                "#": st.column_config.NumberColumn(header("#", lang), format="%d"),
+                "#": st.column_config.TextColumn(header("#", lang)),  # "" on the start and destination rows
                 "other name": st.column_config.TextColumn(
                     t("route.col.other_name_zh" if lang == "en" else "route.col.other_name_en", lang)
                 ),
@@ -298,7 +299,7 @@ def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
                 POINT_DETAIL_COLUMNS,
                 lang,
                 **{
-                    "#": st.column_config.NumberColumn(header("#", lang), format="%d"),
+                    "#": st.column_config.TextColumn(header("#", lang)),  # "" on the start and destination rows
                     "match score": st.column_config.NumberColumn(header("match score", lang), format="%.0f"),
                 },
             ),
@@ -412,26 +413,35 @@ def render_best_route_card(result: RoutePlanResult, *, lang: str) -> None:
 
 
 def render_best_route_details(result: RoutePlanResult, *, lang: str) -> None:
-    """For analysts: the core's ranking reason, summary and optimiser note (English, as the core wrote them),
-    the codes behind the figures, and the provider's calls."""
+    """For analysts: how the order was searched and what the figures are, in words; in English also the core's
+    own sentences and the codes (the API's vocabulary). The Chinese page shows no English sentence and no code."""
     import streamlit as st
 
+    from components.frame import provider_label
+
+    opt = result.optimizer
+    if opt is not None:
+        st.caption(t("route.details.optimizer", lang, search=route_app.search_words(opt, lang)))
+    geometry = (
+        "route.details.geometry_roads" if route_app.has_road_geometry(result) else "route.details.geometry_straight"
+    )
+    st.caption(
+        t(
+            "route.details.words",
+            lang,
+            strategy=t(STRATEGY_WORDS[result.route_strategy], lang),
+            transport=t(TRANSPORT_WORDS[result.transport_mode], lang),
+            provider=provider_label(result.provider, lang),
+            source=route_app.source_words(result.metric_source, lang),
+            geometry=t(geometry, lang),
+        )
+    )
+    if lang != "en":
+        return
     best = result.best_route
     if best.ranking_reason:
         st.caption(t("route.details.reason", lang, reason=best.ranking_reason))
     st.caption(t("route.details.summary", lang, summary=result.summary))
-    opt = result.optimizer
-    if opt is not None:
-        st.caption(
-            t(
-                "route.details.optimizer",
-                lang,
-                method=opt.method,
-                exact=t("route.details.exact" if opt.exact else "route.details.heuristic", lang),
-                orders=opt.orders_evaluated if opt.orders_evaluated is not None else "—",
-                note=opt.note,
-            )
-        )
     st.caption(
         t(
             "route.details.codes",
@@ -465,7 +475,9 @@ def render_warnings(result: RoutePlanResult, *, lang: str) -> None:
     for notice in result.notices:
         text, _ = notice_words(notice, lang, names)
         st.warning(text, icon=":material/info:" if notice.severity == "info" else ":material/warning:")
-    details = [n for n in result.notices if n.detail or not route_app.notice_known(n)]
+    # the codes and the core's notes are English: the English page's details only (a code this build cannot word
+    # stays listed in both, as its sentence is general)
+    details = [n for n in result.notices if not route_app.notice_known(n) or (lang == "en" and n.detail)]
     if details:
         with st.expander(t("common.details", lang), expanded=False, key="route_warnings_details"):
             for notice in details:

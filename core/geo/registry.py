@@ -54,16 +54,21 @@ def available_routers(*, region: str | None = None, settings: Settings | None = 
     return [r for r in ROUTERS if _configured(r, settings, pack)]
 
 
-def available_providers(*, region: str | None = None, settings: Settings | None = None) -> list[str]:
-    """The short names and every configured ``GEOCODER+ROUTER`` pair. ``amap`` stays listed without a key: the
-    page explains what is missing."""
+def available_providers(
+    *, region: str | None = None, settings: Settings | None = None, configured_only: bool = False
+) -> list[str]:
+    """The short names and every configured ``GEOCODER+ROUTER`` pair. ``amap`` stays listed without a key (the
+    CLI and the API explain what is missing) unless ``configured_only``: a picker offers only what can work."""
     settings = settings or get_settings()
     pairs = [
         f"{g}+{r}"
         for g in available_geocoders(settings=settings)
         for r in available_routers(region=region, settings=settings)
     ]
-    return ["offline", "amap", "amap-mcp", *[p for p in pairs if p not in ("amap+amap", "amap-mcp+amap-mcp")]]
+    short = ["offline", "amap", "amap-mcp"]
+    if configured_only and not _configured("amap", settings, None):
+        short = ["offline"]
+    return [*short, *[p for p in pairs if p not in ("amap+amap", "amap-mcp+amap-mcp")]]
 
 
 def parse_provider(name: str | None, *, pack: RegionPack, settings: Settings) -> tuple[str, str]:

@@ -377,12 +377,23 @@ def validate_feasibility(
             lunch=lunch.duration_min,
             window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
         )
+        if code in {"LOW_PRIORITY_TRADEOFF", "DAY_TOO_FULL"}:
+            # what fills its best day, so the reason names this place's own facts (issue 23)
+            on_day = plans_by_day[best_day].order if best_day in plans_by_day else []
+            facts["planned_on_day"] = len(on_day)
+            facts["higher_on_day"] = sum(
+                1 for k in on_day if PRIORITY_RANK[problem.stop(k).priority] < PRIORITY_RANK[stop.priority]
+            )
         candidates = [c for _, c in _fix_candidates(problem, stop, per_day, plans_by_day)][:_MAX_CHECKS_PER_STOP]
         search = _FixSearch(problem, stop, plans_by_day, settings, budget=None if thorough else budget - checks)
         fix = search.thorough(candidates) if thorough else search.fast(candidates)
         checks += search.probes
         if search.exhausted:
             facts["fix_search"] = "budget_exhausted"
+        elif fix is None:
+            # "none_found": changes were tried and none fits it; "nothing_to_try": no change of the kinds searched applies
+            facts["fix_search"] = "none_found" if candidates else "nothing_to_try"
+        facts["fixes_tried"] = len(candidates)
         if is_hard(stop):
             infeasible.append(stop.key)
         items.append(

@@ -229,18 +229,32 @@ def test_home_page_links_to_planner(leaflet_static):
     assert at.selectbox(key="provider").value == "offline"
 
 
-def test_amap_without_key_falls_back_to_offline(planner_app, monkeypatch):
-    monkeypatch.delenv("OMNI_AMAP_KEY", raising=False)
+def test_amap_without_key_is_not_offered_and_the_sidebar_says_why(planner_app):
+    from core.config import get_settings
+
+    assert get_settings().amap_key is None  # the test settings hold no key
     at = planner_app
-    at.selectbox(key="provider").set_value("amap").run()
-    assert not at.exception
-    notes = " ".join(str(e.value) for e in [*at.info, *at.error])
-    assert "OMNI_AMAP_KEY" in notes
-    if at.error:  # make_provider refused: the planner falls back to offline and still plans
-        assert at.session_state["active_provider"] == "offline"
+    assert not any(str(o).startswith("amap") for o in at.selectbox(key="provider").options)
+    assert at.selectbox(key="provider").value == "offline"
+    assert "AMap is not offered: it needs an API key" in " ".join(str(c.value) for c in at.sidebar.caption)
     scenario = next(s for s in SCENARIOS if s.id == "walking-bund")
     load_and_plan(at, scenario)
     assert at.session_state["route_result"].success
+
+
+def test_the_provider_picker_offers_amap_only_with_its_key():
+    from pydantic import SecretStr
+
+    from core.config import get_settings
+    from core.geo.registry import available_providers
+
+    bare = get_settings().model_copy(update={"amap_key": None})
+    keyed = get_settings().model_copy(update={"amap_key": SecretStr("k" * 32)})
+    assert not any(
+        p.startswith("amap") for p in available_providers(region="helsinki", settings=bare, configured_only=True)
+    )
+    assert {"amap", "amap-mcp"} <= set(available_providers(region="helsinki", settings=keyed, configured_only=True))
+    assert "amap" in available_providers(region="helsinki", settings=bare)  # the CLI and the API still name it
 
 
 # --- pure helpers --------------------------------------------------------------------------------

@@ -112,7 +112,9 @@ def test_the_legend_is_below_the_map_with_figures_and_says_candidates_are_straig
     assert f"Candidate #{second.rank} ({figures})" in legend
     changed = len(compare_with_best(result, second).changed)
     assert f"{changed} of {len(best.legs)} legs differ" in legend
-    assert "(only the best route has road geometry)" in legend
+    # every line of an offline plan is straight: the note must not say the best one follows the roads (issue 23)
+    assert "only the best route has road geometry" not in legend
+    assert "Every line here, the best route's too, is straight between stops" in legend
 
     zh = build_route_map(result, lang="zh").get_root().render()
     assert "最佳路线" in zh and "Best route" not in zh
