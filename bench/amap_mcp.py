@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench.amap_live import RATES, SIZES, by_service, trip_request
+from bench.amap_live import RATES, SIZES, by_service, run_grid, trip_request
 from core.config import PROJECT_ROOT
 from core.geo.amap_mcp_standin import AMapMcpStandIn
 from core.geo.amap_standin import AMapKeyLimits, AMapLimitedStandIn
@@ -97,11 +97,5 @@ def run_trip(n_places: int, qps: float, *, latency_s: float = LATENCY_S) -> dict
 def bench_amap_mcp(
     *, sizes: tuple[int, ...] = SIZES, rates: tuple[float, ...] = RATES, progress: Any = None
 ) -> dict[str, Any]:
-    rows = []
-    for qps in rates:
-        for n in sizes:
-            row = run_trip(n, qps)
-            rows.append(row)
-            if progress is not None:
-                progress(json.dumps(row, ensure_ascii=False))
+    rows = run_grid(run_trip, sizes=sizes, rates=rates, progress=progress)
     return {"benchmark": "amap-mcp", "latency_ms": round(LATENCY_S * 1000), "rows": rows}

@@ -12,9 +12,8 @@ from typing import Any
 
 import sqlalchemy as sa
 from pydantic import BaseModel
-from sqlalchemy.engine import Engine
 
-from core.stores.db import open_engine, transaction
+from core.stores.db import EngineAtFirstUse, transaction
 
 metadata = sa.MetaData()
 conversations_table = sa.Table(
@@ -60,20 +59,7 @@ def new_id() -> str:
 _ID = re.compile(r"[0-9a-f]{16}")
 
 
-class ConversationStore:
-    def __init__(self, engine: Engine | None = None, *, url: str | None = None) -> None:
-        if engine is None and url is None:
-            raise ValueError("a ConversationStore needs an engine or a URL")
-        self._engine = engine
-        self._url = url
-
-    @property
-    def engine(self) -> Engine:
-        if self._engine is None:
-            assert self._url is not None
-            self._engine = open_engine(self._url)
-        return self._engine
-
+class ConversationStore(EngineAtFirstUse):
     def append(self, user_id: str, conversation_id: str | None, message: str, response: dict[str, Any]) -> str:
         """Add a turn to the user's conversation (a new one when ``conversation_id`` is None, unknown or not
         theirs: an unknown well-formed id becomes the new conversation's id); its id."""
