@@ -96,13 +96,18 @@ def order_text(result: RoutePlanResult, candidate: CandidateRoute | None, lang: 
     return " → ".join(n.shown for n in order_names(result, candidate, lang))
 
 
+def stops_words(n: int, lang: str) -> str:
+    """ "1 stop" / "3 stops" (一个途经点 / 3 个途经点)."""
+    return t("route.stops.one" if n == 1 else "route.stops.many", lang, n=n)
+
+
 def summary_words(result: RoutePlanResult, lang: str) -> str:
     """One sentence: the order, the totals, how and with which figures."""
     best = result.best_route
     return t(
         "route.summary",
         lang,
-        stops=len(result.resolved_stops),
+        stops=stops_words(len(result.resolved_stops), lang),
         km=f"{best.total_distance_m / 1000:.1f}",
         minutes=f"{best.total_duration_s / 60:.0f}",
         transport=t(TRANSPORT_WORDS[result.transport_mode], lang),

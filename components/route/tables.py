@@ -22,6 +22,7 @@ from components.route_words import (
     order_text,
     point_name,
     source_words,
+    stops_words,
     summary_words,
     why_words,
 )
@@ -390,7 +391,7 @@ def render_best_route_card(result: RoutePlanResult, *, lang: str) -> None:
                 lang,
                 km=f"{best.total_distance_m / 1000:.1f}",
                 minutes=f"{best.total_duration_s / 60:.0f}",
-                stops=len(result.resolved_stops),
+                stops=stops_words(len(result.resolved_stops), lang),
             )
         )
         st.markdown(t("route.best.why", lang, why=why_words(result, lang)))

@@ -85,7 +85,7 @@ def _open_until(step: PlanStep, candidate: Candidate | None) -> time | None:
     if candidate is None or candidate.opening_assumed:
         return None
     at = step.start.hour * 60 + step.start.minute
-    for start, end in candidate.open_intervals:
+    for start, end in candidate.day_open_intervals or candidate.open_intervals:  # the venue's hours, not the window
         if start <= at < end:
             end = min(end, 24 * 60 - 1)
             return time(end // 60, end % 60)

@@ -233,7 +233,10 @@ class Candidate(BaseModel):
     tags: list[str] = Field(default_factory=list)
     cuisine: list[str] = Field(default_factory=list)
     role: Literal["activity", "meal"]
-    open_intervals: list[tuple[int, int]] = Field(description="minutes from midnight open on the date")
+    open_intervals: list[tuple[int, int]] = Field(description="minutes from midnight open on the date, in the window")
+    # Addition: the day's opening as the data gives it (not cut to the window): what "closes at" and "open until"
+    # say (a venue open until 21:00 does not close at the window's end); empty: as ``open_intervals``
+    day_open_intervals: list[tuple[int, int]] = Field(default_factory=list)
     opening_source: str
     visit_minutes: int = Field(ge=5)
     visit_source: str

@@ -79,7 +79,8 @@ def assess(
             factors[f"hours_unknown:{c.place_id}"] = 0.9
             risks.append(Risk(code="OPENING_HOURS_UNKNOWN", place_id=c.place_id, severity="info"))
         else:
-            closes = next((b for a, b in c.open_intervals if a <= _m(s.start) < b), None)
+            # the venue's own closing time that day, not the end of the person's window
+            closes = next((b for a, b in c.day_open_intervals or c.open_intervals if a <= _m(s.start) < b), None)
             if closes is not None and closes - _m(s.end) < CLOSES_SOON_MIN:
                 risks.append(
                     Risk(

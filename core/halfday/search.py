@@ -217,6 +217,7 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
                 cuisine=list(place.cuisine),
                 role=role,
                 open_intervals=open_in_window,
+                day_open_intervals=list(spans),
                 opening_source="assumed_daytime" if assumed else windows.source,
                 opening_assumed=assumed,
                 visit_minutes=visit,

@@ -245,10 +245,11 @@ def summary_line(result: RoutePlanResult, *, lang: str = "en") -> str:
     if lang == "en" or not result.success:
         return result.summary
     best = result.best_route
+    n = len(result.resolved_stops)
     return t(
         "route.summary",
         lang,
-        stops=len(result.resolved_stops),
+        stops=t("route.stops.one" if n == 1 else "route.stops.many", lang, n=n),
         km=f"{best.total_distance_m / 1000:.1f}",
         minutes=f"{best.total_duration_s / 60:.0f}",
         transport=word(TRANSPORT_KEYS, result.transport_mode, lang),

@@ -129,3 +129,41 @@ def test_every_shipped_example_goal_plans(key, lang):
     done = list(halfday_app.plan_half_day(ctx, HalfDayRequest(goal=goal, region="shanghai", now=NOW)))[-1].data
     assert done.type == "plans", (goal, done)
     assert len(done.result.plans) >= 2
+
+
+def test_open_until_and_closes_at_are_the_venues_hours_not_the_end_of_the_window(api):  # noqa: F811
+    """A café open until 19:00 in a 13:00-18:00 window is "open until 19:00" and never "closes at 18:00, soon
+    after you leave" (the walk found every stop said the window's end)."""
+    from core.itinerary.opening import opening_windows
+    from core.packs.loader import load_region
+
+    pack = load_region("shanghai")
+    body = {"goal": "Saturday afternoon, coffee and a gallery", "now": NOW.isoformat()}
+    headers = {**auth("alice"), "Accept-Language": "en-GB"}
+    with api.stream("POST", "/halfday/plan", json=body, headers=headers) as response:
+        done = json.loads(read_sse(response)[-1]["data"])["data"]
+    plans = done["result"]["plans"]
+    assert plans
+    checked = 0
+    for plan in plans:
+        for step in plan["steps"]:
+            place = pack.place_by_id(step["place_id"])
+            windows = opening_windows(
+                place.opening_hours, [date(2026, 11, 28)], timezone=pack.timezone, country=pack.country
+            )
+            if windows.source != "opening_hours":
+                continue
+            start = time.fromisoformat(step["start"]).hour * 60 + time.fromisoformat(step["start"]).minute
+            day_close = next(i.end for i in windows.by_date[date(2026, 11, 28)] if i.start <= start < i.end)
+            until = step["reason"]["facts"]["open_until"]
+            assert until is None or until[:5] == f"{min(day_close, 1439) // 60:02d}:{min(day_close, 1439) % 60:02d}"
+            checked += 1
+        for risk in plan.get("risks", []):
+            if risk["code"] == "CLOSES_SOON":
+                place = pack.place_by_id(risk["place_id"])
+                windows = opening_windows(
+                    place.opening_hours, [date(2026, 11, 28)], timezone=pack.timezone, country=pack.country
+                )
+                closes = {f"{i.end // 60:02d}:{i.end % 60:02d}" for i in windows.by_date[date(2026, 11, 28)]}
+                assert risk["facts"]["closes"] in closes, risk
+    assert checked
