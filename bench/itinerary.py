@@ -71,7 +71,7 @@ def bench_itinerary(*, repeats: int = 3, trips_dir: Path | None = None) -> dict:
     }
 
 
-MANY_DROPS_TRIP = "shanghai_2day_many_drops.json"
+MANY_DROPS_TRIP = "shanghai_many_drops_2day.json"
 
 
 def bench_many_drops(*, repeats: int = 5, trips_dir: Path | None = None) -> dict:

@@ -22,9 +22,9 @@ TRIPS = Path(__file__).resolve().parents[2] / "data" / "trips"
 
 # (trip file, mode, pacing): the bench's many-drops trip and others made tight by walking or relaxed pacing
 CASES = [
-    ("shanghai_2day_many_drops.json", "driving", "relaxed"),
-    ("shanghai_2day_many_drops.json", "walking", "normal"),
-    ("shanghai_2day_many_drops.json", "walking", "relaxed"),
+    ("shanghai_many_drops_2day.json", "driving", "relaxed"),
+    ("shanghai_many_drops_2day.json", "walking", "normal"),
+    ("shanghai_many_drops_2day.json", "walking", "relaxed"),
     ("shanghai_family_day.json", "walking", "normal"),
     ("shanghai_2day_monday_museum.json", "walking", "relaxed"),
 ]
@@ -53,7 +53,7 @@ def test_fast_fix_search_gives_the_thorough_reasons_and_fixes(name, mode, pacing
 
 
 def test_the_many_drops_trip_explains_eleven_drops_and_fixes_most():
-    problem, plans, settings = planned("shanghai_2day_many_drops.json", "driving", "relaxed", "per_day")
+    problem, plans, settings = planned("shanghai_many_drops_2day.json", "driving", "relaxed", "per_day")
     report = validate_feasibility(problem, plans, settings=settings)
     assert len(report.dropped_items) == 11
     assert all(d.reason_code and d.per_day_reasons for d in report.dropped_items)
@@ -64,7 +64,7 @@ def test_the_many_drops_trip_explains_eleven_drops_and_fixes_most():
 
 
 def test_a_small_budget_is_reported_not_silently_short():
-    problem, plans, settings = planned("shanghai_2day_many_drops.json", "driving", "relaxed", "per_day")
+    problem, plans, settings = planned("shanghai_many_drops_2day.json", "driving", "relaxed", "per_day")
     small = settings.model_copy(update={"itinerary_fix_search_max_solves": 5})
     report = validate_feasibility(problem, plans, settings=small)
     assert report.checks == 5

@@ -135,6 +135,12 @@ def _agent_ask(page, base: str, lang: str) -> None:
     from playwright.sync_api import expect
 
     open_page(page, f"{base}/agent_console?lang={lang}", '[data-testid="stChatInputTextArea"]')
+    settle(page)
+    restored = page.locator(".st-key-agent_new_conversation button")
+    if restored.count():  # the page reopened this user's last conversation (another flow's): start a new one
+        restored.click()
+        expect(restored).to_have_count(0)
+        settle(page)
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(AGENT_QUESTION[lang])
     box.press("Enter")

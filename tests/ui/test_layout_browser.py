@@ -52,8 +52,11 @@ GRIDS_JS = """() => [...document.querySelectorAll('[data-testid="stMainBlockCont
     ctx.font = style.getPropertyValue('--gdg-base-font-style') + ' ' + style.getPropertyValue('--gdg-font-family');
     const padding = 2 * parseFloat(style.getPropertyValue('--gdg-cell-horizontal-padding'));
     const words = columns.map(() => []);
+    // a grid whose rows can be selected (or edited) draws a row-marker column first: it is in the grid's columns
+    // (untitled) but not counted by the accessible table's aria-colindex
+    const marker = columns.length && columns[0].title === '' ? 1 : 0;
     canvas.querySelectorAll('td[aria-colindex]').forEach(td => {
-      const i = Number(td.getAttribute('aria-colindex')) - 1;
+      const i = Number(td.getAttribute('aria-colindex')) - 1 + marker;
       if (words[i] && td.textContent) words[i].push([td.textContent, ctx.measureText(td.textContent).width + padding]);
     });
     return {

@@ -85,8 +85,9 @@ def test_route_planner_and_itinerary_on_a_phone(streamlit_server):
         rows = _rows(_settled_boxes(page, '[data-testid="stMetric"]'))
         n = sum(len(row) for row in rows)
         assert n >= 4 and _page_width(page) <= WIDTH
-        assert len(rows) == (n + 1) // 2, rows  # two to a row, not one tall column
-        assert all(_side_by_side(row) for row in rows[: n // 2]), rows
+        # side by side, as many as fit (the metrics wrap at their own width), never one tall column
+        assert len(rows) < n and all(len(row) >= 2 for row in rows[:-1]), rows
+        assert all(_side_by_side(row) for row in rows if len(row) > 1), rows
         metrics.first.scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / "phone_itinerary.png"))
 

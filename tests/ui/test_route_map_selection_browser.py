@@ -61,12 +61,14 @@ def test_legend_and_credits_cover_nothing_and_a_selected_row_highlights_its_cand
         assert drawn["credits_text"].strip() and "Leaflet" not in drawn["credits_text"]
         assert not frame.locator(".omni-legend .cand.selected").count()
 
-        # the comparison table: rows of 35 px under a 35 px header; the first column ticks a row (glide data grid)
+        # the comparison table: its rows under its header, as tall as the grid draws them (taller when a long order
+        # wraps); the first column ticks a row (glide data grid)
         table = page.locator(".st-key-comparison_table [data-testid='stDataFrame']")
         table.scroll_into_view_if_needed()
         box = table.bounding_box()
+        header, row_height = page.evaluate(GRID_HEIGHTS_JS)
         row = 2  # the third candidate by rank
-        page.mouse.click(box["x"] + 15, box["y"] + 35 + 35 * row + 17)
+        page.mouse.click(box["x"] + 15, box["y"] + header + row_height * row + row_height / 2)
         settle(page)
         result_rank = row + 1  # the table lists the candidates by rank, 1 first
         selected = frame.locator(f'.omni-legend .cand.selected[data-rank="{result_rank}"]')
@@ -79,3 +81,16 @@ def test_legend_and_credits_cover_nothing_and_a_selected_row_highlights_its_cand
         page.screenshot(path=str(ARTIFACTS / "route_map_selected_candidate.png"))
     assert not run.errors, run.errors
     assert not run.blocked, run.blocked
+
+
+#: the comparison grid's header and row heights, as the grid draws them (its own props)
+GRID_HEIGHTS_JS = """() => {
+  const canvas = document.querySelector('.st-key-comparison_table canvas[data-testid="data-grid-canvas"]');
+  let fiber = canvas[Object.keys(canvas).find(k => k.startsWith('__reactFiber'))];
+  while (fiber) {
+    const p = fiber.memoizedProps;
+    if (p && typeof p.rowHeight === 'number' && typeof p.headerHeight === 'number') return [p.headerHeight, p.rowHeight];
+    fiber = fiber.return;
+  }
+  return [35, 35];
+}"""
