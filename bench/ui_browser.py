@@ -304,3 +304,41 @@ class Browser:
             raise self._stuck(page, exc) from None
         finally:
             page.context.close()
+
+    def page_switch_run(self, *, lang: str) -> dict[str, Any]:
+        """From the route planner, the sidebar's link to the itinerary page, until its trip form is shown."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        page = self._page(f"route_planner?lang={lang}")
+        try:
+            self._idle(page)
+            return self._timed_click(
+                page,
+                '[data-testid="stSidebarNav"] a[href$="/itinerary"]',
+                present=[".st-key-trip_demo", ".st-key-optimise"],
+                map_box="",
+                min_pins=0,
+            )
+        except PlaywrightError as exc:
+            raise self._stuck(page, exc) from None
+        finally:
+            page.context.close()
+
+    def halfday_run(self, goal: str, *, lang: str) -> dict[str, Any]:
+        """The half-day page: type ``goal``, click "Plan", until the first plan card is shown."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        page = self._page(f"half_day?lang={lang}")
+        try:
+            self._idle(page)
+            area = page.locator(".st-key-hd_goal textarea")
+            area.fill(goal)
+            area.press("Control+Enter")
+            self._idle(page)
+            return self._timed_click(
+                page, ".st-key-hd_plan button", present=['[class*="st-key-hd_card_"]'], map_box="", min_pins=0
+            )
+        except PlaywrightError as exc:
+            raise self._stuck(page, exc) from None
+        finally:
+            page.context.close()
