@@ -7,6 +7,7 @@ simply builds what it needs itself (every step is idempotent and thread-safe in 
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -55,20 +56,34 @@ class WarmUp:
         return self.done.wait(timeout)
 
 
-def warm_up(services: AppServices, regions: Sequence[str], *, into: WarmUp | None = None) -> WarmUp:
+#: a face's own warm-up step after the core's (e.g. importing the modules its pages import): (name, function)
+FaceStep = tuple[str, Callable[[], None]]
+
+
+def warm_up(
+    services: AppServices,
+    regions: Sequence[str],
+    *,
+    face_steps: Sequence[FaceStep] = (),
+    into: WarmUp | None = None,
+) -> WarmUp:
     """Run every step now, in this thread; a step that fails is logged and recorded, never raised (a plan that
     needs it will raise the real error to its own face)."""
     state = into or WarmUp(regions=tuple(regions))
+    runs: list[tuple[str, Callable[[], None]]] = [
+        (f"{name}:{region}", functools.partial(step, services, region))
+        for name, step in STEPS.items()
+        for region in (regions[:1] if name in ONCE_PER_PROCESS else regions)
+    ]
     try:
-        for name, step in STEPS.items():
-            for region in regions[:1] if name in ONCE_PER_PROCESS else regions:
-                t0 = time.perf_counter()
-                try:
-                    step(services, region)
-                except (OmniError, OSError, ValueError, ImportError) as exc:
-                    state.failed[f"{name}:{region}"] = f"{type(exc).__name__}: {exc}"
-                    log.warning("warm-up step %s for %s failed: %s", name, region, exc)
-                state.seconds[f"{name}:{region}"] = round(time.perf_counter() - t0, 3)
+        for label, run in [*runs, *face_steps]:
+            t0 = time.perf_counter()
+            try:
+                run()
+            except (OmniError, OSError, ValueError, ImportError) as exc:
+                state.failed[label] = f"{type(exc).__name__}: {exc}"
+                log.warning("warm-up step %s failed: %s", label, exc)
+            state.seconds[label] = round(time.perf_counter() - t0, 3)
     finally:
         state.done.set()
     return state
@@ -78,17 +93,24 @@ _STARTED: WarmUp | None = None
 _START_LOCK = threading.Lock()
 
 
-def start_warm_up(services: AppServices, regions: Sequence[str] | None = None) -> WarmUp:
+def start_warm_up(
+    services: AppServices, regions: Sequence[str] | None = None, *, face_steps: Sequence[FaceStep] = ()
+) -> WarmUp:
     """Start the warm-up on a daemon thread, once per process (a second call returns the first one's ``WarmUp``).
 
-    ``regions``: the packs to warm (default: the settings' region, the one the pages open on)."""
+    ``regions``: the packs to warm (default: the settings' region, the one the pages open on); ``face_steps``: the
+    face's own, run after the core's."""
     global _STARTED
     with _START_LOCK:
         if _STARTED is not None:
             return _STARTED
         state = WarmUp(regions=tuple(regions or (services.settings.region,)))
         state.thread = threading.Thread(
-            target=warm_up, args=(services, state.regions), kwargs={"into": state}, name="omni-warm-up", daemon=True
+            target=warm_up,
+            args=(services, state.regions),
+            kwargs={"face_steps": tuple(face_steps), "into": state},
+            name="omni-warm-up",
+            daemon=True,
         )
         _STARTED = state
     state.thread.start()

@@ -66,3 +66,20 @@ def test_the_real_steps_build_the_geocoder_index_and_the_kernels(fresh_process):
     assert id(pack) in offline._INDEXES  # the first plan's geocode finds the index built
     assert ils._WARM or ils._kernels() is None  # compiled, unless numba is missing here
     assert set(state.seconds) == {f"packs_and_geocoder:{region}", f"route_kernels:{region}"}
+
+
+def test_face_steps_run_after_the_core_steps_and_their_failures_are_recorded(fresh_process, monkeypatch):
+    order: list[str] = []
+    monkeypatch.setattr(warmup, "STEPS", {"core": lambda s, r: order.append(f"core:{r}")})
+
+    def missing_module() -> None:
+        raise ImportError("No module named 'nowhere'")
+
+    state = warmup.warm_up(
+        AppServices(),
+        ["shanghai"],
+        face_steps=[("imports", lambda: order.append("imports")), ("broken", missing_module)],
+    )
+    assert order == ["core:shanghai", "imports"]
+    assert state.failed == {"broken": "ImportError: No module named 'nowhere'"}
+    assert set(state.seconds) == {"core:shanghai", "imports", "broken"}
