@@ -60,6 +60,8 @@ TARGETS: dict[str, float | None] = {
     "page_switch": 1.5,
     "halfday_card": 1.0,
 }
+#: scenarios whose goal is the first sight of a part of the result (its time is ``first_s``), not the whole page
+FIRST_SIGHT = {"halfday_card"}
 #: the scenarios ``--only`` chooses from (the first plan after start is always measured, first)
 SCENARIOS = tuple(name for name in TARGETS if name != "first_after_start")
 ROW_ORDER = tuple(TARGETS)
@@ -314,6 +316,10 @@ def _row(name: str, runs: list[dict[str, Any]], warmups: list[dict[str, Any]]) -
     row: dict[str, Any] = {"scenario": name, "target_s": target}
     row.update(summarise([r["total_s"] for r in runs]))
     row["pass"] = verdict(row["median_s"], target)
+    if name in FIRST_SIGHT:  # the goal is the first card on screen; total_s is then the whole page done
+        firsts = [r["first_s"] for r in runs if r.get("first_s") is not None]
+        row["first_s"] = summarise(firsts)
+        row["pass"] = verdict(row["first_s"]["median_s"], target) if len(firsts) == len(runs) else False
     row["warmup_s"] = [round(r["total_s"], 3) for r in warmups]
     for part in ("plan_s", "script_s", "to_running_s", "tail_s", "python_s", "ws_kb", "reruns"):
         values = [r[part] for r in runs if r.get(part) is not None]
@@ -425,6 +431,7 @@ def run_line(run: dict[str, Any]) -> str:
     return (
         f"{run['total_s']:.2f} s (to running {run['to_running_s']}, script {run['script_s']} of which plan {plan}, "
         f"tail {run['tail_s']}, {run['reruns']} run(s), {run['ws_kb']} KB)"
+        + (f", first sight {run['first_s']} s" if run.get("first_s") is not None else "")
     )
 
 
@@ -456,6 +463,12 @@ def table(out: dict[str, Any]) -> str:
             f"{ok} | {f(plan)} | {f(other)} | {f(r.get('tail_s_median'))} | {count(r.get('reruns_median'))} | "
             f"{f(r.get('ws_kb_median'))} |"
         )
+    for r in out["rows"]:
+        if r.get("first_s"):
+            lines.append(
+                f"\n{r['scenario']}: first sight median {f(r['first_s']['median_s'])} s (the goal; min "
+                f"{f(r['first_s']['min_s'])}, max {f(r['first_s']['max_s'])}); the median above is the page done"
+            )
     first = next((r for r in out["rows"] if r["scenario"] == "first_after_start"), None)
     if first is not None:
         lines.append(f"\nfirst plan after the server started: load average (1 min) {first.get('load_1m')} then")
