@@ -37,6 +37,7 @@ RECORDER_JS = """() => {
 DONE_JS = """(spec) => {
   const rec = window.__bench;
   if (!rec || rec.t0 === null) return false;
+  if (spec.path && !window.location.pathname.endsWith('/' + spec.path)) return false;
   // the first sight of spec.first (the half-day's first card: shown while the other cards are still drawn)
   if (spec.first && rec.first == null && document.querySelector(spec.first)) rec.first = performance.now();
   const app = document.querySelector('[data-testid="stApp"]');
@@ -151,17 +152,25 @@ class Browser:
             _, self._probe_line = read_calls(self.probe_log, since=self._probe_line)
 
     def _timed_click(
-        self, page: Any, button: str, *, present: list[str], map_box: str, min_pins: int, first: str | None = None
+        self,
+        page: Any,
+        button: str,
+        *,
+        present: list[str],
+        map_box: str,
+        min_pins: int,
+        first: str | None = None,
+        path: str | None = None,
     ) -> dict:
         """Click ``button`` and wait for the result; the figures of this one run (``first``: a selector whose first
-        appearance is timed too, as ``first_s``)."""
+        appearance is timed too, as ``first_s``; ``path``: the page the click must lead to)."""
         self._idle(page)
         self._server_mark()
         page.evaluate(RECORDER_JS)
         self._ws_bytes = 0
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-        spec = {"present": present, "map": map_box, "min_pins": min_pins, "first": first}
+        spec = {"present": present, "map": map_box, "min_pins": min_pins, "first": first, "path": path}
         t0 = time.monotonic()
         page.locator(button).click()
         try:
@@ -312,8 +321,8 @@ class Browser:
         finally:
             page.context.close()
 
-    def page_switch_run(self, *, lang: str) -> dict[str, Any]:
-        """From the route planner, the sidebar's link to the itinerary page, until its trip form is shown."""
+    def page_switch_run(self, url_path: str, *, lang: str) -> dict[str, Any]:
+        """From the route planner, the sidebar's link to ``url_path``, until that page has run and shows its title."""
         from playwright.sync_api import Error as PlaywrightError
 
         page = self._page(f"route_planner?lang={lang}")
@@ -321,10 +330,11 @@ class Browser:
             self._idle(page)
             return self._timed_click(
                 page,
-                '[data-testid="stSidebarNav"] a[href$="/itinerary"]',
-                present=[".st-key-trip_demo", ".st-key-optimise"],
+                f'[data-testid="stSidebarNav"] a[href$="/{url_path}"]',
+                present=['[data-testid="stMain"] h1'],
                 map_box="",
                 min_pins=0,
+                path=url_path,
             )
         except PlaywrightError as exc:
             raise self._stuck(page, exc) from None

@@ -20,8 +20,11 @@ from core.app.warmup import start_warm_up
 from core.config import Settings
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
-#: imported inside functions on a page's first map or chart (streamlit_folium alone is ~1.3 s on its first use)
-LAZY_LIBRARIES = ("streamlit_folium", "folium.plugins", "altair")
+#: imported inside functions on a page's first map or chart (folium.plugins ~1 s of streamlit_folium's 1.3 s).
+#: Never a module that declares a Streamlit component (streamlit_folium): declared outside a script run, a component
+#: is not registered, and every map of the process then says "trouble loading the component".
+LAZY_LIBRARIES = ("folium", "folium.plugins", "altair")
+COMPONENT_MODULES = ("streamlit_folium",)
 
 
 def page_modules(pages_dir: Path = PAGES_DIR) -> list[str]:
@@ -41,6 +44,8 @@ def page_modules(pages_dir: Path = PAGES_DIR) -> list[str]:
 
 def _import_pages() -> None:
     for name in [*page_modules(), *LAZY_LIBRARIES]:
+        if name.startswith(COMPONENT_MODULES):
+            continue
         try:
             if importlib.util.find_spec(name) is None:
                 continue

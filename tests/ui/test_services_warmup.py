@@ -27,3 +27,23 @@ def test_the_real_pages_import_their_components_and_the_lazy_libraries_are_insta
     for page_component in ("components.route.form", "components.itinerary.form", "components.halfday.cards"):
         assert page_component in modules
     assert all(importlib.util.find_spec(name) is not None for name in LAZY_LIBRARIES)
+
+
+def test_the_warm_up_never_declares_a_streamlit_component():
+    """A component declared outside a script run (the warm-up's thread) is never registered: streamlit_folium's maps
+    then fail to load for the whole process. Checked in a fresh interpreter: nothing else has imported it there."""
+    import subprocess
+    import sys
+
+    from core.config import PROJECT_ROOT
+
+    code = (
+        "import sys; from components.services import _import_pages; _import_pages(); "
+        "assert 'components.route.form' in sys.modules and 'folium.plugins' in sys.modules; "
+        "print(sorted(m for m in sys.modules if m.startswith('streamlit_folium')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"
