@@ -125,14 +125,22 @@ def run_trip(n_places: int, qps: float, *, latency_s: float = 0.03) -> dict[str,
     }
 
 
-def bench_amap_live(
-    *, sizes: tuple[int, ...] = SIZES, rates: tuple[float, ...] = RATES, progress: Any = None
-) -> dict[str, Any]:
+def run_grid(
+    run: Any, *, sizes: tuple[int, ...], rates: tuple[float, ...], progress: Any = None
+) -> list[dict[str, Any]]:
+    """``run(n_places, qps)`` for every rate and size, each row reported as it comes (amap-live, amap-mcp)."""
     rows = []
     for qps in rates:
         for n in sizes:
-            row = run_trip(n, qps)
+            row = run(n, qps)
             rows.append(row)
             if progress is not None:
                 progress(json.dumps(row, ensure_ascii=False))
+    return rows
+
+
+def bench_amap_live(
+    *, sizes: tuple[int, ...] = SIZES, rates: tuple[float, ...] = RATES, progress: Any = None
+) -> dict[str, Any]:
+    rows = run_grid(run_trip, sizes=sizes, rates=rates, progress=progress)
     return {"benchmark": "amap-live", "latency_ms": 30, "rows": rows}

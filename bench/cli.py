@@ -95,6 +95,10 @@ def _single(args: argparse.Namespace) -> int:
             from bench.amap_live import bench_amap_live
 
             out = bench_amap_live(progress=lambda line: print(line, file=sys.stderr, flush=True))
+        elif kind == "amap-mcp":
+            from bench.amap_mcp import bench_amap_mcp
+
+            out = bench_amap_mcp(progress=lambda line: print(line, file=sys.stderr, flush=True))
         elif kind == "roads":
             from bench.roads import bench_roads
 
@@ -144,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = Parser(
         prog="python -m bench",
         description="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | "
-        "walk-detours | amap-cache | amap-live | reservations | halfday | browse | ... (docs/BENCHMARKS.md)",
+        "walk-detours | amap-cache | amap-live | amap-mcp | reservations | halfday | browse | ... (docs/BENCHMARKS.md)",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -173,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         "amap-cache": ("AMap calls of a 10-stop plan, cold and warm in a new process (stand-in server)", None),
         "amap-live": ("5-30 place plans through a stand-in AMap at QPS 1 and 3: calls, pacing, legs from AMap", None),
+        "amap-mcp": ("the amap-live trips through AMap's MCP tools (REST fills): calls by tool, pacing, legs", None),
         "roads": ("a pack's road network: plans, a networkx reference, matrix times (embedded and HTTP)", "REGION"),
         "walk-detours": ("walking detour ratios between nearby landmarks, before/after snapping, vs a reference", None),
         "resolver": ("place-name resolution: top-1 accuracy on tests/data/place_names.jsonl", None),

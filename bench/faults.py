@@ -124,8 +124,12 @@ def _cases(settings: Settings) -> dict[str, Any]:
 
 
 def bench_faults(*, database: bool = True) -> dict[str, Any]:
-    """The providers' worst waits, then (``database``) the database faults of bench/db_faults.py."""
+    """The providers' worst waits, each AMap fault per face (bench/faults_provider.py), then (``database``) the
+    database faults of bench/db_faults.py."""
     out = _provider_faults()
+    from bench.faults_provider import bench_provider_faults
+
+    out["providers"] = bench_provider_faults()  # each AMap fault per face, and a load run on a failing AMap
     if database:
         from bench.db_faults import bench_db_faults
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections import defaultdict
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -189,13 +191,31 @@ def add_background(
         )
         kind = "outline"
     if pack is not None:
-        licence = pack.licence.split(" (")[0]  # "CC0-1.0 (public-domain ...)" -> "CC0-1.0"
-        shown_name = pack.display_name.get(lang, pack.name)
-        note = (
-            pack.attribution if kind == "streets" else t("common.map.pack_note", lang, pack=shown_name, licence=licence)
-        )
-        _Attribution(html.escape(note)).add_to(m)
+        _Attribution(html.escape(map_credits(pack, kind, lang))).add_to(m)
     return kind
+
+
+def _month(stamp: str | None) -> str | None:
+    """``2019-04-21T09:50:14Z`` → ``2019-04``; None when there is no date or it is not one."""
+    if not stamp:
+        return None
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).strftime("%Y-%m")
+    except ValueError:
+        return None
+
+
+def map_credits(pack: RegionPack, kind: str, lang: str) -> str:
+    """The map's credits, short: the data's source and the month of its data (``© OpenStreetMap contributors · data
+    2019-04``), without the builder's package, version or full timestamp; for a pack without streets, the pack and
+    its licence."""
+    if kind != "streets":
+        licence = pack.licence.split(" (")[0]  # "CC0-1.0 (public-domain ...)" -> "CC0-1.0"
+        return t("common.map.pack_note", lang, pack=pack.display_name.get(lang, pack.name), licence=licence)
+    # "© OpenStreetMap contributors (ODbL 1.0), the Helsinki extract shipped with …" -> its first clause
+    source = re.split(r" \(|, |; |\. ", pack.attribution, maxsplit=1)[0].strip() or pack.name
+    month = _month(pack.data_date)
+    return t("common.map.credits", lang, source=source, date=month) if month else source
 
 
 #: AMap's own raster tiles (GCJ-02, like every map of mainland China)

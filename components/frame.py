@@ -78,7 +78,7 @@ def cached_providers(region: str) -> list[str]:
 def _providers(region: str, data_dir: str) -> list[str]:
     from core.app.regions import available_providers
 
-    return available_providers(region=region)
+    return available_providers(region=region, configured_only=True)  # only what can work (AMap needs its key)
 
 
 #: the services a provider name pairs ("places+travel"), as catalog keys (common.po)
@@ -272,6 +272,8 @@ def render_sidebar() -> None:
             format_func=lambda name: provider_label(name, lang),
             help=t("common.sidebar.provider_help", lang),
         )
+        if "amap" not in providers:  # not offered: say why, once, beside the picker
+            st.caption(t("common.sidebar.amap_not_offered", lang))
         chosen = st.session_state["provider"]
         active = chosen
         try:

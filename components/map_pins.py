@@ -7,6 +7,9 @@ HTML discs with a label (S, H, 1..n, E, S/E), that never hide each other.
   a thin leader line back to it. The marker itself stays at its true point (its tooltip, the fitted bounds and the
   GCJ-02 shift are the true ones); only its picture moves.
 * A start, end or hotel pin is added ``on_top``: it sits above every numbered pin (Leaflet's ``zIndexOffset``).
+* ``Pins(cluster=True)`` (the route map) gathers numbered pins that crowd together at a low zoom into one cluster
+  disc (Leaflet.markercluster, served from ./static like Leaflet) listing the numbers it holds; from
+  ``CLUSTER_OFF_ZOOM`` on, every pin is drawn and fanned out as above. Start, end and hotel pins never cluster.
 
 ``PIN_STYLE`` (the pins' CSS) is part of every offline map's CSS (components/maps.py).
 """
@@ -14,10 +17,14 @@ HTML discs with a label (S, H, 1..n, E, S/E), that never hide each other.
 from __future__ import annotations
 
 import html
+import json
 
 import folium
 from branca.element import MacroElement
+from folium.plugins import MarkerCluster
 from folium.template import Template
+
+from components.static_assets import markercluster_urls
 
 PIN_SIZE = 26
 #: start, end and hotel pins above every numbered pin
@@ -38,7 +45,16 @@ PIN_STYLE = """
   .omni-spread .omni-pin.omni-wide { left: -8px; width: 38px; border-radius: 13px; font-size: 11px; }
   .omni-leader { position: absolute; left: 13px; top: 13px; width: 1px; height: 1px; overflow: visible;
                  pointer-events: none; display: none; }
+  .omni-cluster { width: 100%; height: 30px; padding: 0 4px; box-sizing: border-box; border-radius: 15px;
+                  background: #fff; color: #1f3b57; border: 2px solid #1f77b4; box-shadow: 0 1px 4px rgba(0,0,0,.45);
+                  font: bold 12px/26px sans-serif; text-align: center; white-space: nowrap; }
 """
+#: numbered pins closer than this (px) on screen, about where their discs would touch, join one cluster
+CLUSTER_RADIUS_PX = 32
+#: from this zoom on (street level) no pin is clustered: close pins are fanned out instead
+CLUSTER_OFF_ZOOM = 16
+#: a cluster's disc lists up to this many of its pins' numbers, else the first and the last with their count
+CLUSTER_LISTED = 3
 
 
 def pin_html(label: str, colour: str) -> str:
@@ -50,6 +66,40 @@ def pin_html(label: str, colour: str) -> str:
         'stroke-width="1.5"/><circle cx="0" cy="0" r="2.5" fill="#333"/></svg>'
         f'<div class="omni-pin{wide}" style="background:{colour}">{html.escape(label)}</div></div>'
     )
+
+
+class OfflineMarkerCluster(MarkerCluster):
+    """folium's ``MarkerCluster`` with Leaflet.markercluster from the app's own static files (folium's class points
+    at a CDN; the instance's lists are replaced, the class is left as it is)."""
+
+    def __init__(self, *, base_url_path: str = "", title: str | None = None) -> None:
+        js, (css, default_css) = markercluster_urls(base_url_path)
+        # Each cluster's disc lists the numbers of its pins (a count alone would read as a stop's number).
+        listed = CLUSTER_LISTED
+        # a JavaScript string safe inside <script> (set as the disc's title: text, not HTML)
+        title_js = json.dumps(title, ensure_ascii=False).replace("<", "\\u003c") if title else "null"
+        icon = f"""function (cluster) {{
+            var labels = cluster.getAllChildMarkers().map(function (m) {{ return m.options.omniLabel || ""; }});
+            labels.sort(function (a, b) {{ return (parseInt(a, 10) || 0) - (parseInt(b, 10) || 0); }});
+            var text = labels.length <= {listed} ? labels.join(" · ")
+                : labels[0] + " … " + labels[labels.length - 1] + " (" + labels.length + ")";
+            var title = {title_js};
+            var div = document.createElement("div");
+            div.className = "omni-cluster"; div.textContent = text;
+            if (title) {{ div.title = title.replace("{{labels}}", labels.join(", ")); }}
+            var width = Math.max(30, 14 + 7 * text.length);  // centred on the cluster's point
+            return L.divIcon({{html: div.outerHTML, className: "omni-cluster-icon", iconSize: L.point(width, 30)}});
+        }}"""
+        super().__init__(
+            control=False,
+            icon_create_function=icon,
+            maxClusterRadius=CLUSTER_RADIUS_PX,
+            disableClusteringAtZoom=CLUSTER_OFF_ZOOM,
+            showCoverageOnHover=False,
+            spiderfyOnMaxZoom=False,
+        )
+        self.default_js = [("markerclusterjs", js)]
+        self.default_css = [("markerclustercss", css), ("markerclusterdefaultcss", default_css)]
 
 
 def pin_icon(label: str, colour: str) -> folium.DivIcon:
@@ -72,10 +122,16 @@ class SpreadPins(MacroElement):
         """{% macro script(this, kwargs) %}
         (function () {
           var map = {{ this._parent.get_name() }}, group = {{ this.group.get_name() }}, size = {{ this.size }};
+          // Pins shown one by one: the group's markers, and those of a cluster group in it that are not in a
+          // cluster at this zoom (a clustered marker has no icon on the map).
+          function shown(layer, out) {
+            if (layer instanceof L.Marker) { if (layer._icon) { out.push(layer); } }
+            else if (layer.eachLayer) { layer.eachLayer(function (l) { shown(l, out); }); }
+            return out;
+          }
           function layout() {
-            var items = [];
-            group.eachLayer(function (m) {
-              if (m._icon) { items.push({m: m, p: map.latLngToContainerPoint(m.getLatLng())}); }
+            var items = shown(group, []).map(function (m) {
+              return {m: m, p: map.latLngToContainerPoint(m.getLatLng())};
             });
             // Start with one group per pin; merge two groups while their rings (or pins) would touch.
             var groups = items.map(function (it) { return [it]; });
@@ -122,9 +178,16 @@ class SpreadPins(MacroElement):
               });
             });
           }
-          map.on("zoomend viewreset", layout);
-          group.on("add", function () { setTimeout(layout, 0); });
-          map.whenReady(function () { setTimeout(layout, 0); });
+          var pending = null;
+          function later() {  // once, after whatever added or moved pins in this turn (clusters open on zoomend too)
+            if (pending === null) { pending = setTimeout(function () { pending = null; layout(); }, 0); }
+          }
+          map.on("zoomend viewreset", later);
+          group.on("add layeradd", later);
+          group.eachLayer(function (l) {  // a cluster group opens and closes its clusters after zoomend
+            if (L.MarkerClusterGroup && l instanceof L.MarkerClusterGroup) { l.on("animationend", later); }
+          });
+          map.whenReady(later);
         })();
         {% endmacro %}"""
     )
@@ -139,10 +202,20 @@ class SpreadPins(MacroElement):
 class Pins:
     """One map's pins: ``add`` each, then ``add_to(m)`` once (after the lines, so pins are drawn above them).
 
-    ``name`` is the group's entry in the map's layer control; without one the group is not listed there."""
+    ``name`` is the group's entry in the map's layer control; without one the group is not listed there. With
+    ``cluster``, pins that are not ``on_top`` join a cluster group inside it (``cluster_title``: the cluster's
+    tooltip, ``{labels}`` standing for its pins' numbers)."""
 
-    def __init__(self, name: str | None = None) -> None:
+    def __init__(
+        self,
+        name: str | None = None,
+        *,
+        cluster: bool = False,
+        base_url_path: str = "",
+        cluster_title: str | None = None,
+    ) -> None:
         self.group = folium.FeatureGroup(name=name, show=True, control=name is not None)
+        self.cluster = OfflineMarkerCluster(base_url_path=base_url_path, title=cluster_title) if cluster else None
 
     def add(
         self, lat: float, lon: float, label: str, colour: str, *, tooltip: str | None = None, on_top: bool = False
@@ -153,9 +226,15 @@ class Pins:
             [lat, lon],
             icon=pin_icon(label, colour),
             tooltip=tooltip,
+            omni_label=label,  # a cluster's disc lists its pins by these
             **({"z_index_offset": TOP_Z} if on_top else {}),
         )
-        marker.add_to(self.group)
+        if on_top or self.cluster is None:
+            marker.add_to(self.group)
+        else:
+            if self.cluster._parent is None:  # in the group where its first pin comes: the page keeps S, 1..n, E
+                self.cluster.add_to(self.group)
+            marker.add_to(self.cluster)
         return marker
 
     def add_to(self, m: folium.Map) -> folium.Map:

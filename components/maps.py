@@ -32,9 +32,15 @@ BEST_COLOUR = "#d62728"
 ROLE_COLOURS = {"origin": "#2ca02c", "stop": "#1f77b4", "destination": "#d62728"}
 BACKGROUND = "#eef2f5"
 
+MAX_ZOOM = 19
+#: the credits (bottom right) wrap before they reach the scale bar (bottom left: at most 100 px wide, 10 px in)
+SCALE_ROOM_PX = 150
+
 _MAP_CSS = f"""
 <style>
   .leaflet-container {{ background: {BACKGROUND}; font-family: "Noto Sans CJK SC", "Noto Sans SC", sans-serif; }}
+  .leaflet-control-attribution {{ max-width: calc(100% - {SCALE_ROOM_PX}px); white-space: normal; line-height: 1.3;
+                                  font-size: 11px; }}
 {PIN_STYLE}</style>
 """
 
@@ -135,6 +141,22 @@ class _NoImagePins(MacroElement):
         self._name = "NoImagePins"
 
 
+class _ShortCredits(MacroElement):
+    """The credits say the data's source and date only: Leaflet's own prefix (a link and a flag) is left out."""
+
+    _template = Template(
+        """{% macro script(this, kwargs) %}
+        if ({{ this._parent.get_name() }}.attributionControl) {
+          {{ this._parent.get_name() }}.attributionControl.setPrefix(false);
+        }
+        {% endmacro %}"""
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._name = "ShortCredits"
+
+
 def offline_map(location: Sequence[float], *, zoom_start: int = 12, base_url_path: str = "", **kwargs) -> folium.Map:
     """A ``folium.Map`` whose only assets are the locally served Leaflet JS and CSS.
 
@@ -145,10 +167,13 @@ def offline_map(location: Sequence[float], *, zoom_start: int = 12, base_url_pat
     kwargs.setdefault("tiles", None)
     kwargs.setdefault("control_scale", True)
     m = folium.Map(location=list(location), zoom_start=zoom_start, **kwargs)
+    # Without a tile layer Leaflet knows no highest zoom, and the pin clusters need one (street level and a bit).
+    m.options.setdefault("maxZoom", MAX_ZOOM)
     m.default_js = [("leaflet", js_url)]
     m.default_css = [("leaflet_css", css_url)]
     m.get_root().header.add_child(Element(_MAP_CSS), name="omni_map_css")
     _NoImagePins().add_to(m)  # first, so every marker made later starts without an image
+    _ShortCredits().add_to(m)
     return m
 
 

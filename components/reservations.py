@@ -314,6 +314,10 @@ def _confirm_dialog(prefix: str, region: str | None, user: str) -> None:
     st.dialog(t("reservations.dialog.title"), on_dismiss=_close_dialog)(_dialog_body)(prefix, region, user)
 
 
+#: the reservation row's field widths (px): "2026/11/30" with the calendar icon, "10:30" with the arrow, "12 − +"
+DATE_PX, TIME_PX, PARTY_PX, TEXT_PX = 150, 104, 124, 200
+
+
 def reserve_controls(
     item_id: str,
     *,
@@ -342,16 +346,21 @@ def reserve_controls(
         s[_k(p, "time")] = item.next_slot(s[_k(p, "time")])
 
     lang = current_lang()
-    c1, c2, c3 = st.columns([2, 1, 1])
-    c1.date_input(t("reservations.form.date", lang), key=_k(p, "date"))
-    c2.selectbox(t("reservations.form.time", lang), slots, key=_k(p, "time"), format_func=lambda v: v.strftime("%H:%M"))
-    c3.number_input(
-        t("reservations.form.party", lang), key=_k(p, "party"), min_value=1, max_value=item.terms.max_party, step=1
-    )
-    c4, c5 = st.columns(2)
-    c4.text_input(t("reservations.form.contact", lang), key=_k(p, "contact"), max_chars=120)
-    c5.text_input(t("reservations.form.notes", lang), key=_k(p, "notes"), max_chars=500)
-    st.button(
+    # one wrapping row, each field as wide as what it shows: in a half-day card (a third of the page) columns cut
+    # the date to "2026/11/"; a narrow card wraps the row instead of cutting a field
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small", key=_k(p, "form_row"))
+    row.date_input(t("reservations.form.date", lang), key=_k(p, "date"), width=DATE_PX)
+    row.selectbox(
+        t("reservations.form.time", lang), slots, key=_k(p, "time"), format_func=lambda v: v.strftime("%H:%M"),
+        width=TIME_PX,
+    )  # fmt: skip
+    row.number_input(
+        t("reservations.form.party", lang), key=_k(p, "party"), min_value=1, max_value=item.terms.max_party, step=1,
+        width=PARTY_PX,
+    )  # fmt: skip
+    row.text_input(t("reservations.form.contact", lang), key=_k(p, "contact"), max_chars=120, width=TEXT_PX)
+    row.text_input(t("reservations.form.notes", lang), key=_k(p, "notes"), max_chars=500, width=TEXT_PX)
+    row.button(
         t("reservations.form.check", lang), key=_k(p, "check"), icon=":material/event_available:",
         on_click=_check, args=(p, item.id, region, user, dry_run),
     )  # fmt: skip

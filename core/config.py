@@ -203,7 +203,11 @@ class Settings(BaseSettings):
         "0 = never (lunch only between stops). Booked slots (fixed start) are never split.",
     )
     itinerary_fix_search_max_solves: int = Field(
-        default=80, ge=0, le=2000, description="Feasibility solves spent searching smallest fixes (deterministic cap)."
+        default=1000,
+        ge=0,
+        le=5000,
+        description="Layouts spent searching smallest fixes, over all dropped stops (deterministic cap; a layout that "
+        "does not fit costs microseconds, so this covers every candidate of some 40 dropped stops).",
     )
 
     # Agent (core/agent/: semantic router + orchestrator; docs/ARCHITECTURE.md, "Agent")

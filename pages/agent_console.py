@@ -8,8 +8,6 @@ which paid services ran). The acceptance set, the metrics and the decision logs 
 
 from __future__ import annotations
 
-import uuid
-
 import pandas as pd
 import streamlit as st
 
@@ -53,8 +51,6 @@ STATUS_ICON = {
 st.title(":material/smart_toy: " + t("agent.console.title", lang))
 state = st.session_state
 state.setdefault("agent_history", [])
-# this session's conversation: a consent to browse given in it is remembered for it (asked once, not every turn)
-state.setdefault("agent_conversation_id", uuid.uuid4().hex)
 # the dashboard's identity, shared by every page, settled on load: reservations made on other pages are this user's
 dashboard_user()
 CONVERSATION = "agent_conversation_id"  # session key: the conversation kept on the server (None: not started)
@@ -119,10 +115,12 @@ def _run(message: str, *, shown: str | None = None, confirm: str | None = None, 
         **options_given,
     }
     ctx = request_context()
+    if not state.get(CONVERSATION):  # a new conversation: its id now, so a consent given in its first turn is kept
+        state[CONVERSATION] = memory_app.new_conversation_id()
     # the session's last few user messages: a hint beside the agent's own record of a booking it asked about
     recent = {
         "recent_messages": [turn["message"] for turn in state.agent_history[-RECENT_MESSAGES:]],
-        "conversation_id": state.agent_conversation_id,
+        "conversation_id": state[CONVERSATION],
     }
     with progress_box(t("agent.console.asking", lang)) as box:
         report = lambda status, _message: box.update(_status_label(status))  # noqa: E731

@@ -19,6 +19,7 @@ from components.identity import dashboard_user
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.reservations import my_reservations
+from components.services import settings
 from core.app import halfday_words as words
 from core.app.halfday import rank_plans
 
@@ -47,7 +48,7 @@ with st.container(border=True, key="hd_goal_box"):
         t("halfday.page.origin", lang),
         key=hs.ORIGIN,
         max_chars=300,
-        placeholder=t("halfday.page.origin_placeholder", lang),
+        placeholder=text.origin_hint(st.session_state.get("region") or settings().region, lang),
     )
     plan_clicked = st.button(
         t("halfday.page.plan", lang), key="hd_plan", type="primary", icon=":material/auto_awesome:"

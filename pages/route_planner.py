@@ -4,12 +4,12 @@ user's language (locales/*/LC_MESSAGES/route.po)."""
 import streamlit as st
 from pydantic import ValidationError
 
-from components.frame import provider_label, request_context
+from components.frame import ACTIVE_PROVIDER, provider_label, request_context
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress
 from components.reservations import my_reservations
-from components.route import charts, form, tables
+from components.route import charts, form, links_panel, tables
 from components.route import map as route_map
 from components.route import share as route_share
 from core.app.route import plan_route
@@ -61,6 +61,7 @@ if plan_clicked or replan:
     else:
         st.session_state[form.REQUEST] = request
         st.session_state[form.RESULT] = result
+        st.session_state[form.PLANNED_PROVIDER] = st.session_state.get(ACTIVE_PROVIDER)
 route_share.render_link(lang)  # the URL follows the plan; the address to copy
 
 with st.expander(t("route.page.my_reservations", lang), expanded=False, key="rp_my_reservations"):
@@ -77,8 +78,9 @@ if result is not None:
             st.info(stale, icon=":material/update:")
     tables.render_warnings(result, lang=lang)
     left, right = st.columns([3, 2])
-    with left:
-        route_map.render_route_map(result, lang=lang)
+    with left:  # the candidate selected in the comparison table below is highlighted
+        selected = tables.selected_rank(result, st.session_state.get(tables.COMPARISON_ROWS_KEY))
+        route_map.render_route_map(result, lang=lang, highlight=selected)
     with right:
         tables.render_best_route_card(result, lang=lang)
         tables.lazy_expander(
@@ -92,7 +94,7 @@ if result is not None:
     st.markdown("##### " + t("route.page.resolved", lang))
     tables.render_resolved_points(result, lang=lang)
     st.markdown("##### " + t("route.page.amap", lang))
-    tables.render_deep_links(result, lang=lang)
+    links_panel.render_deep_links(result, lang=lang)
     st.markdown("##### " + t("route.page.download", lang))
     tables.render_downloads(result, lang=lang)
     tables.lazy_expander(

@@ -1,4 +1,4 @@
-"""Copy Leaflet from the xstatic-leaflet package into ./static/leaflet/ (run at install time).
+"""Copy Leaflet and Leaflet.markercluster from their xstatic packages into ./static/leaflet/ (run at install time).
 
     python scripts/install_leaflet.py [--force]
 
@@ -25,7 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     if not leaflet_installed():
         print(f"Leaflet was not installed completely in {LEAFLET_DIR}", file=sys.stderr)
         return 1
-    print(f"Leaflet {leaflet_version()} in {LEAFLET_DIR} ({len(written)} file(s) written)")
+    print(
+        f"Leaflet {leaflet_version()} and Leaflet.markercluster {leaflet_version('leaflet_markercluster')} in "
+        f"{LEAFLET_DIR} ({len(written)} file(s) written)"
+    )
     return 0
 
 

@@ -310,3 +310,12 @@ def error_sentence(error: ErrorFacts, lang: str) -> str:
         reasons = join([f"{w.excluded_reason(k, lang)} ({v})" for k, v in top], lang)
         sentence = t("halfday.error.excluded", lang, sentence=sentence, reasons=reasons)
     return sentence
+
+
+def origin_hint(region: str, lang: str) -> str:
+    """The start field's placeholder: the region pack's own example place in ``lang`` ("" when it has none), so
+    a Helsinki page never suggests a Shanghai square."""
+    from core.app.regions import example_place
+
+    example = example_place(region, lang)
+    return example[0] if example else ""

@@ -357,9 +357,16 @@ def render_demo_picker(lang: str) -> None:
         st.caption(t("itinerary.demo.loaded", lang, name=demo_name(loaded, trips[loaded], lang)))
 
 
+#: the place table's columns, what a person chooses first (a 1,400-px window cut the priority off at the right)
+PLACES_KEY_COLUMNS = ["include", "name", "priority", "visit min", "fixed day"]
+PLACES_COLUMN_ORDER = PLACES_KEY_COLUMNS + [c for c in EDITOR_COLUMNS if c not in PLACES_KEY_COLUMNS]
+PLACE_NAME_PX = 240  # "上海博物馆(人民广场馆)", "Shanghai Museum (People's Square)"
+PRIORITY_PX = 120  # "Nice to have" and the select's arrow
+
+
 def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: str) -> None:
     """Search box + the editable place table (include, priority, visit minutes, fixed day)."""
-    c1, c2, c3 = st.columns([3, 1, 1], vertical_alignment="bottom")
+    c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
     c1.text_input(
         t("itinerary.places.search", lang),
         key="place_search",
@@ -367,7 +374,6 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: str) -> None
         placeholder=t("itinerary.places.search_placeholder", lang),
     )
     c2.toggle(t("itinerary.places.only_selected", lang), key="places_only_selected", on_change=refresh_view)
-    c3.button(t("itinerary.places.clear", lang), key="places_clear", on_click=clear_selection, width="stretch")
     if VIEW not in st.session_state:
         refresh_view()
     ids = [pid for pid in st.session_state[VIEW] if pid in catalog_index(catalog)]
@@ -382,11 +388,11 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: str) -> None
         width="stretch",
         height=320,
         placeholder="",  # an empty cell stays empty (never "None")
-        column_order=EDITOR_COLUMNS,
+        column_order=PLACES_COLUMN_ORDER,
         disabled=["name", "other name", "category", "opening hours"],
         column_config={
             "include": st.column_config.CheckboxColumn(t("itinerary.places.col.include", lang), width="small"),
-            "name": st.column_config.TextColumn(t("itinerary.places.col.name", lang), width="medium"),
+            "name": st.column_config.TextColumn(t("itinerary.places.col.name", lang), width=PLACE_NAME_PX),
             "other name": st.column_config.TextColumn(t("itinerary.places.col.other_name", lang), width="medium"),
             "category": st.column_config.TextColumn(t("itinerary.places.col.category", lang), width="small"),
             "opening hours": st.column_config.TextColumn(
@@ -405,6 +411,7 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: str) -> None
                 required=True,
                 format_func=lambda p: t(PRIORITY_WORDS[p], lang) if p in PRIORITY_WORDS else str(p),
                 help=t("itinerary.places.help.priority", lang),
+                width=PRIORITY_PX,
             ),
             "fixed day": st.column_config.NumberColumn(
                 t("itinerary.places.col.fixed_day", lang),
@@ -417,7 +424,10 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: str) -> None
     )
     chosen = included(selection)
     counts = {p: sum(1 for pid in chosen if selection[pid].get("priority") == p) for p in PRIORITIES}
-    st.caption(
+    # "clear" sits under the table: above it, the table's toolbar (shown on hover) covered the button
+    count, clear = st.columns([4, 1], vertical_alignment="center")
+    clear.button(t("itinerary.places.clear", lang), key="places_clear", on_click=clear_selection, width="stretch")
+    count.caption(
         t(
             "itinerary.places.count",
             lang,

@@ -69,41 +69,49 @@ def render_totals(result: ItineraryResult, lang: str) -> None:
     totals = result.totals
     p = result.policy
     source = travel_source_words(result.matrix_source, lang)
-    c = st.columns(7)
-    c[0].metric(
+    # one wrapping row of metrics each as wide as its words: seven equal columns cut "27.4 公里" to "27.4 …"
+    row = st.container(horizontal=True, gap="medium", key="itinerary_totals")
+    row.metric(
         t("itinerary.totals.visits", lang),
         f"{totals.visits} / {totals.places_requested}",
         help=t("itinerary.totals.visits_help", lang),
+        width="content",
     )
-    c[1].metric(
+    row.metric(
         t("itinerary.totals.dropped", lang),
         totals.dropped,
         help=t("itinerary.totals.dropped_help", lang, musts=totals.must_dropped),
+        width="content",
     )
-    c[2].metric(
+    row.metric(
         t("itinerary.totals.visiting", lang),
         t("itinerary.unit.hours", lang, hours=f"{totals.visit_min / 60:.1f}"),
         help=t("itinerary.totals.visiting_help", lang, pacing=t(PACING_WORDS[result.pacing], lang)),
+        width="content",
     )
-    c[3].metric(
+    row.metric(
         t("itinerary.totals.travel_planned", lang),
         t("itinerary.unit.minutes", lang, minutes=totals.travel_robust_min),
         help=t("itinerary.totals.travel_planned_help", lang, factor=f"{p.factor:g}", buffer=p.buffer_min),
+        width="content",
     )
-    c[4].metric(
+    row.metric(
         t("itinerary.totals.travel_estimate", lang),
         t("itinerary.unit.minutes", lang, minutes=f"{totals.travel_nominal_min:.0f}"),
         help=t("itinerary.totals.source_help", lang, source=source),
+        width="content",
     )
-    c[5].metric(
+    row.metric(
         t("itinerary.totals.waiting", lang),
         t("itinerary.unit.minutes", lang, minutes=totals.wait_min),
         help=t("itinerary.totals.waiting_help", lang, lunch=totals.lunch_min),
+        width="content",
     )
-    c[6].metric(
+    row.metric(
         t("itinerary.totals.distance", lang),
         t("itinerary.unit.km", lang, km=f"{totals.distance_m / 1000:.1f}"),
         help=t("itinerary.totals.source_help", lang, source=source),
+        width="content",
     )
     st.caption(
         t(

@@ -31,6 +31,7 @@ DEMO_NAMES = {
     "shanghai_family_day": "itinerary.demo.shanghai_family_day",
     "shanghai_3day_30places": "itinerary.demo.shanghai_3day_30places",
     "shanghai_2day_monday_museum": "itinerary.demo.shanghai_2day_monday_museum",
+    "shanghai_2day_many_drops": "itinerary.demo.shanghai_2day_many_drops",
 }
 DEFAULT_TRIP_NAME = "itinerary.demo.default_name"
 

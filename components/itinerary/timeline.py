@@ -31,6 +31,11 @@ KINDS = ("visit", "travel", "lunch", "wait")
 KIND_COLOURS = ("#1f77b4", "#9aa5b1", "#ff7f0e", "#e6c229")
 TIMELINE_COLUMNS = ["#", "name", "kind", "start", "end", "minutes", "slack", "travel", "priority", "locked", "source"]
 #: the table's headers (column → key)
+#: the day table's columns a person reads first (a browser test checks that they are on screen and not cut)
+TIMELINE_KEY_COLUMNS = ["start", "end", "name", "kind"]
+TIMELINE_TIME_PX = 64  # "10:00" and its header, with the cell's padding
+TIMELINE_NAME_PX = 320  # "上海博物馆(人民广场馆) → 外滩", "Jing'an Temple → Wukang Mansion"
+
 TIMELINE_HEADERS = {
     "#": "itinerary.timeline.col.number",
     "kind": "itinerary.timeline.col.kind",
@@ -400,12 +405,14 @@ def render_timeline(
         hide_index=True,
         placeholder="",
         width="stretch",
+        # when, what and where first: in the chart's column (3/5 of the page) a 400-px name pushed the start off-screen
+        column_order=TIMELINE_KEY_COLUMNS + [c for c in frame.columns if c not in TIMELINE_KEY_COLUMNS],
         column_config={
             "#": st.column_config.NumberColumn(header("#"), width="small"),
             "kind": st.column_config.TextColumn(header("kind"), width="small"),
-            "name": st.column_config.TextColumn(header("name"), width="large"),
-            "start": st.column_config.TextColumn(header("start"), width="small"),
-            "end": st.column_config.TextColumn(header("end"), width="small"),
+            "name": st.column_config.TextColumn(header("name"), width=TIMELINE_NAME_PX),
+            "start": st.column_config.TextColumn(header("start"), width=TIMELINE_TIME_PX),
+            "end": st.column_config.TextColumn(header("end"), width=TIMELINE_TIME_PX),
             "minutes": st.column_config.NumberColumn(header("minutes"), width="small"),
             "slack": st.column_config.NumberColumn(
                 header("slack"), width="small", help=t("itinerary.timeline.help.slack", lang)

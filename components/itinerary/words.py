@@ -187,6 +187,11 @@ def no_fix_words(item: DroppedItem, lang: str) -> str:
         return t("itinerary.fix.removed", lang)
     if item.reason_code == "CLOSED_ON_DAY":
         return t("itinerary.fix.other_day", lang)
+    search = item.facts.get("fix_search")
+    if search == "none_found":  # say what was tried, so "it fits" beside it does not read as a contradiction
+        return t("itinerary.fix.none_tried", lang, n=item.facts.get("fixes_tried", 0))
+    if search == "budget_exhausted":
+        return t("itinerary.fix.budget", lang)
     return t("itinerary.fix.none", lang)
 
 

@@ -132,9 +132,16 @@ def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
         t("lab.grid.strategies", lang),
         list(STRATEGIES),
         format_func=lambda c: strategy_name(c, lang),
+        wrap=True,  # every chosen tag in sight: on one line the third ("Balanced") was hidden
     )
     C.multiselect(
-        c2, LAB, S.MODES_KEY, t("lab.grid.modes", lang), list(S.MODES), format_func=lambda c: mode_name(c, lang)
+        c2,
+        LAB,
+        S.MODES_KEY,
+        t("lab.grid.modes", lang),
+        list(S.MODES),
+        format_func=lambda c: mode_name(c, lang),
+        wrap=True,
     )
     C.multiselect(
         c3,
@@ -144,6 +151,7 @@ def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
         list(OPTIMISERS),
         format_func=lambda c: optimiser_name(c, lang),
         help=t("lab.grid.optimisers_help", lang),
+        wrap=True,
     )
     c1, c2 = st.columns(2)
     C.multiselect(
@@ -154,12 +162,19 @@ def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
         _providers_for(regions),
         format_func=lambda name: provider_label(name, lang),
         help=t("lab.grid.providers_help", lang),
+        wrap=True,
     )
     if len(regions) > 1:
         if LAB.get().lab_regions is None:
             LAB.set(lab_regions=list(regions))
         C.multiselect(
-            c2, LAB, S.REGIONS_KEY, t("lab.grid.regions", lang), regions, format_func=lambda r: region_name(r, lang)
+            c2,
+            LAB,
+            S.REGIONS_KEY,
+            t("lab.grid.regions", lang),
+            regions,
+            format_func=lambda r: region_name(r, lang),
+            wrap=True,
         )
     else:
         st.session_state.pop(S.REGIONS_KEY, None)
@@ -229,6 +244,8 @@ def render_run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: str) -> N
     if not regions:
         st.warning(t("lab.run.no_region", lang))
     clicked = st.button(t("lab.run.button", lang), key="lab_run", type="primary", disabled=not regions)
+    # the run's progress right under the button pressed: below the command-line box it was out of sight
+    progress_slot = st.container(key="lab_progress")
     whole = S.signature(loaded, grid, None)
     with st.expander(t("lab.cli.title", lang), expanded=limit < len(loaded.batch), key="lab_cli"):
         st.markdown(t("lab.cli.explain", lang, total=len(loaded.batch)))
@@ -239,7 +256,8 @@ def render_run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: str) -> N
         if st.button(t("lab.cli.load", lang), key="lab_load_cli", disabled=not out.is_file()):
             _load_file(out, loaded, lang)
     if clicked:
-        _run(loaded, grid, limit, lang)
+        with progress_slot:
+            _run(loaded, grid, limit, lang)
 
 
 def _run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: str) -> None:

@@ -80,6 +80,9 @@ FIELD_LABELS = {
 # Session-state keys of the page.
 RESULT = "route_result"
 REQUEST = "route_request"
+#: the sidebar's provider choice when the result on screen was planned: the stale check compares the sidebar with
+#: it (like with like), never with the result's own provider name (``offline`` plans as ``offline+valhalla``)
+PLANNED_PROVIDER = "route_planned_provider"
 ERROR = "route_error"
 REPLAN = "route_replan"  # plan again on the next run (a place was just chosen)
 STOPS_BASE = "stops_df"  # the table handed to st.data_editor
@@ -167,8 +170,8 @@ def stale_message(
     region = state.get("region")
     if region and result.region and region != result.region:
         changed.append(field_label("region", lang=lang))
-    active = state.get(ACTIVE_PROVIDER)
-    if active and result.provider and active != result.provider:
+    active, planned = state.get(ACTIVE_PROVIDER), state.get(PLANNED_PROVIDER)
+    if active and planned and active != planned:
         changed.append(field_label("provider", lang=lang))
     if not changed:
         return None
@@ -428,15 +431,10 @@ def render_origin_inputs() -> None:
         horizontal=True,
     )
     if st.session_state["origin_mode"] == "fixed":
+        name_hint, address_hint = origin_placeholders(st.session_state.get("region") or settings().region, lang)
         c1, c2, c3 = st.columns([2, 3, 1])
-        c1.text_input(
-            t("route.origin.name", lang), key="origin_name", placeholder=t("route.origin.name_placeholder", lang)
-        )
-        c2.text_input(
-            t("route.origin.address", lang),
-            key="origin_address",
-            placeholder=t("route.origin.address_placeholder", lang),
-        )
+        c1.text_input(t("route.origin.name", lang), key="origin_name", placeholder=name_hint)
+        c2.text_input(t("route.origin.address", lang), key="origin_address", placeholder=address_hint)
         c3.text_input(t("route.form.city", lang), key="origin_city")
         st.checkbox(t("route.origin.round_trip", lang), key="round_trip")
     else:
@@ -480,6 +478,18 @@ def render_origin_inputs() -> None:
                 lang=lang,
             )
     show_field_error("origin")
+
+
+def origin_placeholders(region: str, lang: str) -> tuple[str, str]:
+    """The start's name and address placeholders: the region pack's own example place ("" when it has none), so
+    a Helsinki form never suggests a Shanghai address."""
+    from core.app.regions import example_place
+
+    example = example_place(region, lang)
+    if example is None:
+        return "", ""
+    name, address = example
+    return t("route.origin.example", lang, example=name), t("route.origin.example", lang, example=address)
 
 
 def render_destination_inputs() -> None:

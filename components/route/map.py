@@ -1,24 +1,31 @@
-"""The route planner's map (folium, offline): numbered pins that never hide each other, the best route, and the
-other candidates where they differ from it, with a legend on the map.
+"""The route planner's map (folium, offline): numbered pins that never hide each other, the best route drawn bold,
+and the other candidates where they differ from it, with a legend below the map.
 
 ``build_route_map`` builds the ``folium.Map`` (unit-testable, no Streamlit); ``render_route_map`` draws its HTML
 document in an ``st.iframe`` (no st_folium: nothing comes back from this map, and its frame would first load a 225 KB
 bundle and wait for its arguments), made once per result and language (kept beside the result in the session).
 
+* The best route is drawn bold (a white casing under a wide red line); candidates are thin dashed lines, each its
+  own layer (the layer control, and a checkbox per candidate in the legend, show or hide it).
+* A candidate selected in the comparison table (``highlight``: its rank) is drawn whole and bold in its colour,
+  the other lines faded; selecting the best route's row fades the candidates.
 * Candidates are drawn by default, each in its colour, but only their legs the best order does not have
   (``core.route.compare``): a shared leg is already under the best route's line and is not drawn again. The planner
   has road geometry for the best route only, so a candidate's legs are straight lines between stops, and the
   legend and tooltips say so.
-* Pins that would overlap on screen (the same place, or a few tens of metres apart at the zoom shown) fan out
-  around their true points, each with a thin leader line back to it (components/map_pins.py, shared by every
-  map); the start and end pins sit above every other pin; a round trip gets one S/E pin. The map is fitted with
-  room below the points for the legend (bottom left), so no pin lies under it.
+* Pins are numbered by the best route's visiting order, the numbering of every table too
+  (components/route/numbering.py); numbered pins crowded together at a low zoom join a cluster that lists their
+  numbers; pins that would overlap at street level fan out around their true points, each with a thin leader line
+  back to it (components/map_pins.py, shared by every map); the start and end pins sit above every other pin and
+  never cluster; a round trip gets one S/E pin.
+* The legend is below the map (a foldable block in the same frame), so it covers neither a pin nor the route; the
+  map's corners keep the scale bar (bottom left) and the short credits (bottom right, components/maps.py).
 """
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import folium
 from branca.element import MacroElement
@@ -27,6 +34,7 @@ from folium.template import Template
 from components.basemap import add_background, finish_map
 from components.map_pins import REACH_PX, Pins
 from components.maps import BEST_COLOUR, ROLE_COLOURS, _base_url_path, offline_map
+from components.route.numbering import stop_numbers
 from components.route_words import ROLE_LABELS, found_name, point_name, source_words
 from core.app.route import compare_with_best, place_key
 from core.i18n import t
@@ -36,13 +44,21 @@ from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
 ALT_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f")
 MAX_ALTERNATIVES = 5
 COORD_DECIMALS = 5  # about 1 m: enough for a drawn line, and a lighter page
+#: line weights (px): the best route bold over a white casing, candidates thin, a selected candidate bold
+BEST_WEIGHT = 8
+BEST_CASING_WEIGHT = 13
+CANDIDATE_WEIGHT = 3
+SELECTED_WEIGHT = 7
+FADED_OPACITY = 0.3
 
 _LEGEND_CSS = """
 <style>
-  .omni-legend { background: rgba(255,255,255,.88); padding: 4px 8px; border-radius: 6px; line-height: 1.35;
-                 box-shadow: 0 1px 4px rgba(0,0,0,.3); font: 11px "Noto Sans CJK SC", "Noto Sans SC", sans-serif;
-                 max-width: 340px; }
-  .omni-legend .cand { white-space: nowrap; }
+  body { overflow-y: auto; }
+  .omni-legend { padding: 4px 8px; line-height: 1.5; border-top: 1px solid #d0d4da; background: #fff;
+                 font: 12px "Noto Sans CJK SC", "Noto Sans SC", sans-serif; }
+  .omni-legend .cand { display: block; }
+  .omni-legend .cand.selected { font-weight: bold; background: #fff5cc; }
+  .omni-legend label { cursor: pointer; }
   .omni-legend summary { cursor: pointer; }
   .omni-legend .swatch { display: inline-block; width: 22px; margin-right: 6px; vertical-align: middle;
                          border-top-width: 4px; }
@@ -99,6 +115,7 @@ def map_points(result: RoutePlanResult, candidate: CandidateRoute | None = None,
     region = result.region
     points: list[MapPoint] = []
     stops = 0
+    numbers = stop_numbers(result)
     for ref, point in result.visiting(candidate):
         if point is None:  # the live start (none when its position is unknown)
             start = live_start(result, candidate, lang=lang)
@@ -106,7 +123,9 @@ def map_points(result: RoutePlanResult, candidate: CandidateRoute | None = None,
             continue
         if ref.role == "stop":
             stops += 1
-        label = {"origin": "S", "destination": "E"}.get(ref.role, str(stops))
+        # a stop's number is its place in the best route (numbering.py), on every candidate's points too
+        number = numbers.get(ref.index, stops) if ref.index is not None else stops
+        label = {"origin": "S", "destination": "E"}.get(ref.role, str(number))
         points.append(_from_resolved(point, label, lang=lang, region=region))
     return points
 
@@ -186,8 +205,9 @@ def has_road_geometry(result: RoutePlanResult) -> bool:
 
 @dataclass(frozen=True)
 class CandidateLines:
-    """What the map draws for one candidate: its rank, colour, figures and the straight segments ([lat, lon]
-    pairs) of its legs that the best order does not have, with their end names."""
+    """What the map draws for one candidate: its rank, colour, figures, the straight segments ([lat, lon] pairs)
+    of its legs that the best order does not have with their end names, and its whole order (drawn when it is
+    selected in the comparison table)."""
 
     rank: int
     colour: str
@@ -196,15 +216,24 @@ class CandidateLines:
     segments: list[list[list[float]]]
     names: list[tuple[str, str]]
     total_legs: int
+    full: list[list[float]] = field(default_factory=list)
 
 
 def candidate_lines(
-    result: RoutePlanResult, *, lang: str = "en", max_alternatives: int = MAX_ALTERNATIVES
+    result: RoutePlanResult,
+    *,
+    lang: str = "en",
+    max_alternatives: int = MAX_ALTERNATIVES,
+    include_rank: int | None = None,
 ) -> list[CandidateLines]:
-    """The other candidates (best first by rank), each with only the legs that change from the best route."""
-    others = [c for i, c in enumerate(result.candidates) if i != result.best_index][:max_alternatives]
+    """The other candidates (best first by rank), each with only the legs that change from the best route; the
+    first ``max_alternatives``, and the one ranked ``include_rank`` wherever it is (selected in the table)."""
+    others = [c for i, c in enumerate(result.candidates) if i != result.best_index]
     lines = []
     for i, cand in enumerate(others):
+        rank = cand.rank if cand.rank is not None else i + 2
+        if i >= max_alternatives and rank != include_rank:
+            continue
         points = map_points(result, cand, lang=lang)
         comparison = compare_with_best(result, cand)
         segments, names = [], []
@@ -214,67 +243,75 @@ def candidate_lines(
             names.append((a.name, b.name))
         lines.append(
             CandidateLines(
-                rank=cand.rank if cand.rank is not None else i + 2,
+                rank=rank,
                 colour=ALT_COLOURS[i % len(ALT_COLOURS)],
                 km=cand.total_distance_m / 1000,
                 minutes=cand.total_duration_s / 60,
                 segments=segments,
                 names=names,
                 total_legs=len(comparison.legs),
+                full=[[p.lat, p.lon] for p in points],
             )
         )
     return lines
 
 
-class MapLegend(MacroElement):
-    """A legend drawn on the map (bottom left): colour → what the line is, in the page's language."""
+class LegendToggles(MacroElement):
+    """The legend below the map (its HTML after the map's own, in the same frame), its checkboxes wired to the
+    candidates' layers both ways: a box shows or hides its candidate, the layer control's choice ticks or clears
+    the box."""
 
     _template = Template(
-        """{% macro script(this, kwargs) %}
+        """{% macro html(this, kwargs) %}{{ this.body }}{% endmacro %}
+        {% macro script(this, kwargs) %}
         (function () {
-          var legend = L.control({position: "bottomleft"});
-          legend.onAdd = function () {
-            var div = L.DomUtil.create("div", "omni-legend");
-            div.innerHTML = {{ this.body|tojson }};
-            L.DomEvent.disableClickPropagation(div);
-            return div;
-          };
-          legend.addTo({{ this._parent.get_name() }});
+          var map = {{ this._parent.get_name() }}, layers = {{ this.layers|tojson }};
+          document.querySelectorAll(".omni-legend input[data-rank]").forEach(function (box) {
+            var layer = window[layers[box.dataset.rank]];
+            if (!layer) { return; }
+            box.checked = map.hasLayer(layer);
+            box.addEventListener("change", function () {
+              if (box.checked) { map.addLayer(layer); } else { map.removeLayer(layer); }
+            });
+            map.on("overlayadd overlayremove", function (e) {
+              if (e.layer === layer) { box.checked = e.type === "overlayadd"; }
+            });
+          });
         })();
         {% endmacro %}"""
     )
 
-    def __init__(self, body: str) -> None:
+    def __init__(self, body: str, layers: dict[str, str]) -> None:
         super().__init__()
-        self._name = "MapLegend"
+        self._name = "LegendToggles"
         self.body = body
+        self.layers = layers
 
 
-#: one line of the legend (11 px type, line height 1.35, a swatch) and its padding
-LEGEND_LINE_PX = 16
-LEGEND_PAD_PX = 8
-#: below the legend, bottom left too: Leaflet's scale bar (metric and imperial) and the controls' 10 px margins
-BELOW_LEGEND_PX = 58
+#: one line of the legend (12 px type, line height 1.5) and its padding
+LEGEND_LINE_PX = 18
+LEGEND_PAD_PX = 12
+#: the map's bottom margin when it is fitted: the scale bar and the credits (bottom corners) and their margins
+BOTTOM_CONTROLS_PX = 40
 
 
-def legend_clearance(candidates: int) -> int:
-    """The room (px) to keep below the pins' points when the map is fitted, so no pin lies under the legend (bottom
-    left, as wide as the map on a phone): what lies below it, its height (the best route's two lines, a line per
-    candidate drawn, the note's two) and how far a pin reaches from its point once fanned out."""
-    rows = 2 + (candidates + 2 if candidates else 0)
-    return BELOW_LEGEND_PX + LEGEND_PAD_PX + rows * LEGEND_LINE_PX + REACH_PX
+def legend_height(candidates: int) -> int:
+    """About how tall (px) the legend below the map is: the best route's two lines, a line per candidate drawn,
+    the candidates' note (two lines) and the numbering's line; the frame grows by it."""
+    rows = 3 + (candidates + 2 if candidates else 0)
+    return LEGEND_PAD_PX + rows * LEGEND_LINE_PX
 
 
-#: the height (px) the route itself gets on the map: the frame grows by the legend's room, so a long legend (many
-#: candidates) makes the map taller rather than squeezing the route into its top half
+#: the height (px) the route itself gets on the map, and the fitted margins around it
 ROUTE_AREA_PX = 400
 FIT_TOP_PX = 30
+MAP_PX = FIT_TOP_PX + ROUTE_AREA_PX + BOTTOM_CONTROLS_PX + REACH_PX
 
 
 def map_height(result: RoutePlanResult, *, show_alternatives: bool = True) -> int:
-    """The map frame's height for ``result``: the route's area, the top margin and the legend's room."""
+    """The map frame's height for ``result``: the map and the legend below it."""
     drawn = min(max(len(result.candidates) - 1, 0), MAX_ALTERNATIVES) if show_alternatives else 0
-    return FIT_TOP_PX + ROUTE_AREA_PX + legend_clearance(drawn)
+    return MAP_PX + legend_height(drawn)
 
 
 def _swatch(colour: str, *, dashed: bool = False) -> str:
@@ -282,16 +319,22 @@ def _swatch(colour: str, *, dashed: bool = False) -> str:
     return f'<span class="swatch" style="border-top: 4px {style} {colour}"></span>'
 
 
-def legend_html(result: RoutePlanResult, lines: list[CandidateLines], *, lang: str = "en") -> str:
-    """The legend's HTML (every text escaped): the best route with its figures and how it is drawn, then each
-    candidate with its figures and how many of its legs differ."""
+def legend_html(
+    result: RoutePlanResult, lines: list[CandidateLines], *, lang: str = "en", highlight: int | None = None
+) -> str:
+    """The legend's HTML (every text escaped), a block the reader can fold: the best route with its figures and how
+    it is drawn, then each candidate with a checkbox that shows or hides it, its figures and how many of its legs
+    differ, then what the pins' numbers are. The candidate selected in the table (``highlight``) is marked."""
     best = result.best_route
     figures = t("route.map.figures", lang, km=f"{best.total_distance_m / 1000:.1f}",
                 minutes=f"{best.total_duration_s / 60:.0f}")  # fmt: skip
     drawn = t("route.map.best_roads" if has_road_geometry(result) else "route.map.best_straight", lang)
+    selected = f" · <i>{html.escape(t('route.map.selected', lang))}</i>"
+    best_rank = best.rank if best.rank is not None else 1
     summary = (
         _swatch(BEST_COLOUR)
         + f"<b>{html.escape(t('route.map.best', lang))}</b> ({html.escape(figures)})"
+        + (selected if highlight == best_rank else "")
         + f"<br><small>{html.escape(drawn)}</small>"
     )
     rows = []
@@ -301,17 +344,32 @@ def legend_html(result: RoutePlanResult, lines: list[CandidateLines], *, lang: s
             differs = t("route.map.legs_differ", lang, n=len(line.segments), total=line.total_legs)
         else:
             differs = t("route.map.same_legs", lang)
+        chosen = line.rank == highlight
         rows.append(
-            '<span class="cand">'
-            + _swatch(line.colour, dashed=True)
+            f'<label class="cand{" selected" if chosen else ""}" data-rank="{line.rank}">'
+            + f'<input type="checkbox" data-rank="{line.rank}" checked '
+            + f'title="{html.escape(t("route.map.show_on_map", lang))}"> '
+            + _swatch(line.colour, dashed=not chosen)
             + html.escape(t("route.map.candidate", lang, rank=line.rank) + f" ({cand_figures})")
-            + f" · <small>{html.escape(differs)}</small></span>"
+            + f" · <small>{html.escape(differs)}</small>"
+            + (selected if chosen else "")
+            + "</label>"
         )
-    if not rows:
-        return summary
-    rows.append(f"<small>{html.escape(t('route.map.candidates_note', lang))}</small>")
-    # A <details> the reader can fold: folded, it still says what the red line is.
-    return f"<details open><summary>{summary}</summary>" + "<br>".join(rows) + "</details>"
+    if rows:
+        # the note says what is drawn: "only the best route follows the roads" is false when it is straight too
+        note = "route.map.candidates_note" if has_road_geometry(result) else "route.map.candidates_note_straight"
+        rows.append(f"<small>{html.escape(t(note, lang))}</small>")
+    rows.append(f"<small>{html.escape(t('route.map.numbering', lang))}</small>")
+    # Folded, it still says what the red line is.
+    return (
+        f'<div class="omni-legend" aria-label="{html.escape(t("route.map.legend", lang))}">'
+        f"<details open><summary>{summary}</summary>" + "".join(f"<div>{r}</div>" for r in rows) + "</details></div>"
+    )
+
+
+def _best_rank(result: RoutePlanResult) -> int:
+    rank = result.best_route.rank
+    return rank if rank is not None else 1
 
 
 def build_route_map(
@@ -322,62 +380,97 @@ def build_route_map(
     base_url_path: str = "",
     background: bool = True,
     lang: str = "en",
+    highlight: int | None = None,
 ) -> folium.Map:
-    """A folium map of a plan, worded in ``lang``: numbered pins (spread when they overlap, S and E on top), the
-    best route, the other candidates' changed legs, a legend."""
+    """A folium map of a plan, worded in ``lang``: numbered pins (clustered when crowded at a low zoom, spread when
+    they overlap, S and E on top), the best route bold, the other candidates' changed legs (a layer each), a
+    legend below the map. ``highlight``: the rank of the candidate selected in the comparison table."""
     points = pin_points(result, lang=lang)
     line = best_route_latlngs(result)
     lats = [p.lat for p in points] + [p[0] for p in line]
     lons = [p.lon for p in points] + [p[1] for p in line]
     centre = [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2]
-    m = offline_map(centre, zoom_start=12, base_url_path=base_url_path)
+    m = offline_map(centre, zoom_start=12, base_url_path=base_url_path, height=f"{MAP_PX}px")
     m.get_root().header.add_child(folium.Element(_LEGEND_CSS), name="omni_route_legend_css")
     if background:
         add_background(m, result.region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
 
-    lines = candidate_lines(result, lang=lang, max_alternatives=max_alternatives) if show_alternatives else []
+    lines = (
+        candidate_lines(result, lang=lang, max_alternatives=max_alternatives, include_rank=highlight)
+        if show_alternatives
+        else []
+    )
+    best_rank = _best_rank(result)
+    someone_selected = highlight is not None and (highlight == best_rank or any(c.rank == highlight for c in lines))
+    groups: dict[str, str] = {}
+    selected_group: folium.FeatureGroup | None = None
     for cand in lines:
         label = t("route.map.candidate", lang, rank=cand.rank)
+        chosen = cand.rank == highlight
         group = folium.FeatureGroup(
             name=f'<span style="color:{cand.colour}">┅</span> ' + html.escape(label),
             show=True,
         )
+        faded = someone_selected and not chosen
         for segment, (a, b) in zip(cand.segments, cand.names, strict=True):  # one line per leg: the GCJ-02 shift
             folium.PolyLine(  # (components/basemap.py) moves simple lines
                 segment,
                 color=cand.colour,
-                weight=4,
-                opacity=0.9,
+                weight=CANDIDATE_WEIGHT,
+                opacity=FADED_OPACITY if faded else 0.9,
                 dash_array="8 6",
                 tooltip=html.escape(label + " · " + t("route.map.candidate_tooltip", lang, legs=f"{a} → {b}")),
             ).add_to(group)
-        group.add_to(m)
+        if chosen:  # the whole order, bold, so the reader sees the candidate they picked and not only its changes
+            folium.PolyLine(
+                cand.full,
+                color=cand.colour,
+                weight=SELECTED_WEIGHT,
+                opacity=0.95,
+                tooltip=html.escape(t("route.map.selected_full", lang, candidate=label)),
+            ).add_to(group)
+            selected_group = group
+        else:
+            group.add_to(m)
+        groups[str(cand.rank)] = group.get_name()
 
     best = folium.FeatureGroup(
         name=f'<span style="color:{BEST_COLOUR}">━</span> ' + html.escape(t("route.map.best", lang)), show=True
     )
+    best_faded = someone_selected and highlight != best_rank
+    folium.PolyLine(  # a white casing: the route reads bold over the streets and the candidates' lines
+        line, color="#ffffff", weight=BEST_CASING_WEIGHT, opacity=FADED_OPACITY if best_faded else 0.9,
+        interactive=False,
+    ).add_to(best)  # fmt: skip
     folium.PolyLine(
         line,
         color=BEST_COLOUR,
-        weight=6,
-        opacity=0.85,
+        weight=BEST_WEIGHT,
+        opacity=FADED_OPACITY if best_faded else 0.95,
         tooltip=html.escape(
             t("route.map.best", lang) + ": " + " → ".join(p.name for p in map_points(result, lang=lang))
         ),
     ).add_to(best)
     best.add_to(m)
+    if selected_group is not None:  # above the best route
+        selected_group.add_to(m)
 
-    pins = Pins(html.escape(t("route.map.points", lang)))
+    cluster_title = t("route.map.cluster_title", lang, labels="{labels}")  # the cluster fills in its numbers
+    pins = Pins(
+        html.escape(t("route.map.points", lang)), cluster=True, base_url_path=base_url_path, cluster_title=cluster_title
+    )
     for point in points:
         colour = ROLE_COLOURS[point.role]
         pins.add(point.lat, point.lon, point.label, colour, tooltip=_tooltip(point, lang), on_top=point.role != "stop")
     pins.add_to(m)
-    MapLegend(legend_html(result, lines, lang=lang)).add_to(m)
+    LegendToggles(
+        legend_html(result, lines, lang=lang, highlight=highlight if someone_selected else None), groups
+    ).add_to(m)
 
     m.fit_bounds(
         [[min(lats), min(lons)], [max(lats), max(lons)]],
         padding_top_left=(30, FIT_TOP_PX),
-        padding_bottom_right=(30, legend_clearance(len(lines))),
+        padding_bottom_right=(30, BOTTOM_CONTROLS_PX + REACH_PX),
     )
     finish_map(m, result.provider)
     folium.LayerControl(collapsed=True).add_to(m)
@@ -390,10 +483,15 @@ _MAP_CACHE = "route_map_cache"
 
 
 def route_map_html(
-    result: RoutePlanResult, *, lang: str, base_url_path: str = "", show_alternatives: bool = True
+    result: RoutePlanResult,
+    *,
+    lang: str,
+    base_url_path: str = "",
+    show_alternatives: bool = True,
+    highlight: int | None = None,
 ) -> str:
     """The map as one HTML document (Leaflet from ``/app/static``, the map's own script inline)."""
-    m = build_route_map(result, show_alternatives, base_url_path=base_url_path, lang=lang)
+    m = build_route_map(result, show_alternatives, base_url_path=base_url_path, lang=lang, highlight=highlight)
     return m.get_root().render()
 
 
@@ -404,18 +502,21 @@ def render_route_map(
     key: str = "route_map",
     height: int | None = None,
     show_alternatives: bool = True,
+    highlight: int | None = None,
 ) -> None:
     """Draw the plan's map as a plain HTML frame (``st.iframe``): nothing is sent back, so no reruns, and the frame
     loads Leaflet and the map's script only (st_folium's frame first loads its own 225 KB bundle and waits for its
-    arguments). The HTML is made once per result and language and kept beside the result in the session (a rerun
-    for another widget reuses it)."""
+    arguments). The HTML is made once per result, language and selected candidate (``highlight``, its rank) and kept
+    beside the result in the session (a rerun for another widget reuses it)."""
     import streamlit as st
 
     base = _base_url_path()
     cached = st.session_state.get(_MAP_CACHE)
-    wanted = (lang, base, show_alternatives)
+    wanted = (lang, base, show_alternatives, highlight)
     if cached is None or cached[0] is not result or cached[1] != wanted:
-        page = route_map_html(result, lang=lang, base_url_path=base, show_alternatives=show_alternatives)
+        page = route_map_html(
+            result, lang=lang, base_url_path=base, show_alternatives=show_alternatives, highlight=highlight
+        )
         st.session_state[_MAP_CACHE] = cached = (result, wanted, page)
     with st.container(key=f"{key}_box"):  # .st-key-route_map_box in the page (browser tests)
         st.iframe(cached[2], height=height or map_height(result, show_alternatives=show_alternatives))

@@ -10,6 +10,7 @@ from datetime import date
 
 import pandas as pd
 
+from components.route.numbering import stop_numbers
 from components.route_words import (
     ROLE_LABELS,
     STRATEGY_WORDS,
@@ -25,6 +26,7 @@ from components.route_words import (
     why_words,
 )
 from core.app import route as route_app
+from core.app.regions import district_name
 from core.i18n import t
 from core.models.route import CandidateRoute, RoutePlanResult
 
@@ -147,11 +149,34 @@ def _text_width_px(text: str) -> int:
     return round(14.5 * wide + 7.6 * (len(text) - wide))
 
 
+#: the comparison table's widget: selecting a row highlights that candidate on the map
+COMPARISON_ROWS_KEY = "comparison_table_rows"
+
+
+def selected_rank(result: RoutePlanResult, selection: object) -> int | None:
+    """The rank of the candidate whose row is selected in the comparison table (``selection``: the table's state,
+    ``st.session_state[COMPARISON_ROWS_KEY]``); None when no row is, or the row is not one of this result's."""
+    rows = getattr(getattr(selection, "selection", None), "rows", None)
+    if rows is None and isinstance(selection, dict):
+        rows = (selection.get("selection") or {}).get("rows")
+    if not rows:
+        return None
+    ranks = comparison_frame(result)["rank"].tolist()  # the table's rows, in the same order
+    row = rows[0]
+    return int(ranks[row]) if isinstance(row, int) and 0 <= row < len(ranks) else None
+
+
+#: the candidate table's columns a person reads first (a browser test checks they are on screen and not cut)
+CANDIDATE_KEY_COLUMNS = ["rank", "km", "minutes", "order"]
+ORDER_MAX_PX = 520  # beside the mark, rank, km and minutes in a 1,400-px window
+WRAPPING_ROW_PX = 68  # Streamlit wraps a cell's text only in rows taller than 4 rem: three lines of 14-px text
+
+
 def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "comparison_table") -> pd.DataFrame:
     """The candidates in rank order, the best one marked ★ in a first, pinned column. Formats and headers are
-    column settings: no pandas Styler, whose per-cell display values cost about 30 ms per plan. The figures come
-    first and the order last, as wide as its longest order, so no order is cut and no figure is pushed out of
-    sight (the table scrolls sideways, the mark and rank pinned)."""
+    column settings: no pandas Styler, whose per-cell display values cost about 30 ms per plan. Rank, distance,
+    time and the order (as wide as its longest order) come first; the other figures follow (the table scrolls
+    sideways, the mark and rank pinned)."""
     import streamlit as st
 
     frame = comparison_frame(result, lang=lang)
@@ -161,15 +186,27 @@ def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "c
         c for c in COMPARISON_COLUMNS if c != "measured" or any(x.measured_by != "matrix" for x in result.candidates)
     ]
     shown = shown[columns]
-    figures_first = ["best", "rank", *(c for c in columns if c not in ("rank", "order")), "order"]
-    table = shown.assign(best=frame["_best"].map({True: BEST_MARK, False: ""}))[figures_first]
+    # the mark, the rank, distance, time and the order first (the order, as wide as its longest, in sight at
+    # 1,400 px); the differences and notes after it, reached by scrolling sideways
+    key_first = ["best", *(c for c in CANDIDATE_KEY_COLUMNS if c in columns)]
+    table = shown.assign(best=frame["_best"].map({True: BEST_MARK, False: ""}))[
+        key_first + [c for c in columns if c not in key_first]
+    ]
     order_width = max(
         [_text_width_px(str(order)) for order in shown["order"]] + [_text_width_px(header("order", lang))]
     )
+    # a long order (English names) wraps onto up to three lines of a taller row instead of running off-screen
+    wraps = order_width + 24 > ORDER_MAX_PX
+    order_width = min(order_width + 24, ORDER_MAX_PX) - 24
     container = st.container(key=key)  # keyed container: .st-key-comparison_table in the page
+    container.caption(t("route.table.select_hint", lang))
     container.dataframe(
         table,
+        key=COMPARISON_ROWS_KEY,
+        on_select="rerun",  # the map above is drawn again with the selected candidate highlighted
+        selection_mode="single-row",
         hide_index=True,
+        row_height=WRAPPING_ROW_PX if wraps else None,
         width="stretch",
         column_config=headers_config(
             columns,
@@ -193,9 +230,15 @@ def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "c
 
 
 def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFrame:
-    """Every point: what was typed, the place it was found as (its name in ``lang``, the other language's name
-    beside it), how it was found; and, for the details, its source code, score, note, id and coordinates."""
-    points = ([result.resolved_origin] if result.resolved_origin else []) + result.resolved_stops
+    """Every point, in the best route's visiting order and numbered as on the map's pins (numbering.py): what was
+    typed, the place it was found as (its name in ``lang``, the other language's name beside it), how it was found;
+    and, for the details, its source code, score, note, id and coordinates."""
+    numbers = stop_numbers(result)
+    stops = sorted(
+        result.resolved_stops,
+        key=lambda p: numbers.get(p.index, len(numbers) + 1) if p.index is not None else len(numbers) + 1,
+    )
+    points = ([result.resolved_origin] if result.resolved_origin else []) + stops
     points.append(result.resolved_destination)
     rows = []
     for p in points:
@@ -203,12 +246,13 @@ def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.Da
         rows.append(
             {
                 "role": t(ROLE_LABELS[p.role], lang),
-                "#": (p.index + 1) if p.role == "stop" and p.index is not None else None,
+                # the stop's number on the map (visiting order); the start and the destination rows say their role
+                "#": str(numbers[p.index]) if p.role == "stop" and p.index in numbers else "",
                 "input": p.input_name or p.input_address,
                 "input address": p.input_address,
                 "resolved as": name.shown,
                 "other name": name.other,
-                "district": p.district or "",
+                "district": district_name(result.region, p.district, lang),
                 "found by": source_words(p.source, lang),
                 "lon": round(p.lon, 6),
                 "lat": round(p.lat, 6),
@@ -220,7 +264,6 @@ def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.Da
         )
     frame = pd.DataFrame(rows)
     if len(frame):
-        frame["#"] = frame["#"].astype("Int64")
         frame["match score"] = frame["match score"].astype("Float64")
     return frame
 
@@ -238,7 +281,7 @@ def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
             POINT_COLUMNS,
             lang,
             **{
-                "#": st.column_config.NumberColumn(header("#", lang), format="%d"),
+                "#": st.column_config.TextColumn(header("#", lang)),  # "" on the start and destination rows
                 "other name": st.column_config.TextColumn(
                     t("route.col.other_name_zh" if lang == "en" else "route.col.other_name_en", lang)
                 ),
@@ -256,7 +299,7 @@ def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
                 POINT_DETAIL_COLUMNS,
                 lang,
                 **{
-                    "#": st.column_config.NumberColumn(header("#", lang), format="%d"),
+                    "#": st.column_config.TextColumn(header("#", lang)),  # "" on the start and destination rows
                     "match score": st.column_config.NumberColumn(header("match score", lang), format="%.0f"),
                 },
             ),
@@ -370,26 +413,35 @@ def render_best_route_card(result: RoutePlanResult, *, lang: str) -> None:
 
 
 def render_best_route_details(result: RoutePlanResult, *, lang: str) -> None:
-    """For analysts: the core's ranking reason, summary and optimiser note (English, as the core wrote them),
-    the codes behind the figures, and the provider's calls."""
+    """For analysts: how the order was searched and what the figures are, in words; in English also the core's
+    own sentences and the codes (the API's vocabulary). The Chinese page shows no English sentence and no code."""
     import streamlit as st
 
+    from components.frame import provider_label
+
+    opt = result.optimizer
+    if opt is not None:
+        st.caption(t("route.details.optimizer", lang, search=route_app.search_words(opt, lang)))
+    geometry = (
+        "route.details.geometry_roads" if route_app.has_road_geometry(result) else "route.details.geometry_straight"
+    )
+    st.caption(
+        t(
+            "route.details.words",
+            lang,
+            strategy=t(STRATEGY_WORDS[result.route_strategy], lang),
+            transport=t(TRANSPORT_WORDS[result.transport_mode], lang),
+            provider=provider_label(result.provider, lang),
+            source=route_app.source_words(result.metric_source, lang),
+            geometry=t(geometry, lang),
+        )
+    )
+    if lang != "en":
+        return
     best = result.best_route
     if best.ranking_reason:
         st.caption(t("route.details.reason", lang, reason=best.ranking_reason))
     st.caption(t("route.details.summary", lang, summary=result.summary))
-    opt = result.optimizer
-    if opt is not None:
-        st.caption(
-            t(
-                "route.details.optimizer",
-                lang,
-                method=opt.method,
-                exact=t("route.details.exact" if opt.exact else "route.details.heuristic", lang),
-                orders=opt.orders_evaluated if opt.orders_evaluated is not None else "—",
-                note=opt.note,
-            )
-        )
     st.caption(
         t(
             "route.details.codes",
@@ -423,125 +475,13 @@ def render_warnings(result: RoutePlanResult, *, lang: str) -> None:
     for notice in result.notices:
         text, _ = notice_words(notice, lang, names)
         st.warning(text, icon=":material/info:" if notice.severity == "info" else ":material/warning:")
-    details = [n for n in result.notices if n.detail or not route_app.notice_known(n)]
+    # the codes and the core's notes are English: the English page's details only (a code this build cannot word
+    # stays listed in both, as its sentence is general)
+    details = [n for n in result.notices if not route_app.notice_known(n) or (lang == "en" and n.detail)]
     if details:
         with st.expander(t("common.details", lang), expanded=False, key="route_warnings_details"):
             for notice in details:
                 st.caption(f"{notice.code} · {notice.detail}" if notice.detail else notice.code)
-
-
-def _safe(link: str | None) -> str | None:
-    return route_app.safe_href(link) if link else None
-
-
-def _outside_china(region: str | None) -> bool:
-    from core.app.regions import load_region
-    from core.errors import OmniError
-
-    try:
-        return bool(region) and not route_app.amap_navigates_in(load_region(str(region)).country)
-    except (OmniError, ValueError, OSError):
-        return False
-
-
-def link_parts(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, str]]:
-    """The browser links the core made, each with what it covers in words ("Part n: from → to", names in
-    ``lang``); only links that pass ``safe_href``. The parts' ends come from ``core.route.links.web_part_spans``,
-    the rule the core cut the route by."""
-    links = result.deep_links
-    if links is None or not links.web_navigation:
-        return []
-    region = result.region
-    # the core's links start at the fixed origin; without it, where the phone is
-    stops = [p for ref, p in result.visiting() if ref.role != "origin" and p is not None]
-    origin = result.resolved_origin
-    names = [point_name(origin, lang, region).shown if origin else t("route.links.my_location", lang)]
-    names += [point_name(p, lang, region).shown for p in stops]
-    spans = route_app.web_part_spans(len(names), result.transport_mode)
-    parts = []
-    for n, (url, (start, end)) in enumerate(zip(links.web_navigation, spans, strict=False), start=1):
-        href = _safe(url)
-        if href:
-            parts.append((t("route.links.part", lang, n=n, start=names[start], end=names[end]), href))
-    return parts
-
-
-def qr_choices(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, str]]:
-    """The app links a phone can scan, best first: the personal map (every point, when AMap made one), the
-    Android and the iPhone route links (every stop up to the app's via limit)."""
-    links = result.deep_links
-    if links is None:
-        return []
-    found = [
-        (t("route.links.qr_personal_map", lang), _safe(links.personal_map)),
-        (t("route.links.qr_android", lang), _safe(links.android_route_plan)),
-        (t("route.links.qr_ios", lang), _safe(links.ios_route_plan)),
-    ]
-    return [(label, url) for label, url in found if url]
-
-
-def render_deep_links(result: RoutePlanResult, *, lang: str) -> None:
-    """One "Open in AMap" button (the whole route, or its first part), the parts listed under it (each a link),
-    and ONE large QR code of an app link (a choice between the personal map, Android and iPhone switches it
-    without rerunning the page). Only links the core made are shown."""
-    import streamlit as st
-
-    links = result.deep_links
-    if links is None:
-        st.caption(t("route.links.outside_china" if _outside_china(result.region) else "route.links.none", lang))
-        return
-    parts = link_parts(result, lang=lang)
-    left, right = st.columns([3, 2])
-    with left:
-        if parts:
-            label = (
-                t("route.links.open", lang) if len(parts) == 1 else t("route.links.open_part", lang, total=len(parts))
-            )
-            st.link_button(label, parts[0][1], key="link_web_1", type="primary", icon=":material/map:")
-        if len(parts) > 1:
-            st.caption(t("route.links.parts", lang, total=len(parts)))
-            with st.container(key="link_parts", gap=None):
-                for n, (text, href) in enumerate(parts, start=1):
-                    st.link_button(text, href, key=f"link_part_{n}", type="tertiary", icon=":material/open_in_new:")
-        others = [
-            (t("route.links.navigation", lang), _safe(links.navigation), "link_navigation"),
-        ]
-        for text, url, key in others:
-            if url:
-                st.link_button(text, url, key=key, type="tertiary")
-        st.caption(t("route.links.note", lang))
-    with right:
-        _qr_fragment(result, lang)
-
-
-def _qr_caption(result: RoutePlanResult, lang: str) -> str:
-    vias = [n for n in result.notices if n.code == "APP_LINK_VIAS"]
-    if vias:
-        params = vias[0].params
-        return t("route.links.qr_caption_part", lang, covered=params.get("covered", ""), vias=params.get("vias", ""))
-    return t("route.links.qr_caption", lang)
-
-
-def _qr_fragment(result: RoutePlanResult, lang: str) -> None:
-    import streamlit as st
-
-    @st.fragment
-    def qr() -> None:
-        choices = qr_choices(result, lang=lang)
-        if not choices:
-            return
-        labels = [label for label, _ in choices]
-        chosen = labels[0]
-        if len(choices) > 1:
-            chosen = (
-                st.segmented_control(t("route.links.qr_for", lang), labels, default=labels[0], key="link_qr_for")
-                or labels[0]
-            )
-        url = dict(choices)[chosen]
-        with st.container(key="link_qr"):
-            st.image(route_app.qr_svg_data_uri(url, scale=5), caption=_qr_caption(result, lang), width=300)
-
-    qr()
 
 
 _EXPORTS_CACHE = "route_exports_cache"

@@ -151,9 +151,16 @@ class BrowserExecutor:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+        # no scripts: the facts are read from the page's markup (JSON-LD), and a script could reach past the guard
+        # (WebRTC's STUN/TURN go around the request routing) or spin forever on the one browser thread
         context = browser.new_context(
-            service_workers="block", user_agent=USER_AGENT, viewport={"width": 1280, "height": 900}, locale="zh-CN"
+            service_workers="block",
+            user_agent=USER_AGENT,
+            viewport={"width": 1280, "height": 900},
+            locale="zh-CN",
+            java_script_enabled=False,
         )
+        context.set_default_timeout(max(1.0, self._timeout_s) * 1000)
         try:
             context.route("**/*", guard.handle)
             context.route_web_socket("**/*", lambda ws: ws.close())  # a read needs no socket; it could reach anywhere

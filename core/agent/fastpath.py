@@ -132,7 +132,7 @@ def parse_trip_edit(message: str) -> TripEdit | None:
     if m:
         d = re.search(rf"第{_DAYNUM}天", m.group(0))
         return _edit(op="add", target=_clean_target(m.group("t")), day=_day(d.group(1)) if d else None)
-    m = re.search(rf"把(?P<t>.+?)(加到|加入|添加到|放进)(第{_DAYNUM}天|行程)", t)
+    m = re.search(rf"把(?P<t>.+?)(加到|加入|添加到|放进|加进)(我的|我们的|这个|这次的?)?(第{_DAYNUM}天|行程)", t)
     if m:
         d = re.search(rf"第{_DAYNUM}天", m.group(0))
         return _edit(op="add", target=_clean_target(m.group("t")), day=_day(d.group(1)) if d else None)
@@ -249,7 +249,9 @@ def _apply_one_edit(
     )
     state.memory.user_profile["trip"] = out.trip
     lang: Lang = "zh" if zh else "en"
-    listing = join_words(out.current_nodes, lang)
+    pack = ctx.provider.region
+    listing = join_words([_pack_name_in(pack, n, lang) for n in out.current_nodes], lang)
+    out.matched = _pack_name_in(pack, out.matched, lang) if out.matched and edit.op != "rename" else out.matched
     target = edit.target or ""
     if out.outcome == "NO_TRIP":
         done_word = t(_OP_DONE.get(edit.op, "agent.edit.op.other"), lang)
@@ -541,6 +543,15 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
 
 #: how many related places a fact answer offers as a follow-up
 RELATED_OFFERED = 3
+
+
+def _pack_name_in(pack: RegionPack, name: str, lang: Lang) -> str:
+    """A trip stop's name (the pack's Chinese name, as the trip keeps it) in ``lang``: the pack's English name in
+    English where it has one; a stop that is no pack place keeps the name it was given."""
+    if lang != "en":
+        return name
+    place = next((p for p in pack.places if name in (p.name_zh, p.name_en)), None)
+    return place.name_en if place is not None and place.name_en else name
 
 
 def _name_in(pack: RegionPack, hit: dict[str, Any], lang: Lang) -> str:

@@ -339,7 +339,7 @@ def _crud_target_missing(f: Features) -> bool:
     if "swap_days" in f.crud_ops or "rename" in f.crud_ops:
         return False
     stripped = re.sub(
-        r"删除|删掉|删了|去掉|移除|拿掉|不去了?|取消|加上|添加|加入|增加|加个|加一个|再加|也去|把|从|行程|里|中|的|吧|了|一下|请|帮我|"
+        r"删除|删掉|删了|去掉|移除|拿掉|不去了?|取消|加上|添加|加入|加到|加进|放进|增加|加个|加一个|再加|也去|把|从|行程|里|中|的|吧|了|一下|请|帮我|"
         r"\b(delete|remove|drop|skip|add|include|move|the|please|from|my|trip|itinerary|to|it|that|this|one)\b",
         "",
         f.text,

@@ -20,6 +20,7 @@ __all__ = [
     "RuleCode",
     "forget",
     "forget_everything",
+    "new_conversation_id",
     "keep_turn",
     "latest_conversation",
     "open_conversation",
@@ -70,11 +71,21 @@ def forget(ctx: RequestContext, code: str) -> bool:
 
 
 def forget_everything(ctx: RequestContext) -> dict[str, int]:
-    """Every rule, snippet and agent conversation of the user, forgotten; how many of each."""
+    """Every rule, snippet, agent conversation and browse consent of the user, forgotten; how many of each."""
+    from core.stores.trips import open_store
+
     user = _user(ctx)
     rules, episodes = _memory(ctx).forget_all(user)
     conversations = _conversations(ctx).forget_all(user)
-    return {"rules": rules, "episodes": episodes, "conversations": conversations}
+    consents = open_store(ctx.settings.db_url).forget_browse_consents(user)
+    return {"rules": rules, "episodes": episodes, "conversations": conversations, "consents": consents}
+
+
+def new_conversation_id() -> str:
+    """An id for a conversation not kept yet: its first turn is kept under it (and a consent given in it)."""
+    from core.memory.conversations import new_id
+
+    return new_id()
 
 
 def keep_turn(ctx: RequestContext, conversation_id: str | None, message: str, response: AgentResponse) -> str:

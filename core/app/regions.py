@@ -13,6 +13,8 @@ __all__ = [
     "RegionPack",
     "RegionPlace",
     "available_providers",
+    "district_name",
+    "example_place",
     "gcj02_to_wgs84",
     "list_regions",
     "load_region",
@@ -53,11 +55,14 @@ def region_facts(name: str, *, data_dir: Path | None = None) -> dict[str, Any]:
     }
 
 
-def available_providers(*, region: str | None = None, settings: Settings | None = None) -> list[str]:
-    """The provider names a face may offer for ``region`` (short names and the configured pairs)."""
+def available_providers(
+    *, region: str | None = None, settings: Settings | None = None, configured_only: bool = False
+) -> list[str]:
+    """The provider names a face may offer for ``region`` (short names and the configured pairs; with
+    ``configured_only`` no AMap choice without its key)."""
     from core.geo.registry import available_providers as _available
 
-    return list(_available(region=region, settings=settings))
+    return list(_available(region=region, settings=settings, configured_only=configured_only))
 
 
 def wgs84_to_gcj02(lon: float, lat: float) -> tuple[float, float]:
@@ -72,3 +77,44 @@ def gcj02_to_wgs84(lon: float, lat: float) -> tuple[float, float]:
     from core.geo.coords import gcj02_to_wgs84 as _to_wgs84
 
     return _to_wgs84(lon, lat)
+
+
+def example_place(name: str, lang: str, *, data_dir: Path | None = None) -> tuple[str, str] | None:
+    """``(name, address)`` of the region's own example place for a form's placeholders, in ``lang`` where the pack
+    has it: its most important named place with an address that is not a bare address (pack order breaks ties).
+    The address in English is the place's English name when the pack's address is in Chinese. None when the
+    pack has no such place or cannot be read."""
+    from core.errors import OmniError
+    from core.i18n import has_cjk
+
+    try:
+        pack = load_region(name, data_dir=data_dir)
+    except (OmniError, ValueError, OSError):
+        return None
+    named = [
+        (i, p) for i, p in enumerate(pack.places) if p.category != "address" and p.address and (p.name_zh or p.name_en)
+    ]
+    if not named:
+        return None
+    _, place = min(named, key=lambda item: (-(item[1].importance or 0), item[0]))
+    shown = (place.name_en or place.name_zh) if lang == "en" else (place.name_zh or place.name_en)
+    address = place.address if lang != "en" or not has_cjk(place.address) else shown
+    return shown, address
+
+
+def district_name(region: str | None, district: str | None, lang: str, *, data_dir: Path | None = None) -> str:
+    """A district as a place names it, in ``lang``: the pack's name for it (region.json ``district_names``); in
+    English a Chinese name the pack cannot translate is left out ("") rather than shown in Chinese."""
+    from core.errors import OmniError
+    from core.i18n import has_cjk
+
+    if not district:
+        return ""
+    names: dict[str, str] = {}
+    if region:
+        try:
+            names = load_region(region, data_dir=data_dir).district_names.get(district, {})
+        except (OmniError, ValueError, OSError):
+            names = {}
+    shown = names.get(lang) or district
+    return "" if lang == "en" and has_cjk(shown) else shown

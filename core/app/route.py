@@ -6,7 +6,14 @@ from datetime import date
 from pathlib import Path
 
 from core.app.context import RequestContext
-from core.models.route import CandidateRoute, Notice, ResolvedPoint, RoutePlanRequest, RoutePlanResult
+from core.models.route import (
+    CandidateRoute,
+    Notice,
+    OptimizerInfo,
+    ResolvedPoint,
+    RoutePlanRequest,
+    RoutePlanResult,
+)
 from core.route.compare import OrderComparison
 from core.route.export_words import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
 from core.route.notices import PlaceNames
@@ -39,6 +46,8 @@ __all__ = [
     "qr_svg_data_uri",
     "safe_href",
     "scenarios",
+    "has_road_geometry",
+    "search_words",
     "source_words",
     "web_part_spans",
     "why_words",
@@ -95,6 +104,21 @@ def source_words(code: str | None, lang: str) -> str:
     from core.route.export_words import source_words as _source_words
 
     return _source_words(code, lang)
+
+
+def search_words(optimizer: OptimizerInfo, lang: str) -> str:
+    """What the order search did, exactly: every order listed, an exact dynamic programme or a heuristic with
+    its budget."""
+    from core.route.export_words import search_words as _search_words
+
+    return _search_words(optimizer, lang)
+
+
+def has_road_geometry(result: RoutePlanResult) -> bool:
+    """Whether the best route is drawn along the roads (else straight lines between its points)."""
+    from core.route.export_words import has_road_geometry as _has_road_geometry
+
+    return _has_road_geometry(result)
 
 
 def why_words(result: RoutePlanResult, lang: str) -> str:

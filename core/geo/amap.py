@@ -36,14 +36,13 @@ from core.errors import (
     RouteNotFound,
 )
 from core.geo.amap_envelope import (
-    AMAP_ZONE,
-    DAILY_CODES,
     PER_MINUTE_CODE,
     RATE_LIMIT_CODES,
     _norm,
     _text,
     amap_rows,
     held_error,
+    hold_after_refusal,
     raise_for_amap_status,
 )
 from core.geo.amap_rows import (
@@ -58,7 +57,7 @@ from core.geo.amap_rows import (
 from core.geo.base import DayForecast, Leg, LonLat, Place, TravelMatrix, TravelMode, exclude_from_budget
 from core.geo.coords import haversine_m
 from core.geo.http import HttpService
-from core.geo.ratelimit import ServiceHold, TokenBucket, next_midnight, next_minute
+from core.geo.ratelimit import ServiceHold, TokenBucket
 from core.geo.weather import pick_forecast
 
 __all__ = ["AMapProvider", "DistanceItem"]
@@ -362,6 +361,15 @@ class AMapProvider(HttpService):
             raise RouteNotFound(f"AMap returned no {mode} route ({endpoint} answered without paths).")
         path = paths[0]
         distance, duration = _number(path.get("distance")), _number(path.get("duration"))
+        for field, value, number in (
+            ("distance", path.get("distance"), distance),
+            ("duration", path.get("duration"), duration),
+        ):
+            if number is None and _norm(value) is not None:  # a figure that is not a number breaks AMap's schema
+                raise ProviderMalformed(
+                    f"AMap's {endpoint} answer breaks its schema: paths[0].{field} is {value!r}, not a number",
+                    details={"service": endpoint, "field": f"paths[0].{field}"},
+                )
         geometry: list[tuple[float, float]] = []
         for step in _norm(path.get("steps")) or []:
             if not isinstance(step, Mapping):
@@ -389,10 +397,7 @@ class AMapProvider(HttpService):
             raise held_error(held, endpoint=path)
 
     def _note_lasting_refusal(self, code: str | None) -> None:
-        if code == PER_MINUTE_CODE:
-            self.hold.hold(next_minute(self.hold.now()), code)
-        elif code in DAILY_CODES:
-            self.hold.hold(next_midnight(self.hold.now(), AMAP_ZONE), code)
+        hold_after_refusal(self.hold, code)
 
     def _request(self, path: str, params: Mapping[str, str]) -> dict[str, Any]:
         pause = self.rate_limit_backoff_s

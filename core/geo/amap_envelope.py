@@ -16,7 +16,7 @@ from core.errors import (
     RouteNotFound,
 )
 from core.geo.http import redact_secret, sanitize_body
-from core.geo.ratelimit import Held
+from core.geo.ratelimit import Held, ServiceHold, next_midnight, next_minute
 
 
 def _norm(value: Any) -> Any:
@@ -83,6 +83,15 @@ def held_error(held: Held, *, endpoint: str) -> ProviderError:
     exc.args = (exc.message,)
     exc.details = {**(exc.details or {}), "held_until": until, "not_sent": True}
     return exc
+
+
+def hold_after_refusal(hold: ServiceHold, code: str | None) -> None:
+    """A refusal that lasts holds every later call of the key: 10004 until the next minute, 10003/10044 until
+    00:00 Asia/Shanghai (REST and MCP calls of one key share the hold)."""
+    if code == PER_MINUTE_CODE:
+        hold.hold(next_minute(hold.now()), code)
+    elif code in DAILY_CODES:
+        hold.hold(next_midnight(hold.now(), AMAP_ZONE), code)
 
 
 def redact_key(text: str, key: str | None = None) -> str:

@@ -6,6 +6,11 @@ position from ``maps_search_detail`` and, failing that, REST place detail; a leg
 directions. Only MCP makes the personal-map link (``maps_schema_personal_map``) and the navigation link
 (``maps_schema_navi``). Every call runs under one total timeout: with a bad key the hosted server answers a raw
 AMap body instead of JSON-RPC and the SDK would otherwise wait for ever.
+
+The tools call the same REST APIs under the same key, so they spend the key's QPS and daily quota (docs/amap.md §4).
+Every tool call therefore goes through the key's one token bucket and hold, the REST provider's (``limiter``,
+``hold``: core.geo.ratelimit.shared_bucket/shared_hold), so MCP calls and REST fills together keep one rate; a
+QPS refusal is asked again through the bucket's penalty, and a refusal that lasts holds the key, unsent.
 """
 
 from __future__ import annotations
@@ -14,15 +19,34 @@ import json
 import logging
 import math
 import re
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from core.errors import ProviderError, ProviderTimeout, ProviderUnavailable
-from core.geo.amap_envelope import error_for_infocode, redact_key
-from core.geo.base import Leg, LonLat, MatchLevel, Place, TravelMatrix, TravelMode
+from core.errors import ProviderError, ProviderNotRequested, ProviderRateLimited, ProviderTimeout, ProviderUnavailable
+from core.geo.amap_envelope import (
+    PER_MINUTE_CODE,
+    RATE_LIMIT_CODES,
+    error_for_infocode,
+    held_error,
+    hold_after_refusal,
+    redact_key,
+)
+from core.geo.base import (
+    Leg,
+    LonLat,
+    MatchLevel,
+    Place,
+    TravelMatrix,
+    TravelMode,
+    budget_left,
+    exclude_from_budget,
+    note_request,
+)
 from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
 from core.geo.http import install_http_log_redaction
+from core.geo.ratelimit import ServiceHold, TokenBucket
 
 logger = logging.getLogger(__name__)
 
@@ -169,7 +193,19 @@ class AMapMcpProvider:
     matrix_differs_from_directions = True
     label = "AMap MCP"
 
-    def __init__(self, *, key: str, url: str = DEFAULT_URL, timeout_s: float = 20.0, rest: Any = None) -> None:
+    def __init__(
+        self,
+        *,
+        key: str,
+        url: str = DEFAULT_URL,
+        timeout_s: float = 20.0,
+        rest: Any = None,
+        limiter: TokenBucket | None = None,
+        hold: ServiceHold | None = None,
+        rate_limit_retries: int = 0,
+        rate_limit_backoff_s: float = 1.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         if not key or not key.strip():
             raise ValueError("an AMap key is needed")
         self._key = key.strip()
@@ -177,6 +213,14 @@ class AMapMcpProvider:
         self.url = url.rstrip("?")
         self.timeout_s = float(timeout_s)
         self.rest = rest
+        #: the key's one bucket (None: unpaced); the REST provider of the key must hold the same one
+        self.limiter = limiter
+        #: refusals that last (the minute's limit, the day's quota) hold every later call of the key, unsent
+        self.hold = hold if hold is not None else ServiceHold()
+        #: a QPS refusal is asked again this many times, after ``rate_limit_backoff_s`` doubled each time
+        self.rate_limit_retries = max(0, int(rate_limit_retries))
+        self.rate_limit_backoff_s = max(0.0, float(rate_limit_backoff_s))
+        self._sleep = sleep
 
     def __repr__(self) -> str:
         return f"AMapMcpProvider(url={self.url!r})"
@@ -189,15 +233,54 @@ class AMapMcpProvider:
         if self.rest is not None:
             self.rest.close()
 
-    # ---- one tool call, sync, under a total deadline ----------------------------------------------------
+    # ---- one tool call: held, paced, asked again on a QPS refusal ----------------------------------------
     def call_tool(self, tool: str, arguments: Mapping[str, Any]) -> str:
+        """The tool's text. Refused unsent while the key is held; paced through the key's bucket; a QPS refusal
+        is asked again ``rate_limit_retries`` times (the bucket's penalty holds every caller of the key back)."""
+        endpoint = f"MCP {tool}"
+        held = self.hold.current()
+        if held is not None:
+            raise held_error(held, endpoint=endpoint)
+        pause = self.rate_limit_backoff_s
+        for attempt in range(self.rate_limit_retries + 1):
+            try:
+                return self._send(tool, arguments)
+            except ProviderError as exc:
+                code = exc.details.get("infocode") if isinstance(exc.details, dict) else None
+                hold_after_refusal(self.hold, code)
+                # the minute's limit is not lifted by a pause of seconds: asking again would only spend quota
+                if code not in RATE_LIMIT_CODES or code == PER_MINUTE_CODE or attempt == self.rate_limit_retries:
+                    if isinstance(exc, ProviderRateLimited) and self.rate_limit_retries:
+                        # asked again here already, paced: the resilient wrapper does not ask a third time
+                        exc.details = {**(exc.details or {}), "paced_retries": self.rate_limit_retries}
+                    raise
+            logger.info("AMap %s refused the call for going too fast (infocode %s); asking again", endpoint, code)
+            if self.limiter is not None:
+                self.limiter.penalize(pause)  # every caller of the key waits: pacing, outside the plan's budget
+            else:
+                self._sleep(pause)
+                exclude_from_budget(pause)
+            pause *= 2
+        raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
+
+    def _send(self, tool: str, arguments: Mapping[str, Any]) -> str:
+        """One tool call, sync, under a total deadline (the plan's time left for providers, at most timeout_s)."""
         import anyio
 
+        if (left := budget_left()) is not None and left <= 0:
+            raise ProviderNotRequested(
+                f"AMap MCP was not asked {tool}: the plan's time for providers ran out", details={"tool": tool}
+            )
+        if self.limiter is not None:
+            exclude_from_budget(self.limiter.acquire())  # waiting for the key's turn is pacing, not an answer
+        note_request()
+        left = budget_left()
+        timeout = self.timeout_s if left is None else max(0.05, min(self.timeout_s, left))
         try:
-            return anyio.run(self._call, tool, dict(arguments))
+            return anyio.run(self._call, tool, dict(arguments), timeout)
         except TimeoutError:
             raise ProviderTimeout(
-                f"AMap MCP {tool} did not answer within {self.timeout_s:g} s", details={"tool": tool}
+                f"AMap MCP {tool} did not answer within {timeout:g} s", details={"tool": tool}
             ) from None
         except ProviderError:
             raise
@@ -207,18 +290,18 @@ class AMapMcpProvider:
                 details={"tool": tool},
             ) from None
 
-    async def _call(self, tool: str, arguments: dict[str, Any]) -> str:
+    async def _call(self, tool: str, arguments: dict[str, Any], timeout_s: float) -> str:
         import anyio
         import httpx
         from mcp import ClientSession
         from mcp.client.streamable_http import streamable_http_client
 
         url = f"{self.url}?key={self._key}"
-        with anyio.fail_after(self.timeout_s):  # one deadline over connect, handshake and the call
+        with anyio.fail_after(timeout_s):  # one deadline over connect, handshake and the call
             async with (
-                httpx.AsyncClient(timeout=self.timeout_s, follow_redirects=False) as http,
+                httpx.AsyncClient(timeout=timeout_s, follow_redirects=False) as http,
                 streamable_http_client(url, http_client=http) as (read, write, _),
-                ClientSession(read, write, read_timeout_seconds=timedelta(seconds=self.timeout_s)) as session,
+                ClientSession(read, write, read_timeout_seconds=timedelta(seconds=timeout_s)) as session,
             ):
                 await session.initialize()
                 result = await session.call_tool(tool, arguments)

@@ -64,6 +64,56 @@ _EMPTY_GEOCODE: dict[str, Any] = {
 }
 
 
+class AMapKeyLimits:
+    """AMap's limits per key: ``qps`` (None: none) counted per calendar second of ``clock``, ``per_minute`` per
+    calendar minute, ``daily`` calls a day (every call counts, refused ones too). One instance may be shared by
+    several stand-ins (the REST one and the MCP one): on AMap both spend the same key's QPS and quota."""
+
+    def __init__(
+        self,
+        *,
+        qps: float | None = None,
+        daily: int | None = None,
+        per_minute: int | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.qps = qps
+        self.daily = daily
+        self.per_minute = per_minute
+        self.clock = clock  # the wall clock: AMap counts a key's QPS per calendar second (tests freeze it)
+        self._day_calls: Counter[str] = Counter()
+        self._second: dict[str, tuple[int, int]] = {}  # key -> (calendar second, requests in it)
+        self._minute: dict[str, tuple[int, int]] = {}  # key -> (calendar minute, requests in it)
+        self._lock = threading.Lock()
+
+    def refusal(self, key: str) -> dict[str, Any] | None:
+        """AMap's refusal body for this call of ``key``, or None; the call is counted either way."""
+        with self._lock:
+            self._day_calls[key] += 1
+            if self.daily is not None and self._day_calls[key] > self.daily:
+                return dict(DAILY_BODY)
+            if self.per_minute is not None:
+                minute = math.floor(self.clock() / 60)
+                at, count = self._minute.get(key, (minute, 0))
+                count = count + 1 if at == minute else 1
+                self._minute[key] = (minute, count)
+                if count > self.per_minute:
+                    return dict(MINUTE_BODY)
+            if self.qps is not None:
+                second = math.floor(self.clock())
+                at, count = self._second.get(key, (second, 0))
+                count = count + 1 if at == second else 1
+                self._second[key] = (second, count)
+                if count > self.qps:
+                    return dict(CUQPS_BODY)
+        return None
+
+    def reset_day(self) -> None:
+        """Midnight in Asia/Shanghai: every key's daily count starts again."""
+        with self._lock:
+            self._day_calls.clear()
+
+
 class AMapLimitedStandIn:
     """AMap's geocode, search, distance and direction endpoints answered from a region pack, at AMap's limits.
 
@@ -80,21 +130,17 @@ class AMapLimitedStandIn:
         latency_s: float = 0.0,
         port: int = 0,
         clock: Callable[[], float] = time.time,
+        limits: AMapKeyLimits | None = None,
     ) -> None:
         from core.geo.offline import OfflineProvider
         from core.packs.loader import load_region
 
         self.offline = OfflineProvider(load_region(region))
-        self.qps = qps
-        self.daily = daily
-        self.per_minute = per_minute
+        #: the key's limits (``limits``: shared with another stand-in of the same key, e.g. the MCP one)
+        self.limits = limits or AMapKeyLimits(qps=qps, daily=daily, per_minute=per_minute, clock=clock)
         self.latency_s = max(0.0, latency_s)
-        self.clock = clock  # the wall clock: AMap counts a key's QPS per calendar second (tests freeze it)
         self.requests: list[str] = []
-        self.refused: Counter[str] = Counter()
-        self._day_calls: Counter[str] = Counter()
-        self._second: dict[str, tuple[int, int]] = {}  # key -> (calendar second, requests in it)
-        self._minute: dict[str, tuple[int, int]] = {}  # key -> (calendar minute, requests in it)
+        self.refused: Counter[str] = Counter()  # this server's refusals by infocode
         self._lock = threading.Lock()
         outer = self
 
@@ -125,30 +171,20 @@ class AMapLimitedStandIn:
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
     # ---- the limits -----------------------------------------------------------------------------
+    @property
+    def qps(self) -> float | None:
+        return self.limits.qps
+
+    @qps.setter
+    def qps(self, value: float | None) -> None:
+        self.limits.qps = value
+
     def _refusal(self, key: str) -> dict[str, Any] | None:
-        """AMap's refusal of this request, or None (every request counts against the day, refused or not)."""
-        with self._lock:
-            self._day_calls[key] += 1
-            if self.daily is not None and self._day_calls[key] > self.daily:
-                self.refused[DAILY_BODY["infocode"]] += 1
-                return dict(DAILY_BODY)
-            if self.per_minute is not None:
-                minute = math.floor(self.clock() / 60)
-                at, count = self._minute.get(key, (minute, 0))
-                count = count + 1 if at == minute else 1
-                self._minute[key] = (minute, count)
-                if count > self.per_minute:
-                    self.refused[MINUTE_BODY["infocode"]] += 1
-                    return dict(MINUTE_BODY)
-            if self.qps is not None:
-                second = math.floor(self.clock())
-                at, count = self._second.get(key, (second, 0))
-                count = count + 1 if at == second else 1
-                self._second[key] = (second, count)
-                if count > self.qps:
-                    self.refused[CUQPS_BODY["infocode"]] += 1
-                    return dict(CUQPS_BODY)
-        return None
+        refusal = self.limits.refusal(key)
+        if refusal is not None:
+            with self._lock:
+                self.refused[refusal["infocode"]] += 1
+        return refusal
 
     def handle(self, path: str, query: dict[str, str]) -> dict[str, Any]:
         with self._lock:
@@ -162,8 +198,7 @@ class AMapLimitedStandIn:
 
     def reset_day(self) -> None:
         """Midnight in Asia/Shanghai: every key's daily count starts again."""
-        with self._lock:
-            self._day_calls.clear()
+        self.limits.reset_day()
 
     # ---- the answers ----------------------------------------------------------------------------
     def _geocode_row(self, address: str) -> dict[str, Any] | None:

@@ -54,16 +54,21 @@ def available_routers(*, region: str | None = None, settings: Settings | None = 
     return [r for r in ROUTERS if _configured(r, settings, pack)]
 
 
-def available_providers(*, region: str | None = None, settings: Settings | None = None) -> list[str]:
-    """The short names and every configured ``GEOCODER+ROUTER`` pair. ``amap`` stays listed without a key: the
-    page explains what is missing."""
+def available_providers(
+    *, region: str | None = None, settings: Settings | None = None, configured_only: bool = False
+) -> list[str]:
+    """The short names and every configured ``GEOCODER+ROUTER`` pair. ``amap`` stays listed without a key (the
+    CLI and the API explain what is missing) unless ``configured_only``: a picker offers only what can work."""
     settings = settings or get_settings()
     pairs = [
         f"{g}+{r}"
         for g in available_geocoders(settings=settings)
         for r in available_routers(region=region, settings=settings)
     ]
-    return ["offline", "amap", "amap-mcp", *[p for p in pairs if p not in ("amap+amap", "amap-mcp+amap-mcp")]]
+    short = ["offline", "amap", "amap-mcp"]
+    if configured_only and not _configured("amap", settings, None):
+        short = ["offline"]
+    return [*short, *[p for p in pairs if p not in ("amap+amap", "amap-mcp+amap-mcp")]]
 
 
 def parse_provider(name: str | None, *, pack: RegionPack, settings: Settings) -> tuple[str, str]:
@@ -116,13 +121,19 @@ def make_provider(
     def amap_mcp() -> Any:
         if "amap-mcp" not in built:
             from core.geo.amap_mcp import AMapMcpProvider
+            from core.geo.ratelimit import shared_bucket, shared_hold
 
             assert settings.amap_key is not None
+            key = settings.amap_key.get_secret_value()  # as make_amap_provider names the bucket and the hold
             inner = AMapMcpProvider(
-                key=settings.amap_key.get_secret_value(),
+                key=key,
                 url=settings.amap_mcp_url,
                 timeout_s=settings.amap_mcp_timeout_s,
                 rest=amap().inner,  # what MCP leaves out (positions, drawn paths) comes from REST
+                # the tools call AMap's REST APIs under the key: one bucket and one hold for MCP and REST alike
+                limiter=shared_bucket("amap", key, rate=settings.amap_qps),
+                hold=shared_hold("amap", key),
+                rate_limit_retries=settings.http_retries,
             )
             built["amap-mcp"] = _resilient(inner, settings, offline, warnings, retries=0)
         return built["amap-mcp"]

@@ -74,7 +74,10 @@ def is_retryable(exc: BaseException) -> bool:
     plan's budget did not allow)."""
     if isinstance(exc, ProviderNotRequested):
         return False
-    if isinstance(exc, ProviderRateLimited) and isinstance(exc.details, dict) and exc.details.get("paced_retries"):
+    details = exc.details if isinstance(exc, ProviderError) and isinstance(exc.details, dict) else {}
+    if details.get("not_sent"):
+        return False  # the key is held (the minute's volume, the day's quota): asking again is refused unsent too
+    if isinstance(exc, ProviderRateLimited) and details.get("paced_retries"):
         return False  # the provider already asked again at its paced rate (AMapProvider.rate_limit_retries)
     return isinstance(exc, (ProviderUnavailable, httpx.TransportError))
 

@@ -34,6 +34,7 @@ from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, T
 from core.halfday.goal_text import _mask, _num, _parts, _rx
 from core.halfday.goal_who import _constraints, _named_places, _party, _preferences
 from core.i18n import guess_lang
+from core.phrases.clock import ClockPhrase, find_clocks
 from core.phrases.dates import find_days
 
 HALF_DAY_MIN = 240
@@ -279,24 +280,42 @@ def _clocks(low: str, ctx: str | None, read: _Read) -> None:
             continue
         read.start, read.end = _range_minutes(a, b, ctx)
     masked = _mask(low, spans)
-    for m in _SINGLE.finditer(masked):
-        c, said = _clock(m, "a"), m.group("anoon") or m.group("amidnight")
-        if c is None or not (c.unit or said):
-            continue
-        before = masked[max(0, m.start() - 12) : m.start()]
+    # single times of day: the reader every face shares (core.phrases.clock: minutes, 两个人 never minutes)
+    for phrase in find_clocks(masked):
+        c, said = _shared_clock(phrase), _NOON_WORDS.fullmatch(phrase.text.strip())
+        before = masked[max(0, phrase.start - 12) : phrase.start]
         if said and not (_START_WORDS.search(before) or _END_BEFORE.search(before)):
             continue  # "at noon" is the part of the day, "from noon" a clock; "until midnight" an end
-        if m.group("ah") == "一" and not m.group("amark") and not re.search(r"(?:从|到|至)\s*$", before):
-            continue  # 安静一点, 吃一点: "a little", not one o'clock
-        read.phrases.append(m.span())
+        read.phrases.append(phrase.span)
         if not c.valid:
             read.invalid = True
             continue
         minutes = _minutes(c, c.kind or ctx)
-        if _END_BEFORE.search(before) or _END_AFTER.match(masked, m.end()):
+        if _END_BEFORE.search(before) or _END_AFTER.match(masked, phrase.end):
             read.end = minutes if read.end is None else read.end
         elif read.start is None:
             read.start = minutes
+
+
+_NOON_WORDS = re.compile(r"(?:noon|midday|midnight|午夜)", re.I)
+#: the shared reader's part of the day → the marker kinds _minutes reads
+_PERIOD_KIND = {"am": "am", "pm": "pm", "noon": "noon", "night": "night"}
+
+
+def _shared_clock(phrase: ClockPhrase) -> _Clock:
+    """A time the shared reader found, as this reader's clock: its settled hour (24-hour: ``h24``), or a bare
+    hour with the part of the day said before it (or none: the goal's context decides)."""
+    text = phrase.text.strip().lower()
+    if text in ("midnight", "午夜"):
+        return _Clock(24, 0, "h24", True, phrase.valid)
+    explicit = phrase.period is not None or ":" in text or re.search(r"[ap]\.?m\.?|o'?clock", text)
+    if phrase.hour is not None and (explicit or phrase.hour == 0 or phrase.hour >= 13):
+        return _Clock(phrase.hour, phrase.minute, "h24", True, phrase.valid)
+    if phrase.hour is not None:  # a bare 12点: the goal's part of the day decides (晚上 → midnight)
+        return _Clock(phrase.hour, phrase.minute, None, True, phrase.valid)
+    hour = phrase.readings[0] if phrase.readings else 0
+    kind = _PERIOD_KIND.get(phrase.period) if phrase.period else None
+    return _Clock(hour, phrase.minute, kind, True, phrase.valid)
 
 
 _DURATIONS = [(_rx(p), scale, fixed) for p, scale, fixed in lx.DURATIONS]

@@ -544,6 +544,11 @@ class ErrorFacts(_Data):
         default=None, description="level 3: planning gave up; the face offers a conversation with the agent instead"
     )
     contact: str | None = Field(default=None, description="level 3: the support contact (halfday_support_contact)")
+    retry_after_s: float | None = Field(
+        default=None,
+        description="an outage (the database, a map service): seconds after which asking again may help (the "
+        "breaker's cool-down, as the API's Retry-After); None: asking again would not help",
+    )
 
 
 class DoneError(_Data):

@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 import sqlalchemy.exc
 
 from core.config import Settings
-from core.errors import OmniError
+from core.errors import DatabaseUnreachable, OmniError
 from core.geo.base import start_budget, within_budget
 from core.geo.composite import MapServices
 from core.halfday.explain import explain_plans
@@ -250,7 +250,9 @@ def plan_events(
         yield _error(stream, exc.code, tool=_last_tool(stream))
     except sqlalchemy.exc.OperationalError:
         log.exception("halfday database unreachable", extra={"trace_id": stream.trace.trace_id})
-        yield _error(stream, "DATABASE_UNREACHABLE", tool=_last_tool(stream))
+        yield _error(stream, "DATABASE_UNREACHABLE", tool=_last_tool(stream), retry_after_s=settings.db_breaker_reset_s)
+    except DatabaseUnreachable as exc:  # the one answer of an outage: its code and when to ask again
+        yield _error(stream, exc.code, tool=_last_tool(stream), retry_after_s=exc.retry_after_s)
     except OmniError as exc:
         yield _error(stream, exc.code, tool=_last_tool(stream), field=exc.field)
     except Exception:  # the last guard: the stream always ends with done, never a traceback
@@ -400,7 +402,9 @@ def _stages(
                 facts = _estimated_facts(composed, provider)
                 stream.choice = yield from _ask_degraded(stream, request, facts, decide=decide, settings=settings)
                 if stream.choice == "stop":
-                    yield _error(stream, DEGRADED_DECLINED, tool="rank_places_for_plan")
+                    # the map service is down: asking again helps once its breaker's cool-down is over
+                    retry = settings.halfday_breaker_map_reset_s
+                    yield _error(stream, DEGRADED_DECLINED, tool="rank_places_for_plan", retry_after_s=retry)
                     return
             score_in = ScoreInput(
                 plans=composed, candidates=candidates, profile=profile, slots=slots, weights=request.weights

@@ -224,10 +224,108 @@ def _try_fix(
     )
 
 
+class _FixSearch:
+    """The first candidate fix that lays out, for one dropped stop; ``probes`` counts the layouts tried.
+
+    A later day end keeps every schedule of an earlier one feasible, so on a day, "ends m minutes later" fits for
+    every m at or above some least m (a threshold): ``fast`` finds it by bisection (the largest m first: when it
+    does not fit, none does) instead of laying out each m. The same holds for an earlier start when no visit of
+    the day hosts lunch on site (earliest starts only move earlier; a lunch on site may not). Other candidates are
+    laid out one by one, in cost order, as ``thorough`` does; so ``fast`` returns what ``thorough`` returns.
+    """
+
+    def __init__(
+        self,
+        problem: ItineraryProblem,
+        stop: ProblemStop,
+        plans_by_day: Mapping[int, DayPlan],
+        settings: Settings,
+        *,
+        budget: int | None,
+    ) -> None:
+        self.problem, self.stop, self.plans_by_day, self.settings = problem, stop, plans_by_day, settings
+        self.budget = budget
+        self.probes = 0
+        self.exhausted = False
+
+    def _probe(self, cand: _FixCandidate) -> SmallestFix | None:
+        if self.budget is not None and self.probes >= self.budget:
+            self.exhausted = True
+            raise _BudgetExhausted
+        self.probes += 1
+        return _try_fix(self.problem, self.stop, cand, self.plans_by_day, self.settings)
+
+    def thorough(self, candidates: Sequence[_FixCandidate]) -> SmallestFix | None:
+        try:
+            for cand in candidates:
+                fix = self._probe(cand)
+                if fix is not None:
+                    return fix
+        except _BudgetExhausted:
+            pass
+        return None
+
+    def _monotone(self, cand: _FixCandidate) -> bool:
+        if cand["kind"] == "extend_day_end":
+            return True
+        if cand["kind"] != "start_day_earlier":
+            return False
+        plan = self.plans_by_day.get(cand["day"])
+        keys = [*(plan.order if plan else []), self.stop.key]
+        return not any(self.problem.stop(k).lunch_on_site for k in keys)
+
+    def fast(self, candidates: Sequence[_FixCandidate]) -> SmallestFix | None:
+        # family (kind, day) -> its candidates in ascending minutes (cost order within a family)
+        families: dict[tuple[str, int], list[_FixCandidate]] = {}
+        for cand in candidates:
+            if self._monotone(cand):
+                families.setdefault((cand["kind"], cand["day"]), []).append(cand)
+        # family -> (index of its least candidate that fits, that fix), or None when none fits
+        thresholds: dict[tuple[str, int], tuple[int, SmallestFix] | None] = {}
+        try:
+            for cand in candidates:
+                family = (cand["kind"], cand["day"])
+                if family not in families:
+                    fix = self._probe(cand)
+                    if fix is not None:
+                        return fix
+                    continue
+                if family not in thresholds:
+                    thresholds[family] = self._threshold(families[family])
+                found = thresholds[family]
+                if found is not None and families[family][found[0]] is cand:
+                    return found[1]
+        except _BudgetExhausted:
+            pass
+        return None
+
+    def _threshold(self, members: Sequence[_FixCandidate]) -> tuple[int, SmallestFix] | None:
+        top = self._probe(members[-1])
+        if top is None:
+            return None
+        lo, hi, best = 0, len(members) - 1, top
+        while lo < hi:
+            mid = (lo + hi) // 2
+            fix = self._probe(members[mid])
+            if fix is None:
+                lo = mid + 1
+            else:
+                hi, best = mid, fix
+        return hi, best
+
+
+class _BudgetExhausted(Exception):
+    """The shared layout budget of the fix search ran out (``_FixSearch._probe``)."""
+
+
 def validate_feasibility(
-    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings | None = None
+    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings | None = None, thorough: bool = False
 ) -> FeasibilityReport:
-    """A reason code, a plain explanation and the smallest verified fix for every stop not on the plan."""
+    """A reason code, a plain explanation and the smallest verified fix for every stop not on the plan.
+
+    The fix is the first of a stop's cheapest candidates (``_MAX_CHECKS_PER_STOP``) that lays out. ``thorough``
+    lays out every candidate in turn, with no budget (the reference the tests compare with); the default finds
+    the same fix with fewer layouts (``_FixSearch.fast``) within ``itinerary_fix_search_max_solves`` layouts."""
     settings = settings or get_settings()
     plans_by_day = {p.day_index: p for p in plans}
     planned = {k for p in plans for k in p.order}
@@ -279,17 +377,23 @@ def validate_feasibility(
             lunch=lunch.duration_min,
             window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
         )
-        fix = None
-        for n_tried, (_, cand) in enumerate(_fix_candidates(problem, stop, per_day, plans_by_day)):
-            if n_tried >= _MAX_CHECKS_PER_STOP:
-                break
-            if checks >= budget:
-                facts["fix_search"] = "budget_exhausted"
-                break
-            checks += 1
-            fix = _try_fix(problem, stop, cand, plans_by_day, settings)
-            if fix is not None:
-                break
+        if code in {"LOW_PRIORITY_TRADEOFF", "DAY_TOO_FULL"}:
+            # what fills its best day, so the reason names this place's own facts (issue 23)
+            on_day = plans_by_day[best_day].order if best_day in plans_by_day else []
+            facts["planned_on_day"] = len(on_day)
+            facts["higher_on_day"] = sum(
+                1 for k in on_day if PRIORITY_RANK[problem.stop(k).priority] < PRIORITY_RANK[stop.priority]
+            )
+        candidates = [c for _, c in _fix_candidates(problem, stop, per_day, plans_by_day)][:_MAX_CHECKS_PER_STOP]
+        search = _FixSearch(problem, stop, plans_by_day, settings, budget=None if thorough else budget - checks)
+        fix = search.thorough(candidates) if thorough else search.fast(candidates)
+        checks += search.probes
+        if search.exhausted:
+            facts["fix_search"] = "budget_exhausted"
+        elif fix is None:
+            # "none_found": changes were tried and none fits it; "nothing_to_try": no change of the kinds searched applies
+            facts["fix_search"] = "none_found" if candidates else "nothing_to_try"
+        facts["fixes_tried"] = len(candidates)
         if is_hard(stop):
             infeasible.append(stop.key)
         items.append(

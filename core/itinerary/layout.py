@@ -80,6 +80,8 @@ def layout_day(
         # a gap whose ready time is past the latest lunch start (or unreachable) cannot host lunch.
         # A long visit may also host it on site ("inside": the visit is split around the lunch).
         ready = _ready_times(problem, day, ds, stops, windows)
+        if not _lunch_free_bound_ok(problem, day, de, stops, ready):
+            return None  # not even feasible without lunch: no lunch position can help (insertion probes)
         options = [(g, mode) for g, t in enumerate(ready) if t <= lunch[1] for mode in ("before", "after")]
         options += [
             (g, "inside") for g, t in enumerate(ready[: len(stops)]) if t <= lunch[1] and stops[g].lunch_on_site
@@ -149,6 +151,17 @@ def _ready_times(
         loc = stop.point_index
         ready.append(t)
     return ready
+
+
+def _lunch_free_bound_ok(
+    problem: ItineraryProblem, day: ProblemDay, de: int, stops: Sequence[ProblemStop], ready: Sequence[int]
+) -> bool:
+    """The necessary condition of any lunch option: every visit reached within its windows and the day's end
+    reached by ``de`` with no lunch at all (``ready`` from :func:`_ready_times`; a lunch only delays)."""
+    if len(ready) < len(stops) + 1:
+        return False
+    last = stops[-1].point_index if stops else problem.point_index(day.start_key)
+    return ready[-1] + problem.matrix.robust()[last][problem.point_index(day.end_key)] <= de
 
 
 def _forward(

@@ -103,13 +103,15 @@ def _solve_routing_model(
     force_keys: Sequence[str] = (),
     lunch_on_site: bool = True,
     initial_routes: dict[int, list[str]] | None = None,
+    cold_fallback: bool = True,
 ) -> tuple[dict[int, list[str]] | None, list[str], int | None, str]:
     """Solve a VRPTW over ``keys`` with one vehicle per day in ``day_indices``.
 
     Returns (routes by day or None when no solution, dropped keys, objective, status name).
     Stops with no window on any of the days are returned as dropped without entering the model.
     ``initial_routes`` (day → keys, e.g. the plan before a user edit) warm-start the search when the model accepts
-    them as a solution (ReadAssignmentFromRoutes); otherwise the search starts from its own first solution.
+    them as a solution (ReadAssignmentFromRoutes); otherwise the search starts from its own first solution, unless
+    ``cold_fallback`` is False (the caller already ran that same deterministic cold search).
     """
     from ortools.constraint_solver import pywrapcp, routing_enums_pb2
     from ortools.util import optional_boolean_pb2
@@ -247,6 +249,8 @@ def _solve_routing_model(
         start = routing.ReadAssignmentFromRoutes(seed, True)
         if start is not None:
             solution = routing.SolveFromAssignmentWithParameters(start, params)
+        elif not cold_fallback:
+            return None, list(keys), None, "SEED_REJECTED"
     if solution is None:
         solution = routing.SolveWithParameters(params)
     status = _status_name(routing.status())
@@ -313,6 +317,18 @@ def optimize_day_vrptw(
             solver_status="EMPTY" if sched else "EMPTY_DAY_INFEASIBLE",
         )
     eo = {day_index: end_min} if end_min is not None else None
+    if force_keys and _forced_day_proven_infeasible(
+        problem, day_index, keys, force_keys, settings=settings, end_min=end_min, displace_musts=displace_musts
+    ):
+        # What the solver would conclude after searching to its time limit (no first solution), and the
+        # witness after it: the same plan, without the search.
+        return DayPlan(
+            day_index=day_index,
+            order=[],
+            dropped=keys,
+            objective=None,
+            solver_status="FORCED_INFEASIBLE:PROVEN_BY_LAYOUT",
+        )
     routes, dropped, objective, status = _solve_routing(
         problem,
         [day_index],
@@ -325,7 +341,14 @@ def optimize_day_vrptw(
     )
     if routes is None and force_keys:
         witness = _forced_witness(
-            problem, day_index, keys, force_keys, settings=settings, end_min=end_min, displace_musts=displace_musts
+            problem,
+            day_index,
+            keys,
+            force_keys,
+            settings=settings,
+            end_min=end_min,
+            displace_musts=displace_musts,
+            cold_searched=not initial_order,
         )
         if witness is None:
             return DayPlan(
@@ -348,6 +371,47 @@ def optimize_day_vrptw(
     )
 
 
+def _shortcuts_never_delay(problem: ItineraryProblem, points: Sequence[int]) -> bool:
+    """Robust minutes between ``points`` obey the triangle inequality, so leaving a stop out of a route never
+    makes a later arrival later (a layout-infeasible set of stops stays infeasible with more stops added)."""
+    R = problem.matrix.robust()
+    return all(R[a][c] <= R[a][b] + R[b][c] for a in points for b in points for c in points)
+
+
+def _forced_day_proven_infeasible(
+    problem: ItineraryProblem,
+    day_index: int,
+    keys: Sequence[str],
+    force_keys: Sequence[str],
+    *,
+    settings: Settings,
+    end_min: int | None,
+    displace_musts: bool,
+) -> bool:
+    """True when the stops a forced solve must keep (the forced ones, and the other musts unless
+    ``displace_musts``; a stop with no window that day never enters the model) have no feasible order, by
+    exact enumeration. Then the model has no solution either: it and the layout read the same robust matrix,
+    and with the triangle inequality the optional stops cannot help. Without a proof (a lunch on site, where
+    the model is looser than the layout; too many stops to enumerate; a matrix that shortcuts) the solver
+    decides: False."""
+    day = problem.days[day_index]
+    stops = [problem.stop(k) for k in dict.fromkeys(keys)]
+    if any(s.lunch_on_site for s in stops):
+        return False
+    forced = set(force_keys)
+    must_keep = [
+        s.key
+        for s in stops
+        if day_windows(problem, s, day, end_min) and (s.key in forced or (is_hard(s) and not displace_musts))
+    ]
+    if not must_keep or len(must_keep) > _BRUTE_FORCE_MAX:
+        return False
+    points = [problem.point_index(day.start_key), problem.point_index(day.end_key), *(s.point_index for s in stops)]
+    if not _shortcuts_never_delay(problem, points):
+        return False
+    return exact_feasible_order(problem, day_index, must_keep, settings=settings, end_min=end_min) is None
+
+
 def _forced_witness(
     problem: ItineraryProblem,
     day_index: int,
@@ -357,12 +421,14 @@ def _forced_witness(
     settings: Settings,
     end_min: int | None,
     displace_musts: bool,
+    cold_searched: bool = False,
 ) -> tuple[dict[int, list[str]], list[str], int | None, str] | None:
     """A plan keeping ``force_keys`` when the forced solve found no first solution: its insertion heuristic can
     fail on a feasible day when several stops are forced (a long visit, tight windows, the lunch break).
 
     A feasible order of the forced stops (exact for small days), the others inserted where they fit, most
-    valuable first; the solver then improves it from there (warm start) when it accepts it. None when the
+    valuable first; the solver then improves it from there (warm start) when it accepts it (``cold_searched``: the
+    caller's cold search of this same model found nothing, so a rejected warm start is not followed by it again). None when the
     forced stops have no feasible order, or (without ``displace_musts``) when that order leaves out a must.
     (routes, dropped, objective, status) like :func:`_solve_routing`.
     """
@@ -387,6 +453,7 @@ def _forced_witness(
         force_keys=force_keys,
         relax_hard=displace_musts,
         initial_routes={day_index: order},
+        cold_fallback=not cold_searched,  # the same deterministic cold search found nothing: not again
     )
     if routes is not None and set(forced) <= set(routes[day_index]):
         return routes, dropped, objective, f"FORCED_WARM:{status}"

@@ -60,6 +60,21 @@ def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: str) -> st
     """Why ``item`` is not on the plan, in ``lang`` (a code this build does not know gets a general sentence)."""
     days = [_day(d, result, lang) for d in reason_days(item)]
     lunch = result.lunch
+    facts = item.facts
+    if item.reason_code in {"LOW_PRIORITY_TRADEOFF", "DAY_TOO_FULL"} and "planned_on_day" in facts:
+        key = (
+            "itinerary.reason.low_priority_tradeoff_day"
+            if item.reason_code == "LOW_PRIORITY_TRADEOFF"
+            else "itinerary.reason.day_too_full_day"
+        )
+        return t(
+            key,
+            lang,
+            day=_day(int(facts.get("best_day") or 0), result, lang),
+            planned=facts["planned_on_day"],
+            higher=facts.get("higher_on_day", 0),
+            visit=facts.get("visit_min", ""),
+        )
     return t(
         REASON_KEYS.get(item.reason_code, "itinerary.reason.other"),
         lang,

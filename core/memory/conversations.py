@@ -5,15 +5,15 @@ found, so a link never shows someone else's conversation, nor tells that it exis
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
 from pydantic import BaseModel
-from sqlalchemy.engine import Engine
 
-from core.stores.db import open_engine, transaction
+from core.stores.db import EngineAtFirstUse, transaction
 
 metadata = sa.MetaData()
 conversations_table = sa.Table(
@@ -55,22 +55,14 @@ def new_id() -> str:
     return secrets.token_hex(8)
 
 
-class ConversationStore:
-    def __init__(self, engine: Engine | None = None, *, url: str | None = None) -> None:
-        if engine is None and url is None:
-            raise ValueError("a ConversationStore needs an engine or a URL")
-        self._engine = engine
-        self._url = url
+#: a conversation id as new_id makes them (a page may make one before the first turn is kept)
+_ID = re.compile(r"[0-9a-f]{16}")
 
-    @property
-    def engine(self) -> Engine:
-        if self._engine is None:
-            assert self._url is not None
-            self._engine = open_engine(self._url)
-        return self._engine
 
+class ConversationStore(EngineAtFirstUse):
     def append(self, user_id: str, conversation_id: str | None, message: str, response: dict[str, Any]) -> str:
-        """Add a turn to the user's conversation (a new one when ``conversation_id`` is None or not theirs); its id."""
+        """Add a turn to the user's conversation (a new one when ``conversation_id`` is None, unknown or not
+        theirs: an unknown well-formed id becomes the new conversation's id); its id."""
         now = datetime.now(UTC)
         with transaction(self.engine) as conn:
             owner = None
@@ -79,7 +71,10 @@ class ConversationStore:
                     sa.select(conversations_table.c.user_id).where(conversations_table.c.id == conversation_id)
                 ).scalar()
             if owner != user_id:
-                conversation_id = new_id()
+                # a new conversation keeps the id its page gave it (a consent to browse on its first turn is kept
+                # under it); an id that is another user's is never joined: a new one is made
+                if conversation_id is None or owner is not None or not _ID.fullmatch(conversation_id):
+                    conversation_id = new_id()
                 conn.execute(
                     conversations_table.insert().values(
                         id=conversation_id, user_id=user_id, created_at=now, updated_at=now

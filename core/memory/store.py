@@ -8,11 +8,10 @@ from typing import Any, Literal
 
 import sqlalchemy as sa
 from pydantic import BaseModel, Field
-from sqlalchemy.engine import Engine
 
 from core.memory.rules import Rule, RuleCode
 from core.memory.vectors import similarities
-from core.stores.db import open_engine, transaction
+from core.stores.db import EngineAtFirstUse, transaction
 
 metadata = sa.MetaData()
 rules_table = sa.Table(
@@ -59,21 +58,8 @@ class Episode(BaseModel):
     similarity: float | None = Field(default=None, description="cosine to the query, when recalled")
 
 
-class UserMemory:
+class UserMemory(EngineAtFirstUse):
     """One database's memory of its users, opened at first use (an outage is met where the memory is read)."""
-
-    def __init__(self, engine: Engine | None = None, *, url: str | None = None) -> None:
-        if engine is None and url is None:
-            raise ValueError("a UserMemory needs an engine or a URL")
-        self._engine = engine
-        self._url = url
-
-    @property
-    def engine(self) -> Engine:
-        if self._engine is None:
-            assert self._url is not None
-            self._engine = open_engine(self._url)
-        return self._engine
 
     # ---- rules --------------------------------------------------------------------------------------------
     def rules(self, user_id: str) -> list[KeptRule]:

@@ -335,12 +335,30 @@ class ProviderCalls(BaseModel):
 
 
 class OptimizerInfo(BaseModel):
+    """How the stop order was searched, as facts the faces word (issue 23: a "compared" sentence states exactly
+    what was done): ``enumeration`` listed all ``orders_possible`` orders; ``held_karp`` proved the shortest and
+    the fastest order by dynamic programming over ``stops`` without listing them; ``heuristic`` searched within
+    ``time_limit_s`` (``kicks`` perturbations done, ``engines`` used) and proves nothing. ``orders_ranked`` is how
+    many distinct orders the ranking compared (the alternatives come from them). ``note`` is the English sentence
+    for the API and the CLI."""
+
     method: Literal["enumeration", "held_karp", "heuristic", "trivial"]
     exact: bool
+    #: orders whose totals were computed one by one by the enumeration (None for the other methods)
     orders_evaluated: int | None = None
     stops: int
     time_limit_s: float | None = None
     note: str
+    #: n! for the stop count (None beyond the exact limit, where nobody counts them)
+    orders_possible: int | None = None
+    #: distinct orders the ranking compared (the pool after one order per sequence of places)
+    orders_ranked: int | None = None
+    #: ILS kicks done over both objectives (heuristic with the ILS engine only)
+    kicks: int | None = None
+    #: the heuristic engines used (``ils_2opt_oropt``, ``ortools_gls``)
+    engines: list[str] = Field(default_factory=list)
+    max_permutations: int | None = None
+    exact_limit: int | None = None
 
 
 class LiveOrigin(BaseModel):

@@ -84,7 +84,14 @@ def candidate_orders(
     n = len(stop_nodes)
     if n == 1:
         return {tuple(stop_nodes)}, OptimizerInfo(
-            method="trivial", exact=True, orders_evaluated=1, stops=1, note="One stop: a single order."
+            method="trivial",
+            exact=True,
+            orders_evaluated=1,
+            stops=1,
+            note="One stop: a single order.",
+            orders_possible=1,
+            max_permutations=max_permutations,
+            exact_limit=exact_limit,
         )
     n_orders = math.factorial(n)
     if n_orders <= max_permutations:
@@ -95,6 +102,9 @@ def candidate_orders(
             orders_evaluated=n_orders,
             stops=n,
             note=f"All {n_orders} orders enumerated (≤ max_permutations={max_permutations}): exact.",
+            orders_possible=n_orders,
+            max_permutations=max_permutations,
+            exact_limit=exact_limit,
         )
     pool: set[tuple[int, ...]] = set()
     if n <= exact_limit:
@@ -112,15 +122,21 @@ def candidate_orders(
                 f"programming found the exact shortest and fastest orders. Alternatives #2+ are ranked among the "
                 f"orders considered (the best order per last stop and one-move variants), not a full k-best list."
             ),
+            orders_possible=n_orders,
+            max_permutations=max_permutations,
+            exact_limit=exact_limit,
         )
     else:
         limit = time_limit_s / 2
         methods = set()
+        kicks: int | None = None
         for mat in (dist, dur):
             sol = solve_path(
                 mat, stop_nodes, start=start, end=end, time_limit_s=limit, exact_limit=exact_limit, seed=seed
             )
             methods.add(sol.method)
+            if sol.search is not None:
+                kicks = (kicks or 0) + sum(sol.search.kicks)
             pool.add(tuple(sol.order))
             pool.update(tuple(o) for o, _ in sol.alternatives)
         how = " + ".join(_METHOD_NAMES.get(m, m) for m in sorted(methods))
@@ -135,6 +151,10 @@ def candidate_orders(
                 f"({limit:g} s per objective): heuristic, not proven optimal; alternatives are ranked among the "
                 f"orders found."
             ),
+            kicks=kicks,
+            engines=sorted(methods),
+            max_permutations=max_permutations,
+            exact_limit=exact_limit,
         )
     for base in list(pool)[:4]:
         pool |= neighbour_orders(base)

@@ -37,7 +37,8 @@ _ZH_NUM = r"[0-9]{1,2}|[零〇一二两三四五六七八九十]{1,3}"
 _ZH_MIN = (
     r"半|一刻|三刻|[0-5][0-9]|[0-9]|[零〇][一二三四五六七八九]|[二三四五]?十[一二三四五六七八九]?|[一二三四五六七八九]"
 )
-_NOT_MINUTE_AFTER = r"(?!\s*(?:个|位|人|名|口|张|小时|天|号|岁|大|小|家|间|份|块|元|次|桌|晚|夜))"
+#: a number after 点 that counts or measures something is no minute: 7点两个人, 3点 2.5小时, 2点 45分钟
+_NOT_MINUTE_AFTER = r"(?![.\d])(?!\s*(?:个|位|人|名|口|张|小时|天|号|岁|大|小|家|间|份|块|元|次|桌|晚|夜|分钟|钟头))"
 _EN_WORDS = {w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())}
 _EN_H = r"1[0-2]|0?[1-9]|" + "|".join(_EN_WORDS)
 _AMPM = r"(?P<ap>a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z])"
@@ -53,7 +54,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         # 晚上七点半, 7点30分, 两点一刻, 七点零五
         (
             "zh",
-            rf"(?:(?P<per>{_PERIOD})\s*)?(?P<h>{_ZH_NUM})\s*(?:点钟|点|时)(?:\s*(?P<m>{_ZH_MIN})\s*分?{_NOT_MINUTE_AFTER})?",
+            rf"(?:(?P<per>{_PERIOD})\s*)?(?P<h>{_ZH_NUM})\s*(?:点钟|点|时)(?:\s*(?P<m>{_ZH_MIN})(?:分(?!钟)|{_NOT_MINUTE_AFTER}))?",
         ),
         # half past 7, quarter past seven, quarter to 8, 20 past 7
         (

@@ -18,17 +18,22 @@ import re
 import unicodedata
 from datetime import date
 
-from core.i18n import join_words, t
+from core.i18n import has_cjk, join_words, t
 from core.models.route import ResolvedPoint, RoutePlanResult
 from core.route.export_words import (
+    DEFAULT_TASK_NAME,
     ROLE_KEYS,
     SOURCE_KEYS,
     STRATEGY_KEYS,
     TRANSPORT_KEYS,
     delta_words,
+    district_words,
     has_road_geometry,
     notice_lines,
+    provider_words,
     region_names,
+    report_title,
+    search_words,
     source_words,
     summary_line,
     why_words,
@@ -56,7 +61,6 @@ CSV_COLUMNS = (
 
 
 #: the task name a request gets when it names none (core/models/route.py): not a name of the trip
-DEFAULT_TASK_NAME = "multi-destination-route-planning"
 _STEM_FALLBACK = "route-plan"
 _STEM_MAX = 60
 _NOT_WORD = re.compile(r"[^\w]+")
@@ -232,8 +236,9 @@ def _point_rows(result: RoutePlanResult) -> list[tuple[str, ResolvedPoint]]:
     rows: list[tuple[str, ResolvedPoint]] = []
     if result.resolved_origin is not None:
         rows.append(("S", result.resolved_origin))
-    for i, stop in enumerate(result.resolved_stops):
-        rows.append((str(visit.get(i, "")), stop))
+    # in visiting order, so the # column reads S, 1, 2, 3 ..., D (one numbering, the best route's)
+    for i in _stop_visit_numbers(result):
+        rows.append((str(visit[i]), result.resolved_stops[i]))
     rows.append(("D", result.resolved_destination))
     return rows
 
@@ -276,12 +281,17 @@ def _section_points(result: RoutePlanResult, lang: str) -> str:
             note = (note + " " if note else "") + (
                 f"(match score {p.match_score:.0f})" if lang == "en" else f"({p.match_score:.0f})"
             )
-        district = " / ".join(x for x in (p.city, p.district) if x)
+        district = " / ".join(
+            x
+            for x in (p.city, district_words(result.region, p.district, lang))
+            if x and (lang != "en" or not has_cjk(x))
+        )
         rows.append(
             "<tr>"
             f"<td>{_e(mark)}</td><td>{_e(word(ROLE_KEYS, p.role, lang))}</td><td>{_e(_input_text(p))}</td><td>{_e(p.resolved_name)}</td>"
             f'<td>{_e(district)}</td><td class="num">{_e(f"{p.lon:.6f}, {p.lat:.6f}")}</td>'
-            f"<td>{_e(p.poi_id or '—')}</td><td>{_e(source_words(p.source, lang))}{_e(' · ' + p.provider if p.provider else '')}</td>"
+            f"<td>{_e(p.poi_id or '—')}</td><td>{_e(source_words(p.source, lang))}"
+            f"{_e(' · ' + provider_words(p.provider, lang) if p.provider else '')}</td>"
             f"<td>{_e(note)}</td>"
             "</tr>"
         )
@@ -346,7 +356,7 @@ def _section_best(result: RoutePlanResult, lang: str) -> str:
     b = result.best_route
     legs = "".join(
         f"<li>{_e(leg.from_label)} → {_e(leg.to_label)}: {_e(_km(leg.distance_m))} km, "
-        f'{_e(_min(leg.duration_s))} min <span class="src">({_e(leg.source)})</span></li>'
+        f'{_e(_min(leg.duration_s))} min <span class="src">({_e(source_words(leg.source, lang))})</span></li>'
         for leg in b.legs
     )
     why = b.ranking_reason if lang == "en" else why_words(result, lang)
@@ -507,8 +517,8 @@ def _section_header(result: RoutePlanResult, lang: str) -> str:
     region = region_names(result.region, lang).get(result.region or "", result.region or "—")
     origin = "route.export.origin_live" if result.origin_mode == "current_location" else "route.export.origin_fixed"
     meta = [
-        _e(t("route.export.meta.provider", lang, value=result.provider)),
-        _e(t("route.export.meta.source", lang, value=f"{source} ({result.metric_source})")),
+        _e(t("route.export.meta.provider", lang, value=provider_words(result.provider, lang))),
+        _e(t("route.export.meta.source", lang, value=source)),
         _e(t("route.export.meta.region", lang, value=region)),
         _e(t("route.export.meta.strategy", lang, value=word(STRATEGY_KEYS, result.route_strategy, lang))),
         _e(t("route.export.meta.mode", lang, value=word(TRANSPORT_KEYS, result.transport_mode, lang))),
@@ -520,16 +530,10 @@ def _section_header(result: RoutePlanResult, lang: str) -> str:
         meta.append(f"<strong>{_e(t('route.export.failed', lang))}</strong>")
     opt = ""
     if result.optimizer is not None:
-        o = result.optimizer
-        how = t("route.export.exact" if o.exact else "route.export.approximate", lang)
-        if o.orders_evaluated is None:
-            line = t("route.export.optimizer", lang, method=o.method, how=how, stops=o.stops)
-        else:
-            line = t("route.export.optimizer_n", lang, method=o.method, how=how, stops=o.stops, n=o.orders_evaluated)
-        note = f" — {o.note}" if lang == "en" and o.note else ""  # the optimiser's own note is English
-        opt = f'<p class="src">{_e(line)}{_e(note)}</p>'
+        line = t("route.details.optimizer", lang, search=search_words(result.optimizer, lang))
+        opt = f'<p class="src">{_e(line)}</p>'
     return (
-        f"<header><h1>{_e(result.task_name)}</h1>"
+        f"<header><h1>{_e(report_title(result, lang))}</h1>"
         f'<p class="meta">{"".join(f"<span>{m}</span>" for m in meta)}</p></header>'
         f'<section id="summary">{_h2("route.export.heading.summary", lang)}'
         f'<div class="summary">{_e(summary_line(result, lang=lang))}</div>{opt}</section>'
@@ -556,7 +560,7 @@ def result_to_html(result: RoutePlanResult, *, lang: str = "en") -> str:
         f'<html lang="{"zh-CN" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{_e(_CSP)}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(result.task_name)}</title>\n<style>{_CSS}</style>\n</head>\n"
+        f"<title>{_e(report_title(result, lang))}</title>\n<style>{_CSS}</style>\n</head>\n"
         f"<body>\n{body}\n"
         f'<footer class="src"><p>{_e(t("route.export.footer", lang))}</p></footer>\n'
         "</body>\n</html>\n"

@@ -4,9 +4,13 @@
 
 from __future__ import annotations
 
+import math
+
+from core.config import get_settings
 from core.errors import OmniError
 from core.i18n import join_words, t
-from core.models.route import RoutePlanResult
+from core.models.route import CandidateRoute, OptimizerInfo, ResolvedPoint, RoutePlanResult
+from core.packs.loader import RegionPlace, load_region
 from core.route.notices import core_names
 from core.route.notices import words as notice_words
 
@@ -24,6 +28,7 @@ SOURCE_KEYS = {
     "text_search": "route.found.text_search",
     "search_detail": "route.found.search_detail",
     "manual_fallback": "route.found.manual_fallback",
+    "user_location": "route.found.user_location",
 }
 ROLE_KEYS = {"origin": "route.role.origin", "stop": "route.role.stop", "destination": "route.role.destination"}
 STRATEGY_KEYS = {
@@ -36,6 +41,42 @@ TRANSPORT_KEYS = {
     "walking": "route.transport.walking",
     "cycling": "route.transport.cycling",
 }
+
+
+#: a provider's name ("offline", "amap", "pack+valhalla") in words: the same keys as the dashboard's sidebar (common.po)
+PROVIDER_KEYS = {
+    "offline": "common.provider.offline",
+    "amap": "common.provider.amap",
+    "amap-mcp": "common.provider.amap_mcp",
+}
+PLACES_KEYS = {
+    "pack": "common.places.pack",
+    "amap": "common.places.amap",
+    "amap-mcp": "common.places.amap_mcp",
+    "nominatim": "common.places.nominatim",
+}
+TRAVEL_KEYS = {
+    "estimate": "common.travel.estimate",
+    "valhalla": "common.travel.valhalla",
+    "osrm": "common.travel.osrm",
+    "amap": "common.travel.amap",
+    "amap-mcp": "common.travel.amap_mcp",
+}
+
+
+def provider_words(name: str | None, lang: str) -> str:
+    """A provider's name in words: a whole provider ("offline") or its places and travel services ("pack+osrm");
+    a part this build does not know stays as it is."""
+    name = name or ""
+    if name in PROVIDER_KEYS:
+        return t(PROVIDER_KEYS[name], lang)
+    places, _, travel = name.partition("+")
+    return t(
+        "common.provider.pair",
+        lang,
+        places=word(PLACES_KEYS, places, lang),
+        travel=word(TRAVEL_KEYS, travel, lang),
+    )
 
 
 def word(table: dict[str, str], code: str | None, lang: str) -> str:
@@ -87,14 +128,94 @@ def why_words(result: RoutePlanResult, lang: str) -> str:
             distance=delta_words(dkm, "km", lang),
             time=delta_words(dmin, "min", lang),
         )
+    beaten = beaten_words(result, lang)
+    if beaten:
+        head = t("route.reason.joined", lang, reason=head, search=beaten)
     opt = result.optimizer
     if opt is None:
         return head
-    if opt.exact:
-        tail = t("route.reason.exact", lang, n=opt.orders_evaluated or 1)
-    else:
-        tail = t("route.reason.heuristic", lang)
-    return t("route.reason.joined", lang, reason=head, search=tail)
+    return t("route.reason.joined", lang, reason=head, search=search_words(opt, lang))
+
+
+#: differences the page shows as "same distance" / "same time" (``delta_words``)
+_SAME_M, _SAME_S = 50, 30
+
+
+def beaten_words(result: RoutePlanResult, lang: str) -> str:
+    """Why the best "fastest time" order is not the fastest shown (or the best "shortest distance" order not the
+    shortest), when another candidate beats it in the figures on the page: a near-tie the strategy resolves by
+    the other total, legs measured again after the ranking, or rounded legs. "" when nothing shown beats it."""
+    strategy = result.route_strategy
+    if strategy not in ("fastest_time", "shortest_distance"):
+        return ""
+    best = result.best_route
+    on_time = strategy == "fastest_time"
+
+    def total(c: CandidateRoute) -> float:
+        return c.total_duration_s if on_time else c.total_distance_m
+
+    rivals = [c for c in result.candidates if total(best) - total(c) > (_SAME_S if on_time else _SAME_M)]
+    if not rivals:
+        return ""
+    rival = min(rivals, key=total)
+    gap = total(best) - total(rival)
+    amount = f"{gap / 60:.0f}" if on_time else f"{gap / 1000:.1f}"
+    facts = {"rank": rival.rank or "—", "amount": amount}
+    kind = "time" if on_time else "distance"
+    tolerance = get_settings().tie_tolerance
+    if total(best) <= total(rival) * (1 + tolerance) + 1e-9:
+        return t(f"route.reason.beaten_{kind}.near_tie", lang, pct=f"{tolerance * 100:g}", **facts)
+    if "directions" in (best.measured_by, rival.measured_by) or "partly_directions" in (
+        best.measured_by,
+        rival.measured_by,
+    ):
+        return t(f"route.reason.beaten_{kind}.measured", lang, **facts)
+    return t(f"route.reason.beaten_{kind}.rounded", lang, **facts)
+
+
+ENGINE_KEYS = {"ils_2opt_oropt": "route.engine.ils_2opt_oropt", "ortools_gls": "route.engine.ortools_gls"}
+#: n! is worded only while it is a count a person can read (18 stops: 6.4e15)
+_COUNTABLE_STOPS = 18
+
+
+def _possible_orders(opt: OptimizerInfo) -> int | None:
+    """n! for the stops (a result stored before ``orders_possible`` existed gets it from its stop count)."""
+    if opt.orders_possible is not None:
+        return opt.orders_possible
+    return math.factorial(opt.stops) if opt.stops <= _COUNTABLE_STOPS else None
+
+
+def search_words(opt: OptimizerInfo, lang: str) -> str:
+    """What the order search did, exactly (issue 23): every order listed (enumeration), an exact dynamic
+    programme that proves the optimum without listing them (Held-Karp), or a heuristic with its budget."""
+    possible = _possible_orders(opt)
+    ranked = opt.orders_ranked if opt.orders_ranked is not None else opt.orders_evaluated
+    if opt.method == "trivial" or opt.stops <= 1:
+        return t("route.search.trivial", lang)
+    if opt.method == "enumeration":
+        n = opt.orders_evaluated or possible or 0
+        return t("route.search.enumeration", lang, possible=f"{n:,}", stops=opt.stops)
+    if opt.method == "held_karp" and possible is not None:
+        return t(
+            "route.search.held_karp",
+            lang,
+            stops=opt.stops,
+            possible=f"{possible:,}",
+            ranked=f"{ranked:,}" if ranked is not None else "—",
+        )
+    engines = join_words(
+        (t(ENGINE_KEYS.get(code, "route.engine.other"), lang) for code in opt.engines or ["other"]), lang
+    )
+    facts = {
+        "stops": opt.stops,
+        "exact_limit": opt.exact_limit if opt.exact_limit is not None else "—",
+        "engines": engines,
+        "seconds": f"{(opt.time_limit_s or 0) / 2:g}",
+        "ranked": f"{ranked:,}" if ranked is not None else "—",
+    }
+    if opt.kicks:
+        return t("route.search.heuristic_kicks", lang, kicks=f"{opt.kicks:,}", **facts)
+    return t("route.search.heuristic", lang, **facts)
 
 
 def region_names(region: str | None, lang: str) -> dict[str, str]:
@@ -133,3 +254,49 @@ def summary_line(result: RoutePlanResult, *, lang: str = "en") -> str:
         transport=word(TRANSPORT_KEYS, result.transport_mode, lang),
         source=word(SOURCE_KEYS, result.metric_source, lang),
     )
+
+
+#: the task name a request gets when it names none (core/models/route.py); a report then takes its places' names
+DEFAULT_TASK_NAME = "multi-destination-route-planning"
+#: a title names every place up to this many; a longer trip is "first → … → last"
+_TITLE_PLACES = 4
+
+
+def report_title(result: RoutePlanResult, lang: str) -> str:
+    """The report's title: the task's name when the request gave one, else the trip's places in visiting order
+    in ``lang`` ("外滩 → … → 豫园"; the pack's name of a pack place, else the name typed)."""
+    if result.task_name and result.task_name != DEFAULT_TASK_NAME:
+        return result.task_name
+    names = [_title_name(p, result.region, lang) for _, p in result.visiting()]
+    if len(names) > _TITLE_PLACES:
+        names = [names[0], "…", names[-1]]
+    return " → ".join(names)
+
+
+def _title_name(point: ResolvedPoint | None, region: str | None, lang: str) -> str:
+    if point is None:
+        return t("route.export.live_name", lang)
+    place = _pack_place(region, point.poi_id)
+    if place is not None:
+        return (place.name_en or place.name_zh) if lang == "en" else (place.name_zh or place.name_en)
+    return point.label
+
+
+def district_words(region: str | None, district: str | None, lang: str) -> str:
+    """A district in ``lang``: the pack's name for it (region.json ``district_names``), else as the place names it."""
+    if not region or not district:
+        return district or ""
+    try:
+        names = load_region(region).district_names.get(district, {})
+    except (OmniError, OSError, ValueError):
+        return district
+    return names.get(lang) or district
+
+
+def _pack_place(region: str | None, poi_id: str | None) -> RegionPlace | None:
+    if not region or not poi_id:
+        return None
+    try:
+        return load_region(region).place_by_id(poi_id)
+    except (OmniError, OSError, ValueError):
+        return None

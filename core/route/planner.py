@@ -327,7 +327,7 @@ def candidates_stage(trip: ResolvedTrip, net: TripMatrix, *, max_permutations: i
     tot_t = order_totals(arr, net.dur, net.start, net.end)
     kept = distinct_place_orders(orders, tot_d, tot_t, _place_groups(trip.stops, net.offset))
     scored = [Scored(order=orders[i], distance_m=float(tot_d[i]), duration_s=float(tot_t[i])) for i in kept]
-    return OrderPool(scored=scored, optimizer=info.model_copy(update={"orders_evaluated": len(orders)}))
+    return OrderPool(scored=scored, optimizer=info.model_copy(update={"orders_ranked": len(kept)}))
 
 
 def _candidate_route(net: TripMatrix, sc: Scored) -> CandidateRoute:

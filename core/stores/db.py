@@ -222,3 +222,21 @@ def _checked_out(engine: Engine) -> Iterator[Connection]:
                 return
         finally:
             connection.close()
+
+
+class EngineAtFirstUse:
+    """A store over one database, opened at first use: an outage is met where the store is read, not where it is
+    made (a request that never reads it never waits for it)."""
+
+    def __init__(self, engine: Engine | None = None, *, url: str | None = None) -> None:
+        if engine is None and url is None:
+            raise ValueError(f"a {type(self).__name__} needs an engine or a URL")
+        self._engine = engine
+        self._url = url
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            assert self._url is not None
+            self._engine = open_engine(self._url)
+        return self._engine

@@ -446,6 +446,12 @@ class TripStore:
             upsert = insert(browse_consents).values(**values)
             conn.execute(upsert.on_conflict_do_update(index_elements=["user_id", "conversation_id"], set_=values))
 
+    def forget_browse_consents(self, user_id: str) -> int:
+        """Every browse consent of ``user_id`` forgotten (the person asked to be forgotten); how many there were."""
+        with db.transaction(self.engine) as conn:
+            gone = conn.execute(browse_consents.delete().where(browse_consents.c.user_id == user_id))
+        return int(gone.rowcount or 0)
+
     def has_browse_consent(self, *, user_id: str, conversation_id: str, now: float) -> bool:
         """Whether ``user_id`` consented to browsing in ``conversation_id`` and the consent has not expired."""
         rows = self._read(

@@ -88,3 +88,24 @@ def test_concurrent_edits_of_one_trip_all_land(run):
     stored = nodes(run, trip_id)  # canonical names: 上海博物馆 is stored as 上海博物馆(人民广场馆)
     assert len(stored) == len(places) + 1
     assert all(any(name.startswith(p) for name in stored) for p in ["外滩", *places])
+
+
+@pytest.mark.parametrize(
+    "message,place,day",
+    [("把外滩加到我的行程", "外滩", None), ("把豫园加进行程里", "豫园", None), ("把新天地加到第二天", "新天地", 2)],
+)
+def test_every_way_of_saying_add_adds_without_asking_for_the_days(run, message, place, day):
+    r = run(message)
+    assert r.result.status == "OK", r.result.answer_text
+    trip_id = r.result.payload.trip["trip_id"]
+    assert nodes(run, trip_id) == [place]
+    assert ("第2天" in r.result.answer_text) == (day == 2)
+
+
+def test_an_english_edit_names_the_places_in_english(run):
+    r = run("Add the Bund to my trip", conversation_context={"locale": "en-GB"})
+    trip_id = r.result.payload.trip["trip_id"]
+    assert r.result.answer_text.startswith("Added “The Bund” to the trip")
+    again = run("add Yu Garden to day 2", trip_id=trip_id, conversation_context={"locale": "en-GB"})
+    assert again.result.answer_text.endswith("The draft now has: The Bund, Yu Garden.")
+    assert nodes(run, trip_id) == ["外滩", "豫园"]  # the trip keeps the pack's names; the words follow the reader

@@ -109,3 +109,31 @@ def test_turns_are_kept_and_recalled_for_their_user_only(agent):
     assert agent.memory.recall("bob", "老吉士 周六") == []
     agent("明天天气怎么样")  # a fact question is not kept
     assert all("天气" not in e.text for e in agent.memory.episodes("ann"))
+
+
+def test_forget_everything_forgets_the_conversations_and_browse_consents_too(agent, tmp_path):
+    """ "I have forgotten everything" is true: the kept conversations and the consents to browse go as well."""
+    from core.memory.conversations import ConversationStore
+    from core.stores.trips import open_store
+
+    url = f"sqlite:///{tmp_path / 'agent.db'}"
+    agent("我不吃辣")
+    conversations = ConversationStore(url=url)
+    kept = conversations.append("ann", None, "我不吃辣", {"result": {}})
+    store = open_store(url)
+    store.grant_browse_consent(user_id="ann", conversation_id=kept, now=1.0, ttl_s=3600)
+    store.grant_browse_consent(user_id="bob", conversation_id="bob-chat", now=1.0, ttl_s=3600)
+    agent("忘掉关于我的一切")
+    assert conversations.get("ann", kept) is None and conversations.latest("ann") is None
+    assert not store.has_browse_consent(user_id="ann", conversation_id=kept, now=2.0)
+    assert store.has_browse_consent(user_id="bob", conversation_id="bob-chat", now=2.0)  # another person's stays
+
+
+def test_a_new_conversation_keeps_the_id_its_page_gave_it_and_never_joins_anothers(tmp_path):
+    from core.memory.conversations import ConversationStore, new_id
+
+    store = ConversationStore(url=f"sqlite:///{tmp_path / 'c.db'}")
+    chosen = new_id()
+    assert store.append("ann", chosen, "hi", {}) == chosen  # a consent given on its first turn is kept under it
+    assert store.append("bob", chosen, "hi", {}) != chosen  # ann's conversation is never bob's
+    assert store.append("ann", "not-an-id", "hi", {}) != "not-an-id"

@@ -213,3 +213,15 @@ def test_a_consent_holds_for_its_own_user_and_conversation_only(services):
     assert _ask(services, "en", message, conversation="c-2").result.status == "NEED_CONSENT"
     assert _ask(services, "en", message, conversation="c-1", user="mallory").result.status == "NEED_CONSENT"
     assert _ask(services, "en", message, conversation="c-1").result.status == "OK"
+
+
+def test_a_page_s_scripts_never_run_so_they_cannot_reach_past_the_guard_or_hang_the_browser(site):
+    """The facts come from the page's markup; its script (a fetch, a rewrite of the offer, an endless loop) is not
+    run: the offer read is the markup's, nothing else was asked, and the next visit is served at once."""
+    ex = BrowserExecutor(allowlist=[f"127.0.0.1:{site.port}"])
+    before = len(site.hits)
+    out = ex.run(site.url("scripted.html"), max_steps=2, follow_availability=False)
+    assert out.blocked is None and out.evidence[0].price == 640
+    assert [h for h in site.hits[before:] if "offsite" in h] == []
+    again = ex.run(site.url("subresources.html"), max_steps=2, follow_availability=False)
+    assert again.blocked is None and again.evidence[0].price == 640

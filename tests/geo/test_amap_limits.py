@@ -408,3 +408,18 @@ def test_a_plan_meeting_a_held_key_says_until_when_and_asks_nothing(tmp_path):
     entries = provider.warnings.entries()
     assert [e.code for e in entries] == ["PROVIDER_FALLBACK"]
     assert "Not asked: AMap refuses this key's calls until 2100-01-01T08:00:00+08:00" in entries[0].message
+
+
+def test_a_held_key_is_not_asked_again_after_a_pause_either():
+    """A refusal the hold gives without sending is certain until the hold ends: the resilient wrapper does not
+    pause and try again (it would only wait seconds for the same refusal)."""
+    from core.geo.ratelimit import shared_hold
+
+    slept: list[float] = []
+    settings = amap_settings("http://127.0.0.1:9", key="held-retry-key-0123456789", http_retries=3)
+    shared_hold("amap", "held-retry-key-0123456789").hold(4102444800.0, "10004")
+    from core.geo.resilience import make_amap_provider
+
+    amap = make_amap_provider(settings, fallback=OfflineProvider(load_region("shanghai")), sleep=slept.append)
+    assert amap.geocode("外滩", city="上海")[0].source.startswith("offline")
+    assert slept == [] and amap.stats.retries == 0

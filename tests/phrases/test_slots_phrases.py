@@ -132,3 +132,30 @@ def test_day_assignments_in_english_before_or_after_their_marker():
 def test_start_points(text, name, hotel):
     start = find_start(text)
     assert start is not None and (start.name, start.hotel) == (name, hotel)
+
+
+@pytest.mark.parametrize(
+    ("text", "hhmm"),
+    [
+        ("下午3点 2.5小时", "15:00"),
+        ("下午2点 45分钟 喝杯咖啡", "14:00"),
+        ("晚上7点30分钟后出发", "19:00"),
+        ("下午3点15分", "15:15"),
+    ],
+)
+def test_a_number_after_the_hour_that_measures_time_is_no_minute(text, hhmm):
+    """Found by the half-day goal set once the goal reader used this reader: 2.5小时 and 45分钟 are durations."""
+    assert first_clock(text).hhmm == hhmm
+
+
+def test_the_half_day_goal_and_the_booking_reader_read_one_time_the_same():
+    """One reader for every face: the half-day goal's start is the booking reader's clock."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from core.halfday.goal import decompose_goal
+
+    now = datetime(2026, 11, 27, 9, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+    for text in ("明天下午两点半带孩子去博物馆", "明天下午3点15分去公园", "tomorrow at 2:45 pm, a museum"):
+        goal = decompose_goal(text, now=now)
+        assert goal.window is not None and goal.window.start.strftime("%H:%M") == first_clock(text).hhmm, text

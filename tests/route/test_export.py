@@ -379,8 +379,11 @@ def test_html_warnings_and_candidate_table():
 def test_html_mentions_provider_metric_source_and_optimizer():
     page = result_to_html(make_result())
     header = page[: page.index('<section id="points">')]
-    assert "offline_estimate" in header and "Provider: offline" in header
-    assert "enumeration" in header and "all 2 orders compared" in header
+    # in words, never the codes (issue 23)
+    assert "Provider: Offline (region pack; its streets when it has them)" in header
+    assert "Metric source: offline estimate" in header and "offline_estimate" not in header
+    assert "Order search: All 2 orders of the 2 stops were compared one by one." in header
+    assert "enumeration" not in header
 
 
 def test_html_points_table_and_best_route():
@@ -390,7 +393,7 @@ def test_html_points_table_and_best_route():
     assert points.count("<tr>") == 1 + 4  # header + origin, 2 stops, destination
     assert "121.473700, 31.230400" in points and "sh-bund" in points
     best = _section(page, "best")
-    assert best.count("<li>") == 3 and "offline_estimate" in best
+    assert best.count("<li>") == 3 and "(offline estimate)" in best and "offline_estimate" not in best
     assert "2.10 km" in best and "8.0 min" in best
 
 

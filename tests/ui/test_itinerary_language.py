@@ -259,7 +259,13 @@ def test_lang_zh_renders_the_itinerary_page_in_chinese_only(leaflet_static):
     visits = [e.key for e in result.days[0].entries if e.kind == "visit"]  # a visit split by lunch: two rows
     assert [n for n in timeline(at)["name"] if n in names.values()] == [names[k] for k in visits]
     [dropped] = [tb.value for tb in at.table if "为什么没排进去" in tb.value.columns]
-    assert set(dropped["为什么没排进去"]) == {"能排下，但为了优先级更高或顺路的地点被舍弃了"}
+    # each place's own facts: its day, its visit's length, the places that fill that day (issue 23)
+    planned = len({e.key for e in result.days[0].entries if e.kind == "visit"})
+    assert list(dropped["为什么没排进去"]) == [
+        f"第 1 天（周{'一二三四五六日'[result.days[0].date.weekday()]}）只和必去地点一起时，{d.facts['visit_min']} 分钟的游览排得下；"
+        f"但当天已排的 {planned} 个地点（其中 {d.facts['higher_on_day']} 个优先级更高）都在时就排不下"
+        for d in result.dropped_items
+    ]
     assert list(dropped["英文名"]) == [pack_names(result, "en")[d.key] for d in result.dropped_items]
 
     [chart] = at.get("vega_lite_chart")
@@ -338,8 +344,9 @@ def test_an_edit_that_drops_another_place_says_so_and_undo_brings_the_plan_back(
     item = next(d for d in after.dropped_items if d.key == "sh-science-tech-museum")
     assert item.reason_code == "DAY_TOO_FULL"  # the locked park is a hard stop of day 1 now
     assert said == (
-        "Locking Century Park to day 1 left out Shanghai Science and Technology Museum (fits a day on its own, but "
-        "not together with that day's must-visits and locked places). “Undo last edit” brings the previous plan back."
+        "Locking Century Park to day 1 left out Shanghai Science and Technology Museum (its "
+        f"{item.facts['visit_min']} min visit fits day 1 ({after.days[0].date:%a}) on its own, but not beside that day's must-visits and "
+        "locked places). “Undo last edit” brings the previous plan back."
     )
     assert at.session_state["it_edits"] == [{"kind": "lock", "key": "sh-century-park", "day_index": 0}]
 

@@ -229,18 +229,32 @@ def test_home_page_links_to_planner(leaflet_static):
     assert at.selectbox(key="provider").value == "offline"
 
 
-def test_amap_without_key_falls_back_to_offline(planner_app, monkeypatch):
-    monkeypatch.delenv("OMNI_AMAP_KEY", raising=False)
+def test_amap_without_key_is_not_offered_and_the_sidebar_says_why(planner_app):
+    from core.config import get_settings
+
+    assert get_settings().amap_key is None  # the test settings hold no key
     at = planner_app
-    at.selectbox(key="provider").set_value("amap").run()
-    assert not at.exception
-    notes = " ".join(str(e.value) for e in [*at.info, *at.error])
-    assert "OMNI_AMAP_KEY" in notes
-    if at.error:  # make_provider refused: the planner falls back to offline and still plans
-        assert at.session_state["active_provider"] == "offline"
+    assert not any(str(o).startswith("amap") for o in at.selectbox(key="provider").options)
+    assert at.selectbox(key="provider").value == "offline"
+    assert "AMap is not offered: it needs an API key" in " ".join(str(c.value) for c in at.sidebar.caption)
     scenario = next(s for s in SCENARIOS if s.id == "walking-bund")
     load_and_plan(at, scenario)
     assert at.session_state["route_result"].success
+
+
+def test_the_provider_picker_offers_amap_only_with_its_key():
+    from pydantic import SecretStr
+
+    from core.config import get_settings
+    from core.geo.registry import available_providers
+
+    bare = get_settings().model_copy(update={"amap_key": None})
+    keyed = get_settings().model_copy(update={"amap_key": SecretStr("k" * 32)})
+    assert not any(
+        p.startswith("amap") for p in available_providers(region="helsinki", settings=bare, configured_only=True)
+    )
+    assert {"amap", "amap-mcp"} <= set(available_providers(region="helsinki", settings=keyed, configured_only=True))
+    assert "amap" in available_providers(region="helsinki", settings=bare)  # the CLI and the API still name it
 
 
 # --- pure helpers --------------------------------------------------------------------------------
@@ -262,19 +276,25 @@ def test_build_route_map_is_offline_and_complete():
     m = build_route_map(result, show_alternatives=True)
     page = m.get_root().render()
     urls = re.findall(r'(?:src|href)="([^"]+)"', page)
-    assert urls == ["/app/static/leaflet/leaflet.js", "/app/static/leaflet/leaflet.css"]
+    assert urls == [  # Leaflet and the pins' clusters, from the app itself
+        "/app/static/leaflet/leaflet.js",
+        "/app/static/leaflet/leaflet.css",
+        "/app/static/leaflet/markercluster/leaflet.markercluster.js",
+        "/app/static/leaflet/markercluster/MarkerCluster.css",
+        "/app/static/leaflet/markercluster/MarkerCluster.Default.css",
+    ]
     for cdn in ("cdn.jsdelivr", "cdnjs", "jquery", "bootstrap", "font-awesome", "fontawesome"):
         assert cdn not in page
     points = map_points(result)
     assert page.count("L.marker(") == len(points)
     assert points[0].label == "S" and points[-1].label == "E"
     changed_legs = sum(len(c.segments) for c in candidate_lines(result))  # candidates: where they differ from the best
-    assert page.count("L.polyline(") == 1 + changed_legs
+    assert page.count("L.polyline(") == 2 + changed_legs  # the best route and its white casing
     assert "L.control.layers" in page
     assert "fitBounds" in page
 
     bare = build_route_map(result, show_alternatives=False).get_root().render()
-    assert bare.count("L.polyline(") == 1
+    assert bare.count("L.polyline(") == 2  # the best route over its casing only
 
 
 def test_tables_and_chart_builders():
@@ -397,7 +417,7 @@ def test_a_map_draws_the_packs_streets_or_its_outline_and_never_online_tiles_by_
 
     helsinki = build_route_map(_plan("helsinki-museums")).get_root().render()
     assert "geo_json" in helsinki and '"class": "major"' in helsinki and '"class": "water"' in helsinki
-    assert "OpenStreetMap contributors (ODbL 1.0)" in helsinki  # the data's licence, on the map
+    assert "\\u00a9 OpenStreetMap contributors \\u00b7 data 2019-04" in helsinki  # the source and month, on the map
     shanghai = build_route_map(_plan("sightseeing-day")).get_root().render()
     assert "geo_json" not in shanghai
     pack = load_region("shanghai")
@@ -407,10 +427,9 @@ def test_a_map_draws_the_packs_streets_or_its_outline_and_never_online_tiles_by_
     assert "lines are straight estimates" in shanghai
     for page in (helsinki, shanghai, build_pick_map((24.9443, 60.1716), region="helsinki").get_root().render()):
         assert "tile.openstreetmap.org" not in page and "L.tileLayer" not in page
-        assert re.findall(r'(?:src|href)="([^"]+)"', page) == [
-            "/app/static/leaflet/leaflet.js",
-            "/app/static/leaflet/leaflet.css",
-        ]
+        found = re.findall(r'(?:src|href)="([^"]+)"', page)
+        assert found[:2] == ["/app/static/leaflet/leaflet.js", "/app/static/leaflet/leaflet.css"]
+        assert all(url.startswith("/app/static/leaflet/") for url in found)
     monkeypatch.setenv("OMNI_ONLINE_TILES", "true")
     get_settings.cache_clear()
     try:

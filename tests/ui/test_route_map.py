@@ -1,11 +1,10 @@
 """The route planner's map (components/route/map.py) on the folium object and its HTML: candidates drawn by default
-where they differ from the best route, a legend on the map, start and end above every pin, one S/E pin for a round
+where they differ from the best route, a legend below the map, start and end above every pin, one S/E pin for a round
 trip, and the pin spreading script; plus the deep links' parts and the single QR choice (components/route/tables.py)."""
 
 from __future__ import annotations
 
 import html
-import json
 import re
 from functools import cache
 
@@ -87,14 +86,24 @@ def test_candidates_are_drawn_by_default_only_where_they_differ_from_the_best():
     assert any(compare_with_best(result, c).changed for c in others)  # this plan's candidates do differ
 
 
-def test_the_legend_is_on_the_map_with_figures_and_says_candidates_are_straight_lines():
+def legend_text(page: str) -> str:
+    """The words of the legend below the map (the block after the map's own element)."""
+    body = re.search(r'<div class="omni-legend".*?</details></div>', page, re.S).group(0)
+    return html.unescape(re.sub(r"<[^>]+>", "", body))
+
+
+def test_the_legend_is_below_the_map_with_figures_and_says_candidates_are_straight_lines():
     from components.route.map import build_route_map
 
     result = planned("8")
     page = build_route_map(result, lang="en").get_root().render()
-    assert 'L.control({position: "bottomleft"})' in page
-    body = json.loads(re.search(r"div\.innerHTML = (\".*?\");\n", page).group(1))
-    legend = html.unescape(re.sub(r"<[^>]+>", "", body))
+    assert (
+        page.index("<body>")
+        < page.index('class="folium-map"')
+        < page.index('class="omni-legend"')
+        < page.index("</body>")
+    )
+    legend = legend_text(page)
     best = result.best_route
     assert f"Best route ({best.total_distance_m / 1000:.1f} km, {best.total_duration_s / 60:.0f} min)" in legend
     assert "straight lines between stops (offline estimate" in legend  # the offline plan has no road geometry
@@ -103,7 +112,9 @@ def test_the_legend_is_on_the_map_with_figures_and_says_candidates_are_straight_
     assert f"Candidate #{second.rank} ({figures})" in legend
     changed = len(compare_with_best(result, second).changed)
     assert f"{changed} of {len(best.legs)} legs differ" in legend
-    assert "(only the best route has road geometry)" in legend
+    # every line of an offline plan is straight: the note must not say the best one follows the roads (issue 23)
+    assert "only the best route has road geometry" not in legend
+    assert "Every line here, the best route's too, is straight between stops" in legend
 
     zh = build_route_map(result, lang="zh").get_root().render()
     assert "最佳路线" in zh and "Best route" not in zh
@@ -155,7 +166,7 @@ def test_thirty_stops_keep_a_numbered_pin_each_and_a_light_map():
 
 
 def test_deep_links_one_button_parts_in_words_and_one_qr_choice():
-    from components.route.tables import link_parts, qr_choices
+    from components.route.links_panel import link_parts, qr_choices
 
     result = planned("30")
     links = result.deep_links

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.route.tables import legs_frame, link_parts
+from components.route.links_panel import link_parts
+from components.route.tables import legs_frame
 from components.route_words import notice_names, notice_words, order_names
 from core.geo.registry import make_provider
 from core.models.route import Notice

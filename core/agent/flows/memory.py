@@ -12,6 +12,7 @@ import logging
 from core.agent.state import AgentContext, log_decision
 from core.errors import DatabaseUnreachable
 from core.i18n import Lang, join_words, t
+from core.memory.conversations import ConversationStore
 from core.memory.rules import Rule, RuleCode, Said
 from core.memory.store import UserMemory
 from core.models.agent import AgentResponse, AgentState
@@ -97,10 +98,18 @@ def forget(said: Said, state: AgentState, ctx: AgentContext) -> None:
     memory = memory_of(ctx)
     user = ctx.request.user_id
     state.result.status = "READY"
-    if said.forget_all:
+    if said.forget_all:  # everything kept of the person: rules, snippets, conversations and browse consents
         rules, episodes = memory.forget_all(user)
+        conversations = ConversationStore(url=ctx.settings.db_url).forget_all(user)
+        consents = ctx.store.forget_browse_consents(user) if ctx.store is not None else 0
         state.result.explanations = [t("agent.memory.forgot_all", lang)]
-        facts: dict[str, object] = {"all": True, "rules": rules, "episodes": episodes}
+        facts: dict[str, object] = {
+            "all": True,
+            "rules": rules,
+            "episodes": episodes,
+            "conversations": conversations,
+            "consents": consents,
+        }
     elif said.forget:
         gone = memory.forget(user, said.forget)
         if gone:

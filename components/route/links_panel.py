@@ -1,0 +1,125 @@
+"""The route plan's AMap links panel: the deep links of the best order in words, and QR codes for the links a phone
+opens (split from components/route/tables.py)."""
+
+from __future__ import annotations
+
+from components.route_words import (
+    point_name,
+)
+from core.app import route as route_app
+from core.i18n import t
+from core.models.route import RoutePlanResult
+
+
+def _safe(link: str | None) -> str | None:
+    return route_app.safe_href(link) if link else None
+
+
+def _outside_china(region: str | None) -> bool:
+    from core.app.regions import load_region
+    from core.errors import OmniError
+
+    try:
+        return bool(region) and not route_app.amap_navigates_in(load_region(str(region)).country)
+    except (OmniError, ValueError, OSError):
+        return False
+
+
+def link_parts(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, str]]:
+    """The browser links the core made, each with what it covers in words ("Part n: from → to", names in
+    ``lang``); only links that pass ``safe_href``. The parts' ends come from ``core.route.links.web_part_spans``,
+    the rule the core cut the route by."""
+    links = result.deep_links
+    if links is None or not links.web_navigation:
+        return []
+    region = result.region
+    # the core's links start at the fixed origin; without it, where the phone is
+    stops = [p for ref, p in result.visiting() if ref.role != "origin" and p is not None]
+    origin = result.resolved_origin
+    names = [point_name(origin, lang, region).shown if origin else t("route.links.my_location", lang)]
+    names += [point_name(p, lang, region).shown for p in stops]
+    spans = route_app.web_part_spans(len(names), result.transport_mode)
+    parts = []
+    for n, (url, (start, end)) in enumerate(zip(links.web_navigation, spans, strict=False), start=1):
+        href = _safe(url)
+        if href:
+            parts.append((t("route.links.part", lang, n=n, start=names[start], end=names[end]), href))
+    return parts
+
+
+def qr_choices(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, str]]:
+    """The app links a phone can scan, best first: the personal map (every point, when AMap made one), the
+    Android and the iPhone route links (every stop up to the app's via limit)."""
+    links = result.deep_links
+    if links is None:
+        return []
+    found = [
+        (t("route.links.qr_personal_map", lang), _safe(links.personal_map)),
+        (t("route.links.qr_android", lang), _safe(links.android_route_plan)),
+        (t("route.links.qr_ios", lang), _safe(links.ios_route_plan)),
+    ]
+    return [(label, url) for label, url in found if url]
+
+
+def render_deep_links(result: RoutePlanResult, *, lang: str) -> None:
+    """One "Open in AMap" button (the whole route, or its first part), the parts listed under it (each a link),
+    and ONE large QR code of an app link (a choice between the personal map, Android and iPhone switches it
+    without rerunning the page). Only links the core made are shown."""
+    import streamlit as st
+
+    links = result.deep_links
+    if links is None:
+        st.caption(t("route.links.outside_china" if _outside_china(result.region) else "route.links.none", lang))
+        return
+    parts = link_parts(result, lang=lang)
+    left, right = st.columns([3, 2])
+    with left:
+        if parts:
+            label = (
+                t("route.links.open", lang) if len(parts) == 1 else t("route.links.open_part", lang, total=len(parts))
+            )
+            st.link_button(label, parts[0][1], key="link_web_1", type="primary", icon=":material/map:")
+        if len(parts) > 1:
+            st.caption(t("route.links.parts", lang, total=len(parts)))
+            with st.container(key="link_parts", gap=None):
+                for n, (text, href) in enumerate(parts, start=1):
+                    st.link_button(text, href, key=f"link_part_{n}", type="tertiary", icon=":material/open_in_new:")
+        others = [
+            (t("route.links.navigation", lang), _safe(links.navigation), "link_navigation"),
+        ]
+        for text, url, key in others:
+            if url:
+                st.link_button(text, url, key=key, type="tertiary")
+        st.caption(t("route.links.note", lang))
+    with right:
+        _qr_fragment(result, lang)
+
+
+def _qr_caption(result: RoutePlanResult, lang: str) -> str:
+    vias = [n for n in result.notices if n.code == "APP_LINK_VIAS"]
+    if vias:
+        params = vias[0].params
+        return t("route.links.qr_caption_part", lang, covered=params.get("covered", ""), vias=params.get("vias", ""))
+    return t("route.links.qr_caption", lang)
+
+
+def _qr_fragment(result: RoutePlanResult, lang: str) -> None:
+    import streamlit as st
+
+    @st.fragment
+    def qr() -> None:
+        choices = qr_choices(result, lang=lang)
+        if not choices:
+            return
+        labels = [label for label, _ in choices]
+        chosen = labels[0]
+        if len(choices) > 1:
+            chosen = (
+                st.segmented_control(t("route.links.qr_for", lang), labels, default=labels[0], key="link_qr_for")
+                or labels[0]
+            )
+        url = dict(choices)[chosen]
+        with st.container(key="link_qr"):
+            st.image(route_app.qr_svg_data_uri(url, scale=5), caption=_qr_caption(result, lang), width=300)
+
+    qr()
