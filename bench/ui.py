@@ -2,12 +2,19 @@
 
 Starts ``streamlit run app.py`` headless on 127.0.0.1 on a free port (or uses ``--url``), drives Debian's
 Chromium through Playwright (bench/ui_browser.py) and times, per scenario, a warm-up run and then
-``--repeats`` runs, each on a fresh page (a new Streamlit session):
+``--repeats`` runs, each on a fresh page (a new Streamlit session) and each a NEW request, one the server has
+never planned (issue 23 §5: a repeat of the same request would only measure the process's caches):
 
-* ``route_8``: the route planner with the "delivery-round" demo scenario (8 stops), click "Plan route";
-* ``route_30``: the same scenario's start and end with 30 stops pasted from the Shanghai pack's places;
+* ``first_after_start``: the server's first plan (a new 8-stop route), right after the server answered its health
+  check and the first page loaded, with the machine's load at that moment (its own row, never a warm-up);
+* ``route_8``: the route planner with the "delivery-round" demo scenario's start and end and 8 stops drawn from
+  the Shanghai pack's places (a different draw each run), click "Plan route";
+* ``route_30``: the same with 30 stops;
 * ``itinerary_plan``: the itinerary page with the bundled 3-day, 30-place demo trip, click "Optimise";
-* ``itinerary_edit``: on that plan, "Remove" the first stop and click "Apply and re-optimise".
+* ``itinerary_edit``: on that plan, "Remove" the first stop and click "Apply and re-optimise";
+* ``page_switch``: from the route planner, the sidebar's link to a page the server has not shown yet (one of
+  SWITCH_PAGES per run, measured before the other scenarios), until that page has run;
+* ``halfday_card``: the half-day page, a goal (a different budget each run), click "Plan", until the first card.
 
 A run's time is measured in the page: ``performance.now()`` at the click (a capture-phase listener) to the
 first animation frame on which the app is idle (``stApp[data-test-script-state=notRunning]`` after it ran),
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import socket
 import statistics
@@ -43,14 +51,23 @@ from core.errors import InputError
 from core.models.route import RoutePlanRequest
 from core.packs.loader import load_region
 
-#: the goals of issue 12 §5, seconds from the click to the last element of the result (None: reported only)
+#: the goals of issue 23 §5, seconds from the click to the last element of the result (None: reported only)
 TARGETS: dict[str, float | None] = {
-    "route_8": 1.0,
-    "route_30": 2.0,
+    "first_after_start": 1.5,
+    "page_switch": 1.5,  # measured first: each run opens a page this server has not shown yet
+    "route_8": 0.8,
+    "route_30": 1.5,
     "itinerary_plan": None,
-    "itinerary_edit": 2.0,
+    "itinerary_edit": 1.0,
+    "halfday_card": 1.0,
 }
-SCENARIOS = tuple(TARGETS)
+#: the pages a page switch opens, one per run in turn (the route planner is where each switch starts)
+SWITCH_PAGES = ("strategy_lab", "half_day", "agent_console", "itinerary", "operator")
+#: scenarios whose goal is the first sight of a part of the result (its time is ``first_s``), not the whole page
+FIRST_SIGHT = {"halfday_card"}
+#: the scenarios ``--only`` chooses from (the first plan after start is always measured, first)
+SCENARIOS = tuple(name for name in TARGETS if name != "first_after_start")
+ROW_ORDER = tuple(TARGETS)
 ROUTE_SCENARIO = "delivery-round"  # data/scenarios/delivery-round.json: 8 stops in Shanghai
 TRIP = "shanghai_3day_30places"  # data/trips/shanghai_3day_30places.json
 LONG_ROUTE_STOPS = 30
@@ -70,6 +87,8 @@ class UiBenchOptions(BaseModel):
     lang: str = "en"
     #: extra ``streamlit run`` options for the server the bench starts, e.g. {"runner.postScriptGC": "false"}
     streamlit_options: dict[str, str] = Field(default_factory=dict)
+    #: the server's warm-up at start (OMNI_WARM_UP_ON_START; off: what the first plan cost before it)
+    server_warm_up: bool = True
 
 
 def parse_scenarios(text: str | None) -> list[str]:
@@ -77,7 +96,7 @@ def parse_scenarios(text: str | None) -> list[str]:
     if not text:
         return list(SCENARIOS)
     wanted = [part.strip() for part in text.split(",") if part.strip()]
-    unknown = [name for name in wanted if name not in TARGETS]
+    unknown = [name for name in wanted if name not in SCENARIOS]
     if unknown or not wanted:
         raise InputError(
             f"--only takes a comma-separated list of {', '.join(SCENARIOS)}; unknown: {', '.join(unknown) or '(none)'}",
@@ -139,11 +158,11 @@ def route_scenario_request(*, data_dir: Path | None = None, scenario_id: str = R
     return dict(json.loads(path.read_text(encoding="utf-8"))["request"])
 
 
-def long_route_stops(
-    *, n: int = LONG_ROUTE_STOPS, region: str = "shanghai", exclude: Sequence[str] = (), data_dir: Path | None = None
+def usable_stops(
+    *, region: str = "shanghai", exclude: Sequence[str] = (), data_dir: Path | None = None
 ) -> list[dict[str, str]]:
-    """``n`` stops from the pack's ordinary places (its own names and addresses, the resolver's gazetteer), in the
-    pack's order, skipping airports/stations, any address in ``exclude`` and repeated addresses."""
+    """The pack's ordinary places as stops (its own names and addresses, the resolver's gazetteer), in the pack's
+    order, skipping airports/stations, any address in ``exclude`` and repeated addresses."""
     pack = load_region(region, data_dir or get_settings().data_dir)
     seen = {a.strip() for a in exclude}
     stops = []
@@ -152,9 +171,29 @@ def long_route_stops(
             continue
         seen.add(place.address.strip())
         stops.append({"name": place.name_zh, "address": place.address, "city": "上海", "contact": ""})
-        if len(stops) == n:
-            return stops
-    raise InputError(f"region '{region}' has only {len(stops)} usable places for {n} stops", field="stops")
+    return stops
+
+
+def long_route_stops(
+    *, n: int = LONG_ROUTE_STOPS, region: str = "shanghai", exclude: Sequence[str] = (), data_dir: Path | None = None
+) -> list[dict[str, str]]:
+    """The first ``n`` of :func:`usable_stops`."""
+    stops = usable_stops(region=region, exclude=exclude, data_dir=data_dir)
+    if len(stops) < n:
+        raise InputError(f"region '{region}' has only {len(stops)} usable places for {n} stops", field="stops")
+    return stops[:n]
+
+
+def fresh_stops(pool: Sequence[dict[str, str]], *, n: int, draw: int) -> list[dict[str, str]]:
+    """Draw number ``draw`` of ``n`` stops from ``pool`` (seeded: the same draw each bench, a new set each run)."""
+    if n > len(pool):
+        raise InputError(f"only {len(pool)} usable places for {n} stops", field="stops")
+    return random.Random(f"{n}:{draw}").sample(list(pool), n)
+
+
+def halfday_goal(draw: int) -> str:
+    """A half-day goal the server has not planned yet in this bench: the pair example with draw's own budget."""
+    return f"明天下午,两个大人,一个博物馆和本地美食,预算每人{150 + 10 * draw}元"
 
 
 def paste_text(stops: Sequence[dict[str, str]]) -> str:
@@ -219,7 +258,9 @@ def server_command(port: int, probe_log: Path, options: dict[str, str] | None = 
 
 
 @contextmanager
-def running_app(work: Path, options: dict[str, str] | None = None) -> Iterator[tuple[str, Path]]:
+def running_app(
+    work: Path, options: dict[str, str] | None = None, *, warm_up: bool = True
+) -> Iterator[tuple[str, Path]]:
     """A fresh app server for the bench: (base URL, probe log); its output goes to ``work/streamlit.log``."""
     port = free_port()
     probe_log = work / "probe.jsonl"
@@ -231,7 +272,12 @@ def running_app(work: Path, options: dict[str, str] | None = None) -> Iterator[t
             stdout=log,
             stderr=subprocess.STDOUT,
             # its own SQLite file: the bench never writes to the project's database
-            env={**os.environ, "PYTHONUNBUFFERED": "1", "OMNI_DB_URL": f"sqlite:///{work / 'dashboard.db'}"},
+            env={
+                **os.environ,
+                "PYTHONUNBUFFERED": "1",
+                "OMNI_DB_URL": f"sqlite:///{work / 'dashboard.db'}",
+                "OMNI_WARM_UP_ON_START": "1" if warm_up else "0",
+            },
         )
         base = f"http://127.0.0.1:{port}"
         try:
@@ -273,6 +319,10 @@ def _row(name: str, runs: list[dict[str, Any]], warmups: list[dict[str, Any]]) -
     row: dict[str, Any] = {"scenario": name, "target_s": target}
     row.update(summarise([r["total_s"] for r in runs]))
     row["pass"] = verdict(row["median_s"], target)
+    if name in FIRST_SIGHT:  # the goal is the first card on screen; total_s is then the whole page done
+        firsts = [r["first_s"] for r in runs if r.get("first_s") is not None]
+        row["first_s"] = summarise(firsts)
+        row["pass"] = verdict(row["first_s"]["median_s"], target) if len(firsts) == len(runs) else False
     row["warmup_s"] = [round(r["total_s"], 3) for r in warmups]
     for part in ("plan_s", "script_s", "to_running_s", "tail_s", "python_s", "ws_kb", "reruns"):
         values = [r[part] for r in runs if r.get(part) is not None]
@@ -287,36 +337,55 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
 
     say = progress or (lambda line: None)
     load_before = _load_average()
-    route_stops = [stop.model_dump() for stop in long_route_request().stops]
+    base = route_scenario_request()
+    pool = usable_stops(exclude=[base.get("origin_address") or "", base.get("destination_address") or ""])
+    draws = iter(range(10_000))  # every route and goal of the bench is a new one: a fresh draw each run
+    switches = iter(range(10_000))
     with tempfile.TemporaryDirectory(prefix="omni-bench-ui-") as tmp:
         work = Path(tmp)
-        server = running_app(work, options.streamlit_options) if options.url is None else _external(options.url)
-        with server as (base, probe_log), Browser(base, probe_log=probe_log, chromium=chromium_path()) as browser:
-            rows = []
+        server = (
+            running_app(work, options.streamlit_options, warm_up=options.server_warm_up)
+            if options.url is None
+            else _external(options.url)
+        )
+        with (
+            server as (base_url, probe_log),
+            Browser(base_url, probe_log=probe_log, chromium=chromium_path()) as browser,
+        ):
+
+            def run(name: str) -> list[dict[str, Any]]:
+                if name in ("route_8", "route_30", "first_after_start"):
+                    n = 30 if name == "route_30" else 8
+                    paste = paste_text(fresh_stops(pool, n=n, draw=next(draws)))
+                    return [browser.route_run(ROUTE_SCENARIO, lang=options.lang, paste=paste)]
+                if name == "page_switch":
+                    return [
+                        browser.page_switch_run(SWITCH_PAGES[next(switches) % len(SWITCH_PAGES)], lang=options.lang)
+                    ]
+                if name == "halfday_card":
+                    return [browser.halfday_run(halfday_goal(next(draws)), lang=options.lang)]
+                # itinerary_plan / itinerary_edit: one page, the plan then the edit
+                return browser.itinerary_run(trip_index(), lang=options.lang, edit=name == "itinerary_edit")
+
+            rows = [_first_after_start(run, say)]
             for name in options.scenarios:
                 if name == "itinerary_plan" and "itinerary_edit" in options.scenarios:
                     continue  # measured together with the edit below
                 warmups, runs = [], []
                 extra: list[dict[str, Any]] = []
                 failures: list[dict[str, Any]] = []
-                for i in range(options.warmup + options.repeats):
-                    kind = "warm-up" if i < options.warmup else f"run {i - options.warmup + 1}"
+                warmup = 0 if name == "page_switch" else options.warmup  # a first visit has nothing to warm
+                for i in range(warmup + options.repeats):
+                    kind = "warm-up" if i < warmup else f"run {i - warmup + 1}"
                     try:
-                        if name == "route_8":
-                            measured = [browser.route_run(ROUTE_SCENARIO, lang=options.lang)]
-                        elif name == "route_30":
-                            paste = paste_text(route_stops)
-                            measured = [browser.route_run(ROUTE_SCENARIO, lang=options.lang, paste=paste)]
-                        else:  # itinerary_plan / itinerary_edit: one page, the plan then the edit
-                            edit = name == "itinerary_edit"
-                            measured = browser.itinerary_run(trip_index(), lang=options.lang, edit=edit)
+                        measured = run(name)
                     except RunTimeout as exc:  # reported in the row, the other runs go on
                         say(f"{name} {kind}: {exc}")
                         failures.append({"run": kind, "page": exc.state})
                         continue
                     say(f"{name} {kind}: " + "; ".join(run_line(m) for m in measured))
-                    (warmups if i < options.warmup else runs).append(measured[-1])
-                    if len(measured) > 1 and i >= options.warmup:
+                    (warmups if i < warmup else runs).append(measured[-1])
+                    if len(measured) > 1 and i >= warmup:
                         extra.append(measured[0])
                 if name == "itinerary_edit" and "itinerary_plan" in options.scenarios:
                     rows.append(_row("itinerary_plan", extra, []))
@@ -324,13 +393,15 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
                 if failures and row["target_s"] is not None:
                     row["pass"] = False  # a run that never finished misses the goal whatever the others did
                 rows.append({**row, "failures": failures})
-    rows.sort(key=lambda r: SCENARIOS.index(r["scenario"]))
+    rows.sort(key=lambda r: ROW_ORDER.index(r["scenario"]))
     return {
         "benchmark": "ui",
         "url": options.url or "started by the bench (streamlit run app.py, 127.0.0.1)",
         "repeats": options.repeats,
         "warmup": options.warmup,
         "streamlit_options": options.streamlit_options,
+        "server_warm_up": options.server_warm_up if options.url is None else None,
+        "requests": "a new request every run (stops drawn from the pack, goals with their own budget)",
         # the machine's 1-minute load average before and after (the figures are wall clock: a loaded machine
         # inflates them; with 2 cores, a load of 10 makes every step several times slower)
         "load_average": {"before": load_before, "after": _load_average(), "cpus": os.cpu_count()},
@@ -338,6 +409,20 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
         "app idle, the last section present and the map's markers drawn",
         "rows": rows,
     }
+
+
+def _first_after_start(run: Any, say: Any) -> dict[str, Any]:
+    """The server's first plan (a new 8-stop route), in its own row with the load at that moment."""
+    from bench.ui_browser import RunTimeout
+
+    load = _load_average()
+    try:
+        measured = run("first_after_start")
+    except RunTimeout as exc:
+        say(f"first_after_start: {exc}")
+        return {**_row("first_after_start", [], []), "pass": False, "failures": [{"page": exc.state}], "load_1m": load}
+    say("first_after_start: " + run_line(measured[-1]) + f" (load {load})")
+    return {**_row("first_after_start", measured, []), "failures": [], "load_1m": load}
 
 
 def _load_average() -> float | None:
@@ -353,6 +438,7 @@ def run_line(run: dict[str, Any]) -> str:
     return (
         f"{run['total_s']:.2f} s (to running {run['to_running_s']}, script {run['script_s']} of which plan {plan}, "
         f"tail {run['tail_s']}, {run['reruns']} run(s), {run['ws_kb']} KB)"
+        + (f", first sight {run['first_s']} s" if run.get("first_s") is not None else "")
     )
 
 
@@ -384,6 +470,15 @@ def table(out: dict[str, Any]) -> str:
             f"{ok} | {f(plan)} | {f(other)} | {f(r.get('tail_s_median'))} | {count(r.get('reruns_median'))} | "
             f"{f(r.get('ws_kb_median'))} |"
         )
+    for r in out["rows"]:
+        if r.get("first_s"):
+            lines.append(
+                f"\n{r['scenario']}: first sight median {f(r['first_s']['median_s'])} s (the goal; min "
+                f"{f(r['first_s']['min_s'])}, max {f(r['first_s']['max_s'])}); the median above is the page done"
+            )
+    first = next((r for r in out["rows"] if r["scenario"] == "first_after_start"), None)
+    if first is not None:
+        lines.append(f"\nfirst plan after the server started: load average (1 min) {first.get('load_1m')} then")
     load = out.get("load_average")
     if load:
         lines.append(f"\nload average (1 min) before {load['before']}, after {load['after']}, on {load['cpus']} CPUs")
@@ -400,6 +495,11 @@ def configure(parser: Any) -> None:
     parser.add_argument("--warmup", type=int, default=1, help="untimed runs per scenario first (default 1)")
     parser.add_argument("--lang", choices=("en", "zh"), default="en", help="the pages' language (default en)")
     parser.add_argument("--json-only", action="store_true", help="no table on stderr")
+    parser.add_argument(
+        "--no-server-warm-up",
+        action="store_true",
+        help="start the server with OMNI_WARM_UP_ON_START=0 (what the first plan cost without the warm-up)",
+    )
     parser.add_argument(
         "--streamlit-opt",
         action="append",
@@ -419,6 +519,7 @@ def options_from_args(args: Any) -> UiBenchOptions:
         scenarios=parse_scenarios(args.only),
         lang=args.lang,
         streamlit_options=parse_streamlit_options(args.streamlit_opt),
+        server_warm_up=not getattr(args, "no_server_warm_up", False),
     )
 
 

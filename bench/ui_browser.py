@@ -37,6 +37,9 @@ RECORDER_JS = """() => {
 DONE_JS = """(spec) => {
   const rec = window.__bench;
   if (!rec || rec.t0 === null) return false;
+  if (spec.path && !window.location.pathname.endsWith('/' + spec.path)) return false;
+  // the first sight of spec.first (the half-day's first card: shown while the other cards are still drawn)
+  if (spec.first && rec.first == null && document.querySelector(spec.first)) rec.first = performance.now();
   const app = document.querySelector('[data-testid="stApp"]');
   if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (!rec.states.some(([s, t]) => s === 'running' && t >= rec.t0)) return false;
@@ -148,15 +151,26 @@ class Browser:
         if self.probe_log is not None:
             _, self._probe_line = read_calls(self.probe_log, since=self._probe_line)
 
-    def _timed_click(self, page: Any, button: str, *, present: list[str], map_box: str, min_pins: int) -> dict:
-        """Click ``button`` and wait for the result; the figures of this one run."""
+    def _timed_click(
+        self,
+        page: Any,
+        button: str,
+        *,
+        present: list[str],
+        map_box: str,
+        min_pins: int,
+        first: str | None = None,
+        path: str | None = None,
+    ) -> dict:
+        """Click ``button`` and wait for the result; the figures of this one run (``first``: a selector whose first
+        appearance is timed too, as ``first_s``; ``path``: the page the click must lead to)."""
         self._idle(page)
         self._server_mark()
         page.evaluate(RECORDER_JS)
         self._ws_bytes = 0
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-        spec = {"present": present, "map": map_box, "min_pins": min_pins}
+        spec = {"present": present, "map": map_box, "min_pins": min_pins, "first": first, "path": path}
         t0 = time.monotonic()
         page.locator(button).click()
         try:
@@ -168,6 +182,8 @@ class Browser:
         if rec.get("failed"):  # the script raised: no result will come
             raise RunTimeout(page.evaluate(STATE_JS, spec), "the page raised an exception")
         figures = self._figures(rec, python_s)
+        if first is not None:
+            figures["first_s"] = None if rec.get("first") is None else round((rec["first"] - rec["t0"]) / 1000, 3)
         frame = page.evaluate(MAP_FRAME_JS, map_box)
         if frame is not None:  # a new iframe (first plan of a page) or the one already there (an edit)
             figures["map_frame"] = {
@@ -300,6 +316,52 @@ class Browser:
                     )
                 )
             return runs
+        except PlaywrightError as exc:
+            raise self._stuck(page, exc) from None
+        finally:
+            page.context.close()
+
+    def page_switch_run(self, url_path: str, *, lang: str) -> dict[str, Any]:
+        """From the route planner, the sidebar's link to ``url_path``, until the browser is on that page and its run
+        is over (a run that raised ends the wait too, and is reported as a failure)."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        page = self._page(f"route_planner?lang={lang}")
+        try:
+            self._idle(page)
+            return self._timed_click(
+                page,
+                f'[data-testid="stSidebarNav"] a[href$="/{url_path}"]',
+                present=[],  # every page's own parts differ (the agent console's title is not under stMain)
+                map_box="",
+                min_pins=0,
+                path=url_path,
+            )
+        except PlaywrightError as exc:
+            raise self._stuck(page, exc) from None
+        finally:
+            page.context.close()
+
+    def halfday_run(self, goal: str, *, lang: str) -> dict[str, Any]:
+        """The half-day page: type ``goal``, click "Plan", until the page is idle with its cards; ``first_s``: when the
+        first card appeared (the goal of issue 23 §5)."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        page = self._page(f"half_day?lang={lang}")
+        try:
+            self._idle(page)
+            area = page.locator(".st-key-hd_goal textarea")
+            area.fill(goal)
+            area.press("Control+Enter")
+            self._idle(page)
+            return self._timed_click(
+                page,
+                ".st-key-hd_plan button",
+                present=['[class*="st-key-hd_card_"]'],
+                map_box="",
+                min_pins=0,
+                first='[class*="st-key-hd_card_"]',
+            )
         except PlaywrightError as exc:
             raise self._stuck(page, exc) from None
         finally:

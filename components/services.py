@@ -2,20 +2,65 @@
 
 One ``AppServices`` per server process (providers with their caches and breakers, reservation services); it keeps
 nothing of a session or a script run. Pages plan through ``components.frame.request_context()``, a context per run.
+Building it starts the process's warm-up (core/app/warmup.py) on a background thread, so neither the first plan
+nor the first visit of a page pays for kernels, indexes and imports, and the first page is not held up by them.
 """
 
 from __future__ import annotations
 
+import ast
+import importlib
+import importlib.util
+from pathlib import Path
+
 import streamlit as st
 
 from core.app import AppServices
+from core.app.warmup import start_warm_up
 from core.config import Settings
+
+PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
+#: imported inside functions on a page's first map or chart (folium.plugins ~1 s of streamlit_folium's 1.3 s).
+#: Never a module that declares a Streamlit component (streamlit_folium): declared outside a script run, a component
+#: is not registered, and every map of the process then says "trouble loading the component".
+LAZY_LIBRARIES = ("folium", "folium.plugins", "altair")
+COMPONENT_MODULES = ("streamlit_folium",)
+
+
+def page_modules(pages_dir: Path = PAGES_DIR) -> list[str]:
+    """The modules the pages import at their top (``from components.route import form`` → components.route.form),
+    read from their source without running them."""
+    found: dict[str, None] = {}
+    for path in sorted(pages_dir.glob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Import):
+                found.update(dict.fromkeys(alias.name for alias in node.names))
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found[node.module] = None
+                for alias in node.names:
+                    found[f"{node.module}.{alias.name}"] = None  # kept only if it is a module (see _import_pages)
+    return list(found)
+
+
+def _import_pages() -> None:
+    for name in [*page_modules(), *LAZY_LIBRARIES]:
+        if name.startswith(COMPONENT_MODULES):
+            continue
+        try:
+            if importlib.util.find_spec(name) is None:
+                continue
+        except (ImportError, ValueError):  # "a.b" where a is a module, not a package: b is a name in it
+            continue
+        importlib.import_module(name)
 
 
 @st.cache_resource(show_spinner=False)
 def app_services() -> AppServices:
     """The process's shared services (built once; they read the settings in force each time they are asked)."""
-    return AppServices()
+    services = AppServices()
+    if services.settings.warm_up_on_start:
+        start_warm_up(services, face_steps=[("page_modules", _import_pages)])
+    return services
 
 
 def settings() -> Settings:

@@ -142,6 +142,11 @@ class Settings(BaseSettings):
     exact_limit: int = Field(default=15, ge=2, le=18, description="Largest stop count solved exactly by Held-Karp.")
     solver_time_limit_s: float = Field(default=1.0, gt=0, le=60)
     solver_seed: int = 0
+    warm_up_on_start: bool = Field(
+        default=True,
+        description="A serving face (the dashboard) warms the region's pack, its geocoder and the order search's "
+        "kernels on a background thread when its process starts (core/app/warmup.py); off: the first plan pays.",
+    )
     fuzzy_min_score: float = Field(default=72.0, ge=0, le=100)
 
     # Itinerary (multi-day optimiser): robustness policy. robust travel = ceil(nominal x factor + buffer);

@@ -1,0 +1,117 @@
+"""Warm a serving process before its first plan (issue 23 §5): the first plan of a fresh process used to pay for
+the ILS kernels (numba, ~0.8 s), the offline geocoder's index (pinyin tables and the pack's name forms, ~0.7 s)
+and the region packs. A face starts :func:`start_warm_up` once when it builds its shared ``AppServices``; the
+work runs on a daemon thread, so the page that triggered it is not held up, and a plan that arrives meanwhile
+simply builds what it needs itself (every step is idempotent and thread-safe in its own module).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from core.app.context import AppServices
+from core.errors import OmniError
+
+log = logging.getLogger(__name__)
+
+Step = Callable[[AppServices, str], None]
+
+
+def _packs_and_geocoder(services: AppServices, region: str) -> None:
+    """The region's pack, its offline provider and that provider's geocoding index (built by its first look-up)."""
+    provider = services.provider("offline", region)
+    first = next(iter(provider.region.places), None)
+    if first is not None:
+        provider.for_request().geocode(first.name_zh)
+
+
+def _route_kernels(services: AppServices, region: str) -> None:
+    """The ILS kernels of the order search (compiled, or loaded from numba's disk cache); once per process."""
+    from core.optimizer.ils import warm_up
+
+    warm_up()
+
+
+#: what is warmed, in order (per region for the per-region steps; the kernels once)
+STEPS: dict[str, Step] = {"packs_and_geocoder": _packs_and_geocoder, "route_kernels": _route_kernels}
+ONCE_PER_PROCESS = {"route_kernels"}
+
+
+@dataclass
+class WarmUp:
+    """One process's warm-up: its thread, when it is done, and how long each step took (for logs and benches)."""
+
+    regions: tuple[str, ...]
+    done: threading.Event = field(default_factory=threading.Event)
+    seconds: dict[str, float] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
+    thread: threading.Thread | None = None
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.done.wait(timeout)
+
+
+#: a face's own warm-up step after the core's (e.g. importing the modules its pages import): (name, function)
+FaceStep = tuple[str, Callable[[], None]]
+
+
+def warm_up(
+    services: AppServices,
+    regions: Sequence[str],
+    *,
+    face_steps: Sequence[FaceStep] = (),
+    into: WarmUp | None = None,
+) -> WarmUp:
+    """Run every step now, in this thread; a step that fails is logged and recorded, never raised (a plan that
+    needs it will raise the real error to its own face)."""
+    state = into or WarmUp(regions=tuple(regions))
+    runs: list[tuple[str, Callable[[], None]]] = [
+        (f"{name}:{region}", functools.partial(step, services, region))
+        for name, step in STEPS.items()
+        for region in (regions[:1] if name in ONCE_PER_PROCESS else regions)
+    ]
+    try:
+        for label, run in [*runs, *face_steps]:
+            t0 = time.perf_counter()
+            try:
+                run()
+            except (OmniError, OSError, ValueError, ImportError) as exc:
+                state.failed[label] = f"{type(exc).__name__}: {exc}"
+                log.warning("warm-up step %s failed: %s", label, exc)
+            state.seconds[label] = round(time.perf_counter() - t0, 3)
+    finally:
+        state.done.set()
+    return state
+
+
+_STARTED: WarmUp | None = None
+_START_LOCK = threading.Lock()
+
+
+def start_warm_up(
+    services: AppServices, regions: Sequence[str] | None = None, *, face_steps: Sequence[FaceStep] = ()
+) -> WarmUp:
+    """Start the warm-up on a daemon thread, once per process (a second call returns the first one's ``WarmUp``).
+
+    ``regions``: the packs to warm (default: the settings' region, the one the pages open on); ``face_steps``: the
+    face's own, run after the core's."""
+    global _STARTED
+    with _START_LOCK:
+        if _STARTED is not None:
+            return _STARTED
+        state = WarmUp(regions=tuple(regions or (services.settings.region,)))
+        state.thread = threading.Thread(
+            target=warm_up,
+            args=(services, state.regions),
+            kwargs={"face_steps": tuple(face_steps), "into": state},
+            name="omni-warm-up",
+            daemon=True,
+        )
+        _STARTED = state
+    state.thread.start()
+    return state

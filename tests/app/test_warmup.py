@@ -1,0 +1,85 @@
+"""The serving process's warm-up (core/app/warmup.py): in the background, once per process, never raising."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from core.app import AppServices, warmup
+from core.config import get_settings
+
+
+@pytest.fixture
+def fresh_process(monkeypatch):
+    """As if no warm-up had started in this process yet."""
+    monkeypatch.setattr(warmup, "_STARTED", None)
+
+
+def test_start_does_not_wait_for_the_steps_and_runs_them_once(fresh_process, monkeypatch):
+    release = threading.Event()
+    calls: list[str] = []
+
+    def slow_step(services: AppServices, region: str) -> None:
+        calls.append(region)
+        assert release.wait(10), "the test never released the step"
+
+    monkeypatch.setattr(warmup, "STEPS", {"slow": slow_step})
+    services = AppServices()
+    first = warmup.start_warm_up(services, ["shanghai"])
+    # the caller is back while the step is still held: a page that builds the services is not held up
+    assert not first.done.is_set()
+    second = warmup.start_warm_up(services, ["shanghai"])
+    assert second is first  # once per process: no second thread
+    release.set()
+    assert first.wait(10)
+    assert calls == ["shanghai"]
+    assert set(first.seconds) == {"slow:shanghai"}
+    assert first.thread is not None and first.thread.daemon
+
+
+def test_a_failing_step_is_recorded_and_the_rest_still_run(fresh_process, monkeypatch):
+    ran: list[str] = []
+
+    def broken(services: AppServices, region: str) -> None:
+        raise OSError("pack folder gone")
+
+    monkeypatch.setattr(warmup, "STEPS", {"broken": broken, "next": lambda s, r: ran.append(r)})
+    state = warmup.warm_up(AppServices(), ["shanghai", "helsinki"])
+    assert state.done.is_set()
+    assert state.failed == {
+        "broken:shanghai": "OSError: pack folder gone",
+        "broken:helsinki": "OSError: pack folder gone",
+    }
+    assert ran == ["shanghai", "helsinki"]
+
+
+def test_the_real_steps_build_the_geocoder_index_and_the_kernels(fresh_process):
+    from core.geo import offline
+    from core.optimizer import ils
+
+    region = get_settings().region
+    services = AppServices()
+    state = warmup.warm_up(services, [region])
+    assert state.failed == {}
+    pack = services.provider("offline", region).region
+    assert id(pack) in offline._INDEXES  # the first plan's geocode finds the index built
+    assert ils._WARM or ils._kernels() is None  # compiled, unless numba is missing here
+    assert set(state.seconds) == {f"packs_and_geocoder:{region}", f"route_kernels:{region}"}
+
+
+def test_face_steps_run_after_the_core_steps_and_their_failures_are_recorded(fresh_process, monkeypatch):
+    order: list[str] = []
+    monkeypatch.setattr(warmup, "STEPS", {"core": lambda s, r: order.append(f"core:{r}")})
+
+    def missing_module() -> None:
+        raise ImportError("No module named 'nowhere'")
+
+    state = warmup.warm_up(
+        AppServices(),
+        ["shanghai"],
+        face_steps=[("imports", lambda: order.append("imports")), ("broken", missing_module)],
+    )
+    assert order == ["core:shanghai", "imports"]
+    assert state.failed == {"broken": "ImportError: No module named 'nowhere'"}
+    assert set(state.seconds) == {"core:shanghai", "imports", "broken"}
