@@ -8,6 +8,7 @@ import re
 from core.halfday import goal_lexicon as lx
 from core.halfday.goal_models import Constraints, Party
 from core.halfday.goal_text import _mask, _negated, _num, _parts, _rx
+from core.phrases.party import find_party
 
 MAX_BUDGET = 1_000_000
 MAX_PEOPLE = 30
@@ -130,6 +131,13 @@ def _party(low: str) -> tuple[Party, list[str]]:
         friends = 2 if _rx(r"friends|朋友们").search(t) else 1 if _rx(f"{lx.FRIEND_ZH}|{lx.FRIEND_EN}").search(t) else 0
     companions += friends
     couple, alone = _rx(lx.COUPLE).search(t), _rx(lx.ALONE).search(t)
+    if not (explicit or total or family_n or companions or couple or alone):
+        # nobody named in this reader's own words: the reader every face shares (两位, 我们四个, table for two)
+        shared = find_party(t)
+        if shared is not None and shared.adults is not None:
+            explicit, children = shared.adults, max(children, shared.children or 0)
+        elif shared is not None:
+            total = shared.size
     if explicit:
         adults = explicit
     elif total:

@@ -159,3 +159,25 @@ def test_the_half_day_goal_and_the_booking_reader_read_one_time_the_same():
     for text in ("明天下午两点半带孩子去博物馆", "明天下午3点15分去公园", "tomorrow at 2:45 pm, a museum"):
         goal = decompose_goal(text, now=now)
         assert goal.window is not None and goal.window.start.strftime("%H:%M") == first_clock(text).hhmm, text
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children"),
+    [
+        ("明天下午两位去喝咖啡", 2, 0),
+        ("明天下午我们四个去公园", 4, 0),
+        ("tomorrow afternoon, a table for two at a cafe", 2, 0),
+        ("Saturday afternoon for 3 people, a museum", 3, 0),
+        ("明天下午2大1小去动物园", 2, 1),
+    ],
+)
+def test_the_half_day_goal_reads_a_party_as_the_booking_reader_does(text, adults, children):
+    """One party reader for every face: what the shared reader finds, the half-day goal's party is."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from core.halfday.goal import decompose_goal
+
+    party = decompose_goal(text, now=datetime(2026, 11, 27, 9, 0, tzinfo=ZoneInfo("Asia/Shanghai"))).party
+    assert (party.adults, party.children) == (adults, children)
+    assert find_party(text).size == adults + children
