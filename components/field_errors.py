@@ -67,12 +67,19 @@ class FormErrors:
         error = st.session_state.get(self.state_key)
         if not error or error.get("section") != section:
             return
+        # "which one do you mean?" is a question, not a failure: asked in the question's colours
+        show = st.info if error.get("code") in QUESTIONS else st.error
+        icon = ":material/help:" if error.get("code") in QUESTIONS else ":material/error:"
         if self.words is None:
-            st.error(error_text(error), icon=":material/error:")
+            show(error_text(error), icon=icon)
             return
-        st.error(self.words(error), icon=":material/error:")
+        show(self.words(error), icon=icon)
         with st.expander(t("common.details"), expanded=False):
             st.caption(f"{error.get('code')} · {error.get('field') or '-'} · {error.get('message')}")
+
+
+#: error codes that are questions for the person (a choice to make), shown as such
+QUESTIONS = frozenset({"AMBIGUOUS_PLACE"})
 
 
 def error_text(error: Mapping[str, Any]) -> str:

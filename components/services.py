@@ -8,9 +8,9 @@ nor the first visit of a page pays for kernels, indexes and imports, and the fir
 
 from __future__ import annotations
 
-import ast
 import importlib
 import importlib.util
+import re
 from pathlib import Path
 
 import streamlit as st
@@ -27,18 +27,28 @@ LAZY_LIBRARIES = ("folium", "folium.plugins", "altair")
 COMPONENT_MODULES = ("streamlit_folium",)
 
 
+#: a page's top-level imports, read as text: ``import a.b as c``, ``from a.b import c, d``, ``from a import (c, d)``
+_IMPORT = re.compile(r"^import\s+([\w.]+)|^from\s+([\w.]+)\s+import\s+(?:\(([^)]*)\)|([^\n#]*))", re.M)
+
+
 def page_modules(pages_dir: Path = PAGES_DIR) -> list[str]:
     """The modules the pages import at their top (``from components.route import form`` → components.route.form),
-    read from their source without running them."""
+    read from their source as text, without running or parsing it: ``ast.parse`` on this thread while Streamlit
+    parses a page script (its magic) trips CPython 3.11's shared AST recursion counter ("AST constructor recursion
+    depth mismatch")."""
     found: dict[str, None] = {}
     for path in sorted(pages_dir.glob("*.py")):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.Import):
-                found.update(dict.fromkeys(alias.name for alias in node.names))
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found[node.module] = None
-                for alias in node.names:
-                    found[f"{node.module}.{alias.name}"] = None  # kept only if it is a module (see _import_pages)
+        for plain, module, grouped, names in _IMPORT.findall(path.read_text(encoding="utf-8")):
+            if plain:
+                found[plain] = None
+                continue
+            if module.startswith("."):  # a relative import: no page has one to warm
+                continue
+            found[module] = None
+            for part in (grouped or names).split(","):
+                name = part.split(" as ")[0].strip()
+                if name.isidentifier():
+                    found[f"{module}.{name}"] = None  # kept only if it is a module (see _import_pages)
     return list(found)
 
 
