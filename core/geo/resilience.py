@@ -34,6 +34,7 @@ import tenacity
 from core.errors import (
     ProviderAuthError,
     ProviderError,
+    ProviderMalformed,
     ProviderNotRequested,
     ProviderQuotaExceeded,
     ProviderRateLimited,
@@ -80,6 +81,25 @@ def is_retryable(exc: BaseException) -> bool:
     if isinstance(exc, ProviderRateLimited) and details.get("paced_retries"):
         return False  # the provider already asked again at its paced rate (AMapProvider.rate_limit_retries)
     return isinstance(exc, (ProviderUnavailable, httpx.TransportError))
+
+
+def cause_code(exc: BaseException) -> str:
+    """How a remote call failed, as a code the words name (issue 21: a warning says how, not only that)."""
+    if isinstance(exc, (ProviderTimeout, httpx.TimeoutException)):
+        return "timeout"
+    if isinstance(exc, ProviderMalformed):
+        return "malformed"
+    if isinstance(exc, ProviderRateLimited):
+        return "rate_limited"
+    if isinstance(exc, ProviderQuotaExceeded):
+        return "quota"
+    if isinstance(exc, ProviderAuthError):
+        return "key_refused"
+    if isinstance(exc, pybreaker.CircuitBreakerError):
+        return "circuit_open"
+    if isinstance(exc, (ProviderUnavailable, httpx.TransportError)):
+        return "unavailable"
+    return "failed"
 
 
 def _is_breaker_failure(exc: BaseException) -> bool:
@@ -305,7 +325,12 @@ class ResilientProvider:
             self._warn(
                 f"{self._label} {service} unavailable ({deg.cause}); used {used} instead",
                 code="PROVIDER_FALLBACK",
-                params={"provider": self._label, "service": service, "used": str(used)},
+                params={
+                    "provider": self._label,
+                    "service": service,
+                    "used": str(used),
+                    "cause": cause_code(deg.original),
+                },
             )
             with self._lock:
                 self.stats.fallbacks += 1

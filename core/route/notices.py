@@ -49,6 +49,8 @@ class NoticeSpec:
     points: tuple[str, ...] = ()
     found: bool = False
     regions: tuple[str, ...] = ()
+    #: parameters added later, with the value a notice recorded before them reads as (its words stay whole)
+    later: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,11 @@ NOTICES: dict[str, NoticeSpec] = {
     "CYCLING_LINKS": NoticeSpec("route.warning.cycling_links", severity="info"),
     "NAVIGATION_FAILED": NoticeSpec("route.warning.navigation_failed"),
     # map services (core/geo/resilience.py, drained from MapServices' WarningLog)
-    "PROVIDER_FALLBACK": NoticeSpec("route.warning.provider_fallback", ("provider", "service", "used")),
+    # how the service failed (issue 21): "timeout", "unavailable", "malformed", "rate_limited", "quota",
+    # "key_refused", "circuit_open", "failed" (a warning logged before the cause was kept reads as "failed")
+    "PROVIDER_FALLBACK": NoticeSpec(
+        "route.warning.provider_fallback", ("provider", "service", "used", "cause"), later={"cause": "failed"}
+    ),
     # a service the plan's time for providers did not reach: never asked, so it did not fail
     "PROVIDER_NOT_REQUESTED": NoticeSpec("route.warning.provider_not_requested", ("provider", "service", "used")),
     "PROVIDER_PAIRS_ESTIMATED": NoticeSpec("route.warning.pairs_estimated", ("provider", "count", "total", "mode")),
@@ -124,6 +130,16 @@ VALUE_WORDS: dict[str, dict[str, str]] = {
         "driving": "route.transport.driving",
         "walking": "route.transport.walking",
         "cycling": "route.transport.cycling",
+    },
+    "cause": {
+        "timeout": "route.cause.timeout",
+        "unavailable": "route.cause.unavailable",
+        "malformed": "route.cause.malformed",
+        "rate_limited": "route.cause.rate_limited",
+        "quota": "route.cause.quota",
+        "key_refused": "route.cause.key_refused",
+        "circuit_open": "route.cause.circuit_open",
+        "failed": "route.cause.failed",
     },
 }
 WHO_KEYS = {"origin": "route.who.origin", "stop": "route.who.stop", "destination": "route.who.destination"}
@@ -153,9 +169,9 @@ def from_log(entry: LoggedWarning) -> Notice:
     """A map service's warning as a notice (an unregistered code, or one without its parameters, reads as a general
     provider note; the service's English sentence is the detail either way)."""
     spec = NOTICES.get(entry.code)
-    if spec is None or not set(spec.params) <= set(entry.params):
+    if spec is None or not set(spec.params) - set(spec.later) <= set(entry.params):
         return Notice(code="PROVIDER_NOTE", severity=NOTICES["PROVIDER_NOTE"].severity, detail=entry.message)
-    params = {k: v for k, v in entry.params.items() if k in spec.params}
+    params = {**spec.later, **{k: v for k, v in entry.params.items() if k in spec.params}}
     return Notice(code=entry.code, params=params, severity=spec.severity, detail=entry.message)
 
 
@@ -170,7 +186,7 @@ def words(item: Notice, lang: str, *, names: PlaceNames | None = None) -> str:
     if spec is None:
         return t(UNKNOWN_KEY, lang)
     names = names or PlaceNames()
-    params: dict[str, object] = dict(item.params)
+    params: dict[str, object] = {**spec.later, **item.params}
     point = params.get("point")
     if isinstance(point, str):
         params["name"] = (names.found if spec.found else names.route).get(point) or names.route.get(point, point)

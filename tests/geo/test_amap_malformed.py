@@ -64,5 +64,6 @@ def test_a_malformed_geocode_is_answered_by_the_fallback_with_amap_named():
     assert len(calls) == 2  # retried once, as a service failure
     [warning] = log.drain_entries()
     assert warning.code == "PROVIDER_FALLBACK" and warning.params["provider"] == "AMap"
+    assert warning.params["cause"] == "malformed"  # the warning says how AMap failed, not only that it did
     assert "breaks its schema" in warning.message
     assert provider.breakers["geocode"].fail_counter == len(calls)  # the breaker counts every failed attempt

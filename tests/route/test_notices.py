@@ -110,10 +110,19 @@ def test_a_service_warning_without_a_known_code_is_a_provider_note_with_its_sent
             params={"provider": "AMap", "service": "route", "used": "offline_estimate"},
         )
     )
-    assert words(full, "zh") == "AMap 没有答复路线请求,已改用地区数据包的离线数据。"
-    assert (
-        words(full, "en") == "AMap did not answer the route request; the region pack's offline data was used instead."
+    # logged before the cause was kept: it reads as a failed call, the sentence whole
+    assert words(full, "zh") == "AMap 没有答复路线请求(调用失败),已改用地区数据包的离线数据。"
+    assert words(full, "en") == (
+        "AMap did not answer the route request (the call failed); the region pack's offline data was used instead."
     )
+    timed_out = from_log(
+        LoggedWarning(
+            code="PROVIDER_FALLBACK",
+            message="AMap route unavailable (timed out after 1 attempt(s)); used offline_estimate instead",
+            params={"provider": "AMap", "service": "route", "used": "offline_estimate", "cause": "timeout"},
+        )
+    )
+    assert "(it did not answer in time)" in words(timed_out, "en") and "(未能及时答复)" in words(timed_out, "zh")
 
 
 def test_the_cli_prints_warnings_as_sentences_and_notices_as_codes(tmp_path):
