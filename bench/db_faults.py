@@ -177,17 +177,18 @@ def _percentiles(values: list[float]) -> dict[str, float]:
     return {"n": len(ordered), "p50": round(cut[49], 3), "p95": round(cut[94], 3), "p99": round(cut[98], 3)}
 
 
-def _load(cluster: ThrowawayCluster, folder: Path, clients: int, rounds: int) -> dict[str, Any]:
+@contextmanager
+def api_server(env: dict[str, str]) -> Iterator[tuple[str, int]]:
+    """The HTTP API on one uvicorn worker on a free loopback port, with ``env`` over this process's environment:
+    its base URL and process id once it answers (stopped on leaving)."""
     import httpx
 
     port = _free_port()
-    env = {**os.environ, **_env(cluster.url, folder)}
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "api:app", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"],
-        cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=PROJECT_ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
-    headers = {"Authorization": f"Bearer {KEY}"}
     try:
         for _ in range(200):
             try:
@@ -195,51 +196,68 @@ def _load(cluster: ThrowawayCluster, folder: Path, clients: int, rounds: int) ->
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        httpx.post(f"{base}/agent/route_and_run", json={"message": "明天天气"}, headers=headers, timeout=30)
-        httpx.get(f"{base}/reservations", headers=headers, timeout=30)  # the pool has connections to freeze
-        cluster.freeze()
-        fast: list[float] = []
-        slow: list[float] = []
-        codes: dict[str, int] = {}
-        lock = threading.Lock()
-
-        def worker(kind: str) -> None:
-            with httpx.Client(base_url=base, headers=headers, timeout=60) as http:
-                for _ in range(rounds):
-                    t0 = time.perf_counter()
-                    if kind == "fast":
-                        r = http.post("/agent/route_and_run", json={"message": "明天天气"})
-                        label = f"weather {r.status_code} {r.json()['result']['status']}"
-                    else:
-                        r = http.get("/reservations")
-                        label = f"reservations {r.status_code} {r.json().get('error', {}).get('code', 'ok')}"
-                    seconds = time.perf_counter() - t0
-                    with lock:
-                        (fast if kind == "fast" else slow).append(seconds)
-                        codes[label] = codes.get(label, 0) + 1
-
-        threads = [threading.Thread(target=worker, args=("fast",)) for _ in range(clients)]
-        threads += [threading.Thread(target=worker, args=("db",)) for _ in range(max(1, clients // 2))]
-        t0 = time.perf_counter()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        wall = time.perf_counter() - t0
-        return {
-            "clients_fast_path": clients,
-            "clients_database": max(1, clients // 2),
-            "rounds_each": rounds,
-            "wall_seconds": round(wall, 2),
-            "weather_seconds": _percentiles(fast),
-            "reservations_seconds": _percentiles(slow),
-            "answers": codes,
-            "server_rss_mb": _rss_mb(server.pid),
-        }
+        yield base, server.pid
     finally:
-        cluster.thaw()
         server.terminate()
         server.wait(timeout=30)
+
+
+def _load(cluster: ThrowawayCluster, folder: Path, clients: int, rounds: int) -> dict[str, Any]:
+
+    headers = {"Authorization": f"Bearer {KEY}"}
+    with api_server(_env(cluster.url, folder)) as (base, pid):
+        try:
+            return _load_frozen(cluster, base, headers, clients, rounds, pid)
+        finally:
+            cluster.thaw()
+
+
+def _load_frozen(
+    cluster: ThrowawayCluster, base: str, headers: dict[str, str], clients: int, rounds: int, pid: int
+) -> dict[str, Any]:
+    import httpx
+
+    httpx.post(f"{base}/agent/route_and_run", json={"message": "明天天气"}, headers=headers, timeout=30)
+    httpx.get(f"{base}/reservations", headers=headers, timeout=30)  # the pool has connections to freeze
+    cluster.freeze()
+    fast: list[float] = []
+    slow: list[float] = []
+    codes: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def worker(kind: str) -> None:
+        with httpx.Client(base_url=base, headers=headers, timeout=60) as http:
+            for _ in range(rounds):
+                t0 = time.perf_counter()
+                if kind == "fast":
+                    r = http.post("/agent/route_and_run", json={"message": "明天天气"})
+                    label = f"weather {r.status_code} {r.json()['result']['status']}"
+                else:
+                    r = http.get("/reservations")
+                    label = f"reservations {r.status_code} {r.json().get('error', {}).get('code', 'ok')}"
+                seconds = time.perf_counter() - t0
+                with lock:
+                    (fast if kind == "fast" else slow).append(seconds)
+                    codes[label] = codes.get(label, 0) + 1
+
+    threads = [threading.Thread(target=worker, args=("fast",)) for _ in range(clients)]
+    threads += [threading.Thread(target=worker, args=("db",)) for _ in range(max(1, clients // 2))]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    return {
+        "clients_fast_path": clients,
+        "clients_database": max(1, clients // 2),
+        "rounds_each": rounds,
+        "wall_seconds": round(wall, 2),
+        "weather_seconds": _percentiles(fast),
+        "reservations_seconds": _percentiles(slow),
+        "answers": codes,
+        "server_rss_mb": _rss_mb(pid),
+    }
 
 
 def bench_db_faults(*, rounds: int = 10) -> dict[str, Any]:

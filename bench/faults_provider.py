@@ -10,9 +10,6 @@ path); p50/p95/p99 and the server's RSS.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -20,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.db_faults import _environment, _free_port, _percentiles, _rss_mb
+from bench.db_faults import _environment, _percentiles, _rss_mb, api_server
 from bench.faults_amap import FAULTS, SwitchableAMap
 from core.config import PROJECT_ROOT
 
@@ -120,60 +117,52 @@ def _fault_rows(amap: SwitchableAMap, folder: Path) -> list[dict[str, Any]]:
 
 
 def _load(amap: SwitchableAMap, folder: Path, clients: int, rounds: int) -> dict[str, Any]:
-    import httpx
-
-    port = _free_port()
-    env = {**os.environ, **_env(amap.base_url, folder)}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "api:app", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"],
-        cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
     headers = {"Authorization": f"Bearer {KEY}"}
     amap.set("http500")
     try:
-        for _ in range(200):
-            try:
-                if httpx.get(f"{base}/agent/actions", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        httpx.post(f"{base}/agent/route_and_run", json={"message": TRAVEL}, headers=headers, timeout=60)
-        seconds: list[float] = []
-        answers: dict[str, int] = {}
-        lock = threading.Lock()
-        before = amap.count()
-
-        def worker() -> None:
-            with httpx.Client(base_url=base, headers=headers, timeout=60) as http:
-                for _ in range(rounds):
-                    t0 = time.perf_counter()
-                    r = http.post("/agent/route_and_run", json={"message": TRAVEL})
-                    took = time.perf_counter() - t0
-                    label = f"{r.status_code} {r.json()['result']['status']}"
-                    with lock:
-                        seconds.append(took)
-                        answers[label] = answers.get(label, 0) + 1
-
-        threads = [threading.Thread(target=worker) for _ in range(clients)]
-        t0 = time.perf_counter()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        return {
-            "clients": clients,
-            "rounds_each": rounds,
-            "wall_seconds": round(time.perf_counter() - t0, 2),
-            "agent_travel_time_seconds": _percentiles(seconds),
-            "answers": answers,
-            "amap_requests": amap.count() - before,
-            "server_rss_mb": _rss_mb(server.pid),
-        }
+        with api_server(_env(amap.base_url, folder)) as (base, pid):
+            return _load_failing(amap, base, headers, clients, rounds, pid)
     finally:
         amap.set(None)
-        server.terminate()
-        server.wait(timeout=30)
+
+
+def _load_failing(
+    amap: SwitchableAMap, base: str, headers: dict[str, str], clients: int, rounds: int, pid: int
+) -> dict[str, Any]:
+    import httpx
+
+    httpx.post(f"{base}/agent/route_and_run", json={"message": TRAVEL}, headers=headers, timeout=60)
+    seconds: list[float] = []
+    answers: dict[str, int] = {}
+    lock = threading.Lock()
+    before = amap.count()
+
+    def worker() -> None:
+        with httpx.Client(base_url=base, headers=headers, timeout=60) as http:
+            for _ in range(rounds):
+                t0 = time.perf_counter()
+                r = http.post("/agent/route_and_run", json={"message": TRAVEL})
+                took = time.perf_counter() - t0
+                label = f"{r.status_code} {r.json()['result']['status']}"
+                with lock:
+                    seconds.append(took)
+                    answers[label] = answers.get(label, 0) + 1
+
+    threads = [threading.Thread(target=worker) for _ in range(clients)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return {
+        "clients": clients,
+        "rounds_each": rounds,
+        "wall_seconds": round(time.perf_counter() - t0, 2),
+        "agent_travel_time_seconds": _percentiles(seconds),
+        "answers": answers,
+        "amap_requests": amap.count() - before,
+        "server_rss_mb": _rss_mb(pid),
+    }
 
 
 def bench_provider_faults(*, rounds: int = 10) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from core.app.route import (
     TRANSPORT_KEYS,
     PlaceNames,
     source_words,
+    stops_words,
 )
 from core.app.route import (
     why_words as why_words,  # the page and the report say the same
@@ -94,11 +95,6 @@ def order_names(result: RoutePlanResult, candidate: CandidateRoute | None, lang:
 
 def order_text(result: RoutePlanResult, candidate: CandidateRoute | None, lang: str) -> str:
     return " → ".join(n.shown for n in order_names(result, candidate, lang))
-
-
-def stops_words(n: int, lang: str) -> str:
-    """ "1 stop" / "3 stops" (一个途经点 / 3 个途经点)."""
-    return t("route.stops.one" if n == 1 else "route.stops.many", lang, n=n)
 
 
 def summary_words(result: RoutePlanResult, lang: str) -> str:

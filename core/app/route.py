@@ -49,6 +49,7 @@ __all__ = [
     "has_road_geometry",
     "search_words",
     "source_words",
+    "stops_words",
     "web_part_spans",
     "why_words",
 ]
@@ -104,6 +105,13 @@ def source_words(code: str | None, lang: str) -> str:
     from core.route.export_words import source_words as _source_words
 
     return _source_words(code, lang)
+
+
+def stops_words(n: int, lang: str) -> str:
+    """How many stops, in words ("1 stop" / "3 stops")."""
+    from core.route.export_words import stops_words as _stops_words
+
+    return _stops_words(n, lang)
 
 
 def search_words(optimizer: OptimizerInfo, lang: str) -> str:

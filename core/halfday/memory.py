@@ -12,14 +12,13 @@ import math
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine
 
 from core.halfday.models import FamilyProfile, Memory, MemoryEvent
 from core.memory.rules import Rule
 from core.memory.store import UserMemory
 from core.packs.loader import RegionPlace
 from core.reservations import store
-from core.stores.db import open_engine
+from core.stores.db import EngineAtFirstUse
 
 metadata = sa.MetaData()
 memory_events = sa.Table(
@@ -45,26 +44,13 @@ EVENT_WEIGHT = {"confirmed_plan": 0.25, "liked": 0.5, "disliked": -0.75}
 MAX_VISITED = 50
 
 
-class MemoryStore:
+class MemoryStore(EngineAtFirstUse):
     """The memory on an engine, or on a URL opened at first use (so a database that cannot be reached is met inside
     the planner's event stream, which ends with ``DATABASE_UNREACHABLE``, not before it starts)."""
-
-    def __init__(self, engine: Engine | None = None, *, url: str | None = None) -> None:
-        if engine is None and url is None:
-            raise ValueError("a MemoryStore needs an engine or a URL")
-        self._engine = engine
-        self._url = url
 
     @classmethod
     def from_url(cls, url: str) -> MemoryStore:
         return cls(url=url)
-
-    @property
-    def engine(self) -> Engine:
-        if self._engine is None:
-            assert self._url is not None
-            self._engine = open_engine(self._url)
-        return self._engine
 
     def get(self, user_id: str) -> Memory:
         with store.transaction(self.engine) as conn:

@@ -240,16 +240,20 @@ def notice_lines(result: RoutePlanResult, *, lang: str = "en") -> list[str]:
     return [notice_words(item, lang, names=names) for item in result.notices]
 
 
+def stops_words(n: int, lang: str) -> str:
+    """ "1 stop" / "3 stops" (1 个途经点 / 3 个途经点)."""
+    return t("route.stops.one" if n == 1 else "route.stops.many", lang, n=n)
+
+
 def summary_line(result: RoutePlanResult, *, lang: str = "en") -> str:
     """The result's summary in ``lang`` (English keeps the planner's own, fuller sentence)."""
     if lang == "en" or not result.success:
         return result.summary
     best = result.best_route
-    n = len(result.resolved_stops)
     return t(
         "route.summary",
         lang,
-        stops=t("route.stops.one" if n == 1 else "route.stops.many", lang, n=n),
+        stops=stops_words(len(result.resolved_stops), lang),
         km=f"{best.total_distance_m / 1000:.1f}",
         minutes=f"{best.total_duration_s / 60:.0f}",
         transport=word(TRANSPORT_KEYS, result.transport_mode, lang),
