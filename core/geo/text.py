@@ -21,8 +21,18 @@ def fold(text: str) -> str:
     """Latin letters without their diacritics, as people type them on a keyboard without them ("Töölö" ->
     "toolo", "Ø" -> "o"; Pinyin tone marks go too: "Wàitān" -> "waitan"); Chinese, Cyrillic, Hangul kept."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return unicodedata.normalize("NFC", bare).translate(_FOLDS)
+    kept: list[str] = []
+    base_is_latin = False
+    for c in decomposed:
+        if unicodedata.combining(c):
+            # a mark on a Latin letter is a diacritic people leave out; on Cyrillic (й), kana (が) or
+            # Devanagari it is part of the letter itself
+            if not base_is_latin:
+                kept.append(c)
+            continue
+        base_is_latin = c < "\u0250" and c.isalpha()
+        kept.append(c)
+    return unicodedata.normalize("NFC", "".join(kept)).translate(_FOLDS)
 
 
 def normalize(text: str | None) -> str:
