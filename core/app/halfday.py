@@ -9,6 +9,24 @@ from typing import Any, Literal
 
 from core.app.context import RequestContext
 from core.errors import InputError
+from core.halfday.events import (
+    Done,
+    DoneError,
+    DoneEvent,
+    DonePlans,
+    ErrorFacts,
+    HalfDayEvent,
+    HalfDayResult,
+    IntentEvent,
+    Observation,
+    ObservationEvent,
+    RelaxedObservation,
+    ReservableObservation,
+    ResultObservation,
+    SkillCallEvent,
+    StatusEvent,
+    WarningObservation,
+)
 from core.halfday.facts import (
     CandidateFacts,
     ChoiceAsk,
@@ -33,31 +51,15 @@ from core.halfday.memory import MemoryStore
 from core.halfday.models import (
     DEFAULT_WEIGHTS,
     DIMENSIONS,
-    Done,
-    DoneError,
-    DoneEvent,
-    DonePlans,
-    ErrorFacts,
     FamilyProfile,
-    HalfDayEvent,
     HalfDayRequest,
-    HalfDayResult,
-    IntentEvent,
     Memory,
-    Observation,
-    ObservationEvent,
     OriginPoint,
     Plan,
     PlanStep,
-    RelaxedObservation,
-    ReservableObservation,
     ReserveInput,
-    ResultObservation,
     Risk,
     ScoreWeights,
-    SkillCallEvent,
-    StatusEvent,
-    WarningObservation,
 )
 from core.halfday.pipeline import DEGRADED_ASK, DEGRADED_DECLINED, LEVEL3_CODES, Decide
 from core.halfday.service import HalfDayPlanner

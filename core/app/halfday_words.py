@@ -12,8 +12,9 @@ from __future__ import annotations
 from datetime import date, time
 
 from core import i18n
+from core.halfday.events import HalfDayResult, PlanWords, ResultWords, StepWords
 from core.halfday.facts import IntroFacts, PlanIntro, StepReason
-from core.halfday.models import HalfDayResult, Plan, PlanStep, PlanWords, ResultWords, StepWords
+from core.halfday.models import Plan, PlanStep
 from core.i18n import t
 
 Keys = dict[str, str]  # code -> catalog key
@@ -141,7 +142,7 @@ RISKS: Keys = {
     "OVER_BUDGET": "halfday.risk.over_budget",
     "TRAVEL_ESTIMATED": "halfday.risk.travel_estimated",
 }
-#: soft filters loosened when the plans were not feasible enough (core/halfday/models.py RelaxCode)
+#: soft filters loosened when the plans were not feasible enough (core/halfday/facts.py RelaxCode)
 RELAX: Keys = {
     "crowd": "halfday.relax.crowd",
     "preferences": "halfday.relax.preferences",

@@ -19,7 +19,8 @@ from core.cli import add_provider_argument, parse_now, request_context
 def cmd_plan(args: argparse.Namespace) -> int:
     from core.app import halfday as halfday_app
     from core.errors import InputError
-    from core.halfday.models import DoneEvent, DonePlans, HalfDayRequest
+    from core.halfday.events import DoneEvent, DonePlans
+    from core.halfday.models import HalfDayRequest
 
     if not args.goal:
         raise InputError("give the goal sentence with --goal", field="goal")

@@ -16,18 +16,15 @@ from core.halfday import mocks
 from core.halfday.breaker import breaker_for
 from core.halfday.compose import compose_plans
 from core.halfday.cpsat import exact_order
+from core.halfday.events import DoneEvent, DonePlans, HalfDayEvent, HalfDayResult
 from core.halfday.goal_models import DecomposedGoal
 from core.halfday.goal_window import apply_window
 from core.halfday.memory import MemoryStore
 from core.halfday.models import (
     Candidates,
     ComposeInput,
-    DoneEvent,
-    DonePlans,
     GoalInput,
-    HalfDayEvent,
     HalfDayRequest,
-    HalfDayResult,
     Memory,
     MemoryEvent,
     MemoryQuery,

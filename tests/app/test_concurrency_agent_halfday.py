@@ -17,7 +17,8 @@ from core.app import AppServices, RequestContext
 from core.app.agent import ask
 from core.app.halfday import plan_half_day
 from core.config import Settings
-from core.halfday.models import DonePlans, HalfDayRequest
+from core.halfday.events import DonePlans
+from core.halfday.models import HalfDayRequest
 from core.halfday.travel import reset_breakers
 from core.packs.loader import load_region
 from tests.support.agent_packs import PLACES, make_settings

@@ -1,5 +1,5 @@
 """The half-day planner's events as SSE clients and ``halfday --events`` read them: every variant of the union
-(core/halfday/models.py) goes to JSON with the wire fields ``type``, ``trace_id``, ``seq``, ``at`` and ``data``, and
+(core/halfday/events.py) goes to JSON with the wire fields ``type``, ``trace_id``, ``seq``, ``at`` and ``data``, and
 comes back as the same typed event."""
 
 from __future__ import annotations
@@ -9,6 +9,28 @@ from datetime import UTC, date, datetime, time
 
 import pytest
 
+from core.halfday.events import (
+    HALF_DAY_EVENT,
+    Clarification,
+    DoneClarify,
+    DoneError,
+    DoneEvent,
+    DonePlans,
+    EmptyObservation,
+    ErrorFacts,
+    HalfDayResult,
+    IntentData,
+    IntentEvent,
+    ObservationEvent,
+    RelaxedObservation,
+    ReservableObservation,
+    ResultObservation,
+    SkillCallData,
+    SkillCallEvent,
+    StatusData,
+    StatusEvent,
+    WarningObservation,
+)
 from core.halfday.facts import (
     CandidateFacts,
     GoalFacts,
@@ -22,31 +44,7 @@ from core.halfday.facts import (
     WarningFacts,
 )
 from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
-from core.halfday.models import (
-    HALF_DAY_EVENT,
-    Clarification,
-    DoneClarify,
-    DoneError,
-    DoneEvent,
-    DonePlans,
-    EmptyObservation,
-    ErrorFacts,
-    HalfDayResult,
-    IntentData,
-    IntentEvent,
-    ObservationEvent,
-    Profile,
-    RelaxedObservation,
-    ReservableObservation,
-    ResultObservation,
-    ScoreWeights,
-    SkillCallData,
-    SkillCallEvent,
-    StatusData,
-    StatusEvent,
-    TimeSlots,
-    WarningObservation,
-)
+from core.halfday.models import Profile, ScoreWeights, TimeSlots
 
 HEAD = {"trace_id": "t" * 32, "seq": 3, "at": datetime(2026, 11, 27, 1, 0, tzinfo=UTC)}
 DAY = date(2026, 11, 28)

@@ -11,7 +11,7 @@ from datetime import date, time
 import pytest
 
 from core.app.halfday_words import intro_sentence, reason_sentence
-from core.halfday.models import HALF_DAY_EVENT, DonePlans
+from core.halfday.events import HALF_DAY_EVENT, DonePlans
 from tests.conftest import auth
 from tests.halfday.conftest import NOW
 from tests.halfday.test_api_and_cli import GOAL, api, read_sse  # noqa: F401 - the api fixture

@@ -13,7 +13,8 @@ from pydantic import SecretStr
 from core.config import Settings
 from core.geo.amap_standin import AMapLimitedStandIn
 from core.geo.registry import make_provider
-from core.halfday.models import DonePlans, HalfDayRequest, ObservationEvent, WarningObservation
+from core.halfday.events import DonePlans, ObservationEvent, WarningObservation
+from core.halfday.models import HalfDayRequest
 from core.halfday.service import HalfDayPlanner
 from core.halfday.travel import reset_breakers
 from tests.halfday.conftest import NOW
