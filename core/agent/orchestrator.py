@@ -158,6 +158,10 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
     flow: list[str] = [decision.output.ui_hint.status]
 
     def report(status: str, message: str = "") -> None:
+        if flow == ["awaiting_consent"] and status == "browsing":
+            # the router saw no consent on the request, the browse flow found this conversation's earlier one:
+            # nothing was awaited
+            flow[0] = status
         if not flow or flow[-1] != status:
             flow.append(status)
         if progress is not None:

@@ -205,6 +205,9 @@ def test_the_agent_asks_once_naming_the_sites_then_answers_with_the_demo_price(s
 
     again = _ask(services, lang, message, conversation=f"c-{lang}")  # no option: the consent is remembered
     assert again.result.status == "OK" and again.result.error_code is None
+    assert asked.explain.status_flow[0] == "awaiting_consent"
+    assert "awaiting_consent" not in again.explain.status_flow  # nothing was awaited: it browsed at once
+    assert again.explain.status_flow[0] == "browsing"
 
 
 def test_a_consent_holds_for_its_own_user_and_conversation_only(services):
