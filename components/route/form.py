@@ -326,7 +326,8 @@ def render_place_choices(section: str) -> None:
     mine = {f: c for f, c in error["candidates"].items() if error_section(f) == section}
     if not mine:
         return
-    chosen = place_picker.render_choices({"candidates": mine}, key="rp_pick", lang=current_lang())
+    region = st.session_state.get("region") or settings().region  # the pack whose names the districts take
+    chosen = place_picker.render_choices({"candidates": mine}, key="rp_pick", lang=current_lang(), region=region)
     for field, option in chosen.items():
         fill_place(field, place_picker.stop_fields(option))
     if chosen:
