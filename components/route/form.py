@@ -141,20 +141,11 @@ def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) 
 
 #: the inputs a stale notice names, as words inside its sentence (lower case in English: "strategy, travel mode")
 STALE_FIELD_WORDS = {
-    "origin": "route.stale.field.origin",
-    "destination": "route.stale.field.destination",
-    "task_name": "route.stale.field.task_name",
-    "stops": "route.stale.field.stops",
-    "route_strategy": "route.stale.field.route_strategy",
-    "transport_mode": "route.stale.field.transport_mode",
-    "need_deep_link": "route.stale.field.need_deep_link",
-    "deep_link_mode": "route.stale.field.deep_link_mode",
-    "need_html": "route.stale.field.need_html",
-    "max_permutations": "route.stale.field.max_permutations",
-    "exact_legs": "route.stale.field.exact_legs",
-    "round_trip": "route.stale.field.round_trip",
-    "region": "route.stale.field.region",
-    "provider": "route.stale.field.provider",
+    field: f"route.stale.field.{field}"
+    for field in (
+        *("origin", "destination", "task_name", "stops", "route_strategy", "transport_mode", "need_deep_link"),
+        *("deep_link_mode", "need_html", "max_permutations", "exact_legs", "round_trip", "region", "provider"),
+    )
 }
 #: the planned strategy inside the stale notice's sentence
 STALE_STRATEGY_WORDS = {code: f"route.stale.strategy.{code}" for code in STRATEGIES}

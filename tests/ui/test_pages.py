@@ -424,6 +424,21 @@ def test_the_stale_notice_names_the_changed_inputs_as_words_inside_its_sentence(
     assert stale_message({**state, "route_strategy": "balanced", REQUEST: planned}, table, result, lang=lang) is None
 
 
+def test_every_input_a_stale_notice_can_name_has_lower_case_words_in_english():
+    from components.route.form import STALE_FIELD_WORDS
+    from core.i18n import t
+    from core.models.route import RoutePlanRequest
+
+    fields = {
+        n.split("_")[0] if n.split("_")[0] in ("origin", "destination") else n for n in RoutePlanRequest.model_fields
+    }
+    assert fields | {"region", "provider"} <= set(STALE_FIELD_WORDS)
+    for key in STALE_FIELD_WORDS.values():
+        words = t(key, "en")
+        assert words[0].islower() or words.split()[0] in ("AMap", "HTML"), words  # a name keeps its capital
+        assert t(key, "zh")
+
+
 def test_switching_strategy_after_planning_marks_the_result_stale(planner_app):
     scenario = next(s for s in SCENARIOS if s.id == "sightseeing-day")
     at = load_and_plan(planner_app, scenario)
