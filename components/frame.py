@@ -96,12 +96,19 @@ TRAVEL = {
     "amap-mcp": "common.travel.amap_mcp",
 }
 WHOLE = {"offline": "common.provider.offline", "amap": "common.provider.amap", "amap-mcp": "common.provider.amap_mcp"}
+#: the same, as a short name (a multiselect's tag; the picker's help says what each one covers)
+WHOLE_SHORT = {
+    "offline": "common.provider.short.offline",
+    "amap": "common.provider.short.amap",
+    "amap-mcp": "common.provider.short.amap_mcp",
+}
 
 
-def provider_label(name: str, lang: str | None = None) -> str:
-    """'offline' -> 'Offline (region pack ...)': the places service and the travel service, in words."""
+def provider_label(name: str, lang: str | None = None, *, short: bool = False) -> str:
+    """'offline' -> 'Offline (region pack ...)': the places service and the travel service, in words; ``short``:
+    the name alone ('Offline')."""
     if name in WHOLE:
-        return t(WHOLE[name], lang)
+        return t((WHOLE_SHORT if short else WHOLE)[name], lang)
     places, _, travel = name.partition("+")
     return t(
         "common.provider.pair",

@@ -7,8 +7,9 @@ HTML discs with a label (S, H, 1..n, E, S/E), that never hide each other.
   a thin leader line back to it. The marker itself stays at its true point (its tooltip, the fitted bounds and the
   GCJ-02 shift are the true ones); only its picture moves.
 * A start, end or hotel pin is added ``on_top``: it sits above every numbered pin (Leaflet's ``zIndexOffset``).
-* ``Pins(cluster=True)`` (the route map) gathers numbered pins that crowd together at a low zoom into one cluster
-  disc (Leaflet.markercluster, served from ./static like Leaflet) listing the numbers it holds; from
+* ``Pins(cluster=True)`` (every map with numbered pins: route, itinerary day, half-day plan, agent) gathers
+  numbered pins that crowd together at a low zoom into one cluster disc (Leaflet.markercluster, served from
+  ./static like Leaflet) listing the numbers it holds; from
   ``CLUSTER_OFF_ZOOM`` on, every pin is drawn and fanned out as above. Start, end and hotel pins never cluster.
 
 ``PIN_STYLE`` (the pins' CSS) is part of every offline map's CSS (components/maps.py).

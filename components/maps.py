@@ -5,7 +5,8 @@ Each ``build_*`` builds the ``folium.Map`` (unit-testable, no Streamlit); each `
 ``st_folium``. The map references Leaflet only through local URLs
 (``/app/static/leaflet/...``, see components/static_assets.py): no jQuery, Bootstrap,
 Font Awesome or awesome-markers, no CDN. Markers are ``DivIcon``s with plain HTML numbers that fan out when they
-touch, the start or hotel on top (components/map_pins.py, shared with the route map), and
+touch and join a cluster when they crowd together at a low zoom, the start or hotel on top (components/map_pins.py,
+shared with the route map), and
 there is no tile layer by default: the background is the region pack's own streets, water and parks, or its
 coverage box and district centres (components/basemap.py). Online tiles are a setting, off by default.
 """
@@ -177,6 +178,13 @@ def offline_map(location: Sequence[float], *, zoom_start: int = 12, base_url_pat
     return m
 
 
+def clustered_pins(name: str | None = None, *, lang: str, base_url_path: str = "") -> Pins:
+    """A map's pins with the numbered ones clustered when they crowd together at a low zoom (start, end and hotel
+    pins never are); each cluster's tooltip lists its pins' numbers in ``lang``."""
+    title = t("common.map.cluster_title", lang, labels="{labels}")  # the cluster fills in its numbers
+    return Pins(name, cluster=True, base_url_path=base_url_path, cluster_title=title)
+
+
 def build_pick_map(
     centre_lonlat: Sequence[float],
     picked: Sequence[float] | None = None,
@@ -309,7 +317,7 @@ def build_day_map(
         ).add_to(route)
     route.add_to(m)
 
-    pins = Pins(html.escape(t("itinerary.map.stops", lang)))
+    pins = clustered_pins(html.escape(t("itinerary.map.stops", lang)), lang=lang, base_url_path=base_url_path)
     anchor_points = {}
     if start is not None:
         anchor_points[(start[2], start[3])] = ("itinerary.map.start", start)
@@ -368,7 +376,7 @@ def build_agent_map(
         [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
     )
     add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
-    pins = Pins()
+    pins = clustered_pins(lang=lang, base_url_path=base_url_path)
     for n, e in enumerate(pts, start=1):
         pins.add(
             float(e["lat"]),

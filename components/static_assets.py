@@ -1,6 +1,6 @@
-"""Leaflet served by Streamlit itself, so the route map draws with no CDN.
+"""Leaflet served by Streamlit itself, so every map draws with no CDN.
 
-Leaflet's files come from the ``xstatic-leaflet`` package, and Leaflet.markercluster's (the route map's pin
+Leaflet's files come from the ``xstatic-leaflet`` package, and Leaflet.markercluster's (every map's pin
 clusters) from ``xstatic-leaflet-markercluster`` (both pinned requirements); they are copied into
 ``<project>/static/leaflet/`` (markercluster under ``markercluster/``; gitignored: third-party code is never
 committed).

@@ -4,7 +4,8 @@ and notes in ``lang``; each pin's tooltip gives the place's name in the other la
 
 ``build_plan_map`` is pure (unit-testable); ``render_plan_map`` hands it to ``st_folium``. Like the other pages'
 maps it needs no network: local Leaflet, the pack's own background (components/basemap.py); pins that touch fan out
-and the start stays on top (components/map_pins.py).
+and the start stays on top; numbered pins crowded at a low zoom join a cluster listing their numbers
+(components/map_pins.py).
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ import folium
 
 from components.basemap import add_background, finish_map
 from components.halfday import text
-from components.map_pins import Pins
-from components.maps import offline_map
+from components.maps import clustered_pins, offline_map
 from core.app.halfday import OriginPoint, Plan
 from core.i18n import t
 
@@ -49,7 +49,7 @@ def build_plan_map(
     if len(line) >= 2:
         tip = t("halfday.map.line", lang)
         folium.PolyLine(line, color=ROUTE_COLOUR, weight=4, opacity=0.85, dash_array="6 6", tooltip=tip).add_to(m)
-    pins = Pins()
+    pins = clustered_pins(lang=lang, base_url_path=base_url_path)
     if origin is not None:
         start = t("halfday.map.start", lang)
         tip = f"<b>S · {start}</b><br>{html.escape(origin.name)}"

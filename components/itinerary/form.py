@@ -535,17 +535,22 @@ def policy_caption(mode: str, pacing: str, lang: str) -> None:
     )
 
 
+#: the inputs a stale notice names, as words inside its sentence (lower case in English: "places, hotel")
+STALE_FIELD_WORDS = {
+    field: f"itinerary.stale.field.{field}"
+    for field in ("region", "places", "trip_days", "trip_start_date", "hours", "hotel", "lunch", "pacing", "mode")
+}
+
+
 def changed_fields(
     state: Mapping[str, Any],
     selection: Mapping[str, Mapping[str, Any]],
     catalog: Sequence[Mapping[str, Any]],
     region: str,
     planned: TripRequest | None,
-    *,
-    lang: str = "en",
 ) -> list[str] | None:
-    """Which inputs differ from the request that made the result on screen (labels in ``lang``, form order);
-    ``[]`` when nothing changed, ``None`` when the form no longer makes a valid request."""
+    """Which inputs differ from the request that made the result on screen, as codes in form order
+    (``STALE_FIELD_WORDS``); ``[]`` when nothing changed, ``None`` when the form no longer makes a valid request."""
     if planned is None:
         return []
     try:
@@ -554,25 +559,25 @@ def changed_fields(
         return None
     changed: list[str] = []
     if current.region != planned.region:
-        changed.append(t("itinerary.field.region", lang))
+        changed.append("region")
     if [p.model_dump() for p in current.places] != [p.model_dump() for p in planned.places]:
-        changed.append(t(FIELD_LABELS["places"], lang))
+        changed.append("places")
     if len(current.days) != len(planned.days):
-        changed.append(t(FIELD_LABELS["trip_days"], lang))
+        changed.append("trip_days")
     elif current.days[0].date != planned.days[0].date:
-        changed.append(t(FIELD_LABELS["trip_start_date"], lang))
+        changed.append("trip_start_date")
     if len(current.days) == len(planned.days) and [(d.start_time, d.end_time) for d in current.days] != [
         (d.start_time, d.end_time) for d in planned.days
     ]:
-        changed.append(t("itinerary.field.hours", lang))
+        changed.append("hours")
     if current.hotel != planned.hotel:
-        changed.append(t(FIELD_LABELS["hotel"], lang))
+        changed.append("hotel")
     if current.lunch != planned.lunch:
-        changed.append(t(FIELD_LABELS["lunch"], lang))
+        changed.append("lunch")
     if current.pacing != planned.pacing:
-        changed.append(t(FIELD_LABELS["pacing"], lang))
+        changed.append("pacing")
     if current.mode != planned.mode:
-        changed.append(t(FIELD_LABELS["mode"], lang))
+        changed.append("mode")
     return changed
 
 
@@ -585,11 +590,13 @@ def stale_message(
     *,
     lang: str = "en",
 ) -> str | None:
-    """A notice when the plan on screen no longer matches the form, else None."""
-    changed = changed_fields(state, selection, catalog, region, planned, lang=lang)
+    """A notice when the plan on screen no longer matches the form, else None; the inputs it names are words inside
+    a sentence."""
+    changed = changed_fields(state, selection, catalog, region, planned)
     if changed == []:
         return None
     days = len(planned.days) if planned is not None else 0
     if changed is None:
         return t("itinerary.stale.invalid", lang, days=days)
-    return t("itinerary.stale.changed", lang, fields=t("itinerary.list_separator", lang).join(changed), days=days)
+    fields = t("itinerary.list_separator", lang).join(t(STALE_FIELD_WORDS[f], lang) for f in changed)
+    return t("itinerary.stale.changed", lang, fields=fields, days=days)

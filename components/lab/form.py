@@ -153,6 +153,7 @@ def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
         help=t("lab.grid.optimisers_help", lang),
         wrap=True,
     )
+    c3.caption(t("lab.grid.optimisers_caption", lang))  # the tags are short names; this says what each one does
     c1, c2 = st.columns(2)
     C.multiselect(
         c1,
@@ -160,7 +161,7 @@ def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
         S.PROVIDERS_KEY,
         t("lab.grid.providers", lang),
         _providers_for(regions),
-        format_func=lambda name: provider_label(name, lang),
+        format_func=lambda name: provider_label(name, lang, short=True),  # a tag: its help explains
         help=t("lab.grid.providers_help", lang),
         wrap=True,
     )

@@ -12,6 +12,7 @@ from core.i18n import t
 from core.models.route import RoutePlanResult
 
 KINDS = {"best": "route.chart.best", "Pareto front": "route.chart.pareto", "dominated": "route.chart.dominated"}
+KIND_COLOURS = {"best": "#d62728", "Pareto front": "#ff7f0e", "dominated": "#9aa5b1"}
 
 
 def candidates_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFrame:
@@ -35,13 +36,21 @@ def candidates_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFra
     return pd.DataFrame(rows, columns=["rank", "km", "minutes", "order", "pareto", "kind", "label", "best for"])
 
 
+def colour_scale(data: pd.DataFrame, lang: str) -> dict[str, list[str]]:
+    """The legend's entries: only the kinds some point has (a plan whose every candidate is on the front lists no
+    "dominated"), in the fixed order and colours of ``KINDS``."""
+    present = set(data["kind"])
+    kinds = [kind for kind in KINDS if kind in present]
+    return {"domain": [t(KINDS[kind], lang) for kind in kinds], "range": [KIND_COLOURS[kind] for kind in kinds]}
+
+
 def pareto_chart(result: RoutePlanResult, *, lang: str = "en") -> alt.LayerChart:
     """Scatter of km vs minutes; the Pareto front joined by a line; the best route in red."""
     data = candidates_frame(result, lang=lang)
     colour = alt.Color(
         "label:N",
         title=t("route.chart.candidate", lang),
-        scale=alt.Scale(domain=[t(k, lang) for k in KINDS.values()], range=["#d62728", "#ff7f0e", "#9aa5b1"]),
+        scale=alt.Scale(**colour_scale(data, lang)),
     )
     tooltip = [
         alt.Tooltip("rank:Q", title=t("route.col.rank", lang)),
@@ -55,7 +64,7 @@ def pareto_chart(result: RoutePlanResult, *, lang: str = "en") -> alt.LayerChart
     points = alt.Chart(data).mark_circle(size=110, opacity=0.85).encode(x=x, y=y, color=colour, tooltip=tooltip)
     front = (
         alt.Chart(data[data["pareto"]].sort_values("km"))
-        .mark_line(color="#ff7f0e", strokeDash=[5, 3], point=False)
+        .mark_line(color=KIND_COLOURS["Pareto front"], strokeDash=[5, 3], point=False)
         .encode(x=x, y=y, order="km:Q")
     )
     return alt.layer(front, points).properties(height=300, title=t("route.chart.title", lang))
@@ -78,7 +87,7 @@ def pareto_spec(result: RoutePlanResult, *, lang: str = "en") -> dict[str, Any]:
         "field": "label",
         "type": "nominal",
         "title": t("route.chart.candidate", lang),
-        "scale": {"domain": [t(k, lang) for k in KINDS.values()], "range": ["#d62728", "#ff7f0e", "#9aa5b1"]},
+        "scale": colour_scale(data, lang),
     }
     tooltip = [
         {"field": "rank", "type": "quantitative", "title": t("route.col.rank", lang)},
@@ -95,7 +104,7 @@ def pareto_spec(result: RoutePlanResult, *, lang: str = "en") -> dict[str, Any]:
         "layer": [
             {
                 "transform": [{"filter": "datum.pareto"}],
-                "mark": {"type": "line", "color": "#ff7f0e", "strokeDash": [5, 3], "point": False},
+                "mark": {"type": "line", "color": KIND_COLOURS["Pareto front"], "strokeDash": [5, 3], "point": False},
                 "encoding": {"x": x, "y": y, "order": {"field": "km", "type": "quantitative"}},
             },
             {

@@ -29,7 +29,7 @@ from components.stops_table import (
     stops_frame,
     stops_from_frame,
 )
-from core.app.route import Scenario
+from core.app.route import Scenario, stops_words
 from core.errors import OmniError
 from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult
 
@@ -139,49 +139,67 @@ def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) 
     return payload
 
 
-def changed_fields(
-    state: Mapping[str, Any], stops_table: pd.DataFrame | None, planned: RoutePlanRequest | None, *, lang: str = "en"
-) -> list[str]:
-    """Which inputs differ from the request that produced the result on screen (labels in ``lang``, form order).
+#: the inputs a stale notice names, as words inside its sentence (lower case in English: "strategy, travel mode")
+STALE_FIELD_WORDS = {
+    field: f"route.stale.field.{field}"
+    for field in (
+        *("origin", "destination", "task_name", "stops", "route_strategy", "transport_mode", "need_deep_link"),
+        *("deep_link_mode", "need_html", "max_permutations", "exact_legs", "round_trip", "region", "provider"),
+    )
+}
+#: the planned strategy inside the stale notice's sentence
+STALE_STRATEGY_WORDS = {code: f"route.stale.strategy.{code}" for code in STRATEGIES}
+#: ``changed_fields``' answer when the form no longer makes a valid request
+INVALID = "input"
 
-    ``[t("route.field.input")]`` when the form no longer makes a valid request; ``[]`` when nothing changed.
+
+def changed_fields(
+    state: Mapping[str, Any], stops_table: pd.DataFrame | None, planned: RoutePlanRequest | None
+) -> list[str]:
+    """Which inputs differ from the request that produced the result on screen, as codes in form order (the start's
+    and the destination's fields as ``origin`` / ``destination``).
+
+    ``[INVALID]`` when the form no longer makes a valid request; ``[]`` when nothing changed.
     """
     if planned is None:
         return []
     try:
         current = RoutePlanRequest.model_validate(request_payload(state, stops_table))
     except (ValueError, OmniError):  # pydantic's ValidationError is a ValueError
-        return [t("route.field.input", lang)]
-    labels: list[str] = []
+        return [INVALID]
+    fields: list[str] = []
     for name in RoutePlanRequest.model_fields:
         if getattr(current, name) != getattr(planned, name):
             head = name.split("_")[0]
-            label = field_label(head if head in ("origin", "destination") else name, lang=lang)
-            if label not in labels:
-                labels.append(label)
-    return labels
+            field = head if head in ("origin", "destination") else name
+            if field not in fields:
+                fields.append(field)
+    return fields
 
 
 def stale_message(
     state: Mapping[str, Any], stops_table: pd.DataFrame | None, result: RoutePlanResult, *, lang: str = "en"
 ) -> str | None:
-    """A notice when the result on screen no longer matches the form (or the sidebar), else None."""
-    changed = changed_fields(state, stops_table, state.get(REQUEST), lang=lang)
+    """A notice when the result on screen no longer matches the form (or the sidebar), else None; the inputs it
+    names are words inside a sentence (``STALE_FIELD_WORDS``)."""
+    changed = changed_fields(state, stops_table, state.get(REQUEST))
     region = state.get("region")
     if region and result.region and region != result.region:
-        changed.append(field_label("region", lang=lang))
+        changed.append("region")
     active, planned = state.get(ACTIVE_PROVIDER), state.get(PLANNED_PROVIDER)
     if active and planned and active != planned:
-        changed.append(field_label("provider", lang=lang))
+        changed.append("provider")
     if not changed:
         return None
-    invalid = changed == [t("route.field.input", lang)]
+    strategy = result.route_strategy
     return t(
-        "route.stale.invalid" if invalid else "route.stale.changed",
+        "route.stale.invalid" if changed == [INVALID] else "route.stale.changed",
         lang,
-        fields=t("route.list_separator", lang).join(changed),
-        strategy=t(STRATEGY_LABELS[result.route_strategy], lang),
-        stops=len(result.resolved_stops),
+        fields=t("route.list_separator", lang).join(
+            t(STALE_FIELD_WORDS[f], lang) if f in STALE_FIELD_WORDS else field_label(f, lang=lang) for f in changed
+        ),
+        strategy=t(STALE_STRATEGY_WORDS[strategy], lang) if strategy in STALE_STRATEGY_WORDS else strategy,
+        stops=stops_words(len(result.resolved_stops), lang),
     )
 
 
@@ -299,7 +317,8 @@ def render_place_choices(section: str) -> None:
     mine = {f: c for f, c in error["candidates"].items() if error_section(f) == section}
     if not mine:
         return
-    chosen = place_picker.render_choices({"candidates": mine}, key="rp_pick", lang=current_lang())
+    region = st.session_state.get("region") or settings().region  # the pack whose names the districts take
+    chosen = place_picker.render_choices({"candidates": mine}, key="rp_pick", lang=current_lang(), region=region)
     for field, option in chosen.items():
         fill_place(field, place_picker.stop_fields(option))
     if chosen:

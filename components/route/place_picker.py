@@ -4,9 +4,10 @@ The core never takes the first of several places: it raises ``AMBIGUOUS_PLACE`` 
 whose ``candidates`` hold, for each input field (``origin_address``, ``stops.1``, ``destination_address``), a
 ``PlaceChoice``: the text typed, why it is a choice, how far apart the places are, and the options (name, English
 name, district, address, score, distance to the first). This component shows one field's choice (name in the
-user's language with the other beside it, district, distance from the first option) and returns the option the
-user confirms; ``stop_fields`` is what the form puts back in that field (the name, the address and the POI id,
-which the resolver then takes as chosen). Words: locales/*/LC_MESSAGES/place.po.
+user's language with the other beside it, district in the pack's words for ``lang``, distance from the first
+option; in English, Chinese words only on a labelled line) and returns the option the user confirms;
+``stop_fields`` is what the form puts back in that field (the name, the address and the POI id, which the resolver
+then takes as chosen). Words: locales/*/LC_MESSAGES/place.po.
 
 Self-contained on purpose (the route form is being moved to catalogs by another change); wiring it takes a few
 lines in the page, see ``render_choices``.
@@ -21,6 +22,7 @@ import streamlit as st
 
 from components.language import current_lang
 from core import i18n
+from core.app.regions import district_name
 from core.models.route import PlaceCandidate, PlaceChoice
 
 REASONS = {
@@ -58,20 +60,36 @@ def distance_text(metres: int, lang: str) -> str:
     return i18n.t("place.picker.km_away", lang, km=f"{metres / 1000:.1f}")
 
 
-def option_text(option: PlaceCandidate, lang: str) -> str:
-    """One line per option: name · district · distance from the first option."""
-    name, _ = _names(option, lang)
+def district_text(option: PlaceCandidate, lang: str, region: str | None = None) -> str:
+    """The option's district in ``lang``: the region pack's name for it (``Huangpu`` for 黄浦区 in English); "" in
+    English when the pack has no English name (the Chinese one is then under the option, labelled)."""
     if option.category == "district":  # the option is the area itself, at its mapped centre
-        district = i18n.t("place.picker.whole_district", lang)
-    else:
-        district = option.district or i18n.t("place.picker.no_district", lang)
-    return f"{name} · {district} · {distance_text(option.distance_to_first_m, lang)}"
+        return i18n.t("place.picker.whole_district", lang)
+    if not option.district:
+        return i18n.t("place.picker.no_district", lang)
+    return district_name(region, option.district, lang)
+
+
+def option_text(option: PlaceCandidate, lang: str, *, region: str | None = None) -> str:
+    """One line per option: name · district · distance from the first option (the district left out when it has
+    no name in ``lang``)."""
+    name, _ = _names(option, lang)
+    district = district_text(option, lang, region)
+    return " · ".join(part for part in (name, district, distance_text(option.distance_to_first_m, lang)) if part)
 
 
 def option_caption(option: PlaceCandidate, lang: str) -> str:
-    """The other language's name and the address, under the option."""
+    """The other language's name and the address, under the option. In English, Chinese words are never mixed into
+    the line: the name and address written in Chinese are labelled as such ("In Chinese: 外滩 · 黄浦区中山东一路")."""
     _, other = _names(option, lang)
-    return " · ".join(part for part in (other, option.address) if part)
+    parts = [part for part in (other, option.address) if part]
+    if lang != "en":
+        return " · ".join(parts)
+    local = [part for part in parts if i18n.has_cjk(part)]
+    plain = [part for part in parts if not i18n.has_cjk(part)]
+    if local:
+        plain.append(i18n.t("place.picker.in_chinese", lang, text=" · ".join(local)))
+    return " · ".join(plain)
 
 
 def stop_fields(option: PlaceCandidate) -> dict[str, str | None]:
@@ -80,8 +98,11 @@ def stop_fields(option: PlaceCandidate) -> dict[str, str | None]:
     return {"name": option.name, "address": option.address or option.name, "poi_id": option.poi_id}
 
 
-def render_place_picker(choice: PlaceChoice, *, key: str, lang: str | None = None) -> PlaceCandidate | None:
-    """The “Did you mean…” box of one field; the chosen option once the user presses “Use this place”."""
+def render_place_picker(
+    choice: PlaceChoice, *, key: str, lang: str | None = None, region: str | None = None
+) -> PlaceCandidate | None:
+    """The “Did you mean…” box of one field; the chosen option once the user presses “Use this place”. ``region``:
+    the pack whose names the districts take."""
     lang = lang or current_lang()
     options = choice.options
     with st.container(border=True, key=f"{key}_picker"):
@@ -93,7 +114,7 @@ def render_place_picker(choice: PlaceChoice, *, key: str, lang: str | None = Non
         picked = st.radio(
             i18n.t("place.picker.choose", lang),
             list(range(len(options))),
-            format_func=lambda i: option_text(options[i], lang),
+            format_func=lambda i: option_text(options[i], lang, region=region),
             captions=[option_caption(o, lang) for o in options],
             key=f"{key}_choice",
             label_visibility="collapsed",
@@ -103,7 +124,9 @@ def render_place_picker(choice: PlaceChoice, *, key: str, lang: str | None = Non
     return None
 
 
-def render_choices(error: Any, *, key: str = "place", lang: str | None = None) -> dict[str, PlaceCandidate]:
+def render_choices(
+    error: Any, *, key: str = "place", lang: str | None = None, region: str | None = None
+) -> dict[str, PlaceCandidate]:
     """A picker for every ambiguous field of ``error``; the fields the user has settled in this run, with their
     chosen place. The route page wires it so (see the note in the report of issue 12):
 
@@ -113,7 +136,7 @@ def render_choices(error: Any, *, key: str = "place", lang: str | None = None) -
     """
     chosen: dict[str, PlaceCandidate] = {}
     for field, choice in choices_of(error).items():
-        option = render_place_picker(choice, key=f"{key}_{field.replace('.', '_')}", lang=lang)
+        option = render_place_picker(choice, key=f"{key}_{field.replace('.', '_')}", lang=lang, region=region)
         if option is not None:
             chosen[field] = option
     return chosen

@@ -15,6 +15,7 @@ import re
 from typing import Any, TypedDict
 
 from core.agent import fastpath
+from core.agent.actions.itinerary import AGENT_MAX_VISIT_SPREAD
 from core.agent.actions.registry import ActionRegistry
 from core.agent.flows import memory as memory_flow
 from core.agent.flows.itinerary_words import dropped_lines, must_fix_steps
@@ -232,6 +233,19 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                         facts={"dropped": dropped[:20]},
                     )
                     state.react.observations.append({"phase": "repair", "moves": len(rep.moves)})
+                visits = [len(p.order) for p in state.compute.day_plans]
+                if len(visits) > 1 and max(visits) - min(visits) > AGENT_MAX_VISIT_SPREAD:
+                    bal = act(
+                        registry,
+                        "itinerary.rebalance_days",
+                        {},
+                        state,
+                        ctx,
+                        reason_code="UNEVEN_DAYS",
+                        policy_id=policy,
+                        facts={"visits": visits},
+                    )
+                    state.react.observations.append({"phase": "balance", "moves": len(bal.moves)})
             elif phase == "check":
                 ctx.report("verifying")
                 v = act(registry, "policy.validate_feasibility", {}, state, ctx, reason_code=reason, policy_id=policy)

@@ -44,14 +44,16 @@ def _spreads(visits: Sequence[int], busy: Sequence[int]) -> tuple[int, int]:
     return (max(visits) - min(visits), max(busy) - min(busy)) if visits else (0, 0)
 
 
-def _is_even(visit_spread: int, busy_spread: int) -> bool:
-    return visit_spread <= MAX_VISIT_SPREAD or busy_spread <= BUSY_TOLERANCE_MIN
+def _is_even(visit_spread: int, busy_spread: int, max_visit_spread: int = MAX_VISIT_SPREAD) -> bool:
+    return visit_spread <= max_visit_spread or busy_spread <= BUSY_TOLERANCE_MIN
 
 
-def _score(visits: Sequence[int], busy: Sequence[int]) -> tuple[int, int, int]:
+def _score(
+    visits: Sequence[int], busy: Sequence[int], max_visit_spread: int = MAX_VISIT_SPREAD
+) -> tuple[int, int, int]:
     """Lower is more even: (uneven?, visits beyond the allowed spread, busy spread)."""
     vs, bs = _spreads(visits, busy)
-    return (0 if _is_even(vs, bs) else 1, max(0, vs - MAX_VISIT_SPREAD), bs)
+    return (0 if _is_even(vs, bs, max_visit_spread) else 1, max(0, vs - max_visit_spread), bs)
 
 
 class _Days:
@@ -94,9 +96,16 @@ def _try_move(days: _Days, key: str, heavy: int, light: int) -> tuple[DaySchedul
 
 
 def rebalance_days(
-    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings | None = None
+    problem: ItineraryProblem,
+    plans: Sequence[DayPlan],
+    *,
+    settings: Settings | None = None,
+    max_visit_spread: int = MAX_VISIT_SPREAD,
 ) -> tuple[list[DayPlan], list[dict[str, Any]]]:
     """Move stops from busy days to light ones until the days are even or no move helps.
+
+    ``max_visit_spread``: the visit counts' spread that is even (the agent asks for 1: its suggested days hold
+    about three places each, and 4 and 2 read as one thin day).
 
     A move keeps every place (both days stay feasible), adds at most MAX_EXTRA_TRAVEL_MIN robust travel
     minutes and makes the days strictly more even (``_score``); the cheapest such move is made first. The days
@@ -110,7 +119,7 @@ def rebalance_days(
     moves: list[dict[str, Any]] = []
     for _ in range(2 * sum(days.visits()) + 1):
         visits, busy = days.visits(), days.busy()
-        score = _score(visits, busy)
+        score = _score(visits, busy, max_visit_spread)
         if score[0] == 0:
             break
         idx = days.indices()
@@ -132,7 +141,7 @@ def rebalance_days(
                     v2[li] += 1
                     b2[hi] = _busy(problem, h_sched.order, h_sched)
                     b2[li] = _busy(problem, l_sched.order, l_sched)
-                    new = _score(v2, b2)
+                    new = _score(v2, b2, max_visit_spread)
                     if new >= score:
                         continue
                     cand = (new, extra, key, heavy, light, h_sched, l_sched)

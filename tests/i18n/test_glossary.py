@@ -1,5 +1,5 @@
 """One word per product term per language (docs/GLOSSARY.md): a strategy, a transport mode or a priority never
-appears under two names in one language's catalogs."""
+appears under two names in one language's catalogs; neither does a solver of the strategy lab."""
 
 from __future__ import annotations
 
@@ -13,7 +13,12 @@ from core import i18n
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY = ROOT / "docs" / "GLOSSARY.md"
 #: the key shapes that name a term of a kind: "<domain>.[...]<group>.<code>"
-GROUPS = {"strategy": ("strategy",), "mode": ("transport", "mode", "travel.mode"), "priority": ("priority",)}
+GROUPS = {
+    "strategy": ("strategy",),
+    "mode": ("transport", "mode", "travel.mode"),
+    "priority": ("priority",),
+    "solver": ("optimiser",),
+}
 
 
 def glossary() -> list[dict[str, str | list[str]]]:
@@ -49,6 +54,7 @@ def test_the_glossary_lists_every_strategy_mode_and_priority():
     assert {("strategy", c) for c in ("shortest_distance", "fastest_time", "balanced")} <= codes
     assert {("mode", c) for c in ("driving", "walking", "cycling")} <= codes
     assert {("priority", c) for c in ("must", "should", "nice")} <= codes
+    assert {("solver", c) for c in ("project", "ortools_gls", "valhalla", "nearest_neighbour", "itinerary")} <= codes
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

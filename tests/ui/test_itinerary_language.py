@@ -292,7 +292,7 @@ def test_a_plan_is_marked_stale_when_the_days_change_and_replanning_clears_it(le
     ok(at)
     stale = [i.value for i in at.info]
     assert (
-        "This is the 2-day plan made before you changed: Number of days. "
+        "This is the 2-day plan made before you changed: number of days. "
         "Press **Optimise** to plan with the form as it is now."
     ) in stale
 

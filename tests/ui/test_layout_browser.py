@@ -229,7 +229,6 @@ def test_route_candidate_table_shows_rank_figures_and_whole_order(app_page, lang
         no_sideways_scroll(page, viewport["width"])
 
 
-@pytest.mark.xfail(strict=True, reason="open: the solver's tag is cut to '本项目的求解器（精确 / 局…' (tag max-width)")
 @pytest.mark.parametrize("lang", LANGS)
 def test_strategy_lab_tags_in_sight(app_page, lang):
     page, base = app_page

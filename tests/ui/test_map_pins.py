@@ -5,6 +5,8 @@ map's own pins and legend are tested in test_route_map.py and test_route_map_bro
 
 from __future__ import annotations
 
+import html
+import re
 from datetime import date, datetime, time
 
 import folium
@@ -117,20 +119,100 @@ def test_every_map_draws_its_pins_in_one_group_with_the_spreading_script_and_its
     assert page.count(f'"zIndexOffset": {TOP_Z}') == (1 if start else 0)  # the hotel or start, once
 
 
+#: the labels each cluster disc lists in its title (English: "Places 1, 2: zoom in to see each one")
+CLUSTER_TITLES_JS = "() => Array.from(document.querySelectorAll('.omni-cluster')).map(e => e.title)"
+MAP_JS = "window[Object.keys(window).find(k => /^map_[0-9a-f]+$/.test(k))]"
+#: a whole city in the window: the test's places (a few hundred metres apart) are a few pixels apart
+CITY_ZOOM = 12
+
+#: each map's numbered pins in visiting order: (label, the name its tooltip starts with)
+NUMBERED = {
+    "day": [("1", PLACE["i-bund"][0]), ("2", _near("i-bund")[0]), ("3", _near("i-hotel")[0])],
+    "agent": [("1", PLACE["i-bund"][0]), ("2", _near("i-bund")[0]), ("3", HOSTILE_NAME)],
+    "halfday": [("1", _near("i-hotel")[0]), ("2", PLACE["i-bund"][0])],
+}
+
+
+def _clusters(m: folium.Map) -> list:
+    from components.map_pins import OfflineMarkerCluster
+
+    found, stack = [], [m]
+    while stack:
+        el = stack.pop()
+        stack.extend(el._children.values())
+        if isinstance(el, OfflineMarkerCluster):
+            found.append(el)
+    return found
+
+
+def _label(marker: folium.Marker) -> str:
+    return re.search(r'class="omni-pin[^"]*"[^>]*>([^<]+)<', marker.icon.options["html"]).group(1)
+
+
+def _tooltip(marker: folium.Marker) -> str:
+    [tip] = [c for c in marker._children.values() if isinstance(c, folium.Tooltip)]
+    return str(tip.text)
+
+
+@pytest.mark.parametrize("which", MAPS)
+def test_every_maps_numbered_pins_are_in_one_cluster_group_in_visiting_order_and_the_start_is_not(which):
+    build, start = MAPS[which]
+    m = build()
+    [cluster] = _clusters(m)
+    inside = [c for c in cluster._children.values() if isinstance(c, folium.Marker)]
+    expected = NUMBERED[which]
+    assert [_label(mk) for mk in inside] == [label for label, _ in expected]  # one numbering, by visit
+    for marker, (label, name) in zip(inside, expected, strict=True):  # the tooltip's number is the pin's
+        assert _tooltip(marker).startswith(f"<b>{label} · {html.escape(name)}</b>"), (which, _tooltip(marker))
+    group = cluster._parent
+    outside = [_label(c) for c in group._children.values() if isinstance(c, folium.Marker)]
+    assert outside == ([start] if start else [])  # the hotel or start is never clustered
+
+    page = m.get_root().render()
+    assert '<script src="/app/static/leaflet/markercluster/leaflet.markercluster.js">' in page
+    assert 'href="/app/static/leaflet/markercluster/MarkerCluster.css"' in page
+    assert not re.findall(r'(?:src|href)="(?:https?:)?//', page), "no asset from another host"
+    assert page.count("L.markerClusterGroup(") == 1
+    assert "Places {labels}: zoom in to see each one" in page  # the cluster's tooltip, in the map's language
+
+
+def test_a_cluster_says_its_numbers_in_chinese_on_a_chinese_map():
+    from components.maps import build_agent_map
+
+    rows = [{"name": n, "lon": lon, "lat": lat, "day": 1, "start": "09:00", "end": "10:00"} for n, lon, lat in
+            (PLACE["i-bund"], PLACE["i-pearl"])]  # fmt: skip
+    page = build_agent_map(rows, region="shanghai", lang="zh").get_root().render()
+    assert "第 {labels} 个地点:放大地图可逐一查看" in page
+    assert "Places {labels}" not in page
+
+
 @pytest.mark.ui
 @pytest.mark.browser
-def test_pins_a_few_metres_apart_are_fanned_out_on_every_map(leaflet_static, tmp_path):
+def test_pins_a_few_metres_apart_are_fanned_out_and_cluster_at_a_city_zoom_on_every_map(leaflet_static, tmp_path):
     pages = {
         which: write_offline_map(build(), leaflet_static, tmp_path / f"{which}.html")
         for which, (build, _) in MAPS.items()
     }
-    seen = {}
+    seen, far, titles = {}, {}, {}
     with chromium_page(width=700, height=460) as (page, errors):
         for which, path in pages.items():
             page.goto(path.as_uri())
             seen[which] = settled_pins(page)
             assert page.evaluate("window.omniInjected") is None, which
+            # the city's scale: the numbered pins a few hundred metres apart crowd together and join a cluster
+            page.evaluate(f"{MAP_JS}.setZoom({CITY_ZOOM}, {{animate: false}})")
+            far[which] = settled_pins(page, wait_ms=400)
+            titles[which] = page.evaluate(CLUSTER_TITLES_JS)
     assert not errors, errors
+    for which, boxes in far.items():
+        assert titles[which], which
+        clustered = [
+            n for title in titles[which] for n in re.match(r"Places (.*): zoom in", title).group(1).split(", ")
+        ]
+        drawn = [b["label"] for b in boxes]
+        assert sorted(drawn + clustered) == sorted(b["label"] for b in seen[which]), which  # each pin once
+        start = MAPS[which][1]
+        assert (start in drawn) if start else True, which  # the hotel or start is never clustered
     assert sorted(b["label"] for b in seen["day"]) == ["1", "2", "3", "H"]  # the round trip's hotel once
     assert sorted(b["label"] for b in seen["agent"]) == ["1", "2", "3"]
     assert sorted(b["label"] for b in seen["halfday"]) == ["1", "2", "S"]

@@ -380,10 +380,63 @@ def test_changed_fields_compares_the_form_with_the_planned_request():
     table = stops_frame([{"address": "豫园"}, {"address": "新天地"}])
     planned = RoutePlanRequest.model_validate(request_payload(state, table))
     assert changed_fields(state, table, planned) == []
-    assert changed_fields({**state, "route_strategy": "fastest_time"}, table, planned) == ["Strategy"]
-    assert changed_fields(state, stops_frame([{"address": "新天地"}, {"address": "豫园"}]), planned) == ["Stops"]
-    assert changed_fields({**state, "origin_address": "静安寺"}, table, planned) == ["Start"]
-    assert changed_fields({**state, "destination_address": "  "}, table, planned) == ["Input"]  # no longer valid
+    assert changed_fields({**state, "route_strategy": "fastest_time"}, table, planned) == ["route_strategy"]
+    assert changed_fields(state, stops_frame([{"address": "新天地"}, {"address": "豫园"}]), planned) == ["stops"]
+    assert changed_fields({**state, "origin_address": "静安寺"}, table, planned) == ["origin"]
+    assert changed_fields({**state, "destination_address": "  "}, table, planned) == ["input"]  # no longer valid
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "en",
+            "Changed since this plan: start, strategy, travel mode, map provider. The result below is for the previous"
+            " inputs (strategy: balanced, 2 stops)",
+        ),
+        ("zh", "规划之后有改动:起点、策略、出行方式、地图服务。下面的结果对应之前的输入(策略:均衡,2 个途经点)"),
+    ],
+)
+def test_the_stale_notice_names_the_changed_inputs_as_words_inside_its_sentence(lang, expected):
+    """Inside a sentence the inputs are lower-case words ("strategy", not "Strategy"); the sidebar's provider is
+    named as the sidebar names it (a map provider) and the stops are counted in words."""
+    from components.frame import ACTIVE_PROVIDER
+    from components.route.form import PLANNED_PROVIDER, REQUEST, request_payload, stale_message
+    from components.stops_table import stops_frame
+    from core.models.route import RoutePlanRequest
+
+    state = {"origin_mode": "fixed", "origin_address": "人民广场", "destination_address": "外滩"}
+    table = stops_frame([{"address": "豫园"}, {"address": "新天地"}])
+    planned = RoutePlanRequest.model_validate(request_payload({**state, "route_strategy": "balanced"}, table))
+    result = _plan("sightseeing-day").model_copy(update={"route_strategy": "balanced"})
+    result = result.model_copy(update={"resolved_stops": result.resolved_stops[:2]})
+    now = {
+        **state,
+        "origin_address": "静安寺",
+        "route_strategy": "fastest_time",
+        "transport_mode": "walking",
+        REQUEST: planned,
+        ACTIVE_PROVIDER: "amap",
+        PLANNED_PROVIDER: "offline",
+    }
+    notice = stale_message(now, table, result, lang=lang)
+    assert notice is not None and notice.startswith(expected), notice
+    assert stale_message({**state, "route_strategy": "balanced", REQUEST: planned}, table, result, lang=lang) is None
+
+
+def test_every_input_a_stale_notice_can_name_has_lower_case_words_in_english():
+    from components.route.form import STALE_FIELD_WORDS
+    from core.i18n import t
+    from core.models.route import RoutePlanRequest
+
+    fields = {
+        n.split("_")[0] if n.split("_")[0] in ("origin", "destination") else n for n in RoutePlanRequest.model_fields
+    }
+    assert fields | {"region", "provider"} <= set(STALE_FIELD_WORDS)
+    for key in STALE_FIELD_WORDS.values():
+        words = t(key, "en")
+        assert words[0].islower() or words.split()[0] in ("AMap", "HTML"), words  # a name keeps its capital
+        assert t(key, "zh")
 
 
 def test_switching_strategy_after_planning_marks_the_result_stale(planner_app):
@@ -395,14 +448,14 @@ def test_switching_strategy_after_planning_marks_the_result_stale(planner_app):
     at.selectbox(key="route_strategy").set_value(other).run()
     assert not at.exception, at.exception
     notes = [i.value for i in at.info]
-    planned_words = {"shortest_distance": "Shortest distance", "fastest_time": "Fastest time", "balanced": "Balanced"}
-    assert len(notes) == 1 and "Changed since this plan: Strategy." in notes[0], notes
+    planned_words = {"shortest_distance": "shortest distance", "fastest_time": "fastest time", "balanced": "balanced"}
+    assert len(notes) == 1 and "Changed since this plan: strategy." in notes[0], notes
     assert f"(strategy: {planned_words[planned]}, " in notes[0], notes
     at.selectbox(key="route_strategy").set_value(planned).run()
     assert not at.info, [i.value for i in at.info]  # back to what was planned: not stale
     at.text_area(key="paste_stops").input("外滩 | 中山东一路")
     at.button(key="paste_apply").click().run()
-    assert any("Stops" in i.value for i in at.info)
+    assert any("Changed since this plan: stops." in i.value for i in at.info)
     at.button(key="plan").click().run()
     assert not at.info, [i.value for i in at.info]
     assert len(at.session_state["route_result"].resolved_stops) == len(scenario.request.stops) + 1

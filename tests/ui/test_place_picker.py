@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components.route.place_picker import REASONS, choices_of, distance_text, option_text, stop_fields
+from components.route.place_picker import (
+    REASONS,
+    choices_of,
+    distance_text,
+    option_caption,
+    option_text,
+    stop_fields,
+)
 from core import i18n
 from core.errors import AmbiguousPlaceError
 from core.geo.registry import make_provider
@@ -30,7 +37,7 @@ def picker_script(text: str, lang: str) -> None:
     try:
         resolve_point(RawStop(address=text), role="stop", provider=make_provider("offline", region="shanghai"), index=0)
     except AmbiguousPlaceError as exc:
-        for field, chosen in render_choices(exc, key="pick", lang=lang).items():
+        for field, chosen in render_choices(exc, key="pick", lang=lang, region="shanghai").items():
             st.session_state["filled"] = {"field": field, **stop_fields(chosen)}
 
 
@@ -45,9 +52,9 @@ def test_the_picker_shows_name_district_and_distance_and_returns_the_choice():
     assert not at.exception
     radio = at.radio(key="pick_stops_0_choice")
     labels = list(radio.options)  # what the user reads, one line per place
-    assert labels[0] == "Shanghai Hongqiao Railway Station · 闵行区 · first in the list"
+    assert labels[0] == "Shanghai Hongqiao Railway Station · Minhang · first in the list"
     assert any(
-        line.startswith("Shanghai Hongqiao International Airport Terminal 1 · 长宁区 · ")
+        line.startswith("Shanghai Hongqiao International Airport Terminal 1 · Changning · ")
         and "km from the first" in line
         for line in labels
     )
@@ -99,12 +106,35 @@ def test_the_chosen_place_plans_without_asking_again():
     assert i18n.t(REASONS[choice.reason], "en").startswith("This place is made of parts that are far apart")
     assert i18n.t(REASONS[choice.reason], "zh").startswith("这个地方由相距较远的几部分组成")
     chosen = next(o for o in choice.options if o.poi_id == "sh-sha-t2")
-    assert option_text(chosen, "en").startswith("Shanghai Hongqiao International Airport Terminal 2 · 闵行区 · ")
+    assert option_text(chosen, "en", region="shanghai").startswith(
+        "Shanghai Hongqiao International Airport Terminal 2 · Minhang · "
+    )
     request = RoutePlanRequest(
         origin_mode="fixed", origin_address="外滩", destination_address="豫园", stops=[stop_fields(chosen)]
     )
     result = plan_route(request, provider=make_provider("offline", region="shanghai"))
     assert result.resolved_stops[0].poi_id == "sh-sha-t2"
+
+
+def test_in_english_the_districts_are_the_packs_english_names_and_chinese_words_are_labelled():
+    """ "Did you mean" in English: each line names the district as the pack does in English (Huangpu, not 黄浦区);
+    the place's Chinese name and address sit under it on a labelled line, never mixed into the English one."""
+    options = {o.poi_id: o for o in choices_of(ambiguity("虹桥"))["stops.0"].options}
+    station = options["sh-hongqiao-railway-station"]
+    assert (
+        option_text(station, "en", region="shanghai")
+        == "Shanghai Hongqiao Railway Station · Minhang · first in the list"
+    )
+    assert option_text(station, "zh", region="shanghai") == "上海虹桥站 · 闵行区 · 列表中的第一个"
+    assert option_caption(station, "en") == "In Chinese: 上海虹桥站 · 闵行区申贵路1500号"
+    assert option_caption(station, "zh") == "Shanghai Hongqiao Railway Station · 闵行区申贵路1500号"
+    for option in options.values():
+        line = option_text(option, "en", region="shanghai")
+        assert not i18n.has_cjk(line), line
+        assert not i18n.has_cjk(option_caption(option, "en").split("In Chinese: ")[0]), option_caption(option, "en")
+    # a district the pack cannot name in English is left out of the English line (its Chinese name is under it)
+    unnamed = station.model_copy(update={"district": "新区"})
+    assert option_text(unnamed, "en", region="shanghai") == "Shanghai Hongqiao Railway Station · first in the list"
 
 
 def test_choices_come_from_the_error_or_the_dict_a_form_kept():
@@ -145,7 +175,7 @@ def plan_with_stop(at, stop: str):
 @pytest.mark.parametrize(
     ("lang", "pick", "words"),
     [
-        ("en", "sh-pvg-t2", ("fits several places", "Shanghai Pudong International Airport Terminal 2 · 浦东新区")),
+        ("en", "sh-pvg-t2", ("fits several places", "Shanghai Pudong International Airport Terminal 2 · Pudong · ")),
         ("zh", "sh-sha-t2", ("对应多个地点", "虹桥国际机场T2航站楼 · 闵行区")),
     ],
 )
@@ -162,6 +192,8 @@ def test_an_ambiguous_stop_offers_the_places_and_the_choice_plans_with_that_plac
     radio = at.radio(key="rp_pick_stops_0_choice")  # beside the stops, the field that fits several places
     options = list(radio.options)
     assert any(line.startswith(words[1]) for line in options), options
+    if lang == "en":  # one language per line: the districts in the pack's English words
+        assert not [line for line in options if i18n.has_cjk(line)], options
     choice = choices_of(at.session_state["route_error"])["stops.0"]
     ids = [o.poi_id for o in choice.options]
     assert {"sh-pvg-t2", "sh-sha-t2"} <= set(ids)

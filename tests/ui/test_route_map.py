@@ -221,3 +221,32 @@ def test_the_pareto_spec_is_valid_vega_lite_and_draws_what_the_altair_chart_draw
         assert {k: v["field"] for k, v in mine["encoding"].items() if "field" in v} == {
             k: v["field"] for k, v in theirs["encoding"].items() if "field" in v
         }
+
+
+@pytest.mark.parametrize(
+    ("region", "scenario_id", "legend"),
+    [
+        ("shanghai", "sightseeing-day", ["Best", "Beaten on both"]),
+        ("helsinki", "helsinki-museums", ["Best", "Pareto front", "Beaten on both"]),
+    ],
+)
+def test_the_candidate_charts_legend_lists_only_colours_some_point_has(region, scenario_id, legend):
+    """Shanghai's straight-line estimates make time follow distance: one candidate is best on both, none is on a
+    front of its own, and the legend must not offer an orange "Pareto front" that no point has."""
+    import altair as alt
+
+    from components.route.charts import pareto_chart, pareto_spec
+    from core.geo.registry import make_provider
+    from core.route.planner import plan_route
+    from core.route.scenarios import list_scenarios
+
+    [scenario] = [s for s in list_scenarios(region) if s.id == scenario_id]
+    result = plan_route(scenario.request, provider=make_provider("offline", region=region))
+    spec = pareto_spec(result, lang="en")
+    altair = pareto_chart(result, lang="en").to_dict()
+    for scale in (spec["layer"][1]["encoding"]["color"]["scale"], altair["layer"][1]["encoding"]["color"]["scale"]):
+        assert scale["domain"] == legend
+        assert scale["range"][0] == "#d62728"  # the best route is red on the chart as on the map
+        assert len(scale["range"]) == len(legend)
+    assert {row["label"] for row in spec["datasets"]["candidates"]} == set(legend)  # each colour has a point
+    alt.LayerChart.from_dict(spec)

@@ -312,3 +312,23 @@ def test_a_batch_of_trip_days_runs_without_strategies(tmp_path):
     assert set(result.frame["optimiser"]) == {"itinerary"} and (result.frame["status"] == "ok").all()
     assert "2 trip-day requests are planned whole by the itinerary planner" in texts(at)
     assert "single strategy" not in texts(at)
+
+
+@pytest.mark.parametrize(
+    ("lang", "solvers", "caption_start", "provider"),
+    [
+        ("en", ["Project solver", "OR-Tools", "Nearest neighbour"], "Project solver: exact for a few stops", "Offline"),
+        ("zh", ["本项目求解器", "OR-Tools", "最近邻"], "本项目求解器：站点少时精确求解", "离线"),
+    ],
+)
+def test_the_grid_tags_are_short_names_and_a_caption_says_what_each_solver_does(lang, solvers, caption_start, provider):
+    """The tags of a multiselect have a narrow width: the solvers and the map service are named short (the glossary's
+    words) and the caption under the solvers says what each one does."""
+    at = lab_app(lang)
+    optimisers = at.multiselect(key="lab_optimisers")
+    assert [optimisers.format_func(code) for code in optimisers.value] == solvers
+    assert [at.multiselect(key="lab_providers").format_func(code) for code in ["offline"]] == [provider]
+    captions = [str(c.value) for c in at.caption]
+    assert any(c.startswith(caption_start) for c in captions), captions
+    explained = next(c for c in captions if c.startswith(caption_start))
+    assert all(name in explained for name in ("OR-Tools", "Valhalla")), explained

@@ -1,6 +1,6 @@
 """Itinerary actions, wired to the real optimiser in core/itinerary (problem, clustering, routing):
 itinerary.prepare_problem, itinerary.cluster_days_balanced, itinerary.optimize_day_vrptw,
-itinerary.repair_cross_day. Heavy objects (problem, clusters, plans) live in ``state.compute``;
+itinerary.repair_cross_day, itinerary.rebalance_days. Heavy objects (problem, clusters, plans) live in ``state.compute``;
 the outputs here are small, validated summaries.
 """
 
@@ -55,6 +55,20 @@ class RepairIn(BaseModel):
 class RepairOut(BaseModel):
     moves: list[dict[str, Any]]
     dropped: list[str]
+
+
+#: The agent's days are even when their visit counts differ by at most this: it suggests about three places a
+#: day, and 4 beside 2 reads as one thin day (the itinerary page's own spread, balance.MAX_VISIT_SPREAD, is 2).
+AGENT_MAX_VISIT_SPREAD = 1
+
+
+class RebalanceIn(BaseModel):
+    pass
+
+
+class RebalanceOut(BaseModel):
+    moves: list[dict[str, Any]]
+    visits: dict[int, int]
 
 
 def solver_settings(ctx: AgentContext, *, days: int) -> Settings:
@@ -125,6 +139,19 @@ def _repair(inp: RepairIn, state: AgentState, ctx: AgentContext) -> RepairOut:
     return RepairOut(moves=moves, dropped=[k for p in plans for k in p.dropped])
 
 
+def _rebalance(inp: RebalanceIn, state: AgentState, ctx: AgentContext) -> RebalanceOut:
+    from core.itinerary.balance import rebalance_days
+
+    problem = state.compute.problem
+    settings = solver_settings(ctx, days=len(problem.days))
+    plans, moves = rebalance_days(
+        problem, state.compute.day_plans, settings=settings, max_visit_spread=AGENT_MAX_VISIT_SPREAD
+    )
+    state.compute.day_plans = plans
+    state.compute.optimization_results = [p.model_dump() for p in plans]
+    return RebalanceOut(moves=moves, visits={p.day_index: len(p.order) for p in plans})
+
+
 def actions() -> list[ActionSpec]:
     return [
         ActionSpec(
@@ -178,5 +205,18 @@ def actions() -> list[ActionSpec]:
             input_model=RepairIn,
             output_model=RepairOut,
             fn=_repair,
+        ),
+        ActionSpec(
+            name="itinerary.rebalance_days",
+            description="Move places from a full day to a thin one when every place still fits",
+            kind="internal",
+            cost="med",
+            side_effect="none",
+            preconditions=("compute.day_plans",),
+            idempotent=True,
+            cacheable=False,
+            input_model=RebalanceIn,
+            output_model=RebalanceOut,
+            fn=_rebalance,
         ),
     ]
