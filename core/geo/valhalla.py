@@ -244,7 +244,8 @@ def _location(point: LonLat | Spot, radius_m: float = 0, snap: SnapOptions | Non
     at = point.at if isinstance(point, Spot) else point
     spot: dict[str, Any] = {"lon": round(float(at.lon), 7), "lat": round(float(at.lat), 7)}
     if isinstance(point, Spot) and point.shown is not None:
-        # Valhalla's "display" location: the routing location is the door, this the place (its side of the street)
+        # Valhalla's "display" location: the routing location is the door, this the place; Valhalla takes the
+        # side of the street from it (no figure changes for walking: 0 of 626 bench pairs; it keeps the request honest)
         spot["display_lon"], spot["display_lat"] = round(float(point.shown.lon), 7), round(float(point.shown.lat), 7)
     if radius_m > 0:
         spot["radius"] = float(radius_m)
