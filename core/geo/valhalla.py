@@ -13,7 +13,7 @@ made a 100 m walk to the Cathedral 1.2 km; ``python -m core bench walk-detours``
 the map data joins it at a main entrance (``entrance_index``: the pack's ``entrances.csv``): the location sent is
 the door, the place's own point goes as Valhalla's ``display_lon``/``display_lat`` (the side of the street the place
 is on). A building with several main entrances (Stockmann has two, on different streets) is measured from each and
-a pair keeps the shorter, as a person leaves by the door on their way: the matrix does it over every door, and a
+a pair keeps the quicker, as a person leaves by the door on their way: the matrix does it over every door, and a
 route asks the same matrix for its pair first (one rule, ``_measure``). The matrix (``entrances``) and the leg
 (``origin_entrance``/``destination_entrance``) say which figures were measured from a door. Driving keeps the
 place's point: a car stops on a road near the place, not at its door, and the pack does not know where.
@@ -244,8 +244,8 @@ def _location(point: LonLat | Spot, radius_m: float = 0, snap: SnapOptions | Non
     at = point.at if isinstance(point, Spot) else point
     spot: dict[str, Any] = {"lon": round(float(at.lon), 7), "lat": round(float(at.lat), 7)}
     if isinstance(point, Spot) and point.shown is not None:
-        # Valhalla's "display" location: the routing location is the door, this the place; Valhalla takes the
-        # side of the street from it (no figure changes for walking: 0 of 626 bench pairs; it keeps the request honest)
+        # Valhalla's "display" location: the routing location is the door, this the place, from which Valhalla
+        # takes the side of the street (no walking figure changes with it: 0 of the bench's 626 pairs)
         spot["display_lon"], spot["display_lat"] = round(float(point.shown.lon), 7), round(float(point.shown.lat), 7)
     if radius_m > 0:
         spot["radius"] = float(radius_m)
@@ -377,8 +377,9 @@ class ValhallaRouter:
     """A Router over a Valhalla engine. Off-network points and unjoinable pairs are left unanswered, named.
     ``snap_options`` (per costing; default ``SNAP_OPTIONS``, ``{}``: nearest edge of any kind) go with every point
     of every call, the coverage check's ``locate`` included, so the gap measured is to the edge routed from.
-    ``entrances`` (a place's point -> its main entrance, ``entrance_index``) move walking and cycling points to the
-    door (``_spots``: one rule for the matrix, the route, the order and the coverage check)."""
+    ``entrances`` (a place's point -> its main entrances, ``entrance_index``) move walking and cycling points to
+    their doors (``_spots``, and ``_measure`` for the door of each pair: one rule for the matrix, the route and the
+    coverage check; ``optimized_order`` takes each place's first door)."""
 
     name = "valhalla"
 
