@@ -311,3 +311,21 @@ def test_which_nodes_are_doors_for_a_visitor():
     assert door_kind({"door": "hinged"}) == "door"
     for tags in ({"entrance": "service"}, {"entrance": "emergency"}, {"entrance": "yes", "access": "private"}, {}):
         assert door_kind(tags) is None, tags
+
+
+def test_the_validator_refuses_a_door_of_no_place_or_far_from_it(built, tmp_path):
+    import shutil
+
+    from core.config import Settings
+
+    data_dir, _ = built
+    folder = tmp_path / "regions" / "hki-test"
+    shutil.copytree(data_dir / "regions" / "hki-test", folder, ignore=shutil.ignore_patterns("valhalla_tiles"))
+    with (folder / "entrances.csv").open("a", encoding="utf-8") as fh:
+        fh.write("hki-w999,n1,24.94,60.17,main\n")  # no such place
+        fh.write("hki-w419479428,n2,24.90,60.17,main\n")  # the Cathedral's outline is not 3 km west of it
+    load_region.cache_clear()
+    report, _ = validate_pack("hki-test", settings=Settings(_env_file=None, data_dir=tmp_path, region="hki-test"))
+    door_errors = [e for e in report.errors if e.startswith("entrances.csv")]
+    assert len(door_errors) == 2, report.errors
+    assert "'hki-w999' is not a place of the pack" in door_errors[0] and "n2 is 2" in door_errors[1]
