@@ -228,7 +228,7 @@ def test_the_matrix_keeps_the_same_doors_and_figures_as_the_route(tiles: Path, d
     assert matrix.doors(0, 2).origin_entrance.osm_id == STOCKMANN_NORTH_DOOR[0]  # towards the Cathedral: north
 
 
-def test_driving_keeps_the_places_point(tiles: Path, doors: Any):
+def test_driving_keeps_the_places_point_and_cycling_goes_to_the_door(tiles: Path, doors: Any):
     engine = Recording(tiles)
     router = ValhallaRouter(engine, entrances=doors)
     leg = router.route(STOCKMANN, CATHEDRAL, mode="driving")
@@ -243,6 +243,9 @@ def test_driving_keeps_the_places_point(tiles: Path, doors: Any):
     assert (STOCKMANN.lon, STOCKMANN.lat) in sent and all(
         "display_lon" not in s for _, b in engine.bodies for s in b.get("locations", [])
     )
+    ride = router.route(STOCKMANN, CATHEDRAL, mode="cycling")  # a bicycle is left at the door, as a walker goes in
+    assert ride.origin_entrance is not None and ride.destination_entrance is not None
+    assert ride.destination_entrance.osm_id == CATHEDRAL_DOOR[0]
 
 
 def test_a_door_is_sent_as_the_location_and_the_place_as_its_display_point(tiles: Path, doors: Any):
