@@ -185,7 +185,8 @@ def _door(door: Any) -> tuple[str, str] | None:
 
 def bench_walk_detours(*, region: str = "helsinki") -> dict[str, Any]:
     from core.config import PROJECT_ROOT, get_settings
-    from core.geo.valhalla import EmbeddedValhalla, ValhallaRouter, entrance_index
+    from core.geo.doors import entrance_index
+    from core.geo.valhalla import EmbeddedValhalla, ValhallaRouter
     from core.packs.loader import load_region
 
     pack = load_region(region, get_settings().data_dir)

@@ -190,7 +190,8 @@ def _resilient(
 
 
 def _valhalla(settings: Settings, pack: RegionPack, offline: OfflineProvider, warnings: WarningLog) -> Any:
-    from core.geo.valhalla import EmbeddedValhalla, HttpValhalla, ValhallaRouter, entrance_index
+    from core.geo.doors import entrance_index
+    from core.geo.valhalla import EmbeddedValhalla, HttpValhalla, ValhallaRouter
 
     engine: Any
     if settings.valhalla_url:

@@ -10,7 +10,7 @@ kilometres away. Pairs the network cannot join (one-way streets, islands) are un
 Walking and cycling points join the network where a person there can step on it (``SNAP_OPTIONS``): Valhalla's
 nearest edge is often a tunnel under the place (Senate Square's nearest is a service tunnel at layer -4, which
 made a 100 m walk to the Cathedral 1.2 km; ``python -m core bench walk-detours``), and a building with doors in
-the map data joins it at a main entrance (``entrance_index``: the pack's ``entrances.csv``): the location sent is
+the map data joins it at a main entrance (``core.geo.doors.entrance_index``: the pack's ``entrances.csv``): the location sent is
 the door, the place's own point goes as Valhalla's ``display_lon``/``display_lat`` (the side of the street the place
 is on). A building with several main entrances (Stockmann has two, on different streets) is measured from each and
 a pair keeps the quicker, as a person leaves by the door on their way: the matrix does it over every door, and a
@@ -38,6 +38,7 @@ from core.errors import OutsideCoverage, ProviderError, ProviderUnavailable, Rou
 from core.geo.base import Leg, LonLat, PairDoors, TravelMatrix, TravelMode
 from core.geo.cache import point_key
 from core.geo.coords import haversine_m
+from core.geo.doors import ENTRANCE_COSTINGS, Measured, Spot, pick_doors
 from core.geo.http import HttpService
 from core.models.entrance import Entrance
 
@@ -91,32 +92,6 @@ SNAP_OPTIONS: dict[str, SnapOptions] = {
     "pedestrian": SnapOptions(exclude_tunnel=True),
     "bicycle": SnapOptions(exclude_tunnel=True),
 }
-
-
-#: costings that start and end at a place's door when it has one (a person on foot or on a bicycle goes in there)
-ENTRANCE_COSTINGS = frozenset({"pedestrian", "bicycle"})
-
-
-@dataclass(frozen=True)
-class Spot:
-    """Where a point joins the network: the location routed from (``at``: the place's door, or the point itself)
-    and, when that is a door, the place's own point (``shown``) and the door."""
-
-    at: LonLat
-    shown: LonLat | None = None
-    entrance: Entrance | None = None
-
-
-def entrance_index(places: Any) -> dict[tuple[float, float], tuple[Entrance, ...]]:
-    """The main entrances of every place that has them (``RegionPlace.main_entrances``), by the place's point
-    (``point_key``): what the planner asks a route between is the place's point, so its doors are found from it,
-    in one place for every call."""
-    index: dict[tuple[float, float], tuple[Entrance, ...]] = {}
-    for place in places:
-        doors = place.main_entrances()
-        if doors:
-            index.setdefault(point_key((place.lon, place.lat)), doors)
-    return index
 
 
 class ValhallaEngine(Protocol):
@@ -449,7 +424,7 @@ class ValhallaRouter:
         measured = self._measure(pts, mode=mode)
         return measured.matrix
 
-    def _measure(self, pts: list[LonLat], *, mode: TravelMode) -> _Measured:
+    def _measure(self, pts: list[LonLat], *, mode: TravelMode) -> Measured:
         """The matrix between ``pts``, each place measured from each of its doors (one spot when it has none) and
         each pair kept at its quickest pair of doors, with the spots chosen."""
         n = len(pts)
@@ -465,7 +440,7 @@ class ValhallaRouter:
         fdist = [[0.0 if a == b else math.nan for b in range(m)] for a in range(m)]
         fdur = [[0.0 if a == b else math.nan for b in range(m)] for a in range(m)]
         self._fill(flat, near, near, fdist, fdur, costing=costing, radius_m=0)
-        chosen = _pick(groups, near, fdur)
+        chosen = pick_doors(groups, near, fdur)
         # a point on a clipped one-way street or a dead end: let it start from any road within the pick-up radius
         stuck_points = {k for i in inside for j in inside if i != j and (i, j) not in chosen for k in (i, j)}
         notes: list[str] = []
@@ -475,7 +450,7 @@ class ValhallaRouter:
             self._fill(
                 flat, stuck, stuck, fdist, fdur, costing=costing, radius_m=self.pickup_radius_m, only_missing=True
             )
-            chosen = _pick(groups, near, fdur)
+            chosen = pick_doors(groups, near, fdur)
             joined = before - sum(1 for i in inside for j in inside if i != j and (i, j) not in chosen)
             if joined:
                 notes.append(f"{joined} pair(s) joined from a road within {self.pickup_radius_m:g} m of the point")
@@ -511,7 +486,7 @@ class ValhallaRouter:
             off_network=outside,
             entrances=doors,
         )
-        return _Measured(matrix=matrix, groups=groups, chosen=chosen)
+        return Measured(matrix=matrix, groups=groups, chosen=chosen)
 
     def _fill(
         self,
@@ -596,32 +571,3 @@ class ValhallaRouter:
                 optimized_route_params(spots, costing=costing, radius_m=self.pickup_radius_m, snap=snap),
             )
         return parse_optimized_route(body, locations=len(pts))
-
-
-@dataclass(frozen=True)
-class _Measured:
-    matrix: TravelMatrix
-    groups: list[list[Spot]]
-    #: (i, j) -> the spots (indices into groups[i], groups[j]) the pair was measured between; answered pairs only
-    chosen: dict[tuple[int, int], tuple[int, int]]
-
-
-def _pick(groups: list[list[Spot]], near: list[int], fdur: list[list[float]]) -> dict[tuple[int, int], tuple[int, int]]:
-    """Per pair of points, the pair of their spots with the quickest answered leg (ties: the lower indices)."""
-    near_set = set(near)
-    starts = [sum(len(g) for g in groups[:i]) for i in range(len(groups))]
-    chosen: dict[tuple[int, int], tuple[int, int]] = {}
-    for i, gi in enumerate(groups):
-        for j, gj in enumerate(groups):
-            if i == j:
-                continue
-            best: tuple[float, int, int] | None = None
-            for a in range(len(gi)):
-                for b in range(len(gj)):
-                    fa, fb = starts[i] + a, starts[j] + b
-                    t = fdur[fa][fb]
-                    if fa in near_set and fb in near_set and not math.isnan(t) and (best is None or t < best[0]):
-                        best = (t, a, b)
-            if best is not None:
-                chosen[(i, j)] = (best[1], best[2])
-    return chosen

@@ -181,7 +181,7 @@ CATHEDRAL_DOOR = ("n324702975", LonLat(24.9516588, 60.1703651))  # way 419479428
 
 @pytest.fixture(scope="module")
 def doors() -> Any:
-    from core.geo.valhalla import entrance_index
+    from core.geo.doors import entrance_index
 
     return entrance_index(load_region("helsinki").places)
 

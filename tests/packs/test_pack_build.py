@@ -288,7 +288,7 @@ def test_a_square_takes_no_door_of_the_buildings_round_it(built):
 def test_a_pack_without_doors_loads_and_routes_from_its_points(built, tmp_path):
     import shutil
 
-    from core.geo.valhalla import entrance_index
+    from core.geo.doors import entrance_index
 
     data_dir, _ = built
     old = tmp_path / "regions" / "hki-test"
