@@ -1,5 +1,6 @@
 """``python -m core bench walk-detours``: walking detour ratios (route / straight line) between nearby landmarks of
-the helsinki pack, Valhalla before and after the walking snap options, against a reference from the same extract.
+the helsinki pack, Valhalla with three ways of joining the network (nearest edge, ground level, ground level from
+the buildings' doors), against a reference from the same extract.
 
 - Places: the pack's places in their own right (landmarks, stations, parks, theatres, museums, churches, markets
   with ``importance`` >= 65, one per name and none within 30 m of another) plus Stockmann, the issue's example.
@@ -8,8 +9,13 @@ the helsinki pack, Valhalla before and after the walking snap options, against a
   ``area=yes`` outlines, read with osmium), own Dijkstra, each place placed on its nearest walkable way at ground level (not a tunnel nor
   ``layer`` < 0: where a person standing at the place can step on). Like Valhalla's lengths it leaves out the
   step from the point to the way.
-- ``before``: the router with no snap options (nearest edge of any kind); ``after``: the options the router
-  sends for walking (``core.geo.valhalla.SNAP_OPTIONS``).
+- ``before``: the router with no snap options (nearest edge of any kind); ``ground``: the options the router
+  sends for walking (``core.geo.valhalla.SNAP_OPTIONS``) from the places' points; ``after``: those options from
+  each place's main entrance where the pack has one (``entrances.csv``; what the router does by default).
+  Straight lines and the reference stay between the places' points for all three: the same pairs, the same
+  yardstick. ``per_pair`` says which ends were routed from a door.
+- ``door_reference``: the same Dijkstra from and to the buildings' main entrances (the shortest over their doors,
+  as the router keeps), each door put on its nearest ground-level way: what ``after`` should come close to.
 """
 
 from __future__ import annotations
@@ -173,8 +179,13 @@ def _summary(ratios: list[float]) -> dict[str, float]:
     }
 
 
+def _door(door: Any) -> tuple[str, str] | None:
+    return None if door is None else (door.osm_id, door.kind)
+
+
 def bench_walk_detours(*, region: str = "helsinki") -> dict[str, Any]:
     from core.config import PROJECT_ROOT, get_settings
+    from core.geo.doors import entrance_index
     from core.geo.valhalla import EmbeddedValhalla, ValhallaRouter
     from core.packs.loader import load_region
 
@@ -187,8 +198,16 @@ def bench_walk_detours(*, region: str = "helsinki") -> dict[str, Any]:
     graph = WalkGraph(pbf)
     spots = {p.id: graph.place(LonLat(p.lon, p.lat)) for p in places}
     from_spot = {p.id: graph.distances_from(spots[p.id]) for p in places}
+    door_spots = {
+        p.id: [graph.place(LonLat(d.lon, d.lat)) for d in p.main_entrances()] or [spots[p.id]] for p in places
+    }
+    from_door = {p.id: [graph.distances_from(s) for s in door_spots[p.id]] for p in places}
     engine = EmbeddedValhalla(pack.tile_dir)
-    routers = {"before": ValhallaRouter(engine, snap_options={}), "after": ValhallaRouter(engine)}
+    routers = {
+        "before": ValhallaRouter(engine, snap_options={}),
+        "ground": ValhallaRouter(engine),
+        "after": ValhallaRouter(engine, entrances=entrance_index(pack.places)),
+    }
 
     rows: list[dict[str, Any]] = []
     for a, b in pairs:
@@ -201,15 +220,25 @@ def bench_walk_detours(*, region: str = "helsinki") -> dict[str, Any]:
             "reference_m": round(reference),
             "reference_ratio": round(reference / straight, 3),
         }
+        by_doors = min(
+            graph.between(sa, sb, dist)
+            for sa, dist in zip(door_spots[a.id], from_door[a.id], strict=True)
+            for sb in door_spots[b.id]
+        )
+        row["door_reference_m"] = round(by_doors)
+        row["door_reference_ratio"] = round(by_doors / straight, 3)
         for label, router in routers.items():
             try:
-                metres = router.route(LonLat(a.lon, a.lat), LonLat(b.lon, b.lat), mode="walking").distance_m
+                leg = router.route(LonLat(a.lon, a.lat), LonLat(b.lon, b.lat), mode="walking")
             except Exception as exc:  # a pair Valhalla cannot join is shown, not hidden
                 row[f"{label}_m"], row[f"{label}_ratio"] = None, None
                 row[f"{label}_error"] = type(exc).__name__
                 continue
-            row[f"{label}_m"] = round(metres)
-            row[f"{label}_ratio"] = round(metres / straight, 3)
+            row[f"{label}_m"] = round(leg.distance_m)
+            row[f"{label}_ratio"] = round(leg.distance_m / straight, 3)
+            if label == "after":  # the doors the walk was measured between (OSM node, kind), None: the point
+                row["from_entrance"] = _door(leg.origin_entrance)
+                row["to_entrance"] = _door(leg.destination_entrance)
         rows.append(row)
 
     out: dict[str, Any] = {
@@ -218,8 +247,10 @@ def bench_walk_detours(*, region: str = "helsinki") -> dict[str, Any]:
         "source": "routes: Valhalla (pyvalhalla) over the pack's tiles; reference: Dijkstra over the walkable ways "
         f"of {pbf.name}; straight lines: haversine between the pack's points",
         "places": len(places),
+        "places_with_entrance": sum(bool(p.main_entrances()) for p in places),
         "pairs": len(rows),
         "reference": _summary([r["reference_ratio"] for r in rows]),
+        "door_reference": _summary([r["door_reference_ratio"] for r in rows]),
     }
     for label in routers:
         answered = [r for r in rows if r[f"{label}_ratio"] is not None]
@@ -227,6 +258,12 @@ def bench_walk_detours(*, region: str = "helsinki") -> dict[str, Any]:
             **_summary([r[f"{label}_ratio"] for r in answered]),
             "unanswered": len(rows) - len(answered),
             "over_reference_by_more_than_25pct": sum(r[f"{label}_m"] > 1.25 * r["reference_m"] for r in answered),
+            "within_10pct_of_reference": sum(
+                abs(r[f"{label}_m"] - r["reference_m"]) <= 0.1 * r["reference_m"] for r in answered
+            ),
+            "within_10pct_of_door_reference": sum(
+                abs(r[f"{label}_m"] - r["door_reference_m"]) <= 0.1 * r["door_reference_m"] for r in answered
+            ),
         }
     out["per_pair"] = sorted(rows, key=lambda r: -(r["before_ratio"] or math.inf))
     return out

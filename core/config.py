@@ -98,6 +98,11 @@ class Settings(BaseSettings):
         description="Walking and cycling points join Valhalla's network at ground level, never on a tunnel under "
         "them (a square over a service tunnel made a 100 m walk 1.2 km); off: the nearest edge of any kind",
     )
+    snap_entrances: bool = Field(
+        default=True,
+        description="Walking and cycling legs to and from a building or area with a door in the pack's map data "
+        "(entrances.csv) are measured from its main entrance; off: from the place's point",
+    )
     amap_base_url: str = "https://restapi.amap.com"
     http_timeout_s: float = Field(default=10.0, gt=0)
     http_retries: int = Field(default=3, ge=0, le=10)

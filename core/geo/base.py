@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 # defined with the request models (core.models sits below core.geo); re-exported for the providers
 from core.models.common import TravelMode as TravelMode
+from core.models.entrance import Entrance
 
 MatchLevel = Literal["exact", "poi", "house_number", "road", "area", "city", "fuzzy", "unknown"]
 
@@ -55,6 +56,16 @@ class Place(BaseModel):
         return LonLat(self.lon, self.lat)
 
 
+class PairDoors(BaseModel):
+    """The doors one matrix pair was measured between: ``origin``/``destination`` are point indices; an end
+    without a door was measured from its point."""
+
+    origin: int
+    destination: int
+    origin_entrance: Entrance | None = None
+    destination_entrance: Entrance | None = None
+
+
 class TravelMatrix(BaseModel):
     """Distances (metres) and durations (seconds) between every ordered pair of points."""
 
@@ -69,6 +80,15 @@ class TravelMatrix(BaseModel):
     off_network: list[int] = Field(
         default_factory=list, description="points the router's network does not reach (their pairs are estimated)"
     )
+    entrances: list[PairDoors] = Field(
+        default_factory=list,
+        description="the pairs measured from or to a place's door (walking, cycling), with the doors; a pair not "
+        "listed was measured between the points themselves",
+    )
+
+    def doors(self, i: int, j: int) -> PairDoors | None:
+        """The doors pair (i, j) was measured between (None: between the points)."""
+        return next((d for d in self.entrances if d.origin == i and d.destination == j), None)
 
 
 class Leg(BaseModel):
@@ -77,6 +97,8 @@ class Leg(BaseModel):
     geometry: list[tuple[float, float]] = Field(default_factory=list, description="[(lon, lat), ...] WGS-84")
     source: str
     mode: TravelMode
+    origin_entrance: Entrance | None = Field(default=None, description="the door the leg was measured from")
+    destination_entrance: Entrance | None = Field(default=None, description="the door the leg was measured to")
 
 
 class DayForecast(BaseModel):

@@ -27,6 +27,7 @@ from core.geo.base import (
     Geocoder,
     Leg,
     LonLat,
+    PairDoors,
     Place,
     RequestTally,
     Router,
@@ -200,7 +201,10 @@ class MapServices:
                     continue
                 d, t = m.distances_m[i][j], m.durations_s[i][j]
                 if math.isfinite(d) and math.isfinite(t) and not self.cache.get(self._cell_key(a, b, m.mode))[0]:
-                    self.cache.put(self._cell_key(a, b, m.mode), (float(d), float(t)))
+                    # with the doors it was measured between (a walk from Stockmann's north or south door)
+                    pair = m.doors(i, j)
+                    ends = (pair.origin_entrance, pair.destination_entrance) if pair else (None, None)
+                    self.cache.put(self._cell_key(a, b, m.mode), (float(d), float(t), *ends))
 
     def _matrix_from_cells(self, keys: tuple[tuple[float, float], ...], mode: TravelMode) -> TravelMatrix | None:
         n = len(keys)
@@ -208,6 +212,7 @@ class MapServices:
             return None
         dist = [[0.0] * n for _ in range(n)]
         dur = [[0.0] * n for _ in range(n)]
+        doors: list[PairDoors] = []
         for i, a in enumerate(keys):
             for j, b in enumerate(keys):
                 if i == j or a == b:
@@ -215,8 +220,12 @@ class MapServices:
                 hit, cell = self.cache.get(self._cell_key(a, b, mode))
                 if not hit:
                     return None
-                dist[i][j], dur[i][j] = cell
-        return TravelMatrix(distances_m=dist, durations_s=dur, source=self.router.name, mode=mode)
+                dist[i][j], dur[i][j], *ends = cell  # a cell kept before doors were kept has none
+                if any(ends):
+                    doors.append(
+                        PairDoors(origin=i, destination=j, origin_entrance=ends[0], destination_entrance=ends[1])
+                    )
+        return TravelMatrix(distances_m=dist, durations_s=dur, source=self.router.name, mode=mode, entrances=doors)
 
     def _limiters(self) -> list[Any]:
         found = [getattr(getattr(s, "inner", s), "limiter", None) for s in (self.geocoder, self.router)]

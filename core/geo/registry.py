@@ -190,6 +190,7 @@ def _resilient(
 
 
 def _valhalla(settings: Settings, pack: RegionPack, offline: OfflineProvider, warnings: WarningLog) -> Any:
+    from core.geo.doors import entrance_index
     from core.geo.valhalla import EmbeddedValhalla, HttpValhalla, ValhallaRouter
 
     engine: Any
@@ -201,7 +202,10 @@ def _valhalla(settings: Settings, pack: RegionPack, offline: OfflineProvider, wa
         engine = EmbeddedValhalla(pack.tile_dir)
         retries = 0  # in-process: a failure is not transient
     router = ValhallaRouter(
-        engine, snap_cutoff_m=settings.snap_cutoff_m, snap_options=None if settings.snap_ground_level else {}
+        engine,
+        snap_cutoff_m=settings.snap_cutoff_m,
+        snap_options=None if settings.snap_ground_level else {},
+        entrances=entrance_index(pack.places) if settings.snap_entrances else None,
     )
     return _resilient(router, settings, offline, warnings, retries=retries)
 

@@ -9,7 +9,14 @@ kilometres away. Pairs the network cannot join (one-way streets, islands) are un
 
 Walking and cycling points join the network where a person there can step on it (``SNAP_OPTIONS``): Valhalla's
 nearest edge is often a tunnel under the place (Senate Square's nearest is a service tunnel at layer -4, which
-made a 100 m walk to the Cathedral 1.2 km; ``python -m core bench walk-detours``).
+made a 100 m walk to the Cathedral 1.2 km; ``python -m core bench walk-detours``), and a building with doors in
+the map data joins it at a main entrance (``core.geo.doors.entrance_index``: the pack's ``entrances.csv``): the location sent is
+the door, the place's own point goes as Valhalla's ``display_lon``/``display_lat`` (the side of the street the place
+is on). A building with several main entrances (Stockmann has two, on different streets) is measured from each and
+a pair keeps the quicker, as a person leaves by the door on their way: the matrix does it over every door, and a
+route asks the same matrix for its pair first (one rule, ``_measure``). The matrix (``entrances``) and the leg
+(``origin_entrance``/``destination_entrance``) say which figures were measured from a door. Driving keeps the
+place's point: a car stops on a road near the place, not at its door, and the pack does not know where.
 """
 
 from __future__ import annotations
@@ -28,9 +35,12 @@ import httpx
 import polyline
 
 from core.errors import OutsideCoverage, ProviderError, ProviderUnavailable, RouteNotFound
-from core.geo.base import Leg, LonLat, TravelMatrix, TravelMode
+from core.geo.base import Leg, LonLat, PairDoors, TravelMatrix, TravelMode
+from core.geo.cache import point_key
 from core.geo.coords import haversine_m
+from core.geo.doors import ENTRANCE_COSTINGS, Measured, Spot, pick_doors
 from core.geo.http import HttpService
+from core.models.entrance import Entrance
 
 #: our travel modes -> Valhalla costings (bicycle is available to callers that pass it by name)
 COSTINGS: dict[str, str] = {"driving": "auto", "walking": "pedestrian", "cycling": "bicycle"}
@@ -205,8 +215,13 @@ def _engine_error(message: str, *, code: int | None) -> ProviderError:
 
 
 # ---- params builders --------------------------------------------------------------------------------------
-def _location(point: LonLat, radius_m: float = 0, snap: SnapOptions | None = None) -> dict[str, Any]:
-    spot: dict[str, Any] = {"lon": round(float(point.lon), 7), "lat": round(float(point.lat), 7)}
+def _location(point: LonLat | Spot, radius_m: float = 0, snap: SnapOptions | None = None) -> dict[str, Any]:
+    at = point.at if isinstance(point, Spot) else point
+    spot: dict[str, Any] = {"lon": round(float(at.lon), 7), "lat": round(float(at.lat), 7)}
+    if isinstance(point, Spot) and point.shown is not None:
+        # Valhalla's "display" location: the routing location is the door, this the place, from which Valhalla
+        # takes the side of the street (no walking figure changes with it: 0 of the bench's 626 pairs)
+        spot["display_lon"], spot["display_lat"] = round(float(point.shown.lon), 7), round(float(point.shown.lat), 7)
     if radius_m > 0:
         spot["radius"] = float(radius_m)
     if snap is not None:
@@ -214,12 +229,17 @@ def _location(point: LonLat, radius_m: float = 0, snap: SnapOptions | None = Non
     return spot
 
 
-def locate_params(points: Sequence[LonLat], *, costing: str, snap: SnapOptions | None = None) -> dict[str, Any]:
+def locate_params(points: Sequence[LonLat | Spot], *, costing: str, snap: SnapOptions | None = None) -> dict[str, Any]:
     return {"locations": [_location(p, 0, snap) for p in points], "costing": costing, "verbose": False}
 
 
 def route_params(
-    origin: LonLat, destination: LonLat, *, costing: str, radius_m: float = 0, snap: SnapOptions | None = None
+    origin: LonLat | Spot,
+    destination: LonLat | Spot,
+    *,
+    costing: str,
+    radius_m: float = 0,
+    snap: SnapOptions | None = None,
 ) -> dict[str, Any]:
     return {
         "locations": [_location(origin, radius_m, snap), _location(destination, radius_m, snap)],
@@ -231,8 +251,8 @@ def route_params(
 
 
 def matrix_params(
-    sources: Sequence[LonLat],
-    targets: Sequence[LonLat],
+    sources: Sequence[LonLat | Spot],
+    targets: Sequence[LonLat | Spot],
     *,
     costing: str,
     radius_m: float = 0,
@@ -247,7 +267,7 @@ def matrix_params(
 
 
 def optimized_route_params(
-    points: Sequence[LonLat], *, costing: str, radius_m: float = 0, snap: SnapOptions | None = None
+    points: Sequence[LonLat | Spot], *, costing: str, radius_m: float = 0, snap: SnapOptions | None = None
 ) -> dict[str, Any]:
     """Valhalla's own trip optimiser: the first and last locations stay where they are, the others are ordered
     by the costing's cost (time-like); first == last asks for a round trip."""
@@ -331,7 +351,10 @@ def parse_matrix(body: Any, *, sources: int, targets: int) -> tuple[list[list[fl
 class ValhallaRouter:
     """A Router over a Valhalla engine. Off-network points and unjoinable pairs are left unanswered, named.
     ``snap_options`` (per costing; default ``SNAP_OPTIONS``, ``{}``: nearest edge of any kind) go with every point
-    of every call, the coverage check's ``locate`` included, so the gap measured is to the edge routed from."""
+    of every call, the coverage check's ``locate`` included, so the gap measured is to the edge routed from.
+    ``entrances`` (a place's point -> its main entrances, ``entrance_index``) move walking and cycling points to
+    their doors (``_spots``, and ``_measure`` for the door of each pair: one rule for the matrix, the route and the
+    coverage check; ``optimized_order`` takes each place's first door)."""
 
     name = "valhalla"
 
@@ -343,12 +366,14 @@ class ValhallaRouter:
         max_matrix_pairs: int = 2_500,
         costings: Mapping[str, str] | None = None,
         snap_options: Mapping[str, SnapOptions] | None = None,
+        entrances: Mapping[tuple[float, float], Sequence[Entrance]] | None = None,
     ) -> None:
         self.engine = engine
         self.snap_cutoff_m = float(snap_cutoff_m)
         self.max_matrix_pairs = max(1, int(max_matrix_pairs))
         self.costings = dict(costings or COSTINGS)
         self.snap_options = dict(SNAP_OPTIONS if snap_options is None else snap_options)
+        self.entrances = dict(entrances or {})
         self.pickup_radius_m = min(100.0, self.snap_cutoff_m)
 
     def __repr__(self) -> str:
@@ -366,49 +391,106 @@ class ValhallaRouter:
     def _snap(self, costing: str) -> SnapOptions | None:
         return self.snap_options.get(costing)
 
+    def _spots(self, points: Sequence[LonLat], costing: str) -> list[list[Spot]]:
+        """Where each point may join the network for ``costing``: its place's main entrances (walking, cycling),
+        else the point itself."""
+        doors = self.entrances if costing in ENTRANCE_COSTINGS else {}
+        return [
+            [Spot(LonLat(d.lon, d.lat), shown=p, entrance=d) for d in doors.get(point_key(p), ())] or [Spot(p)]
+            for p in points
+        ]
+
     def gaps_m(self, points: Sequence[LonLat], *, mode: TravelMode) -> list[float]:
-        """Metres from each point to the network (``inf``: none found)."""
+        """Metres from each point (its nearest door, where it is routed from doors) to the network (``inf``: none
+        found)."""
         costing = self._costing(mode)
-        body = self.engine.call("locate", locate_params(points, costing=costing, snap=self._snap(costing)))
-        return parse_locate(body, points)
+        groups = self._spots([LonLat(float(p[0]), float(p[1])) for p in points], costing)
+        flat = [s for group in groups for s in group]
+        gaps = self._flat_gaps(flat, costing)
+        owner = [i for i, group in enumerate(groups) for _ in group]
+        out = [math.inf] * len(groups)
+        for k, gap in enumerate(gaps):
+            out[owner[k]] = min(out[owner[k]], gap)
+        return out
+
+    def _flat_gaps(self, flat: list[Spot], costing: str) -> list[float]:
+        if not flat:
+            return []
+        body = self.engine.call("locate", locate_params(flat, costing=costing, snap=self._snap(costing)))
+        return parse_locate(body, [s.at for s in flat])
 
     def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
         pts = [LonLat(float(p[0]), float(p[1])) for p in points]
+        measured = self._measure(pts, mode=mode)
+        return measured.matrix
+
+    def _measure(self, pts: list[LonLat], *, mode: TravelMode) -> Measured:
+        """The matrix between ``pts``, each place measured from each of its doors (one spot when it has none) and
+        each pair kept at its quickest pair of doors, with the spots chosen."""
         n = len(pts)
         costing = self._costing(mode)
-        gaps = self.gaps_m(pts, mode=mode) if n else []
-        inside = [i for i in range(n) if gaps[i] <= self.snap_cutoff_m]
-        outside = [i for i in range(n) if gaps[i] > self.snap_cutoff_m]
-        dist = [[0.0 if i == j else math.nan for j in range(n)] for i in range(n)]
-        dur = [[0.0 if i == j else math.nan for j in range(n)] for i in range(n)]
-        self._fill(pts, inside, inside, dist, dur, costing=costing, radius_m=0)
+        groups = self._spots(pts, costing)
+        flat = [s for group in groups for s in group]
+        owner = [i for i, group in enumerate(groups) for _ in group]
+        gaps = self._flat_gaps(flat, costing)
+        near = [k for k in range(len(flat)) if gaps[k] <= self.snap_cutoff_m]
+        inside = sorted({owner[k] for k in near})
+        outside = [i for i in range(n) if i not in inside]
+        m = len(flat)
+        fdist = [[0.0 if a == b else math.nan for b in range(m)] for a in range(m)]
+        fdur = [[0.0 if a == b else math.nan for b in range(m)] for a in range(m)]
+        self._fill(flat, near, near, fdist, fdur, costing=costing, radius_m=0)
+        chosen = pick_doors(groups, near, fdur)
         # a point on a clipped one-way street or a dead end: let it start from any road within the pick-up radius
-        stuck = sorted({k for i in inside for j in inside if math.isnan(dur[i][j]) for k in (i, j)})
+        stuck_points = {k for i in inside for j in inside if i != j and (i, j) not in chosen for k in (i, j)}
         notes: list[str] = []
-        if stuck:
-            before = sum(math.isnan(dur[i][j]) for i in inside for j in inside)
-            self._fill(pts, stuck, stuck, dist, dur, costing=costing, radius_m=self.pickup_radius_m, only_missing=True)
-            joined = before - sum(math.isnan(dur[i][j]) for i in inside for j in inside)
+        if stuck_points:
+            stuck = [k for k in near if owner[k] in stuck_points]
+            before = sum(1 for i in inside for j in inside if i != j and (i, j) not in chosen)
+            self._fill(
+                flat, stuck, stuck, fdist, fdur, costing=costing, radius_m=self.pickup_radius_m, only_missing=True
+            )
+            chosen = pick_doors(groups, near, fdur)
+            joined = before - sum(1 for i in inside for j in inside if i != j and (i, j) not in chosen)
             if joined:
                 notes.append(f"{joined} pair(s) joined from a road within {self.pickup_radius_m:g} m of the point")
+        point_gaps = [min((gaps[k] for k in range(m) if owner[k] == i), default=math.inf) for i in range(n)]
         notes += [
             f"point {i} ({pts[i].lon:.5f}, {pts[i].lat:.5f}) is "
-            + ("far from" if math.isinf(gaps[i]) else f"{gaps[i] / 1000:.1f} km from")
+            + ("far from" if math.isinf(point_gaps[i]) else f"{point_gaps[i] / 1000:.1f} km from")
             + " the road network"
             for i in outside
         ]
-        return TravelMatrix(
+        dist = [[0.0 if i == j else math.nan for j in range(n)] for i in range(n)]
+        dur = [[0.0 if i == j else math.nan for j in range(n)] for i in range(n)]
+        doors: list[PairDoors] = []
+        starts = [sum(len(g) for g in groups[:i]) for i in range(n)]
+        for (i, j), (a, b) in chosen.items():
+            fa, fb = starts[i] + a, starts[j] + b
+            dist[i][j], dur[i][j] = fdist[fa][fb], fdur[fa][fb]
+            if flat[fa].entrance is not None or flat[fb].entrance is not None:
+                doors.append(
+                    PairDoors(
+                        origin=i,
+                        destination=j,
+                        origin_entrance=flat[fa].entrance,
+                        destination_entrance=flat[fb].entrance,
+                    )
+                )
+        matrix = TravelMatrix(
             distances_m=dist,
             durations_s=dur,
             source=self.name,
             mode=mode,
             notes=notes,
             off_network=outside,
+            entrances=doors,
         )
+        return Measured(matrix=matrix, groups=groups, chosen=chosen)
 
     def _fill(
         self,
-        pts: list[LonLat],
+        spots: list[Spot],
         rows_of: list[int],
         cols_of: list[int],
         dist: list[list[float]],
@@ -422,13 +504,13 @@ class ValhallaRouter:
         if not rows_of or not cols_of:
             return
         per_block = max(1, self.max_matrix_pairs // len(cols_of))
-        targets = [pts[j] for j in cols_of]
+        targets = [spots[j] for j in cols_of]
         for start in range(0, len(rows_of), per_block):
             rows = rows_of[start : start + per_block]
             body = self.engine.call(
                 "sources_to_targets",
                 matrix_params(
-                    [pts[i] for i in rows], targets, costing=costing, radius_m=radius_m, snap=self._snap(costing)
+                    [spots[i] for i in rows], targets, costing=costing, radius_m=radius_m, snap=self._snap(costing)
                 ),
             )
             block_d, block_t = parse_matrix(body, sources=len(rows), targets=len(cols_of))
@@ -439,7 +521,15 @@ class ValhallaRouter:
 
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         pts = [LonLat(float(origin[0]), float(origin[1])), LonLat(float(destination[0]), float(destination[1]))]
-        gaps = self.gaps_m(pts, mode=mode)
+        costing = self._costing(mode)
+        groups = self._spots(pts, costing)
+        if len(groups[0]) * len(groups[1]) > 1:  # several doors: the pair the matrix keeps (one rule for both)
+            measured = self._measure(pts, mode=mode)
+            gaps = [0.0 if i not in measured.matrix.off_network else math.inf for i in range(2)]
+            a, b = measured.chosen.get((0, 1), (0, 0))
+        else:
+            gaps = self.gaps_m(pts, mode=mode)
+            a, b = 0, 0
         outside = [(p, g) for p, g in zip(pts, gaps, strict=True) if g > self.snap_cutoff_m]
         if outside:
             where = "; ".join(
@@ -447,15 +537,16 @@ class ValhallaRouter:
                 for p, g in outside
             )
             raise OutsideCoverage(f"outside the road network: {where}", details={"service": "route"})
-        costing = self._costing(mode)
         snap = self._snap(costing)
+        start, end = groups[0][a], groups[1][b]
         try:
-            body = self.engine.call("route", route_params(pts[0], pts[1], costing=costing, snap=snap))
+            body = self.engine.call("route", route_params(start, end, costing=costing, snap=snap))
         except RouteNotFound:  # as in the matrix: start from any road within the pick-up radius
             body = self.engine.call(
-                "route", route_params(pts[0], pts[1], costing=costing, radius_m=self.pickup_radius_m, snap=snap)
+                "route", route_params(start, end, costing=costing, radius_m=self.pickup_radius_m, snap=snap)
             )
-        return parse_route(body, mode=mode, source=self.name)
+        leg = parse_route(body, mode=mode, source=self.name)
+        return leg.model_copy(update={"origin_entrance": start.entrance, "destination_entrance": end.entrance})
 
     def optimized_order(self, points: Sequence[LonLat], *, mode: TravelMode) -> list[int]:
         """Valhalla's ``optimized_route`` over ``points`` (first and last fixed; equal for a round trip): the order
@@ -471,11 +562,12 @@ class ValhallaRouter:
             )
         costing = self._costing(mode)
         snap = self._snap(costing)
+        spots = [group[0] for group in self._spots(pts, costing)]  # the order only: one door each (the lowest id)
         try:
-            body = self.engine.call("optimized_route", optimized_route_params(pts, costing=costing, snap=snap))
+            body = self.engine.call("optimized_route", optimized_route_params(spots, costing=costing, snap=snap))
         except RouteNotFound:
             body = self.engine.call(
                 "optimized_route",
-                optimized_route_params(pts, costing=costing, radius_m=self.pickup_radius_m, snap=snap),
+                optimized_route_params(spots, costing=costing, radius_m=self.pickup_radius_m, snap=snap),
             )
         return parse_optimized_route(body, locations=len(pts))

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 
 from core.errors import InputError
 from core.models.common import CleanStr, PlaceAddress, PlaceName, echo
+from core.models.entrance import Entrance
 
 MAX_STOPS = 100  # hard contract bound; settings.max_stops may lower it (never below 50)
 
@@ -262,6 +263,10 @@ class RouteLeg(BaseModel):
     source: MetricSource = "offline_estimate"
     # Addition (issue 20 §3): read from the distance matrix, or re-measured on the direction service.
     measured_by: LegMeasure = "matrix"
+    # Addition (issue 20 §5): the place's door (an OSM node) the figures were measured from / to, walking and
+    # cycling; None: from the point itself (origin_location / destination_location).
+    origin_entrance: Entrance | None = None
+    destination_entrance: Entrance | None = None
 
 
 class PointRef(BaseModel):

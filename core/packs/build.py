@@ -2,7 +2,8 @@
 
 What lands in ``data/regions/NAME/``: ``places.csv`` (the gazetteer: every named station, square, church,
 museum, street, shop, building with an address ... with its names in every language the data carries, its
-opening hours, cuisine, diet and minimum age where tagged and its OSM id), ``region.json`` (coverage, data date,
+opening hours, cuisine, diet and minimum age where tagged and its OSM id), ``entrances.csv`` (the doors of its
+buildings and areas, OSM nodes: core/packs/entrances.py), ``region.json`` (coverage, data date,
 attribution, the road network), ``basemap.geojson`` (streets, water and parks for the offline map) and
 ``valhalla_tiles/`` (the road graph Valhalla routes on, built by the wheel's ``valhalla_build_tiles``).
 """
@@ -21,6 +22,7 @@ from pydantic import BaseModel, Field
 
 from core.errors import InputError
 from core.models.common import REGION_NAME_PATTERN
+from core.packs.entrances import ENTRANCE_COLUMNS, ENTRANCES_FILE
 from core.packs.loader import load_region
 from core.packs.osm import (
     Extract,
@@ -47,6 +49,8 @@ class PackBuildReport(BaseModel):
     name: str
     folder: str
     places: int
+    entrances: int = Field(description="doors kept (entrances.csv), of places_with_entrances buildings and areas")
+    places_with_entrances: int
     by_category: dict[str, int]
     basemap_features: int
     tiles: int
@@ -220,6 +224,21 @@ def build_pack(
         writer = csv.DictWriter(fh, fieldnames=COLUMNS)
         writer.writeheader()
         writer.writerows(rows)
+    door_rows = [
+        {
+            "place_id": f"{prefix}{f.osm_id}",
+            "osm_id": e.osm_id,
+            "lon": f"{e.lon:.7f}",
+            "lat": f"{e.lat:.7f}",
+            "kind": e.kind,
+        }
+        for f in features
+        for e in extract.entrances.get(f.osm_id, [])
+    ]
+    with (folder / ENTRANCES_FILE).open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=ENTRANCE_COLUMNS)
+        writer.writeheader()
+        writer.writerows(sorted(door_rows, key=lambda r: r["place_id"]))  # stable: outline order within a place
     (folder / BASEMAP).write_text(
         json.dumps(
             {"type": "FeatureCollection", "features": extract.basemap}, ensure_ascii=False, separators=(",", ":")
@@ -248,6 +267,8 @@ def build_pack(
         name=name,
         folder=str(folder),
         places=len(rows),
+        entrances=len(door_rows),
+        places_with_entrances=len({r["place_id"] for r in door_rows}),
         by_category=dict(sorted(counts.items())),
         basemap_features=len(extract.basemap),
         tiles=tile_count,

@@ -13,6 +13,8 @@ from pydantic import BaseModel, Field, field_validator
 from core.config import get_settings
 from core.errors import InputError
 from core.models.common import REGION_NAME_PATTERN, echo
+from core.models.entrance import Entrance, main_entrances
+from core.packs.entrances import ENTRANCES_FILE
 
 
 class EstimateParams(BaseModel):
@@ -60,6 +62,11 @@ class RegionPlace(BaseModel):
         description="the id of the whole place this one is a part of (an airport's terminal: the airport); "
         "None = not a part",
     )
+    entrances: list[Entrance] = Field(
+        default_factory=list,
+        description="the doors of a building or area in the map data (entrances.csv: OSM nodes on its outline); "
+        "empty = none known (a curated pack, a point feature)",
+    )
 
     @field_validator("aliases", "tags", "cuisine", mode="before")
     @classmethod
@@ -84,6 +91,10 @@ class RegionPlace(BaseModel):
         if isinstance(v, str):
             return v.strip().lower() in {"true", "1", "yes", "y"}
         return bool(v)
+
+    def main_entrances(self) -> tuple[Entrance, ...]:
+        """The doors walks to and from the place may use (``core.models.entrance.main_entrances``)."""
+        return main_entrances(self.entrances)
 
     def suits_age(self, age: int) -> bool:
         """False only when the pack states a minimum age above ``age`` (no minimum known: suitable)."""
@@ -212,7 +223,24 @@ def load_region(name: str, data_dir: Path | None = None) -> RegionPack:
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     places: list[RegionPlace] = []
     places_path = folder / "places.csv"
+    doors = _entrances(folder / ENTRANCES_FILE)
     if places_path.is_file():
         with places_path.open(encoding="utf-8", newline="") as fh:
-            places = [RegionPlace.model_validate(row) for row in csv.DictReader(fh)]
+            places = [
+                RegionPlace.model_validate({**row, "entrances": doors.get(row.get("id") or "", [])})
+                for row in csv.DictReader(fh)
+            ]
     return RegionPack.model_validate({**meta, "places": places, "folder": folder})
+
+
+def _entrances(path: Path) -> dict[str, list[Entrance]]:
+    """place id -> its doors, from a pack's ``entrances.csv``; a pack without the file has none."""
+    if not path.is_file():
+        return {}
+    doors: dict[str, list[Entrance]] = {}
+    with path.open(encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader(fh):
+            doors.setdefault(row["place_id"], []).append(
+                Entrance.model_validate({key: row[key] for key in ("osm_id", "lon", "lat", "kind")})
+            )
+    return doors

@@ -15,6 +15,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from core.models.entrance import Entrance
+from core.packs.entrances import EntranceCollector
+
 #: name tags kept as a place's names and aliases, most preferred first; every other ``name:<language>`` (and
 #: ``alt_name:<language>`` …) follows them (issue 20 §5: a name in any language the data carries is a way in)
 NAME_KEYS = (
@@ -223,6 +226,8 @@ class Extract:
     #: named district areas (admin boundaries of level 9-11, place=suburb/quarter/… areas): name, outer rings
     district_areas: list[tuple[str, list[list[tuple[float, float]]]]] = field(default_factory=list)
     basemap: list[dict[str, Any]] = field(default_factory=list)  # GeoJSON features
+    #: the doors of the places that are buildings or areas (their osm id -> doors; core/packs/entrances.py)
+    entrances: dict[str, list[Entrance]] = field(default_factory=dict)
     bbox: tuple[float, float, float, float] | None = None
     data_date: str | None = None
     objects: int = 0
@@ -291,6 +296,7 @@ def read_extract(pbf: Path) -> Extract:
         out.bbox = (box.bottom_left.lon, box.bottom_left.lat, box.top_right.lon, box.top_right.lat)
     newest: datetime | None = None
     west, south, east, north = 180.0, 90.0, -180.0, -90.0
+    doors = EntranceCollector()
     for obj in processor:
         out.objects += 1
         stamp = getattr(obj, "timestamp", None)
@@ -304,6 +310,8 @@ def read_extract(pbf: Path) -> Extract:
                 east, north = max(east, loc.lon), max(north, loc.lat)
             if tags.get("name") or "addr:housenumber" in tags:
                 _add(out, f"n{obj.id}", tags, (loc.lon, loc.lat) if loc.valid() else None)
+            if loc.valid() and ("entrance" in tags or "door" in tags):
+                doors.node(obj.id, loc.lon, loc.lat, tags)
         elif obj.is_way():
             pts = _way_points(obj)
             if len(pts) < 2:
@@ -316,8 +324,13 @@ def read_extract(pbf: Path) -> Extract:
                 out.basemap.append(_geo("LineString", _round(pts), road, tags.get("name")))
             elif closed and (kind := _basemap_class(tags)):
                 out.basemap.append(_geo("Polygon", [_round(pts)], kind, tags.get("name")))
+            if tags.get("highway"):
+                doors.way(tags, [(n.ref, (n.location.lon, n.location.lat)) for n in obj.nodes if n.location.valid()])
             if tags.get("name") or "addr:housenumber" in tags:
+                kept = len(out.features)
                 _add(out, f"w{obj.id}", tags, _representative(pts, closed=closed), weight=len(pts))
+                if closed and len(out.features) > kept:
+                    doors.outline(f"w{obj.id}", tags, (n.ref for n in obj.nodes))
         elif obj.is_area() and not obj.from_way():  # multipolygon relations; ways were handled as ways
             rings = [[(n.lon, n.lat) for n in ring] for ring in obj.outer_rings()]
             rings = [r for r in rings if len(r) >= 4]
@@ -330,7 +343,10 @@ def read_extract(pbf: Path) -> Extract:
                 for ring in rings:
                     out.basemap.append(_geo("Polygon", [_round(ring)], kind, tags.get("name")))
             if tags.get("name"):
+                kept = len(out.features)
                 _add(out, f"r{obj.orig_id()}", tags, _representative(max(rings, key=len), closed=True))
+                if len(out.features) > kept:
+                    doors.outline(f"r{obj.orig_id()}", tags, (n.ref for ring in obj.outer_rings() for n in ring))
     for rel_id, (tags, refs) in wanted.items():
         if rel_id in assembled:
             continue
@@ -338,6 +354,7 @@ def read_extract(pbf: Path) -> Extract:
         if corners:  # the mean of the corners present: near the true middle, said to be approximate
             lon, lat = sum(p[0] for p in corners) / len(corners), sum(p[1] for p in corners) / len(corners)
             _add(out, f"r{rel_id}", tags, (lon, lat), approximate=True)
+    out.entrances = doors.doors()
     if out.bbox is None and west <= east:
         out.bbox = (west, south, east, north)
     out.data_date = newest.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if newest else None

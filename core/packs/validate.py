@@ -21,6 +21,7 @@ from core.config import Settings, get_settings
 from core.errors import OmniError
 from core.geo.coords import haversine_m
 from core.geo.text import normalize
+from core.packs.entrances import ENTRANCES_FILE
 from core.packs.loader import PackRules, RegionPack, load_region
 from core.packs.queues import QUEUES_FILE, check_queue_table, load_queues
 
@@ -335,6 +336,32 @@ def check_parts(pack: RegionPack, rep: Report) -> None:
             rep.error(f"{whole_id}: its point is {reach:.0f} m from a part, farther than its parts are apart")
 
 
+#: a door this far from its place's point is not on that place's outline (the Central Railway Station's farthest
+#: door is 131 m from its point)
+DOOR_REACH_M = 500.0
+
+
+def check_entrances(pack: RegionPack, path: Path, rep: Report) -> None:
+    """``entrances.csv`` (when the pack has one): every door belongs to a place of the pack, once, near its point."""
+    if not path.is_file():
+        return
+    by_id = {p.id: p for p in pack.places}
+    seen: set[tuple[str, str]] = set()
+    with path.open(encoding="utf-8", newline="") as fh:
+        for line, row in enumerate(csv.DictReader(fh), start=2):
+            place = by_id.get(row.get("place_id") or "")
+            key = (row.get("place_id") or "", row.get("osm_id") or "")
+            if place is None:
+                rep.error(f"{ENTRANCES_FILE} line {line}: place {key[0]!r} is not a place of the pack")
+            elif key in seen:
+                rep.error(f"{ENTRANCES_FILE} line {line}: {key[1]} is listed twice for {key[0]}")
+            else:
+                gap = haversine_m(place.lon, place.lat, float(row["lon"]), float(row["lat"]))
+                if gap > DOOR_REACH_M:
+                    rep.error(f"{ENTRANCES_FILE} line {line}: {key[1]} is {gap:.0f} m from {key[0]}'s point")
+            seen.add(key)
+
+
 def check_coverage(pack: RegionPack, rep: Report) -> tuple[Counter[str], Counter[str]]:
     rules = pack.validation or PackRules()
     cats = Counter(p.category for p in pack.places)
@@ -491,6 +518,7 @@ def validate_pack(name: str, *, settings: Settings | None = None) -> tuple[Repor
     places_csv = settings.region_dir(name) / "places.csv"
     raw = _raw_rows(places_csv, rep) if places_csv.is_file() else []
     check_places(pack, raw, rep)
+    check_entrances(pack, settings.region_dir(name) / ENTRANCES_FILE, rep)
     check_coverage(pack, rep)
     check_region(pack, rep)
     check_queues(pack, rep)

@@ -88,6 +88,8 @@ NOTICES: dict[str, NoticeSpec] = {
     "GEOMETRY_MISSING": NoticeSpec("route.warning.geometry_missing", ("a", "b"), points=("a", "b")),
     "EXACT_LEGS_KEPT": NoticeSpec("route.warning.exact_legs_kept", ("n", "legs")),
     "LONG_WALK": NoticeSpec("route.warning.long_walk", ("n", "km", "total_km", "minutes")),
+    # issue 20 §5: a place's walking and cycling figures measured from its door in the map data
+    "ENTRANCE_USED": NoticeSpec("route.warning.entrance_used", ("point",), severity="info"),
     # deep links (core/route/links.py)
     "PERSONAL_MAP_NO_IDS": NoticeSpec("route.warning.personal_map_no_ids", ("missing", "points")),
     "PERSONAL_MAP_NEEDS_MCP": NoticeSpec("route.warning.personal_map_needs_mcp"),

@@ -17,7 +17,7 @@ import numpy as np
 
 from core.config import Settings, get_settings
 from core.errors import InputError, ProviderError
-from core.geo.base import LonLat, Place, provider_budget
+from core.geo.base import LonLat, PairDoors, Place, provider_budget
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
 from core.models.route import (
@@ -96,6 +96,8 @@ class TripMatrix:
     notices: list[Notice] = field(default_factory=list)
     #: pairs whose cells hold the direction service's figures (core/route/directions.py), with its source
     direction_sources: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: pairs the router measured from or to a place's door (walking, cycling; issue 20 §5)
+    doors: dict[tuple[int, int], PairDoors] = field(default_factory=dict)
 
     @property
     def warnings(self) -> list[str]:
@@ -182,6 +184,9 @@ def _outside_region(lon: float, lat: float, region: RegionPack) -> Notice | None
 
 
 def _leg(net: TripMatrix, a: int, b: int) -> RouteLeg:
+    source = net.pair_source(a, b)
+    # the router's doors hold for its own figures (matrix or directions: one rule), never for an estimate's
+    doors = net.doors.get((a, b)) if source != "offline_estimate" else None
     return RouteLeg(
         from_label=net.labels[a],
         to_label=net.labels[b],
@@ -189,8 +194,10 @@ def _leg(net: TripMatrix, a: int, b: int) -> RouteLeg:
         destination_location=format_location(*net.points[b]),
         distance_m=int(round(net.dist[a, b])),
         duration_s=int(round(net.dur[a, b])),
-        source=net.pair_source(a, b),
+        source=source,
         measured_by="directions" if (a, b) in net.direction_sources else "matrix",
+        origin_entrance=doors.origin_entrance if doors else None,
+        destination_entrance=doors.destination_entrance if doors else None,
     )
 
 
@@ -273,6 +280,11 @@ def matrix_stage(trip: ResolvedTrip, *, provider: MapServices, mode: TransportMo
         raise ProviderError("the travel matrix has missing entries: some points are not connected", field="stops")
     for i in matrix.off_network:  # named here, where the points have their labels
         notices.append(notice("OFF_NETWORK", point=ids[i], region=provider.region.name))
+    doors = {(d.origin, d.destination): d for d in matrix.entrances}
+    at_door = {d.origin for d in doors.values() if d.origin_entrance} | {
+        d.destination for d in doors.values() if d.destination_entrance
+    }
+    notices += [notice("ENTRANCE_USED", point=ids[i]) for i in sorted(at_door)]
     if matrix.source == "offline_estimate":
         notices.append(_offline_notice(provider.region, mode, matrix.notes))
     notices.extend(from_log(entry) for entry in provider.warnings.drain_entries())
@@ -289,6 +301,7 @@ def matrix_stage(trip: ResolvedTrip, *, provider: MapServices, mode: TransportMo
         remote_source=provider.router.name,
         estimated=frozenset((int(i), int(j)) for i, j in matrix.estimated_pairs),
         notices=notices,
+        doors=doors,
     )
 
 

@@ -170,3 +170,147 @@ def test_senate_square_to_the_cathedral_is_a_short_walk_by_matrix_too(tiles: Pat
     matrix = ValhallaRouter(EmbeddedValhalla(tiles)).matrix([SENATE_SQUARE, CATHEDRAL], mode="walking")
     assert max(matrix.distances_m[0][1], matrix.distances_m[1][0]) <= SLACK * ideal
     assert matrix.distances_m[0][1] < 400  # about 100 m apart in a straight line (the issue)
+
+
+# ---- doors ---------------------------------------------------------------------------------------------------
+#: Stockmann's two entrance=main nodes as the extract has them (read with osmium; OSM way 122595241's outline)
+STOCKMANN_SOUTH_DOOR = ("n317122136", LonLat(24.9427335, 60.1677582))  # the Esplanadi corner
+STOCKMANN_NORTH_DOOR = ("n314026769", LonLat(24.9417986, 60.1686928))  # on Aleksanterinkatu
+CATHEDRAL_DOOR = ("n324702975", LonLat(24.9516588, 60.1703651))  # way 419479428's only entrance=main
+
+
+@pytest.fixture(scope="module")
+def doors() -> Any:
+    from core.geo.doors import entrance_index
+
+    return entrance_index(load_region("helsinki").places)
+
+
+def test_a_walk_from_a_building_starts_at_the_door_on_its_way(tiles: Path, doors: Any):
+    router = ValhallaRouter(EmbeddedValhalla(tiles), entrances=doors)
+    leg = router.route(STOCKMANN, SENATE_SQUARE, mode="walking")
+    assert leg.origin_entrance is not None and leg.destination_entrance is None  # a square has no door
+    # the same walk from each door alone (plain points, no doors known): the router kept the shorter one
+    plain = ValhallaRouter(EmbeddedValhalla(tiles))
+    from_door = {
+        osm_id: plain.route(where, SENATE_SQUARE, mode="walking").distance_m
+        for osm_id, where in (STOCKMANN_SOUTH_DOOR, STOCKMANN_NORTH_DOOR)
+    }
+    assert leg.origin_entrance.osm_id == min(from_door, key=from_door.__getitem__) == STOCKMANN_SOUTH_DOOR[0]
+    assert leg.distance_m == pytest.approx(from_door[STOCKMANN_SOUTH_DOOR[0]], abs=1)
+    assert (leg.origin_entrance.lon, leg.origin_entrance.lat) == STOCKMANN_SOUTH_DOOR[1]
+    # the drawn walk begins at the door (within a pavement's width), not at the middle of the building
+    start = leg.geometry[0]
+    assert haversine_m(*start, *STOCKMANN_SOUTH_DOOR[1]) < 15 < haversine_m(*start, *STOCKMANN)
+    # and the other way the same door is where it ends
+    back = router.route(SENATE_SQUARE, STOCKMANN, mode="walking")
+    assert back.destination_entrance == leg.origin_entrance
+
+
+def test_the_cathedral_is_walked_to_its_main_entrance(tiles: Path, doors: Any):
+    leg = ValhallaRouter(EmbeddedValhalla(tiles), entrances=doors).route(SENATE_SQUARE, CATHEDRAL, mode="walking")
+    assert leg.destination_entrance is not None and leg.destination_entrance.osm_id == CATHEDRAL_DOOR[0]
+    assert haversine_m(*leg.geometry[-1], *CATHEDRAL_DOOR[1]) < 15
+
+
+def test_the_matrix_keeps_the_same_doors_and_figures_as_the_route(tiles: Path, doors: Any):
+    router = ValhallaRouter(EmbeddedValhalla(tiles), entrances=doors)
+    points = [STOCKMANN, SENATE_SQUARE, CATHEDRAL]
+    matrix = router.matrix(points, mode="walking")
+    for i, j in ((0, 1), (1, 0), (0, 2), (2, 0), (1, 2)):
+        leg = router.route(points[i], points[j], mode="walking")
+        pair = matrix.doors(i, j)
+        assert pair is not None and (pair.origin_entrance, pair.destination_entrance) == (
+            leg.origin_entrance,
+            leg.destination_entrance,
+        )
+        assert matrix.distances_m[i][j] == pytest.approx(leg.distance_m, abs=2)
+    assert matrix.doors(0, 2).origin_entrance.osm_id == STOCKMANN_NORTH_DOOR[0]  # towards the Cathedral: north
+
+
+def test_driving_keeps_the_places_point_and_cycling_goes_to_the_door(tiles: Path, doors: Any):
+    engine = Recording(tiles)
+    router = ValhallaRouter(engine, entrances=doors)
+    leg = router.route(STOCKMANN, CATHEDRAL, mode="driving")
+    matrix = router.matrix([STOCKMANN, CATHEDRAL], mode="driving")
+    assert leg.origin_entrance is None and leg.destination_entrance is None and matrix.entrances == []
+    sent = [
+        (s["lon"], s["lat"])
+        for _, body in engine.bodies
+        for k in ("locations", "sources", "targets")
+        for s in body.get(k, [])
+    ]
+    assert (STOCKMANN.lon, STOCKMANN.lat) in sent and all(
+        "display_lon" not in s for _, b in engine.bodies for s in b.get("locations", [])
+    )
+    ride = router.route(STOCKMANN, CATHEDRAL, mode="cycling")  # a bicycle is left at the door, as a walker goes in
+    assert ride.origin_entrance is not None and ride.destination_entrance is not None
+    assert ride.destination_entrance.osm_id == CATHEDRAL_DOOR[0]
+
+
+def test_a_door_is_sent_as_the_location_and_the_place_as_its_display_point(tiles: Path, doors: Any):
+    engine = Recording(tiles)
+    ValhallaRouter(engine, entrances=doors).route(SENATE_SQUARE, CATHEDRAL, mode="walking")
+    _, body = next((a, b) for a, b in engine.bodies if a == "route")
+    square, cathedral = body["locations"]
+    assert "display_lon" not in square and (square["lon"], square["lat"]) == SENATE_SQUARE
+    assert (cathedral["lon"], cathedral["lat"]) == CATHEDRAL_DOOR[1]
+    assert (cathedral["display_lon"], cathedral["display_lat"]) == CATHEDRAL
+    assert cathedral["search_filter"] == {"exclude_tunnel": True}
+
+
+def test_a_plan_says_which_legs_were_measured_from_a_door():
+    from core.models.route import RawStop, RoutePlanRequest
+    from core.route.planner import plan_route
+
+    request = RoutePlanRequest(
+        origin_mode="fixed",
+        origin_name="Stockmann",
+        origin_poi_id="hel-w122595241",
+        destination_name="Helsinki Cathedral",
+        destination_poi_id="hel-w419479428",
+        stops=[RawStop(name="Senate Square", poi_id="hel-r2919121")],
+        transport_mode="walking",
+        need_deep_link=False,
+    )
+    result = plan_route(request, provider=make_provider("offline", region="helsinki"))
+    first, second = result.best_route.legs
+    assert first.origin_entrance is not None and first.origin_entrance.osm_id == STOCKMANN_SOUTH_DOOR[0]
+    assert first.destination_entrance is None and second.origin_entrance is None
+    assert second.destination_entrance is not None and second.destination_entrance.osm_id == CATHEDRAL_DOOR[0]
+    assert result.resolved_origin is not None and (result.resolved_origin.lon, result.resolved_origin.lat) == STOCKMANN
+    used = [n for n in result.notices if n.code == "ENTRANCE_USED"]
+    assert sorted(n.params["point"] for n in used) == ["destination", "origin"]
+    assert any(
+        w.startswith("Walks and rides to and from Stockmann are measured from its entrance") for w in result.warnings
+    )
+    # the same plan driving: from the places' points, nothing said
+    driving = plan_route(
+        request.model_copy(update={"transport_mode": "driving"}), provider=make_provider("offline", region="helsinki")
+    )
+    assert all(leg.origin_entrance is None and leg.destination_entrance is None for leg in driving.best_route.legs)
+    assert not any(n.code == "ENTRANCE_USED" for n in driving.notices)
+
+
+def test_the_setting_turns_doors_off():
+    off = make_provider("offline", region="helsinki", settings=Settings(_env_file=None, snap_entrances=False))
+    on = make_provider("offline", region="helsinki", settings=Settings(_env_file=None))
+    assert _valhalla_of(off).entrances == {}
+    assert [e.osm_id for e in _valhalla_of(on).entrances[(STOCKMANN.lon, STOCKMANN.lat)]] == [
+        STOCKMANN_NORTH_DOOR[0],
+        STOCKMANN_SOUTH_DOOR[0],
+    ]
+
+
+def test_a_matrix_put_together_from_kept_cells_keeps_their_doors():
+    services = make_provider("offline", region="helsinki")
+    first = services.matrix([STOCKMANN, SENATE_SQUARE, CATHEDRAL], mode="walking")
+    asked = services.snapshot().matrix
+    again = services.matrix([CATHEDRAL, STOCKMANN], mode="walking")  # every cell known: no call
+    assert services.snapshot().matrix == asked
+    assert again.distances_m[0][1] == first.distances_m[2][0]
+    assert (
+        again.doors(0, 1) is not None
+        and again.doors(0, 1).destination_entrance == first.doors(2, 0).destination_entrance
+    )
+    assert again.doors(0, 1).destination_entrance.osm_id == STOCKMANN_NORTH_DOOR[0]

@@ -239,3 +239,93 @@ def test_every_name_in_a_language_is_kept_and_chinese_is_simplified():
     assert simplified_chinese(names) == ("车站", ["車站"])
     assert simplified_chinese({"name:zh-Hans": "中央车站", "name:zh": "中央車站"}) == ("中央车站", ["中央車站"])
     assert simplified_chinese({"name": "A"}) == (None, [])
+
+
+def doors_of(data_dir) -> dict[str, list[dict[str, str]]]:
+    with (data_dir / "regions" / "hki-test" / "entrances.csv").open(encoding="utf-8") as fh:
+        out: dict[str, list[dict[str, str]]] = {}
+        for row in csv.DictReader(fh):
+            out.setdefault(row["place_id"], []).append(row)
+        return out
+
+
+def test_a_building_keeps_its_doors_from_the_extract_at_their_own_nodes(built):
+    # Stockmann is way 122595241; read with osmium from the extract, its outline holds node 317122136
+    # (entrance=main, 24.9427335 E 60.1677582 N, the Esplanadi corner) and node 314026769 (entrance=main,
+    # 24.9417986 E 60.1686928 N, on Aleksanterinkatu), four entrance=side and one entrance=staircase
+    data_dir, report = built
+    stockmann = {r["osm_id"]: r for r in doors_of(data_dir)["hki-w122595241"]}
+    assert stockmann["n317122136"]["kind"] == "main" and stockmann["n314026769"]["kind"] == "main"
+    assert (float(stockmann["n317122136"]["lon"]), float(stockmann["n317122136"]["lat"])) == (24.9427335, 60.1677582)
+    assert (float(stockmann["n314026769"]["lon"]), float(stockmann["n314026769"]["lat"])) == (24.9417986, 60.1686928)
+    assert sorted(r["kind"] for r in stockmann.values()) == [
+        "main",
+        "main",
+        "side",
+        "side",
+        "side",
+        "side",
+        "staircase",
+    ]
+    # Ateneum (way 8033120): its entrance=main (node 317540571, access=permissive) is kept; the two entrance=yes
+    # doors tagged access=private (nodes 318112639, 318112635) are not a way in for a visitor
+    assert [r["osm_id"] for r in doors_of(data_dir)["hki-w8033120"]] == ["n317540571"]
+    loaded = load_region("hki-test", data_dir)
+    place = loaded.place_by_id("hki-w122595241")
+    assert place is not None and [e.osm_id for e in place.main_entrances()] == ["n314026769", "n317122136"]
+    assert report["entrances"] == sum(len(v) for v in doors_of(data_dir).values())
+    assert report["places_with_entrances"] == len(doors_of(data_dir)) >= 40
+
+
+def test_a_square_takes_no_door_of_the_buildings_round_it(built):
+    # Mannerheimin aukio (relation 2919214) shares node 317704675 with Kiasma's wall: Kiasma's entrance=main
+    data_dir, _ = built
+    doors = doors_of(data_dir)
+    assert "hki-r2919214" not in doors and "hki-r2919121" not in doors  # nor Senate Square
+    assert [r["osm_id"] for r in doors["hki-w8042215"]] == ["n317704675"]  # Kiasma keeps it
+
+
+def test_a_pack_without_doors_loads_and_routes_from_its_points(built, tmp_path):
+    import shutil
+
+    from core.geo.doors import entrance_index
+
+    data_dir, _ = built
+    old = tmp_path / "regions" / "hki-test"
+    shutil.copytree(data_dir / "regions" / "hki-test", old, ignore=shutil.ignore_patterns("valhalla_tiles"))
+    (old / "entrances.csv").unlink()  # a pack built before doors were kept
+    load_region.cache_clear()
+    pack = load_region("hki-test", tmp_path)
+    assert len(pack.places) == len(load_region("hki-test", data_dir).places)
+    assert all(p.entrances == [] for p in pack.places) and entrance_index(pack.places) == {}
+    shanghai = load_region("shanghai")  # the curated pack has none
+    assert shanghai.places and all(p.main_entrances() == () for p in shanghai.places)
+
+
+def test_which_nodes_are_doors_for_a_visitor():
+    from core.packs.entrances import door_kind
+
+    assert door_kind({"entrance": "main"}) == "main"
+    assert door_kind({"entrance": "yes", "access": "permissive"}) == "yes"
+    assert door_kind({"entrance": "revolving"}) == "yes"  # a value the product has no kind for: a door all the same
+    assert door_kind({"door": "hinged"}) == "door"
+    for tags in ({"entrance": "service"}, {"entrance": "emergency"}, {"entrance": "yes", "access": "private"}, {}):
+        assert door_kind(tags) is None, tags
+
+
+def test_the_validator_refuses_a_door_of_no_place_or_far_from_it(built, tmp_path):
+    import shutil
+
+    from core.config import Settings
+
+    data_dir, _ = built
+    folder = tmp_path / "regions" / "hki-test"
+    shutil.copytree(data_dir / "regions" / "hki-test", folder, ignore=shutil.ignore_patterns("valhalla_tiles"))
+    with (folder / "entrances.csv").open("a", encoding="utf-8") as fh:
+        fh.write("hki-w999,n1,24.94,60.17,main\n")  # no such place
+        fh.write("hki-w419479428,n2,24.90,60.17,main\n")  # the Cathedral's outline is not 3 km west of it
+    load_region.cache_clear()
+    report, _ = validate_pack("hki-test", settings=Settings(_env_file=None, data_dir=tmp_path, region="hki-test"))
+    door_errors = [e for e in report.errors if e.startswith("entrances.csv")]
+    assert len(door_errors) == 2, report.errors
+    assert "'hki-w999' is not a place of the pack" in door_errors[0] and "n2 is 2" in door_errors[1]
