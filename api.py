@@ -268,6 +268,10 @@ def agent_route_and_run(
 
     if "user_id" in request.model_fields_set and request.user_id != user:
         return error_response(403, "FORBIDDEN", "user_id names another user than the API key's", "user_id")
+    if "message" not in request.model_fields_set:  # as published: an id-only confirmation is POST /agent/confirm
+        return error_response(
+            422, "INVALID_INPUT", "message is required (a confirmation by id: /agent/confirm)", "message"
+        )
     given = request.conversation_context
     ctx = context_for(user, lang=given.locale or header_lang, timezone=given.timezone)
     return ask(ctx, request)

@@ -119,6 +119,14 @@ def test_bad_requests_are_422(client):
     assert client.post("/agent/route_and_run", json={"message": "x", "options": {"max_steps": 0}}).status_code == 422
 
 
+def test_the_agent_entry_needs_words_as_its_schema_says(client):
+    # the published schema requires message; an id-only confirmation goes to POST /agent/confirm
+    body = {"options": {"confirm_dry_run_id": "dr-1"}}
+    answer = client.post("/agent/route_and_run", json=body, headers=auth("alice"))
+    assert answer.status_code == 422
+    assert answer.json()["error"]["code"] == "INVALID_INPUT" and answer.json()["error"]["field"] == "message"
+
+
 def test_http_level_errors_are_structured_too(client):
     broken = client.post(
         "/agent/route_and_run", content=b"\xff\xfe{not json", headers={"Content-Type": "application/json"}
