@@ -147,3 +147,35 @@ def test_a_warm_replan_asks_nothing_and_a_wider_plan_asks_only_its_new_columns(t
         plan_route(RoutePlanRequest.model_validate(round_trip), provider=provider, settings=settings)
         assert by_service(amap.requests[cold:]).get("matrix") == 1
         assert by_service(amap.requests[cold:]).get("geocode") is None
+
+
+def test_where_directions_differ_from_the_matrix_each_leg_is_still_asked_once_and_the_best_is_all_directions():
+    """A stand-in whose directions differ from its distances by up to 5 % a leg, as AMap's two services do: the
+    re-measure may ask for legs of orders 2 and 3, never a leg twice, and the best route is all directions."""
+    with CountingServer() as amap:
+        amap.directions_spread = 0.05
+        settings = amap_settings(amap.base_url, key="call-counts-key-0123", cache_dir=None)
+        result = plan_route(
+            RoutePlanRequest.model_validate(trip_request(10)),
+            provider=make_provider("amap", settings=settings),
+            settings=settings,
+        )
+    calls = by_service(amap.requests)
+    assert (calls["geocode"], calls["matrix"]) == (1, 9) and 9 <= calls["route"] <= 9 + 2 * 8
+    no_pair_asked_twice(amap)
+    best = result.best_route
+    assert best.measured_by == "directions" and all(leg.source == "amap" for leg in best.legs)
+
+
+def test_the_stand_in_s_directions_differ_from_its_distances_by_at_most_the_spread_fixed_per_leg():
+    from core.geo.amap_standin import AMapLimitedStandIn
+
+    origin, destination = "121.490000,31.240000", "121.500000,31.230000"
+    with AMapLimitedStandIn(directions_spread=0.05) as standin:
+        distance = standin.answer("/v3/distance", {"origins": origin, "destination": destination, "type": "1"})
+        route = standin.answer("/v3/direction/driving", {"origin": origin, "destination": destination})
+        again = standin.answer("/v3/direction/driving", {"origin": origin, "destination": destination})
+    matrix_m = float(distance["results"][0]["distance"])
+    directions_m = float(route["route"]["paths"][0]["distance"])
+    assert directions_m != matrix_m and abs(directions_m / matrix_m - 1) <= 0.05 + 1 / matrix_m
+    assert again == route  # the same leg always differs alike
