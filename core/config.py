@@ -140,8 +140,9 @@ class Settings(BaseSettings):
         ge=1,
         le=10,
         description="Where the router's matrix and directions differ (AMap), the matrix ranking's top orders "
-        "re-measured leg by leg on the direction service before the final ranking (then the new best, if it was "
-        "not among them, at most as many times again).",
+        "considered for a re-measure on the direction service before the final ranking: the best's legs, then the "
+        "legs of each other one whose lower bound could still outrank the measured best (then the new best, if it "
+        "was not among them, at most as many times again; core/route/directions.py).",
     )
     max_stops: int = Field(default=100, ge=50, le=500)
     exact_limit: int = Field(default=15, ge=2, le=18, description="Largest stop count solved exactly by Held-Karp.")

@@ -54,7 +54,16 @@ from core.geo.amap_rows import (
     _to_wgs,
     format_lnglat,
 )
-from core.geo.base import DayForecast, Leg, LonLat, Place, TravelMatrix, TravelMode, exclude_from_budget
+from core.geo.base import (
+    DayForecast,
+    Leg,
+    LonLat,
+    Place,
+    TravelMatrix,
+    TravelMode,
+    column_groups,
+    exclude_from_budget,
+)
 from core.geo.coords import haversine_m
 from core.geo.http import HttpService
 from core.geo.ratelimit import ServiceHold, TokenBucket
@@ -483,7 +492,13 @@ class AMapProvider(HttpService):
         return self._read(DETAIL_PATH, self.get_detail_params(poi_id), self.parse_detail_json)
 
     def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
-        """N x N matrix from /v3/distance: one call per destination column (≤ 100 origins each).
+        """N x N matrix from /v3/distance: every column (see :meth:`matrix_to`)."""
+        return self.matrix_to(points, range(len(points)), mode=mode)
+
+    def matrix_to(self, points: Sequence[LonLat], destinations: Sequence[int], *, mode: TravelMode) -> TravelMatrix:
+        """The columns ``destinations`` of the N x N matrix from /v3/distance: one call per distinct destination
+        point (AMap answers one destination a call, <= 100 origins each; two columns at one point are asked once),
+        from every other distinct point. The other columns' cells are ``math.inf``: not asked.
 
         Pairs AMap cannot answer (per-item failure, or walking pairs farther apart than the
         5 km limit of ``type=3``, which are not sent) are ``math.inf`` and explained in ``notes``.
@@ -498,27 +513,39 @@ class AMapProvider(HttpService):
         n = len(pts)
         dist = [[0.0 if i == j else math.inf for j in range(n)] for i in range(n)]
         dur = [[0.0 if i == j else math.inf for j in range(n)] for i in range(n)]
+        at_point: dict[LonLat, list[int]] = {}
+        for i, p in enumerate(pts):
+            at_point.setdefault(p, []).append(i)
         failures: list[str] = []
-        for j in range(n):
-            origins: list[int] = []
-            for i in range(n):
-                if i == j:
+        for target, columns in column_groups(pts, destinations).items():
+            for j in columns:  # another index at the destination's own point is there already
+                for i in at_point[target]:
+                    dist[i][j] = dur[i][j] = 0.0
+            origins: list[LonLat] = []
+            for p, rows in at_point.items():
+                if p == target:
                     continue
-                if mode == "walking" and haversine_m(*pts[i], *pts[j]) > WALKING_DISTANCE_LIMIT_M:
-                    failures.append(f"{i}->{j}: beyond AMap's {WALKING_DISTANCE_LIMIT_M / 1000:g} km walking limit")
+                if mode == "walking" and haversine_m(*p, *target) > WALKING_DISTANCE_LIMIT_M:
+                    failures += [
+                        f"{i}->{j}: beyond AMap's {WALKING_DISTANCE_LIMIT_M / 1000:g} km walking limit"
+                        for i in rows
+                        for j in columns
+                    ]
                     continue
-                origins.append(i)
+                origins.append(p)
             for start in range(0, len(origins), MAX_DISTANCE_ORIGINS):
                 chunk = origins[start : start + MAX_DISTANCE_ORIGINS]
-                params = self.get_distance_params([pts[i] for i in chunk], pts[j], mode=mode)
+                params = self.get_distance_params(chunk, target, mode=mode)
                 parse = functools.partial(self.parse_distance_json, n_origins=len(chunk))
                 items = self._read(DISTANCE_PATH, params, parse)
-                for i, item in zip(chunk, items, strict=True):
-                    if item.ok:
-                        dist[i][j] = float(item.distance_m)  # type: ignore[arg-type]
-                        dur[i][j] = float(item.duration_s)  # type: ignore[arg-type]
-                    else:
-                        failures.append(f"{i}->{j}: {item.error}")
+                for origin, item in zip(chunk, items, strict=True):
+                    for i in at_point[origin]:
+                        for j in columns:
+                            if item.ok:
+                                dist[i][j] = float(item.distance_m)  # type: ignore[arg-type]
+                                dur[i][j] = float(item.duration_s)  # type: ignore[arg-type]
+                            else:
+                                failures.append(f"{i}->{j}: {item.error}")
         notes: list[str] = []
         if failures:
             notes.append(
@@ -526,7 +553,15 @@ class AMapProvider(HttpService):
                 + "; ".join(failures[:10])
                 + (f"; and {len(failures) - 10} more" if len(failures) > 10 else "")
             )
-        return TravelMatrix(distances_m=dist, durations_s=dur, source="amap", mode=mode, notes=notes)
+        asked = sorted(set(destinations))
+        return TravelMatrix(
+            distances_m=dist,
+            durations_s=dur,
+            source="amap",
+            mode=mode,
+            notes=notes,
+            destinations=None if len(asked) == n else asked,
+        )
 
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         params = self.get_route_params(origin, destination, mode=mode)

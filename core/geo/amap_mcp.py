@@ -41,6 +41,7 @@ from core.geo.base import (
     TravelMatrix,
     TravelMode,
     budget_left,
+    column_groups,
     exclude_from_budget,
     note_request,
 )
@@ -334,27 +335,43 @@ class AMapMcpProvider:
 
     # ---- Router -----------------------------------------------------------------------------------------
     def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
+        return self.matrix_to(points, range(len(points)), mode=mode)
+
+    def matrix_to(self, points: Sequence[LonLat], destinations: Sequence[int], *, mode: TravelMode) -> TravelMatrix:
+        """The columns ``destinations`` from ``maps_distance`` (one destination a call, as the REST service: one
+        call per distinct destination point); the other columns' cells are ``math.inf``, not asked."""
         if mode not in DISTANCE_TYPE:
             raise ProviderError(f"AMap's distance tool has no {mode} mode; the {mode} matrix is estimated")
         pts = [LonLat(float(p[0]), float(p[1])) for p in points]
         n = len(pts)
         dist = [[0.0 if i == j else math.inf for j in range(n)] for i in range(n)]
         dur = [[0.0 if i == j else math.inf for j in range(n)] for i in range(n)]
-        for j in range(n):
-            origins = [i for i in range(n) if i != j]
+        at_point: dict[LonLat, list[int]] = {}
+        for i, p in enumerate(pts):
+            at_point.setdefault(p, []).append(i)
+        for target, columns in column_groups(pts, destinations).items():
+            for j in columns:
+                for i in at_point[target]:
+                    dist[i][j] = dur[i][j] = 0.0
+            origins = [p for p in at_point if p != target]
             for start in range(0, len(origins), MAX_ORIGINS):
                 chunk = origins[start : start + MAX_ORIGINS]
                 args = {
-                    "origins": "|".join(_gcj(pts[i]) for i in chunk),
-                    "destination": _gcj(pts[j]),
+                    "origins": "|".join(_gcj(p) for p in chunk),
+                    "destination": _gcj(target),
                     "type": DISTANCE_TYPE[mode],
                 }
-                for i, cell in zip(
+                for origin, cell in zip(
                     chunk, parse_distance(self.call_tool("maps_distance", args), len(chunk)), strict=True
                 ):
                     if cell is not None:
-                        dist[i][j], dur[i][j] = cell
-        return TravelMatrix(distances_m=dist, durations_s=dur, source="amap", mode=mode)
+                        for i in at_point[origin]:
+                            for j in columns:
+                                dist[i][j], dur[i][j] = cell
+        asked = sorted(set(destinations))
+        return TravelMatrix(
+            distances_m=dist, durations_s=dur, source="amap", mode=mode, destinations=None if len(asked) == n else asked
+        )
 
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         o = LonLat(float(origin[0]), float(origin[1]))

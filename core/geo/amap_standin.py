@@ -5,8 +5,9 @@ once the day's calls are spent; HTTP 200 either way).
 
 It answers the endpoints a plan uses in AMap's documented shapes (GCJ-02 on the wire): geocodes (one address, or
 up to 10 joined with ``|`` and ``batch=true``) and POI text search from a region pack's own places; distances and
-directions from the pack's straight-line estimate. Its figures are the stand-in's; what it is for is the traffic:
-how many requests reach it, how fast, and what AMap would have refused.
+directions from the pack's straight-line estimate (directions optionally off by a fixed share per leg,
+``directions_spread``, as AMap's direction service differs from its distance service). Its figures are the
+stand-in's; what it is for is the traffic: how many requests reach it, how fast, and what AMap would have refused.
 
 Started by ``python -m core amap-standin --port P --qps Q --daily N`` and by the tests and benchmarks that need it
 (``with AMapLimitedStandIn(qps=1) as amap: ... amap.base_url``).
@@ -18,6 +19,7 @@ AMap every retry is a real request that counts against the quota).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import threading
@@ -46,6 +48,12 @@ def _wgs(text: str) -> tuple[float, float]:
     lon, lat = (float(x) for x in text.split(","))
     w = gcj02_to_wgs84(lon, lat)
     return float(w[0]), float(w[1])
+
+
+def _leg_jitter(origin: str, destination: str) -> float:
+    """A number in [-1, 1] fixed for one leg (a hash of its two ends): the same leg always differs alike."""
+    digest = hashlib.sha256(f"{origin};{destination}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") / 0xFFFFFFFF * 2 - 1
 
 
 _EMPTY_GEOCODE: dict[str, Any] = {
@@ -131,6 +139,7 @@ class AMapLimitedStandIn:
         port: int = 0,
         clock: Callable[[], float] = time.time,
         limits: AMapKeyLimits | None = None,
+        directions_spread: float = 0.0,
     ) -> None:
         from core.geo.offline import OfflineProvider
         from core.packs.loader import load_region
@@ -139,6 +148,9 @@ class AMapLimitedStandIn:
         #: the key's limits (``limits``: shared with another stand-in of the same key, e.g. the MCP one)
         self.limits = limits or AMapKeyLimits(qps=qps, daily=daily, per_minute=per_minute, clock=clock)
         self.latency_s = max(0.0, latency_s)
+        #: how far its directions may differ from its distances, as AMap's two services do: each leg's direction
+        #: figures are the distance service's times a factor in [1 - spread, 1 + spread], fixed per leg (0: equal)
+        self.directions_spread = max(0.0, directions_spread)
         self.requests: list[str] = []
         self.refused: Counter[str] = Counter()  # this server's refusals by infocode
         self._lock = threading.Lock()
@@ -247,7 +259,8 @@ class AMapLimitedStandIn:
             return {**OK, "count": str(len(results)), "results": results}
         if path.startswith("/v3/direction/"):
             leg = self.offline.route(_wgs(q["origin"]), _wgs(q["destination"]), mode=mode)  # type: ignore[arg-type]
-            step = {"distance": str(round(leg.distance_m)), "duration": str(round(leg.duration_s)),
+            factor = 1.0 + self.directions_spread * _leg_jitter(q["origin"], q["destination"])
+            step = {"distance": str(round(leg.distance_m * factor)), "duration": str(round(leg.duration_s * factor)),
                     "polyline": f"{q['origin']};{q['destination']}"}  # fmt: skip
             paths = [{"distance": step["distance"], "duration": step["duration"], "steps": [step]}]
             return {

@@ -80,6 +80,10 @@ class TravelMatrix(BaseModel):
     off_network: list[int] = Field(
         default_factory=list, description="points the router's network does not reach (their pairs are estimated)"
     )
+    destinations: list[int] | None = Field(
+        default=None,
+        description="the columns asked (legs ending there); the other columns' cells are inf: not asked. None: all",
+    )
     entrances: list[PairDoors] = Field(
         default_factory=list,
         description="the pairs measured from or to a place's door (walking, cycling), with the doors; a pair not "
@@ -345,6 +349,26 @@ class Router(Protocol):
     def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix: ...
 
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg: ...
+
+
+@runtime_checkable
+class ColumnRouter(Protocol):
+    """A router that pays per destination (AMap's distance service: up to 100 origins, one destination a call): it
+    asks only the columns ``destinations`` of the matrix (the points a leg can end at); the cells of every other
+    column are ``math.inf``, not asked (``TravelMatrix.destinations`` says which were)."""
+
+    name: str
+
+    def matrix_to(self, points: Sequence[LonLat], destinations: Sequence[int], *, mode: TravelMode) -> TravelMatrix: ...
+
+
+def column_groups(points: Sequence[LonLat], destinations: Sequence[int]) -> dict[LonLat, list[int]]:
+    """The wanted columns by their point: two columns at one point (a round trip's start and end, two stops at one
+    place) are one destination to ask, answered once."""
+    groups: dict[LonLat, list[int]] = {}
+    for j in sorted(set(destinations)):
+        groups.setdefault(LonLat(float(points[j][0]), float(points[j][1])), []).append(j)
+    return groups
 
 
 @runtime_checkable

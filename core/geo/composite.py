@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from core.errors import ProviderUnavailable
 from core.geo.base import (
     BatchGeocoder,
+    ColumnRouter,
     DayForecast,
     Geocoder,
     Leg,
@@ -174,21 +175,57 @@ class MapServices:
         return calls
 
     # ---- Router -------------------------------------------------------------------------------------
-    def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
+    def matrix(
+        self, points: Sequence[LonLat], *, mode: TravelMode, destinations: Sequence[int] | None = None
+    ) -> TravelMatrix:
         """The matrix of ``points``: from the cache (the whole matrix, or every cell of it from earlier matrices
         of the same router), else from the router. Each cell the router answered itself is kept on its own, so a
-        later plan through some of the same points asks only for what is new to it."""
+        later plan through some of the same points asks only for what is new to it.
+
+        ``destinations``: the only columns the caller needs (the points a leg can end at). A router that pays per
+        destination (a ColumnRouter: AMap) is asked for those columns only, and only for those not already whole
+        in the cache; their other cells are ``math.inf``: not asked. Other routers answer the whole matrix."""
         keys = tuple(point_key(p) for p in points)
-        key = ("matrix", self.router.name, keys, mode)
+        n = len(keys)
+        wanted = None if destinations is None else sorted(set(destinations))
+        if wanted is not None and len(wanted) == n:
+            wanted = None
+        key = ("matrix", self.router.name, keys, mode, *(() if wanted is None else (tuple(wanted),)))
         if self.cache.get(key)[0]:
             return self._cached(key, "matrix", lambda: self.router.matrix(points, mode=mode))
-        assembled = self._matrix_from_cells(keys, mode)
-        if assembled is not None:
-            self.cache.put(key, _copy(assembled))
-        result = self._cached(key, "matrix", lambda: self.router.matrix(points, mode=mode))
-        if assembled is None and result.source == self.router.name:
+        router = self.router
+        if wanted is None or not isinstance(router, ColumnRouter):
+            assembled = self._matrix_from_cells(keys, mode)
+            if assembled is not None:
+                self.cache.put(key, _copy(assembled))
+            result = self._cached(key, "matrix", lambda: self.router.matrix(points, mode=mode))
+            if assembled is None and result.source == self.router.name:
+                self._keep_cells(keys, result)
+            return result
+        known = self._matrix_from_cells(keys, mode, columns=wanted)
+        missing = [j for j in wanted if known is None or not self._column_whole(known, j)]
+        if not missing and known is not None:
+            self.cache.put(key, _copy(known))
+            return self._cached(key, "matrix", lambda: known)
+        asked_key = ("matrix", router.name, keys, mode, tuple(missing))
+        result = self._cached(asked_key, "matrix", lambda: router.matrix_to(points, missing, mode=mode))
+        if result.source not in (router.name, "mixed"):
+            return result  # the fallback's estimate: whole, never mixed with the router's own cells
+        if result.source == router.name:
             self._keep_cells(keys, result)
-        return result
+        merged = result.model_copy(deep=True)
+        merged.destinations = wanted
+        for j in set(wanted) - set(missing):  # the columns the cache had whole
+            for i in range(n):
+                merged.distances_m[i][j] = known.distances_m[i][j]  # type: ignore[union-attr]
+                merged.durations_s[i][j] = known.durations_s[i][j]  # type: ignore[union-attr]
+        if merged.source == router.name and all(self._column_whole(merged, j) for j in wanted):
+            self.cache.put(key, _copy(merged))
+        return merged
+
+    @staticmethod
+    def _column_whole(m: TravelMatrix, j: int) -> bool:
+        return all(math.isfinite(row[j]) for row in m.distances_m)
 
     def _cell_key(self, a: tuple[float, float], b: tuple[float, float], mode: TravelMode) -> tuple[Any, ...]:
         return ("matrix_cell", self.router.name, a, b, mode)
@@ -206,26 +243,47 @@ class MapServices:
                     ends = (pair.origin_entrance, pair.destination_entrance) if pair else (None, None)
                     self.cache.put(self._cell_key(a, b, m.mode), (float(d), float(t), *ends))
 
-    def _matrix_from_cells(self, keys: tuple[tuple[float, float], ...], mode: TravelMode) -> TravelMatrix | None:
+    def _matrix_from_cells(
+        self, keys: tuple[tuple[float, float], ...], mode: TravelMode, *, columns: Sequence[int] | None = None
+    ) -> TravelMatrix | None:
+        """The matrix from cached cells: every cell (``columns`` None), else the cells of ``columns`` that are
+        cached, ``math.inf`` elsewhere (None when there are none)."""
         n = len(keys)
         if n < 2:
             return None
-        dist = [[0.0] * n for _ in range(n)]
-        dur = [[0.0] * n for _ in range(n)]
+        wanted = set(range(n) if columns is None else columns)
+        dist = [[0.0 if i == j else math.inf for j in range(n)] for i in range(n)]
+        dur = [[0.0 if i == j else math.inf for j in range(n)] for i in range(n)]
         doors: list[PairDoors] = []
+        found = 0
         for i, a in enumerate(keys):
             for j, b in enumerate(keys):
-                if i == j or a == b:
+                if i == j or j not in wanted:
+                    continue
+                if a == b:
+                    dist[i][j] = dur[i][j] = 0.0
                     continue
                 hit, cell = self.cache.get(self._cell_key(a, b, mode))
                 if not hit:
-                    return None
+                    if columns is None:
+                        return None
+                    continue
                 dist[i][j], dur[i][j], *ends = cell  # a cell kept before doors were kept has none
+                found += 1
                 if any(ends):
                     doors.append(
                         PairDoors(origin=i, destination=j, origin_entrance=ends[0], destination_entrance=ends[1])
                     )
-        return TravelMatrix(distances_m=dist, durations_s=dur, source=self.router.name, mode=mode, entrances=doors)
+        if columns is not None and not found:
+            return None
+        return TravelMatrix(
+            distances_m=dist,
+            durations_s=dur,
+            source=self.router.name,
+            mode=mode,
+            destinations=None if columns is None else sorted(wanted),
+            entrances=doors,
+        )
 
     def _limiters(self) -> list[Any]:
         found = [getattr(getattr(s, "inner", s), "limiter", None) for s in (self.geocoder, self.router)]

@@ -45,6 +45,7 @@ from core.errors import (
 from core.geo.amap import AMapProvider
 from core.geo.base import (
     BatchGeocoder,
+    ColumnRouter,
     DayForecast,
     Leg,
     LonLat,
@@ -393,6 +394,24 @@ class ResilientProvider:
             result = self._patch_unreachable(result, pts, mode)
         return result
 
+    def matrix_to(self, points: Sequence[LonLat], destinations: Sequence[int], *, mode: TravelMode) -> TravelMatrix:
+        """Only the columns ``destinations`` from a remote that pays per destination (AMap), the same guard as
+        :meth:`matrix`; a remote without columns, or the fallback, answers the whole matrix."""
+        inner = self.inner
+        if not isinstance(inner, ColumnRouter):
+            return self.matrix(points, mode=mode)
+        pts = [LonLat(float(p[0]), float(p[1])) for p in points]
+        wanted = sorted(set(destinations))
+        result = self._guarded(
+            "matrix",
+            lambda: inner.matrix_to(pts, wanted, mode=mode),
+            lambda fb: fb.matrix(pts, mode=mode),
+        )
+        result = result.model_copy(deep=True)
+        if result.source == self.inner.name:
+            result = self._patch_unreachable(result, pts, mode, columns=result.destinations)
+        return result
+
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         o = LonLat(float(origin[0]), float(origin[1]))
         d = LonLat(float(destination[0]), float(destination[1]))
@@ -411,13 +430,16 @@ class ResilientProvider:
             raise ProviderUnavailable(f"{self._label} has no weather service", details={"service": "weather"})
         return self._guarded("weather", lambda: inner.weather_forecast(city), None)
 
-    def _patch_unreachable(self, m: TravelMatrix, pts: list[LonLat], mode: TravelMode) -> TravelMatrix:
-        """Fill pairs the remote could not answer (non-finite cells) from the fallback's estimate."""
+    def _patch_unreachable(
+        self, m: TravelMatrix, pts: list[LonLat], mode: TravelMode, *, columns: list[int] | None = None
+    ) -> TravelMatrix:
+        """Fill pairs the remote could not answer (non-finite cells of the columns asked: ``columns``, None for
+        all) from the fallback's estimate."""
         n = len(pts)
         bad = [
             (i, j)
             for i in range(n)
-            for j in range(n)
+            for j in (range(n) if columns is None else columns)
             if not (math.isfinite(m.distances_m[i][j]) and math.isfinite(m.durations_s[i][j]))
         ]
         if not bad:

@@ -252,14 +252,14 @@ def _route_rows(ctx: _Context, item: RouteBatchItem, provider: MapServices) -> l
                 runs[name], project_pool = _project(trip, net, request.max_permutations, settings)
             elif name == "ortools_gls":
                 runs[name] = run_ortools(
-                    net.dist, net.dur, stops, start=start, end=end, time_limit_s=ctx.grid.ortools_time_limit_s
+                    *net.search_matrices(), stops, start=start, end=end, time_limit_s=ctx.grid.ortools_time_limit_s
                 )
             elif name == "valhalla":
                 runs[name] = run_valhalla(
                     _valhalla_router(provider), net.points, stops, start=start, end=end, mode=ctx.cell.mode
                 )
             else:
-                runs[name] = run_nearest_neighbour(net.dist, net.dur, stops, start=start, end=end)
+                runs[name] = run_nearest_neighbour(*net.search_matrices(), stops, start=start, end=end)
         except OmniError as exc:
             runs[name] = failed(name, exc.code, exc.message)
         except Exception as exc:  # one optimiser's bug: its rows say so, the others stand

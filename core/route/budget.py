@@ -30,7 +30,7 @@ def geocode_ahead(request: RoutePlanRequest, *, provider: MapServices) -> int:
 def plan_budget_s(request: RoutePlanRequest, *, provider: MapServices, settings: Settings) -> float:
     """The plan's time for providers: ``provider_budget_s`` for waiting on answers, plus, for a paced service
     (AMap at ``amap_qps``), the calls the plan needs at that rate: batches of geocodes, one distance call per
-    point (AMap answers one destination a call) and one direction call per leg. Pacing itself is excluded from
+    point a leg can end at (AMap answers one destination a call) and one direction call per leg. Pacing itself is excluded from
     the budget as it happens (core.geo.base.exclude_from_budget); this keeps the answers' own time in scale with
     the plan."""
     calls = needed_calls(request, directions_top=directions_top(request, provider=provider, settings=settings))
@@ -44,7 +44,8 @@ def directions_top(request: RoutePlanRequest, *, provider: MapServices, settings
 
 def needed_calls(request: RoutePlanRequest, *, batch: int = 10, directions_top: int = 1) -> int:
     """Remote calls a cold plan of ``request`` needs from a provider like AMap (an upper bound without searches):
-    geocode batches, one distance call per point, and a direction call per leg of each order measured on
-    directions (the best only, or the top ``directions_top``, which share most of their legs)."""
+    geocode batches, one distance call per point a leg can end at (every point but the start: AMap answers one
+    destination a call), and a direction call per leg of each order measured on directions (the best only, or at
+    most the top ``directions_top``, which share most of their legs)."""
     n = len(_raw_places(request)) + (1 if request.origin_mode == "current_location" else 0)
-    return -(-n // batch) + n + directions_top * (n - 1)
+    return -(-n // batch) + (n - 1) + directions_top * (n - 1)

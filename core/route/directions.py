@@ -2,12 +2,15 @@
 
 A router like AMap answers a distance matrix from one service and directions from another, and their figures
 differ. The order search needs the whole matrix; the legs a person follows are the directions'. So, where the two
-differ (or when the request asks for it), the top candidates of the matrix ranking are re-measured leg by leg on
-the direction service before the final ranking: their matrix cells are replaced by the directions' figures, every
-order is scored again, and while the best order still holds a leg that was not re-measured, that order is
-re-measured too (a bounded number of times) - so the best route is never one whose figures are partly the matrix's
-beside others that are all directions'. The drawn path of each re-measured leg is kept for the geometry stage,
-which then asks for nothing twice.
+differ (or when the request asks for it), the top candidates of the matrix ranking are re-measured on the direction
+service before the final ranking, spending calls only on legs that can change it: the best order's legs (drawn
+anyway), then, of orders 2..top, only the legs not asked yet (those they do not share with a measured order), and
+only for an order whose lower bound could still outrank the measured best. Their matrix cells are replaced by the
+directions' figures and every order is scored again; while the best order still holds a leg that was not
+re-measured, that order is re-measured too (a bounded number of times) - so the best route is never one whose
+figures are partly the matrix's beside others that are all directions'. Legs not re-measured keep their matrix
+figures and say so (``measured_by``). The drawn path of each re-measured leg is kept for the geometry stage, which
+then asks for nothing twice.
 
 A leg the direction service failed, or answered with the offline estimate, keeps its matrix figures and says so.
 """
@@ -25,7 +28,7 @@ from core.geo.composite import MapServices
 from core.models.route import MetricSource, Notice, RoutePlanRequest, RouteStrategy, TransportMode
 from core.optimizer.order_search import order_totals
 from core.route.notices import notice
-from core.route.strategies import Scored, rank
+from core.route.strategies import Scored, could_outrank, rank
 
 Pair = tuple[int, int]
 
@@ -111,6 +114,40 @@ class Remeasured:
     known: DirectionLegs
     #: how many of the matrix ranking's top orders were re-measured (the final best included)
     orders_measured: int
+    #: the top orders left partly on matrix figures: their lower bound could not beat the measured best
+    bounded: list[tuple[int, ...]] = field(default_factory=list)
+
+
+def _ratios(known: DirectionLegs, dist: np.ndarray, dur: np.ndarray) -> tuple[float, float]:
+    """The smallest directions ÷ matrix ratio among the legs measured so far, for distance and for duration, at
+    most 1 (a leg is never assumed longer than the matrix says)."""
+    rho_d = rho_t = 1.0
+    for (a, b), leg in known.legs.items():
+        if dist[a, b] > 0:
+            rho_d = min(rho_d, float(leg.distance_m) / float(dist[a, b]))
+        if dur[a, b] > 0:
+            rho_t = min(rho_t, float(leg.duration_s) / float(dur[a, b]))
+    return rho_d, rho_t
+
+
+def lower_bound(
+    order: tuple[int, ...], known: DirectionLegs, *, dist: np.ndarray, dur: np.ndarray, start: int | None, end: int
+) -> Scored:
+    """What an order's totals on directions can be at least: its measured legs at the directions' figures, every
+    other leg at its matrix figure times the smallest directions ÷ matrix ratio measured in this plan (at most 1).
+    A bound from this plan's own figures, not a guarantee: it holds while no unmeasured leg's directions figure
+    falls further below its matrix figure than any leg measured so far did."""
+    rho_d, rho_t = _ratios(known, dist, dur)
+    total_d = total_t = 0.0
+    for a, b in _order_pairs(order, start=start, end=end):
+        leg = known.legs.get((a, b))
+        if leg is not None:
+            total_d += float(leg.distance_m)
+            total_t += float(leg.duration_s)
+        else:
+            total_d += rho_d * float(dist[a, b])
+            total_t += rho_t * float(dur[a, b])
+    return Scored(order=order, distance_m=total_d, duration_s=total_t)
 
 
 def remeasure(
@@ -128,28 +165,56 @@ def remeasure(
     mode: TransportMode,
     top: int,
 ) -> Remeasured:
-    """Re-measure the ``top`` orders of the matrix ranking on directions, then, while the best order on the new
-    figures still has a leg not asked of the direction service, that order too (at most ``top`` more)."""
+    """Re-measure on directions the legs that can change the ranking among the ``top`` orders of the matrix
+    ranking: every leg of the best (drawn anyway), then each of orders 2..``top`` whose lower bound
+    (:func:`lower_bound`) could still outrank the best measured order - only its legs not asked yet, which are the
+    ones it does not share with an order measured before. An order whose bound cannot is left partly on matrix
+    figures (``bounded``), and looked at again whenever the measured best changes. Then, while the best order on
+    the new figures still has a leg not asked, that order too (at most ``top`` more)."""
     known = DirectionLegs()
-    ranking = rank(scored, strategy, tolerance=tolerance, time_slack=time_slack)
-    measured_orders = ranking[: max(1, top)]
-    for idx in measured_orders:
-        measure(
-            _order_pairs(scored[idx].order, start=start, end=end), known, points=points, provider=provider, mode=mode
-        )
-    new_dist, new_dur, sources = _patched(dist, dur, known)
-    now = rescored(scored, new_dist, new_dur, start=start, end=end)
+    tops = rank(scored, strategy, tolerance=tolerance, time_slack=time_slack)[: max(1, top)]
+    measured_orders = [tops[0]]
+
+    def pairs_of(idx: int) -> list[Pair]:
+        return _order_pairs(scored[idx].order, start=start, end=end)
+
+    def on_new_figures() -> tuple[np.ndarray, np.ndarray, dict[Pair, str], list[Scored]]:
+        new_dist, new_dur, sources = _patched(dist, dur, known)
+        return new_dist, new_dur, sources, rescored(scored, new_dist, new_dur, start=start, end=end)
+
+    measure(pairs_of(tops[0]), known, points=points, provider=provider, mode=mode)
+    new_dist, new_dur, sources, now = on_new_figures()
+    changed = True
+    while changed:  # a new measured best may let an order skipped against the old one outrank it
+        changed = False
+        for idx in tops[1:]:
+            if idx in measured_orders:
+                continue
+            done = [now[i] for i in measured_orders]
+            champion = done[rank(done, strategy, tolerance=tolerance, time_slack=time_slack)[0]]
+            low = lower_bound(scored[idx].order, known, dist=dist, dur=dur, start=start, end=end)
+            if not could_outrank(low, champion, strategy, tolerance=tolerance, time_slack=time_slack):
+                continue
+            measured_orders.append(idx)
+            measure(pairs_of(idx), known, points=points, provider=provider, mode=mode)
+            new_dist, new_dur, sources, now = on_new_figures()
+            changed = True
     for _ in range(max(1, top)):
         best = rank(now, strategy, tolerance=tolerance, time_slack=time_slack)[0]
-        pairs = _order_pairs(now[best].order, start=start, end=end)
+        pairs = pairs_of(best)
         if best in measured_orders or all(known.asked(p) or points[p[0]] == points[p[1]] for p in pairs):
             break
         measured_orders.append(best)
         measure(pairs, known, points=points, provider=provider, mode=mode)
-        new_dist, new_dur, sources = _patched(dist, dur, known)
-        now = rescored(scored, new_dist, new_dur, start=start, end=end)
+        new_dist, new_dur, sources, now = on_new_figures()
     return Remeasured(
-        scored=now, dist=new_dist, dur=new_dur, sources=sources, known=known, orders_measured=len(measured_orders)
+        scored=now,
+        dist=new_dist,
+        dur=new_dur,
+        sources=sources,
+        known=known,
+        orders_measured=len(measured_orders),
+        bounded=[scored[i].order for i in tops[1:] if i not in measured_orders],
     )
 
 

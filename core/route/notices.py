@@ -75,6 +75,8 @@ NOTICES: dict[str, NoticeSpec] = {
     "DISTRICT_CENTRE": NoticeSpec("route.warning.district_centre", WHO, found=True),
     # (``parts``: the parts' names as the map data gives them, ", "-joined; ``count``: how many)
     "PLACE_HAS_PARTS": NoticeSpec("route.warning.place_parts", (*WHO, "parts", "count"), found=True),
+    # (``km``: how far apart its farthest two parts are, one decimal)
+    "PLACE_PARTS_APART": NoticeSpec("route.warning.place_parts_apart", (*WHO, "parts", "count", "km"), found=True),
     # planner (core/route/planner.py)
     "SAME_PLACE_STOPS": NoticeSpec("route.warning.same_place", ("a", "b", "point"), found=True),
     "STOP_AT_ORIGIN": NoticeSpec("route.warning.stop_at_origin", ("n", "point")),

@@ -117,6 +117,14 @@ class TripMatrix:
     def stop_nodes(self) -> list[int]:
         return list(range(self.offset, self.end))
 
+    def search_matrices(self) -> tuple[np.ndarray, np.ndarray]:
+        """The matrices for an order search, which wants them finite: the cells no leg can use (into the start,
+        out of the end) may be unasked (inf, core.geo.composite) and are never read by a path order, so 0 stands
+        in for them here only."""
+        used = np.zeros(self.dist.shape, dtype=bool)
+        used[leg_cells(start=self.start, offset=self.offset, end=self.end)] = True
+        return np.where(used, self.dist, 0.0), np.where(used, self.dur, 0.0)
+
     @property
     def start_id(self) -> str | None:
         """The start's id (origin or live_origin), None when the start is unknown."""
@@ -273,10 +281,13 @@ def matrix_stage(trip: ResolvedTrip, *, provider: MapServices, mode: TransportMo
     points.append(LonLat(dest.lon, dest.lat))
     labels.append(dest.label)
     ids.append(dest.id)
-    matrix = provider.matrix(points, mode=mode)
+    # a leg ends at a stop or at the destination, never at the start (a round trip's return ends at the end node,
+    # at the start's point): a router that pays per destination (AMap) is asked only for those columns
+    matrix = provider.matrix(points, mode=mode, destinations=range(offset, end + 1))
     dist = np.asarray(matrix.distances_m, dtype=float)
     dur = np.asarray(matrix.durations_s, dtype=float)
-    if not (np.isfinite(dist).all() and np.isfinite(dur).all()):
+    legs = leg_cells(start=start, offset=offset, end=end)
+    if not (np.isfinite(dist[legs]).all() and np.isfinite(dur[legs]).all()):
         raise ProviderError("the travel matrix has missing entries: some points are not connected", field="stops")
     for i in matrix.off_network:  # named here, where the points have their labels
         notices.append(notice("OFF_NETWORK", point=ids[i], region=provider.region.name))
@@ -305,6 +316,13 @@ def matrix_stage(trip: ResolvedTrip, *, provider: MapServices, mode: TransportMo
     )
 
 
+def leg_cells(*, start: int | None, offset: int, end: int) -> tuple[np.ndarray, np.ndarray]:
+    """The matrix cells a leg can use (row, column indices): from the start or a stop to a stop or the end."""
+    rows = [*([start] if start is not None else []), *range(offset, end)]
+    pairs = [(a, b) for a in rows for b in range(offset, end + 1) if a != b]
+    return np.asarray([a for a, _ in pairs], dtype=int), np.asarray([b for _, b in pairs], dtype=int)
+
+
 def _offline_notice(region: RegionPack, mode: TransportMode, notes: list[str]) -> Notice:
     """All figures are the offline estimate: with the pack's circuity and speed for ``mode`` when it has them."""
     detail = notes[0] if notes else None
@@ -323,9 +341,10 @@ def _offline_notice(region: RegionPack, mode: TransportMode, notes: list[str]) -
 def candidates_stage(trip: ResolvedTrip, net: TripMatrix, *, max_permutations: int, settings: Settings) -> OrderPool:
     """Candidate stop orders from the order search (core/optimizer/order_search.py) with their totals; swapping
     two stops at the same place is not another route."""
+    search_dist, search_dur = net.search_matrices()
     pool, info = candidate_orders(
-        net.dist,
-        net.dur,
+        search_dist,
+        search_dur,
         net.stop_nodes,
         start=net.start,
         end=net.end,

@@ -17,8 +17,9 @@ score) for that input field, and the faces offer the choice.
 
 A place the data says is made of parts (its ``parts``: an airport and its terminals) is the place its names mean:
 it is taken with a notice naming the parts, its point lying between them; a part is still found by its own name,
-and a part and its whole close in score are one answer, not a choice. A whole whose parts are more than
-``FAR_APART_M`` apart is not one destination: its parts are the choice (reason ``parts``).
+and a part and its whole close in score are one answer, not a choice. Parts more than ``FAR_APART_M`` apart (Hongqiao
+airport's terminals, across the runways) get a notice that says how far apart they are and that naming one goes
+to its door.
 """
 
 from __future__ import annotations
@@ -255,22 +256,27 @@ def resolve_point(
         )
 
     def _whole(place: Place) -> str:
-        """A place of parts: its parts are the choice when they are far apart, else it is taken, said with them."""
+        """A place of parts is what its names mean: it is taken, said with its parts. Parts farther apart than
+        ``FAR_APART_M`` (two terminals across the runways) are said to be so: the point between them is no
+        entrance, and naming a part goes to its door."""
         parts = [p for p in (provider.detail(i) for i in place.parts) if p is not None]
         spread = max((haversine_m(a.lon, a.lat, b.lon, b.lat) for a in parts for b in parts), default=0.0)
-        if spread > FAR_APART_M:  # two terminals across the runways are two destinations
-            raise _ambiguous(who_text, _choice(field_name, raw.label(), "parts", [(None, p) for p in parts]))
         names = ", ".join(p.name for p in parts)
-        notices.append(
-            notice(
-                "PLACE_HAS_PARTS",
-                detail=f"{who_text} is '{place.name}', a place of {len(parts)} parts ({names}): "
-                "a point between them was used",
-                parts=names,
-                count=len(parts),
-                **named,
+        detail = f"{who_text} is '{place.name}', a place of {len(parts)} parts ({names}): a point between them was used"
+        if spread > FAR_APART_M:
+            km = f"{spread / 1000:.1f}"
+            notices.append(
+                notice(
+                    "PLACE_PARTS_APART",
+                    detail=f"{detail}; the parts are {km} km apart",
+                    parts=names,
+                    count=len(parts),
+                    km=km,
+                    **named,
+                )
             )
-        )
+        else:
+            notices.append(notice("PLACE_HAS_PARTS", detail=detail, parts=names, count=len(parts), **named))
         return f"; a place of {len(parts)} parts ({names}): its point lies between them (approximate)"
 
     # 0. a place the user chose among an ambiguity's candidates: its POI, by id

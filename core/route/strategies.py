@@ -106,6 +106,22 @@ def rank(
     return ranking
 
 
+def could_outrank(
+    low: Scored, best: Scored, strategy: RouteStrategy, *, tolerance: float, time_slack: float = BALANCED_TIME_SLACK
+) -> bool:
+    """Whether an order whose totals are no less than ``low`` (a lower bound of each) could be ranked before
+    ``best`` under :func:`rank`'s rule. False only when it cannot: its windowed total is out of the window ``best``
+    is in, or both stay in one window and its other total is larger (the pick takes the least other total)."""
+    on_time, width = _window(strategy, tolerance, time_slack)
+    value_low, other_low = (low.duration_s, low.distance_m) if on_time else (low.distance_m, low.duration_s)
+    value_best, other_best = (best.duration_s, best.distance_m) if on_time else (best.distance_m, best.duration_s)
+    if not _near(value_low, value_best, width):
+        return False
+    if not _near(value_best, value_low, width):  # it may be so much less that the best leaves the window
+        return True
+    return other_low <= other_best
+
+
 def best_of(
     items: list[Scored], strategy: RouteStrategy, *, tolerance: float, time_slack: float = BALANCED_TIME_SLACK
 ) -> int:

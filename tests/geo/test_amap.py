@@ -532,6 +532,34 @@ def test_matrix_one_call_per_destination_column():
             assert m.durations_s[i][j] == (0.0 if i == j else 10 * i + j)
 
 
+def test_matrix_to_asks_only_the_wanted_columns_and_a_point_once():
+    pts = [PEOPLES_SQUARE, NANJING_RD, THE_BUND, LUJIAZUI, THE_BUND]  # 2 and 4: one place twice
+    p, rec = provider_with(_matrix_answer(pts[:4]))
+    m = p.matrix_to(pts, [1, 2, 4], mode="driving")
+    asked = sorted(dict(r.url.params)["destination"] for r in rec.requests)
+    assert asked == sorted([format_lnglat(NANJING_RD), format_lnglat(THE_BUND)])  # two destinations, two calls
+    assert all(len(dict(r.url.params)["origins"].split("|")) == 3 for r in rec.requests)  # the other places
+    assert m.destinations == [1, 2, 4]
+    assert m.distances_m[0][1] == 1 and m.distances_m[3][2] == 3002 and m.distances_m[3][4] == 3002
+    assert m.distances_m[4][1] == 2001  # the twin's row: THE_BUND's answer
+    assert m.distances_m[2][4] == m.distances_m[4][2] == 0.0  # one point: no leg
+    assert math.isinf(m.distances_m[1][0]) and math.isinf(m.durations_s[0][3])  # columns not asked
+
+
+def test_resilient_matrix_to_estimates_nothing_for_the_columns_it_did_not_ask():
+    from core.geo.offline import OfflineProvider
+    from core.geo.resilience import ResilientProvider
+    from core.packs.loader import load_region
+
+    pts = [PEOPLES_SQUARE, NANJING_RD, THE_BUND, LUJIAZUI]
+    inner, rec = provider_with(_matrix_answer(pts))
+    guarded = ResilientProvider(inner, fallback=OfflineProvider(load_region("shanghai")), retries=0)
+    m = guarded.matrix_to(pts, [1, 3], mode="driving")
+    assert len(rec.requests) == 2
+    assert m.source == "amap" and m.estimated_pairs == [] and m.destinations == [1, 3]
+    assert math.isinf(m.distances_m[1][0]) and math.isinf(m.distances_m[3][2])
+
+
 def test_matrix_chunks_more_than_100_origins():
     pts = [LonLat(121.40 + 0.001 * k, 31.20 + 0.0005 * (k % 7)) for k in range(102)]
     p, rec = provider_with(_matrix_answer(pts))

@@ -1,6 +1,7 @@
 """Places made of parts (issue 20 §5): an airport and its terminals, linked by the pack's ``parent`` column. The
 airport's names and code resolve to the airport, with a notice naming its terminals; a terminal is still found by
-its own name; an airport whose terminals are far apart is a choice between them."""
+its own name; an airport whose terminals are far apart (Hongqiao, across the runways) is the airport too, its notice
+saying how far apart they are."""
 
 from __future__ import annotations
 
@@ -107,20 +108,68 @@ def test_a_terminal_the_airport_does_not_have_is_not_the_airport(shanghai, text)
     assert not isinstance(info.value, AmbiguousPlaceError)
 
 
-@pytest.mark.parametrize("text", ["SHA", "上海虹桥国际机场", "Hongqiao Airport", "hongqiao jichang"])
-def test_an_airport_whose_terminals_are_far_apart_offers_them(shanghai, text):
-    with pytest.raises(AmbiguousPlaceError) as info:
-        stop(text, shanghai)
-    choice = info.value.candidates["stops.0"]
-    assert choice["reason"] == "parts" and choice["spread_m"] > 1000
-    assert [o["poi_id"] for o in choice["options"]] == ["sh-sha-t1", "sh-sha-t2"]
-    assert "parts are far apart" in info.value.message
+SHA_TERMINALS = "虹桥国际机场T1航站楼, 虹桥国际机场T2航站楼"
 
 
-def test_choosing_such_an_airport_by_its_id_still_asks_for_the_terminal(shanghai):
-    with pytest.raises(AmbiguousPlaceError) as info:
-        stop("虹桥", shanghai, poi_id="sh-sha")
-    assert [o["poi_id"] for o in info.value.candidates["stops.0"]["options"]] == ["sh-sha-t1", "sh-sha-t2"]
+@pytest.mark.parametrize(
+    "text",
+    [
+        "上海虹桥国际机场",  # the official name
+        "虹桥国际机场",
+        "虹桥机场",
+        "SHA",
+        "sha",
+        "Shanghai Hongqiao International Airport",
+        "Hongqiao Airport",
+        "Hongqiao International Airport",
+    ],
+)
+def test_hongqiao_airport_s_names_and_code_are_the_airport_its_far_apart_terminals_said(shanghai, text):
+    res = stop(text, shanghai)
+    assert (res.point.poi_id, res.point.resolved_name) == ("sh-sha", "上海虹桥国际机场")
+    assert [n.code for n in res.notices] == ["PLACE_PARTS_APART"]
+    assert res.notices[0].params["parts"] == SHA_TERMINALS and res.notices[0].params["count"] == 2
+    pack = shanghai.region
+    t1, t2 = pack.place_by_id("sh-sha-t1"), pack.place_by_id("sh-sha-t2")
+    apart = haversine_m(t1.lon, t1.lat, t2.lon, t2.lat)  # the pack's two terminal rows: across the runways
+    assert apart > 1000 and res.notices[0].params["km"] == f"{apart / 1000:.1f}"
+    assert "approximate" in res.point.confidence_note
+
+
+def test_the_far_apart_parts_notice_says_the_point_is_no_entrance_in_both_languages(shanghai):
+    res = stop("虹桥机场", shanghai)
+    names = point_names([res.point])
+    en, zh = (words(res.notices[0], lang, names=names) for lang in ("en", "zh"))
+    assert "上海虹桥国际机场 is a place of 2 parts" in en and SHA_TERMINALS in en
+    assert "1.6 km apart" in en and "no entrance" in en and "Name one of them" in en
+    assert "彼此相距 1.6 公里" in zh and "不是入口" in zh and SHA_TERMINALS in zh
+
+
+def test_the_hongqiao_airport_s_point_is_the_pack_s_approximate_one_between_its_terminals(shanghai):
+    pack = shanghai.region
+    t1, t2, sha = (pack.place_by_id(i) for i in ("sh-sha-t1", "sh-sha-t2", "sh-sha"))
+    assert sha.approximate and not t1.approximate and not t2.approximate
+    assert (sha.lon, sha.lat) == pytest.approx(((t1.lon + t2.lon) / 2, (t1.lat + t2.lat) / 2), abs=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("text", "terminal"),
+    [
+        ("虹桥机场T1", "sh-sha-t1"),
+        ("虹桥T2", "sh-sha-t2"),
+        ("SHA T2", "sh-sha-t2"),
+        ("Hongqiao Airport T1", "sh-sha-t1"),
+    ],
+)
+def test_a_hongqiao_terminal_is_still_chosen_by_its_own_name(shanghai, text, terminal):
+    res = stop(text, shanghai)
+    assert res.point.poi_id == terminal
+    assert not {"PLACE_HAS_PARTS", "PLACE_PARTS_APART"} & {n.code for n in res.notices}
+
+
+def test_choosing_the_airport_by_its_id_is_the_airport(shanghai):
+    res = stop("虹桥", shanghai, poi_id="sh-sha")
+    assert res.point.poi_id == "sh-sha" and [n.code for n in res.notices] == ["PLACE_PARTS_APART"]
 
 
 def test_the_gazetteer_gives_each_place_its_whole_and_its_parts(shanghai):

@@ -1,4 +1,4 @@
-from core.route.strategies import Scored, best_reason, delta_phrase, other_reason, pareto_front, rank
+from core.route.strategies import Scored, best_reason, could_outrank, delta_phrase, other_reason, pareto_front, rank
 
 
 def S(d, t, tag=0):
@@ -82,3 +82,15 @@ def test_balanced_does_not_take_a_much_slower_shorter_route():
     # with a generous slack the shortest wins again
     assert rank(items, "balanced", tolerance=0.02, time_slack=0.5)[0] == 0
     assert rank(items, "shortest_distance", tolerance=0.02)[0] == 0
+
+
+def test_an_order_can_outrank_the_best_only_from_inside_its_window_or_by_pushing_it_out():
+    best = S(10_000, 1000)
+    # fastest_time at 2 %: the window is on duration, the pick within it takes the least distance
+    assert not could_outrank(S(9_000, 1030), best, "fastest_time", tolerance=0.02)  # 3 % slower: outside
+    assert not could_outrank(S(10_500, 1010), best, "fastest_time", tolerance=0.02)  # inside, but longer
+    assert could_outrank(S(9_900, 1010), best, "fastest_time", tolerance=0.02)  # inside and shorter
+    assert could_outrank(S(12_000, 900), best, "fastest_time", tolerance=0.02)  # so fast the best leaves
+    # shortest_distance: the window is on distance
+    assert not could_outrank(S(10_300, 800), best, "shortest_distance", tolerance=0.02)
+    assert could_outrank(S(10_100, 900), best, "shortest_distance", tolerance=0.02)

@@ -100,11 +100,10 @@ def test_the_picker_speaks_chinese():
 
 
 def test_the_chosen_place_plans_without_asking_again():
-    err = ambiguity("虹桥机场")  # an airport whose terminals are far apart: a choice of its terminals
+    err = ambiguity("T2")  # two airports' second terminals: a choice between them
     choice = choices_of(err)["stops.0"]
-    assert choice.reason == "parts"
-    assert i18n.t(REASONS[choice.reason], "en").startswith("This place is made of parts that are far apart")
-    assert i18n.t(REASONS[choice.reason], "zh").startswith("这个地方由相距较远的几部分组成")
+    assert choice.reason == "close_scores"
+    assert i18n.t(REASONS[choice.reason], "en").startswith("This name fits several places that are not the same spot")
     chosen = next(o for o in choice.options if o.poi_id == "sh-sha-t2")
     assert option_text(chosen, "en", region="shanghai").startswith(
         "Shanghai Hongqiao International Airport Terminal 2 · Minhang · "
