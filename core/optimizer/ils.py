@@ -1,9 +1,9 @@
 """Iterated local search driver for closed tours (the numba kernels are in ``_ils.py``).
 
 One trajectory (:class:`_Runner`) starts from a nearest-neighbour tour, applies 2-opt + Or-opt and then
-kicks (segment-local double bridge + local search, accept if not worse) until the deadline, a fixed kick
-budget (``max_kicks``, deterministic) or the stall budget (:func:`stall_budget`, the early stop).
-:func:`_ils_tour` runs one trajectory per worker in threads (numba ``nogil``) and keeps the best tour.
+kicks (segment-local double bridge + local search, accept if not worse) until its stall budget
+(:func:`stall_budget`) or kick budget (:func:`kick_budget`) is spent, the deadline only a safety cap.
+:func:`_ils_tour` runs :data:`TRAJECTORIES` seeded trajectories on threads (numba ``nogil``) and keeps the best.
 """
 
 from __future__ import annotations
@@ -175,9 +175,12 @@ def _kernels():
 #: Both count exact kicks in the kernel and every trajectory has its own seed, so a request gives the same order
 #: on any machine; the time limit stays only as a safety cap (a search it ends says ``time_limit`` and is not
 #: reproducible).  The budget scales with n because a kick only touches a few nodes, so covering the tour takes
-#: ~n kicks.  K comes from traced trajectories on the strategy lab's own matrices (16-25 stops, driving and
-#: walking, both objectives) and TSPLIB: figures and commands in docs/BENCHMARKS.md ("Early stop").
-STALL_KICKS_PER_NODE = 50
+#: ~n kicks.  K = 25 from 2,136 traced trajectories on the strategy lab's own matrices (89 requests of 16-25
+#: stops, driving and walking, both objectives, 6 seeds, 1000 n kicks each) and 48 on TSPLIB (<= 150 nodes):
+#: with 4 trajectories, K = 10-100 all found the best known on 354 of the 356 lab problems and on every
+#: TSPLIB instance; the last improvement came after 1 n kicks at the median, 37 n at p99 and 521 n once.
+#: Figures and commands: docs/BENCHMARKS.md ("Early stop").
+STALL_KICKS_PER_NODE = 25
 STALL_KICKS_MIN = 500
 MAX_KICKS_PER_NODE = 1000
 #: independent trajectories per search, each with its own seed: fixed, not the machine's core count, so the
@@ -250,7 +253,8 @@ def _ils_tour(
         stall, cap, until = None, None, deadline
     workers = max(1, workers)
     runners: list[_Runner | None] = [None] * workers
-    n_threads = max(1, min(workers, os.cpu_count() or 1))
+    # budgeted trajectories may share a thread (one after the other); clock-bound ones each need their own
+    n_threads = workers if cap is None else max(1, min(workers, os.cpu_count() or 1))
 
     def work(first: int) -> None:
         # whole trajectories per thread (numba's random state is per thread, seeded when a trajectory starts)

@@ -315,8 +315,9 @@ def _solve_tour_matrix(
         # a fixed kick budget asks for the deterministic ILS (pure Python without numba)
         engine = "ils" if (_kernels() is not None or max_kicks is not None) else "ortools"
     if engine == "ils":
-        warm_up()
-        deadline = t_start + float(time_limit_s)
+        t_warm = time.perf_counter()
+        warm_up()  # loading the kernels (once per process) is not search: the safety cap starts after it
+        deadline = t_start + float(time_limit_s) + (time.perf_counter() - t_warm)
         w = TRAJECTORIES if workers is None else int(workers)
         if max_kicks is not None:
             w = 1  # deterministic single trajectory

@@ -26,9 +26,9 @@ CAP_S = 30.0
 
 
 def test_stall_and_kick_budgets_scale_with_nodes():
-    assert stall_budget(14) == 14 * STALL_KICKS_PER_NODE == 700
-    assert stall_budget(61) == 3050
-    assert stall_budget(3) == 500  # floor for tiny tours
+    assert stall_budget(30) == 30 * STALL_KICKS_PER_NODE == 750
+    assert stall_budget(61) == 1525
+    assert stall_budget(14) == stall_budget(3) == 500  # floor for small tours
     assert kick_budget(26) == 26 * MAX_KICKS_PER_NODE == 26000
     assert kick_budget(3) == 3000
 
@@ -80,7 +80,7 @@ def test_max_kicks_run_is_not_cut_by_the_stall_budget():
     sol = heuristic_path(C, stops, start=start, end=end, time_limit_s=CAP_S, seed=3, max_kicks=8000)
     assert sol.search is not None
     assert sol.search.stop == "max_kicks"
-    assert sol.search.kicks == (8000,)  # more than stall_budget(14) = 700: all kicks are done
+    assert sol.search.kicks == (8000,)  # more than stall_budget(14) = 500: all kicks are done
     assert sol.search.stall_kicks is None
 
 
