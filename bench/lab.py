@@ -102,6 +102,8 @@ def bench_lab(*, n: int | None = None, workers: int = 2, progress: bool = True) 
                 "errors": o.n_errors,
                 "best_exact": o.n_best_exact,
                 "at_best": o.n_at_best,
+                "search_stops": o.stops,
+                "reproducible": o.n_reproducible,
                 "mean_gap_pct": None if o.gap.mean is None else round(o.gap.mean * 100, 2),
                 "worst_gap_pct": None if o.worst_gap is None else round(o.worst_gap * 100, 2),
                 "median_time_s": None if o.time_s.median is None else round(o.time_s.median, 4),

@@ -64,7 +64,7 @@ _WORDS = {
         "saved": "  time saved (s)",
         "added": "  distance added (m)",
         "opt": "{region} {mode:<8} {optimiser:<18} {objective:<10} {bucket:>6}  n={n:<4} gap mean {mean} median {median} p90 {p90} "
-        "worst {worst}  time median {t} s worst {tw} s",
+        "worst {worst}  time median {t} s worst {tw} s  stopped by {stops}; reproducible rows {rep}",
         "STRATEGIES_CANNOT_DIFFER": "{region} {provider} {mode}: all figures are offline straight-line estimates; "
         "the strategies cannot differ here",
         "PARTLY_ESTIMATED": "{region} {provider} {mode}: {count} routes include estimated legs",
@@ -75,7 +75,7 @@ _WORDS = {
         "saved": "  节省时间（秒）",
         "added": "  增加距离（米）",
         "opt": "{region} {mode:<8} {optimiser:<18} {objective:<10} {bucket:>6}  n={n:<4} 差距 均值 {mean} 中位数 {median} p90 {p90} "
-        "最差 {worst}  用时 中位数 {t} 秒 最差 {tw} 秒",
+        "最差 {worst}  用时 中位数 {t} 秒 最差 {tw} 秒  停止原因 {stops}；可复现的行 {rep}",
         "STRATEGIES_CANNOT_DIFFER": "{region} {provider} {mode}：全部为离线直线估算，各策略在此不可能有差别",
         "PARTLY_ESTIMATED": "{region} {provider} {mode}：{count} 条路线含估算路段",
         "ERRORS": "{count} 行出错：{detail}",
@@ -119,6 +119,8 @@ def render_text(summary: Any, lang: str = "en") -> str:
                 worst=_num(o.worst_gap, pct=True),
                 t=f"{o.time_s.median:.3f}" if o.time_s.median is not None else "-",
                 tw=f"{o.worst_time_s:.3f}" if o.worst_time_s is not None else "-",
+                stops=", ".join(f"{k} {v}" for k, v in o.stops.items()) or "-",
+                rep=o.n_reproducible,
             )
         )
     return "\n".join(lines)

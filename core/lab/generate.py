@@ -1,8 +1,11 @@
 """Batches drawn from a region pack (``python -m core lab generate``; docs/ARCHITECTURE.md, "Strategy lab").
 
-Nothing is invented: every origin and stop is a place of the pack, named in the request by its name and address
-(which the pack's gazetteer resolves to exactly that place, checked here) and listed by id in ``place_ids``; the
-coordinates come from the pack when the request is planned. The same region, kind, sizes and seed give a
+Nothing is invented: every origin and stop is a place of the pack, given in the request by its pack id
+(``poi_id`` / ``origin_poi_id``, which the planner resolves by a detail look-up) with its name and address for
+people (an address the pack's gazetteer resolves to exactly that place, checked here), and listed in
+``place_ids``; the coordinates come from the pack when the request is planned. The ids keep a batch resolving when
+the gazetteer grows: names alone turned ambiguous once the pack gained squares and stops named like them
+(``16``, ``Colorado``). The same region, kind, sizes and seed give a
 byte-identical file (``random.Random(seed)``, places in the pack's order, JSON written with fixed separators).
 
 Kinds:
@@ -123,8 +126,9 @@ def generate_batch(
                 origin_mode="fixed",
                 origin_name=origin.name_zh,
                 origin_address=origin.address,
+                origin_poi_id=origin.id,
                 round_trip=True,
-                stops=[RawStop(name=p.name_zh, address=p.address) for p in chosen],
+                stops=[RawStop(name=p.name_zh, address=p.address, poi_id=p.id) for p in chosen],
                 transport_mode=spec.mode,
                 need_deep_link=False,
             )

@@ -150,7 +150,12 @@ class ResultRow(BaseModel):
     reproducible: bool | None = Field(
         default=None,
         description="The same request, seed and versions give this row again (False: Valhalla's randomised "
-        "optimiser, or a heuristic cut by its time limit)",
+        "optimiser, or a search ended by a time limit)",
+    )
+    search_stop: str | None = Field(
+        default=None,
+        description="What ended the optimiser's search: exact (nothing to stop), stall or max_kicks (the planner's "
+        "ILS stopped by its kick budgets: reproducible), time_limit (a clock: OR-Tools, or the ILS's safety cap)",
     )
     # reproducibility
     seed: int = Field(description="The grid's solver seed")

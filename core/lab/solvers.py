@@ -51,6 +51,9 @@ class OptimiserRun:
     time_limit_s: float | None = None
     #: the same matrix, seed and versions give the same orders (False: randomised, or cut by a time limit)
     reproducible: bool = True
+    #: what ended the search: ``exact`` (nothing to stop), ``stall`` / ``max_kicks`` (the ILS's kick budgets),
+    #: ``time_limit`` (a clock: OR-Tools, or the ILS's safety cap); None for one-shot answers
+    stop: str | None = None
 
 
 def order_cost(cost: np.ndarray, order: Sequence[int], *, start: int | None, end: int) -> float:
@@ -179,7 +182,14 @@ def run_ortools(
             solves[objective] = Solve(None, "error", "ortools", error_code="SOLVER_FAILED", error_message=str(exc))
             continue
         solves[objective] = Solve(order, "optimal" if status == "ROUTING_OPTIMAL" else "feasible", status)
-    return OptimiserRun(name="ortools_gls", solves=solves, time_s=time.perf_counter() - t0, time_limit_s=time_limit_s)
+    return OptimiserRun(
+        name="ortools_gls",
+        solves=solves,
+        time_s=time.perf_counter() - t0,
+        time_limit_s=time_limit_s,
+        reproducible=False,  # guided local search runs until its time limit: how far it gets depends on the machine
+        stop="time_limit",
+    )
 
 
 # ---- Valhalla's optimized_route ---------------------------------------------------------------------------

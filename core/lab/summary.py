@@ -67,6 +67,12 @@ class OptimiserSummary(BaseModel):
     worst_gap: float | None = None
     time_s: Spread
     worst_time_s: float | None = None
+    stops: dict[str, int] = Field(
+        default_factory=dict,
+        description="what ended its searches, with how many requests: exact, stall / max_kicks (kick budgets: "
+        "reproducible), time_limit (a clock)",
+    )
+    n_reproducible: int = Field(default=0, description="requests whose rows the same seed and versions give again")
 
 
 class SummaryFlag(BaseModel):
@@ -162,6 +168,10 @@ def pair_summaries(
     return out
 
 
+def _counts(values: pd.Series) -> dict[str, int]:
+    return {str(k): int(v) for k, v in values.dropna().value_counts().sort_index().items()}
+
+
 def optimiser_summaries(frame: pd.DataFrame, *, seed: int) -> list[OptimiserSummary]:
     rows = frame[frame["objective"].isin(["distance_m", "duration_s"])]
     out = []
@@ -186,6 +196,10 @@ def optimiser_summaries(frame: pd.DataFrame, *, seed: int) -> list[OptimiserSumm
                 worst_gap=float(gaps.max()) if len(gaps) else None,
                 time_s=spread(times, seed=seed),
                 worst_time_s=float(times.max()) if len(times) else None,
+                stops=_counts(group["search_stop"]) if "search_stop" in group else {},
+                n_reproducible=int(group["reproducible"].fillna(False).astype(bool).sum())
+                if "reproducible" in group
+                else 0,
             )
         )
     out.sort(key=lambda s: (s.region, s.provider, s.mode, s.objective, s.optimiser, _bucket_key(s.size_bucket)))

@@ -43,6 +43,7 @@ from core.lab.solvers import (
     run_ortools,
     run_valhalla,
 )
+from core.optimizer.ils import REPRODUCIBLE_STOPS
 from core.route.planner import (
     OrderPool,
     ResolvedTrip,
@@ -326,9 +327,15 @@ def _project(
         "distance_m": Solve(min(pool.scored, key=lambda s: s.distance_m).order, status, pool.optimizer.method),
         "duration_s": Solve(min(pool.scored, key=lambda s: s.duration_s).order, status, pool.optimizer.method),
     }
-    limit = pool.optimizer.time_limit_s
+    info = pool.optimizer
+    stop = "exact" if info.exact else info.search_stop
     run = OptimiserRun(
-        name="project", solves=solves, time_s=elapsed, time_limit_s=limit, reproducible=pool.optimizer.exact
+        name="project",
+        solves=solves,
+        time_s=elapsed,
+        time_limit_s=info.time_limit_s,
+        reproducible=info.exact or stop in REPRODUCIBLE_STOPS,
+        stop=stop,
     )
     return run, pool
 
@@ -345,6 +352,7 @@ def _optimiser_fields(
         "opt_time_s": run.time_s,
         "opt_time_limit_s": run.time_limit_s,
         "reproducible": run.reproducible,
+        "search_stop": run.stop,
     }
     if objective == "pareto":  # balanced: no single objective; the worse of the two solves speaks for it
         worst = max((s for s in run.solves.values()), key=lambda s: _STATUS_RANK[s.status])

@@ -342,8 +342,9 @@ class ProviderCalls(BaseModel):
 class OptimizerInfo(BaseModel):
     """How the stop order was searched, as facts the faces word (issue 23: a "compared" sentence states exactly
     what was done): ``enumeration`` listed all ``orders_possible`` orders; ``held_karp`` proved the shortest and
-    the fastest order by dynamic programming over ``stops`` without listing them; ``heuristic`` searched within
-    ``time_limit_s`` (``kicks`` perturbations done, ``engines`` used) and proves nothing. ``orders_ranked`` is how
+    the fastest order by dynamic programming over ``stops`` without listing them; ``heuristic`` searched until its kick
+    budget or at most ``time_limit_s`` (``kicks`` perturbations done, ``search_stop`` what ended it, ``engines``
+    used) and proves nothing. ``orders_ranked`` is how
     many distinct orders the ranking compared (the alternatives come from them). ``note`` is the English sentence
     for the API and the CLI."""
 
@@ -360,6 +361,9 @@ class OptimizerInfo(BaseModel):
     orders_ranked: int | None = None
     #: ILS kicks done over both objectives (heuristic with the ILS engine only)
     kicks: int | None = None
+    #: what ended the ILS (both objectives; the latest of): ``stall`` (a stretch of kicks without improvement),
+    #: ``max_kicks`` (the kick budget) — both the same on any machine — or ``time_limit`` (the safety cap)
+    search_stop: Literal["stall", "max_kicks", "time_limit", "no_moves"] | None = None
     #: the heuristic engines used (``ils_2opt_oropt``, ``ortools_gls``)
     engines: list[str] = Field(default_factory=list)
     max_permutations: int | None = None

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from core.models.route import OptimizerInfo
+from core.optimizer.ils import STOP_RANK
 from core.optimizer.tsp import held_karp_path, solve_path
 
 _NEIGHBOURHOOD_MAX_STOPS = 40
@@ -130,6 +131,7 @@ def candidate_orders(
         limit = time_limit_s / 2
         methods = set()
         kicks: int | None = None
+        stops: list[str] = []
         for mat in (dist, dur):
             sol = solve_path(
                 mat, stop_nodes, start=start, end=end, time_limit_s=limit, exact_limit=exact_limit, seed=seed
@@ -137,6 +139,7 @@ def candidate_orders(
             methods.add(sol.method)
             if sol.search is not None:
                 kicks = (kicks or 0) + sum(sol.search.kicks)
+                stops.append(sol.search.stop)
             pool.add(tuple(sol.order))
             pool.update(tuple(o) for o, _ in sol.alternatives)
         how = " + ".join(_METHOD_NAMES.get(m, m) for m in sorted(methods))
@@ -148,10 +151,11 @@ def candidate_orders(
             time_limit_s=time_limit_s,
             note=(
                 f"{n} stops is beyond exact search (≤ {exact_limit}); the order comes from {how} "
-                f"({limit:g} s per objective): heuristic, not proven optimal; alternatives are ranked among the "
+                f"(until it stopped improving, at most {limit:g} s per objective): heuristic, not proven optimal; alternatives are ranked among the "
                 f"orders found."
             ),
             kicks=kicks,
+            search_stop=max(stops, key=STOP_RANK.__getitem__) if stops else None,
             engines=sorted(methods),
             max_permutations=max_permutations,
             exact_limit=exact_limit,

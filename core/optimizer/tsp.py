@@ -17,19 +17,19 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from .ils import SearchReport, _ils_tour, _kernels, stall_budget, warm_up
+from .ils import TRAJECTORIES, SearchReport, _ils_tour, _kernels, kick_budget, stall_budget, warm_up
 
 __all__ = [
     "OrderSolution",
     "SearchReport",
     "stall_budget",
+    "kick_budget",
     "path_cost",
     "enumerate_paths",
     "held_karp_path",
@@ -297,10 +297,6 @@ def _small_tour(M: np.ndarray) -> np.ndarray:
     return np.asarray(best, dtype=np.int64)
 
 
-def _default_workers() -> int:
-    return 2 if (os.cpu_count() or 1) >= 2 else 1
-
-
 def _solve_tour_matrix(
     M: np.ndarray,
     time_limit_s: float,
@@ -319,9 +315,10 @@ def _solve_tour_matrix(
         # a fixed kick budget asks for the deterministic ILS (pure Python without numba)
         engine = "ils" if (_kernels() is not None or max_kicks is not None) else "ortools"
     if engine == "ils":
-        warm_up()
-        deadline = t_start + float(time_limit_s)
-        w = _default_workers() if workers is None else int(workers)
+        t_warm = time.perf_counter()
+        warm_up()  # loading the kernels (once per process) is not search: the safety cap starts after it
+        deadline = t_start + float(time_limit_s) + (time.perf_counter() - t_warm)
+        w = TRAJECTORIES if workers is None else int(workers)
         if max_kicks is not None:
             w = 1  # deterministic single trajectory
         tour, report = _ils_tour(M, deadline, seed, workers=w, max_kicks=max_kicks, early_stop=early_stop)
@@ -345,18 +342,20 @@ def heuristic_path(
     max_kicks: int | None = None,
     early_stop: bool = True,
 ) -> OrderSolution:
-    """Heuristic stop order within ``time_limit_s`` seconds of wall time.
+    """Heuristic stop order; ``time_limit_s`` is a safety cap on wall time.
 
     ``engine``: ``"ils"`` (own iterated 2-opt/Or-opt local search, numba),
-    ``"ortools"`` (OR-Tools guided local search) or ``"auto"`` (ILS when numba
-    is installed, else OR-Tools).  ``max_kicks`` replaces the time limit by a
-    fixed number of ILS perturbations, which makes the result deterministic
-    for a given ``seed``.  With a time limit the result may vary between runs
-    (the number of iterations depends on machine speed; ``workers=2`` runs two
-    seeds in parallel threads), and the search ends early once every trajectory
-    has done :func:`stall_budget` kicks in a row without improvement
-    (``search.stop == "stall"``; the time limit stays the cap; ``early_stop=False``
-    searches until the time limit, for benchmarks).
+    ``"ortools"`` (OR-Tools guided local search, runs to the time limit) or
+    ``"auto"`` (ILS when numba is installed, else OR-Tools).  The ILS runs
+    ``workers`` trajectories (default :data:`~core.optimizer.ils.TRAJECTORIES`,
+    whatever the machine) and each stops when it is done: after
+    :func:`stall_budget` kicks in a row without improvement (``search.stop ==
+    "stall"``) or :func:`kick_budget` kicks in all (``"max_kicks"``), so the
+    same instance and ``seed`` give the same order on any machine
+    (``search.reproducible``) unless the cap ends it (``"time_limit"``).
+    ``max_kicks`` asks for exactly that many kicks on one trajectory (no stall
+    stop, no time limit); ``early_stop=False`` searches until the time limit
+    (benchmarks).
     """
     t_start = time.perf_counter()
     c = _as_matrix(cost)

@@ -134,3 +134,21 @@ def test_a_csv_batch_reads_as_the_same_requests(tmp_path):
     assert [item for _, item in batch.items] == items
     (bad,) = batch.invalid
     assert (bad.id, bad.code, bad.index) == ("broken", "INVALID_INPUT", 2)
+
+
+@pytest.mark.parametrize(("name", "region"), [("helsinki-delivery-200.jsonl", "helsinki")])
+def test_every_request_of_the_shipped_batch_resolves_to_its_own_places(name: str, region: str):
+    """A lab over a batch whose own requests fail is not a measurement: every place is named by its pack id, so
+    a growing gazetteer (new stops and squares sharing a name) cannot make a request ambiguous."""
+    from core.config import get_settings
+    from core.route.planner import resolve_stage
+
+    provider = make_provider("offline", region=region)
+    batch = read_batch(ROOT / "data" / "batches" / name)
+    assert len(batch.items) == 200 and not batch.invalid
+    for _, item in batch.items:
+        assert isinstance(item, RouteBatchItem)
+        trip = resolve_stage(item.request, provider=provider, settings=get_settings())  # raises AMBIGUOUS_PLACE
+        assert trip.origin is not None
+        assert [p.poi_id for p in (trip.origin, *trip.stops)] == item.place_ids, item.id
+        assert trip.destination.poi_id == item.place_ids[0], item.id

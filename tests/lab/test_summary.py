@@ -137,6 +137,27 @@ def test_optimiser_gaps_and_times_by_size_bucket():
     assert list(frames["optimisers"]["gap.mean"].round(4)) == [0.1, 0.175, 0.0, 0.0]
 
 
+def test_the_summary_counts_what_stopped_each_search_and_the_reproducible_rows():
+    stops = [("stall", True), ("stall", True), ("time_limit", False), ("max_kicks", True)]
+    rows = [
+        route_row(
+            f"r{i}",
+            "shortest_distance",
+            1000,
+            100,
+            objective="distance_m",
+            gap=0.0,
+            search_stop=stop,
+            reproducible=reproducible,
+            size_bucket="16-20",
+        )
+        for i, (stop, reproducible) in enumerate(stops)
+    ]
+    (project,) = summarize(pd.DataFrame(rows)).optimisers
+    assert project.stops == {"max_kicks": 1, "stall": 2, "time_limit": 1}
+    assert project.n_reproducible == 3
+
+
 def test_one_strategy_of_a_pair_alone_is_refused():
     with pytest.raises(InputError) as err:
         summarize(pair_table([1], [1]), a="fastest_time")

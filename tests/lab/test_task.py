@@ -45,3 +45,21 @@ def test_the_projects_rows_are_what_plan_route_returns_for_each_strategy(mode: s
         assert json.loads(row["stop_order"]) == best.stop_order
     nn = [r for r in rows if r["optimiser"] == "nearest_neighbour" and r["objective"] == "distance_m"]
     assert nn[0]["gap"] >= 0 and nn[0]["best_known_exact"] is True
+
+
+def test_a_heuristic_requests_rows_are_reproducible_and_say_what_stopped_the_search():
+    from core.lab.models import TIMING_COLUMNS
+
+    settings = get_settings()
+    (item,) = generate_batch(region="helsinki", kind="delivery", n=1, stops=(19, 19), seed=23)
+    assert len(item.request.stops) > settings.exact_limit  # beyond Held-Karp: the ILS orders it
+    grid = LabGrid(optimisers=["project"], modes=["driving"])
+    cell = TaskCell(provider="offline", mode="driving")
+    first = run_task(item, index=0, cell=cell, grid=grid, settings=settings)
+    again = run_task(item, index=0, cell=cell, grid=grid, settings=settings)
+    assert len(first) == 3 and all(r["status"] == "ok" for r in first)
+    for row in first:
+        assert row["opt_status"] == "heuristic"
+        assert row["search_stop"] in {"stall", "max_kicks"} and row["reproducible"] is True
+    strip = [{k: v for k, v in r.items() if k not in TIMING_COLUMNS} for r in (*first, *again)]
+    assert strip[:3] == strip[3:]

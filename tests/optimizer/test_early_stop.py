@@ -1,5 +1,5 @@
 """The ILS early stop (core/optimizer/ils.py): a trajectory ends after stall_budget(n) kicks in a row without
-improvement; the time limit stays the cap; max_kicks runs are unchanged."""
+improvement or kick_budget(n) kicks in all; the time limit stays a safety cap; max_kicks runs are unchanged."""
 
 from __future__ import annotations
 
@@ -7,7 +7,16 @@ import numpy as np
 import pytest
 
 from core.optimizer import held_karp_path, heuristic_path, solve_tour
-from core.optimizer.ils import STALL_KICKS_PER_NODE, _neighbours, _Runner, stall_budget, warm_up
+from core.optimizer.ils import (
+    MAX_KICKS_PER_NODE,
+    STALL_KICKS_PER_NODE,
+    TRAJECTORIES,
+    _neighbours,
+    _Runner,
+    kick_budget,
+    stall_budget,
+    warm_up,
+)
 from core.optimizer.tsp import _reduce
 
 from .test_optimizer import instance, manual_cost
@@ -16,10 +25,12 @@ from .test_optimizer import instance, manual_cost
 CAP_S = 30.0
 
 
-def test_stall_budget_scales_with_nodes():
-    assert stall_budget(14) == 14 * STALL_KICKS_PER_NODE == 5600
-    assert stall_budget(61) == 24400
-    assert stall_budget(3) == 2000  # floor for tiny tours
+def test_stall_and_kick_budgets_scale_with_nodes():
+    assert stall_budget(30) == 30 * STALL_KICKS_PER_NODE == 750
+    assert stall_budget(61) == 1525
+    assert stall_budget(14) == stall_budget(3) == 500  # floor for small tours
+    assert kick_budget(26) == 26 * MAX_KICKS_PER_NODE == 26000
+    assert kick_budget(3) == 3000
 
 
 @pytest.mark.parametrize("symmetric", [True, False], ids=["sym", "asym"])
@@ -28,11 +39,11 @@ def test_stall_budget_scales_with_nodes():
 def test_early_stop_ends_on_stall_with_the_held_karp_optimum(k, mode, symmetric):
     C, stops, start, end = instance(k, mode, symmetric, seed=700 + k)
     opt = held_karp_path(C, stops, start=start, end=end)
-    sol = heuristic_path(C, stops, start=start, end=end, time_limit_s=CAP_S, seed=0, workers=2)
+    sol = heuristic_path(C, stops, start=start, end=end, time_limit_s=CAP_S, seed=0)
     assert sol.search is not None
     assert sol.search.stop == "stall"
     assert sol.search.stall_kicks == stall_budget(k + 1)  # k stops + the merged start/end node
-    assert len(sol.search.kicks) == 2
+    assert len(sol.search.kicks) == TRAJECTORIES
     assert all(kicks >= stall_budget(k + 1) for kicks in sol.search.kicks)
     assert sorted(sol.order) == sorted(stops)
     assert abs(sol.cost - manual_cost(C, sol.order, start, end)) <= 1e-9 * sol.cost
@@ -69,7 +80,7 @@ def test_max_kicks_run_is_not_cut_by_the_stall_budget():
     sol = heuristic_path(C, stops, start=start, end=end, time_limit_s=CAP_S, seed=3, max_kicks=8000)
     assert sol.search is not None
     assert sol.search.stop == "max_kicks"
-    assert sol.search.kicks == (8000,)  # more than stall_budget(14) = 5600: all kicks are done
+    assert sol.search.kicks == (8000,)  # more than stall_budget(14) = 500: all kicks are done
     assert sol.search.stall_kicks is None
 
 
