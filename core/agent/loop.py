@@ -15,7 +15,6 @@ import re
 from typing import Any, TypedDict
 
 from core.agent import fastpath
-from core.agent.actions.itinerary import AGENT_MAX_VISIT_SPREAD
 from core.agent.actions.registry import ActionRegistry
 from core.agent.flows import memory as memory_flow
 from core.agent.flows.itinerary_words import dropped_lines, must_fix_steps
@@ -42,6 +41,7 @@ from core.agent.trip_request import (
     suggest_places,
     suggestion_room,
 )
+from core.itinerary.balance import plans_are_even
 from core.itinerary.words import violation_sentence
 from core.models.agent import (
     AgentState,
@@ -234,7 +234,7 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                     )
                     state.react.observations.append({"phase": "repair", "moves": len(rep.moves)})
                 visits = [len(p.order) for p in state.compute.day_plans]
-                if len(visits) > 1 and max(visits) - min(visits) > AGENT_MAX_VISIT_SPREAD:
+                if not plans_are_even(state.compute.day_plans):
                     bal = act(
                         registry,
                         "itinerary.rebalance_days",
