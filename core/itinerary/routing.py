@@ -169,6 +169,10 @@ def _solve_routing_model(
         time_dim.CumulVar(routing.Start(v)).SetRange(lo, hi)
         time_dim.CumulVar(routing.End(v)).SetRange(lo, hi)
         time_dim.SetSpanCostCoefficientForVehicle(1, v)  # travel + waiting both cost
+        # ... and so does an idle morning: the span alone let the day "begin" late for free, so lunch came first
+        # at 11:30 while a place open from 09:00 fitted before it. Each minute the day starts after its start
+        # time costs like a minute of waiting.
+        time_dim.SetCumulVarSoftUpperBound(routing.Start(v), lo, 1)
         routing.AddVariableMinimizedByFinalizer(time_dim.CumulVar(routing.Start(v)))
         routing.AddVariableMinimizedByFinalizer(time_dim.CumulVar(routing.End(v)))
 
