@@ -80,4 +80,3 @@ def test_no_day_begins_with_lunch_when_a_visit_fits_before_it(provider, long_id,
     # the short place fits before lunch from a 10:00 start in each pair, so no day here begins with lunch
     assert fits_before_lunch(problem, 0, short_id)
     assert result.days[0].entries[1].kind == "visit"
-
