@@ -166,13 +166,13 @@ def _solve_routing_model(
     routing.AddDimension(transit_cb, horizon, horizon, False, "Time")
     time_dim = routing.GetDimensionOrDie("Time")
     for v, (lo, hi) in enumerate(bounds):
-        time_dim.CumulVar(routing.Start(v)).SetRange(lo, hi)
+        # The day leaves at its start time, so the span (priced below) runs from it: travel, waiting and an idle
+        # morning all cost. With a free start the day could "begin" late at no cost, so an 11:30 lunch came first
+        # while a place open from 09:00 fitted before it. (The layout still leaves later rather than wait at the
+        # first stop.)
+        time_dim.CumulVar(routing.Start(v)).SetValue(lo)
         time_dim.CumulVar(routing.End(v)).SetRange(lo, hi)
         time_dim.SetSpanCostCoefficientForVehicle(1, v)  # travel + waiting both cost
-        # ... and so does an idle morning: the span alone let the day "begin" late for free, so lunch came first
-        # at 11:30 while a place open from 09:00 fitted before it. Each minute the day starts after its start
-        # time costs like a minute of waiting.
-        time_dim.SetCumulVarSoftUpperBound(routing.Start(v), lo, 1)
         routing.AddVariableMinimizedByFinalizer(time_dim.CumulVar(routing.Start(v)))
         routing.AddVariableMinimizedByFinalizer(time_dim.CumulVar(routing.End(v)))
 
