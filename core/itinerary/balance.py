@@ -171,7 +171,14 @@ def rebalance_days(
             continue
         plan.order = days.order[d]
         if len(plan.order) > 1:  # the insertion order, or the solver's when it keeps all and travels less
-            solved = optimize_day_vrptw(problem, day_index=d, keys=plan.order, settings=settings, force_keys=plan.order)
+            solved = optimize_day_vrptw(
+                problem,
+                day_index=d,
+                keys=plan.order,
+                settings=settings,
+                force_keys=plan.order,
+                initial_order=plan.order,
+            )
             if sorted(solved.order) == sorted(plan.order):
                 sched = layout_day(problem, d, solved.order, settings=settings)
                 if sched is not None and _travel(sched) < _travel(days.sched[d]):
