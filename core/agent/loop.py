@@ -153,6 +153,7 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                 )
                 suggested = ranked[:want]
                 state.memory.user_profile["suggested"] = suggested
+                state.memory.user_profile.pop("suggestions_swapped", None)  # a new request may swap again
                 # the same search's other places that match what was asked: they stand in for a suggestion that
                 # does not fit the days (suggestion_fit)
                 state.memory.user_profile["suggestion_pool"] = [
