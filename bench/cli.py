@@ -69,6 +69,10 @@ def _single(args: argparse.Namespace) -> int:
             from bench.itinerary import bench_itinerary
 
             out = bench_itinerary(repeats=args.repeats)
+        elif kind == "daysfit":
+            from bench.daysfit import bench_daysfit
+
+            out = bench_daysfit(repeats=args.repeats)
         elif kind == "fuzz":
             from bench.fuzz import bench_fuzz
 
@@ -163,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
         "plan": ("end-to-end offline route plan timing", "N_STOPS"),
         "agent": ("router / System 1 / System 2 timings", None),
         "itinerary": ("itinerary timing on the demo trips, per variant", None),
+        "daysfit": ("the agent's two-day plans: seconds, visits per day, first events, drops and swaps", None),
         "fuzz": ("generated input against every CLI command and API route; counts unhandled errors", None),
         "faults": (
             "worst-case wait when AMap never answers, and per face when the database is frozen, stopped or "

@@ -163,6 +163,7 @@ def bench_edits(stem: str, request: TripRequest, *, repeats: int) -> list[dict]:
                 "wait_min": result.totals.wait_min,
                 "visits_by_day": [d.totals.visits for d in result.days],
                 "balanced": bool(result.balance and result.balance.balanced),
+                "balance_reasons": [r.code for r in result.balance.reasons] if result.balance else [],
             }
         )
     return rows

@@ -15,7 +15,6 @@ import re
 from typing import Any, TypedDict
 
 from core.agent import fastpath
-from core.agent.actions.itinerary import AGENT_MAX_VISIT_SPREAD
 from core.agent.actions.registry import ActionRegistry
 from core.agent.flows import memory as memory_flow
 from core.agent.flows.itinerary_words import dropped_lines, must_fix_steps
@@ -34,14 +33,17 @@ from core.agent.steps import (
     guard,
     issue_dry_run,
 )
+from core.agent.suggestion_fit import MAX_CANDIDATES, fitting_replacements
 from core.agent.trip_request import (
     PLACES_PER_DAY,
     build_trip_request,
+    matches_preferences,
     mentioned_places,
     read_trip,
     suggest_places,
     suggestion_room,
 )
+from core.itinerary.balance import plans_are_even
 from core.itinerary.words import violation_sentence
 from core.models.agent import (
     AgentState,
@@ -137,12 +139,26 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                 if said.day_places:  # a day the person filled gets no suggestions (issue 22 §1)
                     want = suggestion_room(said, days=days, have=len(have - {None}))
                 rules = memory_flow.rules_for(ctx, state) if want else []
-                suggested = (
-                    suggest_places(pack, text=state.user_input, count=want, exclude=have, rules=rules, when=ctx.now)
+                ranked = (
+                    suggest_places(
+                        pack,
+                        text=state.user_input,
+                        count=want + MAX_CANDIDATES,
+                        exclude=have,
+                        rules=rules,
+                        when=ctx.now,
+                    )
                     if want
                     else []
                 )
+                suggested = ranked[:want]
                 state.memory.user_profile["suggested"] = suggested
+                state.memory.user_profile.pop("suggestions_swapped", None)  # a new request may swap again
+                # the same search's other places that match what was asked: they stand in for a suggestion that
+                # does not fit the days (suggestion_fit)
+                state.memory.user_profile["suggestion_pool"] = [
+                    p for p in ranked[want:] if matches_preferences(pack, p, state.user_input)
+                ]
                 ids = [p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned, *suggested] if p]
                 if not ids:
                     state.result.status = "NEED_MORE_INFO"
@@ -234,7 +250,7 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                     )
                     state.react.observations.append({"phase": "repair", "moves": len(rep.moves)})
                 visits = [len(p.order) for p in state.compute.day_plans]
-                if len(visits) > 1 and max(visits) - min(visits) > AGENT_MAX_VISIT_SPREAD:
+                if not plans_are_even(state.compute.day_plans):
                     bal = act(
                         registry,
                         "itinerary.rebalance_days",
@@ -246,6 +262,8 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                         facts={"visits": visits},
                     )
                     state.react.observations.append({"phase": "balance", "moves": len(bal.moves)})
+                if _swap_unfit_suggestions(state, ctx, registry):
+                    continue  # the trip is planned again with the suggestions that fit (matrix, optimise)
             elif phase == "check":
                 ctx.report("verifying")
                 v = act(registry, "policy.validate_feasibility", {}, state, ctx, reason_code=reason, policy_id=policy)
@@ -282,6 +300,49 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
         _finish_plan(state, ctx, registry)
     except BudgetExhausted as exc:
         finish_on_timeout(state, ctx, exc)
+
+
+def _swap_unfit_suggestions(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> bool:
+    """Once per request: the agent's own suggestions the plan dropped give way to other candidates of the same
+    search that fit a day (suggestion_fit.fitting_replacements); True when the trip is to be planned again. Places
+    the person named are never swapped: they stay dropped with their reason and fix."""
+    profile = state.memory.user_profile
+    suggested = profile.get("suggested", [])
+    if "suggestions_swapped" in profile or not suggested:
+        return False
+    dropped = [k for p in state.compute.day_plans for k in p.dropped if k in suggested]
+    if not dropped:
+        return False
+    swap = fitting_replacements(
+        state.compute.trip_request,
+        state.compute.day_plans,
+        dropped=dropped,
+        candidates=profile.get("suggestion_pool", []),
+        provider=ctx.provider,
+        settings=ctx.settings,
+    )
+    profile["suggestions_swapped"] = {"dropped": swap.dropped, "added": list(swap.added)}
+    if not swap.added:
+        return False
+    profile["suggested"] = [p for p in suggested if p not in swap.dropped] + list(swap.added)
+    act(
+        registry,
+        "places.get_poi_facts",
+        {"place_ids": list(swap.added)},
+        state,
+        ctx,
+        reason_code="SUGGESTIONS_DID_NOT_FIT",
+        policy_id=POLICY_REPAIR,
+        facts={"dropped": swap.dropped, "added": list(swap.added)},
+    )
+    facts = state.memory.semantic_facts
+    facts.pois = [p for p in facts.pois if p["place_id"] not in swap.dropped]
+    c = state.compute
+    c.time_matrix_robust = c.time_matrix_api = c.clusters = c.problem = c.trip_request = None
+    c.day_plans, c.optimization_results = [], []
+    c.feasibility = c.itinerary = c.critic = c.robustness = None
+    state.react.observations.append({"phase": "suggestions", "dropped": swap.dropped, "added": list(swap.added)})
+    return True
 
 
 def _repair_from_critic(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
@@ -410,6 +471,16 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         listed = fastpath.join_words(needs, lang) or fastpath.t("agent.plan.none", lang)
         facts["notes"].append(fastpath.t("agent.plan.availability_not_verified", lang, names=listed))
         state.result.next_steps.append(NextStep(code="allow_webbrowse", args={"to_verify": "availability"}))
+    swapped = state.memory.user_profile.get("suggestions_swapped") or {}
+    if swapped.get("added"):  # the agent's own suggestions changed: said, never silent
+        facts["notes"].append(
+            fastpath.t(
+                "agent.plan.suggestions_swapped",
+                lang,
+                dropped=fastpath.join_words([name_of(pack, k, k, zh) for k in swapped["dropped"]], lang),
+                added=fastpath.join_words([name_of(pack, k, k, zh) for k in swapped["added"]], lang),
+            )
+        )
     if any(n.startswith("Offline estimate") for n in result.warnings):
         facts["notes"].append(fastpath.t("agent.plan.offline_estimates", lang))
     exp = registry.call(

@@ -203,6 +203,18 @@ def suggest_places(
     return [p.id for p in pool[:count]]
 
 
+def matches_preferences(pack: RegionPack, place_id: str, text: str) -> bool:
+    """The place has a tag or category the message asks for (亲子 / with kids: kid_friendly); any place when the
+    message asks for none. The same search's other candidates are those that match."""
+    tags, cats = _preferred_tags(text)
+    place = pack.place_by_id(place_id)
+    if place is None:
+        return False
+    if not tags and not cats:
+        return True
+    return bool(set(tags) & set(place.tags)) or place.category in cats
+
+
 def _start_date(ctx: AgentContext, text: str) -> date:
     now = ctx.now
     assert now is not None, "route_and_run sets ctx.now"

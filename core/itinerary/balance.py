@@ -1,8 +1,9 @@
 """Even days: measure how full each day is, move stops from a busy day to a light one when that keeps every
 place and costs little travel, and say why the days stay uneven when they must (docs/ARCHITECTURE.md).
 
-A trip is balanced when the days' visit counts differ by at most ``MAX_VISIT_SPREAD`` or their busy minutes
-(visits + robust travel) by at most ``BUSY_TOLERANCE_MIN``. Moves never drop a place: a stop moves only when
+A trip is balanced when the days' visit counts differ by at most ``MAX_VISIT_SPREAD`` (one rule for the itinerary
+page and the agent); between splits as even by count, the one with closer busy minutes (visits + robust travel) is
+better. Moves never drop a place: a stop moves only when
 both days stay feasible (layout_day), and a move may add at most ``MAX_EXTRA_TRAVEL_MIN`` robust travel minutes.
 The reasons are codes with facts (BalanceReasonCode); the faces choose the words.
 """
@@ -19,10 +20,9 @@ from core.itinerary.routing import optimize_day_vrptw
 from core.models.itinerary_problem import DayPlan, ItineraryProblem
 from core.models.itinerary_result import BalanceReason, DayBalance, DayLoad
 
-#: Visit counts that differ by at most this many are even.
-MAX_VISIT_SPREAD = 2
-#: Busy minutes (visits + robust travel) that differ by at most this many are even (long visits, few of them).
-BUSY_TOLERANCE_MIN = 90
+#: Visit counts that differ by at most this many are even: 4 beside 2 reads as one thin day, for the itinerary page
+#: and the agent alike (one rule; balancing still never drops a place, so the days stay as the places allow).
+MAX_VISIT_SPREAD = 1
 #: A balancing move may add at most this many robust travel minutes (more: the days are far apart).
 MAX_EXTRA_TRAVEL_MIN = 40
 
@@ -44,8 +44,10 @@ def _spreads(visits: Sequence[int], busy: Sequence[int]) -> tuple[int, int]:
     return (max(visits) - min(visits), max(busy) - min(busy)) if visits else (0, 0)
 
 
-def _is_even(visit_spread: int, busy_spread: int, max_visit_spread: int = MAX_VISIT_SPREAD) -> bool:
-    return visit_spread <= max_visit_spread or busy_spread <= BUSY_TOLERANCE_MIN
+def _is_even(visit_spread: int, max_visit_spread: int = MAX_VISIT_SPREAD) -> bool:
+    # Busy minutes no longer make uneven counts even: two long museums beside four short stops read as a thin
+    # day too; when no move fits, the reason says so (LIGHT_DAY_FULL, SHORTER_DAY, ...).
+    return visit_spread <= max_visit_spread
 
 
 def _score(
@@ -53,7 +55,7 @@ def _score(
 ) -> tuple[int, int, int]:
     """Lower is more even: (uneven?, visits beyond the allowed spread, busy spread)."""
     vs, bs = _spreads(visits, busy)
-    return (0 if _is_even(vs, bs, max_visit_spread) else 1, max(0, vs - max_visit_spread), bs)
+    return (0 if _is_even(vs, max_visit_spread) else 1, max(0, vs - max_visit_spread), bs)
 
 
 class _Days:
@@ -72,6 +74,13 @@ class _Days:
 
     def busy(self) -> list[int]:
         return [_busy(self.problem, self.order[d], self.sched[d]) for d in self.indices()]
+
+
+def plans_are_even(plans: Sequence[DayPlan]) -> bool:
+    """The one rule for even days (the page's pipeline and the agent): visit counts within MAX_VISIT_SPREAD. A single
+    day is even."""
+    visits = [len(p.order) for p in plans]
+    return len(visits) < 2 or _is_even(max(visits) - min(visits))
 
 
 def _movable(problem: ItineraryProblem, key: str) -> bool:
@@ -104,8 +113,8 @@ def rebalance_days(
 ) -> tuple[list[DayPlan], list[dict[str, Any]]]:
     """Move stops from busy days to light ones until the days are even or no move helps.
 
-    ``max_visit_spread``: the visit counts' spread that is even (the agent asks for 1: its suggested days hold
-    about three places each, and 4 and 2 read as one thin day).
+    ``max_visit_spread``: the visit counts' spread that is even; the page and the agent both keep the default
+    (MAX_VISIT_SPREAD), so a plan is evened by one rule wherever it is made.
 
     A move keeps every place (both days stay feasible), adds at most MAX_EXTRA_TRAVEL_MIN robust travel
     minutes and makes the days strictly more even (``_score``); the cheapest such move is made first. The days
@@ -162,7 +171,14 @@ def rebalance_days(
             continue
         plan.order = days.order[d]
         if len(plan.order) > 1:  # the insertion order, or the solver's when it keeps all and travels less
-            solved = optimize_day_vrptw(problem, day_index=d, keys=plan.order, settings=settings, force_keys=plan.order)
+            solved = optimize_day_vrptw(
+                problem,
+                day_index=d,
+                keys=plan.order,
+                settings=settings,
+                force_keys=plan.order,
+                initial_order=plan.order,
+            )
             if sorted(solved.order) == sorted(plan.order):
                 sched = layout_day(problem, d, solved.order, settings=settings)
                 if sched is not None and _travel(sched) < _travel(days.sched[d]):
@@ -243,7 +259,7 @@ def measure_balance(
     idx = days.indices()
     visits, busy = days.visits(), days.busy()
     vs, bs = _spreads(visits, busy)
-    balanced = _is_even(vs, bs) or len(idx) < 2
+    balanced = _is_even(vs) or len(idx) < 2
     reasons: list[BalanceReason] = []
     if not balanced:
         heavy = idx[max(range(len(idx)), key=lambda i: (visits[i], -i))]
@@ -254,7 +270,6 @@ def measure_balance(
         visit_spread=vs,
         busy_spread_min=bs,
         max_visit_spread=MAX_VISIT_SPREAD,
-        busy_tolerance_min=BUSY_TOLERANCE_MIN,
         days=[
             DayLoad(day_index=d, visits=visits[i], busy_min=busy[i], free_min=free_minutes(problem, d))
             for i, d in enumerate(idx)

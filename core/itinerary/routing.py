@@ -166,7 +166,11 @@ def _solve_routing_model(
     routing.AddDimension(transit_cb, horizon, horizon, False, "Time")
     time_dim = routing.GetDimensionOrDie("Time")
     for v, (lo, hi) in enumerate(bounds):
-        time_dim.CumulVar(routing.Start(v)).SetRange(lo, hi)
+        # The day leaves at its start time, so the span (priced below) runs from it: travel, waiting and an idle
+        # morning all cost. With a free start the day could "begin" late at no cost, so an 11:30 lunch came first
+        # while a place open from 09:00 fitted before it. (The layout still leaves later rather than wait at the
+        # first stop.)
+        time_dim.CumulVar(routing.Start(v)).SetValue(lo)
         time_dim.CumulVar(routing.End(v)).SetRange(lo, hi)
         time_dim.SetSpanCostCoefficientForVehicle(1, v)  # travel + waiting both cost
         routing.AddVariableMinimizedByFinalizer(time_dim.CumulVar(routing.Start(v)))

@@ -216,15 +216,14 @@ class BalanceReason(BaseModel):
 
 
 class DayBalance(BaseModel):
-    """How even the days are. Balanced: visit counts differ by at most ``max_visit_spread`` or busy minutes by at
-    most ``busy_tolerance_min``. ``moves`` stops were moved between days to get there (no place dropped for it);
+    """How even the days are. Balanced: visit counts differ by at most ``max_visit_spread`` (``busy_spread_min`` is a
+    fact beside it, not a second rule). ``moves`` stops were moved between days to get there (no place dropped for it);
     when the days stay uneven, ``reasons`` say why."""
 
     balanced: bool
     visit_spread: int
     busy_spread_min: int
     max_visit_spread: int
-    busy_tolerance_min: int
     days: list[DayLoad]
     moves: int = 0
     extra_travel_min: int = Field(default=0, description="Robust travel minutes the balancing moves added")

@@ -57,11 +57,6 @@ class RepairOut(BaseModel):
     dropped: list[str]
 
 
-#: The agent's days are even when their visit counts differ by at most this: it suggests about three places a
-#: day, and 4 beside 2 reads as one thin day (the itinerary page's own spread, balance.MAX_VISIT_SPREAD, is 2).
-AGENT_MAX_VISIT_SPREAD = 1
-
-
 class RebalanceIn(BaseModel):
     pass
 
@@ -144,9 +139,7 @@ def _rebalance(inp: RebalanceIn, state: AgentState, ctx: AgentContext) -> Rebala
 
     problem = state.compute.problem
     settings = solver_settings(ctx, days=len(problem.days))
-    plans, moves = rebalance_days(
-        problem, state.compute.day_plans, settings=settings, max_visit_spread=AGENT_MAX_VISIT_SPREAD
-    )
+    plans, moves = rebalance_days(problem, state.compute.day_plans, settings=settings)  # the page's rule
     state.compute.day_plans = plans
     state.compute.optimization_results = [p.model_dump() for p in plans]
     return RebalanceOut(moves=moves, visits={p.day_index: len(p.order) for p in plans})
