@@ -100,7 +100,19 @@ class Settings(BaseSettings):
     )
     amap_base_url: str = "https://restapi.amap.com"
     http_timeout_s: float = Field(default=10.0, gt=0)
-    http_retries: int = Field(default=3, ge=0, le=10)
+    http_retries: int = Field(
+        default=3,
+        ge=0,
+        le=10,
+        description="Most times one remote call is asked again (a rate refusal); a timeout or a malformed answer is "
+        "never asked again (core/geo/resilience.py, the retry policy)",
+    )
+    http_server_error_retries: int = Field(
+        default=1, ge=0, le=10, description="Of those, for an HTTP 5xx or a dropped connection (at most http_retries)"
+    )
+    http_server_error_pause_s: float = Field(
+        default=0.25, ge=0, le=10, description="Seconds before asking again after an HTTP 5xx or a dropped connection"
+    )
     breaker_fail_max: int = Field(default=5, ge=1)
     breaker_reset_s: float = Field(default=60.0, gt=0)
     provider_budget_s: float = Field(
