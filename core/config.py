@@ -248,6 +248,13 @@ class Settings(BaseSettings):
     db_pool_timeout_s: float = Field(
         default=1.0, gt=0, le=60, description="Most seconds a request waits for a pooled connection (pool_timeout)"
     )
+    db_migration_timeout_s: float = Field(
+        default=600.0,
+        gt=0,
+        le=86_400,
+        description="PostgreSQL: most seconds the schema migrations at start run or wait for a lock (another "
+        "process migrating, a long index build); the requests' statement timeout does not apply to them",
+    )
     db_sqlite_busy_timeout_s: float = Field(
         default=30.0, ge=0, le=600, description="SQLite: most seconds a writer waits for another's lock (timeout)"
     )
