@@ -295,7 +295,8 @@ class Settings(BaseSettings):
     browse_allowlist: list[str] = Field(
         default_factory=list,
         description="Domains the browser executor may visit (subdomains included): host (ports 80/443), "
-        "host:PORT or host:* (any port). Unset: the demo venue sites (127.0.0.1:venues_port) only.",
+        "host:PORT or host:* (any port). Unset: the demo venue sites (127.0.0.1:venues_port) when venues_serve "
+        "says they run, else none.",
     )
     browse_timeout_s: float = Field(default=8.0, gt=0, le=60, description="The whole visit's deadline.")
     browse_max_bytes: int = Field(
@@ -312,15 +313,21 @@ class Settings(BaseSettings):
     )
     # The demo venue websites (core/venues; python -m core venues serve): demo data on 127.0.0.1
     venues_port: int = Field(default=8765, ge=1, le=65_535, description="The demo venue sites' port on 127.0.0.1.")
+    venues_serve: bool = Field(
+        default=False,
+        description="The demo venue sites run beside this app on venues_port (make run starts them and sets this): "
+        "only then does the default browse allowlist name that loopback port",
+    )
     venues_dir: Path = Field(
         default=PROJECT_ROOT / "data" / "venues", description="The demo venue sites' content (one JSON per region)."
     )
 
     @model_validator(mode="after")
     def _demo_sites_allowed_by_default(self) -> Settings:
-        # Without a list of its own, browsing reaches the demo venue sites (and nothing else) out of the box.
+        # Without a list of its own, browsing reaches the demo venue sites (and nothing else) when they are served
+        # here; a loopback port named while no venue server runs would let whatever else listens there be visited.
         if "browse_allowlist" not in self.model_fields_set:
-            self.browse_allowlist = [f"127.0.0.1:{self.venues_port}"]
+            self.browse_allowlist = [f"127.0.0.1:{self.venues_port}"] if self.venues_serve else []
         return self
 
     # Half-day planner (core/halfday/; docs/ARCHITECTURE.md, "Half-day planner")
