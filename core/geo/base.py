@@ -215,11 +215,11 @@ class _Budget:
     """One plan's provider budget: a deadline that pacing pushes back (``exclude_from_budget``); a nested budget
     pushes its outer one back by the same time, so the pause counts against neither.
 
-    It is also the request's memory of which remote providers did not answer in time (``mark_unanswered``): the
-    budget lives exactly as long as the request's provider calls, in whichever threads they run, so a provider that
-    timed out once is not waited on again by the same request, and the next request asks it afresh."""
+    It is also the request's memory of what failed (``remember_failure``): a provider that timed out, a service that
+    failed after its retry. The budget lives exactly as long as the request's provider calls, in whichever threads
+    they run, so the same request does not wait on them again, and the next request asks them afresh."""
 
-    __slots__ = ("_lock", "call_wait_s", "deadline", "excluded_s", "parent", "unanswered")
+    __slots__ = ("_lock", "call_wait_s", "deadline", "excluded_s", "failed", "parent")
 
     def __init__(self, deadline: float, parent: _Budget | None, *, call_wait_s: float | None = None) -> None:
         self.deadline = deadline
@@ -228,7 +228,7 @@ class _Budget:
         #: the most one call may wait for its answer (None: up to the deadline)
         inherited: float | None = parent.call_wait_s if parent is not None else None
         self.call_wait_s: float | None = call_wait_s if call_wait_s is not None else inherited
-        self.unanswered: dict[str, str] = {}  # provider name -> what it did not answer (its first timeout)
+        self.failed: dict[str, str] = {}  # what failed in this request ("amap", "amap/geocode") -> how, first time
         self._lock = threading.Lock()
 
     def extend(self, seconds: float) -> None:
@@ -238,19 +238,19 @@ class _Budget:
         if self.parent is not None:
             self.parent.extend(seconds)
 
-    def mark_unanswered(self, provider: str, what: str) -> None:
+    def remember_failure(self, key: str, how: str) -> None:
         with self._lock:
-            self.unanswered.setdefault(provider, what)
+            self.failed.setdefault(key, how)
         if self.parent is not None:
-            self.parent.mark_unanswered(provider, what)
+            self.parent.remember_failure(key, how)
 
-    def unanswered_by(self, provider: str) -> str | None:
+    def failed_earlier(self, key: str) -> str | None:
         budget: _Budget | None = self
         while budget is not None:
             with budget._lock:
-                what = budget.unanswered.get(provider)
-            if what is not None:
-                return what
+                how = budget.failed.get(key)
+            if how is not None:
+                return how
             budget = budget.parent
         return None
 
@@ -312,18 +312,18 @@ def call_wait_left() -> float | None:
     return left if budget.call_wait_s is None else min(left, budget.call_wait_s)
 
 
-def mark_unanswered(provider: str, what: str) -> None:
-    """``provider`` timed out on ``what`` in this request: later calls of the request go to its fallback at once
-    (no budget: nothing is remembered, each call waits its own timeout)."""
+def remember_failure(key: str, how: str) -> None:
+    """``key`` (a provider, or one of its services) failed in this request, ``how``: the request's later calls to it
+    go to the fallback at once (no budget: nothing is remembered, each call is asked on its own)."""
     budget = _DEADLINE.get()
     if budget is not None:
-        budget.mark_unanswered(provider, what)
+        budget.remember_failure(key, how)
 
 
-def unanswered_by(provider: str) -> str | None:
-    """What ``provider`` did not answer in time earlier in this request (None: it has not timed out here)."""
+def failed_earlier(key: str) -> str | None:
+    """How ``key`` failed earlier in this request (None: it has not)."""
     budget = _DEADLINE.get()
-    return None if budget is None else budget.unanswered_by(provider)
+    return None if budget is None else budget.failed_earlier(key)
 
 
 def exclude_from_budget(seconds: float) -> None:

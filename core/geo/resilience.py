@@ -15,13 +15,17 @@ Retry policy, per kind of failure (issue 21 §2). A person waits on every attemp
 only when a second attempt within a fraction of a second can plausibly succeed:
 
 - **timeout** (the service accepted the call and did not answer in time): never asked again, and the request
-  remembers it (core.geo.base.mark_unanswered): the request's later calls to that provider go to the fallback at
-  once instead of each waiting its own timeout. A service that did not answer in 8 s will not in the next 8.
+  remembers it (core.geo.base.remember_failure): the request's later calls to that provider, every service of it,
+  go to the fallback at once instead of each waiting its own timeout. A host that did not answer in 8 s will not in
+  the next 8.
 - **malformed** (an answer that breaks the service's schema, or is not JSON at all: a maintenance page, a changed
-  API): never asked again. The same server gives the same answer 200 ms later.
+  API): never asked again, and the request's later calls to that service go to the fallback. The same server gives
+  the same answer 200 ms later.
 - **server error** (HTTP 5xx, 408/425, a refused or reset connection): asked again ``server_error_retries`` times
-  (1) after ``server_error_pause_s`` (0.25 s). One retry covers a restarted worker or a dropped keep-alive
-  connection; an outage longer than that is the breaker's business, not the person's wait.
+  (1) after ``server_error_pause_s`` (0.25 s); if that fails too, the request's later calls to that service go to
+  the fallback. One retry covers a restarted worker or a dropped keep-alive connection; an outage longer than that
+  is the breaker's business (across requests), not the person's wait. Other services of the provider are still
+  asked: one failing endpoint does not make the others' figures estimates.
 - **rate-limited** (too fast): asked again up to ``retries`` times with exponential backoff, and AMap's QPS
   refusals through the shared bucket (core.geo.amap ``rate_limit_retries``): the limit lifts within a second.
 - **key refused / quota spent / held** (the minute's volume, the day's quota): never; they open the service's
@@ -70,9 +74,9 @@ from core.geo.base import (
     WarningLog,
     WeatherService,
     budget_left,
-    mark_unanswered,
+    failed_earlier,
     note_degraded,
-    unanswered_by,
+    remember_failure,
 )
 from core.geo.http import redact_secret
 from core.geo.ratelimit import shared_bucket, shared_hold
@@ -289,10 +293,17 @@ class ResilientProvider:
         left = budget_left()
         if left is not None and left <= 0:
             raise _Degrade(NOT_REQUESTED, ProviderNotRequested("provider budget spent"), not_requested=True)
-        if (unanswered := unanswered_by(self.name)) is not None:
+        if (timed_out := failed_earlier(self.name)) is not None:
             # it timed out earlier in this request: one full wait is all a person is asked to spend on it
-            earlier = ProviderTimeout(f"{self._label} did not answer {unanswered} earlier in this request")
-            raise _Degrade(f"timed out earlier in this request ({unanswered}); not asked again", earlier)
+            earlier: ProviderError = ProviderTimeout(
+                f"{self._label} did not answer {timed_out} earlier in this request"
+            )
+            raise _Degrade(f"timed out earlier in this request ({timed_out}); not asked again", earlier)
+        if (how := failed_earlier(f"{self.name}/{service}")) is not None:
+            # it failed after its retry (or broke its schema) earlier in this request: it will not heal in a second
+            failed_as = ProviderMalformed if how == "malformed" else ProviderUnavailable
+            earlier = failed_as(f"{self._label} {service} failed earlier in this request ({how})")
+            raise _Degrade(f"failed earlier in this request ({how}); not asked again", earlier)
 
         retrying = tenacity.Retrying(
             stop=tenacity.stop_any(tenacity.stop_after_attempt(self.retries + 1), _BudgetSpent()),
@@ -332,7 +343,7 @@ class ResilientProvider:
             raise _Degrade(f"{cause}: {self._redact(str(asked))}{tail}", asked) from exc
         except pybreaker.CircuitBreakerError as exc:
             if asked is not None and failure_kind(asked) == "timeout":  # the timeout that tripped the breaker
-                mark_unanswered(self.name, service)
+                remember_failure(self.name, service)
             cause = "circuit open"
             if service in self._open_cause:
                 cause += f" after: {self._open_cause[service]}"
@@ -348,9 +359,10 @@ class ResilientProvider:
                 raise _Degrade(f"rate-limited: {self._redact(exc.message)}", exc) from exc
             raise _Degrade(f"rate-limited after {attempts} attempt(s)", exc) from exc
         except (ProviderTimeout, httpx.TimeoutException) as exc:
-            mark_unanswered(self.name, service)
+            remember_failure(self.name, service)
             raise _Degrade(f"timed out after {attempts} attempt(s)", exc) from exc
         except (ProviderUnavailable, httpx.TransportError) as exc:
+            remember_failure(f"{self.name}/{service}", cause_code(exc))
             raise _Degrade(f"unavailable after {attempts} attempt(s): {self._redact(str(exc))}", exc) from exc
         except RouteNotFound as exc:
             if service == "route":

@@ -186,3 +186,34 @@ def test_a_black_hole_call_times_out_at_the_budgets_call_wait_not_the_service_ti
         with provider_budget(30, call_wait_s=0.5), pytest.raises(ProviderTimeout) as caught:
             amap.geocode("外滩", city="上海")
     assert "within 0.5 s" in caught.value.message
+
+
+@pytest.mark.parametrize(("kind", "first_call"), [("http500", 2), ("malformed", 1), ("not_json", 1)])
+def test_within_one_request_a_service_that_failed_is_not_asked_again_but_the_others_are(kind, first_call) -> None:
+    sent: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request.url.path)
+        if request.url.path == "/v3/geocode/geo":
+            return answer_for(kind)(request)
+        return httpx.Response(200, json=amap_fixture("direction_driving_v3.json"))
+
+    rp = ResilientProvider(
+        AMapProvider(key=KEY, client=httpx.Client(transport=httpx.MockTransport(handler))),
+        fallback=FakeOffline(),
+        wait=tenacity.wait_none(),
+        sleep=lambda s: None,
+        warnings=WarningLog(),
+    )
+    with provider_budget(60):
+        rp.geocode("外滩", city="上海")
+        rp.geocode("豫园", city="上海")  # the same service: the estimate at once
+        leg = rp.route(A, B, mode="driving")  # another service of the provider: still asked
+    assert sent == ["/v3/geocode/geo"] * first_call + ["/v3/direction/driving"]
+    assert leg.source == "amap"
+    entries = rp.warnings.entries()
+    assert len(entries) == 2 and {e.params["cause"] for e in entries} == {CAUSES[kind]}
+    assert "failed earlier in this request" in entries[1].message
+    with provider_budget(60):  # the next request asks it again
+        rp.geocode("新天地", city="上海")
+    assert sent.count("/v3/geocode/geo") == 2 * first_call
