@@ -24,10 +24,11 @@ install: $(STAMP) $(PACK)
 
 # The demo venue websites (python -m core venues serve, 127.0.0.1:$OMNI_VENUES_PORT, default 8765) run beside the
 # dashboard, so "check the hotel's website" works offline; they stop with it (the trap, on any exit or Ctrl-C).
+# OMNI_VENUES_SERVE=1 tells the dashboard they run: only then does its default browse allowlist name their port.
 run: $(STAMP) $(PACK)
 	$(PY) -m core venues serve & venues=$$!; \
 	trap 'kill $$venues 2>/dev/null' EXIT INT TERM; \
-	$(VENV)/bin/streamlit run app.py --server.headless true --browser.gatherUsageStats false
+	OMNI_VENUES_SERVE=1 $(VENV)/bin/streamlit run app.py --server.headless true --browser.gatherUsageStats false
 
 api: $(STAMP)
 	$(VENV)/bin/uvicorn api:app --host 127.0.0.1 --port 8000

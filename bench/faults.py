@@ -2,9 +2,10 @@
 bench/db_faults.py).
 
 A local "black hole" accepts every connection to the AMap base URL and never replies (or trickles one byte a
-second, which defeats a plain read timeout). With the shipped timeouts, retries and ``provider_budget_s``, a
-route plan, an itinerary and an agent question are timed end to end; each must come back degraded (with a
-warning naming AMap) within the budget plus the solver's own time.
+second, which defeats a plain read timeout). With the shipped timeouts, retries, ``provider_budget_s`` and QPS, a
+route plan, an itinerary, an agent question and a half-day plan are timed end to end, with the connections AMap
+received; each must come back degraded (saying AMap did not answer in time) within the budget plus the solver's
+own time: the first call waits at most the budget, and the request does not wait on AMap again.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ import socket
 import tempfile
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from pydantic import SecretStr
 
@@ -88,7 +91,12 @@ def _settings(base_url: str, folder: Path, shipped: Settings) -> Settings:
     )
 
 
+#: what a degraded answer says of AMap's failure, in either language ("did not answer in time", the cause)
+LATE_MARKS = ("did not answer in time", "timed out", "未能及时答复", "在线路线服务暂不可用")
+
+
 def _cases(settings: Settings) -> dict[str, Any]:
+    """Each face's question; each returns (answered, the words it says of the failure)."""
     from core.agent import route_and_run
     from core.geo.registry import make_provider
     from core.itinerary.pipeline import plan_itinerary
@@ -116,11 +124,32 @@ def _cases(settings: Settings) -> dict[str, Any]:
         )
         return response.result.status == "OK", [response.result.answer_text]
 
+    def half_day() -> tuple[bool, list[str]]:
+        from core.app import halfday as halfday_app
+        from core.app.context import AppServices
+        from core.app.halfday_words import warning_words
+        from core.halfday.models import DonePlans, HalfDayRequest, WarningObservation
+
+        ctx = AppServices(settings).context(user="bench", lang="en")
+        request = HalfDayRequest(goal=HALF_DAY_GOAL, origin="人民广场", on_degraded="continue", now=HALF_DAY_NOW)
+        events = list(halfday_app.plan_half_day(ctx, request))
+        said = [
+            warning_words(e.data.code, e.data.facts.causes, "en")
+            for e in events
+            if e.type == "observation" and isinstance(e.data, WarningObservation)
+        ]
+        return isinstance(events[-1].data, DonePlans), said
+
     return {
         "route plan (family day)": route_plan,
         "itinerary (family day)": itinerary,
         "agent travel time": agent_question,
+        "half-day plan": half_day,
     }
+
+
+HALF_DAY_GOAL = "周六下午和老婆带5岁的女儿去看博物馆，人均200以内"
+HALF_DAY_NOW = datetime(2030, 1, 5, 13, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 
 
 def bench_faults(*, database: bool = True) -> dict[str, Any]:
@@ -144,6 +173,7 @@ def _provider_faults() -> dict[str, Any]:
         with BlackHole(mode) as hole, tempfile.TemporaryDirectory(prefix="omni-faults-") as tmp:
             settings = _settings(hole.base_url, Path(tmp), shipped)
             for name, run in _cases(settings).items():
+                before = hole.connections
                 t0 = time.perf_counter()
                 answered, warnings = run()
                 seconds = time.perf_counter() - t0
@@ -153,15 +183,17 @@ def _provider_faults() -> dict[str, Any]:
                         "case": name,
                         "seconds": round(seconds, 2),
                         "answered": answered,
-                        "degraded_warning": any(mark in w for w in warnings for mark in ("AMap", "高德", "不可用")),
-                        "connections": hole.connections,
+                        "says_amap_was_late": any(mark in w for w in warnings for mark in LATE_MARKS),
+                        "amap_connections": hole.connections - before,
                     }
                 )
     return {
         "benchmark": "faults",
         "provider_budget_s": shipped.provider_budget_s,
+        "halfday_provider_budget_s": shipped.halfday_provider_budget_s,
         "http_timeout_s": shipped.http_timeout_s,
         "http_retries": shipped.http_retries,
+        "amap_qps": shipped.amap_qps,
         "worst_seconds": max(r["seconds"] for r in rows),
         "rows": rows,
     }

@@ -74,6 +74,7 @@ NOT_PLANNING = {
     "router_ask_threshold",
     "api_max_body_bytes",
     "browse_allowlist",
+    "venues_serve",
     "browse_timeout_s",
     "browse_max_bytes",
     "halfday_mock_tools",

@@ -105,7 +105,19 @@ class Settings(BaseSettings):
     )
     amap_base_url: str = "https://restapi.amap.com"
     http_timeout_s: float = Field(default=10.0, gt=0)
-    http_retries: int = Field(default=3, ge=0, le=10)
+    http_retries: int = Field(
+        default=3,
+        ge=0,
+        le=10,
+        description="Most times one remote call is asked again (a rate refusal); a timeout or a malformed answer is "
+        "never asked again (core/geo/resilience.py, the retry policy)",
+    )
+    http_server_error_retries: int = Field(
+        default=1, ge=0, le=10, description="Of those, for an HTTP 5xx or a dropped connection (at most http_retries)"
+    )
+    http_server_error_pause_s: float = Field(
+        default=0.25, ge=0, le=10, description="Seconds before asking again after an HTTP 5xx or a dropped connection"
+    )
     breaker_fail_max: int = Field(default=5, ge=1)
     breaker_reset_s: float = Field(default=60.0, gt=0)
     provider_budget_s: float = Field(
@@ -242,6 +254,13 @@ class Settings(BaseSettings):
     db_pool_timeout_s: float = Field(
         default=1.0, gt=0, le=60, description="Most seconds a request waits for a pooled connection (pool_timeout)"
     )
+    db_migration_timeout_s: float = Field(
+        default=600.0,
+        gt=0,
+        le=86_400,
+        description="PostgreSQL: most seconds the schema migrations at start run or wait for a lock (another "
+        "process migrating, a long index build); the requests' statement timeout does not apply to them",
+    )
     db_sqlite_busy_timeout_s: float = Field(
         default=30.0, ge=0, le=600, description="SQLite: most seconds a writer waits for another's lock (timeout)"
     )
@@ -282,7 +301,8 @@ class Settings(BaseSettings):
     browse_allowlist: list[str] = Field(
         default_factory=list,
         description="Domains the browser executor may visit (subdomains included): host (ports 80/443), "
-        "host:PORT or host:* (any port). Unset: the demo venue sites (127.0.0.1:venues_port) only.",
+        "host:PORT or host:* (any port). Unset: the demo venue sites (127.0.0.1:venues_port) when venues_serve "
+        "says they run, else none.",
     )
     browse_timeout_s: float = Field(default=8.0, gt=0, le=60, description="The whole visit's deadline.")
     browse_max_bytes: int = Field(
@@ -299,15 +319,21 @@ class Settings(BaseSettings):
     )
     # The demo venue websites (core/venues; python -m core venues serve): demo data on 127.0.0.1
     venues_port: int = Field(default=8765, ge=1, le=65_535, description="The demo venue sites' port on 127.0.0.1.")
+    venues_serve: bool = Field(
+        default=False,
+        description="The demo venue sites run beside this app on venues_port (make run starts them and sets this): "
+        "only then does the default browse allowlist name that loopback port",
+    )
     venues_dir: Path = Field(
         default=PROJECT_ROOT / "data" / "venues", description="The demo venue sites' content (one JSON per region)."
     )
 
     @model_validator(mode="after")
     def _demo_sites_allowed_by_default(self) -> Settings:
-        # Without a list of its own, browsing reaches the demo venue sites (and nothing else) out of the box.
+        # Without a list of its own, browsing reaches the demo venue sites (and nothing else) when they are served
+        # here; a loopback port named while no venue server runs would let whatever else listens there be visited.
         if "browse_allowlist" not in self.model_fields_set:
-            self.browse_allowlist = [f"127.0.0.1:{self.venues_port}"]
+            self.browse_allowlist = [f"127.0.0.1:{self.venues_port}"] if self.venues_serve else []
         return self
 
     # Half-day planner (core/halfday/; docs/ARCHITECTURE.md, "Half-day planner")

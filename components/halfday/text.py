@@ -241,7 +241,7 @@ def _observation(d: Observation, lang: str) -> str | None:
             return t("halfday.log.result_attempts", lang, result=result, ms=ms, attempts=d.attempts)
         return t("halfday.log.result", lang, result=result, ms=ms)
     if isinstance(d, WarningObservation):
-        return "⚠ " + w.word(w.WARNINGS, d.code, lang)
+        return "⚠ " + w.warning_words(d.code, d.facts.causes, lang)
     if isinstance(d, RelaxedObservation):
         best = d.facts.best_feasibility
         why = t("halfday.log.best_feasibility", lang, percent=percent(best)) if best is not None else ""

@@ -163,6 +163,18 @@ WARNINGS: Keys = {
     "NAMED_PLACE_UNAVAILABLE": "halfday.warning.named_place_unavailable",
     "DEGRADED_DATA": "halfday.warning.degraded_data",
 }
+#: how a map service failed before its answer came from the local estimate (WarningFacts.causes); the route
+#: catalog's words, one wording for every face
+CAUSES: Keys = {
+    "timeout": "route.cause.timeout",
+    "unavailable": "route.cause.unavailable",
+    "malformed": "route.cause.malformed",
+    "rate_limited": "route.cause.rate_limited",
+    "quota": "route.cause.quota",
+    "key_refused": "route.cause.key_refused",
+    "circuit_open": "route.cause.circuit_open",
+    "failed": "route.cause.failed",
+}
 #: a fatal end of planning (done type error) and refusals of the core
 ERRORS: Keys = {
     "TOOL_OUTPUT_INVALID": "halfday.error.tool_output_invalid",
@@ -326,6 +338,15 @@ def word(table: Keys, code: str, lang: str, *, fallback: str | None = None) -> s
     if key is not None:
         return t(key, lang)
     return fallback if fallback is not None else code.replace("_", " ").replace(":", " ").lower()
+
+
+def warning_words(code: str, causes: list[str] | None, lang: str) -> str:
+    """A warning in words, with how the map service failed when it is known (a timeout, a broken answer, ...)."""
+    said = word(WARNINGS, code, lang)
+    if not causes:
+        return said
+    how = join([word(CAUSES, c, lang) for c in causes], lang)
+    return t("halfday.warning.with_cause", lang, warning=said, causes=how)
 
 
 def excluded_reason(code: str, lang: str) -> str:

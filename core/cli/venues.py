@@ -1,6 +1,7 @@
 """``python -m core venues serve [--port P] [--region R]``: the demo venue websites (hotel rooms per night, a
 restaurant's menu and tables, a theatre's shows and seats, one page behind a captcha) on 127.0.0.1. Their figures
-are demo data (data/venues/<region>.json); the browse allowlist holds this server by default (OMNI_VENUES_PORT)."""
+are demo data (data/venues/<region>.json); the default browse allowlist holds this server (OMNI_VENUES_PORT) when
+OMNI_VENUES_SERVE says it runs (make run sets it)."""
 
 from __future__ import annotations
 

@@ -160,7 +160,7 @@ def raise_for_amap_status(data: Any, *, endpoint: str = "") -> None:
     v3/v5 envelope: success is ``status == "1"``; v4 envelope: ``errcode == 0``.
     """
     if not isinstance(data, Mapping):
-        raise ProviderUnavailable(f"AMap answered{' ' + endpoint if endpoint else ''} with an unexpected body.")
+        raise ProviderMalformed(f"AMap answered{' ' + endpoint if endpoint else ''} with an unexpected body.")
     if "status" in data:
         if str(data.get("status")) == "1":
             return
@@ -170,6 +170,6 @@ def raise_for_amap_status(data: Any, *, endpoint: str = "") -> None:
             return
         exc = error_for_infocode(str(data.get("errcode")), _text(data.get("errmsg")), endpoint=endpoint)
     else:
-        raise ProviderUnavailable(f"AMap answered{' ' + endpoint if endpoint else ''} without a status field.")
+        raise ProviderMalformed(f"AMap answered{' ' + endpoint if endpoint else ''} without a status field.")
     exc.details = {**(exc.details or {}), "body": sanitize_body(data)}
     raise exc

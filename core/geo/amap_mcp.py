@@ -41,6 +41,7 @@ from core.geo.base import (
     TravelMatrix,
     TravelMode,
     budget_left,
+    call_wait_left,
     column_groups,
     exclude_from_budget,
     note_request,
@@ -275,7 +276,7 @@ class AMapMcpProvider:
         if self.limiter is not None:
             exclude_from_budget(self.limiter.acquire())  # waiting for the key's turn is pacing, not an answer
         note_request()
-        left = budget_left()
+        left = call_wait_left()
         timeout = self.timeout_s if left is None else max(0.05, min(self.timeout_s, left))
         try:
             return anyio.run(self._call, tool, dict(arguments), timeout)

@@ -239,14 +239,22 @@ def degradation_watch() -> Iterator[Callable[[], bool]]:
 
 class _Budget:
     """One plan's provider budget: a deadline that pacing pushes back (``exclude_from_budget``); a nested budget
-    pushes its outer one back by the same time, so the pause counts against neither."""
+    pushes its outer one back by the same time, so the pause counts against neither.
 
-    __slots__ = ("_lock", "deadline", "excluded_s", "parent")
+    It is also the request's memory of what failed (``remember_failure``): a provider that timed out, a service that
+    failed after its retry. The budget lives exactly as long as the request's provider calls, in whichever threads
+    they run, so the same request does not wait on them again, and the next request asks them afresh."""
 
-    def __init__(self, deadline: float, parent: _Budget | None) -> None:
+    __slots__ = ("_lock", "call_wait_s", "deadline", "excluded_s", "failed", "parent")
+
+    def __init__(self, deadline: float, parent: _Budget | None, *, call_wait_s: float | None = None) -> None:
         self.deadline = deadline
         self.parent = parent
         self.excluded_s = 0.0
+        #: the most one call may wait for its answer (None: up to the deadline)
+        inherited: float | None = parent.call_wait_s if parent is not None else None
+        self.call_wait_s: float | None = call_wait_s if call_wait_s is not None else inherited
+        self.failed: dict[str, str] = {}  # what failed in this request ("amap", "amap/geocode") -> how, first time
         self._lock = threading.Lock()
 
     def extend(self, seconds: float) -> None:
@@ -256,19 +264,38 @@ class _Budget:
         if self.parent is not None:
             self.parent.extend(seconds)
 
+    def remember_failure(self, key: str, how: str) -> None:
+        with self._lock:
+            self.failed.setdefault(key, how)
+        if self.parent is not None:
+            self.parent.remember_failure(key, how)
+
+    def failed_earlier(self, key: str) -> str | None:
+        budget: _Budget | None = self
+        while budget is not None:
+            with budget._lock:
+                how = budget.failed.get(key)
+            if how is not None:
+                return how
+            budget = budget.parent
+        return None
+
 
 _DEADLINE: ContextVar[_Budget | None] = ContextVar("omni_provider_deadline", default=None)
 
 
 @contextmanager
-def provider_budget(seconds: float) -> Iterator[None]:
+def provider_budget(seconds: float, *, call_wait_s: float | None = None) -> Iterator[None]:
     """Bound the time one plan (or agent request) may spend waiting on remote providers: past the deadline a
     remote call is not made and its service degrades to the fallback with a warning. Nested budgets keep the
     earlier deadline. Time a call spends waiting for its turn (a rate limiter's pacing) is not waiting on the
-    provider: it pushes the deadline back (``exclude_from_budget``)."""
+    provider: it pushes the deadline back (``exclude_from_budget``).
+
+    ``call_wait_s``: the most one call waits for its answer, where the budget is sized for many calls (a paced
+    plan's budget grows with its calls; one call that never answers should not spend it all)."""
     deadline = time.monotonic() + max(0.0, seconds)
     outer = _DEADLINE.get()
-    budget = _Budget(deadline if outer is None else min(outer.deadline, deadline), outer)
+    budget = _Budget(deadline if outer is None else min(outer.deadline, deadline), outer, call_wait_s=call_wait_s)
     token = _DEADLINE.set(budget)
     try:
         yield
@@ -276,11 +303,11 @@ def provider_budget(seconds: float) -> Iterator[None]:
         _DEADLINE.reset(token)
 
 
-def start_budget(seconds: float) -> _Budget:
+def start_budget(seconds: float, *, call_wait_s: float | None = None) -> _Budget:
     """A provider budget that starts now and is entered later, as often as needed, with ``within_budget``: one
     deadline across the several steps of a stream whose steps may run in different threads (a generator a server
     iterates in a thread pool cannot hold a context variable across its yields)."""
-    return _Budget(time.monotonic() + max(0.0, seconds), None)
+    return _Budget(time.monotonic() + max(0.0, seconds), None, call_wait_s=call_wait_s)
 
 
 @contextmanager
@@ -299,6 +326,30 @@ def budget_left() -> float | None:
     """Seconds left of the current provider budget (None: no budget is set)."""
     budget = _DEADLINE.get()
     return None if budget is None else budget.deadline - time.monotonic()
+
+
+def call_wait_left() -> float | None:
+    """The most the next remote call may wait for its answer: the budget's time left, at most its ``call_wait_s``
+    (None: no budget is set; the service's own timeout applies)."""
+    budget = _DEADLINE.get()
+    if budget is None:
+        return None
+    left = budget.deadline - time.monotonic()
+    return left if budget.call_wait_s is None else min(left, budget.call_wait_s)
+
+
+def remember_failure(key: str, how: str) -> None:
+    """``key`` (a provider, or one of its services) failed in this request, ``how``: the request's later calls to it
+    go to the fallback at once (no budget: nothing is remembered, each call is asked on its own)."""
+    budget = _DEADLINE.get()
+    if budget is not None:
+        budget.remember_failure(key, how)
+
+
+def failed_earlier(key: str) -> str | None:
+    """How ``key`` failed earlier in this request (None: it has not)."""
+    budget = _DEADLINE.get()
+    return None if budget is None else budget.failed_earlier(key)
 
 
 def exclude_from_budget(seconds: float) -> None:

@@ -23,12 +23,13 @@ import httpx
 
 from core.errors import (
     ProviderError,
+    ProviderMalformed,
     ProviderNotRequested,
     ProviderRateLimited,
     ProviderTimeout,
     ProviderUnavailable,
 )
-from core.geo.base import budget_left, exclude_from_budget, note_request
+from core.geo.base import budget_left, call_wait_left, exclude_from_budget, note_request
 from core.geo.ratelimit import TokenBucket
 
 logger = logging.getLogger(__name__)
@@ -297,7 +298,7 @@ class HttpService:
         self._check_budget(path)
         self._pace()
         note_request()
-        left = budget_left()
+        left = call_wait_left()
         timeout = self.timeout_s if left is None else max(0.05, min(self.timeout_s, left))
         logger.debug("%s %s %s %s", self.label, method, path, self.redact(str(dict(params or {}))))
         try:
@@ -322,8 +323,8 @@ class HttpService:
         self.check_status(response, path)
         try:
             return response.json()
-        except ValueError:
-            raise ProviderUnavailable(
+        except ValueError:  # a maintenance page, a proxy's error: an answer that breaks the schema, not an outage
+            raise ProviderMalformed(
                 f"{self.label} answered {path} with a body that is not JSON.", details={"endpoint": path}
             ) from None
 

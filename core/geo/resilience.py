@@ -4,17 +4,36 @@
 Answers are cached one level up, in MapServices (core/geo/composite.py), which never keeps a fallback's
 answer. For each call it
 
-1. calls the remote provider through a per-service circuit breaker (pybreaker),
-   retrying retryable failures (``ProviderUnavailable`` incl. rate limiting and timeouts,
-   ``httpx.TransportError``) with exponential backoff (tenacity). The wait strategy and the
-   sleep function are injectable so tests never sleep;
+1. calls the remote provider through a per-service circuit breaker (pybreaker), asking again only where
+   another attempt can help (the policy below). The waits and the sleep function are injectable so tests
+   never sleep;
 2. when the remote service stays unavailable, the breaker is open, or the key is refused /
    out of quota, falls back to the injected ``fallback`` provider (the offline estimate) and
    records a human-readable warning in its WarningLog for the planner.
 
-Auth and quota errors are not retried; they open that service's breaker at once, so further
-calls go straight to the fallback until ``reset_timeout`` has passed. ``RouteNotFound`` and
-client-bug ``ProviderError``s are real answers and propagate unchanged.
+Retry policy, per kind of failure (issue 21 §2). A person waits on every attempt, so a failure is asked again
+only when a second attempt within a fraction of a second can plausibly succeed:
+
+- **timeout** (the service accepted the call and did not answer in time): never asked again, and the request
+  remembers it (core.geo.base.remember_failure): the request's later calls to that provider, every service of it,
+  go to the fallback at once instead of each waiting its own timeout. A host that did not answer in 8 s will not in
+  the next 8.
+- **malformed** (an answer that breaks the service's schema, or is not JSON at all: a maintenance page, a changed
+  API): never asked again, and the request's later calls to that service go to the fallback. The same server gives
+  the same answer 200 ms later.
+- **server error** (HTTP 5xx, 408/425, a refused or reset connection): asked again ``server_error_retries`` times
+  (1) after ``server_error_pause_s`` (0.25 s); if that fails too, the request's later calls to that service go to
+  the fallback. One retry covers a restarted worker or a dropped keep-alive connection; an outage longer than that
+  is the breaker's business (across requests), not the person's wait. Other services of the provider are still
+  asked: one failing endpoint does not make the others' figures estimates.
+- **rate-limited** (too fast): asked again up to ``retries`` times with exponential backoff, and AMap's QPS
+  refusals through the shared bucket (core.geo.amap ``rate_limit_retries``): the limit lifts within a second.
+- **key refused / quota spent / held** (the minute's volume, the day's quota): never; they open the service's
+  breaker at once (or hold the key), so further calls go straight to the fallback until the hold or
+  ``reset_timeout`` is over.
+
+Every attempt counts against the breaker as before (a rate refusal does not). ``RouteNotFound`` and client-bug
+``ProviderError``s are real answers and propagate unchanged.
 """
 
 from __future__ import annotations
@@ -25,7 +44,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import httpx
 import pybreaker
@@ -56,7 +75,9 @@ from core.geo.base import (
     WarningLog,
     WeatherService,
     budget_left,
+    failed_earlier,
     note_degraded,
+    remember_failure,
 )
 from core.geo.http import redact_secret
 from core.geo.ratelimit import shared_bucket, shared_hold
@@ -71,17 +92,31 @@ SERVICES = ("geocode", "search", "detail", "matrix", "route", "weather")
 _DISPLAY_NAMES = {"amap": "AMap", "valhalla": "Valhalla", "osrm": "OSRM", "nominatim": "Nominatim"}
 
 
-def is_retryable(exc: BaseException) -> bool:
-    """Transient failures worth another attempt (never auth/quota/client bugs/open breakers, nor a call the
-    plan's budget did not allow)."""
+FailureKind = Literal["timeout", "malformed", "server_error", "rate_limited", "final"]
+
+
+def failure_kind(exc: BaseException) -> FailureKind:
+    """Which retry rule a failure falls under (the module docstring's policy); ``final``: never asked again."""
     if isinstance(exc, ProviderNotRequested):
-        return False
+        return "final"  # no call was made: the budget is spent
     details = exc.details if isinstance(exc, ProviderError) and isinstance(exc.details, dict) else {}
     if details.get("not_sent"):
-        return False  # the key is held (the minute's volume, the day's quota): asking again is refused unsent too
-    if isinstance(exc, ProviderRateLimited) and details.get("paced_retries"):
-        return False  # the provider already asked again at its paced rate (AMapProvider.rate_limit_retries)
-    return isinstance(exc, (ProviderUnavailable, httpx.TransportError))
+        return "final"  # the key is held (the minute's volume, the day's quota): asking again is refused unsent too
+    if isinstance(exc, (ProviderTimeout, httpx.TimeoutException)):
+        return "timeout"
+    if isinstance(exc, ProviderMalformed):
+        return "malformed"
+    if isinstance(exc, ProviderRateLimited):
+        # the provider may already have asked again at its paced rate (AMapProvider.rate_limit_retries)
+        return "final" if details.get("paced_retries") else "rate_limited"
+    if isinstance(exc, (ProviderUnavailable, httpx.TransportError)):
+        return "server_error"
+    return "final"
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """Whether a failure may be asked again at all (how often is ``ResilientProvider``'s policy)."""
+    return failure_kind(exc) in ("server_error", "rate_limited")
 
 
 def cause_code(exc: BaseException) -> str:
@@ -117,15 +152,34 @@ def default_wait() -> tenacity.wait.wait_base:
 
 
 class _BudgetedWait(tenacity.wait.wait_base):
-    """A pause between attempts never outlasts the plan's provider budget."""
+    """The pause before the next attempt, by the last failure's kind (a server error: a short fixed pause; a rate
+    refusal: the backoff), never outlasting the plan's provider budget."""
 
-    def __init__(self, inner: tenacity.wait.wait_base) -> None:
-        self.inner = inner
+    def __init__(self, rate_limited: tenacity.wait.wait_base, *, server_error_pause_s: float) -> None:
+        self.rate_limited = rate_limited
+        self.server_error_pause_s = server_error_pause_s
 
     def __call__(self, retry_state: tenacity.RetryCallState) -> float:
-        pause = float(self.inner(retry_state))
+        exc = retry_state.outcome.exception() if retry_state.outcome else None
+        if exc is not None and failure_kind(exc) == "server_error":
+            pause = self.server_error_pause_s
+        else:
+            pause = float(self.rate_limited(retry_state))
         left = budget_left()
         return pause if left is None else max(0.0, min(pause, left))
+
+
+class _RetryByKind(tenacity.retry_base):
+    """Ask again while the last failure's kind has attempts left (``limits``: retries per kind)."""
+
+    def __init__(self, limits: dict[FailureKind, int]) -> None:
+        self.limits = limits
+
+    def __call__(self, retry_state: tenacity.RetryCallState) -> bool:
+        exc = retry_state.outcome.exception() if retry_state.outcome else None
+        if exc is None:
+            return False
+        return retry_state.attempt_number <= self.limits.get(failure_kind(exc), 0)
 
 
 @dataclass
@@ -168,6 +222,8 @@ class ResilientProvider:
         *,
         fallback: MapService | None = None,
         retries: int = 3,
+        server_error_retries: int = 1,
+        server_error_pause_s: float = 0.25,
         fail_max: int = 5,
         reset_timeout_s: float = 60.0,
         wait: tenacity.wait.wait_base | None = None,
@@ -177,7 +233,11 @@ class ResilientProvider:
         self.inner = inner
         self.fallback = fallback
         self.name = f"{inner.name}"
+        #: the most one call is asked again, whatever the failure; ``server_error_retries`` of those for a 5xx or a
+        #: dropped connection (the module docstring's policy)
         self.retries = max(0, int(retries))
+        self.server_error_retries = min(self.retries, max(0, int(server_error_retries)))
+        self.server_error_pause_s = max(0.0, float(server_error_pause_s))
         self._wait = wait if wait is not None else default_wait()
         self._sleep = sleep
         self._lock = threading.RLock()
@@ -234,11 +294,22 @@ class ResilientProvider:
         left = budget_left()
         if left is not None and left <= 0:
             raise _Degrade(NOT_REQUESTED, ProviderNotRequested("provider budget spent"), not_requested=True)
+        if (timed_out := failed_earlier(self.name)) is not None:
+            # it timed out earlier in this request: one full wait is all a person is asked to spend on it
+            earlier: ProviderError = ProviderTimeout(
+                f"{self._label} did not answer {timed_out} earlier in this request"
+            )
+            raise _Degrade(f"timed out earlier in this request ({timed_out}); not asked again", earlier)
+        if (how := failed_earlier(f"{self.name}/{service}")) is not None:
+            # it failed after its retry (or broke its schema) earlier in this request: it will not heal in a second
+            failed_as = ProviderMalformed if how == "malformed" else ProviderUnavailable
+            earlier = failed_as(f"{self._label} {service} failed earlier in this request ({how})")
+            raise _Degrade(f"failed earlier in this request ({how}); not asked again", earlier)
 
         retrying = tenacity.Retrying(
             stop=tenacity.stop_any(tenacity.stop_after_attempt(self.retries + 1), _BudgetSpent()),
-            wait=_BudgetedWait(self._wait),
-            retry=tenacity.retry_if_exception(is_retryable),
+            wait=_BudgetedWait(self._wait, server_error_pause_s=self.server_error_pause_s),
+            retry=_RetryByKind({"server_error": self.server_error_retries, "rate_limited": self.retries}),
             sleep=self._sleep,
             before_sleep=self._on_retry,
             reraise=True,
@@ -272,6 +343,8 @@ class ResilientProvider:
             tail = f"; then {NOT_REQUESTED}"
             raise _Degrade(f"{cause}: {self._redact(str(asked))}{tail}", asked) from exc
         except pybreaker.CircuitBreakerError as exc:
+            if asked is not None and failure_kind(asked) == "timeout":  # the timeout that tripped the breaker
+                remember_failure(self.name, service)
             cause = "circuit open"
             if service in self._open_cause:
                 cause += f" after: {self._open_cause[service]}"
@@ -287,8 +360,10 @@ class ResilientProvider:
                 raise _Degrade(f"rate-limited: {self._redact(exc.message)}", exc) from exc
             raise _Degrade(f"rate-limited after {attempts} attempt(s)", exc) from exc
         except (ProviderTimeout, httpx.TimeoutException) as exc:
+            remember_failure(self.name, service)
             raise _Degrade(f"timed out after {attempts} attempt(s)", exc) from exc
         except (ProviderUnavailable, httpx.TransportError) as exc:
+            remember_failure(f"{self.name}/{service}", cause_code(exc))
             raise _Degrade(f"unavailable after {attempts} attempt(s): {self._redact(str(exc))}", exc) from exc
         except RouteNotFound as exc:
             if service == "route":
@@ -523,6 +598,8 @@ def resilient(
         inner,
         fallback=fallback,
         retries=settings.http_retries if retries is None else retries,
+        server_error_retries=settings.http_server_error_retries,
+        server_error_pause_s=settings.http_server_error_pause_s,
         fail_max=settings.breaker_fail_max,
         reset_timeout_s=settings.breaker_reset_s,
         wait=wait,

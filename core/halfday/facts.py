@@ -94,6 +94,11 @@ class WarningFacts(_Data):
     services: list[str] | None = Field(
         default=None, description="the provider services answered by the local estimate (geocode, matrix)"
     )
+    causes: list[str] | None = Field(
+        default=None,
+        description="how the map service failed, as core.geo.resilience.cause_code names it (timeout, unavailable, "
+        "malformed, rate_limited, quota, key_refused, circuit_open, failed)",
+    )
 
 
 class EmptyFacts(_Data):

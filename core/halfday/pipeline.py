@@ -268,12 +268,19 @@ def _estimated_services(provider: MapServices) -> list[str]:
     return sorted(found - {"None"})
 
 
+def _failure_causes(provider: MapServices) -> list[str]:
+    """How this request's map services failed before they fell back (a call never made for want of time has none)."""
+    found = {str(e.params["cause"]) for e in provider.warnings.entries() if "cause" in e.params}
+    return sorted(found)
+
+
 def _estimated_facts(composed: PlanSet, provider: MapServices) -> WarningFacts:
-    """What a travel warning is about: the plans' legs, how many of them are the local estimate, and which
-    services answered from it."""
+    """What a travel warning is about: the plans' legs, how many of them are the local estimate, which services
+    answered from it and why."""
     legs = [s.travel for p in composed.plans for s in p.steps if s.travel is not None and s.travel.mode != "none"]
     estimated = sum(1 for leg in legs if leg.source == "offline_estimate")
-    return WarningFacts(legs=len(legs), estimated_legs=estimated, services=_estimated_services(provider))
+    causes = _failure_causes(provider) or None
+    return WarningFacts(legs=len(legs), estimated_legs=estimated, services=_estimated_services(provider), causes=causes)
 
 
 def _last_tool(stream: _Stream) -> str | None:

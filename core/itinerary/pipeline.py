@@ -188,7 +188,8 @@ def plan_itinerary(
     # a hanging provider degrades, never stalls; a paced one (AMap) gets the time its calls need at its rate: one
     # distance call per point (places, the hotel and each day's own start and end), a geocode per unplaced place
     points = len(request.places) + 1 + 2 * len(request.days)
-    with provider_budget(provider.budget_for(2 * points, answers_s=settings.provider_budget_s)):
+    budget_s = provider.budget_for(2 * points, answers_s=settings.provider_budget_s)
+    with provider_budget(budget_s, call_wait_s=settings.provider_budget_s):
         report("prepare", 0.05)
         problem = prepare_problem(request, provider=provider, settings=settings, removed_keys=removed_keys)
         log.add(

@@ -564,7 +564,10 @@ def plan_route(
             f"too many stops: {len(request.stops)} given, this deployment allows {settings.max_stops}", field="stops"
         )
     # a hanging provider degrades, never stalls; a paced one gets the time its calls need at its rate
-    with provider_budget(plan_budget_s(request, provider=provider, settings=settings)):
+    # (and no one call waits longer than the answers' own time: a service that never answers costs one wait)
+    with provider_budget(
+        plan_budget_s(request, provider=provider, settings=settings), call_wait_s=settings.provider_budget_s
+    ):
         before = provider.snapshot()
         t0 = time.perf_counter()
         provider.drain_warnings()  # stale warnings from an earlier plan are not ours

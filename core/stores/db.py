@@ -170,16 +170,27 @@ def open_engine(url: str) -> Engine:
 
 
 def upgrade(engine: Engine) -> None:
+    """Migrate to the newest schema in one transaction. On PostgreSQL it runs under its own limits, not a request's:
+    ``db_migration_timeout_s`` for each statement and lock wait (waiting for another process's migration, an index
+    built on a large table: minutes, where a request's 2 s would abort the start), and the client's deadline after
+    it, so a frozen server still cannot hang the start for ever."""
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.execute(sa.select(sa.func.pg_advisory_xact_lock(_MIGRATION_LOCK_KEY)))
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    limit_s = get_settings().db_migration_timeout_s
+    with engine.connect() as connection:
+        postgres = connection.dialect.name == "postgresql"
+        fd = guard.socket_of(connection.connection.dbapi_connection) if postgres else None
+        with guard.DEADLINES.arm(fd, limit_s + DEADLINE_MARGIN_S), connection.begin():  # the commit included
+            if postgres:
+                ms = int(limit_s * 1000)
+                connection.exec_driver_sql(f"SET LOCAL statement_timeout = {ms}")
+                connection.exec_driver_sql(f"SET LOCAL lock_timeout = {ms}")
+                connection.execute(sa.select(sa.func.pg_advisory_xact_lock(_MIGRATION_LOCK_KEY)))
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
 
 
 @contextmanager

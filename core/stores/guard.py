@@ -8,7 +8,9 @@
 * ``Deadlines``: a client-side deadline on a PostgreSQL transaction. A server that is frozen (SIGSTOP, a hung host)
   never enforces its own ``statement_timeout``, and the kernel still acknowledges on its behalf, so no socket option
   notices; when the deadline passes, the connection's socket is shut down, the driver's wait ends with a
-  disconnect error and SQLAlchemy discards the connection (and the pool's older ones).
+  disconnect error and SQLAlchemy discards the connection (and the pool's older ones). The watcher holds its own
+  duplicate of the socket from the moment it is armed: a descriptor number closed during the transaction (the
+  driver dropping a broken connection) and handed by the kernel to another connection is never the one it cuts.
 """
 
 from __future__ import annotations
@@ -150,7 +152,7 @@ class Deadlines:
     def __init__(self) -> None:
         self._cond = threading.Condition()
         self._heap: list[tuple[float, int]] = []
-        self._armed: dict[int, int] = {}  # token -> socket file descriptor
+        self._armed: dict[int, socket.socket] = {}  # token -> the watcher's own duplicate of the socket
         self._handles: dict[int, Armed] = {}
         self._tokens = itertools.count()
         self._thread: threading.Thread | None = None
@@ -165,12 +167,15 @@ class Deadlines:
     def arm(self, fd: int | None, seconds: float) -> Iterator[Armed]:
         """Cut the socket ``fd`` if the block is still running after ``seconds``; the handle tells whether it was."""
         armed = Armed()
-        if fd is None or fd < 0:
+        # a duplicate, not the number: if the driver closes ``fd`` while the block runs, the number may be handed to
+        # another connection, and shutting it down by number would cut that one
+        held = _duplicate(fd) if fd is not None and fd >= 0 else None
+        if held is None:
             yield armed
             return
         with self._cond:
             token = next(self._tokens)
-            self._armed[token] = fd
+            self._armed[token] = held
             self._handles[token] = armed
             heapq.heappush(self._heap, (time.monotonic() + seconds, token))
             self._start()
@@ -181,6 +186,7 @@ class Deadlines:
             with self._cond:  # the watcher shuts sockets under this lock: once disarmed, never touched again
                 self._armed.pop(token, None)
                 self._handles.pop(token, None)
+            held.close()
 
     def _watch(self) -> None:
         while True:
@@ -193,25 +199,29 @@ class Deadlines:
                     self._cond.wait(timeout=wait)
                     continue
                 heapq.heappop(self._heap)
-                fd = self._armed.pop(token, None)
+                held = self._armed.pop(token, None)
                 handle = self._handles.pop(token, None)
-                if fd is not None and handle is not None:
+                if held is not None and handle is not None:
                     handle.fired = True
                     self.fired += 1
-                    _shut(fd)
+                    _shut(held)
 
 
-def _shut(fd: int) -> None:
+def _duplicate(fd: int) -> socket.socket | None:
+    """The watcher's own descriptor of the socket ``fd`` (it keeps the socket itself, whatever becomes of ``fd``)."""
     try:
-        sock = socket.socket(fileno=os.dup(fd))
+        return socket.socket(fileno=os.dup(fd))
     except OSError:
-        return
+        return None
+
+
+def _shut(held: socket.socket) -> None:
+    """End the connection for every descriptor of it (shutdown acts on the socket, not the descriptor); the arming
+    block closes ``held`` itself when it ends."""
     try:
-        sock.shutdown(socket.SHUT_RDWR)
+        held.shutdown(socket.SHUT_RDWR)
     except OSError:
         pass
-    finally:
-        sock.close()
     logger.warning("a database transaction outlived its deadline; its connection was cut")
 
 

@@ -169,6 +169,7 @@ QUESTIONS = {
 def services(venues, tmp_path):
     settings = Settings(
         venues_port=venues.port,
+        venues_serve=True,  # the venue server runs (the fixture's): the default allowlist names it
         db_url=f"sqlite:///{tmp_path / 'agent.db'}",
         agent_event_log=tmp_path / "events.jsonl",
         browse_evidence_dir=tmp_path / "shots",

@@ -12,10 +12,22 @@ from core.agent.chromium import address_allowed
 from core.config import Settings
 
 
-def test_the_default_allowlist_is_the_demo_venue_server_only():
-    assert Settings().browse_allowlist == ["127.0.0.1:8765"]
-    assert Settings(venues_port=9123).browse_allowlist == ["127.0.0.1:9123"]
+def test_the_default_allowlist_is_the_demo_venue_server_only_when_it_is_served():
+    assert Settings(venues_serve=True).browse_allowlist == ["127.0.0.1:8765"]
+    assert Settings(venues_serve=True, venues_port=9123).browse_allowlist == ["127.0.0.1:9123"]
+    # no venue server configured: no loopback port is open to the browser, whatever listens there
+    assert Settings(venues_serve=False).browse_allowlist == []
+    assert Settings(venues_serve=False, venues_port=9123).browse_allowlist == []
     assert Settings(browse_allowlist=[]).browse_allowlist == []  # an explicit list, even empty, is kept
+    assert Settings(venues_serve=False, browse_allowlist=["example.com"]).browse_allowlist == ["example.com"]
+
+
+def test_the_default_allowlist_follows_the_environment(monkeypatch):
+    monkeypatch.setenv("OMNI_VENUES_SERVE", "1")  # as make run sets it beside the venue server it starts
+    monkeypatch.setenv("OMNI_VENUES_PORT", "9124")
+    assert Settings().browse_allowlist == ["127.0.0.1:9124"]
+    monkeypatch.delenv("OMNI_VENUES_SERVE")
+    assert Settings().browse_allowlist == []
 
 
 @pytest.mark.parametrize(

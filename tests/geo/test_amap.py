@@ -19,6 +19,7 @@ import pytest
 from core.errors import (
     ProviderAuthError,
     ProviderError,
+    ProviderMalformed,
     ProviderQuotaExceeded,
     ProviderRateLimited,
     ProviderTimeout,
@@ -621,8 +622,10 @@ def test_route_error_body_raises_route_not_found():
         (httpx.Response(502, text="Bad gateway"), ProviderUnavailable),
         (httpx.Response(429, text="slow down"), ProviderRateLimited),
         (httpx.Response(404, text="nope"), ProviderError),
-        (httpx.Response(200, text="<html>not json</html>"), ProviderUnavailable),
-        (httpx.Response(200, json=["unexpected"]), ProviderUnavailable),
+        # an answer that breaks the schema is malformed (never asked again), still a kind of unavailable
+        (httpx.Response(200, text="<html>not json</html>"), ProviderMalformed),
+        (httpx.Response(200, json=["unexpected"]), ProviderMalformed),
+        (httpx.Response(200, json={"info": "OK"}), ProviderMalformed),
     ],
 )
 def test_http_level_failures(response, exc_type):

@@ -148,6 +148,8 @@ def keep_turn(ctx: AgentContext, response: AgentResponse) -> None:
     message = ctx.request.message.strip()
     if not message:
         return
+    if response.result.error_code == "DATABASE_UNREACHABLE":
+        return  # the database just failed this request: a write would make the person wait its deadline again
     text = f"{message}\n{response.result.answer_text[:ANSWER_CHARS]}"
     facts = {"route": response.route.route, "status": response.result.status, "request_id": response.request_id}
     try:
