@@ -4,8 +4,8 @@ widgets, click, and time the click to the finished result in the page's own cloc
 Before a timed click the page gets a recorder: a capture-phase click listener takes ``performance.now()`` and a
 MutationObserver on ``stApp``'s ``data-test-script-state`` logs every change (running / notRunning / ...). The
 run ends on the first animation frame where the app is idle after having run, every selector of the result is
-in the page and the map iframe holds at least ``min_pins`` markers. The websocket bytes received in between
-are counted (the page's deltas: tables, charts, the folium HTML of the maps).
+in the page and the map iframe holds at least ``min_pins`` markers (a cluster counted as the pins it holds). The
+websocket bytes received in between are counted (the page's deltas: tables, charts, the folium HTML of the maps).
 """
 
 from __future__ import annotations
@@ -34,7 +34,19 @@ RECORDER_JS = """() => {
   rec.stop = () => obs.disconnect();
 }"""
 
-DONE_JS = """(spec) => {
+#: the pins a map frame shows, a cluster's disc counted as the pins it holds ("1 · 2", or "3 … 9 (5)": its count)
+PINS_JS = """(doc) => [...doc.querySelectorAll('.leaflet-marker-icon')].reduce((n, icon) => {
+    const cluster = icon.querySelector('.omni-cluster');
+    if (!cluster) return n + 1;
+    const text = cluster.textContent.trim(), counted = /\\((\\d+)\\)$/.exec(text);
+    return n + (counted ? parseInt(counted[1], 10) : text.split(' · ').length);
+  }, 0)"""
+
+DONE_JS = (
+    """(spec) => {
+  const PINS = """
+    + PINS_JS
+    + """;
   const rec = window.__bench;
   if (!rec || rec.t0 === null) return false;
   if (spec.path && !window.location.pathname.endsWith('/' + spec.path)) return false;
@@ -52,26 +64,31 @@ DONE_JS = """(spec) => {
     const frame = document.querySelector(spec.map + ' iframe');
     const doc = frame && frame.contentDocument;
     if (!doc) return false;
-    const pins = doc.querySelectorAll('.leaflet-marker-icon').length;
-    if (pins < spec.min_pins || !doc.querySelector('path.leaflet-interactive')) return false;
+    if (PINS(doc) < spec.min_pins || !doc.querySelector('path.leaflet-interactive')) return false;
   }
   rec.done = performance.now();
   return true;
 }"""
+)
 
 #: what the page shows when a run did not finish in time (for the report)
-STATE_JS = """(spec) => {
+STATE_JS = (
+    """(spec) => {
+  const PINS = """
+    + PINS_JS
+    + """;
   const frame = spec.map ? document.querySelector(spec.map + ' iframe') : null;
   const doc = frame && frame.contentDocument;
   return {
     script_state: document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state'),
     states: (window.__bench || {}).states || [],
     missing: spec.present.filter(sel => !document.querySelector(sel)),
-    pins: doc ? doc.querySelectorAll('.leaflet-marker-icon').length : null,
+    pins: doc ? PINS(doc) : null,
     alerts: [...document.querySelectorAll('[data-testid="stAlert"], [data-testid="stException"]')]
       .map(e => e.innerText.slice(0, 300)),
   };
 }"""
+)
 
 
 #: the map iframe after a run: when its document started (page clock, ms), and what it loaded

@@ -3,9 +3,8 @@ opens (split from components/route/tables.py)."""
 
 from __future__ import annotations
 
-from components.route_words import (
-    point_name,
-)
+from components.route.qr import qr_svg_data_uri
+from components.route_words import point_name
 from core.app import route as route_app
 from core.i18n import t
 from core.models.route import RoutePlanResult
@@ -120,6 +119,7 @@ def _qr_fragment(result: RoutePlanResult, lang: str) -> None:
             )
         url = dict(choices)[chosen]
         with st.container(key="link_qr"):
-            st.image(route_app.qr_svg_data_uri(url, scale=5), caption=_qr_caption(result, lang), width=300)
+            # the core's picture, its mask chosen with numpy (components/route/qr.py): a new plan's code is new
+            st.image(qr_svg_data_uri(url, scale=5), caption=_qr_caption(result, lang), width=300)
 
     qr()

@@ -499,20 +499,21 @@ def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
     if cached is not None and cached[0] is result and cached[1] == (lang, stem):
         downloads = cached[2]
     else:  # made once per result, language and day: a rerun for another widget does not redo them
-        # the HTML page (a QR code per link, ~60-150 ms) is made when its button is pressed, not on every plan
+        # each file is made when its button is pressed, not with every plan: the HTML page (a QR code per link,
+        # ~60-150 ms), the JSON (the whole result) and the CSV (every candidate's legs) are seldom all wanted
         def html_page() -> str:
             return route_app.export_html(result, lang=lang)
 
+        def json_file() -> str:
+            return route_app.export_json(result)
+
+        def csv_file() -> bytes:
+            return route_app.export_csv(result)
+
         downloads = [
-            (
-                t("route.download.json", lang),
-                route_app.export_json(result),
-                f"{stem}.json",
-                "application/json",
-                "dl_json",
-            ),
+            (t("route.download.json", lang), json_file, f"{stem}.json", "application/json", "dl_json"),
             (t("route.download.html", lang), html_page, f"{stem}.html", "text/html", "dl_html"),
-            (t("route.download.csv", lang), route_app.export_csv(result), f"{stem}-legs.csv", "text/csv", "dl_csv"),
+            (t("route.download.csv", lang), csv_file, f"{stem}-legs.csv", "text/csv", "dl_csv"),
         ]
         st.session_state[_EXPORTS_CACHE] = (result, (lang, stem), downloads)
     for col, (label, data, file_name, mime, key) in zip(st.columns(len(downloads)), downloads):

@@ -538,3 +538,26 @@ def test_over_amaps_tiles_every_overlay_moves_to_gcj02_and_clicks_come_back_in_w
     assert pick.datum == "GCJ02"
     g_lon, g_lat = wgs84_to_gcj02(121.48, 31.24)
     assert from_display(g_lon, g_lat, "GCJ02") == pytest.approx((121.48, 31.24), abs=1e-6)
+
+
+def test_a_plan_after_a_failed_one_takes_the_old_message_away(planner_app):
+    """Plan reruns only the result area (a fragment); the failed plan's message beside the stops is in the form
+    above it, and goes once a plan succeeds."""
+    at = planner_app
+    scenario = next(s for s in SCENARIOS if s.id == "delivery-round")
+    at.selectbox(key="scenario").set_value(scenario.id)
+    at.button(key="load_scenario").click().run()
+    at.text_area(key="paste_stops").input(UNRESOLVABLE)
+    at.button(key="paste_apply").click().run()
+    at.button(key="plan").click().run()
+    assert [e.value for e in at.error], "an unresolvable stop must show an error"
+
+    at.button(key="stops_clear").click().run()  # new stops, the message kept until the next plan
+    at.text_area(key="paste_stops").input("外滩 | 上海市黄浦区中山东一路\n豫园")
+    at.button(key="paste_apply").click().run()
+    assert [e.value for e in at.error], "the message stays until the next plan"
+    at.button(key="plan").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["route_result"].success
+    assert not [e.value for e in at.error]
+    assert "route_error" not in at.session_state

@@ -98,3 +98,17 @@ def test_html_download_is_the_plan_page_made_on_press(served):
     page = data.decode("utf-8")
     assert page.lstrip().lower().startswith("<!doctype html")
     assert all(html.escape(label) in page for label in result.best_route.full_order_labels)
+
+
+def test_every_download_is_made_on_press_and_is_the_plans(served):
+    """No file is made with the plan: each button carries a deferred file, made when it is pressed, and what it
+    makes is this plan's (the JSON reads back as the result on screen)."""
+    from core.models.route import RoutePlanResult
+
+    at = planner(lang="en")
+    result = plan_scenario(at)
+    buttons = {b.key: b for b in at.get("download_button")}
+    for key in ("dl_json", "dl_html", "dl_csv"):
+        assert buttons[key].proto.deferred_file_id and not buttons[key].proto.url, key
+    data, _ = downloads(at, served)["dl_json"]
+    assert RoutePlanResult.model_validate_json(data) == result
