@@ -548,8 +548,15 @@ def test_itinerary_in_browser(streamlit_server):
         page.locator(".st-key-optimise button").click()
 
         expect(page.locator(".st-key-timeline_box [data-testid='stVegaLiteChart']")).to_be_visible()
-        pins = page.frame_locator(".st-key-day_map_box iframe").locator(".omni-pin")
-        expect(pins).to_have_count(4)  # the hotel and 3 visits
+        day_map = page.frame_locator(".st-key-day_map_box iframe")
+        expect(day_map.locator(".omni-pin").first).to_be_visible()
+        # the hotel and 3 visits: drawn, or listed by the cluster that holds them at the fitted zoom
+        shown = day_map.locator("body").evaluate(
+            """() => [...document.querySelectorAll('.omni-pin')].map(e => e.textContent.trim()).concat(
+                [...document.querySelectorAll('.omni-cluster')].flatMap(
+                    e => e.title.match(/Places (.*): zoom in/)[1].split(', ')))"""
+        )
+        assert len(shown) == 4 and len(set(shown)) == 4, shown
         expect(page.locator(".st-key-dropped_box [data-testid='stTable']")).to_be_visible()
         page.get_by_text("Plan ready").first.evaluate("e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(ARTIFACTS / "itinerary.png"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.ui_flows import settle
 from tests.ui.test_browser import ARTIFACTS, offline_page
 
 pytestmark = [pytest.mark.ui, pytest.mark.browser]
@@ -64,6 +65,7 @@ def test_route_planner_and_itinerary_on_a_phone(streamlit_server):
         page.goto(f"{streamlit_server}/route_planner?scenario=sightseeing-day&lang=en")
         page.locator(".st-key-load_scenario button").click()
         expect(page.locator(".st-key-scenario_loaded")).to_be_visible()
+        settle(page)  # the load's run over: while it runs, the fragment's old Plan button is still on the page
         page.locator(".st-key-plan button").click()
         expect(page.locator(".st-key-comparison_table")).to_be_visible()
         downloads = [page.locator(f".st-key-{key}") for key in ("dl_json", "dl_html", "dl_csv")]

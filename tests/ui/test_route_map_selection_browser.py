@@ -45,6 +45,7 @@ def test_legend_and_credits_cover_nothing_and_a_selected_row_highlights_its_cand
         page.goto(f"{streamlit_server}/route_planner?scenario=delivery-round&lang=en")
         page.locator(".st-key-load_scenario button").click()
         expect(page.locator(".st-key-scenario_loaded")).to_be_visible()
+        settle(page)  # the load's run over: while it runs, the fragment's old Plan button is still on the page
         page.locator(".st-key-plan button").click()
         frame = page.frame_locator(".st-key-route_map_box iframe")
         expect(frame.locator(".omni-legend")).to_be_visible()
