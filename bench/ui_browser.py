@@ -21,16 +21,19 @@ TIMEOUT_MS = 180_000
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 RECORDER_JS = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
   const rec = {t0: null, states: [], done: null};
   window.__bench = rec;
   document.addEventListener('click', () => { if (rec.t0 === null) rec.t0 = performance.now(); }, true);
+  // the whole document, not one stApp node: a page switch may draw the app into a new node, whose states the
+  // old node's observer never saw (the bench then waited out its timeout on a page already drawn)
   const obs = new MutationObserver(() => {
-    const s = app.getAttribute('data-test-script-state');
+    const app = document.querySelector('[data-testid="stApp"]');
+    const s = app && app.getAttribute('data-test-script-state');
     const last = rec.states[rec.states.length - 1];
-    if (!last || last[0] !== s) rec.states.push([s, performance.now()]);
+    if (s && (!last || last[0] !== s)) rec.states.push([s, performance.now()]);
   });
-  obs.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  obs.observe(document.documentElement, {attributes: true, subtree: true, childList: true,
+                                         attributeFilter: ['data-test-script-state']});
   rec.stop = () => obs.disconnect();
 }"""
 
