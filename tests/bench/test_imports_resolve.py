@@ -1,5 +1,5 @@
-"""Every ``from core… import name`` in bench/ and tests/ names something that module has, the imports inside
-functions included: mypy does not read these folders, and a lazy import breaks only when its case runs (the half-day
+"""Every ``from core… / bench… / components… import name`` in bench/ and tests/ names something that module has,
+the imports inside functions included: mypy does not read these folders, and a lazy import breaks only when its case runs (the half-day
 events moved to core/halfday/events.py while a bench case and a test still imported them from models.py)."""
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from pathlib import Path
 from core.config import PROJECT_ROOT
 
 FOLDERS = ("bench", "tests")
+#: the project's own packages whose names are checked
+PACKAGES = ("core", "bench", "components")
 
 
 def _imports(path: Path) -> list[tuple[int, str, str]]:
@@ -18,7 +20,7 @@ def _imports(path: Path) -> list[tuple[int, str, str]]:
     return [
         (node.lineno, node.module, alias.name)
         for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "core"
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] in PACKAGES
         for alias in node.names
         if alias.name != "*"
     ]
@@ -35,7 +37,7 @@ def _resolves(module: str, name: str) -> bool:
     return True
 
 
-def test_every_core_name_imported_by_the_benches_and_tests_exists() -> None:
+def test_every_project_name_imported_by_the_benches_and_tests_exists() -> None:
     missing = [
         f"{path.relative_to(PROJECT_ROOT)}:{line}: {name} from {module}"
         for folder in FOLDERS
