@@ -16,6 +16,7 @@ from core.halfday.events import HalfDayResult, PlanWords, ResultWords, StepWords
 from core.halfday.facts import IntroFacts, PlanIntro, StepReason
 from core.halfday.models import Plan, PlanStep
 from core.i18n import t
+from core.route.notices import VALUE_WORDS
 
 Keys = dict[str, str]  # code -> catalog key
 
@@ -163,18 +164,9 @@ WARNINGS: Keys = {
     "NAMED_PLACE_UNAVAILABLE": "halfday.warning.named_place_unavailable",
     "DEGRADED_DATA": "halfday.warning.degraded_data",
 }
-#: how a map service failed before its answer came from the local estimate (WarningFacts.causes); the route
-#: catalog's words, one wording for every face
-CAUSES: Keys = {
-    "timeout": "route.cause.timeout",
-    "unavailable": "route.cause.unavailable",
-    "malformed": "route.cause.malformed",
-    "rate_limited": "route.cause.rate_limited",
-    "quota": "route.cause.quota",
-    "key_refused": "route.cause.key_refused",
-    "circuit_open": "route.cause.circuit_open",
-    "failed": "route.cause.failed",
-}
+#: how a map service failed before its answer came from the local estimate (WarningFacts.causes): the route
+#: notices' own table, one wording for every face
+CAUSES: Keys = VALUE_WORDS["cause"]
 #: a fatal end of planning (done type error) and refusals of the core
 ERRORS: Keys = {
     "TOOL_OUTPUT_INVALID": "halfday.error.tool_output_invalid",

@@ -141,6 +141,11 @@ class MapServices:
         return self._cached(key, "search", lambda: self.geocoder.search(keywords, city=city, near=near, limit=limit))
 
     def detail(self, poi_id: str) -> Place | None:
+        # the region pack's own id (a lab batch's poi_id, an airport's part, a choice offered from the pack) is the
+        # pack's place: a remote geocoder cannot know it (AMap answers INVALID_PARAMS, a quota call spent)
+        pack: Geocoder | None = getattr(self.geocoder, "fallback", None)
+        if pack is not None and self.region.place_by_id(poi_id) is not None:
+            return self._cached(("detail", pack.name, poi_id), "detail", lambda: pack.detail(poi_id))
         return self._cached(("detail", self.geocoder.name, poi_id), "detail", lambda: self.geocoder.detail(poi_id))
 
     def geocode_many(self, queries: Sequence[tuple[str, str | None]]) -> int:

@@ -19,7 +19,7 @@ A place the data says is made of parts (its ``parts``: an airport and its termin
 it is taken with a notice naming the parts, its point lying between them; a part is still found by its own name,
 and a part and its whole close in score are one answer, not a choice. Parts more than ``FAR_APART_M`` apart (Hongqiao
 airport's terminals, across the runways) get a notice that says how far apart they are and that naming one goes
-to its door.
+to it.
 """
 
 from __future__ import annotations
@@ -258,7 +258,7 @@ def resolve_point(
     def _whole(place: Place) -> str:
         """A place of parts is what its names mean: it is taken, said with its parts. Parts farther apart than
         ``FAR_APART_M`` (two terminals across the runways) are said to be so: the point between them is no
-        entrance, and naming a part goes to its door."""
+        entrance, and naming a part goes to that part."""
         parts = [p for p in (provider.detail(i) for i in place.parts) if p is not None]
         spread = max((haversine_m(a.lon, a.lat, b.lon, b.lat) for a in parts for b in parts), default=0.0)
         names = ", ".join(p.name for p in parts)

@@ -246,3 +246,17 @@ def test_a_district_and_a_spot_in_it_named_alike_are_a_choice(helsinki):
     options = info.value.candidates["stops.0"]["options"]
     assert "hel-n4551252286" in {o["poi_id"] for o in options}
     assert {o["category"] for o in options} >= {"district", "address"}
+
+
+def test_the_far_apart_parts_notice_promises_no_door_the_pack_does_not_have(shanghai):
+    """The curated pack holds each terminal as one point and no doors (no entrances.csv): naming a terminal goes to
+    that point, so the notice says so and never promises to take the person to a door."""
+    from core.app.route import notice_words
+
+    res = stop("虹桥机场", shanghai, index=1)
+    [parts] = res.notices
+    terminal = shanghai.region.place_by_id("sh-sha-t1")
+    assert terminal is not None and terminal.entrances == []
+    en, zh = notice_words(parts, "en"), notice_words(parts, "zh")
+    assert "1.6 km apart" in en and "Name one of them" in en and "door" not in en
+    assert "1.6 公里" in zh and "门口" not in zh and "入口" in zh  # the point between them is no entrance
