@@ -6,6 +6,7 @@ from datetime import date
 from pathlib import Path
 
 from core.app.context import RequestContext
+from core.i18n import t
 from core.models.route import (
     CandidateRoute,
     Notice,
@@ -17,7 +18,7 @@ from core.models.route import (
 from core.route.compare import OrderComparison
 from core.route.export_words import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
 from core.route.notices import PlaceNames
-from core.route.planner import Progress
+from core.route.planner import PlanStage, Progress
 from core.route.planner import plan_route as _plan_route
 from core.route.scenarios import Scenario
 
@@ -52,13 +53,31 @@ __all__ = [
     "stops_words",
     "web_part_spans",
     "why_words",
+    "stage_words",
 ]
 
 
 def plan_route(ctx: RequestContext, request: RoutePlanRequest, *, progress: Progress | None = None) -> RoutePlanResult:
     """The best order per strategy, its candidates, links and notices; the result holds this request's warnings
     and provider calls only (the context's view), however many plans run at once."""
-    return _plan_route(request, provider=ctx.providers, settings=ctx.settings, progress=progress)
+    if progress is None:
+        return _plan_route(request, provider=ctx.providers, settings=ctx.settings)
+    report = progress  # the face's display: a label in the request's language
+
+    def worded(stage: PlanStage, fraction: float) -> None:
+        report(stage_words(stage, ctx.lang), fraction)
+
+    return _plan_route(request, provider=ctx.providers, settings=ctx.settings, progress=worded)
+
+
+def stage_words(stage: PlanStage, lang: str) -> str:
+    """A plan's stage in ``lang``: "Resolving places (AMap: 3 calls made, at most 16 left)"."""
+    words = t(f"route.progress.{stage.code}", lang)
+    if stage.service is None or stage.made is None or stage.left is None:
+        return words
+    key = f"common.provider.short.{stage.service.replace('-', '_')}"
+    service = t(key, lang) if stage.service in ("amap", "amap-mcp") else stage.service
+    return f"{words} {t('route.progress.calls', lang, service=service, made=stage.made, left=stage.left)}"
 
 
 # ---- what a face shows of a route: scenarios, comparisons, notices, links, exports ----------------------------

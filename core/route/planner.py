@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, cast, get_args
+from typing import Any, Literal, cast, get_args
 
 import numpy as np
 
@@ -48,11 +48,29 @@ from core.route.notices import LIVE_ORIGIN_LABEL, PlaceNames, english, from_log,
 from core.route.resolver import resolve_points, same_place
 from core.route.strategies import Scored, best_reason, km, mins, other_reason, pareto_front, rank
 
+PlanStageCode = Literal["resolve", "matrix", "orders", "directions", "draw", "done"]
+
+
+@dataclass(frozen=True)
+class PlanStage:
+    """Where a plan is, as a code with facts (words come from the catalogs at the edge: route.progress.*): the
+    stage, and where a paced service is used its name, the calls this plan made and about how many a cold plan
+    has left."""
+
+    code: PlanStageCode
+    service: str | None = None
+    made: int | None = None
+    left: int | None = None
+
+
+#: what a face's progress display takes: a label in its language and how far the work is
 Progress = Callable[[str, float], None]
+#: what the planner reports: the stage (codes and facts) and how far it is
+StageProgress = Callable[[PlanStage, float], None]
 WALKING_LONG_LEG_M = 10_000  # a walking leg longer than this (about 2 h) gets a warning
 
 
-def _noop(_msg: str, _frac: float) -> None:
+def _noop(_stage: PlanStage, _frac: float) -> None:
     return None
 
 
@@ -554,7 +572,7 @@ def plan_route(
     *,
     provider: MapServices,
     settings: Settings | None = None,
-    progress: Progress | None = None,
+    progress: StageProgress | None = None,
 ) -> RoutePlanResult:
     """Plan a multi-stop route: the stages above in order, reporting progress between them."""
     settings = settings or get_settings()
@@ -572,32 +590,32 @@ def plan_route(
         t0 = time.perf_counter()
         provider.drain_warnings()  # stale warnings from an earlier plan are not ours
 
-        def calls_note() -> str:
-            """Where a paced service is used: its calls so far and about how many a cold plan has left."""
+        def stage(code: PlanStageCode) -> PlanStage:
+            """The stage, and where a paced service is used its calls so far and about how many are left."""
             if provider.pacing_qps() is None:
-                return ""
+                return PlanStage(code)
             made = provider.remote_requests() - requests_before
-            return f" ({provider.name} calls: {made} made, at most {max(0, needed - made)} left)"
+            return PlanStage(code, service=provider.name, made=made, left=max(0, needed - made))
 
         needed = needed_calls(request, directions_top=directions_top(request, provider=provider, settings=settings))
         requests_before = provider.remote_requests()
-        progress("Resolving places" + calls_note(), 0.05)
+        progress(stage("resolve"), 0.05)
         trip = resolve_stage(request, provider=provider, settings=settings)
-        progress("Computing the travel matrix" + calls_note(), 0.3)
+        progress(stage("matrix"), 0.3)
         net = matrix_stage(trip, provider=provider, mode=request.transport_mode)
-        progress("Searching stop orders" + calls_note(), 0.5)
+        progress(stage("orders"), 0.5)
         pool = candidates_stage(trip, net, max_permutations=request.max_permutations, settings=settings)
         known: DirectionLegs | None = None
         exact_notices: list[Notice] = []
         if directions_wanted(request, provider=provider):
-            progress("Measuring the top routes on directions" + calls_note(), 0.6)
+            progress(stage("directions"), 0.6)
             net, pool, known = directions_stage(pool, net, request=request, provider=provider, settings=settings)
         ranked = rank_stage(pool, net, strategy=request.route_strategy, settings=settings)
         if known is not None:
             exact_notices = kept_matrix_notice(
                 ranked.best_order, known, start=net.start, end=net.end, labels=net.labels
             )
-        progress("Drawing the best route" + calls_note(), 0.85)
+        progress(stage("draw"), 0.85)
         geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode, known=known)
         links = links_stage(trip, ranked.best, request=request, provider_name=provider.name, provider=provider)
         notices = unique(
@@ -640,7 +658,7 @@ def plan_route(
             elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
         )
         result.summary = summarize_result(result)
-        progress("Done", 1.0)
+        progress(PlanStage("done"), 1.0)
         return result
 
 

@@ -16,6 +16,7 @@ import pytest
 from pydantic import SecretStr
 
 from bench.amap_live import by_service, plan_in_new_process, trip_request
+from core.app.route import stage_words
 from core.config import Settings
 from core.geo.amap_standin import AMapLimitedStandIn
 from core.geo.cache import DiskResponseCache
@@ -26,7 +27,7 @@ from core.geo.resilience import make_amap_provider
 from core.models.route import RoutePlanRequest
 from core.packs.loader import load_region
 from core.route.budget import needed_calls, plan_budget_s
-from core.route.planner import plan_route
+from core.route.planner import PlanStage, plan_route
 
 KEY = "real-limits-key-0123456789"
 
@@ -133,15 +134,18 @@ def test_amap_plan_progress_says_calls_made_and_left():
             request,
             provider=make_provider("amap", settings=settings),
             settings=settings,
-            progress=lambda msg, _f: steps.append(msg),
+            progress=lambda stage, _f: steps.append(stage),
         )
         routes = by_service(amap.requests)["route"]
     # 5 places: 1 geocode batch + 4 distance calls (no leg ends at the start) + at most 3 orders x 4 legs on
     # directions = 17 at most
-    assert steps[0] == "Resolving places (amap calls: 0 made, at most 17 left)", steps
-    assert steps[1] == "Computing the travel matrix (amap calls: 1 made, at most 16 left)", steps
-    assert steps[3] == "Measuring the top routes on directions (amap calls: 5 made, at most 12 left)", steps
-    assert steps[4] == f"Drawing the best route (amap calls: {5 + routes} made, at most {12 - routes} left)", steps
+    assert steps[0] == PlanStage("resolve", service="amap", made=0, left=17), steps
+    assert steps[1] == PlanStage("matrix", service="amap", made=1, left=16), steps
+    assert steps[3] == PlanStage("directions", service="amap", made=5, left=12), steps
+    assert steps[4] == PlanStage("draw", service="amap", made=5 + routes, left=12 - routes), steps
+    # in the person's language, at the edge
+    assert stage_words(steps[1], "en") == "Measuring travel between them (AMap: 1 calls made, at most 16 left)"
+    assert stage_words(steps[1], "zh") == "正在测算地点之间的行程 (高德:已调用 1 次,最多还需 16 次)"
 
 
 def test_amap_plan_progress_counts_its_own_calls_not_another_requests():
@@ -154,8 +158,8 @@ def test_amap_plan_progress_counts_its_own_calls_not_another_requests():
         plan_route(warm, provider=shared.for_request(), settings=settings)  # its answers are now cached
         paused, resume = threading.Event(), threading.Event()
 
-        def cold_progress(msg: str, _f: float) -> None:
-            if msg.startswith("Computing the travel matrix"):  # its geocode call made, the matrix to come
+        def cold_progress(stage: PlanStage, _f: float) -> None:
+            if stage.code == "matrix":  # its geocode call made, the matrix to come
                 paused.set()
                 resume.wait(60)
 
@@ -166,12 +170,12 @@ def test_amap_plan_progress_counts_its_own_calls_not_another_requests():
         )
         worker.start()
         assert paused.wait(60)
-        steps: list[str] = []
+        steps: list[PlanStage] = []
         plan_route(warm, provider=shared.for_request(), settings=settings, progress=lambda m, _f: steps.append(m))
         resume.set()
         worker.join(60)
-    made = [m for m in steps if "calls:" in m]
-    assert made and all("calls: 0 made" in m for m in made), steps
+    made = [m for m in steps if m.made is not None]
+    assert made and all(m.made == 0 for m in made), steps
 
 
 def test_places_the_pack_answered_while_amap_failed_are_labelled_as_the_packs(tmp_path):

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
+from core.app import route as route_app
 from core.config import Settings
 from core.errors import InputError, ResolutionError
 from core.geo.registry import make_provider
@@ -161,6 +162,20 @@ def test_progress_is_reported(provider, settings):
     plan_route(_req(SIGHTS[:3]), provider=provider, settings=settings, progress=lambda m, f: seen.append((m, f)))
     fracs = [f for _, f in seen]
     assert fracs == sorted(fracs) and fracs[-1] == 1.0 and len(seen) >= 4
+    assert [stage.code for stage, _ in seen] == ["resolve", "matrix", "orders", "draw", "done"]
+    assert all(stage.made is None for stage, _ in seen)  # offline: no paced calls to count
+
+
+def test_a_face_gets_the_stages_in_its_own_language(settings):
+    from core.app.context import AppServices
+
+    services = AppServices(settings=settings)
+    for lang, first in (("zh", "正在查找地点"), ("en", "Finding the places")):
+        labels: list[str] = []
+        route_app.plan_route(
+            services.context(lang=lang), _req(SIGHTS[:3]), progress=lambda label, _f, kept=labels: kept.append(label)
+        )
+        assert labels[0] == first and len(labels) == 5, labels
 
 
 def test_walking_mode_uses_walking_estimates(provider, settings):
