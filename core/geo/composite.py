@@ -123,7 +123,11 @@ class MapServices:
             return _copy(value)  # type: ignore[no-any-return]
         with degradation_watch() as degraded, warnings_to(self.warnings), requests_to(self.requests):
             value = fn()
-            keep = not degraded()
+            # an answer with estimated figures in it is not an answer to keep (its answered cells are, one by one)
+            keep = not degraded() and not (
+                isinstance(value, TravelMatrix)
+                and (value.estimated_pairs or value.off_network or value.source == "mixed")
+            )
         self._count(service)
         if keep:
             self.cache.put(key, _copy(value))
@@ -195,7 +199,7 @@ class MapServices:
         wanted = None if destinations is None else sorted(set(destinations))
         if wanted is not None and len(wanted) == n:
             wanted = None
-        key = ("matrix", self.router.name, keys, mode, *(() if wanted is None else (tuple(wanted),)))
+        key = ("matrix", self._router_tag(), keys, mode, *(() if wanted is None else (tuple(wanted),)))
         if self.cache.get(key)[0]:
             return self._cached(key, "matrix", lambda: self.router.matrix(points, mode=mode))
         router = self.router
@@ -204,19 +208,19 @@ class MapServices:
             if assembled is not None:
                 self.cache.put(key, _copy(assembled))
             result = self._cached(key, "matrix", lambda: self.router.matrix(points, mode=mode))
-            if assembled is None and result.source == self.router.name:
-                self._keep_cells(keys, result)
+            if assembled is None and result.source in (self.router.name, "mixed"):
+                self._keep_cells(keys, result)  # the answered cells, even when some pairs were estimated
             return result
         known = self._matrix_from_cells(keys, mode, columns=wanted)
         missing = [j for j in wanted if known is None or not self._column_whole(known, j)]
         if not missing and known is not None:
             self.cache.put(key, _copy(known))
             return self._cached(key, "matrix", lambda: known)
-        asked_key = ("matrix", router.name, keys, mode, tuple(missing))
+        asked_key = ("matrix", self._router_tag(), keys, mode, tuple(missing))
         result = self._cached(asked_key, "matrix", lambda: router.matrix_to(points, missing, mode=mode))
         if result.source not in (router.name, "mixed"):
             return result  # the fallback's estimate: whole, never mixed with the router's own cells
-        if result.source == router.name:
+        if result.source in (router.name, "mixed"):
             self._keep_cells(keys, result)
         merged = result.model_copy(deep=True)
         merged.destinations = wanted
@@ -233,13 +237,21 @@ class MapServices:
         return all(math.isfinite(row[j]) for row in m.distances_m)
 
     def _cell_key(self, a: tuple[float, float], b: tuple[float, float], mode: TravelMode) -> tuple[Any, ...]:
-        return ("matrix_cell", self.router.name, a, b, mode)
+        return ("matrix_cell", self._router_tag(), a, b, mode)
+
+    def _router_tag(self) -> str:
+        """The router's name in cache keys, with how it measures (Valhalla from doors or points, on the ground or
+        not): figures measured one way never answer for the other after a setting changed."""
+        inner = getattr(self.router, "inner", self.router)
+        variant = getattr(inner, "cache_variant", "")
+        return f"{self.router.name}#{variant}" if variant else self.router.name
 
     def _keep_cells(self, keys: tuple[tuple[float, float], ...], m: TravelMatrix) -> None:
         estimated = set(map(tuple, m.estimated_pairs))
+        off = set(m.off_network)  # their pairs are estimates too
         for i, a in enumerate(keys):
             for j, b in enumerate(keys):
-                if i == j or (i, j) in estimated or a == b:
+                if i == j or (i, j) in estimated or a == b or i in off or j in off:
                     continue
                 d, t = m.distances_m[i][j], m.durations_s[i][j]
                 if math.isfinite(d) and math.isfinite(t) and not self.cache.get(self._cell_key(a, b, m.mode))[0]:
@@ -320,7 +332,7 @@ class MapServices:
         return bool(getattr(inner, "matrix_differs_from_directions", False))
 
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
-        key = ("route", self.router.name, point_key(origin), point_key(destination), mode)
+        key = ("route", self._router_tag(), point_key(origin), point_key(destination), mode)
         return self._cached(key, "route", lambda: self.router.route(origin, destination, mode=mode))
 
     # ---- weather ------------------------------------------------------------------------------------

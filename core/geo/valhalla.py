@@ -374,6 +374,10 @@ class ValhallaRouter:
         self.costings = dict(costings or COSTINGS)
         self.snap_options = dict(SNAP_OPTIONS if snap_options is None else snap_options)
         self.entrances = dict(entrances or {})
+        # what the cache keys add to the router's name: figures from doors, or from a snapping of other filters,
+        # are other figures
+        doors = "doors" if self.entrances else "points"
+        self.cache_variant = f"{doors};snap={sorted(self.snap_options.items())}"
         self.pickup_radius_m = min(100.0, self.snap_cutoff_m)
 
     def __repr__(self) -> str:

@@ -395,3 +395,42 @@ def test_two_requests_call_one_remote_service_at_the_same_time():
     for thread in threads:
         thread.join(20)
     assert [leg.source for leg in legs] == ["amap", "amap"]
+
+
+class _PartlyAnswering:
+    """A router whose matrix leaves the pair (0, 2) to the estimate, as a router that cannot join one pair does."""
+
+    name = "partly"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def matrix(self, points, *, mode):
+        self.calls += 1
+        n = len(points)
+        dist = [[0.0 if i == j else 1000.0 * (i + j) for j in range(n)] for i in range(n)]
+        dur = [[0.0 if i == j else 100.0 * (i + j) for j in range(n)] for i in range(n)]
+        if n < 3:
+            return TravelMatrix(distances_m=dist, durations_s=dur, source=self.name, mode=mode)
+        dist[0][2], dur[0][2] = 9999.0, 999.0  # the estimate
+        return TravelMatrix(distances_m=dist, durations_s=dur, source="mixed", mode=mode, estimated_pairs=[(0, 2)])
+
+    def route(self, origin, destination, *, mode):
+        raise RouteNotFound("not asked here")
+
+
+def test_the_answered_cells_of_a_partly_estimated_matrix_are_kept_and_the_estimate_is_not():
+    """Issue 20 §2: every answer is kept, even when another figure of the same call was estimated; the estimated
+    pair is asked again next time."""
+    router = _PartlyAnswering()
+    pack = load_region("shanghai", ROOT / "data")
+    services = MapServices(geocoder=router, router=router, region=pack)
+    a, b, c = LonLat(121.49, 31.24), LonLat(121.47, 31.23), LonLat(121.44, 31.19)
+    services.matrix([a, b, c], mode="driving")
+    assert router.calls == 1
+    kept = services.matrix([b, c], mode="driving")  # (1, 2) of the first call: answered, so kept
+    assert router.calls == 1 and kept.distances_m[0][1] == 3000.0
+    services.matrix([a, c], mode="driving")  # (0, 2) was the estimate: asked again
+    assert router.calls == 2
+    again = services.matrix([a, b, c], mode="driving")  # every pair now answered once: from the kept cells
+    assert router.calls == 2 and again.distances_m[0][2] == 1000.0 and not again.estimated_pairs  # not the 9999

@@ -314,3 +314,17 @@ def test_a_matrix_put_together_from_kept_cells_keeps_their_doors():
         and again.doors(0, 1).destination_entrance == first.doors(2, 0).destination_entrance
     )
     assert again.doors(0, 1).destination_entrance.osm_id == STOCKMANN_NORTH_DOOR[0]
+
+
+def test_figures_kept_from_the_doors_never_answer_once_doors_are_turned_off():
+    """One cache, two settings (a lab task or a restart with OMNI_SNAP_ENTRANCES=0): the walk measured from
+    Stockmann's door is not served to a router that measures from the place's point."""
+    on = make_provider("offline", region="helsinki", settings=Settings(_env_file=None))
+    off = make_provider("offline", region="helsinki", settings=Settings(_env_file=None, snap_entrances=False))
+    off.cache = on.cache  # what a shared disk or process cache does
+    from_door = on.matrix([STOCKMANN, SENATE_SQUARE], mode="walking")
+    from_point = off.matrix([STOCKMANN, SENATE_SQUARE], mode="walking")
+    assert from_door.doors(0, 1) is not None and from_point.doors(0, 1) is None
+    assert off.snapshot().matrix == 1  # asked its own router, not served the door's figures
+    assert on.route(STOCKMANN, SENATE_SQUARE, mode="walking").origin_entrance is not None
+    assert off.route(STOCKMANN, SENATE_SQUARE, mode="walking").origin_entrance is None
