@@ -213,7 +213,11 @@ def search_words(opt: OptimizerInfo, lang: str) -> str:
         "seconds": f"{(opt.time_limit_s or 0) / 2:g}",
         "ranked": f"{ranked:,}" if ranked is not None else "—",
     }
-    if opt.kicks:
+    if opt.kicks and opt.search_stop in ("stall", "no_moves"):  # it stopped because it stopped improving
+        return t("route.search.heuristic_stall", lang, kicks=f"{opt.kicks:,}", **facts)
+    if opt.kicks and opt.search_stop == "max_kicks":
+        return t("route.search.heuristic_max_kicks", lang, kicks=f"{opt.kicks:,}", **facts)
+    if opt.kicks:  # the clock ended it (or an older result that does not say)
         return t("route.search.heuristic_kicks", lang, kicks=f"{opt.kicks:,}", **facts)
     return t("route.search.heuristic", lang, **facts)
 

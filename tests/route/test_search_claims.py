@@ -71,14 +71,28 @@ def test_forty_stops_are_a_heuristic_with_its_budget_and_no_claim_of_optimality(
     assert info.method == "heuristic" and not info.exact and info.orders_possible is None
     en = search_words(info, "en")
     assert en.startswith("40 stops are more than an exact search takes (up to 15): a heuristic search (")
-    assert "ran for at most 0.2 s per objective" in en
+    # what ended it: the clock (0.2 s per objective) or no more improvement, as the search reports
+    if info.search_stop == "time_limit":
+        assert "ran for at most 0.2 s per objective" in en
+        assert "每个目标最多运行 0.2 秒" in search_words(info, "zh")
+    else:
+        assert info.search_stop in ("stall", "no_moves", "max_kicks") and "ran for at most" not in en
     assert f"ranked {len(pool):,} orders it found" in en
     assert en.endswith("It is not proven to be the best possible order.")
     if info.kicks:  # the ILS engine reports its perturbations; OR-Tools does not
         assert f"made {info.kicks:,} perturbations" in en
     zh = search_words(info, "zh")
-    assert zh.startswith("40 个途经点超出了精确求解的范围(最多 15 个)") and "每个目标最多运行 0.2 秒" in zh
+    assert zh.startswith("40 个途经点超出了精确求解的范围(最多 15 个)")
     assert "不能保证这是最好的顺序" in zh
+
+
+def test_a_search_that_stopped_improving_says_so_not_a_time_limit():
+    pool, info = _search(20, max_permutations=24, time_limit_s=30.0)  # a cap it never meets
+    assert info.search_stop == "stall" and info.kicks
+    en, zh = search_words(info, "en"), search_words(info, "zh")
+    assert f"made {info.kicks:,} perturbations, stopped once they no longer improved the order" in en
+    assert "ran for at most" not in en
+    assert f"做了 {info.kicks:,} 次扰动,在不再改进顺序后停止" in zh and "最多运行" not in zh
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
