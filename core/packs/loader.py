@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from core.config import get_settings
 from core.errors import InputError
@@ -239,8 +239,14 @@ def _entrances(path: Path) -> dict[str, list[Entrance]]:
         return {}
     doors: dict[str, list[Entrance]] = {}
     with path.open(encoding="utf-8", newline="") as fh:
-        for row in csv.DictReader(fh):
-            doors.setdefault(row["place_id"], []).append(
-                Entrance.model_validate({key: row[key] for key in ("osm_id", "lon", "lat", "kind")})
-            )
+        for line, row in enumerate(csv.DictReader(fh), start=2):  # line 1 is the header
+            try:
+                doors.setdefault(row["place_id"], []).append(
+                    Entrance.model_validate({key: row[key] for key in ("osm_id", "lon", "lat", "kind")})
+                )
+            except (KeyError, ValidationError) as exc:  # a hand-edited or truncated file: say where, not a trace
+                why = f"no column {exc}" if isinstance(exc, KeyError) else exc.errors()[0]["msg"]
+                raise InputError(
+                    f"{path.name} line {line} does not read: {why}", field=ENTRANCES_FILE, code="PACK_INVALID"
+                ) from exc
     return doors

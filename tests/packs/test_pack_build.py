@@ -329,3 +329,21 @@ def test_the_validator_refuses_a_door_of_no_place_or_far_from_it(built, tmp_path
     door_errors = [e for e in report.errors if e.startswith("entrances.csv")]
     assert len(door_errors) == 2, report.errors
     assert "'hki-w999' is not a place of the pack" in door_errors[0] and "n2 is 2" in door_errors[1]
+
+
+def test_a_door_file_that_does_not_read_is_named_with_its_line(built, tmp_path):
+    import shutil
+
+    from core.errors import InputError
+
+    data_dir, _ = built
+    folder = tmp_path / "regions" / "hki-test"
+    shutil.copytree(data_dir / "regions" / "hki-test", folder, ignore=shutil.ignore_patterns("valhalla_tiles"))
+    with (folder / "entrances.csv").open(encoding="utf-8") as fh:
+        lines = sum(1 for _ in fh)
+    with (folder / "entrances.csv").open("a", encoding="utf-8") as fh:
+        fh.write("hki-w419479428,n2,east,60.17,main\n")  # a longitude that is not a number
+    load_region.cache_clear()
+    with pytest.raises(InputError) as info:
+        load_region("hki-test", tmp_path)
+    assert info.value.code == "PACK_INVALID" and f"entrances.csv line {lines + 1} does not read" in info.value.message
