@@ -18,9 +18,9 @@ from core.models.route import (
 from core.route.compare import OrderComparison
 from core.route.export_words import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
 from core.route.notices import PlaceNames
-from core.route.planner import PlanStage, Progress
 from core.route.planner import plan_route as _plan_route
 from core.route.scenarios import Scenario
+from core.route.stage_types import PlanStage, Progress
 
 __all__ = [
     # the contracts the route's entry points take and return (defined in core.route)

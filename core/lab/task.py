@@ -44,15 +44,8 @@ from core.lab.solvers import (
     run_valhalla,
 )
 from core.optimizer.ils import REPRODUCIBLE_STOPS
-from core.route.planner import (
-    OrderPool,
-    ResolvedTrip,
-    TripMatrix,
-    candidates_stage,
-    geometry_stage,
-    matrix_stage,
-    resolve_stage,
-)
+from core.route.planner import candidates_stage, geometry_stage, matrix_stage, resolve_stage
+from core.route.stage_types import OrderPool, ResolvedTrip, TripMatrix
 from core.route.strategies import Scored, best_of
 
 #: settings that shape a route's figures: kept with every row so a result can be reproduced

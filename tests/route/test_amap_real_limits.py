@@ -27,7 +27,8 @@ from core.geo.resilience import make_amap_provider
 from core.models.route import RoutePlanRequest
 from core.packs.loader import load_region
 from core.route.budget import needed_calls, plan_budget_s
-from core.route.planner import PlanStage, plan_route
+from core.route.planner import plan_route
+from core.route.stage_types import PlanStage
 
 KEY = "real-limits-key-0123456789"
 
