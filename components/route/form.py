@@ -405,6 +405,24 @@ def show_field_error(section: str) -> None:
     render_place_choices(section)
 
 
+#: the heading of each form section an error can be shown beside
+SECTION_TITLES = {
+    "origin": "route.page.start",
+    "destination": "route.page.destination",
+    "stops": "route.page.stops",
+    "options": "route.page.options",
+}
+
+
+def error_pointer(error: Mapping[str, Any] | None, *, lang: str) -> str | None:
+    """The line under the Plan button when the plan's error is shown beside a section further up: a person who
+    clicked Plan looks there, not at the form above, and would otherwise see nothing happen."""
+    section = (error or {}).get("section")
+    if section not in SECTION_TITLES:
+        return None
+    return t("route.error.see_above", lang, section=t(SECTION_TITLES[section], lang))
+
+
 def _set_location_from_pick() -> None:
     value = st.session_state.get("origin_pick_map") or {}
     clicked = value.get("last_clicked") if isinstance(value, dict) else None
