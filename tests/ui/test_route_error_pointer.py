@@ -43,3 +43,16 @@ def test_plan_with_an_empty_start_says_why_under_the_button(leaflet_static, proj
     assert t("route.error.no_origin", lang) in shown  # beside the Start section
     assert t("route.error.see_above", lang, section=start) in shown  # and under the Plan button
     assert not at.get("route_result") and "route_result" not in at.session_state
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_paste_example_is_a_place_of_the_chosen_region(lang):
+    """Found walking the Helsinki planner: the paste box suggested "The Bund | Zhongshan East 1st Road"."""
+    from components.route.form import paste_placeholder
+    from core.app.regions import example_place
+
+    helsinki = paste_placeholder("helsinki", lang)
+    example = example_place("helsinki", lang)
+    assert example is not None
+    assert helsinki.splitlines() == [f"{example[0]} | {example[1]}", example[0]]
+    assert "Bund" not in helsinki and "外滩" not in helsinki and "Helsinki" in helsinki
