@@ -138,7 +138,13 @@ def notice_names(result: RoutePlanResult, lang: str) -> PlaceNames:
     route |= {p.id: point_name(p, lang, region).shown for p in points if p is not None}
     found = {p.id: found_name(p, lang, region).shown for p in points if p is not None}
     shown = region_display(region, lang)
-    return PlaceNames(route=route, found=found, regions={region: shown} if region and shown else {})
+    part_ids = {i for n in result.notices for i in str(n.params.get("part_ids") or "").split(",") if i}
+    pack = pack_names(region) if part_ids else {}
+    places = {}
+    for place_id in part_ids & pack.keys():
+        zh, en = pack[place_id]
+        places[place_id] = (en or zh) if lang == "en" else (zh or en)
+    return PlaceNames(route=route, found=found, regions={region: shown} if region and shown else {}, places=places)
 
 
 def notice_words(notice: Notice, lang: str, names: PlaceNames | None = None) -> tuple[str, bool]:

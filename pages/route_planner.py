@@ -88,6 +88,9 @@ def plan_and_result() -> None:
     stops_table = st.session_state.get(form.STOPS_CURRENT)
     plan_clicked = st.button(t("route.page.plan", lang), key="plan", type="primary")
     form.show_field_error("plan")
+    pointer = form.error_pointer(st.session_state.get(form.ERROR), lang=lang)
+    if pointer:
+        st.error(pointer, icon=":material/arrow_upward:")
     replan = st.session_state.pop(form.REPLAN, False)  # a place was just chosen in "Did you mean…", or a link
     # a message drawn beside the form (an earlier plan's error, a link that could not be opened) goes with a plan:
     # that needs the whole page drawn again

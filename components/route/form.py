@@ -405,6 +405,24 @@ def show_field_error(section: str) -> None:
     render_place_choices(section)
 
 
+#: the heading of each form section an error can be shown beside
+SECTION_TITLES = {
+    "origin": "route.page.start",
+    "destination": "route.page.destination",
+    "stops": "route.page.stops",
+    "options": "route.page.options",
+}
+
+
+def error_pointer(error: Mapping[str, Any] | None, *, lang: str) -> str | None:
+    """The line under the Plan button when the plan's error is shown beside a section further up: a person who
+    clicked Plan looks there, not at the form above, and would otherwise see nothing happen."""
+    section = (error or {}).get("section")
+    if section not in SECTION_TITLES:
+        return None
+    return t("route.error.see_above", lang, section=t(SECTION_TITLES[section], lang))
+
+
 def _set_location_from_pick() -> None:
     value = st.session_state.get("origin_pick_map") or {}
     clicked = value.get("last_clicked") if isinstance(value, dict) else None
@@ -511,6 +529,18 @@ def origin_placeholders(region: str, lang: str) -> tuple[str, str]:
     return t("route.origin.example", lang, example=name), t("route.origin.example", lang, example=address)
 
 
+def paste_placeholder(region: str, lang: str) -> str:
+    """The pasted stops' example: the region pack's own example place (a Helsinki form suggested the Bund), the
+    catalog's Shanghai example when the pack has none."""
+    from core.app.regions import example_place
+
+    example = example_place(region, lang)
+    if example is None:
+        return t("route.stops.paste_placeholder", lang)
+    name, address = example
+    return f"{name} | {address}\n{name}"
+
+
 def render_destination_inputs() -> None:
     lang = current_lang()
     c1, c2, c3 = st.columns([2, 3, 1])
@@ -557,7 +587,7 @@ def render_stops_inputs() -> pd.DataFrame:
             t("route.stops.paste_label", lang),
             key="paste_stops",
             height=120,
-            placeholder=t("route.stops.paste_placeholder", lang),
+            placeholder=paste_placeholder(st.session_state.get("region") or settings().region, lang),
         )
         st.button(t("route.stops.paste_apply", lang), key="paste_apply", on_click=apply_pasted_stops)
         feedback = st.session_state.pop("paste_feedback", None)

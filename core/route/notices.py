@@ -62,6 +62,8 @@ class PlaceNames:
     route: Mapping[str, str] = field(default_factory=dict)
     found: Mapping[str, str] = field(default_factory=dict)
     regions: Mapping[str, str] = field(default_factory=dict)
+    #: place id → its name in the reader's language, for places named inside a notice (a place's parts)
+    places: Mapping[str, str] = field(default_factory=dict)
 
 
 NOTICES: dict[str, NoticeSpec] = {
@@ -74,9 +76,17 @@ NOTICES: dict[str, NoticeSpec] = {
     "ROAD_LEVEL_ONLY": NoticeSpec("route.warning.road_level", WHO, found=True),
     "DISTRICT_CENTRE": NoticeSpec("route.warning.district_centre", WHO, found=True),
     # (``parts``: the parts' names as the map data gives them, ", "-joined; ``count``: how many)
-    "PLACE_HAS_PARTS": NoticeSpec("route.warning.place_parts", (*WHO, "parts", "count"), found=True),
+    # (``part_ids``: the parts' place ids, comma-separated, for a reader's own names; "" in a notice from before)
+    "PLACE_HAS_PARTS": NoticeSpec(
+        "route.warning.place_parts", (*WHO, "parts", "part_ids", "count"), found=True, later={"part_ids": ""}
+    ),
     # (``km``: how far apart its farthest two parts are, one decimal)
-    "PLACE_PARTS_APART": NoticeSpec("route.warning.place_parts_apart", (*WHO, "parts", "count", "km"), found=True),
+    "PLACE_PARTS_APART": NoticeSpec(
+        "route.warning.place_parts_apart",
+        (*WHO, "parts", "part_ids", "count", "km"),
+        found=True,
+        later={"part_ids": ""},
+    ),
     # planner (core/route/planner.py)
     "SAME_PLACE_STOPS": NoticeSpec("route.warning.same_place", ("a", "b", "point"), found=True),
     "STOP_AT_ORIGIN": NoticeSpec("route.warning.stop_at_origin", ("n", "point")),
@@ -200,6 +210,9 @@ def words(item: Notice, lang: str, *, names: PlaceNames | None = None) -> str:
         value = params.get(name)
         if isinstance(value, str):
             params[name] = names.route.get(value, value)
+    part_ids = [i for i in str(params.get("part_ids") or "").split(",") if i]
+    if part_ids and all(i in names.places for i in part_ids):
+        params["parts"] = ", ".join(names.places[i] for i in part_ids)
     for name in spec.regions:
         value = params.get(name)
         if isinstance(value, str):

@@ -262,6 +262,8 @@ def resolve_point(
         parts = [p for p in (provider.detail(i) for i in place.parts) if p is not None]
         spread = max((haversine_m(a.lon, a.lat, b.lon, b.lat) for a in parts for b in parts), default=0.0)
         names = ", ".join(p.name for p in parts)
+        # the parts by id too, so a reader names them in its own language (the map data's names are one language)
+        part_ids = ",".join(p.poi_id or "" for p in parts) if all(p.poi_id for p in parts) else ""
         detail = f"{who_text} is '{place.name}', a place of {len(parts)} parts ({names}): a point between them was used"
         if spread > FAR_APART_M:
             km = f"{spread / 1000:.1f}"
@@ -270,13 +272,16 @@ def resolve_point(
                     "PLACE_PARTS_APART",
                     detail=f"{detail}; the parts are {km} km apart",
                     parts=names,
+                    part_ids=part_ids,
                     count=len(parts),
                     km=km,
                     **named,
                 )
             )
         else:
-            notices.append(notice("PLACE_HAS_PARTS", detail=detail, parts=names, count=len(parts), **named))
+            notices.append(
+                notice("PLACE_HAS_PARTS", detail=detail, parts=names, part_ids=part_ids, count=len(parts), **named)
+            )
         return f"; a place of {len(parts)} parts ({names}): its point lies between them (approximate)"
 
     # 0. a place the user chose among an ambiguity's candidates: its POI, by id

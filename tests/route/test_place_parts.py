@@ -31,7 +31,13 @@ def test_the_code_pvg_is_the_airport_with_a_notice_naming_its_terminals(shanghai
     res = stop("PVG", shanghai)
     assert (res.point.poi_id, res.point.resolved_name, res.point.source) == ("sh-pvg", "上海浦东国际机场", "geo")
     assert [n.code for n in res.notices] == ["PLACE_HAS_PARTS"]
-    assert res.notices[0].params == {"point": "stops.0", "input": "PVG", "parts": PVG_TERMINALS, "count": 2}
+    assert res.notices[0].params == {
+        "point": "stops.0",
+        "input": "PVG",
+        "parts": PVG_TERMINALS,
+        "part_ids": "sh-pvg-t1,sh-pvg-t2",
+        "count": 2,
+    }
     assert "a place of 2 parts" in res.point.confidence_note and "approximate" in res.point.confidence_note
 
 
