@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components.basemap import map_credits
 from components.frame import provider_label, region_name
 from components.lab import charts as C
 from components.lab import map as M
@@ -428,7 +429,9 @@ def _render_map(result: S.LabResult, *, a: str, b: str, lang: str) -> None:
     st.caption(legend)
     shown = t("lab.map.shown", lang, routes=facts["routes"], total=facts["total"])
     if facts["background"] == "streets" and pack is not None:
-        st.caption(shown + " " + t("lab.map.background.streets", lang, attribution=pack.attribution))
+        # the same short credits as every map (the source and the month of its data, not the builder's version)
+        credits = map_credits(pack, "streets", lang)
+        st.caption(shown + " " + t("lab.map.background.streets", lang, attribution=credits))
     else:
         st.caption(shown + " " + t("lab.map.background.outline", lang))
 

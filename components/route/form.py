@@ -386,7 +386,7 @@ def apply_pasted_stops() -> None:
     current = stops_from_frame(st.session_state.get(STOPS_CURRENT, st.session_state.get(STOPS_BASE)))
     _reset_stops(stops_frame(current + pasted))
     st.session_state["paste_stops"] = ""
-    st.session_state["paste_feedback"] = t("route.stops.paste_added", count=len(pasted))
+    st.session_state["paste_feedback"] = t("route.stops.paste_added", stops=stops_words(len(pasted), current_lang()))
 
 
 def sort_stops() -> None:

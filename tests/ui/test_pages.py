@@ -195,6 +195,7 @@ def test_paste_appends_name_and_address(planner_app):
     at = planner_app
     at.text_area(key="paste_stops").input("外滩 | 上海市黄浦区中山东一路\n豫园\n\n")
     at.button(key="paste_apply").click().run()
+    assert "Added 2 stops." in [c.value for c in at.caption]  # not "2 stop(s)"
     at.text_area(key="paste_stops").input("静安寺 | 南京西路1686号 | 上海")
     at.button(key="paste_apply").click().run()
     assert not at.exception

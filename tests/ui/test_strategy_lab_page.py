@@ -133,6 +133,9 @@ def test_helsinki_roads_give_real_differences_with_n_and_spread_charts_and_a_map
     assert background and {f["geometry"]["type"] for f in background} & {"LineString", "MultiLineString"}
     paths = spec["layers"][1]["data"]
     assert len(paths) == 6  # three requests × the two strategies compared
+    # the credits under the map: the source and the month of its data, not the pack builder's version or stamp
+    assert "© OpenStreetMap contributors" in shown and "2019-04" in shown
+    assert "pyrosm" not in shown and "T09:50" not in shown
     assert all(len(p["path"]) >= 2 for p in paths)
 
 
