@@ -90,7 +90,7 @@ def plan_and_result() -> None:
     form.show_field_error("plan")
     pointer = form.error_pointer(st.session_state.get(form.ERROR), lang=lang)
     if pointer:
-        st.error(pointer, icon=":material/arrow_upward:")
+        st.info(pointer, icon=":material/arrow_upward:")  # a pointer: the message itself is above
     replan = st.session_state.pop(form.REPLAN, False)  # a place was just chosen in "Did you mean…", or a link
     # a message drawn beside the form (an earlier plan's error, a link that could not be opened) goes with a plan:
     # that needs the whole page drawn again

@@ -420,7 +420,9 @@ def error_pointer(error: Mapping[str, Any] | None, *, lang: str) -> str | None:
     section = (error or {}).get("section")
     if section not in SECTION_TITLES:
         return None
-    return t("route.error.see_above", lang, section=t(SECTION_TITLES[section], lang))
+    # a "which one?" question is a choice to make, not a fault
+    key = "route.error.choose_above" if (error or {}).get("code") == "AMBIGUOUS_PLACE" else "route.error.see_above"
+    return t(key, lang, section=t(SECTION_TITLES[section], lang))
 
 
 def _set_location_from_pick() -> None:

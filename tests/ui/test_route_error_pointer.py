@@ -20,6 +20,12 @@ def test_the_pointer_names_the_section_holding_the_message(lang, section, title)
     assert pointer is not None and f"“{title}”" in pointer
 
 
+def test_a_which_one_question_points_to_the_choice_not_to_a_fault():
+    pointer = error_pointer({"section": "stops", "code": "AMBIGUOUS_PLACE"}, lang="en")
+    assert pointer == t("route.error.choose_above", "en", section=t("route.page.stops", "en"))
+    assert "Could not plan" not in pointer
+
+
 def test_no_pointer_when_the_message_is_already_under_the_button_or_there_is_none():
     assert error_pointer({"section": "plan"}, lang="en") is None
     assert error_pointer(None, lang="zh") is None
@@ -38,10 +44,9 @@ def test_plan_with_an_empty_start_says_why_under_the_button(leaflet_static, proj
     assert not at.exception, at.exception
     at.button(key="plan").click().run()
     assert not at.exception, at.exception
-    shown = [str(e.value) for e in at.error]
     start = t("route.page.start", lang)
-    assert t("route.error.no_origin", lang) in shown  # beside the Start section
-    assert t("route.error.see_above", lang, section=start) in shown  # and under the Plan button
+    assert t("route.error.no_origin", lang) in [str(e.value) for e in at.error]  # beside the Start section
+    assert t("route.error.see_above", lang, section=start) in [str(i.value) for i in at.info]  # under Plan
     assert not at.get("route_result") and "route_result" not in at.session_state
 
 
