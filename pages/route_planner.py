@@ -12,6 +12,7 @@ from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress
 from components.reservations import my_reservations
 from components.route import charts, form, links_panel, tables
+from components.route import errors as route_errors
 from components.route import map as route_map
 from components.route import share as route_share
 from core.app.route import plan_route
@@ -88,16 +89,16 @@ def plan_and_result() -> None:
     stops_table = st.session_state.get(form.STOPS_CURRENT)
     plan_clicked = st.button(t("route.page.plan", lang), key="plan", type="primary")
     form.show_field_error("plan")
-    pointer = form.error_pointer(st.session_state.get(form.ERROR), lang=lang)
+    pointer = route_errors.error_pointer(st.session_state.get(route_errors.ERROR), lang=lang)
     if pointer:
         st.info(pointer, icon=":material/arrow_upward:")  # a pointer: the message itself is above
     replan = st.session_state.pop(form.REPLAN, False)  # a place was just chosen in "Did you mean…", or a link
     # a message drawn beside the form (an earlier plan's error, a link that could not be opened) goes with a plan:
     # that needs the whole page drawn again
-    shown_above = bool(st.session_state.get(form.ERROR) or st.session_state.get(route_share.ERROR))
+    shown_above = bool(st.session_state.get(route_errors.ERROR) or st.session_state.get(route_share.ERROR))
 
     if plan_clicked or replan:
-        form.ERRORS.clear()
+        route_errors.ERRORS.clear()
         payload = form.request_payload(st.session_state, stops_table)
         try:
             request = RoutePlanRequest.model_validate(payload)
@@ -110,7 +111,7 @@ def plan_and_result() -> None:
                 done=lambda r: t("route.page.planned", lang),
             )
         except (ValidationError, OmniError) as exc:
-            error = form.ERRORS.record(exc)
+            error = route_errors.ERRORS.record(exc)
             error["stop_names"] = [s.get("name") or s.get("address") or "" for s in payload["stops"]]
             error["candidates"] = getattr(exc, "candidates", None) or {}  # AMBIGUOUS_PLACE: "Did you mean…"
             st.session_state.pop(form.RESULT, None)

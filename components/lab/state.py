@@ -230,7 +230,7 @@ def prefill_route_planner(
     is filled through the session and the page switched to (st.switch_page)."""
     from components.frame import KEPT
     from components.route.choices import ROUTE
-    from components.route.form import ERROR as ROUTE_ERROR
+    from components.route.errors import ERROR as ROUTE_ERROR
     from components.route.form import REQUEST, STOPS_BASE, STOPS_CURRENT
     from components.route.form import RESULT as ROUTE_RESULT
     from components.stops_table import stops_frame

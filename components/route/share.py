@@ -14,6 +14,7 @@ from typing import Any
 import streamlit as st
 
 from components import share
+from components.route import errors as route_errors
 from components.route import form
 from components.route.places import PLACES
 from core.models.route import RoutePlanRequest
@@ -71,7 +72,7 @@ def render_link(lang: str) -> None:
     request = st.session_state.get(form.REQUEST)
     result = st.session_state.get(form.RESULT)
     if request is None or result is None:
-        if not st.session_state.get(form.ERROR):  # a failed plan keeps its link: a reload tries again
+        if not st.session_state.get(route_errors.ERROR):  # a failed plan keeps its link: a reload tries again
             share.publish(PARAM, None)
         return
     try:

@@ -320,7 +320,8 @@ def test_tables_and_chart_builders():
 def test_form_helpers():
     import pandas as pd
 
-    from components.route.form import field_label, request_payload
+    from components.route.errors import field_label
+    from components.route.form import request_payload
     from components.stops_table import parse_pasted_stops, stops_frame, stops_from_frame
     from core.models.route import RoutePlanRequest
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.route.form import error_pointer
+from components.route.errors import error_pointer
 from core.i18n import t
 
 ROUTE_PAGE = "pages/route_planner.py"
