@@ -93,6 +93,7 @@ def bench_halfday(*, repeats: int = 3, pg_url: str | None = None) -> dict[str, A
 
 
 def _planner(provider: Any, settings: Any, url: str) -> Any:
+    from core.clock import clock_from_settings
     from core.halfday.memory import MemoryStore
     from core.halfday.service import HalfDayPlanner
     from core.reservations import store
@@ -103,7 +104,7 @@ def _planner(provider: Any, settings: Any, url: str) -> Any:
         provider=provider,
         settings=settings,
         memory=MemoryStore(engine),
-        reservations=ReservationService(pack=provider.region, engine=engine),
+        reservations=ReservationService(pack=provider.region, engine=engine, clock=clock_from_settings(settings)),
     )
 
 

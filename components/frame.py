@@ -4,6 +4,7 @@ cached look-ups behind them (region packs, providers)."""
 from __future__ import annotations
 
 import os
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from components.identity import dashboard_user
 from components.language import current_lang, render_language_switch, t
 from components.services import app_services, settings
 from core.app import MapServices, RequestContext
+from core.clock import Clock, clock_from_settings
 from core.errors import OmniError
 from core.i18n import Lang, normalize_lang, other
 
@@ -147,10 +149,10 @@ def region_facts(name: str, lang: str | None = None) -> str:
     lang = lang or current_lang()
     info = cached_region_info(name)
     roads = t("common.region.roads" if info["roads"] else "common.region.no_roads", lang)
-    date = t("common.region.data_date", lang, date=str(info["data_date"])[:10]) if info.get("data_date") else ""
+    data_date = t("common.region.data_date", lang, date=str(info["data_date"])[:10]) if info.get("data_date") else ""
     line = t("common.region.facts", lang, region=region_name(name, lang), places=info["places"], roads=roads)
     cover = info["coverage"].get(lang) or ""
-    return line + date + (f"\n\n{cover}" if cover else "")
+    return line + data_date + (f"\n\n{cover}" if cover else "")
 
 
 def cached_provider(name: str, region: str) -> MapServices:
@@ -176,6 +178,19 @@ def request_context(region: str | None = None) -> RequestContext:
     except OmniError:
         ctx = services.context(provider="offline", **common)
     return ctx
+
+
+def request_clock() -> Clock:
+    """The product's clock for this run: ``OMNI_NOW``'s fixed moment (tests, demos), else the machine's."""
+    return clock_from_settings(app_services().settings)
+
+
+def region_today(region: str | None = None) -> date:
+    """Today in the region's zone, on the product's clock (``OMNI_NOW``'s moment in tests and demos): a context
+    without providers, so nothing is built for a date."""
+    services = app_services()
+    sidebar = st.session_state.get("region") or services.settings.region
+    return services.context(user=dashboard_user(), lang=current_lang(), region=region or sidebar).today()
 
 
 def amap_key_missing() -> bool:

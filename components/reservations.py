@@ -50,6 +50,7 @@ from core.app.reservations import (
     ReservationService,
     item_for,
 )
+from core.clock import clock_from_settings
 from core.errors import OmniError
 
 #: the session's language key (components/language.py)
@@ -93,8 +94,10 @@ def render_refusal(error: dict[str, Any], item: BookableItem | None = None) -> N
 
 # ---- the service -------------------------------------------------------------------------------------------------
 def service_for(region: str | None = None) -> ReservationService:
-    """The service of ``region`` (default: the region chosen in the sidebar), shared by the server's sessions."""
-    return app_services().reservations(region or st.session_state.get("region") or settings().region)
+    """The service of ``region`` (default: the region chosen in the sidebar), shared by the server's sessions, on
+    the product's clock (``OMNI_NOW``'s moment in tests and demos)."""
+    shared = app_services().reservations(region or st.session_state.get("region") or settings().region)
+    return shared.at(clock_from_settings(settings()))
 
 
 def _service_of_item(item_id: str) -> ReservationService:
@@ -102,7 +105,7 @@ def _service_of_item(item_id: str) -> ReservationService:
     one resolver; the sidebar's service when no pack offers the venue any more (its gates then answer)."""
     sidebar = st.session_state.get("region") or settings().region
     try:
-        return app_services().reservations_for_item(item_id, prefer=sidebar)
+        return app_services().reservations_for_item(item_id, prefer=sidebar).at(clock_from_settings(settings()))
     except OmniError:
         return service_for()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -27,6 +28,13 @@ def _empty_is_refused(value: object) -> object:
 OptionalPath = Annotated[Path | None, BeforeValidator(_empty_is_none)]
 #: a path the product cannot do without
 RequiredPath = Annotated[Path, BeforeValidator(_empty_is_refused)]
+
+
+def _aware_moment(value: datetime | None) -> datetime | None:
+    """A fixed moment must say its offset: 10:00 in Shanghai and 10:00 in UTC are eight hours apart."""
+    if value is not None and value.utcoffset() is None:
+        raise ValueError("has no UTC offset: write it as 2027-01-05T10:00:00+08:00 (or ...Z for UTC)")
+    return value
 
 
 #: the half-day planner's tools (core/halfday/service.py registers exactly these, each with a mock)
@@ -64,6 +72,12 @@ class Settings(BaseSettings):
     )
     region: str = "shanghai"
     data_dir: RequiredPath = PROJECT_ROOT / "data"
+    now: Annotated[datetime | None, AfterValidator(_aware_moment)] = Field(
+        default=None,
+        description="A fixed moment for every calendar decision (core/clock.py), e.g. 2027-01-05T10:00:00+08:00: "
+        "the clock stands still there (tests, demos that show the same bookable slots on any day). Unset: the "
+        "machine's clock.",
+    )
 
     # Remote providers
     amap_key: SecretStr | None = None

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from components import choices as C
+from components.frame import region_today
 from components.halfday.choices import HALFDAY
 from components.language import t
 from core.app import halfday_words as w
@@ -130,7 +131,7 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
             adults = int(state["hd_fam_adults"]) or None
             family = FamilyProfile(
                 adults=adults,
-                children_birth_years=birth_years(str(state["hd_fam_children"]), today=date.today()),
+                children_birth_years=birth_years(str(state["hd_fam_children"]), today=region_today()),
                 seniors=int(state["hd_fam_seniors"]) or None,
                 diet=list(state["hd_fam_diet"]),
                 mobility=list(state["hd_fam_mobility"]),

@@ -10,6 +10,7 @@ from typing import Any
 
 import streamlit as st
 
+from components.frame import request_clock
 from components.itinerary.frames import (
     decision_log_frame,
     dropped_details_frame,
@@ -327,7 +328,9 @@ def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
 
     def ics_text() -> str:
         worded = worded_result(result, names, lang)
-        return itinerary_app.ics(worded, describe=lambda entry: ics_description(entry, lang))
+        return itinerary_app.ics(
+            worded, generated_at=request_clock()(), describe=lambda entry: ics_description(entry, lang)
+        )
 
     # The files are made when clicked (a callable, kept for the session), not made for every new plan and stored
     # as media files on every run: a static file was dropped when a run that did not reach this button ended (an

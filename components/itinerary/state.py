@@ -12,6 +12,7 @@ from typing import Any
 
 import streamlit as st
 
+from components.frame import region_today
 from components.itinerary.choices import FIELDS as CHOICE_FIELDS
 from components.itinerary.choices import ITINERARY, sync_widgets
 from components.itinerary.words import CATEGORY_WORDS
@@ -239,7 +240,7 @@ def init_state(region: str, catalog: Sequence[Mapping[str, Any]], lang: str) -> 
     hotels = hotels_of(catalog)
     defaults = {
         "trip_name": t(DEFAULT_TRIP_NAME, lang),
-        "trip_start_date": date.today() + timedelta(days=1),
+        "trip_start_date": region_today(region) + timedelta(days=1),
         "trip_days": 1,
         "day_start": time(9, 0),
         "day_end": time(20, 0),
@@ -358,11 +359,11 @@ def load_demo_trip() -> None:
         from components.frame import set_region
 
         set_region(region)
-    from components.frame import cached_region_info
+    from components.frame import cached_region_info, request_clock
     from core.app.itinerary import demo_trip_from_today
 
     zone = cached_region_info(region)["timezone"] if region in list_regions() else "UTC"
-    trip = demo_trip_from_today(trip, timezone=zone)  # a demo is never planned in the past (issue 12 §4)
+    trip = demo_trip_from_today(trip, timezone=zone, now=request_clock())  # a demo is never planned in the past (issue 12 §4)
     fill_form_from_trip(trip, region, name=demo_name(chosen, trip, current_lang()))
     st.session_state[LOADED_TRIP] = chosen
 

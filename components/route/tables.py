@@ -6,7 +6,6 @@ The ``*_frame`` builders are pure pandas (unit-testable); the ``render_*`` funct
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
 
 import pandas as pd
 
@@ -491,9 +490,11 @@ _EXPORTS_CACHE = "route_exports_cache"
 def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
     import streamlit as st
 
+    from components.frame import region_today
+
     destination = point_name(result.resolved_destination, lang, result.region).shown
     stem = route_app.export_stem(
-        result, on=date.today(), destination_name=destination
+        result, on=region_today(result.region), destination_name=destination
     )  # named after the trip and the day
     cached = st.session_state.get(_EXPORTS_CACHE)
     if cached is not None and cached[0] is result and cached[1] == (lang, stem):

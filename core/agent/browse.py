@@ -41,6 +41,7 @@ from core.agent.browse_rules import (
     parse_web_url,
 )
 from core.agent.chromium import USER_AGENT, NetworkGuard, Resolver, resolve_host, shared_chromium
+from core.clock import real_epoch_s
 
 if TYPE_CHECKING:
     from core.agent.telemetry import Telemetry
@@ -218,7 +219,7 @@ class BrowserExecutor:
                 if guard.status >= 400:
                     return self._block(out, target.href, "HTTP_ERROR", detail=f"HTTP {guard.status}")
                 ev, links, _ = extract_evidence(page.url, html)
-                ev.fetched_at = round(time.time(), 3)
+                ev.fetched_at = round(real_epoch_s(), 3)  # when the page really was read
                 if ev.availability != "unknown" or ev.price is not None or ev.cancellation_policy or ev.offers:
                     self._screenshot(page, ev)
                     out.evidence.append(ev)

@@ -301,8 +301,7 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
     lang = state_lang(state)
     zh = lang == "zh"
     pack = ctx.provider.region
-    tz = ctx.request.conversation_context.timezone or pack.timezone
-    day = resolve_day(state.user_input, tz=tz, now=ctx.now)  # a date that does not exist is asked about
+    day = resolve_day(state.user_input, now=ctx.now)  # a date that does not exist is asked about
     out = registry.call(
         "weather.lookup",
         {"date": day.isoformat(), "city": pack.city, "adcode": pack.adcode},

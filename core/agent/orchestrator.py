@@ -31,6 +31,7 @@ from core.agent.router import RouterDecision, route_message
 from core.agent.state import AgentContext, log_decision, new_state
 from core.agent.steps import BudgetExhausted, finish_on_timeout
 from core.agent.telemetry import Telemetry
+from core.clock import clock_from_settings
 from core.config import Settings, get_settings
 from core.errors import DatabaseUnreachable, InputError, error_from_validation
 from core.geo.base import provider_budget
@@ -110,9 +111,21 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
     if browser.telemetry is None:
         browser.telemetry = telemetry
     registry = registry or default_registry()
+    tz = request.conversation_context.timezone or provider.region.timezone
+    try:
+        zone = ZoneInfo(tz)
+    except Exception:
+        zone = ZoneInfo(provider.region.timezone)
+    # the face's moment, in the face's zone (core.app passes its context's now); else the settings' clock (OMNI_NOW
+    # or the machine's) in the conversation's zone
+    if now is None:
+        moment = clock_from_settings(settings)().astimezone(zone)
+    else:
+        moment = now if now.tzinfo is not None else now.replace(tzinfo=zone)
     ctx = AgentContext(
         settings=settings,
         request=request,
+        now=moment,
         provider=provider,
         store=store,
         memory=memory,
@@ -125,12 +138,6 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
     if clock is not None:
         ctx.clock = clock
     ctx.started = ctx.clock()
-    tz = request.conversation_context.timezone or provider.region.timezone
-    try:
-        zone = ZoneInfo(tz)
-    except Exception:
-        zone = ZoneInfo(provider.region.timezone)
-    ctx.now = now or datetime.now(zone)
 
     llm_start = ledger_size(llm)  # this request's model calls are the ones after this (the client may be shared)
     arbiter = llm.arbitrate_route if (llm is not None and settings.llm_router_arbitration) else None

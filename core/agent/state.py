@@ -7,12 +7,12 @@ telemetry, budgets) — never intermediate results.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from core.clock import monotonic
 from core.config import Settings
 from core.geo.composite import MapServices
 from core.i18n import Lang, guess_lang
@@ -23,18 +23,17 @@ from core.models.agent import MAX_FACT_TEXT, AgentOptions, AgentRequest, AgentSt
 class AgentContext:
     settings: Settings
     request: AgentRequest
+    now: datetime  # the request's moment in the person's zone: every calendar decision and stored stamp reads it
     provider: MapServices = field(default=None)  # type: ignore[assignment]  # set by route_and_run
     store: Any = None
     memory: Any = None  # the person's memory (core.memory.store.UserMemory), opened at first use
     telemetry: Any = None
     llm: Any = None
     browser: Any = None
-    clock: Callable[[], float] = time.monotonic
-    wall_clock: Callable[[], float] = time.time
+    clock: Callable[[], float] = monotonic  # durations and the request's deadline only
     started: float = 0.0
     cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     progress: Callable[[str, str], None] | None = None  # (ui status, short message)
-    now: datetime | None = None  # the user's local "now" (injected in tests)
     lang: Lang | None = None  # the language the face gave (None: an API call without a locale; the message decides)
     browse_consented: bool = False  # set by the browse flow's consent gate for this request only
 
@@ -45,6 +44,10 @@ class AgentContext:
     @property
     def options(self) -> AgentOptions:
         return self.request.options
+
+    def now_s(self) -> float:
+        """The request's moment as seconds since the epoch (dry-run and consent expiries)."""
+        return self.now.timestamp()
 
     def elapsed_s(self) -> float:
         return self.clock() - self.started

@@ -113,7 +113,7 @@ def issue_dry_run(
         action=action,
         params=params,
         evidence=evidence,
-        now=ctx.wall_clock(),
+        now=ctx.now_s(),
         ttl_s=ctx.settings.dry_run_ttl_s,
     )
     state.result.dry_run = {

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from core.clock import real_epoch_s
 
 EVENTS = (
     "router_decision",
@@ -63,7 +64,7 @@ class Telemetry:
     def emit(self, event: str, **fields: Any) -> dict[str, Any]:
         if event not in EVENTS:
             raise ValueError(f"unknown event {event!r}")
-        rec = {"event": event, "ts": round(time.time(), 3), "request_id": self.request_id, **fields}
+        rec = {"event": event, "ts": round(real_epoch_s(), 3), "request_id": self.request_id, **fields}
         self.events.append(rec)
         if self.path is not None:
             line = json.dumps(rec, ensure_ascii=False, default=str)

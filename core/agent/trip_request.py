@@ -8,7 +8,6 @@ from collections.abc import Collection
 from collections.abc import Set as AbstractSet
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
@@ -161,7 +160,7 @@ def suggest_places(
     count: int,
     exclude: AbstractSet[str | None],
     rules: Collection[Rule] = (),
-    when: datetime | None = None,
+    when: datetime,
 ) -> list[str]:
     """Knowledge-base suggestions for an open request: sightseeing places matching the stated
     preferences (tags/categories), best rated first, none longer than SUGGEST_MAX_VISIT_MIN (all-day
@@ -184,7 +183,7 @@ def suggest_places(
     ]
     if cats:
         pool = [p for p in pool if p.category in cats] or pool
-    at = when or datetime.now(ZoneInfo(pack.timezone))
+    at = when
 
     def wait(p: RegionPlace) -> int:
         if "no_queues" not in codes:
@@ -217,10 +216,9 @@ def matches_preferences(pack: RegionPack, place_id: str, text: str) -> bool:
 
 def _start_date(ctx: AgentContext, text: str) -> date:
     now = ctx.now
-    assert now is not None, "route_and_run sets ctx.now"
     if first_day(normalize_message(text), today=now.date()) is not None:  # else the trip starts tomorrow
         # resolve_day reads the zone only without a now; a now in datetime.UTC or a naive one has no zone key
-        return when.resolve_day(text, tz=getattr(now.tzinfo, "key", None) or ctx.provider.region.timezone, now=now)
+        return when.resolve_day(text, now=now)
     return now.date() + timedelta(days=1)
 
 

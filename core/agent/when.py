@@ -16,14 +16,14 @@ from core.phrases.dates import DayPhrase, first_day
 MAX_DAYS_AHEAD = 730
 
 
-def resolve_day(text: str, *, tz: str, now: datetime | None = None) -> date:
+def resolve_day(text: str, *, now: datetime) -> date:
     """The first day a message names (core.phrases.dates: 今天/明天/周六/下周三/12月1日/Dec 1/28号/…) as a date in the
-    user's timezone (default today).
+    user's timezone: ``now`` is the request's moment in that zone (its day when the message names none).
 
     A date that does not exist (2月30日, 13月45日, 2026-02-30) or lies more than MAX_DAYS_AHEAD days ahead is an
     InputError naming it, so the user can correct it."""
-    now = now or datetime.now(ZoneInfo(tz))
-    return checked_day(first_day(normalize_message(text), today=now.date()), today=now.date(), field="message")
+    today = now.date()  # the request's moment, in the zone the face gave it (its own; else the region's)
+    return checked_day(first_day(normalize_message(text), today=today), today=today, field="message")
 
 
 def checked_day(phrase: DayPhrase | None, *, today: date, field: str) -> date:

@@ -16,11 +16,12 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from core.clock import Clock, clock_from_settings
 from core.config import Settings, get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.geo.composite import MapServices
@@ -30,13 +31,7 @@ from core.packs.loader import RegionPack, list_regions, load_region
 if TYPE_CHECKING:
     from core.reservations.service import ReservationService
 
-Clock = Callable[[], datetime]
 T = TypeVar("T")
-
-
-def system_clock() -> datetime:
-    """Now, in UTC (a context turns it into its own zone)."""
-    return datetime.now(ZoneInfo("UTC"))
 
 
 def zone_or_none(name: str | None) -> ZoneInfo | None:
@@ -111,7 +106,9 @@ class AppServices:
         return self._once(
             self._reservations,
             key,
-            lambda: ReservationService.from_settings(settings, load_region(region, settings.data_dir)),
+            lambda: ReservationService.from_settings(
+                settings, load_region(region, settings.data_dir), clock=clock_from_settings(settings)
+            ),
         )
 
     def reservations_for_item(
@@ -151,7 +148,8 @@ class AppServices:
         trace_id: str | None = None,
     ) -> RequestContext:
         """A new request's context: its language (the face's; else the default), its zone (the face's if this
-        machine knows it, else the region pack's), its region and provider (else the settings'). Its view of the
+        machine knows it, else the region pack's), its region and provider (else the settings'), its clock (else the
+        settings': ``OMNI_NOW``'s fixed moment or the machine's). Its view of the
         providers is made on first use: a request that plans nothing (a booking, a list) never builds a provider, so
         a provider that cannot be built (an AMap choice without a key) fails only what needs it."""
         settings = settings or self.settings
@@ -166,7 +164,7 @@ class AppServices:
             region=pack,
             settings=settings,
             provider_name=provider or settings.provider,
-            clock=clock or system_clock,
+            clock=clock or clock_from_settings(settings),
             services=self,
             trace_id=trace_id or uuid.uuid4().hex[:16],
         )
@@ -202,9 +200,15 @@ class RequestContext:
         now = self.clock()
         return now.astimezone(self.zone) if now.tzinfo is not None else now.replace(tzinfo=self.zone)
 
+    def today(self) -> date:
+        """The clock's date in the request's zone (late evening in UTC is already tomorrow in Shanghai)."""
+        return self.now().date()
+
     def reservations_for_item(self, item_id: str) -> ReservationService:
-        return self.services.reservations_for_item(item_id, prefer=self.region.name, settings=self.settings)
+        """The reservation service that has ``item_id``, on this request's clock."""
+        service = self.services.reservations_for_item(item_id, prefer=self.region.name, settings=self.settings)
+        return service.at(self.clock)
 
     def reservations(self) -> ReservationService:
-        """The reservation service of the request's region."""
-        return self.services.reservations(self.region.name, settings=self.settings)
+        """The reservation service of the request's region, on this request's clock."""
+        return self.services.reservations(self.region.name, settings=self.settings).at(self.clock)

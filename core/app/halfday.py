@@ -145,7 +145,9 @@ class _RequestReservations:
 
 def planner(ctx: RequestContext) -> HalfDayPlanner:
     """The region's half-day planner on the request's view of the providers (its tools, memory, reservations)."""
-    return HalfDayPlanner(provider=ctx.providers, settings=ctx.settings, reservations=_RequestReservations(ctx))
+    return HalfDayPlanner(
+        provider=ctx.providers, settings=ctx.settings, reservations=_RequestReservations(ctx), clock=ctx.clock
+    )
 
 
 def plan_half_day(
@@ -265,7 +267,7 @@ def reserve_step(ctx: RequestContext, inp: ReserveInput, *, trace_id: str | None
 
 def memory_store(ctx: RequestContext) -> MemoryStore:
     """What the half-day planner learned, on the context's database (no map provider needed)."""
-    return MemoryStore.from_url(ctx.settings.db_url)
+    return MemoryStore(url=ctx.settings.db_url, clock=ctx.clock)
 
 
 def remembered(ctx: RequestContext) -> Memory:

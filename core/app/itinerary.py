@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.app.context import RequestContext
+from core.clock import Clock
 from core.config import Settings
 from core.geo.base import TravelMode
 from core.itinerary.edits import reoptimize
@@ -149,16 +151,19 @@ def robustness_policy(mode: TravelMode, pacing: Pacing, *, settings: Settings | 
     return robustness_policy_for(mode, pacing, settings=settings)
 
 
-def ics(result: ItineraryResult, *, describe: Callable[[TimelineEntry], str] | None = None) -> str:
-    """The itinerary as an iCalendar document; ``describe`` words an event's description for the reader."""
+def ics(
+    result: ItineraryResult, *, generated_at: datetime, describe: Callable[[TimelineEntry], str] | None = None
+) -> str:
+    """The itinerary as an iCalendar document stamped ``generated_at`` (the request's moment); ``describe`` words
+    an event's description for the reader."""
     from core.itinerary.ics import itinerary_to_ics
 
-    return itinerary_to_ics(result, describe=describe)
+    return itinerary_to_ics(result, generated_at=generated_at, describe=describe)
 
 
-def demo_trip_from_today(trip: Mapping[str, Any], *, timezone: str) -> dict[str, Any]:
-    """A copy of a demo trip (a TripRequest as JSON) moved by whole weeks to start on or after today in
+def demo_trip_from_today(trip: Mapping[str, Any], *, timezone: str, now: Clock) -> dict[str, Any]:
+    """A copy of a demo trip (a TripRequest as JSON) moved by whole weeks to start on or after ``now``'s day in
     ``timezone``, each day keeping its weekday: a demo is never planned in the past."""
     from core.itinerary.demo_dates import region_today, shift_trip_dates
 
-    return shift_trip_dates(trip, today=region_today(timezone))
+    return shift_trip_dates(trip, today=region_today(timezone, now=now))

@@ -42,11 +42,11 @@ def _user(ctx: RequestContext) -> str:
 
 
 def _memory(ctx: RequestContext) -> UserMemory:
-    return UserMemory(url=ctx.settings.db_url)
+    return UserMemory(url=ctx.settings.db_url, clock=ctx.clock)
 
 
 def _conversations(ctx: RequestContext) -> ConversationStore:
-    return ConversationStore(url=ctx.settings.db_url)
+    return ConversationStore(url=ctx.settings.db_url, clock=ctx.clock)
 
 
 def view(ctx: RequestContext, *, episodes: int = 50) -> MemoryView:

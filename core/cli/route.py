@@ -28,7 +28,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     request = RoutePlanRequest.model_validate(data)
     ctx = request_context(lang=args.lang, region=args.region, provider=args.provider)
     result = route_app.plan_route(ctx, request)
-    html_path = _html_path(args.html, need_html=request.need_html, result=result)
+    html_path = _html_path(args.html, need_html=request.need_html, result=result, today=ctx.today())
     if html_path is not None:
         from core.route.export import result_to_html
 
@@ -43,7 +43,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
-def _html_path(option: str | None, *, need_html: bool, result: RoutePlanResult) -> Path | None:
+def _html_path(option: str | None, *, need_html: bool, result: RoutePlanResult, today: date) -> Path | None:
     """Where the HTML report goes: ``--html PATH`` when given; else, when the request has ``need_html``, a file
     in the current directory named after the trip and the day (like the page's download); else nowhere."""
     if option:
@@ -52,7 +52,7 @@ def _html_path(option: str | None, *, need_html: bool, result: RoutePlanResult) 
         return None
     from core.route.export import export_stem
 
-    return Path(f"{export_stem(result, on=date.today())}.html")
+    return Path(f"{export_stem(result, on=today)}.html")
 
 
 def add_parsers(sub: Any) -> None:

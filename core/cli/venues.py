@@ -11,6 +11,7 @@ from typing import Any
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from core.clock import clock_from_settings
     from core.config import get_settings
     from core.errors import InputError
     from core.venues.serve import serve_forever
@@ -20,7 +21,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < port < 65_536:
         raise InputError(f"--port must be between 1 and 65535, not {port}", field="port")
     print(json.dumps({"base_url": f"http://127.0.0.1:{port}", "region": args.region}), flush=True)
-    serve_forever(settings.venues_dir, args.region or settings.region, port)
+    serve_forever(settings.venues_dir, args.region or settings.region, port, clock=clock_from_settings(settings))
     return 0
 
 

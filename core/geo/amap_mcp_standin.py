@@ -26,6 +26,7 @@ import anyio
 import uvicorn
 from mcp.types import CallToolResult, TextContent  # FastMCP reads the tools' annotations from this module
 
+from core.clock import real_epoch_s
 from core.geo.amap_standin import AMapKeyLimits
 from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
 
@@ -70,7 +71,7 @@ class AMapMcpStandIn:
         qps: float | None = None,
         daily: int | None = None,
         latency_s: float = 0.0,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = real_epoch_s,
         limits: AMapKeyLimits | None = None,
     ) -> None:
         from mcp.server.fastmcp import FastMCP

@@ -30,6 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from core.clock import real_epoch_s
 from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
 
 CUQPS_BODY = {"status": "0", "info": "CUQPS_HAS_EXCEEDED_THE_LIMIT", "infocode": "10021"}
@@ -83,7 +84,7 @@ class AMapKeyLimits:
         qps: float | None = None,
         daily: int | None = None,
         per_minute: int | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = real_epoch_s,
     ) -> None:
         self.qps = qps
         self.daily = daily
@@ -137,7 +138,7 @@ class AMapLimitedStandIn:
         per_minute: int | None = None,
         latency_s: float = 0.0,
         port: int = 0,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = real_epoch_s,
         limits: AMapKeyLimits | None = None,
         directions_spread: float = 0.0,
     ) -> None:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from core.clock import real_epoch_s
+
 
 @dataclass(frozen=True)
 class BucketStats:
@@ -115,7 +117,7 @@ class ServiceHold:
     request still counts against the key's quota: asking again early only spends it. Thread-safe; ``clock`` is the
     wall clock (epoch seconds)."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, *, clock: Callable[[], float] = real_epoch_s) -> None:
         self._lock = threading.Lock()
         self._clock = clock
         self._held: Held | None = None

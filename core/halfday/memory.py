@@ -9,10 +9,10 @@ adds more, a dislike takes away; each is bounded to [-1, 1] so no single event d
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
+from core.clock import Clock, system_clock
 from core.halfday.models import FamilyProfile, Memory, MemoryEvent
 from core.memory.rules import Rule
 from core.memory.store import UserMemory
@@ -49,8 +49,8 @@ class MemoryStore(EngineAtFirstUse):
     the planner's event stream, which ends with ``DATABASE_UNREACHABLE``, not before it starts)."""
 
     @classmethod
-    def from_url(cls, url: str) -> MemoryStore:
-        return cls(url=url)
+    def from_url(cls, url: str, *, clock: Clock = system_clock) -> MemoryStore:
+        return cls(url=url, clock=clock)
 
     def get(self, user_id: str) -> Memory:
         with store.transaction(self.engine) as conn:
@@ -71,7 +71,7 @@ class MemoryStore(EngineAtFirstUse):
         prefs = {tag: round(math.tanh(v), 3) for tag, v in sorted(raw.items()) if abs(v) > 1e-9}
         family = FamilyProfile.model_validate(fam.profile) if fam is not None else FamilyProfile()
         # the rules the person stated to the agent or here (core/memory): the same ones, read by both
-        rules = [Rule(code=r.code, facts=r.facts) for r in UserMemory(self.engine).rules(user_id)]
+        rules = [Rule(code=r.code, facts=r.facts) for r in UserMemory(self.engine, clock=self.clock).rules(user_id)]
         return Memory(
             user_id=user_id,
             preferences=prefs,
@@ -90,7 +90,7 @@ class MemoryStore(EngineAtFirstUse):
                 kind="liked" if liked else "disliked",
                 place_ids=[place.id],
                 tags=[place.category, *place.tags],
-                at=datetime.now(UTC),
+                at=self.clock(),
             ),
         )
 
@@ -103,7 +103,7 @@ class MemoryStore(EngineAtFirstUse):
             )
 
     def set_family(self, user_id: str, family: FamilyProfile) -> None:
-        now = datetime.now(UTC)
+        now = self.clock()
         with store.transaction(self.engine) as conn:
             conn.execute(family_profiles.delete().where(family_profiles.c.user_id == user_id))
             conn.execute(
@@ -116,5 +116,5 @@ class MemoryStore(EngineAtFirstUse):
         with store.transaction(self.engine) as conn:
             n = conn.execute(memory_events.delete().where(memory_events.c.user_id == user_id)).rowcount
             conn.execute(family_profiles.delete().where(family_profiles.c.user_id == user_id))
-        UserMemory(self.engine).forget_all(user_id)
+        UserMemory(self.engine, clock=self.clock).forget_all(user_id)
         return int(n or 0)

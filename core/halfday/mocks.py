@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from datetime import UTC, datetime, time, timedelta
+from datetime import time, timedelta
 from typing import Any
 
+from core.clock import Clock
 from core.errors import InputError
 from core.geo.base import LonLat
 from core.geo.offline import OfflineProvider
@@ -221,7 +222,7 @@ def mock_score(inp: ScoreInput) -> PlanSet:
     return PlanSet(plans=rank_by_weights(scored, inp.weights), travel_source=inp.plans.travel_source, notes=[MOCK])
 
 
-def mock_reserve(pack: RegionPack) -> Callable[[ReserveInput], DryRun]:
+def mock_reserve(pack: RegionPack, *, clock: Clock) -> Callable[[ReserveInput], DryRun]:
     """A quote from the pack's terms that holds nothing and is stored nowhere: its token confirms nothing."""
 
     def reserve(inp: ReserveInput) -> DryRun:
@@ -229,7 +230,7 @@ def mock_reserve(pack: RegionPack) -> Callable[[ReserveInput], DryRun]:
         if item is None:
             raise InputError("that place takes no reservations", field="place_id", code="NOT_BOOKABLE")
         price = item.price_per_person
-        now = datetime.now(UTC)
+        now = clock()
         reservation = Reservation(
             id="mock-" + uuid.uuid4().hex[:16],
             user_id=inp.user_id,

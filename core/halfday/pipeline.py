@@ -17,12 +17,12 @@ import logging
 from collections.abc import Callable, Generator, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import sqlalchemy.exc
 
+from core.clock import Clock
 from core.config import Settings
 from core.errors import DatabaseUnreachable, OmniError
 from core.geo.base import start_budget, within_budget
@@ -136,6 +136,7 @@ def relax_order(profile: Profile) -> list[RelaxCode]:
 @dataclass
 class _Stream:
     trace: Trace
+    clock: Clock
     seq: int = 0
     warnings: list[str] = field(default_factory=list)
     budget_s: float | None = None  # the plan's time for providers' answers, from its first provider call
@@ -152,7 +153,7 @@ class _Stream:
         return within_budget(self._budget)
 
     def _head(self) -> dict[str, Any]:
-        head = {"trace_id": self.trace.trace_id, "seq": self.seq, "at": datetime.now(UTC)}
+        head = {"trace_id": self.trace.trace_id, "seq": self.seq, "at": self.clock()}
         self.seq += 1
         return head
 
@@ -240,11 +241,13 @@ def plan_events(
     registry: ToolRegistry,
     provider: MapServices,
     settings: Settings,
+    clock: Clock,
     decide: Decide | None = None,
 ) -> Iterator[HalfDayEvent]:
-    """``decide``: how the person answers a level-2 question (None: nobody can, the default applies at once)."""
+    """``decide``: how the person answers a level-2 question (None: nobody can, the default applies at once);
+    ``clock``: the request's (its moment when the request names none, and the events' stamps)."""
     contact = settings.halfday_support_contact.strip() or None
-    stream = _Stream(trace=Trace(), budget_s=settings.halfday_provider_budget_s, contact=contact)
+    stream = _Stream(trace=Trace(), clock=clock, budget_s=settings.halfday_provider_budget_s, contact=contact)
     yield stream.status(0)
     try:
         yield from _stages(stream, request, registry=registry, provider=provider, settings=settings, decide=decide)
@@ -322,7 +325,7 @@ def _stages(
 ) -> Iterator[HalfDayEvent]:
     pack = provider.region
     zone = ZoneInfo(pack.timezone)
-    now = request.now or datetime.now(zone)
+    now = request.now or stream.clock()
     now = now.replace(tzinfo=zone) if now.tzinfo is None else now.astimezone(zone)  # a naive time is local
     got: list[Any] = []
 

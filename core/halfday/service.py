@@ -4,10 +4,10 @@ collected from it, the memory's feedback, and stage 7's reservation through the 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
 
 import sqlalchemy.exc
 
+from core.clock import Clock, clock_from_settings
 from core.config import Settings, get_settings
 from core.errors import InputError, ProviderUnavailable
 from core.geo.base import LonLat
@@ -70,17 +70,19 @@ class HalfDayPlanner:
         settings: Settings | None = None,
         memory: MemoryStore | None = None,
         reservations: ReservationProvider | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.provider = provider
         self.settings = settings or get_settings()
-        self.memory = memory or MemoryStore.from_url(self.settings.db_url)
+        self.clock = clock or clock_from_settings(self.settings)  # the request's (core.app passes the context's)
+        self.memory = memory or MemoryStore.from_url(self.settings.db_url, clock=self.clock)
         self._reservations = reservations
         self.registry = self._registry()
 
     @property
     def reservations(self) -> ReservationProvider:
         if self._reservations is None:
-            self._reservations = ReservationService.from_settings(self.settings, self.provider.region)
+            self._reservations = ReservationService.from_settings(self.settings, self.provider.region, clock=self.clock)
         return self._reservations
 
     # ---- the tools ----------------------------------------------------------------------------------
@@ -106,7 +108,7 @@ class HalfDayPlanner:
             ToolSpec(name="score_plans", stage=6, input_model=ScoreInput, output_model=PlanSet, fn=self._score,
                      mock=mocks.mock_score),
             ToolSpec(name="mock_reserve", stage=7, input_model=ReserveInput, output_model=DryRun, fn=self._reserve,
-                     mock=mocks.mock_reserve(pack)),
+                     mock=mocks.mock_reserve(pack, clock=self.clock)),
         ]  # fmt: skip
         return ToolRegistry(specs, mocked=s.halfday_mock_tools)
 
@@ -188,7 +190,12 @@ class HalfDayPlanner:
         """The seven stages as events; the last one is ``done``. ``decide``: the person's answer to a level-2
         question (core/halfday/pipeline.py)."""
         return plan_events(
-            request, registry=self.registry, provider=self.provider, settings=self.settings, decide=decide
+            request,
+            registry=self.registry,
+            provider=self.provider,
+            settings=self.settings,
+            clock=self.clock,
+            decide=decide,
         )
 
     def plan(self, request: HalfDayRequest) -> tuple[HalfDayResult | None, list[HalfDayEvent]]:
@@ -214,7 +221,7 @@ class HalfDayPlanner:
         self.memory.record(
             user_id,
             MemoryEvent(
-                kind="confirmed_plan", place_ids=[s.place_id for s in plan.steps], tags=tags, at=datetime.now(UTC)
+                kind="confirmed_plan", place_ids=[s.place_id for s in plan.steps], tags=tags, at=self.clock()
             ),
         )
         # an episode to recall by similarity: the goal and the places in both languages (the pack's names)

@@ -6,21 +6,21 @@ is ever planned in the past."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.errors import InputError
 
 
-def region_today(timezone: str, *, now: Callable[[], datetime] | None = None) -> date:
-    """Today's date in ``timezone`` (an IANA name such as ``Asia/Shanghai``); ``now`` returns an aware moment
-    (the clock, injectable for tests; the system clock by default)."""
+def region_today(timezone: str, *, now: Callable[[], datetime]) -> date:
+    """Today's date in ``timezone`` (an IANA name such as ``Asia/Shanghai``) on the clock ``now`` (an aware
+    moment: the request's)."""
     try:
         zone = ZoneInfo(timezone)
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise InputError(f"unknown time zone '{timezone}'", field="timezone") from exc
-    moment = now() if now is not None else datetime.now(UTC)
+    moment = now()
     if moment.tzinfo is None:
         raise InputError("the clock must give a moment with its UTC offset", field="now")
     return moment.astimezone(zone).date()

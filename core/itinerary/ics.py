@@ -134,13 +134,13 @@ def itinerary_to_ics(
     use_utc: bool = False,
     include_travel: bool = False,
     calendar_name: str | None = None,
-    generated_at: datetime | None = None,
+    generated_at: datetime,
     describe: Callable[[TimelineEntry], str] | None = None,
 ) -> str:
     """The itinerary as an iCalendar document (CRLF line ends, folded, escaped). ``describe`` words an event's
     description for people (a face passes one in the reader's language; default: the facts in English)."""
     zone = ZoneInfo(result.timezone)
-    stamp = _utc(generated_at or datetime.now(UTC))
+    stamp = _utc(generated_at)
     lines = [
         "BEGIN:VCALENDAR",
         "VERSION:2.0",
@@ -151,7 +151,7 @@ def itinerary_to_ics(
     ]
     if not use_utc:
         lines.append(f"X-WR-TIMEZONE:{result.timezone}")
-        years = [d.date.year for d in result.days] or [datetime.now().year]
+        years = [d.date.year for d in result.days] or [generated_at.astimezone(zone).year]
         lines += vtimezone_lines(result.timezone, min(years), max(years))
     kinds = {"visit", "lunch"} | ({"travel"} if include_travel else set())
     for day in result.days:

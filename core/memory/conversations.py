@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -63,7 +63,7 @@ class ConversationStore(EngineAtFirstUse):
     def append(self, user_id: str, conversation_id: str | None, message: str, response: dict[str, Any]) -> str:
         """Add a turn to the user's conversation (a new one when ``conversation_id`` is None, unknown or not
         theirs: an unknown well-formed id becomes the new conversation's id); its id."""
-        now = datetime.now(UTC)
+        now = self.clock()
         with transaction(self.engine) as conn:
             owner = None
             if conversation_id is not None:

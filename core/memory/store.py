@@ -3,7 +3,7 @@ episodes written and recalled by similarity. Every query names its user: one use
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal
 
 import sqlalchemy as sa
@@ -71,7 +71,7 @@ class UserMemory(EngineAtFirstUse):
 
     def remember(self, user_id: str, rules: list[Rule], *, source: Literal["said", "profile"] = "said") -> list[Rule]:
         """Keep ``rules`` (a rule said again replaces its facts); returns those that were new or changed."""
-        now = datetime.now(UTC)
+        now = self.clock()
         changed: list[Rule] = []
         with transaction(self.engine) as conn:
             for rule in rules:
@@ -118,7 +118,7 @@ class UserMemory(EngineAtFirstUse):
         with transaction(self.engine) as conn:
             result = conn.execute(
                 episodes_table.insert().values(
-                    user_id=user_id, kind=kind, text=text, facts=facts or {}, at=datetime.now(UTC)
+                    user_id=user_id, kind=kind, text=text, facts=facts or {}, at=self.clock()
                 )
             )
             key = result.inserted_primary_key

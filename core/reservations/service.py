@@ -12,17 +12,19 @@ names free slots nearby when the asked one is full.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import secrets
 import uuid
-from collections.abc import Callable, Sequence
-from datetime import UTC, date, datetime, time, timedelta
+from collections.abc import Sequence
+from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from core.clock import Clock
 from core.errors import InputError
 from core.packs.loader import RegionPack
 from core.reservations import store
@@ -72,7 +74,7 @@ class ReservationService:
         pack: RegionPack,
         engine: Engine,
         token_ttl_s: float = 600.0,
-        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        clock: Clock,
     ) -> None:
         self.pack = pack
         self.engine = engine
@@ -81,8 +83,17 @@ class ReservationService:
         self.zone = ZoneInfo(pack.timezone)
 
     @classmethod
-    def from_settings(cls, settings: Any, pack: RegionPack) -> ReservationService:
-        return cls(pack=pack, engine=store.open_engine(settings.db_url), token_ttl_s=settings.dry_run_ttl_s)
+    def from_settings(cls, settings: Any, pack: RegionPack, *, clock: Clock) -> ReservationService:
+        return cls(
+            pack=pack, engine=store.open_engine(settings.db_url), token_ttl_s=settings.dry_run_ttl_s, clock=clock
+        )
+
+    def at(self, clock: Clock) -> ReservationService:
+        """This service on another clock (one request's): the same pack, database and token lifetime; the shared
+        service is never re-clocked, so two requests at two moments cannot see each other's "now"."""
+        view = copy.copy(self)
+        view.clock = clock
+        return view
 
     # ---- reading ------------------------------------------------------------------------------------
     def _load(self, conn: Connection, reservation_id: str) -> Reservation | None:

@@ -30,6 +30,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
+from core.clock import Clock, system_clock
 from core.config import get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.stores import guard
@@ -239,11 +240,12 @@ class EngineAtFirstUse:
     """A store over one database, opened at first use: an outage is met where the store is read, not where it is
     made (a request that never reads it never waits for it)."""
 
-    def __init__(self, engine: Engine | None = None, *, url: str | None = None) -> None:
+    def __init__(self, engine: Engine | None = None, *, url: str | None = None, clock: Clock = system_clock) -> None:
         if engine is None and url is None:
             raise ValueError(f"a {type(self).__name__} needs an engine or a URL")
         self._engine = engine
         self._url = url
+        self.clock = clock  # the stamps it writes: a request's clock (core.app passes the context's)
 
     @property
     def engine(self) -> Engine:

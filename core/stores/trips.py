@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.engine import Engine, RowMapping
 
+from core.clock import system_clock
 from core.errors import InputError
 from core.models.common import Priority, as_priority
 from core.stores import db
@@ -105,8 +106,9 @@ class TripChanged(InputError):
     code = "TRIP_CHANGED"
 
 
-def _now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+def _stamp(now: datetime | None) -> str:
+    """A stored stamp: the caller's moment (a request's), else the machine's."""
+    return (now or system_clock()).astimezone(UTC).isoformat(timespec="seconds")
 
 
 class TripNode(BaseModel):
@@ -207,6 +209,7 @@ class TripStore:
         days: int = 1,
         start_date: str | None = None,
         nodes: list[TripNode] | None = None,
+        now: datetime | None = None,
     ) -> TripDraft:
         draft = TripDraft(
             trip_id=f"trip-{uuid.uuid4().hex[:16]}",  # always the server's: a client never names a trip
@@ -217,7 +220,7 @@ class TripStore:
             start_date=start_date,
             nodes=nodes or [],
             version=1,
-            updated_at=_now_iso(),
+            updated_at=_stamp(now),
         )
         with db.transaction(self.engine) as conn:
             conn.execute(
@@ -256,10 +259,13 @@ class TripStore:
             for r in self._read(sa.select(trips).where(trips.c.user_id == user_id).order_by(trips.c.seq))
         ]
 
-    def save_trip(self, draft: TripDraft, *, op: str, edit: dict[str, Any]) -> TripDraft:
-        """Write the draft (optimistic: the stored version must be the draft's) and log the edit, in one transaction."""
-        now = _now_iso()
-        new = draft.model_copy(update={"version": draft.version + 1, "updated_at": now})
+    def save_trip(
+        self, draft: TripDraft, *, op: str, edit: dict[str, Any], now: datetime | None = None
+    ) -> TripDraft:
+        """Write the draft (optimistic: the stored version must be the draft's) and log the edit, in one transaction.
+        ``now``: the request's moment (stamps)."""
+        stamp = _stamp(now)
+        new = draft.model_copy(update={"version": draft.version + 1, "updated_at": stamp})
         with db.transaction(self.engine) as conn:
             cur = conn.execute(
                 trips.update()
@@ -270,7 +276,7 @@ class TripStore:
                     start_date=new.start_date,
                     draft_json=_json([n.model_dump() for n in new.nodes]),
                     version=new.version,
-                    updated_at=now,
+                    updated_at=stamp,
                 )
             )
             if cur.rowcount != 1:  # leaving the block rolls the transaction back
@@ -279,7 +285,7 @@ class TripStore:
                 )
             conn.execute(
                 trip_edits.insert().values(
-                    trip_id=draft.trip_id, op=op, edit_json=_json(edit), version=new.version, at=now
+                    trip_id=draft.trip_id, op=op, edit_json=_json(edit), version=new.version, at=stamp
                 )
             )
         return new
@@ -367,7 +373,15 @@ class TripStore:
             return cur.rowcount == 1
 
     def record_commitment(
-        self, *, dry_run_id: str, user_id: str, trip_id: str | None, action: str, status: str, detail: dict[str, Any]
+        self,
+        *,
+        dry_run_id: str,
+        user_id: str,
+        trip_id: str | None,
+        action: str,
+        status: str,
+        detail: dict[str, Any],
+        now: datetime | None = None,
     ) -> str:
         cid = f"cm-{uuid.uuid4().hex[:16]}"
         try:
@@ -381,7 +395,7 @@ class TripStore:
                         action=action,
                         status=status,
                         detail_json=_json(detail),
-                        at=_now_iso(),
+                        at=_stamp(now),
                     )
                 )
         except sa.exc.IntegrityError:  # one commitment per dry run (a unique column)

@@ -9,27 +9,30 @@ from pathlib import Path
 
 import uvicorn
 
+from core.clock import Clock, system_clock
 from core.errors import InputError
 from core.venues.catalog import load_sites
 from core.venues.site import build_app
 
 
-def _config(venues_dir: Path, region: str, port: int) -> uvicorn.Config:
+def _config(venues_dir: Path, region: str, port: int, clock: Clock) -> uvicorn.Config:
     sites = load_sites(venues_dir, region)
     if sites is None:
         raise InputError(f"no demo venue sites for region {region!r} in {venues_dir}", field="region")
-    return uvicorn.Config(build_app(sites), host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    return uvicorn.Config(build_app(sites, clock=clock), host="127.0.0.1", port=port, log_level="warning", lifespan="off")
 
 
-def serve_forever(venues_dir: Path, region: str, port: int) -> None:
-    uvicorn.Server(_config(venues_dir, region, port)).run()
+def serve_forever(venues_dir: Path, region: str, port: int, *, clock: Clock = system_clock) -> None:
+    uvicorn.Server(_config(venues_dir, region, port, clock)).run()
 
 
 class VenueServer:
     """The demo sites on a thread; ``port=0`` takes a free port (``self.port`` once started)."""
 
-    def __init__(self, venues_dir: Path, region: str = "shanghai", *, port: int = 0) -> None:
-        self._server = uvicorn.Server(_config(venues_dir, region, port))
+    def __init__(
+        self, venues_dir: Path, region: str = "shanghai", *, port: int = 0, clock: Clock = system_clock
+    ) -> None:
+        self._server = uvicorn.Server(_config(venues_dir, region, port, clock))
         self._thread = threading.Thread(target=self._server.run, name="venue-sites", daemon=True)
         self.port = port
 

@@ -6,7 +6,7 @@ data, and the hotel marked ``captcha`` answers with a challenge page instead."""
 from __future__ import annotations
 
 import json
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from html import escape
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
+from core.clock import Clock, system_clock
 from core.venues.catalog import DEMO_SOURCE, Hotel, Restaurant, Theatre, VenueSites
 
 IN_STOCK, SOLD_OUT = "https://schema.org/InStock", "https://schema.org/SoldOut"
@@ -37,10 +38,10 @@ def _page(title: str, body: str, ld: dict[str, Any] | None = None) -> HTMLRespon
     return HTMLResponse(html)
 
 
-def _day(request: Request, sites: VenueSites) -> date | HTMLResponse:
+def _day(request: Request, sites: VenueSites, clock: Clock) -> date | HTMLResponse:
     raw = request.query_params.get("date")
     if not raw:
-        return datetime.now(ZoneInfo(sites.timezone)).date()
+        return clock().astimezone(ZoneInfo(sites.timezone)).date()
     try:
         return date.fromisoformat(raw)
     except ValueError:
@@ -177,8 +178,9 @@ def theatre_page(theatre: Theatre, day: date, currency: str) -> HTMLResponse:
     return _page(theatre.name["zh"], body, ld)
 
 
-def build_app(sites: VenueSites) -> Starlette:
-    """The demo sites of one region as an ASGI app."""
+def build_app(sites: VenueSites, *, clock: Clock = system_clock) -> Starlette:
+    """The demo sites of one region as an ASGI app; ``clock`` says which day a page without a date shows (the
+    product's: ``OMNI_NOW``'s in a demo, so the sites agree with the planner)."""
     hotels = {h.slug: h for h in sites.hotels}
     restaurants = {r.slug: r for r in sites.restaurants}
     theatres = {t.slug: t for t in sites.theatres}
@@ -192,7 +194,7 @@ def build_app(sites: VenueSites) -> Starlette:
 
     def venue(request: Request) -> HTMLResponse:
         kind, slug = request.path_params["kind"], request.path_params["slug"]
-        day = _day(request, sites)
+        day = _day(request, sites, clock)
         if isinstance(day, HTMLResponse):
             return day
         if kind == "hotels" and slug in hotels:

@@ -9,7 +9,7 @@ cancels another's) and goes through the service's gates, never its tables. A ref
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any
 
 from pydantic import BaseModel, Field, StrictBool
@@ -62,13 +62,8 @@ class ListOut(BaseModel):
 
 def service_for(ctx: AgentContext) -> ReservationService:
     """The service of the active region pack, on the settings' database; its clock is the request's "now"."""
-    service = ReservationService.from_settings(ctx.settings, ctx.provider.region)
-    if ctx.now is not None:
-        now = ctx.now if ctx.now.tzinfo is not None else ctx.now.replace(tzinfo=service.zone)
-        service.clock = lambda: now.astimezone(UTC)
-    else:
-        service.clock = lambda: datetime.now(UTC)
-    return service
+    now = ctx.now.astimezone(UTC)
+    return ReservationService.from_settings(ctx.settings, ctx.provider.region, clock=lambda: now)
 
 
 def _refusal(exc: ReservationError) -> Refusal:

@@ -253,7 +253,7 @@ def _apply_user_edit_once(inp: ApplyEditIn, state: AgentState, ctx: AgentContext
         if inp.dry_run:  # an unsaved draft: nothing is created in the store
             draft = TripDraft(trip_id="(dry-run)", user_id=inp.user_id, title="My trip", region=inp.region)
         else:
-            draft = store.create_trip(user_id=inp.user_id, region=inp.region, title="My trip")
+            draft = store.create_trip(user_id=inp.user_id, region=inp.region, title="My trip", now=ctx.now)
         created = True
     pack = ctx.provider.region
     new, out = apply_edit(
@@ -269,6 +269,7 @@ def _apply_user_edit_once(inp: ApplyEditIn, state: AgentState, ctx: AgentContext
             draft.model_copy(update={"nodes": new.nodes, "title": new.title, "days": new.days}),
             op=inp.edit.op,
             edit=inp.edit.model_dump(),
+            now=ctx.now,
         )
         state.draft.edits.append(inp.edit.model_dump())
     out.trip = new.model_dump()
@@ -293,7 +294,9 @@ def _persist_plan(inp: PersistPlanIn, state: AgentState, ctx: AgentContext) -> P
     if inp.trip_id and draft is None:  # absent or another user's: the same answer
         raise ActionError(f"no trip '{inp.trip_id}' was found", field="trip_id")
     if draft is None:
-        draft = store.create_trip(user_id=inp.user_id, region=inp.region, title=inp.title, days=inp.days)
+        draft = store.create_trip(
+            user_id=inp.user_id, region=inp.region, title=inp.title, days=inp.days, now=ctx.now
+        )
         created = True
     else:
         created = False
@@ -301,6 +304,7 @@ def _persist_plan(inp: PersistPlanIn, state: AgentState, ctx: AgentContext) -> P
         draft.model_copy(update={"nodes": inp.nodes, "days": inp.days}),
         op="persist_plan",
         edit={"dry_run_id": inp.dry_run_id, "nodes": len(inp.nodes)},
+        now=ctx.now,
     )
     state.trip.trip_id = saved.trip_id
     return PersistPlanOut(trip=saved.model_dump(), created=created)
@@ -315,6 +319,7 @@ def _record_commitment(inp: CommitmentIn, state: AgentState, ctx: AgentContext) 
         action=inp.action,
         status="recorded_for_manual_completion",
         detail=inp.detail,
+        now=ctx.now,
     )
     return CommitmentOut(commitment_id=cid, status="recorded_for_manual_completion")
 

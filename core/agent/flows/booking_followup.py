@@ -57,8 +57,8 @@ class Followup(BaseModel):
 
 # --- the record ------------------------------------------------------------------------------------
 def now_s(ctx: AgentContext) -> float:
-    """The request's "now" as a timestamp (injected in tests), else the wall clock."""
-    return ctx.now.timestamp() if ctx.now is not None and ctx.now.tzinfo is not None else ctx.wall_clock()
+    """The request's moment as a timestamp."""
+    return ctx.now_s()
 
 
 def remember(

@@ -31,7 +31,7 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     lang = fastpath.state_lang(state)
     region = ctx.provider.region
     ctx.browse_consented = gates.browse_consented(
-        ctx.request, ctx.store, now=ctx.wall_clock(), ttl_s=ctx.settings.browse_consent_ttl_s
+        ctx.request, ctx.store, now=ctx.now_s(), ttl_s=ctx.settings.browse_consent_ttl_s
     )
     if not ctx.browse_consented:
         sites = venue_sites.allowed_site_names(ctx.settings, region.name, lang)
@@ -48,7 +48,7 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     url = venue_sites.message_url(state.user_input)
     site = None if url else venue_sites.site_for_message(state.user_input, region, ctx.settings)
     if site is not None:  # the venue's (demo) website, for the day the message names (else today)
-        day = resolve_day(state.user_input, tz=region.timezone, now=ctx.now)
+        day = resolve_day(state.user_input, now=ctx.now)
         url = venue_sites.site_url(site, ctx.settings, day)
     if url is None:
         # An official site recorded in the knowledge base for a place named in the message.

@@ -79,7 +79,6 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             policy_id=POLICY_BRANCH,
         )
     now = ctx.now
-    assert now is not None, "route_and_run sets ctx.now"
     sunset_kw = re.search(r"日落|夕阳|sunset", cond, re.I)
     sun = when.sun_times(now.date(), lon=pack.center[0], lat=pack.center[1], tz=pack.timezone)
     deadline = sun[1] if (sun and sunset_kw) else None

@@ -16,7 +16,7 @@ from core.models.agent import (
 def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     lang = fastpath.state_lang(state)
     state.react.step += 1
-    res = gates.confirm(ctx.store, ctx.request, now=ctx.wall_clock())
+    res = gates.confirm(ctx.store, ctx.request, now=ctx.now_s())
     if isinstance(res, gates.GateRefusal):
         if res.reason == "ALREADY_USED" and res.record is not None and res.record.action in COMMIT_ACTIONS:
             # a second click on "confirm": the reservation service replays the first outcome (same idempotency key)

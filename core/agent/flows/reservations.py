@@ -11,7 +11,7 @@ intents, on the registered reservations.* actions.
 
 from __future__ import annotations
 
-from datetime import datetime, time
+from datetime import time
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -46,10 +46,7 @@ def _zh(state: AgentState) -> bool:
 
 def _slots(state: AgentState, ctx: AgentContext) -> BookingSlots:
     pack = ctx.provider.region
-    now = ctx.now
-    today = now.astimezone(ZoneInfo(pack.timezone)).date() if now is not None and now.tzinfo else None
-    if today is None:
-        today = datetime.now(ZoneInfo(pack.timezone)).date()
+    today = ctx.now.astimezone(ZoneInfo(pack.timezone)).date()
     return booking_slots(strip_negated(normalize_message(state.user_input)), pack=pack, today=today)
 
 
