@@ -38,10 +38,11 @@ valhalla: $(STAMP) $(PACK)  # the helsinki pack's roads over HTTP on 127.0.0.1:8
 
 # PostgreSQL (Debian's, when installed) for the tests that run on both databases. Two workers (pytest-xdist) for all
 # but the browser tests, which then run one after the other: a Chromium and a Streamlit server per test starve on two
-# cores beside another worker.
+# cores beside another worker. Between the two, the suites that touch dates run again with the machine's clock a
+# year ahead, late on the next leap day and on New Year's Eve (scripts/time_travel.py; Debian's faketime).
 test: $(STAMP) $(PACK)
 	export OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)"; \
-	$(PY) -m pytest -n 2 -m "not browser" && $(PY) -m pytest -m browser
+	$(PY) -m pytest -n 2 -m "not browser" && $(PY) scripts/time_travel.py && $(PY) -m pytest -m browser
 
 quick: $(STAMP) $(PACK)  # the fast subset while developing: no pages, no browser, no solver runs
 	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -n 2 -m "not ui and not slow"
@@ -49,6 +50,7 @@ quick: $(STAMP) $(PACK)  # the fast subset while developing: no pages, no browse
 # lint-imports: the import layers of pyproject.toml ([tool.importlinter]). app.py and api.py are single files, outside
 # its graph, so the grep holds them to the same rule: no benchmarks, tests or development-only packages.
 lint: $(STAMP)
+	$(PY) scripts/check_clock.py
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy

@@ -1,5 +1,7 @@
 """Shared fixtures of the dashboard tests (kept small).
 
+- the suite's moment: ``OMNI_NOW`` is ``tests.support.clock.SUITE_NOW`` for every test (and the servers they start).
+
 - ``project_root``: the repository root (where app.py is).
 - ``leaflet_static``: makes sure Leaflet is in ./static/leaflet (what scripts/install_leaflet.py does).
 - ``planner_app``: an AppTest of app.py (default_timeout 60 s) already switched to the route-planner page.
@@ -9,11 +11,22 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
+from tests.support.clock import SUITE_NOW
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The product's clock stands still at the suite's moment, in this process and in every server a test starts
+    (they inherit the environment): no test leans on the day it runs (tests/support/clock.py)."""
+    os.environ["OMNI_NOW"] = SUITE_NOW.isoformat()
+
+
 APP = ROOT / "app.py"
 PLANNER_PAGE = "pages/route_planner.py"
 

@@ -59,8 +59,7 @@ def agent(settings, provider):
             assert word not in resp.result.answer_text, (word, resp.result.answer_text)
         return resp
 
-    service = ReservationService.from_settings(settings, provider.region)
-    service.clock = lambda: NOW.astimezone(UTC)
+    service = ReservationService.from_settings(settings, provider.region, clock=lambda: NOW.astimezone(UTC))
     run.service = service
     run.settings = settings
     run.store = open_store(settings.db_url)

@@ -8,7 +8,7 @@ import pytest
 from core.agent.browse import BrowserExecutor, domain_allowed, extract_evidence, is_captcha
 from core.models.agent import NextStep
 from core.stores.trips import open_store
-from tests.support.agent_packs import PUBLIC_DNS, SITE_DIR, FixtureSite, agent_runner
+from tests.support.agent_packs import FIXED_NOW, PUBLIC_DNS, SITE_DIR, FixtureSite, agent_runner
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +159,7 @@ def test_booking_is_never_silent_and_goes_through_the_reservation_service(env):
     assert (ev["price_per_person"], ev["total"]) == (1500, 3000)
     ok = env("确认预订", options={"confirm_dry_run_id": r.result.payload.dry_run["dry_run_id"]})
     assert ok.result.status == "OK" and "已预订" in ok.result.answer_text
-    service = ReservationService.from_settings(env.settings, env.provider.region)
+    service = ReservationService.from_settings(env.settings, env.provider.region, clock=lambda: FIXED_NOW)
     assert [(x.item_name, x.status) for x in service.reservations_of("alice")] == [("和平饭店", "confirmed")]
     assert open_store(env.settings.db_url).list_commitments("alice") == []  # a booking, not a note to complete
 

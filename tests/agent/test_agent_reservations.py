@@ -65,8 +65,7 @@ def agent(settings, provider):
             assert word not in resp.result.answer_text, (word, resp.result.answer_text)
         return resp
 
-    service = ReservationService.from_settings(settings, provider.region)
-    service.clock = lambda: NOW.astimezone(UTC)
+    service = ReservationService.from_settings(settings, provider.region, clock=lambda: NOW.astimezone(UTC))
     run.service = service
     run.settings = settings
     return run
@@ -124,8 +123,9 @@ def test_a_bare_hour_stays_two_readings_and_dates_that_do_not_exist_are_refused(
 # --- each action through the registry ---------------------------------------------------------------
 def _ctx(settings, provider, user):
     request = AgentRequest(message="x", user_id=user)
-    ctx = AgentContext(settings=settings, request=request, provider=provider, store=open_store(settings.db_url))
-    ctx.now = NOW
+    ctx = AgentContext(
+        settings=settings, request=request, provider=provider, store=open_store(settings.db_url), now=NOW
+    )
     return new_state(request, region="shanghai"), ctx
 
 

@@ -5,6 +5,8 @@ log (structured, no free text) and the telemetry events/metrics."""
 from __future__ import annotations
 
 import itertools
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from pydantic import BaseModel, ValidationError
@@ -17,6 +19,8 @@ from core.agent.telemetry import Telemetry, compute_metrics, read_events
 from core.models.agent import AgentRequest, DecisionLogEntry, NextStep
 from tests.support.agent_packs import agent_runner, make_settings
 from tests.support.paths import ROOT as PROJECT_ROOT
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
 
 SPEC_ACTIONS = {
     "trip.load_draft",
@@ -135,7 +139,9 @@ def test_registry_validates_input_output_and_preconditions(tmp_path):
     settings = make_settings(tmp_path)
     tel = Telemetry(settings.agent_event_log, request_id="r1")
     req = AgentRequest(message="x", request_id="r1")
-    state, ctx = new_state(req), AgentContext(settings=settings, request=req, telemetry=tel)
+    state, ctx = new_state(req), AgentContext(
+        settings=settings, request=req, telemetry=tel, now=datetime(2027, 3, 6, 10, tzinfo=SHANGHAI)
+    )
     assert reg.call("demo.double", {"n": 2}, state=state, ctx=ctx).doubled == 4
     assert reg.call("demo.double", {"n": 2}, state=state, ctx=ctx).doubled == 4  # cached
     assert calls == [2] and state.observability.tool_calls == 1
@@ -311,7 +317,7 @@ def test_open_requests_are_not_given_all_day_venues_they_cannot_fit():
     }
     assert "sh-disneyland" in long_kid_venues  # the pack has such venues, and they rank high for kids
     for text in ("带孩子玩两天", "plan 2 days in Shanghai with kids"):
-        ids = suggest_places(pack, text=text, count=6, exclude=set())
+        ids = suggest_places(pack, text=text, count=6, exclude=set(), when=datetime(2027, 3, 6, 10, tzinfo=SHANGHAI))
         assert len(ids) == 6 and not set(ids) & long_kid_venues
         assert all("kid_friendly" in pack.place_by_id(i).tags for i in ids)
         assert all(pack.place_by_id(i).visit_minutes <= SUGGEST_MAX_VISIT_MIN for i in ids)

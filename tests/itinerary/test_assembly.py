@@ -4,6 +4,7 @@ the same drop reasons and the same critic verdict (with the pack and the provide
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 from core.agent.actions.catalog import default_registry
 from core.agent.state import AgentContext, new_state
@@ -24,7 +25,9 @@ def _agent_result(request: TripRequest, provider, settings):
     registry = default_registry()
     agent_request = AgentRequest.model_validate({"message": "plan", "user_id": "u1"})
     state = new_state(agent_request, region="shanghai")
-    ctx = AgentContext(settings=settings, request=agent_request, provider=provider)
+    ctx = AgentContext(
+        settings=settings, request=agent_request, provider=provider, now=datetime(2027, 3, 6, 2, tzinfo=UTC)
+    )
     ctx.started = ctx.clock()
     for name, payload in [
         ("places.get_poi_facts", {"place_ids": [p.place_id for p in request.places]}),

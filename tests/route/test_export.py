@@ -29,6 +29,7 @@ from core.route.export import (
 )
 from core.route.links import build_deep_links
 from core.route.notices import english
+from tests.support.clock import suite_today
 from tests.support.paths import ROOT
 
 XSS = "<script>alert(1)</script>"
@@ -252,7 +253,7 @@ def test_cli_need_html_writes_the_report_named_after_the_trip(tmp_path, monkeypa
     out = capsys.readouterr()
     result = json.loads(out.out)  # stdout is the JSON alone
     [report] = list(work.iterdir())
-    assert report.name == f"外滩步行游-bund-walking-tour-{date.today().isoformat()}.html"
+    assert report.name == f"外滩步行游-bund-walking-tour-{suite_today().isoformat()}.html"
     assert task_name == "外滩步行游 Bund walking tour"
     assert str(report.name) in out.err
     page = report.read_text(encoding="utf-8")

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from core.config import get_settings
 from core.geo.registry import make_provider
 from tests.support.agent_packs import write_agent_pack
+from tests.support.clock import SUITE_NOW, days_after
 from tests.support.paths import ROOT as PROJECT_ROOT
 
 pytestmark = pytest.mark.ui
@@ -78,7 +79,9 @@ def _reservations(user):
     from core.reservations.service import ReservationService
 
     settings = get_settings()
-    service = ReservationService.from_settings(settings, load_region("agentcity", settings.data_dir))
+    service = ReservationService.from_settings(
+        settings, load_region("agentcity", settings.data_dir), clock=lambda: SUITE_NOW
+    )
     return service, [(r.item_name, r.status) for r in service.reservations_of(user)]
 
 
@@ -103,13 +106,13 @@ def test_confirmation_button_says_what_it_does_and_books(page):
 
 
 def test_reservations_made_on_other_pages_are_listed_here(page):
-    from datetime import date, time, timedelta
+    from datetime import time
 
     from core.reservations.models import ReservationRequest
 
     user = page.session_state["dashboard_user"]
     service, _ = _reservations(user)
-    day = date.today() + timedelta(days=3)
+    day = days_after(3)
     dry = service.dry_run(user, ReservationRequest(item_id="a-museum", date=day, time=time(10, 0), party_size=3))
     service.confirm(user, dry.reservation.id, token=dry.token, idempotency_key="elsewhere", consent=True)
     page.chat_input(key="agent_prompt").set_value("show my bookings").run()

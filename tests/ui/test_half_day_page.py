@@ -25,6 +25,7 @@ import pytest
 
 from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
 from core.halfday.goal_window import apply_window
+from tests.support.clock import days_after
 
 pytestmark = pytest.mark.ui
 
@@ -120,7 +121,7 @@ def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
 
 def next_thursday(at_hour: int) -> datetime:
     """A Thursday ahead, at ``at_hour`` in Shanghai: its Saturday is two days later (bookings close 12 h before)."""
-    today = datetime.now(SHANGHAI).date() + timedelta(days=1)
+    today = days_after(1)
     day = today + timedelta(days=(3 - today.weekday()) % 7)
     return datetime.combine(day, time(at_hour, 0), tzinfo=SHANGHAI)
 

@@ -8,7 +8,7 @@ and does not see the reservation. The reservation is booked through the service 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import timedelta
 from urllib.parse import parse_qs, urlparse
 from zoneinfo import ZoneInfo
 
@@ -20,6 +20,7 @@ from core.reservations import store
 from core.reservations.catalog import item_for
 from core.reservations.models import ReservationRequest
 from core.reservations.service import ReservationService
+from tests.support.clock import SUITE_NOW, days_after
 from tests.support.streamlit_server import open_expander
 from tests.ui.test_browser import offline_page
 
@@ -42,10 +43,10 @@ SHOWN_AROUND = """e => {
 def book_for(user: str) -> str:
     """A confirmed reservation for ``user`` in the database the server uses (tests/ui/conftest.py), by the
     service's own gates; its id."""
-    service = ReservationService(pack=PACK, engine=store.engine_for(get_settings().db_url))
+    service = ReservationService(pack=PACK, engine=store.engine_for(get_settings().db_url), clock=lambda: SUITE_NOW)
     item = item_for(PACK, VENUE)
     assert item is not None
-    day = datetime.now(ZoneInfo(PACK.timezone)).date() + timedelta(days=7)
+    day = days_after(7, ZoneInfo(PACK.timezone))
     dry = service.dry_run(user, ReservationRequest(item_id=VENUE, date=day, time=item.slots()[0], party_size=2))
     service.confirm(user, dry.reservation.id, token=dry.token, idempotency_key="identity-browser", consent=True)
     assert [r.status for r in service.reservations_of(user)] == ["confirmed"]
@@ -87,7 +88,8 @@ def test_the_identity_is_a_cookie_that_a_reload_keeps_and_another_browser_does_n
         sid = cookie["value"]
         assert re.fullmatch("[0-9a-f]{12}", sid), sid
         assert (cookie["path"], cookie["sameSite"], cookie["httpOnly"]) == ("/", "Strict", False)
-        assert cookie["expires"] > (datetime.now() + timedelta(days=300)).timestamp()  # not a session cookie
+        # not a session cookie: it outlives the browser by most of a year (the browser's clock, not the product's)
+        assert cookie["expires"] > page.evaluate("Date.now()") / 1000 + timedelta(days=300).total_seconds()
         assert "sid" not in parse_qs(urlparse(page.url).query)
         box = page.locator(".st-key-omni_identity")  # the script's box: there, and taking no room (no gap either)
         expect(box).to_have_count(1)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import numpy as np
 import pandas as pd
@@ -418,7 +419,9 @@ def test_the_calendar_file_is_worded_in_the_chosen_language(project_root):
     visits = [e for d in result.days for e in d.entries if e.kind == "visit" and not e.continues_visit]
     for lang, head, must in (("zh", "浦东亲子一日游", "优先级：必去"), ("en", "Pudong family day", "Priority: must")):
         worded = worded_result(result, names, lang)
-        text = itinerary_to_ics(worded, describe=lambda e, lang=lang: ics_description(e, lang)).replace("\r\n ", "")
+        stamp = datetime(2027, 3, 6, 2, 0, tzinfo=UTC)
+        ics = itinerary_to_ics(worded, generated_at=stamp, describe=lambda e, lang=lang: ics_description(e, lang))
+        text = ics.replace("\r\n ", "")
         assert f"X-WR-CALNAME:{head}" in text and f"DESCRIPTION:{must}" in text
         for e in visits:
             assert f"SUMMARY:{pack_names(result, lang)[e.key]}" in text

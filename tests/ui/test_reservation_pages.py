@@ -18,6 +18,7 @@ from core.reservations import store
 from core.reservations.catalog import item_for
 from core.reservations.models import ReservationRequest
 from core.reservations.service import ReservationService
+from tests.support.clock import SUITE_NOW, suite_today
 
 pytestmark = pytest.mark.ui
 
@@ -37,7 +38,7 @@ def db_url(tmp_path, monkeypatch):
 
 @pytest.fixture
 def service(db_url) -> ReservationService:
-    return ReservationService(pack=PACK, engine=store.engine_for(db_url))
+    return ReservationService(pack=PACK, engine=store.engine_for(db_url), clock=lambda: SUITE_NOW)
 
 
 def app_on(page: str, lang: str = "en"):
@@ -84,7 +85,7 @@ def en_day(day: date) -> str:
 
 
 def a_week_ahead() -> date:
-    return datetime.now(ZONE).date() + timedelta(days=7)
+    return suite_today(ZONE) + timedelta(days=7)
 
 
 def check(at, p: str, *, day: date, at_time: time, party: int, contact: str = "王先生 13800000000"):
@@ -143,8 +144,8 @@ def test_route_planner_reserve_confirm_receipt_and_cancel(planned_route, service
     ok(at)
     # The form opens on today's or tomorrow's earliest slot that still takes bookings.
     opened = datetime.combine(at.date_input(key=f"{p}_date").value, at.selectbox(key=f"{p}_time").value, ZONE)
-    assert opened.date() - datetime.now(ZONE).date() in (timedelta(0), timedelta(days=1))
-    assert opened - timedelta(hours=venue.terms.lead_time_hours) >= datetime.now(ZONE) - timedelta(minutes=5)
+    assert opened.date() - suite_today(ZONE) in (timedelta(0), timedelta(days=1))
+    assert opened - timedelta(hours=venue.terms.lead_time_hours) >= SUITE_NOW
 
     day = a_week_ahead()
     check(at, p, day=day, at_time=time(19, 0), party=3)
@@ -273,7 +274,7 @@ def test_a_refusal_is_a_sentence_with_the_venues_terms(planned_route):
     at = planned_route
     at.button(key="rp_res_open_sh-lao-jesse").click().run()
     p = "rp_res_sh-lao-jesse"
-    check(at, p, day=datetime.now(ZONE).date() - timedelta(days=1), at_time=time(12, 0), party=2)
+    check(at, p, day=suite_today(ZONE) - timedelta(days=1), at_time=time(12, 0), party=2)
     venue = item_for(PACK, "sh-lao-jesse")
     assert f"they close {venue.terms.lead_time_hours} h before it starts" in texts(at)
     assert "TOO_LATE" not in "\n".join(w.value for w in at.warning)
@@ -350,9 +351,9 @@ def test_a_past_trip_day_offers_the_earliest_bookable_slot_and_says_so(itinerary
     result = at.button(key="optimise").click().run().session_state["it_result"]
     ok(at)
     day, entry = bookable_visits(result)[0]
-    assert day.date < datetime.now(ZONE).date()
+    assert day.date < suite_today(ZONE)
     at.button(key=f"it_res_open_d{day.day_index}_{entry.key}").click().run()
     p = f"it_res_d{day.day_index}_{entry.key}"
     ok(at)
-    assert at.date_input(key=f"{p}_date").value >= datetime.now(ZONE).date()
+    assert at.date_input(key=f"{p}_date").value >= suite_today(ZONE)
     assert "can no longer be booked; showing the earliest bookable slot" in texts(at)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import csv
 import html
 import io
-from datetime import date
 
 import pytest
 
 from core.packs.loader import load_region
+from tests.support.clock import suite_today
 from tests.ui.test_route_language import plan_scenario, planner
 
 pytestmark = pytest.mark.ui
@@ -67,7 +67,7 @@ def test_downloads_are_named_after_the_destination_and_the_day(served, lang):
     name_en, name_zh = destination_names(result)
     assert name_en and name_zh
     shown = name_en if lang == "en" else name_zh
-    stem = "-".join(shown.casefold().replace("'", " ").split()) + "-" + date.today().isoformat()
+    stem = "-".join(shown.casefold().replace("'", " ").split()) + "-" + suite_today().isoformat()
     files = downloads(at, served)
     assert {key: name for key, (_, name) in files.items()} == {
         "dl_json": f"{stem}.json",

@@ -282,10 +282,12 @@ RELATIVE_GOAL = "后天下午两个人去博物馆"  # read on Thursday 26 Novem
 
 
 def pin_clock(monkeypatch, moment: datetime) -> None:
-    """Every context's clock (the page's now, the link's reading, the planner's) reads ``moment``."""
-    import core.app.context
+    """Every context's clock (the page's now, the link's reading, the planner's) reads ``moment``: the product's
+    clock setting, as a demo would fix it."""
+    from core.config import get_settings
 
-    monkeypatch.setattr(core.app.context, "system_clock", lambda: moment)
+    monkeypatch.setenv("OMNI_NOW", moment.isoformat())
+    get_settings.cache_clear()
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
