@@ -8,15 +8,18 @@ fails here on the day it is written, not months later. The moments are computed 
 - the next New Year's Eve, 15:30 UTC: 23:30 in Shanghai, half an hour before the new year there.
 
 libfaketime shifts the monotonic clock too (with ``FAKETIME_DONT_FAKE_MONOTONIC=1`` Python's ``time.sleep`` fails with
-EINVAL). Debian 12's libfaketime (0.9.10) does not intercept ``sem_clockwait``, with which CPython waits on every
-timed lock, ``Condition.wait`` and ``Queue.get``: the deadline is read on the shifted clock and waited for on the real
-one, so a one-second wait lasts a year (the hangs seen in tests/app, tests/stores and tests/faces: the database
-deadline watcher, the AnyIO portal of the API's test client). ``faketime_sem_clockwait.c`` beside this file, compiled
-here with gcc and preloaded, turns such a wait into libfaketime's own ``sem_timedwait``. The moments run two at a time
-(one core each), each a plain pytest (``-p no:xdist``: one process per moment). Prints each moment's pytest summary, then one closing line
+EINVAL). Each moment is one pytest on two workers (pytest-xdist), one moment after another.
+
+Debian 12's libfaketime (0.9.10) does not intercept ``sem_clockwait``, with which CPython waits on every timed lock,
+``Condition.wait`` and ``Queue.get``: the deadline is read on the shifted clock and waited for on the real one, so a
+one-second wait lasts a year (the hangs seen in tests/app, tests/stores and tests/faces: the database deadline
+watcher, the AnyIO portal of the API's test client). ``faketime_sem_clockwait.c`` beside this file, compiled here with
+gcc and preloaded, turns such a wait into libfaketime's own ``sem_timedwait``.
+
+Prints each moment's pytest summary, then one closing line
 ``time-travel: N passed, N failed``; exits 1 when a moment failed or ran no test.
 
-    python scripts/time_travel.py [--moment SPEC]... [--jobs 2] [PYTEST ARGS...]
+    python scripts/time_travel.py [--moment SPEC]... [--jobs 1] [PYTEST ARGS...]
 """
 
 from __future__ import annotations
@@ -34,18 +37,25 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: the suites whose tests decide with dates: day phrases, opening hours, bookings and their cut-offs, trip dates,
-#: half-day windows and links, stored stamps and expiries, and the faces that take a moment
+#: the suites whose tests decide with dates: day phrases, bookings and their cut-offs, half-day windows and links,
+#: stored stamps and expiries, demo trip dates, the agent's days and bookings, the clock and its edge moments (the
+#: rest of tests/agent, tests/itinerary and tests/faces plan with the same clock and add minutes, not dates)
 DATE_SUITES = (
     "tests/phrases",
     "tests/reservations",
     "tests/halfday",
-    "tests/itinerary",
-    "tests/agent",
     "tests/memory",
     "tests/stores",
-    "tests/app",
-    "tests/faces",
+    "tests/app/test_clock.py",
+    "tests/app/test_edge_moments.py",
+    "tests/app/test_context_language.py",
+    "tests/itinerary/test_demo_dates.py",
+    "tests/itinerary/test_ics.py",
+    "tests/agent/test_agent_booking_followup.py",
+    "tests/agent/test_agent_reservations.py",
+    "tests/agent/test_day_phrases_agree.py",
+    "tests/agent/test_agent_trip_request.py",
+    "tests/agent/test_agent_gates.py",
 )
 #: the browser, the UI pages and the solver runs are left to the main run: they take no calendar decision of their own
 DESELECT = "not browser and not ui and not slow"
@@ -98,7 +108,7 @@ def run_moment(moment: str, pytest_args: list[str], shim: Path) -> tuple[str, in
     env.pop("FAKETIME_DONT_FAKE_MONOTONIC", None)
     env["LD_PRELOAD"] = " ".join(filter(None, [str(shim), env.get("LD_PRELOAD")]))
     with tempfile.TemporaryDirectory(prefix="omni-time-travel-") as cache:
-        cmd = [*faketime_command(), moment, sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider"]
+        cmd = [*faketime_command(), moment, sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider"]
         cmd += ["-q", "-m", DESELECT, "-o", f"cache_dir={cache}", *pytest_args]
         done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     out = done.stdout + done.stderr
@@ -113,7 +123,7 @@ def run_moment(moment: str, pytest_args: list[str], shim: Path) -> tuple[str, in
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moment", action="append", help="a faketime spec (+365d, '@2028-02-29 15:30:00')")
-    parser.add_argument("--jobs", type=int, default=2, help="moments at once (one core each)")
+    parser.add_argument("--jobs", type=int, default=1, help="moments at once (each on two workers)")
     args, pytest_args = parser.parse_known_args(argv)
     moments = args.moment or default_moments(datetime.now(UTC))
     paths = [a for a in pytest_args if not a.startswith("-") and (ROOT / a.split("::")[0]).exists()]

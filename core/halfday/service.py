@@ -220,9 +220,7 @@ class HalfDayPlanner:
                 tags.extend([place.category, *place.tags])
         self.memory.record(
             user_id,
-            MemoryEvent(
-                kind="confirmed_plan", place_ids=[s.place_id for s in plan.steps], tags=tags, at=self.clock()
-            ),
+            MemoryEvent(kind="confirmed_plan", place_ids=[s.place_id for s in plan.steps], tags=tags, at=self.clock()),
         )
         # an episode to recall by similarity: the goal and the places in both languages (the pack's names)
         names = [f"{p.name_zh} {p.name_en}" for s in plan.steps if (p := pack.place_by_id(s.place_id)) is not None]

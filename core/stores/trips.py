@@ -259,9 +259,7 @@ class TripStore:
             for r in self._read(sa.select(trips).where(trips.c.user_id == user_id).order_by(trips.c.seq))
         ]
 
-    def save_trip(
-        self, draft: TripDraft, *, op: str, edit: dict[str, Any], now: datetime | None = None
-    ) -> TripDraft:
+    def save_trip(self, draft: TripDraft, *, op: str, edit: dict[str, Any], now: datetime | None = None) -> TripDraft:
         """Write the draft (optimistic: the stored version must be the draft's) and log the edit, in one transaction.
         ``now``: the request's moment (stamps)."""
         stamp = _stamp(now)

@@ -19,7 +19,9 @@ def _config(venues_dir: Path, region: str, port: int, clock: Clock) -> uvicorn.C
     sites = load_sites(venues_dir, region)
     if sites is None:
         raise InputError(f"no demo venue sites for region {region!r} in {venues_dir}", field="region")
-    return uvicorn.Config(build_app(sites, clock=clock), host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    return uvicorn.Config(
+        build_app(sites, clock=clock), host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+    )
 
 
 def serve_forever(venues_dir: Path, region: str, port: int, *, clock: Clock = system_clock) -> None:

@@ -139,8 +139,9 @@ def test_registry_validates_input_output_and_preconditions(tmp_path):
     settings = make_settings(tmp_path)
     tel = Telemetry(settings.agent_event_log, request_id="r1")
     req = AgentRequest(message="x", request_id="r1")
-    state, ctx = new_state(req), AgentContext(
-        settings=settings, request=req, telemetry=tel, now=datetime(2027, 3, 6, 10, tzinfo=SHANGHAI)
+    state, ctx = (
+        new_state(req),
+        AgentContext(settings=settings, request=req, telemetry=tel, now=datetime(2027, 3, 6, 10, tzinfo=SHANGHAI)),
     )
     assert reg.call("demo.double", {"n": 2}, state=state, ctx=ctx).doubled == 4
     assert reg.call("demo.double", {"n": 2}, state=state, ctx=ctx).doubled == 4  # cached

@@ -294,9 +294,7 @@ def _persist_plan(inp: PersistPlanIn, state: AgentState, ctx: AgentContext) -> P
     if inp.trip_id and draft is None:  # absent or another user's: the same answer
         raise ActionError(f"no trip '{inp.trip_id}' was found", field="trip_id")
     if draft is None:
-        draft = store.create_trip(
-            user_id=inp.user_id, region=inp.region, title=inp.title, days=inp.days, now=ctx.now
-        )
+        draft = store.create_trip(user_id=inp.user_id, region=inp.region, title=inp.title, days=inp.days, now=ctx.now)
         created = True
     else:
         created = False
