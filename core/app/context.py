@@ -44,6 +44,17 @@ def zone_or_none(name: str | None) -> ZoneInfo | None:
         return None
 
 
+def _zoned(clock: Clock, zone: ZoneInfo) -> Clock:
+    """``clock`` whose moments always carry a zone: a face's moment without one (``--now 2027-01-05T10:00``) is the
+    request's local time, so every service handed the clock compares aware moments."""
+
+    def zoned() -> datetime:
+        moment = clock()
+        return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
+
+    return zoned
+
+
 class AppServices:
     """What one process shares between requests: providers and reservation services, built once each.
 
@@ -164,7 +175,7 @@ class AppServices:
             region=pack,
             settings=settings,
             provider_name=provider or settings.provider,
-            clock=clock or clock_from_settings(settings),
+            clock=_zoned(clock, zone) if clock is not None else clock_from_settings(settings),
             services=self,
             trace_id=trace_id or uuid.uuid4().hex[:16],
         )

@@ -224,7 +224,7 @@ class HalfDayPlanner:
         )
         # an episode to recall by similarity: the goal and the places in both languages (the pack's names)
         names = [f"{p.name_zh} {p.name_en}" for s in plan.steps if (p := pack.place_by_id(s.place_id)) is not None]
-        UserMemory(self.memory.engine).write_episode(
+        UserMemory(self.memory.engine, clock=self.clock).write_episode(
             user_id,
             "plan",
             " · ".join([result.goal.text, *names]),

@@ -49,6 +49,10 @@ def test_a_context_is_on_the_settings_clock_and_its_today_is_the_regions():
     # a face's own clock wins over the settings' (the CLI's --now)
     other = services.context(region="shanghai", clock=fixed_clock(datetime(2027, 6, 1, 4, tzinfo=UTC)))
     assert other.today() == date(2027, 6, 1)
+    # a face's moment without an offset (the CLI's --now) is the request's local time, for every service handed it
+    naive = services.context(region="shanghai", clock=lambda: datetime(2027, 1, 5, 10, 0))
+    assert naive.clock() == datetime(2027, 1, 5, 10, 0, tzinfo=SHANGHAI)
+    assert naive.reservations().clock() == datetime(2027, 1, 5, 2, 0, tzinfo=UTC)
 
 
 def test_a_requests_reservation_service_books_on_the_requests_clock(tmp_path):
