@@ -14,7 +14,6 @@ from components.identity import dashboard_user
 from components.language import current_lang, render_language_switch, t
 from components.services import app_services, settings
 from core.app import MapServices, RequestContext
-from core.clock import Clock, clock_from_settings
 from core.errors import OmniError
 from core.i18n import Lang, normalize_lang, other
 
@@ -178,11 +177,6 @@ def request_context(region: str | None = None) -> RequestContext:
     except OmniError:
         ctx = services.context(provider="offline", **common)
     return ctx
-
-
-def request_clock() -> Clock:
-    """The product's clock for this run: ``OMNI_NOW``'s fixed moment (tests, demos), else the machine's."""
-    return clock_from_settings(app_services().settings)
 
 
 def region_today(region: str | None = None) -> date:

@@ -39,7 +39,7 @@ from components.reservation_words import (
     status_words,
     unverified_words,
 )
-from components.services import app_services, settings
+from components.services import app_services, request_clock, settings
 from core.app import reservations as reservations_app
 from core.app.reservations import (
     BookableItem,
@@ -50,7 +50,6 @@ from core.app.reservations import (
     ReservationService,
     item_for,
 )
-from core.clock import clock_from_settings
 from core.errors import OmniError
 
 #: the session's language key (components/language.py)
@@ -97,7 +96,7 @@ def service_for(region: str | None = None) -> ReservationService:
     """The service of ``region`` (default: the region chosen in the sidebar), shared by the server's sessions, on
     the product's clock (``OMNI_NOW``'s moment in tests and demos)."""
     shared = app_services().reservations(region or st.session_state.get("region") or settings().region)
-    return shared.at(clock_from_settings(settings()))
+    return shared.at(request_clock())
 
 
 def _service_of_item(item_id: str) -> ReservationService:
@@ -105,7 +104,7 @@ def _service_of_item(item_id: str) -> ReservationService:
     one resolver; the sidebar's service when no pack offers the venue any more (its gates then answer)."""
     sidebar = st.session_state.get("region") or settings().region
     try:
-        return app_services().reservations_for_item(item_id, prefer=sidebar).at(clock_from_settings(settings()))
+        return app_services().reservations_for_item(item_id, prefer=sidebar).at(request_clock())
     except OmniError:
         return service_for()
 

@@ -17,6 +17,7 @@ import streamlit as st
 
 from core.app import AppServices
 from core.app.warmup import start_warm_up
+from core.clock import Clock, clock_from_settings
 from core.config import Settings
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
@@ -76,3 +77,8 @@ def app_services() -> AppServices:
 def settings() -> Settings:
     """The settings in force (a test may change them between runs)."""
     return app_services().settings
+
+
+def request_clock() -> Clock:
+    """The product's clock for this run: ``OMNI_NOW``'s fixed moment (tests, demos), else the machine's."""
+    return clock_from_settings(settings())

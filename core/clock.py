@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, date, datetime, tzinfo
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -27,8 +27,6 @@ if TYPE_CHECKING:
 
 #: A clock: the current moment, timezone-aware.
 Clock = Callable[[], datetime]
-#: A clock of seconds since the epoch (pacing windows, holds).
-EpochClock = Callable[[], float]
 
 
 def system_clock() -> datetime:
@@ -51,11 +49,6 @@ def clock_from_settings(settings: Settings) -> Clock:
     return fixed_clock(settings.now) if settings.now is not None else system_clock
 
 
-def epoch_clock(clock: Clock) -> EpochClock:
-    """``clock`` read as seconds since the epoch."""
-    return lambda: clock().timestamp()
-
-
 def real_epoch_s() -> float:
     """The machine's seconds since the epoch: log stamps, fetch stamps, another party's windows and resets; never a
     calendar choice of the product's own (those read the request's ``Clock``)."""
@@ -65,8 +58,3 @@ def real_epoch_s() -> float:
 def monotonic() -> float:
     """Seconds on a clock that only moves forward: for durations, deadlines and timeouts."""
     return time.monotonic()
-
-
-def today_in(clock: Clock, zone: tzinfo) -> date:
-    """The clock's date in ``zone``."""
-    return clock().astimezone(zone).date()

@@ -109,7 +109,12 @@ def run_moment(moment: str, pytest_args: list[str], shim: Path) -> tuple[str, in
     env.pop("FAKETIME_DONT_FAKE_MONOTONIC", None)
     env["LD_PRELOAD"] = " ".join(filter(None, [str(shim), env.get("LD_PRELOAD")]))
     cmd = [*faketime_command(), moment, sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider"]
-    cmd += [f"--ignore={f}" for f in DESELECT_FILES] + ["-k", DESELECT_NAMES, "-q", "-m", DESELECT, *pytest_args]
+    args, names = list(pytest_args), DESELECT_NAMES
+    if "-k" in args[:-1]:  # a caller's -k narrows the run further; a second -k would replace this one
+        at = args.index("-k")
+        names = f"({args.pop(at + 1)}) and {names}"
+        args.pop(at)
+    cmd += [f"--ignore={f}" for f in DESELECT_FILES] + ["-k", names, "-q", "-m", DESELECT, *args]
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     out = done.stdout + done.stderr
     tail = "\n".join(out.strip().splitlines()[-40:])

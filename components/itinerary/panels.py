@@ -10,7 +10,6 @@ from typing import Any
 
 import streamlit as st
 
-from components.frame import request_clock
 from components.itinerary.frames import (
     decision_log_frame,
     dropped_details_frame,
@@ -35,6 +34,7 @@ from components.itinerary.words import (
     status_words,
     travel_source_words,
 )
+from components.services import request_clock
 from core.i18n import t
 from core.models.itinerary_result import ItineraryResult, TimelineEntry
 

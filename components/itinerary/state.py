@@ -359,7 +359,8 @@ def load_demo_trip() -> None:
         from components.frame import set_region
 
         set_region(region)
-    from components.frame import cached_region_info, request_clock
+    from components.frame import cached_region_info
+    from components.services import request_clock
     from core.app.itinerary import demo_trip_from_today
 
     zone = cached_region_info(region)["timezone"] if region in list_regions() else "UTC"

@@ -217,7 +217,6 @@ def matches_preferences(pack: RegionPack, place_id: str, text: str) -> bool:
 def _start_date(ctx: AgentContext, text: str) -> date:
     now = ctx.now
     if first_day(normalize_message(text), today=now.date()) is not None:  # else the trip starts tomorrow
-        # resolve_day reads the zone only without a now; a now in datetime.UTC or a naive one has no zone key
         return when.resolve_day(text, now=now)
     return now.date() + timedelta(days=1)
 

@@ -208,8 +208,7 @@ class RequestContext:
 
     def now(self) -> datetime:
         """The clock's now, in the request's zone."""
-        now = self.clock()
-        return now.astimezone(self.zone) if now.tzinfo is not None else now.replace(tzinfo=self.zone)
+        return self.clock().astimezone(self.zone)  # the context's clock always gives an aware moment (_zoned)
 
     def today(self) -> date:
         """The clock's date in the request's zone (late evening in UTC is already tomorrow in Shanghai)."""
