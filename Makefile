@@ -51,6 +51,7 @@ quick: $(STAMP) $(PACK)  # the fast subset while developing: no pages, no browse
 # its graph, so the grep holds them to the same rule: no benchmarks, tests or development-only packages.
 lint: $(STAMP)
 	$(PY) scripts/check_clock.py
+	$(PY) scripts/check_architecture.py
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy

@@ -11,8 +11,11 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
+from core.config import get_settings
 
 ROUTER_MESSAGES = [
     "明天天气",
@@ -60,9 +63,9 @@ def _p95(xs: list[float]) -> float:
 
 def bench_agent(*, repeats: int = 20) -> dict:
     from bench.slots import bench_slots
-    from core.agent.orchestrator import route_and_run
     from core.agent.router import route_message
-    from core.config import get_settings
+    from core.app.agent import ask
+    from core.app.context import AppServices
 
     base = get_settings()
     tmp = Path(tempfile.mkdtemp(prefix="omni-bench-"))
@@ -70,24 +73,29 @@ def bench_agent(*, repeats: int = 20) -> dict:
         update={"db_url": f"sqlite:///{tmp / 'bench.db'}", "agent_event_log": tmp / "events.jsonl"}
     )
     for m in ROUTER_MESSAGES:  # warm-up (imports, regex compilation)
-        route_message(m)
+        route_message(m, settings=get_settings())
     router_ms = []
     for _ in range(repeats):
         for m in ROUTER_MESSAGES:
-            router_ms.append(route_message(m).router_ms)
-    route_and_run({"message": "豫园几点开门", "user_id": "bench"}, settings=settings)  # warm-up: provider, KB
+            router_ms.append(route_message(m, settings=get_settings()).router_ms)
+    services = AppServices(settings)  # the process's root, as a face builds it; each message is a new request
+
+    def route_and_run(request: dict[str, str]) -> Any:
+        return ask(services.context(user=request["user_id"]), request)
+
+    route_and_run({"message": "豫园几点开门", "user_id": "bench"})  # warm-up: provider, KB
     s1 = []
     for _ in range(max(1, repeats // 4)):
         for m in SYSTEM1_MESSAGES:
             t0 = time.perf_counter()
-            r = route_and_run({"message": m, "user_id": "bench"}, settings=settings)
+            r = route_and_run({"message": m, "user_id": "bench"})
             s1.append((time.perf_counter() - t0) * 1000)
             assert r.observability.system_mode == "SYSTEM1", m
     plans = []
     status = None
     for _ in range(3):
         t0 = time.perf_counter()
-        r = route_and_run({"message": "规划3天上海行程", "user_id": "bench"}, settings=settings)
+        r = route_and_run({"message": "规划3天上海行程", "user_id": "bench"})
         plans.append(time.perf_counter() - t0)
         status = r.result.status
     return {

@@ -25,6 +25,7 @@ from typing import Any
 
 from bench.throwaway_pg import ThrowawayCluster
 from core.config import PROJECT_ROOT
+from tests.support.db import db_at
 
 KEY = "bench-db-faults-key-0123456789"
 BOOK = {"item_id": "sh-jiajia-tangbao", "date": "2030-01-05", "time": "19:00", "party_size": 2, "contact": "Li"}
@@ -139,7 +140,7 @@ def _fault_rows(cluster: ThrowawayCluster, folder: Path) -> list[dict[str, Any]]
     with _environment(env):
         client = _client(env)
         trip_id = _seed(client)
-        db.engine_for(env["OMNI_DB_URL"]).dispose()
+        db.engine_for(db_at(env["OMNI_DB_URL"])).dispose()
         _read_only(sqlite, True)
         try:
             rows.append({"fault": "sqlite read-only", "faces": _faces(client, env, trip_id)})

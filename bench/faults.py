@@ -98,6 +98,7 @@ LATE_MARKS = ("did not answer in time", "timed out", "未能及时答复", "在�
 def _cases(settings: Settings) -> dict[str, Any]:
     """Each face's question; each returns (answered, the words it says of the failure)."""
     from core.agent import route_and_run
+    from core.clock import clock_from_settings
     from core.geo.registry import make_provider
     from core.itinerary.pipeline import plan_itinerary
     from core.models.itinerary import TripRequest
@@ -120,7 +121,10 @@ def _cases(settings: Settings) -> dict[str, Any]:
 
     def agent_question() -> tuple[bool, list[str]]:
         response = route_and_run(
-            {"message": "从外滩到豫园开车要多久", "user_id": "bench"}, settings=settings, provider=provider()
+            {"message": "从外滩到豫园开车要多久", "user_id": "bench"},
+            settings=settings,
+            provider=provider(),
+            now=clock_from_settings(settings)(),
         )
         return response.result.status == "OK", [response.result.answer_text]
 

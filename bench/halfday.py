@@ -15,6 +15,8 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from tests.support.db import db_at
+
 GOALS = [
     "周六下午带5岁的孩子去博物馆，人均200以内",
     "明天上午想去公园散步，然后吃本帮菜",
@@ -99,12 +101,13 @@ def _planner(provider: Any, settings: Any, url: str) -> Any:
     from core.reservations import store
     from core.reservations.service import ReservationService
 
-    engine = store.engine_for(url)
+    engine = store.engine_for(db_at(url))
     return HalfDayPlanner(
         provider=provider,
         settings=settings,
-        memory=MemoryStore(engine),
+        memory=MemoryStore(engine, clock=clock_from_settings(settings)),
         reservations=ReservationService(pack=provider.region, engine=engine, clock=clock_from_settings(settings)),
+        clock=clock_from_settings(settings),
     )
 
 

@@ -13,6 +13,8 @@ from datetime import UTC, date, datetime, timedelta
 from datetime import time as clock_time
 from typing import Any
 
+from tests.support.db import db_at
+
 
 def _race(calls: list[Any]) -> tuple[Counter[str], float]:
     outcomes: Counter[str] = Counter()
@@ -52,7 +54,7 @@ def _one_database(url: str, label: str) -> dict[str, Any]:
     pack = load_region("shanghai")
     item = next(i for i in catalogue(pack) if i.category == "restaurant")
     service = ReservationService(
-        pack=pack, engine=store.engine_for(url), clock=lambda: datetime(2026, 12, 1, 1, 0, tzinfo=UTC)
+        pack=pack, engine=store.engine_for(db_at(url)), clock=lambda: datetime(2026, 12, 1, 1, 0, tzinfo=UTC)
     )
     day = date(2027, 1, 1) + timedelta(days=int(time.time()) % 300)  # a fresh day per run on a shared database
     ask = ReservationRequest(item_id=item.id, date=day, time=clock_time(19, 0), party_size=2)

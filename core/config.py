@@ -11,6 +11,8 @@ from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, model_va
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+#: the region packs and scenarios that ship with the project (the setting ``data_dir`` may name another folder)
+BUNDLED_DATA = PROJECT_ROOT / "data"
 
 
 def _empty_is_none(value: object) -> object:
@@ -71,7 +73,7 @@ class Settings(BaseSettings):
         "osrm, amap), see core/geo/registry.py",
     )
     region: str = "shanghai"
-    data_dir: RequiredPath = PROJECT_ROOT / "data"
+    data_dir: RequiredPath = BUNDLED_DATA
     now: Annotated[datetime | None, AfterValidator(_aware_moment)] = Field(
         default=None,
         description="A fixed moment for every calendar decision (core/clock.py), e.g. 2027-01-05T10:00:00+08:00: "

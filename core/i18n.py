@@ -25,8 +25,6 @@ from typing import Literal
 
 from babel.messages.pofile import read_po
 
-from core.config import get_settings
-
 Lang = Literal["zh", "en"]
 LANGS: tuple[Lang, ...] = ("zh", "en")
 DEFAULT_LANG: Lang = "en"
@@ -131,11 +129,26 @@ def list_sentence(items: Iterable[str], lang: str | None, *, last: Literal["and"
     return f"{head}{word}{names[-1]}" if want == "zh" else f"{head} {word} {names[-1]}"
 
 
+class _Strictness:
+    """Whether a missing word raises: set once by the composition root from the setting ``i18n_strict``
+    (``core.app.context.AppServices``), not read from the settings here."""
+
+    strict = False
+
+
+_STRICTNESS = _Strictness()
+
+
+def set_strict(strict: bool) -> None:
+    """The process's policy for missing words (the composition root's call; ``OMNI_I18N_STRICT``)."""
+    _STRICTNESS.strict = strict
+
+
 def strict_mode() -> bool:
-    """Missing words raise instead of falling back: under pytest, or with the setting ``OMNI_I18N_STRICT=true``."""
+    """Missing words raise instead of falling back: under pytest, or where the root set ``OMNI_I18N_STRICT=true``."""
     if os.environ.get("PYTEST_CURRENT_TEST"):
         return True
-    return get_settings().i18n_strict
+    return _STRICTNESS.strict
 
 
 def domain_of(key: str) -> str:

@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from components.agent.operator_words import METRIC_WORDS, acceptance_frame, decision_frame, metric_rows
+from components.frame import request_context
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.services import settings
@@ -35,7 +36,7 @@ st.caption(t("agent.operator.metrics_help", lang, n=len(METRIC_WORDS)))
 
 st.markdown("##### " + t("agent.operator.acceptance", lang))
 if st.button(t("agent.console.qa.run", lang), key="agent_qa"):
-    state.agent_qa_rows = acceptance()
+    state.agent_qa_rows = acceptance(request_context())
 if state.get("agent_qa_rows"):
     qa = pd.DataFrame(state.agent_qa_rows)
     st.metric(t("agent.console.qa.passed", lang), f"{int(qa['passed'].sum())}/{len(qa)}")

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from core.agent.browse import BrowserExecutor
 from core.agent.orchestrator import route_and_run
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.geo.composite import MapServices
 from core.venues.serve import VenueServer
 
@@ -56,23 +57,25 @@ QA_CASES: list[dict[str, Any]] = [
 ]
 
 
-def run_qa_acceptance(*, settings: Settings | None = None, provider: MapServices | None = None) -> list[dict[str, Any]]:
+def run_qa_acceptance(*, settings: Settings, provider: MapServices, now: datetime) -> list[dict[str, Any]]:
     """Run every QA case against a throw-away store and event log; one row per case with pass/fail.
     The captcha case visits the demo venue site behind a captcha (core/venues), served for the run on 127.0.0.1."""
-    base = settings or get_settings()
+    base = settings
     tmp = Path(tempfile.mkdtemp(prefix="omni-qa-"))
     s = base.model_copy(update={"db_url": f"sqlite:///{tmp / 'qa.db'}", "agent_event_log": tmp / "events.jsonl"})
     rows: list[dict[str, Any]] = []
     venues = VenueServer(base.venues_dir, "shanghai").start()
     try:
         for case in QA_CASES:
-            rows.append(_run_case(case, s, provider, venues.base_url))
+            rows.append(_run_case(case, s, provider.for_request(), venues.base_url, now=now))
     finally:
         venues.stop()
     return rows
 
 
-def _run_case(case: dict[str, Any], s: Settings, provider: MapServices | None, venues: str) -> dict[str, Any]:
+def _run_case(
+    case: dict[str, Any], s: Settings, provider: MapServices, venues: str, *, now: datetime
+) -> dict[str, Any]:
     kw: dict[str, Any] = {}
     if case.get("captcha"):
         kw["browser"] = BrowserExecutor(
@@ -83,6 +86,7 @@ def _run_case(case: dict[str, Any], s: Settings, provider: MapServices | None, v
         {"message": case["message"].format(venues=venues), "user_id": "qa", "options": case.get("options", {})},
         settings=s,
         provider=provider,
+        now=now,
         **kw,
     )
     checks = {

@@ -5,8 +5,8 @@ loop.py, the gated flows in flows/, the trip request from a message in trip_requ
 from __future__ import annotations
 
 import logging
-import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -31,8 +31,7 @@ from core.agent.router import RouterDecision, route_message
 from core.agent.state import AgentContext, log_decision, new_state
 from core.agent.steps import BudgetExhausted, finish_on_timeout
 from core.agent.telemetry import Telemetry
-from core.clock import clock_from_settings
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.errors import DatabaseUnreachable, InputError, error_from_validation
 from core.geo.base import provider_budget
 from core.geo.composite import MapServices
@@ -50,49 +49,39 @@ from core.models.agent import (
     Payload,
     unique_steps,
 )
+from core.stores.db import Database
 
 logger = logging.getLogger(__name__)
-_PROVIDERS: dict[tuple[str, str, str], MapServices] = {}
-_PROVIDERS_LOCK = threading.Lock()
 
 
-def default_provider(settings: Settings) -> MapServices:
-    """A request's view of the process's provider for ``settings`` (callers without a RequestContext)."""
-    from core.geo.registry import make_provider
-
-    key = (settings.provider, settings.region, str(settings.data_dir))
-    with _PROVIDERS_LOCK:
-        if key not in _PROVIDERS:
-            _PROVIDERS[key] = make_provider(settings.provider, region=settings.region, settings=settings)
-        return _PROVIDERS[key].for_request()  # a view: this request's own warnings and counts
-
-
-def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for the orchestrator change in flight
-    request: AgentRequest | dict,  # type: ignore[type-arg]  # a JSON object; likewise left to that change
+def route_and_run(
+    request: AgentRequest | dict[str, Any],
     *,
-    settings: Settings | None = None,
-    provider: MapServices | None = None,
+    settings: Settings,
+    provider: MapServices,
+    now: datetime,
     store: Any = None,
     memory: Any = None,
     telemetry: Telemetry | None = None,
     browser: BrowserExecutor | None = None,
     llm: Any = None,
     registry: ActionRegistry | None = None,
-    clock=None,
-    now: datetime | None = None,
+    clock: Callable[[], float] | None = None,
     lang: Lang | None = None,
-    progress=None,
+    progress: Callable[[str, str], None] | None = None,
 ) -> AgentResponse:
     """Route one request and run it (System 1 or the budgeted System 2). Never raises on bad luck:
-    failures become a FAILED/TIMEOUT result with an error code; only an invalid request raises."""
+    failures become a FAILED/TIMEOUT result with an error code; only an invalid request raises.
+
+    ``provider``: the request's view of the process's map services (the composition root's); ``now``: the
+    request's moment (a naive one is read in the conversation's zone); ``clock``: the monotonic clock of its
+    durations and deadline."""
     t_start = time.perf_counter()
     if not isinstance(request, AgentRequest):
         request = AgentRequest.model_validate(request)
-    settings = settings or get_settings()
     from core.stores.trips import LazyTripStore
 
-    store = store or LazyTripStore(settings.db_url)  # opened by the first action that needs it
-    provider = provider or default_provider(settings)
+    store = store or LazyTripStore(Database.from_settings(settings))  # opened by the first action that needs it
     telemetry = telemetry or Telemetry(settings.agent_event_log, request_id=request.request_id)
     if telemetry.request_id is None:
         telemetry.request_id = request.request_id
@@ -116,12 +105,8 @@ def route_and_run(  # type: ignore[no-untyped-def]  # clock/progress: left for t
         zone = ZoneInfo(tz)
     except Exception:
         zone = ZoneInfo(provider.region.timezone)
-    # the face's moment, in the face's zone (core.app passes its context's now); else the settings' clock (OMNI_NOW
-    # or the machine's) in the conversation's zone
-    if now is None:
-        moment = clock_from_settings(settings)().astimezone(zone)
-    else:
-        moment = now if now.tzinfo is not None else now.replace(tzinfo=zone)
+    # the face's moment, in the face's zone (core.app passes its context's now)
+    moment = now if now.tzinfo is not None else now.replace(tzinfo=zone)
     ctx = AgentContext(
         settings=settings,
         request=request,

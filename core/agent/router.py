@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from core.agent.features import Features, extract_features
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.i18n import Lang, guess_lang, join_words, t
 from core.models.agent import (
     AgentOptions,
@@ -126,7 +126,7 @@ def route_message(
     message: str,
     *,
     options: AgentOptions | None = None,
-    settings: Settings | None = None,
+    settings: Settings,
     arbiter: Arbiter | None = None,
     recent_messages: list[str] | None = None,
     lang: Lang | None = None,
@@ -135,7 +135,6 @@ def route_message(
     words are in ``lang`` when a face says it, else in the message's language (core.i18n.guess_lang)."""
     t0 = time.perf_counter()
     options = options or AgentOptions()
-    settings = settings or get_settings()
     try:
         f = extract_features(message)
     except Exception:  # pragma: no cover - regexes over a str do not fail; keep the contract anyway

@@ -17,6 +17,7 @@ from core.config import Settings
 from core.geo.composite import MapServices
 from core.i18n import Lang, guess_lang
 from core.models.agent import MAX_FACT_TEXT, AgentOptions, AgentRequest, AgentState, DecisionLogEntry, TripState
+from core.stores.db import Database
 
 
 @dataclass
@@ -36,6 +37,11 @@ class AgentContext:
     progress: Callable[[str, str], None] | None = None  # (ui status, short message)
     lang: Lang | None = None  # the language the face gave (None: an API call without a locale; the message decides)
     browse_consented: bool = False  # set by the browse flow's consent gate for this request only
+
+    @property
+    def database(self) -> Database:
+        """The request's database (its URL and limits), for the stores a flow opens."""
+        return Database.from_settings(self.settings)
 
     def reply_lang(self, text: str | None = None) -> Lang:
         """The language of the answer: the face's, else the language ``text`` (default: the message) is in."""

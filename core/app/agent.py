@@ -9,7 +9,6 @@ from core.agent.orchestrator import route_and_run
 from core.agent.trip_request import ASSUMED_START
 from core.app.context import RequestContext
 from core.config import Settings, get_settings
-from core.geo.composite import MapServices
 from core.models.agent import AgentRequest, AgentResponse
 
 __all__ = [
@@ -81,8 +80,9 @@ def metrics(*, settings: Settings | None = None) -> dict[str, Any]:
     return live_metrics((settings or get_settings()).agent_event_log)
 
 
-def acceptance(*, settings: Settings | None = None, provider: MapServices | None = None) -> list[dict[str, Any]]:
-    """Run the QA acceptance cases on a throw-away store and event log: one row per case, passed or not."""
+def acceptance(ctx: RequestContext) -> list[dict[str, Any]]:
+    """Run the QA acceptance cases on a throw-away store and event log, on the context's view of the providers at its
+    moment: one row per case, passed or not."""
     from core.agent.acceptance import run_qa_acceptance
 
-    return run_qa_acceptance(settings=settings, provider=provider)
+    return run_qa_acceptance(settings=ctx.settings, provider=ctx.providers, now=ctx.now())

@@ -18,15 +18,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import cached_property
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.clock import Clock, clock_from_settings
 from core.config import Settings, get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.geo.composite import MapServices
-from core.i18n import DEFAULT_LANG, Lang, normalize_lang
+from core.i18n import DEFAULT_LANG, Lang, normalize_lang, set_strict
 from core.packs.loader import RegionPack, list_regions, load_region
+from core.stores.db import Database
 
 if TYPE_CHECKING:
     from core.reservations.service import ReservationService
@@ -62,8 +63,10 @@ class AppServices:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self._settings = settings
+        set_strict(self.settings.i18n_strict)  # the process's policy for missing words
         self._providers: dict[tuple[str, str, str], MapServices] = {}
         self._reservations: dict[tuple[str, str, str], ReservationService] = {}
+        self._started: dict[tuple[str, str, str], Any] = {}  # what ``once`` made
         self._lock = threading.Lock()
         self._building: dict[tuple[str, ...], threading.Lock] = {}  # one builder per key: nothing is built twice
 
@@ -88,6 +91,10 @@ class AppServices:
                 with self._lock:
                     built[key] = found
             return found
+
+    def once(self, name: str, build: Callable[[], T]) -> T:
+        """``build()``'s result, made by the first caller for ``name`` and kept for the process (a warm-up)."""
+        return cast(T, self._once(self._started, (name, "", ""), build))
 
     # ---- providers ------------------------------------------------------------------------------------
     def provider(self, name: str | None, region: str, *, settings: Settings | None = None) -> MapServices:
@@ -199,6 +206,11 @@ class RequestContext:
     @cached_property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
+
+    @cached_property
+    def database(self) -> Database:
+        """The request's database: its URL and limits, for the stores a use case opens."""
+        return Database.from_settings(self.settings)
 
     @cached_property
     def providers(self) -> MapServices:

@@ -267,7 +267,7 @@ def reserve_step(ctx: RequestContext, inp: ReserveInput, *, trace_id: str | None
 
 def memory_store(ctx: RequestContext) -> MemoryStore:
     """What the half-day planner learned, on the context's database (no map provider needed)."""
-    return MemoryStore(url=ctx.settings.db_url, clock=ctx.clock)
+    return MemoryStore(database=ctx.database, clock=ctx.clock)
 
 
 def remembered(ctx: RequestContext) -> Memory:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.app.context import RequestContext
 from core.clock import Clock
-from core.config import Settings
+from core.config import Settings, get_settings
 from core.geo.base import TravelMode
 from core.itinerary.edits import reoptimize
 from core.itinerary.pipeline import ProgressCallback
@@ -148,7 +148,7 @@ def robustness_policy(mode: TravelMode, pacing: Pacing, *, settings: Settings | 
     """The travel-time policy the settings give this transport mode and pacing (what the pacing means)."""
     from core.itinerary.travel import robustness_policy_for
 
-    return robustness_policy_for(mode, pacing, settings=settings)
+    return robustness_policy_for(mode, pacing, settings=settings or get_settings())
 
 
 def ics(

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.config import Settings
+from core.config import Settings, get_settings
 from core.lab.batch import Batch
 from core.lab.models import OPTIMISERS, LabGrid, RouteBatchItem, TripBatchItem
 from core.lab.summary import LabSummary
@@ -59,7 +59,16 @@ def run_batch(
     ``progress(done, total)``: called per chunk (a page's progress box)."""
     from core.lab.runner import run_batch as _run_batch
 
-    return _run_batch(batch, grid, out, workers=workers, resume=resume, bar=bar, progress=progress, settings=settings)
+    return _run_batch(
+        batch,
+        grid,
+        out,
+        workers=workers,
+        resume=resume,
+        bar=bar,
+        progress=progress,
+        settings=settings or get_settings(),
+    )
 
 
 def load_results(path: str | Path) -> pd.DataFrame:

@@ -42,11 +42,11 @@ def _user(ctx: RequestContext) -> str:
 
 
 def _memory(ctx: RequestContext) -> UserMemory:
-    return UserMemory(url=ctx.settings.db_url, clock=ctx.clock)
+    return UserMemory(database=ctx.database, clock=ctx.clock)
 
 
 def _conversations(ctx: RequestContext) -> ConversationStore:
-    return ConversationStore(url=ctx.settings.db_url, clock=ctx.clock)
+    return ConversationStore(database=ctx.database, clock=ctx.clock)
 
 
 def view(ctx: RequestContext, *, episodes: int = 50) -> MemoryView:
@@ -77,7 +77,7 @@ def forget_everything(ctx: RequestContext) -> dict[str, int]:
     user = _user(ctx)
     rules, episodes = _memory(ctx).forget_all(user)
     conversations = _conversations(ctx).forget_all(user)
-    consents = open_store(ctx.settings.db_url).forget_browse_consents(user)
+    consents = open_store(ctx.database).forget_browse_consents(user)
     return {"rules": rules, "episodes": episodes, "conversations": conversations, "consents": consents}
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from core.config import Settings
+from core.config import Settings, get_settings
 from core.packs.loader import RegionPack, RegionPlace
 
 __all__ = [
@@ -27,14 +27,14 @@ def list_regions(*, data_dir: Path | None = None) -> list[str]:
     """The names of the region packs in ``data_dir`` (default: the settings' data folder)."""
     from core.packs.loader import list_regions as _list_regions
 
-    return list(_list_regions(data_dir))
+    return list(_list_regions(data_dir or get_settings().data_dir))
 
 
 def load_region(name: str, *, data_dir: Path | None = None) -> RegionPack:
     """The region pack ``name`` (an OmniError when there is none or it cannot be read)."""
     from core.packs.loader import load_region as _load_region
 
-    return _load_region(name, data_dir)
+    return _load_region(name, data_dir or get_settings().data_dir)
 
 
 def region_facts(name: str, *, data_dir: Path | None = None) -> dict[str, Any]:
@@ -62,7 +62,7 @@ def available_providers(
     ``configured_only`` no AMap choice without its key)."""
     from core.geo.registry import available_providers as _available
 
-    return list(_available(region=region, settings=settings, configured_only=configured_only))
+    return list(_available(region=region, settings=settings or get_settings(), configured_only=configured_only))
 
 
 def wgs84_to_gcj02(lon: float, lat: float) -> tuple[float, float]:

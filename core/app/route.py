@@ -6,6 +6,7 @@ from datetime import date
 from pathlib import Path
 
 from core.app.context import RequestContext
+from core.config import get_settings
 from core.i18n import t
 from core.models.route import (
     CandidateRoute,
@@ -88,7 +89,7 @@ def scenarios(region: str | None = None, *, data_dir: Path | None = None) -> lis
     """The ready-made scenarios of ``region`` (every region's when None), for the route form."""
     from core.route.scenarios import list_scenarios
 
-    return list(list_scenarios(region, data_dir=data_dir))
+    return list(list_scenarios(region, data_dir=data_dir or get_settings().data_dir))
 
 
 def place_key(point: ResolvedPoint) -> str:

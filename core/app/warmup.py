@@ -89,21 +89,16 @@ def warm_up(
     return state
 
 
-_STARTED: WarmUp | None = None
-_START_LOCK = threading.Lock()
-
-
 def start_warm_up(
     services: AppServices, regions: Sequence[str] | None = None, *, face_steps: Sequence[FaceStep] = ()
 ) -> WarmUp:
-    """Start the warm-up on a daemon thread, once per process (a second call returns the first one's ``WarmUp``).
+    """Start the warm-up of ``services`` (the process's root) on a daemon thread, once (a second call returns the
+    first one's ``WarmUp``).
 
     ``regions``: the packs to warm (default: the settings' region, the one the pages open on); ``face_steps``: the
     face's own, run after the core's."""
-    global _STARTED
-    with _START_LOCK:
-        if _STARTED is not None:
-            return _STARTED
+
+    def start() -> WarmUp:
         state = WarmUp(regions=tuple(regions or (services.settings.region,)))
         state.thread = threading.Thread(
             target=warm_up,
@@ -112,6 +107,7 @@ def start_warm_up(
             name="omni-warm-up",
             daemon=True,
         )
-        _STARTED = state
-    state.thread.start()
-    return state
+        state.thread.start()
+        return state
+
+    return services.once("warm_up", start)

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from core.config import get_settings
 from core.errors import InputError
 
 
@@ -29,7 +30,9 @@ def _stops(text: str) -> tuple[int, int]:
 def cmd_generate(args: argparse.Namespace) -> int:
     from core.lab.generate import generate_batch, write_batch
 
-    items = generate_batch(region=args.region, kind=args.kind, n=args.n, stops=_stops(args.stops), seed=args.seed)
+    items = generate_batch(
+        region=args.region, kind=args.kind, n=args.n, stops=_stops(args.stops), seed=args.seed, settings=get_settings()
+    )
     path = write_batch(items, Path(args.out))
     print(json.dumps({"out": str(path), "requests": len(items), "region": args.region, "kind": args.kind}))
     return 0
@@ -44,7 +47,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     grid = read_grid(args.grid)
     try:
         report = run_batch(
-            args.batch, grid, Path(args.out), workers=args.workers, resume=args.resume, bar=not args.no_progress
+            args.batch,
+            grid,
+            Path(args.out),
+            workers=args.workers,
+            resume=args.resume,
+            bar=not args.no_progress,
+            settings=get_settings(),
         )
     except KeyboardInterrupt:
         print(

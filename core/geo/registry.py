@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.errors import InputError, ProviderAuthError
 from core.geo.base import Geocoder, Router, WarningLog, WeatherService
 from core.geo.composite import MapServices
@@ -42,24 +42,19 @@ def _configured(service: str, settings: Settings, pack: RegionPack | None) -> bo
     return False
 
 
-def available_geocoders(*, settings: Settings | None = None) -> list[str]:
-    settings = settings or get_settings()
+def available_geocoders(*, settings: Settings) -> list[str]:
     return [g for g in GEOCODERS if _configured(g, settings, None)]
 
 
-def available_routers(*, region: str | None = None, settings: Settings | None = None) -> list[str]:
+def available_routers(*, region: str | None = None, settings: Settings) -> list[str]:
     """Routers usable for ``region`` (``valhalla`` needs the pack's tiles or a server)."""
-    settings = settings or get_settings()
     pack = load_region(region or settings.region, settings.data_dir)
     return [r for r in ROUTERS if _configured(r, settings, pack)]
 
 
-def available_providers(
-    *, region: str | None = None, settings: Settings | None = None, configured_only: bool = False
-) -> list[str]:
+def available_providers(*, region: str | None = None, settings: Settings, configured_only: bool = False) -> list[str]:
     """The short names and every configured ``GEOCODER+ROUTER`` pair. ``amap`` stays listed without a key (the
     CLI and the API explain what is missing) unless ``configured_only``: a picker offers only what can work."""
-    settings = settings or get_settings()
     pairs = [
         f"{g}+{r}"
         for g in available_geocoders(settings=settings)
@@ -100,11 +95,8 @@ def _not_configured(service: str, pack: RegionPack) -> str:
     }.get(service, f"{service} is not configured")
 
 
-def make_provider(
-    name: str | None = None, *, region: str | None = None, settings: Settings | None = None
-) -> MapServices:
+def make_provider(name: str | None = None, *, region: str | None = None, settings: Settings) -> MapServices:
     """The services for a region (see the module docstring for the names)."""
-    settings = settings or get_settings()
     pack = load_region(region or settings.region, settings.data_dir)
     geocoder_name, router_name = parse_provider(name, pack=pack, settings=settings)
     offline = OfflineProvider(pack)

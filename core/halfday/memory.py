@@ -12,7 +12,6 @@ import math
 
 import sqlalchemy as sa
 
-from core.clock import Clock, system_clock
 from core.halfday.models import FamilyProfile, Memory, MemoryEvent
 from core.memory.rules import Rule
 from core.memory.store import UserMemory
@@ -47,10 +46,6 @@ MAX_VISITED = 50
 class MemoryStore(EngineAtFirstUse):
     """The memory on an engine, or on a URL opened at first use (so a database that cannot be reached is met inside
     the planner's event stream, which ends with ``DATABASE_UNREACHABLE``, not before it starts)."""
-
-    @classmethod
-    def from_url(cls, url: str, *, clock: Clock = system_clock) -> MemoryStore:
-        return cls(url=url, clock=clock)
 
     def get(self, user_id: str) -> Memory:
         with store.transaction(self.engine) as conn:

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import sqlalchemy.exc
 
-from core.clock import Clock, clock_from_settings
-from core.config import Settings, get_settings
+from core.clock import Clock
+from core.config import Settings
 from core.errors import InputError, ProviderUnavailable
 from core.geo.base import LonLat
 from core.geo.composite import MapServices
@@ -50,6 +50,7 @@ from core.memory.store import UserMemory
 from core.reservations.models import DryRun, ReservationRequest
 from core.reservations.provider import ReservationProvider
 from core.reservations.service import ReservationService
+from core.stores.db import Database
 
 #: what counts against the reservation (payment) side: the service or its database not answering
 PAYMENT_FAILURES: tuple[type[BaseException], ...] = (
@@ -67,15 +68,15 @@ class HalfDayPlanner:
         self,
         *,
         provider: MapServices,
-        settings: Settings | None = None,
+        settings: Settings,
         memory: MemoryStore | None = None,
         reservations: ReservationProvider | None = None,
-        clock: Clock | None = None,
+        clock: Clock,
     ) -> None:
         self.provider = provider
-        self.settings = settings or get_settings()
-        self.clock = clock or clock_from_settings(self.settings)  # the request's (core.app passes the context's)
-        self.memory = memory or MemoryStore.from_url(self.settings.db_url, clock=self.clock)
+        self.settings = settings
+        self.clock = clock  # the request's (core.app passes the context's)
+        self.memory = memory or MemoryStore(database=Database.from_settings(settings), clock=self.clock)
         self._reservations = reservations
         self.registry = self._registry()
 

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.itinerary.layout import DaySchedule, best_insertion, layout_day
 from core.itinerary.routing import optimize_day_vrptw
 from core.models.itinerary_problem import DayPlan, ItineraryProblem
@@ -108,7 +108,7 @@ def rebalance_days(
     problem: ItineraryProblem,
     plans: Sequence[DayPlan],
     *,
-    settings: Settings | None = None,
+    settings: Settings,
     max_visit_spread: int = MAX_VISIT_SPREAD,
 ) -> tuple[list[DayPlan], list[dict[str, Any]]]:
     """Move stops from busy days to light ones until the days are even or no move helps.
@@ -121,7 +121,6 @@ def rebalance_days(
     that changed are re-ordered by the solver with all their stops kept when that travels less. Returns the
     new plans and the moves made (key, from_day, to_day, extra_travel_min).
     """
-    settings = settings or get_settings()
     if len(plans) < 2:
         return [p.model_copy(deep=True) for p in plans], []
     days = _Days(problem, plans, settings)
@@ -249,12 +248,11 @@ def measure_balance(
     problem: ItineraryProblem,
     plans: Sequence[DayPlan],
     *,
-    settings: Settings | None = None,
+    settings: Settings,
     moves: Sequence[dict[str, Any]] = (),
 ) -> DayBalance:
     """How even the days of ``plans`` are, and (when they are not) why: one reason for the busiest and the
     lightest day by visits."""
-    settings = settings or get_settings()
     days = _Days(problem, plans, settings)
     idx = days.indices()
     visits, busy = days.visits(), days.busy()

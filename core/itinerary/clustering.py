@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.itinerary.layout import best_insertion, layout_day
 from core.itinerary.must_assignment import reassign_musts
 from core.itinerary.problem import effective_penalty, is_hard
@@ -15,7 +15,7 @@ from core.models.itinerary_problem import DayAssignment, DayClusters, DayPlan, I
 
 
 def cluster_days_balanced(
-    problem: ItineraryProblem, *, settings: Settings | None = None, preferred_days: dict[str, int] | None = None
+    problem: ItineraryProblem, *, settings: Settings, preferred_days: dict[str, int] | None = None
 ) -> DayClusters:
     """Split stops into days: closed days and locks respected, load balanced against capacity,
     each stop placed near the day's other stops (robust minutes).
@@ -24,7 +24,6 @@ def cluster_days_balanced(
     visit), then a few improvement passes that move a stop when it lowers the day's mean travel
     without overfilling. ``preferred_days`` (from a previous plan) keeps re-plans stable.
     """
-    settings = settings or get_settings()
     R = problem.matrix.robust()
     util = settings.pacing_day_utilisation.get(problem.request.pacing, 0.85)
     preferred_days = preferred_days or {}
@@ -120,7 +119,7 @@ def cluster_days_balanced(
 
 
 def repair_cross_day(
-    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings | None = None
+    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings
 ) -> tuple[list[DayPlan], list[dict[str, Any]]]:
     """Put dropped stops back where there is room, most valuable first.
 
@@ -134,7 +133,6 @@ def repair_cross_day(
     loop ends. A must still dropped then gets an exact search over which day each must goes on
     (must_assignment.reassign_musts, small trips). Returns new plans and the moves made.
     """
-    settings = settings or get_settings()
     plans = [p.model_copy(deep=True) for p in plans]
     by_day = {p.day_index: p for p in plans}
     pool = sorted(

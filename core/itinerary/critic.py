@@ -43,7 +43,7 @@ from collections import Counter
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.geo.base import Router
 from core.itinerary.critic_facts import (
     Flag,
@@ -85,7 +85,7 @@ def check_itinerary(
     *,
     request: TripRequest | None = None,
     pack: RegionPack | None = None,
-    settings: Settings | None = None,
+    settings: Settings,
     provider: Router | None = None,
 ) -> CriticReport:
     """Check ``result`` against the request and the region pack's facts (loaded here when not given).
@@ -93,7 +93,6 @@ def check_itinerary(
     ``provider``: when given (or when the result says it used the offline estimate and the pack is
     known), every travel leg's nominal time is re-asked from the provider for that pair.
     """
-    settings = settings or get_settings()
     request = request or result.request
     if pack is None and request is not None:
         pack = _load_pack(request.region or settings.region, settings)

@@ -14,7 +14,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, Field
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.itinerary.layout import best_insertion, layout_day
 from core.itinerary.problem import is_hard, start_windows
 from core.itinerary.routing import exact_feasible_order
@@ -97,7 +97,12 @@ def _verdict_for_day(
 
 
 def _fix_candidates(
-    problem: ItineraryProblem, stop: ProblemStop, per_day: Mapping[int, str], plans_by_day: Mapping[int, DayPlan]
+    problem: ItineraryProblem,
+    stop: ProblemStop,
+    per_day: Mapping[int, str],
+    plans_by_day: Mapping[int, DayPlan],
+    *,
+    settings: Settings,
 ) -> list[tuple[float, _FixCandidate]]:
 
     out: list[tuple[float, _FixCandidate]] = []
@@ -109,11 +114,13 @@ def _fix_candidates(
         # even fit the stop on an empty day cannot fit it into the day's plan.
         for m in _EXTEND_END_MIN:
             end = day.end_min + m
-            if end <= day.offset_min + 24 * 60 and layout_day(problem, d, [stop.key], end_min=end):
+            if end <= day.offset_min + 24 * 60 and layout_day(problem, d, [stop.key], settings=settings, end_min=end):
                 out.append((float(m), {"kind": "extend_day_end", "day": d, "minutes": m}))
         for m in _START_EARLIER_MIN:
             start = day.start_min - m
-            if start >= day.offset_min + _EARLIEST_DAY_START and layout_day(problem, d, [stop.key], start_min=start):
+            if start >= day.offset_min + _EARLIEST_DAY_START and layout_day(
+                problem, d, [stop.key], settings=settings, start_min=start
+            ):
                 out.append((m * _START_EARLIER_WEIGHT, {"kind": "start_day_earlier", "day": d, "minutes": m}))
         if verdict == "OUTSIDE_OPENING_HOURS":
             usable = max(
@@ -124,7 +131,7 @@ def _fix_candidates(
                 stop.fixed_start_min is None
                 and 0 < shorter < stop.visit_min
                 and shorter * 2 >= stop.visit_min
-                and layout_day(_with_visit_minutes(problem, stop.key, shorter), d, [stop.key])
+                and layout_day(_with_visit_minutes(problem, stop.key, shorter), d, [stop.key], settings=settings)
             ):
                 out.append((float(stop.visit_min - shorter), {"kind": "shorten_visit", "day": d, "minutes": shorter}))
         if verdict in {"OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW", "LUNCH_CONFLICT"}:
@@ -319,14 +326,13 @@ class _BudgetExhausted(Exception):
 
 
 def validate_feasibility(
-    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings | None = None, thorough: bool = False
+    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings, thorough: bool = False
 ) -> FeasibilityReport:
     """A reason code, a plain explanation and the smallest verified fix for every stop not on the plan.
 
     The fix is the first of a stop's cheapest candidates (``_MAX_CHECKS_PER_STOP``) that lays out. ``thorough``
     lays out every candidate in turn, with no budget (the reference the tests compare with); the default finds
     the same fix with fewer layouts (``_FixSearch.fast``) within ``itinerary_fix_search_max_solves`` layouts."""
-    settings = settings or get_settings()
     plans_by_day = {p.day_index: p for p in plans}
     planned = {k for p in plans for k in p.order}
     budget = settings.itinerary_fix_search_max_solves
@@ -384,7 +390,9 @@ def validate_feasibility(
             facts["higher_on_day"] = sum(
                 1 for k in on_day if PRIORITY_RANK[problem.stop(k).priority] < PRIORITY_RANK[stop.priority]
             )
-        candidates = [c for _, c in _fix_candidates(problem, stop, per_day, plans_by_day)][:_MAX_CHECKS_PER_STOP]
+        candidates = [c for _, c in _fix_candidates(problem, stop, per_day, plans_by_day, settings=settings)][
+            :_MAX_CHECKS_PER_STOP
+        ]
         search = _FixSearch(problem, stop, plans_by_day, settings, budget=None if thorough else budget - checks)
         fix = search.thorough(candidates) if thorough else search.fast(candidates)
         checks += search.probes

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.errors import InputError
 from core.geo.composite import MapServices
 from core.itinerary.pipeline import ProgressCallback, plan_itinerary
@@ -75,7 +75,7 @@ def reoptimize(
     edits: Sequence[UserEdit],
     *,
     provider: MapServices,
-    settings: Settings | None = None,
+    settings: Settings,
     progress: ProgressCallback | None = None,
 ) -> ItineraryResult:
     """Apply user edits (lock to a day/time, move, remove, unlock, add) and re-plan.
@@ -84,7 +84,6 @@ def reoptimize(
     the day they were on (a stable re-plan) and earlier removals stay removed; only the variant that plan came
     from is solved again, warm-started from its routes, each solve capped at ``itinerary_edit_time_limit_s``.
     """
-    settings = settings or get_settings()
     preferred: dict[str, int] = {}
     prior_removed: list[str] = []
     variant: PlanVariant | None = None
@@ -121,14 +120,13 @@ def reoptimize(
 
 
 def itinerary_from_json(
-    data: dict[str, Any], *, provider: MapServices | None = None, settings: Settings | None = None
+    data: dict[str, Any], *, provider: MapServices | None = None, settings: Settings
 ) -> ItineraryResult:
     """CLI entry: ``python -m core itinerary --request FILE.json`` passes the parsed JSON here.
 
     Accepts a TripRequest object or ``{"request": {...}, "edits": [...]}``. The provider defaults
     to ``make_provider(region=request.region)``.
     """
-    settings = settings or get_settings()
     payload = data.get("request", data) if isinstance(data, dict) else data
     request = TripRequest.model_validate(payload)
     if provider is None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.itinerary.problem import day_windows, lunch_bounds
 from core.models.itinerary import EntryKind
 from core.models.itinerary_problem import ItineraryProblem, MinuteInterval, ProblemDay, ProblemStop
@@ -56,7 +56,7 @@ def layout_day(
     day_index: int,
     order: Sequence[str],
     *,
-    settings: Settings | None = None,
+    settings: Settings,
     end_min: int | None = None,
     start_min: int | None = None,
 ) -> DaySchedule | None:
@@ -65,7 +65,6 @@ def layout_day(
     Earliest starts are optimal for feasibility along a fixed order; lunch is tried in every gap,
     before or after the gap's travel, and the option with least waiting (then earliest finish) wins.
     """
-    settings = settings or get_settings()
     day = problem.days[day_index]
     ds = day.start_min if start_min is None else start_min
     de = day.end_min if end_min is None else end_min
@@ -298,7 +297,7 @@ def order_is_feasible(
     day_index: int,
     order: Sequence[str],
     *,
-    settings: Settings | None = None,
+    settings: Settings,
     end_min: int | None = None,
     start_min: int | None = None,
 ) -> bool:
@@ -311,7 +310,7 @@ def best_insertion(
     order: Sequence[str],
     key: str,
     *,
-    settings: Settings | None = None,
+    settings: Settings,
     end_min: int | None = None,
     start_min: int | None = None,
 ) -> DaySchedule | None:

@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.itinerary.layout import best_insertion, layout_day
 from core.itinerary.problem import effective_penalty, is_hard
 from core.itinerary.routing import optimize_day_vrptw
@@ -39,13 +39,12 @@ class _OutOfLayouts(Exception):
 
 
 def reassign_musts(
-    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings | None = None
+    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings
 ) -> tuple[list[DayPlan], list[dict[str, Any]]]:
     """Plans keeping every must when some assignment of musts to days allows it and the heuristics' plans dropped
     one; otherwise the plans unchanged. Optional stops stay on their day where they still fit, else go to another
     day where they fit (most valuable first), else are dropped. Returns the plans and the musts moved (key,
     from_day (None: was dropped), to_day)."""
-    settings = settings or get_settings()
     plans = [p.model_copy(deep=True) for p in plans]
     by_day = {p.day_index: p for p in plans}
     hard = [s.key for s in problem.stops if is_hard(s)]

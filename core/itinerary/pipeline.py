@@ -19,7 +19,7 @@ from __future__ import annotations
 import time as _time
 from collections.abc import Callable, Sequence
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.geo.base import provider_budget
 from core.geo.composite import MapServices
 from core.itinerary.assembly import DecisionLog, assemble_result
@@ -100,14 +100,13 @@ def seed_routes(problem: ItineraryProblem, warm: dict[int, list[str]], *, settin
 def solve_per_day(
     problem: ItineraryProblem,
     *,
-    settings: Settings | None = None,
+    settings: Settings,
     log: DecisionLog | None = None,
     preferred_days: dict[str, int] | None = None,
     warm_routes: dict[int, list[str]] | None = None,
 ) -> list[DayPlan]:
     """Clustering → one VRPTW per day (warm-started from ``warm_routes``' order of the day's stops) → cross-day
     repair."""
-    settings = settings or get_settings()
     log = log or DecisionLog()
     clusters = cluster_days_balanced(problem, settings=settings, preferred_days=preferred_days)
     log.add(
@@ -143,11 +142,10 @@ def solve_per_day(
 def solve_multi_vehicle(
     problem: ItineraryProblem,
     *,
-    settings: Settings | None = None,
+    settings: Settings,
     log: DecisionLog | None = None,
     warm_routes: dict[int, list[str]] | None = None,
 ) -> list[DayPlan]:
-    settings = settings or get_settings()
     log = log or DecisionLog()
     plans = optimize_all_days_vrptw(problem, settings=settings, initial_routes=warm_routes)
     log.add(
@@ -167,7 +165,7 @@ def plan_itinerary(
     request: TripRequest,
     *,
     provider: MapServices,
-    settings: Settings | None = None,
+    settings: Settings,
     progress: ProgressCallback | None = None,
     removed_keys: Sequence[str] = (),
     preferred_days: dict[str, int] | None = None,
@@ -179,7 +177,6 @@ def plan_itinerary(
     ``variant`` solves only that variant (a re-plan after an edit: the variant the plan came from) instead of
     ``settings.itinerary_variant``; ``warm_routes`` (day → visit keys of the plan before) warm-start its solves.
     """
-    settings = settings or get_settings()
     started = _time.perf_counter()
     report = progress or (lambda stage, fraction: None)
     log = DecisionLog()

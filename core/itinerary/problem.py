@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from datetime import time
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.errors import InputError
 from core.geo.composite import MapServices
 from core.itinerary.opening import opening_windows
@@ -74,10 +74,9 @@ def start_windows(
 
 
 def prepare_problem(
-    request: TripRequest, *, provider: MapServices, settings: Settings | None = None, removed_keys: Sequence[str] = ()
+    request: TripRequest, *, provider: MapServices, settings: Settings, removed_keys: Sequence[str] = ()
 ) -> ItineraryProblem:
     """Resolve the request onto one integer time scale with a robust travel matrix."""
-    settings = settings or get_settings()
     pack = pack_of(provider, request, settings)
     timezone = request.timezone or (pack.timezone if pack is not None else "UTC")
     country = (pack.country if pack is not None else None) or None

@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.itinerary.layout import best_insertion, layout_day, order_is_feasible
 from core.itinerary.problem import day_windows, effective_penalty, is_hard, lunch_bounds
 from core.models.itinerary_problem import DayPlan, ItineraryProblem, MinuteInterval, ProblemStop
@@ -26,13 +26,12 @@ def exact_feasible_order(
     day_index: int,
     keys: Sequence[str],
     *,
-    settings: Settings | None = None,
+    settings: Settings,
     end_min: int | None = None,
     start_min: int | None = None,
 ) -> list[str] | None:
     """A feasible order of all ``keys`` on the day, or None. Exact by enumeration for up to
     ``_BRUTE_FORCE_MAX`` stops, else OR-Tools with every stop hard (then confirmed by layout)."""
-    settings = settings or get_settings()
     keys = list(keys)
     if len(keys) <= _BRUTE_FORCE_MAX:
         for perm in itertools.permutations(keys):
@@ -295,7 +294,7 @@ def optimize_day_vrptw(
     *,
     day_index: int,
     keys: Sequence[str],
-    settings: Settings | None = None,
+    settings: Settings,
     end_min: int | None = None,
     force_keys: Sequence[str] = (),
     displace_musts: bool = False,
@@ -309,7 +308,6 @@ def optimize_day_vrptw(
     stops from the start, so a forced stop may displace a must (for a caller that re-homes it on another day).
     ``initial_order`` (the day's order before a user edit) warm-starts the first search when the model accepts it.
     """
-    settings = settings or get_settings()
     keys = list(dict.fromkeys(keys))
     if not keys:
         sched = layout_day(problem, day_index, [], settings=settings, end_min=end_min)
@@ -492,13 +490,12 @@ def plan_penalty(problem: ItineraryProblem, dropped: Sequence[str], settings: Se
 def optimize_all_days_vrptw(
     problem: ItineraryProblem,
     *,
-    settings: Settings | None = None,
+    settings: Settings,
     initial_routes: dict[int, list[str]] | None = None,
 ) -> list[DayPlan]:
     """The multi-vehicle variant: every day a vehicle on one absolute timeline (closed days are
     simply gaps in a stop's allowed start times). ``initial_routes`` warm-start the search (see
     :func:`_solve_routing_model`)."""
-    settings = settings or get_settings()
     day_indices = [d.index for d in problem.days]
     keys = [s.key for s in problem.stops]
     routes, dropped, objective, status = _solve_routing(

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.geo.base import LonLat, Router, TravelMode
 from core.models.itinerary import Pacing
 from core.models.itinerary_problem import ItineraryPoint, RobustnessPolicy, TimeMatrix
 
 
-def robustness_policy_for(mode: TravelMode, pacing: Pacing, *, settings: Settings | None = None) -> RobustnessPolicy:
+def robustness_policy_for(mode: TravelMode, pacing: Pacing, *, settings: Settings) -> RobustnessPolicy:
     """The policy written in settings for this mode and pacing."""
-    settings = settings or get_settings()
     factor = settings.robust_travel_factor.get(mode, 1.0) * settings.pacing_factor_multiplier.get(pacing, 1.0)
     buffer = settings.robust_travel_buffer_min.get(mode, 0) + settings.pacing_buffer_extra_min.get(pacing, 0)
     return RobustnessPolicy(

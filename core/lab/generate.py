@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.errors import InputError
 from core.geo.offline import OfflineProvider
 from core.geo.text import normalize
@@ -76,10 +76,9 @@ def generate_batch(
     n: int,
     stops: tuple[int, int],
     seed: int,
-    settings: Settings | None = None,
+    settings: Settings,
 ) -> list[RouteBatchItem | TripBatchItem]:
     """``n`` requests of ``kind`` over ``region``'s pack, each with a stop count drawn from ``stops`` (inclusive)."""
-    settings = settings or get_settings()
     if kind not in KINDS:
         raise InputError(f"unknown batch kind '{kind}'; choose {', '.join(KINDS)}", field="kind")
     lo, hi = stops

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.lab import results
 from core.lab.batch import Batch, InvalidLine, read_batch
 from core.lab.models import LabGrid, RouteBatchItem, TaskCell, TripBatchItem
@@ -197,7 +197,7 @@ def run_batch(
     *,
     workers: int | None = None,
     resume: bool = False,
-    settings: Settings | None = None,
+    settings: Settings,
     scheduler: str | None = None,
     chunk_size: int | None = None,
     bar: bool = True,
@@ -209,7 +209,6 @@ def run_batch(
     (``scheduler`` or ``OMNI_DASK_SCHEDULER``) takes the tasks instead. ``resume``: keep the parts of an
     interrupted run with the same grid and run only the rest. ``progress(done, total)`` is called per chunk
     (a page's progress box); ``bar`` shows tqdm on stderr."""
-    settings = settings or get_settings()
     out = Path(out)
     batch = batch if isinstance(batch, Batch) else read_batch(batch)
     tasks = plan_tasks(batch, grid)

@@ -368,6 +368,9 @@ class OptimizerInfo(BaseModel):
     engines: list[str] = Field(default_factory=list)
     max_permutations: int | None = None
     exact_limit: int | None = None
+    #: orders within this fraction of the best total counted as a tie, resolved by the other total (the setting
+    #: ``tie_tolerance`` the ranking used)
+    tie_tolerance: float | None = None
 
 
 class LiveOrigin(BaseModel):

@@ -132,8 +132,8 @@ class _Runner:
                 chunk = 1000
 
 
-_WARM = False
 _WARM_LOCK = threading.Lock()
+_WARMED = threading.Event()  # the kernels are compiled for this process (numba keeps them; nothing of a request)
 
 
 def warm_up() -> bool:
@@ -141,9 +141,8 @@ def warm_up() -> bool:
 
     Returns False when numba is not installed.  Safe to call repeatedly.
     """
-    global _WARM
     with _WARM_LOCK:
-        if _WARM:
+        if _WARMED.is_set():
             return True
         if _kernels() is None:
             return False
@@ -156,7 +155,7 @@ def warm_up() -> bool:
                 np.fill_diagonal(M, 0.0)
             r = _Runner(M, _neighbours(M, 5), sym, 0)
             r.run(3)
-        _WARM = True
+        _WARMED.set()
         return True
 
 

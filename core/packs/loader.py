@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from core.config import get_settings
+from core.config import BUNDLED_DATA
 from core.errors import InputError
 from core.models.common import REGION_NAME_PATTERN, echo
 from core.models.entrance import Entrance, main_entrances
@@ -199,17 +199,17 @@ def _index_by_id(places: list[RegionPlace]) -> dict[str, RegionPlace]:
     return held[1]
 
 
-def _regions_dir(data_dir: Path | None) -> Path:
-    return (data_dir or get_settings().data_dir) / "regions"
+def _regions_dir(data_dir: Path) -> Path:
+    return data_dir / "regions"
 
 
-def list_regions(data_dir: Path | None = None) -> list[str]:
+def list_regions(data_dir: Path = BUNDLED_DATA) -> list[str]:
     root = _regions_dir(data_dir)
     return sorted(p.name for p in root.iterdir() if (p / "region.json").is_file()) if root.is_dir() else []
 
 
 @lru_cache(maxsize=8)
-def load_region(name: str, data_dir: Path | None = None) -> RegionPack:
+def load_region(name: str, data_dir: Path = BUNDLED_DATA) -> RegionPack:
     known = list_regions(data_dir)
     if not isinstance(name, str) or not re.fullmatch(REGION_NAME_PATTERN, name) or name not in known:
         # a region is a name from the list, never a path: "/some/dir" or "../x" loads nothing

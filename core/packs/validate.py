@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.errors import OmniError
 from core.geo.coords import haversine_m
 from core.geo.text import normalize
@@ -507,8 +507,7 @@ def check_scenarios(pack: RegionPack, settings: Settings, rep: Report) -> None:
         rep.lines.append(f"    deliberate variants: {variants}")
 
 
-def validate_pack(name: str, *, settings: Settings | None = None) -> tuple[Report, RegionPack | None]:
-    settings = settings or get_settings()
+def validate_pack(name: str, *, settings: Settings) -> tuple[Report, RegionPack | None]:
     rep = Report()
     try:
         pack = load_region(name, settings.data_dir)

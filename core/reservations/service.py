@@ -39,6 +39,7 @@ from core.reservations.models import (
     ReservationRequest,
     Transition,
 )
+from core.stores.db import Database
 
 
 class ReservationError(InputError):
@@ -85,7 +86,10 @@ class ReservationService:
     @classmethod
     def from_settings(cls, settings: Any, pack: RegionPack, *, clock: Clock) -> ReservationService:
         return cls(
-            pack=pack, engine=store.open_engine(settings.db_url), token_ttl_s=settings.dry_run_ttl_s, clock=clock
+            pack=pack,
+            engine=store.open_engine(Database.from_settings(settings)),
+            token_ttl_s=settings.dry_run_ttl_s,
+            clock=clock,
         )
 
     def at(self, clock: Clock) -> ReservationService:

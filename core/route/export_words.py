@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 
-from core.config import get_settings
 from core.errors import OmniError
 from core.i18n import join_words, t
 from core.models.route import CandidateRoute, OptimizerInfo, ResolvedPoint, RoutePlanResult
@@ -162,8 +161,8 @@ def beaten_words(result: RoutePlanResult, lang: str) -> str:
     amount = f"{gap / 60:.0f}" if on_time else f"{gap / 1000:.1f}"
     facts = {"rank": rival.rank or "—", "amount": amount}
     kind = "time" if on_time else "distance"
-    tolerance = get_settings().tie_tolerance
-    if total(best) <= total(rival) * (1 + tolerance) + 1e-9:
+    tolerance = result.optimizer.tie_tolerance if result.optimizer is not None else None
+    if tolerance is not None and total(best) <= total(rival) * (1 + tolerance) + 1e-9:
         return t(f"route.reason.beaten_{kind}.near_tie", lang, pct=f"{tolerance * 100:g}", **facts)
     if "directions" in (best.measured_by, rival.measured_by) or "partly_directions" in (
         best.measured_by,

@@ -14,7 +14,7 @@ from typing import Any, get_args
 
 import numpy as np
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.errors import InputError, ProviderError
 from core.geo.base import LonLat, Place, provider_budget
 from core.geo.composite import MapServices
@@ -438,11 +438,10 @@ def plan_route(
     request: RoutePlanRequest,
     *,
     provider: MapServices,
-    settings: Settings | None = None,
+    settings: Settings,
     progress: StageProgress | None = None,
 ) -> RoutePlanResult:
     """Plan a multi-stop route: the stages above in order, reporting progress between them."""
-    settings = settings or get_settings()
     progress = progress or _noop
     if len(request.stops) > settings.max_stops:
         raise InputError(
@@ -517,7 +516,9 @@ def plan_route(
             provider=provider.name,
             region=provider.region.name,
             metric_source=net.source if net.source in get_args(MetricSource) else "offline_estimate",
-            optimizer=ranked.optimizer,
+            optimizer=ranked.optimizer.model_copy(update={"tie_tolerance": settings.tie_tolerance})
+            if ranked.optimizer is not None
+            else None,
             provider_calls=MapServices.diff(calls, before),
             best_geometry=geometry.legs,
             geometry_source=geometry.source,

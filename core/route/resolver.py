@@ -30,7 +30,7 @@ from typing import Literal
 
 from rapidfuzz import fuzz
 
-from core.config import Settings, get_settings
+from core.config import Settings
 from core.errors import AmbiguousPlaceError, ResolutionError
 from core.geo.base import Geocoder, LonLat, Place
 from core.geo.composite import MapServices
@@ -222,11 +222,10 @@ def resolve_point(
     *,
     role: Role,
     provider: Geocoder,
-    settings: Settings | None = None,
+    settings: Settings,
     index: int | None = None,
     default_city: str | None = None,
 ) -> Resolution:
-    settings = settings or get_settings()
     city = raw.city or default_city
     who_text = _describe(role, raw, index)
     field_name = _field(role, index)
@@ -442,11 +441,10 @@ def resolve_points(
     request: RoutePlanRequest,
     *,
     provider: MapServices,
-    settings: Settings | None = None,
+    settings: Settings,
     default_city: str | None = None,
 ) -> ResolvedPoints:
     """Resolve origin (fixed only), every stop and the destination; report every failure at once."""
-    settings = settings or get_settings()
     notices: list[Notice] = []
     failures: list[ResolutionError] = []
 

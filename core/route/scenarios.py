@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from core.config import get_settings
+from core.config import BUNDLED_DATA
 from core.errors import InputError
 from core.models.route import RoutePlanRequest
 
@@ -22,11 +22,11 @@ class Scenario(BaseModel):
     tags: list[str] = Field(default_factory=list)
 
 
-def _scenario_dir(data_dir: Path | None) -> Path:
-    return (data_dir or get_settings().data_dir) / "scenarios"
+def _scenario_dir(data_dir: Path) -> Path:
+    return data_dir / "scenarios"
 
 
-def list_scenarios(region: str | None = None, *, data_dir: Path | None = None) -> list[Scenario]:
+def list_scenarios(region: str | None = None, *, data_dir: Path = BUNDLED_DATA) -> list[Scenario]:
     folder = _scenario_dir(data_dir)
     if not folder.is_dir():
         return []
@@ -34,7 +34,7 @@ def list_scenarios(region: str | None = None, *, data_dir: Path | None = None) -
     return [s for s in scenarios if region is None or s.region == region]
 
 
-def load_scenario(scenario_id: str, *, data_dir: Path | None = None) -> Scenario:
+def load_scenario(scenario_id: str, *, data_dir: Path = BUNDLED_DATA) -> Scenario:
     path = _scenario_dir(data_dir) / f"{scenario_id}.json"
     if not path.is_file():
         known = ", ".join(s.id for s in list_scenarios(data_dir=data_dir))

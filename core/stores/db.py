@@ -22,18 +22,21 @@ import time
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
-from core.clock import Clock, system_clock
-from core.config import get_settings
+from core.clock import Clock
 from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.stores import guard
+
+if TYPE_CHECKING:
+    from core.config import Settings
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "reservations" / "migrations"
 #: any constant: PostgreSQL migrations hold this advisory lock, so two processes never migrate at once
@@ -46,7 +49,43 @@ class SchemaMismatch(OmniError):
     code = "DB_SCHEMA_UNKNOWN"
 
 
-__all__ = ["DatabaseUnreachable", "SchemaMismatch", "engine_for", "open_engine", "transaction", "upgrade"]
+__all__ = [
+    "Database",
+    "DatabaseUnreachable",
+    "SchemaMismatch",
+    "engine_for",
+    "open_engine",
+    "transaction",
+    "upgrade",
+]
+
+
+@dataclass(frozen=True)
+class Database:
+    """Which database, and the limits it is used under: made from the settings by the composition root
+    (``Database.from_settings``) and handed to the stores; the stores never read the settings themselves."""
+
+    url: str
+    connect_timeout_s: float
+    statement_timeout_s: float
+    pool_timeout_s: float
+    migration_timeout_s: float
+    sqlite_busy_timeout_s: float
+    breaker_fail_max: int
+    breaker_reset_s: float
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Database:
+        return cls(
+            url=settings.db_url,
+            connect_timeout_s=settings.db_connect_timeout_s,
+            statement_timeout_s=settings.db_statement_timeout_s,
+            pool_timeout_s=settings.db_pool_timeout_s,
+            migration_timeout_s=settings.db_migration_timeout_s,
+            sqlite_busy_timeout_s=settings.db_sqlite_busy_timeout_s,
+            breaker_fail_max=settings.db_breaker_fail_max,
+            breaker_reset_s=settings.db_breaker_reset_s,
+        )
 
 
 def _sqlite_immediate(engine: Engine, *, busy_timeout_s: float) -> None:
@@ -85,25 +124,26 @@ def is_memory_url(url: str) -> bool:
 
 #: in-memory SQLite engines share one connection: their transactions take it in turn
 _TURNS: weakref.WeakKeyDictionary[Engine, threading.RLock] = weakref.WeakKeyDictionary()
+#: the database (URL and limits) each engine was made for: its transactions run under those limits
+_OPENED_AS: weakref.WeakKeyDictionary[Engine, Database] = weakref.WeakKeyDictionary()
 
 
-def _postgres_limits(url: str) -> dict[str, Any]:
+def _postgres_limits(database: Database) -> dict[str, Any]:
     """A connection's time limits: psycopg's ``connect_timeout`` and the server's ``statement_timeout`` and
     ``lock_timeout`` (in milliseconds, added to the startup packet's ``options`` the URL may already give)."""
-    settings = get_settings()
-    ms = int(settings.db_statement_timeout_s * 1000)
-    given = sa.engine.make_url(url).query.get("options") or ""
+    ms = int(database.statement_timeout_s * 1000)
+    given = sa.engine.make_url(database.url).query.get("options") or ""
     given = given if isinstance(given, str) else " ".join(given)
     return {
-        "connect_timeout": settings.db_connect_timeout_s,
+        "connect_timeout": int(database.connect_timeout_s),
         "options": f"{given} -c statement_timeout={ms} -c lock_timeout={ms}".strip(),
     }
 
 
 @lru_cache(maxsize=8)
-def engine_for(url: str) -> Engine:
-    """One engine per database URL and process, migrated to the newest schema."""
-    settings = get_settings()
+def engine_for(database: Database) -> Engine:
+    """One engine per database (URL and limits) and process, migrated to the newest schema."""
+    url = database.url
     if sa.engine.make_url(url).get_backend_name() == "sqlite":
         if is_memory_url(url):
             engine = sa.create_engine(url, connect_args={"check_same_thread": False}, poolclass=StaticPool)
@@ -114,10 +154,10 @@ def engine_for(url: str) -> Engine:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             engine = sa.create_engine(
                 url,
-                connect_args={"timeout": settings.db_sqlite_busy_timeout_s, "check_same_thread": False},
-                pool_timeout=settings.db_pool_timeout_s,
+                connect_args={"timeout": database.sqlite_busy_timeout_s, "check_same_thread": False},
+                pool_timeout=database.pool_timeout_s,
             )
-        _sqlite_immediate(engine, busy_timeout_s=settings.db_sqlite_busy_timeout_s)
+        _sqlite_immediate(engine, busy_timeout_s=database.sqlite_busy_timeout_s)
     else:
         # no pool_pre_ping: transaction() pings under its deadline (SQLAlchemy's own ping would wait on a frozen
         # server for ever)
@@ -125,33 +165,29 @@ def engine_for(url: str) -> Engine:
             url,
             pool_size=10,
             max_overflow=40,
-            pool_timeout=settings.db_pool_timeout_s,
-            connect_args=_postgres_limits(url),
+            pool_timeout=database.pool_timeout_s,
+            connect_args=_postgres_limits(database),
         )
+    _OPENED_AS[engine] = database
     try:
-        upgrade(engine)
+        upgrade(engine, migration_timeout_s=database.migration_timeout_s)
     except BaseException:
         engine.dispose()
         raise
     return engine
 
 
-def _breaker(url: str) -> Any:
-    settings = get_settings()
-    return guard.BREAKERS.get(url, fail_max=settings.db_breaker_fail_max, reset_s=settings.db_breaker_reset_s)
+def _breaker(database: Database) -> Any:
+    return guard.BREAKERS.get(database.url, fail_max=database.breaker_fail_max, reset_s=database.breaker_reset_s)
 
 
-def _retry_after() -> float:
-    return get_settings().db_breaker_reset_s
-
-
-def open_engine(url: str) -> Engine:
+def open_engine(database: Database) -> Engine:
     """``engine_for`` with its failures as structured errors: a URL that names no database this code can
     use is an ``InputError`` on ``db_url``; one that cannot be opened or reached is ``DATABASE_UNREACHABLE``
     (at once while the database's breaker is open)."""
     try:
-        with guard.guarded(_breaker(url), retry_after_s=_retry_after()):
-            return engine_for(url)
+        with guard.guarded(_breaker(database), retry_after_s=database.breaker_reset_s):
+            return engine_for(database)
     except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as exc:
         raise InputError(
             "OMNI_DB_URL must be a database URL such as sqlite:////abs/path/omni.db or "
@@ -170,7 +206,7 @@ def open_engine(url: str) -> Engine:
         ) from None
 
 
-def upgrade(engine: Engine) -> None:
+def upgrade(engine: Engine, *, migration_timeout_s: float) -> None:
     """Migrate to the newest schema in one transaction. On PostgreSQL it runs under its own limits, not a request's:
     ``db_migration_timeout_s`` for each statement and lock wait (waiting for another process's migration, an index
     built on a large table: minutes, where a request's 2 s would abort the start), and the client's deadline after
@@ -180,7 +216,7 @@ def upgrade(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    limit_s = get_settings().db_migration_timeout_s
+    limit_s = migration_timeout_s
     with engine.connect() as connection:
         postgres = connection.dialect.name == "postgresql"
         fd = guard.socket_of(connection.connection.dbapi_connection) if postgres else None
@@ -198,13 +234,16 @@ def upgrade(engine: Engine) -> None:
 def transaction(engine: Engine) -> Iterator[Connection]:
     """One transaction, committed when the block ends without an error. A database outage met anywhere in it (or
     before it, while the breaker is open) is ``DATABASE_UNREACHABLE``."""
-    url = engine.url.render_as_string(hide_password=False)
-    with guard.guarded(_breaker(url), retry_after_s=_retry_after()):
+    database = _OPENED_AS[engine]
+    with guard.guarded(_breaker(database), retry_after_s=database.breaker_reset_s):
         if engine.dialect.name == "sqlite":
             with _TURNS.get(engine) or nullcontext(), engine.begin() as connection:
                 yield connection
         else:
-            with _checked_out(engine) as connection, connection.begin():
+            with (
+                _checked_out(engine, deadline_s=database.statement_timeout_s + DEADLINE_MARGIN_S) as connection,
+                connection.begin(),
+            ):
                 yield connection
 
 
@@ -213,11 +252,10 @@ DEADLINE_MARGIN_S = 0.5
 
 
 @contextmanager
-def _checked_out(engine: Engine) -> Iterator[Connection]:
+def _checked_out(engine: Engine, *, deadline_s: float) -> Iterator[Connection]:
     """A pooled connection, pinged, under the transaction's deadline: one that died with a restarted server is
     dropped (with the pool's other connections as old) and a new one taken, once; one that hung until the deadline
     is not tried again (the request answers within the deadline)."""
-    deadline_s = get_settings().db_statement_timeout_s + DEADLINE_MARGIN_S
     for attempt in (1, 2):
         connection = engine.connect()
         try:
@@ -240,16 +278,16 @@ class EngineAtFirstUse:
     """A store over one database, opened at first use: an outage is met where the store is read, not where it is
     made (a request that never reads it never waits for it)."""
 
-    def __init__(self, engine: Engine | None = None, *, url: str | None = None, clock: Clock = system_clock) -> None:
-        if engine is None and url is None:
-            raise ValueError(f"a {type(self).__name__} needs an engine or a URL")
+    def __init__(self, engine: Engine | None = None, *, database: Database | None = None, clock: Clock) -> None:
+        if engine is None and database is None:
+            raise ValueError(f"a {type(self).__name__} needs an engine or a database")
         self._engine = engine
-        self._url = url
+        self._database = database
         self.clock = clock  # the stamps it writes: a request's clock (core.app passes the context's)
 
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            assert self._url is not None
-            self._engine = open_engine(self._url)
+            assert self._database is not None
+            self._engine = open_engine(self._database)
         return self._engine

@@ -185,9 +185,9 @@ def _row_to_draft(row: RowMapping) -> TripDraft:
 
 
 class TripStore:
-    def __init__(self, db_url: str):
-        self.db_url = db_url
-        self.engine: Engine = db.open_engine(db_url)  # shared per URL and process; migrated to the newest schema
+    def __init__(self, database: db.Database):
+        self.db_url = database.url
+        self.engine: Engine = db.open_engine(database)  # shared per database and process; migrated to the newest schema
 
     def close(self) -> None:
         """Let go of the pooled connections (the engine reconnects if used again). An in-memory database is
@@ -474,16 +474,16 @@ class TripStore:
         return bool(rows) and float(rows[0]["expires_at"]) > now
 
 
-_STORES: dict[str, TripStore] = {}
+_STORES: dict[db.Database, TripStore] = {}
 _STORES_LOCK = threading.Lock()
 
 
 class LazyTripStore:
-    """The trip store of ``db_url``, opened at its first use: a request that never needs the database (a weather
+    """The trip store of ``database``, opened at its first use: a request that never needs the database (a weather
     question, a travel time) never waits for it, nor fails when it is down."""
 
-    def __init__(self, db_url: str) -> None:
-        self.db_url = db_url
+    def __init__(self, database: db.Database) -> None:
+        self.database = database
         self._store: TripStore | None = None
 
     @property
@@ -494,14 +494,14 @@ class LazyTripStore:
         if name.startswith("_"):
             raise AttributeError(name)
         if self._store is None:
-            self._store = open_store(self.db_url)
+            self._store = open_store(self.database)
         return getattr(self._store, name)
 
 
-def open_store(db_url: str) -> TripStore:
-    """One store per URL per process (so ``sqlite:///:memory:`` keeps its data across calls)."""
+def open_store(database: db.Database) -> TripStore:
+    """One store per database per process (so ``sqlite:///:memory:`` keeps its data across calls)."""
     with _STORES_LOCK:
-        store = _STORES.get(db_url)
+        store = _STORES.get(database)
         if store is None:
-            store = _STORES[db_url] = TripStore(db_url)
+            store = _STORES[database] = TripStore(database)
         return store

@@ -9,6 +9,7 @@ import pytest
 from core.agent import route_and_run
 from core.config import Settings
 from core.geo.registry import make_provider
+from tests.support.clock import SUITE_NOW
 from tests.support.paths import ROOT
 
 
@@ -24,7 +25,9 @@ def ask(tmp_path):
     provider = make_provider("offline", region="shanghai", settings=settings)
 
     def send(message: str, lang: str):
-        return route_and_run({"message": message, "user_id": "alice"}, settings=settings, provider=provider, lang=lang)
+        return route_and_run(
+            {"message": message, "user_id": "alice"}, settings=settings, provider=provider, now=SUITE_NOW, lang=lang
+        )
 
     return send
 

@@ -23,6 +23,7 @@ from core.reservations.service import ReservationService
 from core.stores.trips import TripStore, open_store
 from tests.agent.test_agent_reservations import NOT_FOR_PEOPLE, NOW, TOMORROW
 from tests.support.databases import fresh_postgres
+from tests.support.db import db_at
 
 SATURDAY = date(2026, 12, 5)
 
@@ -62,7 +63,7 @@ def agent(settings, provider):
     service = ReservationService.from_settings(settings, provider.region, clock=lambda: NOW.astimezone(UTC))
     run.service = service
     run.settings = settings
-    run.store = open_store(settings.db_url)
+    run.store = open_store(db_at(settings.db_url))
     return run
 
 
@@ -273,7 +274,7 @@ def test_the_follow_up_file(agent, case):
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_the_pending_booking_record_is_one_per_user_and_expires(database, tmp_path):
     url = f"sqlite:///{tmp_path / 'pending.db'}" if database == "sqlite" else fresh_postgres("pending")
-    store = TripStore(url)
+    store = TripStore(db_at(url))
     store.hold_pending_booking(user_id="alice", facts={"item": "sh-lubolang"}, now=1000.0, ttl_s=600)
     store.hold_pending_booking(user_id="alice", facts={"item": "sh-lao-jesse"}, now=1100.0, ttl_s=600)  # replaces
     store.hold_pending_booking(user_id="bob", facts={"item": "sh-fu1088"}, now=1000.0, ttl_s=600)

@@ -11,6 +11,8 @@ from core.agent import route_and_run
 from core.config import Settings
 from core.geo.registry import make_provider
 from core.stores.trips import TripStore
+from tests.support.clock import SUITE_NOW
+from tests.support.db import db_at
 from tests.support.paths import ROOT
 
 
@@ -27,9 +29,9 @@ def run(tmp_path):
 
     def send(message: str, **kw):
         kw.setdefault("user_id", "alice")
-        return route_and_run({"message": message, **kw}, settings=settings, provider=provider)
+        return route_and_run({"message": message, **kw}, settings=settings, provider=provider, now=SUITE_NOW)
 
-    send.store = TripStore(settings.db_url)
+    send.store = TripStore(db_at(settings.db_url))
     return send
 
 

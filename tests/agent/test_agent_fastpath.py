@@ -14,6 +14,7 @@ from core.agent.when import sun_times
 from core.packs.loader import load_region
 from core.stores.trips import TripStore, open_store
 from tests.support.agent_packs import FIXED_NOW, agent_runner, make_settings
+from tests.support.db import db_at
 
 
 @pytest.fixture
@@ -23,7 +24,7 @@ def env(tmp_path):
 
 def test_store_creates_its_schema_on_start(tmp_path):
     url = f"sqlite:///{tmp_path / 'sub' / 'x.db'}"
-    TripStore(url)
+    TripStore(db_at(url))
     tables = {r[0] for r in sqlite3.connect(tmp_path / "sub" / "x.db").execute("SELECT name FROM sqlite_master")}
     assert {"trips", "trip_edits", "dry_runs", "commitments"} <= tables
 
@@ -46,7 +47,7 @@ def test_crud_round_trip_is_persisted(env):
     r = env("remove the Bund", trip_id=trip_id)
     assert r.result.status == "OK"
     # what the store now holds (a fresh connection to the same file)
-    store = TripStore(env.settings.db_url)
+    store = TripStore(db_at(env.settings.db_url))
     draft = store.get_trip(trip_id, user_id="alice")
     assert draft.title == "周末之旅"
     nodes = {n.name: n for n in draft.nodes}
@@ -90,7 +91,7 @@ def test_other_users_trip_is_not_editable(env):
     trip_id = env("加上外滩").result.payload.trip["trip_id"]
     r = env("删除外滩", trip_id=trip_id, user_id="mallory")
     assert r.result.status == "NEED_MORE_INFO"
-    assert [n.name for n in open_store(env.settings.db_url).get_trip(trip_id, user_id="alice").nodes] == ["外滩"]
+    assert [n.name for n in open_store(db_at(env.settings.db_url)).get_trip(trip_id, user_id="alice").nodes] == ["外滩"]
 
 
 @pytest.mark.parametrize(

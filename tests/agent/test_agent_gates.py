@@ -9,6 +9,7 @@ from core.agent.browse import BrowserExecutor, domain_allowed, extract_evidence,
 from core.models.agent import NextStep
 from core.stores.trips import open_store
 from tests.support.agent_packs import FIXED_NOW, PUBLIC_DNS, SITE_DIR, FixtureSite, agent_runner
+from tests.support.db import db_at
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +114,7 @@ def test_commit_needs_a_dry_run_then_an_explicit_confirmation(env):
     assert dr["action"] == "trip.persist_plan" and dr["dry_run_id"].startswith("dr-")
     ev = dr["evidence"][0]
     assert {"price_total_per_person", "cancellation_policy", "availability"} <= set(ev)
-    store = open_store(env.settings.db_url)
+    store = open_store(db_at(env.settings.db_url))
     assert [n.name for n in store.get_trip(trip_id, user_id="alice").nodes] == ["外滩"]  # nothing committed yet
     ok = env("确认", trip_id=trip_id, options={"confirm_dry_run_id": dr["dry_run_id"]})
     assert ok.result.status == "OK", ok.result.answer_text
@@ -132,14 +133,14 @@ def test_confirmation_cannot_be_forged_or_borrowed(env):
     ):
         bad = env("确认", trip_id=trip_id, **kw)
         assert bad.result.status == "FAILED" and bad.result.error_code == "CONFIRMATION_INVALID"
-    assert [n.name for n in open_store(env.settings.db_url).get_trip(trip_id, user_id="alice").nodes] == ["外滩"]
+    assert [n.name for n in open_store(db_at(env.settings.db_url)).get_trip(trip_id, user_id="alice").nodes] == ["外滩"]
     assert env("确认", trip_id=trip_id, options={"confirm_dry_run_id": dr_id}).result.status == "OK"
 
 
 def test_confirmation_expires(env):
     trip_id, r = _save_plan(env)
     dr_id = r.result.payload.dry_run["dry_run_id"]
-    store = open_store(env.settings.db_url)
+    store = open_store(db_at(env.settings.db_url))
     with store.engine.begin() as conn:
         conn.exec_driver_sql("UPDATE dry_runs SET expires_at = 0 WHERE dry_run_id = ?", (dr_id,))
     bad = env("确认", trip_id=trip_id, options={"confirm_dry_run_id": dr_id})
@@ -161,7 +162,7 @@ def test_booking_is_never_silent_and_goes_through_the_reservation_service(env):
     assert ok.result.status == "OK" and "已预订" in ok.result.answer_text
     service = ReservationService.from_settings(env.settings, env.provider.region, clock=lambda: FIXED_NOW)
     assert [(x.item_name, x.status) for x in service.reservations_of("alice")] == [("和平饭店", "confirmed")]
-    assert open_store(env.settings.db_url).list_commitments("alice") == []  # a booking, not a note to complete
+    assert open_store(db_at(env.settings.db_url)).list_commitments("alice") == []  # a booking, not a note to complete
 
 
 def test_a_refund_is_never_silent_and_commits_only_as_a_record(env):
@@ -172,5 +173,5 @@ def test_a_refund_is_never_silent_and_commits_only_as_a_record(env):
     ok = env("确认", options={"confirm_dry_run_id": r.result.payload.dry_run["dry_run_id"]})
     assert ok.result.status == "OK" and "没有实际下单" in ok.result.answer_text
     assert "链接" not in ok.result.answer_text
-    rows = open_store(env.settings.db_url).list_commitments("alice")
+    rows = open_store(db_at(env.settings.db_url)).list_commitments("alice")
     assert rows[-1]["status"] == "recorded_for_manual_completion"

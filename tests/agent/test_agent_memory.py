@@ -17,6 +17,8 @@ from core.memory.rules import Rule
 from core.memory.store import UserMemory
 from core.packs.queues import queue_estimate
 from core.stores.db import engine_for
+from tests.support.clock import SUITE_NOW
+from tests.support.db import db_at
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 BOOK = "帮我订明天晚上7点的餐厅，2个人"
@@ -43,7 +45,7 @@ def agent(tmp_path, provider):
             {"message": message, "user_id": user}, settings=settings, provider=provider, now=NOW, lang=lang
         )
 
-    run.memory = UserMemory(engine_for(settings.db_url))
+    run.memory = UserMemory(engine_for(db_at(settings.db_url)), clock=lambda: SUITE_NOW)
     return run
 
 
@@ -118,9 +120,9 @@ def test_forget_everything_forgets_the_conversations_and_browse_consents_too(age
 
     url = f"sqlite:///{tmp_path / 'agent.db'}"
     agent("我不吃辣")
-    conversations = ConversationStore(url=url)
+    conversations = ConversationStore(database=db_at(url), clock=lambda: SUITE_NOW)
     kept = conversations.append("ann", None, "我不吃辣", {"result": {}})
-    store = open_store(url)
+    store = open_store(db_at(url))
     store.grant_browse_consent(user_id="ann", conversation_id=kept, now=1.0, ttl_s=3600)
     store.grant_browse_consent(user_id="bob", conversation_id="bob-chat", now=1.0, ttl_s=3600)
     agent("忘掉关于我的一切")
@@ -132,7 +134,7 @@ def test_forget_everything_forgets_the_conversations_and_browse_consents_too(age
 def test_a_new_conversation_keeps_the_id_its_page_gave_it_and_never_joins_anothers(tmp_path):
     from core.memory.conversations import ConversationStore, new_id
 
-    store = ConversationStore(url=f"sqlite:///{tmp_path / 'c.db'}")
+    store = ConversationStore(database=db_at(f"sqlite:///{tmp_path / 'c.db'}"), clock=lambda: SUITE_NOW)
     chosen = new_id()
     assert store.append("ann", chosen, "hi", {}) == chosen  # a consent given on its first turn is kept under it
     assert store.append("bob", chosen, "hi", {}) != chosen  # ann's conversation is never bob's

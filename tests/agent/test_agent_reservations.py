@@ -16,12 +16,13 @@ from core.agent.actions.catalog import default_registry
 from core.agent.booking import booking_slots
 from core.agent.router import route_message
 from core.agent.state import AgentContext, new_state
-from core.config import Settings
+from core.config import Settings, get_settings
 from core.geo.registry import make_provider
 from core.models.agent import AgentRequest
 from core.reservations.models import ReservationRequest
 from core.reservations.service import ReservationService
 from core.stores.trips import open_store
+from tests.support.db import db_at
 
 DATA = json.loads((Path(__file__).parent / "data" / "reservation_phrasings.json").read_text(encoding="utf-8"))
 PHRASINGS = DATA["phrasings"]
@@ -78,7 +79,7 @@ def booked(agent, user="alice"):
 # --- the router on the phrasing file ----------------------------------------------------------------
 @pytest.mark.parametrize("case", PHRASINGS, ids=[c["text"] for c in PHRASINGS])
 def test_the_router_on_the_phrasing_file(case):
-    d = route_message(case["text"])
+    d = route_message(case["text"], settings=get_settings())
     if case["intent"] == "none":
         assert d.intent not in ("book", "cancel", "commit"), (case["text"], d.intent)
         assert "HIGH_RISK_ACTION" not in d.output.reasons
@@ -124,7 +125,7 @@ def test_a_bare_hour_stays_two_readings_and_dates_that_do_not_exist_are_refused(
 def _ctx(settings, provider, user):
     request = AgentRequest(message="x", user_id=user)
     ctx = AgentContext(
-        settings=settings, request=request, provider=provider, store=open_store(settings.db_url), now=NOW
+        settings=settings, request=request, provider=provider, store=open_store(db_at(settings.db_url)), now=NOW
     )
     return new_state(request, region="shanghai"), ctx
 
@@ -235,7 +236,7 @@ def test_bug_cancelling_the_museum_never_records_a_booking(agent):
     assert c.route.route == "SYSTEM2_REASONING" and c.result.payload.dry_run["action"] == "reservations.cancel"
     agent("确认取消", confirm=c.result.payload.dry_run["dry_run_id"])
     assert booked(agent) == [("sh-shanghai-museum", TOMORROW, time(10, 0), 2, "cancelled")]  # no new booking
-    assert open_store(agent.settings.db_url).list_commitments("alice") == []
+    assert open_store(db_at(agent.settings.db_url)).list_commitments("alice") == []
 
 
 def test_bug_listing_never_asks_what_to_book(agent):

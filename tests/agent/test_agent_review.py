@@ -12,9 +12,11 @@ import pytest
 
 from core.agent.browse import BrowserExecutor, domain_allowed
 from core.agent.router import route_message
+from core.config import get_settings
 from core.models.agent import MAX_FACT_TEXT
 from core.stores.trips import open_store
 from tests.support.agent_packs import PUBLIC_DNS, FixtureSite, agent_runner
+from tests.support.db import db_at
 
 # --- the router on new phrasings ------------------------------------------------------------------
 NOT_A_COMMIT = [  # the user explicitly says not to book / pay: a question, never the commit gate
@@ -63,7 +65,7 @@ NOISE = ["", "   ", "\n\t", "😀😀😀", "🤔?", "hi", "你好", "x" * 4000,
 
 @pytest.mark.parametrize("message,route", NOT_A_COMMIT)
 def test_negated_risky_verbs_are_not_commits(message, route):
-    d = route_message(message)
+    d = route_message(message, settings=get_settings())
     assert d.intent not in ("commit", "bulk_write") and "HIGH_RISK_ACTION" not in d.output.reasons, message
     if route:
         assert d.output.route == route, (message, d.output)
@@ -71,25 +73,25 @@ def test_negated_risky_verbs_are_not_commits(message, route):
 
 @pytest.mark.parametrize("message", STILL_A_COMMIT)
 def test_risky_requests_still_hit_the_gate(message):
-    d = route_message(message)
+    d = route_message(message, settings=get_settings())
     assert d.output.route.startswith("SYSTEM2") and d.output.consent_required, (message, d.output)
     assert d.intent in ("commit", "book", "cancel") and "HIGH_RISK_ACTION" in d.output.reasons
 
 
 @pytest.mark.parametrize("message", NEGATED_EDITS)
 def test_negated_trip_edits_are_not_edits(message):
-    d = route_message(message)
+    d = route_message(message, settings=get_settings())
     assert d.intent != "trip_edit" and not d.features.crud_ops, (message, d.features.crud_ops)
 
 
 @pytest.mark.parametrize("message,route", TYPOS_AND_MIXED)
 def test_typos_and_mixed_language(message, route):
-    assert route_message(message).output.route == route, message
+    assert route_message(message, settings=get_settings()).output.route == route, message
 
 
 @pytest.mark.parametrize("message", NOISE)
 def test_noise_asks_for_the_key_fields(message):
-    d = route_message(message)
+    d = route_message(message, settings=get_settings())
     assert d.output.confidence < 0.45 and d.question_kind == "ask" and d.intent == "clarify"
     assert "MISSING_INFO" in d.output.reasons and not d.output.consent_required
 
@@ -98,7 +100,7 @@ def test_noise_asks_for_the_key_fields(message):
     "message", [m for m, _ in NOT_A_COMMIT] + STILL_A_COMMIT + NEGATED_EDITS + [m for m, _ in TYPOS_AND_MIXED] + NOISE
 )
 def test_thresholds_hold_on_every_new_phrasing(message):
-    d = route_message(message)
+    d = route_message(message, settings=get_settings())
     c = d.output.confidence
     expected = "execute" if c >= 0.75 else "approximate" if c >= 0.45 else "ask"
     assert d.question_kind == expected, (message, c, d.question_kind)
@@ -115,13 +117,13 @@ def test_negated_delete_keeps_the_place(env):
     env("加上豫园", trip_id=trip_id)
     r = env("不要删除外滩，把豫园移到第二天", trip_id=trip_id)
     assert r.result.status == "OK", r.result.answer_text
-    trip = open_store(env.settings.db_url).get_trip(trip_id, user_id="alice")
+    trip = open_store(db_at(env.settings.db_url)).get_trip(trip_id, user_id="alice")
     assert "外滩" in trip.node_names() and [n.day for n in trip.nodes if n.name == "豫园"] == [2]
 
 
 def test_dry_run_option_writes_nothing_on_a_trip_edit(env):
     trip_id = env("加上外滩").result.payload.trip["trip_id"]
-    store = open_store(env.settings.db_url)
+    store = open_store(db_at(env.settings.db_url))
     version = store.get_trip(trip_id, user_id="alice").version
     r = env("删除外滩", trip_id=trip_id, options={"dry_run": True})
     assert r.result.status == "OK" and r.result.payload.trip["nodes"] == []  # the preview
@@ -306,6 +308,6 @@ def test_confirmation_ids_are_exact_and_bound_to_their_trip(env):
         assert env("确认", options={"confirm_dry_run_id": forged}).result.status == "FAILED", forged
     r = env("确认", trip_id="trip-someone-else", options={"confirm_dry_run_id": dr})
     assert r.result.status == "FAILED" and r.result.error_code == "CONFIRMATION_INVALID"
-    assert open_store(env.settings.db_url).list_commitments("alice") == []
+    assert open_store(db_at(env.settings.db_url)).list_commitments("alice") == []
     assert env("确认", options={"confirm_dry_run_id": dr}).result.status == "OK"  # still unused, still valid
     assert env("确认", options={"confirm_dry_run_id": dr}).result.status == "FAILED"  # single use

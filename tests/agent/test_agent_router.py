@@ -13,7 +13,7 @@ import pytest
 from core.agent.llm import LLMClient, make_llm
 from core.agent.router import route_message
 from core.cli.agent import add_parsers, route_file_lines, route_json
-from core.config import Settings
+from core.config import Settings, get_settings
 from core.models.agent import AgentOptions, RouterOutput
 
 QA_ROUTES = [
@@ -83,33 +83,33 @@ PHRASINGS = [
 
 @pytest.mark.parametrize("message,route", QA_ROUTES)
 def test_qa_acceptance_routes(message, route):
-    out = route_message(message).output
+    out = route_message(message, settings=get_settings()).output
     assert out.route == route
     assert out.confidence >= 0.75
 
 
 def test_qa_planning_request_is_verifying_and_web_request_asks_consent_first():
-    plan = route_message("规划 5 天游+冷门+还能订到").output
+    plan = route_message("规划 5 天游+冷门+还能订到", settings=get_settings()).output
     assert plan.ui_hint.status == "verifying"
     assert "MULTI_CONSTRAINT" in plan.reasons and "REALTIME_WEB" in plan.reasons
-    web = route_message("官网查房").output
+    web = route_message("官网查房", settings=get_settings()).output
     assert web.consent_required is True
     assert web.ui_hint.status == "awaiting_consent"
     assert "browser" in web.required_capabilities
-    consented = route_message("官网查房", options=AgentOptions(allow_webbrowse=True)).output
+    consented = route_message("官网查房", options=AgentOptions(allow_webbrowse=True), settings=get_settings()).output
     assert consented.ui_hint.status == "browsing"
     assert consented.budget.max_browser_steps == 12
 
 
 def test_qa_conditional_is_routed_with_its_condition_and_branch():
-    d = route_message("赶不上日落就改横滨")
+    d = route_message("赶不上日落就改横滨", settings=get_settings())
     assert d.intent == "conditional"
     assert d.features.conditional == ("赶不上日落", "改横滨")
 
 
 @pytest.mark.parametrize("message,route,intent", PHRASINGS)
 def test_phrasings_in_both_languages(message, route, intent):
-    d = route_message(message)
+    d = route_message(message, settings=get_settings())
     assert (d.output.route, d.intent) == (route, intent), (message, d.output, d.intent)
 
 
@@ -117,7 +117,7 @@ def test_phrasings_in_both_languages(message, route, intent):
     "message", ["帮我订和平饭店", "我要退款", "清空行程", "官网查房", "book me a room at the Peace Hotel"]
 )
 def test_risky_actions_always_need_consent(message):
-    out = route_message(message).output
+    out = route_message(message, settings=get_settings()).output
     assert out.route.startswith("SYSTEM2")
     assert out.consent_required is True
     if out.route != "SYSTEM2_WEBBROWSE":
@@ -125,13 +125,13 @@ def test_risky_actions_always_need_consent(message):
 
 
 def test_availability_question_inside_a_plan_is_not_a_booking():
-    d = route_message("规划 5 天游+冷门+还能订到")
+    d = route_message("规划 5 天游+冷门+还能订到", settings=get_settings())
     assert not d.features.high_risk
     assert d.output.consent_required is False
 
 
 def test_low_confidence_asks_for_the_key_fields():
-    d = route_message("你好")
+    d = route_message("你好", settings=get_settings())
     assert d.output.confidence < 0.45
     assert d.intent == "clarify"
     assert d.error_code == "ROUTER_LOW_CONFIDENCE"
@@ -141,31 +141,31 @@ def test_low_confidence_asks_for_the_key_fields():
 
 
 def test_grey_zone_asks_one_key_question():
-    d = route_message("帮我规划一下行程")
+    d = route_message("帮我规划一下行程", settings=get_settings())
     assert 0.45 <= d.output.confidence < 0.75
     assert d.question_kind == "approximate"
     assert d.intent == "clarify" and d.missing[:1] == ["days"]
     assert d.question.count("、") == 0  # exactly one field asked
-    en = route_message("plan my trip")
+    en = route_message("plan my trip", settings=get_settings())
     assert en.question == "Please tell me how many days."
 
 
 def test_grey_zone_realtime_fact_query_is_a_system1_approximation():
-    d = route_message("今天豫园开门吗")
+    d = route_message("今天豫园开门吗", settings=get_settings())
     assert d.output.route == "SYSTEM1_RAG"
     assert 0.45 <= d.output.confidence < 0.75
     assert "REALTIME_WEB" in d.output.reasons
 
 
 def test_pronoun_without_context_lowers_confidence_and_asks_which_place():
-    d = route_message("删除它")
+    d = route_message("删除它", settings=get_settings())
     assert d.output.route == "SYSTEM1_API"
     assert d.output.confidence < 0.75
     assert d.question and "地点" in d.question
 
 
 def test_router_output_matches_the_contract_exactly():
-    out = route_message("规划3天上海行程").output
+    out = route_message("规划3天上海行程", settings=get_settings()).output
     data = out.model_dump(mode="json")
     assert set(data) == {
         "route",
@@ -183,7 +183,7 @@ def test_router_output_matches_the_contract_exactly():
 
 
 def test_system1_budget_has_no_browser_steps():
-    out = route_message("明天天气").output
+    out = route_message("明天天气", settings=get_settings()).output
     assert out.budget.max_browser_steps == 0 and out.ui_hint.mode == "fast"
 
 
@@ -228,7 +228,7 @@ def test_invalid_arbitration_falls_back_to_the_score(reply):
     settings, llm = _llm(lambda r: httpx.Response(200, json=_chat(reply)))
     d = route_message("今天豫园开门吗", settings=settings, arbiter=llm.arbitrate_route)
     assert d.policy_id == "ROUTER_FEATURE_SCORE"
-    assert d.output.route == route_message("今天豫园开门吗").output.route
+    assert d.output.route == route_message("今天豫园开门吗", settings=get_settings()).output.route
 
 
 def test_failing_llm_falls_back_and_never_leaks_the_key(caplog):

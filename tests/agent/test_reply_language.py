@@ -11,6 +11,7 @@ import pytest
 from core.agent import fastpath
 from core.agent.router import route_message
 from core.agent.state import new_state
+from core.config import get_settings
 from core.halfday.goal import decompose_goal
 from core.models.agent import AgentRequest
 
@@ -31,9 +32,9 @@ def test_the_state_carries_the_faces_language():
 
 
 def test_the_routers_question_is_in_the_callers_language():
-    assert route_message("帮我规划").question == "请补充：天数。"
-    assert route_message("帮我规划", lang="en").question == "Please tell me how many days."
-    assert route_message("plan", lang="zh").question == "请补充：天数。"
+    assert route_message("帮我规划", settings=get_settings()).question == "请补充：天数。"
+    assert route_message("帮我规划", lang="en", settings=get_settings()).question == "Please tell me how many days."
+    assert route_message("plan", lang="zh", settings=get_settings()).question == "请补充：天数。"
 
 
 def test_the_half_day_goal_takes_the_callers_language():

@@ -11,9 +11,8 @@ from core.config import get_settings
 
 
 @pytest.fixture
-def fresh_process(monkeypatch):
-    """As if no warm-up had started in this process yet."""
-    monkeypatch.setattr(warmup, "_STARTED", None)
+def fresh_process():
+    """A new process's root: nothing warmed yet (the warm-up is kept on the services that started it)."""
 
 
 def test_start_does_not_wait_for_the_steps_and_runs_them_once(fresh_process, monkeypatch):
@@ -64,7 +63,7 @@ def test_the_real_steps_build_the_geocoder_index_and_the_kernels(fresh_process):
     assert state.failed == {}
     pack = services.provider("offline", region).region
     assert id(pack) in offline._INDEXES  # the first plan's geocode finds the index built
-    assert ils._WARM or ils._kernels() is None  # compiled, unless numba is missing here
+    assert ils._WARMED.is_set() or ils._kernels() is None  # compiled, unless numba is missing here
     assert set(state.seconds) == {f"packs_and_geocoder:{region}", f"route_kernels:{region}"}
 
 

@@ -186,8 +186,8 @@ def test_probe_logs_each_call_and_reads_from_a_mark(tmp_path, monkeypatch):
     log = tmp_path / "probe.jsonl"
     ui_probe.install(log)
     ui_probe.install(log)  # installing twice does not wrap twice (a call would be logged twice)
-    assert planner.plan_route("req") == "planned"
-    assert planner.plan_route("req") == "planned"
+    assert planner.plan_route("req", settings=get_settings()) == "planned"
+    assert planner.plan_route("req", settings=get_settings()) == "planned"
     assert calls == [("req",), ("req",)]
     lines, mark = ui_probe.read_calls(log)
     assert [c["call"] for c in lines] == ["plan_route", "plan_route"] and mark == 2
@@ -206,11 +206,13 @@ def test_probe_logs_only_the_outer_of_nested_calls(tmp_path, monkeypatch):
         module = importlib.import_module(module_name)
         monkeypatch.setattr(module, attr, getattr(module, attr))
     monkeypatch.setattr(pipeline, "plan_itinerary", lambda *a, **k: "plan")
-    monkeypatch.setattr(edits, "reoptimize", lambda *a, **k: pipeline.plan_itinerary())  # as the real one does
+    monkeypatch.setattr(
+        edits, "reoptimize", lambda *a, **k: pipeline.plan_itinerary(settings=get_settings())
+    )  # as the real one does
     log = tmp_path / "probe.jsonl"
     ui_probe.install(log)
-    assert edits.reoptimize() == "plan"
-    assert pipeline.plan_itinerary() == "plan"
+    assert edits.reoptimize(settings=get_settings()) == "plan"
+    assert pipeline.plan_itinerary(settings=get_settings()) == "plan"
     assert [c["call"] for c in ui_probe.read_calls(log)[0]] == ["reoptimize", "plan_itinerary"]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.config import get_settings
 from tests.support.map_browser import chromium_page, settled_pins, write_offline_map
 from tests.ui.test_route_map import EXTRA
 
@@ -23,7 +24,9 @@ def test_the_bench_counts_every_pin_of_a_map_whose_stops_cluster(leaflet_static,
     request = load_scenario("delivery-round").request
     stops = [*request.stops, *(RawStop(name=n) for n in EXTRA[:22])]
     result = plan_route(
-        request.model_copy(update={"stops": stops}), provider=make_provider("offline", region="shanghai")
+        request.model_copy(update={"stops": stops}),
+        provider=make_provider("offline", region="shanghai", settings=get_settings()),
+        settings=get_settings(),
     )
     assert len(result.resolved_stops) == 30
     path = write_offline_map(build_route_map(result, lang="en"), leaflet_static, tmp_path / "map.html")

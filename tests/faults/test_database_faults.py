@@ -21,6 +21,7 @@ import pytest
 from bench.throwaway_pg import ThrowawayCluster
 from core.stores import db, guard
 from tests.conftest import auth
+from tests.support.db import db_at
 from tests.support.paths import ROOT
 
 BOOK = {"item_id": "a-peace-hotel", "date": "2030-01-05", "time": "19:00", "party_size": 2, "contact": "Li"}
@@ -161,7 +162,7 @@ def test_a_read_only_sqlite_file_is_the_outage_on_every_face_and_writable_again_
     url = f"sqlite:///{path}"
     client = on_database(url)
     rid, trip_id = write_before(client, 9)
-    db.engine_for(url).dispose()  # the app is restarted onto the read-only file: no connection open before it
+    db.engine_for(db_at(url)).dispose()  # the app is restarted onto the read-only file: no connection open before it
     for side in ("-wal", "-shm"):
         assert not Path(f"{path}{side}").exists()
     _read_only(path, True)

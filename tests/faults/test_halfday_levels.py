@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+from core.clock import clock_from_settings
 from core.errors import ProviderUnavailable
 from core.halfday.models import HalfDayRequest
 from tests.halfday.conftest import NOW, goal, with_goal
@@ -51,7 +52,11 @@ def broken_planner(settings, **overrides):
 
     live = make_provider("offline", region="shanghai", settings=settings)
     services = MapServices(geocoder=live.geocoder, router=FailingRouter(), region=live.region)
-    planner = HalfDayPlanner(provider=services, settings=settings.model_copy(update=overrides))
+    planner = HalfDayPlanner(
+        provider=services,
+        settings=settings.model_copy(update=overrides),
+        clock=clock_from_settings(settings.model_copy(update=overrides)),
+    )
     return with_goal(planner, goal(preferences=["park"]))
 
 
@@ -116,7 +121,11 @@ def test_level2_a_healthy_router_asks_nothing(settings):
     from core.halfday.service import HalfDayPlanner
 
     planner = with_goal(
-        HalfDayPlanner(provider=make_provider("offline", region="shanghai", settings=settings), settings=settings),
+        HalfDayPlanner(
+            provider=make_provider("offline", region="shanghai", settings=settings),
+            settings=settings,
+            clock=clock_from_settings(settings),
+        ),
         goal(preferences=["park"]),
     )
     asked = []
@@ -158,7 +167,11 @@ def test_level3_a_broken_tool_ends_with_a_conversation_offer_and_the_contact(set
     from core.geo.registry import make_provider
     from core.halfday.service import HalfDayPlanner
 
-    planner = HalfDayPlanner(provider=make_provider("offline", region="shanghai", settings=settings), settings=settings)
+    planner = HalfDayPlanner(
+        provider=make_provider("offline", region="shanghai", settings=settings),
+        settings=settings,
+        clock=clock_from_settings(settings),
+    )
     with_goal(planner, goal(preferences=["museum"]))
     planner.registry.replace("analyze_user_profile", lambda _inp: {"party": "not a party"})
     result, events = planner.plan(HalfDayRequest(goal="g", now=NOW))
@@ -172,7 +185,11 @@ def test_level3_without_a_configured_contact_none_is_carried(settings):
     from core.halfday.service import HalfDayPlanner
 
     quiet = settings.model_copy(update={"halfday_support_contact": ""})
-    planner = HalfDayPlanner(provider=make_provider("offline", region="shanghai", settings=quiet), settings=quiet)
+    planner = HalfDayPlanner(
+        provider=make_provider("offline", region="shanghai", settings=quiet),
+        settings=quiet,
+        clock=clock_from_settings(quiet),
+    )
     with_goal(planner, goal(preferences=["museum"]))
     planner.registry.replace("analyze_user_profile", lambda _inp: {"party": "not a party"})
     _, events = planner.plan(HalfDayRequest(goal="g", now=NOW))

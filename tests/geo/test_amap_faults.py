@@ -19,6 +19,7 @@ from core.route.export import legs_to_csv, result_to_html
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
 from tests.support.amap_standin import FAULTS, AMapStandIn
+from tests.support.clock import SUITE_NOW
 from tests.support.paths import ROOT
 
 pytestmark = pytest.mark.slow
@@ -70,6 +71,7 @@ def test_every_fault_degrades_with_a_warning_and_never_shows_the_key(fault, tmp_
                 {"message": message, "user_id": "u"},
                 settings=settings,
                 provider=make_provider("amap", region="shanghai", settings=settings),
+                now=SUITE_NOW,
             )
             assert resp.result.status in ("OK", "NEED_MORE_INFO"), resp.result.answer_text
             if message.startswith("从") and "没有找到可行的路线" not in resp.result.answer_text:

@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from core.config import get_settings
 from core.errors import OutsideCoverage, ProviderError, RouteNotFound
 from core.geo.base import LonLat
 from core.geo.coords import haversine_m
@@ -174,13 +175,13 @@ def test_a_point_outside_the_network_is_left_for_the_estimate_and_named(embedded
 
 # ---- the registry --------------------------------------------------------------------------------------
 def test_offline_on_a_pack_with_roads_routes_on_them_and_elsewhere_estimates():
-    helsinki = make_provider("offline", region="helsinki")
+    helsinki = make_provider("offline", region="helsinki", settings=get_settings())
     assert helsinki.router.name == "valhalla"
     assert helsinki.route(CATHEDRAL, STATION, mode="walking").source == "valhalla"
-    shanghai = make_provider("offline", region="shanghai")
+    shanghai = make_provider("offline", region="shanghai", settings=get_settings())
     assert shanghai.router.name == "offline"
-    assert "pack+valhalla" in available_providers(region="helsinki")
-    assert "pack+valhalla" not in available_providers(region="shanghai")
+    assert "pack+valhalla" in available_providers(region="helsinki", settings=get_settings())
+    assert "pack+valhalla" not in available_providers(region="shanghai", settings=get_settings())
     assert parse_provider("offline", pack=load_region("helsinki"), settings=helsinki_settings()) == ("pack", "valhalla")
 
 
@@ -191,7 +192,7 @@ def helsinki_settings():
 
 
 def test_the_pack_router_degrades_a_leg_outside_coverage_with_a_warning():
-    services = make_provider("pack+valhalla", region="helsinki")
+    services = make_provider("pack+valhalla", region="helsinki", settings=get_settings())
     leg = services.route(CATHEDRAL, PORVOO_ROAD, mode="driving")
     assert leg.source == "offline_estimate"
     warnings = services.drain_warnings()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bench.walk_detours import WalkGraph
-from core.config import Settings
+from core.config import Settings, get_settings
 from core.geo.base import LonLat
 from core.geo.coords import haversine_m
 from core.geo.registry import make_provider
@@ -273,7 +273,9 @@ def test_a_plan_says_which_legs_were_measured_from_a_door():
         transport_mode="walking",
         need_deep_link=False,
     )
-    result = plan_route(request, provider=make_provider("offline", region="helsinki"))
+    result = plan_route(
+        request, provider=make_provider("offline", region="helsinki", settings=get_settings()), settings=get_settings()
+    )
     first, second = result.best_route.legs
     assert first.origin_entrance is not None and first.origin_entrance.osm_id == STOCKMANN_SOUTH_DOOR[0]
     assert first.destination_entrance is None and second.origin_entrance is None
@@ -286,7 +288,9 @@ def test_a_plan_says_which_legs_were_measured_from_a_door():
     )
     # the same plan driving: from the places' points, nothing said
     driving = plan_route(
-        request.model_copy(update={"transport_mode": "driving"}), provider=make_provider("offline", region="helsinki")
+        request.model_copy(update={"transport_mode": "driving"}),
+        provider=make_provider("offline", region="helsinki", settings=get_settings()),
+        settings=get_settings(),
     )
     assert all(leg.origin_entrance is None and leg.destination_entrance is None for leg in driving.best_route.legs)
     assert not any(n.code == "ENTRANCE_USED" for n in driving.notices)
@@ -303,7 +307,7 @@ def test_the_setting_turns_doors_off():
 
 
 def test_a_matrix_put_together_from_kept_cells_keeps_their_doors():
-    services = make_provider("offline", region="helsinki")
+    services = make_provider("offline", region="helsinki", settings=get_settings())
     first = services.matrix([STOCKMANN, SENATE_SQUARE, CATHEDRAL], mode="walking")
     asked = services.snapshot().matrix
     again = services.matrix([CATHEDRAL, STOCKMANN], mode="walking")  # every cell known: no call

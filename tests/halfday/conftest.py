@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from core.clock import clock_from_settings
 from core.halfday.goal_models import Constraints, DecomposedGoal, Party, TimeWindow
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -60,7 +61,11 @@ def planner(settings):
     from core.halfday.travel import reset_breakers
 
     reset_breakers()
-    yield HalfDayPlanner(provider=make_provider("offline", region="shanghai", settings=settings), settings=settings)
+    yield HalfDayPlanner(
+        provider=make_provider("offline", region="shanghai", settings=settings),
+        settings=settings,
+        clock=clock_from_settings(settings),
+    )
     reset_breakers()
 
 

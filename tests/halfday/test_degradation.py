@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.clock import clock_from_settings
+from core.config import get_settings
 from core.errors import ProviderUnavailable
 from core.halfday.models import HalfDayRequest
 from core.halfday.tools import ToolInvalid, Trace
@@ -56,7 +58,13 @@ def test_level2_a_failing_router_opens_the_breaker_and_plans_from_local_data(pla
     router = FailingRouter()
     services = MapServices(geocoder=planner.provider.geocoder, router=router, region=planner.provider.region)
     broken = with_goal(
-        HalfDayPlanner(provider=services, settings=planner.settings, memory=planner.memory), goal(preferences=["park"])
+        HalfDayPlanner(
+            provider=services,
+            settings=planner.settings,
+            memory=planner.memory,
+            clock=clock_from_settings(planner.settings),
+        ),
+        goal(preferences=["park"]),
     )
     for _attempt in range(3):
         result, events = broken.plan(_request())
@@ -88,14 +96,16 @@ def test_level3_a_tool_that_breaks_its_schema_twice_ends_with_an_error(planner):
 
 
 def test_level3_an_unreachable_database_ends_with_an_error(planner, monkeypatch):
-    from core.config import get_settings
     from core.halfday.service import HalfDayPlanner
 
     # OMNI_DB_URL names a PostgreSQL server on a port nobody listens on: the planner is still built, and the stream
     # ends with the structured error when stage 2 first needs the database
     monkeypatch.setenv("OMNI_DB_URL", "postgresql+psycopg://omni@127.0.0.1:9/omni")
     get_settings.cache_clear()
-    unreachable = with_goal(HalfDayPlanner(provider=planner.provider), goal(preferences=["park"]))
+    unreachable = with_goal(
+        HalfDayPlanner(provider=planner.provider, settings=get_settings(), clock=clock_from_settings(get_settings())),
+        goal(preferences=["park"]),
+    )
     result, events = unreachable.plan(_request())
     assert result is None
     error = events[-1].data.error
@@ -107,7 +117,6 @@ def test_level3_an_unreachable_database_is_an_event_over_http_and_the_cli(monkey
     import json
 
     from core.__main__ import main
-    from core.config import get_settings
 
     monkeypatch.setenv("OMNI_DB_URL", "postgresql+psycopg://omni@127.0.0.1:9/omni")
     get_settings.cache_clear()
@@ -127,12 +136,16 @@ def test_registry_checks_inputs_before_running_a_tool(planner):
 
 
 def test_a_tool_is_swapped_for_its_mock_by_configuration(planner, monkeypatch):
-    from core.config import get_settings
     from core.halfday.service import HalfDayPlanner
 
     monkeypatch.setenv("OMNI_HALFDAY_MOCK_TOOLS", '["decompose_goal"]')
     get_settings.cache_clear()
-    mocked = HalfDayPlanner(provider=planner.provider, settings=get_settings(), memory=planner.memory)
+    mocked = HalfDayPlanner(
+        provider=planner.provider,
+        settings=get_settings(),
+        memory=planner.memory,
+        clock=clock_from_settings(get_settings()),
+    )
     result, events = mocked.plan(HalfDayRequest(goal="anything at all", now=NOW))
     assert result is not None
     call = next(e for e in events if e.type == "skill_call" and e.data.tool == "decompose_goal")
@@ -159,7 +172,13 @@ def test_a_failing_geocoder_for_the_start_is_a_warning_not_a_failure(planner):
 
     services = MapServices(geocoder=FailingGeocoder(), router=planner.provider.router, region=planner.provider.region)
     broken = with_goal(
-        HalfDayPlanner(provider=services, settings=planner.settings, memory=planner.memory), goal(preferences=["park"])
+        HalfDayPlanner(
+            provider=services,
+            settings=planner.settings,
+            memory=planner.memory,
+            clock=clock_from_settings(planner.settings),
+        ),
+        goal(preferences=["park"]),
     )
     result, events = broken.plan(HalfDayRequest(goal="test goal", now=NOW, origin="人民广场"))
     assert result is not None and result.origin is None and "ORIGIN_UNRESOLVED" in result.warnings

@@ -13,7 +13,9 @@ from core.halfday.memory import MemoryStore
 from core.halfday.models import FamilyProfile, Memory, MemoryEvent, ProfileInput
 from core.halfday.profile import analyze_user_profile
 from core.reservations import store
+from tests.support.clock import SUITE_NOW
 from tests.support.databases import fresh_postgres
+from tests.support.db import db_at
 
 AT = datetime(2026, 11, 20, 10, 0, tzinfo=UTC)
 
@@ -21,7 +23,7 @@ AT = datetime(2026, 11, 20, 10, 0, tzinfo=UTC)
 @pytest.fixture(params=["sqlite", "postgresql"])
 def memory(request, tmp_path):
     url = f"sqlite:///{tmp_path / 'memory.db'}" if request.param == "sqlite" else fresh_postgres("halfday_memory")
-    return MemoryStore(store.engine_for(url))
+    return MemoryStore(store.engine_for(db_at(url)), clock=lambda: SUITE_NOW)
 
 
 def test_confirmed_plans_and_feedback_teach_affinities(memory):

@@ -8,6 +8,7 @@ from datetime import time
 
 import pytest
 
+from core.clock import clock_from_settings
 from core.halfday.goal_models import Party
 from core.halfday.models import DIMENSIONS, HalfDayRequest, ScoreWeights
 from core.halfday.score import FEASIBILITY_FLOOR, rank_by_weights
@@ -278,7 +279,12 @@ def test_the_exact_solver_keeps_every_rule(planner, monkeypatch):
     monkeypatch.setenv("OMNI_HALFDAY_SOLVER", "cp_sat")
     get_settings.cache_clear()
     exact = with_goal(
-        HalfDayPlanner(provider=planner.provider, settings=get_settings(), memory=planner.memory),
+        HalfDayPlanner(
+            provider=planner.provider,
+            settings=get_settings(),
+            memory=planner.memory,
+            clock=clock_from_settings(get_settings()),
+        ),
         goal(start=time(11, 0), end=time(17, 0), budget_per_person=150, preferences=["museum", "local_food"]),
     )
     result, _ = exact.plan(HalfDayRequest(goal="test goal", now=NOW))

@@ -10,6 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from pydantic import SecretStr
 
+from core.clock import clock_from_settings
 from core.config import Settings
 from core.geo.amap_standin import AMapLimitedStandIn
 from core.geo.registry import make_provider
@@ -68,7 +69,7 @@ def amap_planner(base_url: str, tmp_path, key: str, **overrides: object) -> tupl
     settings = Settings(**values)  # type: ignore[arg-type]
     reset_breakers()
     provider = make_provider("amap", settings=settings).for_request()
-    return HalfDayPlanner(provider=provider, settings=settings), settings
+    return HalfDayPlanner(provider=provider, settings=settings, clock=clock_from_settings(settings)), settings
 
 
 def plan(planner: HalfDayPlanner):

@@ -110,10 +110,10 @@ def test_outside_tests_a_missing_key_falls_back_to_the_other_language_and_never_
     write_po(tmp_path / "zh/LC_MESSAGES/demo.po", "zh", {"demo.only_zh": "只有中文"})
     write_po(tmp_path / "en/LC_MESSAGES/demo.po", "en", {"demo.count": "{n} stops"})
     monkeypatch.delenv("PYTEST_CURRENT_TEST")  # production: not strict
-    monkeypatch.setenv("OMNI_I18N_STRICT", "false")
-    from core.config import get_settings
+    from core.app.context import AppServices
+    from core.config import Settings
 
-    get_settings.cache_clear()
+    AppServices(Settings(i18n_strict=False))  # the composition root sets the policy from the settings
     try:
         assert not i18n.strict_mode()
         assert i18n.lookup("demo.only_zh", "en", {}, root=tmp_path) == "只有中文"
@@ -121,13 +121,12 @@ def test_outside_tests_a_missing_key_falls_back_to_the_other_language_and_never_
         assert (
             i18n.lookup("demo.count", "en", {}, root=tmp_path) == "{n} stops"
         )  # a missing parameter: not filled, no crash
-        monkeypatch.setenv("OMNI_I18N_STRICT", "true")
-        get_settings.cache_clear()
+        AppServices(Settings(i18n_strict=True))
         assert i18n.strict_mode()
         with pytest.raises(i18n.MissingMessage):
             i18n.lookup("demo.only_zh", "en", {}, root=tmp_path)
     finally:
-        get_settings.cache_clear()
+        i18n.set_strict(False)
 
 
 def test_under_tests_a_missing_parameter_raises():

@@ -15,6 +15,7 @@ from components.route_words import (
     summary_words,
     why_words,
 )
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.i18n import t
 from core.models.route import Notice, RawStop, RoutePlanRequest
@@ -28,7 +29,9 @@ SCENARIOS = {s.id: s for s in list_scenarios()}
 
 
 def plan(request: RoutePlanRequest, region: str = "shanghai"):
-    return plan_route(request, provider=make_provider("offline", region=region))
+    return plan_route(
+        request, provider=make_provider("offline", region=region, settings=get_settings()), settings=get_settings()
+    )
 
 
 def variants() -> list[tuple[str, RoutePlanRequest, str]]:

@@ -62,7 +62,7 @@ def test_a_bundled_trip_whose_days_are_full_says_the_light_day_has_no_room(provi
     """Thirty places over three 09:00–22:00 days (720 free minutes each, less the hour's lunch): every place is
     kept, and when the counts differ by more than one the lighter day is too full for any of the busier day's
     visits."""
-    result = plan_itinerary(bundled("shanghai_3day_30places"), provider=provider)
+    result = plan_itinerary(bundled("shanghai_3day_30places"), provider=provider, settings=get_settings())
     balance = result.balance
     assert balance is not None and result.totals.dropped == 0 and result.totals.must_dropped == 0
     assert [d.visits for d in balance.days] == visits_by_day(result)
@@ -87,7 +87,7 @@ def test_a_bundled_trip_whose_days_are_full_says_the_light_day_has_no_room(provi
 def test_a_bundled_trip_with_a_shorter_second_day_says_so(provider):
     """Monday 10:00–22:00 and Tuesday 10:00–18:00 (660 and 420 free minutes after lunch): the Tuesday takes fewer
     places, nothing is dropped, and the reason is the shorter day with both days' minutes."""
-    result = plan_itinerary(bundled("shanghai_2day_monday_museum"), provider=provider)
+    result = plan_itinerary(bundled("shanghai_2day_monday_museum"), provider=provider, settings=get_settings())
     balance = result.balance
     assert balance is not None and result.totals.dropped == 0
     assert [d.free_min for d in balance.days] == [660, 420]
@@ -117,7 +117,9 @@ def test_rebalancing_spreads_a_packed_plan_without_losing_a_place(provider):
     assert len(moves) == after.moves >= 1
     assert all(m["extra_travel_min"] <= 40 for m in moves)
 
-    result = plan_itinerary(req, provider=provider)  # the whole pipeline: even days, nothing dropped
+    result = plan_itinerary(
+        req, provider=provider, settings=get_settings()
+    )  # the whole pipeline: even days, nothing dropped
     assert result.totals.dropped == 0 and result.balance is not None and result.balance.balanced
     assert max(visits_by_day(result)) - min(visits_by_day(result)) <= MAX_VISIT_SPREAD
 
@@ -131,7 +133,7 @@ def test_places_open_only_on_monday_keep_monday_busy_and_say_why(provider):
         ),
         {"place_id": "sh-peoples-square", "priority": "should", "visit_minutes": 45},
     ]
-    result = plan_itinerary(request(places, [MONDAY, TUESDAY]), provider=provider)
+    result = plan_itinerary(request(places, [MONDAY, TUESDAY]), provider=provider, settings=get_settings())
     assert result.totals.dropped == 0
     balance = result.balance
     assert balance is not None and not balance.balanced
@@ -145,7 +147,7 @@ def test_places_open_only_on_monday_keep_monday_busy_and_say_why(provider):
 def test_locked_places_keep_their_day_and_the_reason_names_them(provider):
     locked = ["sh-bund", "sh-yuyuan-garden", "sh-xintiandi", "sh-tianzifang", "sh-jingan-temple", "sh-fuxing-park"]
     places = [{"place_id": p, "priority": "should", "visit_minutes": 45, "fixed_day": 1} for p in locked]
-    result = plan_itinerary(request(places, [MONDAY, TUESDAY]), provider=provider)
+    result = plan_itinerary(request(places, [MONDAY, TUESDAY]), provider=provider, settings=get_settings())
     assert visits_by_day(result) == [0, 6]
     balance = result.balance
     assert balance is not None and not balance.balanced
@@ -157,7 +159,7 @@ def test_locked_places_keep_their_day_and_the_reason_names_them(provider):
 def test_a_short_day_takes_what_fits_and_says_its_hours_are_shorter(provider):
     places = [{"place_id": p, "priority": "should", "visit_minutes": 60} for p in SPARSE[:8]]
     req = request(places, [MONDAY, TUESDAY], **{TUESDAY: {"start_time": "09:00", "end_time": "10:45"}})
-    result = plan_itinerary(req, provider=provider)
+    result = plan_itinerary(req, provider=provider, settings=get_settings())
     balance = result.balance
     assert balance is not None and not balance.balanced
     assert balance.days[1].free_min == 105 and balance.days[0].free_min > balance.days[1].free_min

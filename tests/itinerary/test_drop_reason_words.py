@@ -9,6 +9,7 @@ import json
 import pytest
 
 from components.itinerary.words import no_fix_words
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.itinerary.pipeline import plan_itinerary
 from core.itinerary.words import reason_sentence
@@ -20,7 +21,11 @@ from tests.support.paths import ROOT
 @pytest.fixture(scope="module")
 def family_day():
     trip = json.loads((ROOT / "data" / "trips" / "shanghai_family_day.json").read_text(encoding="utf-8"))
-    return plan_itinerary(TripRequest.model_validate(trip), provider=make_provider("offline", region="shanghai"))
+    return plan_itinerary(
+        TripRequest.model_validate(trip),
+        provider=make_provider("offline", region="shanghai", settings=get_settings()),
+        settings=get_settings(),
+    )
 
 
 def test_every_left_out_place_is_explained_by_its_own_facts(family_day):

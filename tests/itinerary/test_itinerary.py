@@ -8,6 +8,7 @@ from datetime import time
 import pytest
 from pydantic import ValidationError
 
+from core.config import get_settings
 from core.errors import InputError
 from core.geo.base import LonLat
 from core.itinerary.critic import check_itinerary
@@ -387,7 +388,7 @@ TRIPS = sorted((ROOT / "data" / "trips").glob("*.json"))
 @pytest.mark.parametrize("path", TRIPS, ids=[p.stem for p in TRIPS])
 def test_demo_trips_plan_and_pass_the_critic(path):
     data = json.loads(path.read_text(encoding="utf-8"))
-    result = itinerary_from_json(data)
+    result = itinerary_from_json(data, settings=get_settings())
     assert result.critic is not None and result.critic.passed, result.critic.violations
     seen = visits(result)
     musts = [p["place_id"] for p in data["places"] if p.get("priority") == "must"]
@@ -398,7 +399,7 @@ def test_demo_trips_plan_and_pass_the_critic(path):
 
 def test_demo_trip_puts_the_monday_closed_museum_on_tuesday():
     data = json.loads((ROOT / "data" / "trips" / "shanghai_2day_monday_museum.json").read_text(encoding="utf-8"))
-    result = itinerary_from_json(data)
+    result = itinerary_from_json(data, settings=get_settings())
     day, entry = visits(result)["sh-shanghai-museum"]
     assert result.days[day].date.weekday() == 1  # Tuesday
     assert any(w[0] <= entry.start and entry.end <= w[1] for w in entry.opening_windows)

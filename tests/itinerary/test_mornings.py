@@ -54,7 +54,9 @@ def fits_before_lunch(problem: ItineraryProblem, day_index: int, key: str) -> bo
 def test_a_day_starts_with_the_place_open_from_nine_not_with_lunch(provider):
     """The Shanghai Museum (150 min) cannot end by 12:30 from a 10:00 start; Urban Planning (75 min, open from
     09:00) can: the day starts with it, leaving the hotel at 10:00, and lunch comes after it."""
-    result = plan_itinerary(request(["sh-shanghai-museum", "sh-urban-planning-center"]), provider=provider)
+    result = plan_itinerary(
+        request(["sh-shanghai-museum", "sh-urban-planning-center"]), provider=provider, settings=get_settings()
+    )
     [day] = result.days
     events = [e for e in day.entries if e.kind not in ("travel", "wait")]
     assert [(e.kind, e.key) for e in events[:2]] == [("visit", "sh-urban-planning-center"), ("lunch", None)]

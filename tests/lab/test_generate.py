@@ -7,6 +7,7 @@ import json
 import pytest
 
 from core.__main__ import main
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.lab.batch import read_batch
 from core.lab.generate import generate_batch, resolvable_places
@@ -29,8 +30,8 @@ def test_the_same_seed_writes_a_byte_identical_file_and_another_seed_does_not(tm
 
 def test_every_place_is_a_pack_place_named_so_it_resolves_to_that_place():
     pack = load_region("helsinki")
-    items = generate_batch(region="helsinki", kind="delivery", n=4, stops=(5, 9), seed=3)
-    provider = make_provider("offline", region="helsinki")
+    items = generate_batch(region="helsinki", kind="delivery", n=4, stops=(5, 9), seed=3, settings=get_settings())
+    provider = make_provider("offline", region="helsinki", settings=get_settings())
     for item in items:
         assert isinstance(item, RouteBatchItem)
         request = item.request
@@ -39,7 +40,7 @@ def test_every_place_is_a_pack_place_named_so_it_resolves_to_that_place():
         assert len(item.place_ids) == len(request.stops) + 1 and len(set(item.place_ids)) == len(item.place_ids)
         places = [pack.place_by_id(pid) for pid in item.place_ids]
         assert all(p is not None for p in places)
-        resolved = resolve_points(request, provider=provider, default_city=pack.city)
+        resolved = resolve_points(request, provider=provider, default_city=pack.city, settings=get_settings())
         assert resolved.origin is not None
         got = [resolved.origin, *resolved.stops]
         assert [p.poi_id for p in got] == item.place_ids
@@ -49,7 +50,7 @@ def test_every_place_is_a_pack_place_named_so_it_resolves_to_that_place():
 
 def test_sightseeing_days_start_at_a_hotel_and_visit_sights():
     pack = load_region("shanghai")
-    items = generate_batch(region="shanghai", kind="sightseeing", n=5, stops=(3, 8), seed=1)
+    items = generate_batch(region="shanghai", kind="sightseeing", n=5, stops=(3, 8), seed=1, settings=get_settings())
     for item in items:
         origin, *sights = (pack.place_by_id(pid) for pid in item.place_ids)
         assert origin is not None and origin.category == "hotel"
@@ -61,7 +62,7 @@ def test_sightseeing_days_start_at_a_hotel_and_visit_sights():
 
 
 def test_trip_days_are_trip_requests_over_pack_ids():
-    items = generate_batch(region="shanghai", kind="trip-day", n=2, stops=(4, 4), seed=2)
+    items = generate_batch(region="shanghai", kind="trip-day", n=2, stops=(4, 4), seed=2, settings=get_settings())
     assert all(isinstance(i, TripBatchItem) for i in items)
     trip = items[0].request
     assert isinstance(trip, type(items[0].request)) and len(trip.places) == 4
@@ -113,7 +114,7 @@ def test_the_shipped_schemas_are_the_models_and_the_shipped_batches_read_back():
 def test_a_csv_batch_reads_as_the_same_requests(tmp_path):
     import csv
 
-    items = generate_batch(region="helsinki", kind="delivery", n=2, stops=(3, 4), seed=5)
+    items = generate_batch(region="helsinki", kind="delivery", n=2, stops=(3, 4), seed=5, settings=get_settings())
     path = tmp_path / "b.csv"
     with path.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=["id", "region", "kind", "seed", "place_ids", "request"])
@@ -143,7 +144,7 @@ def test_every_request_of_the_shipped_batch_resolves_to_its_own_places(name: str
     from core.config import get_settings
     from core.route.planner import resolve_stage
 
-    provider = make_provider("offline", region=region)
+    provider = make_provider("offline", region=region, settings=get_settings())
     batch = read_batch(ROOT / "data" / "batches" / name)
     assert len(batch.items) == 200 and not batch.invalid
     for _, item in batch.items:

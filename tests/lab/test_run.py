@@ -38,7 +38,8 @@ FULL_GRID = GRID.model_copy(update={"optimisers": list(OPTIMISERS)})
 def batch(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("batch")
     return write_batch(
-        generate_batch(region="helsinki", kind="delivery", n=3, stops=(3, 6), seed=11), folder / "b.jsonl"
+        generate_batch(region="helsinki", kind="delivery", n=3, stops=(3, 6), seed=11, settings=get_settings()),
+        folder / "b.jsonl",
     )
 
 
@@ -165,7 +166,7 @@ def test_failing_requests_are_error_rows_never_lost_rows(batch: Path, tmp_path: 
 
 
 def test_strategies_on_offline_estimates_are_flagged_from_a_real_run(tmp_path: Path):
-    items = generate_batch(region="shanghai", kind="sightseeing", n=3, stops=(3, 5), seed=4)
+    items = generate_batch(region="shanghai", kind="sightseeing", n=3, stops=(3, 5), seed=4, settings=get_settings())
     path = write_batch(items, tmp_path / "sh.jsonl")
     out = tmp_path / "sh.parquet"
     grid = LabGrid(optimisers=["project", "valhalla"])
@@ -182,9 +183,16 @@ def test_strategies_on_offline_estimates_are_flagged_from_a_real_run(tmp_path: P
 
 
 def test_trip_requests_run_through_the_itinerary_pipeline(tmp_path: Path):
-    items = generate_batch(region="shanghai", kind="trip-day", n=2, stops=(4, 5), seed=9)
+    items = generate_batch(region="shanghai", kind="trip-day", n=2, stops=(4, 5), seed=9, settings=get_settings())
     out = tmp_path / "trips.parquet"
-    run_batch(write_batch(items, tmp_path / "t.jsonl"), LabGrid(modes=["walking"]), out, workers=1, bar=False)
+    run_batch(
+        write_batch(items, tmp_path / "t.jsonl"),
+        LabGrid(modes=["walking"]),
+        out,
+        workers=1,
+        bar=False,
+        settings=get_settings(),
+    )
     table = load_results(out)
     assert list(table["optimiser"]) == ["itinerary", "itinerary"] and table["strategy"].isna().all()
     assert (table["status"] == "ok").all() and (table["distance_m"] > 0).all()

@@ -33,7 +33,7 @@ def test_best_of_is_the_first_of_the_full_ranking(seed: int):
 @pytest.mark.parametrize("mode", ["driving", "walking"])
 def test_the_projects_rows_are_what_plan_route_returns_for_each_strategy(mode: str):
     settings = get_settings()
-    (item,) = generate_batch(region="helsinki", kind="delivery", n=1, stops=(7, 7), seed=21)
+    (item,) = generate_batch(region="helsinki", kind="delivery", n=1, stops=(7, 7), seed=21, settings=get_settings())
     grid = LabGrid(optimisers=["project", "nearest_neighbour"], modes=[mode])
     rows = run_task(item, index=0, cell=TaskCell(provider="offline", mode=mode), grid=grid, settings=settings)
     provider = make_provider("offline", region="helsinki", settings=settings)
@@ -51,7 +51,7 @@ def test_a_heuristic_requests_rows_are_reproducible_and_say_what_stopped_the_sea
     from core.lab.models import TIMING_COLUMNS
 
     settings = get_settings()
-    (item,) = generate_batch(region="helsinki", kind="delivery", n=1, stops=(19, 19), seed=23)
+    (item,) = generate_batch(region="helsinki", kind="delivery", n=1, stops=(19, 19), seed=23, settings=get_settings())
     assert len(item.request.stops) > settings.exact_limit  # beyond Held-Karp: the ILS orders it
     grid = LabGrid(optimisers=["project"], modes=["driving"])
     cell = TaskCell(provider="offline", mode="driving")

@@ -10,6 +10,8 @@ import sys
 import pytest
 
 from tests.conftest import API_KEYS, auth
+from tests.support.clock import SUITE_NOW
+from tests.support.db import db_at
 from tests.support.paths import ROOT
 
 ALICE, BOB = sorted(API_KEYS)[:2]
@@ -57,7 +59,9 @@ def test_the_cli_lists_and_forgets(tmp_path):
     from core.memory.rules import Rule
     from core.memory.store import UserMemory
 
-    UserMemory(url=env["OMNI_DB_URL"]).remember("ann", [Rule(code="vegetarian"), Rule(code="no_spicy")])
+    UserMemory(database=db_at(env["OMNI_DB_URL"]), clock=lambda: SUITE_NOW).remember(
+        "ann", [Rule(code="vegetarian"), Rule(code="no_spicy")]
+    )
 
     def cli(*args):
         done = subprocess.run([sys.executable, "-m", "core", "memory", *args], env=env, capture_output=True, text=True)

@@ -16,18 +16,20 @@ from core.memory.conversations import ConversationStore
 from core.memory.rules import Rule, rules_in
 from core.memory.store import UserMemory
 from core.stores.db import engine_for
+from tests.support.clock import SUITE_NOW
 from tests.support.databases import fresh_postgres
+from tests.support.db import db_at
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def engine(request, tmp_path):
     url = f"sqlite:///{tmp_path / 'memory.db'}" if request.param == "sqlite" else fresh_postgres("user_memory")
-    return engine_for(url)
+    return engine_for(db_at(url))
 
 
 @pytest.fixture
 def memory(engine):
-    return UserMemory(engine)
+    return UserMemory(engine, clock=lambda: SUITE_NOW)
 
 
 SNIPPETS = [
@@ -70,7 +72,7 @@ def test_one_user_never_sees_anothers_memory(memory, engine):
     memory.write_episode("ann", "turn", "外滩夜景什么时候最好看")
     assert memory.rules("bob") == [] and memory.recall("bob", "外滩夜景") == []
     assert memory.forget_all("bob") == (0, 0) and [r.code for r in memory.rules("ann")] == ["no_spicy"]
-    conversations = ConversationStore(engine)
+    conversations = ConversationStore(engine, clock=lambda: SUITE_NOW)
     cid = conversations.append("ann", None, "我不吃辣", {"result": {"answer_text": "我记住了：不吃辣。"}})
     assert conversations.get("bob", cid) is None  # another's reads as not found
     assert conversations.append("bob", cid, "hi", {}) != cid  # nor can bob write into it
@@ -78,7 +80,7 @@ def test_one_user_never_sees_anothers_memory(memory, engine):
 
 
 def test_a_conversation_keeps_its_turns_in_order(engine):
-    conversations = ConversationStore(engine)
+    conversations = ConversationStore(engine, clock=lambda: SUITE_NOW)
     cid = conversations.append("ann", None, "one", {"n": 1})
     assert conversations.append("ann", cid, "two", {"n": 2}) == cid
     got = conversations.get("ann", cid)
@@ -89,7 +91,7 @@ def test_a_conversation_keeps_its_turns_in_order(engine):
 
 def test_the_half_day_profile_reads_the_same_rules(memory, engine):
     memory.remember("ann", rules_in("我不吃辣，讨厌排队，我妈妈坐轮椅，孩子3岁"))
-    remembered = MemoryStore(engine).get("ann")
+    remembered = MemoryStore(engine, clock=lambda: SUITE_NOW).get("ann")
     assert {r.code for r in remembered.rules} == {"no_spicy", "no_queues", "wheelchair", "kids_under_6"}
     goal = DecomposedGoal(
         text="下午逛逛", language="zh", window=TimeWindow(date=date(2026, 11, 28), start=time(13), end=time(18))
@@ -99,6 +101,6 @@ def test_the_half_day_profile_reads_the_same_rules(memory, engine):
     assert "wheelchair" in profile.constraints.mobility
     assert profile.crowd_tolerance == "low" and {"hates_queues", "small_children"} <= set(profile.crowd_reasons)
     assert profile.walk_limit_min == 12  # careful walking, as with small children
-    assert MemoryStore(engine).get("bob").rules == []
-    MemoryStore(engine).reset("ann")  # the planner's reset forgets the rules too
+    assert MemoryStore(engine, clock=lambda: SUITE_NOW).get("bob").rules == []
+    MemoryStore(engine, clock=lambda: SUITE_NOW).reset("ann")  # the planner's reset forgets the rules too
     assert memory.rules("ann") == []

@@ -18,6 +18,7 @@ from core.reservations.catalog import catalogue
 from core.reservations.service import ReservationService
 from core.stores import db
 from tests.support.databases import fresh_postgres
+from tests.support.db import db_at
 
 PACK = load_region("shanghai")
 ITEM = next(i for i in catalogue(PACK) if i.category == "restaurant" and i.price_per_person)
@@ -76,7 +77,7 @@ def test_0005_moves_the_earlier_dry_runs_into_quotes(kind, tmp_path):
     raw.dispose()
     assert kept == tokens == moves == ["r-booked", "r-full"]
     assert quoted == ["r-expired", "r-open"]
-    service = ReservationService(pack=PACK, engine=store.engine_for(url), clock=lambda: NOW)
+    service = ReservationService(pack=PACK, engine=store.engine_for(db_at(url)), clock=lambda: NOW)
     assert [r.id for r in service.reservations_of("alice")] == ["r-booked", "r-full"]  # no "failed (expired)"
     done = service.confirm("alice", "r-open", token="open-token", idempotency_key="k", consent=True)
     assert [t.to_status for t in done.reservation.transitions] == ["pending", "confirmed"]

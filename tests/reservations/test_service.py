@@ -18,6 +18,7 @@ from core.reservations.catalog import catalogue
 from core.reservations.models import ReservationRequest
 from core.reservations.service import ReservationError, ReservationService
 from tests.support.databases import fresh_postgres
+from tests.support.db import db_at
 
 PACK = load_region("shanghai")
 NOW = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)  # 09:00 in Shanghai
@@ -29,7 +30,7 @@ THEATRE = next(i for i in catalogue(PACK) if i.category == "theatre" and i.price
 @pytest.fixture(params=["sqlite", "postgresql"])
 def service(request, tmp_path):
     url = f"sqlite:///{tmp_path / 'reservations.db'}" if request.param == "sqlite" else fresh_postgres("reservations")
-    return ReservationService(pack=PACK, engine=store.engine_for(url), clock=lambda: NOW)
+    return ReservationService(pack=PACK, engine=store.engine_for(db_at(url)), clock=lambda: NOW)
 
 
 def ask(item=RESTAURANT, *, at=time(19, 0), party=2, day=DAY) -> ReservationRequest:

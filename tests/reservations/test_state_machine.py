@@ -16,6 +16,7 @@ from core.reservations import store
 from core.reservations.catalog import catalogue
 from core.reservations.models import TRANSITIONS, ReservationRequest
 from core.reservations.service import ReservationError, ReservationService
+from tests.support.db import db_at
 
 PACK = load_region("shanghai")
 ITEM = next(i for i in catalogue(PACK) if i.category == "restaurant")
@@ -31,7 +32,7 @@ class Reservations(RuleBasedStateMachine):
         folder = tempfile.mkdtemp(prefix="omni-stateful-")
         self.service = ReservationService(
             pack=PACK,
-            engine=store.engine_for(f"sqlite:///{folder}/r.db"),
+            engine=store.engine_for(db_at(f"sqlite:///{folder}/r.db")),
             clock=lambda: datetime(2026, 12, 1, 1, 0, tzinfo=UTC),
         )
         self.changes: dict[tuple[str, str], int] = {}  # (reservation, action) -> successful, non-replayed changes

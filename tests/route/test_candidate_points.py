@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.models.route import LIVE_ORIGIN, Notice, PointRef, RawStop, RoutePlanResult
 from core.route import notices
@@ -21,7 +22,7 @@ SCENARIOS = {s.id: s for s in list_scenarios()}
 
 @pytest.fixture(scope="module")
 def shanghai():
-    return make_provider("offline", region="shanghai")
+    return make_provider("offline", region="shanghai", settings=get_settings())
 
 
 def expected(result: RoutePlanResult, order: list[int], start: str | None) -> list[tuple[str, str, int | None]]:
@@ -45,7 +46,7 @@ def rows(points: list[PointRef]) -> list[tuple[str, str, int | None]]:
 )
 def test_every_candidate_carries_its_points_in_visiting_order(shanghai, scenario, changes, start):
     request = SCENARIOS[scenario].request.model_copy(update=changes)
-    result = plan_route(request, provider=shanghai)
+    result = plan_route(request, provider=shanghai, settings=get_settings())
     assert len(result.candidates) > 1
     for cand in [*result.candidates, result.best_route]:
         assert sorted(cand.stop_order) == list(range(len(result.resolved_stops)))
@@ -76,7 +77,7 @@ def _strip_points(text: str) -> str:
 
 
 def test_a_result_stored_without_points_gets_them_from_its_stop_order(shanghai):
-    result = plan_route(SCENARIOS["sightseeing-day"].request, provider=shanghai)
+    result = plan_route(SCENARIOS["sightseeing-day"].request, provider=shanghai, settings=get_settings())
     old = _strip_points(result.model_dump_json())
     assert '"points"' not in old
     again = RoutePlanResult.model_validate_json(old)
@@ -89,7 +90,7 @@ def test_a_result_without_stop_order_matches_its_labels_and_one_with_a_live_star
     request = SCENARIOS["my-location-errands"].request.model_copy(
         update={"origin_lon": 121.4737, "origin_lat": 31.2304}
     )
-    result = plan_route(request, provider=shanghai)
+    result = plan_route(request, provider=shanghai, settings=get_settings())
     data = json.loads(_strip_points(result.model_dump_json()))
     for cand in [*data["candidates"], data["best_route"]]:
         cand["stop_order"] = []  # older still: the order only in the stops' labels
@@ -101,7 +102,7 @@ def test_a_result_without_stop_order_matches_its_labels_and_one_with_a_live_star
 def test_notices_name_places_by_id_and_the_english_sentences_keep_the_names(shanghai):
     day = SCENARIOS["sightseeing-day"].request
     twice = day.model_copy(update={"stops": [day.stops[0], day.stops[0], *day.stops[1:]]})
-    result = plan_route(twice, provider=shanghai)
+    result = plan_route(twice, provider=shanghai, settings=get_settings())
     [same] = [n for n in result.notices if n.code == "SAME_PLACE_STOPS"]
     assert same.params == {"a": 1, "b": 2, "point": "stops.1"}
     name = result.resolved_stops[1].resolved_name
@@ -120,7 +121,9 @@ def test_notices_name_places_by_id_and_the_english_sentences_keep_the_names(shan
 
 def test_a_fuzzy_stop_is_named_by_its_point_and_what_was_typed(shanghai):
     day = SCENARIOS["sightseeing-day"].request
-    result = plan_route(day.model_copy(update={"stops": [RawStop(address="豫圆")]}), provider=shanghai)
+    result = plan_route(
+        day.model_copy(update={"stops": [RawStop(address="豫圆")]}), provider=shanghai, settings=get_settings()
+    )
     [fuzzy] = [n for n in result.notices if n.code == "FUZZY_MATCH"]
     assert fuzzy.params["point"] == "stops.0" and fuzzy.params["input"] == "豫圆"
     assert not {"name", "role", "stop"} & set(fuzzy.params)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.route.compare import compare_orders, compare_with_best, order_keys
 from core.route.planner import plan_route
@@ -44,7 +45,9 @@ def test_orders_of_different_lengths_and_empty_orders():
 
 def test_candidates_of_a_real_plan_against_its_best():
     request = load_scenario("delivery-round").request
-    result = plan_route(request, provider=make_provider("offline", region="shanghai"))
+    result = plan_route(
+        request, provider=make_provider("offline", region="shanghai", settings=get_settings()), settings=get_settings()
+    )
     best_keys = order_keys(result, result.best_route)
     assert len(best_keys) == len(result.resolved_stops) + 2  # a fixed start, 8 stops, the destination
     assert compare_with_best(result, result.best_route).same_as_best

@@ -7,6 +7,7 @@ import httpx
 import pytest
 
 from bench.amap_cache import AMapShapedServer
+from core.config import get_settings
 from core.geo.amap import AMapProvider
 from core.geo.base import LonLat
 from core.geo.registry import make_provider
@@ -19,8 +20,8 @@ from tests.support.paths import amap_fixture
 
 def test_cycling_on_helsinki_streets_is_between_walking_and_driving():
     request = load_scenario("helsinki-museums").request
-    provider = make_provider("offline", region="helsinki")
-    plans = {m: plan_route(request.model_copy(update={"transport_mode": m}), provider=provider) for m in
+    provider = make_provider("offline", region="helsinki", settings=get_settings())
+    plans = {m: plan_route(request.model_copy(update={"transport_mode": m}), provider=provider, settings=get_settings()) for m in
              ("walking", "cycling", "driving")}  # fmt: skip
     cycling = plans["cycling"]
     assert cycling.metric_source == "valhalla" and cycling.transport_mode == "cycling"
@@ -32,7 +33,9 @@ def test_cycling_on_helsinki_streets_is_between_walking_and_driving():
 
 def test_cycling_offline_uses_the_packs_cycling_estimate():
     request = load_scenario("sightseeing-day").request.model_copy(update={"transport_mode": "cycling"})
-    result = plan_route(request, provider=make_provider("offline", region="shanghai"))
+    result = plan_route(
+        request, provider=make_provider("offline", region="shanghai", settings=get_settings()), settings=get_settings()
+    )
     assert result.metric_source == "offline_estimate"
     assert any("at 14 km/h" in w for w in result.warnings), result.warnings
     leg = result.best_route.legs[0]
@@ -68,7 +71,8 @@ def test_an_amap_cycling_plan_estimates_the_matrix_and_says_why():
 def test_cycling_links_use_amaps_ride_mode():
     result = plan_route(
         load_scenario("sightseeing-day").request.model_copy(update={"transport_mode": "cycling"}),
-        provider=make_provider("offline", region="shanghai"),
+        provider=make_provider("offline", region="shanghai", settings=get_settings()),
+        settings=get_settings(),
     )
     links, warnings = build_deep_links(
         origin=result.resolved_origin,

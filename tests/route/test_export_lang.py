@@ -9,6 +9,7 @@ import json
 import re
 
 from core.__main__ import main
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.route.export import result_to_html
 from core.route.planner import plan_route
@@ -25,7 +26,9 @@ def _section(page: str, name: str) -> str:
 def _far_start_plan():
     """My-location errands with the start in Beijing: the planner warns that the start is outside Shanghai."""
     request = load_scenario("my-location-errands").request.model_copy(update={"origin_lon": 116.4, "origin_lat": 39.9})
-    return plan_route(request, provider=make_provider("offline", region="shanghai"))
+    return plan_route(
+        request, provider=make_provider("offline", region="shanghai", settings=get_settings()), settings=get_settings()
+    )
 
 
 def test_the_chinese_report_words_its_warnings_from_the_notices_and_its_headings_in_chinese():
@@ -76,7 +79,11 @@ def test_the_cli_writes_english_unless_lang_zh_is_given(tmp_path, capsys):
 
 
 def test_the_chinese_report_has_no_english_reason_or_note_and_calls_straight_lines_straight():
-    result = plan_route(load_scenario("delivery-round").request, provider=make_provider("offline", region="shanghai"))
+    result = plan_route(
+        load_scenario("delivery-round").request,
+        provider=make_provider("offline", region="shanghai", settings=get_settings()),
+        settings=get_settings(),
+    )
     assert result.best_geometry and "offline_estimate" in (result.geometry_source or "")  # drawn as straight lines
     page = result_to_html(result, lang="zh")
     reasons = re.findall(r"<tr[^>]*>(?:<td[^>]*>.*?</td>){8}<td>(.*?)</td></tr>", _section(page, "candidates"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.config import get_settings
 from core.errors import AmbiguousPlaceError, ResolutionError
 from core.geo.registry import make_provider
 from core.geo.text import fold, normalize, resemblance
@@ -18,11 +19,13 @@ SQUARE = "hel-r2919185"  # Kauppatori, a place=square multipolygon cut by the ex
 
 @pytest.fixture(scope="module")
 def helsinki():
-    return make_provider("offline", region="helsinki")
+    return make_provider("offline", region="helsinki", settings=get_settings())
 
 
 def stop(text, provider):
-    return resolve_point(RawStop(address=text), role="stop", provider=provider, index=0, default_city="Helsinki")
+    return resolve_point(
+        RawStop(address=text), role="stop", provider=provider, index=0, default_city="Helsinki", settings=get_settings()
+    )
 
 
 @pytest.mark.parametrize("text", ["Rautatieasema", "rautatieasema", "Rautatieasem"])

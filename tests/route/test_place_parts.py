@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.config import get_settings
 from core.errors import AmbiguousPlaceError, ResolutionError
 from core.geo.coords import haversine_m
 from core.geo.registry import make_provider
@@ -19,12 +20,14 @@ PVG_TERMINALS = "浦东国际机场T1航站楼, 浦东国际机场T2航站楼"
 
 @pytest.fixture(scope="module")
 def shanghai():
-    return make_provider("offline", region="shanghai")
+    return make_provider("offline", region="shanghai", settings=get_settings())
 
 
 def stop(text, provider, *, poi_id=None):
     raw = RawStop(address=text, poi_id=poi_id)
-    return resolve_point(raw, role="stop", provider=provider, index=0, default_city=provider.region.city)
+    return resolve_point(
+        raw, role="stop", provider=provider, index=0, default_city=provider.region.city, settings=get_settings()
+    )
 
 
 def test_the_code_pvg_is_the_airport_with_a_notice_naming_its_terminals(shanghai):

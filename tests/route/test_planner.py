@@ -5,7 +5,7 @@ import pytest
 from pydantic import ValidationError
 
 from core.app import route as route_app
-from core.config import Settings
+from core.config import Settings, get_settings
 from core.errors import InputError, ResolutionError
 from core.geo.registry import make_provider
 from core.models.route import RoutePlanRequest
@@ -273,5 +273,5 @@ def test_the_result_names_the_index_of_its_best_candidate(provider):
     request = RoutePlanRequest(
         origin_mode="fixed", origin_address="人民广场", destination_address="外滩", stops=["豫园", "新天地", "静安寺"]
     )
-    result = plan_route(request, provider=provider)
+    result = plan_route(request, provider=provider, settings=get_settings())
     assert result.candidates[result.best_index] == result.best_route

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from bench.amap_cache import AMapShapedServer
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
@@ -17,7 +18,9 @@ from tests.support.paths import ROOT
 
 def test_fastest_and_shortest_differ_on_real_streets():
     request = load_scenario("helsinki-museums").request
-    result = plan_route(request, provider=make_provider("offline", region="helsinki"))
+    result = plan_route(
+        request, provider=make_provider("offline", region="helsinki", settings=get_settings()), settings=get_settings()
+    )
     assert result.success and result.metric_source == "valhalla"
     assert result.warnings == []
     by = {s: next(c for c in result.candidates if s in c.best_for) for s in ("fastest_time", "shortest_distance")}
@@ -37,7 +40,9 @@ def test_a_start_outside_the_network_is_estimated_and_named():
     request = load_scenario("helsinki-museums").request.model_copy(
         update={"origin_mode": "current_location", "origin_name": None, "origin_lon": 25.2, "origin_lat": 60.3}
     )
-    result = plan_route(request, provider=make_provider("offline", region="helsinki"))
+    result = plan_route(
+        request, provider=make_provider("offline", region="helsinki", settings=get_settings()), settings=get_settings()
+    )
     assert result.success and result.metric_source == "mixed"
     [off] = [n for n in result.notices if n.code == "OFF_NETWORK"]
     assert off.params["region"] == "helsinki"
@@ -98,13 +103,16 @@ def test_exact_legs_come_from_the_direction_service_and_the_totals_follow():
     assert best.total_distance_m == sum(leg.distance_m for leg in best.legs)
     matrix_plan = plan_route(
         request.model_copy(update={"exact_legs": False}),
-        provider=make_provider("offline", region="shanghai"),
+        provider=make_provider("offline", region="shanghai", settings=get_settings()),
+        settings=get_settings(),
     )
     assert best.stop_order_labels == matrix_plan.best_route.stop_order_labels
 
 
 def test_a_region_outside_china_gets_no_amap_links_even_when_asked():
     request = load_scenario("helsinki-museums").request.model_copy(update={"need_deep_link": True})
-    result = plan_route(request, provider=make_provider("offline", region="helsinki"))
+    result = plan_route(
+        request, provider=make_provider("offline", region="helsinki", settings=get_settings()), settings=get_settings()
+    )
     assert result.deep_links is None
     assert not any("uri.amap.com" in w for w in result.warnings)

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from bench.resolver import EVAL_SET, evaluate, grade, read_lines
+from core.config import get_settings
 from core.errors import AmbiguousPlaceError, ResolutionError
 from core.geo.registry import make_provider
 from core.models.route import RawStop, RoutePlanRequest
@@ -23,17 +24,19 @@ MIN_TOP1 = 0.98
 
 @pytest.fixture(scope="module")
 def shanghai():
-    return make_provider("offline", region="shanghai")
+    return make_provider("offline", region="shanghai", settings=get_settings())
 
 
 @pytest.fixture(scope="module")
 def helsinki():
-    return make_provider("offline", region="helsinki")
+    return make_provider("offline", region="helsinki", settings=get_settings())
 
 
 def stop(text, provider, index=0):
     city = provider.region.city
-    return resolve_point(RawStop(address=text), role="stop", provider=provider, index=index, default_city=city)
+    return resolve_point(
+        RawStop(address=text), role="stop", provider=provider, index=index, default_city=city, settings=get_settings()
+    )
 
 
 def test_the_evaluation_set_is_resolved_at_the_reached_level_and_never_silently_wrong():
@@ -155,7 +158,7 @@ def test_resolve_points_names_every_ambiguous_field(shanghai):
         origin_mode="fixed", origin_address="外滩", destination_address="T2", stops=["博物馆", "豫园"]
     )
     with pytest.raises(AmbiguousPlaceError) as info:
-        resolve_points(req, provider=shanghai)
+        resolve_points(req, provider=shanghai, settings=get_settings())
     err = info.value
     assert set(err.candidates) == {"stops.0", "destination_address"}
     assert err.details == ["stops.0", "destination_address"] and err.field == "stops.0"
@@ -166,7 +169,7 @@ def test_resolve_points_names_every_ambiguous_field(shanghai):
 def test_an_unresolved_place_beside_an_ambiguous_one_keeps_both(shanghai):
     req = RoutePlanRequest(origin_mode="fixed", origin_address="外滩", destination_address="虹桥", stops=["qqqq zzzz"])
     with pytest.raises(ResolutionError) as info:
-        resolve_points(req, provider=shanghai)
+        resolve_points(req, provider=shanghai, settings=get_settings())
     assert info.value.code == "UNRESOLVED_POINT"
     assert set(info.value.candidates) == {"destination_address"}
     assert info.value.details == ["stops.0", "destination_address"]
@@ -209,7 +212,7 @@ def test_the_place_chosen_among_the_candidates_resolves_by_its_id(shanghai):
         destination_poi_id="sh-pvg-t2",
         stops=[{"address": "T1", "poi_id": "sh-sha-t1"}],
     )
-    rp = resolve_points(req, provider=shanghai)
+    rp = resolve_points(req, provider=shanghai, settings=get_settings())
     assert (rp.destination.poi_id, rp.destination.source) == ("sh-pvg-t2", "geo")
     assert rp.stops[0].poi_id == "sh-sha-t1" and "chosen among the candidates" in rp.stops[0].confidence_note
     assert rp.stops[0].input_address == "T1" and rp.warnings == []
@@ -217,7 +220,13 @@ def test_the_place_chosen_among_the_candidates_resolves_by_its_id(shanghai):
 
 def test_a_chosen_id_the_provider_does_not_know_is_a_structured_error(shanghai):
     with pytest.raises(ResolutionError) as info:
-        resolve_point(RawStop(address="外滩", poi_id="sh-nowhere"), role="stop", provider=shanghai, index=3)
+        resolve_point(
+            RawStop(address="外滩", poi_id="sh-nowhere"),
+            role="stop",
+            provider=shanghai,
+            index=3,
+            settings=get_settings(),
+        )
     assert info.value.field == "stops.3" and "sh-nowhere" in info.value.message
     with pytest.raises(ValueError):
         RawStop(address="外滩", poi_id="sh bund; drop")

@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.optimizer.order_search import candidate_orders
 from core.route.export_words import search_words, why_words
@@ -99,7 +100,11 @@ def test_a_search_that_stopped_improving_says_so_not_a_time_limit():
 def test_a_planned_route_says_what_its_search_did(lang):
     """A real plan: 8 stops past the page's cap of 24 orders (Held-Karp): the reason names 40,320 orders, not the
     pool of candidates it ranked."""
-    result = plan_route(load_scenario("delivery-round").request, provider=make_provider("offline", region="shanghai"))
+    result = plan_route(
+        load_scenario("delivery-round").request,
+        provider=make_provider("offline", region="shanghai", settings=get_settings()),
+        settings=get_settings(),
+    )
     opt = result.optimizer
     assert opt is not None and opt.method == "held_karp" and opt.stops == len(result.resolved_stops) == 8
     assert opt.orders_ranked is not None and opt.orders_ranked < 40_320
@@ -113,7 +118,9 @@ def _fastest_walk():
     request = load_scenario("helsinki-museums").request.model_copy(
         update={"route_strategy": "fastest_time", "transport_mode": "walking"}
     )
-    return plan_route(request, provider=make_provider("offline", region="helsinki"))
+    return plan_route(
+        request, provider=make_provider("offline", region="helsinki", settings=get_settings()), settings=get_settings()
+    )
 
 
 def _with_second(result, **update):

@@ -17,6 +17,7 @@ from alembic.script import ScriptDirectory
 from core.stores import db
 from core.stores.trips import TripStore
 from tests.support.databases import fresh_postgres
+from tests.support.db import db_at
 
 
 def alembic_config() -> Config:
@@ -58,7 +59,7 @@ class Database:
     engines: list[sa.Engine] = field(default_factory=list)
 
     def store(self) -> TripStore:
-        store = TripStore(self.url)
+        store = TripStore(db_at(self.url))
         self.engines.append(store.engine)
         return store
 

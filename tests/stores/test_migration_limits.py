@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from core.config import get_settings
 from core.stores import db
 from tests.support.databases import fresh_postgres
+from tests.support.db import db_at
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ def test_a_migration_longer_than_a_requests_statement_timeout_completes(short_re
         real_upgrade(config, revision)
 
     monkeypatch.setattr(command, "upgrade", slow_upgrade)
-    engine = db.engine_for(fresh_postgres())  # migrates: raised QueryCanceled under the request's 0.5 s before
+    engine = db.engine_for(db_at(fresh_postgres()))  # migrates: raised QueryCanceled under the request's 0.5 s before
     try:
         assert seen == {"statement_timeout": "30s", "lock_timeout": "30s"}
         with db.transaction(engine) as connection:  # a request's connection keeps the request's limits

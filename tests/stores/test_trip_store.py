@@ -15,6 +15,7 @@ from core.models.agent import AgentRequest
 from core.stores import db, trips
 from core.stores.trips import DryRunRecord, TripChanged, TripNode, TripStore, open_store
 from tests.stores.conftest import HEAD, history
+from tests.support.db import db_at
 
 NOW = 1_790_000_000.25  # the agent's clock: seconds since the epoch
 
@@ -204,7 +205,7 @@ def test_twenty_concurrent_confirmations_of_one_dry_run_make_exactly_one_commitm
 
 def test_twenty_concurrent_confirmations_on_an_in_memory_database():
     db.engine_for.cache_clear()  # a fresh in-memory database
-    store = TripStore("sqlite:///:memory:")
+    store = TripStore(db_at("sqlite:///:memory:"))
     trip = store.create_trip(user_id="alice", region="shanghai")
     rec = dry_run(store, trip_id=trip.trip_id)
     assert _confirm_concurrently(store, rec.dry_run_id, trip.trip_id, 20) == {"committed": 1, "ALREADY_USED": 19}
@@ -216,13 +217,15 @@ def test_an_in_memory_store_is_one_database_for_every_thread_of_the_process(monk
     db.engine_for.cache_clear()
     url = "sqlite:///:memory:"
     made: list[str] = []
-    writer = threading.Thread(target=lambda: made.append(open_store(url).create_trip(user_id="u", region="r").trip_id))
+    writer = threading.Thread(
+        target=lambda: made.append(open_store(db_at(url)).create_trip(user_id="u", region="r").trip_id)
+    )
     writer.start()
     writer.join()
-    assert open_store(url) is open_store(url)
-    assert open_store(url).get_trip(made[0], user_id="u").region == "r"
-    open_store(url).close()  # an in-memory database is its one connection: closing keeps it
-    assert open_store(url).list_trips("u")[0].trip_id == made[0]
+    assert open_store(db_at(url)) is open_store(db_at(url))
+    assert open_store(db_at(url)).get_trip(made[0], user_id="u").region == "r"
+    open_store(db_at(url)).close()  # an in-memory database is its one connection: closing keeps it
+    assert open_store(db_at(url)).list_trips("u")[0].trip_id == made[0]
     db.engine_for.cache_clear()
 
 
@@ -241,12 +244,12 @@ def test_a_closed_file_store_reconnects_and_another_process_sees_its_writes(data
 )
 def test_a_database_url_that_names_no_usable_database_is_an_input_error(url):
     with pytest.raises(InputError) as bad:
-        TripStore(url)
+        TripStore(db_at(url))
     assert bad.value.code == "INVALID_INPUT" and bad.value.field == "db_url" and "OMNI_DB_URL" in bad.value.message
 
 
 def test_a_database_that_cannot_be_opened_is_database_unreachable(tmp_path):
     db.engine_for.cache_clear()
     with pytest.raises(db.DatabaseUnreachable) as down:
-        TripStore(f"sqlite:///{tmp_path}")  # a folder, not a database file
+        TripStore(db_at(f"sqlite:///{tmp_path}"))  # a folder, not a database file
     assert down.value.code == "DATABASE_UNREACHABLE" and down.value.field == "db_url"

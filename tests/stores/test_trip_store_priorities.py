@@ -10,11 +10,12 @@ import pytest
 from pydantic import ValidationError
 
 from core.stores.trips import TripNode, TripStore
+from tests.support.db import db_at
 
 
 def test_rows_written_with_the_old_words_read_as_today_s_vocabulary(tmp_path):
     db = tmp_path / "trips.db"
-    store = TripStore(f"sqlite:///{db}")
+    store = TripStore(db_at(f"sqlite:///{db}"))
     trip_id = store.create_trip(user_id="u1", region="shanghai", nodes=[TripNode(name="外滩", priority="must")]).trip_id
     store.close()
     legacy = [
@@ -26,7 +27,7 @@ def test_rows_written_with_the_old_words_read_as_today_s_vocabulary(tmp_path):
         conn.execute(
             "UPDATE trips SET draft_json = ? WHERE trip_id = ?", (json.dumps(legacy, ensure_ascii=False), trip_id)
         )
-    draft = TripStore(f"sqlite:///{db}").get_trip(trip_id, user_id="u1")
+    draft = TripStore(db_at(f"sqlite:///{db}")).get_trip(trip_id, user_id="u1")
     assert [(n.name, n.priority) for n in draft.nodes] == [("外滩", "must"), ("豫园", "should"), ("新天地", "nice")]
 
 
@@ -37,7 +38,7 @@ def test_new_nodes_default_to_should_and_refuse_unknown_words():
 
 
 def test_a_trip_is_visible_to_its_owner_only_and_its_id_is_the_server_s(tmp_path):
-    store = TripStore(f"sqlite:///{tmp_path / 'trips.db'}")
+    store = TripStore(db_at(f"sqlite:///{tmp_path / 'trips.db'}"))
     mine = store.create_trip(user_id="alice", region="shanghai", nodes=[TripNode(name="外滩")])
     other = store.create_trip(user_id="alice", region="shanghai")
     assert mine.trip_id.startswith("trip-") and mine.trip_id != other.trip_id

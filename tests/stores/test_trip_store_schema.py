@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from core.stores import db
 from core.stores.trips import TripStore
 from tests.stores.conftest import HEAD, history, migrate
+from tests.support.db import db_at
 
 # The raw SQLite store's schema, as it created it on opening (core/stores/trips.py before revision 0002).
 LEGACY_SCHEMA = """
@@ -119,7 +120,7 @@ def test_an_old_raw_sqlite_store_is_migrated_with_every_row(tmp_path):
     path.parent.mkdir()
     write_legacy_store(path)
     db.engine_for.cache_clear()
-    store = TripStore(f"sqlite:///{path}")
+    store = TripStore(db_at(f"sqlite:///{path}"))
 
     assert [t.trip_id for t in store.list_trips("alice")] == ["trip-a1", "trip-a2"]
     assert store.latest_trip("alice").trip_id == "trip-a2"  # the tie on updated_at still goes to the later row
@@ -171,7 +172,7 @@ def test_an_old_file_that_also_holds_reservations_keeps_them(tmp_path):
     plain.dispose()
     write_legacy_store(path)
     db.engine_for.cache_clear()
-    store = TripStore(f"sqlite:///{path}")
+    store = TripStore(db_at(f"sqlite:///{path}"))
     assert history(store.engine) == [HEAD]
     assert [t.trip_id for t in store.list_trips("alice")] == ["trip-a1", "trip-a2"]
     with store.engine.connect() as conn:
@@ -226,7 +227,7 @@ def test_processes_opening_an_empty_database_at_once_migrate_it_once(database):
     def open_like_a_new_process() -> None:
         start.wait()
         try:
-            database.engines.append(db.engine_for.__wrapped__(database.url))  # an engine of its own, migrated
+            database.engines.append(db.engine_for.__wrapped__(db_at(database.url)))  # an engine of its own, migrated
             outcomes.append("ok")
         except Exception as exc:  # noqa: BLE001 - counted: the target is zero
             outcomes.append(f"{type(exc).__name__}: {exc}")

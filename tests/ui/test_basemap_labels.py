@@ -11,6 +11,7 @@ from functools import cache
 import pytest
 
 from components.basemap import _DistrictLabels, district_centres, district_label
+from core.config import get_settings
 from core.packs.loader import load_region
 
 pytestmark = pytest.mark.ui
@@ -41,7 +42,11 @@ def route_plan():
     from core.route.planner import plan_route
     from core.route.scenarios import load_scenario
 
-    return plan_route(load_scenario("sightseeing-day").request, provider=make_provider("offline", region="shanghai"))
+    return plan_route(
+        load_scenario("sightseeing-day").request,
+        provider=make_provider("offline", region="shanghai", settings=get_settings()),
+        settings=get_settings(),
+    )
 
 
 def test_the_route_planners_district_labels_are_english_in_english_and_chinese_in_chinese():

@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from core.clock import clock_from_settings
 from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
 from core.halfday.goal_window import apply_window
 from tests.support.clock import days_after
@@ -145,7 +146,11 @@ def planner():
     from core.config import get_settings
     from core.halfday.service import HalfDayPlanner
 
-    return HalfDayPlanner(provider=cached_provider("offline", "shanghai"), settings=get_settings())
+    return HalfDayPlanner(
+        provider=cached_provider("offline", "shanghai"),
+        settings=get_settings(),
+        clock=clock_from_settings(get_settings()),
+    )
 
 
 # --- reading the page ----------------------------------------------------------------------------------------

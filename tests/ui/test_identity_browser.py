@@ -21,6 +21,7 @@ from core.reservations.catalog import item_for
 from core.reservations.models import ReservationRequest
 from core.reservations.service import ReservationService
 from tests.support.clock import SUITE_NOW, days_after
+from tests.support.db import db_at
 from tests.support.streamlit_server import open_expander
 from tests.ui.test_browser import offline_page
 
@@ -43,7 +44,9 @@ SHOWN_AROUND = """e => {
 def book_for(user: str) -> str:
     """A confirmed reservation for ``user`` in the database the server uses (tests/ui/conftest.py), by the
     service's own gates; its id."""
-    service = ReservationService(pack=PACK, engine=store.engine_for(get_settings().db_url), clock=lambda: SUITE_NOW)
+    service = ReservationService(
+        pack=PACK, engine=store.engine_for(db_at(get_settings().db_url)), clock=lambda: SUITE_NOW
+    )
     item = item_for(PACK, VENUE)
     assert item is not None
     day = days_after(7, ZoneInfo(PACK.timezone))

@@ -36,7 +36,9 @@ def uneven():
             ],
         }
     )
-    return plan_itinerary(request, provider=make_provider(None, region="shanghai", settings=get_settings()))
+    return plan_itinerary(
+        request, provider=make_provider(None, region="shanghai", settings=get_settings()), settings=get_settings()
+    )
 
 
 def test_the_reason_is_a_sentence_in_each_language(uneven):

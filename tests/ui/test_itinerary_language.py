@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from core.config import get_settings
 from core.packs.loader import load_region
 from tests.conftest import APP
 
@@ -414,7 +415,7 @@ def test_the_calendar_file_is_worded_in_the_chosen_language(project_root):
     from core.itinerary.ics import itinerary_to_ics
 
     trip = json.loads((project_root / "data" / "trips" / "shanghai_family_day.json").read_text(encoding="utf-8"))
-    result = itinerary_from_json(trip)
+    result = itinerary_from_json(trip, settings=get_settings())
     names = names_of(result.request)
     visits = [e for d in result.days for e in d.entries if e.kind == "visit" and not e.continues_visit]
     for lang, head, must in (("zh", "浦东亲子一日游", "优先级：必去"), ("en", "Pudong family day", "Priority: must")):
@@ -450,7 +451,7 @@ def test_every_reason_code_of_the_core_has_a_sentence_in_both_languages():
     }
     from core.itinerary.edits import itinerary_from_json
 
-    result = itinerary_from_json(trip)
+    result = itinerary_from_json(trip, settings=get_settings())
     assert names_of(result.request).shown("sh-shanghai-museum", "en") == pack_names(result, "en")["sh-shanghai-museum"]
     seen = {}
     for code in DROP_REASONS:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from components.route.map import build_route_map
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
@@ -20,7 +21,11 @@ HOSTILE_NAMES = [
 
 @pytest.fixture(scope="module")
 def planned():
-    return plan_route(load_scenario("delivery-round").request, provider=make_provider("offline", region="shanghai"))
+    return plan_route(
+        load_scenario("delivery-round").request,
+        provider=make_provider("offline", region="shanghai", settings=get_settings()),
+        settings=get_settings(),
+    )
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES)

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from core.config import get_settings
 from core.route.scenarios import list_scenarios
 
 pytestmark = pytest.mark.ui
@@ -266,8 +267,8 @@ def _plan(scenario_id: str):
     from core.route.planner import plan_route
 
     scenario = next(s for s in SCENARIOS if s.id == scenario_id)
-    provider = make_provider("offline", region=scenario.region)
-    return plan_route(scenario.request, provider=provider)
+    provider = make_provider("offline", region=scenario.region, settings=get_settings())
+    return plan_route(scenario.request, provider=provider, settings=get_settings())
 
 
 def test_build_route_map_is_offline_and_complete():

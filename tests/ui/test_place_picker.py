@@ -15,6 +15,7 @@ from components.route.place_picker import (
     stop_fields,
 )
 from core import i18n
+from core.config import get_settings
 from core.errors import AmbiguousPlaceError
 from core.geo.registry import make_provider
 from core.models.route import RawStop, RoutePlanRequest
@@ -29,13 +30,20 @@ def picker_script(text: str, lang: str) -> None:
     import streamlit as st
 
     from components.route.place_picker import render_choices, stop_fields
+    from core import config
     from core.errors import AmbiguousPlaceError
     from core.geo.registry import make_provider
     from core.models.route import RawStop
     from core.route.resolver import resolve_point
 
     try:
-        resolve_point(RawStop(address=text), role="stop", provider=make_provider("offline", region="shanghai"), index=0)
+        resolve_point(
+            RawStop(address=text),
+            role="stop",
+            provider=make_provider("offline", region="shanghai", settings=config.get_settings()),
+            index=0,
+            settings=config.get_settings(),
+        )
     except AmbiguousPlaceError as exc:
         for field, chosen in render_choices(exc, key="pick", lang=lang, region="shanghai").items():
             st.session_state["filled"] = {"field": field, **stop_fields(chosen)}
@@ -43,7 +51,13 @@ def picker_script(text: str, lang: str) -> None:
 
 def ambiguity(text: str) -> AmbiguousPlaceError:
     with pytest.raises(AmbiguousPlaceError) as info:
-        resolve_point(RawStop(address=text), role="stop", provider=make_provider("offline", region="shanghai"), index=0)
+        resolve_point(
+            RawStop(address=text),
+            role="stop",
+            provider=make_provider("offline", region="shanghai", settings=get_settings()),
+            index=0,
+            settings=get_settings(),
+        )
     return info.value
 
 
@@ -78,7 +92,11 @@ def test_the_picker_shows_name_district_and_distance_and_returns_the_choice():
 def test_a_district_option_says_it_is_the_whole_district():
     with pytest.raises(AmbiguousPlaceError) as info:
         resolve_point(
-            RawStop(address="Hakaniemi"), role="stop", provider=make_provider("offline", region="helsinki"), index=0
+            RawStop(address="Hakaniemi"),
+            role="stop",
+            provider=make_provider("offline", region="helsinki", settings=get_settings()),
+            index=0,
+            settings=get_settings(),
         )
     options = {o.poi_id: o for o in choices_of(info.value)["stops.0"].options}
     district, spot = options["hel-n673773964"], options["hel-n344367167"]  # the suburb node; a stop on its main street
@@ -111,7 +129,9 @@ def test_the_chosen_place_plans_without_asking_again():
     request = RoutePlanRequest(
         origin_mode="fixed", origin_address="外滩", destination_address="豫园", stops=[stop_fields(chosen)]
     )
-    result = plan_route(request, provider=make_provider("offline", region="shanghai"))
+    result = plan_route(
+        request, provider=make_provider("offline", region="shanghai", settings=get_settings()), settings=get_settings()
+    )
     assert result.resolved_stops[0].poi_id == "sh-sha-t2"
 
 

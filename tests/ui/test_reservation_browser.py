@@ -14,6 +14,7 @@ from core.reservations import store
 from core.reservations.catalog import item_for
 from core.reservations.service import ReservationService
 from tests.support.clock import SUITE_NOW
+from tests.support.db import db_at
 from tests.support.paths import ROOT
 from tests.support.streamlit_server import open_expander
 from tests.ui.test_browser import ARTIFACTS, offline_page
@@ -32,7 +33,7 @@ def served(tmp_path, monkeypatch, request):
     monkeypatch.setenv("OMNI_DASHBOARD_USER", USER)
     get_settings.cache_clear()
     base = request.getfixturevalue("streamlit_server")
-    yield base, ReservationService(pack=PACK, engine=store.engine_for(url), clock=lambda: SUITE_NOW)
+    yield base, ReservationService(pack=PACK, engine=store.engine_for(db_at(url)), clock=lambda: SUITE_NOW)
     get_settings.cache_clear()
 
 

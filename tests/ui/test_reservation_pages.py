@@ -19,6 +19,7 @@ from core.reservations.catalog import item_for
 from core.reservations.models import ReservationRequest
 from core.reservations.service import ReservationService
 from tests.support.clock import SUITE_NOW, suite_today
+from tests.support.db import db_at
 
 pytestmark = pytest.mark.ui
 
@@ -38,7 +39,7 @@ def db_url(tmp_path, monkeypatch):
 
 @pytest.fixture
 def service(db_url) -> ReservationService:
-    return ReservationService(pack=PACK, engine=store.engine_for(db_url), clock=lambda: SUITE_NOW)
+    return ReservationService(pack=PACK, engine=store.engine_for(db_at(db_url)), clock=lambda: SUITE_NOW)
 
 
 def app_on(page: str, lang: str = "en"):

@@ -27,6 +27,7 @@ from core.reservations import store
 from core.reservations.catalog import item_for
 from core.reservations.models import CancellationPolicy, Quote, Reservation, ReservationRequest
 from core.reservations.service import ReservationService
+from tests.support.db import db_at
 
 PACK = load_region("shanghai")
 MUSEUM = item_for(PACK, "sh-science-tech-museum")  # 09:00-16:00 every 30 min, 12 h ahead
@@ -35,7 +36,7 @@ THEATRE = item_for(PACK, "sh-grand-theatre")  # free until 48 h before, then hal
 
 
 def service_at(tmp_path, now: datetime) -> ReservationService:
-    engine = store.engine_for(f"sqlite:///{tmp_path / 'words.db'}")
+    engine = store.engine_for(db_at(f"sqlite:///{tmp_path / 'words.db'}"))
     return ReservationService(pack=PACK, engine=engine, clock=lambda: now)
 
 

@@ -256,12 +256,17 @@ def test_the_notices_of_every_demo_and_edge_case_are_worded_in_the_chosen_langua
 
 def warnings_script(lang: str) -> None:
     from components.route.tables import render_warnings
+    from core import config
     from core.geo.registry import make_provider
     from core.models.route import Notice
     from core.route.planner import plan_route
     from core.route.scenarios import load_scenario
 
-    result = plan_route(load_scenario("sightseeing-day").request, provider=make_provider("offline", region="shanghai"))
+    result = plan_route(
+        load_scenario("sightseeing-day").request,
+        provider=make_provider("offline", region="shanghai", settings=config.get_settings()),
+        settings=config.get_settings(),
+    )
     result.notices.append(Notice(code="SOMETHING_NEW", params={"x": 1}))
     render_warnings(result, lang=lang)
 

@@ -10,6 +10,7 @@ from functools import cache
 
 import pytest
 
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.models.route import RawStop
 from core.route.compare import compare_with_best
@@ -36,7 +37,9 @@ def planned(kind: str):
     elif kind == "same_place":  # two stops at one place
         first = request.stops[0]
         request = request.model_copy(update={"stops": [*request.stops, first.model_copy()]})
-    return plan_route(request, provider=make_provider("offline", region="shanghai"))
+    return plan_route(
+        request, provider=make_provider("offline", region="shanghai", settings=get_settings()), settings=get_settings()
+    )
 
 
 def markers(m):
@@ -241,7 +244,11 @@ def test_the_candidate_charts_legend_lists_only_colours_some_point_has(region, s
     from core.route.scenarios import list_scenarios
 
     [scenario] = [s for s in list_scenarios(region) if s.id == scenario_id]
-    result = plan_route(scenario.request, provider=make_provider("offline", region=region))
+    result = plan_route(
+        scenario.request,
+        provider=make_provider("offline", region=region, settings=get_settings()),
+        settings=get_settings(),
+    )
     spec = pareto_spec(result, lang="en")
     altair = pareto_chart(result, lang="en").to_dict()
     for scale in (spec["layer"][1]["encoding"]["color"]["scale"], altair["layer"][1]["encoding"]["color"]["scale"]):

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from core.config import get_settings
 from tests.support.map_browser import assert_pins_apart, chromium_page, settled_pins, write_offline_map
 from tests.ui.test_route_map import EXTRA
 
@@ -32,7 +33,9 @@ def test_pins_cluster_when_crowded_never_overlap_and_spread_at_street_level(leaf
     first = request.stops[0]
     stops = [*request.stops, *(RawStop(name=n) for n in EXTRA[:21]), first.model_copy()]  # 30, one place twice
     result = plan_route(
-        request.model_copy(update={"stops": stops}), provider=make_provider("offline", region="shanghai")
+        request.model_copy(update={"stops": stops}),
+        provider=make_provider("offline", region="shanghai", settings=get_settings()),
+        settings=get_settings(),
     )
     assert len(result.resolved_stops) == 30
     path = write_offline_map(build_route_map(result, lang="en"), leaflet_static, tmp_path / "map.html")
@@ -71,7 +74,11 @@ def test_on_a_phone_the_credits_are_short_and_clear_of_the_scale_bar(leaflet_sta
     from core.route.planner import plan_route
     from core.route.scenarios import list_scenarios
 
-    result = plan_route(list_scenarios("helsinki")[0].request, provider=make_provider("offline", region="helsinki"))
+    result = plan_route(
+        list_scenarios("helsinki")[0].request,
+        provider=make_provider("offline", region="helsinki", settings=get_settings()),
+        settings=get_settings(),
+    )
     path = write_offline_map(build_route_map(result, lang="zh"), leaflet_static, tmp_path / "map.html")
     with chromium_page(width=360, height=map_height(result)) as (page, errors):
         page.goto(path.as_uri())

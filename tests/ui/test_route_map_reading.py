@@ -11,6 +11,7 @@ import re
 import folium
 import pytest
 
+from core.config import get_settings
 from tests.ui.test_route_map import legend_text, markers, pin_label, planned, polylines
 
 pytestmark = pytest.mark.ui
@@ -135,7 +136,11 @@ def test_the_credits_name_the_source_and_the_month_of_the_data_without_a_version
     from core.route.scenarios import list_scenarios
 
     scenario = list_scenarios("helsinki")[0]
-    result = plan_route(scenario.request, provider=make_provider("offline", region="helsinki"))
+    result = plan_route(
+        scenario.request,
+        provider=make_provider("offline", region="helsinki", settings=get_settings()),
+        settings=get_settings(),
+    )
     page = build_route_map(result, lang="en").get_root().render()
     added = re.findall(r"attributionControl\.addAttribution\((\".*?\")\)", page)
     assert [json.loads(a) for a in added] == [f"© OpenStreetMap contributors · data {year_month}"]

@@ -8,6 +8,7 @@ import pytest
 from components.route.links_panel import link_parts
 from components.route.tables import legs_frame
 from components.route_words import notice_names, notice_words, order_names
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.models.route import Notice
 from core.packs.loader import load_region
@@ -21,7 +22,9 @@ SCENARIOS = {s.id: s for s in list_scenarios()}
 def result():
     day = SCENARIOS["sightseeing-day"].request
     twice = day.model_copy(update={"stops": [day.stops[0], day.stops[0], *day.stops[1:]]})
-    return plan_route(twice, provider=make_provider("offline", region="shanghai"))
+    return plan_route(
+        twice, provider=make_provider("offline", region="shanghai", settings=get_settings()), settings=get_settings()
+    )
 
 
 def pack_name(result, point_id: str, lang: str) -> str:

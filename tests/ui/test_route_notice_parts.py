@@ -9,6 +9,7 @@ import re
 import pytest
 
 from components.route_words import notice_names, notice_words
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.models.route import RoutePlanRequest
 from core.route.notices import Notice, PlaceNames, words
@@ -29,7 +30,9 @@ def airport_plan():
             "destination_address": "新天地",
         }
     )
-    return plan_route(request, provider=make_provider("offline", region="shanghai"))
+    return plan_route(
+        request, provider=make_provider("offline", region="shanghai", settings=get_settings()), settings=get_settings()
+    )
 
 
 def _parts_sentences(result, lang):

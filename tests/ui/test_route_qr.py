@@ -11,6 +11,7 @@ import pytest
 import segno
 
 from components.route.qr import qr_svg_data_uri
+from core.config import get_settings
 from core.route.links import qr_svg_data_uri as core_qr_svg_data_uri
 
 pytestmark = pytest.mark.ui
@@ -43,7 +44,11 @@ def test_a_planned_routes_app_link_gets_the_cores_picture():
     from core.route.planner import plan_route
     from core.route.scenarios import load_scenario
 
-    result = plan_route(load_scenario("delivery-round").request, provider=make_provider("offline", region="shanghai"))
+    result = plan_route(
+        load_scenario("delivery-round").request,
+        provider=make_provider("offline", region="shanghai", settings=get_settings()),
+        settings=get_settings(),
+    )
     choices = qr_choices(result, lang="en")
     assert choices, "the delivery round has app links"
     for _, url in choices:

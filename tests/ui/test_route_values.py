@@ -11,6 +11,7 @@ import re
 import pytest
 
 from core import share
+from core.config import get_settings
 from core.geo.registry import make_provider
 from core.i18n import t
 from core.models.route import RoutePlanRequest
@@ -28,7 +29,9 @@ def _plan(scenario: str, region: str = "shanghai", *, typed: bool = False):
     request = load_scenario(scenario).request
     if typed:
         request = request.model_copy(update={"task_name": RoutePlanRequest.model_fields["task_name"].default})
-    return plan_route(request, provider=make_provider("offline", region=region))
+    return plan_route(
+        request, provider=make_provider("offline", region=region, settings=get_settings()), settings=get_settings()
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 import pytest
 from PIL import Image
 
+from core.config import get_settings
 from core.lab.generate import generate_batch, write_batch
 from tests.ui.test_browser import ARTIFACTS, offline_page
 
@@ -28,7 +29,8 @@ def test_the_lab_draws_its_map_without_leaving_the_machine(streamlit_server, tmp
     from playwright.sync_api import expect
 
     batch = write_batch(
-        generate_batch(region="helsinki", kind="delivery", n=2, stops=(3, 4), seed=7), tmp_path / "browser.jsonl"
+        generate_batch(region="helsinki", kind="delivery", n=2, stops=(3, 4), seed=7, settings=get_settings()),
+        tmp_path / "browser.jsonl",
     )
     urls: list[str] = []
     with offline_page(streamlit_server, width=1440, height=1600) as run:

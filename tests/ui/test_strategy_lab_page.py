@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from core.config import get_settings
 from core.lab.generate import generate_batch, write_batch
 from tests.conftest import APP, PLANNER_PAGE
 
@@ -31,10 +32,12 @@ def batches(tmp_path_factory) -> dict[str, Path]:
         # three rounds is on Valhalla's roads (other seeds pick a pedestrian-only street, whose legs are estimated)
         # and one round is ordered differently by fastest time and shortest distance
         "helsinki": write_batch(
-            generate_batch(region="helsinki", kind="delivery", n=3, stops=(4, 6), seed=6), folder / "hel-small.jsonl"
+            generate_batch(region="helsinki", kind="delivery", n=3, stops=(4, 6), seed=6, settings=get_settings()),
+            folder / "hel-small.jsonl",
         ),
         "shanghai": write_batch(
-            generate_batch(region="shanghai", kind="sightseeing", n=3, stops=(3, 5), seed=5), folder / "sh-small.jsonl"
+            generate_batch(region="shanghai", kind="sightseeing", n=3, stops=(3, 5), seed=5, settings=get_settings()),
+            folder / "sh-small.jsonl",
         ),
     }
 
@@ -308,7 +311,8 @@ def test_a_large_batch_is_handed_to_the_cli_and_its_results_load_later(batches, 
 
 def test_a_batch_of_trip_days_runs_without_strategies(tmp_path):
     path = write_batch(
-        generate_batch(region="shanghai", kind="trip-day", n=2, stops=(3, 4), seed=7), tmp_path / "days.jsonl"
+        generate_batch(region="shanghai", kind="trip-day", n=2, stops=(3, 4), seed=7, settings=get_settings()),
+        tmp_path / "days.jsonl",
     )
     at = lab_app()
     result = run_batch(at, path)

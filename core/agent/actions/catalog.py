@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from core.agent.actions import browser, itinerary, llm, places, policy, reservations, transport, trip
 from core.agent.actions.registry import ActionRegistry
 
-_DEFAULT: ActionRegistry | None = None
 
-
+@cache  # the registry is data, the same for every request: built once
 def default_registry() -> ActionRegistry:
-    """The registry with every action family registered (built once)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        reg = ActionRegistry()
-        for module in (trip, places, transport, itinerary, policy, llm, browser, reservations):
-            reg.register_many(module.actions())
-        _DEFAULT = reg
-    return _DEFAULT
+    """The registry with every action family registered."""
+    reg = ActionRegistry()
+    for module in (trip, places, transport, itinerary, policy, llm, browser, reservations):
+        reg.register_many(module.actions())
+    return reg

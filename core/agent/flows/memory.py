@@ -26,7 +26,7 @@ ANSWER_CHARS = 300
 
 def memory_of(ctx: AgentContext) -> UserMemory:
     if ctx.memory is None:
-        ctx.memory = UserMemory(url=ctx.settings.db_url, clock=lambda: ctx.now)
+        ctx.memory = UserMemory(database=ctx.database, clock=lambda: ctx.now)
     memory: UserMemory = ctx.memory
     return memory
 
@@ -100,7 +100,7 @@ def forget(said: Said, state: AgentState, ctx: AgentContext) -> None:
     state.result.status = "READY"
     if said.forget_all:  # everything kept of the person: rules, snippets, conversations and browse consents
         rules, episodes = memory.forget_all(user)
-        conversations = ConversationStore(url=ctx.settings.db_url, clock=lambda: ctx.now).forget_all(user)
+        conversations = ConversationStore(database=ctx.database, clock=lambda: ctx.now).forget_all(user)
         consents = ctx.store.forget_browse_consents(user) if ctx.store is not None else 0
         state.result.explanations = [t("agent.memory.forgot_all", lang)]
         facts: dict[str, object] = {

@@ -1,0 +1,81 @@
+"""The composition root's counts (scripts/check_architecture.py, run by make lint): what it finds, where it looks,
+and that it fails when domain code fetches its settings, keeps a global or rides a context variable."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import ROOT
+
+_SPEC = importlib.util.spec_from_file_location("check_architecture", ROOT / "scripts" / "check_architecture.py")
+assert _SPEC is not None and _SPEC.loader is not None
+check = importlib.util.module_from_spec(_SPEC)
+sys.modules["check_architecture"] = check  # its dataclasses look their module up
+_SPEC.loader.exec_module(check)
+
+
+def _found(source: str, *, below_root: bool = True) -> dict[str, int]:
+    found = check.Findings()
+    check.inspect_source(textwrap.dedent(source), "core/route/x.py", below_root=below_root, into=found)
+    return found.figures()
+
+
+@pytest.mark.parametrize(
+    ("source", "key"),
+    [
+        ("from core.config import get_settings\ndef f():\n    return get_settings().region\n", "settings_reads"),
+        ("from core import config\ndef f():\n    return config.get_settings()\n", "settings_reads"),
+        ("from core.clock import clock_from_settings\nnow = clock_from_settings(s)()\n", "settings_reads"),
+        ("X = None\ndef f():\n    global X\n    X = 1\n", "globals"),
+        ("from contextvars import ContextVar\nV = ContextVar('v', default=None)\n", "context_vars"),
+        ("import contextvars\nV = contextvars.ContextVar('v')\n", "context_vars"),
+    ],
+)
+def test_each_form_is_counted(source, key):
+    figures = _found(source)
+    assert figures[key] == 1
+    assert sum(figures[k] for k in ("settings_reads", "globals", "context_vars")) == 1
+
+
+def test_the_root_may_read_the_settings_but_not_keep_globals():
+    source = "from core.config import get_settings\ns = get_settings()\nX = 0\ndef f():\n    global X\n"
+    assert _found(source, below_root=False)["settings_reads"] == 0
+    assert _found(source, below_root=False)["globals"] == 1
+
+
+def test_a_function_of_81_lines_is_long_and_one_of_80_is_not():
+    body = "".join(f"    x{i} = {i}\n" for i in range(79))
+    assert _found(f"def ok():\n{body}")["long_functions"] == 0  # 80 lines with its def
+    figures = _found(f"def long():\n{body}    x = 0\n")
+    assert figures["long_functions"] == 1 and figures["longest_function"] == 81
+
+
+def _write(root: Path, relative: str, source: str) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+
+
+def test_the_project_is_within_every_ceiling(capsys):
+    assert check.main([str(ROOT)]) == 0, capsys.readouterr().out
+
+
+def test_a_domain_that_reads_its_settings_fails_the_check_and_is_named(tmp_path, capsys):
+    _write(tmp_path, "core/app/context.py", "from core.config import get_settings\nS = get_settings()\n")
+    assert check.main([str(tmp_path)]) == 0  # the root reads them: allowed
+    _write(tmp_path, "core/itinerary/plan.py", "from core.config import get_settings\nS = get_settings()\n")
+    assert check.main([str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "settings reads below the root: 1 (target 0, ceiling 0): OVER THE CEILING" in out
+    assert "core/itinerary/plan.py:2 get_settings()" in out
+
+
+def test_a_global_in_a_face_fails_the_check(tmp_path, capsys):
+    _write(tmp_path, "components/state.py", "N = 0\ndef bump():\n    global N\n    N += 1\n")
+    assert check.main([str(tmp_path)]) == 1
+    assert "components/state.py:3 global N" in capsys.readouterr().out
