@@ -37,7 +37,7 @@ valhalla: $(STAMP) $(PACK)  # the helsinki pack's roads over HTTP on 127.0.0.1:8
 	$(PY) -m core pack serve helsinki --port 8002
 
 # PostgreSQL (Debian's, when installed) for the tests that run on both databases. Two workers (pytest-xdist) for all
-# but the browser tests; then the browser tests, also on two workers (each test waits on its Chromium and Streamlit
+# but the browser tests; then the browser tests, also on two workers, a test file per worker in its order (each test waits on its Chromium and Streamlit
 # server most of the time: about 40 % of two cores), and beside them, at nice 19 so they only take what the browsers
 # leave, the suites that touch dates with the machine's clock a year ahead, late on the next leap day and on New
 # Year's Eve (scripts/time_travel.py; Debian's faketime). Its report is printed after the browser tests'.
@@ -45,9 +45,10 @@ test: $(STAMP) $(PACK)
 	export OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)"; \
 	$(PY) -m pytest -n 2 -m "not browser" || exit 1; \
 	travel_log=$$(mktemp); nice -n 19 $(PY) scripts/time_travel.py > $$travel_log 2>&1 & travel=$$!; \
-	$(PY) -m pytest -n 2 -m browser; browser=$$?; \
+	trap 'kill $$travel 2>/dev/null; rm -f $$travel_log' INT TERM; \
+	$(PY) -m pytest -n 2 --dist loadfile -m browser; browser=$$?; \
 	wait $$travel; travelled=$$?; cat $$travel_log; rm -f $$travel_log; \
-	test $$browser -eq 0 -a $$travelled -eq 0
+	[ $$browser -eq 0 ] && [ $$travelled -eq 0 ]
 
 quick: $(STAMP) $(PACK)  # the fast subset while developing: no pages, no browser, no solver runs
 	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -n 2 -m "not ui and not slow"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from core.app.context import RequestContext
 from core.config import get_settings
+from core.errors import OmniError
 from core.i18n import t
 from core.models.route import (
     CandidateRoute,
@@ -16,6 +17,7 @@ from core.models.route import (
     RoutePlanRequest,
     RoutePlanResult,
 )
+from core.packs.loader import RegionPack
 from core.route.compare import OrderComparison
 from core.route.export_words import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
 from core.route.notices import PlaceNames
@@ -205,8 +207,21 @@ def export_csv(result: RoutePlanResult) -> bytes:
     return legs_to_csv_bytes(result)
 
 
-def export_html(result: RoutePlanResult, *, lang: str = "en") -> str:
-    """One self-contained HTML page of the result (no network, no scripts), worded in ``lang``."""
+def export_html(result: RoutePlanResult, *, lang: str = "en", data_dir: Path | None = None) -> str:
+    """One self-contained HTML page of the result (no network, no scripts), worded in ``lang``, with the names of
+    its region pack (in ``data_dir``, default: the settings' data folder; none when the pack cannot be read)."""
     from core.route.export import result_to_html
 
-    return result_to_html(result, lang=lang)
+    return result_to_html(result, lang=lang, pack=_result_pack(result, data_dir or get_settings().data_dir))
+
+
+def _result_pack(result: RoutePlanResult, data_dir: Path) -> RegionPack | None:
+    """The pack ``result`` was planned on, for its words (None: no region, or a pack this data folder lacks)."""
+    from core.packs.loader import load_region
+
+    if not result.region:
+        return None
+    try:
+        return load_region(result.region, data_dir)
+    except (OmniError, OSError, ValueError):
+        return None

@@ -15,8 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from core.cli import EXIT_BAD_INPUT, EXIT_FAILED, add_provider_argument, parse_now, request_context
-from core.config import get_settings
+from core.cli import EXIT_BAD_INPUT, EXIT_FAILED, add_provider_argument, parse_now, request_context, settings
 from core.errors import InputError
 
 
@@ -25,7 +24,7 @@ def route_json(message: str) -> dict[str, Any]:
 
     if not message or not message.strip():
         raise InputError("the message is empty", field="message")
-    return route_message(message, settings=get_settings()).output.model_dump(mode="json")
+    return route_message(message, settings=settings()).output.model_dump(mode="json")
 
 
 def route_file_lines(path: str) -> Iterator[str]:
@@ -39,7 +38,7 @@ def route_file_lines(path: str) -> Iterator[str]:
         msg = line.strip()
         if not msg:
             continue
-        d = route_message(msg, settings=get_settings())
+        d = route_message(msg, settings=settings())
         yield json.dumps(
             {"message": msg, **d.output.model_dump(mode="json"), "router_ms": round(d.router_ms, 3)}, ensure_ascii=False
         )

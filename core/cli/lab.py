@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from core.config import get_settings
+from core.cli import settings
 from core.errors import InputError
 
 
@@ -31,7 +31,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from core.lab.generate import generate_batch, write_batch
 
     items = generate_batch(
-        region=args.region, kind=args.kind, n=args.n, stops=_stops(args.stops), seed=args.seed, settings=get_settings()
+        region=args.region, kind=args.kind, n=args.n, stops=_stops(args.stops), seed=args.seed, settings=settings()
     )
     path = write_batch(items, Path(args.out))
     print(json.dumps({"out": str(path), "requests": len(items), "region": args.region, "kind": args.kind}))
@@ -53,7 +53,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             workers=args.workers,
             resume=args.resume,
             bar=not args.no_progress,
-            settings=get_settings(),
+            settings=settings(),
         )
     except KeyboardInterrupt:
         print(

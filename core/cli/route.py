@@ -30,10 +30,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
     result = route_app.plan_route(ctx, request)
     html_path = _html_path(args.html, need_html=request.need_html, result=result, today=ctx.today())
     if html_path is not None:
-        from core.route.export import result_to_html
-
         try:
-            html_path.write_text(result_to_html(result, lang=args.lang or "en"), encoding="utf-8")
+            html_path.write_text(
+                route_app.export_html(result, lang=args.lang or "en", data_dir=ctx.settings.data_dir), encoding="utf-8"
+            )
         except OSError as exc:
             raise InputError(
                 f"the HTML report cannot be written to {echo(str(html_path))} ({exc.strerror})", field="html"

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from core.config import Settings
+from core.i18n import set_strict
 from core.lab import results
 from core.lab.batch import Batch, InvalidLine, read_batch
 from core.lab.models import LabGrid, RouteBatchItem, TaskCell, TripBatchItem
@@ -95,6 +96,7 @@ def _provider_logs_kept_in_rows() -> Iterator[None]:
 
 def run_chunk(tasks: list[Task], grid: LabGrid, settings: Settings) -> list[dict[str, Any]]:
     """The rows of a chunk of tasks (a pure function: what local processes and Dask workers run)."""
+    set_strict(settings.i18n_strict)  # a worker process's policy for missing words, as its parent's root set it
     with _provider_logs_kept_in_rows():
         return _run_chunk(tasks, grid, settings)
 

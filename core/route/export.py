@@ -20,6 +20,7 @@ from datetime import date
 
 from core.i18n import has_cjk, join_words, t
 from core.models.route import ResolvedPoint, RoutePlanResult
+from core.packs.loader import RegionPack
 from core.route.export_words import (
     DEFAULT_TASK_NAME,
     ROLE_KEYS,
@@ -273,7 +274,7 @@ _CANDIDATE_COLUMNS = [
 ]
 
 
-def _section_points(result: RoutePlanResult, lang: str) -> str:
+def _section_points(result: RoutePlanResult, lang: str, pack: RegionPack | None) -> str:
     rows = []
     for mark, p in _point_rows(result):
         note = (p.confidence_note or "") if lang == "en" else ""  # the core's note is English
@@ -282,9 +283,7 @@ def _section_points(result: RoutePlanResult, lang: str) -> str:
                 f"(match score {p.match_score:.0f})" if lang == "en" else f"({p.match_score:.0f})"
             )
         district = " / ".join(
-            x
-            for x in (p.city, district_words(result.region, p.district, lang))
-            if x and (lang != "en" or not has_cjk(x))
+            x for x in (p.city, district_words(pack, p.district, lang)) if x and (lang != "en" or not has_cjk(x))
         )
         rows.append(
             "<tr>"
@@ -422,9 +421,9 @@ def _section_links(result: RoutePlanResult, lang: str) -> str:
     return "".join(parts)
 
 
-def _section_warnings(result: RoutePlanResult, lang: str) -> str:
+def _section_warnings(result: RoutePlanResult, lang: str, pack: RegionPack | None) -> str:
     heading = _h2("route.export.heading.warnings", lang)
-    lines = notice_lines(result, lang=lang)
+    lines = notice_lines(result, lang=lang, pack=pack)
     if not lines:
         return (
             f'<section id="warnings">{heading}<p class="muted">{_e(t("route.export.no_warnings", lang))}</p></section>'
@@ -512,9 +511,9 @@ def _section_sketch(result: RoutePlanResult, lang: str, *, width: int = 760, hei
     )
 
 
-def _section_header(result: RoutePlanResult, lang: str) -> str:
+def _section_header(result: RoutePlanResult, lang: str, pack: RegionPack | None) -> str:
     source = word(SOURCE_KEYS, result.metric_source, lang)
-    region = region_names(result.region, lang).get(result.region or "", result.region or "—")
+    region = region_names(pack, lang).get(result.region or "", result.region or "—")
     origin = "route.export.origin_live" if result.origin_mode == "current_location" else "route.export.origin_fixed"
     meta = [
         _e(t("route.export.meta.provider", lang, value=provider_words(result.provider, lang))),
@@ -533,25 +532,26 @@ def _section_header(result: RoutePlanResult, lang: str) -> str:
         line = t("route.details.optimizer", lang, search=search_words(result.optimizer, lang))
         opt = f'<p class="src">{_e(line)}</p>'
     return (
-        f"<header><h1>{_e(report_title(result, lang))}</h1>"
+        f"<header><h1>{_e(report_title(result, lang, pack=pack))}</h1>"
         f'<p class="meta">{"".join(f"<span>{m}</span>" for m in meta)}</p></header>'
         f'<section id="summary">{_h2("route.export.heading.summary", lang)}'
         f'<div class="summary">{_e(summary_line(result, lang=lang))}</div>{opt}</section>'
     )
 
 
-def result_to_html(result: RoutePlanResult, *, lang: str = "en") -> str:
+def result_to_html(result: RoutePlanResult, *, lang: str = "en", pack: RegionPack | None) -> str:
     """A single self-contained HTML page rendered only from ``result`` (no network, no scripts), worded in
-    ``lang`` (zh or en; English by default, as the CLI and the API speak)."""
+    ``lang`` (zh or en; English by default, as the CLI and the API speak). ``pack``: the result's region pack, for
+    its places', districts' and region's names in ``lang`` (None: the names the result carries)."""
     lang = "zh" if lang == "zh" else "en"
     body = "".join(
         [
-            _section_header(result, lang),
-            _section_points(result, lang),
+            _section_header(result, lang, pack),
+            _section_points(result, lang, pack),
             _section_candidates(result, lang),
             _section_best(result, lang),
             _section_links(result, lang),
-            _section_warnings(result, lang),
+            _section_warnings(result, lang, pack),
             _section_sketch(result, lang),
         ]
     )
@@ -560,7 +560,7 @@ def result_to_html(result: RoutePlanResult, *, lang: str = "en") -> str:
         f'<html lang="{"zh-CN" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{_e(_CSP)}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(report_title(result, lang))}</title>\n<style>{_CSS}</style>\n</head>\n"
+        f"<title>{_e(report_title(result, lang, pack=pack))}</title>\n<style>{_CSS}</style>\n</head>\n"
         f"<body>\n{body}\n"
         f'<footer class="src"><p>{_e(t("route.export.footer", lang))}</p></footer>\n'
         "</body>\n</html>\n"

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import math
 
-from core.errors import OmniError
 from core.i18n import join_words, t
 from core.models.route import CandidateRoute, OptimizerInfo, ResolvedPoint, RoutePlanResult
-from core.packs.loader import RegionPlace, load_region
+from core.packs.loader import RegionPack
 from core.route.notices import core_names
 from core.route.notices import words as notice_words
 
@@ -221,25 +220,19 @@ def search_words(opt: OptimizerInfo, lang: str) -> str:
     return t("route.search.heuristic", lang, **facts)
 
 
-def region_names(region: str | None, lang: str) -> dict[str, str]:
-    """The region's code → its display name in ``lang`` (nothing when its pack cannot be read)."""
-    if not region:
+def region_names(pack: RegionPack | None, lang: str) -> dict[str, str]:
+    """The region's code → its display name in ``lang`` (nothing without its pack)."""
+    if pack is None:
         return {}
-    from core.packs.loader import load_region
-
-    try:
-        pack = load_region(region)
-    except (OmniError, OSError, ValueError):
-        return {}
-    return {region: pack.display_name.get(lang) or pack.display_name.get("en") or region}
+    return {pack.name: pack.display_name.get(lang) or pack.display_name.get("en") or pack.name}
 
 
-def notice_lines(result: RoutePlanResult, *, lang: str = "en") -> list[str]:
+def notice_lines(result: RoutePlanResult, *, lang: str = "en", pack: RegionPack | None) -> list[str]:
     """The result's warnings in ``lang``: its notices worded from their codes and facts; in English, or when the
     result carries no notice for every warning (a result from an older build), its own sentences."""
     if lang == "en" or len(result.notices) != len(result.warnings):
         return list(result.warnings)
-    names = core_names(result, region_names(result.region, lang))
+    names = core_names(result, region_names(pack, lang))
     return [notice_words(item, lang, names=names) for item in result.notices]
 
 
@@ -270,41 +263,28 @@ DEFAULT_TASK_NAME = "multi-destination-route-planning"
 _TITLE_PLACES = 4
 
 
-def report_title(result: RoutePlanResult, lang: str) -> str:
+def report_title(result: RoutePlanResult, lang: str, *, pack: RegionPack | None) -> str:
     """The report's title: the task's name when the request gave one, else the trip's places in visiting order
     in ``lang`` ("外滩 → … → 豫园"; the pack's name of a pack place, else the name typed)."""
     if result.task_name and result.task_name != DEFAULT_TASK_NAME:
         return result.task_name
-    names = [_title_name(p, result.region, lang) for _, p in result.visiting()]
+    names = [_title_name(p, pack, lang) for _, p in result.visiting()]
     if len(names) > _TITLE_PLACES:
         names = [names[0], "…", names[-1]]
     return " → ".join(names)
 
 
-def _title_name(point: ResolvedPoint | None, region: str | None, lang: str) -> str:
+def _title_name(point: ResolvedPoint | None, pack: RegionPack | None, lang: str) -> str:
     if point is None:
         return t("route.export.live_name", lang)
-    place = _pack_place(region, point.poi_id)
+    place = pack.place_by_id(point.poi_id) if pack is not None and point.poi_id else None
     if place is not None:
         return (place.name_en or place.name_zh) if lang == "en" else (place.name_zh or place.name_en)
     return point.label
 
 
-def district_words(region: str | None, district: str | None, lang: str) -> str:
+def district_words(pack: RegionPack | None, district: str | None, lang: str) -> str:
     """A district in ``lang``: the pack's name for it (region.json ``district_names``), else as the place names it."""
-    if not region or not district:
+    if pack is None or not district:
         return district or ""
-    try:
-        names = load_region(region).district_names.get(district, {})
-    except (OmniError, OSError, ValueError):
-        return district
-    return names.get(lang) or district
-
-
-def _pack_place(region: str | None, poi_id: str | None) -> RegionPlace | None:
-    if not region or not poi_id:
-        return None
-    try:
-        return load_region(region).place_by_id(poi_id)
-    except (OmniError, OSError, ValueError):
-        return None
+    return pack.district_names.get(district, {}).get(lang) or district

@@ -234,7 +234,9 @@ def upgrade(engine: Engine, *, migration_timeout_s: float) -> None:
 def transaction(engine: Engine) -> Iterator[Connection]:
     """One transaction, committed when the block ends without an error. A database outage met anywhere in it (or
     before it, while the breaker is open) is ``DATABASE_UNREACHABLE``."""
-    database = _OPENED_AS[engine]
+    database = _OPENED_AS.get(engine)
+    if database is None:  # its limits and breaker are unknown: a transaction could hang on a frozen server
+        raise ValueError("a store's engine must come from core.stores.db.engine_for or open_engine")
     with guard.guarded(_breaker(database), retry_after_s=database.breaker_reset_s):
         if engine.dialect.name == "sqlite":
             with _TURNS.get(engine) or nullcontext(), engine.begin() as connection:

@@ -31,6 +31,7 @@ def _found(source: str, *, below_root: bool = True) -> dict[str, int]:
         ("from core.config import get_settings\ndef f():\n    return get_settings().region\n", "settings_reads"),
         ("from core import config\ndef f():\n    return config.get_settings()\n", "settings_reads"),
         ("from core.clock import clock_from_settings\nnow = clock_from_settings(s)()\n", "settings_reads"),
+        ("from core.config import get_settings as current\nS = current()\n", "settings_reads"),
         ("X = None\ndef f():\n    global X\n    X = 1\n", "globals"),
         ("from contextvars import ContextVar\nV = ContextVar('v', default=None)\n", "context_vars"),
         ("import contextvars\nV = contextvars.ContextVar('v')\n", "context_vars"),
@@ -63,6 +64,18 @@ def _write(root: Path, relative: str, source: str) -> None:
 
 def test_the_project_is_within_every_ceiling(capsys):
     assert check.main([str(ROOT)]) == 0, capsys.readouterr().out
+    scanned = {path.relative_to(ROOT).parts[0] for path in check.product_files(ROOT)}
+    assert scanned == {"core", "components", "pages", "app.py", "api.py"}  # it looked where the product is
+
+
+def test_only_the_root_and_the_command_line_may_read_the_settings(tmp_path, capsys):
+    read = "from core.config import get_settings\nS = get_settings()\n"
+    for allowed in ("core/config.py", "core/clock.py", "core/app/agent.py", "core/cli/route.py", "components/x.py"):
+        _write(tmp_path, allowed, read)
+    assert check.main([str(tmp_path)]) == 0, capsys.readouterr().out
+    _write(tmp_path, "core/stores/db.py", read)
+    assert check.main([str(tmp_path)]) == 1
+    assert "core/stores/db.py:2 get_settings()" in capsys.readouterr().out
 
 
 def test_a_domain_that_reads_its_settings_fails_the_check_and_is_named(tmp_path, capsys):

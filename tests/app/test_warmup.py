@@ -4,18 +4,11 @@ from __future__ import annotations
 
 import threading
 
-import pytest
-
 from core.app import AppServices, warmup
 from core.config import get_settings
 
 
-@pytest.fixture
-def fresh_process():
-    """A new process's root: nothing warmed yet (the warm-up is kept on the services that started it)."""
-
-
-def test_start_does_not_wait_for_the_steps_and_runs_them_once(fresh_process, monkeypatch):
+def test_start_does_not_wait_for_the_steps_and_runs_them_once(monkeypatch):
     release = threading.Event()
     calls: list[str] = []
 
@@ -37,7 +30,7 @@ def test_start_does_not_wait_for_the_steps_and_runs_them_once(fresh_process, mon
     assert first.thread is not None and first.thread.daemon
 
 
-def test_a_failing_step_is_recorded_and_the_rest_still_run(fresh_process, monkeypatch):
+def test_a_failing_step_is_recorded_and_the_rest_still_run(monkeypatch):
     ran: list[str] = []
 
     def broken(services: AppServices, region: str) -> None:
@@ -53,7 +46,7 @@ def test_a_failing_step_is_recorded_and_the_rest_still_run(fresh_process, monkey
     assert ran == ["shanghai", "helsinki"]
 
 
-def test_the_real_steps_build_the_geocoder_index_and_the_kernels(fresh_process):
+def test_the_real_steps_build_the_geocoder_index_and_the_kernels():
     from core.geo import offline
     from core.optimizer import ils
 
@@ -67,7 +60,7 @@ def test_the_real_steps_build_the_geocoder_index_and_the_kernels(fresh_process):
     assert set(state.seconds) == {f"packs_and_geocoder:{region}", f"route_kernels:{region}"}
 
 
-def test_face_steps_run_after_the_core_steps_and_their_failures_are_recorded(fresh_process, monkeypatch):
+def test_face_steps_run_after_the_core_steps_and_their_failures_are_recorded(monkeypatch):
     order: list[str] = []
     monkeypatch.setattr(warmup, "STEPS", {"core": lambda s, r: order.append(f"core:{r}")})
 

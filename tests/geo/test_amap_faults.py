@@ -11,11 +11,12 @@ import pytest
 from pydantic import SecretStr
 
 from core.agent import route_and_run
+from core.app.route import export_html
 from core.config import Settings
 from core.geo.registry import make_provider
 from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import TripRequest
-from core.route.export import legs_to_csv, result_to_html
+from core.route.export import legs_to_csv
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
 from tests.support.amap_standin import FAULTS, AMapStandIn
@@ -54,7 +55,7 @@ def test_every_fault_degrades_with_a_warning_and_never_shows_the_key(fault, tmp_
         result = plan_route(request, provider=provider, settings=settings)
         assert result.success and len(result.resolved_stops) == len(request.stops)
         assert any("AMap" in w for w in result.warnings), result.warnings
-        exported = result.model_dump_json() + result_to_html(result) + legs_to_csv(result)
+        exported = result.model_dump_json() + export_html(result) + legs_to_csv(result)
 
         trip = TripRequest.model_validate(
             json.loads((ROOT / "data" / "trips" / "shanghai_family_day.json").read_text())

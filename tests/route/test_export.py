@@ -10,6 +10,7 @@ import re
 from datetime import date
 
 from core.__main__ import main
+from core.app.route import export_html
 from core.models.route import (
     CandidateRoute,
     DeepLinks,
@@ -22,7 +23,6 @@ from core.route.export import (
     export_stem,
     legs_to_csv,
     legs_to_csv_bytes,
-    result_to_html,
     result_to_json,
     safe_href,
     slug,
@@ -292,14 +292,14 @@ def _section(page: str, section_id: str) -> str:
 
 
 def test_html_escapes_user_text():
-    page = result_to_html(make_result())
+    page = export_html(make_result())
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<script" not in page.lower()
     assert "<script>alert(1)" not in page
 
 
 def test_html_loads_nothing_from_the_network():
-    page = result_to_html(make_result())
+    page = export_html(make_result())
     assert page.startswith("<!DOCTYPE html>")
     assert '<meta charset="utf-8">' in page
     assert "人民广场" in page and "Best route" in page
@@ -318,7 +318,7 @@ def test_html_loads_nothing_from_the_network():
 
 def test_html_deep_link_buttons_and_qr_codes():
     result = make_result()
-    page = result_to_html(result)
+    page = export_html(result)
     links = _section(page, "links")
     assert links.count('<a class="button') == 2 + len(result.deep_links.web_navigation)
     assert 'href="amapuri://route/plan/?' in links and 'href="iosamap://path?' in links
@@ -339,7 +339,7 @@ def test_html_drops_disallowed_link_schemes():
         ],
         mode_used="route_plan",
     )
-    page = result_to_html(make_result(deep_links=links))
+    page = export_html(make_result(deep_links=links))
     assert "javascript:" not in page.lower()
     assert "alert(2)" not in page and "data:text/html" not in page
     section = _section(page, "links")
@@ -365,7 +365,7 @@ def test_safe_href():
 
 def test_html_warnings_and_candidate_table():
     result = make_result()
-    page = result_to_html(result)
+    page = export_html(result)
     warnings = _section(page, "warnings")
     assert warnings.count("<li>") == len(result.warnings) == 3
     assert "split into 2 consecutive web links" in warnings
@@ -378,7 +378,7 @@ def test_html_warnings_and_candidate_table():
 
 
 def test_html_mentions_provider_metric_source_and_optimizer():
-    page = result_to_html(make_result())
+    page = export_html(make_result())
     header = page[: page.index('<section id="points">')]
     # in words, never the codes (issue 23)
     assert "Provider: Offline (region pack; its streets when it has them)" in header
@@ -389,7 +389,7 @@ def test_html_mentions_provider_metric_source_and_optimizer():
 
 def test_html_points_table_and_best_route():
     result = make_result()
-    page = result_to_html(result)
+    page = export_html(result)
     points = _section(page, "points")
     assert points.count("<tr>") == 1 + 4  # header + origin, 2 stops, destination
     assert "121.473700, 31.230400" in points and "sh-bund" in points
@@ -399,7 +399,7 @@ def test_html_points_table_and_best_route():
 
 
 def test_html_sketch_is_inline_svg_with_numbered_points():
-    page = result_to_html(make_result())
+    page = export_html(make_result())
     sketch = _section(page, "sketch")
     assert "<svg" in sketch and "<polyline" in sketch
     assert sketch.count("<circle") == 4
@@ -413,13 +413,13 @@ def test_html_sketch_is_inline_svg_with_numbered_points():
 
 
 def test_html_is_deterministic():
-    assert result_to_html(make_result()) == result_to_html(make_result())
+    assert export_html(make_result()) == export_html(make_result())
 
 
 def test_html_without_deep_links_or_warnings():
     result = make_result(deep_links=DeepLinks(), warnings=[])
     result.deep_links = None
-    page = result_to_html(result)
+    page = export_html(result)
     assert "No deep links were requested." in page and "No warnings." in page
 
 
@@ -429,12 +429,12 @@ def test_html_current_location_with_and_without_live_position():
     result = make_result(deep_links=DeepLinks(), warnings=[])
     result.origin_mode = "current_location"
     result.resolved_origin = None
-    page = result_to_html(result)
+    page = export_html(result)
     assert _section(page, "points").count("<tr>") == 1 + 3
     assert _section(page, "sketch").count("<circle") == 3 and ">S<" not in _section(page, "sketch")
 
     result.live_origin = LiveOrigin(lon=121.4737, lat=31.2304, location="121.473700,31.230400")
-    page = result_to_html(result)
+    page = export_html(result)
     points = _section(page, "points")
     assert points.count("<tr>") == 1 + 4 and "live position" in points and "121.473700, 31.230400" in points
     sketch = _section(page, "sketch")

@@ -9,9 +9,9 @@ import json
 import re
 
 from core.__main__ import main
+from core.app.route import export_html
 from core.config import get_settings
 from core.geo.registry import make_provider
-from core.route.export import result_to_html
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
 
@@ -35,7 +35,7 @@ def test_the_chinese_report_words_its_warnings_from_the_notices_and_its_headings
     result = _far_start_plan()
     codes = {n.code for n in result.notices}
     assert {"START_OUTSIDE_REGION", "OFFLINE_ESTIMATES_AT"} <= codes
-    page = result_to_html(result, lang="zh")
+    page = export_html(result, lang="zh")
     assert '<html lang="zh-CN">' in page
     for heading in ("概要", "识别出的地点", "候选路线", "最佳路线", "提示"):
         assert f"<h2>{heading}</h2>" in page
@@ -57,7 +57,7 @@ def test_the_chinese_report_words_its_warnings_from_the_notices_and_its_headings
 
 def test_the_english_report_keeps_the_results_own_sentences():
     result = _far_start_plan()
-    page = result_to_html(result)
+    page = export_html(result)
     assert '<html lang="en">' in page and "<h2>Candidate routes</h2>" in page
     lines = re.findall(r"<li>(.*?)</li>", _section(page, "warnings"))
     assert lines == [html.escape(w, quote=True) for w in result.warnings]
@@ -85,7 +85,7 @@ def test_the_chinese_report_has_no_english_reason_or_note_and_calls_straight_lin
         settings=get_settings(),
     )
     assert result.best_geometry and "offline_estimate" in (result.geometry_source or "")  # drawn as straight lines
-    page = result_to_html(result, lang="zh")
+    page = export_html(result, lang="zh")
     reasons = re.findall(r"<tr[^>]*>(?:<td[^>]*>.*?</td>){8}<td>(.*?)</td></tr>", _section(page, "candidates"))
     assert len(reasons) == len(result.candidates) >= 2
     assert all(CJK.search(r) and not re.search(r"[A-Za-z]{4,}", r) for r in reasons), reasons
@@ -95,3 +95,30 @@ def test_the_chinese_report_has_no_english_reason_or_note_and_calls_straight_lin
     assert "直线" in sketch and "沿道路" not in sketch
     points = _section(page, "points")
     assert "geo · offline" not in points and "match score" not in points
+
+
+def test_the_report_names_the_region_and_districts_from_the_configured_data_folder(tmp_path):
+    """A team's own data folder (OMNI_DATA_DIR): the report words the region and its districts from that folder's
+    pack, not from the packs that ship with the project."""
+    import shutil
+
+    result = plan_route(
+        load_scenario("sightseeing-day").request,
+        provider=make_provider("offline", region="shanghai", settings=get_settings()),
+        settings=get_settings(),
+    )
+    district = next(p.district for p in result.resolved_stops if p.district)
+    folder = tmp_path / "data"
+    shutil.copytree(get_settings().data_dir / "regions" / "shanghai", folder / "regions" / "shanghai")
+    meta_path = folder / "regions" / "shanghai" / "region.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta["display_name"] = {"zh": "沪上测试区", "en": "Test Shanghai"}
+    meta.setdefault("district_names", {})[district] = {"zh": "测试片区", "en": "Test Quarter"}
+    meta_path.write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+
+    page = export_html(result, lang="zh", data_dir=folder)
+    assert "沪上测试区" in _section(page, "summary") + page.split("</header>")[0]
+    assert "测试片区" in _section(page, "points")
+    bundled = export_html(result, lang="zh", data_dir=get_settings().data_dir)
+    assert "沪上测试区" not in bundled and "测试片区" not in bundled
+    assert "上海" in bundled.split("</header>")[0]

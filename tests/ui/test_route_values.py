@@ -11,12 +11,12 @@ import re
 import pytest
 
 from core import share
+from core.app.route import export_html
 from core.config import get_settings
 from core.geo.registry import make_provider
 from core.i18n import t
 from core.models.route import RoutePlanRequest
 from core.packs.loader import load_region
-from core.route.export import result_to_html
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
 
@@ -76,7 +76,7 @@ def test_the_report_is_titled_by_the_trips_places_and_lists_the_points_in_visiti
         return place.name_en if lang == "en" else place.name_zh
 
     visiting = [p for _, p in result.visiting()]
-    page = result_to_html(result, lang=lang)
+    page = export_html(result, lang=lang)
     title = re.search(r"<title>(.*?)</title>", page).group(1)
     expected = " → ".join(
         [name(visiting[0]), "…", name(visiting[-1])] if len(visiting) > 4 else [name(p) for p in visiting]
@@ -92,7 +92,7 @@ def test_the_report_is_titled_by_the_trips_places_and_lists_the_points_in_visiti
 
 def test_a_named_task_keeps_its_name_as_the_title():
     result = _plan("sightseeing-day").model_copy(update={"task_name": "Grandma's birthday"})
-    assert "<title>Grandma&#x27;s birthday</title>" in result_to_html(result, lang="zh")
+    assert "<title>Grandma&#x27;s birthday</title>" in export_html(result, lang="zh")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
