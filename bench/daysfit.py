@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from core.app.agent import agent_deps
+
 #: The agent's trip days are Sunday 29 and Monday 30 November 2026.
 SATURDAY_EVENING = datetime(2026, 11, 28, 18, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 MESSAGES = [
@@ -69,7 +71,7 @@ def bench_daysfit(*, repeats: int = 3) -> dict[str, Any]:
                 provider = make_provider("offline", region="shanghai", settings=settings)
                 request = {"message": message, "user_id": f"bench-{n}-{i}"}
                 t0 = time.perf_counter()
-                response = route_and_run(request, settings=settings, provider=provider, now=SATURDAY_EVENING)
+                response = route_and_run(request, agent_deps(settings, provider), now=SATURDAY_EVENING)
                 wall.append(time.perf_counter() - t0)
             assert response is not None
             rows.append(

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import SecretStr
 
+from core.app.agent import agent_deps
 from core.config import PROJECT_ROOT, Settings, get_settings
 
 
@@ -122,8 +123,7 @@ def _cases(settings: Settings) -> dict[str, Any]:
     def agent_question() -> tuple[bool, list[str]]:
         response = route_and_run(
             {"message": "从外滩到豫园开车要多久", "user_id": "bench"},
-            settings=settings,
-            provider=provider(),
+            agent_deps(settings, provider()),
             now=clock_from_settings(settings)(),
         )
         return response.result.status == "OK", [response.result.answer_text]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from core.agent.browse import BrowserExecutor
+from core.agent.deps import DepsFactory
 from core.agent.orchestrator import route_and_run
 from core.config import Settings
 from core.geo.composite import MapServices
@@ -57,7 +58,9 @@ QA_CASES: list[dict[str, Any]] = [
 ]
 
 
-def run_qa_acceptance(*, settings: Settings, provider: MapServices, now: datetime) -> list[dict[str, Any]]:
+def run_qa_acceptance(
+    *, settings: Settings, provider: MapServices, now: datetime, deps_for: DepsFactory
+) -> list[dict[str, Any]]:
     """Run every QA case against a throw-away store and event log; one row per case with pass/fail.
     The captcha case visits the demo venue site behind a captcha (core/venues), served for the run on 127.0.0.1."""
     base = settings
@@ -67,27 +70,25 @@ def run_qa_acceptance(*, settings: Settings, provider: MapServices, now: datetim
     venues = VenueServer(base.venues_dir, "shanghai").start()
     try:
         for case in QA_CASES:
-            rows.append(_run_case(case, s, provider.for_request(), venues.base_url, now=now))
+            rows.append(_run_case(case, deps_for, s, provider.for_request(), venues.base_url, now=now))
     finally:
         venues.stop()
     return rows
 
 
 def _run_case(
-    case: dict[str, Any], s: Settings, provider: MapServices, venues: str, *, now: datetime
+    case: dict[str, Any], deps_for: DepsFactory, s: Settings, provider: MapServices, venues: str, *, now: datetime
 ) -> dict[str, Any]:
-    kw: dict[str, Any] = {}
-    if case.get("captcha"):
-        kw["browser"] = BrowserExecutor(
-            allowlist=[venues.removeprefix("http://")], chromium=s.browse_chromium, evidence_dir=None
-        )
+    browser = (
+        BrowserExecutor(allowlist=[venues.removeprefix("http://")], chromium=s.browse_chromium, evidence_dir=None)
+        if case.get("captcha")
+        else None
+    )
     t0 = time.perf_counter()
     r = route_and_run(
         {"message": case["message"].format(venues=venues), "user_id": "qa", "options": case.get("options", {})},
-        settings=s,
-        provider=provider,
+        deps_for(s, provider, browser=browser),
         now=now,
-        **kw,
     )
     checks = {
         "route": r.route.route == case["route"],

@@ -1,5 +1,5 @@
 """The agent's entry point (docs/ARCHITECTURE.md, "Agent"): ``route_and_run`` routes one request (System 1 fast path or the budgeted
-System 2) and wires its dependencies (settings, provider, store, telemetry, browser, LLM). The loop lives in
+System 2) on the dependencies the composition root hands it (core/agent/deps.py). The loop lives in
 loop.py, the gated flows in flows/, the trip request from a message in trip_request.py."""
 
 from __future__ import annotations
@@ -15,10 +15,9 @@ from pydantic import ValidationError
 
 from core.agent import fastpath
 from core.agent.accounting import RequestCost, calls_since, ledger_size, request_cost
-from core.agent.actions.catalog import default_registry
 from core.agent.actions.registry import ActionRegistry
 from core.agent.actions.spec import ActionError
-from core.agent.browse import BrowserExecutor
+from core.agent.deps import AgentDeps
 from core.agent.flows import booking_followup
 from core.agent.flows import memory as memory_flow
 from core.agent.flows.browse import run_browse
@@ -31,7 +30,7 @@ from core.agent.router import RouterDecision, route_message
 from core.agent.state import AgentContext, log_decision, new_state
 from core.agent.steps import BudgetExhausted, finish_on_timeout
 from core.agent.telemetry import Telemetry
-from core.config import Settings
+from core.clock import monotonic
 from core.errors import DatabaseUnreachable, InputError, error_from_validation
 from core.geo.base import provider_budget
 from core.geo.composite import MapServices
@@ -49,105 +48,87 @@ from core.models.agent import (
     Payload,
     unique_steps,
 )
-from core.stores.db import Database
 
 logger = logging.getLogger(__name__)
 
 
 def route_and_run(
     request: AgentRequest | dict[str, Any],
+    deps: AgentDeps,
     *,
-    settings: Settings,
-    provider: MapServices,
     now: datetime,
-    store: Any = None,
-    memory: Any = None,
-    telemetry: Telemetry | None = None,
-    browser: BrowserExecutor | None = None,
-    llm: Any = None,
-    registry: ActionRegistry | None = None,
-    clock: Callable[[], float] | None = None,
     lang: Lang | None = None,
+    clock: Callable[[], float] = monotonic,
     progress: Callable[[str, str], None] | None = None,
 ) -> AgentResponse:
     """Route one request and run it (System 1 or the budgeted System 2). Never raises on bad luck:
     failures become a FAILED/TIMEOUT result with an error code; only an invalid request raises.
 
-    ``provider``: the request's view of the process's map services (the composition root's); ``now``: the
-    request's moment (a naive one is read in the conversation's zone); ``clock``: the monotonic clock of its
-    durations and deadline."""
+    ``deps``: what it runs on (the composition root's, ``core.app.agent.agent_deps``); ``now``: the request's moment
+    (a naive one is read in the conversation's zone); ``lang``: the language the face gave (None: the message
+    decides); ``clock``: the monotonic clock of its durations and deadline; ``progress(status, message)``: a face's
+    progress line."""
     t_start = time.perf_counter()
     if not isinstance(request, AgentRequest):
         request = AgentRequest.model_validate(request)
-    from core.stores.trips import LazyTripStore
-
-    store = store or LazyTripStore(Database.from_settings(settings))  # opened by the first action that needs it
-    telemetry = telemetry or Telemetry(settings.agent_event_log, request_id=request.request_id)
-    if telemetry.request_id is None:
-        telemetry.request_id = request.request_id
-    if llm is None:
-        from core.agent.llm import make_llm
-
-        llm = make_llm(settings)
-    browser = browser or BrowserExecutor(
-        allowlist=settings.browse_allowlist,
-        timeout_s=settings.browse_timeout_s,
-        max_bytes=settings.browse_max_bytes,
-        telemetry=telemetry,
-        chromium=settings.browse_chromium,
-        evidence_dir=settings.browse_evidence_dir,
+    if deps.telemetry.request_id is None:
+        deps.telemetry.request_id = request.request_id
+    if deps.browser.telemetry is None:
+        deps.browser.telemetry = deps.telemetry
+    flow: list[str] = []
+    ctx = AgentContext(
+        settings=deps.settings,
+        request=request,
+        now=_moment(now, request, deps.provider),
+        provider=deps.provider,
+        store=deps.store,
+        memory=deps.memory,
+        telemetry=deps.telemetry,
+        llm=deps.llm,
+        browser=deps.browser,
+        progress=_flow_tracker(flow, progress),
+        lang=lang,
+        clock=clock,
     )
-    if browser.telemetry is None:
-        browser.telemetry = telemetry
-    registry = registry or default_registry()
-    tz = request.conversation_context.timezone or provider.region.timezone
+    ctx.started = ctx.clock()
+    llm_start = ledger_size(deps.llm)  # this request's model calls are the ones after this (the client may be shared)
+    decision = _route(request, ctx)
+    state = new_state(request, region=deps.provider.region.name, lang=lang)
+    state.observability.router_ms = decision.router_ms
+    flow.append(decision.output.ui_hint.status)
+    _log_route(state, decision)
+    # what the message says for the memory (我不吃辣 / forget that…): read from the words, kept per user
+    said = read_message(request.message) if request.message and not request.options.confirm_dry_run_id else Said()
+    with provider_budget(deps.settings.provider_budget_s):  # a hanging provider degrades, never stalls
+        system_mode, remembered = _run_guarded(decision, said, state, ctx, deps.registry)
+    if remembered:  # said before the flow's answer: "I'll remember: no spicy food."
+        state.result.explanations.insert(0, remembered)
+    ctx.report(_final_status(state))
+    cost = request_cost(calls_since(deps.llm, llm_start), deps.settings)
+    response = _response(request, decision, state, flow, system_mode, t_start, cost)
+    # a request to forget is not itself kept; nor a fact question (weather, travel time: nothing to recall, and
+    # such a question never waits for the database)
+    if not said.forget_asked and decision.intent not in FACT_INTENTS:
+        memory_flow.keep_turn(ctx, response)
+    _log_complete(deps.telemetry, response, decision, system_mode)
+    return response
+
+
+def _moment(now: datetime, request: AgentRequest, provider: MapServices) -> datetime:
+    """The face's moment, in the face's zone (core.app passes its context's now); a naive one in the conversation's
+    zone (else the region's)."""
+    if now.tzinfo is not None:
+        return now
     try:
-        zone = ZoneInfo(tz)
+        zone = ZoneInfo(request.conversation_context.timezone or provider.region.timezone)
     except Exception:
         zone = ZoneInfo(provider.region.timezone)
-    # the face's moment, in the face's zone (core.app passes its context's now)
-    moment = now if now.tzinfo is not None else now.replace(tzinfo=zone)
-    ctx = AgentContext(
-        settings=settings,
-        request=request,
-        now=moment,
-        provider=provider,
-        store=store,
-        memory=memory,
-        telemetry=telemetry,
-        llm=llm,
-        browser=browser,
-        progress=progress,
-        lang=lang,
-    )
-    if clock is not None:
-        ctx.clock = clock
-    ctx.started = ctx.clock()
+    return now.replace(tzinfo=zone)
 
-    llm_start = ledger_size(llm)  # this request's model calls are the ones after this (the client may be shared)
-    arbiter = llm.arbitrate_route if (llm is not None and settings.llm_router_arbitration) else None
-    decision = route_message(
-        request.message,
-        options=request.options,
-        settings=settings,
-        arbiter=arbiter,
-        recent_messages=request.conversation_context.recent_messages,
-        lang=lang,
-    )
-    decision = booking_followup.reroute(
-        decision, ctx, lang=lang
-    )  # an answer to the user's pending booking continues it
-    telemetry.router_decision(
-        route=decision.output.route,
-        confidence=decision.output.confidence,
-        reasons=list(decision.output.reasons),
-        router_ms=decision.router_ms,
-        intent=decision.intent,
-        policy_id=decision.policy_id,
-    )
-    state = new_state(request, region=provider.region.name, lang=lang)
-    state.observability.router_ms = decision.router_ms
-    flow: list[str] = [decision.output.ui_hint.status]
+
+def _flow_tracker(flow: list[str], progress: Callable[[str, str], None] | None) -> Callable[[str, str], None]:
+    """The request's progress: each new status is kept in ``flow`` (the response's status flow), then the face is
+    told (``AgentContext.report`` keeps a failing face callback from breaking the agent)."""
 
     def report(status: str, message: str = "") -> None:
         if flow == ["awaiting_consent"] and status == "browsing":
@@ -157,12 +138,35 @@ def route_and_run(
         if not flow or flow[-1] != status:
             flow.append(status)
         if progress is not None:
-            try:
-                progress(status, message)
-            except Exception:  # a UI callback must never break the agent
-                pass
+            progress(status, message)
 
-    ctx.report = report  # type: ignore[method-assign]
+    return report
+
+
+def _route(request: AgentRequest, ctx: AgentContext) -> RouterDecision:
+    """The router's decision on the message (a pending booking's answer continues it), logged as an event."""
+    arbiter = ctx.llm.arbitrate_route if (ctx.llm is not None and ctx.settings.llm_router_arbitration) else None
+    decision = route_message(
+        request.message,
+        options=request.options,
+        settings=ctx.settings,
+        arbiter=arbiter,
+        recent_messages=request.conversation_context.recent_messages,
+        lang=ctx.lang,
+    )
+    decision = booking_followup.reroute(decision, ctx, lang=ctx.lang)
+    ctx.telemetry.router_decision(
+        route=decision.output.route,
+        confidence=decision.output.confidence,
+        reasons=list(decision.output.reasons),
+        router_ms=decision.router_ms,
+        intent=decision.intent,
+        policy_id=decision.policy_id,
+    )
+    return decision
+
+
+def _log_route(state: AgentState, decision: RouterDecision) -> None:
     state.react.step = 0
     log_decision(
         state,
@@ -176,105 +180,120 @@ def route_and_run(
             **decision.features.as_facts(),
         },
     )
-    system_mode = "SYSTEM1" if decision.output.route.startswith("SYSTEM1") else "SYSTEM2"
-    # what the message says for the memory (我不吃辣 / forget that…): read from the words, kept per user
-    said = read_message(request.message) if request.message and not request.options.confirm_dry_run_id else Said()
+
+
+def _system_mode(decision: RouterDecision, ctx: AgentContext) -> str:
+    confirming = bool(ctx.request.options.confirm_dry_run_id)
+    return "SYSTEM1" if decision.output.route.startswith("SYSTEM1") and not confirming else "SYSTEM2"
+
+
+def _dispatch(
+    decision: RouterDecision,
+    said: Said,
+    state: AgentState,
+    ctx: AgentContext,
+    registry: ActionRegistry,
+    *,
+    remembered: str | None,
+) -> tuple[str, str | None]:
+    """Run the flow the decision names: the system mode it ran in, and what was remembered from the message, to say
+    before the answer (None: nothing, or it is the answer itself)."""
+    system_mode = _system_mode(decision, ctx)
+    if ctx.request.options.confirm_dry_run_id:
+        run_confirmation(state, ctx, registry)
+        return "SYSTEM2", remembered
+    if said.forget_asked:
+        memory_flow.forget(said, state, ctx)
+    elif said.remember and decision.intent == "clarify":  # only a rule stated ("我不吃辣"): nothing to ask
+        state.result.status = "READY"
+        state.result.explanations = [remembered or t("agent.memory.known", ctx.reply_lang())]
+        return system_mode, None
+    elif decision.intent == "clarify" or decision.question_kind == "ask":
+        _clarify(decision, state, ctx)
+    elif decision.intent in ("trip_edit", "weather", "travel_time", "rag"):
+        if decision.question_kind == "approximate" and decision.question and decision.intent == "trip_edit":
+            _clarify(decision, state, ctx)
+        else:
+            fastpath.handle(decision, state, ctx, registry)
+    elif decision.intent == "browse":
+        run_browse(decision, state, ctx, registry)
+    elif decision.intent in ("book", "cancel", "list"):
+        run_reservation(decision, state, ctx, registry)
+    elif decision.intent in ("commit", "bulk_write"):
+        run_commit_request(decision, state, ctx, registry)
+    elif decision.intent == "conditional":
+        run_conditional(decision, state, ctx, registry)
+    else:
+        memory_flow.recall(state, ctx)
+        run_plan(decision, state, ctx, registry)
+    return system_mode, remembered
+
+
+def _run_guarded(
+    decision: RouterDecision, said: Said, state: AgentState, ctx: AgentContext, registry: ActionRegistry
+) -> tuple[str, str | None]:
+    """``_dispatch`` with every failure turned into the result's structured answer (nothing raises past here); a
+    rule remembered before a failure is still said."""
     remembered: str | None = None
-    with provider_budget(settings.provider_budget_s):  # a hanging provider degrades, never stalls
-        try:
-            if said.remember:
-                remembered = memory_flow.remember(said, state, ctx)
-            if request.options.confirm_dry_run_id:
-                system_mode = "SYSTEM2"
-                run_confirmation(state, ctx, registry)
-            elif said.forget_asked:
-                memory_flow.forget(said, state, ctx)
-            elif said.remember and decision.intent == "clarify":  # only a rule stated ("我不吃辣"): nothing to ask
-                state.result.status = "READY"
-                state.result.explanations = [remembered or t("agent.memory.known", ctx.reply_lang())]
-                remembered = None
-            elif decision.intent == "clarify" or decision.question_kind == "ask":
-                _clarify(decision, state, ctx)
-            elif decision.intent in ("trip_edit", "weather", "travel_time", "rag"):
-                if decision.question_kind == "approximate" and decision.question and decision.intent == "trip_edit":
-                    _clarify(decision, state, ctx)
-                else:
-                    fastpath.handle(decision, state, ctx, registry)
-            elif decision.intent == "browse":
-                run_browse(decision, state, ctx, registry)
-            elif decision.intent in ("book", "cancel", "list"):
-                run_reservation(decision, state, ctx, registry)
-            elif decision.intent in ("commit", "bulk_write"):
-                run_commit_request(decision, state, ctx, registry)
-            elif decision.intent == "conditional":
-                run_conditional(decision, state, ctx, registry)
-            else:
-                memory_flow.recall(state, ctx)
-                run_plan(decision, state, ctx, registry)
-        except BudgetExhausted as exc:  # any System 2 path (browse, commit, branches) that ran out of budget
-            finish_on_timeout(state, ctx, exc)
-        except (InputError, ValidationError) as exc:  # something in the message the user can correct (a date, a day)
-            error = error_from_validation(exc) if isinstance(exc, ValidationError) else exc
-            state.result.status = "NEED_MORE_INFO"
-            state.result.error_code = "INVALID_INPUT"
-            lang = ctx.reply_lang()
-            state.result.explanations = [t("agent.error.invalid_input", lang, message=error.message)]
-            log_decision(
-                state,
-                action="router.clarify",
-                reason_code="INVALID_INPUT",
-                policy_id="INPUT_CONTRACT",
-                facts={"field": error.field},
-            )
-        except DatabaseUnreachable as exc:  # met outside an action (a confirmation's gate, a flow's own read)
+    try:
+        if said.remember:
+            remembered = memory_flow.remember(said, state, ctx)
+        return _dispatch(decision, said, state, ctx, registry, remembered=remembered)
+    except BudgetExhausted as exc:  # any System 2 path (browse, commit, branches) that ran out of budget
+        finish_on_timeout(state, ctx, exc)
+    except (InputError, ValidationError) as exc:  # something in the message the user can correct (a date, a day)
+        error = error_from_validation(exc) if isinstance(exc, ValidationError) else exc
+        state.result.status = "NEED_MORE_INFO"
+        state.result.error_code = "INVALID_INPUT"
+        state.result.explanations = [t("agent.error.invalid_input", ctx.reply_lang(), message=error.message)]
+        log_decision(
+            state,
+            action="router.clarify",
+            reason_code="INVALID_INPUT",
+            policy_id="INPUT_CONTRACT",
+            facts={"field": error.field},
+        )
+    except DatabaseUnreachable as exc:  # met outside an action (a confirmation's gate, a flow's own read)
+        _database_down(state, ctx)
+        ctx.telemetry.fallback_triggered(from_route=decision.output.route, to_route="NONE", reason=exc.code)
+    except ActionError as exc:
+        if _caused_by_database(exc):  # an action met the outage: the outage's one answer, not a tool's failure
             _database_down(state, ctx)
-            telemetry.fallback_triggered(from_route=decision.output.route, to_route="NONE", reason=exc.code)
-        except ActionError as exc:
-            if _caused_by_database(exc):  # an action met the outage: the outage's one answer, not a tool's failure
-                _database_down(state, ctx)
-            else:
-                state.result.status = "FAILED"
-                state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
-                lang = ctx.reply_lang()
-                state.result.explanations = [t("agent.error.tool_failed", lang, message=exc.message)]
-                state.observability.fallback_used = True
-            telemetry.fallback_triggered(
-                from_route=decision.output.route, to_route="NONE", reason=state.result.error_code or exc.code
-            )
-        except Exception:  # the last guard: a bug must still give a structured answer, with a trace id to find the log
-            logger.exception("agent request %s failed unexpectedly", request.request_id)
+        else:
             state.result.status = "FAILED"
-            state.result.error_code = "INTERNAL_ERROR"
-            lang = ctx.reply_lang()
-            state.result.explanations = [t("agent.error.internal", lang, trace=request.request_id)]
+            state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
+            state.result.explanations = [t("agent.error.tool_failed", ctx.reply_lang(), message=exc.message)]
             state.observability.fallback_used = True
-    if remembered:  # said before the flow's answer: "I'll remember: no spicy food."
-        state.result.explanations.insert(0, remembered)
-    final = _final_status(state)
-    report(final)
-    cost = request_cost(calls_since(llm, llm_start), settings)
-    response = _response(request, decision, state, flow, system_mode, t_start, cost)
-    # a request to forget is not itself kept; nor a fact question (weather, travel time: nothing to recall, and
-    # such a question never waits for the database)
-    if not said.forget_asked and decision.intent not in FACT_INTENTS:
-        memory_flow.keep_turn(ctx, response)
+        ctx.telemetry.fallback_triggered(
+            from_route=decision.output.route, to_route="NONE", reason=state.result.error_code or exc.code
+        )
+    except Exception:  # the last guard: a bug must still give a structured answer, with a trace id to find the log
+        logger.exception("agent request %s failed unexpectedly", ctx.request.request_id)
+        state.result.status = "FAILED"
+        state.result.error_code = "INTERNAL_ERROR"
+        state.result.explanations = [t("agent.error.internal", ctx.reply_lang(), trace=ctx.request.request_id)]
+        state.observability.fallback_used = True
+    return _system_mode(decision, ctx), remembered
+
+
+def _log_complete(telemetry: Telemetry, response: AgentResponse, decision: RouterDecision, system_mode: str) -> None:
+    obs = response.observability
     telemetry.agent_complete(
         status=response.result.status,
-        latency_ms=response.observability.latency_ms,
-        cost_units=response.observability.cost_units,
-        cost_est_usd=response.observability.cost_est_usd,
-        cost_currency=response.observability.cost_currency,
-        tokens=response.observability.tokens_est,
-        model_calls=response.observability.model_calls,
-        tool_calls=response.observability.tool_calls,
-        browser_steps=response.observability.browser_steps,
+        latency_ms=obs.latency_ms,
+        cost_units=obs.cost_units,
+        cost_est_usd=obs.cost_est_usd,
+        cost_currency=obs.cost_currency,
+        tokens=obs.tokens_est,
+        model_calls=obs.model_calls,
+        tool_calls=obs.tool_calls,
+        browser_steps=obs.browser_steps,
         system_mode=system_mode,
         route=decision.output.route,
         scenario=decision.intent,
         error_code=response.result.error_code,
-        fallback_used=response.observability.fallback_used,
+        fallback_used=obs.fallback_used,
     )
-    return response
 
 
 #: the intents whose turns are not kept as snippets

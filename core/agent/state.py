@@ -25,7 +25,7 @@ class AgentContext:
     settings: Settings
     request: AgentRequest
     now: datetime  # the request's moment in the person's zone: every calendar decision and stored stamp reads it
-    provider: MapServices = field(default=None)  # type: ignore[assignment]  # set by route_and_run
+    provider: MapServices  # the request's view of the process's map services
     store: Any = None
     memory: Any = None  # the person's memory (core.memory.store.UserMemory), opened at first use
     telemetry: Any = None

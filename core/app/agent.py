@@ -5,17 +5,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from core.agent.actions.catalog import default_registry
+from core.agent.actions.registry import ActionRegistry
+from core.agent.browse import BrowserExecutor
+from core.agent.deps import AgentDeps
+from core.agent.llm import LLMClient, make_llm
 from core.agent.orchestrator import route_and_run
+from core.agent.telemetry import Telemetry
 from core.agent.trip_request import ASSUMED_START
 from core.app.context import RequestContext
 from core.config import Settings, get_settings
+from core.geo.composite import MapServices
+from core.memory.store import UserMemory
 from core.models.agent import AgentRequest, AgentResponse
+from core.stores.db import Database
+from core.stores.trips import LazyTripStore, TripStore
 
 __all__ = [
     "ASSUMED_START",  # the name a drafted trip gives its start when the person named none
     "AgentProgress",
     # entry points
     "acceptance",
+    "agent_deps",
     "actions",
     "ask",
     "confirm_dry_run",
@@ -25,28 +36,60 @@ __all__ = [
 AgentProgress = Callable[[str, str], None]
 
 
+def agent_deps(
+    settings: Settings,
+    provider: MapServices,
+    *,
+    store: TripStore | LazyTripStore | None = None,
+    memory: UserMemory | None = None,
+    telemetry: Telemetry | None = None,
+    llm: LLMClient | None = None,
+    browser: BrowserExecutor | None = None,
+    registry: ActionRegistry | None = None,
+) -> AgentDeps:
+    """One agent request's dependencies, as the composition root makes them from ``settings``: the trip store of
+    the settings' database (opened by the first action that needs it), an event log of its own, the configured
+    model (none without ``OMNI_LLM_BASE_URL``), a browser on the settings' allowlist and limits, and the shared
+    action registry. A test or an embedding face hands in its own of any of them."""
+    telemetry = telemetry or Telemetry(settings.agent_event_log)
+    return AgentDeps(
+        settings=settings,
+        provider=provider,
+        store=store or LazyTripStore(Database.from_settings(settings)),
+        telemetry=telemetry,
+        llm=llm if llm is not None else make_llm(settings),
+        browser=browser
+        or BrowserExecutor(
+            allowlist=settings.browse_allowlist,
+            timeout_s=settings.browse_timeout_s,
+            max_bytes=settings.browse_max_bytes,
+            telemetry=telemetry,
+            chromium=settings.browse_chromium,
+            evidence_dir=settings.browse_evidence_dir,
+        ),
+        registry=registry or default_registry(),
+        memory=memory,
+    )
+
+
 def ask(
     ctx: RequestContext,
     request: AgentRequest | dict[str, Any],
     *,
     progress: AgentProgress | None = None,
-    **wiring: Any,
 ) -> AgentResponse:
     """Route one message and run it as the context's user, on its view of the providers, at its clock's now in its
-    zone, answering in its language (when the face gave one; else the message's). ``wiring``: a store, a browser,
-    a model or a registry a test or an embedding face supplies."""
+    zone, answering in its language (when the face gave one; else the message's)."""
     if not isinstance(request, AgentRequest):
         request = AgentRequest.model_validate(request)
     if ctx.user is not None and request.user_id != ctx.user:
         request = request.model_copy(update={"user_id": ctx.user})
     return route_and_run(
         request,
-        settings=ctx.settings,
-        provider=ctx.providers,
+        agent_deps(ctx.settings, ctx.providers),
         now=ctx.now(),
         lang=ctx.lang if ctx.lang_given else None,
         progress=progress,
-        **wiring,
     )
 
 
@@ -56,14 +99,13 @@ def confirm_dry_run(
     *,
     trip_id: str | None = None,
     progress: AgentProgress | None = None,
-    **wiring: Any,
 ) -> AgentResponse:
     """Commit what the agent prepared, by the id of its dry run (single use, the context's user only), with no
     words standing in for the button: the answer is in the context's language."""
     request = AgentRequest(
         user_id=ctx.user or "anonymous", trip_id=trip_id, options={"confirm_dry_run_id": dry_run_id}, message=""
     )
-    return ask(ctx, request, progress=progress, **wiring)
+    return ask(ctx, request, progress=progress)
 
 
 def actions() -> list[dict[str, Any]]:
@@ -85,4 +127,4 @@ def acceptance(ctx: RequestContext) -> list[dict[str, Any]]:
     moment: one row per case, passed or not."""
     from core.agent.acceptance import run_qa_acceptance
 
-    return run_qa_acceptance(settings=ctx.settings, provider=ctx.providers, now=ctx.now())
+    return run_qa_acceptance(settings=ctx.settings, provider=ctx.providers, now=ctx.now(), deps_for=agent_deps)

@@ -12,6 +12,7 @@ import pytest
 from core.agent import route_and_run
 from core.agent.llm import make_llm
 from core.agent.telemetry import compute_metrics
+from core.app.agent import agent_deps
 from tests.support.agent_packs import FIXED_NOW, make_provider, make_settings
 
 TOKENS_PER_CALL = 42  # what the stand-in model's usage reports for every answer
@@ -39,10 +40,7 @@ def _model(tmp_path, **settings_over):
 
 
 def _ask(settings, llm, message):
-    return route_and_run(
-        {"message": message, "user_id": "alice"}, settings=settings, provider=make_provider(settings), now=FIXED_NOW,
-        llm=llm,
-    )  # fmt: skip
+    return route_and_run({"message": message, "user_id": "alice"}, agent_deps(settings, make_provider(settings), llm=llm), now=FIXED_NOW)  # fmt: skip
 
 
 def test_tokens_count_the_router_arbitration_call(tmp_path):

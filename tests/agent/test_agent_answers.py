@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core.agent import route_and_run
+from core.app.agent import agent_deps
 from core.config import Settings
 from core.geo.registry import make_provider
 from tests.support.clock import SUITE_NOW
@@ -26,7 +27,7 @@ def ask(tmp_path):
 
     def send(message: str, lang: str):
         return route_and_run(
-            {"message": message, "user_id": "alice"}, settings=settings, provider=provider, now=SUITE_NOW, lang=lang
+            {"message": message, "user_id": "alice"}, agent_deps(settings, provider), now=SUITE_NOW, lang=lang
         )
 
     return send

@@ -16,6 +16,7 @@ import pytest
 
 from core.agent import route_and_run
 from core.agent.flows.booking_followup import ordinal
+from core.app.agent import agent_deps
 from core.config import Settings
 from core.geo.registry import make_provider
 from core.reservations.catalog import catalogue
@@ -55,7 +56,7 @@ def agent(settings, provider):
             request["options"] = {"confirm_dry_run_id": confirm}
         if recent is not None:
             request["conversation_context"] = {"recent_messages": recent}
-        resp = route_and_run(request, settings=settings, provider=provider, now=NOW + later)
+        resp = route_and_run(request, agent_deps(settings, provider), now=NOW + later)
         for word in NOT_FOR_PEOPLE:
             assert word not in resp.result.answer_text, (word, resp.result.answer_text)
         return resp

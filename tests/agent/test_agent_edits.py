@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from core.agent import route_and_run
+from core.app.agent import agent_deps
 from core.config import Settings
 from core.geo.registry import make_provider
 from core.stores.trips import TripStore
@@ -29,7 +30,7 @@ def run(tmp_path):
 
     def send(message: str, **kw):
         kw.setdefault("user_id", "alice")
-        return route_and_run({"message": message, **kw}, settings=settings, provider=provider, now=SUITE_NOW)
+        return route_and_run({"message": message, **kw}, agent_deps(settings, provider), now=SUITE_NOW)
 
     send.store = TripStore(db_at(settings.db_url))
     return send

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from core.app.agent import agent_deps
 from tests.support.paths import ROOT
 
 #: Saturday evening in Shanghai: the trip's days are Sunday 29 and Monday 30 November 2026
@@ -38,9 +39,7 @@ def ask(tmp_path_factory):
     provider = make_provider("offline", region="shanghai", settings=settings)
 
     def run(message: str):
-        return route_and_run(
-            {"message": message, "user_id": "u"}, settings=settings, provider=provider, now=SATURDAY_EVENING
-        )
+        return route_and_run({"message": message, "user_id": "u"}, agent_deps(settings, provider), now=SATURDAY_EVENING)
 
     return run
 

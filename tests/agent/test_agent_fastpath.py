@@ -11,6 +11,7 @@ from core.agent import route_and_run
 from core.agent.fastpath import parse_trip_edit
 from core.agent.rag import BM25Index, KBDoc, knowledge_base, tokenize
 from core.agent.when import sun_times
+from core.app.agent import agent_deps
 from core.packs.loader import load_region
 from core.stores.trips import TripStore, open_store
 from tests.support.agent_packs import FIXED_NOW, agent_runner, make_settings
@@ -152,7 +153,7 @@ def test_weather_uses_the_provider_when_it_has_a_source(env):
 
     inner = env.provider
     provider = MapServices(geocoder=inner.geocoder, router=inner.router, region=inner.region, weather=StubWeather())
-    r = route_and_run({"message": "明天天气", "user_id": "u"}, settings=env.settings, provider=provider, now=FIXED_NOW)
+    r = route_and_run({"message": "明天天气", "user_id": "u"}, agent_deps(env.settings, provider), now=FIXED_NOW)
     assert "晴 31°C" in r.result.answer_text and "stubweather:forecast" in r.result.answer_text
     weather = next(e for e in r.result.payload.evidence if e["type"] == "weather")
     assert weather["day_temp_c"] == 31 and weather["source"] == "stubweather:forecast"

@@ -11,6 +11,7 @@ import pytest
 
 from core.agent import route_and_run
 from core.agent.trip_request import suggest_places
+from core.app.agent import agent_deps
 from core.config import Settings
 from core.geo.registry import make_provider
 from core.memory.rules import Rule
@@ -41,9 +42,7 @@ def agent(tmp_path, provider):
     )
 
     def run(message, *, user="ann", lang=None):
-        return route_and_run(
-            {"message": message, "user_id": user}, settings=settings, provider=provider, now=NOW, lang=lang
-        )
+        return route_and_run({"message": message, "user_id": user}, agent_deps(settings, provider), now=NOW, lang=lang)
 
     run.memory = UserMemory(engine_for(db_at(settings.db_url)), clock=lambda: SUITE_NOW)
     return run

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from core.agent import route_and_run
+from core.app.agent import agent_deps
 from core.config import Settings
 from core.geo.amap_standin import AMapLimitedStandIn
 from core.geo.registry import make_provider
@@ -37,7 +38,7 @@ def ask(amap: AMapLimitedStandIn, tmp_path, message: str, key: str):
         agent_event_log=tmp_path / "events.jsonl",
     )
     provider = make_provider("amap", settings=settings)
-    return route_and_run({"message": message, "user_id": "alice"}, settings=settings, provider=provider, now=FIXED_NOW)
+    return route_and_run({"message": message, "user_id": "alice"}, agent_deps(settings, provider), now=FIXED_NOW)
 
 
 def test_a_travel_time_question_is_answered_with_amaps_figure(tmp_path):

@@ -16,6 +16,7 @@ from core.agent.actions.catalog import default_registry
 from core.agent.booking import booking_slots
 from core.agent.router import route_message
 from core.agent.state import AgentContext, new_state
+from core.app.agent import agent_deps
 from core.config import Settings, get_settings
 from core.geo.registry import make_provider
 from core.models.agent import AgentRequest
@@ -57,10 +58,7 @@ def agent(settings, provider):
     def run(message, *, user="alice", confirm=None):
         options = {"confirm_dry_run_id": confirm} if confirm else {}
         resp = route_and_run(
-            {"message": message, "user_id": user, "options": options},
-            settings=settings,
-            provider=provider,
-            now=NOW,
+            {"message": message, "user_id": user, "options": options}, agent_deps(settings, provider), now=NOW
         )
         for word in NOT_FOR_PEOPLE:
             assert word not in resp.result.answer_text, (word, resp.result.answer_text)

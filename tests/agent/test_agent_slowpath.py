@@ -17,7 +17,7 @@ from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.state import AgentContext, new_state
 from core.agent.telemetry import Telemetry, compute_metrics, read_events
 from core.models.agent import AgentRequest, DecisionLogEntry, NextStep
-from tests.support.agent_packs import agent_runner, make_settings
+from tests.support.agent_packs import agent_runner, make_provider, make_settings
 from tests.support.paths import ROOT as PROJECT_ROOT
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -141,7 +141,13 @@ def test_registry_validates_input_output_and_preconditions(tmp_path):
     req = AgentRequest(message="x", request_id="r1")
     state, ctx = (
         new_state(req),
-        AgentContext(settings=settings, request=req, telemetry=tel, now=datetime(2027, 3, 6, 10, tzinfo=SHANGHAI)),
+        AgentContext(
+            settings=settings,
+            request=req,
+            provider=make_provider(settings),
+            telemetry=tel,
+            now=datetime(2027, 3, 6, 10, tzinfo=SHANGHAI),
+        ),
     )
     assert reg.call("demo.double", {"n": 2}, state=state, ctx=ctx).doubled == 4
     assert reg.call("demo.double", {"n": 2}, state=state, ctx=ctx).doubled == 4  # cached

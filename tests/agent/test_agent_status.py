@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core.agent.telemetry import Telemetry
+from core.app.agent import agent_deps
 from core.geo.cache import ResponseCache
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
@@ -65,11 +66,9 @@ def _ask(outage, lang):
     router.down = False
     return route_and_run(
         {"message": TRIP, "user_id": "alice"},
-        settings=settings,
-        provider=provider,
+        agent_deps(settings, provider, telemetry=_OutageAfterOptimise(router)),
         now=FIXED_NOW,
         lang=lang,
-        telemetry=_OutageAfterOptimise(router),
     )
 
 

@@ -11,6 +11,7 @@ import pytest
 from pydantic import SecretStr
 
 from core.agent import route_and_run
+from core.app.agent import agent_deps
 from core.app.route import export_html
 from core.config import Settings
 from core.geo.registry import make_provider
@@ -70,8 +71,7 @@ def test_every_fault_degrades_with_a_warning_and_never_shows_the_key(fault, tmp_
         for message in ("从外滩到豫园开车要多久", "明天天气"):
             resp = route_and_run(
                 {"message": message, "user_id": "u"},
-                settings=settings,
-                provider=make_provider("amap", region="shanghai", settings=settings),
+                agent_deps(settings, make_provider("amap", region="shanghai", settings=settings)),
                 now=SUITE_NOW,
             )
             assert resp.result.status in ("OK", "NEED_MORE_INFO"), resp.result.answer_text

@@ -11,6 +11,7 @@ import pytest
 import tenacity
 
 from core.agent import route_and_run
+from core.app.agent import agent_deps
 from core.errors import InputError, ProviderAuthError, ProviderError, ProviderUnavailable
 from core.geo.amap import WEATHER_PATH, AMapProvider
 from core.geo.composite import MapServices
@@ -97,7 +98,7 @@ def agent_env(tmp_path):
             sleep=lambda s: None,
         )
         provider = MapServices(geocoder=rp, router=rp, weather=rp, region=offline.region, warnings=rp.warnings)
-        return route_and_run({"message": message, "user_id": "u"}, settings=settings, provider=provider, now=now)
+        return route_and_run({"message": message, "user_id": "u"}, agent_deps(settings, provider), now=now)
 
     return run
 

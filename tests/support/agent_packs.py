@@ -277,14 +277,17 @@ def agent_runner(tmp: Path):
     """``run(message, **fields)``: route_and_run on the test pack at FIXED_NOW as user alice. Request fields go
     into the request; ``clock`` and ``telemetry`` go to route_and_run. ``run.settings``/``run.provider``."""
     from core.agent import route_and_run
+    from core.app.agent import agent_deps
 
     settings = make_settings(tmp)
     provider = make_provider(settings)
 
     def run(message, **kw):
-        engine = {k: kw.pop(k) for k in ("clock", "telemetry") if k in kw}
+        clock = {"clock": kw.pop("clock")} if "clock" in kw else {}
+        telemetry = {"telemetry": kw.pop("telemetry")} if "telemetry" in kw else {}
         kw.setdefault("user_id", "alice")
-        return route_and_run({"message": message, **kw}, settings=settings, provider=provider, now=FIXED_NOW, **engine)
+        deps = agent_deps(settings, provider, **telemetry)
+        return route_and_run({"message": message, **kw}, deps, now=FIXED_NOW, **clock)
 
     run.settings = settings
     run.provider = provider
