@@ -25,6 +25,7 @@ from core.clock import Clock, clock_from_settings
 from core.config import Settings, get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.geo.composite import MapServices
+from core.geo.pool import ProviderPool
 from core.i18n import DEFAULT_LANG, Lang, normalize_lang, set_strict
 from core.packs.loader import RegionPack, list_regions, load_region
 from core.stores.db import Database
@@ -64,7 +65,7 @@ class AppServices:
     def __init__(self, settings: Settings | None = None) -> None:
         self._settings = settings
         set_strict(self.settings.i18n_strict)  # the process's policy for missing words
-        self._providers: dict[tuple[str, str, str], MapServices] = {}
+        self._providers = ProviderPool()
         self._reservations: dict[tuple[str, str, str], ReservationService] = {}
         self._started: dict[tuple[str, str, str], Any] = {}  # what ``once`` made
         self._lock = threading.Lock()
@@ -99,17 +100,14 @@ class AppServices:
     # ---- providers ------------------------------------------------------------------------------------
     def provider(self, name: str | None, region: str, *, settings: Settings | None = None) -> MapServices:
         """The shared provider ``name`` for ``region`` (built on first use; an OmniError if it cannot be)."""
-        from core.geo.registry import make_provider
-
         settings = settings or self.settings
-        key = (name or settings.provider, region, str(settings.data_dir))
-        return self._once(self._providers, key, lambda: make_provider(key[0], region=region, settings=settings))
+        name = name or settings.provider
+        return self._providers.shared(name, region, settings, key=(name, region, str(settings.data_dir)))
 
     def use_provider(self, name: str, region: str, provider: MapServices, *, settings: Settings | None = None) -> None:
         """Serve ``provider`` as ``name`` for ``region`` (one built elsewhere: a test's, an embedding app's)."""
         settings = settings or self.settings
-        with self._lock:
-            self._providers[(name, region, str(settings.data_dir))] = provider
+        self._providers.put((name, region, str(settings.data_dir)), provider)
 
     def regions(self, *, settings: Settings | None = None) -> list[str]:
         return list(list_regions((settings or self.settings).data_dir))

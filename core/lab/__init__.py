@@ -18,7 +18,7 @@ Nothing is imported here (``python -m core`` stays fast); import from the module
     -> ``RunReport``; ``progress(done, total)`` is called after every chunk (a page's progress box). With
     ``OMNI_DASK_SCHEDULER`` (or ``scheduler=``) the chunks run on that Dask cluster.
 ``core.lab.task``
-    ``run_task(item, index=, cell=, grid=, settings=)`` -> rows: one request on one provider × mode (pure).
+    ``run_task(item, index=, cell=, grid=, settings=, providers=)`` -> rows: one request on one provider × mode (pure).
 ``core.lab.results``
     ``load_results(path)`` -> DataFrame (Parquet or CSV), ``grid_of(path)``, ``comparable(frame)`` (without timing
     columns), ``COLUMNS`` / ``SCHEMA`` (pyarrow, with each column's description).

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from core.config import Settings
+from core.geo.pool import ProviderPool
 from core.i18n import set_strict
 from core.lab import results
 from core.lab.batch import Batch, InvalidLine, read_batch
@@ -94,14 +95,21 @@ def _provider_logs_kept_in_rows() -> Iterator[None]:
         geo.setLevel(level)
 
 
+#: a lab worker process's root: its map services, built once per provider, region and settings and shared by the
+#: chunks the process runs (a pack and its geocoding index load once per worker, not once per chunk)
+WORKER_PROVIDERS = ProviderPool()
+
+
 def run_chunk(tasks: list[Task], grid: LabGrid, settings: Settings) -> list[dict[str, Any]]:
     """The rows of a chunk of tasks (a pure function: what local processes and Dask workers run)."""
     set_strict(settings.i18n_strict)  # a worker process's policy for missing words, as its parent's root set it
     with _provider_logs_kept_in_rows():
-        return _run_chunk(tasks, grid, settings)
+        return _run_chunk(tasks, grid, settings, providers=WORKER_PROVIDERS)
 
 
-def _run_chunk(tasks: list[Task], grid: LabGrid, settings: Settings) -> list[dict[str, Any]]:
+def _run_chunk(
+    tasks: list[Task], grid: LabGrid, settings: Settings, *, providers: ProviderPool
+) -> list[dict[str, Any]]:
     from core.lab.task import invalid_rows, run_task
 
     rows: list[dict[str, Any]] = []
@@ -120,7 +128,9 @@ def _run_chunk(tasks: list[Task], grid: LabGrid, settings: Settings) -> list[dic
             )
         else:
             assert task.item is not None
-            rows += run_task(task.item, index=task.index, cell=task.cell, grid=grid, settings=settings)
+            rows += run_task(
+                task.item, index=task.index, cell=task.cell, grid=grid, settings=settings, providers=providers
+            )
     return rows
 
 

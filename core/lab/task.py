@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import platform
-import threading
 import time
 from functools import lru_cache
 from importlib import metadata
@@ -22,6 +21,7 @@ from core.config import Settings
 from core.errors import OmniError
 from core.geo.base import provider_budget
 from core.geo.composite import MapServices
+from core.geo.pool import ProviderPool
 from core.lab.models import (
     STRATEGY_OBJECTIVE,
     TRIP_OPTIMISER,
@@ -81,34 +81,26 @@ def versions() -> dict[str, str]:
     }
 
 
-_PROVIDERS: dict[tuple[str, str, str], MapServices] = {}
-_PROVIDERS_LOCK = threading.Lock()
-
-
-def provider_for(name: str, region: str, settings: Settings) -> MapServices:
-    """A task's own view of the one MapServices per provider, region and settings in this process (a pack loads
-    once per worker; tasks on threads of one worker keep their own warnings and counts)."""
-    key = (name, region, settings.model_dump_json())
-    with _PROVIDERS_LOCK:
-        if key not in _PROVIDERS:
-            from core.geo.registry import make_provider
-
-            _PROVIDERS[key] = make_provider(name, region=region, settings=settings)
-        return _PROVIDERS[key].for_request()
-
-
 def task_settings(settings: Settings, grid: LabGrid) -> Settings:
     return settings.model_copy(update={"solver_seed": grid.seed})
 
 
 def run_task(
-    item: RouteBatchItem | TripBatchItem, *, index: int, cell: TaskCell, grid: LabGrid, settings: Settings
+    item: RouteBatchItem | TripBatchItem,
+    *,
+    index: int,
+    cell: TaskCell,
+    grid: LabGrid,
+    settings: Settings,
+    providers: ProviderPool,
 ) -> list[dict[str, Any]]:
-    """The rows of one request on one task cell (every strategy × optimiser of the grid)."""
+    """The rows of one request on one task cell (every strategy × optimiser of the grid), on a view of the worker's
+    provider for the cell (a pack loads once per worker; tasks keep their own warnings and counts)."""
     settings = task_settings(settings, grid)
     ctx = _Context.of(item, index=index, cell=cell, grid=grid, settings=settings)
     try:
-        provider = provider_for(cell.provider, item.region, settings)
+        key = (cell.provider, item.region, settings.model_dump_json())
+        provider = providers.view(cell.provider, item.region, settings, key=key)
         ctx.pack_data_date = provider.region.data_date
         if isinstance(item, TripBatchItem):
             return _trip_rows(ctx, item, provider)

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from core.config import get_settings
+from core.geo.pool import ProviderPool
 from core.geo.registry import make_provider
 from core.lab.generate import generate_batch
 from core.lab.models import LabGrid, TaskCell
@@ -15,6 +16,8 @@ from core.lab.task import run_task
 from core.models.route import STRATEGIES
 from core.route.planner import plan_route
 from core.route.strategies import Scored, best_of, rank
+
+PROVIDERS = ProviderPool()  # the test process's, as a lab worker holds one
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -35,7 +38,9 @@ def test_the_projects_rows_are_what_plan_route_returns_for_each_strategy(mode: s
     settings = get_settings()
     (item,) = generate_batch(region="helsinki", kind="delivery", n=1, stops=(7, 7), seed=21, settings=get_settings())
     grid = LabGrid(optimisers=["project", "nearest_neighbour"], modes=[mode])
-    rows = run_task(item, index=0, cell=TaskCell(provider="offline", mode=mode), grid=grid, settings=settings)
+    rows = run_task(
+        item, index=0, cell=TaskCell(provider="offline", mode=mode), grid=grid, settings=settings, providers=PROVIDERS
+    )
     provider = make_provider("offline", region="helsinki", settings=settings)
     for strategy in STRATEGIES:
         (row,) = [r for r in rows if r["strategy"] == strategy and r["optimiser"] == "project"]
@@ -55,8 +60,8 @@ def test_a_heuristic_requests_rows_are_reproducible_and_say_what_stopped_the_sea
     assert len(item.request.stops) > settings.exact_limit  # beyond Held-Karp: the ILS orders it
     grid = LabGrid(optimisers=["project"], modes=["driving"])
     cell = TaskCell(provider="offline", mode="driving")
-    first = run_task(item, index=0, cell=cell, grid=grid, settings=settings)
-    again = run_task(item, index=0, cell=cell, grid=grid, settings=settings)
+    first = run_task(item, index=0, cell=cell, grid=grid, settings=settings, providers=PROVIDERS)
+    again = run_task(item, index=0, cell=cell, grid=grid, settings=settings, providers=PROVIDERS)
     assert len(first) == 3 and all(r["status"] == "ok" for r in first)
     for row in first:
         assert row["opt_status"] == "heuristic"
