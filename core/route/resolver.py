@@ -226,47 +226,91 @@ def resolve_point(
     index: int | None = None,
     default_city: str | None = None,
 ) -> Resolution:
-    city = raw.city or default_city
-    who_text = _describe(role, raw, index)
-    field_name = _field(role, index)
-    pname = provider.name
-    notices: list[Notice] = []
-    named = named_input(point_id(role, index), echo(raw.label()))
+    """Where ``raw`` is, in this order: the place chosen among an earlier ambiguity's candidates (by id), a precise
+    geocode, a text search chosen by name, address and city, then the road without its house number, then a
+    road-level geocode; an ambiguity is asked (``AmbiguousPlaceError``), nothing found is a ``ResolutionError``."""
+    job = _Resolving(
+        raw=raw, role=role, provider=provider, settings=settings, index=index, city=raw.city or default_city
+    )
+    if raw.poi_id:
+        return job.chosen(raw.poi_id)
+    found, coarse = job.by_geocode()
+    if found is not None:
+        return found
+    everything, ranked = job.candidates()
+    found = job.by_search(ranked)
+    if found is not None:
+        return found
+    found = job.by_fallbacks(coarse)
+    if found is not None:
+        return found
+    raise job.not_found(everything, ranked)
 
-    def make(place: Place, source: PointSource, note: str, score: float | None = None) -> Resolution:
+
+@dataclass
+class _Resolving:
+    """One input being resolved: what it says, whom to ask, and the notices gathered on the way."""
+
+    raw: RawStop
+    role: Role
+    provider: Geocoder
+    settings: Settings
+    index: int | None
+    city: str | None
+    notices: list[Notice] = field(default_factory=list)
+
+    @property
+    def who_text(self) -> str:
+        return _describe(self.role, self.raw, self.index)
+
+    @property
+    def field_name(self) -> str:
+        return _field(self.role, self.index)
+
+    @property
+    def named(self) -> dict[str, str | int | float]:
+        return named_input(point_id(self.role, self.index), echo(self.raw.label()))
+
+    # ---- the answer -----------------------------------------------------------------------------------
+    def make(self, place: Place, source: PointSource, note: str, score: float | None = None) -> Resolution:
         if place.parts:
-            note += _whole(place)
+            note += self.whole(place)
         elif getattr(place.raw, "approximate", False) is True:  # a square the map data holds only part of
             note += "; its point is approximate (the map data holds only part of it)"
         if place.category == "district":  # a part of a city: its mapped centre stands for it, said so
-            notices.append(
-                notice(
-                    "DISTRICT_CENTRE",
-                    detail=f"{who_text} is the district '{place.name}': its centre as the map data gives it was used",
-                    **named,
-                )
-            )
+            detail = f"{self.who_text} is the district '{place.name}': its centre as the map data gives it was used"
+            self.notices.append(notice("DISTRICT_CENTRE", detail=detail, **self.named))
             note += "; a district: its mapped centre"
         # the service that really answered: a fallback's place (the pack's gazetteer while AMap failed) says so
+        pname = self.provider.name
         answered_by = (place.source or pname).split(":")[0] or pname
-        return Resolution(
-            _point(raw, place, role=role, source=source, note=note, provider=answered_by, index=index, score=score),
-            notices,
+        point = _point(
+            self.raw,
+            place,
+            role=self.role,
+            source=source,
+            note=note,
+            provider=answered_by,
+            index=self.index,
+            score=score,
         )
+        return Resolution(point, self.notices)
 
-    def _whole(place: Place) -> str:
+    def whole(self, place: Place) -> str:
         """A place of parts is what its names mean: it is taken, said with its parts. Parts farther apart than
         ``FAR_APART_M`` (two terminals across the runways) are said to be so: the point between them is no
         entrance, and naming a part goes to that part."""
-        parts = [p for p in (provider.detail(i) for i in place.parts) if p is not None]
+        parts = [p for p in (self.provider.detail(i) for i in place.parts) if p is not None]
         spread = max((haversine_m(a.lon, a.lat, b.lon, b.lat) for a in parts for b in parts), default=0.0)
         names = ", ".join(p.name for p in parts)
         # the parts by id too, so a reader names them in its own language (the map data's names are one language)
         part_ids = ",".join(p.poi_id or "" for p in parts) if all(p.poi_id for p in parts) else ""
-        detail = f"{who_text} is '{place.name}', a place of {len(parts)} parts ({names}): a point between them was used"
+        detail = (
+            f"{self.who_text} is '{place.name}', a place of {len(parts)} parts ({names}): a point between them was used"
+        )
         if spread > FAR_APART_M:
             km = f"{spread / 1000:.1f}"
-            notices.append(
+            self.notices.append(
                 notice(
                     "PLACE_PARTS_APART",
                     detail=f"{detail}; the parts are {km} km apart",
@@ -274,167 +318,183 @@ def resolve_point(
                     part_ids=part_ids,
                     count=len(parts),
                     km=km,
-                    **named,
+                    **self.named,
                 )
             )
         else:
-            notices.append(
-                notice("PLACE_HAS_PARTS", detail=detail, parts=names, part_ids=part_ids, count=len(parts), **named)
+            self.notices.append(
+                notice("PLACE_HAS_PARTS", detail=detail, parts=names, part_ids=part_ids, count=len(parts), **self.named)
             )
         return f"; a place of {len(parts)} parts ({names}): its point lies between them (approximate)"
 
-    # 0. a place the user chose among an ambiguity's candidates: its POI, by id
-    if raw.poi_id:
-        chosen = provider.detail(raw.poi_id)
-        if chosen is None:
+    # ---- 0. a place the user chose among an ambiguity's candidates: its POI, by id ---------------------
+    def chosen(self, poi_id: str) -> Resolution:
+        place = self.provider.detail(poi_id)
+        if place is None:
             raise ResolutionError(
-                f"{who_text}: the chosen place '{echo(raw.poi_id)}' is not known to the {pname} provider",
-                field=field_name,
+                f"{self.who_text}: the chosen place '{echo(poi_id)}' is not known to the {self.provider.name} provider",
+                field=self.field_name,
             )
-        return make(chosen, "geo", f"chosen among the candidates: POI {raw.poi_id} (detail look-up)", None)
+        return self.make(place, "geo", f"chosen among the candidates: POI {poi_id} (detail look-up)", None)
 
-    # 1. geocode
-    coarse: Place | None = None
-    for query in dict.fromkeys(q for q in (raw.address, raw.name) if q):
-        geo = provider.geocode(query, city=city)
-        if not geo:
-            continue
+    # ---- 1. geocode ------------------------------------------------------------------------------------
+    def by_geocode(self) -> tuple[Resolution | None, Place | None]:
+        """A precise geocode's answer (None: none), and the first road-level one (for the fallbacks)."""
+        coarse: Place | None = None
+        for query in dict.fromkeys(q for q in (self.raw.address, self.raw.name) if q):
+            geo = self.provider.geocode(query, city=self.city)
+            if not geo:
+                continue
+            top = geo[0]
+            if top.level == "area" and len(geo) > 1:  # a district named alone: which of its places?
+                raise _ambiguous(
+                    self.who_text, _choice(self.field_name, query, "district", [(p.score, p) for p in geo])
+                )
+            if top.level in PRECISE_GEO_LEVELS:
+                return self._precise(query, geo), coarse
+            if top.level == "road" and coarse is None:
+                coarse = top
+        return None, coarse
+
+    def _precise(self, query: str, geo: list[Place]) -> Resolution:
         top = geo[0]
-        if top.level == "area" and len(geo) > 1:  # a district named alone: which of its places?
-            raise _ambiguous(who_text, _choice(field_name, query, "district", [(p.score, p) for p in geo]))
-        if top.level in PRECISE_GEO_LEVELS:
-            on = f" on {top.matched_on}" if top.matched_on else ""
-            note = f"geocoded: exact match{on} '{query}'"
-            if len(geo) > 1:
-                if any(_distinct(top, p) for p in geo[1:]):
-                    raise _ambiguous(who_text, _choice(field_name, query, "several_exact", [(p.score, p) for p in geo]))
-                others = ", ".join(p.name for p in geo[1:3])
-                # the same words as before issue 12 (the pages word this warning by its shape); now they lie at one spot
-                notices.append(
-                    notice(
-                        "SEVERAL_EXACT_ONE_SPOT",
-                        detail=f"{who_text} matched {len(geo)} places exactly; used '{top.name}' (also: {others})",
-                        count=len(geo),
-                        others=others,
-                        **named,
-                    )
+        on = f" on {top.matched_on}" if top.matched_on else ""
+        note = f"geocoded: exact match{on} '{query}'"
+        if len(geo) > 1:
+            if any(_distinct(top, p) for p in geo[1:]):
+                choice = _choice(self.field_name, query, "several_exact", [(p.score, p) for p in geo])
+                raise _ambiguous(self.who_text, choice)
+            others = ", ".join(p.name for p in geo[1:3])
+            # the same words as before issue 12 (the pages word this warning by its shape); now they lie at one spot
+            self.notices.append(
+                notice(
+                    "SEVERAL_EXACT_ONE_SPOT",
+                    detail=f"{self.who_text} matched {len(geo)} places exactly; used '{top.name}' (also: {others})",
+                    count=len(geo),
+                    others=others,
+                    **self.named,
                 )
-                note += f"; {len(geo)} exact matches at one spot, first taken"
-            return make(top, "geo", note, top.score)
-        if top.level == "road" and coarse is None:
-            coarse = top
+            )
+            note += f"; {len(geo)} exact matches at one spot, first taken"
+        return self.make(top, "geo", note, top.score)
 
-    # 2. text search, choosing by name, address and city
-    pool: dict[str, tuple[float, Place]] = {}
-    for query in dict.fromkeys(q for q in (raw.name, raw.address) if q):
-        for place in provider.search(query, city=city, limit=8):
-            key = place.poi_id or format_location(place.lon, place.lat)
-            score = _score(raw, place)
-            if city and place.city and normalize(place.city).removesuffix("市") != normalize(city).removesuffix("市"):
-                score *= 0.85
-            if key not in pool or score > pool[key][0]:
-                pool[key] = (score, place)
-    everything = sorted(pool.values(), key=lambda sp: -sp[0])
-    # "did you mean" only what looks like the text: a fuzzy candidate whose names do not resemble it is noise
-    ranked = [(s, p) for s, p in everything if s >= CONFIDENT_SCORE or _resembles(raw, p) >= RESEMBLES_MIN]
-    if ranked and ranked[0][0] >= settings.fuzzy_min_score:
+    # ---- 2. text search, choosing by name, address and city -------------------------------------------
+    def candidates(self) -> tuple[list[tuple[float, Place]], list[tuple[float, Place]]]:
+        """Every place the searches found, best first, and those that look like the text ("did you mean" only
+        what resembles it: a fuzzy candidate whose names do not is noise)."""
+        raw, city = self.raw, self.city
+        pool: dict[str, tuple[float, Place]] = {}
+        for query in dict.fromkeys(q for q in (raw.name, raw.address) if q):
+            for place in self.provider.search(query, city=city, limit=8):
+                key = place.poi_id or format_location(place.lon, place.lat)
+                score = _score(raw, place)
+                if (
+                    city
+                    and place.city
+                    and normalize(place.city).removesuffix("市") != normalize(city).removesuffix("市")
+                ):
+                    score *= 0.85
+                if key not in pool or score > pool[key][0]:
+                    pool[key] = (score, place)
+        everything = sorted(pool.values(), key=lambda sp: -sp[0])
+        ranked = [(s, p) for s, p in everything if s >= CONFIDENT_SCORE or _resembles(raw, p) >= RESEMBLES_MIN]
+        return everything, ranked
+
+    def by_search(self, ranked: list[tuple[float, Place]]) -> Resolution | None:
+        """The best candidate when it is clearly the one (else an ambiguity is asked); None: no candidate good
+        enough, or one with another house number than the text's."""
+        min_score = self.settings.fuzzy_min_score
+        if not ranked or ranked[0][0] < min_score:
+            return None
         score, best = ranked[0]
-        wanted_no = house_number(canonical(raw.address))  # "2号航站楼" is a terminal (t2), not number 2
-        best_no = house_number(best.address)
-        number_mismatch = (
-            wanted_no is not None and best_no != wanted_no and _similarity(raw.name, best.name) < CONFIDENT_SCORE
-        )
-        if not number_mismatch:
-            close = [(s, p) for s, p in ranked[1:] if s >= score - AMBIGUITY_MARGIN]
-            whole = next(((s, p) for s, p in close if best.parent and p.poi_id == best.parent), None)
-            if whole is not None:  # the text fits a part no better than its whole (no part named): the whole
-                score, best = whole
-                close = [(s, p) for s, p in ranked if s >= score - AMBIGUITY_MARGIN and p is not best]
-            text = raw.label()
-            if any(_distinct(best, p) for _, p in close):
-                shown = [(s, p) for s, p in ranked if s >= max(score - SHOWN_BAND, settings.fuzzy_min_score)]
-                raise _ambiguous(who_text, _choice(field_name, text, "close_scores", shown))
-            if score < NEAR_MISS_BELOW:
-                likely = [(s, p) for s, p in ranked if s >= settings.fuzzy_min_score]
-                raise _ambiguous(who_text, _choice(field_name, text, "near_miss", likely))
-            source: PointSource = "text_search"
-            note = f"text search: '{best.name}' (score {score:.0f})"
-            notices.append(
-                notice(
-                    "FUZZY_MATCH",
-                    detail=f"{who_text} is a fuzzy match: resolved to '{best.name}' ({best.address or 'no address'}), "
-                    f"score {score:.0f}/100",
-                    address=best.address or "",
-                    score=round(score),
-                    **named,
-                )
-            )
-            if score < CONFIDENT_SCORE:
-                if best.poi_id:
-                    confirmed = provider.detail(best.poi_id)
-                    if confirmed is not None:
-                        best, source = confirmed, "search_detail"
-                        note += "; POI confirmed by detail look-up"
-            close = [(s, p) for s, p in close if not _whole_and_part(best, p)]  # the parts are said by their whole
-            if close:  # close in score but at one spot (or a different kind nearby): said, not asked
-                alt = close[0][1]
-                metres = round(haversine_m(best.lon, best.lat, alt.lon, alt.lat))
-                notices.append(
-                    notice(
-                        "ALSO_FITS_NEARBY",
-                        detail=f"{who_text} also fits '{alt.name}' ({close[0][0]:.0f}), {metres} m away",
-                        alt=alt.name,
-                        metres=metres,
-                        **named,
-                    )
-                )
-                note += f"; also fits '{alt.name}' {metres} m away"
-            return make(best, source, note, score)
+        wanted_no = house_number(canonical(self.raw.address))  # "2号航站楼" is a terminal (t2), not number 2
+        if wanted_no is not None and house_number(best.address) != wanted_no:
+            if _similarity(self.raw.name, best.name) < CONFIDENT_SCORE:
+                return None
+        close = [(s, p) for s, p in ranked[1:] if s >= score - AMBIGUITY_MARGIN]
+        whole = next(((s, p) for s, p in close if best.parent and p.poi_id == best.parent), None)
+        if whole is not None:  # the text fits a part no better than its whole (no part named): the whole
+            score, best = whole
+            close = [(s, p) for s, p in ranked if s >= score - AMBIGUITY_MARGIN and p is not best]
+        text = self.raw.label()
+        if any(_distinct(best, p) for _, p in close):
+            shown = [(s, p) for s, p in ranked if s >= max(score - SHOWN_BAND, min_score)]
+            raise _ambiguous(self.who_text, _choice(self.field_name, text, "close_scores", shown))
+        if score < NEAR_MISS_BELOW:
+            likely = [(s, p) for s, p in ranked if s >= min_score]
+            raise _ambiguous(self.who_text, _choice(self.field_name, text, "near_miss", likely))
+        return self._fuzzy(score, best, close)
 
-    # 3. fallbacks: the road or compound without the house number, then the coarse geocode
-    road = strip_house_number(raw.address)
-    if road and normalize(road) != normalize(raw.address) and len(normalize(road)) >= 2:
-        near = provider.search(road, city=city, limit=10)
-        near = [
-            p
-            for p in near
-            if _similarity(road, p.address) >= settings.fuzzy_min_score
-            or _similarity(road, p.name) >= settings.fuzzy_min_score
-        ]
-        if near:
-            anchor = coarse.lonlat if coarse else None
-            best = min(near, key=lambda p: haversine_m(*anchor, p.lon, p.lat)) if anchor else near[0]
-            note = (
-                f"fallback: '{raw.address}' not found; used the nearest known POI on '{road}': "
-                f"'{best.name}' ({best.address or 'no address'})"
-            )
-            notices.append(
-                notice(
-                    "HOUSE_NUMBER_FALLBACK",
-                    detail=f"{who_text}: house number not found, fell back to '{best.name}' on '{road}' - check it",
-                    road=road,
-                    **named,
-                )
-            )
-            return make(best, "manual_fallback", note, None)
-    if coarse is not None:
-        note = f"fallback: only a road-level geocode was found for '{raw.address}'; no POI id"
-        notices.append(
+    def _fuzzy(self, score: float, best: Place, close: list[tuple[float, Place]]) -> Resolution:
+        source: PointSource = "text_search"
+        note = f"text search: '{best.name}' (score {score:.0f})"
+        self.notices.append(
             notice(
-                "ROAD_LEVEL_ONLY",
-                detail=f"{who_text}: resolved only to the road '{coarse.name}' (road-level coordinate)",
-                **named,
+                "FUZZY_MATCH",
+                detail=f"{self.who_text} is a fuzzy match: resolved to '{best.name}' ({best.address or 'no address'}), "
+                f"score {score:.0f}/100",
+                address=best.address or "",
+                score=round(score),
+                **self.named,
             )
         )
-        return make(coarse, "manual_fallback", note, None)
+        if score < CONFIDENT_SCORE and best.poi_id:
+            confirmed = self.provider.detail(best.poi_id)
+            if confirmed is not None:
+                best, source = confirmed, "search_detail"
+                note += "; POI confirmed by detail look-up"
+        close = [(s, p) for s, p in close if not _whole_and_part(best, p)]  # the parts are said by their whole
+        if close:  # close in score but at one spot (or a different kind nearby): said, not asked
+            alt = close[0][1]
+            metres = round(haversine_m(best.lon, best.lat, alt.lon, alt.lat))
+            self.notices.append(
+                notice(
+                    "ALSO_FITS_NEARBY",
+                    detail=f"{self.who_text} also fits '{alt.name}' ({close[0][0]:.0f}), {metres} m away",
+                    alt=alt.name,
+                    metres=metres,
+                    **self.named,
+                )
+            )
+            note += f"; also fits '{alt.name}' {metres} m away"
+        return self.make(best, source, note, score)
 
-    hint = ""
-    if ranked:
-        hint = f"; closest candidate was '{ranked[0][1].name}' (score {ranked[0][0]:.0f}, below {settings.fuzzy_min_score:.0f})"
-    elif everything:  # nothing alike: not found, with the nearest real names as hints (not offered as answers)
-        names = ", ".join(f"'{n}'" for n in dict.fromkeys(p.name for _, p in everything[:HINTS]))
-        hint = f"; not found - the nearest names known are {names}"
-    raise ResolutionError(f"could not resolve {who_text}{hint}", field=field_name)
+    # ---- 3. fallbacks: the road or compound without the house number, then the coarse geocode ------------
+    def by_fallbacks(self, coarse: Place | None) -> Resolution | None:
+        raw, min_score = self.raw, self.settings.fuzzy_min_score
+        road = strip_house_number(raw.address)
+        if road and normalize(road) != normalize(raw.address) and len(normalize(road)) >= 2:
+            near = [
+                p
+                for p in self.provider.search(road, city=self.city, limit=10)
+                if _similarity(road, p.address) >= min_score or _similarity(road, p.name) >= min_score
+            ]
+            if near:
+                anchor = coarse.lonlat if coarse else None
+                best = min(near, key=lambda p: haversine_m(*anchor, p.lon, p.lat)) if anchor else near[0]
+                note = (
+                    f"fallback: '{raw.address}' not found; used the nearest known POI on '{road}': "
+                    f"'{best.name}' ({best.address or 'no address'})"
+                )
+                detail = f"{self.who_text}: house number not found, fell back to '{best.name}' on '{road}' - check it"
+                self.notices.append(notice("HOUSE_NUMBER_FALLBACK", detail=detail, road=road, **self.named))
+                return self.make(best, "manual_fallback", note, None)
+        if coarse is not None:
+            note = f"fallback: only a road-level geocode was found for '{raw.address}'; no POI id"
+            detail = f"{self.who_text}: resolved only to the road '{coarse.name}' (road-level coordinate)"
+            self.notices.append(notice("ROAD_LEVEL_ONLY", detail=detail, **self.named))
+            return self.make(coarse, "manual_fallback", note, None)
+        return None
+
+    def not_found(self, everything: list[tuple[float, Place]], ranked: list[tuple[float, Place]]) -> ResolutionError:
+        hint = ""
+        if ranked:
+            best_score, best = ranked[0]
+            hint = f"; closest candidate was '{best.name}' (score {best_score:.0f}, below {self.settings.fuzzy_min_score:.0f})"
+        elif everything:  # nothing alike: not found, with the nearest real names as hints (not offered as answers)
+            names = ", ".join(f"'{n}'" for n in dict.fromkeys(p.name for _, p in everything[:HINTS]))
+            hint = f"; not found - the nearest names known are {names}"
+        return ResolutionError(f"could not resolve {self.who_text}{hint}", field=self.field_name)
 
 
 def resolve_points(
