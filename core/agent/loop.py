@@ -90,9 +90,8 @@ def _phase_reason(phase: str) -> tuple[str, str]:
 
 
 def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    """Plan → Act → Observe → Critic → Repair until READY / FAILED / TIMEOUT."""
+    """Plan → Act → Observe → Critic → Repair until READY / FAILED / TIMEOUT: one phase a step (``_next_phase``)."""
     opts = ctx.options
-    pack = ctx.provider.region
     repair_pending = False
     repairs = 0
     try:
@@ -106,192 +105,15 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
             state.react.step += 1
             reason, policy = _phase_reason(phase)
             if phase == "facts":
-                ctx.report("thinking")
-                if ctx.request.trip_id:
-                    act(
-                        registry,
-                        "trip.load_draft",
-                        {"trip_id": ctx.request.trip_id},
-                        state,
-                        ctx,
-                        reason_code="LOAD_TRIP_DRAFT",
-                        policy_id=policy,
-                    )
-                mentioned = mentioned_places(state.user_input, pack)
-                if mentioned:
-                    names = [pp.name_zh for p in mentioned if (pp := pack.place_by_id(p))]  # all the pack's own
-                    res = act(
-                        registry,
-                        "places.resolve_entities",
-                        {"names": names},
-                        state,
-                        ctx,
-                        reason_code="UNRESOLVED_ENTITIES",
-                        policy_id=policy,
-                        facts={"names": names[:20]},
-                    )
-                    mentioned = [r.place_id for r in res.resolved if r.place_id]
-                state.memory.user_profile["mentioned"] = mentioned
-                have = {n.get("place_id") for n in state.draft.nodes} | set(mentioned)
-                days = decision.features.days or state.trip.days or 1
-                said = read_trip(state.user_input, pack)
-                want = max(0, PLACES_PER_DAY * days - len(have - {None}))
-                if said.day_places:  # a day the person filled gets no suggestions (issue 22 §1)
-                    want = suggestion_room(said, days=days, have=len(have - {None}))
-                rules = memory_flow.rules_for(ctx, state) if want else []
-                ranked = (
-                    suggest_places(
-                        pack,
-                        text=state.user_input,
-                        count=want + MAX_CANDIDATES,
-                        exclude=have,
-                        rules=rules,
-                        when=ctx.now,
-                    )
-                    if want
-                    else []
-                )
-                suggested = ranked[:want]
-                state.memory.user_profile["suggested"] = suggested
-                state.memory.user_profile.pop("suggestions_swapped", None)  # a new request may swap again
-                # the same search's other places that match what was asked: they stand in for a suggestion that
-                # does not fit the days (suggestion_fit)
-                state.memory.user_profile["suggestion_pool"] = [
-                    p for p in ranked[want:] if matches_preferences(pack, p, state.user_input)
-                ]
-                ids = [p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned, *suggested] if p]
-                if not ids:
-                    state.result.status = "NEED_MORE_INFO"
-                    state.result.explanations = [fastpath.t("agent.plan.nothing", fastpath.state_lang(state))]
-                    return
-                act(
-                    registry,
-                    "places.get_poi_facts",
-                    {"place_ids": list(dict.fromkeys(ids))},
-                    state,
-                    ctx,
-                    reason_code=reason,
-                    policy_id=policy,
-                    facts={"mentioned": len(mentioned), "suggested": len(suggested), "draft": len(state.draft.nodes)},
-                )
+                if not _gather_facts(decision, state, ctx, registry, reason=reason, policy=policy):
+                    return  # nothing to plan: the person was asked
             elif phase == "matrix":
-                trip_request = build_trip_request(decision, state, ctx)
-                act(
-                    registry,
-                    "itinerary.prepare_problem",
-                    {"request": trip_request},
-                    state,
-                    ctx,
-                    reason_code="MISSING_PROBLEM",
-                    policy_id=policy,
-                    facts={"days": len(trip_request["days"]), "places": len(trip_request["places"])},
-                )
-                m = act(
-                    registry,
-                    "transport.build_time_matrix",
-                    {"mode": trip_request["mode"]},
-                    state,
-                    ctx,
-                    reason_code=reason,
-                    policy_id=policy,
-                )
-                r = act(
-                    registry,
-                    "transport.apply_robustness_policy",
-                    {"pacing": trip_request["pacing"]},
-                    state,
-                    ctx,
-                    reason_code="MISSING_ROBUST_TIMES",
-                    policy_id=policy,
-                    facts={"points": m.points, "source": m.source},
-                )
-                state.react.observations.append(
-                    {
-                        "phase": "matrix",
-                        "points": m.points,
-                        "factor": r.factor,
-                        "buffer_min": r.buffer_min,
-                        "source": m.source,
-                    }
-                )
+                _measure(decision, state, ctx, registry, reason=reason, policy=policy)
             elif phase == "optimise":
-                ctx.report("thinking")
-                cl = act(
-                    registry,
-                    "itinerary.cluster_days_balanced",
-                    {},
-                    state,
-                    ctx,
-                    reason_code="MISSING_CLUSTERS",
-                    policy_id=policy,
-                )
-                opt = act(
-                    registry,
-                    "itinerary.optimize_day_vrptw",
-                    {},
-                    state,
-                    ctx,
-                    reason_code=reason,
-                    policy_id=policy,
-                    facts={"days": len(cl.days), "unassignable": cl.unassignable},
-                )
-                dropped = [k for v in opt.dropped.values() for k in v]
-                if dropped:
-                    ctx.report("repairing")
-                    rep = act(
-                        registry,
-                        "itinerary.repair_cross_day",
-                        {},
-                        state,
-                        ctx,
-                        reason_code="DROPPED_STOPS",
-                        policy_id=POLICY_REPAIR,
-                        facts={"dropped": dropped[:20]},
-                    )
-                    state.react.observations.append({"phase": "repair", "moves": len(rep.moves)})
-                visits = [len(p.order) for p in state.compute.day_plans]
-                if not plans_are_even(state.compute.day_plans):
-                    bal = act(
-                        registry,
-                        "itinerary.rebalance_days",
-                        {},
-                        state,
-                        ctx,
-                        reason_code="UNEVEN_DAYS",
-                        policy_id=policy,
-                        facts={"visits": visits},
-                    )
-                    state.react.observations.append({"phase": "balance", "moves": len(bal.moves)})
-                if _swap_unfit_suggestions(state, ctx, registry):
-                    continue  # the trip is planned again with the suggestions that fit (matrix, optimise)
+                _optimise(state, ctx, registry, reason=reason, policy=policy)
             elif phase == "check":
-                ctx.report("verifying")
-                v = act(registry, "policy.validate_feasibility", {}, state, ctx, reason_code=reason, policy_id=policy)
-                s = act(
-                    registry,
-                    "policy.score_robustness",
-                    {},
-                    state,
-                    ctx,
-                    reason_code="SCORE_ROBUSTNESS",
-                    policy_id=policy,
-                )
-                c = act(
-                    registry,
-                    "policy.check_itinerary",
-                    {},
-                    state,
-                    ctx,
-                    reason_code="CRITIC_CHECK",
-                    policy_id=policy,
-                    facts={"infeasible_hard": v.infeasible_hard, "robustness": s.score},
-                )
-                ctx.telemetry.critic_result(
-                    passed=c.passed, violations=c.violations, min_slack=c.min_slack, total_wait=c.total_wait
-                )
-                state.react.observations.append({"phase": "critic", "passed": c.passed, "violations": c.violations})
-                if not c.passed and repairs < 2:
-                    repair_pending = True
+                passed = _check(state, ctx, registry, reason=reason, policy=policy)
+                repair_pending = not passed and repairs < 2
             elif phase == "repair":
                 ctx.report("repairing")
                 repairs += 1
@@ -300,6 +122,204 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
         _finish_plan(state, ctx, registry)
     except BudgetExhausted as exc:
         finish_on_timeout(state, ctx, exc)
+
+
+def _gather_facts(
+    decision: RouterDecision,
+    state: AgentState,
+    ctx: AgentContext,
+    registry: ActionRegistry,
+    *,
+    reason: str,
+    policy: str,
+) -> bool:
+    """The places of the plan (the draft's, those the message names, suggestions for the days left) and their
+    facts. False: there is nothing to plan (the person is asked what to see)."""
+    pack = ctx.provider.region
+    ctx.report("thinking")
+    if ctx.request.trip_id:
+        act(
+            registry,
+            "trip.load_draft",
+            {"trip_id": ctx.request.trip_id},
+            state,
+            ctx,
+            reason_code="LOAD_TRIP_DRAFT",
+            policy_id=policy,
+        )
+    mentioned = mentioned_places(state.user_input, pack)
+    if mentioned:
+        names = [pp.name_zh for p in mentioned if (pp := pack.place_by_id(p))]  # all the pack's own
+        res = act(
+            registry,
+            "places.resolve_entities",
+            {"names": names},
+            state,
+            ctx,
+            reason_code="UNRESOLVED_ENTITIES",
+            policy_id=policy,
+            facts={"names": names[:20]},
+        )
+        mentioned = [r.place_id for r in res.resolved if r.place_id]
+    state.memory.user_profile["mentioned"] = mentioned
+    suggested = _suggest(decision, state, ctx, mentioned)
+    ids = [p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned, *suggested] if p]
+    if not ids:
+        state.result.status = "NEED_MORE_INFO"
+        state.result.explanations = [fastpath.t("agent.plan.nothing", fastpath.state_lang(state))]
+        return False
+    act(
+        registry,
+        "places.get_poi_facts",
+        {"place_ids": list(dict.fromkeys(ids))},
+        state,
+        ctx,
+        reason_code=reason,
+        policy_id=policy,
+        facts={"mentioned": len(mentioned), "suggested": len(suggested), "draft": len(state.draft.nodes)},
+    )
+    return True
+
+
+def _suggest(decision: RouterDecision, state: AgentState, ctx: AgentContext, mentioned: list[str]) -> list[str]:
+    """Suggestions for the days the person did not fill (none for a day they filled: issue 22 §1), and the pool of
+    the same search's other matching places that can stand in for one that does not fit (suggestion_fit)."""
+    pack = ctx.provider.region
+    have = {n.get("place_id") for n in state.draft.nodes} | set(mentioned)
+    days = decision.features.days or state.trip.days or 1
+    said = read_trip(state.user_input, pack)
+    want = max(0, PLACES_PER_DAY * days - len(have - {None}))
+    if said.day_places:
+        want = suggestion_room(said, days=days, have=len(have - {None}))
+    rules = memory_flow.rules_for(ctx, state) if want else []
+    ranked = (
+        suggest_places(
+            pack, text=state.user_input, count=want + MAX_CANDIDATES, exclude=have, rules=rules, when=ctx.now
+        )
+        if want
+        else []
+    )
+    suggested = ranked[:want]
+    state.memory.user_profile["suggested"] = suggested
+    state.memory.user_profile.pop("suggestions_swapped", None)  # a new request may swap again
+    state.memory.user_profile["suggestion_pool"] = [
+        p for p in ranked[want:] if matches_preferences(pack, p, state.user_input)
+    ]
+    return suggested
+
+
+def _measure(
+    decision: RouterDecision,
+    state: AgentState,
+    ctx: AgentContext,
+    registry: ActionRegistry,
+    *,
+    reason: str,
+    policy: str,
+) -> None:
+    """The trip's problem, its travel-time matrix and the pacing's robust times."""
+    trip_request = build_trip_request(decision, state, ctx)
+    act(
+        registry,
+        "itinerary.prepare_problem",
+        {"request": trip_request},
+        state,
+        ctx,
+        reason_code="MISSING_PROBLEM",
+        policy_id=policy,
+        facts={"days": len(trip_request["days"]), "places": len(trip_request["places"])},
+    )
+    m = act(
+        registry,
+        "transport.build_time_matrix",
+        {"mode": trip_request["mode"]},
+        state,
+        ctx,
+        reason_code=reason,
+        policy_id=policy,
+    )
+    r = act(
+        registry,
+        "transport.apply_robustness_policy",
+        {"pacing": trip_request["pacing"]},
+        state,
+        ctx,
+        reason_code="MISSING_ROBUST_TIMES",
+        policy_id=policy,
+        facts={"points": m.points, "source": m.source},
+    )
+    state.react.observations.append(
+        {"phase": "matrix", "points": m.points, "factor": r.factor, "buffer_min": r.buffer_min, "source": m.source}
+    )
+
+
+def _optimise(state: AgentState, ctx: AgentContext, registry: ActionRegistry, *, reason: str, policy: str) -> None:
+    """Days clustered, each day ordered, dropped stops repaired across days, uneven days balanced; suggestions that
+    do not fit are swapped (the next phases then plan again)."""
+    ctx.report("thinking")
+    cl = act(
+        registry, "itinerary.cluster_days_balanced", {}, state, ctx, reason_code="MISSING_CLUSTERS", policy_id=policy
+    )
+    opt = act(
+        registry,
+        "itinerary.optimize_day_vrptw",
+        {},
+        state,
+        ctx,
+        reason_code=reason,
+        policy_id=policy,
+        facts={"days": len(cl.days), "unassignable": cl.unassignable},
+    )
+    dropped = [k for v in opt.dropped.values() for k in v]
+    if dropped:
+        ctx.report("repairing")
+        rep = act(
+            registry,
+            "itinerary.repair_cross_day",
+            {},
+            state,
+            ctx,
+            reason_code="DROPPED_STOPS",
+            policy_id=POLICY_REPAIR,
+            facts={"dropped": dropped[:20]},
+        )
+        state.react.observations.append({"phase": "repair", "moves": len(rep.moves)})
+    visits = [len(p.order) for p in state.compute.day_plans]
+    if not plans_are_even(state.compute.day_plans):
+        bal = act(
+            registry,
+            "itinerary.rebalance_days",
+            {},
+            state,
+            ctx,
+            reason_code="UNEVEN_DAYS",
+            policy_id=policy,
+            facts={"visits": visits},
+        )
+        state.react.observations.append({"phase": "balance", "moves": len(bal.moves)})
+    _swap_unfit_suggestions(state, ctx, registry)  # True: planned again with the suggestions that fit
+
+
+def _check(state: AgentState, ctx: AgentContext, registry: ActionRegistry, *, reason: str, policy: str) -> bool:
+    """The critic's verdict on the plan (feasibility, robustness, the checks): True when it passed."""
+    ctx.report("verifying")
+    v = act(registry, "policy.validate_feasibility", {}, state, ctx, reason_code=reason, policy_id=policy)
+    s = act(registry, "policy.score_robustness", {}, state, ctx, reason_code="SCORE_ROBUSTNESS", policy_id=policy)
+    c = act(
+        registry,
+        "policy.check_itinerary",
+        {},
+        state,
+        ctx,
+        reason_code="CRITIC_CHECK",
+        policy_id=policy,
+        facts={"infeasible_hard": v.infeasible_hard, "robustness": s.score},
+    )
+    ctx.telemetry.critic_result(
+        passed=c.passed, violations=c.violations, min_slack=c.min_slack, total_wait=c.total_wait
+    )
+    state.react.observations.append({"phase": "critic", "passed": c.passed, "violations": c.violations})
+    return bool(c.passed)
 
 
 def _swap_unfit_suggestions(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> bool:
