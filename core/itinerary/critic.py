@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -55,8 +56,8 @@ from core.itinerary.critic_facts import (
     _mins,
     _windows_for,
 )
-from core.models.itinerary import UNREACHABLE_MIN, TripRequest
-from core.models.itinerary_result import CriticReport, DayTimeline, ItineraryResult, Violation
+from core.models.itinerary import UNREACHABLE_MIN, LunchPolicy, TripRequest
+from core.models.itinerary_result import CriticReport, DayTimeline, ItineraryResult, TimelineEntry, Violation
 from core.packs.loader import RegionPack
 
 CHECKS = (
@@ -125,108 +126,13 @@ def check_itinerary(
             day_start, day_end = at(rd.date, rd.start_time), at(rd.date, rd.end_time)
         else:
             day_start, day_end = day.day_start, day.day_end
-
-        # entry times, chain, waits, slack
-        for i, e in enumerate(entries):
-            if not (e.arrival <= e.start <= e.end <= e.departure):
-                flag("ENTRY_TIMES_INVALID", f"{e.kind} '{e.name}': times out of order", day=d, entry=i, key=e.key)
-            if e.slack_min < 0:
-                flag("NEGATIVE_SLACK", f"{e.kind} '{e.name}' has slack {e.slack_min} min", day=d, entry=i)
-            if e.kind != "wait":
-                hidden = max(_mins(e.arrival, e.start), _mins(e.end, e.departure))
-                if hidden > threshold:
-                    flag(
-                        "WAIT_NOT_SHOWN",
-                        f"{hidden}-minute wait inside '{e.name}' is not a wait entry",
-                        day=d,
-                        entry=i,
-                        key=e.key,
-                    )
-            if i:
-                prev = entries[i - 1]
-                if e.arrival < prev.departure or e.start < prev.end:
-                    flag("TIMELINE_OVERLAP", f"'{e.name}' begins before '{prev.name}' is over", day=d, entry=i)
-                elif _mins(prev.departure, e.arrival) > threshold:
-                    flag(
-                        "WAIT_NOT_SHOWN",
-                        f"{_mins(prev.departure, e.arrival)}-minute hole before '{e.name}'",
-                        day=d,
-                        entry=i,
-                    )
-        if entries:
-            if entries[0].start < day_start:
-                flag(
-                    "DAY_BOUNDS_VIOLATION",
-                    f"day {d + 1} starts {entries[0].start:%H:%M}, before {day_start:%H:%M}",
-                    day=d,
-                    entry=0,
-                )
-            if entries[-1].end > day_end:
-                flag(
-                    "DAY_BOUNDS_VIOLATION",
-                    f"day {d + 1} ends {entries[-1].end:%H:%M}, after {day_end:%H:%M}",
-                    day=d,
-                    entry=len(entries) - 1,
-                )
-            if prev_day_end is not None and entries[0].start < prev_day_end:
-                flag("TIMELINE_OVERLAP", f"day {d + 1} begins before the previous day ends", day=d, entry=0)
-            prev_day_end = entries[-1].end
-
+        _check_entry_times(entries, d, threshold, flag)
+        prev_day_end = _check_day_bounds(entries, d, (day_start, day_end), prev_day_end, flag)
         _check_continuity(day, request, flag, _expected_anchor_keys(request, d))
         _check_split_visits(day, settings, flag, allowed=lunch.on_site)
-
-        # lunch
-        lunches = [(i, e) for i, e in enumerate(entries) if e.kind == "lunch"]
-        rd_date = day_date
-        win_start, win_end = at(rd_date, lunch.window_start), at(rd_date, lunch.window_end)
-        required = lunch.enabled and (
-            min(day_end, win_end) - max(day_start, win_start) >= timedelta(minutes=lunch.duration_min)
-        )
-        if required and not lunches:
-            flag("LUNCH_MISSING", f"day {d + 1} has no lunch", day=d)
-        if len(lunches) > 1:
-            flag("LUNCH_DUPLICATE", f"day {d + 1} has {len(lunches)} lunches", day=d)
-        for i, e in lunches:
-            if e.start < win_start or e.end > win_end:
-                flag(
-                    "LUNCH_OUTSIDE_WINDOW",
-                    f"lunch {e.start:%H:%M}-{e.end:%H:%M} is outside "
-                    f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
-                    day=d,
-                    entry=i,
-                )
-            if _mins(e.start, e.end) < lunch.duration_min:
-                flag(
-                    "LUNCH_TOO_SHORT",
-                    f"lunch lasts {_mins(e.start, e.end)} of {lunch.duration_min} min",
-                    day=d,
-                    entry=i,
-                )
-
-        # travel on robust time
-        for i, e in enumerate(entries):
-            if e.kind != "travel":
-                continue
-            if e.nominal_s is None or e.robust_min is None:
-                flag("ROBUST_TIME_NOT_USED", f"travel '{e.name}' lacks nominal/robust times", day=d, entry=i)
-                continue
-            expected = _robust(e.nominal_s, result.policy.factor, result.policy.buffer_min)
-            if e.robust_min != expected:
-                flag(
-                    "ROBUST_TIME_NOT_USED",
-                    f"travel '{e.name}': robust {e.robust_min} min, policy gives {expected}",
-                    day=d,
-                    entry=i,
-                )
-            if _mins(e.start, e.end) < max(e.robust_min, expected):
-                flag(
-                    "ROBUST_TIME_NOT_USED",
-                    f"travel '{e.name}' takes {_mins(e.start, e.end)} min, less than its "
-                    f"robust {max(e.robust_min, expected)} min",
-                    day=d,
-                    entry=i,
-                )
-
+        window = (at(day_date, lunch.window_start), at(day_date, lunch.window_end))
+        _check_lunch(entries, d, lunch, window, (day_start, day_end), flag)
+        _check_travel_times(entries, d, result.policy.factor, result.policy.buffer_min, flag)
         # time windows (re-derived from opening hours when the request is known)
         for i, e in enumerate(entries):
             if e.kind != "visit":
@@ -241,7 +147,6 @@ def check_itinerary(
                     entry=i,
                     key=e.key,
                 )
-
         _check_day_totals(day, flag)
 
     _check_trip_totals(result, flag)
@@ -249,6 +154,123 @@ def check_itinerary(
         _check_request(result, request, visits, pack, settings, flag)
         _check_drop_reasons(result, request, pack, settings, flag)
     return CriticReport(passed=not out, violations=out, checks=list(CHECKS))
+
+
+def _check_entry_times(entries: Sequence[TimelineEntry], d: int, threshold: int, flag: Flag) -> None:
+    """Each entry's times in order, no negative slack, no hidden wait, no overlap with the one before."""
+    for i, e in enumerate(entries):
+        if not (e.arrival <= e.start <= e.end <= e.departure):
+            flag("ENTRY_TIMES_INVALID", f"{e.kind} '{e.name}': times out of order", day=d, entry=i, key=e.key)
+        if e.slack_min < 0:
+            flag("NEGATIVE_SLACK", f"{e.kind} '{e.name}' has slack {e.slack_min} min", day=d, entry=i)
+        if e.kind != "wait":
+            hidden = max(_mins(e.arrival, e.start), _mins(e.end, e.departure))
+            if hidden > threshold:
+                flag(
+                    "WAIT_NOT_SHOWN",
+                    f"{hidden}-minute wait inside '{e.name}' is not a wait entry",
+                    day=d,
+                    entry=i,
+                    key=e.key,
+                )
+        if i:
+            prev = entries[i - 1]
+            if e.arrival < prev.departure or e.start < prev.end:
+                flag("TIMELINE_OVERLAP", f"'{e.name}' begins before '{prev.name}' is over", day=d, entry=i)
+            elif _mins(prev.departure, e.arrival) > threshold:
+                flag(
+                    "WAIT_NOT_SHOWN",
+                    f"{_mins(prev.departure, e.arrival)}-minute hole before '{e.name}'",
+                    day=d,
+                    entry=i,
+                )
+
+
+def _check_day_bounds(
+    entries: Sequence[TimelineEntry],
+    d: int,
+    bounds: tuple[datetime, datetime],
+    prev_day_end: datetime | None,
+    flag: Flag,
+) -> datetime | None:
+    """The day within its start and end, after the previous day's end; the end of this day (for the next)."""
+    if not entries:
+        return prev_day_end
+    day_start, day_end = bounds
+    if entries[0].start < day_start:
+        flag(
+            "DAY_BOUNDS_VIOLATION",
+            f"day {d + 1} starts {entries[0].start:%H:%M}, before {day_start:%H:%M}",
+            day=d,
+            entry=0,
+        )
+    if entries[-1].end > day_end:
+        flag(
+            "DAY_BOUNDS_VIOLATION",
+            f"day {d + 1} ends {entries[-1].end:%H:%M}, after {day_end:%H:%M}",
+            day=d,
+            entry=len(entries) - 1,
+        )
+    if prev_day_end is not None and entries[0].start < prev_day_end:
+        flag("TIMELINE_OVERLAP", f"day {d + 1} begins before the previous day ends", day=d, entry=0)
+    return entries[-1].end
+
+
+def _check_lunch(
+    entries: Sequence[TimelineEntry],
+    d: int,
+    lunch: LunchPolicy,
+    window: tuple[datetime, datetime],
+    bounds: tuple[datetime, datetime],
+    flag: Flag,
+) -> None:
+    """One lunch when the day overlaps the lunch window by its length, inside the window, long enough."""
+    win_start, win_end = window
+    day_start, day_end = bounds
+    lunches = [(i, e) for i, e in enumerate(entries) if e.kind == "lunch"]
+    required = lunch.enabled and (
+        min(day_end, win_end) - max(day_start, win_start) >= timedelta(minutes=lunch.duration_min)
+    )
+    if required and not lunches:
+        flag("LUNCH_MISSING", f"day {d + 1} has no lunch", day=d)
+    if len(lunches) > 1:
+        flag("LUNCH_DUPLICATE", f"day {d + 1} has {len(lunches)} lunches", day=d)
+    for i, e in lunches:
+        if e.start < win_start or e.end > win_end:
+            flag(
+                "LUNCH_OUTSIDE_WINDOW",
+                f"lunch {e.start:%H:%M}-{e.end:%H:%M} is outside {lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
+                day=d,
+                entry=i,
+            )
+        if _mins(e.start, e.end) < lunch.duration_min:
+            flag("LUNCH_TOO_SHORT", f"lunch lasts {_mins(e.start, e.end)} of {lunch.duration_min} min", day=d, entry=i)
+
+
+def _check_travel_times(entries: Sequence[TimelineEntry], d: int, factor: float, buffer_min: int, flag: Flag) -> None:
+    """Each travel entry on its robust time: the policy's figure from its nominal time, and at least that long."""
+    for i, e in enumerate(entries):
+        if e.kind != "travel":
+            continue
+        if e.nominal_s is None or e.robust_min is None:
+            flag("ROBUST_TIME_NOT_USED", f"travel '{e.name}' lacks nominal/robust times", day=d, entry=i)
+            continue
+        expected = _robust(e.nominal_s, factor, buffer_min)
+        if e.robust_min != expected:
+            flag(
+                "ROBUST_TIME_NOT_USED",
+                f"travel '{e.name}': robust {e.robust_min} min, policy gives {expected}",
+                day=d,
+                entry=i,
+            )
+        if _mins(e.start, e.end) < max(e.robust_min, expected):
+            flag(
+                "ROBUST_TIME_NOT_USED",
+                f"travel '{e.name}' takes {_mins(e.start, e.end)} min, less than its "
+                f"robust {max(e.robust_min, expected)} min",
+                day=d,
+                entry=i,
+            )
 
 
 def _robust(nominal_s: float, factor: float, buffer_min: int) -> int:
