@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.config import Settings
 from core.itinerary.layout import best_insertion, layout_day, order_is_feasible
 from core.itinerary.problem import day_windows, effective_penalty, is_hard, lunch_bounds
-from core.models.itinerary_problem import DayPlan, ItineraryProblem, MinuteInterval, ProblemStop
+from core.models.itinerary_problem import DayPlan, ItineraryProblem, MinuteInterval, ProblemDay, ProblemStop
 
 #: All days at once: the cost of each visit a day has beyond its even share (+1), in robust travel minutes.
 BALANCE_VISIT_COST = 30
@@ -112,28 +113,80 @@ def _solve_routing_model(
     them as a solution (ReadAssignmentFromRoutes); otherwise the search starts from its own first solution, unless
     ``cold_fallback`` is False (the caller already ran that same deterministic cold search).
     """
-    from ortools.constraint_solver import pywrapcp, routing_enums_pb2
-    from ortools.util import optional_boolean_pb2
+    from ortools.constraint_solver import pywrapcp
 
-    R = problem.matrix.robust()
     end_override = end_override or {}
     start_override = start_override or {}
     days = [problem.days[d] for d in day_indices]
     bounds = [(start_override.get(d.index, d.start_min), end_override.get(d.index, d.end_min)) for d in days]
+    nodes = _model_nodes(problem, days, bounds, keys)
+    manager = pywrapcp.RoutingIndexManager(len(nodes.point), len(days), nodes.starts, nodes.ends)
+    routing = pywrapcp.RoutingModel(manager)
+    time_dim = _time_dimension(routing, problem, nodes, bounds)
+    if len(days) > 1 and nodes.stops:
+        _even_days(routing, nodes, len(days))
+    penalty = {
+        stop.key: effective_penalty(stop, settings)
+        for _, stop, _ in nodes.stops
+        if not (all_hard or stop.key in force_keys or (is_hard(stop) and not relax_hard))
+    }
+    _stop_windows(routing, manager, time_dim, nodes, len(days), penalty)
+    _lunch_breaks(routing, manager, time_dim, problem, days, bounds, nodes, lunch_on_site=lunch_on_site)
+    params = _search_parameters(settings)
+    solution = None
+    if initial_routes:
+        node_of_key = {stop.key: node for node, stop, _ in nodes.stops}
+        seed = [
+            [manager.NodeToIndex(node_of_key[k]) for k in initial_routes.get(day.index, []) if k in node_of_key]
+            for day in days
+        ]
+        routing.CloseModelWithParameters(params)
+        start = routing.ReadAssignmentFromRoutes(seed, True)
+        if start is not None:
+            solution = routing.SolveFromAssignmentWithParameters(start, params)
+        elif not cold_fallback:
+            return None, list(keys), None, "SEED_REJECTED"
+    if solution is None:
+        solution = routing.SolveWithParameters(params)
+    status = _status_name(routing.status())
+    if solution is None:
+        return None, list(keys), None, status
+    routes: dict[int, list[str]] = {}
+    key_of_node = {node: stop.key for node, stop, _ in nodes.stops}
+    for v, day in enumerate(days):
+        idx = solution.Value(routing.NextVar(routing.Start(v)))
+        order = []
+        while not routing.IsEnd(idx):
+            order.append(key_of_node[manager.IndexToNode(idx)])
+            idx = solution.Value(routing.NextVar(idx))
+        routes[day.index] = order
+    visited = {k for order in routes.values() for k in order}
+    dropped = [k for k in keys if k not in visited]
+    return routes, dropped, int(solution.ObjectiveValue()), status
 
-    node_pt: list[int] = []
-    node_service: list[int] = []
-    starts, ends = [], []
+
+@dataclass
+class _ModelNodes:
+    """The routing model's nodes: each day's start and end, then each stop with a window on some day (a stop with
+    none never enters the model: it is dropped)."""
+
+    point: list[int] = field(default_factory=list)  # node -> point index in the matrix
+    service: list[int] = field(default_factory=list)  # node -> minutes spent there
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    #: (node, stop, [(vehicle, its windows that day)])
+    stops: list[tuple[int, ProblemStop, list[tuple[int, list[MinuteInterval]]]]] = field(default_factory=list)
+
+
+def _model_nodes(
+    problem: ItineraryProblem, days: Sequence[ProblemDay], bounds: Sequence[tuple[int, int]], keys: Sequence[str]
+) -> _ModelNodes:
+    nodes = _ModelNodes()
     for day in days:
-        starts.append(len(node_pt))
-        node_pt.append(problem.point_index(day.start_key))
-        node_service.append(0)
-        ends.append(len(node_pt))
-        node_pt.append(problem.point_index(day.end_key))
-        node_service.append(0)
-
-    stop_nodes: list[tuple[int, ProblemStop, list[tuple[int, list[MinuteInterval]]]]] = []
-    pre_dropped: list[str] = []
+        for key, ends_here in ((day.start_key, False), (day.end_key, True)):
+            (nodes.ends if ends_here else nodes.starts).append(len(nodes.point))
+            nodes.point.append(problem.point_index(key))
+            nodes.service.append(0)
     for key in keys:
         stop = problem.stop(key)
         allowed = []
@@ -144,20 +197,21 @@ def _solve_routing_model(
             )
             if wins:
                 allowed.append((v, wins))
-        if not allowed:
-            pre_dropped.append(key)
-            continue
-        stop_nodes.append((len(node_pt), stop, allowed))
-        node_pt.append(stop.point_index)
-        node_service.append(stop.visit_min)
+        if allowed:
+            nodes.stops.append((len(nodes.point), stop, allowed))
+            nodes.point.append(stop.point_index)
+            nodes.service.append(stop.visit_min)
+    return nodes
 
-    n_vehicles = len(days)
-    manager = pywrapcp.RoutingIndexManager(len(node_pt), n_vehicles, starts, ends)
-    routing = pywrapcp.RoutingModel(manager)
 
+def _time_dimension(
+    routing: Any, problem: ItineraryProblem, nodes: _ModelNodes, bounds: Sequence[tuple[int, int]]
+) -> Any:
+    """The "Time" dimension: service at the from-node plus robust travel, each day from its start to its end."""
+    robust = problem.matrix.robust()
     # Node-indexed matrices stay in C++ (no Python callback per arc): service at the from-node + robust travel.
-    travel_nodes = [[R[a][b] for b in node_pt] for a in node_pt]
-    transit_nodes = [[node_service[i] + row[j] for j in range(len(row))] for i, row in enumerate(travel_nodes)]
+    travel_nodes = [[robust[a][b] for b in nodes.point] for a in nodes.point]
+    transit_nodes = [[nodes.service[i] + row[j] for j in range(len(row))] for i, row in enumerate(travel_nodes)]
     transit_cb = routing.RegisterTransitMatrix(transit_nodes)
     travel_cb = routing.RegisterTransitMatrix(travel_nodes)
     routing.SetArcCostEvaluatorOfAllVehicles(travel_cb)
@@ -174,19 +228,27 @@ def _solve_routing_model(
         time_dim.SetSpanCostCoefficientForVehicle(1, v)  # travel + waiting both cost
         routing.AddVariableMinimizedByFinalizer(time_dim.CumulVar(routing.Start(v)))
         routing.AddVariableMinimizedByFinalizer(time_dim.CumulVar(routing.End(v)))
+    return time_dim
 
-    if n_vehicles > 1 and stop_nodes:
-        # Even days: a count dimension whose end on each day has a soft upper bound at the even share (+1),
-        # each visit beyond it priced like BALANCE_VISIT_COST robust minutes (far below any drop penalty).
-        ones = [0 if i < 2 * n_vehicles else 1 for i in range(len(node_pt))]
-        count_cb = routing.RegisterUnaryTransitVector(ones)
-        routing.AddDimension(count_cb, 0, len(stop_nodes), True, "Visits")
-        visits_dim = routing.GetDimensionOrDie("Visits")
-        share = -(-len(stop_nodes) // n_vehicles) + 1
-        for v in range(n_vehicles):
-            visits_dim.SetCumulVarSoftUpperBound(routing.End(v), share, BALANCE_VISIT_COST)
 
-    for node, stop, allowed in stop_nodes:
+def _even_days(routing: Any, nodes: _ModelNodes, n_vehicles: int) -> None:
+    """Even days: a count dimension whose end on each day has a soft upper bound at the even share (+1), each visit
+    beyond it priced like BALANCE_VISIT_COST robust minutes (far below any drop penalty)."""
+    ones = [0 if i < 2 * n_vehicles else 1 for i in range(len(nodes.point))]
+    count_cb = routing.RegisterUnaryTransitVector(ones)
+    routing.AddDimension(count_cb, 0, len(nodes.stops), True, "Visits")
+    visits_dim = routing.GetDimensionOrDie("Visits")
+    share = -(-len(nodes.stops) // n_vehicles) + 1
+    for v in range(n_vehicles):
+        visits_dim.SetCumulVarSoftUpperBound(routing.End(v), share, BALANCE_VISIT_COST)
+
+
+def _stop_windows(
+    routing: Any, manager: Any, time_dim: Any, nodes: _ModelNodes, n_vehicles: int, penalty: dict[str, int]
+) -> None:
+    """Each stop inside its windows (the gaps between them removed), on the days it has any; a stop with a
+    ``penalty`` may be left out at that price, the others must be visited."""
+    for node, stop, allowed in nodes.stops:
         index = manager.NodeToIndex(node)
         intervals = sorted((w.start, w.end) for _, wins in allowed for w in wins)
         merged: list[list[int]] = []
@@ -203,16 +265,27 @@ def _solve_routing_model(
             # -1 keeps "unperformed" possible for optional stops
             # (the Python binding of SetAllowedVehiclesForIndex rejects lists in 9.15).
             routing.VehicleVar(index).SetValues([-1, *(v for v, _ in allowed)])
-        if all_hard or stop.key in force_keys or (is_hard(stop) and not relax_hard):
-            continue
-        routing.AddDisjunction([index], effective_penalty(stop, settings))
+        if stop.key in penalty:
+            routing.AddDisjunction([index], penalty[stop.key])
 
+
+def _lunch_breaks(
+    routing: Any,
+    manager: Any,
+    time_dim: Any,
+    problem: ItineraryProblem,
+    days: Sequence[ProblemDay],
+    bounds: Sequence[tuple[int, int]],
+    nodes: _ModelNodes,
+    *,
+    lunch_on_site: bool,
+) -> None:
+    """The lunch break may not overlap a visit, except a long one that can host lunch on site (then the break
+    lengthens that visit's transit, as the split visit does in the layout)."""
     solver = routing.solver()
-    # The lunch break may not overlap a visit, except a long one that can host lunch on site (then the
-    # break lengthens that visit's transit, as the split visit does in the layout).
-    on_site = {node for node, stop, _ in stop_nodes if stop.lunch_on_site and lunch_on_site}
+    on_site = {node for node, stop, _ in nodes.stops if stop.lunch_on_site and lunch_on_site}
     node_visit_transits = [
-        0 if manager.IndexToNode(i) in on_site else node_service[manager.IndexToNode(i)] for i in range(routing.Size())
+        0 if manager.IndexToNode(i) in on_site else nodes.service[manager.IndexToNode(i)] for i in range(routing.Size())
     ]
     dur = problem.request.lunch.duration_min
     for v, day in enumerate(days):
@@ -221,6 +294,11 @@ def _solve_routing_model(
             continue
         lunch = solver.FixedDurationIntervalVar(lb[0], lb[1], dur, False, f"lunch_day{day.index}")
         time_dim.SetBreakIntervalsOfVehicle([lunch], v, node_visit_transits)
+
+
+def _search_parameters(settings: Settings) -> Any:
+    from ortools.constraint_solver import pywrapcp, routing_enums_pb2
+    from ortools.util import optional_boolean_pb2
 
     params = pywrapcp.DefaultRoutingSearchParameters()
     params.first_solution_strategy = routing_enums_pb2.FirstSolutionStrategy.PARALLEL_CHEAPEST_INSERTION
@@ -241,38 +319,7 @@ def _solve_routing_model(
     ):
         setattr(ops, name, optional_boolean_pb2.BOOL_FALSE)
     params.time_limit.FromMilliseconds(int(settings.itinerary_solver_time_limit_s * 1000))
-    solution = None
-    if initial_routes:
-        node_of_key = {stop.key: node for node, stop, _ in stop_nodes}
-        seed = [
-            [manager.NodeToIndex(node_of_key[k]) for k in initial_routes.get(day.index, []) if k in node_of_key]
-            for day in days
-        ]
-        routing.CloseModelWithParameters(params)
-        start = routing.ReadAssignmentFromRoutes(seed, True)
-        if start is not None:
-            solution = routing.SolveFromAssignmentWithParameters(start, params)
-        elif not cold_fallback:
-            return None, list(keys), None, "SEED_REJECTED"
-    if solution is None:
-        solution = routing.SolveWithParameters(params)
-    status = _status_name(routing.status())
-    if solution is None:
-        return None, list(keys), None, status
-    routes: dict[int, list[str]] = {}
-    visited: set[str] = set()
-    key_of_node = {node: stop.key for node, stop, _ in stop_nodes}
-    for v, day in enumerate(days):
-        idx = solution.Value(routing.NextVar(routing.Start(v)))
-        order = []
-        while not routing.IsEnd(idx):
-            k = key_of_node[manager.IndexToNode(idx)]
-            order.append(k)
-            visited.add(k)
-            idx = solution.Value(routing.NextVar(idx))
-        routes[day.index] = order
-    dropped = [k for k in keys if k not in visited]
-    return routes, dropped, int(solution.ObjectiveValue()), status
+    return params
 
 
 def _status_name(code: int) -> str:
