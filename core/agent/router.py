@@ -170,6 +170,16 @@ def _ambiguity_penalty(f: Features, recent: list[str] | None = None) -> float:
 
 
 def _hard_rules(f: Features, options: AgentOptions, settings: Settings) -> RouterDecision | None:
+    """The rules that decide before any score, in order: browsing and bookings (with consent), other high-risk
+    writes and conditional plans (System 2), then an explicit trip edit or a plain question (System 1)."""
+    for rules in (_browse_and_booking_rules, _high_risk_rules, _fast_path_rules):
+        decision = rules(f, options, settings)
+        if decision is not None:
+            return decision
+    return None
+
+
+def _browse_and_booking_rules(f: Features, options: AgentOptions, settings: Settings) -> RouterDecision | None:
     # A) high-risk: browser, payment/refund/booking/cancellation, bulk write -> System 2 + consent
     if f.browser:
         reasons: list[Reason] = ["REALTIME_WEB", "NO_API"]
@@ -219,6 +229,12 @@ def _hard_rules(f: Features, options: AgentOptions, settings: Settings) -> Route
             options,
             settings,
         )
+    return None
+
+
+def _high_risk_rules(f: Features, options: AgentOptions, settings: Settings) -> RouterDecision | None:
+    caps: list[Capability]
+    reasons: list[Reason]
     if f.high_risk:
         caps = ["places", "commit"]
         if f.realtime:
@@ -268,6 +284,10 @@ def _hard_rules(f: Features, options: AgentOptions, settings: Settings) -> Route
             options,
             settings,
         )
+    return None
+
+
+def _fast_path_rules(f: Features, options: AgentOptions, settings: Settings) -> RouterDecision | None:
     # B) explicit CRUD on the trip -> SYSTEM1_API (unless it is really a planning request)
     if f.crud and not (f.planning and (f.days or f.constraints >= 2)):
         conf = 0.92 - _ambiguity_penalty(f)
