@@ -36,14 +36,15 @@ api: $(STAMP)
 valhalla: $(STAMP) $(PACK)  # the helsinki pack's roads over HTTP on 127.0.0.1:8002 (OMNI_VALHALLA_URL=http://127.0.0.1:8002)
 	$(PY) -m core pack serve helsinki --port 8002
 
-# PostgreSQL (Debian's, when installed) for the tests that run on both databases. Two workers (pytest-xdist) for all
-# but the browser tests; then the browser tests, also on two workers, a test file per worker in its order (each test waits on its Chromium and Streamlit
-# server most of the time: about 40 % of two cores), and beside them, at nice 19 so they only take what the browsers
-# leave, the suites that touch dates with the machine's clock a year ahead, late on the next leap day and on New
-# Year's Eve (scripts/time_travel.py; Debian's faketime). Its report is printed after the browser tests'.
+# PostgreSQL (Debian's, when installed) for the tests that run on both databases. Three workers (pytest-xdist) for
+# all but the browser tests (on two cores: a third keeps them busy while the fault suites wait on their deadlines).
+# Then the browser tests on two workers, a test file per worker in its order (a test waits on its Chromium and
+# Streamlit server most of the time: about 40 % of two cores), and beside them, at nice 19 so they take only what
+# the browsers leave, the suites that touch dates with the machine's clock a year ahead, late on the next leap day
+# and on New Year's Eve (scripts/time_travel.py; Debian's faketime). Its report is printed after the browser tests'.
 test: $(STAMP) $(PACK)
 	export OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)"; \
-	$(PY) -m pytest -n 2 -m "not browser" || exit 1; \
+	$(PY) -m pytest -n 3 -m "not browser" || exit 1; \
 	travel_log=$$(mktemp); nice -n 19 $(PY) scripts/time_travel.py > $$travel_log 2>&1 & travel=$$!; \
 	trap 'kill $$travel 2>/dev/null; rm -f $$travel_log' INT TERM; \
 	$(PY) -m pytest -n 2 --dist loadfile -m browser; browser=$$?; \

@@ -71,6 +71,8 @@ def test_legend_and_credits_cover_nothing_and_a_selected_row_highlights_its_cand
         row = 2  # the third candidate by rank
         page.mouse.click(box["x"] + 15, box["y"] + header + row_height * row + row_height / 2)
         settle(page)
+        # the rerun draws the map anew: until the old one is gone there are two frames in the box
+        expect(page.locator(".st-key-route_map_box iframe")).to_have_count(1, timeout=UI_TIMEOUT_MS)
         result_rank = row + 1  # the table lists the candidates by rank, 1 first
         selected = frame.locator(f'.omni-legend .cand.selected[data-rank="{result_rank}"]')
         expect(selected).to_be_visible(timeout=UI_TIMEOUT_MS)
