@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # the OpenStreetMap pack: built at install, and again when its builder changes
 PACK := data/regions/helsinki/places.csv
 
-.PHONY: run test quick lint install api valhalla clean
+.PHONY: run test quick lint install api valhalla amap-standin clean
 
 $(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scripts/compile_kernels.py scripts/build_packs.py
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,9 @@ run: $(STAMP) $(PACK)
 
 api: $(STAMP)
 	$(VENV)/bin/uvicorn api:app --host 127.0.0.1 --port 8000
+
+amap-standin: $(STAMP)  # a local AMap keeping a key's limits (OMNI_AMAP_BASE_URL=the printed base_url; any key)
+	$(PY) -m standins amap --port 8766 --qps 1 --daily 5000
 
 valhalla: $(STAMP) $(PACK)  # the helsinki pack's roads over HTTP on 127.0.0.1:8002 (OMNI_VALHALLA_URL=http://127.0.0.1:8002)
 	$(PY) -m core pack serve helsinki --port 8002

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from core.config import PROJECT_ROOT
-from core.geo.amap_standin import AMapLimitedStandIn
+from standins.amap import AMapLimitedStandIn
 
 
 class AMapShapedServer(AMapLimitedStandIn):
     """AMap's geocode, distance and direction endpoints on 127.0.0.1, answered from a region pack, without limits
-    (core/geo/amap_standin.py; ``AMapLimitedStandIn(qps=..., daily=...)`` keeps AMap's)."""
+    (standins/amap.py; ``AMapLimitedStandIn(qps=..., daily=...)`` keeps AMap's)."""
 
     def __init__(self, region: str = "shanghai") -> None:
         super().__init__(region)

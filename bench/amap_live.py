@@ -1,5 +1,5 @@
 """``python -m core bench amap-live``: trips of 5, 10, 20 and 30 places planned through a stand-in AMap that keeps
-AMap's limits (core/geo/amap_standin.py: a QPS per key, refused with CUQPS 10021, and a daily quota), at QPS 1 and
+AMap's limits (standins/amap.py: a QPS per key, refused with CUQPS 10021, and a daily quota), at QPS 1 and
 3, with the shipped settings except the key, the stand-in's address and ``amap_qps`` (set to the stand-in's QPS).
 
 Then the 10- and 20-place trips again on a stand-in whose directions differ from its distances by up to 5 % a leg
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import PROJECT_ROOT
-from core.geo.amap_standin import AMapLimitedStandIn
+from standins.amap import AMapLimitedStandIn
 
 SIZES = (5, 10, 20, 30)
 RATES = (1.0, 3.0)

@@ -3,8 +3,8 @@ sights) planned through the AMap MCP provider, at QPS 1 and 3, with the shipped 
 stand-ins' addresses and ``amap_qps`` (set to the stand-ins' QPS).
 
 Two stand-ins keep one key's limits together (core/geo/amap_standin.AMapKeyLimits, as on AMap, where the MCP
-tools call the REST APIs under the key): the MCP one (core/geo/amap_mcp_standin.py) answers the tools, the REST one
-(core/geo/amap_standin.py) the fills MCP leaves out (positions, drawn paths). Per trip: the calls each received
+tools call the REST APIs under the key): the MCP one (standins/amap_mcp.py) answers the tools, the REST one
+(standins/amap.py) the fills MCP leaves out (positions, drawn paths). Per trip: the calls each received
 (MCP by tool, REST by service), the refusals each gave, the seconds the plan took, the seconds spent pacing in the
 key's bucket (not counted against the provider budget), the share of the best route's legs whose figures are
 AMap's, and the calls of a warm re-plan in a new process (the on-disk cache).
@@ -21,8 +21,8 @@ from typing import Any
 
 from bench.amap_live import RATES, SIZES, by_service, run_grid, trip_request
 from core.config import PROJECT_ROOT
-from core.geo.amap_mcp_standin import AMapMcpStandIn
-from core.geo.amap_standin import AMapKeyLimits, AMapLimitedStandIn
+from standins.amap import AMapKeyLimits, AMapLimitedStandIn
+from standins.amap_mcp import AMapMcpStandIn
 
 KEY = "bench-mcp-key-0123"
 LATENCY_S = 0.03

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from core.geo.amap_standin import DAILY_BODY, MINUTE_BODY, AMapLimitedStandIn
+from standins.amap import DAILY_BODY, MINUTE_BODY, AMapLimitedStandIn
 
 #: every fault the suite injects, in the order the report lists them
 FAULTS = ("slow", "http500", "garbage", "malformed", "quota10003", "quota10044", "minute10004")

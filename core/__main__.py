@@ -24,7 +24,6 @@ BENCH_HELP = (
 
 def build_parser() -> argparse.ArgumentParser:
     from core.cli.agent import add_parsers as agent_commands
-    from core.cli.amap_standin import add_parsers as amap_standin_commands
     from core.cli.apikey import add_parsers as apikey_commands
     from core.cli.halfday import add_parsers as halfday_commands
     from core.cli.itinerary import add_parsers as itinerary_commands
@@ -48,7 +47,6 @@ def build_parser() -> argparse.ArgumentParser:
     halfday_commands(sub)  # halfday --goal TEXT [--events] | halfday memory --user U [--reset]
     memory_commands(sub)  # memory list | forget --rule CODE | --all | recall --query TEXT
     lab_commands(sub)  # lab generate | run BATCH --grid GRID --out FILE | summary FILE | schema
-    amap_standin_commands(sub)  # amap-standin --port P --qps Q --daily N
     venue_commands(sub)  # venues serve [--port P]: the demo venue websites
     return parser
 

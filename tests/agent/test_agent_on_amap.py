@@ -11,8 +11,8 @@ from pydantic import SecretStr
 from core.agent import route_and_run
 from core.app.agent import agent_deps
 from core.config import Settings
-from core.geo.amap_standin import AMapLimitedStandIn
 from core.geo.registry import make_provider
+from standins.amap import AMapLimitedStandIn
 from tests.support.agent_packs import FIXED_NOW
 
 

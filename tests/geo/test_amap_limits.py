@@ -15,7 +15,6 @@ import tenacity
 
 from core.errors import ProviderMalformed, ProviderNotRequested, ProviderQuotaExceeded, ProviderRateLimited
 from core.geo.amap import AMapProvider
-from core.geo.amap_standin import AMapLimitedStandIn
 from core.geo.base import WarningLog, budget_left, exclude_from_budget, provider_budget
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
@@ -23,6 +22,7 @@ from core.geo.ratelimit import TokenBucket, shared_bucket
 from core.geo.registry import make_provider
 from core.geo.resilience import ResilientProvider
 from core.packs.loader import load_region
+from standins.amap import AMapLimitedStandIn
 from tests.support.amap_settings import amap_settings
 from tests.support.paths import amap_fixture
 

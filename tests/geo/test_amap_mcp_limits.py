@@ -16,13 +16,13 @@ from core.config import Settings
 from core.errors import ProviderQuotaExceeded, ProviderRateLimited
 from core.geo.amap import AMapProvider
 from core.geo.amap_mcp import AMapMcpProvider
-from core.geo.amap_mcp_standin import FAILED, INVALID_KEY_BODY, PERSONAL_MAP_LINK, AMapMcpStandIn
-from core.geo.amap_standin import AMapKeyLimits, AMapLimitedStandIn
 from core.geo.base import LonLat
 from core.geo.ratelimit import ServiceHold, TokenBucket, shared_bucket, shared_hold
 from core.geo.registry import make_provider
 from core.models.route import RoutePlanRequest
 from core.route.planner import plan_route
+from standins.amap import AMapKeyLimits, AMapLimitedStandIn
+from standins.amap_mcp import FAILED, INVALID_KEY_BODY, PERSONAL_MAP_LINK, AMapMcpStandIn
 from tests.support.amap_mcp_standin import MCP_FIXTURES, recorded_text
 
 BUND = LonLat(121.4880, 31.2402)

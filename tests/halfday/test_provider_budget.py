@@ -12,12 +12,12 @@ from pydantic import SecretStr
 
 from core.clock import clock_from_settings
 from core.config import Settings
-from core.geo.amap_standin import AMapLimitedStandIn
 from core.geo.registry import make_provider
 from core.halfday.events import DonePlans, ObservationEvent, WarningObservation
 from core.halfday.models import HalfDayRequest
 from core.halfday.service import HalfDayPlanner
 from core.halfday.travel import reset_breakers
+from standins.amap import AMapLimitedStandIn
 from tests.halfday.conftest import NOW
 
 GOAL = "周六下午和老婆带5岁的女儿去看博物馆，人均200以内"

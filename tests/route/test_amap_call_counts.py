@@ -168,7 +168,7 @@ def test_where_directions_differ_from_the_matrix_each_leg_is_still_asked_once_an
 
 
 def test_the_stand_in_s_directions_differ_from_its_distances_by_at_most_the_spread_fixed_per_leg():
-    from core.geo.amap_standin import AMapLimitedStandIn
+    from standins.amap import AMapLimitedStandIn
 
     origin, destination = "121.490000,31.240000", "121.500000,31.230000"
     with AMapLimitedStandIn(directions_spread=0.05) as standin:

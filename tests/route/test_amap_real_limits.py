@@ -18,7 +18,6 @@ from pydantic import SecretStr
 from bench.amap_live import by_service, plan_in_new_process, trip_request
 from core.app.route import stage_words
 from core.config import Settings
-from core.geo.amap_standin import AMapLimitedStandIn
 from core.geo.cache import DiskResponseCache
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
@@ -29,6 +28,7 @@ from core.packs.loader import load_region
 from core.route.budget import needed_calls, plan_budget_s
 from core.route.planner import plan_route
 from core.route.stage_types import PlanStage
+from standins.amap import AMapLimitedStandIn
 
 KEY = "real-limits-key-0123456789"
 

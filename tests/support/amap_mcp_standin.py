@@ -1,11 +1,11 @@
-"""The MCP stand-in (core/geo/amap_mcp_standin.py, where the bench can use it too) and the recorded answers of
+"""The MCP stand-in (standins/amap_mcp.py, where the bench can use it too) and the recorded answers of
 AMap's hosted MCP server kept in tests/fixtures/amap/mcp/."""
 
 from __future__ import annotations
 
 import json
 
-from core.geo.amap_mcp_standin import AMapMcpStandIn
+from standins.amap_mcp import AMapMcpStandIn
 from tests.support.paths import AMAP_FIXTURES
 
 __all__ = ["MCP_FIXTURES", "AMapMcpStandIn", "recorded_text"]

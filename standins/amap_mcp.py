@@ -1,5 +1,5 @@
 """A stand-in for AMap's hosted MCP server on 127.0.0.1 (the ``mcp`` SDK's own streamable-HTTP server) that keeps
-AMap's limits (issue 20 §6), beside the REST one (core/geo/amap_standin.py).
+AMap's limits (issue 20 §6), beside the REST one (standins/amap.py).
 
 The tools have AMap's names and answer in the hosted server's projections (recorded in tests/fixtures/amap/mcp/,
 the few shapes it needs inlined here): geocodes and distances from a region pack (GCJ-02 on the wire, like AMap),
@@ -27,8 +27,8 @@ import uvicorn
 from mcp.types import CallToolResult, TextContent  # FastMCP reads the tools' annotations from this module
 
 from core.clock import real_epoch_s
-from core.geo.amap_standin import AMapKeyLimits
 from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
+from standins.amap import AMapKeyLimits
 
 #: the hosted server's answer to a wrong key: AMap's raw REST body, not JSON-RPC (tests/fixtures/amap/mcp/)
 INVALID_KEY_BODY = b'{"status": "0", "info": "INVALID_USER_KEY", "infocode": "10001"}'
