@@ -12,7 +12,7 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_BRANCH, act, guard
 from core.agent.trip_request import mentioned_places
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.agent import (
     AgentState,
     NextStep,
@@ -24,23 +24,54 @@ if TYPE_CHECKING:
 
 def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     """'赶不上日落就改横滨': both branches, each evaluated, with the condition stated."""
-    zh = fastpath.state_lang(state) == "zh"
     pack = ctx.provider.region
     cond, then = decision.features.conditional or ("", "")
     state.react.step += 1
     guard(state, ctx, action="conditional")
+    primary_ids, alt_text, alt_ids = _branch_places(cond, then, state, ctx, registry)
+    sunset_kw = re.search(r"日落|夕阳|sunset", cond, re.I)
+    sun = when.sun_times(ctx.now.date(), lon=pack.center[0], lat=pack.center[1], tz=pack.timezone)
+    deadline = sun[1] if (sun and sunset_kw) else None
+    a = _keep_branch(cond, primary_ids, deadline, ctx, zh=fastpath.state_lang(state) == "zh")
+    b = _switch_branch(cond, alt_text, alt_ids, ctx)
+    branches = [a, b]
+    state.result.branches = branches
+    log_decision(
+        state,
+        action="orchestrator.evaluate_branches",
+        reason_code="CONDITIONAL_REQUEST",
+        policy_id=POLICY_BRANCH,
+        facts={
+            "branches": 2,
+            "a_feasible": a.get("feasible"),
+            "b_feasible": b.get("feasible"),
+            "sunset": a.get("sunset"),
+        },
+    )
+    state.result.explanations = _branch_words(cond, branches, fastpath.state_lang(state), city=pack.city)
+    state.result.status = "OK"
+    open_branches = sum(1 for br in branches if br["feasible"] is None)
+    if open_branches:
+        state.result.next_steps.append(NextStep(code="name_branch_place", args={"branches": open_branches}))
+
+
+def _place(ctx: AgentContext, pid: str) -> RegionPlace:
+    p = ctx.provider.region.place_by_id(pid)
+    assert p is not None, "mentioned_places and the trip draft give the pack's own ids"
+    return p
+
+
+def _branch_places(
+    cond: str, then: str, state: AgentState, ctx: AgentContext, registry: ActionRegistry
+) -> tuple[list[str], str, list[str]]:
+    """The first branch's place (one in the condition, else the trip draft's last), the alternative's words and its
+    place, resolved and with their facts."""
+    pack = ctx.provider.region
     primary_ids = mentioned_places(cond, pack)
     alt_text = re.sub(
         r"^(就|那就|则|便)?(改成?|换成?|改去|换去|去|switch to|change to|go to|then)\s*", "", then, flags=re.I
     ).strip()
     alt_ids = mentioned_places(alt_text, pack)
-
-    def place(pid: str) -> RegionPlace:
-        p = pack.place_by_id(pid)
-        assert p is not None, "mentioned_places and the trip draft give the pack's own ids"
-        return p
-
-    # Where the first branch would be: a place in the condition, else the last place of the trip draft.
     if not primary_ids and ctx.request.trip_id:
         act(
             registry,
@@ -52,10 +83,7 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             policy_id=POLICY_BRANCH,
         )
         primary_ids = [n["place_id"] for n in state.draft.nodes if n.get("place_id")][-1:]
-    names = [
-        *(place(p).name_zh for p in primary_ids[:1]),
-        *(place(p).name_zh for p in alt_ids[:1]),
-    ]
+    names = [*(_place(ctx, p).name_zh for p in primary_ids[:1]), *(_place(ctx, p).name_zh for p in alt_ids[:1])]
     if names:
         act(
             registry,
@@ -78,33 +106,36 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             reason_code="MISSING_POI_FACTS",
             policy_id=POLICY_BRANCH,
         )
-    now = ctx.now
-    sunset_kw = re.search(r"日落|夕阳|sunset", cond, re.I)
-    sun = when.sun_times(now.date(), lon=pack.center[0], lat=pack.center[1], tz=pack.timezone)
-    deadline = sun[1] if (sun and sunset_kw) else None
-    start: dict[str, Any] = {"name": "city centre", "lon": pack.center[0], "lat": pack.center[1]}
+    return primary_ids, alt_text, alt_ids
 
-    def eta_to(pid: str) -> tuple[datetime, float]:
-        from core.geo.base import LonLat
 
-        p = place(pid)
-        leg = ctx.provider.route(LonLat(start["lon"], start["lat"]), LonLat(p.lon, p.lat), mode="driving")
-        robust = leg.duration_s * 1.3 + 600  # a conservative buffer; the figure is an offline estimate when offline
-        return now + timedelta(seconds=robust), leg.duration_s
+def _eta(ctx: AgentContext, pid: str) -> tuple[datetime, float]:
+    """When a drive from the city centre, leaving now, reaches ``pid`` on a conservative buffer (the figure is an
+    offline estimate when offline), and the drive's nominal seconds."""
+    from core.geo.base import LonLat
 
-    branches: list[dict[str, Any]] = []
-    # Branch A: the condition holds (we make it) -> keep the plan
+    pack = ctx.provider.region
+    p = _place(ctx, pid)
+    leg = ctx.provider.route(LonLat(pack.center[0], pack.center[1]), LonLat(p.lon, p.lat), mode="driving")
+    robust = leg.duration_s * 1.3 + 600
+    return ctx.now + timedelta(seconds=robust), leg.duration_s
+
+
+def _keep_branch(
+    cond: str, primary_ids: list[str], deadline: datetime | None, ctx: AgentContext, *, zh: bool
+) -> dict[str, Any]:
+    """Branch A: the condition holds (we make it) -> keep the plan, evaluated against the sunset when it is one."""
     a: dict[str, Any] = {
         "branch": "A",
         "condition": (f"赶得上{cond.replace('赶不上', '').replace('来不及', '')}" if zh else f"NOT ({cond})"),
         "action": "keep_plan",
-        "target": place(primary_ids[0]).name_zh if primary_ids else None,
+        "target": _place(ctx, primary_ids[0]).name_zh if primary_ids else None,
     }
     if deadline is not None:
         a["sunset"] = deadline.strftime("%H:%M")
         a["sunset_source"] = "astronomical_calculation"
     if primary_ids and deadline is not None:
-        eta, nominal = eta_to(primary_ids[0])
+        eta, nominal = _eta(ctx, primary_ids[0])
         a.update(
             {
                 "eta": eta.strftime("%H:%M"),
@@ -117,48 +148,41 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
         a.update({"feasible": None, "evaluation": "NEEDS_TARGET_PLACE"})
     else:
         a.update({"feasible": None, "evaluation": "CONDITION_NOT_COMPUTABLE"})
-    branches.append(a)
-    # Branch B: the condition fails -> the alternative
-    b: dict[str, Any] = {"branch": "B", "condition": cond, "action": "switch_to", "target": alt_text}
-    if alt_ids:
-        p = place(alt_ids[0])
-        eta, nominal = eta_to(alt_ids[0])
-        b.update(
-            {
-                "target": p.name_zh,
-                "place_id": p.id,
-                "eta": eta.strftime("%H:%M"),
-                "nominal_travel_min": round(nominal / 60),
-                "opening_hours": p.opening_hours,
-                "feasible": True,
-                "evaluation": "EVALUATED",
-            }
-        )
-        if p.opening_hours:
-            from core.itinerary.opening import opening_windows
+    return a
 
-            ow = opening_windows(p.opening_hours, [eta.date()], timezone=pack.timezone, country=pack.country or None)
-            mins = eta.hour * 60 + eta.minute
-            open_now = any(iv.start <= mins <= iv.end for iv in ow.by_date.get(eta.date(), []))
-            b["open_at_eta"] = open_now
-            b["feasible"] = open_now
-    else:
+
+def _switch_branch(cond: str, alt_text: str, alt_ids: list[str], ctx: AgentContext) -> dict[str, Any]:
+    """Branch B: the condition fails -> the alternative, evaluated on its opening hours at the arrival."""
+    b: dict[str, Any] = {"branch": "B", "condition": cond, "action": "switch_to", "target": alt_text}
+    if not alt_ids:
         b.update({"feasible": None, "evaluation": "NOT_IN_KNOWLEDGE_BASE"})
-    branches.append(b)
-    state.result.branches = branches
-    log_decision(
-        state,
-        action="orchestrator.evaluate_branches",
-        reason_code="CONDITIONAL_REQUEST",
-        policy_id=POLICY_BRANCH,
-        facts={
-            "branches": 2,
-            "a_feasible": a.get("feasible"),
-            "b_feasible": b.get("feasible"),
-            "sunset": a.get("sunset"),
-        },
+        return b
+    pack = ctx.provider.region
+    p = _place(ctx, alt_ids[0])
+    eta, nominal = _eta(ctx, alt_ids[0])
+    b.update(
+        {
+            "target": p.name_zh,
+            "place_id": p.id,
+            "eta": eta.strftime("%H:%M"),
+            "nominal_travel_min": round(nominal / 60),
+            "opening_hours": p.opening_hours,
+            "feasible": True,
+            "evaluation": "EVALUATED",
+        }
     )
-    lang = fastpath.state_lang(state)
+    if p.opening_hours:
+        from core.itinerary.opening import opening_windows
+
+        ow = opening_windows(p.opening_hours, [eta.date()], timezone=pack.timezone, country=pack.country or None)
+        mins = eta.hour * 60 + eta.minute
+        open_now = any(iv.start <= mins <= iv.end for iv in ow.by_date.get(eta.date(), []))
+        b["open_at_eta"] = open_now
+        b["feasible"] = open_now
+    return b
+
+
+def _branch_words(cond: str, branches: list[dict[str, Any]], lang: Lang, *, city: str) -> list[str]:
     lines = [t("agent.conditional.condition", lang, condition=cond)]
     for br in branches:
         head = {"branch": br["branch"], "condition": br["condition"]}
@@ -168,13 +192,9 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             lines.append(t("agent.conditional.evaluated", lang, **head, target=br["target"], eta=br["eta"],
                            sunset=sunset, verdict=verdict))  # fmt: skip
         elif br["evaluation"] == "NOT_IN_KNOWLEDGE_BASE":
-            lines.append(t("agent.conditional.not_in_kb", lang, **head, target=br["target"], city=pack.city))
+            lines.append(t("agent.conditional.not_in_kb", lang, **head, target=br["target"], city=city))
         elif br["evaluation"] == "NEEDS_TARGET_PLACE":
             lines.append(t("agent.conditional.needs_place", lang, **head, sunset=br.get("sunset")))
         else:
             lines.append(t("agent.conditional.not_computed", lang, **head))
-    state.result.explanations = lines
-    state.result.status = "OK"
-    open_branches = sum(1 for br in branches if br["feasible"] is None)
-    if open_branches:
-        state.result.next_steps.append(NextStep(code="name_branch_place", args={"branches": open_branches}))
+    return lines
