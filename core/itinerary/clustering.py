@@ -133,40 +133,112 @@ def repair_cross_day(
     loop ends. A must still dropped then gets an exact search over which day each must goes on
     (must_assignment.reassign_musts, small trips). Returns new plans and the moves made.
     """
-    plans = [p.model_copy(deep=True) for p in plans]
-    by_day = {p.day_index: p for p in plans}
-    pool = sorted(
-        {k for p in plans for k in p.dropped}, key=lambda k: (-effective_penalty(problem.stop(k), settings), k)
-    )
-    moves: list[dict[str, Any]] = []
-    home = {k: p.day_index for p in plans for k in p.dropped}
-    tried: set[tuple[str, int, tuple[str, ...]]] = set()
+    repair = _CrossDayRepair(problem, plans, settings)
+    moves = repair.run()
+    # A must still dropped may need a chain of moves the loop above does not make: an exact search over days.
+    plans, reassigned = reassign_musts(problem, repair.plans, settings=settings)
+    moves.extend({**m, "displaced": []} for m in reassigned)
+    return plans, moves
 
-    def room(d: int) -> int:
-        sched = layout_day(problem, d, by_day[d].order, settings=settings)
-        return (problem.days[d].end_min - sched.finish) if sched else 0
 
-    def rehome(k: str, d: int) -> tuple[int, list[str], list[str]] | None:
+Rehomed = dict[str, tuple[int, list[str]]]  # displaced key -> (the day it went to, what it displaced there)
+
+
+class _CrossDayRepair:
+    """The state of one repair: the plans (copies), what is still dropped (most valuable first), each dropped
+    stop's own day, and the (stop, day, order) tries already made."""
+
+    def __init__(self, problem: ItineraryProblem, plans: Sequence[DayPlan], settings: Settings) -> None:
+        self.problem = problem
+        self.settings = settings
+        self.plans = [p.model_copy(deep=True) for p in plans]
+        self.by_day = {p.day_index: p for p in self.plans}
+        self.pool = sorted({k for p in self.plans for k in p.dropped}, key=self._rank)
+        self.home = {k: p.day_index for p in self.plans for k in p.dropped}
+        self.tried: set[tuple[str, int, tuple[str, ...]]] = set()
+        self.moves: list[dict[str, Any]] = []
+
+    def _worth(self, key: str) -> int:
+        return effective_penalty(self.problem.stop(key), self.settings)
+
+    def _rank(self, key: str) -> tuple[int, str]:
+        return -self._worth(key), key
+
+    def room(self, d: int) -> int:
+        sched = layout_day(self.problem, d, self.by_day[d].order, settings=self.settings)
+        return (self.problem.days[d].end_min - sched.finish) if sched else 0
+
+    def run(self) -> list[dict[str, Any]]:
+        while self.pool:
+            self.place(self.pool.pop(0))
+        return self.moves
+
+    def place(self, key: str) -> None:
+        """``key`` on the first day it fits (other days first, most room first), inserted or forced in."""
+        problem, stop = self.problem, self.problem.stop(key)
+        candidates = [d for d in range(len(problem.days)) if stop.windows_by_day[d] and d in self.by_day]
+        candidates.sort(key=lambda d: (d == self.home.get(key), -self.room(d), d))
+        for d in candidates:
+            plan = self.by_day[d]
+            sig = (key, d, tuple(plan.order))
+            if sig in self.tried:
+                continue
+            self.tried.add(sig)
+            ins = best_insertion(problem, d, plan.order, key, settings=self.settings)
+            rehomed: Rehomed = {}
+            new_dropped: list[str]
+            if ins is not None:
+                new_order, new_dropped = ins.order, []
+            else:
+                # Force it in; a stop it displaces may go to another day (rehome): two musts that only fit the
+                # same morning, one of which could start another day.
+                hard = is_hard(stop)
+                if not hard and not any(self._worth(k) < self._worth(key) for k in plan.order):
+                    continue  # forcing it in could only displace stops worth as much or more
+                forced = self.force_in(key, d, hard)
+                if forced is None:
+                    continue
+                new_order, new_dropped, rehomed = forced
+            self._apply(key, d, list(new_order), new_dropped, rehomed)
+            return
+
+    def _apply(self, key: str, d: int, new_order: list[str], new_dropped: list[str], rehomed: Rehomed) -> None:
+        src = self.home.get(key)
+        for p in self.plans:
+            if key in p.dropped:
+                p.dropped.remove(key)
+        plan = self.by_day[d]
+        plan.order = new_order
+        plan.dropped = [*plan.dropped, *new_dropped]
+        for k in new_dropped:
+            self.home[k] = d
+            self.pool.append(k)
+        self.pool.sort(key=self._rank)
+        self.moves.append({"key": key, "from_day": src, "to_day": d, "displaced": list(new_dropped)})
+        self.moves.extend({"key": k, "from_day": d, "to_day": e, "displaced": x} for k, (e, x) in rehomed.items())
+
+    def rehome(self, k: str, d: int) -> tuple[int, list[str], list[str]] | None:
         """Another day for ``k`` (displaced from day ``d``): one where it fits as the day stands, else one
         where forcing it in displaces only stops worth less than it. (day, new order, displaced) or None."""
+        problem, by_day = self.problem, self.by_day
         others = sorted(
-            (e for e in by_day if e != d and problem.stop(k).windows_by_day[e]), key=lambda e: (-room(e), e)
+            (e for e in by_day if e != d and problem.stop(k).windows_by_day[e]), key=lambda e: (-self.room(e), e)
         )
         for e in others:
-            sched = best_insertion(problem, e, by_day[e].order, k, settings=settings)
+            sched = best_insertion(problem, e, by_day[e].order, k, settings=self.settings)
             if sched is not None:
                 return e, list(sched.order), []
-        worth_k = effective_penalty(problem.stop(k), settings)
+        worth_k = self._worth(k)
         for e in others:
             trial = optimize_day_vrptw(
-                problem, day_index=e, keys=[*by_day[e].order, k], settings=settings, force_keys=[k]
+                problem, day_index=e, keys=[*by_day[e].order, k], settings=self.settings, force_keys=[k]
             )
             displaced = [x for x in trial.dropped if x != k]
-            if k in trial.order and plan_penalty(problem, displaced, settings) < worth_k:
+            if k in trial.order and plan_penalty(problem, displaced, self.settings) < worth_k:
                 return e, list(trial.order), displaced
         return None
 
-    def force_in(key: str, d: int, hard: bool) -> tuple[list[str], list[str], dict[str, tuple[int, list[str]]]] | None:
+    def force_in(self, key: str, d: int, hard: bool) -> tuple[list[str], list[str], Rehomed] | None:
         """Force ``key`` into day ``d``; the stops it displaces go to other days where they can (rehome).
 
         The solver chooses what to displace by travel alone, so it may displace a stop that fits no other day
@@ -176,35 +248,24 @@ def repair_cross_day(
         dropped is kept if that is below ``key``'s own; the other days' orders are left as it made them.
         (new order of d, dropped, rehomed) or None.
         """
-        worth = effective_penalty(problem.stop(key), settings)
+        by_day = self.by_day
+        worth = self._worth(key)
         before = {e: list(p.order) for e, p in by_day.items()}
-        best: tuple[int, list[str], list[str], dict[str, tuple[int, list[str]]], dict[int, list[str]]] | None = None
+        best: tuple[int, list[str], list[str], Rehomed, dict[int, list[str]]] | None = None
         pinned: list[str] = []
         while True:
             trial = optimize_day_vrptw(
-                problem,
+                self.problem,
                 day_index=d,
                 keys=[*by_day[d].order, key],
-                settings=settings,
+                settings=self.settings,
                 force_keys=[key, *pinned],
                 displace_musts=hard,
             )
             if key not in trial.order:
                 break
-            dropped: list[str] = []
-            rehomed: dict[str, tuple[int, list[str]]] = {}
-            stuck: list[str] = []
-            for k in (k for k in trial.dropped if k != key):
-                target = rehome(k, d)
-                if target is None:
-                    dropped.append(k)
-                    stuck.append(k)
-                else:
-                    e, order, displaced = target
-                    rehomed[k] = (e, displaced)
-                    by_day[e].order = order
-                    dropped.extend(displaced)
-            penalty = plan_penalty(problem, dropped, settings)
+            dropped, rehomed, stuck = self._rehome_all([k for k in trial.dropped if k != key], d)
+            penalty = plan_penalty(self.problem, dropped, self.settings)
             if penalty < worth and (best is None or penalty < best[0]):
                 best = (penalty, list(trial.order), dropped, rehomed, {e: list(p.order) for e, p in by_day.items()})
             for e, order in before.items():
@@ -221,47 +282,20 @@ def repair_cross_day(
                 by_day[e].order = o
         return order, dropped, rehomed
 
-    while pool:
-        key = pool.pop(0)
-        stop = problem.stop(key)
-        worth = effective_penalty(stop, settings)
-        candidates = [d for d in range(len(problem.days)) if stop.windows_by_day[d] and d in by_day]
-        candidates.sort(key=lambda d: (d == home.get(key), -room(d), d))
-        for d in candidates:
-            plan = by_day[d]
-            sig = (key, d, tuple(plan.order))
-            if sig in tried:
-                continue
-            tried.add(sig)
-            ins = best_insertion(problem, d, plan.order, key, settings=settings)
-            rehomed: dict[str, tuple[int, list[str]]] = {}
-            new_dropped: list[str]
-            if ins is not None:
-                new_order, new_dropped = ins.order, []
+    def _rehome_all(self, displaced: list[str], d: int) -> tuple[list[str], Rehomed, list[str]]:
+        """Each stop displaced from day ``d`` to another day where it can go (the other days' orders change):
+        (what is dropped in the end, where each rehomed stop went, the stops that found no other day)."""
+        dropped: list[str] = []
+        rehomed: Rehomed = {}
+        stuck: list[str] = []
+        for k in displaced:
+            target = self.rehome(k, d)
+            if target is None:
+                dropped.append(k)
+                stuck.append(k)
             else:
-                # Force it in; a stop it displaces may go to another day (rehome): two musts that only fit the
-                # same morning, one of which could start another day.
-                hard = is_hard(stop)
-                if not hard and not any(effective_penalty(problem.stop(k), settings) < worth for k in plan.order):
-                    continue  # forcing it in could only displace stops worth as much or more
-                forced = force_in(key, d, hard)
-                if forced is None:
-                    continue
-                new_order, new_dropped, rehomed = forced
-            src = home.get(key)
-            for p in plans:
-                if key in p.dropped:
-                    p.dropped.remove(key)
-            plan.order = list(new_order)
-            plan.dropped = [*plan.dropped, *new_dropped]
-            for k in new_dropped:
-                home[k] = d
-                pool.append(k)
-            pool.sort(key=lambda k: (-effective_penalty(problem.stop(k), settings), k))
-            moves.append({"key": key, "from_day": src, "to_day": d, "displaced": list(new_dropped)})
-            moves.extend({"key": k, "from_day": d, "to_day": e, "displaced": x} for k, (e, x) in rehomed.items())
-            break
-    # A must still dropped may need a chain of moves the loop above does not make: an exact search over days.
-    plans, reassigned = reassign_musts(problem, plans, settings=settings)
-    moves.extend({**m, "displaced": []} for m in reassigned)
-    return plans, moves
+                e, order, moved_out = target
+                rehomed[k] = (e, moved_out)
+                self.by_day[e].order = order
+                dropped.extend(moved_out)
+        return dropped, rehomed, stuck
