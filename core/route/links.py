@@ -201,86 +201,16 @@ def build_deep_links(
     ``origin`` is None when the trip starts at the user's current location: the app links then omit
     the start (the app uses "my location") and the first web link has no ``from``.
     """
-    if transport_mode not in _APP_MODE:
-        raise InputError(
-            f"deep links support transport_mode driving, walking or cycling, not {transport_mode!r}",
-            field="transport_mode",
-        )
-    if deep_link_mode not in ("personal_map", "route_plan", "auto"):
-        raise InputError(
-            f"deep_link_mode must be personal_map, route_plan or auto, not {deep_link_mode!r}",
-            field="deep_link_mode",
-        )
+    _check_modes(transport_mode, deep_link_mode)
     stops = list(ordered_stops)
     warnings: list[Notice] = []
     personal_map: str | None = None
-
     if deep_link_mode in ("personal_map", "auto"):
         points = ([origin] if origin is not None else []) + stops + [destination]
-        missing = [_label(p) for p in points if _amap_poi_id(p, provider) is None]
-        asked = deep_link_mode == "personal_map"
-        listed = ", ".join(missing)
-        if missing and asked:
-            warnings.append(
-                notice(
-                    "PERSONAL_MAP_NO_IDS",
-                    detail=f"personal_map needs an AMap POI id for every point; missing for: {listed} — fell back to "
-                    "route_plan.",
-                    missing=len(missing),
-                    points=len(points),
-                )
-            )
-        elif missing:
-            warnings.append(
-                notice(
-                    "AUTO_ROUTE_PLAN_NO_IDS",
-                    detail=f"no AMap POI id: {listed}",
-                    missing=len(missing),
-                    total=len(points),
-                )
-            )
-        elif personal_map_maker is None and asked:
-            warnings.append(
-                notice(
-                    "PERSONAL_MAP_NEEDS_MCP",
-                    detail="The personal-map service (AMap maps_schema_personal_map) needs the amap-mcp provider — "
-                    "fell back to route_plan.",
-                )
-            )
-        elif personal_map_maker is None:
-            warnings.append(notice("AUTO_ROUTE_PLAN_NO_MCP"))
-        else:
-            try:
-                personal_map = personal_map_maker(points)
-            except ProviderError as exc:
-                warnings.append(
-                    notice("PERSONAL_MAP_FAILED", detail=f"The personal map could not be made ({exc.message})")
-                )
-            else:
-                if not asked:  # auto: every point has its AMap place and the service is there
-                    warnings.append(notice("AUTO_PERSONAL_MAP", total=len(points)))
-        if asked or personal_map:
-            warnings.append(notice("PERSONAL_MAP_NOTE"))
-
-    # App links: at most MAX_APP_VIAS via points. A longer route gets a link for its first part only,
-    # ending at the stop after the last via, so following it never contradicts the plan.
-    app_destination = destination
-    app_vias = stops
-    if len(stops) > MAX_APP_VIAS:
-        app_vias = stops[:MAX_APP_VIAS]
-        app_destination = stops[MAX_APP_VIAS]
-        covered = MAX_APP_VIAS + 1
-        omitted = len(stops) - covered
-        warnings.append(
-            notice(
-                "APP_LINK_VIAS",
-                vias=MAX_APP_VIAS,
-                covered=covered,
-                total=len(stops),
-                omitted=omitted,
-                end=app_destination.id,
-            )
+        personal_map = _personal_map(
+            points, asked=deep_link_mode == "personal_map", provider=provider, maker=personal_map_maker, into=warnings
         )
+    app_vias, app_destination = _app_route(stops, destination, into=warnings)
     android, ios = (
         _app_link(
             base,
@@ -328,6 +258,93 @@ def build_deep_links(
         coordinate_system="GCJ02",
     )
     return links, warnings
+
+
+def _check_modes(transport_mode: str, deep_link_mode: str) -> None:
+    if transport_mode not in _APP_MODE:
+        raise InputError(
+            f"deep links support transport_mode driving, walking or cycling, not {transport_mode!r}",
+            field="transport_mode",
+        )
+    if deep_link_mode not in ("personal_map", "route_plan", "auto"):
+        raise InputError(
+            f"deep_link_mode must be personal_map, route_plan or auto, not {deep_link_mode!r}",
+            field="deep_link_mode",
+        )
+
+
+def _personal_map(
+    points: list[ResolvedPoint],
+    *,
+    asked: bool,
+    provider: str,
+    maker: Callable[[list[ResolvedPoint]], str] | None,
+    into: list[Notice],
+) -> str | None:
+    """AMap's personal map of ``points`` when every point has its AMap place and the service is there (``asked``:
+    the person asked for it; else "auto" tries it); what was done instead is said in ``into``."""
+    missing = [_label(p) for p in points if _amap_poi_id(p, provider) is None]
+    listed = ", ".join(missing)
+    personal_map: str | None = None
+    if missing and asked:
+        into.append(
+            notice(
+                "PERSONAL_MAP_NO_IDS",
+                detail=f"personal_map needs an AMap POI id for every point; missing for: {listed} — fell back to "
+                "route_plan.",
+                missing=len(missing),
+                points=len(points),
+            )
+        )
+    elif missing:
+        into.append(
+            notice(
+                "AUTO_ROUTE_PLAN_NO_IDS", detail=f"no AMap POI id: {listed}", missing=len(missing), total=len(points)
+            )
+        )
+    elif maker is None and asked:
+        into.append(
+            notice(
+                "PERSONAL_MAP_NEEDS_MCP",
+                detail="The personal-map service (AMap maps_schema_personal_map) needs the amap-mcp provider — "
+                "fell back to route_plan.",
+            )
+        )
+    elif maker is None:
+        into.append(notice("AUTO_ROUTE_PLAN_NO_MCP"))
+    else:
+        try:
+            personal_map = maker(points)
+        except ProviderError as exc:
+            into.append(notice("PERSONAL_MAP_FAILED", detail=f"The personal map could not be made ({exc.message})"))
+        else:
+            if not asked:  # auto: every point has its AMap place and the service is there
+                into.append(notice("AUTO_PERSONAL_MAP", total=len(points)))
+    if asked or personal_map:
+        into.append(notice("PERSONAL_MAP_NOTE"))
+    return personal_map
+
+
+def _app_route(
+    stops: list[ResolvedPoint], destination: ResolvedPoint, *, into: list[Notice]
+) -> tuple[list[ResolvedPoint], ResolvedPoint]:
+    """App links: at most MAX_APP_VIAS via points. A longer route gets a link for its first part only, ending at the
+    stop after the last via, so following it never contradicts the plan (said in ``into``)."""
+    if len(stops) <= MAX_APP_VIAS:
+        return stops, destination
+    end = stops[MAX_APP_VIAS]
+    covered = MAX_APP_VIAS + 1
+    into.append(
+        notice(
+            "APP_LINK_VIAS",
+            vias=MAX_APP_VIAS,
+            covered=covered,
+            total=len(stops),
+            omitted=len(stops) - covered,
+            end=end.id,
+        )
+    )
+    return stops[:MAX_APP_VIAS], end
 
 
 @functools.lru_cache(maxsize=128)
