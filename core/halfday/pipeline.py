@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable, Generator, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -329,95 +330,33 @@ def _stages(
     now = now.replace(tzinfo=zone) if now.tzinfo is None else now.astimezone(zone)  # a naive time is local
     got: list[Any] = []
 
-    yield stream.status(1)
-    goal_in = {"text": request.goal, "now": now, "lang": request.lang, "window": request.window}
-    yield from _run(stream, registry, "decompose_goal", goal_in, got)
-    goal: DecomposedGoal = got.pop()
-    yield stream.intent(goal)
-    if goal.missing:
-        yield stream.done(DoneClarify(goal=goal, missing=list(goal.missing)))
-        return
-    assert goal.window is not None
-
-    yield stream.status(2)
-    yield from _run(stream, registry, "get_memory", MemoryQuery(user_id=request.user_id), got)
-    memory: Memory = got.pop()
-
-    yield stream.status(3)
-    yield from _run(
-        stream, registry, "analyze_user_profile", ProfileInput(goal=goal, memory=memory, today=now.date()), got
-    )
-    profile: Profile = got.pop()
-
-    yield stream.status(4)
-    yield from _run(stream, registry, "plan_time_slots", SlotsInput(profile=profile, window=goal.window, now=now), got)
-    slots: TimeSlots = got.pop()
-    origin: OriginPoint | None = None
-    if request.origin:
-        try:
-            yield from _run(stream, registry, "resolve_origin", OriginQuery(text=request.origin), got)
-            origin = got.pop().origin
-        except (OmniError, TimeoutError, ConnectionError):  # the start is optional: plan from the first stop
-            origin = None
-        if origin is None:
-            stream.warnings.append("ORIGIN_UNRESOLVED")
-            yield stream.warning("ORIGIN_UNRESOLVED", WarningFacts(origin=request.origin))
-        elif "geocode" in _estimated_services(provider):
-            stream.warnings.append("ORIGIN_FROM_LOCAL_GAZETTEER")
-            facts = WarningFacts(origin=request.origin, services=["geocode"])
-            yield stream.warning("ORIGIN_FROM_LOCAL_GAZETTEER", facts)
+    understood = yield from _understand(stream, registry, request, now, got)
+    if understood is None:
+        return  # the goal lacks something: the person was asked
+    goal, profile, slots = understood
+    origin = (yield from _origin(stream, registry, provider, request.origin, got)) if request.origin else None
 
     relaxed: list[RelaxCode] = []
     reported: set[str] = set()
     pending = relax_order(profile)
     while True:
         yield stream.status(5, relaxed)
-        filters = SearchFilters(region=pack.name, profile=profile, slots=slots, relaxed=relaxed)
-        try:
-            yield from _run(stream, registry, "search_places", filters, got)
-            candidates: Candidates = got.pop()
-        except EmptyResult as exc:  # nothing passed the filters: say why, then relax if anything can be
-            candidates = (
-                Candidates.model_validate(exc.details)
-                if isinstance(exc.details, dict)
-                else Candidates(region=pack.name, date=slots.date, items=[], relaxed=relaxed)
-            )
-            yield stream.observation(
-                EmptyObservation(tool="search_places", facts=EmptyFacts(excluded=dict(candidates.excluded)))
-            )
-        for issue in candidates.named_issues:
-            if f"NAMED_PLACE:{issue.name}" not in reported:
-                reported.add(f"NAMED_PLACE:{issue.name}")
-                code = "NAMED_PLACE_NOT_FOUND" if issue.reason == "not_in_pack" else "NAMED_PLACE_UNAVAILABLE"
-                if code not in stream.warnings:
-                    stream.warnings.append(code)
-                facts = WarningFacts(name=issue.name, reason=issue.reason, place_id=issue.place_id)
-                yield stream.warning(code, facts)
+        candidates = yield from _search(
+            stream, registry, SearchFilters(region=pack.name, profile=profile, slots=slots, relaxed=relaxed), got
+        )
+        for code, facts in _named_issues(candidates, reported, stream.warnings):
+            yield stream.warning(code, facts)
         plans: PlanSet | None = None
         if candidates.items:
             yield stream.status(6)
             compose = ComposeInput(
-                origin=origin,
-                profile=profile,
-                slots=slots,
-                candidates=candidates,
-                now=now,
-                max_plans=request.max_plans,
+                origin=origin, profile=profile, slots=slots, candidates=candidates, now=now, max_plans=request.max_plans
             )
-            yield from _run(stream, registry, "rank_places_for_plan", compose, got)
-            composed: PlanSet = got.pop()
-            for note in composed.notes:
-                if note in DEGRADED_NOTES and note not in stream.warnings:
-                    stream.warnings.append(note)
-                    yield stream.warning(note, _estimated_facts(composed, provider))
-            if stream.choice is None and any(n in DEGRADED_NOTES for n in composed.notes):
-                facts = _estimated_facts(composed, provider)
-                stream.choice = yield from _ask_degraded(stream, request, facts, decide=decide, settings=settings)
-                if stream.choice == "stop":
-                    # the map service is down: asking again helps once its breaker's cool-down is over
-                    retry = settings.halfday_breaker_map_reset_s
-                    yield _error(stream, DEGRADED_DECLINED, tool="rank_places_for_plan", retry_after_s=retry)
-                    return
+            composed = yield from _compose(
+                stream, registry, provider, compose, request, settings=settings, decide=decide, got=got
+            )
+            if composed is None:
+                return  # the person declined to go on with estimates
             score_in = ScoreInput(
                 plans=composed, candidates=candidates, profile=profile, slots=slots, weights=request.weights
             )
@@ -435,13 +374,72 @@ def _stages(
     if plans is None or not plans.plans:
         yield _error(stream, "NO_FEASIBLE_PLAN", excluded=dict(candidates.excluded))
         return
+    yield from _deliver(
+        stream,
+        plans,
+        candidates,
+        request,
+        goal=goal,
+        profile=profile,
+        slots=slots,
+        relaxed=relaxed,
+        origin=origin,
+        region=pack.name,
+    )
+
+
+def _understand(
+    stream: _Stream, registry: ToolRegistry, request: HalfDayRequest, now: datetime, got: list[Any]
+) -> Generator[HalfDayEvent, None, tuple[DecomposedGoal, Profile, TimeSlots] | None]:
+    """Stages 1-4: the goal, the person's memory, their profile and the time slots (None: the goal lacks something,
+    and the stream has ended asking for it)."""
+    yield stream.status(1)
+    goal_in = {"text": request.goal, "now": now, "lang": request.lang, "window": request.window}
+    yield from _run(stream, registry, "decompose_goal", goal_in, got)
+    goal: DecomposedGoal = got.pop()
+    yield stream.intent(goal)
+    if goal.missing:
+        yield stream.done(DoneClarify(goal=goal, missing=list(goal.missing)))
+        return None
+    assert goal.window is not None
+
+    yield stream.status(2)
+    yield from _run(stream, registry, "get_memory", MemoryQuery(user_id=request.user_id), got)
+    memory: Memory = got.pop()
+
+    yield stream.status(3)
+    yield from _run(
+        stream, registry, "analyze_user_profile", ProfileInput(goal=goal, memory=memory, today=now.date()), got
+    )
+    profile: Profile = got.pop()
+
+    yield stream.status(4)
+    yield from _run(stream, registry, "plan_time_slots", SlotsInput(profile=profile, window=goal.window, now=now), got)
+    slots: TimeSlots = got.pop()
+    return goal, profile, slots
+
+
+def _deliver(
+    stream: _Stream,
+    plans: PlanSet,
+    candidates: Candidates,
+    request: HalfDayRequest,
+    *,
+    goal: DecomposedGoal,
+    profile: Profile,
+    slots: TimeSlots,
+    relaxed: list[RelaxCode],
+    origin: OriginPoint | None,
+    region: str,
+) -> Iterator[HalfDayEvent]:
+    """Stage 7: which steps can be reserved, then the plans explained, with every warning said on the way."""
     for plan in plans.plans:
         bookable = [s.place_id for s in plan.steps if s.bookable]
         if bookable:
             yield stream.observation(ReservableObservation(plan_id=plan.plan_id, place_ids=bookable))
     result = HalfDayResult(
         trace_id=stream.trace.trace_id,
-        region=pack.name,
+        region=region,
         goal=goal,
         profile=profile,
         slots=slots,
@@ -454,3 +452,87 @@ def _stages(
         tool_log=list(stream.trace.calls),
     )
     yield stream.done(DonePlans(result=result))
+
+
+def _origin(
+    stream: _Stream, registry: ToolRegistry, provider: MapServices, text: str, got: list[Any]
+) -> Generator[HalfDayEvent, None, OriginPoint | None]:
+    """Stage 4's start point (optional: unresolved, the plan starts at its first stop), with what it cost said."""
+    origin: OriginPoint | None
+    try:
+        yield from _run(stream, registry, "resolve_origin", OriginQuery(text=text), got)
+        origin = got.pop().origin
+    except (OmniError, TimeoutError, ConnectionError):  # the start is optional: plan from the first stop
+        origin = None
+    if origin is None:
+        stream.warnings.append("ORIGIN_UNRESOLVED")
+        yield stream.warning("ORIGIN_UNRESOLVED", WarningFacts(origin=text))
+    elif "geocode" in _estimated_services(provider):
+        stream.warnings.append("ORIGIN_FROM_LOCAL_GAZETTEER")
+        yield stream.warning("ORIGIN_FROM_LOCAL_GAZETTEER", WarningFacts(origin=text, services=["geocode"]))
+    return origin
+
+
+def _search(
+    stream: _Stream, registry: ToolRegistry, filters: SearchFilters, got: list[Any]
+) -> Generator[HalfDayEvent, None, Candidates]:
+    """Stage 5: the candidates that pass the filters; none, with why each place was excluded."""
+    try:
+        yield from _run(stream, registry, "search_places", filters, got)
+        found: Candidates = got.pop()
+        return found
+    except EmptyResult as exc:  # nothing passed the filters: say why, then relax if anything can be
+        empty = (
+            Candidates.model_validate(exc.details)
+            if isinstance(exc.details, dict)
+            else Candidates(region=filters.region, date=filters.slots.date, items=[], relaxed=filters.relaxed)
+        )
+        yield stream.observation(
+            EmptyObservation(tool="search_places", facts=EmptyFacts(excluded=dict(empty.excluded)))
+        )
+        return empty
+
+
+def _named_issues(
+    candidates: Candidates, reported: set[str], warnings: list[str]
+) -> Iterator[tuple[str, WarningFacts]]:
+    """A place the goal named that is not in the pack or not available, once each (its code kept in
+    ``warnings``)."""
+    for issue in candidates.named_issues:
+        if f"NAMED_PLACE:{issue.name}" in reported:
+            continue
+        reported.add(f"NAMED_PLACE:{issue.name}")
+        code = "NAMED_PLACE_NOT_FOUND" if issue.reason == "not_in_pack" else "NAMED_PLACE_UNAVAILABLE"
+        if code not in warnings:
+            warnings.append(code)
+        yield code, WarningFacts(name=issue.name, reason=issue.reason, place_id=issue.place_id)
+
+
+def _compose(
+    stream: _Stream,
+    registry: ToolRegistry,
+    provider: MapServices,
+    compose: ComposeInput,
+    request: HalfDayRequest,
+    *,
+    settings: Settings,
+    decide: Decide | None,
+    got: list[Any],
+) -> Generator[HalfDayEvent, None, PlanSet | None]:
+    """Stage 6: the plans composed; their estimated figures said, and the person asked once whether to go on with
+    them (None: they said stop, and the stream has ended with its error)."""
+    yield from _run(stream, registry, "rank_places_for_plan", compose, got)
+    composed: PlanSet = got.pop()
+    for note in composed.notes:
+        if note in DEGRADED_NOTES and note not in stream.warnings:
+            stream.warnings.append(note)
+            yield stream.warning(note, _estimated_facts(composed, provider))
+    if stream.choice is None and any(n in DEGRADED_NOTES for n in composed.notes):
+        facts = _estimated_facts(composed, provider)
+        stream.choice = yield from _ask_degraded(stream, request, facts, decide=decide, settings=settings)
+        if stream.choice == "stop":
+            # the map service is down: asking again helps once its breaker's cool-down is over
+            retry = settings.halfday_breaker_map_reset_s
+            yield _error(stream, DEGRADED_DECLINED, tool="rank_places_for_plan", retry_after_s=retry)
+            return None
+    return composed
