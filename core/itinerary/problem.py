@@ -14,7 +14,7 @@ from datetime import time
 from core.config import Settings
 from core.errors import InputError
 from core.geo.composite import MapServices
-from core.itinerary.opening import opening_windows
+from core.itinerary.opening import OpeningWindows, opening_windows
 from core.itinerary.travel import apply_robustness_policy, build_time_matrix, robustness_policy_for
 from core.models.itinerary import PlaceRef, TripPlace, TripRequest
 from core.models.itinerary_problem import ItineraryPoint, ItineraryProblem, MinuteInterval, ProblemDay, ProblemStop
@@ -82,30 +82,72 @@ def prepare_problem(
     country = (pack.country if pack is not None else None) or None
     policy = robustness_policy_for(request.mode, request.pacing, settings=settings)
     notes: list[str] = []
-
-    points: list[ItineraryPoint] = []
-    index_of: dict[str, int] = {}
-
-    def add_point(key: str, name: str, lon: float, lat: float, role: str, source: str) -> int:
-        if key not in index_of:
-            index_of[key] = len(points)
-            points.append(ItineraryPoint(key=key, name=name, lon=lon, lat=lat, role=role, source=source))
-        return index_of[key]
-
+    points = _Points()
     day_anchor_keys: list[tuple[str, str]] = []
     for i in range(len(request.days)):
         keys = []
         for which, ref in (("start_place", request.day_start_place(i)), ("end_place", request.day_end_place(i))):
             name, lon, lat, source, _ = _resolve_ref(ref, pack, field=f"days.{i}.{which}")
             key = _anchor_key(ref)
-            add_point(key, name, lon, lat, "anchor", source)
+            points.add(key, name, lon, lat, "anchor", source)
             keys.append(key)
         day_anchor_keys.append((keys[0], keys[1]))
+    days = _problem_days(request, day_anchor_keys)
+    stops: list[ProblemStop] = []
+    removed = set(removed_keys)
+    for i, place in enumerate(request.places):
+        if place.key in removed:
+            continue
+        name, lon, lat, source, pack_place = _resolve_ref(place, pack, field=f"places.{i}")
+        idx = points.add(place.key or name, name, lon, lat, "stop", source)
+        expr = place.opening_hours
+        if expr is None and pack_place is not None:
+            expr = pack_place.opening_hours
+        ow = opening_windows(expr, [d.date for d in request.days], timezone=timezone, country=country)
+        if ow.source == "opening_hours_unparsed":
+            notes.append(f"opening hours of '{place.key}' do not parse ({ow.error}); treated as always open")
+        base_visit = place.visit_minutes or (pack_place.visit_minutes if pack_place else None)
+        base_visit = base_visit or settings.default_visit_minutes
+        visit = max(1, int(math.ceil(base_visit * policy.visit_factor - 1e-9)))
+        if place.fixed_start is not None:
+            visit = base_visit  # a booked slot has its own length; pacing does not stretch it
+        stops.append(_problem_stop(place, name, idx, visit, expr, ow, days, request=request, settings=settings))
 
-    dates = [d.date for d in request.days]
-    first = dates[0]
-    days: list[ProblemDay] = []
+    matrix = build_time_matrix(points.points, provider=provider, mode=request.mode)
+    matrix = apply_robustness_policy(matrix, policy=policy)
+    return ItineraryProblem(
+        request=request,
+        timezone=timezone,
+        points=points.points,
+        matrix=matrix,
+        policy=policy,
+        days=days,
+        stops=stops,
+        removed_keys=sorted(removed),
+        notes=notes,
+    )
+
+
+class _Points:
+    """The problem's points, one per key (a place named twice, a hotel that starts and ends days: one point)."""
+
+    def __init__(self) -> None:
+        self.points: list[ItineraryPoint] = []
+        self._index: dict[str, int] = {}
+
+    def add(self, key: str, name: str, lon: float, lat: float, role: str, source: str) -> int:
+        if key not in self._index:
+            self._index[key] = len(self.points)
+            self.points.append(ItineraryPoint(key=key, name=name, lon=lon, lat=lat, role=role, source=source))
+        return self._index[key]
+
+
+def _problem_days(request: TripRequest, anchor_keys: list[tuple[str, str]]) -> list[ProblemDay]:
+    """Each day on the trip's minute scale (day i starts at i x DAY_MIN after the first day's midnight), with its
+    anchors and the lunch window that fits inside it (none when the day does not span lunchtime)."""
+    first = request.days[0].date
     lunch = request.lunch
+    days: list[ProblemDay] = []
     for i, rd in enumerate(request.days):
         offset = (rd.date - first).days * DAY_MIN
         start, end = offset + clock_min(rd.start_time), offset + clock_min(rd.end_time)
@@ -122,85 +164,66 @@ def prepare_problem(
                 offset_min=offset,
                 start_min=start,
                 end_min=end,
-                start_key=day_anchor_keys[i][0],
-                end_key=day_anchor_keys[i][1],
+                start_key=anchor_keys[i][0],
+                end_key=anchor_keys[i][1],
                 lunch_earliest_start=les,
                 lunch_latest_start=lls,
                 lunch_min=lunch.duration_min if les is not None else 0,
             )
         )
+    return days
 
-    stops: list[ProblemStop] = []
-    removed = set(removed_keys)
-    for i, place in enumerate(request.places):
-        if place.key in removed:
-            continue
-        name, lon, lat, source, pack_place = _resolve_ref(place, pack, field=f"places.{i}")
-        idx = add_point(place.key or name, name, lon, lat, "stop", source)
-        expr = place.opening_hours
-        if expr is None and pack_place is not None:
-            expr = pack_place.opening_hours
-        ow = opening_windows(expr, dates, timezone=timezone, country=country)
-        if ow.source == "opening_hours_unparsed":
-            notes.append(f"opening hours of '{place.key}' do not parse ({ow.error}); treated as always open")
-        base_visit = place.visit_minutes or (pack_place.visit_minutes if pack_place else None)
-        base_visit = base_visit or settings.default_visit_minutes
-        visit = max(1, int(math.ceil(base_visit * policy.visit_factor - 1e-9)))
-        if place.fixed_start is not None:
-            visit = base_visit  # a booked slot has its own length; pacing does not stretch it
-        open_by_day = [
-            [
-                MinuteInterval(start=days[d].offset_min + iv.start, end=days[d].offset_min + iv.end)
-                for iv in ow.by_date[day]
-            ]
-            for d, day in enumerate(dates)
+
+def _problem_stop(
+    place: TripPlace,
+    name: str,
+    idx: int,
+    visit: int,
+    expr: str | None,
+    ow: OpeningWindows,
+    days: list[ProblemDay],
+    *,
+    request: TripRequest,
+    settings: Settings,
+) -> ProblemStop:
+    """One place as a stop: its opening hours and start windows per day, its drop price by priority, its locks."""
+    open_by_day = [
+        [
+            MinuteInterval(start=days[d].offset_min + iv.start, end=days[d].offset_min + iv.end)
+            for iv in ow.by_date[day.date]
         ]
-        windows: list[list[MinuteInterval]] = []
-        for d, day in enumerate(days):
-            if place.fixed_day is not None and place.fixed_day != d:
-                windows.append([])
-                continue
-            fixed = day.offset_min + clock_min(place.fixed_start) if place.fixed_start is not None else None
-            windows.append(start_windows(open_by_day[d], visit, day.start_min, day.end_min, fixed))
-        if place.priority == "must":
-            penalty = 0
-        elif place.priority == "should":
-            penalty = settings.itinerary_penalty_should
-        else:
-            penalty = settings.itinerary_penalty_nice
-        stops.append(
-            ProblemStop(
-                key=place.key or name,
-                name=name,
-                point_index=idx,
-                visit_min=visit,
-                priority=place.priority,
-                penalty=penalty,
-                opening_hours=expr,
-                opening_source=ow.source,
-                open_by_day=open_by_day,
-                windows_by_day=windows,
-                fixed_day=place.fixed_day,
-                fixed_start_min=clock_min(place.fixed_start) if place.fixed_start is not None else None,
-                lunch_on_site=request.lunch.on_site
-                and bool(settings.itinerary_lunch_on_site_min_visit_min)
-                and place.fixed_start is None
-                and visit >= settings.itinerary_lunch_on_site_min_visit_min,
-            )
-        )
-
-    matrix = build_time_matrix(points, provider=provider, mode=request.mode)
-    matrix = apply_robustness_policy(matrix, policy=policy)
-    return ItineraryProblem(
-        request=request,
-        timezone=timezone,
-        points=points,
-        matrix=matrix,
-        policy=policy,
-        days=days,
-        stops=stops,
-        removed_keys=sorted(removed),
-        notes=notes,
+        for d, day in enumerate(days)
+    ]
+    windows: list[list[MinuteInterval]] = []
+    for d, day in enumerate(days):
+        if place.fixed_day is not None and place.fixed_day != d:
+            windows.append([])
+            continue
+        fixed = day.offset_min + clock_min(place.fixed_start) if place.fixed_start is not None else None
+        windows.append(start_windows(open_by_day[d], visit, day.start_min, day.end_min, fixed))
+    if place.priority == "must":
+        penalty = 0
+    elif place.priority == "should":
+        penalty = settings.itinerary_penalty_should
+    else:
+        penalty = settings.itinerary_penalty_nice
+    return ProblemStop(
+        key=place.key or name,
+        name=name,
+        point_index=idx,
+        visit_min=visit,
+        priority=place.priority,
+        penalty=penalty,
+        opening_hours=expr,
+        opening_source=ow.source,
+        open_by_day=open_by_day,
+        windows_by_day=windows,
+        fixed_day=place.fixed_day,
+        fixed_start_min=clock_min(place.fixed_start) if place.fixed_start is not None else None,
+        lunch_on_site=request.lunch.on_site
+        and bool(settings.itinerary_lunch_on_site_min_visit_min)
+        and place.fixed_start is None
+        and visit >= settings.itinerary_lunch_on_site_min_visit_min,
     )
 
 
