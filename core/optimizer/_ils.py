@@ -90,36 +90,80 @@ def local_search(D, nb, t, pos, fwd, bwd, active, stack, sp, sym, eps, buf):
     Returns the total (negative or zero) change of the tour cost.
     """
     n = t.shape[0]
-    K = nb.shape[1]
     total = 0.0
     while sp > 0:
         sp -= 1
         a = stack[sp]
         active[a] = 0
         i = pos[a]
-        best = -eps
-        kind = 0  # 0 none, 1 two-opt, 2 or-opt
-        bp = 0
-        bq = 0
+        # the best move around node a: 2-opt first, then Or-opt (a later move must be strictly better)
+        best, kind, bp, bq = _best_two_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, -eps)
         bis = 0
         bie = 0
         bj = 0
         brev = False
-        succ_a = t[i + 1] if i + 1 < n else t[0]
-        pred_a = t[i - 1] if i > 0 else t[n - 1]
-        # ---------------- 2-opt, successor variant -----------------
-        d_as = D[a, succ_a]
+        if i >= 1:
+            best, moved, bis, bie, bj, brev = _best_or_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, eps, best)
+            if moved:
+                kind = 2
+        if kind == 0:
+            continue
+        total += best
+        if kind == 1:
+            sp = _two_opt_move(D, t, pos, fwd, bwd, active, stack, sp, bp, bq, n, sym)
+        else:
+            sp = _or_opt_move(D, t, pos, fwd, bwd, active, stack, sp, buf, bis, bie, bj, brev, n, sym)
+        sp = _push(a, active, stack, sp)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _best_two_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, best):
+    """The best 2-opt move that puts a near neighbour of ``a`` next to it (successor and predecessor variants):
+    (its change if below ``best``, else ``best``; 1 when found, else 0; its segment p, q)."""
+    K = nb.shape[1]
+    kind = 0
+    bp = 0
+    bq = 0
+    succ_a = t[i + 1] if i + 1 < n else t[0]
+    pred_a = t[i - 1] if i > 0 else t[n - 1]
+    # ---------------- 2-opt, successor variant -----------------
+    d_as = D[a, succ_a]
+    for k in range(K):
+        c = nb[a, k]
+        if sym and D[a, c] >= d_as:
+            break
+        j = pos[c]
+        if j > i:
+            p = i
+            q = j
+        else:
+            p = j
+            q = i
+        if q - p < 2:
+            continue
+        d = _delta2(D, t, fwd, bwd, p, q, n, sym)
+        if d < best:
+            best = d
+            kind = 1
+            bp = p
+            bq = q
+    # ---------------- 2-opt, predecessor variant ---------------
+    if i >= 1:
+        d_pa = D[pred_a, a]
         for k in range(K):
             c = nb[a, k]
-            if sym and D[a, c] >= d_as:
+            if sym and D[a, c] >= d_pa:
                 break
             j = pos[c]
+            if j < 1:
+                continue
             if j > i:
-                p = i
-                q = j
+                p = i - 1
+                q = j - 1
             else:
-                p = j
-                q = i
+                p = j - 1
+                q = i - 1
             if q - p < 2:
                 continue
             d = _delta2(D, t, fwd, bwd, p, q, n, sym)
@@ -128,166 +172,156 @@ def local_search(D, nb, t, pos, fwd, bwd, active, stack, sp, sym, eps, buf):
                 kind = 1
                 bp = p
                 bq = q
-        # ---------------- 2-opt, predecessor variant ---------------
-        if i >= 1:
-            d_pa = D[pred_a, a]
-            for k in range(K):
-                c = nb[a, k]
-                if sym and D[a, c] >= d_pa:
-                    break
-                j = pos[c]
-                if j < 1:
+    return best, kind, bp, bq
+
+
+@njit(cache=True, nogil=True)
+def _best_or_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, eps, best):
+    """The best Or-opt move of a segment of 1-3 nodes starting or ending at ``a`` (position ``i`` >= 1) next to a
+    near neighbour, reversed where that is cheaper: (its change if below ``best``, else ``best``; whether one was
+    found; the segment's ends, the position it goes after, reversed)."""
+    K = nb.shape[1]
+    found = False
+    bis = 0
+    bie = 0
+    bj = 0
+    brev = False
+    for side in range(2):
+        for L in range(1, 4):
+            if side == 1 and L == 1:
+                continue
+            if side == 0:
+                i_s = i
+                i_e = i + L - 1
+                if i_e > n - 1:
                     continue
-                if j > i:
-                    p = i - 1
-                    q = j - 1
-                else:
-                    p = j - 1
-                    q = i - 1
-                if q - p < 2:
+            else:
+                i_e = i
+                i_s = i - L + 1
+                if i_s < 1:
                     continue
-                d = _delta2(D, t, fwd, bwd, p, q, n, sym)
-                if d < best:
-                    best = d
-                    kind = 1
-                    bp = p
-                    bq = q
-        # ---------------- Or-opt ------------------------------------
-        if i >= 1:
-            for side in range(2):
-                for L in range(1, 4):
-                    if side == 1 and L == 1:
-                        continue
-                    if side == 0:
-                        i_s = i
-                        i_e = i + L - 1
-                        if i_e > n - 1:
-                            continue
-                    else:
-                        i_e = i
-                        i_s = i - L + 1
-                        if i_s < 1:
-                            continue
-                    if L >= n - 1:
-                        continue
-                    s1 = t[i_s]
-                    s2 = t[i_e]
-                    prv = t[i_s - 1]
-                    nxt = t[i_e + 1] if i_e + 1 < n else t[0]
-                    rem = D[prv, s1] + D[s2, nxt] - D[prv, nxt]
-                    if rem <= eps:
-                        continue
-                    if L == 1:
-                        revx = 0.0
-                    elif sym:
-                        revx = 0.0
-                    else:
-                        revx = (bwd[i_e] - bwd[i_s]) - (fwd[i_e] - fwd[i_s])
-                    for k in range(K):
-                        c = nb[a, k]
-                        if sym and D[a, c] >= rem:
-                            break
-                        j = pos[c]
-                        if j >= i_s and j <= i_e:
-                            continue
-                        # option 1: insert between u=c and v=succ(c)
-                        if j != i_s - 1:
-                            u = c
-                            v = t[j + 1] if j + 1 < n else t[0]
-                            if a == s1 or L == 1:
-                                add = D[u, s1] + D[s2, v] - D[u, v]
-                                rv = False
-                            else:
-                                add = D[u, s2] + D[s1, v] - D[u, v] + revx
-                                rv = True
-                            d = add - rem
-                            if d < best:
-                                best = d
-                                kind = 2
-                                bis = i_s
-                                bie = i_e
-                                bj = j
-                                brev = rv
-                        # option 2: insert between u=pred(c) and v=c
-                        ju = j - 1 if j > 0 else n - 1
-                        if ju != i_e:
-                            u = t[ju]
-                            v = c
-                            if a == s2 or L == 1:
-                                add = D[u, s1] + D[s2, v] - D[u, v]
-                                rv = False
-                            else:
-                                add = D[u, s2] + D[s1, v] - D[u, v] + revx
-                                rv = True
-                            d = add - rem
-                            if d < best:
-                                best = d
-                                kind = 2
-                                bis = i_s
-                                bie = i_e
-                                bj = ju
-                                brev = rv
-        if kind == 0:
-            continue
-        total += best
-        if kind == 1:
-            p = bp
-            q = bq
-            y = t[q + 1] if q + 1 < n else t[0]
-            sp = _push(t[p], active, stack, sp)
-            sp = _push(t[p + 1], active, stack, sp)
-            sp = _push(t[q], active, stack, sp)
-            sp = _push(y, active, stack, sp)
-            lo = p + 1
-            hi = q
-            while lo < hi:
-                tmp = t[lo]
-                t[lo] = t[hi]
-                t[hi] = tmp
-                pos[t[lo]] = lo
-                pos[t[hi]] = hi
-                lo += 1
-                hi -= 1
-            if not sym:
-                _prefix(D, t, fwd, bwd, p + 1)
-        else:
-            i_s = bis
-            i_e = bie
-            ju = bj
+            if L >= n - 1:
+                continue
+            s1 = t[i_s]
+            s2 = t[i_e]
             prv = t[i_s - 1]
             nxt = t[i_e + 1] if i_e + 1 < n else t[0]
-            u = t[ju]
-            v = t[ju + 1] if ju + 1 < n else t[0]
-            sp = _push(prv, active, stack, sp)
-            sp = _push(nxt, active, stack, sp)
-            sp = _push(t[i_s], active, stack, sp)
-            sp = _push(t[i_e], active, stack, sp)
-            sp = _push(u, active, stack, sp)
-            sp = _push(v, active, stack, sp)
-            kk = 0
-            for m in range(n):
-                if m >= i_s and m <= i_e:
+            rem = D[prv, s1] + D[s2, nxt] - D[prv, nxt]
+            if rem <= eps:
+                continue
+            if L == 1:
+                revx = 0.0
+            elif sym:
+                revx = 0.0
+            else:
+                revx = (bwd[i_e] - bwd[i_s]) - (fwd[i_e] - fwd[i_s])
+            for k in range(K):
+                c = nb[a, k]
+                if sym and D[a, c] >= rem:
+                    break
+                j = pos[c]
+                if j >= i_s and j <= i_e:
                     continue
-                buf[kk] = t[m]
-                kk += 1
-                if m == ju:
-                    if brev:
-                        for r in range(i_e, i_s - 1, -1):
-                            buf[kk] = t[r]
-                            kk += 1
+                # option 1: insert between u=c and v=succ(c)
+                if j != i_s - 1:
+                    u = c
+                    v = t[j + 1] if j + 1 < n else t[0]
+                    if a == s1 or L == 1:
+                        add = D[u, s1] + D[s2, v] - D[u, v]
+                        rv = False
                     else:
-                        for r in range(i_s, i_e + 1):
-                            buf[kk] = t[r]
-                            kk += 1
-            lo = min(i_s, ju)
-            hi = max(i_e, ju)
-            for m in range(lo, hi + 1):
-                t[m] = buf[m]
-                pos[t[m]] = m
-            if not sym:
-                _prefix(D, t, fwd, bwd, lo)
-        sp = _push(a, active, stack, sp)
-    return total
+                        add = D[u, s2] + D[s1, v] - D[u, v] + revx
+                        rv = True
+                    d = add - rem
+                    if d < best:
+                        best = d
+                        found = True
+                        bis = i_s
+                        bie = i_e
+                        bj = j
+                        brev = rv
+                # option 2: insert between u=pred(c) and v=c
+                ju = j - 1 if j > 0 else n - 1
+                if ju != i_e:
+                    u = t[ju]
+                    v = c
+                    if a == s2 or L == 1:
+                        add = D[u, s1] + D[s2, v] - D[u, v]
+                        rv = False
+                    else:
+                        add = D[u, s2] + D[s1, v] - D[u, v] + revx
+                        rv = True
+                    d = add - rem
+                    if d < best:
+                        best = d
+                        found = True
+                        bis = i_s
+                        bie = i_e
+                        bj = ju
+                        brev = rv
+    return best, found, bis, bie, bj, brev
+
+
+@njit(cache=True, nogil=True)
+def _two_opt_move(D, t, pos, fwd, bwd, active, stack, sp, p, q, n, sym):
+    """Reverse t[p+1..q]; the four nodes at its ends become dirty. Returns the stack pointer."""
+    y = t[q + 1] if q + 1 < n else t[0]
+    sp = _push(t[p], active, stack, sp)
+    sp = _push(t[p + 1], active, stack, sp)
+    sp = _push(t[q], active, stack, sp)
+    sp = _push(y, active, stack, sp)
+    lo = p + 1
+    hi = q
+    while lo < hi:
+        tmp = t[lo]
+        t[lo] = t[hi]
+        t[hi] = tmp
+        pos[t[lo]] = lo
+        pos[t[hi]] = hi
+        lo += 1
+        hi -= 1
+    if not sym:
+        _prefix(D, t, fwd, bwd, p + 1)
+    return sp
+
+
+@njit(cache=True, nogil=True)
+def _or_opt_move(D, t, pos, fwd, bwd, active, stack, sp, buf, i_s, i_e, ju, brev, n, sym):
+    """Move t[i_s..i_e] after position ``ju`` (reversed when ``brev``); the six nodes around the cuts become dirty.
+    Returns the stack pointer."""
+    prv = t[i_s - 1]
+    nxt = t[i_e + 1] if i_e + 1 < n else t[0]
+    u = t[ju]
+    v = t[ju + 1] if ju + 1 < n else t[0]
+    sp = _push(prv, active, stack, sp)
+    sp = _push(nxt, active, stack, sp)
+    sp = _push(t[i_s], active, stack, sp)
+    sp = _push(t[i_e], active, stack, sp)
+    sp = _push(u, active, stack, sp)
+    sp = _push(v, active, stack, sp)
+    kk = 0
+    for m in range(n):
+        if m >= i_s and m <= i_e:
+            continue
+        buf[kk] = t[m]
+        kk += 1
+        if m == ju:
+            if brev:
+                for r in range(i_e, i_s - 1, -1):
+                    buf[kk] = t[r]
+                    kk += 1
+            else:
+                for r in range(i_s, i_e + 1):
+                    buf[kk] = t[r]
+                    kk += 1
+    lo = min(i_s, ju)
+    hi = max(i_e, ju)
+    for m in range(lo, hi + 1):
+        t[m] = buf[m]
+        pos[t[m]] = m
+    if not sym:
+        _prefix(D, t, fwd, bwd, lo)
+    return sp
 
 
 @njit(cache=True, nogil=True)
