@@ -20,7 +20,6 @@ AMap every retry is a real request that counts against the quota).
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import threading
 import time
@@ -32,6 +31,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from core.clock import real_epoch_s
 from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
+from standins.http import send_json
 
 CUQPS_BODY = {"status": "0", "info": "CUQPS_HAS_EXCEEDED_THE_LIMIT", "infocode": "10021"}
 DAILY_BODY = {"status": "0", "info": "DAILY_QUERY_OVER_LIMIT", "infocode": "10003"}
@@ -164,16 +164,7 @@ class AMapLimitedStandIn:
             def do_GET(self) -> None:  # noqa: N802
                 parts = urlsplit(self.path)
                 query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-                body = outer.handle(parts.path, query)
-                data = json.dumps(body, ensure_ascii=False).encode("utf-8")
-                self.send_response(200)  # AMap answers its refusals with HTTP 200 too
-                self.send_header("Content-Type", "application/json; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                try:
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
+                send_json(self, 200, outer.handle(parts.path, query))  # AMap answers its refusals with HTTP 200 too
 
         self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self._server.daemon_threads = True

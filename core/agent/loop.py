@@ -32,6 +32,7 @@ from core.agent.steps import (
     finish_on_timeout,
     guard,
     issue_dry_run,
+    load_trip_draft,
 )
 from core.agent.suggestion_fit import MAX_CANDIDATES, fitting_replacements
 from core.agent.trip_request import (
@@ -138,15 +139,7 @@ def _gather_facts(
     pack = ctx.provider.region
     ctx.report("thinking")
     if ctx.request.trip_id:
-        act(
-            registry,
-            "trip.load_draft",
-            {"trip_id": ctx.request.trip_id},
-            state,
-            ctx,
-            reason_code="LOAD_TRIP_DRAFT",
-            policy_id=policy,
-        )
+        load_trip_draft(registry, state, ctx, policy_id=policy)
     mentioned = mentioned_places(state.user_input, pack)
     if mentioned:
         names = [pp.name_zh for p in mentioned if (pp := pack.place_by_id(p))]  # all the pack's own

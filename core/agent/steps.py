@@ -95,6 +95,19 @@ def act(
     return out
 
 
+def load_trip_draft(registry: ActionRegistry, state: AgentState, ctx: AgentContext, *, policy_id: str) -> None:
+    """The request's trip draft into the state (a request that names a trip plans on what it holds)."""
+    act(
+        registry,
+        "trip.load_draft",
+        {"trip_id": ctx.request.trip_id},
+        state,
+        ctx,
+        reason_code="LOAD_TRIP_DRAFT",
+        policy_id=policy_id,
+    )
+
+
 def issue_dry_run(
     state: AgentState,
     ctx: AgentContext,

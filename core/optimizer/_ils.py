@@ -120,7 +120,8 @@ def local_search(D, nb, t, pos, fwd, bwd, active, stack, sp, sym, eps, buf):
 @njit(cache=True, nogil=True)
 def _best_two_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, best):
     """The best 2-opt move that puts a near neighbour of ``a`` next to it (successor and predecessor variants):
-    (its change if below ``best``, else ``best``; 1 when found, else 0; its segment p, q)."""
+    (its change if below ``best``, else ``best``; 1 when found, else 0; its segment p, q). The two variants stay two
+    loops: one loop parameterised by the variant ran a280 about 25 % slower (bench tsp, 5 runs each)."""
     K = nb.shape[1]
     kind = 0
     bp = 0

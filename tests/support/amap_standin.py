@@ -4,12 +4,12 @@ echoed in the body (as AMap does for an invalid key)."""
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from standins.http import send_json
 from tests.support.paths import AMAP_FIXTURES, amap_fixture
 
 ERROR_FIXTURES = sorted(p.name for p in AMAP_FIXTURES.glob("error_*.json"))
@@ -87,15 +87,7 @@ class AMapStandIn:
 
     @staticmethod
     def _json(h: BaseHTTPRequestHandler, status: int, body: dict) -> None:
-        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
-        h.send_response(status)
-        h.send_header("Content-Type", "application/json; charset=utf-8")
-        h.send_header("Content-Length", str(len(data)))
-        h.end_headers()
-        try:
-            h.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        send_json(h, status, body)
 
     def __enter__(self) -> AMapStandIn:
         self.thread.start()

@@ -10,7 +10,7 @@ from core.agent import fastpath, when
 from core.agent.actions.registry import ActionRegistry
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
-from core.agent.steps import POLICY_BRANCH, act, guard
+from core.agent.steps import POLICY_BRANCH, act, guard, load_trip_draft
 from core.agent.trip_request import mentioned_places
 from core.i18n import Lang, t
 from core.models.agent import (
@@ -73,15 +73,7 @@ def _branch_places(
     ).strip()
     alt_ids = mentioned_places(alt_text, pack)
     if not primary_ids and ctx.request.trip_id:
-        act(
-            registry,
-            "trip.load_draft",
-            {"trip_id": ctx.request.trip_id},
-            state,
-            ctx,
-            reason_code="LOAD_TRIP_DRAFT",
-            policy_id=POLICY_BRANCH,
-        )
+        load_trip_draft(registry, state, ctx, policy_id=POLICY_BRANCH)
         primary_ids = [n["place_id"] for n in state.draft.nodes if n.get("place_id")][-1:]
     names = [*(_place(ctx, p).name_zh for p in primary_ids[:1]), *(_place(ctx, p).name_zh for p in alt_ids[:1])]
     if names:
