@@ -2,7 +2,7 @@
 sights) planned through the AMap MCP provider, at QPS 1 and 3, with the shipped settings except the key, the two
 stand-ins' addresses and ``amap_qps`` (set to the stand-ins' QPS).
 
-Two stand-ins keep one key's limits together (core/geo/amap_standin.AMapKeyLimits, as on AMap, where the MCP
+Two stand-ins keep one key's limits together (standins/amap.AMapKeyLimits, as on AMap, where the MCP
 tools call the REST APIs under the key): the MCP one (standins/amap_mcp.py) answers the tools, the REST one
 (standins/amap.py) the fills MCP leaves out (positions, drawn paths). Per trip: the calls each received
 (MCP by tool, REST by service), the refusals each gave, the seconds the plan took, the seconds spent pacing in the

@@ -9,7 +9,7 @@ directions from the pack's straight-line estimate (directions optionally off by 
 ``directions_spread``, as AMap's direction service differs from its distance service). Its figures are the
 stand-in's; what it is for is the traffic: how many requests reach it, how fast, and what AMap would have refused.
 
-Started by ``python -m core amap-standin --port P --qps Q --daily N`` and by the tests and benchmarks that need it
+Started by ``python -m standins amap --port P --qps Q --daily N`` and by the tests and benchmarks that need it
 (``with AMapLimitedStandIn(qps=1) as amap: ... amap.base_url``).
 
 How the limits are kept (AMap does not publish its algorithm): the QPS counts every request of a key within one

@@ -236,12 +236,12 @@ def answer_degraded(ctx: RequestContext, trace_id: str, choice: DegradedChoice) 
 
 
 # ---- level 3: a conversation instead of a plan ----------------------------------------------------------------
-def converse_instead(ctx: RequestContext, message: str, **wiring: Any) -> AgentResponse:
+def converse_instead(ctx: RequestContext, message: str) -> AgentResponse:
     """Planning gave up (level 3): the goal (or the person's next words) goes to the travel agent with the same
-    context, its user, language and clock; ``wiring`` as ``core.app.agent.ask``'s (a test's model or store)."""
+    context, its user, language and clock."""
     from core.app import agent
 
-    return agent.ask(ctx, AgentRequest(user_id=ctx.user or "anonymous", message=message), **wiring)
+    return agent.ask(ctx, AgentRequest(user_id=ctx.user or "anonymous", message=message))
 
 
 def worded(event: HalfDayEvent, lang: str | None) -> HalfDayEvent:
