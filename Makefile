@@ -41,16 +41,18 @@ valhalla: $(STAMP) $(PACK)  # the helsinki pack's roads over HTTP on 127.0.0.1:8
 
 # PostgreSQL (Debian's, when installed) for the tests that run on both databases. Three workers (pytest-xdist) for
 # all but the browser tests (on two cores: a third keeps them busy while the fault suites wait on their deadlines).
-# Then the browser tests on two workers, a test file per worker in its order (a test waits on its Chromium and
-# Streamlit server most of the time: about 40 % of two cores), and beside them, at nice 19 so they take only what
-# the browsers leave, the suites that touch dates with the machine's clock a year ahead, late on the next leap day
-# and on New Year's Eve (scripts/time_travel.py; Debian's faketime). Its report is printed after the browser tests'.
+# Then the browser tests, one at a time (a Chromium and a Streamlit server per test: two at once raced on their
+# reruns), and beside them, at nice 19 and in the idle I/O class where the machine allows it, so they take only what
+# the browser leaves (a test waits on its page most of the time), the suites that touch dates with the machine's
+# clock a year ahead, late on the next leap day and on New Year's Eve (scripts/time_travel.py; Debian's faketime).
+# Their report is printed after the browser tests'.
 test: $(STAMP) $(PACK)
 	export OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)"; \
 	$(PY) -m pytest -n 3 -m "not browser" || exit 1; \
-	travel_log=$$(mktemp); nice -n 19 $(PY) scripts/time_travel.py > $$travel_log 2>&1 & travel=$$!; \
+	idle_io=$$(ionice -c 3 true 2>/dev/null && echo ionice -c 3); travel_log=$$(mktemp); \
+	nice -n 19 $$idle_io $(PY) scripts/time_travel.py > $$travel_log 2>&1 & travel=$$!; \
 	trap 'kill $$travel 2>/dev/null; rm -f $$travel_log' INT TERM; \
-	$(PY) -m pytest -n 2 --dist loadfile -m browser; browser=$$?; \
+	$(PY) -m pytest -m browser; browser=$$?; \
 	wait $$travel; travelled=$$?; cat $$travel_log; rm -f $$travel_log; \
 	[ $$browser -eq 0 ] && [ $$travelled -eq 0 ]
 
