@@ -364,9 +364,8 @@ def load_demo_trip() -> None:
     from core.app.itinerary import demo_trip_from_today
 
     zone = cached_region_info(region)["timezone"] if region in list_regions() else "UTC"
-    trip = demo_trip_from_today(
-        trip, timezone=zone, now=request_clock()
-    )  # a demo is never planned in the past (issue 12 §4)
+    # a demo is never planned in the past (issue 12 §4)
+    trip = demo_trip_from_today(trip, timezone=zone, now=request_clock())
     fill_form_from_trip(trip, region, name=demo_name(chosen, trip, current_lang()))
     st.session_state[LOADED_TRIP] = chosen
 

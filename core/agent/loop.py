@@ -33,6 +33,7 @@ from core.agent.steps import (
     guard,
     issue_dry_run,
     load_trip_draft,
+    resolve_entities,
 )
 from core.agent.suggestion_fit import MAX_CANDIDATES, fitting_replacements
 from core.agent.trip_request import (
@@ -143,16 +144,7 @@ def _gather_facts(
     mentioned = mentioned_places(state.user_input, pack)
     if mentioned:
         names = [pp.name_zh for p in mentioned if (pp := pack.place_by_id(p))]  # all the pack's own
-        res = act(
-            registry,
-            "places.resolve_entities",
-            {"names": names},
-            state,
-            ctx,
-            reason_code="UNRESOLVED_ENTITIES",
-            policy_id=policy,
-            facts={"names": names[:20]},
-        )
+        res = resolve_entities(registry, state, ctx, names, policy_id=policy)
         mentioned = [r.place_id for r in res.resolved if r.place_id]
     state.memory.user_profile["mentioned"] = mentioned
     suggested = _suggest(decision, state, ctx, mentioned)

@@ -95,6 +95,22 @@ def act(
     return out
 
 
+def resolve_entities(
+    registry: ActionRegistry, state: AgentState, ctx: AgentContext, names: list[str], *, policy_id: str
+) -> Any:
+    """The places ``names`` stand for, resolved through the registry (the decision log keeps the first 20 names)."""
+    return act(
+        registry,
+        "places.resolve_entities",
+        {"names": names},
+        state,
+        ctx,
+        reason_code="UNRESOLVED_ENTITIES",
+        policy_id=policy_id,
+        facts={"names": names[:20]},
+    )
+
+
 def load_trip_draft(registry: ActionRegistry, state: AgentState, ctx: AgentContext, *, policy_id: str) -> None:
     """The request's trip draft into the state (a request that names a trip plans on what it holds)."""
     act(

@@ -12,7 +12,6 @@ and the reservation services (one per database and region). It holds nothing of 
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ from core.clock import Clock, clock_from_settings
 from core.config import Settings, get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.geo.composite import MapServices
-from core.geo.pool import ProviderPool
+from core.geo.pool import BuiltOnce, ProviderPool
 from core.i18n import DEFAULT_LANG, Lang, normalize_lang, set_strict
 from core.packs.loader import RegionPack, list_regions, load_region
 from core.stores.db import Database
@@ -66,36 +65,17 @@ class AppServices:
         self._settings = settings
         set_strict(self.settings.i18n_strict)  # the process's policy for missing words
         self._providers = ProviderPool()
-        self._reservations: dict[tuple[str, str, str], ReservationService] = {}
-        self._started: dict[tuple[str, str, str], Any] = {}  # what ``once`` made
-        self._lock = threading.Lock()
-        self._building: dict[tuple[str, ...], threading.Lock] = {}  # one builder per key: nothing is built twice
+        self._reservations: BuiltOnce[tuple[str, str, str], ReservationService] = BuiltOnce()
+        self._started: BuiltOnce[str, Any] = BuiltOnce()  # what ``once`` made
 
     @property
     def settings(self) -> Settings:
         """The settings given, else the process's current ones (read again each time: a test may change them)."""
         return self._settings or get_settings()
 
-    def _once(self, built: dict[tuple[str, str, str], T], key: tuple[str, str, str], build: Callable[[], T]) -> T:
-        """``built[key]``, built on first use by one thread: a second request for the same key waits for the first
-        build instead of making its own (a provider holds clients and an engine; a spare one would never close)."""
-        with self._lock:
-            found = built.get(key)
-            building = self._building.setdefault((str(id(built)), *key), threading.Lock())
-        if found is not None:
-            return found
-        with building:
-            with self._lock:
-                found = built.get(key)
-            if found is None:
-                found = build()
-                with self._lock:
-                    built[key] = found
-            return found
-
     def once(self, name: str, build: Callable[[], T]) -> T:
         """``build()``'s result, made by the first caller for ``name`` and kept for the process (a warm-up)."""
-        return cast(T, self._once(self._started, (name, "", ""), build))
+        return cast(T, self._started.get(name, build))
 
     # ---- providers ------------------------------------------------------------------------------------
     def provider(self, name: str | None, region: str, *, settings: Settings | None = None) -> MapServices:
@@ -119,8 +99,7 @@ class AppServices:
 
         settings = settings or self.settings
         key = (settings.db_url, region, str(settings.data_dir))
-        return self._once(
-            self._reservations,
+        return self._reservations.get(
             key,
             lambda: ReservationService.from_settings(
                 settings, load_region(region, settings.data_dir), clock=clock_from_settings(settings)

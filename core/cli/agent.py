@@ -34,11 +34,12 @@ def route_file_lines(path: str) -> Iterator[str]:
     p = Path(path)
     if not p.is_file():
         raise InputError(f"file not found: {path}", field="file")
+    in_force = settings()
     for line in p.read_text(encoding="utf-8").splitlines():
         msg = line.strip()
         if not msg:
             continue
-        d = route_message(msg, settings=settings())
+        d = route_message(msg, settings=in_force)
         yield json.dumps(
             {"message": msg, **d.output.model_dump(mode="json"), "router_ms": round(d.router_ms, 3)}, ensure_ascii=False
         )

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
 
 from core.config import Settings
 from core.geo.composite import MapServices
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
 def _build(name: str, region: str, settings: Settings) -> MapServices:
@@ -20,19 +24,17 @@ def _build(name: str, region: str, settings: Settings) -> MapServices:
     return make_provider(name, region=region, settings=settings)
 
 
-class ProviderPool:
-    """Thread-safe; a second request for a key being built waits for that build instead of making its own (a
-    provider holds clients and an engine: a spare one would never be closed)."""
+class BuiltOnce(Generic[K, V]):
+    """Values built on first use, one per key, each by one thread: a second caller for a key being built waits for
+    that build instead of making its own (a provider holds clients and an engine, a reservation service an engine:
+    a spare one would never be closed). Thread-safe."""
 
-    def __init__(self, build: Callable[[str, str, Settings], MapServices] = _build) -> None:
-        self._build = build
-        self._built: dict[Hashable, MapServices] = {}
-        self._building: dict[Hashable, threading.Lock] = {}
+    def __init__(self) -> None:
+        self._built: dict[K, V] = {}
+        self._building: dict[K, threading.Lock] = {}
         self._lock = threading.Lock()
 
-    def shared(self, name: str, region: str, settings: Settings, *, key: Hashable) -> MapServices:
-        """The pool's provider ``name`` for ``region`` under ``key`` (what of the settings shapes it), built on
-        first use from ``settings``."""
+    def get(self, key: K, build: Callable[[], V]) -> V:
         with self._lock:
             found = self._built.get(key)
             building = self._building.setdefault(key, threading.Lock())
@@ -42,10 +44,26 @@ class ProviderPool:
             with self._lock:
                 found = self._built.get(key)
             if found is None:
-                found = self._build(name, region, settings)
+                found = build()
                 with self._lock:
                     self._built[key] = found
             return found
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._built[key] = value
+
+
+class ProviderPool:
+    """A process's map services, one per key (a provider name, a region, what of the settings shapes it)."""
+
+    def __init__(self, build: Callable[[str, str, Settings], MapServices] = _build) -> None:
+        self._build = build
+        self._providers: BuiltOnce[Hashable, MapServices] = BuiltOnce()
+
+    def shared(self, name: str, region: str, settings: Settings, *, key: Hashable) -> MapServices:
+        """The pool's provider ``name`` for ``region`` under ``key``, built on first use from ``settings``."""
+        return self._providers.get(key, lambda: self._build(name, region, settings))
 
     def view(self, name: str, region: str, settings: Settings, *, key: Hashable) -> MapServices:
         """A request's view of ``shared(...)``."""
@@ -53,5 +71,4 @@ class ProviderPool:
 
     def put(self, key: Hashable, provider: MapServices) -> None:
         """Serve ``provider`` under ``key`` (one built elsewhere: a test's, an embedding app's)."""
-        with self._lock:
-            self._built[key] = provider
+        self._providers.put(key, provider)

@@ -25,6 +25,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from core.clock import Clock
+from core.config import Settings
 from core.errors import InputError
 from core.packs.loader import RegionPack
 from core.reservations import store
@@ -84,7 +85,7 @@ class ReservationService:
         self.zone = ZoneInfo(pack.timezone)
 
     @classmethod
-    def from_settings(cls, settings: Any, pack: RegionPack, *, clock: Clock) -> ReservationService:
+    def from_settings(cls, settings: Settings, pack: RegionPack, *, clock: Clock) -> ReservationService:
         return cls(
             pack=pack,
             engine=store.open_engine(Database.from_settings(settings)),

@@ -216,13 +216,15 @@ def upgrade(engine: Engine, *, migration_timeout_s: float) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    limit_s = migration_timeout_s
     with engine.connect() as connection:
         postgres = connection.dialect.name == "postgresql"
         fd = guard.socket_of(connection.connection.dbapi_connection) if postgres else None
-        with guard.DEADLINES.arm(fd, limit_s + DEADLINE_MARGIN_S), connection.begin():  # the commit included
+        with (
+            guard.DEADLINES.arm(fd, migration_timeout_s + DEADLINE_MARGIN_S),
+            connection.begin(),
+        ):  # the commit included
             if postgres:
-                ms = int(limit_s * 1000)
+                ms = int(migration_timeout_s * 1000)
                 connection.exec_driver_sql(f"SET LOCAL statement_timeout = {ms}")
                 connection.exec_driver_sql(f"SET LOCAL lock_timeout = {ms}")
                 connection.execute(sa.select(sa.func.pg_advisory_xact_lock(_MIGRATION_LOCK_KEY)))

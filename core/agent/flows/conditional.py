@@ -10,7 +10,7 @@ from core.agent import fastpath, when
 from core.agent.actions.registry import ActionRegistry
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
-from core.agent.steps import POLICY_BRANCH, act, guard, load_trip_draft
+from core.agent.steps import POLICY_BRANCH, act, guard, load_trip_draft, resolve_entities
 from core.agent.trip_request import mentioned_places
 from core.i18n import Lang, t
 from core.models.agent import (
@@ -77,16 +77,7 @@ def _branch_places(
         primary_ids = [n["place_id"] for n in state.draft.nodes if n.get("place_id")][-1:]
     names = [*(_place(ctx, p).name_zh for p in primary_ids[:1]), *(_place(ctx, p).name_zh for p in alt_ids[:1])]
     if names:
-        act(
-            registry,
-            "places.resolve_entities",
-            {"names": names},
-            state,
-            ctx,
-            reason_code="UNRESOLVED_ENTITIES",
-            policy_id=POLICY_BRANCH,
-            facts={"names": names},
-        )
+        resolve_entities(registry, state, ctx, names, policy_id=POLICY_BRANCH)
     ids = [*primary_ids[:1], *alt_ids[:1]]
     if ids:
         act(
