@@ -32,7 +32,6 @@ from core.agent.steps import BudgetExhausted, finish_on_timeout
 from core.agent.telemetry import Telemetry
 from core.clock import monotonic
 from core.errors import DatabaseUnreachable, InputError, error_from_validation
-from core.geo.base import provider_budget
 from core.geo.composite import MapServices
 from core.i18n import Lang, t
 from core.memory.rules import Said, read_message
@@ -99,7 +98,7 @@ def route_and_run(
     _log_route(state, decision)
     # what the message says for the memory (我不吃辣 / forget that…): read from the words, kept per user
     said = read_message(request.message) if request.message and not request.options.confirm_dry_run_id else Said()
-    with provider_budget(deps.settings.provider_budget_s):  # a hanging provider degrades, never stalls
+    with deps.provider.budget(deps.settings.provider_budget_s):  # a hanging provider degrades, never stalls
         system_mode, remembered = _run_guarded(decision, said, state, ctx, deps.registry)
     if remembered:  # said before the flow's answer: "I'll remember: no spicy food."
         state.result.explanations.insert(0, remembered)

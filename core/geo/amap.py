@@ -62,7 +62,6 @@ from core.geo.base import (
     TravelMatrix,
     TravelMode,
     column_groups,
-    exclude_from_budget,
 )
 from core.geo.coords import haversine_m
 from core.geo.http import HttpService
@@ -423,7 +422,7 @@ class AMapProvider(HttpService):
                 self.limiter.penalize(pause)  # every caller waits: pacing, excluded from the plan's budget
             else:
                 self._sleep(pause)
-                exclude_from_budget(pause)
+                self.scope.exclude_from_budget(pause)
             pause *= 2
         try:
             raise_for_amap_status(data, endpoint=path)

@@ -40,15 +40,12 @@ from core.geo.base import (
     Place,
     TravelMatrix,
     TravelMode,
-    budget_left,
-    call_wait_left,
     column_groups,
-    exclude_from_budget,
-    note_request,
 )
 from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
 from core.geo.http import install_http_log_redaction
 from core.geo.ratelimit import ServiceHold, TokenBucket
+from core.geo.scope import CallScope, ScopedService
 
 logger = logging.getLogger(__name__)
 
@@ -187,13 +184,14 @@ def parse_link(text: str, *, tool: str) -> str:
     return found.group(0)
 
 
-class AMapMcpProvider:
+class AMapMcpProvider(ScopedService):
     """Geocoder and Router over the AMap MCP tools; REST (``rest``, an AMapProvider) fills what MCP omits."""
 
     name = "amap"
     #: the distance service (/v3/distance) and the direction service (paths[0]) are two services, two figures
     matrix_differs_from_directions = True
     label = "AMap MCP"
+    SCOPED_PARTS = ("rest",)
 
     def __init__(
         self,
@@ -223,6 +221,7 @@ class AMapMcpProvider:
         self.rate_limit_retries = max(0, int(rate_limit_retries))
         self.rate_limit_backoff_s = max(0.0, float(rate_limit_backoff_s))
         self._sleep = sleep
+        self.scope = CallScope.detached()
 
     def __repr__(self) -> str:
         return f"AMapMcpProvider(url={self.url!r})"
@@ -261,7 +260,7 @@ class AMapMcpProvider:
                 self.limiter.penalize(pause)  # every caller of the key waits: pacing, outside the plan's budget
             else:
                 self._sleep(pause)
-                exclude_from_budget(pause)
+                self.scope.exclude_from_budget(pause)
             pause *= 2
         raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
 
@@ -269,14 +268,16 @@ class AMapMcpProvider:
         """One tool call, sync, under a total deadline (the plan's time left for providers, at most timeout_s)."""
         import anyio
 
-        if (left := budget_left()) is not None and left <= 0:
+        if (left := self.scope.budget_left()) is not None and left <= 0:
             raise ProviderNotRequested(
                 f"AMap MCP was not asked {tool}: the plan's time for providers ran out", details={"tool": tool}
             )
         if self.limiter is not None:
-            exclude_from_budget(self.limiter.acquire())  # waiting for the key's turn is pacing, not an answer
-        note_request()
-        left = call_wait_left()
+            self.scope.exclude_from_budget(
+                self.limiter.acquire()
+            )  # waiting for the key's turn is pacing, not an answer
+        self.scope.note_request()
+        left = self.scope.call_wait_left()
         timeout = self.timeout_s if left is None else max(0.05, min(self.timeout_s, left))
         try:
             return anyio.run(self._call, tool, dict(arguments), timeout)

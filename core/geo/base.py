@@ -8,10 +8,7 @@ converts at its own boundary.
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
@@ -138,9 +135,10 @@ class WarningLog:
     an English sentence each.
 
     One log belongs to one MapServices; the planner drains it into the result's notices (``drain_entries``);
-    ``drain`` gives the English sentences (the itinerary and the agent read those). While a request's view of the
-    providers makes a call (``MapServices.for_request``), what the shared services add goes to that view's log
-    (``warnings_to``): two requests on one provider never see each other's warnings."""
+    ``drain`` gives the English sentences (the itinerary and the agent read those). A request's view of the providers
+    (``MapServices.for_request``) has a log of its own, and the shared services add to the log of the request whose
+    call they answer (``core.geo.scope.CallScope``): two requests on one provider never see each other's
+    warnings."""
 
     def __init__(self) -> None:
         self._items: list[LoggedWarning] = []
@@ -149,10 +147,6 @@ class WarningLog:
     def add(
         self, message: str, *, code: str = "PROVIDER_NOTE", params: dict[str, str | int | float] | None = None
     ) -> None:
-        target = _REQUEST_LOG.get()
-        if target is not None and target is not self:
-            target.add(message, code=code, params=params)
-            return
         with self._lock:
             if all(item.message != message for item in self._items):
                 self._items.append(LoggedWarning(code=code, message=message, params=dict(params or {})))
@@ -169,200 +163,6 @@ class WarningLog:
 
     def drain(self) -> list[str]:
         return [item.message for item in self.drain_entries()]
-
-
-#: the log of the request whose call is running in this thread / task (None: each service's own log)
-_REQUEST_LOG: ContextVar[WarningLog | None] = ContextVar("omni_request_warnings", default=None)
-
-
-@contextmanager
-def warnings_to(log: WarningLog) -> Iterator[None]:
-    """Every warning a service adds while the block runs (in this thread or task) goes to ``log``."""
-    token = _REQUEST_LOG.set(log)
-    try:
-        yield
-    finally:
-        _REQUEST_LOG.reset(token)
-
-
-class RequestTally:
-    """Remote requests made on one request's behalf (thread-safe: a request's calls may run in worker threads)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.count = 0
-
-    def add(self) -> None:
-        with self._lock:
-            self.count += 1
-
-
-_REQUEST_TALLY: ContextVar[RequestTally | None] = ContextVar("omni_request_tally", default=None)
-
-
-@contextmanager
-def requests_to(tally: RequestTally) -> Iterator[None]:
-    """Every remote request a service sends while the block runs (in this thread or task) is counted in ``tally``:
-    a request's own count, where the services and their rate limiter are shared by the whole process."""
-    token = _REQUEST_TALLY.set(tally)
-    try:
-        yield
-    finally:
-        _REQUEST_TALLY.reset(token)
-
-
-def note_request() -> None:
-    """Called by the HTTP base for each request it sends."""
-    tally = _REQUEST_TALLY.get()
-    if tally is not None:
-        tally.add()
-
-
-_DEGRADED: ContextVar[bool] = ContextVar("omni_degraded_answer", default=False)
-
-
-def note_degraded() -> None:
-    """Called by a service whose answer is (partly) a fallback's estimate: no cache may keep that answer."""
-    _DEGRADED.set(True)
-
-
-@contextmanager
-def degradation_watch() -> Iterator[Callable[[], bool]]:
-    """``with degradation_watch() as degraded: ...call...; degraded()`` tells whether the call degraded
-    (per thread / task, so concurrent calls do not see each other's flag)."""
-    token = _DEGRADED.set(False)
-    try:
-        yield _DEGRADED.get
-    finally:
-        _DEGRADED.reset(token)
-
-
-class _Budget:
-    """One plan's provider budget: a deadline that pacing pushes back (``exclude_from_budget``); a nested budget
-    pushes its outer one back by the same time, so the pause counts against neither.
-
-    It is also the request's memory of what failed (``remember_failure``): a provider that timed out, a service that
-    failed after its retry. The budget lives exactly as long as the request's provider calls, in whichever threads
-    they run, so the same request does not wait on them again, and the next request asks them afresh."""
-
-    __slots__ = ("_lock", "call_wait_s", "deadline", "excluded_s", "failed", "parent")
-
-    def __init__(self, deadline: float, parent: _Budget | None, *, call_wait_s: float | None = None) -> None:
-        self.deadline = deadline
-        self.parent = parent
-        self.excluded_s = 0.0
-        #: the most one call may wait for its answer (None: up to the deadline)
-        inherited: float | None = parent.call_wait_s if parent is not None else None
-        self.call_wait_s: float | None = call_wait_s if call_wait_s is not None else inherited
-        self.failed: dict[str, str] = {}  # what failed in this request ("amap", "amap/geocode") -> how, first time
-        self._lock = threading.Lock()
-
-    def extend(self, seconds: float) -> None:
-        with self._lock:
-            self.deadline += seconds
-            self.excluded_s += seconds
-        if self.parent is not None:
-            self.parent.extend(seconds)
-
-    def remember_failure(self, key: str, how: str) -> None:
-        with self._lock:
-            self.failed.setdefault(key, how)
-        if self.parent is not None:
-            self.parent.remember_failure(key, how)
-
-    def failed_earlier(self, key: str) -> str | None:
-        budget: _Budget | None = self
-        while budget is not None:
-            with budget._lock:
-                how = budget.failed.get(key)
-            if how is not None:
-                return how
-            budget = budget.parent
-        return None
-
-
-_DEADLINE: ContextVar[_Budget | None] = ContextVar("omni_provider_deadline", default=None)
-
-
-@contextmanager
-def provider_budget(seconds: float, *, call_wait_s: float | None = None) -> Iterator[None]:
-    """Bound the time one plan (or agent request) may spend waiting on remote providers: past the deadline a
-    remote call is not made and its service degrades to the fallback with a warning. Nested budgets keep the
-    earlier deadline. Time a call spends waiting for its turn (a rate limiter's pacing) is not waiting on the
-    provider: it pushes the deadline back (``exclude_from_budget``).
-
-    ``call_wait_s``: the most one call waits for its answer, where the budget is sized for many calls (a paced
-    plan's budget grows with its calls; one call that never answers should not spend it all)."""
-    deadline = time.monotonic() + max(0.0, seconds)
-    outer = _DEADLINE.get()
-    budget = _Budget(deadline if outer is None else min(outer.deadline, deadline), outer, call_wait_s=call_wait_s)
-    token = _DEADLINE.set(budget)
-    try:
-        yield
-    finally:
-        _DEADLINE.reset(token)
-
-
-def start_budget(seconds: float, *, call_wait_s: float | None = None) -> _Budget:
-    """A provider budget that starts now and is entered later, as often as needed, with ``within_budget``: one
-    deadline across the several steps of a stream whose steps may run in different threads (a generator a server
-    iterates in a thread pool cannot hold a context variable across its yields)."""
-    return _Budget(time.monotonic() + max(0.0, seconds), None, call_wait_s=call_wait_s)
-
-
-@contextmanager
-def within_budget(budget: _Budget) -> Iterator[None]:
-    """The calls of the block run under ``budget`` (an outer budget's earlier deadline is kept)."""
-    outer = _DEADLINE.get()
-    inner = budget if outer is None or outer.deadline >= budget.deadline else outer
-    token = _DEADLINE.set(inner)
-    try:
-        yield
-    finally:
-        _DEADLINE.reset(token)
-
-
-def budget_left() -> float | None:
-    """Seconds left of the current provider budget (None: no budget is set)."""
-    budget = _DEADLINE.get()
-    return None if budget is None else budget.deadline - time.monotonic()
-
-
-def call_wait_left() -> float | None:
-    """The most the next remote call may wait for its answer: the budget's time left, at most its ``call_wait_s``
-    (None: no budget is set; the service's own timeout applies)."""
-    budget = _DEADLINE.get()
-    if budget is None:
-        return None
-    left = budget.deadline - time.monotonic()
-    return left if budget.call_wait_s is None else min(left, budget.call_wait_s)
-
-
-def remember_failure(key: str, how: str) -> None:
-    """``key`` (a provider, or one of its services) failed in this request, ``how``: the request's later calls to it
-    go to the fallback at once (no budget: nothing is remembered, each call is asked on its own)."""
-    budget = _DEADLINE.get()
-    if budget is not None:
-        budget.remember_failure(key, how)
-
-
-def failed_earlier(key: str) -> str | None:
-    """How ``key`` failed earlier in this request (None: it has not)."""
-    budget = _DEADLINE.get()
-    return None if budget is None else budget.failed_earlier(key)
-
-
-def exclude_from_budget(seconds: float) -> None:
-    """``seconds`` spent pacing (not waiting for an answer): the current budget's deadline moves back by them."""
-    budget = _DEADLINE.get()
-    if budget is not None and seconds > 0:
-        budget.extend(seconds)
-
-
-def budget_excluded_s() -> float:
-    """Seconds of pacing the current budget has excluded so far (0 without a budget)."""
-    budget = _DEADLINE.get()
-    return 0.0 if budget is None else budget.excluded_s
 
 
 @runtime_checkable

@@ -13,7 +13,8 @@ from __future__ import annotations
 import copy
 import math
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import date
 from threading import Lock
 from typing import Any, TypeVar
@@ -30,22 +31,20 @@ from core.geo.base import (
     LonLat,
     PairDoors,
     Place,
-    RequestTally,
     Router,
     TravelMatrix,
     TravelMode,
     WarningLog,
     WeatherService,
-    degradation_watch,
-    requests_to,
-    warnings_to,
 )
 from core.geo.cache import ResponseCache, point_key
+from core.geo.scope import CallScope, ProviderBudget, RequestTally, bind
 from core.geo.weather import pick_forecast
 from core.models.route import ProviderCalls
 from core.packs.loader import RegionPack
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 #: match levels precise enough that one batch match is the answer (a road, an area, a city could be several places)
 PRECISE_LEVELS = frozenset({"exact", "poi", "house_number"})
@@ -82,23 +81,54 @@ class MapServices:
         self.calls: Counter[str] = Counter()
         self.cache_hits = 0
         self.requests = RequestTally()  # remote requests sent for this view (or, unviewed, the process)
+        #: what this view's calls carry to the shared services: its warnings, its tally, its provider budget
+        self.scope = CallScope(warnings=self.warnings, tally=self.requests)
         self._lock = Lock()
         self.shared: MapServices | None = None  # a request's view: the MapServices it is a view of
 
     def for_request(self) -> MapServices:
         """A view for one request: the same services, cache and breakers, its own warnings and call counts.
 
-        What the shared services report while this view calls them lands in the view's log (``warnings_to``),
-        so concurrent requests on one provider never take each other's warnings or counts."""
+        The view's calls carry its scope to the shared services (core.geo.scope): what they report lands in the
+        view's log and tally, so concurrent requests on one provider never take each other's warnings or counts."""
         root = self.shared or self
         view = copy.copy(root)
         view.warnings = WarningLog()
         view.calls = Counter()
         view.cache_hits = 0
         view.requests = RequestTally()
+        view.scope = CallScope(warnings=view.warnings, tally=view.requests)
         view._lock = Lock()
         view.shared = root
         return view
+
+    # ---- the request's provider budget ----------------------------------------------------------------
+    @contextmanager
+    def budget(self, seconds: float, *, call_wait_s: float | None = None) -> Iterator[None]:
+        """Bound the time this view's calls inside the block may spend waiting on remote providers: past the deadline
+        a remote call is not made and its service degrades to the fallback with a warning. Nested budgets keep the
+        earlier deadline. Time a call spends waiting for its turn (a rate limiter's pacing) is not waiting on the
+        provider: it pushes the deadline back.
+
+        ``call_wait_s``: the most one call waits for its answer, where the budget is sized for many calls (a paced
+        plan's budget grows with its calls; one call that never answers should not spend it all)."""
+        outer = self.scope
+        self.scope = outer.with_budget(seconds, call_wait_s=call_wait_s)
+        try:
+            yield
+        finally:
+            self.scope = outer
+
+    @contextmanager
+    def within(self, budget: ProviderBudget) -> Iterator[None]:
+        """The block's calls run under ``budget``, started earlier (``ProviderBudget.starting_now``): one deadline
+        across the several steps of a stream, which may run in different threads."""
+        outer = self.scope
+        self.scope = outer.entering(budget)
+        try:
+            yield
+        finally:
+            self.scope = outer
 
     def _count(self, service: str | None) -> None:
         """One call (``service``) or one cache hit (None), on this view and on the shared totals."""
@@ -113,21 +143,21 @@ class MapServices:
         return f"MapServices(geocoder={self.geocoder!r}, router={self.router!r}, region={self.region.name!r})"
 
     # ---- the one cache ------------------------------------------------------------------------------
-    def _cached(self, key: Hashable, service: str, fn: Callable[[], T]) -> T:
-        """A copy of the cached answer, or the service's answer (kept unless it degraded to a fallback).
+    def _cached(self, key: Hashable, service: str, target: S, ask: Callable[[S], T]) -> T:
+        """A copy of the cached answer, or ``ask(target)``'s answer, ``target`` bound to this view's scope for the
+        call (kept unless it degraded to a fallback).
 
         Copies both ways: a caller mutating its answer must not change what the next caller gets."""
         hit, value = self.cache.get(key)
         if hit:
             self._count(None)
             return _copy(value)  # type: ignore[no-any-return]
-        with degradation_watch() as degraded, warnings_to(self.warnings), requests_to(self.requests):
-            value = fn()
-            # an answer with estimated figures in it is not an answer to keep (its answered cells are, one by one)
-            keep = not degraded() and not (
-                isinstance(value, TravelMatrix)
-                and (value.estimated_pairs or value.off_network or value.source == "mixed")
-            )
+        call = self.scope.for_call()
+        value = ask(bind(target, call))
+        # an answer with estimated figures in it is not an answer to keep (its answered cells are, one by one)
+        keep = not call.degraded and not (
+            isinstance(value, TravelMatrix) and (value.estimated_pairs or value.off_network or value.source == "mixed")
+        )
         self._count(service)
         if keep:
             self.cache.put(key, _copy(value))
@@ -136,21 +166,23 @@ class MapServices:
     # ---- Geocoder -----------------------------------------------------------------------------------
     def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
         key = ("geocode", self.geocoder.name, address, city)
-        return self._cached(key, "geocode", lambda: self.geocoder.geocode(address, city=city))
+        return self._cached(key, "geocode", self.geocoder, lambda g: g.geocode(address, city=city))
 
     def search(
         self, keywords: str, *, city: str | None = None, near: LonLat | None = None, limit: int = 10
     ) -> list[Place]:
         key = ("search", self.geocoder.name, keywords, city, point_key(near) if near else None, limit)
-        return self._cached(key, "search", lambda: self.geocoder.search(keywords, city=city, near=near, limit=limit))
+        return self._cached(
+            key, "search", self.geocoder, lambda g: g.search(keywords, city=city, near=near, limit=limit)
+        )
 
     def detail(self, poi_id: str) -> Place | None:
         # the region pack's own id (a lab batch's poi_id, an airport's part, a choice offered from the pack) is the
         # pack's place: a remote geocoder cannot know it (AMap answers INVALID_PARAMS, a quota call spent)
         pack: Geocoder | None = getattr(self.geocoder, "fallback", None)
         if pack is not None and self.region.place_by_id(poi_id) is not None:
-            return self._cached(("detail", pack.name, poi_id), "detail", lambda: pack.detail(poi_id))
-        return self._cached(("detail", self.geocoder.name, poi_id), "detail", lambda: self.geocoder.detail(poi_id))
+            return self._cached(("detail", pack.name, poi_id), "detail", pack, lambda g: g.detail(poi_id))
+        return self._cached(("detail", self.geocoder.name, poi_id), "detail", self.geocoder, lambda g: g.detail(poi_id))
 
     def geocode_many(self, queries: Sequence[tuple[str, str | None]]) -> int:
         """Geocode ``(address, city)`` pairs ahead of the resolver, in the geocoder's batches (AMap: 10 a call),
@@ -170,9 +202,9 @@ class MapServices:
         for city, addresses in wanted.items():
             for start in range(0, len(addresses), size):
                 chunk = addresses[start : start + size]
-                with degradation_watch() as degraded, warnings_to(self.warnings), requests_to(self.requests):
-                    answers = geocoder.geocode_batch(chunk, city=city)
-                    keep = not degraded()
+                call = self.scope.for_call()
+                answers = bind(geocoder, call).geocode_batch(chunk, city=city)
+                keep = not call.degraded
                 self._count("geocode")
                 calls += 1
                 if keep:
@@ -201,13 +233,13 @@ class MapServices:
             wanted = None
         key = ("matrix", self._router_tag(), keys, mode, *(() if wanted is None else (tuple(wanted),)))
         if self.cache.get(key)[0]:
-            return self._cached(key, "matrix", lambda: self.router.matrix(points, mode=mode))
+            return self._cached(key, "matrix", self.router, lambda r: r.matrix(points, mode=mode))
         router = self.router
         if wanted is None or not isinstance(router, ColumnRouter):
             assembled = self._matrix_from_cells(keys, mode)
             if assembled is not None:
                 self.cache.put(key, _copy(assembled))
-            result = self._cached(key, "matrix", lambda: self.router.matrix(points, mode=mode))
+            result = self._cached(key, "matrix", router, lambda r: r.matrix(points, mode=mode))
             if assembled is None and result.source in (self.router.name, "mixed"):
                 self._keep_cells(keys, result)  # the answered cells, even when some pairs were estimated
             return result
@@ -215,9 +247,9 @@ class MapServices:
         missing = [j for j in wanted if known is None or not self._column_whole(known, j)]
         if not missing and known is not None:
             self.cache.put(key, _copy(known))
-            return self._cached(key, "matrix", lambda: known)
+            return self._cached(key, "matrix", known, lambda whole: whole)
         asked_key = ("matrix", self._router_tag(), keys, mode, tuple(missing))
-        result = self._cached(asked_key, "matrix", lambda: router.matrix_to(points, missing, mode=mode))
+        result = self._cached(asked_key, "matrix", router, lambda r: r.matrix_to(points, missing, mode=mode))
         if result.source not in (router.name, "mixed"):
             return result  # the fallback's estimate: whole, never mixed with the router's own cells
         if result.source in (router.name, "mixed"):
@@ -333,7 +365,7 @@ class MapServices:
 
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         key = ("route", self._router_tag(), point_key(origin), point_key(destination), mode)
-        return self._cached(key, "route", lambda: self.router.route(origin, destination, mode=mode))
+        return self._cached(key, "route", self.router, lambda r: r.route(origin, destination, mode=mode))
 
     # ---- weather ------------------------------------------------------------------------------------
     @property
@@ -348,7 +380,7 @@ class MapServices:
             raise ProviderUnavailable(
                 f"{self.name} has no weather service", code="NO_WEATHER_SOURCE", details={"service": "weather"}
             )
-        days = self._cached(("weather", service.name, city), "weather", lambda: service.weather_forecast(city))
+        days = self._cached(("weather", service.name, city), "weather", service, lambda w: w.weather_forecast(city))
         return pick_forecast(days, city, day)
 
     # ---- accounting ---------------------------------------------------------------------------------

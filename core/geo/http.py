@@ -8,14 +8,12 @@ log line. A provider subclass keeps only its params builders and its parsers.
 
 from __future__ import annotations
 
-import contextvars
 import logging
 import re
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import httpcore
@@ -29,8 +27,8 @@ from core.errors import (
     ProviderTimeout,
     ProviderUnavailable,
 )
-from core.geo.base import budget_left, call_wait_left, exclude_from_budget, note_request
 from core.geo.ratelimit import TokenBucket
+from core.geo.scope import CallScope, ScopedService
 
 logger = logging.getLogger(__name__)
 
@@ -115,29 +113,29 @@ def install_http_log_redaction(secret: str | None = None) -> None:
 
 
 # ---- a whole-request deadline -----------------------------------------------------------------
-# httpx's read timeout restarts on every byte, so a server that trickles a byte a second never times out.
-# Every socket operation of a request made inside ``request_deadline`` is given at most the time left.
-_deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar("omni_request_deadline", default=None)
+# httpx's read timeout restarts on every byte, so a server that trickles a byte a second never times out. The
+# request's timeout is a SocketDeadline: httpx hands it, unchanged, to every socket connect, write and read of the
+# request (its timeout dict), and the deadline backend gives each at most the time left.
+class SocketDeadline(float):
+    """A timeout in seconds that also carries the moment its whole request must end by (``deadline``, monotonic)."""
 
+    __slots__ = ("deadline",)
 
-@contextmanager
-def request_deadline(seconds: float) -> Iterator[None]:
-    """Socket reads, writes and connects inside this block end by ``seconds`` from now, whatever trickles."""
-    token = _deadline.set(time.monotonic() + max(0.0, seconds))
-    try:
-        yield
-    finally:
-        _deadline.reset(token)
+    deadline: float
+
+    def __new__(cls, seconds: float) -> SocketDeadline:
+        timeout = super().__new__(cls, max(0.0, seconds))
+        timeout.deadline = time.monotonic() + float(timeout)
+        return timeout
 
 
 def _clamp(timeout: float | None) -> float | None:
-    deadline = _deadline.get()
-    if deadline is None:
+    if not isinstance(timeout, SocketDeadline):
         return timeout
-    left = deadline - time.monotonic()
+    left = timeout.deadline - time.monotonic()
     if left <= 0:
         raise httpcore.ReadTimeout("the request's deadline has passed")
-    return left if timeout is None else min(timeout, left)
+    return min(float(timeout), left)
 
 
 class _DeadlineStream(httpcore.NetworkStream):
@@ -187,7 +185,7 @@ class _DeadlineBackend(httpcore.NetworkBackend):
 
 
 def deadline_client(*, timeout_s: float) -> httpx.Client:
-    """An httpx client whose requests honour ``request_deadline`` (its own pool, the default TLS and limits)."""
+    """An httpx client whose requests honour a ``SocketDeadline`` timeout (its own pool, the default TLS and limits)."""
     transport = httpx.HTTPTransport()
     pool = transport._pool  # httpx is pinned; its pool takes the network backend from this attribute
     if not isinstance(pool, httpcore.ConnectionPool) or not hasattr(pool, "_network_backend"):
@@ -196,7 +194,15 @@ def deadline_client(*, timeout_s: float) -> httpx.Client:
     return httpx.Client(transport=transport, timeout=timeout_s)
 
 
-class HttpService:
+class _LastCall:
+    """When the service last sent a call (pacing by ``min_interval_s`` without a shared limiter)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.at: float | None = None
+
+
+class HttpService(ScopedService):
     """One web service: ``get_json(path, params)`` with pacing, timeouts, status mapping and redaction."""
 
     #: how the service is named in messages ("AMap", "Nominatim", ...)
@@ -224,10 +230,10 @@ class HttpService:
         self._headers = dict(headers or {})
         self._sleep = sleep
         self._clock = clock
-        self._pace_lock = threading.Lock()
-        self._last_request_at: float | None = None
+        self._last_call = _LastCall()  # shared by the service's bound twins (core.geo.scope)
         #: a rate limiter shared with the service's other clients (paces instead of ``min_interval_s``)
         self.limiter = limiter
+        self.scope = CallScope.detached()
         install_http_log_redaction(secret)
 
     def __repr__(self) -> str:
@@ -265,18 +271,18 @@ class HttpService:
         if self.limiter is not None:
             waited = self.limiter.acquire()
         elif self.min_interval_s > 0:
-            with self._pace_lock:
+            with self._last_call.lock:
                 now = self._clock()
-                if self._last_request_at is not None:
-                    wait = self.min_interval_s - (now - self._last_request_at)
+                if self._last_call.at is not None:
+                    wait = self.min_interval_s - (now - self._last_call.at)
                     if wait > 0:
                         self._sleep(wait)
                         waited = wait
-                self._last_request_at = self._clock()
-        exclude_from_budget(waited)
+                self._last_call.at = self._clock()
+        self.scope.exclude_from_budget(waited)
 
     def _check_budget(self, path: str) -> None:
-        left = budget_left()
+        left = self.scope.budget_left()
         if left is not None and left <= 0:
             raise ProviderNotRequested(
                 f"{self.label} was not asked for {path}: the plan's time for providers ran out",
@@ -297,20 +303,19 @@ class HttpService:
         url = f"{self.base_url}{path}"
         self._check_budget(path)
         self._pace()
-        note_request()
-        left = call_wait_left()
-        timeout = self.timeout_s if left is None else max(0.05, min(self.timeout_s, left))
+        self.scope.note_request()
+        left = self.scope.call_wait_left()
+        timeout = SocketDeadline(self.timeout_s if left is None else max(0.05, min(self.timeout_s, left)))
         logger.debug("%s %s %s %s", self.label, method, path, self.redact(str(dict(params or {}))))
         try:
-            with request_deadline(timeout):
-                response = self._client.request(
-                    method,
-                    url,
-                    params=dict(params) if params is not None else None,
-                    json=dict(body) if body is not None else None,
-                    headers=self._headers,
-                    timeout=timeout,
-                )
+            response = self._client.request(
+                method,
+                url,
+                params=dict(params) if params is not None else None,
+                json=dict(body) if body is not None else None,
+                headers=self._headers,
+                timeout=timeout,
+            )
         except httpx.TimeoutException:
             raise ProviderTimeout(
                 f"{self.label} did not answer {path} within {timeout:g} s.", details={"endpoint": path}

@@ -7,7 +7,7 @@ backs off, not only the thread that was refused. ``shared_bucket`` hands every s
 same bucket (AMap's geocode, distance, directions and weather count against one QPS).
 
 The seconds a caller waits here are pacing, not waiting for an answer: the HTTP base excludes them from the plan's
-provider budget (core.geo.base.exclude_from_budget).
+provider budget (``CallScope.exclude_from_budget``).
 """
 
 from __future__ import annotations

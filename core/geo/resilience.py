@@ -15,7 +15,7 @@ Retry policy, per kind of failure (issue 21 §2). A person waits on every attemp
 only when a second attempt within a fraction of a second can plausibly succeed:
 
 - **timeout** (the service accepted the call and did not answer in time): never asked again, and the request
-  remembers it (core.geo.base.remember_failure): the request's later calls to that provider, every service of it,
+  remembers it (``CallScope.remember_failure``): the request's later calls to that provider, every service of it,
   go to the fallback at once instead of each waiting its own timeout. A host that did not answer in 8 s will not in
   the next 8.
 - **malformed** (an answer that breaks the service's schema, or is not JSON at all: a maintenance page, a changed
@@ -74,13 +74,10 @@ from core.geo.base import (
     TravelMode,
     WarningLog,
     WeatherService,
-    budget_left,
-    failed_earlier,
-    note_degraded,
-    remember_failure,
 )
 from core.geo.http import redact_secret
 from core.geo.ratelimit import shared_bucket, shared_hold
+from core.geo.scope import CallScope, ScopedService
 
 __all__ = ["ResilienceStats", "ResilientProvider", "default_wait", "is_retryable", "make_amap_provider"]
 
@@ -155,9 +152,10 @@ class _BudgetedWait(tenacity.wait.wait_base):
     """The pause before the next attempt, by the last failure's kind (a server error: a short fixed pause; a rate
     refusal: the backoff), never outlasting the plan's provider budget."""
 
-    def __init__(self, rate_limited: tenacity.wait.wait_base, *, server_error_pause_s: float) -> None:
+    def __init__(self, rate_limited: tenacity.wait.wait_base, *, server_error_pause_s: float, scope: CallScope) -> None:
         self.rate_limited = rate_limited
         self.server_error_pause_s = server_error_pause_s
+        self.scope = scope
 
     def __call__(self, retry_state: tenacity.RetryCallState) -> float:
         exc = retry_state.outcome.exception() if retry_state.outcome else None
@@ -165,7 +163,7 @@ class _BudgetedWait(tenacity.wait.wait_base):
             pause = self.server_error_pause_s
         else:
             pause = float(self.rate_limited(retry_state))
-        left = budget_left()
+        left = self.scope.budget_left()
         return pause if left is None else max(0.0, min(pause, left))
 
 
@@ -193,10 +191,13 @@ class ResilienceStats:
 
 
 class _BudgetSpent(tenacity.stop.stop_base):
-    """Stop retrying once the plan's provider budget (core.geo.base.provider_budget) is spent."""
+    """Stop retrying once the plan's provider budget (its request's ``CallScope``) is spent."""
+
+    def __init__(self, scope: CallScope) -> None:
+        self.scope = scope
 
     def __call__(self, retry_state: tenacity.RetryCallState) -> bool:
-        remaining = budget_left()
+        remaining = self.scope.budget_left()
         return remaining is not None and remaining <= 0
 
 
@@ -213,8 +214,10 @@ class _Degrade(Exception):
 NOT_REQUESTED = "not requested: the time for providers ran out"
 
 
-class ResilientProvider:
+class ResilientProvider(ScopedService):
     """Wraps a remote Geocoder/Router with retries, breakers and an offline fallback."""
+
+    SCOPED_PARTS = ("inner", "fallback")
 
     def __init__(
         self,
@@ -242,6 +245,7 @@ class ResilientProvider:
         self._sleep = sleep
         self._lock = threading.RLock()
         self.warnings = warnings if warnings is not None else WarningLog()
+        self.scope = CallScope.detached(self.warnings)  # a request's view binds its own (core.geo.scope)
         self.stats = ResilienceStats()
         self.breakers: dict[str, pybreaker.CircuitBreaker] = {
             service: pybreaker.CircuitBreaker(
@@ -268,7 +272,7 @@ class ResilientProvider:
         """Record a warning: its code and facts for the planner's notices, the English sentence for the logs."""
         message = self._redact(message)
         logger.warning("%s", message)
-        self.warnings.add(message, code=code, params=params)
+        self.scope.warnings.add(message, code=code, params=params)
 
     def drain_warnings(self) -> list[str]:
         """The warnings recorded since the last drain (and forget them)."""
@@ -291,24 +295,25 @@ class ResilientProvider:
     def _remote(self, service: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Call the remote service with breaker + retries; raise ``_Degrade`` when degradable."""
         breaker = self.breakers[service]
-        left = budget_left()
+        scope = self.scope
+        left = scope.budget_left()
         if left is not None and left <= 0:
             raise _Degrade(NOT_REQUESTED, ProviderNotRequested("provider budget spent"), not_requested=True)
-        if (timed_out := failed_earlier(self.name)) is not None:
+        if (timed_out := scope.failed_earlier(self.name)) is not None:
             # it timed out earlier in this request: one full wait is all a person is asked to spend on it
             earlier: ProviderError = ProviderTimeout(
                 f"{self._label} did not answer {timed_out} earlier in this request"
             )
             raise _Degrade(f"timed out earlier in this request ({timed_out}); not asked again", earlier)
-        if (how := failed_earlier(f"{self.name}/{service}")) is not None:
+        if (how := scope.failed_earlier(f"{self.name}/{service}")) is not None:
             # it failed after its retry (or broke its schema) earlier in this request: it will not heal in a second
             failed_as = ProviderMalformed if how == "malformed" else ProviderUnavailable
             earlier = failed_as(f"{self._label} {service} failed earlier in this request ({how})")
             raise _Degrade(f"failed earlier in this request ({how}); not asked again", earlier)
 
         retrying = tenacity.Retrying(
-            stop=tenacity.stop_any(tenacity.stop_after_attempt(self.retries + 1), _BudgetSpent()),
-            wait=_BudgetedWait(self._wait, server_error_pause_s=self.server_error_pause_s),
+            stop=tenacity.stop_any(tenacity.stop_after_attempt(self.retries + 1), _BudgetSpent(scope)),
+            wait=_BudgetedWait(self._wait, server_error_pause_s=self.server_error_pause_s, scope=scope),
             retry=_RetryByKind({"server_error": self.server_error_retries, "rate_limited": self.retries}),
             sleep=self._sleep,
             before_sleep=self._on_retry,
@@ -320,7 +325,7 @@ class ResilientProvider:
         def attempt() -> T:
             nonlocal attempts, asked
             attempts += 1
-            left = budget_left()
+            left = scope.budget_left()
             if left is not None and left <= 0:  # decided outside the breaker: pybreaker counts whatever passes
                 raise ProviderNotRequested("provider budget spent")  # through it, an excluded error as a success
             try:
@@ -344,7 +349,7 @@ class ResilientProvider:
             raise _Degrade(f"{cause}: {self._redact(str(asked))}{tail}", asked) from exc
         except pybreaker.CircuitBreakerError as exc:
             if asked is not None and failure_kind(asked) == "timeout":  # the timeout that tripped the breaker
-                remember_failure(self.name, service)
+                scope.remember_failure(self.name, service)
             cause = "circuit open"
             if service in self._open_cause:
                 cause += f" after: {self._open_cause[service]}"
@@ -360,10 +365,10 @@ class ResilientProvider:
                 raise _Degrade(f"rate-limited: {self._redact(exc.message)}", exc) from exc
             raise _Degrade(f"rate-limited after {attempts} attempt(s)", exc) from exc
         except (ProviderTimeout, httpx.TimeoutException) as exc:
-            remember_failure(self.name, service)
+            scope.remember_failure(self.name, service)
             raise _Degrade(f"timed out after {attempts} attempt(s)", exc) from exc
         except (ProviderUnavailable, httpx.TransportError) as exc:
-            remember_failure(f"{self.name}/{service}", cause_code(exc))
+            scope.remember_failure(f"{self.name}/{service}", cause_code(exc))
             raise _Degrade(f"unavailable after {attempts} attempt(s): {self._redact(str(exc))}", exc) from exc
         except RouteNotFound as exc:
             if service == "route":
@@ -386,7 +391,7 @@ class ResilientProvider:
                     f"{self._label} {service} is unavailable ({self._redact(deg.cause)}).", details={"service": service}
                 ) from original
             result = fallback(self.fallback)
-            note_degraded()
+            self.scope.note_degraded()
             # matrix/route answers name their source ("offline_estimate"); places name the provider
             used = getattr(result, "source", None) or self.fallback.name
             if deg.not_requested:
@@ -534,7 +539,7 @@ class ResilientProvider:
         pairs = ", ".join(f"{i}->{j}" for i, j in bad[:10]) + (" ..." if len(bad) > 10 else "")
         m.notes.append(f"{len(bad)} pair(s) estimated by {estimate.source}: {pairs}")
         m.source = "mixed"  # some figures are the estimate's: never presented (or cached) as the remote's
-        note_degraded()
+        self.scope.note_degraded()
         m.estimated_pairs = bad
         self._warn(
             f"{self._label} could not answer {len(bad)} of {n * (n - 1)} {mode} matrix pairs; "

@@ -40,6 +40,7 @@ from core.geo.cache import point_key
 from core.geo.coords import haversine_m
 from core.geo.doors import ENTRANCE_COSTINGS, Measured, Spot, pick_doors
 from core.geo.http import HttpService
+from core.geo.scope import CallScope, ScopedService
 from core.models.entrance import Entrance
 
 #: our travel modes -> Valhalla costings (bicycle is available to callers that pass it by name)
@@ -348,7 +349,7 @@ def parse_matrix(body: Any, *, sources: int, targets: int) -> tuple[list[list[fl
     return dist, dur
 
 
-class ValhallaRouter:
+class ValhallaRouter(ScopedService):
     """A Router over a Valhalla engine. Off-network points and unjoinable pairs are left unanswered, named.
     ``snap_options`` (per costing; default ``SNAP_OPTIONS``, ``{}``: nearest edge of any kind) go with every point
     of every call, the coverage check's ``locate`` included, so the gap measured is to the edge routed from.
@@ -357,6 +358,7 @@ class ValhallaRouter:
     coverage check; ``optimized_order`` takes each place's first door)."""
 
     name = "valhalla"
+    SCOPED_PARTS = ("engine",)  # the server's HTTP engine sends the calls
 
     def __init__(
         self,
@@ -379,6 +381,7 @@ class ValhallaRouter:
         doors = "doors" if self.entrances else "points"
         self.cache_variant = f"{doors};snap={sorted(self.snap_options.items())}"
         self.pickup_radius_m = min(100.0, self.snap_cutoff_m)
+        self.scope = CallScope.detached()
 
     def __repr__(self) -> str:
         return f"ValhallaRouter(engine={self.engine!r})"

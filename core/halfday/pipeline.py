@@ -26,8 +26,8 @@ import sqlalchemy.exc
 from core.clock import Clock
 from core.config import Settings
 from core.errors import DatabaseUnreachable, OmniError
-from core.geo.base import start_budget, within_budget
 from core.geo.composite import MapServices
+from core.geo.scope import ProviderBudget
 from core.halfday.events import (
     Clarification,
     Done,
@@ -140,18 +140,19 @@ class _Stream:
     clock: Clock
     seq: int = 0
     warnings: list[str] = field(default_factory=list)
+    provider: MapServices | None = None  # the request's view the tools call (None: a stream that calls none)
     budget_s: float | None = None  # the plan's time for providers' answers, from its first provider call
     contact: str | None = None  # level 3's support contact (settings)
     choice: DegradedChoice | None = None  # level 2, once decided
-    _budget: Any = None
+    _budget: ProviderBudget | None = None
 
     def providers(self) -> AbstractContextManager[None]:
         """The provider budget for a tool's calls: started by the first such tool, the same deadline after it."""
-        if self.budget_s is None:
+        if self.budget_s is None or self.provider is None:
             return nullcontext()
         if self._budget is None:
-            self._budget = start_budget(self.budget_s)
-        return within_budget(self._budget)
+            self._budget = ProviderBudget.starting_now(self.budget_s)
+        return self.provider.within(self._budget)
 
     def _head(self) -> dict[str, Any]:
         head = {"trace_id": self.trace.trace_id, "seq": self.seq, "at": self.clock()}
@@ -248,7 +249,9 @@ def plan_events(
     """``decide``: how the person answers a level-2 question (None: nobody can, the default applies at once);
     ``clock``: the request's (its moment when the request names none, and the events' stamps)."""
     contact = settings.halfday_support_contact.strip() or None
-    stream = _Stream(trace=Trace(), clock=clock, budget_s=settings.halfday_provider_budget_s, contact=contact)
+    stream = _Stream(
+        trace=Trace(), clock=clock, provider=provider, budget_s=settings.halfday_provider_budget_s, contact=contact
+    )
     yield stream.status(0)
     try:
         yield from _stages(stream, request, registry=registry, provider=provider, settings=settings, decide=decide)

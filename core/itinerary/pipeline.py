@@ -20,7 +20,6 @@ import time as _time
 from collections.abc import Callable, Sequence
 
 from core.config import Settings
-from core.geo.base import provider_budget
 from core.geo.composite import MapServices
 from core.itinerary.assembly import DecisionLog, assemble_result
 from core.itinerary.balance import rebalance_days
@@ -186,7 +185,7 @@ def plan_itinerary(
     # distance call per point (places, the hotel and each day's own start and end), a geocode per unplaced place
     points = len(request.places) + 1 + 2 * len(request.days)
     budget_s = provider.budget_for(2 * points, answers_s=settings.provider_budget_s)
-    with provider_budget(budget_s, call_wait_s=settings.provider_budget_s):
+    with provider.budget(budget_s, call_wait_s=settings.provider_budget_s):
         report("prepare", 0.05)
         problem = prepare_problem(request, provider=provider, settings=settings, removed_keys=removed_keys)
         log.add(

@@ -19,7 +19,6 @@ from typing import Any
 import core
 from core.config import Settings
 from core.errors import OmniError
-from core.geo.base import provider_budget
 from core.geo.composite import MapServices
 from core.geo.pool import ProviderPool
 from core.lab.models import (
@@ -217,7 +216,7 @@ def _route_rows(ctx: _Context, item: RouteBatchItem, provider: MapServices) -> l
     request = item.request.model_copy(update={"transport_mode": ctx.cell.mode})
     settings = ctx.settings
     t0 = time.perf_counter()
-    with provider_budget(settings.provider_budget_s):
+    with provider.budget(settings.provider_budget_s):
         trip = resolve_stage(request, provider=provider, settings=settings)
         net = matrix_stage(trip, provider=provider, mode=ctx.cell.mode)
     ctx.plan_time_s = time.perf_counter() - t0

@@ -31,7 +31,7 @@ def plan_budget_s(request: RoutePlanRequest, *, provider: MapServices, settings:
     """The plan's time for providers: ``provider_budget_s`` for waiting on answers, plus, for a paced service
     (AMap at ``amap_qps``), the calls the plan needs at that rate: batches of geocodes, one distance call per
     point a leg can end at (AMap answers one destination a call) and one direction call per leg. Pacing itself is excluded from
-    the budget as it happens (core.geo.base.exclude_from_budget); this keeps the answers' own time in scale with
+    the budget as it happens (``CallScope.exclude_from_budget``); this keeps the answers' own time in scale with
     the plan."""
     calls = needed_calls(request, directions_top=directions_top(request, provider=provider, settings=settings))
     return provider.budget_for(calls, answers_s=settings.provider_budget_s)

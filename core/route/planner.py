@@ -16,7 +16,7 @@ import numpy as np
 
 from core.config import Settings
 from core.errors import InputError, ProviderError
-from core.geo.base import LonLat, Place, provider_budget
+from core.geo.base import LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
 from core.models.route import (
@@ -449,7 +449,7 @@ def plan_route(
         )
     # a hanging provider degrades, never stalls; a paced one gets the time its calls need at its rate
     # (and no one call waits longer than the answers' own time: a service that never answers costs one wait)
-    with provider_budget(
+    with provider.budget(
         plan_budget_s(request, provider=provider, settings=settings), call_wait_s=settings.provider_budget_s
     ):
         before = provider.snapshot()

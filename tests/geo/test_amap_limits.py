@@ -15,12 +15,13 @@ import tenacity
 
 from core.errors import ProviderMalformed, ProviderNotRequested, ProviderQuotaExceeded, ProviderRateLimited
 from core.geo.amap import AMapProvider
-from core.geo.base import WarningLog, budget_left, exclude_from_budget, provider_budget
+from core.geo.base import WarningLog
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
 from core.geo.ratelimit import TokenBucket, shared_bucket
 from core.geo.registry import make_provider
 from core.geo.resilience import ResilientProvider
+from core.geo.scope import CallScope
 from core.packs.loader import load_region
 from standins.amap import AMapLimitedStandIn
 from tests.support.amap_settings import amap_settings
@@ -115,10 +116,10 @@ class _ClaimsToWait:
 
 
 def test_time_in_the_rate_limiter_is_not_counted_against_the_provider_budget():
-    with provider_budget(1.0):
-        exclude_from_budget(50.0)
-        left = budget_left()
-        assert left is not None and left > 40
+    scope = CallScope.detached().with_budget(1.0)
+    scope.exclude_from_budget(50.0)
+    left = scope.budget_left()
+    assert left is not None and left > 40
     seen: list[str] = []
 
     def server(request: httpx.Request) -> httpx.Response:
@@ -127,11 +128,11 @@ def test_time_in_the_rate_limiter_is_not_counted_against_the_provider_budget():
 
     amap = AMapProvider(key=KEY, client=httpx.Client(transport=httpx.MockTransport(server)))
     amap.limiter = _ClaimsToWait()  # type: ignore[assignment]
-    with provider_budget(2.0):
-        amap.geocode("上海市黄浦区人民大道200号")
-        amap.geocode("上海市黄浦区人民大道200号")
-        left = budget_left()
-        assert left is not None and left > 150  # 200 s of pacing moved the deadline back
+    scope = CallScope.detached().with_budget(2.0)
+    amap.bound(scope).geocode("上海市黄浦区人民大道200号")
+    amap.bound(scope).geocode("上海市黄浦区人民大道200号")
+    left = scope.budget_left()
+    assert left is not None and left > 150  # 200 s of pacing moved the deadline back
     assert len(seen) == 2
 
 
@@ -140,8 +141,8 @@ def test_a_call_after_the_budget_is_not_requested_and_never_sent():
     amap = AMapProvider(
         key=KEY, client=httpx.Client(transport=httpx.MockTransport(lambda r: seen.append(r.url.path) or None))
     )
-    with provider_budget(0.0), pytest.raises(ProviderNotRequested):
-        amap.geocode("上海博物馆")
+    with pytest.raises(ProviderNotRequested):
+        amap.bound(CallScope.detached().with_budget(0.0)).geocode("上海博物馆")
     assert seen == []
 
 
@@ -284,9 +285,9 @@ def test_a_service_the_budget_did_not_reach_says_not_requested_and_its_breaker_s
     amap = AMapProvider(key=KEY, client=httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(500))))
     log = WarningLog()
     wrapped = ResilientProvider(amap, fallback=OfflineProvider(pack), retries=2, fail_max=1, warnings=log)
-    with provider_budget(0.0):
-        for _ in range(3):
-            wrapped.route((121.47, 31.23), (121.49, 31.24), mode="driving")
+    spent = wrapped.bound(CallScope.detached(log).with_budget(0.0))
+    for _ in range(3):
+        spent.route((121.47, 31.23), (121.49, 31.24), mode="driving")
     [entry] = log.drain_entries()
     assert entry.code == "PROVIDER_NOT_REQUESTED" and entry.params["service"] == "route"
     assert "not requested: the time for providers ran out" in entry.message

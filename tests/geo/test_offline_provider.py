@@ -4,9 +4,10 @@ import pytest
 
 from core.config import Settings
 from core.errors import InputError
-from core.geo.base import Geocoder, LonLat, Router, note_degraded
+from core.geo.base import Geocoder, LonLat, Router
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
+from core.geo.scope import CallScope, ScopedService
 from core.packs.loader import load_region
 from tests.support.region_packs import write_pack
 
@@ -121,18 +122,19 @@ def test_unknown_region_names_the_available_ones(tmp_path):
 
 
 def test_cache_never_keeps_a_degraded_answer(provider):
-    class Flaky:
-        """A router that falls back to the offline estimate while it is down (and says so)."""
+    class Flaky(ScopedService):
+        """A router that falls back to the offline estimate while it is down (and says so to its call's scope)."""
 
         name = "amap"
 
         def __init__(self):
             self.down = True
+            self.scope = CallScope.detached()
 
         def matrix(self, points, *, mode):
             m = provider.matrix(points, mode=mode)
             if self.down:
-                note_degraded()
+                self.scope.note_degraded()
                 return m
             return m.model_copy(update={"source": "amap"})
 

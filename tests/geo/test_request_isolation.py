@@ -11,7 +11,7 @@ import httpx
 import tenacity
 
 from core.geo.amap import AMapProvider
-from core.geo.base import WarningLog, provider_budget
+from core.geo.base import WarningLog
 from core.geo.composite import MapServices
 from core.geo.resilience import ResilientProvider
 from core.packs.loader import load_region
@@ -52,7 +52,7 @@ def test_a_timeout_in_one_request_is_not_remembered_by_another_running_at_the_sa
 
     def request_a() -> None:
         view = shared.for_request()
-        with provider_budget(60):
+        with view.budget(60):
             out["a1"] = view.geocode("slow 外滩", city="上海")  # times out: A remembers AMap did not answer
             a_failed.set()
             b_asked_first.wait(10)
@@ -61,7 +61,7 @@ def test_a_timeout_in_one_request_is_not_remembered_by_another_running_at_the_sa
 
     def request_b() -> None:
         view = shared.for_request()
-        with provider_budget(60):
+        with view.budget(60):
             a_failed.wait(10)
             out["b1"] = view.geocode("外滩", city="上海")  # B is asked afresh, though A's timeout came first
             b_asked_first.set()

@@ -11,8 +11,9 @@ import tenacity
 
 from core.errors import ProviderTimeout
 from core.geo.amap import AMapProvider
-from core.geo.base import LonLat, WarningLog, call_wait_left, provider_budget
+from core.geo.base import LonLat, WarningLog
 from core.geo.resilience import ResilientProvider, cause_code, failure_kind
+from core.geo.scope import CallScope
 from tests.geo.test_resilience import FakeOffline
 from tests.support.paths import amap_fixture
 
@@ -132,11 +133,11 @@ def test_a_body_that_is_not_json_is_a_malformed_answer() -> None:
 
 def test_within_one_request_a_provider_that_timed_out_is_not_waited_on_again() -> None:
     rp, sent, _ = build("timeout")
-    with provider_budget(60):
-        rp.geocode("外滩", city="上海")
-        rp.matrix([A, B], mode="driving")
-        rp.route(A, B, mode="driving")
-        rp.search("咖啡", city="上海")
+    request = rp.bound(CallScope.detached(rp.warnings).with_budget(60))
+    request.geocode("外滩", city="上海")
+    request.matrix([A, B], mode="driving")
+    request.route(A, B, mode="driving")
+    request.search("咖啡", city="上海")
     assert sent == ["/v3/geocode/geo"]  # one wait, then every service of AMap went to the fallback at once
     entries = rp.warnings.entries()
     assert [e.params["service"] for e in entries] == ["geocode", "matrix", "route", "search"]
@@ -147,10 +148,8 @@ def test_within_one_request_a_provider_that_timed_out_is_not_waited_on_again() -
 
 def test_the_next_request_asks_a_provider_that_timed_out_afresh() -> None:
     rp, sent, _ = build("timeout")
-    with provider_budget(60):
-        rp.geocode("外滩", city="上海")
-    with provider_budget(60):
-        rp.geocode("豫园", city="上海")
+    rp.bound(CallScope.detached(rp.warnings).with_budget(60)).geocode("外滩", city="上海")
+    rp.bound(CallScope.detached(rp.warnings).with_budget(60)).geocode("豫园", city="上海")
     assert len(sent) == 2
     rp.geocode("新天地", city="上海")  # without a request's budget nothing is remembered either
     rp.geocode("人民广场", city="上海")
@@ -159,32 +158,29 @@ def test_the_next_request_asks_a_provider_that_timed_out_afresh() -> None:
 
 def test_a_nested_budget_tells_its_request_what_timed_out() -> None:
     rp, sent, _ = build("timeout")
-    with provider_budget(60):
-        with provider_budget(30):
-            rp.geocode("外滩", city="上海")
-        rp.route(A, B, mode="driving")
+    outer = CallScope.detached(rp.warnings).with_budget(60)
+    rp.bound(outer.with_budget(30)).geocode("外滩", city="上海")
+    rp.bound(outer).route(A, B, mode="driving")
     assert len(sent) == 1
 
 
 def test_one_call_waits_at_most_the_budgets_call_wait_however_large_the_budget() -> None:
-    assert call_wait_left() is None
-    with provider_budget(35, call_wait_s=8):
-        left = call_wait_left()
-        assert left is not None and left == pytest.approx(8, abs=0.5)
-        with provider_budget(35):  # a nested budget keeps its request's cap
-            inner = call_wait_left()
-            assert inner is not None and inner <= 8
-    with provider_budget(3, call_wait_s=8):
-        small = call_wait_left()
-        assert small is not None and small <= 3  # the time left, when it is less
+    assert CallScope.detached().call_wait_left() is None
+    capped = CallScope.detached().with_budget(35, call_wait_s=8)
+    left = capped.call_wait_left()
+    assert left is not None and left == pytest.approx(8, abs=0.5)
+    inner = capped.with_budget(35).call_wait_left()  # a nested budget keeps its request's cap
+    assert inner is not None and inner <= 8
+    small = CallScope.detached().with_budget(3, call_wait_s=8).call_wait_left()
+    assert small is not None and small <= 3  # the time left, when it is less
 
 
 def test_a_black_hole_call_times_out_at_the_budgets_call_wait_not_the_service_timeout() -> None:
     from bench.faults import BlackHole
 
     with BlackHole("silent") as hole, AMapProvider(key=KEY, base_url=hole.base_url, timeout_s=10) as amap:
-        with provider_budget(30, call_wait_s=0.5), pytest.raises(ProviderTimeout) as caught:
-            amap.geocode("外滩", city="上海")
+        with pytest.raises(ProviderTimeout) as caught:
+            amap.bound(CallScope.detached().with_budget(30, call_wait_s=0.5)).geocode("外滩", city="上海")
     assert "within 0.5 s" in caught.value.message
 
 
@@ -205,15 +201,14 @@ def test_within_one_request_a_service_that_failed_is_not_asked_again_but_the_oth
         sleep=lambda s: None,
         warnings=WarningLog(),
     )
-    with provider_budget(60):
-        rp.geocode("外滩", city="上海")
-        rp.geocode("豫园", city="上海")  # the same service: the estimate at once
-        leg = rp.route(A, B, mode="driving")  # another service of the provider: still asked
+    request = rp.bound(CallScope.detached(rp.warnings).with_budget(60))
+    request.geocode("外滩", city="上海")
+    request.geocode("豫园", city="上海")  # the same service: the estimate at once
+    leg = request.route(A, B, mode="driving")  # another service of the provider: still asked
     assert sent == ["/v3/geocode/geo"] * first_call + ["/v3/direction/driving"]
     assert leg.source == "amap"
     entries = rp.warnings.entries()
     assert len(entries) == 2 and {e.params["cause"] for e in entries} == {CAUSES[kind]}
     assert "failed earlier in this request" in entries[1].message
-    with provider_budget(60):  # the next request asks it again
-        rp.geocode("新天地", city="上海")
+    rp.bound(CallScope.detached(rp.warnings).with_budget(60)).geocode("新天地", city="上海")  # the next request
     assert sent.count("/v3/geocode/geo") == 2 * first_call
