@@ -214,6 +214,14 @@ class _Degrade(Exception):
 NOT_REQUESTED = "not requested: the time for providers ran out"
 
 
+@dataclass
+class _Tries:
+    """One guarded call's attempts, and the last failure of an attempt that reached the service."""
+
+    count: int = 0
+    asked: BaseException | None = None
+
+
 class ResilientProvider(ScopedService):
     """Wraps a remote Geocoder/Router with retries, breakers and an offline fallback."""
 
@@ -294,8 +302,38 @@ class ResilientProvider(ScopedService):
 
     def _remote(self, service: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Call the remote service with breaker + retries; raise ``_Degrade`` when degradable."""
-        breaker = self.breakers[service]
         scope = self.scope
+        self._refuse_unasked(service, scope)
+        breaker = self.breakers[service]
+        tries = _Tries()
+
+        def attempt() -> T:
+            tries.count += 1
+            left = scope.budget_left()
+            if left is not None and left <= 0:  # decided outside the breaker: pybreaker counts whatever passes
+                raise ProviderNotRequested("provider budget spent")  # through it, an excluded error as a success
+            try:
+                # calling(), not call(): call() holds the breaker's lock for the whole remote call, which would
+                # let one request's call to a service at a time through in the whole process
+                with breaker.calling():
+                    return fn(*args, **kwargs)
+            except ProviderNotRequested:
+                raise
+            except BaseException as exc:
+                tries.asked = exc
+                raise
+
+        try:
+            return self._retrying(scope)(attempt)
+        except Exception as exc:
+            degrade = self._degrade(exc, service=service, breaker=breaker, tries=tries, scope=scope)
+            if degrade is None:
+                raise
+            raise degrade from exc
+
+    def _refuse_unasked(self, service: str, scope: CallScope) -> None:
+        """``_Degrade`` without asking: the budget is spent, or the provider (or this service of it) already failed
+        in this request."""
         left = scope.budget_left()
         if left is not None and left <= 0:
             raise _Degrade(NOT_REQUESTED, ProviderNotRequested("provider budget spent"), not_requested=True)
@@ -311,7 +349,9 @@ class ResilientProvider(ScopedService):
             earlier = failed_as(f"{self._label} {service} failed earlier in this request ({how})")
             raise _Degrade(f"failed earlier in this request ({how}); not asked again", earlier)
 
-        retrying = tenacity.Retrying(
+    def _retrying(self, scope: CallScope) -> tenacity.Retrying:
+        """The retry policy (the module docstring's), bounded by the request's budget."""
+        return tenacity.Retrying(
             stop=tenacity.stop_any(tenacity.stop_after_attempt(self.retries + 1), _BudgetSpent(scope)),
             wait=_BudgetedWait(self._wait, server_error_pause_s=self.server_error_pause_s, scope=scope),
             retry=_RetryByKind({"server_error": self.server_error_retries, "rate_limited": self.retries}),
@@ -319,63 +359,51 @@ class ResilientProvider(ScopedService):
             before_sleep=self._on_retry,
             reraise=True,
         )
-        attempts = 0
-        asked: BaseException | None = None  # the last failure of a call that was made
 
-        def attempt() -> T:
-            nonlocal attempts, asked
-            attempts += 1
-            left = scope.budget_left()
-            if left is not None and left <= 0:  # decided outside the breaker: pybreaker counts whatever passes
-                raise ProviderNotRequested("provider budget spent")  # through it, an excluded error as a success
-            try:
-                # calling(), not call(): call() holds the breaker's lock for the whole remote call, which would
-                # let one request's call to a service at a time through in the whole process
-                with breaker.calling():
-                    return fn(*args, **kwargs)
-            except ProviderNotRequested:
-                raise
-            except BaseException as exc:
-                asked = exc
-                raise
-
-        try:
-            return retrying(attempt)
-        except ProviderNotRequested as exc:
+    def _degrade(
+        self,
+        exc: Exception,
+        *,
+        service: str,
+        breaker: pybreaker.CircuitBreaker,
+        tries: _Tries,
+        scope: CallScope,
+    ) -> _Degrade | None:
+        """How a failed call degrades, with what the request remembers of it (None: not degradable, raise it)."""
+        asked, attempts = tries.asked, tries.count
+        if isinstance(exc, ProviderNotRequested):
             if asked is None:  # no attempt reached the service: it was never asked, it did not fail
-                raise _Degrade(NOT_REQUESTED, exc, not_requested=True) from exc
+                return _Degrade(NOT_REQUESTED, exc, not_requested=True)
             cause = "timed out" if isinstance(asked, (ProviderTimeout, httpx.TimeoutException)) else "failed"
-            tail = f"; then {NOT_REQUESTED}"
-            raise _Degrade(f"{cause}: {self._redact(str(asked))}{tail}", asked) from exc
-        except pybreaker.CircuitBreakerError as exc:
+            return _Degrade(f"{cause}: {self._redact(str(asked))}; then {NOT_REQUESTED}", asked)
+        if isinstance(exc, pybreaker.CircuitBreakerError):
             if asked is not None and failure_kind(asked) == "timeout":  # the timeout that tripped the breaker
                 scope.remember_failure(self.name, service)
             cause = "circuit open"
             if service in self._open_cause:
                 cause += f" after: {self._open_cause[service]}"
-            raise _Degrade(cause, exc) from exc
-        except (ProviderAuthError, ProviderQuotaExceeded) as exc:
+            return _Degrade(cause, exc)
+        if isinstance(exc, (ProviderAuthError, ProviderQuotaExceeded)):
             kind = "key refused" if isinstance(exc, ProviderAuthError) else "quota exhausted"
             cause = f"{kind}: {self._redact(exc.message)}"
             self._open_cause[service] = cause
             breaker.open()  # fatal for now: stop calling this service until reset_timeout
-            raise _Degrade(cause, exc) from exc
-        except ProviderRateLimited as exc:
+            return _Degrade(cause, exc)
+        if isinstance(exc, ProviderRateLimited):
             if isinstance(exc.details, dict) and exc.details.get("not_sent"):  # held: the minute's calls are spent
-                raise _Degrade(f"rate-limited: {self._redact(exc.message)}", exc) from exc
-            raise _Degrade(f"rate-limited after {attempts} attempt(s)", exc) from exc
-        except (ProviderTimeout, httpx.TimeoutException) as exc:
+                return _Degrade(f"rate-limited: {self._redact(exc.message)}", exc)
+            return _Degrade(f"rate-limited after {attempts} attempt(s)", exc)
+        if isinstance(exc, (ProviderTimeout, httpx.TimeoutException)):
             scope.remember_failure(self.name, service)
-            raise _Degrade(f"timed out after {attempts} attempt(s)", exc) from exc
-        except (ProviderUnavailable, httpx.TransportError) as exc:
+            return _Degrade(f"timed out after {attempts} attempt(s)", exc)
+        if isinstance(exc, (ProviderUnavailable, httpx.TransportError)):
             scope.remember_failure(f"{self.name}/{service}", cause_code(exc))
-            raise _Degrade(f"unavailable after {attempts} attempt(s): {self._redact(str(exc))}", exc) from exc
-        except RouteNotFound as exc:
-            if service == "route":
-                raise  # a real answer for one leg (no road joins the points): the planner draws it straight
-            raise _Degrade(f"failed: {self._redact(exc.message)}", exc) from exc
-        except ProviderError as exc:  # HTTP 4xx/3xx, an answer we cannot read, a refused parameter: degrade too
-            raise _Degrade(f"failed: {self._redact(exc.message)}", exc) from exc
+            return _Degrade(f"unavailable after {attempts} attempt(s): {self._redact(str(exc))}", exc)
+        if isinstance(exc, RouteNotFound) and service == "route":
+            return None  # a real answer for one leg (no road joins the points): the planner draws it straight
+        if isinstance(exc, ProviderError):  # HTTP 4xx/3xx, an answer we cannot read, a refused parameter: degrade
+            return _Degrade(f"failed: {self._redact(exc.message)}", exc)
+        return None
 
     def _guarded(self, service: str, remote: Callable[[], T], fallback: Callable[[MapService], T] | None) -> T:
         with self._lock:
