@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from core.app.context import RequestContext
 from core.errors import InputError
@@ -132,21 +132,16 @@ __all__ = [
 ]
 
 
-class _RequestReservations:
-    """The context's reservation service, opened on first use: an unreachable database then ends the event
-    stream with ``DATABASE_UNREACHABLE`` (docs/ARCHITECTURE.md, "Half-day planner") instead of failing before it."""
-
-    def __init__(self, ctx: RequestContext) -> None:
-        self._ctx = ctx
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._ctx.reservations(), name)
-
-
 def planner(ctx: RequestContext) -> HalfDayPlanner:
-    """The region's half-day planner on the request's view of the providers (its tools, memory, reservations)."""
+    """The region's half-day planner on the request's view of the providers, its memory on the context's database,
+    and the region's reservation service on the context's clock, opened by stage 7 (docs/ARCHITECTURE.md,
+    "Half-day planner": an unreachable database then ends the event stream with ``DATABASE_UNREACHABLE``)."""
     return HalfDayPlanner(
-        provider=ctx.providers, settings=ctx.settings, reservations=_RequestReservations(ctx), clock=ctx.clock
+        provider=ctx.providers,
+        settings=ctx.settings,
+        memory=memory_store(ctx),
+        open_reservations=ctx.reservations,
+        clock=ctx.clock,
     )
 
 

@@ -3,7 +3,7 @@ collected from it, the memory's feedback, and stage 7's reservation through the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import sqlalchemy.exc
 
@@ -49,8 +49,6 @@ from core.halfday.travel import build_travel_table
 from core.memory.store import UserMemory
 from core.reservations.models import DryRun, ReservationRequest
 from core.reservations.provider import ReservationProvider
-from core.reservations.service import ReservationService
-from core.stores.db import Database
 
 #: what counts against the reservation (payment) side: the service or its database not answering
 PAYMENT_FAILURES: tuple[type[BaseException], ...] = (
@@ -62,28 +60,31 @@ PAYMENT_FAILURES: tuple[type[BaseException], ...] = (
 
 
 class HalfDayPlanner:
-    """One region's half-day planner: its tools, memory and reservation service."""
+    """One region's half-day planner: its tools, memory and reservation service, each handed in by the root."""
 
     def __init__(
         self,
         *,
         provider: MapServices,
         settings: Settings,
-        memory: MemoryStore | None = None,
-        reservations: ReservationProvider | None = None,
+        memory: MemoryStore,
+        open_reservations: Callable[[], ReservationProvider],
         clock: Clock,
     ) -> None:
+        """``open_reservations``: the region's reservation service, opened by the first stage-7 call, so that an
+        unreachable database ends the event stream with ``DATABASE_UNREACHABLE`` instead of failing before it."""
         self.provider = provider
         self.settings = settings
         self.clock = clock  # the request's (core.app passes the context's)
-        self.memory = memory or MemoryStore(database=Database.from_settings(settings), clock=self.clock)
-        self._reservations = reservations
+        self.memory = memory
+        self._open_reservations = open_reservations
+        self._reservations: ReservationProvider | None = None
         self.registry = self._registry()
 
     @property
     def reservations(self) -> ReservationProvider:
         if self._reservations is None:
-            self._reservations = ReservationService.from_settings(self.settings, self.provider.region, clock=self.clock)
+            self._reservations = self._open_reservations()
         return self._reservations
 
     # ---- the tools ----------------------------------------------------------------------------------

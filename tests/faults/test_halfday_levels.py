@@ -11,10 +11,9 @@ import threading
 
 import pytest
 
-from core.clock import clock_from_settings
 from core.errors import ProviderUnavailable
 from core.halfday.models import HalfDayRequest
-from tests.halfday.conftest import NOW, goal, with_goal
+from tests.halfday.conftest import NOW, goal, planner_on, with_goal
 
 CONTACT = "support@omni.test · +86 21 5555 0100"
 
@@ -48,16 +47,10 @@ def settings(tmp_path, monkeypatch):
 def broken_planner(settings, **overrides):
     from core.geo.composite import MapServices
     from core.geo.registry import make_provider
-    from core.halfday.service import HalfDayPlanner
 
     live = make_provider("offline", region="shanghai", settings=settings)
     services = MapServices(geocoder=live.geocoder, router=FailingRouter(), region=live.region)
-    planner = HalfDayPlanner(
-        provider=services,
-        settings=settings.model_copy(update=overrides),
-        clock=clock_from_settings(settings.model_copy(update=overrides)),
-    )
-    return with_goal(planner, goal(preferences=["park"]))
+    return with_goal(planner_on(services, settings.model_copy(update=overrides)), goal(preferences=["park"]))
 
 
 def _kinds(events):
@@ -118,15 +111,9 @@ def test_level2_no_answer_in_time_is_the_configured_default(settings, default):
 
 def test_level2_a_healthy_router_asks_nothing(settings):
     from core.geo.registry import make_provider
-    from core.halfday.service import HalfDayPlanner
 
     planner = with_goal(
-        HalfDayPlanner(
-            provider=make_provider("offline", region="shanghai", settings=settings),
-            settings=settings,
-            clock=clock_from_settings(settings),
-        ),
-        goal(preferences=["park"]),
+        planner_on(make_provider("offline", region="shanghai", settings=settings), settings), goal(preferences=["park"])
     )
     asked = []
     events = list(planner.events(HalfDayRequest(goal="g", now=NOW), decide=lambda t, w: asked.append(t)))
@@ -165,13 +152,8 @@ def test_level2_the_answerable_stream_waits_for_answer_degraded(settings, monkey
 
 def test_level3_a_broken_tool_ends_with_a_conversation_offer_and_the_contact(settings):
     from core.geo.registry import make_provider
-    from core.halfday.service import HalfDayPlanner
 
-    planner = HalfDayPlanner(
-        provider=make_provider("offline", region="shanghai", settings=settings),
-        settings=settings,
-        clock=clock_from_settings(settings),
-    )
+    planner = planner_on(make_provider("offline", region="shanghai", settings=settings), settings)
     with_goal(planner, goal(preferences=["museum"]))
     planner.registry.replace("analyze_user_profile", lambda _inp: {"party": "not a party"})
     result, events = planner.plan(HalfDayRequest(goal="g", now=NOW))
@@ -182,14 +164,9 @@ def test_level3_a_broken_tool_ends_with_a_conversation_offer_and_the_contact(set
 
 def test_level3_without_a_configured_contact_none_is_carried(settings):
     from core.geo.registry import make_provider
-    from core.halfday.service import HalfDayPlanner
 
     quiet = settings.model_copy(update={"halfday_support_contact": ""})
-    planner = HalfDayPlanner(
-        provider=make_provider("offline", region="shanghai", settings=quiet),
-        settings=quiet,
-        clock=clock_from_settings(quiet),
-    )
+    planner = planner_on(make_provider("offline", region="shanghai", settings=quiet), quiet)
     with_goal(planner, goal(preferences=["museum"]))
     planner.registry.replace("analyze_user_profile", lambda _inp: {"party": "not a party"})
     _, events = planner.plan(HalfDayRequest(goal="g", now=NOW))
