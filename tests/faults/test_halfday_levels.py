@@ -121,21 +121,26 @@ def test_level2_a_healthy_router_asks_nothing(settings):
     assert not [e for e in events if e.type == "observation" and e.data.type in ("choice",)]
 
 
-def _context(settings, user, lang="zh"):
+def _context(settings, user, lang="zh", *, services=None):
     from core.app.context import AppServices
 
-    return AppServices(settings).context(user=user, lang=lang)
+    return (services or AppServices(settings)).context(user=user, lang=lang)
 
 
 def test_level2_the_answerable_stream_waits_for_answer_degraded(settings, monkeypatch):
     from core.app import halfday as halfday_app
+    from core.app.context import AppServices
 
     monkeypatch.setattr(halfday_app, "planner", lambda ctx: broken_planner(settings))
-    ctx = _context(settings, "alice")
+    services = AppServices(settings)  # the process's root: its store holds the stream's wait
+    ctx = _context(settings, "alice", services=services)
     stream = halfday_app.plan_half_day_answerable(ctx, HalfDayRequest(goal="g", now=NOW))
     first = next(stream)
+    assert [(w.plan_id, w.owner) for w in services.halfday_waits.waiting()] == [(first.trace_id, "alice")]
     # another user, an unknown stream: refused; the owner's answer is taken once
-    assert halfday_app.answer_degraded(_context(settings, "bob"), first.trace_id, "stop") == "not_waiting"
+    assert halfday_app.answer_degraded(_context(settings, "bob", services=services), first.trace_id, "stop") == (
+        "not_waiting"
+    )
     assert halfday_app.answer_degraded(ctx, "no-such-trace", "stop") == "not_waiting"
     seen = [first]
     for event in stream:
@@ -148,6 +153,7 @@ def test_level2_the_answerable_stream_waits_for_answer_degraded(settings, monkey
     assert [(c.choice, c.by) for c in chosen] == [("stop", "person")]
     assert seen[-1].data.type == "error" and seen[-1].data.error.code == "DEGRADED_DECLINED"
     assert halfday_app.answer_degraded(ctx, first.trace_id, "continue") == "not_waiting"  # the stream ended
+    assert services.halfday_waits.waiting() == []
 
 
 def test_level3_a_broken_tool_ends_with_a_conversation_offer_and_the_contact(settings):
