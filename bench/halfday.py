@@ -102,12 +102,14 @@ def _planner(provider: Any, settings: Any, url: str) -> Any:
     from core.reservations.service import ReservationService
 
     engine = store.engine_for(db_at(url))
+    clock = clock_from_settings(settings)
+    reservations = ReservationService(pack=provider.region, engine=engine, clock=clock)
     return HalfDayPlanner(
         provider=provider,
         settings=settings,
-        memory=MemoryStore(engine, clock=clock_from_settings(settings)),
-        reservations=ReservationService(pack=provider.region, engine=engine, clock=clock_from_settings(settings)),
-        clock=clock_from_settings(settings),
+        memory=MemoryStore(engine, clock=clock),
+        open_reservations=lambda: reservations,
+        clock=clock,
     )
 
 

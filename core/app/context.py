@@ -6,8 +6,9 @@ argument), in which language and time zone (what the face was given; the region 
 region pack and settings, with which clock, and through a *per-request view* of the providers: the shared
 services, caches and breakers of the process, with this request's own warnings and call counts.
 
-``AppServices`` is what a process shares between requests: the providers (one per name, region and data folder)
-and the reservation services (one per database and region). It holds nothing of any one request.
+``AppServices`` is what a process shares between requests: the providers (one per name, region and data folder),
+the reservation services (one per database and region) and the stores that outlive a request (the half-day
+planner's level-2 waits). It holds nothing of any one request.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from core.config import Settings, get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.geo.composite import MapServices
 from core.geo.pool import BuiltOnce, ProviderPool
+from core.halfday.waits import HalfDayWaits, InProcessWaits
 from core.i18n import DEFAULT_LANG, Lang, normalize_lang, set_strict
 from core.packs.loader import RegionPack, list_regions, load_region
 from core.stores.db import Database
@@ -57,7 +59,8 @@ def _zoned(clock: Clock, zone: ZoneInfo) -> Clock:
 
 
 class AppServices:
-    """What one process shares between requests: providers and reservation services, built once each.
+    """What one process shares between requests: providers, reservation services and the half-day waits, built once
+    each.
 
     Thread-safe; keeps no per-request or per-user state (a request's warnings and counts live on its view)."""
 
@@ -67,6 +70,8 @@ class AppServices:
         self._providers = ProviderPool()
         self._reservations: BuiltOnce[tuple[str, str, str], ReservationService] = BuiltOnce()
         self._started: BuiltOnce[str, Any] = BuiltOnce()  # what ``once`` made
+        # the level-2 waits of the half-day streams: in this process (issue 33 may share them between processes)
+        self.halfday_waits: HalfDayWaits = InProcessWaits()
 
     @property
     def settings(self) -> Settings:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from core.app.context import RequestContext
 from core.errors import InputError
@@ -63,6 +62,7 @@ from core.halfday.models import (
 )
 from core.halfday.pipeline import DEGRADED_ASK, DEGRADED_DECLINED, LEVEL3_CODES, Decide
 from core.halfday.service import HalfDayPlanner
+from core.halfday.waits import WaitAnswer
 from core.models.agent import AgentRequest, AgentResponse
 from core.reservations.models import DryRun
 from core.share import HalfDayLink
@@ -132,21 +132,16 @@ __all__ = [
 ]
 
 
-class _RequestReservations:
-    """The context's reservation service, opened on first use: an unreachable database then ends the event
-    stream with ``DATABASE_UNREACHABLE`` (docs/ARCHITECTURE.md, "Half-day planner") instead of failing before it."""
-
-    def __init__(self, ctx: RequestContext) -> None:
-        self._ctx = ctx
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._ctx.reservations(), name)
-
-
 def planner(ctx: RequestContext) -> HalfDayPlanner:
-    """The region's half-day planner on the request's view of the providers (its tools, memory, reservations)."""
+    """The region's half-day planner on the request's view of the providers, its memory on the context's database,
+    and the region's reservation service on the context's clock, opened by stage 7 (docs/ARCHITECTURE.md,
+    "Half-day planner": an unreachable database then ends the event stream with ``DATABASE_UNREACHABLE``)."""
     return HalfDayPlanner(
-        provider=ctx.providers, settings=ctx.settings, reservations=_RequestReservations(ctx), clock=ctx.clock
+        provider=ctx.providers,
+        settings=ctx.settings,
+        memory=memory_store(ctx),
+        open_reservations=ctx.reservations,
+        clock=ctx.clock,
     )
 
 
@@ -172,39 +167,6 @@ def plan_half_day(
 
 
 # ---- level 2: a stream that waits for the person's answer (half_day_planner.md §4.1) -------------------------
-class _Waiting:
-    """The streams of this process that may wait for an answer, by trace id: the owner, the answer once given."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._streams: dict[str, tuple[str, threading.Event, list[DegradedChoice]]] = {}
-
-    def open(self, trace_id: str, owner: str) -> None:
-        with self._lock:
-            self._streams[trace_id] = (owner, threading.Event(), [])
-
-    def close(self, trace_id: str) -> None:
-        with self._lock:
-            self._streams.pop(trace_id, None)
-
-    def give(self, trace_id: str, owner: str, choice: DegradedChoice) -> bool:
-        with self._lock:
-            found = self._streams.get(trace_id)
-            if found is None or found[0] != owner or found[1].is_set():
-                return False
-            found[2].append(choice)
-            found[1].set()
-            return True
-
-    def wait(self, trace_id: str, wait_s: float) -> DegradedChoice | None:
-        with self._lock:
-            found = self._streams.get(trace_id)
-        if found is None or not found[1].wait(wait_s):
-            return None
-        return found[2][0]
-
-
-_WAITING = _Waiting()
 AnswerOutcome = Literal["accepted", "not_waiting"]
 
 
@@ -213,26 +175,33 @@ def plan_half_day_answerable(
 ) -> Iterator[HalfDayEvent]:
     """``plan_half_day`` for a stream whose reader answers elsewhere (the HTTP API): at a level-2 question the
     stream waits up to ``halfday_degraded_wait_s`` for ``answer_degraded(ctx, trace_id, choice)``, then goes on
-    with the answer or ``halfday_degraded_default``. The answer may come as soon as the first event is out."""
+    with the answer or ``halfday_degraded_default``. The answer may come as soon as the first event is out; it goes
+    through the root's store of waits (``AppServices.halfday_waits``), not through this stream."""
+    waits = ctx.services.halfday_waits
     owner = ctx.user or "anonymous"
-    events = plan_half_day(ctx, request, planner_=planner_, decide=_WAITING.wait)
+
+    def decide(trace_id: str, wait_s: float) -> DegradedChoice | None:
+        answer = waits.take(trace_id, timeout_s=wait_s)
+        return answer.choice if answer is not None else None
+
+    events = plan_half_day(ctx, request, planner_=planner_, decide=decide)
     trace_id: str | None = None
     try:
         for event in events:
             if trace_id is None:
                 trace_id = event.trace_id
-                _WAITING.open(trace_id, owner)
+                waits.register(trace_id, owner=owner)
             yield event
     finally:
         if trace_id is not None:
-            _WAITING.close(trace_id)
+            waits.expire(trace_id)
 
 
 def answer_degraded(ctx: RequestContext, trace_id: str, choice: DegradedChoice) -> AnswerOutcome:
     """The person's answer to the level-2 question of their stream ``trace_id``: ``not_waiting`` when no stream
     of theirs by that id is open (ended, answered already, or another user's)."""
-    given = _WAITING.give(trace_id, ctx.user or "anonymous", choice)
-    return "accepted" if given else "not_waiting"
+    answer = WaitAnswer(plan_id=trace_id, owner=ctx.user or "anonymous", choice=choice)
+    return "accepted" if ctx.services.halfday_waits.deliver(answer) else "not_waiting"
 
 
 # ---- level 3: a conversation instead of a plan ----------------------------------------------------------------

@@ -15,8 +15,6 @@ from core.clock import Clock
 from core.errors import InputError
 from core.geo.base import LonLat
 from core.geo.offline import OfflineProvider
-from core.halfday.compose import compose_plans
-from core.halfday.cpsat import exact_order
 from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
 from core.halfday.goal_window import apply_window
 from core.halfday.models import (
@@ -40,6 +38,7 @@ from core.halfday.models import (
     SlotsInput,
     TimeSlots,
 )
+from core.halfday.plan_set import compose_plan_set
 from core.halfday.profile import analyze_user_profile
 from core.halfday.score import rank_by_weights
 from core.halfday.search import MEAL_CATEGORIES, NOT_DESTINATIONS, preference_match
@@ -170,33 +169,17 @@ def mock_compose(pack: RegionPack) -> Callable[[ComposeInput], PlanSet]:
     local = OfflineProvider(pack)
 
     def compose(inp: ComposeInput) -> PlanSet:
-        cands = inp.candidates.items
-        points = [LonLat(c.lon, c.lat) for c in cands]
-        origin = None
-        if inp.origin is not None:
-            points.append(LonLat(inp.origin.lon, inp.origin.lat))
-            origin = len(points) - 1
-        table = TravelTable(
-            walk=local.matrix(points, mode="walking"),
-            drive=local.matrix(points, mode="driving"),
-            walk_limit_min=inp.profile.walk_limit_min,
-            factor=inp.slots.travel_factor,
-            buffer_min=inp.slots.travel_buffer_min,
-            router_name=local.name,
-        )
-        plans, notes = compose_plans(
-            cands,
-            table,
-            inp.slots,
-            inp.profile,
-            origin=origin,
-            max_plans=inp.max_plans,
-            now=inp.now,
-            timezone=pack.timezone,
-            solver="greedy",
-            exact=exact_order,
-            budget=None,
-        )
+        def travel(points: list[LonLat]) -> TravelTable:
+            return TravelTable(
+                walk=local.matrix(points, mode="walking"),
+                drive=local.matrix(points, mode="driving"),
+                walk_limit_min=inp.profile.walk_limit_min,
+                factor=inp.slots.travel_factor,
+                buffer_min=inp.slots.travel_buffer_min,
+                router_name=local.name,
+            )
+
+        plans, notes, _ = compose_plan_set(inp, travel=travel, timezone=pack.timezone, solver="greedy", budget=None)
         return PlanSet(plans=plans, travel_source=MOCK, notes=notes)
 
     return compose

@@ -3,7 +3,7 @@ collected from it, the memory's feedback, and stage 7's reservation through the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import sqlalchemy.exc
 
@@ -14,8 +14,6 @@ from core.geo.base import LonLat
 from core.geo.composite import MapServices
 from core.halfday import mocks
 from core.halfday.breaker import breaker_for
-from core.halfday.compose import compose_plans
-from core.halfday.cpsat import exact_order
 from core.halfday.events import DoneEvent, DonePlans, HalfDayEvent, HalfDayResult
 from core.halfday.goal_models import DecomposedGoal
 from core.halfday.goal_window import apply_window
@@ -41,16 +39,15 @@ from core.halfday.models import (
     TimeSlots,
 )
 from core.halfday.pipeline import Decide, plan_events
+from core.halfday.plan_set import compose_plan_set
 from core.halfday.profile import analyze_user_profile, plan_time_slots
 from core.halfday.score import score_plans
 from core.halfday.search import effective_budget, search_places
 from core.halfday.tools import EmptyResult, ToolRegistry, ToolSpec
-from core.halfday.travel import build_travel_table
+from core.halfday.travel import TravelTable, build_travel_table
 from core.memory.store import UserMemory
 from core.reservations.models import DryRun, ReservationRequest
 from core.reservations.provider import ReservationProvider
-from core.reservations.service import ReservationService
-from core.stores.db import Database
 
 #: what counts against the reservation (payment) side: the service or its database not answering
 PAYMENT_FAILURES: tuple[type[BaseException], ...] = (
@@ -62,28 +59,31 @@ PAYMENT_FAILURES: tuple[type[BaseException], ...] = (
 
 
 class HalfDayPlanner:
-    """One region's half-day planner: its tools, memory and reservation service."""
+    """One region's half-day planner: its tools, memory and reservation service, each handed in by the root."""
 
     def __init__(
         self,
         *,
         provider: MapServices,
         settings: Settings,
-        memory: MemoryStore | None = None,
-        reservations: ReservationProvider | None = None,
+        memory: MemoryStore,
+        open_reservations: Callable[[], ReservationProvider],
         clock: Clock,
     ) -> None:
+        """``open_reservations``: the region's reservation service, opened by the first stage-7 call, so that an
+        unreachable database ends the event stream with ``DATABASE_UNREACHABLE`` instead of failing before it."""
         self.provider = provider
         self.settings = settings
         self.clock = clock  # the request's (core.app passes the context's)
-        self.memory = memory or MemoryStore(database=Database.from_settings(settings), clock=self.clock)
-        self._reservations = reservations
+        self.memory = memory
+        self._open_reservations = open_reservations
+        self._reservations: ReservationProvider | None = None
         self.registry = self._registry()
 
     @property
     def reservations(self) -> ReservationProvider:
         if self._reservations is None:
-            self._reservations = ReservationService.from_settings(self.settings, self.provider.region, clock=self.clock)
+            self._reservations = self._open_reservations()
         return self._reservations
 
     # ---- the tools ----------------------------------------------------------------------------------
@@ -141,31 +141,21 @@ class HalfDayPlanner:
         return found
 
     def _compose(self, inp: ComposeInput) -> PlanSet:
-        cands = inp.candidates.items
-        points = [LonLat(c.lon, c.lat) for c in cands]
-        origin = None
-        if inp.origin is not None:
-            points.append(LonLat(inp.origin.lon, inp.origin.lat))
-            origin = len(points) - 1
-        table = build_travel_table(
-            points,
-            provider=self.provider,
-            walk_limit_min=inp.profile.walk_limit_min,
-            factor=inp.slots.travel_factor,
-            buffer_min=inp.slots.travel_buffer_min,
-            settings=self.settings,
-        )
-        plans, notes = compose_plans(
-            cands,
-            table,
-            inp.slots,
-            inp.profile,
-            origin=origin,
-            max_plans=inp.max_plans,
-            now=inp.now,
+        def travel(points: list[LonLat]) -> TravelTable:
+            return build_travel_table(
+                points,
+                provider=self.provider,
+                walk_limit_min=inp.profile.walk_limit_min,
+                factor=inp.slots.travel_factor,
+                buffer_min=inp.slots.travel_buffer_min,
+                settings=self.settings,
+            )
+
+        plans, notes, table = compose_plan_set(
+            inp,
+            travel=travel,
             timezone=self.provider.region.timezone,
             solver=self.settings.halfday_solver,
-            exact=exact_order,
             budget=effective_budget(inp.profile, inp.candidates.relaxed),
         )
         return PlanSet(plans=plans, travel_source=table.source, notes=table.warnings + notes)

@@ -11,10 +11,9 @@ import threading
 
 import pytest
 
-from core.clock import clock_from_settings
 from core.errors import ProviderUnavailable
 from core.halfday.models import HalfDayRequest
-from tests.halfday.conftest import NOW, goal, with_goal
+from tests.halfday.conftest import NOW, goal, planner_on, with_goal
 
 CONTACT = "support@omni.test · +86 21 5555 0100"
 
@@ -48,16 +47,10 @@ def settings(tmp_path, monkeypatch):
 def broken_planner(settings, **overrides):
     from core.geo.composite import MapServices
     from core.geo.registry import make_provider
-    from core.halfday.service import HalfDayPlanner
 
     live = make_provider("offline", region="shanghai", settings=settings)
     services = MapServices(geocoder=live.geocoder, router=FailingRouter(), region=live.region)
-    planner = HalfDayPlanner(
-        provider=services,
-        settings=settings.model_copy(update=overrides),
-        clock=clock_from_settings(settings.model_copy(update=overrides)),
-    )
-    return with_goal(planner, goal(preferences=["park"]))
+    return with_goal(planner_on(services, settings.model_copy(update=overrides)), goal(preferences=["park"]))
 
 
 def _kinds(events):
@@ -118,15 +111,9 @@ def test_level2_no_answer_in_time_is_the_configured_default(settings, default):
 
 def test_level2_a_healthy_router_asks_nothing(settings):
     from core.geo.registry import make_provider
-    from core.halfday.service import HalfDayPlanner
 
     planner = with_goal(
-        HalfDayPlanner(
-            provider=make_provider("offline", region="shanghai", settings=settings),
-            settings=settings,
-            clock=clock_from_settings(settings),
-        ),
-        goal(preferences=["park"]),
+        planner_on(make_provider("offline", region="shanghai", settings=settings), settings), goal(preferences=["park"])
     )
     asked = []
     events = list(planner.events(HalfDayRequest(goal="g", now=NOW), decide=lambda t, w: asked.append(t)))
@@ -134,21 +121,26 @@ def test_level2_a_healthy_router_asks_nothing(settings):
     assert not [e for e in events if e.type == "observation" and e.data.type in ("choice",)]
 
 
-def _context(settings, user, lang="zh"):
+def _context(settings, user, lang="zh", *, services=None):
     from core.app.context import AppServices
 
-    return AppServices(settings).context(user=user, lang=lang)
+    return (services or AppServices(settings)).context(user=user, lang=lang)
 
 
 def test_level2_the_answerable_stream_waits_for_answer_degraded(settings, monkeypatch):
     from core.app import halfday as halfday_app
+    from core.app.context import AppServices
 
     monkeypatch.setattr(halfday_app, "planner", lambda ctx: broken_planner(settings))
-    ctx = _context(settings, "alice")
+    services = AppServices(settings)  # the process's root: its store holds the stream's wait
+    ctx = _context(settings, "alice", services=services)
     stream = halfday_app.plan_half_day_answerable(ctx, HalfDayRequest(goal="g", now=NOW))
     first = next(stream)
+    assert [(w.plan_id, w.owner) for w in services.halfday_waits.waiting()] == [(first.trace_id, "alice")]
     # another user, an unknown stream: refused; the owner's answer is taken once
-    assert halfday_app.answer_degraded(_context(settings, "bob"), first.trace_id, "stop") == "not_waiting"
+    assert halfday_app.answer_degraded(_context(settings, "bob", services=services), first.trace_id, "stop") == (
+        "not_waiting"
+    )
     assert halfday_app.answer_degraded(ctx, "no-such-trace", "stop") == "not_waiting"
     seen = [first]
     for event in stream:
@@ -161,17 +153,13 @@ def test_level2_the_answerable_stream_waits_for_answer_degraded(settings, monkey
     assert [(c.choice, c.by) for c in chosen] == [("stop", "person")]
     assert seen[-1].data.type == "error" and seen[-1].data.error.code == "DEGRADED_DECLINED"
     assert halfday_app.answer_degraded(ctx, first.trace_id, "continue") == "not_waiting"  # the stream ended
+    assert services.halfday_waits.waiting() == []
 
 
 def test_level3_a_broken_tool_ends_with_a_conversation_offer_and_the_contact(settings):
     from core.geo.registry import make_provider
-    from core.halfday.service import HalfDayPlanner
 
-    planner = HalfDayPlanner(
-        provider=make_provider("offline", region="shanghai", settings=settings),
-        settings=settings,
-        clock=clock_from_settings(settings),
-    )
+    planner = planner_on(make_provider("offline", region="shanghai", settings=settings), settings)
     with_goal(planner, goal(preferences=["museum"]))
     planner.registry.replace("analyze_user_profile", lambda _inp: {"party": "not a party"})
     result, events = planner.plan(HalfDayRequest(goal="g", now=NOW))
@@ -182,14 +170,9 @@ def test_level3_a_broken_tool_ends_with_a_conversation_offer_and_the_contact(set
 
 def test_level3_without_a_configured_contact_none_is_carried(settings):
     from core.geo.registry import make_provider
-    from core.halfday.service import HalfDayPlanner
 
     quiet = settings.model_copy(update={"halfday_support_contact": ""})
-    planner = HalfDayPlanner(
-        provider=make_provider("offline", region="shanghai", settings=quiet),
-        settings=quiet,
-        clock=clock_from_settings(quiet),
-    )
+    planner = planner_on(make_provider("offline", region="shanghai", settings=quiet), quiet)
     with_goal(planner, goal(preferences=["museum"]))
     planner.registry.replace("analyze_user_profile", lambda _inp: {"party": "not a party"})
     _, events = planner.plan(HalfDayRequest(goal="g", now=NOW))

@@ -54,18 +54,31 @@ def settings(tmp_path, monkeypatch):
     get_settings.cache_clear()
 
 
+def planner_on(provider, settings, *, memory=None):
+    """A planner on ``provider`` handed what the root hands one (core.app.halfday.planner): its memory on the settings'
+    database (``memory``: one to share), the region's reservation service opened by stage 7, the settings' clock."""
+    from core.halfday.memory import MemoryStore
+    from core.halfday.service import HalfDayPlanner
+    from core.reservations.service import ReservationService
+    from core.stores.db import Database
+
+    clock = clock_from_settings(settings)
+    return HalfDayPlanner(
+        provider=provider,
+        settings=settings,
+        memory=memory or MemoryStore(database=Database.from_settings(settings), clock=clock),
+        open_reservations=lambda: ReservationService.from_settings(settings, provider.region, clock=clock),
+        clock=clock,
+    )
+
+
 @pytest.fixture
 def planner(settings):
     from core.geo.registry import make_provider
-    from core.halfday.service import HalfDayPlanner
     from core.halfday.travel import reset_breakers
 
     reset_breakers()
-    yield HalfDayPlanner(
-        provider=make_provider("offline", region="shanghai", settings=settings),
-        settings=settings,
-        clock=clock_from_settings(settings),
-    )
+    yield planner_on(make_provider("offline", region="shanghai", settings=settings), settings)
     reset_breakers()
 
 

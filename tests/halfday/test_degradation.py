@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from core.clock import clock_from_settings
 from core.config import get_settings
 from core.errors import ProviderUnavailable
 from core.halfday.models import HalfDayRequest
 from core.halfday.tools import ToolInvalid, Trace
-from tests.halfday.conftest import NOW, goal, with_goal
+from tests.halfday.conftest import NOW, goal, planner_on, with_goal
 
 
 def _request() -> HalfDayRequest:
@@ -53,17 +52,11 @@ class FailingRouter:
 
 def test_level2_a_failing_router_opens_the_breaker_and_plans_from_local_data(planner):
     from core.geo.composite import MapServices
-    from core.halfday.service import HalfDayPlanner
 
     router = FailingRouter()
     services = MapServices(geocoder=planner.provider.geocoder, router=router, region=planner.provider.region)
     broken = with_goal(
-        HalfDayPlanner(
-            provider=services,
-            settings=planner.settings,
-            memory=planner.memory,
-            clock=clock_from_settings(planner.settings),
-        ),
+        planner_on(services, planner.settings, memory=planner.memory),
         goal(preferences=["park"]),
     )
     for _attempt in range(3):
@@ -96,14 +89,13 @@ def test_level3_a_tool_that_breaks_its_schema_twice_ends_with_an_error(planner):
 
 
 def test_level3_an_unreachable_database_ends_with_an_error(planner, monkeypatch):
-    from core.halfday.service import HalfDayPlanner
 
     # OMNI_DB_URL names a PostgreSQL server on a port nobody listens on: the planner is still built, and the stream
     # ends with the structured error when stage 2 first needs the database
     monkeypatch.setenv("OMNI_DB_URL", "postgresql+psycopg://omni@127.0.0.1:9/omni")
     get_settings.cache_clear()
     unreachable = with_goal(
-        HalfDayPlanner(provider=planner.provider, settings=get_settings(), clock=clock_from_settings(get_settings())),
+        planner_on(planner.provider, get_settings()),
         goal(preferences=["park"]),
     )
     result, events = unreachable.plan(_request())
@@ -136,16 +128,10 @@ def test_registry_checks_inputs_before_running_a_tool(planner):
 
 
 def test_a_tool_is_swapped_for_its_mock_by_configuration(planner, monkeypatch):
-    from core.halfday.service import HalfDayPlanner
 
     monkeypatch.setenv("OMNI_HALFDAY_MOCK_TOOLS", '["decompose_goal"]')
     get_settings.cache_clear()
-    mocked = HalfDayPlanner(
-        provider=planner.provider,
-        settings=get_settings(),
-        memory=planner.memory,
-        clock=clock_from_settings(get_settings()),
-    )
+    mocked = planner_on(planner.provider, get_settings(), memory=planner.memory)
     result, events = mocked.plan(HalfDayRequest(goal="anything at all", now=NOW))
     assert result is not None
     call = next(e for e in events if e.type == "skill_call" and e.data.tool == "decompose_goal")
@@ -168,16 +154,10 @@ class FailingGeocoder:
 
 def test_a_failing_geocoder_for_the_start_is_a_warning_not_a_failure(planner):
     from core.geo.composite import MapServices
-    from core.halfday.service import HalfDayPlanner
 
     services = MapServices(geocoder=FailingGeocoder(), router=planner.provider.router, region=planner.provider.region)
     broken = with_goal(
-        HalfDayPlanner(
-            provider=services,
-            settings=planner.settings,
-            memory=planner.memory,
-            clock=clock_from_settings(planner.settings),
-        ),
+        planner_on(services, planner.settings, memory=planner.memory),
         goal(preferences=["park"]),
     )
     result, events = broken.plan(HalfDayRequest(goal="test goal", now=NOW, origin="人民广场"))

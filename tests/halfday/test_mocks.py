@@ -6,19 +6,14 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from core.clock import clock_from_settings
 from core.config import HALFDAY_TOOLS, Settings
 from core.halfday.models import HalfDayRequest
-from tests.halfday.conftest import NOW
+from tests.halfday.conftest import NOW, planner_on
 
 
 def _mocked_planner(planner, tools):
-    from core.halfday.service import HalfDayPlanner
-
     settings = planner.settings.model_copy(update={"halfday_mock_tools": list(tools)})
-    return HalfDayPlanner(
-        provider=planner.provider, settings=settings, memory=planner.memory, clock=clock_from_settings(settings)
-    )
+    return planner_on(planner.provider, settings, memory=planner.memory)
 
 
 def test_every_registered_tool_has_a_mock_and_the_settings_know_them_all(planner):

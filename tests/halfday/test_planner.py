@@ -8,12 +8,11 @@ from datetime import time
 
 import pytest
 
-from core.clock import clock_from_settings
 from core.halfday.goal_models import Party
 from core.halfday.models import DIMENSIONS, HalfDayRequest, ScoreWeights
 from core.halfday.score import FEASIBILITY_FLOOR, rank_by_weights
 from core.packs.loader import load_region
-from tests.halfday.conftest import MONDAY, NOW, SATURDAY, goal, with_goal
+from tests.halfday.conftest import MONDAY, NOW, SATURDAY, goal, planner_on, with_goal
 
 PACK = load_region("shanghai")
 
@@ -274,17 +273,11 @@ def test_a_named_place_that_is_closed_or_unknown_is_said(planner):
 
 def test_the_exact_solver_keeps_every_rule(planner, monkeypatch):
     from core.config import get_settings
-    from core.halfday.service import HalfDayPlanner
 
     monkeypatch.setenv("OMNI_HALFDAY_SOLVER", "cp_sat")
     get_settings.cache_clear()
     exact = with_goal(
-        HalfDayPlanner(
-            provider=planner.provider,
-            settings=get_settings(),
-            memory=planner.memory,
-            clock=clock_from_settings(get_settings()),
-        ),
+        planner_on(planner.provider, get_settings(), memory=planner.memory),
         goal(start=time(11, 0), end=time(17, 0), budget_per_person=150, preferences=["museum", "local_food"]),
     )
     result, _ = exact.plan(HalfDayRequest(goal="test goal", now=NOW))

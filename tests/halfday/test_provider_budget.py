@@ -10,7 +10,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from pydantic import SecretStr
 
-from core.clock import clock_from_settings
 from core.config import Settings
 from core.geo.registry import make_provider
 from core.halfday.events import DonePlans, ObservationEvent, WarningObservation
@@ -18,7 +17,7 @@ from core.halfday.models import HalfDayRequest
 from core.halfday.service import HalfDayPlanner
 from core.halfday.travel import reset_breakers
 from standins.amap import AMapLimitedStandIn
-from tests.halfday.conftest import NOW
+from tests.halfday.conftest import NOW, planner_on
 
 GOAL = "周六下午和老婆带5岁的女儿去看博物馆，人均200以内"
 
@@ -69,7 +68,7 @@ def amap_planner(base_url: str, tmp_path, key: str, **overrides: object) -> tupl
     settings = Settings(**values)  # type: ignore[arg-type]
     reset_breakers()
     provider = make_provider("amap", settings=settings).for_request()
-    return HalfDayPlanner(provider=provider, settings=settings, clock=clock_from_settings(settings)), settings
+    return planner_on(provider, settings), settings
 
 
 def plan(planner: HalfDayPlanner):

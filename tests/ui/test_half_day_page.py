@@ -23,9 +23,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.clock import clock_from_settings
 from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
 from core.halfday.goal_window import apply_window
+from tests.halfday.conftest import planner_on
 from tests.support.clock import days_after
 
 pytestmark = pytest.mark.ui
@@ -144,13 +144,8 @@ def plan(at, goal: str):
 def planner():
     from components.frame import cached_provider
     from core.config import get_settings
-    from core.halfday.service import HalfDayPlanner
 
-    return HalfDayPlanner(
-        provider=cached_provider("offline", "shanghai"),
-        settings=get_settings(),
-        clock=clock_from_settings(get_settings()),
-    )
+    return planner_on(cached_provider("offline", "shanghai"), get_settings())
 
 
 # --- reading the page ----------------------------------------------------------------------------------------

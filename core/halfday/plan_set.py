@@ -1,0 +1,46 @@
+"""Stage 6's composing (``rank_places_for_plan``), one path for the planner's tool and its mock: the candidates'
+points (the start, when there is one, last), their travel table, and the plans composed on it. The tool and the mock
+differ only in where the legs come from, the solver and the budget held to."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.geo.base import LonLat
+from core.halfday.compose import compose_plans
+from core.halfday.cpsat import exact_order
+from core.halfday.models import ComposeInput, Plan
+from core.halfday.travel import TravelTable
+
+__all__ = ["TravelFor", "compose_plan_set"]
+
+#: the travel table between the points (the candidates in order, then the start)
+TravelFor = Callable[[list[LonLat]], TravelTable]
+
+
+def compose_plan_set(
+    inp: ComposeInput, *, travel: TravelFor, timezone: str, solver: str, budget: float | None
+) -> tuple[list[Plan], list[str], TravelTable]:
+    """The plans for ``inp`` on the legs ``travel`` gives, the composer's notes (codes), and the table itself (its
+    source and warnings say where the legs came from)."""
+    cands = inp.candidates.items
+    points = [LonLat(c.lon, c.lat) for c in cands]
+    origin = None
+    if inp.origin is not None:
+        points.append(LonLat(inp.origin.lon, inp.origin.lat))
+        origin = len(points) - 1
+    table = travel(points)
+    plans, notes = compose_plans(
+        cands,
+        table,
+        inp.slots,
+        inp.profile,
+        origin=origin,
+        max_plans=inp.max_plans,
+        now=inp.now,
+        timezone=timezone,
+        solver=solver,
+        exact=exact_order,
+        budget=budget,
+    )
+    return plans, notes, table
