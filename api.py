@@ -415,7 +415,7 @@ def halfday_plan(
     accept: str | None = Header(default=None),
 ) -> Any:
     """Plan a half day from a goal sentence, streamed as server-sent events (event: TYPE, id: SEQ, data: JSON of
-    the typed event, ``core.halfday.events.HalfDayEvent``: type, trace_id, seq, at and its data; a client reads it
+    the typed event, ``core.models.halfday.events.HalfDayEvent``: type, trace_id, seq, at and its data; a client reads it
     back with ``HALF_DAY_EVENT``). The stream always ends with one ``done`` event: plans, a clarification, or an
     error with the trace id. The answer to "when?" goes in ``window`` (a named choice or date, start and end), not
     in the goal's words. A plan's bookable step is reserved through POST /halfday/reserve (stage 7, the dry run)

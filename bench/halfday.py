@@ -36,7 +36,7 @@ def _percentile(values: list[float], q: float) -> float:
 def bench_halfday(*, repeats: int = 3, pg_url: str | None = None) -> dict[str, Any]:
     from core.config import get_settings
     from core.geo.registry import make_provider
-    from core.halfday.models import HalfDayRequest
+    from core.models.halfday.plans import HalfDayRequest
 
     settings = get_settings()
     rows: list[dict[str, Any]] = []
@@ -115,7 +115,7 @@ def _planner(provider: Any, settings: Any, url: str) -> Any:
 
 def _race_on_a_planned_step(planner: Any, now: datetime, label: str) -> dict[str, Any]:
     from bench.reservations import _race
-    from core.halfday.models import HalfDayRequest, ReserveInput
+    from core.models.halfday.plans import HalfDayRequest, ReserveInput
 
     step, result = None, None
     for goal in GOALS:  # the first bookable step the planner chose

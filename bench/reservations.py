@@ -45,10 +45,10 @@ def _race(calls: list[Any]) -> tuple[Counter[str], float]:
 
 
 def _one_database(url: str, label: str) -> dict[str, Any]:
+    from core.models.reservations import ReservationRequest
     from core.packs.loader import load_region
     from core.reservations import store
     from core.reservations.catalog import catalogue
-    from core.reservations.models import ReservationRequest
     from core.reservations.service import ReservationService
 
     pack = load_region("shanghai")

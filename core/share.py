@@ -23,9 +23,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from core.errors import OmniError
-from core.halfday.goal_models import ExactWindow
-from core.halfday.models import HalfDayRequest
 from core.models.common import EARLIEST_PLAN_DATE, LATEST_PLAN_DATE, REGION_NAME_PATTERN
+from core.models.halfday.goal import ExactWindow
+from core.models.halfday.plans import HalfDayRequest
 from core.models.itinerary import TripRequest, UserEdit
 from core.models.route import RoutePlanRequest
 

@@ -34,7 +34,7 @@ from core.clock import monotonic
 from core.errors import DatabaseUnreachable, InputError, error_from_validation
 from core.geo.composite import MapServices
 from core.i18n import Lang, t
-from core.memory.rules import Said, read_message
+from core.memory.rules import read_message
 from core.models.agent import (
     ERROR_CODES,
     AgentRequest,
@@ -47,6 +47,7 @@ from core.models.agent import (
     Payload,
     unique_steps,
 )
+from core.models.rules import Said
 
 logger = logging.getLogger(__name__)
 

@@ -15,11 +15,11 @@ from core.agent import when
 from core.agent.features import normalize_message
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext
-from core.memory.rules import Rule
 from core.models.agent import (
     AgentState,
 )
 from core.models.common import as_priority
+from core.models.rules import Rule
 from core.packs.loader import RegionPack
 from core.packs.queues import queue_estimate
 from core.phrases.dates import first_day

@@ -8,7 +8,13 @@ from typing import Literal
 
 from core.app.context import RequestContext
 from core.errors import InputError
-from core.halfday.events import (
+from core.halfday.link import LinkReading, read_link_window
+from core.halfday.memory import MemoryStore
+from core.halfday.pipeline import DEGRADED_ASK, DEGRADED_DECLINED, LEVEL3_CODES, Decide
+from core.halfday.service import HalfDayPlanner
+from core.halfday.waits import WaitAnswer
+from core.models.agent import AgentRequest, AgentResponse
+from core.models.halfday.events import (
     Done,
     DoneError,
     DoneEvent,
@@ -26,7 +32,7 @@ from core.halfday.events import (
     StatusEvent,
     WarningObservation,
 )
-from core.halfday.facts import (
+from core.models.halfday.facts import (
     CandidateFacts,
     ChoiceAsk,
     ChosenObservation,
@@ -37,7 +43,7 @@ from core.halfday.facts import (
     SlotsFacts,
     ToolFacts,
 )
-from core.halfday.goal_models import (
+from core.models.halfday.goal import (
     DIET_CODES,
     MOBILITY_CODES,
     DecomposedGoal,
@@ -45,9 +51,7 @@ from core.halfday.goal_models import (
     NamedWindow,
     WindowChoice,
 )
-from core.halfday.link import LinkReading, read_link_window
-from core.halfday.memory import MemoryStore
-from core.halfday.models import (
+from core.models.halfday.plans import (
     DEFAULT_WEIGHTS,
     DIMENSIONS,
     FamilyProfile,
@@ -60,11 +64,7 @@ from core.halfday.models import (
     Risk,
     ScoreWeights,
 )
-from core.halfday.pipeline import DEGRADED_ASK, DEGRADED_DECLINED, LEVEL3_CODES, Decide
-from core.halfday.service import HalfDayPlanner
-from core.halfday.waits import WaitAnswer
-from core.models.agent import AgentRequest, AgentResponse
-from core.reservations.models import DryRun
+from core.models.reservations import DryRun
 from core.share import HalfDayLink
 
 __all__ = [

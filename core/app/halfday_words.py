@@ -12,10 +12,10 @@ from __future__ import annotations
 from datetime import date, time
 
 from core import i18n
-from core.halfday.events import HalfDayResult, PlanWords, ResultWords, StepWords
-from core.halfday.facts import IntroFacts, PlanIntro, StepReason
-from core.halfday.models import Plan, PlanStep
 from core.i18n import t
+from core.models.halfday.events import HalfDayResult, PlanWords, ResultWords, StepWords
+from core.models.halfday.facts import IntroFacts, PlanIntro, StepReason
+from core.models.halfday.plans import Plan, PlanStep
 from core.route.notices import VALUE_WORDS
 
 Keys = dict[str, str]  # code -> catalog key
@@ -48,7 +48,7 @@ DIMENSION_HELP: Keys = {
     "C": "halfday.dimension_help.c",
     "S": "halfday.dimension_help.s",
 }
-#: what a person may want (core/halfday/goal_models.py PreferenceCode), as theme nouns
+#: what a person may want (core/models/halfday/goal.py PreferenceCode), as theme nouns
 PREFERENCES: Keys = {
     "museum": "halfday.preference.museum",
     "art": "halfday.preference.art",
@@ -143,7 +143,7 @@ RISKS: Keys = {
     "OVER_BUDGET": "halfday.risk.over_budget",
     "TRAVEL_ESTIMATED": "halfday.risk.travel_estimated",
 }
-#: soft filters loosened when the plans were not feasible enough (core/halfday/facts.py RelaxCode)
+#: soft filters loosened when the plans were not feasible enough (core/models/halfday/facts.py RelaxCode)
 RELAX: Keys = {
     "crowd": "halfday.relax.crowd",
     "preferences": "halfday.relax.preferences",

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from core.config import Settings, get_settings
 from core.lab.batch import Batch
-from core.lab.models import OPTIMISERS, LabGrid, RouteBatchItem, TripBatchItem
 from core.lab.summary import LabSummary
+from core.models.lab import OPTIMISERS, LabGrid, RouteBatchItem, TripBatchItem
 
 if TYPE_CHECKING:  # the runner and the results table (pyarrow) are read when a run or a table is asked for
     import pandas as pd

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
-from core.lab.models import LabGrid
+from core.models.lab import LabGrid
 
 __all__ = ["LabMemory", "LabResultRef", "LabMemoryStore"]
 

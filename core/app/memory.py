@@ -10,9 +10,9 @@ from pydantic import BaseModel
 from core.app.context import RequestContext
 from core.errors import InputError
 from core.memory.conversations import Conversation, ConversationStore
-from core.memory.rules import RULE_CODES, RuleCode
 from core.memory.store import Episode, KeptRule, UserMemory
 from core.models.agent import AgentResponse
+from core.models.rules import RULE_CODES, RuleCode
 
 __all__ = [
     "Conversation",

@@ -11,9 +11,9 @@ import hashlib
 
 from core.app.context import RequestContext
 from core.errors import InputError
+from core.models.reservations import CancellationPolicy, DryRun, Outcome, Quote, Reservation, ReservationRequest
 from core.packs.loader import RegionPack
 from core.reservations.catalog import BookableItem
-from core.reservations.models import CancellationPolicy, DryRun, Outcome, Quote, Reservation, ReservationRequest
 from core.reservations.service import ReservationService
 
 __all__ = [

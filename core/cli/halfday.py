@@ -19,8 +19,8 @@ from core.cli import add_provider_argument, parse_now, request_context
 def cmd_plan(args: argparse.Namespace) -> int:
     from core.app import halfday as halfday_app
     from core.errors import InputError
-    from core.halfday.events import DoneEvent, DonePlans
-    from core.halfday.models import HalfDayRequest
+    from core.models.halfday.events import DoneEvent, DonePlans
+    from core.models.halfday.plans import HalfDayRequest
 
     if not args.goal:
         raise InputError("give the goal sentence with --goal", field="goal")

@@ -150,7 +150,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from core.lab.models import schemas
+    from core.models.lab import schemas
 
     docs = schemas()
     if args.out:

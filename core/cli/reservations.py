@@ -39,7 +39,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_book(args: argparse.Namespace) -> int:
     from core.app import reservations as reservations_app
-    from core.reservations.models import ReservationRequest
+    from core.models.reservations import ReservationRequest
 
     ctx = _context(args)
     request = ReservationRequest(
@@ -61,7 +61,7 @@ def cmd_book(args: argparse.Namespace) -> int:
 
 def cmd_cancel(args: argparse.Namespace) -> int:
     from core.app import reservations as reservations_app
-    from core.reservations.models import DryRun
+    from core.models.reservations import DryRun
 
     ctx = _context(args)
     dry = reservations_app.cancel(ctx, args.id)  # without a token: the cancellation's dry run

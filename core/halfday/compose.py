@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, time
 
-from core.halfday.models import Candidate, Plan, PlanStep, Profile, Risk, TimeSlots
 from core.halfday.score import assess, cost_per_person
 from core.halfday.search import utility
 from core.halfday.travel import TravelTable
+from core.models.halfday.plans import Candidate, Plan, PlanStep, Profile, Risk, TimeSlots
 
 REUSE_PENALTY = 2.5
 COST_PER_HOUR = 0.8  # utility lost per hour of travel, waiting or queueing

@@ -17,9 +17,9 @@ from datetime import time
 from ortools.sat.python import cp_model
 
 from core.halfday.compose import COST_PER_HOUR, MEAL_MIN, duration, meal_windows, name_key
-from core.halfday.models import Candidate, Profile, TimeSlots
 from core.halfday.search import utility
 from core.halfday.travel import TravelTable
+from core.models.halfday.plans import Candidate, Profile, TimeSlots
 
 MAX_NODES = 24
 #: CP-SAT's own work measure (deterministic time), not the clock: the same goal gives the same plans however loaded

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from datetime import time
 
-from core.halfday.facts import IntroFacts, PlanIntro, StepReason, StepReasonFacts
-from core.halfday.goal_models import DecomposedGoal
-from core.halfday.models import Candidate, Candidates, Plan, PlanStep, Profile, TimeSlots
+from core.models.halfday.facts import IntroFacts, PlanIntro, StepReason, StepReasonFacts
+from core.models.halfday.goal import DecomposedGoal
+from core.models.halfday.plans import Candidate, Candidates, Plan, PlanStep, Profile, TimeSlots
 
 #: a preference counts as matched from this match value on (search.preference_match gives 0 or 1)
 MATCHED = 0.5

@@ -11,7 +11,7 @@ The text is NFKC-normalised (full-width digits and punctuation become ASCII) and
   left; an end before its start is ``time_window_invalid``; a half day is on one date, so an end past midnight
   (晚上10点到12点, now + 2 hours at 23:10) is 23:59 (``end_clamped_to_midnight``);
 - the party (adults, children and their ages, seniors), constraints (budget, diet, mobility, weather, transport, the
-  longest leg), preferences and what to avoid (codes of goal_models.py), and places named literally.
+  longest leg), preferences and what to avoid (codes of core/models/halfday/goal.py), and places named literally.
 
 Bare hours read the way people plan half days: 1–6 o'clock with no marker are afternoon hours (2点到6点 is 14–18); an
 end without its own marker takes the start's (下午3点到1点 is 15:00–13:00: invalid; 晚上10点到12点 ends at midnight),
@@ -30,10 +30,10 @@ from datetime import date, datetime, time
 
 from core.errors import InputError
 from core.halfday import goal_lexicon as lx
-from core.halfday.goal_models import MAX_GOAL_CHARS, DecomposedGoal, Language, TimeWindow
 from core.halfday.goal_text import _mask, _num, _parts, _rx
 from core.halfday.goal_who import _constraints, _named_places, _party, _preferences
 from core.i18n import guess_lang
+from core.models.halfday.goal import MAX_GOAL_CHARS, DecomposedGoal, Language, TimeWindow
 from core.phrases.clock import ClockPhrase, find_clocks
 from core.phrases.dates import find_days
 

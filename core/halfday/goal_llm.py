@@ -1,6 +1,6 @@
 """Stage 1 through an LLM (optional): the same ``DecomposedGoal`` asked of an OpenAI-compatible model.
 
-The model is asked for JSON with the contract's fields and closed vocabularies (goal_models.py); its answer is
+The model is asked for JSON with the contract's fields and closed vocabularies (core/models/halfday/goal.py); its answer is
 validated against the model (``parser="llm"``) and its window checked against now by the rules' own rule
 (``goal.settle_start``). An answer that is not valid JSON of the contract, or a call that fails, is asked once more
 with the reason; after two failures the rules answer (``decompose_goal``), so stage 1 always returns a valid goal.
@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from core.agent.llm import LLMClient, LLMError
 from core.halfday.goal import check_length, decompose_goal, settle_start
 from core.halfday.goal_lexicon import PART_HOURS
-from core.halfday.goal_models import (
+from core.models.halfday.goal import (
     DIET_CODES,
     MOBILITY_CODES,
     PREFERENCE_CODES,

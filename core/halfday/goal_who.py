@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from core.halfday import goal_lexicon as lx
-from core.halfday.goal_models import Constraints, Party
 from core.halfday.goal_text import _mask, _negated, _num, _parts, _rx
+from core.models.halfday.goal import Constraints, Party
 from core.phrases.party import find_party
 
 MAX_BUDGET = 1_000_000

@@ -17,7 +17,8 @@ from datetime import date, datetime, time, timedelta
 
 from core.halfday.goal import settle_start
 from core.halfday.goal_lexicon import PART_HOURS
-from core.halfday.goal_models import (
+from core.models.common import EARLIEST_PLAN_DATE, LATEST_PLAN_DATE
+from core.models.halfday.goal import (
     WINDOW_CHOICES,
     DecomposedGoal,
     NamedWindow,
@@ -25,7 +26,6 @@ from core.halfday.goal_models import (
     TimeWindow,
     WindowChoice,
 )
-from core.models.common import EARLIEST_PLAN_DATE, LATEST_PLAN_DATE
 
 #: a quick choice is offered only with this much of it still ahead
 MIN_OFFERED_MINUTES = 60

@@ -15,8 +15,8 @@ from datetime import date, datetime, time
 from typing import Literal
 
 from core.halfday.goal import decompose_goal
-from core.halfday.goal_models import ExactWindow
 from core.halfday.goal_window import resolve_window
+from core.models.halfday.goal import ExactWindow
 
 LinkNote = Literal["same", "past", "legacy", "legacy_ambiguous"]
 

@@ -12,9 +12,9 @@ import math
 
 import sqlalchemy as sa
 
-from core.halfday.models import FamilyProfile, Memory, MemoryEvent
-from core.memory.rules import Rule
 from core.memory.store import UserMemory
+from core.models.halfday.plans import FamilyProfile, Memory, MemoryEvent
+from core.models.rules import Rule
 from core.packs.loader import RegionPlace
 from core.reservations import store
 from core.stores.db import EngineAtFirstUse

@@ -15,9 +15,14 @@ from core.clock import Clock
 from core.errors import InputError
 from core.geo.base import LonLat
 from core.geo.offline import OfflineProvider
-from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
 from core.halfday.goal_window import apply_window
-from core.halfday.models import (
+from core.halfday.plan_set import compose_plan_set
+from core.halfday.profile import analyze_user_profile
+from core.halfday.score import rank_by_weights
+from core.halfday.search import MEAL_CATEGORIES, NOT_DESTINATIONS, preference_match
+from core.halfday.travel import TravelTable
+from core.models.halfday.goal import DecomposedGoal, Party, TimeWindow
+from core.models.halfday.plans import (
     Candidate,
     Candidates,
     ComposeInput,
@@ -38,14 +43,9 @@ from core.halfday.models import (
     SlotsInput,
     TimeSlots,
 )
-from core.halfday.plan_set import compose_plan_set
-from core.halfday.profile import analyze_user_profile
-from core.halfday.score import rank_by_weights
-from core.halfday.search import MEAL_CATEGORIES, NOT_DESTINATIONS, preference_match
-from core.halfday.travel import TravelTable
+from core.models.reservations import DryRun, Quote, Reservation
 from core.packs.loader import RegionPack
 from core.reservations.catalog import item_for
-from core.reservations.models import DryRun, Quote, Reservation
 
 MOCK = "mock"
 #: how many activities and meals the mock search offers (enough for two or three plans)

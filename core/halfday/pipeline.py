@@ -28,7 +28,10 @@ from core.config import Settings
 from core.errors import DatabaseUnreachable, OmniError
 from core.geo.composite import MapServices
 from core.geo.scope import ProviderBudget
-from core.halfday.events import (
+from core.halfday.explain import explain_plans
+from core.halfday.score import FEASIBILITY_FLOOR
+from core.halfday.tools import EmptyResult, ToolInvalid, ToolRegistry, Trace
+from core.models.halfday.events import (
     Clarification,
     Done,
     DoneClarify,
@@ -54,8 +57,7 @@ from core.halfday.events import (
     StatusEvent,
     WarningObservation,
 )
-from core.halfday.explain import explain_plans
-from core.halfday.facts import (
+from core.models.halfday.facts import (
     CandidateFacts,
     ChoiceAsk,
     ChosenObservation,
@@ -73,8 +75,8 @@ from core.halfday.facts import (
     ToolFacts,
     WarningFacts,
 )
-from core.halfday.goal_models import DecomposedGoal
-from core.halfday.models import (
+from core.models.halfday.goal import DecomposedGoal
+from core.models.halfday.plans import (
     Candidates,
     ComposeInput,
     HalfDayRequest,
@@ -91,8 +93,6 @@ from core.halfday.models import (
     SlotsInput,
     TimeSlots,
 )
-from core.halfday.score import FEASIBILITY_FLOOR
-from core.halfday.tools import EmptyResult, ToolInvalid, ToolRegistry, Trace
 
 log = logging.getLogger("omni.halfday")
 

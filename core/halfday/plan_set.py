@@ -9,8 +9,8 @@ from collections.abc import Callable
 from core.geo.base import LonLat
 from core.halfday.compose import compose_plans
 from core.halfday.cpsat import exact_order
-from core.halfday.models import ComposeInput, Plan
 from core.halfday.travel import TravelTable
+from core.models.halfday.plans import ComposeInput, Plan
 
 __all__ = ["TravelFor", "compose_plan_set"]
 

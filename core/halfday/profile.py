@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import date, time, timedelta
 
 from core.config import Settings
-from core.halfday.goal_models import Party
-from core.halfday.models import Profile, ProfileInput, Slot, SlotsInput, TimeSlots
 from core.itinerary.travel import robustness_policy_for
+from core.models.halfday.goal import Party
+from core.models.halfday.plans import Profile, ProfileInput, Slot, SlotsInput, TimeSlots
 
 #: walking legs longer than this (minutes) go by car; less with small children, older people or a wheelchair
 WALK_LIMIT_MIN = 20

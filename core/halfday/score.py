@@ -18,7 +18,8 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from core.halfday.models import (
+from core.halfday.search import effective_budget
+from core.models.halfday.plans import (
     Candidate,
     Plan,
     PlanSet,
@@ -30,7 +31,6 @@ from core.halfday.models import (
     ScoreWeights,
     TimeSlots,
 )
-from core.halfday.search import effective_budget
 
 LONG_QUEUE_MIN = 30
 CLOSES_SOON_MIN = 30

@@ -14,11 +14,19 @@ from core.geo.base import LonLat
 from core.geo.composite import MapServices
 from core.halfday import mocks
 from core.halfday.breaker import breaker_for
-from core.halfday.events import DoneEvent, DonePlans, HalfDayEvent, HalfDayResult
-from core.halfday.goal_models import DecomposedGoal
 from core.halfday.goal_window import apply_window
 from core.halfday.memory import MemoryStore
-from core.halfday.models import (
+from core.halfday.pipeline import Decide, plan_events
+from core.halfday.plan_set import compose_plan_set
+from core.halfday.profile import analyze_user_profile, plan_time_slots
+from core.halfday.score import score_plans
+from core.halfday.search import effective_budget, search_places
+from core.halfday.tools import EmptyResult, ToolRegistry, ToolSpec
+from core.halfday.travel import TravelTable, build_travel_table
+from core.memory.store import UserMemory
+from core.models.halfday.events import DoneEvent, DonePlans, HalfDayEvent, HalfDayResult
+from core.models.halfday.goal import DecomposedGoal
+from core.models.halfday.plans import (
     Candidates,
     ComposeInput,
     GoalInput,
@@ -38,15 +46,7 @@ from core.halfday.models import (
     SlotsInput,
     TimeSlots,
 )
-from core.halfday.pipeline import Decide, plan_events
-from core.halfday.plan_set import compose_plan_set
-from core.halfday.profile import analyze_user_profile, plan_time_slots
-from core.halfday.score import score_plans
-from core.halfday.search import effective_budget, search_places
-from core.halfday.tools import EmptyResult, ToolRegistry, ToolSpec
-from core.halfday.travel import TravelTable, build_travel_table
-from core.memory.store import UserMemory
-from core.reservations.models import DryRun, ReservationRequest
+from core.models.reservations import DryRun, ReservationRequest
 from core.reservations.provider import ReservationProvider
 
 #: what counts against the reservation (payment) side: the service or its database not answering

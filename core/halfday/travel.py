@@ -17,7 +17,7 @@ from core.geo.base import LonLat, TravelMatrix, TravelMode
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
 from core.halfday.breaker import BreakerOpen, breaker_for, reset_breakers
-from core.halfday.models import TravelLeg
+from core.models.halfday.plans import TravelLeg
 
 __all__ = ["TravelTable", "build_travel_table", "reset_breakers"]
 

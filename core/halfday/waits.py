@@ -15,7 +15,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.halfday.facts import DegradedChoice
+from core.models.halfday.facts import DegradedChoice
 
 __all__ = ["HalfDayWaits", "InProcessWaits", "WaitAnswer", "WaitingPlan"]
 

@@ -3,7 +3,7 @@
 
 Nothing is imported here (``python -m core`` stays fast); import from the modules:
 
-``core.lab.models``
+``core.models.lab``
     ``RouteBatchItem`` / ``TripBatchItem`` (a batch line, ``BATCH_ITEM`` validates either), ``LabGrid`` (what to run
     over), ``ResultRow`` (one row of the results table, every column documented), ``TIMING_COLUMNS``,
     ``schemas()`` (the JSON schemas shipped in ``core/lab/schema/``).

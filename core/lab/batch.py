@@ -1,6 +1,6 @@
 """Reading batches and grids (docs/ARCHITECTURE.md, "Strategy lab").
 
-A batch file is JSON lines (``.jsonl``), one :data:`core.lab.models.BatchItem` per line; blank lines and lines
+A batch file is JSON lines (``.jsonl``), one :data:`core.models.lab.BatchItem` per line; blank lines and lines
 starting with ``#`` are skipped. A line that is not a valid item is kept as an :class:`InvalidLine`: the run
 writes it as error rows (code ``INVALID_INPUT`` and the field), so a bad request is never a lost one. A CSV
 batch has the columns ``id``, ``region``, ``kind`` and ``request`` (the request as JSON), optionally ``seed`` and
@@ -19,8 +19,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.errors import InputError, OmniError, error_from_validation
-from core.lab.models import BATCH_ITEM, LabGrid, RouteBatchItem, TripBatchItem
 from core.models.common import echo
+from core.models.lab import BATCH_ITEM, LabGrid, RouteBatchItem, TripBatchItem
 
 MAX_BATCH_BYTES = 200_000_000
 _ERROR = "__error__"  # a record that could not be read (kept with its id and region for the error rows)

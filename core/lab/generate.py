@@ -27,8 +27,8 @@ from core.config import Settings
 from core.errors import InputError
 from core.geo.offline import OfflineProvider
 from core.geo.text import normalize
-from core.lab.models import RouteBatchItem, TripBatchItem
 from core.models.itinerary import PlaceRef, TripDay, TripPlace, TripRequest
+from core.models.lab import RouteBatchItem, TripBatchItem
 from core.models.route import RawStop, RoutePlanRequest, TransportMode
 from core.packs.loader import RegionPack, RegionPlace, load_region
 

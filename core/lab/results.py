@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from core.errors import InputError
-from core.lab.models import OPTIMISERS, TIMING_COLUMNS, LabGrid, ResultRow
+from core.models.lab import OPTIMISERS, TIMING_COLUMNS, LabGrid, ResultRow
 
 GRID_FILE = "grid.json"
 #: a task is one request on one provider × mode: what a part holds whole and what resume skips

@@ -29,7 +29,7 @@ from core.geo.pool import ProviderPool
 from core.i18n import set_strict
 from core.lab import results
 from core.lab.batch import Batch, InvalidLine, read_batch
-from core.lab.models import LabGrid, RouteBatchItem, TaskCell, TripBatchItem
+from core.models.lab import LabGrid, RouteBatchItem, TaskCell, TripBatchItem
 
 Progress = Callable[[int, int], None]
 Executor = Literal["serial", "local", "dask"]

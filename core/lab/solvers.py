@@ -23,7 +23,7 @@ import numpy as np
 
 from core.errors import OmniError
 from core.geo.base import LonLat, TravelMode
-from core.lab.models import OptStatus
+from core.models.lab import OptStatus
 
 #: the objectives an optimiser is asked for: the matrix each one minimises
 OBJECTIVES = ("distance_m", "duration_s")

@@ -21,17 +21,6 @@ from core.config import Settings
 from core.errors import OmniError
 from core.geo.composite import MapServices
 from core.geo.pool import ProviderPool
-from core.lab.models import (
-    STRATEGY_OBJECTIVE,
-    TRIP_OPTIMISER,
-    LabGrid,
-    OptStatus,
-    ResultRow,
-    RouteBatchItem,
-    TaskCell,
-    TripBatchItem,
-    size_bucket,
-)
 from core.lab.solvers import (
     OBJECTIVES,
     OptimiserRun,
@@ -41,6 +30,17 @@ from core.lab.solvers import (
     run_nearest_neighbour,
     run_ortools,
     run_valhalla,
+)
+from core.models.lab import (
+    STRATEGY_OBJECTIVE,
+    TRIP_OPTIMISER,
+    LabGrid,
+    OptStatus,
+    ResultRow,
+    RouteBatchItem,
+    TaskCell,
+    TripBatchItem,
+    size_bucket,
 )
 from core.optimizer.ils import REPRODUCIBLE_STOPS
 from core.route.planner import candidates_stage, geometry_stage, matrix_stage, resolve_stage

@@ -9,8 +9,8 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from pydantic import BaseModel, Field
 
-from core.memory.rules import Rule, RuleCode
 from core.memory.vectors import similarities
+from core.models.rules import Rule, RuleCode
 from core.stores.db import EngineAtFirstUse, transaction
 
 metadata = sa.MetaData()

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from core.models.reservations import CancellationPolicy
 from core.packs.loader import RegionPack, RegionPlace
-from core.reservations.models import CancellationPolicy
 
 
 class Terms(BaseModel):

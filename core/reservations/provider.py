@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, time
 from typing import Protocol, runtime_checkable
 
-from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
+from core.models.reservations import DryRun, Outcome, Reservation, ReservationRequest
 
 
 @runtime_checkable

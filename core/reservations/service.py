@@ -27,10 +27,7 @@ from sqlalchemy.engine import Connection, Engine
 from core.clock import Clock
 from core.config import Settings
 from core.errors import InputError
-from core.packs.loader import RegionPack
-from core.reservations import store
-from core.reservations.catalog import BookableItem, item_for
-from core.reservations.models import (
+from core.models.reservations import (
     TRANSITIONS,
     CancellationPolicy,
     DryRun,
@@ -40,6 +37,9 @@ from core.reservations.models import (
     ReservationRequest,
     Transition,
 )
+from core.packs.loader import RegionPack
+from core.reservations import store
+from core.reservations.catalog import BookableItem, item_for
 from core.stores.db import Database
 
 

@@ -14,8 +14,8 @@ from core.agent.trip_request import suggest_places
 from core.app.agent import agent_deps
 from core.config import Settings
 from core.geo.registry import make_provider
-from core.memory.rules import Rule
 from core.memory.store import UserMemory
+from core.models.rules import Rule
 from core.packs.queues import queue_estimate
 from core.stores.db import engine_for
 from tests.support.clock import SUITE_NOW

@@ -20,7 +20,7 @@ from core.app.agent import agent_deps
 from core.config import Settings, get_settings
 from core.geo.registry import make_provider
 from core.models.agent import AgentRequest
-from core.reservations.models import ReservationRequest
+from core.models.reservations import ReservationRequest
 from core.reservations.service import ReservationService
 from core.stores.trips import open_store
 from tests.support.db import db_at

@@ -17,9 +17,9 @@ from core.app import AppServices, RequestContext
 from core.app.agent import ask
 from core.app.halfday import plan_half_day
 from core.config import Settings
-from core.halfday.events import DonePlans
-from core.halfday.models import HalfDayRequest
 from core.halfday.travel import reset_breakers
+from core.models.halfday.events import DonePlans
+from core.models.halfday.plans import HalfDayRequest
 from core.packs.loader import load_region
 from tests.support.agent_packs import PLACES, make_settings
 from tests.support.patchy import patchy_services, point

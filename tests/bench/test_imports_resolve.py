@@ -1,6 +1,6 @@
 """Every ``from core… / bench… / components… import name`` in bench/ and tests/ names something that module has,
 the imports inside functions included: mypy does not read these folders, and a lazy import breaks only when its case
-runs (the half-day events moved to core/halfday/events.py while a bench case and a test still imported them from
+runs (the half-day events moved to core/models/halfday/events.py while a bench case and a test still imported them from
 models.py)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The half-day planner's events as SSE clients and ``halfday --events`` read them: every variant of the union
-(core/halfday/events.py) goes to JSON with the wire fields ``type``, ``trace_id``, ``seq``, ``at`` and ``data``, and
+(core/models/halfday/events.py) goes to JSON with the wire fields ``type``, ``trace_id``, ``seq``, ``at`` and ``data``, and
 comes back as the same typed event."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime, time
 
 import pytest
 
-from core.halfday.events import (
+from core.models.halfday.events import (
     HALF_DAY_EVENT,
     Clarification,
     DoneClarify,
@@ -31,7 +31,7 @@ from core.halfday.events import (
     StatusEvent,
     WarningObservation,
 )
-from core.halfday.facts import (
+from core.models.halfday.facts import (
     CandidateFacts,
     GoalFacts,
     MemoryFacts,
@@ -43,8 +43,8 @@ from core.halfday.facts import (
     SlotsFacts,
     WarningFacts,
 )
-from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
-from core.halfday.models import Profile, ScoreWeights, TimeSlots
+from core.models.halfday.goal import DecomposedGoal, Party, TimeWindow
+from core.models.halfday.plans import Profile, ScoreWeights, TimeSlots
 
 HEAD = {"trace_id": "t" * 32, "seq": 3, "at": datetime(2026, 11, 27, 1, 0, tzinfo=UTC)}
 DAY = date(2026, 11, 28)

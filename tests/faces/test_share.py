@@ -220,7 +220,7 @@ def test_a_trip_too_large_for_a_link_is_not_written():
 def test_a_half_day_goal_comes_back_with_its_start_region_and_window():
     from datetime import date, time
 
-    from core.halfday.goal_models import ExactWindow
+    from core.models.halfday.goal import ExactWindow
 
     window = ExactWindow(date=date(2027, 1, 9), start=time(13, 0), end=time(18, 0))
     token = share.halfday_token(goal="周六下午带5岁的孩子去博物馆", origin="人民广场", region="shanghai", window=window)

@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from core.errors import ProviderUnavailable
-from core.halfday.models import HalfDayRequest
+from core.models.halfday.plans import HalfDayRequest
 from tests.halfday.conftest import NOW, goal, planner_on, with_goal
 
 CONTACT = "support@omni.test · +86 21 5555 0100"

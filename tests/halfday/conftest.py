@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.clock import clock_from_settings
-from core.halfday.goal_models import Constraints, DecomposedGoal, Party, TimeWindow
+from core.models.halfday.goal import Constraints, DecomposedGoal, Party, TimeWindow
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 #: a Friday morning; the goals below are for Saturday 2026-11-28 unless they say otherwise

@@ -80,7 +80,7 @@ def test_plan_streams_the_five_event_types_in_order(api):
 
 
 def test_every_sse_event_reads_back_as_its_typed_variant(api):
-    from core.halfday.events import HALF_DAY_EVENT, DoneEvent, DonePlans, ObservationEvent, ResultObservation
+    from core.models.halfday.events import HALF_DAY_EVENT, DoneEvent, DonePlans, ObservationEvent, ResultObservation
 
     body = {"goal": GOAL, "now": NOW.isoformat()}
     with api.stream("POST", "/halfday/plan", json=body, headers=auth("alice")) as response:
@@ -172,7 +172,7 @@ def test_cli_prints_events_and_the_result(tmp_path, monkeypatch, capsys):
     lines = [json.loads(x) for x in out]
     assert lines[0]["type"] == "status" and lines[-1]["type"] == "done"
     assert lines[-1]["data"]["type"] == "plans"
-    from core.halfday.events import HALF_DAY_EVENT, DonePlans
+    from core.models.halfday.events import HALF_DAY_EVENT, DonePlans
 
     typed = [HALF_DAY_EVENT.validate_json(x) for x in out]  # every line reads back as its event
     assert isinstance(typed[-1].data, DonePlans) and typed[-1].data.result.goal.text == GOAL

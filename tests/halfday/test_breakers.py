@@ -114,8 +114,8 @@ def test_each_service_has_its_own_threshold_and_cool_down(clock):
 def test_the_reservation_side_goes_through_its_breaker(planner):
     from datetime import date, time
 
-    from core.halfday.models import ReserveInput
     from core.halfday.tools import Trace
+    from core.models.halfday.plans import ReserveInput
 
     class DownReservations:
         calls = 0

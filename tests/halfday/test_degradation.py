@@ -9,8 +9,8 @@ import pytest
 
 from core.config import get_settings
 from core.errors import ProviderUnavailable
-from core.halfday.models import HalfDayRequest
 from core.halfday.tools import ToolInvalid, Trace
+from core.models.halfday.plans import HalfDayRequest
 from tests.halfday.conftest import NOW, goal, planner_on, with_goal
 
 

@@ -11,7 +11,7 @@ from datetime import date, time
 import pytest
 
 from core.app.halfday_words import intro_sentence, reason_sentence
-from core.halfday.events import HALF_DAY_EVENT, DonePlans
+from core.models.halfday.events import HALF_DAY_EVENT, DonePlans
 from tests.conftest import auth
 from tests.halfday.conftest import NOW
 from tests.halfday.test_api_and_cli import GOAL, api, read_sse  # noqa: F401 - the api fixture
@@ -92,8 +92,8 @@ def test_the_cli_prints_the_plans_in_words_beside_the_result(tmp_path, monkeypat
 def test_no_plan_holds_one_place_twice_nor_two_branches_of_a_chain():
     from core.app import AppServices
     from core.app import halfday as halfday_app
-    from core.halfday.goal_models import ExactWindow
-    from core.halfday.models import HalfDayRequest
+    from core.models.halfday.goal import ExactWindow
+    from core.models.halfday.plans import HalfDayRequest
 
     ctx = AppServices().context(user="dup-tester", region="helsinki", provider="offline")
     request = HalfDayRequest(
@@ -121,8 +121,8 @@ EXAMPLE_KEYS = [key for _, key in EXAMPLES]
 def test_every_shipped_example_goal_plans(key, lang):
     from core.app import AppServices
     from core.app import halfday as halfday_app
-    from core.halfday.models import HalfDayRequest
     from core.i18n import t
+    from core.models.halfday.plans import HalfDayRequest
 
     goal = t(key, lang)
     ctx = AppServices().context(user="example-tester", region="shanghai", provider="offline", lang=lang)

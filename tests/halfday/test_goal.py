@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from core.errors import InputError
 from core.halfday.goal import decompose_goal
-from core.halfday.goal_models import DecomposedGoal
+from core.models.halfday.goal import DecomposedGoal
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "halfday_goals.jsonl"
 LINES = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -9,9 +9,9 @@ from datetime import date, datetime, time
 import pytest
 
 from core.halfday.goal import decompose_goal
-from core.halfday.goal_models import ExactWindow, NamedWindow
 from core.halfday.goal_window import apply_window, offered_choices, resolve_window
-from core.halfday.models import HalfDayRequest
+from core.models.halfday.goal import ExactWindow, NamedWindow
+from core.models.halfday.plans import HalfDayRequest
 from tests.halfday.conftest import NOW, SATURDAY, SHANGHAI
 
 FRIDAY_EVENING = datetime(2026, 11, 27, 20, 0, tzinfo=SHANGHAI)

@@ -11,8 +11,8 @@ import pytest
 
 from core import share
 from core.halfday.goal import decompose_goal
-from core.halfday.goal_models import ExactWindow
 from core.halfday.link import read_link_window
+from core.models.halfday.goal import ExactWindow
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 MADE = datetime(2026, 11, 27, 10, 0, tzinfo=SHANGHAI)  # a Friday morning

@@ -8,10 +8,10 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
 from core.halfday.memory import MemoryStore
-from core.halfday.models import FamilyProfile, Memory, MemoryEvent, ProfileInput
 from core.halfday.profile import analyze_user_profile
+from core.models.halfday.goal import DecomposedGoal, Party, TimeWindow
+from core.models.halfday.plans import FamilyProfile, Memory, MemoryEvent, ProfileInput
 from core.reservations import store
 from tests.support.clock import SUITE_NOW
 from tests.support.databases import fresh_postgres
@@ -75,7 +75,7 @@ def test_profile_takes_the_family_when_the_goal_names_nobody():
 
 
 def test_a_confirmed_plan_reaches_the_next_profile(planner):
-    from core.halfday.models import HalfDayRequest
+    from core.models.halfday.plans import HalfDayRequest
     from tests.halfday.conftest import NOW, goal, with_goal
 
     with_goal(planner, goal(preferences=["museum"]))
@@ -89,7 +89,7 @@ def test_a_confirmed_plan_reaches_the_next_profile(planner):
 
 
 def test_a_disliked_place_is_never_planned_again(planner):
-    from core.halfday.models import HalfDayRequest
+    from core.models.halfday.plans import HalfDayRequest
     from tests.halfday.conftest import NOW, goal, with_goal
 
     with_goal(planner, goal(preferences=["museum"]))

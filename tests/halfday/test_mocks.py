@@ -7,7 +7,7 @@ import pytest
 from pydantic import ValidationError
 
 from core.config import HALFDAY_TOOLS, Settings
-from core.halfday.models import HalfDayRequest
+from core.models.halfday.plans import HalfDayRequest
 from tests.halfday.conftest import NOW, planner_on
 
 
@@ -35,8 +35,8 @@ def test_the_environment_switch_is_refused_too(monkeypatch):
 
 
 def test_a_registry_refuses_a_mock_switch_for_a_tool_without_a_mock():
-    from core.halfday.models import Memory, MemoryQuery
     from core.halfday.tools import ToolRegistry, ToolSpec
+    from core.models.halfday.plans import Memory, MemoryQuery
 
     spec = ToolSpec(name="get_memory", stage=2, input_model=MemoryQuery, output_model=Memory, fn=lambda q: None)
     with pytest.raises(ValueError, match="no mock for get_memory"):
@@ -79,7 +79,7 @@ def test_mocked_is_false_for_tools_that_ran_for_real(planner):
 def test_the_mock_reservation_is_a_quote_from_the_pack_that_confirms_nothing(planner):
     from datetime import date
 
-    from core.halfday.models import ReserveInput
+    from core.models.halfday.plans import ReserveInput
     from core.reservations.catalog import catalogue
 
     mocked = _mocked_planner(planner, ["mock_reserve"])

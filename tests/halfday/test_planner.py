@@ -8,9 +8,9 @@ from datetime import time
 
 import pytest
 
-from core.halfday.goal_models import Party
-from core.halfday.models import DIMENSIONS, HalfDayRequest, ScoreWeights
 from core.halfday.score import FEASIBILITY_FLOOR, rank_by_weights
+from core.models.halfday.goal import Party
+from core.models.halfday.plans import DIMENSIONS, HalfDayRequest, ScoreWeights
 from core.packs.loader import load_region
 from tests.halfday.conftest import MONDAY, NOW, SATURDAY, goal, planner_on, with_goal
 
@@ -189,7 +189,7 @@ def test_feasibility_below_the_floor_searches_again_with_relaxed_filters(planner
 
 
 def test_missing_time_window_asks_instead_of_guessing(planner):
-    from core.halfday.goal_models import DecomposedGoal
+    from core.models.halfday.goal import DecomposedGoal
 
     g = DecomposedGoal(text="带孩子出去玩", language="zh", missing=["time_window"])
     result, events = run(planner, g)
@@ -202,7 +202,7 @@ def test_missing_time_window_asks_instead_of_guessing(planner):
 
 def test_bookable_steps_start_on_the_venues_slots_and_book_there(planner):
     """Stage 7 through the registry: every bookable step of every plan can be dry-run at its own start."""
-    from core.halfday.models import ReserveInput
+    from core.models.halfday.plans import ReserveInput
     from core.reservations.catalog import item_for
 
     g = goal(start=time(10, 0), end=time(20, 0), preferences=["theatre", "local_food"])

@@ -12,10 +12,10 @@ from pydantic import SecretStr
 
 from core.config import Settings
 from core.geo.registry import make_provider
-from core.halfday.events import DonePlans, ObservationEvent, WarningObservation
-from core.halfday.models import HalfDayRequest
 from core.halfday.service import HalfDayPlanner
 from core.halfday.travel import reset_breakers
+from core.models.halfday.events import DonePlans, ObservationEvent, WarningObservation
+from core.models.halfday.plans import HalfDayRequest
 from standins.amap import AMapLimitedStandIn
 from tests.halfday.conftest import NOW, planner_on
 

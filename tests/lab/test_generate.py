@@ -11,7 +11,7 @@ from core.config import get_settings
 from core.geo.registry import make_provider
 from core.lab.batch import read_batch
 from core.lab.generate import generate_batch, resolvable_places
-from core.lab.models import RouteBatchItem, TripBatchItem, schemas
+from core.models.lab import RouteBatchItem, TripBatchItem, schemas
 from core.packs.loader import load_region
 from core.route.resolver import resolve_points
 from tests.support.paths import ROOT

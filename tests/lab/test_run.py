@@ -18,9 +18,9 @@ from core.__main__ import main
 from core.config import get_settings
 from core.lab import task as lab_task
 from core.lab.generate import generate_batch, write_batch
-from core.lab.models import OPTIMISERS, LabGrid
 from core.lab.results import COLUMNS, comparable, grid_of, load_results, parts_dir
 from core.lab.runner import run_batch
+from core.models.lab import OPTIMISERS, LabGrid
 from tests.support.paths import ROOT
 
 #: every optimiser but Valhalla's, whose optimized_route is randomised inside the engine (its rows say so)

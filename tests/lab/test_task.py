@@ -11,8 +11,8 @@ from core.config import get_settings
 from core.geo.pool import ProviderPool
 from core.geo.registry import make_provider
 from core.lab.generate import generate_batch
-from core.lab.models import LabGrid, TaskCell
 from core.lab.task import run_task
+from core.models.lab import LabGrid, TaskCell
 from core.models.route import STRATEGIES
 from core.route.planner import plan_route
 from core.route.strategies import Scored, best_of, rank
@@ -53,7 +53,7 @@ def test_the_projects_rows_are_what_plan_route_returns_for_each_strategy(mode: s
 
 
 def test_a_heuristic_requests_rows_are_reproducible_and_say_what_stopped_the_search():
-    from core.lab.models import TIMING_COLUMNS
+    from core.models.lab import TIMING_COLUMNS
 
     settings = get_settings()
     (item,) = generate_batch(region="helsinki", kind="delivery", n=1, stops=(19, 19), seed=23, settings=get_settings())

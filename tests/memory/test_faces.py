@@ -56,8 +56,8 @@ def test_the_api_lists_recalls_and_forgets_the_keys_user_memory(api):
 
 def test_the_cli_lists_and_forgets(tmp_path):
     env = {"OMNI_DB_URL": f"sqlite:///{tmp_path / 'cli.db'}", "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-    from core.memory.rules import Rule
     from core.memory.store import UserMemory
+    from core.models.rules import Rule
 
     UserMemory(database=db_at(env["OMNI_DB_URL"]), clock=lambda: SUITE_NOW).remember(
         "ann", [Rule(code="vegetarian"), Rule(code="no_spicy")]

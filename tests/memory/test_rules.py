@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.memory.rules import Rule, read_message, rules_in
+from core.memory.rules import read_message, rules_in
+from core.models.rules import Rule
 
 #: (message, the rules it states as (code, facts))
 PHRASINGS: list[tuple[str, list[tuple[str, dict[str, int]]]]] = [

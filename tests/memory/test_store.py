@@ -8,13 +8,14 @@ from datetime import date, time
 
 import pytest
 
-from core.halfday.goal_models import DecomposedGoal, TimeWindow
 from core.halfday.memory import MemoryStore
-from core.halfday.models import ProfileInput
 from core.halfday.profile import analyze_user_profile
 from core.memory.conversations import ConversationStore
-from core.memory.rules import Rule, rules_in
+from core.memory.rules import rules_in
 from core.memory.store import UserMemory
+from core.models.halfday.goal import DecomposedGoal, TimeWindow
+from core.models.halfday.plans import ProfileInput
+from core.models.rules import Rule
 from core.stores.db import engine_for
 from tests.support.clock import SUITE_NOW
 from tests.support.databases import fresh_postgres

@@ -12,10 +12,10 @@ from datetime import UTC, date, datetime, time
 import pytest
 import sqlalchemy as sa
 
+from core.models.reservations import ReservationRequest
 from core.packs.loader import load_region
 from core.reservations import store
 from core.reservations.catalog import catalogue
-from core.reservations.models import ReservationRequest
 from core.reservations.service import ReservationError, ReservationService
 from tests.support.databases import fresh_postgres
 from tests.support.db import db_at

@@ -11,10 +11,10 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, rule
 
+from core.models.reservations import TRANSITIONS, ReservationRequest
 from core.packs.loader import load_region
 from core.reservations import store
 from core.reservations.catalog import catalogue
-from core.reservations.models import TRANSITIONS, ReservationRequest
 from core.reservations.service import ReservationError, ReservationService
 from tests.support.db import db_at
 

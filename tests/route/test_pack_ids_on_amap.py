@@ -9,7 +9,7 @@ from bench.amap_cache import AMapShapedServer
 from core.config import PROJECT_ROOT
 from core.geo.registry import make_provider
 from core.lab.batch import read_batch
-from core.lab.models import RouteBatchItem
+from core.models.lab import RouteBatchItem
 from core.packs.loader import load_region
 from core.route.planner import resolve_stage
 from tests.support.amap_settings import amap_settings

@@ -108,7 +108,7 @@ def test_confirmation_button_says_what_it_does_and_books(page):
 def test_reservations_made_on_other_pages_are_listed_here(page):
     from datetime import time
 
-    from core.reservations.models import ReservationRequest
+    from core.models.reservations import ReservationRequest
 
     user = page.session_state["dashboard_user"]
     service, _ = _reservations(user)

@@ -222,7 +222,7 @@ def test_a_quick_answer_is_labelled_in_the_pages_language_and_sent_beside_the_go
 
 def test_a_start_place_of_the_pack_is_named_in_the_pages_language_with_the_other_in_the_tooltip():
     from components.halfday.cards import origin_name
-    from core.halfday.models import OriginPoint
+    from core.models.halfday.plans import OriginPoint
 
     planner = hd.planner()
     square = next(p for p in planner.provider.region.places if p.name_zh == "人民广场")

@@ -23,8 +23,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.halfday.goal_models import DecomposedGoal, Party, TimeWindow
 from core.halfday.goal_window import apply_window
+from core.models.halfday.goal import DecomposedGoal, Party, TimeWindow
 from tests.halfday.conftest import planner_on
 from tests.support.clock import days_after
 
@@ -205,7 +205,7 @@ def card_of(texts: list[str], plan, lang: str) -> int:
 
 # --- plan, stages, cards, weights ----------------------------------------------------------------------------
 def test_a_goal_is_planned_with_its_stages_shown_and_cards_re_ranked_by_the_weights(page):
-    from core.halfday.models import DIMENSIONS
+    from core.models.halfday.plans import DIMENSIONS
 
     at = plan(page, GOAL_ZH)
     result = at.session_state["hd_result"]
@@ -549,7 +549,9 @@ def _codes_in(module, pattern: str) -> set[str]:
 def test_every_code_the_core_can_emit_has_chinese_and_english_words_in_the_catalogs():
     from core import errors
     from core.app import halfday_words as w
-    from core.halfday import compose, goal_models, models, pipeline, score, search, tools, travel
+    from core.halfday import compose, pipeline, score, search, tools, travel
+    from core.models.halfday import goal as goal_models
+    from core.models.halfday import plans as models
     from core.packs import queues
     from core.packs.loader import list_regions, load_region
 
@@ -610,8 +612,8 @@ def test_every_code_the_core_can_emit_has_chinese_and_english_words_in_the_catal
 
 def test_the_intro_sentence_is_built_from_the_intro_code_and_facts_and_the_steps():
     from components.halfday.text import intro
-    from core.halfday.facts import IntroFacts, PlanIntro
-    from core.halfday.models import Plan, PlanStep, TravelLeg
+    from core.models.halfday.facts import IntroFacts, PlanIntro
+    from core.models.halfday.plans import Plan, PlanStep, TravelLeg
 
     def step(name_zh, name_en, start, leg=None):
         return PlanStep(start=start, end=time(start.hour + 1), place_id=f"x-{name_en}", name_zh=name_zh,
@@ -656,7 +658,7 @@ def test_the_intro_sentence_is_built_from_the_intro_code_and_facts_and_the_steps
 def test_a_step_that_matches_local_food_does_not_also_say_it_matches_food():
     from components.halfday.text import why_line
     from core.app.halfday_words import without_implied
-    from core.halfday.models import PlanStep
+    from core.models.halfday.plans import PlanStep
 
     step = PlanStep(start=time(13), end=time(14), place_id="x-jesse", name_zh="老吉士", name_en="Old Jesse", lon=121.44,
                     lat=31.21, kind="meal", category="restaurant", why=["matches_local_food", "matches_food"])  # fmt: skip

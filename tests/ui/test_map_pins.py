@@ -85,7 +85,7 @@ def agent_map() -> folium.Map:
 def halfday_map() -> folium.Map:
     """From the hotel: a place a few metres from it, then the Bund."""
     from components.halfday.map import build_plan_map
-    from core.halfday.models import OriginPoint, Plan, PlanStep
+    from core.models.halfday.plans import OriginPoint, Plan, PlanStep
 
     steps = [
         PlanStep(

@@ -13,10 +13,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.config import get_settings
+from core.models.reservations import ReservationRequest
 from core.packs.loader import load_region
 from core.reservations import store
 from core.reservations.catalog import item_for
-from core.reservations.models import ReservationRequest
 from core.reservations.service import ReservationService
 from tests.support.clock import SUITE_NOW, suite_today
 from tests.support.db import db_at

@@ -22,10 +22,10 @@ from components.reservation_words import (
     status_words,
 )
 from components.reservations import note_words, offer_for
+from core.models.reservations import CancellationPolicy, Quote, Reservation, ReservationRequest
 from core.packs.loader import load_region
 from core.reservations import store
 from core.reservations.catalog import item_for
-from core.reservations.models import CancellationPolicy, Quote, Reservation, ReservationRequest
 from core.reservations.service import ReservationService
 from tests.support.db import db_at
 

@@ -283,7 +283,7 @@ def test_a_large_batch_is_handed_to_the_cli_and_its_results_load_later(batches, 
     import shlex
 
     from core.__main__ import main
-    from core.lab.models import LabGrid
+    from core.models.lab import LabGrid
 
     at = lab_app()
     at.selectbox(key="lab_shipped").set_value("helsinki-delivery-200.jsonl").run()

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, StrictBool
 from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
 from core.models.agent import AgentState
-from core.reservations.models import DryRun, Outcome, Reservation, ReservationRequest
+from core.models.reservations import DryRun, Outcome, Reservation, ReservationRequest
 from core.reservations.service import ReservationError, ReservationService
 
 

@@ -13,9 +13,9 @@ from core.agent.state import AgentContext, log_decision
 from core.errors import DatabaseUnreachable
 from core.i18n import Lang, join_words, t
 from core.memory.conversations import ConversationStore
-from core.memory.rules import Rule, RuleCode, Said
 from core.memory.store import UserMemory
 from core.models.agent import AgentResponse, AgentState
+from core.models.rules import Rule, RuleCode, Said
 
 logger = logging.getLogger(__name__)
 CACHE_KEY = ("memory", "rules")

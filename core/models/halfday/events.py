@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from core.halfday.facts import (
+from core.models.halfday.facts import (
     ChoiceAsk,
     ChosenObservation,
     EmptyFacts,
@@ -18,12 +18,12 @@ from core.halfday.facts import (
     WarningFacts,
     _Data,
 )
-from core.halfday.goal_models import (
+from core.models.halfday.goal import (
     DecomposedGoal,
     Language,
     MissingCode,
 )
-from core.halfday.models import OriginPoint, Plan, Profile, ScoreWeights, TimeSlots
+from core.models.halfday.plans import OriginPoint, Plan, Profile, ScoreWeights, TimeSlots
 
 # ---- events and result ----------------------------------------------------------------------------------------
 EventType = Literal["status", "intent", "skill_call", "observation", "done"]

@@ -11,14 +11,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
-from core.halfday.facts import (
+from core.models.common import REGION_NAME_PATTERN, clean_text, within
+from core.models.halfday.facts import (
     CrowdTolerance,
     OnDegraded,
     PlanIntro,
     RelaxCode,
     StepReason,
 )
-from core.halfday.goal_models import (
+from core.models.halfday.goal import (
     MAX_GOAL_CHARS,
     Constraints,
     DecomposedGoal,
@@ -27,8 +28,7 @@ from core.halfday.goal_models import (
     RequestWindow,
     TimeWindow,
 )
-from core.memory.rules import Rule
-from core.models.common import REGION_NAME_PATTERN, clean_text, within
+from core.models.rules import Rule
 
 DIMENSIONS: tuple[str, ...] = ("T", "D", "P", "C", "S")
 #: the product document's default weights (half_day_planner.md, table 2)

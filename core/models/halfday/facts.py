@@ -1,5 +1,5 @@
 """The facts the half-day planner's events carry (codes and numbers, no words): a tool's result as the stage log
-shows it, and what a warning, an empty search or a relaxed filter is about. Re-exported by core.halfday.models."""
+shows it, and what a warning, an empty search or a relaxed filter is about. Re-exported by core.models.halfday.plans."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.halfday.goal_models import MissingCode
+from core.models.halfday.goal import MissingCode
 
 CrowdTolerance = Literal["low", "medium", "high"]
 RelaxCode = Literal["crowd", "preferences", "budget", "indoor"]
