@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import folium
-from branca.element import MacroElement, Template
+from jinja2 import Template
 
+from components.folium_typed import Macro, page_head
 from components.services import settings as current_settings
 from core.app.regions import RegionPack, gcj02_to_wgs84, load_region, wgs84_to_gcj02
 from core.errors import OmniError
@@ -35,7 +36,7 @@ LAND = "#eef0ea"  # the background under a pack with streets (no streets: the ne
 ORDER = {"water": 0, "park": 1, "path": 2, "minor": 3, "major": 4}
 
 
-class _DistrictLabels(MacroElement):
+class _DistrictLabels(Macro):
     """District names as permanent Leaflet tooltips (labels, not markers: markers are the plan's points)."""
 
     _template = Template(
@@ -53,7 +54,7 @@ class _DistrictLabels(MacroElement):
         self.labels = labels
 
 
-class _Attribution(MacroElement):
+class _Attribution(Macro):
     """Adds a line to Leaflet's attribution control (the data's licence must show on the map)."""
 
     _template = Template(
@@ -160,7 +161,7 @@ def add_background(
             smooth_factor=1.5,
         ).add_to(group)
         group.add_to(m)
-        m.get_root().header.add_child(
+        page_head(m).add_child(
             folium.Element(f"<style>.leaflet-container {{ background: {LAND} !important; }}</style>"),
             name="omni_land",
         )
@@ -182,7 +183,7 @@ def add_background(
             [(lon, lat, html.escape(district_label(pack, name, lang))) for name, lon, lat, _ in district_centres(pack)]
         ).add_to(group)
         group.add_to(m)
-        m.get_root().header.add_child(
+        page_head(m).add_child(
             folium.Element(
                 "<style>.leaflet-tooltip.omni-district { color: #6b7484; font: 12px 'Noto Sans CJK SC', sans-serif; "
                 "background: transparent; border: 0; box-shadow: none; text-shadow: 0 0 3px #fff; }</style>"

@@ -13,12 +13,14 @@ shared link, an undo) goes through ``ChoiceStore.set`` so the model and the widg
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import streamlit as st
 from pydantic import BaseModel, ConfigDict, ValidationError
+
+from components.session import MutableState
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -36,7 +38,7 @@ class ChoiceStore(Generic[M]):
     key: str
     model: type[M]
 
-    def get(self, state: MutableMapping[str, Any] | None = None) -> M:
+    def get(self, state: MutableState | None = None) -> M:
         """The kept choices (made with the model's defaults on the session's first visit)."""
         state = st.session_state if state is None else state
         found = state.get(self.key)
@@ -45,7 +47,7 @@ class ChoiceStore(Generic[M]):
             state[self.key] = found
         return found
 
-    def set(self, state: MutableMapping[str, Any] | None = None, /, **codes: Any) -> None:
+    def set(self, state: MutableState | None = None, /, **codes: Any) -> None:
         """Choose from code: the kept value and the widget's value together (a value the model refuses is left
         out rather than raised: a stale link or an old demo must not break the page)."""
         state = st.session_state if state is None else state
@@ -57,7 +59,7 @@ class ChoiceStore(Generic[M]):
                 continue
             state[field] = getattr(choices, field)
 
-    def replace(self, state: MutableMapping[str, Any], choices: M) -> None:
+    def replace(self, state: MutableState, choices: M) -> None:
         """Put a whole set of choices (restored from the server) in place, widgets included."""
         state[self.key] = choices
         for field in type(choices).model_fields:

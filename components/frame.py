@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
@@ -16,6 +16,9 @@ from components.services import app_services, settings
 from core.app import MapServices, RequestContext
 from core.errors import OmniError
 from core.i18n import Lang, normalize_lang, other
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 ACTIVE_PROVIDER = "active_provider"  # the provider actually in use (falls back to offline)
 KEPT = "{}_kept"  # a sidebar choice, kept outside its widget's state
@@ -170,12 +173,12 @@ def request_context(region: str | None = None) -> RequestContext:
     name = st.session_state.get(ACTIVE_PROVIDER) or "offline"
     if region is not None and region != sidebar:
         name = "offline"
-    common = {"user": dashboard_user(), "lang": current_lang(), "region": region or sidebar}
-    ctx = services.context(provider=name, **common)
+    user, lang, at = dashboard_user(), current_lang(), region or sidebar
+    ctx = services.context(provider=name, user=user, lang=lang, region=at)
     try:
         _ = ctx.providers  # built here, so that one that cannot be falls back to offline at once
     except OmniError:
-        ctx = services.context(provider="offline", **common)
+        ctx = services.context(provider="offline", user=user, lang=lang, region=at)
     return ctx
 
 
@@ -203,7 +206,7 @@ def active_provider() -> tuple[MapServices, str]:
 
 
 @st.cache_resource(show_spinner=False)
-def app_icon():
+def app_icon() -> Image:
     """The favicon, drawn locally: material/emoji page icons make the browser fetch from Google's CDN."""
     from PIL import Image, ImageDraw
 

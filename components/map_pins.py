@@ -21,10 +21,10 @@ import html
 import json
 
 import folium
-from branca.element import MacroElement
 from folium.plugins import MarkerCluster
 from folium.template import Template
 
+from components.folium_typed import Macro
 from components.static_assets import markercluster_urls
 
 PIN_SIZE = 26
@@ -91,7 +91,7 @@ class OfflineMarkerCluster(MarkerCluster):
             var width = Math.max(30, 14 + 7 * text.length);  // centred on the cluster's point
             return L.divIcon({{html: div.outerHTML, className: "omni-cluster-icon", iconSize: L.point(width, 30)}});
         }}"""
-        super().__init__(
+        super().__init__(  # type: ignore[no-untyped-call]  # folium: MarkerCluster.__init__ has no annotations
             control=False,
             icon_create_function=icon,
             maxClusterRadius=CLUSTER_RADIUS_PX,
@@ -113,7 +113,7 @@ def pin_icon(label: str, colour: str) -> folium.DivIcon:
     )
 
 
-class SpreadPins(MacroElement):
+class SpreadPins(Macro):
     """Fans out the pins of ``group`` that overlap on screen, at every zoom: pins closer than a pin's size form a
     group, groups whose circles would touch are merged, and each group's pins are placed around a circle about its
     centre (spaced by more than a pin), each with a thin leader line to its true point. The marker itself stays
@@ -228,7 +228,7 @@ class Pins:
             icon=pin_icon(label, colour),
             tooltip=tooltip,
             omni_label=label,  # a cluster's disc lists its pins by these
-            **({"z_index_offset": TOP_Z} if on_top else {}),
+            z_index_offset=TOP_Z if on_top else None,  # None: no option (folium drops empty options)
         )
         if on_top or self.cluster is None:
             marker.add_to(self.group)

@@ -16,19 +16,20 @@ from __future__ import annotations
 import html
 import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import folium
-from branca.element import Element, MacroElement
+from branca.element import Element
 from folium.template import Template
 
 from components.basemap import add_background, finish_map
-from components.itinerary.words import priority_words
+from components.folium_typed import Macro, page_head, polyline
+from components.itinerary.words import Names, priority_words
 from components.map_pins import PIN_STYLE, Pins, pin_icon
 from components.static_assets import leaflet_urls
 from core.i18n import t
-from core.models.itinerary_result import DayTimeline
+from core.models.itinerary_result import AnchorPoint, DayTimeline, TimelineEntry
 
 BEST_COLOUR = "#d62728"
 ROLE_COLOURS = {"origin": "#2ca02c", "stop": "#1f77b4", "destination": "#d62728"}
@@ -147,7 +148,7 @@ def _tooltip_text_is_a_string() -> None:
 _tooltip_text_is_a_string()
 
 
-class _NoImagePins(MacroElement):
+class _NoImagePins(Macro):
     """Leaflet's default marker is an image (``marker-icon.png``, looked for at a path Leaflet guesses wrongly in
     st_folium's frame: a 404). folium creates each marker with that default and sets its DivIcon a moment later,
     so the default is made an empty DivIcon here: no marker image is ever requested."""
@@ -163,7 +164,7 @@ class _NoImagePins(MacroElement):
         self._name = "NoImagePins"
 
 
-class _ShortCredits(MacroElement):
+class _ShortCredits(Macro):
     """The credits say the data's source and date only: Leaflet's own prefix (a link and a flag) is left out."""
 
     _template = Template(
@@ -179,21 +180,29 @@ class _ShortCredits(MacroElement):
         self._name = "ShortCredits"
 
 
-def offline_map(location: Sequence[float], *, zoom_start: int = 12, base_url_path: str = "", **kwargs) -> folium.Map:
-    """A ``folium.Map`` whose only assets are the locally served Leaflet JS and CSS.
+class OfflineMap(folium.Map):
+    """A map of the dashboard (``offline_map``). ``datum``: the datum a click on it comes back in, which
+    ``build_pick_map`` sets from ``finish_map`` (GCJ-02 over AMap's tiles)."""
+
+    datum: str = "WGS84"
+
+
+def offline_map(
+    location: Sequence[float], *, zoom_start: int = 12, base_url_path: str = "", height: str | float = "100%"
+) -> OfflineMap:
+    """A ``folium.Map`` whose only assets are the locally served Leaflet JS and CSS, without tiles (the background
+    is the pack's, components/basemap.py), with a scale bar; ``height`` as folium takes it (``"100%"``, ``"470px"``).
 
     The instance overrides folium's class-level ``default_js``/``default_css`` (CDN Leaflet,
     jQuery, Bootstrap, awesome-markers); folium.Map itself is left untouched for other pages.
     """
     js_url, css_url = leaflet_urls(base_url_path)
-    kwargs.setdefault("tiles", None)
-    kwargs.setdefault("control_scale", True)
-    m = folium.Map(location=list(location), zoom_start=zoom_start, **kwargs)
+    m = OfflineMap(location=list(location), zoom_start=zoom_start, tiles=None, control_scale=True, height=height)
     # Without a tile layer Leaflet knows no highest zoom, and the pin clusters need one (street level and a bit).
     m.options.setdefault("maxZoom", MAX_ZOOM)
     m.default_js = [("leaflet", js_url)]
     m.default_css = [("leaflet_css", css_url)]
-    m.get_root().header.add_child(Element(_MAP_CSS), name="omni_map_css")
+    page_head(m).add_child(Element(_MAP_CSS), name="omni_map_css")
     _NoImagePins().add_to(m)  # first, so every marker made later starts without an image
     _ShortCredits().add_to(m)
     return m
@@ -214,7 +223,7 @@ def build_pick_map(
     region: str | None = None,
     provider: str | None = None,
     lang: str = "en",
-):
+) -> OfflineMap:
     """A small map to click a start position on (``picked`` is (lon, lat) if already set), over the region's
     streets (or its coverage and district centres) so the click is not blind. ``m.datum`` says which datum a
     click comes back in (GCJ-02 over AMap's tiles)."""
@@ -243,17 +252,18 @@ def _base_url_path() -> str:
 
 
 def render_pick_map(
-    centre_lonlat,
-    picked=None,
+    centre_lonlat: Sequence[float],
+    picked: Sequence[float] | None = None,
     *,
     key: str = "origin_pick_map",
     height: int = 300,
-    on_change=None,
-    region=None,
-    provider=None,
+    on_change: Callable[[], None] | None = None,
+    region: str | None = None,
+    provider: str | None = None,
     lang: str = "en",
-):
-    """A click-to-set-start map; returns only ``last_clicked`` (its datum in ``st.session_state[key + "_datum"]``)."""
+) -> None:
+    """A click-to-set-start map; it sends back only ``last_clicked``, which ``on_change`` reads in
+    ``st.session_state[key]`` (its datum in ``st.session_state[key + "_datum"]``)."""
     import streamlit as st
     from streamlit_folium import st_folium
 
@@ -262,7 +272,7 @@ def render_pick_map(
     )
     st.session_state[f"{key}_datum"] = m.datum
     with st.container(key=f"{key}_box"):
-        return st_folium(
+        st_folium(
             m, key=key, height=height, use_container_width=True, returned_objects=["last_clicked"], on_change=on_change
         )
 
@@ -282,37 +292,15 @@ def build_day_map(
     region: str | None = None,
     provider: str | None = None,
     lang: str = "en",
-    names: Any = None,
+    names: Names | None = None,
 ) -> folium.Map:
     """A folium map of one itinerary day, worded in ``lang``: the start/end place ("H"), the visits numbered in
     visiting order (coloured by priority, purple when locked) and straight lines between them in that order.
     Straight lines, not road paths: travel times come from the timeline. Positions come from the result itself;
     ``names`` (components.itinerary.words.Names) gives each place's name in ``lang`` and the other one for the
     tooltip."""
-
-    def name_of(key: str | None, fallback: str) -> tuple[str, str]:
-        if names is None:
-            return fallback, ""
-        found = names.of(key, lang, fallback)
-        return found.shown, found.other
-
-    visits = [
-        e
-        for e in day.entries
-        if e.kind == "visit" and not e.continues_visit and e.lon is not None and e.lat is not None
-    ]
-    start = (
-        (day.start_anchor.key, day.start_anchor.name, day.start_anchor.lon, day.start_anchor.lat)
-        if day.start_anchor
-        else None
-    )
-    end = (day.end_anchor.key, day.end_anchor.name, day.end_anchor.lon, day.end_anchor.lat) if day.end_anchor else None
-    line: list[list[float]] = []
-    if start is not None:
-        line.append([start[3], start[2]])
-    line += [[e.lat, e.lon] for e in visits]
-    if end is not None:
-        line.append([end[3], end[2]])
+    visits = _placed_visits(day)
+    line = _day_line(day, visits)
     if not line:
         return offline_map([31.2304, 121.4737], zoom_start=11, base_url_path=base_url_path)
     lats = [p[0] for p in line]
@@ -321,14 +309,45 @@ def build_day_map(
         [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
     )
     add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
+    _day_order_layer(day, line, lang).add_to(m)
+    _day_pins(day, visits, names, lang=lang, base_url_path=base_url_path).add_to(m)
+    if len(line) >= 2:
+        m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
+    finish_map(m, provider)
+    folium.LayerControl(collapsed=True).add_to(m)
+    return m
 
+
+def _placed_visits(day: DayTimeline) -> list[tuple[TimelineEntry, float, float]]:
+    """(entry, lat, lon) of the day's visits that have a position, in visiting order (the second half of a visit
+    split by a lunch on site is not a new one)."""
+    return [
+        (e, e.lat, e.lon)
+        for e in day.entries
+        if e.kind == "visit" and not e.continues_visit and e.lon is not None and e.lat is not None
+    ]
+
+
+def _day_line(day: DayTimeline, visits: Sequence[tuple[TimelineEntry, float, float]]) -> list[list[float]]:
+    """The day's order as [lat, lon] points: the start place, the visits, the end place."""
+    line: list[list[float]] = []
+    if day.start_anchor is not None:
+        line.append([day.start_anchor.lat, day.start_anchor.lon])
+    line += [[lat, lon] for _, lat, lon in visits]
+    if day.end_anchor is not None:
+        line.append([day.end_anchor.lat, day.end_anchor.lon])
+    return line
+
+
+def _day_order_layer(day: DayTimeline, line: list[list[float]], lang: str) -> folium.FeatureGroup:
+    """The layer of the visiting order: a dashed straight line through ``line`` (none for a single point)."""
     route = folium.FeatureGroup(
         name=f'<span style="color:{DAY_ROUTE_COLOUR}">━</span> '
         + html.escape(t("itinerary.map.order", lang, n=day.day_index + 1)),
         show=True,
     )
     if len(line) >= 2:
-        folium.PolyLine(
+        polyline(
             line,
             color=DAY_ROUTE_COLOUR,
             weight=4,
@@ -336,27 +355,47 @@ def build_day_map(
             dash_array="6 6",
             tooltip=html.escape(t("itinerary.map.line", lang, n=day.day_index + 1)),
         ).add_to(route)
-    route.add_to(m)
+    return route
 
+
+def _name_pair(names: Names | None, key: str | None, fallback: str, lang: str) -> tuple[str, str]:
+    """A place's name in ``lang`` and the other one ("" without ``names``)."""
+    if names is None:
+        return fallback, ""
+    found = names.of(key, lang, fallback)
+    return found.shown, found.other
+
+
+def _day_pins(
+    day: DayTimeline,
+    visits: Sequence[tuple[TimelineEntry, float, float]],
+    names: Names | None,
+    *,
+    lang: str,
+    base_url_path: str,
+) -> Pins:
+    """The day's pins: the start/end place ("H", above every numbered pin; one pin when the day starts and ends
+    there) and the visits numbered in visiting order."""
     pins = clustered_pins(html.escape(t("itinerary.map.stops", lang)), lang=lang, base_url_path=base_url_path)
-    anchor_points = {}
-    if start is not None:
-        anchor_points[(start[2], start[3])] = ("itinerary.map.start", start)
-    if end is not None:
-        key = (end[2], end[3])
-        anchor_points[key] = ("itinerary.map.start_end" if key in anchor_points else "itinerary.map.end", end)
-    for role, (anchor_key, anchor_name, lon, lat) in anchor_points.values():
-        shown, other = name_of(anchor_key, str(anchor_name))
+    anchor_points: dict[tuple[float, float], tuple[str, AnchorPoint]] = {}
+    if day.start_anchor is not None:
+        anchor_points[(day.start_anchor.lon, day.start_anchor.lat)] = ("itinerary.map.start", day.start_anchor)
+    if day.end_anchor is not None:
+        key = (day.end_anchor.lon, day.end_anchor.lat)
+        role = "itinerary.map.start_end" if key in anchor_points else "itinerary.map.end"
+        anchor_points[key] = (role, day.end_anchor)
+    for role, anchor in anchor_points.values():
+        shown, other = _name_pair(names, anchor.key, str(anchor.name), lang)
         tooltip = f"<b>H · {html.escape(t(role, lang))}</b><br>{html.escape(shown)}"
         tooltip += f"<br>{html.escape(other)}" if other else ""
-        pins.add(lat, lon, "H", ANCHOR_COLOUR, tooltip=tooltip, on_top=True)  # the hotel above every numbered pin
-    for n, entry in enumerate(visits, start=1):
+        pins.add(anchor.lat, anchor.lon, "H", ANCHOR_COLOUR, tooltip=tooltip, on_top=True)
+    for n, (entry, lat, lon) in enumerate(visits, start=1):
         colour = LOCKED_COLOUR if entry.locked else PRIORITY_COLOURS.get(entry.priority or "", DAY_ROUTE_COLOUR)
-        shown, other = name_of(entry.key, entry.name)
+        shown, other = _name_pair(names, entry.key, entry.name, lang)
         priority = priority_words(entry.priority, lang)
         pins.add(
-            entry.lat,
-            entry.lon,
+            lat,
+            lon,
             str(n),
             colour,
             tooltip=(
@@ -366,13 +405,7 @@ def build_day_map(
                 + (f" · {html.escape(t('itinerary.map.locked', lang))}" if entry.locked else "")
             ),
         )
-    pins.add_to(m)
-
-    if len(line) >= 2:
-        m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
-    finish_map(m, provider)
-    folium.LayerControl(collapsed=True).add_to(m)
-    return m
+    return pins
 
 
 def build_agent_map(

@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
-from typing import Any
+from typing import Any, TypedDict
 
 import streamlit as st
 from pydantic import ValidationError
@@ -167,6 +167,15 @@ def _request_of(prefix: str, item_id: str) -> ReservationRequest:
 DryRunMaker = Callable[[str, ReservationRequest], DryRun]
 
 
+class HeldDryRun(TypedDict):
+    """A dry run kept in the session until it is confirmed: the key its confirmation goes with, and whether the
+    person ticked their consent."""
+
+    dry: DryRun
+    idempotency_key: str
+    consent: bool
+
+
 def _check(prefix: str, item_id: str, region: str | None, user: str, make: DryRunMaker | None = None) -> None:
     """ "Check availability": the dry run, with a fresh idempotency key for its confirmation."""
     s = st.session_state
@@ -182,7 +191,7 @@ def _check(prefix: str, item_id: str, region: str | None, user: str, make: DryRu
         error["asked"] = asked.strftime("%H:%M") if isinstance(asked, time) else ""
         s[_k(prefix, "error")] = error
     else:
-        s[_k(prefix, "dry")] = {"dry": dry, "idempotency_key": uuid.uuid4().hex, "consent": False}
+        s[_k(prefix, "dry")] = HeldDryRun(dry=dry, idempotency_key=uuid.uuid4().hex, consent=False)
 
 
 def _record_consent(box: str, held: str) -> None:
@@ -340,14 +349,47 @@ def reserve_controls(
         render_refusal({"code": "NOT_BOOKABLE", "field": "item_id", "message": item_id})
         return
     user = dashboard_user()
+    slots = _form_defaults(p, item, default_date=default_date, default_time=default_time, party_size=party_size)
+    lang = current_lang()
+    _render_form_row(p, item, slots, region=region, user=user, dry_run=dry_run, lang=lang)
+    _render_form_error(p, item, region=region, user=user, dry_run=dry_run, lang=lang)
+    held = s.get(_k(p, "dry"))
+    receipt: Outcome | None = s.get(_k(p, "receipt"))
+    if held is not None and receipt is None:
+        _render_dry_run(p, held, item, service, lang)
+    if receipt is not None:
+        _receipt(receipt, service, _k(p, "receipt_box"), region=region)
+        st.button(t("reservations.form.again", lang), key=_k(p, "again"), on_click=_start_over, args=(p,))
+    if s.get(DIALOG) == p and held is not None:
+        _confirm_dialog(p, region, user)
+
+
+def _form_defaults(
+    p: str, item: BookableItem, *, default_date: date, default_time: time, party_size: int
+) -> list[time]:
+    """The form's first values (the date, the first slot from ``default_time``, the party within the venue's
+    limit), and a time no longer offered moved to the next slot; returns the venue's slots."""
+    s = st.session_state
     slots = item.slots()
     s.setdefault(_k(p, "date"), default_date)
     s.setdefault(_k(p, "time"), item.next_slot(default_time))
     s.setdefault(_k(p, "party"), max(1, min(party_size, item.terms.max_party)))
     if s[_k(p, "time")] not in slots:
         s[_k(p, "time")] = item.next_slot(s[_k(p, "time")])
+    return slots
 
-    lang = current_lang()
+
+def _render_form_row(
+    p: str,
+    item: BookableItem,
+    slots: list[time],
+    *,
+    region: str | None,
+    user: str,
+    dry_run: DryRunMaker | None,
+    lang: str,
+) -> None:
+    """The form: date, time, party, contact and notes, and the button that checks the booking (a dry run)."""
     # one wrapping row, each field as wide as what it shows: in a half-day card (a third of the page) columns cut
     # the date to "2026/11/"; a narrow card wraps the row instead of cutting a field
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="small", key=_k(p, "form_row"))
@@ -367,42 +409,44 @@ def reserve_controls(
         on_click=_check, args=(p, item.id, region, user, dry_run),
     )  # fmt: skip
 
-    error = s.get(_k(p, "error"))
-    if error is not None:
-        render_refusal(error, item)
-        suggestions = [time.fromisoformat(t) for t in (error.get("details") or {}).get("suggestions", [])]
-        if error["code"] == "SLOT_FULL" and suggestions:
-            st.markdown(t("reservations.form.nearby", lang))
-            cols = st.columns(len(suggestions))
-            for col, slot in zip(cols, suggestions, strict=True):
-                col.button(
-                    slot.strftime("%H:%M"), key=_k(p, f"slot_{slot:%H%M}"),
-                    on_click=_pick_slot, args=(p, slot, item.id, region, user, dry_run),
-                )  # fmt: skip
 
-    held = s.get(_k(p, "dry"))
-    receipt: Outcome | None = s.get(_k(p, "receipt"))
-    if held is not None and receipt is None:
-        dry: DryRun = held["dry"]
-        with st.container(border=True, key=_k(p, "dry_box")):
-            _summary(dry, item, service)
-            if _form_changed(p, dry.reservation):
-                st.info(t("reservations.form.changed", lang))
-            else:
-                booking, _other = _booking(dry.reservation)
-                st.checkbox(
-                    t("reservations.form.consent", lang, booking=booking), key=_k(p, "consent"),
-                    on_change=_record_consent, args=(_k(p, "consent"), _k(p, "dry")),
-                )  # fmt: skip
-                st.button(
-                    t("reservations.form.book", lang), key=_k(p, "book"), type="primary",
-                    disabled=not held["consent"], on_click=_open_dialog, args=(p,),
-                )  # fmt: skip
-    if receipt is not None:
-        _receipt(receipt, service, _k(p, "receipt_box"), region=region)
-        st.button(t("reservations.form.again", lang), key=_k(p, "again"), on_click=_start_over, args=(p,))
-    if s.get(DIALOG) == p and held is not None:
-        _confirm_dialog(p, region, user)
+def _render_form_error(
+    p: str, item: BookableItem, *, region: str | None, user: str, dry_run: DryRunMaker | None, lang: str
+) -> None:
+    """The last check's refusal, if any; for a full slot, a button per nearby slot that checks that one."""
+    error = st.session_state.get(_k(p, "error"))
+    if error is None:
+        return
+    render_refusal(error, item)
+    suggestions = [time.fromisoformat(t) for t in (error.get("details") or {}).get("suggestions", [])]
+    if error["code"] == "SLOT_FULL" and suggestions:
+        st.markdown(t("reservations.form.nearby", lang))
+        cols = st.columns(len(suggestions))
+        for col, slot in zip(cols, suggestions, strict=True):
+            col.button(
+                slot.strftime("%H:%M"), key=_k(p, f"slot_{slot:%H%M}"),
+                on_click=_pick_slot, args=(p, slot, item.id, region, user, dry_run),
+            )  # fmt: skip
+
+
+def _render_dry_run(p: str, held: HeldDryRun, item: BookableItem, service: ReservationService, lang: str) -> None:
+    """The checked booking: its summary, then (while the form still says the same) the consent and the button
+    that opens the confirmation; a form changed since the check says so instead."""
+    dry: DryRun = held["dry"]
+    with st.container(border=True, key=_k(p, "dry_box")):
+        _summary(dry, item, service)
+        if _form_changed(p, dry.reservation):
+            st.info(t("reservations.form.changed", lang))
+        else:
+            booking, _other = _booking(dry.reservation)
+            st.checkbox(
+                t("reservations.form.consent", lang, booking=booking), key=_k(p, "consent"),
+                on_change=_record_consent, args=(_k(p, "consent"), _k(p, "dry")),
+            )  # fmt: skip
+            st.button(
+                t("reservations.form.book", lang), key=_k(p, "book"), type="primary",
+                disabled=not held["consent"], on_click=_open_dialog, args=(p,),
+            )  # fmt: skip
 
 
 # ---- my_reservations ---------------------------------------------------------------------------------------------
@@ -415,7 +459,7 @@ def _cancel_check(prefix: str, rid: str, item_id: str, user: str) -> None:
     except (OmniError, SQLAlchemyError) as exc:
         s[_k(prefix, f"error_{rid}")] = error_of(exc)
     else:
-        s[_k(prefix, f"dry_{rid}")] = {"dry": dry, "idempotency_key": uuid.uuid4().hex, "consent": False}
+        s[_k(prefix, f"dry_{rid}")] = HeldDryRun(dry=dry, idempotency_key=uuid.uuid4().hex, consent=False)
 
 
 def _cancel_keep(prefix: str, rid: str) -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NotRequired, TypedDict
 
 import pandas as pd
 
@@ -12,17 +12,27 @@ from core.models.route import RawStop
 STOP_COLUMNS = ["order", "name", "address", "city", "contact"]
 
 
+class StopRow(TypedDict):
+    """A stop of the table as RawStop fields: a blank cell read back is None, a pasted line's missing column ""."""
+
+    name: str | None
+    address: str | None
+    city: str | None
+    contact: str | None
+    poi_id: NotRequired[str]  # the place chosen in "Did you mean…" (components/route/form.py, request_payload)
+
+
 def empty_stops_frame() -> pd.DataFrame:
     frame = pd.DataFrame({c: pd.Series(dtype="object") for c in STOP_COLUMNS})
     frame["order"] = pd.Series(dtype="Int64")
     return frame
 
 
-def stops_frame(stops: list[RawStop] | list[Mapping[str, Any]], start: int = 1) -> pd.DataFrame:
+def stops_frame(stops: Sequence[RawStop | Mapping[str, object]], start: int = 1) -> pd.DataFrame:
     """A stops table (order, name, address, city, contact) from RawStops or dicts."""
     rows = []
     for i, stop in enumerate(stops):
-        data = stop.model_dump() if isinstance(stop, RawStop) else dict(stop)
+        data: Mapping[str, object] = stop.model_dump() if isinstance(stop, RawStop) else stop
         rows.append(
             {
                 "order": start + i,
@@ -39,13 +49,13 @@ def stops_frame(stops: list[RawStop] | list[Mapping[str, Any]], start: int = 1) 
     return frame
 
 
-def parse_pasted_stops(text: str) -> list[dict[str, str]]:
+def parse_pasted_stops(text: str) -> list[StopRow]:
     """One stop a line: ``name | address [| city [| contact]]`` or just an address (or a name).
 
     Tabs work as separators too (pasting from a spreadsheet). Blank lines, lines of separators only and
     ``#`` comments are skipped. Columns beyond the fourth are kept in ``contact`` (nothing typed is lost).
     """
-    stops = []
+    stops: list[StopRow] = []
     for raw in (text or "").splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -81,7 +91,7 @@ def clean(value: Any) -> str | None:
     return text or None
 
 
-def stops_from_frame(frame: pd.DataFrame | None) -> list[dict[str, str | None]]:
+def stops_from_frame(frame: pd.DataFrame | None) -> list[StopRow]:
     """Rows of the stops table as RawStop dicts, sorted by ``order`` (blank order last); empty rows dropped."""
     if frame is None or len(frame) == 0:
         return []
@@ -92,9 +102,14 @@ def stops_from_frame(frame: pd.DataFrame | None) -> list[dict[str, str | None]]:
     df["_order"] = pd.to_numeric(df["order"], errors="coerce")
     df["_pos"] = range(len(df))
     df = df.sort_values(["_order", "_pos"], na_position="last", kind="stable")
-    stops = []
+    stops: list[StopRow] = []
     for _, row in df.iterrows():
-        stop = {c: clean(row[c]) for c in ("name", "address", "city", "contact")}
+        stop = StopRow(
+            name=clean(row["name"]),
+            address=clean(row["address"]),
+            city=clean(row["city"]),
+            contact=clean(row["contact"]),
+        )
         if any(stop.values()):
             stops.append(stop)
     return stops

@@ -8,6 +8,8 @@ which paid services ran). The acceptance set, the metrics and the decision logs 
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import pandas as pd
 import streamlit as st
 
@@ -47,6 +49,14 @@ STATUS_ICON = {
     "done": "✔️",
     "failed": "⚠️",
 }
+
+
+class Turn(TypedDict):
+    """A turn of the session's history (``agent_history``): the words shown for it and the agent's answer."""
+
+    message: str
+    response: AgentResponse
+
 
 st.title(":material/smart_toy: " + t("agent.console.title", lang))
 state = st.session_state
@@ -104,15 +114,17 @@ def _status_label(status: str) -> str:
     return f"{STATUS_ICON.get(status, '')} {status_words(status, lang)}".strip()
 
 
-def _run(message: str, *, shown: str | None = None, confirm: str | None = None, **options_given) -> None:
+def _run(
+    message: str, *, shown: str | None = None, confirm: str | None = None, allow_webbrowse: bool | None = None
+) -> None:
     """Ask the agent (or confirm its dry run ``confirm`` by id, no words sent) in this run's context: the
-    session's user, the page's language, the sidebar's region and provider. ``shown``: the turn's words on screen."""
+    session's user, the page's language, the sidebar's region and provider. ``shown``: the turn's words on screen;
+    ``allow_webbrowse``: the consent given for this turn (else the page's switch)."""
     options = {
-        "allow_webbrowse": state.agent_allow_web,
+        "allow_webbrowse": state.agent_allow_web if allow_webbrowse is None else allow_webbrowse,
         "dry_run": state.agent_dry_run,
         "max_steps": int(state.agent_max_steps),
         "max_seconds": float(state.agent_max_seconds),
-        **options_given,
     }
     ctx = request_context()
     if not state.get(CONVERSATION):  # a new conversation: its id now, so a consent given in its first turn is kept
@@ -201,7 +213,7 @@ def _plan(n: int, resp: AgentResponse) -> None:
         maps.render_agent_map(stops, key=f"agent_map_{n}", region=pack.name, provider=provider_name, lang=lang)
 
 
-def _actions(turn: dict, resp: AgentResponse) -> None:
+def _actions(turn: Turn, resp: AgentResponse) -> None:
     """The buttons of the latest turn: allow browsing, confirm what the agent prepared. Each says what it does."""
     if resp.result.status == "NEED_CONSENT" and st.button(t("agent.console.allow_browsing", lang), key="agent_consent"):
         _run(turn["message"], allow_webbrowse=True)

@@ -7,6 +7,9 @@ that pushes another place off the plan says which and why; a lock that cannot be
 (the plan on screen stays); "Undo last edit" restores the plan before the last edit.
 """
 
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
 import streamlit as st
 from pydantic import TypeAdapter, ValidationError
 
@@ -17,9 +20,11 @@ from components.itinerary.choices import ITINERARY
 from components.itinerary.timeline import render_timeline
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
+from components.progress import Progress
 from components.progress import run_with_progress as progress_run
 from components.reservations import my_reservations
-from core.app.itinerary import edit_itinerary
+from core.app import RequestContext
+from core.app.itinerary import EditOutcome, edit_itinerary
 from core.errors import OmniError
 from core.i18n import LANGS
 from core.models.itinerary import UserEdit
@@ -50,20 +55,27 @@ STAGES = {
 }
 
 
-def run_with_progress(label: str, solve):
+#: what a planning step gives: a plan, or an edit's outcome (its plan in ``result``)
+Planned = TypeVar("Planned", ItineraryResult, EditOutcome)
+
+
+def run_with_progress(label: str, solve: Callable[[RequestContext, Progress], Planned]) -> Planned:
     """Run ``solve(ctx, progress)`` with this run's request context (the sidebar's provider) in the progress box."""
     ctx = request_context()
     return progress_run(
         t("itinerary.progress.with_provider", lang, label=label, provider=provider_label(ctx.provider_name, lang)),
         lambda progress: solve(ctx, progress),
         stages={stage: t(key, lang) for stage, key in STAGES.items()},
-        done=lambda done: t(
-            "itinerary.progress.finished", lang, label=label, seconds=f"{getattr(done, 'result', done).seconds:.1f}"
-        ),
+        done=lambda done: t("itinerary.progress.finished", lang, label=label, seconds=f"{_seconds(done):.1f}"),
     )
 
 
-def fail(exc: Exception, section: str | None = None, payload=None) -> None:
+def _seconds(done: ItineraryResult | EditOutcome) -> float:
+    """How long the planning took (an edit's: its new plan's)."""
+    return (done.result if isinstance(done, EditOutcome) else done).seconds
+
+
+def fail(exc: Exception, section: str | None = None, payload: Mapping[str, Any] | None = None) -> None:
     """Keep the error beside the widget it concerns and redraw; the inputs are untouched."""
     error = form.ERRORS.record(exc, section=section)
     error["labels"] = {code: form.field_label(error["field"], payload, catalog, lang=code) for code in LANGS}
@@ -93,7 +105,7 @@ if optimise or restored is not None:
     st.session_state.pop(state.ERROR, None)
     try:
         request = form.trip_request(st.session_state, st.session_state[state.SELECTION], catalog, region)
-        result = run_with_progress(
+        planned = run_with_progress(
             t("itinerary.progress.optimising", lang),
             lambda ctx, progress: share.plan(request, restored, ctx=ctx, progress=progress),
         )
@@ -103,7 +115,7 @@ if optimise or restored is not None:
         st.rerun()  # redraw with the message next to the input it concerns; inputs are kept
     else:
         st.session_state[state.BASE_REQUEST] = request
-        st.session_state[state.RESULT] = result
+        st.session_state[state.RESULT] = planned
         st.session_state[state.EDITS] = list(restored or [])
         st.session_state[state.HISTORY] = []
         st.session_state.pop(state.EDIT_NOTE, None)
@@ -123,7 +135,7 @@ def apply_edit_now(clear_edits: bool) -> None:
     edit = None
     try:
         if clear_edits:
-            edits: list = []
+            edits: list[dict[str, Any]] = []
             label = t("itinerary.progress.without_edits", lang)
         else:
             chosen = ITINERARY.get()
@@ -172,10 +184,11 @@ if st.session_state.get(state.RESULT) is not None and (
     apply_edit_now(bool(st.session_state.get("edit_clear")))
 share.render_link(lang)  # after the plan and any edit: the URL follows the plan on screen; the address to copy
 
-result: ItineraryResult | None = st.session_state.get(state.RESULT)
-if result is None:
+shown: ItineraryResult | None = st.session_state.get(state.RESULT)
+if shown is None:
     st.info(t("itinerary.page.empty", lang), icon=":material/lightbulb:")
     st.stop()
+result = shown
 
 names = words.names_of(result.request)
 st.divider()
@@ -241,7 +254,8 @@ stop_keys = [p.key for p in request.places]
 
 def _follow_stop() -> None:
     """Choosing a stop preselects the day it is on."""
-    current = frames.stop_day(st.session_state[state.RESULT], ITINERARY.get().edit_stop)
+    stop = ITINERARY.get().edit_stop
+    current = frames.stop_day(st.session_state[state.RESULT], stop) if stop is not None else None
     if current is not None:
         ITINERARY.set(edit_day=current)
 

@@ -65,7 +65,7 @@ def score_frame(plan: Plan, weights: ScoreWeights, lang: str) -> pd.DataFrame:
 def score_chart(plan: Plan, weights: ScoreWeights, lang: str) -> alt.Chart:
     data = score_frame(plan, weights, lang)
     order = list(data["dimension"])
-    return (
+    chart: alt.Chart = (  # annotated: altair's mark_* methods are typed as returning Any
         alt.Chart(data)
         .mark_bar(color="#1f77b4")
         .encode(
@@ -80,6 +80,7 @@ def score_chart(plan: Plan, weights: ScoreWeights, lang: str) -> alt.Chart:
         )
         .properties(height=alt.Step(24))
     )
+    return chart
 
 
 def render_weights(lang: str) -> ScoreWeights:

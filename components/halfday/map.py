@@ -15,6 +15,7 @@ import html
 import folium
 
 from components.basemap import add_background, finish_map
+from components.folium_typed import polyline
 from components.halfday import text
 from components.maps import clustered_pins, offline_map
 from core.app.halfday import OriginPoint, Plan
@@ -48,7 +49,7 @@ def build_plan_map(
     add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
     if len(line) >= 2:
         tip = t("halfday.map.line", lang)
-        folium.PolyLine(line, color=ROUTE_COLOUR, weight=4, opacity=0.85, dash_array="6 6", tooltip=tip).add_to(m)
+        polyline(line, color=ROUTE_COLOUR, weight=4, opacity=0.85, dash_array="6 6", tooltip=tip).add_to(m)
     pins = clustered_pins(lang=lang, base_url_path=base_url_path)
     if origin is not None:
         start = t("halfday.map.start", lang)

@@ -17,6 +17,7 @@ from components.halfday.choices import HALFDAY
 from components.language import t
 from core.app import halfday_words as w
 from core.app.halfday import DIET_CODES, MOBILITY_CODES, FamilyProfile, HalfDayPlanner, Memory
+from core.app.regions import RegionPack
 from core.errors import OmniError
 
 FAMILY_KEYS = ("hd_fam_adults", "hd_fam_children", "hd_fam_seniors", "hd_fam_diet", "hd_fam_mobility")
@@ -79,7 +80,21 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
         _load_family(memory)
     if notice := st.session_state.pop(NOTICE, None):
         st.success(notice)
+    _render_learned(memory, planner.provider.region, lang)
+    _render_family_inputs(lang)
+    s1, s2 = st.columns(2)
+    if s1.button(t("halfday.memory.save", lang), key="hd_fam_save", icon=":material/save:"):
+        if not _save_family(planner, user, lang):
+            return  # the database cannot be reached: the error ends the panel
+    s2.button(
+        t("halfday.memory.reset", lang), key="hd_memory_reset", icon=":material/delete:", on_click=_forget,
+        args=(planner, user),
+    )  # fmt: skip
 
+
+def _render_learned(memory: Memory, pack: RegionPack, lang: str) -> None:
+    """What the planner learned: the liked and disliked tags with their weights, the places visited and disliked
+    (their names in ``lang``) and how many events it learned from."""
     st.markdown(t("halfday.memory.learned", lang))
     likes = sorted(((t, v) for t, v in memory.preferences.items() if v > 0), key=lambda tv: -tv[1])
     dislikes = sorted(((t, v) for t, v in memory.preferences.items() if v < 0), key=lambda tv: tv[1])
@@ -92,7 +107,6 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
     if dislikes:
         items = sep.join(f"{affinity_words(tag, lang)} ({v:.2f})" for tag, v in dislikes[:10])
         st.markdown(t("halfday.memory.dislikes", lang, items=items))
-    pack = planner.provider.region
 
     def names(ids: list[str]) -> str:
         out = []
@@ -108,6 +122,9 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
         st.caption(t("halfday.memory.disliked", lang, places=disliked))
     st.caption(t("halfday.memory.events", lang, n=memory.events))
 
+
+def _render_family_inputs(lang: str) -> None:
+    """The family profile's inputs: adults, children's birth years and seniors, then diet and mobility."""
     st.markdown(t("halfday.memory.family", lang))
     c1, c2, c3 = st.columns(3)
     c1.number_input(
@@ -124,32 +141,31 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
         d2, HALFDAY, "hd_fam_mobility", t("halfday.memory.mobility", lang), list(MOBILITY_CODES),
         format_func=lambda c: w.word(w.MOBILITY, c, lang),
     )  # fmt: skip
-    s1, s2 = st.columns(2)
-    if s1.button(t("halfday.memory.save", lang), key="hd_fam_save", icon=":material/save:"):
-        state = st.session_state
-        try:
-            adults = int(state["hd_fam_adults"]) or None
-            family = FamilyProfile(
-                adults=adults,
-                children_birth_years=birth_years(str(state["hd_fam_children"]), today=region_today()),
-                seniors=int(state["hd_fam_seniors"]) or None,
-                diet=list(state["hd_fam_diet"]),
-                mobility=list(state["hd_fam_mobility"]),
-            )
-            if family.seniors and (family.adults or 0) < family.seniors:
-                raise ValueError("seniors")
-        except (ValueError, ValidationError):
-            st.error(t("halfday.memory.bad_years", lang))
-        else:
-            try:
-                planner.memory.set_family(user, family)
-            except SQLAlchemyError:
-                st.error(t("halfday.memory.unreachable", lang))
-                return
-            st.session_state[NOTICE] = t("halfday.memory.saved", lang)
-            st.session_state.pop(LOADED, None)
-            st.rerun()
-    s2.button(
-        t("halfday.memory.reset", lang), key="hd_memory_reset", icon=":material/delete:", on_click=_forget,
-        args=(planner, user),
-    )  # fmt: skip
+
+
+def _save_family(planner: HalfDayPlanner, user: str, lang: str) -> bool:
+    """Save the family profile the inputs hold and draw the page again (a birth year out of range or more seniors
+    than adults: an error under the inputs). False when the database cannot be reached."""
+    state = st.session_state
+    try:
+        adults = int(state["hd_fam_adults"]) or None
+        family = FamilyProfile(
+            adults=adults,
+            children_birth_years=birth_years(str(state["hd_fam_children"]), today=region_today()),
+            seniors=int(state["hd_fam_seniors"]) or None,
+            diet=list(state["hd_fam_diet"]),
+            mobility=list(state["hd_fam_mobility"]),
+        )
+        if family.seniors and (family.adults or 0) < family.seniors:
+            raise ValueError("seniors")
+    except (ValueError, ValidationError):
+        st.error(t("halfday.memory.bad_years", lang))
+        return True
+    try:
+        planner.memory.set_family(user, family)
+    except SQLAlchemyError:
+        st.error(t("halfday.memory.unreachable", lang))
+        return False
+    st.session_state[NOTICE] = t("halfday.memory.saved", lang)
+    st.session_state.pop(LOADED, None)
+    st.rerun()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
-from typing import Any, Literal
+from typing import Literal
 
 from components.choices import Choices, ChoiceStore
+from components.session import MutableState
 
 
 class ItineraryChoices(Choices):
@@ -25,7 +25,7 @@ ITINERARY = ChoiceStore("itinerary_choices", ItineraryChoices)
 FIELDS = tuple(ItineraryChoices.model_fields)
 
 
-def sync_widgets(state: MutableMapping[str, Any]) -> None:
+def sync_widgets(state: MutableState) -> None:
     """Hand the kept choices to their widgets' keys at the start of a run (code reading the form before a widget
     draws reads the choice, not what a widget of another language sent)."""
     kept = ITINERARY.get(state)

@@ -39,13 +39,14 @@ from components.itinerary.state import (
 from components.itinerary.words import MODE_WORDS, PACING_WORDS, PRIORITY_WORDS, catalog_name, day_words
 from components.language import current_lang
 from components.services import settings
+from components.session import StateView
 from core.errors import InputError, OmniError
 from core.i18n import t
-from core.models.common import PRIORITIES
-from core.models.itinerary import MAX_TRIP_DAYS, TripRequest
+from core.models.common import PRIORITIES, TravelMode
+from core.models.itinerary import MAX_TRIP_DAYS, Pacing, TripRequest
 
 
-def day_hours(state: Mapping[str, Any], n_days: int) -> list[tuple[time | None, time | None]]:
+def day_hours(state: StateView, n_days: int) -> list[tuple[time | None, time | None]]:
     """(start, end) of each day: the per-day inputs when switched on, else the general ones."""
     general = (parse_time(state.get("day_start")), parse_time(state.get("day_end")))
     if not state.get("per_day_hours"):
@@ -57,7 +58,7 @@ def day_hours(state: Mapping[str, Any], n_days: int) -> list[tuple[time | None, 
 
 
 def trip_payload(
-    state: Mapping[str, Any],
+    state: StateView,
     selection: Mapping[str, Mapping[str, Any]],
     catalog: Sequence[Mapping[str, Any]],
     region: str,
@@ -159,7 +160,7 @@ def widget_of(field: str | None, *, payload: Mapping[str, Any] | None, per_day: 
 
 
 def trip_request(
-    state: Mapping[str, Any],
+    state: StateView,
     selection: Mapping[str, Mapping[str, Any]],
     catalog: Sequence[Mapping[str, Any]],
     region: str,
@@ -305,7 +306,7 @@ def show_error(section: str) -> None:
     ERRORS.show(section)
 
 
-def edit_from_form(action: str, key: str, day_index: Any, start_time: time | None) -> dict[str, Any]:
+def edit_from_form(action: str, key: str | None, day_index: Any, start_time: time | None) -> dict[str, Any]:
     """A UserEdit dict from the edit controls (validated by core when re-optimising)."""
     if not key:
         raise InputError("choose a stop to change", field="edit_stop")
@@ -515,7 +516,7 @@ def render_lunch_and_pacing(lang: str) -> None:
     policy_caption(st.session_state.get("trip_mode") or "driving", st.session_state.get("pacing") or "normal", lang)
 
 
-def policy_caption(mode: str, pacing: str, lang: str) -> None:
+def policy_caption(mode: TravelMode, pacing: Pacing, lang: str) -> None:
     """What the pacing means, in words and numbers (from the settings)."""
     from core.app.itinerary import robustness_policy
 
@@ -543,7 +544,7 @@ STALE_FIELD_WORDS = {
 
 
 def changed_fields(
-    state: Mapping[str, Any],
+    state: StateView,
     selection: Mapping[str, Mapping[str, Any]],
     catalog: Sequence[Mapping[str, Any]],
     region: str,
@@ -582,7 +583,7 @@ def changed_fields(
 
 
 def stale_message(
-    state: Mapping[str, Any],
+    state: StateView,
     selection: Mapping[str, Mapping[str, Any]],
     catalog: Sequence[Mapping[str, Any]],
     region: str,

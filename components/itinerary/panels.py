@@ -264,9 +264,10 @@ def render_details(result: ItineraryResult, unknown_warnings: list[str], lang: s
                 f"busy spread {b.busy_spread_min} min · moves {b.moves} "
                 f"(+{b.extra_travel_min} robust travel min) · {loads}"
             )
-            for r in b.reasons:
+            for reason in b.reasons:
                 st.caption(
-                    f"balance reason {r.code}: day {r.heavy_day} → day {r.light_day} · keys={r.keys} · {r.facts}"
+                    f"balance reason {reason.code}: day {reason.heavy_day} → day {reason.light_day} · "
+                    f"keys={reason.keys} · {reason.facts}"
                 )
         if result.dropped_items:
             st.dataframe(dropped_details_frame(result), key="dropped_details_table", hide_index=True, width="stretch")

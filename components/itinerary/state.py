@@ -261,9 +261,9 @@ def init_state(region: str, catalog: Sequence[Mapping[str, Any]], lang: str) -> 
     if ITINERARY.get().trip_hotel is None:
         ITINERARY.set(trip_hotel=hotels[0] if hotels else (catalog[0]["id"] if catalog else None))
     sync_widgets(st.session_state)  # the choices: kept as codes (components/itinerary/choices.py)
-    for key in list(st.session_state.keys()):
-        if isinstance(key, str) and re.fullmatch(r"day_(start|end)_\d+", key):
-            st.session_state[key] = st.session_state[key]
+    for widget in list(st.session_state.keys()):
+        if isinstance(widget, str) and re.fullmatch(r"day_(start|end)_\d+", widget):
+            st.session_state[widget] = st.session_state[widget]
     if st.session_state.get(SELECTION_REGION) != region or SELECTION not in st.session_state:
         st.session_state[SELECTION] = {}
         st.session_state[SELECTION_REGION] = region

@@ -278,7 +278,8 @@ def gantt_chart(
     )
     title = day_words(day.day_index, day.date, lang)
     # One 24-px band per entry; Streamlit keeps the chart's own height (height="content").
-    return alt.layer(*layers).properties(height=alt.Step(24), title=title)
+    # alt.layer is typed LayerChart | FacetChart (it hoists shared facet encodings): these layers have none
+    return alt.LayerChart(layer=layers).properties(height=alt.Step(24), title=title)
 
 
 def _vl_dt(dt: datetime) -> dict[str, int]:
@@ -313,75 +314,87 @@ def gantt_spec(
     datasets: dict[str, list[dict[str, Any]]] = {}
     layers: list[dict[str, Any]] = []
     if result.lunch.enabled and day.lunch_required:
-        ws, we = result.lunch.window_start, result.lunch.window_end
-        what = t("itinerary.gantt.lunch_window", lang, start=f"{ws:%H:%M}", end=f"{we:%H:%M}")
-        start, end = datetime.combine(day.date, ws), datetime.combine(day.date, we)
-        datasets["lunch_window"] = [{"from": start.isoformat(), "to": end.isoformat(), "what": what}]
-        layers.append(
-            {
-                "data": {"name": "lunch_window"},
-                "mark": {"type": "rect", "color": "#ff7f0e", "opacity": 0.08},
-                "encoding": {
-                    "x": {"field": "from", "type": "temporal", "scale": scale, "axis": axis},
-                    "x2": {"field": "to"},
-                    "tooltip": [{"field": "what", "type": "nominal", "title": t("itinerary.gantt.lunch", lang)}],
-                },
-            }
-        )
+        datasets["lunch_window"] = [_lunch_window_row(day, result, lang)]
+        layers.append(_lunch_window_layer(scale, axis, lang))
     opening = opening_frame(day, zone, lang=lang, names=names)
     if len(opening):
         datasets["opening"] = _records(opening)
-        layers.append(
-            {
-                "data": {"name": "opening"},
-                "mark": {"type": "bar", "color": "#2ca02c", "opacity": 0.15, "height": 18},
-                "encoding": {
-                    "x": {"field": "open", "type": "temporal", "scale": scale, "axis": axis},
-                    "x2": {"field": "close"},
-                    "y": y,
-                    "tooltip": [
-                        {"field": "hours", "type": "nominal", "title": t("itinerary.gantt.opening_hours", lang)}
-                    ],
-                },
-            }
-        )
+        layers.append(_opening_layer(scale, axis, y, lang))
     datasets["bars"] = _records(bars)
-
-    def tip(field: str, kind: str, key: str) -> dict[str, str]:
-        return {"field": field, "type": kind, "title": t(key, lang)}
-
-    layers.append(
-        {
-            "data": {"name": "bars"},
-            "mark": {"type": "bar", "cornerRadius": 3, "height": 12},
-            "encoding": {
-                "x": {"field": "start", "type": "temporal", "scale": scale, "axis": axis},
-                "x2": {"field": "end"},
-                "y": y,
-                "color": {
-                    "field": "what",
-                    "type": "nominal",
-                    "title": None,
-                    "scale": {"domain": [t(KIND_WORDS[k], lang) for k in KINDS], "range": list(KIND_COLOURS)},
-                    "legend": {"orient": "top"},
-                },
-                "tooltip": [
-                    tip("what", "nominal", "itinerary.timeline.col.kind"),
-                    tip("name", "nominal", "itinerary.timeline.col.name"),
-                    tip("time", "nominal", "itinerary.gantt.time"),
-                    tip("minutes", "quantitative", "itinerary.timeline.col.minutes"),
-                    tip("slack_min", "quantitative", "itinerary.timeline.col.slack"),
-                    tip("detail", "nominal", "itinerary.gantt.detail"),
-                ],
-            },
-        }
-    )
+    layers.append(_entries_layer(scale, axis, y, lang))
     # One 24-px band per entry; Streamlit keeps the chart's own height (height="content").
     return {
         "title": day_words(day.day_index, day.date, lang),
         "height": {"step": 24},
         "datasets": datasets,
         "layer": layers,
+    }
+
+
+def _lunch_window_row(day: DayTimeline, result: ItineraryResult, lang: str) -> dict[str, Any]:
+    """The lunch window of the day as the data of its band: from, to (ISO) and its words."""
+    ws, we = result.lunch.window_start, result.lunch.window_end
+    what = t("itinerary.gantt.lunch_window", lang, start=f"{ws:%H:%M}", end=f"{we:%H:%M}")
+    start, end = datetime.combine(day.date, ws), datetime.combine(day.date, we)
+    return {"from": start.isoformat(), "to": end.isoformat(), "what": what}
+
+
+def _lunch_window_layer(scale: dict[str, Any], axis: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The lunch window: a faint orange band across every row (dataset ``lunch_window``)."""
+    return {
+        "data": {"name": "lunch_window"},
+        "mark": {"type": "rect", "color": "#ff7f0e", "opacity": 0.08},
+        "encoding": {
+            "x": {"field": "from", "type": "temporal", "scale": scale, "axis": axis},
+            "x2": {"field": "to"},
+            "tooltip": [{"field": "what", "type": "nominal", "title": t("itinerary.gantt.lunch", lang)}],
+        },
+    }
+
+
+def _opening_layer(scale: dict[str, Any], axis: dict[str, Any], y: dict[str, Any], lang: str) -> dict[str, Any]:
+    """Each visit's opening hours: a faint green bar behind its row (dataset ``opening``)."""
+    return {
+        "data": {"name": "opening"},
+        "mark": {"type": "bar", "color": "#2ca02c", "opacity": 0.15, "height": 18},
+        "encoding": {
+            "x": {"field": "open", "type": "temporal", "scale": scale, "axis": axis},
+            "x2": {"field": "close"},
+            "y": y,
+            "tooltip": [{"field": "hours", "type": "nominal", "title": t("itinerary.gantt.opening_hours", lang)}],
+        },
+    }
+
+
+def _entries_layer(scale: dict[str, Any], axis: dict[str, Any], y: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The day's entries: a bar each, coloured by kind, with the entry's facts in its tooltip (dataset ``bars``)."""
+
+    def tip(field: str, kind: str, key: str) -> dict[str, str]:
+        return {"field": field, "type": kind, "title": t(key, lang)}
+
+    return {
+        "data": {"name": "bars"},
+        "mark": {"type": "bar", "cornerRadius": 3, "height": 12},
+        "encoding": {
+            "x": {"field": "start", "type": "temporal", "scale": scale, "axis": axis},
+            "x2": {"field": "end"},
+            "y": y,
+            "color": {
+                "field": "what",
+                "type": "nominal",
+                "title": None,
+                "scale": {"domain": [t(KIND_WORDS[k], lang) for k in KINDS], "range": list(KIND_COLOURS)},
+                "legend": {"orient": "top"},
+            },
+            "tooltip": [
+                tip("what", "nominal", "itinerary.timeline.col.kind"),
+                tip("name", "nominal", "itinerary.timeline.col.name"),
+                tip("time", "nominal", "itinerary.gantt.time"),
+                tip("minutes", "quantitative", "itinerary.timeline.col.minutes"),
+                tip("slack_min", "quantitative", "itinerary.timeline.col.slack"),
+                tip("detail", "nominal", "itinerary.gantt.detail"),
+            ],
+        },
     }
 
 

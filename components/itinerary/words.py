@@ -15,8 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from components.route_words import Name, pack_names, source_words
+from components.route_words import Name, pack_names
 from core.app import itinerary as itinerary_words
+from core.app.route import source_words
 from core.i18n import t
 from core.models.itinerary import TripRequest
 from core.models.itinerary_result import DayTimeline, DroppedItem, ItineraryResult, SmallestFix, Violation
@@ -108,12 +109,12 @@ def names_of(request: TripRequest) -> Names:
     typed: dict[str, str] = {}
     for place in request.places:
         key = place.key or ""
-        if place.place_id in pack:
+        if place.place_id is not None and place.place_id in pack:
             table[key] = pack[place.place_id]
         typed[key] = place.name or key
     refs = [request.hotel, *(d.start_place for d in request.days), *(d.end_place for d in request.days)]
     for ref in refs:
-        if ref is not None and ref.place_id in pack:
+        if ref is not None and ref.place_id is not None and ref.place_id in pack:
             table[ANCHOR + ref.place_id] = pack[ref.place_id]
             table.setdefault(ref.place_id, pack[ref.place_id])
     return Names(table, typed)

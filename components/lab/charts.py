@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
 import pandas as pd
 
 from components.lab.words import optimiser_name, strategy_name
 from core.i18n import t
+
+if TYPE_CHECKING:
+    from core.app.lab import LabSummary
 
 GroupLabel = Callable[[str, str, str], str]
 BOM = "\ufeff"
@@ -125,7 +128,7 @@ def pareto_chart(points: pd.DataFrame, *, lang: str) -> alt.Chart:
     dist = t("lab.chart.distance_over", lang)
     time = t("lab.chart.time_over", lang)
     strategy = t("lab.chart.strategy", lang)
-    return (
+    chart: alt.Chart = (  # annotated: altair's mark_* methods are typed as returning Any
         alt.Chart(points)
         .mark_point(filled=True, size=70, opacity=0.7)
         .encode(
@@ -151,6 +154,7 @@ def pareto_chart(points: pd.DataFrame, *, lang: str) -> alt.Chart:
         )
         .properties(width="container", height=340, title=t("lab.chart.pareto_title", lang, n=len(points)))
     )
+    return chart
 
 
 def _bucket_order(bucket: str) -> int:
@@ -158,9 +162,9 @@ def _bucket_order(bucket: str) -> int:
     return int(head) if head.isdigit() else -1
 
 
-def optimiser_frame(summary: Any, *, objective: str, group_label: GroupLabel, lang: str) -> pd.DataFrame:
+def optimiser_frame(summary: LabSummary, *, objective: str, group_label: GroupLabel, lang: str) -> pd.DataFrame:
     """The summary's optimiser rows for one objective: gap (%) and time (ms), median and p10–p90, n, by size."""
-    rows = []
+    rows: list[dict[str, object]] = []
     for o in summary.optimisers:
         if o.objective != objective:
             continue
@@ -214,7 +218,8 @@ def _by_size(data: pd.DataFrame, *, value: str, title: str, y_title: str, lang: 
     )
     # the height holds the plot, the rotated size labels and the three-line legend below (Streamlit fits the whole
     # chart into it: at 300 the plot was squeezed to a strip with a single "0" tick)
-    return (bars + dots).properties(width="container", height=BY_SIZE_HEIGHT, title=title)
+    chart: alt.LayerChart = (bars + dots).properties(width="container", height=BY_SIZE_HEIGHT, title=title)
+    return chart  # annotated: altair's mark_* methods are typed as returning Any, and so is bars + dots
 
 
 def gap_chart(data: pd.DataFrame, *, lang: str) -> alt.LayerChart:
@@ -245,7 +250,7 @@ def estimate_frame(frame: pd.DataFrame, groups: list[tuple[str, str, str]], *, g
 
 def estimate_chart(data: pd.DataFrame, *, lang: str) -> alt.Chart:
     """Time against distance on straight-line estimates: every route on one line per mode."""
-    return (
+    chart: alt.Chart = (  # annotated: altair's mark_* methods are typed as returning Any
         alt.Chart(data)
         .mark_circle(size=60, opacity=0.7)
         .encode(
@@ -255,10 +260,11 @@ def estimate_chart(data: pd.DataFrame, *, lang: str) -> alt.Chart:
         )
         .properties(width="container", height=260, title=t("lab.chart.estimate_title", lang, n=len(data)))
     )
+    return chart
 
 
 # ---- exports ----------------------------------------------------------------------------------------------
-def summary_table(summary: Any) -> pd.DataFrame:
+def summary_table(summary: LabSummary) -> pd.DataFrame:
     """The whole summary as one table (``section``: pairs, optimisers, flags), for a CSV a spreadsheet opens."""
     from core.app.lab import summary_frames
 
@@ -270,9 +276,10 @@ def summary_table(summary: Any) -> pd.DataFrame:
     return table[["section", *[c for c in table.columns if c != "section"]]]
 
 
-def summary_csv(summary: Any) -> bytes:
+def summary_csv(summary: LabSummary) -> bytes:
     """The summary as CSV in UTF-8 with a byte-order mark (Excel then reads Chinese names and signs right)."""
-    return (BOM + summary_table(summary).to_csv(index=False)).encode("utf-8")
+    csv: str = summary_table(summary).to_csv(index=False)  # pandas (no stubs installed) types it as Any
+    return (BOM + csv).encode("utf-8")
 
 
 def export_name(batch_name: str, what: str, suffix: str) -> str:

@@ -123,7 +123,15 @@ def _providers_for(regions: list[str]) -> list[str]:
 
 def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
     """The grid's widgets and how many requests run on the page; (None, limit) when the grid is not valid."""
-    regions = loaded.regions
+    _render_compared(lang)
+    _render_providers_and_regions(loaded.regions, lang)
+    _render_run_size(loaded, lang)
+    limit = int(st.session_state[S.LIMIT])
+    return _grid_or_error(loaded.regions, lang), limit
+
+
+def _render_compared(lang: str) -> None:
+    """The first row: the strategies, transport modes and optimisers compared."""
     c1, c2, c3 = st.columns(3)
     C.multiselect(
         c1,
@@ -154,6 +162,11 @@ def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
         wrap=True,
     )
     c3.caption(t("lab.grid.optimisers_caption", lang))  # the tags are short names; this says what each one does
+
+
+def _render_providers_and_regions(regions: list[str], lang: str) -> None:
+    """The second row: the providers every region of the batch can use and, for a batch of several regions, the
+    regions run (all of them at first)."""
     c1, c2 = st.columns(2)
     C.multiselect(
         c1,
@@ -179,6 +192,11 @@ def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
         )
     else:
         st.session_state.pop(S.REGIONS_KEY, None)
+
+
+def _render_run_size(loaded: S.LoadedBatch, lang: str) -> None:
+    """The third row: how many requests run on the page (a new batch: its default sample), the optimisers' time
+    limit, the seed and whether the routes' lines are kept."""
     c1, c2, c3, c4 = st.columns(4)
     if LAB.get().lab_limit_for != loaded.digest or LAB.get().lab_limit is None:  # a new batch: its default sample
         LAB.set(lab_limit_for=loaded.digest, lab_limit=min(len(loaded.batch), S.PAGE_LIMIT))
@@ -206,9 +224,12 @@ def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
         c3.number_input, LAB, S.SEED, t("lab.grid.seed", lang), min_value=0, step=1, help=t("lab.grid.seed_help", lang)
     )
     C.value_widget(c4.checkbox, LAB, S.GEOMETRY, t("lab.grid.geometry", lang), help=t("lab.grid.geometry_help", lang))
-    limit = int(st.session_state[S.LIMIT])
+
+
+def _grid_or_error(regions: list[str], lang: str) -> LabGrid | None:
+    """The grid the widgets hold, or None and an error naming the lists left empty."""
     try:
-        grid = S.grid_from_state(st.session_state, regions)
+        return S.grid_from_state(st.session_state, regions)
     except ValidationError as exc:
         fields = sorted({str(e["loc"][0]) for e in exc.errors() if e.get("loc")})
         names = {
@@ -220,8 +241,7 @@ def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
         labels = [t(names[f], lang) for f in fields if f in names] or [t("lab.grid.title", lang)]
         with st.container(key="lab_grid_error"):
             st.error(t("lab.grid.empty", lang, fields=t("lab.list_separator", lang).join(labels)))
-        return None, limit
-    return grid, limit
+        return None
 
 
 def render_run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: str) -> None:

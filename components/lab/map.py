@@ -14,13 +14,14 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 import pandas as pd
 import pydeck as pdk
 
 from components.basemap import clip
 from components.lab.words import strategy_name
+from core.app.regions import RegionPack
 from core.errors import OmniError
 from core.i18n import t
 
@@ -85,7 +86,9 @@ def saving_colour(seconds: float | None) -> RGB:
     return SAVES if seconds > 0 else COSTS
 
 
-def stop_points(rows: pd.DataFrame, pack: Any, origins: dict[str, str], *, lang: str) -> list[dict[str, Any]]:
+def stop_points(
+    rows: pd.DataFrame, pack: RegionPack | None, origins: dict[str, str], *, lang: str
+) -> list[dict[str, Any]]:
     """The places the routes visit, at the pack's coordinates (one point per place, its name in ``lang``)."""
     seen: dict[str, dict[str, Any]] = {}
     for request_id, place_order in zip(rows["request_id"], rows["place_order"]):
@@ -117,7 +120,9 @@ def bounds_of(paths: list[list[list[float]]]) -> tuple[float, float, float, floa
     return min(lons), min(lats), max(lons), max(lats)
 
 
-def background_layer(pack: Any, bounds: tuple[float, float, float, float] | None) -> tuple[pdk.Layer | None, str]:
+def background_layer(
+    pack: RegionPack | None, bounds: tuple[float, float, float, float] | None
+) -> tuple[pdk.Layer | None, str]:
     """The pack's streets, water and parks (clipped to the routes) or its coverage box; and which one."""
     if pack is None:
         return None, "none"
@@ -125,7 +130,7 @@ def background_layer(pack: Any, bounds: tuple[float, float, float, float] | None
     if path is not None:
         from components.basemap import _features, _pad
 
-        area = _pad(bounds) if bounds else tuple(pack.bbox)
+        area = _pad(bounds) if bounds else pack.bbox
         features = clip(_features(str(path)), area)
         styled = [_land(area)]  # the land under the streets (white lines), as on the other pages' maps
         for f in features:
@@ -174,6 +179,15 @@ def _land(area: tuple[float, ...], *, line: list[int] | None = None) -> dict[str
     }
 
 
+class RoutePath(TypedDict):
+    """One route as the PathLayer draws it: [lon, lat] points, RGBA colour, width (px) and tooltip (HTML)."""
+
+    path: list[list[float]]
+    colour: list[int]
+    width: int
+    tip: str
+
+
 def build_deck(
     frame: pd.DataFrame,
     *,
@@ -184,7 +198,7 @@ def build_deck(
     colour_by: str,
     a: str,
     b: str,
-    pack: Any,
+    pack: RegionPack | None,
     origins: dict[str, str],
     lang: str,
     request_label: Callable[[int, int], str],
@@ -194,7 +208,41 @@ def build_deck(
     total = len(rows)
     rows = rows.head(MAX_ROUTES)
     saved = savings(frame, a=a, b=b) if colour_by == "saving" else {}
-    paths = []
+    paths = route_paths(rows, saved, colour_by=colour_by, a=a, lang=lang, request_label=request_label)
+    facts: dict[str, Any] = {"routes": len(paths), "total": total, "background": "none"}
+    if not paths:
+        return None, facts
+    if colour_by == "saving":  # one line per request: strategy a's, coloured by what it saves against b
+        paths = [p for p, (_, row) in zip(paths, rows.iterrows()) if row["strategy"] == a] or paths
+        facts["routes"] = len(paths)
+    bounds = bounds_of([p["path"] for p in paths])
+    background, kind = background_layer(pack, bounds)
+    facts["background"] = kind
+    stops = stop_points(rows, pack, origins, lang=lang)
+    layers = [layer for layer in [background] if layer is not None]
+    layers += route_layers(paths, stops)
+    assert bounds is not None
+    deck = pdk.Deck(
+        layers=layers,
+        initial_view_state=fitted_view(bounds),
+        map_provider=None,  # no tiles, no style: nothing fetched (see the module's docstring)
+        tooltip={"html": "{tip}", "style": {"fontSize": "12px"}},
+    )
+    return deck, facts
+
+
+def route_paths(
+    rows: pd.DataFrame,
+    saved: dict[str, float],
+    *,
+    colour_by: str,
+    a: str,
+    lang: str,
+    request_label: Callable[[int, int], str],
+) -> list[RoutePath]:
+    """The routes of ``rows`` that have a line (two points or more), coloured by strategy or by what strategy ``a``
+    saves (``saved``: seconds by request), strategy ``a``'s wider, each with its tooltip."""
+    paths: list[RoutePath] = []
     for _, row in rows.iterrows():
         path = _legs(row["geometry"])
         if len(path) < 2:
@@ -211,18 +259,12 @@ def build_deck(
             minutes=f"{float(row['duration_s']) / 60:.1f}",
         )
         paths.append({"path": path, "colour": [*colour, 200], "width": 6 if strategy == a else 3, "tip": tip})
-    facts: dict[str, Any] = {"routes": len(paths), "total": total, "background": "none"}
-    if not paths:
-        return None, facts
-    if colour_by == "saving":  # one line per request: strategy a's, coloured by what it saves against b
-        paths = [p for p, (_, row) in zip(paths, rows.iterrows()) if row["strategy"] == a] or paths
-        facts["routes"] = len(paths)
-    bounds = bounds_of([p["path"] for p in paths])
-    background, kind = background_layer(pack, bounds)
-    facts["background"] = kind
-    stops = stop_points(rows, pack, origins, lang=lang)
-    layers = [layer for layer in [background] if layer is not None]
-    layers.append(
+    return paths
+
+
+def route_layers(paths: list[RoutePath], stops: list[dict[str, Any]]) -> list[pdk.Layer]:
+    """The routes (a PathLayer, hover picks a route) and, above them, the places they visit (a ScatterplotLayer)."""
+    return [
         pdk.Layer(
             "PathLayer",
             paths,
@@ -236,9 +278,7 @@ def build_deck(
             joint_rounded=True,
             pickable=True,
             auto_highlight=True,
-        )
-    )
-    layers.append(
+        ),
         pdk.Layer(
             "ScatterplotLayer",
             stops,
@@ -251,23 +291,20 @@ def build_deck(
             stroked=True,
             line_width_min_pixels=1,
             pickable=True,
-        )
-    )
-    assert bounds is not None
+        ),
+    ]
+
+
+def fitted_view(bounds: tuple[float, float, float, float]) -> pdk.ViewState:
+    """The view over ``bounds`` (west, south, east, north), straight down, with a margin around the routes."""
     west, south, east, north = bounds
     view = pdk.data_utils.compute_view([[west, south], [east, north]], view_proportion=1)
     view.pitch, view.bearing = 0, 0
     view.zoom = max(1.0, float(view.zoom) - 0.7)  # a margin around the routes
-    deck = pdk.Deck(
-        layers=layers,
-        initial_view_state=view,
-        map_provider=None,  # no tiles, no style: nothing fetched (see the module's docstring)
-        tooltip={"html": "{tip}", "style": {"fontSize": "12px"}},
-    )
-    return deck, facts
+    return view
 
 
-def pack_for(region: str) -> Any:
+def pack_for(region: str) -> RegionPack | None:
     """The region pack (None when it cannot be read: the map then has no background)."""
     from core.app.regions import load_region
 

@@ -6,7 +6,8 @@ messages only in the collapsed details.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
@@ -33,6 +34,9 @@ from components.lab.words import (
 from components.language import t
 from core.app.lab import LabSummary, summarize
 
+if TYPE_CHECKING:
+    import altair as alt
+
 ROUTE_PLANNER = "pages/route_planner.py"
 OPEN_PLANNER = "lab_open_planner_now"  # set by the drill-down's button: switch to the route planner this run
 
@@ -48,7 +52,7 @@ def _open_in_planner(request_id: str, strategy: str | None, mode: str, provider:
         st.session_state[OPEN_PLANNER] = True
 
 
-def _group_label(lang: str):
+def _group_label(lang: str) -> C.GroupLabel:
     def label(region: str, provider: str, mode: str) -> str:
         return group_words(region, provider, mode, lang, region_label=region_name, provider_label=provider_label)
 
@@ -150,7 +154,7 @@ def render_results(result: S.LabResult, current: str, lang: str) -> None:
         a, b, optimiser = st.session_state["lab_a"], st.session_state["lab_b"], st.session_state["lab_pair_optimiser"]
         summary = _summary(result, a=a, b=b, optimiser=optimiser)
     cannot = _render_honesty(summary, frame, lang) if summary is not None else []
-    charts: dict[str, Any] = {}
+    charts: dict[str, alt.TopLevelMixin] = {}
     if summary is not None and a is not None and b is not None and a != b:
         charts.update(_render_pair(summary, frame, a=a, b=b, optimiser=optimiser, cannot=cannot, lang=lang))
     if summary is not None:
@@ -204,11 +208,23 @@ def _render_pair(
     optimiser: str,
     cannot: list[tuple[str, str, str]],
     lang: str,
-) -> dict[str, Any]:
+) -> dict[str, alt.TopLevelMixin]:
+    """The pair of strategies: a sentence per group (a warning where they cannot differ), the table of the time
+    saved and the distance added, then the charts; returns the charts drawn (for the exports)."""
     label = _group_label(lang)
-    charts: dict[str, Any] = {}
     st.markdown("##### " + t("lab.pair.title", lang, a=strategy_name(a, lang), b=strategy_name(b, lang)))
-    rows = []
+    rows = _render_pair_sentences(summary, a=a, b=b, cannot=cannot, label=label, lang=lang)
+    if rows:
+        _render_pair_table(rows, summary, lang)
+    return _render_pair_charts(frame, a=a, b=b, optimiser=optimiser, cannot=cannot, label=label, lang=lang)
+
+
+def _render_pair_sentences(
+    summary: LabSummary, *, a: str, b: str, cannot: list[tuple[str, str, str]], label: C.GroupLabel, lang: str
+) -> list[dict[str, object]]:
+    """A sentence per group of the pair (where the strategies cannot differ, a warning and how many differ);
+    returns the pair table's rows, one per group."""
+    rows: list[dict[str, object]] = []
     for pair in summary.pairs:
         group = (pair.region, pair.provider, pair.mode)
         if group in cannot:
@@ -234,53 +250,71 @@ def _render_pair(
                 "estimates": group in cannot,
             }
         )
-    if rows:
-        minutes, km = t("lab.table.minutes_suffix", lang), t("lab.table.km_suffix", lang)
-        st.dataframe(
-            pd.DataFrame(rows),
-            key="lab_pair_table",
-            hide_index=True,
-            width="stretch",
-            column_config={
-                "group": t("lab.table.group", lang),
-                "n": st.column_config.NumberColumn("n", help=t("lab.table.n_help", lang)),
-                "differ": st.column_config.NumberColumn(t("lab.table.differ", lang)),
-                "saved_median": st.column_config.NumberColumn(
-                    t("lab.table.saved_median", lang) + minutes, format="%+.1f"
-                ),
-                "saved_p10": st.column_config.NumberColumn("p10" + minutes, format="%+.1f"),
-                "saved_p90": st.column_config.NumberColumn("p90" + minutes, format="%+.1f"),
-                "saved_ci": t("lab.table.ci", lang) + minutes,
-                "added_median": st.column_config.NumberColumn(t("lab.table.added_median", lang) + km, format="%+.2f"),
-                "added_p10": st.column_config.NumberColumn("p10" + km, format="%+.2f"),
-                "added_p90": st.column_config.NumberColumn("p90" + km, format="%+.2f"),
-                "added_ci": t("lab.table.ci", lang) + km,
-                "estimates": st.column_config.CheckboxColumn(t("lab.table.estimates", lang)),
-            },
-        )
-        st.caption(t("lab.table.explain", lang, resamples=int(summary.bootstrap["resamples"])))
+    return rows
+
+
+def _render_pair_table(rows: list[dict[str, object]], summary: LabSummary, lang: str) -> None:
+    """The pair table: per group, n, how many differ, the time saved (min) and distance added (km) with their
+    p10–p90 and the median's confidence interval, and whether the figures are estimates."""
+    minutes, km = t("lab.table.minutes_suffix", lang), t("lab.table.km_suffix", lang)
+    st.dataframe(
+        pd.DataFrame(rows),
+        key="lab_pair_table",
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "group": t("lab.table.group", lang),
+            "n": st.column_config.NumberColumn("n", help=t("lab.table.n_help", lang)),
+            "differ": st.column_config.NumberColumn(t("lab.table.differ", lang)),
+            "saved_median": st.column_config.NumberColumn(t("lab.table.saved_median", lang) + minutes, format="%+.1f"),
+            "saved_p10": st.column_config.NumberColumn("p10" + minutes, format="%+.1f"),
+            "saved_p90": st.column_config.NumberColumn("p90" + minutes, format="%+.1f"),
+            "saved_ci": t("lab.table.ci", lang) + minutes,
+            "added_median": st.column_config.NumberColumn(t("lab.table.added_median", lang) + km, format="%+.2f"),
+            "added_p10": st.column_config.NumberColumn("p10" + km, format="%+.2f"),
+            "added_p90": st.column_config.NumberColumn("p90" + km, format="%+.2f"),
+            "added_ci": t("lab.table.ci", lang) + km,
+            "estimates": st.column_config.CheckboxColumn(t("lab.table.estimates", lang)),
+        },
+    )
+    st.caption(t("lab.table.explain", lang, resamples=int(summary.bootstrap["resamples"])))
+
+
+def _render_pair_charts(
+    frame: pd.DataFrame,
+    *,
+    a: str,
+    b: str,
+    optimiser: str,
+    cannot: list[tuple[str, str, str]],
+    label: C.GroupLabel,
+    lang: str,
+) -> dict[str, alt.TopLevelMixin]:
+    """The pair's charts: the difference per request and the Pareto view (groups where the strategies can differ),
+    and time against distance where they cannot; returns them by name."""
+    charts: dict[str, alt.TopLevelMixin] = {}
     pairs = C.pair_frame(frame, a=a, b=b, optimiser=optimiser, group_label=label)
     shown = pairs[[(r, p, m) not in cannot for r, p, m in zip(pairs["region"], pairs["provider"], pairs["mode"])]]
     if len(shown):
         with st.container(key="lab_difference_chart"):
-            chart = C.difference_chart(shown, a=a, b=b, lang=lang)
-            st.altair_chart(chart, key="lab_difference")
-            charts["difference"] = chart
+            difference = C.difference_chart(shown, a=a, b=b, lang=lang)
+            st.altair_chart(difference, key="lab_difference")
+            charts["difference"] = difference
         keep = [(r, p, m) not in cannot for r, p, m in zip(frame["region"], frame["provider"], frame["mode"])]
         points = C.pareto_frame(frame[keep], optimiser=optimiser, group_label=label, lang=lang)
         with st.container(key="lab_pareto_chart"):
-            chart = C.pareto_chart(points, lang=lang)
-            st.altair_chart(chart, key="lab_pareto", width="stretch")
+            pareto = C.pareto_chart(points, lang=lang)
+            st.altair_chart(pareto, key="lab_pareto", width="stretch")
             st.caption(t("lab.chart.pareto_explain", lang))
-            charts["pareto"] = chart
+            charts["pareto"] = pareto
     if cannot:
         data = C.estimate_frame(frame, cannot, group_label=label)
         if len(data):
             with st.container(key="lab_estimate_chart"):
-                chart = C.estimate_chart(data, lang=lang)
-                st.altair_chart(chart, key="lab_estimate", width="stretch")
+                estimate = C.estimate_chart(data, lang=lang)
+                st.altair_chart(estimate, key="lab_estimate", width="stretch")
                 st.caption(t("lab.chart.estimate_explain", lang))
-                charts["estimate"] = chart
+                charts["estimate"] = estimate
     return charts
 
 
@@ -290,7 +324,7 @@ def _interval(lo: float | None, hi: float | None, unit: float, fmt: str) -> str:
     return f"{fmt.format(lo / unit)} … {fmt.format(hi / unit)}"
 
 
-def _render_optimisers(summary: LabSummary, lang: str) -> dict[str, Any]:
+def _render_optimisers(summary: LabSummary, lang: str) -> dict[str, alt.TopLevelMixin]:
     objectives = [o for o in ("distance_m", "duration_s") if any(s.objective == o for s in summary.optimisers)]
     if not objectives:
         return {}
@@ -308,14 +342,16 @@ def _render_optimisers(summary: LabSummary, lang: str) -> dict[str, Any]:
     data = C.optimiser_frame(
         summary, objective=st.session_state["lab_objective"], group_label=_group_label(lang), lang=lang
     )
-    charts: dict[str, Any] = {}
+    charts: dict[str, alt.TopLevelMixin] = {}
     c1, c2 = st.columns(2)
     with c1, st.container(key="lab_gap_chart"):
-        charts["gap"] = C.gap_chart(data, lang=lang)
-        st.altair_chart(charts["gap"], key="lab_gap", width="stretch")
+        gap = C.gap_chart(data, lang=lang)
+        st.altair_chart(gap, key="lab_gap", width="stretch")
+        charts["gap"] = gap
     with c2, st.container(key="lab_time_chart"):
-        charts["time"] = C.time_chart(data, lang=lang)
-        st.altair_chart(charts["time"], key="lab_time", width="stretch")
+        time = C.time_chart(data, lang=lang)
+        st.altair_chart(time, key="lab_time", width="stretch")
+        charts["time"] = time
     table = data.sort_values(["group", "order", "optimiser"]).drop(columns=["order"])
     st.dataframe(
         table,
@@ -508,7 +544,7 @@ def _render_drill_down(result: S.LabResult, *, strategy: str | None, lang: str) 
             st.code(item.model_dump_json(indent=1, exclude_none=True), language="json")
 
 
-def _render_exports(result: S.LabResult, *, optimiser: str, charts: dict[str, Any], lang: str) -> None:
+def _render_exports(result: S.LabResult, *, optimiser: str, charts: Mapping[str, alt.TopLevelMixin], lang: str) -> None:
     st.markdown("##### " + t("lab.export.title", lang))
     full = _summary(result, a=None, b=None, optimiser=optimiser)
     c1, c2, c3, c4 = st.columns(4)

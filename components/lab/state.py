@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import hashlib
 import shlex
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from components.services import settings
+from components.session import MutableState, StateView
 from core.app.lab import Batch, LabGrid, RouteBatchItem, TripBatchItem, read_batch
 from core.config import PROJECT_ROOT
 
@@ -138,7 +138,7 @@ def first_requests(batch: Batch, limit: int | None) -> Batch:
     )
 
 
-def grid_from_state(state: Mapping[str, Any], regions: list[str]) -> LabGrid:
+def grid_from_state(state: StateView, regions: list[str]) -> LabGrid:
     """The grid the form describes (pydantic checks it: an empty choice is a ValidationError)."""
     chosen_regions = list(state.get(REGIONS_KEY) or regions)
     return LabGrid(
@@ -223,7 +223,7 @@ def load_result_upload(name: str, data: bytes) -> LabResult:
 
 # ---- the drill-down: a request of the batch into the route planner's form ---------------------------------
 def prefill_route_planner(
-    state: MutableMapping[str, Any], item: RouteBatchItem, *, strategy: str | None, mode: str, provider: str
+    state: MutableState, item: RouteBatchItem, *, strategy: str | None, mode: str, provider: str
 ) -> None:
     """Copy a batch's route request into the route planner's form (its session keys), with the strategy, mode
     and provider of the row. The route planner reads a demo from ``?scenario=`` only, not a request, so the form
@@ -245,21 +245,21 @@ def prefill_route_planner(
         transport_mode=mode,
         deep_link_mode=req.deep_link_mode,
     )
-    state.update(
-        {
-            "origin_name": (req.origin_name or "") if fixed else "",
-            "origin_address": (req.origin_address or "") if fixed else "",
-            "origin_city": req.origin_city or "",
-            "origin_lon": req.origin_lon,
-            "origin_lat": req.origin_lat,
-            "destination_name": "" if same_end else (req.destination_name or ""),
-            "destination_address": "" if same_end else (req.destination_address or ""),
-            "destination_city": req.destination_city or "",
-            "round_trip": bool(req.round_trip),
-            "max_permutations": int(req.max_permutations),
-            "exact_legs": bool(req.exact_legs),
-        }
-    )
+    form = {
+        "origin_name": (req.origin_name or "") if fixed else "",
+        "origin_address": (req.origin_address or "") if fixed else "",
+        "origin_city": req.origin_city or "",
+        "origin_lon": req.origin_lon,
+        "origin_lat": req.origin_lat,
+        "destination_name": "" if same_end else (req.destination_name or ""),
+        "destination_address": "" if same_end else (req.destination_address or ""),
+        "destination_city": req.destination_city or "",
+        "round_trip": bool(req.round_trip),
+        "max_permutations": int(req.max_permutations),
+        "exact_legs": bool(req.exact_legs),
+    }
+    for key, value in form.items():
+        state[key] = value
     frame = stops_frame(req.stops)
     state[STOPS_BASE] = frame
     state[STOPS_CURRENT] = frame

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 import altair as alt
 import pandas as pd
@@ -36,7 +36,14 @@ def candidates_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFra
     return pd.DataFrame(rows, columns=["rank", "km", "minutes", "order", "pareto", "kind", "label", "best for"])
 
 
-def colour_scale(data: pd.DataFrame, lang: str) -> dict[str, list[str]]:
+class ColourScale(TypedDict):
+    """An Altair colour scale: the legend's entries and their colours."""
+
+    domain: list[str]
+    range: list[str]
+
+
+def colour_scale(data: pd.DataFrame, lang: str) -> ColourScale:
     """The legend's entries: only the kinds some point has (a plan whose every candidate is on the front lists no
     "dominated"), in the fixed order and colours of ``KINDS``."""
     present = set(data["kind"])
@@ -67,7 +74,8 @@ def pareto_chart(result: RoutePlanResult, *, lang: str = "en") -> alt.LayerChart
         .mark_line(color=KIND_COLOURS["Pareto front"], strokeDash=[5, 3], point=False)
         .encode(x=x, y=y, order="km:Q")
     )
-    return alt.layer(front, points).properties(height=300, title=t("route.chart.title", lang))
+    # alt.layer is typed LayerChart | FacetChart (it hoists shared facet encodings): these layers have none
+    return alt.LayerChart(layer=[front, points]).properties(height=300, title=t("route.chart.title", lang))
 
 
 _SPEC_CACHE = "route_pareto_spec"

@@ -21,6 +21,7 @@ from components.route.choices import ROUTE
 from components.route.errors import ERROR, ERRORS, error_section, field_label
 from components.route.places import PENDING_PLACES, PLACES, apply_pending_places, chosen_poi_id, fill_place
 from components.services import settings
+from components.session import StateView
 from components.stops_table import (
     STOP_COLUMNS,
     clean,
@@ -73,7 +74,7 @@ def cached_scenarios(region: str | None) -> list[Any]:
     return scenarios(region)
 
 
-def request_payload(state: Mapping[str, Any], stops_table: pd.DataFrame | None) -> dict[str, Any]:
+def request_payload(state: StateView, stops_table: pd.DataFrame | None) -> dict[str, Any]:
     """The RoutePlanRequest fields from the form's session state and the stops table (with the POI ids of places
     chosen in "Did you mean…" that the fields still hold)."""
     mode = state.get("origin_mode") or "fixed"
@@ -130,9 +131,7 @@ STALE_STRATEGY_WORDS = {code: f"route.stale.strategy.{code}" for code in STRATEG
 INVALID = "input"
 
 
-def changed_fields(
-    state: Mapping[str, Any], stops_table: pd.DataFrame | None, planned: RoutePlanRequest | None
-) -> list[str]:
+def changed_fields(state: StateView, stops_table: pd.DataFrame | None, planned: RoutePlanRequest | None) -> list[str]:
     """Which inputs differ from the request that produced the result on screen, as codes in form order (the start's
     and the destination's fields as ``origin`` / ``destination``).
 
@@ -155,7 +154,7 @@ def changed_fields(
 
 
 def stale_message(
-    state: Mapping[str, Any], stops_table: pd.DataFrame | None, result: RoutePlanResult, *, lang: str = "en"
+    state: StateView, stops_table: pd.DataFrame | None, result: RoutePlanResult, *, lang: str = "en"
 ) -> str | None:
     """A notice when the result on screen no longer matches the form (or the sidebar), else None; the inputs it
     names are words inside a sentence (``STALE_FIELD_WORDS``)."""

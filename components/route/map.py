@@ -28,15 +28,15 @@ import html
 from dataclasses import dataclass, field
 
 import folium
-from branca.element import MacroElement
 from folium.template import Template
 
 from components.basemap import add_background, finish_map
+from components.folium_typed import Macro, page_head, polyline
 from components.map_pins import REACH_PX, Pins
 from components.maps import BEST_COLOUR, ROLE_COLOURS, _base_url_path, offline_map
 from components.route.numbering import stop_numbers
-from components.route_words import ROLE_LABELS, found_name, point_name, source_words
-from core.app.route import compare_with_best, place_key
+from components.route_words import ROLE_LABELS, found_name, point_name
+from core.app.route import compare_with_best, place_key, source_words
 from core.i18n import t
 from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
 
@@ -256,7 +256,7 @@ def candidate_lines(
     return lines
 
 
-class LegendToggles(MacroElement):
+class LegendToggles(Macro):
     """The legend below the map (its HTML after the map's own, in the same frame), its checkboxes wired to the
     candidates' layers both ways: a box shows or hides its candidate, the layer control's choice ticks or clears
     the box."""
@@ -391,7 +391,7 @@ def build_route_map(
     lons = [p.lon for p in points] + [p[1] for p in line]
     centre = [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2]
     m = offline_map(centre, zoom_start=12, base_url_path=base_url_path, height=f"{MAP_PX}px")
-    m.get_root().header.add_child(folium.Element(_LEGEND_CSS), name="omni_route_legend_css")
+    page_head(m).add_child(folium.Element(_LEGEND_CSS), name="omni_route_legend_css")
     if background:
         add_background(m, result.region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
 
@@ -402,67 +402,11 @@ def build_route_map(
     )
     best_rank = _best_rank(result)
     someone_selected = highlight is not None and (highlight == best_rank or any(c.rank == highlight for c in lines))
-    groups: dict[str, str] = {}
-    selected_group: folium.FeatureGroup | None = None
-    for cand in lines:
-        label = t("route.map.candidate", lang, rank=cand.rank)
-        chosen = cand.rank == highlight
-        group = folium.FeatureGroup(
-            name=f'<span style="color:{cand.colour}">┅</span> ' + html.escape(label),
-            show=True,
-        )
-        faded = someone_selected and not chosen
-        for segment, (a, b) in zip(cand.segments, cand.names, strict=True):  # one line per leg: the GCJ-02 shift
-            folium.PolyLine(  # (components/basemap.py) moves simple lines
-                segment,
-                color=cand.colour,
-                weight=CANDIDATE_WEIGHT,
-                opacity=FADED_OPACITY if faded else 0.9,
-                dash_array="8 6",
-                tooltip=html.escape(label + " · " + t("route.map.candidate_tooltip", lang, legs=f"{a} → {b}")),
-            ).add_to(group)
-        if chosen:  # the whole order, bold, so the reader sees the candidate they picked and not only its changes
-            folium.PolyLine(
-                cand.full,
-                color=cand.colour,
-                weight=SELECTED_WEIGHT,
-                opacity=0.95,
-                tooltip=html.escape(t("route.map.selected_full", lang, candidate=label)),
-            ).add_to(group)
-            selected_group = group
-        else:
-            group.add_to(m)
-        groups[str(cand.rank)] = group.get_name()
-
-    best = folium.FeatureGroup(
-        name=f'<span style="color:{BEST_COLOUR}">━</span> ' + html.escape(t("route.map.best", lang)), show=True
-    )
-    best_faded = someone_selected and highlight != best_rank
-    folium.PolyLine(  # a white casing: the route reads bold over the streets and the candidates' lines
-        line, color="#ffffff", weight=BEST_CASING_WEIGHT, opacity=FADED_OPACITY if best_faded else 0.9,
-        interactive=False,
-    ).add_to(best)  # fmt: skip
-    folium.PolyLine(
-        line,
-        color=BEST_COLOUR,
-        weight=BEST_WEIGHT,
-        opacity=FADED_OPACITY if best_faded else 0.95,
-        tooltip=html.escape(
-            t("route.map.best", lang) + ": " + " → ".join(p.name for p in map_points(result, lang=lang))
-        ),
-    ).add_to(best)
-    best.add_to(m)
+    groups, selected_group = _candidate_layers(m, lines, highlight=highlight, fade=someone_selected, lang=lang)
+    _best_route_layer(result, line, faded=someone_selected and highlight != best_rank, lang=lang).add_to(m)
     if selected_group is not None:  # above the best route
         selected_group.add_to(m)
-
-    cluster_title = t("route.map.cluster_title", lang, labels="{labels}")  # the cluster fills in its numbers
-    pins = Pins(
-        html.escape(t("route.map.points", lang)), cluster=True, base_url_path=base_url_path, cluster_title=cluster_title
-    )
-    for point in points:
-        colour = ROLE_COLOURS[point.role]
-        pins.add(point.lat, point.lon, point.label, colour, tooltip=_tooltip(point, lang), on_top=point.role != "stop")
-    pins.add_to(m)
+    _route_pins(points, lang=lang, base_url_path=base_url_path).add_to(m)
     LegendToggles(
         legend_html(result, lines, lang=lang, highlight=highlight if someone_selected else None), groups
     ).add_to(m)
@@ -475,6 +419,82 @@ def build_route_map(
     finish_map(m, result.provider)
     folium.LayerControl(collapsed=True).add_to(m)
     return m
+
+
+def _candidate_layers(
+    m: folium.Map, lines: list[CandidateLines], *, highlight: int | None, fade: bool, lang: str
+) -> tuple[dict[str, str], folium.FeatureGroup | None]:
+    """A layer per candidate: its changed legs dashed (faded when ``fade`` and it is not the one selected) and, for
+    the one selected in the table (``highlight``), its whole order bold. Every layer but the selected one is added to
+    ``m`` here; the selected one is returned to go above the best route. Returns the layers' names by rank (the
+    legend's checkboxes) and the selected layer."""
+    groups: dict[str, str] = {}
+    selected_group: folium.FeatureGroup | None = None
+    for cand in lines:
+        label = t("route.map.candidate", lang, rank=cand.rank)
+        chosen = cand.rank == highlight
+        group = folium.FeatureGroup(
+            name=f'<span style="color:{cand.colour}">┅</span> ' + html.escape(label),
+            show=True,
+        )
+        faded = fade and not chosen
+        for segment, (a, b) in zip(cand.segments, cand.names, strict=True):  # one line per leg: the GCJ-02 shift
+            polyline(  # (components/basemap.py) moves simple lines
+                segment,
+                color=cand.colour,
+                weight=CANDIDATE_WEIGHT,
+                opacity=FADED_OPACITY if faded else 0.9,
+                dash_array="8 6",
+                tooltip=html.escape(label + " · " + t("route.map.candidate_tooltip", lang, legs=f"{a} → {b}")),
+            ).add_to(group)
+        if chosen:  # the whole order, bold, so the reader sees the candidate they picked and not only its changes
+            polyline(
+                cand.full,
+                color=cand.colour,
+                weight=SELECTED_WEIGHT,
+                opacity=0.95,
+                tooltip=html.escape(t("route.map.selected_full", lang, candidate=label)),
+            ).add_to(group)
+            selected_group = group
+        else:
+            group.add_to(m)
+        groups[str(cand.rank)] = group.get_name()
+    return groups, selected_group
+
+
+def _best_route_layer(
+    result: RoutePlanResult, line: list[list[float]], *, faded: bool, lang: str
+) -> folium.FeatureGroup:
+    """The best route's layer: a wide red line over a white casing (both faded when another line is selected)."""
+    best = folium.FeatureGroup(
+        name=f'<span style="color:{BEST_COLOUR}">━</span> ' + html.escape(t("route.map.best", lang)), show=True
+    )
+    polyline(  # a white casing: the route reads bold over the streets and the candidates' lines
+        line, color="#ffffff", weight=BEST_CASING_WEIGHT, opacity=FADED_OPACITY if faded else 0.9,
+        interactive=False,
+    ).add_to(best)  # fmt: skip
+    polyline(
+        line,
+        color=BEST_COLOUR,
+        weight=BEST_WEIGHT,
+        opacity=FADED_OPACITY if faded else 0.95,
+        tooltip=html.escape(
+            t("route.map.best", lang) + ": " + " → ".join(p.name for p in map_points(result, lang=lang))
+        ),
+    ).add_to(best)
+    return best
+
+
+def _route_pins(points: list[MapPoint], *, lang: str, base_url_path: str) -> Pins:
+    """The plan's pins: S and E (or S/E) above the numbered stops, which cluster when crowded at a low zoom."""
+    cluster_title = t("route.map.cluster_title", lang, labels="{labels}")  # the cluster fills in its numbers
+    pins = Pins(
+        html.escape(t("route.map.points", lang)), cluster=True, base_url_path=base_url_path, cluster_title=cluster_title
+    )
+    for point in points:
+        colour = ROLE_COLOURS[point.role]
+        pins.add(point.lat, point.lon, point.label, colour, tooltip=_tooltip(point, lang), on_top=point.role != "stop")
+    return pins
 
 
 # --- Streamlit side -------------------------------------------------------------------------

@@ -11,9 +11,10 @@ Pure helpers on a state mapping (``st.session_state`` on the page): no Streamlit
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from components.session import MutableState, StateView
 from components.stops_table import clean
 
 PLACES = "route_chosen_places"  # {field: {name, address, poi_id}}: the places chosen so far
@@ -21,7 +22,7 @@ PENDING_PLACES = "route_pending_places"  # chosen in this run, put into the widg
 ENDS = ("origin_address", "destination_address")
 
 
-def chosen_poi_id(state: Mapping[str, Any], field: str, name: Any, address: Any) -> str | None:
+def chosen_poi_id(state: StateView, field: str, name: Any, address: Any) -> str | None:
     """The POI id of the place chosen for ``field`` while the field still holds its name and address."""
     chosen = (state.get(PLACES) or {}).get(field)
     if not chosen or not chosen.get("poi_id"):
@@ -31,7 +32,7 @@ def chosen_poi_id(state: Mapping[str, Any], field: str, name: Any, address: Any)
     return str(chosen["poi_id"])
 
 
-def fill_place(field: str, values: Mapping[str, Any], *, state: MutableMapping[str, Any] | None = None) -> None:
+def fill_place(field: str, values: Mapping[str, Any], *, state: MutableState | None = None) -> None:
     """Choose a place for ``field`` (origin_address, destination_address, stops.N): ``values`` has its name,
     address and POI id (place_picker.stop_fields); it goes into the form on the next run."""
     if state is None:
@@ -44,7 +45,7 @@ def fill_place(field: str, values: Mapping[str, Any], *, state: MutableMapping[s
     state[PENDING_PLACES] = pending
 
 
-def apply_pending_places(state: MutableMapping[str, Any], stops: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+def apply_pending_places(state: MutableState, stops: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]] | None:
     """Put the pending choices into the form: the ends' name and address widgets in ``state``, the stops into a
     copy of ``stops`` (the form's stops in request order), returned when one changed (else None); the choices
     are remembered in ``PLACES`` for ``chosen_poi_id``."""

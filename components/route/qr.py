@@ -11,7 +11,9 @@ encodes the code with that mask given: the chosen mask, and so every module of t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import cast
 
 import numpy as np
 import segno
@@ -22,6 +24,13 @@ ERROR = "m"
 BORDER = 2
 DARK, LIGHT = "#000", "#fff"
 _N3 = bytes((1, 0, 1, 1, 1, 0, 1))
+
+# segno.encoder is an internal module without annotations (segno's stubs cover its public API only): its three
+# functions used here, typed as they are documented (a matrix is a tuple of bytearrays, one a row)
+_Matrix = tuple[bytearray, ...]
+_make_matrix = cast(Callable[[int, int], _Matrix], encoder.make_matrix)
+_add_finder_patterns = cast(Callable[[_Matrix, int, int], None], encoder.add_finder_patterns)
+_add_alignment_patterns = cast(Callable[[_Matrix, int, int], None], encoder.add_alignment_patterns)
 
 
 @lru_cache(maxsize=8)
@@ -48,9 +57,9 @@ def _masks(size: int) -> np.ndarray:
 def _function_matrix(size: int) -> np.ndarray:
     """What segno's matrix holds before the data is placed: the finder, timing and alignment patterns and the
     reserved format and version areas (0 or 1); 2 on the modules that carry data (the only ones a mask flips)."""
-    matrix = encoder.make_matrix(size, size)
-    encoder.add_finder_patterns(matrix, size, size)
-    encoder.add_alignment_patterns(matrix, size, size)
+    matrix = _make_matrix(size, size)
+    _add_finder_patterns(matrix, size, size)
+    _add_alignment_patterns(matrix, size, size)
     fixed = np.array([list(row) for row in matrix], dtype=np.uint8)
     fixed.flags.writeable = False  # cached: shared by every call
     return fixed

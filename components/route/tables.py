@@ -5,7 +5,8 @@ The ``*_frame`` builders are pure pandas (unit-testable); the ``render_*`` funct
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -20,15 +21,17 @@ from components.route_words import (
     order_names,
     order_text,
     point_name,
-    source_words,
-    stops_words,
     summary_words,
     why_words,
 )
 from core.app import route as route_app
 from core.app.regions import district_name
+from core.app.route import source_words, stops_words
 from core.i18n import t
 from core.models.route import CandidateRoute, RoutePlanResult
+
+if TYPE_CHECKING:
+    from streamlit.elements.lib.column_types import ColumnConfig
 
 COMPARISON_COLUMNS = ["rank", "order", "km", "minutes", "Δ km", "Δ min", "Pareto", "best for", "source", "measured"]
 #: how a candidate's legs were measured (core.models.route.CandidateMeasure) → catalog key
@@ -96,7 +99,7 @@ def header(column: str, lang: str) -> str:
     return t(HEADERS[column], lang) if column in HEADERS else column
 
 
-def headers_config(columns: list[str], lang: str, **overrides):
+def headers_config(columns: Sequence[str], lang: str, **overrides: ColumnConfig) -> dict[str, ColumnConfig]:
     """``column_config`` naming each column in ``lang`` (``overrides``: a column's own config)."""
     import streamlit as st
 
