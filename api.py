@@ -35,15 +35,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from core.app import AppServices, RequestContext
 from core.app import halfday as halfday_app
 from core.app import reservations as reservations_app
-from core.app.halfday import HalfDayRequest, Memory, ReserveInput
-from core.app.memory import RuleCode
-from core.app.reservations import DryRun, Outcome, Reservation, ReservationRequest
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError, ResolutionError
 from core.i18n import normalize_lang
 from core.models.agent import AgentRequest, AgentResponse
 from core.models.common import clean_text
+from core.models.halfday.facts import DegradedChoice
+from core.models.halfday.plans import HalfDayRequest, Memory, ReserveInput
+from core.models.reservations import DryRun, Outcome, Reservation, ReservationRequest
+from core.models.rules import RuleCode
 
 logger = logging.getLogger("omni.api")
 
@@ -463,7 +464,7 @@ class HalfDayResumeBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    choice: halfday_app.DegradedChoice
+    choice: DegradedChoice
 
 
 @app.post(

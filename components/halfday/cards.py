@@ -19,19 +19,12 @@ from components.halfday.state import CHOSEN, WEIGHT, reset_weights
 from components.reservations import note_words, offer_for, reserve_controls, service_for
 from core.app import halfday as halfday_app
 from core.app import halfday_words as w
-from core.app.halfday import (
-    DIMENSIONS,
-    HalfDayPlanner,
-    HalfDayResult,
-    OriginPoint,
-    Plan,
-    PlanStep,
-    ReserveInput,
-    ScoreWeights,
-)
-from core.app.reservations import DryRun, ReservationRequest
+from core.app.halfday import HalfDayPlanner
 from core.errors import OmniError
 from core.i18n import t
+from core.models.halfday.events import HalfDayResult
+from core.models.halfday.plans import DIMENSIONS, OriginPoint, Plan, PlanStep, ReserveInput, ScoreWeights
+from core.models.reservations import DryRun, ReservationRequest
 
 
 def origin_name(planner: HalfDayPlanner, origin: OriginPoint, lang: str) -> tuple[str, str]:

@@ -11,8 +11,8 @@ from components.halfday import state as hs
 from components.language import t
 from core.app import halfday as halfday_app
 from core.app import halfday_words as words
-from core.app.halfday import ErrorFacts, WarningObservation
 from core.errors import OmniError
+from core.models.halfday.events import ErrorFacts, WarningObservation
 
 CHAT = "hd_fallback_chat"  # the chat box under the agent's answer
 

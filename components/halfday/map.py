@@ -18,8 +18,8 @@ from components.basemap import add_background, finish_map
 from components.folium_typed import polyline
 from components.halfday import text
 from components.maps import clustered_pins, offline_map
-from core.app.halfday import OriginPoint, Plan
 from core.i18n import t
+from core.models.halfday.plans import OriginPoint, Plan
 
 ROUTE_COLOUR = "#d62728"
 STEP_COLOURS = {"activity": "#1f77b4", "meal": "#ff7f0e"}

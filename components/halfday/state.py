@@ -17,26 +17,21 @@ from components.identity import dashboard_user
 from components.language import current_lang, t
 from core.app import RequestContext
 from core.app import halfday as halfday_app
-from core.app.halfday import (
-    DEFAULT_WEIGHTS,
-    DIMENSIONS,
-    DegradedChoice,
+from core.app.halfday import HalfDayPlanner, offered_windows
+from core.models.halfday.events import (
     Done,
     DoneError,
     DoneEvent,
     DonePlans,
     ErrorFacts,
     HalfDayEvent,
-    HalfDayPlanner,
-    HalfDayRequest,
-    NamedWindow,
     ObservationEvent,
-    ScoreWeights,
     StatusEvent,
     WarningObservation,
-    WindowChoice,
-    offered_windows,
 )
+from core.models.halfday.facts import DegradedChoice
+from core.models.halfday.goal import NamedWindow, WindowChoice
+from core.models.halfday.plans import DEFAULT_WEIGHTS, DIMENSIONS, HalfDayRequest, ScoreWeights
 
 GOAL = "hd_goal"  # the goal box
 ORIGIN = "hd_origin"  # the optional start place

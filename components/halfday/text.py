@@ -12,32 +12,32 @@ from datetime import date, time
 from typing import Any
 
 from core.app import halfday_words as w
-from core.app.halfday import (
-    CandidateFacts,
-    ChosenObservation,
-    DecomposedGoal,
+from core.i18n import t
+from core.models.halfday.events import (
     DoneEvent,
     ErrorFacts,
     HalfDayEvent,
     IntentEvent,
-    MemoryFacts,
     Observation,
     ObservationEvent,
-    Plan,
-    PlanSetFacts,
-    PlanStep,
-    ProfileFacts,
     RelaxedObservation,
     ReservableObservation,
     ResultObservation,
-    Risk,
     SkillCallEvent,
-    SlotsFacts,
     StatusEvent,
-    ToolFacts,
     WarningObservation,
 )
-from core.i18n import t
+from core.models.halfday.facts import (
+    CandidateFacts,
+    ChosenObservation,
+    MemoryFacts,
+    PlanSetFacts,
+    ProfileFacts,
+    SlotsFacts,
+    ToolFacts,
+)
+from core.models.halfday.goal import DecomposedGoal
+from core.models.halfday.plans import Plan, PlanStep, Risk
 
 STAGE_COUNT = 7
 WEEKDAYS = ("common.weekday.mon", "common.weekday.tue", "common.weekday.wed", "common.weekday.thu",

@@ -20,8 +20,8 @@ from components.lab.words import (
 )
 from components.language import t
 from components.progress import progress_box
-from core.app.lab import OPTIMISERS, LabGrid
 from core.errors import OmniError
+from core.models.lab import OPTIMISERS, LabGrid
 from core.models.route import STRATEGIES
 
 MAX_SENTENCES = 8  # invalid lines listed as sentences; the rest counted

@@ -43,7 +43,7 @@ OPEN_PLANNER = "lab_open_planner_now"  # set by the drill-down's button: switch 
 
 def _open_in_planner(request_id: str, strategy: str | None, mode: str, provider: str) -> None:
     """on_click of "Open in the route planner": the request into the planner's form, then the page switch."""
-    from core.app.lab import RouteBatchItem
+    from core.models.lab import RouteBatchItem
 
     result = st.session_state.get(S.RESULT)
     item = result.items.get(request_id) if result is not None else None
@@ -521,7 +521,7 @@ def _render_drill_down(result: S.LabResult, *, strategy: str | None, lang: str) 
         },
     )
     item = result.items.get(chosen)
-    from core.app.lab import RouteBatchItem
+    from core.models.lab import RouteBatchItem
 
     can_open = isinstance(item, RouteBatchItem)
     first = rows.iloc[0]

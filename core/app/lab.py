@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from core.config import Settings, get_settings
 from core.lab.batch import Batch
 from core.lab.summary import LabSummary
-from core.models.lab import OPTIMISERS, LabGrid, RouteBatchItem, TripBatchItem
+from core.models.lab import LabGrid
 
 if TYPE_CHECKING:  # the runner and the results table (pyarrow) are read when a run or a table is asked for
     import pandas as pd
@@ -19,14 +19,8 @@ if TYPE_CHECKING:  # the runner and the results table (pyarrow) are read when a 
     from core.lab.runner import RunReport
 
 __all__ = [
-    # the contracts the lab's entry points take and return (core.lab's models)
-    "OPTIMISERS",
     "Batch",
-    "LabGrid",
     "LabSummary",
-    "RouteBatchItem",
-    "TripBatchItem",
-    # entry points
     "grid_of",
     "load_results",
     "read_batch",

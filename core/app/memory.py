@@ -17,7 +17,6 @@ from core.models.rules import RULE_CODES, RuleCode
 __all__ = [
     "Conversation",
     "MemoryView",
-    "RuleCode",
     "forget",
     "forget_everything",
     "new_conversation_id",

@@ -11,23 +11,14 @@ import hashlib
 
 from core.app.context import RequestContext
 from core.errors import InputError
-from core.models.reservations import CancellationPolicy, DryRun, Outcome, Quote, Reservation, ReservationRequest
+from core.models.reservations import DryRun, Outcome, Reservation, ReservationRequest
 from core.packs.loader import RegionPack
 from core.reservations.catalog import BookableItem
 from core.reservations.service import ReservationService
 
 __all__ = [
-    # the contracts the reservation use cases take and return (core.reservations' models), the bookable items
-    # of a pack, and the service a face's booking flow works through (``RequestContext.reservations``)
     "BookableItem",
-    "CancellationPolicy",
-    "DryRun",
-    "Outcome",
-    "Quote",
-    "Reservation",
-    "ReservationRequest",
     "ReservationService",
-    # entry points
     "cancel",
     "cancel_key",
     "confirm",

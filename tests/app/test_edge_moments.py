@@ -18,10 +18,10 @@ from core.app import agent as agent_app
 from core.app import halfday as halfday_app
 from core.app import reservations as reservations_app
 from core.app.context import AppServices
-from core.app.halfday import HalfDayRequest
-from core.app.reservations import ReservationRequest
 from core.config import Settings
 from core.errors import OmniError
+from core.models.halfday.plans import HalfDayRequest
+from core.models.reservations import ReservationRequest
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 NEW_YEARS_EVE = datetime(2026, 12, 31, 23, 30, tzinfo=SHANGHAI)
