@@ -66,8 +66,7 @@ def forget(ctx: RequestContext, code: str) -> bool:
         raise InputError(
             f"unknown rule {code!r}; the rules are {', '.join(RULE_CODES)}", field="code", code="UNKNOWN_RULE"
         )
-    rule: RuleCode = code  # type: ignore[assignment]
-    return bool(_memory(ctx).forget(_user(ctx), [rule]))
+    return bool(_memory(ctx).forget(_user(ctx), [code]))
 
 
 def forget_everything(ctx: RequestContext) -> dict[str, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,7 +26,7 @@ RuleCode = Literal[
     "stroller",  # 推婴儿车, with a stroller
     "kids_under_6",  # 带3岁的孩子, a toddler, kids under 6
 ]
-RULE_CODES: tuple[str, ...] = RuleCode.__args__  # type: ignore[attr-defined]
+RULE_CODES: tuple[RuleCode, ...] = get_args(RuleCode)
 KIDS_AGE_LIMIT = 6  # "young children": below school age; they walk little and cannot wait long
 
 
