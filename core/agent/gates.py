@@ -84,4 +84,7 @@ def confirm(store: TripStore, request: AgentRequest, *, now: float) -> DryRunRec
         return GateRefusal("CONFIRMATION_INVALID", "EXPIRED", rec)
     if not store.consume_dry_run(dr_id, user_id=request.user_id, now=now):
         return GateRefusal("CONFIRMATION_INVALID", "ALREADY_USED", rec)  # lost a race
-    return store.get_dry_run(dr_id)  # type: ignore[return-value]
+    used = store.get_dry_run(dr_id)
+    if used is None:  # gone between the two statements
+        return GateRefusal("CONFIRMATION_INVALID", "UNKNOWN_ID")
+    return used

@@ -367,6 +367,15 @@ def _crud_target_missing(f: Features) -> bool:
     return len(re.sub(r"[\s\W_]+", "", stripped)) < 2 or f.pronouns > 0
 
 
+#: what each route needs when the scores chose it
+_GREY_ZONE_CAPABILITIES: dict[Route, tuple[Capability, ...]] = {
+    "SYSTEM1_API": ("transport", "places"),
+    "SYSTEM1_RAG": ("knowledge", "places"),
+    "SYSTEM2_REASONING": ("places", "transport", "planner"),
+    "SYSTEM2_WEBBROWSE": ("browser", "places"),
+}
+
+
 def _grey_zone(
     f: Features, options: AgentOptions, settings: Settings, *, arbiter: Arbiter | None, recent: list[str]
 ) -> RouterDecision:
@@ -398,12 +407,7 @@ def _grey_zone(
         "SYSTEM2_REASONING": "plan",
         "SYSTEM2_WEBBROWSE": "browse",
     }[route]
-    caps: list[Capability] = {
-        "SYSTEM1_API": ["transport", "places"],
-        "SYSTEM1_RAG": ["knowledge", "places"],
-        "SYSTEM2_REASONING": ["places", "transport", "planner"],
-        "SYSTEM2_WEBBROWSE": ["browser", "places"],
-    }[route]  # type: ignore[assignment]
+    caps = list(_GREY_ZONE_CAPABILITIES[route])
     missing: list[str] = []
     if route == "SYSTEM2_REASONING" and not f.days and not f.has_date:
         missing.append("days")

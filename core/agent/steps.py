@@ -4,7 +4,7 @@ per step, the dry run of a commit, and the TIMEOUT result with the best partial 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Literal
 
 from core.agent import fastpath, gates
 from core.agent.actions.registry import ActionRegistry
@@ -43,7 +43,7 @@ POLICY_BUDGET = "BUDGET_GUARD"
 
 
 class BudgetExhausted(Exception):
-    def __init__(self, code: str, what: str):
+    def __init__(self, code: Literal["TIMEOUT_SYSTEM2", "BUDGET_EXCEEDED"], what: str):
         super().__init__(what)
         self.code = code
         self.what = what
@@ -175,7 +175,7 @@ def _how_to_confirm(dry_run_id: str, ctx: AgentContext, zh: bool) -> str:
 def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted) -> None:
     """Budget exhausted: TIMEOUT with the best partial result, fallback_used and next steps."""
     state.result.status = "TIMEOUT"
-    state.result.error_code = exc.code  # type: ignore[assignment]
+    state.result.error_code = exc.code
     state.observability.fallback_used = True
     partial = "none"
     c = state.compute

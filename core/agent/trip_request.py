@@ -19,6 +19,7 @@ from core.models.agent import (
     AgentState,
 )
 from core.models.common import as_priority
+from core.models.itinerary import Pacing
 from core.models.rules import Rule
 from core.packs.loader import RegionPack
 from core.packs.queues import queue_estimate
@@ -280,7 +281,7 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
             suggested = pack.place_by_id(pid)
             assert suggested is not None, "suggest_places only gives the pack's own ids"
             places.append({"key": pid, "place_id": pid, "name": suggested.name_zh, "priority": "nice"})
-    pacing = (
+    pacing: Pacing = (
         "relaxed"
         if re.search(r"轻松|慢|relax", text, re.I)
         else "tight"
@@ -288,7 +289,7 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
         else "normal"
     )
     mode = "walking" if f.walking else "driving"
-    state.trip.pacing = pacing  # type: ignore[assignment]
+    state.trip.pacing = pacing
     return {
         "trip_name": "agent plan",
         "region": pack.name,

@@ -12,7 +12,7 @@ from core.errors import InputError
 from core.memory.conversations import Conversation, ConversationStore
 from core.memory.store import Episode, KeptRule, UserMemory
 from core.models.agent import AgentResponse
-from core.models.rules import RULE_CODES, RuleCode
+from core.models.rules import RULE_CODES
 
 __all__ = [
     "Conversation",
@@ -65,8 +65,7 @@ def forget(ctx: RequestContext, code: str) -> bool:
         raise InputError(
             f"unknown rule {code!r}; the rules are {', '.join(RULE_CODES)}", field="code", code="UNKNOWN_RULE"
         )
-    rule: RuleCode = code  # type: ignore[assignment]
-    return bool(_memory(ctx).forget(_user(ctx), [rule]))
+    return bool(_memory(ctx).forget(_user(ctx), [code]))
 
 
 def forget_everything(ctx: RequestContext) -> dict[str, int]:

@@ -85,5 +85,5 @@ def offered_choices(now: datetime) -> list[WindowChoice]:
     for choice in WINDOW_CHOICES:
         resolved, _ = resolve_window(NamedWindow(choice=choice), now)
         if resolved is not None and resolved.minutes >= MIN_OFFERED_MINUTES:
-            out.append(choice)  # type: ignore[arg-type]
+            out.append(choice)
     return out

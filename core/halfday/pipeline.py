@@ -40,7 +40,6 @@ from core.models.halfday.events import (
     DonePlans,
     EmptyObservation,
     ErrorFacts,
-    EventBase,
     HalfDayEvent,
     HalfDayResult,
     IntentData,
@@ -216,8 +215,8 @@ def tool_facts(output: Any) -> ToolFacts:
     return OtherFacts()
 
 
-def _call(stream: _Stream, registry: ToolRegistry, name: str, payload: Any) -> Iterator[HalfDayEvent | Any]:
-    """skill_call, the call, observation: yields the two events, then the tool's output as the last item."""
+def _run(stream: _Stream, registry: ToolRegistry, name: str, payload: Any, sink: list[Any]) -> Iterator[HalfDayEvent]:
+    """skill_call, the call, observation: yields the two events, then puts the tool's output in ``sink``."""
     spec = registry.spec(name)
     yield stream.skill_call(name, spec.stage, mocked=registry.runs_mock(name))
     with stream.providers() if name in PROVIDER_TOOLS else nullcontext():
@@ -226,15 +225,7 @@ def _call(stream: _Stream, registry: ToolRegistry, name: str, payload: Any) -> I
     yield stream.observation(
         ResultObservation(tool=name, duration_ms=last["duration_ms"], attempts=last["attempts"], facts=tool_facts(out))
     )
-    yield out
-
-
-def _run(stream: _Stream, registry: ToolRegistry, name: str, payload: Any, sink: list[Any]) -> Iterator[HalfDayEvent]:
-    for item in _call(stream, registry, name, payload):
-        if isinstance(item, EventBase):
-            yield item  # type: ignore[misc]
-        else:
-            sink.append(item)
+    sink.append(out)
 
 
 def plan_events(

@@ -7,7 +7,7 @@ from datetime import date, time, timedelta
 
 from core.config import Settings
 from core.itinerary.travel import robustness_policy_for
-from core.models.halfday.goal import Party
+from core.models.halfday.goal import DIET_CODES, MOBILITY_CODES, DietCode, MobilityCode, Party
 from core.models.halfday.plans import Profile, ProfileInput, Slot, SlotsInput, TimeSlots
 
 #: walking legs longer than this (minutes) go by car; less with small children, older people or a wheelchair
@@ -19,8 +19,8 @@ MEAL_WINDOWS = {"lunch": (time(11, 30), time(14, 0)), "dinner": (time(17, 30), t
 MEAL_MIN_OVERLAP = 90  # an afternoon from 13:00 has no lunch in it: people say "afternoon" after eating
 MEAL_ASKED_MIN_OVERLAP = 45  # ...unless the goal asks to eat ("吃个午饭"): then a short overlap is enough
 #: the memory's rules that are diets or mobility needs of the goal's constraints (the same codes)
-RULE_DIETS = frozenset({"no_spicy", "vegetarian", "vegan", "halal", "no_alcohol"})
-RULE_MOBILITY = frozenset({"wheelchair", "stroller"})
+RULE_DIETS: tuple[DietCode, ...] = ("no_spicy", "vegetarian", "vegan", "halal", "no_alcohol")
+RULE_MOBILITY: tuple[MobilityCode, ...] = ("wheelchair", "stroller")
 READY_MIN = 15  # planning for today: the first step starts no sooner than this after now
 
 
@@ -45,19 +45,19 @@ def analyze_user_profile(inp: ProfileInput) -> Profile:
         party, party_source, child_ages = goal.party, "default", []
 
     constraints = goal.constraints.model_copy(deep=True)
-    for d in fam.diet:
-        if d not in constraints.diet:
-            constraints.diet.append(d)  # type: ignore[arg-type]
+    for d in fam.diet:  # the family's codes are the goal's (the memory page offers those only)
+        if d in DIET_CODES and d not in constraints.diet:
+            constraints.diet.append(d)
     for m in fam.mobility:
-        if m not in constraints.mobility:
-            constraints.mobility.append(m)  # type: ignore[arg-type]
+        if m in MOBILITY_CODES and m not in constraints.mobility:
+            constraints.mobility.append(m)
     said = {r.code: r for r in memory.rules}  # standing rules the person stated (core/memory), the agent's too
-    for code in RULE_DIETS & said.keys():
-        if code not in constraints.diet:
-            constraints.diet.append(code)  # type: ignore[arg-type]
-    for code in RULE_MOBILITY & said.keys():
-        if code not in constraints.mobility:
-            constraints.mobility.append(code)  # type: ignore[arg-type]
+    for diet in RULE_DIETS:
+        if diet in said and diet not in constraints.diet:
+            constraints.diet.append(diet)
+    for need in RULE_MOBILITY:
+        if need in said and need not in constraints.mobility:
+            constraints.mobility.append(need)
 
     prefs: dict[str, float] = {p: 1.0 for p in goal.preferences}
     for tag, affinity in memory.preferences.items():

@@ -236,4 +236,6 @@ class HalfDayPlanner:
         from core.halfday.tools import Trace
 
         trace = Trace(trace_id=trace_id) if trace_id else Trace()
-        return self.registry.call("mock_reserve", inp, trace=trace)  # type: ignore[no-any-return]
+        out = self.registry.call("mock_reserve", inp, trace=trace)
+        assert isinstance(out, DryRun), "the registry validates mock_reserve's output as its output model, DryRun"
+        return out

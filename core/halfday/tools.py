@@ -118,7 +118,7 @@ class ToolRegistry:
     def names(self) -> list[str]:
         return sorted(self._specs, key=lambda n: (self._specs[n].stage, n))
 
-    def call(self, name: str, payload: BaseModel | dict[str, Any], *, trace: Trace) -> Any:
+    def call(self, name: str, payload: BaseModel | dict[str, Any], *, trace: Trace) -> BaseModel:
         spec = self._specs[name]
         mock = spec.mock if self.runs_mock(name) else None
         fn = mock or spec.fn

@@ -41,13 +41,11 @@ class Task:
 
     index: int
     cell: TaskCell
-    item: RouteBatchItem | TripBatchItem | None = None
-    invalid: InvalidLine | None = None
+    entry: RouteBatchItem | TripBatchItem | InvalidLine
 
     @property
     def key(self) -> tuple[str, str, str]:
-        request_id = self.item.id if self.item is not None else self.invalid.id  # type: ignore[union-attr]
-        return (request_id, self.cell.provider, self.cell.mode)
+        return (self.entry.id, self.cell.provider, self.cell.mode)
 
 
 class RunReport(BaseModel):
@@ -69,16 +67,14 @@ class RunReport(BaseModel):
 def plan_tasks(batch: Batch, grid: LabGrid) -> list[Task]:
     """Every task of a batch in a fixed order: requests in file order, then the grid's provider × mode cells."""
     tasks = []
-    entries: list[tuple[int, Any]] = sorted([*batch.items, *((line.index, line) for line in batch.invalid)])
+    entries: list[tuple[int, RouteBatchItem | TripBatchItem | InvalidLine]] = sorted(
+        [*batch.items, *((line.index, line) for line in batch.invalid)]
+    )
     for index, entry in entries:
-        region = entry.region
-        if not grid.runs(region):
+        if not grid.runs(entry.region):
             continue
         for cell in grid.task_cells():
-            if isinstance(entry, InvalidLine):
-                tasks.append(Task(index=index, cell=cell, invalid=entry))
-            else:
-                tasks.append(Task(index=index, cell=cell, item=entry))
+            tasks.append(Task(index=index, cell=cell, entry=entry))
     return tasks
 
 
@@ -114,8 +110,8 @@ def _run_chunk(
 
     rows: list[dict[str, Any]] = []
     for task in tasks:
-        if task.invalid is not None:
-            bad = task.invalid
+        if isinstance(task.entry, InvalidLine):
+            bad = task.entry
             rows += invalid_rows(
                 request_id=bad.id,
                 region=bad.region,
@@ -127,9 +123,8 @@ def _run_chunk(
                 settings=settings,
             )
         else:
-            assert task.item is not None
             rows += run_task(
-                task.item, index=task.index, cell=task.cell, grid=grid, settings=settings, providers=providers
+                task.entry, index=task.index, cell=task.cell, grid=grid, settings=settings, providers=providers
             )
     return rows
 
@@ -144,11 +139,9 @@ def _lost(chunk: list[Task], grid: LabGrid, settings: Settings, exc: BaseExcepti
 
     rows: list[dict[str, Any]] = []
     for task in chunk:
-        request_id, _, _ = task.key
-        region = task.item.region if task.item is not None else task.invalid.region  # type: ignore[union-attr]
         rows += invalid_rows(
-            request_id=request_id,
-            region=region,
+            request_id=task.entry.id,
+            region=task.entry.region,
             index=task.index,
             code="WORKER_FAILED",
             message=f"the worker running this request failed: {type(exc).__name__}: {exc}",
@@ -189,11 +182,11 @@ def _dask(
     from distributed import Client
     from distributed import as_completed as dask_completed
 
-    with Client(scheduler, set_as_default=False) as client:  # type: ignore[no-untyped-call]
+    with Client(scheduler, set_as_default=False) as client:  # type: ignore[no-untyped-call]  # distributed: Client.__init__ is unannotated
         futures = client.map(run_chunk, chunks, grid=grid, settings=settings, pure=False)
         owner = {f.key: chunk for f, chunk in zip(futures, chunks, strict=True)}
         try:
-            for future in dask_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
+            for future in dask_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]  # and as_completed.__init__
                 try:
                     yield owner[future.key], future.result()
                 except Exception as exc:

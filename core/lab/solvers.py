@@ -18,12 +18,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
 from core.errors import OmniError
 from core.geo.base import LonLat, TravelMode
 from core.models.lab import OptStatus
+from core.optimizer.arrays import Floats
 
 #: the objectives an optimiser is asked for: the matrix each one minimises
 OBJECTIVES = ("distance_m", "duration_s")
@@ -56,7 +58,7 @@ class OptimiserRun:
     stop: str | None = None
 
 
-def order_cost(cost: np.ndarray, order: Sequence[int], *, start: int | None, end: int) -> float:
+def order_cost(cost: Floats, order: Sequence[int], *, start: int | None, end: int) -> float:
     """``start -> order... -> end`` on ``cost`` (``start`` None: from the first stop)."""
     nodes = [*([start] if start is not None else []), *order, end]
     return float(sum(cost[a, b] for a, b in zip(nodes, nodes[1:])))
@@ -71,7 +73,7 @@ def failed(
 
 
 # ---- nearest neighbour ------------------------------------------------------------------------------------
-def nearest_neighbour_path(cost: np.ndarray, stops: Sequence[int], *, start: int | None, end: int) -> tuple[int, ...]:
+def nearest_neighbour_path(cost: Floats, stops: Sequence[int], *, start: int | None, end: int) -> tuple[int, ...]:
     """Always the cheapest unvisited stop next (ties: the lower node). Without a start every stop is tried first
     and the cheapest of those paths kept."""
     stops = [int(s) for s in stops]
@@ -101,7 +103,7 @@ def nearest_neighbour_path(cost: np.ndarray, stops: Sequence[int], *, start: int
 
 
 def run_nearest_neighbour(
-    dist: np.ndarray, dur: np.ndarray, stops: Sequence[int], *, start: int | None, end: int
+    dist: Floats, dur: Floats, stops: Sequence[int], *, start: int | None, end: int
 ) -> OptimiserRun:
     t0 = time.perf_counter()
     solves = {
@@ -127,7 +129,7 @@ _ROUTING_STATUS = {
 
 
 def ortools_path(
-    cost: np.ndarray, stops: Sequence[int], *, start: int | None, end: int, time_limit_s: float
+    cost: Floats, stops: Sequence[int], *, start: int | None, end: int, time_limit_s: float
 ) -> tuple[tuple[int, ...], str]:
     """One vehicle from ``start`` (a free start node when None) through every stop to ``end``: OR-Tools routing,
     path-cheapest-arc then guided local search until ``time_limit_s``. Returns the order and OR-Tools' status."""
@@ -171,7 +173,7 @@ def ortools_path(
 
 
 def run_ortools(
-    dist: np.ndarray, dur: np.ndarray, stops: Sequence[int], *, start: int | None, end: int, time_limit_s: float
+    dist: Floats, dur: Floats, stops: Sequence[int], *, start: int | None, end: int, time_limit_s: float
 ) -> OptimiserRun:
     t0 = time.perf_counter()
     solves: dict[str, Solve] = {}
@@ -193,8 +195,14 @@ def run_ortools(
 
 
 # ---- Valhalla's optimized_route ---------------------------------------------------------------------------
+class OrderingRouter(Protocol):
+    """A router that orders stops itself: Valhalla's ``optimized_route`` (core.geo.valhalla.ValhallaRouter)."""
+
+    def optimized_order(self, points: Sequence[LonLat], *, mode: TravelMode) -> list[int]: ...
+
+
 def run_valhalla(
-    router: object | None,
+    router: OrderingRouter | None,
     points: Sequence[LonLat],
     stops: Sequence[int],
     *,
@@ -212,7 +220,7 @@ def run_valhalla(
     asked = [points[start], *(points[s] for s in stops), points[end]]
     t0 = time.perf_counter()
     try:
-        found = router.optimized_order(asked, mode=mode)  # type: ignore[attr-defined]
+        found = router.optimized_order(asked, mode=mode)
     except OmniError as exc:
         return failed("valhalla", exc.code, exc.message, time_s=time.perf_counter() - t0)
     elapsed = time.perf_counter() - t0

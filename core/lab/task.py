@@ -14,7 +14,7 @@ import platform
 import time
 from functools import lru_cache
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import core
 from core.config import Settings
@@ -42,10 +42,14 @@ from core.models.lab import (
     TripBatchItem,
     size_bucket,
 )
+from core.models.route import RouteStrategy
 from core.optimizer.ils import REPRODUCIBLE_STOPS
 from core.route.planner import candidates_stage, geometry_stage, matrix_stage, resolve_stage
 from core.route.stage_types import OrderPool, ResolvedTrip, TripMatrix
 from core.route.strategies import Scored, best_of
+
+if TYPE_CHECKING:
+    from core.geo.valhalla import ValhallaRouter
 
 #: settings that shape a route's figures: kept with every row so a result can be reproduced
 FIGURE_SETTINGS = (
@@ -375,7 +379,7 @@ def _order_fields(net: TripMatrix, trip: ResolvedTrip, order: tuple[int, ...]) -
 
 
 def _figures(
-    run: OptimiserRun, net: TripMatrix, trip: ResolvedTrip, strategy: str, settings: Settings
+    run: OptimiserRun, net: TripMatrix, trip: ResolvedTrip, strategy: RouteStrategy, settings: Settings
 ) -> dict[str, Any] | None:
     """The strategy's pick among this optimiser's orders (one per objective), by the planner's own ranking."""
     orders = list(dict.fromkeys(s.order for s in run.solves.values() if s.order is not None))
@@ -386,15 +390,13 @@ def _figures(
         d = order_cost(net.dist, order, start=net.start, end=net.end)
         t = order_cost(net.dur, order, start=net.start, end=net.end)
         scored.append(Scored(order=order, distance_m=d, duration_s=t))
-    pick = scored[
-        best_of(scored, strategy, tolerance=settings.tie_tolerance, time_slack=settings.balanced_time_slack)  # type: ignore[arg-type]
-    ]
+    pick = scored[best_of(scored, strategy, tolerance=settings.tie_tolerance, time_slack=settings.balanced_time_slack)]
     distance, duration = _legs_total(net, pick.order)
     return {"distance_m": distance, "duration_s": duration, **_order_fields(net, trip, pick.order)}
 
 
 def _project_figures(
-    ctx: _Context, pool: OrderPool, net: TripMatrix, trip: ResolvedTrip, strategy: str, provider: MapServices
+    ctx: _Context, pool: OrderPool, net: TripMatrix, trip: ResolvedTrip, strategy: RouteStrategy, provider: MapServices
 ) -> dict[str, Any]:
     """The route plan_route would return for ``strategy``: the planner's pick among its pool (the first of
     rank_stage's ranking, without ranking every other order), its totals the sums of its rounded legs."""
@@ -402,7 +404,7 @@ def _project_figures(
     pick = pool.scored[
         best_of(
             pool.scored,
-            strategy,  # type: ignore[arg-type]
+            strategy,
             tolerance=settings.tie_tolerance,
             time_slack=settings.balanced_time_slack,
         )
@@ -427,7 +429,7 @@ def _provenance_warnings(item: RouteBatchItem, trip: ResolvedTrip) -> list[str]:
     return out
 
 
-def _valhalla_router(provider: MapServices) -> object | None:
+def _valhalla_router(provider: MapServices) -> ValhallaRouter | None:
     """The Valhalla router under the provider's resilience wrapper, when it routes on a road network."""
     from core.geo.valhalla import ValhallaRouter
 

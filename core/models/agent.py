@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator
 
@@ -48,7 +48,7 @@ ErrorCode = Literal[
     "INTERNAL_ERROR",
     "DATABASE_UNREACHABLE",  # the database is down, frozen or refusing writes (core.errors.DatabaseUnreachable)
 ]
-ERROR_CODES: tuple[ErrorCode, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 
 
 # --- request ---------------------------------------------------------------------------------------
@@ -171,7 +171,7 @@ NextStepCode = Literal[
     "ask_otherwise",  # the knowledge base does not cover the question
     "ask_related",  # other places the search found, offered as the next question: {"place_ids": "a,b"}
 ]
-NEXT_STEP_CODES: tuple[NextStepCode, ...] = NextStepCode.__args__  # type: ignore[attr-defined]
+NEXT_STEP_CODES: tuple[NextStepCode, ...] = get_args(NextStepCode)
 
 
 class NextStep(BaseModel):

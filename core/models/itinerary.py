@@ -263,7 +263,9 @@ class TripRequest(BaseModel):
         return self
 
     def day_start_place(self, index: int) -> PlaceRef:
-        return self.days[index].start_place or self.hotel  # type: ignore[return-value]
+        place = self.days[index].start_place or self.hotel
+        assert place is not None, "validation gives every day a start place or the trip a hotel"
+        return place
 
     def day_end_place(self, index: int) -> PlaceRef:
         return self.days[index].end_place or self.day_start_place(index)

@@ -18,7 +18,7 @@ RuleCode = Literal[
     "stroller",  # 推婴儿车, with a stroller
     "kids_under_6",  # 带3岁的孩子, a toddler, kids under 6
 ]
-RULE_CODES: tuple[str, ...] = get_args(RuleCode)
+RULE_CODES: tuple[RuleCode, ...] = get_args(RuleCode)
 
 
 class Rule(BaseModel):

@@ -20,30 +20,45 @@ OR-Tools.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
 import numpy as np
 
+from core.optimizer.arrays import Flags, Floats, Nodes
+
+if TYPE_CHECKING:
+    from numba.core.dispatcher import Dispatcher
+
 try:  # pragma: no cover - exercised implicitly
-    from numba import njit
+    import numba
 
     HAVE_NUMBA = True
 except Exception:  # pragma: no cover - numba missing
     HAVE_NUMBA = False
 
-    def njit(*args, **kwargs):
-        if args and callable(args[0]):
-            return args[0]
-        return lambda f: f
+_Kernel = TypeVar("_Kernel", bound=Callable[..., object])
+
+
+def njit(*, cache: bool, nogil: bool) -> Callable[[_Kernel], Dispatcher[_Kernel] | _Kernel]:
+    """``numba.njit`` with these options, or without numba the plain Python function; either way called with
+    the kernel's own signature."""
+
+    def compile_kernel(f: _Kernel) -> Dispatcher[_Kernel] | _Kernel:
+        return numba.njit(cache=cache, nogil=nogil)(f) if HAVE_NUMBA else f
+
+    return compile_kernel
 
 
 @njit(cache=True, nogil=True)
-def seed_rng(seed):
+def seed_rng(seed: int) -> None:
     np.random.seed(seed)
 
 
 @njit(cache=True, nogil=True)
-def tour_cost(D, t):
+def tour_cost(D: Floats, t: Nodes) -> float:
     n = t.shape[0]
-    s = 0.0
+    s: float = 0.0
     for m in range(n - 1):
         s += D[t[m], t[m + 1]]
     s += D[t[n - 1], t[0]]
@@ -51,7 +66,7 @@ def tour_cost(D, t):
 
 
 @njit(cache=True, nogil=True)
-def _prefix(D, t, fwd, bwd, start):
+def _prefix(D: Floats, t: Nodes, fwd: Floats, bwd: Floats, start: int) -> None:
     n = t.shape[0]
     if start < 1:
         fwd[0] = 0.0
@@ -63,7 +78,7 @@ def _prefix(D, t, fwd, bwd, start):
 
 
 @njit(cache=True, nogil=True)
-def _push(v, active, stack, sp):
+def _push(v: int, active: Flags, stack: Nodes, sp: int) -> int:
     if active[v] == 0:
         active[v] = 1
         stack[sp] = v
@@ -72,19 +87,32 @@ def _push(v, active, stack, sp):
 
 
 @njit(cache=True, nogil=True)
-def _delta2(D, t, fwd, bwd, p, q, n, sym):
+def _delta2(D: Floats, t: Nodes, fwd: Floats, bwd: Floats, p: int, q: int, n: int, sym: bool) -> float:
     a = t[p]
     b = t[p + 1]
     x = t[q]
     y = t[q + 1] if q + 1 < n else t[0]
-    d = D[a, x] + D[b, y] - D[a, b] - D[x, y]
+    d: float = D[a, x] + D[b, y] - D[a, b] - D[x, y]
     if not sym:
         d += (bwd[q] - bwd[p + 1]) - (fwd[q] - fwd[p + 1])
     return d
 
 
 @njit(cache=True, nogil=True)
-def local_search(D, nb, t, pos, fwd, bwd, active, stack, sp, sym, eps, buf):
+def local_search(
+    D: Floats,
+    nb: Nodes,
+    t: Nodes,
+    pos: Nodes,
+    fwd: Floats,
+    bwd: Floats,
+    active: Flags,
+    stack: Nodes,
+    sp: int,
+    sym: bool,
+    eps: float,
+    buf: Nodes,
+) -> float:
     """Run 2-opt + Or-opt until no improving move touches a dirty node.
 
     Returns the total (negative or zero) change of the tour cost.
@@ -118,7 +146,9 @@ def local_search(D, nb, t, pos, fwd, bwd, active, stack, sp, sym, eps, buf):
 
 
 @njit(cache=True, nogil=True)
-def _best_two_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, best):
+def _best_two_opt(
+    D: Floats, nb: Nodes, t: Nodes, pos: Nodes, fwd: Floats, bwd: Floats, a: int, i: int, n: int, sym: bool, best: float
+) -> tuple[float, int, int, int]:
     """The best 2-opt move that puts a near neighbour of ``a`` next to it (successor and predecessor variants):
     (its change if below ``best``, else ``best``; 1 when found, else 0; its segment p, q). The two variants stay two
     loops: one loop parameterised by the variant ran a280 about 25 % slower (bench tsp, 5 runs each)."""
@@ -176,8 +206,10 @@ def _best_two_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, best):
     return best, kind, bp, bq
 
 
+# the signature wrapped by hand: one parameter a line would make this kernel longer still (check_architecture.py)
 @njit(cache=True, nogil=True)
-def _best_or_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, eps, best):
+def _best_or_opt(D: Floats, nb: Nodes, t: Nodes, pos: Nodes, fwd: Floats, bwd: Floats, a: int, i: int, n: int,
+                 sym: bool, eps: float, best: float) -> tuple[float, bool, int, int, int, bool]:  # fmt: skip
     """The best Or-opt move of a segment of 1-3 nodes starting or ending at ``a`` (position ``i`` >= 1) next to a
     near neighbour, reversed where that is cheaper: (its change if below ``best``, else ``best``; whether one was
     found; the segment's ends, the position it goes after, reversed)."""
@@ -264,7 +296,20 @@ def _best_or_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, eps, best):
 
 
 @njit(cache=True, nogil=True)
-def _two_opt_move(D, t, pos, fwd, bwd, active, stack, sp, p, q, n, sym):
+def _two_opt_move(
+    D: Floats,
+    t: Nodes,
+    pos: Nodes,
+    fwd: Floats,
+    bwd: Floats,
+    active: Flags,
+    stack: Nodes,
+    sp: int,
+    p: int,
+    q: int,
+    n: int,
+    sym: bool,
+) -> int:
     """Reverse t[p+1..q]; the four nodes at its ends become dirty. Returns the stack pointer."""
     y = t[q + 1] if q + 1 < n else t[0]
     sp = _push(t[p], active, stack, sp)
@@ -287,7 +332,23 @@ def _two_opt_move(D, t, pos, fwd, bwd, active, stack, sp, p, q, n, sym):
 
 
 @njit(cache=True, nogil=True)
-def _or_opt_move(D, t, pos, fwd, bwd, active, stack, sp, buf, i_s, i_e, ju, brev, n, sym):
+def _or_opt_move(
+    D: Floats,
+    t: Nodes,
+    pos: Nodes,
+    fwd: Floats,
+    bwd: Floats,
+    active: Flags,
+    stack: Nodes,
+    sp: int,
+    buf: Nodes,
+    i_s: int,
+    i_e: int,
+    ju: int,
+    brev: bool,
+    n: int,
+    sym: bool,
+) -> int:
     """Move t[i_s..i_e] after position ``ju`` (reversed when ``brev``); the six nodes around the cuts become dirty.
     Returns the stack pointer."""
     prv = t[i_s - 1]
@@ -326,7 +387,7 @@ def _or_opt_move(D, t, pos, fwd, bwd, active, stack, sp, buf, i_s, i_e, ju, brev
 
 
 @njit(cache=True, nogil=True)
-def nearest_neighbour(D, t):
+def nearest_neighbour(D: Floats, t: Nodes) -> None:
     n = D.shape[0]
     used = np.zeros(n, dtype=np.bool_)
     t[0] = 0
@@ -349,8 +410,11 @@ def nearest_neighbour(D, t):
         cur = bestv
 
 
+# the signature wrapped by hand: one parameter a line would take this kernel past 80 lines (check_architecture.py)
 @njit(cache=True, nogil=True)
-def ils(D, nb, t, pos, fwd, bwd, best_t, cur, best_cost, n_kicks, lmax, sym, eps, stall_limit, stalled):
+def ils(D: Floats, nb: Nodes, t: Nodes, pos: Nodes, fwd: Floats, bwd: Floats, best_t: Nodes, cur: float,
+        best_cost: float, n_kicks: int, lmax: int, sym: bool, eps: float, stall_limit: int,
+        stalled: int) -> tuple[float, float, int, int]:  # fmt: skip
     """Perform up to ``n_kicks`` double-bridge kicks + local search.
 
     ``t`` holds the current tour (cost ``cur``), ``best_t`` the best one seen

@@ -13,11 +13,15 @@ import os
 import threading
 import time
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Literal
 
 import numpy as np
 
+from core.optimizer.arrays import Floats, Nodes
 
-def _neighbours(M: np.ndarray, K: int) -> np.ndarray:
+
+def _neighbours(M: Floats, K: int) -> Nodes:
     n = M.shape[0]
     K = max(1, min(K, n - 1))
     S = M + M.T  # a new array: the diagonal may be overwritten
@@ -29,10 +33,9 @@ def _neighbours(M: np.ndarray, K: int) -> np.ndarray:
 class _Runner:
     """One ILS trajectory (numba kernels) on tour matrix ``M``."""
 
-    def __init__(self, M: np.ndarray, nb: np.ndarray, sym: bool, seed: int, init=None):
+    def __init__(self, M: Floats, nb: Nodes, sym: bool, seed: int, init: Nodes | None = None) -> None:
         from . import _ils
 
-        self.k = _ils
         self.M = M
         self.nb = nb
         self.sym = sym
@@ -63,16 +66,18 @@ class _Runner:
         self._seeded = False
         self.kicks = 0
         self.stalled = 0  # kicks in a row without improving the best tour by more than eps
-        self.stop = ""
+        self.stop: SearchStop | None = None  # set when run_until returns
 
     def run(self, n_kicks: int, stall_limit: int = 0) -> int:
         """Up to ``n_kicks`` kicks, fewer once ``stall_limit`` (> 0) kicks in a row brought no improvement.
 
         Returns the number of kicks done."""
+        from . import _ils
+
         if not self._seeded:
-            self.k.seed_rng(self.seed)
+            _ils.seed_rng(self.seed)
             self._seeded = True
-        cur, best, done, stalled = self.k.ils(
+        cur, best, done, stalled = _ils.ils(
             self.M,
             self.nb,
             self.t,
@@ -90,8 +95,8 @@ class _Runner:
             self.stalled,
         )
         # resynchronise against float drift (a tour equal up to rounding is no improvement: stalled stays)
-        self.cur = float(self.k.tour_cost(self.M, self.t))
-        self.best = float(self.k.tour_cost(self.M, self.best_t))
+        self.cur = float(_ils.tour_cost(self.M, self.t))
+        self.best = float(_ils.tour_cost(self.M, self.best_t))
         if self.cur < self.best:
             self.best = self.cur
             self.best_t[:] = self.t
@@ -159,7 +164,7 @@ def warm_up() -> bool:
         return True
 
 
-def _kernels():
+def _kernels() -> ModuleType | None:
     """The numba ILS kernel module, or None when it cannot be used."""
     try:
         from . import _ils
@@ -188,8 +193,10 @@ MAX_KICKS_PER_NODE = 1000
 #: kicks on (no stall budget up to 1000 n freed them), which another seed's trajectory avoided.
 TRAJECTORIES = 4
 
-#: how a search can end; the first three are kick budgets (the same on any machine)
-REPRODUCIBLE_STOPS = frozenset({"stall", "max_kicks", "no_moves"})
+#: how a search can end (SearchReport.stop)
+SearchStop = Literal["stall", "max_kicks", "no_moves", "time_limit"]
+#: the first three are kick budgets (the same on any machine)
+REPRODUCIBLE_STOPS: frozenset[SearchStop] = frozenset({"stall", "max_kicks", "no_moves"})
 
 
 @dataclass(frozen=True)
@@ -202,7 +209,7 @@ class SearchReport:
     too small to kick).  ``kicks``: kicks done per trajectory (trajectory order); ``stall_kicks``: the
     stall budget (None without an early stop)."""
 
-    stop: str
+    stop: SearchStop
     kicks: tuple[int, ...]
     stall_kicks: int | None
     max_kicks: int | None = None
@@ -223,11 +230,11 @@ def kick_budget(n: int) -> int:
     return max(stall_budget(n), MAX_KICKS_PER_NODE * int(n))
 
 
-STOP_RANK = {"no_moves": 0, "stall": 1, "max_kicks": 2, "time_limit": 3}
+STOP_RANK: dict[SearchStop, int] = {"no_moves": 0, "stall": 1, "max_kicks": 2, "time_limit": 3}
 
 
 def _ils_tour(
-    M: np.ndarray,
+    M: Floats,
     deadline: float,
     seed: int,
     *,
@@ -235,7 +242,7 @@ def _ils_tour(
     max_kicks: int | None = None,
     neighbours: int = 10,
     early_stop: bool = True,
-) -> tuple[np.ndarray, SearchReport]:
+) -> tuple[Nodes, SearchReport]:
     """The best of ``workers`` trajectories (seeds ``seed * 7919 + w``; one trajectory: ``seed``).
 
     Default: each stops on its stall or kick budget, the deadline a safety cap.  ``max_kicks``: exactly that
@@ -270,6 +277,6 @@ def _ils_tour(
         th.join()
     done = [r for r in runners if r is not None]
     best = min(done, key=lambda r: (r.best, done.index(r)))
-    stop = max((r.stop for r in done), key=lambda x: STOP_RANK.get(x, 9))
+    stop = max((r.stop for r in done if r.stop is not None), key=STOP_RANK.__getitem__)  # run_until sets it
     report = SearchReport(stop=stop, kicks=tuple(r.kicks for r in done), stall_kicks=stall, max_kicks=cap)
     return best.best_t.copy(), report

@@ -7,10 +7,9 @@ from __future__ import annotations
 import itertools
 import math
 
-import numpy as np
-
 from core.models.route import OptimizerInfo
-from core.optimizer.ils import STOP_RANK
+from core.optimizer.arrays import Floats, Nodes
+from core.optimizer.ils import STOP_RANK, SearchStop
 from core.optimizer.tsp import held_karp_path, solve_path
 
 _NEIGHBOURHOOD_MAX_STOPS = 40
@@ -20,9 +19,9 @@ _METHOD_NAMES = {
 }
 
 
-def order_totals(orders: np.ndarray, mat: np.ndarray, start: int | None, end: int) -> np.ndarray:
+def order_totals(orders: Nodes, mat: Floats, start: int | None, end: int) -> Floats:
     """Total cost of each row of ``orders`` (node indices) from start through the row to end."""
-    total = mat[orders[:, :-1], orders[:, 1:]].sum(axis=1) + mat[orders[:, -1], end]
+    total: Floats = mat[orders[:, :-1], orders[:, 1:]].sum(axis=1) + mat[orders[:, -1], end]
     if start is not None:
         total = total + mat[start, orders[:, 0]]
     return total
@@ -30,8 +29,8 @@ def order_totals(orders: np.ndarray, mat: np.ndarray, start: int | None, end: in
 
 def distinct_place_orders(
     orders: list[tuple[int, ...]],
-    distance_m: np.ndarray,
-    duration_s: np.ndarray,
+    distance_m: Floats,
+    duration_s: Floats,
     place_of: dict[int, int],
 ) -> list[int]:
     """Indices of the orders to keep: one per sequence of places, the one with the lowest (distance, duration).
@@ -68,8 +67,8 @@ def neighbour_orders(order: tuple[int, ...]) -> set[tuple[int, ...]]:
 
 
 def candidate_orders(
-    dist: np.ndarray,
-    dur: np.ndarray,
+    dist: Floats,
+    dur: Floats,
     stop_nodes: list[int],
     *,
     start: int | None,
@@ -131,7 +130,7 @@ def candidate_orders(
         limit = time_limit_s / 2
         methods = set()
         kicks: int | None = None
-        stops: list[str] = []
+        stops: list[SearchStop] = []
         for mat in (dist, dur):
             sol = solve_path(
                 mat, stop_nodes, start=start, end=end, time_limit_s=limit, exact_limit=exact_limit, seed=seed

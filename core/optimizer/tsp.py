@@ -18,11 +18,14 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
 
+from .arrays import Floats, Nodes
 from .ils import TRAJECTORIES, SearchReport, _ils_tour, _kernels, kick_budget, stall_budget, warm_up
 
 __all__ = [
@@ -49,12 +52,17 @@ DEFAULT_EXACT_LIMIT = 16
 #: Enumeration is only allowed up to this many stops (9! = 362880 orders).
 ENUMERATION_LIMIT = 10
 
+#: how an order was found: exactly by enumeration or Held-Karp, heuristically by the ILS or OR-Tools
+Method = Literal["enumeration", "held_karp", "ils_2opt_oropt", "ortools_gls"]
+#: the heuristic engine asked for (``auto``: the ILS when numba is installed, else OR-Tools)
+Engine = Literal["auto", "ils", "ortools"]
+
 
 @dataclass(frozen=True)
 class OrderSolution:
     order: tuple[int, ...]
     cost: float
-    method: str
+    method: Method
     exact: bool
     alternatives: tuple[tuple[tuple[int, ...], float], ...] = ()
     #: how the heuristic search ended (ILS engine only; see :class:`SearchReport`)
@@ -66,7 +74,7 @@ class OrderSolution:
 # --------------------------------------------------------------------------
 
 
-def _as_matrix(cost) -> np.ndarray:
+def _as_matrix(cost: npt.ArrayLike) -> Floats:
     m = np.asarray(cost, dtype=np.float64)
     if m.ndim != 2 or m.shape[0] != m.shape[1]:
         raise ValueError(f"cost must be a square matrix, got shape {m.shape}")
@@ -75,7 +83,7 @@ def _as_matrix(cost) -> np.ndarray:
     return m
 
 
-def _check(cost: np.ndarray, stops: Sequence[int], start, end) -> list[int]:
+def _check(cost: Floats, stops: Sequence[int], start: int | None, end: int) -> list[int]:
     n = cost.shape[0]
     stops = [int(s) for s in stops]
     if len(set(stops)) != len(stops):
@@ -92,7 +100,7 @@ def _check(cost: np.ndarray, stops: Sequence[int], start, end) -> list[int]:
     return stops
 
 
-def path_cost(cost: np.ndarray, order, *, start: int | None, end: int) -> float:
+def path_cost(cost: npt.ArrayLike, order: Iterable[int], *, start: int | None, end: int) -> float:
     """Cost of ``start -> order... -> end`` (``start`` None: begins at order[0])."""
     c = np.asarray(cost, dtype=np.float64)
     order = [int(x) for x in order]
@@ -107,7 +115,7 @@ def path_cost(cost: np.ndarray, order, *, start: int | None, end: int) -> float:
     return total
 
 
-def _reduce(cost: np.ndarray, stops: Sequence[int], start, end) -> np.ndarray:
+def _reduce(cost: Floats, stops: Sequence[int], start: int | None, end: int) -> Floats:
     """(k+1)x(k+1) tour matrix with node 0 = merged start/end."""
     idx = np.asarray(stops, dtype=np.int64)
     k = len(idx)
@@ -120,7 +128,7 @@ def _reduce(cost: np.ndarray, stops: Sequence[int], start, end) -> np.ndarray:
     return M
 
 
-def _tour_len(M: np.ndarray, tour) -> float:
+def _tour_len(M: Floats, tour: Sequence[int] | Nodes) -> float:
     t = np.asarray(tour, dtype=np.int64)
     return float(M[t, np.roll(t, -1)].sum())
 
@@ -130,7 +138,7 @@ def _tour_len(M: np.ndarray, tour) -> float:
 # --------------------------------------------------------------------------
 
 
-def _permutation_array(k: int) -> np.ndarray:
+def _permutation_array(k: int) -> Nodes:
     """All permutations of ``range(k)`` as rows, in lexicographic order."""
     P = np.zeros((1, 0), dtype=np.int64)
     for m in range(1, k + 1):
@@ -143,7 +151,9 @@ def _permutation_array(k: int) -> np.ndarray:
     return P
 
 
-def enumerate_paths(cost, stops, *, start, end) -> list[tuple[tuple[int, ...], float]]:
+def enumerate_paths(
+    cost: npt.ArrayLike, stops: Sequence[int], *, start: int | None, end: int
+) -> list[tuple[tuple[int, ...], float]]:
     """All permutations of ``stops`` with their path cost, cheapest first.
 
     Ties keep lexicographic order of the permutation of ``stops``.
@@ -166,7 +176,7 @@ def enumerate_paths(cost, stops, *, start, end) -> list[tuple[tuple[int, ...], f
     return list(zip(map(tuple, perms[ordr].tolist()), costs[ordr].tolist()))
 
 
-def held_karp_path(cost, stops, *, start, end) -> OrderSolution:
+def held_karp_path(cost: npt.ArrayLike, stops: Sequence[int], *, start: int | None, end: int) -> OrderSolution:
     """Exact Held-Karp DP over subsets, vectorised with numpy.
 
     The DP table ``dp[S, j]`` (shape ``(2**k, k)``) is the cheapest path that
@@ -249,7 +259,7 @@ def held_karp_path(cost, stops, *, start, end) -> OrderSolution:
 # --------------------------------------------------------------------------
 
 
-def _ortools_tour(M: np.ndarray, time_limit_s: float) -> np.ndarray:
+def _ortools_tour(M: Floats, time_limit_s: float) -> Nodes:
     """Closed tour over M starting at 0 via OR-Tools guided local search."""
     from ortools.constraint_solver import pywrapcp, routing_enums_pb2
 
@@ -282,7 +292,7 @@ def _ortools_tour(M: np.ndarray, time_limit_s: float) -> np.ndarray:
     return np.asarray(tour, dtype=np.int64)
 
 
-def _small_tour(M: np.ndarray) -> np.ndarray:
+def _small_tour(M: Floats) -> Nodes:
     """Exact closed tour for tiny instances (n <= 8) by enumeration."""
     n = M.shape[0]
     if n <= 2:
@@ -298,16 +308,16 @@ def _small_tour(M: np.ndarray) -> np.ndarray:
 
 
 def _solve_tour_matrix(
-    M: np.ndarray,
+    M: Floats,
     time_limit_s: float,
     seed: int,
-    engine: str,
+    engine: Engine,
     workers: int | None,
     max_kicks: int | None,
     t_start: float,
     *,
     early_stop: bool = True,
-) -> tuple[np.ndarray, str, SearchReport | None]:
+) -> tuple[Nodes, Method, SearchReport | None]:
     n = M.shape[0]
     if n <= 8:
         return _small_tour(M), "enumeration", None
@@ -330,14 +340,14 @@ def _solve_tour_matrix(
 
 
 def heuristic_path(
-    cost,
-    stops,
+    cost: npt.ArrayLike,
+    stops: Sequence[int],
     *,
-    start,
-    end,
+    start: int | None,
+    end: int,
     time_limit_s: float,
     seed: int = 0,
-    engine: str = "auto",
+    engine: Engine = "auto",
     workers: int | None = None,
     max_kicks: int | None = None,
     early_stop: bool = True,
@@ -377,7 +387,14 @@ def heuristic_path(
 
 
 def solve_path(
-    cost, stops, *, start, end, time_limit_s: float = 1.0, exact_limit: int = DEFAULT_EXACT_LIMIT, seed: int = 0
+    cost: npt.ArrayLike,
+    stops: Sequence[int],
+    *,
+    start: int | None,
+    end: int,
+    time_limit_s: float = 1.0,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    seed: int = 0,
 ) -> OrderSolution:
     """Held-Karp when ``len(stops) <= exact_limit``, else :func:`heuristic_path`."""
     if len(stops) <= exact_limit:
@@ -386,11 +403,11 @@ def solve_path(
 
 
 def solve_tour(
-    cost,
+    cost: npt.ArrayLike,
     *,
     time_limit_s: float,
     seed: int = 0,
-    engine: str = "auto",
+    engine: Engine = "auto",
     workers: int | None = None,
     max_kicks: int | None = None,
     early_stop: bool = True,

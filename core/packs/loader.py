@@ -70,24 +70,24 @@ class RegionPlace(BaseModel):
 
     @field_validator("aliases", "tags", "cuisine", mode="before")
     @classmethod
-    def _split_pipes(cls, v):
+    def _split_pipes(cls, v: object) -> object:
         if isinstance(v, str):
             return [p.strip() for p in v.split("|") if p.strip()]
         return v
 
     @field_validator("importance", mode="before")
     @classmethod
-    def _blank_is_zero(cls, v):
+    def _blank_is_zero(cls, v: object) -> object:
         return 0 if v is None or isinstance(v, str) and not v.strip() else v
 
     @field_validator("opening_hours", "price_per_person", "rating", "visit_minutes", "min_age", "parent", mode="before")
     @classmethod
-    def _blank_is_none(cls, v):
+    def _blank_is_none(cls, v: object) -> object:
         return None if isinstance(v, str) and not v.strip() else v
 
     @field_validator("needs_reservation", "approximate", mode="before")
     @classmethod
-    def _bool(cls, v):
+    def _bool(cls, v: object) -> bool:
         if isinstance(v, str):
             return v.strip().lower() in {"true", "1", "yes", "y"}
         return bool(v)

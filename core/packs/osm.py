@@ -13,10 +13,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.models.entrance import Entrance
 from core.packs.entrances import EntranceCollector
+
+if TYPE_CHECKING:
+    from osmium.osm import Way
 
 #: name tags kept as a place's names and aliases, most preferred first; every other ``name:<language>`` (and
 #: ``alt_name:<language>`` …) follows them (issue 20 §5: a name in any language the data carries is a way in)
@@ -252,7 +255,7 @@ def _round(coords: Iterable[tuple[float, float]]) -> list[list[float]]:
     return [[round(lon, 5), round(lat, 5)] for lon, lat in coords]
 
 
-def _way_points(way: Any) -> list[tuple[float, float]]:
+def _way_points(way: Way) -> list[tuple[float, float]]:
     pts = []
     for node in way.nodes:
         if node.location.valid():
@@ -283,7 +286,8 @@ def read_extract(pbf: Path) -> Extract:
     out = Extract()
     # multipolygons the area assembler cannot close (cut at the extract's edge) are placed from their members
     wanted: dict[int, tuple[dict[str, str], list[int]]] = {}
-    for rel in osmium.FileProcessor(str(pbf), osmium.osm.RELATION):
+    relations = (r for r in osmium.FileProcessor(str(pbf), osmium.osm.RELATION) if isinstance(r, osmium.osm.Relation))
+    for rel in relations:
         tags = dict(rel.tags)
         if tags.get("type") == "multipolygon" and tags.get("name") and category_for(tags):
             wanted[rel.id] = (tags, [m.ref for m in rel.members if m.type == "w"])
@@ -303,7 +307,7 @@ def read_extract(pbf: Path) -> Extract:
         if isinstance(stamp, datetime) and stamp.year > 1970 and (newest is None or stamp > newest):
             newest = stamp
         tags = dict(obj.tags) if hasattr(obj, "tags") else {}
-        if obj.is_node():
+        if isinstance(obj, osmium.osm.Node):
             loc = obj.location
             if loc.valid():
                 west, south = min(west, loc.lon), min(south, loc.lat)
@@ -312,7 +316,7 @@ def read_extract(pbf: Path) -> Extract:
                 _add(out, f"n{obj.id}", tags, (loc.lon, loc.lat) if loc.valid() else None)
             if loc.valid() and ("entrance" in tags or "door" in tags):
                 doors.node(obj.id, loc.lon, loc.lat, tags)
-        elif obj.is_way():
+        elif isinstance(obj, osmium.osm.Way):
             pts = _way_points(obj)
             if len(pts) < 2:
                 continue
@@ -331,7 +335,7 @@ def read_extract(pbf: Path) -> Extract:
                 _add(out, f"w{obj.id}", tags, _representative(pts, closed=closed), weight=len(pts))
                 if closed and len(out.features) > kept:
                     doors.outline(f"w{obj.id}", tags, (n.ref for n in obj.nodes))
-        elif obj.is_area() and not obj.from_way():  # multipolygon relations; ways were handled as ways
+        elif isinstance(obj, osmium.osm.Area) and not obj.from_way():  # multipolygon relations; ways went above
             rings = [[(n.lon, n.lat) for n in ring] for ring in obj.outer_rings()]
             rings = [r for r in rings if len(r) >= 4]
             if not rings:

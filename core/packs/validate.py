@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -24,6 +25,9 @@ from core.geo.text import normalize
 from core.packs.entrances import ENTRANCES_FILE
 from core.packs.loader import PackRules, RegionPack, load_region
 from core.packs.queues import QUEUES_FILE, check_queue_table, load_queues
+
+if TYPE_CHECKING:
+    from core.models.route import ResolvedPoint
 
 COLUMNS = [
     "id",
@@ -294,9 +298,9 @@ def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> No
                     rep.error(f"{p.id}: name/alias {label!r} collides with {owner}")
                 else:
                     shared["name"] += 1
-        for a in p.aliases:
-            if a.casefold() in own:
-                rep.warn(f"{p.id}: alias {a!r} repeats the row's own name")
+        for alias in p.aliases:
+            if alias.casefold() in own:
+                rep.warn(f"{p.id}: alias {alias!r} repeats the row's own name")
     check_parts(pack, rep)
     for key, n in sorted(shared.items()):
         rep.warn(f"{n} place(s) share a {key} with another (OpenStreetMap data: the resolver offers the choice)")
@@ -433,7 +437,7 @@ def check_region(pack: RegionPack, rep: Report) -> None:
             rep.error(f"region.json: estimate.{mode}.speed_kmh out of range [{s_lo},{s_hi}]")
 
 
-def _resolution_kind(point) -> str:
+def _resolution_kind(point: ResolvedPoint) -> str:
     """exact (name or address), alias (alias / English name) or fuzzy, as the resolver reports it."""
     if point.source == "geo":
         note = point.confidence_note or ""

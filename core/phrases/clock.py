@@ -74,6 +74,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _EVENING_AFTER = re.compile(r"^\s*(?:in the evening|at night|tonight|this evening)", re.I)
 _MORNING_AFTER = re.compile(r"^\s*(?:in the morning|this morning)", re.I)
 _AFTERNOON_AFTER = re.compile(r"^\s*(?:in the afternoon|this afternoon)", re.I)
+#: words after the time that say its period ("7 in the evening"), tried in this order
+_PERIOD_AFTER: tuple[tuple[re.Pattern[str], Period], ...] = (
+    (_EVENING_AFTER, "night"),
+    (_AFTERNOON_AFTER, "pm"),
+    (_MORNING_AFTER, "am"),
+)
 
 
 @dataclass(frozen=True)
@@ -190,9 +196,9 @@ def _read(kind: str, m: re.Match[str], text: str) -> ClockPhrase | None:
             minute = n
     if period is None:
         after = text[end:]
-        for rx, per in ((_EVENING_AFTER, "night"), (_AFTERNOON_AFTER, "pm"), (_MORNING_AFTER, "am")):
+        for rx, per in _PERIOD_AFTER:
             if mm := rx.match(after):
-                period, end = per, end + mm.end()  # type: ignore[assignment]
+                period, end = per, end + mm.end()
                 break
     if not (0 <= hour <= 24 and 0 <= minute <= 59) or (kind in ("ampm", "past", "oclock") and not 0 <= hour <= 12):
         return phrase(None, minute, valid=False)

@@ -251,6 +251,19 @@ def transaction(engine: Engine) -> Iterator[Connection]:
                 yield connection
 
 
+def upsert(conn: Connection, table: sa.Table, values: dict[str, object], *, keys: list[str]) -> None:
+    """Insert ``values`` into ``table``, or update the row with the same ``keys``: one statement in the connection's
+    dialect, so two requests for one key never collide."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        conn.execute(pg_insert(table).values(**values).on_conflict_do_update(index_elements=keys, set_=values))
+    else:
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        conn.execute(sqlite_insert(table).values(**values).on_conflict_do_update(index_elements=keys, set_=values))
+
+
 #: the client's deadline on a PostgreSQL transaction beyond the server's own statement_timeout
 DEADLINE_MARGIN_S = 0.5
 

@@ -414,12 +414,7 @@ class TripStore:
         rec = PendingBooking(user_id=user_id, facts=facts, created_at=now, expires_at=now + ttl_s)
         values = {"user_id": user_id, "facts_json": _json(facts), "created_at": now, "expires_at": rec.expires_at}
         with db.transaction(self.engine) as conn:
-            if conn.dialect.name == "postgresql":  # one statement, so two requests of one user never collide
-                from sqlalchemy.dialects.postgresql import insert
-            else:
-                from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
-            upsert = insert(pending_bookings).values(**values)
-            conn.execute(upsert.on_conflict_do_update(index_elements=["user_id"], set_=values))
+            db.upsert(conn, pending_bookings, values, keys=["user_id"])
         return rec
 
     def pending_booking(self, user_id: str, *, now: float) -> PendingBooking | None:
@@ -451,12 +446,7 @@ class TripStore:
         """Remember (renew) that ``user_id`` consented to browsing in ``conversation_id`` until ``now + ttl_s``."""
         values = {"user_id": user_id, "conversation_id": conversation_id, "granted_at": now, "expires_at": now + ttl_s}
         with db.transaction(self.engine) as conn:
-            if conn.dialect.name == "postgresql":
-                from sqlalchemy.dialects.postgresql import insert
-            else:
-                from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
-            upsert = insert(browse_consents).values(**values)
-            conn.execute(upsert.on_conflict_do_update(index_elements=["user_id", "conversation_id"], set_=values))
+            db.upsert(conn, browse_consents, values, keys=["user_id", "conversation_id"])
 
     def forget_browse_consents(self, user_id: str) -> int:
         """Every browse consent of ``user_id`` forgotten (the person asked to be forgotten); how many there were."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from datetime import date, time
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -41,7 +41,7 @@ PreferenceCode = Literal[
     "walk",  # 散步, 走走, stroll
     "relax",  # 放松, 休闲, chill
 ]
-PREFERENCE_CODES: tuple[str, ...] = PreferenceCode.__args__  # type: ignore[attr-defined]
+PREFERENCE_CODES: tuple[PreferenceCode, ...] = get_args(PreferenceCode)
 
 #: Dietary needs: each maps onto a pack diet tag or cuisine.
 DietCode = Literal[
@@ -52,21 +52,21 @@ DietCode = Literal[
     "no_spicy",  # 不吃辣, no spicy food
     "no_alcohol",  # 不喝酒 / 带孩子不去酒吧
 ]
-DIET_CODES: tuple[str, ...] = DietCode.__args__  # type: ignore[attr-defined]
+DIET_CODES: tuple[DietCode, ...] = get_args(DietCode)
 
 MobilityCode = Literal[
     "wheelchair",  # 轮椅, wheelchair
     "stroller",  # 推婴儿车, pushchair, stroller
     "limited_walking",  # 老人走不动, 不想走太多, can't walk far
 ]
-MOBILITY_CODES: tuple[str, ...] = MobilityCode.__args__  # type: ignore[attr-defined]
+MOBILITY_CODES: tuple[MobilityCode, ...] = get_args(MobilityCode)
 
 WeatherCode = Literal[
     "rain",  # 下雨, 雨天, rainy
     "hot",  # 太热, 高温, hot
     "cold",  # 太冷, cold
 ]
-WEATHER_CODES: tuple[str, ...] = WeatherCode.__args__  # type: ignore[attr-defined]
+WEATHER_CODES: tuple[WeatherCode, ...] = get_args(WeatherCode)
 
 TransportCode = Literal["walking", "driving", "cycling", "transit"]
 
@@ -113,7 +113,7 @@ class TimeWindow(BaseModel):
 
 #: quick answers to "when?" a face may send instead of words (resolved against the request's now, goal_window.py)
 WindowChoice = Literal["this_afternoon", "tomorrow_morning", "saturday_afternoon"]
-WINDOW_CHOICES: tuple[str, ...] = WindowChoice.__args__  # type: ignore[attr-defined]
+WINDOW_CHOICES: tuple[WindowChoice, ...] = get_args(WindowChoice)
 
 
 class NamedWindow(BaseModel):
