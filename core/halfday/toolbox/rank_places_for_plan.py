@@ -1,0 +1,113 @@
+"""Stage 6: the plans composed from the candidates (compose.py greedy, cpsat.py when greedy misses what the goal
+requires) on the travel table (travel.py, through the map breaker). The mock: greedy on the pack's local estimate."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.config import HalfDayToolName
+from core.geo.base import LonLat
+from core.geo.offline import OfflineProvider
+from core.halfday.compose import compose_plans
+from core.halfday.cpsat import exact_order
+from core.halfday.facts import PlanSetFacts, ToolFacts
+from core.halfday.models import ComposeInput, PlanSet
+from core.halfday.search import effective_budget
+from core.halfday.tools import MOCK, ToolDeps, ToolSpec
+from core.halfday.travel import TravelTable, build_travel_table
+from core.packs.loader import RegionPack
+
+NAME = HalfDayToolName.RANK_PLACES_FOR_PLAN
+
+
+def tool(deps: ToolDeps) -> ToolSpec:
+    return ToolSpec(
+        name=NAME,
+        stage=6,
+        input_model=ComposeInput,
+        output_model=PlanSet,
+        fn=_compose(deps),
+        mock=mock_compose(deps.provider.region),
+        facts=plan_set_facts,
+        calls_providers=True,
+    )
+
+
+def _points(inp: ComposeInput) -> tuple[list[LonLat], int | None]:
+    """The candidates' points, and the origin's last (its index) when there is one."""
+    points = [LonLat(c.lon, c.lat) for c in inp.candidates.items]
+    if inp.origin is None:
+        return points, None
+    points.append(LonLat(inp.origin.lon, inp.origin.lat))
+    return points, len(points) - 1
+
+
+def _compose(deps: ToolDeps) -> Callable[[ComposeInput], PlanSet]:
+    def compose(inp: ComposeInput) -> PlanSet:
+        provider, settings = deps.provider, deps.settings
+        points, origin = _points(inp)
+        table = build_travel_table(
+            points,
+            provider=provider,
+            walk_limit_min=inp.profile.walk_limit_min,
+            factor=inp.slots.travel_factor,
+            buffer_min=inp.slots.travel_buffer_min,
+            settings=settings,
+        )
+        plans, notes = compose_plans(
+            inp.candidates.items,
+            table,
+            inp.slots,
+            inp.profile,
+            origin=origin,
+            max_plans=inp.max_plans,
+            now=inp.now,
+            timezone=provider.region.timezone,
+            solver=settings.halfday_solver,
+            exact=exact_order,
+            budget=effective_budget(inp.profile, inp.candidates.relaxed),
+        )
+        return PlanSet(plans=plans, travel_source=table.source, notes=table.warnings + notes)
+
+    return compose
+
+
+def mock_compose(pack: RegionPack) -> Callable[[ComposeInput], PlanSet]:
+    """The plans on the pack's local travel estimate (no routing service, no breaker), greedy only."""
+    local = OfflineProvider(pack)
+
+    def compose(inp: ComposeInput) -> PlanSet:
+        points, origin = _points(inp)
+        table = TravelTable(
+            walk=local.matrix(points, mode="walking"),
+            drive=local.matrix(points, mode="driving"),
+            walk_limit_min=inp.profile.walk_limit_min,
+            factor=inp.slots.travel_factor,
+            buffer_min=inp.slots.travel_buffer_min,
+            router_name=local.name,
+        )
+        plans, notes = compose_plans(
+            inp.candidates.items,
+            table,
+            inp.slots,
+            inp.profile,
+            origin=origin,
+            max_plans=inp.max_plans,
+            now=inp.now,
+            timezone=pack.timezone,
+            solver="greedy",
+            exact=exact_order,
+            budget=None,
+        )
+        return PlanSet(plans=plans, travel_source=MOCK, notes=notes)
+
+    return compose
+
+
+def plan_set_facts(plans: PlanSet) -> ToolFacts:
+    return PlanSetFacts(
+        plans=len(plans.plans),
+        plan_ids=[p.plan_id for p in plans.plans],
+        travel_source=plans.travel_source,
+        notes=list(plans.notes),
+    )
