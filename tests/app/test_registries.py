@@ -1,0 +1,175 @@
+"""Registries as data (issue 30), end to end: a provider added as one row of core.geo.registry.SERVICES, and a
+half-day tool added as one tool module's ``tool`` (core/halfday/toolbox), are offered, refused, built and used by the
+use cases exactly as the ones that ship, with nothing else touched (docs/ARCHITECTURE.md, "Adding a provider",
+"Adding a half-day tool")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from core.app.context import AppServices
+from core.app.halfday import plan_half_day, worded
+from core.app.route import plan_route
+from core.config import Settings
+from core.errors import InputError
+from core.geo import registry
+from core.geo.offline import OfflineProvider
+from core.geo.registry import GEOCODER, Service, available_providers, make_provider
+from core.halfday.events import ResultObservation, SkillCallEvent
+from core.halfday.facts import OtherFacts
+from core.halfday.models import Candidates, HalfDayRequest, PlanSet
+from core.halfday.service import BUILTIN_TOOLS, HalfDayPlanner
+from core.halfday.tools import SoFar, ToolDeps, ToolRegistry, ToolSpec
+from core.models.route import RoutePlanRequest
+from core.packs.loader import load_region
+from tests.halfday.conftest import NOW, goal
+
+URL = "http://copy.test"
+
+
+class CopyGazetteer(OfflineProvider):
+    """The pack's gazetteer under another name; it notes every look-up, so a test sees it answered."""
+
+    name = "copy"
+    asked: list[str] = []
+
+    def geocode(self, address: str, *, city: str | None = None):  # type: ignore[no-untyped-def]
+        CopyGazetteer.asked.append(address)
+        return super().geocode(address, city=city)
+
+
+#: the row a new geocoder adds (a test has no setting of its own: it is configured by the Nominatim address)
+COPY = Service(
+    name="copy",
+    roles=GEOCODER,
+    configured=lambda settings, pack: settings.nominatim_url == URL,
+    build=lambda b: CopyGazetteer(b.pack),
+    refusal="the copy is not configured: set OMNI_NOMINATIM_URL to " + URL,
+)
+
+
+@pytest.fixture
+def copy_row(monkeypatch):
+    monkeypatch.setitem(registry.SERVICES, COPY.name, COPY)
+    CopyGazetteer.asked = []
+    yield COPY
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return Settings(
+        region="shanghai", cache_dir=None, nominatim_url=URL, db_url=f"sqlite:///{tmp_path / 'omni.db'}"
+    )
+
+
+def test_a_provider_row_is_offered_refused_and_built_like_the_shipped_ones(copy_row, settings):
+    offered = available_providers(region="shanghai", settings=settings)
+    assert "copy+estimate" in offered and offered.index("copy+estimate") > offered.index("pack+estimate")
+    bare = Settings(region="shanghai", cache_dir=None)
+    assert not any(p.startswith("copy") for p in available_providers(region="shanghai", settings=bare))
+    with pytest.raises(InputError) as refused:
+        make_provider("copy+estimate", region="shanghai", settings=bare)
+    assert refused.value.field == "provider" and refused.value.message == COPY.refusal
+    with pytest.raises(InputError, match="a geocoder from pack, amap, amap-mcp, nominatim, copy and a router"):
+        make_provider("estimate+copy", region="shanghai", settings=settings)  # a geocoder is no router
+    services = make_provider("copy+estimate", region="shanghai", settings=settings)
+    assert isinstance(services.geocoder, CopyGazetteer) and services.name == "copy+offline"
+    assert services.weather_service is None
+
+
+def test_a_route_is_planned_on_the_added_provider_through_the_use_case(copy_row, settings):
+    pack = load_region("shanghai")
+    sights = [p for p in pack.places if p.category in ("landmark", "museum", "park")][:4]
+    ctx = AppServices(settings).context(user="u", lang="en", region="shanghai", provider="copy+estimate")
+    request = RoutePlanRequest.model_validate(
+        {
+            "origin_mode": "fixed",
+            "origin_name": sights[0].name_zh,
+            "destination_name": sights[1].name_zh,
+            "stops": [{"name": p.name_zh} for p in sights[2:]],
+        }
+    )
+    result = plan_route(ctx, request)
+    assert result.provider == "copy+offline"
+    assert {p.name_zh for p in sights} <= set(CopyGazetteer.asked)  # every place was looked up by the copy
+    resolved = [result.resolved_origin, result.resolved_destination, *result.resolved_stops]
+    assert [r.poi_id for r in resolved if r is not None] == [p.id for p in sights]  # the pack's own places
+    assert sorted(result.best_route.stop_order) == [0, 1]
+
+
+# ---- a half-day tool: one module's ``tool(deps)``, here written inline ------------------------------------------
+def drop_first_candidate(deps: ToolDeps) -> ToolSpec:
+    """An added tool at the end of stage 5: it reads the candidates and hands them back without the first one."""
+
+    def drop(candidates: Candidates) -> Candidates:
+        return candidates.model_copy(update={"items": candidates.items[1:]})
+
+    return ToolSpec(
+        name="drop_first_candidate",
+        stage=5,
+        input_model=Candidates,
+        output_model=Candidates,
+        fn=drop,
+        reads=lambda known: known.candidates,
+        folds=lambda known, out: replace(known, candidates=out),
+    )
+
+
+def count_plans(deps: ToolDeps) -> ToolSpec:
+    """An added tool at the end of stage 6 that only looks: it reads the plans and changes nothing."""
+    return ToolSpec(
+        name="count_plans", stage=6, input_model=PlanSet, output_model=PlanSet, fn=lambda plans: plans, reads=_plans
+    )
+
+
+def _plans(known: SoFar) -> PlanSet:
+    assert known.plans is not None
+    return known.plans
+
+
+def test_an_added_tool_runs_at_its_stage_and_what_it_folds_back_is_planned_on(copy_row, settings):
+    ctx = AppServices(settings).context(user="u", lang="en", region="shanghai", provider="copy+estimate")
+    planner = HalfDayPlanner(
+        provider=ctx.providers,
+        settings=ctx.settings,
+        clock=ctx.clock,
+        tools=(*BUILTIN_TOOLS, drop_first_candidate, count_plans),
+    )
+    planner.registry.replace("decompose_goal", lambda _inp: goal(preferences=["museum", "park"]))
+    request = HalfDayRequest(goal="test goal", now=NOW, origin="人民广场")
+    events = list(plan_half_day(ctx, request, planner_=planner))
+
+    assert "人民广场" in CopyGazetteer.asked  # stage 4's start place, through the added provider
+    calls = [(e.data.tool, e.data.stage) for e in events if isinstance(e, SkillCallEvent)]
+    names = [name for name, _ in calls]
+    # each added tool runs right after its stage's own tools, every time the stage runs
+    assert ("drop_first_candidate", 5) in calls and ("count_plans", 6) in calls
+    for i, name in enumerate(names):
+        if name == "drop_first_candidate":
+            assert names[i - 1] == "search_places"
+        if name == "count_plans":
+            assert names[i - 1] == "score_plans"
+    searched = [e.data for e in events if isinstance(e.data, ResultObservation) and e.data.tool == "search_places"]
+    dropped = searched[-1].facts.place_ids[0]  # what the last search found first, the added tool took away
+    done = events[-1].data
+    assert done.type == "plans", done
+    assert all(s.place_id != dropped for p in done.result.plans for s in p.steps)
+    assert [c["tool"] for c in done.result.tool_log].count("drop_first_candidate") == len(searched)
+    added = [e.data for e in events if isinstance(e.data, ResultObservation) and e.data.tool == "count_plans"]
+    assert added and all(o.facts == OtherFacts() for o in added)
+
+    # the faces word it like any tool: its name (no words in the catalogs yet), its result
+    from components.halfday.text import event_line
+
+    lines = [event_line(worded(e, "en"), "en") for e in events]
+    assert "drop first candidate" in "\n".join(line for line in lines if line)
+
+
+def test_an_added_tool_must_say_what_it_reads_and_run_at_stage_5_or_6():
+    spec = drop_first_candidate(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="runs at the end of stage 5 or 6, not 3"):
+        ToolRegistry([replace(spec, stage=3)])
+    with pytest.raises(ValueError, match="folds its answer into the plan reads from it too"):
+        ToolRegistry([replace(spec, reads=None)])
