@@ -59,9 +59,7 @@ def copy_row(monkeypatch):
 
 @pytest.fixture
 def settings(tmp_path):
-    return Settings(
-        region="shanghai", cache_dir=None, nominatim_url=URL, db_url=f"sqlite:///{tmp_path / 'omni.db'}"
-    )
+    return Settings(region="shanghai", cache_dir=None, nominatim_url=URL, db_url=f"sqlite:///{tmp_path / 'omni.db'}")
 
 
 def test_a_provider_row_is_offered_refused_and_built_like_the_shipped_ones(copy_row, settings):
@@ -173,3 +171,29 @@ def test_an_added_tool_must_say_what_it_reads_and_run_at_stage_5_or_6():
         ToolRegistry([replace(spec, stage=3)])
     with pytest.raises(ValueError, match="folds its answer into the plan reads from it too"):
         ToolRegistry([replace(spec, reads=None)])
+
+
+def test_a_provider_is_named_in_words_by_keys_its_services_names_give(copy_row, settings):
+    from pydantic import SecretStr
+
+    from components.frame import provider_label
+    from core.app.route import provider_words
+    from core.i18n import t
+
+    keyed = settings.model_copy(update={"amap_key": SecretStr("k" * 32)})
+    for lang in ("zh", "en"):
+        for name in available_providers(region="shanghai", settings=keyed):
+            said = provider_words(name, lang)
+            assert said == provider_label(name, lang)  # the dashboard and the report say the same
+            places, _, travel = name.partition("+")
+            if name == "copy+estimate":  # an added service without words in the catalogs shows its name
+                assert said == t("common.provider.pair", lang, places="copy", travel=_travel_words("estimate", lang))
+            else:  # the shipped ones have words: no part is shown as it is
+                assert said != t("common.provider.pair", lang, places=places, travel=travel), said
+    assert provider_words("amap", "en", short=True) != provider_words("amap", "en")
+
+
+def _travel_words(name: str, lang: str) -> str:
+    from core.i18n import t
+
+    return t(f"common.travel.{name}", lang)
