@@ -197,3 +197,13 @@ def _travel_words(name: str, lang: str) -> str:
     from core.i18n import t
 
     return t(f"common.travel.{name}", lang)
+
+
+def test_the_shipped_tools_have_words_by_the_key_their_name_gives():
+    from core import i18n
+    from core.app.halfday_words import tool_key, tool_words
+
+    unworded = [n for n in HALFDAY_TOOLS if not all(i18n.has(tool_key(n), lang) for lang in i18n.LANGS)]
+    assert unworded == ["resolve_origin"]  # it never had words: its log line reads as its name, as it always did
+    assert tool_words("resolve_origin", "zh") == "resolve origin"
+    assert tool_words("score_plans", "zh") == i18n.t("halfday.stage.score_plans", "zh") != "score plans"
