@@ -85,41 +85,12 @@ def _providers(region: str, data_dir: str) -> list[str]:
     return available_providers(region=region, configured_only=True)  # only what can work (AMap needs its key)
 
 
-#: the services a provider name pairs ("places+travel"), as catalog keys (common.po)
-PLACES = {
-    "pack": "common.places.pack",
-    "amap": "common.places.amap",
-    "amap-mcp": "common.places.amap_mcp",
-    "nominatim": "common.places.nominatim",
-}
-TRAVEL = {
-    "estimate": "common.travel.estimate",
-    "valhalla": "common.travel.valhalla",
-    "osrm": "common.travel.osrm",
-    "amap": "common.travel.amap",
-    "amap-mcp": "common.travel.amap_mcp",
-}
-WHOLE = {"offline": "common.provider.offline", "amap": "common.provider.amap", "amap-mcp": "common.provider.amap_mcp"}
-#: the same, as a short name (a multiselect's tag; the picker's help says what each one covers)
-WHOLE_SHORT = {
-    "offline": "common.provider.short.offline",
-    "amap": "common.provider.short.amap",
-    "amap-mcp": "common.provider.short.amap_mcp",
-}
-
-
 def provider_label(name: str, lang: str | None = None, *, short: bool = False) -> str:
     """'offline' -> 'Offline (region pack ...)': the places service and the travel service, in words; ``short``:
     the name alone ('Offline')."""
-    if name in WHOLE:
-        return t((WHOLE_SHORT if short else WHOLE)[name], lang)
-    places, _, travel = name.partition("+")
-    return t(
-        "common.provider.pair",
-        lang,
-        places=t(PLACES[places], lang) if places in PLACES else places,
-        travel=t(TRAVEL[travel], lang) if travel in TRAVEL else travel,
-    )
+    from core.app.route import provider_words
+
+    return provider_words(name, lang or current_lang(), short=short)
 
 
 def region_name(name: str, lang: str | None = None) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -39,18 +40,25 @@ def _aware_moment(value: datetime | None) -> datetime | None:
     return value
 
 
-#: the half-day planner's tools (core/halfday/service.py registers exactly these, each with a mock)
-HALFDAY_TOOLS: tuple[str, ...] = (
-    "decompose_goal",
-    "get_memory",
-    "analyze_user_profile",
-    "plan_time_slots",
-    "resolve_origin",
-    "search_places",
-    "rank_places_for_plan",
-    "score_plans",
-    "mock_reserve",
-)
+class HalfDayToolName(StrEnum):
+    """The half-day planner's tools, one line each: the registry (docs/ARCHITECTURE.md, "Adding a half-day tool").
+    A name is its tool's module in core/halfday/toolbox/ (which declares the tool and its mock), the key of its
+    words (``halfday.stage.<name>``) and what ``OMNI_HALFDAY_MOCK_TOOLS`` may name. Kept here, below every domain,
+    because the settings refuse a mock switch naming no tool when they are read."""
+
+    DECOMPOSE_GOAL = "decompose_goal"
+    GET_MEMORY = "get_memory"
+    ANALYZE_USER_PROFILE = "analyze_user_profile"
+    PLAN_TIME_SLOTS = "plan_time_slots"
+    RESOLVE_ORIGIN = "resolve_origin"
+    SEARCH_PLACES = "search_places"
+    RANK_PLACES_FOR_PLAN = "rank_places_for_plan"
+    SCORE_PLANS = "score_plans"
+    MOCK_RESERVE = "mock_reserve"
+
+
+#: the half-day planner's tools (core/halfday/toolbox/ has a module for each, each with a mock)
+HALFDAY_TOOLS: tuple[HalfDayToolName, ...] = tuple(HalfDayToolName)
 
 
 def _known_tools(value: list[str]) -> list[str]:

@@ -12,6 +12,7 @@ from datetime import date, time
 from typing import Any
 
 from core.app import halfday_words as w
+from core.config import HalfDayToolName
 from core.i18n import t
 from core.models.halfday.events import (
     DoneEvent,
@@ -209,7 +210,7 @@ def goal_summary(goal: DecomposedGoal, lang: str) -> str:
 
 # ---- the stage log ------------------------------------------------------------------------------------------
 def _tool_result(tool: str, facts: ToolFacts, lang: str) -> str:
-    """A tool's result in words, from its facts (core/halfday/pipeline.py ``tool_facts``)."""
+    """A tool's result in words, from its facts (each tool's ``facts``, core/halfday/toolbox)."""
     if isinstance(facts, MemoryFacts):
         if not facts.events:
             return t("halfday.tool.memory_empty", lang)
@@ -223,7 +224,8 @@ def _tool_result(tool: str, facts: ToolFacts, lang: str) -> str:
     if isinstance(facts, CandidateFacts):
         return t("halfday.tool.candidates", lang, n=facts.candidates)
     if isinstance(facts, PlanSetFacts):
-        return t("halfday.tool.scored" if tool == "score_plans" else "halfday.tool.composed", lang, n=facts.plans)
+        scored = tool == HalfDayToolName.SCORE_PLANS
+        return t("halfday.tool.scored" if scored else "halfday.tool.composed", lang, n=facts.plans)
     return t("halfday.tool.done", lang)
 
 
@@ -233,7 +235,7 @@ def stage_name(code: str, lang: str) -> str:
 
 def _observation(d: Observation, lang: str) -> str | None:
     if isinstance(d, ResultObservation):
-        if d.tool == "decompose_goal":
+        if d.tool == HalfDayToolName.DECOMPOSE_GOAL:
             return None  # the intent event that follows says what was understood
         ms = f"{d.duration_ms:.0f}"
         result = _tool_result(d.tool, d.facts, lang)
@@ -265,7 +267,7 @@ def event_line(event: HalfDayEvent, lang: str) -> str | None:
         extra = " — " + join([w.word(w.RELAX, r, lang) for r in relaxed], lang) if relaxed else ""
         return f"**{stage}/{STAGE_COUNT} · {name}**{extra}"
     if isinstance(event, SkillCallEvent):
-        tool = stage_name(event.data.tool, lang)
+        tool = w.tool_words(event.data.tool, lang)
         return t("halfday.log.tool_mocked" if event.data.mocked else "halfday.log.tool", lang, tool=tool)
     if isinstance(event, ObservationEvent):
         return _observation(event.data, lang)

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.features import cn_number, normalize_message, strip_negated
 from core.agent.router import RouterDecision
@@ -195,7 +196,7 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
             "NEED_MORE_INFO",
             t("agent.edit.which_place", state_lang(state)),
         )
-        log_decision(state, action="trip.apply_user_edit", reason_code="EDIT_NOT_PARSED", policy_id=POLICY)
+        log_decision(state, action=ActionName.TRIP_APPLY_USER_EDIT, reason_code="EDIT_NOT_PARSED", policy_id=POLICY)
         return
     targets: Sequence[str | None] = [edit.target]
     if edit.op in ("add", "delete", "move", "prioritize") and edit.target:
@@ -229,7 +230,7 @@ def _apply_one_edit(
     region = ctx.provider.region.name
     preview = ctx.request.options.dry_run  # dry_run: show the edit's outcome, write nothing
     out = registry.call(
-        "trip.apply_user_edit",
+        ActionName.TRIP_APPLY_USER_EDIT,
         {
             "user_id": ctx.request.user_id,
             "trip_id": ctx.request.trip_id or state.trip.trip_id,
@@ -242,7 +243,7 @@ def _apply_one_edit(
     )
     log_decision(
         state,
-        action="trip.apply_user_edit",
+        action=ActionName.TRIP_APPLY_USER_EDIT,
         reason_code=f"EDIT_{out.outcome}",
         policy_id=POLICY,
         facts={"op": edit.op, "target": edit.target, "day": edit.day, "nodes": len(out.current_nodes)},
@@ -303,7 +304,7 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
     pack = ctx.provider.region
     day = resolve_day(state.user_input, now=ctx.now)  # a date that does not exist is asked about
     out = registry.call(
-        "weather.lookup",
+        ActionName.WEATHER_LOOKUP,
         {"date": day.isoformat(), "city": pack.city, "adcode": pack.adcode},
         state=state,
         ctx=ctx,
@@ -321,7 +322,7 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
         }
     log_decision(
         state,
-        action="weather.lookup",
+        action=ActionName.WEATHER_LOOKUP,
         reason_code="WEATHER_AVAILABLE" if out.available else out.reason,
         policy_id=POLICY,
         facts={"date": day.isoformat(), "available": out.available},
@@ -382,14 +383,16 @@ def _travel_time(decision: RouterDecision, state: AgentState, ctx: AgentContext,
     f = decision.features
     if not f.from_to:
         _set(state, "NEED_MORE_INFO", t("agent.travel.need_endpoints", lang))
-        log_decision(state, action="transport.travel_time", reason_code="MISSING_ENDPOINTS", policy_id=POLICY)
+        log_decision(state, action=ActionName.TRANSPORT_TRAVEL_TIME, reason_code="MISSING_ENDPOINTS", policy_id=POLICY)
         return
     a, b = (_clean_target(x) or x for x in f.from_to)
     mode = "walking" if f.walking else "driving"
-    out = registry.call("transport.travel_time", {"origin": a, "destination": b, "mode": mode}, state=state, ctx=ctx)
+    out = registry.call(
+        ActionName.TRANSPORT_TRAVEL_TIME, {"origin": a, "destination": b, "mode": mode}, state=state, ctx=ctx
+    )
     log_decision(
         state,
-        action="transport.travel_time",
+        action=ActionName.TRANSPORT_TRAVEL_TIME,
         reason_code="TRAVEL_TIME_FOUND" if out.resolved else "UNRESOLVED_PLACE",
         policy_id=POLICY,
         facts={"mode": mode, "unresolved": out.unresolved, "duration_s": out.duration_s},
@@ -474,10 +477,10 @@ def describe_poi(p: dict[str, Any], *, zh: bool, focus: str | None = None) -> st
 def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     lang = state_lang(state)
     zh = lang == "zh"
-    out = registry.call("places.search_knowledge", {"query": state.user_input, "k": 5}, state=state, ctx=ctx)
+    out = registry.call(ActionName.PLACES_SEARCH_KNOWLEDGE, {"query": state.user_input, "k": 5}, state=state, ctx=ctx)
     log_decision(
         state,
-        action="places.search_knowledge",
+        action=ActionName.PLACES_SEARCH_KNOWLEDGE,
         reason_code="KB_COVERED" if out.covered else "KB_NO_FACTS",
         policy_id=POLICY,
         facts={"hits": len(out.hits), "terms": out.terms[:10], "missing_terms": out.missing_terms[:10]},
@@ -496,7 +499,7 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
             kept = [{**d.facts, "doc_id": d.doc_id, "source": d.source, "score": 1.0} for d in docs]
         out.hits = kept
         out.covered = bool(out.hits)
-        log_decision(state, action="places.search_knowledge", reason_code="KB_NAMED_PLACE", policy_id=POLICY,
+        log_decision(state, action=ActionName.PLACES_SEARCH_KNOWLEDGE, reason_code="KB_NAMED_PLACE", policy_id=POLICY,
                      facts={"places": named, "focus": focus})  # fmt: skip
     if not out.covered:
         subject = _subject(state.user_input)

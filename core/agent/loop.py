@@ -15,6 +15,7 @@ import re
 from typing import Any, TypedDict
 
 from core.agent import fastpath
+from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.flows import memory as memory_flow
 from core.agent.flows.itinerary_words import dropped_lines, must_fix_steps
@@ -155,7 +156,7 @@ def _gather_facts(
         return False
     act(
         registry,
-        "places.get_poi_facts",
+        ActionName.PLACES_GET_POI_FACTS,
         {"place_ids": list(dict.fromkeys(ids))},
         state,
         ctx,
@@ -206,7 +207,7 @@ def _measure(
     trip_request = build_trip_request(decision, state, ctx)
     act(
         registry,
-        "itinerary.prepare_problem",
+        ActionName.ITINERARY_PREPARE_PROBLEM,
         {"request": trip_request},
         state,
         ctx,
@@ -216,7 +217,7 @@ def _measure(
     )
     m = act(
         registry,
-        "transport.build_time_matrix",
+        ActionName.TRANSPORT_BUILD_TIME_MATRIX,
         {"mode": trip_request["mode"]},
         state,
         ctx,
@@ -225,7 +226,7 @@ def _measure(
     )
     r = act(
         registry,
-        "transport.apply_robustness_policy",
+        ActionName.TRANSPORT_APPLY_ROBUSTNESS_POLICY,
         {"pacing": trip_request["pacing"]},
         state,
         ctx,
@@ -243,11 +244,17 @@ def _optimise(state: AgentState, ctx: AgentContext, registry: ActionRegistry, *,
     do not fit are swapped (the next phases then plan again)."""
     ctx.report("thinking")
     cl = act(
-        registry, "itinerary.cluster_days_balanced", {}, state, ctx, reason_code="MISSING_CLUSTERS", policy_id=policy
+        registry,
+        ActionName.ITINERARY_CLUSTER_DAYS_BALANCED,
+        {},
+        state,
+        ctx,
+        reason_code="MISSING_CLUSTERS",
+        policy_id=policy,
     )
     opt = act(
         registry,
-        "itinerary.optimize_day_vrptw",
+        ActionName.ITINERARY_OPTIMIZE_DAY_VRPTW,
         {},
         state,
         ctx,
@@ -260,7 +267,7 @@ def _optimise(state: AgentState, ctx: AgentContext, registry: ActionRegistry, *,
         ctx.report("repairing")
         rep = act(
             registry,
-            "itinerary.repair_cross_day",
+            ActionName.ITINERARY_REPAIR_CROSS_DAY,
             {},
             state,
             ctx,
@@ -273,7 +280,7 @@ def _optimise(state: AgentState, ctx: AgentContext, registry: ActionRegistry, *,
     if not plans_are_even(state.compute.day_plans):
         bal = act(
             registry,
-            "itinerary.rebalance_days",
+            ActionName.ITINERARY_REBALANCE_DAYS,
             {},
             state,
             ctx,
@@ -288,11 +295,13 @@ def _optimise(state: AgentState, ctx: AgentContext, registry: ActionRegistry, *,
 def _check(state: AgentState, ctx: AgentContext, registry: ActionRegistry, *, reason: str, policy: str) -> bool:
     """The critic's verdict on the plan (feasibility, robustness, the checks): True when it passed."""
     ctx.report("verifying")
-    v = act(registry, "policy.validate_feasibility", {}, state, ctx, reason_code=reason, policy_id=policy)
-    s = act(registry, "policy.score_robustness", {}, state, ctx, reason_code="SCORE_ROBUSTNESS", policy_id=policy)
+    v = act(registry, ActionName.POLICY_VALIDATE_FEASIBILITY, {}, state, ctx, reason_code=reason, policy_id=policy)
+    s = act(
+        registry, ActionName.POLICY_SCORE_ROBUSTNESS, {}, state, ctx, reason_code="SCORE_ROBUSTNESS", policy_id=policy
+    )
     c = act(
         registry,
-        "policy.check_itinerary",
+        ActionName.POLICY_CHECK_ITINERARY,
         {},
         state,
         ctx,
@@ -332,7 +341,7 @@ def _swap_unfit_suggestions(state: AgentState, ctx: AgentContext, registry: Acti
     profile["suggested"] = [p for p in suggested if p not in swap.dropped] + list(swap.added)
     act(
         registry,
-        "places.get_poi_facts",
+        ActionName.PLACES_GET_POI_FACTS,
         {"place_ids": list(swap.added)},
         state,
         ctx,
@@ -364,7 +373,7 @@ def _repair_from_critic(state: AgentState, ctx: AgentContext, registry: ActionRe
             plan.dropped = [*plan.dropped, victim]
     log_decision(
         state,
-        action="itinerary.repair_cross_day",
+        action=ActionName.ITINERARY_REPAIR_CROSS_DAY,
         reason_code="CRITIC_FAILED",
         policy_id=POLICY_REPAIR,
         facts={"days": bad_days, "violations": sorted(critic.codes())[:10]},
@@ -373,7 +382,7 @@ def _repair_from_critic(state: AgentState, ctx: AgentContext, registry: ActionRe
     state.compute.feasibility = None
     act(
         registry,
-        "itinerary.repair_cross_day",
+        ActionName.ITINERARY_REPAIR_CROSS_DAY,
         {},
         state,
         ctx,
@@ -462,7 +471,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         state.result.explanations = [head]
         log_decision(
             state,
-            action="policy.validate_feasibility",
+            action=ActionName.POLICY_VALIDATE_FEASIBILITY,
             reason_code="PLANNER_INFEASIBLE_HARD_NODES",
             policy_id=POLICY_CHECK,
             facts={"must_dropped": musts[:10]},
@@ -489,7 +498,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
     if any(n.startswith("Offline estimate") for n in result.warnings):
         facts["notes"].append(fastpath.t("agent.plan.offline_estimates", lang))
     exp = registry.call(
-        "llm.generate_explanation", {"facts": facts, "locale": "zh-CN" if zh else "en"}, state=state, ctx=ctx
+        ActionName.LLM_GENERATE_EXPLANATION, {"facts": facts, "locale": "zh-CN" if zh else "en"}, state=state, ctx=ctx
     )
     state.result.explanations = [exp.text]
     state.result.status = "READY"
@@ -555,7 +564,7 @@ def _maybe_offer_persist(state: AgentState, ctx: AgentContext) -> None:
         "nodes": nodes,
         "title": "Planned trip",
     }
-    issue_dry_run(state, ctx, action="trip.persist_plan", params=params, evidence=evidence)
+    issue_dry_run(state, ctx, action=ActionName.TRIP_PERSIST_PLAN, params=params, evidence=evidence)
 
 
 def run_plan(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:

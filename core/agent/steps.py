@@ -7,6 +7,7 @@ import time
 from typing import Any, Literal
 
 from core.agent import fastpath, gates
+from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.actions.spec import ActionError
 from core.agent.state import AgentContext, log_decision
@@ -101,7 +102,7 @@ def resolve_entities(
     """The places ``names`` stand for, resolved through the registry (the decision log keeps the first 20 names)."""
     return act(
         registry,
-        "places.resolve_entities",
+        ActionName.PLACES_RESOLVE_ENTITIES,
         {"names": names},
         state,
         ctx,
@@ -115,7 +116,7 @@ def load_trip_draft(registry: ActionRegistry, state: AgentState, ctx: AgentConte
     """The request's trip draft into the state (a request that names a trip plans on what it holds)."""
     act(
         registry,
-        "trip.load_draft",
+        ActionName.TRIP_LOAD_DRAFT,
         {"trip_id": ctx.request.trip_id},
         state,
         ctx,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import defaultdict, deque
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +21,20 @@ import numpy as np
 
 from core.clock import real_epoch_s
 
-EVENTS = (
-    "router_decision",
-    "system2_step",
-    "critic_result",
-    "webbrowse_blocked",
-    "fallback_triggered",
-    "agent_complete",
-    "action_call",
-)
+
+class TelemetryEvent(StrEnum):
+    """The kinds of event, as the log's ``event`` field writes them (a row reads back as the same string)."""
+
+    ROUTER_DECISION = "router_decision"
+    SYSTEM2_STEP = "system2_step"
+    CRITIC_RESULT = "critic_result"
+    WEBBROWSE_BLOCKED = "webbrowse_blocked"
+    FALLBACK_TRIGGERED = "fallback_triggered"
+    AGENT_COMPLETE = "agent_complete"
+    ACTION_CALL = "action_call"
+
+
+EVENTS: tuple[TelemetryEvent, ...] = tuple(TelemetryEvent)
 
 
 #: The log is rotated past this size, keeping this many older files (log.1 newest): it never grows without bound.
@@ -61,10 +67,15 @@ class Telemetry:
 
     _lock = threading.Lock()
 
-    def emit(self, event: str, **fields: Any) -> dict[str, Any]:
+    def emit(self, event: TelemetryEvent | str, **fields: Any) -> dict[str, Any]:
         if event not in EVENTS:
             raise ValueError(f"unknown event {event!r}")
-        rec = {"event": event, "ts": round(real_epoch_s(), 3), "request_id": self.request_id, **fields}
+        rec = {
+            "event": TelemetryEvent(event).value,
+            "ts": round(real_epoch_s(), 3),
+            "request_id": self.request_id,
+            **fields,
+        }
         self.events.append(rec)
         if self.path is not None:
             line = json.dumps(rec, ensure_ascii=False, default=str)
@@ -81,28 +92,37 @@ class Telemetry:
         self, *, route: str, confidence: float, reasons: list[str], router_ms: float, **kw: Any
     ) -> dict[str, Any]:
         return self.emit(
-            "router_decision", route=route, confidence=confidence, reasons=reasons, router_ms=round(router_ms, 3), **kw
+            TelemetryEvent.ROUTER_DECISION,
+            route=route,
+            confidence=confidence,
+            reasons=reasons,
+            router_ms=round(router_ms, 3),
+            **kw,
         )
 
     def system2_step(
         self, *, step: int, action: str, ms: float, status: str, error_code: str | None = None
     ) -> dict[str, Any]:
         return self.emit(
-            "system2_step", step=step, action=action, ms=round(ms, 3), status=status, error_code=error_code
+            TelemetryEvent.SYSTEM2_STEP, step=step, action=action, ms=round(ms, 3), status=status, error_code=error_code
         )
 
     def critic_result(
         self, *, passed: bool, violations: list[str], min_slack: float | None, total_wait: float | None
     ) -> dict[str, Any]:
         return self.emit(
-            "critic_result", **{"pass": passed}, violations=violations, min_slack=min_slack, total_wait=total_wait
+            TelemetryEvent.CRITIC_RESULT,
+            **{"pass": passed},
+            violations=violations,
+            min_slack=min_slack,
+            total_wait=total_wait,
         )
 
     def webbrowse_blocked(self, *, domain: str, blocked_type: str) -> dict[str, Any]:
-        return self.emit("webbrowse_blocked", domain=domain, blocked_type=blocked_type)
+        return self.emit(TelemetryEvent.WEBBROWSE_BLOCKED, domain=domain, blocked_type=blocked_type)
 
     def fallback_triggered(self, *, from_route: str, to_route: str, reason: str) -> dict[str, Any]:
-        return self.emit("fallback_triggered", from_route=from_route, to_route=to_route, reason=reason)
+        return self.emit(TelemetryEvent.FALLBACK_TRIGGERED, from_route=from_route, to_route=to_route, reason=reason)
 
     def agent_complete(
         self,
@@ -118,7 +138,7 @@ class Telemetry:
         """``cost_units``: the budget units; ``cost_est_usd``: money from the price table, None when unpriced (rows
         written before the units had their own field hold the units in ``cost_est_usd``: see ``row_cost``)."""
         return self.emit(
-            "agent_complete",
+            TelemetryEvent.AGENT_COMPLETE,
             status=status,
             latency_ms=round(latency_ms, 3),
             cost_units=cost_units,
@@ -130,7 +150,7 @@ class Telemetry:
 
     def action_call(self, rec: Any) -> None:
         self.emit(
-            "action_call",
+            TelemetryEvent.ACTION_CALL,
             trace_id=rec.trace_id,
             action=rec.action,
             ms=rec.ms,
@@ -228,8 +248,8 @@ def _p95(values: list[float]) -> float | None:
 
 def compute_metrics(events: list[dict[str, Any]]) -> dict[str, Any]:
     """The agent's metrics from a list of events."""
-    router_ms = [e["router_ms"] for e in events if e.get("event") == "router_decision"]
-    completes = [e for e in events if e.get("event") == "agent_complete"]
+    router_ms = [e["router_ms"] for e in events if e.get("event") == TelemetryEvent.ROUTER_DECISION]
+    completes = [e for e in events if e.get("event") == TelemetryEvent.AGENT_COMPLETE]
     s1 = [e["latency_ms"] for e in completes if e.get("system_mode") == "SYSTEM1"]
     s2 = [e for e in completes if e.get("system_mode") == "SYSTEM2"]
     by_scenario: dict[str, list[bool]] = defaultdict(list)
@@ -237,9 +257,9 @@ def compute_metrics(events: list[dict[str, Any]]) -> dict[str, Any]:
         by_scenario[e.get("scenario") or e.get("route") or "unknown"].append(
             e.get("status") in ("OK", "NEED_CONFIRMATION", "NEED_CONSENT")
         )
-    fallbacks = {e.get("request_id") for e in events if e.get("event") == "fallback_triggered"}
+    fallbacks = {e.get("request_id") for e in events if e.get("event") == TelemetryEvent.FALLBACK_TRIGGERED}
     browsed = [e for e in completes if e.get("route") == "SYSTEM2_WEBBROWSE" and (e.get("browser_steps") or 0) > 0]
-    blocked = {e.get("request_id") for e in events if e.get("event") == "webbrowse_blocked"}
+    blocked = {e.get("request_id") for e in events if e.get("event") == TelemetryEvent.WEBBROWSE_BLOCKED}
     infeasible = [e for e in s2 if e.get("error_code") == "PLANNER_INFEASIBLE_HARD_NODES"]
     plans = [e for e in s2 if e.get("scenario") in ("plan", "conditional")]
     costs = [row_cost(e) for e in completes]

@@ -20,7 +20,8 @@ from core.route.notices import VALUE_WORDS
 
 Keys = dict[str, str]  # code -> catalog key
 
-#: the planner's stages and tools (core/halfday/pipeline.py)
+#: the planner's stages (core/halfday/events.py StageCode; a stage is named after its first tool). A tool's own
+#: words have the key its name gives (``tool_words``)
 STAGES: Keys = {
     "started": "halfday.stage.started",
     "decompose_goal": "halfday.stage.decompose_goal",
@@ -29,9 +30,7 @@ STAGES: Keys = {
     "plan_time_slots": "halfday.stage.plan_time_slots",
     "search_places": "halfday.stage.search_places",
     "rank_places_for_plan": "halfday.stage.rank_places_for_plan",
-    "score_plans": "halfday.stage.score_plans",
     "present_and_reserve": "halfday.stage.present_and_reserve",
-    "mock_reserve": "halfday.stage.mock_reserve",
 }
 #: the five dimensions of the score (core/halfday/score.py) and what each means
 DIMENSIONS: Keys = {
@@ -330,6 +329,18 @@ def word(table: Keys, code: str, lang: str, *, fallback: str | None = None) -> s
     if key is not None:
         return t(key, lang)
     return fallback if fallback is not None else code.replace("_", " ").replace(":", " ").lower()
+
+
+def tool_key(tool: str) -> str:
+    """The catalog key of a tool's name in words: derived from the name (core.config.HalfDayToolName), so a new
+    tool needs no table here, only its words in both halfday.po catalogs."""
+    return f"halfday.stage.{tool}"
+
+
+def tool_words(tool: str, lang: str) -> str:
+    """A tool's name in words; a tool without words in the catalogs reads as its name without underscores."""
+    key = tool_key(tool)
+    return word({tool: key} if any(i18n.has(key, x) for x in i18n.LANGS) else {}, tool, lang)
 
 
 def warning_words(code: str, causes: list[str] | None, lang: str) -> str:

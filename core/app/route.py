@@ -46,6 +46,7 @@ __all__ = [
     "notice_known",
     "notice_words",
     "place_key",
+    "provider_words",
     "plan_route",
     "qr_svg_data_uri",
     "safe_href",
@@ -127,6 +128,14 @@ def source_words(code: str | None, lang: str) -> str:
     from core.route.export_words import source_words as _source_words
 
     return _source_words(code, lang)
+
+
+def provider_words(name: str | None, lang: str, *, short: bool = False) -> str:
+    """A provider's name in words ("offline" → "Offline (region pack …)"; "pack+osrm" → its places and travel
+    services; ``short``: a whole provider's name alone); its keys come from the services' names."""
+    from core.route.export_words import provider_words as _provider_words
+
+    return _provider_words(name, lang, short=short)
 
 
 def stops_words(n: int, lang: str) -> str:

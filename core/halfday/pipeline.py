@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Generator, Iterator
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -24,13 +24,14 @@ from zoneinfo import ZoneInfo
 import sqlalchemy.exc
 
 from core.clock import Clock
+from core.config import HalfDayToolName as Tool
 from core.config import Settings
 from core.errors import DatabaseUnreachable, OmniError
 from core.geo.composite import MapServices
 from core.geo.scope import ProviderBudget
 from core.halfday.explain import explain_plans
 from core.halfday.score import FEASIBILITY_FLOOR
-from core.halfday.tools import EmptyResult, ToolInvalid, ToolRegistry, Trace
+from core.halfday.tools import EmptyResult, SoFar, ToolInvalid, ToolRegistry, Trace
 from core.models.halfday.events import (
     Clarification,
     Done,
@@ -57,21 +58,12 @@ from core.models.halfday.events import (
     WarningObservation,
 )
 from core.models.halfday.facts import (
-    CandidateFacts,
     ChoiceAsk,
     ChosenObservation,
     DegradedChoice,
     EmptyFacts,
-    GoalFacts,
-    MemoryFacts,
-    OriginFacts,
-    OtherFacts,
-    PlanSetFacts,
-    ProfileFacts,
     RelaxCode,
     RelaxedFacts,
-    SlotsFacts,
-    ToolFacts,
     WarningFacts,
 )
 from core.models.halfday.goal import DecomposedGoal
@@ -81,7 +73,6 @@ from core.models.halfday.plans import (
     HalfDayRequest,
     Memory,
     MemoryQuery,
-    OriginAnswer,
     OriginPoint,
     OriginQuery,
     PlanSet,
@@ -108,8 +99,6 @@ STAGES: dict[int, StageCode] = {
 DEGRADED_NOTES = {"TRAVEL_BREAKER_OPEN", "TRAVEL_SERVICE_FAILED", "TRAVEL_FROM_LOCAL_ESTIMATE"}
 #: what a provider logs when its answer (or a call never made for want of time) came from the local estimate
 FALLBACK_CODES = frozenset({"PROVIDER_FALLBACK", "PROVIDER_NOT_REQUESTED"})
-#: the tools that call map providers: they run under the plan's provider budget
-PROVIDER_TOOLS = frozenset({"resolve_origin", "rank_places_for_plan"})
 #: §4.1 level 3: planning cannot go on; the face falls back to a conversation and shows the support contact
 LEVEL3_CODES = frozenset({"TOOL_OUTPUT_INVALID", "TOOL_INPUT_INVALID", "DATABASE_UNREACHABLE", "INTERNAL_ERROR"})
 #: the level-2 warning that asks the person; the stop it may end with
@@ -179,53 +168,29 @@ class _Stream:
         return DoneEvent(**self._head(), data=data)
 
 
-def tool_facts(output: Any) -> ToolFacts:
-    """A tool's output as the facts the stage log shows (ids, numbers, codes)."""
-    if isinstance(output, DecomposedGoal):
-        return GoalFacts(parser=output.parser, missing=list(output.missing))
-    if isinstance(output, Memory):
-        n = len(output.preferences)
-        return MemoryFacts(events=output.events, preferences=n, visited=len(output.visited), source=output.source)
-    if isinstance(output, Profile):
-        return ProfileFacts(
-            crowd_tolerance=output.crowd_tolerance,
-            walk_limit_min=output.walk_limit_min,
-            party_source=output.party_source,
-            indoor_only=output.indoor_only,
-        )
-    if isinstance(output, TimeSlots):
-        return SlotsFacts(date=output.date, start=output.start, end=output.end, slots=len(output.slots))
-    if isinstance(output, OriginAnswer):
-        found = output.origin
-        return OriginFacts(found=found is not None, source=found.source if found is not None else None)
-    if isinstance(output, Candidates):
-        return CandidateFacts(
-            candidates=len(output.items),
-            place_ids=[c.place_id for c in output.items],
-            excluded=dict(output.excluded),
-            relaxed=list(output.relaxed),
-        )
-    if isinstance(output, PlanSet):
-        return PlanSetFacts(
-            plans=len(output.plans),
-            plan_ids=[p.plan_id for p in output.plans],
-            travel_source=output.travel_source,
-            notes=list(output.notes),
-        )
-    return OtherFacts()
-
-
 def _run(stream: _Stream, registry: ToolRegistry, name: str, payload: Any, sink: list[Any]) -> Iterator[HalfDayEvent]:
     """skill_call, the call, observation: yields the two events, then puts the tool's output in ``sink``."""
     spec = registry.spec(name)
     yield stream.skill_call(name, spec.stage, mocked=registry.runs_mock(name))
-    with stream.providers() if name in PROVIDER_TOOLS else nullcontext():
+    with stream.providers() if spec.calls_providers else nullcontext():  # map services: within the plan's budget
         out = registry.call(name, payload, trace=stream.trace)
     last = stream.trace.calls[-1]
     yield stream.observation(
-        ResultObservation(tool=name, duration_ms=last["duration_ms"], attempts=last["attempts"], facts=tool_facts(out))
+        ResultObservation(tool=name, duration_ms=last["duration_ms"], attempts=last["attempts"], facts=spec.facts(out))
     )
     sink.append(out)
+
+
+def _added(stream: _Stream, registry: ToolRegistry, stage: int, known: SoFar) -> Generator[HalfDayEvent, None, SoFar]:
+    """The tools added at the end of ``stage`` (core/halfday/toolbox: those that read what the plan knows), in the
+    registry's order, each called like any tool; what one folds back is what the next one and the stages go on with."""
+    for spec in registry.added(stage):
+        assert spec.reads is not None  # what makes it an added tool
+        got: list[Any] = []
+        yield from _run(stream, registry, spec.name, spec.reads(known), got)
+        if spec.folds is not None:
+            known = spec.folds(known, got.pop())
+    return known
 
 
 def plan_events(
@@ -340,6 +305,10 @@ def _stages(
         )
         for code, facts in _named_issues(candidates, reported, stream.warnings):
             yield stream.warning(code, facts)
+        known = SoFar(request=request, now=now, goal=goal, profile=profile, slots=slots, origin=origin,
+                      candidates=candidates)  # fmt: skip
+        known = yield from _added(stream, registry, 5, known)
+        candidates = known.candidates
         plans: PlanSet | None = None
         if candidates.items:
             yield stream.status(6)
@@ -354,8 +323,8 @@ def _stages(
             score_in = ScoreInput(
                 plans=composed, candidates=candidates, profile=profile, slots=slots, weights=request.weights
             )
-            yield from _run(stream, registry, "score_plans", score_in, got)
-            plans = got.pop()
+            yield from _run(stream, registry, Tool.SCORE_PLANS, score_in, got)
+            plans = (yield from _added(stream, registry, 6, replace(known, plans=got.pop()))).plans
         good = plans is not None and len(plans.plans) >= 2 and plans.plans[0].feasibility >= FEASIBILITY_FLOOR
         if good or not pending:
             break
@@ -389,7 +358,7 @@ def _understand(
     and the stream has ended asking for it)."""
     yield stream.status(1)
     goal_in = {"text": request.goal, "now": now, "lang": request.lang, "window": request.window}
-    yield from _run(stream, registry, "decompose_goal", goal_in, got)
+    yield from _run(stream, registry, Tool.DECOMPOSE_GOAL, goal_in, got)
     goal: DecomposedGoal = got.pop()
     yield stream.intent(goal)
     if goal.missing:
@@ -398,17 +367,19 @@ def _understand(
     assert goal.window is not None
 
     yield stream.status(2)
-    yield from _run(stream, registry, "get_memory", MemoryQuery(user_id=request.user_id), got)
+    yield from _run(stream, registry, Tool.GET_MEMORY, MemoryQuery(user_id=request.user_id), got)
     memory: Memory = got.pop()
 
     yield stream.status(3)
     yield from _run(
-        stream, registry, "analyze_user_profile", ProfileInput(goal=goal, memory=memory, today=now.date()), got
+        stream, registry, Tool.ANALYZE_USER_PROFILE, ProfileInput(goal=goal, memory=memory, today=now.date()), got
     )
     profile: Profile = got.pop()
 
     yield stream.status(4)
-    yield from _run(stream, registry, "plan_time_slots", SlotsInput(profile=profile, window=goal.window, now=now), got)
+    yield from _run(
+        stream, registry, Tool.PLAN_TIME_SLOTS, SlotsInput(profile=profile, window=goal.window, now=now), got
+    )
     slots: TimeSlots = got.pop()
     return goal, profile, slots
 
@@ -454,7 +425,7 @@ def _origin(
     """Stage 4's start point (optional: unresolved, the plan starts at its first stop), with what it cost said."""
     origin: OriginPoint | None
     try:
-        yield from _run(stream, registry, "resolve_origin", OriginQuery(text=text), got)
+        yield from _run(stream, registry, Tool.RESOLVE_ORIGIN, OriginQuery(text=text), got)
         origin = got.pop().origin
     except (OmniError, TimeoutError, ConnectionError):  # the start is optional: plan from the first stop
         origin = None
@@ -472,7 +443,7 @@ def _search(
 ) -> Generator[HalfDayEvent, None, Candidates]:
     """Stage 5: the candidates that pass the filters; none, with why each place was excluded."""
     try:
-        yield from _run(stream, registry, "search_places", filters, got)
+        yield from _run(stream, registry, Tool.SEARCH_PLACES, filters, got)
         found: Candidates = got.pop()
         return found
     except EmptyResult as exc:  # nothing passed the filters: say why, then relax if anything can be
@@ -482,7 +453,7 @@ def _search(
             else Candidates(region=filters.region, date=filters.slots.date, items=[], relaxed=filters.relaxed)
         )
         yield stream.observation(
-            EmptyObservation(tool="search_places", facts=EmptyFacts(excluded=dict(empty.excluded)))
+            EmptyObservation(tool=Tool.SEARCH_PLACES, facts=EmptyFacts(excluded=dict(empty.excluded)))
         )
         return empty
 
@@ -515,7 +486,7 @@ def _compose(
 ) -> Generator[HalfDayEvent, None, PlanSet | None]:
     """Stage 6: the plans composed; their estimated figures said, and the person asked once whether to go on with
     them (None: they said stop, and the stream has ended with its error)."""
-    yield from _run(stream, registry, "rank_places_for_plan", compose, got)
+    yield from _run(stream, registry, Tool.RANK_PLACES_FOR_PLAN, compose, got)
     composed: PlanSet = got.pop()
     for note in composed.notes:
         if note in DEGRADED_NOTES and note not in stream.warnings:
@@ -527,6 +498,6 @@ def _compose(
         if stream.choice == "stop":
             # the map service is down: asking again helps once its breaker's cool-down is over
             retry = settings.halfday_breaker_map_reset_s
-            yield _error(stream, DEGRADED_DECLINED, tool="rank_places_for_plan", retry_after_s=retry)
+            yield _error(stream, DEGRADED_DECLINED, tool=Tool.RANK_PLACES_FOR_PLAN, retry_after_s=retry)
             return None
     return composed

@@ -1,61 +1,27 @@
-"""The half-day planner's entry points: the tool registry wired to a region's services, the event stream, a plan
-collected from it, the memory's feedback, and stage 7's reservation through the reservation service's gates."""
+"""The half-day planner's entry points: the tools (core/halfday/toolbox) bound to a region's services, the event
+stream, a plan collected from it, the memory's feedback, and stage 7's reservation through the reservation service's
+gates."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
-import sqlalchemy.exc
+from collections.abc import Callable, Iterator, Sequence
 
 from core.clock import Clock
-from core.config import Settings
-from core.errors import InputError, ProviderUnavailable
-from core.geo.base import LonLat
+from core.config import HalfDayToolName, Settings
+from core.errors import InputError
 from core.geo.composite import MapServices
-from core.halfday import mocks
-from core.halfday.breaker import breaker_for
-from core.halfday.goal_window import apply_window
 from core.halfday.memory import MemoryStore
 from core.halfday.pipeline import Decide, plan_events
-from core.halfday.plan_set import compose_plan_set
-from core.halfday.profile import analyze_user_profile, plan_time_slots
-from core.halfday.score import score_plans
-from core.halfday.search import effective_budget, search_places
-from core.halfday.tools import EmptyResult, ToolRegistry, ToolSpec
-from core.halfday.travel import TravelTable, build_travel_table
+from core.halfday.toolbox import builtin_tools
+from core.halfday.tools import ToolBuilder, ToolRegistry
 from core.memory.store import UserMemory
 from core.models.halfday.events import DoneEvent, DonePlans, HalfDayEvent, HalfDayResult
-from core.models.halfday.goal import DecomposedGoal
-from core.models.halfday.plans import (
-    Candidates,
-    ComposeInput,
-    GoalInput,
-    HalfDayRequest,
-    Memory,
-    MemoryEvent,
-    MemoryQuery,
-    OriginAnswer,
-    OriginPoint,
-    OriginQuery,
-    PlanSet,
-    Profile,
-    ProfileInput,
-    ReserveInput,
-    ScoreInput,
-    SearchFilters,
-    SlotsInput,
-    TimeSlots,
-)
-from core.models.reservations import DryRun, ReservationRequest
+from core.models.halfday.plans import HalfDayRequest, MemoryEvent, ReserveInput
+from core.models.reservations import DryRun
 from core.reservations.provider import ReservationProvider
 
-#: what counts against the reservation (payment) side: the service or its database not answering
-PAYMENT_FAILURES: tuple[type[BaseException], ...] = (
-    ProviderUnavailable,
-    OSError,
-    TimeoutError,
-    sqlalchemy.exc.OperationalError,
-)
+#: the planner's tools, one module each (core/halfday/toolbox), in the registry's order (core.config.HalfDayToolName)
+BUILTIN_TOOLS: tuple[ToolBuilder, ...] = builtin_tools()
 
 
 class HalfDayPlanner:
@@ -69,15 +35,18 @@ class HalfDayPlanner:
         memory: MemoryStore,
         open_reservations: Callable[[], ReservationProvider],
         clock: Clock,
+        tools: Sequence[ToolBuilder] = BUILTIN_TOOLS,
     ) -> None:
         """``open_reservations``: the region's reservation service, opened by the first stage-7 call, so that an
-        unreachable database ends the event stream with ``DATABASE_UNREACHABLE`` instead of failing before it."""
+        unreachable database ends the event stream with ``DATABASE_UNREACHABLE`` instead of failing before it.
+        ``tools``: every tool of the planner, as its module declares it (core/halfday/toolbox; a test may add one)."""
         self.provider = provider
         self.settings = settings
         self.clock = clock  # the request's (core.app passes the context's)
         self.memory = memory
         self._open_reservations = open_reservations
         self._reservations: ReservationProvider | None = None
+        self.tools = tuple(tools)
         self.registry = self._registry()
 
     @property
@@ -88,93 +57,7 @@ class HalfDayPlanner:
 
     # ---- the tools ----------------------------------------------------------------------------------
     def _registry(self) -> ToolRegistry:
-        s = self.settings
-        pack = self.provider.region
-        specs = [
-            ToolSpec(name="decompose_goal", stage=1, input_model=GoalInput, output_model=DecomposedGoal,
-                     fn=self._decompose, mock=mocks.mock_goal),
-            ToolSpec(name="get_memory", stage=2, input_model=MemoryQuery, output_model=Memory,
-                     fn=lambda q: self.memory.get(q.user_id), mock=mocks.mock_memory),
-            ToolSpec(name="analyze_user_profile", stage=3, input_model=ProfileInput, output_model=Profile,
-                     fn=analyze_user_profile, mock=mocks.mock_profile),
-            ToolSpec(name="plan_time_slots", stage=4, input_model=SlotsInput, output_model=TimeSlots,
-                     fn=lambda i: plan_time_slots(i, settings=s), mock=mocks.mock_slots),
-            ToolSpec(name="resolve_origin", stage=4, input_model=OriginQuery, output_model=OriginAnswer,
-                     fn=self._origin, mock=mocks.mock_origin(pack)),
-            ToolSpec(name="search_places", stage=5, input_model=SearchFilters, output_model=Candidates,
-                     fn=self._search, mock=mocks.mock_search(pack),
-                     retry_on=(TimeoutError, ProviderUnavailable, ConnectionError)),
-            ToolSpec(name="rank_places_for_plan", stage=6, input_model=ComposeInput, output_model=PlanSet,
-                     fn=self._compose, mock=mocks.mock_compose(pack)),
-            ToolSpec(name="score_plans", stage=6, input_model=ScoreInput, output_model=PlanSet, fn=self._score,
-                     mock=mocks.mock_score),
-            ToolSpec(name="mock_reserve", stage=7, input_model=ReserveInput, output_model=DryRun, fn=self._reserve,
-                     mock=mocks.mock_reserve(pack, clock=self.clock)),
-        ]  # fmt: skip
-        return ToolRegistry(specs, mocked=s.halfday_mock_tools)
-
-    def _decompose(self, inp: GoalInput) -> DecomposedGoal:
-        """Stage 1: the LLM's reading when one is configured (validated; the rules' after two bad answers), else
-        the rules'; a window given beside the goal takes the place of the time read from its text."""
-        from core.agent.llm import make_llm
-        from core.halfday.goal import decompose_goal
-        from core.halfday.goal_llm import decompose_goal_llm
-
-        llm = make_llm(self.settings)
-        if llm is None:
-            goal = decompose_goal(inp.text, now=inp.now, lang=inp.lang)
-        else:
-            goal = decompose_goal_llm(inp.text, now=inp.now, client=llm, lang=inp.lang)
-        return apply_window(goal, inp.window, inp.now)
-
-    def _origin(self, query: OriginQuery) -> OriginAnswer:
-        places = self.provider.geocode(query.text, city=self.provider.region.city or None)
-        if not places:
-            return OriginAnswer(origin=None)
-        p = places[0]
-        return OriginAnswer(origin=OriginPoint(name=p.name or query.text, lon=p.lon, lat=p.lat, source=str(p.source)))
-
-    def _search(self, filters: SearchFilters) -> Candidates:
-        found = search_places(filters, pack=self.provider.region, settings=self.settings)
-        if not found.items:
-            raise EmptyResult("no place passes the filters", details=found.model_dump(mode="json"))
-        return found
-
-    def _compose(self, inp: ComposeInput) -> PlanSet:
-        def travel(points: list[LonLat]) -> TravelTable:
-            return build_travel_table(
-                points,
-                provider=self.provider,
-                walk_limit_min=inp.profile.walk_limit_min,
-                factor=inp.slots.travel_factor,
-                buffer_min=inp.slots.travel_buffer_min,
-                settings=self.settings,
-            )
-
-        plans, notes, table = compose_plan_set(
-            inp,
-            travel=travel,
-            timezone=self.provider.region.timezone,
-            solver=self.settings.halfday_solver,
-            budget=effective_budget(inp.profile, inp.candidates.relaxed),
-        )
-        return PlanSet(plans=plans, travel_source=table.source, notes=table.warnings + notes)
-
-    def _score(self, inp: ScoreInput) -> PlanSet:
-        by_id = {c.place_id: c for c in inp.candidates.items}
-        return score_plans(inp, candidates=by_id, reference_cost=self.settings.halfday_reference_cost)
-
-    def _reserve(self, inp: ReserveInput) -> DryRun:
-        """Stage 7 through the payment side's breaker: a reservation service that keeps failing is refused at once
-        (``BREAKER_OPEN``) for its cool-down; a refusal of the person's request (a full slot) is no failure."""
-        breaker = breaker_for("payment", self.provider.region.name, settings=self.settings, counts=PAYMENT_FAILURES)
-        with breaker.calling():
-            return self.reservations.dry_run(
-                inp.user_id,
-                ReservationRequest(
-                    item_id=inp.place_id, date=inp.date, time=inp.time, party_size=inp.party_size, contact=inp.contact
-                ),
-            )
+        return ToolRegistry([tool(self) for tool in self.tools], mocked=self.settings.halfday_mock_tools)
 
     # ---- planning -----------------------------------------------------------------------------------
     def events(self, request: HalfDayRequest, *, decide: Decide | None = None) -> Iterator[HalfDayEvent]:
@@ -236,6 +119,6 @@ class HalfDayPlanner:
         from core.halfday.tools import Trace
 
         trace = Trace(trace_id=trace_id) if trace_id else Trace()
-        out = self.registry.call("mock_reserve", inp, trace=trace)
+        out = self.registry.call(HalfDayToolName.MOCK_RESERVE, inp, trace=trace)
         assert isinstance(out, DryRun), "the registry validates mock_reserve's output as its output model, DryRun"
         return out

@@ -2,8 +2,14 @@
 and output schema; each call validates the input, runs the tool (retrying what may pass on a second try), validates
 the output, and is logged with the request's trace id, its duration and short summaries of what went in and out.
 
-A tool named in ``OMNI_HALFDAY_MOCK_TOOLS`` runs its registered mock (core/halfday/mocks.py) instead, without the planner knowing: the demo
-keeps working when a real implementation (an LLM parser, a live search) is unavailable.
+A tool is declared by its module in core/halfday/toolbox/ (docs/ARCHITECTURE.md, "Adding a half-day tool"): a
+``tool(deps) -> ToolSpec`` that binds it to the planner's dependencies (``ToolDeps``). A tool named in
+``OMNI_HALFDAY_MOCK_TOOLS`` runs its registered mock instead, without the planner knowing: the demo keeps working
+when a real implementation (an LLM parser, a live search) is unavailable.
+
+The stages call their own tools by name; a tool that ``reads`` what the plan knows (``SoFar``) is an added one: it
+runs at the end of its stage, 5 (the candidates) or 6 (the plans), and ``folds`` its answer back when it changes
+them.
 """
 
 from __future__ import annotations
@@ -14,15 +20,30 @@ import time as clock
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
 from core.errors import OmniError, ProviderUnavailable
+from core.models.halfday.facts import OtherFacts, ToolFacts
+
+if TYPE_CHECKING:
+    from core.clock import Clock
+    from core.config import Settings
+    from core.geo.composite import MapServices
+    from core.halfday.memory import MemoryStore
+    from core.models.halfday.goal import DecomposedGoal
+    from core.models.halfday.plans import Candidates, HalfDayRequest, OriginPoint, PlanSet, Profile, TimeSlots
+    from core.reservations.provider import ReservationProvider
 
 log = logging.getLogger("omni.halfday.tools")
 
 SUMMARY_CHARS = 160
+#: what a mock says of itself (its ``source``, ``parser`` or note): it answered from the region pack alone
+MOCK = "mock"
+#: the stages whose end an added tool may run at: after the search (5, the candidates) and the scoring (6, the plans)
+ADDED_STAGES = (5, 6)
 
 
 class ToolFailed(OmniError):
@@ -47,8 +68,32 @@ class EmptyResult(OmniError):
 RETRYABLE: tuple[type[BaseException], ...] = (TimeoutError, ProviderUnavailable, EmptyResult, ConnectionError)
 
 
+def no_facts(output: Any) -> ToolFacts:
+    """The facts of a tool the stage log does not describe: it says the tool is done."""
+    return OtherFacts()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SoFar:
+    """What the plan knows when an added tool runs: it reads its input from here and may hand back new candidates
+    (stage 5) or plans (stage 6)."""
+
+    request: HalfDayRequest
+    now: datetime
+    goal: DecomposedGoal
+    profile: Profile
+    slots: TimeSlots
+    origin: OriginPoint | None
+    candidates: Candidates
+    plans: PlanSet | None = None
+
+
 @dataclass(frozen=True, kw_only=True)
 class ToolSpec:
+    """A tool bound to a planner: ``fn`` and its ``mock`` take the input model and answer the output model;
+    ``facts`` turns the output into what the stage log shows; ``calls_providers``: it runs under the plan's provider
+    budget; ``reads``/``folds``: an added tool's input from what the plan knows, and its answer folded back."""
+
     name: str
     stage: int
     input_model: type[BaseModel]
@@ -57,6 +102,34 @@ class ToolSpec:
     mock: Callable[[Any], Any] | None = None
     retries: int = 2  # half_day_planner.md §4.1: at most two retries with exponential backoff
     retry_on: tuple[type[BaseException], ...] = RETRYABLE  # a deterministic local search is not worth a retry
+    facts: Callable[[Any], ToolFacts] = no_facts
+    calls_providers: bool = False
+    reads: Callable[[SoFar], BaseModel | dict[str, Any]] | None = None
+    folds: Callable[[SoFar, Any], SoFar] | None = None
+
+
+class ToolDeps(Protocol):
+    """What a tool is built on: the planner's map services (and region pack), settings, memory, reservation
+    service (asked for only when a tool runs) and clock."""
+
+    @property
+    def provider(self) -> MapServices: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def memory(self) -> MemoryStore: ...
+
+    @property
+    def reservations(self) -> ReservationProvider: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+
+#: a tool module's ``tool``: the tool bound to a planner's dependencies
+ToolBuilder = Callable[[ToolDeps], ToolSpec]
 
 
 @dataclass
@@ -105,7 +178,15 @@ class ToolRegistry:
         return name in self.mocked and self._specs[name].mock is not None
 
     def register(self, spec: ToolSpec) -> None:
+        if spec.reads is None and spec.folds is not None:
+            raise ValueError(f"{spec.name}: a tool that folds its answer into the plan reads from it too")
+        if spec.reads is not None and spec.stage not in ADDED_STAGES:
+            raise ValueError(f"{spec.name}: an added tool runs at the end of stage 5 or 6, not {spec.stage}")
         self._specs[spec.name] = spec
+
+    def added(self, stage: int) -> list[ToolSpec]:
+        """The added tools of ``stage`` (those that read what the plan knows), in the order they were registered."""
+        return [s for s in self._specs.values() if s.reads is not None and s.stage == stage]
 
     def replace(self, name: str, fn: Callable[[Any], Any]) -> None:
         """Swap a tool's implementation (tests, demos): the schemas stay, so the planner cannot tell."""

@@ -5,7 +5,9 @@
 from __future__ import annotations
 
 import math
+from typing import Literal
 
+from core import i18n
 from core.i18n import join_words, t
 from core.models.route import CandidateRoute, OptimizerInfo, ResolvedPoint, RoutePlanResult
 from core.packs.loader import RegionPack
@@ -41,39 +43,37 @@ TRANSPORT_KEYS = {
 }
 
 
-#: a provider's name ("offline", "amap", "pack+valhalla") in words: the same keys as the dashboard's sidebar (common.po)
-PROVIDER_KEYS = {
-    "offline": "common.provider.offline",
-    "amap": "common.provider.amap",
-    "amap-mcp": "common.provider.amap_mcp",
-}
-PLACES_KEYS = {
-    "pack": "common.places.pack",
-    "amap": "common.places.amap",
-    "amap-mcp": "common.places.amap_mcp",
-    "nominatim": "common.places.nominatim",
-}
-TRAVEL_KEYS = {
-    "estimate": "common.travel.estimate",
-    "valhalla": "common.travel.valhalla",
-    "osrm": "common.travel.osrm",
-    "amap": "common.travel.amap",
-    "amap-mcp": "common.travel.amap_mcp",
-}
+def provider_key(kind: Literal["provider", "provider.short", "places", "travel"], name: str) -> str:
+    """The catalog key (common.po) of a map service's name in words, derived from its name in the provider registry
+    (core/geo/registry.py): ``common.places.<name>`` for a geocoder, ``common.travel.<name>`` for a router,
+    ``common.provider.<name>`` (and ``.short.``) for a name that is a whole provider (``offline``, ``amap``); a
+    hyphen is written ``_``. A new service needs no table here, only its words in both catalogs."""
+    return f"common.{kind}.{name.replace('-', '_')}"
 
 
-def provider_words(name: str | None, lang: str) -> str:
-    """A provider's name in words: a whole provider ("offline") or its places and travel services ("pack+osrm");
-    a part this build does not know stays as it is."""
+def _worded(key: str) -> bool:
+    return any(i18n.has(key, lang) for lang in i18n.LANGS)
+
+
+def _service_words(kind: Literal["places", "travel"], name: str, lang: str) -> str:
+    """A geocoder's or a router's name in words; one without words stays as it is."""
+    key = provider_key(kind, name)
+    return t(key, lang) if name and _worded(key) else name
+
+
+def provider_words(name: str | None, lang: str, *, short: bool = False) -> str:
+    """A provider's name in words: a whole provider ("offline"; ``short``: its name alone, "Offline") or its places
+    and travel services ("pack+osrm"); a part this build does not know stays as it is."""
     name = name or ""
-    if name in PROVIDER_KEYS:
-        return t(PROVIDER_KEYS[name], lang)
+    whole = provider_key("provider.short" if short else "provider", name)
+    if name and "+" not in name and _worded(whole):
+        return t(whole, lang)
     places, _, travel = name.partition("+")
     return t(
         "common.provider.pair",
         lang,
-        places=word(PLACES_KEYS, places, lang),
-        travel=word(TRAVEL_KEYS, travel, lang),
+        places=_service_words("places", places, lang),
+        travel=_service_words("travel", travel, lang),
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from core.agent.actions.names import ActionName
 from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.browse import BrowseOutcome
 from core.agent.state import AgentContext
@@ -30,7 +31,7 @@ def _fetch(inp: FetchIn, state: AgentState, ctx: AgentContext) -> BrowseOutcome:
 def actions() -> list[ActionSpec]:
     return [
         ActionSpec(
-            name="browser.fetch",
+            name=ActionName.BROWSER_FETCH,
             description="Fetch allowlisted pages (consent required) and extract availability evidence",
             kind="external",
             cost="high",

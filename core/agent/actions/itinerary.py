@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from core.agent.actions.names import ActionName
 from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
 from core.models.agent import AgentState
@@ -148,7 +149,7 @@ def _rebalance(inp: RebalanceIn, state: AgentState, ctx: AgentContext) -> Rebala
 def actions() -> list[ActionSpec]:
     return [
         ActionSpec(
-            name="itinerary.prepare_problem",
+            name=ActionName.ITINERARY_PREPARE_PROBLEM,
             description="Resolve the trip onto one time scale (points, windows, days)",
             kind="internal",
             cost="med",
@@ -161,7 +162,7 @@ def actions() -> list[ActionSpec]:
             fn=_prepare,
         ),
         ActionSpec(
-            name="itinerary.cluster_days_balanced",
+            name=ActionName.ITINERARY_CLUSTER_DAYS_BALANCED,
             description="Balanced split of the stops into days",
             kind="internal",
             cost="med",
@@ -174,7 +175,7 @@ def actions() -> list[ActionSpec]:
             fn=_cluster,
         ),
         ActionSpec(
-            name="itinerary.optimize_day_vrptw",
+            name=ActionName.ITINERARY_OPTIMIZE_DAY_VRPTW,
             description="Each day as a VRPTW (windows, lunch, must-visits hard)",
             kind="internal",
             cost="high",
@@ -187,7 +188,7 @@ def actions() -> list[ActionSpec]:
             fn=_optimize,
         ),
         ActionSpec(
-            name="itinerary.repair_cross_day",
+            name=ActionName.ITINERARY_REPAIR_CROSS_DAY,
             description="Move dropped stops to days with room",
             kind="internal",
             cost="med",
@@ -200,7 +201,7 @@ def actions() -> list[ActionSpec]:
             fn=_repair,
         ),
         ActionSpec(
-            name="itinerary.rebalance_days",
+            name=ActionName.ITINERARY_REBALANCE_DAYS,
             description="Move places from a full day to a thin one when every place still fits",
             kind="internal",
             cost="med",

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from core.agent.actions.names import ActionName
 from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
 from core.i18n import join_words, t
@@ -60,7 +61,7 @@ def _explain(inp: ExplainIn, state: AgentState, ctx: AgentContext) -> ExplainOut
 def actions() -> list[ActionSpec]:
     return [
         ActionSpec(
-            name="llm.generate_explanation",
+            name=ActionName.LLM_GENERATE_EXPLANATION,
             description="Explain a plan from its facts (template; LLM when configured)",
             kind="internal",
             cost="low",

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from core.agent.actions.names import ActionName
 from core.agent.actions.spec import ActionSpec
 from core.agent.features import normalize_message
 from core.agent.rag import knowledge_base
@@ -152,7 +153,7 @@ def _knowledge(inp: KnowledgeIn, state: AgentState, ctx: AgentContext) -> Knowle
 def actions() -> list[ActionSpec]:
     return [
         ActionSpec(
-            name="places.resolve_entities",
+            name=ActionName.PLACES_RESOLVE_ENTITIES,
             description="Resolve place names to the region pack's places",
             kind="internal",
             cost="low",
@@ -165,7 +166,7 @@ def actions() -> list[ActionSpec]:
             fn=_resolve,
         ),
         ActionSpec(
-            name="places.get_poi_facts",
+            name=ActionName.PLACES_GET_POI_FACTS,
             description="Hours, prices, tags and visit times of places (semantic memory)",
             kind="internal",
             cost="low",
@@ -178,7 +179,7 @@ def actions() -> list[ActionSpec]:
             fn=_facts,
         ),
         ActionSpec(
-            name="places.search_knowledge",
+            name=ActionName.PLACES_SEARCH_KNOWLEDGE,
             description="BM25 retrieval over the region's knowledge base",
             kind="internal",
             cost="low",

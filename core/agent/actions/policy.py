@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from core.agent.actions.names import ActionName
 from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
 from core.models.agent import AgentState
@@ -91,7 +92,7 @@ def _critic(inp: CriticIn, state: AgentState, ctx: AgentContext) -> CriticOut:
 def actions() -> list[ActionSpec]:
     return [
         ActionSpec(
-            name="policy.validate_feasibility",
+            name=ActionName.POLICY_VALIDATE_FEASIBILITY,
             description="A reason and the smallest fix for every dropped stop",
             kind="internal",
             cost="med",
@@ -104,7 +105,7 @@ def actions() -> list[ActionSpec]:
             fn=_validate,
         ),
         ActionSpec(
-            name="policy.score_robustness",
+            name=ActionName.POLICY_SCORE_ROBUSTNESS,
             description="Slack relative to robust travel time",
             kind="internal",
             cost="low",
@@ -117,7 +118,7 @@ def actions() -> list[ActionSpec]:
             fn=_score,
         ),
         ActionSpec(
-            name="policy.check_itinerary",
+            name=ActionName.POLICY_CHECK_ITINERARY,
             description="The critic: windows, day bounds, lunch, robust travel, explicit waits",
             kind="internal",
             cost="low",

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, StrictBool
 
+from core.agent.actions.names import ActionName
 from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
 from core.models.agent import AgentState
@@ -117,7 +118,7 @@ def actions() -> list[ActionSpec]:
     common: dict[str, Any] = {"kind": "internal", "preconditions": (), "cacheable": False}
     return [
         ActionSpec(
-            name="reservations.dry_run",
+            name=ActionName.RESERVATIONS_DRY_RUN,
             description="Check a reservation against the venue's terms and hold nothing: the reservation as it "
             "would be (price and its source, cancellation policy, what is unverified) and a single-use token",
             cost="low",
@@ -129,7 +130,7 @@ def actions() -> list[ActionSpec]:
             **common,
         ),
         ActionSpec(
-            name="reservations.confirm",
+            name=ActionName.RESERVATIONS_CONFIRM,
             description="Confirm a dry run with its token, the person's consent and an idempotency key (a repeated "
             "key replays the first outcome)",
             cost="low",
@@ -141,7 +142,7 @@ def actions() -> list[ActionSpec]:
             **common,
         ),
         ActionSpec(
-            name="reservations.cancel_dry_run",
+            name=ActionName.RESERVATIONS_CANCEL_DRY_RUN,
             description="What cancelling one's own confirmed reservation costs now (policy, fee), and a token",
             cost="low",
             side_effect="writes_db",
@@ -152,7 +153,7 @@ def actions() -> list[ActionSpec]:
             **common,
         ),
         ActionSpec(
-            name="reservations.cancel",
+            name=ActionName.RESERVATIONS_CANCEL,
             description="Cancel with the cancellation dry run's token, consent and an idempotency key",
             cost="low",
             side_effect="writes_db",
@@ -163,7 +164,7 @@ def actions() -> list[ActionSpec]:
             **common,
         ),
         ActionSpec(
-            name="reservations.list",
+            name=ActionName.RESERVATIONS_LIST,
             description="The request's user's reservations with their status and history (expired dry runs "
             "are marked failed)",
             cost="low",

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from core.agent.actions.names import ActionName
 from core.agent.actions.places import resolve_name
 from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.state import AgentContext
@@ -153,7 +154,7 @@ def _weather(inp: WeatherIn, state: AgentState, ctx: AgentContext) -> WeatherOut
 def actions() -> list[ActionSpec]:
     return [
         ActionSpec(
-            name="transport.travel_time",
+            name=ActionName.TRANSPORT_TRAVEL_TIME,
             description="Travel time and distance between two named places",
             kind="internal",
             cost="low",
@@ -166,7 +167,7 @@ def actions() -> list[ActionSpec]:
             fn=_travel_time,
         ),
         ActionSpec(
-            name="transport.build_time_matrix",
+            name=ActionName.TRANSPORT_BUILD_TIME_MATRIX,
             description="The provider's travel matrix for the trip's points",
             kind="internal",
             cost="med",
@@ -179,7 +180,7 @@ def actions() -> list[ActionSpec]:
             fn=_build_matrix,
         ),
         ActionSpec(
-            name="transport.apply_robustness_policy",
+            name=ActionName.TRANSPORT_APPLY_ROBUSTNESS_POLICY,
             description="Robust minutes = nominal x factor + buffer (never raw API time)",
             kind="internal",
             cost="low",
@@ -192,7 +193,7 @@ def actions() -> list[ActionSpec]:
             fn=_robust,
         ),
         ActionSpec(
-            name="weather.lookup",
+            name=ActionName.WEATHER_LOOKUP,
             description="Weather for a date from the provider, if it has a weather source",
             kind="external",
             cost="low",

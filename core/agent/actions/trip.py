@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz
 
+from core.agent.actions.names import ActionName
 from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.state import AgentContext
 from core.geo.text import normalize
@@ -288,7 +289,7 @@ def _require_consumed(ctx: AgentContext, dry_run_id: str, action: str) -> Any:
 
 
 def _persist_plan(inp: PersistPlanIn, state: AgentState, ctx: AgentContext) -> PersistPlanOut:
-    _require_consumed(ctx, inp.dry_run_id, "trip.persist_plan")
+    _require_consumed(ctx, inp.dry_run_id, ActionName.TRIP_PERSIST_PLAN)
     store = ctx.store
     draft = store.get_trip(inp.trip_id, user_id=inp.user_id) if inp.trip_id else None
     if inp.trip_id and draft is None:  # absent or another user's: the same answer
@@ -325,7 +326,7 @@ def _record_commitment(inp: CommitmentIn, state: AgentState, ctx: AgentContext) 
 def actions() -> list[ActionSpec]:
     return [
         ActionSpec(
-            name="trip.load_draft",
+            name=ActionName.TRIP_LOAD_DRAFT,
             description="Load the user's trip draft into the state",
             kind="internal",
             cost="low",
@@ -338,7 +339,7 @@ def actions() -> list[ActionSpec]:
             fn=_load_draft,
         ),
         ActionSpec(
-            name="trip.apply_user_edit",
+            name=ActionName.TRIP_APPLY_USER_EDIT,
             description="Apply one explicit edit (add/delete/move/prioritize/rename/swap days)",
             kind="internal",
             cost="low",
@@ -351,7 +352,7 @@ def actions() -> list[ActionSpec]:
             fn=_apply_user_edit,
         ),
         ActionSpec(
-            name="trip.persist_plan",
+            name=ActionName.TRIP_PERSIST_PLAN,
             description="Write a confirmed plan into the trip store (commit)",
             kind="external",
             cost="med",
@@ -364,7 +365,7 @@ def actions() -> list[ActionSpec]:
             fn=_persist_plan,
         ),
         ActionSpec(
-            name="trip.record_commitment",
+            name=ActionName.TRIP_RECORD_COMMITMENT,
             description="Record a confirmed booking/refund/bulk request (commit)",
             kind="external",
             cost="med",

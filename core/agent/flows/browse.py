@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from core.agent import fastpath, gates, venue_sites
+from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.browse import BrowseBlocked, BrowseEvidence
 from core.agent.router import RouterDecision
@@ -69,7 +70,7 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     ctx.report("browsing")
     out = act(
         registry,
-        "browser.fetch",
+        ActionName.BROWSER_FETCH,
         {"url": url},
         state,
         ctx,
@@ -101,7 +102,7 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     state.result.status = "OK"
     log_decision(
         state,
-        action="browser.fetch",
+        action=ActionName.BROWSER_FETCH,
         reason_code="EVIDENCE_EXTRACTED",
         policy_id=POLICY_CONSENT,
         facts={"availability": ev.availability, "price": ev.price, "offers": len(ev.offers), "steps": out.steps},
@@ -110,7 +111,7 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         issue_dry_run(
             state,
             ctx,
-            action="trip.record_commitment",
+            action=ActionName.TRIP_RECORD_COMMITMENT,
             params={"kind": "booking", "url": ev.url, "message_intent": "booking"},
             evidence=[
                 {
@@ -187,7 +188,7 @@ def _browse_blocked(
         state.result.next_steps = [_KNOWLEDGE_BASE]
     log_decision(
         state,
-        action="browser.fetch",
+        action=ActionName.BROWSER_FETCH,
         reason_code=state.result.error_code or "BLOCKED",
         policy_id=POLICY_CONSENT,
         facts={"domain": blocked.domain, "blocked_type": blocked.blocked_type},

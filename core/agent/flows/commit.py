@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.agent import fastpath
+from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
@@ -44,7 +45,7 @@ def run_commit_request(
         issue_dry_run(
             state,
             ctx,
-            action="trip.apply_user_edit",
+            action=ActionName.TRIP_APPLY_USER_EDIT,
             params={"trip_id": draft.trip_id, "edit": {"op": "clear"}, "region": draft.region},
             evidence=evidence,
         )
@@ -56,7 +57,7 @@ def run_commit_request(
     if mentioned:
         out = act(
             registry,
-            "places.get_poi_facts",
+            ActionName.PLACES_GET_POI_FACTS,
             {"place_ids": mentioned[:3]},
             state,
             ctx,
@@ -86,7 +87,7 @@ def run_commit_request(
     issue_dry_run(
         state,
         ctx,
-        action="trip.record_commitment",
+        action=ActionName.TRIP_RECORD_COMMITMENT,
         params={"kind": kind, "place_ids": mentioned[:3]},
         evidence=evidence,
     )

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from core.agent import fastpath, when
+from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
@@ -82,7 +83,7 @@ def _branch_places(
     if ids:
         act(
             registry,
-            "places.get_poi_facts",
+            ActionName.PLACES_GET_POI_FACTS,
             {"place_ids": ids},
             state,
             ctx,

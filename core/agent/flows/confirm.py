@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.agent import fastpath, gates
+from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.flows.reservations import COMMIT_ACTIONS, commit_confirmed
 from core.agent.state import AgentContext, log_decision
@@ -43,11 +44,11 @@ def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegis
         commit_confirmed(res, state, ctx, registry)
         state.result.evidence.extend({"type": "committed", **e} for e in res.evidence)
         return
-    if res.action == "trip.persist_plan":
+    if res.action == ActionName.TRIP_PERSIST_PLAN:
         p = res.params
         out = act(
             registry,
-            "trip.persist_plan",
+            ActionName.TRIP_PERSIST_PLAN,
             {
                 "dry_run_id": res.dry_run_id,
                 "user_id": res.user_id,
@@ -65,11 +66,11 @@ def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegis
         state.memory.user_profile["trip"] = out.trip
         title = out.trip.get("title") or t("agent.confirm.your_trip", lang)
         state.result.explanations = [t("agent.confirm.saved", lang, title=title, n=len(out.trip["nodes"]))]
-    elif res.action == "trip.apply_user_edit":  # a confirmed bulk write
+    elif res.action == ActionName.TRIP_APPLY_USER_EDIT:  # a confirmed bulk write
         p = res.params
         out = act(
             registry,
-            "trip.apply_user_edit",
+            ActionName.TRIP_APPLY_USER_EDIT,
             {"user_id": res.user_id, "trip_id": p["trip_id"], "edit": p["edit"], "region": p["region"]},
             state,
             ctx,
@@ -81,7 +82,7 @@ def run_confirmation(state: AgentState, ctx: AgentContext, registry: ActionRegis
     else:
         out = act(
             registry,
-            "trip.record_commitment",
+            ActionName.TRIP_RECORD_COMMITMENT,
             {
                 "dry_run_id": res.dry_run_id,
                 "user_id": res.user_id,

@@ -16,6 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from core.agent import fastpath
+from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.booking import BookingSlots, booking_slots, pick_reading
 from core.agent.features import normalize_message, strip_negated
@@ -33,7 +34,7 @@ from core.reservations.catalog import catalogue, item_for
 from core.stores.trips import DryRunRecord
 
 POLICY = "RESERVATION_GATE"
-COMMIT_ACTIONS = ("reservations.confirm", "reservations.cancel")
+COMMIT_ACTIONS = (ActionName.RESERVATIONS_CONFIRM, ActionName.RESERVATIONS_CANCEL)
 
 
 def run_reservation(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
@@ -54,7 +55,7 @@ def _ask(state: AgentState, text: str, *, reason: str, missing: list[str] | None
     state.result.status = "NEED_MORE_INFO"
     state.result.explanations = [text]
     state.result.next_steps += [NextStep(code="missing", args={"field": m}) for m in missing or []]
-    log_decision(state, action="reservations.dry_run", reason_code=reason, policy_id=POLICY,
+    log_decision(state, action=ActionName.RESERVATIONS_DRY_RUN, reason_code=reason, policy_id=POLICY,
                  facts={"missing": missing or []})  # fmt: skip
 
 
@@ -62,14 +63,14 @@ def _ask(state: AgentState, text: str, *, reason: str, missing: list[str] | None
 def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     """A booking from this message, or from the user's pending booking with this message's facts joined
     (flows/booking_followup.py); whatever is asked for is remembered, a dry run forgets it."""
-    guard(state, ctx, action="reservations.dry_run")
+    guard(state, ctx, action=ActionName.RESERVATIONS_DRY_RUN)
     state.react.step += 1
     joined = ctx.cache.get(followup.CACHE_KEY)
     if isinstance(joined, InputError):  # a follow-up whose fact is wrong ("2月30日"): said by the orchestrator
         raise joined
     if joined is not None:
         zh, slots, offered = joined.zh, joined.slots, joined.options
-        log_decision(state, action="reservations.dry_run", reason_code="PENDING_BOOKING_CONTINUED",
+        log_decision(state, action=ActionName.RESERVATIONS_DRY_RUN, reason_code="PENDING_BOOKING_CONTINUED",
                      policy_id=followup.POLICY, facts={"added": joined.added, "pending_age_s": joined.age_s})  # fmt: skip
     else:
         zh, slots, offered = _zh(state), _slots(state, ctx), []
@@ -116,9 +117,10 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
         _ask(state, words.refusal_text("PARTY_TOO_LARGE", {}, item=item, zh=zh, at=at, pack=pack), reason="PARTY_SIZE")
         followup.remember(ctx, slots.model_copy(update={"time": at, "hours": []}), zh=zh, drop=("party",))
         return
-    out = act(registry, "reservations.dry_run", {"request": request}, state, ctx, reason_code="BOOKING_REQUESTED",
-              policy_id=POLICY, facts={"item_id": item.id, "date": request["date"], "time": request["time"],
-                                       "party_size": slots.party})  # fmt: skip
+    out = act(registry, ActionName.RESERVATIONS_DRY_RUN, {"request": request}, state, ctx,
+              reason_code="BOOKING_REQUESTED", policy_id=POLICY,
+              facts={"item_id": item.id, "date": request["date"], "time": request["time"],
+                     "party_size": slots.party})  # fmt: skip
     if out.refusal is not None:
         state.result.status = "NEED_MORE_INFO"
         state.result.explanations = [
@@ -127,7 +129,7 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
         state.result.candidates += [
             {"time": s, "place_id": item.id} for s in out.refusal.details.get("suggestions", [])
         ]
-        log_decision(state, action="reservations.dry_run", reason_code=out.refusal.code, policy_id=POLICY)
+        log_decision(state, action=ActionName.RESERVATIONS_DRY_RUN, reason_code=out.refusal.code, policy_id=POLICY)
         kept = slots.model_copy(update={"time": at, "hours": []})
         again = {"SLOT_FULL": ("time",), "NOT_A_SLOT": ("time",), "TOO_LATE": ("date", "time"),
                  "PARTY_TOO_LARGE": ("party",)}  # fmt: skip
@@ -146,7 +148,7 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
         words.unverified_text(dry.unverified, zh),
         _until(dry, ctx, zh),
     ]
-    _hold(state, ctx, action="reservations.confirm", dry=dry, lines=lines, kind="reservation")
+    _hold(state, ctx, action=ActionName.RESERVATIONS_CONFIRM, dry=dry, lines=lines, kind="reservation")
 
 
 def _known(name: str, slots: BookingSlots, at: time | None, zh: bool) -> str:
@@ -267,10 +269,10 @@ def _matching(rs: list[Reservation], slots: BookingSlots, ctx: AgentContext) -> 
 def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     zh = _zh(state)
     pack = ctx.provider.region
-    guard(state, ctx, action="reservations.cancel_dry_run")
+    guard(state, ctx, action=ActionName.RESERVATIONS_CANCEL_DRY_RUN)
     state.react.step += 1
     slots = _slots(state, ctx)
-    mine = act(registry, "reservations.list", {}, state, ctx, reason_code="CANCEL_REQUESTED", policy_id=POLICY)
+    mine = act(registry, ActionName.RESERVATIONS_LIST, {}, state, ctx, reason_code="CANCEL_REQUESTED", policy_id=POLICY)
     confirmed = [r for r in mine.reservations if r.status == "confirmed"]
     found = _matching(mine.reservations, slots, ctx)
     if not found:
@@ -282,7 +284,7 @@ def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> N
         else:
             text += words.t("agent.booking.cancel.none_confirmed", lang)
         state.result.explanations = [text]
-        log_decision(state, action="reservations.cancel_dry_run", reason_code="NO_MATCHING_RESERVATION",
+        log_decision(state, action=ActionName.RESERVATIONS_CANCEL_DRY_RUN, reason_code="NO_MATCHING_RESERVATION",
                      policy_id=POLICY, facts={"confirmed": len(confirmed)})  # fmt: skip
         return
     if len(found) > 1:
@@ -293,11 +295,11 @@ def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> N
         ]  # fmt: skip
         state.result.candidates += [_row(r) for r in found]
         state.result.next_steps.append(NextStep(code="missing", args={"field": "which_reservation"}))
-        log_decision(state, action="reservations.cancel_dry_run", reason_code="AMBIGUOUS_RESERVATION",
+        log_decision(state, action=ActionName.RESERVATIONS_CANCEL_DRY_RUN, reason_code="AMBIGUOUS_RESERVATION",
                      policy_id=POLICY, facts={"matches": len(found)})  # fmt: skip
         return
     target = found[0]
-    out = act(registry, "reservations.cancel_dry_run", {"reservation_id": target.id}, state, ctx,
+    out = act(registry, ActionName.RESERVATIONS_CANCEL_DRY_RUN, {"reservation_id": target.id}, state, ctx,
               reason_code="CANCELLATION_DRY_RUN", policy_id=POLICY, facts={"item_id": target.item_id})  # fmt: skip
     if out.refusal is not None:
         state.result.status = "NEED_MORE_INFO"
@@ -315,7 +317,7 @@ def _cancel(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> N
         words.unverified_text(dry.unverified, zh),
         _until(dry, ctx, zh),
     ]
-    _hold(state, ctx, action="reservations.cancel", dry=dry, lines=lines, kind="cancellation")
+    _hold(state, ctx, action=ActionName.RESERVATIONS_CANCEL, dry=dry, lines=lines, kind="cancellation")
 
 
 def _row(r: Reservation) -> dict[str, Any]:
@@ -328,9 +330,9 @@ def _list(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
     zh = _zh(state)
     pack = ctx.provider.region
     state.react.step += 1
-    out = registry.call("reservations.list", {}, state=state, ctx=ctx)
+    out = registry.call(ActionName.RESERVATIONS_LIST, {}, state=state, ctx=ctx)
     rs = out.reservations
-    log_decision(state, action="reservations.list", reason_code="LIST_RESERVATIONS", policy_id=POLICY,
+    log_decision(state, action=ActionName.RESERVATIONS_LIST, reason_code="LIST_RESERVATIONS", policy_id=POLICY,
                  facts={"count": len(rs), "confirmed": sum(r.status == "confirmed" for r in rs)})  # fmt: skip
     state.result.status = "OK"
     state.result.candidates += [_row(r) for r in rs]
@@ -370,7 +372,7 @@ def commit_confirmed(
         return
     r = out.outcome.reservation
     state.result.candidates.append(_row(r))
-    cancel = record.action == "reservations.cancel"
+    cancel = record.action == ActionName.RESERVATIONS_CANCEL
     if r.status == "failed":  # the slot filled up between the dry run and the confirmation
         state.result.status = "NEED_MORE_INFO"
         state.result.explanations = [words.t("agent.booking.slot_filled", lang, what=words.what(r, zh, pack))]

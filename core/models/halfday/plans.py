@@ -164,7 +164,7 @@ class Profile(BaseModel):
     walk_limit_min: int = Field(ge=0, le=60, description="longest leg walked; longer legs go by car")
     named_places: list[str] = Field(default_factory=list)
     avoid_place_ids: list[str] = Field(default_factory=list, description="disliked in memory")
-    source: str = Field(default="rules", description="rules, or mock (core/halfday/mocks.py)")
+    source: str = Field(default="rules", description="rules, or mock (the tool's mock, core/halfday/toolbox)")
 
 
 # ---- stage 4: time slots --------------------------------------------------------------------------------------
