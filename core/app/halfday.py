@@ -134,13 +134,15 @@ __all__ = [
 
 def planner(ctx: RequestContext) -> HalfDayPlanner:
     """The region's half-day planner on the request's view of the providers, its memory on the context's database,
-    and the region's reservation service on the context's clock, opened by stage 7 (docs/ARCHITECTURE.md,
-    "Half-day planner": an unreachable database then ends the event stream with ``DATABASE_UNREACHABLE``)."""
+    the region's reservation service on the context's clock, opened by stage 7 (docs/ARCHITECTURE.md, "Half-day
+    planner": an unreachable database then ends the event stream with ``DATABASE_UNREACHABLE``), and the process's
+    breakers of the outside services (the root's: every request of the process meets the same ones)."""
     return HalfDayPlanner(
         provider=ctx.providers,
         settings=ctx.settings,
         memory=memory_store(ctx),
         open_reservations=ctx.reservations,
+        breakers=ctx.services.halfday_breakers,
         clock=ctx.clock,
     )
 

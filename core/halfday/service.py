@@ -13,7 +13,7 @@ from core.errors import InputError, ProviderUnavailable
 from core.geo.base import LonLat
 from core.geo.composite import MapServices
 from core.halfday import mocks
-from core.halfday.breaker import breaker_for
+from core.halfday.breaker import HalfDayBreakers
 from core.halfday.events import DoneEvent, DonePlans, HalfDayEvent, HalfDayResult
 from core.halfday.goal_models import DecomposedGoal
 from core.halfday.goal_window import apply_window
@@ -44,7 +44,7 @@ from core.halfday.profile import analyze_user_profile, plan_time_slots
 from core.halfday.score import score_plans
 from core.halfday.search import effective_budget, search_places
 from core.halfday.tools import EmptyResult, ToolRegistry, ToolSpec
-from core.halfday.travel import TravelTable, build_travel_table
+from core.halfday.travel import TravelTable, build_travel_table, map_breaker
 from core.memory.store import UserMemory
 from core.reservations.models import DryRun, ReservationRequest
 from core.reservations.provider import ReservationProvider
@@ -68,13 +68,16 @@ class HalfDayPlanner:
         settings: Settings,
         memory: MemoryStore,
         open_reservations: Callable[[], ReservationProvider],
+        breakers: HalfDayBreakers,
         clock: Clock,
     ) -> None:
         """``open_reservations``: the region's reservation service, opened by the first stage-7 call, so that an
-        unreachable database ends the event stream with ``DATABASE_UNREACHABLE`` instead of failing before it."""
+        unreachable database ends the event stream with ``DATABASE_UNREACHABLE`` instead of failing before it.
+        ``breakers``: the process's breakers of the outside services (the root's, shared by its requests)."""
         self.provider = provider
         self.settings = settings
         self.clock = clock  # the request's (core.app passes the context's)
+        self.breakers = breakers
         self.memory = memory
         self._open_reservations = open_reservations
         self._reservations: ReservationProvider | None = None
@@ -145,10 +148,10 @@ class HalfDayPlanner:
             return build_travel_table(
                 points,
                 provider=self.provider,
+                breaker=map_breaker(self.breakers, self.provider, settings=self.settings),
                 walk_limit_min=inp.profile.walk_limit_min,
                 factor=inp.slots.travel_factor,
                 buffer_min=inp.slots.travel_buffer_min,
-                settings=self.settings,
             )
 
         plans, notes, table = compose_plan_set(
@@ -167,7 +170,8 @@ class HalfDayPlanner:
     def _reserve(self, inp: ReserveInput) -> DryRun:
         """Stage 7 through the payment side's breaker: a reservation service that keeps failing is refused at once
         (``BREAKER_OPEN``) for its cool-down; a refusal of the person's request (a full slot) is no failure."""
-        breaker = breaker_for("payment", self.provider.region.name, settings=self.settings, counts=PAYMENT_FAILURES)
+        region = self.provider.region.name
+        breaker = self.breakers.breaker("payment", region, settings=self.settings, counts=PAYMENT_FAILURES)
         with breaker.calling():
             return self.reservations.dry_run(
                 inp.user_id,

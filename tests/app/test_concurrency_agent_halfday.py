@@ -19,7 +19,6 @@ from core.app.halfday import plan_half_day
 from core.config import Settings
 from core.halfday.events import DonePlans
 from core.halfday.models import HalfDayRequest
-from core.halfday.travel import reset_breakers
 from core.packs.loader import load_region
 from tests.support.agent_packs import PLACES, make_settings
 from tests.support.patchy import patchy_services, point
@@ -116,7 +115,6 @@ def test_eight_concurrent_half_days_keep_their_own_travel_warnings(tmp_path):
     assert down_start is not None and up_start is not None
     down = {point(down_start.lon, down_start.lat)}
     origins = [down_start.name_zh if i % 2 else up_start.name_zh for i in range(THREADS)]
-    reset_breakers()
     alone = [_halfday(_halfday_services(settings, down), g, o) for g, o in zip(GOALS, origins)]
     degraded = ["TRAVEL_FROM_LOCAL_ESTIMATE" in w for w, _, _ in alone]
     assert degraded == [bool(i % 2) for i in range(THREADS)], alone

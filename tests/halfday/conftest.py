@@ -54,9 +54,11 @@ def settings(tmp_path, monkeypatch):
     get_settings.cache_clear()
 
 
-def planner_on(provider, settings, *, memory=None):
+def planner_on(provider, settings, *, memory=None, breakers=None):
     """A planner on ``provider`` handed what the root hands one (core.app.halfday.planner): its memory on the settings'
-    database (``memory``: one to share), the region's reservation service opened by stage 7, the settings' clock."""
+    database (``memory``: one to share), the region's reservation service opened by stage 7, the breakers of a root
+    (``breakers``: a process's to share; else its own, all closed), the settings' clock."""
+    from core.halfday.breaker import HalfDayBreakers
     from core.halfday.memory import MemoryStore
     from core.halfday.service import HalfDayPlanner
     from core.reservations.service import ReservationService
@@ -68,6 +70,7 @@ def planner_on(provider, settings, *, memory=None):
         settings=settings,
         memory=memory or MemoryStore(database=Database.from_settings(settings), clock=clock),
         open_reservations=lambda: ReservationService.from_settings(settings, provider.region, clock=clock),
+        breakers=breakers or HalfDayBreakers(),
         clock=clock,
     )
 
@@ -75,11 +78,8 @@ def planner_on(provider, settings, *, memory=None):
 @pytest.fixture
 def planner(settings):
     from core.geo.registry import make_provider
-    from core.halfday.travel import reset_breakers
 
-    reset_breakers()
-    yield planner_on(make_provider("offline", region="shanghai", settings=settings), settings)
-    reset_breakers()
+    return planner_on(make_provider("offline", region="shanghai", settings=settings), settings)
 
 
 def with_goal(planner, g: DecomposedGoal):

@@ -15,7 +15,6 @@ from core.geo.registry import make_provider
 from core.halfday.events import DonePlans, ObservationEvent, WarningObservation
 from core.halfday.models import HalfDayRequest
 from core.halfday.service import HalfDayPlanner
-from core.halfday.travel import reset_breakers
 from standins.amap import AMapLimitedStandIn
 from tests.halfday.conftest import NOW, planner_on
 
@@ -66,7 +65,6 @@ def amap_planner(base_url: str, tmp_path, key: str, **overrides: object) -> tupl
         **overrides,
     }
     settings = Settings(**values)  # type: ignore[arg-type]
-    reset_breakers()
     provider = make_provider("amap", settings=settings).for_request()
     return planner_on(provider, settings), settings
 
