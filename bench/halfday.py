@@ -95,6 +95,7 @@ def bench_halfday(*, repeats: int = 3, pg_url: str | None = None) -> dict[str, A
 
 
 def _planner(provider: Any, settings: Any, url: str) -> Any:
+    from core.agent.llm import make_llm
     from core.clock import clock_from_settings
     from core.halfday.breaker import HalfDayBreakers
     from core.halfday.memory import MemoryStore
@@ -111,6 +112,7 @@ def _planner(provider: Any, settings: Any, url: str) -> Any:
         memory=MemoryStore(engine, clock=clock),
         open_reservations=lambda: reservations,
         breakers=HalfDayBreakers(),
+        llm=lambda: make_llm(settings),
         clock=clock,
     )
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
+from functools import partial
 from typing import Literal
 
+from core.agent.llm import make_llm
 from core.app.context import RequestContext
 from core.errors import InputError
 from core.halfday.events import (
@@ -136,13 +138,15 @@ def planner(ctx: RequestContext) -> HalfDayPlanner:
     """The region's half-day planner on the request's view of the providers, its memory on the context's database,
     the region's reservation service on the context's clock, opened by stage 7 (docs/ARCHITECTURE.md, "Half-day
     planner": an unreachable database then ends the event stream with ``DATABASE_UNREACHABLE``), and the process's
-    breakers of the outside services (the root's: every request of the process meets the same ones)."""
+    breakers of the outside services (the root's: every request of the process meets the same ones); stage 1's model
+    client is made from the context's settings when a reading asks for it (none without ``OMNI_LLM_BASE_URL``)."""
     return HalfDayPlanner(
         provider=ctx.providers,
         settings=ctx.settings,
         memory=memory_store(ctx),
         open_reservations=ctx.reservations,
         breakers=ctx.services.halfday_breakers,
+        llm=partial(make_llm, ctx.settings),
         clock=ctx.clock,
     )
 

@@ -4,9 +4,11 @@ collected from it, the memory's feedback, and stage 7's reservation through the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Protocol
 
 import sqlalchemy.exc
 
+from core.agent.llm import LLMClient
 from core.clock import Clock
 from core.config import Settings
 from core.errors import InputError, ProviderUnavailable
@@ -58,6 +60,13 @@ PAYMENT_FAILURES: tuple[type[BaseException], ...] = (
 )
 
 
+class LLMOpener(Protocol):
+    """The model client stage 1 reads the goal with, asked for at each reading (None: no model configured; the rules
+    read it)."""
+
+    def __call__(self) -> LLMClient | None: ...
+
+
 class HalfDayPlanner:
     """One region's half-day planner: its tools, memory and reservation service, each handed in by the root."""
 
@@ -69,15 +78,18 @@ class HalfDayPlanner:
         memory: MemoryStore,
         open_reservations: Callable[[], ReservationProvider],
         breakers: HalfDayBreakers,
+        llm: LLMOpener,
         clock: Clock,
     ) -> None:
         """``open_reservations``: the region's reservation service, opened by the first stage-7 call, so that an
         unreachable database ends the event stream with ``DATABASE_UNREACHABLE`` instead of failing before it.
-        ``breakers``: the process's breakers of the outside services (the root's, shared by its requests)."""
+        ``breakers``: the process's breakers of the outside services (the root's, shared by its requests). ``llm``:
+        stage 1's model client, opened by the reading that needs it (a mocked or rules-only stage 1 opens none)."""
         self.provider = provider
         self.settings = settings
         self.clock = clock  # the request's (core.app passes the context's)
         self.breakers = breakers
+        self._open_llm = llm
         self.memory = memory
         self._open_reservations = open_reservations
         self._reservations: ReservationProvider | None = None
@@ -119,11 +131,10 @@ class HalfDayPlanner:
     def _decompose(self, inp: GoalInput) -> DecomposedGoal:
         """Stage 1: the LLM's reading when one is configured (validated; the rules' after two bad answers), else
         the rules'; a window given beside the goal takes the place of the time read from its text."""
-        from core.agent.llm import make_llm
         from core.halfday.goal import decompose_goal
         from core.halfday.goal_llm import decompose_goal_llm
 
-        llm = make_llm(self.settings)
+        llm = self._open_llm()
         if llm is None:
             goal = decompose_goal(inp.text, now=inp.now, lang=inp.lang)
         else:

@@ -54,10 +54,12 @@ def settings(tmp_path, monkeypatch):
     get_settings.cache_clear()
 
 
-def planner_on(provider, settings, *, memory=None, breakers=None):
+def planner_on(provider, settings, *, memory=None, breakers=None, llm=None):
     """A planner on ``provider`` handed what the root hands one (core.app.halfday.planner): its memory on the settings'
     database (``memory``: one to share), the region's reservation service opened by stage 7, the breakers of a root
-    (``breakers``: a process's to share; else its own, all closed), the settings' clock."""
+    (``breakers``: a process's to share; else its own, all closed), stage 1's model client (``llm``: its opener; else
+    the settings' model, none without a base URL), the settings' clock."""
+    from core.agent.llm import make_llm
     from core.halfday.breaker import HalfDayBreakers
     from core.halfday.memory import MemoryStore
     from core.halfday.service import HalfDayPlanner
@@ -71,6 +73,7 @@ def planner_on(provider, settings, *, memory=None, breakers=None):
         memory=memory or MemoryStore(database=Database.from_settings(settings), clock=clock),
         open_reservations=lambda: ReservationService.from_settings(settings, provider.region, clock=clock),
         breakers=breakers or HalfDayBreakers(),
+        llm=llm or (lambda: make_llm(settings)),
         clock=clock,
     )
 
