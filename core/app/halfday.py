@@ -152,16 +152,13 @@ def planner(ctx: RequestContext) -> HalfDayPlanner:
 
 
 def plan_half_day(
-    ctx: RequestContext,
-    request: HalfDayRequest,
-    *,
-    planner_: HalfDayPlanner | None = None,
-    decide: Decide | None = None,
+    ctx: RequestContext, request: HalfDayRequest, *, decide: Decide | None = None
 ) -> Iterator[HalfDayEvent]:
-    """The seven stages as events, the last one ``done``. The request's ``now`` defaults to the context's clock in
-    its zone, and its user to the context's (a face never lets a body name another user). ``planner_``: one made
-    by ``planner(ctx)`` and adjusted (a test swapping a tool). ``decide``: how the person answers a level-2
-    question (the page keeps the stream and answers from its buttons); None: nobody can, the default applies."""
+    """The seven stages as events, the last one ``done``, on ``planner(ctx)`` (the one place a use case makes the
+    planner; a test swapping a tool patches it). The request's ``now`` defaults to the context's clock in its zone,
+    and its user to the context's (a face never lets a body name another user). ``decide``: how the person answers
+    a level-2 question (the page keeps the stream and answers from its buttons); None: nobody can, the default
+    applies."""
     update: dict[str, object] = {}
     if request.now is None:
         update["now"] = ctx.now()
@@ -169,16 +166,14 @@ def plan_half_day(
         update["user_id"] = ctx.user
     if request.lang is None and ctx.lang_given:
         update["lang"] = ctx.lang
-    return (planner_ or planner(ctx)).events(request.model_copy(update=update) if update else request, decide=decide)
+    return planner(ctx).events(request.model_copy(update=update) if update else request, decide=decide)
 
 
 # ---- level 2: a stream that waits for the person's answer (half_day_planner.md §4.1) -------------------------
 AnswerOutcome = Literal["accepted", "not_waiting"]
 
 
-def plan_half_day_answerable(
-    ctx: RequestContext, request: HalfDayRequest, *, planner_: HalfDayPlanner | None = None
-) -> Iterator[HalfDayEvent]:
+def plan_half_day_answerable(ctx: RequestContext, request: HalfDayRequest) -> Iterator[HalfDayEvent]:
     """``plan_half_day`` for a stream whose reader answers elsewhere (the HTTP API): at a level-2 question the
     stream waits up to ``halfday_degraded_wait_s`` for ``answer_degraded(ctx, trace_id, choice)``, then goes on
     with the answer or ``halfday_degraded_default``. The answer may come as soon as the first event is out; it goes
@@ -190,7 +185,7 @@ def plan_half_day_answerable(
         answer = waits.take(trace_id, timeout_s=wait_s)
         return answer.choice if answer is not None else None
 
-    events = plan_half_day(ctx, request, planner_=planner_, decide=decide)
+    events = plan_half_day(ctx, request, decide=decide)
     trace_id: str | None = None
     try:
         for event in events:

@@ -85,7 +85,7 @@ def page_lang() -> str:
 def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
     from streamlit.testing.v1 import AppTest
 
-    from components.halfday import state as halfday_state
+    from core.app import halfday as halfday_app
     from core.config import get_settings
     from core.halfday.breaker import HalfDayBreakers
     from tests.conftest import APP
@@ -95,7 +95,7 @@ def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
     monkeypatch.delenv("OMNI_HALFDAY_MOCK_TOOLS", raising=False)
     get_settings.cache_clear()
     breakers = HalfDayBreakers()  # this test's: the dashboard's root outlives it
-    real = halfday_state.make_planner
+    real = halfday_app.planner
 
     def with_stage1(ctx):
         planner = real(ctx)
@@ -109,7 +109,7 @@ def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
                 planner.registry.replace(name, fn)
         return planner
 
-    monkeypatch.setattr(halfday_state, "make_planner", with_stage1)
+    monkeypatch.setattr(halfday_app, "planner", with_stage1)  # the planner the plan stream and the panels run on
     at = AppTest.from_file(str(APP), default_timeout=90)
     at.query_params["lang"] = page_lang
     at.run()
