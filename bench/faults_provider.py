@@ -99,14 +99,15 @@ def _client() -> Any:
 
 
 def _fault_rows(amap: SwitchableAMap, folder: Path) -> list[dict[str, Any]]:
+    import api
     from core.geo import ratelimit
-    from core.halfday.travel import reset_breakers
+    from core.halfday.breaker import HalfDayBreakers
 
     rows = []
     for fault in (None, *FAULTS):
         with _environment(_env(amap.base_url, folder)):
             ratelimit._HOLDS.clear()  # each fault on a fresh process's state: a held key would hide the next fault
-            reset_breakers()
+            api.SERVICES.halfday_breakers = HalfDayBreakers()  # and the API root's half-day breakers closed
             client = _client()
             amap.set(fault)
             try:

@@ -95,7 +95,9 @@ def bench_halfday(*, repeats: int = 3, pg_url: str | None = None) -> dict[str, A
 
 
 def _planner(provider: Any, settings: Any, url: str) -> Any:
+    from core.agent.llm import make_llm
     from core.clock import clock_from_settings
+    from core.halfday.breaker import HalfDayBreakers
     from core.halfday.memory import MemoryStore
     from core.halfday.service import HalfDayPlanner
     from core.reservations import store
@@ -109,6 +111,8 @@ def _planner(provider: Any, settings: Any, url: str) -> Any:
         settings=settings,
         memory=MemoryStore(engine, clock=clock),
         open_reservations=lambda: reservations,
+        breakers=HalfDayBreakers(),
+        llm=lambda: make_llm(settings),
         clock=clock,
     )
 

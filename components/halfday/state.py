@@ -64,7 +64,7 @@ def init_state() -> None:
 
 
 def make_planner(ctx: RequestContext) -> HalfDayPlanner:
-    """The planner of the context's region, on its view of the providers (tests swap this to mock a tool)."""
+    """The planner of the context's region, on its view of the providers (the one its plans run on)."""
     return halfday_app.planner(ctx)
 
 
@@ -153,7 +153,7 @@ def run_plan(request: HalfDayRequest) -> dict[str, Any]:
     def decide(_trace_id: str, _wait_s: float) -> DegradedChoice | None:
         return answer[0] if answer else None
 
-    stream = halfday_app.plan_half_day(ctx, request, planner_=make_planner(ctx), decide=decide)
+    stream = halfday_app.plan_half_day(ctx, request, decide=decide)
     return _consume(stream, request, answer=answer, events=[], trace_id=ctx.trace_id)
 
 

@@ -81,6 +81,8 @@ def route_and_run(
         request=request,
         now=_moment(now, request, deps.provider),
         provider=deps.provider,
+        database=deps.database,
+        reservations=deps.reservations,
         store=deps.store,
         memory=deps.memory,
         telemetry=deps.telemetry,

@@ -1,8 +1,8 @@
 """AgentState helpers and the per-request runtime context.
 
 ``AgentState`` (core/models/agent.py) is the only working memory: every action reads and writes
-it. ``AgentContext`` holds the *dependencies* of one request (settings, provider, stores, clock,
-telemetry, budgets) — never intermediate results.
+it. ``AgentContext`` holds the *dependencies* of one request (settings, provider, database, stores, the reservation
+service, clock, telemetry, budgets), handed in by the composition root — never intermediate results.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from core.config import Settings
 from core.geo.composite import MapServices
 from core.i18n import Lang, guess_lang
 from core.models.agent import MAX_FACT_TEXT, AgentOptions, AgentRequest, AgentState, DecisionLogEntry, TripState
+from core.reservations.provider import ReservationsAt
 from core.stores.db import Database
 
 
@@ -26,6 +27,8 @@ class AgentContext:
     request: AgentRequest
     now: datetime  # the request's moment in the person's zone: every calendar decision and stored stamp reads it
     provider: MapServices  # the request's view of the process's map services
+    database: Database  # the one the flows open their stores on (the memory, the conversations)
+    reservations: ReservationsAt  # the region's reservation service, on a clock the action gives
     store: Any = None
     memory: Any = None  # the person's memory (core.memory.store.UserMemory), opened at first use
     telemetry: Any = None
@@ -37,11 +40,6 @@ class AgentContext:
     progress: Callable[[str, str], None] | None = None  # (ui status, short message)
     lang: Lang | None = None  # the language the face gave (None: an API call without a locale; the message decides)
     browse_consented: bool = False  # set by the browse flow's consent gate for this request only
-
-    @property
-    def database(self) -> Database:
-        """The request's database (its URL and limits), for the stores a flow opens."""
-        return Database.from_settings(self.settings)
 
     def reply_lang(self, text: str | None = None) -> Lang:
         """The language of the answer: the face's, else the language ``text`` (default: the message) is in."""

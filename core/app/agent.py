@@ -14,10 +14,13 @@ from core.agent.orchestrator import route_and_run
 from core.agent.telemetry import Telemetry
 from core.agent.trip_request import ASSUMED_START
 from core.app.context import RequestContext
+from core.clock import Clock
 from core.config import Settings, get_settings
 from core.geo.composite import MapServices
 from core.memory.store import UserMemory
 from core.models.agent import AgentRequest, AgentResponse
+from core.reservations.provider import ReservationProvider, ReservationsAt
+from core.reservations.service import ReservationService
 from core.stores.db import Database
 from core.stores.trips import LazyTripStore, TripStore
 
@@ -41,21 +44,30 @@ def agent_deps(
     provider: MapServices,
     *,
     store: TripStore | LazyTripStore | None = None,
+    reservations: ReservationsAt | None = None,
     memory: UserMemory | None = None,
     telemetry: Telemetry | None = None,
     llm: LLMClient | None = None,
     browser: BrowserExecutor | None = None,
     registry: ActionRegistry | None = None,
 ) -> AgentDeps:
-    """One agent request's dependencies, as the composition root makes them from ``settings``: the trip store of
-    the settings' database (opened by the first action that needs it), an event log of its own, the configured
-    model (none without ``OMNI_LLM_BASE_URL``), a browser on the settings' allowlist and limits, and the shared
-    action registry. A test or an embedding face hands in its own of any of them."""
+    """One agent request's dependencies, as the composition root makes them from ``settings``: the settings'
+    database and its trip store (opened by the first action that needs it), the reservation service of the
+    provider's region on that database (``reservations``: the process's, as ``ask`` hands it), an event log of its
+    own, the configured model (none without ``OMNI_LLM_BASE_URL``), a browser on the settings' allowlist and limits,
+    and the shared action registry. A test or an embedding face hands in its own of any of them."""
     telemetry = telemetry or Telemetry(settings.agent_event_log)
+    database = Database.from_settings(settings)
+
+    def own_reservations(clock: Clock) -> ReservationProvider:
+        return ReservationService.from_settings(settings, provider.region, clock=clock)
+
     return AgentDeps(
         settings=settings,
         provider=provider,
-        store=store or LazyTripStore(Database.from_settings(settings)),
+        database=database,
+        store=store or LazyTripStore(database),
+        reservations=reservations or own_reservations,
         telemetry=telemetry,
         llm=llm if llm is not None else make_llm(settings),
         browser=browser
@@ -84,9 +96,13 @@ def ask(
         request = AgentRequest.model_validate(request)
     if ctx.user is not None and request.user_id != ctx.user:
         request = request.model_copy(update={"user_id": ctx.user})
+
+    def reservations(clock: Clock) -> ReservationProvider:  # the process's service of the region, on the agent's moment
+        return ctx.services.reservations(ctx.region.name, settings=ctx.settings).at(clock)
+
     return route_and_run(
         request,
-        agent_deps(ctx.settings, ctx.providers),
+        agent_deps(ctx.settings, ctx.providers, reservations=reservations),
         now=ctx.now(),
         lang=ctx.lang if ctx.lang_given else None,
         progress=progress,

@@ -7,8 +7,8 @@ region pack and settings, with which clock, and through a *per-request view* of 
 services, caches and breakers of the process, with this request's own warnings and call counts.
 
 ``AppServices`` is what a process shares between requests: the providers (one per name, region and data folder),
-the reservation services (one per database and region) and the stores that outlive a request (the half-day
-planner's level-2 waits). It holds nothing of any one request.
+the reservation services (one per database and region) and the state that outlives a request (the half-day
+planner's level-2 waits and its breakers). It holds nothing of any one request.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from core.config import Settings, get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.geo.composite import MapServices
 from core.geo.pool import BuiltOnce, ProviderPool
+from core.halfday.breaker import HalfDayBreakers
 from core.halfday.waits import HalfDayWaits, InProcessWaits
 from core.i18n import DEFAULT_LANG, Lang, normalize_lang, set_strict
 from core.packs.loader import RegionPack, list_regions, load_region
@@ -59,8 +60,8 @@ def _zoned(clock: Clock, zone: ZoneInfo) -> Clock:
 
 
 class AppServices:
-    """What one process shares between requests: providers, reservation services and the half-day waits, built once
-    each.
+    """What one process shares between requests: providers, reservation services, the half-day waits and breakers,
+    built once each.
 
     Thread-safe; keeps no per-request or per-user state (a request's warnings and counts live on its view)."""
 
@@ -72,6 +73,8 @@ class AppServices:
         self._started: BuiltOnce[str, Any] = BuiltOnce()  # what ``once`` made
         # the level-2 waits of the half-day streams: in this process (issue 33 may share them between processes)
         self.halfday_waits: HalfDayWaits = InProcessWaits()
+        # the half-day planner's breakers of its outside services (map, payment), per region: this process's own
+        self.halfday_breakers = HalfDayBreakers()
 
     @property
     def settings(self) -> Settings:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
+from functools import partial
 from typing import Literal
 
+from core.agent.llm import make_llm
 from core.app.context import RequestContext
 from core.errors import InputError
 from core.halfday.link import LinkReading, read_link_window
@@ -56,28 +58,29 @@ __all__ = [
 
 def planner(ctx: RequestContext) -> HalfDayPlanner:
     """The region's half-day planner on the request's view of the providers, its memory on the context's database,
-    and the region's reservation service on the context's clock, opened by stage 7 (docs/ARCHITECTURE.md,
-    "Half-day planner": an unreachable database then ends the event stream with ``DATABASE_UNREACHABLE``)."""
+    the region's reservation service on the context's clock, opened by stage 7 (docs/ARCHITECTURE.md, "Half-day
+    planner": an unreachable database then ends the event stream with ``DATABASE_UNREACHABLE``), and the process's
+    breakers of the outside services (the root's: every request of the process meets the same ones); stage 1's model
+    client is made from the context's settings when a reading asks for it (none without ``OMNI_LLM_BASE_URL``)."""
     return HalfDayPlanner(
         provider=ctx.providers,
         settings=ctx.settings,
         memory=memory_store(ctx),
         open_reservations=ctx.reservations,
+        breakers=ctx.services.halfday_breakers,
+        llm=partial(make_llm, ctx.settings),
         clock=ctx.clock,
     )
 
 
 def plan_half_day(
-    ctx: RequestContext,
-    request: HalfDayRequest,
-    *,
-    planner_: HalfDayPlanner | None = None,
-    decide: Decide | None = None,
+    ctx: RequestContext, request: HalfDayRequest, *, decide: Decide | None = None
 ) -> Iterator[HalfDayEvent]:
-    """The seven stages as events, the last one ``done``. The request's ``now`` defaults to the context's clock in
-    its zone, and its user to the context's (a face never lets a body name another user). ``planner_``: one made
-    by ``planner(ctx)`` and adjusted (a test swapping a tool). ``decide``: how the person answers a level-2
-    question (the page keeps the stream and answers from its buttons); None: nobody can, the default applies."""
+    """The seven stages as events, the last one ``done``, on ``planner(ctx)`` (the one place a use case makes the
+    planner; a test swapping a tool patches it). The request's ``now`` defaults to the context's clock in its zone,
+    and its user to the context's (a face never lets a body name another user). ``decide``: how the person answers
+    a level-2 question (the page keeps the stream and answers from its buttons); None: nobody can, the default
+    applies."""
     update: dict[str, object] = {}
     if request.now is None:
         update["now"] = ctx.now()
@@ -85,16 +88,14 @@ def plan_half_day(
         update["user_id"] = ctx.user
     if request.lang is None and ctx.lang_given:
         update["lang"] = ctx.lang
-    return (planner_ or planner(ctx)).events(request.model_copy(update=update) if update else request, decide=decide)
+    return planner(ctx).events(request.model_copy(update=update) if update else request, decide=decide)
 
 
 # ---- level 2: a stream that waits for the person's answer (half_day_planner.md §4.1) -------------------------
 AnswerOutcome = Literal["accepted", "not_waiting"]
 
 
-def plan_half_day_answerable(
-    ctx: RequestContext, request: HalfDayRequest, *, planner_: HalfDayPlanner | None = None
-) -> Iterator[HalfDayEvent]:
+def plan_half_day_answerable(ctx: RequestContext, request: HalfDayRequest) -> Iterator[HalfDayEvent]:
     """``plan_half_day`` for a stream whose reader answers elsewhere (the HTTP API): at a level-2 question the
     stream waits up to ``halfday_degraded_wait_s`` for ``answer_degraded(ctx, trace_id, choice)``, then goes on
     with the answer or ``halfday_degraded_default``. The answer may come as soon as the first event is out; it goes
@@ -106,7 +107,7 @@ def plan_half_day_answerable(
         answer = waits.take(trace_id, timeout_s=wait_s)
         return answer.choice if answer is not None else None
 
-    events = plan_half_day(ctx, request, planner_=planner_, decide=decide)
+    events = plan_half_day(ctx, request, decide=decide)
     trace_id: str | None = None
     try:
         for event in events:

@@ -105,30 +105,35 @@ class Breaker:
             self._probing = False
 
 
-#: the process's breakers, by service and region: shared by every request (§4.2)
-_BREAKERS: dict[str, Breaker] = {}
-_BREAKERS_LOCK = threading.Lock()
+class HalfDayBreakers:
+    """The half-day planner's breakers of one process, one per service and region (§4.2), each made on first use
+    with its service's threshold and cool-down. Process-lifetime state: the composition root holds one
+    (``AppServices.halfday_breakers``) and hands it to every planner it makes; two roots share none. Thread-safe."""
 
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock  # the breakers' cool-down clock (a test's, to see the states without waiting)
+        self._breakers: dict[str, Breaker] = {}
+        self._lock = threading.Lock()
 
-def breaker_for(
-    service: Service,
-    region: str,
-    *,
-    settings: Settings,
-    counts: tuple[type[BaseException], ...] = (Exception,),
-    clock: Callable[[], float] | None = None,
-) -> Breaker:
-    """The breaker of ``service`` in ``region`` (one region's outage does not stop the others), made on first use
-    with the service's own threshold and cool-down."""
-    key = f"{service}@{region}"
-    with _BREAKERS_LOCK:
-        found = _BREAKERS.get(key)
-        if found is None:
-            fail_max, reset_s = breaker_settings(settings, service)
-            found = _BREAKERS[key] = Breaker(
-                key, fail_max=fail_max, reset_s=reset_s, counts=counts, clock=clock or time.monotonic
-            )
-        return found
+    def breaker(
+        self,
+        service: Service,
+        region: str,
+        *,
+        settings: Settings,
+        counts: tuple[type[BaseException], ...] = (Exception,),
+    ) -> Breaker:
+        """The breaker of ``service`` in ``region`` (one region's outage does not stop the others), made on first
+        use with the service's own threshold and cool-down from ``settings``."""
+        key = f"{service}@{region}"
+        with self._lock:
+            found = self._breakers.get(key)
+            if found is None:
+                fail_max, reset_s = breaker_settings(settings, service)
+                found = self._breakers[key] = Breaker(
+                    key, fail_max=fail_max, reset_s=reset_s, counts=counts, clock=self._clock
+                )
+            return found
 
 
 def breaker_settings(settings: Settings, service: Service) -> tuple[int, float]:
@@ -138,8 +143,3 @@ def breaker_settings(settings: Settings, service: Service) -> tuple[int, float]:
     if service == "weather":
         return settings.halfday_breaker_weather_fail_max, settings.halfday_breaker_weather_reset_s
     return settings.halfday_breaker_payment_fail_max, settings.halfday_breaker_payment_reset_s
-
-
-def reset_breakers() -> None:
-    with _BREAKERS_LOCK:
-        _BREAKERS.clear()

@@ -5,11 +5,14 @@ gates."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import Protocol
 
+from core.agent.llm import LLMClient
 from core.clock import Clock
 from core.config import HalfDayToolName, Settings
 from core.errors import InputError
 from core.geo.composite import MapServices
+from core.halfday.breaker import HalfDayBreakers
 from core.halfday.memory import MemoryStore
 from core.halfday.pipeline import Decide, plan_events
 from core.halfday.toolbox import builtin_tools
@@ -24,6 +27,13 @@ from core.reservations.provider import ReservationProvider
 BUILTIN_TOOLS: tuple[ToolBuilder, ...] = builtin_tools()
 
 
+class LLMOpener(Protocol):
+    """The model client stage 1 reads the goal with, asked for at each reading (None: no model configured; the rules
+    read it)."""
+
+    def __call__(self) -> LLMClient | None: ...
+
+
 class HalfDayPlanner:
     """One region's half-day planner: its tools, memory and reservation service, each handed in by the root."""
 
@@ -34,15 +44,21 @@ class HalfDayPlanner:
         settings: Settings,
         memory: MemoryStore,
         open_reservations: Callable[[], ReservationProvider],
+        breakers: HalfDayBreakers,
+        llm: LLMOpener,
         clock: Clock,
         tools: Sequence[ToolBuilder] = BUILTIN_TOOLS,
     ) -> None:
         """``open_reservations``: the region's reservation service, opened by the first stage-7 call, so that an
         unreachable database ends the event stream with ``DATABASE_UNREACHABLE`` instead of failing before it.
+        ``breakers``: the process's breakers of the outside services (the root's, shared by its requests). ``llm``:
+        stage 1's model client, opened by the reading that needs it (a mocked or rules-only stage 1 opens none).
         ``tools``: every tool of the planner, as its module declares it (core/halfday/toolbox; a test may add one)."""
         self.provider = provider
         self.settings = settings
         self.clock = clock  # the request's (core.app passes the context's)
+        self.breakers = breakers
+        self.open_llm = llm
         self.memory = memory
         self._open_reservations = open_reservations
         self._reservations: ReservationProvider | None = None

@@ -29,9 +29,11 @@ from core.errors import OmniError, ProviderUnavailable
 from core.models.halfday.facts import OtherFacts, ToolFacts
 
 if TYPE_CHECKING:
+    from core.agent.llm import LLMClient
     from core.clock import Clock
     from core.config import Settings
     from core.geo.composite import MapServices
+    from core.halfday.breaker import HalfDayBreakers
     from core.halfday.memory import MemoryStore
     from core.models.halfday.goal import DecomposedGoal
     from core.models.halfday.plans import Candidates, HalfDayRequest, OriginPoint, PlanSet, Profile, TimeSlots
@@ -110,7 +112,8 @@ class ToolSpec:
 
 class ToolDeps(Protocol):
     """What a tool is built on: the planner's map services (and region pack), settings, memory, reservation
-    service (asked for only when a tool runs) and clock."""
+    service (asked for only when a tool runs), the root's breakers of the outside services, stage 1's model client
+    (opened by the reading that needs it) and clock."""
 
     @property
     def provider(self) -> MapServices: ...
@@ -123,6 +126,12 @@ class ToolDeps(Protocol):
 
     @property
     def reservations(self) -> ReservationProvider: ...
+
+    @property
+    def breakers(self) -> HalfDayBreakers: ...
+
+    @property
+    def open_llm(self) -> Callable[[], LLMClient | None]: ...
 
     @property
     def clock(self) -> Clock: ...

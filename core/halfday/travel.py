@@ -16,10 +16,10 @@ from core.errors import OmniError
 from core.geo.base import LonLat, TravelMatrix, TravelMode
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
-from core.halfday.breaker import BreakerOpen, breaker_for, reset_breakers
+from core.halfday.breaker import Breaker, BreakerOpen, HalfDayBreakers
 from core.models.halfday.plans import TravelLeg
 
-__all__ = ["TravelTable", "build_travel_table", "reset_breakers"]
+__all__ = ["TravelTable", "build_travel_table", "map_breaker"]
 
 #: what counts against the map service: its own errors, a socket's, a timeout
 MAP_FAILURES: tuple[type[BaseException], ...] = (OmniError, OSError, TimeoutError)
@@ -78,20 +78,25 @@ class TravelTable:
 FALLBACK_CODES = frozenset({"PROVIDER_FALLBACK", "PROVIDER_NOT_REQUESTED"})
 
 
+def map_breaker(breakers: HalfDayBreakers, provider: MapServices, *, settings: Settings) -> Breaker:
+    """The map service's breaker in the provider's region (its own threshold and cool-down; one region's outage
+    stops no other)."""
+    return breakers.breaker("map", f"{provider.name}@{provider.region.name}", settings=settings, counts=MAP_FAILURES)
+
+
 def build_travel_table(
     points: Sequence[LonLat],
     *,
     provider: MapServices,
+    breaker: Breaker,
     walk_limit_min: int,
     factor: float,
     buffer_min: int,
-    settings: Settings,
 ) -> TravelTable:
-    """Both matrices through the breaker; a failure or an open breaker uses the pack's estimate with a warning."""
+    """Both matrices through ``breaker`` (``map_breaker``'s); a failure or an open breaker uses the pack's estimate
+    with a warning."""
     warnings: list[str] = []
     local = OfflineProvider(provider.region)
-    # the map service's breaker in this region (its own threshold and cool-down; one region's outage stops no other)
-    breaker = breaker_for("map", f"{provider.name}@{provider.region.name}", settings=settings, counts=MAP_FAILURES)
 
     def matrix(mode: TravelMode) -> TravelMatrix:
         seen = len(provider.warnings.entries())  # this request's own log (its view of the shared providers)

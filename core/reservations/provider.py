@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import date, time
 from typing import Protocol, runtime_checkable
 
+from core.clock import Clock
 from core.models.reservations import DryRun, Outcome, Reservation, ReservationRequest
 
 
@@ -30,3 +31,10 @@ class ReservationProvider(Protocol):
     def get(self, user_id: str, reservation_id: str) -> Reservation: ...
 
     def free_slots(self, item_id: str, day: date) -> list[time]: ...
+
+
+class ReservationsAt(Protocol):
+    """A region's reservation service on ``clock`` (a request's moment), as the composition root hands it to a domain:
+    called by the step that books, so a request that books nothing never opens the database."""
+
+    def __call__(self, clock: Clock) -> ReservationProvider: ...

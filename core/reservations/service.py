@@ -86,6 +86,7 @@ class ReservationService:
 
     @classmethod
     def from_settings(cls, settings: Settings, pack: RegionPack, *, clock: Clock) -> ReservationService:
+        """The service on the settings' database: the composition root's to make (core.app), never a domain's."""
         return cls(
             pack=pack,
             engine=store.open_engine(Database.from_settings(settings)),

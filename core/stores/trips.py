@@ -20,7 +20,6 @@ import sqlalchemy as sa
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.engine import Engine, RowMapping
 
-from core.clock import system_clock
 from core.errors import InputError
 from core.models.common import Priority, as_priority
 from core.stores import db
@@ -106,9 +105,9 @@ class TripChanged(InputError):
     code = "TRIP_CHANGED"
 
 
-def _stamp(now: datetime | None) -> str:
-    """A stored stamp: the caller's moment (a request's), else the machine's."""
-    return (now or system_clock()).astimezone(UTC).isoformat(timespec="seconds")
+def _stamp(now: datetime) -> str:
+    """A stored stamp: the caller's moment (a request's; the store never reads a clock)."""
+    return now.astimezone(UTC).isoformat(timespec="seconds")
 
 
 class TripNode(BaseModel):
@@ -209,7 +208,7 @@ class TripStore:
         days: int = 1,
         start_date: str | None = None,
         nodes: list[TripNode] | None = None,
-        now: datetime | None = None,
+        now: datetime,
     ) -> TripDraft:
         draft = TripDraft(
             trip_id=f"trip-{uuid.uuid4().hex[:16]}",  # always the server's: a client never names a trip
@@ -259,7 +258,7 @@ class TripStore:
             for r in self._read(sa.select(trips).where(trips.c.user_id == user_id).order_by(trips.c.seq))
         ]
 
-    def save_trip(self, draft: TripDraft, *, op: str, edit: dict[str, Any], now: datetime | None = None) -> TripDraft:
+    def save_trip(self, draft: TripDraft, *, op: str, edit: dict[str, Any], now: datetime) -> TripDraft:
         """Write the draft (optimistic: the stored version must be the draft's) and log the edit, in one transaction.
         ``now``: the request's moment (stamps)."""
         stamp = _stamp(now)
@@ -379,7 +378,7 @@ class TripStore:
         action: str,
         status: str,
         detail: dict[str, Any],
-        now: datetime | None = None,
+        now: datetime,
     ) -> str:
         cid = f"cm-{uuid.uuid4().hex[:16]}"
         try:

@@ -120,10 +120,18 @@ def test_a_bare_hour_stays_two_readings_and_dates_that_do_not_exist_are_refused(
 
 
 # --- each action through the registry ---------------------------------------------------------------
-def _ctx(settings, provider, user):
+def _ctx(settings, provider, user, *, reservations=None):
+    """A request's state and context, with what the root hands the agent (``reservations``: the service's opener)."""
     request = AgentRequest(message="x", user_id=user)
+    deps = agent_deps(settings, provider, reservations=reservations)
     ctx = AgentContext(
-        settings=settings, request=request, provider=provider, store=open_store(db_at(settings.db_url)), now=NOW
+        settings=settings,
+        request=request,
+        provider=provider,
+        database=deps.database,
+        reservations=deps.reservations,
+        store=open_store(db_at(settings.db_url)),
+        now=NOW,
     )
     return new_state(request, region="shanghai"), ctx
 
@@ -164,6 +172,30 @@ def test_every_reservation_action_through_the_registry(settings, provider):
     ).outcome
     assert done.reservation.status == "cancelled"
     assert state.observability.tool_calls == 6  # every call counted (bob's on his own state)
+
+
+def test_the_actions_book_through_the_service_the_root_hands_on_the_requests_moment(settings, provider, tmp_path):
+    # the root's service is on another database than the settings': the agent opens none of its own
+    elsewhere = settings.model_copy(update={"db_url": f"sqlite:///{tmp_path / 'root.db'}"})
+    handed = ReservationService.from_settings(
+        elsewhere, provider.region, clock=lambda: datetime(2030, 1, 1, tzinfo=UTC)
+    )
+    moments = []
+
+    def at(clock):
+        moments.append(clock())
+        return handed.at(clock)
+
+    reg = default_registry()
+    state, alice = _ctx(settings, provider, "alice", reservations=at)
+    ask = {"item_id": "sh-lubolang", "date": "2026-12-02", "time": "19:00", "party_size": 2}
+    dry = reg.call("reservations.dry_run", {"request": ask}, state=state, ctx=alice).dry_run
+    commit = {"reservation_id": dry.reservation.id, "token": dry.token, "idempotency_key": "k1", "consent": True}
+    assert reg.call("reservations.confirm", commit, state=state, ctx=alice).outcome.reservation.status == "confirmed"
+    assert [r.id for r in handed.reservations_of("alice")] == [dry.reservation.id]
+    own = ReservationService.from_settings(settings, provider.region, clock=lambda: NOW)
+    assert own.reservations_of("alice") == []
+    assert moments == [NOW, NOW]  # each action's service on the request's moment, not the service's own clock
 
 
 def test_a_full_slot_is_a_refusal_with_the_free_slots_nearby(settings, provider):

@@ -16,6 +16,7 @@ from core.agent.actions.registry import ActionRegistry
 from core.agent.actions.spec import ActionError, ActionSpec
 from core.agent.state import AgentContext, new_state
 from core.agent.telemetry import Telemetry, compute_metrics, read_events
+from core.app.agent import agent_deps
 from core.models.agent import AgentRequest, DecisionLogEntry, NextStep
 from tests.support.agent_packs import agent_runner, make_provider, make_settings
 from tests.support.paths import ROOT as PROJECT_ROOT
@@ -139,12 +140,16 @@ def test_registry_validates_input_output_and_preconditions(tmp_path):
     settings = make_settings(tmp_path)
     tel = Telemetry(settings.agent_event_log, request_id="r1")
     req = AgentRequest(message="x", request_id="r1")
+    provider = make_provider(settings)
+    deps = agent_deps(settings, provider)  # what the root hands the agent: its database, its reservation service
     state, ctx = (
         new_state(req),
         AgentContext(
             settings=settings,
             request=req,
-            provider=make_provider(settings),
+            provider=provider,
+            database=deps.database,
+            reservations=deps.reservations,
             telemetry=tel,
             now=datetime(2027, 3, 6, 10, tzinfo=SHANGHAI),
         ),

@@ -8,6 +8,7 @@ import pytest
 
 from core.agent.state import AgentContext
 from core.agent.trip_request import _start_date
+from core.app.agent import agent_deps
 from core.models.agent import AgentRequest
 from tests.support.agent_packs import make_provider, make_settings
 
@@ -18,8 +19,15 @@ def test_start_date_takes_a_now_whose_zone_is_not_a_zoneinfo(tmp_path, tzinfo):
     used to fail with AttributeError when the message named a day."""
     settings = make_settings(tmp_path)
     req = AgentRequest(message="明天去外滩", request_id="r1")
+    provider = make_provider(settings)
+    deps = agent_deps(settings, provider)  # what the root hands the agent: its database, its reservation service
     ctx = AgentContext(
-        settings=settings, request=req, provider=make_provider(settings), now=datetime(2026, 5, 1, 9, 0, tzinfo=tzinfo)
+        settings=settings,
+        request=req,
+        provider=provider,
+        database=deps.database,
+        reservations=deps.reservations,
+        now=datetime(2026, 5, 1, 9, 0, tzinfo=tzinfo),
     )
     assert _start_date(ctx, "明天去外滩") == date(2026, 5, 2)
     assert _start_date(ctx, "2026-05-04 please") == date(2026, 5, 4)

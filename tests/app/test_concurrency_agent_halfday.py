@@ -17,7 +17,6 @@ from core.app import AppServices, RequestContext
 from core.app.agent import ask
 from core.app.halfday import plan_half_day
 from core.config import Settings
-from core.halfday.travel import reset_breakers
 from core.models.halfday.events import DonePlans
 from core.models.halfday.plans import HalfDayRequest
 from core.packs.loader import load_region
@@ -116,7 +115,6 @@ def test_eight_concurrent_half_days_keep_their_own_travel_warnings(tmp_path):
     assert down_start is not None and up_start is not None
     down = {point(down_start.lon, down_start.lat)}
     origins = [down_start.name_zh if i % 2 else up_start.name_zh for i in range(THREADS)]
-    reset_breakers()
     alone = [_halfday(_halfday_services(settings, down), g, o) for g, o in zip(GOALS, origins)]
     degraded = ["TRAVEL_FROM_LOCAL_ESTIMATE" in w for w, _, _ in alone]
     assert degraded == [bool(i % 2) for i in range(THREADS)], alone

@@ -9,8 +9,9 @@ from dataclasses import replace
 
 import pytest
 
+from core.app import halfday as halfday_app
 from core.app.context import AppServices
-from core.app.halfday import memory_store, plan_half_day, worded
+from core.app.halfday import plan_half_day, worded
 from core.app.route import plan_route
 from core.config import HALFDAY_TOOLS, Settings
 from core.errors import InputError
@@ -127,19 +128,23 @@ def _plans(known: SoFar) -> PlanSet:
     return known.plans
 
 
-def test_an_added_tool_runs_at_its_stage_and_what_it_folds_back_is_planned_on(copy_row, settings):
+def test_an_added_tool_runs_at_its_stage_and_what_it_folds_back_is_planned_on(copy_row, settings, monkeypatch):
     ctx = AppServices(settings).context(user="u", lang="en", region="shanghai", provider="copy+estimate")
+    shipped_planner = halfday_app.planner(ctx)  # what the root hands a planner, and the two added tools beside them
     planner = HalfDayPlanner(
         provider=ctx.providers,
         settings=ctx.settings,
-        memory=memory_store(ctx),
+        memory=shipped_planner.memory,
         open_reservations=ctx.reservations,
+        breakers=shipped_planner.breakers,
+        llm=shipped_planner.open_llm,
         clock=ctx.clock,
         tools=(*BUILTIN_TOOLS, drop_first_candidate, count_plans),
     )
     planner.registry.replace("decompose_goal", lambda _inp: goal(preferences=["museum", "park"]))
+    monkeypatch.setattr(halfday_app, "planner", lambda _ctx: planner)
     request = HalfDayRequest(goal="test goal", now=NOW, origin="人民广场")
-    events = list(plan_half_day(ctx, request, planner_=planner))
+    events = list(plan_half_day(ctx, request))
 
     assert "人民广场" in CopyGazetteer.asked  # stage 4's start place, through the added provider
     calls = [(e.data.tool, e.data.stage) for e in events if isinstance(e, SkillCallEvent)]

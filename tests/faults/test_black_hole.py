@@ -19,7 +19,7 @@ import pytest
 
 from bench.faults import BlackHole
 from core.config import PROJECT_ROOT, Settings, get_settings
-from core.halfday.travel import reset_breakers
+from core.halfday.breaker import HalfDayBreakers
 from tests.conftest import API_KEYS, auth
 
 pytestmark = pytest.mark.slow
@@ -61,12 +61,13 @@ def env(hole, tmp_path, monkeypatch) -> Iterator[Settings]:
     for name, value in values.items():
         monkeypatch.setenv(name, value)
     get_settings.cache_clear()
-    reset_breakers()
+    import api
+
+    monkeypatch.setattr(api.SERVICES, "halfday_breakers", HalfDayBreakers())  # the API root's breakers, closed
     settings = get_settings()
     for name in SHIPPED:
         assert getattr(settings, name) == Settings.model_fields[name].default, name
     yield settings
-    reset_breakers()
     get_settings.cache_clear()
 
 

@@ -31,16 +31,13 @@ class FailingRouter:
 @pytest.fixture
 def settings(tmp_path, monkeypatch):
     from core.config import get_settings
-    from core.halfday.travel import reset_breakers
 
     monkeypatch.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path / 'levels.db'}")
     monkeypatch.setenv("OMNI_HALFDAY_SUPPORT_CONTACT", CONTACT)
     monkeypatch.delenv("OMNI_DATA_DIR", raising=False)
     monkeypatch.delenv("OMNI_HALFDAY_MOCK_TOOLS", raising=False)
     get_settings.cache_clear()
-    reset_breakers()
     yield get_settings()
-    reset_breakers()
     get_settings.cache_clear()
 
 

@@ -24,9 +24,10 @@ BODY = {"goal": "周六下午去公园", "now": NOW.isoformat()}
 
 @pytest.fixture
 def settings(tmp_path, monkeypatch):
+    import api
     from core.auth import key_digest
     from core.config import get_settings
-    from core.halfday.travel import reset_breakers
+    from core.halfday.breaker import HalfDayBreakers
 
     monkeypatch.delenv("OMNI_DATA_DIR", raising=False)
     monkeypatch.delenv("OMNI_HALFDAY_MOCK_TOOLS", raising=False)
@@ -36,9 +37,8 @@ def settings(tmp_path, monkeypatch):
     monkeypatch.setenv("OMNI_HALFDAY_SUPPORT_CONTACT", CONTACT)
     monkeypatch.setenv("OMNI_API_KEYS", json.dumps({u: key_digest(k) for u, k in API_KEYS.items()}))
     get_settings.cache_clear()
-    reset_breakers()
+    monkeypatch.setattr(api.SERVICES, "halfday_breakers", HalfDayBreakers())  # the API root's breakers, closed
     yield get_settings()
-    reset_breakers()
     get_settings.cache_clear()
 
 

@@ -23,7 +23,7 @@ import pytest
 from bench.faults_amap import FAULTS, REFUSALS, SwitchableAMap
 from core.config import PROJECT_ROOT, get_settings
 from core.geo import ratelimit
-from core.halfday.travel import reset_breakers
+from core.halfday.breaker import HalfDayBreakers
 from tests.conftest import API_KEYS, auth
 
 pytestmark = pytest.mark.slow
@@ -77,10 +77,11 @@ def env(amap, tmp_path, monkeypatch) -> Iterator[dict[str, str]]:
         monkeypatch.setenv(name, value)
     get_settings.cache_clear()
     amap.set(None)
-    reset_breakers()
+    import api
+
+    monkeypatch.setattr(api.SERVICES, "halfday_breakers", HalfDayBreakers())  # the API root's breakers, closed
     yield values
     amap.set(None)
-    reset_breakers()
     get_settings.cache_clear()
 
 

@@ -54,9 +54,13 @@ def settings(tmp_path, monkeypatch):
     get_settings.cache_clear()
 
 
-def planner_on(provider, settings, *, memory=None):
+def planner_on(provider, settings, *, memory=None, breakers=None, llm=None):
     """A planner on ``provider`` handed what the root hands one (core.app.halfday.planner): its memory on the settings'
-    database (``memory``: one to share), the region's reservation service opened by stage 7, the settings' clock."""
+    database (``memory``: one to share), the region's reservation service opened by stage 7, the breakers of a root
+    (``breakers``: a process's to share; else its own, all closed), stage 1's model client (``llm``: its opener; else
+    the settings' model, none without a base URL), the settings' clock."""
+    from core.agent.llm import make_llm
+    from core.halfday.breaker import HalfDayBreakers
     from core.halfday.memory import MemoryStore
     from core.halfday.service import HalfDayPlanner
     from core.reservations.service import ReservationService
@@ -68,6 +72,8 @@ def planner_on(provider, settings, *, memory=None):
         settings=settings,
         memory=memory or MemoryStore(database=Database.from_settings(settings), clock=clock),
         open_reservations=lambda: ReservationService.from_settings(settings, provider.region, clock=clock),
+        breakers=breakers or HalfDayBreakers(),
+        llm=llm or (lambda: make_llm(settings)),
         clock=clock,
     )
 
@@ -75,11 +81,8 @@ def planner_on(provider, settings, *, memory=None):
 @pytest.fixture
 def planner(settings):
     from core.geo.registry import make_provider
-    from core.halfday.travel import reset_breakers
 
-    reset_breakers()
-    yield planner_on(make_provider("offline", region="shanghai", settings=settings), settings)
-    reset_breakers()
+    return planner_on(make_provider("offline", region="shanghai", settings=settings), settings)
 
 
 def with_goal(planner, g: DecomposedGoal):

@@ -20,7 +20,7 @@ def api(tmp_path, monkeypatch):
 
     from core.auth import key_digest
     from core.config import get_settings
-    from core.halfday.travel import reset_breakers
+    from core.halfday.breaker import HalfDayBreakers
 
     monkeypatch.delenv("OMNI_DATA_DIR", raising=False)
     monkeypatch.setenv("OMNI_REGION", "shanghai")
@@ -29,8 +29,10 @@ def api(tmp_path, monkeypatch):
     monkeypatch.setenv("OMNI_AGENT_EVENT_LOG", str(tmp_path / "ev.jsonl"))
     monkeypatch.setenv("OMNI_API_KEYS", json.dumps({u: key_digest(k) for u, k in API_KEYS.items()}))
     get_settings.cache_clear()
-    reset_breakers()
+    import api
     from api import app
+
+    monkeypatch.setattr(api.SERVICES, "halfday_breakers", HalfDayBreakers())  # the API root's breakers, closed
 
     yield TestClient(app)
     get_settings.cache_clear()

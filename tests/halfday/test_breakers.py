@@ -8,7 +8,7 @@ import pytest
 
 from core.config import Settings
 from core.errors import InputError, ProviderUnavailable
-from core.halfday.breaker import Breaker, BreakerOpen, breaker_for, reset_breakers
+from core.halfday.breaker import Breaker, BreakerOpen, HalfDayBreakers
 
 
 class FakeClock:
@@ -88,7 +88,7 @@ def test_a_refusal_of_the_persons_request_does_not_count_against_the_service(clo
 
 
 def test_each_service_has_its_own_threshold_and_cool_down(clock):
-    reset_breakers()
+    breakers = HalfDayBreakers(clock=clock)
     settings = Settings(
         halfday_breaker_map_fail_max=4,
         halfday_breaker_map_reset_s=50,
@@ -97,7 +97,7 @@ def test_each_service_has_its_own_threshold_and_cool_down(clock):
         halfday_breaker_payment_fail_max=1,
         halfday_breaker_payment_reset_s=5,
     )
-    got = {s: breaker_for(s, "shanghai", settings=settings, clock=clock) for s in ("map", "weather", "payment")}
+    got = {s: breakers.breaker(s, "shanghai", settings=settings) for s in ("map", "weather", "payment")}
     assert {s: (b.fail_max, b.reset_s) for s, b in got.items()} == {
         "map": (4, 50),
         "weather": (2, 300),
@@ -106,9 +106,8 @@ def test_each_service_has_its_own_threshold_and_cool_down(clock):
     _fail(got["payment"])
     assert got["payment"].state == "open"
     assert got["map"].state == "closed" and got["weather"].state == "closed"  # one service's outage is its own
-    assert breaker_for("payment", "shanghai", settings=settings) is got["payment"]  # shared by later requests
-    assert breaker_for("payment", "helsinki", settings=settings).state == "closed"  # and by region
-    reset_breakers()
+    assert breakers.breaker("payment", "shanghai", settings=settings) is got["payment"]  # shared by later requests
+    assert breakers.breaker("payment", "helsinki", settings=settings).state == "closed"  # and by region
 
 
 def test_the_reservation_side_goes_through_its_breaker(planner):
@@ -136,3 +135,41 @@ def test_the_reservation_side_goes_through_its_breaker(planner):
     with pytest.raises(BreakerOpen):
         planner.registry.call("mock_reserve", inp, trace=Trace())
     assert DownReservations.calls == fail_max  # refused at once: the service was not asked again
+
+
+def test_each_root_keeps_its_own_breakers(tmp_path):
+    """Breakers outlive a request in the root that holds them: the next request of that root meets the open breaker;
+    another root in the same process (a second AppServices) has its own, closed."""
+    from datetime import date, time
+
+    from core.app import halfday as halfday_app
+    from core.app.context import AppServices
+    from core.halfday.tools import Trace
+    from core.models.halfday.plans import ReserveInput
+
+    settings = Settings(provider="offline", region="shanghai", db_url=f"sqlite:///{tmp_path / 'roots.db'}")
+    first, second = AppServices(settings), AppServices(settings)
+    asked: list[str] = []
+
+    class DownReservations:
+        def dry_run(self, user_id, request):
+            asked.append(user_id)
+            raise ProviderUnavailable("reservation database unreachable")
+
+    def reserve(services: AppServices, user: str) -> None:
+        planner = halfday_app.planner(services.context(user=user))
+        planner._reservations = DownReservations()
+        inp = ReserveInput(
+            user_id=user, region="shanghai", place_id="sh-any", date=date(2026, 11, 28), time=time(14, 0), party_size=2
+        )
+        with pytest.raises(BreakerOpen):
+            planner.registry.call("mock_reserve", inp, trace=Trace())
+
+    fail_max = settings.halfday_breaker_payment_fail_max
+    reserve(first, "alice")
+    assert asked == ["alice"] * fail_max  # the failures that opened the first root's breaker
+    reserve(first, "bob")
+    assert asked == ["alice"] * fail_max  # its next request: refused at once
+    reserve(second, "carol")
+    assert asked == ["alice"] * fail_max + ["carol"] * fail_max  # the second root asked: its breaker was closed
+    assert first.halfday_breakers is not second.halfday_breakers

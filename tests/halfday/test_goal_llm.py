@@ -102,3 +102,20 @@ def test_a_goal_too_long_is_refused_before_any_call():
     with pytest.raises(InputError) as caught:
         decompose_goal_llm("下" * 1001, now=NOW, client=client)
     assert caught.value.code == "GOAL_TOO_LONG" and sent == []
+
+
+def test_the_planner_reads_the_goal_with_the_client_it_is_handed(settings):
+    from core.geo.registry import make_provider
+    from core.halfday.tools import Trace
+    from core.models.halfday.plans import GoalInput
+    from tests.halfday.conftest import planner_on
+
+    provider = make_provider("offline", region="shanghai", settings=settings)
+    inp = GoalInput(text=GOAL, now=NOW)
+    client, sent = stand_in(json.dumps(ANSWER, ensure_ascii=False))
+    handed = planner_on(provider, settings, llm=lambda: client).registry.call("decompose_goal", inp, trace=Trace())
+    assert handed.parser == "llm" and handed.preferences == ["museum", "kid_activity"]
+    assert len(sent) == 1 and [c.purpose for c in client.calls] == ["halfday_goal"]
+    # no client handed (no model configured): the rules read the goal, and nothing is sent
+    ruled = planner_on(provider, settings, llm=lambda: None).registry.call("decompose_goal", inp, trace=Trace())
+    assert ruled == decompose_goal(GOAL, now=NOW) and ruled.parser == "rules" and len(sent) == 1

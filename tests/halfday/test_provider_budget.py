@@ -13,7 +13,6 @@ from pydantic import SecretStr
 from core.config import Settings
 from core.geo.registry import make_provider
 from core.halfday.service import HalfDayPlanner
-from core.halfday.travel import reset_breakers
 from core.models.halfday.events import DonePlans, ObservationEvent, WarningObservation
 from core.models.halfday.plans import HalfDayRequest
 from standins.amap import AMapLimitedStandIn
@@ -66,7 +65,6 @@ def amap_planner(base_url: str, tmp_path, key: str, **overrides: object) -> tupl
         **overrides,
     }
     settings = Settings(**values)  # type: ignore[arg-type]
-    reset_breakers()
     provider = make_provider("amap", settings=settings).for_request()
     return planner_on(provider, settings), settings
 

@@ -14,7 +14,8 @@ from core.geo.base import LonLat, TravelMatrix, TravelMode, WarningLog
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
 from core.geo.resilience import ResilientProvider
-from core.halfday.travel import build_travel_table, reset_breakers
+from core.halfday.breaker import HalfDayBreakers
+from core.halfday.travel import build_travel_table, map_breaker
 from core.packs.loader import load_region
 
 PACK = load_region("shanghai")
@@ -43,14 +44,13 @@ class RoadRouter:
 
 
 def table_warnings(behaviour: str) -> tuple[list[str], set[str]]:
-    reset_breakers()
     log = WarningLog()
     offline = OfflineProvider(PACK)
     router = ResilientProvider(RoadRouter(behaviour), fallback=offline, retries=0, warnings=log)  # type: ignore[arg-type]
     shared = MapServices(geocoder=offline, router=router, region=PACK, warnings=log)  # type: ignore[arg-type]
-    table = build_travel_table(
-        POINTS, provider=shared.for_request(), walk_limit_min=20, factor=1.2, buffer_min=5, settings=Settings()
-    )
+    view = shared.for_request()
+    breaker = map_breaker(HalfDayBreakers(), view, settings=Settings())
+    table = build_travel_table(POINTS, provider=view, breaker=breaker, walk_limit_min=20, factor=1.2, buffer_min=5)
     return table.warnings, {table.leg(i, j).source for i in range(4) for j in range(4) if i != j}
 
 

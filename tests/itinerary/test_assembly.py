@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from core.agent.actions.catalog import default_registry
 from core.agent.state import AgentContext, new_state
+from core.app.agent import agent_deps
 from core.config import get_settings
 from core.geo.registry import make_provider
 from core.itinerary.pipeline import plan_itinerary
@@ -25,8 +26,14 @@ def _agent_result(request: TripRequest, provider, settings):
     registry = default_registry()
     agent_request = AgentRequest.model_validate({"message": "plan", "user_id": "u1"})
     state = new_state(agent_request, region="shanghai")
+    deps = agent_deps(settings, provider)  # what the root hands the agent: its database, its reservation service
     ctx = AgentContext(
-        settings=settings, request=agent_request, provider=provider, now=datetime(2027, 3, 6, 2, tzinfo=UTC)
+        settings=settings,
+        request=agent_request,
+        provider=provider,
+        database=deps.database,
+        reservations=deps.reservations,
+        now=datetime(2027, 3, 6, 2, tzinfo=UTC),
     )
     ctx.started = ctx.clock()
     for name, payload in [

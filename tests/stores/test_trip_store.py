@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 
@@ -15,6 +16,7 @@ from core.models.agent import AgentRequest
 from core.stores import db, trips
 from core.stores.trips import DryRunRecord, TripChanged, TripNode, TripStore, open_store
 from tests.stores.conftest import HEAD, history
+from tests.support.clock import SUITE_NOW
 from tests.support.db import db_at
 
 NOW = 1_790_000_000.25  # the agent's clock: seconds since the epoch
@@ -41,6 +43,7 @@ def test_a_trip_round_trips_with_its_nodes_and_the_schema_is_the_shared_history(
         days=2,
         start_date="2026-12-05",
         nodes=[TripNode(name="外滩", place_id="a-bund", day=1, priority="must"), TripNode(name="豫园", day=2)],
+        now=SUITE_NOW,
     )
     got = store.get_trip(made.trip_id, user_id="alice")
     assert got == made
@@ -49,24 +52,30 @@ def test_a_trip_round_trips_with_its_nodes_and_the_schema_is_the_shared_history(
         ("外滩", "a-bund", 1, "must"),
         ("豫园", None, 2, "should"),
     ]
-    assert store.create_trip(user_id="alice", region="shanghai").title == "My trip"
+    assert store.create_trip(user_id="alice", region="shanghai", now=SUITE_NOW).title == "My trip"
     assert {"trips", "trip_edits", "dry_runs", "commitments", "reservations"} <= database.tables()
     assert history(database.engine()) == [HEAD]  # the reservations' history: 0001, 0002 (and any later one)
 
 
 def test_edits_are_versioned_and_a_stale_draft_is_refused(database):
     store = database.store()
-    v1 = store.create_trip(user_id="alice", region="shanghai", nodes=[TripNode(name="外滩")])
+    v1 = store.create_trip(user_id="alice", region="shanghai", nodes=[TripNode(name="外滩")], now=SUITE_NOW)
     v2 = store.save_trip(
-        v1.model_copy(update={"nodes": [*v1.nodes, TripNode(name="豫园")]}), op="add", edit={"target": "豫园"}
+        v1.model_copy(update={"nodes": [*v1.nodes, TripNode(name="豫园")]}),
+        op="add",
+        edit={"target": "豫园"},
+        now=SUITE_NOW,
     )
-    v3 = store.save_trip(v2.model_copy(update={"title": "周末"}), op="rename", edit={"title": "周末"})
+    later = SUITE_NOW + timedelta(minutes=5)
+    v3 = store.save_trip(v2.model_copy(update={"title": "周末"}), op="rename", edit={"title": "周末"}, now=later)
     assert (v2.version, v3.version) == (2, 3)
+    # the stamps are the caller's moments (the request's), in UTC: the store reads no clock
+    assert (v1.updated_at, v3.updated_at) == ("2026-11-27T01:00:00+00:00", "2026-11-27T01:05:00+00:00")
     with pytest.raises(TripChanged) as stale:
-        store.save_trip(v2.model_copy(update={"title": "lost"}), op="rename", edit={"title": "lost"})
+        store.save_trip(v2.model_copy(update={"title": "lost"}), op="rename", edit={"title": "lost"}, now=SUITE_NOW)
     assert stale.value.code == "TRIP_CHANGED" and stale.value.field == "trip_id"
     with pytest.raises(TripChanged):  # a trip that never was is not created by a save
-        store.save_trip(v1.model_copy(update={"trip_id": "trip-nowhere"}), op="add", edit={})
+        store.save_trip(v1.model_copy(update={"trip_id": "trip-nowhere"}), op="add", edit={}, now=SUITE_NOW)
     stored = store.get_trip(v1.trip_id, user_id="alice")
     assert (stored.title, stored.version, stored.node_names()) == ("周末", 3, ["外滩", "豫园"])
     assert stored.updated_at == v3.updated_at
@@ -81,20 +90,20 @@ def test_edits_are_versioned_and_a_stale_draft_is_refused(database):
 
 def test_a_save_is_one_transaction_the_draft_and_its_edit_or_neither(database):
     store = database.store()
-    v1 = store.create_trip(user_id="alice", region="shanghai", nodes=[TripNode(name="外滩")])
+    v1 = store.create_trip(user_id="alice", region="shanghai", nodes=[TripNode(name="外滩")], now=SUITE_NOW)
     with pytest.raises(TypeError):  # the edit cannot be written (after the draft was): nothing is kept
-        store.save_trip(v1.model_copy(update={"title": "half"}), op="rename", edit={"title": object()})
+        store.save_trip(v1.model_copy(update={"title": "half"}), op="rename", edit={"title": object()}, now=SUITE_NOW)
     kept = store.get_trip(v1.trip_id, user_id="alice")
     assert (kept.title, kept.version) == ("My trip", 1)
     assert store.list_edits(v1.trip_id) == []
-    assert store.save_trip(v1, op="add", edit={}).version == 2  # and the draft is not stuck
+    assert store.save_trip(v1, op="add", edit={}, now=SUITE_NOW).version == 2  # and the draft is not stuck
 
 
 def test_each_user_sees_only_their_own_trips_dry_runs_and_commitments(database):
     store = database.store()
-    first = store.create_trip(user_id="alice", region="shanghai", title="one")
-    second = store.create_trip(user_id="alice", region="shanghai", title="two")
-    bobs = store.create_trip(user_id="bob", region="helsinki", title="bob's")
+    first = store.create_trip(user_id="alice", region="shanghai", title="one", now=SUITE_NOW)
+    second = store.create_trip(user_id="alice", region="shanghai", title="two", now=SUITE_NOW)
+    bobs = store.create_trip(user_id="bob", region="helsinki", title="bob's", now=SUITE_NOW)
     assert [t.trip_id for t in store.list_trips("alice")] == [first.trip_id, second.trip_id]
     assert [t.trip_id for t in store.list_trips("bob")] == [bobs.trip_id]
     assert store.list_trips("mallory") == [] and store.latest_trip("mallory") is None
@@ -112,6 +121,7 @@ def test_each_user_sees_only_their_own_trips_dry_runs_and_commitments(database):
         action="booking",
         status="recorded",
         detail={"place": "和平饭店"},
+        now=SUITE_NOW,
     )
     assert store.list_commitments("bob") == []
     assert [c["dry_run_id"] for c in store.list_commitments("alice")] == [rec.dry_run_id]
@@ -142,6 +152,7 @@ def test_commitments_list_in_order_and_a_dry_run_commits_at_most_once(database):
             action="booking",
             status="recorded",
             detail={"n": i, "place": "和平饭店"},
+            now=SUITE_NOW,
         )
         for i, r in enumerate(runs)
     ]
@@ -153,7 +164,13 @@ def test_commitments_list_in_order_and_a_dry_run_commits_at_most_once(database):
     assert listed[2]["detail"] == {"n": 2, "place": "和平饭店"} and listed[2]["trip_id"] == "trip-2"
     with pytest.raises(InputError) as again:
         store.record_commitment(
-            dry_run_id=runs[0].dry_run_id, user_id="alice", trip_id="trip-0", action="booking", status="x", detail={}
+            dry_run_id=runs[0].dry_run_id,
+            user_id="alice",
+            trip_id="trip-0",
+            action="booking",
+            status="x",
+            detail={},
+            now=SUITE_NOW,
         )
     assert again.value.code == "DRY_RUN_ALREADY_COMMITTED"
     assert len(store.list_commitments("alice")) == 3
@@ -180,6 +197,7 @@ def _confirm_concurrently(store: TripStore, dry_run_id: str, trip_id: str, click
                 action=passed.action,
                 status="recorded",
                 detail=passed.params,
+                now=SUITE_NOW,
             )
             outcomes.append("committed")
         except Exception as exc:  # noqa: BLE001 - counted: the target is zero
@@ -195,7 +213,7 @@ def _confirm_concurrently(store: TripStore, dry_run_id: str, trip_id: str, click
 
 def test_twenty_concurrent_confirmations_of_one_dry_run_make_exactly_one_commitment(database):
     store = database.store()
-    trip = store.create_trip(user_id="alice", region="shanghai")
+    trip = store.create_trip(user_id="alice", region="shanghai", now=SUITE_NOW)
     rec = dry_run(store, trip_id=trip.trip_id)
     assert _confirm_concurrently(store, rec.dry_run_id, trip.trip_id, 20) == {"committed": 1, "ALREADY_USED": 19}
     (only,) = store.list_commitments("alice")
@@ -206,7 +224,7 @@ def test_twenty_concurrent_confirmations_of_one_dry_run_make_exactly_one_commitm
 def test_twenty_concurrent_confirmations_on_an_in_memory_database():
     db.engine_for.cache_clear()  # a fresh in-memory database
     store = TripStore(db_at("sqlite:///:memory:"))
-    trip = store.create_trip(user_id="alice", region="shanghai")
+    trip = store.create_trip(user_id="alice", region="shanghai", now=SUITE_NOW)
     rec = dry_run(store, trip_id=trip.trip_id)
     assert _confirm_concurrently(store, rec.dry_run_id, trip.trip_id, 20) == {"committed": 1, "ALREADY_USED": 19}
     db.engine_for.cache_clear()
@@ -218,7 +236,7 @@ def test_an_in_memory_store_is_one_database_for_every_thread_of_the_process(monk
     url = "sqlite:///:memory:"
     made: list[str] = []
     writer = threading.Thread(
-        target=lambda: made.append(open_store(db_at(url)).create_trip(user_id="u", region="r").trip_id)
+        target=lambda: made.append(open_store(db_at(url)).create_trip(user_id="u", region="r", now=SUITE_NOW).trip_id)
     )
     writer.start()
     writer.join()
@@ -231,7 +249,7 @@ def test_an_in_memory_store_is_one_database_for_every_thread_of_the_process(monk
 
 def test_a_closed_file_store_reconnects_and_another_process_sees_its_writes(database):
     store = database.store()
-    trip = store.create_trip(user_id="alice", region="shanghai", nodes=[TripNode(name="外滩")])
+    trip = store.create_trip(user_id="alice", region="shanghai", nodes=[TripNode(name="外滩")], now=SUITE_NOW)
     store.close()
     assert store.get_trip(trip.trip_id, user_id="alice").node_names() == ["外滩"]
     assert database.store_in_a_new_process().get_trip(trip.trip_id, user_id="alice") == trip

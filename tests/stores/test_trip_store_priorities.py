@@ -10,13 +10,16 @@ import pytest
 from pydantic import ValidationError
 
 from core.stores.trips import TripNode, TripStore
+from tests.support.clock import SUITE_NOW
 from tests.support.db import db_at
 
 
 def test_rows_written_with_the_old_words_read_as_today_s_vocabulary(tmp_path):
     db = tmp_path / "trips.db"
     store = TripStore(db_at(f"sqlite:///{db}"))
-    trip_id = store.create_trip(user_id="u1", region="shanghai", nodes=[TripNode(name="外滩", priority="must")]).trip_id
+    trip_id = store.create_trip(
+        user_id="u1", region="shanghai", nodes=[TripNode(name="外滩", priority="must")], now=SUITE_NOW
+    ).trip_id
     store.close()
     legacy = [
         {"name": "外滩", "priority": "must"},
@@ -39,8 +42,8 @@ def test_new_nodes_default_to_should_and_refuse_unknown_words():
 
 def test_a_trip_is_visible_to_its_owner_only_and_its_id_is_the_server_s(tmp_path):
     store = TripStore(db_at(f"sqlite:///{tmp_path / 'trips.db'}"))
-    mine = store.create_trip(user_id="alice", region="shanghai", nodes=[TripNode(name="外滩")])
-    other = store.create_trip(user_id="alice", region="shanghai")
+    mine = store.create_trip(user_id="alice", region="shanghai", nodes=[TripNode(name="外滩")], now=SUITE_NOW)
+    other = store.create_trip(user_id="alice", region="shanghai", now=SUITE_NOW)
     assert mine.trip_id.startswith("trip-") and mine.trip_id != other.trip_id
     assert store.get_trip(mine.trip_id, user_id="alice").node_names() == ["外滩"]
     assert store.get_trip(mine.trip_id, user_id="mallory") is None  # the same answer as a trip that never was

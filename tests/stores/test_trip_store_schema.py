@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from core.stores import db
 from core.stores.trips import TripStore
 from tests.stores.conftest import HEAD, history, migrate
+from tests.support.clock import SUITE_NOW
 from tests.support.db import db_at
 
 # The raw SQLite store's schema, as it created it on opening (core/stores/trips.py before revision 0002).
@@ -147,9 +148,11 @@ def test_an_old_raw_sqlite_store_is_migrated_with_every_row(tmp_path):
     ]  # fmt: skip
 
     # and it goes on: new rows come after the old ones, an old draft saves at its version
-    newer = store.create_trip(user_id="alice", region="shanghai")
+    newer = store.create_trip(user_id="alice", region="shanghai", now=SUITE_NOW)
     assert [t.trip_id for t in store.list_trips("alice")] == ["trip-a1", "trip-a2", newer.trip_id]
-    saved = store.save_trip(store.get_trip("trip-a2", user_id="alice"), op="rename", edit={"title": "周末"})
+    saved = store.save_trip(
+        store.get_trip("trip-a2", user_id="alice"), op="rename", edit={"title": "周末"}, now=SUITE_NOW
+    )
     assert saved.version == 4 and [e["version"] for e in store.list_edits("trip-a2")] == [2, 3, 4]
 
     tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -210,7 +213,7 @@ def test_the_raw_store_s_tables_on_postgresql_are_refused_it_never_wrote_there(d
 
 def test_tables_whose_history_row_was_dropped_are_kept_with_their_rows(database):
     store = database.store()
-    trip = store.create_trip(user_id="alice", region="shanghai")
+    trip = store.create_trip(user_id="alice", region="shanghai", now=SUITE_NOW)
     with database.engine().begin() as conn:  # what the reservation tests do to start clean: theirs and the history
         cascade = " CASCADE" if database.kind == "postgresql" else ""
         for table in set(sa.inspect(conn).get_table_names()) - TRIP_TABLES:  # (and any later revision's tables)
@@ -244,7 +247,7 @@ def test_processes_opening_an_empty_database_at_once_migrate_it_once(database):
 
 def test_0002_goes_down_to_0001_and_up_again(database):
     store = database.store()
-    store.create_trip(user_id="alice", region="shanghai")
+    store.create_trip(user_id="alice", region="shanghai", now=SUITE_NOW)
     migrate(database.engine(), "0001", down=True)
     assert history(database.engine()) == ["0001"]
     assert not TRIP_TABLES & database.tables() and RESERVATION_TABLES <= database.tables()

@@ -38,10 +38,10 @@ def page_lang(request) -> str:
 @pytest.fixture
 def broken_router(monkeypatch):
     """Every planner the page makes routes through a service that fails."""
-    from components.halfday import state as halfday_state
+    from core.app import halfday as halfday_app
     from core.geo.composite import MapServices
 
-    made = halfday_state.make_planner
+    made = halfday_app.planner
 
     def on_broken_router(ctx):
         planner = made(ctx)
@@ -49,7 +49,7 @@ def broken_router(monkeypatch):
         planner.provider = MapServices(geocoder=live.geocoder, router=FailingRouter(), region=live.region)
         return planner
 
-    monkeypatch.setattr(halfday_state, "make_planner", on_broken_router)
+    monkeypatch.setattr(halfday_app, "planner", on_broken_router)
 
 
 def _goal(lang: str) -> str:

@@ -85,20 +85,21 @@ def page_lang() -> str:
 def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
     from streamlit.testing.v1 import AppTest
 
-    from components.halfday import state as halfday_state
+    from core.app import halfday as halfday_app
     from core.config import get_settings
-    from core.halfday.travel import reset_breakers
+    from core.halfday.breaker import HalfDayBreakers
     from tests.conftest import APP
 
     monkeypatch.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path / 'halfday-page.db'}")
     monkeypatch.setenv("OMNI_DASHBOARD_USER", USER)
     monkeypatch.delenv("OMNI_HALFDAY_MOCK_TOOLS", raising=False)
     get_settings.cache_clear()
-    reset_breakers()
-    real = halfday_state.make_planner
+    breakers = HalfDayBreakers()  # this test's: the dashboard's root outlives it
+    real = halfday_app.planner
 
     def with_stage1(ctx):
         planner = real(ctx)
+        planner.breakers = breakers
         if "decompose_goal" not in faults:  # a window sent beside the goal takes the place of the text's
             planner.registry.replace(
                 "decompose_goal", lambda inp: apply_window(stage1(inp.text, inp.now), inp.window, inp.now)
@@ -108,7 +109,7 @@ def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
                 planner.registry.replace(name, fn)
         return planner
 
-    monkeypatch.setattr(halfday_state, "make_planner", with_stage1)
+    monkeypatch.setattr(halfday_app, "planner", with_stage1)  # the planner the plan stream and the panels run on
     at = AppTest.from_file(str(APP), default_timeout=90)
     at.query_params["lang"] = page_lang
     at.run()
@@ -116,7 +117,6 @@ def page(tmp_path, monkeypatch, leaflet_static, faults, page_lang):
     at.run()
     assert not at.exception, at.exception
     yield at
-    reset_breakers()
     get_settings.cache_clear()
 
 

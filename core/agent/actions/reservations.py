@@ -19,7 +19,8 @@ from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
 from core.models.agent import AgentState
 from core.models.reservations import DryRun, Outcome, Reservation, ReservationRequest
-from core.reservations.service import ReservationError, ReservationService
+from core.reservations.provider import ReservationProvider
+from core.reservations.service import ReservationError
 
 
 class Refusal(BaseModel):
@@ -61,10 +62,10 @@ class ListOut(BaseModel):
     reservations: list[Reservation]
 
 
-def service_for(ctx: AgentContext) -> ReservationService:
-    """The service of the active region pack, on the settings' database; its clock is the request's "now"."""
+def service_for(ctx: AgentContext) -> ReservationProvider:
+    """The service of the active region pack the root handed in; its clock is the request's "now"."""
     now = ctx.now.astimezone(UTC)
-    return ReservationService.from_settings(ctx.settings, ctx.provider.region, clock=lambda: now)
+    return ctx.reservations(lambda: now)
 
 
 def _refusal(exc: ReservationError) -> Refusal:

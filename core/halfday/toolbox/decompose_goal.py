@@ -32,11 +32,10 @@ def _decompose(deps: ToolDeps) -> Callable[[GoalInput], DecomposedGoal]:
     def decompose(inp: GoalInput) -> DecomposedGoal:
         """The LLM's reading when one is configured (validated; the rules' after two bad answers), else the
         rules'."""
-        from core.agent.llm import make_llm
         from core.halfday.goal import decompose_goal
         from core.halfday.goal_llm import decompose_goal_llm
 
-        llm = make_llm(deps.settings)
+        llm = deps.open_llm()
         if llm is None:
             goal = decompose_goal(inp.text, now=inp.now, lang=inp.lang)
         else:

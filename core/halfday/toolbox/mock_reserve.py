@@ -12,7 +12,6 @@ import sqlalchemy.exc
 from core.clock import Clock
 from core.config import HalfDayToolName
 from core.errors import InputError, ProviderUnavailable
-from core.halfday.breaker import breaker_for
 from core.halfday.tools import MOCK, ToolDeps, ToolSpec
 from core.models.halfday.plans import ReserveInput
 from core.models.reservations import DryRun, Quote, Reservation, ReservationRequest
@@ -45,7 +44,7 @@ def _reserve(deps: ToolDeps) -> Callable[[ReserveInput], DryRun]:
         """Through the payment side's breaker: a reservation service that keeps failing is refused at once
         (``BREAKER_OPEN``) for its cool-down; a refusal of the person's request (a full slot) is no failure."""
         region = deps.provider.region.name
-        breaker = breaker_for("payment", region, settings=deps.settings, counts=PAYMENT_FAILURES)
+        breaker = deps.breakers.breaker("payment", region, settings=deps.settings, counts=PAYMENT_FAILURES)
         with breaker.calling():
             return deps.reservations.dry_run(
                 inp.user_id,

@@ -11,7 +11,7 @@ from core.geo.offline import OfflineProvider
 from core.halfday.plan_set import compose_plan_set
 from core.halfday.search import effective_budget
 from core.halfday.tools import MOCK, ToolDeps, ToolSpec
-from core.halfday.travel import TravelTable, build_travel_table
+from core.halfday.travel import TravelTable, build_travel_table, map_breaker
 from core.models.halfday.facts import PlanSetFacts, ToolFacts
 from core.models.halfday.plans import ComposeInput, PlanSet
 from core.packs.loader import RegionPack
@@ -40,10 +40,10 @@ def _compose(deps: ToolDeps) -> Callable[[ComposeInput], PlanSet]:
             return build_travel_table(
                 points,
                 provider=provider,
+                breaker=map_breaker(deps.breakers, provider, settings=settings),
                 walk_limit_min=inp.profile.walk_limit_min,
                 factor=inp.slots.travel_factor,
                 buffer_min=inp.slots.travel_buffer_min,
-                settings=settings,
             )
 
         plans, notes, table = compose_plan_set(
