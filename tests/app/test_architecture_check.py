@@ -56,7 +56,13 @@ def test_a_function_of_81_lines_is_long_and_one_of_80_is_not():
     assert figures["long_functions"] == 1 and figures["longest_function"] == 81
 
 
+STRICT_EVERYWHERE = '[tool.mypy]\nfiles = ["core", "components", "pages", "app.py", "api.py"]\nstrict = true\n'
+
+
 def _write(root: Path, relative: str, source: str) -> None:
+    """``source`` at ``relative`` in a project that mypy checks strictly throughout."""
+    if not (root / "pyproject.toml").exists():
+        (root / "pyproject.toml").write_text(STRICT_EVERYWHERE)
     path = root / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(source), encoding="utf-8")
@@ -92,3 +98,47 @@ def test_a_global_in_a_face_fails_the_check(tmp_path, capsys):
     _write(tmp_path, "components/state.py", "N = 0\ndef bump():\n    global N\n    N += 1\n")
     assert check.main([str(tmp_path)]) == 1
     assert "components/state.py:3 global N" in capsys.readouterr().out
+
+
+def _project(tmp_path: Path, mypy: str) -> Path:
+    """A project with one module in each face and core, and ``mypy`` as its [tool.mypy] section."""
+    for where in ("core/route/plan.py", "core/__init__.py", "components/map.py", "pages/home.py", "app.py", "api.py"):
+        (tmp_path / where).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / where).write_text("X = 1\n")
+    (tmp_path / "pyproject.toml").write_text(textwrap.dedent(mypy))
+    return tmp_path
+
+
+def test_a_module_mypy_does_not_check_strictly_is_counted_by_name(tmp_path):
+    root = _project(
+        tmp_path,
+        """
+        [tool.mypy]
+        files = ["core", "components", "app.py"]
+
+        [[tool.mypy.overrides]]
+        module = ["core", "core.*", "app"]
+        strict = true
+        """,
+    )
+    found = check.inspect(root)
+    # components/ is checked but not strictly; pages/ and api.py are not checked at all
+    assert sorted(found.not_strict) == ["api.py", "components/map.py", "pages/home.py"]
+    lines, ok = check.report(found, list_all=False)
+    assert not ok and "product modules outside mypy strict: 3 (target 0, ceiling 0): OVER THE CEILING" in lines
+
+
+def test_strict_for_every_file_mypy_checks_counts_nothing(tmp_path):
+    root = _project(
+        tmp_path,
+        """
+        [tool.mypy]
+        files = ["core", "components", "pages", "app.py", "api.py"]
+        strict = true
+        """,
+    )
+    assert check.inspect(root).not_strict == []
+
+
+def test_the_project_itself_is_strict_everywhere():
+    assert check.inspect(ROOT).not_strict == []
