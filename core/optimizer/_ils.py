@@ -177,6 +177,34 @@ def _best_two_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, best):
 
 
 @njit(cache=True, nogil=True)
+def _or_opt_segment(D, t, fwd, bwd, i, side, L, n, sym):
+    """The Or-opt segment of ``L`` nodes starting (``side`` 0) or ending (1) at position ``i``: (whether there is
+    one, its first and last positions, what taking it out saves, the extra cost of running it reversed)."""
+    if side == 0:
+        i_s = i
+        i_e = i + L - 1
+        if i_e > n - 1:
+            return False, 0, 0, 0.0, 0.0
+    else:
+        i_e = i
+        i_s = i - L + 1
+        if i_s < 1:
+            return False, 0, 0, 0.0, 0.0
+    if L >= n - 1:
+        return False, 0, 0, 0.0, 0.0
+    prv = t[i_s - 1]
+    nxt = t[i_e + 1] if i_e + 1 < n else t[0]
+    rem = D[prv, t[i_s]] + D[t[i_e], nxt] - D[prv, nxt]
+    if L == 1:
+        revx = 0.0
+    elif sym:
+        revx = 0.0
+    else:
+        revx = (bwd[i_e] - bwd[i_s]) - (fwd[i_e] - fwd[i_s])
+    return True, i_s, i_e, rem, revx
+
+
+@njit(cache=True, nogil=True)
 def _best_or_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, eps, best):
     """The best Or-opt move of a segment of 1-3 nodes starting or ending at ``a`` (position ``i`` >= 1) next to a
     near neighbour, reversed where that is cheaper: (its change if below ``best``, else ``best``; whether one was
@@ -191,31 +219,11 @@ def _best_or_opt(D, nb, t, pos, fwd, bwd, a, i, n, sym, eps, best):
         for L in range(1, 4):
             if side == 1 and L == 1:
                 continue
-            if side == 0:
-                i_s = i
-                i_e = i + L - 1
-                if i_e > n - 1:
-                    continue
-            else:
-                i_e = i
-                i_s = i - L + 1
-                if i_s < 1:
-                    continue
-            if L >= n - 1:
+            ok, i_s, i_e, rem, revx = _or_opt_segment(D, t, fwd, bwd, i, side, L, n, sym)
+            if not ok or rem <= eps:
                 continue
             s1 = t[i_s]
             s2 = t[i_e]
-            prv = t[i_s - 1]
-            nxt = t[i_e + 1] if i_e + 1 < n else t[0]
-            rem = D[prv, s1] + D[s2, nxt] - D[prv, nxt]
-            if rem <= eps:
-                continue
-            if L == 1:
-                revx = 0.0
-            elif sym:
-                revx = 0.0
-            else:
-                revx = (bwd[i_e] - bwd[i_s]) - (fwd[i_e] - fwd[i_s])
             for k in range(K):
                 c = nb[a, k]
                 if sym and D[a, c] >= rem:
