@@ -48,8 +48,8 @@ COUNTS = {
     "settings_reads": Count("settings reads below the root", target=0, ceiling=0),
     "globals": Count("global statements", target=0, ceiling=0),
     "context_vars": Count("context variables below the root", target=0, ceiling=0),
-    "long_functions": Count(f"functions over {LONG_LINES} lines", target=10, ceiling=24),
-    "longest_function": Count("lines of the longest function", target=120, ceiling=120),
+    "long_functions": Count(f"functions over {LONG_LINES} lines", target=10, ceiling=0),
+    "longest_function": Count("lines of the longest function", target=120, ceiling=80),
     "not_strict": Count("product modules outside mypy strict", target=0, ceiling=0),
 }
 
@@ -60,6 +60,7 @@ class Findings:
     globals: list[str] = field(default_factory=list)
     context_vars: list[str] = field(default_factory=list)
     long_functions: list[tuple[int, str]] = field(default_factory=list)
+    longest: tuple[int, str] = (0, "")  # the longest function of all, long or not
     not_strict: list[str] = field(default_factory=list)
 
     def figures(self) -> dict[str, int]:
@@ -68,7 +69,7 @@ class Findings:
             "globals": len(self.globals),
             "context_vars": len(self.context_vars),
             "long_functions": len(self.long_functions),
-            "longest_function": max((n for n, _ in self.long_functions), default=0),
+            "longest_function": self.longest[0],
             "not_strict": len(self.not_strict),
         }
 
@@ -108,6 +109,8 @@ def inspect_source(source: str, where: str, *, below_root: bool, into: Findings)
                 into.context_vars.append(f"{where}:{node.lineno} ContextVar")
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             lines = (node.end_lineno or node.lineno) - node.lineno + 1
+            if lines > into.longest[0]:
+                into.longest = (lines, f"{where}:{node.lineno} {node.name}")
             if lines > LONG_LINES:
                 into.long_functions.append((lines, f"{where}:{node.lineno} {node.name}"))
 
@@ -168,6 +171,7 @@ def report(found: Findings, *, list_all: bool) -> tuple[list[str], bool]:
         "context_vars": found.context_vars,
         "long_functions": [f"{where} ({n} lines)" for n, where in found.long_functions],
         "not_strict": found.not_strict,
+        "longest_function": [f"{found.longest[1]} ({found.longest[0]} lines)"],
     }
     lines: list[str] = []
     ok = True

@@ -35,6 +35,7 @@ from core.agent.browse_rules import (
     BrowseHop,
     BrowseOffer,
     BrowseOutcome,
+    WebURL,
     domain_allowed,
     extract_evidence,
     is_captcha,
@@ -149,9 +150,6 @@ class BrowserExecutor:
         max_steps: int,
         follow_availability: bool,
     ) -> BrowseOutcome:
-        from playwright.sync_api import Error as PlaywrightError
-        from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
         # no scripts: the facts are read from the page's markup (JSON-LD), and a script could reach past the guard
         # (WebRTC's STUN/TURN go around the request routing) or spin forever on the one browser thread
         context = browser.new_context(
@@ -177,14 +175,9 @@ class BrowserExecutor:
                     continue
                 seen.add(key)
                 if not domain_allowed(url, self.allowlist) or target is None:
-                    out.hops.append(BrowseHop(url=url[:500], outcome="refused", detail="not on the allowlist"))
-                    if url in required:
-                        return self._block(out, url, "NOT_ALLOWLISTED")
-                    out.skipped.append(url[:500])  # a link elsewhere: never fetched, the visit goes on
-                    if self.telemetry is not None:
-                        self.telemetry.webbrowse_blocked(
-                            domain=target.host if target else "", blocked_type="NOT_ALLOWLISTED"
-                        )
+                    refused = self._refuse(out, url, target, required)
+                    if refused is not None:
+                        return refused
                     continue
                 if out.steps >= max_steps:
                     return self._block(out, target.href, "BUDGET", detail=f"max_browser_steps={max_steps}")
@@ -194,13 +187,7 @@ class BrowserExecutor:
                 out.steps += 1
                 out.visited.append(target.href)
                 guard.expect(page, target.href)
-                failed: str | None = None
-                try:
-                    page.goto(target.href, timeout=max(1.0, left * 1000), wait_until="load")
-                except PlaywrightTimeout:
-                    failed = "TIMEOUT"
-                except PlaywrightError as exc:
-                    failed = str(exc).splitlines()[0][:200]
+                failed = _goto(page, target.href, left)
                 if guard.blocked is not None:
                     kind, where, detail = guard.blocked
                     return self._block(out, where if kind == "NOT_ALLOWLISTED" else target.href, kind, detail)
@@ -213,16 +200,9 @@ class BrowserExecutor:
                     return self._block(out, target.href, "BUDGET", detail="the visit's time is up")
                 if failed is not None or guard.status is None:
                     return self._block(out, target.href, "HTTP_ERROR", detail=failed or "no response")
-                html = page.content()
-                if is_captcha(html, guard.status):
-                    return self._block(out, target.href, "CAPTCHA")
-                if guard.status >= 400:
-                    return self._block(out, target.href, "HTTP_ERROR", detail=f"HTTP {guard.status}")
-                ev, links, _ = extract_evidence(page.url, html)
-                ev.fetched_at = round(real_epoch_s(), 3)  # when the page really was read
-                if ev.availability != "unknown" or ev.price is not None or ev.cancellation_policy or ev.offers:
-                    self._screenshot(page, ev)
-                    out.evidence.append(ev)
+                blocked, links = self._read(page, guard.status, out, target.href)
+                if blocked is not None:
+                    return blocked
                 if follow_availability:
                     for href, role in links:
                         if role.lower() in ("availability", "booking", "rooms"):
@@ -230,6 +210,34 @@ class BrowserExecutor:
             return out
         finally:
             context.close()
+
+    def _refuse(self, out: BrowseOutcome, url: str, target: WebURL | None, required: set[str]) -> BrowseOutcome | None:
+        """A page off the allowlist is never fetched: the visit blocked when it is the start page (or a redirect it
+        leads to); else skipped (a link elsewhere), and the visit goes on (None)."""
+        out.hops.append(BrowseHop(url=url[:500], outcome="refused", detail="not on the allowlist"))
+        if url in required:
+            return self._block(out, url, "NOT_ALLOWLISTED")
+        out.skipped.append(url[:500])  # a link elsewhere: never fetched, the visit goes on
+        if self.telemetry is not None:
+            self.telemetry.webbrowse_blocked(domain=target.host if target else "", blocked_type="NOT_ALLOWLISTED")
+        return None
+
+    def _read(
+        self, page: Any, status: int, out: BrowseOutcome, href: str
+    ) -> tuple[BrowseOutcome | None, list[tuple[str, str]]]:
+        """The loaded page read: the visit blocked on a captcha or an HTTP error; else its evidence kept (with a
+        screenshot) when it states anything, and its links with their roles."""
+        html = page.content()
+        if is_captcha(html, status):
+            return self._block(out, href, "CAPTCHA"), []
+        if status >= 400:
+            return self._block(out, href, "HTTP_ERROR", detail=f"HTTP {status}"), []
+        ev, links, _ = extract_evidence(page.url, html)
+        ev.fetched_at = round(real_epoch_s(), 3)  # when the page really was read
+        if ev.availability != "unknown" or ev.price is not None or ev.cancellation_policy or ev.offers:
+            self._screenshot(page, ev)
+            out.evidence.append(ev)
+        return None, links
 
     def _screenshot(self, page: Any, ev: BrowseEvidence) -> None:
         """The page as seen, saved by its SHA-256 (the same page twice is one file); path and hash go in the
@@ -243,3 +251,17 @@ class BrowserExecutor:
         if not path.exists():
             path.write_bytes(png)
         ev.screenshot_path, ev.screenshot_sha256 = str(path), digest
+
+
+def _goto(page: Any, href: str, left_s: float) -> str | None:
+    """Load ``href`` within the ``left_s`` seconds the visit has: None, "TIMEOUT" or the browser's error."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.goto(href, timeout=max(1.0, left_s * 1000), wait_until="load")
+    except PlaywrightTimeout:
+        return "TIMEOUT"
+    except PlaywrightError as exc:
+        return str(exc).splitlines()[0][:200]
+    return None

@@ -54,6 +54,7 @@ from core.models.agent import (
 )
 from core.models.common import PRIORITY_RANK
 from core.models.itinerary_result import ItineraryResult
+from core.packs.loader import RegionPack
 
 
 class _PlanFacts(TypedDict):
@@ -417,15 +418,8 @@ def _timeline_payload(result: ItineraryResult) -> list[dict[str, Any]]:
     return out
 
 
-def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    result = state.compute.itinerary
-    lang = fastpath.state_lang(state)
-    zh = lang == "zh"
-    if result is None:
-        return
-    state.result.timeline = _timeline_payload(result)
-    state.result.dropped_items = [d.model_dump(mode="json") for d in result.dropped_items]
-    pack = ctx.provider.region
+def _add_sources(state: AgentState, pack: RegionPack) -> None:
+    """The places the agent suggested, as candidates, and each place's facts from the pack, as evidence."""
     for pid in state.memory.user_profile.get("suggested", []):
         p = pack.place_by_id(pid)
         assert p is not None, "suggest_places only gives the pack's own ids"
@@ -443,7 +437,11 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
                 "source": f"region_pack:{pack.name}",
             }
         )
-    facts: _PlanFacts = {
+
+
+def _plan_facts(result: ItineraryResult, pack: RegionPack, lang: str) -> _PlanFacts:
+    zh = lang == "zh"
+    return {
         "days": [
             {
                 "day": d.day_index,
@@ -461,33 +459,41 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         "min_slack_min": result.robustness.min_slack_min if result.robustness else None,
         "notes": [],
     }
-    if result.status == "infeasible":
-        state.result.status = "FAILED"
-        state.result.error_code = "PLANNER_INFEASIBLE_HARD_NODES"
-        fixes = must_fix_steps(result, lambda key: name_of(pack, key, key, zh))
-        musts = [d.name for d in result.dropped_items if d.priority == "must"]
-        state.result.next_steps += fixes or [NextStep(code="relax_must")]
-        head = fastpath.t("agent.plan.infeasible", lang, names=fastpath.join_words(musts, lang))
-        state.result.explanations = [head]
-        log_decision(
-            state,
-            action=ActionName.POLICY_VALIDATE_FEASIBILITY,
-            reason_code="PLANNER_INFEASIBLE_HARD_NODES",
-            policy_id=POLICY_CHECK,
-            facts={"must_dropped": musts[:10]},
-        )
-        return
+
+
+def _fail_infeasible(state: AgentState, result: ItineraryResult, pack: RegionPack, lang: str) -> None:
+    """A must the plan cannot hold: FAILED, with the steps that would fix it."""
+    state.result.status = "FAILED"
+    state.result.error_code = "PLANNER_INFEASIBLE_HARD_NODES"
+    fixes = must_fix_steps(result, lambda key: name_of(pack, key, key, lang == "zh"))
+    musts = [d.name for d in result.dropped_items if d.priority == "must"]
+    state.result.next_steps += fixes or [NextStep(code="relax_must")]
+    head = fastpath.t("agent.plan.infeasible", lang, names=fastpath.join_words(musts, lang))
+    state.result.explanations = [head]
+    log_decision(
+        state,
+        action=ActionName.POLICY_VALIDATE_FEASIBILITY,
+        reason_code="PLANNER_INFEASIBLE_HARD_NODES",
+        policy_id=POLICY_CHECK,
+        facts={"must_dropped": musts[:10]},
+    )
+
+
+def _add_notes(state: AgentState, result: ItineraryResult, pack: RegionPack, lang: str, notes: list[str]) -> None:
+    """The notes the explanation carries: availability asked but not verified, the agent's suggestions swapped,
+    offline estimates."""
+    zh = lang == "zh"
     if decision_needs_availability(state):
         needs = [p["name"] for p in state.memory.semantic_facts.pois if p.get("needs_reservation")]
         state.result.evidence.append(
             {"type": "availability", "verified_live": False, "needs_reservation": needs, "source": "knowledge_base"}
         )
         listed = fastpath.join_words(needs, lang) or fastpath.t("agent.plan.none", lang)
-        facts["notes"].append(fastpath.t("agent.plan.availability_not_verified", lang, names=listed))
+        notes.append(fastpath.t("agent.plan.availability_not_verified", lang, names=listed))
         state.result.next_steps.append(NextStep(code="allow_webbrowse", args={"to_verify": "availability"}))
     swapped = state.memory.user_profile.get("suggestions_swapped") or {}
     if swapped.get("added"):  # the agent's own suggestions changed: said, never silent
-        facts["notes"].append(
+        notes.append(
             fastpath.t(
                 "agent.plan.suggestions_swapped",
                 lang,
@@ -496,23 +502,47 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
             )
         )
     if any(n.startswith("Offline estimate") for n in result.warnings):
-        facts["notes"].append(fastpath.t("agent.plan.offline_estimates", lang))
+        notes.append(fastpath.t("agent.plan.offline_estimates", lang))
+
+
+def _flag_needs_review(state: AgentState, pack: RegionPack, lang: str) -> None:
+    """The critic still fails after the repairs: NEEDS_REVIEW, its problems worded (never answered as OK)."""
+    state.result.status = "NEEDS_REVIEW"
+    critic = state.compute.critic
+    problems = list(dict.fromkeys(
+        violation_sentence(v, lambda key: name_of(pack, key, key, lang == "zh"), lang) for v in critic.violations
+    ))  # fmt: skip
+    state.result.explanations.append(
+        fastpath.t("agent.plan.needs_review", lang, problems=fastpath.join_words(problems, lang, sep="sentences"))
+    )
+    codes = ",".join(sorted(critic.codes()))
+    state.result.next_steps.append(NextStep(code="critic", args={"codes": codes}))
+
+
+def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
+    result = state.compute.itinerary
+    lang = fastpath.state_lang(state)
+    if result is None:
+        return
+    state.result.timeline = _timeline_payload(result)
+    state.result.dropped_items = [d.model_dump(mode="json") for d in result.dropped_items]
+    pack = ctx.provider.region
+    _add_sources(state, pack)
+    facts = _plan_facts(result, pack, lang)
+    if result.status == "infeasible":
+        _fail_infeasible(state, result, pack, lang)
+        return
+    _add_notes(state, result, pack, lang, facts["notes"])
     exp = registry.call(
-        ActionName.LLM_GENERATE_EXPLANATION, {"facts": facts, "locale": "zh-CN" if zh else "en"}, state=state, ctx=ctx
+        ActionName.LLM_GENERATE_EXPLANATION,
+        {"facts": facts, "locale": "zh-CN" if lang == "zh" else "en"},
+        state=state,
+        ctx=ctx,
     )
     state.result.explanations = [exp.text]
     state.result.status = "READY"
-    if result.status == "needs_review":  # the critic still fails after the repairs: never answered as OK
-        state.result.status = "NEEDS_REVIEW"
-        critic = state.compute.critic
-        problems = list(dict.fromkeys(
-            violation_sentence(v, lambda key: name_of(pack, key, key, zh), lang) for v in critic.violations
-        ))  # fmt: skip
-        state.result.explanations.append(
-            fastpath.t("agent.plan.needs_review", lang, problems=fastpath.join_words(problems, lang, sep="sentences"))
-        )
-        codes = ",".join(sorted(critic.codes()))
-        state.result.next_steps.append(NextStep(code="critic", args={"codes": codes}))
+    if result.status == "needs_review":
+        _flag_needs_review(state, pack, lang)
     _maybe_offer_persist(state, ctx)
 
 

@@ -222,17 +222,9 @@ def _start_date(ctx: AgentContext, text: str) -> date:
     return now.date() + timedelta(days=1)
 
 
-def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentContext) -> dict[str, Any]:
-    pack = ctx.provider.region
-    text = state.user_input
-    f = decision.features
-    days = f.days or (state.trip.days if state.draft.nodes else None) or 1
-    days = max(1, min(days, 14))
-    start = _start_date(ctx, text)
-    state.trip.days = days
-    state.trip.start_date = start.isoformat()
-    said = read_trip(text, pack)
-    pins = {pid: day for pid, day in pinned_days(said).items() if day < days}
+def _trip_start(state: AgentState, said: TripSlots, pack: RegionPack) -> dict[str, Any]:
+    """Where the days start: the place the message starts from, else the first hotel mentioned, else the city
+    centre (assumed, and the console says so)."""
     hotel: dict[str, Any] | None = None
     start_place = pack.place_by_id(said.start) if said.start not in (None, "hotel") else None
     if start_place is not None:  # 从人民广场出发, starting from People's Square
@@ -243,6 +235,14 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
             hotel = {"place_id": p.id, "name": p.name_zh}
     if hotel is None:  # the console says the start is assumed
         hotel = {"name": ASSUMED_START, "lon": pack.center[0], "lat": pack.center[1]}
+    return hotel
+
+
+def _trip_places(
+    state: AgentState, pack: RegionPack, text: str, days: int, pins: dict[str, int], hotel: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The trip's places, each once: the draft's (on their day when it is a trip day), then the places mentioned
+    (a must-visit when the message says so or puts it on a day), then the agent's suggestions (nice to have)."""
     places: list[dict[str, Any]] = []
     seen: set[str] = set()
     for node in state.draft.nodes:
@@ -281,6 +281,22 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
             suggested = pack.place_by_id(pid)
             assert suggested is not None, "suggest_places only gives the pack's own ids"
             places.append({"key": pid, "place_id": pid, "name": suggested.name_zh, "priority": "nice"})
+    return places
+
+
+def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentContext) -> dict[str, Any]:
+    pack = ctx.provider.region
+    text = state.user_input
+    f = decision.features
+    days = f.days or (state.trip.days if state.draft.nodes else None) or 1
+    days = max(1, min(days, 14))
+    start = _start_date(ctx, text)
+    state.trip.days = days
+    state.trip.start_date = start.isoformat()
+    said = read_trip(text, pack)
+    pins = {pid: day for pid, day in pinned_days(said).items() if day < days}
+    hotel = _trip_start(state, said, pack)
+    places = _trip_places(state, pack, text, days, pins, hotel)
     pacing: Pacing = (
         "relaxed"
         if re.search(r"轻松|慢|relax", text, re.I)

@@ -206,6 +206,77 @@ def shortfalls(steps: list[PlanStep], cands: list[Candidate], slots: TimeSlots, 
     return out
 
 
+def _greedy_attempt(
+    cands: list[Candidate],
+    table: TravelTable,
+    slots: TimeSlots,
+    profile: Profile,
+    *,
+    origin: int | None,
+    budget: float | None,
+    plans: list[Plan],
+    by_id: dict[str, Candidate],
+    used: dict[str, float],
+    tried_first: set[int],
+) -> tuple[list[PlanStep], list[str], bool]:
+    """The greedy composer's next plan: its steps, what it misses of the goal, whether it is too like an earlier
+    plan. The first plan opens freely; a later one opens with a place no plan used, of a kind no plan opened with,
+    trying a few such openings (remembered in ``tried_first``) before the exact solver is asked."""
+    previous = [[s.place_id for s in p.steps] for p in plans]
+    steps: list[PlanStep] = []
+    missing: list[str] = ["not_tried"]
+    too_alike = False
+    for first in _openings(cands, plans, by_id, profile, used, tried_first) if plans else [None]:
+        if first is not None:
+            tried_first.add(first)
+        order = greedy_order(cands, table, slots, profile, origin=origin, penalty=used, budget=budget, first=first)
+        steps = build_steps(order, cands, table, slots, origin) or []
+        too_alike = any(overlap([s.place_id for s in steps], prev) > MAX_OVERLAP for prev in previous)
+        missing = shortfalls(steps, cands, slots, budget)
+        if steps and not missing and not too_alike:
+            break
+    return steps, missing, too_alike
+
+
+def _assessed_plan(
+    plan_id: str,
+    steps: list[PlanStep],
+    kind: str,
+    cands: list[Candidate],
+    table: TravelTable,
+    slots: TimeSlots,
+    profile: Profile,
+    *,
+    by_id: dict[str, Candidate],
+    now: datetime,
+    timezone: str,
+) -> Plan:
+    """The plan of ``steps``: its feasibility and risks (a place the goal named and the plan could not fit halves
+    it), cost, travel and queues."""
+    feasibility, factors, risks = assess(
+        steps, by_id, profile=profile, slots=slots, now=now, timezone=timezone, travel_source=table.source
+    )
+    for pid in [c.place_id for c in cands if "named_in_goal" in c.reasons]:
+        if pid not in {s.place_id for s in steps}:  # the goal named it, this plan could not fit it
+            risks.append(Risk(code="NAMED_PLACE_MISSING", place_id=pid))
+            factors[f"named_missing:{pid}"] = 0.5
+            feasibility = round(feasibility * 0.5, 4)
+    cost, known = cost_per_person(steps)
+    return Plan(
+        plan_id=plan_id,
+        theme=_theme(steps, cands, profile),
+        steps=steps,
+        risks=risks,
+        feasibility=feasibility,
+        feasibility_facts=factors,
+        solver=kind,
+        cost_per_person=cost,
+        cost_known=known,
+        travel_minutes=sum(s.travel.minutes for s in steps if s.travel),
+        queue_minutes=sum(s.queue_minutes or 0 for s in steps),
+    )
+
+
 def compose_plans(
     cands: list[Candidate],
     table: TravelTable,
@@ -235,19 +306,18 @@ def compose_plans(
         missing: list[str] = ["not_tried"]
         too_alike = False
         if solver != "cp_sat":
-            # the first plan opens freely; a later one opens with a place no plan used, of a kind no plan opened with,
-            # trying a few such openings before asking the exact solver
-            for first in _openings(cands, plans, by_id, profile, used, tried_first) if plans else [None]:
-                if first is not None:
-                    tried_first.add(first)
-                order = greedy_order(
-                    cands, table, slots, profile, origin=origin, penalty=used, budget=budget, first=first
-                )
-                steps = build_steps(order, cands, table, slots, origin) or []
-                too_alike = any(overlap([s.place_id for s in steps], prev) > MAX_OVERLAP for prev in previous)
-                missing = shortfalls(steps, cands, slots, budget)
-                if steps and not missing and not too_alike:
-                    break
+            steps, missing, too_alike = _greedy_attempt(
+                cands,
+                table,
+                slots,
+                profile,
+                origin=origin,
+                budget=budget,
+                plans=plans,
+                by_id=by_id,
+                used=used,
+                tried_first=tried_first,
+            )
         kind = "greedy"
         if solver != "greedy" and (missing or too_alike):
             exact_order = exact(cands, table, slots, profile, origin=origin, previous=previous, budget=budget)
@@ -258,28 +328,9 @@ def compose_plans(
                 too_alike = any(overlap([s.place_id for s in steps], prev) > MAX_OVERLAP for prev in previous)
         if not steps or too_alike:
             continue
-        feasibility, factors, risks = assess(
-            steps, by_id, profile=profile, slots=slots, now=now, timezone=timezone, travel_source=table.source
-        )
-        for pid in [c.place_id for c in cands if "named_in_goal" in c.reasons]:
-            if pid not in {s.place_id for s in steps}:  # the goal named it, this plan could not fit it
-                risks.append(Risk(code="NAMED_PLACE_MISSING", place_id=pid))
-                factors[f"named_missing:{pid}"] = 0.5
-                feasibility = round(feasibility * 0.5, 4)
-        cost, known = cost_per_person(steps)
         plans.append(
-            Plan(
-                plan_id=f"p{len(plans) + 1}",
-                theme=_theme(steps, cands, profile),
-                steps=steps,
-                risks=risks,
-                feasibility=feasibility,
-                feasibility_facts=factors,
-                solver=kind,
-                cost_per_person=cost,
-                cost_known=known,
-                travel_minutes=sum(s.travel.minutes for s in steps if s.travel),
-                queue_minutes=sum(s.queue_minutes or 0 for s in steps),
+            _assessed_plan(
+                f"p{len(plans) + 1}", steps, kind, cands, table, slots, profile, by_id=by_id, now=now, timezone=timezone
             )
         )
         for s in steps:

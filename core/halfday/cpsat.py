@@ -36,37 +36,39 @@ def _worst_queue(c: Candidate) -> int:
     return max(c.queue_by_hour.values()) if c.queue_by_hour else 0
 
 
-def exact_order(
-    cands: list[Candidate],
-    table: TravelTable,
-    slots: TimeSlots,
-    profile: Profile,
-    *,
-    origin: int | None,
-    previous: list[list[str]],
-    budget: float | None,
-    time_limit_s: float = TIME_LIMIT_S,
-) -> list[int] | None:
-    """Indices into ``cands`` in visiting order, or None when the model has no solution in time."""
+#: a node of the model: (candidate, meal window index or None)
+_Node = tuple[int, int | None]
+
+
+def _nodes(cands: list[Candidate], profile: Profile, meals_at: list[tuple[int, int]]) -> tuple[list[int], list[_Node]]:
+    """The places the model may choose (the named ones, then the best restaurants, then the activities, at most
+    MAX_NODES) and its nodes: a restaurant once per meal window it could serve."""
     ranked = sorted(range(len(cands)), key=lambda i: -utility(cands[i], profile))
     named = [i for i in ranked if "named_in_goal" in cands[i].reasons]
-    meals_at = meal_windows(slots)
     restaurants = [i for i in ranked if cands[i].role == "meal" and i not in named][: 4 * max(1, len(meals_at))]
     acts = [i for i in ranked if cands[i].role == "activity" and i not in named]
     places = list(dict.fromkeys(named + restaurants + acts))[:MAX_NODES]
-    # a node is (candidate, meal window index or None)
-    nodes: list[tuple[int, int | None]] = []
+    nodes: list[_Node] = []
     for i in places:
         if cands[i].role == "meal" and meals_at:
             nodes += [(i, k) for k in range(len(meals_at))]
         elif cands[i].role == "activity" or not meals_at:
             nodes.append((i, None))
-    start, end = _m(slots.start), _m(slots.end)
-    model = cp_model.CpModel()
-    n = len(nodes)
-    depot = n
-    x = [model.new_bool_var(f"x{k}") for k in range(n)]
-    busy = [_worst_queue(cands[i]) + duration(cands[i]) for i, _ in nodes]
+    return places, nodes
+
+
+def _start_vars(
+    model: cp_model.CpModel,
+    cands: list[Candidate],
+    nodes: list[_Node],
+    x: list[cp_model.IntVar],
+    busy: list[int],
+    meals_at: list[tuple[int, int]],
+    start: int,
+    end: int,
+) -> list[cp_model.IntVar]:
+    """Each node's start: inside one of its opening intervals (less its queue and visit) and its meal window, on its
+    booking slots when it takes bookings; a node with no such start is not chosen."""
     s = []
     for k, (i, meal) in enumerate(nodes):
         c = cands[i]
@@ -86,6 +88,24 @@ def exact_order(
             model.add(x[k] == 0)
             domain = cp_model.Domain(start, start)
         s.append(model.new_int_var_from_domain(domain, f"s{k}"))
+    return s
+
+
+def _circuit(
+    model: cp_model.CpModel,
+    nodes: list[_Node],
+    x: list[cp_model.IntVar],
+    s: list[cp_model.IntVar],
+    busy: list[int],
+    table: TravelTable,
+    origin: int | None,
+    start: int,
+    end: int,
+) -> list[tuple[int, cp_model.IntVar]]:
+    """The circuit through the depot and the chosen nodes (an unchosen node loops on itself), each arc timed by the
+    robust travel; returns the travel terms (minutes, arc literal) for the objective."""
+    n = len(nodes)
+    depot = n
     arcs = []
     travel_terms = []
     for a in range(n + 1):
@@ -109,6 +129,21 @@ def exact_order(
             elif b == depot and a < n:
                 model.add(s[a] + busy[a] <= end).only_enforce_if(lit)
     model.add_circuit(arcs)
+    return travel_terms
+
+
+def _choice_rules(
+    model: cp_model.CpModel,
+    cands: list[Candidate],
+    places: list[int],
+    nodes: list[_Node],
+    x: list[cp_model.IntVar],
+    meals_at: list[tuple[int, int]],
+    previous: list[list[str]],
+    budget: float | None,
+) -> None:
+    """Exactly one meal per meal window; a place at most once; every named place; one of a chain's branches; the
+    budget per person; at most half of the places of each earlier plan; at least one place."""
     for k_meal in range(len(meals_at)):
         model.add(sum(x[k] for k, (_, m) in enumerate(nodes) if m == k_meal) == 1)
     for i in places:
@@ -131,6 +166,30 @@ def exact_order(
         if members:
             model.add(sum(x[k] for k in members) <= len(prev) // 2)
     model.add(sum(x) >= 1)
+
+
+def exact_order(
+    cands: list[Candidate],
+    table: TravelTable,
+    slots: TimeSlots,
+    profile: Profile,
+    *,
+    origin: int | None,
+    previous: list[list[str]],
+    budget: float | None,
+    time_limit_s: float = TIME_LIMIT_S,
+) -> list[int] | None:
+    """Indices into ``cands`` in visiting order, or None when the model has no solution in time."""
+    meals_at = meal_windows(slots)
+    places, nodes = _nodes(cands, profile, meals_at)
+    start, end = _m(slots.start), _m(slots.end)
+    model = cp_model.CpModel()
+    n = len(nodes)
+    x = [model.new_bool_var(f"x{k}") for k in range(n)]
+    busy = [_worst_queue(cands[i]) + duration(cands[i]) for i, _ in nodes]
+    s = _start_vars(model, cands, nodes, x, busy, meals_at, start, end)
+    travel_terms = _circuit(model, nodes, x, s, busy, table, origin, start, end)
+    _choice_rules(model, cands, places, nodes, x, meals_at, previous, budget)
     gain = sum(int(round(100 * utility(cands[i], profile))) * x[k] for k, (i, _) in enumerate(nodes))
     loss = sum(int(round(100 * COST_PER_HOUR * leg / 60)) * lit for leg, lit in travel_terms)
     model.maximize(gain - loss)

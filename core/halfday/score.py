@@ -52,6 +52,86 @@ def cost_per_person(steps: list[PlanStep]) -> tuple[float | None, bool]:
     return (round(sum(known), 2) if known else (0.0 if all_known else None)), all_known
 
 
+def _hours_risks(s: PlanStep, c: Candidate, risks: list[Risk], factors: dict[str, float]) -> None:
+    """Opening hours not known, or the venue closing soon after the step ends."""
+    if c.opening_source != "opening_hours":
+        factors[f"hours_unknown:{c.place_id}"] = 0.9
+        risks.append(Risk(code="OPENING_HOURS_UNKNOWN", place_id=c.place_id, severity="info"))
+        return
+    # the venue's own closing time that day, not the end of the person's window
+    closes = next((b for a, b in c.day_open_intervals or c.open_intervals if a <= _m(s.start) < b), None)
+    if closes is not None and closes - _m(s.end) < CLOSES_SOON_MIN:
+        risks.append(
+            Risk(code="CLOSES_SOON", place_id=c.place_id, facts={"closes": f"{closes // 60:02d}:{closes % 60:02d}"})
+        )
+        factors[f"closes_soon:{c.place_id}"] = 0.95
+
+
+def _booking_risks(
+    s: PlanStep,
+    c: Candidate,
+    *,
+    slots: TimeSlots,
+    now: datetime,
+    zone: ZoneInfo,
+    risks: list[Risk],
+    factors: dict[str, float],
+) -> None:
+    """A place that needs booking (too late for its lead time, or to book ahead), or a bookable meal."""
+    if not (c.needs_reservation or (c.bookable and c.role == "meal")):
+        return
+    lead = c.lead_time_hours or 0
+    slot_at = datetime.combine(slots.date, s.start, tzinfo=zone)
+    hours_left = (slot_at - now.astimezone(zone)) / timedelta(hours=1)
+    if c.needs_reservation and hours_left < lead:
+        risks.append(Risk(code="BOOKING_TOO_LATE", place_id=c.place_id, facts={"lead_time_hours": lead}))
+        factors[f"booking_too_late:{c.place_id}"] = 0.5
+    elif c.needs_reservation:
+        risks.append(Risk(code="NEEDS_BOOKING_AHEAD", place_id=c.place_id, facts={"lead_time_hours": lead}))
+        factors[f"booking:{c.place_id}"] = 0.95
+    else:
+        risks.append(
+            Risk(code="BOOKING_RECOMMENDED", place_id=c.place_id, facts={"lead_time_hours": lead}, severity="info")
+        )
+
+
+def _step_risks(
+    s: PlanStep,
+    c: Candidate,
+    *,
+    profile: Profile,
+    slots: TimeSlots,
+    now: datetime,
+    zone: ZoneInfo,
+    risks: list[Risk],
+    factors: dict[str, float],
+) -> None:
+    """One step's risks, in order: hours, queue, booking, price, a long leg, the weather, access."""
+    _hours_risks(s, c, risks, factors)
+    if c.queue is not None and c.queue.minutes >= LONG_QUEUE_MIN:
+        risks.append(
+            Risk(
+                code="QUEUE",
+                place_id=c.place_id,
+                facts={"minutes": c.queue.minutes, "day_type": c.queue.day_type, "source": c.queue.source},
+            )
+        )
+        factors[f"queue:{c.place_id}"] = 0.9
+    _booking_risks(s, c, slots=slots, now=now, zone=zone, risks=risks, factors=factors)
+    if c.price_per_person is None:
+        risks.append(Risk(code="PRICE_UNKNOWN", place_id=c.place_id, severity="info"))
+    if s.travel is not None and s.travel.minutes >= LONG_LEG_MIN:
+        risks.append(
+            Risk(code="LONG_LEG", place_id=c.place_id, facts={"minutes": s.travel.minutes, "mode": s.travel.mode})
+        )
+    weather = set(profile.constraints.weather)
+    if "outdoor" in c.tags and weather & {"hot", "cold", "rain"}:
+        risks.append(Risk(code="OUTDOOR_WEATHER", place_id=c.place_id, facts={"weather": sorted(weather)}))
+        factors[f"weather:{c.place_id}"] = 0.85
+    if {"wheelchair", "stroller"} & set(profile.constraints.mobility) and "accessible" not in c.tags:
+        risks.append(Risk(code="ACCESS_UNKNOWN", place_id=c.place_id, severity="info"))
+
+
 def assess(
     steps: list[PlanStep],
     by_id: dict[str, Candidate],
@@ -74,62 +154,9 @@ def assess(
         factors["no_meal"] = 0.6
         risks.append(Risk(code="NO_MEAL_PLANNED", facts={"needed": meals_needed, "planned": meals_planned}))
     for s in steps:
-        c = by_id[s.place_id]
-        if c.opening_source != "opening_hours":
-            factors[f"hours_unknown:{c.place_id}"] = 0.9
-            risks.append(Risk(code="OPENING_HOURS_UNKNOWN", place_id=c.place_id, severity="info"))
-        else:
-            # the venue's own closing time that day, not the end of the person's window
-            closes = next((b for a, b in c.day_open_intervals or c.open_intervals if a <= _m(s.start) < b), None)
-            if closes is not None and closes - _m(s.end) < CLOSES_SOON_MIN:
-                risks.append(
-                    Risk(
-                        code="CLOSES_SOON",
-                        place_id=c.place_id,
-                        facts={"closes": f"{closes // 60:02d}:{closes % 60:02d}"},
-                    )
-                )
-                factors[f"closes_soon:{c.place_id}"] = 0.95
-        if c.queue is not None and c.queue.minutes >= LONG_QUEUE_MIN:
-            risks.append(
-                Risk(
-                    code="QUEUE",
-                    place_id=c.place_id,
-                    facts={"minutes": c.queue.minutes, "day_type": c.queue.day_type, "source": c.queue.source},
-                )
-            )
-            factors[f"queue:{c.place_id}"] = 0.9
-        if c.needs_reservation or (c.bookable and c.role == "meal"):
-            lead = c.lead_time_hours or 0
-            slot_at = datetime.combine(slots.date, s.start, tzinfo=zone)
-            hours_left = (slot_at - now.astimezone(zone)) / timedelta(hours=1)
-            if c.needs_reservation and hours_left < lead:
-                risks.append(Risk(code="BOOKING_TOO_LATE", place_id=c.place_id, facts={"lead_time_hours": lead}))
-                factors[f"booking_too_late:{c.place_id}"] = 0.5
-            elif c.needs_reservation:
-                risks.append(Risk(code="NEEDS_BOOKING_AHEAD", place_id=c.place_id, facts={"lead_time_hours": lead}))
-                factors[f"booking:{c.place_id}"] = 0.95
-            else:
-                risks.append(
-                    Risk(
-                        code="BOOKING_RECOMMENDED",
-                        place_id=c.place_id,
-                        facts={"lead_time_hours": lead},
-                        severity="info",
-                    )
-                )
-        if c.price_per_person is None:
-            risks.append(Risk(code="PRICE_UNKNOWN", place_id=c.place_id, severity="info"))
-        if s.travel is not None and s.travel.minutes >= LONG_LEG_MIN:
-            risks.append(
-                Risk(code="LONG_LEG", place_id=c.place_id, facts={"minutes": s.travel.minutes, "mode": s.travel.mode})
-            )
-        weather = set(profile.constraints.weather)
-        if "outdoor" in c.tags and weather & {"hot", "cold", "rain"}:
-            risks.append(Risk(code="OUTDOOR_WEATHER", place_id=c.place_id, facts={"weather": sorted(weather)}))
-            factors[f"weather:{c.place_id}"] = 0.85
-        if {"wheelchair", "stroller"} & set(profile.constraints.mobility) and "accessible" not in c.tags:
-            risks.append(Risk(code="ACCESS_UNKNOWN", place_id=c.place_id, severity="info"))
+        _step_risks(
+            s, by_id[s.place_id], profile=profile, slots=slots, now=now, zone=zone, risks=risks, factors=factors
+        )
     cost, known = cost_per_person(steps)
     budget = effective_budget(profile, ())
     if budget is not None and cost is not None and cost > budget:

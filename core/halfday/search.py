@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import date, datetime, time
+from typing import Literal
 from zoneinfo import ZoneInfo
 
 from core.config import Settings
@@ -146,15 +148,128 @@ def effective_budget(profile: Profile, relaxed: Collection[str]) -> float | None
     return budget
 
 
+@dataclass(frozen=True)
+class _Window:
+    """What the search holds every place to: the half day's minutes and local hours, whether it has a meal, the
+    preferences asked, the budget per person, the filters relaxed and the pack's time zone."""
+
+    start_min: int
+    end_min: int
+    hours: range
+    has_meal: bool
+    wanted: list[str]
+    budget: float | None
+    relaxed: set[str]
+    zone: ZoneInfo
+
+    @classmethod
+    def of(cls, filters: SearchFilters, pack: RegionPack) -> _Window:
+        profile, slots = filters.profile, filters.slots
+        relaxed: set[str] = set(filters.relaxed)
+        start_min = slots.start.hour * 60 + slots.start.minute
+        end_min = slots.end.hour * 60 + slots.end.minute
+        return cls(
+            start_min=start_min,
+            end_min=end_min,
+            hours=range(start_min // 60, min(23, (end_min - 1) // 60) + 1),
+            has_meal=any(s.kind == "meal" for s in slots.slots),
+            wanted=[p for p in profile.preferences if not p.startswith("tag:") and profile.preferences[p] > 0],
+            budget=effective_budget(profile, relaxed),
+            relaxed=relaxed,
+            zone=ZoneInfo(pack.timezone),
+        )
+
+
+@dataclass(frozen=True)
+class _Opening:
+    """A place's hours on the day: its open spans (daytime assumed when unknown), those inside the window long
+    enough for a visit, and the visit's length."""
+
+    spans: list[tuple[int, int]]
+    assumed: bool
+    source: str
+    in_window: list[tuple[int, int]]
+    visit: int
+    visit_source: str
+
+
+def _opening(place: RegionPlace, day: date, win: _Window, *, pack: RegionPack, settings: Settings) -> _Opening:
+    windows = opening_windows(place.opening_hours, [day], timezone=pack.timezone, country=pack.country)
+    assumed = windows.source != "opening_hours"
+    spans = (
+        [(DAYTIME_ASSUMED[0], DAYTIME_ASSUMED[1])]  # unknown hours: daytime only, and said so
+        if assumed
+        else [(i.start, i.end) for i in windows.by_date.get(day, [])]
+    )
+    visit = place.visit_minutes or settings.default_visit_minutes
+    visit_source = "pack" if place.visit_minutes else "default_visit_minutes"
+    open_in_window = [(max(a, win.start_min), min(b, win.end_min)) for a, b in spans]
+    open_in_window = [(a, b) for a, b in open_in_window if b - a >= min(visit, 45)]
+    return _Opening(
+        spans=spans,
+        assumed=assumed,
+        source="assumed_daytime" if assumed else windows.source,
+        in_window=open_in_window,
+        visit=visit,
+        visit_source=visit_source,
+    )
+
+
+def _candidate(
+    place: RegionPlace,
+    role: Literal["activity", "meal"],
+    opening: _Opening,
+    queue: QueueFact | None,
+    by_hour: dict[int, int],
+    match: dict[str, float],
+    named: str,
+    win: _Window,
+    *,
+    profile: Profile,
+    pack: RegionPack,
+) -> Candidate:
+    """The candidate a place that passed every filter makes: its facts, booking slots and why it is offered."""
+    suit, why = _suitability(place, profile)
+    item = item_for(pack, place.id)
+    booking = [t.hour * 60 + t.minute for t in item.slots()] if item is not None else []
+    reasons = [f"matches_{p}" for p in win.wanted if match.get(p)] + why + (["named_in_goal"] if named else [])
+    return Candidate(
+        place_id=place.id,
+        name_zh=place.name_zh,
+        name_en=place.name_en,
+        district=place.district,
+        lon=place.lon,
+        lat=place.lat,
+        category=place.category,
+        tags=list(place.tags),
+        cuisine=list(place.cuisine),
+        role=role,
+        open_intervals=opening.in_window,
+        day_open_intervals=list(opening.spans),
+        opening_source=opening.source,
+        opening_assumed=opening.assumed,
+        visit_minutes=opening.visit,
+        visit_source=opening.visit_source,
+        price_per_person=place.price_per_person,
+        price_source="pack" if place.price_per_person is not None else "unknown",
+        rating=place.rating,
+        queue=queue,
+        queue_by_hour=by_hour,
+        needs_reservation=place.needs_reservation,
+        bookable=item is not None,
+        booking_slots=booking,
+        lead_time_hours=item.terms.lead_time_hours if item is not None else None,
+        min_age=place.min_age,
+        match=match,
+        suitability=round(suit, 3),
+        reasons=reasons,
+    )
+
+
 def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Settings) -> Candidates:
-    profile, slots, relaxed = filters.profile, filters.slots, set(filters.relaxed)
-    start_min = slots.start.hour * 60 + slots.start.minute
-    end_min = slots.end.hour * 60 + slots.end.minute
-    hours = range(start_min // 60, min(23, (end_min - 1) // 60) + 1)
-    has_meal = any(s.kind == "meal" for s in slots.slots)
-    wanted = [p for p in profile.preferences if not p.startswith("tag:") and profile.preferences[p] > 0]
-    budget = effective_budget(profile, relaxed)
-    zone = ZoneInfo(pack.timezone)
+    profile, slots = filters.profile, filters.slots
+    win = _Window.of(filters, pack)
+    relaxed, wanted = win.relaxed, win.wanted
     excluded: Counter[str] = Counter()
     named_out: dict[str, tuple[str, str]] = {}  # place id → (name as written, reason)
     matched_names: set[str] = set()
@@ -165,24 +280,14 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
         named = _named(place, profile.named_places)
         if named:
             matched_names.add(named)
-        role = "meal" if place.category in MEAL_CATEGORIES else "activity"
-        if role == "meal" and not has_meal and "food" not in wanted and "local_food" not in wanted and not named:
+        role: Literal["activity", "meal"] = "meal" if place.category in MEAL_CATEGORIES else "activity"
+        if role == "meal" and not win.has_meal and "food" not in wanted and "local_food" not in wanted and not named:
             continue
-        reason = _hard_exclusion(place, profile, role) or _filtered(place, profile, relaxed, budget)
-        windows = opening_windows(place.opening_hours, [slots.date], timezone=pack.timezone, country=pack.country)
-        assumed = windows.source != "opening_hours"
-        spans = (
-            [(DAYTIME_ASSUMED[0], DAYTIME_ASSUMED[1])]  # unknown hours: daytime only, and said so
-            if assumed
-            else [(i.start, i.end) for i in windows.by_date.get(slots.date, [])]
-        )
-        visit = place.visit_minutes or settings.default_visit_minutes
-        visit_source = "pack" if place.visit_minutes else "default_visit_minutes"
-        open_in_window = [(max(a, start_min), min(b, end_min)) for a, b in spans]
-        open_in_window = [(a, b) for a, b in open_in_window if b - a >= min(visit, 45)]
-        if reason is None and not open_in_window:
+        reason = _hard_exclusion(place, profile, role) or _filtered(place, profile, relaxed, win.budget)
+        opening = _opening(place, slots.date, win, pack=pack, settings=settings)
+        if reason is None and not opening.in_window:
             reason = "closed_in_window"
-        by_hour, queue = _queues(pack, place, slots.date, hours, zone) if reason is None else ({}, None)
+        by_hour, queue = _queues(pack, place, slots.date, win.hours, win.zone) if reason is None else ({}, None)
         if (
             reason is None
             and queue is not None
@@ -200,43 +305,7 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
             if named:
                 named_out[place.id] = (named, reason)
             continue
-        suit, why = _suitability(place, profile)
-        item = item_for(pack, place.id)
-        booking = [t.hour * 60 + t.minute for t in item.slots()] if item is not None else []
-        reasons = [f"matches_{p}" for p in wanted if match.get(p)] + why + (["named_in_goal"] if named else [])
-        items.append(
-            Candidate(
-                place_id=place.id,
-                name_zh=place.name_zh,
-                name_en=place.name_en,
-                district=place.district,
-                lon=place.lon,
-                lat=place.lat,
-                category=place.category,
-                tags=list(place.tags),
-                cuisine=list(place.cuisine),
-                role=role,
-                open_intervals=open_in_window,
-                day_open_intervals=list(spans),
-                opening_source="assumed_daytime" if assumed else windows.source,
-                opening_assumed=assumed,
-                visit_minutes=visit,
-                visit_source=visit_source,
-                price_per_person=place.price_per_person,
-                price_source="pack" if place.price_per_person is not None else "unknown",
-                rating=place.rating,
-                queue=queue,
-                queue_by_hour=by_hour,
-                needs_reservation=place.needs_reservation,
-                bookable=item is not None,
-                booking_slots=booking,
-                lead_time_hours=item.terms.lead_time_hours if item is not None else None,
-                min_age=place.min_age,
-                match=match,
-                suitability=round(suit, 3),
-                reasons=reasons,
-            )
-        )
+        items.append(_candidate(place, role, opening, queue, by_hour, match, named, win, profile=profile, pack=pack))
     items.sort(key=lambda c: -_utility(c, profile))
     kept = _keep(items, wanted, filters.max_candidates)
     issues = [NamedPlaceIssue(name=name, reason=why, place_id=pid) for pid, (name, why) in named_out.items()]

@@ -17,11 +17,13 @@ from core.itinerary.drop_reasons import FeasibilityReport, validate_feasibility
 from core.itinerary.layout import layout_day
 from core.itinerary.problem import pack_of
 from core.itinerary.timeline import build_day_timeline, score_robustness, trip_totals
-from core.models.itinerary import PlanVariant
+from core.models.itinerary import PlanVariant, TripRequest
 from core.models.itinerary_problem import DayPlan, ItineraryProblem
 from core.models.itinerary_result import (
+    DayBalance,
     DayTimeline,
     DecisionLogEntry,
+    DroppedItem,
     ItineraryResult,
     RobustnessScore,
     VariantMeasure,
@@ -49,6 +51,68 @@ def day_timelines(problem: ItineraryProblem, plans: Sequence[DayPlan], *, settin
     return days
 
 
+def _log_feasibility(log: DecisionLog, feasibility: FeasibilityReport) -> None:
+    for item in feasibility.dropped_items:
+        log.add(
+            "policy.validate_feasibility",
+            item.reason_code,
+            key=item.key,
+            priority=item.priority,
+            per_day=item.per_day_reasons,
+            fix=item.smallest_fix.description if item.smallest_fix else None,
+        )
+
+
+def _log_robustness(log: DecisionLog, robustness: RobustnessScore) -> None:
+    log.add(
+        "policy.score_robustness",
+        "ROBUSTNESS_SCORED",
+        score=robustness.score,
+        min_slack_min=robustness.min_slack_min,
+        legs=robustness.legs,
+    )
+
+
+def _log_balance(log: DecisionLog, balance: DayBalance) -> None:
+    log.add(
+        "itinerary.measure_balance",
+        "DAYS_BALANCED" if balance.balanced else "DAYS_UNEVEN",
+        visits={d.day_index: d.visits for d in balance.days},
+        busy_min={d.day_index: d.busy_min for d in balance.days},
+        moves=balance.moves,
+        reasons=[r.code for r in balance.reasons],
+    )
+
+
+def _apply_critic(
+    result: ItineraryResult,
+    infeasible: Sequence[DroppedItem],
+    *,
+    request: TripRequest,
+    provider: MapServices,
+    settings: Settings,
+    log: DecisionLog,
+) -> None:
+    """The independent critic's verdict on ``result`` (with the region pack and the provider), logged: a ready
+    plan it fails needs review; then the services' warnings while planning and the log as it stands."""
+    critic = check_itinerary(
+        result, request=request, pack=pack_of(provider, request, settings), settings=settings, provider=provider
+    )
+    log.add(
+        "critic.check_itinerary",
+        "CRITIC_PASSED" if critic.passed else "CRITIC_FAILED",
+        violations=sorted(critic.codes()),
+    )
+    if infeasible:
+        log.add("itinerary.plan_itinerary", "PLANNER_INFEASIBLE_HARD_NODES", keys=[d.key for d in infeasible])
+    result.critic = critic
+    if not critic.passed and result.status == "ready":
+        result.status = "needs_review"
+    # what the services said while planning (a provider that failed and the estimate used instead)
+    result.warnings = list(dict.fromkeys([*result.warnings, *provider.drain_warnings()]))
+    result.decision_log = log.entries
+
+
 def assemble_result(
     problem: ItineraryProblem,
     plans: Sequence[DayPlan],
@@ -69,33 +133,12 @@ def assemble_result(
     days = day_timelines(problem, plans, settings=settings)
     if feasibility is None:
         feasibility = validate_feasibility(problem, plans, settings=settings)
-        for item in feasibility.dropped_items:
-            log.add(
-                "policy.validate_feasibility",
-                item.reason_code,
-                key=item.key,
-                priority=item.priority,
-                per_day=item.per_day_reasons,
-                fix=item.smallest_fix.description if item.smallest_fix else None,
-            )
+        _log_feasibility(log, feasibility)
     if robustness is None:
         robustness = score_robustness(days, tolerance=settings.robustness_tolerance)
-        log.add(
-            "policy.score_robustness",
-            "ROBUSTNESS_SCORED",
-            score=robustness.score,
-            min_slack_min=robustness.min_slack_min,
-            legs=robustness.legs,
-        )
+        _log_robustness(log, robustness)
     balance = measure_balance(problem, plans, settings=settings, moves=balance_moves)
-    log.add(
-        "itinerary.measure_balance",
-        "DAYS_BALANCED" if balance.balanced else "DAYS_UNEVEN",
-        visits={d.day_index: d.visits for d in balance.days},
-        busy_min={d.day_index: d.busy_min for d in balance.days},
-        moves=balance.moves,
-        reasons=[r.code for r in balance.reasons],
-    )
+    _log_balance(log, balance)
     dropped = feasibility.dropped_items
     infeasible = [
         d
@@ -124,20 +167,5 @@ def assemble_result(
         warnings=[*problem.matrix.notes, *problem.notes],
         request=request,
     )
-    critic = check_itinerary(
-        result, request=request, pack=pack_of(provider, request, settings), settings=settings, provider=provider
-    )
-    log.add(
-        "critic.check_itinerary",
-        "CRITIC_PASSED" if critic.passed else "CRITIC_FAILED",
-        violations=sorted(critic.codes()),
-    )
-    if infeasible:
-        log.add("itinerary.plan_itinerary", "PLANNER_INFEASIBLE_HARD_NODES", keys=[d.key for d in infeasible])
-    result.critic = critic
-    if not critic.passed and result.status == "ready":
-        result.status = "needs_review"
-    # what the services said while planning (a provider that failed and the estimate used instead)
-    result.warnings = list(dict.fromkeys([*result.warnings, *provider.drain_warnings()]))
-    result.decision_log = log.entries
+    _apply_critic(result, infeasible, request=request, provider=provider, settings=settings, log=log)
     return result

@@ -14,62 +14,63 @@ from core.models.common import PRIORITY_RANK
 from core.models.itinerary_problem import DayAssignment, DayClusters, DayPlan, ItineraryProblem, ProblemStop
 
 
-def cluster_days_balanced(
-    problem: ItineraryProblem, *, settings: Settings, preferred_days: dict[str, int] | None = None
-) -> DayClusters:
-    """Split stops into days: closed days and locks respected, load balanced against capacity,
-    each stop placed near the day's other stops (robust minutes).
-
-    Greedy in order of constraint tightness (fewest possible days, then priority, then longest
-    visit), then a few improvement passes that move a stop when it lowers the day's mean travel
-    without overfilling. ``preferred_days`` (from a previous plan) keeps re-plans stable.
-    """
+def _reachable_days(problem: ItineraryProblem, stop: ProblemStop) -> list[int]:
+    """The days ``stop`` can be reached in one of its windows from the day's start and left in time for its end."""
     R = problem.matrix.robust()
-    util = settings.pacing_day_utilisation.get(problem.request.pacing, 0.85)
-    preferred_days = preferred_days or {}
-    capacity = [int((d.end_min - d.start_min - d.lunch_min) * util) for d in problem.days]
-    n_days = len(problem.days)
+    out = []
+    for d, day in enumerate(problem.days):
+        s_pt, e_pt = problem.point_index(day.start_key), problem.point_index(day.end_key)
+        for w in stop.windows_by_day[d]:
+            arrive = max(day.start_min + R[s_pt][stop.point_index], w.start)
+            if arrive <= w.end and arrive + stop.visit_min + R[stop.point_index][e_pt] <= day.end_min:
+                out.append(d)
+                break
+    return out
 
-    def reachable_days(stop: ProblemStop) -> list[int]:
-        out = []
-        for d, day in enumerate(problem.days):
-            s_pt, e_pt = problem.point_index(day.start_key), problem.point_index(day.end_key)
-            for w in stop.windows_by_day[d]:
-                arrive = max(day.start_min + R[s_pt][stop.point_index], w.start)
-                if arrive <= w.end and arrive + stop.visit_min + R[stop.point_index][e_pt] <= day.end_min:
-                    out.append(d)
-                    break
-        return out
 
-    feasible = {s.key: reachable_days(s) for s in problem.stops}
-    unassignable = [s.key for s in problem.stops if not feasible[s.key]]
+class _DayLoads:
+    """The days being filled: each day's stops and load (visit plus a fair share of travel) against its capacity,
+    and what putting a stop on a day costs (distance to the day's stops, fill, overfill, the preferred day)."""
 
-    def travel_load(stop: ProblemStop) -> int:
-        # Robust minutes to its nearest other stop: a fair share of the day's travel.
-        others = [R[stop.point_index][o.point_index] for o in problem.stops if o.key != stop.key]
-        return min(others) if others else 0
+    def __init__(
+        self, problem: ItineraryProblem, capacity: list[int], load_of: dict[str, int], preferred_days: dict[str, int]
+    ) -> None:
+        self.problem = problem
+        self.R = problem.matrix.robust()
+        self.capacity = capacity
+        self.load_of = load_of
+        self.preferred_days = preferred_days
+        self.members: list[list[ProblemStop]] = [[] for _ in problem.days]
+        self.load = [0] * len(problem.days)
 
-    load_of = {s.key: s.visit_min + travel_load(s) for s in problem.stops}
-    members: list[list[ProblemStop]] = [[] for _ in range(n_days)]
-    load = [0] * n_days
+    def add(self, stop: ProblemStop, d: int) -> None:
+        self.members[d].append(stop)
+        self.load[d] += self.load_of[stop.key]
 
-    def affinity(stop: ProblemStop, d: int) -> float:
+    def remove(self, stop: ProblemStop, d: int) -> None:
+        self.members[d].remove(stop)
+        self.load[d] -= self.load_of[stop.key]
+
+    def affinity(self, stop: ProblemStop, d: int) -> float:
+        R, members = self.R, self.members
         if members[d]:
             return sum(R[stop.point_index][m.point_index] for m in members[d]) / len(members[d])
-        day = problem.days[d]
-        return float(R[problem.point_index(day.start_key)][stop.point_index])
+        day = self.problem.days[d]
+        return float(R[self.problem.point_index(day.start_key)][stop.point_index])
 
-    def cost(stop: ProblemStop, d: int) -> float:
-        over = max(0, load[d] + load_of[stop.key] - capacity[d])
+    def cost(self, stop: ProblemStop, d: int) -> float:
+        load, capacity = self.load, self.capacity
+        over = max(0, load[d] + self.load_of[stop.key] - capacity[d])
         fill = load[d] / max(1, capacity[d])
-        bonus = -30.0 if preferred_days.get(stop.key) == d else 0.0
-        return affinity(stop, d) + 60.0 * fill + 10.0 * over + bonus
+        bonus = -30.0 if self.preferred_days.get(stop.key) == d else 0.0
+        return self.affinity(stop, d) + 60.0 * fill + 10.0 * over + bonus
 
-    order = sorted(
-        (s for s in problem.stops if feasible[s.key]),
-        key=lambda s: (len(feasible[s.key]), PRIORITY_RANK[s.priority], -s.visit_min, s.key),
-    )
-    # Seed empty days with mutually far stops so days become geographic clusters.
+
+def _seeds(problem: ItineraryProblem, order: list[ProblemStop], feasible: dict[str, list[int]]) -> list[ProblemStop]:
+    """One stop per day to start it, mutually far apart (the first the farthest from the hotel), among the stops
+    that may go on any day; none when there are too few of them or one day."""
+    R = problem.matrix.robust()
+    n_days = len(problem.days)
     flexible = [s for s in order if len(feasible[s.key]) == n_days and s.fixed_day is None]
     seeds: list[ProblemStop] = []
     if n_days > 1 and len(flexible) >= n_days:
@@ -82,36 +83,71 @@ def cluster_days_balanced(
                     key=lambda s: (min(R[q.point_index][s.point_index] for q in seeds), s.key),
                 )
             )
-    for d, seed in enumerate(seeds):
-        members[d].append(seed)
-        load[d] += load_of[seed.key]
-    for stop in order:
-        if stop in seeds:
-            continue
-        d = min(feasible[stop.key], key=lambda d: (cost(stop, d), d))
-        members[d].append(stop)
-        load[d] += load_of[stop.key]
+    return seeds
 
+
+def _improve(days: _DayLoads, feasible: dict[str, list[int]]) -> None:
+    """A few passes moving a stop (not fixed, with more than one possible day) to the day where it costs clearly
+    less; stops when a pass moves nothing."""
     for _ in range(4):  # improvement passes
         moved = False
-        for d in range(n_days):
-            for stop in list(members[d]):
+        for d in range(len(days.members)):
+            for stop in list(days.members[d]):
                 if stop.fixed_day is not None or len(feasible[stop.key]) == 1:
                     continue
-                members[d].remove(stop)
-                load[d] -= load_of[stop.key]
-                here = cost(stop, d)
-                best = min(feasible[stop.key], key=lambda e: (cost(stop, e), e))
-                target = best if cost(stop, best) + 1e-9 < here - 5 else d
-                members[target].append(stop)
-                load[target] += load_of[stop.key]
+                days.remove(stop, d)
+                here = days.cost(stop, d)
+                best = min(feasible[stop.key], key=lambda e: (days.cost(stop, e), e))
+                target = best if days.cost(stop, best) + 1e-9 < here - 5 else d
+                days.add(stop, target)
                 moved |= target != d
         if not moved:
             break
 
+
+def cluster_days_balanced(
+    problem: ItineraryProblem, *, settings: Settings, preferred_days: dict[str, int] | None = None
+) -> DayClusters:
+    """Split stops into days: closed days and locks respected, load balanced against capacity,
+    each stop placed near the day's other stops (robust minutes).
+
+    Greedy in order of constraint tightness (fewest possible days, then priority, then longest
+    visit), then a few improvement passes that move a stop when it lowers the day's mean travel
+    without overfilling. ``preferred_days`` (from a previous plan) keeps re-plans stable.
+    """
+    R = problem.matrix.robust()
+    util = settings.pacing_day_utilisation.get(problem.request.pacing, 0.85)
+    capacity = [int((d.end_min - d.start_min - d.lunch_min) * util) for d in problem.days]
+    n_days = len(problem.days)
+    feasible = {s.key: _reachable_days(problem, s) for s in problem.stops}
+    unassignable = [s.key for s in problem.stops if not feasible[s.key]]
+
+    def travel_load(stop: ProblemStop) -> int:
+        # Robust minutes to its nearest other stop: a fair share of the day's travel.
+        others = [R[stop.point_index][o.point_index] for o in problem.stops if o.key != stop.key]
+        return min(others) if others else 0
+
+    load_of = {s.key: s.visit_min + travel_load(s) for s in problem.stops}
+    days = _DayLoads(problem, capacity, load_of, preferred_days or {})
+    order = sorted(
+        (s for s in problem.stops if feasible[s.key]),
+        key=lambda s: (len(feasible[s.key]), PRIORITY_RANK[s.priority], -s.visit_min, s.key),
+    )
+    # Seed empty days with mutually far stops so days become geographic clusters.
+    seeds = _seeds(problem, order, feasible)
+    for d, seed in enumerate(seeds):
+        days.add(seed, d)
+    for stop in order:
+        if stop in seeds:
+            continue
+        days.add(stop, min(feasible[stop.key], key=lambda d: (days.cost(stop, d), d)))
+    _improve(days, feasible)
+
     return DayClusters(
         days=[
-            DayAssignment(day_index=d, keys=[s.key for s in members[d]], load_min=load[d], capacity_min=capacity[d])
+            DayAssignment(
+                day_index=d, keys=[s.key for s in days.members[d]], load_min=days.load[d], capacity_min=capacity[d]
+            )
             for d in range(n_days)
         ],
         unassignable=unassignable,

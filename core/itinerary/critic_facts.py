@@ -78,9 +78,28 @@ def _check_request(
     settings: Settings,
     flag: Flag,
 ) -> None:
+    _check_accounted(result, request, visits, flag)
+    for day in result.days:
+        # a visit split around a lunch on site counts as one, of both parts' length
+        minutes: Counter[str | None] = Counter()
+        for e in day.entries:
+            if e.kind == "visit":
+                minutes[e.key] += _mins(e.start, e.end)
+        for i, e in enumerate(day.entries):
+            if e.kind != "visit" or e.continues_visit:
+                continue
+            place = request.place(e.key or "")
+            if place is None:
+                continue
+            _check_locks(e, place, day.day_index, i, flag)
+            _check_visit_length(e, place, minutes[e.key], day.day_index, i, result, pack, settings, flag)
+
+
+def _check_accounted(result: ItineraryResult, request: TripRequest, visits: Counter[str | None], flag: Flag) -> None:
+    """Every visit of a requested place, once; every requested place visited or dropped; a must-visit or locked
+    stop dropped never in a plan called ready (unless the user removed it)."""
     dropped = {x.key for x in result.dropped_items}
     keys = {p.key for p in request.places}
-    place: TripPlace | None  # a requested place in the first loop, then a visit's (None when not requested)
     for key, n in visits.items():
         if key not in keys:
             flag("UNKNOWN_PLACE", f"visit of '{key}', which the request does not list", key=key)
@@ -98,60 +117,61 @@ def _check_request(
                 f"'{place.key}' is dropped but the plan is 'ready'",
                 key=place.key,
             )
-    for day in result.days:
-        # a visit split around a lunch on site counts as one, of both parts' length
-        minutes: Counter[str | None] = Counter()
-        for e in day.entries:
-            if e.kind == "visit":
-                minutes[e.key] += _mins(e.start, e.end)
-        for i, e in enumerate(day.entries):
-            if e.kind != "visit" or e.continues_visit:
-                continue
-            place = request.place(e.key or "")
-            if place is None:
-                continue
-            if place.fixed_day is not None and place.fixed_day != day.day_index:
-                flag(
-                    "LOCK_VIOLATED",
-                    f"'{e.key}' is locked to day {place.fixed_day + 1} but is on day {day.day_index + 1}",
-                    day=day.day_index,
-                    entry=i,
-                    key=e.key,
-                )
-            if place.fixed_start is not None and e.part is not None:
-                flag(
-                    "SPLIT_VISIT_INVALID",
-                    f"'{e.key}' is a booked slot at {place.fixed_start:%H:%M}; it is not split around a lunch",
-                    day=day.day_index,
-                    entry=i,
-                    key=e.key,
-                )
-            if place.fixed_start is not None and (e.start.hour, e.start.minute) != (
-                place.fixed_start.hour,
-                place.fixed_start.minute,
-            ):
-                flag(
-                    "LOCK_VIOLATED",
-                    f"'{e.key}' is locked to {place.fixed_start:%H:%M} but starts {e.start:%H:%M}",
-                    day=day.day_index,
-                    entry=i,
-                    key=e.key,
-                )
-            base = place.visit_minutes
-            if base is None and pack is not None and place.place_id:
-                pp = pack.place_by_id(place.place_id)
-                base = pp.visit_minutes if pp else None
-            base = base or settings.default_visit_minutes
-            if base:
-                need = base if place.fixed_start is not None else math.ceil(base * result.policy.visit_factor - 1e-9)
-                if minutes[e.key] < need:
-                    flag(
-                        "VISIT_TOO_SHORT",
-                        f"'{e.key}' lasts {minutes[e.key]} of {need} min",
-                        day=day.day_index,
-                        entry=i,
-                        key=e.key,
-                    )
+
+
+def _check_locks(e: TimelineEntry, place: TripPlace, day_index: int, i: int, flag: Flag) -> None:
+    """A visit locked to a day is on it; a booked slot starts at its time and is not split around a lunch."""
+    if place.fixed_day is not None and place.fixed_day != day_index:
+        flag(
+            "LOCK_VIOLATED",
+            f"'{e.key}' is locked to day {place.fixed_day + 1} but is on day {day_index + 1}",
+            day=day_index,
+            entry=i,
+            key=e.key,
+        )
+    if place.fixed_start is not None and e.part is not None:
+        flag(
+            "SPLIT_VISIT_INVALID",
+            f"'{e.key}' is a booked slot at {place.fixed_start:%H:%M}; it is not split around a lunch",
+            day=day_index,
+            entry=i,
+            key=e.key,
+        )
+    if place.fixed_start is not None and (e.start.hour, e.start.minute) != (
+        place.fixed_start.hour,
+        place.fixed_start.minute,
+    ):
+        flag(
+            "LOCK_VIOLATED",
+            f"'{e.key}' is locked to {place.fixed_start:%H:%M} but starts {e.start:%H:%M}",
+            day=day_index,
+            entry=i,
+            key=e.key,
+        )
+
+
+def _check_visit_length(
+    e: TimelineEntry,
+    place: TripPlace,
+    lasts: int,
+    day_index: int,
+    i: int,
+    result: ItineraryResult,
+    pack: RegionPack | None,
+    settings: Settings,
+    flag: Flag,
+) -> None:
+    """A visit lasts (both parts of a split one together) its length: the request's, else the pack's, else the
+    default, scaled by the policy's visit factor unless it is a booked slot."""
+    base = place.visit_minutes
+    if base is None and pack is not None and place.place_id:
+        pp = pack.place_by_id(place.place_id)
+        base = pp.visit_minutes if pp else None
+    base = base or settings.default_visit_minutes
+    if base:
+        need = base if place.fixed_start is not None else math.ceil(base * result.policy.visit_factor - 1e-9)
+        if lasts < need:
+            flag("VISIT_TOO_SHORT", f"'{e.key}' lasts {lasts} of {need} min", day=day_index, entry=i, key=e.key)
 
 
 def _load_pack(name: str | None, settings: Settings) -> RegionPack | None:

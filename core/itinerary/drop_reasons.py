@@ -325,21 +325,9 @@ class _BudgetExhausted(Exception):
     """The shared layout budget of the fix search ran out (``_FixSearch._probe``)."""
 
 
-def validate_feasibility(
-    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings, thorough: bool = False
-) -> FeasibilityReport:
-    """A reason code, a plain explanation and the smallest verified fix for every stop not on the plan.
-
-    The fix is the first of a stop's cheapest candidates (``_MAX_CHECKS_PER_STOP``) that lays out. ``thorough``
-    lays out every candidate in turn, with no budget (the reference the tests compare with); the default finds
-    the same fix with fewer layouts (``_FixSearch.fast``) within ``itinerary_fix_search_max_solves`` layouts."""
-    plans_by_day = {p.day_index: p for p in plans}
-    planned = {k for p in plans for k in p.order}
-    budget = settings.itinerary_fix_search_max_solves
-    checks = 0
+def _removed_items(problem: ItineraryProblem) -> list[DroppedItem]:
+    """The places the user removed, each as a dropped item saying so."""
     items: list[DroppedItem] = []
-    infeasible: list[str] = []
-
     by_key = {p.key: p for p in problem.request.places}
     for key in problem.removed_keys:
         place = by_key.get(key)
@@ -354,42 +342,82 @@ def validate_feasibility(
                 explanation=explain_reason("REMOVED_BY_USER"),
             )
         )
+    return items
+
+
+def _best_verdict(
+    problem: ItineraryProblem, stop: ProblemStop, plans_by_day: Mapping[int, DayPlan], settings: Settings
+) -> tuple[dict[int, str], int, str]:
+    """The stop's verdict on every day, its best day (the least bad verdict, then the earliest day) and the reason
+    code that day gives."""
+    per_day = {d: _verdict_for_day(problem, stop, d, plans_by_day, settings) for d in range(len(problem.days))}
+    best_day = max(per_day, key=lambda d: (_REASON_RANK[per_day[d]], -d))
+    code = per_day[best_day]
+    if code == "LOCKED_TO_OTHER_DAY":  # defensive: a lock always names a trip day
+        code = "CLOSED_ON_DAY"
+    return per_day, best_day, code
+
+
+def _explanation(problem: ItineraryProblem, stop: ProblemStop, per_day: Mapping[int, str], code: str) -> str:
+    """The reason in words, naming the days it holds on (closed or lunch: those days; else the days it was open)."""
+    if code in {"CLOSED_ON_DAY", "LUNCH_CONFLICT"}:
+        days_text = ", ".join(_day_label(problem, d) for d, v in per_day.items() if v == code)
+    else:
+        days_text = ", ".join(
+            _day_label(problem, d) for d, v in per_day.items() if v not in {"CLOSED_ON_DAY", "LOCKED_TO_OTHER_DAY"}
+        )
+    lunch = problem.request.lunch
+    return explain_reason(
+        code,
+        days=days_text or "no trip day",
+        visit=stop.visit_min,
+        lunch=lunch.duration_min,
+        window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
+    )
+
+
+def _reason_facts(
+    problem: ItineraryProblem, stop: ProblemStop, code: str, best_day: int, plans_by_day: Mapping[int, DayPlan]
+) -> dict[str, Any]:
+    """The stop's own facts behind the reason: its visit and hours, its best day and, when the day is full, what
+    fills it."""
+    facts: dict[str, Any] = {
+        "visit_min": stop.visit_min,
+        "opening_hours": stop.opening_hours,
+        "opening_source": stop.opening_source,
+        "best_day": best_day,
+    }
+    if code in {"LOW_PRIORITY_TRADEOFF", "DAY_TOO_FULL"}:
+        # what fills its best day, so the reason names this place's own facts (issue 23)
+        on_day = plans_by_day[best_day].order if best_day in plans_by_day else []
+        facts["planned_on_day"] = len(on_day)
+        facts["higher_on_day"] = sum(
+            1 for k in on_day if PRIORITY_RANK[problem.stop(k).priority] < PRIORITY_RANK[stop.priority]
+        )
+    return facts
+
+
+def validate_feasibility(
+    problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings, thorough: bool = False
+) -> FeasibilityReport:
+    """A reason code, a plain explanation and the smallest verified fix for every stop not on the plan.
+
+    The fix is the first of a stop's cheapest candidates (``_MAX_CHECKS_PER_STOP``) that lays out. ``thorough``
+    lays out every candidate in turn, with no budget (the reference the tests compare with); the default finds
+    the same fix with fewer layouts (``_FixSearch.fast``) within ``itinerary_fix_search_max_solves`` layouts."""
+    plans_by_day = {p.day_index: p for p in plans}
+    planned = {k for p in plans for k in p.order}
+    budget = settings.itinerary_fix_search_max_solves
+    checks = 0
+    items = _removed_items(problem)
+    infeasible: list[str] = []
 
     dropped = [s for s in problem.stops if s.key not in planned]
     dropped.sort(key=lambda s: (PRIORITY_RANK[s.priority], s.key))
     for stop in dropped:
-        per_day = {d: _verdict_for_day(problem, stop, d, plans_by_day, settings) for d in range(len(problem.days))}
-        best_day = max(per_day, key=lambda d: (_REASON_RANK[per_day[d]], -d))
-        code = per_day[best_day]
-        if code == "LOCKED_TO_OTHER_DAY":  # defensive: a lock always names a trip day
-            code = "CLOSED_ON_DAY"
-        facts: dict[str, Any] = {
-            "visit_min": stop.visit_min,
-            "opening_hours": stop.opening_hours,
-            "opening_source": stop.opening_source,
-            "best_day": best_day,
-        }
-        if code in {"CLOSED_ON_DAY", "LUNCH_CONFLICT"}:
-            days_text = ", ".join(_day_label(problem, d) for d, v in per_day.items() if v == code)
-        else:
-            days_text = ", ".join(
-                _day_label(problem, d) for d, v in per_day.items() if v not in {"CLOSED_ON_DAY", "LOCKED_TO_OTHER_DAY"}
-            )
-        lunch = problem.request.lunch
-        explanation = explain_reason(
-            code,
-            days=days_text or "no trip day",
-            visit=stop.visit_min,
-            lunch=lunch.duration_min,
-            window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
-        )
-        if code in {"LOW_PRIORITY_TRADEOFF", "DAY_TOO_FULL"}:
-            # what fills its best day, so the reason names this place's own facts (issue 23)
-            on_day = plans_by_day[best_day].order if best_day in plans_by_day else []
-            facts["planned_on_day"] = len(on_day)
-            facts["higher_on_day"] = sum(
-                1 for k in on_day if PRIORITY_RANK[problem.stop(k).priority] < PRIORITY_RANK[stop.priority]
-            )
+        per_day, best_day, code = _best_verdict(problem, stop, plans_by_day, settings)
+        explanation = _explanation(problem, stop, per_day, code)
+        facts = _reason_facts(problem, stop, code, best_day, plans_by_day)
         candidates = [c for _, c in _fix_candidates(problem, stop, per_day, plans_by_day, settings=settings)][
             :_MAX_CHECKS_PER_STOP
         ]

@@ -163,102 +163,78 @@ def _lunch_free_bound_ok(
     return ready[-1] + problem.matrix.robust()[last][problem.point_index(day.end_key)] <= de
 
 
-def _forward(
-    problem: ItineraryProblem,
-    day: ProblemDay,
-    ds: int,
-    de: int,
-    stops: Sequence[ProblemStop],
-    windows: Sequence[Sequence[MinuteInterval]],
-    lunch: tuple[int, int] | None,
-    gap: int | None,
-    mode: LunchSlot,
-    wait_threshold: int,
-) -> DaySchedule | None:
-    R = problem.matrix.robust()
-    dur = problem.request.lunch.duration_min
-    start_pt = problem.point_index(day.start_key)
-    end_pt = problem.point_index(day.end_key)
-    steps: list[_Step] = []
-    t: int | None  # None only when a lunch does not fit (the day then fails at once)
-    t, loc = ds, start_pt
+@dataclass
+class _Walk:
+    """The steps of one pass along a fixed order, earliest starts: a wait over ``wait_threshold`` is its own step
+    (a shorter one stays inside the next step), a lunch of ``dur`` minutes in its window, the visits."""
 
-    def arrive_for(start: int, t: int, loc: int) -> int:
+    wait_threshold: int
+    lunch: tuple[int, int] | None
+    dur: int
+    steps: list[_Step] = field(default_factory=list)
+
+    def arrive_for(self, start: int, t: int, loc: int) -> int:
         # Waits over the threshold are their own entry; shorter ones stay inside the next entry.
-        if steps and start - t > wait_threshold:
-            steps.append(_Step("wait", None, loc, t, t, start, start))
+        if self.steps and start - t > self.wait_threshold:
+            self.steps.append(_Step("wait", None, loc, t, t, start, start))
             return start
-        return t if steps else start  # nothing done yet: the day simply begins later
+        return t if self.steps else start  # nothing done yet: the day simply begins later
 
-    def do_lunch(t: int, loc: int) -> int | None:
-        assert lunch is not None, "a lunch gap is only tried when the day has a lunch"
-        lo, hi = lunch
+    def do_lunch(self, t: int, loc: int) -> int | None:
+        """Lunch at ``loc`` from ``t`` or the window's opening: the time it ends, None when the window is past."""
+        assert self.lunch is not None, "a lunch gap is only tried when the day has a lunch"
+        lo, hi = self.lunch
         s = max(t, lo)
         if s > hi:
             return None
-        arrival = arrive_for(s, t, loc)
-        steps.append(_Step("lunch", None, loc, arrival, s, s + dur, s + dur, latest_start=hi))
-        return s + dur
+        arrival = self.arrive_for(s, t, loc)
+        self.steps.append(_Step("lunch", None, loc, arrival, s, s + self.dur, s + self.dur, latest_start=hi))
+        return s + self.dur
 
-    n = len(stops)
-    for g in range(n + 1):
-        target = stops[g].point_index if g < n else end_pt
-        if gap == g and mode == "before":
-            t = do_lunch(t, loc)
-            if t is None:
-                return None
-        tt = R[loc][target]
-        if target != loc or tt > 0:
-            steps.append(_Step("travel", None, target, t, t, t + tt, t + tt, from_pt=loc, to_pt=target))
-            t += tt
-        loc = target
-        if gap == g and mode == "after":
-            t = do_lunch(t, loc)
-            if t is None:
-                return None
-        if g < n:
-            win = next((w for w in windows[g] if w.end >= t), None)
-            split = None
-            if gap == g and mode == "inside":
-                # the first window whose earliest start lets the visit host the lunch and still end in time
-                assert lunch is not None, "a lunch gap is only tried when the day has a lunch"
-                win = None
-                for w in (w for w in windows[g] if w.end >= t):
-                    split = _lunch_inside(stops[g], day, max(t, w.start), de, lunch, dur)
-                    if split is not None:
-                        win = w
-                        break
-            if win is None:
-                return None
-            s = max(t, win.start)
-            arrival = arrive_for(s, t, loc)
-            end = s + stops[g].visit_min
-            if split is not None:
-                x, closing = split
-                assert lunch is not None, "a visit is only split around a lunch when the day has one"
-                steps.append(_Step("visit", stops[g].key, loc, arrival, s, x, x, latest_start=win.end, part=1))
-                steps.append(_Step("lunch", None, loc, x, x, x + dur, x + dur, latest_start=lunch[1]))
-                rest = end + dur - (x + dur)
-                steps.append(
-                    _Step(
-                        "visit",
-                        stops[g].key,
-                        loc,
-                        x + dur,
-                        x + dur,
-                        end + dur,
-                        end + dur,
-                        latest_start=closing - rest,
-                        part=2,
-                    )
-                )
-                end += dur
-            else:
-                steps.append(_Step("visit", stops[g].key, loc, arrival, s, end, end, latest_start=win.end))
-            t = end
-    if t > de:
-        return None
-    # Leave the start place later instead of waiting at the first stop.
+    def visit(self, stop: ProblemStop, loc: int, t: int, win: MinuteInterval, split: tuple[int, int] | None) -> int:
+        """The visit of ``stop`` in ``win`` from ``t``, split around a lunch on site at ``split`` (lunch start,
+        closing bound) when given: the time it ends."""
+        s = max(t, win.start)
+        arrival = self.arrive_for(s, t, loc)
+        end = s + stop.visit_min
+        if split is None:
+            self.steps.append(_Step("visit", stop.key, loc, arrival, s, end, end, latest_start=win.end))
+            return end
+        x, closing = split
+        dur = self.dur
+        assert self.lunch is not None, "a visit is only split around a lunch when the day has one"
+        self.steps.append(_Step("visit", stop.key, loc, arrival, s, x, x, latest_start=win.end, part=1))
+        self.steps.append(_Step("lunch", None, loc, x, x, x + dur, x + dur, latest_start=self.lunch[1]))
+        rest = end + dur - (x + dur)
+        self.steps.append(
+            _Step("visit", stop.key, loc, x + dur, x + dur, end + dur, end + dur, latest_start=closing - rest, part=2)
+        )
+        return end + dur
+
+
+def _visit_window(
+    stop: ProblemStop,
+    day: ProblemDay,
+    de: int,
+    windows: Sequence[MinuteInterval],
+    t: int,
+    lunch_inside: tuple[int, int] | None,
+    dur: int,
+) -> tuple[MinuteInterval | None, tuple[int, int] | None]:
+    """The window the visit reached at ``t`` takes (None: none left) and, with ``lunch_inside`` (the lunch window,
+    for a lunch on site), where the lunch splits it: the first window whose earliest start lets the visit host the
+    lunch and still end in time."""
+    if lunch_inside is None:
+        return next((w for w in windows if w.end >= t), None), None
+    for w in (w for w in windows if w.end >= t):
+        split = _lunch_inside(stop, day, max(t, w.start), de, lunch_inside, dur)
+        if split is not None:
+            return w, split
+    return None, None
+
+
+def _leave_start_later(steps: list[_Step]) -> None:
+    """Leave the start place later instead of waiting at the first stop."""
     if len(steps) >= 2 and steps[0].kind == "travel":
         nxt = steps[1]
         shift = (nxt.end - nxt.start) if nxt.kind == "wait" else (nxt.start - nxt.arrival)
@@ -273,6 +249,54 @@ def _forward(
                 steps[1].arrival = travel.end
             else:
                 nxt.arrival = travel.end
+
+
+def _forward(
+    problem: ItineraryProblem,
+    day: ProblemDay,
+    ds: int,
+    de: int,
+    stops: Sequence[ProblemStop],
+    windows: Sequence[Sequence[MinuteInterval]],
+    lunch: tuple[int, int] | None,
+    gap: int | None,
+    mode: LunchSlot,
+    wait_threshold: int,
+) -> DaySchedule | None:
+    R = problem.matrix.robust()
+    walk = _Walk(wait_threshold, lunch, problem.request.lunch.duration_min)
+    end_pt = problem.point_index(day.end_key)
+    t: int | None  # None only when a lunch does not fit (the day then fails at once)
+    t, loc = ds, problem.point_index(day.start_key)
+    n = len(stops)
+    for g in range(n + 1):
+        target = stops[g].point_index if g < n else end_pt
+        if gap == g and mode == "before":
+            t = walk.do_lunch(t, loc)
+            if t is None:
+                return None
+        tt = R[loc][target]
+        if target != loc or tt > 0:
+            walk.steps.append(_Step("travel", None, target, t, t, t + tt, t + tt, from_pt=loc, to_pt=target))
+            t += tt
+        loc = target
+        if gap == g and mode == "after":
+            t = walk.do_lunch(t, loc)
+            if t is None:
+                return None
+        if g < n:
+            lunch_inside = None
+            if gap == g and mode == "inside":
+                assert lunch is not None, "a lunch gap is only tried when the day has a lunch"
+                lunch_inside = lunch
+            win, split = _visit_window(stops[g], day, de, windows[g], t, lunch_inside, walk.dur)
+            if win is None:
+                return None
+            t = walk.visit(stops[g], loc, t, win, split)
+    if t > de:
+        return None
+    steps = walk.steps
+    _leave_start_later(steps)
     wait_total = sum((s.end - s.start) if s.kind == "wait" else (s.start - s.arrival) for s in steps)
     return DaySchedule(day_index=day.index, order=[s.key for s in stops], steps=steps, wait_total=wait_total, finish=t)
 

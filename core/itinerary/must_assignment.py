@@ -38,6 +38,131 @@ class _OutOfLayouts(Exception):
     """The search laid out MAX_LAYOUT_CALLS orders."""
 
 
+class _DayOrders:
+    """Each day checked exactly for a set of musts: the first feasible order of the set, remembered per (day, set),
+    with the sets already found infeasible and the count of orders laid out over the whole search."""
+
+    def __init__(self, problem: ItineraryProblem, days: Sequence[int], *, settings: Settings) -> None:
+        self.problem = problem
+        self.settings = settings
+        self.memo: dict[tuple[int, frozenset[str]], list[str] | None] = {}
+        self.infeasible: dict[int, list[frozenset[str]]] = {d: [] for d in days}
+        self.layouts = 0
+
+    def _enumerate(self, d: int, keys: frozenset[str]) -> list[str] | None:
+        """The first feasible order of ``keys`` on day ``d`` (permutations of the sorted keys), or None."""
+        for perm in itertools.permutations(sorted(keys)):
+            if self.layouts >= MAX_LAYOUT_CALLS:
+                raise _OutOfLayouts
+            self.layouts += 1
+            if layout_day(self.problem, d, perm, settings=self.settings):
+                return list(perm)
+        return None
+
+    def order(self, d: int, keys: frozenset[str]) -> list[str] | None:
+        """A feasible order of ``keys`` on day ``d`` by enumeration, or None. A day too short for the visits
+        alone, or holding a set already found infeasible, is not enumerated (taking a stop away does not make a
+        day infeasible when travel times keep the triangle inequality: one may wait for an opening); nor is a
+        day holding more than MAX_MUSTS_PER_DAY musts (it counts as infeasible here)."""
+        if (d, keys) in self.memo:
+            return self.memo[(d, keys)]
+        day = self.problem.days[d]
+        order: list[str] | None = None
+        if not keys:
+            order = []
+        elif (
+            len(keys) <= MAX_MUSTS_PER_DAY
+            and sum(self.problem.stop(k).visit_min for k in keys) <= day.end_min - day.start_min - day.lunch_min
+            and not any(bad <= keys for bad in self.infeasible[d])
+        ):
+            order = self._enumerate(d, keys)
+        if order is None:
+            self.infeasible[d].append(keys)
+        self.memo[(d, keys)] = order
+        return order
+
+
+def _search_assignment(
+    problem: ItineraryProblem,
+    days: Sequence[int],
+    musts: Sequence[str],
+    allowed: Sequence[Sequence[int]],
+    day_of: dict[str, int],
+    *,
+    settings: Settings,
+) -> dict[int, list[str]] | None:
+    """The first assignment of ``musts`` to their ``allowed`` days (fewest changes to ``day_of`` first, then the
+    assignment itself) where every day holds its musts: each day's must order; None when there is none within the
+    caps."""
+
+    def changes(assignment: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+        return sum(day_of.get(k) != d for k, d in zip(musts, assignment, strict=True)), assignment
+
+    checker = _DayOrders(problem, days, settings=settings)
+    try:
+        for assignment in sorted(itertools.product(*allowed), key=changes):
+            orders: dict[int, list[str]] = {}
+            for d in days:
+                order = checker.order(d, frozenset(k for k, e in zip(musts, assignment, strict=True) if e == d))
+                if order is None:
+                    break
+                orders[d] = order
+            else:
+                return orders
+    except _OutOfLayouts:
+        return None
+    return None
+
+
+def _solve_days_with_musts(
+    problem: ItineraryProblem,
+    by_day: dict[int, DayPlan],
+    found: dict[int, list[str]],
+    must_set: set[str],
+    *,
+    settings: Settings,
+) -> list[str]:
+    """Each day solved again holding its ``found`` musts and its optional stops (the exact must order when the
+    solve loses a must); returns the optional stops left out, day by day."""
+    left: list[str] = []
+    for d, plan in by_day.items():
+        kept = [k for k in plan.order if k not in must_set]
+        keys = [*found[d], *kept]
+        solved = optimize_day_vrptw(problem, day_index=d, keys=keys, settings=settings, force_keys=found[d])
+        if set(found[d]) <= set(solved.order):
+            plan.order = list(solved.order)
+            left.extend(k for k in solved.dropped if k not in must_set)
+        else:  # the exact order, the day's optional stops inserted where they fit
+            plan.order = list(found[d])
+            left.extend(kept)
+        plan.dropped = []
+        plan.solver_status = f"{plan.solver_status}+MUSTS_REASSIGNED"
+    return left
+
+
+def _reinsert_optional(
+    problem: ItineraryProblem,
+    by_day: dict[int, DayPlan],
+    left: Sequence[str],
+    home: dict[str, int],
+    *,
+    settings: Settings,
+) -> None:
+    """The optional stops ``left`` out, most valuable first, inserted on their own day where they fit, else on the
+    first other day where they fit, else dropped on their own day (the first day for a stop with none)."""
+    for k in sorted(dict.fromkeys(left), key=lambda k: (-effective_penalty(problem.stop(k), settings), k)):
+        days = sorted(by_day, key=lambda d: (d != home.get(k), d))
+        for d in days:
+            if not problem.stop(k).windows_by_day[d]:
+                continue
+            sched = best_insertion(problem, d, by_day[d].order, k, settings=settings)
+            if sched is not None:
+                by_day[d].order = list(sched.order)
+                break
+        else:
+            by_day[home.get(k, days[0])].dropped.append(k)
+
+
 def reassign_musts(
     problem: ItineraryProblem, plans: Sequence[DayPlan], *, settings: Settings
 ) -> tuple[list[DayPlan], list[dict[str, Any]]]:
@@ -59,92 +184,16 @@ def reassign_musts(
     allowed = [allowed_of[k] for k in musts]
     if math.prod(len(a) for a in allowed) > MAX_ASSIGNMENTS:
         return plans, []
-
-    def changes(assignment: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
-        return sum(day_of.get(k) != d for k, d in zip(musts, assignment, strict=True)), assignment
-
-    memo: dict[tuple[int, frozenset[str]], list[str] | None] = {}
-    infeasible: dict[int, list[frozenset[str]]] = {d: [] for d in by_day}
-    layouts = 0
-
-    def enumerate_orders(d: int, keys: frozenset[str]) -> list[str] | None:
-        """The first feasible order of ``keys`` on day ``d`` (permutations of the sorted keys), or None."""
-        nonlocal layouts
-        for perm in itertools.permutations(sorted(keys)):
-            if layouts >= MAX_LAYOUT_CALLS:
-                raise _OutOfLayouts
-            layouts += 1
-            if layout_day(problem, d, perm, settings=settings):
-                return list(perm)
-        return None
-
-    def day_order(d: int, keys: frozenset[str]) -> list[str] | None:
-        """A feasible order of ``keys`` on day ``d`` by enumeration, or None. A day too short for the visits
-        alone, or holding a set already found infeasible, is not enumerated (taking a stop away does not make a
-        day infeasible when travel times keep the triangle inequality: one may wait for an opening); nor is a
-        day holding more than MAX_MUSTS_PER_DAY musts (it counts as infeasible here)."""
-        if (d, keys) in memo:
-            return memo[(d, keys)]
-        day = problem.days[d]
-        order: list[str] | None = None
-        if not keys:
-            order = []
-        elif (
-            len(keys) <= MAX_MUSTS_PER_DAY
-            and sum(problem.stop(k).visit_min for k in keys) <= day.end_min - day.start_min - day.lunch_min
-            and not any(bad <= keys for bad in infeasible[d])
-        ):
-            order = enumerate_orders(d, keys)
-        if order is None:
-            infeasible[d].append(keys)
-        memo[(d, keys)] = order
-        return order
-
-    found: dict[int, list[str]] | None = None
-    try:
-        for assignment in sorted(itertools.product(*allowed), key=changes):
-            orders: dict[int, list[str]] = {}
-            for d in by_day:
-                order = day_order(d, frozenset(k for k, e in zip(musts, assignment, strict=True) if e == d))
-                if order is None:
-                    break
-                orders[d] = order
-            else:
-                found = orders
-                break
-    except _OutOfLayouts:
-        found = None
+    found = _search_assignment(problem, list(by_day), musts, allowed, day_of, settings=settings)
     if found is None:
         return plans, []
 
     must_set = set(hard)
     optional = [k for p in plans for k in [*p.order, *p.dropped] if k not in must_set]
     home = {k: p.day_index for p in plans for k in [*p.order, *p.dropped]}
-    left: list[str] = []
-    for d, plan in by_day.items():
-        kept = [k for k in plan.order if k not in must_set]
-        keys = [*found[d], *kept]
-        solved = optimize_day_vrptw(problem, day_index=d, keys=keys, settings=settings, force_keys=found[d])
-        if set(found[d]) <= set(solved.order):
-            plan.order = list(solved.order)
-            left.extend(k for k in solved.dropped if k not in must_set)
-        else:  # the exact order, the day's optional stops inserted where they fit
-            plan.order = list(found[d])
-            left.extend(kept)
-        plan.dropped = []
-        plan.solver_status = f"{plan.solver_status}+MUSTS_REASSIGNED"
+    left = _solve_days_with_musts(problem, by_day, found, must_set, settings=settings)
     left.extend(k for k in optional if k not in left and all(k not in p.order for p in plans))
-    for k in sorted(dict.fromkeys(left), key=lambda k: (-effective_penalty(problem.stop(k), settings), k)):
-        days = sorted(by_day, key=lambda d: (d != home.get(k), d))
-        for d in days:
-            if not problem.stop(k).windows_by_day[d]:
-                continue
-            sched = best_insertion(problem, d, by_day[d].order, k, settings=settings)
-            if sched is not None:
-                by_day[d].order = list(sched.order)
-                break
-        else:
-            by_day[home.get(k, days[0])].dropped.append(k)
+    _reinsert_optional(problem, by_day, left, home, settings=settings)
     for k in closed:
         if k in home:
             by_day[home[k]].dropped.append(k)

@@ -160,6 +160,92 @@ def solve_multi_vehicle(
     return plans
 
 
+_Variants = dict[PlanVariant, tuple[list[DayPlan], VariantMeasure]]
+
+
+def _log_problem(log: DecisionLog, problem: ItineraryProblem, request: TripRequest) -> None:
+    """The prepared problem in the decision log: the matrix, the robustness policy, the opening hours not read and
+    the days with no room for lunch."""
+    log.add(
+        "transport.build_time_matrix",
+        "MATRIX_BUILT",
+        points=len(problem.points),
+        source=problem.matrix.source,
+        mode=problem.matrix.mode,
+    )
+    log.add(
+        "transport.apply_robustness_policy",
+        "ROBUST_POLICY_APPLIED",
+        factor=problem.policy.factor,
+        buffer_min=problem.policy.buffer_min,
+        visit_factor=problem.policy.visit_factor,
+        pacing=problem.policy.pacing,
+        mode=problem.policy.mode,
+        source=problem.policy.source,
+    )
+    for note in problem.notes:
+        log.add("opening.opening_windows", "OPENING_HOURS_UNPARSED", note=note)
+    for d in problem.days:
+        if d.lunch_earliest_start is None and request.lunch.enabled:
+            log.add(
+                "itinerary.prepare_problem",
+                "NO_LUNCH_THIS_DAY",
+                day_index=d.index,
+                fact="the day's hours do not span the lunch window",
+            )
+
+
+def _solve_variants(
+    problem: ItineraryProblem,
+    wanted: Sequence[PlanVariant],
+    *,
+    settings: Settings,
+    log: DecisionLog,
+    report: ProgressCallback,
+    preferred_days: dict[str, int] | None,
+    warm_routes: dict[int, list[str]] | None,
+) -> _Variants:
+    """Each wanted variant solved (warm-started from ``warm_routes`` made into a seed for the problem) and
+    measured."""
+    variants: _Variants = {}
+    for i, name in enumerate(wanted):
+        report(f"optimise:{name}", 0.15 + 0.55 * i / len(wanted))
+        t0 = _time.perf_counter()
+        if warm_routes:
+            warm_routes = seed_routes(problem, warm_routes, settings=settings)
+        if name == "per_day":
+            plans = solve_per_day(
+                problem, settings=settings, log=log, preferred_days=preferred_days, warm_routes=warm_routes
+            )
+        else:
+            plans = solve_multi_vehicle(problem, settings=settings, log=log, warm_routes=warm_routes)
+        variants[name] = (plans, measure_variant(problem, plans, settings, name, _time.perf_counter() - t0))
+    return variants
+
+
+def _choose_variant(
+    variants: _Variants, wanted: Sequence[PlanVariant], log: DecisionLog
+) -> tuple[PlanVariant, list[DayPlan]]:
+    """The better variant (fewest must dropped, then least dropped penalty, then least robust travel + wait, then
+    the order wanted), marked chosen in the measures and logged: its name and plans."""
+
+    def rank(item: tuple[PlanVariant, tuple[list[DayPlan], VariantMeasure]]) -> tuple[int, int, int, int]:
+        name, (_, m) = item
+        return (m.must_dropped, m.dropped_penalty, m.travel_robust_min + m.wait_min, wanted.index(name))
+
+    chosen_name, (plans, _) = min(variants.items(), key=rank)
+    for name, (_, m) in variants.items():
+        m.chosen = name == chosen_name
+    log.add(
+        "itinerary.plan_itinerary",
+        "VARIANT_CHOSEN",
+        variant=chosen_name,
+        measures={n: m.model_dump(exclude={"variant", "chosen"}) for n, (_, m) in variants.items()},
+        rule="fewest must dropped, then least dropped penalty, then least robust travel + wait",
+    )
+    return chosen_name, plans
+
+
 def plan_itinerary(
     request: TripRequest,
     *,
@@ -188,64 +274,20 @@ def plan_itinerary(
     with provider.budget(budget_s, call_wait_s=settings.provider_budget_s):
         report("prepare", 0.05)
         problem = prepare_problem(request, provider=provider, settings=settings, removed_keys=removed_keys)
-        log.add(
-            "transport.build_time_matrix",
-            "MATRIX_BUILT",
-            points=len(problem.points),
-            source=problem.matrix.source,
-            mode=problem.matrix.mode,
-        )
-        log.add(
-            "transport.apply_robustness_policy",
-            "ROBUST_POLICY_APPLIED",
-            factor=problem.policy.factor,
-            buffer_min=problem.policy.buffer_min,
-            visit_factor=problem.policy.visit_factor,
-            pacing=problem.policy.pacing,
-            mode=problem.policy.mode,
-            source=problem.policy.source,
-        )
-        for note in problem.notes:
-            log.add("opening.opening_windows", "OPENING_HOURS_UNPARSED", note=note)
-        for d in problem.days:
-            if d.lunch_earliest_start is None and request.lunch.enabled:
-                log.add(
-                    "itinerary.prepare_problem",
-                    "NO_LUNCH_THIS_DAY",
-                    day_index=d.index,
-                    fact="the day's hours do not span the lunch window",
-                )
+        _log_problem(log, problem, request)
 
-        variants: dict[PlanVariant, tuple[list[DayPlan], VariantMeasure]] = {}
         chosen_variant = variant or settings.itinerary_variant
         wanted: list[PlanVariant] = ["per_day", "multi_vehicle"] if chosen_variant == "auto" else [chosen_variant]
-        for i, name in enumerate(wanted):
-            report(f"optimise:{name}", 0.15 + 0.55 * i / len(wanted))
-            t0 = _time.perf_counter()
-            if warm_routes:
-                warm_routes = seed_routes(problem, warm_routes, settings=settings)
-            if name == "per_day":
-                plans = solve_per_day(
-                    problem, settings=settings, log=log, preferred_days=preferred_days, warm_routes=warm_routes
-                )
-            else:
-                plans = solve_multi_vehicle(problem, settings=settings, log=log, warm_routes=warm_routes)
-            variants[name] = (plans, measure_variant(problem, plans, settings, name, _time.perf_counter() - t0))
-
-        def rank(item: tuple[PlanVariant, tuple[list[DayPlan], VariantMeasure]]) -> tuple[int, int, int, int]:
-            name, (_, m) = item
-            return (m.must_dropped, m.dropped_penalty, m.travel_robust_min + m.wait_min, wanted.index(name))
-
-        chosen_name, (plans, _) = min(variants.items(), key=rank)
-        for name, (_, m) in variants.items():
-            m.chosen = name == chosen_name
-        log.add(
-            "itinerary.plan_itinerary",
-            "VARIANT_CHOSEN",
-            variant=chosen_name,
-            measures={n: m.model_dump(exclude={"variant", "chosen"}) for n, (_, m) in variants.items()},
-            rule="fewest must dropped, then least dropped penalty, then least robust travel + wait",
+        variants = _solve_variants(
+            problem,
+            wanted,
+            settings=settings,
+            log=log,
+            report=report,
+            preferred_days=preferred_days,
+            warm_routes=warm_routes,
         )
+        chosen_name, plans = _choose_variant(variants, wanted, log)
 
         plans, balance_moves = rebalance_days(problem, plans, settings=settings)
         for move in balance_moves:

@@ -371,13 +371,7 @@ def optimize_day_vrptw(
     ):
         # What the solver would conclude after searching to its time limit (no first solution), and the
         # witness after it: the same plan, without the search.
-        return DayPlan(
-            day_index=day_index,
-            order=[],
-            dropped=keys,
-            objective=None,
-            solver_status="FORCED_INFEASIBLE:PROVEN_BY_LAYOUT",
-        )
+        return _forced_infeasible(day_index, keys, "PROVEN_BY_LAYOUT")
     routes, dropped, objective, status = _solve_routing(
         problem,
         [day_index],
@@ -400,13 +394,7 @@ def optimize_day_vrptw(
             cold_searched=not initial_order,
         )
         if witness is None:
-            return DayPlan(
-                day_index=day_index,
-                order=[],
-                dropped=keys,
-                objective=None,
-                solver_status=f"FORCED_INFEASIBLE:{status}",
-            )
+            return _forced_infeasible(day_index, keys, status)
         routes, dropped, objective, status = witness
     if routes is None:
         routes, dropped, objective, status = _solve_routing(
@@ -417,6 +405,13 @@ def optimize_day_vrptw(
     order, extra = _make_layout_feasible(problem, day_index, order, settings=settings, end_min=end_min)
     return DayPlan(
         day_index=day_index, order=order, dropped=[*dropped, *extra], objective=objective, solver_status=status
+    )
+
+
+def _forced_infeasible(day_index: int, keys: list[str], why: str) -> DayPlan:
+    """The day that cannot hold its forced stops: nothing planned, every stop dropped, and why."""
+    return DayPlan(
+        day_index=day_index, order=[], dropped=keys, objective=None, solver_status=f"FORCED_INFEASIBLE:{why}"
     )
 
 

@@ -216,29 +216,18 @@ def invalid_rows(
 
 
 # ---- route requests ---------------------------------------------------------------------------------------
-def _route_rows(ctx: _Context, item: RouteBatchItem, provider: MapServices) -> list[dict[str, Any]]:
-    request = item.request.model_copy(update={"transport_mode": ctx.cell.mode})
-    settings = ctx.settings
-    t0 = time.perf_counter()
-    with provider.budget(settings.provider_budget_s):
-        trip = resolve_stage(request, provider=provider, settings=settings)
-        net = matrix_stage(trip, provider=provider, mode=ctx.cell.mode)
-    ctx.plan_time_s = time.perf_counter() - t0
-    warnings = [*trip.warnings, *_provenance_warnings(item, trip), *net.warnings]
+def _run_optimisers(
+    ctx: _Context, trip: ResolvedTrip, net: TripMatrix, max_permutations: int, provider: MapServices
+) -> tuple[dict[str, OptimiserRun], OrderPool | None]:
+    """Each optimiser of the grid on the trip's matrix (the planner's own search keeps its pool); one that fails
+    has a failed run, the others stand."""
     stops, start, end = net.stop_nodes, net.start, net.end
-    shared = {
-        "metric_source": net.source,
-        "estimated_pairs": len(net.estimated),
-        "warnings": json.dumps(list(dict.fromkeys(warnings)), ensure_ascii=False),
-        "n_warnings": len(dict.fromkeys(warnings)),
-    }
-
     runs: dict[str, OptimiserRun] = {}
     project_pool: OrderPool | None = None
     for name in ctx.grid.optimisers:
         try:
             if name == "project":
-                runs[name], project_pool = _project(trip, net, request.max_permutations, settings)
+                runs[name], project_pool = _project(trip, net, max_permutations, ctx.settings)
             elif name == "ortools_gls":
                 runs[name] = run_ortools(
                     *net.search_matrices(), stops, start=start, end=end, time_limit_s=ctx.grid.ortools_time_limit_s
@@ -253,11 +242,18 @@ def _route_rows(ctx: _Context, item: RouteBatchItem, provider: MapServices) -> l
             runs[name] = failed(name, exc.code, exc.message)
         except Exception as exc:  # one optimiser's bug: its rows say so, the others stand
             runs[name] = failed(name, "INTERNAL_ERROR", f"{type(exc).__name__}: {exc}")
+    return runs, project_pool
 
+
+def _objective_values(
+    runs: dict[str, OptimiserRun], project_pool: OrderPool | None, net: TripMatrix
+) -> tuple[dict[str, dict[str, float | None]], dict[str, float | None]]:
+    """Each run's cost per objective on the trip's matrix (the planner: its best over its whole pool), and the best
+    of all runs per objective."""
     mats = {"distance_m": net.dist, "duration_s": net.dur}
-    values = {
+    values: dict[str, dict[str, float | None]] = {
         name: {
-            o: order_cost(mats[o], s.order, start=start, end=end) if s.order is not None else None
+            o: order_cost(mats[o], s.order, start=net.start, end=net.end) if s.order is not None else None
             for o, s in run.solves.items()
         }
         for name, run in runs.items()
@@ -271,6 +267,26 @@ def _route_rows(ctx: _Context, item: RouteBatchItem, provider: MapServices) -> l
     for objective in OBJECTIVES:
         known = [v for per in values.values() if (v := per[objective]) is not None]
         best[objective] = min(known) if known else None
+    return values, best
+
+
+def _route_rows(ctx: _Context, item: RouteBatchItem, provider: MapServices) -> list[dict[str, Any]]:
+    request = item.request.model_copy(update={"transport_mode": ctx.cell.mode})
+    settings = ctx.settings
+    t0 = time.perf_counter()
+    with provider.budget(settings.provider_budget_s):
+        trip = resolve_stage(request, provider=provider, settings=settings)
+        net = matrix_stage(trip, provider=provider, mode=ctx.cell.mode)
+    ctx.plan_time_s = time.perf_counter() - t0
+    warnings = [*trip.warnings, *_provenance_warnings(item, trip), *net.warnings]
+    shared = {
+        "metric_source": net.source,
+        "estimated_pairs": len(net.estimated),
+        "warnings": json.dumps(list(dict.fromkeys(warnings)), ensure_ascii=False),
+        "n_warnings": len(dict.fromkeys(warnings)),
+    }
+    runs, project_pool = _run_optimisers(ctx, trip, net, request.max_permutations, provider)
+    values, best = _objective_values(runs, project_pool, net)
     exact = project_pool is not None and project_pool.optimizer.exact
 
     rows: list[dict[str, Any]] = []

@@ -206,6 +206,35 @@ def _best_two_opt(
     return best, kind, bp, bq
 
 
+@njit(cache=True, nogil=True)
+def _or_opt_segment(D: Floats, t: Nodes, fwd: Floats, bwd: Floats, i: int, side: int, L: int, n: int,
+                    sym: bool) -> tuple[bool, int, int, float, float]:  # fmt: skip
+    """The Or-opt segment of ``L`` nodes starting (``side`` 0) or ending (1) at position ``i``: (whether there is
+    one, its first and last positions, what taking it out saves, the extra cost of running it reversed)."""
+    if side == 0:
+        i_s = i
+        i_e = i + L - 1
+        if i_e > n - 1:
+            return False, 0, 0, 0.0, 0.0
+    else:
+        i_e = i
+        i_s = i - L + 1
+        if i_s < 1:
+            return False, 0, 0, 0.0, 0.0
+    if L >= n - 1:
+        return False, 0, 0, 0.0, 0.0
+    prv = t[i_s - 1]
+    nxt = t[i_e + 1] if i_e + 1 < n else t[0]
+    rem = D[prv, t[i_s]] + D[t[i_e], nxt] - D[prv, nxt]
+    if L == 1:
+        revx = 0.0
+    elif sym:
+        revx = 0.0
+    else:
+        revx = (bwd[i_e] - bwd[i_s]) - (fwd[i_e] - fwd[i_s])
+    return True, i_s, i_e, rem, revx
+
+
 # the signature wrapped by hand: one parameter a line would make this kernel longer still (check_architecture.py)
 @njit(cache=True, nogil=True)
 def _best_or_opt(D: Floats, nb: Nodes, t: Nodes, pos: Nodes, fwd: Floats, bwd: Floats, a: int, i: int, n: int,
@@ -223,31 +252,11 @@ def _best_or_opt(D: Floats, nb: Nodes, t: Nodes, pos: Nodes, fwd: Floats, bwd: F
         for L in range(1, 4):
             if side == 1 and L == 1:
                 continue
-            if side == 0:
-                i_s = i
-                i_e = i + L - 1
-                if i_e > n - 1:
-                    continue
-            else:
-                i_e = i
-                i_s = i - L + 1
-                if i_s < 1:
-                    continue
-            if L >= n - 1:
+            ok, i_s, i_e, rem, revx = _or_opt_segment(D, t, fwd, bwd, i, side, L, n, sym)
+            if not ok or rem <= eps:
                 continue
             s1 = t[i_s]
             s2 = t[i_e]
-            prv = t[i_s - 1]
-            nxt = t[i_e + 1] if i_e + 1 < n else t[0]
-            rem = D[prv, s1] + D[s2, nxt] - D[prv, nxt]
-            if rem <= eps:
-                continue
-            if L == 1:
-                revx = 0.0
-            elif sym:
-                revx = 0.0
-            else:
-                revx = (bwd[i_e] - bwd[i_s]) - (fwd[i_e] - fwd[i_s])
             for k in range(K):
                 c = nb[a, k]
                 if sym and D[a, c] >= rem:

@@ -66,6 +66,88 @@ def neighbour_orders(order: tuple[int, ...]) -> set[tuple[int, ...]]:
     return out
 
 
+def _held_karp_pool(
+    dist: Floats,
+    dur: Floats,
+    stop_nodes: list[int],
+    *,
+    start: int | None,
+    end: int,
+    max_permutations: int,
+    exact_limit: int,
+) -> tuple[set[tuple[int, ...]], OptimizerInfo]:
+    """The exact shortest and fastest orders (Held-Karp) and their alternatives."""
+    n = len(stop_nodes)
+    n_orders = math.factorial(n)
+    pool: set[tuple[int, ...]] = set()
+    for mat in (dist, dur):
+        sol = held_karp_path(mat, stop_nodes, start=start, end=end)
+        pool.add(tuple(sol.order))
+        pool.update(tuple(o) for o, _ in sol.alternatives)
+    return pool, OptimizerInfo(
+        method="held_karp",
+        exact=True,
+        orders_evaluated=None,
+        stops=n,
+        note=(
+            f"{n_orders:,} orders exceed max_permutations={max_permutations}; Held-Karp dynamic "
+            f"programming found the exact shortest and fastest orders. Alternatives #2+ are ranked among the "
+            f"orders considered (the best order per last stop and one-move variants), not a full k-best list."
+        ),
+        orders_possible=n_orders,
+        max_permutations=max_permutations,
+        exact_limit=exact_limit,
+    )
+
+
+def _heuristic_pool(
+    dist: Floats,
+    dur: Floats,
+    stop_nodes: list[int],
+    *,
+    start: int | None,
+    end: int,
+    max_permutations: int,
+    exact_limit: int,
+    time_limit_s: float,
+    seed: int,
+) -> tuple[set[tuple[int, ...]], OptimizerInfo]:
+    """The heuristic shortest and fastest orders (half the time limit each) and their alternatives, with the
+    engines, kicks and stopping reason the searches reported."""
+    n = len(stop_nodes)
+    pool: set[tuple[int, ...]] = set()
+    limit = time_limit_s / 2
+    methods = set()
+    kicks: int | None = None
+    stops: list[SearchStop] = []
+    for mat in (dist, dur):
+        sol = solve_path(mat, stop_nodes, start=start, end=end, time_limit_s=limit, exact_limit=exact_limit, seed=seed)
+        methods.add(sol.method)
+        if sol.search is not None:
+            kicks = (kicks or 0) + sum(sol.search.kicks)
+            stops.append(sol.search.stop)
+        pool.add(tuple(sol.order))
+        pool.update(tuple(o) for o, _ in sol.alternatives)
+    how = " + ".join(_METHOD_NAMES.get(m, m) for m in sorted(methods))
+    return pool, OptimizerInfo(
+        method="heuristic",
+        exact=False,
+        orders_evaluated=None,
+        stops=n,
+        time_limit_s=time_limit_s,
+        note=(
+            f"{n} stops is beyond exact search (≤ {exact_limit}); the order comes from {how} "
+            f"(until it stopped improving, at most {limit:g} s per objective): heuristic, not proven optimal; alternatives are ranked among the "
+            f"orders found."
+        ),
+        kicks=kicks,
+        search_stop=max(stops, key=STOP_RANK.__getitem__) if stops else None,
+        engines=sorted(methods),
+        max_permutations=max_permutations,
+        exact_limit=exact_limit,
+    )
+
+
 def candidate_orders(
     dist: Floats,
     dur: Floats,
@@ -106,58 +188,21 @@ def candidate_orders(
             max_permutations=max_permutations,
             exact_limit=exact_limit,
         )
-    pool: set[tuple[int, ...]] = set()
     if n <= exact_limit:
-        for mat in (dist, dur):
-            sol = held_karp_path(mat, stop_nodes, start=start, end=end)
-            pool.add(tuple(sol.order))
-            pool.update(tuple(o) for o, _ in sol.alternatives)
-        info = OptimizerInfo(
-            method="held_karp",
-            exact=True,
-            orders_evaluated=None,
-            stops=n,
-            note=(
-                f"{n_orders:,} orders exceed max_permutations={max_permutations}; Held-Karp dynamic "
-                f"programming found the exact shortest and fastest orders. Alternatives #2+ are ranked among the "
-                f"orders considered (the best order per last stop and one-move variants), not a full k-best list."
-            ),
-            orders_possible=n_orders,
-            max_permutations=max_permutations,
-            exact_limit=exact_limit,
+        pool, info = _held_karp_pool(
+            dist, dur, stop_nodes, start=start, end=end, max_permutations=max_permutations, exact_limit=exact_limit
         )
     else:
-        limit = time_limit_s / 2
-        methods = set()
-        kicks: int | None = None
-        stops: list[SearchStop] = []
-        for mat in (dist, dur):
-            sol = solve_path(
-                mat, stop_nodes, start=start, end=end, time_limit_s=limit, exact_limit=exact_limit, seed=seed
-            )
-            methods.add(sol.method)
-            if sol.search is not None:
-                kicks = (kicks or 0) + sum(sol.search.kicks)
-                stops.append(sol.search.stop)
-            pool.add(tuple(sol.order))
-            pool.update(tuple(o) for o, _ in sol.alternatives)
-        how = " + ".join(_METHOD_NAMES.get(m, m) for m in sorted(methods))
-        info = OptimizerInfo(
-            method="heuristic",
-            exact=False,
-            orders_evaluated=None,
-            stops=n,
-            time_limit_s=time_limit_s,
-            note=(
-                f"{n} stops is beyond exact search (≤ {exact_limit}); the order comes from {how} "
-                f"(until it stopped improving, at most {limit:g} s per objective): heuristic, not proven optimal; alternatives are ranked among the "
-                f"orders found."
-            ),
-            kicks=kicks,
-            search_stop=max(stops, key=STOP_RANK.__getitem__) if stops else None,
-            engines=sorted(methods),
+        pool, info = _heuristic_pool(
+            dist,
+            dur,
+            stop_nodes,
+            start=start,
+            end=end,
             max_permutations=max_permutations,
             exact_limit=exact_limit,
+            time_limit_s=time_limit_s,
+            seed=seed,
         )
     for base in list(pool)[:4]:
         pool |= neighbour_orders(base)

@@ -15,6 +15,7 @@ import json
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -188,6 +189,42 @@ def _region_json(
     }
 
 
+def _write_csv(path: Path, columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _door_rows(features: list[Feature], extract: Extract, prefix: str) -> list[dict[str, Any]]:
+    """The doors of the places kept (entrances.csv), place by place in outline order."""
+    return [
+        {
+            "place_id": f"{prefix}{f.osm_id}",
+            "osm_id": e.osm_id,
+            "lon": f"{e.lon:.7f}",
+            "lat": f"{e.lat:.7f}",
+            "kind": e.kind,
+        }
+        for f in features
+        for e in extract.entrances.get(f.osm_id, [])
+    ]
+
+
+def _checked_extract(pbf: Path, name: str) -> Extract:
+    """The extract read, once the pack's name and the file are known good and it holds named features."""
+    import re
+
+    if not re.fullmatch(REGION_NAME_PATTERN, name):
+        raise InputError(f"a pack name is lower-case letters, digits and '-', not '{name}'", field="name")
+    if not pbf.is_file():
+        raise InputError(f"no such extract: {pbf}", field="pbf")
+    extract = read_extract(pbf)
+    if extract.bbox is None or not extract.features:
+        raise InputError(f"{pbf.name} holds no named features", field="pbf")
+    return extract
+
+
 def build_pack(
     pbf: Path,
     *,
@@ -201,15 +238,8 @@ def build_pack(
     tiles: bool = True,
 ) -> PackBuildReport:
     """Build (or rebuild) the pack ``name`` from ``pbf`` under ``data_dir/regions``."""
-    import re
-
-    if not re.fullmatch(REGION_NAME_PATTERN, name):
-        raise InputError(f"a pack name is lower-case letters, digits and '-', not '{name}'", field="name")
-    if not pbf.is_file():
-        raise InputError(f"no such extract: {pbf}", field="pbf")
-    extract = read_extract(pbf)
-    if extract.bbox is None or not extract.features:
-        raise InputError(f"{pbf.name} holds no named features", field="pbf")
+    extract = _checked_extract(pbf, name)
+    assert extract.bbox is not None, "_checked_extract refuses an extract without a box"
     folder = data_dir / "regions" / name
     folder.mkdir(parents=True, exist_ok=True)
     prefix = f"{name[:3]}-"
@@ -220,25 +250,10 @@ def build_pack(
     dropped = sum(
         1 for f in extract.features if f.tags.get("opening_hours") and not _valid_hours(f.tags["opening_hours"])
     )
-    with (folder / "places.csv").open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
-    door_rows = [
-        {
-            "place_id": f"{prefix}{f.osm_id}",
-            "osm_id": e.osm_id,
-            "lon": f"{e.lon:.7f}",
-            "lat": f"{e.lat:.7f}",
-            "kind": e.kind,
-        }
-        for f in features
-        for e in extract.entrances.get(f.osm_id, [])
-    ]
-    with (folder / ENTRANCES_FILE).open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=ENTRANCE_COLUMNS)
-        writer.writeheader()
-        writer.writerows(sorted(door_rows, key=lambda r: r["place_id"]))  # stable: outline order within a place
+    _write_csv(folder / "places.csv", COLUMNS, rows)
+    door_rows = _door_rows(features, extract, prefix)
+    # stable: outline order within a place
+    _write_csv(folder / ENTRANCES_FILE, ENTRANCE_COLUMNS, sorted(door_rows, key=lambda r: r["place_id"]))
     (folder / BASEMAP).write_text(
         json.dumps(
             {"type": "FeatureCollection", "features": extract.basemap}, ensure_ascii=False, separators=(",", ":")

@@ -279,11 +279,82 @@ def _basemap_class(tags: dict[str, str]) -> str | None:
     return None
 
 
+class _ExtractPass:
+    """The one pass over the extract: what it finds, the nodes' box, member ways' points, relations closed."""
+
+    def __init__(self, member_ways: set[int]) -> None:
+        self.out = Extract()
+        self.member_ways = member_ways
+        self.member_points: dict[int, list[tuple[float, float]]] = {}
+        self.assembled: set[int] = set()
+        self.doors = EntranceCollector()
+        self.west, self.south, self.east, self.north = 180.0, 90.0, -180.0, -90.0
+
+    def node(self, obj: Any, tags: dict[str, str]) -> None:
+        loc = obj.location
+        if loc.valid():
+            self.west, self.south = min(self.west, loc.lon), min(self.south, loc.lat)
+            self.east, self.north = max(self.east, loc.lon), max(self.north, loc.lat)
+        if tags.get("name") or "addr:housenumber" in tags:
+            _add(self.out, f"n{obj.id}", tags, (loc.lon, loc.lat) if loc.valid() else None)
+        if loc.valid() and ("entrance" in tags or "door" in tags):
+            self.doors.node(obj.id, loc.lon, loc.lat, tags)
+
+    def way(self, obj: Any, tags: dict[str, str]) -> None:
+        out, doors = self.out, self.doors
+        pts = _way_points(obj)
+        if len(pts) < 2:
+            return
+        if obj.id in self.member_ways:
+            self.member_points[obj.id] = pts
+        closed = obj.is_closed()
+        road = ROAD_CLASSES.get(tags.get("highway", ""))
+        if road and not closed:
+            out.basemap.append(_geo("LineString", _round(pts), road, tags.get("name")))
+        elif closed and (kind := _basemap_class(tags)):
+            out.basemap.append(_geo("Polygon", [_round(pts)], kind, tags.get("name")))
+        if tags.get("highway"):
+            doors.way(tags, [(n.ref, (n.location.lon, n.location.lat)) for n in obj.nodes if n.location.valid()])
+        if tags.get("name") or "addr:housenumber" in tags:
+            kept = len(out.features)
+            _add(out, f"w{obj.id}", tags, _representative(pts, closed=closed), weight=len(pts))
+            if closed and len(out.features) > kept:
+                doors.outline(f"w{obj.id}", tags, (n.ref for n in obj.nodes))
+
+    def relation_area(self, obj: Any, tags: dict[str, str]) -> None:
+        """A multipolygon relation the assembler closed (ways are handled as ways)."""
+        out = self.out
+        rings = [[(n.lon, n.lat) for n in ring] for ring in obj.outer_rings()]
+        rings = [r for r in rings if len(r) >= 4]
+        if not rings:
+            return
+        self.assembled.add(obj.orig_id())
+        if (district := _district_area_name(tags)) is not None:
+            out.district_areas.append((district, rings))
+        if kind := _basemap_class(tags):
+            for ring in rings:
+                out.basemap.append(_geo("Polygon", [_round(ring)], kind, tags.get("name")))
+        if tags.get("name"):
+            kept = len(out.features)
+            _add(out, f"r{obj.orig_id()}", tags, _representative(max(rings, key=len), closed=True))
+            if len(out.features) > kept:
+                self.doors.outline(f"r{obj.orig_id()}", tags, (n.ref for ring in obj.outer_rings() for n in ring))
+
+    def place_unclosed(self, wanted: dict[int, tuple[dict[str, str], list[int]]]) -> None:
+        """The wanted multipolygons left unclosed, at their corners' mean: near the middle, said approximate."""
+        for rel_id, (tags, refs) in wanted.items():
+            if rel_id in self.assembled:
+                continue
+            corners = list(dict.fromkeys(p for ref in refs for p in self.member_points.get(ref, [])))
+            if corners:
+                lon, lat = sum(p[0] for p in corners) / len(corners), sum(p[1] for p in corners) / len(corners)
+                _add(self.out, f"r{rel_id}", tags, (lon, lat), approximate=True)
+
+
 def read_extract(pbf: Path) -> Extract:
     """Every named feature of the extract and its basemap layers, in one pass of pyosmium."""
     import osmium
 
-    out = Extract()
     # multipolygons the area assembler cannot close (cut at the extract's edge) are placed from their members
     wanted: dict[int, tuple[dict[str, str], list[int]]] = {}
     relations = (r for r in osmium.FileProcessor(str(pbf), osmium.osm.RELATION) if isinstance(r, osmium.osm.Relation))
@@ -291,16 +362,13 @@ def read_extract(pbf: Path) -> Extract:
         tags = dict(rel.tags)
         if tags.get("type") == "multipolygon" and tags.get("name") and category_for(tags):
             wanted[rel.id] = (tags, [m.ref for m in rel.members if m.type == "w"])
-    member_ways = {ref for _, refs in wanted.values() for ref in refs}
-    member_points: dict[int, list[tuple[float, float]]] = {}
-    assembled: set[int] = set()
+    walk = _ExtractPass({ref for _, refs in wanted.values() for ref in refs})
+    out = walk.out
     processor = osmium.FileProcessor(str(pbf)).with_locations().with_areas()
     box = processor.header.box()
     if box is not None and box.valid():
         out.bbox = (box.bottom_left.lon, box.bottom_left.lat, box.top_right.lon, box.top_right.lat)
     newest: datetime | None = None
-    west, south, east, north = 180.0, 90.0, -180.0, -90.0
-    doors = EntranceCollector()
     for obj in processor:
         out.objects += 1
         stamp = getattr(obj, "timestamp", None)
@@ -308,59 +376,15 @@ def read_extract(pbf: Path) -> Extract:
             newest = stamp
         tags = dict(obj.tags) if hasattr(obj, "tags") else {}
         if isinstance(obj, osmium.osm.Node):
-            loc = obj.location
-            if loc.valid():
-                west, south = min(west, loc.lon), min(south, loc.lat)
-                east, north = max(east, loc.lon), max(north, loc.lat)
-            if tags.get("name") or "addr:housenumber" in tags:
-                _add(out, f"n{obj.id}", tags, (loc.lon, loc.lat) if loc.valid() else None)
-            if loc.valid() and ("entrance" in tags or "door" in tags):
-                doors.node(obj.id, loc.lon, loc.lat, tags)
+            walk.node(obj, tags)
         elif isinstance(obj, osmium.osm.Way):
-            pts = _way_points(obj)
-            if len(pts) < 2:
-                continue
-            if obj.id in member_ways:
-                member_points[obj.id] = pts
-            closed = obj.is_closed()
-            road = ROAD_CLASSES.get(tags.get("highway", ""))
-            if road and not closed:
-                out.basemap.append(_geo("LineString", _round(pts), road, tags.get("name")))
-            elif closed and (kind := _basemap_class(tags)):
-                out.basemap.append(_geo("Polygon", [_round(pts)], kind, tags.get("name")))
-            if tags.get("highway"):
-                doors.way(tags, [(n.ref, (n.location.lon, n.location.lat)) for n in obj.nodes if n.location.valid()])
-            if tags.get("name") or "addr:housenumber" in tags:
-                kept = len(out.features)
-                _add(out, f"w{obj.id}", tags, _representative(pts, closed=closed), weight=len(pts))
-                if closed and len(out.features) > kept:
-                    doors.outline(f"w{obj.id}", tags, (n.ref for n in obj.nodes))
+            walk.way(obj, tags)
         elif isinstance(obj, osmium.osm.Area) and not obj.from_way():  # multipolygon relations; ways went above
-            rings = [[(n.lon, n.lat) for n in ring] for ring in obj.outer_rings()]
-            rings = [r for r in rings if len(r) >= 4]
-            if not rings:
-                continue
-            assembled.add(obj.orig_id())
-            if (district := _district_area_name(tags)) is not None:
-                out.district_areas.append((district, rings))
-            if kind := _basemap_class(tags):
-                for ring in rings:
-                    out.basemap.append(_geo("Polygon", [_round(ring)], kind, tags.get("name")))
-            if tags.get("name"):
-                kept = len(out.features)
-                _add(out, f"r{obj.orig_id()}", tags, _representative(max(rings, key=len), closed=True))
-                if len(out.features) > kept:
-                    doors.outline(f"r{obj.orig_id()}", tags, (n.ref for ring in obj.outer_rings() for n in ring))
-    for rel_id, (tags, refs) in wanted.items():
-        if rel_id in assembled:
-            continue
-        corners = list(dict.fromkeys(p for ref in refs for p in member_points.get(ref, [])))
-        if corners:  # the mean of the corners present: near the true middle, said to be approximate
-            lon, lat = sum(p[0] for p in corners) / len(corners), sum(p[1] for p in corners) / len(corners)
-            _add(out, f"r{rel_id}", tags, (lon, lat), approximate=True)
-    out.entrances = doors.doors()
-    if out.bbox is None and west <= east:
-        out.bbox = (west, south, east, north)
+            walk.relation_area(obj, tags)
+    walk.place_unclosed(wanted)
+    out.entrances = walk.doors.doors()
+    if out.bbox is None and walk.west <= walk.east:
+        out.bbox = (walk.west, walk.south, walk.east, walk.north)
     out.data_date = newest.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if newest else None
     return out
 

@@ -26,6 +26,7 @@ from core.models.route import (
     LiveOrigin,
     MetricSource,
     Notice,
+    ProviderCalls,
     ResolvedPoint,
     RouteLeg,
     RoutePlanRequest,
@@ -434,6 +435,83 @@ def walking_notices(best: CandidateRoute, *, mode: TransportMode) -> list[Notice
     ]
 
 
+class _StageReport:
+    """The progress stages of one plan: the stage, and where a paced service is used its calls so far (counted from
+    when the report was made) and about how many are left of the ``needed``."""
+
+    def __init__(self, provider: MapServices, needed: int) -> None:
+        self.provider = provider
+        self.needed = needed
+        self.requests_before = provider.remote_requests()
+
+    def __call__(self, code: PlanStageCode) -> PlanStage:
+        if self.provider.pacing_qps() is None:
+            return PlanStage(code)
+        made = self.provider.remote_requests() - self.requests_before
+        return PlanStage(code, service=self.provider.name, made=made, left=max(0, self.needed - made))
+
+
+def _route_result(
+    request: RoutePlanRequest,
+    trip: ResolvedTrip,
+    net: TripMatrix,
+    ranked: RankedCandidates,
+    geometry: RouteGeometry,
+    links: RouteLinks,
+    exact_notices: list[Notice],
+    *,
+    provider: MapServices,
+    settings: Settings,
+    before: ProviderCalls,
+    t0: float,
+) -> RoutePlanResult:
+    """The stages' outputs as the result: the notices of every stage in order (and the provider's warnings left),
+    the calls made since ``before``, the time since ``t0`` and the summary."""
+    notices = unique(
+        [
+            *trip.notices,
+            *net.notices,
+            *walking_notices(ranked.best, mode=request.transport_mode),
+            *geometry.notices,
+            *exact_notices,
+            *links.notices,
+            *(from_log(entry) for entry in provider.warnings.drain_entries()),
+        ]
+    )
+    calls = provider.snapshot()
+    result = RoutePlanResult(
+        success=True,
+        origin_mode=request.origin_mode,
+        resolved_origin=trip.origin,
+        resolved_destination=trip.destination,
+        resolved_stops=trip.stops,
+        candidates=ranked.candidates,
+        best_route=ranked.best,
+        best_index=ranked.best_index,
+        deep_links=links.deep_links,
+        summary="",
+        warnings=english(notices, names=point_names(trip.points, _region_names(provider.region))),
+        notices=notices,
+        task_name=request.task_name,
+        route_strategy=request.route_strategy,
+        transport_mode=request.transport_mode,
+        round_trip=request.round_trip,
+        provider=provider.name,
+        region=provider.region.name,
+        metric_source=net.source if net.source in get_args(MetricSource) else "offline_estimate",
+        optimizer=ranked.optimizer.model_copy(update={"tie_tolerance": settings.tie_tolerance})
+        if ranked.optimizer is not None
+        else None,
+        provider_calls=MapServices.diff(calls, before),
+        best_geometry=geometry.legs,
+        geometry_source=geometry.source,
+        live_origin=trip.live,
+        elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
+    )
+    result.summary = summarize_result(result)
+    return result
+
+
 def plan_route(
     request: RoutePlanRequest,
     *,
@@ -455,16 +533,8 @@ def plan_route(
         before = provider.snapshot()
         t0 = time.perf_counter()
         provider.drain_warnings()  # stale warnings from an earlier plan are not ours
-
-        def stage(code: PlanStageCode) -> PlanStage:
-            """The stage, and where a paced service is used its calls so far and about how many are left."""
-            if provider.pacing_qps() is None:
-                return PlanStage(code)
-            made = provider.remote_requests() - requests_before
-            return PlanStage(code, service=provider.name, made=made, left=max(0, needed - made))
-
         needed = needed_calls(request, directions_top=directions_top(request, provider=provider, settings=settings))
-        requests_before = provider.remote_requests()
+        stage = _StageReport(provider, needed)
         progress(stage("resolve"), 0.05)
         trip = resolve_stage(request, provider=provider, settings=settings)
         progress(stage("matrix"), 0.3)
@@ -484,48 +554,19 @@ def plan_route(
         progress(stage("draw"), 0.85)
         geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode, known=known)
         links = links_stage(trip, ranked.best, request=request, provider_name=provider.name, provider=provider)
-        notices = unique(
-            [
-                *trip.notices,
-                *net.notices,
-                *walking_notices(ranked.best, mode=request.transport_mode),
-                *geometry.notices,
-                *exact_notices,
-                *links.notices,
-                *(from_log(entry) for entry in provider.warnings.drain_entries()),
-            ]
+        result = _route_result(
+            request,
+            trip,
+            net,
+            ranked,
+            geometry,
+            links,
+            exact_notices,
+            provider=provider,
+            settings=settings,
+            before=before,
+            t0=t0,
         )
-        calls = provider.snapshot()
-        result = RoutePlanResult(
-            success=True,
-            origin_mode=request.origin_mode,
-            resolved_origin=trip.origin,
-            resolved_destination=trip.destination,
-            resolved_stops=trip.stops,
-            candidates=ranked.candidates,
-            best_route=ranked.best,
-            best_index=ranked.best_index,
-            deep_links=links.deep_links,
-            summary="",
-            warnings=english(notices, names=point_names(trip.points, _region_names(provider.region))),
-            notices=notices,
-            task_name=request.task_name,
-            route_strategy=request.route_strategy,
-            transport_mode=request.transport_mode,
-            round_trip=request.round_trip,
-            provider=provider.name,
-            region=provider.region.name,
-            metric_source=net.source if net.source in get_args(MetricSource) else "offline_estimate",
-            optimizer=ranked.optimizer.model_copy(update={"tie_tolerance": settings.tie_tolerance})
-            if ranked.optimizer is not None
-            else None,
-            provider_calls=MapServices.diff(calls, before),
-            best_geometry=geometry.legs,
-            geometry_source=geometry.source,
-            live_origin=trip.live,
-            elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
-        )
-        result.summary = summarize_result(result)
         progress(PlanStage("done"), 1.0)
         return result
 

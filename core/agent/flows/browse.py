@@ -19,7 +19,7 @@ from core.models.agent import (
     AgentState,
     NextStep,
 )
-from core.venues.catalog import DEMO_SOURCE
+from core.venues.catalog import DEMO_SOURCE, VenueSite
 
 _KNOWLEDGE_BASE = NextStep(code="downgrade", args={"to": "knowledge_base"})
 
@@ -28,24 +28,25 @@ def _takeover(blocked: BrowseBlocked) -> NextStep:
     return NextStep(code="takeover", args={"url": blocked.takeover_url} if blocked.takeover_url else {})
 
 
-def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    lang = fastpath.state_lang(state)
+def _ask_consent(state: AgentState, ctx: AgentContext, lang: Lang) -> None:
+    """No consent yet: NEED_CONSENT, naming the sites the agent may read."""
+    sites = venue_sites.allowed_site_names(ctx.settings, ctx.provider.region.name, lang)
+    state.result.status = "NEED_CONSENT"
+    state.result.error_code = "BROWSER_CONSENT_REQUIRED"
+    state.result.explanations = [t("agent.browse.consent_sites", lang, sites=sites)]
+    state.result.next_steps = [
+        NextStep(code="allow_webbrowse", args={"allowlist": " ".join(ctx.settings.browse_allowlist)}),
+        _KNOWLEDGE_BASE,
+    ]
+    log_decision(state, action="gate.consent", reason_code="BROWSER_CONSENT_REQUIRED", policy_id=POLICY_CONSENT)
+    ctx.report("awaiting_consent")
+
+
+def _page_to_read(state: AgentState, ctx: AgentContext) -> tuple[str | None, VenueSite | None]:
+    """The page the message asks for: a link in it, else the (demo) website of a venue it names, for the day it
+    names (else today), else the official site the knowledge base records for a place it names; and the venue
+    site when it is one."""
     region = ctx.provider.region
-    ctx.browse_consented = gates.browse_consented(
-        ctx.request, ctx.store, now=ctx.now_s(), ttl_s=ctx.settings.browse_consent_ttl_s
-    )
-    if not ctx.browse_consented:
-        sites = venue_sites.allowed_site_names(ctx.settings, region.name, lang)
-        state.result.status = "NEED_CONSENT"
-        state.result.error_code = "BROWSER_CONSENT_REQUIRED"
-        state.result.explanations = [t("agent.browse.consent_sites", lang, sites=sites)]
-        state.result.next_steps = [
-            NextStep(code="allow_webbrowse", args={"allowlist": " ".join(ctx.settings.browse_allowlist)}),
-            _KNOWLEDGE_BASE,
-        ]
-        log_decision(state, action="gate.consent", reason_code="BROWSER_CONSENT_REQUIRED", policy_id=POLICY_CONSENT)
-        ctx.report("awaiting_consent")
-        return
     url = venue_sites.message_url(state.user_input)
     site = None if url else venue_sites.site_for_message(state.user_input, region, ctx.settings)
     if site is not None:  # the venue's (demo) website, for the day the message names (else today)
@@ -61,6 +62,53 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
             (d.facts["url"] for d in kb.index.docs if d.facts.get("url") and d.facts.get("place_id") in mentioned),
             None,
         )
+    return url, site
+
+
+def _page_sentence(ev: BrowseEvidence, site: VenueSite | None, lang: Lang) -> str:
+    """What the page says, in one sentence: its offers, else its availability and price; with its cancellation
+    terms and the site by its name."""
+    # the page's own sentence, its full stop left to the reply's
+    cancel = (ev.cancellation_policy or "").rstrip("。.．") or t("agent.browse.not_stated", lang)
+    site_name = re.sub(r"^https?://([^/]+).*$", r"\1", ev.url)  # the source by its name: no link in a reply
+    if ev.offers:
+        venue = (site.name.get(lang) or site.name["zh"]) if site is not None else (ev.title or site_name)
+        return _offers_sentence(ev, lang, venue=venue, site=site_name, cancellation=cancel)
+    avail = t(_AVAILABILITY[ev.availability], lang)
+    price = f"¥{ev.price:g}" if ev.price is not None else t("agent.browse.no_price", lang)
+    return t("agent.browse.found", lang, site=site_name, availability=avail, price=price, cancellation=cancel)
+
+
+def _dry_run_booking(state: AgentState, ctx: AgentContext, ev: BrowseEvidence) -> None:
+    """ "Book it on the official site": the commit gate takes over, with what the page said as evidence."""
+    issue_dry_run(
+        state,
+        ctx,
+        action=ActionName.TRIP_RECORD_COMMITMENT,
+        params={"kind": "booking", "url": ev.url, "message_intent": "booking"},
+        evidence=[
+            {
+                "availability": ev.availability,
+                "price": ev.price,
+                "currency": ev.currency,
+                "cancellation_policy": ev.cancellation_policy,
+                "offers": [o.model_dump() for o in ev.offers],
+                "source": ev.source,
+                "url": ev.url,
+            }
+        ],
+    )
+
+
+def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
+    lang = fastpath.state_lang(state)
+    ctx.browse_consented = gates.browse_consented(
+        ctx.request, ctx.store, now=ctx.now_s(), ttl_s=ctx.settings.browse_consent_ttl_s
+    )
+    if not ctx.browse_consented:
+        _ask_consent(state, ctx, lang)
+        return
+    url, site = _page_to_read(state, ctx)
     if url is None:
         state.result.status = "NEED_MORE_INFO"
         state.result.explanations = [t("agent.browse.need_url", lang)]
@@ -88,17 +136,7 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         state.result.explanations = [t("agent.browse.nothing_found", lang)]
         return
     ev = out.evidence[-1]
-    # the page's own sentence, its full stop left to the reply's
-    cancel = (ev.cancellation_policy or "").rstrip("。.．") or t("agent.browse.not_stated", lang)
-    site_name = re.sub(r"^https?://([^/]+).*$", r"\1", ev.url)  # the source by its name: no link in a reply
-    if ev.offers:
-        venue = (site.name.get(lang) or site.name["zh"]) if site is not None else (ev.title or site_name)
-        state.result.explanations = [_offers_sentence(ev, lang, venue=venue, site=site_name, cancellation=cancel)]
-    else:
-        avail = t(_AVAILABILITY[ev.availability], lang)
-        price = f"¥{ev.price:g}" if ev.price is not None else t("agent.browse.no_price", lang)
-        state.result.explanations = [t("agent.browse.found", lang, site=site_name, availability=avail, price=price,
-                                       cancellation=cancel)]  # fmt: skip
+    state.result.explanations = [_page_sentence(ev, site, lang)]
     state.result.status = "OK"
     log_decision(
         state,
@@ -108,23 +146,7 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         facts={"availability": ev.availability, "price": ev.price, "offers": len(ev.offers), "steps": out.steps},
     )
     if decision.features.high_risk:  # "book it on the official site": the commit gate takes over
-        issue_dry_run(
-            state,
-            ctx,
-            action=ActionName.TRIP_RECORD_COMMITMENT,
-            params={"kind": "booking", "url": ev.url, "message_intent": "booking"},
-            evidence=[
-                {
-                    "availability": ev.availability,
-                    "price": ev.price,
-                    "currency": ev.currency,
-                    "cancellation_policy": ev.cancellation_policy,
-                    "offers": [o.model_dump() for o in ev.offers],
-                    "source": ev.source,
-                    "url": ev.url,
-                }
-            ],
-        )
+        _dry_run_booking(state, ctx, ev)
 
 
 def _money(price: float, currency: str | None) -> str:

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from core.agent import fastpath
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
+from core.agent.actions.reservations import Refusal
 from core.agent.booking import BookingSlots, booking_slots, pick_reading
 from core.agent.features import normalize_message, strip_negated
 from core.agent.flows import booking_followup as followup
@@ -30,7 +31,7 @@ from core.agent.venue_fit import fit_hints, suggest
 from core.errors import InputError
 from core.models.agent import AgentState, NextStep
 from core.models.reservations import DryRun, Reservation
-from core.reservations.catalog import catalogue, item_for
+from core.reservations.catalog import BookableItem, catalogue, item_for
 from core.stores.trips import DryRunRecord
 
 POLICY = "RESERVATION_GATE"
@@ -60,20 +61,86 @@ def _ask(state: AgentState, text: str, *, reason: str, missing: list[str] | None
 
 
 # --- book ------------------------------------------------------------------------------------------
+def _booking_facts(state: AgentState, ctx: AgentContext) -> tuple[bool, BookingSlots, list[str]]:
+    """The booking's facts (and reply language, and the venues offered before): the user's pending booking with
+    this message's facts joined (flows/booking_followup.py), else this message's."""
+    joined = ctx.cache.get(followup.CACHE_KEY)
+    if isinstance(joined, InputError):  # a follow-up whose fact is wrong ("2月30日"): said by the orchestrator
+        raise joined
+    if joined is not None:
+        log_decision(state, action=ActionName.RESERVATIONS_DRY_RUN, reason_code="PENDING_BOOKING_CONTINUED",
+                     policy_id=followup.POLICY, facts={"added": joined.added, "pending_age_s": joined.age_s})  # fmt: skip
+        return joined.zh, joined.slots, joined.options
+    return _zh(state), _slots(state, ctx), []
+
+
+def _asked_for_more(
+    state: AgentState, ctx: AgentContext, slots: BookingSlots, item: BookableItem, at: time | None, zh: bool
+) -> bool:
+    """Ask for what the booking still lacks, remembering what it has: a time that is none of the venue's slots, am
+    or pm when both are, the facts missing, a party size the venue cannot take. True when it asked."""
+    pack = ctx.provider.region
+    name = words.name_of(pack, item.id, item.name, zh)
+    missing = [m for m in slots.missing() if m != "item" and not (m == "time" and at is not None)]
+    if slots.hours and at is None and not any(time(h, slots.minute) in item.slots() for h in slots.hours):
+        said = time(slots.hours[0], slots.minute)
+        _ask(state, words.refusal_text("NOT_A_SLOT", {}, item=item, zh=zh, at=said, pack=pack), reason="NOT_A_SLOT")
+        followup.remember(ctx, slots, zh=zh, drop=("time", "hours"))
+        return True
+    if slots.hours and at is None:  # both readings are slots of the venue: ask, never guess
+        h = slots.hours[0]
+        _ask(
+            state,
+            words.t("agent.booking.am_or_pm", words.lang_of(zh), name=name, h=h),
+            reason="AMBIGUOUS_TIME",
+            missing=["time"],
+        )
+        followup.remember(ctx, slots, zh=zh)
+        return True
+    if missing:
+        known = _known(name, slots, at, zh)
+        _ask(state, known + words.ask_missing(missing, zh) + words.example(zh), reason="MISSING_SLOTS", missing=missing)
+        followup.remember(ctx, slots.model_copy(update={"time": at, "hours": [] if at else slots.hours}), zh=zh)
+        return True
+    assert slots.date is not None and at is not None and slots.party is not None
+    if not 1 <= slots.party <= 20:
+        _ask(state, words.refusal_text("PARTY_TOO_LARGE", {}, item=item, zh=zh, at=at, pack=pack), reason="PARTY_SIZE")
+        followup.remember(ctx, slots.model_copy(update={"time": at, "hours": []}), zh=zh, drop=("party",))
+        return True
+    return False
+
+
+def _refused(
+    state: AgentState,
+    ctx: AgentContext,
+    refusal: Refusal,
+    slots: BookingSlots,
+    item: BookableItem,
+    at: time,
+    zh: bool,
+) -> None:
+    """The service refused the dry run: why, in words, with the times it suggests; the booking remembered when the
+    person can answer with another time (or day, or party), else forgotten."""
+    pack = ctx.provider.region
+    state.result.status = "NEED_MORE_INFO"
+    state.result.explanations = [words.refusal_text(refusal.code, refusal.details, item=item, zh=zh, at=at, pack=pack)]
+    state.result.candidates += [{"time": s, "place_id": item.id} for s in refusal.details.get("suggestions", [])]
+    log_decision(state, action=ActionName.RESERVATIONS_DRY_RUN, reason_code=refusal.code, policy_id=POLICY)
+    kept = slots.model_copy(update={"time": at, "hours": []})
+    again = {"SLOT_FULL": ("time",), "NOT_A_SLOT": ("time",), "TOO_LATE": ("date", "time"),
+             "PARTY_TOO_LARGE": ("party",)}  # fmt: skip
+    if refusal.code in again:  # the person answers with another time (or day, or party)
+        followup.remember(ctx, kept, zh=zh, drop=again[refusal.code])
+    else:
+        followup.forget(ctx)
+
+
 def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     """A booking from this message, or from the user's pending booking with this message's facts joined
     (flows/booking_followup.py); whatever is asked for is remembered, a dry run forgets it."""
     guard(state, ctx, action=ActionName.RESERVATIONS_DRY_RUN)
     state.react.step += 1
-    joined = ctx.cache.get(followup.CACHE_KEY)
-    if isinstance(joined, InputError):  # a follow-up whose fact is wrong ("2月30日"): said by the orchestrator
-        raise joined
-    if joined is not None:
-        zh, slots, offered = joined.zh, joined.slots, joined.options
-        log_decision(state, action=ActionName.RESERVATIONS_DRY_RUN, reason_code="PENDING_BOOKING_CONTINUED",
-                     policy_id=followup.POLICY, facts={"added": joined.added, "pending_age_s": joined.age_s})  # fmt: skip
-    else:
-        zh, slots, offered = _zh(state), _slots(state, ctx), []
+    zh, slots, offered = _booking_facts(state, ctx)
     pack = ctx.provider.region
     if len(slots.venues) > 1:
         named = [words.name_of(pack, v.id, v.name, zh) for v in slots.venues]
@@ -88,55 +155,16 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
         return
     item = item_for(pack, slots.venues[0].id)
     assert item is not None  # named_venues only calls bookable what the catalogue holds
-    name = words.name_of(pack, item.id, item.name, zh)
     at = slots.time or (pick_reading(slots.hours, slots.minute, item) if slots.hours else None)
-    missing = [m for m in slots.missing() if m != "item" and not (m == "time" and at is not None)]
-    if slots.hours and at is None and not any(time(h, slots.minute) in item.slots() for h in slots.hours):
-        said = time(slots.hours[0], slots.minute)
-        _ask(state, words.refusal_text("NOT_A_SLOT", {}, item=item, zh=zh, at=said, pack=pack), reason="NOT_A_SLOT")
-        followup.remember(ctx, slots, zh=zh, drop=("time", "hours"))
-        return
-    if slots.hours and at is None:  # both readings are slots of the venue: ask, never guess
-        h = slots.hours[0]
-        _ask(
-            state,
-            words.t("agent.booking.am_or_pm", words.lang_of(zh), name=name, h=h),
-            reason="AMBIGUOUS_TIME",
-            missing=["time"],
-        )
-        followup.remember(ctx, slots, zh=zh)
-        return
-    if missing:
-        known = _known(name, slots, at, zh)
-        _ask(state, known + words.ask_missing(missing, zh) + words.example(zh), reason="MISSING_SLOTS", missing=missing)
-        followup.remember(ctx, slots.model_copy(update={"time": at, "hours": [] if at else slots.hours}), zh=zh)
+    if _asked_for_more(state, ctx, slots, item, at, zh):
         return
     assert slots.date is not None and at is not None and slots.party is not None
     request = {"item_id": item.id, "date": slots.date.isoformat(), "time": words.hm(at), "party_size": slots.party}
-    if not 1 <= slots.party <= 20:
-        _ask(state, words.refusal_text("PARTY_TOO_LARGE", {}, item=item, zh=zh, at=at, pack=pack), reason="PARTY_SIZE")
-        followup.remember(ctx, slots.model_copy(update={"time": at, "hours": []}), zh=zh, drop=("party",))
-        return
-    out = act(registry, ActionName.RESERVATIONS_DRY_RUN, {"request": request}, state, ctx,
-              reason_code="BOOKING_REQUESTED", policy_id=POLICY,
-              facts={"item_id": item.id, "date": request["date"], "time": request["time"],
-                     "party_size": slots.party})  # fmt: skip
+    out = act(registry, ActionName.RESERVATIONS_DRY_RUN, {"request": request}, state, ctx, reason_code="BOOKING_REQUESTED",
+              policy_id=POLICY, facts={"item_id": item.id, "date": request["date"], "time": request["time"],
+                                       "party_size": slots.party})  # fmt: skip
     if out.refusal is not None:
-        state.result.status = "NEED_MORE_INFO"
-        state.result.explanations = [
-            words.refusal_text(out.refusal.code, out.refusal.details, item=item, zh=zh, at=at, pack=pack)
-        ]
-        state.result.candidates += [
-            {"time": s, "place_id": item.id} for s in out.refusal.details.get("suggestions", [])
-        ]
-        log_decision(state, action=ActionName.RESERVATIONS_DRY_RUN, reason_code=out.refusal.code, policy_id=POLICY)
-        kept = slots.model_copy(update={"time": at, "hours": []})
-        again = {"SLOT_FULL": ("time",), "NOT_A_SLOT": ("time",), "TOO_LATE": ("date", "time"),
-                 "PARTY_TOO_LARGE": ("party",)}  # fmt: skip
-        if out.refusal.code in again:  # the person answers with another time (or day, or party)
-            followup.remember(ctx, kept, zh=zh, drop=again[out.refusal.code])
-        else:
-            followup.forget(ctx)
+        _refused(state, ctx, out.refusal, slots, item, at, zh)
         return
     followup.forget(ctx)  # the booking is in the dry run now; confirming it is the next step
     dry: DryRun = out.dry_run
