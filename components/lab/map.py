@@ -213,7 +213,8 @@ def build_deck(
     if not paths:
         return None, facts
     if colour_by == "saving":  # one line per request: strategy a's, coloured by what it saves against b
-        paths = [p for p, (_, row) in zip(paths, rows.iterrows()) if row["strategy"] == a] or paths
+        own = rows[rows["strategy"] == a]  # chosen by row: a route without a line draws nothing, shifts nothing
+        paths = route_paths(own, saved, colour_by=colour_by, a=a, lang=lang, request_label=request_label) or paths
         facts["routes"] = len(paths)
     bounds = bounds_of([p["path"] for p in paths])
     background, kind = background_layer(pack, bounds)

@@ -15,6 +15,7 @@ from core.config import Settings
 from core.itinerary.layout import best_insertion, layout_day, order_is_feasible
 from core.itinerary.problem import day_windows, effective_penalty, is_hard, lunch_bounds
 from core.models.itinerary_problem import DayPlan, ItineraryProblem, MinuteInterval, ProblemDay, ProblemStop
+from core.optimizer.ortools_status import routing_status_name
 
 #: All days at once: the cost of each visit a day has beyond its even share (+1), in robust travel minutes.
 BALANCE_VISIT_COST = 30
@@ -148,7 +149,7 @@ def _solve_routing_model(
             return None, list(keys), None, "SEED_REJECTED"
     if solution is None:
         solution = routing.SolveWithParameters(params)
-    status = _status_name(routing.status())
+    status = routing_status_name(routing.status())
     if solution is None:
         return None, list(keys), None, status
     routes: dict[int, list[str]] = {}
@@ -320,20 +321,6 @@ def _search_parameters(settings: Settings) -> Any:
         setattr(ops, name, optional_boolean_pb2.BOOL_FALSE)
     params.time_limit.FromMilliseconds(int(settings.itinerary_solver_time_limit_s * 1000))
     return params
-
-
-def _status_name(code: int) -> str:
-    names = {
-        0: "ROUTING_NOT_SOLVED",
-        1: "ROUTING_SUCCESS",
-        2: "ROUTING_PARTIAL_SUCCESS_LOCAL_OPTIMUM_NOT_REACHED",
-        3: "ROUTING_FAIL",
-        4: "ROUTING_FAIL_TIMEOUT",
-        5: "ROUTING_INVALID",
-        6: "ROUTING_INFEASIBLE",
-        7: "ROUTING_OPTIMAL",
-    }
-    return names.get(int(code), str(code))
 
 
 def optimize_day_vrptw(

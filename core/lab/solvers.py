@@ -26,6 +26,7 @@ from core.errors import OmniError
 from core.geo.base import LonLat, TravelMode
 from core.models.lab import OptStatus
 from core.optimizer.arrays import Floats
+from core.optimizer.ortools_status import routing_status_name
 
 #: the objectives an optimiser is asked for: the matrix each one minimises
 OBJECTIVES = ("distance_m", "duration_s")
@@ -116,18 +117,6 @@ def run_nearest_neighbour(
 
 
 # ---- OR-Tools routing with guided local search ------------------------------------------------------------
-_ROUTING_STATUS = {
-    0: "ROUTING_NOT_SOLVED",
-    1: "ROUTING_SUCCESS",
-    2: "ROUTING_PARTIAL_SUCCESS_LOCAL_OPTIMUM_NOT_REACHED",
-    3: "ROUTING_FAIL",
-    4: "ROUTING_FAIL_TIMEOUT",
-    5: "ROUTING_INVALID",
-    6: "ROUTING_INFEASIBLE",
-    7: "ROUTING_OPTIMAL",
-}
-
-
 def ortools_path(
     cost: Floats, stops: Sequence[int], *, start: int | None, end: int, time_limit_s: float
 ) -> tuple[tuple[int, ...], str]:
@@ -161,7 +150,7 @@ def ortools_path(
     params.time_limit.seconds = ms // 1000
     params.time_limit.nanos = (ms % 1000) * 1_000_000
     solution = routing.SolveWithParameters(params)
-    status = _ROUTING_STATUS.get(int(routing.status()), str(routing.status()))
+    status = routing_status_name(routing.status())
     if solution is None:
         raise RuntimeError(f"OR-Tools found no route ({status})")
     order: list[int] = []
