@@ -26,7 +26,7 @@ from components.lab.words import optimiser_name, strategy_name
 from core.i18n import t
 
 if TYPE_CHECKING:
-    from core.app.lab import LabSummary
+    from core.models.lab import LabSummary
 
 GroupLabel = Callable[[str, str, str], str]
 BOM = "\ufeff"

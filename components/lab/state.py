@@ -22,9 +22,9 @@ import streamlit as st
 
 from components.services import settings
 from components.session import MutableState, StateView
-from core.app.lab import Batch, read_batch
+from core.app.lab import read_batch
 from core.config import PROJECT_ROOT
-from core.models.lab import LabGrid, RouteBatchItem, TripBatchItem
+from core.models.lab import Batch, LabGrid, RouteBatchItem, TripBatchItem
 
 BATCHES_DIR = PROJECT_ROOT / "data" / "batches"
 MODES = ("driving", "walking", "cycling")

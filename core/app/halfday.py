@@ -10,9 +10,9 @@ from typing import Literal
 from core.agent.llm import make_llm
 from core.app.context import RequestContext
 from core.errors import InputError
-from core.halfday.link import LinkReading, read_link_window
+from core.halfday.link import read_link_window
 from core.halfday.memory import MemoryStore
-from core.halfday.pipeline import DEGRADED_ASK, DEGRADED_DECLINED, LEVEL3_CODES, Decide
+from core.halfday.pipeline import Decide
 from core.halfday.service import HalfDayPlanner
 from core.halfday.waits import WaitAnswer
 from core.models.agent import AgentRequest, AgentResponse
@@ -24,9 +24,7 @@ from core.models.halfday.events import (
 from core.models.halfday.facts import (
     DegradedChoice,
 )
-from core.models.halfday.goal import (
-    WindowChoice,
-)
+from core.models.halfday.goal import LinkReading, WindowChoice
 from core.models.halfday.plans import (
     HalfDayRequest,
     Memory,
@@ -38,11 +36,7 @@ from core.models.reservations import DryRun
 from core.share import HalfDayLink
 
 __all__ = [
-    "DEGRADED_ASK",
-    "DEGRADED_DECLINED",
-    "LEVEL3_CODES",
     "HalfDayPlanner",
-    "LinkReading",
     "answer_degraded",
     "converse_instead",
     "offered_windows",

@@ -9,9 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.config import Settings, get_settings
-from core.lab.batch import Batch
-from core.lab.summary import LabSummary
-from core.models.lab import LabGrid
+from core.models.lab import Batch, LabGrid, LabSummary
 
 if TYPE_CHECKING:  # the runner and the results table (pyarrow) are read when a run or a table is asked for
     import pandas as pd
@@ -19,8 +17,6 @@ if TYPE_CHECKING:  # the runner and the results table (pyarrow) are read when a 
     from core.lab.runner import RunReport
 
 __all__ = [
-    "Batch",
-    "LabSummary",
     "grid_of",
     "load_results",
     "read_batch",

@@ -9,13 +9,13 @@ from pydantic import BaseModel
 
 from core.app.context import RequestContext
 from core.errors import InputError
-from core.memory.conversations import Conversation, ConversationStore
+from core.memory.conversations import ConversationStore
 from core.memory.store import Episode, KeptRule, UserMemory
 from core.models.agent import AgentResponse
+from core.models.memory import Conversation
 from core.models.rules import RULE_CODES
 
 __all__ = [
-    "Conversation",
     "MemoryView",
     "forget",
     "forget_everything",

@@ -13,24 +13,20 @@ from core.models.route import (
     CandidateRoute,
     Notice,
     OptimizerInfo,
+    OrderComparison,
     ResolvedPoint,
     RoutePlanRequest,
     RoutePlanResult,
+    Scenario,
 )
 from core.packs.loader import RegionPack
-from core.route.compare import OrderComparison
 from core.route.export_words import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
 from core.route.notices import PlaceNames
 from core.route.planner import plan_route as _plan_route
-from core.route.scenarios import Scenario
 from core.route.stage_types import PlanStage, Progress
 
 __all__ = [
-    # the contracts the route's entry points take and return (defined in core.route)
-    "OrderComparison",
     "PlaceNames",
-    "Progress",
-    "Scenario",
     # the route's word tables (catalog keys per code), shared by the page and the HTML report
     "ROLE_KEYS",
     "SOURCE_KEYS",

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import re
 import secrets
-from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from pydantic import BaseModel
 
+from core.models.memory import Conversation, Turn
 from core.stores.db import EngineAtFirstUse, transaction
 
 metadata = sa.MetaData()
@@ -34,21 +33,6 @@ turns_table = sa.Table(
     sa.Column("at", sa.DateTime(timezone=True)),
 )
 MAX_TURNS = 200  # a conversation's turns read back (the newest ones)
-
-
-class Turn(BaseModel):
-    seq: int
-    message: str
-    response: dict[str, Any]  # the agent's response as JSON (core.models.agent.AgentResponse)
-    at: datetime
-
-
-class Conversation(BaseModel):
-    id: str
-    user_id: str
-    created_at: datetime
-    updated_at: datetime
-    turns: list[Turn]
 
 
 def new_id() -> str:

@@ -29,6 +29,7 @@ from core.config import Settings
 from core.errors import InputError
 from core.models.reservations import (
     TRANSITIONS,
+    BookableItem,
     CancellationPolicy,
     DryRun,
     Outcome,
@@ -39,7 +40,7 @@ from core.models.reservations import (
 )
 from core.packs.loader import RegionPack
 from core.reservations import store
-from core.reservations.catalog import BookableItem, item_for
+from core.reservations.catalog import item_for
 from core.stores.db import Database
 
 

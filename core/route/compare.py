@@ -16,43 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict
-
-from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
-
-
-class LegDiff(BaseModel):
-    """One leg of the candidate: its position in the candidate's order (0 = from its first place to its second),
-    the two place keys, and how it compares with the best order."""
-
-    model_config = ConfigDict(frozen=True)
-
-    index: int
-    from_key: str
-    to_key: str
-    status: str  # "changed" (not in the best order) | "shared" (same direction) | "reversed" (other direction)
-
-
-class OrderComparison(BaseModel):
-    """A candidate order against the best order, leg by leg."""
-
-    model_config = ConfigDict(frozen=True)
-
-    legs: tuple[LegDiff, ...]
-
-    @property
-    def changed(self) -> tuple[int, ...]:
-        """Positions of the candidate's legs the best order does not have."""
-        return tuple(leg.index for leg in self.legs if leg.status == "changed")
-
-    @property
-    def shared(self) -> tuple[int, ...]:
-        """Positions of the candidate's legs the best order has too (in either direction)."""
-        return tuple(leg.index for leg in self.legs if leg.status != "changed")
-
-    @property
-    def same_as_best(self) -> bool:
-        return not self.changed
+from core.models.route import CandidateRoute, LegDiff, OrderComparison, ResolvedPoint, RoutePlanResult
 
 
 def _undirected(a: str, b: str) -> tuple[str, str]:
