@@ -16,16 +16,13 @@ from core.halfday.pipeline import Decide
 from core.halfday.service import HalfDayPlanner
 from core.halfday.waits import WaitAnswer
 from core.models.agent import AgentRequest, AgentResponse
-from core.models.halfday.events import (
-    DoneEvent,
-    DonePlans,
-    HalfDayEvent,
-)
+from core.models.halfday.events import DoneEvent, DonePlans, HalfDayEvent, HalfDayResult
 from core.models.halfday.facts import (
     DegradedChoice,
 )
 from core.models.halfday.goal import LinkReading, WindowChoice
 from core.models.halfday.plans import (
+    FamilyProfile,
     HalfDayRequest,
     Memory,
     Plan,
@@ -36,15 +33,18 @@ from core.models.reservations import DryRun
 from core.share import HalfDayLink
 
 __all__ = [
-    "HalfDayPlanner",
     "answer_degraded",
     "converse_instead",
+    "feedback",
+    "forget",
+    "keep_family",
     "offered_windows",
     "open_link",
     "plan_half_day",
     "plan_half_day_answerable",
-    "planner",
     "rank_plans",
+    "remember_plan",
+    "remembered",
     "reserve_step",
     "worded",
 ]
@@ -158,6 +158,17 @@ def memory_store(ctx: RequestContext) -> MemoryStore:
 
 def remembered(ctx: RequestContext) -> Memory:
     return memory_store(ctx).get(_user(ctx))
+
+
+def remember_plan(ctx: RequestContext, result: HalfDayResult, plan_id: str) -> None:
+    """The person chose plan ``plan_id`` of ``result``: the user's memory learns its places' tags, and keeps an
+    episode of it to recall (the planner of the context's region does both)."""
+    planner(ctx).remember_plan(_user(ctx), result, plan_id)
+
+
+def keep_family(ctx: RequestContext, family: FamilyProfile) -> None:
+    """The user's family profile (the next plans' party when a goal names none)."""
+    memory_store(ctx).set_family(_user(ctx), family)
 
 
 def forget(ctx: RequestContext) -> int:

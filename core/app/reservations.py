@@ -11,8 +11,8 @@ import hashlib
 
 from core.app.context import RequestContext
 from core.errors import InputError
+from core.models.region import RegionPack
 from core.models.reservations import BookableItem, DryRun, Outcome, Reservation, ReservationRequest
-from core.packs.loader import RegionPack
 from core.reservations.service import ReservationService
 
 __all__ = [

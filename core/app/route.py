@@ -9,6 +9,7 @@ from core.app.context import RequestContext
 from core.config import get_settings
 from core.errors import OmniError
 from core.i18n import t
+from core.models.region import RegionPack
 from core.models.route import (
     CandidateRoute,
     Notice,
@@ -19,7 +20,6 @@ from core.models.route import (
     RoutePlanResult,
     Scenario,
 )
-from core.packs.loader import RegionPack
 from core.route.export_words import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
 from core.route.notices import PlaceNames
 from core.route.planner import plan_route as _plan_route

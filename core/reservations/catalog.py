@@ -11,8 +11,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from core.models.region import RegionPack, RegionPlace
 from core.models.reservations import BookableItem, Terms
-from core.packs.loader import RegionPack, RegionPlace
 
 
 class ReservationTerms(BaseModel):

@@ -27,6 +27,7 @@ from sqlalchemy.engine import Connection, Engine
 from core.clock import Clock
 from core.config import Settings
 from core.errors import InputError
+from core.models.region import RegionPack
 from core.models.reservations import (
     TRANSITIONS,
     BookableItem,
@@ -38,7 +39,6 @@ from core.models.reservations import (
     ReservationRequest,
     Transition,
 )
-from core.packs.loader import RegionPack
 from core.reservations import store
 from core.reservations.catalog import item_for
 from core.stores.db import Database

@@ -19,8 +19,8 @@ import unicodedata
 from datetime import date
 
 from core.i18n import has_cjk, join_words, t
+from core.models.region import RegionPack
 from core.models.route import ResolvedPoint, RoutePlanResult
-from core.packs.loader import RegionPack
 from core.route.export_words import (
     DEFAULT_TASK_NAME,
     ROLE_KEYS,

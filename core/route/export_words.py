@@ -9,8 +9,8 @@ from typing import Literal
 
 from core import i18n
 from core.i18n import join_words, t
+from core.models.region import RegionPack
 from core.models.route import CandidateRoute, OptimizerInfo, ResolvedPoint, RoutePlanResult
-from core.packs.loader import RegionPack
 from core.route.notices import core_names
 from core.route.notices import words as notice_words
 
