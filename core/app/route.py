@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from pathlib import Path
+from typing import Literal
 
 from core.app.context import RequestContext
 from core.config import get_settings
@@ -35,10 +39,10 @@ __all__ = [
     # entry points
     "amap_navigates_in",
     "compare_with_best",
-    "export_csv",
+    "ExportFile",
+    "RouteExports",
     "export_html",
-    "export_json",
-    "export_stem",
+    "exports",
     "notice_known",
     "notice_words",
     "place_key",
@@ -191,25 +195,42 @@ def qr_svg_data_uri(link: str, *, scale: int = 4) -> str:
     return _qr(link, scale=scale)
 
 
-def export_stem(result: RoutePlanResult, *, on: date, destination_name: str | None = None) -> str:
-    """The file name (no extension) of the result's exports: the trip's name slugged, then the day ``on``."""
-    from core.route.export import export_stem as _stem
+@dataclass(frozen=True)
+class ExportFile:
+    """One download of a result: its kind, file name and media type, and what makes its content when asked for."""
 
-    return _stem(result, on=on, destination_name=destination_name)
-
-
-def export_json(result: RoutePlanResult) -> str:
-    """The result as JSON (Chinese readable; round-trips through ``RoutePlanResult.model_validate_json``)."""
-    from core.route.export import result_to_json
-
-    return result_to_json(result)
+    kind: Literal["json", "html", "csv"]
+    file_name: str
+    mime: str
+    make: Callable[[], str | bytes]
 
 
-def export_csv(result: RoutePlanResult) -> bytes:
-    """The best route's legs as CSV, UTF-8 with a byte order mark (Excel reads the Chinese names right)."""
-    from core.route.export import legs_to_csv_bytes
+@dataclass(frozen=True)
+class RouteExports:
+    """A result's downloads, named after ``stem`` (the trip's name slugged, then the day)."""
 
-    return legs_to_csv_bytes(result)
+    stem: str
+    files: tuple[ExportFile, ...]
+
+
+def exports(
+    result: RoutePlanResult, *, on: date, destination_name: str | None = None, lang: str = "en"
+) -> RouteExports:
+    """The result's downloads for the day ``on``: the JSON (the whole result, Chinese readable; it round-trips through
+    ``RoutePlanResult.model_validate_json``), the HTML page (``export_html`` in ``lang``) and the best route's legs
+    as CSV (UTF-8 with a byte order mark: Excel reads the Chinese names right). Each is made only when asked for:
+    the HTML page draws a QR code per link, and the three are seldom all wanted."""
+    from core.route.export import export_stem, legs_to_csv_bytes, result_to_json
+
+    stem = export_stem(result, on=on, destination_name=destination_name)
+    return RouteExports(
+        stem=stem,
+        files=(
+            ExportFile("json", f"{stem}.json", "application/json", partial(result_to_json, result)),
+            ExportFile("html", f"{stem}.html", "text/html", partial(export_html, result, lang=lang)),
+            ExportFile("csv", f"{stem}-legs.csv", "text/csv", partial(legs_to_csv_bytes, result)),
+        ),
+    )
 
 
 def export_html(result: RoutePlanResult, *, lang: str = "en", data_dir: Path | None = None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from typing import Any
 
@@ -21,3 +22,9 @@ class Conversation(BaseModel):
     created_at: datetime
     updated_at: datetime
     turns: list[Turn]
+
+
+def new_conversation_id() -> str:
+    """An id for a conversation not kept yet (random: a link carries it); its first turn is kept under it, and a
+    consent given in it."""
+    return secrets.token_hex(8)
