@@ -36,7 +36,7 @@ from components.map_pins import REACH_PX, Pins
 from components.maps import BEST_COLOUR, ROLE_COLOURS, _base_url_path, offline_map
 from components.route.numbering import stop_numbers
 from components.route_words import ROLE_LABELS, found_name, point_name
-from core.app.route import compare_with_best, place_key, source_words
+from core.app.route import compare_with_best, source_words
 from core.i18n import t
 from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
 
@@ -80,7 +80,7 @@ class MapPoint:
     resolved_name: str = ""
     source: str = ""
     other_name: str = ""
-    key: str = ""  # the place (core.route.compare.place_key)
+    key: str = ""  # the place (ResolvedPoint.place_key)
 
 
 def _from_resolved(point: ResolvedPoint, label: str, *, lang: str = "en", region: str | None = None) -> MapPoint:
@@ -95,7 +95,7 @@ def _from_resolved(point: ResolvedPoint, label: str, *, lang: str = "en", region
         resolved_name=found.shown,
         source=point.source,
         other_name=found.other,
-        key=place_key(point),
+        key=point.place_key,
     )
 
 

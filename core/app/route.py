@@ -37,25 +37,24 @@ __all__ = [
     "STRATEGY_KEYS",
     "TRANSPORT_KEYS",
     # entry points
-    "amap_navigates_in",
     "compare_with_best",
     "ExportFile",
     "RouteExports",
+    "RouteLinks",
+    "WebPart",
     "export_html",
     "exports",
     "notice_known",
     "notice_words",
-    "place_key",
     "provider_words",
     "plan_route",
-    "qr_svg_data_uri",
-    "safe_href",
+    "outside_amap",
+    "route_links",
     "scenarios",
     "has_road_geometry",
     "search_words",
     "source_words",
     "stops_words",
-    "web_part_spans",
     "why_words",
     "stage_words",
 ]
@@ -93,13 +92,6 @@ def scenarios(region: str | None = None, *, data_dir: Path | None = None) -> lis
     from core.route.scenarios import list_scenarios
 
     return list(list_scenarios(region, data_dir=data_dir or get_settings().data_dir))
-
-
-def place_key(point: ResolvedPoint) -> str:
-    """The place a point stands for (its POI id, else its coordinates): how orders are compared."""
-    from core.route.compare import place_key as _place_key
-
-    return _place_key(point)
 
 
 def compare_with_best(result: RoutePlanResult, candidate: CandidateRoute) -> OrderComparison:
@@ -167,32 +159,66 @@ def why_words(result: RoutePlanResult, lang: str) -> str:
     return _why_words(result, lang)
 
 
-def safe_href(link: str | None) -> str | None:
-    """``link`` if its scheme is allowed for a button or an anchor, else None."""
-    from core.route.export import safe_href as _safe_href
+@dataclass(frozen=True)
+class WebPart:
+    """The ``n``-th browser link of the best order (counted among all the core made) and the points it goes from
+    and to (None: where the phone is, the route having no fixed start)."""
 
-    return _safe_href(link)
-
-
-def amap_navigates_in(country: str) -> bool:
-    """Whether AMap's app and web navigation cover a region of ``country`` (its deep links are made there)."""
-    from core.route.links import amap_navigates_in as _navigates
-
-    return _navigates(country)
+    n: int
+    href: str
+    start: ResolvedPoint | None
+    end: ResolvedPoint | None
 
 
-def web_part_spans(n_points: int, transport_mode: str) -> list[tuple[int, int]]:
-    """Where each browser link of the result starts and ends, as positions in ``[start, *stops, destination]``."""
-    from core.route.links import web_part_spans as _spans
+@dataclass(frozen=True)
+class RouteLinks:
+    """The deep links of a result a face may show: only those ``safe_href`` allows (None where there is none)."""
 
-    return _spans(n_points, transport_mode)
+    web_parts: tuple[WebPart, ...]
+    navigation: str | None
+    personal_map: str | None
+    android_route_plan: str | None
+    ios_route_plan: str | None
 
 
-def qr_svg_data_uri(link: str, *, scale: int = 4) -> str:
-    """A QR code of ``link`` as an SVG ``data:`` URI (cached per link and size)."""
-    from core.route.links import qr_svg_data_uri as _qr
+def route_links(result: RoutePlanResult) -> RouteLinks | None:
+    """The result's deep links to show (None: the core made none), the browser links with what each covers: the
+    route cut as the core cut it (``core.route.links.web_part_spans``), its start the fixed origin or the phone."""
+    from core.route.export import safe_href
+    from core.route.links import web_part_spans
 
-    return _qr(link, scale=scale)
+    links = result.deep_links
+    if links is None:
+        return None
+    stops = [p for ref, p in result.visiting() if ref.role != "origin" and p is not None]
+    points = [result.resolved_origin, *stops]
+    spans = web_part_spans(len(points), result.transport_mode)
+    parts = tuple(
+        WebPart(n=n, href=href, start=points[start], end=points[end])
+        for n, (url, (start, end)) in enumerate(zip(links.web_navigation, spans, strict=False), start=1)
+        if (href := safe_href(url))
+    )
+    return RouteLinks(
+        web_parts=parts,
+        navigation=safe_href(links.navigation),
+        personal_map=safe_href(links.personal_map),
+        android_route_plan=safe_href(links.android_route_plan),
+        ios_route_plan=safe_href(links.ios_route_plan),
+    )
+
+
+def outside_amap(region: str | None, *, data_dir: Path | None = None) -> bool:
+    """Whether ``region``'s pack lies where AMap's app and web navigation do not go (why a result has no deep
+    links); False when there is no region or its pack cannot be read."""
+    from core.packs.loader import load_region
+    from core.route.links import amap_navigates_in
+
+    if not region:
+        return False
+    try:
+        return not amap_navigates_in(load_region(region, data_dir or get_settings().data_dir).country)
+    except (OmniError, ValueError, OSError):
+        return False
 
 
 @dataclass(frozen=True)

@@ -221,6 +221,12 @@ class ResolvedPoint(BaseModel):
         """Its id in the result (``point_id``)."""
         return point_id(self.role, self.index)
 
+    @property
+    def place_key(self) -> str:
+        """The place the point stands for: its POI id, else its coordinates to 6 decimals (how orders are compared,
+        core/route/compare.py)."""
+        return f"poi:{self.poi_id}" if self.poi_id else f"at:{self.lon:.6f},{self.lat:.6f}"
+
 
 AmbiguityReason = Literal["close_scores", "near_miss", "several_exact", "district", "parts"]
 

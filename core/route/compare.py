@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from core.models.route import CandidateRoute, LegDiff, OrderComparison, ResolvedPoint, RoutePlanResult
+from core.models.route import CandidateRoute, LegDiff, OrderComparison, RoutePlanResult
 
 
 def _undirected(a: str, b: str) -> tuple[str, str]:
@@ -44,11 +44,6 @@ def compare_orders(best: Sequence[str], candidate: Sequence[str]) -> OrderCompar
     )
 
 
-def place_key(point: ResolvedPoint) -> str:
-    """The place a point stands for: its POI id, else its coordinates to 6 decimals."""
-    return f"poi:{point.poi_id}" if point.poi_id else f"at:{point.lon:.6f},{point.lat:.6f}"
-
-
 def order_keys(result: RoutePlanResult, candidate: CandidateRoute) -> list[str]:
     """The place keys of a candidate's points (``CandidateRoute.points``): the start (a fixed origin or the live
     start, when there is one), the stops in the candidate's order, the destination."""
@@ -56,7 +51,7 @@ def order_keys(result: RoutePlanResult, candidate: CandidateRoute) -> list[str]:
     live = result.live_origin
     for _, point in result.visiting(candidate):
         if point is not None:
-            keys.append(place_key(point))
+            keys.append(point.place_key)
         elif live is not None:
             keys.append(f"at:{live.lon:.6f},{live.lat:.6f}")
     return keys
