@@ -21,7 +21,7 @@ from components.legacy_pages import ensure_app_frame
 from components.reservations import my_reservations
 from components.services import settings
 from core.app import halfday_words as words
-from core.app.halfday import rank_plans
+from core.models.halfday.plans import rank_by_weights
 
 ensure_app_frame()
 lang = current_lang()
@@ -110,7 +110,7 @@ else:
             relaxed = text.join([words.word(words.RELAX, r, lang) for r in result.relaxed], lang)
             st.info(t("halfday.page.relaxed", lang, what=relaxed))
         weights = cards.render_weights(lang)
-        ranked = rank_plans(result.plans, weights)
+        ranked = rank_by_weights(result.plans, weights)
         provider_name = active_provider()[1]
         cards.render_plans(
             request_context(result.region),

@@ -197,12 +197,6 @@ def best_route_latlngs(result: RoutePlanResult) -> list[list[float]]:
     return [[p.lat, p.lon] for p in map_points(result)]  # positions only: the language does not matter
 
 
-def has_road_geometry(result: RoutePlanResult) -> bool:
-    """Whether the best route is drawn along the roads (every leg's path came from a router)."""
-    source = result.geometry_source or ""
-    return bool(result.best_geometry) and not any(s in source for s in ("offline_estimate", "straight_line"))
-
-
 @dataclass(frozen=True)
 class CandidateLines:
     """What the map draws for one candidate: its rank, colour, figures, the straight segments ([lat, lon] pairs)
@@ -328,7 +322,7 @@ def legend_html(
     best = result.best_route
     figures = t("route.map.figures", lang, km=f"{best.total_distance_m / 1000:.1f}",
                 minutes=f"{best.total_duration_s / 60:.0f}")  # fmt: skip
-    drawn = t("route.map.best_roads" if has_road_geometry(result) else "route.map.best_straight", lang)
+    drawn = t("route.map.best_roads" if result.has_road_geometry else "route.map.best_straight", lang)
     selected = f" · <i>{html.escape(t('route.map.selected', lang))}</i>"
     best_rank = best.rank if best.rank is not None else 1
     summary = (
@@ -357,7 +351,7 @@ def legend_html(
         )
     if rows:
         # the note says what is drawn: "only the best route follows the roads" is false when it is straight too
-        note = "route.map.candidates_note" if has_road_geometry(result) else "route.map.candidates_note_straight"
+        note = "route.map.candidates_note" if result.has_road_geometry else "route.map.candidates_note_straight"
         rows.append(f"<small>{html.escape(t(note, lang))}</small>")
     rows.append(f"<small>{html.escape(t('route.map.numbering', lang))}</small>")
     # Folded, it still says what the red line is.

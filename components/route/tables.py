@@ -425,9 +425,7 @@ def render_best_route_details(result: RoutePlanResult, *, lang: str) -> None:
     opt = result.optimizer
     if opt is not None:
         st.caption(t("route.details.optimizer", lang, search=route_app.search_words(opt, lang)))
-    geometry = (
-        "route.details.geometry_roads" if route_app.has_road_geometry(result) else "route.details.geometry_straight"
-    )
+    geometry = "route.details.geometry_roads" if result.has_road_geometry else "route.details.geometry_straight"
     st.caption(
         t(
             "route.details.words",

@@ -25,9 +25,7 @@ from core.models.halfday.plans import (
     FamilyProfile,
     HalfDayRequest,
     Memory,
-    Plan,
     ReserveInput,
-    ScoreWeights,
 )
 from core.models.reservations import DryRun
 from core.share import HalfDayLink
@@ -42,7 +40,6 @@ __all__ = [
     "open_link",
     "plan_half_day",
     "plan_half_day_answerable",
-    "rank_plans",
     "remember_plan",
     "remembered",
     "reserve_step",
@@ -202,10 +199,3 @@ def offered_windows(now: datetime) -> list[WindowChoice]:
 def open_link(ctx: RequestContext, link: HalfDayLink) -> LinkReading:
     """The window a shared link's goal is planned in when opened now (the same one on every day), or ``past``."""
     return read_link_window(link.goal, window=link.window, legacy_day=link.legacy_day, now=ctx.now())
-
-
-def rank_plans(plans: list[Plan], weights: ScoreWeights) -> list[Plan]:
-    """The plans with their totals for ``weights``, best first (the page's sliders re-rank without re-planning)."""
-    from core.halfday.score import rank_by_weights
-
-    return rank_by_weights(plans, weights)

@@ -51,7 +51,6 @@ __all__ = [
     "outside_amap",
     "route_links",
     "scenarios",
-    "has_road_geometry",
     "search_words",
     "source_words",
     "stops_words",
@@ -143,13 +142,6 @@ def search_words(optimizer: OptimizerInfo, lang: str) -> str:
     from core.route.export_words import search_words as _search_words
 
     return _search_words(optimizer, lang)
-
-
-def has_road_geometry(result: RoutePlanResult) -> bool:
-    """Whether the best route is drawn along the roads (else straight lines between its points)."""
-    from core.route.export_words import has_road_geometry as _has_road_geometry
-
-    return _has_road_geometry(result)
 
 
 def why_words(result: RoutePlanResult, lang: str) -> str:

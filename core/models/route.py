@@ -481,6 +481,12 @@ class RoutePlanResult(BaseModel):
                 return self.resolved_stops[int(index)]
         return None
 
+    @property
+    def has_road_geometry(self) -> bool:
+        """Whether the best route is drawn along the roads (every leg's path came from a router)."""
+        source = self.geometry_source or ""
+        return bool(self.best_geometry) and not any(s in source for s in ("offline_estimate", "straight_line"))
+
     def visiting(self, candidate: CandidateRoute | None = None) -> list[tuple[PointRef, ResolvedPoint | None]]:
         """A candidate's points (the best route's by default) with the points they name, in visiting order."""
         cand = candidate or self.best_route

@@ -88,12 +88,6 @@ def source_words(code: str | None, lang: str) -> str:
     return join_words((t(SOURCE_KEYS[p], lang) if p in SOURCE_KEYS else p for p in parts), lang)
 
 
-def has_road_geometry(result: RoutePlanResult) -> bool:
-    """Whether the best route is drawn along the roads (every leg's path came from a router)."""
-    source = result.geometry_source or ""
-    return bool(result.best_geometry) and not any(s in source for s in ("offline_estimate", "straight_line"))
-
-
 def delta_words(value: float, unit: str, lang: str) -> str:
     """A difference to the best route in words: "0.5 km longer", "same time"."""
     if unit == "km":
