@@ -21,9 +21,10 @@ from jinja2 import Template
 
 from components.folium_typed import Macro, page_head
 from components.services import settings as current_settings
-from core.app.regions import RegionPack, gcj02_to_wgs84, load_region, wgs84_to_gcj02
+from core.app.regions import gcj02_to_wgs84, load_region, wgs84_to_gcj02
 from core.errors import OmniError
 from core.i18n import normalize_lang, t
+from core.models.region import RegionPack
 
 STYLE = {
     "water": {"color": "#9cc3e6", "weight": 0, "fillColor": "#b7d5ef", "fillOpacity": 0.9},

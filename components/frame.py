@@ -13,9 +13,10 @@ import streamlit as st
 from components.identity import dashboard_user
 from components.language import current_lang, render_language_switch, t
 from components.services import app_services, settings
-from core.app import MapServices, RequestContext
+from core.app import RequestContext
 from core.errors import OmniError
 from core.i18n import Lang, normalize_lang, other
+from core.models.region import ProviderFacts
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -128,7 +129,7 @@ def region_facts(name: str, lang: str | None = None) -> str:
     return line + data_date + (f"\n\n{cover}" if cover else "")
 
 
-def cached_provider(name: str, region: str) -> MapServices:
+def cached_provider(name: str, region: str) -> ProviderFacts:
     """The shared provider (its response cache and breakers) for (name, region): for look-ups that plan nothing
     (a region's places, its zone). Planning goes through ``request_context().providers``."""
     return app_services().provider(name, region)
@@ -166,7 +167,7 @@ def amap_key_missing() -> bool:
     return not (os.environ.get("OMNI_AMAP_KEY") or (key and key.get_secret_value()))
 
 
-def active_provider() -> tuple[MapServices, str]:
+def active_provider() -> tuple[ProviderFacts, str]:
     """(shared provider, name) for the region and provider chosen in the sidebar: for look-ups, not planning."""
     region = st.session_state.get("region") or settings().region
     name = st.session_state.get(ACTIVE_PROVIDER) or "offline"

@@ -9,10 +9,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from core.app.reservations import BookableItem
 from core.errors import OmniError
 from core.i18n import t
-from core.models.reservations import CancellationPolicy, Quote, Reservation
+from core.models.reservations import BookableItem, CancellationPolicy, Quote, Reservation
 
 REFUSALS: dict[str, str] = {
     "SLOT_FULL": "reservations.refusal.slot_full",

@@ -41,9 +41,9 @@ from components.reservation_words import (
 )
 from components.services import app_services, request_clock, settings
 from core.app import reservations as reservations_app
-from core.app.reservations import BookableItem, ReservationService, item_for
+from core.app.reservations import ReservationService, item_for
 from core.errors import OmniError
-from core.models.reservations import DryRun, Outcome, Reservation, ReservationRequest
+from core.models.reservations import BookableItem, DryRun, Outcome, Reservation, ReservationRequest
 
 #: the session's language key (components/language.py)
 LANG = language.LANG

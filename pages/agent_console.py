@@ -35,6 +35,7 @@ from core.app import memory as memory_app
 from core.app.agent import ask, confirm_dry_run
 from core.errors import OmniError
 from core.models.agent import AgentResponse
+from core.models.memory import new_conversation_id
 
 ensure_app_frame()
 lang = current_lang()
@@ -128,7 +129,7 @@ def _run(
     }
     ctx = request_context()
     if not state.get(CONVERSATION):  # a new conversation: its id now, so a consent given in its first turn is kept
-        state[CONVERSATION] = memory_app.new_conversation_id()
+        state[CONVERSATION] = new_conversation_id()
     # the session's last few user messages: a hint beside the agent's own record of a booking it asked about
     recent = {
         "recent_messages": [turn["message"] for turn in state.agent_history[-RECENT_MESSAGES:]],

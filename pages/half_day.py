@@ -10,7 +10,7 @@ trace id and the tool log are in the collapsed "Details".
 import pandas as pd
 import streamlit as st
 
-from components.frame import active_provider
+from components.frame import active_provider, request_context
 from components.halfday import cards, fallback, text
 from components.halfday import share as halfday_share
 from components.halfday import state as hs
@@ -21,7 +21,7 @@ from components.legacy_pages import ensure_app_frame
 from components.reservations import my_reservations
 from components.services import settings
 from core.app import halfday_words as words
-from core.app.halfday import rank_plans
+from core.models.halfday.plans import rank_by_weights
 
 ensure_app_frame()
 lang = current_lang()
@@ -99,7 +99,7 @@ else:
             st.warning(t("halfday.page.stale", lang), icon=":material/history:")
         st.markdown(t("halfday.page.your_goal", lang, goal=text.goal_summary(result.goal, lang)))
         if result.origin is not None:
-            name, other = cards.origin_name(hs.planner_for(result.region), result.origin, lang)
+            name, other = cards.origin_name(request_context(result.region), result.origin, lang)
             st.caption(
                 t("halfday.page.start_from", lang, name=name, source=text.source_words(result.origin.source, lang)),
                 help=t("halfday.step.other_name", lang, name=other) if other else None,
@@ -110,10 +110,10 @@ else:
             relaxed = text.join([words.word(words.RELAX, r, lang) for r in result.relaxed], lang)
             st.info(t("halfday.page.relaxed", lang, what=relaxed))
         weights = cards.render_weights(lang)
-        ranked = rank_plans(result.plans, weights)
+        ranked = rank_by_weights(result.plans, weights)
         provider_name = active_provider()[1]
         cards.render_plans(
-            hs.planner_for(result.region),
+            request_context(result.region),
             result,
             ranked,
             weights,
@@ -133,8 +133,7 @@ else:
 # --- reservations and memory ---------------------------------------------------------------------------------
 st.divider()
 mine, memory = st.tabs([t("halfday.page.tab_mine", lang), t("halfday.page.tab_memory", lang)])
-planner = hs.planner_for()
 with mine:
     my_reservations("hd_mine")
 with memory:
-    render_memory_panel(planner, user=user, lang=lang)
+    render_memory_panel(request_context(), user=user, lang=lang)

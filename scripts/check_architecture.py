@@ -11,7 +11,12 @@ Counts, in the product's Python files:
 - **long functions**: functions (methods included) of more than 80 lines, and the longest, over ``core``,
   ``components``, ``pages``, ``app.py`` and ``api.py``;
 - **modules outside mypy strict**: product files that ``make lint``'s mypy does not check (``[tool.mypy] files``) or
-  checks without ``strict`` (its overrides), read from ``pyproject.toml``.
+  checks without ``strict`` (its overrides), read from ``pyproject.toml``;
+- **re-exports of the application layer**: names a ``core/app`` module lists in its ``__all__`` but imports from
+  outside ``core/app`` (a face imports a contract from ``core/models``, not through a use case);
+- **forwarders of the application layer**: ``core/app`` functions whose body (its docstring and imports aside) is a
+  single ``return other(...)`` that only passes its own arguments on: a use case binds the request's context or
+  does something, a forwarder adds nothing.
 
 Each count has a target and a ceiling. The ceiling is today's figure where the target is not reached yet: a change
 may lower it (and should then lower the ceiling here), never raise it. Exit 1 when a count is over its ceiling, with
@@ -34,6 +39,13 @@ PRODUCT = ("core", "components", "pages", "app.py", "api.py")
 #: the root and the faces of core: they read the settings to build a request's context
 ROOT_MODULES = ("core/config.py", "core/clock.py", "core/app/", "core/cli/")
 LONG_LINES = 80
+APP = "core/app/"
+#: today's re-exports: itinerary's and route's word tables (13, they go with the words layer) and ReservationService
+#: (the dashboard's reservation flow still drives the service itself)
+CEILING_REEXPORTS = 14
+#: today's forwarders: 10 word functions (notice, source, provider, stops, search, why, reason and fix words: the
+#: words layer takes them) and 8 domain functions a face reads (lab, half-day windows, calendar, datum, comparison)
+CEILING_FORWARDERS = 18
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,8 @@ COUNTS = {
     "long_functions": Count(f"functions over {LONG_LINES} lines", target=10, ceiling=0),
     "longest_function": Count("lines of the longest function", target=120, ceiling=80),
     "not_strict": Count("product modules outside mypy strict", target=0, ceiling=0),
+    "app_reexports": Count("names core/app re-exports from below it", target=0, ceiling=CEILING_REEXPORTS),
+    "app_forwarders": Count("forwarders in core/app", target=0, ceiling=CEILING_FORWARDERS),
 }
 
 
@@ -62,6 +76,8 @@ class Findings:
     long_functions: list[tuple[int, str]] = field(default_factory=list)
     longest: tuple[int, str] = (0, "")  # the longest function of all, long or not
     not_strict: list[str] = field(default_factory=list)
+    app_reexports: list[str] = field(default_factory=list)
+    app_forwarders: list[str] = field(default_factory=list)
 
     def figures(self) -> dict[str, int]:
         return {
@@ -71,6 +87,8 @@ class Findings:
             "long_functions": len(self.long_functions),
             "longest_function": self.longest[0],
             "not_strict": len(self.not_strict),
+            "app_reexports": len(self.app_reexports),
+            "app_forwarders": len(self.app_forwarders),
         }
 
 
@@ -115,6 +133,63 @@ def inspect_source(source: str, where: str, *, below_root: bool, into: Findings)
                 into.long_functions.append((lines, f"{where}:{node.lineno} {node.name}"))
 
 
+def _exported(tree: ast.Module) -> list[str]:
+    """The names of the module's ``__all__`` (a list or tuple of strings; none when it has no such ``__all__``)."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            if isinstance(node.value, ast.List | ast.Tuple):
+                return [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return []
+
+
+def _imported_from_below(tree: ast.Module) -> set[str]:
+    """The names the module binds at its top by importing them from outside ``core.app``."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and not (node.module or "").startswith("core.app") and node.level == 0:
+            names |= {alias.asname or alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            names |= {alias.asname or alias.name.partition(".")[0] for alias in node.names}
+    return names
+
+
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    args = node.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return {a.arg for a in every if a is not None}
+
+
+def _forwarded_call(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.Call | None:
+    """The call ``node`` only hands its own arguments on to, if that is all it does (None otherwise)."""
+    body = [
+        s
+        for s in node.body
+        if not isinstance(s, ast.Import | ast.ImportFrom)
+        and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))
+    ]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+        return None
+    call = body[0].value
+    callee = call.func
+    while isinstance(callee, ast.Attribute):
+        callee = callee.value
+    params = _parameters(node)
+    if not isinstance(callee, ast.Name) or callee.id in params:  # a parameter's method: the call uses what it got
+        return None
+    passed = [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
+    return call if all(isinstance(a, ast.Name) and a.id in params for a in passed) else None
+
+
+def inspect_app_source(source: str, where: str, *, into: Findings) -> None:
+    """Add what the ``core/app`` module ``source`` (the file ``where``) re-exports and forwards to ``into``."""
+    tree = ast.parse(source, where)
+    below = _imported_from_below(tree)
+    into.app_reexports += [f"{where} {name}" for name in _exported(tree) if name in below]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (call := _forwarded_call(node)) is not None:
+            into.app_forwarders.append(f"{where}:{node.lineno} {node.name} -> {ast.unparse(call.func)}")
+
+
 def product_files(root: Path) -> list[Path]:
     files: list[Path] = []
     for entry in PRODUCT:
@@ -155,7 +230,10 @@ def inspect(root: Path) -> Findings:
     for path in product_files(root):
         where = path.relative_to(root).as_posix()
         below_root = where.startswith("core/") and not where.startswith(ROOT_MODULES)
-        inspect_source(path.read_text(encoding="utf-8"), where, below_root=below_root, into=found)
+        source = path.read_text(encoding="utf-8")
+        inspect_source(source, where, below_root=below_root, into=found)
+        if where.startswith(APP):
+            inspect_app_source(source, where, into=found)
         if not strict_checked(where, mypy):
             found.not_strict.append(where)
     found.long_functions.sort(reverse=True)
@@ -172,6 +250,8 @@ def report(found: Findings, *, list_all: bool) -> tuple[list[str], bool]:
         "long_functions": [f"{where} ({n} lines)" for n, where in found.long_functions],
         "not_strict": found.not_strict,
         "longest_function": [f"{found.longest[1]} ({found.longest[0]} lines)"],
+        "app_reexports": found.app_reexports,
+        "app_forwarders": found.app_forwarders,
     }
     lines: list[str] = []
     ok = True

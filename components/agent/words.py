@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.app.agent import ASSUMED_START
 from core.app.itinerary import fix_sentence
-from core.app.regions import RegionPack
 from core.i18n import t
-from core.models.agent import NextStep, NextStepCode, Observability
+from core.models.agent import ASSUMED_START, NextStep, NextStepCode, Observability
 from core.models.itinerary_result import SmallestFix
+from core.models.region import RegionPack
 
 #: the agent's progress states (core.models.agent.UiStatus) in words
 STATUS_WORDS = {

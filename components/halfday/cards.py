@@ -17,9 +17,9 @@ from components.halfday import text
 from components.halfday.map import render_plan_map
 from components.halfday.state import CHOSEN, WEIGHT, reset_weights
 from components.reservations import note_words, offer_for, reserve_controls, service_for
+from core.app import RequestContext
 from core.app import halfday as halfday_app
 from core.app import halfday_words as w
-from core.app.halfday import HalfDayPlanner
 from core.errors import OmniError
 from core.i18n import t
 from core.models.halfday.events import HalfDayResult
@@ -27,10 +27,10 @@ from core.models.halfday.plans import DIMENSIONS, OriginPoint, Plan, PlanStep, R
 from core.models.reservations import DryRun, ReservationRequest
 
 
-def origin_name(planner: HalfDayPlanner, origin: OriginPoint, lang: str) -> tuple[str, str]:
+def origin_name(ctx: RequestContext, origin: OriginPoint, lang: str) -> tuple[str, str]:
     """(shown, other): the start place in ``lang`` when it is one of the pack's places (the other language for the
     tooltip), else the name the geocoder gave."""
-    for place in planner.provider.region.places:
+    for place in ctx.region.places:
         if origin.name in (place.name_zh, place.name_en):
             shown = place.name_en if lang == "en" and place.name_en else place.name_zh
             other = place.name_zh if lang == "en" else place.name_en
@@ -107,7 +107,7 @@ def step_key(result: HalfDayResult, plan: Plan, step: PlanStep) -> str:
 
 
 def _step_block(
-    planner: HalfDayPlanner,
+    ctx: RequestContext,
     result: HalfDayResult,
     plan: Plan,
     index: int,
@@ -129,7 +129,7 @@ def _step_block(
             lines.append(line)
     st.caption(" · ".join(lines))
     key = step_key(result, plan, step)
-    _feedback(planner, step, user=user, lang=lang, key=key)
+    _feedback(ctx, step, lang=lang, key=key)
     if not step.bookable:
         return
     if stale:
@@ -176,7 +176,7 @@ def _stage7_dry_run(region: str, trace_id: str, user: str, request: ReservationR
     return halfday_app.reserve_step(request_context(region), inp, trace_id=trace_id)
 
 
-def _feedback(planner: HalfDayPlanner, step: PlanStep, *, user: str, lang: str, key: str) -> None:
+def _feedback(ctx: RequestContext, step: PlanStep, *, lang: str, key: str) -> None:
     """Explicit feedback on a place: the memory learns from it, and a "not again" place is never planned again."""
     said = st.session_state.get(f"{key}_feedback")
     if said is not None:
@@ -186,13 +186,13 @@ def _feedback(planner: HalfDayPlanner, step: PlanStep, *, user: str, lang: str, 
     row = st.container(horizontal=True, gap="small")
     for liked, label in ((True, "halfday.feedback.like"), (False, "halfday.feedback.dislike")):
         if row.button(t(label, lang), key=f"{key}_{'like' if liked else 'dislike'}", type="tertiary", width="content"):
-            planner.feedback(user, step.place_id, liked=liked)
+            halfday_app.feedback(ctx, step.place_id, liked=liked)
             st.session_state[f"{key}_feedback"] = liked
             st.rerun()
 
 
 def render_card(
-    planner: HalfDayPlanner,
+    ctx: RequestContext,
     result: HalfDayResult,
     plan: Plan,
     rank: int,
@@ -213,7 +213,7 @@ def render_card(
         st.caption(text.feasibility_words(plan.feasibility, lang))
         st.altair_chart(score_chart(plan, weights, lang), key=f"hd_chart_{plan.plan_id}", width="stretch")
         for i in range(len(plan.steps)):
-            _step_block(planner, result, plan, i, user=user, lang=lang, stale=stale)
+            _step_block(ctx, result, plan, i, user=user, lang=lang, stale=stale)
         if plan.risks:
             st.markdown(t("halfday.card.risks", lang))
             for risk in plan.risks:
@@ -238,7 +238,7 @@ def render_card(
             width="stretch",
         ):
             try:
-                planner.remember_plan(user, result, plan.plan_id)
+                halfday_app.remember_plan(ctx, result, plan.plan_id)
             except OmniError as exc:
                 st.warning(w.word(w.ERRORS, exc.code, lang, fallback=w.word(w.ERRORS, "OMNI_ERROR", lang)))
             except SQLAlchemyError:
@@ -249,7 +249,7 @@ def render_card(
 
 
 def render_plans(
-    planner: HalfDayPlanner,
+    ctx: RequestContext,
     result: HalfDayResult,
     ranked: list[Plan],
     weights: ScoreWeights,
@@ -263,5 +263,5 @@ def render_plans(
     for rank, (col, plan) in enumerate(zip(cols, ranked, strict=True), start=1):
         with col:
             render_card(
-                planner, result, plan, rank, weights, user=user, provider_name=provider_name, stale=stale, lang=lang
+                ctx, result, plan, rank, weights, user=user, provider_name=provider_name, stale=stale, lang=lang
             )

@@ -15,12 +15,13 @@ from components import choices as C
 from components.frame import region_today
 from components.halfday.choices import HALFDAY
 from components.language import t
+from core.app import RequestContext
+from core.app import halfday as halfday_app
 from core.app import halfday_words as w
-from core.app.halfday import HalfDayPlanner
-from core.app.regions import RegionPack
 from core.errors import OmniError
 from core.models.halfday.goal import DIET_CODES, MOBILITY_CODES
 from core.models.halfday.plans import FamilyProfile, Memory
+from core.models.region import RegionPack
 
 FAMILY_KEYS = ("hd_fam_adults", "hd_fam_children", "hd_fam_seniors", "hd_fam_diet", "hd_fam_mobility")
 NOTICE = "hd_memory_notice"  # the last save / reset, in words
@@ -58,9 +59,9 @@ def birth_years(raw: str, *, today: date) -> list[int]:
     return years
 
 
-def _forget(planner: HalfDayPlanner, user: str) -> None:
+def _forget(ctx: RequestContext) -> None:
     try:
-        n = planner.memory.reset(user)
+        n = halfday_app.forget(ctx)
     except SQLAlchemyError:
         st.session_state[NOTICE] = t("halfday.memory.unreachable")
         return
@@ -69,9 +70,9 @@ def _forget(planner: HalfDayPlanner, user: str) -> None:
     st.session_state[NOTICE] = t("halfday.memory.forgotten", n=n)
 
 
-def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> None:
+def render_memory_panel(ctx: RequestContext, *, user: str, lang: str) -> None:
     try:
-        memory = planner.memory.get(user)
+        memory = halfday_app.remembered(ctx)
     except OmniError as exc:
         st.warning(w.word(w.ERRORS, exc.code, lang, fallback=w.word(w.ERRORS, "OMNI_ERROR", lang)))
         return
@@ -82,15 +83,15 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
         _load_family(memory)
     if notice := st.session_state.pop(NOTICE, None):
         st.success(notice)
-    _render_learned(memory, planner.provider.region, lang)
+    _render_learned(memory, ctx.region, lang)
     _render_family_inputs(lang)
     s1, s2 = st.columns(2)
     if s1.button(t("halfday.memory.save", lang), key="hd_fam_save", icon=":material/save:"):
-        if not _save_family(planner, user, lang):
+        if not _save_family(ctx, lang):
             return  # the database cannot be reached: the error ends the panel
     s2.button(
         t("halfday.memory.reset", lang), key="hd_memory_reset", icon=":material/delete:", on_click=_forget,
-        args=(planner, user),
+        args=(ctx,),
     )  # fmt: skip
 
 
@@ -145,7 +146,7 @@ def _render_family_inputs(lang: str) -> None:
     )  # fmt: skip
 
 
-def _save_family(planner: HalfDayPlanner, user: str, lang: str) -> bool:
+def _save_family(ctx: RequestContext, lang: str) -> bool:
     """Save the family profile the inputs hold and draw the page again (a birth year out of range or more seniors
     than adults: an error under the inputs). False when the database cannot be reached."""
     state = st.session_state
@@ -164,7 +165,7 @@ def _save_family(planner: HalfDayPlanner, user: str, lang: str) -> bool:
         st.error(t("halfday.memory.bad_years", lang))
         return True
     try:
-        planner.memory.set_family(user, family)
+        halfday_app.keep_family(ctx, family)
     except SQLAlchemyError:
         st.error(t("halfday.memory.unreachable", lang))
         return False

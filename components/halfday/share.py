@@ -16,9 +16,9 @@ from components import share
 from components.frame import request_context
 from components.halfday import state as hs
 from components.halfday import text
-from core.app.halfday import LinkReading, open_link
+from core.app.halfday import open_link
 from core.i18n import t
-from core.models.halfday.goal import ExactWindow
+from core.models.halfday.goal import ExactWindow, LinkReading
 from core.share import HalfDayLink, ShareError, halfday_from_token, halfday_token
 
 PARAM = "halfday"

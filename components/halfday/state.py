@@ -15,9 +15,8 @@ from components.frame import active_provider, request_context
 from components.halfday import text
 from components.identity import dashboard_user
 from components.language import current_lang, t
-from core.app import RequestContext
 from core.app import halfday as halfday_app
-from core.app.halfday import HalfDayPlanner, offered_windows
+from core.app.halfday import offered_windows
 from core.models.halfday.events import (
     Done,
     DoneError,
@@ -61,16 +60,6 @@ def init_state() -> None:
     state.setdefault(ORIGIN, "")
     for d in DIMENSIONS:
         state.setdefault(WEIGHT.format(d), DEFAULT_WEIGHTS[d])
-
-
-def make_planner(ctx: RequestContext) -> HalfDayPlanner:
-    """The planner of the context's region, on its view of the providers (the one its plans run on)."""
-    return halfday_app.planner(ctx)
-
-
-def planner_for(region: str | None = None) -> HalfDayPlanner:
-    """The planner of ``region`` (the sidebar's provider when it serves that region, else offline)."""
-    return make_planner(request_context(region))
 
 
 # ---- callbacks ----------------------------------------------------------------------------------------------

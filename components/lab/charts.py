@@ -26,7 +26,7 @@ from components.lab.words import optimiser_name, strategy_name
 from core.i18n import t
 
 if TYPE_CHECKING:
-    from core.app.lab import LabSummary
+    from core.models.lab import LabSummary
 
 GroupLabel = Callable[[str, str, str], str]
 BOM = "\ufeff"
@@ -264,20 +264,10 @@ def estimate_chart(data: pd.DataFrame, *, lang: str) -> alt.Chart:
 
 
 # ---- exports ----------------------------------------------------------------------------------------------
-def summary_table(summary: LabSummary) -> pd.DataFrame:
-    """The whole summary as one table (``section``: pairs, optimisers, flags), for a CSV a spreadsheet opens."""
-    from core.app.lab import summary_frames
-
-    frames = summary_frames(summary)
-    parts = [df.assign(section=name) for name, df in frames.items() if len(df)]
-    if not parts:
-        return pd.DataFrame({"section": pd.Series(dtype=str)})
-    table = pd.concat(parts, ignore_index=True, sort=False)
-    return table[["section", *[c for c in table.columns if c != "section"]]]
-
-
 def summary_csv(summary: LabSummary) -> bytes:
     """The summary as CSV in UTF-8 with a byte-order mark (Excel then reads Chinese names and signs right)."""
+    from core.app.lab import summary_table
+
     csv: str = summary_table(summary).to_csv(index=False)  # pandas (no stubs installed) types it as Any
     return (BOM + csv).encode("utf-8")
 

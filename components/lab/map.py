@@ -21,9 +21,9 @@ import pydeck as pdk
 
 from components.basemap import clip
 from components.lab.words import strategy_name
-from core.app.regions import RegionPack
 from core.errors import OmniError
 from core.i18n import t
+from core.models.region import RegionPack
 
 RGB = tuple[int, int, int]
 STRATEGY_RGB: dict[str, RGB] = {

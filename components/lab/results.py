@@ -32,7 +32,8 @@ from components.lab.words import (
     strategy_name,
 )
 from components.language import t
-from core.app.lab import LabSummary, summarize
+from core.app.lab import summarize
+from core.models.lab import LabSummary
 
 if TYPE_CHECKING:
     import altair as alt

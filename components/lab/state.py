@@ -22,9 +22,9 @@ import streamlit as st
 
 from components.services import settings
 from components.session import MutableState, StateView
-from core.app.lab import Batch, read_batch
+from core.app.lab import read_batch
 from core.config import PROJECT_ROOT
-from core.models.lab import LabGrid, RouteBatchItem, TripBatchItem
+from core.models.lab import Batch, LabGrid, RouteBatchItem, TripBatchItem
 
 BATCHES_DIR = PROJECT_ROOT / "data" / "batches"
 MODES = ("driving", "walking", "cycling")
@@ -181,14 +181,14 @@ def run_on_page(
     loaded: LoadedBatch, grid: LabGrid, limit: int | None, progress: Callable[[int, int], None]
 ) -> LabResult:
     """Run the first ``limit`` requests of the batch over the grid in this process (resumable), with progress."""
-    from core.app.lab import load_results, run_batch
+    from core.app.lab import open_results, run_batch
 
     sig = signature(loaded, grid, limit)
     out = out_path(loaded, sig)
     batch = first_requests(loaded.batch, limit)
     report = run_batch(batch, grid, out, workers=1, resume=True, bar=False, progress=progress, settings=settings())
     return LabResult(
-        frame=load_results(out),
+        frame=open_results(out).frame,
         name=loaded.name,
         path=str(out),
         signature=sig,
@@ -202,13 +202,11 @@ def run_on_page(
 
 def load_result_file(path: str | Path, *, items: dict[str, RouteBatchItem | TripBatchItem] | None = None) -> LabResult:
     """A results table written by the CLI (Parquet or its CSV)."""
-    from core.app.lab import grid_of, load_results
+    from core.app.lab import open_results
 
     p = Path(path).expanduser()
-    frame = load_results(p)
-    grid = grid_of(p) if p.suffix.lower() == ".parquet" else None
-    name = p.stem
-    return LabResult(frame=frame, name=name, path=str(p), grid=grid, items=dict(items or {}))
+    table = open_results(p)
+    return LabResult(frame=table.frame, name=p.stem, path=str(p), grid=table.grid, items=dict(items or {}))
 
 
 def load_result_upload(name: str, data: bytes) -> LabResult:

@@ -102,7 +102,7 @@ def group_words(
 
 def pair_sentence(pair: Any, lang: str, *, group: str) -> str:
     """One pair of strategies over a group of requests: n, how many differ, the medians with p10–p90 and the
-    bootstrap interval of the median (``pair`` is a core.lab.summary.PairSummary)."""
+    bootstrap interval of the median (``pair`` is a core.models.lab.PairSummary)."""
     saved, added = pair.time_saved_s, pair.distance_added_m
     return t(
         "lab.pair.finding",

@@ -31,9 +31,9 @@ from components.stops_table import (
     stops_frame,
     stops_from_frame,
 )
-from core.app.route import Scenario, stops_words
+from core.app.route import stops_words
 from core.errors import OmniError
-from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult
+from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult, Scenario
 
 ORIGIN_MODES = ("fixed", "current_location")
 TRANSPORT_MODES = ("driving", "walking", "cycling")

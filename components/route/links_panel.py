@@ -7,55 +7,35 @@ from components.route.qr import qr_svg_data_uri
 from components.route_words import point_name
 from core.app import route as route_app
 from core.i18n import t
-from core.models.route import RoutePlanResult
-
-
-def _safe(link: str | None) -> str | None:
-    return route_app.safe_href(link) if link else None
-
-
-def _outside_china(region: str | None) -> bool:
-    from core.app.regions import load_region
-    from core.errors import OmniError
-
-    try:
-        return bool(region) and not route_app.amap_navigates_in(load_region(str(region)).country)
-    except (OmniError, ValueError, OSError):
-        return False
+from core.models.route import ResolvedPoint, RoutePlanResult
 
 
 def link_parts(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, str]]:
     """The browser links the core made, each with what it covers in words ("Part n: from → to", names in
-    ``lang``); only links that pass ``safe_href``. The parts' ends come from ``core.route.links.web_part_spans``,
-    the rule the core cut the route by."""
-    links = result.deep_links
-    if links is None or not links.web_navigation:
+    ``lang``); only links that pass ``safe_href``. The parts' ends are the core's (``core.app.route.route_links``)."""
+    links = route_app.route_links(result)
+    if links is None:
         return []
-    region = result.region
-    # the core's links start at the fixed origin; without it, where the phone is
-    stops = [p for ref, p in result.visiting() if ref.role != "origin" and p is not None]
-    origin = result.resolved_origin
-    names = [point_name(origin, lang, region).shown if origin else t("route.links.my_location", lang)]
-    names += [point_name(p, lang, region).shown for p in stops]
-    spans = route_app.web_part_spans(len(names), result.transport_mode)
-    parts = []
-    for n, (url, (start, end)) in enumerate(zip(links.web_navigation, spans, strict=False), start=1):
-        href = _safe(url)
-        if href:
-            parts.append((t("route.links.part", lang, n=n, start=names[start], end=names[end]), href))
-    return parts
+
+    def name(point: ResolvedPoint | None) -> str:  # the core's links start at the fixed origin, else the phone
+        return point_name(point, lang, result.region).shown if point else t("route.links.my_location", lang)
+
+    return [
+        (t("route.links.part", lang, n=part.n, start=name(part.start), end=name(part.end)), part.href)
+        for part in links.web_parts
+    ]
 
 
 def qr_choices(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, str]]:
     """The app links a phone can scan, best first: the personal map (every point, when AMap made one), the
     Android and the iPhone route links (every stop up to the app's via limit)."""
-    links = result.deep_links
+    links = route_app.route_links(result)
     if links is None:
         return []
     found = [
-        (t("route.links.qr_personal_map", lang), _safe(links.personal_map)),
-        (t("route.links.qr_android", lang), _safe(links.android_route_plan)),
-        (t("route.links.qr_ios", lang), _safe(links.ios_route_plan)),
+        (t("route.links.qr_personal_map", lang), links.personal_map),
+        (t("route.links.qr_android", lang), links.android_route_plan),
+        (t("route.links.qr_ios", lang), links.ios_route_plan),
     ]
     return [(label, url) for label, url in found if url]
 
@@ -66,9 +46,11 @@ def render_deep_links(result: RoutePlanResult, *, lang: str) -> None:
     without rerunning the page). Only links the core made are shown."""
     import streamlit as st
 
-    links = result.deep_links
+    links = route_app.route_links(result)
     if links is None:
-        st.caption(t("route.links.outside_china" if _outside_china(result.region) else "route.links.none", lang))
+        st.caption(
+            t("route.links.outside_china" if route_app.outside_amap(result.region) else "route.links.none", lang)
+        )
         return
     parts = link_parts(result, lang=lang)
     left, right = st.columns([3, 2])
@@ -84,7 +66,7 @@ def render_deep_links(result: RoutePlanResult, *, lang: str) -> None:
                 for n, (text, href) in enumerate(parts, start=1):
                     st.link_button(text, href, key=f"link_part_{n}", type="tertiary", icon=":material/open_in_new:")
         others = [
-            (t("route.links.navigation", lang), _safe(links.navigation), "link_navigation"),
+            (t("route.links.navigation", lang), links.navigation, "link_navigation"),
         ]
         for text, url, key in others:
             if url:

@@ -36,7 +36,7 @@ from components.map_pins import REACH_PX, Pins
 from components.maps import BEST_COLOUR, ROLE_COLOURS, _base_url_path, offline_map
 from components.route.numbering import stop_numbers
 from components.route_words import ROLE_LABELS, found_name, point_name
-from core.app.route import compare_with_best, place_key, source_words
+from core.app.route import compare_with_best, source_words
 from core.i18n import t
 from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
 
@@ -80,7 +80,7 @@ class MapPoint:
     resolved_name: str = ""
     source: str = ""
     other_name: str = ""
-    key: str = ""  # the place (core.route.compare.place_key)
+    key: str = ""  # the place (ResolvedPoint.place_key)
 
 
 def _from_resolved(point: ResolvedPoint, label: str, *, lang: str = "en", region: str | None = None) -> MapPoint:
@@ -95,7 +95,7 @@ def _from_resolved(point: ResolvedPoint, label: str, *, lang: str = "en", region
         resolved_name=found.shown,
         source=point.source,
         other_name=found.other,
-        key=place_key(point),
+        key=point.place_key,
     )
 
 
@@ -195,12 +195,6 @@ def best_route_latlngs(result: RoutePlanResult) -> list[list[float]]:
     if len(line) >= 2:
         return line
     return [[p.lat, p.lon] for p in map_points(result)]  # positions only: the language does not matter
-
-
-def has_road_geometry(result: RoutePlanResult) -> bool:
-    """Whether the best route is drawn along the roads (every leg's path came from a router)."""
-    source = result.geometry_source or ""
-    return bool(result.best_geometry) and not any(s in source for s in ("offline_estimate", "straight_line"))
 
 
 @dataclass(frozen=True)
@@ -328,7 +322,7 @@ def legend_html(
     best = result.best_route
     figures = t("route.map.figures", lang, km=f"{best.total_distance_m / 1000:.1f}",
                 minutes=f"{best.total_duration_s / 60:.0f}")  # fmt: skip
-    drawn = t("route.map.best_roads" if has_road_geometry(result) else "route.map.best_straight", lang)
+    drawn = t("route.map.best_roads" if result.has_road_geometry else "route.map.best_straight", lang)
     selected = f" · <i>{html.escape(t('route.map.selected', lang))}</i>"
     best_rank = best.rank if best.rank is not None else 1
     summary = (
@@ -357,7 +351,7 @@ def legend_html(
         )
     if rows:
         # the note says what is drawn: "only the best route follows the roads" is false when it is straight too
-        note = "route.map.candidates_note" if has_road_geometry(result) else "route.map.candidates_note_straight"
+        note = "route.map.candidates_note" if result.has_road_geometry else "route.map.candidates_note_straight"
         rows.append(f"<small>{html.escape(t(note, lang))}</small>")
     rows.append(f"<small>{html.escape(t('route.map.numbering', lang))}</small>")
     # Folded, it still says what the red line is.

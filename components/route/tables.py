@@ -425,9 +425,7 @@ def render_best_route_details(result: RoutePlanResult, *, lang: str) -> None:
     opt = result.optimizer
     if opt is not None:
         st.caption(t("route.details.optimizer", lang, search=route_app.search_words(opt, lang)))
-    geometry = (
-        "route.details.geometry_roads" if route_app.has_road_geometry(result) else "route.details.geometry_straight"
-    )
+    geometry = "route.details.geometry_roads" if result.has_road_geometry else "route.details.geometry_straight"
     st.caption(
         t(
             "route.details.words",
@@ -496,30 +494,16 @@ def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
     from components.frame import region_today
 
     destination = point_name(result.resolved_destination, lang, result.region).shown
-    stem = route_app.export_stem(
-        result, on=region_today(result.region), destination_name=destination
-    )  # named after the trip and the day
+    # named after the trip and the day; each file is made when its button is pressed (route_app.exports)
+    made = route_app.exports(result, on=region_today(result.region), destination_name=destination, lang=lang)
     cached = st.session_state.get(_EXPORTS_CACHE)
-    if cached is not None and cached[0] is result and cached[1] == (lang, stem):
+    if cached is not None and cached[0] is result and cached[1] == (lang, made.stem):
         downloads = cached[2]
-    else:  # made once per result, language and day: a rerun for another widget does not redo them
-        # each file is made when its button is pressed, not with every plan: the HTML page (a QR code per link,
-        # ~60-150 ms), the JSON (the whole result) and the CSV (every candidate's legs) are seldom all wanted
-        def html_page() -> str:
-            return route_app.export_html(result, lang=lang)
-
-        def json_file() -> str:
-            return route_app.export_json(result)
-
-        def csv_file() -> bytes:
-            return route_app.export_csv(result)
-
+    else:  # kept once per result, language and day: a rerun for another widget does not redo them
         downloads = [
-            (t("route.download.json", lang), json_file, f"{stem}.json", "application/json", "dl_json"),
-            (t("route.download.html", lang), html_page, f"{stem}.html", "text/html", "dl_html"),
-            (t("route.download.csv", lang), csv_file, f"{stem}-legs.csv", "text/csv", "dl_csv"),
+            (t(f"route.download.{f.kind}", lang), f.make, f.file_name, f.mime, f"dl_{f.kind}") for f in made.files
         ]
-        st.session_state[_EXPORTS_CACHE] = (result, (lang, stem), downloads)
+        st.session_state[_EXPORTS_CACHE] = (result, (lang, made.stem), downloads)
     for col, (label, data, file_name, mime, key) in zip(st.columns(len(downloads)), downloads):
         col.download_button(
             label,

@@ -18,11 +18,12 @@ from core.agent.features import normalize_message
 from core.agent.when import checked_day
 from core.errors import InputError
 from core.geo.text import normalize
-from core.packs.loader import RegionPack
+from core.models.region import RegionPack
+from core.models.reservations import BookableItem
 from core.phrases.clock import first_clock
 from core.phrases.dates import first_day
 from core.phrases.party import find_party
-from core.reservations.catalog import BookableItem, catalogue
+from core.reservations.catalog import catalogue
 
 
 class Venue(BaseModel):

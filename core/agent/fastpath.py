@@ -26,7 +26,7 @@ from core.i18n import t as t  # re-exported: the agent loop's words too (fastpat
 from core.itinerary.words import hours_sentence
 from core.models.agent import AgentState, NextStep, StateStatus, TripEdit
 from core.models.common import echo
-from core.packs.loader import RegionPack
+from core.models.region import RegionPack
 from core.route.export_words import source_words
 
 POLICY = "SYSTEM1_DIRECT"

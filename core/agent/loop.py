@@ -54,7 +54,7 @@ from core.models.agent import (
 )
 from core.models.common import PRIORITY_RANK
 from core.models.itinerary_result import ItineraryResult
-from core.packs.loader import RegionPack
+from core.models.region import RegionPack
 
 
 class _PlanFacts(TypedDict):

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from core.i18n import CJK, has_cjk
-from core.packs.loader import RegionPack, RegionPlace
+from core.models.region import RegionPack, RegionPlace
 
 K1 = 1.5
 B = 0.75

@@ -16,21 +16,20 @@ from core.agent.features import normalize_message
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext
 from core.models.agent import (
+    ASSUMED_START,
     AgentState,
 )
 from core.models.common import as_priority
 from core.models.itinerary import Pacing
+from core.models.region import RegionPack
 from core.models.rules import Rule
-from core.packs.loader import RegionPack
 from core.packs.queues import queue_estimate
 from core.phrases.dates import first_day
 from core.phrases.trip import find_day_assignments, find_day_count, find_start
 
 if TYPE_CHECKING:
-    from core.packs.loader import RegionPlace
+    from core.models.region import RegionPlace
 
-#: the name of the start the plan assumes when no hotel is known (the console words it)
-ASSUMED_START = "city centre (assumed start)"
 SIGHTSEEING = ("landmark", "museum", "park", "temple", "shopping", "theatre", "family", "market")
 
 

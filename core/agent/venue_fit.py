@@ -16,8 +16,9 @@ from statistics import median
 from pydantic import BaseModel, Field
 
 from core.agent.features import cn_number, normalize_message
-from core.packs.loader import RegionPack
-from core.reservations.catalog import BookableItem, catalogue
+from core.models.region import RegionPack
+from core.models.reservations import BookableItem
+from core.reservations.catalog import catalogue
 
 #: words for a cuisine → the pack's cuisine codes (core/packs/validate.py CUISINES)
 CUISINE_WORDS: list[tuple[str, re.Pattern[str]]] = [

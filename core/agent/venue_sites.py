@@ -11,7 +11,7 @@ from core.agent.trip_request import mentioned_places
 from core.config import Settings
 from core.geo.text import normalize
 from core.i18n import Lang, join_words, t
-from core.packs.loader import RegionPack
+from core.models.region import RegionPack
 from core.venues.catalog import VenueKind, VenueSite, load_sites
 
 #: words that ask about one kind of venue's website (checked in this order: 房价 is a hotel's, 饭店 may be either)

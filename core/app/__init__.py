@@ -3,6 +3,5 @@
 they hold no domain rule and import no domain module for planning."""
 
 from core.app.context import AppServices, RequestContext
-from core.geo.composite import MapServices  # the type of a context's providers (its per-request view)
 
-__all__ = ["AppServices", "MapServices", "RequestContext"]
+__all__ = ["AppServices", "RequestContext"]

@@ -12,7 +12,6 @@ from core.agent.deps import AgentDeps
 from core.agent.llm import LLMClient, make_llm
 from core.agent.orchestrator import route_and_run
 from core.agent.telemetry import Telemetry
-from core.agent.trip_request import ASSUMED_START
 from core.app.context import RequestContext
 from core.clock import Clock
 from core.config import Settings, get_settings
@@ -25,7 +24,6 @@ from core.stores.db import Database
 from core.stores.trips import LazyTripStore, TripStore
 
 __all__ = [
-    "ASSUMED_START",  # the name a drafted trip gives its start when the person named none
     "AgentProgress",
     # entry points
     "acceptance",

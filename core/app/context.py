@@ -29,7 +29,8 @@ from core.geo.pool import BuiltOnce, ProviderPool
 from core.halfday.breaker import HalfDayBreakers
 from core.halfday.waits import HalfDayWaits, InProcessWaits
 from core.i18n import DEFAULT_LANG, Lang, normalize_lang, set_strict
-from core.packs.loader import RegionPack, list_regions, load_region
+from core.models.region import RegionPack
+from core.packs.loader import list_regions, load_region
 from core.stores.db import Database
 
 if TYPE_CHECKING:

@@ -10,47 +10,38 @@ from typing import Literal
 from core.agent.llm import make_llm
 from core.app.context import RequestContext
 from core.errors import InputError
-from core.halfday.link import LinkReading, read_link_window
+from core.halfday.link import read_link_window
 from core.halfday.memory import MemoryStore
-from core.halfday.pipeline import DEGRADED_ASK, DEGRADED_DECLINED, LEVEL3_CODES, Decide
+from core.halfday.pipeline import Decide
 from core.halfday.service import HalfDayPlanner
 from core.halfday.waits import WaitAnswer
 from core.models.agent import AgentRequest, AgentResponse
-from core.models.halfday.events import (
-    DoneEvent,
-    DonePlans,
-    HalfDayEvent,
-)
+from core.models.halfday.events import DoneEvent, DonePlans, HalfDayEvent, HalfDayResult
 from core.models.halfday.facts import (
     DegradedChoice,
 )
-from core.models.halfday.goal import (
-    WindowChoice,
-)
+from core.models.halfday.goal import LinkReading, WindowChoice
 from core.models.halfday.plans import (
+    FamilyProfile,
     HalfDayRequest,
     Memory,
-    Plan,
     ReserveInput,
-    ScoreWeights,
 )
 from core.models.reservations import DryRun
 from core.share import HalfDayLink
 
 __all__ = [
-    "DEGRADED_ASK",
-    "DEGRADED_DECLINED",
-    "LEVEL3_CODES",
-    "HalfDayPlanner",
-    "LinkReading",
     "answer_degraded",
     "converse_instead",
+    "feedback",
+    "forget",
+    "keep_family",
     "offered_windows",
     "open_link",
     "plan_half_day",
     "plan_half_day_answerable",
-    "planner",
-    "rank_plans",
+    "remember_plan",
+    "remembered",
     "reserve_step",
     "worded",
 ]
@@ -166,6 +157,17 @@ def remembered(ctx: RequestContext) -> Memory:
     return memory_store(ctx).get(_user(ctx))
 
 
+def remember_plan(ctx: RequestContext, result: HalfDayResult, plan_id: str) -> None:
+    """The person chose plan ``plan_id`` of ``result``: the user's memory learns its places' tags, and keeps an
+    episode of it to recall (the planner of the context's region does both)."""
+    planner(ctx).remember_plan(_user(ctx), result, plan_id)
+
+
+def keep_family(ctx: RequestContext, family: FamilyProfile) -> None:
+    """The user's family profile (the next plans' party when a goal names none)."""
+    memory_store(ctx).set_family(_user(ctx), family)
+
+
 def forget(ctx: RequestContext) -> int:
     """Forget everything learned of the context's user; how many events were forgotten."""
     return memory_store(ctx).reset(_user(ctx))
@@ -197,10 +199,3 @@ def offered_windows(now: datetime) -> list[WindowChoice]:
 def open_link(ctx: RequestContext, link: HalfDayLink) -> LinkReading:
     """The window a shared link's goal is planned in when opened now (the same one on every day), or ``past``."""
     return read_link_window(link.goal, window=link.window, legacy_day=link.legacy_day, now=ctx.now())
-
-
-def rank_plans(plans: list[Plan], weights: ScoreWeights) -> list[Plan]:
-    """The plans with their totals for ``weights``, best first (the page's sliders re-rank without re-planning)."""
-    from core.halfday.score import rank_by_weights
-
-    return rank_by_weights(plans, weights)

@@ -37,7 +37,6 @@ __all__ = [
     "REASON_KEYS",
     "WEEKDAYS",
     "PlaceName",
-    "ProgressCallback",
     # entry points and what they return
     "EditOutcome",
     "demo_trip_from_today",

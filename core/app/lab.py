@@ -5,13 +5,12 @@ results table back and summarise it. The dashboard runs a few requests in its ow
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.config import Settings, get_settings
-from core.lab.batch import Batch
-from core.lab.summary import LabSummary
-from core.models.lab import LabGrid
+from core.models.lab import Batch, LabGrid, LabSummary
 
 if TYPE_CHECKING:  # the runner and the results table (pyarrow) are read when a run or a table is asked for
     import pandas as pd
@@ -19,14 +18,12 @@ if TYPE_CHECKING:  # the runner and the results table (pyarrow) are read when a 
     from core.lab.runner import RunReport
 
 __all__ = [
-    "Batch",
-    "LabSummary",
-    "grid_of",
-    "load_results",
+    "ResultsTable",
+    "open_results",
     "read_batch",
     "run_batch",
     "summarize",
-    "summary_frames",
+    "summary_table",
 ]
 
 
@@ -65,18 +62,21 @@ def run_batch(
     )
 
 
-def load_results(path: str | Path) -> pd.DataFrame:
-    """A results table (Parquet or its CSV) as a pandas DataFrame, its columns typed."""
-    from core.lab.results import load_results as _load_results
+@dataclass(frozen=True)
+class ResultsTable:
+    """A results table as read: its rows (columns typed) and the grid it was run over (None: a CSV, or a Parquet
+    table that does not say)."""
 
-    return _load_results(path)
+    frame: pd.DataFrame
+    grid: LabGrid | None
 
 
-def grid_of(path: str | Path) -> LabGrid | None:
-    """The grid a Parquet results table was run over (None when it does not say)."""
-    from core.lab.results import grid_of as _grid_of
+def open_results(path: str | Path) -> ResultsTable:
+    """A results table (Parquet or its CSV) and, for Parquet, the grid its metadata names."""
+    from core.lab.results import grid_of, load_results
 
-    return _grid_of(path)
+    path = Path(path)
+    return ResultsTable(frame=load_results(path), grid=grid_of(path) if path.suffix.lower() == ".parquet" else None)
 
 
 def summarize(
@@ -89,8 +89,14 @@ def summarize(
     return _summarize(frame, a=a, b=b, optimiser=optimiser)
 
 
-def summary_frames(summary: LabSummary) -> dict[str, pd.DataFrame]:
-    """The summary's tables as pandas DataFrames, by name (for the page's charts and downloads)."""
-    from core.lab.summary import summary_frames as _summary_frames
+def summary_table(summary: LabSummary) -> pd.DataFrame:
+    """The whole summary as one table (``section``: pairs, optimisers, flags), for a CSV a spreadsheet opens."""
+    import pandas as pd
 
-    return _summary_frames(summary)
+    from core.lab.summary import summary_frames
+
+    parts = [df.assign(section=name) for name, df in summary_frames(summary).items() if len(df)]
+    if not parts:
+        return pd.DataFrame({"section": pd.Series(dtype=str)})
+    table = pd.concat(parts, ignore_index=True, sort=False)
+    return table[["section", *[c for c in table.columns if c != "section"]]]

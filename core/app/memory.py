@@ -9,17 +9,16 @@ from pydantic import BaseModel
 
 from core.app.context import RequestContext
 from core.errors import InputError
-from core.memory.conversations import Conversation, ConversationStore
+from core.memory.conversations import ConversationStore
 from core.memory.store import Episode, KeptRule, UserMemory
 from core.models.agent import AgentResponse
+from core.models.memory import Conversation
 from core.models.rules import RULE_CODES
 
 __all__ = [
-    "Conversation",
     "MemoryView",
     "forget",
     "forget_everything",
-    "new_conversation_id",
     "keep_turn",
     "latest_conversation",
     "open_conversation",
@@ -77,13 +76,6 @@ def forget_everything(ctx: RequestContext) -> dict[str, int]:
     conversations = _conversations(ctx).forget_all(user)
     consents = open_store(ctx.database).forget_browse_consents(user)
     return {"rules": rules, "episodes": episodes, "conversations": conversations, "consents": consents}
-
-
-def new_conversation_id() -> str:
-    """An id for a conversation not kept yet: its first turn is kept under it (and a consent given in it)."""
-    from core.memory.conversations import new_id
-
-    return new_id()
 
 
 def keep_turn(ctx: RequestContext, conversation_id: str | None, message: str, response: AgentResponse) -> str:

@@ -7,11 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings, get_settings
-from core.packs.loader import RegionPack, RegionPlace
+from core.models.region import RegionPack
 
 __all__ = [
-    "RegionPack",
-    "RegionPlace",
     "available_providers",
     "district_name",
     "example_place",

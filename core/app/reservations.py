@@ -11,13 +11,11 @@ import hashlib
 
 from core.app.context import RequestContext
 from core.errors import InputError
-from core.models.reservations import DryRun, Outcome, Reservation, ReservationRequest
-from core.packs.loader import RegionPack
-from core.reservations.catalog import BookableItem
+from core.models.region import RegionPack
+from core.models.reservations import BookableItem, DryRun, Outcome, Reservation, ReservationRequest
 from core.reservations.service import ReservationService
 
 __all__ = [
-    "BookableItem",
     "ReservationService",
     "cancel",
     "cancel_key",

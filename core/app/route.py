@@ -2,60 +2,58 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from pathlib import Path
+from typing import Literal
 
 from core.app.context import RequestContext
 from core.config import get_settings
 from core.errors import OmniError
 from core.i18n import t
+from core.models.region import RegionPack
 from core.models.route import (
     CandidateRoute,
     Notice,
     OptimizerInfo,
+    OrderComparison,
     ResolvedPoint,
     RoutePlanRequest,
     RoutePlanResult,
+    Scenario,
 )
-from core.packs.loader import RegionPack
-from core.route.compare import OrderComparison
 from core.route.export_words import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
 from core.route.notices import PlaceNames
 from core.route.planner import plan_route as _plan_route
-from core.route.scenarios import Scenario
 from core.route.stage_types import PlanStage, Progress
 
 __all__ = [
-    # the contracts the route's entry points take and return (defined in core.route)
-    "OrderComparison",
     "PlaceNames",
-    "Progress",
-    "Scenario",
     # the route's word tables (catalog keys per code), shared by the page and the HTML report
     "ROLE_KEYS",
     "SOURCE_KEYS",
     "STRATEGY_KEYS",
     "TRANSPORT_KEYS",
     # entry points
-    "amap_navigates_in",
     "compare_with_best",
-    "export_csv",
+    "ExportFile",
+    "RouteExports",
+    "RouteLinks",
+    "WebPart",
     "export_html",
-    "export_json",
-    "export_stem",
+    "exports",
     "notice_known",
     "notice_words",
-    "place_key",
     "provider_words",
     "plan_route",
-    "qr_svg_data_uri",
-    "safe_href",
+    "outside_amap",
+    "route_links",
     "scenarios",
-    "has_road_geometry",
     "search_words",
     "source_words",
     "stops_words",
-    "web_part_spans",
     "why_words",
     "stage_words",
 ]
@@ -93,13 +91,6 @@ def scenarios(region: str | None = None, *, data_dir: Path | None = None) -> lis
     from core.route.scenarios import list_scenarios
 
     return list(list_scenarios(region, data_dir=data_dir or get_settings().data_dir))
-
-
-def place_key(point: ResolvedPoint) -> str:
-    """The place a point stands for (its POI id, else its coordinates): how orders are compared."""
-    from core.route.compare import place_key as _place_key
-
-    return _place_key(point)
 
 
 def compare_with_best(result: RoutePlanResult, candidate: CandidateRoute) -> OrderComparison:
@@ -153,13 +144,6 @@ def search_words(optimizer: OptimizerInfo, lang: str) -> str:
     return _search_words(optimizer, lang)
 
 
-def has_road_geometry(result: RoutePlanResult) -> bool:
-    """Whether the best route is drawn along the roads (else straight lines between its points)."""
-    from core.route.export_words import has_road_geometry as _has_road_geometry
-
-    return _has_road_geometry(result)
-
-
 def why_words(result: RoutePlanResult, lang: str) -> str:
     """Why the best order is first, as the page and the HTML report say it."""
     from core.route.export_words import why_words as _why_words
@@ -167,53 +151,104 @@ def why_words(result: RoutePlanResult, lang: str) -> str:
     return _why_words(result, lang)
 
 
-def safe_href(link: str | None) -> str | None:
-    """``link`` if its scheme is allowed for a button or an anchor, else None."""
-    from core.route.export import safe_href as _safe_href
+@dataclass(frozen=True)
+class WebPart:
+    """The ``n``-th browser link of the best order (counted among all the core made) and the points it goes from
+    and to (None: where the phone is, the route having no fixed start)."""
 
-    return _safe_href(link)
-
-
-def amap_navigates_in(country: str) -> bool:
-    """Whether AMap's app and web navigation cover a region of ``country`` (its deep links are made there)."""
-    from core.route.links import amap_navigates_in as _navigates
-
-    return _navigates(country)
+    n: int
+    href: str
+    start: ResolvedPoint | None
+    end: ResolvedPoint | None
 
 
-def web_part_spans(n_points: int, transport_mode: str) -> list[tuple[int, int]]:
-    """Where each browser link of the result starts and ends, as positions in ``[start, *stops, destination]``."""
-    from core.route.links import web_part_spans as _spans
+@dataclass(frozen=True)
+class RouteLinks:
+    """The deep links of a result a face may show: only those ``safe_href`` allows (None where there is none)."""
 
-    return _spans(n_points, transport_mode)
-
-
-def qr_svg_data_uri(link: str, *, scale: int = 4) -> str:
-    """A QR code of ``link`` as an SVG ``data:`` URI (cached per link and size)."""
-    from core.route.links import qr_svg_data_uri as _qr
-
-    return _qr(link, scale=scale)
+    web_parts: tuple[WebPart, ...]
+    navigation: str | None
+    personal_map: str | None
+    android_route_plan: str | None
+    ios_route_plan: str | None
 
 
-def export_stem(result: RoutePlanResult, *, on: date, destination_name: str | None = None) -> str:
-    """The file name (no extension) of the result's exports: the trip's name slugged, then the day ``on``."""
-    from core.route.export import export_stem as _stem
+def route_links(result: RoutePlanResult) -> RouteLinks | None:
+    """The result's deep links to show (None: the core made none), the browser links with what each covers: the
+    route cut as the core cut it (``core.route.links.web_part_spans``), its start the fixed origin or the phone."""
+    from core.route.export import safe_href
+    from core.route.links import web_part_spans
 
-    return _stem(result, on=on, destination_name=destination_name)
+    links = result.deep_links
+    if links is None:
+        return None
+    stops = [p for ref, p in result.visiting() if ref.role != "origin" and p is not None]
+    points = [result.resolved_origin, *stops]
+    spans = web_part_spans(len(points), result.transport_mode)
+    parts = tuple(
+        WebPart(n=n, href=href, start=points[start], end=points[end])
+        for n, (url, (start, end)) in enumerate(zip(links.web_navigation, spans, strict=False), start=1)
+        if (href := safe_href(url))
+    )
+    return RouteLinks(
+        web_parts=parts,
+        navigation=safe_href(links.navigation),
+        personal_map=safe_href(links.personal_map),
+        android_route_plan=safe_href(links.android_route_plan),
+        ios_route_plan=safe_href(links.ios_route_plan),
+    )
 
 
-def export_json(result: RoutePlanResult) -> str:
-    """The result as JSON (Chinese readable; round-trips through ``RoutePlanResult.model_validate_json``)."""
-    from core.route.export import result_to_json
+def outside_amap(region: str | None, *, data_dir: Path | None = None) -> bool:
+    """Whether ``region``'s pack lies where AMap's app and web navigation do not go (why a result has no deep
+    links); False when there is no region or its pack cannot be read."""
+    from core.packs.loader import load_region
+    from core.route.links import amap_navigates_in
 
-    return result_to_json(result)
+    if not region:
+        return False
+    try:
+        return not amap_navigates_in(load_region(region, data_dir or get_settings().data_dir).country)
+    except (OmniError, ValueError, OSError):
+        return False
 
 
-def export_csv(result: RoutePlanResult) -> bytes:
-    """The best route's legs as CSV, UTF-8 with a byte order mark (Excel reads the Chinese names right)."""
-    from core.route.export import legs_to_csv_bytes
+@dataclass(frozen=True)
+class ExportFile:
+    """One download of a result: its kind, file name and media type, and what makes its content when asked for."""
 
-    return legs_to_csv_bytes(result)
+    kind: Literal["json", "html", "csv"]
+    file_name: str
+    mime: str
+    make: Callable[[], str | bytes]
+
+
+@dataclass(frozen=True)
+class RouteExports:
+    """A result's downloads, named after ``stem`` (the trip's name slugged, then the day)."""
+
+    stem: str
+    files: tuple[ExportFile, ...]
+
+
+def exports(
+    result: RoutePlanResult, *, on: date, destination_name: str | None = None, lang: str = "en"
+) -> RouteExports:
+    """The result's downloads for the day ``on``: the JSON (the whole result, Chinese readable; it round-trips through
+    ``RoutePlanResult.model_validate_json``), the HTML page (``export_html`` in ``lang``) and the best route's legs
+    as CSV (UTF-8 with a byte order mark: Excel reads the Chinese names right). Each is made only when asked for:
+    the HTML page draws a QR code per link, and the three are seldom all wanted."""
+    from core.route.export import export_stem, legs_to_csv_bytes, result_to_json
+
+    stem = export_stem(result, on=on, destination_name=destination_name)
+    return RouteExports(
+        stem=stem,
+        files=(
+            ExportFile("json", f"{stem}.json", "application/json", partial(result_to_json, result)),
+            ExportFile("html", f"{stem}.html", "text/html", partial(export_html, result, lang=lang)),
+            ExportFile("csv", f"{stem}-legs.csv", "text/csv", partial(legs_to_csv_bytes, result)),
+        ),
+    )
 
 
 def export_html(result: RoutePlanResult, *, lang: str = "en", data_dir: Path | None = None) -> str:

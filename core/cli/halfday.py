@@ -54,11 +54,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
 def cmd_memory(args: argparse.Namespace) -> int:
     from core.app import halfday as halfday_app
 
-    planner = halfday_app.planner(request_context(user=args.user, region=args.region))
+    ctx = request_context(user=args.user, region=args.region)
     if args.reset:
-        print(json.dumps({"forgotten_events": planner.memory.reset(args.user)}))
+        print(json.dumps({"forgotten_events": halfday_app.forget(ctx)}))
         return 0
-    print(planner.memory.get(args.user).model_dump_json())
+    print(halfday_app.remembered(ctx).model_dump_json())
     return 0
 
 

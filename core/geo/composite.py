@@ -40,8 +40,8 @@ from core.geo.base import (
 from core.geo.cache import ResponseCache, point_key
 from core.geo.scope import CallScope, ProviderBudget, RequestTally, bind
 from core.geo.weather import pick_forecast
+from core.models.region import RegionPack
 from core.models.route import ProviderCalls
-from core.packs.loader import RegionPack
 
 T = TypeVar("T")
 S = TypeVar("S")

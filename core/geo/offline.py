@@ -32,7 +32,7 @@ from core.geo.text import (
     strip_city_prefix,
 )
 from core.i18n import has_cjk
-from core.packs.loader import EstimateParams, RegionPack, RegionPlace
+from core.models.region import EstimateParams, RegionPack, RegionPlace
 
 OFFLINE_SOURCE = "offline_estimate"
 _OTHER_CITY_PENALTY = 0.85

@@ -26,7 +26,8 @@ from core.errors import InputError, ProviderAuthError
 from core.geo.base import Geocoder, Router, WarningLog, WeatherService
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
-from core.packs.loader import RegionPack, load_region
+from core.models.region import RegionPack
+from core.packs.loader import load_region
 
 Role = Literal["geocoder", "router"]
 GEOCODER: frozenset[Role] = frozenset({"geocoder"})

@@ -10,23 +10,11 @@ wins and the reading is ``legacy_ambiguous`` (the face says which day and hours 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, time
-from typing import Literal
 
 from core.halfday.goal import decompose_goal
 from core.halfday.goal_window import resolve_window
-from core.models.halfday.goal import ExactWindow
-
-LinkNote = Literal["same", "past", "legacy", "legacy_ambiguous"]
-
-
-@dataclass(frozen=True)
-class LinkReading:
-    """The window to plan a linked goal in (None: the goal's own words, read from now) and what to say about it."""
-
-    window: ExactWindow | None
-    note: LinkNote
+from core.models.halfday.goal import ExactWindow, LinkNote, LinkReading
 
 
 def read_link_window(goal: str, *, window: ExactWindow | None, legacy_day: date | None, now: datetime) -> LinkReading:

@@ -14,8 +14,8 @@ import sqlalchemy as sa
 
 from core.memory.store import UserMemory
 from core.models.halfday.plans import FamilyProfile, Memory, MemoryEvent
+from core.models.region import RegionPlace
 from core.models.rules import Rule
-from core.packs.loader import RegionPlace
 from core.reservations import store
 from core.stores.db import EngineAtFirstUse
 

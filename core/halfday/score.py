@@ -28,8 +28,8 @@ from core.models.halfday.plans import (
     Risk,
     ScoreBreakdown,
     ScoreInput,
-    ScoreWeights,
     TimeSlots,
+    rank_by_weights,
 )
 
 LONG_QUEUE_MIN = 30
@@ -237,12 +237,6 @@ def breakdown(
             "reference_cost": reference_cost,
         },
     )
-
-
-def rank_by_weights(plans: list[Plan], weights: ScoreWeights) -> list[Plan]:
-    """The plans with totals for these weights, best first (ties: the more feasible, then the earlier id)."""
-    out = [p.model_copy(update={"total": p.score.total(weights) if p.score else 0.0}) for p in plans]
-    return sorted(out, key=lambda p: (-(p.total or 0.0), -p.feasibility, p.plan_id))
 
 
 def score_plans(inp: ScoreInput, *, candidates: dict[str, Candidate], reference_cost: float) -> PlanSet:

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from core.config import Settings
 from core.itinerary.opening import opening_windows
 from core.models.halfday.plans import Candidate, Candidates, NamedPlaceIssue, Profile, QueueFact, SearchFilters
-from core.packs.loader import RegionPack, RegionPlace
+from core.models.region import RegionPack, RegionPlace
 from core.packs.queues import queue_estimate
 from core.reservations.catalog import item_for
 

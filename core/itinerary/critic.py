@@ -58,7 +58,7 @@ from core.itinerary.critic_facts import (
 )
 from core.models.itinerary import UNREACHABLE_MIN, LunchPolicy, TripRequest
 from core.models.itinerary_result import CriticReport, DayTimeline, ItineraryResult, TimelineEntry, Violation
-from core.packs.loader import RegionPack
+from core.models.region import RegionPack
 
 CHECKS = (
     "entry_times",

@@ -16,7 +16,7 @@ from core.models.itinerary import PlaceRef, TripPlace, TripRequest
 from core.models.itinerary_result import ItineraryResult, TimelineEntry
 
 if TYPE_CHECKING:
-    from core.packs.loader import RegionPack
+    from core.models.region import RegionPack
 
 
 class Flag(Protocol):

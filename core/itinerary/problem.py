@@ -18,7 +18,8 @@ from core.itinerary.opening import OpeningWindows, opening_windows
 from core.itinerary.travel import apply_robustness_policy, build_time_matrix, robustness_policy_for
 from core.models.itinerary import PlaceRef, TripPlace, TripRequest
 from core.models.itinerary_problem import ItineraryPoint, ItineraryProblem, MinuteInterval, ProblemDay, ProblemStop
-from core.packs.loader import RegionPack, RegionPlace, load_region
+from core.models.region import RegionPack, RegionPlace
+from core.packs.loader import load_region
 
 DAY_MIN = 24 * 60
 # A must that cannot be kept hard is re-solved as optional with this multiple of the 'should' penalty,

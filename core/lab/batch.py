@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,32 +19,10 @@ from pydantic import ValidationError
 
 from core.errors import InputError, OmniError, error_from_validation
 from core.models.common import echo
-from core.models.lab import BATCH_ITEM, LabGrid, RouteBatchItem, TripBatchItem
+from core.models.lab import BATCH_ITEM, Batch, InvalidLine, LabGrid
 
 MAX_BATCH_BYTES = 200_000_000
 _ERROR = "__error__"  # a record that could not be read (kept with its id and region for the error rows)
-
-
-@dataclass(frozen=True)
-class InvalidLine:
-    """A line of a batch that is not a request: its rows say why."""
-
-    index: int
-    id: str
-    region: str
-    code: str
-    message: str
-
-
-@dataclass
-class Batch:
-    """The requests of a batch in file order (``index`` is the request's position, invalid lines included)."""
-
-    items: list[tuple[int, RouteBatchItem | TripBatchItem]]
-    invalid: list[InvalidLine]
-
-    def __len__(self) -> int:
-        return len(self.items) + len(self.invalid)
 
 
 def _records(path: Path) -> list[tuple[int, Any]]:

@@ -29,8 +29,9 @@ from core.geo.offline import OfflineProvider
 from core.geo.text import normalize
 from core.models.itinerary import PlaceRef, TripDay, TripPlace, TripRequest
 from core.models.lab import RouteBatchItem, TripBatchItem
+from core.models.region import RegionPack, RegionPlace
 from core.models.route import RawStop, RoutePlanRequest, TransportMode
-from core.packs.loader import RegionPack, RegionPlace, load_region
+from core.packs.loader import load_region
 
 SIGHTS = ("landmark", "museum", "park", "temple", "theatre", "family", "market")
 #: the first day of generated trip days (a Monday); day i of the batch is this date + i

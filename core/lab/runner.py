@@ -28,8 +28,8 @@ from core.config import Settings
 from core.geo.pool import ProviderPool
 from core.i18n import set_strict
 from core.lab import results
-from core.lab.batch import Batch, InvalidLine, read_batch
-from core.models.lab import LabGrid, RouteBatchItem, TaskCell, TripBatchItem
+from core.lab.batch import read_batch
+from core.models.lab import Batch, InvalidLine, LabGrid, RouteBatchItem, TaskCell, TripBatchItem
 
 Progress = Callable[[int, int], None]
 Executor = Literal["serial", "local", "dask"]

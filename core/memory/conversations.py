@@ -6,13 +6,11 @@ found, so a link never shows someone else's conversation, nor tells that it exis
 from __future__ import annotations
 
 import re
-import secrets
-from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from pydantic import BaseModel
 
+from core.models.memory import Conversation, Turn, new_conversation_id
 from core.stores.db import EngineAtFirstUse, transaction
 
 metadata = sa.MetaData()
@@ -36,26 +34,7 @@ turns_table = sa.Table(
 MAX_TURNS = 200  # a conversation's turns read back (the newest ones)
 
 
-class Turn(BaseModel):
-    seq: int
-    message: str
-    response: dict[str, Any]  # the agent's response as JSON (core.models.agent.AgentResponse)
-    at: datetime
-
-
-class Conversation(BaseModel):
-    id: str
-    user_id: str
-    created_at: datetime
-    updated_at: datetime
-    turns: list[Turn]
-
-
-def new_id() -> str:
-    return secrets.token_hex(8)
-
-
-#: a conversation id as new_id makes them (a page may make one before the first turn is kept)
+#: a conversation id as new_conversation_id makes them (a page may make one before the first turn is kept)
 _ID = re.compile(r"[0-9a-f]{16}")
 
 
@@ -74,7 +53,7 @@ class ConversationStore(EngineAtFirstUse):
                 # a new conversation keeps the id its page gave it (a consent to browse on its first turn is kept
                 # under it); an id that is another user's is never joined: a new one is made
                 if conversation_id is None or owner is not None or not _ID.fullmatch(conversation_id):
-                    conversation_id = new_id()
+                    conversation_id = new_conversation_id()
                 conn.execute(
                     conversations_table.insert().values(
                         id=conversation_id, user_id=user_id, created_at=now, updated_at=now

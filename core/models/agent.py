@@ -18,6 +18,8 @@ from core.models.common import MessageText, Priority, as_priority
 
 Route = Literal["SYSTEM1_API", "SYSTEM1_RAG", "SYSTEM2_REASONING", "SYSTEM2_WEBBROWSE"]
 ROUTES: tuple[Route, ...] = ("SYSTEM1_API", "SYSTEM1_RAG", "SYSTEM2_REASONING", "SYSTEM2_WEBBROWSE")
+#: the name of the start the plan assumes when no hotel is known (the console words it)
+ASSUMED_START = "city centre (assumed start)"
 Reason = Literal["MULTI_CONSTRAINT", "MISSING_INFO", "NO_API", "REALTIME_WEB", "HIGH_RISK_ACTION"]
 Capability = Literal["places", "transport", "planner", "browser", "trip", "weather", "knowledge", "commit"]
 UiMode = Literal["fast", "slow"]

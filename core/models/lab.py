@@ -13,6 +13,7 @@ request × grid cell.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -185,3 +186,96 @@ def schemas() -> dict[str, dict[str, Any]]:
         "batch-item": BATCH_ITEM.json_schema(),
         "grid": LabGrid.model_json_schema(),
     }
+
+
+# ---- a batch as read, and a results table's summary (core/lab reads and summarises them) ----
+
+
+@dataclass(frozen=True)
+class InvalidLine:
+    """A line of a batch that is not a request: its rows say why."""
+
+    index: int
+    id: str
+    region: str
+    code: str
+    message: str
+
+
+@dataclass
+class Batch:
+    """The requests of a batch in file order (``index`` is the request's position, invalid lines included)."""
+
+    items: list[tuple[int, RouteBatchItem | TripBatchItem]]
+    invalid: list[InvalidLine]
+
+    def __len__(self) -> int:
+        return len(self.items) + len(self.invalid)
+
+
+class Spread(BaseModel):
+    """A distribution in a few numbers: sample size, median, p10-p90, the bootstrap interval of the median."""
+
+    n: int
+    median: float | None = None
+    p10: float | None = None
+    p90: float | None = None
+    median_ci_low: float | None = Field(default=None, description="bootstrap interval of the median (CONFIDENCE)")
+    median_ci_high: float | None = None
+    mean: float | None = Field(default=None, description="beside the spread, never alone")
+
+
+class PairSummary(BaseModel):
+    region: str
+    provider: str
+    mode: str
+    optimiser: str
+    a: str
+    b: str
+    n: int = Field(description="requests where both strategies have a route")
+    n_differ: int = Field(description="requests where the two strategies chose different orders")
+    time_saved_s: Spread = Field(description="b.duration_s - a.duration_s per request")
+    distance_added_m: Spread = Field(description="a.distance_m - b.distance_m per request")
+    flags: list[str] = Field(default_factory=list)
+
+
+class OptimiserSummary(BaseModel):
+    region: str
+    provider: str
+    mode: str
+    optimiser: str
+    objective: str
+    size_bucket: str
+    n: int = Field(description="requests with a gap (the optimiser answered and a best is known)")
+    n_errors: int
+    n_at_best: int = Field(description="requests where it matched the best known (gap 0)")
+    n_best_exact: int = Field(description="requests whose best known is the proven optimum")
+    gap: Spread
+    worst_gap: float | None = None
+    time_s: Spread
+    worst_time_s: float | None = None
+    stops: dict[str, int] = Field(
+        default_factory=dict,
+        description="what ended its searches, with how many requests: exact, stall / max_kicks (kick budgets: "
+        "reproducible), time_limit (a clock)",
+    )
+    n_reproducible: int = Field(default=0, description="requests whose rows the same seed and versions give again")
+
+
+class SummaryFlag(BaseModel):
+    code: str
+    region: str | None = None
+    provider: str | None = None
+    mode: str | None = None
+    count: int = 0
+    detail: str | None = None
+
+
+class LabSummary(BaseModel):
+    rows: int
+    requests: int
+    pairs: list[PairSummary]
+    optimisers: list[OptimiserSummary]
+    flags: list[SummaryFlag]
+    errors: dict[str, int] = Field(description="error rows per code")
+    bootstrap: dict[str, float] = Field(description="resamples, confidence and seed of the intervals")

@@ -221,6 +221,12 @@ class ResolvedPoint(BaseModel):
         """Its id in the result (``point_id``)."""
         return point_id(self.role, self.index)
 
+    @property
+    def place_key(self) -> str:
+        """The place the point stands for: its POI id, else its coordinates to 6 decimals (how orders are compared,
+        core/route/compare.py)."""
+        return f"poi:{self.poi_id}" if self.poi_id else f"at:{self.lon:.6f},{self.lat:.6f}"
+
 
 AmbiguityReason = Literal["close_scores", "near_miss", "several_exact", "district", "parts"]
 
@@ -475,7 +481,60 @@ class RoutePlanResult(BaseModel):
                 return self.resolved_stops[int(index)]
         return None
 
+    @property
+    def has_road_geometry(self) -> bool:
+        """Whether the best route is drawn along the roads (every leg's path came from a router)."""
+        source = self.geometry_source or ""
+        return bool(self.best_geometry) and not any(s in source for s in ("offline_estimate", "straight_line"))
+
     def visiting(self, candidate: CandidateRoute | None = None) -> list[tuple[PointRef, ResolvedPoint | None]]:
         """A candidate's points (the best route's by default) with the points they name, in visiting order."""
         cand = candidate or self.best_route
         return [(ref, self.point(ref)) for ref in cand.points]
+
+
+# ---- what a face shows beside a result: a candidate against the best order, a ready-made scenario ----
+
+
+class LegDiff(BaseModel):
+    """One leg of the candidate: its position in the candidate's order (0 = from its first place to its second),
+    the two place keys, and how it compares with the best order."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    from_key: str
+    to_key: str
+    status: str  # "changed" (not in the best order) | "shared" (same direction) | "reversed" (other direction)
+
+
+class OrderComparison(BaseModel):
+    """A candidate order against the best order, leg by leg."""
+
+    model_config = ConfigDict(frozen=True)
+
+    legs: tuple[LegDiff, ...]
+
+    @property
+    def changed(self) -> tuple[int, ...]:
+        """Positions of the candidate's legs the best order does not have."""
+        return tuple(leg.index for leg in self.legs if leg.status == "changed")
+
+    @property
+    def shared(self) -> tuple[int, ...]:
+        """Positions of the candidate's legs the best order has too (in either direction)."""
+        return tuple(leg.index for leg in self.legs if leg.status != "changed")
+
+    @property
+    def same_as_best(self) -> bool:
+        return not self.changed
+
+
+class Scenario(BaseModel):
+    id: str
+    title: dict[str, str]
+    description: str = Field(default="", description="what the demo shows, in English")
+    description_zh: str = Field(default="", description="the same in Chinese (older scenario files have none)")
+    region: str = "shanghai"
+    request: RoutePlanRequest
+    tags: list[str] = Field(default_factory=list)

@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, Field, ValidationError
 
 from core.errors import InputError
-from core.packs.loader import RegionPack
+from core.models.region import RegionPack
 
 if TYPE_CHECKING:
     from opening_hours import OpeningHours

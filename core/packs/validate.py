@@ -22,8 +22,9 @@ from core.config import Settings
 from core.errors import OmniError
 from core.geo.coords import haversine_m
 from core.geo.text import normalize
+from core.models.region import PackRules, RegionPack
 from core.packs.entrances import ENTRANCES_FILE
-from core.packs.loader import PackRules, RegionPack, load_region
+from core.packs.loader import load_region
 from core.packs.queues import QUEUES_FILE, check_queue_table, load_queues
 
 if TYPE_CHECKING:

@@ -27,8 +27,10 @@ from sqlalchemy.engine import Connection, Engine
 from core.clock import Clock
 from core.config import Settings
 from core.errors import InputError
+from core.models.region import RegionPack
 from core.models.reservations import (
     TRANSITIONS,
+    BookableItem,
     CancellationPolicy,
     DryRun,
     Outcome,
@@ -37,9 +39,8 @@ from core.models.reservations import (
     ReservationRequest,
     Transition,
 )
-from core.packs.loader import RegionPack
 from core.reservations import store
-from core.reservations.catalog import BookableItem, item_for
+from core.reservations.catalog import item_for
 from core.stores.db import Database
 
 

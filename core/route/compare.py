@@ -16,43 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict
-
-from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
-
-
-class LegDiff(BaseModel):
-    """One leg of the candidate: its position in the candidate's order (0 = from its first place to its second),
-    the two place keys, and how it compares with the best order."""
-
-    model_config = ConfigDict(frozen=True)
-
-    index: int
-    from_key: str
-    to_key: str
-    status: str  # "changed" (not in the best order) | "shared" (same direction) | "reversed" (other direction)
-
-
-class OrderComparison(BaseModel):
-    """A candidate order against the best order, leg by leg."""
-
-    model_config = ConfigDict(frozen=True)
-
-    legs: tuple[LegDiff, ...]
-
-    @property
-    def changed(self) -> tuple[int, ...]:
-        """Positions of the candidate's legs the best order does not have."""
-        return tuple(leg.index for leg in self.legs if leg.status == "changed")
-
-    @property
-    def shared(self) -> tuple[int, ...]:
-        """Positions of the candidate's legs the best order has too (in either direction)."""
-        return tuple(leg.index for leg in self.legs if leg.status != "changed")
-
-    @property
-    def same_as_best(self) -> bool:
-        return not self.changed
+from core.models.route import CandidateRoute, LegDiff, OrderComparison, RoutePlanResult
 
 
 def _undirected(a: str, b: str) -> tuple[str, str]:
@@ -80,11 +44,6 @@ def compare_orders(best: Sequence[str], candidate: Sequence[str]) -> OrderCompar
     )
 
 
-def place_key(point: ResolvedPoint) -> str:
-    """The place a point stands for: its POI id, else its coordinates to 6 decimals."""
-    return f"poi:{point.poi_id}" if point.poi_id else f"at:{point.lon:.6f},{point.lat:.6f}"
-
-
 def order_keys(result: RoutePlanResult, candidate: CandidateRoute) -> list[str]:
     """The place keys of a candidate's points (``CandidateRoute.points``): the start (a fixed origin or the live
     start, when there is one), the stops in the candidate's order, the destination."""
@@ -92,7 +51,7 @@ def order_keys(result: RoutePlanResult, candidate: CandidateRoute) -> list[str]:
     live = result.live_origin
     for _, point in result.visiting(candidate):
         if point is not None:
-            keys.append(place_key(point))
+            keys.append(point.place_key)
         elif live is not None:
             keys.append(f"at:{live.lon:.6f},{live.lat:.6f}")
     return keys

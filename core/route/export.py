@@ -19,8 +19,8 @@ import unicodedata
 from datetime import date
 
 from core.i18n import has_cjk, join_words, t
+from core.models.region import RegionPack
 from core.models.route import ResolvedPoint, RoutePlanResult
-from core.packs.loader import RegionPack
 from core.route.export_words import (
     DEFAULT_TASK_NAME,
     ROLE_KEYS,
@@ -29,7 +29,6 @@ from core.route.export_words import (
     TRANSPORT_KEYS,
     delta_words,
     district_words,
-    has_road_geometry,
     notice_lines,
     provider_words,
     region_names,
@@ -499,7 +498,7 @@ def _section_sketch(result: RoutePlanResult, lang: str, *, width: int = 760, hei
             f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="11" font-weight="700" '
             f'fill="#fff" font-family="sans-serif">{_e(mark)}</text></g>'
         )
-    if geometry and has_road_geometry(result):
+    if geometry and result.has_road_geometry:
         line = t("route.export.line_roads", lang, source=word(SOURCE_KEYS, result.geometry_source, lang) or "—")
     else:
         line = t("route.export.line_straight", lang)

@@ -9,8 +9,8 @@ from typing import Literal
 
 from core import i18n
 from core.i18n import join_words, t
+from core.models.region import RegionPack
 from core.models.route import CandidateRoute, OptimizerInfo, ResolvedPoint, RoutePlanResult
-from core.packs.loader import RegionPack
 from core.route.notices import core_names
 from core.route.notices import words as notice_words
 
@@ -86,12 +86,6 @@ def source_words(code: str | None, lang: str) -> str:
     """``offline_estimate`` → "offline estimate"; "a, b" lists each; unknown codes stay as they are."""
     parts = [p.strip() for p in str(code or "").split(",") if p.strip()]
     return join_words((t(SOURCE_KEYS[p], lang) if p in SOURCE_KEYS else p for p in parts), lang)
-
-
-def has_road_geometry(result: RoutePlanResult) -> bool:
-    """Whether the best route is drawn along the roads (every leg's path came from a router)."""
-    source = result.geometry_source or ""
-    return bool(result.best_geometry) and not any(s in source for s in ("offline_estimate", "straight_line"))
 
 
 def delta_words(value: float, unit: str, lang: str) -> str:

@@ -19,6 +19,7 @@ from core.errors import InputError, ProviderError
 from core.geo.base import LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
+from core.models.region import RegionPack
 from core.models.route import (
     LIVE_ORIGIN,
     STRATEGIES,
@@ -38,7 +39,6 @@ from core.models.route import (
     visiting_points,
 )
 from core.optimizer.order_search import candidate_orders, distinct_place_orders, order_totals
-from core.packs.loader import RegionPack
 from core.route.budget import directions_top, geocode_ahead, needed_calls, plan_budget_s
 from core.route.directions import DirectionLegs, directions_wanted, kept_matrix_notice, remeasure
 from core.route.links import amap_navigates_in, build_deep_links

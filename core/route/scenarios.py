@@ -5,21 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pydantic import BaseModel, Field
-
 from core.config import BUNDLED_DATA
 from core.errors import InputError
-from core.models.route import RoutePlanRequest
-
-
-class Scenario(BaseModel):
-    id: str
-    title: dict[str, str]
-    description: str = Field(default="", description="what the demo shows, in English")
-    description_zh: str = Field(default="", description="the same in Chinese (older scenario files have none)")
-    region: str = "shanghai"
-    request: RoutePlanRequest
-    tags: list[str] = Field(default_factory=list)
+from core.models.route import Scenario
 
 
 def _scenario_dir(data_dir: Path) -> Path:

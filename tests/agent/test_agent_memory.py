@@ -131,10 +131,11 @@ def test_forget_everything_forgets_the_conversations_and_browse_consents_too(age
 
 
 def test_a_new_conversation_keeps_the_id_its_page_gave_it_and_never_joins_anothers(tmp_path):
-    from core.memory.conversations import ConversationStore, new_id
+    from core.memory.conversations import ConversationStore
+    from core.models.memory import new_conversation_id
 
     store = ConversationStore(database=db_at(f"sqlite:///{tmp_path / 'c.db'}"), clock=lambda: SUITE_NOW)
-    chosen = new_id()
+    chosen = new_conversation_id()
     assert store.append("ann", chosen, "hi", {}) == chosen  # a consent given on its first turn is kept under it
     assert store.append("bob", chosen, "hi", {}) != chosen  # ann's conversation is never bob's
     assert store.append("ann", "not-an-id", "hi", {}) != "not-an-id"

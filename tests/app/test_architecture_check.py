@@ -1,5 +1,6 @@
 """The composition root's counts (scripts/check_architecture.py, run by make lint): what it finds, where it looks,
-and that it fails when domain code fetches its settings, keeps a global or rides a context variable."""
+and that it fails when domain code fetches its settings, keeps a global or rides a context variable, or when
+core/app re-exports a name from below it or forwards a call."""
 
 from __future__ import annotations
 
@@ -142,3 +143,85 @@ def test_strict_for_every_file_mypy_checks_counts_nothing(tmp_path):
 
 def test_the_project_itself_is_strict_everywhere():
     assert check.inspect(ROOT).not_strict == []
+
+
+def _app_found(source: str) -> check.Findings:
+    found = check.Findings()
+    check.inspect_app_source(textwrap.dedent(source), "core/app/x.py", into=found)
+    return found
+
+
+def test_a_name_core_app_lists_but_imports_from_below_is_a_re_export():
+    found = _app_found(
+        """
+        from core.app.context import RequestContext
+        from core.route.compare import OrderComparison
+        from core.packs import loader as packs
+        import core.geo
+        from core.route.planner import plan_route as _plan
+
+        __all__ = ["OrderComparison", "RequestContext", "packs", "core", "plan", "Outcome"]
+
+        class Outcome: ...
+
+        def plan(ctx: RequestContext) -> None:
+            _plan(ctx)
+        """
+    )
+    assert sorted(found.app_reexports) == ["core/app/x.py OrderComparison", "core/app/x.py core", "core/app/x.py packs"]
+    assert found.figures()["app_reexports"] == 3  # its own use cases, contracts and core/app's names are not
+
+
+def test_a_function_that_only_hands_its_arguments_on_is_a_forwarder():
+    found = _app_found(
+        '''
+        def read(path, *rows, lang="en", **more):
+            """A docstring and a local import do not make it do something."""
+            from core.lab.batch import read_batch
+
+            return read_batch(path, *rows, lang=lang, **more)
+
+        def words(code):
+            return core.route.words.source_words(code)
+        '''
+    )
+    assert found.app_forwarders == [
+        "core/app/x.py:2 read -> read_batch",
+        "core/app/x.py:8 words -> core.route.words.source_words",
+    ]
+    assert found.figures()["app_forwarders"] == 2
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def plan(ctx, request):\n    return plan_route(request, provider=ctx.providers)\n",  # binds the context
+        "def today(ctx):\n    return ctx.now().date()\n",  # a parameter's own method
+        "def regions(data_dir=None):\n    return list_regions(data_dir or DEFAULT)\n",  # decides a default
+        "def stops(n):\n    return words(n, 'en')\n",  # adds an argument
+        "def memory(ctx):\n    store = open_store(ctx)\n    return store.get(ctx.user)\n",  # two statements
+        "def actions():\n    return registry().describe()\n",  # composes two calls
+        "def ping():\n    return None\n",  # returns no call
+    ],
+)
+def test_a_use_case_that_binds_or_decides_is_no_forwarder(source):
+    assert _app_found(source).app_forwarders == []
+
+
+def test_a_new_re_export_or_forwarder_in_core_app_fails_the_check_and_is_named(tmp_path, capsys):
+    _write(tmp_path, "core/app/route.py", "from core.route.compare import place_key\n__all__ = ['place_key']\n")
+    assert check.main([str(tmp_path)]) == 0  # one of each is within today's ceilings
+    reexports = "".join(f"from core.route.m{i} import n{i}\n" for i in range(check.CEILING_REEXPORTS + 1))
+    names = ", ".join(f"'n{i}'" for i in range(check.CEILING_REEXPORTS + 1))
+    _write(tmp_path, "core/app/route.py", f"{reexports}__all__ = [{names}]\n")
+    assert check.main([str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert f"names core/app re-exports from below it: {check.CEILING_REEXPORTS + 1} " in out
+    assert "core/app/route.py n0" in out
+    forwarders = "".join(f"def f{i}(x):\n    return g(x)\n" for i in range(check.CEILING_FORWARDERS + 1))
+    _write(tmp_path, "core/app/route.py", forwarders)
+    assert check.main([str(tmp_path)]) == 1
+    assert "core/app/route.py:1 f0 -> g" in capsys.readouterr().out
+    _write(tmp_path, "components/route.py", forwarders)  # a face's helpers are not the application layer's
+    _write(tmp_path, "core/app/route.py", "")
+    assert check.main([str(tmp_path)]) == 0

@@ -18,8 +18,9 @@ from core.app import AppServices, RequestContext
 from core.app.route import plan_route
 from core.config import Settings
 from core.geo.composite import MapServices
+from core.models.region import RegionPack
 from core.models.route import RoutePlanRequest, RoutePlanResult
-from core.packs.loader import RegionPack, load_region
+from core.packs.loader import load_region
 from tests.support.patchy import patchy_services
 
 THREADS = 8

@@ -8,9 +8,9 @@ from datetime import time
 
 import pytest
 
-from core.halfday.score import FEASIBILITY_FLOOR, rank_by_weights
+from core.halfday.score import FEASIBILITY_FLOOR
 from core.models.halfday.goal import Party
-from core.models.halfday.plans import DIMENSIONS, HalfDayRequest, ScoreWeights
+from core.models.halfday.plans import DIMENSIONS, HalfDayRequest, ScoreWeights, rank_by_weights
 from core.packs.loader import load_region
 from tests.halfday.conftest import MONDAY, NOW, SATURDAY, goal, planner_on, with_goal
 

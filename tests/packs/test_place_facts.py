@@ -12,7 +12,8 @@ import pytest
 
 from core.config import Settings
 from core.errors import InputError
-from core.packs.loader import RegionPlace, load_region
+from core.models.region import RegionPlace
+from core.packs.loader import load_region
 from core.packs.queues import queue_estimate
 from core.packs.validate import COLUMNS, CUISINES, validate_pack
 from tests.support.paths import ROOT

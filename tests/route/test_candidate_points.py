@@ -13,7 +13,7 @@ from core.config import get_settings
 from core.geo.registry import make_provider
 from core.models.route import LIVE_ORIGIN, Notice, PointRef, RawStop, RoutePlanResult
 from core.route import notices
-from core.route.compare import order_keys, place_key
+from core.route.compare import order_keys
 from core.route.planner import plan_route
 from core.route.scenarios import list_scenarios
 
@@ -64,7 +64,7 @@ def test_every_candidate_carries_its_points_in_visiting_order(shanghai, scenario
         ]
     # the readers take the points: the map's comparison keys follow them
     best = result.best_route
-    keys = [place_key(p) for _, p in result.visiting(best) if p is not None]
+    keys = [p.place_key for _, p in result.visiting(best) if p is not None]
     assert order_keys(result, best)[-len(keys) :] == keys
     assert len(order_keys(result, best)) == len(best.points)
 

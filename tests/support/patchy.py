@@ -12,7 +12,7 @@ from core.geo.base import Leg, LonLat, TravelMatrix, TravelMode, WarningLog
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
 from core.geo.resilience import ResilientProvider
-from core.packs.loader import RegionPack
+from core.models.region import RegionPack
 
 
 def point(lon: float, lat: float) -> tuple[float, float]:

@@ -222,12 +222,13 @@ def test_a_quick_answer_is_labelled_in_the_pages_language_and_sent_beside_the_go
 
 def test_a_start_place_of_the_pack_is_named_in_the_pages_language_with_the_other_in_the_tooltip():
     from components.halfday.cards import origin_name
+    from core.app import AppServices
     from core.models.halfday.plans import OriginPoint
 
-    planner = hd.planner()
-    square = next(p for p in planner.provider.region.places if p.name_zh == "人民广场")
+    ctx = AppServices().context(region="shanghai")
+    square = next(p for p in ctx.region.places if p.name_zh == "人民广场")
     start = OriginPoint(name="人民广场", lon=square.lon, lat=square.lat, source="offline:gazetteer")
-    assert origin_name(planner, start, "en") == (square.name_en, "人民广场")
-    assert origin_name(planner, start, "zh") == ("人民广场", square.name_en)
+    assert origin_name(ctx, start, "en") == (square.name_en, "人民广场")
+    assert origin_name(ctx, start, "zh") == ("人民广场", square.name_en)
     typed = OriginPoint(name="虹桥路 1 号", lon=121.4, lat=31.2, source="offline:gazetteer")  # not a pack place
-    assert origin_name(planner, typed, "en") == ("虹桥路 1 号", "")
+    assert origin_name(ctx, typed, "en") == ("虹桥路 1 号", "")

@@ -15,7 +15,7 @@ from core.geo.base import Geocoder, Place
 from core.models.agent import AgentState
 
 if TYPE_CHECKING:
-    from core.packs.loader import RegionPlace
+    from core.models.region import RegionPlace
 
 
 class ResolveIn(BaseModel):

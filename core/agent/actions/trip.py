@@ -23,7 +23,7 @@ from core.models.agent import AgentState, TripEdit
 from core.stores.trips import TripChanged, TripDraft, TripNode
 
 if TYPE_CHECKING:
-    from core.packs.loader import RegionPack
+    from core.models.region import RegionPack
 
 #: ``resolve(name) -> (place_id, canonical name) | None``: the place a name means, if one is found.
 Resolver = Callable[[str], tuple[str, str] | None]

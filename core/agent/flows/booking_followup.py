@@ -29,7 +29,7 @@ from core.agent.state import AgentContext
 from core.errors import InputError
 from core.geo.text import normalize
 from core.i18n import CJK, Lang, guess_lang
-from core.packs.loader import RegionPack
+from core.models.region import RegionPack
 from core.phrases.clock import find_clocks
 from core.phrases.dates import mask_days
 from core.reservations.catalog import item_for

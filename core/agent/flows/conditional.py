@@ -20,7 +20,7 @@ from core.models.agent import (
 )
 
 if TYPE_CHECKING:
-    from core.packs.loader import RegionPlace
+    from core.models.region import RegionPlace
 
 
 def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:

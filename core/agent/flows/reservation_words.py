@@ -12,9 +12,8 @@ from core.agent.venue_fit import FitHints, Suggestions
 from core.i18n import Lang, list_sentence
 from core.i18n import join_words as join_words  # re-exported: the flows join their words with it too
 from core.i18n import t as t  # re-exported: the flows' words too (words.t), so the catalog test finds them
-from core.models.reservations import CancellationPolicy, Quote, Reservation
-from core.packs.loader import RegionPack
-from core.reservations.catalog import BookableItem
+from core.models.region import RegionPack
+from core.models.reservations import BookableItem, CancellationPolicy, Quote, Reservation
 
 _WEEKDAYS = (
     "agent.booking.weekday.mon",

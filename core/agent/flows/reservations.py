@@ -30,8 +30,8 @@ from core.agent.steps import POLICY_GATE, act, guard, issue_dry_run
 from core.agent.venue_fit import fit_hints, suggest
 from core.errors import InputError
 from core.models.agent import AgentState, NextStep
-from core.models.reservations import DryRun, Reservation
-from core.reservations.catalog import BookableItem, catalogue, item_for
+from core.models.reservations import BookableItem, DryRun, Reservation
+from core.reservations.catalog import catalogue, item_for
 from core.stores.trips import DryRunRecord
 
 POLICY = "RESERVATION_GATE"

@@ -14,8 +14,8 @@ from core.config import HalfDayToolName
 from core.errors import InputError, ProviderUnavailable
 from core.halfday.tools import MOCK, ToolDeps, ToolSpec
 from core.models.halfday.plans import ReserveInput
+from core.models.region import RegionPack
 from core.models.reservations import DryRun, Quote, Reservation, ReservationRequest
-from core.packs.loader import RegionPack
 from core.reservations.catalog import item_for
 
 NAME = HalfDayToolName.MOCK_RESERVE

@@ -14,7 +14,7 @@ from core.halfday.tools import MOCK, ToolDeps, ToolSpec
 from core.halfday.travel import TravelTable, build_travel_table, map_breaker
 from core.models.halfday.facts import PlanSetFacts, ToolFacts
 from core.models.halfday.plans import ComposeInput, PlanSet
-from core.packs.loader import RegionPack
+from core.models.region import RegionPack
 
 NAME = HalfDayToolName.RANK_PLACES_FOR_PLAN
 

@@ -9,7 +9,7 @@ from core.config import HalfDayToolName
 from core.halfday.tools import MOCK, ToolDeps, ToolSpec
 from core.models.halfday.facts import OriginFacts, ToolFacts
 from core.models.halfday.plans import OriginAnswer, OriginPoint, OriginQuery
-from core.packs.loader import RegionPack
+from core.models.region import RegionPack
 
 NAME = HalfDayToolName.RESOLVE_ORIGIN
 

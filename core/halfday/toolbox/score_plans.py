@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.config import HalfDayToolName
-from core.halfday.score import rank_by_weights, score_plans
+from core.halfday.score import score_plans
 from core.halfday.toolbox.rank_places_for_plan import plan_set_facts
 from core.halfday.tools import MOCK, ToolDeps, ToolSpec
-from core.models.halfday.plans import PlanSet, ScoreBreakdown, ScoreInput
+from core.models.halfday.plans import PlanSet, ScoreBreakdown, ScoreInput, rank_by_weights
 
 NAME = HalfDayToolName.SCORE_PLANS
 #: a mock score for what only the real scorer can judge: the middle of [0, 1]

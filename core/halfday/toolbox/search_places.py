@@ -13,7 +13,7 @@ from core.halfday.search import MEAL_CATEGORIES, NOT_DESTINATIONS, preference_ma
 from core.halfday.tools import MOCK, EmptyResult, ToolDeps, ToolSpec
 from core.models.halfday.facts import CandidateFacts, ToolFacts
 from core.models.halfday.plans import Candidate, Candidates, SearchFilters
-from core.packs.loader import RegionPack
+from core.models.region import RegionPack
 
 NAME = HalfDayToolName.SEARCH_PLACES
 #: how many activities and meals the mock search offers (enough for two or three plans)

@@ -8,6 +8,7 @@ English; the optional LLM fills the same model and is validated against it.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from datetime import date, time
 from typing import Literal, get_args
 
@@ -207,3 +208,15 @@ class DecomposedGoal(BaseModel):
         if self.window is None and not self.missing:
             raise ValueError("a goal without a time window says what is missing")
         return self
+
+
+# ---- a shared link opened (core/halfday/link.py reads it) ----
+LinkNote = Literal["same", "past", "legacy", "legacy_ambiguous"]
+
+
+@dataclass(frozen=True)
+class LinkReading:
+    """The window to plan a linked goal in (None: the goal's own words, read from now) and what to say about it."""
+
+    window: ExactWindow | None
+    note: LinkNote

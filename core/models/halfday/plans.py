@@ -341,6 +341,13 @@ class Plan(BaseModel):
     intro: PlanIntro | None = Field(default=None, description="what the plan is, as a code and facts")
 
 
+def rank_by_weights(plans: list[Plan], weights: ScoreWeights) -> list[Plan]:
+    """The plans with totals for these weights, best first (ties: the more feasible, then the earlier id): the
+    pipeline's ranking, and a page's sliders re-ranking without re-planning."""
+    out = [p.model_copy(update={"total": p.score.total(weights) if p.score else 0.0}) for p in plans]
+    return sorted(out, key=lambda p: (-(p.total or 0.0), -p.feasibility, p.plan_id))
+
+
 class OriginPoint(BaseModel):
     """Where the half day starts, as the geocoder resolved it."""
 
