@@ -233,16 +233,8 @@ def _candidate(
     item = item_for(pack, place.id)
     booking = [t.hour * 60 + t.minute for t in item.slots()] if item is not None else []
     reasons = [f"matches_{p}" for p in win.wanted if match.get(p)] + why + (["named_in_goal"] if named else [])
-    return Candidate(
-        place_id=place.id,
-        name_zh=place.name_zh,
-        name_en=place.name_en,
-        district=place.district,
-        lon=place.lon,
-        lat=place.lat,
-        category=place.category,
-        tags=list(place.tags),
-        cuisine=list(place.cuisine),
+    return Candidate.of_place(
+        place,
         role=role,
         open_intervals=opening.in_window,
         day_open_intervals=list(opening.spans),
@@ -250,16 +242,12 @@ def _candidate(
         opening_assumed=opening.assumed,
         visit_minutes=opening.visit,
         visit_source=opening.visit_source,
-        price_per_person=place.price_per_person,
-        price_source="pack" if place.price_per_person is not None else "unknown",
-        rating=place.rating,
         queue=queue,
         queue_by_hour=by_hour,
         needs_reservation=place.needs_reservation,
         bookable=item is not None,
         booking_slots=booking,
         lead_time_hours=item.terms.lead_time_hours if item is not None else None,
-        min_age=place.min_age,
         match=match,
         suitability=round(suit, 3),
         reasons=reasons,

@@ -67,26 +67,14 @@ def mock_search(pack: RegionPack) -> Callable[[SearchFilters], Candidates]:
         activities = sorted((p for p in places if p.category not in MEAL_CATEGORIES), key=fit)[:MOCK_ACTIVITIES]
         meals = sorted((p for p in places if p.category in MEAL_CATEGORIES), key=fit)[:MOCK_MEALS] if has_meal else []
         items = [
-            Candidate(
-                place_id=p.id,
-                name_zh=p.name_zh,
-                name_en=p.name_en,
-                district=p.district,
-                lon=p.lon,
-                lat=p.lat,
-                category=p.category,
-                tags=list(p.tags),
-                cuisine=list(p.cuisine),
+            Candidate.of_place(
+                p,
                 role="meal" if p.category in MEAL_CATEGORIES else "activity",
                 open_intervals=span,
                 opening_source=MOCK,
                 opening_assumed=True,
                 visit_minutes=p.visit_minutes or MOCK_VISIT_MIN,
                 visit_source="pack" if p.visit_minutes else MOCK,
-                price_per_person=p.price_per_person,
-                price_source="pack" if p.price_per_person is not None else "unknown",
-                rating=p.rating,
-                min_age=p.min_age,
                 match={w: preference_match(p, w) for w in profile.preferences},
                 suitability=1.0,
                 reasons=[MOCK],

@@ -28,6 +28,7 @@ from core.models.halfday.goal import (
     RequestWindow,
     TimeWindow,
 )
+from core.models.region import RegionPlace
 from core.models.rules import Rule
 
 DIMENSIONS: tuple[str, ...] = ("T", "D", "P", "C", "S")
@@ -250,6 +251,27 @@ class Candidate(BaseModel):
     match: dict[str, float] = Field(default_factory=dict, description="preference → how well it matches, 0..1")
     suitability: float = Field(ge=0, le=1, description="ages, diet and mobility, 0..1")
     reasons: list[str] = Field(default_factory=list, description="codes: why it is a candidate")
+
+    @classmethod
+    def of_place(cls, place: RegionPlace, **found: Any) -> Candidate:
+        """A candidate with the pack's own facts of ``place`` (names, point, kind, price, rating, age) and what the
+        search found of it (``found``: its role, opening, visit, match, reasons...)."""
+        return cls(
+            place_id=place.id,
+            name_zh=place.name_zh,
+            name_en=place.name_en,
+            district=place.district,
+            lon=place.lon,
+            lat=place.lat,
+            category=place.category,
+            tags=list(place.tags),
+            cuisine=list(place.cuisine),
+            price_per_person=place.price_per_person,
+            price_source="pack" if place.price_per_person is not None else "unknown",
+            rating=place.rating,
+            min_age=place.min_age,
+            **found,
+        )
 
 
 class NamedPlaceIssue(BaseModel):
