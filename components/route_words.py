@@ -17,20 +17,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.app import route as route_app
-from core.app.route import (
-    ROLE_KEYS,
-    SOURCE_KEYS,
-    STRATEGY_KEYS,
-    TRANSPORT_KEYS,
-    PlaceNames,
-    source_words,
-    stops_words,
-)
+from core.app.route import source_words, stops_words
 from core.app.route import (
     why_words as why_words,  # the page and the report say the same
 )
 from core.i18n import t
-from core.models.route import LIVE_ORIGIN, CandidateRoute, Notice, ResolvedPoint, RoutePlanResult
+from core.models.route import LIVE_ORIGIN, CandidateRoute, Notice, PlaceNames, ResolvedPoint, RoutePlanResult
+from core.words.route import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
 
 LIVE_START = "route.point.live_start"
 # the route's word tables live in core (the HTML report words the same codes)

@@ -35,7 +35,7 @@ CONFIRM_LABELS = {
 }
 CONFIRM_DEFAULT = "agent.console.confirm.default"
 #: the next steps the agent returns (core.models.agent.NextStepCode) in words; "apply_fix" is said with the
-#: itinerary's own fix sentence (core.itinerary.words.fix_sentence)
+#: itinerary's own fix sentence (core.words.itinerary.fix_sentence)
 NEXT_STEP_WORDS: dict[NextStepCode, str] = {
     "allow_webbrowse": "agent.console.next.allow_webbrowse",
     "downgrade": "agent.console.next.knowledge_base",

@@ -18,13 +18,13 @@ from components.halfday.map import render_plan_map
 from components.halfday.state import CHOSEN, WEIGHT, reset_weights
 from components.reservations import note_words, offer_for, reserve_controls, service_for
 from core.app import halfday as halfday_app
-from core.app import halfday_words as w
 from core.app.halfday import HalfDayPlanner
 from core.errors import OmniError
 from core.i18n import t
 from core.models.halfday.events import HalfDayResult
 from core.models.halfday.plans import DIMENSIONS, OriginPoint, Plan, PlanStep, ReserveInput, ScoreWeights
 from core.models.reservations import DryRun, ReservationRequest
+from core.words import halfday as w
 
 
 def origin_name(planner: HalfDayPlanner, origin: OriginPoint, lang: str) -> tuple[str, str]:

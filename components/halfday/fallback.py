@@ -10,9 +10,9 @@ from components.frame import request_context
 from components.halfday import state as hs
 from components.language import t
 from core.app import halfday as halfday_app
-from core.app import halfday_words as words
 from core.errors import OmniError
 from core.models.halfday.events import ErrorFacts, WarningObservation
+from core.words import halfday as words
 
 CHAT = "hd_fallback_chat"  # the chat box under the agent's answer
 

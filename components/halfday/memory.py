@@ -15,12 +15,12 @@ from components import choices as C
 from components.frame import region_today
 from components.halfday.choices import HALFDAY
 from components.language import t
-from core.app import halfday_words as w
 from core.app.halfday import HalfDayPlanner
 from core.app.regions import RegionPack
 from core.errors import OmniError
 from core.models.halfday.goal import DIET_CODES, MOBILITY_CODES
 from core.models.halfday.plans import FamilyProfile, Memory
+from core.words import halfday as w
 
 FAMILY_KEYS = ("hd_fam_adults", "hd_fam_children", "hd_fam_seniors", "hd_fam_diet", "hd_fam_mobility")
 NOTICE = "hd_memory_notice"  # the last save / reset, in words

@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import date, time
 from typing import Any
 
-from core.app import halfday_words as w
 from core.config import HalfDayToolName
 from core.i18n import t
 from core.models.halfday.events import (
@@ -39,6 +38,7 @@ from core.models.halfday.facts import (
 )
 from core.models.halfday.goal import DecomposedGoal
 from core.models.halfday.plans import Plan, PlanStep, Risk
+from core.words import halfday as w
 
 STAGE_COUNT = 7
 WEEKDAYS = ("common.weekday.mon", "common.weekday.tue", "common.weekday.wed", "common.weekday.thu",

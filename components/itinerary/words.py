@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from components.route_words import Name, pack_names
-from core.app import itinerary as itinerary_words
 from core.app.route import source_words
 from core.i18n import t
 from core.models.itinerary import TripRequest
 from core.models.itinerary_result import DayTimeline, DroppedItem, ItineraryResult, SmallestFix, Violation
+from core.words import itinerary as itinerary_words
 
 ANCHOR = "anchor:"
 WEEKDAYS = itinerary_words.WEEKDAYS
@@ -66,7 +66,7 @@ CATEGORY_WORDS = {
     "airport": "itinerary.category.airport",
     "district": "itinerary.category.district",
 }
-#: why a place is not on the plan → its sentence (core/itinerary/words.py says them, for the page and the agent)
+#: why a place is not on the plan → its sentence (core/words/itinerary.py says them, for the page and the agent)
 REASON_WORDS = itinerary_words.REASON_KEYS
 #: the independent check's findings (core/itinerary/critic*.py) → what they mean for the traveller
 CRITIC_WORDS = itinerary_words.CRITIC_KEYS
@@ -160,7 +160,7 @@ MONTHS = itinerary_words.MONTHS
 
 
 def hours_words(text: str | None, lang: str) -> str:
-    """Opening hours with the day and month names in ``lang`` (core/itinerary/words.py: the agent says them too)."""
+    """Opening hours with the day and month names in ``lang`` (core/words/itinerary.py: the agent says them too)."""
     return itinerary_words.hours_sentence(text, lang)
 
 

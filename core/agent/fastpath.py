@@ -23,11 +23,11 @@ from core.errors import InputError
 from core.i18n import Lang, guess_lang
 from core.i18n import join_words as join_words  # re-exported: the loop joins its words with it too
 from core.i18n import t as t  # re-exported: the agent loop's words too (fastpath.t), so the catalog test finds them
-from core.itinerary.words import hours_sentence
 from core.models.agent import AgentState, NextStep, StateStatus, TripEdit
 from core.models.common import echo
 from core.packs.loader import RegionPack
-from core.route.export_words import source_words
+from core.words.itinerary import hours_sentence
+from core.words.route import source_words
 
 POLICY = "SYSTEM1_DIRECT"
 _DAYNUM = r"([0-9]+|[一二两三四五六七八九十]+)"

@@ -18,8 +18,7 @@ from core.agent import fastpath
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.flows import memory as memory_flow
-from core.agent.flows.itinerary_words import dropped_lines, must_fix_steps
-from core.agent.flows.reservation_words import name_of
+from core.agent.flows.itinerary_fixes import must_fix_steps
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import (
@@ -47,13 +46,14 @@ from core.agent.trip_request import (
     suggestion_room,
 )
 from core.itinerary.balance import plans_are_even
-from core.itinerary.words import violation_sentence
 from core.models.agent import (
     AgentState,
     NextStep,
 )
 from core.models.common import PRIORITY_RANK
 from core.models.itinerary_result import ItineraryResult
+from core.words.agent import dropped_lines, name_of
+from core.words.itinerary import violation_sentence
 
 
 class _PlanFacts(TypedDict):

@@ -141,7 +141,7 @@ def worded(event: HalfDayEvent, lang: str | None) -> HalfDayEvent:
     the goal's language), from the same catalogs the page reads; every other event is codes and facts only."""
     if not (isinstance(event, DoneEvent) and isinstance(event.data, DonePlans)):
         return event
-    from core.app.halfday_words import result_words
+    from core.words.halfday import result_words
 
     result = event.data.result
     words = result_words(result, lang or result.goal.language)

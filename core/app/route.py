@@ -8,34 +8,27 @@ from pathlib import Path
 from core.app.context import RequestContext
 from core.config import get_settings
 from core.errors import OmniError
-from core.i18n import t
 from core.models.route import (
     CandidateRoute,
     Notice,
     OptimizerInfo,
+    PlaceNames,
     ResolvedPoint,
     RoutePlanRequest,
     RoutePlanResult,
 )
 from core.packs.loader import RegionPack
 from core.route.compare import OrderComparison
-from core.route.export_words import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
-from core.route.notices import PlaceNames
 from core.route.planner import plan_route as _plan_route
 from core.route.scenarios import Scenario
 from core.route.stage_types import PlanStage, Progress
+from core.words.route import stage_words
 
 __all__ = [
     # the contracts the route's entry points take and return (defined in core.route)
     "OrderComparison",
-    "PlaceNames",
     "Progress",
     "Scenario",
-    # the route's word tables (catalog keys per code), shared by the page and the HTML report
-    "ROLE_KEYS",
-    "SOURCE_KEYS",
-    "STRATEGY_KEYS",
-    "TRANSPORT_KEYS",
     # entry points
     "amap_navigates_in",
     "compare_with_best",
@@ -57,7 +50,6 @@ __all__ = [
     "stops_words",
     "web_part_spans",
     "why_words",
-    "stage_words",
 ]
 
 
@@ -72,16 +64,6 @@ def plan_route(ctx: RequestContext, request: RoutePlanRequest, *, progress: Prog
         report(stage_words(stage, ctx.lang), fraction)
 
     return _plan_route(request, provider=ctx.providers, settings=ctx.settings, progress=worded)
-
-
-def stage_words(stage: PlanStage, lang: str) -> str:
-    """A plan's stage in ``lang``: "Resolving places (AMap: 3 calls made, at most 16 left)"."""
-    words = t(f"route.progress.{stage.code}", lang)
-    if stage.service is None or stage.made is None or stage.left is None:
-        return words
-    key = f"common.provider.short.{stage.service.replace('-', '_')}"
-    service = t(key, lang) if stage.service in ("amap", "amap-mcp") else stage.service
-    return f"{words} {t('route.progress.calls', lang, service=service, made=stage.made, left=stage.left)}"
 
 
 # ---- what a face shows of a route: scenarios, comparisons, notices, links, exports ----------------------------
@@ -125,7 +107,7 @@ def notice_words(notice: Notice, lang: str, *, names: PlaceNames | None = None) 
 
 def source_words(code: str | None, lang: str) -> str:
     """A figure's source code(s) in words (``offline_estimate`` → "offline estimate")."""
-    from core.route.export_words import source_words as _source_words
+    from core.words.route import source_words as _source_words
 
     return _source_words(code, lang)
 
@@ -133,14 +115,14 @@ def source_words(code: str | None, lang: str) -> str:
 def provider_words(name: str | None, lang: str, *, short: bool = False) -> str:
     """A provider's name in words ("offline" → "Offline (region pack …)"; "pack+osrm" → its places and travel
     services; ``short``: a whole provider's name alone); its keys come from the services' names."""
-    from core.route.export_words import provider_words as _provider_words
+    from core.words.route import provider_words as _provider_words
 
     return _provider_words(name, lang, short=short)
 
 
 def stops_words(n: int, lang: str) -> str:
     """How many stops, in words ("1 stop" / "3 stops")."""
-    from core.route.export_words import stops_words as _stops_words
+    from core.words.route import stops_words as _stops_words
 
     return _stops_words(n, lang)
 
@@ -148,28 +130,28 @@ def stops_words(n: int, lang: str) -> str:
 def search_words(optimizer: OptimizerInfo, lang: str) -> str:
     """What the order search did, exactly: every order listed, an exact dynamic programme or a heuristic with
     its budget."""
-    from core.route.export_words import search_words as _search_words
+    from core.words.route import search_words as _search_words
 
     return _search_words(optimizer, lang)
 
 
 def has_road_geometry(result: RoutePlanResult) -> bool:
     """Whether the best route is drawn along the roads (else straight lines between its points)."""
-    from core.route.export_words import has_road_geometry as _has_road_geometry
+    from core.words.route import has_road_geometry as _has_road_geometry
 
     return _has_road_geometry(result)
 
 
 def why_words(result: RoutePlanResult, lang: str) -> str:
     """Why the best order is first, as the page and the HTML report say it."""
-    from core.route.export_words import why_words as _why_words
+    from core.words.route import why_words as _why_words
 
     return _why_words(result, lang)
 
 
 def safe_href(link: str | None) -> str | None:
     """``link`` if its scheme is allowed for a button or an anchor, else None."""
-    from core.route.export import safe_href as _safe_href
+    from core.words.route_export import safe_href as _safe_href
 
     return _safe_href(link)
 
@@ -197,21 +179,21 @@ def qr_svg_data_uri(link: str, *, scale: int = 4) -> str:
 
 def export_stem(result: RoutePlanResult, *, on: date, destination_name: str | None = None) -> str:
     """The file name (no extension) of the result's exports: the trip's name slugged, then the day ``on``."""
-    from core.route.export import export_stem as _stem
+    from core.words.route_export import export_stem as _stem
 
     return _stem(result, on=on, destination_name=destination_name)
 
 
 def export_json(result: RoutePlanResult) -> str:
     """The result as JSON (Chinese readable; round-trips through ``RoutePlanResult.model_validate_json``)."""
-    from core.route.export import result_to_json
+    from core.words.route_export import result_to_json
 
     return result_to_json(result)
 
 
 def export_csv(result: RoutePlanResult) -> bytes:
     """The best route's legs as CSV, UTF-8 with a byte order mark (Excel reads the Chinese names right)."""
-    from core.route.export import legs_to_csv_bytes
+    from core.words.route_export import legs_to_csv_bytes
 
     return legs_to_csv_bytes(result)
 
@@ -219,7 +201,7 @@ def export_csv(result: RoutePlanResult) -> bytes:
 def export_html(result: RoutePlanResult, *, lang: str = "en", data_dir: Path | None = None) -> str:
     """One self-contained HTML page of the result (no network, no scripts), worded in ``lang``, with the names of
     its region pack (in ``data_dir``, default: the settings' data folder; none when the pack cannot be read)."""
-    from core.route.export import result_to_html
+    from core.words.route_export import result_to_html
 
     return result_to_html(result, lang=lang, pack=_result_pack(result, data_dir or get_settings().data_dir))
 

@@ -26,7 +26,15 @@ from dataclasses import dataclass, field
 
 from core.geo.base import LoggedWarning
 from core.i18n import t
-from core.models.route import LIVE_ORIGIN, Notice, NoticeParam, NoticeSeverity, ResolvedPoint, RoutePlanResult
+from core.models.route import (
+    LIVE_ORIGIN,
+    Notice,
+    NoticeParam,
+    NoticeSeverity,
+    PlaceNames,
+    ResolvedPoint,
+    RoutePlanResult,
+)
 
 UNKNOWN_KEY = "route.warning.unknown"
 
@@ -51,19 +59,6 @@ class NoticeSpec:
     regions: tuple[str, ...] = ()
     #: parameters added later, with the value a notice recorded before them reads as (its words stay whole)
     later: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class PlaceNames:
-    """How one reader names the places of one result in one language: by point id, the place along the route
-    (``route``; the live start included) and the place found for an input (``found``); by region code, the
-    region (``regions``). An id without a name is shown as the id."""
-
-    route: Mapping[str, str] = field(default_factory=dict)
-    found: Mapping[str, str] = field(default_factory=dict)
-    regions: Mapping[str, str] = field(default_factory=dict)
-    #: place id → its name in the reader's language, for places named inside a notice (a place's parts)
-    places: Mapping[str, str] = field(default_factory=dict)
 
 
 NOTICES: dict[str, NoticeSpec] = {

@@ -1,5 +1,6 @@
 """The composition root's counts (scripts/check_architecture.py, run by make lint): what it finds, where it looks,
-and that it fails when domain code fetches its settings, keeps a global or rides a context variable."""
+and that it fails when domain code fetches its settings, keeps a global, rides a context variable or calls the
+catalogs outside the words layer and the faces."""
 
 from __future__ import annotations
 
@@ -92,3 +93,49 @@ def test_a_global_in_a_face_fails_the_check(tmp_path, capsys):
     _write(tmp_path, "components/state.py", "N = 0\ndef bump():\n    global N\n    N += 1\n")
     assert check.main([str(tmp_path)]) == 1
     assert "components/state.py:3 global N" in capsys.readouterr().out
+
+
+def _catalog_callers(source: str, *, words_allowed: bool = False) -> int:
+    found = check.Findings()
+    check.inspect_source(
+        textwrap.dedent(source), "core/route/x.py", below_root=True, into=found, words_allowed=words_allowed
+    )
+    return found.figures()["catalog_callers"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from core.i18n import t\ndef f(lang):\n    return t('route.role.origin', lang)\n",
+        "from core.i18n import t as say\nX = say('route.role.origin', 'en')\n",
+        "from core import i18n\nX = i18n.t('route.role.origin', 'zh')\n",
+        "from core.i18n import lookup\nX = lookup('route.role.origin', 'en', {})\n",
+        "from core.words import agent as words\nX = words.t('agent.booking.the_venue', 'en')\n",  # a re-export
+    ],
+)
+def test_each_way_of_calling_the_catalogs_is_counted_once_per_module(source):
+    assert _catalog_callers(source + source.splitlines()[-1] + "\n") == 1  # two calls, one module
+    assert _catalog_callers(source, words_allowed=True) == 0
+
+
+def test_importing_words_without_calling_the_catalogs_is_not_counted():
+    assert (
+        _catalog_callers(
+            "from core.i18n import Lang, join_words, t\ndef f(xs, lang: Lang):\n    return join_words(xs, lang)\n"
+        )
+        == 0
+    )
+
+
+def test_a_domain_that_words_things_fails_the_check_and_the_words_layer_and_faces_may(tmp_path, capsys, monkeypatch):
+    reached = check.Count("modules outside the words layer and the faces that call the catalogs", target=0, ceiling=0)
+    monkeypatch.setitem(check.COUNTS, "catalog_callers", reached)  # as when the agent's words have moved too
+    say = "from core.i18n import t\nX = t('route.role.origin', 'en')\n"
+    for allowed in ("core/words/route.py", "core/cli/route.py", "components/x.py", "pages/y.py", "api.py", "app.py"):
+        _write(tmp_path, allowed, say)
+    assert check.main([str(tmp_path)]) == 0, capsys.readouterr().out
+    _write(tmp_path, "core/itinerary/plan.py", "\n" + say)
+    assert check.main([str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "the catalogs: 1 (target 0, ceiling 0): OVER THE CEILING" in out
+    assert "core/itinerary/plan.py:3 calls the catalogs 1 times" in out

@@ -22,7 +22,6 @@ from core.agent.booking import BookingSlots, booking_slots, pick_reading
 from core.agent.features import normalize_message, strip_negated
 from core.agent.flows import booking_followup as followup
 from core.agent.flows import memory as memory_flow
-from core.agent.flows import reservation_words as words
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_GATE, act, guard, issue_dry_run
@@ -32,6 +31,7 @@ from core.models.agent import AgentState, NextStep
 from core.models.reservations import DryRun, Reservation
 from core.reservations.catalog import catalogue, item_for
 from core.stores.trips import DryRunRecord
+from core.words import agent as words
 
 POLICY = "RESERVATION_GATE"
 COMMIT_ACTIONS = (ActionName.RESERVATIONS_CONFIRM, ActionName.RESERVATIONS_CANCEL)

@@ -6,15 +6,16 @@ No link, no action name, no field name: words for the person who asked, from the
 from __future__ import annotations
 
 from datetime import date, time
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
-from core.agent.venue_fit import FitHints, Suggestions
 from core.i18n import Lang, list_sentence
 from core.i18n import join_words as join_words  # re-exported: the flows join their words with it too
 from core.i18n import t as t  # re-exported: the flows' words too (words.t), so the catalog test finds them
+from core.models.itinerary_result import ItineraryResult
 from core.models.reservations import CancellationPolicy, Quote, Reservation
 from core.packs.loader import RegionPack
 from core.reservations.catalog import BookableItem
+from core.words.itinerary import PlaceName, fix_sentence, reason_sentence
 
 _WEEKDAYS = (
     "agent.booking.weekday.mon",
@@ -193,7 +194,31 @@ def cuisine_text(codes: list[str], zh: bool) -> str:
     return list_sentence(names, lang_of(zh), last="or")
 
 
-def fit_notes(found: Suggestions, hints: FitHints, zh: bool) -> list[str]:
+class FitFound(Protocol):
+    """What the venue search found about the fit (core.agent.venue_fit.Suggestions)."""
+
+    @property
+    def cuisine_unmatched(self) -> bool: ...
+    @property
+    def price_unmatched(self) -> bool: ...
+    @property
+    def median_price(self) -> float | None: ...
+
+
+class FitAsked(Protocol):
+    """What the request asked of the venue (core.agent.venue_fit.FitHints)."""
+
+    @property
+    def cuisines(self) -> list[str]: ...
+    @property
+    def cheap(self) -> bool: ...
+    @property
+    def dear(self) -> bool: ...
+    @property
+    def cap(self) -> float | None: ...
+
+
+def fit_notes(found: FitFound, hints: FitAsked, zh: bool) -> list[str]:
     """What the offered venues were chosen by, and what of the request could not be met."""
     lang = lang_of(zh)
     notes = []
@@ -264,3 +289,17 @@ def refusal_text(
     if code == "NOT_FOUND":
         return t("agent.booking.refusal.not_found", lang)
     return t("agent.booking.refusal.other", lang)
+
+
+def dropped_lines(result: ItineraryResult, place_name: PlaceName, lang: str) -> list[str]:
+    """One line per dropped place: its name, why it is not on the plan and, when one was found, the smallest fix."""
+    lines = []
+    for item in result.dropped_items:
+        name = place_name(item.key) or item.name
+        reason = reason_sentence(item, result, lang)
+        fix = fix_sentence(item.smallest_fix, place_name, lang)
+        if fix:
+            lines.append(t("agent.plan.dropped_item_fix", lang, name=name, reason=reason, fix=fix))
+        else:
+            lines.append(t("agent.plan.dropped_item", lang, name=name, reason=reason))
+    return lines

@@ -1,7 +1,7 @@
 """An itinerary's dropped places in words (issue 12 §1): why each place is not on the plan and the smallest change
 that would fit it, in ``lang`` from the reason codes and facts of core/itinerary/drop_reasons.py (itinerary.po:
 itinerary.reason.*, itinerary.fix.*). The itinerary page (components/itinerary/words.py) and the agent's replies
-(core/agent/flows/itinerary_words.py) both say them from here, so they say the same thing and no code is shown."""
+(core/words/agent.py) both say them from here, so they say the same thing and no code is shown."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from core.models.route import CandidateRoute, OptimizerInfo, ResolvedPoint, Rout
 from core.packs.loader import RegionPack
 from core.route.notices import core_names
 from core.route.notices import words as notice_words
+from core.route.stage_types import PlanStage
 
 #: the words of the route's codes (route.po), for the report and the page: where a figure came from (MetricSource)
 #: and how a point was found (PointSource)
@@ -288,3 +289,13 @@ def district_words(pack: RegionPack | None, district: str | None, lang: str) -> 
     if pack is None or not district:
         return district or ""
     return pack.district_names.get(district, {}).get(lang) or district
+
+
+def stage_words(stage: PlanStage, lang: str) -> str:
+    """A plan's stage in ``lang``: "Resolving places (AMap: 3 calls made, at most 16 left)"."""
+    words = t(f"route.progress.{stage.code}", lang)
+    if stage.service is None or stage.made is None or stage.left is None:
+        return words
+    key = f"common.provider.short.{stage.service.replace('-', '_')}"
+    service = t(key, lang) if stage.service in ("amap", "amap-mcp") else stage.service
+    return f"{words} {t('route.progress.calls', lang, service=service, made=stage.made, left=stage.left)}"

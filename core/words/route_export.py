@@ -21,7 +21,8 @@ from datetime import date
 from core.i18n import has_cjk, join_words, t
 from core.models.route import ResolvedPoint, RoutePlanResult
 from core.packs.loader import RegionPack
-from core.route.export_words import (
+from core.route.links import qr_svg_data_uri
+from core.words.route import (
     DEFAULT_TASK_NAME,
     ROLE_KEYS,
     SOURCE_KEYS,
@@ -40,7 +41,6 @@ from core.route.export_words import (
     why_words,
     word,
 )
-from core.route.links import qr_svg_data_uri
 
 # Schemes a deep-link button may point to; anything else (javascript:, data:, file:, ...) is dropped.
 ALLOWED_LINK_SCHEMES = frozenset({"http", "https", "amapuri", "iosamap"})
