@@ -18,6 +18,7 @@ from components.language import t
 from core.app.halfday import HalfDayPlanner
 from core.app.regions import RegionPack
 from core.errors import OmniError
+from core.i18n import Lang
 from core.models.halfday.goal import DIET_CODES, MOBILITY_CODES
 from core.models.halfday.plans import FamilyProfile, Memory
 from core.words import halfday as w
@@ -27,7 +28,7 @@ NOTICE = "hd_memory_notice"  # the last save / reset, in words
 LOADED = "hd_fam_loaded"  # whose family profile the widgets hold
 
 
-def affinity_words(tag: str, lang: str) -> str:
+def affinity_words(tag: str, lang: Lang) -> str:
     """A learned tag (pack tag or category) in words."""
     return w.word(w.TAGS, tag, lang, fallback=w.word(w.CATEGORIES, tag, lang))
 
@@ -69,7 +70,7 @@ def _forget(planner: HalfDayPlanner, user: str) -> None:
     st.session_state[NOTICE] = t("halfday.memory.forgotten", n=n)
 
 
-def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> None:
+def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: Lang) -> None:
     try:
         memory = planner.memory.get(user)
     except OmniError as exc:
@@ -94,7 +95,7 @@ def render_memory_panel(planner: HalfDayPlanner, *, user: str, lang: str) -> Non
     )  # fmt: skip
 
 
-def _render_learned(memory: Memory, pack: RegionPack, lang: str) -> None:
+def _render_learned(memory: Memory, pack: RegionPack, lang: Lang) -> None:
     """What the planner learned: the liked and disliked tags with their weights, the places visited and disliked
     (their names in ``lang``) and how many events it learned from."""
     st.markdown(t("halfday.memory.learned", lang))
@@ -125,7 +126,7 @@ def _render_learned(memory: Memory, pack: RegionPack, lang: str) -> None:
     st.caption(t("halfday.memory.events", lang, n=memory.events))
 
 
-def _render_family_inputs(lang: str) -> None:
+def _render_family_inputs(lang: Lang) -> None:
     """The family profile's inputs: adults, children's birth years and seniors, then diet and mobility."""
     st.markdown(t("halfday.memory.family", lang))
     c1, c2, c3 = st.columns(3)
@@ -145,7 +146,7 @@ def _render_family_inputs(lang: str) -> None:
     )  # fmt: skip
 
 
-def _save_family(planner: HalfDayPlanner, user: str, lang: str) -> bool:
+def _save_family(planner: HalfDayPlanner, user: str, lang: Lang) -> bool:
     """Save the family profile the inputs hold and draw the page again (a birth year out of range or more seniors
     than adults: an error under the inputs). False when the database cannot be reached."""
     state = st.session_state

@@ -420,7 +420,6 @@ def _timeline_payload(result: ItineraryResult) -> list[dict[str, Any]]:
 def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     result = state.compute.itinerary
     lang = fastpath.state_lang(state)
-    zh = lang == "zh"
     if result is None:
         return
     state.result.timeline = _timeline_payload(result)
@@ -449,14 +448,14 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
                 "day": d.day_index,
                 "date": d.date.isoformat(),
                 "visits": [  # in the reply's language (the pack's English name in English, when it has one)
-                    name_of(pack, e.key, e.name, zh) if e.key else e.name
+                    name_of(pack, e.key, e.name, lang) if e.key else e.name
                     for e in d.entries
                     if e.kind == "visit" and not e.continues_visit
                 ],
             }
             for d in result.days
         ],
-        "dropped": dropped_lines(result, lambda key: name_of(pack, key, "", zh), lang),  # worded, no codes
+        "dropped": dropped_lines(result, lambda key: name_of(pack, key, "", lang), lang),  # worded, no codes
         "robustness": result.robustness.score if result.robustness else None,
         "min_slack_min": result.robustness.min_slack_min if result.robustness else None,
         "notes": [],
@@ -464,7 +463,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
     if result.status == "infeasible":
         state.result.status = "FAILED"
         state.result.error_code = "PLANNER_INFEASIBLE_HARD_NODES"
-        fixes = must_fix_steps(result, lambda key: name_of(pack, key, key, zh))
+        fixes = must_fix_steps(result, lambda key: name_of(pack, key, key, lang))
         musts = [d.name for d in result.dropped_items if d.priority == "must"]
         state.result.next_steps += fixes or [NextStep(code="relax_must")]
         head = fastpath.t("agent.plan.infeasible", lang, names=fastpath.join_words(musts, lang))
@@ -491,14 +490,17 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
             fastpath.t(
                 "agent.plan.suggestions_swapped",
                 lang,
-                dropped=fastpath.join_words([name_of(pack, k, k, zh) for k in swapped["dropped"]], lang),
-                added=fastpath.join_words([name_of(pack, k, k, zh) for k in swapped["added"]], lang),
+                dropped=fastpath.join_words([name_of(pack, k, k, lang) for k in swapped["dropped"]], lang),
+                added=fastpath.join_words([name_of(pack, k, k, lang) for k in swapped["added"]], lang),
             )
         )
     if any(n.startswith("Offline estimate") for n in result.warnings):
         facts["notes"].append(fastpath.t("agent.plan.offline_estimates", lang))
     exp = registry.call(
-        ActionName.LLM_GENERATE_EXPLANATION, {"facts": facts, "locale": "zh-CN" if zh else "en"}, state=state, ctx=ctx
+        ActionName.LLM_GENERATE_EXPLANATION,
+        {"facts": facts, "locale": "zh-CN" if lang == "zh" else "en"},
+        state=state,
+        ctx=ctx,
     )
     state.result.explanations = [exp.text]
     state.result.status = "READY"
@@ -506,7 +508,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         state.result.status = "NEEDS_REVIEW"
         critic = state.compute.critic
         problems = list(dict.fromkeys(
-            violation_sentence(v, lambda key: name_of(pack, key, key, zh), lang) for v in critic.violations
+            violation_sentence(v, lambda key: name_of(pack, key, key, lang), lang) for v in critic.violations
         ))  # fmt: skip
         state.result.explanations.append(
             fastpath.t("agent.plan.needs_review", lang, problems=fastpath.join_words(problems, lang, sep="sentences"))

@@ -12,6 +12,7 @@ from core.app.context import RequestContext
 from core.clock import Clock
 from core.config import Settings, get_settings
 from core.geo.base import TravelMode
+from core.i18n import Lang
 from core.itinerary.edits import reoptimize
 from core.itinerary.pipeline import ProgressCallback
 from core.itinerary.pipeline import plan_itinerary as _plan_itinerary
@@ -112,14 +113,14 @@ def reason_days(item: DroppedItem) -> list[int]:
     return _reason_days(item)
 
 
-def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: str) -> str:
+def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: Lang) -> str:
     """Why a place was left out, in ``lang``."""
     from core.words.itinerary import reason_sentence as _reason_sentence
 
     return _reason_sentence(item, result, lang)
 
 
-def fix_sentence(fix: SmallestFix | None, place_name: PlaceName, lang: str) -> str:
+def fix_sentence(fix: SmallestFix | None, place_name: PlaceName, lang: Lang) -> str:
     """The smallest verified change that fits a dropped place, in ``lang`` ("" when none was found)."""
     from core.words.itinerary import fix_sentence as _fix_sentence
 

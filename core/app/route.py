@@ -8,6 +8,7 @@ from pathlib import Path
 from core.app.context import RequestContext
 from core.config import get_settings
 from core.errors import OmniError
+from core.i18n import Lang
 from core.models.route import (
     CandidateRoute,
     Notice,
@@ -98,21 +99,21 @@ def notice_known(notice: Notice) -> bool:
     return known(notice)
 
 
-def notice_words(notice: Notice, lang: str, *, names: PlaceNames | None = None) -> str:
+def notice_words(notice: Notice, lang: Lang, *, names: PlaceNames | None = None) -> str:
     """The notice in ``lang`` from its code and parameters (points and regions named through ``names``)."""
     from core.route.notices import words
 
     return words(notice, lang, names=names)
 
 
-def source_words(code: str | None, lang: str) -> str:
+def source_words(code: str | None, lang: Lang) -> str:
     """A figure's source code(s) in words (``offline_estimate`` → "offline estimate")."""
     from core.words.route import source_words as _source_words
 
     return _source_words(code, lang)
 
 
-def provider_words(name: str | None, lang: str, *, short: bool = False) -> str:
+def provider_words(name: str | None, lang: Lang, *, short: bool = False) -> str:
     """A provider's name in words ("offline" → "Offline (region pack …)"; "pack+osrm" → its places and travel
     services; ``short``: a whole provider's name alone); its keys come from the services' names."""
     from core.words.route import provider_words as _provider_words
@@ -120,14 +121,14 @@ def provider_words(name: str | None, lang: str, *, short: bool = False) -> str:
     return _provider_words(name, lang, short=short)
 
 
-def stops_words(n: int, lang: str) -> str:
+def stops_words(n: int, lang: Lang) -> str:
     """How many stops, in words ("1 stop" / "3 stops")."""
     from core.words.route import stops_words as _stops_words
 
     return _stops_words(n, lang)
 
 
-def search_words(optimizer: OptimizerInfo, lang: str) -> str:
+def search_words(optimizer: OptimizerInfo, lang: Lang) -> str:
     """What the order search did, exactly: every order listed, an exact dynamic programme or a heuristic with
     its budget."""
     from core.words.route import search_words as _search_words
@@ -142,7 +143,7 @@ def has_road_geometry(result: RoutePlanResult) -> bool:
     return _has_road_geometry(result)
 
 
-def why_words(result: RoutePlanResult, lang: str) -> str:
+def why_words(result: RoutePlanResult, lang: Lang) -> str:
     """Why the best order is first, as the page and the HTML report say it."""
     from core.words.route import why_words as _why_words
 
@@ -198,7 +199,7 @@ def export_csv(result: RoutePlanResult) -> bytes:
     return legs_to_csv_bytes(result)
 
 
-def export_html(result: RoutePlanResult, *, lang: str = "en", data_dir: Path | None = None) -> str:
+def export_html(result: RoutePlanResult, *, lang: Lang = "en", data_dir: Path | None = None) -> str:
     """One self-contained HTML page of the result (no network, no scripts), worded in ``lang``, with the names of
     its region pack (in ``data_dir``, default: the settings' data folder; none when the pack cannot be read)."""
     from core.words.route_export import result_to_html

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from core.geo.base import LoggedWarning
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.route import (
     LIVE_ORIGIN,
     Notice,
@@ -188,7 +188,7 @@ def known(item: Notice) -> bool:
     return item.code in NOTICES
 
 
-def words(item: Notice, lang: str, *, names: PlaceNames | None = None) -> str:
+def words(item: Notice, lang: Lang, *, names: PlaceNames | None = None) -> str:
     """The notice in ``lang``: its code's words with its parameters (points and regions named through ``names``,
     code-valued parameters worded); a code this build does not know gets a general sentence."""
     spec = NOTICES.get(item.code)

@@ -91,13 +91,12 @@ def lang_of(zh: bool) -> Lang:
     return "zh" if zh else "en"
 
 
-def listed(names: list[str], zh: bool, *, last: Literal["and", "or"] | None = None) -> str:
+def listed(names: list[str], lang: Lang, *, last: Literal["and", "or"] | None = None) -> str:
     """Names in a run (core.i18n.join_words); ``last`` joins the final two: "and"/"和", "or"/"或"."""
-    return list_sentence(names, lang_of(zh), last=last) if last else join_words(names, lang_of(zh))
+    return list_sentence(names, lang, last=last) if last else join_words(names, lang)
 
 
-def day_text(d: date, zh: bool) -> str:
-    lang = lang_of(zh)
+def day_text(d: date, lang: Lang) -> str:
     return t("agent.booking.day", lang, year=d.year, month=t(_MONTHS[d.month - 1], lang),
              day=d.day, weekday=t(_WEEKDAYS[d.weekday()], lang))  # fmt: skip
 
@@ -106,92 +105,91 @@ def hm(at: time) -> str:
     return at.strftime("%H:%M")
 
 
-def category_text(category: str | None, zh: bool) -> str:
-    return t(_CATEGORY.get(category or "", "agent.booking.category.other"), lang_of(zh))
+def category_text(category: str | None, lang: Lang) -> str:
+    return t(_CATEGORY.get(category or "", "agent.booking.category.other"), lang)
 
 
-def name_of(pack: RegionPack | None, place_id: str, fallback: str, zh: bool) -> str:
+def name_of(pack: RegionPack | None, place_id: str, fallback: str, lang: Lang) -> str:
     """The place's name in the reply's language (the pack's English name in English, when it has one)."""
     place = pack.place_by_id(place_id) if pack is not None else None
     if place is None:
         return fallback
-    return place.name_zh if zh or not place.name_en else place.name_en
+    return place.name_zh if lang == "zh" or not place.name_en else place.name_en
 
 
-def people(n: int, zh: bool) -> str:
-    return t("agent.booking.people_one" if n == 1 else "agent.booking.people", lang_of(zh), n=n)
+def people(n: int, lang: Lang) -> str:
+    return t("agent.booking.people_one" if n == 1 else "agent.booking.people", lang, n=n)
 
 
-def what(r: Reservation, zh: bool, pack: RegionPack | None = None) -> str:
+def what(r: Reservation, lang: Lang, pack: RegionPack | None = None) -> str:
     """绿波廊，2026年12月2日（周三）19:00，2 人 / Lu Bo Lang, Wed 2 Dec 2026 at 19:00, 2 people."""
-    name = name_of(pack, r.item_id, r.item_name, zh)
-    return t("agent.booking.what", lang_of(zh), name=name, day=day_text(r.date, zh), time=hm(r.time),
-             people=people(r.party_size, zh))  # fmt: skip
+    name = name_of(pack, r.item_id, r.item_name, lang)
+    return t("agent.booking.what", lang, name=name, day=day_text(r.date, lang), time=hm(r.time),
+             people=people(r.party_size, lang))  # fmt: skip
 
 
 def money(value: float) -> str:
     return f"¥{value:,.2f}".rstrip("0").rstrip(".")
 
 
-def _region(pack: RegionPack, zh: bool) -> str:
-    return pack.display_name.get(lang_of(zh), pack.city)
+def _region(pack: RegionPack, lang: Lang) -> str:
+    return pack.display_name.get(lang, pack.city)
 
 
-def price_text(q: Quote, pack: RegionPack, zh: bool) -> str:
-    lang = lang_of(zh)
+def price_text(q: Quote, pack: RegionPack, lang: Lang) -> str:
     if q.price_per_person is None or q.total is None:
         return t("agent.booking.price.unknown", lang)
     if q.price_per_person == 0:
-        return t("agent.booking.price.free", lang, region=_region(pack, zh))
+        return t("agent.booking.price.free", lang, region=_region(pack, lang))
     return t("agent.booking.price.per_person", lang, price=money(q.price_per_person), total=money(q.total),
-             region=_region(pack, zh))  # fmt: skip
+             region=_region(pack, lang))  # fmt: skip
 
 
-def policy_text(p: CancellationPolicy, zh: bool) -> str:
+def policy_text(p: CancellationPolicy, lang: Lang) -> str:
     if p.fee_share == 0:
-        return t("agent.booking.policy.free", lang_of(zh))
-    return t("agent.booking.policy.fee", lang_of(zh), hours=p.free_until_hours, share=f"{p.fee_share:.0%}")
+        return t("agent.booking.policy.free", lang)
+    return t("agent.booking.policy.fee", lang, hours=p.free_until_hours, share=f"{p.fee_share:.0%}")
 
 
-def unverified_text(codes: list[str], zh: bool) -> str:
+def unverified_text(codes: list[str], lang: Lang) -> str:
     if not codes:
         return ""
-    bits = [t(_UNVERIFIED.get(c, "agent.booking.unverified.other"), lang_of(zh)) for c in codes]
-    return t("agent.booking.unverified", lang_of(zh), what=join_words(bits, lang_of(zh), sep="clauses"))
+    bits = [t(_UNVERIFIED.get(c, "agent.booking.unverified.other"), lang) for c in codes]
+    return t("agent.booking.unverified", lang, what=join_words(bits, lang, sep="clauses"))
 
 
-def ask_missing(missing: list[str], zh: bool) -> str:
-    names = [t(_FIELDS[m], lang_of(zh)) for m in missing]
-    return t("agent.booking.ask_missing", lang_of(zh), what=listed(names, zh, last="and"))
+def ask_missing(missing: list[str], lang: Lang) -> str:
+    names = [t(_FIELDS[m], lang) for m in missing]
+    return t("agent.booking.ask_missing", lang, what=listed(names, lang, last="and"))
 
 
-def example(zh: bool) -> str:
-    return t("agent.booking.example", lang_of(zh))
+def example(lang: Lang) -> str:
+    return t("agent.booking.example", lang)
 
 
-def choices(items: list[BookableItem], zh: bool, pack: RegionPack | None = None) -> str:
+def choices(items: list[BookableItem], lang: Lang, pack: RegionPack | None = None) -> str:
     parts = []
     for i in items:
-        p, name = i.price_per_person, name_of(pack, i.id, i.name, zh)
+        p, name = i.price_per_person, name_of(pack, i.id, i.name, lang)
         if p is None:
             parts.append(name)
         elif p == 0:
-            parts.append(t("agent.booking.choice.free", lang_of(zh), name=name))
+            parts.append(t("agent.booking.choice.free", lang, name=name))
         else:
-            parts.append(t("agent.booking.choice.priced", lang_of(zh), name=name, price=money(p)))
-    return join_words(parts, lang_of(zh), sep="items")
+            parts.append(t("agent.booking.choice.priced", lang, name=name, price=money(p)))
+    return join_words(parts, lang, sep="items")
 
 
-def choices_source(items: list[BookableItem], pack: RegionPack, zh: bool) -> str:
+def choices_source(items: list[BookableItem], pack: RegionPack, lang: Lang) -> str:
     """Where the prices in a list of choices come from (the pack), and which have none."""
     if not any(i.price_per_person is not None for i in items):
-        return t("agent.booking.choices.no_prices", lang_of(zh))
-    return t("agent.booking.choices.source", lang_of(zh), region=_region(pack, zh))
+        return t("agent.booking.choices.no_prices", lang)
+    return t("agent.booking.choices.source", lang, region=_region(pack, lang))
 
 
-def cuisine_text(codes: list[str], zh: bool) -> str:
-    names = [t(_CUISINE[c], lang_of(zh)) if c in _CUISINE else c for c in codes]
-    return list_sentence(names, lang_of(zh), last="or")
+def cuisine_text(codes: list[str], lang: Lang) -> str:
+    names = [t(_CUISINE[c], lang) if c in _CUISINE else c for c in codes]
+    return list_sentence(names, lang, last="or")
 
 
 class FitFound(Protocol):
@@ -218,12 +216,11 @@ class FitAsked(Protocol):
     def cap(self) -> float | None: ...
 
 
-def fit_notes(found: FitFound, hints: FitAsked, zh: bool) -> list[str]:
+def fit_notes(found: FitFound, hints: FitAsked, lang: Lang) -> list[str]:
     """What the offered venues were chosen by, and what of the request could not be met."""
-    lang = lang_of(zh)
     notes = []
     if found.cuisine_unmatched:
-        notes.append(t("agent.booking.fit.cuisine_unmatched", lang, what=cuisine_text(hints.cuisines, zh)))
+        notes.append(t("agent.booking.fit.cuisine_unmatched", lang, what=cuisine_text(hints.cuisines, lang)))
     if found.price_unmatched:
         notes.append(t("agent.booking.fit.price_unmatched", lang))
     elif hints.cheap and found.median_price is not None:
@@ -235,20 +232,20 @@ def fit_notes(found: FitFound, hints: FitAsked, zh: bool) -> list[str]:
     return notes
 
 
-def status_text(r: Reservation, zh: bool) -> str:
+def status_text(r: Reservation, lang: Lang) -> str:
     reason = r.transitions[-1].reason if r.transitions else ""
     if r.status == "failed":
         if reason == "SLOT_FULL":
-            return t("agent.booking.status.slot_full", lang_of(zh))
-        return t("agent.booking.status.failed", lang_of(zh))
-    return t(_STATUS[r.status], lang_of(zh))
+            return t("agent.booking.status.slot_full", lang)
+        return t("agent.booking.status.failed", lang)
+    return t(_STATUS[r.status], lang)
 
 
-def listing(rs: list[Reservation], zh: bool, pack: RegionPack | None = None, *, numbered: bool = False) -> str:
+def listing(rs: list[Reservation], lang: Lang, pack: RegionPack | None = None, *, numbered: bool = False) -> str:
     lines = []
     for n, r in enumerate(rs, 1):
         head = f"{n}. " if numbered else "- "
-        lines.append(f"{head}{what(r, zh, pack)}{'：' if zh else ': '}{status_text(r, zh)}")
+        lines.append(f"{head}{what(r, lang, pack)}{'：' if lang == 'zh' else ': '}{status_text(r, lang)}")
     return "\n".join(lines)
 
 
@@ -257,13 +254,12 @@ def refusal_text(
     details: dict[str, Any],
     *,
     item: BookableItem | None,
-    zh: bool,
+    lang: Lang,
     at: time | None,
     pack: RegionPack | None = None,
 ) -> str:
     """A refusal by the venue's terms in a sentence (the free slots nearby when the asked one is full)."""
-    lang = lang_of(zh)
-    name = name_of(pack, item.id, item.name, zh) if item else t("agent.booking.the_venue", lang)
+    name = name_of(pack, item.id, item.name, lang) if item else t("agent.booking.the_venue", lang)
     if code == "SLOT_FULL":
         near = details.get("suggestions") or []
         asked = hm(at) if at else ""
@@ -291,7 +287,7 @@ def refusal_text(
     return t("agent.booking.refusal.other", lang)
 
 
-def dropped_lines(result: ItineraryResult, place_name: PlaceName, lang: str) -> list[str]:
+def dropped_lines(result: ItineraryResult, place_name: PlaceName, lang: Lang) -> list[str]:
     """One line per dropped place: its name, why it is not on the plan and, when one was found, the smallest fix."""
     lines = []
     for item in result.dropped_items:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from core.agent.actions.names import ActionName
 from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
-from core.i18n import join_words, t
+from core.i18n import Lang, join_words, lang_of_locale, t
 from core.models.agent import AgentState
 
 
@@ -24,8 +24,7 @@ class ExplainOut(BaseModel):
     source: str = Field(description="template | llm")
 
 
-def template_explanation(facts: dict[str, Any], *, zh: bool) -> str:
-    lang = "zh" if zh else "en"
+def template_explanation(facts: dict[str, Any], *, lang: Lang) -> str:
     days = facts.get("days") or []
     lines = []
     for d in days:
@@ -46,8 +45,7 @@ def template_explanation(facts: dict[str, Any], *, zh: bool) -> str:
 
 
 def _explain(inp: ExplainIn, state: AgentState, ctx: AgentContext) -> ExplainOut:
-    zh = inp.locale.lower().startswith("zh")
-    text = template_explanation(inp.facts, zh=zh)
+    text = template_explanation(inp.facts, lang=lang_of_locale(inp.locale))  # the model is handed the locale itself
     if ctx.llm is not None:
         try:
             out = ctx.llm.explain(inp.facts, locale=inp.locale)  # its tokens: counted with the request's calls
