@@ -11,6 +11,7 @@ from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.actions.spec import ActionError
 from core.agent.state import AgentContext, log_decision
+from core.i18n import Lang
 from core.models.agent import (
     AgentState,
     NextStep,
@@ -136,7 +137,7 @@ def issue_dry_run(
 ) -> None:
     """Hold a commit as a dry run until the same user confirms it; ``explain=False`` leaves the words to the caller
     (the reservation flows say it in sentences, without the API's fields)."""
-    zh = fastpath.state_lang(state) == "zh"
+    lang = fastpath.state_lang(state)
     rec = gates.make_dry_run(
         ctx.store,
         ctx.request,
@@ -156,7 +157,7 @@ def issue_dry_run(
     state.result.status = "NEED_CONFIRMATION"
     state.result.next_steps.append(NextStep(code="confirm", args={"dry_run_id": rec.dry_run_id}))
     if explain:
-        state.result.explanations.append(_how_to_confirm(rec.dry_run_id, ctx, zh))
+        state.result.explanations.append(_how_to_confirm(rec.dry_run_id, ctx, lang))
     log_decision(
         state,
         action="gate.dry_run",
@@ -167,10 +168,10 @@ def issue_dry_run(
     ctx.report("awaiting_confirmation")
 
 
-def _how_to_confirm(dry_run_id: str, ctx: AgentContext, zh: bool) -> str:
+def _how_to_confirm(dry_run_id: str, ctx: AgentContext, lang: Lang) -> str:
     """The preview in words; how to confirm it (its id) is in the response's dry run and next steps, not here."""
     minutes = int(ctx.settings.dry_run_ttl_s // 60)
-    return fastpath.t("agent.gate.preview", "zh" if zh else "en", minutes=minutes)
+    return fastpath.t("agent.gate.preview", lang, minutes=minutes)
 
 
 def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted) -> None:

@@ -33,7 +33,7 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
     sunset_kw = re.search(r"日落|夕阳|sunset", cond, re.I)
     sun = when.sun_times(ctx.now.date(), lon=pack.center[0], lat=pack.center[1], tz=pack.timezone)
     deadline = sun[1] if (sun and sunset_kw) else None
-    a = _keep_branch(cond, primary_ids, deadline, ctx, zh=fastpath.state_lang(state) == "zh")
+    a = _keep_branch(cond, primary_ids, deadline, ctx, lang=fastpath.state_lang(state))
     b = _switch_branch(cond, alt_text, alt_ids, ctx)
     branches = [a, b]
     state.result.branches = branches
@@ -106,12 +106,12 @@ def _eta(ctx: AgentContext, pid: str) -> tuple[datetime, float]:
 
 
 def _keep_branch(
-    cond: str, primary_ids: list[str], deadline: datetime | None, ctx: AgentContext, *, zh: bool
+    cond: str, primary_ids: list[str], deadline: datetime | None, ctx: AgentContext, *, lang: Lang
 ) -> dict[str, Any]:
     """Branch A: the condition holds (we make it) -> keep the plan, evaluated against the sunset when it is one."""
     a: dict[str, Any] = {
         "branch": "A",
-        "condition": (f"赶得上{cond.replace('赶不上', '').replace('来不及', '')}" if zh else f"NOT ({cond})"),
+        "condition": (f"赶得上{cond.replace('赶不上', '').replace('来不及', '')}" if lang == "zh" else f"NOT ({cond})"),
         "action": "keep_plan",
         "target": _place(ctx, primary_ids[0]).name_zh if primary_ids else None,
     }
