@@ -16,6 +16,7 @@ from core.models.agent import (
     AgentState,
     NextStep,
 )
+from core.words import agent as words
 
 POLICY_FACTS = "FACTS_FIRST"
 
@@ -171,7 +172,7 @@ def issue_dry_run(
 def _how_to_confirm(dry_run_id: str, ctx: AgentContext, lang: Lang) -> str:
     """The preview in words; how to confirm it (its id) is in the response's dry run and next steps, not here."""
     minutes = int(ctx.settings.dry_run_ttl_s // 60)
-    return fastpath.t("agent.gate.preview", lang, minutes=minutes)
+    return words.preview_line(minutes, lang)
 
 
 def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted) -> None:
@@ -223,16 +224,7 @@ def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted
     )
     ctx.telemetry.fallback_triggered(from_route="SYSTEM2_REASONING", to_route="SYSTEM1_PARTIAL", reason=exc.code)
     lang = fastpath.state_lang(state)
-    what = fastpath.t(
-        {
-            "poi_facts": "agent.timeout.partial.poi_facts",
-            "day_clusters": "agent.timeout.partial.day_clusters",
-            "unverified_day_orders": "agent.timeout.partial.unverified_day_orders",
-            "none": "agent.timeout.partial.none",
-        }[partial],
-        lang,
-    )
-    state.result.explanations = [fastpath.t("agent.timeout.stopped", lang, what=what)]
+    state.result.explanations = [words.timeout_sentence(partial, lang)]
     state.result.next_steps += [
         NextStep(code="retry_more_time"),
         NextStep(code="plan_less"),

@@ -15,6 +15,7 @@ from core.models.itinerary_result import ItineraryResult
 from core.models.reservations import CancellationPolicy, Quote, Reservation
 from core.packs.loader import RegionPack
 from core.reservations.catalog import BookableItem
+from core.venues.catalog import VenueSite
 from core.words.itinerary import PlaceName, fix_sentence, reason_sentence
 
 _WEEKDAYS = (
@@ -299,3 +300,55 @@ def dropped_lines(result: ItineraryResult, place_name: PlaceName, lang: Lang) ->
         else:
             lines.append(t("agent.plan.dropped_item", lang, name=name, reason=reason))
     return lines
+
+
+def template_explanation(facts: dict[str, Any], *, lang: Lang) -> str:
+    """The plan explained from its facts alone (days, what was not scheduled, robustness, notes): the explanation
+    action's answer when no model is configured or the model fails."""
+    days = facts.get("days") or []
+    lines = []
+    for d in days:
+        stops = " → ".join(d.get("visits", [])) or t("agent.plan.empty_day", lang)
+        lines.append(t("agent.plan.day", lang, n=d["day"] + 1, date=d.get("date", ""), stops=stops))
+    dropped = facts.get("dropped") or []
+    if dropped:
+        lines.append(t("agent.plan.not_scheduled", lang, what=join_words(dropped, lang, sep="clauses")))
+    if facts.get("robustness") is not None:
+        robustness = f"{facts['robustness']:.2f}"
+        if facts.get("min_slack_min") is not None:
+            lines.append(t("agent.plan.robustness_slack", lang, robustness=robustness, slack=facts["min_slack_min"]))
+        else:
+            lines.append(t("agent.plan.robustness", lang, robustness=robustness))
+    for note in facts.get("notes", []):
+        lines.append(str(note))
+    return "\n".join(lines)
+
+
+def site_names(entries: list[str | list[VenueSite]], lang: Lang) -> str:
+    """The browse allowlist in words: the demo server by the venues it serves, any other entry as written."""
+    names = []
+    for entry in entries:
+        if isinstance(entry, str):
+            names.append(entry)
+        else:
+            listed = join_words((v.name.get(lang) or v.name["zh"] for v in entry), lang)
+            names.append(t("agent.browse.demo_sites", lang, names=listed))
+    return join_words(names, lang, sep="items") or t("agent.browse.no_sites", lang)
+
+
+def preview_line(minutes: int, lang: Lang) -> str:
+    """A dry run's preview: how long it holds (how to confirm it is in the response's next steps)."""
+    return t("agent.gate.preview", lang, minutes=minutes)
+
+
+_TIMEOUT_PARTIAL = {
+    "poi_facts": "agent.timeout.partial.poi_facts",
+    "day_clusters": "agent.timeout.partial.day_clusters",
+    "unverified_day_orders": "agent.timeout.partial.unverified_day_orders",
+    "none": "agent.timeout.partial.none",
+}
+
+
+def timeout_sentence(partial: str, lang: Lang) -> str:
+    """The budget ran out: what of the plan is kept (``partial``: the kind of partial result)."""
+    return t("agent.timeout.stopped", lang, what=t(_TIMEOUT_PARTIAL[partial], lang))

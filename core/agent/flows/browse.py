@@ -20,6 +20,7 @@ from core.models.agent import (
     NextStep,
 )
 from core.venues.catalog import DEMO_SOURCE
+from core.words import agent as agent_words
 
 _KNOWLEDGE_BASE = NextStep(code="downgrade", args={"to": "knowledge_base"})
 
@@ -35,7 +36,7 @@ def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
         ctx.request, ctx.store, now=ctx.now_s(), ttl_s=ctx.settings.browse_consent_ttl_s
     )
     if not ctx.browse_consented:
-        sites = venue_sites.allowed_site_names(ctx.settings, region.name, lang)
+        sites = agent_words.site_names(venue_sites.allowed_sites(ctx.settings, region.name), lang)
         state.result.status = "NEED_CONSENT"
         state.result.error_code = "BROWSER_CONSENT_REQUIRED"
         state.result.explanations = [t("agent.browse.consent_sites", lang, sites=sites)]
