@@ -13,6 +13,7 @@ from core.i18n import join_words as join_words  # re-exported: the flows join th
 from core.i18n import t as t  # re-exported: the flows' words too (words.t), so the catalog test finds them
 from core.models.itinerary_result import ItineraryResult
 from core.models.reservations import CancellationPolicy, Quote, Reservation
+from core.models.rules import RuleCode
 from core.packs.loader import RegionPack
 from core.reservations.catalog import BookableItem
 from core.venues.catalog import VenueSite
@@ -352,3 +353,61 @@ _TIMEOUT_PARTIAL = {
 def timeout_sentence(partial: str, lang: Lang) -> str:
     """The budget ran out: what of the plan is kept (``partial``: the kind of partial result)."""
     return t("agent.timeout.stopped", lang, what=t(_TIMEOUT_PARTIAL[partial], lang))
+
+
+def branch_lines(cond: str, branches: list[dict[str, Any]], lang: Lang, *, city: str) -> list[str]:
+    """A conditional request's answer: the condition, then each branch as evaluated (or why it was not)."""
+    lines = [t("agent.conditional.condition", lang, condition=cond)]
+    for br in branches:
+        head = {"branch": br["branch"], "condition": br["condition"]}
+        if br["evaluation"] == "EVALUATED":
+            verdict = t("agent.conditional.feasible" if br["feasible"] else "agent.conditional.not_feasible", lang)
+            sunset = t("agent.conditional.sunset", lang, sunset=br["sunset"]) if br.get("sunset") else ""
+            lines.append(t("agent.conditional.evaluated", lang, **head, target=br["target"], eta=br["eta"],
+                           sunset=sunset, verdict=verdict))  # fmt: skip
+        elif br["evaluation"] == "NOT_IN_KNOWLEDGE_BASE":
+            lines.append(t("agent.conditional.not_in_kb", lang, **head, target=br["target"], city=city))
+        elif br["evaluation"] == "NEEDS_TARGET_PLACE":
+            lines.append(t("agent.conditional.needs_place", lang, **head, sunset=br.get("sunset")))
+        else:
+            lines.append(t("agent.conditional.not_computed", lang, **head))
+    return lines
+
+
+#: each rule's words (keys written out whole, so the catalog check finds them)
+RULE_KEYS: dict[str, str] = {
+    "no_spicy": "agent.memory.rule.no_spicy",
+    "no_queues": "agent.memory.rule.no_queues",
+    "vegetarian": "agent.memory.rule.vegetarian",
+    "vegan": "agent.memory.rule.vegan",
+    "halal": "agent.memory.rule.halal",
+    "no_alcohol": "agent.memory.rule.no_alcohol",
+    "wheelchair": "agent.memory.rule.wheelchair",
+    "stroller": "agent.memory.rule.stroller",
+    "kids_under_6": "agent.memory.rule.kids_under_6",
+}
+
+
+def rule_words(codes: list[RuleCode], lang: Lang) -> str:
+    return join_words([t(RULE_KEYS[c], lang) for c in codes], lang)
+
+
+def remembered_sentence(codes: list[RuleCode], lang: Lang) -> str:
+    """The rules just kept, said back ("I'll remember: no spicy food")."""
+    return t("agent.memory.remembered", lang, rules=rule_words(codes, lang))
+
+
+def forgot_all_sentence(lang: Lang) -> str:
+    return t("agent.memory.forgot_all", lang)
+
+
+def forgot_sentence(gone: list[RuleCode], asked: list[RuleCode], lang: Lang) -> str:
+    """What was forgotten, or (nothing was) that the rules asked about were not kept."""
+    if gone:
+        return t("agent.memory.forgot", lang, rules=rule_words(gone, lang))
+    return t("agent.memory.not_known", lang, rules=rule_words(asked, lang))
+
+
+def rules_kept_sentence(kept: list[RuleCode], lang: Lang) -> str:
+    """Which rules are kept (a forget request that named none is answered with them)."""
+    return t("agent.memory.which", lang, rules=rule_words(kept, lang) if kept else t("agent.memory.nothing", lang))
