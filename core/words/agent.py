@@ -411,3 +411,36 @@ def forgot_sentence(gone: list[RuleCode], asked: list[RuleCode], lang: Lang) -> 
 def rules_kept_sentence(kept: list[RuleCode], lang: Lang) -> str:
     """Which rules are kept (a forget request that named none is answered with them)."""
     return t("agent.memory.which", lang, rules=rule_words(kept, lang) if kept else t("agent.memory.nothing", lang))
+
+
+#: the router's questions: each field it may ask for
+_FIELD_KEYS = {
+    "date": "agent.router.field.date",
+    "party_size": "agent.router.field.party_size",
+    "city": "agent.router.field.city",
+    "budget": "agent.router.field.budget",
+    "days": "agent.router.field.days",
+    "target": "agent.router.field.target",
+}
+#: the router's word for what happens next, by its code (keys written out whole, so the catalog check finds them)
+_ROUTER_KEYS = {
+    "browsing": "agent.router.browsing",
+    "awaiting_consent": "agent.router.awaiting_consent",
+    "book_first": "agent.router.book_first",
+    "cancel_first": "agent.router.cancel_first",
+    "commit_first": "agent.router.commit_first",
+    "verifying": "agent.router.verifying",
+    "planning": "agent.router.planning",
+    "looking_up": "agent.router.looking_up",
+}
+
+
+def ask_fields(fields: list[str], lang: Lang) -> str:
+    """The router's question for the fields it misses."""
+    names = [t(_FIELD_KEYS[f], lang) for f in fields]
+    return t("agent.router.ask", lang, fields=join_words(names, lang))
+
+
+def router_message(code: str, lang: Lang) -> str:
+    """What the router says happens next (``code``: one of ``_ROUTER_KEYS``)."""
+    return t(_ROUTER_KEYS[code], lang)
