@@ -444,3 +444,27 @@ def ask_fields(fields: list[str], lang: Lang) -> str:
 def router_message(code: str, lang: Lang) -> str:
     """What the router says happens next (``code``: one of ``_ROUTER_KEYS``)."""
     return t(_ROUTER_KEYS[code], lang)
+
+
+def tell_more(lang: Lang) -> str:
+    """The router's question when it has none of its own: tell me more."""
+    return t("agent.router.tell_more", lang)
+
+
+def rules_known_sentence(lang: Lang) -> str:
+    """A rule stated again: it is kept already."""
+    return t("agent.memory.known", lang)
+
+
+#: an answer that failed, by its code (keys written out whole, so the catalog check finds them)
+_ERROR_KEYS = {
+    "invalid_input": "agent.error.invalid_input",
+    "tool_failed": "agent.error.tool_failed",
+    "internal": "agent.error.internal",
+    "database_unreachable": "agent.error.database_unreachable",
+}
+
+
+def error_sentence(code: str, lang: Lang, **facts: object) -> str:
+    """Why no answer came, in words (``facts``: the error's message, the trace id to quote)."""
+    return t(_ERROR_KEYS[code], lang, **facts)
