@@ -38,7 +38,7 @@ from core.app import reservations as reservations_app
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError, ResolutionError
-from core.i18n import normalize_lang
+from core.i18n import Lang, normalize_lang
 from core.models.agent import AgentRequest, AgentResponse
 from core.models.common import clean_text
 from core.models.halfday.facts import DegradedChoice
@@ -220,18 +220,22 @@ async def _unauthorized(request: Request, exc: Unauthorized) -> SafeJSONResponse
 SERVICES = AppServices()
 
 
-def accept_language(accept_language: str | None = Header(default=None)) -> str | None:
+def accept_language(accept_language: str | None = Header(default=None)) -> Lang | None:
     """The caller's language from ``Accept-Language``: the first tag naming a language we speak (``fr, zh;q=0.9``
     is Chinese), or None when it names none (the message's language then decides)."""
     for part in (accept_language or "").split(","):
-        tag = part.split(";", 1)[0].strip()
-        if normalize_lang(tag) is not None:
-            return tag
+        lang = normalize_lang(part.split(";", 1)[0].strip())
+        if lang is not None:
+            return lang
     return None
 
 
+#: the caller's language from its ``Accept-Language`` header, read once here into a ``Lang`` (a dependency)
+ACCEPT_LANGUAGE = Depends(accept_language)
+
+
 def context_for(
-    user: str, *, lang: str | None = None, timezone: str | None = None, region: str | None = None
+    user: str, *, lang: Lang | None = None, timezone: str | None = None, region: str | None = None
 ) -> RequestContext:
     """One request's context: the key's user, the language and zone the caller gave (else the region's zone)."""
     return SERVICES.context(user=user, lang=lang, timezone=timezone, region=region)
@@ -258,7 +262,7 @@ def current_user(
     responses={**BODY_ERRORS, **AUTH_ERRORS, **_errors(s403="user_id names another user than the API key's")},
 )
 def agent_route_and_run(
-    request: AgentRequest, user: str = Depends(current_user), header_lang: str | None = Depends(accept_language)
+    request: AgentRequest, user: str = Depends(current_user), header_lang: Lang | None = ACCEPT_LANGUAGE
 ) -> Any:
     """Route the message (System 1 / System 2) and run it within the request's budget, as the key's user, in the
     language of ``conversation_context.locale`` (else Accept-Language; else the message's) and its ``timezone``
@@ -274,7 +278,7 @@ def agent_route_and_run(
             422, "INVALID_INPUT", "message is required (a confirmation by id: /agent/confirm)", "message"
         )
     given = request.conversation_context
-    ctx = context_for(user, lang=given.locale or header_lang, timezone=given.timezone)
+    ctx = context_for(user, lang=normalize_lang(given.locale or header_lang), timezone=given.timezone)
     return ask(ctx, request)
 
 
@@ -293,13 +297,13 @@ class ConfirmDryRunBody(BaseModel):
     responses={**BODY_ERRORS, **AUTH_ERRORS},
 )
 def agent_confirm(
-    body: ConfirmDryRunBody, user: str = Depends(current_user), header_lang: str | None = Depends(accept_language)
+    body: ConfirmDryRunBody, user: str = Depends(current_user), header_lang: Lang | None = ACCEPT_LANGUAGE
 ) -> Any:
     """Commit what the agent prepared, by its dry run's id (single use, the key's user only): the person's
     confirmation, with no words standing in for it."""
     from core.app.agent import confirm_dry_run
 
-    ctx = context_for(user, lang=body.locale or header_lang)
+    ctx = context_for(user, lang=normalize_lang(body.locale or header_lang))
     return confirm_dry_run(ctx, body.dry_run_id, trip_id=body.trip_id)
 
 
@@ -412,7 +416,7 @@ def reservation_list(user: str = Depends(current_user)) -> Any:
 def halfday_plan(
     request: HalfDayRequest,
     user: str = Depends(current_user),
-    header_lang: str | None = Depends(accept_language),
+    header_lang: Lang | None = ACCEPT_LANGUAGE,
     accept: str | None = Header(default=None),
 ) -> Any:
     """Plan a half day from a goal sentence, streamed as server-sent events (event: TYPE, id: SEQ, data: JSON of
@@ -440,7 +444,7 @@ def halfday_plan(
 
         if request.region not in list_regions(data_dir=get_settings().data_dir):  # refused before the stream starts
             return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{request.region}'", "region")
-    lang = request.lang or normalize_lang(header_lang)
+    lang = request.lang or header_lang
     ctx = context_for(user, lang=lang, region=request.region)
     if _wants_json(accept):  # no stream to answer a level-2 question on: the default applies at once
         plan = halfday_app.plan_half_day(ctx, request)

@@ -131,9 +131,9 @@ def _cases(settings: Settings) -> dict[str, Any]:
     def half_day() -> tuple[bool, list[str]]:
         from core.app import halfday as halfday_app
         from core.app.context import AppServices
-        from core.app.halfday_words import warning_words
         from core.models.halfday.events import DonePlans, WarningObservation
         from core.models.halfday.plans import HalfDayRequest
+        from core.words.halfday import warning_words
 
         ctx = AppServices(settings).context(user="bench", lang="en")
         request = HalfDayRequest(goal=HALF_DAY_GOAL, origin="人民广场", on_degraded="continue", now=HALF_DAY_NOW)

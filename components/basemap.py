@@ -23,7 +23,7 @@ from components.folium_typed import Macro, page_head
 from components.services import settings as current_settings
 from core.app.regions import gcj02_to_wgs84, load_region, wgs84_to_gcj02
 from core.errors import OmniError
-from core.i18n import normalize_lang, t
+from core.i18n import Lang, normalize_lang, t
 from core.models.region import RegionPack
 
 STYLE = {
@@ -123,13 +123,13 @@ def district_centres(pack: RegionPack, *, minimum: int = 3) -> list[tuple[str, f
     ]
 
 
-def district_label(pack: RegionPack, district: str, lang: str) -> str:
+def district_label(pack: RegionPack, district: str, lang: Lang) -> str:
     """A district's name in ``lang`` as the pack gives it (region.json ``district_names``); the name as the places
     write it when the pack has none in that language."""
     return pack.district_names.get(district, {}).get(lang) or district
 
 
-def _session_lang() -> str:
+def _session_lang() -> Lang:
     """The dashboard's language (components/language.py keeps it in ``ui_lang``); English outside a page run."""
     import streamlit as st
     from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -144,7 +144,7 @@ def add_background(
     region: str | None,
     *,
     bounds: tuple[float, float, float, float] | None = None,
-    lang: str | None = None,
+    lang: Lang | None = None,
 ) -> str:
     """Draw the offline background for ``region`` under whatever the map shows; returns which kind was drawn
     (``streets``, ``outline`` or ``none``). ``bounds`` (west, south, east, north) limits the streets sent. The
@@ -207,7 +207,7 @@ def _month(stamp: str | None) -> str | None:
         return None
 
 
-def map_credits(pack: RegionPack, kind: str, lang: str) -> str:
+def map_credits(pack: RegionPack, kind: str, lang: Lang) -> str:
     """The map's credits, short: the data's source and the month of its data (``© OpenStreetMap contributors · data
     2019-04``), without the builder's package, version or full timestamp; for a pack without streets, the pack and
     its licence."""

@@ -15,7 +15,7 @@ from components.language import current_lang, render_language_switch, t
 from components.services import app_services, settings
 from core.app import RequestContext
 from core.errors import OmniError
-from core.i18n import Lang, normalize_lang, other
+from core.i18n import Lang, other
 from core.models.region import ProviderFacts
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def _providers(region: str, data_dir: str) -> list[str]:
     return available_providers(region=region, configured_only=True)  # only what can work (AMap needs its key)
 
 
-def provider_label(name: str, lang: str | None = None, *, short: bool = False) -> str:
+def provider_label(name: str, lang: Lang | None = None, *, short: bool = False) -> str:
     """'offline' -> 'Offline (region pack ...)': the places service and the travel service, in words; ``short``:
     the name alone ('Offline')."""
     from core.app.route import provider_words
@@ -94,13 +94,13 @@ def provider_label(name: str, lang: str | None = None, *, short: bool = False) -
     return provider_words(name, lang or current_lang(), short=short)
 
 
-def region_name(name: str, lang: str | None = None) -> str:
+def region_name(name: str, lang: Lang | None = None) -> str:
     """The region's name in the user's language (the pack's display name; its id when it has none)."""
     try:
         names = cached_region_info(name)["display_name"]
     except (OmniError, ValueError, OSError):  # a broken pack still shows by name
         return name
-    want: Lang = normalize_lang(lang) or current_lang()
+    want: Lang = lang or current_lang()
     return names.get(want) or names.get(other(want)) or name
 
 
@@ -118,7 +118,7 @@ def region_labels(regions: list[str], lang: Lang) -> dict[str, str]:
     return labels
 
 
-def region_facts(name: str, lang: str | None = None) -> str:
+def region_facts(name: str, lang: Lang | None = None) -> str:
     """One line for people: places, road network or not, data date, coverage."""
     lang = lang or current_lang()
     info = cached_region_info(name)

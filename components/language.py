@@ -39,7 +39,7 @@ def current_lang() -> Lang:
     return lang
 
 
-def t(key: str, lang: str | None = None, /, **params: Any) -> str:
+def t(key: str, lang: Lang | None = None, /, **params: Any) -> str:
     """The words of ``key`` in ``lang`` (default: the session's language), see core.i18n.t."""
     return i18n.t(key, lang or current_lang(), **params)
 

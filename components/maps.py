@@ -28,7 +28,7 @@ from components.folium_typed import Macro, page_head, polyline
 from components.itinerary.words import Names, priority_words
 from components.map_pins import PIN_STYLE, Pins, pin_icon
 from components.static_assets import leaflet_urls
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.itinerary_result import AnchorPoint, DayTimeline, TimelineEntry
 
 BEST_COLOUR = "#d62728"
@@ -208,7 +208,7 @@ def offline_map(
     return m
 
 
-def clustered_pins(name: str | None = None, *, lang: str, base_url_path: str = "") -> Pins:
+def clustered_pins(name: str | None = None, *, lang: Lang, base_url_path: str = "") -> Pins:
     """A map's pins with the numbered ones clustered when they crowd together at a low zoom (start, end and hotel
     pins never are); each cluster's tooltip lists its pins' numbers in ``lang``."""
     title = t("common.map.cluster_title", lang, labels="{labels}")  # the cluster fills in its numbers
@@ -222,7 +222,7 @@ def build_pick_map(
     base_url_path: str = "",
     region: str | None = None,
     provider: str | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> OfflineMap:
     """A small map to click a start position on (``picked`` is (lon, lat) if already set), over the region's
     streets (or its coverage and district centres) so the click is not blind. ``m.datum`` says which datum a
@@ -260,7 +260,7 @@ def render_pick_map(
     on_change: Callable[[], None] | None = None,
     region: str | None = None,
     provider: str | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> None:
     """A click-to-set-start map; it sends back only ``last_clicked``, which ``on_change`` reads in
     ``st.session_state[key]`` (its datum in ``st.session_state[key + "_datum"]``)."""
@@ -291,7 +291,7 @@ def build_day_map(
     base_url_path: str = "",
     region: str | None = None,
     provider: str | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
     names: Names | None = None,
 ) -> folium.Map:
     """A folium map of one itinerary day, worded in ``lang``: the start/end place ("H"), the visits numbered in
@@ -339,7 +339,7 @@ def _day_line(day: DayTimeline, visits: Sequence[tuple[TimelineEntry, float, flo
     return line
 
 
-def _day_order_layer(day: DayTimeline, line: list[list[float]], lang: str) -> folium.FeatureGroup:
+def _day_order_layer(day: DayTimeline, line: list[list[float]], lang: Lang) -> folium.FeatureGroup:
     """The layer of the visiting order: a dashed straight line through ``line`` (none for a single point)."""
     route = folium.FeatureGroup(
         name=f'<span style="color:{DAY_ROUTE_COLOUR}">━</span> '
@@ -358,7 +358,7 @@ def _day_order_layer(day: DayTimeline, line: list[list[float]], lang: str) -> fo
     return route
 
 
-def _name_pair(names: Names | None, key: str | None, fallback: str, lang: str) -> tuple[str, str]:
+def _name_pair(names: Names | None, key: str | None, fallback: str, lang: Lang) -> tuple[str, str]:
     """A place's name in ``lang`` and the other one ("" without ``names``)."""
     if names is None:
         return fallback, ""
@@ -371,7 +371,7 @@ def _day_pins(
     visits: Sequence[tuple[TimelineEntry, float, float]],
     names: Names | None,
     *,
-    lang: str,
+    lang: Lang,
     base_url_path: str,
 ) -> Pins:
     """The day's pins: the start/end place ("H", above every numbered pin; one pin when the day starts and ends
@@ -414,7 +414,7 @@ def build_agent_map(
     base_url_path: str = "",
     region: str | None = None,
     provider: str | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> folium.Map:
     """The agent's plan on a map: one numbered ``DivIcon`` pin per visit (plain HTML, no marker image; day and
     times in the tooltip, worded in ``lang``; pins that touch fan out), fitted to all of them.
@@ -455,7 +455,7 @@ def render_agent_map(
     height: int = 380,
     region: str | None = None,
     provider: str | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> None:
     """Draw the agent's plan (numbered pins, fitted); nothing is sent back, so no reruns."""
     import streamlit as st

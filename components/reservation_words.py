@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.errors import OmniError
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.reservations import BookableItem, CancellationPolicy, Quote, Reservation
 
 REFUSALS: dict[str, str] = {
@@ -61,13 +61,13 @@ MONTHS = ("common.month.jan", "common.month.feb", "common.month.mar", "common.mo
           "common.month.nov", "common.month.dec")  # fmt: skip
 
 
-def day_words(day: date, lang: str) -> str:
+def day_words(day: date, lang: Lang) -> str:
     """``2026年12月5日（周六）`` / ``Sat 5 Dec 2026``."""
     month, weekday = t(MONTHS[day.month - 1], lang), t(WEEKDAYS[day.weekday()], lang)
     return t("reservations.day", lang, year=day.year, month=month, day=day.day, weekday=weekday)
 
 
-def moment_words(at: datetime, lang: str) -> str:
+def moment_words(at: datetime, lang: Lang) -> str:
     """``12月3日 19:00`` / ``3 Dec 19:00``."""
     short = t("reservations.short_day", lang, month=t(MONTHS[at.month - 1], lang), day=at.day)
     return f"{short} {at:%H:%M}"
@@ -78,7 +78,7 @@ def money(amount: float, currency: str) -> str:
     return f"¥{text}" if currency == "CNY" else f"{text} {currency}"
 
 
-def price_words(quote: Quote, party: int, lang: str) -> str:
+def price_words(quote: Quote, party: int, lang: Lang) -> str:
     if quote.price_per_person is None or quote.total is None:
         return t("reservations.price.unknown", lang)
     if quote.price_per_person == 0:
@@ -87,7 +87,7 @@ def price_words(quote: Quote, party: int, lang: str) -> str:
     return t("reservations.price", lang, each=each, total=total, party=party)
 
 
-def policy_words(policy: CancellationPolicy, starts: datetime, now: datetime | None = None, *, lang: str) -> str:
+def policy_words(policy: CancellationPolicy, starts: datetime, now: datetime | None = None, *, lang: Lang) -> str:
     """The policy in words; with ``now``, whether its free period is already over."""
     if policy.fee_share == 0:
         return t("reservations.policy.free", lang)
@@ -104,13 +104,13 @@ def policy_words(policy: CancellationPolicy, starts: datetime, now: datetime | N
     return text
 
 
-def fee_words(fee: float | None, reservation: Reservation, lang: str) -> str:
+def fee_words(fee: float | None, reservation: Reservation, lang: Lang) -> str:
     if not fee:
         return t("reservations.fee.free", lang)
     return t("reservations.fee", lang, amount=money(fee, reservation.quote.currency))
 
 
-def booking_words(r: Reservation, lang: str, *, name: str | None = None) -> str:
+def booking_words(r: Reservation, lang: Lang, *, name: str | None = None) -> str:
     """What is booked: the venue (``name``: its name in ``lang``; default the name stored with the booking), the
     day, the time and the party."""
     return t(
@@ -123,7 +123,7 @@ def booking_words(r: Reservation, lang: str, *, name: str | None = None) -> str:
     )
 
 
-def status_words(r: Reservation, lang: str) -> str:
+def status_words(r: Reservation, lang: Lang) -> str:
     key = STATUS.get(r.status)
     status = t(key, lang) if key else r.status
     if r.status == "failed" and r.transitions:
@@ -133,12 +133,12 @@ def status_words(r: Reservation, lang: str) -> str:
     return status
 
 
-def unverified_words(code: str, lang: str) -> str:
+def unverified_words(code: str, lang: Lang) -> str:
     """What the mock cannot verify, in words."""
     return t(UNVERIFIED.get(code, "reservations.unverified.other"), lang)
 
 
-def moved_words(day: date, at: time, lang: str) -> str:
+def moved_words(day: date, at: time, lang: Lang) -> str:
     """The plan's slot could no longer be booked: the form shows the earliest one that can."""
     return t("reservations.offer.moved", lang, day=day_words(day, lang), time=f"{at:%H:%M}")
 
@@ -155,7 +155,7 @@ def error_of(exc: Exception) -> dict[str, Any]:
     return {"code": "SERVICE_UNAVAILABLE", "message": type(exc).__name__, "field": None, "details": {}}
 
 
-def refusal_words(error: dict[str, Any], item: BookableItem | None = None, *, lang: str, venue: str = "") -> str:
+def refusal_words(error: dict[str, Any], item: BookableItem | None = None, *, lang: Lang, venue: str = "") -> str:
     """The refusal's sentence with the venue's terms filled in (``venue``: its name in ``lang``; a term not known
     without the venue reads as blank)."""
     field_key = FIELDS.get(error.get("field") or "", "reservations.field.other")

@@ -43,6 +43,7 @@ from components.services import app_services, request_clock, settings
 from core.app import reservations as reservations_app
 from core.app.reservations import ReservationService, item_for
 from core.errors import OmniError
+from core.i18n import Lang
 from core.models.reservations import BookableItem, DryRun, Outcome, Reservation, ReservationRequest
 
 #: the session's language key (components/language.py)
@@ -115,7 +116,7 @@ class Offer:
     moved_from: tuple[date, time] | None = None  # the plan's day and slot, when they can no longer be booked
 
 
-def note_words(offer: Offer, lang: str) -> str:
+def note_words(offer: Offer, lang: Lang) -> str:
     """Why the form's defaults differ from the plan ("" when they do not)."""
     return moved_words(*offer.moved_from, lang) if offer.moved_from is not None else ""
 
@@ -380,7 +381,7 @@ def _render_form_row(
     region: str | None,
     user: str,
     dry_run: DryRunMaker | None,
-    lang: str,
+    lang: Lang,
 ) -> None:
     """The form: date, time, party, contact and notes, and the button that checks the booking (a dry run)."""
     # one wrapping row, each field as wide as what it shows: in a half-day card (a third of the page) columns cut
@@ -404,7 +405,7 @@ def _render_form_row(
 
 
 def _render_form_error(
-    p: str, item: BookableItem, *, region: str | None, user: str, dry_run: DryRunMaker | None, lang: str
+    p: str, item: BookableItem, *, region: str | None, user: str, dry_run: DryRunMaker | None, lang: Lang
 ) -> None:
     """The last check's refusal, if any; for a full slot, a button per nearby slot that checks that one."""
     error = st.session_state.get(_k(p, "error"))
@@ -422,7 +423,7 @@ def _render_form_error(
             )  # fmt: skip
 
 
-def _render_dry_run(p: str, held: HeldDryRun, item: BookableItem, service: ReservationService, lang: str) -> None:
+def _render_dry_run(p: str, held: HeldDryRun, item: BookableItem, service: ReservationService, lang: Lang) -> None:
     """The checked booking: its summary, then (while the form still says the same) the consent and the button
     that opens the confirmation; a form changed since the check says so instead."""
     dry: DryRun = held["dry"]

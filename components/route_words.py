@@ -17,20 +17,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.app import route as route_app
-from core.app.route import (
-    ROLE_KEYS,
-    SOURCE_KEYS,
-    STRATEGY_KEYS,
-    TRANSPORT_KEYS,
-    PlaceNames,
-    source_words,
-    stops_words,
-)
+from core.app.route import source_words, stops_words
 from core.app.route import (
     why_words as why_words,  # the page and the report say the same
 )
-from core.i18n import t
-from core.models.route import LIVE_ORIGIN, CandidateRoute, Notice, ResolvedPoint, RoutePlanResult
+from core.i18n import Lang, t
+from core.models.route import LIVE_ORIGIN, CandidateRoute, Notice, PlaceNames, ResolvedPoint, RoutePlanResult
+from core.words.route import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
 
 LIVE_START = "route.point.live_start"
 # the route's word tables live in core (the HTML report words the same codes)
@@ -63,7 +56,7 @@ class Name:
     other: str = ""
 
 
-def found_name(point: ResolvedPoint, lang: str, region: str | None) -> Name:
+def found_name(point: ResolvedPoint, lang: Lang, region: str | None) -> Name:
     """The place a point was found as: the pack's name in ``lang`` (the other language in ``other``) for a pack
     place, else the name the provider gave."""
     zh, en = pack_names(region).get(point.poi_id or "", ("", ""))
@@ -73,7 +66,7 @@ def found_name(point: ResolvedPoint, lang: str, region: str | None) -> Name:
     return Name(point.resolved_name)
 
 
-def point_name(point: ResolvedPoint, lang: str, region: str | None) -> Name:
+def point_name(point: ResolvedPoint, lang: Lang, region: str | None) -> Name:
     """A point as shown along a route: the pack's name in ``lang`` for a pack place, else the typed name."""
     found = found_name(point, lang, region)
     return found if point.poi_id and point.poi_id in pack_names(region) else Name(point.label)
@@ -85,7 +78,7 @@ def route_points(result: RoutePlanResult, candidate: CandidateRoute | None = Non
     return [point for _, point in result.visiting(candidate)]
 
 
-def order_names(result: RoutePlanResult, candidate: CandidateRoute | None, lang: str) -> list[Name]:
+def order_names(result: RoutePlanResult, candidate: CandidateRoute | None, lang: Lang) -> list[Name]:
     """The names along a candidate, in the chosen language (a live start is "my location")."""
     return [
         Name(t(LIVE_START, lang)) if p is None else point_name(p, lang, result.region)
@@ -93,11 +86,11 @@ def order_names(result: RoutePlanResult, candidate: CandidateRoute | None, lang:
     ]
 
 
-def order_text(result: RoutePlanResult, candidate: CandidateRoute | None, lang: str) -> str:
+def order_text(result: RoutePlanResult, candidate: CandidateRoute | None, lang: Lang) -> str:
     return " → ".join(n.shown for n in order_names(result, candidate, lang))
 
 
-def summary_words(result: RoutePlanResult, lang: str) -> str:
+def summary_words(result: RoutePlanResult, lang: Lang) -> str:
     """One sentence: the order, the totals, how and with which figures."""
     best = result.best_route
     return t(
@@ -115,7 +108,7 @@ def summary_words(result: RoutePlanResult, lang: str) -> str:
 
 
 @lru_cache(maxsize=16)
-def region_display(region: str | None, lang: str) -> str | None:
+def region_display(region: str | None, lang: Lang) -> str | None:
     """A region pack's display name in ``lang`` (None when the pack cannot be read)."""
     if not region:
         return None
@@ -129,7 +122,7 @@ def region_display(region: str | None, lang: str) -> str | None:
     return display.get(lang) or display.get("en") or None
 
 
-def notice_names(result: RoutePlanResult, lang: str) -> PlaceNames:
+def notice_names(result: RoutePlanResult, lang: Lang) -> PlaceNames:
     """How the notices name places in ``lang``: by point id, the place along the route (``point_name``; the live
     start is "my location") and the place found for an input (``found_name``); the region by its display name."""
     points = [result.resolved_origin, *result.resolved_stops, result.resolved_destination]
@@ -147,7 +140,7 @@ def notice_names(result: RoutePlanResult, lang: str) -> PlaceNames:
     return PlaceNames(route=route, found=found, regions={region: shown} if region and shown else {}, places=places)
 
 
-def notice_words(notice: Notice, lang: str, names: PlaceNames | None = None) -> tuple[str, bool]:
+def notice_words(notice: Notice, lang: Lang, names: PlaceNames | None = None) -> tuple[str, bool]:
     """``(sentence, known)``: the notice in ``lang`` from its code (core/route/notices.py, route.po); a code this
     build cannot word gets a general sentence with ``known=False``, and the page shows the code in its details."""
     return route_app.notice_words(notice, lang, names=names), route_app.notice_known(notice)

@@ -35,6 +35,7 @@ from components.frame import KEPT, cached_regions
 from components.language import QUERY as LANG_QUERY
 from components.language import t
 from components.services import settings as current_settings
+from core.i18n import Lang
 from core.share import ShareError, cache_key
 
 T = TypeVar("T")
@@ -167,7 +168,7 @@ def keep(key: str, plan: T) -> T:
     return plan
 
 
-def link(param: str, token: str, *, page: str, lang: str) -> str:
+def link(param: str, token: str, *, page: str, lang: Lang) -> str:
     """The address to copy: this page in the browser (``st.context.url``, else the page's path) with the language
     and the trip, without the session's identity."""
     try:
@@ -204,7 +205,7 @@ for (const box of document.querySelectorAll(".omni-share-link")) {{
 </script>"""
 
 
-def render_link(param: str, token: str, *, page: str, lang: str, key: str) -> None:
+def render_link(param: str, token: str, *, page: str, lang: Lang, key: str) -> None:
     """“Share this trip”: one sentence and the address in a read-only box with a copy button at its right."""
     title = t("common.share.link_title", lang)
     with st.container(key=key):
@@ -259,24 +260,24 @@ def read_link(
     return trip
 
 
-def error_sentence(code: str | None, lang: str) -> str:
+def error_sentence(code: str | None, lang: Lang) -> str:
     """Why a link's trip could not be opened, in ``lang``."""
     return t(ERROR_WORDS.get(str(code), "common.share.error.corrupt"), lang)
 
 
-def render_error(code: str | None, lang: str, *, key: str) -> None:
+def render_error(code: str | None, lang: Lang, *, key: str) -> None:
     """A link that could not be opened: why, in ``lang``."""
     with st.container(key=key):
         st.warning(error_sentence(code, lang), icon=":material/link_off:")
 
 
-def render_too_long(lang: str, *, key: str) -> None:
+def render_too_long(lang: Lang, *, key: str) -> None:
     """A plan too large for a link: it stays on the page, unshared."""
     with st.container(key=key):
         st.caption(t("common.share.too_long", lang))
 
 
-def offer(param: str, token: str | None, *, page: str, lang: str, key: str, seen: str, error: str) -> None:
+def offer(param: str, token: str | None, *, page: str, lang: Lang, key: str, seen: str, error: str) -> None:
     """After a plan: the URL carries ``token`` and the address to copy is shown (``seen`` remembers the token,
     the link ``error`` of an earlier link goes); a plan too large for a link (``token`` None) stays on the page,
     unshared, and says so."""

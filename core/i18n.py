@@ -25,7 +25,8 @@ from typing import Literal
 
 from babel.messages.pofile import read_po
 
-Lang = Literal["zh", "en"]
+from core.models.common import Lang as Lang  # the one language type (core/models/common.py), here for the words
+
 LANGS: tuple[Lang, ...] = ("zh", "en")
 DEFAULT_LANG: Lang = "en"
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
@@ -110,14 +111,14 @@ _SEPARATORS: dict[Separator, dict[Lang, str]] = {
 _LAST_WORD: dict[str, dict[Lang, str]] = {"and": {"zh": "和", "en": "and"}, "or": {"zh": "或", "en": "or"}}
 
 
-def join_words(items: Iterable[str], lang: str | None, *, sep: Separator = "list") -> str:
+def join_words(items: Iterable[str], lang: Lang, *, sep: Separator = "list") -> str:
     """``items`` joined the way ``lang`` writes a run of them (empty items left out): ``sep`` says what they are
     (see ``_SEPARATORS``; "list": 「、」 in Chinese, ", " in English)."""
     want: Lang = normalize_lang(lang) or DEFAULT_LANG
     return _SEPARATORS[sep][want].join(i for i in items if i)
 
 
-def list_sentence(items: Iterable[str], lang: str | None, *, last: Literal["and", "or"] = "and") -> str:
+def list_sentence(items: Iterable[str], lang: Lang, *, last: Literal["and", "or"] = "and") -> str:
     """A run of names as a sentence says it, the last two joined by "and"/"or": 外滩、豫园和新天地 /
     the Bund, Yu Garden and Xintiandi (one item: itself; none: "")."""
     want: Lang = normalize_lang(lang) or DEFAULT_LANG
@@ -185,7 +186,7 @@ def _cached_catalog(root: str, lang: str, domain: str) -> dict[str, str]:
     return read_catalog(path, lang) if path.is_file() else {}
 
 
-def messages(lang: str, domain: str, *, root: Path | None = None) -> dict[str, str]:
+def messages(lang: Lang, domain: str, *, root: Path | None = None) -> dict[str, str]:
     """The cached catalog of ``domain`` in ``lang`` (empty when there is no file)."""
     return _cached_catalog(str(root or LOCALES_DIR), lang, domain)
 
@@ -200,12 +201,13 @@ def placeholders(text: str) -> set[str]:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-def has(key: str, lang: str, *, root: Path | None = None) -> bool:
+def has(key: str, lang: Lang, *, root: Path | None = None) -> bool:
     return key in messages(lang, domain_of(key), root=root)
 
 
-def t(key: str, lang: str | None, /, **params: object) -> str:
-    """The words of ``key`` in ``lang`` ("zh" or "en"; anything else reads as English), ``params`` filled in.
+def t(key: str, lang: Lang, /, **params: object) -> str:
+    """The words of ``key`` in ``lang``, ``params`` filled in (a value that is no ``Lang``, from an untyped source such
+    as a session, reads as English).
 
     Strict mode raises ``MissingMessage`` for a key without words in ``lang`` and ``KeyError`` for a missing
     parameter; otherwise the other language is used, and a message whose words are missing in both is an empty
@@ -213,7 +215,7 @@ def t(key: str, lang: str | None, /, **params: object) -> str:
     return lookup(key, lang, params)
 
 
-def lookup(key: str, lang: str | None, params: Mapping[str, object], *, root: Path | None = None) -> str:
+def lookup(key: str, lang: Lang, params: Mapping[str, object], *, root: Path | None = None) -> str:
     """``t`` on the catalogs under ``root`` (default: the project's ``locales/``)."""
     want: Lang = normalize_lang(lang) or DEFAULT_LANG
     domain = domain_of(key)

@@ -20,8 +20,8 @@ from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.reservations import my_reservations
 from components.services import settings
-from core.app import halfday_words as words
 from core.models.halfday.plans import rank_by_weights
+from core.words import halfday as words
 
 ensure_app_frame()
 lang = current_lang()

@@ -1,4 +1,5 @@
-"""The composition root's counts (issue 30): what domain code fetches or keeps for itself, and how long functions are.
+"""The composition root's counts (issue 30): what domain code fetches or keeps for itself, where words come from the
+catalogs, and how long functions are.
 
 Counts, in the product's Python files:
 
@@ -8,6 +9,10 @@ Counts, in the product's Python files:
 - **global statements** anywhere in the product;
 - **context variables** (``ContextVar(...)``) in domain and engine code: request state rides in the call, not
   beside it;
+- **catalog calls outside the words layer**: modules that call the catalogs (``core.i18n.t`` or ``lookup``, by name
+  or through a module that re-exports them, ``words.t(...)``) outside the words layer (``core/words``) and the
+  faces (``components``, ``pages``, ``app.py``, ``api.py``, ``core/cli``): domains return codes and facts, one layer
+  words them (issue 30);
 - **long functions**: functions (methods included) of more than 80 lines, and the longest, over ``core``,
   ``components``, ``pages``, ``app.py`` and ``api.py``;
 - **modules outside mypy strict**: product files that ``make lint``'s mypy does not check (``[tool.mypy] files``) or
@@ -40,12 +45,15 @@ PRODUCT = ("core", "components", "pages", "app.py", "api.py")
 ROOT_MODULES = ("core/config.py", "core/clock.py", "core/app/", "core/cli/")
 LONG_LINES = 80
 APP = "core/app/"
-#: today's re-exports: itinerary's and route's word tables (13, they go with the words layer) and ReservationService
-#: (the dashboard's reservation flow still drives the service itself)
-CEILING_REEXPORTS = 14
+#: today's re-export: ReservationService (the dashboard's reservation flow still drives the service itself)
+CEILING_REEXPORTS = 1
 #: today's forwarders: 10 word functions (notice, source, provider, stops, search, why, reason and fix words: the
 #: words layer takes them) and 8 domain functions a face reads (lab, half-day windows, calendar, datum, comparison)
 CEILING_FORWARDERS = 18
+#: where words may come from the catalogs: the words layer and the faces
+WORDING_MODULES = ("core/words/", "core/cli/", "core/i18n.py", "components/", "pages/", "app.py", "api.py")
+#: the catalog's lookups, by the name core.i18n defines them under
+CATALOG_CALLS = ("t", "lookup")
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,9 @@ COUNTS = {
     "settings_reads": Count("settings reads below the root", target=0, ceiling=0),
     "globals": Count("global statements", target=0, ceiling=0),
     "context_vars": Count("context variables below the root", target=0, ceiling=0),
+    "catalog_callers": Count(
+        "modules outside the words layer and the faces that call the catalogs", target=0, ceiling=7
+    ),
     "long_functions": Count(f"functions over {LONG_LINES} lines", target=10, ceiling=0),
     "longest_function": Count("lines of the longest function", target=120, ceiling=80),
     "not_strict": Count("product modules outside mypy strict", target=0, ceiling=0),
@@ -73,6 +84,7 @@ class Findings:
     settings_reads: list[str] = field(default_factory=list)
     globals: list[str] = field(default_factory=list)
     context_vars: list[str] = field(default_factory=list)
+    catalog_callers: list[str] = field(default_factory=list)
     long_functions: list[tuple[int, str]] = field(default_factory=list)
     longest: tuple[int, str] = (0, "")  # the longest function of all, long or not
     not_strict: list[str] = field(default_factory=list)
@@ -84,6 +96,7 @@ class Findings:
             "settings_reads": len(self.settings_reads),
             "globals": len(self.globals),
             "context_vars": len(self.context_vars),
+            "catalog_callers": len(self.catalog_callers),
             "long_functions": len(self.long_functions),
             "longest_function": self.longest[0],
             "not_strict": len(self.not_strict),
@@ -106,9 +119,36 @@ def _called_name(node: ast.Call, aliases: dict[str, str]) -> str | None:
     return None
 
 
-def inspect_source(source: str, where: str, *, below_root: bool, into: Findings) -> None:
-    """Add what ``source`` (the file ``where``) holds to ``into``; ``below_root``: domain or engine code."""
+def _catalog_calls(tree: ast.Module) -> list[int]:
+    """The lines where ``tree`` calls the catalogs: ``t(...)``/``lookup(...)`` imported from ``core.i18n`` (under any
+    alias), or ``module.t(...)``/``module.lookup(...)`` (``i18n.t``, or a module that re-exports them)."""
+    from_catalogs = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "core.i18n"
+        for alias in node.names
+        if alias.name in CATALOG_CALLS
+    }
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if (isinstance(func, ast.Name) and func.id in from_catalogs) or (
+            isinstance(func, ast.Attribute) and func.attr in CATALOG_CALLS and isinstance(func.value, ast.Name)
+        ):
+            lines.append(node.lineno)
+    return sorted(lines)
+
+
+def inspect_source(source: str, where: str, *, below_root: bool, into: Findings, words_allowed: bool = True) -> None:
+    """Add what ``source`` (the file ``where``) holds to ``into``; ``below_root``: domain or engine code;
+    ``words_allowed``: the words layer or a face, which may call the catalogs."""
     tree = ast.parse(source, where)
+    if not words_allowed:
+        calls = _catalog_calls(tree)
+        if calls:
+            into.catalog_callers.append(f"{where}:{calls[0]} calls the catalogs {len(calls)} times")
     aliases = {
         alias.asname: alias.name
         for node in ast.walk(tree)
@@ -230,8 +270,9 @@ def inspect(root: Path) -> Findings:
     for path in product_files(root):
         where = path.relative_to(root).as_posix()
         below_root = where.startswith("core/") and not where.startswith(ROOT_MODULES)
+        words_allowed = where.startswith(WORDING_MODULES)
         source = path.read_text(encoding="utf-8")
-        inspect_source(source, where, below_root=below_root, into=found)
+        inspect_source(source, where, below_root=below_root, into=found, words_allowed=words_allowed)
         if where.startswith(APP):
             inspect_app_source(source, where, into=found)
         if not strict_checked(where, mypy):
@@ -247,6 +288,7 @@ def report(found: Findings, *, list_all: bool) -> tuple[list[str], bool]:
         "settings_reads": found.settings_reads,
         "globals": found.globals,
         "context_vars": found.context_vars,
+        "catalog_callers": found.catalog_callers,
         "long_functions": [f"{where} ({n} lines)" for n, where in found.long_functions],
         "not_strict": found.not_strict,
         "longest_function": [f"{found.longest[1]} ({found.longest[0]} lines)"],

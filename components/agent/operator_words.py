@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.agent import AgentResponse
 
 #: the metrics the agent computes, in the order shown, → their label
@@ -26,7 +26,7 @@ METRIC_WORDS = {
 }
 
 
-def _value(value: Any, lang: str) -> str:
+def _value(value: Any, lang: Lang) -> str:
     if value is None:
         return t("agent.operator.no_data", lang)
     if isinstance(value, dict):  # success rate per scenario
@@ -34,7 +34,7 @@ def _value(value: Any, lang: str) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def metric_rows(metrics: dict[str, Any], lang: str) -> list[dict[str, str]]:
+def metric_rows(metrics: dict[str, Any], lang: Lang) -> list[dict[str, str]]:
     """One row per metric: its label and its value (no data: said so); a priced total names its currency."""
     rows = []
     for name, key in METRIC_WORDS.items():

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.app.itinerary import fix_sentence
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.agent import ASSUMED_START, NextStep, NextStepCode, Observability
 from core.models.itinerary_result import SmallestFix
 from core.models.region import RegionPack
@@ -34,7 +34,7 @@ CONFIRM_LABELS = {
 }
 CONFIRM_DEFAULT = "agent.console.confirm.default"
 #: the next steps the agent returns (core.models.agent.NextStepCode) in words; "apply_fix" is said with the
-#: itinerary's own fix sentence (core.itinerary.words.fix_sentence)
+#: itinerary's own fix sentence (core.words.itinerary.fix_sentence)
 NEXT_STEP_WORDS: dict[NextStepCode, str] = {
     "allow_webbrowse": "agent.console.next.allow_webbrowse",
     "downgrade": "agent.console.next.knowledge_base",
@@ -75,12 +75,12 @@ def confirm_label(action: str) -> str:
     return CONFIRM_LABELS.get((family, name), CONFIRM_DEFAULT)
 
 
-def status_words(status: str, lang: str) -> str:
+def status_words(status: str, lang: Lang) -> str:
     key = STATUS_WORDS.get(status)
     return t(key, lang) if key else t("agent.console.status.working", lang)
 
 
-def next_step_words(step: NextStep, lang: str, pack: RegionPack | None = None) -> str:
+def next_step_words(step: NextStep, lang: Lang, pack: RegionPack | None = None) -> str:
     """One next step as a sentence in ``lang`` ("" for a step the console shows otherwise: the confirmation button,
     the critic's codes in the details). ``pack`` names the stop a fix would drop in ``lang``."""
     if step.code == "apply_fix":
@@ -89,7 +89,7 @@ def next_step_words(step: NextStep, lang: str, pack: RegionPack | None = None) -
     return t(key, lang) if key else ""
 
 
-def next_steps_words(steps: list[NextStep], lang: str, pack: RegionPack | None = None) -> list[str]:
+def next_steps_words(steps: list[NextStep], lang: Lang, pack: RegionPack | None = None) -> list[str]:
     """The agent's suggested next steps as sentences a person can read, each sentence once; steps without words
     (an id to confirm, the critic's codes) are left to the button and the details."""
     shown: list[str] = []
@@ -100,7 +100,7 @@ def next_steps_words(steps: list[NextStep], lang: str, pack: RegionPack | None =
     return shown
 
 
-def _fix_words(args: dict[str, str | int | float], lang: str, pack: RegionPack | None) -> str:
+def _fix_words(args: dict[str, str | int | float], lang: Lang, pack: RegionPack | None) -> str:
     """An ``apply_fix`` step in the itinerary's own words (the page and the agent say a fix the same way)."""
     kind = args.get("kind")
     if kind not in ("extend_day_end", "start_day_earlier", "drop_stop", "shorten_visit"):
@@ -118,7 +118,7 @@ def _fix_words(args: dict[str, str | int | float], lang: str, pack: RegionPack |
     return fix_sentence(fix, lambda key: place_name(pack, key, fallback, lang), lang)
 
 
-def place_name(pack: RegionPack | None, place_id: str | None, fallback: str, lang: str) -> str:
+def place_name(pack: RegionPack | None, place_id: str | None, fallback: str, lang: Lang) -> str:
     """A place's name in ``lang`` from the pack (its English name in English when it has one)."""
     place = pack.place_by_id(place_id) if pack is not None and place_id else None
     if place is None:
@@ -126,7 +126,7 @@ def place_name(pack: RegionPack | None, place_id: str | None, fallback: str, lan
     return place.name_en if lang == "en" and place.name_en else place.name_zh
 
 
-def timeline_rows(timeline: list[dict[str, Any]], pack: RegionPack | None, lang: str) -> list[dict[str, str]]:
+def timeline_rows(timeline: list[dict[str, Any]], pack: RegionPack | None, lang: Lang) -> list[dict[str, str]]:
     """The plan's timeline as rows of words: day, time, what (the visit, the way to the next place, lunch) and a
     note (how long the way takes, and its source). Every cell is text: no empty value, no id, no coordinate."""
     rows: list[dict[str, str]] = []
@@ -173,7 +173,7 @@ def _last_part(name: str) -> str:
     return name.rsplit("→", 1)[-1].strip() or name
 
 
-def map_stops(timeline: list[dict[str, Any]], pack: RegionPack | None, lang: str) -> list[dict[str, Any]]:
+def map_stops(timeline: list[dict[str, Any]], pack: RegionPack | None, lang: Lang) -> list[dict[str, Any]]:
     """The visits of a timeline for the map, with their names in ``lang`` (positions as the plan gave them)."""
     return [
         {**e, "name": place_name(pack, e.get("key"), str(e.get("name") or ""), lang)}
@@ -182,7 +182,7 @@ def map_stops(timeline: list[dict[str, Any]], pack: RegionPack | None, lang: str
     ]
 
 
-def cost_words(o: Observability, lang: str) -> tuple[str, str, str]:
+def cost_words(o: Observability, lang: Lang) -> tuple[str, str, str]:
     """What a request cost as (label, value, note): money when the settings priced every model it called, else its
     budget units, named as units; the note says which paid services ran (none only when none ran)."""
     if o.cost_est_usd is not None and o.cost_currency:

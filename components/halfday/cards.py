@@ -19,15 +19,15 @@ from components.halfday.state import CHOSEN, WEIGHT, reset_weights
 from components.reservations import note_words, offer_for, reserve_controls, service_for
 from core.app import RequestContext
 from core.app import halfday as halfday_app
-from core.app import halfday_words as w
 from core.errors import OmniError
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.halfday.events import HalfDayResult
 from core.models.halfday.plans import DIMENSIONS, OriginPoint, Plan, PlanStep, ReserveInput, ScoreWeights
 from core.models.reservations import DryRun, ReservationRequest
+from core.words import halfday as w
 
 
-def origin_name(ctx: RequestContext, origin: OriginPoint, lang: str) -> tuple[str, str]:
+def origin_name(ctx: RequestContext, origin: OriginPoint, lang: Lang) -> tuple[str, str]:
     """(shown, other): the start place in ``lang`` when it is one of the pack's places (the other language for the
     tooltip), else the name the geocoder gave."""
     for place in ctx.region.places:
@@ -38,7 +38,7 @@ def origin_name(ctx: RequestContext, origin: OriginPoint, lang: str) -> tuple[st
     return origin.name, ""
 
 
-def score_frame(plan: Plan, weights: ScoreWeights, lang: str) -> pd.DataFrame:
+def score_frame(plan: Plan, weights: ScoreWeights, lang: Lang) -> pd.DataFrame:
     """One row per dimension: its name and meaning in words, its value (0–100) and its weight (%)."""
     norm = weights.normalised()
     rows = []
@@ -55,7 +55,7 @@ def score_frame(plan: Plan, weights: ScoreWeights, lang: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["dimension", "meaning", "score", "weight"])
 
 
-def score_chart(plan: Plan, weights: ScoreWeights, lang: str) -> alt.Chart:
+def score_chart(plan: Plan, weights: ScoreWeights, lang: Lang) -> alt.Chart:
     data = score_frame(plan, weights, lang)
     order = list(data["dimension"])
     chart: alt.Chart = (  # annotated: altair's mark_* methods are typed as returning Any
@@ -76,7 +76,7 @@ def score_chart(plan: Plan, weights: ScoreWeights, lang: str) -> alt.Chart:
     return chart
 
 
-def render_weights(lang: str) -> ScoreWeights:
+def render_weights(lang: Lang) -> ScoreWeights:
     """Five sliders; moving one re-ranks the plans on this run. Returns the weights in use."""
     from components.halfday.state import weights
 
@@ -113,7 +113,7 @@ def _step_block(
     index: int,
     *,
     user: str,
-    lang: str,
+    lang: Lang,
     stale: bool,
 ) -> None:
     step = plan.steps[index]
@@ -176,7 +176,7 @@ def _stage7_dry_run(region: str, trace_id: str, user: str, request: ReservationR
     return halfday_app.reserve_step(request_context(region), inp, trace_id=trace_id)
 
 
-def _feedback(ctx: RequestContext, step: PlanStep, *, lang: str, key: str) -> None:
+def _feedback(ctx: RequestContext, step: PlanStep, *, lang: Lang, key: str) -> None:
     """Explicit feedback on a place: the memory learns from it, and a "not again" place is never planned again."""
     said = st.session_state.get(f"{key}_feedback")
     if said is not None:
@@ -201,7 +201,7 @@ def render_card(
     user: str,
     provider_name: str,
     stale: bool,
-    lang: str,
+    lang: Lang,
 ) -> None:
     with st.container(border=True, key=f"hd_card_{plan.plan_id}"):
         st.markdown("#### " + t("halfday.card.option", lang, n=rank))
@@ -257,7 +257,7 @@ def render_plans(
     user: str,
     provider_name: str,
     stale: bool,
-    lang: str,
+    lang: Lang,
 ) -> None:
     cols = st.columns(len(ranked))
     for rank, (col, plan) in enumerate(zip(cols, ranked, strict=True), start=1):

@@ -10,14 +10,15 @@ from components.frame import request_context
 from components.halfday import state as hs
 from components.language import t
 from core.app import halfday as halfday_app
-from core.app import halfday_words as words
 from core.errors import OmniError
+from core.i18n import Lang
 from core.models.halfday.events import ErrorFacts, WarningObservation
+from core.words import halfday as words
 
 CHAT = "hd_fallback_chat"  # the chat box under the agent's answer
 
 
-def render_choice(asking: WarningObservation, lang: str) -> None:
+def render_choice(asking: WarningObservation, lang: Lang) -> None:
     """Level 2: the question and its two answers; the run stays paused until one is pressed."""
     with st.container(border=True, key="hd_degraded"):
         st.warning(words.word(words.WARNINGS, asking.code, lang), icon=":material/cloud_off:")
@@ -39,14 +40,14 @@ def render_choice(asking: WarningObservation, lang: str) -> None:
         )
 
 
-def contact_line(error: ErrorFacts, lang: str) -> str:
+def contact_line(error: ErrorFacts, lang: Lang) -> str:
     """The support contact in words, or that none is configured."""
     if error.contact:
         return t("halfday.contact.line", lang, contact=error.contact)
     return t("halfday.contact.none", lang)
 
 
-def render_fallback(goal: str, error: ErrorFacts, lang: str) -> None:
+def render_fallback(goal: str, error: ErrorFacts, lang: Lang) -> None:
     """Level 3: the conversation with the agent about the goal (asked once per run), a chat box, the contact."""
     st.info(contact_line(error, lang), icon=":material/support_agent:")
     talk = st.session_state.get(hs.FALLBACK)

@@ -18,7 +18,7 @@ from components.basemap import add_background, finish_map
 from components.folium_typed import polyline
 from components.halfday import text
 from components.maps import clustered_pins, offline_map
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.halfday.plans import OriginPoint, Plan
 
 ROUTE_COLOUR = "#d62728"
@@ -29,7 +29,7 @@ START_COLOUR = "#2ca02c"
 def build_plan_map(
     plan: Plan,
     *,
-    lang: str,
+    lang: Lang,
     region: str | None,
     origin: OriginPoint | None = None,
     provider: str | None = None,
@@ -77,7 +77,7 @@ def build_plan_map(
 def render_plan_map(
     plan: Plan,
     *,
-    lang: str,
+    lang: Lang,
     region: str,
     origin: OriginPoint | None,
     provider: str | None,

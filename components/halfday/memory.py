@@ -17,18 +17,19 @@ from components.halfday.choices import HALFDAY
 from components.language import t
 from core.app import RequestContext
 from core.app import halfday as halfday_app
-from core.app import halfday_words as w
 from core.errors import OmniError
+from core.i18n import Lang
 from core.models.halfday.goal import DIET_CODES, MOBILITY_CODES
 from core.models.halfday.plans import FamilyProfile, Memory
 from core.models.region import RegionPack
+from core.words import halfday as w
 
 FAMILY_KEYS = ("hd_fam_adults", "hd_fam_children", "hd_fam_seniors", "hd_fam_diet", "hd_fam_mobility")
 NOTICE = "hd_memory_notice"  # the last save / reset, in words
 LOADED = "hd_fam_loaded"  # whose family profile the widgets hold
 
 
-def affinity_words(tag: str, lang: str) -> str:
+def affinity_words(tag: str, lang: Lang) -> str:
     """A learned tag (pack tag or category) in words."""
     return w.word(w.TAGS, tag, lang, fallback=w.word(w.CATEGORIES, tag, lang))
 
@@ -70,7 +71,7 @@ def _forget(ctx: RequestContext) -> None:
     st.session_state[NOTICE] = t("halfday.memory.forgotten", n=n)
 
 
-def render_memory_panel(ctx: RequestContext, *, user: str, lang: str) -> None:
+def render_memory_panel(ctx: RequestContext, *, user: str, lang: Lang) -> None:
     try:
         memory = halfday_app.remembered(ctx)
     except OmniError as exc:
@@ -95,7 +96,7 @@ def render_memory_panel(ctx: RequestContext, *, user: str, lang: str) -> None:
     )  # fmt: skip
 
 
-def _render_learned(memory: Memory, pack: RegionPack, lang: str) -> None:
+def _render_learned(memory: Memory, pack: RegionPack, lang: Lang) -> None:
     """What the planner learned: the liked and disliked tags with their weights, the places visited and disliked
     (their names in ``lang``) and how many events it learned from."""
     st.markdown(t("halfday.memory.learned", lang))
@@ -126,7 +127,7 @@ def _render_learned(memory: Memory, pack: RegionPack, lang: str) -> None:
     st.caption(t("halfday.memory.events", lang, n=memory.events))
 
 
-def _render_family_inputs(lang: str) -> None:
+def _render_family_inputs(lang: Lang) -> None:
     """The family profile's inputs: adults, children's birth years and seniors, then diet and mobility."""
     st.markdown(t("halfday.memory.family", lang))
     c1, c2, c3 = st.columns(3)
@@ -146,7 +147,7 @@ def _render_family_inputs(lang: str) -> None:
     )  # fmt: skip
 
 
-def _save_family(ctx: RequestContext, lang: str) -> bool:
+def _save_family(ctx: RequestContext, lang: Lang) -> bool:
     """Save the family profile the inputs hold and draw the page again (a birth year out of range or more seniors
     than adults: an error under the inputs). False when the database cannot be reached."""
     state = st.session_state

@@ -17,7 +17,7 @@ from components.frame import request_context
 from components.halfday import state as hs
 from components.halfday import text
 from core.app.halfday import open_link
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.halfday.goal import ExactWindow, LinkReading
 from core.share import HalfDayLink, ShareError, halfday_from_token, halfday_token
 
@@ -58,7 +58,7 @@ def restore_from_url() -> None:
     st.session_state[hs.PENDING] = True
 
 
-def note_sentence(reading: LinkReading, lang: str) -> str:
+def note_sentence(reading: LinkReading, lang: Lang) -> str:
     """What opening a link found, in ``lang`` ("" when the link opened as it was made)."""
     key = NOTE_WORDS.get(reading.note)
     if key is None:
@@ -71,7 +71,7 @@ def note_sentence(reading: LinkReading, lang: str) -> str:
     )
 
 
-def render_error(lang: str) -> None:
+def render_error(lang: Lang) -> None:
     if st.session_state.get(ERROR):
         share.render_error(st.session_state[ERROR], lang, key="hd_share_error")
     reading = st.session_state.get(NOTE)
@@ -94,7 +94,7 @@ def link_window(run: dict[str, object], result: object) -> ExactWindow | None:
     return ExactWindow(date=read.date, start=read.start, end=read.end)
 
 
-def render_link(lang: str) -> None:
+def render_link(lang: Lang) -> None:
     """After a run that made plans: the URL carries the goal and its window; the address to copy is shown."""
     run = st.session_state.get(hs.RUN)
     result = st.session_state.get(hs.RESULT)

@@ -11,9 +11,8 @@ from __future__ import annotations
 from datetime import date, time
 from typing import Any
 
-from core.app import halfday_words as w
 from core.config import HalfDayToolName
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.halfday.events import (
     DoneEvent,
     ErrorFacts,
@@ -39,6 +38,7 @@ from core.models.halfday.facts import (
 )
 from core.models.halfday.goal import DecomposedGoal
 from core.models.halfday.plans import Plan, PlanStep, Risk
+from core.words import halfday as w
 
 STAGE_COUNT = 7
 WEEKDAYS = ("common.weekday.mon", "common.weekday.tue", "common.weekday.wed", "common.weekday.thu",
@@ -48,7 +48,7 @@ MONTHS = ("common.month.jan", "common.month.feb", "common.month.mar", "common.mo
           "common.month.nov", "common.month.dec")  # fmt: skip
 
 
-def day_label(d: date, lang: str) -> str:
+def day_label(d: date, lang: Lang) -> str:
     return t("halfday.day", lang, month=t(MONTHS[d.month - 1], lang), day=d.day, weekday=t(WEEKDAYS[d.weekday()], lang))
 
 
@@ -56,25 +56,25 @@ def clock(value: time) -> str:
     return value.strftime("%H:%M")
 
 
-def place_name(step: PlanStep, lang: str) -> str:
+def place_name(step: PlanStep, lang: Lang) -> str:
     """The step's place in ``lang`` (the Chinese name when the pack has no English one)."""
     return step.name_en if lang == "en" and step.name_en else step.name_zh
 
 
-def other_name(step: PlanStep, lang: str) -> str:
+def other_name(step: PlanStep, lang: Lang) -> str:
     """The step's name in the other language, for a tooltip ("" when it is the same or missing)."""
     other = step.name_zh if lang == "en" else step.name_en
     return other if other and other != place_name(step, lang) else ""
 
 
-def join(items: list[str], lang: str) -> str:
+def join(items: list[str], lang: Lang) -> str:
     """``a、b、c`` / ``a, b and c``."""
     if len(items) <= 1:
         return "".join(items)
     return t("halfday.list.separator", lang).join(items[:-1]) + t("halfday.list.last", lang) + items[-1]
 
 
-def intro(plan: Plan, lang: str) -> str:
+def intro(plan: Plan, lang: Lang) -> str:
     """The plan's intro (its code and facts, core/halfday/explain.py) in the catalog's words, as the API and the
     CLI give it."""
     return w.intro_sentence(plan, lang)
@@ -84,7 +84,7 @@ def percent(value: float) -> str:
     return f"{round(value * 100)}%"
 
 
-def feasibility_words(value: float, lang: str) -> str:
+def feasibility_words(value: float, lang: Lang) -> str:
     if value >= 0.85:
         return t("halfday.feasibility.high", lang)
     if value >= 0.6:
@@ -92,11 +92,11 @@ def feasibility_words(value: float, lang: str) -> str:
     return t("halfday.feasibility.low", lang)
 
 
-def score_words(total: float | None, lang: str) -> str:
+def score_words(total: float | None, lang: Lang) -> str:
     return t("halfday.score.points", lang, points=round((total or 0.0) * 100))
 
 
-def source_words(source: str, lang: str) -> str:
+def source_words(source: str, lang: Lang) -> str:
     if source.startswith("offline:"):
         return w.word(w.SOURCES, "pack", lang)
     if source.startswith("pack_estimate:"):
@@ -104,7 +104,7 @@ def source_words(source: str, lang: str) -> str:
     return w.word(w.SOURCES, source, lang)
 
 
-def travel_line(step: PlanStep, lang: str) -> str | None:
+def travel_line(step: PlanStep, lang: Lang) -> str | None:
     leg = step.travel
     if leg is None:
         return None
@@ -118,7 +118,7 @@ def travel_line(step: PlanStep, lang: str) -> str | None:
     )
 
 
-def price_line(step: PlanStep, lang: str) -> str:
+def price_line(step: PlanStep, lang: Lang) -> str:
     src = source_words(step.price_source, lang)
     if step.price_per_person is None:
         return t("halfday.step.price_unknown", lang)
@@ -127,7 +127,7 @@ def price_line(step: PlanStep, lang: str) -> str:
     return t("halfday.step.price", lang, price=f"{step.price_per_person:g}", source=src)
 
 
-def queue_line(step: PlanStep, risks: list[Risk], lang: str) -> str | None:
+def queue_line(step: PlanStep, risks: list[Risk], lang: Lang) -> str | None:
     if not step.queue_minutes:
         return None
     if step.queue_source:
@@ -141,18 +141,18 @@ def queue_line(step: PlanStep, risks: list[Risk], lang: str) -> str | None:
     return t("halfday.step.queue_typical", lang, minutes=step.queue_minutes)
 
 
-def why_line(step: PlanStep, lang: str) -> str:
+def why_line(step: PlanStep, lang: Lang) -> str:
     """Why this place (its reason's code and facts) in the catalog's words, as the API and the CLI give it."""
     return w.reason_sentence(step, lang)
 
 
-def _fact(value: Any, lang: str) -> str:
+def _fact(value: Any, lang: Lang) -> str:
     if isinstance(value, list):
         return join([w.word(w.WEATHER, str(v), lang) for v in value], lang)
     return str(value)
 
 
-def risk_sentence(risk: Risk, plan: Plan, lang: str) -> str:
+def risk_sentence(risk: Risk, plan: Plan, lang: Lang) -> str:
     key = w.RISKS.get(risk.code)
     if key is None:
         return t("halfday.risk.other", lang)
@@ -174,7 +174,7 @@ def risk_sentence(risk: Risk, plan: Plan, lang: str) -> str:
         return t("halfday.risk.other", lang)
 
 
-def party_words(goal: DecomposedGoal, lang: str) -> str:
+def party_words(goal: DecomposedGoal, lang: Lang) -> str:
     p = goal.party
     who = [t("halfday.party.adult_one" if p.adults == 1 else "halfday.party.adults", lang, n=p.adults)]
     if p.children:
@@ -186,7 +186,7 @@ def party_words(goal: DecomposedGoal, lang: str) -> str:
     return t("halfday.list.separator", lang).join(who)
 
 
-def goal_summary(goal: DecomposedGoal, lang: str) -> str:
+def goal_summary(goal: DecomposedGoal, lang: Lang) -> str:
     """What stage 1 understood, in one line."""
     parts: list[str] = []
     if goal.window is not None:
@@ -209,7 +209,7 @@ def goal_summary(goal: DecomposedGoal, lang: str) -> str:
 
 
 # ---- the stage log ------------------------------------------------------------------------------------------
-def _tool_result(tool: str, facts: ToolFacts, lang: str) -> str:
+def _tool_result(tool: str, facts: ToolFacts, lang: Lang) -> str:
     """A tool's result in words, from its facts (each tool's ``facts``, core/halfday/toolbox)."""
     if isinstance(facts, MemoryFacts):
         if not facts.events:
@@ -229,11 +229,11 @@ def _tool_result(tool: str, facts: ToolFacts, lang: str) -> str:
     return t("halfday.tool.done", lang)
 
 
-def stage_name(code: str, lang: str) -> str:
+def stage_name(code: str, lang: Lang) -> str:
     return w.word(w.STAGES, code, lang)
 
 
-def _observation(d: Observation, lang: str) -> str | None:
+def _observation(d: Observation, lang: Lang) -> str | None:
     if isinstance(d, ResultObservation):
         if d.tool == HalfDayToolName.DECOMPOSE_GOAL:
             return None  # the intent event that follows says what was understood
@@ -257,7 +257,7 @@ def _observation(d: Observation, lang: str) -> str | None:
     return None
 
 
-def event_line(event: HalfDayEvent, lang: str) -> str | None:
+def event_line(event: HalfDayEvent, lang: Lang) -> str | None:
     """One line of the live stage log for an event (None for the events that add nothing to read)."""
     if isinstance(event, StatusEvent):
         stage, name = event.data.stage, stage_name(event.data.name, lang)
@@ -280,7 +280,7 @@ def event_line(event: HalfDayEvent, lang: str) -> str | None:
     return None
 
 
-def done_label(kind: object, lang: str) -> str:
+def done_label(kind: object, lang: Lang) -> str:
     """How a run ended, in words: plans ready, a question first, or stopped."""
     if kind == "plans":
         return t("halfday.run.ready", lang)
@@ -300,12 +300,12 @@ QUICK_LABELS: dict[str, str] = {
 }
 
 
-def question(missing: list[str], lang: str) -> str:
+def question(missing: list[str], lang: Lang) -> str:
     code = missing[0] if missing else "time_window"
     return w.word(w.MISSING, code, lang, fallback=w.word(w.MISSING, "time_window", lang))
 
 
-def error_sentence(error: ErrorFacts, lang: str) -> str:
+def error_sentence(error: ErrorFacts, lang: Lang) -> str:
     sentence = w.word(w.ERRORS, error.code, lang, fallback=w.word(w.ERRORS, "OMNI_ERROR", lang))
     if error.code == "NO_FEASIBLE_PLAN" and error.excluded:
         top = sorted(error.excluded.items(), key=lambda kv: -kv[1])[:3]
@@ -314,7 +314,7 @@ def error_sentence(error: ErrorFacts, lang: str) -> str:
     return sentence
 
 
-def origin_hint(region: str, lang: str) -> str:
+def origin_hint(region: str, lang: Lang) -> str:
     """The start field's placeholder: the region pack's own example place in ``lang`` ("" when it has none), so
     a Helsinki page never suggests a Shanghai square."""
     from core.app.regions import example_place

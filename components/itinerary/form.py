@@ -41,7 +41,7 @@ from components.language import current_lang
 from components.services import settings
 from components.session import StateView
 from core.errors import InputError, OmniError
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.common import PRIORITIES, TravelMode
 from core.models.itinerary import MAX_TRIP_DAYS, Pacing, TripRequest
 
@@ -221,7 +221,7 @@ def field_label(
     payload: Mapping[str, Any] | None = None,
     catalog: Sequence[Mapping[str, Any]] | None = None,
     *,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> str:
     """A human name for an error's field in ``lang``: ``day_end_1`` → ``Day 2 end time``,
     ``places.sh-bund.fixed_day`` → ``The Bund: fixed day``."""
@@ -268,7 +268,7 @@ def error_section(field: str | None) -> str:
     return "plan"
 
 
-def error_words(error: Mapping[str, Any], *, lang: str = "en") -> str:
+def error_words(error: Mapping[str, Any], *, lang: Lang = "en") -> str:
     """A kept error (code, field, message, label) as a sentence in ``lang``, from its field and code; the core's own
     message is in the error's details."""
     field = str(error.get("field") or "")
@@ -331,7 +331,7 @@ def edit_from_form(action: str, key: str | None, day_index: Any, start_time: tim
     raise InputError(f"unknown action '{action}'", field="edit_action")
 
 
-def render_demo_picker(lang: str) -> None:
+def render_demo_picker(lang: Lang) -> None:
     trips = cached_demo_trips()
     if not trips:
         st.caption(t("itinerary.demo.none", lang))
@@ -365,7 +365,7 @@ PLACE_NAME_PX = 240  # "上海博物馆(人民广场馆)", "Shanghai Museum (Peo
 PRIORITY_PX = 120  # "Nice to have" and the select's arrow
 
 
-def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: str) -> None:
+def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> None:
     """Search box + the editable place table (include, priority, visit minutes, fixed day)."""
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
     c1.text_input(
@@ -443,7 +443,7 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: str) -> None
     show_error("places")
 
 
-def render_day_inputs(catalog: Sequence[Mapping[str, Any]], lang: str) -> None:
+def render_day_inputs(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> None:
     index = catalog_index(catalog)
     hotels = hotels_of(catalog)
     current = ITINERARY.get().trip_hotel
@@ -483,7 +483,7 @@ def render_day_inputs(catalog: Sequence[Mapping[str, Any]], lang: str) -> None:
     show_error("days")
 
 
-def render_lunch_and_pacing(lang: str) -> None:
+def render_lunch_and_pacing(lang: Lang) -> None:
     c1, c2, c3, c4 = st.columns([1, 1, 1, 1], vertical_alignment="bottom")
     c1.toggle(t("itinerary.lunch.enabled", lang), key="lunch_enabled")
     on = bool(st.session_state.get("lunch_enabled"))
@@ -516,7 +516,7 @@ def render_lunch_and_pacing(lang: str) -> None:
     policy_caption(st.session_state.get("trip_mode") or "driving", st.session_state.get("pacing") or "normal", lang)
 
 
-def policy_caption(mode: TravelMode, pacing: Pacing, lang: str) -> None:
+def policy_caption(mode: TravelMode, pacing: Pacing, lang: Lang) -> None:
     """What the pacing means, in words and numbers (from the settings)."""
     from core.app.itinerary import robustness_policy
 
@@ -589,7 +589,7 @@ def stale_message(
     region: str,
     planned: TripRequest | None,
     *,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> str | None:
     """A notice when the plan on screen no longer matches the form, else None; the inputs it names are words inside
     a sentence."""

@@ -25,7 +25,7 @@ from components.itinerary.words import (
     reason_words,
     violation_words,
 )
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.itinerary_result import ItineraryResult
 
 DROPPED_COLUMNS = ["place", "why", "fix", "priority", "other name"]  # why and the fix first: a phone shows them
@@ -34,7 +34,7 @@ VIOLATION_COLUMNS = ["day", "place", "problem"]
 
 
 def selection_frame(
-    ids: Sequence[str], catalog: Sequence[Mapping[str, Any]], selection: Mapping[str, Mapping[str, Any]], lang: str
+    ids: Sequence[str], catalog: Sequence[Mapping[str, Any]], selection: Mapping[str, Mapping[str, Any]], lang: Lang
 ) -> pd.DataFrame:
     """The table handed to st.data_editor: one row per id (index = place id), names and words in ``lang``."""
     index = catalog_index(catalog)
@@ -62,7 +62,7 @@ def selection_frame(
     return frame
 
 
-def stop_whereabouts(result: ItineraryResult, lang: str) -> dict[str, str]:
+def stop_whereabouts(result: ItineraryResult, lang: Lang) -> dict[str, str]:
     """Place key → where it is in the result, in words: "day 2 at 14:05", "not on the plan" or "removed"."""
     where: dict[str, str] = {}
     for day in result.days:
@@ -83,7 +83,7 @@ def stop_day(result: ItineraryResult, key: str) -> int | None:
     return None
 
 
-def edits_frame(edits: Sequence[Mapping[str, Any]], names: Names, lang: str) -> pd.DataFrame:
+def edits_frame(edits: Sequence[Mapping[str, Any]], names: Names, lang: Lang) -> pd.DataFrame:
     """The active edits in words; an empty text (never an empty number) where a day or time does not apply."""
     rows = [
         {
@@ -98,7 +98,7 @@ def edits_frame(edits: Sequence[Mapping[str, Any]], names: Names, lang: str) -> 
     return pd.DataFrame(rows, columns=EDITS_COLUMNS)
 
 
-def dropped_frame(result: ItineraryResult, names: Names, lang: str) -> pd.DataFrame:
+def dropped_frame(result: ItineraryResult, names: Names, lang: Lang) -> pd.DataFrame:
     """One row per place not on the plan: its name, why (a sentence) and the smallest change that makes it fit."""
     rows = []
     for d in result.dropped_items:
@@ -161,7 +161,7 @@ def variants_frame(result: ItineraryResult) -> pd.DataFrame:
     )
 
 
-def violations_frame(result: ItineraryResult, names: Names, lang: str) -> pd.DataFrame:
+def violations_frame(result: ItineraryResult, names: Names, lang: Lang) -> pd.DataFrame:
     """The independent check's findings in words (their codes and the core's messages are in the Details)."""
     violations = result.critic.violations if result.critic else []
     rows = [
@@ -186,6 +186,6 @@ def file_stem(result: ItineraryResult) -> str:
     return stem or "itinerary"
 
 
-def day_option_label(result: ItineraryResult, index: int, lang: str) -> str:
+def day_option_label(result: ItineraryResult, index: int, lang: Lang) -> str:
     day = result.days[index]
     return t("itinerary.day.option", lang, day=day_words(index, day.date, lang), visits=day.totals.visits)

@@ -35,11 +35,11 @@ from components.itinerary.words import (
     travel_source_words,
 )
 from components.services import request_clock
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.itinerary_result import ItineraryResult, TimelineEntry
 
 
-def render_status(result: ItineraryResult, names: Names, lang: str) -> list[str]:
+def render_status(result: ItineraryResult, names: Names, lang: Lang) -> list[str]:
     """The plan's status and its warnings in words; returns the warnings whose shape is not known (for the
     Details)."""
     sentence = status_words(result, names, lang)
@@ -56,7 +56,7 @@ def render_status(result: ItineraryResult, names: Names, lang: str) -> list[str]
     return unknown
 
 
-def render_edit_note(note: Mapping[str, Any] | None, result: ItineraryResult, names: Names, lang: str) -> None:
+def render_edit_note(note: Mapping[str, Any] | None, result: ItineraryResult, names: Names, lang: Lang) -> None:
     """What the last edit did to other places ("Locking X to day 3 left out Y: why")."""
     if not note or not note.get("dropped"):
         return
@@ -66,7 +66,7 @@ def render_edit_note(note: Mapping[str, Any] | None, result: ItineraryResult, na
         )
 
 
-def render_totals(result: ItineraryResult, lang: str) -> None:
+def render_totals(result: ItineraryResult, lang: Lang) -> None:
     totals = result.totals
     p = result.policy
     source = travel_source_words(result.matrix_source, lang)
@@ -126,7 +126,7 @@ def render_totals(result: ItineraryResult, lang: str) -> None:
     )
 
 
-def render_quality(result: ItineraryResult, names: Names, lang: str) -> None:
+def render_quality(result: ItineraryResult, names: Names, lang: Lang) -> None:
     """The independent check's verdict and the robustness score, in words (the definitions are in the Details)."""
     c1, c2 = st.columns(2)
     with c1.container(border=True, key="critic_box"):
@@ -162,7 +162,7 @@ def render_quality(result: ItineraryResult, names: Names, lang: str) -> None:
             st.caption(t("itinerary.robustness.no_legs", lang))
 
 
-def render_balance(result: ItineraryResult, names: Names, lang: str) -> None:
+def render_balance(result: ItineraryResult, names: Names, lang: Lang) -> None:
     """Beside the days: why they stay uneven (a sentence per reason), or that places were moved to even them."""
     said = balance_words(result, names, lang)
     if said:
@@ -174,7 +174,7 @@ def render_balance(result: ItineraryResult, names: Names, lang: str) -> None:
         st.caption(moved)
 
 
-def render_day_caption(result: ItineraryResult, day_index: int, lang: str) -> None:
+def render_day_caption(result: ItineraryResult, day_index: int, lang: Lang) -> None:
     day = result.days[day_index]
     totals = day.totals
     st.caption(
@@ -195,7 +195,7 @@ def render_day_caption(result: ItineraryResult, day_index: int, lang: str) -> No
     )
 
 
-def render_day_map(result: ItineraryResult, day_index: int, names: Names, lang: str) -> None:
+def render_day_map(result: ItineraryResult, day_index: int, names: Names, lang: Lang) -> None:
     from streamlit_folium import st_folium
 
     from components.maps import _base_url_path, build_day_map
@@ -214,7 +214,7 @@ def render_day_map(result: ItineraryResult, day_index: int, names: Names, lang: 
     st.caption(t("itinerary.map.caption", lang))
 
 
-def render_dropped(result: ItineraryResult, names: Names, lang: str) -> None:
+def render_dropped(result: ItineraryResult, names: Names, lang: Lang) -> None:
     frame = dropped_frame(result, names, lang)
     if frame.empty:
         st.success(t("itinerary.dropped.none", lang), icon=":material/done_all:")
@@ -232,7 +232,7 @@ def render_dropped(result: ItineraryResult, names: Names, lang: str) -> None:
     st.caption(t("itinerary.dropped.caption", lang))
 
 
-def render_details(result: ItineraryResult, unknown_warnings: list[str], lang: str) -> None:
+def render_details(result: ItineraryResult, unknown_warnings: list[str], lang: Lang) -> None:
     """One collapsed section with what analysts read: codes, formulas, ids, the solver, the decision log."""
     p = result.policy
     r = result.robustness
@@ -283,7 +283,7 @@ def render_details(result: ItineraryResult, unknown_warnings: list[str], lang: s
             st.dataframe(variants_frame(result), key="variants_table", hide_index=True, width="stretch")
 
 
-def ics_description(entry: TimelineEntry, lang: str) -> str:
+def ics_description(entry: TimelineEntry, lang: Lang) -> str:
     """A calendar event's description in ``lang``: priority, arrival, spare time and lock of a visit; a journey's
     figures; the lunch break."""
     parts: list[str] = []
@@ -303,7 +303,7 @@ def ics_description(entry: TimelineEntry, lang: str) -> str:
     return "\n".join(parts)
 
 
-def worded_result(result: ItineraryResult, names: Names, lang: str) -> ItineraryResult:
+def worded_result(result: ItineraryResult, names: Names, lang: Lang) -> ItineraryResult:
     """A copy of the result whose trip and entries are named in ``lang`` (for the calendar file)."""
     days = [
         day.model_copy(
@@ -318,7 +318,7 @@ def worded_result(result: ItineraryResult, names: Names, lang: str) -> Itinerary
     return result.model_copy(update={"days": days, "trip_name": trip_title(result.trip_name, lang)})
 
 
-def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
+def render_downloads(result: ItineraryResult, names: Names, lang: Lang) -> None:
     """The plan as data (JSON, the result as the planner made it) and as a calendar in ``lang`` (ICS)."""
     from core.app import itinerary as itinerary_app
 
@@ -361,7 +361,7 @@ def render_downloads(result: ItineraryResult, names: Names, lang: str) -> None:
 
 
 def render_reservations(
-    result: ItineraryResult, names: Names, lang: str, *, key_prefix: str = "it_res", party_size: int = 2
+    result: ItineraryResult, names: Names, lang: Lang, *, key_prefix: str = "it_res", party_size: int = 2
 ) -> None:
     """ "Reserve" on every planned visit whose pack place takes bookings: the trip's date and the planned arrival
     rounded up to the venue's next slot (the earliest bookable slot once that has passed)."""

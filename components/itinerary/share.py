@@ -22,6 +22,7 @@ from components.itinerary import form, state
 from core.app import RequestContext
 from core.app.itinerary import edit_itinerary, plan_itinerary
 from core.errors import OmniError
+from core.i18n import Lang
 from core.models.itinerary import TripRequest, UserEdit
 from core.models.itinerary_result import ItineraryResult
 from core.share import ShareError, trip_data, trip_from_token, trip_token
@@ -71,7 +72,7 @@ def restore_from_url() -> list[dict[str, Any]] | None:
     return edits
 
 
-def render_error(lang: str) -> None:
+def render_error(lang: Lang) -> None:
     """Why the link's trip could not be opened (until a plan is made)."""
     if st.session_state.get(ERROR):
         share.render_error(st.session_state[ERROR], lang, key="it_share_error")
@@ -103,7 +104,7 @@ def plan(
     return share.plan_and_keep(_key(request, applied, ctx.providers), compute, reuse=edits is not None)
 
 
-def render_link(lang: str) -> None:
+def render_link(lang: Lang) -> None:
     """After the plan: the URL carries the request and its edits; the plan on screen is kept for a reload; the
     address to copy is shown with a sentence."""
     base: TripRequest | None = st.session_state.get(state.BASE_REQUEST)

@@ -19,7 +19,7 @@ from components.itinerary.words import CATEGORY_WORDS
 from components.language import current_lang
 from components.services import settings
 from components.stops_table import is_missing
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.common import PRIORITIES
 
 PACINGS = ("relaxed", "normal", "tight")
@@ -50,13 +50,13 @@ EDIT_NOTE = "it_edit_note"  # what the last edit did: {"edit": {...}, "dropped":
 HISTORY_LIMIT = 5
 
 
-def demo_name(stem: str | None, trip: Mapping[str, Any], lang: str) -> str:
+def demo_name(stem: str | None, trip: Mapping[str, Any], lang: Lang) -> str:
     """A demo trip's name in ``lang`` (its own name when the catalog has none for it)."""
     key = DEMO_NAMES.get(stem or "")
     return t(key, lang) if key else str(trip.get("trip_name") or stem or "")
 
 
-def trip_title(name: str, lang: str) -> str:
+def trip_title(name: str, lang: Lang) -> str:
     """A result's trip name in ``lang`` when it is a demo trip's or the default name, else as the user gave it."""
     for key in [*DEMO_NAMES.values(), DEFAULT_TRIP_NAME]:
         if name in {t(key, "zh"), t(key, "en")}:
@@ -108,7 +108,7 @@ def cached_demo_trips() -> dict[str, dict[str, Any]]:
     return trips
 
 
-def place_label(place: Mapping[str, Any], lang: str) -> str:
+def place_label(place: Mapping[str, Any], lang: Lang) -> str:
     """A catalogue place's name in ``lang`` (the pack's other name where it has no name in ``lang``)."""
     en, zh = str(place.get("name_en") or ""), str(place.get("name_zh") or "")
     return (en or zh) if lang == "en" else (zh or en)
@@ -232,7 +232,7 @@ def hotels_of(catalog: Sequence[Mapping[str, Any]]) -> list[str]:
     return [p["id"] for p in catalog if p.get("category") in HOTEL_CATEGORIES]
 
 
-def init_state(region: str, catalog: Sequence[Mapping[str, Any]], lang: str) -> None:
+def init_state(region: str, catalog: Sequence[Mapping[str, Any]], lang: Lang) -> None:
     """Defaults of the form, and the selection store (reset when the region changes).
 
     Re-assigning the form's own values keeps them when the user visits another page and comes back.

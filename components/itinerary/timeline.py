@@ -24,7 +24,7 @@ from components.itinerary.words import (
     priority_words,
     travel_source_words,
 )
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.itinerary_result import DayTimeline, ItineraryResult, TimelineEntry
 
 KINDS = ("visit", "travel", "lunch", "wait")
@@ -62,7 +62,7 @@ def _hhmm(dt: datetime, zone: str) -> str:
     return local(dt, zone).strftime("%H:%M")
 
 
-def entry_name(day: DayTimeline, i: int, names: Names, lang: str) -> str:
+def entry_name(day: DayTimeline, i: int, names: Names, lang: Lang) -> str:
     """What happens at step ``i``, in ``lang``: a visit's place, "→ place" for travel, lunch or a wait and where."""
     entry = day.entries[i]
     if entry.kind == "visit":
@@ -81,7 +81,7 @@ def entry_name(day: DayTimeline, i: int, names: Names, lang: str) -> str:
     return t("itinerary.timeline.wait_at", lang, place=where)
 
 
-def entry_label(i: int, day: DayTimeline, names: Names, lang: str) -> str:
+def entry_label(i: int, day: DayTimeline, names: Names, lang: Lang) -> str:
     """The Gantt row label: step number and what happens (travel rows name where they go)."""
     entry = day.entries[i]
     if entry.kind == "travel":
@@ -93,7 +93,7 @@ def entry_label(i: int, day: DayTimeline, names: Names, lang: str) -> str:
     return f"{i + 1:02d} {name}"
 
 
-def travel_words(entry: TimelineEntry, lang: str) -> str:
+def travel_words(entry: TimelineEntry, lang: Lang) -> str:
     """A journey's figures: the minutes the plan reserves, the estimate and the distance ("" for other steps)."""
     if entry.kind != "travel" or entry.robust_min is None:
         return ""
@@ -105,7 +105,7 @@ def travel_words(entry: TimelineEntry, lang: str) -> str:
     return text
 
 
-def _source(entry: TimelineEntry, lang: str) -> str:
+def _source(entry: TimelineEntry, lang: Lang) -> str:
     if entry.kind == "travel":
         return travel_source_words(entry.source, lang)
     if entry.kind == "visit":
@@ -116,7 +116,7 @@ def _source(entry: TimelineEntry, lang: str) -> str:
 
 
 def timeline_frame(
-    day: DayTimeline, zone: str, result: ItineraryResult, *, lang: str = "en", names: Names | None = None
+    day: DayTimeline, zone: str, result: ItineraryResult, *, lang: Lang = "en", names: Names | None = None
 ) -> pd.DataFrame:
     """One row per timeline entry in time order, in ``lang``; times as HH:MM local; every figure with its source.
     No empty number cells: a figure that does not apply is an empty text."""
@@ -141,7 +141,7 @@ def timeline_frame(
     return pd.DataFrame(rows, columns=TIMELINE_COLUMNS)
 
 
-def gantt_frame(day: DayTimeline, zone: str, *, lang: str = "en", names: Names) -> pd.DataFrame:
+def gantt_frame(day: DayTimeline, zone: str, *, lang: Lang = "en", names: Names) -> pd.DataFrame:
     """The bars of the Gantt chart: row label, kind (code, for the colours) and its words, local start/end and
     tooltip facts in ``lang``."""
     rows = []
@@ -180,7 +180,7 @@ def gantt_frame(day: DayTimeline, zone: str, *, lang: str = "en", names: Names) 
     )
 
 
-def opening_frame(day: DayTimeline, zone: str, *, lang: str = "en", names: Names) -> pd.DataFrame:
+def opening_frame(day: DayTimeline, zone: str, *, lang: Lang = "en", names: Names) -> pd.DataFrame:
     """Opening intervals of each visited place that day, clipped to the day's bounds (drawn behind the bars)."""
     lo, hi = local(day.day_start, zone), local(day.day_end, zone)
     rows = []
@@ -206,7 +206,7 @@ def _vl_datetime(dt: datetime) -> alt.DateTime:
 
 
 def gantt_chart(
-    day: DayTimeline, result: ItineraryResult, *, lang: str = "en", names: Names | None = None
+    day: DayTimeline, result: ItineraryResult, *, lang: Lang = "en", names: Names | None = None
 ) -> alt.LayerChart:
     """Visits, travel, lunch and waits as bars on the day's clock; opening hours as pale bars behind
     the visits; the lunch window as a shaded band. Every word in ``lang``."""
@@ -299,7 +299,7 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def gantt_spec(
-    day: DayTimeline, result: ItineraryResult, *, lang: str = "en", names: Names | None = None
+    day: DayTimeline, result: ItineraryResult, *, lang: Lang = "en", names: Names | None = None
 ) -> dict[str, Any]:
     """The same chart as ``gantt_chart``, written as a Vega-Lite spec directly: Altair's building and schema
     validation took about 0.6 s of a click under load (issue 12 §5); this takes a few milliseconds. The data are
@@ -331,7 +331,7 @@ def gantt_spec(
     }
 
 
-def _lunch_window_row(day: DayTimeline, result: ItineraryResult, lang: str) -> dict[str, Any]:
+def _lunch_window_row(day: DayTimeline, result: ItineraryResult, lang: Lang) -> dict[str, Any]:
     """The lunch window of the day as the data of its band: from, to (ISO) and its words."""
     ws, we = result.lunch.window_start, result.lunch.window_end
     what = t("itinerary.gantt.lunch_window", lang, start=f"{ws:%H:%M}", end=f"{we:%H:%M}")
@@ -339,7 +339,7 @@ def _lunch_window_row(day: DayTimeline, result: ItineraryResult, lang: str) -> d
     return {"from": start.isoformat(), "to": end.isoformat(), "what": what}
 
 
-def _lunch_window_layer(scale: dict[str, Any], axis: dict[str, Any], lang: str) -> dict[str, Any]:
+def _lunch_window_layer(scale: dict[str, Any], axis: dict[str, Any], lang: Lang) -> dict[str, Any]:
     """The lunch window: a faint orange band across every row (dataset ``lunch_window``)."""
     return {
         "data": {"name": "lunch_window"},
@@ -352,7 +352,7 @@ def _lunch_window_layer(scale: dict[str, Any], axis: dict[str, Any], lang: str) 
     }
 
 
-def _opening_layer(scale: dict[str, Any], axis: dict[str, Any], y: dict[str, Any], lang: str) -> dict[str, Any]:
+def _opening_layer(scale: dict[str, Any], axis: dict[str, Any], y: dict[str, Any], lang: Lang) -> dict[str, Any]:
     """Each visit's opening hours: a faint green bar behind its row (dataset ``opening``)."""
     return {
         "data": {"name": "opening"},
@@ -366,7 +366,7 @@ def _opening_layer(scale: dict[str, Any], axis: dict[str, Any], y: dict[str, Any
     }
 
 
-def _entries_layer(scale: dict[str, Any], axis: dict[str, Any], y: dict[str, Any], lang: str) -> dict[str, Any]:
+def _entries_layer(scale: dict[str, Any], axis: dict[str, Any], y: dict[str, Any], lang: Lang) -> dict[str, Any]:
     """The day's entries: a bar each, coloured by kind, with the entry's facts in its tooltip (dataset ``bars``)."""
 
     def tip(field: str, kind: str, key: str) -> dict[str, str]:
@@ -399,7 +399,7 @@ def _entries_layer(scale: dict[str, Any], axis: dict[str, Any], y: dict[str, Any
 
 
 def render_timeline(
-    day: DayTimeline, result: ItineraryResult, *, lang: str, names: Names | None = None
+    day: DayTimeline, result: ItineraryResult, *, lang: Lang, names: Names | None = None
 ) -> pd.DataFrame:
     """The Gantt chart and, below it, the same day as a table, in ``lang``. Returns the table."""
     import streamlit as st

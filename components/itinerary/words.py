@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from components.route_words import Name, pack_names
-from core.app import itinerary as itinerary_words
 from core.app.route import source_words
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.itinerary import TripRequest
 from core.models.itinerary_result import DayTimeline, DroppedItem, ItineraryResult, SmallestFix, Violation
+from core.words import itinerary as itinerary_words
 
 ANCHOR = "anchor:"
 WEEKDAYS = itinerary_words.WEEKDAYS
@@ -66,7 +66,7 @@ CATEGORY_WORDS = {
     "airport": "itinerary.category.airport",
     "district": "itinerary.category.district",
 }
-#: why a place is not on the plan → its sentence (core/itinerary/words.py says them, for the page and the agent)
+#: why a place is not on the plan → its sentence (core/words/itinerary.py says them, for the page and the agent)
 REASON_WORDS = itinerary_words.REASON_KEYS
 #: the independent check's findings (core/itinerary/critic*.py) → what they mean for the traveller
 CRITIC_WORDS = itinerary_words.CRITIC_KEYS
@@ -81,7 +81,7 @@ SOURCE_WORDS = {
 # --- names ---------------------------------------------------------------------------------------------------------
 
 
-def other_lang_name(zh: str, en: str, lang: str) -> Name:
+def other_lang_name(zh: str, en: str, lang: Lang) -> Name:
     shown, alt = (en or zh, zh) if lang == "en" else (zh or en, en)
     return Name(shown, alt if alt and alt != shown else "")
 
@@ -93,13 +93,13 @@ class Names:
     table: Mapping[str, tuple[str, str]]
     typed: Mapping[str, str]
 
-    def of(self, key: str | None, lang: str, fallback: str = "") -> Name:
+    def of(self, key: str | None, lang: Lang, fallback: str = "") -> Name:
         zh, en = self.table.get(key or "", ("", ""))
         if zh or en:
             return other_lang_name(zh, en, lang)
         return Name(self.typed.get(key or "", "") or fallback or str(key or ""))
 
-    def shown(self, key: str | None, lang: str, fallback: str = "") -> str:
+    def shown(self, key: str | None, lang: Lang, fallback: str = "") -> str:
         return self.of(key, lang, fallback).shown
 
 
@@ -120,7 +120,7 @@ def names_of(request: TripRequest) -> Names:
     return Names(table, typed)
 
 
-def catalog_name(place: Mapping[str, object], lang: str) -> Name:
+def catalog_name(place: Mapping[str, object], lang: Lang) -> Name:
     """A place of the page's catalogue (dicts with name_zh / name_en) in ``lang``."""
     return other_lang_name(str(place.get("name_zh") or ""), str(place.get("name_en") or ""), lang)
 
@@ -128,39 +128,39 @@ def catalog_name(place: Mapping[str, object], lang: str) -> Name:
 # --- days, priorities, lists ---------------------------------------------------------------------------------------
 
 
-def weekday(d: date, lang: str) -> str:
+def weekday(d: date, lang: Lang) -> str:
     return t(WEEKDAYS[d.weekday()], lang)
 
 
-def day_words(index: int, d: date, lang: str) -> str:
+def day_words(index: int, d: date, lang: Lang) -> str:
     """``Day 2 · Tue 11-25`` / ``第 2 天 · 周二 11-25``."""
     return t("itinerary.day.label", lang, n=index + 1, weekday=weekday(d, lang), date=f"{d:%m-%d}")
 
 
-def day_short(index: int, result: ItineraryResult, lang: str) -> str:
+def day_short(index: int, result: ItineraryResult, lang: Lang) -> str:
     """``day 2 (Tue)`` / ``第 2 天(周二)``."""
     if 0 <= index < len(result.days):
         return t("itinerary.day.short", lang, n=index + 1, weekday=weekday(result.days[index].date, lang))
     return t("itinerary.day.number", lang, n=index + 1)
 
 
-def joined(items: Iterable[str], lang: str) -> str:
+def joined(items: Iterable[str], lang: Lang) -> str:
     return t("itinerary.list_separator", lang).join(items)
 
 
-def priority_words(priority: str | None, lang: str) -> str:
+def priority_words(priority: str | None, lang: Lang) -> str:
     return t(PRIORITY_WORDS[priority], lang) if priority in PRIORITY_WORDS else ""
 
 
-def category_words(category: str | None, lang: str) -> str:
+def category_words(category: str | None, lang: Lang) -> str:
     return t(CATEGORY_WORDS[category], lang) if category in CATEGORY_WORDS else (category or "")
 
 
 MONTHS = itinerary_words.MONTHS
 
 
-def hours_words(text: str | None, lang: str) -> str:
-    """Opening hours with the day and month names in ``lang`` (core/itinerary/words.py: the agent says them too)."""
+def hours_words(text: str | None, lang: Lang) -> str:
+    """Opening hours with the day and month names in ``lang`` (core/words/itinerary.py: the agent says them too)."""
     return itinerary_words.hours_sentence(text, lang)
 
 
@@ -172,17 +172,17 @@ def reason_days(item: DroppedItem) -> list[int]:
     return itinerary_words.reason_days(item)
 
 
-def reason_words(item: DroppedItem, result: ItineraryResult, lang: str) -> str:
+def reason_words(item: DroppedItem, result: ItineraryResult, lang: Lang) -> str:
     """Why ``item`` is not on the plan, in a sentence (no code)."""
     return itinerary_words.reason_sentence(item, result, lang)
 
 
-def fix_words(fix: SmallestFix | None, names: Names, lang: str) -> str:
+def fix_words(fix: SmallestFix | None, names: Names, lang: Lang) -> str:
     """The smallest verified change that makes the place fit, in a sentence ("" when none was found)."""
     return itinerary_words.fix_sentence(fix, lambda key: names.shown(key, lang), lang)
 
 
-def no_fix_words(item: DroppedItem, lang: str) -> str:
+def no_fix_words(item: DroppedItem, lang: Lang) -> str:
     """What to do when no change was found: another day, a shorter visit, or nothing (removed by you)."""
     if item.reason_code == "REMOVED_BY_USER":
         return t("itinerary.fix.removed", lang)
@@ -199,7 +199,7 @@ def no_fix_words(item: DroppedItem, lang: str) -> str:
 # --- status, warnings, checks --------------------------------------------------------------------------------------
 
 
-def status_words(result: ItineraryResult, names: Names, lang: str) -> str:
+def status_words(result: ItineraryResult, names: Names, lang: Lang) -> str:
     totals = result.totals
     if result.status == "ready":
         return t(
@@ -228,7 +228,7 @@ _OFFLINE = re.compile(
 _HOURS = re.compile(r"^opening hours of '(?P<key>.+?)' do not parse")
 
 
-def itinerary_warning_words(warning: str, names: Names, lang: str) -> tuple[str, bool]:
+def itinerary_warning_words(warning: str, names: Names, lang: Lang) -> tuple[str, bool]:
     """``(sentence, known)`` for one of the plan's warnings of a known shape; otherwise the core's English (``en``)
     or a general sentence that points to the details (``zh``)."""
     m = _OFFLINE.search(warning)
@@ -241,11 +241,11 @@ def itinerary_warning_words(warning: str, names: Names, lang: str) -> tuple[str,
     return (warning if lang == "en" else t("itinerary.warning.unknown", lang)), False
 
 
-def violation_words(violation: Violation, names: Names, lang: str) -> str:
+def violation_words(violation: Violation, names: Names, lang: Lang) -> str:
     return itinerary_words.violation_sentence(violation, lambda key: names.shown(key, lang), lang)
 
 
-def travel_source_words(source: str | None, lang: str) -> str:
+def travel_source_words(source: str | None, lang: Lang) -> str:
     """Where a figure came from: the route planner's words for travel sources, this page's for the rest."""
     if source in SOURCE_WORDS:
         return t(SOURCE_WORDS[source], lang)
@@ -269,7 +269,7 @@ def dropped_item(result: ItineraryResult, key: str | None) -> DroppedItem | None
     return next((d for d in result.dropped_items if d.key == key), None)
 
 
-def edit_words(edit: Mapping[str, object], names: Names, lang: str) -> str:
+def edit_words(edit: Mapping[str, object], names: Names, lang: Lang) -> str:
     """``Lock 外滩 to day 2 at 10:00`` as a sentence."""
     kind = str(edit.get("kind"))
     place = names.shown(str(edit.get("key") or ""), lang)
@@ -289,7 +289,7 @@ def edit_words(edit: Mapping[str, object], names: Names, lang: str) -> str:
 
 
 def dropped_by_edit_words(
-    edit: Mapping[str, object], keys: Sequence[str], result: ItineraryResult, names: Names, lang: str
+    edit: Mapping[str, object], keys: Sequence[str], result: ItineraryResult, names: Names, lang: Lang
 ) -> str:
     """ "Locking X to day 3 left out Y (why)" for the places an edit pushed off the plan."""
     parts = []
@@ -301,7 +301,7 @@ def dropped_by_edit_words(
     return t("itinerary.edit.left_out", lang, edit=edit_words(edit, names, lang), places=joined(parts, lang))
 
 
-def refused_lock_words(edit: Mapping[str, object], result: ItineraryResult, names: Names, lang: str) -> str:
+def refused_lock_words(edit: Mapping[str, object], result: ItineraryResult, names: Names, lang: Lang) -> str:
     """Why a lock (or a move) cannot be kept: the edited place's own reason, else the must-visits it pushes off."""
     key = str(edit.get("key") or "")
     item = dropped_item(result, key)
@@ -341,7 +341,7 @@ BALANCE_REASON_WORDS = {
 BALANCE_NAMED_PLACES = 3
 
 
-def balance_words(result: ItineraryResult, names: Names, lang: str) -> list[str]:
+def balance_words(result: ItineraryResult, names: Names, lang: Lang) -> list[str]:
     """Why the days stay uneven, a sentence per reason of the core (``result.balance``); nothing when they are
     even. Codes and facts stay in the Details section."""
     balance = result.balance
@@ -371,7 +371,7 @@ def balance_words(result: ItineraryResult, names: Names, lang: str) -> list[str]
     return out
 
 
-def balance_moved_words(result: ItineraryResult, lang: str) -> str | None:
+def balance_moved_words(result: ItineraryResult, lang: Lang) -> str | None:
     """A short note when places were moved between days to even them out (None otherwise)."""
     balance = result.balance
     if balance is None or not balance.moves:

@@ -23,7 +23,7 @@ import altair as alt
 import pandas as pd
 
 from components.lab.words import optimiser_name, strategy_name
-from core.i18n import t
+from core.i18n import Lang, t
 
 if TYPE_CHECKING:
     from core.models.lab import LabSummary
@@ -68,7 +68,7 @@ TICKS = "~f"  # fixed-point with Vega's precision from the tick step ("~g" turne
 BY_SIZE_HEIGHT = 460
 
 
-def difference_chart(pairs: pd.DataFrame, *, a: str, b: str, lang: str) -> alt.HConcatChart:
+def difference_chart(pairs: pd.DataFrame, *, a: str, b: str, lang: Lang) -> alt.HConcatChart:
     """Left: each request as a point (distance added → time saved), the medians as rules; right: the histogram
     of the time saved. The title carries n."""
     saved = t("lab.chart.time_saved", lang, a=strategy_name(a, lang), b=strategy_name(b, lang))
@@ -104,7 +104,7 @@ def difference_chart(pairs: pd.DataFrame, *, a: str, b: str, lang: str) -> alt.H
     return alt.hconcat(scatter, histogram)
 
 
-def pareto_frame(frame: pd.DataFrame, *, optimiser: str, group_label: GroupLabel, lang: str) -> pd.DataFrame:
+def pareto_frame(frame: pd.DataFrame, *, optimiser: str, group_label: GroupLabel, lang: Lang) -> pd.DataFrame:
     """Every request × strategy: % above the request's shortest distance and % above its fastest time (among
     the strategies run on the same matrix)."""
     ok = _ok(frame, optimiser)
@@ -124,7 +124,7 @@ def pareto_frame(frame: pd.DataFrame, *, optimiser: str, group_label: GroupLabel
     return out.fillna({"distance_over_pct": 0.0, "time_over_pct": 0.0}).reset_index(drop=True)
 
 
-def pareto_chart(points: pd.DataFrame, *, lang: str) -> alt.Chart:
+def pareto_chart(points: pd.DataFrame, *, lang: Lang) -> alt.Chart:
     dist = t("lab.chart.distance_over", lang)
     time = t("lab.chart.time_over", lang)
     strategy = t("lab.chart.strategy", lang)
@@ -162,7 +162,7 @@ def _bucket_order(bucket: str) -> int:
     return int(head) if head.isdigit() else -1
 
 
-def optimiser_frame(summary: LabSummary, *, objective: str, group_label: GroupLabel, lang: str) -> pd.DataFrame:
+def optimiser_frame(summary: LabSummary, *, objective: str, group_label: GroupLabel, lang: Lang) -> pd.DataFrame:
     """The summary's optimiser rows for one objective: gap (%) and time (ms), median and p10–p90, n, by size."""
     rows: list[dict[str, object]] = []
     for o in summary.optimisers:
@@ -192,7 +192,7 @@ def optimiser_frame(summary: LabSummary, *, objective: str, group_label: GroupLa
     return pd.DataFrame(rows, columns=columns)
 
 
-def _by_size(data: pd.DataFrame, *, value: str, title: str, y_title: str, lang: str) -> alt.LayerChart:
+def _by_size(data: pd.DataFrame, *, value: str, title: str, y_title: str, lang: Lang) -> alt.LayerChart:
     sizes = sorted(set(data["size"]), key=_bucket_order)
     x = alt.X("size:N", title=t("lab.chart.size", lang), sort=sizes)
     offset = alt.XOffset("optimiser:N")
@@ -222,13 +222,13 @@ def _by_size(data: pd.DataFrame, *, value: str, title: str, y_title: str, lang: 
     return chart  # annotated: altair's mark_* methods are typed as returning Any, and so is bars + dots
 
 
-def gap_chart(data: pd.DataFrame, *, lang: str) -> alt.LayerChart:
+def gap_chart(data: pd.DataFrame, *, lang: Lang) -> alt.LayerChart:
     return _by_size(
         data, value="gap", title=t("lab.chart.gap_title", lang), y_title=t("lab.chart.gap_axis", lang), lang=lang
     )
 
 
-def time_chart(data: pd.DataFrame, *, lang: str) -> alt.LayerChart:
+def time_chart(data: pd.DataFrame, *, lang: Lang) -> alt.LayerChart:
     return _by_size(
         data, value="time", title=t("lab.chart.time_title", lang), y_title=t("lab.chart.time_axis", lang), lang=lang
     )
@@ -248,7 +248,7 @@ def estimate_frame(frame: pd.DataFrame, groups: list[tuple[str, str, str]], *, g
     ).reset_index(drop=True)
 
 
-def estimate_chart(data: pd.DataFrame, *, lang: str) -> alt.Chart:
+def estimate_chart(data: pd.DataFrame, *, lang: Lang) -> alt.Chart:
     """Time against distance on straight-line estimates: every route on one line per mode."""
     chart: alt.Chart = (  # annotated: altair's mark_* methods are typed as returning Any
         alt.Chart(data)

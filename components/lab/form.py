@@ -21,13 +21,14 @@ from components.lab.words import (
 from components.language import t
 from components.progress import progress_box
 from core.errors import OmniError
+from core.i18n import Lang
 from core.models.lab import OPTIMISERS, LabGrid
 from core.models.route import STRATEGIES
 
 MAX_SENTENCES = 8  # invalid lines listed as sentences; the rest counted
 
 
-def _error(exc: Exception, key: str, lang: str) -> None:
+def _error(exc: Exception, key: str, lang: Lang) -> None:
     """A structured error in words, its code and message in the details."""
     st.error(t(key, lang))
     with st.expander(t("common.details", lang), expanded=False):
@@ -37,7 +38,7 @@ def _error(exc: Exception, key: str, lang: str) -> None:
             st.caption(str(exc))
 
 
-def render_batch(lang: str) -> S.LoadedBatch | None:
+def render_batch(lang: Lang) -> S.LoadedBatch | None:
     """Pick or upload a batch; its facts and its invalid lines (as sentences). None: no batch (yet)."""
     source = C.select(
         st,
@@ -121,7 +122,7 @@ def _providers_for(regions: list[str]) -> list[str]:
     return offered or ["offline"]
 
 
-def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
+def render_grid(loaded: S.LoadedBatch, lang: Lang) -> tuple[LabGrid | None, int]:
     """The grid's widgets and how many requests run on the page; (None, limit) when the grid is not valid."""
     _render_compared(lang)
     _render_providers_and_regions(loaded.regions, lang)
@@ -130,7 +131,7 @@ def render_grid(loaded: S.LoadedBatch, lang: str) -> tuple[LabGrid | None, int]:
     return _grid_or_error(loaded.regions, lang), limit
 
 
-def _render_compared(lang: str) -> None:
+def _render_compared(lang: Lang) -> None:
     """The first row: the strategies, transport modes and optimisers compared."""
     c1, c2, c3 = st.columns(3)
     C.multiselect(
@@ -164,7 +165,7 @@ def _render_compared(lang: str) -> None:
     c3.caption(t("lab.grid.optimisers_caption", lang))  # the tags are short names; this says what each one does
 
 
-def _render_providers_and_regions(regions: list[str], lang: str) -> None:
+def _render_providers_and_regions(regions: list[str], lang: Lang) -> None:
     """The second row: the providers every region of the batch can use and, for a batch of several regions, the
     regions run (all of them at first)."""
     c1, c2 = st.columns(2)
@@ -194,7 +195,7 @@ def _render_providers_and_regions(regions: list[str], lang: str) -> None:
         st.session_state.pop(S.REGIONS_KEY, None)
 
 
-def _render_run_size(loaded: S.LoadedBatch, lang: str) -> None:
+def _render_run_size(loaded: S.LoadedBatch, lang: Lang) -> None:
     """The third row: how many requests run on the page (a new batch: its default sample), the optimisers' time
     limit, the seed and whether the routes' lines are kept."""
     c1, c2, c3, c4 = st.columns(4)
@@ -226,7 +227,7 @@ def _render_run_size(loaded: S.LoadedBatch, lang: str) -> None:
     C.value_widget(c4.checkbox, LAB, S.GEOMETRY, t("lab.grid.geometry", lang), help=t("lab.grid.geometry_help", lang))
 
 
-def _grid_or_error(regions: list[str], lang: str) -> LabGrid | None:
+def _grid_or_error(regions: list[str], lang: Lang) -> LabGrid | None:
     """The grid the widgets hold, or None and an error naming the lists left empty."""
     try:
         return S.grid_from_state(st.session_state, regions)
@@ -244,7 +245,7 @@ def _grid_or_error(regions: list[str], lang: str) -> LabGrid | None:
         return None
 
 
-def render_run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: str) -> None:
+def render_run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: Lang) -> None:
     """The run button (with live progress), its size, and the CLI command for the whole batch."""
     sample = S.first_requests(loaded.batch, limit)
     regions = [r for r in loaded.regions if grid.runs(r)]
@@ -281,7 +282,7 @@ def render_run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: str) -> N
             _run(loaded, grid, limit, lang)
 
 
-def _run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: str) -> None:
+def _run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: Lang) -> None:
     def report(done: int, total: int) -> None:
         box.update(t("lab.run.progress", lang, done=done, total=total), done / max(total, 1))
 
@@ -297,7 +298,7 @@ def _run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: str) -> None:
     st.session_state.pop(S.SUMMARIES, None)
 
 
-def _load_file(path: object, loaded: S.LoadedBatch | None, lang: str) -> None:
+def _load_file(path: object, loaded: S.LoadedBatch | None, lang: Lang) -> None:
     try:
         result = S.load_result_file(str(path), items=loaded.items_by_id() if loaded else None)
     except (OmniError, OSError, ValueError) as exc:
@@ -307,7 +308,7 @@ def _load_file(path: object, loaded: S.LoadedBatch | None, lang: str) -> None:
     st.session_state.pop(S.SUMMARIES, None)
 
 
-def render_load(loaded: S.LoadedBatch | None, lang: str) -> None:
+def render_load(loaded: S.LoadedBatch | None, lang: Lang) -> None:
     """Results written earlier (by the CLI): a path on this machine or an uploaded file."""
     with st.expander(t("lab.load.title", lang), expanded=False, key="lab_load_box"):
         st.caption(t("lab.load.explain", lang))

@@ -22,7 +22,7 @@ import pydeck as pdk
 from components.basemap import clip
 from components.lab.words import strategy_name
 from core.errors import OmniError
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.region import RegionPack
 
 RGB = tuple[int, int, int]
@@ -87,7 +87,7 @@ def saving_colour(seconds: float | None) -> RGB:
 
 
 def stop_points(
-    rows: pd.DataFrame, pack: RegionPack | None, origins: dict[str, str], *, lang: str
+    rows: pd.DataFrame, pack: RegionPack | None, origins: dict[str, str], *, lang: Lang
 ) -> list[dict[str, Any]]:
     """The places the routes visit, at the pack's coordinates (one point per place, its name in ``lang``)."""
     seen: dict[str, dict[str, Any]] = {}
@@ -200,7 +200,7 @@ def build_deck(
     b: str,
     pack: RegionPack | None,
     origins: dict[str, str],
-    lang: str,
+    lang: Lang,
     request_label: Callable[[int, int], str],
 ) -> tuple[pdk.Deck | None, dict[str, Any]]:
     """The map of one group's routes; facts for the caption (routes drawn, shown out of, background kind)."""
@@ -238,7 +238,7 @@ def route_paths(
     *,
     colour_by: str,
     a: str,
-    lang: str,
+    lang: Lang,
     request_label: Callable[[int, int], str],
 ) -> list[RoutePath]:
     """The routes of ``rows`` that have a line (two points or more), coloured by strategy or by what strategy ``a``

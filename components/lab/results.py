@@ -33,6 +33,7 @@ from components.lab.words import (
 )
 from components.language import t
 from core.app.lab import summarize
+from core.i18n import Lang
 from core.models.lab import LabSummary
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def _open_in_planner(request_id: str, strategy: str | None, mode: str, provider:
         st.session_state[OPEN_PLANNER] = True
 
 
-def _group_label(lang: str) -> C.GroupLabel:
+def _group_label(lang: Lang) -> C.GroupLabel:
     def label(region: str, provider: str, mode: str) -> str:
         return group_words(region, provider, mode, lang, region_label=region_name, provider_label=provider_label)
 
@@ -89,7 +90,7 @@ def _keep_choice(key: str, options: list[str], default: str) -> None:
         st.session_state[key] = value
 
 
-def render_results(result: S.LabResult, current: str, lang: str) -> None:
+def render_results(result: S.LabResult, current: str, lang: Lang) -> None:
     frame = result.frame
     st.divider()
     st.subheader(t("lab.results.title", lang))
@@ -168,7 +169,7 @@ def render_results(result: S.LabResult, current: str, lang: str) -> None:
         _render_exports(result, optimiser=optimiser, charts=charts, lang=lang)
 
 
-def _render_honesty(summary: LabSummary, frame: pd.DataFrame, lang: str) -> list[tuple[str, str, str]]:
+def _render_honesty(summary: LabSummary, frame: pd.DataFrame, lang: Lang) -> list[tuple[str, str, str]]:
     """What the figures can and cannot say: estimates (strategies cannot differ), partly estimated, errors.
     Returns the groups where the strategies cannot differ."""
     label = _group_label(lang)
@@ -208,7 +209,7 @@ def _render_pair(
     b: str,
     optimiser: str,
     cannot: list[tuple[str, str, str]],
-    lang: str,
+    lang: Lang,
 ) -> dict[str, alt.TopLevelMixin]:
     """The pair of strategies: a sentence per group (a warning where they cannot differ), the table of the time
     saved and the distance added, then the charts; returns the charts drawn (for the exports)."""
@@ -221,7 +222,7 @@ def _render_pair(
 
 
 def _render_pair_sentences(
-    summary: LabSummary, *, a: str, b: str, cannot: list[tuple[str, str, str]], label: C.GroupLabel, lang: str
+    summary: LabSummary, *, a: str, b: str, cannot: list[tuple[str, str, str]], label: C.GroupLabel, lang: Lang
 ) -> list[dict[str, object]]:
     """A sentence per group of the pair (where the strategies cannot differ, a warning and how many differ);
     returns the pair table's rows, one per group."""
@@ -254,7 +255,7 @@ def _render_pair_sentences(
     return rows
 
 
-def _render_pair_table(rows: list[dict[str, object]], summary: LabSummary, lang: str) -> None:
+def _render_pair_table(rows: list[dict[str, object]], summary: LabSummary, lang: Lang) -> None:
     """The pair table: per group, n, how many differ, the time saved (min) and distance added (km) with their
     p10–p90 and the median's confidence interval, and whether the figures are estimates."""
     minutes, km = t("lab.table.minutes_suffix", lang), t("lab.table.km_suffix", lang)
@@ -289,7 +290,7 @@ def _render_pair_charts(
     optimiser: str,
     cannot: list[tuple[str, str, str]],
     label: C.GroupLabel,
-    lang: str,
+    lang: Lang,
 ) -> dict[str, alt.TopLevelMixin]:
     """The pair's charts: the difference per request and the Pareto view (groups where the strategies can differ),
     and time against distance where they cannot; returns them by name."""
@@ -325,7 +326,7 @@ def _interval(lo: float | None, hi: float | None, unit: float, fmt: str) -> str:
     return f"{fmt.format(lo / unit)} … {fmt.format(hi / unit)}"
 
 
-def _render_optimisers(summary: LabSummary, lang: str) -> dict[str, alt.TopLevelMixin]:
+def _render_optimisers(summary: LabSummary, lang: Lang) -> dict[str, alt.TopLevelMixin]:
     objectives = [o for o in ("distance_m", "duration_s") if any(s.objective == o for s in summary.optimisers)]
     if not objectives:
         return {}
@@ -380,7 +381,7 @@ def _render_optimisers(summary: LabSummary, lang: str) -> dict[str, alt.TopLevel
     return charts
 
 
-def _render_trips(frame: pd.DataFrame, lang: str) -> None:
+def _render_trips(frame: pd.DataFrame, lang: Lang) -> None:
     trips = frame[frame["request_kind"] == "trip"]
     if not len(trips):
         return
@@ -406,7 +407,7 @@ def _render_trips(frame: pd.DataFrame, lang: str) -> None:
     )
 
 
-def _render_map(result: S.LabResult, *, a: str, b: str, lang: str) -> None:
+def _render_map(result: S.LabResult, *, a: str, b: str, lang: Lang) -> None:
     frame = result.frame
     drawn = frame[(frame["optimiser"] == "project") & frame["geometry"].notna() & (frame["status"] == "ok")]
     st.markdown("##### " + t("lab.map.title", lang))
@@ -473,7 +474,7 @@ def _render_map(result: S.LabResult, *, a: str, b: str, lang: str) -> None:
         st.caption(shown + " " + t("lab.map.background.outline", lang))
 
 
-def _render_drill_down(result: S.LabResult, *, strategy: str | None, lang: str) -> None:
+def _render_drill_down(result: S.LabResult, *, strategy: str | None, lang: Lang) -> None:
     frame = result.frame
     st.markdown("##### " + t("lab.drill.title", lang))
     firsts = frame.drop_duplicates(subset=["request_id"]).sort_values("request_index")
@@ -545,7 +546,9 @@ def _render_drill_down(result: S.LabResult, *, strategy: str | None, lang: str) 
             st.code(item.model_dump_json(indent=1, exclude_none=True), language="json")
 
 
-def _render_exports(result: S.LabResult, *, optimiser: str, charts: Mapping[str, alt.TopLevelMixin], lang: str) -> None:
+def _render_exports(
+    result: S.LabResult, *, optimiser: str, charts: Mapping[str, alt.TopLevelMixin], lang: Lang
+) -> None:
     st.markdown("##### " + t("lab.export.title", lang))
     full = _summary(result, a=None, b=None, optimiser=optimiser)
     c1, c2, c3, c4 = st.columns(4)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from components.route_words import STRATEGY_WORDS, TRANSPORT_WORDS
-from core.i18n import t
+from core.i18n import Lang, t
 
 OPTIMISER_WORDS = {
     "project": "lab.optimiser.project",
@@ -44,27 +44,27 @@ SOURCE_WORDS = {
 }
 
 
-def strategy_name(code: str | None, lang: str) -> str:
+def strategy_name(code: str | None, lang: Lang) -> str:
     return t(STRATEGY_WORDS[code], lang) if code in STRATEGY_WORDS else str(code or "")
 
 
-def mode_name(code: str | None, lang: str) -> str:
+def mode_name(code: str | None, lang: Lang) -> str:
     return t(TRANSPORT_WORDS[code], lang) if code in TRANSPORT_WORDS else str(code or "")
 
 
-def optimiser_name(code: str | None, lang: str) -> str:
+def optimiser_name(code: str | None, lang: Lang) -> str:
     return t(OPTIMISER_WORDS[code], lang) if code in OPTIMISER_WORDS else str(code or "")
 
 
-def objective_name(code: str | None, lang: str) -> str:
+def objective_name(code: str | None, lang: Lang) -> str:
     return t(OBJECTIVE_WORDS[code], lang) if code in OBJECTIVE_WORDS else str(code or "")
 
 
-def status_name(code: str | None, lang: str) -> str:
+def status_name(code: str | None, lang: Lang) -> str:
     return t(STATUS_WORDS[code], lang) if code in STATUS_WORDS else str(code or "")
 
 
-def error_reason(code: str | None, lang: str) -> str:
+def error_reason(code: str | None, lang: Lang) -> str:
     """Why a request could not be run, from its error code."""
     if code in ERROR_WORDS:
         return t(ERROR_WORDS[code], lang)
@@ -79,11 +79,11 @@ def _signed(value: float, digits: int) -> str:
     return f"{rounded:+.{digits}f}" if rounded else f"{0.0:.{digits}f}"
 
 
-def minutes(seconds: float | None, lang: str) -> str:
+def minutes(seconds: float | None, lang: Lang) -> str:
     return "–" if seconds is None else t("lab.unit.minutes", lang, value=_signed(seconds / 60, 1))
 
 
-def kilometres(metres: float | None, lang: str) -> str:
+def kilometres(metres: float | None, lang: Lang) -> str:
     return "–" if metres is None else t("lab.unit.km", lang, value=_signed(metres / 1000, 2))
 
 
@@ -92,7 +92,7 @@ def percent(share: float | None) -> str:
 
 
 def group_words(
-    region: str, provider: str, mode: str, lang: str, *, region_label: Any = None, provider_label: Any = None
+    region: str, provider: str, mode: str, lang: Lang, *, region_label: Any = None, provider_label: Any = None
 ) -> str:
     """``Helsinki · offline · driving`` in words (the callers pass the frame's region and provider labels)."""
     region_text = region_label(region, lang) if region_label else region
@@ -100,7 +100,7 @@ def group_words(
     return t("lab.group", lang, region=region_text, provider=provider_text, mode=mode_name(mode, lang))
 
 
-def pair_sentence(pair: Any, lang: str, *, group: str) -> str:
+def pair_sentence(pair: Any, lang: Lang, *, group: str) -> str:
     """One pair of strategies over a group of requests: n, how many differ, the medians with p10–p90 and the
     bootstrap interval of the median (``pair`` is a core.models.lab.PairSummary)."""
     saved, added = pair.time_saved_s, pair.distance_added_m
@@ -125,7 +125,7 @@ def pair_sentence(pair: Any, lang: str, *, group: str) -> str:
     )
 
 
-def cannot_differ_sentence(group: str, n: int, a: str, b: str, lang: str) -> str:
+def cannot_differ_sentence(group: str, n: int, a: str, b: str, lang: Lang) -> str:
     return t(
         "lab.honesty.cannot_differ",
         lang,
@@ -136,7 +136,7 @@ def cannot_differ_sentence(group: str, n: int, a: str, b: str, lang: str) -> str
     )
 
 
-def request_label(row: Any, lang: str, *, region_label: Any = None) -> str:
+def request_label(row: Any, lang: Lang, *, region_label: Any = None) -> str:
     """A request in words for a picker: its place in the batch, its size and its region (no ids)."""
     region = str(row["region"])
     return t(
@@ -148,6 +148,6 @@ def request_label(row: Any, lang: str, *, region_label: Any = None) -> str:
     )
 
 
-def invalid_line_sentence(index: int, code: str, lang: str) -> str:
+def invalid_line_sentence(index: int, code: str, lang: Lang) -> str:
     """A batch line that is not a request, as a sentence (the core's message goes to the details)."""
     return t("lab.batch.invalid_line", lang, n=index + 1, reason=error_reason(code, lang))

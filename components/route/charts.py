@@ -8,14 +8,14 @@ import altair as alt
 import pandas as pd
 
 from components.route_words import STRATEGY_WORDS, order_text
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.route import RoutePlanResult
 
 KINDS = {"best": "route.chart.best", "Pareto front": "route.chart.pareto", "dominated": "route.chart.dominated"}
 KIND_COLOURS = {"best": "#d62728", "Pareto front": "#ff7f0e", "dominated": "#9aa5b1"}
 
 
-def candidates_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFrame:
+def candidates_frame(result: RoutePlanResult, *, lang: Lang = "en") -> pd.DataFrame:
     """One row per candidate: its figures, its order in ``lang``, its ``kind`` (a code) and that kind in words."""
     sep = t("route.list_separator", lang)
     rows = []
@@ -43,7 +43,7 @@ class ColourScale(TypedDict):
     range: list[str]
 
 
-def colour_scale(data: pd.DataFrame, lang: str) -> ColourScale:
+def colour_scale(data: pd.DataFrame, lang: Lang) -> ColourScale:
     """The legend's entries: only the kinds some point has (a plan whose every candidate is on the front lists no
     "dominated"), in the fixed order and colours of ``KINDS``."""
     present = set(data["kind"])
@@ -51,7 +51,7 @@ def colour_scale(data: pd.DataFrame, lang: str) -> ColourScale:
     return {"domain": [t(KINDS[kind], lang) for kind in kinds], "range": [KIND_COLOURS[kind] for kind in kinds]}
 
 
-def pareto_chart(result: RoutePlanResult, *, lang: str = "en") -> alt.LayerChart:
+def pareto_chart(result: RoutePlanResult, *, lang: Lang = "en") -> alt.LayerChart:
     """Scatter of km vs minutes; the Pareto front joined by a line; the best route in red."""
     data = candidates_frame(result, lang=lang)
     colour = alt.Color(
@@ -81,7 +81,7 @@ def pareto_chart(result: RoutePlanResult, *, lang: str = "en") -> alt.LayerChart
 _SPEC_CACHE = "route_pareto_spec"
 
 
-def pareto_spec(result: RoutePlanResult, *, lang: str = "en") -> dict[str, Any]:
+def pareto_spec(result: RoutePlanResult, *, lang: Lang = "en") -> dict[str, Any]:
     """The same chart as ``pareto_chart``, written as a Vega-Lite spec directly: Altair takes a few hundred
     milliseconds to build and check it (issue 12 §5), this takes one. The data are the candidates' own figures."""
     data = candidates_frame(result, lang=lang)
@@ -123,7 +123,7 @@ def pareto_spec(result: RoutePlanResult, *, lang: str = "en") -> dict[str, Any]:
     }
 
 
-def render_pareto_chart(result: RoutePlanResult, *, lang: str) -> None:
+def render_pareto_chart(result: RoutePlanResult, *, lang: Lang) -> None:
     """The chart, its spec built once per result and language (kept beside the result in the session)."""
     import streamlit as st
 

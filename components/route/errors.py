@@ -12,6 +12,7 @@ from typing import Any
 
 from components.field_errors import FormErrors
 from components.language import current_lang, t
+from core.i18n import Lang
 
 #: the session key of the form's last plan error
 ERROR = "route_error"
@@ -41,7 +42,7 @@ FIELD_LABELS = {
 }
 
 
-def field_label(field: str | None, stops: list[Any] | None = None, *, lang: str = "en") -> str:
+def field_label(field: str | None, stops: list[Any] | None = None, *, lang: Lang = "en") -> str:
     """A human name for an error's field in ``lang``: ``stops.2`` → ``Stop 3 ('name')``. ``stops`` are the
     request's stops (dicts with name/address) or their names."""
     if not field:
@@ -64,7 +65,7 @@ def field_label(field: str | None, stops: list[Any] | None = None, *, lang: str 
 STOP_FIELD_LABELS = {"stop_name": "route.field.stop_name", "stop_address": "route.field.stop_address"}
 
 
-def error_words(error: Mapping[str, Any], *, lang: str = "en") -> str:
+def error_words(error: Mapping[str, Any], *, lang: Lang = "en") -> str:
     """A plan error (what ``ERRORS`` keeps: code, field, message, stop names) as a sentence in ``lang``, from its
     code and field; the core's own message is shown in the error's details."""
     code, field = error.get("code"), error.get("field") or ""
@@ -124,7 +125,7 @@ SECTION_TITLES = {
 }
 
 
-def error_pointer(error: Mapping[str, Any] | None, *, lang: str) -> str | None:
+def error_pointer(error: Mapping[str, Any] | None, *, lang: Lang) -> str | None:
     """The line under the Plan button when the plan's error is shown beside a section further up: a person who
     clicked Plan looks there, not at the form above, and would otherwise see nothing happen."""
     section = (error or {}).get("section")

@@ -33,6 +33,7 @@ from components.stops_table import (
 )
 from core.app.route import stops_words
 from core.errors import OmniError
+from core.i18n import Lang
 from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult, Scenario
 
 ORIGIN_MODES = ("fixed", "current_location")
@@ -154,7 +155,7 @@ def changed_fields(state: StateView, stops_table: pd.DataFrame | None, planned: 
 
 
 def stale_message(
-    state: StateView, stops_table: pd.DataFrame | None, result: RoutePlanResult, *, lang: str = "en"
+    state: StateView, stops_table: pd.DataFrame | None, result: RoutePlanResult, *, lang: Lang = "en"
 ) -> str | None:
     """A notice when the result on screen no longer matches the form (or the sidebar), else None; the inputs it
     names are words inside a sentence (``STALE_FIELD_WORDS``)."""
@@ -401,7 +402,7 @@ def render_origin_inputs() -> None:
     show_field_error("origin")
 
 
-def origin_placeholders(region: str, lang: str) -> tuple[str, str]:
+def origin_placeholders(region: str, lang: Lang) -> tuple[str, str]:
     """The start's name and address placeholders: the region pack's own example place ("" when it has none), so
     a Helsinki form never suggests a Shanghai address."""
     from core.app.regions import example_place
@@ -413,7 +414,7 @@ def origin_placeholders(region: str, lang: str) -> tuple[str, str]:
     return t("route.origin.example", lang, example=name), t("route.origin.example", lang, example=address)
 
 
-def paste_placeholder(region: str, lang: str) -> str:
+def paste_placeholder(region: str, lang: Lang) -> str:
     """The pasted stops' example: the region pack's own example place (a Helsinki form suggested the Bund), the
     catalog's Shanghai example when the pack has none."""
     from core.app.regions import example_place
@@ -527,12 +528,12 @@ def _is_english_only(text: str) -> bool:
     return sum("\u4e00" <= ch <= "\u9fff" for ch in letters) < 0.3 * max(1, len(letters))
 
 
-def scenario_title(title: Mapping[str, str], lang: str, fallback: str) -> str:
+def scenario_title(title: Mapping[str, str], lang: Lang, fallback: str) -> str:
     """A scenario's title in ``lang`` (the other language's when it has only that one)."""
     return title.get(lang) or title.get("en" if lang == "zh" else "zh") or fallback
 
 
-def scenario_description(scenario: Scenario, lang: str) -> str:
+def scenario_description(scenario: Scenario, lang: Lang) -> str:
     """A scenario's description in ``lang``: its Chinese one in Chinese; the English one in English, or in Chinese
     when the file has no Chinese one and the English text is mostly Chinese anyway; else nothing."""
     if lang == "zh" and scenario.description_zh:

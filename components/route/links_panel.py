@@ -6,11 +6,11 @@ from __future__ import annotations
 from components.route.qr import qr_svg_data_uri
 from components.route_words import point_name
 from core.app import route as route_app
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.route import ResolvedPoint, RoutePlanResult
 
 
-def link_parts(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, str]]:
+def link_parts(result: RoutePlanResult, *, lang: Lang = "en") -> list[tuple[str, str]]:
     """The browser links the core made, each with what it covers in words ("Part n: from → to", names in
     ``lang``); only links that pass ``safe_href``. The parts' ends are the core's (``core.app.route.route_links``)."""
     links = route_app.route_links(result)
@@ -26,7 +26,7 @@ def link_parts(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, 
     ]
 
 
-def qr_choices(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, str]]:
+def qr_choices(result: RoutePlanResult, *, lang: Lang = "en") -> list[tuple[str, str]]:
     """The app links a phone can scan, best first: the personal map (every point, when AMap made one), the
     Android and the iPhone route links (every stop up to the app's via limit)."""
     links = route_app.route_links(result)
@@ -40,7 +40,7 @@ def qr_choices(result: RoutePlanResult, *, lang: str = "en") -> list[tuple[str, 
     return [(label, url) for label, url in found if url]
 
 
-def render_deep_links(result: RoutePlanResult, *, lang: str) -> None:
+def render_deep_links(result: RoutePlanResult, *, lang: Lang) -> None:
     """One "Open in AMap" button (the whole route, or its first part), the parts listed under it (each a link),
     and ONE large QR code of an app link (a choice between the personal map, Android and iPhone switches it
     without rerunning the page). Only links the core made are shown."""
@@ -76,7 +76,7 @@ def render_deep_links(result: RoutePlanResult, *, lang: str) -> None:
         _qr_fragment(result, lang)
 
 
-def _qr_caption(result: RoutePlanResult, lang: str) -> str:
+def _qr_caption(result: RoutePlanResult, lang: Lang) -> str:
     vias = [n for n in result.notices if n.code == "APP_LINK_VIAS"]
     if vias:
         params = vias[0].params
@@ -84,7 +84,7 @@ def _qr_caption(result: RoutePlanResult, lang: str) -> str:
     return t("route.links.qr_caption", lang)
 
 
-def _qr_fragment(result: RoutePlanResult, lang: str) -> None:
+def _qr_fragment(result: RoutePlanResult, lang: Lang) -> None:
     import streamlit as st
 
     @st.fragment

@@ -37,7 +37,7 @@ from components.maps import BEST_COLOUR, ROLE_COLOURS, _base_url_path, offline_m
 from components.route.numbering import stop_numbers
 from components.route_words import ROLE_LABELS, found_name, point_name
 from core.app.route import compare_with_best, source_words
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
 
 #: candidate colours, none of them the best route's red
@@ -83,7 +83,7 @@ class MapPoint:
     key: str = ""  # the place (ResolvedPoint.place_key)
 
 
-def _from_resolved(point: ResolvedPoint, label: str, *, lang: str = "en", region: str | None = None) -> MapPoint:
+def _from_resolved(point: ResolvedPoint, label: str, *, lang: Lang = "en", region: str | None = None) -> MapPoint:
     shown = point_name(point, lang, region)
     found = found_name(point, lang, region)
     return MapPoint(
@@ -100,7 +100,7 @@ def _from_resolved(point: ResolvedPoint, label: str, *, lang: str = "en", region
 
 
 def live_start(
-    result: RoutePlanResult, candidate: CandidateRoute | None = None, *, lang: str = "en"
+    result: RoutePlanResult, candidate: CandidateRoute | None = None, *, lang: Lang = "en"
 ) -> MapPoint | None:
     """The user's live start (current_location with coordinates), as the result carries it."""
     if result.resolved_origin is not None or result.live_origin is None:
@@ -110,7 +110,9 @@ def live_start(
     return MapPoint("S", "origin", lon, lat, label, source="user_input", key=f"at:{lon:.6f},{lat:.6f}")
 
 
-def map_points(result: RoutePlanResult, candidate: CandidateRoute | None = None, *, lang: str = "en") -> list[MapPoint]:
+def map_points(
+    result: RoutePlanResult, candidate: CandidateRoute | None = None, *, lang: Lang = "en"
+) -> list[MapPoint]:
     """Start (if known), the stops in the candidate's visiting order (numbered 1..n), destination."""
     region = result.region
     points: list[MapPoint] = []
@@ -138,7 +140,7 @@ def is_round_trip(points: list[MapPoint]) -> bool:
     return first.key == last.key or (abs(first.lon - last.lon) < 1e-5 and abs(first.lat - last.lat) < 1e-5)
 
 
-def pin_points(result: RoutePlanResult, *, lang: str = "en") -> list[MapPoint]:
+def pin_points(result: RoutePlanResult, *, lang: Lang = "en") -> list[MapPoint]:
     """The pins to draw: every point of the best order, a round trip's start and end as one S/E pin."""
     points = map_points(result, lang=lang)
     if is_round_trip(points):
@@ -160,13 +162,13 @@ def pin_points(result: RoutePlanResult, *, lang: str = "en") -> list[MapPoint]:
     return points
 
 
-def _role_words(point: MapPoint, lang: str) -> str:
+def _role_words(point: MapPoint, lang: Lang) -> str:
     if point.label == "S/E":
         return t("route.map.start_end", lang)
     return t(ROLE_LABELS[point.role], lang)
 
 
-def _tooltip(point: MapPoint, lang: str = "en") -> str:
+def _tooltip(point: MapPoint, lang: Lang = "en") -> str:
     """The pin's tooltip: number and role, the name in the map's language, the other language's name, the place
     it was found as, and (small) its coordinates and how it was found."""
     role = html.escape(_role_words(point, lang))
@@ -216,7 +218,7 @@ class CandidateLines:
 def candidate_lines(
     result: RoutePlanResult,
     *,
-    lang: str = "en",
+    lang: Lang = "en",
     max_alternatives: int = MAX_ALTERNATIVES,
     include_rank: int | None = None,
 ) -> list[CandidateLines]:
@@ -314,7 +316,7 @@ def _swatch(colour: str, *, dashed: bool = False) -> str:
 
 
 def legend_html(
-    result: RoutePlanResult, lines: list[CandidateLines], *, lang: str = "en", highlight: int | None = None
+    result: RoutePlanResult, lines: list[CandidateLines], *, lang: Lang = "en", highlight: int | None = None
 ) -> str:
     """The legend's HTML (every text escaped), a block the reader can fold: the best route with its figures and how
     it is drawn, then each candidate with a checkbox that shows or hides it, its figures and how many of its legs
@@ -373,7 +375,7 @@ def build_route_map(
     max_alternatives: int = MAX_ALTERNATIVES,
     base_url_path: str = "",
     background: bool = True,
-    lang: str = "en",
+    lang: Lang = "en",
     highlight: int | None = None,
 ) -> folium.Map:
     """A folium map of a plan, worded in ``lang``: numbered pins (clustered when crowded at a low zoom, spread when
@@ -416,7 +418,7 @@ def build_route_map(
 
 
 def _candidate_layers(
-    m: folium.Map, lines: list[CandidateLines], *, highlight: int | None, fade: bool, lang: str
+    m: folium.Map, lines: list[CandidateLines], *, highlight: int | None, fade: bool, lang: Lang
 ) -> tuple[dict[str, str], folium.FeatureGroup | None]:
     """A layer per candidate: its changed legs dashed (faded when ``fade`` and it is not the one selected) and, for
     the one selected in the table (``highlight``), its whole order bold. Every layer but the selected one is added to
@@ -457,7 +459,7 @@ def _candidate_layers(
 
 
 def _best_route_layer(
-    result: RoutePlanResult, line: list[list[float]], *, faded: bool, lang: str
+    result: RoutePlanResult, line: list[list[float]], *, faded: bool, lang: Lang
 ) -> folium.FeatureGroup:
     """The best route's layer: a wide red line over a white casing (both faded when another line is selected)."""
     best = folium.FeatureGroup(
@@ -479,7 +481,7 @@ def _best_route_layer(
     return best
 
 
-def _route_pins(points: list[MapPoint], *, lang: str, base_url_path: str) -> Pins:
+def _route_pins(points: list[MapPoint], *, lang: Lang, base_url_path: str) -> Pins:
     """The plan's pins: S and E (or S/E) above the numbered stops, which cluster when crowded at a low zoom."""
     cluster_title = t("route.map.cluster_title", lang, labels="{labels}")  # the cluster fills in its numbers
     pins = Pins(
@@ -499,7 +501,7 @@ _MAP_CACHE = "route_map_cache"
 def route_map_html(
     result: RoutePlanResult,
     *,
-    lang: str,
+    lang: Lang,
     base_url_path: str = "",
     show_alternatives: bool = True,
     highlight: int | None = None,
@@ -512,7 +514,7 @@ def route_map_html(
 def render_route_map(
     result: RoutePlanResult,
     *,
-    lang: str,
+    lang: Lang,
     key: str = "route_map",
     height: int | None = None,
     show_alternatives: bool = True,

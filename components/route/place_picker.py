@@ -23,6 +23,7 @@ import streamlit as st
 from components.language import current_lang
 from core import i18n
 from core.app.regions import district_name
+from core.i18n import Lang
 from core.models.route import PlaceCandidate, PlaceChoice
 
 REASONS = {
@@ -44,7 +45,7 @@ def choices_of(error: Any) -> dict[str, PlaceChoice]:
     return {field: PlaceChoice.model_validate(choice) for field, choice in raw.items()}
 
 
-def _names(option: PlaceCandidate, lang: str) -> tuple[str, str | None]:
+def _names(option: PlaceCandidate, lang: Lang) -> tuple[str, str | None]:
     """The name in ``lang`` (the pack's English name for English) and the other one, if the pack has both."""
     en = option.name_en if option.name_en and option.name_en != option.name else None
     if lang == "en" and en:
@@ -52,7 +53,7 @@ def _names(option: PlaceCandidate, lang: str) -> tuple[str, str | None]:
     return option.name, en
 
 
-def distance_text(metres: int, lang: str) -> str:
+def distance_text(metres: int, lang: Lang) -> str:
     if metres <= 0:
         return i18n.t("place.picker.first", lang)
     if metres < 1000:
@@ -60,7 +61,7 @@ def distance_text(metres: int, lang: str) -> str:
     return i18n.t("place.picker.km_away", lang, km=f"{metres / 1000:.1f}")
 
 
-def district_text(option: PlaceCandidate, lang: str, region: str | None = None) -> str:
+def district_text(option: PlaceCandidate, lang: Lang, region: str | None = None) -> str:
     """The option's district in ``lang``: the region pack's name for it (``Huangpu`` for 黄浦区 in English); "" in
     English when the pack has no English name (the Chinese one is then under the option, labelled)."""
     if option.category == "district":  # the option is the area itself, at its mapped centre
@@ -70,7 +71,7 @@ def district_text(option: PlaceCandidate, lang: str, region: str | None = None) 
     return district_name(region, option.district, lang)
 
 
-def option_text(option: PlaceCandidate, lang: str, *, region: str | None = None) -> str:
+def option_text(option: PlaceCandidate, lang: Lang, *, region: str | None = None) -> str:
     """One line per option: name · district · distance from the first option (the district left out when it has
     no name in ``lang``)."""
     name, _ = _names(option, lang)
@@ -78,7 +79,7 @@ def option_text(option: PlaceCandidate, lang: str, *, region: str | None = None)
     return " · ".join(part for part in (name, district, distance_text(option.distance_to_first_m, lang)) if part)
 
 
-def option_caption(option: PlaceCandidate, lang: str) -> str:
+def option_caption(option: PlaceCandidate, lang: Lang) -> str:
     """The other language's name and the address, under the option. In English, Chinese words are never mixed into
     the line: the name and address written in Chinese are labelled as such ("In Chinese: 外滩 · 黄浦区中山东一路")."""
     _, other = _names(option, lang)
@@ -99,7 +100,7 @@ def stop_fields(option: PlaceCandidate) -> dict[str, str | None]:
 
 
 def render_place_picker(
-    choice: PlaceChoice, *, key: str, lang: str | None = None, region: str | None = None
+    choice: PlaceChoice, *, key: str, lang: Lang | None = None, region: str | None = None
 ) -> PlaceCandidate | None:
     """The “Did you mean…” box of one field; the chosen option once the user presses “Use this place”. ``region``:
     the pack whose names the districts take."""
@@ -125,7 +126,7 @@ def render_place_picker(
 
 
 def render_choices(
-    error: Any, *, key: str = "place", lang: str | None = None, region: str | None = None
+    error: Any, *, key: str = "place", lang: Lang | None = None, region: str | None = None
 ) -> dict[str, PlaceCandidate]:
     """A picker for every ambiguous field of ``error``; the fields the user has settled in this run, with their
     chosen place. The route page wires it so (see the note in the report of issue 12):

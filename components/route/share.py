@@ -17,6 +17,7 @@ from components import share
 from components.route import errors as route_errors
 from components.route import form
 from components.route.places import PLACES
+from core.i18n import Lang
 from core.models.route import RoutePlanRequest
 from core.share import ShareError, route_from_token, route_token
 
@@ -53,7 +54,7 @@ def restore_from_url() -> bool:
     return True
 
 
-def render_error(lang: str) -> None:
+def render_error(lang: Lang) -> None:
     """Why the link's trip could not be opened (until a plan is made)."""
     if st.session_state.get(ERROR):
         share.render_error(st.session_state[ERROR], lang, key="route_share_error")
@@ -66,7 +67,7 @@ def plan(key_request: RoutePlanRequest, provider: Any, compute: Any) -> Any:
     return share.plan_and_keep(key, compute, reuse=reuse)
 
 
-def render_link(lang: str) -> None:
+def render_link(lang: Lang) -> None:
     """After the plan: the URL carries the plan's request; the address to copy is shown with a sentence."""
     st.session_state.pop(RESTORING, None)
     request = st.session_state.get(form.REQUEST)

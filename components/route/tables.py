@@ -27,7 +27,7 @@ from components.route_words import (
 from core.app import route as route_app
 from core.app.regions import district_name
 from core.app.route import source_words, stops_words
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.route import CandidateRoute, RoutePlanResult
 
 if TYPE_CHECKING:
@@ -95,11 +95,11 @@ def lazy_expander(label: str, *, key: str, render: Callable[[], None]) -> None:
     section()
 
 
-def header(column: str, lang: str) -> str:
+def header(column: str, lang: Lang) -> str:
     return t(HEADERS[column], lang) if column in HEADERS else column
 
 
-def headers_config(columns: Sequence[str], lang: str, **overrides: ColumnConfig) -> dict[str, ColumnConfig]:
+def headers_config(columns: Sequence[str], lang: Lang, **overrides: ColumnConfig) -> dict[str, ColumnConfig]:
     """``column_config`` naming each column in ``lang`` (``overrides``: a column's own config)."""
     import streamlit as st
 
@@ -108,16 +108,16 @@ def headers_config(columns: Sequence[str], lang: str, **overrides: ColumnConfig)
     return config
 
 
-def strategies_words(codes: list[str], lang: str) -> str:
+def strategies_words(codes: list[str], lang: Lang) -> str:
     return t("route.list_separator", lang).join(t(STRATEGY_WORDS[c], lang) for c in codes if c in STRATEGY_WORDS)
 
 
-def candidate_source(cand: CandidateRoute, lang: str = "en") -> str:
+def candidate_source(cand: CandidateRoute, lang: Lang = "en") -> str:
     sources = sorted({leg.source for leg in cand.legs})
     return source_words(", ".join(sources), lang) if sources else "—"
 
 
-def comparison_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFrame:
+def comparison_frame(result: RoutePlanResult, *, lang: Lang = "en") -> pd.DataFrame:
     """One row per candidate, in rank order: rank, order (names in ``lang``), km, minutes, Δ vs best, Pareto,
     best for."""
     rows = []
@@ -175,7 +175,7 @@ ORDER_MAX_PX = 520  # beside the mark, rank, km and minutes in a 1,400-px window
 WRAPPING_ROW_PX = 68  # Streamlit wraps a cell's text only in rows taller than 4 rem: three lines of 14-px text
 
 
-def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "comparison_table") -> pd.DataFrame:
+def render_comparison_table(result: RoutePlanResult, *, lang: Lang, key: str = "comparison_table") -> pd.DataFrame:
     """The candidates in rank order, the best one marked ★ in a first, pinned column. Formats and headers are
     column settings: no pandas Styler, whose per-cell display values cost about 30 ms per plan. Rank, distance,
     time and the order (as wide as its longest order) come first; the other figures follow (the table scrolls
@@ -232,7 +232,7 @@ def render_comparison_table(result: RoutePlanResult, *, lang: str, key: str = "c
     return shown
 
 
-def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.DataFrame:
+def resolved_points_frame(result: RoutePlanResult, *, lang: Lang = "en") -> pd.DataFrame:
     """Every point, in the best route's visiting order and numbered as on the map's pins (numbering.py): what was
     typed, the place it was found as (its name in ``lang``, the other language's name beside it), how it was found;
     and, for the details, its source code, score, note, id and coordinates."""
@@ -271,7 +271,7 @@ def resolved_points_frame(result: RoutePlanResult, *, lang: str = "en") -> pd.Da
     return frame
 
 
-def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
+def render_resolved_points(result: RoutePlanResult, *, lang: Lang) -> None:
     import streamlit as st
 
     frame = resolved_points_frame(result, lang=lang)
@@ -311,7 +311,7 @@ def render_resolved_points(result: RoutePlanResult, *, lang: str) -> None:
     lazy_expander(t("common.details", lang), key="resolved_points_details", render=details)
 
 
-def legs_frame(cand: CandidateRoute, result: RoutePlanResult | None = None, *, lang: str = "en") -> pd.DataFrame:
+def legs_frame(cand: CandidateRoute, result: RoutePlanResult | None = None, *, lang: Lang = "en") -> pd.DataFrame:
     """The legs of a candidate: from, to (names in ``lang`` when the result is given), km, minutes, source."""
     # leg i joins the candidate's points i and i + 1 (its labels only where the points do not say)
     names = [n.shown for n in order_names(result, cand, lang)] if result is not None else []
@@ -332,7 +332,7 @@ def legs_frame(cand: CandidateRoute, result: RoutePlanResult | None = None, *, l
     )
 
 
-def render_legs(result: RoutePlanResult, *, lang: str, key: str = "best_legs_table") -> None:
+def render_legs(result: RoutePlanResult, *, lang: Lang, key: str = "best_legs_table") -> None:
     import streamlit as st
 
     frame = legs_frame(result.best_route, result, lang=lang)
@@ -357,7 +357,7 @@ def provider_calls_frame(result: RoutePlanResult) -> pd.DataFrame:
     )
 
 
-def render_provider_calls(result: RoutePlanResult, *, lang: str) -> None:
+def render_provider_calls(result: RoutePlanResult, *, lang: Lang) -> None:
     import streamlit as st
 
     frame = provider_calls_frame(result)
@@ -373,11 +373,11 @@ def render_provider_calls(result: RoutePlanResult, *, lang: str) -> None:
 # --- result panels (text, links, downloads) ------------------------------------------------------
 
 
-def best_route_text(result: RoutePlanResult, *, lang: str = "en") -> str:
+def best_route_text(result: RoutePlanResult, *, lang: Lang = "en") -> str:
     return order_text(result, result.best_route, lang)
 
 
-def render_best_route_card(result: RoutePlanResult, *, lang: str) -> None:
+def render_best_route_card(result: RoutePlanResult, *, lang: Lang) -> None:
     """The best route in words: its order, totals, why it won, the summary; the core's own reasoning and the
     optimiser in a collapsed "Details"."""
     import streamlit as st
@@ -415,7 +415,7 @@ def render_best_route_card(result: RoutePlanResult, *, lang: str) -> None:
             render_best_route_details(result, lang=lang)
 
 
-def render_best_route_details(result: RoutePlanResult, *, lang: str) -> None:
+def render_best_route_details(result: RoutePlanResult, *, lang: Lang) -> None:
     """For analysts: how the order was searched and what the figures are, in words; in English also the core's
     own sentences and the codes (the API's vocabulary). The Chinese page shows no English sentence and no code."""
     import streamlit as st
@@ -456,7 +456,7 @@ def render_best_route_details(result: RoutePlanResult, *, lang: str) -> None:
     )
 
 
-def strategy_statement(result: RoutePlanResult, *, lang: str = "en") -> str | None:
+def strategy_statement(result: RoutePlanResult, *, lang: Lang = "en") -> str | None:
     """Why the strategies pick one order, when they do (None: they differ, the table shows how)."""
     if len({s for c in result.candidates for s in c.best_for}) < 2:
         return None
@@ -467,7 +467,7 @@ def strategy_statement(result: RoutePlanResult, *, lang: str = "en") -> str | No
     return t("route.strategies_agree.figures", lang)
 
 
-def render_warnings(result: RoutePlanResult, *, lang: str) -> None:
+def render_warnings(result: RoutePlanResult, *, lang: Lang) -> None:
     """The plan's notices in words, by code (an information icon on those that only inform); the codes and the
     core's own notes stay in a collapsed "Details"."""
     import streamlit as st
@@ -488,7 +488,7 @@ def render_warnings(result: RoutePlanResult, *, lang: str) -> None:
 _EXPORTS_CACHE = "route_exports_cache"
 
 
-def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
+def render_downloads(result: RoutePlanResult, *, lang: Lang) -> None:
     import streamlit as st
 
     from components.frame import region_today
@@ -520,7 +520,9 @@ def render_downloads(result: RoutePlanResult, *, lang: str) -> None:
 # --- reservations ----------------------------------------------------------------------------------
 
 
-def render_reservations(result: RoutePlanResult, *, lang: str, key_prefix: str = "rp_res", party_size: int = 2) -> None:
+def render_reservations(
+    result: RoutePlanResult, *, lang: Lang, key_prefix: str = "rp_res", party_size: int = 2
+) -> None:
     """ "Reserve" on every stop of the best route (and the destination) that the region's venues take bookings
     for, by its pack POI id; the form opens at today's (else tomorrow's) earliest bookable slot."""
     from components import reservations

@@ -23,11 +23,11 @@ from core.errors import InputError
 from core.i18n import Lang, guess_lang
 from core.i18n import join_words as join_words  # re-exported: the loop joins its words with it too
 from core.i18n import t as t  # re-exported: the agent loop's words too (fastpath.t), so the catalog test finds them
-from core.itinerary.words import hours_sentence
 from core.models.agent import AgentState, NextStep, StateStatus, TripEdit
 from core.models.common import echo
 from core.models.region import RegionPack
-from core.route.export_words import source_words
+from core.words.itinerary import hours_sentence
+from core.words.route import source_words
 
 POLICY = "SYSTEM1_DIRECT"
 _DAYNUM = r"([0-9]+|[一二两三四五六七八九十]+)"
@@ -188,7 +188,7 @@ def split_targets(target: str, known: Callable[[str], bool]) -> list[str]:
 
 
 def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    zh = state_lang(state) == "zh"
+    lang = state_lang(state)
     edit = parse_trip_edit(strip_negated(normalize_message(state.user_input)))  # "不要删除A，把B移到第二天": only B
     if edit is None or (edit.op in ("add", "delete", "move", "prioritize") and not edit.target):
         _set(
@@ -204,7 +204,7 @@ def _trip_edit(decision: RouterDecision, state: AgentState, ctx: AgentContext, r
     sentences: list[tuple[str, str]] = []
     for target in targets:
         one = edit.model_copy(update={"target": target})
-        sentences.append(_apply_one_edit(one, state, ctx, registry, zh))
+        sentences.append(_apply_one_edit(one, state, ctx, registry, lang))
     status: StateStatus = "OK" if all(s == "OK" for s, _ in sentences) else "NEED_MORE_INFO"
     _set(state, status, " ".join(text for _, text in sentences))
     if ctx.request.options.dry_run:
@@ -224,7 +224,7 @@ def _known_place(name: str, state: AgentState, ctx: AgentContext) -> bool:
 
 
 def _apply_one_edit(
-    edit: TripEdit, state: AgentState, ctx: AgentContext, registry: ActionRegistry, zh: bool
+    edit: TripEdit, state: AgentState, ctx: AgentContext, registry: ActionRegistry, lang: Lang
 ) -> tuple[str, str]:
     """Apply one edit through the registry; the status and the sentence that says what happened."""
     region = ctx.provider.region.name
@@ -249,7 +249,6 @@ def _apply_one_edit(
         facts={"op": edit.op, "target": edit.target, "day": edit.day, "nodes": len(out.current_nodes)},
     )
     state.memory.user_profile["trip"] = out.trip
-    lang: Lang = "zh" if zh else "en"
     pack = ctx.provider.region
     listing = join_words([_pack_name_in(pack, n, lang) for n in out.current_nodes], lang)
     out.matched = _pack_name_in(pack, out.matched, lang) if out.matched and edit.op != "rename" else out.matched
@@ -300,7 +299,6 @@ _PRIORITY = {"must": "agent.edit.priority.must", "nice": "agent.edit.priority.ni
 
 def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     lang = state_lang(state)
-    zh = lang == "zh"
     pack = ctx.provider.region
     day = resolve_day(state.user_input, now=ctx.now)  # a date that does not exist is asked about
     out = registry.call(
@@ -332,7 +330,7 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
             {"type": "weather", "date": day.isoformat(), "source": out.source, **(out.forecast or {})}
         )
         _set(state, "OK", t("agent.weather.forecast", lang, city=pack.city, day=day.isoformat(), source=out.source,
-                             forecast=_forecast_text(out.forecast, zh)))  # fmt: skip
+                             forecast=_forecast_text(out.forecast, lang)))  # fmt: skip
     elif out.reason in {"NO_FORECAST_FOR_DATE", "WEATHER_SERVICE_FAILED"}:
         state.result.evidence.append(
             {"type": "weather", "date": day.isoformat(), "available": False, "reason": out.reason, "detail": out.detail}
@@ -359,7 +357,7 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
         _set(state, "OK", text)
 
 
-def _forecast_text(forecast: dict[str, Any] | None, zh: bool) -> str:
+def _forecast_text(forecast: dict[str, Any] | None, lang: Lang) -> str:
     """A provider forecast in words, using only the published fields (nothing is derived or rounded)."""
     f = forecast or {}
     if "day_weather" not in f and "night_weather" not in f:
@@ -372,7 +370,6 @@ def _forecast_text(forecast: dict[str, Any] | None, zh: bool) -> str:
     night = f"{f.get('night_weather') or '—'}{temp(f.get('night_temp_c'))}"
     wind = " ".join(x for x in (f.get("day_wind"), f.get("day_power")) if x)
     issued = f.get("report_time")
-    lang: Lang = "zh" if zh else "en"
     text = t("agent.weather.day_night", lang, day=day, night=night)
     text += t("agent.weather.wind", lang, wind=wind) if wind else ""
     return text + (t("agent.weather.issued", lang, issued=issued) if issued else "")
@@ -448,8 +445,7 @@ _FIELD_Q = [
 ]
 
 
-def describe_poi(p: dict[str, Any], *, zh: bool, focus: str | None = None) -> str:
-    lang: Lang = "zh" if zh else "en"
+def describe_poi(p: dict[str, Any], *, lang: Lang, focus: str | None = None) -> str:
     name = p.get("name") or p.get("title")
     if "fact_id" in p:
         return t("agent.kb.fact", lang, name=name, text=p.get("text"))
@@ -476,7 +472,6 @@ def describe_poi(p: dict[str, Any], *, zh: bool, focus: str | None = None) -> st
 
 def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     lang = state_lang(state)
-    zh = lang == "zh"
     out = registry.call(ActionName.PLACES_SEARCH_KNOWLEDGE, {"query": state.user_input, "k": 5}, state=state, ctx=ctx)
     log_decision(
         state,
@@ -529,7 +524,7 @@ def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registr
                 ],
             }
         )
-        lines.append(describe_poi(h, zh=zh, focus=focus))
+        lines.append(describe_poi(h, lang=lang, focus=focus))
     head = t("agent.kb.head", lang)
     if decision.features.realtime:
         lines.append(t("agent.kb.not_live", lang))

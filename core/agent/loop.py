@@ -18,8 +18,7 @@ from core.agent import fastpath
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.flows import memory as memory_flow
-from core.agent.flows.itinerary_words import dropped_lines, must_fix_steps
-from core.agent.flows.reservation_words import name_of
+from core.agent.flows.itinerary_fixes import must_fix_steps
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import (
@@ -47,14 +46,15 @@ from core.agent.trip_request import (
     suggestion_room,
 )
 from core.itinerary.balance import plans_are_even
-from core.itinerary.words import violation_sentence
 from core.models.agent import (
     AgentState,
     NextStep,
 )
-from core.models.common import PRIORITY_RANK
+from core.models.common import PRIORITY_RANK, Lang
 from core.models.itinerary_result import ItineraryResult
 from core.models.region import RegionPack
+from core.words.agent import dropped_lines, name_of
+from core.words.itinerary import violation_sentence
 
 
 class _PlanFacts(TypedDict):
@@ -439,33 +439,32 @@ def _add_sources(state: AgentState, pack: RegionPack) -> None:
         )
 
 
-def _plan_facts(result: ItineraryResult, pack: RegionPack, lang: str) -> _PlanFacts:
-    zh = lang == "zh"
+def _plan_facts(result: ItineraryResult, pack: RegionPack, lang: Lang) -> _PlanFacts:
     return {
         "days": [
             {
                 "day": d.day_index,
                 "date": d.date.isoformat(),
                 "visits": [  # in the reply's language (the pack's English name in English, when it has one)
-                    name_of(pack, e.key, e.name, zh) if e.key else e.name
+                    name_of(pack, e.key, e.name, lang) if e.key else e.name
                     for e in d.entries
                     if e.kind == "visit" and not e.continues_visit
                 ],
             }
             for d in result.days
         ],
-        "dropped": dropped_lines(result, lambda key: name_of(pack, key, "", zh), lang),  # worded, no codes
+        "dropped": dropped_lines(result, lambda key: name_of(pack, key, "", lang), lang),  # worded, no codes
         "robustness": result.robustness.score if result.robustness else None,
         "min_slack_min": result.robustness.min_slack_min if result.robustness else None,
         "notes": [],
     }
 
 
-def _fail_infeasible(state: AgentState, result: ItineraryResult, pack: RegionPack, lang: str) -> None:
+def _fail_infeasible(state: AgentState, result: ItineraryResult, pack: RegionPack, lang: Lang) -> None:
     """A must the plan cannot hold: FAILED, with the steps that would fix it."""
     state.result.status = "FAILED"
     state.result.error_code = "PLANNER_INFEASIBLE_HARD_NODES"
-    fixes = must_fix_steps(result, lambda key: name_of(pack, key, key, lang == "zh"))
+    fixes = must_fix_steps(result, lambda key: name_of(pack, key, key, lang))
     musts = [d.name for d in result.dropped_items if d.priority == "must"]
     state.result.next_steps += fixes or [NextStep(code="relax_must")]
     head = fastpath.t("agent.plan.infeasible", lang, names=fastpath.join_words(musts, lang))
@@ -479,10 +478,9 @@ def _fail_infeasible(state: AgentState, result: ItineraryResult, pack: RegionPac
     )
 
 
-def _add_notes(state: AgentState, result: ItineraryResult, pack: RegionPack, lang: str, notes: list[str]) -> None:
+def _add_notes(state: AgentState, result: ItineraryResult, pack: RegionPack, lang: Lang, notes: list[str]) -> None:
     """The notes the explanation carries: availability asked but not verified, the agent's suggestions swapped,
     offline estimates."""
-    zh = lang == "zh"
     if decision_needs_availability(state):
         needs = [p["name"] for p in state.memory.semantic_facts.pois if p.get("needs_reservation")]
         state.result.evidence.append(
@@ -497,20 +495,20 @@ def _add_notes(state: AgentState, result: ItineraryResult, pack: RegionPack, lan
             fastpath.t(
                 "agent.plan.suggestions_swapped",
                 lang,
-                dropped=fastpath.join_words([name_of(pack, k, k, zh) for k in swapped["dropped"]], lang),
-                added=fastpath.join_words([name_of(pack, k, k, zh) for k in swapped["added"]], lang),
+                dropped=fastpath.join_words([name_of(pack, k, k, lang) for k in swapped["dropped"]], lang),
+                added=fastpath.join_words([name_of(pack, k, k, lang) for k in swapped["added"]], lang),
             )
         )
     if any(n.startswith("Offline estimate") for n in result.warnings):
         notes.append(fastpath.t("agent.plan.offline_estimates", lang))
 
 
-def _flag_needs_review(state: AgentState, pack: RegionPack, lang: str) -> None:
+def _flag_needs_review(state: AgentState, pack: RegionPack, lang: Lang) -> None:
     """The critic still fails after the repairs: NEEDS_REVIEW, its problems worded (never answered as OK)."""
     state.result.status = "NEEDS_REVIEW"
     critic = state.compute.critic
     problems = list(dict.fromkeys(
-        violation_sentence(v, lambda key: name_of(pack, key, key, lang == "zh"), lang) for v in critic.violations
+        violation_sentence(v, lambda key: name_of(pack, key, key, lang), lang) for v in critic.violations
     ))  # fmt: skip
     state.result.explanations.append(
         fastpath.t("agent.plan.needs_review", lang, problems=fastpath.join_words(problems, lang, sep="sentences"))

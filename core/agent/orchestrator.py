@@ -33,7 +33,7 @@ from core.agent.telemetry import Telemetry
 from core.clock import monotonic
 from core.errors import DatabaseUnreachable, InputError, error_from_validation
 from core.geo.composite import MapServices
-from core.i18n import Lang, t
+from core.i18n import Lang
 from core.memory.rules import read_message
 from core.models.agent import (
     ERROR_CODES,
@@ -48,6 +48,7 @@ from core.models.agent import (
     unique_steps,
 )
 from core.models.rules import Said
+from core.words import agent as agent_words
 
 logger = logging.getLogger(__name__)
 
@@ -208,7 +209,7 @@ def _dispatch(
         memory_flow.forget(said, state, ctx)
     elif said.remember and decision.intent == "clarify":  # only a rule stated ("我不吃辣"): nothing to ask
         state.result.status = "READY"
-        state.result.explanations = [remembered or t("agent.memory.known", ctx.reply_lang())]
+        state.result.explanations = [remembered or agent_words.rules_known_sentence(ctx.reply_lang())]
         return system_mode, None
     elif decision.intent == "clarify" or decision.question_kind == "ask":
         _clarify(decision, state, ctx)
@@ -247,7 +248,9 @@ def _run_guarded(
         error = error_from_validation(exc) if isinstance(exc, ValidationError) else exc
         state.result.status = "NEED_MORE_INFO"
         state.result.error_code = "INVALID_INPUT"
-        state.result.explanations = [t("agent.error.invalid_input", ctx.reply_lang(), message=error.message)]
+        state.result.explanations = [
+            agent_words.error_sentence("invalid_input", ctx.reply_lang(), message=error.message)
+        ]
         log_decision(
             state,
             action="router.clarify",
@@ -264,7 +267,9 @@ def _run_guarded(
         else:
             state.result.status = "FAILED"
             state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
-            state.result.explanations = [t("agent.error.tool_failed", ctx.reply_lang(), message=exc.message)]
+            state.result.explanations = [
+                agent_words.error_sentence("tool_failed", ctx.reply_lang(), message=exc.message)
+            ]
             state.observability.fallback_used = True
         ctx.telemetry.fallback_triggered(
             from_route=decision.output.route, to_route="NONE", reason=state.result.error_code or exc.code
@@ -273,7 +278,9 @@ def _run_guarded(
         logger.exception("agent request %s failed unexpectedly", ctx.request.request_id)
         state.result.status = "FAILED"
         state.result.error_code = "INTERNAL_ERROR"
-        state.result.explanations = [t("agent.error.internal", ctx.reply_lang(), trace=ctx.request.request_id)]
+        state.result.explanations = [
+            agent_words.error_sentence("internal", ctx.reply_lang(), trace=ctx.request.request_id)
+        ]
         state.observability.fallback_used = True
     return _system_mode(decision, ctx), remembered
 
@@ -381,7 +388,7 @@ def _database_down(state: AgentState, ctx: AgentContext) -> None:
     """The database cannot serve the request: one answer, ``FAILED`` with ``DATABASE_UNREACHABLE``."""
     state.result.status = "FAILED"
     state.result.error_code = "DATABASE_UNREACHABLE"
-    state.result.explanations = [t("agent.error.database_unreachable", ctx.reply_lang())]
+    state.result.explanations = [agent_words.error_sentence("database_unreachable", ctx.reply_lang())]
     state.observability.fallback_used = True
 
 
@@ -390,7 +397,7 @@ def _clarify(decision: RouterDecision, state: AgentState, ctx: AgentContext) -> 
     if decision.error_code:
         state.result.error_code = decision.error_code
     lang = ctx.reply_lang(state.user_input)
-    state.result.explanations = [decision.question or t("agent.router.tell_more", lang)]
+    state.result.explanations = [decision.question or agent_words.tell_more(lang)]
     state.result.next_steps = [NextStep(code="missing", args={"field": m}) for m in decision.missing]
     log_decision(
         state,

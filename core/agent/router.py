@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from core.agent.features import Features, extract_features
 from core.config import Settings
-from core.i18n import Lang, guess_lang, join_words, t
+from core.i18n import Lang, guess_lang
 from core.models.agent import (
     AgentOptions,
     Budget,
@@ -31,6 +31,7 @@ from core.models.agent import (
     UiHint,
     UiStatus,
 )
+from core.words import agent as words
 
 Intent = str  # trip_edit | weather | travel_time | rag | plan | conditional | browse | commit | bulk_write | clarify
 #   | book | cancel | list (reservations)
@@ -67,25 +68,6 @@ class ArbiterVerdict(BaseModel):
 
 
 Arbiter = Callable[[str, dict[str, Any]], dict[str, Any] | str | None]
-
-
-def _lang(zh: bool) -> Lang:
-    return "zh" if zh else "en"
-
-
-_FIELD_NAMES = {
-    "date": "agent.router.field.date",
-    "party_size": "agent.router.field.party_size",
-    "city": "agent.router.field.city",
-    "budget": "agent.router.field.budget",
-    "days": "agent.router.field.days",
-    "target": "agent.router.field.target",
-}
-
-
-def _ask(zh: bool, fields: list[str]) -> str:
-    names = [t(_FIELD_NAMES[f], _lang(zh)) for f in fields]
-    return t("agent.router.ask", _lang(zh), fields=join_words(names, _lang(zh)))
 
 
 def _budget(route: Route, options: AgentOptions) -> Budget:
@@ -470,7 +452,7 @@ def _finish(
     missing: list[str] | None = None,
     error_code: ErrorCode | None = None,
 ) -> RouterDecision:
-    zh = (f.lang or guess_lang(f.text)) == "zh"
+    lang: Lang = f.lang or guess_lang(f.text)
     conf = round(max(0.0, min(0.99, conf)), 3)
     missing = list(missing or [])
     kind = "execute"
@@ -478,35 +460,35 @@ def _finish(
     if conf < settings.router_ask_threshold:
         kind = "ask"
         missing = missing or f.missing_fields()
-        question = _ask(zh, missing)
+        question = words.ask_fields(missing, lang)
         error_code = error_code or "ROUTER_LOW_CONFIDENCE"
         if "MISSING_INFO" not in reasons:
             reasons = [*reasons, "MISSING_INFO"]
     elif conf < settings.router_execute_threshold:
         kind = "approximate"
         if missing:
-            question = _ask(zh, missing[:1])  # one key question
+            question = words.ask_fields(missing[:1], lang)  # one key question
     mode = "fast" if route.startswith("SYSTEM1") else "slow"
     status: UiStatus
     if kind == "ask" or (kind == "approximate" and question and intent in ("clarify", "trip_edit")):
         status, message = "done", question or ""
     elif route == "SYSTEM2_WEBBROWSE":
         if options.allow_webbrowse:
-            status, message = "browsing", t("agent.router.browsing", _lang(zh))
+            status, message = "browsing", words.router_message("browsing", lang)
         else:
-            status, message = "awaiting_consent", t("agent.router.awaiting_consent", _lang(zh))
+            status, message = "awaiting_consent", words.router_message("awaiting_consent", lang)
     elif intent in ("book", "cancel"):
         status = "awaiting_confirmation"
-        message = t("agent.router.book_first" if intent == "book" else "agent.router.cancel_first", _lang(zh))
+        message = words.router_message("book_first" if intent == "book" else "cancel_first", lang)
     elif intent in ("commit", "bulk_write"):
-        status, message = "awaiting_confirmation", t("agent.router.commit_first", _lang(zh))
+        status, message = "awaiting_confirmation", words.router_message("commit_first", lang)
     elif route == "SYSTEM2_REASONING":
         if f.realtime:
-            status, message = "verifying", t("agent.router.verifying", _lang(zh))
+            status, message = "verifying", words.router_message("verifying", lang)
         else:
-            status, message = "thinking", t("agent.router.planning", _lang(zh))
+            status, message = "thinking", words.router_message("planning", lang)
     else:
-        status, message = "thinking", t("agent.router.looking_up", _lang(zh))
+        status, message = "thinking", words.router_message("looking_up", lang)
     out = RouterOutput(
         route=route,
         confidence=conf,

@@ -11,10 +11,12 @@ from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.actions.spec import ActionError
 from core.agent.state import AgentContext, log_decision
+from core.i18n import Lang
 from core.models.agent import (
     AgentState,
     NextStep,
 )
+from core.words import agent as words
 
 POLICY_FACTS = "FACTS_FIRST"
 
@@ -136,7 +138,7 @@ def issue_dry_run(
 ) -> None:
     """Hold a commit as a dry run until the same user confirms it; ``explain=False`` leaves the words to the caller
     (the reservation flows say it in sentences, without the API's fields)."""
-    zh = fastpath.state_lang(state) == "zh"
+    lang = fastpath.state_lang(state)
     rec = gates.make_dry_run(
         ctx.store,
         ctx.request,
@@ -156,7 +158,7 @@ def issue_dry_run(
     state.result.status = "NEED_CONFIRMATION"
     state.result.next_steps.append(NextStep(code="confirm", args={"dry_run_id": rec.dry_run_id}))
     if explain:
-        state.result.explanations.append(_how_to_confirm(rec.dry_run_id, ctx, zh))
+        state.result.explanations.append(_how_to_confirm(rec.dry_run_id, ctx, lang))
     log_decision(
         state,
         action="gate.dry_run",
@@ -167,10 +169,10 @@ def issue_dry_run(
     ctx.report("awaiting_confirmation")
 
 
-def _how_to_confirm(dry_run_id: str, ctx: AgentContext, zh: bool) -> str:
+def _how_to_confirm(dry_run_id: str, ctx: AgentContext, lang: Lang) -> str:
     """The preview in words; how to confirm it (its id) is in the response's dry run and next steps, not here."""
     minutes = int(ctx.settings.dry_run_ttl_s // 60)
-    return fastpath.t("agent.gate.preview", "zh" if zh else "en", minutes=minutes)
+    return words.preview_line(minutes, lang)
 
 
 def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted) -> None:
@@ -222,16 +224,7 @@ def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted
     )
     ctx.telemetry.fallback_triggered(from_route="SYSTEM2_REASONING", to_route="SYSTEM1_PARTIAL", reason=exc.code)
     lang = fastpath.state_lang(state)
-    what = fastpath.t(
-        {
-            "poi_facts": "agent.timeout.partial.poi_facts",
-            "day_clusters": "agent.timeout.partial.day_clusters",
-            "unverified_day_orders": "agent.timeout.partial.unverified_day_orders",
-            "none": "agent.timeout.partial.none",
-        }[partial],
-        lang,
-    )
-    state.result.explanations = [fastpath.t("agent.timeout.stopped", lang, what=what)]
+    state.result.explanations = [words.timeout_sentence(partial, lang)]
     state.result.next_steps += [
         NextStep(code="retry_more_time"),
         NextStep(code="plan_less"),

@@ -10,7 +10,6 @@ from core.agent.lexicon import URL
 from core.agent.trip_request import mentioned_places
 from core.config import Settings
 from core.geo.text import normalize
-from core.i18n import Lang, join_words, t
 from core.models.region import RegionPack
 from core.venues.catalog import VenueKind, VenueSite, load_sites
 
@@ -31,18 +30,15 @@ def demo_sites(settings: Settings, region: str) -> list[VenueSite]:
     return sites.site_paths() if sites is not None else []
 
 
-def allowed_site_names(settings: Settings, region: str, lang: Lang) -> str:
-    """The allowlist in words: the demo server by the venues it serves, any other entry as written."""
+def allowed_sites(settings: Settings, region: str) -> list[str | list[VenueSite]]:
+    """The allowlist's entries: the demo server as the venues it serves, any other entry as written (worded by
+    core.words.agent.site_names)."""
     demo_entry = demo_base(settings).removeprefix("http://")
-    names = []
+    entries: list[str | list[VenueSite]] = []
     for entry in settings.browse_allowlist:
         venues = demo_sites(settings, region) if entry.strip().lower() == demo_entry else []
-        if venues:
-            listed = join_words((v.name.get(lang) or v.name["zh"] for v in venues), lang)
-            names.append(t("agent.browse.demo_sites", lang, names=listed))
-        else:
-            names.append(entry.strip())
-    return join_words(names, lang, sep="items") or t("agent.browse.no_sites", lang)
+        entries.append(venues or entry.strip())
+    return entries
 
 
 def site_for_message(message: str, pack: RegionPack, settings: Settings) -> VenueSite | None:

@@ -28,7 +28,7 @@ from core.geo.composite import MapServices
 from core.geo.pool import BuiltOnce, ProviderPool
 from core.halfday.breaker import HalfDayBreakers
 from core.halfday.waits import HalfDayWaits, InProcessWaits
-from core.i18n import DEFAULT_LANG, Lang, normalize_lang, set_strict
+from core.i18n import DEFAULT_LANG, Lang, set_strict
 from core.models.region import RegionPack
 from core.packs.loader import list_regions, load_region
 from core.stores.db import Database
@@ -143,7 +143,7 @@ class AppServices:
         self,
         *,
         user: str | None = None,
-        lang: str | None = None,
+        lang: Lang | None = None,
         timezone: str | None = None,
         region: str | None = None,
         provider: str | None = None,
@@ -151,7 +151,7 @@ class AppServices:
         settings: Settings | None = None,
         trace_id: str | None = None,
     ) -> RequestContext:
-        """A new request's context: its language (the face's; else the default), its zone (the face's if this
+        """A new request's context: its language (the face's, read from its locale tag at the edge; else the default), its zone (the face's if this
         machine knows it, else the region pack's), its region and provider (else the settings'), its clock (else the
         settings': ``OMNI_NOW``'s fixed moment or the machine's). Its view of the
         providers is made on first use: a request that plans nothing (a booking, a list) never builds a provider, so
@@ -162,8 +162,8 @@ class AppServices:
         zone = zone_or_none(timezone) or zone_or_none(pack.timezone) or ZoneInfo("UTC")
         return RequestContext(
             user=user,
-            lang=normalize_lang(lang) or DEFAULT_LANG,
-            lang_given=normalize_lang(lang) is not None,
+            lang=lang or DEFAULT_LANG,
+            lang_given=lang is not None,
             timezone=str(zone.key),
             region=pack,
             settings=settings,

@@ -15,6 +15,7 @@ from core.halfday.memory import MemoryStore
 from core.halfday.pipeline import Decide
 from core.halfday.service import HalfDayPlanner
 from core.halfday.waits import WaitAnswer
+from core.i18n import Lang
 from core.models.agent import AgentRequest, AgentResponse
 from core.models.halfday.events import DoneEvent, DonePlans, HalfDayEvent, HalfDayResult
 from core.models.halfday.facts import (
@@ -127,12 +128,12 @@ def converse_instead(ctx: RequestContext, message: str) -> AgentResponse:
     return agent.ask(ctx, AgentRequest(user_id=ctx.user or "anonymous", message=message))
 
 
-def worded(event: HalfDayEvent, lang: str | None) -> HalfDayEvent:
+def worded(event: HalfDayEvent, lang: Lang | None) -> HalfDayEvent:
     """``event`` as a face sends it: a ``done`` with plans gets their intros and step reasons in words (``lang``, else
     the goal's language), from the same catalogs the page reads; every other event is codes and facts only."""
     if not (isinstance(event, DoneEvent) and isinstance(event.data, DonePlans)):
         return event
-    from core.app.halfday_words import result_words
+    from core.words.halfday import result_words
 
     result = event.data.result
     words = result_words(result, lang or result.goal.language)

@@ -12,43 +12,26 @@ from core.app.context import RequestContext
 from core.clock import Clock
 from core.config import Settings, get_settings
 from core.geo.base import TravelMode
+from core.i18n import Lang
 from core.itinerary.edits import reoptimize
 from core.itinerary.pipeline import ProgressCallback
 from core.itinerary.pipeline import plan_itinerary as _plan_itinerary
-from core.itinerary.words import (
-    CRITIC_KEYS,
-    MONTHS,
-    PRIORITY_KEYS,
-    REASON_KEYS,
-    WEEKDAYS,
-    PlaceName,
-    hours_sentence,
-    violation_sentence,
-)
 from core.models.itinerary import Pacing, TripRequest, UserEdit
 from core.models.itinerary_problem import RobustnessPolicy
 from core.models.itinerary_result import DroppedItem, ItineraryResult, SmallestFix, TimelineEntry
+from core.words.itinerary import PlaceName
 
 __all__ = [
-    # the itinerary's word tables (catalog keys per code), shared by the pages, the agent and the CLI
-    "CRITIC_KEYS",
-    "MONTHS",
-    "PRIORITY_KEYS",
-    "REASON_KEYS",
-    "WEEKDAYS",
-    "PlaceName",
     # entry points and what they return
     "EditOutcome",
     "demo_trip_from_today",
     "edit_itinerary",
     "fix_sentence",
-    "hours_sentence",
     "ics",
     "plan_itinerary",
     "reason_days",
     "reason_sentence",
     "robustness_policy",
-    "violation_sentence",
     "visited_keys",
 ]
 
@@ -124,21 +107,21 @@ def _dropped(before: ItineraryResult, after: ItineraryResult, edited: str | None
 
 def reason_days(item: DroppedItem) -> list[int]:
     """The days (0-based) a dropped place's reason names."""
-    from core.itinerary.words import reason_days as _reason_days
+    from core.words.itinerary import reason_days as _reason_days
 
     return _reason_days(item)
 
 
-def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: str) -> str:
+def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: Lang) -> str:
     """Why a place was left out, in ``lang``."""
-    from core.itinerary.words import reason_sentence as _reason_sentence
+    from core.words.itinerary import reason_sentence as _reason_sentence
 
     return _reason_sentence(item, result, lang)
 
 
-def fix_sentence(fix: SmallestFix | None, place_name: PlaceName, lang: str) -> str:
+def fix_sentence(fix: SmallestFix | None, place_name: PlaceName, lang: Lang) -> str:
     """The smallest verified change that fits a dropped place, in ``lang`` ("" when none was found)."""
-    from core.itinerary.words import fix_sentence as _fix_sentence
+    from core.words.itinerary import fix_sentence as _fix_sentence
 
     return _fix_sentence(fix, place_name, lang)
 

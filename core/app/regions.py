@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings, get_settings
+from core.i18n import Lang
 from core.models.region import RegionPack
 
 __all__ = [
@@ -77,7 +78,7 @@ def gcj02_to_wgs84(lon: float, lat: float) -> tuple[float, float]:
     return _to_wgs84(lon, lat)
 
 
-def example_place(name: str, lang: str, *, data_dir: Path | None = None) -> tuple[str, str] | None:
+def example_place(name: str, lang: Lang, *, data_dir: Path | None = None) -> tuple[str, str] | None:
     """``(name, address)`` of the region's own example place for a form's placeholders, in ``lang`` where the pack
     has it: its most important named place with an address that is not a bare address (pack order breaks ties).
     The address in English is the place's English name when the pack's address is in Chinese. None when the
@@ -100,7 +101,7 @@ def example_place(name: str, lang: str, *, data_dir: Path | None = None) -> tupl
     return shown, address
 
 
-def district_name(region: str | None, district: str | None, lang: str, *, data_dir: Path | None = None) -> str:
+def district_name(region: str | None, district: str | None, lang: Lang, *, data_dir: Path | None = None) -> str:
     """A district as a place names it, in ``lang``: the pack's name for it (region.json ``district_names``); in
     English a Chinese name the pack cannot translate is left out ("") rather than shown in Chinese."""
     from core.errors import OmniError

@@ -12,30 +12,24 @@ from typing import Literal
 from core.app.context import RequestContext
 from core.config import get_settings
 from core.errors import OmniError
-from core.i18n import t
+from core.i18n import Lang
 from core.models.region import RegionPack
 from core.models.route import (
     CandidateRoute,
     Notice,
     OptimizerInfo,
     OrderComparison,
+    PlaceNames,
     ResolvedPoint,
     RoutePlanRequest,
     RoutePlanResult,
     Scenario,
 )
-from core.route.export_words import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
-from core.route.notices import PlaceNames
 from core.route.planner import plan_route as _plan_route
 from core.route.stage_types import PlanStage, Progress
+from core.words.route import stage_words
 
 __all__ = [
-    "PlaceNames",
-    # the route's word tables (catalog keys per code), shared by the page and the HTML report
-    "ROLE_KEYS",
-    "SOURCE_KEYS",
-    "STRATEGY_KEYS",
-    "TRANSPORT_KEYS",
     # entry points
     "compare_with_best",
     "ExportFile",
@@ -55,7 +49,6 @@ __all__ = [
     "source_words",
     "stops_words",
     "why_words",
-    "stage_words",
 ]
 
 
@@ -70,16 +63,6 @@ def plan_route(ctx: RequestContext, request: RoutePlanRequest, *, progress: Prog
         report(stage_words(stage, ctx.lang), fraction)
 
     return _plan_route(request, provider=ctx.providers, settings=ctx.settings, progress=worded)
-
-
-def stage_words(stage: PlanStage, lang: str) -> str:
-    """A plan's stage in ``lang``: "Resolving places (AMap: 3 calls made, at most 16 left)"."""
-    words = t(f"route.progress.{stage.code}", lang)
-    if stage.service is None or stage.made is None or stage.left is None:
-        return words
-    key = f"common.provider.short.{stage.service.replace('-', '_')}"
-    service = t(key, lang) if stage.service in ("amap", "amap-mcp") else stage.service
-    return f"{words} {t('route.progress.calls', lang, service=service, made=stage.made, left=stage.left)}"
 
 
 # ---- what a face shows of a route: scenarios, comparisons, notices, links, exports ----------------------------
@@ -107,46 +90,46 @@ def notice_known(notice: Notice) -> bool:
     return known(notice)
 
 
-def notice_words(notice: Notice, lang: str, *, names: PlaceNames | None = None) -> str:
+def notice_words(notice: Notice, lang: Lang, *, names: PlaceNames | None = None) -> str:
     """The notice in ``lang`` from its code and parameters (points and regions named through ``names``)."""
     from core.route.notices import words
 
     return words(notice, lang, names=names)
 
 
-def source_words(code: str | None, lang: str) -> str:
+def source_words(code: str | None, lang: Lang) -> str:
     """A figure's source code(s) in words (``offline_estimate`` → "offline estimate")."""
-    from core.route.export_words import source_words as _source_words
+    from core.words.route import source_words as _source_words
 
     return _source_words(code, lang)
 
 
-def provider_words(name: str | None, lang: str, *, short: bool = False) -> str:
+def provider_words(name: str | None, lang: Lang, *, short: bool = False) -> str:
     """A provider's name in words ("offline" → "Offline (region pack …)"; "pack+osrm" → its places and travel
     services; ``short``: a whole provider's name alone); its keys come from the services' names."""
-    from core.route.export_words import provider_words as _provider_words
+    from core.words.route import provider_words as _provider_words
 
     return _provider_words(name, lang, short=short)
 
 
-def stops_words(n: int, lang: str) -> str:
+def stops_words(n: int, lang: Lang) -> str:
     """How many stops, in words ("1 stop" / "3 stops")."""
-    from core.route.export_words import stops_words as _stops_words
+    from core.words.route import stops_words as _stops_words
 
     return _stops_words(n, lang)
 
 
-def search_words(optimizer: OptimizerInfo, lang: str) -> str:
+def search_words(optimizer: OptimizerInfo, lang: Lang) -> str:
     """What the order search did, exactly: every order listed, an exact dynamic programme or a heuristic with
     its budget."""
-    from core.route.export_words import search_words as _search_words
+    from core.words.route import search_words as _search_words
 
     return _search_words(optimizer, lang)
 
 
-def why_words(result: RoutePlanResult, lang: str) -> str:
+def why_words(result: RoutePlanResult, lang: Lang) -> str:
     """Why the best order is first, as the page and the HTML report say it."""
-    from core.route.export_words import why_words as _why_words
+    from core.words.route import why_words as _why_words
 
     return _why_words(result, lang)
 
@@ -176,8 +159,8 @@ class RouteLinks:
 def route_links(result: RoutePlanResult) -> RouteLinks | None:
     """The result's deep links to show (None: the core made none), the browser links with what each covers: the
     route cut as the core cut it (``core.route.links.web_part_spans``), its start the fixed origin or the phone."""
-    from core.route.export import safe_href
     from core.route.links import web_part_spans
+    from core.words.route_export import safe_href
 
     links = result.deep_links
     if links is None:
@@ -232,13 +215,13 @@ class RouteExports:
 
 
 def exports(
-    result: RoutePlanResult, *, on: date, destination_name: str | None = None, lang: str = "en"
+    result: RoutePlanResult, *, on: date, destination_name: str | None = None, lang: Lang = "en"
 ) -> RouteExports:
     """The result's downloads for the day ``on``: the JSON (the whole result, Chinese readable; it round-trips through
     ``RoutePlanResult.model_validate_json``), the HTML page (``export_html`` in ``lang``) and the best route's legs
     as CSV (UTF-8 with a byte order mark: Excel reads the Chinese names right). Each is made only when asked for:
     the HTML page draws a QR code per link, and the three are seldom all wanted."""
-    from core.route.export import export_stem, legs_to_csv_bytes, result_to_json
+    from core.words.route_export import export_stem, legs_to_csv_bytes, result_to_json
 
     stem = export_stem(result, on=on, destination_name=destination_name)
     return RouteExports(
@@ -251,10 +234,10 @@ def exports(
     )
 
 
-def export_html(result: RoutePlanResult, *, lang: str = "en", data_dir: Path | None = None) -> str:
+def export_html(result: RoutePlanResult, *, lang: Lang = "en", data_dir: Path | None = None) -> str:
     """One self-contained HTML page of the result (no network, no scripts), worded in ``lang``, with the names of
     its region pack (in ``data_dir``, default: the settings' data folder; none when the pack cannot be read)."""
-    from core.route.export import result_to_html
+    from core.words.route_export import result_to_html
 
     return result_to_html(result, lang=lang, pack=_result_pack(result, data_dir or get_settings().data_dir))
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pydantic import ValidationError
 
 from core.errors import InputError, OmniError, ResolutionError, error_from_validation
+from core.i18n import normalize_lang
 from core.models.common import echo
 
 if TYPE_CHECKING:
@@ -87,7 +88,11 @@ def request_context(
     pack and provider (else the settings'), at which moment (--now fixes the clock; a moment without an offset is
     the region's local time)."""
     return services().context(
-        user=user, lang=lang, region=region, provider=provider, clock=(lambda: now) if now is not None else None
+        user=user,
+        lang=normalize_lang(lang),  # --lang read once into a Lang, here at the edge
+        region=region,
+        provider=provider,
+        clock=(lambda: now) if now is not None else None,
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from core.cli import settings
 from core.errors import InputError
+from core.i18n import Lang
 
 
 def _stops(text: str) -> tuple[int, int]:
@@ -98,7 +99,7 @@ def _num(value: float | None, pct: bool = False) -> str:
     return f"{value * 100:.2f}%" if pct else f"{value:,.1f}"
 
 
-def render_text(summary: Any, lang: str = "en") -> str:
+def render_text(summary: Any, lang: Lang = "en") -> str:
     """The summary in words for people (en / zh)."""
     words = _WORDS[lang]
     lines: list[str] = []

@@ -50,7 +50,7 @@ def _html_path(option: str | None, *, need_html: bool, result: RoutePlanResult, 
         return Path(option)
     if not need_html:
         return None
-    from core.route.export import export_stem
+    from core.words.route_export import export_stem
 
     return Path(f"{export_stem(result, on=today)}.html")
 

@@ -33,7 +33,8 @@ from core.halfday import goal_lexicon as lx
 from core.halfday.goal_text import _mask, _num, _parts, _rx
 from core.halfday.goal_who import _constraints, _named_places, _party, _preferences
 from core.i18n import guess_lang
-from core.models.halfday.goal import MAX_GOAL_CHARS, DecomposedGoal, Language, TimeWindow
+from core.models.common import Lang
+from core.models.halfday.goal import MAX_GOAL_CHARS, DecomposedGoal, TimeWindow
 from core.phrases.clock import ClockPhrase, find_clocks
 from core.phrases.dates import find_days
 
@@ -51,7 +52,7 @@ def check_length(text: str) -> None:
         )
 
 
-def decompose_goal(text: str, *, now: datetime, lang: Language | None = None) -> DecomposedGoal:
+def decompose_goal(text: str, *, now: datetime, lang: Lang | None = None) -> DecomposedGoal:
     """The goal as codes and facts; ``now`` (the region's local time) anchors relative dates and past windows;
     ``lang`` is the goal's language when the caller says it (else guessed: core.i18n.guess_lang).
 

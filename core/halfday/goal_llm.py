@@ -18,13 +18,13 @@ from pydantic import ValidationError
 from core.agent.llm import LLMClient, LLMError
 from core.halfday.goal import check_length, decompose_goal, settle_start
 from core.halfday.goal_lexicon import PART_HOURS
+from core.models.common import Lang
 from core.models.halfday.goal import (
     DIET_CODES,
     MOBILITY_CODES,
     PREFERENCE_CODES,
     WEATHER_CODES,
     DecomposedGoal,
-    Language,
     TimeWindow,
 )
 
@@ -56,7 +56,7 @@ def system_prompt(now: datetime) -> str:
     )
 
 
-def decompose_goal_llm(text: str, *, now: datetime, client: LLMClient, lang: Language | None = None) -> DecomposedGoal:
+def decompose_goal_llm(text: str, *, now: datetime, client: LLMClient, lang: Lang | None = None) -> DecomposedGoal:
     """The LLM's reading of the goal, validated; the rules' reading after two invalid answers or failed calls.
     ``lang``, when the caller says it, is the goal's language (not the model's guess)."""
     check_length(text)

@@ -10,6 +10,9 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BeforeValidator, StringConstraints
 
 #: How a leg is travelled; the map providers (core.geo.base) take the same words.
+#: the language a person reads: the one spelling of a language from the request to the rendered text (issue 30);
+#: JSON ``"zh"``/``"en"``. Locale tags ("zh-CN") are read into it once, at the edge (core.i18n.normalize_lang).
+Lang = Literal["zh", "en"]
 TravelMode = Literal["driving", "walking", "cycling"]
 Priority = Literal["must", "should", "nice"]
 PRIORITIES: tuple[Priority, ...] = ("must", "should", "nice")

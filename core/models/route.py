@@ -6,7 +6,8 @@ Coordinates inside core are WGS-84; ``crs`` on every point says so explicitly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
@@ -538,3 +539,16 @@ class Scenario(BaseModel):
     region: str = "shanghai"
     request: RoutePlanRequest
     tags: list[str] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PlaceNames:
+    """How one reader names the places of one result in one language: by point id, the place along the route
+    (``route``; the live start included) and the place found for an input (``found``); by region code, the
+    region (``regions``). An id without a name is shown as the id."""
+
+    route: Mapping[str, str] = field(default_factory=dict)
+    found: Mapping[str, str] = field(default_factory=dict)
+    regions: Mapping[str, str] = field(default_factory=dict)
+    #: place id → its name in the reader's language, for places named inside a notice (a place's parts)
+    places: Mapping[str, str] = field(default_factory=dict)

@@ -25,8 +25,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from core.geo.base import LoggedWarning
-from core.i18n import t
-from core.models.route import LIVE_ORIGIN, Notice, NoticeParam, NoticeSeverity, ResolvedPoint, RoutePlanResult
+from core.i18n import Lang, t
+from core.models.route import (
+    LIVE_ORIGIN,
+    Notice,
+    NoticeParam,
+    NoticeSeverity,
+    PlaceNames,
+    ResolvedPoint,
+    RoutePlanResult,
+)
 
 UNKNOWN_KEY = "route.warning.unknown"
 
@@ -51,19 +59,6 @@ class NoticeSpec:
     regions: tuple[str, ...] = ()
     #: parameters added later, with the value a notice recorded before them reads as (its words stay whole)
     later: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class PlaceNames:
-    """How one reader names the places of one result in one language: by point id, the place along the route
-    (``route``; the live start included) and the place found for an input (``found``); by region code, the
-    region (``regions``). An id without a name is shown as the id."""
-
-    route: Mapping[str, str] = field(default_factory=dict)
-    found: Mapping[str, str] = field(default_factory=dict)
-    regions: Mapping[str, str] = field(default_factory=dict)
-    #: place id → its name in the reader's language, for places named inside a notice (a place's parts)
-    places: Mapping[str, str] = field(default_factory=dict)
 
 
 NOTICES: dict[str, NoticeSpec] = {
@@ -193,7 +188,7 @@ def known(item: Notice) -> bool:
     return item.code in NOTICES
 
 
-def words(item: Notice, lang: str, *, names: PlaceNames | None = None) -> str:
+def words(item: Notice, lang: Lang, *, names: PlaceNames | None = None) -> str:
     """The notice in ``lang``: its code's words with its parameters (points and regions named through ``names``,
     code-valued parameters worded); a code this build does not know gets a general sentence."""
     spec = NOTICES.get(item.code)

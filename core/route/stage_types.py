@@ -19,9 +19,10 @@ from core.models.route import (
     MetricSource,
     Notice,
     OptimizerInfo,
+    PlaceNames,
     ResolvedPoint,
 )
-from core.route.notices import PlaceNames, english, point_names
+from core.route.notices import english, point_names
 from core.route.strategies import Scored
 
 PlanStageCode = Literal["resolve", "matrix", "orders", "directions", "draw", "done"]

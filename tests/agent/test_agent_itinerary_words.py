@@ -1,5 +1,5 @@
 """The agent's itinerary replies say why a place was left out in the reply's language, from the reason's code and
-facts (core/agent/flows/itinerary_words.py), never with the code or the core's English explanation."""
+facts (core/words/agent.py, core/agent/flows/itinerary_fixes.py), never with the code or the core's English explanation."""
 
 from __future__ import annotations
 

@@ -224,8 +224,8 @@ def test_must_visit_that_cannot_fit_fails_with_what_to_change(env):
 
 def test_a_must_visit_place_with_a_smallest_fix_gets_it_as_a_next_step_said_as_the_itinerary_says_it(env):
     from components.agent.words import next_steps_words
-    from core.itinerary.words import fix_sentence
     from core.models.itinerary_result import SmallestFix
+    from core.words.itinerary import fix_sentence
 
     r = env("规划1天行程，必去外滩、豫园、上海博物馆、东方明珠、静安寺、龙华寺")
     assert r.result.status == "FAILED" and r.result.error_code == "PLANNER_INFEASIBLE_HARD_NODES"

@@ -1,6 +1,6 @@
 """The composition root's counts (scripts/check_architecture.py, run by make lint): what it finds, where it looks,
-and that it fails when domain code fetches its settings, keeps a global or rides a context variable, or when
-core/app re-exports a name from below it or forwards a call."""
+and that it fails when domain code fetches its settings, keeps a global, rides a context variable or calls the
+catalogs outside the words layer and the faces, or when core/app re-exports a name from below it or forwards a call."""
 
 from __future__ import annotations
 
@@ -225,3 +225,49 @@ def test_a_new_re_export_or_forwarder_in_core_app_fails_the_check_and_is_named(t
     _write(tmp_path, "components/route.py", forwarders)  # a face's helpers are not the application layer's
     _write(tmp_path, "core/app/route.py", "")
     assert check.main([str(tmp_path)]) == 0
+
+
+def _catalog_callers(source: str, *, words_allowed: bool = False) -> int:
+    found = check.Findings()
+    check.inspect_source(
+        textwrap.dedent(source), "core/route/x.py", below_root=True, into=found, words_allowed=words_allowed
+    )
+    return found.figures()["catalog_callers"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from core.i18n import t\ndef f(lang):\n    return t('route.role.origin', lang)\n",
+        "from core.i18n import t as say\nX = say('route.role.origin', 'en')\n",
+        "from core import i18n\nX = i18n.t('route.role.origin', 'zh')\n",
+        "from core.i18n import lookup\nX = lookup('route.role.origin', 'en', {})\n",
+        "from core.words import agent as words\nX = words.t('agent.booking.the_venue', 'en')\n",  # a re-export
+    ],
+)
+def test_each_way_of_calling_the_catalogs_is_counted_once_per_module(source):
+    assert _catalog_callers(source + source.splitlines()[-1] + "\n") == 1  # two calls, one module
+    assert _catalog_callers(source, words_allowed=True) == 0
+
+
+def test_importing_words_without_calling_the_catalogs_is_not_counted():
+    assert (
+        _catalog_callers(
+            "from core.i18n import Lang, join_words, t\ndef f(xs, lang: Lang):\n    return join_words(xs, lang)\n"
+        )
+        == 0
+    )
+
+
+def test_a_domain_that_words_things_fails_the_check_and_the_words_layer_and_faces_may(tmp_path, capsys, monkeypatch):
+    reached = check.Count("modules outside the words layer and the faces that call the catalogs", target=0, ceiling=0)
+    monkeypatch.setitem(check.COUNTS, "catalog_callers", reached)  # as when the agent's words have moved too
+    say = "from core.i18n import t\nX = t('route.role.origin', 'en')\n"
+    for allowed in ("core/words/route.py", "core/cli/route.py", "components/x.py", "pages/y.py", "api.py", "app.py"):
+        _write(tmp_path, allowed, say)
+    assert check.main([str(tmp_path)]) == 0, capsys.readouterr().out
+    _write(tmp_path, "core/itinerary/plan.py", "\n" + say)
+    assert check.main([str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "the catalogs: 1 (target 0, ceiling 0): OVER THE CEILING" in out
+    assert "core/itinerary/plan.py:3 calls the catalogs 1 times" in out

@@ -29,7 +29,7 @@ def _cjk_share(text: str) -> float:
 
 def test_an_english_message_with_locale_zh_is_answered_in_chinese(tmp_path):
     services = AppServices(make_settings(tmp_path))
-    zh = ask(services.context(user="alice", lang="zh-CN", clock=lambda: EVENING_UTC), {"message": "Weather tomorrow?"})
+    zh = ask(services.context(user="alice", lang="zh", clock=lambda: EVENING_UTC), {"message": "Weather tomorrow?"})
     assert zh.result.status == "OK"
     assert "没有可用的实时天气数据源" in zh.result.answer_text, zh.result.answer_text
     assert _cjk_share(zh.result.answer_text) > 0.5

@@ -208,7 +208,7 @@ def _travel_words(name: str, lang: str) -> str:
 
 def test_the_shipped_tools_have_words_by_the_key_their_name_gives():
     from core import i18n
-    from core.app.halfday_words import tool_key, tool_words
+    from core.words.halfday import tool_key, tool_words
 
     unworded = [n for n in HALFDAY_TOOLS if not all(i18n.has(tool_key(n), lang) for lang in i18n.LANGS)]
     assert unworded == ["resolve_origin"]  # it never had words: its log line reads as its name, as it always did

@@ -17,9 +17,9 @@ from core.config import Settings
 from core.geo.registry import make_provider
 from core.itinerary.pipeline import plan_itinerary
 from core.models.itinerary import TripRequest
-from core.route.export import legs_to_csv
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
+from core.words.route_export import legs_to_csv
 from tests.support.amap_standin import FAULTS, AMapStandIn
 from tests.support.clock import SUITE_NOW
 from tests.support.paths import ROOT

@@ -10,8 +10,8 @@ from datetime import date, time
 
 import pytest
 
-from core.app.halfday_words import intro_sentence, reason_sentence
 from core.models.halfday.events import HALF_DAY_EVENT, DonePlans
+from core.words.halfday import intro_sentence, reason_sentence
 from tests.conftest import auth
 from tests.halfday.conftest import NOW
 from tests.halfday.test_api_and_cli import GOAL, api, read_sse  # noqa: F401 - the api fixture

@@ -3,9 +3,9 @@ time", not only "local estimates"), in the page's language; without a known caus
 
 from __future__ import annotations
 
-from core.app.halfday_words import warning_words
 from core.models.halfday.events import WarningObservation
 from core.models.halfday.facts import WarningFacts
+from core.words.halfday import warning_words
 
 
 def test_a_travel_warning_names_the_cause_in_each_language() -> None:

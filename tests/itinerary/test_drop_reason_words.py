@@ -12,9 +12,9 @@ from components.itinerary.words import no_fix_words
 from core.config import get_settings
 from core.geo.registry import make_provider
 from core.itinerary.pipeline import plan_itinerary
-from core.itinerary.words import reason_sentence
 from core.models.itinerary import TripRequest
 from core.models.itinerary_result import DroppedItem
+from core.words.itinerary import reason_sentence
 from tests.support.paths import ROOT
 
 

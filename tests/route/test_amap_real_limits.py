@@ -16,7 +16,6 @@ import pytest
 from pydantic import SecretStr
 
 from bench.amap_live import by_service, plan_in_new_process, trip_request
-from core.app.route import stage_words
 from core.config import Settings
 from core.geo.cache import DiskResponseCache
 from core.geo.composite import MapServices
@@ -28,6 +27,7 @@ from core.packs.loader import load_region
 from core.route.budget import needed_calls, plan_budget_s
 from core.route.planner import plan_route
 from core.route.stage_types import PlanStage
+from core.words.route import stage_words
 from standins.amap import AMapLimitedStandIn
 
 KEY = "real-limits-key-0123456789"

@@ -19,7 +19,9 @@ from core.models.route import (
     RouteLeg,
     RoutePlanResult,
 )
-from core.route.export import (
+from core.route.links import build_deep_links
+from core.route.notices import english
+from core.words.route_export import (
     export_stem,
     legs_to_csv,
     legs_to_csv_bytes,
@@ -27,8 +29,6 @@ from core.route.export import (
     safe_href,
     slug,
 )
-from core.route.links import build_deep_links
-from core.route.notices import english
 from tests.support.clock import suite_today
 from tests.support.paths import ROOT
 

@@ -12,9 +12,9 @@ import pytest
 from core.config import get_settings
 from core.geo.registry import make_provider
 from core.optimizer.order_search import candidate_orders
-from core.route.export_words import search_words, why_words
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
+from core.words.route import search_words, why_words
 
 
 def _matrix(n: int, seed: int) -> np.ndarray:

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from core.app import halfday_words as words
+from core.words import halfday as words
 from tests.ui import test_half_day_page as hd
 from tests.ui.test_half_day_page import GOAL_EN, GOAL_ZH, cards, folium_maps, main_text, node_texts, plan
 

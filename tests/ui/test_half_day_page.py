@@ -269,7 +269,7 @@ def test_a_goal_is_planned_with_its_stages_shown_and_cards_re_ranked_by_the_weig
 
 
 def test_the_plans_speak_the_pages_language_whatever_the_goals_and_show_no_codes_no_none_no_ids(page):
-    from core.app import halfday_words as words
+    from core.words import halfday as words
 
     for goal, lang in ((GOAL_ZH, "en"), (GOAL_EN, "zh")):  # the goal in one language, the page in the other
         page.query_params["lang"] = lang
@@ -548,12 +548,12 @@ def _codes_in(module, pattern: str) -> set[str]:
 
 def test_every_code_the_core_can_emit_has_chinese_and_english_words_in_the_catalogs():
     from core import errors
-    from core.app import halfday_words as w
     from core.halfday import compose, pipeline, score, search, tools, travel
     from core.models.halfday import goal as goal_models
     from core.models.halfday import plans as models
     from core.packs import queues
     from core.packs.loader import list_regions, load_region
+    from core.words import halfday as w
 
     def missing(table, codes):
         return sorted(c for c in codes if not w.has_words(table, c))
@@ -657,8 +657,8 @@ def test_the_intro_sentence_is_built_from_the_intro_code_and_facts_and_the_steps
 
 def test_a_step_that_matches_local_food_does_not_also_say_it_matches_food():
     from components.halfday.text import why_line
-    from core.app.halfday_words import without_implied
     from core.models.halfday.plans import PlanStep
+    from core.words.halfday import without_implied
 
     step = PlanStep(start=time(13), end=time(14), place_id="x-jesse", name_zh="老吉士", name_en="Old Jesse", lon=121.44,
                     lat=31.21, kind="meal", category="restaurant", why=["matches_local_food", "matches_food"])  # fmt: skip

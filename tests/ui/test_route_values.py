@@ -175,7 +175,7 @@ def test_the_chinese_pages_details_are_words_and_the_english_keep_the_codes(leaf
         details = [e for e in at.expander if e.key in ("best_route_details", "route_warnings_details")]
         assert any(e.key == "best_route_details" for e in details)
         captions = [str(c.value) for e in details for c in e.caption]
-        from core.route.export_words import search_words
+        from core.words.route import search_words
 
         assert t("route.details.optimizer", lang, search=search_words(result.optimizer, lang)) in captions
         if lang == "zh":

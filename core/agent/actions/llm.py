@@ -10,8 +10,9 @@ from pydantic import BaseModel, Field
 from core.agent.actions.names import ActionName
 from core.agent.actions.spec import ActionSpec
 from core.agent.state import AgentContext
-from core.i18n import join_words, t
+from core.i18n import lang_of_locale
 from core.models.agent import AgentState
+from core.words import agent as words
 
 
 class ExplainIn(BaseModel):
@@ -24,30 +25,10 @@ class ExplainOut(BaseModel):
     source: str = Field(description="template | llm")
 
 
-def template_explanation(facts: dict[str, Any], *, zh: bool) -> str:
-    lang = "zh" if zh else "en"
-    days = facts.get("days") or []
-    lines = []
-    for d in days:
-        stops = " → ".join(d.get("visits", [])) or t("agent.plan.empty_day", lang)
-        lines.append(t("agent.plan.day", lang, n=d["day"] + 1, date=d.get("date", ""), stops=stops))
-    dropped = facts.get("dropped") or []
-    if dropped:
-        lines.append(t("agent.plan.not_scheduled", lang, what=join_words(dropped, lang, sep="clauses")))
-    if facts.get("robustness") is not None:
-        robustness = f"{facts['robustness']:.2f}"
-        if facts.get("min_slack_min") is not None:
-            lines.append(t("agent.plan.robustness_slack", lang, robustness=robustness, slack=facts["min_slack_min"]))
-        else:
-            lines.append(t("agent.plan.robustness", lang, robustness=robustness))
-    for note in facts.get("notes", []):
-        lines.append(str(note))
-    return "\n".join(lines)
-
-
 def _explain(inp: ExplainIn, state: AgentState, ctx: AgentContext) -> ExplainOut:
-    zh = inp.locale.lower().startswith("zh")
-    text = template_explanation(inp.facts, zh=zh)
+    text = words.template_explanation(
+        inp.facts, lang=lang_of_locale(inp.locale)
+    )  # the model is handed the locale itself
     if ctx.llm is not None:
         try:
             out = ctx.llm.explain(inp.facts, locale=inp.locale)  # its tokens: counted with the request's calls

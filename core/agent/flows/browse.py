@@ -20,6 +20,7 @@ from core.models.agent import (
     NextStep,
 )
 from core.venues.catalog import DEMO_SOURCE, VenueSite
+from core.words import agent as agent_words
 
 _KNOWLEDGE_BASE = NextStep(code="downgrade", args={"to": "knowledge_base"})
 
@@ -30,7 +31,7 @@ def _takeover(blocked: BrowseBlocked) -> NextStep:
 
 def _ask_consent(state: AgentState, ctx: AgentContext, lang: Lang) -> None:
     """No consent yet: NEED_CONSENT, naming the sites the agent may read."""
-    sites = venue_sites.allowed_site_names(ctx.settings, ctx.provider.region.name, lang)
+    sites = agent_words.site_names(venue_sites.allowed_sites(ctx.settings, ctx.provider.region.name), lang)
     state.result.status = "NEED_CONSENT"
     state.result.error_code = "BROWSER_CONSENT_REQUIRED"
     state.result.explanations = [t("agent.browse.consent_sites", lang, sites=sites)]

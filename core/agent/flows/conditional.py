@@ -13,11 +13,12 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_BRANCH, act, guard, load_trip_draft, resolve_entities
 from core.agent.trip_request import mentioned_places
-from core.i18n import Lang, t
+from core.i18n import Lang
 from core.models.agent import (
     AgentState,
     NextStep,
 )
+from core.words import agent as words
 
 if TYPE_CHECKING:
     from core.models.region import RegionPlace
@@ -33,7 +34,7 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
     sunset_kw = re.search(r"日落|夕阳|sunset", cond, re.I)
     sun = when.sun_times(ctx.now.date(), lon=pack.center[0], lat=pack.center[1], tz=pack.timezone)
     deadline = sun[1] if (sun and sunset_kw) else None
-    a = _keep_branch(cond, primary_ids, deadline, ctx, zh=fastpath.state_lang(state) == "zh")
+    a = _keep_branch(cond, primary_ids, deadline, ctx, lang=fastpath.state_lang(state))
     b = _switch_branch(cond, alt_text, alt_ids, ctx)
     branches = [a, b]
     state.result.branches = branches
@@ -49,7 +50,7 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             "sunset": a.get("sunset"),
         },
     )
-    state.result.explanations = _branch_words(cond, branches, fastpath.state_lang(state), city=pack.city)
+    state.result.explanations = words.branch_lines(cond, branches, fastpath.state_lang(state), city=pack.city)
     state.result.status = "OK"
     open_branches = sum(1 for br in branches if br["feasible"] is None)
     if open_branches:
@@ -106,12 +107,12 @@ def _eta(ctx: AgentContext, pid: str) -> tuple[datetime, float]:
 
 
 def _keep_branch(
-    cond: str, primary_ids: list[str], deadline: datetime | None, ctx: AgentContext, *, zh: bool
+    cond: str, primary_ids: list[str], deadline: datetime | None, ctx: AgentContext, *, lang: Lang
 ) -> dict[str, Any]:
     """Branch A: the condition holds (we make it) -> keep the plan, evaluated against the sunset when it is one."""
     a: dict[str, Any] = {
         "branch": "A",
-        "condition": (f"赶得上{cond.replace('赶不上', '').replace('来不及', '')}" if zh else f"NOT ({cond})"),
+        "condition": (f"赶得上{cond.replace('赶不上', '').replace('来不及', '')}" if lang == "zh" else f"NOT ({cond})"),
         "action": "keep_plan",
         "target": _place(ctx, primary_ids[0]).name_zh if primary_ids else None,
     }
@@ -164,21 +165,3 @@ def _switch_branch(cond: str, alt_text: str, alt_ids: list[str], ctx: AgentConte
         b["open_at_eta"] = open_now
         b["feasible"] = open_now
     return b
-
-
-def _branch_words(cond: str, branches: list[dict[str, Any]], lang: Lang, *, city: str) -> list[str]:
-    lines = [t("agent.conditional.condition", lang, condition=cond)]
-    for br in branches:
-        head = {"branch": br["branch"], "condition": br["condition"]}
-        if br["evaluation"] == "EVALUATED":
-            verdict = t("agent.conditional.feasible" if br["feasible"] else "agent.conditional.not_feasible", lang)
-            sunset = t("agent.conditional.sunset", lang, sunset=br["sunset"]) if br.get("sunset") else ""
-            lines.append(t("agent.conditional.evaluated", lang, **head, target=br["target"], eta=br["eta"],
-                           sunset=sunset, verdict=verdict))  # fmt: skip
-        elif br["evaluation"] == "NOT_IN_KNOWLEDGE_BASE":
-            lines.append(t("agent.conditional.not_in_kb", lang, **head, target=br["target"], city=city))
-        elif br["evaluation"] == "NEEDS_TARGET_PLACE":
-            lines.append(t("agent.conditional.needs_place", lang, **head, sunset=br.get("sunset")))
-        else:
-            lines.append(t("agent.conditional.not_computed", lang, **head))
-    return lines

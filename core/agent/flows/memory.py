@@ -11,11 +11,11 @@ import logging
 
 from core.agent.state import AgentContext, log_decision
 from core.errors import DatabaseUnreachable
-from core.i18n import Lang, join_words, t
 from core.memory.conversations import ConversationStore
 from core.memory.store import UserMemory
 from core.models.agent import AgentResponse, AgentState
-from core.models.rules import Rule, RuleCode, Said
+from core.models.rules import Rule, Said
+from core.words import agent as words
 
 logger = logging.getLogger(__name__)
 CACHE_KEY = ("memory", "rules")
@@ -29,24 +29,6 @@ def memory_of(ctx: AgentContext) -> UserMemory:
         ctx.memory = UserMemory(database=ctx.database, clock=lambda: ctx.now)
     memory: UserMemory = ctx.memory
     return memory
-
-
-#: each rule's words (keys written out whole, so the catalog check finds them)
-RULE_KEYS: dict[str, str] = {
-    "no_spicy": "agent.memory.rule.no_spicy",
-    "no_queues": "agent.memory.rule.no_queues",
-    "vegetarian": "agent.memory.rule.vegetarian",
-    "vegan": "agent.memory.rule.vegan",
-    "halal": "agent.memory.rule.halal",
-    "no_alcohol": "agent.memory.rule.no_alcohol",
-    "wheelchair": "agent.memory.rule.wheelchair",
-    "stroller": "agent.memory.rule.stroller",
-    "kids_under_6": "agent.memory.rule.kids_under_6",
-}
-
-
-def rule_words(codes: list[RuleCode], lang: Lang) -> str:
-    return join_words([t(RULE_KEYS[c], lang) for c in codes], lang)
 
 
 def rules_for(ctx: AgentContext, state: AgentState) -> list[Rule]:
@@ -89,7 +71,7 @@ def remember(said: Said, state: AgentState, ctx: AgentContext) -> str | None:
     )
     if not kept:
         return None
-    return t("agent.memory.remembered", ctx.reply_lang(), rules=rule_words([r.code for r in kept], ctx.reply_lang()))
+    return words.remembered_sentence([r.code for r in kept], ctx.reply_lang())
 
 
 def forget(said: Said, state: AgentState, ctx: AgentContext) -> None:
@@ -102,7 +84,7 @@ def forget(said: Said, state: AgentState, ctx: AgentContext) -> None:
         rules, episodes = memory.forget_all(user)
         conversations = ConversationStore(database=ctx.database, clock=lambda: ctx.now).forget_all(user)
         consents = ctx.store.forget_browse_consents(user) if ctx.store is not None else 0
-        state.result.explanations = [t("agent.memory.forgot_all", lang)]
+        state.result.explanations = [words.forgot_all_sentence(lang)]
         facts: dict[str, object] = {
             "all": True,
             "rules": rules,
@@ -112,15 +94,11 @@ def forget(said: Said, state: AgentState, ctx: AgentContext) -> None:
         }
     elif said.forget:
         gone = memory.forget(user, said.forget)
-        if gone:
-            state.result.explanations = [t("agent.memory.forgot", lang, rules=rule_words(gone, lang))]
-        else:
-            state.result.explanations = [t("agent.memory.not_known", lang, rules=rule_words(said.forget, lang))]
+        state.result.explanations = [words.forgot_sentence(gone, said.forget, lang)]
         facts = {"asked": list(said.forget), "forgotten": list(gone)}
     else:
         kept = [r.code for r in memory.rules(user)]
-        words = rule_words(kept, lang) if kept else t("agent.memory.nothing", lang)
-        state.result.explanations = [t("agent.memory.which", lang, rules=words)]
+        state.result.explanations = [words.rules_kept_sentence(kept, lang)]
         facts = {"asked": [], "kept": kept}
     ctx.cache.pop(CACHE_KEY, None)
     log_decision(state, action="user_memory.forget", reason_code="FORGET_ASKED", policy_id=POLICY, facts=facts)

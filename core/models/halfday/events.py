@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from core.models.common import Lang
 from core.models.halfday.facts import (
     ChoiceAsk,
     ChosenObservation,
@@ -20,7 +21,6 @@ from core.models.halfday.facts import (
 )
 from core.models.halfday.goal import (
     DecomposedGoal,
-    Language,
     MissingCode,
 )
 from core.models.halfday.plans import OriginPoint, Plan, Profile, ScoreWeights, TimeSlots
@@ -144,7 +144,7 @@ class PlanWords(_Data):
 class ResultWords(_Data):
     """A result's intro and step reasons in one language, added at the edge (API, CLI) from the catalogs."""
 
-    lang: Language
+    lang: Lang
     plans: list[PlanWords]
 
 

@@ -14,7 +14,8 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-Language = Literal["zh", "en"]
+from core.models.common import Lang
+
 MAX_GOAL_CHARS = 1000  # what stage 1 reads; every face refuses a longer goal
 
 #: What a person may want more of; each maps onto pack categories and tags in search_places.
@@ -190,7 +191,7 @@ class DecomposedGoal(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str = Field(max_length=1000)
-    language: Language
+    language: Lang
     window: TimeWindow | None = None
     party: Party = Field(default_factory=Party)
     constraints: Constraints = Field(default_factory=Constraints)

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
-from core.models.common import REGION_NAME_PATTERN, clean_text, within
+from core.models.common import REGION_NAME_PATTERN, Lang, clean_text, within
 from core.models.halfday.facts import (
     CrowdTolerance,
     OnDegraded,
@@ -23,7 +23,6 @@ from core.models.halfday.goal import (
     MAX_GOAL_CHARS,
     Constraints,
     DecomposedGoal,
-    Language,
     Party,
     RequestWindow,
     TimeWindow,
@@ -75,7 +74,7 @@ class HalfDayRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     goal: GoalText = Field(min_length=1, description="the goal sentence, Chinese or English")
-    lang: Language | None = Field(default=None, description="the caller's language (None: guessed from the goal)")
+    lang: Lang | None = Field(default=None, description="the caller's language (None: guessed from the goal)")
     user_id: str = Field(default="anonymous", pattern=USER_ID_PATTERN)
     region: str | None = Field(default=None, pattern=REGION_NAME_PATTERN)
     origin: str | None = Field(default=None, max_length=300, description="where the half day starts (a place name)")
@@ -100,7 +99,7 @@ class GoalInput(BaseModel):
 
     text: str = Field(min_length=1, max_length=MAX_GOAL_CHARS)
     now: datetime
-    lang: Language | None = None
+    lang: Lang | None = None
     window: RequestWindow | None = Field(default=None, description="given beside the goal: read instead of its time")
 
 

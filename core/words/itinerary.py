@@ -1,14 +1,14 @@
 """An itinerary's dropped places in words (issue 12 §1): why each place is not on the plan and the smallest change
 that would fit it, in ``lang`` from the reason codes and facts of core/itinerary/drop_reasons.py (itinerary.po:
 itinerary.reason.*, itinerary.fix.*). The itinerary page (components/itinerary/words.py) and the agent's replies
-(core/agent/flows/itinerary_words.py) both say them from here, so they say the same thing and no code is shown."""
+(core/words/agent.py) both say them from here, so they say the same thing and no code is shown."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 
-from core.i18n import join_words, t
+from core.i18n import Lang, join_words, t
 from core.models.itinerary_result import DroppedItem, ItineraryResult, SmallestFix, Violation
 
 #: why a place is not on the plan (core.models.itinerary.DROP_REASONS) → its sentence (itinerary.po)
@@ -49,14 +49,14 @@ def reason_days(item: DroppedItem) -> list[int]:
     return sorted(d for d, v in item.per_day_reasons.items() if v not in ELSEWHERE)
 
 
-def _day(index: int, result: ItineraryResult, lang: str) -> str:
+def _day(index: int, result: ItineraryResult, lang: Lang) -> str:
     if 0 <= index < len(result.days):
         weekday = t(WEEKDAYS[result.days[index].date.weekday()], lang)
         return t("itinerary.day.short", lang, n=index + 1, weekday=weekday)
     return t("itinerary.day.number", lang, n=index + 1)
 
 
-def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: str) -> str:
+def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: Lang) -> str:
     """Why ``item`` is not on the plan, in ``lang`` (a code this build does not know gets a general sentence)."""
     days = [_day(d, result, lang) for d in reason_days(item)]
     lunch = result.lunch
@@ -85,7 +85,7 @@ def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: str) -> st
     )
 
 
-def fix_sentence(fix: SmallestFix | None, place_name: PlaceName, lang: str) -> str:
+def fix_sentence(fix: SmallestFix | None, place_name: PlaceName, lang: Lang) -> str:
     """The smallest verified change that fits the place, in ``lang`` ("" when none was found)."""
     if fix is None:
         return ""
@@ -122,7 +122,7 @@ CRITIC_KEYS = {
 }
 
 
-def violation_sentence(violation: Violation, place_name: PlaceName, lang: str) -> str:
+def violation_sentence(violation: Violation, place_name: PlaceName, lang: Lang) -> str:
     """One finding of the critic as a sentence for the traveller (a code without words gets a general one)."""
     key = CRITIC_KEYS.get(violation.code, "itinerary.critic.other")
     return t(key, lang, place=place_name(violation.key) if violation.key else "")
@@ -151,7 +151,7 @@ _OSM_WORDS = {
 }
 
 
-def hours_sentence(text: str | None, lang: str) -> str:
+def hours_sentence(text: str | None, lang: Lang) -> str:
     """Opening hours in OSM syntax with the day and month names in ``lang`` (``Mo-Fr 09:00-17:00`` →
     ``周一-周五 09:00-17:00``); blank → "always open". Quoted comments of the data stay as the data has them."""
     if not text or not text.strip():

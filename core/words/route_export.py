@@ -18,10 +18,11 @@ import re
 import unicodedata
 from datetime import date
 
-from core.i18n import has_cjk, join_words, t
+from core.i18n import Lang, has_cjk, join_words, t
 from core.models.region import RegionPack
 from core.models.route import ResolvedPoint, RoutePlanResult
-from core.route.export_words import (
+from core.route.links import qr_svg_data_uri
+from core.words.route import (
     DEFAULT_TASK_NAME,
     ROLE_KEYS,
     SOURCE_KEYS,
@@ -39,7 +40,6 @@ from core.route.export_words import (
     why_words,
     word,
 )
-from core.route.links import qr_svg_data_uri
 
 # Schemes a deep-link button may point to; anything else (javascript:, data:, file:, ...) is dropped.
 ALLOWED_LINK_SCHEMES = frozenset({"http", "https", "amapuri", "iosamap"})
@@ -166,11 +166,11 @@ def _signed(value: float, fmt: str) -> str:
     return text if text.startswith("-") or float(text) == 0 else "+" + text
 
 
-def _h2(key: str, lang: str) -> str:
+def _h2(key: str, lang: Lang) -> str:
     return f"<h2>{_e(t(key, lang))}</h2>"
 
 
-def _th(keys: list[str], lang: str) -> str:
+def _th(keys: list[str], lang: Lang) -> str:
     return "".join(f"<th>{_e(t(key, lang))}</th>" for key in keys)
 
 
@@ -273,7 +273,7 @@ _CANDIDATE_COLUMNS = [
 ]
 
 
-def _section_points(result: RoutePlanResult, lang: str, pack: RegionPack | None) -> str:
+def _section_points(result: RoutePlanResult, lang: Lang, pack: RegionPack | None) -> str:
     rows = []
     for mark, p in _point_rows(result):
         note = (p.confidence_note or "") if lang == "en" else ""  # the core's note is English
@@ -311,7 +311,7 @@ def _section_points(result: RoutePlanResult, lang: str, pack: RegionPack | None)
     )
 
 
-def _candidate_reason(result: RoutePlanResult, index: int, d_km: float, d_min: float, lang: str) -> str:
+def _candidate_reason(result: RoutePlanResult, index: int, d_km: float, d_min: float, lang: Lang) -> str:
     """The reason column: the core's sentence in English; in another language why the best won, and for the
     others how they differ from it."""
     if lang == "en":
@@ -321,7 +321,7 @@ def _candidate_reason(result: RoutePlanResult, index: int, d_km: float, d_min: f
     return join_words((delta_words(-d_km, "km", lang), delta_words(-d_min, "min", lang)), lang)
 
 
-def _section_candidates(result: RoutePlanResult, lang: str) -> str:
+def _section_candidates(result: RoutePlanResult, lang: Lang) -> str:
     best = _best_index(result)
     best_route = result.best_route
     rows = []
@@ -350,7 +350,7 @@ def _section_candidates(result: RoutePlanResult, lang: str) -> str:
     )
 
 
-def _section_best(result: RoutePlanResult, lang: str) -> str:
+def _section_best(result: RoutePlanResult, lang: Lang) -> str:
     b = result.best_route
     legs = "".join(
         f"<li>{_e(leg.from_label)} → {_e(leg.to_label)}: {_e(_km(leg.distance_m))} km, "
@@ -369,7 +369,7 @@ def _section_best(result: RoutePlanResult, lang: str) -> str:
     )
 
 
-def _section_links(result: RoutePlanResult, lang: str) -> str:
+def _section_links(result: RoutePlanResult, lang: Lang) -> str:
     links = result.deep_links
     if links is None:
         return (
@@ -420,7 +420,7 @@ def _section_links(result: RoutePlanResult, lang: str) -> str:
     return "".join(parts)
 
 
-def _section_warnings(result: RoutePlanResult, lang: str, pack: RegionPack | None) -> str:
+def _section_warnings(result: RoutePlanResult, lang: Lang, pack: RegionPack | None) -> str:
     heading = _h2("route.export.heading.warnings", lang)
     lines = notice_lines(result, lang=lang, pack=pack)
     if not lines:
@@ -435,7 +435,7 @@ def _finite(lon: float, lat: float) -> bool:
     return math.isfinite(lon) and math.isfinite(lat)
 
 
-def _section_sketch(result: RoutePlanResult, lang: str, *, width: int = 760, height: int = 460, pad: int = 36) -> str:
+def _section_sketch(result: RoutePlanResult, lang: Lang, *, width: int = 760, height: int = 460, pad: int = 36) -> str:
     """Equirectangular sketch of the points and the best route (no tiles, WGS-84 lon/lat)."""
     # (mark, label, lon, lat)
     marks: list[tuple[str, str, float, float]] = []
@@ -510,7 +510,7 @@ def _section_sketch(result: RoutePlanResult, lang: str, *, width: int = 760, hei
     )
 
 
-def _section_header(result: RoutePlanResult, lang: str, pack: RegionPack | None) -> str:
+def _section_header(result: RoutePlanResult, lang: Lang, pack: RegionPack | None) -> str:
     source = word(SOURCE_KEYS, result.metric_source, lang)
     region = region_names(pack, lang).get(result.region or "", result.region or "—")
     origin = "route.export.origin_live" if result.origin_mode == "current_location" else "route.export.origin_fixed"
@@ -538,7 +538,7 @@ def _section_header(result: RoutePlanResult, lang: str, pack: RegionPack | None)
     )
 
 
-def result_to_html(result: RoutePlanResult, *, lang: str = "en", pack: RegionPack | None) -> str:
+def result_to_html(result: RoutePlanResult, *, lang: Lang = "en", pack: RegionPack | None) -> str:
     """A single self-contained HTML page rendered only from ``result`` (no network, no scripts), worded in
     ``lang`` (zh or en; English by default, as the CLI and the API speak). ``pack``: the result's region pack, for
     its places', districts' and region's names in ``lang`` (None: the names the result carries)."""

@@ -8,11 +8,12 @@ import math
 from typing import Literal
 
 from core import i18n
-from core.i18n import join_words, t
+from core.i18n import Lang, join_words, t
 from core.models.region import RegionPack
 from core.models.route import CandidateRoute, OptimizerInfo, ResolvedPoint, RoutePlanResult
 from core.route.notices import core_names
 from core.route.notices import words as notice_words
+from core.route.stage_types import PlanStage
 
 #: the words of the route's codes (route.po), for the report and the page: where a figure came from (MetricSource)
 #: and how a point was found (PointSource)
@@ -55,13 +56,13 @@ def _worded(key: str) -> bool:
     return any(i18n.has(key, lang) for lang in i18n.LANGS)
 
 
-def _service_words(kind: Literal["places", "travel"], name: str, lang: str) -> str:
+def _service_words(kind: Literal["places", "travel"], name: str, lang: Lang) -> str:
     """A geocoder's or a router's name in words; one without words stays as it is."""
     key = provider_key(kind, name)
     return t(key, lang) if name and _worded(key) else name
 
 
-def provider_words(name: str | None, lang: str, *, short: bool = False) -> str:
+def provider_words(name: str | None, lang: Lang, *, short: bool = False) -> str:
     """A provider's name in words: a whole provider ("offline"; ``short``: its name alone, "Offline") or its places
     and travel services ("pack+osrm"); a part this build does not know stays as it is."""
     name = name or ""
@@ -77,18 +78,18 @@ def provider_words(name: str | None, lang: str, *, short: bool = False) -> str:
     )
 
 
-def word(table: dict[str, str], code: str | None, lang: str) -> str:
+def word(table: dict[str, str], code: str | None, lang: Lang) -> str:
     """A code's words in ``lang`` from ``table`` (a code the table lacks stays as it is)."""
     return t(table[code], lang) if code in table else str(code or "")
 
 
-def source_words(code: str | None, lang: str) -> str:
+def source_words(code: str | None, lang: Lang) -> str:
     """``offline_estimate`` → "offline estimate"; "a, b" lists each; unknown codes stay as they are."""
     parts = [p.strip() for p in str(code or "").split(",") if p.strip()]
     return join_words((t(SOURCE_KEYS[p], lang) if p in SOURCE_KEYS else p for p in parts), lang)
 
 
-def delta_words(value: float, unit: str, lang: str) -> str:
+def delta_words(value: float, unit: str, lang: Lang) -> str:
     """A difference to the best route in words: "0.5 km longer", "same time"."""
     if unit == "km":
         if abs(value) < 0.05:
@@ -101,7 +102,7 @@ def delta_words(value: float, unit: str, lang: str) -> str:
     return t(key, lang, minutes=f"{abs(value):.0f}")
 
 
-def why_words(result: RoutePlanResult, lang: str) -> str:
+def why_words(result: RoutePlanResult, lang: Lang) -> str:
     """Why the best order is first, from the candidates' figures: how it compares with the next one, and
     whether every order was compared."""
     best = result.best_route
@@ -133,7 +134,7 @@ def why_words(result: RoutePlanResult, lang: str) -> str:
 _SAME_M, _SAME_S = 50, 30
 
 
-def beaten_words(result: RoutePlanResult, lang: str) -> str:
+def beaten_words(result: RoutePlanResult, lang: Lang) -> str:
     """Why the best "fastest time" order is not the fastest shown (or the best "shortest distance" order not the
     shortest), when another candidate beats it in the figures on the page: a near-tie the strategy resolves by
     the other total, legs measured again after the ranking, or rounded legs. "" when nothing shown beats it."""
@@ -177,7 +178,7 @@ def _possible_orders(opt: OptimizerInfo) -> int | None:
     return math.factorial(opt.stops) if opt.stops <= _COUNTABLE_STOPS else None
 
 
-def search_words(opt: OptimizerInfo, lang: str) -> str:
+def search_words(opt: OptimizerInfo, lang: Lang) -> str:
     """What the order search did, exactly (issue 23): every order listed (enumeration), an exact dynamic
     programme that proves the optimum without listing them (Held-Karp), or a heuristic with its budget."""
     possible = _possible_orders(opt)
@@ -214,14 +215,14 @@ def search_words(opt: OptimizerInfo, lang: str) -> str:
     return t("route.search.heuristic", lang, **facts)
 
 
-def region_names(pack: RegionPack | None, lang: str) -> dict[str, str]:
+def region_names(pack: RegionPack | None, lang: Lang) -> dict[str, str]:
     """The region's code → its display name in ``lang`` (nothing without its pack)."""
     if pack is None:
         return {}
     return {pack.name: pack.display_name.get(lang) or pack.display_name.get("en") or pack.name}
 
 
-def notice_lines(result: RoutePlanResult, *, lang: str = "en", pack: RegionPack | None) -> list[str]:
+def notice_lines(result: RoutePlanResult, *, lang: Lang = "en", pack: RegionPack | None) -> list[str]:
     """The result's warnings in ``lang``: its notices worded from their codes and facts; in English, or when the
     result carries no notice for every warning (a result from an older build), its own sentences."""
     if lang == "en" or len(result.notices) != len(result.warnings):
@@ -230,12 +231,12 @@ def notice_lines(result: RoutePlanResult, *, lang: str = "en", pack: RegionPack 
     return [notice_words(item, lang, names=names) for item in result.notices]
 
 
-def stops_words(n: int, lang: str) -> str:
+def stops_words(n: int, lang: Lang) -> str:
     """ "1 stop" / "3 stops" (1 个途经点 / 3 个途经点)."""
     return t("route.stops.one" if n == 1 else "route.stops.many", lang, n=n)
 
 
-def summary_line(result: RoutePlanResult, *, lang: str = "en") -> str:
+def summary_line(result: RoutePlanResult, *, lang: Lang = "en") -> str:
     """The result's summary in ``lang`` (English keeps the planner's own, fuller sentence)."""
     if lang == "en" or not result.success:
         return result.summary
@@ -257,7 +258,7 @@ DEFAULT_TASK_NAME = "multi-destination-route-planning"
 _TITLE_PLACES = 4
 
 
-def report_title(result: RoutePlanResult, lang: str, *, pack: RegionPack | None) -> str:
+def report_title(result: RoutePlanResult, lang: Lang, *, pack: RegionPack | None) -> str:
     """The report's title: the task's name when the request gave one, else the trip's places in visiting order
     in ``lang`` ("外滩 → … → 豫园"; the pack's name of a pack place, else the name typed)."""
     if result.task_name and result.task_name != DEFAULT_TASK_NAME:
@@ -268,7 +269,7 @@ def report_title(result: RoutePlanResult, lang: str, *, pack: RegionPack | None)
     return " → ".join(names)
 
 
-def _title_name(point: ResolvedPoint | None, pack: RegionPack | None, lang: str) -> str:
+def _title_name(point: ResolvedPoint | None, pack: RegionPack | None, lang: Lang) -> str:
     if point is None:
         return t("route.export.live_name", lang)
     place = pack.place_by_id(point.poi_id) if pack is not None and point.poi_id else None
@@ -277,8 +278,18 @@ def _title_name(point: ResolvedPoint | None, pack: RegionPack | None, lang: str)
     return point.label
 
 
-def district_words(pack: RegionPack | None, district: str | None, lang: str) -> str:
+def district_words(pack: RegionPack | None, district: str | None, lang: Lang) -> str:
     """A district in ``lang``: the pack's name for it (region.json ``district_names``), else as the place names it."""
     if pack is None or not district:
         return district or ""
     return pack.district_names.get(district, {}).get(lang) or district
+
+
+def stage_words(stage: PlanStage, lang: Lang) -> str:
+    """A plan's stage in ``lang``: "Resolving places (AMap: 3 calls made, at most 16 left)"."""
+    words = t(f"route.progress.{stage.code}", lang)
+    if stage.service is None or stage.made is None or stage.left is None:
+        return words
+    key = f"common.provider.short.{stage.service.replace('-', '_')}"
+    service = t(key, lang) if stage.service in ("amap", "amap-mcp") else stage.service
+    return f"{words} {t('route.progress.calls', lang, service=service, made=stage.made, left=stage.left)}"

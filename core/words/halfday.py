@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, time
 
 from core import i18n
-from core.i18n import t
+from core.i18n import Lang, t
 from core.models.halfday.events import HalfDayResult, PlanWords, ResultWords, StepWords
 from core.models.halfday.facts import IntroFacts, PlanIntro, StepReason
 from core.models.halfday.plans import Plan, PlanStep
@@ -322,7 +322,7 @@ TABLES: dict[str, Keys] = {
 }
 
 
-def word(table: Keys, code: str, lang: str, *, fallback: str | None = None) -> str:
+def word(table: Keys, code: str, lang: Lang, *, fallback: str | None = None) -> str:
     """The words for ``code`` in ``lang``; an unknown code reads as itself without underscores (never raw, never
     None) unless a ``fallback`` is given."""
     key = table.get(code)
@@ -337,13 +337,13 @@ def tool_key(tool: str) -> str:
     return f"halfday.stage.{tool}"
 
 
-def tool_words(tool: str, lang: str) -> str:
+def tool_words(tool: str, lang: Lang) -> str:
     """A tool's name in words; a tool without words in the catalogs reads as its name without underscores."""
     key = tool_key(tool)
     return word({tool: key} if any(i18n.has(key, x) for x in i18n.LANGS) else {}, tool, lang)
 
 
-def warning_words(code: str, causes: list[str] | None, lang: str) -> str:
+def warning_words(code: str, causes: list[str] | None, lang: Lang) -> str:
     """A warning in words, with how the map service failed when it is known (a timeout, a broken answer, ...)."""
     said = word(WARNINGS, code, lang)
     if not causes:
@@ -352,7 +352,7 @@ def warning_words(code: str, causes: list[str] | None, lang: str) -> str:
     return t("halfday.warning.with_cause", lang, warning=said, causes=how)
 
 
-def excluded_reason(code: str, lang: str) -> str:
+def excluded_reason(code: str, lang: Lang) -> str:
     """A search exclusion in words (``diet_<code>`` and ``avoided_<preference>`` included)."""
     if code.startswith("diet_") and code[5:] in DIET:
         return t("halfday.excluded.diet", lang, diet=word(DIET, code[5:], lang))
@@ -373,14 +373,14 @@ def without_implied(codes: list[str], *, prefix: str = "") -> list[str]:
     return [c for c in codes if not (c.startswith(prefix) and c[len(prefix) :] in implied)]
 
 
-def reason(code: str, lang: str) -> str:
+def reason(code: str, lang: Lang) -> str:
     """Why a step is in its plan."""
     if code.startswith("matches_"):
         return t("halfday.reason.matches", lang, wish=wish(code[8:], lang))
     return word(REASONS, code, lang)
 
 
-def wish(code: str, lang: str) -> str:
+def wish(code: str, lang: Lang) -> str:
     """A preference code in words: a named wish, or a learned ``tag:<tag or category>``."""
     if code.startswith("tag:"):
         tag = code[4:]
@@ -388,7 +388,7 @@ def wish(code: str, lang: str) -> str:
     return word(PREFERENCES, code, lang)
 
 
-def theme(code: str, lang: str) -> str:
+def theme(code: str, lang: Lang) -> str:
     """A plan's theme code: a preference, or ``category:<code>``."""
     if code.startswith("category:"):
         return word(CATEGORIES, code.split(":", 1)[1], lang)
@@ -409,7 +409,7 @@ MONTHS = ("common.month.jan", "common.month.feb", "common.month.mar", "common.mo
           "common.month.nov", "common.month.dec")  # fmt: skip
 
 
-def day_label(d: date, lang: str) -> str:
+def day_label(d: date, lang: Lang) -> str:
     return t("halfday.day", lang, month=t(MONTHS[d.month - 1], lang), day=d.day, weekday=t(WEEKDAYS[d.weekday()], lang))
 
 
@@ -417,19 +417,19 @@ def clock(value: time) -> str:
     return value.strftime("%H:%M")
 
 
-def join(items: list[str], lang: str) -> str:
+def join(items: list[str], lang: Lang) -> str:
     """``a、b、c`` / ``a, b and c``."""
     if len(items) <= 1:
         return "".join(items)
     return t("halfday.list.separator", lang).join(items[:-1]) + t("halfday.list.last", lang) + items[-1]
 
 
-def place_name(step: PlanStep, lang: str) -> str:
+def place_name(step: PlanStep, lang: Lang) -> str:
     """The step's place in ``lang`` (the Chinese name when the pack has no English one)."""
     return step.name_en if lang == "en" and step.name_en else step.name_zh
 
 
-def party(adults: int, children: int, ages: list[int], lang: str) -> str:
+def party(adults: int, children: int, ages: list[int], lang: Lang) -> str:
     who = [t("halfday.party.adult_one" if adults == 1 else "halfday.party.adults", lang, n=adults)] if adults else []
     if children:
         kids = t("halfday.party.child_one" if children == 1 else "halfday.party.children", lang, n=children)
@@ -441,7 +441,7 @@ def party(adults: int, children: int, ages: list[int], lang: str) -> str:
     return t("halfday.list.separator", lang).join(who)
 
 
-def _about(intro: PlanIntro, lang: str) -> str:
+def _about(intro: PlanIntro, lang: Lang) -> str:
     themes = intro.facts.themes
     if intro.code == "wishes":
         wishes = list(dict.fromkeys(theme(c, lang) for c in without_implied(themes) if not c.startswith("category:")))
@@ -452,7 +452,7 @@ def _about(intro: PlanIntro, lang: str) -> str:
     return t("halfday.intro.plain", lang)
 
 
-def intro_sentence(plan: Plan, lang: str) -> str:
+def intro_sentence(plan: Plan, lang: Lang) -> str:
     """The plan in words: what it is about, its stops, its window and who goes, and indoors when the weather asks."""
     intro = plan.intro
     names = [place_name(s, lang) for s in plan.steps]
@@ -469,14 +469,14 @@ def intro_sentence(plan: Plan, lang: str) -> str:
         end=clock(f.end),
         party=party(f.adults, f.children, f.children_ages, lang),
     )
-    gap = "" if i18n.normalize_lang(lang) == "zh" else " "  # Chinese sentences follow without a space
+    gap = "" if lang == "zh" else " "  # Chinese sentences follow without a space
     out = f"{out}{gap}{when}"
     if f.indoor_only or f.weather:
         out += gap + t("halfday.intro.indoor", lang)
     return out
 
 
-def _main_reason(r: StepReason, lang: str) -> str:
+def _main_reason(r: StepReason, lang: Lang) -> str:
     f = r.facts
     if r.code == "named":
         return word(REASONS, "named_in_goal", lang)
@@ -489,7 +489,7 @@ def _main_reason(r: StepReason, lang: str) -> str:
     return t("halfday.reason.fits", lang, kind=word(CATEGORIES, f.category, lang))
 
 
-def reason_sentence(step: PlanStep, lang: str) -> str:
+def reason_sentence(step: PlanStep, lang: Lang) -> str:
     """Why this place, in words: the main reason, then its facts (open until, the leg to it, its rating)."""
     r = step.reason
     if r is None:
@@ -510,7 +510,7 @@ def reason_sentence(step: PlanStep, lang: str) -> str:
     return t("halfday.step.why", lang, reasons=t("halfday.list.separator", lang).join(parts))
 
 
-def result_words(result: HalfDayResult, lang: str) -> ResultWords:
+def result_words(result: HalfDayResult, lang: Lang) -> ResultWords:
     """A result's intros and step reasons in ``lang`` (what an API or CLI answer carries beside the codes)."""
     plans = [
         PlanWords(
@@ -520,7 +520,7 @@ def result_words(result: HalfDayResult, lang: str) -> ResultWords:
         )
         for p in result.plans
     ]
-    return ResultWords(lang=i18n.normalize_lang(lang) or "zh", plans=plans)
+    return ResultWords(lang=lang, plans=plans)
 
 
 #: level 2: the two answers (the page's buttons) and what the stage log says was decided
