@@ -112,22 +112,28 @@ class MapServices:
 
         ``call_wait_s``: the most one call waits for its answer, where the budget is sized for many calls (a paced
         plan's budget grows with its calls; one call that never answers should not spend it all)."""
-        outer = self.scope
-        self.scope = outer.with_budget(seconds, call_wait_s=call_wait_s)
-        try:
+        with self._scoped(self.scope.with_budget(seconds, call_wait_s=call_wait_s)):
             yield
-        finally:
-            self.scope = outer
 
     @contextmanager
     def within(self, budget: ProviderBudget) -> Iterator[None]:
         """The block's calls run under ``budget``, started earlier (``ProviderBudget.starting_now``): one deadline
         across the several steps of a stream, which may run in different threads."""
+        with self._scoped(self.scope.entering(budget)):
+            yield
+
+    @contextmanager
+    def _scoped(self, scope: CallScope) -> Iterator[None]:
+        """The view's calls carry ``scope`` inside the block. A view is one request's, and its budget blocks nest in
+        the thread that opens them (calls may run in any thread meanwhile): a block that ends after an inner one it
+        did not open would hand the view a stale budget, so that is refused, never left silent."""
         outer = self.scope
-        self.scope = outer.entering(budget)
+        self.scope = scope
         try:
             yield
         finally:
+            if self.scope is not scope:
+                raise RuntimeError("a view's provider budgets must nest: another block changed it meanwhile")
             self.scope = outer
 
     def _count(self, service: str | None) -> None:

@@ -19,6 +19,7 @@ from core.errors import InputError, ProviderError
 from core.geo.base import LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
+from core.geo.scope import bind
 from core.models.region import RegionPack
 from core.models.route import (
     LIVE_ORIGIN,
@@ -372,17 +373,24 @@ def directions_stage(
 
 
 def _mcp_link_makers(provider: MapServices | None, title: str) -> dict[str, Any]:
-    """The personal-map and navigation link makers of a geocoder that has them (AMap through MCP)."""
-    service: Any = getattr(provider.geocoder, "inner", provider.geocoder) if provider is not None else None
-    if service is None or not hasattr(service, "personal_map_link"):
+    """The personal-map and navigation link makers of a geocoder that has them (AMap through MCP). Each call is
+    bound to the request's scope when it is made: its budget, its tally and what already failed in it."""
+    if provider is None:
         return {}
+    view = provider
+    if not hasattr(getattr(view.geocoder, "inner", view.geocoder), "personal_map_link"):
+        return {}
+
+    def service() -> Any:
+        bound = bind(view.geocoder, view.scope.for_call())
+        return getattr(bound, "inner", bound)
 
     def place(p: ResolvedPoint) -> Place:
         return Place(name=p.resolved_name or p.input_name or "", lon=p.lon, lat=p.lat, poi_id=p.poi_id, source="amap")
 
     return {
-        "personal_map_maker": lambda points: service.personal_map_link(title, [place(p) for p in points]),
-        "navi_maker": lambda p: service.navi_link(LonLat(p.lon, p.lat)),
+        "personal_map_maker": lambda points: service().personal_map_link(title, [place(p) for p in points]),
+        "navi_maker": lambda p: service().navi_link(LonLat(p.lon, p.lat)),
     }
 
 
