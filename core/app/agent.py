@@ -53,9 +53,11 @@ def agent_deps(
     database and its trip store (opened by the first action that needs it), the reservation service of the
     provider's region on that database (``reservations``: the process's, as ``ask`` hands it), an event log of its
     own, the configured model (none without ``OMNI_LLM_BASE_URL``), a browser on the settings' allowlist and limits,
-    and the shared action registry. A test or an embedding face hands in its own of any of them."""
+    and the shared action registry; the provider as a request's view (``provider`` itself when it is one). A test
+    or an embedding face hands in its own of any of them."""
     telemetry = telemetry or Telemetry(settings.agent_event_log)
     database = Database.from_settings(settings)
+    provider = provider.request_view()  # the request's own budget, warnings and counts, whatever it was handed
 
     def own_reservations(clock: Clock) -> ReservationProvider:
         return ReservationService.from_settings(settings, provider.region, clock=clock)

@@ -102,6 +102,11 @@ class MapServices:
         view.shared = root
         return view
 
+    def request_view(self) -> MapServices:
+        """This request's view: itself when it is one, else a new view of these shared services (a root handed to
+        a request's dependencies must not carry that request's budget for every other request)."""
+        return self if self.shared is not None else self.for_request()
+
     # ---- the request's provider budget ----------------------------------------------------------------
     @contextmanager
     def budget(self, seconds: float, *, call_wait_s: float | None = None) -> Iterator[None]:
