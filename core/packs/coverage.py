@@ -254,10 +254,13 @@ def _reads_as_place(written: str, place: Place, *, sentence_start: bool) -> bool
 
 
 def _covering(place: Place, packs: Sequence[RegionPack]) -> list[str]:
-    """The packs that cover ``place``: a city inside a pack's bounds; a country, the packs of that country."""
+    """The packs that cover ``place``: a country, the packs of that country; a city, the pack that says it is that
+    city (its ``city`` and aliases: a pack of central Helsinki is Helsinki's, wherever GeoNames puts the city's
+    point), else the packs whose bounds hold its point (a district: 浦东)."""
     if place.is_country:
         return [p.name for p in packs if p.country == place.country]
-    return [
+    own = [p.name for p in packs if place.country == p.country and place.name.lower() in _city_names(p)]
+    return own or [
         p.name
         for p in packs
         if place.lon is not None
@@ -265,6 +268,10 @@ def _covering(place: Place, packs: Sequence[RegionPack]) -> list[str]:
         and p.bbox[0] <= place.lon <= p.bbox[2]
         and p.bbox[1] <= place.lat <= p.bbox[3]
     ]
+
+
+def _city_names(pack: RegionPack) -> set[str]:
+    return {n.lower() for n in (pack.city, *pack.city_aliases, *pack.display_name.values())}
 
 
 def scope_of(text: str, *, active: RegionPack, packs: Sequence[RegionPack]) -> Scope:

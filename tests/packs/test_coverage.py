@@ -71,8 +71,11 @@ def test_the_pack_own_names_and_ordinary_words_are_no_other_city(packs, text):
     assert named in ([], ["Pudong"])
 
 
-def test_a_city_inside_the_active_pack_is_covered(packs):
-    assert _scope("Espoo and Vantaa in one day", packs, active="helsinki").verdict == "IN_REGION"
+def test_the_pack_city_is_covered_and_a_neighbour_outside_its_bounds_is_not(packs):
+    # the Helsinki pack holds central Helsinki only: the city is its own, Vantaa (the airport's town) is not
+    assert _scope("a slow day in Helsinki", packs, active="helsinki").verdict == "IN_REGION"
+    scope = _scope("a slow day in Vantaa", packs, active="helsinki")
+    assert (scope.verdict, scope.place, scope.country) == ("NOT_COVERED", "Vantaa", "FI")
 
 
 def test_the_first_place_outside_decides_and_facts_carry_no_words(packs):
