@@ -99,6 +99,12 @@ class Scope:
     place: str | None = None  # its gazetteer name (English)
     country: str | None = None
     regions: tuple[str, ...] = ()  # the installed regions
+    display: tuple[tuple[str, str, str], ...] = ()  # each installed region's (name, zh, en) display names
+
+    def shown(self, region: str, lang: str) -> str:
+        """``region``'s display name in ``lang`` (the pack's own data; its name when it has none)."""
+        row = next((r for r in self.display if r[0] == region), (region, region, region))
+        return (row[1] if lang == "zh" else row[2]) or region
 
     def facts(self) -> dict[str, str]:
         """The facts a face words the notice or the refusal with (no words)."""
@@ -281,14 +287,16 @@ def scope_of(text: str, *, active: RegionPack, packs: Sequence[RegionPack]) -> S
     several places gives the user's region the benefit of the doubt); the first that lies elsewhere decides: the
     installed region that covers it (SWITCH), or none (NOT_COVERED)."""
     names = tuple(p.name for p in packs)
+    display = tuple((p.name, p.display_name.get("zh", ""), p.display_name.get("en", "")) for p in packs)
     for mention in mentions(text, pack=active, packs=packs):
         covering = [_covering(place, packs) for place in mention.places]
         if any(active.name in c for c in covering):
             continue
         first = mention.places[0]
         facts = {"named": mention.text, "place": first.name, "country": first.country, "regions": names}
+        facts["display"] = display
         elsewhere = next((c[0] for c in covering if c), None)
         if elsewhere is not None:
             return Scope(verdict="SWITCH", active=active.name, region=elsewhere, **facts)  # type: ignore[arg-type]
         return Scope(verdict="NOT_COVERED", active=active.name, region=active.name, **facts)  # type: ignore[arg-type]
-    return Scope(verdict="IN_REGION", active=active.name, region=active.name, regions=names)
+    return Scope(verdict="IN_REGION", active=active.name, region=active.name, regions=names, display=display)
