@@ -293,10 +293,15 @@ def scope_of(text: str, *, active: RegionPack, packs: Sequence[RegionPack]) -> S
         if any(active.name in c for c in covering):
             continue
         first = mention.places[0]
-        facts = {"named": mention.text, "place": first.name, "country": first.country, "regions": names}
-        facts["display"] = display
         elsewhere = next((c[0] for c in covering if c), None)
-        if elsewhere is not None:
-            return Scope(verdict="SWITCH", active=active.name, region=elsewhere, **facts)  # type: ignore[arg-type]
-        return Scope(verdict="NOT_COVERED", active=active.name, region=active.name, **facts)  # type: ignore[arg-type]
+        return Scope(
+            verdict="SWITCH" if elsewhere is not None else "NOT_COVERED",
+            active=active.name,
+            region=elsewhere or active.name,
+            named=mention.text,
+            place=first.name,
+            country=first.country,
+            regions=names,
+            display=display,
+        )
     return Scope(verdict="IN_REGION", active=active.name, region=active.name, regions=names, display=display)
