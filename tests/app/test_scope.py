@@ -55,7 +55,10 @@ def test_helsinki_named_while_in_shanghai_is_planned_in_helsinki_and_said(servic
     response = _ask(services, "去赫尔辛基玩两天")
     result = response.result
     assert result.status == "OK" and result.error_code is None
-    assert result.answer_text.splitlines()[0] == "您提到了赫尔辛基，它在赫尔辛基地区之内，因此改为在赫尔辛基规划，而不是上海。"
+    assert (
+        result.answer_text.splitlines()[0]
+        == "您提到了赫尔辛基，它在赫尔辛基地区之内，因此改为在赫尔辛基规划，而不是上海。"
+    )
     switched = [e for e in response.explain.decision_log if e.reason_code == "REGION_SWITCHED"]
     assert switched[0].facts["region"] == "helsinki" and switched[0].facts["active"] == "shanghai"
     helsinki = services.context(region="helsinki").region

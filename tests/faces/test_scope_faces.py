@@ -43,7 +43,9 @@ def api(env, monkeypatch):
 
 
 def test_api_refuses_a_city_no_region_covers_in_the_callers_language(api):
-    r = api.post("/agent/route_and_run", json={"message": "大阪周末两天，帮我排一下"}, headers={"Accept-Language": "en"})
+    r = api.post(
+        "/agent/route_and_run", json={"message": "大阪周末两天，帮我排一下"}, headers={"Accept-Language": "en"}
+    )
     assert r.status_code == 200
     result = r.json()["result"]
     assert (result["status"], result["error_code"]) == ("FAILED", "REGION_NOT_COVERED")
@@ -56,7 +58,10 @@ def test_api_plans_helsinki_asked_from_shanghai(api):
     body = r.json()
     assert r.status_code == 200 and body["result"]["status"] == "OK"
     first = body["result"]["answer_text"].splitlines()[0]
-    assert first == "You named Helsinki, which the Helsinki region covers, so this is planned in Helsinki instead of Shanghai."
+    assert (
+        first
+        == "You named Helsinki, which the Helsinki region covers, so this is planned in Helsinki instead of Shanghai."
+    )
     assert "REGION_SWITCHED" in [e["reason_code"] for e in body["explain"]["decision_log"]]
 
 
