@@ -73,3 +73,120 @@ def test_a_shanghai_street_named_after_a_city_stays_in_shanghai(services, messag
     response = _ask(services, message)
     assert response.result.error_code != "REGION_NOT_COVERED"
     assert not [e for e in response.explain.decision_log if e.reason_code in ("REGION_SWITCHED", "REGION_NOT_COVERED")]
+
+
+# ---- the itinerary, the route and the half day -------------------------------------------------------------
+def _ctx(services, lang="en"):
+    return services.context(user="alice", lang=lang, clock=lambda: MOMENT)
+
+
+def _trip(**update):
+    import json
+
+    from core.models.itinerary import TripRequest
+    from tests.support.paths import ROOT
+
+    data = json.loads((ROOT / "data" / "trips" / "shanghai_2day_monday_museum.json").read_text(encoding="utf-8"))
+    return TripRequest.model_validate({**data, **update})
+
+
+def test_an_itinerary_whose_name_is_another_city_no_region_covers_is_refused(services):
+    from core.app.itinerary import plan_itinerary
+    from core.app.scope import RegionNotCovered
+
+    with pytest.raises(RegionNotCovered) as refused:
+        plan_itinerary(_ctx(services, "zh"), _trip(trip_name="伦敦两日，博物馆优先"))
+    assert refused.value.code == "REGION_NOT_COVERED" and refused.value.field == "request"
+    assert refused.value.details["named"] == "伦敦" and refused.value.details["regions"] == "helsinki, shanghai"
+    assert refused.value.message.startswith("您提到了伦敦，目前安装的地区都不包含它")
+
+
+def test_an_itinerary_on_its_own_region_plans_without_a_scope_notice(services):
+    from core.app.itinerary import plan_itinerary
+
+    result = plan_itinerary(_ctx(services), _trip(trip_name="Nanjing Road and the Bund, two days"))
+    assert result.days and not [w for w in result.warnings if "You named" in w]
+
+
+def test_a_helsinki_route_asked_in_shanghai_is_planned_in_helsinki_and_said(services):
+    import json
+
+    from core.app.route import notice_words, plan_route
+    from core.models.route import RoutePlanRequest
+    from tests.support.paths import ROOT
+
+    scenario = json.loads((ROOT / "data" / "scenarios" / "helsinki-museums.json").read_text(encoding="utf-8"))
+    request = RoutePlanRequest.model_validate({**scenario["request"], "route_strategy": "shortest_distance"})
+    result = plan_route(_ctx(services), request)
+    assert result.region == "helsinki"
+    first = result.notices[0]
+    assert (first.code, first.params) == (
+        "REGION_SWITCHED",
+        {"named": "Helsinki", "region": "helsinki", "active": "shanghai"},
+    )
+    assert notice_words(first, "zh").startswith("你提到了Helsinki")
+
+
+def test_a_route_stop_in_a_city_no_region_covers_is_refused_naming_the_field(services):
+    from core.app.route import plan_route
+    from core.app.scope import RegionNotCovered
+    from core.models.route import RoutePlanRequest
+
+    request = RoutePlanRequest.model_validate(
+        {
+            "origin_mode": "fixed",
+            "origin_address": "人民广场",
+            "destination_address": "豫园",
+            "stops": ["外滩", "Sagrada Familia, Barcelona"],
+        }
+    )
+    with pytest.raises(RegionNotCovered) as refused:
+        plan_route(_ctx(services), request)
+    assert refused.value.field == "stops.1.address" and refused.value.details["place"] == "Barcelona"
+
+
+def test_shanghai_streets_named_after_cities_route_in_shanghai(services):
+    from core.app.route import plan_route
+    from core.models.route import RoutePlanRequest
+
+    request = RoutePlanRequest.model_validate(
+        {
+            "origin_mode": "fixed",
+            "origin_address": "人民广场",
+            "destination_address": "豫园",
+            "stops": ["南京路步行街", "中山公园", "孙中山故居纪念馆"],
+        }
+    )
+    result = plan_route(_ctx(services), request)
+    assert result.region == "shanghai"
+    assert not [n for n in result.notices if n.code in ("REGION_SWITCHED", "STOP_OUTSIDE_REGION")]
+
+
+def test_a_half_day_goal_in_a_city_no_region_covers_ends_with_one_error(services):
+    from core.app.halfday import plan_half_day
+    from core.app.halfday_words import ERRORS
+    from core.i18n import t
+    from core.models.halfday.plans import HalfDayRequest
+
+    events = list(plan_half_day(_ctx(services), HalfDayRequest(goal="Sunday morning coffee and a gallery in Lisbon")))
+    assert len(events) == 1 and events[0].type == "done"
+    error = events[0].data.error
+    assert (error.code, error.named, error.regions, error.field) == (
+        "REGION_NOT_COVERED",
+        "Lisbon",
+        ["helsinki", "shanghai"],
+        "goal",
+    )
+    assert t(ERRORS["REGION_NOT_COVERED"], "en").startswith("Your goal names a place that no installed region covers")
+
+
+def test_a_half_day_in_helsinki_asked_in_shanghai_is_planned_there_and_warned(services):
+    from core.app.halfday import plan_half_day
+    from core.models.halfday.plans import HalfDayRequest
+
+    events = list(plan_half_day(_ctx(services), HalfDayRequest(goal="去赫尔辛基逛半天博物馆")))
+    warning = events[1]
+    assert warning.type == "observation" and warning.data.code == "REGION_SWITCHED"
+    assert (warning.data.facts.name, warning.data.facts.region) == ("赫尔辛基", "helsinki")
+    assert [e.seq for e in events] == list(range(len(events)))
+    assert events[-1].type == "done"
