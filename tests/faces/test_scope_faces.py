@@ -79,3 +79,46 @@ def test_cli_run_refuses_a_city_no_region_covers(env):
     assert (result["status"], result["error_code"]) == ("FAILED", "REGION_NOT_COVERED")
     assert result["answer_text"].startswith("您提到了首尔，目前安装的地区都不包含它")
     assert result["payload"]["timeline"] == []
+
+
+def test_api_half_day_goal_in_a_city_no_region_covers_ends_with_its_error(api):
+    r = api.post(
+        "/halfday/plan",
+        json={"goal": "周六下午在维也纳喝咖啡看展"},
+        headers={"Accept": "application/json", "Accept-Language": "zh"},
+    )
+    assert r.status_code == 200
+    done = r.json()
+    assert done["type"] == "done" and done["data"]["type"] == "error"
+    error = done["data"]["error"]
+    assert (error["code"], error["named"], error["regions"]) == (
+        "REGION_NOT_COVERED",
+        "维也纳",
+        ["helsinki", "shanghai"],
+    )
+
+
+def test_cli_plan_of_a_helsinki_route_from_shanghai_switches_and_says_so(env, tmp_path):
+    request = {
+        "origin_mode": "fixed",
+        "origin_name": "Old Market Hall",
+        "origin_city": "Helsinki",
+        "destination_name": "Helsinki Cathedral",
+        "stops": [{"name": "Museum of Modern Art Kiasma", "address": ""}, {"name": "Swedish Theatre", "address": ""}],
+    }
+    path = tmp_path / "route.json"
+    path.write_text(json.dumps(request), encoding="utf-8")
+    run_env = {k: v for k, v in {**os.environ, **env}.items() if k != "OMNI_DATA_DIR"}
+    done = subprocess.run(
+        [sys.executable, "-m", "core", "plan", "--request", str(path)],
+        cwd=ROOT,
+        env=run_env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr[-800:]
+    result = json.loads(done.stdout)
+    assert result["region"] == "helsinki"
+    assert result["notices"][0]["code"] == "REGION_SWITCHED"
+    assert result["warnings"][0].startswith("You named Helsinki, which the region")
