@@ -105,12 +105,12 @@ def route_and_run(
     # what the message says for the memory (我不吃辣 / forget that…): read from the words, kept per user
     said = read_message(request.message) if request.message and not request.options.confirm_dry_run_id else Said()
     with deps.provider.budget(deps.settings.provider_budget_s):  # a hanging provider degrades, never stalls
-        if scope is not None and scope.verdict == "NOT_COVERED":  # never a plan of another city than the one named
+        if scope is not None and _refused(scope, decision):  # never a plan of another city than the one named
             system_mode, remembered = _out_of_scope(scope, state), None
         else:
             system_mode, remembered = _run_guarded(decision, said, state, ctx, deps.registry)
-    if scope is not None and scope.verdict == "SWITCH":  # planned in the region that covers the place: said first
-        _scope_switched(scope, state)
+    if scope is not None and not _refused(scope, decision):  # a switch, or a knowledge answer: the scope said first
+        _scope_said(scope, state)
     if remembered:  # said before the flow's answer: "I'll remember: no spicy food."
         state.result.explanations.insert(0, remembered)
     ctx.report(_final_status(state))
@@ -330,9 +330,18 @@ def _out_of_scope(scope: ScopeNote, state: AgentState) -> str:
     return "SYSTEM1"
 
 
-def _scope_switched(scope: ScopeNote, state: AgentState) -> None:
+def _refused(scope: ScopeNote, decision: RouterDecision) -> bool:
+    """A message naming a place no installed region covers is refused, unless it is a question to the knowledge
+    base: that answers from what it holds, and says when it holds nothing (the QA set's 推荐新宿拉面), after the
+    scope's sentence."""
+    return scope.verdict == "NOT_COVERED" and decision.output.route != "SYSTEM1_RAG"
+
+
+def _scope_said(scope: ScopeNote, state: AgentState) -> None:
+    switched = scope.verdict == "SWITCH"
     state.result.explanations.insert(0, scope.sentence)
-    log_decision(state, action="scope.switch", reason_code="REGION_SWITCHED", policy_id="SCOPE", facts=scope.facts)
+    reason = "REGION_SWITCHED" if switched else "REGION_NOT_COVERED"
+    log_decision(state, action="scope.note", reason_code=reason, policy_id="SCOPE", facts=scope.facts)
 
 
 def _final_status(state: AgentState) -> str:

@@ -190,3 +190,12 @@ def test_a_half_day_in_helsinki_asked_in_shanghai_is_planned_there_and_warned(se
     assert (warning.data.facts.name, warning.data.facts.region) == ("赫尔辛基", "helsinki")
     assert [e.seq for e in events] == list(range(len(events)))
     assert events[-1].type == "done"
+
+
+def test_a_knowledge_question_about_another_city_says_the_scope_first_and_plans_nothing(services):
+    response = _ask(services, "推荐大阪的拉面店")
+    result = response.result
+    assert response.route.route == "SYSTEM1_RAG" and result.status == "OK"  # the QA set's kind of question answers
+    assert result.answer_text.startswith("您提到了大阪，目前安装的地区都不包含它")
+    assert result.payload.timeline == []
+    assert "REGION_NOT_COVERED" in [e.reason_code for e in response.explain.decision_log]
