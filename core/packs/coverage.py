@@ -46,11 +46,12 @@ _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 _SENTENCE_END = ".!?。！？\n;；:："
 # what follows a Chinese name when the name is a street's, a building's, a park's or a dish's: 南京路, 中山公园, 北京烤鸭
 _NOT_A_CITY_AFTER = re.compile(
-    r"^(?:[东西南北中]?路|[东西南北中]?街|大道|巷|弄|站|桥|公园|广场|大厦|中心|饭店|酒店|宾馆|大学|医院|号|"
+    r"^(?:[东西南北中]?[一二三四五六七八九十]?(?:路|街)|大道|巷|弄|站|桥|公园|广场|大厦|中心|饭店|酒店|宾馆|大学|医院|号|"
     r"烤鸭|菜|料理|风味|小吃|面|餐厅|馆|寺)"
 )
 # the pack's road names, as its addresses write them: 南京东路, 北京西路
 _ROAD = re.compile(f"[{_CJK}]{{2,8}}?(?:大道|路|街|巷|弄)")
+_ADMIN_PREFIX = re.compile(f"^[{_CJK}]*?[省市区县镇]")
 _MAX_LATIN_WORDS = 4
 # the word after a Latin name when the name is a street's, a station's or a park's: Nanjing West Road, zhongshan gongyuan
 _LATIN_NOT_A_CITY_AFTER = frozenset(
@@ -175,7 +176,8 @@ def pack_words(pack: RegionPack) -> set[str]:
         words.update((district, *names.values()))
     for place in pack.places:
         words.update((place.name_zh, place.name_en, *place.aliases, place.district))
-        words.update(_ROAD.findall(place.address))
+        roads = _ROAD.findall(place.address)  # 黄浦区中山东一路: the road is 中山东一路, after the district
+        words.update((*roads, *(_ADMIN_PREFIX.sub("", road) for road in roads)))
     return {w for w in words if len(w) >= 2}
 
 

@@ -57,6 +57,8 @@ def test_shanghai_named_from_helsinki_switches_back(packs):
         "南京路步行街",  # a street of the pack that holds a city's name
         "从北京东路走到外滩",
         "中山公园附近喝咖啡",  # 中山 is a city too; 中山公园 is a park
+        "外滩 | 中山东一路",  # the Bund's road, as its address writes it after the district
+        "沿着中山南二路走",  # a numbered road of the same name the pack does not list
         "晚上想吃北京烤鸭",  # a dish
         "a nice walk by the river",  # Nice, in lower case: a word
         "Reading list of museums",  # Reading, opening a sentence: a word
