@@ -109,7 +109,8 @@ def _not_covered(ctx: RequestContext, scope: Scope) -> HalfDayEvent:
 
 def _switch_said(events: Iterator[HalfDayEvent], scope: Scope) -> Iterator[HalfDayEvent]:
     """``events`` with a warning after the first that the plans are made in the region that covers the place the
-    goal names (REGION_SWITCHED); the events after it move one place on."""
+    goal names (REGION_SWITCHED), and the same code first among the result's warnings; the events after it move
+    one place on."""
     first = next(events)
     yield first
     facts = WarningFacts(name=scope.named, region=scope.region)
@@ -120,6 +121,10 @@ def _switch_said(events: Iterator[HalfDayEvent], scope: Scope) -> Iterator[HalfD
         data=WarningObservation(code="REGION_SWITCHED", facts=facts),
     )
     for event in events:
+        if isinstance(event, DoneEvent) and isinstance(event.data, DonePlans):  # the result says it too (the page)
+            result = event.data.result
+            said = result.model_copy(update={"warnings": ["REGION_SWITCHED", *result.warnings]})
+            event = event.model_copy(update={"data": event.data.model_copy(update={"result": said})})
         yield event.model_copy(update={"seq": event.seq + 1})
 
 

@@ -184,12 +184,15 @@ def test_a_half_day_in_helsinki_asked_in_shanghai_is_planned_there_and_warned(se
     from core.app.halfday import plan_half_day
     from core.models.halfday.plans import HalfDayRequest
 
-    events = list(plan_half_day(_ctx(services), HalfDayRequest(goal="去赫尔辛基逛半天博物馆")))
+    events = list(plan_half_day(_ctx(services), HalfDayRequest(goal="明天下午去赫尔辛基逛博物馆，喝杯咖啡")))
     warning = events[1]
     assert warning.type == "observation" and warning.data.code == "REGION_SWITCHED"
     assert (warning.data.facts.name, warning.data.facts.region) == ("赫尔辛基", "helsinki")
     assert [e.seq for e in events] == list(range(len(events)))
-    assert events[-1].type == "done"
+    done = events[-1]
+    assert done.type == "done"
+    assert done.data.type == "plans"
+    assert done.data.result.region == "helsinki" and done.data.result.warnings[0] == "REGION_SWITCHED"
 
 
 def test_a_knowledge_question_about_another_city_says_the_scope_first_and_plans_nothing(services):
