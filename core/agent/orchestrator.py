@@ -7,8 +7,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
@@ -61,6 +62,7 @@ def route_and_run(
     lang: Lang | None = None,
     clock: Callable[[], float] = monotonic,
     progress: Callable[[str, str], None] | None = None,
+    scope: ScopeNote | None = None,
 ) -> AgentResponse:
     """Route one request and run it (System 1 or the budgeted System 2). Never raises on bad luck:
     failures become a FAILED/TIMEOUT result with an error code; only an invalid request raises.
@@ -68,7 +70,8 @@ def route_and_run(
     ``deps``: what it runs on (the composition root's, ``core.app.agent.agent_deps``); ``now``: the request's moment
     (a naive one is read in the conversation's zone); ``lang``: the language the face gave (None: the message
     decides); ``clock``: the monotonic clock of its durations and deadline; ``progress(status, message)``: a face's
-    progress line."""
+    progress line; ``scope``: what the message names against the installed regions, read by the use case (a switch
+    is said first; a place no region covers is refused with ``REGION_NOT_COVERED``, nothing is run)."""
     t_start = time.perf_counter()
     if not isinstance(request, AgentRequest):
         request = AgentRequest.model_validate(request)
@@ -103,7 +106,12 @@ def route_and_run(
     # what the message says for the memory (我不吃辣 / forget that…): read from the words, kept per user
     said = read_message(request.message) if request.message and not request.options.confirm_dry_run_id else Said()
     with deps.provider.budget(deps.settings.provider_budget_s):  # a hanging provider degrades, never stalls
-        system_mode, remembered = _run_guarded(decision, said, state, ctx, deps.registry)
+        if scope is not None and _refused(scope, decision):  # never a plan of another city than the one named
+            system_mode, remembered = _out_of_scope(scope, state), None
+        else:
+            system_mode, remembered = _run_guarded(decision, said, state, ctx, deps.registry)
+    if scope is not None and not _refused(scope, decision):  # a switch, or a knowledge answer: the scope said first
+        _scope_said(scope, state)
     if remembered:  # said before the flow's answer: "I'll remember: no spicy food."
         state.result.explanations.insert(0, remembered)
     ctx.report(_final_status(state))
@@ -309,6 +317,40 @@ def _log_complete(telemetry: Telemetry, response: AgentResponse, decision: Route
 FACT_INTENTS = frozenset({"weather", "travel_time", "rag"})
 
 
+@dataclass(frozen=True, kw_only=True)
+class ScopeNote:
+    """The message's scope as the use case read it (core/app/scope.py): its verdict, its sentence in the reply's
+    language, and its facts (flat values: the place named, the regions)."""
+
+    verdict: Literal["IN_REGION", "SWITCH", "NOT_COVERED"]
+    sentence: str
+    facts: dict[str, str] = field(default_factory=dict)
+
+
+def _out_of_scope(scope: ScopeNote, state: AgentState) -> str:
+    """The answer to a message naming a place no installed region covers: FAILED, ``REGION_NOT_COVERED``, the
+    sentence that says what is covered and what to do."""
+    state.result.status = "FAILED"
+    state.result.error_code = "REGION_NOT_COVERED"
+    state.result.explanations = [scope.sentence]
+    log_decision(state, action="scope.refuse", reason_code="REGION_NOT_COVERED", policy_id="SCOPE", facts=scope.facts)
+    return "SYSTEM1"
+
+
+def _refused(scope: ScopeNote, decision: RouterDecision) -> bool:
+    """A message naming a place no installed region covers is refused, unless it is a question to the knowledge
+    base: that answers from what it holds, and says when it holds nothing (the QA set's 推荐新宿拉面), after the
+    scope's sentence."""
+    return scope.verdict == "NOT_COVERED" and decision.output.route != "SYSTEM1_RAG"
+
+
+def _scope_said(scope: ScopeNote, state: AgentState) -> None:
+    switched = scope.verdict == "SWITCH"
+    state.result.explanations.insert(0, scope.sentence)
+    reason = "REGION_SWITCHED" if switched else "REGION_NOT_COVERED"
+    log_decision(state, action="scope.note", reason_code=reason, policy_id="SCOPE", facts=scope.facts)
+
+
 def _final_status(state: AgentState) -> str:
     return {
         "READY": "done",
@@ -408,4 +450,4 @@ def _clarify(decision: RouterDecision, state: AgentState, ctx: AgentContext) -> 
     )
 
 
-__all__ = ["route_and_run"]
+__all__ = ["ScopeNote", "route_and_run"]

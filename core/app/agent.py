@@ -10,18 +10,21 @@ from core.agent.actions.registry import ActionRegistry
 from core.agent.browse import BrowserExecutor
 from core.agent.deps import AgentDeps
 from core.agent.llm import LLMClient, make_llm
-from core.agent.orchestrator import route_and_run
+from core.agent.orchestrator import ScopeNote, route_and_run
 from core.agent.telemetry import Telemetry
 from core.app.context import RequestContext
+from core.app.scope import in_scope
 from core.clock import Clock
 from core.config import Settings, get_settings
 from core.geo.composite import MapServices
+from core.i18n import guess_lang
 from core.memory.store import UserMemory
 from core.models.agent import AgentRequest, AgentResponse
 from core.reservations.provider import ReservationProvider, ReservationsAt
 from core.reservations.service import ReservationService
 from core.stores.db import Database
 from core.stores.trips import LazyTripStore, TripStore
+from core.words.scope import scope_sentence
 
 __all__ = [
     "AgentProgress",
@@ -100,13 +103,27 @@ def ask(
     def reservations(clock: Clock) -> ReservationProvider:  # the process's service of the region, on the agent's moment
         return ctx.services.reservations(ctx.region.name, settings=ctx.settings).at(clock)
 
+    ctx, note = _scope(ctx, request)
     return route_and_run(
         request,
         agent_deps(ctx.settings, ctx.providers, reservations=reservations),
         now=ctx.now(),
         lang=ctx.lang if ctx.lang_given else None,
         progress=progress,
+        scope=note,
     )
+
+
+def _scope(ctx: RequestContext, request: AgentRequest) -> tuple[RequestContext, ScopeNote | None]:
+    """The context to run the message on (another installed region's when it names a place there) and what to say
+    about it (None: nothing to say; a confirmation by its id names no place)."""
+    if not request.message or request.options.confirm_dry_run_id:
+        return ctx, None
+    scoped, scope = in_scope(ctx, request.message)
+    if scope.verdict == "IN_REGION":
+        return ctx, None
+    lang = ctx.lang if ctx.lang_given else guess_lang(request.message)
+    return scoped, ScopeNote(verdict=scope.verdict, sentence=scope_sentence(scope, lang), facts=scope.facts())
 
 
 def confirm_dry_run(

@@ -9,6 +9,7 @@ from typing import Literal
 
 from core.agent.llm import make_llm
 from core.app.context import RequestContext
+from core.app.scope import in_scope
 from core.errors import InputError
 from core.halfday.link import read_link_window
 from core.halfday.memory import MemoryStore
@@ -17,9 +18,19 @@ from core.halfday.service import HalfDayPlanner
 from core.halfday.waits import WaitAnswer
 from core.i18n import Lang
 from core.models.agent import AgentRequest, AgentResponse
-from core.models.halfday.events import DoneEvent, DonePlans, HalfDayEvent, HalfDayResult
+from core.models.halfday.events import (
+    DoneError,
+    DoneEvent,
+    DonePlans,
+    ErrorFacts,
+    HalfDayEvent,
+    HalfDayResult,
+    ObservationEvent,
+    WarningObservation,
+)
 from core.models.halfday.facts import (
     DegradedChoice,
+    WarningFacts,
 )
 from core.models.halfday.goal import LinkReading, WindowChoice
 from core.models.halfday.plans import (
@@ -29,6 +40,7 @@ from core.models.halfday.plans import (
     ReserveInput,
 )
 from core.models.reservations import DryRun
+from core.packs.coverage import Scope
 from core.share import HalfDayLink
 
 __all__ = [
@@ -73,14 +85,48 @@ def plan_half_day(
     and its user to the context's (a face never lets a body name another user). ``decide``: how the person answers
     a level-2 question (the page keeps the stream and answers from its buttons); None: nobody can, the default
     applies."""
-    update: dict[str, object] = {}
+    ctx, scope = in_scope(ctx, request.goal, request.origin)
+    if scope.verdict == "NOT_COVERED":  # never a plan of another city than the one the goal names
+        return iter([_not_covered(ctx, scope)])
+    update: dict[str, object] = {"region": scope.region} if request.region and scope.verdict == "SWITCH" else {}
     if request.now is None:
         update["now"] = ctx.now()
     if ctx.user is not None:
         update["user_id"] = ctx.user
     if request.lang is None and ctx.lang_given:
         update["lang"] = ctx.lang
-    return planner(ctx).events(request.model_copy(update=update) if update else request, decide=decide)
+    events = planner(ctx).events(request.model_copy(update=update) if update else request, decide=decide)
+    return _switch_said(events, scope) if scope.verdict == "SWITCH" else events
+
+
+def _not_covered(ctx: RequestContext, scope: Scope) -> HalfDayEvent:
+    """The one ``done`` of a goal naming a place no installed region covers: an error with the place and the
+    regions (its words: ``halfday.error.region_not_covered``)."""
+    error = ErrorFacts(
+        code="REGION_NOT_COVERED", trace_id=ctx.trace_id, field="goal", named=scope.named, regions=list(scope.regions)
+    )
+    return DoneEvent(trace_id=ctx.trace_id, seq=0, at=ctx.now(), data=DoneError(error=error))
+
+
+def _switch_said(events: Iterator[HalfDayEvent], scope: Scope) -> Iterator[HalfDayEvent]:
+    """``events`` with a warning after the first that the plans are made in the region that covers the place the
+    goal names (REGION_SWITCHED), and the same code first among the result's warnings; the events after it move
+    one place on."""
+    first = next(events)
+    yield first
+    facts = WarningFacts(name=scope.named, region=scope.region)
+    yield ObservationEvent(
+        trace_id=first.trace_id,
+        seq=first.seq + 1,
+        at=first.at,
+        data=WarningObservation(code="REGION_SWITCHED", facts=facts),
+    )
+    for event in events:
+        if isinstance(event, DoneEvent) and isinstance(event.data, DonePlans):  # the result says it too (the page)
+            result = event.data.result
+            said = result.model_copy(update={"warnings": ["REGION_SWITCHED", *result.warnings]})
+            event = event.model_copy(update={"data": event.data.model_copy(update={"result": said})})
+        yield event.model_copy(update={"seq": event.seq + 1})
 
 
 # ---- level 2: a stream that waits for the person's answer (half_day_planner.md §4.1) -------------------------

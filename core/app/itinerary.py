@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal
@@ -9,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.app.context import RequestContext
+from core.app.scope import in_scope, refuse_uncovered
 from core.clock import Clock
 from core.config import Settings, get_settings
 from core.geo.base import TravelMode
@@ -19,7 +21,9 @@ from core.itinerary.pipeline import plan_itinerary as _plan_itinerary
 from core.models.itinerary import Pacing, TripRequest, UserEdit
 from core.models.itinerary_problem import RobustnessPolicy
 from core.models.itinerary_result import DroppedItem, ItineraryResult, SmallestFix, TimelineEntry
+from core.packs.loader import load_region
 from core.words.itinerary import PlaceName
+from core.words.scope import scope_sentence
 
 __all__ = [
     # entry points and what they return
@@ -47,9 +51,30 @@ def plan_itinerary(
 
     ``edits``: applied to the request first and planned afresh (``python -m core itinerary`` with a file of
     ``{request, edits}``); editing a plan already shown, with its refusals, is ``edit_itinerary``."""
+    ctx, request, notice = _scoped(ctx, request)
     if edits:
-        return reoptimize(request, edits, provider=ctx.providers, settings=ctx.settings, progress=progress)
-    return _plan_itinerary(request, provider=ctx.providers, settings=ctx.settings, progress=progress)
+        result = reoptimize(request, edits, provider=ctx.providers, settings=ctx.settings, progress=progress)
+    else:
+        result = _plan_itinerary(request, provider=ctx.providers, settings=ctx.settings, progress=progress)
+    if notice:  # planned in the region that covers the place the request names: said first
+        result.warnings.insert(0, notice)
+    return result
+
+
+def _scoped(ctx: RequestContext, request: TripRequest) -> tuple[RequestContext, TripRequest, str]:
+    """Scope before answer (core/app/scope.py) on the request's names (the trip's, the hotel's, the places'): the
+    context and request to plan on and the notice of a switch (""); a place no installed region covers raises
+    ``RegionNotCovered``. A request that names its region is read against that region."""
+    reading = ctx
+    if request.region and request.region != ctx.region.name:
+        reading = dataclasses.replace(ctx, region=load_region(request.region, ctx.settings.data_dir))
+    names = [request.trip_name, request.hotel.name if request.hotel else None, *(p.name for p in request.places)]
+    scoped, scope = in_scope(reading, *names)
+    refuse_uncovered(scope, ctx.lang, field="request")
+    if scope.verdict != "SWITCH":
+        return ctx, request, ""
+    update = {"region": scope.region} if request.region else {}
+    return scoped, request.model_copy(update=update), scope_sentence(scope, ctx.lang)
 
 
 class EditOutcome(BaseModel):

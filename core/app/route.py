@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Literal
 
 from core.app.context import RequestContext
+from core.app.scope import in_scope, refuse_uncovered
 from core.config import get_settings
 from core.errors import OmniError
 from core.i18n import Lang
@@ -25,6 +26,7 @@ from core.models.route import (
     RoutePlanResult,
     Scenario,
 )
+from core.route.notices import notice
 from core.route.planner import plan_route as _plan_route
 from core.route.stage_types import PlanStage, Progress
 from core.words.route import stage_words
@@ -55,14 +57,48 @@ __all__ = [
 def plan_route(ctx: RequestContext, request: RoutePlanRequest, *, progress: Progress | None = None) -> RoutePlanResult:
     """The best order per strategy, its candidates, links and notices; the result holds this request's warnings
     and provider calls only (the context's view), however many plans run at once."""
+    ctx, switched = _scoped(ctx, request)
     if progress is None:
-        return _plan_route(request, provider=ctx.providers, settings=ctx.settings)
+        return _said(_plan_route(request, provider=ctx.providers, settings=ctx.settings), switched)
     report = progress  # the face's display: a label in the request's language
 
     def worded(stage: PlanStage, fraction: float) -> None:
         report(stage_words(stage, ctx.lang), fraction)
 
-    return _plan_route(request, provider=ctx.providers, settings=ctx.settings, progress=worded)
+    return _said(_plan_route(request, provider=ctx.providers, settings=ctx.settings, progress=worded), switched)
+
+
+def _scoped(ctx: RequestContext, request: RoutePlanRequest) -> tuple[RequestContext, Notice | None]:
+    """Scope before answer (core/app/scope.py) on the places typed, field by field: the first that names a place
+    outside the region decides. Another installed region's: the context on it and the notice that says so; none's:
+    ``RegionNotCovered`` naming the field."""
+    fields = [
+        (f"{end}_{part}", getattr(request, f"{end}_{part}"))
+        for end in ("origin", "destination")
+        for part in ("name", "address", "city")
+    ]
+    fields += [
+        (f"stops.{i}.{part}", getattr(stop, part))
+        for i, stop in enumerate(request.stops)
+        for part in ("name", "address", "city")
+    ]
+    for field, text in fields:
+        if not text:
+            continue
+        scoped, scope = in_scope(ctx, text)
+        refuse_uncovered(scope, ctx.lang, field=field)
+        if scope.verdict == "SWITCH":
+            said = notice("REGION_SWITCHED", named=scope.named or "", region=scope.region, active=scope.active)
+            return scoped, said
+    return ctx, None
+
+
+def _said(result: RoutePlanResult, switched: Notice | None) -> RoutePlanResult:
+    """``result`` with the switch's notice first (and its English sentence first among the warnings, in step)."""
+    if switched is not None:
+        result.notices.insert(0, switched)
+        result.warnings.insert(0, notice_words(switched, "en"))
+    return result
 
 
 # ---- what a face shows of a route: scenarios, comparisons, notices, links, exports ----------------------------

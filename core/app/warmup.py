@@ -37,9 +37,21 @@ def _route_kernels(services: AppServices, region: str) -> None:
     warm_up()
 
 
-#: what is warmed, in order (per region for the per-region steps; the kernels once)
-STEPS: dict[str, Step] = {"packs_and_geocoder": _packs_and_geocoder, "route_kernels": _route_kernels}
-ONCE_PER_PROCESS = {"route_kernels"}
+def _place_scope(services: AppServices, region: str) -> None:
+    """The gazetteer every entry reads a request's places with (core/app/scope.py: GeoNames' cities, ~1 s to index);
+    once per process."""
+    from core.packs.coverage import mentions
+
+    mentions("Helsinki")
+
+
+#: what is warmed, in order (per region for the per-region steps; the kernels and the gazetteer once)
+STEPS: dict[str, Step] = {
+    "packs_and_geocoder": _packs_and_geocoder,
+    "route_kernels": _route_kernels,
+    "place_scope": _place_scope,
+}
+ONCE_PER_PROCESS = {"route_kernels", "place_scope"}
 
 
 @dataclass

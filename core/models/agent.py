@@ -49,6 +49,7 @@ ErrorCode = Literal[
     "INVALID_INPUT",
     "INTERNAL_ERROR",
     "DATABASE_UNREACHABLE",  # the database is down, frozen or refusing writes (core.errors.DatabaseUnreachable)
+    "REGION_NOT_COVERED",  # the message names a place no installed region covers (core/app/scope.py): nothing run
 ]
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 

@@ -89,6 +89,14 @@ NOTICES: dict[str, NoticeSpec] = {
         "route.warning.start_outside_region", ("where", "region", "km"), regions=("region",)
     ),
     "START_UNKNOWN": NoticeSpec("route.warning.start_unknown"),
+    # scope before answer (issue 31): a stop found outside the region's bounds; a request planned in the installed
+    # region that covers the place it names (core/app/scope.py)
+    "STOP_OUTSIDE_REGION": NoticeSpec(
+        "route.warning.stop_outside_region", ("n", "point", "region"), found=True, regions=("region",)
+    ),
+    "REGION_SWITCHED": NoticeSpec(
+        "route.warning.region_switched", ("named", "region", "active"), severity="info", regions=("region", "active")
+    ),
     "OFF_NETWORK": NoticeSpec("route.warning.off_network", ("point", "region"), regions=("region",)),
     "OFFLINE_ESTIMATES": NoticeSpec("route.warning.offline_estimates"),
     "OFFLINE_ESTIMATES_AT": NoticeSpec("route.warning.offline_estimates_at", ("mode", "circuity", "speed_kmh")),

@@ -75,10 +75,14 @@ def _place_groups(stops: list[ResolvedPoint], offset: int) -> dict[int, int]:
     return groups
 
 
+def _inside(lon: float, lat: float, region: RegionPack) -> bool:
+    west, south, east, north = region.bbox
+    return west <= lon <= east and south <= lat <= north
+
+
 def _outside_region(lon: float, lat: float, region: RegionPack) -> Notice | None:
     """A notice when the live start lies outside the region's bounding box (e.g. 0,0 or swapped values)."""
-    west, south, east, north = region.bbox
-    if west <= lon <= east and south <= lat <= north:
+    if _inside(lon, lat, region):
         return None
     clon, clat = region.center
     dist = haversine_m(lon, lat, clon, clat)
@@ -131,6 +135,8 @@ def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings:
                 notices.append(notice("SAME_PLACE_STOPS", a=j + 1, b=i + 1, point=point_id("stop", i)))
         if origin is not None and same_place(s, origin):
             notices.append(notice("STOP_AT_ORIGIN", n=i + 1, point=point_id("stop", i)))
+        if not _inside(s.lon, s.lat, region):  # found, but not where this region's plan can vouch for it
+            notices.append(notice("STOP_OUTSIDE_REGION", n=i + 1, point=point_id("stop", i), region=region.name))
 
     live: LiveOrigin | None = None
     if request.origin_mode == "current_location":

@@ -162,6 +162,7 @@ WARNINGS: Keys = {
     "NAMED_PLACE_NOT_FOUND": "halfday.warning.named_place_not_found",
     "NAMED_PLACE_UNAVAILABLE": "halfday.warning.named_place_unavailable",
     "DEGRADED_DATA": "halfday.warning.degraded_data",
+    "REGION_SWITCHED": "halfday.warning.region_switched",  # scope before answer (core/app/scope.py)
 }
 #: how a map service failed before its answer came from the local estimate (WarningFacts.causes): the route
 #: notices' own table, one wording for every face
@@ -192,6 +193,7 @@ ERRORS: Keys = {
     "PROVIDER_NOT_REQUESTED": "halfday.error.provider_not_requested",
     "ROUTE_NOT_FOUND": "halfday.error.route_not_found",
     "OUTSIDE_COVERAGE": "halfday.error.outside_coverage",
+    "REGION_NOT_COVERED": "halfday.error.region_not_covered",  # scope before answer (core/app/scope.py)
 }
 #: places left out of the search (core/halfday/search.py), named when no plan was possible
 EXCLUDED: Keys = {

