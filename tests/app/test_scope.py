@@ -164,9 +164,9 @@ def test_shanghai_streets_named_after_cities_route_in_shanghai(services):
 
 def test_a_half_day_goal_in_a_city_no_region_covers_ends_with_one_error(services):
     from core.app.halfday import plan_half_day
-    from core.words.halfday import ERRORS
     from core.i18n import t
     from core.models.halfday.plans import HalfDayRequest
+    from core.words.halfday import ERRORS
 
     events = list(plan_half_day(_ctx(services), HalfDayRequest(goal="Sunday morning coffee and a gallery in Lisbon")))
     assert len(events) == 1 and events[0].type == "done"
