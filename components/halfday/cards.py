@@ -24,6 +24,7 @@ from core.i18n import Lang, t
 from core.models.halfday.events import HalfDayResult
 from core.models.halfday.plans import DIMENSIONS, OriginPoint, Plan, PlanStep, ReserveInput, ScoreWeights
 from core.models.reservations import DryRun, ReservationRequest
+from core.words import halfday as halfday_words
 from core.words import halfday as w
 
 
@@ -120,7 +121,7 @@ def _step_block(
     meal = " :material/restaurant:" if step.kind == "meal" else ""
     other = text.other_name(step, lang)
     st.markdown(
-        f"**{index + 1}. {text.clock(step.start)}–{text.clock(step.end)}** · {text.place_name(step, lang)}{meal}",
+        f"**{index + 1}. {halfday_words.clock(step.start)}–{halfday_words.clock(step.end)}** · {text.place_name(step, lang)}{meal}",
         help=t("halfday.step.other_name", lang, name=other) if other else None,
     )
     lines = [text.why_line(step, lang)]

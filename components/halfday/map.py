@@ -20,6 +20,7 @@ from components.halfday import text
 from components.maps import clustered_pins, offline_map
 from core.i18n import Lang, t
 from core.models.halfday.plans import OriginPoint, Plan
+from core.words import halfday as halfday_words
 
 ROUTE_COLOUR = "#d62728"
 STEP_COLOURS = {"activity": "#1f77b4", "meal": "#ff7f0e"}
@@ -65,7 +66,7 @@ def build_plan_map(
             STEP_COLOURS.get(step.kind, ROUTE_COLOUR),
             tooltip=f"<b>{n} · {name}</b>"
             + (f"<br>{other}" if other else "")
-            + f"<br>{text.clock(step.start)}–{text.clock(step.end)}",
+            + f"<br>{halfday_words.clock(step.start)}–{halfday_words.clock(step.end)}",
         )
     pins.add_to(m)
     if len(line) >= 2:

@@ -15,11 +15,11 @@ import streamlit as st
 from components import share
 from components.frame import request_context
 from components.halfday import state as hs
-from components.halfday import text
 from core.app.halfday import open_link
 from core.i18n import Lang, t
 from core.models.halfday.goal import ExactWindow, LinkReading
 from core.share import HalfDayLink, ShareError, halfday_from_token, halfday_token
+from core.words import halfday as halfday_words
 
 PARAM = "halfday"
 PAGE = "half_day"
@@ -67,7 +67,11 @@ def note_sentence(reading: LinkReading, lang: Lang) -> str:
     if window is None:
         return t("halfday.share.legacy_now", lang)
     return t(
-        key, lang, day=text.day_label(window.date, lang), start=text.clock(window.start), end=text.clock(window.end)
+        key,
+        lang,
+        day=halfday_words.day_label(window.date, lang),
+        start=halfday_words.clock(window.start),
+        end=halfday_words.clock(window.end),
     )
 
 

@@ -8,7 +8,6 @@ pack has them (``name_en`` / ``name_zh``); the other name is for a tooltip (``ot
 
 from __future__ import annotations
 
-from datetime import date, time
 from typing import Any
 
 from core.config import HalfDayToolName
@@ -41,19 +40,6 @@ from core.models.halfday.plans import Plan, PlanStep, Risk
 from core.words import halfday as w
 
 STAGE_COUNT = 7
-WEEKDAYS = ("common.weekday.mon", "common.weekday.tue", "common.weekday.wed", "common.weekday.thu",
-            "common.weekday.fri", "common.weekday.sat", "common.weekday.sun")  # fmt: skip
-MONTHS = ("common.month.jan", "common.month.feb", "common.month.mar", "common.month.apr", "common.month.may",
-          "common.month.jun", "common.month.jul", "common.month.aug", "common.month.sep", "common.month.oct",
-          "common.month.nov", "common.month.dec")  # fmt: skip
-
-
-def day_label(d: date, lang: Lang) -> str:
-    return t("halfday.day", lang, month=t(MONTHS[d.month - 1], lang), day=d.day, weekday=t(WEEKDAYS[d.weekday()], lang))
-
-
-def clock(value: time) -> str:
-    return value.strftime("%H:%M")
 
 
 def place_name(step: PlanStep, lang: Lang) -> str:
@@ -191,7 +177,7 @@ def goal_summary(goal: DecomposedGoal, lang: Lang) -> str:
     parts: list[str] = []
     if goal.window is not None:
         win = goal.window
-        parts.append(f"{day_label(win.date, lang)} {clock(win.start)}–{clock(win.end)}")
+        parts.append(f"{w.day_label(win.date, lang)} {w.clock(win.start)}–{w.clock(win.end)}")
     parts.append(party_words(goal, lang))
     if goal.preferences:
         parts.append(join([w.word(w.PREFERENCES, c, lang) for c in w.without_implied(list(goal.preferences))], lang))
@@ -220,7 +206,7 @@ def _tool_result(tool: str, facts: ToolFacts, lang: Lang) -> str:
         walk = facts.walk_limit_min
         return t("halfday.tool.profile_walk", lang, crowd=crowd, walk=walk) if walk else crowd
     if isinstance(facts, SlotsFacts):
-        return t("halfday.tool.slots", lang, start=clock(facts.start), end=clock(facts.end), slots=facts.slots)
+        return t("halfday.tool.slots", lang, start=w.clock(facts.start), end=w.clock(facts.end), slots=facts.slots)
     if isinstance(facts, CandidateFacts):
         return t("halfday.tool.candidates", lang, n=facts.candidates)
     if isinstance(facts, PlanSetFacts):
