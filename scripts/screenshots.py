@@ -25,9 +25,9 @@ if str(ROOT) not in sys.path:
 from PIL import Image  # noqa: E402
 
 from core.i18n import t  # noqa: E402
+from tests.support.chromium import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.support.streamlit_server import running_app  # noqa: E402
 from tests.support.ui_flows import FLOWS, REPRESENTATIVE, prepare  # noqa: E402
-from tests.ui.test_browser import CHROMIUM_ARGS, chromium_path  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 README = ROOT / "README.md"

@@ -27,6 +27,13 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["OMNI_NOW"] = SUITE_NOW.isoformat()
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The run's Chromium (tests/support/chromium.py), if a test started it, stops with the run."""
+    from tests.support.chromium import SHARED_CHROMIUM
+
+    SHARED_CHROMIUM.close()
+
+
 APP = ROOT / "app.py"
 PLANNER_PAGE = "pages/route_planner.py"
 

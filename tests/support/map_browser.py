@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tests.ui.test_browser import CHROMIUM_ARGS, chromium_path
+from tests.support.chromium import SHARED_CHROMIUM
 
 #: every pin as drawn: label, box, z-order, whether it was fanned out, and its leader line's display
 PIN_BOXES_JS = """() => Array.from(document.querySelectorAll('.omni-pin')).map(e => {
@@ -27,18 +27,15 @@ def write_offline_map(folium_map: Any, leaflet_static: Path, path: Path) -> Path
 
 @contextmanager
 def chromium_page(*, width: int, height: int) -> Iterator[tuple[Any, list[str]]]:
-    """One Chromium page and the list its script errors are appended to."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            yield page, errors
-        finally:
-            browser.close()
+    """One Chromium page (its own context on the run's browser) and the list its script errors are appended to."""
+    context = SHARED_CHROMIUM.browser().new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        yield page, errors
+    finally:
+        context.close()
 
 
 def settled_pins(page: Any, *, wait_ms: int = 300) -> list[dict[str, Any]]:

@@ -1,8 +1,9 @@
 """A real ``streamlit run app.py`` on a free local port, for the browser tests and scripts/screenshots.py.
 
 ``running_app(log_path=...)`` starts the server with the given extra environment, waits for its health check and
-for Leaflet to be served by the app itself, yields the base URL, and stops the server afterwards. The fixtures in
-tests/ui/conftest.py and the sweep (tests/ui/test_sweep_browser.py) share it.
+for Leaflet to be served by the app itself, yields the base URL, and stops the server afterwards. ``ServerPool`` keeps
+such servers for a whole run, one per distinct extra environment: the browser tests (tests/ui/conftest.py) share
+them, each in its own browser context.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from tests.support.paths import ROOT
 
 STARTUP_LIMIT_S = 90  # an upper bound to give up waiting, not a performance assertion
+STOP_GRACE_S = 1.0
 
 
 def free_port() -> int:
@@ -87,12 +89,54 @@ def running_app(*, log_path: Path, env: Mapping[str, str] | None = None) -> Iter
                     raise RuntimeError(f"the app does not serve Leaflet: {resp.status} {resp.headers}")
             yield base
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
+
+
+def _answers(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base}/_stcore/health", timeout=5) as resp:
+            return bool(resp.status == 200)
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return False
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Ask the server to stop; after a short grace, stop it. Streamlit's own shutdown waits for its sessions' script
+    threads (seconds per server), and a test's server holds nothing that must be flushed: its database commits as
+    it goes."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=STOP_GRACE_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+class ServerPool:
+    """Streamlit servers shared by the tests of a run, one per distinct extra environment: a test that needs its own
+    database or settings asks with them and gets a server started with them; tests that ask alike share one (each
+    with its own browser context, so its own session and identity cookie). A server's first page pays its imports
+    once, not once per test. ``close()`` stops them all."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._servers: dict[tuple[tuple[str, str], ...], tuple[str, ExitStack]] = {}
+
+    def serve(self, env: Mapping[str, str]) -> str:
+        key = tuple(sorted(env.items()))
+        if key in self._servers and not _answers(self._servers[key][0]):
+            self._servers.pop(key)[1].close()  # it went away (a crash): the next test gets a new one
+        if key not in self._servers:
+            stack = ExitStack()
+            log_path = self._root / f"server-{len(self._servers)}" / "streamlit.log"
+            base = stack.enter_context(running_app(log_path=log_path, env=env))
+            self._servers[key] = (base, stack)
+        return self._servers[key][0]
+
+    def close(self) -> None:
+        for _, stack in self._servers.values():
+            stack.close()
+        self._servers.clear()
 
 
 def open_expander(page, summary) -> None:

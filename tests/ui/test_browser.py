@@ -10,15 +10,14 @@ Needs Debian's ``chromium`` (apt-get install chromium fonts-noto-cjk); the test 
 
 from __future__ import annotations
 
-import shutil
 import socket
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
+from tests.support.chromium import SHARED_CHROMIUM
 from tests.support.paths import ROOT as PROJECT_ROOT
 from tests.support.ui_flows import settle
 
@@ -26,23 +25,8 @@ pytestmark = [pytest.mark.ui, pytest.mark.browser]
 
 ROOT = PROJECT_ROOT
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 STARTUP_LIMIT_S = 90  # an upper bound to give up waiting, not a performance assertion
 UI_TIMEOUT_MS = 60_000
-
-
-def chromium_path() -> str:
-    path = shutil.which("chromium") or "/usr/bin/chromium"
-    assert Path(path).is_file(), "Chromium is required for the browser test: apt-get install -y chromium fonts-noto-cjk"
-    return path
 
 
 def free_port() -> int:
@@ -62,7 +46,7 @@ class OfflinePage:
 def offline_page(base_url: str, *, width: int, height: int):
     """A Chromium page on the app in which every request to another host is blocked and recorded,
     and JavaScript errors are collected; the caller asserts on both after the block."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     ARTIFACTS.mkdir(exist_ok=True)
     expect.set_options(timeout=UI_TIMEOUT_MS)
@@ -78,58 +62,52 @@ def offline_page(base_url: str, *, width: int, height: int):
         else:
             route.continue_()
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN")
-            context.route("**/*", only_local)
-            holder.page = context.new_page()
-            holder.page.set_default_timeout(UI_TIMEOUT_MS)
-            holder.page.on("pageerror", lambda exc: holder.errors.append(str(exc)))
-            yield holder
-        finally:
-            browser.close()
+    context = SHARED_CHROMIUM.browser().new_context(viewport={"width": width, "height": height}, locale="zh-CN")
+    try:
+        context.route("**/*", only_local)
+        holder.page = context.new_page()
+        holder.page.set_default_timeout(UI_TIMEOUT_MS)
+        holder.page.on("pageerror", lambda exc: holder.errors.append(str(exc)))
+        yield holder
+    finally:
+        context.close()
 
 
 def test_current_location_from_browser_and_map(streamlit_server):
     """The start can come from the browser's position (granted) or from a click on the pick map."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     expect.set_options(timeout=UI_TIMEOUT_MS)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(
-                viewport={"width": 1440, "height": 1400},
-                geolocation={"latitude": 31.2304, "longitude": 121.4737},
-                permissions=["geolocation"],
-            )
-            app_host = urlparse(streamlit_server).netloc
-            context.route(
-                "**/*",
-                lambda route: (
-                    route.continue_() if urlparse(route.request.url).netloc in (app_host, "") else route.abort()
-                ),
-            )
-            page = context.new_page()
-            page.set_default_timeout(UI_TIMEOUT_MS)
-            page.goto(f"{streamlit_server}/route_planner?lang=en")
-            settle(page)  # a click on an element a running script is about to replace can be lost
-            page.locator(".st-key-origin_mode").get_by_text("My current location").click()
-            settle(page)
-            page.locator(".st-key-use_browser_location button").click()
-            lon = page.locator(".st-key-origin_lon input")
-            lat = page.locator(".st-key-origin_lat input")
-            expect(lon).to_have_value("121.473700")
-            expect(lat).to_have_value("31.230400")
+    context = SHARED_CHROMIUM.browser().new_context(
+        viewport={"width": 1440, "height": 1400},
+        geolocation={"latitude": 31.2304, "longitude": 121.4737},
+        permissions=["geolocation"],
+    )
+    try:
+        app_host = urlparse(streamlit_server).netloc
+        context.route(
+            "**/*",
+            lambda route: route.continue_() if urlparse(route.request.url).netloc in (app_host, "") else route.abort(),
+        )
+        page = context.new_page()
+        page.set_default_timeout(UI_TIMEOUT_MS)
+        page.goto(f"{streamlit_server}/route_planner?lang=en")
+        settle(page)  # a click on an element a running script is about to replace can be lost
+        page.locator(".st-key-origin_mode").get_by_text("My current location").click()
+        settle(page)
+        page.locator(".st-key-use_browser_location button").click()
+        lon = page.locator(".st-key-origin_lon input")
+        lat = page.locator(".st-key-origin_lat input")
+        expect(lon).to_have_value("121.473700")
+        expect(lat).to_have_value("31.230400")
 
-            page.locator(".st-key-origin_pick_toggle").get_by_text("Pick the start").click()
-            pick = page.frame_locator(".st-key-origin_pick_map_box iframe")
-            expect(pick.locator(".omni-pin")).to_be_visible()  # the position taken from the browser
-            pick.locator("#map_div").click(position={"x": 60, "y": 60})
-            expect(lon).not_to_have_value("121.473700")
-            picked_lon = float(lon.input_value())
-            picked_lat = float(lat.input_value())
-            assert picked_lon < 121.4737 and picked_lat > 31.2304  # up-left of the centre
-        finally:
-            browser.close()
+        page.locator(".st-key-origin_pick_toggle").get_by_text("Pick the start").click()
+        pick = page.frame_locator(".st-key-origin_pick_map_box iframe")
+        expect(pick.locator(".omni-pin")).to_be_visible()  # the position taken from the browser
+        pick.locator("#map_div").click(position={"x": 60, "y": 60})
+        expect(lon).not_to_have_value("121.473700")
+        picked_lon = float(lon.input_value())
+        picked_lat = float(lat.input_value())
+        assert picked_lon < 121.4737 and picked_lat > 31.2304  # up-left of the centre
+    finally:
+        context.close()

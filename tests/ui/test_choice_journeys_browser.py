@@ -17,7 +17,6 @@ import pytest
 from components.lab.words import mode_name, strategy_name
 from components.route_words import STRATEGY_KEYS, TRANSPORT_KEYS
 from core.i18n import t
-from tests.support.streamlit_server import running_app
 from tests.support.ui_flows import LAB_BATCH, MAIN, UI_TIMEOUT_MS, prepare, settle
 from tests.ui.test_browser import offline_page
 
@@ -28,16 +27,14 @@ CODE_LIKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\bNone\b")
 
 
 @pytest.fixture(scope="module")
-def app_page(leaflet_static, tmp_path_factory) -> Iterator[tuple[object, str]]:
-    """One server (its own database and lab folder) and one Chromium tab for the module's journeys."""
-    root = tmp_path_factory.mktemp("journeys")
-    env = {"OMNI_DB_URL": f"sqlite:///{root / 'dashboard.db'}", "OMNI_CACHE_DIR": str(root / "cache")}
-    with running_app(log_path=root / "streamlit.log", env=env) as base:
-        with offline_page(base, width=1440, height=1600) as run:
-            prepare(run.page)
-            yield run.page, base
-            assert not run.errors, f"JavaScript errors: {run.errors}"
-            assert not run.blocked, f"requests left the machine: {run.blocked}"
+def app_page(app_servers, shared_app_env) -> Iterator[tuple[object, str]]:
+    """The run's shared server (tests/ui/conftest.py) and one Chromium tab of its own for the module's checks."""
+    base = app_servers.serve(shared_app_env)
+    with offline_page(base, width=1440, height=1600) as run:
+        prepare(run.page)
+        yield run.page, base
+        assert not run.errors, f"JavaScript errors: {run.errors}"
+        assert not run.blocked, f"requests left the machine: {run.blocked}"
 
 
 # --- what a person does and sees ----------------------------------------------------------------------------------

@@ -18,12 +18,16 @@ pytestmark = [pytest.mark.ui, pytest.mark.browser]
 
 
 @pytest.fixture
-def halfday_server(request, tmp_path, monkeypatch):
+def halfday_server(app_servers, tmp_path):
     """The app with its own database, one dashboard user and stage 1's mock (set before the server starts)."""
-    monkeypatch.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path / 'halfday-browser.db'}")
-    monkeypatch.setenv("OMNI_DASHBOARD_USER", "browser-tester")
-    monkeypatch.setenv("OMNI_HALFDAY_MOCK_TOOLS", json.dumps(["decompose_goal"]))
-    return request.getfixturevalue("streamlit_server")
+    return app_servers.serve(
+        {
+            "OMNI_DB_URL": f"sqlite:///{tmp_path / 'halfday-browser.db'}",
+            "OMNI_CACHE_DIR": str(tmp_path / "cache"),
+            "OMNI_DASHBOARD_USER": "browser-tester",
+            "OMNI_HALFDAY_MOCK_TOOLS": json.dumps(["decompose_goal"]),
+        }
+    )
 
 
 def test_half_day_plan_reserve_and_cancel_in_browser(halfday_server):

@@ -14,7 +14,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.config import get_settings
 from core.models.reservations import ReservationRequest
 from core.packs.loader import load_region
 from core.reservations import store
@@ -41,12 +40,10 @@ SHOWN_AROUND = """e => {
 }"""
 
 
-def book_for(user: str) -> str:
+def book_for(user: str, db_url: str) -> str:
     """A confirmed reservation for ``user`` in the database the server uses (tests/ui/conftest.py), by the
     service's own gates; its id."""
-    service = ReservationService(
-        pack=PACK, engine=store.engine_for(db_at(get_settings().db_url)), clock=lambda: SUITE_NOW
-    )
+    service = ReservationService(pack=PACK, engine=store.engine_for(db_at(db_url)), clock=lambda: SUITE_NOW)
     item = item_for(PACK, VENUE)
     assert item is not None
     day = days_after(7, ZoneInfo(PACK.timezone))
@@ -80,7 +77,9 @@ def open_mine(page):
     return section
 
 
-def test_the_identity_is_a_cookie_that_a_reload_keeps_and_another_browser_does_not_share(streamlit_server):
+def test_the_identity_is_a_cookie_that_a_reload_keeps_and_another_browser_does_not_share(
+    streamlit_server, shared_app_env
+):
     from playwright.sync_api import expect
 
     page_url = f"{streamlit_server}/route_planner?lang=en"
@@ -97,7 +96,7 @@ def test_the_identity_is_a_cookie_that_a_reload_keeps_and_another_browser_does_n
         box = page.locator(".st-key-omni_identity")  # the script's box: there, and taking no room (no gap either)
         expect(box).to_have_count(1)
         assert box.evaluate(SHOWN_AROUND) == []
-        booked = book_for(f"dashboard-{sid}")
+        booked = book_for(f"dashboard-{sid}", shared_app_env["OMNI_DB_URL"])
 
         page.reload()  # a new session: the identity comes back from the cookie
         expect(open_mine(page).locator(f".st-key-rp_my_row_{booked}")).to_contain_text("Status: confirmed")

@@ -22,7 +22,6 @@ from components.itinerary.form import PLACES_KEY_COLUMNS
 from components.itinerary.timeline import TIMELINE_HEADERS
 from components.route.tables import CANDIDATE_KEY_COLUMNS, header
 from core.i18n import t
-from tests.support.streamlit_server import running_app
 from tests.support.ui_flows import FLOWS, MAIN, prepare, settle
 from tests.ui.test_browser import offline_page
 
@@ -70,15 +69,14 @@ GRIDS_JS = """() => [...document.querySelectorAll('[data-testid="stMainBlockCont
 
 
 @pytest.fixture(scope="module")
-def app_page(leaflet_static, tmp_path_factory) -> Iterator[tuple[object, str]]:
-    root = tmp_path_factory.mktemp("layout")
-    env = {"OMNI_DB_URL": f"sqlite:///{root / 'dashboard.db'}", "OMNI_CACHE_DIR": str(root / "cache")}
-    with running_app(log_path=root / "streamlit.log", env=env) as base:
-        with offline_page(base, **DESKTOP) as run:
-            prepare(run.page)
-            yield run.page, base
-            assert not run.errors, f"JavaScript errors: {run.errors}"
-            assert not run.blocked, f"requests left the machine: {run.blocked}"
+def app_page(app_servers, shared_app_env) -> Iterator[tuple[object, str]]:
+    """The run's shared server (tests/ui/conftest.py) and one Chromium tab of its own for the module's checks."""
+    base = app_servers.serve(shared_app_env)
+    with offline_page(base, **DESKTOP) as run:
+        prepare(run.page)
+        yield run.page, base
+        assert not run.errors, f"JavaScript errors: {run.errors}"
+        assert not run.blocked, f"requests left the machine: {run.blocked}"
 
 
 def run_flow(page, base: str, name: str, lang: str, until: str) -> None:

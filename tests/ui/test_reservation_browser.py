@@ -8,7 +8,6 @@ import json
 
 import pytest
 
-from core.config import get_settings
 from core.packs.loader import load_region
 from core.reservations import store
 from core.reservations.catalog import item_for
@@ -27,14 +26,13 @@ DEMO_TRIPS = [json.loads(f.read_text(encoding="utf-8")) for f in sorted((ROOT / 
 
 
 @pytest.fixture
-def served(tmp_path, monkeypatch, request):
+def served(tmp_path, app_servers):
+    """The app on its own database, as one dashboard user, and the reservation service on the same database."""
     url = f"sqlite:///{tmp_path / 'browser.db'}"
-    monkeypatch.setenv("OMNI_DB_URL", url)
-    monkeypatch.setenv("OMNI_DASHBOARD_USER", USER)
-    get_settings.cache_clear()
-    base = request.getfixturevalue("streamlit_server")
-    yield base, ReservationService(pack=PACK, engine=store.engine_for(db_at(url)), clock=lambda: SUITE_NOW)
-    get_settings.cache_clear()
+    base = app_servers.serve(
+        {"OMNI_DB_URL": url, "OMNI_CACHE_DIR": str(tmp_path / "cache"), "OMNI_DASHBOARD_USER": USER}
+    )
+    return base, ReservationService(pack=PACK, engine=store.engine_for(db_at(url)), clock=lambda: SUITE_NOW)
 
 
 def test_itinerary_reserve_confirm_receipt_and_cancel_in_browser(served):

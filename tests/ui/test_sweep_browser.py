@@ -28,10 +28,11 @@ from urllib.parse import urlparse
 import pytest
 
 from core.i18n import LOCALES_DIR, read_catalog
+from tests.support.chromium import SHARED_CHROMIUM
 from tests.support.paths import ROOT
 from tests.support.streamlit_server import running_app
 from tests.support.ui_flows import FLOWS, main_text, prepare
-from tests.ui.test_browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path
+from tests.ui.test_browser import ARTIFACTS
 
 pytestmark = [pytest.mark.ui, pytest.mark.browser, pytest.mark.slow]
 
@@ -143,14 +144,8 @@ def sweep_server(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def chromium():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    """The run's Chromium (tests/support/chromium.py); each page of the sweep opens its own context on it."""
+    return SHARED_CHROMIUM.browser()
 
 
 def _is_streamlit_probe(url: str) -> bool:
