@@ -280,5 +280,6 @@ PLACE_MODIFIERS = frozenset(
 EN_NOT_PLACES = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december jan feb mar apr jun jul aug sep sept oct nov dec i i'm this next tomorrow "
-    "today tonight chinese shanghainese cantonese western japanese korean english mum mom dad grandma grandpa".split()
+    "today tonight chinese shanghainese cantonese western japanese korean english mum mom dad grandma grandpa thai indian "
+    "italian french sichuan szechuan hunan yunnan mexican vietnamese spanish greek turkish".split()
 )

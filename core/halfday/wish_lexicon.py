@@ -51,8 +51,10 @@ EAT_NEAR = r"吃|餐|饭|菜|馆|eat|eating|lunch|dinner|meal|food|restaurant|br
 WANT_VERBS_ZH = r"品尝|尝尝|参观|体验|学习|拜访|吃|喝|尝|看|玩|逛|买|做|学|去|听|泡|打|骑|划|滑|坐|爬|钓"
 WANT_VERBS_EN = (
     r"eat|drink|try|taste|see|visit|do|play|watch|buy|go|learn|take|ride|hear|attend|experience|have|check out|"
-    r"go to|go for|grab"
+    r"go to|go for|grab|then|plus|also"
 )
+#: a list of things wanted after a colon (Saturday 2pm to 6pm: a pottery class and ...)
+LIST_START_EN = r":\s*"
 #: verbs said with their object as one activity (滑冰, 钓鱼, 爬山): an unread phrase keeps the verb
 DOING_VERBS_ZH = r"体验|学习|玩|做|学|打|泡|骑|划|滑|爬|钓|坐"
 #: the thing wanted ends before one of these (Chinese)
