@@ -52,12 +52,10 @@ def read_wishes(
         taken += spans
     for kind, table in (("cuisine", _CUISINE_RX), ("drink", _DRINK_RX)):
         for code, rx in table.items():
-            for m in rx.finditer(plain):
-                if _overlaps(m.span(), taken) or _negated(plain, m.start()):
-                    continue
-                taken.append(m.span())
-                found.append((m.start(), Wish(kind=_kind(kind), code=code, phrase=m.group(0).strip())))
-                break
+            said = [m for m in rx.finditer(plain) if not _overlaps(m.span(), taken) and not _negated(plain, m.start())]
+            if said:  # one wish; every place it is said is read (清吧…精酿)
+                taken += [m.span() for m in said]
+                found.append((said[0].start(), Wish(kind=_kind(kind), code=code, phrase=said[0].group(0).strip())))
     for code in preferences:
         free = [m for m in _PREF_RX[code].finditer(_mask(plain, limit_spans)) if not _overlaps(m.span(), taken)]
         if not free:  # its words are a cuisine's or a drink's (本帮菜, 下午茶): that wish says it
@@ -68,11 +66,11 @@ def read_wishes(
         found.append((m.start(), Wish(kind=_kind(wx.PREFERENCE_KIND.get(code, "activity")), code=code,
                                       phrase=m.group(0).strip())))  # fmt: skip
     for code in diets:
-        said = _DIET_RX[code].search(low)
-        at = said.start() if said else len(low)
-        near = low[max(0, at - 3) : (said.end() if said else at) + 10]
-        found.append((at, Wish(kind="diet", code=code, phrase=said.group(0).strip() if said else "", eat=bool(
-            said and code not in ("no_spicy", "no_alcohol") and _EAT_NEAR.search(near)))))  # fmt: skip
+        diet_words = _DIET_RX[code].search(low)
+        at = diet_words.start() if diet_words else len(low)
+        near = low[max(0, at - 3) : (diet_words.end() if diet_words else at) + 10]
+        found.append((at, Wish(kind="diet", code=code, phrase=diet_words.group(0).strip() if diet_words else "", eat=bool(
+            diet_words and code not in ("no_spicy", "no_alcohol") and _EAT_NEAR.search(near)))))  # fmt: skip
     taken += diet_spans + limit_spans
     if party.children:
         child = _rx(f"{lx.CHILD_ZH}|{lx.CHILD_EN}").search(low)
@@ -85,7 +83,8 @@ def read_wishes(
     ]
     taken += [m.span() for _, m in _parts(low)] + [c.span for c in find_clocks(low)]
     found += [(at, Wish(kind="unread", phrase=phrase)) for at, phrase in _unread(low, taken)]
-    if any(w.kind == "cuisine" for _, w in found):  # "eat sushi": the cuisine is the wish, not eating at all
+    if any(w.kind == "cuisine" or (w.kind == "diet" and w.eat) for _, w in found):
+        # "eat sushi", "a vegetarian lunch": the cuisine or the diet's meal is the wish, not eating at all
         found = [(at, w) for at, w in found if not (w.kind == "food" and w.code == "food")]
     return [w for _, w in sorted(found, key=lambda f: f[0])]
 
@@ -105,26 +104,46 @@ def _unread(low: str, taken: list[Span]) -> list[tuple[int, str]]:
     for a, b in taken:
         for i in range(max(0, a), min(len(low), b)):
             covered[i] = True
+    carry = ""  # a doing verb before another (学做包子): said with it
     for m in _WANT_ZH.finditer(low):
-        start = m.end()
+        start, verb, carry = m.end(), carry + m.group(0), ""
         while start < len(low) and low[start] in wx.MEASURES_ZH:  # 喝杯咖啡, 吃顿火锅: the thing is after the measure
             start += 1
         end = _END_ZH.search(low, start)
         stop = min(end.start() if end else len(low), start + 8)
         words = _uncovered(low, start, stop, covered)
-        if not words or words in wx.FILLERS_ZH or _DOING_ZH.match(words) or not re.search(r"[\u4e00-\u9fff]", words):
-            continue  # nothing said, or a doing verb follows (去滑冰): its own match says it
-        out.append((m.start(), m.group(0) + words if _DOING_ZH.fullmatch(m.group(0)) else words))
+        if words and _DOING_ZH.match(words):  # a doing verb follows (去滑冰, 学做包子): its own match says it
+            carry = verb if _DOING_ZH.fullmatch(verb[-1:]) or _DOING_ZH.fullmatch(verb[-2:]) else ""
+            continue
+        if (
+            not words
+            or words in wx.FILLERS_ZH
+            or not re.search(r"[\u4e00-\u9fff]", words)
+            or _modifies(low, start, words, covered)
+        ):
+            continue
+        out.append((m.start(), verb + words if _DOING_ZH.search(verb) else words))
     for m in _WANT_EN.finditer(low):
         start = m.end()
         end = _END_EN.search(low, start)
         stop = min(end.start() if end else len(low), start + MAX_UNREAD_CHARS)
-        words = re.sub(wx.DETERMINERS_EN, "", _uncovered(low, start, stop, covered))
+        raw = _uncovered(low, start, stop, covered)
+        if _modifies(low, start, raw, covered):
+            continue
+        words = re.sub(wx.DETERMINERS_EN, "", raw)
         words = " ".join(w for w in words.split() if w not in wx.FILLERS_EN)
         if len(words) >= 3 and re.fullmatch(r"[a-z][a-z' -]*", words) and not _WANT_EN.match(words + " "):
             out.append((start, words))
     seen: set[str] = set()
     return [(at, w) for at, w in out if not (w in seen or seen.add(w))]  # type: ignore[func-returns-value]
+
+
+def _modifies(low: str, start: int, words: str, covered: list[bool]) -> bool:
+    """The words run straight into something another reader took (craft beer, bubble tea): they describe it."""
+    end = low.find(words, start) + len(words) if words else start
+    while end < len(low) and low[end] == " ":
+        end += 1
+    return bool(words) and end < len(low) and covered[end] and len(words.split()) <= 2 and len(words) <= 12
 
 
 def _uncovered(low: str, start: int, stop: int, covered: list[bool]) -> str:

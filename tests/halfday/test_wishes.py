@@ -171,7 +171,9 @@ def test_every_goal_of_the_evaluation_set_is_accounted_as_expected(planner, line
     result = plan(planner, line["text"], lang=line["lang"])
 
     def status(p, kind: str, code: str) -> str | None:
-        return next((o.status for o in p.wishes if o.wish.kind == kind and (o.wish.code or o.wish.phrase) == code), None)
+        return next(
+            (o.status for o in p.wishes if o.wish.kind == kind and (o.wish.code or o.wish.phrase) == code), None
+        )
 
     for kind, code, want in line["all"]:
         assert [status(p, kind, code) for p in result.plans] == [want] * len(result.plans), (kind, code)
