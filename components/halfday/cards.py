@@ -207,6 +207,10 @@ def render_card(
     with st.container(border=True, key=f"hd_card_{plan.plan_id}"):
         st.markdown("#### " + t("halfday.card.option", lang, n=rank))
         st.markdown(text.intro(plan, lang))
+        if plan.wishes:  # every wish of the goal, met or not, and the ones not understood (never counted as met)
+            st.markdown(t("halfday.wishes.heading", lang), help=None)
+            for line in text.wish_lines(plan, lang):
+                st.text(line)
         total = plan.total if plan.total is not None else (plan.score.total(weights) if plan.score else 0.0)
         m1, m2 = st.columns(2)
         m1.metric(t("halfday.card.score", lang), text.score_words(total, lang))

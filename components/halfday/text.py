@@ -38,6 +38,7 @@ from core.models.halfday.facts import (
 from core.models.halfday.goal import DecomposedGoal
 from core.models.halfday.plans import Plan, PlanStep, Risk
 from core.words import halfday as w
+from core.words.halfday_wishes import plan_wishes
 
 STAGE_COUNT = 7
 
@@ -64,6 +65,12 @@ def intro(plan: Plan, lang: Lang) -> str:
     """The plan's intro (its code and facts, core/halfday/explain.py) in the catalog's words, as the API and the
     CLI give it."""
     return w.intro_sentence(plan, lang)
+
+
+def wish_lines(plan: Plan, lang: Lang) -> list[str]:
+    """Each wish of the goal as this plan answers it, in the catalog's words (plain text: the person's own words
+    are quoted in it, never read as markdown)."""
+    return plan_wishes(plan, lang)
 
 
 def percent(value: float) -> str:

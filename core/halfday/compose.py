@@ -15,6 +15,7 @@ from datetime import datetime, time
 from core.halfday.score import assess, cost_per_person
 from core.halfday.search import utility
 from core.halfday.travel import TravelTable
+from core.halfday.travel_budget import travel_caps
 from core.models.halfday.plans import Candidate, Plan, PlanStep, Profile, Risk, TimeSlots
 
 REUSE_PENALTY = 2.5
@@ -138,6 +139,7 @@ def greedy_order(
     t, pos, end, meals = _m(slots.start), origin, _m(slots.end), meal_windows(slots)
     eaten: set[int] = set()
     spent = 0.0
+    caps, travelled = travel_caps(profile, slots), 0
     order: list[int] = []
     value = {i: utility(c, profile) - penalty.get(c.place_id, 0.0) for i, c in enumerate(cands)}
     while True:
@@ -152,6 +154,8 @@ def greedy_order(
             if budget is not None and c.price_per_person is not None and spent + c.price_per_person > budget:
                 continue
             leg = table.leg(pos, i).minutes if pos is not None else 0
+            if order and (leg > caps.leg_min or travelled + leg > caps.total_min):
+                continue  # past the half day's travel budget (travel_budget.py)
             fit = place_step(c, t + leg, end=end, meals=[meals[k] for k in pending] if c.role == "meal" else meals)
             if fit is None:
                 continue
@@ -173,6 +177,8 @@ def greedy_order(
         if cands[i].role == "meal":
             k = _meal_index(begin, meals)
             eaten.add(k if k is not None else pending[0])
+        if order and pos is not None:
+            travelled += table.leg(pos, i).minutes
         order.append(i)
         t, pos = finish, i
         spent += cands[i].price_per_person or 0.0

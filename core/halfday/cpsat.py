@@ -19,6 +19,7 @@ from ortools.sat.python import cp_model
 from core.halfday.compose import COST_PER_HOUR, MEAL_MIN, duration, meal_windows, name_key
 from core.halfday.search import utility
 from core.halfday.travel import TravelTable
+from core.halfday.travel_budget import TravelCaps, travel_caps
 from core.models.halfday.plans import Candidate, Profile, TimeSlots
 
 MAX_NODES = 24
@@ -101,6 +102,7 @@ def _circuit(
     origin: int | None,
     start: int,
     end: int,
+    caps: TravelCaps,
 ) -> list[tuple[int, cp_model.IntVar]]:
     """The circuit through the depot and the chosen nodes (an unchosen node loops on itself), each arc timed by the
     robust travel; returns the travel terms (minutes, arc literal) for the objective."""
@@ -108,6 +110,7 @@ def _circuit(
     depot = n
     arcs = []
     travel_terms = []
+    between: list[tuple[int, cp_model.IntVar]] = []
     for a in range(n + 1):
         for b in range(n + 1):
             if a == b:
@@ -116,12 +119,15 @@ def _circuit(
                 continue
             if a < n and b < n and nodes[a][0] == nodes[b][0]:
                 continue  # one place, two meal windows: never both
+            if a < n and b < n and table.leg(nodes[a][0], nodes[b][0]).minutes > caps.leg_min:
+                continue  # a leg past the half day's travel budget is no arc (travel_budget.py)
             lit = model.new_bool_var(f"a{a}_{b}")
             arcs.append((a, b, lit))
             if a < n and b < n:
                 leg = table.leg(nodes[a][0], nodes[b][0]).minutes
                 model.add(s[b] >= s[a] + busy[a] + leg).only_enforce_if(lit)
                 travel_terms.append((leg, lit))
+                between.append((leg, lit))
             elif a == depot and b < n:
                 leg = table.leg(origin, nodes[b][0]).minutes if origin is not None else 0
                 model.add(s[b] >= start + leg).only_enforce_if(lit)
@@ -129,6 +135,7 @@ def _circuit(
             elif b == depot and a < n:
                 model.add(s[a] + busy[a] <= end).only_enforce_if(lit)
     model.add_circuit(arcs)
+    model.add(sum(leg * lit for leg, lit in between) <= caps.total_min)
     return travel_terms
 
 
@@ -188,7 +195,7 @@ def exact_order(
     x = [model.new_bool_var(f"x{k}") for k in range(n)]
     busy = [_worst_queue(cands[i]) + duration(cands[i]) for i, _ in nodes]
     s = _start_vars(model, cands, nodes, x, busy, meals_at, start, end)
-    travel_terms = _circuit(model, nodes, x, s, busy, table, origin, start, end)
+    travel_terms = _circuit(model, nodes, x, s, busy, table, origin, start, end, travel_caps(profile, slots))
     _choice_rules(model, cands, places, nodes, x, meals_at, previous, budget)
     gain = sum(int(round(100 * utility(cands[i], profile))) * x[k] for k, (i, _) in enumerate(nodes))
     loss = sum(int(round(100 * COST_PER_HOUR * leg / 60)) * lit for leg, lit in travel_terms)

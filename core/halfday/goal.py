@@ -32,6 +32,7 @@ from core.errors import InputError
 from core.halfday import goal_lexicon as lx
 from core.halfday.goal_text import _mask, _num, _parts, _rx
 from core.halfday.goal_who import _constraints, _named_places, _party, _preferences
+from core.halfday.goal_wishes import read_wishes
 from core.i18n import guess_lang
 from core.models.common import Lang
 from core.models.halfday.goal import MAX_GOAL_CHARS, DecomposedGoal, TimeWindow
@@ -65,6 +66,15 @@ def decompose_goal(text: str, *, now: datetime, lang: Lang | None = None) -> Dec
     window, phrase, assumed, missing = _window(_mask(low, leg_spans), now)
     party, party_assumed = _party(low)
     preferences, avoid = _preferences(low)
+    named = _named_places(plain)
+    wishes = read_wishes(
+        low,
+        preferences=preferences,
+        diets=constraints.diet,
+        party=party,
+        named_places=named,
+        read_spans=leg_spans + _other_spans(low, now),
+    )
     return DecomposedGoal(
         text=text,
         language=lang or guess_lang(plain),
@@ -73,13 +83,22 @@ def decompose_goal(text: str, *, now: datetime, lang: Lang | None = None) -> Dec
         constraints=constraints,
         preferences=preferences,
         avoid=avoid,
-        named_places=_named_places(plain),
+        named_places=named,
+        wishes=wishes,
         assumed=assumed + party_assumed,
         missing=missing,
     )
 
 
 # ---- helpers ------------------------------------------------------------------------------------------------------
+def _other_spans(low: str, now: datetime) -> list[tuple[int, int]]:
+    """The words the window's and the budget's readers take (dates, durations, amounts): no wish is read in them."""
+    spans = [p.span for p in find_days(low, today=now.date())]
+    spans += [m.span() for pattern, _, _ in lx.DURATIONS for m in _rx(pattern).finditer(low)]
+    spans += [m.span() for pattern in lx.BUDGET_PATTERNS for m in _rx(pattern).finditer(low)]
+    return spans + [m.span() for m in _rx(f"{lx.NOW_WORDS}|{lx.HALF_DAY}").finditer(low)]
+
+
 def _ceil_quarter(now: datetime) -> int:
     seconds = now.hour * 3600 + now.minute * 60 + now.second + (1 if now.microsecond else 0)
     return -(-seconds // 900) * 15

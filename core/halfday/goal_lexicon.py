@@ -152,7 +152,8 @@ DIETS: dict[str, str] = {
     "vegan": r"纯素|vegan",
     "halal": r"清真|穆斯林|halal|muslim",
     "light": r"减肥|减脂|轻食|低卡|健康餐|少油|控糖|on a diet|low-calorie|low calorie|low-cal|light meals?|healthy food",
-    "no_spicy": r"不吃辣|不能吃辣|不要辣|怕辣|不辣|忌辣|no spicy|not spicy|non-spicy|can't eat spicy|no chili|mild food",
+    "no_spicy": r"不吃辣|不能吃辣|不要辣|怕辣|不辣|忌辣|no spicy|not spicy|non-spicy|can't eat spicy|no chili|mild food|"
+    r"nothing spicy|not too spicy|no spice",
     "no_alcohol": r"不喝酒|不要酒|不能喝酒|禁酒|不喝酒精|no alcohol|alcohol-free|non-alcoholic|don't drink|without alcohol",
 }
 MOBILITY: dict[str, str] = {
@@ -259,7 +260,7 @@ PLACE_CUTS = (
 PLACE_TIME_START = r"上午|下午|中午|晚上|傍晚|早上|今|明|后天|周|星期|礼拜|现在|马上"
 PLACE_JOINS = r"和|跟|、|或者|或|还有|以及|与"
 #: a piece that starts with a verb is an activity, not a name (去吃本帮菜, 去打卡)
-PLACE_VERB_START = "吃喝看玩逛走拍买坐骑散遛溜听找跑爬晒喂划放约打带减出回休住躺发待呆泡钓过聊享参转游做学拜烧"
+PLACE_VERB_START = "吃喝看玩逛走拍买坐骑散遛溜听找跑爬晒喂划滑放约打带减出回休住躺发待呆泡钓过聊享参转游做学拜烧尝品体"
 PLACE_GENERIC = frozenset(
     "公园 博物馆 美术馆 展 展览 商场 街 逛街 外面 户外 室外 室内 附近 地方 哪 哪里 哪儿 那里 这里 那儿 这儿 玩 餐厅 饭店 "
     "咖啡馆 咖啡店 咖啡厅 茶馆 书店 游乐场 乐园 市集 集市 菜场 菜市场 家 景点 寺庙 教堂 动物园 植物园 海边 江边 河边 湖边 "
@@ -280,5 +281,6 @@ PLACE_MODIFIERS = frozenset(
 EN_NOT_PLACES = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december jan feb mar apr jun jul aug sep sept oct nov dec i i'm this next tomorrow "
-    "today tonight chinese shanghainese cantonese western japanese korean english mum mom dad grandma grandpa".split()
+    "today tonight chinese shanghainese cantonese western japanese korean english mum mom dad grandma grandpa thai indian "
+    "italian french sichuan szechuan hunan yunnan mexican vietnamese spanish greek turkish".split()
 )

@@ -69,6 +69,8 @@ def decompose_goal_llm(text: str, *, now: datetime, client: LLMClient, lang: Lan
             continue
         try:
             goal = _settled(_validated(answer, text), now)
+            if not goal.wishes:  # the model listed none: every wish is still accounted for, as the rules read it
+                goal = goal.model_copy(update={"wishes": decompose_goal(text, now=now).wishes})
             return goal.model_copy(update={"language": lang}) if lang else goal
         except (ValueError, ValidationError) as exc:  # json.JSONDecodeError is a ValueError
             reason = str(exc)[:500]

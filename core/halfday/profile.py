@@ -7,7 +7,7 @@ from datetime import date, time, timedelta
 
 from core.config import Settings
 from core.itinerary.travel import robustness_policy_for
-from core.models.halfday.goal import DIET_CODES, MOBILITY_CODES, DietCode, MobilityCode, Party
+from core.models.halfday.goal import DIET_CODES, MOBILITY_CODES, DecomposedGoal, DietCode, MobilityCode, Party
 from core.models.halfday.plans import Profile, ProfileInput, Slot, SlotsInput, TimeSlots
 
 #: walking legs longer than this (minutes) go by car; less with small children, older people or a wheelchair
@@ -26,6 +26,18 @@ READY_MIN = 15  # planning for today: the first step starts no sooner than this 
 
 def _ages_from_memory(birth_years: list[int], today: date) -> list[int]:
     return sorted(max(0, min(17, today.year - y)) for y in birth_years if today.year - y <= 17)
+
+
+def _wanted(goal: DecomposedGoal) -> dict[str, float]:
+    """What the search ranks by: the goal's preferences, and its cuisines, drinks and meals with a diet
+    (``cuisine:<c>``, ``drink:<d>``, ``diet:<d>``: search.preference_match)."""
+    prefs: dict[str, float] = {p: 1.0 for p in goal.preferences}
+    for wish in goal.wishes:
+        if wish.kind in ("cuisine", "drink"):
+            prefs[f"{wish.kind}:{wish.code}"] = 1.0
+        elif wish.kind == "diet" and wish.eat:  # 吃素食: a meal that keeps the diet is wanted, not only allowed
+            prefs[f"diet:{wish.code}"] = 1.0
+    return prefs
 
 
 def analyze_user_profile(inp: ProfileInput) -> Profile:
@@ -59,7 +71,7 @@ def analyze_user_profile(inp: ProfileInput) -> Profile:
         if need in said and need not in constraints.mobility:
             constraints.mobility.append(need)
 
-    prefs: dict[str, float] = {p: 1.0 for p in goal.preferences}
+    prefs = _wanted(goal)
     for tag, affinity in memory.preferences.items():
         prefs[f"tag:{tag}"] = round(0.5 * affinity, 3)  # learned tastes count half as much as what was asked today
     if "hot" in constraints.weather or "cold" in constraints.weather:
@@ -71,9 +83,7 @@ def analyze_user_profile(inp: ProfileInput) -> Profile:
         if child_ages:
             taboos.append(f"min_age:{min(child_ages)}")
 
-    reasons: list[str] = []
-    if "quiet" in goal.preferences:
-        reasons.append("asked_for_quiet")
+    reasons: list[str] = ["asked_for_quiet"] if "quiet" in goal.preferences else []
     if any(a < 4 for a in child_ages) or "kids_under_6" in said:
         reasons.append("small_children")
     if "no_queues" in said:
@@ -106,6 +116,7 @@ def analyze_user_profile(inp: ProfileInput) -> Profile:
         indoor_only="rain" in constraints.weather,
         walk_limit_min=walk_limit,
         named_places=list(goal.named_places),
+        wishes=list(goal.wishes),
         avoid_place_ids=list(memory.disliked),
     )
 

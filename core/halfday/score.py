@@ -4,8 +4,9 @@ feasibility in [0, 1], and its risks (codes with facts; the edge words them).
 T time fit      0.6 × share of visit minutes inside known opening hours (unknown hours count half)
                 + 0.4 × (1 − queue minutes ÷ (30 % of the window))
 D route         1 − travel minutes ÷ (50 % of the window)
-P people        0.5 × mean suitability of the steps (ages, diet, access) + 0.5 × share of the asked
-                preferences some step satisfies (all, when none were asked)
+P people        mean suitability of the steps (ages, diet, access) × (0.2 + 0.8 × the share of the goal's wishes
+                the plan meets: met 1, in part ½, not met or not understood 0; all, when none were said).
+                A plan that ignores every wish scores 0.2 × suitability: an unread wish is never counted as met
 C cost          with a budget: 1 when the cost per person is within it, falling linearly to 0 at twice it;
                 without one: 1 − 0.5 × cost ÷ the reference cost (OMNI_HALFDAY_REFERENCE_COST); unknown prices × 0.8
 S experience    mean of 0.7 × rating ((r − 3) ÷ 2; unknown 0.5) + 0.15 × scarcity (needs booking, premium, local
@@ -19,6 +20,8 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from core.halfday.search import effective_budget
+from core.halfday.travel_budget import travel_caps
+from core.halfday.wishes import account
 from core.models.halfday.plans import (
     Candidate,
     Plan,
@@ -29,6 +32,8 @@ from core.models.halfday.plans import (
     ScoreBreakdown,
     ScoreInput,
     TimeSlots,
+    WishOutcome,
+    WishSupply,
     rank_by_weights,
 )
 
@@ -132,6 +137,32 @@ def _step_risks(
         risks.append(Risk(code="ACCESS_UNKNOWN", place_id=c.place_id, severity="info"))
 
 
+OVER_TRAVEL_FACTOR = 0.6
+
+
+def _travel_risks(
+    steps: list[PlanStep], *, profile: Profile, slots: TimeSlots, risks: list[Risk], factors: dict[str, float]
+) -> None:
+    """A leg or the whole travel past the half day's budget (travel_budget.py), named: the composers refuse such a
+    leg between stops, so this is the leg from the origin, or a plan built before the budget held."""
+    caps = travel_caps(profile, slots)
+    for s in steps:
+        if s.travel is not None and s.travel.minutes > caps.leg_min:
+            facts = {"minutes": s.travel.minutes, "cap_minutes": caps.leg_min, "distance_m": s.travel.distance_m,
+                     "mode": s.travel.mode, "careful": caps.careful}  # fmt: skip
+            risks.append(Risk(code="LEG_OVER_TRAVEL_BUDGET", place_id=s.place_id, facts=facts))
+            factors[f"travel_over_budget:{s.place_id}"] = OVER_TRAVEL_FACTOR
+    total = sum(s.travel.minutes for s in steps if s.travel is not None)
+    if total > caps.total_min:
+        risks.append(
+            Risk(
+                code="TRAVEL_OVER_BUDGET",
+                facts={"minutes": total, "cap_minutes": caps.total_min, "careful": caps.careful},
+            )
+        )
+        factors["travel_over_budget"] = OVER_TRAVEL_FACTOR
+
+
 def assess(
     steps: list[PlanStep],
     by_id: dict[str, Candidate],
@@ -157,6 +188,7 @@ def assess(
         _step_risks(
             s, by_id[s.place_id], profile=profile, slots=slots, now=now, zone=zone, risks=risks, factors=factors
         )
+    _travel_risks(steps, profile=profile, slots=slots, risks=risks, factors=factors)
     cost, known = cost_per_person(steps)
     budget = effective_budget(profile, ())
     if budget is not None and cost is not None and cost > budget:
@@ -170,8 +202,22 @@ def assess(
     return round(feasibility, 4), factors, risks
 
 
+WISH_FLOOR = 0.2  # what P keeps of suitability when the plan meets none of the goal's wishes
+
+
+def wish_share(outcomes: list[WishOutcome]) -> float:
+    """The share of the goal's wishes a plan meets (in part: half); 1 when the goal said none."""
+    return sum(o.weight for o in outcomes) / len(outcomes) if outcomes else 1.0
+
+
 def breakdown(
-    plan: Plan, by_id: dict[str, Candidate], *, profile: Profile, slots: TimeSlots, reference_cost: float
+    plan: Plan,
+    by_id: dict[str, Candidate],
+    *,
+    profile: Profile,
+    slots: TimeSlots,
+    reference_cost: float,
+    wishes: list[WishOutcome] | None = None,
 ) -> ScoreBreakdown:
     steps = plan.steps
     window = max(1, slots.minutes)
@@ -192,8 +238,9 @@ def breakdown(
     suit = sum(by_id[s.place_id].suitability for s in steps) / max(1, len(steps))
     asked = [p for p, w in profile.preferences.items() if w > 0 and not p.startswith("tag:")]
     met = [p for p in asked if any(by_id[s.place_id].match.get(p) for s in steps)]
-    pref_share = len(met) / len(asked) if asked else 1.0
-    p = 0.5 * suit + 0.5 * pref_share
+    outcomes = wishes or []
+    share = wish_share(outcomes)
+    p = suit * (WISH_FLOOR + (1 - WISH_FLOOR) * share)
     cost, known = cost_per_person(steps)
     budget = effective_budget(profile, ())
     if cost is None:
@@ -231,6 +278,11 @@ def breakdown(
             "mean_suitability": round(suit, 3),
             "preferences_asked": asked,
             "preferences_met": met,
+            "wishes_said": len(outcomes),
+            "wishes_met": sum(o.status == "met" for o in outcomes),
+            "wishes_partly": sum(o.status == "partly" for o in outcomes),
+            "wishes_unread": sum(o.status == "unread" for o in outcomes),
+            "wish_share": round(share, 3),
             "cost_per_person": cost,
             "all_prices_known": known,
             "budget_per_person": None if budget is None else round(budget, 2),
@@ -240,14 +292,14 @@ def breakdown(
 
 
 def score_plans(inp: ScoreInput, *, candidates: dict[str, Candidate], reference_cost: float) -> PlanSet:
-    scored = [
-        p.model_copy(
-            update={
-                "score": breakdown(p, candidates, profile=inp.profile, slots=inp.slots, reference_cost=reference_cost)
-            }
+    supply: dict[str, WishSupply] = inp.candidates.wish_supply
+    scored = []
+    for p in inp.plans.plans:
+        outcomes = account(inp.profile.wishes, p.steps, candidates, supply=supply)
+        score = breakdown(
+            p, candidates, profile=inp.profile, slots=inp.slots, reference_cost=reference_cost, wishes=outcomes
         )
-        for p in inp.plans.plans
-    ]
+        scored.append(p.model_copy(update={"score": score, "wishes": outcomes}))
     return PlanSet(
         plans=rank_by_weights(scored, inp.weights), travel_source=inp.plans.travel_source, notes=inp.plans.notes
     )

@@ -16,6 +16,7 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 from core.config import Settings
+from core.halfday.wishes import DIET_EXCLUDES, DIET_SERVES, diet_ok, drink_only, eats, serves, supply
 from core.itinerary.opening import opening_windows
 from core.models.halfday.plans import Candidate, Candidates, NamedPlaceIssue, Profile, QueueFact, SearchFilters
 from core.models.region import RegionPack, RegionPlace
@@ -25,7 +26,6 @@ from core.reservations.catalog import item_for
 #: categories a half day never visits as a destination
 NOT_DESTINATIONS = {"address", "hotel", "station", "stop", "airport", "district"}
 MEAL_CATEGORIES = {"restaurant"}
-MEAL_PLACES = {"restaurant", "market", "cafe"}
 #: a preference code → (categories, tags) of places that satisfy it
 PREFERENCE_MATCH: dict[str, tuple[set[str], set[str]]] = {
     "museum": ({"museum"}, set()),
@@ -39,7 +39,6 @@ PREFERENCE_MATCH: dict[str, tuple[set[str], set[str]]] = {
     "market": ({"market"}, set()),
     "theatre": ({"theatre"}, set()),
     "cafe": ({"cafe"}, set()),
-    "food": ({"restaurant", "market"}, {"food"}),
     "science": (set(), {"science"}),
     "night_view": (set(), {"night_view"}),
     "photo": (set(), {"photo_spot"}),
@@ -50,14 +49,10 @@ PREFERENCE_MATCH: dict[str, tuple[set[str], set[str]]] = {
     "walk": ({"park"}, {"outdoor"}),
     "relax": ({"cafe", "park"}, {"quiet"}),
 }
-#: diet code → tags or cuisines of a restaurant that can serve it (none of them: the restaurant is left out)
-DIET_SERVES: dict[str, set[str]] = {
-    "vegetarian": {"vegetarian_friendly", "vegan_options", "cuisine:vegetarian"},
-    "vegan": {"vegan_options", "cuisine:vegetarian"},
-    "halal": {"halal"},
-}
-#: diet code → a tag that rules a restaurant out
-DIET_EXCLUDES: dict[str, str] = {"no_spicy": "spicy", "no_alcohol": "alcohol"}
+#: a diet only ranks meals (light: light options first); the others rule a meal out (core/halfday/wishes.py)
+RANKED_DIETS = {"light"}
+#: how much a place that offers a wish on the side (a shopping street's snacks) matches it
+SIDE_OFFER_MATCH = 0.5
 LOW_CROWD_MAX_QUEUE_MIN = 30
 BUDGET_RELAX_FACTOR = 1.3
 #: a place without opening hours is planned only in these hours (minutes), as an assumption the plan states
@@ -69,9 +64,14 @@ def preference_match(place: RegionPlace | Candidate, code: str) -> float:
     if code.startswith("tag:"):
         tag = code[4:]
         return 1.0 if tag in place.tags or tag == place.category else 0.0
-    if code == "local_food":  # a local favourite that is a place to eat, not a park locals like
-        eats = place.category in MEAL_PLACES or "food" in place.tags
-        return 1.0 if eats and "local_favourite" in place.tags else 0.0
+    kind, _, what = code.partition(":")
+    if kind == "diet":  # a meal asked for with its diet (吃素食): a place to eat that keeps it
+        return 1.0 if serves(place, "food", "") == "served" and diet_ok(place, what) else 0.0
+    if kind in ("cuisine", "drink") or code == "food":  # a meal is a place where one eats what was asked
+        how = serves(place, kind if what else "food", what)
+        return 1.0 if how == "served" else (SIDE_OFFER_MATCH if how == "side_offer" else 0.0)
+    if code == "local_food":  # a local favourite where one has a meal: not a café, a park or a shop locals like
+        return 1.0 if serves(place, "food", "") == "served" and "local_favourite" in place.tags else 0.0
     cats, tags = PREFERENCE_MATCH.get(code, (set(), set()))
     return 1.0 if place.category in cats or (tags & set(place.tags)) else 0.0
 
@@ -105,11 +105,11 @@ def _hard_exclusion(place: RegionPlace, profile: Profile, role: str) -> str | No
             return "too_young"
         if "alcohol" in place.tags and role == "activity":
             return "alcohol_venue_with_children"
-    if role == "meal":
+    if role == "meal" or eats(place):  # a meal had as a stop of its own keeps the diet too
         marks = set(place.tags) | {f"cuisine:{c}" for c in place.cuisine}
         for diet in profile.constraints.diet:
-            serves = DIET_SERVES.get(diet)
-            if serves is not None and not (serves & marks):
+            serving = DIET_SERVES.get(diet)
+            if serving is not None and diet not in RANKED_DIETS and not (serving & marks):
                 return f"diet_{diet}"
             if DIET_EXCLUDES.get(diet) in place.tags:
                 return f"diet_{diet}"
@@ -251,6 +251,7 @@ def _candidate(
         match=match,
         suitability=round(suit, 3),
         reasons=reasons,
+        named_as=named,
     )
 
 
@@ -268,9 +269,11 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
         named = _named(place, profile.named_places)
         if named:
             matched_names.add(named)
-        role: Literal["activity", "meal"] = "meal" if place.category in MEAL_CATEGORIES else "activity"
-        if role == "meal" and not win.has_meal and "food" not in wanted and "local_food" not in wanted and not named:
+        meal = place.category in MEAL_CATEGORIES and not drink_only(place)  # a bar is an outing, not a meal
+        if meal and not win.has_meal and not _asks_to_eat(wanted) and not named:
             continue
+        # without a mealtime in the window, a meal asked for is a stop of its own
+        role: Literal["activity", "meal"] = "meal" if meal and win.has_meal else "activity"
         reason = _hard_exclusion(place, profile, role) or _filtered(place, profile, relaxed, win.budget)
         opening = _opening(place, slots.date, win, pack=pack, settings=settings)
         if reason is None and not opening.in_window:
@@ -294,8 +297,10 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
                 named_out[place.id] = (named, reason)
             continue
         items.append(_candidate(place, role, opening, queue, by_hour, match, named, win, profile=profile, pack=pack))
+    items = _meals_of_asked_cuisines(items, wanted, excluded)
     items.sort(key=lambda c: -_utility(c, profile))
     kept = _keep(items, wanted, filters.max_candidates)
+    places = [(p, _named(p, profile.named_places)) for p in pack.places if p.category not in NOT_DESTINATIONS]
     issues = [NamedPlaceIssue(name=name, reason=why, place_id=pid) for pid, (name, why) in named_out.items()]
     issues += [NamedPlaceIssue(name=n, reason="not_in_pack") for n in profile.named_places if n not in matched_names]
     return Candidates(
@@ -305,7 +310,24 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
         excluded=dict(excluded),
         named_issues=issues,
         relaxed=sorted(relaxed),
+        wish_supply=supply(profile.wishes, places, [(c, c.named_as) for c in kept], preference_match),
     )
+
+
+def _asks_to_eat(wanted: list[str]) -> bool:
+    return any(w in ("food", "local_food") or w.startswith(("cuisine:", "diet:")) for w in wanted)
+
+
+def _meals_of_asked_cuisines(items: list[Candidate], wanted: list[str], excluded: Counter[str]) -> list[Candidate]:
+    """When a cuisine is asked and some meal serves it, the meals are those that do: a plan does not substitute
+    another cuisine. When none does, the meals stay and each plan says the cuisine is not met."""
+    asked = [w for w in wanted if w.startswith("cuisine:")]
+    fitting = [c for c in items if eats(c) and any(c.match.get(w, 0.0) >= 1.0 for w in asked)]
+    if not fitting:
+        return items
+    other = [c for c in items if eats(c) and c not in fitting]
+    excluded["cuisine_not_asked"] += len(other)
+    return [c for c in items if c not in other]
 
 
 def _filtered(place: RegionPlace, profile: Profile, relaxed: Collection[str], budget: float | None) -> str | None:

@@ -17,6 +17,7 @@ from core.models.halfday.events import HalfDayResult, PlanWords, ResultWords, St
 from core.models.halfday.facts import IntroFacts, PlanIntro, StepReason
 from core.models.halfday.plans import Plan, PlanStep
 from core.route.notices import VALUE_WORDS
+from core.words.halfday_wishes import plan_wishes, prefixed_wish
 
 Keys = dict[str, str]  # code -> catalog key
 
@@ -128,6 +129,8 @@ REASONS: Keys = {
 }
 #: a plan's risks (core/halfday/score.py): {place} is the step's name, the rest are the risk's facts
 RISKS: Keys = {
+    "LEG_OVER_TRAVEL_BUDGET": "halfday.risk.leg_over_travel_budget",
+    "TRAVEL_OVER_BUDGET": "halfday.risk.travel_over_budget",
     "NO_MEAL_PLANNED": "halfday.risk.no_meal_planned",
     "OPENING_HOURS_UNKNOWN": "halfday.risk.opening_hours_unknown",
     "CLOSES_SOON": "halfday.risk.closes_soon",
@@ -197,6 +200,7 @@ ERRORS: Keys = {
 }
 #: places left out of the search (core/halfday/search.py), named when no plan was possible
 EXCLUDED: Keys = {
+    "cuisine_not_asked": "halfday.excluded.cuisine_not_asked",
     "too_young": "halfday.excluded.too_young",
     "alcohol_venue_with_children": "halfday.excluded.alcohol_venue_with_children",
     "disliked_before": "halfday.excluded.disliked_before",
@@ -384,6 +388,9 @@ def reason(code: str, lang: Lang) -> str:
 
 def wish(code: str, lang: Lang) -> str:
     """A preference code in words: a named wish, or a learned ``tag:<tag or category>``."""
+    prefixed = prefixed_wish(code, lang)
+    if prefixed is not None:
+        return prefixed
     if code.startswith("tag:"):
         tag = code[4:]
         return word(TAGS, tag, lang, fallback=word(CATEGORIES, tag, lang))
@@ -519,6 +526,7 @@ def result_words(result: HalfDayResult, lang: Lang) -> ResultWords:
             plan_id=p.plan_id,
             intro=intro_sentence(p, lang),
             steps=[StepWords(place_id=s.place_id, reason=reason_sentence(s, lang)) for s in p.steps],
+            wishes=plan_wishes(p, lang),
         )
         for p in result.plans
     ]

@@ -229,3 +229,25 @@ def test_the_stream_sends_keep_alive_comments_while_a_stage_waits(api, monkeypat
         raw = read_sse(r, comments)
     assert comments and all(c.startswith("ping") for c in comments)
     assert json.loads(raw[-1]["data"])["data"]["type"] == "plans"  # the pings did not disturb the events
+
+
+WISHFUL = "周六下午1点到5点想吃韩国料理，再去做陶艺"  # a cuisine the data cannot serve, a phrase it cannot read
+
+
+def test_the_api_and_the_cli_say_every_wish_of_the_goal_in_codes_and_in_words(api, tmp_path, monkeypatch, capsys):
+    body = {"goal": WISHFUL, "now": NOW.isoformat(), "lang": "en"}
+    with api.stream("POST", "/halfday/plan", json=body, headers=auth("alice")) as response:
+        done = json.loads(read_sse(response)[-1]["data"])["data"]
+    assert done["type"] == "plans", done
+    for plan in done["result"]["plans"]:
+        got = [(w["wish"]["kind"], w["wish"]["code"] or w["wish"]["phrase"], w["status"]) for w in plan["wishes"]]
+        assert got == [("cuisine", "korean", "not_met"), ("unread", "做陶艺", "unread")]
+    said = done["words"]["plans"][0]["wishes"]
+    assert said == ["✗ Korean food: not met — no place in the data serves it",
+                    "? “做陶艺”: not understood, not counted as met"]  # fmt: skip
+
+    from core.__main__ import main
+
+    assert main(["halfday", "--goal", WISHFUL, "--now", NOW.isoformat(), "--region", "shanghai"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["words"]["plans"][0]["wishes"][0] == "✗ 韩国料理:未满足——数据里没有提供它的地方"

@@ -61,6 +61,8 @@ def check(line: dict) -> list[str]:
         differs("avoid", sorted(goal.avoid), sorted(expect["avoid"]))
     if "named_places" in expect:
         differs("named_places", goal.named_places, expect["named_places"])
+    if "wishes" in expect:  # every wish said, in order: [kind, code] or ["unread", the words kept]
+        differs("wishes", [[w.kind, w.code or w.phrase] for w in goal.wishes], expect["wishes"])
     if "assumed" in expect and not set(expect["assumed"]) <= set(goal.assumed):
         bad.append(f"assumed: got {goal.assumed}, expected at least {expect['assumed']}")
     return bad

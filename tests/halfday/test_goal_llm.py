@@ -119,3 +119,16 @@ def test_the_planner_reads_the_goal_with_the_client_it_is_handed(settings):
     # no client handed (no model configured): the rules read the goal, and nothing is sent
     ruled = planner_on(provider, settings, llm=lambda: None).registry.call("decompose_goal", inp, trace=Trace())
     assert ruled == decompose_goal(GOAL, now=NOW) and ruled.parser == "rules" and len(sent) == 1
+
+
+def test_a_model_that_lists_no_wishes_still_has_every_wish_accounted_for():
+    text = "周六下午想吃粤菜，然后去做陶艺"
+    answer = {
+        **ANSWER,
+        "preferences": ["food"],
+        "party": {"adults": 1, "children": 0, "children_ages": [], "seniors": 0},
+    }
+    client, _ = stand_in(json.dumps(answer, ensure_ascii=False))
+    goal = decompose_goal_llm(text, now=NOW, client=client)
+    assert goal.parser == "llm"
+    assert [(w.kind, w.code or w.phrase) for w in goal.wishes] == [("cuisine", "cantonese"), ("unread", "做陶艺")]

@@ -680,3 +680,15 @@ def test_not_again_on_a_step_is_remembered_and_the_place_is_left_out_next_time(p
     assert memory.disliked == [step.place_id] and memory.events == 1
     again = plan(at, GOAL_ZH).session_state["hd_result"]
     assert all(s.place_id != step.place_id for p in again.plans for s in p.steps)
+
+
+def test_every_card_says_each_wish_met_or_not_and_what_it_could_not_read(page, faults, monkeypatch):
+    """Issue 31: a cuisine the data cannot serve is said not met, a phrase not understood is said so, on every card."""
+    faults["decompose_goal"] = None  # core/halfday/goal.py reads the sentences
+    pin_clock(monkeypatch, next_thursday(10))
+    at = plan(page, "周六下午1点到5点想吃泰国菜，然后去玩卡丁车")
+    result = at.session_state["hd_result"]
+    for text in cards(at, result):
+        assert "你的心愿" in text
+        assert "✗ 泰国菜:未满足——数据里没有提供它的地方" in text
+        assert "? “玩卡丁车”:没能读懂,没有算作已满足" in text

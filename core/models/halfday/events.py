@@ -139,6 +139,7 @@ class PlanWords(_Data):
     plan_id: str
     intro: str
     steps: list[StepWords]
+    wishes: list[str] = Field(default_factory=list, description="each wish of the goal as this plan answers it")
 
 
 class ResultWords(_Data):

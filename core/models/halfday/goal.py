@@ -185,6 +185,25 @@ class Constraints(BaseModel):
     max_leg_minutes: int | None = Field(default=None, ge=1, le=240, description="不想走太远 / at most N min between")
 
 
+#: What kind of thing a wish asks for: the reader's vocabulary (core/halfday/goal_wishes.py); ``unread`` is a phrase
+#: that says what the person wants but that the reader could not map (kept, never dropped, never counted as met).
+WishKind = Literal["activity", "sight", "place", "food", "cuisine", "diet", "drink", "shopping", "kids", "unread"]
+WISH_KINDS: tuple[WishKind, ...] = get_args(WishKind)
+
+
+class Wish(BaseModel):
+    """One thing the goal asks for, as a code and the words it was read from. ``code`` is a preference code, a
+    cuisine (the pack's cuisine names: shanghainese, japanese…), a diet code, a drink (alcohol, coffee, tea), a
+    kids' need (kid_activity, child_suitable), a place named (its name as written), or empty for an unread phrase."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: WishKind
+    code: str = Field(default="", max_length=40)
+    phrase: str = Field(default="", max_length=80, description="the goal's words it was read from")
+    eat: bool = Field(default=False, description="a diet said as a meal to have (吃素食), not a limit only")
+
+
 class DecomposedGoal(BaseModel):
     """Stage 1's output: the goal as codes and facts."""
 
@@ -197,6 +216,7 @@ class DecomposedGoal(BaseModel):
     constraints: Constraints = Field(default_factory=Constraints)
     preferences: list[PreferenceCode] = Field(default_factory=list)
     avoid: list[PreferenceCode] = Field(default_factory=list, description="what the goal says not to do")
+    wishes: list[Wish] = Field(default_factory=list, description="everything the goal asks for, read or not")
     named_places: list[str] = Field(
         default_factory=list, description="places named literally (去豫园, visit the Bund), as written"
     )

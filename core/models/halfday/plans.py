@@ -26,6 +26,7 @@ from core.models.halfday.goal import (
     Party,
     RequestWindow,
     TimeWindow,
+    Wish,
 )
 from core.models.region import RegionPlace
 from core.models.rules import Rule
@@ -163,6 +164,7 @@ class Profile(BaseModel):
     indoor_only: bool = False
     walk_limit_min: int = Field(ge=0, le=60, description="longest leg walked; longer legs go by car")
     named_places: list[str] = Field(default_factory=list)
+    wishes: list[Wish] = Field(default_factory=list, description="the goal's wishes, accounted for in every plan")
     avoid_place_ids: list[str] = Field(default_factory=list, description="disliked in memory")
     source: str = Field(default="rules", description="rules, or mock (the tool's mock, core/halfday/toolbox)")
 
@@ -250,6 +252,7 @@ class Candidate(BaseModel):
     match: dict[str, float] = Field(default_factory=dict, description="preference → how well it matches, 0..1")
     suitability: float = Field(ge=0, le=1, description="ages, diet and mobility, 0..1")
     reasons: list[str] = Field(default_factory=list, description="codes: why it is a candidate")
+    named_as: str = Field(default="", description="the goal's words that named it (its name or an alias), if any")
 
     @classmethod
     def of_place(cls, place: RegionPlace, **found: Any) -> Candidate:
@@ -281,6 +284,11 @@ class NamedPlaceIssue(BaseModel):
     place_id: str | None = None
 
 
+#: whether a wish can be met from the data: a candidate serves it; a place in the data does, but none passed the
+#: search (closed in the window, filtered); no place in the data does
+WishSupply = Literal["found", "in_data", "none"]
+
+
 class Candidates(BaseModel):
     region: str
     date: date
@@ -288,6 +296,9 @@ class Candidates(BaseModel):
     excluded: dict[str, int] = Field(default_factory=dict, description="reason code → places left out for it")
     named_issues: list[NamedPlaceIssue] = Field(default_factory=list)
     relaxed: list[RelaxCode] = Field(default_factory=list)
+    wish_supply: dict[str, WishSupply] = Field(
+        default_factory=dict, description="wish key → found among the candidates, in the data only, or nowhere"
+    )
     source: str = "places_table"
 
 
@@ -321,6 +332,31 @@ class PlanStep(BaseModel):
     bookable: bool = False
     opening_source: str = ""
     reason: StepReason | None = Field(default=None, description="why this place, as a code and facts")
+
+
+WishStatus = Literal["met", "partly", "not_met", "unread"]
+#: why a wish is not (fully) met: no place in the data serves it; one does, but none is open in the window or passes
+#: the filters; one was found but the plan does not visit it; the plan has no meal for a meal wish; not understood
+WishReason = Literal[
+    "served", "side_offer", "none_in_data", "none_available", "not_in_plan", "no_meal", "some_steps", "not_understood"
+]
+
+
+class WishOutcome(BaseModel):
+    """How one plan answers one wish: met, met in part, not met, or not understood (unread); the places that meet
+    it, and why not when it is not met (codes and facts; core/words/halfday.py says them)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    wish: Wish
+    status: WishStatus
+    reason: WishReason
+    place_ids: list[str] = Field(default_factory=list)
+
+    @property
+    def weight(self) -> float:
+        """What it counts for in P: met 1, in part ½, not met or not understood 0."""
+        return {"met": 1.0, "partly": 0.5}.get(self.status, 0.0)
 
 
 class Risk(BaseModel):
@@ -360,6 +396,7 @@ class Plan(BaseModel):
     travel_minutes: int = 0
     queue_minutes: int = 0
     intro: PlanIntro | None = Field(default=None, description="what the plan is, as a code and facts")
+    wishes: list[WishOutcome] = Field(default_factory=list, description="every wish of the goal and how it is met")
 
 
 def rank_by_weights(plans: list[Plan], weights: ScoreWeights) -> list[Plan]:

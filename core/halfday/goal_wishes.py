@@ -1,0 +1,154 @@
+"""Stage 1, what the goal asks for: every wish, each with the words it was read from (core/models/halfday/goal.py
+``Wish``). Cuisines, drinks and diets are read here; activities, sights, shopping, food and kids' activities come
+from the preferences stage 1 found (core/halfday/goal_who.py); a party with children adds their need of places that
+suit them. What follows a verb of wanting (吃, 去, try, go …) and was read by nothing is kept as an ``unread`` wish:
+it is never dropped, and never counted as met.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from core.halfday import goal_lexicon as lx
+from core.halfday import wish_lexicon as wx
+from core.halfday.goal_text import _mask, _negated, _parts, _rx
+from core.models.halfday.goal import WISH_KINDS, Party, Wish, WishKind
+from core.phrases.clock import find_clocks
+
+_CUISINE_RX = {code: _rx(words) for code, words in wx.CUISINES.items()}
+_DRINK_RX = {code: _rx(words) for code, words in wx.DRINKS.items()}
+_PREF_RX = {code: _rx(f"{zh}|{en}") for code, (zh, en) in lx.PREFERENCES.items()}
+_DIET_RX = {code: _rx(words) for code, words in lx.DIETS.items()}
+_LIMITS = [_rx(p) for table in (lx.MOBILITY, lx.WEATHER, lx.TRANSPORT) for p in table.values()]
+_WANT_ZH = re.compile(rf"(?:{wx.WANT_VERBS_ZH})")
+_DOING_ZH = re.compile(rf"(?:{wx.DOING_VERBS_ZH})")
+_WANT_EN = re.compile(rf"(?<![a-z])(?:{wx.WANT_VERBS_EN})\s+|{wx.LIST_START_EN}")
+_END_ZH, _END_EN = re.compile(wx.WANT_END_ZH), re.compile(wx.WANT_END_EN)
+_EAT_NEAR = _rx(wx.EAT_NEAR)
+MAX_UNREAD_CHARS = 24
+Span = tuple[int, int]
+
+
+def read_wishes(
+    low: str,
+    *,
+    preferences: Sequence[str],
+    diets: Sequence[str],
+    party: Party,
+    named_places: list[str],
+    read_spans: list[Span],
+) -> list[Wish]:
+    """The goal's wishes in the order they are said. ``low`` is the normalised, lower-cased goal; ``read_spans`` are
+    the words the other readers took (the window, the budget, the party), so they are no unread wish."""
+    found: list[tuple[int, Wish]] = []
+    taken: list[Span] = list(read_spans)
+    diet_spans = [m.span() for rx in _DIET_RX.values() for m in rx.finditer(low)]
+    limit_spans = [m.span() for rx in _LIMITS for m in rx.finditer(low)]
+    plain = _mask(low, diet_spans)  # 不喝酒 is a diet, not a wish for a drink
+    for name in (n for n in named_places if n.strip()):
+        spans = [m.span() for m in re.finditer(re.escape(name.lower()), low)]
+        found.append((spans[0][0] if spans else len(low), Wish(kind="place", code=name[:40], phrase=name[:80])))
+        taken += spans
+    for kind, table in (("cuisine", _CUISINE_RX), ("drink", _DRINK_RX)):
+        for code, rx in table.items():
+            said = [m for m in rx.finditer(plain) if not _overlaps(m.span(), taken) and not _negated(plain, m.start())]
+            if said:  # one wish; every place it is said is read (清吧…精酿)
+                taken += [m.span() for m in said]
+                found.append((said[0].start(), Wish(kind=_kind(kind), code=code, phrase=said[0].group(0).strip())))
+    for code in preferences:
+        free = [m for m in _PREF_RX[code].finditer(_mask(plain, limit_spans)) if not _overlaps(m.span(), taken)]
+        if not free:  # its words are a cuisine's or a drink's (本帮菜, 下午茶): that wish says it
+            taken += [m.span() for m in _PREF_RX[code].finditer(low)]
+            continue
+        m = free[0]
+        taken.append(m.span())
+        found.append((m.start(), Wish(kind=_kind(wx.PREFERENCE_KIND.get(code, "activity")), code=code,
+                                      phrase=m.group(0).strip())))  # fmt: skip
+    for code in diets:
+        diet_words = _DIET_RX[code].search(low)
+        at = diet_words.start() if diet_words else len(low)
+        near = low[max(0, at - 3) : (diet_words.end() if diet_words else at) + 10]
+        found.append((at, Wish(kind="diet", code=code, phrase=diet_words.group(0).strip() if diet_words else "", eat=bool(
+            diet_words and code not in ("no_spicy", "no_alcohol") and _EAT_NEAR.search(near)))))  # fmt: skip
+    taken += diet_spans + limit_spans
+    if party.children:
+        child = _rx(f"{lx.CHILD_ZH}|{lx.CHILD_EN}").search(low)
+        found.append((child.start() if child else len(low), Wish(kind="kids", code="child_suitable",
+                                                                  phrase=child.group(0) if child else "")))  # fmt: skip
+    taken += [
+        m.span()
+        for p in (lx.CHILD_ZH, lx.CHILD_EN, lx.FRIEND_ZH, lx.FRIEND_EN, lx.SPOUSE)
+        for m in _rx(p).finditer(low)
+    ]
+    taken += [m.span() for _, m in _parts(low)] + [c.span for c in find_clocks(low)]
+    found += [(at, Wish(kind="unread", phrase=phrase)) for at, phrase in _unread(low, taken)]
+    if any(w.kind == "cuisine" or (w.kind == "diet" and w.eat) for _, w in found):
+        # "eat sushi", "a vegetarian lunch": the cuisine or the diet's meal is the wish, not eating at all
+        found = [(at, w) for at, w in found if not (w.kind == "food" and w.code == "food")]
+    return [w for _, w in sorted(found, key=lambda f: f[0])]
+
+
+def _kind(kind: str) -> WishKind:
+    return next(k for k in WISH_KINDS if k == kind)
+
+
+def _overlaps(span: Span, spans: list[Span]) -> bool:
+    return any(a < span[1] and span[0] < b for a, b in spans)
+
+
+def _unread(low: str, taken: list[Span]) -> list[tuple[int, str]]:
+    """(position, words) of each thing said after a verb of wanting that no reader took."""
+    out: list[tuple[int, str]] = []
+    covered = [False] * len(low)
+    for a, b in taken:
+        for i in range(max(0, a), min(len(low), b)):
+            covered[i] = True
+    carry = ""  # a doing verb before another (学做包子): said with it
+    for m in _WANT_ZH.finditer(low):
+        start, verb, carry = m.end(), carry + m.group(0), ""
+        while start < len(low) and low[start] in wx.MEASURES_ZH:  # 喝杯咖啡, 吃顿火锅: the thing is after the measure
+            start += 1
+        end = _END_ZH.search(low, start)
+        stop = min(end.start() if end else len(low), start + 8)
+        words = _uncovered(low, start, stop, covered)
+        if words and _DOING_ZH.match(words):  # a doing verb follows (去滑冰, 学做包子): its own match says it
+            carry = verb if _DOING_ZH.fullmatch(verb[-1:]) or _DOING_ZH.fullmatch(verb[-2:]) else ""
+            continue
+        if (
+            not words
+            or words in wx.FILLERS_ZH
+            or not re.search(r"[\u4e00-\u9fff]", words)
+            or _modifies(low, start, words, covered)
+        ):
+            continue
+        out.append((m.start(), verb + words if _DOING_ZH.search(verb) else words))
+    for m in _WANT_EN.finditer(low):
+        start = m.end()
+        end = _END_EN.search(low, start)
+        stop = min(end.start() if end else len(low), start + MAX_UNREAD_CHARS)
+        raw = _uncovered(low, start, stop, covered)
+        if _modifies(low, start, raw, covered):
+            continue
+        words = re.sub(wx.DETERMINERS_EN, "", raw)
+        words = " ".join(w for w in words.split() if w not in wx.FILLERS_EN)
+        if len(words) >= 3 and re.fullmatch(r"[a-z][a-z' -]*", words) and not _WANT_EN.match(words + " "):
+            out.append((start, words))
+    seen: set[str] = set()
+    return [(at, w) for at, w in out if not (w in seen or seen.add(w))]  # type: ignore[func-returns-value]
+
+
+def _modifies(low: str, start: int, words: str, covered: list[bool]) -> bool:
+    """The words run straight into something another reader took (craft beer, bubble tea): they describe it."""
+    end = low.find(words, start) + len(words) if words else start
+    while end < len(low) and low[end] == " ":
+        end += 1
+    return bool(words) and end < len(low) and covered[end] and len(words.split()) <= 2 and len(words) <= 12
+
+
+def _uncovered(low: str, start: int, stop: int, covered: list[bool]) -> str:
+    """The words from ``start`` up to the first one another reader took (or ``stop``)."""
+    end = start
+    while end < stop and not covered[end]:
+        end += 1
+    return low[start:end].strip()
