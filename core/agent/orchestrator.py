@@ -27,7 +27,7 @@ from core.agent.flows.conditional import run_conditional
 from core.agent.flows.confirm import run_confirmation
 from core.agent.flows.reservations import run_reservation
 from core.agent.loop import run_plan
-from core.agent.router import RouterDecision, route_message
+from core.agent.router import POLICY_LLM, RouterDecision, route_message
 from core.agent.state import AgentContext, log_decision, new_state
 from core.agent.steps import BudgetExhausted, finish_on_timeout
 from core.agent.telemetry import Telemetry
@@ -114,6 +114,7 @@ def route_and_run(
         _scope_said(scope, state)
     if remembered:  # said before the flow's answer: "I'll remember: no spicy food."
         state.result.explanations.insert(0, remembered)
+    _router_warning(state, decision)
     ctx.report(_final_status(state))
     cost = request_cost(calls_since(deps.llm, llm_start), deps.settings)
     response = _response(request, decision, state, flow, system_mode, t_start, cost)
@@ -166,6 +167,10 @@ def _route(request: AgentRequest, ctx: AgentContext) -> RouterDecision:
         lang=ctx.lang,
     )
     decision = booking_followup.reroute(decision, ctx, lang=ctx.lang)
+    if decision.arbiter_failure is not None:
+        ctx.telemetry.fallback_triggered(
+            from_route="LLM_ARBITRATION", to_route=decision.output.route, reason=decision.arbiter_failure
+        )
     ctx.telemetry.router_decision(
         route=decision.output.route,
         confidence=decision.output.confidence,
@@ -179,6 +184,15 @@ def _route(request: AgentRequest, ctx: AgentContext) -> RouterDecision:
 
 def _log_route(state: AgentState, decision: RouterDecision) -> None:
     state.react.step = 0
+    if decision.arbiter_failure is not None:  # the model's verdict was unreadable: said, with the fallback it took
+        state.observability.fallback_used = True
+        log_decision(
+            state,
+            action="router.arbitrate",
+            reason_code=decision.arbiter_failure,
+            policy_id=POLICY_LLM,
+            facts={"fallback": decision.policy_id, "route": decision.output.route},
+        )
     log_decision(
         state,
         action="router.route",
@@ -191,6 +205,13 @@ def _log_route(state: AgentState, decision: RouterDecision) -> None:
             **decision.features.as_facts(),
         },
     )
+
+
+def _router_warning(state: AgentState, decision: RouterDecision) -> None:
+    """The router's own failure is the answer's error code when the flow met none of its own (a warning: the
+    answer stands on the feature score's route)."""
+    if decision.arbiter_failure is not None and state.result.error_code is None:
+        state.result.error_code = decision.arbiter_failure
 
 
 def _system_mode(decision: RouterDecision, ctx: AgentContext) -> str:
