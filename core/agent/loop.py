@@ -39,6 +39,7 @@ from core.agent.suggestion_fit import MAX_CANDIDATES, fitting_replacements
 from core.agent.trip_request import (
     PLACES_PER_DAY,
     build_trip_request,
+    day_window_evidence,
     matches_preferences,
     mentioned_places,
     read_trip,
@@ -46,14 +47,12 @@ from core.agent.trip_request import (
     suggestion_room,
 )
 from core.itinerary.balance import plans_are_even
-from core.models.agent import (
-    AgentState,
-    NextStep,
-)
+from core.models.agent import AgentState, NextStep
 from core.models.common import PRIORITY_RANK, Lang
 from core.models.itinerary_result import ItineraryResult
 from core.models.region import RegionPack
 from core.words.agent import dropped_lines, name_of
+from core.words.day_window import day_window_sentence
 from core.words.itinerary import violation_sentence
 
 
@@ -479,8 +478,10 @@ def _fail_infeasible(state: AgentState, result: ItineraryResult, pack: RegionPac
 
 
 def _add_notes(state: AgentState, result: ItineraryResult, pack: RegionPack, lang: Lang, notes: list[str]) -> None:
-    """The notes the explanation carries: availability asked but not verified, the agent's suggestions swapped,
-    offline estimates."""
+    """The notes the explanation carries: the day's window and its source, availability asked but not verified, the
+    agent's suggestions swapped, offline estimates."""
+    state.result.evidence.append(day_window_evidence(state))
+    notes.append(day_window_sentence(state.trip, lang))
     if decision_needs_availability(state):
         needs = [p["name"] for p in state.memory.semantic_facts.pois if p.get("needs_reservation")]
         state.result.evidence.append(

@@ -328,6 +328,11 @@ class TripState(BaseModel):
     # Additions: where and when
     region: str | None = None
     start_date: str | None = None
+    #: where the day's window (day_boundaries) came from: the message's words, or the agent's default
+    window_source: Literal["message", "default"] = "default"
+    window_said: str | None = Field(default=None, description="the words the window was read from (the message's)")
+    #: why the words said could not be the window (the default holds): TIME_NOT_VALID | END_NOT_AFTER_START
+    window_problem: str | None = None
 
 
 class DraftState(BaseModel):
