@@ -46,6 +46,7 @@ from core.models.agent import (
     NextStep,
     Observability,
     Payload,
+    state_facts,
     unique_steps,
 )
 from core.models.rules import Said
@@ -98,8 +99,8 @@ def route_and_run(
     )
     ctx.started = ctx.clock()
     llm_start = ledger_size(deps.llm)  # this request's model calls are the ones after this (the client may be shared)
-    decision = _route(request, ctx)
     state = new_state(request, region=deps.provider.region.name, lang=lang)
+    decision = _route(request, ctx, state)
     state.observability.router_ms = decision.router_ms
     flow.append(decision.output.ui_hint.status)
     _log_route(state, decision)
@@ -155,7 +156,7 @@ def _flow_tracker(flow: list[str], progress: Callable[[str, str], None] | None) 
     return report
 
 
-def _route(request: AgentRequest, ctx: AgentContext) -> RouterDecision:
+def _route(request: AgentRequest, ctx: AgentContext, state: AgentState) -> RouterDecision:
     """The router's decision on the message (a pending booking's answer continues it), logged as an event."""
     arbiter = ctx.llm.arbitrate_route if (ctx.llm is not None and ctx.settings.llm_router_arbitration) else None
     decision = route_message(
@@ -166,7 +167,7 @@ def _route(request: AgentRequest, ctx: AgentContext) -> RouterDecision:
         recent_messages=request.conversation_context.recent_messages,
         lang=ctx.lang,
     )
-    decision = booking_followup.reroute(decision, ctx, lang=ctx.lang)
+    decision = booking_followup.reroute(decision, ctx, state, lang=ctx.lang)
     if decision.arbiter_failure is not None:
         ctx.telemetry.fallback_triggered(
             from_route="LLM_ARBITRATION", to_route=decision.output.route, reason=decision.arbiter_failure
@@ -361,8 +362,11 @@ def _out_of_scope(scope: ScopeNote, state: AgentState) -> str:
 def _refused(scope: ScopeNote, decision: RouterDecision) -> bool:
     """A message naming a place no installed region covers is refused, unless it is a question to the knowledge
     base: that answers from what it holds, and says when it holds nothing (the QA set's 推荐新宿拉面), after the
-    scope's sentence."""
-    return scope.verdict == "NOT_COVERED" and decision.output.route != "SYSTEM1_RAG"
+    scope's sentence; or a conditional request, whose branch naming the place is answered as not covered (never
+    planned) while the other branch is evaluated (flows/conditional.py)."""
+    return (
+        scope.verdict == "NOT_COVERED" and decision.output.route != "SYSTEM1_RAG" and decision.intent != "conditional"
+    )
 
 
 def _scope_said(scope: ScopeNote, state: AgentState) -> None:
@@ -417,7 +421,7 @@ def _response(
             error_code=state.result.error_code,
             next_steps=unique_steps(state.result.next_steps),
         ),
-        explain=Explain(decision_log=state.react.decision_log, status_flow=flow),
+        explain=Explain(decision_log=state.react.decision_log, status_flow=flow, state=state_facts(state)),
         observability=Observability(
             latency_ms=round(latency, 3),
             router_ms=round(decision.router_ms, 3),
