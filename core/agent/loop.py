@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from typing import Any, TypedDict
 
-from core.agent import fastpath
+from core.agent import fastpath, proposal
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.flows import memory as memory_flow
 from core.agent.flows.itinerary_fixes import must_fix_steps
+from core.agent.proposal import Phase
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import (
@@ -66,7 +67,7 @@ class _PlanFacts(TypedDict):
     notes: list[str]
 
 
-def _next_phase(state: AgentState, repair_pending: bool) -> str | None:
+def _next_phase(state: AgentState, repair_pending: bool) -> Phase | None:
     """Plan: the first phase whose output is missing (deterministic)."""
     c = state.compute
     if not state.memory.semantic_facts.pois:
@@ -99,8 +100,11 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
     repairs = 0
     try:
         while True:
-            phase = _next_phase(state, repair_pending)
-            if phase is None:
+            planned = _next_phase(state, repair_pending)  # the model may propose another step, within the rules
+            phase = (
+                proposal.next_phase(state, ctx, registry, planned=planned, may_repair=repairs < 2) if planned else None
+            )
+            if phase in (None, "finish"):
                 break
             if state.react.step >= opts.max_steps:
                 raise BudgetExhausted("BUDGET_EXCEEDED", f"max_steps={opts.max_steps}")
@@ -594,7 +598,3 @@ def _maybe_offer_persist(state: AgentState, ctx: AgentContext) -> None:
         "title": "Planned trip",
     }
     issue_dry_run(state, ctx, action=ActionName.TRIP_PERSIST_PLAN, params=params, evidence=evidence)
-
-
-def run_plan(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    run_react_loop(decision, state, ctx, registry)

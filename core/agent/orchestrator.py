@@ -26,7 +26,7 @@ from core.agent.flows.commit import run_commit_request
 from core.agent.flows.conditional import run_conditional
 from core.agent.flows.confirm import run_confirmation
 from core.agent.flows.reservations import run_reservation
-from core.agent.loop import run_plan
+from core.agent.loop import run_react_loop
 from core.agent.router import POLICY_LLM, RouterDecision, route_message
 from core.agent.state import AgentContext, log_decision, new_state
 from core.agent.steps import BudgetExhausted, finish_on_timeout
@@ -258,7 +258,7 @@ def _dispatch(
         run_conditional(decision, state, ctx, registry)
     else:
         memory_flow.recall(state, ctx)
-        run_plan(decision, state, ctx, registry)
+        run_react_loop(decision, state, ctx, registry)
     return system_mode, remembered
 
 
