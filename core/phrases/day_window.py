@@ -34,6 +34,8 @@ _RANGE_JOIN = re.compile(r"^\s*(?:到|至|[-–—~～]|to|until|till)\s*$", re.
 #: the word an English clock phrase opens with (at 8, by 5): it belongs to the words before the time
 _LEAD = re.compile(r"^(?:at|around|by)\s+", re.I)
 _END_AFTER = re.compile(r"^\s*(?:前|以前|之前|结束|收工|回|返回|为止|截止|左右结束|at the latest)", re.I)
+#: "9 to 5" is a range of two bare hours here (the clock reader takes it for 4:51, nine minutes to five)
+_BARE_RANGE = re.compile(r"^(?P<a>\d{1,2})\s+(?:to|till|until)\s+(?P<b>\d{1,2})$", re.I)
 #: a start is read in the morning from this hour (9点出发 is 9:00, 1点出发 13:00)
 EARLIEST_START_HOUR = 6
 
@@ -104,9 +106,12 @@ def find_day_window(text: str) -> DayWindow | None:
     start and the first said as an end count; a time with neither role (7点吃饭, dinner at 7) is no end of the day."""
     start: SaidTime | None = None
     end: SaidTime | None = None
-    clocks = find_clocks(text)
+    clocks = [part for clock in find_clocks(text) for part in _split_range(clock)]
     for i, clock in enumerate(clocks):
         role = _role(text, clock, clocks[i + 1] if i + 1 < len(clocks) else None)
+        joined = i > 0 and _RANGE_JOIN.match(text[clocks[i - 1].end : clock.start])
+        if role is None and joined and start is not None and start.clock is clocks[i - 1]:
+            role = "end"  # the second time of a range (9 to 5)
         if role == "start" and start is None and end is None:
             start = SaidTime("start", clock)
         elif role == "end" and end is None:
@@ -115,6 +120,22 @@ def find_day_window(text: str) -> DayWindow | None:
         return None
     spans = [s.clock for s in (start, end) if s is not None]
     return DayWindow(start=start, end=end, text=text[spans[0].start : spans[-1].end])
+
+
+def _split_range(clock: ClockPhrase) -> list[ClockPhrase]:
+    """A "9 to 5" read as one time, as its two bare hours; any other clock as it is."""
+    m = _BARE_RANGE.match(clock.text)
+    if m is None or not all(1 <= int(m.group(k)) <= 12 for k in ("a", "b")):
+        return [clock]
+
+    def bare(key: str) -> ClockPhrase:
+        hour = int(m.group(key))
+        start = clock.start + m.start(key)
+        readings = (hour, hour + 12) if hour < 12 else (12,)
+        return ClockPhrase(hour=None, minute=0, start=start, end=start + len(m.group(key)), text=m.group(key),
+                           readings=readings)  # fmt: skip
+
+    return [bare("a"), bare("b")]
 
 
 def hhmm(minutes: int) -> str:

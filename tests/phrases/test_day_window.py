@@ -32,6 +32,8 @@ def _window(text: str) -> tuple[str | None, str | None, str | None]:
         ("we'd like to start at 7 and be done by 2pm", "07:00", "14:00"),
         ("plan a day; we have to be back at the hotel before 5 o'clock", "10:00", "17:00"),
         ("leaving at noon, returning by 9pm", "12:00", "21:00"),
+        ("two days in Shanghai, from 9 to 5 each day", "09:00", "17:00"),  # a range of bare hours, not 4:51
+        ("一天就好，8点至16点", "08:00", "16:00"),
     ],
 )
 def test_the_window_a_message_states(text, start, end):
