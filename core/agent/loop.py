@@ -101,9 +101,7 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
     try:
         while True:
             planned = _next_phase(state, repair_pending)  # the model may propose another step, within the rules
-            phase = (
-                proposal.next_phase(state, ctx, registry, planned=planned, may_repair=repairs < 2) if planned else None
-            )
+            phase = planned and proposal.next_phase(state, ctx, registry, planned=planned, may_repair=repairs < 2)
             if phase in (None, "finish"):
                 break
             if state.react.step >= opts.max_steps:
