@@ -71,6 +71,7 @@ NOT_PLANNING = {
     "llm_model",
     "llm_timeout_s",
     "llm_router_arbitration",
+    "llm_plan_proposals",
     "router_execute_threshold",
     "router_ask_threshold",
     "api_max_body_bytes",

@@ -306,6 +306,11 @@ class Settings(BaseSettings):
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: float = Field(default=8.0, gt=0, le=120)
     llm_router_arbitration: bool = Field(default=False, description="Let the LLM arbitrate the router's grey zone.")
+    llm_plan_proposals: bool = Field(
+        default=False,
+        description="Let the LLM propose the agent's next planning step (within the Action Registry, checked by the "
+        "rules; a refused proposal falls back to the deterministic step).",
+    )
     llm_price_per_1k_tokens: dict[str, float] = Field(
         default_factory=dict,
         description="What a model's service charges per 1,000 tokens, by model name (llm_model), in "

@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from typing import Any, TypedDict
 
-from core.agent import fastpath
+from core.agent import fastpath, proposal
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.flows import memory as memory_flow
 from core.agent.flows.itinerary_fixes import must_fix_steps
+from core.agent.proposal import Phase
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import (
@@ -39,6 +40,7 @@ from core.agent.suggestion_fit import MAX_CANDIDATES, fitting_replacements
 from core.agent.trip_request import (
     PLACES_PER_DAY,
     build_trip_request,
+    day_window_evidence,
     matches_preferences,
     mentioned_places,
     read_trip,
@@ -46,14 +48,12 @@ from core.agent.trip_request import (
     suggestion_room,
 )
 from core.itinerary.balance import plans_are_even
-from core.models.agent import (
-    AgentState,
-    NextStep,
-)
+from core.models.agent import AgentState, NextStep
 from core.models.common import PRIORITY_RANK, Lang
 from core.models.itinerary_result import ItineraryResult
 from core.models.region import RegionPack
 from core.words.agent import dropped_lines, name_of
+from core.words.day_window import day_window_sentence
 from core.words.itinerary import violation_sentence
 
 
@@ -67,7 +67,7 @@ class _PlanFacts(TypedDict):
     notes: list[str]
 
 
-def _next_phase(state: AgentState, repair_pending: bool) -> str | None:
+def _next_phase(state: AgentState, repair_pending: bool) -> Phase | None:
     """Plan: the first phase whose output is missing (deterministic)."""
     c = state.compute
     if not state.memory.semantic_facts.pois:
@@ -100,8 +100,9 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
     repairs = 0
     try:
         while True:
-            phase = _next_phase(state, repair_pending)
-            if phase is None:
+            planned = _next_phase(state, repair_pending)  # the model may propose another step, within the rules
+            phase = planned and proposal.next_phase(state, ctx, registry, planned=planned, may_repair=repairs < 2)
+            if phase in (None, "finish"):
                 break
             if state.react.step >= opts.max_steps:
                 raise BudgetExhausted("BUDGET_EXCEEDED", f"max_steps={opts.max_steps}")
@@ -479,8 +480,10 @@ def _fail_infeasible(state: AgentState, result: ItineraryResult, pack: RegionPac
 
 
 def _add_notes(state: AgentState, result: ItineraryResult, pack: RegionPack, lang: Lang, notes: list[str]) -> None:
-    """The notes the explanation carries: availability asked but not verified, the agent's suggestions swapped,
-    offline estimates."""
+    """The notes the explanation carries: the day's window and its source, availability asked but not verified, the
+    agent's suggestions swapped, offline estimates."""
+    state.result.evidence.append(day_window_evidence(state))
+    notes.append(day_window_sentence(state.trip, lang))
     if decision_needs_availability(state):
         needs = [p["name"] for p in state.memory.semantic_facts.pois if p.get("needs_reservation")]
         state.result.evidence.append(
@@ -593,7 +596,3 @@ def _maybe_offer_persist(state: AgentState, ctx: AgentContext) -> None:
         "title": "Planned trip",
     }
     issue_dry_run(state, ctx, action=ActionName.TRIP_PERSIST_PLAN, params=params, evidence=evidence)
-
-
-def run_plan(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    run_react_loop(decision, state, ctx, registry)

@@ -26,8 +26,8 @@ from core.agent.flows.commit import run_commit_request
 from core.agent.flows.conditional import run_conditional
 from core.agent.flows.confirm import run_confirmation
 from core.agent.flows.reservations import run_reservation
-from core.agent.loop import run_plan
-from core.agent.router import RouterDecision, route_message
+from core.agent.loop import run_react_loop
+from core.agent.router import POLICY_LLM, RouterDecision, route_message
 from core.agent.state import AgentContext, log_decision, new_state
 from core.agent.steps import BudgetExhausted, finish_on_timeout
 from core.agent.telemetry import Telemetry
@@ -46,6 +46,7 @@ from core.models.agent import (
     NextStep,
     Observability,
     Payload,
+    state_facts,
     unique_steps,
 )
 from core.models.rules import Said
@@ -98,8 +99,8 @@ def route_and_run(
     )
     ctx.started = ctx.clock()
     llm_start = ledger_size(deps.llm)  # this request's model calls are the ones after this (the client may be shared)
-    decision = _route(request, ctx)
     state = new_state(request, region=deps.provider.region.name, lang=lang)
+    decision = _route(request, ctx, state)
     state.observability.router_ms = decision.router_ms
     flow.append(decision.output.ui_hint.status)
     _log_route(state, decision)
@@ -114,6 +115,7 @@ def route_and_run(
         _scope_said(scope, state)
     if remembered:  # said before the flow's answer: "I'll remember: no spicy food."
         state.result.explanations.insert(0, remembered)
+    _router_warning(state, decision)
     ctx.report(_final_status(state))
     cost = request_cost(calls_since(deps.llm, llm_start), deps.settings)
     response = _response(request, decision, state, flow, system_mode, t_start, cost)
@@ -154,7 +156,7 @@ def _flow_tracker(flow: list[str], progress: Callable[[str, str], None] | None) 
     return report
 
 
-def _route(request: AgentRequest, ctx: AgentContext) -> RouterDecision:
+def _route(request: AgentRequest, ctx: AgentContext, state: AgentState) -> RouterDecision:
     """The router's decision on the message (a pending booking's answer continues it), logged as an event."""
     arbiter = ctx.llm.arbitrate_route if (ctx.llm is not None and ctx.settings.llm_router_arbitration) else None
     decision = route_message(
@@ -165,7 +167,11 @@ def _route(request: AgentRequest, ctx: AgentContext) -> RouterDecision:
         recent_messages=request.conversation_context.recent_messages,
         lang=ctx.lang,
     )
-    decision = booking_followup.reroute(decision, ctx, lang=ctx.lang)
+    decision = booking_followup.reroute(decision, ctx, state, lang=ctx.lang)
+    if decision.arbiter_failure is not None:
+        ctx.telemetry.fallback_triggered(
+            from_route="LLM_ARBITRATION", to_route=decision.output.route, reason=decision.arbiter_failure
+        )
     ctx.telemetry.router_decision(
         route=decision.output.route,
         confidence=decision.output.confidence,
@@ -179,6 +185,15 @@ def _route(request: AgentRequest, ctx: AgentContext) -> RouterDecision:
 
 def _log_route(state: AgentState, decision: RouterDecision) -> None:
     state.react.step = 0
+    if decision.arbiter_failure is not None:  # the model's verdict was unreadable: said, with the fallback it took
+        state.observability.fallback_used = True
+        log_decision(
+            state,
+            action="router.arbitrate",
+            reason_code=decision.arbiter_failure,
+            policy_id=POLICY_LLM,
+            facts={"fallback": decision.policy_id, "route": decision.output.route},
+        )
     log_decision(
         state,
         action="router.route",
@@ -191,6 +206,13 @@ def _log_route(state: AgentState, decision: RouterDecision) -> None:
             **decision.features.as_facts(),
         },
     )
+
+
+def _router_warning(state: AgentState, decision: RouterDecision) -> None:
+    """The router's own failure is the answer's error code when the flow met none of its own (a warning: the
+    answer stands on the feature score's route)."""
+    if decision.arbiter_failure is not None and state.result.error_code is None:
+        state.result.error_code = decision.arbiter_failure
 
 
 def _system_mode(decision: RouterDecision, ctx: AgentContext) -> str:
@@ -236,7 +258,7 @@ def _dispatch(
         run_conditional(decision, state, ctx, registry)
     else:
         memory_flow.recall(state, ctx)
-        run_plan(decision, state, ctx, registry)
+        run_react_loop(decision, state, ctx, registry)
     return system_mode, remembered
 
 
@@ -340,8 +362,11 @@ def _out_of_scope(scope: ScopeNote, state: AgentState) -> str:
 def _refused(scope: ScopeNote, decision: RouterDecision) -> bool:
     """A message naming a place no installed region covers is refused, unless it is a question to the knowledge
     base: that answers from what it holds, and says when it holds nothing (the QA set's 推荐新宿拉面), after the
-    scope's sentence."""
-    return scope.verdict == "NOT_COVERED" and decision.output.route != "SYSTEM1_RAG"
+    scope's sentence; or a conditional request, whose branch naming the place is answered as not covered (never
+    planned) while the other branch is evaluated (flows/conditional.py)."""
+    return (
+        scope.verdict == "NOT_COVERED" and decision.output.route != "SYSTEM1_RAG" and decision.intent != "conditional"
+    )
 
 
 def _scope_said(scope: ScopeNote, state: AgentState) -> None:
@@ -396,7 +421,7 @@ def _response(
             error_code=state.result.error_code,
             next_steps=unique_steps(state.result.next_steps),
         ),
-        explain=Explain(decision_log=state.react.decision_log, status_flow=flow),
+        explain=Explain(decision_log=state.react.decision_log, status_flow=flow, state=state_facts(state)),
         observability=Observability(
             latency_ms=round(latency, 3),
             router_ms=round(decision.router_ms, 3),

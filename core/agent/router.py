@@ -57,6 +57,9 @@ class RouterDecision:
     router_ms: float = 0.0
     # execute (>= 0.75) | approximate (0.45-0.75: System 1 approximation or one key question) | ask (< 0.45)
     question_kind: str = "execute"
+    # the model's grey-zone verdict was no valid JSON of the verdict's schema: ROUTER_PARSE_FAILED, the score stands
+    # (a warning the orchestrator logs with the fallback; the model's raw answer is never kept)
+    arbiter_failure: ErrorCode | None = None
 
 
 class ArbiterVerdict(BaseModel):
@@ -374,12 +377,13 @@ def _grey_zone(
     policy, code = POLICY_SCORE, "GREY_ZONE_SCORE"
     if scores[route] <= 0:
         route, conf = "SYSTEM1_RAG", 0.2
+    failure: ErrorCode | None = None
     if (
         arbiter is not None
         and settings.llm_router_arbitration
         and settings.router_ask_threshold <= conf < settings.router_execute_threshold
     ):
-        verdict = _arbitrate(arbiter, f, scores)
+        verdict, failure = _arbitrate(arbiter, f, scores)
         if verdict is not None:
             route, conf, policy, code = verdict.route, min(verdict.confidence, 0.9), POLICY_LLM, "LLM_ARBITRATION"
             reasons = list(dict.fromkeys([*reasons, *verdict.reasons]))
@@ -417,23 +421,29 @@ def _grey_zone(
         missing=missing,
     )
     decision.scores = {k: round(v, 3) for k, v in scores.items()}
+    decision.arbiter_failure = failure
     return decision
 
 
-def _arbitrate(arbiter: Arbiter, f: Features, scores: dict[Route, float]) -> ArbiterVerdict | None:
-    """Ask the small model; validate its JSON; any failure -> None (the score stands)."""
+def _arbitrate(
+    arbiter: Arbiter, f: Features, scores: dict[Route, float]
+) -> tuple[ArbiterVerdict | None, ErrorCode | None]:
+    """Ask the small model and validate its JSON: the verdict, or None and why (the score stands either way). An
+    answer that is no JSON or not the verdict's schema is ROUTER_PARSE_FAILED; a model that did not answer (network,
+    timeout, no text) is no parse failure: nothing came to parse, and the client already said so in its log."""
     import json
 
     try:
         raw = arbiter(f.text, {"scores": scores, "features": f.as_facts()})
-        if raw is None:
-            return None
-        data = json.loads(raw) if isinstance(raw, str) else raw
-        return ArbiterVerdict.model_validate(data)
-    except (ValidationError, ValueError, TypeError, KeyError):
-        return None
     except Exception:  # network errors, timeouts: the score stands
-        return None
+        return None, None
+    if raw is None:
+        return None, None
+    try:
+        data = json.loads(raw) if isinstance(raw, str) else raw
+        return ArbiterVerdict.model_validate(data), None
+    except (ValidationError, ValueError, TypeError, KeyError):
+        return None, "ROUTER_PARSE_FAILED"
 
 
 def _finish(

@@ -1,14 +1,15 @@
 """AgentState helpers and the per-request runtime context.
 
 ``AgentState`` (core/models/agent.py) is the only working memory: every action reads and writes
-it. ``AgentContext`` holds the *dependencies* of one request (settings, provider, database, stores, the reservation
-service, clock, telemetry, budgets), handed in by the composition root — never intermediate results.
+it, and it holds the request's decisions (consent, the booking follow-up) and intermediate facts. ``AgentContext``
+holds the *dependencies* of one request (settings, provider, database, stores, the reservation service, clock,
+telemetry, budgets), handed in by the composition root, and the request itself: never a decision or a result.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -36,10 +37,8 @@ class AgentContext:
     browser: Any = None
     clock: Callable[[], float] = monotonic  # durations and the request's deadline only
     started: float = 0.0
-    cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     progress: Callable[[str, str], None] | None = None  # (ui status, short message)
     lang: Lang | None = None  # the language the face gave (None: an API call without a locale; the message decides)
-    browse_consented: bool = False  # set by the browse flow's consent gate for this request only
 
     def reply_lang(self, text: str | None = None) -> Lang:
         """The language of the answer: the face's, else the language ``text`` (default: the message) is in."""

@@ -18,6 +18,7 @@ from core.agent.state import AgentContext
 from core.models.agent import (
     ASSUMED_START,
     AgentState,
+    DayBoundary,
 )
 from core.models.common import as_priority
 from core.models.itinerary import Pacing
@@ -25,6 +26,7 @@ from core.models.region import RegionPack
 from core.models.rules import Rule
 from core.packs.queues import queue_estimate
 from core.phrases.dates import first_day
+from core.phrases.day_window import find_day_window, hhmm
 from core.phrases.trip import find_day_assignments, find_day_count, find_start
 
 if TYPE_CHECKING:
@@ -46,6 +48,10 @@ PREFERENCE_TAGS = [
 
 
 PLACES_PER_DAY = 3
+
+#: the day's window when the message states none (minutes after midnight): 10:00-20:00
+DEFAULT_DAY_START = 10 * 60
+DEFAULT_DAY_END = 20 * 60
 
 
 #: Unrequested suggestions stay below this visit length: an all-day venue (a theme park, 600 min) does not fit
@@ -305,16 +311,50 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     )
     mode = "walking" if f.walking else "driving"
     state.trip.pacing = pacing
+    window = read_day_window(state, text)
     return {
         "trip_name": "agent plan",
         "region": pack.name,
         "timezone": pack.timezone,
         "hotel": hotel,
         "days": [
-            {"date": (start + timedelta(days=i)).isoformat(), "start_time": "10:00", "end_time": "20:00"}
+            {"date": (start + timedelta(days=i)).isoformat(), "start_time": window.start, "end_time": window.end}
             for i in range(days)
         ],
         "pacing": pacing,
         "mode": mode,
         "places": places,
+    }
+
+
+def read_day_window(state: AgentState, text: str) -> DayBoundary:
+    """The day's window the message states (core.phrases.day_window), else the default; kept in ``state.trip``
+    with where it came from (the plan says it). Words that cannot make a day (an end before the start, 25点) leave
+    the default in place and are kept as ``window_problem``, to be said."""
+    said = find_day_window(normalize_message(text))
+    trip = state.trip
+    trip.window_source, trip.window_said, trip.window_problem = "default", None, None
+    window = DayBoundary(start=hhmm(DEFAULT_DAY_START), end=hhmm(DEFAULT_DAY_END))
+    if said is not None:
+        trip.window_said = said.text
+        trip.window_problem = said.problem(default_start=DEFAULT_DAY_START, default_end=DEFAULT_DAY_END)
+        if trip.window_problem is None:
+            start, end = said.resolved(default_start=DEFAULT_DAY_START, default_end=DEFAULT_DAY_END)
+            assert start is not None and end is not None, "a window without a problem has both ends"
+            window, trip.window_source = DayBoundary(start=hhmm(start), end=hhmm(end)), "message"
+    trip.day_boundaries = [window.model_copy() for _ in range(trip.days)]
+    return window
+
+
+def day_window_evidence(state: AgentState) -> dict[str, Any]:
+    """The window the plan's days ran in and its source, as the plan's evidence (facts, no words)."""
+    trip = state.trip
+    window = trip.day_boundaries[0]
+    return {
+        "type": "day_window",
+        "start": window.start,
+        "end": window.end,
+        "source": trip.window_source,
+        "said": trip.window_said,
+        "problem": trip.window_problem,
     }

@@ -46,8 +46,8 @@ def sun_times(day: date, *, lon: float, lat: float, tz: str) -> tuple[datetime, 
 
     Astronomy, not weather: it is exact enough to say whether a sunset can be reached.
     Returns None during polar day or night."""
-    jd_noon = day.toordinal() + 1721425.0  # Julian date at 12:00 UTC
-    n = math.ceil(jd_noon - 2451545.0 + 0.0008)
+    jd_midnight = day.toordinal() + 1721424.5  # Julian date at 00:00 UTC of ``day``
+    n = math.ceil(jd_midnight - 2451545.0 + 0.0008)  # days since J2000's noon: ``day``'s own transit, not the next
     j_star = n - lon / 360.0
     m = math.radians((357.5291 + 0.98560028 * j_star) % 360)
     c = 1.9148 * math.sin(m) + 0.02 * math.sin(2 * m) + 0.0003 * math.sin(3 * m)
@@ -62,6 +62,7 @@ def sun_times(day: date, *, lon: float, lat: float, tz: str) -> tuple[datetime, 
     zone = ZoneInfo(tz)
 
     def to_local(j: float) -> datetime:
-        return datetime.fromtimestamp((j - 2440587.5) * 86400, tz=UTC).astimezone(zone)
+        # to the nearest minute, as almanacs give it (19:00:57 is 19:01)
+        return datetime.fromtimestamp(round((j - 2440587.5) * 1440) * 60, tz=UTC).astimezone(zone)
 
     return to_local(j_transit - w / 360), to_local(j_transit + w / 360)

@@ -3,7 +3,10 @@
 python -m core route "MESSAGE"            -> the router output as JSON
 python -m core route --file FILE          -> one JSON line per message (one message a line), with router_ms
 python -m core run --message "MESSAGE" [--allow-webbrowse] [--lang zh|en] [--user U] [--region R] [--provider P]
-    [--now MOMENT] [--confirm DRY_RUN_ID]       -> the full response as JSON (core.app.agent.ask on one context)
+    [--now MOMENT] [--confirm DRY_RUN_ID] [--dry-run] [--max-steps N] [--max-seconds S] [--max-browser-steps N]
+    [--cost-budget UNITS]                       -> the full response as JSON (core.app.agent.ask on one context)
+
+Every field of the request's ``options`` (AgentOptions) has its flag; one not given keeps the contract's default.
 """
 
 from __future__ import annotations
@@ -56,15 +59,25 @@ def run_json(
     region: str | None = None,
     provider: str | None = None,
     now: datetime | None = None,
+    budget: dict[str, float | int | bool] | None = None,
 ) -> dict[str, Any]:
-    """Ask the agent as ``user_id``, in ``lang`` (None: the message's language), on one context."""
+    """Ask the agent as ``user_id``, in ``lang`` (None: the message's language), on one context; ``budget``: the
+    request's other options as given (max_steps, max_seconds, max_browser_steps, cost_budget_usd, dry_run)."""
+    from pydantic import ValidationError
+
     from core.app import agent as agent_app
+    from core.errors import error_from_validation
+    from core.models.agent import AgentOptions
 
     if not message or not message.strip():
         raise InputError("the message is empty", field="message")
-    options: dict[str, bool | str] = {"allow_webbrowse": allow_webbrowse}
+    options: dict[str, float | int | bool | str] = {"allow_webbrowse": allow_webbrowse, **(budget or {})}
     if confirm_dry_run_id:
         options["confirm_dry_run_id"] = confirm_dry_run_id
+    try:  # a value out of the contract's range is the caller's to correct: said by its field, exit 2
+        AgentOptions.model_validate(options)
+    except ValidationError as exc:
+        raise error_from_validation(exc) from None
     ctx = request_context(user=user_id, lang=lang, region=region, provider=provider, now=now)
     resp = agent_app.ask(ctx, {"message": message, "user_id": user_id, "trip_id": trip_id, "options": options})
     return resp.model_dump(mode="json")
@@ -92,6 +105,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         region=args.region,
         provider=args.provider,
         now=parse_now(args.now),
+        budget=_options_given(args),
     )
     print(json.dumps(out, ensure_ascii=False, indent=2))
     result = out["result"]
@@ -100,6 +114,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     if result.get("error_code") == "INVALID_INPUT":
         return EXIT_BAD_INPUT
     return 0
+
+
+#: the run flags that set one of the request's options, by the option's name (AgentOptions)
+_OPTION_FLAGS = ("max_steps", "max_seconds", "max_browser_steps", "cost_budget_usd", "dry_run")
+
+
+def _options_given(args: argparse.Namespace) -> dict[str, float | int | bool]:
+    """The options the command line gave (None: not given, the contract's default holds)."""
+    given = {name: value for name in _OPTION_FLAGS if (value := getattr(args, name, None)) is not None}
+    if given.get("dry_run") is False:  # a switch not given
+        del given["dry_run"]
+    return given
 
 
 def add_parsers(sub: Any) -> None:  # argparse's sub-parser set (its class is private), as the other CLIs
@@ -118,4 +144,13 @@ def add_parsers(sub: Any) -> None:  # argparse's sub-parser set (its class is pr
     u.add_argument("--now", default=None, help="ask as if it were this moment (ISO 8601, with offset)")
     u.add_argument("--trip-id", default=None)
     u.add_argument("--confirm", default=None, help="a dry run id to confirm (commits it once)")
+    u.add_argument("--dry-run", dest="dry_run", action="store_true", help="prepare a commit, never make it")
+    u.add_argument("--max-steps", dest="max_steps", type=int, default=None, help="System 2's step budget (default 8)")
+    u.add_argument("--max-seconds", dest="max_seconds", type=float, default=None, help="the time budget (default 60)")
+    u.add_argument(
+        "--max-browser-steps", dest="max_browser_steps", type=int, default=None, help="browser steps (default 12)"
+    )
+    u.add_argument(
+        "--cost-budget", dest="cost_budget_usd", type=float, default=None, help="the cost budget (default 0.20)"
+    )
     u.set_defaults(func=cmd_run)

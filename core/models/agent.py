@@ -275,6 +275,12 @@ class Explain(BaseModel):
     decision_log: list[DecisionLogEntry] = Field(default_factory=list)
     # Addition: the UI statuses this run went through (thinking -> verifying -> done, ...)
     status_flow: list[UiStatus] = Field(default_factory=list)
+    # Addition: the request's decisions and facts from its AgentState, as data (kept with the conversation's turn)
+    state: dict[str, Any] = Field(
+        default_factory=dict,
+        description="AgentState's trip (days, window and its source), consent decisions, booking follow-up and the "
+        "standing rules read",
+    )
 
 
 class Observability(BaseModel):
@@ -328,6 +334,11 @@ class TripState(BaseModel):
     # Additions: where and when
     region: str | None = None
     start_date: str | None = None
+    #: where the day's window (day_boundaries) came from: the message's words, or the agent's default
+    window_source: Literal["message", "default"] = "default"
+    window_said: str | None = Field(default=None, description="the words the window was read from (the message's)")
+    #: why the words said could not be the window (the default holds): TIME_NOT_VALID | END_NOT_AFTER_START
+    window_problem: str | None = None
 
 
 class DraftState(BaseModel):
@@ -363,6 +374,25 @@ class ComputeState(BaseModel):
     feasibility: Any = None
     itinerary: Any = None
     critic: Any = None
+    # the outputs of this request's cacheable actions, by action and input (the registry's; not part of the state's
+    # data: a cached output is the same as the fact it holds elsewhere in the state)
+    action_cache: dict[Any, Any] = Field(default_factory=dict, exclude=True)
+
+
+class ConsentState(BaseModel):
+    """The consent decisions of this request (spec §5.3: no browsing without the person's consent)."""
+
+    browse: bool = False  # the browse gate passed: the request's own consent or the conversation's earlier one
+    browse_source: Literal["request", "conversation"] | None = None
+
+
+class FollowupState(BaseModel):
+    """The person's pending booking joined with this message (core/agent/flows/booking_followup.py), read before the
+    booking flow runs: the facts together (its ``Followup``, as data), or the fact to correct."""
+
+    joined: dict[str, Any] | None = None
+    error_message: str | None = None  # a follow-up whose fact is wrong ("2月30日"): the booking flow says it
+    error_field: str | None = None
 
 
 class ReactState(BaseModel):
@@ -408,9 +438,20 @@ class AgentState(BaseModel):
     draft: DraftState = Field(default_factory=DraftState)
     memory: MemoryState = Field(default_factory=MemoryState)
     compute: ComputeState = Field(default_factory=ComputeState)
+    # Additions: the request's consent decisions and the booking follow-up read before the flow (plain data)
+    consent: ConsentState = Field(default_factory=ConsentState)
+    followup: FollowupState = Field(default_factory=FollowupState)
     react: ReactState = Field(default_factory=ReactState)
     result: StateResult = Field(default_factory=StateResult)
     observability: StateObservability = Field(default_factory=StateObservability)
+
+
+def state_facts(state: AgentState) -> dict[str, Any]:
+    """What a response keeps of the state (plain JSON): the trip, the consent decisions, the booking follow-up and
+    the standing rules read; the working data (the matrix, the plans) stays in the request."""
+    facts = state.model_dump(mode="json", include={"trip", "consent", "followup"})
+    facts["rules"] = state.memory.semantic_facts.rules
+    return facts
 
 
 class AgentErrorInfo(BaseModel):

@@ -24,7 +24,7 @@ The module returns codes and facts; the words are the faces' (the catalogs' ``*.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -145,7 +145,7 @@ def _gazetteer() -> _Gazetteer:
         )
         for name in {city["name"], *city["alternatenames"]}:
             if _CJK_NAME.match(name):
-                for form in {name, simplified(name)}:
+                for form in _cjk_forms(name, simplified):
                     cjk.setdefault(form, []).append(place)
             elif _latin_key(name, city["name"], population=place.population):
                 latin.setdefault(name.lower(), []).append(place)
@@ -157,6 +157,13 @@ def _gazetteer() -> _Gazetteer:
         return {key: tuple(sorted(set(v), key=lambda p: -p.population)) for key, v in index.items()}
 
     return _Gazetteer(cjk=ranked(cjk), latin=ranked(latin), cjk_longest=max(map(len, cjk), default=0))
+
+
+def _cjk_forms(name: str, simplified: Callable[[str], str]) -> set[str]:
+    """The ways a Chinese name of a city is written: as GeoNames has it, in simplified characters, and without the
+    市 ("city") GeoNames often keeps (横滨市 is said 横滨) when two characters or more are left."""
+    forms = {name, simplified(name)}
+    return forms | {f[:-1] for f in forms if f.endswith("市") and len(f) >= 3}
 
 
 def _latin_key(name: str, main: str, *, population: int) -> bool:

@@ -364,6 +364,8 @@ def branch_lines(cond: str, branches: list[dict[str, Any]], lang: Lang, *, city:
             sunset = t("agent.conditional.sunset", lang, sunset=br["sunset"]) if br.get("sunset") else ""
             lines.append(t("agent.conditional.evaluated", lang, **head, target=br["target"], eta=br["eta"],
                            sunset=sunset, verdict=verdict))  # fmt: skip
+        elif br["evaluation"] == "REGION_NOT_COVERED":  # a place outside the region: never planned (scope)
+            lines.append(t("agent.conditional.region_not_covered", lang, **head, named=br["named"], city=city))
         elif br["evaluation"] == "NOT_IN_KNOWLEDGE_BASE":
             lines.append(t("agent.conditional.not_in_kb", lang, **head, target=br["target"], city=city))
         elif br["evaluation"] == "NEEDS_TARGET_PLACE":

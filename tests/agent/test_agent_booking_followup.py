@@ -286,3 +286,18 @@ def test_the_pending_booking_record_is_one_per_user_and_expires(database, tmp_pa
     assert store.pending_booking("bob", now=1000.0) is None  # even when asked with an earlier clock
     store.drop_pending_booking("alice")
     assert store.pending_booking("alice", now=1650.0) is None
+
+
+def test_the_follow_up_read_before_the_flow_is_the_states_as_plain_data(agent):
+    """The pending booking joined with the answer is AgentState's (``followup``), not a side cache: the response
+    keeps it with the turn; a fact to correct is kept there too, and the booking flow says it."""
+    agent("book Lu Bo Lang")
+    answer = agent("the day after tomorrow at 6:30pm, 5 of us")
+    joined = answer.explain.state["followup"]["joined"]
+    assert joined["slots"]["party"] == 5 and joined["slots"]["time"] == "18:30:00"
+    assert joined["slots"]["venues"][0]["id"] == "sh-lubolang"
+    assert set(joined["added"]) == {"date", "time", "party_size"}
+    agent("帮我订绿波廊", user="bob")
+    wrong = agent("2月30日晚上7点，三个人", user="bob")
+    assert wrong.result.error_code == "INVALID_INPUT"
+    assert wrong.explain.state["followup"]["joined"] is None and wrong.explain.state["followup"]["error_message"]

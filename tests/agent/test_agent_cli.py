@@ -70,3 +70,34 @@ def test_run_exit_codes_say_whether_the_answer_is_a_success(tmp_path):
     assert "2月30日" in out["result"]["answer_text"] and "Traceback" not in bad.stderr
     failed = run("run", "--message", "确认", "--confirm", "dr-forged", tmp_path=tmp_path)
     assert failed.returncode == 1 and json.loads(failed.stdout)["result"]["status"] == "FAILED"
+
+
+def test_run_takes_the_step_budget_from_the_command_line(tmp_path):
+    """QA case 7 from the command line: one step is not enough for a 3-day plan (TIMEOUT, BUDGET_EXCEEDED), and the
+    answer still carries a fallback and what to do next; the exit code says it is not a success."""
+    proc = run(
+        "run",
+        "--message",
+        "规划3天上海行程",
+        "--max-steps",
+        "1",
+        "--now",
+        "2026-05-04T09:00:00+08:00",
+        tmp_path=tmp_path,
+    )
+    assert proc.returncode == 1, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["route"]["budget"]["max_steps"] == 1
+    assert (out["result"]["status"], out["result"]["error_code"]) == ("TIMEOUT", "BUDGET_EXCEEDED")
+    assert out["observability"]["fallback_used"] is True and out["result"]["next_steps"]
+
+
+def test_run_takes_the_time_and_browser_budgets_and_refuses_one_out_of_range(tmp_path):
+    proc = run(
+        "run", "--message", "plan 2 days in Shanghai", "--max-seconds", "45", "--max-browser-steps", "3",
+        "--now", "2026-05-04T09:00:00+08:00", tmp_path=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["route"]["budget"]["max_seconds"] == 45
+    bad = run("run", "--message", "plan 2 days in Shanghai", "--max-steps", "0", tmp_path=tmp_path)
+    assert bad.returncode == 2 and "max_steps" in bad.stderr and not bad.stdout

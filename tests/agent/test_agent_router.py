@@ -229,6 +229,46 @@ def test_invalid_arbitration_falls_back_to_the_score(reply):
     d = route_message("今天豫园开门吗", settings=settings, arbiter=llm.arbitrate_route)
     assert d.policy_id == "ROUTER_FEATURE_SCORE"
     assert d.output.route == route_message("今天豫园开门吗", settings=get_settings()).output.route
+    assert d.arbiter_failure == "ROUTER_PARSE_FAILED"  # said, never a silent fallback
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("今天豫园开门吗", "route: SYSTEM1_RAG, I am fairly sure"),  # prose, no JSON
+        ("is the Bund open right now", '{"route": "SYSTEM1_RAG", "confidence": "high"}'),  # JSON off the schema
+    ],
+)
+def test_an_unreadable_verdict_is_answered_with_router_parse_failed_and_the_fallback_named(tmp_path, message, reply):
+    """The model at an OpenAI-compatible stand-in answers the grey zone with no valid verdict: the answer carries
+    ROUTER_PARSE_FAILED, the decision log names the fallback (the feature score) and the route it gave, the event
+    log says a fallback ran; the request is still answered on the score's route."""
+    from core.agent import route_and_run
+    from core.agent.telemetry import read_events
+    from core.app.agent import agent_deps
+    from tests.support.agent_packs import FIXED_NOW, make_provider, make_settings
+
+    settings = make_settings(tmp_path, llm_base_url="http://llm.test/v1", llm_router_arbitration=True)
+    llm = make_llm(
+        settings, client=httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(200, json=_chat(reply))))
+    )
+    r = route_and_run({"message": message, "user_id": "alice"}, agent_deps(settings, make_provider(settings), llm=llm), now=FIXED_NOW)  # fmt: skip
+    assert r.result.error_code == "ROUTER_PARSE_FAILED"
+    assert r.observability.fallback_used is True
+    warning = r.explain.decision_log[0]
+    assert (warning.chosen_action, warning.reason_code) == ("router.arbitrate", "ROUTER_PARSE_FAILED")
+    assert warning.facts == {"fallback": "ROUTER_FEATURE_SCORE", "route": r.route.route}
+    assert r.route.route == route_message(message, settings=get_settings()).output.route
+    events = [e for e in read_events(settings.agent_event_log) if e["event"] == "fallback_triggered"]
+    assert events[0]["reason"] == "ROUTER_PARSE_FAILED" and events[0]["from_route"] == "LLM_ARBITRATION"
+
+
+def test_a_valid_verdict_and_a_model_that_does_not_answer_are_no_parse_failure():
+    valid = json.dumps({"route": "SYSTEM1_RAG", "confidence": 0.8, "reasons": []})
+    settings, llm = _llm(lambda r: httpx.Response(200, json=_chat(valid)))
+    assert route_message("今天豫园开门吗", settings=settings, arbiter=llm.arbitrate_route).arbiter_failure is None
+    settings, llm = _llm(lambda r: httpx.Response(503, text="busy"))
+    assert route_message("今天豫园开门吗", settings=settings, arbiter=llm.arbitrate_route).arbiter_failure is None
 
 
 def test_failing_llm_falls_back_and_never_leaks_the_key(caplog):

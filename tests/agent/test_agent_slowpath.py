@@ -273,7 +273,9 @@ def test_conditional_produces_both_branches_each_evaluated(env):
     assert [b["branch"] for b in branches] == ["A", "B"]
     assert branches[0]["sunset"] == "19:01" and branches[0]["sunset_source"] == "astronomical_calculation"
     assert branches[1]["condition"] == "赶不上日落" and branches[1]["target"] == "横滨"
-    assert branches[1]["evaluation"] == "NOT_IN_KNOWLEDGE_BASE"
+    assert branches[0]["evaluation"] == "NEEDS_TARGET_PLACE"  # no place to see the sunset from: asked for
+    assert branches[1]["evaluation"] == "REGION_NOT_COVERED" and branches[1]["place"] == "Yokohama"
+    assert (r.result.status, r.result.error_code) == ("NEED_MORE_INFO", "REGION_NOT_COVERED")  # never a silent OK
     assert "条件：赶不上日落" in r.result.answer_text and "横滨" in r.result.answer_text
     r = env("如果赶不上外滩的日落就改去东方明珠")
     a, b = r.result.payload.branches

@@ -20,7 +20,7 @@ QA = [
     ("删除清水寺", "SYSTEM1_API", "NEED_MORE_INFO"),
     ("规划 5 天游+冷门+还能订到", "SYSTEM2_REASONING", "OK"),
     ("官网查房", "SYSTEM2_WEBBROWSE", "NEED_CONSENT"),
-    ("赶不上日落就改横滨", "SYSTEM2_REASONING", "OK"),
+    ("赶不上日落就改横滨", "SYSTEM2_REASONING", "NEED_MORE_INFO"),  # no sunset place named; 横滨 is not covered
 ]
 
 

@@ -16,7 +16,7 @@ class FetchIn(BaseModel):
 
 
 def _fetch(inp: FetchIn, state: AgentState, ctx: AgentContext) -> BrowseOutcome:
-    if not ctx.browse_consented:  # the consent gate (this request's, or the conversation's), enforced again here
+    if not state.consent.browse:  # the consent gate (this request's, or the conversation's), enforced again here
         raise ActionError(
             "web browsing needs the user's consent (allow_webbrowse)",
             field="allow_webbrowse",

@@ -120,8 +120,8 @@ class ActionRegistry:
                     f"{name}: unmet preconditions: {', '.join(unmet)}", field=name, details={"unmet": unmet}
                 )
             key = (name, json.dumps(inp.model_dump(mode="json"), sort_keys=True, ensure_ascii=False))
-            if spec.cacheable and key in ctx.cache:
-                out, cached = ctx.cache[key], True
+            if spec.cacheable and key in state.compute.action_cache:
+                out, cached = state.compute.action_cache[key], True
             else:
                 raw = spec.fn(inp, state, ctx)
                 try:
@@ -130,7 +130,7 @@ class ActionRegistry:
                 except ValidationError as exc:
                     raise ActionError(f"{name}: invalid output: {exc.errors()[0].get('msg')}", field=name) from exc
                 if spec.cacheable:
-                    ctx.cache[key] = out
+                    state.compute.action_cache[key] = out
             ok, code = True, None
             return out
         except ActionError as exc:

@@ -29,13 +29,13 @@ from core.agent.state import AgentContext
 from core.errors import InputError
 from core.geo.text import normalize
 from core.i18n import CJK, Lang, guess_lang
+from core.models.agent import AgentState
 from core.models.region import RegionPack
 from core.phrases.clock import find_clocks
 from core.phrases.dates import mask_days
 from core.reservations.catalog import item_for
 
 logger = logging.getLogger(__name__)
-CACHE_KEY = ("booking_followup",)  # in ctx.cache: the joined facts of this request
 POLICY = "BOOKING_FOLLOWUP"
 #: intents that are never the answer to a booking question
 NOT_FOLLOWUPS = frozenset(
@@ -61,13 +61,31 @@ def now_s(ctx: AgentContext) -> float:
     return ctx.now_s()
 
 
+def joined_of(state: AgentState) -> Followup | None:
+    """This message joined to the pending booking (``reroute`` kept it in the state), or None."""
+    data = state.followup.joined
+    return Followup.model_validate(data) if data is not None else None
+
+
+def correction_of(state: AgentState) -> InputError | None:
+    """The fact of a follow-up to correct ("2月30日"), as the error the orchestrator says; None when there is none."""
+    f = state.followup
+    return InputError(f.error_message, field=f.error_field) if f.error_message is not None else None
+
+
 def remember(
-    ctx: AgentContext, slots: BookingSlots, *, zh: bool, options: list[str] | None = None, drop: tuple[str, ...] = ()
+    ctx: AgentContext,
+    state: AgentState,
+    slots: BookingSlots,
+    *,
+    zh: bool,
+    options: list[str] | None = None,
+    drop: tuple[str, ...] = (),
 ) -> None:
     """Keep what is known of the booking the agent just asked about (``drop``: facts to ask again)."""
     if ctx.store is None:
         return
-    joined: Followup | None = ctx.cache.get(CACHE_KEY)
+    joined = joined_of(state)
     messages = [*(joined.messages if joined else []), ctx.request.message][-MAX_MESSAGES:]
     facts = facts_of(slots, zh=zh, options=options or [], messages=messages)
     for key in drop:
@@ -283,10 +301,12 @@ def _in_conversation(facts: dict[str, Any], recent: list[str]) -> bool:
     return any(normalize(m) in mine for m in recent)
 
 
-def reroute(decision: RouterDecision, ctx: AgentContext, *, lang: Lang | None = None) -> RouterDecision:
+def reroute(
+    decision: RouterDecision, ctx: AgentContext, state: AgentState, *, lang: Lang | None = None
+) -> RouterDecision:
     """The router's decision, or a booking when the message continues the user's pending booking (the joined facts,
-    or the InputError of a fact to correct, are left in ``ctx.cache`` for the booking flow); ``lang``: the reply
-    language a face chose (None: guessed from the message)."""
+    or the fact to correct, are kept in ``state.followup`` for the booking flow); ``lang``: the reply language a face
+    chose (None: guessed from the message)."""
     if ctx.store is None or decision.intent in NOT_FOLLOWUPS or ctx.request.options.confirm_dry_run_id:
         return decision
     now = now_s(ctx)
@@ -304,10 +324,10 @@ def reroute(decision: RouterDecision, ctx: AgentContext, *, lang: Lang | None = 
             ctx.request.message, pending.facts, pack=pack, today=today, intent=decision.intent, lang=lang
         )
     except InputError as exc:  # a follow-up with a fact to correct: the booking flow says so
-        ctx.cache[CACHE_KEY] = exc
+        state.followup.error_message, state.followup.error_field = exc.message, exc.field
         return as_booking(decision, options=ctx.request.options, settings=ctx.settings)
     if joined is None:
         return decision
     joined.age_s = round(now - pending.created_at, 1)
-    ctx.cache[CACHE_KEY] = joined
+    state.followup.joined = joined.model_dump(mode="json")
     return as_booking(decision, options=ctx.request.options, settings=ctx.settings)

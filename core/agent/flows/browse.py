@@ -103,10 +103,12 @@ def _dry_run_booking(state: AgentState, ctx: AgentContext, ev: BrowseEvidence) -
 
 def run_browse(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     lang = fastpath.state_lang(state)
-    ctx.browse_consented = gates.browse_consented(
+    state.consent.browse = gates.browse_consented(
         ctx.request, ctx.store, now=ctx.now_s(), ttl_s=ctx.settings.browse_consent_ttl_s
     )
-    if not ctx.browse_consented:
+    if state.consent.browse:
+        state.consent.browse_source = "request" if not gates.consent_missing(ctx.request) else "conversation"
+    else:
         _ask_consent(state, ctx, lang)
         return
     url, site = _page_to_read(state, ctx)

@@ -1,4 +1,8 @@
-"""Conditional branches (\"if it rains..., otherwise...\"): evaluate each branch on facts, run the chosen one."""
+"""Conditional branches (\"if we miss the sunset, switch to ...\"): each branch evaluated on facts (the arrival against
+the sunset, the alternative's opening hours at its arrival), or said why it could not be: a place the branch needs
+that is not named, one outside the region (``REGION_NOT_COVERED``, never planned), a condition no fact settles.
+
+The answer is OK only when the branch that applies was evaluated; otherwise its status says what is missing."""
 
 from __future__ import annotations
 
@@ -14,10 +18,9 @@ from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_BRANCH, act, guard, load_trip_draft, resolve_entities
 from core.agent.trip_request import mentioned_places
 from core.i18n import Lang
-from core.models.agent import (
-    AgentState,
-    NextStep,
-)
+from core.models.agent import AgentState, ErrorCode, NextStep, StateStatus
+from core.models.region import RegionPack
+from core.packs.coverage import scope_of
 from core.words import agent as words
 
 if TYPE_CHECKING:
@@ -47,14 +50,47 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             "branches": 2,
             "a_feasible": a.get("feasible"),
             "b_feasible": b.get("feasible"),
+            "a_evaluation": a["evaluation"],
+            "b_evaluation": b["evaluation"],
             "sunset": a.get("sunset"),
         },
     )
     state.result.explanations = words.branch_lines(cond, branches, fastpath.state_lang(state), city=pack.city)
-    state.result.status = "OK"
+    state.result.status, state.result.error_code = branch_outcome(a, b)
     open_branches = sum(1 for br in branches if br["feasible"] is None)
     if open_branches:
         state.result.next_steps.append(NextStep(code="name_branch_place", args={"branches": open_branches}))
+
+
+def branch_outcome(a: dict[str, Any], b: dict[str, Any]) -> tuple[StateStatus, ErrorCode | None]:
+    """The answer's status from the two branches: OK when the branch that applies was evaluated (A made: the plan
+    holds; A missed: B says what to do), else what is missing: a place to name (NEED_MORE_INFO), a condition no fact
+    settles or two branches that both fail (NEEDS_REVIEW), a branch outside the region when it is the one that
+    applies (FAILED). A branch naming a place outside the region gives ``REGION_NOT_COVERED`` in any case."""
+    code: ErrorCode | None = (
+        "REGION_NOT_COVERED" if "REGION_NOT_COVERED" in (a["evaluation"], b["evaluation"]) else None
+    )
+    if a["feasible"] is True:
+        return "OK", code
+    if a["feasible"] is False:
+        if b["feasible"] is True:
+            return "OK", code
+        if b["feasible"] is False:
+            return "NEEDS_REVIEW", code
+        return ("FAILED" if b["evaluation"] == "REGION_NOT_COVERED" else "NEED_MORE_INFO"), code
+    open_a: dict[str, StateStatus] = {
+        "NEEDS_TARGET_PLACE": "NEED_MORE_INFO",
+        "CONDITION_NOT_COMPUTABLE": "NEEDS_REVIEW",
+    }
+    return open_a.get(a["evaluation"], "FAILED"), code
+
+
+def uncovered_place(text: str, pack: RegionPack) -> dict[str, str] | None:
+    """The facts of a city or country ``text`` names that ``pack`` does not cover (core.packs.coverage), or None."""
+    scope = scope_of(text, active=pack, packs=[pack]) if text else None
+    if scope is None or scope.verdict != "NOT_COVERED":
+        return None
+    return {"named": scope.named or "", "place": scope.place or "", "region": pack.name}
 
 
 def _place(ctx: AgentContext, pid: str) -> RegionPlace:
@@ -119,7 +155,10 @@ def _keep_branch(
     if deadline is not None:
         a["sunset"] = deadline.strftime("%H:%M")
         a["sunset_source"] = "astronomical_calculation"
-    if primary_ids and deadline is not None:
+    outside = uncovered_place(cond, ctx.provider.region) if not primary_ids else None
+    if outside is not None:  # the condition's place lies outside the region: nothing of it is computed here
+        a.update({"feasible": None, "evaluation": "REGION_NOT_COVERED", **outside})
+    elif primary_ids and deadline is not None:
         eta, nominal = _eta(ctx, primary_ids[0])
         a.update(
             {
@@ -139,6 +178,10 @@ def _keep_branch(
 def _switch_branch(cond: str, alt_text: str, alt_ids: list[str], ctx: AgentContext) -> dict[str, Any]:
     """Branch B: the condition fails -> the alternative, evaluated on its opening hours at the arrival."""
     b: dict[str, Any] = {"branch": "B", "condition": cond, "action": "switch_to", "target": alt_text}
+    outside = uncovered_place(alt_text, ctx.provider.region) if not alt_ids else None
+    if outside is not None:  # another city: answered as the scope answers it, never planned
+        b.update({"feasible": None, "evaluation": "REGION_NOT_COVERED", **outside})
+        return b
     if not alt_ids:
         b.update({"feasible": None, "evaluation": "NOT_IN_KNOWLEDGE_BASE"})
         return b

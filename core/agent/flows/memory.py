@@ -18,7 +18,8 @@ from core.models.rules import Rule, Said
 from core.words import agent as words
 
 logger = logging.getLogger(__name__)
-CACHE_KEY = ("memory", "rules")
+#: where the person's standing rules are kept in the state once read (state.memory.semantic_facts.rules)
+RULES_KEY = "standing"
 POLICY = "USER_MEMORY"
 #: what a turn's snippet keeps of the answer (enough to recognise it when recalled)
 ANSWER_CHARS = 300
@@ -32,17 +33,17 @@ def memory_of(ctx: AgentContext) -> UserMemory:
 
 
 def rules_for(ctx: AgentContext, state: AgentState) -> list[Rule]:
-    """The person's standing rules (read once per request; none when the database cannot be reached)."""
-    cached = ctx.cache.get(CACHE_KEY)
-    if cached is not None:
-        rules: list[Rule] = cached
-        return rules
+    """The person's standing rules (read once per request, kept in the state's facts; none when the database cannot
+    be reached)."""
+    known = state.memory.semantic_facts.rules
+    if RULES_KEY in known:
+        return [Rule.model_validate(r) for r in known[RULES_KEY]]
     try:
         rules = [Rule(code=r.code, facts=r.facts) for r in memory_of(ctx).rules(ctx.request.user_id)]
     except DatabaseUnreachable:
         _unavailable(state)
         rules = []
-    ctx.cache[CACHE_KEY] = rules
+    known[RULES_KEY] = [r.model_dump(mode="json") for r in rules]
     if rules:
         log_decision(
             state,
@@ -61,7 +62,7 @@ def remember(said: Said, state: AgentState, ctx: AgentContext) -> str | None:
     except DatabaseUnreachable:
         _unavailable(state)
         return None
-    ctx.cache.pop(CACHE_KEY, None)
+    state.memory.semantic_facts.rules.pop(RULES_KEY, None)
     log_decision(
         state,
         action="user_memory.remember",
@@ -100,7 +101,7 @@ def forget(said: Said, state: AgentState, ctx: AgentContext) -> None:
         kept = [r.code for r in memory.rules(user)]
         state.result.explanations = [words.rules_kept_sentence(kept, lang)]
         facts = {"asked": [], "kept": kept}
-    ctx.cache.pop(CACHE_KEY, None)
+    state.memory.semantic_facts.rules.pop(RULES_KEY, None)
     log_decision(state, action="user_memory.forget", reason_code="FORGET_ASKED", policy_id=POLICY, facts=facts)
 
 

@@ -27,7 +27,6 @@ from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_GATE, act, guard, issue_dry_run
 from core.agent.venue_fit import fit_hints, suggest
-from core.errors import InputError
 from core.i18n import Lang
 from core.models.agent import AgentState, NextStep
 from core.models.reservations import BookableItem, DryRun, Reservation
@@ -65,9 +64,10 @@ def _ask(state: AgentState, text: str, *, reason: str, missing: list[str] | None
 def _booking_facts(state: AgentState, ctx: AgentContext) -> tuple[Lang, BookingSlots, list[str]]:
     """The booking's facts (and reply language, and the venues offered before): the user's pending booking with
     this message's facts joined (flows/booking_followup.py), else this message's."""
-    joined = ctx.cache.get(followup.CACHE_KEY)
-    if isinstance(joined, InputError):  # a follow-up whose fact is wrong ("2月30日"): said by the orchestrator
-        raise joined
+    correction = followup.correction_of(state)
+    if correction is not None:  # a follow-up whose fact is wrong ("2月30日"): said by the orchestrator
+        raise correction
+    joined = followup.joined_of(state)
     if joined is not None:
         log_decision(state, action=ActionName.RESERVATIONS_DRY_RUN, reason_code="PENDING_BOOKING_CONTINUED",
                      policy_id=followup.POLICY, facts={"added": joined.added, "pending_age_s": joined.age_s})  # fmt: skip
@@ -86,7 +86,7 @@ def _asked_for_more(
     if slots.hours and at is None and not any(time(h, slots.minute) in item.slots() for h in slots.hours):
         said = time(slots.hours[0], slots.minute)
         _ask(state, words.refusal_text("NOT_A_SLOT", {}, item=item, lang=lang, at=said, pack=pack), reason="NOT_A_SLOT")
-        followup.remember(ctx, slots, zh=lang == "zh", drop=("time", "hours"))
+        followup.remember(ctx, state, slots, zh=lang == "zh", drop=("time", "hours"))
         return True
     if slots.hours and at is None:  # both readings are slots of the venue: ask, never guess
         h = slots.hours[0]
@@ -96,7 +96,7 @@ def _asked_for_more(
             reason="AMBIGUOUS_TIME",
             missing=["time"],
         )
-        followup.remember(ctx, slots, zh=lang == "zh")
+        followup.remember(ctx, state, slots, zh=lang == "zh")
         return True
     if missing:
         known = _known(name, slots, at, lang)
@@ -107,7 +107,7 @@ def _asked_for_more(
             missing=missing,
         )
         followup.remember(
-            ctx, slots.model_copy(update={"time": at, "hours": [] if at else slots.hours}), zh=lang == "zh"
+            ctx, state, slots.model_copy(update={"time": at, "hours": [] if at else slots.hours}), zh=lang == "zh"
         )
         return True
     assert slots.date is not None and at is not None and slots.party is not None
@@ -117,7 +117,9 @@ def _asked_for_more(
             words.refusal_text("PARTY_TOO_LARGE", {}, item=item, lang=lang, at=at, pack=pack),
             reason="PARTY_SIZE",
         )
-        followup.remember(ctx, slots.model_copy(update={"time": at, "hours": []}), zh=lang == "zh", drop=("party",))
+        followup.remember(
+            ctx, state, slots.model_copy(update={"time": at, "hours": []}), zh=lang == "zh", drop=("party",)
+        )
         return True
     return False
 
@@ -144,7 +146,7 @@ def _refused(
     again = {"SLOT_FULL": ("time",), "NOT_A_SLOT": ("time",), "TOO_LATE": ("date", "time"),
              "PARTY_TOO_LARGE": ("party",)}  # fmt: skip
     if refusal.code in again:  # the person answers with another time (or day, or party)
-        followup.remember(ctx, kept, zh=lang == "zh", drop=again[refusal.code])
+        followup.remember(ctx, state, kept, zh=lang == "zh", drop=again[refusal.code])
     else:
         followup.forget(ctx)
 
@@ -162,12 +164,12 @@ def _book(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> Non
         _ask(state, words.t("agent.booking.which_venue", lang, names=names), reason="AMBIGUOUS_VENUE",
              missing=["item"])  # fmt: skip
         followup.remember(
-            ctx, slots.model_copy(update={"venues": []}), zh=lang == "zh", options=[v.id for v in slots.venues]
+            ctx, state, slots.model_copy(update={"venues": []}), zh=lang == "zh", options=[v.id for v in slots.venues]
         )
         return
     if not slots.venues:
         options = _no_venue(state, ctx, slots, lang, offered=offered)
-        followup.remember(ctx, slots, zh=lang == "zh", options=options)
+        followup.remember(ctx, state, slots, zh=lang == "zh", options=options)
         return
     item = item_for(pack, slots.venues[0].id)
     assert item is not None  # named_venues only calls bookable what the catalogue holds
@@ -216,7 +218,7 @@ def _no_venue(
         v = slots.unbookable[0]
         said = words.name_of(pack, v.id, v.name, lang)
         lines.append(words.t("agent.booking.refusal.not_bookable", lang, name=said))
-    hints = fit_hints(" ".join(followup_messages(ctx)))
+    hints = fit_hints(" ".join(followup_messages(state, ctx)))
     asked = slots.category or ("restaurant" if hints.cuisines or hints.diet else None)
     category = asked if asked in {i.category for i in catalogue(pack)} else None
     if asked and category is None:
@@ -247,10 +249,10 @@ def _no_venue(
     return [i.id for i in options]
 
 
-def followup_messages(ctx: AgentContext) -> list[str]:
+def followup_messages(state: AgentState, ctx: AgentContext) -> list[str]:
     """The messages this booking was said in (the pending booking's and this one): where its hints are."""
-    joined = ctx.cache.get(followup.CACHE_KEY)
-    earlier = joined.messages if joined is not None and not isinstance(joined, InputError) else []
+    joined = followup.joined_of(state)
+    earlier = joined.messages if joined is not None else []
     return [*earlier, ctx.request.message]
 
 

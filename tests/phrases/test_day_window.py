@@ -1,0 +1,59 @@
+"""The day's window a trip request states (core/phrases/day_window.py), in Chinese and English."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from core.phrases.day_window import find_day_window, hhmm
+
+DEFAULTS = {"default_start": 10 * 60, "default_end": 20 * 60}
+
+
+def _window(text: str) -> tuple[str | None, str | None, str | None]:
+    said = find_day_window(unicodedata.normalize("NFKC", text))
+    assert said is not None, text
+    start, end = said.resolved(**DEFAULTS)
+    return (hhmm(start) if start is not None else None, hhmm(end) if end is not None else None,
+            said.problem(**DEFAULTS))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("两天行程，每天上午九点半出发，傍晚6点前回酒店", "09:30", "18:00"),
+        ("一天的安排：7点到14点就好", "07:00", "14:00"),
+        ("规划一天，玩到晚上8点半为止", "10:00", "20:30"),  # only the end: the default start
+        ("明天11点出门", "11:00", "20:00"),  # only the start: the default end
+        ("下午1点出发，9点前回来", "13:00", "21:00"),  # a bare 9 after a 13:00 start is 21:00
+        ("one day, out at 8:15, home by 4", "08:15", "16:00"),
+        ("two days, 10.30am-5pm each day", "10:30", "17:00"),
+        ("we'd like to start at 7 and be done by 2pm", "07:00", "14:00"),
+        ("plan a day; we have to be back at the hotel before 5 o'clock", "10:00", "17:00"),
+        ("leaving at noon, returning by 9pm", "12:00", "21:00"),
+        ("two days in Shanghai, from 9 to 5 each day", "09:00", "17:00"),  # a range of bare hours, not 4:51
+        ("一天就好，8点至16点", "08:00", "16:00"),
+    ],
+)
+def test_the_window_a_message_states(text, start, end):
+    assert _window(text) == (start, end, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("晚上9点出发，早上6点前回来", "END_NOT_AFTER_START"),
+        ("be back by 9am", "END_NOT_AFTER_START"),  # the default start is 10:00
+        ("从25点开始", "TIME_NOT_VALID"),
+    ],
+)
+def test_a_window_that_cannot_be_a_day_says_why(text, problem):
+    assert _window(text)[2] == problem
+
+
+@pytest.mark.parametrize(
+    "text", ["规划两天上海行程", "晚上7点吃饭，规划一天", "plan a day, dinner at 7pm", "book a table at 7 for 2 people"]
+)
+def test_a_time_that_ends_nothing_is_no_window(text):
+    assert find_day_window(text) is None
