@@ -26,6 +26,7 @@ from core.agent.flows.commit import run_commit_request
 from core.agent.flows.conditional import run_conditional
 from core.agent.flows.confirm import run_confirmation
 from core.agent.flows.reservations import run_reservation
+from core.agent.language import conversation_lang, keep_conversation_lang
 from core.agent.loop import run_plan
 from core.agent.router import RouterDecision, route_message
 from core.agent.state import AgentContext, log_decision, new_state
@@ -68,10 +69,11 @@ def route_and_run(
     failures become a FAILED/TIMEOUT result with an error code; only an invalid request raises.
 
     ``deps``: what it runs on (the composition root's, ``core.app.agent.agent_deps``); ``now``: the request's moment
-    (a naive one is read in the conversation's zone); ``lang``: the language the face gave (None: the message
-    decides); ``clock``: the monotonic clock of its durations and deadline; ``progress(status, message)``: a face's
-    progress line; ``scope``: what the message names against the installed regions, read by the use case (a switch
-    is said first; a place no region covers is refused with ``REGION_NOT_COVERED``, nothing is run)."""
+    (a naive one is read in the conversation's zone); ``lang``: the language the face gave (None: the
+    conversation's, kept in the database, else the message's; core/agent/language.py); ``clock``: the monotonic
+    clock of its durations and deadline; ``progress(status, message)``: a face's progress line; ``scope``: what
+    the message names against the installed regions, read by the use case (a switch is said first; a place no
+    region covers is refused with ``REGION_NOT_COVERED``, nothing is run)."""
     t_start = time.perf_counter()
     if not isinstance(request, AgentRequest):
         request = AgentRequest.model_validate(request)
@@ -80,6 +82,8 @@ def route_and_run(
     if deps.browser.telemetry is None:
         deps.browser.telemetry = deps.telemetry
     flow: list[str] = []
+    given = lang
+    lang = conversation_lang(request, deps.store, given=given)  # one language per conversation
     ctx = AgentContext(
         settings=deps.settings,
         request=request,
@@ -121,6 +125,8 @@ def route_and_run(
     # such a question never waits for the database)
     if not said.forget_asked and decision.intent not in FACT_INTENTS:
         memory_flow.keep_turn(ctx, response)
+        if response.result.error_code != "DATABASE_UNREACHABLE":  # a write would make the person wait again
+            keep_conversation_lang(request, deps.store, given=given, used=lang, now_s=ctx.now_s())
     _log_complete(deps.telemetry, response, decision, system_mode)
     return response
 
