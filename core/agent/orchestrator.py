@@ -262,9 +262,7 @@ def _run_guarded(
         error = error_from_validation(exc) if isinstance(exc, ValidationError) else exc
         state.result.status = "NEED_MORE_INFO"
         state.result.error_code = "INVALID_INPUT"
-        state.result.explanations = [
-            agent_words.error_sentence("invalid_input", ctx.reply_lang(), message=error.message)
-        ]
+        state.result.explanations = [agent_words.input_error_sentence(error.details, error.message, ctx.reply_lang())]
         log_decision(
             state,
             action="router.clarify",
@@ -281,9 +279,8 @@ def _run_guarded(
         else:
             state.result.status = "FAILED"
             state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
-            state.result.explanations = [
-                agent_words.error_sentence("tool_failed", ctx.reply_lang(), message=exc.message)
-            ]
+            state.result.explanations = [agent_words.tool_error_sentence(exc.details, exc.message, ctx.reply_lang())]
+            logger.info("request %s: a step failed: %s", ctx.request.request_id, exc.message)
             state.observability.fallback_used = True
         ctx.telemetry.fallback_triggered(
             from_route=decision.output.route, to_route="NONE", reason=state.result.error_code or exc.code

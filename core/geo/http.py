@@ -318,7 +318,8 @@ class HttpService(ScopedService):
             )
         except httpx.TimeoutException:
             raise ProviderTimeout(
-                f"{self.label} did not answer {path} within {timeout:g} s.", details={"endpoint": path}
+                f"{self.label} did not answer {path} within {timeout:g} s.",
+                details={"endpoint": path, "service": self.label, "timeout_s": timeout},
             ) from None
         except httpx.TransportError as exc:
             raise ProviderUnavailable(

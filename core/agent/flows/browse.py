@@ -8,7 +8,7 @@ import re
 from core.agent import fastpath, gates, venue_sites
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
-from core.agent.browse import BrowseBlocked, BrowseEvidence
+from core.agent.browse import BrowseBlocked, BrowseEvidence, parse_web_url
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_CONSENT, act, issue_dry_run
@@ -41,6 +41,19 @@ def _ask_consent(state: AgentState, ctx: AgentContext, lang: Lang) -> None:
     ]
     log_decision(state, action="gate.consent", reason_code="BROWSER_CONSENT_REQUIRED", policy_id=POLICY_CONSENT)
     ctx.report("awaiting_consent")
+
+
+_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def _not_allowed_lines(blocked: BrowseBlocked, ctx: AgentContext, lang: Lang) -> list[str]:
+    """The refusal, naming exactly what was not allowed (the host, or host:port when the port is why); for the demo
+    venue sites' own port on this computer, how to start or allow them."""
+    lines = [t("agent.browse.not_allowed", lang, site=blocked.refused or blocked.url)]
+    target = parse_web_url(blocked.url)
+    if target is not None and target.host in _LOOPBACK and target.port == ctx.settings.venues_port:
+        lines.append(t("agent.browse.demo_sites_off", lang, port=target.port))
+    return lines
 
 
 def _page_to_read(state: AgentState, ctx: AgentContext) -> tuple[str | None, VenueSite | None]:
@@ -197,7 +210,7 @@ def _browse_blocked(
     elif blocked.blocked_type == "NOT_ALLOWLISTED":
         state.result.status = "FAILED"
         state.result.error_code = "BROWSER_DOMAIN_NOT_ALLOWED"
-        state.result.explanations = [t("agent.browse.not_allowed", lang, site=blocked.domain)]
+        state.result.explanations = _not_allowed_lines(blocked, ctx, lang)
         state.result.next_steps = [_KNOWLEDGE_BASE]
     elif blocked.blocked_type == "BUDGET":
         state.result.status = "TIMEOUT"
@@ -207,7 +220,7 @@ def _browse_blocked(
     else:
         state.result.status = "FAILED"
         state.result.error_code = "TOOL_CALL_FAILED"
-        state.result.explanations = [t("agent.browse.fetch_failed", lang, detail=blocked.detail)]
+        state.result.explanations = [agent_words.fetch_failed_sentence(blocked.http_status, lang)]
         state.result.next_steps = [_KNOWLEDGE_BASE]
     log_decision(
         state,
