@@ -111,11 +111,14 @@ def category_text(category: str | None, lang: Lang) -> str:
 
 
 def name_of(pack: RegionPack | None, place_id: str, fallback: str, lang: Lang) -> str:
-    """The place's name in the reply's language (the pack's English name in English, when it has one)."""
+    """The place's name in the reply's language (the pack's English name in English, when it has one; else its
+    Chinese name, marked as the local name rather than mixed in silently)."""
     place = pack.place_by_id(place_id) if pack is not None else None
     if place is None:
         return fallback
-    return place.name_zh if lang == "zh" or not place.name_en else place.name_en
+    if lang == "zh" or place.name_en:
+        return place.name_zh if lang == "zh" else place.name_en
+    return t("agent.name.local", lang, name=place.name_zh)
 
 
 def people(n: int, lang: Lang) -> str:

@@ -208,3 +208,18 @@ def test_a_provider_timeout_is_said_with_its_rounded_wait_and_the_services_name(
     english = tool_error_sentence(facts, "AMap did not answer /v3/x within …", "en")
     assert zh in chinese and "高德" in chinese and not any(c.isascii() and c.isalpha() for c in chinese)
     assert en in english and english.startswith("This could not be completed: AMap") and not _han(english)
+
+
+def test_a_place_without_an_english_name_is_named_once_and_marked_in_english():
+    from core.models.region import RegionPlace
+    from core.packs.loader import load_region
+    from core.words.agent import name_of
+
+    pack = load_region("shanghai", ROOT / "data")
+    nameless = RegionPlace(
+        id="x-lane", name_zh="无名弄堂", address="黄浦区", lon=121.48, lat=31.23, category="landmark"
+    )
+    local = pack.model_copy(update={"places": [*pack.places, nameless]})
+    assert name_of(local, "x-lane", "", "en") == "无名弄堂 (local name)"
+    assert name_of(local, "x-lane", "", "zh") == "无名弄堂"
+    assert name_of(local, "sh-pvg-t1", "", "en") == "Shanghai Pudong International Airport Terminal 1"
