@@ -21,6 +21,7 @@ from core.i18n import guess_lang
 from core.venues.serve import VenueServer
 from core.words.agent import tool_error_sentence
 from tests.conftest import API_KEYS, auth
+from tests.support.language import foreign_words
 from tests.support.paths import ROOT
 
 
@@ -133,6 +134,23 @@ def test_the_cli_says_how_to_start_or_allow_the_demo_sites_when_they_do_not_run(
 def test_the_clis_lang_is_the_answers_whatever_the_messages(tmp_path, lang, chinese):
     result = _cli("--message", "官网查房 http://hotel.example.com/rooms", "--lang", lang, tmp_path=tmp_path, port=1)
     assert result["status"] == "NEED_CONSENT" and _han(result["answer_text"]) is chinese
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("message", "chinese", "room"), [("查一下和平饭店官网今晚还有房吗", True, "费尔蒙大床房"),
+                                                       ("Check the Fairmont Peace Hotel website for rooms tonight",
+                                                        False, "Fairmont King Room")])  # fmt: skip
+def test_the_cli_reads_a_venues_demo_site_while_the_demo_sites_run(tmp_path, message, chinese, room):
+    server = VenueServer(ROOT / "data" / "venues").start()  # as `python -m core venues serve` in another terminal
+    try:
+        result = _cli("--message", message, "--allow-webbrowse", tmp_path=tmp_path, port=server.port)
+    finally:
+        server.stop()
+    answer = result["answer_text"]
+    assert result["status"] == "OK", answer
+    assert room in answer and foreign_words(answer, "zh" if chinese else "en", []) == []
+    if not chinese:  # the page states its cancellation terms in Chinese only: quoted, and said to be
+        assert "(the site's own words, not translated)" in answer
 
 
 def test_the_cli_allows_the_demo_sites_when_they_answer_on_their_port(tmp_path):

@@ -14,7 +14,7 @@ from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_CONSENT, act, issue_dry_run
 from core.agent.trip_request import mentioned_places
 from core.agent.when import resolve_day
-from core.i18n import Lang, join_words, t
+from core.i18n import Lang, guess_lang, join_words, t
 from core.models.agent import (
     AgentState,
     NextStep,
@@ -83,7 +83,10 @@ def _page_sentence(ev: BrowseEvidence, site: VenueSite | None, lang: Lang) -> st
     """What the page says, in one sentence: its offers, else its availability and price; with its cancellation
     terms and the site by its name."""
     # the page's own sentence, its full stop left to the reply's
-    cancel = (ev.cancellation_policy or "").rstrip("。.．") or t("agent.browse.not_stated", lang)
+    cancel = (ev.cancellation_policy or "").rstrip("。.．")
+    if cancel and guess_lang(cancel, default=lang) != lang:  # quoted as the site wrote it, and said to be so
+        cancel = t("agent.browse.quoted", lang, text=cancel)
+    cancel = cancel or t("agent.browse.not_stated", lang)
     site_name = re.sub(r"^https?://([^/]+).*$", r"\1", ev.url)  # the source by its name: no link in a reply
     if ev.offers:
         venue = (site.name.get(lang) or site.name["zh"]) if site is not None else (ev.title or site_name)
