@@ -284,7 +284,7 @@ class AMapMcpProvider(ScopedService):
         except TimeoutError:
             raise ProviderTimeout(
                 f"AMap MCP {tool} did not answer within {timeout:g} s",
-                details={"tool": tool, "service": self.label, "timeout_s": timeout},
+                details={"tool": tool, "service": self.label, "timeout_s": float(timeout)},
             ) from None
         except ProviderError:
             raise
