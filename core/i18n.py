@@ -74,28 +74,50 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
+#: what says nothing about the writer's language: links, e-mail addresses, times, figures and codes with figures
+#: (T1, K11, 7pm, 2-day), taken out before the words are weighed
+_NOT_LANGUAGE = re.compile(
+    r"(?:https?|ftp)://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    r"|\d{1,2}[:：.]\d{2}(?:\s*[ap]\.?m\.?\b)?|\b\d+(?:[.,]\d+)*(?:\s*[ap]\.?m\.?\b)?|[a-z]*\d[a-z\d]*",
+    re.IGNORECASE,
+)
+_HAN_RUN = re.compile(f"[{CJK}]+")
+_NAME_RUN = re.compile(r"[A-Z][A-Za-z'&.-]*(?:\s+[A-Z][A-Za-z'&.-]*)*")
+
+
 def guess_lang(text: str, *, default: Lang | None = None) -> Lang:
     """The language a person wrote ``text`` in, for a reply, when no face said which (``default``, else English,
-    when the text has no letters: empty, digits, punctuation).
+    when the text has no letters: empty, digits, punctuation, a bare link).
 
-    Text in one script is that script's language. Mixed text is weighed, words against words: each Latin word counts
-    1 and each Han character ½ (a Chinese word is about two characters), and grammar counts more than names, since
-    the words around a quoted name show the writer's language: a Chinese grammar character (我 想 去 的 吗 请 …) and
-    an English function word (to, the, is, please, …) count 2 more each. Chinese wins ties. So "Take me to 外滩",
-    "Is 外滩 open tomorrow?" and "外滩 to 豫园" (its one word besides the names is English) are English, while
-    "我想去 the Bund", "明天 Bund 天气" and "Apple Store 营业时间" are Chinese."""
-    plain = unicodedata.normalize("NFKC", text or "").casefold()
-    han = _CJK_CHAR.findall(plain)
-    words = _LATIN_WORD.findall(plain)
-    if not han and not words:
-        return default or DEFAULT_LANG
-    if not words:
+    Links, e-mail addresses, times, figures and codes with figures (T1, 7pm) are taken out first: they are in no
+    language. Text in one script is that script's language. Mixed text is weighed, words against words, and grammar
+    more than names, since the words around a quoted name show the writer's language: a run of Han characters with
+    a Chinese grammar character (我 想 去 的 吗 请 …) counts ½ a character and 2 more per grammar character, a run
+    without one is a name and counts 1; a Latin word counts 1 and an English function word (to, the, is, please, …)
+    3, but in text with Han characters a run of capitalised words (Grand Hyatt, Apple Store) is a name and counts
+    ½. Chinese wins ties. So "Take me to 外滩", "Is 浦东机场T1 open?" and "外滩 to 豫园" are English, while
+    "我想去 the Bund", "官网查房 http://…", "Apple Store 营业时间" and "帮我订 Grand Hyatt 明晚" are Chinese."""
+    plain = _NOT_LANGUAGE.sub(" ", unicodedata.normalize("NFKC", text or ""))
+    runs = _HAN_RUN.findall(plain)
+    names = 0
+    if runs:  # capitalised Latin runs in Chinese text are names: counted apart, then taken out
+        names = len(_NAME_RUN.findall(_HAN_RUN.sub(" ", plain)))
+        plain = _NAME_RUN.sub(" ", plain)
+    words = _LATIN_WORD.findall(plain.casefold())
+    if not runs:
+        return "en" if words else default or DEFAULT_LANG
+    if not words and not names:
         return "zh"
-    if not han:
-        return "en"
-    zh = len(han) / 2 + 2 * len(_ZH_GRAMMAR.findall(plain))
-    en = len(words) + 2 * sum(w in _EN_GRAMMAR for w in words)
+    zh = sum(_han_weight(run) for run in runs)
+    en = len(words) + 2 * sum(w in _EN_GRAMMAR for w in words) + names / 2
     return "zh" if zh >= en else "en"
+
+
+def _han_weight(run: str) -> float:
+    """A run of Han characters weighed as words: with grammar, ½ a character and 2 per grammar character; without,
+    a name (one word)."""
+    grammar = len(_ZH_GRAMMAR.findall(run))
+    return len(run) / 2 + 2 * grammar if grammar else 1.0
 
 
 # --- lists of words --------------------------------------------------------------------------------------------------

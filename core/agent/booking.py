@@ -157,7 +157,9 @@ def booking_time(text: str) -> tuple[time | None, list[int], int]:
     if clock is None:
         return None, [], 0
     if not clock.valid:
-        raise InputError(f"{clock.text} is not a time", field="time")
+        raise InputError(
+            f"{clock.text} is not a time", field="time", details={"reason": "NOT_A_TIME", "text": clock.text}
+        )
     hour = clock.settle(evening=bool(_EVENING.search(t)))
     if hour is not None:
         return time(hour, clock.minute), [], clock.minute

@@ -40,6 +40,7 @@ from core.agent.browse_rules import (
     extract_evidence,
     is_captcha,
     parse_web_url,
+    refused_target,
 )
 from core.agent.chromium import USER_AGENT, NetworkGuard, Resolver, resolve_host, shared_chromium
 from core.clock import real_epoch_s
@@ -92,7 +93,15 @@ class BrowserExecutor:
         self.evidence_dir = evidence_dir
         self._resolve = resolve or resolve_host
 
-    def _block(self, out: BrowseOutcome, url: str, kind: BlockType, detail: str | None = None) -> BrowseOutcome:
+    def _block(
+        self,
+        out: BrowseOutcome,
+        url: str,
+        kind: BlockType,
+        detail: str | None = None,
+        *,
+        http_status: int | None = None,
+    ) -> BrowseOutcome:
         parsed = parse_web_url(url)
         domain = parsed.host if parsed else ""
         out.blocked = BrowseBlocked(
@@ -101,6 +110,8 @@ class BrowserExecutor:
             blocked_type=kind,
             takeover_url=url if kind in ("CAPTCHA", "BUDGET") and parsed else None,
             detail=detail,
+            http_status=http_status,
+            refused=refused_target(url, self.allowlist) if kind == "NOT_ALLOWLISTED" else None,
         )
         if self.telemetry is not None:
             self.telemetry.webbrowse_blocked(domain=domain, blocked_type=kind)
@@ -231,7 +242,7 @@ class BrowserExecutor:
         if is_captcha(html, status):
             return self._block(out, href, "CAPTCHA"), []
         if status >= 400:
-            return self._block(out, href, "HTTP_ERROR", detail=f"HTTP {status}"), []
+            return self._block(out, href, "HTTP_ERROR", detail=f"HTTP {status}", http_status=status), []
         ev, links, _ = extract_evidence(page.url, html)
         ev.fetched_at = round(real_epoch_s(), 3)  # when the page really was read
         if ev.availability != "unknown" or ev.price is not None or ev.cancellation_policy or ev.offers:

@@ -86,7 +86,13 @@ class BrowseBlocked(BaseModel):
     domain: str
     blocked_type: BlockType
     takeover_url: str | None = None
-    detail: str | None = None
+    detail: str | None = Field(default=None, description="the executor's own note (for logs, never for a person)")
+    http_status: int | None = Field(default=None, description="the site's HTTP status (HTTP_ERROR from the site)")
+    refused: str | None = Field(
+        default=None,
+        description="what the allowlist did not allow (NOT_ALLOWLISTED): the host, host:port when only the port "
+        "is not allowed, or the URL itself when it is no http(s) URL to a host",
+    )
 
 
 class BrowseOutcome(BaseModel):
@@ -227,6 +233,25 @@ def domain_allowed(url: str, allowlist: list[str]) -> bool:
         if port == "*" or (port is None and target.port in DEFAULT_PORTS.values()) or port == str(target.port):
             return True
     return False
+
+
+def refused_target(url: str, allowlist: list[str]) -> str:
+    """What of ``url`` the allowlist does not allow, to be named in the refusal: ``host:port`` when the host is
+    allowed on other ports only, else the host; the URL itself (clipped) when it is no http(s) URL to a host or
+    carries credentials."""
+    target = parse_web_url(url)
+    if target is None or target.has_credentials:  # no URL to a host; or one carrying a name and password
+        text = " ".join(str(url).split())
+        return text if len(text) <= 80 else text[:79] + "…"
+    host = f"[{target.host}]" if ":" in target.host else target.host
+    for raw in allowlist:
+        allowed, _ = _entry(raw)
+        if allowed and (
+            target.host == allowed
+            or (not _is_ip(allowed) and not _is_ip(target.host) and target.host.endswith("." + allowed))
+        ):
+            return f"{host}:{target.port}"  # the host is on the list, this port is not
+    return host
 
 
 def is_captcha(html: str, status_code: int) -> bool:

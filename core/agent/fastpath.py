@@ -26,11 +26,16 @@ from core.i18n import t as t  # re-exported: the agent loop's words too (fastpat
 from core.models.agent import AgentState, NextStep, StateStatus, TripEdit
 from core.models.common import echo
 from core.models.region import RegionPack
+from core.words import agent as agent_words
 from core.words.itinerary import hours_sentence
 from core.words.route import source_words
 
 POLICY = "SYSTEM1_DIRECT"
 _DAYNUM = r"([0-9]+|[一二两三四五六七八九十]+)"
+
+
+def _city(pack: RegionPack, lang: Lang) -> str:
+    return agent_words.city_name(pack, lang)
 
 
 def reply_lang(text: str, *, lang: Lang | None = None) -> Lang:
@@ -73,12 +78,22 @@ def _edit(**fields: Any) -> TripEdit:
         name = str(first.get("loc", ("edit",))[0])
         value = fields.get(name)
         if name in ("day", "day_a", "day_b"):
-            raise InputError(f"day {value} is outside the days a trip can have (1 to 30)", field=name) from None
+            raise InputError(
+                f"day {value} is outside the days a trip can have (1 to 30)",
+                field=name,
+                details={"reason": "DAY_OUT_OF_RANGE", "day": value},
+            ) from None
         if name in ("target", "new_name"):
             raise InputError(
-                f"the place name '{echo(value)}' is too long (at most 120 characters)", field=name
+                f"the place name '{echo(value)}' is too long (at most 120 characters)",
+                field=name,
+                details={"reason": "NAME_TOO_LONG", "most": 120},
             ) from None
-        raise InputError(f"the edit could not be understood ({first.get('msg')})", field=name) from None
+        raise InputError(
+            f"the edit could not be understood ({first.get('msg')})",
+            field=name,
+            details={"reason": "EDIT_NOT_UNDERSTOOD"},
+        ) from None
 
 
 def parse_trip_edit(message: str) -> TripEdit | None:
@@ -329,7 +344,7 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
         state.result.evidence.append(
             {"type": "weather", "date": day.isoformat(), "source": out.source, **(out.forecast or {})}
         )
-        _set(state, "OK", t("agent.weather.forecast", lang, city=pack.city, day=day.isoformat(), source=out.source,
+        _set(state, "OK", t("agent.weather.forecast", lang, city=_city(pack, lang), day=day.isoformat(), source=out.source,
                              forecast=_forecast_text(out.forecast, lang)))  # fmt: skip
     elif out.reason in {"NO_FORECAST_FOR_DATE", "WEATHER_SERVICE_FAILED"}:
         state.result.evidence.append(
@@ -338,7 +353,8 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
         if out.reason == "NO_FORECAST_FOR_DATE":
             text = t("agent.weather.no_forecast_for_date", lang, day=day.isoformat())
         else:
-            text = t("agent.weather.service_failed", lang, day=day.isoformat(), detail=out.detail)
+            cause = agent_words.provider_failure_clause(dict(out.failure), lang) or t("agent.error.map_service", lang)
+            text = t("agent.weather.service_failed", lang, day=day.isoformat(), detail=cause)
         if sun_ev:
             state.result.evidence.append(sun_ev)
         state.result.next_steps.append(
@@ -349,7 +365,7 @@ def _weather(decision: RouterDecision, state: AgentState, ctx: AgentContext, reg
         state.result.evidence.append(
             {"type": "weather", "date": day.isoformat(), "available": False, "reason": out.reason}
         )
-        text = t("agent.weather.no_source", lang, city=pack.city, day=day.isoformat())
+        text = t("agent.weather.no_source", lang, city=_city(pack, lang), day=day.isoformat())
         if sun_ev:
             state.result.evidence.append(sun_ev)
             text += t("agent.weather.sun_times", lang, sunrise=sun_ev["sunrise"], sunset=sun_ev["sunset"])

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.models.agent import AgentRequest
+from core.models.common import Lang
 from core.stores.trips import DryRunRecord, TripStore
 
 
@@ -54,7 +55,9 @@ def make_dry_run(
     evidence: list[dict[str, Any]],
     now: float,
     ttl_s: float,
+    lang: Lang | None = None,
 ) -> DryRunRecord:
+    """The commit held until its user confirms it, with the language it was offered in (its confirmation's)."""
     return store.create_dry_run(
         user_id=request.user_id,
         trip_id=request.trip_id,
@@ -63,6 +66,7 @@ def make_dry_run(
         evidence=evidence,
         now=now,
         ttl_s=ttl_s,
+        lang=lang,
     )
 
 

@@ -467,8 +467,11 @@ def _fail_infeasible(state: AgentState, result: ItineraryResult, pack: RegionPac
     state.result.error_code = "PLANNER_INFEASIBLE_HARD_NODES"
     fixes = must_fix_steps(result, lambda key: name_of(pack, key, key, lang))
     musts = [d.name for d in result.dropped_items if d.priority == "must"]
+    said = [
+        name_of(pack, d.key, d.name, lang) if d.key else d.name for d in result.dropped_items if d.priority == "must"
+    ]
     state.result.next_steps += fixes or [NextStep(code="relax_must")]
-    head = fastpath.t("agent.plan.infeasible", lang, names=fastpath.join_words(musts, lang))
+    head = fastpath.t("agent.plan.infeasible", lang, names=fastpath.join_words(said, lang))
     state.result.explanations = [head]
     log_decision(
         state,

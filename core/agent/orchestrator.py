@@ -26,6 +26,7 @@ from core.agent.flows.commit import run_commit_request
 from core.agent.flows.conditional import run_conditional
 from core.agent.flows.confirm import run_confirmation
 from core.agent.flows.reservations import run_reservation
+from core.agent.language import conversation_lang, keep_conversation_lang
 from core.agent.loop import run_react_loop
 from core.agent.router import POLICY_LLM, RouterDecision, route_message
 from core.agent.state import AgentContext, log_decision, new_state
@@ -69,10 +70,11 @@ def route_and_run(
     failures become a FAILED/TIMEOUT result with an error code; only an invalid request raises.
 
     ``deps``: what it runs on (the composition root's, ``core.app.agent.agent_deps``); ``now``: the request's moment
-    (a naive one is read in the conversation's zone); ``lang``: the language the face gave (None: the message
-    decides); ``clock``: the monotonic clock of its durations and deadline; ``progress(status, message)``: a face's
-    progress line; ``scope``: what the message names against the installed regions, read by the use case (a switch
-    is said first; a place no region covers is refused with ``REGION_NOT_COVERED``, nothing is run)."""
+    (a naive one is read in the conversation's zone); ``lang``: the language the face gave (None: the
+    conversation's, kept in the database, else the message's; core/agent/language.py); ``clock``: the monotonic
+    clock of its durations and deadline; ``progress(status, message)``: a face's progress line; ``scope``: what
+    the message names against the installed regions, read by the use case (a switch is said first; a place no
+    region covers is refused with ``REGION_NOT_COVERED``, nothing is run)."""
     t_start = time.perf_counter()
     if not isinstance(request, AgentRequest):
         request = AgentRequest.model_validate(request)
@@ -81,6 +83,8 @@ def route_and_run(
     if deps.browser.telemetry is None:
         deps.browser.telemetry = deps.telemetry
     flow: list[str] = []
+    given = lang
+    lang = conversation_lang(request, deps.store, given=given)  # one language per conversation
     ctx = AgentContext(
         settings=deps.settings,
         request=request,
@@ -123,6 +127,8 @@ def route_and_run(
     # such a question never waits for the database)
     if not said.forget_asked and decision.intent not in FACT_INTENTS:
         memory_flow.keep_turn(ctx, response)
+        if response.result.error_code != "DATABASE_UNREACHABLE":  # a write would make the person wait again
+            keep_conversation_lang(request, deps.store, given=given, used=lang, now_s=ctx.now_s())
     _log_complete(deps.telemetry, response, decision, system_mode)
     return response
 
@@ -278,9 +284,7 @@ def _run_guarded(
         error = error_from_validation(exc) if isinstance(exc, ValidationError) else exc
         state.result.status = "NEED_MORE_INFO"
         state.result.error_code = "INVALID_INPUT"
-        state.result.explanations = [
-            agent_words.error_sentence("invalid_input", ctx.reply_lang(), message=error.message)
-        ]
+        state.result.explanations = [agent_words.input_error_sentence(error.details, error.message, ctx.reply_lang())]
         log_decision(
             state,
             action="router.clarify",
@@ -297,9 +301,8 @@ def _run_guarded(
         else:
             state.result.status = "FAILED"
             state.result.error_code = exc.code if exc.code in ERROR_CODES else "TOOL_CALL_FAILED"
-            state.result.explanations = [
-                agent_words.error_sentence("tool_failed", ctx.reply_lang(), message=exc.message)
-            ]
+            state.result.explanations = [agent_words.tool_error_sentence(exc.details, exc.message, ctx.reply_lang())]
+            logger.info("request %s: a step failed: %s", ctx.request.request_id, exc.message)
             state.observability.fallback_used = True
         ctx.telemetry.fallback_triggered(
             from_route=decision.output.route, to_route="NONE", reason=state.result.error_code or exc.code

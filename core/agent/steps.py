@@ -147,6 +147,7 @@ def issue_dry_run(
         evidence=evidence,
         now=ctx.now_s(),
         ttl_s=ctx.settings.dry_run_ttl_s,
+        lang=lang,
     )
     state.result.dry_run = {
         "dry_run_id": rec.dry_run_id,

@@ -32,11 +32,14 @@ def checked_day(phrase: DayPhrase | None, *, today: date, field: str) -> date:
     if phrase is None:
         return today
     if phrase.day is None:
-        raise InputError(f"{phrase.text} is not a date", field=field)
+        raise InputError(
+            f"{phrase.text} is not a date", field=field, details={"reason": "NOT_A_DATE", "text": phrase.text}
+        )
     if (phrase.day - today).days > MAX_DAYS_AHEAD:
         raise InputError(
             f"{phrase.day.isoformat()} is more than {MAX_DAYS_AHEAD // 365} years ahead; give a nearer date",
             field=field,
+            details={"reason": "DATE_TOO_FAR", "date": phrase.day.isoformat(), "years": MAX_DAYS_AHEAD // 365},
         )
     return phrase.day
 

@@ -9,6 +9,7 @@ from core.agent.actions.catalog import default_registry
 from core.agent.actions.registry import ActionRegistry
 from core.agent.browse import BrowserExecutor
 from core.agent.deps import AgentDeps
+from core.agent.language import conversation_lang
 from core.agent.llm import LLMClient, make_llm
 from core.agent.orchestrator import ScopeNote, route_and_run
 from core.agent.telemetry import Telemetry
@@ -17,7 +18,7 @@ from core.app.scope import in_scope
 from core.clock import Clock
 from core.config import Settings, get_settings
 from core.geo.composite import MapServices
-from core.i18n import guess_lang
+from core.i18n import Lang, guess_lang
 from core.memory.store import UserMemory
 from core.models.agent import AgentRequest, AgentResponse
 from core.reservations.provider import ReservationProvider, ReservationsAt
@@ -94,7 +95,8 @@ def ask(
     progress: AgentProgress | None = None,
 ) -> AgentResponse:
     """Route one message and run it as the context's user, on its view of the providers, at its clock's now in its
-    zone, answering in its language (when the face gave one; else the message's)."""
+    zone, answering in its language (when the face gave one; else the conversation's, kept with it in the
+    database; else, for a confirmation, its dry run's; else the message's)."""
     if not isinstance(request, AgentRequest):
         request = AgentRequest.model_validate(request)
     if ctx.user is not None and request.user_id != ctx.user:
@@ -103,27 +105,30 @@ def ask(
     def reservations(clock: Clock) -> ReservationProvider:  # the process's service of the region, on the agent's moment
         return ctx.services.reservations(ctx.region.name, settings=ctx.settings).at(clock)
 
-    ctx, note = _scope(ctx, request)
+    store = LazyTripStore(Database.from_settings(ctx.settings))
+    given = ctx.lang if ctx.lang_given else None
+    ctx, note = _scope(ctx, request, conversation_lang(request, store, given=given))
     return route_and_run(
         request,
-        agent_deps(ctx.settings, ctx.providers, reservations=reservations),
+        agent_deps(ctx.settings, ctx.providers, store=store, reservations=reservations),
         now=ctx.now(),
-        lang=ctx.lang if ctx.lang_given else None,
+        lang=given,  # None: the conversation's, else the message's (core/agent/language.py)
         progress=progress,
         scope=note,
     )
 
 
-def _scope(ctx: RequestContext, request: AgentRequest) -> tuple[RequestContext, ScopeNote | None]:
+def _scope(ctx: RequestContext, request: AgentRequest, lang: Lang | None) -> tuple[RequestContext, ScopeNote | None]:
     """The context to run the message on (another installed region's when it names a place there) and what to say
-    about it (None: nothing to say; a confirmation by its id names no place)."""
+    about it, in the conversation's ``lang`` (None: the message's) (None: nothing to say; a confirmation by its id
+    names no place)."""
     if not request.message or request.options.confirm_dry_run_id:
         return ctx, None
     scoped, scope = in_scope(ctx, request.message)
     if scope.verdict == "IN_REGION":
         return ctx, None
-    lang = ctx.lang if ctx.lang_given else guess_lang(request.message)
-    return scoped, ScopeNote(verdict=scope.verdict, sentence=scope_sentence(scope, lang), facts=scope.facts())
+    said: Lang = lang or guess_lang(request.message)
+    return scoped, ScopeNote(verdict=scope.verdict, sentence=scope_sentence(scope, said), facts=scope.facts())
 
 
 def confirm_dry_run(

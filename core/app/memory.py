@@ -74,7 +74,9 @@ def forget_everything(ctx: RequestContext) -> dict[str, int]:
     user = _user(ctx)
     rules, episodes = _memory(ctx).forget_all(user)
     conversations = _conversations(ctx).forget_all(user)
-    consents = open_store(ctx.database).forget_browse_consents(user)
+    trips = open_store(ctx.database)
+    consents = trips.forget_browse_consents(user)
+    trips.forget_conversation_langs(user)  # a conversation forgotten leaves no language of it behind
     return {"rules": rules, "episodes": episodes, "conversations": conversations, "consents": consents}
 
 

@@ -83,11 +83,13 @@ def request_context(
     region: str | None = None,
     provider: str | None = None,
     now: datetime | None = None,
+    in_force: Settings | None = None,
 ) -> RequestContext:
     """The one context of a command: who (--user), in which language (--lang; None: not given), on which region
     pack and provider (else the settings'), at which moment (--now fixes the clock; a moment without an offset is
-    the region's local time)."""
+    the region's local time); ``in_force``: the settings the command runs on (else the process's)."""
     return services().context(
+        settings=in_force,
         user=user,
         lang=normalize_lang(lang),  # --lang read once into a Lang, here at the edge
         region=region,

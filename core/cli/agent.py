@@ -16,10 +16,13 @@ import json
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.cli import EXIT_BAD_INPUT, EXIT_FAILED, add_provider_argument, parse_now, request_context, settings
 from core.errors import InputError
+
+if TYPE_CHECKING:
+    from core.config import Settings
 
 
 def route_json(message: str) -> dict[str, Any]:
@@ -78,9 +81,24 @@ def run_json(
         AgentOptions.model_validate(options)
     except ValidationError as exc:
         raise error_from_validation(exc) from None
-    ctx = request_context(user=user_id, lang=lang, region=region, provider=provider, now=now)
+    in_force = with_running_demo_sites(settings())
+    ctx = request_context(user=user_id, lang=lang, region=region, provider=provider, now=now, in_force=in_force)
     resp = agent_app.ask(ctx, {"message": message, "user_id": user_id, "trip_id": trip_id, "options": options})
     return resp.model_dump(mode="json")
+
+
+def with_running_demo_sites(in_force: Settings) -> Settings:
+    """The settings with the demo venue sites allowed when they answer on their port here (``python -m core venues
+    serve`` in another terminal) though nothing said they run: a command is not started by ``make run``, which says
+    so (OMNI_VENUES_SERVE). A list of allowed sites of the person's own (OMNI_BROWSE_ALLOWLIST, not empty) is kept as
+    it is; a port that answers as anything but the demo sites is not allowed (core.venues.serve.demo_sites_running)."""
+    from core.venues.serve import demo_sites_running
+
+    if in_force.venues_serve or in_force.browse_allowlist:
+        return in_force
+    if not demo_sites_running(in_force.venues_port):
+        return in_force  # the refusal says how to start or allow them (agent.browse.demo_sites_off)
+    return in_force.model_copy(update={"venues_serve": True, "browse_allowlist": [f"127.0.0.1:{in_force.venues_port}"]})
 
 
 def cmd_route(args: argparse.Namespace) -> int:

@@ -283,7 +283,8 @@ class AMapMcpProvider(ScopedService):
             return anyio.run(self._call, tool, dict(arguments), timeout)
         except TimeoutError:
             raise ProviderTimeout(
-                f"AMap MCP {tool} did not answer within {timeout:g} s", details={"tool": tool}
+                f"AMap MCP {tool} did not answer within {timeout:g} s",
+                details={"tool": tool, "service": self.label, "timeout_s": float(timeout)},
             ) from None
         except ProviderError:
             raise

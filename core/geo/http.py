@@ -318,7 +318,10 @@ class HttpService(ScopedService):
             )
         except httpx.TimeoutException:
             raise ProviderTimeout(
-                f"{self.label} did not answer {path} within {timeout:g} s.", details={"endpoint": path}
+                f"{self.label} did not answer {path} within {timeout:g} s.",
+                # the service by its name (none for the unnamed base) and the wait, for a reader's own words
+                details={"endpoint": path, "timeout_s": float(timeout)}
+                | ({"service": self.label} if self.label != HttpService.label else {}),
             ) from None
         except httpx.TransportError as exc:
             raise ProviderUnavailable(

@@ -237,11 +237,21 @@ def core_names(result: RoutePlanResult, regions: Mapping[str, str] | None = None
     return point_names([p for p in points if p is not None], regions)
 
 
-def point_names(points: list[ResolvedPoint], regions: Mapping[str, str] | None = None) -> PlaceNames:
-    """``core_names`` of resolved points (before there is a result)."""
+def point_names(
+    points: list[ResolvedPoint],
+    regions: Mapping[str, str] | None = None,
+    places: Mapping[str, str] | None = None,
+) -> PlaceNames:
+    """``core_names`` of resolved points (before there is a result); ``places``: the names of the places a notice
+    names inside it (a place's parts), by id, in the sentences' language."""
     route = {p.id: p.label for p in points}
     route[LIVE_ORIGIN] = LIVE_ORIGIN_LABEL
-    return PlaceNames(route=route, found={p.id: p.resolved_name for p in points}, regions=dict(regions or {}))
+    return PlaceNames(
+        route=route,
+        found={p.id: p.resolved_name for p in points},
+        regions=dict(regions or {}),
+        places=dict(places or {}),
+    )
 
 
 def unique(items: list[Notice]) -> list[Notice]:

@@ -504,7 +504,10 @@ def _route_result(
         best_index=ranked.best_index,
         deep_links=links.deep_links,
         summary="",
-        warnings=english(notices, names=point_names(trip.points, _region_names(provider.region))),
+        warnings=english(
+            notices,
+            names=point_names(trip.points, _region_names(provider.region), _part_names(notices, provider.region)),
+        ),
         notices=notices,
         task_name=request.task_name,
         route_strategy=request.route_strategy,
@@ -588,6 +591,14 @@ def plan_route(
 def _region_names(region: RegionPack) -> dict[str, str]:
     """The region's code → its English name, for the notices' English sentences."""
     return {region.name: region.display_name.get("en") or region.name}
+
+
+def _part_names(notices: list[Notice], region: RegionPack) -> dict[str, str]:
+    """The English names of the parts the notices name (an airport's terminals), from the pack; a part without
+    one keeps the name the data gives (the notice's own)."""
+    ids = {i for n in notices for i in str(n.params.get("part_ids") or "").split(",") if i}
+    named = {i: place.name_en for i in ids if (place := region.place_by_id(i)) is not None and place.name_en}
+    return named if named.keys() == ids else {}
 
 
 def summarize_result(result: RoutePlanResult) -> str:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.engine import Engine, RowMapping
 
 from core.errors import InputError
+from core.i18n import Lang, normalize_lang
 from core.models.common import Priority, as_priority
 from core.stores import db
 
@@ -95,6 +96,22 @@ browse_consents = sa.Table(
     sa.Column("granted_at", sa.Float),
     sa.Column("expires_at", sa.Float),
 )
+#: revision 0008: the language a conversation is answered in, per user and conversation
+conversation_langs = sa.Table(
+    "agent_conversation_langs",
+    metadata,
+    sa.Column("user_id", sa.String(120), primary_key=True),
+    sa.Column("conversation_id", sa.String(80), primary_key=True),
+    sa.Column("lang", sa.String(8)),
+    sa.Column("set_at", sa.Float),
+)
+#: revision 0008: the language each dry run was offered in (its confirmation is answered in it)
+dry_run_langs = sa.Table(
+    "agent_dry_run_langs",
+    metadata,
+    sa.Column("dry_run_id", sa.String(120), primary_key=True),
+    sa.Column("lang", sa.String(8)),
+)
 #: what ``list_commitments`` returns of a row (all but ``seq``), beside the parsed ``detail``
 COMMITMENT_FIELDS = tuple(c for c in commitments.c if c.name != "seq")
 
@@ -148,6 +165,7 @@ class DryRunRecord(BaseModel):
     created_at: float
     expires_at: float
     used_at: float | None = None
+    lang: Lang | None = None  # the language it was offered in (None: a dry run from before revision 0008)
 
 
 class PendingBooking(BaseModel):
@@ -308,6 +326,7 @@ class TripStore:
         evidence: list[dict[str, Any]],
         now: float,
         ttl_s: float,
+        lang: Lang | None = None,
     ) -> DryRunRecord:
         rec = DryRunRecord(
             dry_run_id=f"dr-{uuid.uuid4().hex}",
@@ -318,6 +337,7 @@ class TripStore:
             evidence=evidence,
             created_at=now,
             expires_at=now + ttl_s,
+            lang=lang,
         )
         with db.transaction(self.engine) as conn:
             conn.execute(
@@ -332,10 +352,16 @@ class TripStore:
                     expires_at=rec.expires_at,
                 )
             )
+            if lang is not None:
+                conn.execute(dry_run_langs.insert().values(dry_run_id=rec.dry_run_id, lang=lang))
         return rec
 
     def get_dry_run(self, dry_run_id: str) -> DryRunRecord | None:
-        rows = self._read(sa.select(dry_runs).where(dry_runs.c.dry_run_id == dry_run_id))
+        rows = self._read(
+            sa.select(dry_runs, dry_run_langs.c.lang)
+            .outerjoin(dry_run_langs, dry_run_langs.c.dry_run_id == dry_runs.c.dry_run_id)
+            .where(dry_runs.c.dry_run_id == dry_run_id)
+        )
         if not rows:
             return None
         row = rows[0]
@@ -349,6 +375,7 @@ class TripStore:
             created_at=row["created_at"],
             expires_at=row["expires_at"],
             used_at=row["used_at"],
+            lang=normalize_lang(row["lang"]),
         )
 
     def consume_dry_run(self, dry_run_id: str, *, user_id: str, now: float) -> bool:
@@ -461,6 +488,28 @@ class TripStore:
             )
         )
         return bool(rows) and float(rows[0]["expires_at"]) > now
+
+    # --- the agent's reply language per conversation (one language per conversation, issue 31) ---------------
+    def keep_conversation_lang(self, *, user_id: str, conversation_id: str, lang: Lang, now: float) -> None:
+        """Remember that ``conversation_id`` of ``user_id`` is answered in ``lang`` (the latest the face chose)."""
+        values = {"user_id": user_id, "conversation_id": conversation_id, "lang": lang, "set_at": now}
+        with db.transaction(self.engine) as conn:
+            db.upsert(conn, conversation_langs, values, keys=["user_id", "conversation_id"])
+
+    def conversation_lang(self, *, user_id: str, conversation_id: str) -> Lang | None:
+        """The language ``conversation_id`` of ``user_id`` is answered in; None when none was kept."""
+        rows = self._read(
+            sa.select(conversation_langs.c.lang).where(
+                conversation_langs.c.user_id == user_id, conversation_langs.c.conversation_id == conversation_id
+            )
+        )
+        return normalize_lang(rows[0]["lang"]) if rows else None
+
+    def forget_conversation_langs(self, user_id: str) -> int:
+        """Every conversation language of ``user_id`` forgotten (the person asked to be forgotten)."""
+        with db.transaction(self.engine) as conn:
+            gone = conn.execute(conversation_langs.delete().where(conversation_langs.c.user_id == user_id))
+        return int(gone.rowcount or 0)
 
 
 _STORES: dict[db.Database, TripStore] = {}

@@ -7,11 +7,12 @@ import threading
 import time
 from pathlib import Path
 
+import httpx
 import uvicorn
 
 from core.clock import Clock, system_clock
 from core.errors import InputError
-from core.venues.catalog import load_sites
+from core.venues.catalog import DEMO_SOURCE, load_sites
 from core.venues.site import build_app
 
 
@@ -22,6 +23,20 @@ def _config(venues_dir: Path, region: str, port: int, clock: Clock) -> uvicorn.C
     return uvicorn.Config(
         build_app(sites, clock=clock), host="127.0.0.1", port=port, log_level="warning", lifespan="off"
     )
+
+
+#: how long a face waits for the demo sites' answer before taking them as not running (a local port answers at once)
+PROBE_TIMEOUT_S = 0.5
+
+
+def demo_sites_running(port: int, *, timeout_s: float = PROBE_TIMEOUT_S) -> bool:
+    """Whether the demo venue sites answer on 127.0.0.1:``port``: their index page, labelled as theirs (whatever
+    else may listen on that port is never taken for them)."""
+    try:
+        page = httpx.get(f"http://127.0.0.1:{port}/", timeout=timeout_s, follow_redirects=False, trust_env=False)
+    except httpx.HTTPError:
+        return False
+    return page.status_code == 200 and f'content="{DEMO_SOURCE}"' in page.text
 
 
 def serve_forever(venues_dir: Path, region: str, port: int, *, clock: Clock = system_clock) -> None:

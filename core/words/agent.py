@@ -111,11 +111,14 @@ def category_text(category: str | None, lang: Lang) -> str:
 
 
 def name_of(pack: RegionPack | None, place_id: str, fallback: str, lang: Lang) -> str:
-    """The place's name in the reply's language (the pack's English name in English, when it has one)."""
+    """The place's name in the reply's language (the pack's English name in English, when it has one; else its
+    Chinese name, marked as the local name rather than mixed in silently)."""
     place = pack.place_by_id(place_id) if pack is not None else None
     if place is None:
         return fallback
-    return place.name_zh if lang == "zh" or not place.name_en else place.name_en
+    if lang == "zh" or place.name_en:
+        return place.name_zh if lang == "zh" else place.name_en
+    return t("agent.name.local", lang, name=place.name_zh)
 
 
 def people(n: int, lang: Lang) -> str:
@@ -133,17 +136,18 @@ def money(value: float) -> str:
     return f"¥{value:,.2f}".rstrip("0").rstrip(".")
 
 
-def _region(pack: RegionPack, lang: Lang) -> str:
-    return pack.display_name.get(lang, pack.city)
+def city_name(pack: RegionPack, lang: Lang) -> str:
+    """A region's city in ``lang`` (the pack's display name), else as the pack writes it."""
+    return pack.display_name.get(lang) or pack.city
 
 
 def price_text(q: Quote, pack: RegionPack, lang: Lang) -> str:
     if q.price_per_person is None or q.total is None:
         return t("agent.booking.price.unknown", lang)
     if q.price_per_person == 0:
-        return t("agent.booking.price.free", lang, region=_region(pack, lang))
+        return t("agent.booking.price.free", lang, region=city_name(pack, lang))
     return t("agent.booking.price.per_person", lang, price=money(q.price_per_person), total=money(q.total),
-             region=_region(pack, lang))  # fmt: skip
+             region=city_name(pack, lang))  # fmt: skip
 
 
 def policy_text(p: CancellationPolicy, lang: Lang) -> str:
@@ -185,7 +189,7 @@ def choices_source(items: list[BookableItem], pack: RegionPack, lang: Lang) -> s
     """Where the prices in a list of choices come from (the pack), and which have none."""
     if not any(i.price_per_person is not None for i in items):
         return t("agent.booking.choices.no_prices", lang)
-    return t("agent.booking.choices.source", lang, region=_region(pack, lang))
+    return t("agent.booking.choices.source", lang, region=city_name(pack, lang))
 
 
 def cuisine_text(codes: list[str], lang: Lang) -> str:
@@ -469,3 +473,71 @@ _ERROR_KEYS = {
 def error_sentence(code: str, lang: Lang, **facts: object) -> str:
     """Why no answer came, in words (``facts``: the error's message, the trace id to quote)."""
     return t(_ERROR_KEYS[code], lang, **facts)
+
+
+#: what in a message could not be used, by the reason the reader gave (its facts fill the words)
+_INPUT_KEYS = {
+    "NOT_A_DATE": "agent.error.input.not_a_date",
+    "DATE_TOO_FAR": "agent.error.input.date_too_far",
+    "NOT_A_TIME": "agent.error.input.not_a_time",
+    "DAY_OUT_OF_RANGE": "agent.error.input.day_out_of_range",
+    "NAME_TOO_LONG": "agent.error.input.name_too_long",
+    "EDIT_NOT_UNDERSTOOD": "agent.error.input.edit_not_understood",
+}
+#: a map service's failure, by its code: its facts are the service and, for a timeout, the seconds waited
+_PROVIDER_KEYS = {
+    "PROVIDER_TIMEOUT": "agent.error.provider.timeout",
+    "PROVIDER_UNAVAILABLE": "agent.error.provider.unavailable",
+    "PROVIDER_RATE_LIMITED": "agent.error.provider.rate_limited",
+    "PROVIDER_QUOTA_EXCEEDED": "agent.error.provider.quota",
+    "PROVIDER_AUTH_FAILED": "agent.error.provider.auth",
+    "PROVIDER_NOT_REQUESTED": "agent.error.provider.not_requested",
+}
+#: a service's own label (core/geo) → its name in words, where the catalogs have one; other labels are names
+_SERVICE_KEYS = {"AMap": "common.provider.short.amap", "AMap MCP": "common.provider.short.amap_mcp"}
+
+
+def seconds_words(seconds: float) -> str:
+    """A wait as a person reads it: whole seconds from 1 s up (7.99936 → 8), one decimal below."""
+    return str(round(seconds)) if seconds >= 1 else f"{seconds:.1f}"
+
+
+def input_error_sentence(details: object, message: str, lang: Lang) -> str:
+    """Bad input in words: by the reader's reason and facts when it gave them; else the error's own message in
+    English, and in Chinese the general request to correct it (its English message is never put in Chinese)."""
+    facts = dict(details) if isinstance(details, dict) else {}
+    key = _INPUT_KEYS.get(str(facts.pop("reason", "")))
+    if key is not None:
+        return t(key, lang, **facts)
+    return t("agent.error.invalid_input", lang, message=message) if lang == "en" else t("agent.error.input.other", lang)
+
+
+def provider_failure_clause(facts: dict[str, object], lang: Lang) -> str:
+    """A map service's failure as a clause (``facts``: its ``cause`` code, the ``service`` label and, for a timeout,
+    ``timeout_s``): the service by its name in ``lang``, the wait rounded; "" when the cause is no service's."""
+    key = _PROVIDER_KEYS.get(str(facts.get("cause", "")))
+    if key is None:
+        return ""
+    label = str(facts.get("service") or "")
+    service = t(_SERVICE_KEYS[label], lang) if label in _SERVICE_KEYS else label or t("agent.error.map_service", lang)
+    waited = facts.get("timeout_s")
+    if key == _PROVIDER_KEYS["PROVIDER_TIMEOUT"] and not isinstance(waited, int | float):
+        key = "agent.error.provider.late"  # a wait not stated is not guessed
+    seconds = seconds_words(float(waited)) if isinstance(waited, int | float) else ""
+    return t(key, lang, service=service, seconds=seconds)
+
+
+def tool_error_sentence(details: object, message: str, lang: Lang) -> str:
+    """A failed step in words: a map service's failure by its code and facts; any other in English by its message,
+    in Chinese by the general sentence (an English message is never put in a Chinese answer)."""
+    clause = provider_failure_clause(dict(details) if isinstance(details, dict) else {}, lang)
+    if clause:
+        return t("agent.error.provider_failed", lang, clause=clause)
+    return t("agent.error.tool_failed", lang, message=message) if lang == "en" else t("agent.error.tool_other", lang)
+
+
+def fetch_failed_sentence(http_status: int | None, lang: Lang) -> str:
+    """A page that could not be read: with the site's HTTP status when it gave one."""
+    if http_status is not None:
+        return t("agent.browse.fetch_failed_status", lang, status=http_status)
+    return t("agent.browse.fetch_failed_plain", lang)

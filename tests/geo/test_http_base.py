@@ -61,7 +61,7 @@ def test_transport_failures_name_the_endpoint_and_never_the_secret(caplog):
         service(refuse).get_json("/v1/x", {"key": SECRET})
     with pytest.raises(ProviderTimeout) as late:
         service(slow, timeout_s=2.5).get_json("/v1/x", {"key": SECRET})
-    assert "2.5 s" in late.value.message and late.value.details == {"endpoint": "/v1/x"}
+    assert "2.5 s" in late.value.message and late.value.details == {"endpoint": "/v1/x", "timeout_s": 2.5}
     for exc in (down.value, late.value):
         assert SECRET not in str(exc) and exc.__cause__ is None  # no chained exception carries the URL
     assert SECRET not in caplog.text

@@ -187,3 +187,16 @@ def test_the_gazetteer_gives_each_place_its_whole_and_its_parts(shanghai):
     assert (t1.parts, t1.parent) == ((), "sh-pvg")
     bund = shanghai.detail("sh-bund")
     assert (bund.parts, bund.parent) == ((), None)
+
+
+@pytest.mark.parametrize("text", ["浦东机场", "Pudong Airport", "PVG"])
+def test_the_plans_english_warnings_name_the_terminals_by_their_english_names(shanghai, text):
+    from core.models.route import RoutePlanRequest
+    from core.route.planner import plan_route
+
+    request = RoutePlanRequest(origin_mode="fixed", origin_address="人民广场", stops=[{"address": "外滩"}],
+                               destination_address=text)  # fmt: skip
+    result = plan_route(request, provider=shanghai, settings=get_settings())
+    parts = [w for w in result.warnings if "a place of 2 parts" in w]
+    assert parts, result.warnings
+    assert "Shanghai Pudong International Airport Terminal 1" in parts[0] and "航站楼" not in parts[0]

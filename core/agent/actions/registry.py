@@ -138,7 +138,10 @@ class ActionRegistry:
             raise
         except OmniError as exc:
             ok, code = False, exc.code
-            raise ActionError(f"{name}: {exc.message}", field=exc.field, details={"cause": exc.code}) from exc
+            facts = exc.details if isinstance(exc.details, dict) else {}
+            raise ActionError(  # the cause's code and facts, for the answer's words (never its English message)
+                f"{name}: {exc.message}", field=exc.field, details={**facts, "cause": exc.code}
+            ) from exc
         except Exception as exc:
             ok, code = False, "TOOL_CALL_FAILED"
             raise ActionError(f"{name}: {type(exc).__name__}: {exc}", field=name) from exc

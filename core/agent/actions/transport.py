@@ -72,7 +72,10 @@ class WeatherOut(BaseModel):
     source: str | None = None
     forecast: dict[str, Any] | None = None
     reason: str | None = None  # NO_WEATHER_SOURCE | NO_FORECAST_FOR_DATE | WEATHER_SERVICE_FAILED
-    detail: str | None = None
+    detail: str | None = None  # the service's own note (the evidence's; never put in an answer)
+    failure: dict[str, str | float] = Field(
+        default_factory=dict, description="WEATHER_SERVICE_FAILED: its cause code, the service, the seconds waited"
+    )
 
 
 def _travel_time(inp: TravelTimeIn, state: AgentState, ctx: AgentContext) -> TravelTimeOut:
@@ -144,7 +147,14 @@ def _weather(inp: WeatherIn, state: AgentState, ctx: AgentContext) -> WeatherOut
     try:
         data = ctx.provider.weather(inp.adcode or inp.city, day=inp.date)
     except ProviderError as exc:
-        return WeatherOut(available=False, reason="WEATHER_SERVICE_FAILED", detail=exc.message)
+        facts = exc.details if isinstance(exc.details, dict) else {}
+        failure = {k: v for k, v in facts.items() if k in ("service", "timeout_s") and isinstance(v, str | int | float)}
+        return WeatherOut(
+            available=False,
+            reason="WEATHER_SERVICE_FAILED",
+            detail=exc.message,
+            failure={**failure, "cause": exc.code},
+        )
     if not data:
         return WeatherOut(available=False, reason="NO_FORECAST_FOR_DATE")
     forecast = data.model_dump(mode="json", exclude_none=True)

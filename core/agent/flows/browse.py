@@ -8,13 +8,13 @@ import re
 from core.agent import fastpath, gates, venue_sites
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
-from core.agent.browse import BrowseBlocked, BrowseEvidence
+from core.agent.browse import BrowseBlocked, BrowseEvidence, parse_web_url
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_CONSENT, act, issue_dry_run
 from core.agent.trip_request import mentioned_places
 from core.agent.when import resolve_day
-from core.i18n import Lang, join_words, t
+from core.i18n import Lang, guess_lang, join_words, t
 from core.models.agent import (
     AgentState,
     NextStep,
@@ -41,6 +41,19 @@ def _ask_consent(state: AgentState, ctx: AgentContext, lang: Lang) -> None:
     ]
     log_decision(state, action="gate.consent", reason_code="BROWSER_CONSENT_REQUIRED", policy_id=POLICY_CONSENT)
     ctx.report("awaiting_consent")
+
+
+_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def _not_allowed_lines(blocked: BrowseBlocked, ctx: AgentContext, lang: Lang) -> list[str]:
+    """The refusal, naming exactly what was not allowed (the host, or host:port when the port is why); for the demo
+    venue sites' own port on this computer, how to start or allow them."""
+    lines = [t("agent.browse.not_allowed", lang, site=blocked.refused or blocked.url)]
+    target = parse_web_url(blocked.url)
+    if target is not None and target.host in _LOOPBACK and target.port == ctx.settings.venues_port:
+        lines.append(t("agent.browse.demo_sites_off", lang, port=target.port))
+    return lines
 
 
 def _page_to_read(state: AgentState, ctx: AgentContext) -> tuple[str | None, VenueSite | None]:
@@ -70,7 +83,10 @@ def _page_sentence(ev: BrowseEvidence, site: VenueSite | None, lang: Lang) -> st
     """What the page says, in one sentence: its offers, else its availability and price; with its cancellation
     terms and the site by its name."""
     # the page's own sentence, its full stop left to the reply's
-    cancel = (ev.cancellation_policy or "").rstrip("。.．") or t("agent.browse.not_stated", lang)
+    cancel = (ev.cancellation_policy or "").rstrip("。.．")
+    if cancel and guess_lang(cancel, default=lang) != lang:  # quoted as the site wrote it, and said to be so
+        cancel = t("agent.browse.quoted", lang, text=cancel)
+    cancel = cancel or t("agent.browse.not_stated", lang)
     site_name = re.sub(r"^https?://([^/]+).*$", r"\1", ev.url)  # the source by its name: no link in a reply
     if ev.offers:
         venue = (site.name.get(lang) or site.name["zh"]) if site is not None else (ev.title or site_name)
@@ -199,7 +215,7 @@ def _browse_blocked(
     elif blocked.blocked_type == "NOT_ALLOWLISTED":
         state.result.status = "FAILED"
         state.result.error_code = "BROWSER_DOMAIN_NOT_ALLOWED"
-        state.result.explanations = [t("agent.browse.not_allowed", lang, site=blocked.domain)]
+        state.result.explanations = _not_allowed_lines(blocked, ctx, lang)
         state.result.next_steps = [_KNOWLEDGE_BASE]
     elif blocked.blocked_type == "BUDGET":
         state.result.status = "TIMEOUT"
@@ -209,7 +225,7 @@ def _browse_blocked(
     else:
         state.result.status = "FAILED"
         state.result.error_code = "TOOL_CALL_FAILED"
-        state.result.explanations = [t("agent.browse.fetch_failed", lang, detail=blocked.detail)]
+        state.result.explanations = [agent_words.fetch_failed_sentence(blocked.http_status, lang)]
         state.result.next_steps = [_KNOWLEDGE_BASE]
     log_decision(
         state,

@@ -55,7 +55,9 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             "sunset": a.get("sunset"),
         },
     )
-    state.result.explanations = words.branch_lines(cond, branches, fastpath.state_lang(state), city=pack.city)
+    state.result.explanations = words.branch_lines(
+        cond, branches, fastpath.state_lang(state), city=words.city_name(pack, fastpath.state_lang(state))
+    )
     state.result.status, state.result.error_code = branch_outcome(a, b)
     open_branches = sum(1 for br in branches if br["feasible"] is None)
     if open_branches:

@@ -85,6 +85,8 @@ def forget(said: Said, state: AgentState, ctx: AgentContext) -> None:
         rules, episodes = memory.forget_all(user)
         conversations = ConversationStore(database=ctx.database, clock=lambda: ctx.now).forget_all(user)
         consents = ctx.store.forget_browse_consents(user) if ctx.store is not None else 0
+        if ctx.store is not None:
+            ctx.store.forget_conversation_langs(user)  # a conversation forgotten leaves no language of it behind
         state.result.explanations = [words.forgot_all_sentence(lang)]
         facts: dict[str, object] = {
             "all": True,
