@@ -48,6 +48,7 @@ from core.agent.lexicon import (
     WALKING,
     WEATHER,
 )
+from core.agent.nearby import asks_nearby
 from core.i18n import Lang
 from core.phrases.clock import find_clocks
 from core.phrases.dates import find_days, mask_days
@@ -111,6 +112,7 @@ class Features:
     has_city: bool = False
     save: bool = False
     walking: bool = False
+    nearby: bool = False  # asks for a kind of place near a place ("外滩附近有素食餐厅吗")
 
     @property
     def high_risk(self) -> bool:
@@ -201,6 +203,7 @@ def extract_features(message: str) -> Features:
             if a and b and a != b:
                 f.from_to = (a, b)
                 break
+    f.nearby = asks_nearby(text)
     f.fact_query = bool(FACT_QUERY.search(text))
     f.realtime = _count(REALTIME, text)
     f.availability = _count(AVAILABILITY, text)
@@ -226,6 +229,7 @@ def extract_features(message: str) -> Features:
     f.has_party = bool(PARTY.search(text)) or find_party(text) is not None
     f.has_budget = bool(BUDGET.search(text))
     f.has_city = bool(CITY.search(text))
+    f.fact_query = f.fact_query or (f.nearby and not f.planning)
     f.save = bool(SAVE.search(text))
     f.walking = bool(WALKING.search(text))
     return f
