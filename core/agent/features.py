@@ -213,6 +213,8 @@ def extract_features(message: str) -> Features:
     count = find_day_count(undated)  # core.phrases.trip: 两天, 三日游, 2-day, one-day, a weekend trip
     if count is not None:
         f.days = count.days
+        # a trip's length said ("a day in Helsinki", "Seoul, 2 days", "a family day out") asks for a plan
+        f.planning = max(f.planning, 1)
     low = text.lower()
     for i, rx in enumerate(CONDITIONAL):
         # The two "X, otherwise Y" patterns are lazy from the start: on a long message without the

@@ -2,7 +2,7 @@
 (core.agent.trip_request) and the slot benchmark.
 
 - ``find_day_count``: how many days — 两天, 3天2夜, 三日游, 五日行, 2-day, 3 days, one-day, a day trip, a weekend trip
-  (2). Not counts: 第一天 (a day of the trip), 明天/今天, 每天, 这两天 (these days), 两天后 (a date), 3日 (a date).
+  (2), a day in …, a full day of …. Not counts: 第一天 (a day of the trip), 明天/今天, 每天, 这两天 (these days), 两天后 (a date), 3日 (a date).
 - ``find_day_assignments``: the parts of the text said for one day — "第一天外滩和豫园，第二天迪士尼", "D1：…", "day 1:
   the Bund; day 2 …", "first day …", "on the second day we …", "the Bund and Yu Garden on day 1", "外滩放第一天",
   最后一天 / the last day (``last``). Each assignment's span is the words that belong to the day (the caller finds
@@ -72,7 +72,8 @@ _COUNTS = [
         rf"(?<![第每明今后前这那当昨0-9一二两三四五六七八九十])(?P<n>{_ZN})\s*(?:个)?(?:整)?天(?!后|前|之后|以后|之前|以前|内)",
         rf"(?<![第每0-9一二两三四五六七八九十])(?P<n>{_ZN})\s*日(?=游|行|之旅|自由行|深度游|行程)",
         rf"(?<![a-z0-9])(?P<n>{_EN})[-\s]?days?(?![a-z])(?!\s*(?:ago|later|from now|before|after))",
-        r"(?<![a-z])(?P<one>(?:a\s+)?day[-\s]trip|day\s+out)(?![a-z])",
+        r"(?<![a-z])(?P<one>(?:a\s+)?day[-\s]trip|day\s+out|(?:a|one)\s+(?:full\s+|whole\s+)?day"
+        r"(?=\s+(?:in|at|around|of|exploring|sightseeing|touring|walking|seeing)\b))(?![a-z])",
         r"(?P<we>weekend\s+(?:trip|getaway|break|in)|周末(?:游|行程|两天|出游|旅行|玩)|一个周末)",
     )
 ]
