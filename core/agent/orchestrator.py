@@ -238,7 +238,7 @@ def _dispatch(
     else:
         memory_flow.recall(state, ctx)
         run_plan(decision, state, ctx, registry)
-        keep_plan_as_draft(state, ctx)  # the next edit ("把外滩删掉") edits this plan
+        keep_plan_as_draft(state, ctx, registry)  # the next edit ("把外滩删掉") edits this plan
     return system_mode, remembered
 
 

@@ -51,10 +51,9 @@ def _sentences(
 ) -> list[str]:
     pack = ctx.provider.region
     anchor = name_of(ask.anchor)
-    kind = words.t(f"agent.kb.kind.{ask.kind}", lang)
     if not ask.places:
         state.result.next_steps.append(NextStep(code="ask_otherwise"))
-        return [words.t("agent.kb.nearby_none", lang, anchor=anchor, kind=kind, km=f"{NEAR_M / 1000:g}")]
+        return [words.nearby_none(anchor, ask.kind, NEAR_M / 1000, lang)]
     lines = []
     for place_id, metres in ask.places:
         place = pack.place_by_id(place_id)
@@ -76,7 +75,5 @@ def _sentences(
                 "near": ask.anchor,
             }
         )
-        where = words.t("agent.kb.nearby_distance", lang, place=hit["name"], anchor=anchor, metres=f"{metres:.0f}")
-        lines.append(describe({**hit, "name": where}))
-    head = words.t("agent.kb.nearby_head", lang, anchor=anchor, kind=kind)
-    return [head + words.join_words(lines, lang, sep="clauses")]
+        lines.append(describe({**hit, "name": words.nearby_place(hit["name"], anchor, metres, lang)}))
+    return [words.nearby_head(anchor, ask.kind, lang) + words.join_words(lines, lang, sep="clauses")]
