@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.features import cn_number, normalize_message, strip_negated
-from core.agent.flows.nearby import nearby_answer
+from core.agent.nearby_answer import nearby_answer
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.when import resolve_day, sun_times
