@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.features import cn_number, normalize_message, strip_negated
+from core.agent.nearby_answer import nearby_answer
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
 from core.agent.when import resolve_day, sun_times
@@ -488,6 +489,12 @@ def describe_poi(p: dict[str, Any], *, lang: Lang, focus: str | None = None) -> 
 
 def _rag(decision: RouterDecision, state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
     lang = state_lang(state)
+    pack = ctx.provider.region
+    near = nearby_answer(state, ctx, lang, anchors=_asked_places(state.user_input, ctx),
+                         describe=lambda h: describe_poi(h, lang=lang),
+                         name_of=lambda pid: _name_in(pack, {"place_id": pid}, lang))  # fmt: skip
+    if near is not None:  # "外滩附近有素食餐厅吗": the places of that kind near it, never the landmark
+        return _set(state, "OK", *near)
     out = registry.call(ActionName.PLACES_SEARCH_KNOWLEDGE, {"query": state.user_input, "k": 5}, state=state, ctx=ctx)
     log_decision(
         state,

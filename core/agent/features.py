@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from datetime import date
 
 from core.agent.lexicon import (
     AVAILABILITY,
     BOOKING,
     BOOKING_QUESTION,
+    BOOKING_VERB,
     BROWSER,
     BUDGET,
     BULK_WRITE,
@@ -46,9 +48,15 @@ from core.agent.lexicon import (
     WALKING,
     WEATHER,
 )
+from core.agent.nearby import asks_nearby
 from core.i18n import Lang
+from core.phrases.clock import find_clocks
+from core.phrases.dates import find_days, mask_days
 from core.phrases.party import find_party
 from core.phrases.trip import find_day_count
+
+#: where a date phrase is does not depend on the day it means (core.phrases.dates reads it against any day)
+_ANY_DAY = date(2028, 1, 3)
 
 
 def strip_negated(text: str) -> str:
@@ -104,6 +112,7 @@ class Features:
     has_city: bool = False
     save: bool = False
     walking: bool = False
+    nearby: bool = False  # asks for a kind of place near a place ("外滩附近有素食餐厅吗")
 
     @property
     def high_risk(self) -> bool:
@@ -146,6 +155,17 @@ def _count(rx: re.Pattern[str], text: str) -> int:
     return sum(1 for _ in rx.finditer(text))
 
 
+def _asks_to_book(text: str) -> bool:
+    """A booking verb of the strict list, or any booking verb with at least two of a day, a time and a party beside
+    it: "明天19:00订绿波廊，两个人", "a table for 2 at … on Saturday, 12:00"."""
+    if BOOKING.search(text):
+        return True
+    if not BOOKING_VERB.search(text):
+        return False
+    slots = (bool(find_days(text, today=_ANY_DAY)), bool(find_clocks(text)), find_party(text) is not None)
+    return sum(slots) >= 2
+
+
 def extract_features(message: str) -> Features:
     text = normalize_message(message)
     f = Features(text=text)
@@ -158,7 +178,7 @@ def extract_features(message: str) -> Features:
     f.list_bookings = bool(LIST_BOOKINGS.search(act))
     # "取消…的预订" and "我的预订有哪些" name a booking without asking for one: only the rest can ask to book
     rest = LIST_BOOKINGS.sub(" ", CANCEL_BOOKING.sub(" ", act))
-    f.booking = bool(BOOKING.search(rest)) and not BOOKING_QUESTION.search(rest)
+    f.booking = _asks_to_book(rest) and not BOOKING_QUESTION.search(rest)
     f.bulk_write = bool(BULK_WRITE.search(act))
     ops = []
     for name, rx in (
@@ -183,13 +203,18 @@ def extract_features(message: str) -> Features:
             if a and b and a != b:
                 f.from_to = (a, b)
                 break
+    f.nearby = asks_nearby(text)
     f.fact_query = bool(FACT_QUERY.search(text))
     f.realtime = _count(REALTIME, text)
     f.availability = _count(AVAILABILITY, text)
-    f.planning = _count(PLANNING, text)
-    count = find_day_count(text)  # core.phrases.trip: 两天, 三日游, 2-day, one-day, a weekend trip
+    # "10天后" / "in 6 days" name a date, never a trip's length: planning words and the day count skip them
+    undated = mask_days(text, kinds=("in_days",))
+    f.planning = _count(PLANNING, undated)
+    count = find_day_count(undated)  # core.phrases.trip: 两天, 三日游, 2-day, one-day, a weekend trip
     if count is not None:
         f.days = count.days
+        # a trip's length said ("a day in Helsinki", "Seoul, 2 days", "a family day out") asks for a plan
+        f.planning = max(f.planning, 1)
     low = text.lower()
     for i, rx in enumerate(CONDITIONAL):
         # The two "X, otherwise Y" patterns are lazy from the start: on a long message without the
@@ -202,10 +227,11 @@ def extract_features(message: str) -> Features:
             break
     f.constraints = _count(CONSTRAINT_MARKERS, text) + text.count("、") // 2
     f.pronouns = _count(PRONOUNS, text)
-    f.has_date = bool(DATE.search(text))
+    f.has_date = bool(DATE.search(text)) or bool(find_days(text, today=_ANY_DAY))
     f.has_party = bool(PARTY.search(text)) or find_party(text) is not None
     f.has_budget = bool(BUDGET.search(text))
     f.has_city = bool(CITY.search(text))
+    f.fact_query = f.fact_query or (f.nearby and not f.planning)
     f.save = bool(SAVE.search(text))
     f.walking = bool(WALKING.search(text))
     return f

@@ -58,6 +58,17 @@ BOOKING = _rx(
 )
 
 
+#: a booking verb said anywhere in a message ("明天19:00订绿波廊", "a table for two at …", "帮忙订一下"): a booking
+#: only with at least two of a day, a time and a party beside it (core.agent.features); alone it may be a question
+BOOKING_VERB = _rx(
+    r"(?<!修|装|签|预|选|制|拟|审|增|删)订(?!单|阅|正|制|金|购|婚|立|货|做|户|书|票价)",
+    r"(预订|预定|预约|订座|订位|订桌)",
+    r"\b(book|booking|reserve|reservation)\b",
+    r"\b(get|grab|have|want|need|like)\s+(us\s+|me\s+)?a\s+table\b",
+    r"\btable\s+for\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten|us)\b",
+)
+
+
 # "Can I still book …?" / "还能订到吗" asks about availability; it is not a request to book.
 BOOKING_QUESTION = _rx(
     r"(能|可以|还能|订得)到",

@@ -25,6 +25,7 @@ from core.agent.flows.browse import run_browse
 from core.agent.flows.commit import run_commit_request
 from core.agent.flows.conditional import run_conditional
 from core.agent.flows.confirm import run_confirmation
+from core.agent.flows.plan_draft import keep_plan_as_draft
 from core.agent.flows.reservations import run_reservation
 from core.agent.language import conversation_lang, keep_conversation_lang
 from core.agent.loop import run_react_loop
@@ -265,6 +266,7 @@ def _dispatch(
     else:
         memory_flow.recall(state, ctx)
         run_react_loop(decision, state, ctx, registry)
+        keep_plan_as_draft(state, ctx, registry)  # the next edit ("把外滩删掉") edits this plan
     return system_mode, remembered
 
 

@@ -37,7 +37,14 @@ SIGHTSEEING = ("landmark", "museum", "park", "temple", "shopping", "theatre", "f
 
 PREFERENCE_TAGS = [
     (re.compile(r"冷门|小众|人少|安静|hidden gem|off the beaten|quiet", re.I), ("quiet", "local_favourite")),
-    (re.compile(r"亲子|带孩子|小孩|儿童|kids?|family", re.I), ("kid_friendly",)),
+    (
+        re.compile(
+            r"亲子|带孩子|小孩|孩子|儿童|女儿|儿子|宝宝|\bkids?\b|family|\bchild(ren)?\b|\bson\b|\bdaughter\b", re.I
+        ),
+        ("kid_friendly",),
+    ),
+    (re.compile(r"科学|科技|\bscience\b", re.I), ("science",)),
+    (re.compile(r"大自然|自然|\bnature\b|\boutdoors?\b", re.I), ("nature",)),
     (re.compile(r"雨天|下雨|室内|rain|indoor", re.I), ("rainy_day_ok", "indoor")),
     (re.compile(r"夜景|晚上|night", re.I), ("night_view",)),
     (re.compile(r"免费|省钱|便宜|free|cheap|budget", re.I), ("free", "budget")),
@@ -45,6 +52,26 @@ PREFERENCE_TAGS = [
     (re.compile(r"艺术|美术|art", re.I), ("art",)),
     (re.compile(r"博物馆|museum", re.I), ("museum",)),
 ]
+
+
+#: interests no tag of the packs says, read from the places' own names and aliases: (what the message says, what a
+#: place's name says). A child who loves animals wants the zoo, the aquarium and the wildlife park.
+INTEREST_NAMES = [
+    (
+        re.compile(
+            r"动物|野生|海洋生物|水族|企鹅|熊猫|海豚|鲨鱼|\banimals?\b|\bwildlife\b|\bzoos?\b|\baquariums?\b"
+            r"|\bsea (creatures|life|animals)\b|\bmarine\b|\bpenguins?\b|\bpandas?\b|\bdolphins?\b|\bsharks?\b",
+            re.I,
+        ),
+        re.compile(r"动物|水族|海洋|海底|\bzoo|aquarium|wildlife|safari|\bocean|marine|sea ?life", re.I),
+    ),
+]
+
+
+def interest_fit(place: RegionPlace, text: str) -> int:
+    """How many of the interests ``text`` says no tag covers the place's names and aliases speak to."""
+    names = " ".join([place.name_zh, place.name_en, *place.aliases])
+    return sum(1 for said, named in INTEREST_NAMES if said.search(text) and named.search(names))
 
 
 PLACES_PER_DAY = 3
@@ -198,7 +225,7 @@ def suggest_places(
         return est.minutes if est is not None else 0
 
     def key(p: RegionPlace) -> tuple[int, int, int, float, str]:
-        match = sum(1 for t in tags if t in p.tags)
+        match = sum(1 for t in tags if t in p.tags) + 2 * interest_fit(p, text)  # an interest named outranks a tag
         needs = int(bool({"wheelchair", "stroller"} & codes) and "accessible" not in p.tags) + int(
             "kids_under_6" in codes and "kid_friendly" not in p.tags
         )
@@ -215,7 +242,9 @@ def matches_preferences(pack: RegionPack, place_id: str, text: str) -> bool:
     place = pack.place_by_id(place_id)
     if place is None:
         return False
-    if not tags and not cats:
+    if interest_fit(place, text):
+        return True
+    if not tags and not cats and not any(said.search(text) for said, _ in INTEREST_NAMES):
         return True
     return bool(set(tags) & set(place.tags)) or place.category in cats
 

@@ -6,7 +6,10 @@ its kind; ``first_day`` is the first of them. The text is matched as given (case
 so full-width letters match). What is read, against ``today``:
 
 - relative days: 今天/今日/今早/今晚/今儿/today/tonight/this morning … (today), 明天/明日/明早/明晚/明儿/tomorrow (+1),
-  后天/the day after tomorrow (+2), 大后天/in three days (+3);
+  后天/the day after tomorrow (+2), 大后天 (+3);
+- days or weeks from today (``in_days``): 10天后, 三天以后, 5日之后, 两周后, 一个星期以后, in 6 days, in two weeks,
+  4 days later, five days from now, a week from today (a count of days said without 后/later/from now, 3天, is a
+  trip's length, never a date);
 - weekdays: a bare one (周六, 星期天, 礼拜三, Saturday, on Saturday) is the coming one, today when today is that day
   (``assumed``); 这周六/本周六/this Saturday is that day of this week (past when this week's has gone by); 下周六/下个周六
   /next Saturday is that day of next week, 下下周六 the week after; 上周六/last Saturday that day of last week;
@@ -23,11 +26,12 @@ that only look like dates are no phrase: 5号线, 3号楼, 3日游, 12.5公里, 
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal
 
-DayKind = Literal["relative", "weekday", "weekend", "date", "month_day", "day_of_month"]
+DayKind = Literal["relative", "in_days", "weekday", "weekend", "date", "month_day", "day_of_month"]
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,7 @@ class DayPhrase:
 
 # ---- words --------------------------------------------------------------------------------------------------------
 RELATIVE_DAYS: list[tuple[str, int]] = [
-    (r"大后天|in three days", 3),
+    (r"大后天", 3),
     (r"后天|the day after tomorrow|day after tomorrow", 2),
     (r"明天|明日|明早|明晚|明儿|tomm?orr?ow|tmrw", 1),
     (r"今天|今日|今早|今晚|今儿|today|tonight|this morning|this afternoon|this evening", 0),
@@ -79,6 +83,10 @@ _NOT_AFTER_DAY_NUMBER = (
     r"(?!\d|\s*(?:线|楼|门|口|馆|房|桌|位|店|座|厅|车|站|院|机|床|码|室|柜|包|窗|游|内|行|票|元|次))"
 )
 _PREFIX_ZH = r"这个|这|本|下下个?|下个|下|上个|上"
+_EN_COUNT = {w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())}
+_EN_N = rf"\d{{1,3}}|a|an|{'|'.join(_EN_COUNT)}"
+#: the unit of a count of days or weeks: its days
+_UNIT_DAYS = {"天": 1, "日": 1, "周": 7, "星期": 7, "礼拜": 7, "day": 1, "days": 1, "week": 7, "weeks": 7}
 _PREFIX_EN = r"this coming|this|next|coming|last|on"
 #: a clock word just before "10-12" makes it hours, not a date
 _CLOCK_BEFORE = re.compile(r"(?:上午|下午|中午|晚上|早上|傍晚|from|between|at)\s*$", re.I)
@@ -93,6 +101,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ("md_num", rf"(?<![\d.:/¥$￥-])(\d{{1,2}})[./](\d{{1,2}}){_NOT_AFTER_MONTH_DAY}"),
         ("md_dash", rf"(?<![\d.:/¥$￥~～-])(\d{{2}})-(\d{{2}}){_NOT_AFTER_MONTH_DAY}"),
         ("rel", "|".join(f"(?P<r{n}>{words})" for words, n in RELATIVE_DAYS)),
+        ("in_zh", rf"(?<![第每\d{_CN}])(\d{{1,3}}|[{_CN}]{{1,3}})\s*个?\s*(天|日|周|星期|礼拜)\s*(?:以后|之后|后)"),
+        ("in_en", rf"in\s+({_EN_N})\s+(days?|weeks?)(?:'?\s*time)?(?![a-z])"),
+        ("in_en", rf"({_EN_N})\s+(days?|weeks?)\s+(?:later|from\s+(?:now|today))"),
         ("wd_zh", rf"({_PREFIX_ZH})?\s*(?:周|星期|礼拜)([一二三四五六日天])"),
         ("wd_en", rf"(?:({_PREFIX_EN})\s+)?({'|'.join(EN_WEEKDAYS)})"),
         ("we", rf"(?:({_PREFIX_ZH}|{_PREFIX_EN})\s*)?(?:the\s+)?(?:周末|weekend)"),
@@ -131,11 +142,13 @@ def first_day(text: str, *, today: date) -> DayPhrase | None:
 _ANY_DAY = date(2028, 1, 3)
 
 
-def mask_days(text: str, *, fill: str = " ") -> str:
-    """``text`` with every day phrase blanked (one ``fill`` per character), for readers of what else it says."""
+def mask_days(text: str, *, fill: str = " ", kinds: Container[DayKind] | None = None) -> str:
+    """``text`` with every day phrase (of ``kinds``, when given) blanked (one ``fill`` per character), for readers of
+    what else it says."""
     chars = list(text)
     for p in find_days(text, today=_ANY_DAY):
-        chars[p.start : p.end] = fill * (p.end - p.start)
+        if kinds is None or p.kind in kinds:
+            chars[p.start : p.end] = fill * (p.end - p.start)
     return "".join(chars)
 
 
@@ -149,6 +162,11 @@ def _read(kind: str, m: re.Match[str], text: str, today: date) -> DayPhrase | No
         return DayPhrase(day=day, start=start, end=end, text=said, kind=what, assumed=assumed)
 
     g = m.groups()
+    if kind in ("in_zh", "in_en"):
+        count = _int(g[0]) if kind == "in_zh" else _en_count(g[0])
+        if count is None:
+            return None
+        return phrase(today + timedelta(days=count * _UNIT_DAYS[g[1].lower()]), "in_days")
     if kind == "rel":
         n = next(RELATIVE_DAYS[i][1] for i, v in enumerate(g) if v is not None)
         return phrase(today + timedelta(days=n), "relative")
@@ -203,6 +221,14 @@ def _read(kind: str, m: re.Match[str], text: str, today: date) -> DayPhrase | No
     if day is None or not 1 <= day <= 31:
         return None if kind in ("md_num", "md_dash") else phrase(None, "month_day")
     return phrase(_month_day(month, day, today), "month_day")
+
+
+def _en_count(token: str) -> int | None:
+    """'6' -> 6, 'six' -> 6, 'a'/'an' -> 1."""
+    token = token.lower()
+    if token.isdigit():
+        return int(token)
+    return 1 if token in ("a", "an") else _EN_COUNT.get(token)
 
 
 def _int(token: str) -> int | None:

@@ -2,11 +2,12 @@
 (core.agent.trip_request) and the slot benchmark.
 
 - ``find_day_count``: how many days — 两天, 3天2夜, 三日游, 五日行, 2-day, 3 days, one-day, a day trip, a weekend trip
-  (2). Not counts: 第一天 (a day of the trip), 明天/今天, 每天, 这两天 (these days), 两天后 (a date), 3日 (a date).
+  (2), a day in …, a full day of …. Not counts: 第一天 (a day of the trip), 明天/今天, 每天, 这两天 (these days),
+  两天后 (a date), 3日 (a date).
 - ``find_day_assignments``: the parts of the text said for one day — "第一天外滩和豫园，第二天迪士尼", "D1：…", "day 1:
   the Bund; day 2 …", "first day …", "on the second day we …", "the Bund and Yu Garden on day 1", "外滩放第一天",
-  最后一天 / the last day (``last``). Each assignment's span is the words that belong to the day (the caller finds
-  the places in them).
+  最后一天 / the last day (``last``), 次日 / the next day (the day after the one said before), "… on the third".
+  Each assignment's span is the words that belong to the day (the caller finds the places in them).
 - ``find_start``: where the days start — 从酒店出发, 从人民广场出发, 住在静安寺附近, starting from People's Square,
   staying at the Peace Hotel, from our hotel. ``name_span`` is the place as said (empty for "the hotel").
 
@@ -72,13 +73,22 @@ _COUNTS = [
         rf"(?<![第每明今后前这那当昨0-9一二两三四五六七八九十])(?P<n>{_ZN})\s*(?:个)?(?:整)?天(?!后|前|之后|以后|之前|以前|内)",
         rf"(?<![第每0-9一二两三四五六七八九十])(?P<n>{_ZN})\s*日(?=游|行|之旅|自由行|深度游|行程)",
         rf"(?<![a-z0-9])(?P<n>{_EN})[-\s]?days?(?![a-z])(?!\s*(?:ago|later|from now|before|after))",
-        r"(?<![a-z])(?P<one>(?:a\s+)?day[-\s]trip|day\s+out)(?![a-z])",
+        r"(?<![a-z])(?P<one>(?:a\s+)?day[-\s]trip|day\s+out|(?:a|one)\s+(?:full\s+|whole\s+)?day"
+        r"(?=\s+(?:in|at|around|of|exploring|sightseeing|touring|walking|seeing)\b))(?![a-z])",
         r"(?P<we>weekend\s+(?:trip|getaway|break|in)|周末(?:游|行程|两天|出游|旅行|玩)|一个周末)",
     )
 ]
 
-_MARK_ZH = rf"第\s*(?P<zn>{_ZN})\s*[天日]|(?P<zfirst>头一天|首日)|(?P<zlast>最后一天|最后1天)|(?<![a-z])[dD](?P<dn>[0-9]{{1,2}})(?![0-9a-z])"
-_MARK_EN = rf"(?<![a-z])(?:on\s+|for\s+)?(?:the\s+)?(?:day\s*(?P<en>{_EN})(?![a-z0-9])|(?P<ord>{_ORD_RX})\s+day|(?P<elast>last)\s+day)"
+_MARK_ZH = (
+    rf"第\s*(?P<zn>{_ZN})\s*[天日]|(?P<zfirst>头一天|首日)|(?P<zlast>最后一天|最后1天)|(?P<znext>次日|隔天|隔日|翌日)"
+    rf"|(?<![a-z])[dD](?P<dn>[0-9]{{1,2}})(?![0-9a-z])"
+)
+_MARK_EN = (
+    rf"(?<![a-z])(?:on\s+|for\s+)?(?:the\s+)?(?:day\s*(?P<en>{_EN})(?![a-z0-9])|(?P<ord>{_ORD_RX})\s+day|(?P<elast>last)\s+day"
+    r"|(?P<enext>(?:next|following)\s+day|day\s+after(?!\s+tomorrow)))"
+    # "… on the second day and the Bund on the third": an ordinal said bare, only after "on the" and before the end
+    rf"|(?<![a-z])on\s+the\s+(?P<obare>{_ORD_RX})(?=\s*(?:[,.;!?，。；]|$|and\b|then\b))"
+)
 _MARK = re.compile(rf"(?:{_MARK_ZH})|(?:{_MARK_EN})", re.I)
 #: after a marker: words that only introduce the day (第一天：, day 1 -, on the first day we'll see)
 _LEAD = re.compile(
@@ -140,6 +150,8 @@ def find_day_assignments(text: str) -> list[DayAssignment]:
     out: list[DayAssignment] = []
     for i, m in enumerate(marks):
         day, last = _day_of(m)
+        if m.group("znext") or m.group("enext"):  # 次日 / the next day: the day after the one said before it
+            day = (out[-1].day or 0) + 1 if out else 2
         if day is None and not last:
             continue
         prev_end = marks[i - 1].end() if i else 0
@@ -156,6 +168,8 @@ def find_day_assignments(text: str) -> list[DayAssignment]:
         else:
             lead = _LEAD.match(after)
             start, end = m.end() + (lead.end() if lead else 0), nxt
+            if next_trailing and clause:  # "day 2 Yu Garden, and Tianzifang on the last day": up to the clause end
+                end = m.end() + clause.start()
         out.append(DayAssignment(day=day, start=start, end=max(start, end), marker=m.group(0).strip(), last=last))
     return out
 
@@ -170,8 +184,8 @@ def _day_of(m: re.Match[str]) -> tuple[int | None, bool]:
         return int(g["dn"]), False
     if g.get("en"):
         return en_int(g["en"]) or _EN_EXTRA.get(g["en"].lower()), False
-    if g.get("ord"):
-        o = g["ord"].lower()
+    if g.get("ord") or g.get("obare"):
+        o = (g.get("ord") or g["obare"]).lower()
         return _ORD.get(o) or int(re.sub(r"\D", "", o)), False
     return (1, False) if g.get("zfirst") else (None, False)
 

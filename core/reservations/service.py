@@ -194,10 +194,19 @@ class ReservationService:
         return item
 
     # ---- the gates ----------------------------------------------------------------------------------
+    def in_venue_zone(self, request: ReservationRequest) -> ReservationRequest:
+        """The request with its date and time in the venue's zone, without an offset: ``12:00+08:00`` at a Shanghai
+        venue is its 12:00 slot, ``04:00Z`` the same; a time without an offset is the venue's already."""
+        if request.time.tzinfo is None or request.time.utcoffset() is None:
+            return request.model_copy(update={"time": request.time.replace(tzinfo=None)})
+        local = datetime.combine(request.date, request.time).astimezone(self.zone)
+        return request.model_copy(update={"date": local.date(), "time": local.time().replace(tzinfo=None)})
+
     def dry_run(self, user_id: str, request: ReservationRequest) -> DryRun:
         """Check the request against the venue's terms and quote it: the quote (status ``quoted``, under the id the
         reservation will have) and a single-use token bound to this user. Nothing is held and no reservation is
-        made; the confirmation does that."""
+        made; the confirmation does that. A time with an offset (12:00+08:00) is read in the venue's zone."""
+        request = self.in_venue_zone(request)
         item = self._item(request.item_id)
         terms = item.terms
         if request.time not in item.slots():

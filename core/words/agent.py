@@ -541,3 +541,18 @@ def fetch_failed_sentence(http_status: int | None, lang: Lang) -> str:
     if http_status is not None:
         return t("agent.browse.fetch_failed_status", lang, status=http_status)
     return t("agent.browse.fetch_failed_plain", lang)
+
+
+# --- nearby questions ("外滩附近有素食餐厅吗") ----------------------------------------------------------------------
+def nearby_head(anchor: str, kind: str, lang: Lang) -> str:
+    """The start of the answer: the kind of place near the anchor, and how near is measured."""
+    return t("agent.kb.nearby_head", lang, anchor=anchor, kind=t(f"agent.kb.kind.{kind}", lang))
+
+
+def nearby_none(anchor: str, kind: str, km: float, lang: Lang) -> str:
+    return t("agent.kb.nearby_none", lang, anchor=anchor, kind=t(f"agent.kb.kind.{kind}", lang), km=f"{km:g}")
+
+
+def nearby_place(place: str, anchor: str, metres: float, lang: Lang) -> str:
+    """A place's name with its straight-line distance from the anchor."""
+    return t("agent.kb.nearby_distance", lang, place=place, anchor=anchor, metres=f"{metres:.0f}")

@@ -91,3 +91,37 @@ def test_every_day_in_order_with_its_span() -> None:
 def test_case_is_ignored_and_the_longest_reading_wins() -> None:
     assert first_day("NEXT SATURDAY please", today=FRIDAY).text == "NEXT SATURDAY"  # type: ignore[union-attr]
     assert first_day("the day after tomorrow", today=FRIDAY).day == date(2026, 11, 29)  # type: ignore[union-attr]
+
+
+# ---- days or weeks from today (issue 31): a count with 后 / later / from now, or "in N days", is a date -----------
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("10天后去看看", "2026-12-07"),
+        ("三天以后的天气", "2026-11-30"),
+        ("5日之后", "2026-12-02"),
+        ("两周后出发", "2026-12-11"),
+        ("一个星期以后", "2026-12-04"),
+        ("in 6 days", "2026-12-03"),
+        ("in three days", "2026-11-30"),
+        ("in two weeks' time", "2026-12-11"),
+        ("in a week", "2026-12-04"),
+        ("four days later", "2026-12-01"),
+        ("9 days from now", "2026-12-06"),
+        ("a week from today", "2026-12-04"),
+    ],
+)
+def test_a_count_of_days_from_today_is_an_absolute_date(text: str, day: str) -> None:
+    phrase = first_day(text, today=FRIDAY)
+    assert phrase is not None and phrase.kind == "in_days" and phrase.day == date.fromisoformat(day)
+
+
+@pytest.mark.parametrize("text", ["3天行程", "玩五天", "第2天后去外滩", "a 4 days trip", "each 3 days", "每2天"])
+def test_a_count_of_days_without_later_is_no_date(text: str) -> None:
+    assert [p for p in find_days(text, today=FRIDAY) if p.kind == "in_days"] == []
+
+
+def test_only_the_kinds_asked_are_masked() -> None:
+    said = "明天订，10天后再去"
+    assert mask_days(said, kinds=("in_days",)) == "明天订，" + " " * 4 + "再去"
+    assert mask_days(said) == " " * 2 + "订，" + " " * 4 + "再去"

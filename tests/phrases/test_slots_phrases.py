@@ -123,6 +123,23 @@ def test_day_assignments_in_english_before_or_after_their_marker():
     assert _days("On the second day we will visit Disneyland.")[0][:2] == (2, False)
 
 
+def test_the_next_day_follows_the_day_said_before_it_and_a_bare_ordinal_ends_a_day():  # issue 31
+    assert _days("头一天去武康大楼，次日去静安寺，隔天去多伦路") == [
+        (1, False, "武康大楼"),
+        (2, False, "静安寺"),
+        (3, False, "多伦路"),
+    ]
+    assert _days("第二天豫园，翌日外滩") == [(2, False, "豫园"), (3, False, "外滩")]
+    assert _days("day 2 Xintiandi; the following day M50") == [(2, False, "Xintiandi"), (3, False, "M50")]
+    said = "we'd like Jade Buddha Temple on the second day and M50 on the third"
+    (d2, _, words2), (d3, _, words3) = _days(said)
+    assert (d2, d3) == (2, 3) and "Jade Buddha Temple" in words2 and "M50" in words3 and "Jade" not in words3
+    said = "the Bund on day 1, the next day Yu Garden, and Tianzifang on the last day"
+    assert [(d, last) for d, last, _ in _days(said)] == [(1, False), (2, False), (None, True)]
+    assert [w.removeprefix("and ") for _, _, w in _days(said)] == ["the Bund", "Yu Garden", "Tianzifang"]
+    assert _days("the day after tomorrow we fly; on the third floor") == []
+
+
 @pytest.mark.parametrize(
     ("text", "name", "hotel"),
     [("从酒店出发", "", True), ("从人民广场出发，去外滩", "人民广场", False), ("住在静安寺附近", "静安寺", False),

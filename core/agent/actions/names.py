@@ -30,6 +30,7 @@ class ActionName(StrEnum):
     TRANSPORT_BUILD_TIME_MATRIX = "transport.build_time_matrix"
     TRANSPORT_TRAVEL_TIME = "transport.travel_time"
     TRIP_APPLY_USER_EDIT = "trip.apply_user_edit"
+    TRIP_KEEP_PLAN = "trip.keep_plan"
     TRIP_LOAD_DRAFT = "trip.load_draft"
     TRIP_PERSIST_PLAN = "trip.persist_plan"
     TRIP_RECORD_COMMITMENT = "trip.record_commitment"

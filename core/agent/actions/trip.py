@@ -68,6 +68,14 @@ class PersistPlanIn(BaseModel):
     nodes: list[TripNode]
 
 
+class KeepPlanIn(BaseModel):
+    user_id: str
+    region: str
+    days: int = Field(ge=1, le=30)
+    start_date: str | None = None
+    nodes: list[TripNode] = Field(min_length=1)
+
+
 class PersistPlanOut(BaseModel):
     trip: dict[str, Any]
     created: bool
@@ -309,6 +317,15 @@ def _persist_plan(inp: PersistPlanIn, state: AgentState, ctx: AgentContext) -> P
     return PersistPlanOut(trip=saved.model_dump(), created=created)
 
 
+def _keep_plan(inp: KeepPlanIn, state: AgentState, ctx: AgentContext) -> PersistPlanOut:
+    """The plan just made as the user's newest draft: a new trip of their own (no other is touched), so no
+    confirmation is asked; the next edit without a trip id edits it."""
+    draft = ctx.store.create_trip(user_id=inp.user_id, region=inp.region, title="Planned trip", days=inp.days,
+                                  start_date=inp.start_date, nodes=inp.nodes, now=ctx.now)  # fmt: skip
+    state.trip.trip_id = draft.trip_id
+    return PersistPlanOut(trip=draft.model_dump(), created=True)
+
+
 def _record_commitment(inp: CommitmentIn, state: AgentState, ctx: AgentContext) -> CommitmentOut:
     _require_consumed(ctx, inp.dry_run_id, inp.action)
     cid = ctx.store.record_commitment(
@@ -350,6 +367,19 @@ def actions() -> list[ActionSpec]:
             input_model=ApplyEditIn,
             output_model=ApplyEditOut,
             fn=_apply_user_edit,
+        ),
+        ActionSpec(
+            name=ActionName.TRIP_KEEP_PLAN,
+            description="Keep the plan just made as the user's newest trip draft (a new trip of their own)",
+            kind="internal",
+            cost="low",
+            side_effect="writes_db",
+            preconditions=(),
+            idempotent=False,
+            cacheable=False,
+            input_model=KeepPlanIn,
+            output_model=PersistPlanOut,
+            fn=_keep_plan,
         ),
         ActionSpec(
             name=ActionName.TRIP_PERSIST_PLAN,
