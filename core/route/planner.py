@@ -20,6 +20,7 @@ from core.geo.base import LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
 from core.geo.scope import bind
+from core.models.common import is_straight_line
 from core.models.region import RegionPack
 from core.models.route import (
     LIVE_ORIGIN,
@@ -413,7 +414,7 @@ def links_stage(
     if not request.need_deep_link:
         return RouteLinks(deep_links=None)
     if provider is not None and not amap_navigates_in(provider.region.country):
-        return RouteLinks(deep_links=None)
+        return RouteLinks(deep_links=None, notices=[notice("LINKS_OUTSIDE_AMAP", country=provider.region.country)])
     deep_links, notices = build_deep_links(
         origin=trip.origin,
         ordered_stops=[trip.stops[p.index] for p in best.points if p.index is not None],
@@ -486,6 +487,7 @@ def _route_result(
             *trip.notices,
             *net.notices,
             *walking_notices(ranked.best, mode=request.transport_mode),
+            *([notice("STRATEGIES_AGREE_ON_ESTIMATES")] if is_straight_line(net.source) else []),
             *geometry.notices,
             *exact_notices,
             *links.notices,
@@ -593,7 +595,7 @@ def _region_names(region: RegionPack) -> dict[str, str]:
 def summarize_result(result: RoutePlanResult) -> str:
     best = result.best_route
     order = " → ".join(best.full_order_labels)
-    src = result.metric_source.replace("_", " ")
+    src = "straight-line estimate" if result.straight_line_estimate else result.metric_source.replace("_", " ")
     parts = [
         f"Best order for {result.route_strategy}: {order}; {km(best.total_distance_m)}, {mins(best.total_duration_s)} "
         f"({result.transport_mode}, {src}).",
