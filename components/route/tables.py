@@ -463,8 +463,9 @@ def render_warnings(result: RoutePlanResult, *, lang: Lang) -> None:
     import streamlit as st
 
     names = notice_names(result, lang)
-    # the strategies' agreement on estimates is said beside the best order (strategies_sentence): not twice
-    said = {"STRATEGIES_AGREE_ON_ESTIMATES"} if strategies_sentence(result, lang) is not None else set()
+    # said elsewhere on the page, not twice: the strategies' agreement on estimates beside the best order
+    # (strategies_sentence), why there are no links in the links panel
+    said = {"LINKS_OUTSIDE_AMAP"} | ({"STRATEGIES_AGREE_ON_ESTIMATES"} if strategies_sentence(result, lang) else set())
     for notice in (n for n in result.notices if n.code not in said):
         text, _ = notice_words(notice, lang, names)
         st.warning(text, icon=":material/info:" if notice.severity == "info" else ":material/warning:")

@@ -114,7 +114,11 @@ def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings:
     region = provider.region
     default_city = region.city
     geocode_ahead(request, provider=provider)
-    resolved = resolve_points(request, provider=provider, settings=settings, default_city=default_city)
+    # a personal map needs every point's AMap POI id: a geocoded point is then looked up by a text search
+    find_ids = request.need_deep_link and request.deep_link_mode != "route_plan" and _makes_personal_maps(provider)
+    resolved = resolve_points(
+        request, provider=provider, settings=settings, default_city=default_city, find_poi_ids=find_ids
+    )
     notices.extend(resolved.notices)
     origin, stops, dest = resolved.origin, resolved.stops, resolved.destination
     if request.round_trip and origin is not None and not same_place(origin, dest):
@@ -379,14 +383,17 @@ def directions_stage(
     return measured, replace(pool, scored=done.scored), done.known
 
 
+def _makes_personal_maps(provider: MapServices | None) -> bool:
+    """Whether the geocoder makes AMap personal maps (AMap through MCP)."""
+    return provider is not None and hasattr(getattr(provider.geocoder, "inner", provider.geocoder), "personal_map_link")
+
+
 def _mcp_link_makers(provider: MapServices | None, title: str) -> dict[str, Any]:
     """The personal-map and navigation link makers of a geocoder that has them (AMap through MCP). Each call is
     bound to the request's scope when it is made: its budget, its tally and what already failed in it."""
-    if provider is None:
+    if provider is None or not _makes_personal_maps(provider):
         return {}
     view = provider
-    if not hasattr(getattr(view.geocoder, "inner", view.geocoder), "personal_map_link"):
-        return {}
 
     def service() -> Any:
         bound = bind(view.geocoder, view.scope.for_call())

@@ -31,7 +31,7 @@ from typing import Literal
 from rapidfuzz import fuzz
 
 from core.config import Settings
-from core.errors import AmbiguousPlaceError, ResolutionError
+from core.errors import AmbiguousPlaceError, ProviderError, ResolutionError
 from core.geo.base import Geocoder, LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
@@ -65,6 +65,10 @@ SHOWN_BAND = 10.0  # an ambiguity offers every candidate this close to the best
 #: place scores 75 or more, while 47 % of the other candidates above the fuzzy minimum score under 70
 #: ("Qwerty Plaza" / "Radisson Blu Plaza" 57): 70 keeps every right answer and drops half the noise.
 RESEMBLES_MIN = 70.0
+#: a geocoded point without a POI id takes the id of a place a text search finds no farther than this from it whose
+#: names resemble the input (a geocode lands on the building's address point, the POI on its door or centre)
+POI_MATCH_M = 300.0
+POI_LOOKUPS = 2  # the search's first answers looked at (each is a detail call on AMap's MCP)
 HINTS = 3  # the nearest real names given when nothing resembles the text
 MAX_CANDIDATES = 5
 
@@ -141,11 +145,14 @@ def _point(
     index: int | None,
     score: float | None,
 ) -> ResolvedPoint:
+    # an address point (a geocode without a POI: its name is its address) is named as the person named it; the
+    # address it gave stays in the note
+    address_point = bool(raw.name) and not place.poi_id and place.name == place.address
     return ResolvedPoint(
         role=role,
         input_name=raw.name,
         input_address=raw.address,
-        resolved_name=place.name,
+        resolved_name=raw.name if address_point else place.name,
         city=place.city,
         district=place.district,
         location=format_location(place.lon, place.lat),
@@ -153,7 +160,7 @@ def _point(
         lat=place.lat,
         poi_id=place.poi_id,
         source=source,
-        confidence_note=note,
+        confidence_note=f"{note}; the address found: {place.address}" if address_point else note,
         provider=provider,
         match_score=None if score is None else round(score, 1),
         index=index,
@@ -225,12 +232,19 @@ def resolve_point(
     settings: Settings,
     index: int | None = None,
     default_city: str | None = None,
+    find_poi_ids: bool = False,
 ) -> Resolution:
     """Where ``raw`` is, in this order: the place chosen among an earlier ambiguity's candidates (by id), a precise
     geocode, a text search chosen by name, address and city, then the road without its house number, then a
     road-level geocode; an ambiguity is asked (``AmbiguousPlaceError``), nothing found is a ``ResolutionError``."""
     job = _Resolving(
-        raw=raw, role=role, provider=provider, settings=settings, index=index, city=raw.city or default_city
+        raw=raw,
+        role=role,
+        provider=provider,
+        settings=settings,
+        index=index,
+        city=raw.city or default_city,
+        find_poi_ids=find_poi_ids,
     )
     if raw.poi_id:
         return job.chosen(raw.poi_id)
@@ -257,6 +271,8 @@ class _Resolving:
     settings: Settings
     index: int | None
     city: str | None
+    #: a geocoded point without a POI id is looked up by a text search (``with_poi``): the links need ids
+    find_poi_ids: bool = False
     notices: list[Notice] = field(default_factory=list)
 
     @property
@@ -376,7 +392,30 @@ class _Resolving:
                 )
             )
             note += f"; {len(geo)} exact matches at one spot, first taken"
-        return self.make(top, "geo", note, top.score)
+        place, found = self.with_poi(top)
+        return self.make(place, "geo", note + found, top.score)
+
+    def with_poi(self, place: Place) -> tuple[Place, str]:
+        """A geocoded point without a POI id, when ids are wanted, as the place a text search of the same service
+        finds for it: within ``POI_MATCH_M`` and with names that resemble the input (its id and name are the
+        search's own, never made up); with the note saying so. Unchanged when none fits or the search fails."""
+        if place.poi_id or not self.find_poi_ids:
+            return place, ""
+        service = place.source.split(":")[0]
+        try:
+            found = self.provider.search(self.raw.name or self.raw.address, city=self.city, limit=POI_LOOKUPS)
+        except ProviderError as exc:
+            return place, f"; no POI id (the search for one failed: {exc.message})"
+        fits = [
+            (haversine_m(place.lon, place.lat, c.lon, c.lat), c)
+            for c in found
+            if c.poi_id and c.source.split(":")[0] == service and _resembles(self.raw, c) >= RESEMBLES_MIN
+        ]
+        near = [(d, c) for d, c in fits if d <= POI_MATCH_M]
+        if not near:
+            return place, "; no POI id (no place a search found fits the geocoded point)"
+        metres, poi = min(near, key=lambda dc: dc[0])
+        return poi, f"; POI {poi.poi_id} '{poi.name}' found by a text search {metres:.0f} m from the geocoded point"
 
     # ---- 2. text search, choosing by name, address and city -------------------------------------------
     def candidates(self) -> tuple[list[tuple[float, Place]], list[tuple[float, Place]]]:
@@ -503,15 +542,23 @@ def resolve_points(
     provider: MapServices,
     settings: Settings,
     default_city: str | None = None,
+    find_poi_ids: bool = False,
 ) -> ResolvedPoints:
-    """Resolve origin (fixed only), every stop and the destination; report every failure at once."""
+    """Resolve origin (fixed only), every stop and the destination; report every failure at once. With
+    ``find_poi_ids`` a geocoded point without a POI id gets one where a text search finds it (``with_poi``)."""
     notices: list[Notice] = []
     failures: list[ResolutionError] = []
 
     def run(raw: RawStop, role: Role, index: int | None = None) -> ResolvedPoint | None:
         try:
             res = resolve_point(
-                raw, role=role, provider=provider, settings=settings, index=index, default_city=default_city
+                raw,
+                role=role,
+                provider=provider,
+                settings=settings,
+                index=index,
+                default_city=default_city,
+                find_poi_ids=find_poi_ids,
             )
         except ResolutionError as exc:
             failures.append(exc)
