@@ -108,8 +108,10 @@ NOTICES: dict[str, NoticeSpec] = {
     # issue 20 §5: a place's walking and cycling figures measured from its door in the map data
     "ENTRANCE_USED": NoticeSpec("route.warning.entrance_used", ("point",), severity="info"),
     # deep links (core/route/links.py)
-    # a region where AMap's app and web navigation do not go (``country``: the pack's ISO code): no links at all
-    "LINKS_OUTSIDE_AMAP": NoticeSpec("route.warning.links_outside_amap", ("country",), severity="info"),
+    # a region where AMap's app and web navigation do not go: no links at all
+    "LINKS_OUTSIDE_AMAP": NoticeSpec(
+        "route.warning.links_outside_amap", ("region",), severity="info", regions=("region",)
+    ),
     "PERSONAL_MAP_NO_IDS": NoticeSpec("route.warning.personal_map_no_ids", ("missing", "points")),
     "PERSONAL_MAP_NEEDS_MCP": NoticeSpec("route.warning.personal_map_needs_mcp"),
     "PERSONAL_MAP_FAILED": NoticeSpec("route.warning.personal_map_failed"),

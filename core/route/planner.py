@@ -421,7 +421,7 @@ def links_stage(
     if not request.need_deep_link:
         return RouteLinks(deep_links=None)
     if provider is not None and not amap_navigates_in(provider.region.country):
-        return RouteLinks(deep_links=None, notices=[notice("LINKS_OUTSIDE_AMAP", country=provider.region.country)])
+        return RouteLinks(deep_links=None, notices=[notice("LINKS_OUTSIDE_AMAP", region=provider.region.name)])
     deep_links, notices = build_deep_links(
         origin=trip.origin,
         ordered_stops=[trip.stops[p.index] for p in best.points if p.index is not None],

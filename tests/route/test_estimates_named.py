@@ -77,6 +77,8 @@ def test_figures_along_roads_are_not_called_estimates_and_a_region_outside_china
     assert "STRATEGIES_AGREE_ON_ESTIMATES" not in [n.code for n in result.notices]
     assert result.deep_links is None
     outside = [n for n in result.notices if n.code == "LINKS_OUTSIDE_AMAP"]
-    assert [n.params["country"] for n in outside] == ["FI"]
-    assert any("AMap navigates in mainland China" in w for w in result.warnings)
-    assert "高德只在中国大陆导航" in export_html(result, lang="zh")
+    assert [n.params["region"] for n in outside] == ["helsinki"]
+    assert (
+        "No AMap links for this plan: AMap navigates in mainland China, and Helsinki is elsewhere." in result.warnings
+    )
+    assert "高德只在中国大陆导航,而赫尔辛基不在其中" in export_html(result, lang="zh")
