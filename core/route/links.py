@@ -10,9 +10,10 @@ Three kinds of link are built from the resolved points, in visiting order:
   only), so the route is cut into consecutive chained segments.
 * ``personal_map`` links can only be created by AMap's ``maps_schema_personal_map`` MCP tool: the
   ``amap-mcp`` provider's client (core/geo/amap_mcp.py) calls it when every point has an AMap POI id (the
-  resolver looks a geocoded point's id up by a text search, core/route/resolver.py ``with_poi``). Without
-  that client, or when a point has no id, a personal-map request falls back to route_plan links with a
-  warning (``auto`` picks the personal map only when it can be made). No link is ever made up.
+  planner looks a geocoded point's id up by a text search after the figures, core/route/resolver.py
+  ``with_poi_id``). Without that client, or when a point has no id, a personal-map request falls back to
+  route_plan links with a warning (``auto`` picks the personal map only when it can be made). No link is
+  ever made up.
 
 Coordinates inside core are WGS-84; every link carries GCJ-02 (``dev=0`` / ``coordinate=gaode``),
 rounded to 6 decimals. Parameters are percent-encoded item by item (UTF-8) and joined with literal

@@ -41,11 +41,18 @@ from core.models.route import (
     visiting_points,
 )
 from core.optimizer.order_search import candidate_orders, distinct_place_orders, order_totals
-from core.route.budget import directions_top, geocode_ahead, needed_calls, plan_budget_s
+from core.route.budget import (
+    directions_top,
+    geocode_ahead,
+    makes_personal_maps,
+    needed_calls,
+    plan_budget_s,
+    poi_ids_wanted,
+)
 from core.route.directions import DirectionLegs, directions_wanted, kept_matrix_notice, remeasure
 from core.route.links import amap_navigates_in, build_deep_links
 from core.route.notices import LIVE_ORIGIN_LABEL, english, from_log, notice, point_names, unique
-from core.route.resolver import resolve_points, same_place
+from core.route.resolver import resolve_points, same_place, with_poi_id
 from core.route.stage_types import (
     OrderPool,
     PlanStage,
@@ -114,11 +121,7 @@ def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings:
     region = provider.region
     default_city = region.city
     geocode_ahead(request, provider=provider)
-    # a personal map needs every point's AMap POI id: a geocoded point is then looked up by a text search
-    find_ids = request.need_deep_link and request.deep_link_mode != "route_plan" and _makes_personal_maps(provider)
-    resolved = resolve_points(
-        request, provider=provider, settings=settings, default_city=default_city, find_poi_ids=find_ids
-    )
+    resolved = resolve_points(request, provider=provider, settings=settings, default_city=default_city)
     notices.extend(resolved.notices)
     origin, stops, dest = resolved.origin, resolved.stops, resolved.destination
     if request.round_trip and origin is not None and not same_place(origin, dest):
@@ -383,15 +386,25 @@ def directions_stage(
     return measured, replace(pool, scored=done.scored), done.known
 
 
-def _makes_personal_maps(provider: MapServices | None) -> bool:
-    """Whether the geocoder makes AMap personal maps (AMap through MCP)."""
-    return provider is not None and hasattr(getattr(provider.geocoder, "inner", provider.geocoder), "personal_map_link")
+def poi_ids_stage(trip: ResolvedTrip, *, request: RoutePlanRequest, provider: MapServices) -> ResolvedTrip:
+    """When the links may be a personal map and the geocoder makes them, each geocoded point without an AMap POI id
+    gets the one a text search finds for it (``resolver.with_poi_id``). After the figures: the searches spend
+    what is left of the plan's time, never the matrix's."""
+    if not poi_ids_wanted(request, provider=provider):
+        return trip
+    city = provider.region.city
+
+    def found(p: ResolvedPoint) -> ResolvedPoint:
+        return with_poi_id(p, provider=provider, city=city)
+
+    origin = found(trip.origin) if trip.origin is not None else None
+    return replace(trip, origin=origin, stops=[found(p) for p in trip.stops], destination=found(trip.destination))
 
 
 def _mcp_link_makers(provider: MapServices | None, title: str) -> dict[str, Any]:
     """The personal-map and navigation link makers of a geocoder that has them (AMap through MCP). Each call is
     bound to the request's scope when it is made: its budget, its tally and what already failed in it."""
-    if provider is None or not _makes_personal_maps(provider):
+    if provider is None or not makes_personal_maps(provider):
         return {}
     view = provider
 
@@ -576,6 +589,7 @@ def plan_route(
             )
         progress(stage("draw"), 0.85)
         geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode, known=known)
+        trip = poi_ids_stage(trip, request=request, provider=provider)
         links = links_stage(trip, ranked.best, request=request, provider_name=provider.name, provider=provider)
         result = _route_result(
             request,

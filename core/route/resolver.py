@@ -68,7 +68,7 @@ RESEMBLES_MIN = 70.0
 #: a geocoded point without a POI id takes the id of a place a text search finds no farther than this from it whose
 #: names resemble the input (a geocode lands on the building's address point, the POI on its door or centre)
 POI_MATCH_M = 300.0
-POI_LOOKUPS = 2  # the search's first answers looked at (each is a detail call on AMap's MCP)
+POI_LOOKUPS = 1  # the search's first answer only: each answer looked at costs a detail call on AMap's MCP
 HINTS = 3  # the nearest real names given when nothing resembles the text
 MAX_CANDIDATES = 5
 
@@ -232,19 +232,12 @@ def resolve_point(
     settings: Settings,
     index: int | None = None,
     default_city: str | None = None,
-    find_poi_ids: bool = False,
 ) -> Resolution:
     """Where ``raw`` is, in this order: the place chosen among an earlier ambiguity's candidates (by id), a precise
     geocode, a text search chosen by name, address and city, then the road without its house number, then a
     road-level geocode; an ambiguity is asked (``AmbiguousPlaceError``), nothing found is a ``ResolutionError``."""
     job = _Resolving(
-        raw=raw,
-        role=role,
-        provider=provider,
-        settings=settings,
-        index=index,
-        city=raw.city or default_city,
-        find_poi_ids=find_poi_ids,
+        raw=raw, role=role, provider=provider, settings=settings, index=index, city=raw.city or default_city
     )
     if raw.poi_id:
         return job.chosen(raw.poi_id)
@@ -271,8 +264,6 @@ class _Resolving:
     settings: Settings
     index: int | None
     city: str | None
-    #: a geocoded point without a POI id is looked up by a text search (``with_poi``): the links need ids
-    find_poi_ids: bool = False
     notices: list[Notice] = field(default_factory=list)
 
     @property
@@ -392,30 +383,7 @@ class _Resolving:
                 )
             )
             note += f"; {len(geo)} exact matches at one spot, first taken"
-        place, found = self.with_poi(top)
-        return self.make(place, "geo", note + found, top.score)
-
-    def with_poi(self, place: Place) -> tuple[Place, str]:
-        """A geocoded point without a POI id, when ids are wanted, as the place a text search of the same service
-        finds for it: within ``POI_MATCH_M`` and with names that resemble the input (its id and name are the
-        search's own, never made up); with the note saying so. Unchanged when none fits or the search fails."""
-        if place.poi_id or not self.find_poi_ids:
-            return place, ""
-        service = place.source.split(":")[0]
-        try:
-            found = self.provider.search(self.raw.name or self.raw.address, city=self.city, limit=POI_LOOKUPS)
-        except ProviderError as exc:
-            return place, f"; no POI id (the search for one failed: {exc.message})"
-        fits = [
-            (haversine_m(place.lon, place.lat, c.lon, c.lat), c)
-            for c in found
-            if c.poi_id and c.source.split(":")[0] == service and _resembles(self.raw, c) >= RESEMBLES_MIN
-        ]
-        near = [(d, c) for d, c in fits if d <= POI_MATCH_M]
-        if not near:
-            return place, "; no POI id (no place a search found fits the geocoded point)"
-        metres, poi = min(near, key=lambda dc: dc[0])
-        return poi, f"; POI {poi.poi_id} '{poi.name}' found by a text search {metres:.0f} m from the geocoded point"
+        return self.make(top, "geo", note, top.score)
 
     # ---- 2. text search, choosing by name, address and city -------------------------------------------
     def candidates(self) -> tuple[list[tuple[float, Place]], list[tuple[float, Place]]]:
@@ -542,23 +510,15 @@ def resolve_points(
     provider: MapServices,
     settings: Settings,
     default_city: str | None = None,
-    find_poi_ids: bool = False,
 ) -> ResolvedPoints:
-    """Resolve origin (fixed only), every stop and the destination; report every failure at once. With
-    ``find_poi_ids`` a geocoded point without a POI id gets one where a text search finds it (``with_poi``)."""
+    """Resolve origin (fixed only), every stop and the destination; report every failure at once."""
     notices: list[Notice] = []
     failures: list[ResolutionError] = []
 
     def run(raw: RawStop, role: Role, index: int | None = None) -> ResolvedPoint | None:
         try:
             res = resolve_point(
-                raw,
-                role=role,
-                provider=provider,
-                settings=settings,
-                index=index,
-                default_city=default_city,
-                find_poi_ids=find_poi_ids,
+                raw, role=role, provider=provider, settings=settings, index=index, default_city=default_city
             )
         except ResolutionError as exc:
             failures.append(exc)
@@ -584,6 +544,36 @@ def resolve_points(
     return ResolvedPoints(
         origin=origin, stops=[s for s in stops if s is not None], destination=destination, notices=notices
     )
+
+
+def with_poi_id(point: ResolvedPoint, *, provider: Geocoder, city: str | None = None) -> ResolvedPoint:
+    """A geocoded point without a POI id with the id of the place a text search of the same service finds for it:
+    within ``POI_MATCH_M`` of the point and with names that resemble the input (the search's own id, never made
+    up); the note says so. The point's name and position stay (its figures were measured from them). Unchanged
+    when none fits or the search fails, the note saying why."""
+    if point.poi_id or point.source != "geo":
+        return point
+    raw = RawStop(name=point.input_name, address=point.input_address or point.resolved_name)
+    try:
+        found = provider.search(raw.name or raw.address, city=city or point.city, limit=POI_LOOKUPS)
+    except ProviderError as exc:
+        return _noted(point, f"no POI id ({exc.message})")
+    fits = [
+        (haversine_m(point.lon, point.lat, c.lon, c.lat), c)
+        for c in found
+        if c.poi_id and c.source.split(":")[0] == (point.provider or "") and _resembles(raw, c) >= RESEMBLES_MIN
+    ]
+    near = [(d, c) for d, c in fits if d <= POI_MATCH_M]
+    if not near:
+        return _noted(point, "no POI id (no place a search found fits the geocoded point)")
+    metres, poi = min(near, key=lambda dc: dc[0])
+    noted = _noted(point, f"POI {poi.poi_id} '{poi.name}' found by a text search {metres:.0f} m away")
+    return noted.model_copy(update={"poi_id": poi.poi_id})
+
+
+def _noted(point: ResolvedPoint, note: str) -> ResolvedPoint:
+    text = f"{point.confidence_note}; {note}" if point.confidence_note else note
+    return point.model_copy(update={"confidence_note": text})
 
 
 def same_place(a: ResolvedPoint, b: ResolvedPoint, *, tolerance_m: float = 15.0) -> bool:

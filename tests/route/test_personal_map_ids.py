@@ -17,7 +17,7 @@ from core.geo.base import Place
 from core.geo.registry import make_provider
 from core.models.route import RawStop, RoutePlanRequest
 from core.route.planner import plan_route
-from core.route.resolver import resolve_point
+from core.route.resolver import resolve_point, with_poi_id
 from tests.support.amap_mcp_standin import AMapMcpStandIn, recorded_text
 
 KEY = "mcp-ids-key-4b9a01"
@@ -102,21 +102,23 @@ class _GeocodeOnly:
 
 
 def _resolved(found: list[Place]):
-    return resolve_point(
-        RawStop(name="故宫博物院"), role="stop", index=0, provider=_GeocodeOnly(found), settings=Settings(),
-        find_poi_ids=True,
-    ).point  # fmt: skip
+    point = resolve_point(
+        RawStop(name="故宫博物院"), role="stop", index=0, provider=_GeocodeOnly(found), settings=Settings()
+    ).point
+    assert point.poi_id is None  # maps_geo gives none
+    return with_poi_id(point, provider=_GeocodeOnly(found), city="北京")
 
 
 def test_a_search_answer_far_from_the_point_or_of_another_name_or_service_gives_no_id():
     far = Place(name="故宫博物院", lon=116.45, lat=39.95, poi_id="B000A8UIN8", source="amap")  # ~6 km away
     other = Place(name="景山公园", lon=116.3970, lat=39.9165, poi_id="B000A7BM4H", source="amap")
     pack = Place(name="故宫博物院", lon=116.3971, lat=39.9164, poi_id="bj-palace", source="offline")
-    point = _resolved([far, other, pack])
-    assert point.poi_id is None
+    for answer in (far, other, pack):  # too far, another place, the pack's id (not the geocoder's service)
+        assert _resolved([answer]).poi_id is None
+    point = _resolved([far])
     assert point.resolved_name == "故宫博物院"  # the person's name for an address point, not the address
     assert "北京市东城区景山前街4号" in point.confidence_note and "no POI id" in point.confidence_note
     near = Place(name="故宫博物院", lon=116.3969, lat=39.9170, poi_id="B000A8UIN8", source="amap")
-    point = _resolved([far, near])
+    point = _resolved([near, far])
     assert point.poi_id == "B000A8UIN8" and point.resolved_name == "故宫博物院"
     assert "text search" in point.confidence_note
