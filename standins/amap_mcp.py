@@ -14,6 +14,7 @@ names AMap's info (``Geocoding failed: CUQPS_HAS_EXCEEDED_THE_LIMIT``). ``limits
 
 from __future__ import annotations
 
+import hashlib
 import json
 import socket
 import threading
@@ -61,7 +62,8 @@ class AMapMcpStandIn:
 
     ``qps`` (None: no limit) and ``daily`` (None: no quota), or ``limits`` shared with a REST stand-in;
     ``latency_s``: the time each answer takes. ``calls`` lists every tool call by name (refused ones too),
-    ``answered`` counts the calls answered by tool, ``refused`` the refusals by AMap's info name."""
+    ``answered`` counts the calls answered by tool, ``refused`` the refusals by AMap's info name. ``amap_ids``:
+    the search answers ids shaped like AMap's (``B0…``) instead of the pack's, and the detail reads them back."""
 
     def __init__(
         self,
@@ -73,6 +75,7 @@ class AMapMcpStandIn:
         latency_s: float = 0.0,
         clock: Callable[[], float] = real_epoch_s,
         limits: AMapKeyLimits | None = None,
+        amap_ids: bool = False,
     ) -> None:
         from mcp.server.fastmcp import FastMCP
 
@@ -88,6 +91,17 @@ class AMapMcpStandIn:
         self.personal_map_args: dict[str, Any] = {}
         self._lock = threading.Lock()
         offline = OfflineProvider(load_region(region))
+        # ids shaped like AMap's (B0 and ten capitals or digits, from the pack's id), as the real server answers:
+        # the links take only such ids; a pack id ("sh-bund") is not one
+        amap_to_pack: dict[str, str] = {}
+
+        def poi_id(pack_id: str | None) -> str | None:
+            if not amap_ids or not pack_id:
+                return pack_id
+            shaped = "B0" + hashlib.sha1(pack_id.encode()).hexdigest()[:10].upper()
+            amap_to_pack[shaped] = pack_id
+            return shaped
+
         server = FastMCP("amap-sse-server", stateless_http=True, json_response=True, log_level="ERROR")
 
         async def serve(tool: str, answer: Callable[[], str]) -> CallToolResult:
@@ -121,7 +135,7 @@ class AMapMcpStandIn:
         @server.tool()
         async def maps_text_search(keywords: str, city: str = "", citylimit: bool = False) -> CallToolResult:
             def answer() -> str:
-                pois: list[dict[str, Any]] = [{"id": p.poi_id, "name": p.name, "address": p.address or "", "typecode": "", "photos": []}
+                pois: list[dict[str, Any]] = [{"id": poi_id(p.poi_id), "name": p.name, "address": p.address or "", "typecode": "", "photos": []}
                         for p in offline.search(keywords, limit=5)]  # fmt: skip
                 return json.dumps({"suggestion": {"keywords": [], "ciytes": []}, "pois": pois}, ensure_ascii=False)
 
@@ -130,7 +144,7 @@ class AMapMcpStandIn:
         @server.tool()
         async def maps_search_detail(id: str) -> CallToolResult:  # noqa: A002 - AMap's argument name
             def answer() -> str:
-                p = offline.detail(id)
+                p = offline.detail(amap_to_pack.get(id, id))
                 if p is None:
                     return json.dumps({})
                 return json.dumps(

@@ -25,6 +25,7 @@ from components.itinerary.words import (
     travel_source_words,
 )
 from core.i18n import Lang, t
+from core.models.common import is_straight_line
 from core.models.itinerary_result import DayTimeline, ItineraryResult, TimelineEntry
 
 KINDS = ("visit", "travel", "lunch", "wait")
@@ -102,6 +103,8 @@ def travel_words(entry: TimelineEntry, lang: Lang) -> str:
         text += t("itinerary.timeline.travel_estimate", lang, minutes=f"{entry.nominal_min:.0f}")
     if entry.distance_m is not None:
         text += t("itinerary.timeline.travel_km", lang, km=f"{entry.distance_m / 1000:.1f}")
+    if is_straight_line(entry.source):
+        text += t("itinerary.timeline.travel_straight_line", lang)
     return text
 
 

@@ -29,6 +29,7 @@ from core.app.regions import district_name
 from core.app.route import source_words, stops_words
 from core.i18n import Lang, t
 from core.models.route import CandidateRoute, RoutePlanResult
+from core.words.route import strategies_sentence
 
 if TYPE_CHECKING:
     from streamlit.elements.lib.column_types import ColumnConfig
@@ -400,7 +401,7 @@ def render_best_route_card(result: RoutePlanResult, *, lang: Lang) -> None:
         st.markdown(t("route.best.summary", lang, summary=summary_words(result, lang)))
         if best.best_for:
             st.caption(t("route.best.best_for", lang, strategies=strategies_words(list(best.best_for), lang)))
-        if (statement := strategy_statement(result, lang=lang)) is not None:
+        if (statement := strategies_sentence(result, lang)) is not None:
             st.caption(f":material/compare_arrows: {statement}")
         st.caption(
             t(
@@ -456,24 +457,16 @@ def render_best_route_details(result: RoutePlanResult, *, lang: Lang) -> None:
     )
 
 
-def strategy_statement(result: RoutePlanResult, *, lang: Lang = "en") -> str | None:
-    """Why the strategies pick one order, when they do (None: they differ, the table shows how)."""
-    if len({s for c in result.candidates for s in c.best_for}) < 2:
-        return None
-    if any(len(c.best_for) == 1 for c in result.candidates):
-        return None
-    if result.metric_source == "offline_estimate":
-        return t("route.strategies_agree.estimates", lang)
-    return t("route.strategies_agree.figures", lang)
-
-
 def render_warnings(result: RoutePlanResult, *, lang: Lang) -> None:
     """The plan's notices in words, by code (an information icon on those that only inform); the codes and the
     core's own notes stay in a collapsed "Details"."""
     import streamlit as st
 
     names = notice_names(result, lang)
-    for notice in result.notices:
+    # said elsewhere on the page, not twice: the strategies' agreement on estimates beside the best order
+    # (strategies_sentence), why there are no links in the links panel
+    said = {"LINKS_OUTSIDE_AMAP"} | ({"STRATEGIES_AGREE_ON_ESTIMATES"} if strategies_sentence(result, lang) else set())
+    for notice in (n for n in result.notices if n.code not in said):
         text, _ = notice_words(notice, lang, names)
         st.warning(text, icon=":material/info:" if notice.severity == "info" else ":material/warning:")
     # the codes and the core's notes are English: the English page's details only (a code this build cannot word

@@ -265,7 +265,7 @@ def exports(
         files=(
             ExportFile("json", f"{stem}.json", "application/json", partial(result_to_json, result)),
             ExportFile("html", f"{stem}.html", "text/html", partial(export_html, result, lang=lang)),
-            ExportFile("csv", f"{stem}-legs.csv", "text/csv", partial(legs_to_csv_bytes, result)),
+            ExportFile("csv", f"{stem}-legs.csv", "text/csv", partial(legs_to_csv_bytes, result, lang=lang)),
         ),
     )
 

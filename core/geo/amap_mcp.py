@@ -104,7 +104,10 @@ def parse_geo(text: str) -> list[Place]:
         where = _wgs(row.get("location"))
         if where is None:
             continue
+        # a city that is its own province (上海市, 北京市) is named once, not "上海市上海市黄浦区…"
         parts = [row.get(k) for k in ("province", "city", "district", "street", "number")]
+        if parts[1] == parts[0]:
+            parts[1] = None
         address = "".join(p for p in parts if isinstance(p, str))
         level: MatchLevel = (
             "house_number" if row.get("level") == "门牌号" else "poi" if row.get("level") == "兴趣点" else "area"

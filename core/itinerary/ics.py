@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from core.models.common import is_straight_line
 from core.models.itinerary_result import ItineraryResult, TimelineEntry
 
 PRODID = "-//Omni-Travel Planner//Itinerary//EN"
@@ -120,7 +121,8 @@ def _describe(entry: TimelineEntry) -> str:
         if entry.locked:
             parts.append("Locked by you")
     elif entry.kind == "travel":
-        parts.append(f"Robust {entry.robust_min} min (nominal {entry.nominal_min} min, {entry.source})")
+        source = "straight-line estimate" if is_straight_line(entry.source) else entry.source
+        parts.append(f"Robust {entry.robust_min} min (nominal {entry.nominal_min} min, {source})")
         if entry.distance_m is not None:
             parts.append(f"{entry.distance_m / 1000:.1f} km")
     elif entry.kind == "lunch":

@@ -30,6 +30,19 @@ def as_priority(value: object) -> object:
     return value
 
 
+# --- where a figure came from ------------------------------------------------------------------------------
+#: The figure sources that are straight-line estimates: the distance is the great-circle distance times the
+#: region's detour factor and the time that distance at one speed, so the shortest order is also the fastest.
+#: The one rule every face and export reads to say "straight-line estimate" beside a minute or a kilometre.
+STRAIGHT_LINE_SOURCES: frozenset[str] = frozenset({"offline_estimate"})
+
+
+def is_straight_line(source: str | None) -> bool:
+    """Whether a figure with this source (``offline_estimate``, ``amap``, ``mixed``, ...) is a straight-line
+    estimate ("mixed": some pairs are, not all; each leg then carries its own source)."""
+    return source in STRAIGHT_LINE_SOURCES
+
+
 # --- text at the contract: what any boundary accepts --------------------------------------------------------
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 MAX_NAME_CHARS = 200  # a place's name as people type it (the longest real names are well under 100)

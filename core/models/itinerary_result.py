@@ -7,9 +7,9 @@ from datetime import date as Date
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
-from core.models.common import Priority, TravelMode
+from core.models.common import Priority, TravelMode, is_straight_line
 from core.models.itinerary import EntryKind, LunchPolicy, Pacing, PlanStatus, PlanVariant, TripRequest
 from core.models.itinerary_problem import RobustnessPolicy
 
@@ -252,3 +252,10 @@ class ItineraryResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     request: TripRequest
     seconds: float = 0.0
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Every travel figure is a straight-line estimate (distance × detour, time at one speed)"
+    )
+    @property
+    def straight_line_estimate(self) -> bool:
+        return is_straight_line(self.matrix_source)

@@ -10,10 +10,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    computed_field,
+    field_validator,
+    model_validator,
+)
 
 from core.errors import InputError
-from core.models.common import CleanStr, PlaceAddress, PlaceName, echo
+from core.models.common import CleanStr, PlaceAddress, PlaceName, echo, is_straight_line
 from core.models.entrance import Entrance
 
 MAX_STOPS = 100  # hard contract bound; settings.max_stops may lower it (never below 50)
@@ -275,6 +283,11 @@ class RouteLeg(BaseModel):
     origin_entrance: Entrance | None = None
     destination_entrance: Entrance | None = None
 
+    @computed_field(description="The leg's figures are a straight-line estimate (distance × detour, time at one speed)")  # type: ignore[prop-decorator]
+    @property
+    def straight_line_estimate(self) -> bool:
+        return is_straight_line(self.source)
+
 
 class PointRef(BaseModel):
     """One point of a candidate's visiting order, by reference into the result: ``id`` is ``origin``,
@@ -481,6 +494,21 @@ class RoutePlanResult(BaseModel):
             if index.isdigit() and int(index) < len(self.resolved_stops):
                 return self.resolved_stops[int(index)]
         return None
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Every distance and duration is a straight-line estimate (distance × detour, time at one speed)"
+    )
+    @property
+    def straight_line_estimate(self) -> bool:
+        return is_straight_line(self.metric_source)
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Whether the strategies can choose different orders: not on straight-line estimates, where "
+        "time is distance over one speed, so the shortest order is also the fastest"
+    )
+    @property
+    def strategies_can_differ(self) -> bool:
+        return not self.straight_line_estimate
 
     @property
     def has_road_geometry(self) -> bool:

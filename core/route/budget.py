@@ -34,7 +34,20 @@ def plan_budget_s(request: RoutePlanRequest, *, provider: MapServices, settings:
     the budget as it happens (``CallScope.exclude_from_budget``); this keeps the answers' own time in scale with
     the plan."""
     calls = needed_calls(request, directions_top=directions_top(request, provider=provider, settings=settings))
+    if poi_ids_wanted(request, provider=provider):  # a text search and a detail a place (planner.poi_ids_stage)
+        calls += 2 * len(_raw_places(request))
     return provider.budget_for(calls, answers_s=settings.provider_budget_s)
+
+
+def makes_personal_maps(provider: MapServices) -> bool:
+    """Whether the geocoder makes AMap personal maps (AMap through MCP)."""
+    return hasattr(getattr(provider.geocoder, "inner", provider.geocoder), "personal_map_link")
+
+
+def poi_ids_wanted(request: RoutePlanRequest, *, provider: MapServices) -> bool:
+    """Whether the plan looks up its points' AMap POI ids: its links may be a personal map, which needs them, and
+    the geocoder makes one."""
+    return request.need_deep_link and request.deep_link_mode != "route_plan" and makes_personal_maps(provider)
 
 
 def directions_top(request: RoutePlanRequest, *, provider: MapServices, settings: Settings) -> int:

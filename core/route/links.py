@@ -8,9 +8,12 @@ Three kinds of link are built from the resolved points, in visiting order:
   from "my location").
 * Browser links to ``https://uri.amap.com/navigation``: that API takes only ONE via point (driving
   only), so the route is cut into consecutive chained segments.
-* ``personal_map`` links can only be created by AMap's ``maps_schema_personal_map`` MCP tool. This
-  build has no such client and never invents one, so a personal-map request falls back to
-  route_plan links with a warning.
+* ``personal_map`` links can only be created by AMap's ``maps_schema_personal_map`` MCP tool: the
+  ``amap-mcp`` provider's client (core/geo/amap_mcp.py) calls it when every point has an AMap POI id (the
+  planner looks a geocoded point's id up by a text search after the figures, core/route/resolver.py
+  ``with_poi_id``). Without that client, or when a point has no id, a personal-map request falls back to
+  route_plan links with a warning (``auto`` picks the personal map only when it can be made). No link is
+  ever made up.
 
 Coordinates inside core are WGS-84; every link carries GCJ-02 (``dev=0`` / ``coordinate=gaode``),
 rounded to 6 decimals. Parameters are percent-encoded item by item (UTF-8) and joined with literal

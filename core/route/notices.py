@@ -100,12 +100,18 @@ NOTICES: dict[str, NoticeSpec] = {
     "OFF_NETWORK": NoticeSpec("route.warning.off_network", ("point", "region"), regions=("region",)),
     "OFFLINE_ESTIMATES": NoticeSpec("route.warning.offline_estimates"),
     "OFFLINE_ESTIMATES_AT": NoticeSpec("route.warning.offline_estimates_at", ("mode", "circuity", "speed_kmh")),
+    # on straight-line estimates time is distance over one speed: the strategies cannot choose different orders
+    "STRATEGIES_AGREE_ON_ESTIMATES": NoticeSpec("route.warning.strategies_agree_on_estimates", severity="info"),
     "GEOMETRY_MISSING": NoticeSpec("route.warning.geometry_missing", ("a", "b"), points=("a", "b")),
     "EXACT_LEGS_KEPT": NoticeSpec("route.warning.exact_legs_kept", ("n", "legs")),
     "LONG_WALK": NoticeSpec("route.warning.long_walk", ("n", "km", "total_km", "minutes")),
     # issue 20 §5: a place's walking and cycling figures measured from its door in the map data
     "ENTRANCE_USED": NoticeSpec("route.warning.entrance_used", ("point",), severity="info"),
     # deep links (core/route/links.py)
+    # a region where AMap's app and web navigation do not go: no links at all
+    "LINKS_OUTSIDE_AMAP": NoticeSpec(
+        "route.warning.links_outside_amap", ("region",), severity="info", regions=("region",)
+    ),
     "PERSONAL_MAP_NO_IDS": NoticeSpec("route.warning.personal_map_no_ids", ("missing", "points")),
     "PERSONAL_MAP_NEEDS_MCP": NoticeSpec("route.warning.personal_map_needs_mcp"),
     "PERSONAL_MAP_FAILED": NoticeSpec("route.warning.personal_map_failed"),

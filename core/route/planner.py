@@ -20,6 +20,7 @@ from core.geo.base import LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
 from core.geo.scope import bind
+from core.models.common import is_straight_line
 from core.models.region import RegionPack
 from core.models.route import (
     LIVE_ORIGIN,
@@ -40,11 +41,18 @@ from core.models.route import (
     visiting_points,
 )
 from core.optimizer.order_search import candidate_orders, distinct_place_orders, order_totals
-from core.route.budget import directions_top, geocode_ahead, needed_calls, plan_budget_s
+from core.route.budget import (
+    directions_top,
+    geocode_ahead,
+    makes_personal_maps,
+    needed_calls,
+    plan_budget_s,
+    poi_ids_wanted,
+)
 from core.route.directions import DirectionLegs, directions_wanted, kept_matrix_notice, remeasure
 from core.route.links import amap_navigates_in, build_deep_links
 from core.route.notices import LIVE_ORIGIN_LABEL, english, from_log, notice, point_names, unique
-from core.route.resolver import resolve_points, same_place
+from core.route.resolver import resolve_points, same_place, with_poi_id
 from core.route.stage_types import (
     OrderPool,
     PlanStage,
@@ -378,14 +386,27 @@ def directions_stage(
     return measured, replace(pool, scored=done.scored), done.known
 
 
+def poi_ids_stage(trip: ResolvedTrip, *, request: RoutePlanRequest, provider: MapServices) -> ResolvedTrip:
+    """When the links may be a personal map and the geocoder makes them, each geocoded point without an AMap POI id
+    gets the one a text search finds for it (``resolver.with_poi_id``). After the figures: the searches spend
+    what is left of the plan's time, never the matrix's."""
+    if not poi_ids_wanted(request, provider=provider):
+        return trip
+    city = provider.region.city
+
+    def found(p: ResolvedPoint) -> ResolvedPoint:
+        return with_poi_id(p, provider=provider, city=city)
+
+    origin = found(trip.origin) if trip.origin is not None else None
+    return replace(trip, origin=origin, stops=[found(p) for p in trip.stops], destination=found(trip.destination))
+
+
 def _mcp_link_makers(provider: MapServices | None, title: str) -> dict[str, Any]:
     """The personal-map and navigation link makers of a geocoder that has them (AMap through MCP). Each call is
     bound to the request's scope when it is made: its budget, its tally and what already failed in it."""
-    if provider is None:
+    if provider is None or not makes_personal_maps(provider):
         return {}
     view = provider
-    if not hasattr(getattr(view.geocoder, "inner", view.geocoder), "personal_map_link"):
-        return {}
 
     def service() -> Any:
         bound = bind(view.geocoder, view.scope.for_call())
@@ -413,7 +434,7 @@ def links_stage(
     if not request.need_deep_link:
         return RouteLinks(deep_links=None)
     if provider is not None and not amap_navigates_in(provider.region.country):
-        return RouteLinks(deep_links=None)
+        return RouteLinks(deep_links=None, notices=[notice("LINKS_OUTSIDE_AMAP", region=provider.region.name)])
     deep_links, notices = build_deep_links(
         origin=trip.origin,
         ordered_stops=[trip.stops[p.index] for p in best.points if p.index is not None],
@@ -486,6 +507,7 @@ def _route_result(
             *trip.notices,
             *net.notices,
             *walking_notices(ranked.best, mode=request.transport_mode),
+            *([notice("STRATEGIES_AGREE_ON_ESTIMATES")] if is_straight_line(net.source) else []),
             *geometry.notices,
             *exact_notices,
             *links.notices,
@@ -570,6 +592,7 @@ def plan_route(
             )
         progress(stage("draw"), 0.85)
         geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode, known=known)
+        trip = poi_ids_stage(trip, request=request, provider=provider)
         links = links_stage(trip, ranked.best, request=request, provider_name=provider.name, provider=provider)
         result = _route_result(
             request,
@@ -604,7 +627,7 @@ def _part_names(notices: list[Notice], region: RegionPack) -> dict[str, str]:
 def summarize_result(result: RoutePlanResult) -> str:
     best = result.best_route
     order = " → ".join(best.full_order_labels)
-    src = result.metric_source.replace("_", " ")
+    src = "straight-line estimate" if result.straight_line_estimate else result.metric_source.replace("_", " ")
     parts = [
         f"Best order for {result.route_strategy}: {order}; {km(best.total_distance_m)}, {mins(best.total_duration_s)} "
         f"({result.transport_mode}, {src}).",

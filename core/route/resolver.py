@@ -31,7 +31,7 @@ from typing import Literal
 from rapidfuzz import fuzz
 
 from core.config import Settings
-from core.errors import AmbiguousPlaceError, ResolutionError
+from core.errors import AmbiguousPlaceError, ProviderError, ResolutionError
 from core.geo.base import Geocoder, LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
@@ -65,6 +65,10 @@ SHOWN_BAND = 10.0  # an ambiguity offers every candidate this close to the best
 #: place scores 75 or more, while 47 % of the other candidates above the fuzzy minimum score under 70
 #: ("Qwerty Plaza" / "Radisson Blu Plaza" 57): 70 keeps every right answer and drops half the noise.
 RESEMBLES_MIN = 70.0
+#: a geocoded point without a POI id takes the id of a place a text search finds no farther than this from it whose
+#: names resemble the input (a geocode lands on the building's address point, the POI on its door or centre)
+POI_MATCH_M = 300.0
+POI_LOOKUPS = 1  # the search's first answer only: each answer looked at costs a detail call on AMap's MCP
 HINTS = 3  # the nearest real names given when nothing resembles the text
 MAX_CANDIDATES = 5
 
@@ -141,11 +145,14 @@ def _point(
     index: int | None,
     score: float | None,
 ) -> ResolvedPoint:
+    # an address point (a geocode without a POI: its name is its address) is named as the person named it; the
+    # address it gave stays in the note
+    address_point = bool(raw.name) and not place.poi_id and place.name == place.address
     return ResolvedPoint(
         role=role,
         input_name=raw.name,
         input_address=raw.address,
-        resolved_name=place.name,
+        resolved_name=raw.name if address_point else place.name,
         city=place.city,
         district=place.district,
         location=format_location(place.lon, place.lat),
@@ -153,7 +160,7 @@ def _point(
         lat=place.lat,
         poi_id=place.poi_id,
         source=source,
-        confidence_note=note,
+        confidence_note=f"{note}; the address found: {place.address}" if address_point else note,
         provider=provider,
         match_score=None if score is None else round(score, 1),
         index=index,
@@ -537,6 +544,36 @@ def resolve_points(
     return ResolvedPoints(
         origin=origin, stops=[s for s in stops if s is not None], destination=destination, notices=notices
     )
+
+
+def with_poi_id(point: ResolvedPoint, *, provider: Geocoder, city: str | None = None) -> ResolvedPoint:
+    """A geocoded point without a POI id with the id of the place a text search of the same service finds for it:
+    within ``POI_MATCH_M`` of the point and with names that resemble the input (the search's own id, never made
+    up); the note says so. The point's name and position stay (its figures were measured from them). Unchanged
+    when none fits or the search fails, the note saying why."""
+    if point.poi_id or point.source != "geo":
+        return point
+    raw = RawStop(name=point.input_name, address=point.input_address or point.resolved_name)
+    try:
+        found = provider.search(raw.name or raw.address, city=city or point.city, limit=POI_LOOKUPS)
+    except ProviderError as exc:
+        return _noted(point, f"no POI id ({exc.message})")
+    fits = [
+        (haversine_m(point.lon, point.lat, c.lon, c.lat), c)
+        for c in found
+        if c.poi_id and c.source.split(":")[0] == (point.provider or "") and _resembles(raw, c) >= RESEMBLES_MIN
+    ]
+    near = [(d, c) for d, c in fits if d <= POI_MATCH_M]
+    if not near:
+        return _noted(point, "no POI id (no place a search found fits the geocoded point)")
+    metres, poi = min(near, key=lambda dc: dc[0])
+    noted = _noted(point, f"POI {poi.poi_id} '{poi.name}' found by a text search {metres:.0f} m away")
+    return noted.model_copy(update={"poi_id": poi.poi_id})
+
+
+def _noted(point: ResolvedPoint, note: str) -> ResolvedPoint:
+    text = f"{point.confidence_note}; {note}" if point.confidence_note else note
+    return point.model_copy(update={"confidence_note": text})
 
 
 def same_place(a: ResolvedPoint, b: ResolvedPoint, *, tolerance_m: float = 15.0) -> bool:

@@ -13,6 +13,7 @@ from datetime import date, time
 
 from core import i18n
 from core.i18n import Lang, t
+from core.models.common import is_straight_line
 from core.models.halfday.events import HalfDayResult, PlanWords, ResultWords, StepWords
 from core.models.halfday.facts import IntroFacts, PlanIntro, StepReason
 from core.models.halfday.plans import Plan, PlanStep
@@ -498,6 +499,11 @@ def _main_reason(r: StepReason, lang: Lang) -> str:
     return t("halfday.reason.fits", lang, kind=word(CATEGORIES, f.category, lang))
 
 
+def leg_is_estimate(step: PlanStep) -> bool:
+    """Whether the leg to ``step`` is a straight-line estimate (its words then say so)."""
+    return step.travel is not None and is_straight_line(step.travel.source)
+
+
 def reason_sentence(step: PlanStep, lang: Lang) -> str:
     """Why this place, in words: the main reason, then its facts (open until, the leg to it, its rating)."""
     r = step.reason
@@ -513,7 +519,8 @@ def reason_sentence(step: PlanStep, lang: Lang) -> str:
         parts.append(t("halfday.reason.open_until", lang, time=clock(f.open_until)))
     if f.distance_m is not None and f.travel_minutes is not None:
         km = f"{f.distance_m / 1000:.1f}"
-        parts.append(t("halfday.reason.leg", lang, km=km, minutes=f.travel_minutes))
+        key = "halfday.reason.leg_estimate" if leg_is_estimate(step) else "halfday.reason.leg"
+        parts.append(t(key, lang, km=km, minutes=f.travel_minutes))
     if f.rating is not None:
         parts.append(t("halfday.reason.rating", lang, rating=f"{f.rating:.1f}"))
     return t("halfday.step.why", lang, reasons=t("halfday.list.separator", lang).join(parts))
@@ -525,7 +532,12 @@ def result_words(result: HalfDayResult, lang: Lang) -> ResultWords:
         PlanWords(
             plan_id=p.plan_id,
             intro=intro_sentence(p, lang),
-            steps=[StepWords(place_id=s.place_id, reason=reason_sentence(s, lang)) for s in p.steps],
+            steps=[
+                StepWords(
+                    place_id=s.place_id, reason=reason_sentence(s, lang), straight_line_estimate=leg_is_estimate(s)
+                )
+                for s in p.steps
+            ],
             wishes=plan_wishes(p, lang),
         )
         for p in result.plans

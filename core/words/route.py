@@ -89,6 +89,19 @@ def source_words(code: str | None, lang: Lang) -> str:
     return join_words((t(SOURCE_KEYS[p], lang) if p in SOURCE_KEYS else p for p in parts), lang)
 
 
+def strategies_sentence(result: RoutePlanResult, lang: Lang) -> str | None:
+    """Why the strategies pick one order, when they do: on straight-line estimates they cannot differ (time is
+    distance at one speed); on other figures, when every candidate is best for all of them or none. None: they
+    differ, the candidates show how."""
+    if result.straight_line_estimate:
+        return t("route.strategies_agree.estimates", lang)
+    if len({s for c in result.candidates for s in c.best_for}) < 2:
+        return None
+    if any(len(c.best_for) == 1 for c in result.candidates):
+        return None
+    return t("route.strategies_agree.figures", lang)
+
+
 def delta_words(value: float, unit: str, lang: Lang) -> str:
     """A difference to the best route in words: "0.5 km longer", "same time"."""
     if unit == "km":

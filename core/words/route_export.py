@@ -57,6 +57,8 @@ CSV_COLUMNS = (
     "distance_m",
     "duration_s",
     "source",
+    "straight_line_estimate",
+    "figures",
 )
 
 
@@ -110,10 +112,11 @@ def _csv_text(value: str) -> str:
     return "'" + value if value.startswith(_CSV_FORMULA_PREFIXES) else value
 
 
-def legs_to_csv(result: RoutePlanResult) -> str:
+def legs_to_csv(result: RoutePlanResult, *, lang: Lang = "en") -> str:
     """One row per leg of every candidate (in candidate order), with a header row.
 
-    ``is_best`` marks the legs of the best route. Free-text labels that would start a spreadsheet
+    ``is_best`` marks the legs of the best route; ``straight_line_estimate`` and ``figures`` (its source in words
+    in ``lang``) say whether the leg's minutes and metres are a straight-line estimate. Free-text labels that would start a spreadsheet
     formula get a leading apostrophe. Encode as ``utf-8-sig`` when Excel must detect UTF-8.
     """
     out = io.StringIO()
@@ -135,14 +138,16 @@ def legs_to_csv(result: RoutePlanResult) -> str:
                     leg.distance_m,
                     leg.duration_s,
                     leg.source,
+                    "true" if leg.straight_line_estimate else "false",
+                    source_words(leg.source, lang),
                 ]
             )
     return out.getvalue()
 
 
-def legs_to_csv_bytes(result: RoutePlanResult) -> bytes:
+def legs_to_csv_bytes(result: RoutePlanResult, *, lang: Lang = "en") -> bytes:
     """``legs_to_csv`` as UTF-8 with a byte order mark, so Excel reads the Chinese names right."""
-    return legs_to_csv(result).encode("utf-8-sig")
+    return legs_to_csv(result, lang=lang).encode("utf-8-sig")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def test_a_travel_time_is_in_one_language_with_its_source_in_words(ask, message,
     r = ask(message, lang)
     answer = r.result.answer_text
     assert r.result.status == "OK" and answer.startswith(names) and note in answer
-    assert ("离线估算" if lang == "zh" else "offline estimate") in answer
+    assert ("直线估算" if lang == "zh" else "straight-line estimate") in answer
     assert "offline_estimate" not in answer and "Offline estimate (" not in answer  # no code, no provider's note
     if lang == "en":
         assert not any("\u4e00" <= ch <= "\u9fff" for ch in answer)

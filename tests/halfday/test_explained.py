@@ -20,6 +20,7 @@ from tests.halfday.test_api_and_cli import GOAL, api, read_sse  # noqa: F401 - t
 SATURDAY = {"zh": "11月28日", "en": "28 Nov"}
 WHEN = {"zh": "时间:", "en": "When:"}
 WHY = {"zh": "理由:", "en": "why:"}
+ESTIMATE = {"zh": "直线估算", "en": "straight-line estimate"}
 
 
 def _check_words(done: dict, lang: str) -> None:
@@ -43,6 +44,11 @@ def _check_words(done: dict, lang: str) -> None:
             assert said["reason"].startswith(WHY[lang]) and "_" not in said["reason"], said
             if reason["facts"]["open_until"]:
                 assert reason["facts"]["open_until"][:5] in said["reason"]
+            # a leg from a straight-line estimate says so, as a field and in the sentence
+            estimated = step["travel"] is not None and step["travel"]["source"] == "offline_estimate"
+            assert said["straight_line_estimate"] is estimated
+            if estimated and reason["facts"]["distance_m"] is not None:
+                assert ESTIMATE[lang] in said["reason"], said
     text = json.dumps(words, ensure_ascii=False)
     assert "None" not in text and "matches_" not in text and "category:" not in text
 

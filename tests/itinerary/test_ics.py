@@ -99,3 +99,19 @@ def test_helpers():
     parts = folded.split("\r\n")
     assert all(len(p.encode()) <= 75 for p in parts) and all(p.startswith(" ") for p in parts[1:])
     assert folded.replace("\r\n ", "") == "X" * 200
+
+
+def test_a_travel_event_on_straight_line_figures_calls_them_straight_line_estimates(result):
+    from components.itinerary.panels import ics_description
+
+    travel = [e for d in result.days for e in d.entries if e.kind == "travel"]
+    assert travel and {e.source for e in travel} == {"offline_estimate"}
+    dumped = result.model_dump(mode="json")  # the CLI's and the agent's JSON say it as a field
+    assert dumped["straight_line_estimate"] is True
+    assert type(result).model_validate(dumped).straight_line_estimate is True
+    described = [x for x in unfold(itinerary_to_ics(result, include_travel=True, generated_at=STAMP)) if "Robust" in x]
+    assert len(described) == len(travel)
+    assert all("straight-line estimate" in x and "offline_estimate" not in x for x in described)
+    # the page's calendar, worded in the reader's language
+    assert "直线估算" in ics_description(travel[0], "zh")
+    assert "straight-line estimate" in ics_description(travel[0], "en")

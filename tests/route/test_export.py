@@ -176,6 +176,8 @@ def test_csv_has_one_row_per_leg_per_candidate_with_right_totals():
         "distance_m",
         "duration_s",
         "source",
+        "straight_line_estimate",
+        "figures",
     ]
     assert len(rows) == sum(len(c.legs) for c in result.candidates) == 6
     for c in result.candidates:
@@ -382,7 +384,7 @@ def test_html_mentions_provider_metric_source_and_optimizer():
     header = page[: page.index('<section id="points">')]
     # in words, never the codes (issue 23)
     assert "Provider: Offline (region pack; its streets when it has them)" in header
-    assert "Metric source: offline estimate" in header and "offline_estimate" not in header
+    assert "Metric source: straight-line estimate" in header and "offline_estimate" not in header
     assert "Order search: All 2 orders of the 2 stops were compared one by one." in header
     assert "enumeration" not in header
 
@@ -394,7 +396,7 @@ def test_html_points_table_and_best_route():
     assert points.count("<tr>") == 1 + 4  # header + origin, 2 stops, destination
     assert "121.473700, 31.230400" in points and "sh-bund" in points
     best = _section(page, "best")
-    assert best.count("<li>") == 3 and "(offline estimate)" in best and "offline_estimate" not in best
+    assert best.count("<li>") == 3 and "(straight-line estimate)" in best and "offline_estimate" not in best
     assert "2.10 km" in best and "8.0 min" in best
 
 

@@ -50,7 +50,7 @@ def test_the_chinese_report_words_its_warnings_from_the_notices_and_its_headings
     assert "上海" in far and "Shanghai" not in far  # the region named in Chinese, the start's facts kept
     summary = _section(page, "summary")
     km = f"{result.best_route.total_distance_m / 1000:.1f}"
-    assert km in summary and "离线估算" in summary
+    assert km in summary and "直线估算" in summary
     header = _section(page, "points")
     assert "<th>角色</th>" in header and "<th>Role</th>" not in header
 

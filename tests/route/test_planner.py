@@ -112,7 +112,7 @@ def test_replanning_the_same_points_makes_no_new_calls(provider, settings):
 def test_offline_figures_carry_a_warning(provider, settings):
     result = plan_route(_req(SIGHTS[:3]), provider=provider, settings=settings)
     assert result.metric_source == "offline_estimate"
-    assert any("offline estimate" in w.lower() for w in result.warnings)
+    assert any("straight-line estimate" in w.lower() for w in result.warnings)
 
 
 def test_current_location_without_coordinates_compares_stops_only(provider, settings):

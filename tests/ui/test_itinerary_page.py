@@ -148,7 +148,7 @@ def check_timeline(frame, result: ItineraryResult, day_index: int) -> None:
         if e.kind == "travel":
             assert e.robust_min >= e.nominal_min
             assert row.travel.startswith(f"{e.robust_min} min planned (estimate {e.nominal_min:.0f} min)")
-            assert row.source == "offline estimate"
+            assert row.source == "straight-line estimate"
         else:
             assert row.travel == ""
     assert not frame.isna().any().any()
@@ -194,7 +194,7 @@ def test_demo_trip_optimises_and_renders(it_app, trip):
     text = text_of(at)
     assert f"**Independent check: passed ✓**, {len(result.critic.checks)} checks" in text
     assert f"**Robustness: {result.robustness.score:.2f}**" in text
-    assert "Travel times from the offline estimate" in text
+    assert "Travel times from the straight-line estimate" in text
     details = details_text(at)
     assert result.robustness.definition in details
     assert "matrix_source=offline_estimate" in details and "robust_min = ceil(nominal_min" in details

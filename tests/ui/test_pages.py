@@ -497,10 +497,11 @@ def test_a_map_draws_the_packs_streets_or_its_outline_and_never_online_tiles_by_
 
 
 def test_the_page_says_why_strategies_agree_on_estimates_and_is_silent_when_they_differ():
-    from components.route.tables import strategy_statement
+    from core.words.route import strategies_sentence
 
-    assert "offline estimate" in strategy_statement(_plan("sightseeing-day"))
-    assert strategy_statement(_plan("helsinki-museums")) is None
+    assert "straight-line estimate" in strategies_sentence(_plan("sightseeing-day"), "en")
+    assert "直线估算" in strategies_sentence(_plan("sightseeing-day"), "zh")
+    assert strategies_sentence(_plan("helsinki-museums"), "en") is None
 
 
 def test_over_amaps_tiles_every_overlay_moves_to_gcj02_and_clicks_come_back_in_wgs84(monkeypatch):

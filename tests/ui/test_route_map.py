@@ -109,7 +109,7 @@ def test_the_legend_is_below_the_map_with_figures_and_says_candidates_are_straig
     legend = legend_text(page)
     best = result.best_route
     assert f"Best route ({best.total_distance_m / 1000:.1f} km, {best.total_duration_s / 60:.0f} min)" in legend
-    assert "straight lines between stops (offline estimate" in legend  # the offline plan has no road geometry
+    assert "straight lines between stops (straight-line estimate" in legend  # the offline plan has no road geometry
     second = next(c for i, c in enumerate(result.candidates) if i != result.best_index)
     figures = f"{second.total_distance_m / 1000:.1f} km, {second.total_duration_s / 60:.0f} min"
     assert f"Candidate #{second.rank} ({figures})" in legend

@@ -133,6 +133,9 @@ class HalfDayResult(BaseModel):
 class StepWords(_Data):
     place_id: str
     reason: str
+    straight_line_estimate: bool = Field(
+        default=False, description="the leg to it is a straight-line estimate (its minutes and km say so in reason)"
+    )
 
 
 class PlanWords(_Data):
