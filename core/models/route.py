@@ -366,6 +366,9 @@ class OptimizerInfo(BaseModel):
     orders_possible: int | None = None
     #: distinct orders the ranking compared (the pool after one order per sequence of places)
     orders_ranked: int | None = None
+    #: orders the search produced before ``max_permutations`` bounded them (the ranked ones are the best on either
+    #: total among them; None: a result stored before the bound)
+    orders_found: int | None = None
     #: ILS kicks done over both objectives (heuristic with the ILS engine only)
     kicks: int | None = None
     #: what ended the ILS (both objectives; the latest of): ``stall`` (a stretch of kicks without improvement),
