@@ -170,7 +170,11 @@ class Settings(BaseSettings):
 
     # Planning
     tie_tolerance: float = Field(
-        default=0.02, ge=0, le=0.5, description="Relative difference under which two totals count as a near-tie."
+        default=0.02,
+        ge=0,
+        le=0.5,
+        description="Relative difference under which the reasons call two totals a near-tie (words only: shortest "
+        "and fastest always take the least total of their own figure).",
     )
     balanced_time_slack: float = Field(
         default=0.15,

@@ -378,8 +378,8 @@ class OptimizerInfo(BaseModel):
     engines: list[str] = Field(default_factory=list)
     max_permutations: int | None = None
     exact_limit: int | None = None
-    #: orders within this fraction of the best total counted as a tie, resolved by the other total (the setting
-    #: ``tie_tolerance`` the ranking used)
+    #: orders within this fraction of the best total worded as a near-tie (the setting ``tie_tolerance``; the pick
+    #: itself takes the least total, issue 31)
     tie_tolerance: float | None = None
 
 
