@@ -69,6 +69,14 @@ def _known_tools(value: list[str]) -> list[str]:
     return value
 
 
+#: USD per 1,000 tokens of a model (every token at the model's output price, an upper bound: OpenAI's published
+#: price of gpt-4o-mini is 0.15 USD per 1M input and 0.60 USD per 1M output tokens; docs/ARCHITECTURE.md)
+DEFAULT_LLM_PRICE_PER_1K_TOKENS: dict[str, float] = {"gpt-4o-mini": 0.0006}
+#: USD per remote map request: an AMap personal key is free within its quota (docs/amap.md: 5,000 a day for most
+#: services); a commercial key's price per request goes here (docs/ARCHITECTURE.md)
+DEFAULT_MAP_REQUEST_PRICE_USD: dict[str, float] = {"amap": 0.0}
+
+
 class Settings(BaseSettings):
     """Runtime settings. Every field can be set as ``OMNI_<NAME>``."""
 
@@ -162,7 +170,11 @@ class Settings(BaseSettings):
 
     # Planning
     tie_tolerance: float = Field(
-        default=0.02, ge=0, le=0.5, description="Relative difference under which two totals count as a near-tie."
+        default=0.02,
+        ge=0,
+        le=0.5,
+        description="Relative difference under which the reasons call two totals a near-tie (words only: shortest "
+        "and fastest always take the least total of their own figure).",
     )
     balanced_time_slack: float = Field(
         default=0.15,
@@ -312,10 +324,16 @@ class Settings(BaseSettings):
         "rules; a refused proposal falls back to the deterministic step).",
     )
     llm_price_per_1k_tokens: dict[str, float] = Field(
-        default_factory=dict,
+        default_factory=lambda: dict(DEFAULT_LLM_PRICE_PER_1K_TOKENS),
         description="What a model's service charges per 1,000 tokens, by model name (llm_model), in "
-        "llm_price_currency. Empty: no price is known, so costs are reported in the agent's budget units, never as "
-        "money; a model missing from the table leaves the request unpriced.",
+        "llm_price_currency (defaults and their source: docs/ARCHITECTURE.md, 'What a request costs'). Empty: no "
+        "price is known, so costs are reported in the agent's budget units, never as money; a model missing from "
+        "the table leaves the request unpriced (and its calls out of the USD the cost budget is compared with).",
+    )
+    map_request_price_usd: dict[str, float] = Field(
+        default_factory=lambda: dict(DEFAULT_MAP_REQUEST_PRICE_USD),
+        description="USD per remote request of a map service, by its name (amap, osrm, ...); a service not listed "
+        "(offline, the pack's data, a self-hosted engine) costs 0 (docs/ARCHITECTURE.md, 'What a request costs').",
     )
     llm_price_currency: str = Field(
         default="USD", min_length=3, max_length=3, description="The price table's currency."

@@ -15,7 +15,14 @@ from zoneinfo import ZoneInfo
 from pydantic import ValidationError
 
 from core.agent import fastpath
-from core.agent.accounting import RequestCost, calls_since, ledger_size, request_cost
+from core.agent.accounting import (
+    RequestCost,
+    calls_since,
+    ledger_size,
+    map_request_price_usd,
+    map_services_names,
+    request_cost,
+)
 from core.agent.actions.registry import ActionRegistry
 from core.agent.actions.spec import ActionError
 from core.agent.deps import AgentDeps
@@ -104,6 +111,7 @@ def route_and_run(
     )
     ctx.started = ctx.clock()
     llm_start = ledger_size(deps.llm)  # this request's model calls are the ones after this (the client may be shared)
+    ctx.llm_start, ctx.map_requests_start = llm_start, deps.provider.remote_requests()
     state = new_state(request, region=deps.provider.region.name, lang=lang)
     decision = _route(request, ctx, state)
     state.observability.router_ms = decision.router_ms
@@ -122,7 +130,12 @@ def route_and_run(
         state.result.explanations.insert(0, remembered)
     _router_warning(state, decision)
     ctx.report(_final_status(state))
-    cost = request_cost(calls_since(deps.llm, llm_start), deps.settings)
+    cost = request_cost(
+        calls_since(deps.llm, llm_start),
+        deps.settings,
+        map_requests=deps.provider.remote_requests() - ctx.map_requests_start,
+        map_price_usd=map_request_price_usd(map_services_names(deps.provider), deps.settings),
+    )
     response = _response(request, decision, state, flow, system_mode, t_start, cost)
     # a request to forget is not itself kept; nor a fact question (weather, travel time: nothing to recall, and
     # such a question never waits for the database)
@@ -438,6 +451,7 @@ def _response(
             fallback_used=obs.fallback_used,
             cost_units=round(obs.cost_units, 6),
             cost_currency=cost.currency,
+            spent_usd=cost.spent_usd,
             model_calls=cost.model_calls,
             paid_services=cost.paid_services,
         ),

@@ -39,6 +39,8 @@ class AgentContext:
     started: float = 0.0
     progress: Callable[[str, str], None] | None = None  # (ui status, short message)
     lang: Lang | None = None  # the language the face gave (None: an API call without a locale; the message decides)
+    llm_start: int = 0  # the model client's calls before this request (the client may be shared)
+    map_requests_start: int = 0  # the map view's remote requests before this request
 
     def reply_lang(self, text: str | None = None) -> Lang:
         """The language of the answer: the face's, else the language ``text`` (default: the message) is in."""

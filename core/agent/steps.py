@@ -7,6 +7,7 @@ import time
 from typing import Any, Literal
 
 from core.agent import fastpath, gates
+from core.agent.accounting import spent_usd
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.actions.spec import ActionError
@@ -46,18 +47,34 @@ POLICY_BUDGET = "BUDGET_GUARD"
 
 
 class BudgetExhausted(Exception):
-    def __init__(self, code: Literal["TIMEOUT_SYSTEM2", "BUDGET_EXCEEDED"], what: str):
+    def __init__(
+        self, code: Literal["TIMEOUT_SYSTEM2", "BUDGET_EXCEEDED"], what: str, *, spent_usd: float | None = None
+    ):
         super().__init__(what)
         self.code = code
         self.what = what
+        #: the USD spent when the cost budget ran out (None: another budget did)
+        self.spent_usd = spent_usd
 
 
 def guard(state: AgentState, ctx: AgentContext, *, action: str) -> None:
     opts = ctx.options
     if ctx.elapsed_s() >= opts.max_seconds:
         raise BudgetExhausted("TIMEOUT_SYSTEM2", f"max_seconds={opts.max_seconds:g} before {action}")
-    if state.observability.cost_units > opts.cost_budget_usd:
-        raise BudgetExhausted("BUDGET_EXCEEDED", f"cost_budget_usd={opts.cost_budget_usd:g} before {action}")
+    spent = spent_usd(
+        llm=ctx.llm,
+        llm_start=ctx.llm_start,
+        provider=ctx.provider,
+        map_requests_start=ctx.map_requests_start,
+        settings=ctx.settings,
+    )
+    state.observability.spent_usd = spent
+    if spent > opts.cost_budget_usd:
+        raise BudgetExhausted(
+            "BUDGET_EXCEEDED",
+            f"cost_budget_usd={opts.cost_budget_usd:g}: {spent:.6f} USD spent before {action}",
+            spent_usd=spent,
+        )
 
 
 def act(
@@ -221,11 +238,16 @@ def finish_on_timeout(state: AgentState, ctx: AgentContext, exc: BudgetExhausted
         action="orchestrator.fallback",
         reason_code=exc.code,
         policy_id=POLICY_BUDGET,
-        facts={"partial": partial, "steps": state.react.step},
+        facts={"partial": partial, "steps": state.react.step}
+        | ({"spent_usd": round(exc.spent_usd, 6), "budget_usd": ctx.options.cost_budget_usd} if exc.spent_usd else {}),
     )
     ctx.telemetry.fallback_triggered(from_route="SYSTEM2_REASONING", to_route="SYSTEM1_PARTIAL", reason=exc.code)
     lang = fastpath.state_lang(state)
-    state.result.explanations = [words.timeout_sentence(partial, lang)]
+    state.result.explanations = [
+        words.cost_budget_sentence(partial, lang, spent_usd=exc.spent_usd, budget_usd=ctx.options.cost_budget_usd)
+        if exc.spent_usd is not None
+        else words.timeout_sentence(partial, lang)
+    ]
     state.result.next_steps += [
         NextStep(code="retry_more_time"),
         NextStep(code="plan_less"),

@@ -26,6 +26,7 @@ from core.errors import OmniError
 from core.geo.base import LonLat, TravelMode
 from core.models.lab import OptStatus
 from core.optimizer.arrays import Floats
+from core.optimizer.nearest import nearest_neighbour_path, path_cost
 from core.optimizer.ortools_status import routing_status_name
 
 #: the objectives an optimiser is asked for: the matrix each one minimises
@@ -61,8 +62,7 @@ class OptimiserRun:
 
 def order_cost(cost: Floats, order: Sequence[int], *, start: int | None, end: int) -> float:
     """``start -> order... -> end`` on ``cost`` (``start`` None: from the first stop)."""
-    nodes = [*([start] if start is not None else []), *order, end]
-    return float(sum(cost[a, b] for a, b in zip(nodes, nodes[1:])))
+    return path_cost(cost, order, start=start, end=end)
 
 
 def failed(
@@ -74,35 +74,6 @@ def failed(
 
 
 # ---- nearest neighbour ------------------------------------------------------------------------------------
-def nearest_neighbour_path(cost: Floats, stops: Sequence[int], *, start: int | None, end: int) -> tuple[int, ...]:
-    """Always the cheapest unvisited stop next (ties: the lower node). Without a start every stop is tried first
-    and the cheapest of those paths kept."""
-    stops = [int(s) for s in stops]
-    if not stops:
-        return ()
-
-    def from_first(first: int | None) -> tuple[int, ...]:
-        left = list(stops)
-        order: list[int] = []
-        at = start if first is None else first
-        if first is not None:
-            left.remove(first)
-            order.append(first)
-        while left:
-            assert at is not None
-            here = at
-            nxt = min(left, key=lambda s: (cost[here, s], s))
-            left.remove(nxt)
-            order.append(nxt)
-            at = nxt
-        return tuple(order)
-
-    if start is not None:
-        return from_first(None)
-    paths = [from_first(s) for s in stops]
-    return min(paths, key=lambda o: (order_cost(cost, o, start=None, end=end), o))
-
-
 def run_nearest_neighbour(
     dist: Floats, dur: Floats, stops: Sequence[int], *, start: int | None, end: int
 ) -> OptimiserRun:

@@ -299,6 +299,11 @@ class Observability(BaseModel):
     # Additions
     cost_units: float = Field(default=0.0, description="The agent's internal budget units (not money)")
     cost_currency: str | None = Field(default=None, description="The currency of cost_est_usd (null: unpriced)")
+    spent_usd: float = Field(
+        default=0.0,
+        description="USD the priced parts of the request cost (models with a price, map requests; offline: 0): what "
+        "options.cost_budget_usd is compared with",
+    )
     model_calls: int = Field(default=0, description="Calls to a language model (arbitration, explanation, ...)")
     paid_services: list[str] = Field(
         default_factory=list, description="The paid services that ran, e.g. 'llm:gpt-4o-mini' (empty: none)"
@@ -421,7 +426,9 @@ class StateObservability(BaseModel):
     latency_ms: float = 0
     tool_calls: int = 0
     browser_steps: int = 0
-    cost_units: float = 0.0  # the agent's budget units (options.cost_budget_usd is a budget in these units)
+    cost_units: float = 0.0  # the actions' internal weights (not money; the cost budget is compared with spent_usd)
+    #: USD spent so far: priced model tokens and priced map requests (core/agent/accounting.py)
+    spent_usd: float = 0.0
     fallback_used: bool = False
     tokens_est: int = 0
 

@@ -379,6 +379,9 @@ class OptimizerInfo(BaseModel):
     orders_possible: int | None = None
     #: distinct orders the ranking compared (the pool after one order per sequence of places)
     orders_ranked: int | None = None
+    #: orders the search produced before ``max_permutations`` bounded them (the ranked ones are the best on either
+    #: total among them; None: a result stored before the bound)
+    orders_found: int | None = None
     #: ILS kicks done over both objectives (heuristic with the ILS engine only)
     kicks: int | None = None
     #: what ended the ILS (both objectives; the latest of): ``stall`` (a stretch of kicks without improvement),
@@ -388,8 +391,8 @@ class OptimizerInfo(BaseModel):
     engines: list[str] = Field(default_factory=list)
     max_permutations: int | None = None
     exact_limit: int | None = None
-    #: orders within this fraction of the best total counted as a tie, resolved by the other total (the setting
-    #: ``tie_tolerance`` the ranking used)
+    #: orders within this fraction of the best total worded as a near-tie (the setting ``tie_tolerance``; the pick
+    #: itself takes the least total, issue 31)
     tie_tolerance: float | None = None
 
 

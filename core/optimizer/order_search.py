@@ -7,9 +7,12 @@ from __future__ import annotations
 import itertools
 import math
 
+import numpy as np
+
 from core.models.route import OptimizerInfo
 from core.optimizer.arrays import Floats, Nodes
 from core.optimizer.ils import STOP_RANK, SearchStop
+from core.optimizer.nearest import nearest_neighbour_path
 from core.optimizer.tsp import held_karp_path, solve_path
 
 _NEIGHBOURHOOD_MAX_STOPS = 40
@@ -148,6 +151,27 @@ def _heuristic_pool(
     )
 
 
+def _seeds(dist: Floats, dur: Floats, stop_nodes: list[int], *, start: int | None, end: int) -> set[tuple[int, ...]]:
+    """The nearest-neighbour orders on either matrix: a heuristic pool holds them, so its best never loses to
+    nearest neighbour on the same figures."""
+    return {nearest_neighbour_path(mat, stop_nodes, start=start, end=end) for mat in (dist, dur)}
+
+
+def bounded_pool(
+    pool: set[tuple[int, ...]], dist: Floats, dur: Floats, *, start: int | None, end: int, limit: int
+) -> list[tuple[int, ...]]:
+    """At most ``limit`` orders of ``pool``: the best on either total first (the shortest and the fastest lead),
+    then by their rank on both totals; ties by the order itself, so the same pool keeps the same orders."""
+    orders = sorted(pool)
+    if len(orders) <= limit:
+        return orders
+    arr = np.asarray(orders, dtype=int)
+    rank_d = np.argsort(np.argsort(order_totals(arr, dist, start, end), kind="stable"), kind="stable")
+    rank_t = np.argsort(np.argsort(order_totals(arr, dur, start, end), kind="stable"), kind="stable")
+    keep = sorted(range(len(orders)), key=lambda i: (min(rank_d[i], rank_t[i]), rank_d[i] + rank_t[i], orders[i]))
+    return [orders[i] for i in keep[:limit]]
+
+
 def candidate_orders(
     dist: Floats,
     dur: Floats,
@@ -159,25 +183,27 @@ def candidate_orders(
     exact_limit: int,
     time_limit_s: float,
     seed: int = 0,
-) -> tuple[set[tuple[int, ...]], OptimizerInfo]:
-    """Candidate stop orders for the products' ranking: every order up to ``max_permutations``; beyond that the
-    exact shortest and fastest orders (Held-Karp up to ``exact_limit`` stops) or heuristic ones, plus
-    their one-move neighbours, so alternatives are real orders near the best ones."""
+) -> tuple[list[tuple[int, ...]], OptimizerInfo]:
+    """Candidate stop orders for the products' ranking, never more than ``max_permutations`` of them: every order
+    while there are no more; beyond that the exact shortest and fastest orders (Held-Karp up to ``exact_limit``
+    stops) or heuristic ones with the nearest-neighbour orders, plus their one-move neighbours, cut to the bound
+    (the best on either total first). ``OptimizerInfo`` says which, how many orders were found and how many kept."""
     n = len(stop_nodes)
     if n == 1:
-        return {tuple(stop_nodes)}, OptimizerInfo(
+        return [tuple(stop_nodes)], OptimizerInfo(
             method="trivial",
             exact=True,
             orders_evaluated=1,
             stops=1,
             note="One stop: a single order.",
             orders_possible=1,
+            orders_found=1,
             max_permutations=max_permutations,
             exact_limit=exact_limit,
         )
     n_orders = math.factorial(n)
     if n_orders <= max_permutations:
-        orders = set(itertools.permutations(stop_nodes))
+        orders = sorted(itertools.permutations(stop_nodes))
         return orders, OptimizerInfo(
             method="enumeration",
             exact=True,
@@ -185,6 +211,7 @@ def candidate_orders(
             stops=n,
             note=f"All {n_orders} orders enumerated (≤ max_permutations={max_permutations}): exact.",
             orders_possible=n_orders,
+            orders_found=n_orders,
             max_permutations=max_permutations,
             exact_limit=exact_limit,
         )
@@ -206,4 +233,8 @@ def candidate_orders(
         )
     for base in list(pool)[:4]:
         pool |= neighbour_orders(base)
-    return pool, info
+    if not info.exact:
+        pool |= _seeds(dist, dur, stop_nodes, start=start, end=end)
+    kept = bounded_pool(pool, dist, dur, start=start, end=end, limit=max_permutations)
+    cut = f" The search found {len(pool):,} orders; max_permutations={max_permutations} keeps {len(kept):,} of them."
+    return kept, info.model_copy(update={"orders_found": len(pool), "note": info.note + cut})

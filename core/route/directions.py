@@ -85,7 +85,7 @@ def _patched(dist: np.ndarray, dur: np.ndarray, known: DirectionLegs) -> tuple[n
     dist, dur = dist.copy(), dur.copy()
     sources: dict[Pair, str] = {}
     for (a, b), leg in known.legs.items():
-        dist[a, b], dur[a, b] = float(leg.distance_m), float(leg.duration_s)
+        dist[a, b], dur[a, b] = float(round(leg.distance_m)), float(round(leg.duration_s))  # as the legs show them
         sources[(a, b)] = leg.source
     return dist, dur, sources
 

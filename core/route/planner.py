@@ -192,8 +192,10 @@ def matrix_stage(trip: ResolvedTrip, *, provider: MapServices, mode: TransportMo
     # a leg ends at a stop or at the destination, never at the start (a round trip's return ends at the end node,
     # at the start's point): a router that pays per destination (AMap) is asked only for those columns
     matrix = provider.matrix(points, mode=mode, destinations=range(offset, end + 1))
-    dist = np.asarray(matrix.distances_m, dtype=float)
-    dur = np.asarray(matrix.durations_s, dtype=float)
+    # whole metres and seconds, as every leg is shown: the orders are ranked on the figures a user sees (their
+    # totals are the sums of the legs shown), never on fractions that can reorder two orders the page calls equal
+    dist = np.rint(np.asarray(matrix.distances_m, dtype=float))
+    dur = np.rint(np.asarray(matrix.durations_s, dtype=float))
     legs = leg_cells(start=start, offset=offset, end=end)
     if not (np.isfinite(dist[legs]).all() and np.isfinite(dur[legs]).all()):
         raise ProviderError("the travel matrix has missing entries: some points are not connected", field="stops")
@@ -240,10 +242,10 @@ def _offline_notice(region: RegionPack, mode: TransportMode, notes: list[str]) -
 
 
 def candidates_stage(trip: ResolvedTrip, net: TripMatrix, *, max_permutations: int, settings: Settings) -> OrderPool:
-    """Candidate stop orders from the order search (core/optimizer/order_search.py) with their totals; swapping
-    two stops at the same place is not another route."""
+    """Candidate stop orders from the order search (core/optimizer/order_search.py; at most ``max_permutations``)
+    with their totals; swapping two stops at the same place is not another route."""
     search_dist, search_dur = net.search_matrices()
-    pool, info = candidate_orders(
+    orders, info = candidate_orders(
         search_dist,
         search_dur,
         net.stop_nodes,
@@ -254,7 +256,6 @@ def candidates_stage(trip: ResolvedTrip, net: TripMatrix, *, max_permutations: i
         time_limit_s=settings.solver_time_limit_s,
         seed=settings.solver_seed,
     )
-    orders = sorted(pool)
     arr = np.asarray(orders, dtype=int)
     tot_d = order_totals(arr, net.dist, net.start, net.end)
     tot_t = order_totals(arr, net.dur, net.start, net.end)

@@ -1,7 +1,10 @@
 """Ranking of candidate orders: shortest_distance, fastest_time, balanced (docs/ARCHITECTURE.md, "Route planner").
 
-A near-tie is a relative difference within ``tolerance`` (settings.tie_tolerance). Ranking is by
-repeated selection, so the rule that picks #1 also orders the rest.
+``shortest_distance`` and ``fastest_time`` take the least total of their own figure (an equal total: the least of
+the other), so the fastest order is never slower than the shortest, the shortest never longer than the fastest,
+and neither loses on its own figure to any order ranked (nearest neighbour's included). ``tolerance``
+(settings.tie_tolerance) only words a near-tie. Ranking is by repeated selection, so the rule that picks #1 also
+orders the rest.
 """
 
 from __future__ import annotations
@@ -53,13 +56,17 @@ BALANCED_TIME_SLACK = 0.15
 def _window(strategy: RouteStrategy, tolerance: float, time_slack: float) -> tuple[bool, float]:
     """The rule of a strategy as (window on duration?, width): every pick is, among the remaining orders whose
     windowed total is within ``width`` of the smallest, the one with the least (other total, windowed total, index).
+    ``shortest_distance`` and ``fastest_time`` have no width: a window wider than an equal total would let the
+    fastest order be slower than the shortest (and than a plain nearest-neighbour order); ``tolerance`` is kept
+    for the callers' words.
 
     ``balanced`` is ``fastest_time`` with the window ``time_slack``: the orders within the slack of the fastest
     include the Pareto member balanced wants, and the least (distance, duration) among them is never dominated
     (whatever dominated it would be in the window too, and less) - so no Pareto front is needed to pick it."""
+    del tolerance  # words only (best_reason)
     if strategy == "shortest_distance":
-        return False, tolerance
-    return True, tolerance if strategy == "fastest_time" else time_slack
+        return False, 0.0
+    return True, 0.0 if strategy == "fastest_time" else time_slack
 
 
 def _key(items: list[Scored], i: int, on_time: bool) -> tuple[float, float, int]:
@@ -185,22 +192,12 @@ def best_reason(
     pct = f"{tolerance * 100:g}%"
     found = "" if exact else " found"
     caveat = "" if exact else " (heuristic search over the orders found; not proven optimal)"
-    if strategy == "shortest_distance":
-        dmin = min(s.distance_m for s in items)
-        if best.distance_m > dmin + 1e-9:
-            return (
-                f"Near-tie on distance (within {pct} of the shortest{found}, {km(best.distance_m - dmin)} longer), "
-                f"so the faster order wins: {vs}.{caveat}"
-            )
-        return f"Shortest total distance{found}: {vs}.{caveat}"
-    if strategy == "fastest_time":
-        tmin = min(s.duration_s for s in items)
-        if best.duration_s > tmin + 1e-9:
-            return (
-                f"Near-tie on time (within {pct} of the fastest{found}, {mins(best.duration_s - tmin)} slower), "
-                f"so the shorter order wins: {vs}.{caveat}"
-            )
-        return f"Fastest total time{found}: {vs}.{caveat}"
+    if strategy in ("shortest_distance", "fastest_time"):
+        on_time = strategy == "fastest_time"
+        mine, theirs = (best.duration_s, runner.duration_s) if on_time else (best.distance_m, runner.distance_m)
+        near = f"; a near-tie with #2 (within {pct})" if theirs <= mine * (1 + tolerance) + 1e-9 else ""
+        head = "Fastest total time" if on_time else "Shortest total distance"
+        return f"{head}{found}: {vs}{near}.{caveat}"
     front = pareto_front(items)
     if all(dominates(best, s) or s == best for s in items):
         return f"Pareto-dominant: no other order{found} is shorter or faster; {vs}.{caveat}"

@@ -358,6 +358,22 @@ def timeout_sentence(partial: str, lang: Lang) -> str:
     return t("agent.timeout.stopped", lang, what=t(_TIMEOUT_PARTIAL[partial], lang))
 
 
+def usd(amount: float) -> str:
+    """A USD figure as the cost budget is given: cents and their fractions ("0.0042", "0.25")."""
+    return f"{amount:.4f}".rstrip("0").rstrip(".") if amount else "0"
+
+
+def cost_budget_sentence(partial: str, lang: Lang, *, spent_usd: float, budget_usd: float) -> str:
+    """The cost budget ran out: the USD spent against the budget, and what of the plan is kept."""
+    return t(
+        "agent.timeout.cost",
+        lang,
+        spent=usd(spent_usd),
+        budget=usd(budget_usd),
+        what=t(_TIMEOUT_PARTIAL[partial], lang),
+    )
+
+
 def branch_lines(cond: str, branches: list[dict[str, Any]], lang: Lang, *, city: str) -> list[str]:
     """A conditional request's answer: the condition, then each branch as evaluated (or why it was not)."""
     lines = [t("agent.conditional.condition", lang, condition=cond)]

@@ -193,7 +193,24 @@ def _possible_orders(opt: OptimizerInfo) -> int | None:
 
 def search_words(opt: OptimizerInfo, lang: Lang) -> str:
     """What the order search did, exactly (issue 23): every order listed (enumeration), an exact dynamic
-    programme that proves the optimum without listing them (Held-Karp), or a heuristic with its budget."""
+    programme that proves the optimum without listing them (Held-Karp), or a heuristic with its budget; and, where
+    ``max_permutations`` bounded the orders ranked, how many the search found and how many were ranked."""
+    said = _method_words(opt, lang)
+    limit = opt.max_permutations
+    found = opt.orders_found  # None: a result stored before the bound, whose ranking it did not bound
+    if opt.method in ("held_karp", "heuristic") and limit is not None and found is not None:
+        bound = t(
+            "route.search.bounded",
+            lang,
+            limit=f"{limit:,}",
+            found=f"{found:,}",
+            ranked=f"{opt.orders_ranked:,}" if opt.orders_ranked is not None else "—",
+        )
+        return t("route.reason.joined", lang, reason=said, search=bound)
+    return said
+
+
+def _method_words(opt: OptimizerInfo, lang: Lang) -> str:
     possible = _possible_orders(opt)
     ranked = opt.orders_ranked if opt.orders_ranked is not None else opt.orders_evaluated
     if opt.method == "trivial" or opt.stops <= 1:

@@ -176,7 +176,7 @@ def test_travel_time_through_the_provider(env):
     assert (ev["from"], ev["to"], ev["mode"], ev["source"]) == ("外滩", "豫园", "walking", "offline_estimate")
     leg = env.provider.route((121.4880, 31.2402), (121.4921, 31.2272), mode="walking")
     assert ev["duration_s"] == leg.duration_s
-    assert f"{round(leg.duration_s / 60)} 分钟" in r.result.answer_text and "离线估算" in r.result.answer_text
+    assert f"{round(leg.duration_s / 60)} 分钟" in r.result.answer_text and "直线估算" in r.result.answer_text
 
 
 def test_travel_time_to_an_unknown_place_asks(env):

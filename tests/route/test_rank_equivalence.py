@@ -29,13 +29,16 @@ def near(a: float, b: float, tolerance: float) -> bool:
 
 
 def rule_pick(items: list[Scored], remaining: list[int], strategy: str, tolerance: float, slack: float) -> int:
+    """The documented rule; ``tolerance`` words a near-tie only (issue 31): shortest and fastest take the least
+    total of their own figure, an equal one broken by the other."""
+    del tolerance
     if strategy == "shortest_distance":
         dmin = min(items[i].distance_m for i in remaining)
-        ties = [i for i in remaining if near(items[i].distance_m, dmin, tolerance)]
+        ties = [i for i in remaining if near(items[i].distance_m, dmin, 0.0)]
         return min(ties, key=lambda i: (items[i].duration_s, items[i].distance_m, i))
     if strategy == "fastest_time":
         tmin = min(items[i].duration_s for i in remaining)
-        ties = [i for i in remaining if near(items[i].duration_s, tmin, tolerance)]
+        ties = [i for i in remaining if near(items[i].duration_s, tmin, 0.0)]
         return min(ties, key=lambda i: (items[i].distance_m, items[i].duration_s, i))
     front = front_of(items, remaining)
     tfast = min(items[i].duration_s for i in front)

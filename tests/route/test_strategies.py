@@ -10,18 +10,23 @@ def test_shortest_distance_prefers_distance():
     assert rank(items, "shortest_distance", tolerance=0.0) == [1, 2, 0]
 
 
-def test_shortest_distance_breaks_near_ties_on_time():
-    items = [S(10_000, 1500, 0), S(10_150, 1200, 1)]  # 1.5 % longer, 5 min faster
-    assert rank(items, "shortest_distance", tolerance=0.02)[0] == 1
+def test_shortest_distance_takes_the_least_distance_even_in_a_near_tie():
+    # issue 31: 1.5 % longer but 5 min faster is still longer; a window on distance made the "shortest" longer
+    items = [S(10_000, 1500, 0), S(10_150, 1200, 1)]
+    assert rank(items, "shortest_distance", tolerance=0.02)[0] == 0
     assert rank(items, "shortest_distance", tolerance=0.01)[0] == 0
     reason = best_reason(items, rank(items, "shortest_distance", tolerance=0.02), "shortest_distance", tolerance=0.02)
-    assert "Near-tie on distance" in reason and "0.1 km longer" in reason and "5 min faster" in reason
+    assert reason.startswith("Shortest total distance") and "near-tie with #2 (within 2%)" in reason
+    assert "5 min slower" in reason
+    # an equal distance: the faster order
+    assert rank([S(10_000, 1500, 0), S(10_000, 1200, 1)], "shortest_distance", tolerance=0.02)[0] == 1
 
 
 def test_fastest_time_prefers_time_then_distance():
     items = [S(10_000, 1500, 0), S(14_000, 1200, 1), S(12_000, 1210, 2)]
     assert rank(items, "fastest_time", tolerance=0.0)[0] == 1
-    assert rank(items, "fastest_time", tolerance=0.02)[0] == 2  # 10 s slower but 2 km shorter
+    assert rank(items, "fastest_time", tolerance=0.02)[0] == 1  # 10 s faster wins, though 2 km longer
+    assert rank([*items, S(11_000, 1200, 3)], "fastest_time", tolerance=0.02)[0] == 3  # an equal time: shorter
 
 
 def test_pareto_front():
@@ -84,13 +89,15 @@ def test_balanced_does_not_take_a_much_slower_shorter_route():
     assert rank(items, "shortest_distance", tolerance=0.02)[0] == 0
 
 
-def test_an_order_can_outrank_the_best_only_from_inside_its_window_or_by_pushing_it_out():
+def test_an_order_can_outrank_the_best_only_with_a_better_or_equal_own_total():
     best = S(10_000, 1000)
-    # fastest_time at 2 %: the window is on duration, the pick within it takes the least distance
-    assert not could_outrank(S(9_000, 1030), best, "fastest_time", tolerance=0.02)  # 3 % slower: outside
-    assert not could_outrank(S(10_500, 1010), best, "fastest_time", tolerance=0.02)  # inside, but longer
-    assert could_outrank(S(9_900, 1010), best, "fastest_time", tolerance=0.02)  # inside and shorter
-    assert could_outrank(S(12_000, 900), best, "fastest_time", tolerance=0.02)  # so fast the best leaves
-    # shortest_distance: the window is on distance
-    assert not could_outrank(S(10_300, 800), best, "shortest_distance", tolerance=0.02)
-    assert could_outrank(S(10_100, 900), best, "shortest_distance", tolerance=0.02)
+    # fastest_time: the least duration; an equal duration, the least distance
+    assert not could_outrank(S(9_000, 1030), best, "fastest_time", tolerance=0.02)  # slower
+    assert not could_outrank(S(9_900, 1010), best, "fastest_time", tolerance=0.02)  # slower, however short
+    assert not could_outrank(S(10_500, 1000), best, "fastest_time", tolerance=0.02)  # as fast, but longer
+    assert could_outrank(S(9_900, 1000), best, "fastest_time", tolerance=0.02)  # as fast and shorter
+    assert could_outrank(S(12_000, 900), best, "fastest_time", tolerance=0.02)  # faster
+    # shortest_distance: the least distance
+    assert not could_outrank(S(10_100, 900), best, "shortest_distance", tolerance=0.02)
+    assert could_outrank(S(9_900, 1100), best, "shortest_distance", tolerance=0.02)
+    assert could_outrank(S(10_000, 900), best, "shortest_distance", tolerance=0.02)

@@ -286,11 +286,12 @@ def test_the_console_speaks_one_language_with_the_answer_first_and_details_colla
     details = [e for e in page.expander if e.label == ("Details" if lang == "en" else "详情")]
     assert len(details) == 1 and details[0].proto.expanded is False
     inside = {m.label for m in details[0].metric}
-    assert {"Route", "Confidence", "Status", "Budget units"} <= inside or {
+    # the cost is money (issue 31): an offline plan is priced, at 0 USD, by the default price tables
+    assert {"Route", "Confidence", "Status", "Cost (USD)"} <= inside or {
         "路线",
         "置信度",
         "状态",
-        "预算单位",
+        "费用（USD）",
     } <= inside
     assert any(("operator page" if lang == "en" else "运维页面") in c.value for c in details[0].caption)
     # the main view: no place id, no code, no None, no dollars
