@@ -93,22 +93,7 @@ def route_and_run(
     flow: list[str] = []
     given = lang
     lang = conversation_lang(request, deps.store, given=given)  # one language per conversation
-    ctx = AgentContext(
-        settings=deps.settings,
-        request=request,
-        now=_moment(now, request, deps.provider),
-        provider=deps.provider,
-        database=deps.database,
-        reservations=deps.reservations,
-        store=deps.store,
-        memory=deps.memory,
-        telemetry=deps.telemetry,
-        llm=deps.llm,
-        browser=deps.browser,
-        progress=_flow_tracker(flow, progress),
-        lang=lang,
-        clock=clock,
-    )
+    ctx = _context(request, deps, now=now, lang=lang, clock=clock, progress=_flow_tracker(flow, progress))
     ctx.started = ctx.clock()
     llm_start = ledger_size(deps.llm)  # this request's model calls are the ones after this (the client may be shared)
     ctx.llm_start, ctx.map_requests_start = llm_start, deps.provider.remote_requests()
@@ -145,6 +130,34 @@ def route_and_run(
             keep_conversation_lang(request, deps.store, given=given, used=lang, now_s=ctx.now_s())
     _log_complete(deps.telemetry, response, decision, system_mode)
     return response
+
+
+def _context(
+    request: AgentRequest,
+    deps: AgentDeps,
+    *,
+    now: datetime,
+    lang: Lang | None,
+    clock: Callable[[], float],
+    progress: Callable[[str, str], None],
+) -> AgentContext:
+    """The request's context: what the root handed down, the request's moment and language."""
+    return AgentContext(
+        settings=deps.settings,
+        request=request,
+        now=_moment(now, request, deps.provider),
+        provider=deps.provider,
+        database=deps.database,
+        reservations=deps.reservations,
+        store=deps.store,
+        memory=deps.memory,
+        telemetry=deps.telemetry,
+        llm=deps.llm,
+        browser=deps.browser,
+        progress=progress,
+        lang=lang,
+        clock=clock,
+    )
 
 
 def _moment(now: datetime, request: AgentRequest, provider: MapServices) -> datetime:
