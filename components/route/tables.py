@@ -28,7 +28,7 @@ from core.app import route as route_app
 from core.app.regions import district_name
 from core.app.route import source_words, stops_words
 from core.i18n import Lang, t
-from core.models.route import CandidateRoute, RoutePlanResult
+from core.models.route import CandidateRoute, Notice, RoutePlanResult
 from core.words.route import strategies_sentence
 
 if TYPE_CHECKING:
@@ -457,16 +457,20 @@ def render_best_route_details(result: RoutePlanResult, *, lang: Lang) -> None:
     )
 
 
+def warned_notices(result: RoutePlanResult, lang: Lang) -> list[Notice]:
+    """The notices the warnings list says: not those said elsewhere on the page (the strategies' agreement on
+    estimates beside the best order, by strategies_sentence; why there are no links, in the links panel)."""
+    said = {"LINKS_OUTSIDE_AMAP"} | ({"STRATEGIES_AGREE_ON_ESTIMATES"} if strategies_sentence(result, lang) else set())
+    return [n for n in result.notices if n.code not in said]
+
+
 def render_warnings(result: RoutePlanResult, *, lang: Lang) -> None:
     """The plan's notices in words, by code (an information icon on those that only inform); the codes and the
     core's own notes stay in a collapsed "Details"."""
     import streamlit as st
 
     names = notice_names(result, lang)
-    # said elsewhere on the page, not twice: the strategies' agreement on estimates beside the best order
-    # (strategies_sentence), why there are no links in the links panel
-    said = {"LINKS_OUTSIDE_AMAP"} | ({"STRATEGIES_AGREE_ON_ESTIMATES"} if strategies_sentence(result, lang) else set())
-    for notice in (n for n in result.notices if n.code not in said):
+    for notice in warned_notices(result, lang):
         text, _ = notice_words(notice, lang, names)
         st.warning(text, icon=":material/info:" if notice.severity == "info" else ":material/warning:")
     # the codes and the core's notes are English: the English page's details only (a code this build cannot word

@@ -19,9 +19,11 @@ def env(tmp_path):
 
 
 def test_the_context_holds_dependencies_and_the_request_only():
+    # besides what the root hands down and the request: where the request started on the shared clock and on the
+    # shared clients' ledgers (its duration and its spending are measured from them), never a decision or a fact
     assert {f.name for f in dataclasses.fields(AgentContext)} == {
         "settings", "request", "now", "provider", "database", "reservations", "store", "memory", "telemetry", "llm",
-        "browser", "clock", "started", "progress", "lang",
+        "browser", "clock", "started", "llm_start", "map_requests_start", "progress", "lang",
     }  # fmt: skip
 
 
