@@ -59,6 +59,9 @@ AMBIGUITY_MARGIN = 4.0  # scores this close do not tell two places apart
 NEAR_MISS_BELOW = 84.0  # a best fuzzy match under this is offered as a choice, not taken
 SAME_SPOT_M = 100.0  # closer than this, two places of one kind are one spot (a station mapped twice)
 FAR_APART_M = 1000.0  # farther than this, two candidates are different destinations whatever their kind
+#: a whole place's point this close to one of its parts is that part's: the whole's arrival point (Hongqiao airport
+#: is its T2 terminal, data/README.md "Places made of parts"), not a point between its parts
+ARRIVAL_M = 50.0
 SHOWN_BAND = 10.0  # an ambiguity offers every candidate this close to the best
 #: a fuzzy candidate (below CONFIDENT_SCORE) is offered or taken only when its name really resembles the text
 #: (core/geo/text.py resemblance: characters, words, transliteration). On the evaluation set every expected
@@ -298,33 +301,42 @@ class _Resolving:
 
     def whole(self, place: Place) -> str:
         """A place of parts is what its names mean: it is taken, said with its parts. Parts farther apart than
-        ``FAR_APART_M`` (two terminals across the runways) are said to be so: the point between them is no
-        entrance, and naming a part goes to that part."""
+        ``FAR_APART_M`` (two terminals across the runways) are said to be so, and naming a part goes to that part:
+        the whole's point is its arrival part's when the pack puts it there (``PLACE_PARTS_ARRIVAL``), else a point
+        between them, which is no entrance (``PLACE_PARTS_APART``)."""
         parts = [p for p in (self.provider.detail(i) for i in place.parts) if p is not None]
         spread = max((haversine_m(a.lon, a.lat, b.lon, b.lat) for a in parts for b in parts), default=0.0)
         names = ", ".join(p.name for p in parts)
         # the parts by id too, so a reader names them in its own language (the map data's names are one language)
         part_ids = ",".join(p.poi_id or "" for p in parts) if all(p.poi_id for p in parts) else ""
-        detail = (
-            f"{self.who_text} is '{place.name}', a place of {len(parts)} parts ({names}): a point between them was used"
-        )
-        if spread > FAR_APART_M:
-            km = f"{spread / 1000:.1f}"
-            self.notices.append(
-                notice(
-                    "PLACE_PARTS_APART",
-                    detail=f"{detail}; the parts are {km} km apart",
-                    parts=names,
-                    part_ids=part_ids,
-                    count=len(parts),
-                    km=km,
-                    **self.named,
-                )
+        arrival = next((p for p in parts if haversine_m(place.lon, place.lat, p.lon, p.lat) <= ARRIVAL_M), None)
+        detail = f"{self.who_text} is '{place.name}', a place of {len(parts)} parts ({names})"
+        km, count = f"{spread / 1000:.1f}", len(parts)
+        if arrival is not None and spread > FAR_APART_M:
+            detail += f", {km} km apart: its arrival point {arrival.name} was used"
+            arrival_name, arrival_id = arrival.name, arrival.poi_id or ""
+            made = notice(
+                "PLACE_PARTS_ARRIVAL",
+                detail=detail,
+                parts=names,
+                part_ids=part_ids,
+                count=count,
+                km=km,
+                arrival=arrival_name,
+                arrival_id=arrival_id,
+                **self.named,
+            )
+        elif spread > FAR_APART_M:
+            detail += f": a point between them was used; the parts are {km} km apart"
+            made = notice(
+                "PLACE_PARTS_APART", detail=detail, parts=names, part_ids=part_ids, count=count, km=km, **self.named
             )
         else:
-            self.notices.append(
-                notice("PLACE_HAS_PARTS", detail=detail, parts=names, part_ids=part_ids, count=len(parts), **self.named)
-            )
+            detail += ": a point between them was used"
+            made = notice("PLACE_HAS_PARTS", detail=detail, parts=names, part_ids=part_ids, count=count, **self.named)
+        self.notices.append(made)
+        if arrival is not None:
+            return f"; a place of {len(parts)} parts ({names}): its point is that of {arrival.name}, its arrival point"
         return f"; a place of {len(parts)} parts ({names}): its point lies between them (approximate)"
 
     # ---- 0. a place the user chose among an ambiguity's candidates: its POI, by id ---------------------
