@@ -57,6 +57,8 @@ PRECISE_GEO_LEVELS = {"exact", "poi", "house_number"}
 CONFIDENT_SCORE = 95.0
 AMBIGUITY_MARGIN = 4.0  # scores this close do not tell two places apart
 NEAR_MISS_BELOW = 84.0  # a best fuzzy match under this is offered as a choice, not taken
+#: a stop's name and its address found this far apart (and not one place and its part) are two places: asked
+NAME_ADDRESS_APART_M = 200.0
 SAME_SPOT_M = 100.0  # closer than this, two places of one kind are one spot (a station mapped twice)
 FAR_APART_M = 1000.0  # farther than this, two candidates are different destinations whatever their kind
 #: a whole place's point this close to one of its parts is that part's: the whole's arrival point (Hongqiao airport
@@ -214,6 +216,7 @@ def _ambiguous(who: str, choice: PlaceChoice) -> AmbiguousPlaceError:
         "district": "names a whole district",
         "near_miss": "is not an exact match for any place",
         "parts": "names a place whose parts are far apart",
+        "name_address": "has a name and an address that are different places",
     }[choice.reason]
     apart = f", up to {choice.spread_m / 1000:.1f} km apart" if choice.spread_m >= 1000 else ""
     message = f"{who} {why}: {listed}{apart}; choose one"
@@ -239,11 +242,11 @@ def resolve_point(
         return job.chosen(raw.poi_id)
     found, coarse = job.by_geocode()
     if found is not None:
-        return found
+        return job.agreeing(found)
     everything, ranked = job.candidates()
     found = job.by_search(ranked)
     if found is not None:
-        return found
+        return job.agreeing(found)
     found = job.by_fallbacks(coarse)
     if found is not None:
         return found
@@ -338,6 +341,25 @@ class _Resolving:
         if arrival is not None:
             return f"; a place of {len(parts)} parts ({names}): its point is that of {arrival.name}, its arrival point"
         return f"; a place of {len(parts)} parts ({names}): its point lies between them (approximate)"
+
+    def agreeing(self, found: Resolution) -> Resolution:
+        """``found``, unless the stop's name alone is precisely another place, farther than ``NAME_ADDRESS_APART_M``
+        from it (东方明珠 at the address 陆家嘴, the skywalk): the two are asked, the name's place first, never one
+        taken for the other (issue 31 §2)."""
+        raw, point = self.raw, found.point
+        if not (raw.name and raw.address) or normalize(raw.name) == normalize(raw.address) or point.poi_id is None:
+            return found
+        geo = self.provider.geocode(raw.name, city=self.city)
+        named = geo[0] if geo and geo[0].level in PRECISE_GEO_LEVELS else None
+        if named is None or named.poi_id == point.poi_id:
+            return found
+        at_address = self.provider.detail(point.poi_id)
+        if at_address is None or _whole_and_part(named, at_address):
+            return found
+        if haversine_m(named.lon, named.lat, at_address.lon, at_address.lat) <= NAME_ADDRESS_APART_M:
+            return found
+        scored = [(named.score, named), (at_address.score, at_address)]
+        raise _ambiguous(self.who_text, _choice(self.field_name, raw.label(), "name_address", scored))
 
     # ---- 0. a place the user chose among an ambiguity's candidates: its POI, by id ---------------------
     def chosen(self, poi_id: str) -> Resolution:
