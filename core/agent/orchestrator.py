@@ -339,9 +339,12 @@ def _out_of_scope(scope: ScopeNote, state: AgentState) -> str:
 
 def _refused(scope: ScopeNote, decision: RouterDecision) -> bool:
     """A message naming a place no installed region covers is refused, unless it is a question to the knowledge
-    base: that answers from what it holds, and says when it holds nothing (the QA set's 推荐新宿拉面), after the
-    scope's sentence."""
-    return scope.verdict == "NOT_COVERED" and decision.output.route != "SYSTEM1_RAG"
+    base (it answers from what it holds, and says when it holds nothing: the QA set's 推荐新宿拉面) or a conditional
+    plan (its branches are evaluated from what the region holds, the other place's branch says it holds nothing:
+    the QA set's 赶不上日落就改横滨, 横滨 read as Yokohama since issue 31), after the scope's sentence."""
+    if scope.verdict != "NOT_COVERED":
+        return False
+    return decision.output.route != "SYSTEM1_RAG" and decision.intent != "conditional"
 
 
 def _scope_said(scope: ScopeNote, state: AgentState) -> None:
