@@ -343,15 +343,17 @@ class _Resolving:
         return f"; a place of {len(parts)} parts ({names}): its point lies between them (approximate)"
 
     def agreeing(self, found: Resolution) -> Resolution:
-        """``found``, unless the stop's name alone is precisely another place, farther than ``NAME_ADDRESS_APART_M``
+        """``found``, unless the stop's name alone is precisely one other place, farther than ``NAME_ADDRESS_APART_M``
         from it (东方明珠 at the address 陆家嘴, the skywalk): the two are asked, the name's place first, never one
-        taken for the other (issue 31 §2)."""
+        taken for the other (issue 31 §2). A name several places share (a chain) is told apart by the address."""
         raw, point = self.raw, found.point
         if not (raw.name and raw.address) or normalize(raw.name) == normalize(raw.address) or point.poi_id is None:
             return found
-        geo = self.provider.geocode(raw.name, city=self.city)
-        named = geo[0] if geo and geo[0].level in PRECISE_GEO_LEVELS else None
-        if named is None or named.poi_id == point.poi_id:
+        precise = [p for p in self.provider.geocode(raw.name, city=self.city) if p.level in PRECISE_GEO_LEVELS]
+        if not precise or any(p.poi_id == point.poi_id for p in precise):
+            return found
+        named = precise[0]
+        if any(_distinct(named, p) for p in precise[1:]):  # a chain's name (Burger King): the address says which
             return found
         at_address = self.provider.detail(point.poi_id)
         if at_address is None or _whole_and_part(named, at_address):

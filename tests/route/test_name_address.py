@@ -87,3 +87,14 @@ def test_a_route_with_such_a_stop_asks_before_planning(shanghai):
     assert [o.poi_id for o in choice.options] == ["sh-city-god-temple", "sh-jingan-temple"]
     a, b = choice.options
     assert haversine_m(a.lon, a.lat, b.lon, b.lat) > 3000
+
+
+def test_a_chain_s_name_is_told_apart_by_its_address():
+    # the Helsinki pack (OpenStreetMap) has several Burger Kings: the name fits them all, the address picks one
+    settings = Settings(region="helsinki", provider="offline", cache_dir=None)
+    helsinki = make_provider("offline", region="helsinki", settings=settings)
+    chain = [p for p in helsinki.geocode("Burger King", city="Helsinki") if p.level in ("exact", "poi")]
+    assert len({p.poi_id for p in chain}) >= 2
+    raw = RawStop(name="Burger King", address="Aleksanterinkatu 11, 00100 Helsinki")
+    res = resolve_point(raw, role="stop", provider=helsinki, index=0, default_city="Helsinki", settings=settings)
+    assert res.point.poi_id in {p.poi_id for p in chain}
