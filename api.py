@@ -64,7 +64,7 @@ def error_response(status: int, code: str, message: str, field: str | None = Non
 
 
 class ErrorDetail(BaseModel):
-    model_config = ConfigDict(extra="allow")  # e.g. trace_id on a 500
+    model_config = ConfigDict(extra="allow")  # e.g. trace_id on a 500; facts on REGION_NOT_COVERED
 
     code: str
     message: str
@@ -193,6 +193,8 @@ async def _omni_error(request: Request, exc: OmniError) -> SafeJSONResponse:
     status = RESERVATION_STATUS.get(exc.code, status)
     details = exc.details if isinstance(exc.details, dict) else {}
     extra = {"suggestions": details["suggestions"]} if "suggestions" in details else {}
+    if exc.code == "REGION_NOT_COVERED":  # the facts beside the sentence: the place named, the regions installed
+        extra["facts"] = {k: v for k, v in details.items() if isinstance(v, str)}
     if isinstance(exc, ResolutionError) and exc.candidates:  # AMBIGUOUS_PLACE: the choices, per input field
         extra["candidates"] = exc.candidates
     return error_response(status, exc.code, exc.message, exc.field, **extra)

@@ -236,6 +236,8 @@ def _observation(d: Observation, lang: Lang) -> str | None:
             return t("halfday.log.result_attempts", lang, result=result, ms=ms, attempts=d.attempts)
         return t("halfday.log.result", lang, result=result, ms=ms)
     if isinstance(d, WarningObservation):
+        if d.code == "REGION_SWITCHED" and d.facts.name and d.facts.region:  # the place named, the region planned in
+            return "⚠ " + w.region_switched_words(d.facts.name, region_shown(d.facts.region, lang), lang)
         return "⚠ " + w.warning_words(d.code, d.facts.causes, lang)
     if isinstance(d, RelaxedObservation):
         best = d.facts.best_feasibility
@@ -298,7 +300,20 @@ def question(missing: list[str], lang: Lang) -> str:
     return w.word(w.MISSING, code, lang, fallback=w.word(w.MISSING, "time_window", lang))
 
 
+def region_shown(region: str, lang: Lang) -> str:
+    """A region's display name in ``lang`` (its code when the pack does not load)."""
+    from core.app.regions import load_region
+    from core.errors import OmniError
+
+    try:
+        return load_region(region).display_name.get(lang) or region
+    except (OmniError, OSError, ValueError):
+        return region
+
+
 def error_sentence(error: ErrorFacts, lang: Lang) -> str:
+    if error.code == "REGION_NOT_COVERED" and error.named:  # the place the goal named, the regions installed
+        return w.region_not_covered_words(error.named, [region_shown(r, lang) for r in error.regions or []], lang)
     sentence = w.word(w.ERRORS, error.code, lang, fallback=w.word(w.ERRORS, "OMNI_ERROR", lang))
     if error.code == "NO_FEASIBLE_PLAN" and error.excluded:
         top = sorted(error.excluded.items(), key=lambda kv: -kv[1])[:3]

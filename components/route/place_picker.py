@@ -32,6 +32,7 @@ REASONS = {
     "near_miss": "place.picker.reason.near_miss",
     "district": "place.picker.reason.district",
     "parts": "place.picker.reason.parts",
+    "name_address": "place.picker.reason.name_address",
 }
 
 
@@ -51,6 +52,14 @@ def _names(option: PlaceCandidate, lang: Lang) -> tuple[str, str | None]:
     if lang == "en" and en:
         return en, option.name
     return option.name, en
+
+
+def reason_text(choice: PlaceChoice, lang: Lang) -> str:
+    """Why the field is a choice; a name and an address that are two places are both named (the name's first)."""
+    if choice.reason == "name_address" and len(choice.options) >= 2:
+        named, at_address = (_names(o, lang)[0] for o in choice.options[:2])
+        return i18n.t(REASONS["name_address"], lang, named=named, at_address=at_address)
+    return i18n.t(REASONS[choice.reason], lang)
 
 
 def distance_text(metres: int, lang: Lang) -> str:
@@ -108,7 +117,7 @@ def render_place_picker(
     options = choice.options
     with st.container(border=True, key=f"{key}_picker"):
         st.markdown(f"**{i18n.t('place.picker.title', lang, input=choice.input)}**")
-        reason = i18n.t(REASONS[choice.reason], lang)
+        reason = reason_text(choice, lang)
         if choice.spread_m >= 1000:
             reason += " " + i18n.t("place.picker.spread", lang, km=f"{choice.spread_m / 1000:.1f}")
         st.caption(reason)

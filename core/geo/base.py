@@ -16,6 +16,7 @@ from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 # defined with the request models (core.models sits below core.geo); re-exported for the providers
+from core.models.common import CleanStr
 from core.models.common import TravelMode as TravelMode
 from core.models.entrance import Entrance
 
@@ -28,16 +29,17 @@ class LonLat(NamedTuple):
 
 
 class Place(BaseModel):
-    """One candidate answer of a geocode/search/detail call."""
+    """One candidate answer of a geocode/search/detail call. Its words are the map data's, cleaned as a user's
+    are (``clean_text``: no bidi override or other invisible format character reaches a page or an export)."""
 
     model_config = ConfigDict(frozen=True)
 
-    name: str
-    address: str | None = None
+    name: CleanStr
+    address: CleanStr | None = None
     lon: float
     lat: float
-    city: str | None = None
-    district: str | None = None
+    city: CleanStr | None = None
+    district: CleanStr | None = None
     poi_id: str | None = None
     category: str | None = None
     level: MatchLevel = "unknown"

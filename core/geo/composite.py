@@ -38,7 +38,7 @@ from core.geo.base import (
     WeatherService,
 )
 from core.geo.cache import ResponseCache, point_key
-from core.geo.scope import CallScope, ProviderBudget, RequestTally, bind
+from core.geo.scope import CallScope, CallWatch, ProviderBudget, RequestTally, bind
 from core.geo.weather import pick_forecast
 from core.models.region import RegionPack
 from core.models.route import ProviderCalls
@@ -126,6 +126,14 @@ class MapServices:
         across the several steps of a stream, which may run in different threads."""
         with self._scoped(self.scope.entering(budget)):
             yield
+
+    @contextmanager
+    def watching(self) -> Iterator[CallWatch]:
+        """Watch this view's calls inside the block: the ``CallWatch`` counts those its services answered from
+        their fallback (a failure the provider hid behind its estimate) and those that degraded at all."""
+        watch = CallWatch()
+        with self._scoped(self.scope.watched_by(watch)):
+            yield watch
 
     @contextmanager
     def _scoped(self, scope: CallScope) -> Iterator[None]:

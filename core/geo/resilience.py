@@ -419,7 +419,7 @@ class ResilientProvider(ScopedService):
                     f"{self._label} {service} is unavailable ({self._redact(deg.cause)}).", details={"service": service}
                 ) from original
             result = fallback(self.fallback)
-            self.scope.note_degraded()
+            self.scope.note_fallback()
             # matrix/route answers name their source ("offline_estimate"); places name the provider
             used = getattr(result, "source", None) or self.fallback.name
             if deg.not_requested:

@@ -6,7 +6,9 @@ What belongs to one request travels with its calls as a ``CallScope``:
 - where the services' warnings go (the request's ``WarningLog``);
 - how many remote requests were sent on its behalf (``RequestTally``);
 - the time it may still spend waiting on providers, and what already failed in it (``ProviderBudget``);
-- per call, whether the answer degraded to a fallback's estimate (no cache may keep such an answer).
+- per call, whether the answer degraded to a fallback's estimate (no cache may keep such an answer);
+- what a caller watches over a block of its calls (``CallWatch``: how many fell back or degraded), so a breaker
+  above the provider counts a failure the provider answered from its fallback (the half-day map breaker).
 
 A request's view of the providers (``MapServices.for_request``) holds its scope and binds the shared services to it
 for each call (``bind``): a bound service is a twin that shares every part of the original and carries the scope.
@@ -91,16 +93,41 @@ class ProviderBudget:
         return None
 
 
+class CallWatch:
+    """What the calls of one block reported (``MapServices.watching``): how many were answered whole by the
+    provider's fallback (its service failed or was not asked) and how many degraded at all (a fallback, or some pairs
+    of a matrix estimated). Thread-safe: a block's calls may run in worker threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.fallbacks = 0
+        self.degraded = 0
+
+    def note(self, *, fallback: bool) -> None:
+        with self._lock:
+            self.degraded += 1
+            self.fallbacks += int(fallback)
+
+
 class CallScope:
     """What one request's calls to the shared services carry: its warning log, its tally of remote requests, its
-    provider budget (None: unbounded, and nothing failed is remembered) and, per call, the degraded flag."""
+    provider budget (None: unbounded, and nothing failed is remembered), the block's watch (None: nobody watches)
+    and, per call, the degraded flag."""
 
-    __slots__ = ("budget", "degraded", "tally", "warnings")
+    __slots__ = ("budget", "degraded", "tally", "warnings", "watch")
 
-    def __init__(self, *, warnings: WarningLog, tally: RequestTally, budget: ProviderBudget | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        warnings: WarningLog,
+        tally: RequestTally,
+        budget: ProviderBudget | None = None,
+        watch: CallWatch | None = None,
+    ) -> None:
         self.warnings = warnings
         self.tally = tally
         self.budget = budget
+        self.watch = watch
         self.degraded = False
 
     @classmethod
@@ -111,20 +138,24 @@ class CallScope:
 
     def for_call(self) -> CallScope:
         """The same request's scope for one call: its own degraded flag, so concurrent calls never see each other's."""
-        return CallScope(warnings=self.warnings, tally=self.tally, budget=self.budget)
+        return CallScope(warnings=self.warnings, tally=self.tally, budget=self.budget, watch=self.watch)
+
+    def watched_by(self, watch: CallWatch) -> CallScope:
+        """This scope whose calls report to ``watch`` too (the budget and the log are the same)."""
+        return CallScope(warnings=self.warnings, tally=self.tally, budget=self.budget, watch=watch)
 
     def with_budget(self, seconds: float, *, call_wait_s: float | None = None) -> CallScope:
         """This scope with a budget of ``seconds`` from now, nested in the current one (the earlier deadline holds;
         time excluded from it is excluded from the outer one too)."""
         budget = ProviderBudget.starting_now(seconds, call_wait_s=call_wait_s, inside=self.budget)
-        return CallScope(warnings=self.warnings, tally=self.tally, budget=budget)
+        return CallScope(warnings=self.warnings, tally=self.tally, budget=budget, watch=self.watch)
 
     def entering(self, budget: ProviderBudget) -> CallScope:
         """This scope with ``budget``, started earlier (a stream's steps, each entering the same deadline); an outer
         budget with an earlier deadline is kept."""
         outer = self.budget
         inner = budget if outer is None or outer.deadline >= budget.deadline else outer
-        return CallScope(warnings=self.warnings, tally=self.tally, budget=inner)
+        return CallScope(warnings=self.warnings, tally=self.tally, budget=inner, watch=self.watch)
 
     # ---- what a call reports --------------------------------------------------------------------------
     def note_request(self) -> None:
@@ -132,8 +163,17 @@ class CallScope:
         self.tally.add()
 
     def note_degraded(self) -> None:
-        """The call's answer is (partly) a fallback's estimate: no cache may keep it."""
+        """The call's answer is partly a fallback's estimate (pairs no road joins): no cache may keep it."""
         self.degraded = True
+        if self.watch is not None:
+            self.watch.note(fallback=False)
+
+    def note_fallback(self) -> None:
+        """The call's service failed (or was not asked) and its fallback answered it whole: a failure to whoever
+        watches, and no cache may keep the answer."""
+        self.degraded = True
+        if self.watch is not None:
+            self.watch.note(fallback=True)
 
     def remember_failure(self, key: str, how: str) -> None:
         """``key`` (a provider, or one of its services) failed in this request, ``how``: the request's later calls

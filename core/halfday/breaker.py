@@ -2,7 +2,9 @@
 weather, payment) and region, each with its own failure threshold and cool-down (core/config.py,
 ``halfday_breaker_<service>_*``).
 
-Closed: calls go through; ``fail_max`` failures in a row open it. Open: calls are refused at once (the caller
+Closed: calls go through; ``fail_max`` failures in a row open it. A failure is what the call raised, or what the
+caller marks as one (``BreakerCall.failed``): a map call the provider answered from its own fallback raised nothing,
+and still failed. Open: calls are refused at once (the caller
 answers from its fallback) until the cool-down has passed. Half-open: one probe goes through (the others are
 refused meanwhile); its success closes the breaker, its failure opens it again with a fresh cool-down.
 
@@ -30,6 +32,19 @@ class BreakerOpen(OmniError):
     """The service's breaker is open (or its probe is under way): answer from the fallback."""
 
     code = "BREAKER_OPEN"
+
+
+class BreakerCall:
+    """One call through a breaker: the caller marks it failed when the service's answer was a fallback's (the
+    provider's own breaker and retries hid the failure behind an estimate)."""
+
+    __slots__ = ("failure",)
+
+    def __init__(self) -> None:
+        self.failure: str | None = None
+
+    def failed(self, why: str) -> None:
+        self.failure = why
 
 
 class Breaker:
@@ -65,8 +80,9 @@ class Breaker:
             return self._state
 
     @contextmanager
-    def calling(self) -> Iterator[None]:
-        """Guard one call: raises ``BreakerOpen`` before it when the breaker refuses, records its outcome after."""
+    def calling(self) -> Iterator[BreakerCall]:
+        """Guard one call: raises ``BreakerOpen`` before it when the breaker refuses, records its outcome after (a
+        raised failure of ``counts``, or one the caller marked on the ``BreakerCall``)."""
         with self._lock:
             if self._state == "open":
                 if self.clock() - self.opened_at < self.reset_s:
@@ -76,15 +92,19 @@ class Breaker:
                 if self._probing:  # one probe at a time: the others keep to the fallback
                     raise BreakerOpen(f"{self.name}: probe under way", details={"breaker": self.name})
                 self._probing = True
+        call = BreakerCall()
         try:
-            yield
+            yield call
         except self.counts:
             self._failed()
             raise
         except BaseException:
             self._release()
             raise
-        self._succeeded()
+        if call.failure is not None:
+            self._failed()
+        else:
+            self._succeeded()
 
     def _failed(self) -> None:
         with self._lock:

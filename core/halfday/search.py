@@ -302,7 +302,13 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
     kept = _keep(items, wanted, filters.max_candidates)
     places = [(p, _named(p, profile.named_places)) for p in pack.places if p.category not in NOT_DESTINATIONS]
     issues = [NamedPlaceIssue(name=name, reason=why, place_id=pid) for pid, (name, why) in named_out.items()]
-    issues += [NamedPlaceIssue(name=n, reason="not_in_pack") for n in profile.named_places if n not in matched_names]
+    # the region's own city (赫尔辛基 in a Helsinki plan) is where the plans are, not a place missing from the pack
+    city = {n.casefold() for n in pack.city_names()}
+    issues += [
+        NamedPlaceIssue(name=n, reason="not_in_pack")
+        for n in profile.named_places
+        if n not in matched_names and n.casefold() not in city
+    ]
     return Candidates(
         region=pack.name,
         date=slots.date,

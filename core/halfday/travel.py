@@ -2,7 +2,9 @@
 (nominal × factor + buffer), a leg walked when it is short enough for the party and driven otherwise.
 
 Half-day planner §4 level 2: the provider's matrix goes through a circuit breaker; while it is open (or the call
-fails) the legs come from the pack's local estimate (read-only, on this machine) and the planner says so.
+fails) the legs come from the pack's local estimate (read-only, on this machine) and the planner says so. A call the
+provider answered from its own fallback (AMap failing behind its retries and breaker) counts as the failure it is
+(issue 31 §3): the calls are watched (``MapServices.watching``), not read from the warnings.
 """
 
 from __future__ import annotations
@@ -74,10 +76,6 @@ class TravelTable:
         return self.router_name
 
 
-#: warnings of a provider answered by its fallback as a whole (core/geo/resilience.py)
-FALLBACK_CODES = frozenset({"PROVIDER_FALLBACK", "PROVIDER_NOT_REQUESTED"})
-
-
 def map_breaker(breakers: HalfDayBreakers, provider: MapServices, *, settings: Settings) -> Breaker:
     """The map service's breaker in the provider's region (its own threshold and cool-down; one region's outage
     stops no other)."""
@@ -99,18 +97,20 @@ def build_travel_table(
     local = OfflineProvider(provider.region)
 
     def matrix(mode: TravelMode) -> TravelMatrix:
-        seen = len(provider.warnings.entries())  # this request's own log (its view of the shared providers)
         try:
-            with breaker.calling():
+            with breaker.calling() as call, provider.watching() as watch:
                 answer = provider.matrix(list(points), mode=mode)
+                # the whole answer came from the fallback (the service failed or was never asked): a failure of the
+                # service; pairs the network could not join, filled from the estimate, are not: each leg says its
+                # own source
+                if watch.fallbacks:
+                    call.failed("fallback")
         except BreakerOpen:
             warnings.append("TRAVEL_BREAKER_OPEN")
         except MAP_FAILURES:
             warnings.append("TRAVEL_SERVICE_FAILED")
         else:
-            # the whole answer came from the fallback (the service failed or was never asked); pairs the network
-            # could not join, filled from the estimate, are not a failure: each leg says its own source
-            if any(e.code in FALLBACK_CODES for e in provider.warnings.entries()[seen:]):
+            if call.failure is not None:
                 warnings.append("TRAVEL_SERVICE_FAILED")
             return answer
         return local.matrix(list(points), mode=mode)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from core.models.common import is_straight_line
+from core.models.common import is_straight_line, strip_invisible
 from core.models.itinerary_result import ItineraryResult, TimelineEntry
 
 PRODID = "-//Omni-Travel Planner//Itinerary//EN"
@@ -21,9 +21,11 @@ _FOLD_OCTETS = 75
 
 
 def escape_text(value: str) -> str:
-    """RFC 5545 §3.3.11 TEXT escaping."""
+    """RFC 5545 §3.3.11 TEXT escaping, without bidi overrides or other invisible characters (a calendar shows a
+    name as it is written)."""
     return (
-        value.replace("\\", "\\\\")
+        strip_invisible(value)
+        .replace("\\", "\\\\")
         .replace(";", "\\;")
         .replace(",", "\\,")
         .replace("\r\n", "\\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Literal
@@ -50,13 +51,29 @@ MAX_ADDRESS_CHARS = 300
 MAX_ECHO_CHARS = 60  # how much of a user's input an error message repeats
 
 
+#: the invisible format characters kept: the zero-width joiner and non-joiner, which emoji sequences and several
+#: scripts (Persian, Indic) need and which cannot reorder text
+_KEPT_FORMAT = frozenset("\u200c\u200d")
+
+
+def strip_invisible(text: str) -> str:
+    """``text`` without bidi controls (U+202A-U+202E overrides and embeddings, U+2066-U+2069 isolates, the
+    U+200E/U+200F/U+061C marks) and the other invisible format characters (Unicode category Cf: zero-width space,
+    word joiner, byte order mark, soft hyphen, tag characters), so a name cannot display reversed or hide text."""
+    if text.isascii():
+        return text
+    return "".join(c for c in text if c in _KEPT_FORMAT or unicodedata.category(c) != "Cf")
+
+
 def clean_text(value: object) -> object:
-    """A string safe to store, log and return as JSON: lone surrogates (which no UTF-8 encoder accepts) become
-    U+FFFD and control characters other than tab and newline are dropped. Non-strings pass to validation."""
+    """A string safe to store, log, show and return as JSON: lone surrogates (which no UTF-8 encoder accepts)
+    become U+FFFD, control characters other than tab and newline and invisible format characters (bidi overrides:
+    ``strip_invisible``) are dropped. Non-strings pass to validation. Every text a user or a provider hands the
+    product goes through it (the contracts' ``CleanStr``/``PlaceName``, the map data's ``Place``, the packs)."""
     if not isinstance(value, str):
         return value
     text = value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return _CONTROL.sub("", text)
+    return strip_invisible(_CONTROL.sub("", text))
 
 
 def echo(value: object, limit: int = MAX_ECHO_CHARS) -> str:

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field, field_validator
 
+from core.models.common import CleanStr
 from core.models.entrance import Entrance, main_entrances
 
 
@@ -21,11 +22,12 @@ class EstimateParams(BaseModel):
 
 class RegionPlace(BaseModel):
     id: str
-    name_zh: str
-    name_en: str = ""
-    aliases: list[str] = Field(default_factory=list)
-    address: str
-    district: str = ""
+    # the map data's words, cleaned as a user's are (an OSM name can carry a bidi override)
+    name_zh: CleanStr
+    name_en: CleanStr = ""
+    aliases: list[CleanStr] = Field(default_factory=list)
+    address: CleanStr
+    district: CleanStr = ""
     lon: float = Field(ge=-180, le=180)
     lat: float = Field(ge=-90, le=90)
     category: str

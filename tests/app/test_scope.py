@@ -202,3 +202,24 @@ def test_a_knowledge_question_about_another_city_says_the_scope_first_and_plans_
     assert result.answer_text.startswith("您提到了大阪，目前安装的地区都不包含它")
     assert result.payload.timeline == []
     assert "REGION_NOT_COVERED" in [e.reason_code for e in response.explain.decision_log]
+
+
+@pytest.mark.parametrize(
+    ("goal", "region"),
+    [
+        ("赫尔辛基周日下午，想找个安静的咖啡馆坐坐", "shanghai"),  # switched to Helsinki
+        ("Sunday afternoon around Helsinki: a gallery, then coffee", "shanghai"),
+        ("下午在赫尔辛基看看教堂", "helsinki"),  # asked in Helsinki itself
+        ("周日下午在上海找个博物馆", "shanghai"),
+    ],
+)
+def test_a_half_day_goal_naming_its_own_city_does_not_warn_the_city_is_missing(services, goal, region):
+    from core.app.halfday import plan_half_day
+    from core.models.halfday.plans import HalfDayRequest
+
+    ctx = services.context(user="dora", region=region, clock=lambda: MOMENT)
+    events = list(plan_half_day(ctx, HalfDayRequest(goal=goal, on_degraded="continue")))
+    warned = [e.data for e in events if e.type == "observation" and e.data.type == "warning"]
+    missing = [w.facts.name for w in warned if w.code == "NAMED_PLACE_NOT_FOUND" and w.facts is not None]
+    assert not {"赫尔辛基", "Helsinki", "上海"} & set(missing)
+    assert events[-1].type == "done"

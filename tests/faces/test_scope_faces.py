@@ -122,3 +122,25 @@ def test_cli_plan_of_a_helsinki_route_from_shanghai_switches_and_says_so(env, tm
     assert result["region"] == "helsinki"
     assert result["notices"][0]["code"] == "REGION_SWITCHED"
     assert result["warnings"][0].startswith("You named Helsinki, which the region")
+
+
+def test_api_error_body_of_a_place_no_region_covers_carries_its_facts(api):
+    # the API's answer to a RegionNotCovered a use case raises (the route's and the itinerary's entries raise it)
+    import asyncio
+
+    from api import _omni_error
+    from core.app.scope import RegionNotCovered, refuse_uncovered
+    from core.packs.coverage import scope_of
+    from core.packs.loader import list_regions, load_region
+
+    packs = [load_region(name) for name in list_regions()]
+    shanghai = next(p for p in packs if p.name == "shanghai")
+    scope = scope_of("Rijksmuseum, Amsterdam", active=shanghai, packs=packs)
+    with pytest.raises(RegionNotCovered) as refused:
+        refuse_uncovered(scope, "en", field="stops.1")
+    response = asyncio.run(_omni_error(None, refused.value))  # type: ignore[arg-type]
+    error = json.loads(response.body)["error"]
+    assert response.status_code == 422 and (error["code"], error["field"]) == ("REGION_NOT_COVERED", "stops.1")
+    assert error["facts"]["named"] == "Amsterdam" and error["facts"]["place"] == "Amsterdam"
+    assert error["facts"]["regions"] == "helsinki, shanghai" and error["facts"]["active"] == "shanghai"
+    assert error["message"].startswith("You named Amsterdam, which no installed region covers")

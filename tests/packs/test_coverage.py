@@ -90,3 +90,88 @@ def test_the_first_place_outside_decides_and_facts_carry_no_words(packs):
         "region": "shanghai",
         "regions": "helsinki, shanghai",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "named", "place"),
+    [
+        ("国庆想去广岛看原爆圆顶", "广岛", "Hiroshima"),  # GeoNames holds 広島: its Chinese form through OpenCC's jp2t
+        ("鹿儿岛的樱岛火山值得去吗", "鹿儿岛", "Kagoshima"),
+        ("滨松有什么好吃的鳗鱼", "滨松", "Hamamatsu"),
+    ],
+)
+def test_a_japanese_city_written_in_chinese_characters_is_that_city(packs, text, named, place):
+    scope = _scope(text, packs)
+    assert (scope.verdict, scope.named, scope.place, scope.country) == ("NOT_COVERED", named, place, "JP")
+
+
+@pytest.mark.parametrize(
+    ("text", "named", "country", "verdict"),
+    [
+        ("明年春天去意大利自驾", "意大利", "IT", "NOT_COVERED"),
+        ("瑞典有什么适合亲子的地方", "瑞典", "SE", "NOT_COVERED"),
+        ("我们打算去芬蘭過聖誕", "芬蘭", "FI", "SWITCH"),  # traditional script; the Helsinki pack is Finland's
+    ],
+)
+def test_a_country_named_in_chinese_is_that_country(packs, text, named, country, verdict):
+    scope = _scope(text, packs)
+    assert (scope.verdict, scope.named, scope.country) == (verdict, named, country)
+    assert scope.region == ("helsinki" if verdict == "SWITCH" else "shanghai")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "下榻香格里拉，酒店有接机服务吗",
+        "香格里拉大酒店楼下有什么早餐",
+        "We're staying at the Shangri-La; is the hotel near the Bund?",
+    ],
+)
+def test_a_hotel_that_shares_a_city_s_name_is_the_hotel_when_the_text_says_hotel(packs, text):
+    assert _scope(text, packs).verdict == "IN_REGION"
+
+
+def test_the_city_that_shares_a_hotel_s_name_is_still_the_city_without_a_hotel():
+    packs = [load_region(name) for name in list_regions()]
+    scope = _scope("秋天去香格里拉看草原，住几天合适", packs)  # 住 follows the name: where to stay, not a hotel
+    assert (scope.verdict, scope.place) == ("NOT_COVERED", "Shangri-La")
+
+
+@pytest.mark.parametrize(
+    ("text", "named", "city", "active", "verdict", "region"),
+    [
+        ("伏见稻荷大社的千本鸟居几点人少", "伏见稻荷大社", "Kyoto", "shanghai", "NOT_COVERED", "shanghai"),
+        ("Is the Colosseum open on Monday mornings?", "Colosseum", "Rome", "shanghai", "NOT_COVERED", "shanghai"),
+        ("坐船去芬兰堡要多久", "芬兰堡", "Helsinki", "shanghai", "SWITCH", "helsinki"),
+        ("How long should we queue for the Oriental Pearl Tower?", "Oriental Pearl Tower", "Shanghai", "helsinki",
+         "SWITCH", "shanghai"),
+    ],
+)  # fmt: skip
+def test_a_landmark_implies_its_city_and_its_source_is_in_the_facts(packs, text, named, city, active, verdict, region):
+    scope = _scope(text, packs, active=active)
+    assert (scope.verdict, scope.named, scope.place, scope.region) == (verdict, named, city, region)
+    assert scope.facts()["landmark"] == named and scope.facts()["landmark_source"].startswith(
+        "https://en.wikipedia.org/"
+    )
+
+
+def test_the_answer_says_which_landmark_implied_which_city_in_both_languages(packs):
+    from core.words.scope import scope_sentence
+
+    refused = _scope("伏见稻荷大社的千本鸟居几点人少", packs)
+    assert scope_sentence(refused, "zh").startswith("您提到了伏见稻荷大社，它位于京都，目前安装的地区都不包含京都")
+    assert scope_sentence(refused, "en").startswith("You named 伏见稻荷大社, which is in Kyoto; no installed region")
+    switched = _scope("Suomenlinna by ferry, then lunch", packs)
+    assert scope_sentence(switched, "en").startswith(
+        "You named Suomenlinna, which is in Helsinki; the Helsinki region covers Helsinki"
+    )
+    assert scope_sentence(switched, "zh").startswith("您提到了Suomenlinna，它位于赫尔辛基，赫尔辛基在赫尔辛基地区之内")
+
+
+def test_every_landmark_row_names_a_city_geonames_holds_and_a_source():
+    from core.packs.coverage import _gazetteer, landmarks
+
+    gaz = _gazetteer()
+    for mark in landmarks():
+        assert (mark.city, mark.country) in gaz.cities, mark
+        assert mark.source.startswith("https://") and mark.city_zh, mark

@@ -98,7 +98,7 @@ def test_an_unknown_pack_is_reported_not_raised(data_dir, capsys):
     assert "ERROR: the pack does not load: unknown region 'nowhere'" in capsys.readouterr().out
 
 
-def _with_parts(data_dir, whole_lonlat, *, parent="t-airport", approximate="true"):
+def _with_parts(data_dir, whole_lonlat, *, parent="t-airport", approximate="true", t2_lat="31.20800"):
     """The tiny pack plus an airport (a whole) and its two terminals, written with every column."""
 
     def row(base, *, approx="", of=""):
@@ -107,7 +107,7 @@ def _with_parts(data_dir, whole_lonlat, *, parent="t-airport", approximate="true
     lon, lat = whole_lonlat
     airport = _row("t-airport", "机场", "Airport", "", "黄浦区机场路", lon, lat, "airport")
     t1 = _row("t-t1", "机场T1航站楼", "Airport T1", "", "黄浦区机场路1号", "121.40000", "31.20000", "airport")
-    t2 = _row("t-t2", "机场T2航站楼", "Airport T2", "", "黄浦区机场路2号", "121.40000", "31.20800", "airport")
+    t2 = _row("t-t2", "机场T2航站楼", "Airport T2", "", "黄浦区机场路2号", "121.40000", t2_lat, "airport")
     rows = [row(r) for r in ROWS] + [row(airport, approx=approximate), row(t1, of=parent), row(t2, of=parent)]
     write_region(data_dir, REGION, [])
     with (data_dir / "regions" / "tiny" / "places.csv").open("w", encoding="utf-8", newline="") as fh:
@@ -141,3 +141,18 @@ def test_a_whole_not_marked_approximate_is_a_warning(data_dir, capsys):
     assert "WARNING: t-airport: a whole place's point comes from its parts: mark it approximate" in (
         capsys.readouterr().out
     )
+
+
+def test_a_whole_between_far_apart_parts_is_an_error_naming_its_arrival_rule(data_dir, capsys):
+    # terminals 1.78 km apart (across a runway): the point halfway is the airfield, where no route can end
+    _with_parts(data_dir, ("121.40000", "31.20800"), t2_lat="31.21600")
+    assert main(["pack", "validate", "tiny"]) == 1
+    assert (
+        "ERROR: t-airport: its parts are 1779 m apart and its point is 890 m from the nearest: put it at its arrival"
+        " part's point (within 50 m)"
+    ) in capsys.readouterr().out
+
+
+def test_a_whole_at_one_of_its_far_apart_parts_passes(data_dir, capsys):
+    _with_parts(data_dir, ("121.40010", "31.21590"), t2_lat="31.21600")  # 14 m from T2's point
+    assert main(["pack", "validate", "tiny", "--strict"]) == 0, capsys.readouterr().out

@@ -133,32 +133,33 @@ SHA_TERMINALS = "虹桥国际机场T1航站楼, 虹桥国际机场T2航站楼"
         "Hongqiao International Airport",
     ],
 )
-def test_hongqiao_airport_s_names_and_code_are_the_airport_its_far_apart_terminals_said(shanghai, text):
+def test_hongqiao_airport_s_names_and_code_are_the_airport_at_its_t2_terminal_its_terminals_said(shanghai, text):
     res = stop(text, shanghai)
     assert (res.point.poi_id, res.point.resolved_name) == ("sh-sha", "上海虹桥国际机场")
-    assert [n.code for n in res.notices] == ["PLACE_PARTS_APART"]
-    assert res.notices[0].params["parts"] == SHA_TERMINALS and res.notices[0].params["count"] == 2
+    assert [n.code for n in res.notices] == ["PLACE_PARTS_ARRIVAL"]
+    said = res.notices[0].params
+    assert said["parts"] == SHA_TERMINALS and said["count"] == 2 and said["arrival_id"] == "sh-sha-t2"
     pack = shanghai.region
     t1, t2 = pack.place_by_id("sh-sha-t1"), pack.place_by_id("sh-sha-t2")
     apart = haversine_m(t1.lon, t1.lat, t2.lon, t2.lat)  # the pack's two terminal rows: across the runways
-    assert apart > 1000 and res.notices[0].params["km"] == f"{apart / 1000:.1f}"
-    assert "approximate" in res.point.confidence_note
+    assert apart > 1000 and said["km"] == f"{apart / 1000:.1f}"
+    assert "its arrival point" in res.point.confidence_note
 
 
-def test_the_far_apart_parts_notice_says_the_point_is_no_entrance_in_both_languages(shanghai):
+def test_the_arrival_notice_names_the_terminal_the_route_goes_to_in_both_languages(shanghai):
     res = stop("虹桥机场", shanghai)
     names = point_names([res.point])
     en, zh = (words(res.notices[0], lang, names=names) for lang in ("en", "zh"))
     assert "上海虹桥国际机场 is a place of 2 parts" in en and SHA_TERMINALS in en
-    assert "1.6 km apart" in en and "no entrance" in en and "Name one of them" in en
-    assert "彼此相距 1.6 公里" in zh and "不是入口" in zh and SHA_TERMINALS in zh
+    assert "1.6 km apart" in en and "goes to 虹桥国际机场T2航站楼, its arrival point" in en
+    assert "彼此相距 1.6 公里" in zh and "到达点 虹桥国际机场T2航站楼" in zh and SHA_TERMINALS in zh
 
 
-def test_the_hongqiao_airport_s_point_is_the_pack_s_approximate_one_between_its_terminals(shanghai):
+def test_the_hongqiao_airport_s_point_is_its_t2_terminal_s_not_the_airfield_between(shanghai):
     pack = shanghai.region
     t1, t2, sha = (pack.place_by_id(i) for i in ("sh-sha-t1", "sh-sha-t2", "sh-sha"))
     assert sha.approximate and not t1.approximate and not t2.approximate
-    assert (sha.lon, sha.lat) == pytest.approx(((t1.lon + t2.lon) / 2, (t1.lat + t2.lat) / 2), abs=1e-5)
+    assert (sha.lon, sha.lat) == pytest.approx((t2.lon, t2.lat), abs=1e-5)
 
 
 @pytest.mark.parametrize(
@@ -173,12 +174,12 @@ def test_the_hongqiao_airport_s_point_is_the_pack_s_approximate_one_between_its_
 def test_a_hongqiao_terminal_is_still_chosen_by_its_own_name(shanghai, text, terminal):
     res = stop(text, shanghai)
     assert res.point.poi_id == terminal
-    assert not {"PLACE_HAS_PARTS", "PLACE_PARTS_APART"} & {n.code for n in res.notices}
+    assert not {"PLACE_HAS_PARTS", "PLACE_PARTS_APART", "PLACE_PARTS_ARRIVAL"} & {n.code for n in res.notices}
 
 
 def test_choosing_the_airport_by_its_id_is_the_airport(shanghai):
     res = stop("虹桥", shanghai, poi_id="sh-sha")
-    assert res.point.poi_id == "sh-sha" and [n.code for n in res.notices] == ["PLACE_PARTS_APART"]
+    assert res.point.poi_id == "sh-sha" and [n.code for n in res.notices] == ["PLACE_PARTS_ARRIVAL"]
 
 
 def test_the_gazetteer_gives_each_place_its_whole_and_its_parts(shanghai):

@@ -107,7 +107,7 @@ def test_an_airport_whose_terminals_are_far_apart_is_the_airport_its_terminals_n
     res = stop("虹桥机场", shanghai, index=1)
     assert (res.point.poi_id, res.point.id) == ("sh-sha", "stops.1")
     [parts] = res.notices
-    assert parts.code == "PLACE_PARTS_APART" and parts.params["point"] == "stops.1"
+    assert parts.code == "PLACE_PARTS_ARRIVAL" and parts.params["point"] == "stops.1"
     assert parts.params["parts"] == "虹桥国际机场T1航站楼, 虹桥国际机场T2航站楼" and parts.params["km"] == "1.6"
 
 
@@ -267,5 +267,5 @@ def test_the_far_apart_parts_notice_promises_no_door_the_pack_does_not_have(shan
     terminal = shanghai.region.place_by_id("sh-sha-t1")
     assert terminal is not None and terminal.entrances == []
     en, zh = notice_words(parts, "en"), notice_words(parts, "zh")
-    assert "1.6 km apart" in en and "Name one of them" in en and "door" not in en
-    assert "1.6 公里" in zh and "门口" not in zh and "入口" in zh  # the point between them is no entrance
+    assert "1.6 km apart" in en and "its arrival point" in en and "door" not in en
+    assert "1.6 公里" in zh and "门口" not in zh and "到达点" in zh  # the airport's point is its T2 terminal's

@@ -38,7 +38,7 @@ def airport_plan():
 def _parts_sentences(result, lang):
     names = notice_names(result, lang)
     return [
-        notice_words(n, lang, names)[0] for n in result.notices if n.code in ("PLACE_HAS_PARTS", "PLACE_PARTS_APART")
+        notice_words(n, lang, names)[0] for n in result.notices if n.code in ("PLACE_HAS_PARTS", "PLACE_PARTS_ARRIVAL")
     ]
 
 
