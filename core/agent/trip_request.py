@@ -331,12 +331,15 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     pins = {pid: day for pid, day in pinned_days(said).items() if day < days}
     hotel = _trip_start(state, said, pack)
     places = _trip_places(state, pack, text, days, pins, hotel)
+    from core.agent.trip_wishes import pace_wish, read_trip_wishes  # it reads this module's interest words
+
+    named = [p for p in said.places if (place := pack.place_by_id(p)) is not None and place.category != "hotel"]
+    state.trip.wishes = read_trip_wishes(text, pack, named)
+    pace = pace_wish(state.trip.wishes)
     pacing: Pacing = (
         "relaxed"
-        if re.search(r"轻松|慢|relax", text, re.I)
-        else "tight"
-        if re.search(r"紧凑|特种兵|tight|packed", text, re.I)
-        else "normal"
+        if pace == "relaxed" or re.search(r"慢|relax", text, re.I)
+        else ("tight" if pace == "tight" else "normal")
     )
     mode = "walking" if f.walking else "driving"
     state.trip.pacing = pacing
