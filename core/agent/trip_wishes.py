@@ -52,11 +52,11 @@ _DIET_RX = {code: _rx(words) for code, words in wx.DIETS.items()}
 #: pace code → its words ("not too tiring" is a relaxed pace)
 PACES: dict[str, str] = {
     "relaxed": r"别太累|不要太累|不太累|不想太累|别太赶|不要太赶|轻松|悠闲|慢慢|慢节奏|relax(?:ed|ing)?|not too tiring|"
-    r"take it easy|easy pace|slow pace|leisurely|not (?:too )?rushed|don't rush",
+    r"take it easy|nothing too (?:tiring|exhausting)|easy pace|slow pace|leisurely|not (?:too )?rushed|don't rush",
     "tight": r"紧凑|特种兵|能多去就多去|tight|packed|as much as possible",
 }
 _PACE_RX = {code: _rx(words) for code, words in PACES.items()}
-_NEGATED = re.compile(r"(?:不|别|没|不要|不想|no|not|don't|without)\s*$")
+_NEGATED = re.compile(r"(?:不|别|没)[想要用吃喝去看]{0,2}$|(?<![a-z])(?:no|not|don't|without)\s+(?:[a-z]+\s+)?$")
 #: words of a trip request that say no wish (the day count, the trip itself): never an unread wish
 _TRIP_WORDS = _rx(
     r"[\d一二两三四五六七八九十半]+\s*(?:天|日|晚|夜|个?小时|days?|nights?|hours?)|行程|旅行|旅游|攻略|trip|itinerary|"
@@ -105,11 +105,13 @@ def read_trip_wishes(text: str, pack: RegionPack, place_ids: Collection[str]) ->
     for kind, table in tables:
         for code, rx in table.items():
             m = _first_free(rx, low, taken)
+            taken += [s.span() for s in rx.finditer(low)]  # said negated (不想吃火锅): no wish, nor an unread one
             if m is None:
                 continue
-            taken += [s.span() for s in rx.finditer(low)]
             found.append((m.start(), TripWish(kind=kind, code=code, phrase=m.group(0).strip()[:80])))
-    found += [(at, TripWish(kind="unread", phrase=words[:80])) for at, words in unread(low, taken)]
+    said = unread(low, taken)
+    said = [(at, words) for at, words in said if not any(words != other and words in other for _, other in said)]
+    found += [(at, TripWish(kind="unread", phrase=words[:80])) for at, words in said]  # 滑翔伞 inside 体验滑翔伞: one
     return [w for _, w in sorted(found, key=lambda f: f[0])]
 
 

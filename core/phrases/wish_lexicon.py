@@ -44,7 +44,7 @@ DIETS: dict[str, str] = {
     "halal": r"清真|穆斯林|halal|muslim",
     "light": r"减肥|减脂|轻食|低卡|健康餐|少油|控糖|on a diet|low-calorie|low calorie|low-cal|light meals?|healthy food",
     "no_spicy": r"不吃辣|不能吃辣|不要辣|怕辣|不辣|忌辣|no spicy|not spicy|non-spicy|can't eat spicy|no chili|mild food|"
-    r"nothing spicy|not too spicy|no spice",
+    r"nothing spicy|not too spicy|no spice|can't (?:take|handle) (?:spicy|spice|chil(?:i|li))",
     "no_alcohol": r"不喝酒|不要酒|不能喝酒|禁酒|不喝酒精|no alcohol|alcohol-free|non-alcoholic|don't drink|without alcohol",
 }
 #: diet code → tags or cuisines of a meal that can serve it; a limit (no_spicy, no_alcohol) is a tag it must not have
