@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Collection
 
-from core.agent.trip_request import INTEREST_NAMES, PREFERENCE_TAGS
+from core.agent.interest_words import INTEREST_NAMES, KIDS_SAID
 from core.models.agent import AgentState
 from core.models.agent_wishes import TripWish, TripWishKind, TripWishOutcome, TripWishReason, TripWishStatus
 from core.models.common import Lang
@@ -45,7 +45,7 @@ INTERESTS: dict[str, tuple[str, frozenset[str]]] = {
 }
 _INTEREST_RX = {code: _rx(words) for code, (words, _) in INTERESTS.items()}
 _ANIMALS_SAID, _ANIMALS_NAMED = INTEREST_NAMES[0]
-_KIDS_RX = next(rx for rx, tags in PREFERENCE_TAGS if tags == ("kid_friendly",))
+_KIDS_RX = KIDS_SAID
 _CUISINE_RX = {code: _rx(words) for code, words in wx.CUISINES.items()}
 _DRINK_RX = {code: _rx(words) for code, words in wx.DRINKS.items()}
 _DIET_RX = {code: _rx(words) for code, words in wx.DIETS.items()}
