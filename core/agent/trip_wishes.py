@@ -209,4 +209,4 @@ def note_wishes(state: AgentState, result: ItineraryResult, pack: RegionPack, la
     """The trip's wishes accounted for into the result (the API's ``payload.wishes``), and their lines for the
     answer."""
     state.result.wishes = account_trip_wishes(state.trip.wishes, result, pack, pacing=state.trip.pacing)
-    return wish_lines(state.result.wishes, result, pack, lang)
+    return wish_lines(state.result.wishes, result, pack, lang, reasons_above=result.status != "infeasible")

@@ -50,8 +50,11 @@ def wish_label(outcome: TripWishOutcome, pack: RegionPack, lang: Lang) -> str:
     return halfday_label(Wish(kind="unread", phrase=wish.phrase or wish.code), lang)
 
 
-def wish_lines(outcomes: list[TripWishOutcome], result: ItineraryResult, pack: RegionPack, lang: Lang) -> list[str]:
-    """The heading and one line per wish (none when the message said no wish)."""
+def wish_lines(
+    outcomes: list[TripWishOutcome], result: ItineraryResult, pack: RegionPack, lang: Lang, *, reasons_above: bool
+) -> list[str]:
+    """The heading and one line per wish (none when the message said no wish). ``reasons_above``: the answer already
+    says why each dropped place was left out (the plan's own lines), so a dropped place's wish points there."""
     if not outcomes:
         return []
     dropped = {d.key: d for d in result.dropped_items}
@@ -61,6 +64,8 @@ def wish_lines(outcomes: list[TripWishOutcome], result: ItineraryResult, pack: R
         item = dropped.get(o.place_ids[0]) if o.reason == "dropped" and o.place_ids else None
         reason = reason_sentence(item, result, lang) if item is not None else ""
         key = OUTCOMES.get((o.status, o.reason), _BY_STATUS[o.status])
+        if o.reason == "dropped" and reasons_above:
+            key = "agent.wish.not_met.dropped_above"
         if o.status == "met" and o.reason == "served":
             key = "agent.wish.met_place" if o.wish.kind == "place" else key if o.place_ids else "agent.wish.met_kept"
         lines.append(t(key, lang, wish=wish_label(o, pack, lang), places=names, reason=reason))

@@ -118,3 +118,12 @@ def test_a_message_without_wishes_gets_no_wish_lines(env):
 def test_a_negated_cuisine_is_no_wish(env):
     wishes = read_trip_wishes("上海玩一天，不想吃火锅，想看博物馆", env.provider.region, [])
     assert [(w.kind, w.code) for w in wishes] == [("interest", "museum")]
+
+
+def test_a_dropped_place_of_a_plan_that_stands_points_to_the_reason_said_above(env):
+    r = env("I'd like one day in Shanghai taking in the Short Window Hall")
+    hall = _wishes(r)["place", "a-shortwindow"]
+    assert (r.result.status, hall.status, hall.drop_reason) == ("OK", "not_met", "OUTSIDE_OPENING_HOURS")
+    lines = r.result.answer_text.splitlines()
+    assert lines.index("Your wishes:") > next(i for i, x in enumerate(lines) if "Short Window Hall:" in x)
+    assert "· Short Window Hall: not met, Short Window Hall could not be fitted in (why is said above)" in lines
