@@ -47,6 +47,7 @@ from core.agent.trip_request import (
     suggest_places,
     suggestion_room,
 )
+from core.agent.trip_wishes import note_wishes
 from core.itinerary.balance import plans_are_even
 from core.models.agent import AgentState, NextStep
 from core.models.common import PRIORITY_RANK, Lang
@@ -533,8 +534,10 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
     pack = ctx.provider.region
     _add_sources(state, pack)
     facts = _plan_facts(result, pack, lang)
+    wishes = note_wishes(state, result, pack, lang)  # every wish accounted for, in both outcomes
     if result.status == "infeasible":
         _fail_infeasible(state, result, pack, lang)
+        state.result.explanations += wishes
         return
     _add_notes(state, result, pack, lang, facts["notes"])
     exp = registry.call(
@@ -543,7 +546,7 @@ def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry)
         state=state,
         ctx=ctx,
     )
-    state.result.explanations = [exp.text]
+    state.result.explanations = [exp.text, *wishes]
     state.result.status = "READY"
     if result.status == "needs_review":
         _flag_needs_review(state, pack, lang)

@@ -448,6 +448,7 @@ def _response(
                 branches=state.result.branches,
                 dry_run=state.result.dry_run,
                 trip=state.memory.user_profile.get("trip"),
+                wishes=state.result.wishes,
             ),
             error_code=state.result.error_code,
             next_steps=unique_steps(state.result.next_steps),

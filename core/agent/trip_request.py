@@ -13,8 +13,10 @@ from pydantic import BaseModel, Field
 
 from core.agent import when
 from core.agent.features import normalize_message
+from core.agent.interest_words import INTEREST_NAMES, KIDS_SAID
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext
+from core.agent.trip_wishes import pace_wish, read_trip_wishes
 from core.models.agent import (
     ASSUMED_START,
     AgentState,
@@ -37,12 +39,7 @@ SIGHTSEEING = ("landmark", "museum", "park", "temple", "shopping", "theatre", "f
 
 PREFERENCE_TAGS = [
     (re.compile(r"冷门|小众|人少|安静|hidden gem|off the beaten|quiet", re.I), ("quiet", "local_favourite")),
-    (
-        re.compile(
-            r"亲子|带孩子|小孩|孩子|儿童|女儿|儿子|宝宝|\bkids?\b|family|\bchild(ren)?\b|\bson\b|\bdaughter\b", re.I
-        ),
-        ("kid_friendly",),
-    ),
+    (KIDS_SAID, ("kid_friendly",)),
     (re.compile(r"科学|科技|\bscience\b", re.I), ("science",)),
     (re.compile(r"大自然|自然|\bnature\b|\boutdoors?\b", re.I), ("nature",)),
     (re.compile(r"雨天|下雨|室内|rain|indoor", re.I), ("rainy_day_ok", "indoor")),
@@ -51,20 +48,6 @@ PREFERENCE_TAGS = [
     (re.compile(r"历史|古迹|history|historic", re.I), ("historic",)),
     (re.compile(r"艺术|美术|art", re.I), ("art",)),
     (re.compile(r"博物馆|museum", re.I), ("museum",)),
-]
-
-
-#: interests no tag of the packs says, read from the places' own names and aliases: (what the message says, what a
-#: place's name says). A child who loves animals wants the zoo, the aquarium and the wildlife park.
-INTEREST_NAMES = [
-    (
-        re.compile(
-            r"动物|野生|海洋生物|水族|企鹅|熊猫|海豚|鲨鱼|\banimals?\b|\bwildlife\b|\bzoos?\b|\baquariums?\b"
-            r"|\bsea (creatures|life|animals)\b|\bmarine\b|\bpenguins?\b|\bpandas?\b|\bdolphins?\b|\bsharks?\b",
-            re.I,
-        ),
-        re.compile(r"动物|水族|海洋|海底|\bzoo|aquarium|wildlife|safari|\bocean|marine|sea ?life", re.I),
-    ),
 ]
 
 
@@ -331,12 +314,13 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     pins = {pid: day for pid, day in pinned_days(said).items() if day < days}
     hotel = _trip_start(state, said, pack)
     places = _trip_places(state, pack, text, days, pins, hotel)
+    named = [p for p in said.places if (place := pack.place_by_id(p)) is not None and place.category != "hotel"]
+    state.trip.wishes = read_trip_wishes(text, pack, named)
+    pace = pace_wish(state.trip.wishes)
     pacing: Pacing = (
         "relaxed"
-        if re.search(r"轻松|慢|relax", text, re.I)
-        else "tight"
-        if re.search(r"紧凑|特种兵|tight|packed", text, re.I)
-        else "normal"
+        if pace == "relaxed" or re.search(r"慢|relax", text, re.I)
+        else ("tight" if pace == "tight" else "normal")
     )
     mode = "walking" if f.walking else "driving"
     state.trip.pacing = pacing

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import time
 
+from core.phrases import wish_lexicon as wx
+
 #: a number written in digits or Chinese numerals (两百, 十二, 一千)
 CN_DIGITS = "零〇一二两三四五六七八九十百千"
 NUM = rf"(?:\d+(?:\.\d+)?|[{CN_DIGITS}]+)"
@@ -147,15 +149,7 @@ NEGATORS_EN = r"no|not|don't|dont|do not|avoid|without|hate|skip|nothing|never|r
 CLAUSE_BREAK = r"[,，。.;；!！?？、:]|但|只|but|just|instead"
 
 # ---- constraints --------------------------------------------------------------------------------------------------
-DIETS: dict[str, str] = {
-    "vegetarian": r"(?<!不)吃素|素食|素菜|素斋|vegetarian|veggie",
-    "vegan": r"纯素|vegan",
-    "halal": r"清真|穆斯林|halal|muslim",
-    "light": r"减肥|减脂|轻食|低卡|健康餐|少油|控糖|on a diet|low-calorie|low calorie|low-cal|light meals?|healthy food",
-    "no_spicy": r"不吃辣|不能吃辣|不要辣|怕辣|不辣|忌辣|no spicy|not spicy|non-spicy|can't eat spicy|no chili|mild food|"
-    r"nothing spicy|not too spicy|no spice",
-    "no_alcohol": r"不喝酒|不要酒|不能喝酒|禁酒|不喝酒精|no alcohol|alcohol-free|non-alcoholic|don't drink|without alcohol",
-}
+DIETS: dict[str, str] = wx.DIETS  # shared with the agent's wish reader (core/phrases/wish_lexicon.py)
 MOBILITY: dict[str, str] = {
     "wheelchair": r"轮椅|wheelchair",
     "stroller": r"婴儿车|推车|童车|宝宝车|stroller|pushchair|pram|buggy",

@@ -15,6 +15,7 @@ from typing import Any, Literal, Protocol
 
 from core.models.halfday.goal import Wish
 from core.models.halfday.plans import Candidate, PlanStep, WishOutcome, WishReason, WishStatus, WishSupply
+from core.phrases import wish_lexicon as wx
 
 Serving = Literal["served", "side_offer"] | None
 
@@ -28,14 +29,7 @@ DRINK_MARKS: dict[str, tuple[set[str], set[str]]] = {
     "coffee": ({"coffee"}, set()),
     "tea": ({"tea"}, set()),
 }
-#: diet code → tags or cuisines of a meal that can serve it; a limit (no_spicy, no_alcohol) is a tag it must not have
-DIET_SERVES: dict[str, set[str]] = {
-    "vegetarian": {"vegetarian_friendly", "vegan_options", "cuisine:vegetarian"},
-    "vegan": {"vegan_options", "cuisine:vegetarian"},
-    "halal": {"halal"},
-    "light": {"light_options"},
-}
-DIET_EXCLUDES: dict[str, str] = {"no_spicy": "spicy", "no_alcohol": "alcohol"}
+DIET_SERVES, DIET_EXCLUDES = wx.DIET_SERVES, wx.DIET_EXCLUDES  # shared with the agent (core/phrases)
 
 
 class PlaceLike(Protocol):

@@ -14,6 +14,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator
 
+from core.models.agent_wishes import TripWish, TripWishOutcome
 from core.models.common import MessageText, Priority, as_priority
 
 Route = Literal["SYSTEM1_API", "SYSTEM1_RAG", "SYSTEM2_REASONING", "SYSTEM2_WEBBROWSE"]
@@ -151,6 +152,9 @@ class Payload(BaseModel):
     branches: list[dict[str, Any]] = Field(default_factory=list, description="Conditional requests: one per branch.")
     dry_run: dict[str, Any] | None = Field(default=None, description="The pending commit: id, action, evidence.")
     trip: dict[str, Any] | None = Field(default=None, description="The trip draft after a CRUD edit.")
+    wishes: list[TripWishOutcome] = Field(
+        default_factory=list, description="A trip plan's wishes, each met, met in part, not met or not understood."
+    )
 
 
 #: What the person can do next, as a code the faces word (components/agent/words.py; no sentence in the core):
@@ -344,6 +348,8 @@ class TripState(BaseModel):
     window_said: str | None = Field(default=None, description="the words the window was read from (the message's)")
     #: why the words said could not be the window (the default holds): TIME_NOT_VALID | END_NOT_AFTER_START
     window_problem: str | None = None
+    #: the wishes the trip request read from the message (core/agent/trip_wishes.py)
+    wishes: list[TripWish] = Field(default_factory=list)
 
 
 class DraftState(BaseModel):
@@ -419,6 +425,7 @@ class StateResult(BaseModel):
     candidates: list[dict[str, Any]] = Field(default_factory=list)
     branches: list[dict[str, Any]] = Field(default_factory=list)
     dry_run: dict[str, Any] | None = None
+    wishes: list[TripWishOutcome] = Field(default_factory=list)
 
 
 class StateObservability(BaseModel):

@@ -9,7 +9,7 @@ from core.i18n import Lang, t
 from core.models.halfday.goal import Wish
 from core.models.halfday.plans import Plan, WishOutcome
 
-#: the cuisines and drinks the wish reader knows (core/halfday/wish_lexicon.py) → their words
+#: the cuisines and drinks the wish reader knows (core/phrases/wish_lexicon.py) → their words
 CUISINES = ("shanghainese", "cantonese", "dim_sum", "sichuan", "hunan", "yunnan", "japanese", "korean", "thai",
             "indian", "italian", "french", "western", "hotpot", "dumplings", "noodles", "seafood", "bbq", "dessert",
             "bakery", "snacks")  # fmt: skip

@@ -19,8 +19,8 @@ def run(tmp_path_factory):
 
 
 def _dropped_line(text: str, name: str) -> str:
-    [line] = [line for line in text.splitlines() if name in line]
-    return line
+    """The plan's line for the place (the first naming it; the wish it was named in follows, issue 31)."""
+    return next(line for line in text.splitlines() if name in line)
 
 
 def test_a_chinese_request_hears_in_chinese_why_a_place_was_left_out(run):

@@ -163,3 +163,14 @@ def test_a_message_over_the_limit_as_sent_is_refused_even_if_cleaning_would_shor
     assert too_long.json()["error"]["field"] == "message"
     assert "at most 4000 characters" in too_long.json()["error"]["message"]
     assert post(client, "\x1e" + "明天天气" + " " * 3995).status_code == 200  # 4000 as sent is fine
+
+
+def test_a_trip_plan_carries_its_wish_accounting(client):
+    """Issue 31: the response's payload accounts for every wish, as codes and place ids (no sentences)."""
+    body = post(client, "规划1天上海行程，带孩子去东方明珠，想吃清真菜，再学学剪纸").json()
+    wishes = body["result"]["payload"]["wishes"]
+    got = [(w["wish"]["kind"], w["wish"]["code"], w["status"], w["reason"]) for w in wishes]
+    assert ("place", "a-pearl", "met", "served") in got
+    assert ("diet", "halal", "not_met", "none_in_data") in got  # the test pack has no halal kitchen
+    assert [w["wish"]["phrase"] for w in wishes if w["status"] == "unread"] == ["学学剪纸"]
+    assert all(set(w) == {"wish", "status", "reason", "place_ids", "drop_reason"} for w in wishes)

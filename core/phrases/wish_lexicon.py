@@ -1,4 +1,5 @@
-"""The word tables of the wish reader (core/halfday/goal_wishes.py): cuisines, drinks, the kind of each preference,
+"""The word tables of the wish readers (the half-day planner's core/halfday/goal_wishes.py, the agent's
+core/agent/trip_wishes.py): cuisines, drinks, the kind of each preference,
 and the verbs after which a person says what they want (what follows one and is read by nothing else is an unread
 wish). Data only, matched like goal_lexicon's tables (NFKC, lower-cased, English between non-letters).
 """
@@ -36,6 +37,24 @@ DRINKS: dict[str, str] = {
     "coffee": r"咖啡|喝咖啡|coffee|espresso|latte",
     "tea": r"喝茶|品茶|茶馆|茶室|下午茶|奶茶|teahouse|tea house|afternoon tea|(?<!ice )tea",
 }
+#: diet → words (a limit such as no_spicy, or a meal to have such as vegetarian)
+DIETS: dict[str, str] = {
+    "vegetarian": r"(?<!不)吃素|素食|素菜|素斋|vegetarian|veggie",
+    "vegan": r"纯素|vegan",
+    "halal": r"清真|穆斯林|halal|muslim",
+    "light": r"减肥|减脂|轻食|低卡|健康餐|少油|控糖|on a diet|low-calorie|low calorie|low-cal|light meals?|healthy food",
+    "no_spicy": r"不吃辣|不能吃辣|不要辣|怕辣|不辣|忌辣|no spicy|not spicy|non-spicy|can't eat spicy|no chili|mild food|"
+    r"nothing spicy|not too spicy|no spice|can't (?:take|handle) (?:spicy|spice|chil(?:i|li))",
+    "no_alcohol": r"不喝酒|不要酒|不能喝酒|禁酒|不喝酒精|no alcohol|alcohol-free|non-alcoholic|don't drink|without alcohol",
+}
+#: diet code → tags or cuisines of a meal that can serve it; a limit (no_spicy, no_alcohol) is a tag it must not have
+DIET_SERVES: dict[str, set[str]] = {
+    "vegetarian": {"vegetarian_friendly", "vegan_options", "cuisine:vegetarian"},
+    "vegan": {"vegan_options", "cuisine:vegetarian"},
+    "halal": {"halal"},
+    "light": {"light_options"},
+}
+DIET_EXCLUDES: dict[str, str] = {"no_spicy": "spicy", "no_alcohol": "alcohol"}
 #: a preference code's kind of wish (codes not listed are activities)
 PREFERENCE_KIND: dict[str, str] = {
     "museum": "sight", "art": "sight", "history": "sight", "park": "sight", "nature": "sight",
