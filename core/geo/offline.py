@@ -147,6 +147,9 @@ class OfflineProvider:
     def __init__(self, region: RegionPack):
         self.region = region
         self._places = list(region.places)
+        # the most important first (pack order among equals): a stop's namesake is looked for from the top down
+        self._by_importance = sorted(self._places, key=lambda place: -place.importance)
+        self._name_words: dict[str, list[set[str]]] = {}  # a place's names as sets of words, made at first need
         self._by_id = {p.id: p for p in self._places}
         self._parts = {whole: tuple(ids) for whole, ids in region.parts_of().items()}
         # a whole's parts' numbers ({"1", "2"} of PVG): a number none of them has names no part of it (PVG T3)
@@ -212,18 +215,21 @@ class OfflineProvider:
         top = max((p.raw.importance for p in found if isinstance(p.raw, RegionPlace)), default=0)
         if not words[0] or top == 0:
             return None
-        best: tuple[int, RegionPlace] | None = None
-        for place in self._places:
-            if place.importance < top + _NAMED_AFTER_LEAD or (best and place.importance <= best[0]):
+        said = set(words)
+        for place in self._by_importance:  # the first that fits is the most important (the earliest among equals)
+            if place.importance < top + _NAMED_AFTER_LEAD:
+                return None
+            if not any(said <= named for named in self._words_of(place)):  # the cheaper test first
                 continue
-            if not any(haversine_m(p.lon, p.lat, place.lon, place.lat) <= _NAMED_AFTER_M for p in found):
-                continue
+            if any(haversine_m(p.lon, p.lat, place.lon, place.lat) <= _NAMED_AFTER_M for p in found):
+                return self._to_place(place, level="exact", score=100.0, matched_on="name")
+        return None
+
+    def _words_of(self, place: RegionPlace) -> list[set[str]]:
+        if place.id not in self._name_words:
             names = [place.name_zh, place.name_en, *place.aliases]
-            if any(set(words) <= set((spaced(n) or normalize(n)).split()) for n in names if n):
-                best = (place.importance, place)
-        if best is None:
-            return None
-        return self._to_place(best[1], level="exact", score=100.0, matched_on="name")
+            self._name_words[place.id] = [set((spaced(n) or normalize(n)).split()) for n in names if n]
+        return self._name_words[place.id]
 
     def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
         """Exact look-ups, in order: the text as written (with and without the city), then the forms people vary

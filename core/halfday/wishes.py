@@ -185,7 +185,10 @@ def _kids(wish: Wish, cands: list[Candidate]) -> WishOutcome:
     if wish.code == "kid_activity":
         ids = [c.place_id for c in cands if c.match.get("kid_activity", 0.0) >= 1.0]
         return _outcome(wish, "met", "served", ids) if ids else _outcome(wish, "not_met", "not_in_plan")
-    suits = [c.place_id for c in cands if c.category == "family" or "kid_friendly" in c.tags or eats(c)]
-    if cands and len(suits) == len(cands):
+    # a meal is neutral: the data says nothing of whether a restaurant suits children, so it neither meets the
+    # need nor breaks it; the other stops decide
+    visits = [c for c in cands if not eats(c)]
+    suits = [c.place_id for c in visits if c.category == "family" or "kid_friendly" in c.tags]
+    if visits and len(suits) == len(visits):
         return _outcome(wish, "met", "served", suits)
     return _outcome(wish, "partly" if suits else "not_met", "some_steps" if suits else "not_in_plan", suits)

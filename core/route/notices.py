@@ -89,6 +89,10 @@ NOTICES: dict[str, NoticeSpec] = {
         (*WHO, "parts", "part_ids", "count", "km", "arrival", "arrival_id"),
         found=True,
     ),
+    # (``named``: the place the name alone is, as the map data names it; the route goes to the address's point)
+    "NAME_ADDRESS_APART": NoticeSpec(
+        "route.warning.name_address_apart", (*WHO, "named", "address", "metres"), found=True
+    ),
     # planner (core/route/planner.py)
     "SAME_PLACE_STOPS": NoticeSpec("route.warning.same_place", ("a", "b", "point"), found=True),
     "STOP_AT_ORIGIN": NoticeSpec("route.warning.stop_at_origin", ("n", "point")),

@@ -354,14 +354,16 @@ class _Resolving:
         from it (东方明珠 at the address 陆家嘴, the skywalk): the two are asked, the name's place first, never one
         taken for the other (issue 31 §2). A name several places share (a chain) is told apart by the address."""
         raw, point = self.raw, found.point
-        if not (raw.name and raw.address) or normalize(raw.name) == normalize(raw.address) or point.poi_id is None:
+        if not (raw.name and raw.address) or normalize(raw.name) == normalize(raw.address):
             return found
         precise = [p for p in self.provider.geocode(raw.name, city=self.city) if p.level in PRECISE_GEO_LEVELS]
-        if not precise or any(p.poi_id == point.poi_id for p in precise):
+        if not precise or (point.poi_id is not None and any(p.poi_id == point.poi_id for p in precise)):
             return found
         named = precise[0]
         if any(_distinct(named, p) for p in precise[1:]):  # a chain's name (Burger King): the address says which
             return found
+        if point.poi_id is None:  # the address found a bare address point: no place to offer beside the name's
+            return self._address_apart(found, named)
         at_address = self.provider.detail(point.poi_id)
         if at_address is None or _whole_and_part(named, at_address):
             return found
@@ -369,6 +371,27 @@ class _Resolving:
             return found
         scored = [(named.score, named), (at_address.score, at_address)]
         raise _ambiguous(self.who_text, _choice(self.field_name, raw.label(), "name_address", scored))
+
+    def _address_apart(self, found: Resolution, named: Place) -> Resolution:
+        """A stop whose address led to a bare address point while its name is precisely a place farther than
+        ``NAME_ADDRESS_APART_M`` away: the route goes to the address, labelled by the address (never by the name of
+        the place it is not), and a notice names both."""
+        point = found.point
+        metres = round(haversine_m(named.lon, named.lat, point.lon, point.lat))
+        if metres <= NAME_ADDRESS_APART_M:
+            return found
+        address = self.raw.address or ""
+        self.notices.append(
+            notice(
+                "NAME_ADDRESS_APART",
+                detail=f"{self.who_text}: the name is '{named.name}', {metres} m from the address '{address}'",
+                named=named.name,
+                address=address,
+                metres=metres,
+                **self.named,
+            )
+        )
+        return Resolution(point.model_copy(update={"resolved_name": address}), self.notices)
 
     # ---- 0. a place the user chose among an ambiguity's candidates: its POI, by id ---------------------
     def chosen(self, poi_id: str) -> Resolution:

@@ -182,3 +182,18 @@ def test_every_goal_of_the_evaluation_set_is_accounted_as_expected(planner, line
     for p in result.plans:  # the words say every wish, never a code
         said = next(w for w in result_words(result, line["lang"]).plans if w.plan_id == p.plan_id).wishes
         assert len(said) == len(p.wishes) and not any("_" in s for s in said)
+
+
+@pytest.mark.parametrize(
+    "text", ["周六上午带5岁的女儿出去玩，中午找个地方吃饭", "Sunday late morning with our 4-year-old son, then lunch"]
+)
+def test_a_meal_neither_meets_nor_breaks_a_childs_need(planner, text):
+    result = plan(planner, text, "zh" if text[0] > "~" else "en")
+    for p in result.plans:
+        [need] = [o for o in p.wishes if o.wish.code == "child_suitable"]
+        # a place said to suit the child is one the data says so of (a family place or kid-friendly), never a meal
+        for pid in need.place_ids:
+            assert not eats(PACK[pid]) and (PACK[pid].category == "family" or "kid_friendly" in PACK[pid].tags)
+        visits = [s.place_id for s in p.steps if not eats(PACK[s.place_id])]
+        suiting = [pid for pid in visits if PACK[pid].category == "family" or "kid_friendly" in PACK[pid].tags]
+        assert need.status == ("met" if visits and suiting == visits else "partly" if suiting else "not_met")

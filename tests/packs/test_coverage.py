@@ -145,6 +145,10 @@ def test_the_city_that_shares_a_hotel_s_name_is_still_the_city_without_a_hotel()
         ("坐船去芬兰堡要多久", "芬兰堡", "Helsinki", "shanghai", "SWITCH", "helsinki"),
         ("How long should we queue for the Oriental Pearl Tower?", "Oriental Pearl Tower", "Shanghai", "helsinki",
          "SWITCH", "shanghai"),
+        # the longest name first: the Louvre of another city is that city's
+        ("Can we see the Louvre Abu Dhabi dome at night?", "Louvre Abu Dhabi", "Abu Dhabi", "shanghai",
+         "NOT_COVERED", "shanghai"),
+        ("东京塔的观景台要提前买票吗", "东京塔", "Tokyo", "shanghai", "NOT_COVERED", "shanghai"),
     ],
 )  # fmt: skip
 def test_a_landmark_implies_its_city_and_its_source_is_in_the_facts(packs, text, named, city, active, verdict, region):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from functools import cache
 
 import numpy as np
 import pytest
@@ -29,11 +30,14 @@ def _request(stops: int, seed: int, **update) -> RoutePlanRequest:
     return item.request.model_copy(update=update)
 
 
+@cache
+def _helsinki():
+    """One offline provider for the module: its road network is loaded once (seconds), not once per plan."""
+    return make_provider("offline", region="helsinki", settings=get_settings())
+
+
 def _plan(request: RoutePlanRequest):
-    settings = get_settings()
-    return plan_route(
-        request, provider=make_provider("offline", region="helsinki", settings=settings), settings=settings
-    )
+    return plan_route(request, provider=_helsinki().request_view(), settings=get_settings())
 
 
 @pytest.mark.parametrize(("stops", "limit", "seed"), [(3, 2, 51), (4, 5, 52), (5, 3, 53)])

@@ -8,11 +8,13 @@ from __future__ import annotations
 import pytest
 
 from components.route.place_picker import choices_of, reason_text
+from components.route_words import notice_words
 from core.config import Settings
 from core.errors import AmbiguousPlaceError
+from core.geo.base import Place
 from core.geo.coords import haversine_m
 from core.geo.registry import make_provider
-from core.models.route import RawStop, RoutePlanRequest
+from core.models.route import PlaceNames, RawStop, RoutePlanRequest
 from core.route.planner import plan_route
 from core.route.resolver import NAME_ADDRESS_APART_M, resolve_point
 
@@ -98,3 +100,56 @@ def test_a_chain_s_name_is_told_apart_by_its_address():
     raw = RawStop(name="Burger King", address="Aleksanterinkatu 11, 00100 Helsinki")
     res = resolve_point(raw, role="stop", provider=helsinki, index=0, default_city="Helsinki", settings=settings)
     assert res.point.poi_id in {p.poi_id for p in chain}
+
+
+class AddressPointGeocoder:
+    """A geocoder whose address answers are bare address points (no POI id, as AMap's maps_geo gives them) and whose
+    name answers are POIs: what the MCP provider hands the resolver."""
+
+    name = "amap-mcp"
+
+    def __init__(self, places: dict[str, Place]) -> None:
+        self.places = places
+
+    def geocode(self, address: str, *, city: str | None = None) -> list[Place]:
+        return [self.places[address]] if address in self.places else []
+
+    def search(self, keywords: str, *, city: str | None = None, near=None, limit: int = 10) -> list[Place]:
+        return []
+
+    def detail(self, poi_id: str) -> Place | None:
+        return next((p for p in self.places.values() if p.poi_id == poi_id), None)
+
+
+TOWER = Place(name="东方明珠", poi_id="B00155L3IY", lon=121.49980, lat=31.23970, level="poi", source="amap-mcp")
+SKYWALK = Place(name="陆家嘴环路", address="陆家嘴环路", lon=121.50620, lat=31.23560, level="house_number")
+NEAR_TOWER = Place(name="世纪大道1号", address="世纪大道1号", lon=121.50010, lat=31.23950, level="house_number")
+
+
+def _at_address_point(name: str, address: str):
+    geocoder = AddressPointGeocoder({"东方明珠": TOWER, "陆家嘴环路": SKYWALK, "世纪大道1号": NEAR_TOWER})
+    raw = RawStop(name=name, address=address)
+    return resolve_point(raw, role="stop", provider=geocoder, index=0, default_city="上海", settings=SETTINGS)
+
+
+def test_an_address_point_far_from_the_named_place_is_labelled_by_its_address_and_both_are_named():
+    found = _at_address_point("东方明珠", "陆家嘴环路")
+    apart = round(haversine_m(TOWER.lon, TOWER.lat, SKYWALK.lon, SKYWALK.lat))
+    assert apart > NAME_ADDRESS_APART_M
+    # the route goes where the address is, and is never labelled with the name of the place it is not
+    assert (found.point.lon, found.point.lat) == (SKYWALK.lon, SKYWALK.lat)
+    assert found.point.resolved_name == "陆家嘴环路"
+    [said] = [n for n in found.notices if n.code == "NAME_ADDRESS_APART"]
+    assert said.params["named"] == "东方明珠" and said.params["address"] == "陆家嘴环路"
+    assert said.params["metres"] == apart
+    names = PlaceNames(route={"stops.0": "陆家嘴环路"}, found={"stops.0": "陆家嘴环路"})
+    zh, en = notice_words(said, "zh", names)[0], notice_words(said, "en", names)[0]
+    assert "东方明珠" in zh and "陆家嘴环路" in zh and f"{apart} 米" in zh
+    assert "东方明珠" in en and "陆家嘴环路" in en and f"{apart} m" in en
+
+
+def test_an_address_point_beside_the_named_place_keeps_the_name_without_a_warning():
+    found = _at_address_point("东方明珠", "世纪大道1号")
+    assert haversine_m(TOWER.lon, TOWER.lat, NEAR_TOWER.lon, NEAR_TOWER.lat) < NAME_ADDRESS_APART_M
+    assert found.point.resolved_name == "东方明珠"
+    assert not [n for n in found.notices if n.code == "NAME_ADDRESS_APART"]

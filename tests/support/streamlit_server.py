@@ -8,6 +8,7 @@ them, each in its own browser context.
 
 from __future__ import annotations
 
+import itertools
 import os
 import socket
 import subprocess
@@ -15,6 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -116,27 +118,33 @@ class ServerPool:
     """Streamlit servers shared by the tests of a run, one per distinct extra environment: a test that needs its own
     database or settings asks with them and gets a server started with them; tests that ask alike share one (each
     with its own browser context, so its own session and identity cookie). A server's first page pays its imports
-    once, not once per test. ``close()`` stops them all."""
+    once, not once per test. At most ``keep`` run at once: starting another stops the one least recently asked for
+    (a test's own server is not kept for the rest of the run). ``close()`` stops them all."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, keep: int = 2) -> None:
         self._root = root
-        self._servers: dict[tuple[tuple[str, str], ...], tuple[str, ExitStack]] = {}
+        self._keep = keep
+        self._started = itertools.count()
+        #: least recently asked first
+        self._servers: OrderedDict[tuple[tuple[str, str], ...], tuple[str, ExitStack]] = OrderedDict()
 
     def serve(self, env: Mapping[str, str]) -> str:
         key = tuple(sorted(env.items()))
         if key in self._servers and not _answers(self._servers[key][0]):
             self._servers.pop(key)[1].close()  # it went away (a crash): the next test gets a new one
         if key not in self._servers:
+            while len(self._servers) >= self._keep:
+                self._servers.popitem(last=False)[1].close()
             stack = ExitStack()
-            log_path = self._root / f"server-{len(self._servers)}" / "streamlit.log"
+            log_path = self._root / f"server-{next(self._started)}" / "streamlit.log"
             base = stack.enter_context(running_app(log_path=log_path, env=env))
             self._servers[key] = (base, stack)
+        self._servers.move_to_end(key)
         return self._servers[key][0]
 
     def close(self) -> None:
-        for _, stack in self._servers.values():
-            stack.close()
-        self._servers.clear()
+        while self._servers:
+            self._servers.popitem(last=False)[1].close()
 
 
 def open_expander(page, summary) -> None:

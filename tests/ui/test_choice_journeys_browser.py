@@ -27,9 +27,13 @@ CODE_LIKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\bNone\b")
 
 
 @pytest.fixture(scope="module")
-def app_page(app_servers, shared_app_env) -> Iterator[tuple[object, str]]:
-    """The run's shared server (tests/ui/conftest.py) and one Chromium tab of its own for the module's checks."""
-    base = app_servers.serve(shared_app_env)
+def app_page(app_servers, tmp_path_factory) -> Iterator[tuple[object, str]]:
+    """A server of the module's own (its own database and lab folder: the journeys check what a reload gives back,
+    which nothing another module saved may change) and one Chromium tab for the module's journeys."""
+    root = tmp_path_factory.mktemp("journeys")
+    base = app_servers.serve(
+        {"OMNI_DB_URL": f"sqlite:///{root / 'dashboard.db'}", "OMNI_CACHE_DIR": str(root / "cache")}
+    )
     with offline_page(base, width=1440, height=1600) as run:
         prepare(run.page)
         yield run.page, base
