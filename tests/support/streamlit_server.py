@@ -134,7 +134,7 @@ class ServerPool:
             self._servers.pop(key)[1].close()  # it went away (a crash): the next test gets a new one
         if key not in self._servers:
             while len(self._servers) >= self._keep:
-                self._servers.popitem(last=False)[1].close()
+                self._servers.popitem(last=False)[1][1].close()
             stack = ExitStack()
             log_path = self._root / f"server-{next(self._started)}" / "streamlit.log"
             base = stack.enter_context(running_app(log_path=log_path, env=env))
@@ -144,7 +144,7 @@ class ServerPool:
 
     def close(self) -> None:
         while self._servers:
-            self._servers.popitem(last=False)[1].close()
+            self._servers.popitem(last=False)[1][1].close()
 
 
 def open_expander(page, summary) -> None:
