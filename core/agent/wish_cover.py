@@ -59,17 +59,18 @@ def meal_stops(
     days: int,
     day_places: list[list[str]],
     exclude: AbstractSet[str | None],
+    have: Collection[str] = (),
 ) -> list[str]:
-    """One stop for each food wish the data serves, in the order said, one a day at most: a place serving more of
-    the wishes first (a vegetarian dim sum house for both), then the nearest to that day's places (``day_places``,
-    the city centre for a day without any), then the best rated. A wish a stop already chosen serves takes no
-    other; a wish nothing in the data serves takes none."""
+    """One stop for each food wish the data serves and no place of the trip (``have``) serves yet, in the order
+    said, one a day at most: a place serving more of the wishes first (a vegetarian dim sum house for both), then
+    the nearest to that day's places (``day_places``, the city centre for a day without any), then the best rated.
+    A wish a stop already chosen serves takes no other; a wish nothing in the data serves takes none."""
     food = [w for w in wishes if is_food_wish(w)]
     stops: list[str] = []
     for wish in food:
         if len(stops) >= days:
             break
-        chosen = [p for p in (pack.place_by_id(s) for s in stops) if p is not None]
+        chosen = [p for p in (pack.place_by_id(s) for s in [*have, *stops]) if p is not None]
         if any(serves(p, wish) for p in chosen):
             continue
         pool = [p for p in pack.places if p.id not in exclude and p.id not in stops and serves(p, wish)]
@@ -139,6 +140,6 @@ def wished_suggestions(
         pack, wishes, ranked, want=want, have=have, can_suggest=lambda p: suggestable(p, exclude=taken, rules=rules)
     )
     day_places = day_chunks([*have, *suggested], days, PLACES_PER_DAY)
-    meals = meal_stops(pack, wishes, days=days, day_places=day_places, exclude=taken | set(suggested))
+    meals = meal_stops(pack, wishes, days=days, day_places=day_places, exclude=taken | set(suggested), have=have)
     state.memory.user_profile["meal_stops"] = meals
     return [*suggested, *meals]

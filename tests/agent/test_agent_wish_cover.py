@@ -3,7 +3,7 @@ serves gets a stop that really serves it (a café is no meal, a department store
 lacks stays "not met, nothing in the data", and every interest asked gets a place before more of the same.
 
 The pack is the agent test pack (tests/support/agent_packs.py: two temples, shops, museums, one restaurant with no
-cuisine) with eateries of this file's own: a vegetarian house, a dim sum restaurant, and a café and a department store
+cuisine) with eateries of this file's own: a vegetarian house, another far out, a dim sum restaurant, and a café and a department store
 that both list dim sum and sit nearer the sights, to be passed over."""
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from tests.support.region_packs import COLUMNS
 EATERIES = [  # COLUMNS, then cuisine
     ("m-veg", "素心斋", "Sushin Vegetarian House", "", "静安区愚园路1号", "静安区", 121.4460, 31.2240, "restaurant",
      "food|vegetarian_friendly|vegan_options|indoor", "Mo-Su 10:00-21:00", 90, 4.4, 60, "false", "vegetarian"),
+    ("m-veg-far", "远郊素菜馆", "Far Vegetarian Kitchen", "", "浦东新区川沙路1号", "浦东新区", 121.7000, 31.1900,
+     "restaurant", "food|vegetarian_friendly", "Mo-Su 10:00-21:00", 60, 4.0, 60, "false", "vegetarian"),
     ("m-dimsum", "粤香楼", "Yuexiang Dim Sum Hall", "", "黄浦区福州路9号", "黄浦区", 121.4820, 31.2350, "restaurant",
      "food|indoor", "Mo-Su 10:00-21:00", 120, 4.3, 60, "false", "cantonese|dim_sum"),
     ("m-dimsum-cafe", "点心咖啡", "Dim Sum Coffee Corner", "", "黄浦区人民大道5号", "黄浦区", 121.4750, 31.2290,
@@ -132,3 +134,11 @@ def test_a_cafe_serves_its_own_fare_and_a_store_serves_no_meal(env):
     veg = TripWish(kind="diet", code="vegetarian")
     assert (serves(cafe, dim_sum), serves(cafe, coffee), serves(hall, dim_sum)) == (False, True, True)
     assert (serves(store, dim_sum), serves(store, veg)) == (False, False)
+
+
+def test_a_named_restaurant_that_serves_the_diet_takes_no_second_meal_stop(env):
+    r = env("上海一天，中午去素心斋，我们吃素，再看看外滩")
+    diet = _wish(r, "diet", "vegetarian")
+    assert (diet.status, diet.place_ids) == ("met", ["m-veg"])
+    region = env.provider.region
+    assert [p for p in _planned(r) if region.place_by_id(p).category == "restaurant"] == ["m-veg"]
