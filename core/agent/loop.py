@@ -48,6 +48,7 @@ from core.agent.trip_request import (
     suggestion_room,
 )
 from core.agent.trip_wishes import note_wishes
+from core.agent.wish_cover import wished_suggestions
 from core.itinerary.balance import plans_are_even
 from core.models.agent import AgentState, NextStep
 from core.models.common import PRIORITY_RANK, Lang
@@ -188,11 +189,11 @@ def _suggest(decision: RouterDecision, state: AgentState, ctx: AgentContext, men
         if want
         else []
     )
-    suggested = ranked[:want]
+    suggested = wished_suggestions(pack, state, mentioned, ranked=ranked, want=want, days=days, rules=rules)
     state.memory.user_profile["suggested"] = suggested
     state.memory.user_profile.pop("suggestions_swapped", None)  # a new request may swap again
     state.memory.user_profile["suggestion_pool"] = [
-        p for p in ranked[want:] if matches_preferences(pack, p, state.user_input)
+        p for p in ranked if p not in suggested and matches_preferences(pack, p, state.user_input)
     ]
     return suggested
 

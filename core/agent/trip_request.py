@@ -169,6 +169,18 @@ def _preferred_tags(text: str) -> tuple[list[str], list[str]]:
     return tags, cats
 
 
+def suggestable(place: RegionPlace, *, exclude: AbstractSet[str | None], rules: Collection[Rule] = ()) -> bool:
+    """A place the agent may suggest: a sight not already in the trip, not an all-day venue (SUGGEST_MAX_VISIT_MIN),
+    and open to the youngest child the person's rules name."""
+    youngest = min((r.facts.get("youngest_age", 0) for r in rules if r.code == "kids_under_6"), default=None)
+    return (
+        place.category in SIGHTSEEING
+        and place.id not in exclude
+        and (place.visit_minutes or 0) <= SUGGEST_MAX_VISIT_MIN
+        and (youngest is None or place.min_age is None or place.suits_age(youngest))
+    )
+
+
 def suggest_places(
     pack: RegionPack,
     *,
@@ -188,15 +200,7 @@ def suggest_places(
     and leaves out places whose minimum age is above the youngest child's."""
     tags, cats = _preferred_tags(text)
     codes = {r.code for r in rules}
-    youngest = min((r.facts.get("youngest_age", 0) for r in rules if r.code == "kids_under_6"), default=None)
-    pool = [
-        p
-        for p in pack.places
-        if p.category in SIGHTSEEING
-        and p.id not in exclude
-        and (p.visit_minutes or 0) <= SUGGEST_MAX_VISIT_MIN
-        and (youngest is None or p.min_age is None or p.suits_age(youngest))
-    ]
+    pool = [p for p in pack.places if suggestable(p, exclude=exclude, rules=rules)]
     if cats:
         pool = [p for p in pool if p.category in cats] or pool
     at = when
@@ -297,7 +301,10 @@ def _trip_places(
             seen.add(pid)
             suggested = pack.place_by_id(pid)
             assert suggested is not None, "suggest_places only gives the pack's own ids"
-            places.append({"key": pid, "place_id": pid, "name": suggested.name_zh, "priority": "nice"})
+            meal = pid in state.memory.user_profile.get("meal_stops", [])  # a stop for a food wish said: should
+            places.append(
+                {"key": pid, "place_id": pid, "name": suggested.name_zh, "priority": "should" if meal else "nice"}
+            )
     return places
 
 

@@ -84,7 +84,7 @@ def read_trip_wishes(text: str, pack: RegionPack, place_ids: Collection[str]) ->
     taken: list[Span] = [m.span() for m in _TRIP_WORDS.finditer(low)] + [c.span for c in find_clocks(low)]
     for city in {pack.city, *pack.city_aliases, *pack.display_name.values(), pack.name}:
         if city:
-            taken += [m.span() for m in re.finditer(re.escape(city.lower()), low)]
+            taken += [m.span() for m in _rx(re.escape(city.lower())).finditer(low)]  # SH is not the sh of shopping
     for pid in place_ids:
         place = pack.place_by_id(pid)
         names = [n.lower() for n in (place.name_zh, place.name_en, *place.aliases) if n] if place else []
