@@ -41,8 +41,8 @@ valhalla: $(STAMP) $(PACK)  # the helsinki pack's roads over HTTP on 127.0.0.1:8
 
 # PostgreSQL (Debian's, when installed) for the tests that run on both databases. Three workers (pytest-xdist) for
 # all but the browser tests (on two cores: a third keeps them busy while the fault suites wait on their deadlines).
-# Then the browser tests, one at a time (a Chromium and a Streamlit server per test: two at once raced on their
-# reruns), and beside them, at nice 19 and in the idle I/O class where the machine allows it, so they take only what
+# Then the browser tests, one at a time (two at once raced on their reruns), on one Chromium for the run and one
+# Streamlit server per distinct environment (tests/support: SHARED_CHROMIUM, ServerPool), and beside them, at nice 19 and in the idle I/O class where the machine allows it, so they take only what
 # the browser leaves (a test waits on its page most of the time), the suites that touch dates with the machine's
 # clock a year ahead, late on the next leap day and on New Year's Eve (scripts/time_travel.py; Debian's faketime).
 # Their report is printed after the browser tests'.
