@@ -10,12 +10,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
 
+from tests.support.api_client import API_KEYS, api_test_client, auth  # noqa: F401  (tests import them from here)
 from tests.support.clock import SUITE_NOW
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,37 +90,9 @@ def planner_app(leaflet_static):
 @pytest.fixture
 def client(tmp_path, monkeypatch):
     """FastAPI TestClient of api.py on a temp agent pack, store and event log."""
-    from fastapi.testclient import TestClient
-
-    from core.auth import key_digest
-    from core.config import get_settings
     from tests.support.agent_packs import write_agent_pack
 
     write_agent_pack(tmp_path / "data")
-    (tmp_path / "kb").mkdir()
-    env = {
-        "OMNI_DATA_DIR": str(tmp_path / "data"),
-        "OMNI_REGION": "agentcity",
-        "OMNI_PROVIDER": "offline",
-        "OMNI_DB_URL": f"sqlite:///{tmp_path / 'api.db'}",
-        "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
-        "OMNI_KB_DIR": str(tmp_path / "kb"),
-        "OMNI_BROWSE_ALLOWLIST": '["127.0.0.1:*"]',
-        "OMNI_API_KEYS": json.dumps({user: key_digest(key) for user, key in API_KEYS.items()}),
-    }
-    for key, value in env.items():
-        monkeypatch.setenv(key, value)
-    get_settings.cache_clear()
-    from api import app
-
-    yield TestClient(app, headers=auth("alice"))
-    get_settings.cache_clear()
-
-
-#: The API callers of the ``client`` fixture (its requests are alice's unless a test passes other headers).
-API_KEYS = {"alice": "key-alice-0123456789", "bob": "key-bob-0123456789", "mallory": "key-mallory-0123456789"}
-
-
-def auth(user: str) -> dict[str, str]:
-    """The headers of ``user``'s API key."""
-    return {"Authorization": f"Bearer {API_KEYS[user]}"}
+    yield from api_test_client(
+        tmp_path, monkeypatch, data_dir=tmp_path / "data", region="agentcity", OMNI_BROWSE_ALLOWLIST='["127.0.0.1:*"]'
+    )

@@ -20,7 +20,7 @@ from core.config import Settings
 from core.i18n import guess_lang
 from core.venues.serve import VenueServer
 from core.words.agent import tool_error_sentence
-from tests.conftest import API_KEYS, auth
+from tests.support.api_client import api_test_client, auth
 from tests.support.language import foreign_words
 from tests.support.paths import ROOT
 
@@ -32,27 +32,7 @@ def _han(text: str) -> bool:
 # --- the API, without Accept-Language -------------------------------------------------------------------------------
 @pytest.fixture
 def api(tmp_path, monkeypatch):
-    from fastapi.testclient import TestClient
-
-    from core.auth import key_digest
-    from core.config import get_settings
-
-    env = {
-        "OMNI_DATA_DIR": str(ROOT / "data"),
-        "OMNI_REGION": "shanghai",
-        "OMNI_PROVIDER": "offline",
-        "OMNI_DB_URL": f"sqlite:///{tmp_path / 'api.db'}",
-        "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
-        "OMNI_KB_DIR": str(tmp_path / "kb"),
-        "OMNI_API_KEYS": json.dumps({user: key_digest(key) for user, key in API_KEYS.items()}),
-    }
-    for key, value in env.items():
-        monkeypatch.setenv(key, value)
-    get_settings.cache_clear()
-    from api import app
-
-    yield TestClient(app, headers=auth("alice"))
-    get_settings.cache_clear()
+    yield from api_test_client(tmp_path, monkeypatch, data_dir=ROOT / "data", region="shanghai")
 
 
 @pytest.mark.parametrize(("message", "chinese"), [("官网查房 http://hotel.example.com/rooms?date=2026-11-28", True),

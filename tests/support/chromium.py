@@ -11,15 +11,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from core.agent.chromium import CHROMIUM_ARGS  # the same flags as the agent's browse executor
 
 
 def chromium_path() -> str:
