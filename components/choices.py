@@ -7,7 +7,9 @@ option's *words* back, which no longer match once the language changed. So every
 widgets before they draw (``st.session_state[key] = code``), the options are codes with ``format_func`` giving the
 words in the current language, and a change of the widget is copied back into the model (``on_change``).
 
-A widget's key is the model's field name (tests drive the widgets by key). Code that sets a choice (a demo loaded, a
+Every keyed input widget of the app also keeps its own value for the session (``persist_state="session"``, held
+by tests/ui/test_page_switch_keeps_inputs.py), so what was typed survives a page switch; the models add the codes
+that a language switch needs. A widget's key is the model's field name (tests drive the widgets by key). Code that sets a choice (a demo loaded, a
 shared link, an undo) goes through ``ChoiceStore.set`` so the model and the widget agree.
 """
 
@@ -103,7 +105,15 @@ def select(
     value = _kept_one(store.get(), field, options, default)
     st.session_state[field] = value
     draw = host.radio if radio else host.selectbox
-    draw(label, list(options), key=field, format_func=format_func, on_change=_copier(store, field, on_change), **kwargs)
+    draw(
+        label,
+        list(options),
+        key=field,
+        format_func=format_func,
+        on_change=_copier(store, field, on_change),
+        persist_state="session",
+        **kwargs,
+    )
     return value
 
 
@@ -125,7 +135,13 @@ def multiselect(
         setattr(choices, field, kept)
     st.session_state[field] = list(kept)
     host.multiselect(
-        label, list(options), key=field, format_func=format_func, on_change=_copier(store, field, on_change), **kwargs
+        label,
+        list(options),
+        key=field,
+        format_func=format_func,
+        on_change=_copier(store, field, on_change),
+        persist_state="session",
+        **kwargs,
     )
     return kept
 
@@ -142,5 +158,5 @@ def value_widget(
     """A widget holding one value (a number, a toggle, a text box) kept in the model: ``draw`` is e.g.
     ``st.number_input`` or a column's ``toggle``."""
     st.session_state[field] = getattr(store.get(), field)
-    draw(label, key=field, on_change=_copier(store, field, on_change), **kwargs)
+    draw(label, key=field, on_change=_copier(store, field, on_change), persist_state="session", **kwargs)
     return getattr(store.get(), field)

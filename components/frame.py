@@ -248,6 +248,7 @@ def render_sidebar() -> None:
             format_func=region_labels(regions, lang).__getitem__,
             on_change=_keep,
             args=("region",),
+            persist_state="session",
         )
         _keep("region")
         try:
@@ -262,6 +263,7 @@ def render_sidebar() -> None:
             args=("provider",),
             format_func=lambda name: provider_label(name, lang),
             help=t("common.sidebar.provider_help", lang),
+            persist_state="session",
         )
         if "amap" not in providers:  # not offered: say why, once, beside the picker
             st.caption(t("common.sidebar.amap_not_offered", lang))

@@ -62,6 +62,7 @@ def render_language_switch() -> Lang:
         on_change=_switch,
         horizontal=True,
         label_visibility="collapsed",
+        persist_state="session",
     )
     if st.query_params.get(QUERY) != lang:
         st.query_params[QUERY] = lang

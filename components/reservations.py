@@ -387,17 +387,25 @@ def _render_form_row(
     # one wrapping row, each field as wide as what it shows: in a half-day card (a third of the page) columns cut
     # the date to "2026/11/"; a narrow card wraps the row instead of cutting a field
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="small", key=_k(p, "form_row"))
-    row.date_input(t("reservations.form.date", lang), key=_k(p, "date"), width=DATE_PX)
+    row.date_input(t("reservations.form.date", lang), key=_k(p, "date"), width=DATE_PX, persist_state="session")
     row.selectbox(
         t("reservations.form.time", lang), slots, key=_k(p, "time"), format_func=lambda v: v.strftime("%H:%M"),
-        width=TIME_PX,
+        width=TIME_PX,persist_state="session"
     )  # fmt: skip
     row.number_input(
         t("reservations.form.party", lang), key=_k(p, "party"), min_value=1, max_value=item.terms.max_party, step=1,
-        width=PARTY_PX,
+        width=PARTY_PX,persist_state="session"
     )  # fmt: skip
-    row.text_input(t("reservations.form.contact", lang), key=_k(p, "contact"), max_chars=120, width=TEXT_PX)
-    row.text_input(t("reservations.form.notes", lang), key=_k(p, "notes"), max_chars=500, width=TEXT_PX)
+    row.text_input(
+        t("reservations.form.contact", lang),
+        key=_k(p, "contact"),
+        max_chars=120,
+        width=TEXT_PX,
+        persist_state="session",
+    )
+    row.text_input(
+        t("reservations.form.notes", lang), key=_k(p, "notes"), max_chars=500, width=TEXT_PX, persist_state="session"
+    )
     row.button(
         t("reservations.form.check", lang), key=_k(p, "check"), icon=":material/event_available:",
         on_click=_check, args=(p, item.id, region, user, dry_run),
@@ -435,7 +443,7 @@ def _render_dry_run(p: str, held: HeldDryRun, item: BookableItem, service: Reser
             booking, _other = _booking(dry.reservation)
             st.checkbox(
                 t("reservations.form.consent", lang, booking=booking), key=_k(p, "consent"),
-                on_change=_record_consent, args=(_k(p, "consent"), _k(p, "dry")),
+                on_change=_record_consent, args=(_k(p, "consent"), _k(p, "dry")),persist_state="session"
             )  # fmt: skip
             st.button(
                 t("reservations.form.book", lang), key=_k(p, "book"), type="primary",
@@ -511,7 +519,7 @@ def _reservation_row(prefix: str, r: Reservation, user: str) -> None:
         st.markdown(fee_words(dry.fee, r, lang))
         st.checkbox(
             t("reservations.mine.consent", lang, booking=booking), key=_k(prefix, f"consent_{r.id}"),
-            on_change=_record_consent, args=(_k(prefix, f"consent_{r.id}"), _k(prefix, f"dry_{r.id}")),
+            on_change=_record_consent, args=(_k(prefix, f"consent_{r.id}"), _k(prefix, f"dry_{r.id}")),persist_state="session"
         )  # fmt: skip
         a, b = st.columns(2)
         a.button(

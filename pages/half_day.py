@@ -43,12 +43,14 @@ with st.container(border=True, key="hd_goal_box"):
         height=80,
         max_chars=4000,
         placeholder=t("halfday.page.goal_placeholder", lang),
+        persist_state="session",
     )
     st.text_input(
         t("halfday.page.origin", lang),
         key=hs.ORIGIN,
         max_chars=300,
         placeholder=text.origin_hint(st.session_state.get("region") or settings().region, lang),
+        persist_state="session",
     )
     plan_clicked = st.button(
         t("halfday.page.plan", lang), key="hd_plan", type="primary", icon=":material/auto_awesome:"

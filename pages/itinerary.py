@@ -290,7 +290,9 @@ C.select(
     format_func=lambda i: words.day_words(i, result.days[i].date, lang),
     disabled=action in {"remove", "unlock"},
 )
-c4.time_input(t("itinerary.edit.time", lang), key="edit_time", value=None, disabled=action != "lock")
+c4.time_input(
+    t("itinerary.edit.time", lang), key="edit_time", value=None, disabled=action != "lock", persist_state="session"
+)
 b1, b2, b3, _ = st.columns([2, 2, 2, 2])
 b1.button(  # applied above, before the result is drawn (apply_edit_now)
     t("itinerary.edit.apply", lang),

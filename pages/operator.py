@@ -52,6 +52,7 @@ else:
         options=list(range(len(history)))[::-1],  # the latest first
         format_func=lambda n: t("agent.operator.turn_label", lang, n=n + 1, message=history[n]["message"][:60]),
         key="operator_turn",
+        persist_state="session",
     )
     resp = history[turn]["response"]
     st.caption(t("agent.operator.turn_status", lang, route=resp.route.route, status=resp.result.status))

@@ -92,6 +92,7 @@ def render_weights(lang: Lang) -> ScoreWeights:
                 step=0.05,
                 key=WEIGHT.format(d),
                 help=w.word(w.DIMENSION_HELP, d, lang),
+                persist_state="session",
             )
         cols[-1].button(t("halfday.weights.reset", lang), key="hd_weights_reset", on_click=reset_weights)
         chosen = weights()

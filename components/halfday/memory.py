@@ -132,10 +132,17 @@ def _render_family_inputs(lang: Lang) -> None:
     st.markdown(t("halfday.memory.family", lang))
     c1, c2, c3 = st.columns(3)
     c1.number_input(
-        t("halfday.memory.adults", lang), 0, 30, key="hd_fam_adults", help=t("halfday.memory.adults_help", lang)
+        t("halfday.memory.adults", lang),
+        0,
+        30,
+        key="hd_fam_adults",
+        help=t("halfday.memory.adults_help", lang),
+        persist_state="session",
     )
-    c2.text_input(t("halfday.memory.children", lang), key="hd_fam_children", placeholder="2019, 2021")
-    c3.number_input(t("halfday.memory.seniors", lang), 0, 30, key="hd_fam_seniors")
+    c2.text_input(
+        t("halfday.memory.children", lang), key="hd_fam_children", placeholder="2019, 2021", persist_state="session"
+    )
+    c3.number_input(t("halfday.memory.seniors", lang), 0, 30, key="hd_fam_seniors", persist_state="session")
     d1, d2 = st.columns(2)
     C.multiselect(
         d1, HALFDAY, "hd_fam_diet", t("halfday.memory.diet", lang), list(DIET_CODES),

@@ -373,8 +373,14 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> Non
         key="place_search",
         on_change=refresh_view,
         placeholder=t("itinerary.places.search_placeholder", lang),
+        persist_state="session",
     )
-    c2.toggle(t("itinerary.places.only_selected", lang), key="places_only_selected", on_change=refresh_view)
+    c2.toggle(
+        t("itinerary.places.only_selected", lang),
+        key="places_only_selected",
+        on_change=refresh_view,
+        persist_state="session",
+    )
     if VIEW not in st.session_state:
         refresh_view()
     ids = [pid for pid in st.session_state[VIEW] if pid in catalog_index(catalog)]
@@ -450,11 +456,30 @@ def render_day_inputs(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> None:
     if current and current in index and current not in hotels:
         hotels = [current, *hotels]
     c1, c2, c3, c4, c5 = st.columns([2, 1, 1, 1, 3])
-    c1.date_input(t("itinerary.days.start_date", lang), key="trip_start_date")
-    c2.number_input(t("itinerary.days.count", lang), key="trip_days", min_value=1, max_value=MAX_TRIP_DAYS, step=1)
+    c1.date_input(t("itinerary.days.start_date", lang), key="trip_start_date", persist_state="session")
+    c2.number_input(
+        t("itinerary.days.count", lang),
+        key="trip_days",
+        min_value=1,
+        max_value=MAX_TRIP_DAYS,
+        step=1,
+        persist_state="session",
+    )
     per_day = bool(st.session_state.get("per_day_hours"))
-    c3.time_input(t("itinerary.days.day_start", lang), key="day_start", step=timedelta(minutes=15), disabled=per_day)
-    c4.time_input(t("itinerary.days.day_end", lang), key="day_end", step=timedelta(minutes=15), disabled=per_day)
+    c3.time_input(
+        t("itinerary.days.day_start", lang),
+        key="day_start",
+        step=timedelta(minutes=15),
+        disabled=per_day,
+        persist_state="session",
+    )
+    c4.time_input(
+        t("itinerary.days.day_end", lang),
+        key="day_end",
+        step=timedelta(minutes=15),
+        disabled=per_day,
+        persist_state="session",
+    )
     C.select(
         c5,
         ITINERARY,
@@ -464,7 +489,7 @@ def render_day_inputs(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> None:
         format_func=lambda pid: place_label(index[pid], lang) if pid in index else pid,
         help=t("itinerary.days.hotel_help", lang),
     )
-    st.checkbox(t("itinerary.days.per_day", lang), key="per_day_hours")
+    st.checkbox(t("itinerary.days.per_day", lang), key="per_day_hours", persist_state="session")
     if st.session_state.get("per_day_hours"):
         n = int(st.session_state.get("trip_days") or 1)
         start_date = st.session_state.get("trip_start_date")
@@ -478,19 +503,47 @@ def render_day_inputs(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> None:
             with cols[i % len(cols)]:
                 st.caption(label)
                 a, b = st.columns(2)
-                a.time_input(t("itinerary.days.starts", lang), key=f"day_start_{i}", step=timedelta(minutes=15))
-                b.time_input(t("itinerary.days.ends", lang), key=f"day_end_{i}", step=timedelta(minutes=15))
+                a.time_input(
+                    t("itinerary.days.starts", lang),
+                    key=f"day_start_{i}",
+                    step=timedelta(minutes=15),
+                    persist_state="session",
+                )
+                b.time_input(
+                    t("itinerary.days.ends", lang),
+                    key=f"day_end_{i}",
+                    step=timedelta(minutes=15),
+                    persist_state="session",
+                )
     show_error("days")
 
 
 def render_lunch_and_pacing(lang: Lang) -> None:
     c1, c2, c3, c4 = st.columns([1, 1, 1, 1], vertical_alignment="bottom")
-    c1.toggle(t("itinerary.lunch.enabled", lang), key="lunch_enabled")
+    c1.toggle(t("itinerary.lunch.enabled", lang), key="lunch_enabled", persist_state="session")
     on = bool(st.session_state.get("lunch_enabled"))
-    c2.time_input(t("itinerary.lunch.from", lang), key="lunch_start", step=timedelta(minutes=15), disabled=not on)
-    c3.time_input(t("itinerary.lunch.to", lang), key="lunch_end", step=timedelta(minutes=15), disabled=not on)
+    c2.time_input(
+        t("itinerary.lunch.from", lang),
+        key="lunch_start",
+        step=timedelta(minutes=15),
+        disabled=not on,
+        persist_state="session",
+    )
+    c3.time_input(
+        t("itinerary.lunch.to", lang),
+        key="lunch_end",
+        step=timedelta(minutes=15),
+        disabled=not on,
+        persist_state="session",
+    )
     c4.number_input(
-        t("itinerary.lunch.minutes", lang), key="lunch_minutes", min_value=10, max_value=180, step=5, disabled=not on
+        t("itinerary.lunch.minutes", lang),
+        key="lunch_minutes",
+        min_value=10,
+        max_value=180,
+        step=5,
+        disabled=not on,
+        persist_state="session",
     )
     long_visit = settings().itinerary_lunch_on_site_min_visit_min
     st.toggle(
@@ -498,6 +551,7 @@ def render_lunch_and_pacing(lang: Lang) -> None:
         key="lunch_on_site",
         disabled=not on or not long_visit,
         help=t("itinerary.lunch.on_site_help", lang),
+        persist_state="session",
     )
     show_error("lunch")
     c5, c6 = st.columns([3, 2])

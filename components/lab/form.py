@@ -313,7 +313,7 @@ def render_load(loaded: S.LoadedBatch | None, lang: Lang) -> None:
     with st.expander(t("lab.load.title", lang), expanded=False, key="lab_load_box"):
         st.caption(t("lab.load.explain", lang))
         c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
-        c1.text_input(t("lab.load.path", lang), key=S.RESULTS_PATH)
+        c1.text_input(t("lab.load.path", lang), key=S.RESULTS_PATH, persist_state="session")
         if c2.button(t("lab.load.button", lang), key="lab_load", width="stretch"):
             path = (st.session_state.get(S.RESULTS_PATH) or "").strip()
             if path:

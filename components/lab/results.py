@@ -132,6 +132,7 @@ def render_results(result: S.LabResult, current: str, lang: Lang) -> None:
             on_change=_copy,
             args=("lab_a",),
             format_func=lambda s: strategy_name(s, lang),
+            persist_state="session",
         )
         others = [s for s in strategies if s != st.session_state["lab_a"]]
         _keep_choice("lab_b", others, "shortest_distance")
@@ -142,6 +143,7 @@ def render_results(result: S.LabResult, current: str, lang: Lang) -> None:
             on_change=_copy,
             args=("lab_b",),
             format_func=lambda s: strategy_name(s, lang),
+            persist_state="session",
         )
         _keep_choice("lab_pair_optimiser", optimisers, "project")
         c3.selectbox(
@@ -152,6 +154,7 @@ def render_results(result: S.LabResult, current: str, lang: Lang) -> None:
             args=("lab_pair_optimiser",),
             format_func=lambda o: optimiser_name(o, lang),
             help=t("lab.pair.optimiser_help", lang),
+            persist_state="session",
         )
         a, b, optimiser = st.session_state["lab_a"], st.session_state["lab_b"], st.session_state["lab_pair_optimiser"]
         summary = _summary(result, a=a, b=b, optimiser=optimiser)
@@ -340,6 +343,7 @@ def _render_optimisers(summary: LabSummary, lang: Lang) -> dict[str, alt.TopLeve
         args=("lab_objective",),
         format_func=lambda o: objective_name(o, lang),
         horizontal=True,
+        persist_state="session",
     )
     data = C.optimiser_frame(
         summary, objective=st.session_state["lab_objective"], group_label=_group_label(lang), lang=lang
@@ -426,6 +430,7 @@ def _render_map(result: S.LabResult, *, a: str, b: str, lang: Lang) -> None:
         on_change=_copy,
         args=("lab_map_group",),
         format_func=lambda k: label(*k.split("|")),
+        persist_state="session",
     )
     _keep_choice("lab_map_colour", list(COLOUR_WORDS), "strategy")
     c2.radio(
@@ -436,6 +441,7 @@ def _render_map(result: S.LabResult, *, a: str, b: str, lang: Lang) -> None:
         args=("lab_map_colour",),
         format_func=lambda c: t(COLOUR_WORDS[c], lang),
         horizontal=True,
+        persist_state="session",
     )
     region, provider, mode = st.session_state["lab_map_group"].split("|")
     colour_by = st.session_state["lab_map_colour"]
@@ -490,6 +496,7 @@ def _render_drill_down(result: S.LabResult, *, strategy: str | None, lang: Lang)
         on_change=_copy,
         args=("lab_request",),
         format_func=lambda i: labels.get(i, i),
+        persist_state="session",
     )
     chosen = st.session_state["lab_request"]
     rows = frame[frame["request_id"] == chosen]
@@ -579,6 +586,7 @@ def _render_exports(
         args=("lab_export_chart",),
         format_func=lambda k: t(names[k], lang),
         label_visibility="collapsed",
+        persist_state="session",
     )
     chosen = st.session_state["lab_export_chart"]
     chart = charts[chosen]

@@ -202,6 +202,10 @@ def init_form_state() -> None:
         st.session_state[field] = getattr(kept, field)
     if STOPS_BASE not in st.session_state:
         st.session_state[STOPS_BASE] = empty_stops_frame()
+    elif "stops_editor" not in st.session_state and STOPS_CURRENT in st.session_state:
+        # back from another page: the editor's edits went with its widget state (st.data_editor cannot persist
+        # them), the table as last edited did not; it becomes the editor's table
+        st.session_state[STOPS_BASE] = st.session_state[STOPS_CURRENT]
     if st.session_state.get(PENDING_PLACES):  # places chosen in the last run go into the widgets before they draw
         current = stops_from_frame(st.session_state.get(STOPS_CURRENT, st.session_state.get(STOPS_BASE)))
         stops = apply_pending_places(st.session_state, current)
@@ -355,10 +359,12 @@ def render_origin_inputs() -> None:
     if st.session_state["origin_mode"] == "fixed":
         name_hint, address_hint = origin_placeholders(st.session_state.get("region") or settings().region, lang)
         c1, c2, c3 = st.columns([2, 3, 1])
-        c1.text_input(t("route.origin.name", lang), key="origin_name", placeholder=name_hint)
-        c2.text_input(t("route.origin.address", lang), key="origin_address", placeholder=address_hint)
-        c3.text_input(t("route.form.city", lang), key="origin_city")
-        st.checkbox(t("route.origin.round_trip", lang), key="round_trip")
+        c1.text_input(t("route.origin.name", lang), key="origin_name", placeholder=name_hint, persist_state="session")
+        c2.text_input(
+            t("route.origin.address", lang), key="origin_address", placeholder=address_hint, persist_state="session"
+        )
+        c3.text_input(t("route.form.city", lang), key="origin_city", persist_state="session")
+        st.checkbox(t("route.origin.round_trip", lang), key="round_trip", persist_state="session")
     else:
         st.caption(t("route.origin.live_note", lang))
         _render_geolocation()
@@ -371,6 +377,7 @@ def render_origin_inputs() -> None:
             max_value=180.0,
             format="%.6f",
             step=0.001,
+            persist_state="session",
         )
         c2.number_input(
             t("route.origin.lat", lang),
@@ -380,8 +387,9 @@ def render_origin_inputs() -> None:
             max_value=90.0,
             format="%.6f",
             step=0.001,
+            persist_state="session",
         )
-        if st.toggle(t("route.origin.pick_on_map", lang), key="origin_pick_toggle"):
+        if st.toggle(t("route.origin.pick_on_map", lang), key="origin_pick_toggle", persist_state="session"):
             from components.maps import render_pick_map
 
             region = st.session_state.get("region") or settings().region
@@ -429,13 +437,14 @@ def paste_placeholder(region: str, lang: Lang) -> str:
 def render_destination_inputs() -> None:
     lang = current_lang()
     c1, c2, c3 = st.columns([2, 3, 1])
-    c1.text_input(t("route.destination.name", lang), key="destination_name")
+    c1.text_input(t("route.destination.name", lang), key="destination_name", persist_state="session")
     c2.text_input(
         t("route.destination.address", lang),
         key="destination_address",
         placeholder=t("route.destination.address_placeholder", lang),
+        persist_state="session",
     )
-    c3.text_input(t("route.form.city", lang), key="destination_city")
+    c3.text_input(t("route.form.city", lang), key="destination_city", persist_state="session")
     show_field_error("destination")
 
 
@@ -473,6 +482,7 @@ def render_stops_inputs() -> pd.DataFrame:
             key="paste_stops",
             height=120,
             placeholder=paste_placeholder(st.session_state.get("region") or settings().region, lang),
+            persist_state="session",
         )
         st.button(t("route.stops.paste_apply", lang), key="paste_apply", on_click=apply_pasted_stops)
         feedback = st.session_state.pop("paste_feedback", None)
@@ -517,8 +527,14 @@ def render_options() -> None:
         max_value=40320,
         step=1,
         help=t("route.options.max_permutations_help", lang),
+        persist_state="session",
     )
-    st.checkbox(t("route.options.exact_legs", lang), key="exact_legs", help=t("route.options.exact_legs_help", lang))
+    st.checkbox(
+        t("route.options.exact_legs", lang),
+        key="exact_legs",
+        help=t("route.options.exact_legs_help", lang),
+        persist_state="session",
+    )
     show_field_error("options")
 
 

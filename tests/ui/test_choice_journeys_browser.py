@@ -249,3 +249,81 @@ def test_strategy_lab_keeps_its_tags_through_switches_and_its_settings_and_resul
     expect(page.locator(".st-key-lab_difference_chart")).to_be_visible()
     expect(page.locator(".st-key-lab_stale")).to_have_count(0)  # made by these very settings
     no_codes_in_main_view(page)
+
+
+def type_into(page, key: str, text: str) -> None:
+    """Type into a text box or area and commit it as a person does (leaving the field)."""
+    box = page.locator(f".st-key-{key} input, .st-key-{key} textarea").first
+    box.fill(text)
+    box.press("Tab")
+    settle(page)
+
+
+def edit_first_stop_name(page, name: str) -> None:
+    """Select the first row's order cell of the stops editor (a canvas grid), move to its name, type over it and
+    commit, with the grid's own keys."""
+    grid = page.locator(".st-key-stops_editor [data-testid='stDataFrameResizable']")
+    box = grid.bounding_box()
+    assert box
+    # the first data row's order cell: right of the row-selection column, under the header
+    page.mouse.click(box["x"] + 80, box["y"] + 35 + 17)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # opens the cell's editor
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.insert_text(name)
+    page.keyboard.press("Enter")
+    settle(page)
+
+
+def test_what_was_typed_on_each_page_survives_the_other_pages_and_a_language_switch(app_page):
+    """Issue 32 §1: typed inputs on the route planner (start, destination, a stop edited in the table), the half
+    day (goal, start) and the itinerary (days) are there after visiting the other pages, in both languages; the
+    route's plan is not marked stale and plans again with them."""
+    from playwright.sync_api import expect
+
+    page, base = app_page
+    page.goto(f"{base}/route_planner?lang=zh")
+    page.locator(".st-key-plan button").wait_for()
+    settle(page)
+    type_into(page, "origin_name", "人民广场")
+    type_into(page, "destination_name", "豫园")
+    page.get_by_text(t("route.stops.paste_title", "zh"), exact=True).click()  # the paste box's expander
+    type_into(page, "paste_stops", "外滩 |\n新天地 |")
+    page.locator(".st-key-paste_apply button").click()
+    expect(page.locator(".st-key-stops_editor tbody tr")).to_have_count(2)
+    settle(page)
+    edit_first_stop_name(page, "东方明珠")
+    page.locator(".st-key-plan button").click()
+    expect(page.locator(".st-key-best_route_card")).to_contain_text("东方明珠")
+    settle(page)
+    expect(page.locator(".st-key-stale_result")).to_have_count(0)
+
+    go_to(page, "half_day", ".st-key-hd_plan button")
+    goal = "Sunday morning with my parents: a quiet garden, then dim sum, back by noon"
+    type_into(page, "hd_goal", goal)
+    type_into(page, "hd_origin", "静安寺")
+    go_to(page, "itinerary", ".st-key-trip_load button")
+    days = page.locator(".st-key-trip_days input")
+    days.fill("3")
+    days.press("Enter")
+    settle(page)
+
+    switch_language(page, "en")
+    go_to(page, "route_planner", ".st-key-plan button")
+    expect(page.locator(".st-key-origin_name input")).to_have_value("人民广场")
+    expect(page.locator(".st-key-destination_name input")).to_have_value("豫园")
+    expect(page.locator(".st-key-best_route_card")).to_be_visible()  # the plan is still shown
+    expect(page.locator(".st-key-stale_result")).to_have_count(0)  # and nothing changed since it was made
+    switch_language(page, "zh")
+    page.locator(".st-key-plan button").click()  # planning again uses the kept table, the edited stop included
+    settle(page)
+    expect(page.locator(".st-key-best_route_card")).to_contain_text("东方明珠")
+    expect(page.locator(".st-key-best_route_card")).to_contain_text("新天地")
+    expect(page.locator(".st-key-stale_result")).to_have_count(0)
+
+    go_to(page, "half_day", ".st-key-hd_plan button")
+    expect(page.locator(".st-key-hd_goal textarea")).to_have_value(goal)
+    expect(page.locator(".st-key-hd_origin input")).to_have_value("静安寺")
+    go_to(page, "itinerary", ".st-key-trip_load button")
+    expect(page.locator(".st-key-trip_days input")).to_have_value("3")
+    no_codes_in_main_view(page)
