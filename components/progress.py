@@ -5,6 +5,7 @@ The caller words the label and the stages; "done" and "failed" are in the user's
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -13,6 +14,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx
 
 from components.language import t
+from core.i18n import Lang
 
 T = TypeVar("T")
 Progress = Callable[[str, float], None]
@@ -49,11 +51,13 @@ class ProgressBox:
                 self._apply(*self._pending)
 
     def _apply(self, text: str, fraction: float | None) -> None:
+        # the label carries the words too: what runs, and how far (a closed box shows only its label)
+        self._status.update(label=f"{self._label} · {text}")
         if fraction is None:
-            self._status.update(label=text)
             return
         if self._bar is None:
             self._bar = self._status.progress(0.0, text=text)
+            self._status.update(expanded=True)  # the bar shows how far, under the label
         self._bar.progress(min(max(float(fraction), 0.0), 1.0), text=text)
 
     def update(self, text: str, fraction: float | None = None) -> None:
@@ -78,6 +82,33 @@ class ProgressBox:
             closed = self._closed
         if not closed:
             self.finish()
+
+
+class TimeLeft:
+    """How long counted work has left, from its pace so far: ``update(done, total)`` → seconds, or None until a
+    count has moved (work resumed from an earlier run starts counting from there, not from zero)."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._start: tuple[float, int] | None = None
+
+    def update(self, done: int, total: int) -> float | None:
+        now = self._clock()
+        if self._start is None:
+            self._start = (now, done)
+            return None
+        started_at, started_done = self._start
+        moved = done - started_done
+        if moved <= 0 or total <= done:
+            return None
+        return (now - started_at) / moved * (total - done)
+
+
+def time_left_words(seconds: float, lang: Lang) -> str:
+    """A wait still to come as a person reads it: whole seconds under a minute, else whole minutes."""
+    if seconds < 60:
+        return t("common.progress.left_seconds", lang, seconds=max(1, round(seconds)))
+    return t("common.progress.left_minutes", lang, minutes=int(seconds / 60 + 0.5))  # half up: 150 s is 3 min
 
 
 @contextmanager

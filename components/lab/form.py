@@ -19,7 +19,7 @@ from components.lab.words import (
     strategy_name,
 )
 from components.language import t
-from components.progress import progress_box
+from components.progress import TimeLeft, progress_box, time_left_words
 from core.errors import OmniError
 from core.i18n import Lang
 from core.models.lab import OPTIMISERS, LabGrid
@@ -283,8 +283,16 @@ def render_run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: Lang) -> 
 
 
 def _run(loaded: S.LoadedBatch, grid: LabGrid, limit: int, lang: Lang) -> None:
+    pace = TimeLeft()
+
     def report(done: int, total: int) -> None:
-        box.update(t("lab.run.progress", lang, done=done, total=total), done / max(total, 1))
+        left = pace.update(done, total)
+        words = (
+            t("lab.run.progress", lang, done=done, total=total)
+            if left is None
+            else t("lab.run.progress_left", lang, done=done, total=total, left=time_left_words(left, lang))
+        )
+        box.update(words, done / max(total, 1))
 
     try:
         with progress_box(t("lab.run.running", lang)) as box:

@@ -58,3 +58,47 @@ def test_failed_work_closes_the_box_as_failed():
     [status] = at.get("status")
     assert status.proto.state == status.proto.State.ERROR and "Planning" in status.label
     assert [m.value for m in at.markdown] == ["before", "failed", "after"]
+
+
+def open_box_page() -> None:
+    import time
+
+    from components.progress import ProgressBox
+
+    box = ProgressBox("Running", show_after_s=0.01)
+    box.update("3 of 10 tasks done", 0.3)
+    deadline = time.monotonic() + 20
+    while box._status is None and time.monotonic() < deadline:
+        time.sleep(0.01)  # wait until the timer has drawn the box (not a duration under test)
+
+
+def test_a_box_with_a_bar_is_opened_and_labelled_with_the_count_so_both_are_seen():
+    at = AppTest.from_function(open_box_page, default_timeout=30)
+    at.run()
+    [status] = at.get("status")
+    assert status.proto.expanded is True  # a bar inside a closed box is never seen (issue 32: "only a spinner")
+    assert status.label == "Running · 3 of 10 tasks done"  # and the label says what runs and how far
+
+
+def test_time_left_follows_the_pace_since_the_first_count_and_says_nothing_before():
+    from components.progress import TimeLeft
+
+    now = [100.0]
+    pace = TimeLeft(clock=lambda: now[0])
+    assert pace.update(4, 20) is None  # resumed at 4 of 20: no pace yet
+    now[0] = 110.0
+    assert pace.update(6, 20) == pytest.approx(70.0)  # 2 tasks in 10 s: 14 left take 70 s
+    now[0] = 112.0
+    assert pace.update(6, 20) == pytest.approx(84.0)  # no task since: the pace slows
+    assert pace.update(20, 20) is None  # done: nothing left to announce
+
+
+@pytest.mark.parametrize(
+    ("seconds", "lang", "words"),
+    [(0.4, "en", "about 1 s left"), (44.6, "en", "about 45 s left"), (150, "en", "about 3 min left"),
+     (44.6, "zh", "约剩 45 秒"), (150, "zh", "约剩 3 分钟")],
+)  # fmt: skip
+def test_time_left_in_words(seconds, lang, words):
+    from components.progress import time_left_words
+
+    assert time_left_words(seconds, lang) == words
