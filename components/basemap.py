@@ -162,24 +162,14 @@ def add_background(
             smooth_factor=1.5,
         ).add_to(group)
         group.add_to(m)
+        _coverage_box(pack, lang).add_to(m)  # where the streets (and the pack's places) end
         page_head(m).add_child(
             folium.Element(f"<style>.leaflet-container {{ background: {LAND} !important; }}</style>"),
             name="omni_land",
         )
         kind = "streets"
     elif pack is not None:
-        shown_name = pack.display_name.get(lang, pack.name)
-        group = folium.FeatureGroup(name=t("common.map.coverage", lang, pack=shown_name), show=True)
-        west, south, east, north = pack.bbox
-        folium.Rectangle(
-            [[south, west], [north, east]],
-            color="#8a94a6",
-            weight=1,
-            dash_array="6 4",
-            fill=False,
-            tooltip=html.escape(f"{pack.display_name.get('zh', pack.name)} · {pack.display_name.get('en', pack.name)}"),
-            interactive=False,
-        ).add_to(group)
+        group = _coverage_box(pack, lang)
         _DistrictLabels(
             [(lon, lat, html.escape(district_label(pack, name, lang))) for name, lon, lat, _ in district_centres(pack)]
         ).add_to(group)
@@ -195,6 +185,23 @@ def add_background(
     if pack is not None:
         _Attribution(html.escape(map_credits(pack, kind, lang))).add_to(m)
     return kind
+
+
+def _coverage_box(pack: RegionPack, lang: Lang) -> folium.FeatureGroup:
+    """The pack's box as a dashed outline, in a layer named for it: beyond it the pack knows no place or street."""
+    shown_name = pack.display_name.get(lang, pack.name)
+    group = folium.FeatureGroup(name=t("common.map.coverage", lang, pack=shown_name), show=True)
+    west, south, east, north = pack.bbox
+    folium.Rectangle(
+        [[south, west], [north, east]],
+        color="#8a94a6",
+        weight=1,
+        dash_array="6 4",
+        fill=False,
+        tooltip=html.escape(t("common.map.coverage", lang, pack=shown_name)),
+        interactive=False,
+    ).add_to(group)
+    return group
 
 
 def _month(stamp: str | None) -> str | None:

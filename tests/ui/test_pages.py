@@ -474,6 +474,9 @@ def test_a_map_draws_the_packs_streets_or_its_outline_and_never_online_tiles_by_
     helsinki = build_route_map(_plan("helsinki-museums")).get_root().render()
     assert "geo_json" in helsinki and '"class": "major"' in helsinki and '"class": "water"' in helsinki
     assert "\\u00a9 OpenStreetMap contributors \\u00b7 data 2019-04" in helsinki  # the source and month, on the map
+    west, south, east, north = load_region("helsinki").bbox  # the pack's box outlined over its streets, named
+    assert re.search(rf"L\.rectangle\(\s*\[\[{south}, {west}\], \[{north}, {east}\]\]", helsinki)
+    assert "Helsinki: coverage" in helsinki
     shanghai = build_route_map(_plan("sightseeing-day")).get_root().render()
     assert "geo_json" not in shanghai
     pack = load_region("shanghai")
