@@ -87,6 +87,10 @@ class EditOutcome(BaseModel):
     result: ItineraryResult
     refusal: Literal["LOCK_NOT_KEPT", "MADE_INFEASIBLE"] | None = None
     edited_key: str | None = None
+    reason_code: str | None = Field(
+        default=None, description="refused: why the edited place does not fit (a drop reason: PAST_DAY_END, ...)"
+    )
+    reason_facts: dict[str, Any] = Field(default_factory=dict, description="refused: the facts behind the reason")
     newly_dropped: list[str] = Field(default_factory=list, description="Keys on the plan before, not after")
 
 
@@ -116,7 +120,15 @@ def edit_itinerary(
     key = getattr(last, "key", None)
     if last.kind in ("lock", "move"):
         if key not in visited_keys(result):
-            return EditOutcome(status="refused", result=result, refusal="LOCK_NOT_KEPT", edited_key=key)
+            item = next((d for d in result.dropped_items if d.key == key), None)
+            return EditOutcome(
+                status="refused",
+                result=result,
+                refusal="LOCK_NOT_KEPT",
+                edited_key=key,
+                reason_code=item.reason_code if item else None,
+                reason_facts=dict(item.facts) if item else {},
+            )
         if result.status == "infeasible" and previous.status != "infeasible":
             return EditOutcome(status="refused", result=result, refusal="MADE_INFEASIBLE", edited_key=key)
     return EditOutcome(status="applied", result=result, edited_key=key, newly_dropped=_dropped(previous, result, key))
