@@ -78,12 +78,12 @@ def _verdict_for_day(
     if not stop.open_by_day[d]:
         return "CLOSED_ON_DAY"
     if not stop.windows_by_day[d]:
-        return _day_bounds_verdict(problem, stop, d) or "OUTSIDE_OPENING_HOURS"
+        return day_bounds_verdict(problem, stop, d) or "OUTSIDE_OPENING_HOURS"
     if layout_day(problem, d, [stop.key], settings=settings) is None:
         # Alone it does not fit. Travel and opening hours, or the lunch break? Say which, truthfully.
         if (
             problem.days[d].lunch_earliest_start is not None
-            and layout_day(_without_lunch(problem), d, [stop.key], settings=settings) is not None
+            and layout_day(without_lunch(problem), d, [stop.key], settings=settings) is not None
         ):
             return "LUNCH_CONFLICT"
         if stop.fixed_start_min is not None and layout_day(
@@ -106,7 +106,7 @@ _DAY_MIN = 24 * 60
 _DAY_BOUNDS = ("PAST_DAY_END", "BEFORE_DAY_START")
 
 
-def _day_bounds_verdict(problem: ItineraryProblem, stop: ProblemStop, d: int) -> str | None:
+def day_bounds_verdict(problem: ItineraryProblem, stop: ProblemStop, d: int) -> str | None:
     """A stop locked to a start time with no start window: the day's own bounds, not the opening hours, when the
     visit would fit the place's hours from that time (None: the opening hours are the reason)."""
     if stop.fixed_start_min is None:
@@ -172,7 +172,7 @@ def _fix_candidates(
     return out
 
 
-def _without_lunch(problem: ItineraryProblem) -> ItineraryProblem:
+def without_lunch(problem: ItineraryProblem) -> ItineraryProblem:
     """A shallow copy of the problem whose request has no lunch break (to tell a lunch clash apart)."""
     request = problem.request.model_copy(update={"lunch": problem.request.lunch.model_copy(update={"enabled": False})})
     return problem.model_copy(update={"request": request})
@@ -397,7 +397,7 @@ def _explanation(problem: ItineraryProblem, stop: ProblemStop, per_day: Mapping[
         visit=stop.visit_min,
         lunch=lunch.duration_min,
         window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
-        **_day_bounds_facts(problem, stop, _best_day(per_day)),
+        **day_bounds_facts(problem, stop, _best_day(per_day)),
     )
 
 
@@ -413,7 +413,7 @@ def _interval_hhmm(start: int, end: int) -> str:
     return f"{_hhmm(start % _DAY_MIN)}-{_hhmm(end % _DAY_MIN if end > _DAY_MIN else end)}"
 
 
-def _day_bounds_facts(problem: ItineraryProblem, stop: ProblemStop, d: int) -> dict[str, str]:
+def day_bounds_facts(problem: ItineraryProblem, stop: ProblemStop, d: int) -> dict[str, str]:
     """The locked start, the day's start and end, and the place's opening intervals that day, as HH:MM."""
     day = problem.days[d]
     facts = {
@@ -440,7 +440,7 @@ def _reason_facts(
         "best_day": best_day,
     }
     if stop.fixed_start_min is not None or code in _DAY_BOUNDS:
-        facts.update(_day_bounds_facts(problem, stop, best_day))  # a refused lock names the hours it met
+        facts.update(day_bounds_facts(problem, stop, best_day))  # a refused lock names the hours it met
     if code in {"LOW_PRIORITY_TRADEOFF", "DAY_TOO_FULL"}:
         # what fills its best day, so the reason names this place's own facts (issue 23)
         on_day = plans_by_day[best_day].order if best_day in plans_by_day else []

@@ -320,8 +320,23 @@ class UnlockEdit(BaseModel):
 
 
 class AddEdit(BaseModel):
+    """Add a place; with ``day_index`` to that day of the plan on screen (it stays on that day), at ``position``
+    (0-based among the day's visits) or where it costs least."""
+
     kind: Literal["add"] = "add"
     place: TripPlace
+    day_index: int | None = Field(default=None, ge=0)
+    position: int | None = Field(default=None, ge=0)
 
 
-UserEdit = Annotated[LockEdit | MoveEdit | RemoveEdit | UnlockEdit | AddEdit, Field(discriminator="kind")]
+class ReorderEdit(BaseModel):
+    """Put a stop at ``position`` (0-based among the day's visits) of its day, or of ``day_index`` (a move to that
+    position); the stop stays on that day, the other stops keep their order."""
+
+    kind: Literal["reorder"] = "reorder"
+    key: str = Field(max_length=80)
+    position: int = Field(ge=0)
+    day_index: int | None = Field(default=None, ge=0)
+
+
+UserEdit = Annotated[LockEdit | MoveEdit | RemoveEdit | UnlockEdit | AddEdit | ReorderEdit, Field(discriminator="kind")]
