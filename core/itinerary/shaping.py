@@ -130,9 +130,8 @@ def _added(
         return day, order, None
     sched = best_insertion(problem, day, rest, key, settings=settings)
     if sched is None:
-        alone = conflict(problem, day, [key], key, settings=settings)
-        if alone.code != "DAY_TOO_FULL":
-            return day, [*rest, key], alone
+        if layout_day(problem, day, [key], settings=settings) is None:  # not even alone: that constraint
+            return day, [key], conflict(problem, day, [key], key, settings=settings)
         facts = {"planned_on_day": len(rest), "visit_min": problem.stop(key).visit_min}
         return day, [*rest, key], ShapeRefusal(code="DAY_TOO_FULL", key=key, day_index=day, facts=facts)
     return day, list(sched.order), None

@@ -122,3 +122,14 @@ def test_an_add_to_a_day_it_is_closed_or_too_late_for_is_refused_for_that_reason
     museum = AddEdit(place=TripPlace(place_id="i-museum"), day_index=1, position=0)
     opened = edit_itinerary(ctx, first, [museum], base=base)
     assert opened.status == "applied" and plan_orders(opened.result)[1][0] == "i-museum"
+
+
+def test_an_add_to_a_full_day_says_the_day_is_full_not_a_constraint_it_meets_alone(ctx):
+    # a morning (10:00-13:30, no lunch) holds the Oriental Pearl and Xintiandi; a third place fits it alone
+    short = {"date": MONDAY.isoformat(), "start_time": "10:00", "end_time": "13:30"}
+    request = TripRequest.model_validate(trip(["i-pearl", "i-xintiandi"], days=[short], lunch={"enabled": False}))
+    base, first = request, plan_itinerary(ctx, request)
+    assert len(plan_orders(first)[0]) == 2
+    full = edit_itinerary(ctx, first, [AddEdit(place=TripPlace(place_id="i-grid-0"), day_index=0)], base=base)
+    assert full.status == "refused" and full.reason_code == "DAY_TOO_FULL"
+    assert full.reason_facts["planned_on_day"] == 2

@@ -125,3 +125,35 @@ def test_refusals_name_the_real_reason(at):
     refused = [e for e in errors(at) if "is not possible" in e]
     assert len(refused) == 1 and "18:00" in refused[0] and "17:30" in refused[0], errors(at)
     assert "opening hours" not in refused[0] and "open on" not in refused[0]
+
+
+def test_the_difference_and_a_refusal_in_words_in_both_languages(at):
+    from components.itinerary.shape_panel import conflict_words, difference_words
+    from components.itinerary.words import names_of
+    from core.models.itinerary_edit import DayDifference, Measure, PlanDifference, ShapeRefusal
+
+    result = at.session_state["it_result"]
+    diff = PlanDifference(
+        days=[
+            DayDifference(day_index=0, before=Measure(travel_min=80, distance_m=21300, stops=5),
+                          after=Measure(travel_min=74, distance_m=19050, stops=6)),
+            DayDifference(day_index=1, before=Measure(travel_min=40, distance_m=9000, stops=3),
+                          after=Measure(travel_min=40, distance_m=9000, stops=3)),
+        ],
+        before=Measure(travel_min=120, distance_m=30300, stops=8),
+        after=Measure(travel_min=114, distance_m=28050, stops=9),
+    )  # fmt: skip
+    assert difference_words(diff, result, "en") == [
+        "Whole trip: 114 min on the way (-6 min), 28.1 km (-2.2 km), 9 stops (+1)",
+        "day 1 (Mon): 74 min on the way (-6 min), 19.1 km (-2.2 km), 6 stops (+1)",
+        "Unchanged: day 2 (Tue)",
+    ]
+    assert difference_words(diff, result, "zh") == [
+        "全程：路上 114 分钟（-6 分钟），28.1 公里（-2.2 公里），9 站（+1）",
+        "第 1 天（周一）：路上 74 分钟（-6 分钟），19.1 公里（-2.2 公里），6 站（+1）",
+        "未变：第 2 天（周二）",
+    ]
+    late = ShapeRefusal(code="PAST_DAY_END", key="sh-bund", day_index=1, facts={"day_end": "18:00", "finish": "18:40"})
+    names = names_of(result.request)
+    assert conflict_words(late, result, names, "en") == "day 2 (Tue) would end at 18:40, after its end at 18:00"
+    assert conflict_words(late, result, names, "zh") == "第 2 天（周二）将在 18:40 才结束，晚于结束时间 18:00"
