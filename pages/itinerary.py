@@ -15,7 +15,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from components import choices as C
 from components.frame import provider_label, request_context
-from components.itinerary import form, frames, panels, share, state, words
+from components.itinerary import form, frames, panels, shape_panel, share, state, words
 from components.itinerary.choices import ITINERARY
 from components.itinerary.timeline import render_timeline
 from components.language import current_lang, t
@@ -171,6 +171,7 @@ def apply_edit_now(clear_edits: bool) -> None:
     dropped = outcome.newly_dropped
     st.session_state[state.RESULT] = new_result
     st.session_state[state.EDITS] = edits
+    shape_panel.remember_difference(outcome)  # what it changed, per day and overall
     if edit is not None and dropped:
         st.session_state[state.EDIT_NOTE] = {"edit": edit, "dropped": dropped}
     else:
@@ -182,6 +183,8 @@ if st.session_state.get(state.RESULT) is not None and (
 ):
     st.session_state.pop(state.ERROR, None)
     apply_edit_now(bool(st.session_state.get("edit_clear")))
+if st.session_state.get(state.RESULT) is not None and shape_panel.pending():  # a reorder or an add to a day
+    shape_panel.apply_pending(catalog, run_with_progress, lang)
 share.render_link(lang)  # after the plan and any edit: the URL follows the plan on screen; the address to copy
 
 shown: ItineraryResult | None = st.session_state.get(state.RESULT)
@@ -206,6 +209,7 @@ if stale:  # the form was edited after planning: say so rather than show it as t
         st.info(stale, icon=":material/update:")
 unknown_warnings = panels.render_status(result, names, lang)
 panels.render_edit_note(st.session_state.get(state.EDIT_NOTE), result, names, lang)
+shape_panel.render_difference(result, lang)
 panels.render_totals(result, lang)
 panels.render_quality(result, names, lang)
 panels.render_balance(result, names, lang)
@@ -318,6 +322,7 @@ b3.button(
     on_click=state.undo_last_edit,
 )
 form.show_error("edit")
+shape_panel.render(result, catalog, lang, form.show_error)
 
 edits = st.session_state.get(state.EDITS, [])
 if edits:

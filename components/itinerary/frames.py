@@ -18,6 +18,7 @@ from components.itinerary.words import (
     catalog_name,
     category_words,
     day_words,
+    edit_key,
     fix_words,
     hours_words,
     no_fix_words,
@@ -89,7 +90,7 @@ def edits_frame(edits: Sequence[Mapping[str, Any]], names: Names, lang: Lang) ->
         {
             "#": i + 1,
             "action": t(ACTION_WORDS[e["kind"]], lang) if e.get("kind") in ACTION_WORDS else str(e.get("kind")),
-            "place": names.shown(e.get("key", ""), lang),
+            "place": names.shown(edit_key(e), lang),
             "day": t("itinerary.day.number", lang, n=int(e["day_index"]) + 1) if e.get("day_index") is not None else "",
             "start time": e.get("start_time") or "",
         }

@@ -47,6 +47,7 @@ ACTION_WORDS = {
     "remove": "itinerary.edit.action.remove",
     "unlock": "itinerary.edit.action.unlock",
     "add": "itinerary.edit.action.add",
+    "reorder": "itinerary.edit.action.reorder",
 }
 CATEGORY_WORDS = {
     "address": "itinerary.category.address",
@@ -269,12 +270,29 @@ def dropped_item(result: ItineraryResult, key: str | None) -> DroppedItem | None
     return next((d for d in result.dropped_items if d.key == key), None)
 
 
+def edit_key(edit: Mapping[str, object]) -> str:
+    """The place an edit concerns: its key, or the key of the place it adds."""
+    place = edit.get("place")
+    if isinstance(place, Mapping):
+        return str(place.get("key") or place.get("place_id") or "")
+    return str(edit.get("key") or "")
+
+
 def edit_words(edit: Mapping[str, object], names: Names, lang: Lang) -> str:
     """``Lock 外滩 to day 2 at 10:00`` as a sentence."""
     kind = str(edit.get("kind"))
-    place = names.shown(str(edit.get("key") or ""), lang)
+    place = names.shown(edit_key(edit), lang)
     day = edit.get("day_index")
     at = edit.get("start_time")
+    if kind == "reorder":
+        position = int(str(edit.get("position") or 0)) + 1
+        if day is None:
+            return t("itinerary.edit.done.reorder", lang, place=place, position=position)
+        return t("itinerary.edit.done.reorder_day", lang, place=place, position=position, day=int(str(day)) + 1)
+    if kind == "add":
+        if day is None:
+            return t("itinerary.edit.done.add", lang, place=place)
+        return t("itinerary.edit.done.add_day", lang, place=place, day=int(str(day)) + 1)
     if kind == "lock":
         if day is not None and at:
             return t("itinerary.edit.done.lock_day_time", lang, place=place, day=int(str(day)) + 1, time=at)

@@ -15,10 +15,13 @@ from core.clock import Clock
 from core.config import Settings, get_settings
 from core.geo.base import TravelMode
 from core.i18n import Lang
+from core.itinerary.difference import plan_difference
 from core.itinerary.edits import reoptimize
 from core.itinerary.pipeline import ProgressCallback
 from core.itinerary.pipeline import plan_itinerary as _plan_itinerary
+from core.itinerary.shaping import is_shaping, shape_plan
 from core.models.itinerary import Pacing, TripRequest, UserEdit
+from core.models.itinerary_edit import PlanDifference, ShapeRefusal
 from core.models.itinerary_problem import RobustnessPolicy
 from core.models.itinerary_result import DroppedItem, ItineraryResult, SmallestFix, TimelineEntry
 from core.packs.loader import load_region
@@ -85,9 +88,18 @@ class EditOutcome(BaseModel):
 
     status: Literal["applied", "refused"]
     result: ItineraryResult
-    refusal: Literal["LOCK_NOT_KEPT", "MADE_INFEASIBLE"] | None = None
+    refusal: Literal["LOCK_NOT_KEPT", "MADE_INFEASIBLE", "DOES_NOT_FIT"] | None = None
     edited_key: str | None = None
+    reason_code: str | None = Field(
+        default=None, description="refused: why the edited place does not fit (a drop reason: PAST_DAY_END, ...)"
+    )
+    reason_facts: dict[str, Any] = Field(default_factory=dict, description="refused: the facts behind the reason")
     newly_dropped: list[str] = Field(default_factory=list, description="Keys on the plan before, not after")
+    conflict: ShapeRefusal | None = Field(
+        default=None,
+        description="DOES_NOT_FIT: the constraint a reorder or an add breaks (it may concern another place)",
+    )
+    difference: PlanDifference | None = Field(default=None, description="applied: the new plan against the one before")
 
 
 def visited_keys(result: ItineraryResult) -> set[str]:
@@ -109,17 +121,53 @@ def edit_itinerary(
     request = base or previous.request
     if not edits:
         result = plan_itinerary(ctx, request, progress=progress)
-        return EditOutcome(status="applied", result=result, newly_dropped=_dropped(previous, result, None))
+        return _applied(previous, result, None)
     stable = previous.model_copy(update={"request": request})  # unlocked stops keep their day: a stable re-plan
+    if is_shaping(edits[-1]):  # a reorder or an add to a day: made on the plan's orders, not solved again
+        if progress is not None:
+            progress("timeline", 0.5)
+        shaped, conflict = shape_plan(stable, edits, provider=ctx.providers, settings=ctx.settings)
+        key = getattr(edits[-1], "key", None) or getattr(getattr(edits[-1], "place", None), "key", None)
+        if conflict is not None:
+            return EditOutcome(
+                status="refused",
+                result=previous,
+                refusal="DOES_NOT_FIT",
+                edited_key=key,
+                reason_code=conflict.code,
+                reason_facts=conflict.facts,
+                conflict=conflict,
+            )
+        if progress is not None:
+            progress("done", 1.0)
+        return _applied(previous, shaped, key)
     result = reoptimize(stable, edits, provider=ctx.providers, settings=ctx.settings, progress=progress)
     last = edits[-1]
     key = getattr(last, "key", None)
     if last.kind in ("lock", "move"):
         if key not in visited_keys(result):
-            return EditOutcome(status="refused", result=result, refusal="LOCK_NOT_KEPT", edited_key=key)
+            item = next((d for d in result.dropped_items if d.key == key), None)
+            return EditOutcome(
+                status="refused",
+                result=result,
+                refusal="LOCK_NOT_KEPT",
+                edited_key=key,
+                reason_code=item.reason_code if item else None,
+                reason_facts=dict(item.facts) if item else {},
+            )
         if result.status == "infeasible" and previous.status != "infeasible":
             return EditOutcome(status="refused", result=result, refusal="MADE_INFEASIBLE", edited_key=key)
-    return EditOutcome(status="applied", result=result, edited_key=key, newly_dropped=_dropped(previous, result, key))
+    return _applied(previous, result, key)
+
+
+def _applied(previous: ItineraryResult, result: ItineraryResult, key: str | None) -> EditOutcome:
+    return EditOutcome(
+        status="applied",
+        result=result,
+        edited_key=key,
+        newly_dropped=_dropped(previous, result, key),
+        difference=plan_difference(previous, result),
+    )
 
 
 def _dropped(before: ItineraryResult, after: ItineraryResult, edited: str | None) -> list[str]:

@@ -29,6 +29,8 @@ _REASON_RANK = {
     "CLOSED_ON_DAY": 0,
     "OUTSIDE_OPENING_HOURS": 1,
     "UNREACHABLE_IN_WINDOW": 2,
+    "BEFORE_DAY_START": 2,
+    "PAST_DAY_END": 2,
     "LUNCH_CONFLICT": 2.5,
     "DAY_TOO_FULL": 3,
     "LOW_PRIORITY_TRADEOFF": 4,
@@ -76,14 +78,18 @@ def _verdict_for_day(
     if not stop.open_by_day[d]:
         return "CLOSED_ON_DAY"
     if not stop.windows_by_day[d]:
-        return "OUTSIDE_OPENING_HOURS"
+        return day_bounds_verdict(problem, stop, d) or "OUTSIDE_OPENING_HOURS"
     if layout_day(problem, d, [stop.key], settings=settings) is None:
         # Alone it does not fit. Travel and opening hours, or the lunch break? Say which, truthfully.
         if (
             problem.days[d].lunch_earliest_start is not None
-            and layout_day(_without_lunch(problem), d, [stop.key], settings=settings) is not None
+            and layout_day(without_lunch(problem), d, [stop.key], settings=settings) is not None
         ):
             return "LUNCH_CONFLICT"
+        if stop.fixed_start_min is not None and layout_day(
+            problem, d, [stop.key], settings=settings, end_min=problem.days[d].offset_min + _DAY_MIN
+        ):
+            return "PAST_DAY_END"  # the locked visit and the way back fit, only after the day's end
         return "UNREACHABLE_IN_WINDOW"
     plan = plans_by_day.get(d)
     musts = [k for k in (plan.order if plan else []) if is_hard(problem.stop(k)) and k != stop.key]
@@ -94,6 +100,24 @@ def _verdict_for_day(
         if not fits:
             return "DAY_TOO_FULL"
     return "LOW_PRIORITY_TRADEOFF"
+
+
+_DAY_MIN = 24 * 60
+_DAY_BOUNDS = ("PAST_DAY_END", "BEFORE_DAY_START")
+
+
+def day_bounds_verdict(problem: ItineraryProblem, stop: ProblemStop, d: int) -> str | None:
+    """A stop locked to a start time with no start window: the day's own bounds, not the opening hours, when the
+    visit would fit the place's hours from that time (None: the opening hours are the reason)."""
+    if stop.fixed_start_min is None:
+        return None
+    day = problem.days[d]
+    fixed = day.offset_min + stop.fixed_start_min
+    if fixed < day.start_min and start_windows(stop.open_by_day[d], stop.visit_min, day.offset_min, day.end_min, fixed):
+        return "BEFORE_DAY_START"
+    if start_windows(stop.open_by_day[d], stop.visit_min, day.start_min, day.offset_min + _DAY_MIN, fixed):
+        return "PAST_DAY_END"
+    return None
 
 
 def _fix_candidates(
@@ -134,7 +158,7 @@ def _fix_candidates(
                 and layout_day(_with_visit_minutes(problem, stop.key, shorter), d, [stop.key], settings=settings)
             ):
                 out.append((float(stop.visit_min - shorter), {"kind": "shorten_visit", "day": d, "minutes": shorter}))
-        if verdict in {"OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW", "LUNCH_CONFLICT"}:
+        if verdict in {"OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW", "LUNCH_CONFLICT", *_DAY_BOUNDS}:
             continue  # it does not fit the day even alone: dropping another stop cannot help
         plan = plans_by_day.get(d)
         for other in plan.order if plan else []:
@@ -148,7 +172,7 @@ def _fix_candidates(
     return out
 
 
-def _without_lunch(problem: ItineraryProblem) -> ItineraryProblem:
+def without_lunch(problem: ItineraryProblem) -> ItineraryProblem:
     """A shallow copy of the problem whose request has no lunch break (to tell a lunch clash apart)."""
     request = problem.request.model_copy(update={"lunch": problem.request.lunch.model_copy(update={"enabled": False})})
     return problem.model_copy(update={"request": request})
@@ -351,7 +375,7 @@ def _best_verdict(
     """The stop's verdict on every day, its best day (the least bad verdict, then the earliest day) and the reason
     code that day gives."""
     per_day = {d: _verdict_for_day(problem, stop, d, plans_by_day, settings) for d in range(len(problem.days))}
-    best_day = max(per_day, key=lambda d: (_REASON_RANK[per_day[d]], -d))
+    best_day = _best_day(per_day)
     code = per_day[best_day]
     if code == "LOCKED_TO_OTHER_DAY":  # defensive: a lock always names a trip day
         code = "CLOSED_ON_DAY"
@@ -373,7 +397,35 @@ def _explanation(problem: ItineraryProblem, stop: ProblemStop, per_day: Mapping[
         visit=stop.visit_min,
         lunch=lunch.duration_min,
         window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
+        **day_bounds_facts(problem, stop, _best_day(per_day)),
     )
+
+
+def _best_day(per_day: Mapping[int, str]) -> int:
+    return max(per_day, key=lambda d: (_REASON_RANK[per_day[d]], -d)) if per_day else 0
+
+
+def _interval_hhmm(start: int, end: int) -> str:
+    """An opening interval of a day as HH:MM-HH:MM (one open round the clock: 00:00-24:00; past midnight: the
+    next day's clock)."""
+    if end - start >= _DAY_MIN:
+        return "00:00-24:00"
+    return f"{_hhmm(start % _DAY_MIN)}-{_hhmm(end % _DAY_MIN if end > _DAY_MIN else end)}"
+
+
+def day_bounds_facts(problem: ItineraryProblem, stop: ProblemStop, d: int) -> dict[str, str]:
+    """The locked start, the day's start and end, and the place's opening intervals that day, as HH:MM."""
+    day = problem.days[d]
+    facts = {
+        "day_start": _hhmm(day.start_min - day.offset_min),
+        "day_end": _hhmm(day.end_min - day.offset_min),
+        "open_hours": ", ".join(
+            _interval_hhmm(iv.start - day.offset_min, iv.end - day.offset_min) for iv in stop.open_by_day[d]
+        ),
+    }
+    if stop.fixed_start_min is not None:
+        facts["start"] = _hhmm(stop.fixed_start_min)
+    return facts
 
 
 def _reason_facts(
@@ -387,6 +439,8 @@ def _reason_facts(
         "opening_source": stop.opening_source,
         "best_day": best_day,
     }
+    if stop.fixed_start_min is not None or code in _DAY_BOUNDS:
+        facts.update(day_bounds_facts(problem, stop, best_day))  # a refused lock names the hours it met
     if code in {"LOW_PRIORITY_TRADEOFF", "DAY_TOO_FULL"}:
         # what fills its best day, so the reason names this place's own facts (issue 23)
         on_day = plans_by_day[best_day].order if best_day in plans_by_day else []

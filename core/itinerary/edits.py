@@ -31,20 +31,29 @@ def apply_user_edits(request: TripRequest, edits: Sequence[UserEdit]) -> tuple[T
         raise InputError(f"edit {i + 1}: no place with key '{key}' in this trip", field=f"edits.{i}.key")
 
     for i, edit in enumerate(edits):
-        if edit.kind == "add":
-            if any(p.key == edit.place.key for p in places):
-                raise InputError(
-                    f"edit {i + 1}: a place with key '{edit.place.key}' already exists", field=f"edits.{i}.place"
-                )
-            places.append(edit.place)
-            continue
-        place = find(edit.key, i)
         day_index = getattr(edit, "day_index", None)
         if day_index is not None and day_index >= len(request.days):
             raise InputError(
                 f"edit {i + 1}: day_index {day_index} is beyond the trip's {len(request.days)} day(s)",
                 field=f"edits.{i}.day_index",
             )
+        if edit.kind == "add":
+            known = next((p for p in places if p.key == edit.place.key), None)
+            if known is not None and edit.day_index is None:
+                raise InputError(
+                    f"edit {i + 1}: a place with key '{edit.place.key}' already exists", field=f"edits.{i}.place"
+                )
+            if known is None:
+                known = edit.place.model_copy()
+                places.append(known)
+            if edit.day_index is not None:  # added to a chosen day: it stays there
+                known.fixed_day = edit.day_index
+            continue
+        place = find(edit.key, i)
+        if edit.kind == "reorder":
+            if edit.day_index is not None:  # placed by hand on that day: it stays there
+                place.fixed_day = edit.day_index
+            continue
         if edit.kind == "lock":
             if edit.day_index is not None:
                 place.fixed_day = edit.day_index

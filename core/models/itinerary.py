@@ -36,6 +36,8 @@ DropReason = Literal[
     "CLOSED_ON_DAY",  # the place is closed on every trip day it may go on
     "OUTSIDE_OPENING_HOURS",  # open, but no opening interval inside the day's bounds is long enough for the visit
     "UNREACHABLE_IN_WINDOW",  # open long enough, but the start/end place cannot reach it in time (robust travel)
+    "PAST_DAY_END",  # locked to a start time that leaves no room for the visit and the way back before the day's end
+    "BEFORE_DAY_START",  # locked to a start time before the day's start
     "LUNCH_CONFLICT",  # reachable and open on its own, but no schedule fits it around the day's lunch break
     "DAY_TOO_FULL",  # fits the day alone, but not together with that day's must-visits
     "LOW_PRIORITY_TRADEOFF",  # fits with the must-visits; left out for higher-priority or cheaper stops
@@ -45,6 +47,8 @@ DROP_REASONS: tuple[str, ...] = (
     "CLOSED_ON_DAY",
     "OUTSIDE_OPENING_HOURS",
     "UNREACHABLE_IN_WINDOW",
+    "PAST_DAY_END",
+    "BEFORE_DAY_START",
     "LUNCH_CONFLICT",
     "DAY_TOO_FULL",
     "LOW_PRIORITY_TRADEOFF",
@@ -55,6 +59,9 @@ _EXPLAIN = {
     "CLOSED_ON_DAY": "closed on {days}",
     "OUTSIDE_OPENING_HOURS": "open on {days}, but never long enough inside the day's hours for a {visit}-minute visit",
     "UNREACHABLE_IN_WINDOW": "cannot be reached and left in time while it is open (robust travel, start/end place)",
+    "PAST_DAY_END": "a {visit}-minute visit from {start}, with the way to the day's end place, does not fit before "
+    "the day ends at {day_end}",
+    "BEFORE_DAY_START": "{start} is before the day starts at {day_start}",
     "LUNCH_CONFLICT": "open and reachable on {days}, but it cannot fit around the {lunch}-minute lunch break "
     "({window})",
     "DAY_TOO_FULL": "fits a day on its own, but not together with that day's must-visits and locked stops",
@@ -313,8 +320,23 @@ class UnlockEdit(BaseModel):
 
 
 class AddEdit(BaseModel):
+    """Add a place; with ``day_index`` to that day of the plan on screen (it stays on that day), at ``position``
+    (0-based among the day's visits) or where it costs least."""
+
     kind: Literal["add"] = "add"
     place: TripPlace
+    day_index: int | None = Field(default=None, ge=0)
+    position: int | None = Field(default=None, ge=0)
 
 
-UserEdit = Annotated[LockEdit | MoveEdit | RemoveEdit | UnlockEdit | AddEdit, Field(discriminator="kind")]
+class ReorderEdit(BaseModel):
+    """Put a stop at ``position`` (0-based among the day's visits) of its day, or of ``day_index`` (a move to that
+    position); the stop stays on that day, the other stops keep their order."""
+
+    kind: Literal["reorder"] = "reorder"
+    key: str = Field(max_length=80)
+    position: int = Field(ge=0)
+    day_index: int | None = Field(default=None, ge=0)
+
+
+UserEdit = Annotated[LockEdit | MoveEdit | RemoveEdit | UnlockEdit | AddEdit | ReorderEdit, Field(discriminator="kind")]

@@ -16,6 +16,8 @@ REASON_KEYS = {
     "CLOSED_ON_DAY": "itinerary.reason.closed_on_day",
     "OUTSIDE_OPENING_HOURS": "itinerary.reason.outside_opening_hours",
     "UNREACHABLE_IN_WINDOW": "itinerary.reason.unreachable_in_window",
+    "PAST_DAY_END": "itinerary.reason.past_day_end",
+    "BEFORE_DAY_START": "itinerary.reason.before_day_start",
     "LUNCH_CONFLICT": "itinerary.reason.lunch_conflict",
     "DAY_TOO_FULL": "itinerary.reason.day_too_full",
     "LOW_PRIORITY_TRADEOFF": "itinerary.reason.low_priority_tradeoff",
@@ -75,13 +77,24 @@ def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: Lang) -> s
             higher=facts.get("higher_on_day", 0),
             visit=facts.get("visit_min", ""),
         )
+    key = REASON_KEYS.get(item.reason_code, "itinerary.reason.other")
+    if item.reason_code == "OUTSIDE_OPENING_HOURS" and facts.get("start") and facts.get("open_hours"):
+        key = "itinerary.reason.outside_opening_hours_at"  # a lock at a time: the hours it falls outside
+    elif item.reason_code in {"PAST_DAY_END", "BEFORE_DAY_START"} and not facts.get("start"):
+        key += "_any"  # no locked time among the facts: the day's bound alone
+    best = int(facts.get("best_day") or 0)
+    day = result.days[best] if 0 <= best < len(result.days) else None
     return t(
-        REASON_KEYS.get(item.reason_code, "itinerary.reason.other"),
+        key,
         lang,
         days=join_words(days, lang) if days else t("itinerary.day.none", lang),
-        visit=item.facts.get("visit_min", ""),
+        visit=facts.get("visit_min", ""),
         lunch=lunch.duration_min,
         window=f"{lunch.window_start:%H:%M}–{lunch.window_end:%H:%M}",
+        start=facts.get("start") or "",
+        day_start=facts.get("day_start") or (f"{day.day_start:%H:%M}" if day else ""),
+        day_end=facts.get("day_end") or (f"{day.day_end:%H:%M}" if day else ""),
+        hours=str(facts.get("open_hours") or "").replace("-", "–"),
     )
 
 
