@@ -2,7 +2,7 @@
 figures, compared with the best order in total and leg by leg, and planned again without a provider call when only
 the order changed.
 
-The figures are a matrix written here by hand (``HAND``), served by a router that knows nothing else; every
+The figures are a matrix written by hand (tests/support/hand_route.py), served by a router that knows nothing; every
 expected value below is summed by hand from it:
 
     O = 人民广场 (start), A = 外滩, B = 豫园, C = 新天地 (stops 0, 1, 2), D = 上海博物馆 (destination)
@@ -17,8 +17,6 @@ C A B costs 3000 + 2500 + 1500 + 3000 = 10000 m and 260 + 300 + 150 + 330 = 1040
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 from pydantic import ValidationError
 
@@ -26,68 +24,11 @@ from core.app import route as route_app
 from core.app.context import AppServices
 from core.config import Settings
 from core.errors import InputError
-from core.geo.base import Leg, LonLat, TravelMatrix, TravelMode, WarningLog
 from core.geo.composite import MapServices
-from core.geo.offline import OfflineProvider
-from core.models.route import RoutePlanRequest
-from core.packs.loader import load_region
 from core.route.own_order import own_order_again
 from core.route.planner import plan_route
+from tests.support.hand_route import HandRouter, hand_request, hand_services
 from tests.support.region_packs import write_pack
-
-NAMES = {"O": "人民广场", "A": "外滩", "B": "豫园", "C": "新天地", "D": "上海博物馆"}
-HAND_M = {
-    ("O", "A"): 1000, ("O", "B"): 2000, ("O", "C"): 3000,
-    ("A", "B"): 1500, ("A", "C"): 2500, ("A", "D"): 4000,
-    ("B", "A"): 1500, ("B", "C"): 1000, ("B", "D"): 3000,
-    ("C", "A"): 2500, ("C", "B"): 1000, ("C", "D"): 1000,
-}  # fmt: skip
-HAND_S = {
-    ("O", "A"): 120, ("O", "B"): 200, ("O", "C"): 260,
-    ("A", "B"): 150, ("A", "C"): 300, ("A", "D"): 420,
-    ("B", "A"): 150, ("B", "C"): 90, ("B", "D"): 330,
-    ("C", "A"): 300, ("C", "B"): 90, ("C", "D"): 100,
-}  # fmt: skip
-
-
-class HandRouter:
-    """A router answering the hand-written matrix for the places above (found by their coordinates); counts its
-    calls."""
-
-    name = "osrm"  # a road router's name: its figures are not straight-line estimates
-
-    def __init__(self, where: dict[tuple[float, float], str]) -> None:
-        self.where = where
-        self.calls = 0
-
-    def _letter(self, p: LonLat) -> str:
-        return self.where[(round(p.lon, 5), round(p.lat, 5))]
-
-    def _cell(self, table: dict[tuple[str, str], int], a: LonLat, b: LonLat) -> float:
-        pair = (self._letter(a), self._letter(b))
-        return 0.0 if pair[0] == pair[1] else float(table.get(pair, 99_999))
-
-    def matrix(self, points: Sequence[LonLat], *, mode: TravelMode) -> TravelMatrix:
-        self.calls += 1
-        return TravelMatrix(
-            distances_m=[[self._cell(HAND_M, a, b) for b in points] for a in points],
-            durations_s=[[self._cell(HAND_S, a, b) for b in points] for a in points],
-            source=self.name,
-            mode=mode,
-        )
-
-    def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
-        self.calls += 1
-        return Leg(
-            distance_m=self._cell(HAND_M, origin, destination),
-            duration_s=self._cell(HAND_S, origin, destination),
-            geometry=[(origin.lon, origin.lat), (destination.lon, destination.lat)],
-            source=self.name,
-            mode=mode,
-        )
-
-    def close(self) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -97,29 +38,12 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
 
 @pytest.fixture()
 def hand(settings: Settings) -> tuple[MapServices, HandRouter]:
-    pack = load_region("testcity", settings.data_dir)
-    by_name = {p.name_zh: p for p in pack.places}
-    router = HandRouter({(round(by_name[n].lon, 5), round(by_name[n].lat, 5)): k for k, n in NAMES.items()})
-    services = MapServices(geocoder=OfflineProvider(pack), router=router, region=pack, warnings=WarningLog())  # type: ignore[arg-type]
-    return services, router
-
-
-def _request(stops: str = "ABC", **kw: object) -> RoutePlanRequest:
-    return RoutePlanRequest.model_validate(
-        {
-            "origin_mode": "fixed",
-            "origin_address": NAMES["O"],
-            "destination_address": NAMES["D"],
-            "stops": [{"address": NAMES[s]} for s in stops],
-            "need_deep_link": False,
-            **kw,
-        }
-    )
+    return hand_services(settings.data_dir)
 
 
 def test_the_own_order_is_planned_as_given_beside_the_best(hand, settings):
     services, _ = hand
-    result = plan_route(_request(own_order=[2, 0, 1]), provider=services, settings=settings)
+    result = plan_route(hand_request(own_order=[2, 0, 1]), provider=services, settings=settings)
     assert result.best_route.stop_order == [0, 1, 2]
     assert (result.best_route.total_distance_m, result.best_route.total_duration_s) == (4500, 460)
     own = result.own_route
@@ -141,7 +65,7 @@ def test_the_own_order_is_planned_as_given_beside_the_best(hand, settings):
 
 def test_keep_order_plans_the_stops_as_listed(hand, settings):
     services, _ = hand
-    result = plan_route(_request("CAB", keep_order=True), provider=services, settings=settings)
+    result = plan_route(hand_request("CAB", keep_order=True), provider=services, settings=settings)
     assert result.own_route is not None and result.own_route.stop_order == [0, 1, 2]
     assert [p.index for p in result.best_route.points[1:-1]] == [1, 2, 0]  # A B C, listed as stops 1, 2, 0
     assert result.own_difference is not None
@@ -150,14 +74,14 @@ def test_keep_order_plans_the_stops_as_listed(hand, settings):
 
 def test_the_best_order_as_own_order_differs_by_nothing(hand, settings):
     services, _ = hand
-    result = plan_route(_request(keep_order=True), provider=services, settings=settings)
+    result = plan_route(hand_request(keep_order=True), provider=services, settings=settings)
     diff = result.own_difference
     assert diff is not None and diff.same_as_best
     assert (diff.delta_distance_m, diff.delta_duration_s) == (0, 0) and all(leg.shared for leg in diff.legs)
 
 
 def test_no_own_order_asked_none_given(hand, settings):
-    result = plan_route(_request(), provider=hand[0], settings=settings)
+    result = plan_route(hand_request(), provider=hand[0], settings=settings)
     assert result.own_route is None and result.own_difference is None
     assert "own_route" in result.model_dump(mode="json")  # the field is there, null
 
@@ -173,17 +97,17 @@ def test_no_own_order_asked_none_given(hand, settings):
 )
 def test_an_own_order_that_is_not_an_order_of_the_stops_is_refused_by_its_reason(order, said):
     with pytest.raises(ValidationError) as caught:
-        _request(own_order=order)
+        hand_request(own_order=order)
     error = caught.value.errors()[0]["ctx"]["error"]
     assert isinstance(error, InputError) and error.field == "own_order" and said in error.message
 
 
 def test_a_new_order_of_the_same_stops_makes_no_provider_call(hand, settings):
     services, router = hand
-    first = plan_route(_request(keep_order=True), provider=services, settings=settings)
+    first = plan_route(hand_request(keep_order=True), provider=services, settings=settings)
     calls, snapshot = router.calls, services.snapshot()
     # the person lists the stops as C A B: the same stops, only the order changed
-    again = own_order_again(first, _request("CAB", keep_order=True))
+    again = own_order_again(first, hand_request("CAB", keep_order=True))
     assert again is not None
     assert router.calls == calls and MapServices.diff(services.snapshot(), snapshot).total == 0
     assert MapServices.diff(services.snapshot(), snapshot).cache_hits == 0  # not even the cache was asked
@@ -193,28 +117,28 @@ def test_a_new_order_of_the_same_stops_makes_no_provider_call(hand, settings):
     assert (again.own_difference.delta_distance_m, again.own_difference.delta_duration_s) == (5500, 580)
     assert again.best_route == first.best_route
     # and an explicit own order on the same list of stops
-    swapped = own_order_again(first, _request(own_order=[1, 0, 2]))  # B A C: 2000 + 1500 + 2500 + 1000 m
+    swapped = own_order_again(first, hand_request(own_order=[1, 0, 2]))  # B A C: 2000 + 1500 + 2500 + 1000 m
     assert swapped is not None and swapped.own_difference is not None
     assert swapped.own_difference.own_distance_m == 7000 and router.calls == calls
 
 
 def test_other_changes_need_a_new_plan(hand, settings):
     services, _ = hand
-    first = plan_route(_request(keep_order=True), provider=services, settings=settings)
-    assert own_order_again(first, _request("AB", keep_order=True)) is None  # a stop fewer
-    assert own_order_again(first, _request(keep_order=True, transport_mode="walking")) is None
+    first = plan_route(hand_request(keep_order=True), provider=services, settings=settings)
+    assert own_order_again(first, hand_request("AB", keep_order=True)) is None  # a stop fewer
+    assert own_order_again(first, hand_request(keep_order=True, transport_mode="walking")) is None
     stored = type(first).model_validate_json(first.model_dump_json())  # a stored result keeps no matrix
-    assert own_order_again(stored, _request("CAB", keep_order=True)) is None
+    assert own_order_again(stored, hand_request("CAB", keep_order=True)) is None
 
 
 def test_the_use_case_replans_the_own_order_on_the_kept_matrix(settings):
     services = AppServices(settings=settings)
     ctx = services.context(lang="en")
-    first = route_app.plan_route(ctx, _request(keep_order=True))
+    first = route_app.plan_route(ctx, hand_request(keep_order=True))
     before = ctx.providers.snapshot()
-    assert route_app.order_only_changed(_request(keep_order=True), _request("BCA", keep_order=True))
-    again = route_app.replan_own_order(ctx, _request("BCA", keep_order=True), first)
+    assert route_app.order_only_changed(hand_request(keep_order=True), hand_request("BCA", keep_order=True))
+    again = route_app.replan_own_order(ctx, hand_request("BCA", keep_order=True), first)
     assert MapServices.diff(ctx.providers.snapshot(), before).total == 0
     assert again.own_route is not None and again.own_route.stop_order == [1, 2, 0]
     assert again.optimizer == first.optimizer  # no new order search
-    assert not route_app.order_only_changed(_request(keep_order=True), _request("AB", keep_order=True))
+    assert not route_app.order_only_changed(hand_request(keep_order=True), hand_request("AB", keep_order=True))
