@@ -10,6 +10,8 @@ POST /agent/route_and_run   the agent's single entry. The request model forbids
                             options.allow_webbrowse, and a commit needs a server-issued dry-run id.
 GET  /agent/actions         the Action Registry (names, metadata, input/output schemas)
 GET  /agent/metrics         the agent's metrics from the event log
+POST /route/plan            a multi-stop route (RoutePlanRequest → RoutePlanResult; own_order / keep_order:
+                            the person's order beside the best, issue 32)
 
 Any input gives a structured answer: 4xx with ``{"error": {"code", "message", "field"}}``; a database that is
 down, frozen or refusing writes is 503 ``DATABASE_UNREACHABLE`` with ``Retry-After``; an unexpected failure is
@@ -44,6 +46,7 @@ from core.models.common import clean_text
 from core.models.halfday.facts import DegradedChoice
 from core.models.halfday.plans import HalfDayRequest, Memory, ReserveInput
 from core.models.reservations import DryRun, Outcome, Reservation, ReservationRequest
+from core.models.route import RoutePlanRequest
 from core.models.rules import RuleCode
 
 logger = logging.getLogger("omni.api")
@@ -143,7 +146,9 @@ async def _invalid_request(request: Request, exc: RequestValidationError) -> Saf
     first = exc.errors()[0] if exc.errors() else {}
     loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "header")]
     message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
-    return error_response(422, "INVALID_INPUT", message, ".".join(loc) or None)
+    cause = (first.get("ctx") or {}).get("error")  # a model's own rule names its field (InputError.field)
+    field = cause.field if isinstance(cause, InputError) and cause.field else ".".join(loc) or None
+    return error_response(422, "INVALID_INPUT", message, field)
 
 
 #: Codes for the HTTP errors Starlette raises itself (bad JSON, unknown path, wrong method).
@@ -402,6 +407,32 @@ def reservation_cancel(
 @app.get("/reservations", response_model=list[Reservation], tags=["reservations"], responses=AUTH_ERRORS)
 def reservation_list(user: str = Depends(current_user)) -> Any:
     return reservations_app.reservations_of(context_for(user))
+
+
+# ---- the route planner ---------------------------------------------------------------------------------------
+@app.post(
+    "/route/plan",
+    tags=["route"],
+    responses={**BODY_ERRORS, **AUTH_ERRORS, **_errors(s404="no region pack of that name", s502="a map service")},
+)
+def route_plan(
+    request: RoutePlanRequest,
+    user: str = Depends(current_user),
+    header_lang: Lang | None = ACCEPT_LANGUAGE,
+    region: str | None = Query(default=None, max_length=60, description="region pack (default: the server's)"),
+) -> Any:
+    """Plan a multi-stop route: the best order per strategy and its candidates, as the CLI's ``plan`` prints it.
+    With ``own_order`` (stop indices in visiting order) or ``keep_order`` (the stops as listed), the person's order
+    is planned on the same figures beside the best: ``own_route`` and ``own_difference`` (own − best, metres and
+    seconds, in total and per leg)."""
+    from core.app.regions import list_regions
+    from core.app.route import plan_route
+
+    if region is not None and region not in list_regions(data_dir=get_settings().data_dir):
+        return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{region}'", "region")
+    return SafeJSONResponse(
+        plan_route(context_for(user, lang=header_lang, region=region), request).model_dump(mode="json")
+    )
 
 
 # ---- the half-day planner: the seven stages as server-sent events ---------------------------------------------

@@ -11,7 +11,7 @@ from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
 from components.progress import run_with_progress
 from components.reservations import my_reservations
-from components.route import charts, form, links_panel, tables
+from components.route import charts, form, links_panel, own_order, tables
 from components.route import errors as route_errors
 from components.route import map as route_map
 from components.route import share as route_share
@@ -37,6 +37,7 @@ with st.container(border=True):
     form.render_stops_inputs()  # the table as edited: st.session_state[form.STOPS_CURRENT]
     st.markdown("##### " + t("route.page.options", lang))
     form.render_options()
+    own_order.render_keep_order_control()
 
 if restored:  # planned by the result area below, on this run
     st.session_state[form.REPLAN] = True
@@ -63,6 +64,7 @@ def render_result(stops_table: Any) -> None:
             tables.lazy_expander(
                 t("route.page.legs", lang), key="best_legs", render=lambda: tables.render_legs(result, lang=lang)
             )
+        own_order.render_own_order(result, lang=lang)  # the person's order beside the best (keep my order)
         st.markdown("##### " + t("route.page.reserve", lang))
         tables.render_reservations(result, lang=lang)
         st.markdown("##### " + t("route.page.candidates", lang))
@@ -127,6 +129,7 @@ def plan_and_result() -> None:
     with st.expander(t("route.page.my_reservations", lang), expanded=False, key="rp_my_reservations"):
         my_reservations("rp_my")
 
+    own_order.refresh(stops_table)  # only the order changed: the person's order again, on the plan's matrix
     render_result(stops_table)
 
 

@@ -66,6 +66,7 @@ PLANNED_PROVIDER = "route_planned_provider"
 REPLAN = "route_replan"  # plan again on the next run (a place was just chosen)
 STOPS_BASE = "stops_df"  # the table handed to st.data_editor
 STOPS_CURRENT = "stops_current"  # the table as last edited (base + the editor's edits)
+KEEP_ORDER = "route_keep_order"  # "keep my order" (components/route/own_order.py): the stops as listed, beside the best
 
 
 @st.cache_data(show_spinner=False)
@@ -98,6 +99,7 @@ def request_payload(state: StateView, stops_table: pd.DataFrame | None) -> dict[
         # unticked: the planner decides (directions where the matrix differs from them); ticked: always
         "exact_legs": True if state.get("exact_legs") else None,
         "need_deep_link": True,
+        "keep_order": bool(state.get(KEEP_ORDER)),
     }
     destination_poi = chosen_poi_id(
         state, "destination_address", state.get("destination_name"), state.get("destination_address")
@@ -124,6 +126,7 @@ STALE_FIELD_WORDS = {
     for field in (
         *("origin", "destination", "task_name", "stops", "route_strategy", "transport_mode", "need_deep_link"),
         *("deep_link_mode", "need_html", "max_permutations", "exact_legs", "round_trip", "region", "provider"),
+        *("keep_order", "own_order"),
     )
 }
 #: the planned strategy inside the stale notice's sentence

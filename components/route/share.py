@@ -46,6 +46,7 @@ def restore_from_url() -> bool:
     if request is None:
         return False
     form.fill_form_from_request(request)
+    st.session_state[form.KEEP_ORDER] = request.keep_order  # the person's order: the stops as the link lists them
     places = chosen_places(request)
     if request.round_trip and not st.session_state.get("destination_address"):
         places.pop("destination_address", None)  # the round trip's end is the origin: its fields stay blank

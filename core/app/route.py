@@ -44,7 +44,9 @@ __all__ = [
     "notice_words",
     "provider_words",
     "plan_route",
+    "order_only_changed",
     "outside_amap",
+    "replan_own_order",
     "route_links",
     "scenarios",
     "search_words",
@@ -66,6 +68,34 @@ def plan_route(ctx: RequestContext, request: RoutePlanRequest, *, progress: Prog
         report(stage_words(stage, ctx.lang), fraction)
 
     return _said(_plan_route(request, provider=ctx.providers, settings=ctx.settings, progress=worded), switched)
+
+
+def order_only_changed(planned: RoutePlanRequest, request: RoutePlanRequest) -> bool:
+    """Whether ``request`` is ``planned`` with its stops listed in another order or another own order only: the
+    person's order can then be planned again on the last plan's matrix (``replan_own_order``)."""
+    from core.route.own_order import planned_index
+
+    return planned_index(planned, request) is not None
+
+
+def replan_own_order(
+    ctx: RequestContext,
+    request: RoutePlanRequest,
+    previous: RoutePlanResult | None,
+    *,
+    progress: Progress | None = None,
+) -> RoutePlanResult:
+    """The person's own order (issue 32, X8) beside the best: on ``previous``'s matrix when ``request`` only
+    reorders its stops or changes the own order, planned on the same provider and region (no provider call, no
+    order search); else a new plan."""
+    from core.route.own_order import own_order_again
+
+    same_place = previous is not None and (previous.provider, previous.region) == (
+        ctx.providers.name,
+        ctx.providers.region.name,
+    )
+    again = own_order_again(previous, request) if previous is not None and same_place else None
+    return again if again is not None else plan_route(ctx, request, progress=progress)
 
 
 def _scoped(ctx: RequestContext, request: RoutePlanRequest) -> tuple[RequestContext, Notice | None]:

@@ -25,7 +25,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     data = read_json(args.request)
     if "request" in data and "origin_mode" not in data:  # a scenario file holds the request under "request"
         data = data["request"]
-    request = RoutePlanRequest.model_validate(data)
+    request = RoutePlanRequest.model_validate({**data, **_own_order_options(args)})
     ctx = request_context(lang=args.lang, region=args.region, provider=args.provider)
     result = route_app.plan_route(ctx, request)
     html_path = _html_path(args.html, need_html=request.need_html, result=result, today=ctx.today())
@@ -41,6 +41,21 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(f"HTML report: {html_path}", file=sys.stderr)  # stdout stays the JSON alone
     print(result.model_dump_json(indent=2))
     return 0
+
+
+def _own_order_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``--keep-order`` and ``--own-order 2,0,1`` as the request's fields (issue 32: the person's order beside the
+    best); a flag not given leaves the file's value."""
+    options: dict[str, Any] = {"keep_order": True} if args.keep_order else {}
+    if args.own_order is not None:
+        parts = [p.strip() for p in args.own_order.split(",")]
+        if not all(p.lstrip("-").isdigit() for p in parts):
+            raise InputError(
+                f"--own-order takes stop indices separated by commas (0 is the first stop), not {echo(args.own_order)}",
+                field="own_order",
+            )
+        options["own_order"] = [int(p) for p in parts]
+    return options
 
 
 def _html_path(option: str | None, *, need_html: bool, result: RoutePlanResult, today: date) -> Path | None:
@@ -66,4 +81,15 @@ def add_parsers(sub: Any) -> None:
         help="also write the HTML report to this file (default with need_html: TRIP-DATE.html here)",
     )
     p.add_argument("--lang", choices=("en", "zh"), default=None, help="the HTML report's language (default: en)")
+    p.add_argument(
+        "--keep-order",
+        action="store_true",
+        help="also plan the stops in the order listed, beside the best (own_route, own_difference)",
+    )
+    p.add_argument(
+        "--own-order",
+        default=None,
+        metavar="I,J,…",
+        help="also plan the stops in this order (indices into stops, 0 first), beside the best",
+    )
     p.set_defaults(func=cmd_plan)

@@ -14,6 +14,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     StringConstraints,
     computed_field,
     field_validator,
@@ -23,6 +24,7 @@ from pydantic import (
 from core.errors import InputError
 from core.models.common import CleanStr, PlaceAddress, PlaceName, echo, is_straight_line
 from core.models.entrance import Entrance
+from core.models.own_order import OwnOrderDifference, check_own_order
 
 MAX_STOPS = 100  # hard contract bound; settings.max_stops may lower it (never below 50)
 
@@ -111,6 +113,10 @@ class RoutePlanRequest(BaseModel):
     exact_legs: bool | None = None
     # Addition: round trip back to the fixed origin (destination defaults to the origin).
     round_trip: bool = False
+    # Additions (issue 32, X8): the person's own order, planned as given beside the best (core/route/own_order.py):
+    # ``own_order`` the stop indices in visiting order, or ``keep_order`` the stops in the order listed.
+    keep_order: bool = False
+    own_order: list[int] | None = Field(default=None, max_length=MAX_STOPS)
 
     @model_validator(mode="before")
     @classmethod
@@ -168,7 +174,14 @@ class RoutePlanRequest(BaseModel):
                     f"stop {i + 1} ({echo(stop.label())}) is {what}; the destination must not also be a stop",
                     field=f"stops.{i}",
                 )
+        check_own_order(self.own_order, len(self.stops))
         return self
+
+    def wanted_own_order(self) -> list[int] | None:
+        """The person's order to plan beside the best, as stop indices (None: none asked)."""
+        if self.own_order is not None:
+            return list(self.own_order)
+        return list(range(len(self.stops))) if self.keep_order else None
 
     def destination_stop(self) -> RawStop:
         return RawStop(
@@ -331,6 +344,8 @@ class CandidateRoute(BaseModel):
     delta_duration_s: int = 0
     # Addition (issue 20 §3): how its legs were measured: all on directions, all from the matrix, or some of each.
     measured_by: CandidateMeasure = "matrix"
+    # Addition (issue 32): the planner's search chose the order, or the person (``RoutePlanResult.own_route``)
+    chosen_by: Literal["planner", "person"] = "planner"
 
 
 class DeepLinks(BaseModel):
@@ -451,6 +466,11 @@ class RoutePlanResult(BaseModel):
     elapsed_ms: float | None = None
     # Addition (issue 12): the warnings as codes and facts, in the order of ``warnings``
     notices: list[Notice] = Field(default_factory=list)
+    # Additions (issue 32): the person's own order as planned, and its difference to the best order
+    own_route: CandidateRoute | None = None
+    own_difference: OwnOrderDifference | None = None
+    # the plan's matrix and request, kept in memory only, for the own order again without a provider call
+    _kept: object = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _candidate_points(self) -> RoutePlanResult:

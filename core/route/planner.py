@@ -31,14 +31,12 @@ from core.models.route import (
     Notice,
     ProviderCalls,
     ResolvedPoint,
-    RouteLeg,
     RoutePlanRequest,
     RoutePlanResult,
     RouteStrategy,
     TransportMode,
     format_location,
     point_id,
-    visiting_points,
 )
 from core.optimizer.order_search import candidate_orders, distinct_place_orders, order_totals
 from core.route.budget import (
@@ -50,8 +48,10 @@ from core.route.budget import (
     poi_ids_wanted,
 )
 from core.route.directions import DirectionLegs, directions_wanted, kept_matrix_notice, remeasure
+from core.route.legs import candidate_route
 from core.route.links import amap_navigates_in, build_deep_links
 from core.route.notices import LIVE_ORIGIN_LABEL, english, from_log, notice, point_names, unique
+from core.route.own_order import attach_own_order
 from core.route.resolver import resolve_points, same_place, with_poi_id
 from core.route.stage_types import (
     OrderPool,
@@ -95,24 +95,6 @@ def _outside_region(lon: float, lat: float, region: RegionPack) -> Notice | None
     clon, clat = region.center
     dist = haversine_m(lon, lat, clon, clat)
     return notice("START_OUTSIDE_REGION", where=format_location(lon, lat), region=region.name, km=f"{dist / 1000:.1f}")
-
-
-def _leg(net: TripMatrix, a: int, b: int) -> RouteLeg:
-    source = net.pair_source(a, b)
-    # the router's doors hold for its own figures (matrix or directions: one rule), never for an estimate's
-    doors = net.doors.get((a, b)) if source != "offline_estimate" else None
-    return RouteLeg(
-        from_label=net.labels[a],
-        to_label=net.labels[b],
-        origin_location=format_location(*net.points[a]),
-        destination_location=format_location(*net.points[b]),
-        distance_m=int(round(net.dist[a, b])),
-        duration_s=int(round(net.dur[a, b])),
-        source=source,
-        measured_by="directions" if (a, b) in net.direction_sources else "matrix",
-        origin_entrance=doors.origin_entrance if doors else None,
-        destination_entrance=doors.destination_entrance if doors else None,
-    )
 
 
 def resolve_stage(request: RoutePlanRequest, *, provider: MapServices, settings: Settings) -> ResolvedTrip:
@@ -264,29 +246,6 @@ def candidates_stage(trip: ResolvedTrip, net: TripMatrix, *, max_permutations: i
     return OrderPool(scored=scored, optimizer=info.model_copy(update={"orders_ranked": len(kept)}))
 
 
-def _candidate_route(net: TripMatrix, sc: Scored) -> CandidateRoute:
-    """One order as the legs the user sees (totals are sums of the rounded legs); ranking fields come later."""
-    node_order = [*([net.start] if net.start is not None else []), *sc.order, net.end]
-    labels = net.labels
-    legs = [_leg(net, a, b) for a, b in zip(node_order, node_order[1:])]
-    stop_order = [n - net.offset for n in sc.order]
-    measured = {leg.measured_by for leg in legs if leg.distance_m or leg.measured_by == "directions"}
-    return CandidateRoute(
-        measured_by="matrix"
-        if "directions" not in measured
-        else "directions"
-        if measured == {"directions"}
-        else "partly_directions",
-        stop_order_labels=[labels[n] for n in sc.order],
-        full_order_labels=[labels[n] for n in node_order],
-        legs=legs,
-        total_distance_m=sum(l.distance_m for l in legs),
-        total_duration_s=sum(l.duration_s for l in legs),
-        stop_order=stop_order,
-        points=visiting_points(stop_order, net.end - net.offset, start=net.start_id),
-    )
-
-
 def rank_stage(pool: OrderPool, net: TripMatrix, *, strategy: RouteStrategy, settings: Settings) -> RankedCandidates:
     """Rank the orders by every strategy; show the top ones of the chosen strategy and the best of each other."""
     scored = pool.scored
@@ -305,7 +264,7 @@ def rank_stage(pool: OrderPool, net: TripMatrix, *, strategy: RouteStrategy, set
             if pos == 0
             else other_reason(scored, main, pos)
         )
-        cand = _candidate_route(net, scored[idx])
+        cand = candidate_route(net, scored[idx])
         cand.ranking_reason = reason
         cand.rank = pos + 1
         cand.best_for = [s for s in STRATEGIES if rankings[s][0] == idx]
@@ -608,6 +567,7 @@ def plan_route(
             before=before,
             t0=t0,
         )
+        attach_own_order(result, request, net)  # the person's order on the same figures as the best
         progress(PlanStage("done"), 1.0)
         return result
 

@@ -26,7 +26,11 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     suppress_health_check=list(HealthCheck),
 )
 def test_every_operation_keeps_its_contract(client, case):
-    case.call_and_validate(headers=auth("alice"))
+    # a route request's rules across fields (a fixed origin needs an address, a stop is not the destination, an own
+    # order names every stop once) are beyond JSON Schema: a schema-valid body may be refused with the field named
+    # (422 INVALID_INPUT, a declared status whose body the schema still checks)
+    beyond_schema = [schemathesis.checks.positive_data_acceptance] if case.path == "/route/plan" else []
+    case.call_and_validate(headers=auth("alice"), excluded_checks=beyond_schema)
 
 
 @schema.parametrize()

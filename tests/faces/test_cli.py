@@ -122,3 +122,18 @@ def test_plan_accepts_stops_as_plain_strings(tmp_path, env):
     proc = run(["plan", "--request", write(tmp_path, {**GOOD, "stops": ["豫园", "新天地"]})], env)
     assert proc.returncode == 0, proc.stderr
     assert len(json.loads(proc.stdout)["resolved_stops"]) == 2
+
+
+def test_plan_puts_the_own_order_beside_the_best(tmp_path, env):
+    # issue 32: the same option as the request's own_order, from a flag; the facts in the JSON
+    proc = run(["plan", "--request", write(tmp_path, GOOD), "--own-order", "2,0,1"], env)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    own, diff = out["own_route"], out["own_difference"]
+    assert own["chosen_by"] == "person" and own["stop_order"] == [2, 0, 1]
+    assert [p["id"] for p in own["points"]] == ["origin", "stops.2", "stops.0", "stops.1", "destination"]
+    assert diff["delta_distance_m"] == own["total_distance_m"] - out["best_route"]["total_distance_m"]
+    kept = json.loads(run(["plan", "--request", write(tmp_path, GOOD), "--keep-order"], env).stdout)
+    assert kept["own_route"]["stop_order"] == [0, 1, 2]
+    bad = run(["plan", "--request", write(tmp_path, GOOD), "--own-order", "2,zero,1"], env)
+    assert bad.returncode == 2 and json.loads(bad.stderr)["error"]["field"] == "own_order"

@@ -1,0 +1,55 @@
+"""POST /route/plan: the route planner through the API, with the person's own order beside the best (issue 32,
+X8): the same facts as the core's result, in JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.conftest import auth
+
+STOPS = ["外滩", "东方明珠", "豫园", "新天地"]
+
+
+def _body(**kw: Any) -> dict[str, Any]:
+    return {
+        "origin_mode": "fixed",
+        "origin_address": "静安寺",
+        "destination_address": "上海博物馆",
+        "stops": STOPS,
+        "need_deep_link": False,
+        **kw,
+    }
+
+
+def test_the_own_order_comes_back_beside_the_best(client):
+    best = client.post("/route/plan", json=_body(), headers=auth("alice"))
+    assert best.status_code == 200, best.text
+    assert best.json()["own_route"] is None and best.json()["own_difference"] is None
+    best_order = best.json()["best_route"]["stop_order"]
+    mine = list(reversed(best_order))
+    answer = client.post("/route/plan", json=_body(own_order=mine), headers=auth("alice"))
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    own, diff, top = body["own_route"], body["own_difference"], body["best_route"]
+    assert own["chosen_by"] == "person" and own["stop_order"] == mine and diff["own_order"] == mine
+    assert own["total_distance_m"] == sum(leg["distance_m"] for leg in own["legs"])
+    assert diff["delta_distance_m"] == own["total_distance_m"] - top["total_distance_m"]
+    assert diff["delta_duration_s"] == own["total_duration_s"] - top["total_duration_s"]
+    assert sum(leg["delta_distance_m"] for leg in diff["legs"]) == diff["delta_distance_m"]
+    assert sum(leg["delta_duration_s"] for leg in diff["legs"]) == diff["delta_duration_s"]
+    assert diff["delta_distance_m"] >= 0  # the best for shortest distance is never longer than another order
+    # the estimate is named as one, per leg and overall
+    assert diff["straight_line_estimate"] is True and all(leg["straight_line_estimate"] for leg in own["legs"])
+    # the best order asked as one's own differs by nothing
+    same = client.post("/route/plan", json=_body(own_order=best_order), headers=auth("alice")).json()
+    assert same["own_difference"]["same_as_best"] is True
+    assert (same["own_difference"]["delta_distance_m"], same["own_difference"]["delta_duration_s"]) == (0, 0)
+
+
+def test_keep_order_and_a_refused_own_order(client):
+    kept = client.post("/route/plan", json=_body(keep_order=True), headers=auth("alice")).json()
+    assert kept["own_route"]["stop_order"] == [0, 1, 2, 3]
+    bad = client.post("/route/plan", json=_body(own_order=[0, 1, 1, 2]), headers=auth("alice"))
+    assert bad.status_code == 422
+    error = bad.json()["error"]
+    assert error["field"] == "own_order" and "stop index 1 more than once" in error["message"]
