@@ -365,8 +365,7 @@ PLACE_NAME_PX = 240  # "上海博物馆(人民广场馆)", "Shanghai Museum (Peo
 PRIORITY_PX = 120  # "Nice to have" and the select's arrow
 
 
-def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> None:
-    """Search box + the editable place table (include, priority, visit minutes, fixed day)."""
+def _render_place_search(lang: Lang) -> None:
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
     c1.text_input(
         t("itinerary.places.search", lang),
@@ -381,6 +380,11 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> Non
         on_change=refresh_view,
         persist_state="session",
     )
+
+
+def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> None:
+    """Search box + the editable place table (include, priority, visit minutes, fixed day)."""
+    _render_place_search(lang)
     if VIEW not in st.session_state:
         refresh_view()
     ids = [pid for pid in st.session_state[VIEW] if pid in catalog_index(catalog)]
