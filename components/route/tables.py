@@ -29,7 +29,7 @@ from core.app.regions import district_name
 from core.app.route import source_words, stops_words
 from core.i18n import Lang, t
 from core.models.route import CandidateRoute, Notice, RoutePlanResult
-from core.words.route import strategies_sentence
+from core.words.route import found_by_words, strategies_sentence
 
 if TYPE_CHECKING:
     from streamlit.elements.lib.column_types import ColumnConfig
@@ -257,7 +257,7 @@ def resolved_points_frame(result: RoutePlanResult, *, lang: Lang = "en") -> pd.D
                 "resolved as": name.shown,
                 "other name": name.other,
                 "district": district_name(result.region, p.district, lang),
-                "found by": source_words(p.source, lang),
+                "found by": found_by_words(p, lang),
                 "lon": round(p.lon, 6),
                 "lat": round(p.lat, 6),
                 "source": p.source,
