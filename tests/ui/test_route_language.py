@@ -70,7 +70,7 @@ def main_text(at) -> str:
     """The page's words outside the collapsed details (the details may quote the core's English)."""
     hidden = set()
     for expander in at.expander:
-        if expander.label in ("Details", "详情"):
+        if expander.label in ("Details", "详情", "Raw data (for debugging)", "原始数据(调试用)"):
             hidden |= {e.value for e in [*expander.markdown, *expander.caption]}
     shown = [e.value for e in [*at.title, *at.subheader, *at.markdown, *at.caption, *at.warning, *at.info]]
     return "\n".join(str(v) for v in shown if v not in hidden)
