@@ -152,9 +152,10 @@ def _run(
 
 
 def _details(n: int, resp: AgentResponse) -> None:
-    """Route, confidence, status, latency, cost, the decision log and the raw rows: for analysts, collapsed."""
+    """Route, confidence, status, latency, cost, the decision log and the raw rows: raw data for analysts,
+    collapsed under "raw data (for debugging)"; the answer above says them in words."""
     route, o, result = resp.route, resp.observability, resp.result
-    with st.expander(t("common.details", lang), expanded=False, key=f"agent_details_{n}"):
+    with st.expander(t("common.debug", lang), expanded=False, key=f"agent_details_{n}", icon=":material/bug_report:"):
         c1, c2, c3 = st.columns(3)
         c1.metric(t("agent.console.route", lang), route.route)
         c2.metric(t("agent.console.confidence", lang), f"{route.confidence:.2f}")

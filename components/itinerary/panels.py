@@ -233,10 +233,11 @@ def render_dropped(result: ItineraryResult, names: Names, lang: Lang) -> None:
 
 
 def render_details(result: ItineraryResult, unknown_warnings: list[str], lang: Lang) -> None:
-    """One collapsed section with what analysts read: codes, formulas, ids, the solver, the decision log."""
+    """One collapsed "raw data (for debugging)" section with what analysts read: codes, formulas, ids, the solver,
+    the decision log. The page says what they mean in words above it."""
     p = result.policy
     r = result.robustness
-    with st.expander(t("common.details", lang), expanded=False, key="it_details"):
+    with st.expander(t("common.debug", lang), expanded=False, key="it_details", icon=":material/bug_report:"):
         st.caption(
             f"status={result.status} · error_code={result.error_code or '-'} · variant={result.variant} · "
             f"solved in {result.seconds:.2f} s · matrix_source={result.matrix_source} · mode={result.mode} · "

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from components.debug_view import render_raw
 from components.route.numbering import stop_numbers
 from components.route_words import (
     ROLE_LABELS,
@@ -29,7 +30,7 @@ from core.app.regions import district_name
 from core.app.route import source_words, stops_words
 from core.i18n import Lang, t
 from core.models.route import CandidateRoute, Notice, RoutePlanResult
-from core.words.route import strategies_sentence
+from core.words.route import found_by_words, strategies_sentence
 
 if TYPE_CHECKING:
     from streamlit.elements.lib.column_types import ColumnConfig
@@ -257,7 +258,7 @@ def resolved_points_frame(result: RoutePlanResult, *, lang: Lang = "en") -> pd.D
                 "resolved as": name.shown,
                 "other name": name.other,
                 "district": district_name(result.region, p.district, lang),
-                "found by": source_words(p.source, lang),
+                "found by": found_by_words(p, lang),
                 "lon": round(p.lon, 6),
                 "lat": round(p.lat, 6),
                 "source": p.source,
@@ -414,11 +415,12 @@ def render_best_route_card(result: RoutePlanResult, *, lang: Lang) -> None:
         )
         with st.expander(t("common.details", lang), expanded=False, key="best_route_details"):
             render_best_route_details(result, lang=lang)
+    render_raw(raw_lines(result), key="best_route_raw", lang=lang)
 
 
 def render_best_route_details(result: RoutePlanResult, *, lang: Lang) -> None:
-    """For analysts: how the order was searched and what the figures are, in words; in English also the core's
-    own sentences and the codes (the API's vocabulary). The Chinese page shows no English sentence and no code."""
+    """For analysts, in words in either language: how the order was searched and what the figures are. The codes
+    and the core's own sentences are in the raw expander (``raw_lines``)."""
     import streamlit as st
 
     from components.frame import provider_label
@@ -438,23 +440,15 @@ def render_best_route_details(result: RoutePlanResult, *, lang: Lang) -> None:
             geometry=t(geometry, lang),
         )
     )
-    if lang != "en":
-        return
-    best = result.best_route
-    if best.ranking_reason:
-        st.caption(t("route.details.reason", lang, reason=best.ranking_reason))
-    st.caption(t("route.details.summary", lang, summary=result.summary))
-    st.caption(
-        t(
-            "route.details.codes",
-            lang,
-            strategy=result.route_strategy,
-            transport=result.transport_mode,
-            provider=result.provider,
-            source=result.metric_source,
-            geometry=result.geometry_source or "—",
-        )
+
+
+def raw_lines(result: RoutePlanResult) -> list[str]:
+    """The result's raw form for debugging: its codes and the core's own (English) reasoning and summary."""
+    codes = (
+        f"route_strategy={result.route_strategy} transport_mode={result.transport_mode} provider={result.provider} "
+        f"metric_source={result.metric_source} geometry_source={result.geometry_source or '-'}"
     )
+    return [codes, result.best_route.ranking_reason or "", result.summary]
 
 
 def warned_notices(result: RoutePlanResult, lang: Lang) -> list[Notice]:
@@ -466,20 +460,16 @@ def warned_notices(result: RoutePlanResult, lang: Lang) -> list[Notice]:
 
 def render_warnings(result: RoutePlanResult, *, lang: Lang) -> None:
     """The plan's notices in words, by code (an information icon on those that only inform); the codes and the
-    core's own notes stay in a collapsed "Details"."""
+    core's own notes are in a collapsed raw-data expander below them."""
     import streamlit as st
 
     names = notice_names(result, lang)
     for notice in warned_notices(result, lang):
         text, _ = notice_words(notice, lang, names)
         st.warning(text, icon=":material/info:" if notice.severity == "info" else ":material/warning:")
-    # the codes and the core's notes are English: the English page's details only (a code this build cannot word
-    # stays listed in both, as its sentence is general)
-    details = [n for n in result.notices if not route_app.notice_known(n) or (lang == "en" and n.detail)]
-    if details:
-        with st.expander(t("common.details", lang), expanded=False, key="route_warnings_details"):
-            for notice in details:
-                st.caption(f"{notice.code} · {notice.detail}" if notice.detail else notice.code)
+    # each notice's code and the core's (English) note: raw data, for debugging
+    raw = [f"{n.code}: {n.detail}" if n.detail else n.code for n in result.notices]
+    render_raw(raw, key="route_warnings_raw", lang=lang)
 
 
 _EXPORTS_CACHE = "route_exports_cache"

@@ -283,19 +283,23 @@ class RouteExports:
 def exports(
     result: RoutePlanResult, *, on: date, destination_name: str | None = None, lang: Lang = "en"
 ) -> RouteExports:
-    """The result's downloads for the day ``on``: the JSON (the whole result, Chinese readable; it round-trips through
-    ``RoutePlanResult.model_validate_json``), the HTML page (``export_html`` in ``lang``) and the best route's legs
+    """The result's downloads for the day ``on``, worded in ``lang`` with its places named as the region pack names
+    them in ``lang``: the JSON (the whole result, Chinese readable, its warnings and summary in ``lang``; it
+    round-trips through ``RoutePlanResult.model_validate_json``), the HTML page (``export_html`` in ``lang``) and the best route's legs
     as CSV (UTF-8 with a byte order mark: Excel reads the Chinese names right). Each is made only when asked for:
     the HTML page draws a QR code per link, and the three are seldom all wanted."""
     from core.words.route_export import export_stem, legs_to_csv_bytes, result_to_json
 
     stem = export_stem(result, on=on, destination_name=destination_name)
+    pack = _result_pack(result, get_settings().data_dir)
     return RouteExports(
         stem=stem,
         files=(
-            ExportFile("json", f"{stem}.json", "application/json", partial(result_to_json, result)),
+            ExportFile(
+                "json", f"{stem}.json", "application/json", partial(result_to_json, result, lang=lang, pack=pack)
+            ),
             ExportFile("html", f"{stem}.html", "text/html", partial(export_html, result, lang=lang)),
-            ExportFile("csv", f"{stem}-legs.csv", "text/csv", partial(legs_to_csv_bytes, result, lang=lang)),
+            ExportFile("csv", f"{stem}-legs.csv", "text/csv", partial(legs_to_csv_bytes, result, lang=lang, pack=pack)),
         ),
     )
 

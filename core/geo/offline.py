@@ -195,13 +195,15 @@ class OfflineProvider:
         )
 
     # -- protocol ------------------------------------------------------------------------------
-    def _hits(self, index: dict[str, list[tuple[int, str]]], keys: list[str]) -> list[Place]:
+    def _hits(self, index: dict[str, list[tuple[int, str]]], keys: list[str], *, how: str = "") -> list[Place]:
+        """The places ``index`` holds under the first of ``keys`` that it has; ``matched_on`` is the field that
+        matched, with ``how`` (``_form``: written another way, ``_part``: a part of it) after it."""
         for key in dict.fromkeys(k for k in keys if k):
             hits = index.get(key)
             if hits:
                 seen: dict[int, str] = {}
                 for idx, field in hits:
-                    seen.setdefault(idx, field)
+                    seen.setdefault(idx, field + how)
                 # the place itself first: the more important (a packs' importance; 0 in curated packs: order kept)
                 order = sorted(seen, key=lambda i: -self._places[i].importance)
                 return [self._to_place(self._places[i], level="exact", score=100.0, matched_on=seen[i]) for i in order]
@@ -244,16 +246,16 @@ class OfflineProvider:
             parent = self._named_after(found, address)
             return [parent, *found] if parent else found
         forms = [canonical(k) for k in plain] + [canonical(base_name(address))]
-        found = self._hits(self._index.canon, forms)
+        found = self._hits(self._index.canon, forms, how="_form")
         if found:
             return found
-        found = self._hits(self._index.base, forms)
+        found = self._hits(self._index.base, forms, how="_part")
         if found:  # a branch's plain name ("来福士广场"): every other place whose name holds it is an answer too
             key = next(k for k in forms if k in self._index.base)
             owners = {p.poi_id for p in found}
             siblings = dict.fromkeys(idx for form, hits in self._index.canon.items() if key in form for idx, _ in hits)
             found += [
-                self._to_place(self._places[i], level="exact", score=100.0, matched_on="name")
+                self._to_place(self._places[i], level="exact", score=100.0, matched_on="name_part")
                 for i in siblings
                 if self._places[i].id not in owners
             ]

@@ -233,6 +233,11 @@ class ResolvedPoint(BaseModel):
     provider: str | None = None
     match_score: float | None = Field(default=None, description="0-100 similarity of the chosen match, if fuzzy")
     index: int | None = Field(default=None, description="Position of a stop in the request's stop list")
+    matched_on: str | None = Field(
+        default=None,
+        description="What of the place the text matched, when the map data says: name, name_en, alias, address, "
+        "each with _form (written another way) or _part (a part of it) when not exactly",
+    )
 
     @property
     def label(self) -> str:

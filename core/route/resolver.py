@@ -169,6 +169,7 @@ def _point(
         provider=provider,
         match_score=None if score is None else round(score, 1),
         index=index,
+        matched_on=place.matched_on if source == "geo" else None,
     )
 
 

@@ -10,7 +10,7 @@ from typing import Literal
 from core import i18n
 from core.i18n import Lang, join_words, t
 from core.models.region import RegionPack
-from core.models.route import CandidateRoute, OptimizerInfo, ResolvedPoint, RoutePlanResult
+from core.models.route import LIVE_ORIGIN, CandidateRoute, OptimizerInfo, PlaceNames, ResolvedPoint, RoutePlanResult
 from core.route.notices import core_names
 from core.route.notices import words as notice_words
 from core.route.stage_types import PlanStage
@@ -42,6 +42,8 @@ TRANSPORT_KEYS = {
     "walking": "route.transport.walking",
     "cycling": "route.transport.cycling",
 }
+#: how the AMap links were made (RouteLinks.mode_used)
+LINK_MODE_KEYS = {"personal_map": "route.deep_link.personal_map", "route_plan": "route.deep_link.route_plan"}
 
 
 def provider_key(kind: Literal["provider", "provider.short", "places", "travel"], name: str) -> str:
@@ -81,6 +83,31 @@ def provider_words(name: str | None, lang: Lang, *, short: bool = False) -> str:
 def word(table: dict[str, str], code: str | None, lang: Lang) -> str:
     """A code's words in ``lang`` from ``table`` (a code the table lacks stays as it is)."""
     return t(table[code], lang) if code in table else str(code or "")
+
+
+#: what an exact look-up matched (ResolvedPoint.matched_on): said instead of the general "exact address match"
+MATCH_KEYS = {
+    "name": "route.found.match.name",
+    "name_en": "route.found.match.name",
+    "alias": "route.found.match.alias",
+    "address": "route.found.match.address",
+    "name_form": "route.found.match.form",
+    "name_en_form": "route.found.match.form",
+    "alias_form": "route.found.match.form",
+    "address_form": "route.found.match.address_form",
+    "name_part": "route.found.match.part",
+    "name_en_part": "route.found.match.part",
+    "alias_part": "route.found.match.part",
+    "address_part": "route.found.match.address_part",
+}
+
+
+def found_by_words(point: ResolvedPoint, lang: Lang) -> str:
+    """How a point was found, in ``lang``: what the look-up really matched where the map data says (its name, one
+    of its other names, its address, written another way or in part), else the source's words."""
+    if point.source == "geo" and point.matched_on in MATCH_KEYS:
+        return t(MATCH_KEYS[point.matched_on], lang)
+    return source_words(point.source, lang)
 
 
 def source_words(code: str | None, lang: Lang) -> str:
@@ -253,12 +280,24 @@ def region_names(pack: RegionPack | None, lang: Lang) -> dict[str, str]:
 
 
 def notice_lines(result: RoutePlanResult, *, lang: Lang = "en", pack: RegionPack | None) -> list[str]:
-    """The result's warnings in ``lang``: its notices worded from their codes and facts; in English, or when the
-    result carries no notice for every warning (a result from an older build), its own sentences."""
-    if lang == "en" or len(result.notices) != len(result.warnings):
+    """The result's warnings in ``lang``: its notices worded from their codes and facts, its places named in
+    ``lang`` (``reader_names``); only a result that carries no notice for every warning (from an older build) keeps
+    its own sentences."""
+    if len(result.notices) != len(result.warnings):
         return list(result.warnings)
-    names = core_names(result, region_names(pack, lang))
+    names = reader_names(result, lang, pack)
     return [notice_words(item, lang, names=names) for item in result.notices]
+
+
+def reader_names(result: RoutePlanResult, lang: Lang, pack: RegionPack | None) -> PlaceNames:
+    """How a reader of ``lang`` names the result's places: a pack place by its name in ``lang`` (else its local
+    name), anything else as typed or as the map data gave it; the region by its display name."""
+    core = core_names(result, region_names(pack, lang))
+    points = [p for p in (result.resolved_origin, *result.resolved_stops, result.resolved_destination) if p]
+    route = dict(core.route) | {p.id: place_name(p, pack, lang) for p in points}
+    route[LIVE_ORIGIN] = t("route.export.live_name", lang)
+    found = dict(core.found) | {p.id: found_place_name(p, pack, lang) for p in points}
+    return PlaceNames(route=route, found=found, regions=core.regions, places=core.places)
 
 
 def stops_words(n: int, lang: Lang) -> str:
@@ -267,8 +306,8 @@ def stops_words(n: int, lang: Lang) -> str:
 
 
 def summary_line(result: RoutePlanResult, *, lang: Lang = "en") -> str:
-    """The result's summary in ``lang`` (English keeps the planner's own, fuller sentence)."""
-    if lang == "en" or not result.success:
+    """The result's summary in ``lang``, worded from its figures (a failed plan keeps the planner's sentence)."""
+    if not result.success:
         return result.summary
     best = result.best_route
     return t(
@@ -300,12 +339,33 @@ def report_title(result: RoutePlanResult, lang: Lang, *, pack: RegionPack | None
 
 
 def _title_name(point: ResolvedPoint | None, pack: RegionPack | None, lang: Lang) -> str:
-    if point is None:
-        return t("route.export.live_name", lang)
-    place = pack.place_by_id(point.poi_id) if pack is not None and point.poi_id else None
-    if place is not None:
-        return (place.name_en or place.name_zh) if lang == "en" else (place.name_zh or place.name_en)
-    return point.label
+    return t("route.export.live_name", lang) if point is None else place_name(point, pack, lang)
+
+
+def _pack_name(place_id: str | None, pack: RegionPack | None, lang: Lang) -> str | None:
+    """A pack place's name in ``lang``, else its local name (None: not a place of ``pack``)."""
+    place = pack.place_by_id(place_id) if pack is not None and place_id else None
+    if place is None:
+        return None
+    return (place.name_en or place.name_zh) if lang == "en" else (place.name_zh or place.name_en)
+
+
+def place_name(point: ResolvedPoint, pack: RegionPack | None, lang: Lang) -> str:
+    """A point as named along a route in ``lang``: the pack's name of a pack place (its local name where the pack
+    has none in ``lang``), else the name typed."""
+    return _pack_name(point.poi_id, pack, lang) or point.label
+
+
+def found_place_name(point: ResolvedPoint, pack: RegionPack | None, lang: Lang) -> str:
+    """The place a point was found as, in ``lang``: the pack's name, else the name the map data gave."""
+    return _pack_name(point.poi_id, pack, lang) or point.resolved_name
+
+
+def candidate_names(
+    result: RoutePlanResult, candidate: CandidateRoute | None, lang: Lang, pack: RegionPack | None
+) -> list[str]:
+    """The names along a candidate (the best by default) in visiting order, in ``lang``."""
+    return [_title_name(point, pack, lang) for _, point in result.visiting(candidate)]
 
 
 def district_words(pack: RegionPack | None, district: str | None, lang: Lang) -> str:

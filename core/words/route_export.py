@@ -5,7 +5,7 @@ The HTML page is a presentation layer only (docs/ARCHITECTURE.md, "Route planner
 ``data:`` images, no scripts) and escapes every piece of text that came from a user or a provider.
 Output is deterministic (no timestamps). It is worded in the reader's language (``lang``, zh or en): headings,
 table headers, the summary and the notices, which are worded from their codes and facts (core/route/notices.py);
-English keeps the result's own sentences (its ``summary`` and ``warnings``).
+places are named in the reader's language where the region pack has the name, else by their local name.
 """
 
 from __future__ import annotations
@@ -21,17 +21,22 @@ from datetime import date
 from core.i18n import Lang, has_cjk, join_words, t
 from core.models.common import strip_invisible
 from core.models.region import RegionPack
-from core.models.route import ResolvedPoint, RoutePlanResult
+from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
 from core.route.links import qr_svg_data_uri
 from core.words.route import (
     DEFAULT_TASK_NAME,
+    LINK_MODE_KEYS,
     ROLE_KEYS,
     SOURCE_KEYS,
     STRATEGY_KEYS,
     TRANSPORT_KEYS,
+    candidate_names,
     delta_words,
     district_words,
+    found_by_words,
+    found_place_name,
     notice_lines,
+    place_name,
     provider_words,
     region_names,
     report_title,
@@ -99,8 +104,16 @@ def export_stem(result: RoutePlanResult, *, on: date, destination_name: str | No
 # JSON and CSV
 
 
-def result_to_json(result: RoutePlanResult, *, indent: int = 2) -> str:
-    """The result as JSON; Chinese stays readable (no ``\\u`` escapes). Round-trips via model_validate_json."""
+def result_to_json(
+    result: RoutePlanResult, *, indent: int = 2, lang: Lang | None = None, pack: RegionPack | None = None
+) -> str:
+    """The result as JSON; Chinese stays readable (no ``\\u`` escapes). Round-trips via model_validate_json.
+    With ``lang``, its ``warnings`` and ``summary`` are the reader's sentences in that language (places named as
+    ``pack`` names them); the codes and facts stay in ``notices``."""
+    if lang is not None:
+        result = result.model_copy(
+            update={"warnings": notice_lines(result, lang=lang, pack=pack), "summary": summary_line(result, lang=lang)}
+        )
     return result.model_dump_json(indent=indent)
 
 
@@ -115,11 +128,23 @@ def _csv_text(value: str) -> str:
     return "'" + value if value.startswith(_CSV_FORMULA_PREFIXES) else value
 
 
-def legs_to_csv(result: RoutePlanResult, *, lang: Lang = "en") -> str:
+def _leg_names(
+    result: RoutePlanResult, candidate: CandidateRoute, lang: Lang, pack: RegionPack | None
+) -> list[tuple[str, str]]:
+    """Each leg's (from, to) in ``lang`` (legs[i] joins points[i] and points[i + 1]); the legs' own labels when a
+    candidate's points do not match its legs (an older result)."""
+    names = candidate_names(result, candidate, lang, pack)
+    if len(names) != len(candidate.legs) + 1:
+        return [(leg.from_label, leg.to_label) for leg in candidate.legs]
+    return list(zip(names, names[1:]))
+
+
+def legs_to_csv(result: RoutePlanResult, *, lang: Lang = "en", pack: RegionPack | None = None) -> str:
     """One row per leg of every candidate (in candidate order), with a header row.
 
     ``is_best`` marks the legs of the best route; ``straight_line_estimate`` and ``figures`` (its source in words
-    in ``lang``) say whether the leg's minutes and metres are a straight-line estimate. Free-text labels that would start a spreadsheet
+    in ``lang``) say whether the leg's minutes and metres are a straight-line estimate. Places are named in ``lang``
+    (``pack``'s names, else as typed). Free-text labels that would start a spreadsheet
     formula get a leading apostrophe. Encode as ``utf-8-sig`` when Excel must detect UTF-8.
     """
     out = io.StringIO()
@@ -128,14 +153,16 @@ def legs_to_csv(result: RoutePlanResult, *, lang: Lang = "en") -> str:
     best = _best_index(result)
     for i, candidate in enumerate(result.candidates):
         rank = candidate.rank if candidate.rank is not None else i + 1
-        for n, leg in enumerate(candidate.legs, start=1):
+        for n, (leg, (from_name, to_name)) in enumerate(
+            zip(candidate.legs, _leg_names(result, candidate, lang, pack)), start=1
+        ):
             writer.writerow(
                 [
                     rank,
                     "true" if i == best else "false",
                     n,
-                    _csv_text(leg.from_label),
-                    _csv_text(leg.to_label),
+                    _csv_text(from_name),
+                    _csv_text(to_name),
                     leg.origin_location,
                     leg.destination_location,
                     leg.distance_m,
@@ -148,9 +175,9 @@ def legs_to_csv(result: RoutePlanResult, *, lang: Lang = "en") -> str:
     return out.getvalue()
 
 
-def legs_to_csv_bytes(result: RoutePlanResult, *, lang: Lang = "en") -> bytes:
+def legs_to_csv_bytes(result: RoutePlanResult, *, lang: Lang = "en", pack: RegionPack | None = None) -> bytes:
     """``legs_to_csv`` as UTF-8 with a byte order mark, so Excel reads the Chinese names right."""
-    return legs_to_csv(result, lang=lang).encode("utf-8-sig")
+    return legs_to_csv(result, lang=lang, pack=pack).encode("utf-8-sig")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -296,9 +323,10 @@ def _section_points(result: RoutePlanResult, lang: Lang, pack: RegionPack | None
         )
         rows.append(
             "<tr>"
-            f"<td>{_e(mark)}</td><td>{_e(word(ROLE_KEYS, p.role, lang))}</td><td>{_e(_input_text(p))}</td><td>{_e(p.resolved_name)}</td>"
+            f"<td>{_e(mark)}</td><td>{_e(word(ROLE_KEYS, p.role, lang))}</td><td>{_e(_input_text(p))}</td>"
+            f"<td>{_e(found_place_name(p, pack, lang))}</td>"
             f'<td>{_e(district)}</td><td class="num">{_e(f"{p.lon:.6f}, {p.lat:.6f}")}</td>'
-            f"<td>{_e(p.poi_id or '—')}</td><td>{_e(source_words(p.source, lang))}"
+            f"<td>{_e(p.poi_id or '—')}</td><td>{_e(found_by_words(p, lang))}"
             f"{_e(' · ' + provider_words(p.provider, lang) if p.provider else '')}</td>"
             f"<td>{_e(note)}</td>"
             "</tr>"
@@ -322,16 +350,13 @@ def _section_points(result: RoutePlanResult, lang: Lang, pack: RegionPack | None
 
 
 def _candidate_reason(result: RoutePlanResult, index: int, d_km: float, d_min: float, lang: Lang) -> str:
-    """The reason column: the core's sentence in English; in another language why the best won, and for the
-    others how they differ from it."""
-    if lang == "en":
-        return result.candidates[index].ranking_reason or ""
+    """The reason column in ``lang``: why the best won, and for the others how they differ from it."""
     if index == _best_index(result):
         return why_words(result, lang)
     return join_words((delta_words(-d_km, "km", lang), delta_words(-d_min, "min", lang)), lang)
 
 
-def _section_candidates(result: RoutePlanResult, lang: Lang) -> str:
+def _section_candidates(result: RoutePlanResult, lang: Lang, pack: RegionPack | None) -> str:
     best = _best_index(result)
     best_route = result.best_route
     rows = []
@@ -343,7 +368,7 @@ def _section_candidates(result: RoutePlanResult, lang: Lang) -> str:
         rows.append(
             f"<tr{cls}>"
             f'<td class="num">{_e(rank)}{" ★" if i == best else ""}</td>'
-            f"<td>{_e(' → '.join(c.full_order_labels))}</td>"
+            f"<td>{_e(' → '.join(candidate_names(result, c, lang, pack)))}</td>"
             f'<td class="num">{_e(_km(c.total_distance_m))}</td>'
             f'<td class="num">{_e(_min(c.total_duration_s))}</td>'
             f'<td class="num">{_e(_signed(d_km, ".2f"))}</td>'
@@ -360,18 +385,18 @@ def _section_candidates(result: RoutePlanResult, lang: Lang) -> str:
     )
 
 
-def _section_best(result: RoutePlanResult, lang: Lang) -> str:
+def _section_best(result: RoutePlanResult, lang: Lang, pack: RegionPack | None) -> str:
     b = result.best_route
     legs = "".join(
-        f"<li>{_e(leg.from_label)} → {_e(leg.to_label)}: {_e(_km(leg.distance_m))} km, "
-        f'{_e(_min(leg.duration_s))} min <span class="src">({_e(source_words(leg.source, lang))})</span></li>'
-        for leg in b.legs
+        f"<li>{_e(t('route.export.leg', lang, start=start, end=end, km=_km(leg.distance_m), minutes=_min(leg.duration_s)))}"
+        f' <span class="src">({_e(source_words(leg.source, lang))})</span></li>'
+        for leg, (start, end) in zip(b.legs, _leg_names(result, b, lang, pack))
     )
-    why = b.ranking_reason if lang == "en" else why_words(result, lang)
+    why = why_words(result, lang)
     reason = f"<p>{_e(why)}</p>" if why else ""
     return (
         f'<section id="best">{_h2("route.export.heading.best", lang)}'
-        f"<p><strong>{_e(' → '.join(b.full_order_labels))}</strong></p>"
+        f"<p><strong>{_e(' → '.join(candidate_names(result, b, lang, pack)))}</strong></p>"
         f"<p>{_e(t('route.export.total', lang, km=_km(b.total_distance_m), minutes=_min(b.total_duration_s)))} "
         f'<span class="src">({_e(word(STRATEGY_KEYS, result.route_strategy, lang))}, '
         f"{_e(word(TRANSPORT_KEYS, result.transport_mode, lang))})</span></p>"
@@ -417,8 +442,8 @@ def _section_links(result: RoutePlanResult, lang: Lang) -> str:
 
     parts = [
         f'<section id="links">{_h2("route.export.heading.links", lang)}',
-        f'<p class="src">{_e(t("route.export.links_mode", lang, mode=links.mode_used or "—"))} · '
-        f"{_e(links.coordinate_system)} · {_e(t('route.links.note', lang))}</p>",
+        f'<p class="src">{_e(t("route.export.links_mode", lang, mode=word(LINK_MODE_KEYS, links.mode_used, lang) or "—"))}'
+        f" · {_e(t('route.links.note', lang))}</p>",
     ]
     none = f'<p class="muted">{_e(t("route.export.no_usable_links", lang))}</p>'
     parts.append(f'<div class="links">{"".join(buttons)}</div>' if buttons else none)
@@ -445,22 +470,24 @@ def _finite(lon: float, lat: float) -> bool:
     return math.isfinite(lon) and math.isfinite(lat)
 
 
-def _section_sketch(result: RoutePlanResult, lang: Lang, *, width: int = 760, height: int = 460, pad: int = 36) -> str:
+def _section_sketch(
+    result: RoutePlanResult, lang: Lang, pack: RegionPack | None, *, width: int = 760, height: int = 460, pad: int = 36
+) -> str:
     """Equirectangular sketch of the points and the best route (no tiles, WGS-84 lon/lat)."""
     # (mark, label, lon, lat)
     marks: list[tuple[str, str, float, float]] = []
     live = result.live_origin
     if result.resolved_origin is not None:
         o = result.resolved_origin
-        marks.append(("S", o.label, o.lon, o.lat))
+        marks.append(("S", place_name(o, pack, lang), o.lon, o.lat))
     elif live is not None:
         marks.append(("S", t("route.export.live_name", lang), live.lon, live.lat))
     order = _stop_visit_numbers(result)
     for n, i in enumerate(order, start=1):
         p = result.resolved_stops[i]
-        marks.append((str(n), p.label, p.lon, p.lat))
+        marks.append((str(n), place_name(p, pack, lang), p.lon, p.lat))
     d = result.resolved_destination
-    marks.append(("D", d.label, d.lon, d.lat))
+    marks.append(("D", place_name(d, pack, lang), d.lon, d.lat))
     marks = [m for m in marks if _finite(m[2], m[3])]
 
     geometry = [
@@ -557,11 +584,11 @@ def result_to_html(result: RoutePlanResult, *, lang: Lang = "en", pack: RegionPa
         [
             _section_header(result, lang, pack),
             _section_points(result, lang, pack),
-            _section_candidates(result, lang),
-            _section_best(result, lang),
+            _section_candidates(result, lang, pack),
+            _section_best(result, lang, pack),
             _section_links(result, lang),
             _section_warnings(result, lang, pack),
-            _section_sketch(result, lang),
+            _section_sketch(result, lang, pack),
         ]
     )
     return (

@@ -194,7 +194,7 @@ def test_csv_has_one_row_per_leg_per_candidate_with_right_totals():
 
 def test_csv_neutralises_spreadsheet_formulas():
     result = make_result()
-    result.candidates[0].legs[0].from_label = '=HYPERLINK("x")'
+    result.resolved_origin.input_name = '=HYPERLINK("x")'  # the start is the first leg's "from"
     rows = list(csv.DictReader(io.StringIO(legs_to_csv(result))))
     assert rows[0]["from"] == '\'=HYPERLINK("x")'
 
@@ -327,7 +327,11 @@ def test_html_deep_link_buttons_and_qr_codes():
     # & in hrefs is escaped as an entity
     assert "sourceApplication=OmniTravelPlanner&amp;" in links
     assert links.count("<img") == 2  # QR codes for the two mobile links
-    assert "GCJ02" in links
+    # the link mode and the coordinate system in words, not as the codes route_plan / GCJ02
+    assert "Mode used: Route plan links" in links and "GCJ-02" in links
+    assert "route_plan" not in links.replace("amapuri://route/plan", "") and "GCJ02" not in links
+    zh_links = _section(export_html(result, lang="zh"), "links")
+    assert "链接方式:路线规划链接" in zh_links and "route_plan" not in zh_links.replace("amapuri://route/plan", "")
 
 
 def test_html_drops_disallowed_link_schemes():

@@ -119,7 +119,10 @@ def test_exports_drop_an_override_a_result_stored_before_the_cleaning_still_carr
     stored = f"{RLO}ffo{PDF} Bund"
     leg = result.candidates[0].legs[0].model_copy(update={"to_label": stored})
     result.candidates[0].legs[0] = leg  # what a result read back from an older file holds
-    result.resolved_stops[0] = result.resolved_stops[0].model_copy(update={"resolved_name": stored})
+    # the exports name a stop by its label (the name typed, here the first leg's "to")
+    result.resolved_stops[0] = result.resolved_stops[0].model_copy(
+        update={"resolved_name": stored, "input_name": stored}
+    )
     rows = list(csv.DictReader(io.StringIO(legs_to_csv(result))))
     assert rows[0]["to"] == "ffo Bund"
     page = export_html(result, lang="en")

@@ -246,7 +246,7 @@ def in_details(at: AppTest) -> set[int]:
     """The ids of every element inside a collapsed Details section (the analysts' part)."""
     hidden: set[int] = set()
     for expander in at.expander:
-        if expander.label in ("Details", "详情"):
+        if expander.label in ("Details", "详情", "Raw data (for debugging)", "原始数据(调试用)"):
             hidden |= {id(e.proto) for e in [*expander.markdown, *expander.caption, *expander.metric]}
             hidden |= {id(e.proto) for e in expander.dataframe}
     return hidden
@@ -283,7 +283,9 @@ def test_the_console_speaks_one_language_with_the_answer_first_and_details_colla
     assert bool(CJK.search(answer)) == (lang == "zh")  # the reply names the stops in the reader's language too
     assert texts.index(answer.replace("\n", "  \n")) < next(i for i, v in enumerate(texts) if v.startswith("#####"))
     # the details: collapsed, and where the route, confidence, status and cost are
-    details = [e for e in page.expander if e.label == ("Details" if lang == "en" else "详情")]
+    from core.i18n import t
+
+    details = [e for e in page.expander if e.label == t("common.debug", lang)]  # the raw data, collapsed
     assert len(details) == 1 and details[0].proto.expanded is False
     inside = {m.label for m in details[0].metric}
     # the cost is money (issue 31): an offline plan is priced, at 0 USD, by the default price tables
@@ -332,7 +334,12 @@ def test_an_earlier_turn_keeps_its_table_and_map_after_another_message(page_in, 
     tables = timeline_tables(page)
     assert len(tables) == 1 and tables[0].value.equals(first)  # the first turn's plan, still drawn
     assert len(page.get("component_instance")) == 1  # and its map
-    assert len([e for e in page.expander if e.label in ("Details", "详情")]) == 2  # one per turn
+    assert (
+        len(
+            [e for e in page.expander if e.label in ("Details", "详情", "Raw data (for debugging)", "原始数据(调试用)")]
+        )
+        == 2
+    )  # one per turn
     # the confirmation button says what it does, in the page's language only
     assert page.button(key="agent_confirm").label == ("Confirm booking" if lang == "en" else "确认预订")
     ask(page, PLAN[lang])

@@ -118,7 +118,7 @@ def main_view(at) -> list[tuple[str, str]]:
     def walk(node) -> None:
         kind = getattr(node, "type", "")
         if kind == "expander":
-            if node.label in ("Details", "详情") or _foreign(node):
+            if node.label in ("Details", "详情", "Raw data (for debugging)", "原始数据(调试用)") or _foreign(node):
                 return
             found.append(("expander", node.label))
         if _foreign(node):
@@ -226,7 +226,7 @@ def test_lang_en_renders_the_itinerary_page_in_english_only(leaflet_static):
     spec = json.dumps(json.loads(chart.proto.spec), ensure_ascii=False)
     assert "Day 1 · " in spec and "local time" in spec and not CJK.search(spec)
     # the Details keep the codes for analysts
-    [details] = [e for e in at.expander if e.label == "Details"]
+    [details] = [e for e in at.expander if e.label == "Raw data (for debugging)"]
     assert "LOW_PRIORITY_TRADEOFF" in set(details.dataframe[0].value["reason code"])
 
 

@@ -114,7 +114,7 @@ def text_of(at) -> str:
 
 
 def details_text(at) -> str:
-    [details] = [e for e in at.expander if e.label == "Details"]
+    [details] = [e for e in at.expander if e.label == "Raw data (for debugging)"]
     return "\n".join(str(e.value) for e in [*details.markdown, *details.caption])
 
 

@@ -90,14 +90,18 @@ def test_scenario_plans_and_renders(planner_app, scenario):
     assert list(table.loc[table["best"] == "★", "order"]) == [best_text]  # marked, and no other row
     assert (table["best"] != "").sum() == 1
 
-    # Best-route card: the order, why it won and the summary in words; the core's own reasoning in the details.
+    # Best-route card: the order, why it won and the summary in words; the core's own reasoning in the raw data.
     text = all_text(at)
     assert best_text in text
     km = f"{best.total_distance_m / 1000:.1f} km"
     assert "**Summary:** " in text and km in text
     assert "**Why:** " in text
-    assert best.ranking_reason and f"The planner's reasoning: {best.ranking_reason}" in text
     assert [e.label for e in at.expander if e.key == "best_route_details"] == ["Details"]
+    [raw] = [e for e in at.expander if e.key == "best_route_raw"]
+    assert best.ranking_reason and best.ranking_reason in [line for c in raw.code for line in str(c.value).splitlines()]
+    assert not [
+        c for e in at.expander if e.key == "best_route_details" for c in e.caption if best.ranking_reason in c.value
+    ]
 
     # Map: local Leaflet only, one numbered marker per point, the best route drawn.
     script = route_map_page(at)

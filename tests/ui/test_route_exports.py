@@ -111,4 +111,7 @@ def test_every_download_is_made_on_press_and_is_the_plans(served):
     for key in ("dl_json", "dl_html", "dl_csv"):
         assert buttons[key].proto.deferred_file_id and not buttons[key].proto.url, key
     data, _ = downloads(at, served)["dl_json"]
-    assert RoutePlanResult.model_validate_json(data) == result
+    back = RoutePlanResult.model_validate_json(data)
+    # the plan itself; its warnings and summary are the page's sentences (places named as the page names them)
+    assert back.model_copy(update={"warnings": result.warnings, "summary": result.summary}) == result
+    assert len(back.warnings) == len(result.notices) and back.summary != result.summary

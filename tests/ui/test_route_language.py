@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from core.i18n import t
 from core.packs.loader import load_region
 from core.route.scenarios import list_scenarios
 from tests.conftest import APP, PLANNER_PAGE
@@ -69,7 +70,7 @@ def main_text(at) -> str:
     """The page's words outside the collapsed details (the details may quote the core's English)."""
     hidden = set()
     for expander in at.expander:
-        if expander.label in ("Details", "详情"):
+        if expander.label in ("Details", "详情", "Raw data (for debugging)", "原始数据(调试用)"):
             hidden |= {e.value for e in [*expander.markdown, *expander.caption]}
     shown = [e.value for e in [*at.title, *at.subheader, *at.markdown, *at.caption, *at.warning, *at.info]]
     return "\n".join(str(v) for v in shown if v not in hidden)
@@ -274,17 +275,17 @@ def warnings_script(lang: str) -> None:
     render_warnings(result, lang=lang)
 
 
-@pytest.mark.parametrize(("lang", "general"), [("zh", "代码见下方"), ("en", "its code is in Details")])
-def test_a_notice_of_an_unknown_code_gets_a_general_sentence_and_its_code_in_the_details(lang, general):
+@pytest.mark.parametrize(("lang", "general"), [("zh", "代码见下方“原始数据”"), ("en", "its code is under “Raw data”")])
+def test_a_notice_of_an_unknown_code_gets_a_general_sentence_and_its_code_in_the_raw_data(lang, general):
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_function(warnings_script, args=(lang,), default_timeout=60).run()
     assert not at.exception, at.exception
     assert general in at.warning[-1].value and "SOMETHING_NEW" not in at.warning[-1].value
-    [details] = [e for e in at.expander if e.label == ("详情" if lang == "zh" else "Details")]
-    captions = [c.value for c in details.caption]
-    assert "SOMETHING_NEW" in captions
-    if lang == "en":  # the English details keep the codes and the core's notes (the API's vocabulary)
-        assert any(c.startswith("OFFLINE_ESTIMATES_AT · Offline estimate (driving)") for c in captions), captions
-    else:  # the Chinese page shows no code it can word, nor the core's English note (issue 23)
-        assert captions == ["SOMETHING_NEW"]
+    # no "Details" of codes in either language: the codes and the core's notes are the raw data, for debugging
+    assert not [e for e in at.expander if e.label == t("common.details", lang)]
+    [raw] = [e for e in at.expander if e.key == "route_warnings_raw"]
+    assert raw.label == t("common.debug", lang)
+    lines = "\n".join(str(c.value) for c in raw.code).splitlines()
+    assert "SOMETHING_NEW" in lines
+    assert any(line.startswith("OFFLINE_ESTIMATES_AT: Offline estimate (driving)") for line in lines), lines

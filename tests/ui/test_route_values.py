@@ -162,9 +162,10 @@ CODE_TOKEN = re.compile(r"\b[A-Z]{2,}_[A-Z_]+\b|\b[a-z]+_[a-z_]+\b|max_permutati
 
 
 @pytest.mark.ui
-def test_the_chinese_pages_details_are_words_and_the_english_keep_the_codes(leaflet_static, project_root):
-    """The best route's and the warnings' "Details" on a planned page: in Chinese no code (held_karp,
-    OFFLINE_ESTIMATES_AT, max_permutations=24) and no English note; in English the search sentence and the codes."""
+def test_the_details_are_words_in_both_languages_and_the_codes_are_in_the_raw_expander(leaflet_static, project_root):
+    """The best route's "Details" on a planned page, in Chinese and in English: the search sentence and the figures
+    in words, no code (held_karp, OFFLINE_ESTIMATES_AT, max_permutations=24, shortest_distance), no "Codes:" line
+    and no core sentence naming places in the other language; the codes are in the collapsed raw-data expander."""
     for lang in ("zh", "en"):
         at = _open(project_root, lang=lang)
         at.selectbox(key="scenario").set_value("sightseeing-day")
@@ -173,13 +174,21 @@ def test_the_chinese_pages_details_are_words_and_the_english_keep_the_codes(leaf
         assert not at.exception, at.exception
         result = at.session_state["route_result"]
         details = [e for e in at.expander if e.key in ("best_route_details", "route_warnings_details")]
-        assert any(e.key == "best_route_details" for e in details)
+        assert [e.key for e in details] == ["best_route_details"]
         captions = [str(c.value) for e in details for c in e.caption]
         from core.words.route import search_words
 
         assert t("route.details.optimizer", lang, search=search_words(result.optimizer, lang)) in captions
+        assert not [c for c in captions if CODE_TOKEN.search(c)], captions
+        assert not [c for c in captions if c.startswith("Codes:")], captions
         if lang == "zh":
-            assert not [c for c in captions if CODE_TOKEN.search(c)], captions
             assert not any(re.search(r"[A-Za-z]{4,}", c.replace("OpenStreetMap", "")) for c in captions), captions
         else:
-            assert any(c.startswith(f"Codes: strategy {result.route_strategy} ") for c in captions), captions
+            assert not [c for c in captions if CJK.search(c)], captions
+        [raw] = [e for e in at.expander if e.key == "best_route_raw"]
+        assert raw.label == t("common.debug", lang)
+        code = "\n".join(
+            str(c.value) for e in at.expander if e.key in ("best_route_raw", "route_warnings_raw") for c in e.code
+        )
+        assert f"route_strategy={result.route_strategy}" in code
+        assert {n.code for n in result.notices} <= set(re.findall(r"^([A-Z_]+)", code, re.M))
