@@ -199,7 +199,13 @@ class ReservationService:
         venue is its 12:00 slot, ``04:00Z`` the same; a time without an offset is the venue's already."""
         if request.time.tzinfo is None or request.time.utcoffset() is None:
             return request.model_copy(update={"time": request.time.replace(tzinfo=None)})
-        local = datetime.combine(request.date, request.time).astimezone(self.zone)
+        try:
+            local = datetime.combine(request.date, request.time).astimezone(self.zone)
+        except OverflowError:  # 0001-01-01 00:00+00:22 or 9999-12-31 23:59-05:00: no such moment in the venue's zone
+            raise InputError(
+                f"{request.date.isoformat()} {request.time.isoformat()} has no date in the venue's time zone",
+                field="date",
+            ) from None
         return request.model_copy(update={"date": local.date(), "time": local.time().replace(tzinfo=None)})
 
     def dry_run(self, user_id: str, request: ReservationRequest) -> DryRun:

@@ -57,3 +57,12 @@ def test_the_offset_can_move_the_day_to_the_venues(service):
     dry = service.dry_run("alice", request_at("19:30-08:00"))
     assert late.astimezone(service.zone).date() == DAY + timedelta(days=1)
     assert (dry.reservation.date, dry.reservation.time) == (DAY + timedelta(days=1), time(11, 30))
+
+
+@pytest.mark.parametrize(("raw", "day"), [("00:00+00:22", date(1, 1, 1)), ("23:59-05:00", date(9999, 12, 31))])
+def test_a_moment_with_no_date_in_the_venues_zone_is_bad_input_not_a_crash(service, raw, day):
+    from core.errors import InputError
+
+    with pytest.raises(InputError) as caught:  # found by the API contract test: an OverflowError answered 500
+        service.dry_run("alice", request_at(raw, day))
+    assert caught.value.field == "date" and day.isoformat() in caught.value.message
