@@ -12,6 +12,7 @@ GET  /agent/actions         the Action Registry (names, metadata, input/output s
 GET  /agent/metrics         the agent's metrics from the event log
 POST /route/plan            a multi-stop route (RoutePlanRequest → RoutePlanResult; own_order / keep_order:
                             the person's order beside the best, issue 32)
+GET  /health                whether the process answers and shares the key's limits (Redis), no key needed
 
 Any input gives a structured answer: 4xx with ``{"error": {"code", "message", "field"}}``; a database that is
 down, frozen or refusing writes is 503 ``DATABASE_UNREACHABLE`` with ``Retry-After``; an unexpected failure is
@@ -37,6 +38,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from core.app import AppServices, RequestContext
 from core.app import halfday as halfday_app
 from core.app import reservations as reservations_app
+from core.app.health import Health, health
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError, ResolutionError
@@ -312,6 +314,13 @@ def agent_confirm(
 
     ctx = context_for(user, lang=normalize_lang(body.locale or header_lang))
     return confirm_dry_run(ctx, body.dry_run_id, trip_id=body.trip_id)
+
+
+@app.get("/health", response_model=Health, tags=["ops"])
+def health_answer() -> Health:
+    """Whether this process answers, and whether it shares the key's limits with the team (Redis): 200 always, a
+    Redis that does not answer is ``degraded``, never an error."""
+    return health(settings=get_settings())
 
 
 @app.get("/agent/actions", tags=["agent"])

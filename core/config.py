@@ -168,6 +168,13 @@ class Settings(BaseSettings):
         "it to the QPS the AMap console shows for the key.",
     )
 
+    redis_url: str | None = Field(
+        default=None,
+        description="Redis for a team (redis://host:6379/0; OMNI_REDIS_URL): every process and machine on it "
+        "shares each key's pacing, holds and quota (core/geo/redis_limits.py). Unset: each process works alone, "
+        "as on a laptop. Redis down: each process goes on alone and says so in /health.",
+    )
+
     # Planning
     tie_tolerance: float = Field(
         default=0.02,

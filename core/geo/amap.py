@@ -65,7 +65,7 @@ from core.geo.base import (
 )
 from core.geo.coords import haversine_m
 from core.geo.http import HttpService
-from core.geo.ratelimit import ServiceHold, TokenBucket
+from core.geo.ratelimit import KeyHold, RateLimiter, ServiceHold
 from core.geo.weather import pick_forecast
 
 __all__ = ["AMapProvider", "DistanceItem"]
@@ -123,10 +123,10 @@ class AMapProvider(HttpService):
         city_default: str | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
-        limiter: TokenBucket | None = None,
+        limiter: RateLimiter | None = None,
         rate_limit_retries: int = 0,
         rate_limit_backoff_s: float = 1.0,
-        hold: ServiceHold | None = None,
+        hold: KeyHold | None = None,
     ) -> None:
         if not key or not str(key).strip():
             raise ProviderAuthError("No AMap key was given; set OMNI_AMAP_KEY.", field="amap_key")

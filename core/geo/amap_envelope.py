@@ -16,7 +16,7 @@ from core.errors import (
     RouteNotFound,
 )
 from core.geo.http import redact_secret, sanitize_body
-from core.geo.ratelimit import Held, ServiceHold, next_midnight, next_minute
+from core.geo.ratelimit import Held, KeyHold, next_midnight, next_minute
 
 
 def _norm(value: Any) -> Any:
@@ -85,7 +85,7 @@ def held_error(held: Held, *, endpoint: str) -> ProviderError:
     return exc
 
 
-def hold_after_refusal(hold: ServiceHold, code: str | None) -> None:
+def hold_after_refusal(hold: KeyHold, code: str | None) -> None:
     """A refusal that lasts holds every later call of the key: 10004 until the next minute, 10003/10044 until
     00:00 Asia/Shanghai (REST and MCP calls of one key share the hold)."""
     if code == PER_MINUTE_CODE:

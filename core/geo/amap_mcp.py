@@ -44,7 +44,7 @@ from core.geo.base import (
 )
 from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
 from core.geo.http import install_http_log_redaction
-from core.geo.ratelimit import ServiceHold, TokenBucket
+from core.geo.ratelimit import KeyHold, RateLimiter, ServiceHold
 from core.geo.scope import CallScope, ScopedService
 
 logger = logging.getLogger(__name__)
@@ -203,8 +203,8 @@ class AMapMcpProvider(ScopedService):
         url: str = DEFAULT_URL,
         timeout_s: float = 20.0,
         rest: Any = None,
-        limiter: TokenBucket | None = None,
-        hold: ServiceHold | None = None,
+        limiter: RateLimiter | None = None,
+        hold: KeyHold | None = None,
         rate_limit_retries: int = 0,
         rate_limit_backoff_s: float = 1.0,
         sleep: Callable[[float], None] = time.sleep,

@@ -27,7 +27,7 @@ from core.errors import (
     ProviderTimeout,
     ProviderUnavailable,
 )
-from core.geo.ratelimit import TokenBucket
+from core.geo.ratelimit import RateLimiter
 from core.geo.scope import CallScope, ScopedService
 
 logger = logging.getLogger(__name__)
@@ -219,7 +219,7 @@ class HttpService(ScopedService):
         headers: Mapping[str, str] | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
-        limiter: TokenBucket | None = None,
+        limiter: RateLimiter | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout_s = float(timeout_s)

@@ -15,6 +15,7 @@ import httpx
 from core.errors import ProviderError
 from core.geo.base import LonLat, MatchLevel, Place
 from core.geo.http import HttpService
+from core.geo.ratelimit import RateLimiter
 
 DEFAULT_BASE_URL = "https://nominatim.openstreetmap.org"
 DEFAULT_USER_AGENT = "omni-travel-planner/0.1 (offline-first trip planner)"
@@ -95,6 +96,7 @@ class NominatimGeocoder(HttpService):
         client: httpx.Client | None = None,
         timeout_s: float = 10.0,
         min_interval_s: float = 1.0,
+        limiter: RateLimiter | None = None,
         user_agent: str = DEFAULT_USER_AGENT,
         language: str = "zh,en",
         sleep: Callable[[float], None] = time.sleep,
@@ -104,6 +106,7 @@ class NominatimGeocoder(HttpService):
             client=client,
             timeout_s=timeout_s,
             min_interval_s=min_interval_s,
+            limiter=limiter,  # one request a second for the whole application (the server's usage policy)
             headers={"User-Agent": user_agent},
             sleep=sleep,
         )

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from core.clock import real_epoch_s
@@ -96,6 +97,34 @@ class TokenBucket:
             return BucketStats(self._acquired, round(self._waited_s, 3), self._penalties)
 
 
+class RateLimiter(Protocol):
+    """Paces a key's calls: this process's ``TokenBucket``, or one shared through Redis (``RedisBucket``)."""
+
+    @property
+    def rate(self) -> float: ...
+
+    @property
+    def burst(self) -> float: ...
+
+    def acquire(self) -> float: ...
+
+    def penalize(self, seconds: float) -> None: ...
+
+    def stats(self) -> BucketStats: ...
+
+    def configure(self, rate: float, burst: float = 1.0) -> None: ...
+
+
+class KeyHold(Protocol):
+    """Holds a key's calls until a wall-clock time: this process's ``ServiceHold``, or one shared through Redis."""
+
+    def hold(self, until: float, code: str) -> None: ...
+
+    def current(self) -> Held | None: ...
+
+    def now(self) -> float: ...
+
+
 @dataclass(frozen=True)
 class Held:
     """Calls held back until ``until`` (epoch seconds) because the service answered ``code``."""
@@ -151,6 +180,8 @@ def next_midnight(now: float, zone: str) -> float:
 
 _BUCKETS: dict[tuple[str, str], TokenBucket] = {}
 _HOLDS: dict[tuple[str, str], ServiceHold] = {}
+_SHARED_BUCKETS: dict[tuple[str, str, str], RateLimiter] = {}
+_SHARED_HOLDS: dict[tuple[str, str, str], KeyHold] = {}
 _BUCKETS_LOCK = threading.Lock()
 
 
@@ -158,14 +189,29 @@ def _digest(key: str | None) -> str:
     return hashlib.sha256((key or "").encode("utf-8")).hexdigest()[:16]
 
 
-def shared_hold(service: str, key: str | None) -> ServiceHold:
-    """The process's one hold for ``service`` and ``key`` (the key kept only as a digest)."""
+def shared_hold(service: str, key: str | None, *, redis_url: str | None = None) -> KeyHold:
+    """The process's one hold for ``service`` and ``key`` (the key kept only as a digest); with ``redis_url``, the
+    one hold of every process that uses that Redis (core/geo/redis_limits.py), the process's own kept beneath it."""
+    digest = _digest(key)
     with _BUCKETS_LOCK:
-        return _HOLDS.setdefault((service, _digest(key)), ServiceHold())
+        local = _HOLDS.setdefault((service, digest), ServiceHold())
+        if not redis_url:
+            return local
+        found = _SHARED_HOLDS.get((service, digest, redis_url))
+        if found is None:
+            from core.geo.redis_limits import RedisHold, redis_link
+
+            found = _SHARED_HOLDS[(service, digest, redis_url)] = RedisHold(
+                redis_link(redis_url), f"{service}:{digest}", local
+            )
+        return found
 
 
-def shared_bucket(service: str, key: str | None, *, rate: float, burst: float = 1.0) -> TokenBucket:
-    """The process's one bucket for ``service`` and ``key`` (the key is kept only as a digest), set to ``rate``."""
+def shared_bucket(
+    service: str, key: str | None, *, rate: float, burst: float = 1.0, redis_url: str | None = None
+) -> RateLimiter:
+    """The process's one bucket for ``service`` and ``key`` (the key is kept only as a digest), set to ``rate``;
+    with ``redis_url``, paced with every process that uses that Redis (core/geo/redis_limits.py)."""
     digest = _digest(key)
     with _BUCKETS_LOCK:
         bucket = _BUCKETS.get((service, digest))
@@ -173,4 +219,13 @@ def shared_bucket(service: str, key: str | None, *, rate: float, burst: float = 
             bucket = _BUCKETS[(service, digest)] = TokenBucket(rate, burst=burst)
         elif bucket.rate != rate or bucket.burst != max(1.0, burst):
             bucket.configure(rate, burst)
-        return bucket
+        if not redis_url:
+            return bucket
+        found = _SHARED_BUCKETS.get((service, digest, redis_url))
+        if found is None:
+            from core.geo.redis_limits import RedisBucket, redis_link
+
+            found = _SHARED_BUCKETS[(service, digest, redis_url)] = RedisBucket(
+                redis_link(redis_url), f"{service}:{digest}", bucket
+            )
+        return found

@@ -609,8 +609,10 @@ def make_amap_provider(
         city_default=city_default,
         sleep=sleep,
         # one bucket for every AMap service of this key in the process (geocode, distance, directions, weather)
-        limiter=shared_bucket("amap", key, rate=settings.amap_qps),
-        hold=shared_hold("amap", key),  # the minute's limit and the day's quota, for every service of the key
+        limiter=shared_bucket("amap", key, rate=settings.amap_qps, redis_url=settings.redis_url),
+        hold=shared_hold(
+            "amap", key, redis_url=settings.redis_url
+        ),  # the minute's limit and the day's quota, for every service of the key
         rate_limit_retries=settings.http_retries,
     )
     return resilient(inner, settings, fallback=fallback, warnings=warnings, wait=wait, sleep=sleep)
