@@ -27,7 +27,8 @@ from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.geo.composite import MapServices
 from core.geo.pool import BuiltOnce, ProviderPool
 from core.halfday.breaker import HalfDayBreakers
-from core.halfday.waits import HalfDayWaits, InProcessWaits
+from core.halfday.waits import HalfDayWaits
+from core.halfday.waits_redis import shared_waits
 from core.i18n import DEFAULT_LANG, Lang, set_strict
 from core.models.region import RegionPack
 from core.packs.loader import list_regions, load_region
@@ -72,8 +73,9 @@ class AppServices:
         self._providers = ProviderPool()
         self._reservations: BuiltOnce[tuple[str, str, str], ReservationService] = BuiltOnce()
         self._started: BuiltOnce[str, Any] = BuiltOnce()  # what ``once`` made
-        # the level-2 waits of the half-day streams: in this process (issue 33 may share them between processes)
-        self.halfday_waits: HalfDayWaits = InProcessWaits()
+        # the level-2 waits of the half-day streams: shared by every worker on the team's Redis (any worker can
+        # answer a stream another holds), else this process's own
+        self.halfday_waits: HalfDayWaits = shared_waits(self.settings.redis_url)
         # the half-day planner's breakers of its outside services (map, payment), per region: this process's own
         self.halfday_breakers = HalfDayBreakers()
 
