@@ -14,6 +14,7 @@ without a word.
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from core.geo.redis_limits import RedisLink
@@ -80,7 +81,7 @@ class RedisWaits:
         while True:
             left = deadline - time.monotonic()
             step = min(self.step_s, max(left, 0.0))
-            ok, popped = self.link.call(lambda _client, step=step: self._pop(answers, step))
+            ok, popped = self.link.call(partial(self._pop, answers, step))
             if not ok:
                 return None  # Redis went away while waiting: the stream goes on by its default, and says so
             if popped is not None:
@@ -89,7 +90,7 @@ class RedisWaits:
             if not ok or not still_open or left <= 0:
                 return None
 
-    def _pop(self, key: str, step_s: float) -> Any:
+    def _pop(self, key: str, step_s: float, _client: Any) -> Any:
         if self._blocking is None:
             import redis
 
