@@ -265,9 +265,15 @@ def make_provider(name: str | None = None, *, region: str | None = None, setting
 
 
 def _cache(settings: Settings) -> Any:
-    if settings.cache_dir is None:
-        return None  # MapServices keeps its own in-memory cache
-    from core.geo.cache import DiskResponseCache
+    from core.geo.cache import DiskResponseCache, ResponseCache, SharedResponseCache
 
-    # services whose answers are worth keeping on disk: remote, metered or rate-limited
-    return DiskResponseCache(settings.cache_dir, persist=[n for n, s in SERVICES.items() if s.on_disk])
+    # services whose answers are worth keeping on disk and for the team: remote, metered or rate-limited
+    remote = [n for n, s in SERVICES.items() if s.on_disk]
+    if settings.cache_dir is None and not settings.redis_url:
+        return None  # MapServices keeps its own in-memory cache
+    inner = ResponseCache() if settings.cache_dir is None else DiskResponseCache(settings.cache_dir, persist=remote)
+    if not settings.redis_url:
+        return inner
+    from core.geo.redis_limits import redis_link
+
+    return SharedResponseCache(inner, redis_link(settings.redis_url), persist=remote)
