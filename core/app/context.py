@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from core.app.request_limits import RequestLimits
 from core.clock import Clock, clock_from_settings
 from core.config import Settings, get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError
@@ -83,6 +84,14 @@ class AppServices:
     def settings(self) -> Settings:
         """The settings given, else the process's current ones (read again each time: a test may change them)."""
         return self._settings or get_settings()
+
+    def request_limits(self) -> RequestLimits:
+        """The API's per-key limit as the settings now say (one per limit and Redis, made on first use)."""
+        s = self.settings
+        return self.once(
+            f"request_limits {s.api_user_limit} {s.redis_url}",
+            lambda: RequestLimits(s.api_user_limit, redis_url=s.redis_url),
+        )
 
     def once(self, name: str, build: Callable[[], T]) -> T:
         """``build()``'s result, made by the first caller for ``name`` and kept for the process (a warm-up)."""

@@ -40,9 +40,9 @@ def test_three_processes_on_one_key_share_its_qps_through_redis(tmp_path, monkey
         assert dict(amap.refused) == {}, (dict(amap.refused), by_service(amap.requests))
         for result in results:
             assert result["legs_from_amap"] == result["legs"] == PLACES - 1, result
-        # each process asked for the whole trip (one geocode batch, a matrix column per place but the start, a
-        # route per leg) and no call was asked twice
-        assert len(amap.requests) == PROCESSES * (1 + (PLACES - 1) + (PLACES - 1))
+        # at most the whole trip per process (one geocode batch, a matrix column per place but the start, a route
+        # per leg), fewer where one had already put an answer in the team's cache; nothing asked again after a refusal
+        assert len(amap.requests) <= PROCESSES * (1 + (PLACES - 1) + (PLACES - 1))
 
 
 def test_a_replan_in_another_process_without_its_own_cache_asks_amap_nothing_through_the_teams_redis(
