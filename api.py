@@ -39,6 +39,7 @@ from core.app import AppServices, RequestContext
 from core.app import halfday as halfday_app
 from core.app import reservations as reservations_app
 from core.app.health import Health, health
+from core.app.request_limits import TooManyRequests
 from core.auth import bearer_key, user_for_key
 from core.config import get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError, ResolutionError
@@ -192,8 +193,10 @@ RESERVATION_STATUS = {
 
 @app.exception_handler(OmniError)
 async def _omni_error(request: Request, exc: OmniError) -> SafeJSONResponse:
-    if isinstance(exc, DatabaseUnreachable):  # an outage, not a bad gateway: ask again after the breaker's pause
-        response = error_response(503, exc.code, exc.message, exc.field)
+    if isinstance(exc, (DatabaseUnreachable, TooManyRequests)):  # ask again after the pause it names
+        response = error_response(
+            503 if isinstance(exc, DatabaseUnreachable) else 429, exc.code, exc.message, exc.field
+        )
         response.headers["Retry-After"] = str(math.ceil(exc.retry_after_s))
         return response
     status = 422 if isinstance(exc, (InputError, ResolutionError)) else 502
@@ -261,6 +264,7 @@ def current_user(
     user = user_for_key(bearer_key(authorization, x_api_key), settings)
     if user is None:
         raise Unauthorized("a valid API key is required (Authorization: Bearer KEY or X-API-Key)")
+    SERVICES.request_limits().check(user)  # past the key's limit: 429 with Retry-After
     return user
 
 

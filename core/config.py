@@ -175,6 +175,13 @@ class Settings(BaseSettings):
         "as on a laptop. Redis down: each process goes on alone and says so in /health.",
     )
 
+    api_user_limit: str | None = Field(
+        default=None,
+        description="Most API requests one key may send, e.g. '120/minute' or '10/second' (the limits library's "
+        "notation), counted per key across every worker on the team's Redis (each worker alone without it); past "
+        "it: 429 with Retry-After. Unset: no limit.",
+    )
+
     # Planning
     tie_tolerance: float = Field(
         default=0.02,

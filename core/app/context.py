@@ -21,13 +21,15 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from core.app.request_limits import RequestLimits
 from core.clock import Clock, clock_from_settings
 from core.config import Settings, get_settings
 from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.geo.composite import MapServices
 from core.geo.pool import BuiltOnce, ProviderPool
 from core.halfday.breaker import HalfDayBreakers
-from core.halfday.waits import HalfDayWaits, InProcessWaits
+from core.halfday.waits import HalfDayWaits
+from core.halfday.waits_redis import shared_waits
 from core.i18n import DEFAULT_LANG, Lang, set_strict
 from core.models.region import RegionPack
 from core.packs.loader import list_regions, load_region
@@ -72,8 +74,9 @@ class AppServices:
         self._providers = ProviderPool()
         self._reservations: BuiltOnce[tuple[str, str, str], ReservationService] = BuiltOnce()
         self._started: BuiltOnce[str, Any] = BuiltOnce()  # what ``once`` made
-        # the level-2 waits of the half-day streams: in this process (issue 33 may share them between processes)
-        self.halfday_waits: HalfDayWaits = InProcessWaits()
+        # the level-2 waits of the half-day streams: shared by every worker on the team's Redis (any worker can
+        # answer a stream another holds), else this process's own
+        self.halfday_waits: HalfDayWaits = shared_waits(self.settings.redis_url)
         # the half-day planner's breakers of its outside services (map, payment), per region: this process's own
         self.halfday_breakers = HalfDayBreakers()
 
@@ -81,6 +84,14 @@ class AppServices:
     def settings(self) -> Settings:
         """The settings given, else the process's current ones (read again each time: a test may change them)."""
         return self._settings or get_settings()
+
+    def request_limits(self) -> RequestLimits:
+        """The API's per-key limit as the settings now say (one per limit and Redis, made on first use)."""
+        s = self.settings
+        return self.once(
+            f"request_limits {s.api_user_limit} {s.redis_url}",
+            lambda: RequestLimits(s.api_user_limit, redis_url=s.redis_url),
+        )
 
     def once(self, name: str, build: Callable[[], T]) -> T:
         """``build()``'s result, made by the first caller for ``name`` and kept for the process (a warm-up)."""

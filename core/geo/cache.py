@@ -10,12 +10,13 @@ same points asks the remote service nothing.
 
 from __future__ import annotations
 
+import pickle
 import threading
 import time
 from collections.abc import Callable, Collection, Hashable, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from cachetools import TLRUCache
 
@@ -36,6 +37,14 @@ COORD_DECIMALS = 6  # ~0.1 m: the same point typed twice is the same key
 
 def point_key(p: Any) -> tuple[float, float]:
     return (round(float(p[0]), COORD_DECIMALS), round(float(p[1]), COORD_DECIMALS))
+
+
+class Cache(Protocol):
+    """What a provider's cache does (MapServices asks nothing else): a hit and its value, and keeping one."""
+
+    def get(self, key: Hashable) -> tuple[bool, Any]: ...
+
+    def put(self, key: Hashable, value: Any) -> None: ...
 
 
 class ResponseCache:
@@ -132,3 +141,54 @@ def _disk_cache(directory: str, size_limit_bytes: int) -> Any:
 
     Path(directory).mkdir(parents=True, exist_ok=True)
     return diskcache.Cache(directory, size_limit=size_limit_bytes)
+
+
+class SharedResponseCache:
+    """A team's cache (issue 33): ``inner`` (this process's memory, or memory and disk) in front of Redis for the
+    services named in ``persist``, so an answer one machine fetched is not paid for again on another. Entries keep
+    their service's TTL in Redis too. Values are pickled, as on disk: the Redis must be the team's own, private
+    one. While Redis does not answer, ``inner`` alone serves (``RedisLink`` marks it down and tries again later)."""
+
+    def __init__(
+        self, inner: ResponseCache, link: Any, *, persist: Collection[str], prefix: str = "omni:cache"
+    ) -> None:
+        self.inner = inner
+        self.link = link
+        self.ttl_s = inner.ttl_s
+        self._persist = frozenset(persist)
+        self._prefix = prefix
+
+    def _shared_key(self, key: Hashable) -> str | None:
+        if isinstance(key, tuple) and len(key) > 1 and key[1] in self._persist:
+            import hashlib
+
+            return f"{self._prefix}:{hashlib.sha256(repr(key).encode('utf-8')).hexdigest()}"
+        return None
+
+    def get(self, key: Hashable) -> tuple[bool, Any]:
+        hit, value = self.inner.get(key)
+        shared = self._shared_key(key)
+        if hit or shared is None:
+            return hit, value
+        ok, raw = self.link.call(lambda client: client.get(shared))
+        if not ok or raw is None:
+            return False, None
+        try:
+            value = pickle.loads(raw)  # noqa: S301 - the team's own Redis, as the disk cache is the machine's
+        except Exception:  # an entry another version wrote that this one cannot read: a miss
+            return False, None
+        self.inner.put(key, value)
+        return True, value
+
+    def put(self, key: Hashable, value: Any) -> None:
+        self.inner.put(key, value)
+        if (shared := self._shared_key(key)) is not None:
+            ttl = max(1, int(self.ttl_s.get(str(key[0]) if isinstance(key, tuple) else "", 3_600.0)))
+            data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+            self.link.call(lambda client: client.set(shared, data, ex=ttl))
+
+    def clear(self) -> None:
+        self.inner.clear()
+
+    def __len__(self) -> int:
+        return len(self.inner)

@@ -37,7 +37,7 @@ from core.geo.base import (
     WarningLog,
     WeatherService,
 )
-from core.geo.cache import ResponseCache, point_key
+from core.geo.cache import Cache, ResponseCache, point_key
 from core.geo.scope import CallScope, CallWatch, ProviderBudget, RequestTally, bind
 from core.geo.weather import pick_forecast
 from core.models.region import RegionPack
@@ -68,14 +68,14 @@ class MapServices:
         router: Router,
         region: RegionPack,
         weather: WeatherService | None = None,
-        cache: ResponseCache | None = None,
+        cache: Cache | None = None,
         warnings: WarningLog | None = None,
     ) -> None:
         self.geocoder = geocoder
         self.router = router
         self.region = region
         self.weather_service = weather
-        self.cache = cache if cache is not None else ResponseCache()
+        self.cache: Cache = cache if cache is not None else ResponseCache()
         self.warnings = warnings if warnings is not None else WarningLog()
         self.name = geocoder.name if geocoder.name == router.name else f"{geocoder.name}+{router.name}"
         self.calls: Counter[str] = Counter()

@@ -180,8 +180,6 @@ def next_midnight(now: float, zone: str) -> float:
 
 _BUCKETS: dict[tuple[str, str], TokenBucket] = {}
 _HOLDS: dict[tuple[str, str], ServiceHold] = {}
-_SHARED_BUCKETS: dict[tuple[str, str, str], RateLimiter] = {}
-_SHARED_HOLDS: dict[tuple[str, str, str], KeyHold] = {}
 _BUCKETS_LOCK = threading.Lock()
 
 
@@ -189,29 +187,14 @@ def _digest(key: str | None) -> str:
     return hashlib.sha256((key or "").encode("utf-8")).hexdigest()[:16]
 
 
-def shared_hold(service: str, key: str | None, *, redis_url: str | None = None) -> KeyHold:
-    """The process's one hold for ``service`` and ``key`` (the key kept only as a digest); with ``redis_url``, the
-    one hold of every process that uses that Redis (core/geo/redis_limits.py), the process's own kept beneath it."""
-    digest = _digest(key)
+def shared_hold(service: str, key: str | None) -> ServiceHold:
+    """The process's one hold for ``service`` and ``key`` (the key kept only as a digest)."""
     with _BUCKETS_LOCK:
-        local = _HOLDS.setdefault((service, digest), ServiceHold())
-        if not redis_url:
-            return local
-        found = _SHARED_HOLDS.get((service, digest, redis_url))
-        if found is None:
-            from core.geo.redis_limits import RedisHold, redis_link
-
-            found = _SHARED_HOLDS[(service, digest, redis_url)] = RedisHold(
-                redis_link(redis_url), f"{service}:{digest}", local
-            )
-        return found
+        return _HOLDS.setdefault((service, _digest(key)), ServiceHold())
 
 
-def shared_bucket(
-    service: str, key: str | None, *, rate: float, burst: float = 1.0, redis_url: str | None = None
-) -> RateLimiter:
-    """The process's one bucket for ``service`` and ``key`` (the key is kept only as a digest), set to ``rate``;
-    with ``redis_url``, paced with every process that uses that Redis (core/geo/redis_limits.py)."""
+def shared_bucket(service: str, key: str | None, *, rate: float, burst: float = 1.0) -> TokenBucket:
+    """The process's one bucket for ``service`` and ``key`` (the key is kept only as a digest), set to ``rate``."""
     digest = _digest(key)
     with _BUCKETS_LOCK:
         bucket = _BUCKETS.get((service, digest))
@@ -219,13 +202,9 @@ def shared_bucket(
             bucket = _BUCKETS[(service, digest)] = TokenBucket(rate, burst=burst)
         elif bucket.rate != rate or bucket.burst != max(1.0, burst):
             bucket.configure(rate, burst)
-        if not redis_url:
-            return bucket
-        found = _SHARED_BUCKETS.get((service, digest, redis_url))
-        if found is None:
-            from core.geo.redis_limits import RedisBucket, redis_link
+        return bucket
 
-            found = _SHARED_BUCKETS[(service, digest, redis_url)] = RedisBucket(
-                redis_link(redis_url), f"{service}:{digest}", bucket
-            )
-        return found
+
+def key_digest(key: str | None) -> str:
+    """How a key is named in shared state: a digest, never the key."""
+    return _digest(key)

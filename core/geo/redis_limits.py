@@ -22,9 +22,19 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
-from core.geo.ratelimit import BucketStats, Held, ServiceHold, TokenBucket
+from core.geo.ratelimit import (
+    BucketStats,
+    Held,
+    KeyHold,
+    RateLimiter,
+    ServiceHold,
+    TokenBucket,
+    key_digest,
+    shared_bucket,
+    shared_hold,
+)
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -251,3 +261,39 @@ def link_state(url: str | None) -> Literal["off", "up", "down"]:
     link = redis_link(url)
     link.call(lambda client: client.ping())
     return link.state
+
+
+_TEAM: dict[tuple[str, str, str, str], Any] = {}
+
+
+def team_bucket(
+    service: str, key: str | None, *, rate: float, burst: float = 1.0, redis_url: str | None = None
+) -> RateLimiter:
+    """The key's pacing: the process's own bucket, or with ``redis_url`` the one every process on that Redis shares
+    (the process's own kept beneath it for the moments Redis does not answer)."""
+    local = shared_bucket(service, key, rate=rate, burst=burst)
+    if not redis_url:
+        return local
+    name = f"{service}:{key_digest(key)}"
+    with _LINKS_LOCK:
+        found = _TEAM.get(("bucket", service, name, redis_url))
+    if found is None:
+        found = RedisBucket(redis_link(redis_url), name, local)
+        with _LINKS_LOCK:
+            found = _TEAM.setdefault(("bucket", service, name, redis_url), found)
+    return cast(RateLimiter, found)
+
+
+def team_hold(service: str, key: str | None, *, redis_url: str | None = None) -> KeyHold:
+    """The key's hold: the process's own, or with ``redis_url`` the one every process on that Redis shares."""
+    local = shared_hold(service, key)
+    if not redis_url:
+        return local
+    name = f"{service}:{key_digest(key)}"
+    with _LINKS_LOCK:
+        found = _TEAM.get(("hold", service, name, redis_url))
+    if found is None:
+        found = RedisHold(redis_link(redis_url), name, local)
+        with _LINKS_LOCK:
+            found = _TEAM.setdefault(("hold", service, name, redis_url), found)
+    return cast(KeyHold, found)

@@ -102,7 +102,7 @@ def _amap(b: Build) -> Any:
 
 def _amap_mcp(b: Build) -> Any:
     from core.geo.amap_mcp import AMapMcpProvider
-    from core.geo.ratelimit import shared_bucket, shared_hold
+    from core.geo.redis_limits import team_bucket, team_hold
 
     settings = b.settings
     assert settings.amap_key is not None
@@ -113,8 +113,8 @@ def _amap_mcp(b: Build) -> Any:
         timeout_s=settings.amap_mcp_timeout_s,
         rest=b.service("amap").inner,  # what MCP leaves out (positions, drawn paths) comes from REST
         # the tools call AMap's REST APIs under the key: one bucket and one hold for MCP and REST alike
-        limiter=shared_bucket("amap", key, rate=settings.amap_qps, redis_url=settings.redis_url),
-        hold=shared_hold("amap", key, redis_url=settings.redis_url),
+        limiter=team_bucket("amap", key, rate=settings.amap_qps, redis_url=settings.redis_url),
+        hold=team_hold("amap", key, redis_url=settings.redis_url),
         rate_limit_retries=settings.http_retries,
     )
     return b.resilient(inner, retries=0)
@@ -155,7 +155,7 @@ def _osrm(b: Build) -> Any:
 
 def _nominatim(b: Build) -> Any:
     from core.geo.nominatim import NominatimGeocoder
-    from core.geo.ratelimit import shared_bucket
+    from core.geo.redis_limits import team_bucket
 
     settings = b.settings
     assert settings.nominatim_url
@@ -164,7 +164,7 @@ def _nominatim(b: Build) -> Any:
         timeout_s=settings.http_timeout_s,
         user_agent=settings.nominatim_user_agent,
         # its 1 request a second is the application's, across every process (shared in Redis when configured)
-        limiter=shared_bucket("nominatim", settings.nominatim_url, rate=1.0, redis_url=settings.redis_url),
+        limiter=team_bucket("nominatim", settings.nominatim_url, rate=1.0, redis_url=settings.redis_url),
     )
     return b.resilient(inner)
 
@@ -265,9 +265,15 @@ def make_provider(name: str | None = None, *, region: str | None = None, setting
 
 
 def _cache(settings: Settings) -> Any:
-    if settings.cache_dir is None:
-        return None  # MapServices keeps its own in-memory cache
-    from core.geo.cache import DiskResponseCache
+    from core.geo.cache import DiskResponseCache, ResponseCache, SharedResponseCache
 
-    # services whose answers are worth keeping on disk: remote, metered or rate-limited
-    return DiskResponseCache(settings.cache_dir, persist=[n for n, s in SERVICES.items() if s.on_disk])
+    # services whose answers are worth keeping on disk and for the team: remote, metered or rate-limited
+    remote = [n for n, s in SERVICES.items() if s.on_disk]
+    if settings.cache_dir is None and not settings.redis_url:
+        return None  # MapServices keeps its own in-memory cache
+    inner = ResponseCache() if settings.cache_dir is None else DiskResponseCache(settings.cache_dir, persist=remote)
+    if not settings.redis_url:
+        return inner
+    from core.geo.redis_limits import redis_link
+
+    return SharedResponseCache(inner, redis_link(settings.redis_url), persist=remote)

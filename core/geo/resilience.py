@@ -76,7 +76,7 @@ from core.geo.base import (
     WeatherService,
 )
 from core.geo.http import redact_secret
-from core.geo.ratelimit import shared_bucket, shared_hold
+from core.geo.redis_limits import team_bucket, team_hold
 from core.geo.scope import CallScope, ScopedService
 
 __all__ = ["ResilienceStats", "ResilientProvider", "default_wait", "is_retryable", "make_amap_provider"]
@@ -609,10 +609,9 @@ def make_amap_provider(
         city_default=city_default,
         sleep=sleep,
         # one bucket for every AMap service of this key in the process (geocode, distance, directions, weather)
-        limiter=shared_bucket("amap", key, rate=settings.amap_qps, redis_url=settings.redis_url),
-        hold=shared_hold(
-            "amap", key, redis_url=settings.redis_url
-        ),  # the minute's limit and the day's quota, for every service of the key
+        limiter=team_bucket("amap", key, rate=settings.amap_qps, redis_url=settings.redis_url),
+        # the minute's limit and the day's quota, for every service of the key
+        hold=team_hold("amap", key, redis_url=settings.redis_url),
         rate_limit_retries=settings.http_retries,
     )
     return resilient(inner, settings, fallback=fallback, warnings=warnings, wait=wait, sleep=sleep)

@@ -201,3 +201,37 @@ def test_level2_the_cli_takes_the_choice_as_an_option(settings, monkeypatch, cap
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     chosen = [(e["data"]["choice"], e["data"]["by"]) for e in events if e["data"].get("type") == "choice"]
     assert chosen == [(flag, "request")]
+
+
+def test_level2_a_stream_held_by_one_worker_is_answered_through_another_on_the_teams_redis(
+    settings, monkeypatch, tmp_path
+):
+    """Issue 33: two workers (two composition roots, nothing shared in memory) on one Redis; the stream is held by
+    the first, the person's answer reaches the second, and the stream goes on with it."""
+    from core.app import halfday as halfday_app
+    from core.app.context import AppServices
+    from tests.support.redis_server import RedisServer
+
+    monkeypatch.setattr(halfday_app, "planner", lambda ctx: broken_planner(settings))
+    with RedisServer(tmp_path / "redis") as redis:
+        shared = settings.model_copy(update={"redis_url": redis.url})
+        holding, answering = AppServices(shared), AppServices(shared)
+        assert holding.halfday_waits is not answering.halfday_waits
+        ctx = _context(shared, "alice", services=holding)
+        elsewhere = _context(shared, "alice", services=answering)
+        stream = halfday_app.plan_half_day_answerable(ctx, HalfDayRequest(goal="g", now=NOW))
+        first = next(stream)
+        assert [w.plan_id for w in answering.halfday_waits.waiting()] == [first.trace_id]  # seen from the other
+        assert halfday_app.answer_degraded(_context(shared, "bob", services=answering), first.trace_id, "stop") == (
+            "not_waiting"
+        )
+        seen = [first]
+        for event in stream:
+            seen.append(event)
+            if event.type == "observation" and event.data.type == "warning" and event.data.choice:
+                assert halfday_app.answer_degraded(elsewhere, first.trace_id, "stop") == "accepted"
+        chosen = [e.data for e in seen if e.type == "observation" and e.data.type == "choice"]
+        assert [(c.choice, c.by) for c in chosen] == [("stop", "person")]
+        assert seen[-1].data.type == "error" and seen[-1].data.error.code == "DEGRADED_DECLINED"
+        assert halfday_app.answer_degraded(elsewhere, first.trace_id, "continue") == "not_waiting"  # it ended
+        assert answering.halfday_waits.waiting() == [] and holding.halfday_waits.waiting() == []

@@ -5,6 +5,7 @@ gone when the stream ends. The composition root gives each process one store; th
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -14,9 +15,19 @@ from core.halfday.waits import HalfDayWaits, InProcessWaits, WaitAnswer, Waiting
 NEVER_S = 30.0
 
 
-@pytest.fixture
-def waits() -> HalfDayWaits:
-    return InProcessWaits()
+@pytest.fixture(params=["process", "redis"])
+def waits(request, tmp_path) -> Iterator[HalfDayWaits]:
+    """The one-process store, and the one a team shares through Redis (a real one of the test's own): the same
+    contract."""
+    if request.param == "process":
+        yield InProcessWaits()
+        return
+    from core.geo.redis_limits import RedisLink
+    from core.halfday.waits_redis import RedisWaits
+    from tests.support.redis_server import RedisServer
+
+    with RedisServer(tmp_path / "redis") as server:
+        yield RedisWaits(RedisLink(server.url), step_s=0.2)
 
 
 def _taken_in_thread(waits: HalfDayWaits, plan_id: str) -> tuple[threading.Thread, list[WaitAnswer | None]]:

@@ -83,3 +83,18 @@ def test_redis_down_each_process_paces_alone_and_says_so_then_shares_again(redis
     assert a.link.state == "up" and first == 0.0
     assert 0.5 < b.bucket.acquire() <= 1.0
     assert a.hold.current().code == "10003"  # what it met alone still holds it
+
+
+def test_the_teams_cache_shares_remote_answers_only_and_serves_from_memory_when_redis_is_down(redis_server):
+    from core.geo.cache import ResponseCache, SharedResponseCache
+
+    mine = SharedResponseCache(ResponseCache(), RedisLink(redis_server.url), persist=["amap"])
+    theirs = SharedResponseCache(ResponseCache(), RedisLink(redis_server.url), persist=["amap"])
+    mine.put(("geocode", "amap", "外滩", "上海"), ["a place"])
+    mine.put(("geocode", "pack", "外滩", "上海"), ["a local answer"])  # cheap to recompute: not shared
+    assert theirs.get(("geocode", "amap", "外滩", "上海")) == (True, ["a place"])
+    assert theirs.get(("geocode", "pack", "外滩", "上海")) == (False, None)
+    redis_server.stop()
+    mine.put(("route", "amap", 1), "a leg")  # no error: kept in memory
+    assert mine.get(("route", "amap", 1)) == (True, "a leg")
+    assert theirs.get(("route", "amap", 2)) == (False, None)
