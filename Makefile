@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # the OpenStreetMap pack: built at install, and again when its builder changes
 PACK := data/regions/helsinki/places.csv
 
-.PHONY: run test quick lint install api valhalla amap-standin clean
+.PHONY: team run test quick lint install api valhalla amap-standin clean
 
 $(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scripts/compile_kernels.py scripts/build_packs.py
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,12 @@ run: $(STAMP) $(PACK)
 
 api: $(STAMP)
 	$(VENV)/bin/uvicorn api:app --host 127.0.0.1 --port 8000
+
+# A team on one machine (issue 33): Redis, PostgreSQL, the API on 2 workers (127.0.0.1:8000), two dashboards
+# (8501, 8502), a Dask scheduler (8786) with two workers; every process shares the AMap key's limits, the provider
+# cache and the half-day waits through Redis. Ctrl-C stops them all (scripts/team.py; README, "A team deployment").
+team: $(STAMP) $(PACK)
+	$(PY) scripts/team.py
 
 amap-standin: $(STAMP)  # a local AMap keeping a key's limits (OMNI_AMAP_BASE_URL=the printed base_url; any key)
 	$(PY) -m standins amap --port 8766 --qps 1 --daily 5000

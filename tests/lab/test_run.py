@@ -130,6 +130,25 @@ def test_the_dask_path_on_a_local_cluster_gives_the_same_table(batch: Path, refe
     pd.testing.assert_frame_equal(comparable(load_results(out)), comparable(reference))
 
 
+@pytest.mark.slow
+def test_the_dask_path_on_two_worker_processes_gives_the_same_table(
+    batch: Path, reference: pd.DataFrame, tmp_path: Path
+):
+    """Issue 33: the lab on a real ``distributed`` scheduler whose two workers are processes of their own (as on other
+    machines: nothing shared with this process but the scheduler's address) makes the local run's rows."""
+    from distributed import Client, LocalCluster
+
+    out = tmp_path / "dask.parquet"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as client:
+            pids = set(client.run(os.getpid).values())
+        settings = get_settings().model_copy(update={"dask_scheduler": cluster.scheduler_address})
+        report = run_batch(batch, GRID, out, bar=False, settings=settings, chunk_size=1)
+    assert len(pids) == 2 and os.getpid() not in pids
+    assert report.executor == "dask" and report.tasks_run == 6
+    pd.testing.assert_frame_equal(comparable(load_results(out)), comparable(reference))
+
+
 def test_failing_requests_are_error_rows_never_lost_rows(batch: Path, tmp_path: Path):
     good = batch.read_text(encoding="utf-8").splitlines()[0]
     unknown = json.loads(good)
