@@ -517,6 +517,37 @@ class HalfDayResumeBody(BaseModel):
     choice: DegradedChoice
 
 
+@app.get(
+    "/halfday/plan/{trace_id}/events",
+    tags=["halfday"],
+    responses={**AUTH_ERRORS, **_errors(s404="no stream of yours by that trace id")},
+)
+def halfday_events(
+    trace_id: Annotated[str, Path(max_length=64)],
+    user: str = Depends(current_user),
+    last_event_id: Annotated[int | None, Header(ge=-1)] = None,
+    after: Annotated[int | None, Query(ge=-1, description="the last event seen (as Last-Event-ID)")] = None,
+    header_lang: Lang | None = ACCEPT_LANGUAGE,
+) -> Any:
+    """A half-day stream again, from after ``Last-Event-ID`` (or ``after``; none: from its start), then the rest as
+    it comes, whichever worker holds it (with the team's Redis): a client whose connection dropped reconnects here.
+    A stream whose worker stopped ends with ``done`` error ``STREAM_LOST``."""
+    from sse_starlette import EventSourceResponse, ServerSentEvent
+
+    ctx = context_for(user, lang=header_lang)
+    seen = last_event_id if last_event_id is not None else after
+    events = halfday_app.follow_stream(ctx, trace_id, after=-1 if seen is None else seen)
+    if events == "not_found":
+        return error_response(404, "NOT_FOUND", "no half-day stream of yours has this trace id", "trace_id")
+    return EventSourceResponse(
+        (
+            ServerSentEvent(data=e.model_dump_json(), event=e.type, id=str(e.seq))
+            for e in (halfday_app.worded(e, header_lang) for e in events)
+        ),
+        ping=get_settings().sse_ping_s,
+    )
+
+
 @app.post(
     "/halfday/plan/{trace_id}/resume",
     tags=["halfday"],

@@ -423,6 +423,13 @@ class Settings(BaseSettings):
     halfday_degraded_wait_s: float = Field(
         default=120.0, gt=0, le=900, description="Level 2: how long a paused stream waits for the person's choice."
     )
+    halfday_stream_lost_after_s: float = Field(
+        default=180.0,
+        gt=0,
+        le=3600,
+        description="A client following a half-day stream from another worker (GET /halfday/plan/{id}/events) gets "
+        "STREAM_LOST when nothing came for this long (longer than a level-2 wait): the worker holding it stopped.",
+    )
     halfday_support_contact: str = Field(
         default="",
         max_length=200,

@@ -28,6 +28,7 @@ from core.errors import DatabaseUnreachable, InputError, OmniError
 from core.geo.composite import MapServices
 from core.geo.pool import BuiltOnce, ProviderPool
 from core.halfday.breaker import HalfDayBreakers
+from core.halfday.stream_log import StreamLog, shared_stream_log
 from core.halfday.waits import HalfDayWaits
 from core.halfday.waits_redis import shared_waits
 from core.i18n import DEFAULT_LANG, Lang, set_strict
@@ -77,6 +78,8 @@ class AppServices:
         # the level-2 waits of the half-day streams: shared by every worker on the team's Redis (any worker can
         # answer a stream another holds), else this process's own
         self.halfday_waits: HalfDayWaits = shared_waits(self.settings.redis_url)
+        # what each half-day stream sent, for a client that reconnects (on any worker, with Redis)
+        self.halfday_streams: StreamLog = shared_stream_log(self.settings.redis_url)
         # the half-day planner's breakers of its outside services (map, payment), per region: this process's own
         self.halfday_breakers = HalfDayBreakers()
 

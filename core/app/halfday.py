@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import datetime
 from functools import partial
@@ -15,10 +16,12 @@ from core.halfday.link import read_link_window
 from core.halfday.memory import MemoryStore
 from core.halfday.pipeline import Decide
 from core.halfday.service import HalfDayPlanner
+from core.halfday.stream_log import StreamRead
 from core.halfday.waits import WaitAnswer
 from core.i18n import Lang
 from core.models.agent import AgentRequest, AgentResponse
 from core.models.halfday.events import (
+    HALF_DAY_EVENT,
     DoneError,
     DoneEvent,
     DonePlans,
@@ -146,16 +149,58 @@ def plan_half_day_answerable(ctx: RequestContext, request: HalfDayRequest) -> It
         return answer.choice if answer is not None else None
 
     events = plan_half_day(ctx, request, decide=decide)
+    streams = ctx.services.halfday_streams
     trace_id: str | None = None
     try:
         for event in events:
             if trace_id is None:
                 trace_id = event.trace_id
                 waits.register(trace_id, owner=owner)
+            # kept before it is sent: a client that reconnects (to any worker) reads on from it
+            streams.append(
+                event.trace_id, event.model_dump_json(), owner=owner, seq=event.seq, done=event.type == "done"
+            )
             yield event
     finally:
         if trace_id is not None:
             waits.expire(trace_id)
+
+
+StreamFollow = Literal["not_found"]
+
+
+def follow_stream(
+    ctx: RequestContext, trace_id: str, *, after: int, poll_s: float = 0.25
+) -> Iterator[HalfDayEvent] | StreamFollow:
+    """The events of the person's stream ``trace_id`` after ``after`` (its Last-Event-ID), then the rest as they come,
+    whichever worker holds it; a stream with nothing new for ``halfday_stream_lost_after_s`` ends with ``done``
+    error ``STREAM_LOST`` (its worker stopped: ask again). ``not_found``: no stream of theirs by that id."""
+    streams, owner = ctx.services.halfday_streams, ctx.user or "anonymous"
+    first = streams.read(trace_id, owner=owner, after=after)
+    if first is None:
+        return "not_found"
+    lost_after = ctx.settings.halfday_stream_lost_after_s
+
+    def follow(read: StreamRead) -> Iterator[HalfDayEvent]:
+        seq = after
+        while True:
+            for raw in read.events:
+                event = HALF_DAY_EVENT.validate_json(raw)
+                seq = max(seq, event.seq)
+                yield event
+            if read.ended:
+                return
+            if read.quiet_s >= lost_after:
+                error = ErrorFacts(code="STREAM_LOST", trace_id=trace_id, retry_after_s=0.0)
+                yield DoneEvent(trace_id=trace_id, seq=seq + 1, at=ctx.clock(), data=DoneError(error=error))
+                return
+            time.sleep(poll_s)
+            again = streams.read(trace_id, owner=owner, after=seq)
+            if again is None:  # expired meanwhile
+                return
+            read = again
+
+    return follow(first)
 
 
 def answer_degraded(ctx: RequestContext, trace_id: str, choice: DegradedChoice) -> AnswerOutcome:

@@ -182,6 +182,7 @@ ERRORS: Keys = {
     "AMBIGUOUS_PLACE": "halfday.error.ambiguous_place",
     "NO_FEASIBLE_PLAN": "halfday.error.no_feasible_plan",
     "DEGRADED_DECLINED": "halfday.error.degraded_declined",
+    "STREAM_LOST": "halfday.error.stream_lost",  # the worker holding the stream stopped (a reconnect found it quiet)
     "BREAKER_OPEN": "halfday.error.breaker_open",  # stage 7: the reservation side's breaker is open
     "OMNI_ERROR": "halfday.error.omni_error",
     "INVALID_INPUT": "halfday.error.invalid_input",

@@ -235,3 +235,51 @@ def test_level2_a_stream_held_by_one_worker_is_answered_through_another_on_the_t
         assert seen[-1].data.type == "error" and seen[-1].data.error.code == "DEGRADED_DECLINED"
         assert halfday_app.answer_degraded(elsewhere, first.trace_id, "continue") == "not_waiting"  # it ended
         assert answering.halfday_waits.waiting() == [] and holding.halfday_waits.waiting() == []
+
+
+def test_a_stream_read_again_through_another_worker_and_one_whose_worker_died_ends_with_stream_lost(
+    settings, monkeypatch, tmp_path
+):
+    """Issue 33: on the team's Redis, a stream one worker made is read on through another (from after the last
+    event the client saw); a stream whose worker stopped mid-plan (no done, nothing new) ends for the reader with
+    the structured error STREAM_LOST, worded in the reader's language."""
+    from core.app import halfday as halfday_app
+    from core.app.context import AppServices
+    from core.models.halfday.plans import HalfDayRequest
+    from tests.support.redis_server import RedisServer
+
+    with RedisServer(tmp_path / "redis") as redis:
+        shared = settings.model_copy(update={"redis_url": redis.url, "halfday_stream_lost_after_s": 0.5})
+        holding, reading = AppServices(shared), AppServices(shared)
+        planner = with_goal(planner_on(make_offline(shared), shared), goal(preferences=["park"]))
+        monkeypatch.setattr(halfday_app, "planner", lambda ctx: planner)
+        sent = list(
+            halfday_app.plan_half_day_answerable(
+                _context(shared, "alice", services=holding), HalfDayRequest(goal="g", now=NOW)
+            )
+        )
+        trace_id = sent[0].trace_id
+        rest = halfday_app.follow_stream(_context(shared, "alice", services=reading), trace_id, after=2, poll_s=0.05)
+        assert rest != "not_found"
+        assert [(e.seq, e.type) for e in rest] == [(e.seq, e.type) for e in sent[3:]]
+        assert halfday_app.follow_stream(_context(shared, "bob", services=reading), trace_id, after=-1) == "not_found"
+
+        # a worker that stopped after two events of another plan
+        for event in sent[:2]:
+            holding.halfday_streams.append(
+                "trace-dead", event.model_dump_json(), owner="alice", seq=event.seq, done=False
+            )
+        ctx = _context(shared, "alice", lang="en", services=reading)
+        got = list(halfday_app.follow_stream(ctx, "trace-dead", after=-1, poll_s=0.05))
+        assert [e.seq for e in got] == [0, 1, 2] and got[-1].type == "done"
+        assert got[-1].data.type == "error" and got[-1].data.error.code == "STREAM_LOST"
+        from core.words.halfday import ERRORS, word
+
+        assert "stopped before it finished" in word(ERRORS, "STREAM_LOST", "en")  # the faces' sentence for it
+        assert "停止" in word(ERRORS, "STREAM_LOST", "zh")
+
+
+def make_offline(settings):
+    from core.geo.registry import make_provider
+
+    return make_provider("offline", region="shanghai", settings=settings)

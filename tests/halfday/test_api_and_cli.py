@@ -251,3 +251,22 @@ def test_the_api_and_the_cli_say_every_wish_of_the_goal_in_codes_and_in_words(ap
     assert main(["halfday", "--goal", WISHFUL, "--now", NOW.isoformat(), "--region", "shanghai"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["words"]["plans"][0]["wishes"][0] == "✗ 韩国料理:未满足——数据里没有提供它的地方"
+
+
+def test_a_client_that_reconnects_with_last_event_id_gets_the_rest_of_its_stream_and_nobody_else_does(api):
+    """Issue 33: a dropped connection is not a lost plan: GET /halfday/plan/{id}/events after the last event seen
+    gives the events that followed, the same ones, ending with done."""
+    body = {"goal": GOAL, "now": NOW.isoformat()}
+    with api.stream("POST", "/halfday/plan", json=body, headers=auth("alice")) as response:
+        sent = read_sse(response)
+    trace_id = json.loads(sent[0]["data"])["trace_id"]
+    seen = 3  # the client had read events 0..3 when its connection dropped
+    headers = {**auth("alice"), "Last-Event-ID": str(seen)}
+    with api.stream("GET", f"/halfday/plan/{trace_id}/events", headers=headers) as response:
+        assert response.status_code == 200
+        rest = read_sse(response)
+    assert [e["id"] for e in rest] == [e["id"] for e in sent[seen + 1 :]]
+    assert [json.loads(e["data"])["type"] for e in rest] == [json.loads(e["data"])["type"] for e in sent[seen + 1 :]]
+    assert json.loads(rest[-1]["data"])["type"] == "done"
+    other = api.get(f"/halfday/plan/{trace_id}/events", headers=auth("bob"))
+    assert other.status_code == 404 and other.json()["error"]["code"] == "NOT_FOUND"
