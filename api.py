@@ -525,7 +525,9 @@ class HalfDayResumeBody(BaseModel):
 def halfday_events(
     trace_id: Annotated[str, Path(max_length=64)],
     user: str = Depends(current_user),
-    last_event_id: Annotated[int | None, Header(ge=-1)] = None,
+    last_event_id: Annotated[
+        str | None, Header(max_length=40, description="the id of the last event received (ours are numbers)")
+    ] = None,
     after: Annotated[int | None, Query(ge=-1, description="the last event seen (as Last-Event-ID)")] = None,
     header_lang: Lang | None = ACCEPT_LANGUAGE,
 ) -> Any:
@@ -535,7 +537,8 @@ def halfday_events(
     from sse_starlette import EventSourceResponse, ServerSentEvent
 
     ctx = context_for(user, lang=header_lang)
-    seen = last_event_id if last_event_id is not None else after
+    # an id we never sent (not a number) is no position: the stream from its start, or from ``after``
+    seen = int(last_event_id) if last_event_id and last_event_id.strip().isdigit() else after
     events = halfday_app.follow_stream(ctx, trace_id, after=-1 if seen is None else seen)
     if events == "not_found":
         return error_response(404, "NOT_FOUND", "no half-day stream of yours has this trace id", "trace_id")
