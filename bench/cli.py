@@ -147,7 +147,7 @@ def _single(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """``python -m bench``'s parser: KIND and its options, --time-limit / --repeats also before KIND."""
-    from bench import lkh, solomon, team, tsplib
+    from bench import lkh, load, solomon, team, tsplib
 
     bench = Parser(
         prog="python -m bench",
@@ -213,6 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("tsplib", tsplib, "the TSPLIB table (known optima)"),
         ("lkh", lkh, "random instances against LKH-3 (needs elkai)"),
         ("solomon", solomon, "all Solomon VRPTW instances against the best known"),
+        ("load", load, "the API's fast path under 10/30/100 clients on 1 and 2 workers: requests/s, p50/p95/p99, RSS"),
         ("team", team, "a team on one key: what a Redis-paced call costs; three processes on one key with and without"),
     ):
         p = kinds.add_parser(kind, help=text)
