@@ -266,6 +266,18 @@ def link_state(url: str | None) -> Literal["off", "up", "down"]:
 _TEAM: dict[tuple[str, str, str, str], Any] = {}
 
 
+def _team(kind: str, service: str, key: str | None, redis_url: str, make: Callable[[RedisLink, str], T]) -> T:
+    """The one shared ``kind`` (a bucket, a hold) of ``service``'s ``key`` on the Redis at ``redis_url``."""
+    found_key = (kind, service, key_digest(key), redis_url)
+    with _LINKS_LOCK:
+        found = _TEAM.get(found_key)
+    if found is None:
+        made = make(redis_link(redis_url), f"{service}:{key_digest(key)}")
+        with _LINKS_LOCK:
+            found = _TEAM.setdefault(found_key, made)
+    return cast(T, found)
+
+
 def team_bucket(
     service: str, key: str | None, *, rate: float, burst: float = 1.0, redis_url: str | None = None
 ) -> RateLimiter:
@@ -274,14 +286,7 @@ def team_bucket(
     local = shared_bucket(service, key, rate=rate, burst=burst)
     if not redis_url:
         return local
-    name = f"{service}:{key_digest(key)}"
-    with _LINKS_LOCK:
-        found = _TEAM.get(("bucket", service, name, redis_url))
-    if found is None:
-        found = RedisBucket(redis_link(redis_url), name, local)
-        with _LINKS_LOCK:
-            found = _TEAM.setdefault(("bucket", service, name, redis_url), found)
-    return cast(RateLimiter, found)
+    return _team("bucket", service, key, redis_url, lambda link, name: RedisBucket(link, name, local))
 
 
 def team_hold(service: str, key: str | None, *, redis_url: str | None = None) -> KeyHold:
@@ -289,11 +294,4 @@ def team_hold(service: str, key: str | None, *, redis_url: str | None = None) ->
     local = shared_hold(service, key)
     if not redis_url:
         return local
-    name = f"{service}:{key_digest(key)}"
-    with _LINKS_LOCK:
-        found = _TEAM.get(("hold", service, name, redis_url))
-    if found is None:
-        found = RedisHold(redis_link(redis_url), name, local)
-        with _LINKS_LOCK:
-            found = _TEAM.setdefault(("hold", service, name, redis_url), found)
-    return cast(KeyHold, found)
+    return _team("hold", service, key, redis_url, lambda link, name: RedisHold(link, name, local))

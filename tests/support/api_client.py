@@ -23,11 +23,25 @@ def api_test_client(
     under ``tmp_path``, and ``extra_env`` (``OMNI_*`` settings) on top; settings read afresh before and after."""
     from fastapi.testclient import TestClient
 
-    from core.auth import key_digest
     from core.config import get_settings
 
+    env = api_env(tmp_path, data_dir=data_dir, region=region, **extra_env)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    get_settings.cache_clear()
+    from api import app
+
+    yield TestClient(app, headers=auth("alice"))
+    get_settings.cache_clear()
+
+
+def api_env(tmp_path: Path, *, data_dir: Path, region: str, **extra_env: str) -> dict[str, str]:
+    """The ``OMNI_*`` settings of an API on ``data_dir``/``region`` with the offline provider and a store, event log
+    and knowledge base under ``tmp_path`` (a TestClient's, or a server process's environment)."""
+    from core.auth import key_digest
+
     (tmp_path / "kb").mkdir(exist_ok=True)
-    env = {
+    return {
         "OMNI_DATA_DIR": str(data_dir),
         "OMNI_REGION": region,
         "OMNI_PROVIDER": "offline",
@@ -37,10 +51,3 @@ def api_test_client(
         "OMNI_API_KEYS": json.dumps({user: key_digest(key) for user, key in API_KEYS.items()}),
         **extra_env,
     }
-    for key, value in env.items():
-        monkeypatch.setenv(key, value)
-    get_settings.cache_clear()
-    from api import app
-
-    yield TestClient(app, headers=auth("alice"))
-    get_settings.cache_clear()

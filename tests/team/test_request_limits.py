@@ -4,7 +4,6 @@ alone, and a Redis that stops answering fails nothing."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -14,8 +13,7 @@ import httpx
 import pytest
 
 from core.app.request_limits import RequestLimits, TooManyRequests
-from core.auth import key_digest
-from tests.support.api_client import API_KEYS, auth
+from tests.support.api_client import api_env, auth
 from tests.support.paths import ROOT
 from tests.support.redis_server import RedisServer, free_port
 
@@ -45,19 +43,11 @@ def test_two_workers_count_one_key_together_on_redis_and_alone_without_it(tmp_pa
 def test_the_api_on_two_worker_processes_answers_429_with_retry_after_past_the_keys_limit(tmp_path):
     with RedisServer(tmp_path / "redis") as redis:
         port = free_port()
-        (tmp_path / "kb").mkdir()
         env = {
             **os.environ,
-            "OMNI_DATA_DIR": str(ROOT / "data"),
-            "OMNI_REGION": "shanghai",
-            "OMNI_PROVIDER": "offline",
-            "OMNI_DB_URL": f"sqlite:///{tmp_path / 'api.db'}",
-            "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
-            "OMNI_KB_DIR": str(tmp_path / "kb"),
-            "OMNI_API_KEYS": json.dumps({user: key_digest(key) for user, key in API_KEYS.items()}),
-            "OMNI_REDIS_URL": redis.url,
-            "OMNI_API_USER_LIMIT": "6/minute",
-        }
+            **api_env(tmp_path, data_dir=ROOT / "data", region="shanghai", OMNI_REDIS_URL=redis.url,
+                      OMNI_API_USER_LIMIT="6/minute"),
+        }  # fmt: skip
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "api:app", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
