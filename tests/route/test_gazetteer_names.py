@@ -90,3 +90,18 @@ def test_the_resemblance_views():
     assert resemblance("交大", "上海交通大学") == 100  # Chinese: the characters in order
     assert resemblance("Qwerty Plaza", "Radisson Blu Plaza") < RESEMBLES_MIN
     assert resemblance("Toolo", "Töölönlahdenkatu 4", partial=False) < RESEMBLES_MIN  # an address: whole words
+
+
+@pytest.mark.parametrize(
+    ("text", "poi_id"),
+    [
+        ("赫尔辛基大教堂", "hel-w419479428"),  # OSM put this name on the Alexander II statue: the table moves it
+        ("赫尔辛基主教座堂", "hel-w419479428"),
+        ("芬兰国家剧院", "hel-w122595207"),
+        ("奇亚斯玛当代艺术博物馆", "hel-w8042215"),
+        ("芬兰国家图书馆", "hel-w122595247"),
+        ("颂歌图书馆", "hel-w596937289"),
+    ],
+)
+def test_the_pack_s_curated_chinese_names_resolve_to_their_places(helsinki, text, poi_id):
+    assert stop(text, helsinki).point.poi_id == poi_id  # data/names/helsinki_zh.csv, applied by the pack build
