@@ -35,7 +35,15 @@ from core.errors import AmbiguousPlaceError, ProviderError, ResolutionError
 from core.geo.base import Geocoder, LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
-from core.geo.text import canonical, house_number, normalize, resemblance, strip_city_prefix, strip_house_number
+from core.geo.text import (
+    canonical,
+    house_number,
+    normalize,
+    resemblance,
+    resembles_distinctly,
+    strip_city_prefix,
+    strip_house_number,
+)
 from core.models.common import echo
 from core.models.route import (
     AmbiguityReason,
@@ -127,6 +135,20 @@ def _resembles(raw: RawStop, place: Place) -> float:
     named = (resemblance(t, f) for t in typed for f in forms if isinstance(f, str) and f)
     addressed = (resemblance(t, place.address, partial=False) for t in typed if place.address)
     return max([*named, *addressed], default=0.0)
+
+
+def _alike(raw: RawStop, place: Place, cities: frozenset[str]) -> bool:
+    """Its names look like the text (``_resembles``), and not merely by a word of kind or of the city: "did you
+    mean" offers "Kasvimuseo" for "Kasvimuseum", never "Kansalliskirjasto" for "National Museum of Finland"."""
+    if _resembles(raw, place) < RESEMBLES_MIN:
+        return False
+    extra = place.raw
+    forms = [place.name, getattr(extra, "name_en", None), *(getattr(extra, "aliases", None) or [])]
+    forms += [place.address, place.district]  # a district typed alone: the places in it ("杨浦区")
+    typed = [t for t in (raw.name, raw.address) if t]
+    return any(
+        resembles_distinctly(t, f, cities=cities) >= RESEMBLES_MIN for t in typed for f in forms if isinstance(f, str)
+    )
 
 
 def _score(raw: RawStop, place: Place) -> float:
@@ -464,7 +486,9 @@ class _Resolving:
                 if key not in pool or score > pool[key][0]:
                     pool[key] = (score, place)
         everything = sorted(pool.values(), key=lambda sp: -sp[0])
-        ranked = [(s, p) for s, p in everything if s >= CONFIDENT_SCORE or _resembles(raw, p) >= RESEMBLES_MIN]
+        region = getattr(self.provider, "region", None)  # the pack's city in every language it is named in
+        cities = frozenset({city or "", *(region.city_names() if region is not None else ())} - {""})
+        ranked = [(s, p) for s, p in everything if s >= CONFIDENT_SCORE or _alike(raw, p, cities)]
         return everything, ranked
 
     def by_search(self, ranked: list[tuple[float, Place]]) -> Resolution | None:
