@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from rapidfuzz import fuzz
 
@@ -57,6 +57,7 @@ from core.models.route import (
     format_location,
     point_id,
 )
+from core.route.elsewhere import coverage_facts, known_elsewhere
 from core.route.notices import english, notice, point_names
 from core.route.notices import who as named_input
 
@@ -585,7 +586,14 @@ class _Resolving:
         elif everything:  # nothing alike: not found, with the nearest real names as hints (not offered as answers)
             names = ", ".join(f"'{n}'" for n in dict.fromkeys(p.name for _, p in everything[:HINTS]))
             hint = f"; not found - the nearest names known are {names}"
-        return ResolutionError(f"could not resolve {self.who_text}{hint}", field=self.field_name)
+        region = getattr(self.provider, "region", None)
+        known = known_elsewhere(self.raw.label(), region) if region is not None else None
+        if known is not None:
+            hint += f"; '{known['place']}' is in {known['city']}, outside the map data's coverage"
+        facts: dict[str, Any] = {"input": echo(self.raw.label())}
+        if known:
+            facts["outside"] = {self.field_name: known}
+        return ResolutionError(f"could not resolve {self.who_text}{hint}", field=self.field_name, facts=facts)
 
 
 def resolve_points(
@@ -623,7 +631,16 @@ def resolve_points(
             message += f". The offline provider only knows the bundled places of region '{provider.region.name}'."
         candidates = {k: v for f in failures for k, v in f.candidates.items()}
         kind = ResolutionError if unresolved else AmbiguousPlaceError
-        raise kind(message, field=failures[0].field, details=[f.field for f in failures], candidates=candidates)
+        # every place not found, where a gazetteer knows it to be, and what the map data covers: one answer
+        facts = {
+            "not_found": [f.field for f in unresolved],
+            "inputs": {f.field: f.facts["input"] for f in unresolved if f.field and "input" in f.facts},
+            "outside": {k: v for f in unresolved for k, v in f.facts.get("outside", {}).items()},
+            "coverage": coverage_facts(provider.region),
+        }
+        raise kind(
+            message, field=failures[0].field, details=[f.field for f in failures], candidates=candidates, facts=facts
+        )
     assert destination is not None
     return ResolvedPoints(
         origin=origin, stops=[s for s in stops if s is not None], destination=destination, notices=notices
