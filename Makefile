@@ -17,7 +17,7 @@ $(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scrip
 	$(PY) scripts/build_packs.py
 	touch $(STAMP)
 
-$(PACK): core/packs/osm.py core/packs/entrances.py core/packs/build.py | $(STAMP)
+$(PACK): core/packs/osm.py core/packs/entrances.py core/packs/build.py core/packs/names.py data/names/helsinki_zh.csv | $(STAMP)
 	$(PY) scripts/build_packs.py
 
 install: $(STAMP) $(PACK)

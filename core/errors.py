@@ -31,7 +31,9 @@ class ResolutionError(OmniError, LookupError):
     """An input place could not be resolved to a coordinate; nothing is invented.
 
     ``candidates`` maps an input field (``stops.1``) to its choice (``PlaceChoice`` as a dict: input, reason,
-    spread_m, options) when the input was ambiguous; the faces pass it on as ``error.candidates``."""
+    spread_m, options) when the input was ambiguous; the faces pass it on as ``error.candidates``. ``facts``: what
+    the words need beyond the code (the fields not found, where a gazetteer knows them to be, the region's
+    coverage: core/route/elsewhere.py), read by the pages' words (the CLI's and API's error bodies keep their shape)."""
 
     code = "UNRESOLVED_POINT"
 
@@ -43,9 +45,11 @@ class ResolutionError(OmniError, LookupError):
         code: str | None = None,
         details: Any = None,
         candidates: dict[str, dict[str, Any]] | None = None,
+        facts: dict[str, Any] | None = None,
     ):
         super().__init__(message, field=field, code=code, details=details)
         self.candidates = candidates or {}
+        self.facts = facts or {}
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()

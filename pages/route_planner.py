@@ -116,6 +116,7 @@ def plan_and_result() -> None:
             error = route_errors.ERRORS.record(exc)
             error["stop_names"] = [s.get("name") or s.get("address") or "" for s in payload["stops"]]
             error["candidates"] = getattr(exc, "candidates", None) or {}  # AMBIGUOUS_PLACE: "Did you mean…"
+            error["facts"] = getattr(exc, "facts", None) or {}  # every place not found, and the map data's coverage
             st.session_state.pop(form.RESULT, None)
             st.rerun()  # the whole page: the message next to the input it concerns; inputs are kept
         else:

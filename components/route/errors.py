@@ -72,6 +72,9 @@ def error_words(error: Mapping[str, Any], *, lang: Lang = "en") -> str:
     label = field_label(field, error.get("stop_names"), lang=lang)
     head = field.split(".")[0]
     if code == "UNRESOLVED_POINT":
+        facts = error.get("facts") or {}
+        if facts.get("not_found") and facts.get("coverage"):
+            return not_found_words(facts, error.get("stop_names"), lang=lang)
         return t("route.error.unresolved", lang, label=label)
     if code == "AMBIGUOUS_PLACE":
         return t("route.error.ambiguous", lang, label=label)
@@ -92,6 +95,44 @@ def error_words(error: Mapping[str, Any], *, lang: Lang = "en") -> str:
         "round_trip": "route.error.round_trip_fixed",
     }
     return t(known[field], lang) if field in known else t("route.error.other", lang, label=label)
+
+
+def not_found_words(facts: Mapping[str, Any], stops: list[Any] | None, *, lang: Lang) -> str:
+    """Every place not found in one answer, where a gazetteer knows those outside the map data to be, and what the
+    map data covers (the core's facts: core/route/elsewhere.py)."""
+    cover = facts["coverage"]
+    region = cover["names"].get(lang) or cover["names"].get("en") or cover["region"]
+    sep = "、" if lang == "zh" else ", "
+    typed = facts.get("inputs") or {}
+    quoted = "(“{}”)" if lang == "zh" else " ('{}')"
+    labels = sep.join(
+        field_label(f, stops, lang=lang) + ("" if f.startswith("stops.") or f not in typed else quoted.format(typed[f]))
+        for f in facts["not_found"]
+    )
+    said = [t("route.error.unresolved_all", lang, region=region, labels=labels)]
+    for known in (facts.get("outside") or {}).values():
+        city = (known.get("city_zh") if lang == "zh" else None) or known["city"]
+        key = (
+            "route.error.unresolved_outside"
+            if known["where"] == "outside_coverage"
+            else "route.error.unresolved_other_city"
+        )
+        said.append(t(key, lang, place=known["place"], city=city, region=region))
+    west, south, east, north = cover["bbox"]
+    said.append(
+        t(
+            "route.error.unresolved_coverage",
+            lang,
+            region=region,
+            west=f"{west:.3f}",
+            east=f"{east:.3f}",
+            south=f"{south:.3f}",
+            north=f"{north:.3f}",
+            width=cover["width_km"],
+            height=cover["height_km"],
+        )
+    )
+    return (" " if lang == "en" else "").join(said)
 
 
 def error_section(field: str | None) -> str:

@@ -32,6 +32,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         timezone=args.timezone,
         source=args.source,
         tiles=not args.no_tiles,
+        names_zh=Path(args.names_zh) if args.names_zh else None,
     )
     print(report.model_dump_json(indent=2))
     return 0
@@ -80,6 +81,7 @@ def add_parsers(sub: Any) -> None:
     b.add_argument("--source", default=None, help="where the extract came from (shown in the attribution)")
     b.add_argument("--data-dir", default=None, help="the data folder holding regions/ (default: OMNI_DATA_DIR)")
     b.add_argument("--no-tiles", action="store_true", help="gazetteer and basemap only, no road network")
+    b.add_argument("--names-zh", help="a table of curated Chinese names (osm_id,name_zh,source: data/names/)")
     b.set_defaults(func=cmd_build)
     s = cmds.add_parser("serve", help="serve a pack's road network over HTTP with valhalla_service")
     s.add_argument("region", nargs="?", default=None, help="region pack with tiles (default: OMNI_REGION)")

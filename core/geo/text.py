@@ -228,3 +228,114 @@ def _in_order(short: str, long: str) -> int:
         if at >= 0:
             found, pos = found + 1, at + 1
     return found
+
+
+#: words that say what kind of place it is, or where, not which one: sharing one of them ("museum", "church",
+#: "Kansallis-") is no resemblance (issue 32: "National Museum of Finland" is not "The National Library of Finland")
+GENERIC_WORDS = frozenset(
+    "the of and at in on de la le du des der die das von van a an "
+    "museum museo museet art arts gallery galleria konst konstmuseum church kirkko kyrka kyrkan cathedral "
+    "domkyrka chapel kappeli kapell temple square tori torget aukio plaza park puisto parken garden "
+    "puutarha station asema stationen central centre center library kirjasto bibliotek biblioteket national "
+    "university yliopisto universitet hall halli hallen city kaupungin stad market kauppa theatre theater "
+    "teatteri teatern palace linna slott monument memorial statue patsas hotel restaurant ravintola cafe "
+    "street katu gatan road tie old vanha new uusi main modern contemporary house talo building tower bridge "
+    "silta island saari harbour port finland finnish suomi suomen finlands fi".split()
+)
+#: parts of a Finnish or Swedish compound that say its kind ("Kansallis|museo", "Kasvi|museo", "Tuomio|kirkko")
+GENERIC_PARTS = (
+    "kansallis",
+    "nationa",
+    "taidemuseo",
+    "museo",
+    "museum",
+    "tuomiokirkko",
+    "kirkko",
+    "kyrka",
+    "kirjasto",
+    "bibliotek",
+    "teatteri",
+    "teater",
+    "asema",
+    "tori",
+    "torg",
+    "aukio",
+    "puisto",
+    "park",
+    "halli",
+    "hall",
+    "kappeli",
+    "galleria",
+    "linna",
+    "talo",
+)
+#: the Chinese words of kinds and of the country, longest first ("大教堂" before "教堂")
+GENERIC_CJK = tuple(
+    sorted(
+        "博物馆 美术馆 艺术 当代 教堂 大教堂 座堂 主教座堂 礼拜堂 广场 公园 植物园 车站 火车站 中央 图书馆 国家 "
+        "国立 大学 剧院 市政厅 宫 纪念碑 雕像 酒店 餐厅 市场 大厦 中心 芬兰".split(),
+        key=len,
+        reverse=True,
+    )
+)
+
+
+def _distinctive_word(word: str) -> str:
+    """A word without the parts of a compound that only say its kind; "" when nothing else is left."""
+    if word in GENERIC_WORDS:
+        return ""
+    for part in GENERIC_PARTS:  # a kind before or after the distinctive part, not inside it
+        if word.startswith(part):
+            word = word[len(part) :]
+        if word.endswith(part):
+            word = word[: -len(part)]
+    return word if len(word) >= 3 else ""
+
+
+def distinctive(text: str | None, *, cities: frozenset[str] = frozenset()) -> str:
+    """What is left of a name once the words of kinds, of the country and of ``cities`` are taken out, in the
+    normalised form ``resemblance`` reads ("Kasvimuseo" -> "kasvi", "National Museum of Finland" -> "")."""
+    if not text:
+        return ""
+    folded = {normalize(c) for c in cities if c}
+    if has_cjk(text):
+        key = normalize(text)
+        for word in (*sorted(folded, key=len, reverse=True), *GENERIC_CJK):
+            key = key.replace(word, "") if word and has_cjk(word) else key
+        return key
+    words = _PUNCT.sub(" ", fold(unicodedata.normalize("NFKC", text))).split()
+    kept = [_distinctive_word(w) for w in words if w not in folded]
+    return " ".join(w for w in kept if w)
+
+
+def resembles_distinctly(query: str | None, name: str | None, *, cities: frozenset[str] = frozenset()) -> float:
+    """How much ``name`` looks like what was typed once the words of kinds and of the city are set aside
+    (``distinctive``), 0-100: a name spelt nearly the same as a whole ("Jingan Tempel"); across scripts, as
+    ``resemblance`` hears it ("yu fo si" / "玉佛寺"); else the distinctive parts' ``resemblance``. When one side is
+    only words of kinds or the city ("Kansallismuseo", "博物馆", "Helsinki Cathedral"), every typed word must be
+    in the name ("Tuomiokirkko" in "Helsingin tuomiokirkko"), or, in Chinese, the whole text."""
+    from rapidfuzz import fuzz
+
+    q, n = normalize(query), normalize(name)
+    if not q or not n:
+        return 0.0
+    whole = float(fuzz.ratio(q, n))
+    if whole >= KIND_WORDS_MIN:
+        return whole
+    if has_cjk(q) != has_cjk(n):
+        return resemblance(query, name)
+    typed, have = distinctive(query, cities=cities), distinctive(name, cities=cities)
+    if typed and have:
+        return resemblance(typed, have)
+    if has_cjk(q):
+        return 100.0 if q in n else 0.0
+    words = _words(name or "") or [n]
+    per = [
+        max(100.0 if len(w) >= 4 and h.startswith(w) else fuzz.ratio(w, h) for h in words)
+        for w in _words(query or "") or [q]
+    ]
+    return min(per) if min(per) >= KIND_WORDS_MIN else 0.0
+
+
+#: words of kinds alone resemble a name only when nearly the same ("Kansallismuseo" / "Kansalliskirjasto": 71)
+KIND_WORDS_MIN = 85.0

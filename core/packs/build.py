@@ -25,6 +25,7 @@ from core.errors import InputError
 from core.models.common import REGION_NAME_PATTERN
 from core.packs.entrances import ENTRANCE_COLUMNS, ENTRANCES_FILE
 from core.packs.loader import load_region
+from core.packs.names import NamesApplied, apply_chinese_names, read_names
 from core.packs.osm import (
     Extract,
     Feature,
@@ -58,6 +59,7 @@ class PackBuildReport(BaseModel):
     data_date: str | None
     bbox: tuple[float, float, float, float]
     dropped_opening_hours: int = Field(description="opening_hours tags the parser could not read (left out)")
+    chinese_names: NamesApplied | None = Field(default=None, description="the curated Chinese names' table applied")
     osm_objects: int
 
 
@@ -236,8 +238,10 @@ def build_pack(
     timezone: str = "UTC",
     source: str | None = None,
     tiles: bool = True,
+    names_zh: Path | None = None,
 ) -> PackBuildReport:
-    """Build (or rebuild) the pack ``name`` from ``pbf`` under ``data_dir/regions``."""
+    """Build (or rebuild) the pack ``name`` from ``pbf`` under ``data_dir/regions``; ``names_zh``: a table of
+    curated Chinese names (core/packs/names.py)."""
     extract = _checked_extract(pbf, name)
     assert extract.bbox is not None, "_checked_extract refuses an extract without a box"
     folder = data_dir / "regions" / name
@@ -246,6 +250,7 @@ def build_pack(
     features = list(dedupe_streets(group_stops(extract.features)))
     assign_districts(features, extract.district_areas)
     rows = [_row(f, prefix) for f in features]
+    applied = apply_chinese_names(rows, read_names(names_zh), prefix=prefix) if names_zh else None
     rows.sort(key=lambda r: (r["category"], r["name_zh"], r["id"]))
     dropped = sum(
         1 for f in extract.features if f.tags.get("opening_hours") and not _valid_hours(f.tags["opening_hours"])
@@ -290,5 +295,6 @@ def build_pack(
         data_date=extract.data_date,
         bbox=extract.bbox,
         dropped_opening_hours=dropped,
+        chinese_names=applied,
         osm_objects=extract.objects,
     )

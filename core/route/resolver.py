@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from rapidfuzz import fuzz
 
@@ -35,7 +35,15 @@ from core.errors import AmbiguousPlaceError, ProviderError, ResolutionError
 from core.geo.base import Geocoder, LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
-from core.geo.text import canonical, house_number, normalize, resemblance, strip_city_prefix, strip_house_number
+from core.geo.text import (
+    canonical,
+    house_number,
+    normalize,
+    resemblance,
+    resembles_distinctly,
+    strip_city_prefix,
+    strip_house_number,
+)
 from core.models.common import echo
 from core.models.route import (
     AmbiguityReason,
@@ -49,6 +57,7 @@ from core.models.route import (
     format_location,
     point_id,
 )
+from core.route.elsewhere import coverage_facts, known_elsewhere
 from core.route.notices import english, notice, point_names
 from core.route.notices import who as named_input
 
@@ -127,6 +136,20 @@ def _resembles(raw: RawStop, place: Place) -> float:
     named = (resemblance(t, f) for t in typed for f in forms if isinstance(f, str) and f)
     addressed = (resemblance(t, place.address, partial=False) for t in typed if place.address)
     return max([*named, *addressed], default=0.0)
+
+
+def _alike(raw: RawStop, place: Place, cities: frozenset[str]) -> bool:
+    """Its names look like the text (``_resembles``), and not merely by a word of kind or of the city: "did you
+    mean" offers "Kasvimuseo" for "Kasvimuseum", never "Kansalliskirjasto" for "National Museum of Finland"."""
+    if _resembles(raw, place) < RESEMBLES_MIN:
+        return False
+    extra = place.raw
+    forms = [place.name, getattr(extra, "name_en", None), *(getattr(extra, "aliases", None) or [])]
+    forms += [place.address, place.district]  # a district typed alone: the places in it ("杨浦区")
+    typed = [t for t in (raw.name, raw.address) if t]
+    return any(
+        resembles_distinctly(t, f, cities=cities) >= RESEMBLES_MIN for t in typed for f in forms if isinstance(f, str)
+    )
 
 
 def _score(raw: RawStop, place: Place) -> float:
@@ -464,7 +487,9 @@ class _Resolving:
                 if key not in pool or score > pool[key][0]:
                     pool[key] = (score, place)
         everything = sorted(pool.values(), key=lambda sp: -sp[0])
-        ranked = [(s, p) for s, p in everything if s >= CONFIDENT_SCORE or _resembles(raw, p) >= RESEMBLES_MIN]
+        region = getattr(self.provider, "region", None)  # the pack's city in every language it is named in
+        cities = frozenset({city or "", *(region.city_names() if region is not None else ())} - {""})
+        ranked = [(s, p) for s, p in everything if s >= CONFIDENT_SCORE or _alike(raw, p, cities)]
         return everything, ranked
 
     def by_search(self, ranked: list[tuple[float, Place]]) -> Resolution | None:
@@ -561,7 +586,14 @@ class _Resolving:
         elif everything:  # nothing alike: not found, with the nearest real names as hints (not offered as answers)
             names = ", ".join(f"'{n}'" for n in dict.fromkeys(p.name for _, p in everything[:HINTS]))
             hint = f"; not found - the nearest names known are {names}"
-        return ResolutionError(f"could not resolve {self.who_text}{hint}", field=self.field_name)
+        region = getattr(self.provider, "region", None)
+        known = known_elsewhere(self.raw.label(), region) if region is not None else None
+        if known is not None:
+            hint += f"; '{known['place']}' is in {known['city']}, outside the map data's coverage"
+        facts: dict[str, Any] = {"input": echo(self.raw.label())}
+        if known:
+            facts["outside"] = {self.field_name: known}
+        return ResolutionError(f"could not resolve {self.who_text}{hint}", field=self.field_name, facts=facts)
 
 
 def resolve_points(
@@ -599,7 +631,16 @@ def resolve_points(
             message += f". The offline provider only knows the bundled places of region '{provider.region.name}'."
         candidates = {k: v for f in failures for k, v in f.candidates.items()}
         kind = ResolutionError if unresolved else AmbiguousPlaceError
-        raise kind(message, field=failures[0].field, details=[f.field for f in failures], candidates=candidates)
+        # every place not found, where a gazetteer knows it to be, and what the map data covers: one answer
+        facts = {
+            "not_found": [f.field for f in unresolved],
+            "inputs": {f.field: f.facts["input"] for f in unresolved if f.field and "input" in f.facts},
+            "outside": {k: v for f in unresolved for k, v in f.facts.get("outside", {}).items()},
+            "coverage": coverage_facts(provider.region),
+        }
+        raise kind(
+            message, field=failures[0].field, details=[f.field for f in failures], candidates=candidates, facts=facts
+        )
     assert destination is not None
     return ResolvedPoints(
         origin=origin, stops=[s for s in stops if s is not None], destination=destination, notices=notices

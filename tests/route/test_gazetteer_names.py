@@ -90,3 +90,64 @@ def test_the_resemblance_views():
     assert resemblance("交大", "上海交通大学") == 100  # Chinese: the characters in order
     assert resemblance("Qwerty Plaza", "Radisson Blu Plaza") < RESEMBLES_MIN
     assert resemblance("Toolo", "Töölönlahdenkatu 4", partial=False) < RESEMBLES_MIN  # an address: whole words
+
+
+@pytest.mark.parametrize(
+    ("text", "poi_id"),
+    [
+        ("赫尔辛基大教堂", "hel-w419479428"),  # OSM put this name on the Alexander II statue: the table moves it
+        ("赫尔辛基主教座堂", "hel-w419479428"),
+        ("芬兰国家剧院", "hel-w122595207"),
+        ("奇亚斯玛当代艺术博物馆", "hel-w8042215"),
+        ("芬兰国家图书馆", "hel-w122595247"),
+        ("颂歌图书馆", "hel-w596937289"),
+    ],
+)
+def test_the_pack_s_curated_chinese_names_resolve_to_their_places(helsinki, text, poi_id):
+    assert stop(text, helsinki).point.poi_id == poi_id  # data/names/helsinki_zh.csv, applied by the pack build
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "National Museum of Finland",  # shares "National ... of Finland" with the National Library: no resemblance
+        "Design Museum",  # shares "museum" with every museum of the box
+        "Uspenski Cathedral",  # shares "Cathedral" with Helsinki Cathedral
+        "Kansallismuseo",  # shares "Kansallis-" with the National Library and Archives, "-museo" with Kasvimuseo
+        "Finnish Museum of Natural History",
+        "芬兰国家博物馆",  # shares 芬兰国家 with 芬兰国家图书馆 and 芬兰国家剧院
+        "乌斯别斯基大教堂",  # shares 大教堂 with the cathedral's other name
+        "赫尔辛基设计博物馆",
+    ],
+)
+def test_a_name_alike_only_in_its_words_of_kind_is_not_found_without_a_did_you_mean(helsinki, text):
+    with pytest.raises(ResolutionError) as info:
+        stop(text, helsinki)
+    assert not isinstance(info.value, AmbiguousPlaceError) and not info.value.candidates
+
+
+@pytest.mark.parametrize(
+    ("text", "poi_id"),
+    [
+        ("Kasvimuseum", "hel-w122869921"),  # the distinctive part (Kasvi-) alike: the Botanical Museum
+        ("Kiasman museo", "hel-w8042215"),
+        ("Svenska teatter", "hel-w122965398"),
+        ("Amos Rexx", "hel-n5887336141"),
+        ("Kansallisteateri", "hel-w122595207"),  # a typo of the whole name
+    ],
+)
+def test_a_name_alike_in_its_distinctive_part_is_still_found(helsinki, text, poi_id):
+    assert stop(text, helsinki).point.poi_id == poi_id
+
+
+def test_the_distinctive_view_sets_the_words_of_kind_and_city_aside():
+    from core.geo.text import distinctive, resembles_distinctly
+
+    cities = frozenset({"Helsinki", "赫尔辛基"})
+    assert distinctive("National Museum of Finland") == "" and distinctive("Kasvimuseo") == "kasvi"
+    assert distinctive("赫尔辛基设计博物馆", cities=cities) == "设计"
+    assert resembles_distinctly("Uspenski Cathedral", "Helsinki Cathedral", cities=cities) < RESEMBLES_MIN
+    assert resembles_distinctly("Tuomiokirkko", "Helsingin tuomiokirkko", cities=cities) == 100  # a whole word
+    assert resembles_distinctly("博物馆", "上海博物馆", cities=cities) == 100  # a kind typed alone: "which one?"
+    assert resembles_distinctly("yu fo si", "玉佛寺") >= RESEMBLES_MIN  # across scripts, as it sounds
+    assert resembles_distinctly("Jingan Tempel", "Jing'an Temple") >= RESEMBLES_MIN  # a typo of the whole
