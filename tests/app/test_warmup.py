@@ -59,7 +59,29 @@ def test_the_real_steps_build_the_geocoder_index_the_kernels_and_the_gazetteer()
     assert id(pack) in offline._INDEXES  # the first plan's geocode finds the index built
     assert ils._WARMED.is_set() or ils._kernels() is None  # compiled, unless numba is missing here
     assert coverage._gazetteer.cache_info().currsize == 1  # the scope check's gazetteer, indexed once
-    assert set(state.seconds) == {f"packs_and_geocoder:{region}", f"route_kernels:{region}", f"place_scope:{region}"}
+    assert set(state.seconds) == {
+        f"packs_and_geocoder:{region}",
+        f"route_kernels:{region}",
+        f"place_scope:{region}",
+        f"words_and_packs:{region}",
+    }
+
+
+def test_the_warm_up_reads_every_catalog_in_both_languages_and_every_installed_pack():
+    from core import i18n
+    from core.packs.loader import list_regions, load_region
+
+    settings = get_settings()
+    i18n._cached_catalog.cache_clear()
+    load_region.cache_clear()
+    state = warmup.warm_up(AppServices(), [settings.region])
+    assert state.failed == {}
+    read = i18n._cached_catalog.cache_info().currsize
+    assert read == len(i18n.LANGS) * len(i18n.domains()) and read >= 2 * 9  # zh and en, route.po, agent.po, …
+    hits = load_region.cache_info().hits
+    for name in list_regions(settings.data_dir):  # each one already loaded: the scope check reads none again
+        load_region(name, settings.data_dir)
+    assert load_region.cache_info().hits == hits + len(list_regions(settings.data_dir)) >= hits + 2
 
 
 def test_face_steps_run_after_the_core_steps_and_their_failures_are_recorded(monkeypatch):
