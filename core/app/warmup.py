@@ -60,14 +60,23 @@ def _words_and_packs(services: AppServices, region: str) -> None:
         load_region(name, data_dir)
 
 
+def _database(services: AppServices, region: str) -> None:
+    """The settings' database, opened and migrated (alembic's import alone ~1 s: the first half-day plan, booking
+    or assistant turn paid it); once per process. One that cannot be reached is the step's recorded failure."""
+    from core.stores.db import open_engine
+
+    open_engine(services.context().database)
+
+
 #: what is warmed, in order (per region for the per-region steps; the kernels and the gazetteer once)
 STEPS: dict[str, Step] = {
     "packs_and_geocoder": _packs_and_geocoder,
     "route_kernels": _route_kernels,
     "place_scope": _place_scope,
     "words_and_packs": _words_and_packs,
+    "database": _database,
 }
-ONCE_PER_PROCESS = {"route_kernels", "place_scope", "words_and_packs"}
+ONCE_PER_PROCESS = {"route_kernels", "place_scope", "words_and_packs", "database"}
 
 
 @dataclass

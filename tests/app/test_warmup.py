@@ -64,6 +64,7 @@ def test_the_real_steps_build_the_geocoder_index_the_kernels_and_the_gazetteer()
         f"route_kernels:{region}",
         f"place_scope:{region}",
         f"words_and_packs:{region}",
+        f"database:{region}",
     }
 
 
@@ -99,3 +100,20 @@ def test_face_steps_run_after_the_core_steps_and_their_failures_are_recorded(mon
     assert order == ["core:shanghai", "imports"]
     assert state.failed == {"broken": "ImportError: No module named 'nowhere'"}
     assert set(state.seconds) == {"core:shanghai", "imports", "broken"}
+
+
+def test_the_warm_up_opens_and_migrates_the_settings_database(tmp_path):
+    import sqlalchemy as sa
+
+    from core.config import Settings
+    from core.stores.db import Database, engine_for
+
+    url = f"sqlite:///{tmp_path / 'warm.db'}"
+    services = AppServices(settings=Settings(db_url=url))
+    state = warmup.warm_up(services, [services.settings.region])
+    assert state.failed == {}
+    assert (tmp_path / "warm.db").is_file()  # created and migrated before any request
+    hits = engine_for.cache_info().hits
+    engine = engine_for(Database.from_settings(services.settings))
+    assert engine_for.cache_info().hits == hits + 1  # the first request finds the engine opened
+    assert {"agent_conversations", "agent_conversation_turns"} <= set(sa.inspect(engine).get_table_names())
