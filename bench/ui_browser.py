@@ -471,7 +471,7 @@ LOADED_JS = """() => {
   if (!rec.states.some(([s]) => s === 'running')) return false;
   if (document.querySelector('[data-testid="stException"]')) { rec.failed = true; rec.done = performance.now();
     return true; }
-  if (!document.querySelector('[data-testid="stMain"] h1')) return false;
+  if (!document.querySelector('h1')) return false;  // the title (the agent console's is not under stMain)
   if (!document.querySelector('[data-testid="stSidebarNav"] a')) return false;
   rec.done = performance.now();
   return true;
