@@ -73,16 +73,23 @@ def test_the_warm_up_reads_every_catalog_in_both_languages_and_every_installed_p
     from core.packs.loader import list_regions, load_region
 
     settings = get_settings()
-    i18n._cached_catalog.cache_clear()
-    load_region.cache_clear()
     state = warmup.warm_up(AppServices(), [settings.region])
     assert state.failed == {}
-    read = i18n._cached_catalog.cache_info().currsize
-    assert read == len(i18n.LANGS) * len(i18n.domains()) and read >= 2 * 9  # zh and en, route.po, agent.po, …
-    hits = load_region.cache_info().hits
-    for name in list_regions(settings.data_dir):  # each one already loaded: the scope check reads none again
+    # after it, a request's first sentence of any domain and its scope check read nothing from disk: all hits
+    catalogs, packs = i18n._cached_catalog.cache_info(), load_region.cache_info()
+    domains = i18n.domains()
+    assert len(domains) >= 9 and set(i18n.LANGS) == {"zh", "en"}
+    for lang in i18n.LANGS:
+        for domain in domains:
+            i18n.messages(lang, domain)
+    regions = list_regions(settings.data_dir)
+    for name in regions:
         load_region(name, settings.data_dir)
-    assert load_region.cache_info().hits == hits + len(list_regions(settings.data_dir)) >= hits + 2
+    after_catalogs, after_packs = i18n._cached_catalog.cache_info(), load_region.cache_info()
+    assert after_catalogs.misses == catalogs.misses
+    assert after_catalogs.hits == catalogs.hits + 2 * len(domains)
+    assert len(regions) >= 2 and after_packs.misses == packs.misses
+    assert after_packs.hits == packs.hits + len(regions)
 
 
 def test_face_steps_run_after_the_core_steps_and_their_failures_are_recorded(monkeypatch):
