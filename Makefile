@@ -28,7 +28,7 @@ install: $(STAMP) $(PACK)
 run: $(STAMP) $(PACK)
 	$(PY) -m core venues serve & venues=$$!; \
 	trap 'kill $$venues 2>/dev/null' EXIT INT TERM; \
-	OMNI_VENUES_SERVE=1 $(VENV)/bin/streamlit run app.py --server.headless true --browser.gatherUsageStats false
+	OMNI_VENUES_SERVE=1 $(PY) -m components.server_start --server.headless true --browser.gatherUsageStats false
 
 api: $(STAMP)
 	$(VENV)/bin/uvicorn api:app --host 127.0.0.1 --port 8000

@@ -5,6 +5,8 @@ Chromium through Playwright (bench/ui_browser.py) and times, per scenario, a war
 ``--repeats`` runs, each on a fresh page (a new Streamlit session) and each a NEW request, one the server has
 never planned (issue 23 §5: a repeat of the same request would only measure the process's caches):
 
+* ``first_page_load``: the server's first visitor, right after it answered its health check: a new browser
+  context opens the home page, navigation start to the page drawn and idle (issue 32: < 2 s, the warm-up at start);
 * ``first_after_start``: the server's first plan (a new 8-stop route), right after the server answered its health
   check and the first page loaded, with the machine's load at that moment (its own row, never a warm-up);
 * ``route_8``: the route planner with the "delivery-round" demo scenario's start and end and 8 stops drawn from
@@ -14,7 +16,13 @@ never planned (issue 23 §5: a repeat of the same request would only measure the
 * ``itinerary_edit``: on that plan, "Remove" the first stop and click "Apply and re-optimise";
 * ``page_switch``: from the route planner, the sidebar's link to a page the server has not shown yet (one of
   SWITCH_PAGES per run, measured before the other scenarios), until that page has run;
-* ``halfday_card``: the half-day page, a goal (a different budget each run), click "Plan", until the first card.
+* ``halfday_card``: the half-day page, a goal (a different budget each run), click "Plan", until the first card;
+* ``page_load``: a new visitor (a new browser context) on one of LOAD_PAGES in turn, until the page is drawn;
+* ``assistant_answer``: the assistant's page, a fast-path question (the travel time between two of the pack's
+  places, a new pair each run) typed and sent, until the answer is on screen.
+
+Each row reports the scenario's first run on this server apart (``first_run_s``: its warm-up run; the half-day's
+cold first card), and the rows measured right after the start carry the load average at that moment.
 
 A run's time is measured in the page: ``performance.now()`` at the click (a capture-phase listener) to the
 first animation frame on which the app is idle (``stApp[data-test-script-state=notRunning]`` after it ran),
@@ -51,22 +59,30 @@ from core.errors import InputError
 from core.models.route import RoutePlanRequest
 from core.packs.loader import load_region
 
-#: the goals of issue 23 §5, seconds from the click to the last element of the result (None: reported only)
+#: the goals of issues 23 §5 and 32 ("Speed where a person waits"), seconds from the click (a page load: from the
+#: navigation's start) to the last element of the result (None: reported only)
 TARGETS: dict[str, float | None] = {
+    "first_page_load": 2.0,  # the server's first visitor, right after it answered its health check
     "first_after_start": 1.5,
     "page_switch": 1.5,  # measured first: each run opens a page this server has not shown yet
+    "page_load": 2.0,  # a new visitor on a page (a new browser context), the server already serving
     "route_8": 0.8,
     "route_30": 1.5,
-    "itinerary_plan": None,
-    "itinerary_edit": 1.0,
-    "halfday_card": 1.0,
+    "itinerary_plan": 1.5,
+    "itinerary_edit": 0.5,
+    "assistant_answer": 1.0,
+    "halfday_card": 0.5,
 }
+#: the rows measured once, right after the server started, in this order (never a choice of ``--only``)
+AFTER_START = ("first_page_load", "first_after_start")
+#: the pages a new visitor opens, one per run in turn
+LOAD_PAGES = ("", "route_planner", "itinerary", "half_day", "agent_console")
 #: the pages a page switch opens, one per run in turn (the route planner is where each switch starts)
 SWITCH_PAGES = ("strategy_lab", "half_day", "agent_console", "itinerary", "operator")
 #: scenarios whose goal is the first sight of a part of the result (its time is ``first_s``), not the whole page
 FIRST_SIGHT = {"halfday_card"}
 #: the scenarios ``--only`` chooses from (the first plan after start is always measured, first)
-SCENARIOS = tuple(name for name in TARGETS if name != "first_after_start")
+SCENARIOS = tuple(name for name in TARGETS if name not in AFTER_START)
 ROW_ORDER = tuple(TARGETS)
 ROUTE_SCENARIO = "delivery-round"  # data/scenarios/delivery-round.json: 8 stops in Shanghai
 TRIP = "shanghai_3day_30places"  # data/trips/shanghai_3day_30places.json
@@ -89,6 +105,8 @@ class UiBenchOptions(BaseModel):
     streamlit_options: dict[str, str] = Field(default_factory=dict)
     #: the server's warm-up at start (OMNI_WARM_UP_ON_START; off: what the first plan cost before it)
     server_warm_up: bool = True
+    #: start as ``make run`` does (warm, then serve); off: a plain ``streamlit run app.py`` (warm-up on first visit)
+    warm_start: bool = True
 
 
 def parse_scenarios(text: str | None) -> list[str]:
@@ -196,6 +214,19 @@ def halfday_goal(draw: int) -> str:
     return f"明天下午,两个大人,一个博物馆和本地美食,预算每人{150 + 10 * draw}元"
 
 
+def assistant_message(draw: int, *, lang: str, region: str = "shanghai", data_dir: Path | None = None) -> str:
+    """A fast-path question the server has not answered yet in this bench: the travel time between two of the
+    pack's places (a different pair each draw), in the page's language and the places' names in it."""
+    places = usable_stops(region=region, data_dir=data_dir)
+    pack = load_region(region, data_dir or get_settings().data_dir)
+    by_zh = {p.name_zh: p for p in pack.places}
+    first, second = random.Random(f"assistant:{draw}").sample(places, 2)
+    if lang == "zh":
+        return f"从{first['name']}到{second['name']}要多久?"
+    a, b = (by_zh[s["name"]].name_en or s["name"] for s in (first, second))
+    return f"How long from {a} to {b}?"
+
+
 def paste_text(stops: Sequence[dict[str, str]]) -> str:
     """The route page's paste box format: ``name | address | city`` a line (components/stops_table.py)."""
     return "\n".join(f"{s['name']} | {s['address']} | {s.get('city') or ''}" for s in stops)
@@ -228,15 +259,19 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def server_command(port: int, probe_log: Path, options: dict[str, str] | None = None) -> list[str]:
+def server_command(
+    port: int, probe_log: Path, options: dict[str, str] | None = None, *, warm_start: bool = True
+) -> list[str]:
     """``streamlit run app.py`` headless on 127.0.0.1:port, with the planning calls timed (bench/ui_probe.py);
-    ``options`` are further ``--section.option value`` pairs (what a config.toml change would do)."""
-    code = (
-        "import sys, runpy, bench.ui_probe as probe; "
-        f"probe.install({str(probe_log)!r}); "
-        "sys.argv = ['streamlit', *sys.argv[1:]]; "
-        "runpy.run_module('streamlit', run_name='__main__', alter_sys=True)"
+    ``options`` are further ``--section.option value`` pairs (what a config.toml change would do).
+    ``warm_start``: as ``make run`` starts it (components/server_start.py: the warm-up, then Streamlit serves);
+    else a plain ``streamlit run`` (the warm-up then starts with the first visitor)."""
+    start = (
+        "from components.server_start import main; main(sys.argv[3:])"
+        if warm_start
+        else "sys.argv = ['streamlit', *sys.argv[1:]]; runpy.run_module('streamlit', run_name='__main__', alter_sys=True)"
     )
+    code = f"import sys, runpy, bench.ui_probe as probe; probe.install({str(probe_log)!r}); {start}"
     return [
         sys.executable,
         "-c",
@@ -259,15 +294,16 @@ def server_command(port: int, probe_log: Path, options: dict[str, str] | None = 
 
 @contextmanager
 def running_app(
-    work: Path, options: dict[str, str] | None = None, *, warm_up: bool = True
-) -> Iterator[tuple[str, Path]]:
-    """A fresh app server for the bench: (base URL, probe log); its output goes to ``work/streamlit.log``."""
+    work: Path, options: dict[str, str] | None = None, *, warm_up: bool = True, warm_start: bool = True
+) -> Iterator[tuple[str, Path, float]]:
+    """A fresh app server for the bench: (base URL, probe log, seconds from its start to its health check's first
+    answer); its output goes to ``work/streamlit.log``."""
     port = free_port()
     probe_log = work / "probe.jsonl"
     log_path = work / "streamlit.log"
     with log_path.open("w") as log:
         proc = subprocess.Popen(
-            server_command(port, probe_log, options),
+            server_command(port, probe_log, options, warm_start=warm_start),
             cwd=PROJECT_ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -280,8 +316,9 @@ def running_app(
             },
         )
         base = f"http://127.0.0.1:{port}"
+        started = time.monotonic()
         try:
-            deadline = time.monotonic() + STARTUP_LIMIT_S
+            deadline = started + STARTUP_LIMIT_S
             while True:
                 if proc.poll() is not None:
                     raise RuntimeError("streamlit exited:\n" + log_path.read_text()[-2000:])
@@ -294,7 +331,7 @@ def running_app(
                 if time.monotonic() > deadline:
                     raise RuntimeError("streamlit did not start:\n" + log_path.read_text()[-2000:])
                 time.sleep(0.3)
-            yield base, probe_log
+            yield base, probe_log, round(time.monotonic() - started, 3)
         finally:
             proc.terminate()
             try:
@@ -324,6 +361,9 @@ def _row(name: str, runs: list[dict[str, Any]], warmups: list[dict[str, Any]]) -
         row["first_s"] = summarise(firsts)
         row["pass"] = verdict(row["first_s"]["median_s"], target) if len(firsts) == len(runs) else False
     row["warmup_s"] = [round(r["total_s"], 3) for r in warmups]
+    # the scenario's first run on this server (its warm-up), by the goal's measure: the half-day's cold first card
+    first_run = warmups[0] if warmups else None
+    row["first_run_s"] = None if first_run is None else first_run.get("first_s" if name in FIRST_SIGHT else "total_s")
     for part in ("plan_s", "script_s", "to_running_s", "tail_s", "python_s", "ws_kb", "reruns"):
         values = [r[part] for r in runs if r.get(part) is not None]
         row[f"{part}_median"] = round(statistics.median(values), 3) if values else None
@@ -341,15 +381,16 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
     pool = usable_stops(exclude=[base.get("origin_address") or "", base.get("destination_address") or ""])
     draws = iter(range(10_000))  # every route and goal of the bench is a new one: a fresh draw each run
     switches = iter(range(10_000))
+    loads = iter(range(10_000))  # the first page load is the home page, then each of LOAD_PAGES in turn
     with tempfile.TemporaryDirectory(prefix="omni-bench-ui-") as tmp:
         work = Path(tmp)
         server = (
-            running_app(work, options.streamlit_options, warm_up=options.server_warm_up)
+            running_app(work, options.streamlit_options, warm_up=options.server_warm_up, warm_start=options.warm_start)
             if options.url is None
             else _external(options.url)
         )
         with (
-            server as (base_url, probe_log),
+            server as (base_url, probe_log, ready_s),
             Browser(base_url, probe_log=probe_log, chromium=chromium_path()) as browser,
         ):
 
@@ -364,10 +405,14 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
                     ]
                 if name == "halfday_card":
                     return [browser.halfday_run(halfday_goal(next(draws)), lang=options.lang)]
+                if name in ("first_page_load", "page_load"):
+                    return [browser.page_load_run(LOAD_PAGES[next(loads) % len(LOAD_PAGES)], lang=options.lang)]
+                if name == "assistant_answer":
+                    return [browser.assistant_run(assistant_message(next(draws), lang=options.lang), lang=options.lang)]
                 # itinerary_plan / itinerary_edit: one page, the plan then the edit
                 return browser.itinerary_run(trip_index(), lang=options.lang, edit=name == "itinerary_edit")
 
-            rows = [_first_after_start(run, say)]
+            rows = [_after_start(name, run, say) for name in AFTER_START]
             for name in options.scenarios:
                 if name == "itinerary_plan" and "itinerary_edit" in options.scenarios:
                     continue  # measured together with the edit below
@@ -401,6 +446,8 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
         "warmup": options.warmup,
         "streamlit_options": options.streamlit_options,
         "server_warm_up": options.server_warm_up if options.url is None else None,
+        "warm_start": options.warm_start if options.url is None else None,
+        "server_ready_s": ready_s,
         "requests": "a new request every run (stops drawn from the pack, goals with their own budget)",
         # the machine's 1-minute load average before and after (the figures are wall clock: a loaded machine
         # inflates them; with 2 cores, a load of 10 makes every step several times slower)
@@ -411,18 +458,19 @@ def bench_ui(options: UiBenchOptions, *, progress: Any = None) -> dict[str, Any]
     }
 
 
-def _first_after_start(run: Any, say: Any) -> dict[str, Any]:
-    """The server's first plan (a new 8-stop route), in its own row with the load at that moment."""
+def _after_start(name: str, run: Any, say: Any) -> dict[str, Any]:
+    """A run right after the server started (its first visitor, its first plan), in its own row with the load at
+    that moment."""
     from bench.ui_browser import RunTimeout
 
     load = _load_average()
     try:
-        measured = run("first_after_start")
+        measured = run(name)
     except RunTimeout as exc:
-        say(f"first_after_start: {exc}")
-        return {**_row("first_after_start", [], []), "pass": False, "failures": [{"page": exc.state}], "load_1m": load}
-    say("first_after_start: " + run_line(measured[-1]) + f" (load {load})")
-    return {**_row("first_after_start", measured, []), "failures": [], "load_1m": load}
+        say(f"{name}: {exc}")
+        return {**_row(name, [], []), "pass": False, "failures": [{"page": exc.state}], "load_1m": load}
+    say(f"{name}: " + run_line(measured[-1]) + f" (load {load})")
+    return {**_row(name, measured, []), "failures": [], "load_1m": load}
 
 
 def _load_average() -> float | None:
@@ -443,15 +491,15 @@ def run_line(run: dict[str, Any]) -> str:
 
 
 @contextmanager
-def _external(url: str) -> Iterator[tuple[str, Path | None]]:
-    yield url, None  # a running app: no server-side timing
+def _external(url: str) -> Iterator[tuple[str, Path | None, float | None]]:
+    yield url, None, None  # a running app: no server-side timing, its start is not ours
 
 
 def table(out: dict[str, Any]) -> str:
     """The human table (Markdown) of ``bench_ui``'s figures."""
     head = (
-        "| scenario | median s | min s | max s | target s | pass | plan s | other script s | tail s | "
-        "reruns | ws KB |\n|---|---|---|---|---|---|---|---|---|---|---|"
+        "| scenario | median s | min s | max s | target s | pass | first run s | plan s | other script s | tail s | "
+        "reruns | ws KB |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     lines = [head]
 
@@ -467,7 +515,7 @@ def table(out: dict[str, Any]) -> str:
         ok = {True: "yes", False: "no", None: "—"}[r["pass"]]
         lines.append(
             f"| {r['scenario']} | {f(r['median_s'])} | {f(r['min_s'])} | {f(r['max_s'])} | {f(r['target_s'])} | "
-            f"{ok} | {f(plan)} | {f(other)} | {f(r.get('tail_s_median'))} | {count(r.get('reruns_median'))} | "
+            f"{ok} | {f(r.get('first_run_s'))} | {f(plan)} | {f(other)} | {f(r.get('tail_s_median'))} | {count(r.get('reruns_median'))} | "
             f"{f(r.get('ws_kb_median'))} |"
         )
     for r in out["rows"]:
@@ -476,9 +524,13 @@ def table(out: dict[str, Any]) -> str:
                 f"\n{r['scenario']}: first sight median {f(r['first_s']['median_s'])} s (the goal; min "
                 f"{f(r['first_s']['min_s'])}, max {f(r['first_s']['max_s'])}); the median above is the page done"
             )
-    first = next((r for r in out["rows"] if r["scenario"] == "first_after_start"), None)
-    if first is not None:
-        lines.append(f"\nfirst plan after the server started: load average (1 min) {first.get('load_1m')} then")
+    for r in out["rows"]:
+        if r["scenario"] in AFTER_START:
+            lines.append(f"\n{r['scenario']} (right after the server started): load average (1 min) {r.get('load_1m')}")
+    if out.get("server_ready_s") is not None:
+        start = "warm-up, then serve" if out.get("warm_start") else "plain streamlit run"
+        lines.append(f"\nthe server answered its health check {out['server_ready_s']:.1f} s after its start ({start})")
+    lines.append("\nfirst run s: each scenario's first run on this server (its warm-up; the half-day: its first card)")
     load = out.get("load_average")
     if load:
         lines.append(f"\nload average (1 min) before {load['before']}, after {load['after']}, on {load['cpus']} CPUs")
@@ -501,6 +553,12 @@ def configure(parser: Any) -> None:
         help="start the server with OMNI_WARM_UP_ON_START=0 (what the first plan cost without the warm-up)",
     )
     parser.add_argument(
+        "--plain-start",
+        action="store_true",
+        help="start the server as a plain `streamlit run app.py` (the warm-up then runs with the first visitor), "
+        "not as `make run` does (python -m components.server_start: the warm-up, then it serves)",
+    )
+    parser.add_argument(
         "--streamlit-opt",
         action="append",
         metavar="SECTION.OPTION=VALUE",
@@ -520,6 +578,7 @@ def options_from_args(args: Any) -> UiBenchOptions:
         lang=args.lang,
         streamlit_options=parse_streamlit_options(args.streamlit_opt),
         server_warm_up=not getattr(args, "no_server_warm_up", False),
+        warm_start=not getattr(args, "plain_start", False),
     )
 
 

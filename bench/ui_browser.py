@@ -386,3 +386,93 @@ class Browser:
             raise self._stuck(page, exc) from None
         finally:
             page.context.close()
+
+    # --- page loads and the assistant (issue 32 "Speed where a person waits") ----------------------
+
+    def page_load_run(self, path: str, *, lang: str) -> dict[str, Any]:
+        """Open ``path`` in a new browser context (a new session, as a new visitor): navigation start to the first
+        animation frame where the app is idle after its first run, with the page's title and the sidebar drawn."""
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        context = self._browser.new_context(viewport={"width": 1440, "height": 1400}, locale="en-US")
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        # before any of the page's own scripts: every change of the app's script state, in the page's clock
+        page.add_init_script(LOAD_RECORDER_JS)
+        t0 = time.monotonic()
+        try:
+            page.goto(f"{self.base}/{path}?lang={lang}")
+            page.wait_for_function(LOADED_JS, polling="raf", timeout=TIMEOUT_MS)
+            python_s = time.monotonic() - t0
+            rec = page.evaluate("() => window.__load")
+        except PlaywrightTimeout:
+            raise RunTimeout(page.evaluate(STATE_JS, {"present": [], "map": None, "min_pins": 0})) from None
+        except PlaywrightError as exc:
+            raise self._stuck(page, exc) from None
+        finally:
+            context.close()
+        if rec.get("failed"):
+            raise RunTimeout({"page": path}, "the page raised an exception")
+        running = [t for s, t in rec["states"] if s == "running"]
+        return {
+            "total_s": round(rec["done"] / 1000, 3),  # performance.now() counts from the navigation's start
+            "python_s": round(python_s, 3),
+            "to_running_s": round(running[0] / 1000, 3) if running else None,
+            "script_s": None,
+            "tail_s": None,
+            "reruns": len(running),
+            "plan_s": None,
+            "server_calls": [],
+            "ws_kb": None,
+        }
+
+    def assistant_run(self, message: str, *, lang: str) -> dict[str, Any]:
+        """The assistant's page: type ``message`` into the chat box, click send, until the answer is on screen and
+        the page is idle."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        page = self._page(f"agent_console?lang={lang}")
+        try:
+            self._idle(page)
+            page.locator('[data-testid="stChatInputTextArea"]').fill(message)
+            return self._timed_click(
+                page,
+                '[data-testid="stChatInputSubmitButton"]',
+                present=['[data-testid="stChatMessageAvatarAssistant"]'],
+                map_box="",
+                min_pins=0,
+            )
+        except PlaywrightError as exc:
+            raise self._stuck(page, exc) from None
+        finally:
+            page.context.close()
+
+
+#: a page load's recorder, installed before the page's scripts: the app's script states from navigation start
+LOAD_RECORDER_JS = """(() => {
+  const rec = {states: [], done: null, failed: false};
+  window.__load = rec;
+  new MutationObserver(() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const s = app && app.getAttribute('data-test-script-state');
+    const last = rec.states[rec.states.length - 1];
+    if (s && (!last || last[0] !== s)) rec.states.push([s, performance.now()]);
+  }).observe(document, {attributes: true, subtree: true, childList: true,
+                        attributeFilter: ['data-test-script-state']});
+})()"""
+
+#: the first page is drawn: the app ran and is idle, with the page's title in the main area and the sidebar's pages
+LOADED_JS = """() => {
+  const rec = window.__load;
+  if (!rec) return false;
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (!rec.states.some(([s]) => s === 'running')) return false;
+  if (document.querySelector('[data-testid="stException"]')) { rec.failed = true; rec.done = performance.now();
+    return true; }
+  if (!document.querySelector('h1')) return false;  // the title (the agent console's is not under stMain)
+  if (!document.querySelector('[data-testid="stSidebarNav"] a')) return false;
+  rec.done = performance.now();
+  return true;
+}"""

@@ -21,6 +21,7 @@ from core.clock import Clock, clock_from_settings
 from core.config import Settings
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
+APP_SCRIPT = PAGES_DIR.parent / "app.py"  # the entry point: its imports are the first page's too
 #: imported inside functions on a page's first map or chart (folium.plugins ~1 s of streamlit_folium's 1.3 s).
 #: Never a module that declares a Streamlit component (streamlit_folium): declared outside a script run, a component
 #: is not registered, and every map of the process then says "trouble loading the component".
@@ -32,13 +33,13 @@ COMPONENT_MODULES = ("streamlit_folium",)
 _IMPORT = re.compile(r"^import\s+([\w.]+)|^from\s+([\w.]+)\s+import\s+(?:\(([^)]*)\)|([^\n#]*))", re.M)
 
 
-def page_modules(pages_dir: Path = PAGES_DIR) -> list[str]:
-    """The modules the pages import at their top (``from components.route import form`` → components.route.form),
-    read from their source as text, without running or parsing it: ``ast.parse`` on this thread while Streamlit
-    parses a page script (its magic) trips CPython 3.11's shared AST recursion counter ("AST constructor recursion
-    depth mismatch")."""
+def page_modules(pages_dir: Path = PAGES_DIR, *, entry: Path | None = None) -> list[str]:
+    """The modules the pages (and ``entry``, the app's script) import at their top (``from components.route import
+    form`` → components.route.form), read from their source as text, without running or parsing it: ``ast.parse``
+    on this thread while Streamlit parses a page script (its magic) trips CPython 3.11's shared AST recursion
+    counter ("AST constructor recursion depth mismatch")."""
     found: dict[str, None] = {}
-    for path in sorted(pages_dir.glob("*.py")):
+    for path in [*([entry] if entry else []), *sorted(pages_dir.glob("*.py"))]:
         for plain, module, grouped, names in _IMPORT.findall(path.read_text(encoding="utf-8")):
             if plain:
                 found[plain] = None
@@ -54,7 +55,7 @@ def page_modules(pages_dir: Path = PAGES_DIR) -> list[str]:
 
 
 def _import_pages() -> None:
-    for name in [*page_modules(), *LAZY_LIBRARIES]:
+    for name in [*page_modules(entry=APP_SCRIPT), *LAZY_LIBRARIES]:
         if name.startswith(COMPONENT_MODULES):
             continue
         try:

@@ -59,7 +59,37 @@ def test_the_real_steps_build_the_geocoder_index_the_kernels_and_the_gazetteer()
     assert id(pack) in offline._INDEXES  # the first plan's geocode finds the index built
     assert ils._WARMED.is_set() or ils._kernels() is None  # compiled, unless numba is missing here
     assert coverage._gazetteer.cache_info().currsize == 1  # the scope check's gazetteer, indexed once
-    assert set(state.seconds) == {f"packs_and_geocoder:{region}", f"route_kernels:{region}", f"place_scope:{region}"}
+    assert set(state.seconds) == {
+        f"packs_and_geocoder:{region}",
+        f"route_kernels:{region}",
+        f"place_scope:{region}",
+        f"words_and_packs:{region}",
+        f"database:{region}",
+    }
+
+
+def test_the_warm_up_reads_every_catalog_in_both_languages_and_every_installed_pack():
+    from core import i18n
+    from core.packs.loader import list_regions, load_region
+
+    settings = get_settings()
+    state = warmup.warm_up(AppServices(), [settings.region])
+    assert state.failed == {}
+    # after it, a request's first sentence of any domain and its scope check read nothing from disk: all hits
+    catalogs, packs = i18n._cached_catalog.cache_info(), load_region.cache_info()
+    domains = i18n.domains()
+    assert len(domains) >= 9 and set(i18n.LANGS) == {"zh", "en"}
+    for lang in i18n.LANGS:
+        for domain in domains:
+            i18n.messages(lang, domain)
+    regions = list_regions(settings.data_dir)
+    for name in regions:
+        load_region(name, settings.data_dir)
+    after_catalogs, after_packs = i18n._cached_catalog.cache_info(), load_region.cache_info()
+    assert after_catalogs.misses == catalogs.misses
+    assert after_catalogs.hits == catalogs.hits + 2 * len(domains)
+    assert len(regions) >= 2 and after_packs.misses == packs.misses
+    assert after_packs.hits == packs.hits + len(regions)
 
 
 def test_face_steps_run_after_the_core_steps_and_their_failures_are_recorded(monkeypatch):
@@ -77,3 +107,20 @@ def test_face_steps_run_after_the_core_steps_and_their_failures_are_recorded(mon
     assert order == ["core:shanghai", "imports"]
     assert state.failed == {"broken": "ImportError: No module named 'nowhere'"}
     assert set(state.seconds) == {"core:shanghai", "imports", "broken"}
+
+
+def test_the_warm_up_opens_and_migrates_the_settings_database(tmp_path):
+    import sqlalchemy as sa
+
+    from core.config import Settings
+    from core.stores.db import Database, engine_for
+
+    url = f"sqlite:///{tmp_path / 'warm.db'}"
+    services = AppServices(settings=Settings(db_url=url))
+    state = warmup.warm_up(services, [services.settings.region])
+    assert state.failed == {}
+    assert (tmp_path / "warm.db").is_file()  # created and migrated before any request
+    hits = engine_for.cache_info().hits
+    engine = engine_for(Database.from_settings(services.settings))
+    assert engine_for.cache_info().hits == hits + 1  # the first request finds the engine opened
+    assert {"agent_conversations", "agent_conversation_turns"} <= set(sa.inspect(engine).get_table_names())

@@ -35,16 +35,40 @@ def test_verdict_against_the_target():
 
 
 def test_the_targets_are_the_issue_goals():
-    # issue 23 §5
+    # issue 23 §5, and issue 32 "Speed where a person waits"
     assert ui.TARGETS == {
+        "first_page_load": 2.0,
         "first_after_start": 1.5,
+        "page_load": 2.0,
         "route_8": 0.8,
         "route_30": 1.5,
-        "itinerary_plan": None,
-        "itinerary_edit": 1.0,
+        "itinerary_plan": 1.5,
+        "itinerary_edit": 0.5,
         "page_switch": 1.5,
-        "halfday_card": 1.0,
+        "assistant_answer": 1.0,
+        "halfday_card": 0.5,
     }
+
+
+def test_every_assistant_question_is_a_new_travel_time_in_the_pages_language():
+    english = [ui.assistant_message(draw, lang="en") for draw in range(6)]
+    assert len(set(english)) == 6
+    assert all(m.startswith("How long from ") and " to " in m for m in english)
+    chinese = ui.assistant_message(0, lang="zh")
+    assert chinese.startswith("从") and chinese.endswith("要多久?") and "到" in chinese
+
+
+def test_the_first_run_on_the_server_is_reported_apart():
+    first = {"total_s": 3.0, "first_s": 1.8, "script_s": 2.9, "plan_s": None, "tail_s": 0.1, "reruns": 1}
+    later = {**first, "total_s": 1.0, "first_s": 0.4}
+    row = ui._row("halfday_card", [later, later], [first])
+    assert row["first_run_s"] == 1.8  # the cold first card, not the page done
+    assert row["first_s"]["median_s"] == 0.4 and row["pass"] is True
+    edit = ui._row("itinerary_edit", [later], [first])
+    assert edit["first_run_s"] == 3.0
+    out = ui.table({"rows": [{**ui._row("first_page_load", [first], []), "load_1m": 2.5}, edit]})
+    assert "| itinerary_edit | 1.00 | 1.00 | 1.00 | 0.50 | no | 3.00 |" in out
+    assert "first_page_load (right after the server started): load average (1 min) 2.5" in out
 
 
 def test_every_run_draws_a_new_set_of_stops():
@@ -63,18 +87,21 @@ def test_every_half_day_run_has_its_own_goal():
     assert "预算每人160元" in ui.halfday_goal(1)
 
 
-def test_the_first_plan_after_start_is_not_a_choice_of_only():
-    with pytest.raises(InputError):
-        ui.parse_scenarios("first_after_start")
+def test_the_runs_right_after_start_are_not_a_choice_of_only():
+    for name in ("first_after_start", "first_page_load"):
+        with pytest.raises(InputError):
+            ui.parse_scenarios(name)
 
 
 def test_only_keeps_the_bench_order_and_refuses_unknown_names():
     assert ui.parse_scenarios(None) == [
         "page_switch",  # first: its runs open pages the server has not shown yet
+        "page_load",
         "route_8",
         "route_30",
         "itinerary_plan",
         "itinerary_edit",
+        "assistant_answer",
         "halfday_card",
     ]
     assert ui.parse_scenarios("itinerary_edit, route_8") == ["route_8", "itinerary_edit"]
@@ -171,6 +198,10 @@ def test_server_command_runs_streamlit_with_the_probe(tmp_path):
     assert cmd[cmd.index("--server.address") + 1] == "127.0.0.1"
     assert cmd[3:5] == ["run", "app.py"]
     assert "probe.install(" in cmd[2] and str(tmp_path / "probe.jsonl") in cmd[2]
+    # as `make run` starts it: the warm-up first, then Streamlit with the options after "run app.py"
+    assert "components.server_start import main; main(sys.argv[3:])" in cmd[2]
+    plain = ui.server_command(8765, tmp_path / "probe.jsonl", warm_start=False)
+    assert "server_start" not in plain[2] and "runpy.run_module('streamlit'" in plain[2]
 
 
 def test_probe_logs_each_call_and_reads_from_a_mark(tmp_path, monkeypatch):
@@ -221,14 +252,14 @@ def test_table_shows_pass_and_the_split():
     row = ui._row("route_8", [run, {**run, "total_s": 0.5}], [])
     assert row["median_s"] == 0.75 and row["pass"] is True
     out = ui.table({"rows": [row]})
-    assert "| route_8 | 0.75 | 0.50 | 1.00 | 0.80 | yes | 0.40 | 0.80 | 0.20 | 1 | 100.00 |" in out
+    assert "| route_8 | 0.75 | 0.50 | 1.00 | 0.80 | yes | — | 0.40 | 0.80 | 0.20 | 1 | 100.00 |" in out
 
 
 def test_the_half_day_goal_is_the_first_card_on_screen_not_the_page_done():
     run = {"total_s": 2.0, "first_s": 0.9, "script_s": 1.9, "plan_s": None, "tail_s": 0.1, "reruns": 1, "ws_kb": 90.0}
     row = ui._row("halfday_card", [run, {**run, "first_s": 0.7}, {**run, "first_s": 1.4}], [])
     assert row["median_s"] == 2.0 and row["first_s"]["median_s"] == 0.9
-    assert row["pass"] is True  # 0.9 s to the first card, under the 1 s goal, though the page took 2 s
+    assert row["pass"] is False  # 0.9 s to the first card: over issue 32's 0.5 s, though under issue 23's 1 s
     never_seen = ui._row("halfday_card", [run, {**run, "first_s": None}], [])
     assert never_seen["pass"] is False
     assert "halfday_card: first sight median 0.90 s" in ui.table({"rows": [row]})
