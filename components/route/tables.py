@@ -206,6 +206,16 @@ def order_row_height(orders: Sequence[str], column_px: int) -> int | None:
     return None if lines <= 1 else max(WRAPPING_ROW_PX, ROW_PADDING_PX + LINE_PX * lines)
 
 
+def whole_order_line(result: RoutePlanResult, rank: int | None, *, lang: Lang) -> str:
+    """The order of the candidate of ``rank`` (the best one when None, or when no candidate has that rank) in full,
+    in words: under the table, where text wraps like any sentence, so the order is whole at any width."""
+    frame = comparison_frame(result, lang=lang)
+    chosen = frame[frame["rank"] == rank] if rank is not None else frame.iloc[0:0]
+    row = (chosen if len(chosen) else frame[frame["_best"]]).iloc[0]
+    name = t("route.map.best", lang) if row["_best"] else t("route.map.candidate", lang, rank=int(row["rank"]))
+    return t("route.table.order_whole", lang, candidate=name, order=row["order"])
+
+
 def render_comparison_table(result: RoutePlanResult, *, lang: Lang, key: str = "comparison_table") -> pd.DataFrame:
     """The candidates in rank order, the best one marked ★ in a first, pinned column. Formats and headers are
     column settings: no pandas Styler, whose per-cell display values cost about 30 ms per plan. Rank, distance,
@@ -259,6 +269,8 @@ def render_comparison_table(result: RoutePlanResult, *, lang: Lang, key: str = "
             Pareto=st.column_config.TextColumn(header("Pareto", lang), help=t("route.col.pareto_help", lang)),
         ),
     )
+    chosen = selected_rank(result, st.session_state.get(COMPARISON_ROWS_KEY))
+    container.container(key=f"{key}_order_whole").caption(whole_order_line(result, chosen, lang=lang))
     return shown
 
 

@@ -59,3 +59,33 @@ def test_wrapping_counts_lines_at_spaces_and_breaks_a_word_wider_than_the_cell()
     three = _text_width_px(word * 3)  # one word three cells wide
     assert wrapped_lines(word * 3, -(-three // 3)) == 3
     assert wrapped_lines(f"{word} {word * 3}", -(-three // 3)) == 4  # after a word: from a line of its own
+
+
+@pytest.fixture(scope="module")
+def delivery_round():
+    from core.config import get_settings
+    from core.geo.registry import make_provider
+    from core.route.planner import plan_route
+    from core.route.scenarios import load_scenario
+
+    scenario = load_scenario("delivery-round")
+    provider = make_provider("offline", region=scenario.region, settings=get_settings())
+    return plan_route(scenario.request, provider=provider, settings=get_settings())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_line_under_the_table_gives_the_chosen_candidates_whole_order(delivery_round, lang):
+    from components.route.tables import whole_order_line
+    from components.route_words import order_names
+
+    result = delivery_round
+    best = result.candidates[result.best_index]
+    other = next(c for c in result.candidates if c is not best)
+    for rank, cand in ((None, best), (other.rank, other), (999, best)):  # 999: no such row, the best is shown
+        line = whole_order_line(result, rank, lang=lang)
+        names = [n.shown for n in order_names(result, cand, lang)]
+        assert len(names) == len(result.resolved_stops) + 2  # the start, every stop, the destination
+        at = [line.index(name) for name in names]  # every name, whole, in the candidate's order
+        assert at == sorted(at), (line, names)
+        assert "…" not in line
+    assert whole_order_line(result, None, lang=lang).startswith("Best route" if lang == "en" else "最佳路线")
