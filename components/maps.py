@@ -36,14 +36,16 @@ ROLE_COLOURS = {"origin": "#2ca02c", "stop": "#1f77b4", "destination": "#d62728"
 BACKGROUND = "#eef2f5"
 
 MAX_ZOOM = 19
-#: the credits (bottom right) wrap before they reach the scale bar (bottom left: at most 100 px wide, 10 px in)
+#: the credits (bottom right) wrap before they reach the scale bar (bottom left: at most 100 px wide, 10 px in).
+#: The room is the bottom-right corner's own width (it spans the map less this): a percentage on the credits would
+#: be of a corner only as wide as they are, and squeeze them into a tall column.
 SCALE_ROOM_PX = 150
 
 _MAP_CSS = f"""
 <style>
   .leaflet-container {{ background: {BACKGROUND}; font-family: "Noto Sans CJK SC", "Noto Sans SC", sans-serif; }}
-  .leaflet-control-attribution {{ max-width: calc(100% - {SCALE_ROOM_PX}px); white-space: normal; line-height: 1.3;
-                                  font-size: 11px; }}
+  .leaflet-bottom.leaflet-right {{ left: {SCALE_ROOM_PX}px; }}
+  .leaflet-control-attribution {{ max-width: 100%; white-space: normal; line-height: 1.3; font-size: 11px; }}
 {PIN_STYLE}</style>
 """
 
