@@ -102,7 +102,8 @@ TABLES_JS = """() => [...document.querySelectorAll(
   .filter(e => e.offsetParent && !e.closest('[data-testid="stDataFrame"] canvas'))
   .map(e => {
     let box = e.parentElement, scroller = null;
-    while (box && box !== document.body && !scroller) {
+    const main = document.querySelector('[data-testid="stMainBlockContainer"]');
+    while (box && box !== main && !scroller) {  // a box of the table's own, not the page's scrolling main area
       const x = getComputedStyle(box).overflowX;
       if (x === 'auto' || x === 'scroll') scroller = box;
       box = box.parentElement;
