@@ -37,15 +37,60 @@ LAND = "#eef0ea"  # the background under a pack with streets (no streets: the ne
 ORDER = {"water": 0, "park": 1, "path": 2, "minor": 3, "major": 4}
 
 
+#: where a district label may move (px, right and down) when a pin or cluster disc covers its own place: nearby
+#: first; a label with no free place is hidden until the map is zoomed or the pins move
+LABEL_SHIFTS = [(0, 0), (0, -18), (0, 18), (0, -34), (0, 34), (-60, 0), (60, 0), (-60, -18), (60, -18), (-60, 18)]
+
+
 class _DistrictLabels(Macro):
-    """District names as permanent Leaflet tooltips (labels, not markers: markers are the plan's points)."""
+    """District names as permanent Leaflet tooltips (labels, not markers: markers are the plan's points). The
+    labels give way to the plan: whenever the pins or clusters are drawn again, a label that a disc would cover moves
+    to the nearest free place of ``LABEL_SHIFTS`` (its margin; Leaflet positions it by a transform) or is hidden, so
+    no disc ever hides a name and no name sits under a disc."""
 
     _template = Template(
         """{% macro script(this, kwargs) %}
-        {{ this.labels|tojson }}.forEach(function (d) {
-            L.tooltip({permanent: true, direction: "center", className: "omni-district", interactive: false})
-                .setLatLng([d[1], d[0]]).setContent(d[2]).addTo({{ this._parent.get_name() }});
-        });
+        (function () {
+          var map = {{ this.map_name() }}, layer = {{ this._parent.get_name() }}, shifts = {{ this.shifts|tojson }};
+          var labels = [];
+          {{ this.labels|tojson }}.forEach(function (d) {
+            labels.push(L.tooltip({permanent: true, direction: "center", className: "omni-district", interactive: false})
+                .setLatLng([d[1], d[0]]).setContent(d[2]).addTo(layer));
+          });
+          function hits(a, b) {
+            return a.left < b.right + 2 && b.left < a.right + 2 && a.top < b.bottom + 2 && b.top < a.bottom + 2;
+          }
+          function place() {
+            var discs = Array.prototype.map.call(
+              map.getContainer().querySelectorAll(".omni-pin, .omni-cluster"),
+              function (e) { return e.getBoundingClientRect(); });
+            labels.forEach(function (label) {
+              var el = label.getElement();
+              if (!el) { return; }
+              el.style.marginLeft = "0px"; el.style.marginTop = "0px"; el.style.visibility = "";
+              var r = el.getBoundingClientRect(), free = null;
+              for (var i = 0; i < shifts.length && free === null; i++) {
+                var dx = shifts[i][0], dy = shifts[i][1];
+                var moved = {left: r.left + dx, right: r.right + dx, top: r.top + dy, bottom: r.bottom + dy};
+                if (!discs.some(function (d) { return hits(moved, d); })) { free = shifts[i]; }
+              }
+              if (free === null) { el.style.visibility = "hidden"; el.dataset.omniCovered = "1"; return; }
+              el.style.marginLeft = free[0] + "px"; el.style.marginTop = free[1] + "px";
+              el.dataset.omniCovered = "0";
+            });
+          }
+          var pending = null;
+          function later() {  // after the pins' own layout (run in a timeout of its own) and cluster animations
+            if (pending !== null) { clearTimeout(pending); }
+            pending = setTimeout(function () { pending = null; place(); }, 60);
+          }
+          var pins = map.getPane("markerPane");
+          new MutationObserver(later).observe(pins,
+            {childList: true, subtree: true, attributes: true, attributeFilter: ["style"]});
+          pins.addEventListener("transitionend", later);  // clusters glide to their places after the last change
+          map.on("zoomend viewreset resize", later);
+          map.whenReady(later);
+        })();
         {% endmacro %}"""
     )
 
@@ -53,6 +98,16 @@ class _DistrictLabels(Macro):
         super().__init__()
         self._name = "DistrictLabels"
         self.labels = labels
+        self.shifts = LABEL_SHIFTS
+
+    def map_name(self) -> str:
+        """The map's name in the page (the labels are in a layer of it: they give way to its pins)."""
+        element = self._parent
+        while element is not None and not isinstance(element, folium.Map):
+            element = element._parent
+        if element is None:
+            raise ValueError("district labels outside a map")
+        return str(element.get_name())
 
 
 class _Attribution(Macro):

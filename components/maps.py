@@ -36,14 +36,16 @@ ROLE_COLOURS = {"origin": "#2ca02c", "stop": "#1f77b4", "destination": "#d62728"
 BACKGROUND = "#eef2f5"
 
 MAX_ZOOM = 19
-#: the credits (bottom right) wrap before they reach the scale bar (bottom left: at most 100 px wide, 10 px in)
+#: the credits (bottom right) wrap before they reach the scale bar (bottom left: at most 100 px wide, 10 px in).
+#: The room is the bottom-right corner's own width (it spans the map less this): a percentage on the credits would
+#: be of a corner only as wide as they are, and squeeze them into a tall column.
 SCALE_ROOM_PX = 150
 
 _MAP_CSS = f"""
 <style>
   .leaflet-container {{ background: {BACKGROUND}; font-family: "Noto Sans CJK SC", "Noto Sans SC", sans-serif; }}
-  .leaflet-control-attribution {{ max-width: calc(100% - {SCALE_ROOM_PX}px); white-space: normal; line-height: 1.3;
-                                  font-size: 11px; }}
+  .leaflet-bottom.leaflet-right {{ left: {SCALE_ROOM_PX}px; }}
+  .leaflet-control-attribution {{ max-width: 100%; white-space: normal; line-height: 1.3; font-size: 11px; }}
 {PIN_STYLE}</style>
 """
 
@@ -417,7 +419,8 @@ def build_agent_map(
     lang: Lang = "en",
 ) -> folium.Map:
     """The agent's plan on a map: one numbered ``DivIcon`` pin per visit (plain HTML, no marker image; day and
-    times in the tooltip, worded in ``lang``; pins that touch fan out), fitted to all of them.
+    times in the tooltip, worded in ``lang``; pins that touch fan out), each day's visits joined by a dashed straight
+    line in visiting order (the straight lines its estimates are measured on), fitted to all of them.
 
     ``stops`` are the agent payload's timeline rows of kind ``visit`` with lon/lat, names already in the reader's
     language (the second half of a visit split by a lunch on site is not a new stop)."""
@@ -430,6 +433,8 @@ def build_agent_map(
         [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
     )
     add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
+    for day, line in agent_day_lines(pts):
+        _agent_day_layer(day, line, lang).add_to(m)
     pins = clustered_pins(lang=lang, base_url_path=base_url_path)
     for n, e in enumerate(pts, start=1):
         pins.add(
@@ -446,6 +451,30 @@ def build_agent_map(
         m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
     finish_map(m, provider)
     return m
+
+
+def agent_day_lines(pts: Sequence[dict[str, Any]]) -> list[tuple[int, list[list[float]]]]:
+    """(day, [lat, lon] points) of each day of the agent's plan with two visits or more, in visiting order: the
+    straight lines its map draws (a day starts where its first visit is; the plan gives no hotel position)."""
+    days: dict[int, list[list[float]]] = {}
+    for e in pts:
+        days.setdefault(int(e.get("day") or 1), []).append([float(e["lat"]), float(e["lon"])])
+    return [(day, line) for day, line in sorted(days.items()) if len(line) >= 2]
+
+
+def _agent_day_layer(day: int, line: list[list[float]], lang: Lang) -> folium.FeatureGroup:
+    """One day of the agent's plan as a dashed straight line through its visits, worded as on the itinerary's map
+    (straight lines, not the road)."""
+    layer = folium.FeatureGroup(name=html.escape(t("itinerary.map.order", lang, n=day)), show=True, control=False)
+    polyline(
+        line,
+        color=DAY_ROUTE_COLOUR,
+        weight=4,
+        opacity=0.85,
+        dash_array="6 6",
+        tooltip=html.escape(t("itinerary.map.line", lang, n=day)),
+    ).add_to(layer)
+    return layer
 
 
 def render_agent_map(

@@ -175,6 +175,45 @@ def selected_rank(result: RoutePlanResult, selection: object) -> int | None:
 CANDIDATE_KEY_COLUMNS = ["rank", "km", "minutes", "order"]
 ORDER_MAX_PX = 520  # beside the mark, rank, km and minutes in a 1,400-px window
 WRAPPING_ROW_PX = 68  # Streamlit wraps a cell's text only in rows taller than 4 rem: three lines of 14-px text
+CELL_PADDING_PX = 24  # a cell's text starts and ends this far (both sides together) inside its column
+LINE_PX = 20  # one wrapped line of the table's 14-px text
+ROW_PADDING_PX = 8  # above the first line and below the last one
+
+
+def wrapped_lines(text: str, width_px: int) -> int:
+    """How many lines ``text`` takes in a cell whose text is ``width_px`` wide, wrapped at spaces as the table wraps
+    it (a word wider than the cell is broken, so it counts its own share of lines)."""
+    space = _text_width_px(" ")
+    lines, used = 1, 0
+    for word in text.split(" "):
+        w = _text_width_px(word)
+        if used and used + space + w > width_px:
+            lines, used = lines + 1, 0
+        if w > width_px:  # broken inside the word, from the start of a line: its full lines, then the rest
+            extra = -(-w // width_px) - 1
+            lines, used = lines + extra, w - extra * width_px
+        else:
+            used += (space if used else 0) + w
+    return lines
+
+
+def order_row_height(orders: Sequence[str], column_px: int) -> int | None:
+    """The candidate table's row height (px) that shows each of ``orders`` whole in a column ``column_px`` wide:
+    None (the table's own, one line) when every order fits on one line, else as many lines as the longest needs,
+    and never less than Streamlit's height for wrapping."""
+    text_px = column_px - CELL_PADDING_PX
+    lines = max((wrapped_lines(order, text_px) for order in orders), default=1)
+    return None if lines <= 1 else max(WRAPPING_ROW_PX, ROW_PADDING_PX + LINE_PX * lines)
+
+
+def whole_order_line(result: RoutePlanResult, rank: int | None, *, lang: Lang) -> str:
+    """The order of the candidate of ``rank`` (the best one when None, or when no candidate has that rank) in full,
+    in words: under the table, where text wraps like any sentence, so the order is whole at any width."""
+    frame = comparison_frame(result, lang=lang)
+    chosen = frame[frame["rank"] == rank] if rank is not None else frame.iloc[0:0]
+    row = (chosen if len(chosen) else frame[frame["_best"]]).iloc[0]
+    name = t("route.map.best", lang) if row["_best"] else t("route.map.candidate", lang, rank=int(row["rank"]))
+    return t("route.table.order_whole", lang, candidate=name, order=row["order"])
 
 
 def render_comparison_table(result: RoutePlanResult, *, lang: Lang, key: str = "comparison_table") -> pd.DataFrame:
@@ -197,12 +236,11 @@ def render_comparison_table(result: RoutePlanResult, *, lang: Lang, key: str = "
     table = shown.assign(best=frame["_best"].map({True: BEST_MARK, False: ""}))[
         key_first + [c for c in columns if c not in key_first]
     ]
-    order_width = max(
-        [_text_width_px(str(order)) for order in shown["order"]] + [_text_width_px(header("order", lang))]
+    orders = [str(order) for order in shown["order"]]
+    order_px = min(
+        max(_text_width_px(text) for text in [*orders, header("order", lang)]) + CELL_PADDING_PX, ORDER_MAX_PX
     )
-    # a long order (English names) wraps onto up to three lines of a taller row instead of running off-screen
-    wraps = order_width + 24 > ORDER_MAX_PX
-    order_width = min(order_width + 24, ORDER_MAX_PX) - 24
+    # a long order (English names) wraps onto as many lines as it needs, in taller rows: never cut, never off-screen
     container = st.container(key=key)  # keyed container: .st-key-comparison_table in the page
     container.caption(t("route.table.select_hint", lang))
     container.dataframe(
@@ -211,7 +249,7 @@ def render_comparison_table(result: RoutePlanResult, *, lang: Lang, key: str = "
         on_select="rerun",  # the map above is drawn again with the selected candidate highlighted
         selection_mode="single-row",
         hide_index=True,
-        row_height=WRAPPING_ROW_PX if wraps else None,
+        row_height=order_row_height(orders, order_px),
         width="stretch",
         column_config=headers_config(
             columns,
@@ -221,7 +259,7 @@ def render_comparison_table(result: RoutePlanResult, *, lang: Lang, key: str = "
                 t("route.col.best", lang), help=t("route.col.best_help", lang), width=40, pinned=True
             ),
             rank=st.column_config.NumberColumn(header("rank", lang), width="small", pinned=True),
-            order=st.column_config.TextColumn(header("order", lang), width=order_width + 24),
+            order=st.column_config.TextColumn(header("order", lang), width=order_px),
             km=st.column_config.NumberColumn(header("km", lang), format="%.1f"),
             minutes=st.column_config.NumberColumn(header("minutes", lang), format="%.0f"),
             **{
@@ -231,6 +269,8 @@ def render_comparison_table(result: RoutePlanResult, *, lang: Lang, key: str = "
             Pareto=st.column_config.TextColumn(header("Pareto", lang), help=t("route.col.pareto_help", lang)),
         ),
     )
+    chosen = selected_rank(result, st.session_state.get(COMPARISON_ROWS_KEY))
+    container.container(key=f"{key}_order_whole").caption(whole_order_line(result, chosen, lang=lang))
     return shown
 
 
