@@ -28,11 +28,11 @@ OPTIMISERS = ["project", "ortools_gls", "nearest_neighbour"]
 def batches(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("batches")
     return {
-        # seed 6 (on the pack built from the extract since the gazetteer kept squares and stops): every leg of its
-        # three rounds is on Valhalla's roads (other seeds pick a pedestrian-only street, whose legs are estimated)
-        # and one round is ordered differently by fastest time and shortest distance
+        # seed 3 (on the pack built with its table of Chinese names, which reorders the places the generator draws
+        # from): every leg of its three rounds is on Valhalla's roads (other seeds pick a pedestrian-only street,
+        # whose legs are estimated) and one round is ordered differently by fastest time and shortest distance
         "helsinki": write_batch(
-            generate_batch(region="helsinki", kind="delivery", n=3, stops=(4, 6), seed=6, settings=get_settings()),
+            generate_batch(region="helsinki", kind="delivery", n=3, stops=(4, 6), seed=3, settings=get_settings()),
             folder / "hel-small.jsonl",
         ),
         "shanghai": write_batch(
