@@ -21,6 +21,7 @@ from components.lab.choices import LAB
 from components.lab.words import (
     COLOUR_WORDS,
     cannot_differ_sentence,
+    closeness_sentence,
     error_reason,
     group_words,
     objective_name,
@@ -238,6 +239,8 @@ def _render_pair_sentences(
                 st.caption(t("lab.honesty.shown", lang, differ=pair.n_differ, n=pair.n))
         else:
             st.markdown(pair_sentence(pair, lang, group=label(*group)))
+            if why := closeness_sentence(pair, lang):  # equal or nearly: why, beside the figures
+                st.info(why, icon=":material/info:")
         s, d = pair.time_saved_s, pair.distance_added_m
         rows.append(
             {
