@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from components.basemap import map_credits
+from components.debug_view import render_raw
 from components.frame import provider_label, region_name
 from components.lab import charts as C
 from components.lab import map as M
@@ -199,9 +200,8 @@ def _render_honesty(summary: LabSummary, frame: pd.DataFrame, lang: Lang) -> lis
                         reason=error_reason(row["error_code"], lang),
                     )
                 )
-            with st.expander(t("common.details", lang), expanded=False):
-                for _, row in firsts.iterrows():
-                    st.caption(f"{row['request_id']} · {row['error_code']}: {row['error_message']}")
+            raw = [f"{row['request_id']} · {row['error_code']}: {row['error_message']}" for _, row in firsts.iterrows()]
+            render_raw(raw, key="lab_errors_raw", lang=lang)
     return cannot
 
 
@@ -550,10 +550,8 @@ def _render_drill_down(result: S.LabResult, *, strategy: str | None, lang: Lang)
         st.caption(t("lab.drill.no_request" if item is None else "lab.drill.trip", lang))
     if st.session_state.pop(OPEN_PLANNER, False):
         st.switch_page(ROUTE_PLANNER)
-    with st.expander(t("common.details", lang), expanded=False):
-        st.caption(f"{chosen}")
-        if item is not None:
-            st.code(item.model_dump_json(indent=1, exclude_none=True), language="json")
+    data = item.model_dump(mode="json", exclude_none=True) if item is not None else None
+    render_raw([str(chosen)], data=data, key="lab_drill_raw", lang=lang)  # the request as the batch has it
 
 
 def _render_exports(
