@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from core.app.context import zone_or_none
 from core.errors import OmniError
 from core.i18n import Lang, t
 from core.models.reservations import BookableItem, CancellationPolicy, Quote, Reservation
@@ -71,6 +72,16 @@ def moment_words(at: datetime, lang: Lang) -> str:
     """``12月3日 19:00`` / ``3 Dec 19:00``."""
     short = t("reservations.short_day", lang, month=t(MONTHS[at.month - 1], lang), day=at.day)
     return f"{short} {at:%H:%M}"
+
+
+def clock_words(at: datetime, *, city: str, user_zone: str | None, lang: Lang) -> str:
+    """``at``'s clock time (aware, in the venue's zone), with the venue's city when the user's zone differs there or
+    is unknown: ``05:06 (上海时间)`` / ``05:06 Shanghai time``; ``05:06`` alone when the user is on the venue's clock."""
+    clock = f"{at:%H:%M}"
+    zone = zone_or_none(user_zone)
+    if zone is not None and at.astimezone(zone).utcoffset() == at.utcoffset():
+        return clock
+    return t("reservations.clock_in_city", lang, time=clock, city=city)
 
 
 def money(amount: float, currency: str) -> str:

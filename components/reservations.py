@@ -30,6 +30,7 @@ from components.identity import dashboard_user
 from components.language import current_lang, t
 from components.reservation_words import (
     booking_words,
+    clock_words,
     error_of,
     fee_words,
     moved_words,
@@ -248,8 +249,9 @@ def _summary(dry: DryRun, item: BookableItem, service: ReservationService) -> No
     st.markdown(t("reservations.summary.cancellation", lang, policy=policy))
     for code in dry.unverified:
         st.caption(unverified_words(code, lang))
-    expires = dry.expires_at.astimezone(service.zone)
-    st.caption(t("reservations.summary.confirm_before", lang, time=f"{expires:%H:%M}"))
+    expires, city = dry.expires_at.astimezone(service.zone), service.pack.display_name.get(lang) or service.pack.city
+    deadline = clock_words(expires, city=city, user_zone=st.context.timezone, lang=lang)  # the browser's zone
+    st.caption(t("reservations.summary.confirm_before", lang, time=deadline))
 
 
 def _form_changed(prefix: str, r: Reservation) -> bool:

@@ -16,6 +16,7 @@ import streamlit as st
 from components import choices as C
 from components import maps
 from components.agent.choices import AGENT
+from components.agent.detail_words import turn_lines
 from components.agent.words import (
     STARTER_PROMPTS,
     TABLE_HEADERS,
@@ -155,6 +156,8 @@ def _details(n: int, resp: AgentResponse) -> None:
     """Route, confidence, status, latency, cost, the decision log and the raw rows: raw data for analysts,
     collapsed under "raw data (for debugging)"; the answer above says them in words."""
     route, o, result = resp.route, resp.observability, resp.result
+    with st.expander(t("agent.words.details.title", lang), expanded=False, key=f"agent_words_{n}"):
+        st.markdown("  \n".join(turn_lines(resp, lang)))  # the codes below, said in words
     with st.expander(t("common.debug", lang), expanded=False, key=f"agent_details_{n}", icon=":material/bug_report:"):
         c1, c2, c3 = st.columns(3)
         c1.metric(t("agent.console.route", lang), route.route)

@@ -7,9 +7,9 @@ st.session_state and everything below the goal box is rendered from there. Every
 trace id and the tool log are in the collapsed "Details".
 """
 
-import pandas as pd
 import streamlit as st
 
+from components.debug_view import render_raw
 from components.frame import active_provider, request_context
 from components.halfday import cards, fallback, text
 from components.halfday import share as halfday_share
@@ -87,10 +87,9 @@ else:
         error = done.error
         st.error(text.error_sentence(error, lang), icon=":material/error:")
         with st.expander(t("common.details", lang), expanded=False):
-            st.markdown(t("halfday.page.trace", lang, trace=error.trace_id))
-            st.markdown(t("halfday.page.code", lang, code=error.code))
-            if error.tool:
-                st.markdown(t("halfday.page.tool", lang, tool=error.tool))
+            st.markdown(t("halfday.page.trace", lang, trace=error.trace_id))  # what support asks for
+        tool = t("halfday.page.tool", lang, tool=error.tool) if error.tool else ""
+        render_raw([t("halfday.page.code", lang, code=error.code), tool], key="hd_error_raw", lang=lang)
         st.button(t("halfday.page.retry", lang), key="hd_retry", on_click=hs.retry, icon=":material/refresh:")
         if error.fallback == "conversation":  # level 3: talk the goal over with the agent instead
             fallback.render_fallback(run["goal"], error, lang)
@@ -125,12 +124,13 @@ else:
             lang=lang,
         )
         with st.expander(t("common.details", lang), expanded=False):
-            st.markdown(t("halfday.page.trace", lang, trace=result.trace_id))
-            st.dataframe(
-                pd.DataFrame(result.tool_log).drop(columns=["trace_id"], errors="ignore"),
-                key="hd_tool_log",
-                hide_index=True,
-            )
+            st.markdown(t("halfday.page.trace", lang, trace=result.trace_id))  # what support asks for
+        # the tools' log (names, inputs, outputs) is the analysts': raw data, collapsed (issue 32)
+        render_raw(
+            data=[{k: v for k, v in row.items() if k != "trace_id"} for row in result.tool_log],
+            key="hd_tool_log",
+            lang=lang,
+        )
 
 # --- reservations and memory ---------------------------------------------------------------------------------
 st.divider()

@@ -8,7 +8,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from components.agent.operator_words import METRIC_WORDS, acceptance_frame, decision_frame, metric_rows
+from components.agent.detail_words import result_words, route_words
+from components.agent.operator_words import METRIC_WORDS, acceptance_frame, decision_frame, decision_raw, metric_rows
+from components.debug_view import render_raw
 from components.frame import request_context
 from components.language import current_lang, t
 from components.legacy_pages import ensure_app_frame
@@ -40,7 +42,8 @@ if st.button(t("agent.console.qa.run", lang), key="agent_qa"):
 if state.get("agent_qa_rows"):
     qa = pd.DataFrame(state.agent_qa_rows)
     st.metric(t("agent.console.qa.passed", lang), f"{int(qa['passed'].sum())}/{len(qa)}")
-    st.dataframe(acceptance_frame(state.agent_qa_rows), key="agent_qa_table", hide_index=True)
+    st.dataframe(acceptance_frame(state.agent_qa_rows, lang), key="agent_qa_table", hide_index=True)
+    render_raw(data=state.agent_qa_rows, key="operator_qa_raw", lang=lang)
 
 st.markdown("##### " + t("agent.operator.decision_logs", lang))
 history = state.get("agent_history") or []
@@ -55,5 +58,7 @@ else:
         persist_state="session",
     )
     resp = history[turn]["response"]
-    st.caption(t("agent.operator.turn_status", lang, route=resp.route.route, status=resp.result.status))
-    st.dataframe(decision_frame(resp), key="operator_decision_log", hide_index=True)
+    route, status = route_words(resp.route.route, lang), result_words(resp.result.status, lang)
+    st.caption(t("agent.operator.turn_status", lang, route=route, status=status))
+    st.dataframe(decision_frame(resp, lang), key="operator_decision_log", hide_index=True)
+    render_raw(data=decision_raw(resp), key="operator_decision_raw", lang=lang)

@@ -7,7 +7,8 @@ from typing import Any
 
 import pandas as pd
 
-from core.i18n import Lang, t
+from components.agent.detail_words import part_words, result_words, route_words, scenario_words, yes_no
+from core.i18n import Lang, join_words, t
 from core.models.agent import AgentResponse
 
 #: the metrics the agent computes, in the order shown, → their label
@@ -30,7 +31,11 @@ def _value(value: Any, lang: Lang) -> str:
     if value is None:
         return t("agent.operator.no_data", lang)
     if isinstance(value, dict):  # success rate per scenario
-        return "; ".join(f"{k} {v:.0%}" for k, v in value.items()) or t("agent.operator.no_data", lang)
+        said = (
+            t("agent.operator.rate_of", lang, scenario=scenario_words(k, lang), rate=f"{v:.0%}")
+            for k, v in value.items()
+        )
+        return join_words(said, lang, sep="clauses") or t("agent.operator.no_data", lang)
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
@@ -45,11 +50,43 @@ def metric_rows(metrics: dict[str, Any], lang: Lang) -> list[dict[str, str]]:
     return rows
 
 
-def acceptance_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """The acceptance cases, one row each (the checks' detail left out)."""
-    return pd.DataFrame(rows).drop(columns=["checks"], errors="ignore").astype(str)
+def _route_and_result(pair: str, lang: Lang) -> str:
+    """``"SYSTEM1_API / OK"`` (an acceptance row's expected or actual outcome) in words."""
+    route, _, status = pair.partition(" / ")
+    return t("agent.operator.route_and_result", lang, route=route_words(route, lang), result=result_words(status, lang))
 
 
-def decision_frame(resp: AgentResponse) -> pd.DataFrame:
-    """A turn's decision log: step, action, reason and policy codes, and the facts."""
-    return pd.DataFrame([e.model_dump() | {"facts": str(e.facts)} for e in resp.explain.decision_log])
+def acceptance_frame(rows: list[dict[str, Any]], lang: Lang) -> pd.DataFrame:
+    """The acceptance cases, one row each, in words: the question, the path and outcome expected and met, passed or
+    not, and how long it took (the codes and the checks' detail are the raw data's)."""
+    return pd.DataFrame(
+        [
+            {
+                t("agent.operator.col.case", lang): str(r["case"]),
+                t("agent.operator.col.expected", lang): _route_and_result(str(r["expected"]), lang),
+                t("agent.operator.col.got", lang): _route_and_result(str(r["got"]), lang),
+                t("agent.operator.col.passed", lang): yes_no(bool(r["passed"]), lang),
+                t("agent.operator.col.seconds", lang): f"{float(r['ms']) / 1000:.1f}",
+            }
+            for r in rows
+        ]
+    )
+
+
+def decision_frame(resp: AgentResponse, lang: Lang) -> pd.DataFrame:
+    """A turn's decision log in words: each step's number and the part of the agent that took it (the action, reason
+    and policy codes and the facts are the raw data's)."""
+    return pd.DataFrame(
+        [
+            {
+                t("agent.operator.col.step", lang): str(e.step),
+                t("agent.operator.col.part", lang): part_words(e.chosen_action, lang),
+            }
+            for e in resp.explain.decision_log
+        ]
+    )
+
+
+def decision_raw(resp: AgentResponse) -> list[dict[str, Any]]:
+    """A turn's decision log as it is (codes, facts), for the raw-data expander."""
+    return [e.model_dump() for e in resp.explain.decision_log]

@@ -28,6 +28,7 @@ from components.itinerary.words import (
     balance_moved_words,
     balance_words,
     day_words,
+    details_lines,
     dropped_by_edit_words,
     itinerary_warning_words,
     priority_words,
@@ -237,6 +238,8 @@ def render_details(result: ItineraryResult, unknown_warnings: list[str], lang: L
     the decision log. The page says what they mean in words above it."""
     p = result.policy
     r = result.robustness
+    with st.expander(t("common.details", lang), expanded=False, key="it_words"):
+        st.markdown("  \n".join(details_lines(result, lang)))  # the figures below, said in words
     with st.expander(t("common.debug", lang), expanded=False, key="it_details", icon=":material/bug_report:"):
         st.caption(
             f"status={result.status} · error_code={result.error_code or '-'} · variant={result.variant} · "

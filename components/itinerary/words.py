@@ -395,3 +395,23 @@ def balance_moved_words(result: ItineraryResult, lang: Lang) -> str | None:
     if balance is None or not balance.moves:
         return None
     return t("itinerary.balance.moved", lang, n=balance.moves, extra=balance.extra_travel_min)
+
+
+# --- the Details, in words -----------------------------------------------------------------------------------------
+def details_lines(result: ItineraryResult, lang: Lang) -> list[str]:
+    """What the raw data below says, in sentences: how long planning took and where the travel times came from, the
+    margins added to journeys and visits, and how much of the plan could absorb delays."""
+    p, r = result.policy, result.robustness
+    lines = [
+        t("itinerary.details.solved", lang, seconds=f"{result.seconds:.1f}",
+          source=travel_source_words(result.matrix_source, lang)),
+        t("itinerary.details.margins", lang, factor=f"{p.factor:g}", buffer=p.buffer_min, visit=f"{p.visit_factor:g}"),
+    ]  # fmt: skip
+    if r.legs:
+        lines.append(
+            t("itinerary.details.covered", lang, tolerance=f"{r.tolerance:.0%}", covered=r.legs_fully_covered,
+              legs=r.legs)
+        )  # fmt: skip
+    if r.min_slack_min is not None and r.mean_slack_min is not None:
+        lines.append(t("itinerary.details.slack", lang, least=r.min_slack_min, mean=f"{r.mean_slack_min:.0f}"))
+    return lines

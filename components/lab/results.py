@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from components.basemap import map_credits
+from components.debug_view import render_raw
 from components.frame import provider_label, region_name
 from components.lab import charts as C
 from components.lab import map as M
@@ -21,6 +22,7 @@ from components.lab.choices import LAB
 from components.lab.words import (
     COLOUR_WORDS,
     cannot_differ_sentence,
+    closeness_sentence,
     error_reason,
     group_words,
     objective_name,
@@ -198,9 +200,8 @@ def _render_honesty(summary: LabSummary, frame: pd.DataFrame, lang: Lang) -> lis
                         reason=error_reason(row["error_code"], lang),
                     )
                 )
-            with st.expander(t("common.details", lang), expanded=False):
-                for _, row in firsts.iterrows():
-                    st.caption(f"{row['request_id']} · {row['error_code']}: {row['error_message']}")
+            raw = [f"{row['request_id']} · {row['error_code']}: {row['error_message']}" for _, row in firsts.iterrows()]
+            render_raw(raw, key="lab_errors_raw", lang=lang)
     return cannot
 
 
@@ -238,6 +239,8 @@ def _render_pair_sentences(
                 st.caption(t("lab.honesty.shown", lang, differ=pair.n_differ, n=pair.n))
         else:
             st.markdown(pair_sentence(pair, lang, group=label(*group)))
+            if why := closeness_sentence(pair, lang):  # equal or nearly: why, beside the figures
+                st.info(why, icon=":material/info:")
         s, d = pair.time_saved_s, pair.distance_added_m
         rows.append(
             {
@@ -547,10 +550,8 @@ def _render_drill_down(result: S.LabResult, *, strategy: str | None, lang: Lang)
         st.caption(t("lab.drill.no_request" if item is None else "lab.drill.trip", lang))
     if st.session_state.pop(OPEN_PLANNER, False):
         st.switch_page(ROUTE_PLANNER)
-    with st.expander(t("common.details", lang), expanded=False):
-        st.caption(f"{chosen}")
-        if item is not None:
-            st.code(item.model_dump_json(indent=1, exclude_none=True), language="json")
+    data = item.model_dump(mode="json", exclude_none=True) if item is not None else None
+    render_raw([str(chosen)], data=data, key="lab_drill_raw", lang=lang)  # the request as the batch has it
 
 
 def _render_exports(

@@ -126,6 +126,8 @@ def pair_sentence(pair: Any, lang: Lang, *, group: str) -> str:
 
 
 def cannot_differ_sentence(group: str, n: int, a: str, b: str, lang: Lang) -> str:
+    """Why two strategies agree on straight-line estimates: the route planner's own sentence (core/words/route.py's
+    STRATEGIES_AGREE_ON_ESTIMATES wording), after what the lab saw."""
     return t(
         "lab.honesty.cannot_differ",
         lang,
@@ -133,7 +135,27 @@ def cannot_differ_sentence(group: str, n: int, a: str, b: str, lang: Lang) -> st
         n=n,
         a=strategy_name(a, lang),
         b=strategy_name(b, lang),
+        why=t("route.strategies_agree.estimates", lang),
     )
+
+
+#: below these medians two strategies "barely differ": under the figures' own rounding on the page (0.1 min shown)
+#: and well under a city block
+BARELY_SECONDS = 30.0
+BARELY_METRES = 100.0
+
+
+def closeness_sentence(pair: Any, lang: Lang) -> str | None:
+    """Why two strategies on real figures come out (nearly) the same, beside their figures: they chose the same order
+    on most requests, or the medians are within half a minute and 100 m. None: they differ enough to read the
+    figures alone (``pair`` is a core.models.lab.PairSummary)."""
+    saved, added = pair.time_saved_s.median, pair.distance_added_m.median
+    a, b = strategy_name(pair.a, lang), strategy_name(pair.b, lang)
+    if pair.n and pair.n_differ == 0:
+        return t("lab.honesty.same_orders", lang, a=a, b=b, n=pair.n)
+    if saved is None or added is None or abs(saved) >= BARELY_SECONDS or abs(added) >= BARELY_METRES:
+        return None
+    return t("lab.honesty.barely", lang, a=a, b=b, same=pair.n - pair.n_differ, n=pair.n)
 
 
 def request_label(row: Any, lang: Lang, *, region_label: Any = None) -> str:

@@ -249,7 +249,8 @@ MAIN_TEXT_JS = """() => {
   const main = document.querySelector('[data-testid="stMainBlockContainer"]');
   if (!main) return null;
   const icons = [...main.querySelectorAll(
-    '[data-testid="stIconMaterial"], [data-testid="stAlertDynamicIcon"], span[role="img"][aria-label$=" icon"]')];
+    '[data-testid="stIconMaterial"], [data-testid="stAlertDynamicIcon"], [data-testid^="stExpanderIcon"], ' +
+    'span[role="img"][aria-label$=" icon"]')];
   const shown = icons.map(e => e.style.display);
   icons.forEach(e => { e.style.display = 'none'; });  // icon ligatures ("arrow_forward") are not words
   const text = main.innerText;

@@ -243,10 +243,11 @@ def ask(at: AppTest, message: str) -> AppTest:
 
 
 def in_details(at: AppTest) -> set[int]:
-    """The ids of every element inside a collapsed Details section (the analysts' part)."""
+    """The ids of every element inside the collapsed raw-data section (the analysts' part; the Details in words are
+    part of the main view)."""
     hidden: set[int] = set()
     for expander in at.expander:
-        if expander.label in ("Details", "详情", "Raw data (for debugging)", "原始数据(调试用)"):
+        if expander.label in ("Raw data (for debugging)", "原始数据(调试用)"):
             hidden |= {id(e.proto) for e in [*expander.markdown, *expander.caption, *expander.metric]}
             hidden |= {id(e.proto) for e in expander.dataframe}
     return hidden
@@ -296,6 +297,11 @@ def test_the_console_speaks_one_language_with_the_answer_first_and_details_colla
         "费用（USD）",
     } <= inside
     assert any(("operator page" if lang == "en" else "运维页面") in c.value for c in details[0].caption)
+    # the Details say in words how the turn was answered (the codes above are the raw data's)
+    [words] = [e for e in page.expander if e.label == ("Details" if lang == "en" else "详情")]
+    said = words.markdown[0].value
+    assert ("the reasoning path (planning and checking)" if lang == "en" else "推理路径（规划并检查）") in said
+    assert ("Outcome: answered" if lang == "en" else "结果：已回答") in said and "SYSTEM2" not in said
     # the main view: no place id, no code, no None, no dollars
     text = main_text(page)
     assert not INTERNAL.search(text), INTERNAL.search(text)
@@ -334,12 +340,8 @@ def test_an_earlier_turn_keeps_its_table_and_map_after_another_message(page_in, 
     tables = timeline_tables(page)
     assert len(tables) == 1 and tables[0].value.equals(first)  # the first turn's plan, still drawn
     assert len(page.get("component_instance")) == 1  # and its map
-    assert (
-        len(
-            [e for e in page.expander if e.label in ("Details", "详情", "Raw data (for debugging)", "原始数据(调试用)")]
-        )
-        == 2
-    )  # one per turn
+    assert len([e for e in page.expander if e.label in ("Raw data (for debugging)", "原始数据(调试用)")]) == 2
+    assert len([e for e in page.expander if e.label in ("Details", "详情")]) == 2  # each turn: its Details in words
     # the confirmation button says what it does, in the page's language only
     assert page.button(key="agent_confirm").label == ("Confirm booking" if lang == "en" else "确认预订")
     ask(page, PLAN[lang])

@@ -198,6 +198,13 @@ def test_demo_trip_optimises_and_renders(it_app, trip):
     details = details_text(at)
     assert result.robustness.definition in details
     assert "matrix_source=offline_estimate" in details and "robust_min = ceil(nominal_min" in details
+    # ... and the same figures said in words in the Details above it (issue 32)
+    [words] = [e for e in at.expander if e.label == "Details"]
+    said = words.markdown[0].value
+    p, r = result.policy, result.robustness
+    assert f"Each journey is planned at {p.factor:g}× its usual time plus {p.buffer_min} min" in said
+    assert f"{r.legs_fully_covered} of {r.legs} are" in said and "straight-line estimate" in said
+    assert "matrix_source" not in said and "robust_min" not in said
     log = table(at, {"step", "action", "reason code", "facts"})
     assert len(log) == len(result.decision_log) and "MATRIX_BUILT" in set(log["reason code"])
     assert {m.label for m in at.metric} >= {"Visits", "Not on the plan", "Travel (planned)", "Travel (estimate)"}

@@ -18,6 +18,13 @@ OPERATOR = str(PROJECT_ROOT / "pages" / "operator.py")
 CONSOLE = str(PROJECT_ROOT / "pages" / "agent_console.py")
 CJK = re.compile(r"[\u3400-\u9fff]")
 TITLE = {"en": "Agent operations", "zh": "助手运维"}
+STEP = {"en": "Step", "zh": "步骤"}
+PART = {"en": "Part of the agent", "zh": "助手的环节"}
+RULES_CHECK = {"en": "rules check", "zh": "规则检查"}
+REASONING = {"en": "the reasoning path", "zh": "推理路径"}
+DEBUG = {"en": "Raw data (for debugging)", "zh": "原始数据(调试用)"}
+RATE_EN = "Reasoning path success by scenario"
+CODE = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[a-z]+_[a-z_]+\b|\bNone\b|\bTrue\b|\bFalse\b")
 
 
 def _env(tmp_path, monkeypatch) -> None:
@@ -77,13 +84,44 @@ def test_the_operator_page_shows_the_decision_log_of_a_chat_turn(env, lang):
     assert not chat.exception, chat.exception
     history = chat.session_state["agent_history"]
     at = _page(OPERATOR, lang, history)
-    [log] = [d for d in at.dataframe if "chosen_action" in d.value.columns]
-    assert {"step", "chosen_action", "reason_code", "facts", "policy_id"} <= set(log.value.columns)
-    assert "policy.check_itinerary" in set(log.value["chosen_action"])
+    [log] = [d for d in at.dataframe if STEP[lang] in d.value.columns]
+    assert list(log.value.columns) == [STEP[lang], PART[lang]]  # words only: no codes, no facts
+    assert RULES_CHECK[lang] in set(log.value[PART[lang]])  # the step policy.check_itinerary, said as its part
+    cells = " ".join(str(v) for v in log.value.to_numpy().ravel())
+    assert not CODE.search(cells) and bool(CJK.search(cells)) == (lang == "zh"), cells
+    status = " ".join(c.value for c in at.caption)
+    assert REASONING[lang] in status and "SYSTEM2" not in status and "OK" not in status.split()
+    # the codes and facts are kept, in the collapsed raw-data expander only
+    [raw] = [e for e in at.expander if e.label == DEBUG[lang]]
+    assert "policy.check_itinerary" in raw.code[0].value and '"reason_code"' in raw.code[0].value
     [metrics] = [d for d in at.dataframe if "metric" in d.value.columns]
     assert list(metrics.value["value"])[0] == "1"  # the chat turn is in the event log
+
+
+def test_the_success_rate_per_scenario_is_said_in_words(lang):
+    from components.agent.operator_words import metric_rows
+
+    rows = metric_rows({"system2_success_rate": {"plan": 0.5, "browse": 1.0}}, lang)
+    [rate] = [r["value"] for r in rows if r["metric"] == ("推理路径各场景成功率" if lang == "zh" else RATE_EN)]
+    assert rate == {"en": "trip plans 50%; web look-ups 100%", "zh": "行程规划 50%；网页查询 100%"}[lang]
+    assert not CODE.search(rate) and "None" not in " ".join(r["value"] for r in rows)
 
 
 def test_the_operator_page_is_in_the_apps_navigation():
     source = (PROJECT_ROOT / "app.py").read_text(encoding="utf-8")
     assert 'st.Page("pages/operator.py", title=t("common.nav.operator"), url_path="operator")' in source
+
+
+def test_an_acceptance_row_is_said_in_words(lang):
+    from components.agent.operator_words import acceptance_frame
+
+    row = {"case": "官网查房", "expected": "SYSTEM2_WEBBROWSE / NEED_CONSENT", "got": "SYSTEM1_API / FAILED",
+           "error_code": None, "passed": False, "checks": {"route": False}, "ms": 1234.5}  # fmt: skip
+    [said] = acceptance_frame([row], lang).to_dict("records")
+    assert said == {
+        "en": {"Question": "官网查房", "Expected": "the reasoning path with web browsing (live venue pages): waiting "
+               "for your permission to browse", "Got": "the fast path (maps, weather and the trip's own data): could "
+               "not be answered", "Passed": "no", "Time (s)": "1.2"},
+        "zh": {"问题": "官网查房", "预期": "推理路径并浏览网页（场馆实时页面）：等待您允许浏览网页",
+               "实际": "快速路径（地图、天气和行程数据）：未能回答", "通过": "否", "用时（秒）": "1.2"},
+    }[lang]  # fmt: skip

@@ -7,6 +7,7 @@ Every test runs on its own SQLite database (OMNI_DB_URL) and reads it back throu
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -155,6 +156,7 @@ def test_route_planner_reserve_confirm_receipt_and_cancel(planned_route, service
     assert f"¥{venue.price_per_person:.0f} per person, ¥{venue.price_per_person * 3:.0f} for 3" in text
     assert "from the region pack" in text and "Free cancellation at any time" in text
     assert "This is a demo booking" in text  # what the mock cannot verify
+    assert re.search(r"Confirm before \d\d:\d\d Shanghai time\.", text), text  # the venue's clock, named
     [section] = [e for e in at.expander if e.label.startswith("My reservations")]
     assert [c.value for c in section.caption] == ["No reservations yet."]  # the dry run is a quote: nothing listed
     assert service.reservations_of(at.session_state["dashboard_user"]) == []
@@ -207,6 +209,8 @@ def test_the_reservation_flow_speaks_chinese_on_a_chinese_page(db_url, leaflet_s
     text = texts(at)
     assert f"将预订：**老吉士酒家，{zh_day} 19:00，3 人**。" in text
     assert "人均 ¥" in text and "随时可免费取消。" in text and "这是演示用的模拟预订" in text
+    # the deadline is on the venue's clock, and the page does not know the reader's zone: it names the venue's
+    assert re.search(r"请在 \d\d:\d\d（上海时间） ?前确认。", text), text
     assert at.checkbox(key=f"{p}_consent").label == f"我同意预订老吉士酒家，{zh_day} 19:00，3 人"
     assert at.button(key=f"{p}_book").label == "确认预订"
     at.checkbox(key=f"{p}_consent").check().run()

@@ -6,12 +6,14 @@ from __future__ import annotations
 import inspect
 import re
 from datetime import UTC, date, datetime, time
+from zoneinfo import ZoneInfo
 
 import pytest
 from pydantic import ValidationError
 
 from components.reservation_words import (
     booking_words,
+    clock_words,
     day_words,
     error_of,
     fee_words,
@@ -161,3 +163,30 @@ def test_every_refusal_status_and_unverified_code_has_words_in_both_languages():
     assert {"SLOT_FULL", "TOO_LATE", "CONSENT_REQUIRED"} <= raised
     refusals = {c for c in raised if c not in words.UNVERIFIED and c not in words.FAILED_BECAUSE}
     assert refusals <= set(words.REFUSALS), refusals - set(words.REFUSALS)
+
+
+# --- a deadline's clock carries the venue's zone where it is not the user's (issue 32) ---------------------------------
+SHANGHAI_0506 = datetime(2026, 12, 8, 5, 6, tzinfo=ZoneInfo("Asia/Shanghai"))
+
+
+@pytest.mark.parametrize(
+    ("user_zone", "lang", "city", "words"),
+    [
+        (None, "zh", "上海", "05:06（上海时间）"),  # the browser did not say its zone: the venue's is named
+        (None, "en", "Shanghai", "05:06 Shanghai time"),
+        ("Europe/Helsinki", "en", "Shanghai", "05:06 Shanghai time"),
+        ("Europe/Helsinki", "zh", "上海", "05:06（上海时间）"),
+        ("Not/A_Zone", "en", "Shanghai", "05:06 Shanghai time"),
+        ("Asia/Shanghai", "zh", "上海", "05:06"),  # the user is on the venue's clock: no zone to add
+        ("Asia/Taipei", "en", "Shanghai", "05:06"),  # another name, the same offset at that moment
+    ],
+)
+def test_a_deadline_names_the_venues_zone_unless_the_user_is_on_it(user_zone, lang, city, words):
+    assert clock_words(SHANGHAI_0506, city=city, user_zone=user_zone, lang=lang) == words
+
+
+def test_a_zone_with_summer_time_is_compared_at_the_moment_itself():
+    helsinki = ZoneInfo("Europe/Helsinki")
+    winter, summer = datetime(2026, 1, 10, 9, 0, tzinfo=helsinki), datetime(2026, 7, 10, 9, 0, tzinfo=helsinki)
+    assert clock_words(winter, city="Helsinki", user_zone="Africa/Johannesburg", lang="en") == "09:00"  # both +02:00
+    assert clock_words(summer, city="Helsinki", user_zone="Africa/Johannesburg", lang="en") == "09:00 Helsinki time"
