@@ -3,6 +3,7 @@ append-only file), stopped and started again at will (the fault tests), gone at 
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -29,10 +30,13 @@ class RedisServer:
 
     def start(self) -> RedisServer:
         self.folder.mkdir(parents=True, exist_ok=True)
+        # the server keeps real time: a test run under libfaketime (the time-travel suites) must not hand it the
+        # moved clock, under which it does not start
+        env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD" and not k.startswith("FAKETIME")}
         self._process = subprocess.Popen(
             [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no",
              "--dir", str(self.folder), "--logfile", str(self.folder / "redis.log")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
         )  # fmt: skip
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:  # ready when it takes a connection (not a duration under test)
