@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.api_client import API_KEYS, api_test_client, auth  # noqa: F401  (tests import them from here)
+from tests.support.cli import core_cli  # noqa: F401  (a fixture: python -m core in the test process)
 from tests.support.clock import SUITE_NOW
 
 ROOT = Path(__file__).resolve().parent.parent

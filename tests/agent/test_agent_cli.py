@@ -4,24 +4,36 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.support.paths import ROOT as PROJECT_ROOT
 
 ROOT = PROJECT_ROOT
 
 
-def run(*args, tmp_path):
-    env = {
+def _env(tmp_path):
+    return {
         "PATH": "/usr/bin:/bin",
         "OMNI_DB_URL": f"sqlite:///{tmp_path / 'omni.db'}",
         "OMNI_AGENT_EVENT_LOG": str(tmp_path / "events.jsonl"),
     }
+
+
+def run_process(*args, tmp_path):
+    """In a new process: the entry point end to end."""
     return subprocess.run(
-        [sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "core", *args], cwd=ROOT, env=_env(tmp_path), capture_output=True, text=True, timeout=120
     )
 
 
+@pytest.fixture
+def run(core_cli):
+    """``python -m core ARGS`` in this process (tests/support/cli.py), on its own database and event log."""
+    return lambda *args, tmp_path: core_cli(*args, env=_env(tmp_path))
+
+
 def test_route_prints_the_router_output(tmp_path):
-    proc = run("route", "明天天气", tmp_path=tmp_path)
+    proc = run_process("route", "明天天气", tmp_path=tmp_path)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["route"] == "SYSTEM1_API"
@@ -36,7 +48,7 @@ def test_route_prints_the_router_output(tmp_path):
     }
 
 
-def test_route_file_prints_one_json_line_per_message_with_router_ms(tmp_path):
+def test_route_file_prints_one_json_line_per_message_with_router_ms(tmp_path, run):
     msgs = tmp_path / "msgs.txt"
     msgs.write_text("删除清水寺\n官网查房\n\n规划 5 天游+冷门+还能订到\n", encoding="utf-8")
     proc = run("route", "--file", str(msgs), tmp_path=tmp_path)
@@ -47,7 +59,7 @@ def test_route_file_prints_one_json_line_per_message_with_router_ms(tmp_path):
     assert lines[1]["consent_required"] is True
 
 
-def test_run_without_consent_stops_at_need_consent(tmp_path):
+def test_run_without_consent_stops_at_need_consent(tmp_path, run):
     proc = run("run", "--message", "去酒店官网查下周六还有没有房", tmp_path=tmp_path)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
@@ -55,13 +67,13 @@ def test_run_without_consent_stops_at_need_consent(tmp_path):
     assert out["result"]["status"] == "NEED_CONSENT"
 
 
-def test_route_without_a_message_exits_2(tmp_path):
+def test_route_without_a_message_exits_2(tmp_path, run):
     proc = run("route", tmp_path=tmp_path)
     assert proc.returncode == 2
     assert json.loads(proc.stderr)["error"]["field"] == "message"
 
 
-def test_run_exit_codes_say_whether_the_answer_is_a_success(tmp_path):
+def test_run_exit_codes_say_whether_the_answer_is_a_success(tmp_path, run):
     ok = run("run", "--message", "明天天气", tmp_path=tmp_path)
     assert ok.returncode == 0 and json.loads(ok.stdout)["result"]["status"] == "OK"
     bad = run("run", "--message", "2月30日去外滩", tmp_path=tmp_path)  # a date that does not exist
@@ -72,7 +84,7 @@ def test_run_exit_codes_say_whether_the_answer_is_a_success(tmp_path):
     assert failed.returncode == 1 and json.loads(failed.stdout)["result"]["status"] == "FAILED"
 
 
-def test_run_takes_the_step_budget_from_the_command_line(tmp_path):
+def test_run_takes_the_step_budget_from_the_command_line(tmp_path, run):
     """QA case 7 from the command line: one step is not enough for a 3-day plan (TIMEOUT, BUDGET_EXCEEDED), and the
     answer still carries a fallback and what to do next; the exit code says it is not a success."""
     proc = run(
@@ -92,7 +104,7 @@ def test_run_takes_the_step_budget_from_the_command_line(tmp_path):
     assert out["observability"]["fallback_used"] is True and out["result"]["next_steps"]
 
 
-def test_run_takes_the_time_and_browser_budgets_and_refuses_one_out_of_range(tmp_path):
+def test_run_takes_the_time_and_browser_budgets_and_refuses_one_out_of_range(tmp_path, run):
     proc = run(
         "run", "--message", "plan 2 days in Shanghai", "--max-seconds", "45", "--max-browser-steps", "3",
         "--now", "2026-05-04T09:00:00+08:00", tmp_path=tmp_path,

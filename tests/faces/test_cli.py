@@ -18,9 +18,16 @@ def env(tmp_path_factory):
 
 
 def run(args, env):
+    """In a new process: for ``bench``, which core hands to a new interpreter of its own anyway."""
     return subprocess.run(
         [sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
+
+
+@pytest.fixture
+def cli(core_cli, env):
+    """``python -m core ARGS`` in this process, on the module's pack (tests/support/cli.py)."""
+    return lambda args: core_cli(*args, env=env)
 
 
 def write(tmp_path, obj):
@@ -38,6 +45,7 @@ GOOD = {
 
 
 def test_plan_prints_the_result_as_json(tmp_path, env):
+    """In a new process: the entry point end to end (``python -m core``)."""
     html = tmp_path / "out.html"
     proc = run(
         [
@@ -72,8 +80,8 @@ def test_plan_prints_the_result_as_json(tmp_path, env):
         ({**GOOD, "stops": [{"address": "zzzz qqq 不存在的地方"}]}, "stops.0"),
     ],
 )
-def test_bad_input_exits_2_with_a_structured_error(tmp_path, env, body, field):
-    proc = run(["plan", "--request", write(tmp_path, body)], env)
+def test_bad_input_exits_2_with_a_structured_error(tmp_path, cli, body, field):
+    proc = cli(["plan", "--request", write(tmp_path, body)])
     assert proc.returncode == 2
     err = json.loads(proc.stderr.strip().splitlines()[-1])["error"]
     assert set(err) == {"code", "message", "field"}
@@ -81,19 +89,19 @@ def test_bad_input_exits_2_with_a_structured_error(tmp_path, env, body, field):
     assert proc.stdout == ""
 
 
-def test_missing_file_and_unknown_provider_exit_2(tmp_path, env):
-    proc = run(["plan", "--request", str(tmp_path / "nope.json")], env)
+def test_missing_file_and_unknown_provider_exit_2(tmp_path, cli):
+    proc = cli(["plan", "--request", str(tmp_path / "nope.json")])
     assert proc.returncode == 2 and "not found" in proc.stderr
-    proc = run(["plan", "--request", write(tmp_path, GOOD), "--provider", "carrier-pigeon"], env)
+    proc = cli(["plan", "--request", write(tmp_path, GOOD), "--provider", "carrier-pigeon"])
     assert proc.returncode == 2 and json.loads(proc.stderr)["error"]["field"] == "provider"
 
 
-def test_usage_errors_exit_2(env):
-    assert run(["plan"], env).returncode == 2
+def test_usage_errors_exit_2(cli):
+    assert cli(["plan"]).returncode == 2
 
 
-def test_usage_errors_also_print_a_structured_error(env):
-    proc = run(["plan"], env)
+def test_usage_errors_also_print_a_structured_error(cli):
+    proc = cli(["plan"])
     assert proc.returncode == 2 and proc.stdout == ""
     err = json.loads(proc.stderr.strip().splitlines()[-1])["error"]
     assert err["code"] == "INVALID_INPUT" and err["field"] == "request" and "--request" in err["message"]
@@ -118,22 +126,22 @@ def test_bench_rejects_bad_arguments_without_a_traceback(env, args, field):
     assert "\n" not in err["message"]
 
 
-def test_plan_accepts_stops_as_plain_strings(tmp_path, env):
-    proc = run(["plan", "--request", write(tmp_path, {**GOOD, "stops": ["豫园", "新天地"]})], env)
+def test_plan_accepts_stops_as_plain_strings(tmp_path, cli):
+    proc = cli(["plan", "--request", write(tmp_path, {**GOOD, "stops": ["豫园", "新天地"]})])
     assert proc.returncode == 0, proc.stderr
     assert len(json.loads(proc.stdout)["resolved_stops"]) == 2
 
 
-def test_plan_puts_the_own_order_beside_the_best(tmp_path, env):
+def test_plan_puts_the_own_order_beside_the_best(tmp_path, cli):
     # issue 32: the same option as the request's own_order, from a flag; the facts in the JSON
-    proc = run(["plan", "--request", write(tmp_path, GOOD), "--own-order", "2,0,1"], env)
+    proc = cli(["plan", "--request", write(tmp_path, GOOD), "--own-order", "2,0,1"])
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     own, diff = out["own_route"], out["own_difference"]
     assert own["chosen_by"] == "person" and own["stop_order"] == [2, 0, 1]
     assert [p["id"] for p in own["points"]] == ["origin", "stops.2", "stops.0", "stops.1", "destination"]
     assert diff["delta_distance_m"] == own["total_distance_m"] - out["best_route"]["total_distance_m"]
-    kept = json.loads(run(["plan", "--request", write(tmp_path, GOOD), "--keep-order"], env).stdout)
+    kept = json.loads(cli(["plan", "--request", write(tmp_path, GOOD), "--keep-order"]).stdout)
     assert kept["own_route"]["stop_order"] == [0, 1, 2]
-    bad = run(["plan", "--request", write(tmp_path, GOOD), "--own-order", "2,zero,1"], env)
+    bad = cli(["plan", "--request", write(tmp_path, GOOD), "--own-order", "2,zero,1"])
     assert bad.returncode == 2 and json.loads(bad.stderr)["error"]["field"] == "own_order"

@@ -210,6 +210,15 @@ def _lab_charts(page, base: str, lang: str) -> None:
     scroll_to(page, ".st-key-lab_pareto_chart")
 
 
+def _lab_map(page, base: str, lang: str) -> None:
+    from playwright.sync_api import expect
+
+    deck = page.locator(".st-key-lab_map_box [data-testid='stDeckGlJsonChart']")
+    expect(deck.locator("canvas").first).to_be_visible()
+    scroll_to(page, ".st-key-lab_map_box")
+    page.wait_for_timeout(1500)  # let deck.gl draw before the screenshot (not an assertion)
+
+
 # page (its docs/screenshots name) → its steps; the step whose screenshot represents the page in the README
 FLOWS: dict[str, list[Step]] = {
     "home": [Step("overview", _home_overview)],
@@ -233,6 +242,7 @@ FLOWS: dict[str, list[Step]] = {
         Step("batch", _lab_batch),
         Step("run", _lab_run),
         Step("charts", _lab_charts),
+        Step("map", _lab_map),
     ],
 }
 REPRESENTATIVE = {
