@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -55,18 +53,19 @@ def test_plan_with_an_unknown_region_is_a_field_error(shipped_packs, capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
-def run(*args, tmp_path):
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "OMNI_DB_URL": f"sqlite:///{tmp_path / 'omni.db'}",
-        "OMNI_AGENT_EVENT_LOG": str(tmp_path / "events.jsonl"),
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+@pytest.fixture
+def run(core_cli):
+    """``python -m core ARGS`` in this process (tests/support/cli.py), on its own database and event log."""
+    return lambda *args, tmp_path: core_cli(
+        *args,
+        env={
+            "OMNI_DB_URL": f"sqlite:///{tmp_path / 'omni.db'}",
+            "OMNI_AGENT_EVENT_LOG": str(tmp_path / "events.jsonl"),
+        },
     )
 
 
-def test_run_lang_zh_answers_an_english_message_in_chinese(tmp_path):
+def test_run_lang_zh_answers_an_english_message_in_chinese(tmp_path, run):
     message = "What's the weather tomorrow?"
     now = "2030-01-04T10:00:00+08:00"  # the context's clock: "tomorrow" is 2030-01-05
     zh = run("run", "--message", message, "--lang", "zh", "--now", now, tmp_path=tmp_path)
@@ -79,7 +78,7 @@ def test_run_lang_zh_answers_an_english_message_in_chinese(tmp_path):
     assert "weather" in answer.lower() and "2030-01-05" in answer
 
 
-def test_run_takes_user_as_well_as_user_id(tmp_path):
+def test_run_takes_user_as_well_as_user_id(tmp_path, run):
     proc = run("run", "--message", "明天天气", "--user", "alice", "--region", "shanghai", tmp_path=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["result"]["status"] == "OK"

@@ -4,15 +4,12 @@ only; the command line lists and forgets."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from tests.conftest import API_KEYS, auth
 from tests.support.clock import SUITE_NOW
 from tests.support.db import db_at
-from tests.support.paths import ROOT
 
 ALICE, BOB = sorted(API_KEYS)[:2]
 
@@ -54,8 +51,8 @@ def test_the_api_lists_recalls_and_forgets_the_keys_user_memory(api):
     assert api.get("/memory", headers=auth(ALICE)).json() == {"user_id": ALICE, "rules": [], "episodes": []}
 
 
-def test_the_cli_lists_and_forgets(tmp_path):
-    env = {"OMNI_DB_URL": f"sqlite:///{tmp_path / 'cli.db'}", "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+def test_the_cli_lists_and_forgets(tmp_path, core_cli):
+    env = {"OMNI_DB_URL": f"sqlite:///{tmp_path / 'cli.db'}"}
     from core.memory.store import UserMemory
     from core.models.rules import Rule
 
@@ -64,7 +61,7 @@ def test_the_cli_lists_and_forgets(tmp_path):
     )
 
     def cli(*args):
-        done = subprocess.run([sys.executable, "-m", "core", "memory", *args], env=env, capture_output=True, text=True)
+        done = core_cli("memory", *args, env=env)  # python -m core memory ..., in this process
         return done.returncode, done.stdout, done.stderr
 
     code, out, _ = cli("list", "--user", "ann")

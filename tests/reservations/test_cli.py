@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
-from tests.support.paths import ROOT
+import pytest
 
 
-def run(tmp_path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "OMNI_DB_URL": f"sqlite:///{tmp_path / 'cli.db'}", "OMNI_REGION": "shanghai"}
-    return subprocess.run(
-        [sys.executable, "-m", "core", "reservations", *args], capture_output=True, text=True, cwd=ROOT, env=env,
-        timeout=120,
-    )  # fmt: skip
+@pytest.fixture
+def run(core_cli):
+    """``python -m core reservations ARGS`` in this process (tests/support/cli.py), on its own database."""
+    env = {name: value for name, value in os.environ.items() if name.startswith("OMNI_")}
+    return lambda tmp_path, *args: core_cli(
+        "reservations", *args, env={**env, "OMNI_DB_URL": f"sqlite:///{tmp_path / 'cli.db'}", "OMNI_REGION": "shanghai"}
+    )
 
 
-def test_book_list_and_cancel_from_the_command_line(tmp_path):
+def test_book_list_and_cancel_from_the_command_line(tmp_path, run):
     book = ["book", "--user", "alice", "--item", "sh-jiajia-tangbao", "--date", "2030-01-05", "--time", "19:00",
             "--party", "2"]  # fmt: skip
     dry = json.loads(run(tmp_path, *book).stdout)
