@@ -97,3 +97,34 @@ def test_a_quota_refusal_of_the_day_is_worded_with_its_reset_in_both_languages()
     assert cause_code(ProviderQuotaExceeded("balance", details={"infocode": "40000"})) == "quota"
     assert "00:00" in word(CAUSES, "daily_quota", "en") and "today" in word(CAUSES, "daily_quota", "en")
     assert "0:00" in word(CAUSES, "daily_quota", "zh") and "今日" in word(CAUSES, "daily_quota", "zh")
+
+
+def test_the_configured_quota_stops_a_built_provider_which_falls_back_and_says_why():
+    """Through make_amap_provider (the settings' quota, the key's one counter): past the quota the answer comes from
+    the fallback, with the cause that words the reset, and AMap is not asked."""
+    from core.config import Settings
+    from core.geo.base import WarningLog
+    from core.geo.resilience import amap_daily, make_amap_provider
+    from tests.geo.test_resilience import FakeOffline
+
+    settings = Settings(amap_key="built-key-0123456789", amap_daily_quota={"geocode": 1}, amap_qps=0)
+    counter = amap_daily(settings, "built-key-0123456789")
+    assert isinstance(counter, DailyCounter)
+    counter.clock = Moment(MORNING)
+    sent: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(request.url.path)
+        return httpx.Response(
+            200, json={"status": "1", "info": "OK", "infocode": "10000", "count": "0", "geocodes": []}
+        )
+
+    warnings = WarningLog()
+    provider = make_amap_provider(settings, fallback=FakeOffline(), warnings=warnings,
+                                  client=httpx.Client(transport=httpx.MockTransport(answer)))  # fmt: skip
+    provider.geocode("人民广场", city="上海")
+    [place] = provider.geocode("外滩", city="上海")
+    assert sent == ["/v3/geocode/geo"] and place.source == "offline"
+    (entry,) = warnings.entries()
+    assert entry.code == "PROVIDER_FALLBACK" and entry.params["cause"] == "daily_quota"
+    assert [(u.service, u.used, u.quota) for u in counter.today()] == [("geocode", 1, 1)]
