@@ -177,8 +177,9 @@ class Settings(BaseSettings):
         description="Calls per day a key may make of each AMap service (geocode, search, detail, distance, driving, "
         "walking, cycling; weather has no published quota and is only counted), AMap's day ending at 00:00 "
         "Asia/Shanghai. Every call is counted first (in Redis with OMNI_REDIS_URL, shared by every process) and "
-        "the one that would pass the quota is not sent. Defaults: a personal-certified key (docs/amap.md); JSON "
-        "to change them, e.g. OMNI_AMAP_DAILY_QUOTA='{\"geocode\": 300000}'.",
+        "the one that would pass the quota is not sent. Defaults: a personal-certified key (docs/amap.md). Set "
+        "as JSON, the whole table (a service left out is only counted), e.g. "
+        'OMNI_AMAP_DAILY_QUOTA=\'{"geocode": 300000, "search": 1000}\'.',
     )
 
     redis_url: str | None = Field(
