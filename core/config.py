@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, NonNegativeInt, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -75,6 +75,11 @@ DEFAULT_LLM_PRICE_PER_1K_TOKENS: dict[str, float] = {"gpt-4o-mini": 0.0006}
 #: USD per remote map request: an AMap personal key is free within its quota (docs/amap.md: 5,000 a day for most
 #: services); a commercial key's price per request goes here (docs/ARCHITECTURE.md)
 DEFAULT_MAP_REQUEST_PRICE_USD: dict[str, float] = {"amap": 0.0}
+#: AMap's daily quota per service of a personal-certified key (docs/amap.md, "Rate limits / quotas": 5,000 a day
+#: for geocoding, distance and the routes, 100 for POI search and detail; weather is not in AMap's table)
+AMAP_DAILY_QUOTA: dict[str, int] = {
+    "geocode": 5000, "search": 100, "detail": 100, "distance": 5000, "driving": 5000, "walking": 5000, "cycling": 5000,
+}  # fmt: skip
 
 
 class Settings(BaseSettings):
@@ -166,6 +171,15 @@ class Settings(BaseSettings):
         description="AMap calls per second, one rate for every AMap service of the key in the process (a token "
         "bucket; 0: unpaced). A personal key is safe at ~1 (docs: CUQPS_HAS_EXCEEDED_THE_LIMIT otherwise); raise "
         "it to the QPS the AMap console shows for the key.",
+    )
+    amap_daily_quota: dict[str, NonNegativeInt] = Field(
+        default_factory=lambda: dict(AMAP_DAILY_QUOTA),
+        description="Calls per day a key may make of each AMap service (geocode, search, detail, distance, driving, "
+        "walking, cycling; weather has no published quota and is only counted), AMap's day ending at 00:00 "
+        "Asia/Shanghai. Every call is counted first (in Redis with OMNI_REDIS_URL, shared by every process) and "
+        "the one that would pass the quota is not sent. Defaults: a personal-certified key (docs/amap.md). Set "
+        "as JSON, the whole table (a service left out is only counted), e.g. "
+        'OMNI_AMAP_DAILY_QUOTA=\'{"geocode": 300000, "search": 1000}\'.',
     )
 
     redis_url: str | None = Field(

@@ -42,12 +42,14 @@ PLANNER_PAGE = "pages/route_planner.py"
 @pytest.fixture(autouse=True)
 def _no_held_keys():
     """A key held by one test's refusal (AMap 10004 until the minute's end, 10003 until midnight) is the process's,
-    as in production: each test starts with none held."""
-    from core.geo import ratelimit
+    as in production: each test starts with none held, and with no call of the day counted (the daily quota)."""
+    from core.geo import daily_quota, ratelimit
 
     ratelimit._HOLDS.clear()
+    daily_quota._TEAM.clear()
     yield
     ratelimit._HOLDS.clear()
+    daily_quota._TEAM.clear()
 
 
 @pytest.fixture(autouse=True)

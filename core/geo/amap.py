@@ -36,6 +36,7 @@ from core.errors import (
     RouteNotFound,
 )
 from core.geo.amap_envelope import (
+    AMAP_ZONE,
     PER_MINUTE_CODE,
     RATE_LIMIT_CODES,
     _norm,
@@ -64,6 +65,7 @@ from core.geo.base import (
     column_groups,
 )
 from core.geo.coords import haversine_m
+from core.geo.daily_quota import DailyCount, quota_reached_error
 from core.geo.http import HttpService
 from core.geo.ratelimit import KeyHold, RateLimiter, ServiceHold
 from core.geo.weather import pick_forecast
@@ -84,6 +86,12 @@ WALKING_PATH = "/v3/direction/walking"
 BICYCLING_PATH = "/v4/direction/bicycling"  # v4: the errcode envelope, the route under "data", numbers as numbers
 ROUTE_PATHS: dict[str, str] = {"driving": DRIVING_PATH, "walking": WALKING_PATH, "cycling": BICYCLING_PATH}
 WEATHER_PATH = "/v3/weather/weatherInfo"
+#: the service each path's calls count against in the key's daily quota (docs/amap.md, "Rate limits / quotas":
+#: AMap's table has one line per service; the settings' ``amap_daily_quota`` is keyed by these names)
+DAILY_SERVICE: dict[str, str] = {
+    GEOCODE_PATH: "geocode", SEARCH_PATH: "search", DETAIL_PATH: "detail", DISTANCE_PATH: "distance",
+    DRIVING_PATH: "driving", WALKING_PATH: "walking", BICYCLING_PATH: "cycling", WEATHER_PATH: "weather",
+}  # fmt: skip
 
 MAX_SEARCH_OFFSET = 25  # "强烈建议不超过25"
 MAX_GEOCODE_BATCH = 10  # /v3/geocode/geo: up to 10 addresses joined with "|" and batch=true
@@ -127,6 +135,7 @@ class AMapProvider(HttpService):
         rate_limit_retries: int = 0,
         rate_limit_backoff_s: float = 1.0,
         hold: KeyHold | None = None,
+        daily: DailyCount | None = None,
     ) -> None:
         if not key or not str(key).strip():
             raise ProviderAuthError("No AMap key was given; set OMNI_AMAP_KEY.", field="amap_key")
@@ -148,6 +157,8 @@ class AMapProvider(HttpService):
         self.rate_limit_backoff_s = max(0.0, float(rate_limit_backoff_s))
         #: refusals that last (the minute's limit, the day's quota) hold every later call of the key, unsent
         self.hold = hold if hold is not None else ServiceHold()
+        #: every call sent is counted against the key's daily quota first (None: not counted)
+        self.daily = daily
 
     def __repr__(self) -> str:
         return f"AMapProvider(base_url={self.base_url!r}, key=***)"
@@ -407,10 +418,20 @@ class AMapProvider(HttpService):
     def _note_lasting_refusal(self, code: str | None) -> None:
         hold_after_refusal(self.hold, code)
 
+    def _count(self, path: str) -> None:
+        """Count the call about to be sent against the key's daily quota; refuse it, unsent, when the day's quota
+        has no room left (every retry is a call AMap counts too)."""
+        if self.daily is None:
+            return
+        use = self.daily.spend(DAILY_SERVICE.get(path, path))
+        if not use.allowed:
+            raise quota_reached_error(use, endpoint=path, zone=AMAP_ZONE)
+
     def _request(self, path: str, params: Mapping[str, str]) -> dict[str, Any]:
         pause = self.rate_limit_backoff_s
         self._held(path)
         for attempt in range(self.rate_limit_retries + 1):
+            self._count(path)
             data = self.get_json(path, params)
             code = _text(data.get("infocode")) if isinstance(data, Mapping) and str(data.get("status")) == "0" else None
             self._note_lasting_refusal(code)

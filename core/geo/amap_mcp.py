@@ -26,6 +26,7 @@ from typing import Any
 
 from core.errors import ProviderError, ProviderNotRequested, ProviderRateLimited, ProviderTimeout, ProviderUnavailable
 from core.geo.amap_envelope import (
+    AMAP_ZONE,
     PER_MINUTE_CODE,
     RATE_LIMIT_CODES,
     error_for_infocode,
@@ -43,6 +44,7 @@ from core.geo.base import (
     column_groups,
 )
 from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
+from core.geo.daily_quota import DailyCount, quota_reached_error
 from core.geo.http import install_http_log_redaction
 from core.geo.ratelimit import KeyHold, RateLimiter, ServiceHold
 from core.geo.scope import CallScope, ScopedService
@@ -50,6 +52,13 @@ from core.geo.scope import CallScope, ScopedService
 logger = logging.getLogger(__name__)
 
 DEFAULT_URL = "https://mcp.amap.com/mcp"
+#: the REST service (core.geo.amap.DAILY_SERVICE's names) whose daily quota a tool's call spends; a tool not listed
+#: is counted under its own name, against no quota
+TOOL_SERVICE: dict[str, str] = {
+    "maps_geo": "geocode", "maps_text_search": "search", "maps_search_detail": "detail", "maps_distance": "distance",
+    "maps_direction_driving": "driving", "maps_direction_walking": "walking", "maps_direction_bicycling": "cycling",
+    "maps_weather": "weather",
+}  # fmt: skip
 #: AMap's published info names -> infocodes (shared/docs/amap.md, the error table)
 INFO_CODES = {
     "INVALID_USER_KEY": "10001", "SERVICE_NOT_AVAILABLE": "10002", "DAILY_QUERY_OVER_LIMIT": "10003",
@@ -205,6 +214,7 @@ class AMapMcpProvider(ScopedService):
         rest: Any = None,
         limiter: RateLimiter | None = None,
         hold: KeyHold | None = None,
+        daily: DailyCount | None = None,
         rate_limit_retries: int = 0,
         rate_limit_backoff_s: float = 1.0,
         sleep: Callable[[float], None] = time.sleep,
@@ -220,6 +230,8 @@ class AMapMcpProvider(ScopedService):
         self.limiter = limiter
         #: refusals that last (the minute's limit, the day's quota) hold every later call of the key, unsent
         self.hold = hold if hold is not None else ServiceHold()
+        #: the key's daily counter, the REST provider's: a tool calls the REST service it names, under its quota
+        self.daily = daily
         #: a QPS refusal is asked again this many times, after ``rate_limit_backoff_s`` doubled each time
         self.rate_limit_retries = max(0, int(rate_limit_retries))
         self.rate_limit_backoff_s = max(0.0, float(rate_limit_backoff_s))
@@ -275,6 +287,10 @@ class AMapMcpProvider(ScopedService):
             raise ProviderNotRequested(
                 f"AMap MCP was not asked {tool}: the plan's time for providers ran out", details={"tool": tool}
             )
+        if self.daily is not None:
+            use = self.daily.spend(TOOL_SERVICE.get(tool, tool))
+            if not use.allowed:
+                raise quota_reached_error(use, endpoint=f"MCP {tool}", zone=AMAP_ZONE)
         if self.limiter is not None:
             self.scope.exclude_from_budget(
                 self.limiter.acquire()

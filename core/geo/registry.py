@@ -103,6 +103,7 @@ def _amap(b: Build) -> Any:
 def _amap_mcp(b: Build) -> Any:
     from core.geo.amap_mcp import AMapMcpProvider
     from core.geo.redis_limits import team_bucket, team_hold
+    from core.geo.resilience import amap_daily
 
     settings = b.settings
     assert settings.amap_key is not None
@@ -115,6 +116,7 @@ def _amap_mcp(b: Build) -> Any:
         # the tools call AMap's REST APIs under the key: one bucket and one hold for MCP and REST alike
         limiter=team_bucket("amap", key, rate=settings.amap_qps, redis_url=settings.redis_url),
         hold=team_hold("amap", key, redis_url=settings.redis_url),
+        daily=amap_daily(settings, key),
         rate_limit_retries=settings.http_retries,
     )
     return b.resilient(inner, retries=0)

@@ -62,6 +62,7 @@ from core.errors import (
     RouteNotFound,
 )
 from core.geo.amap import AMapProvider
+from core.geo.amap_envelope import AMAP_ZONE
 from core.geo.base import (
     BatchGeocoder,
     ColumnRouter,
@@ -75,6 +76,7 @@ from core.geo.base import (
     WarningLog,
     WeatherService,
 )
+from core.geo.daily_quota import QUOTA_REACHED, DailyCount, team_daily
 from core.geo.http import redact_secret
 from core.geo.redis_limits import team_bucket, team_hold
 from core.geo.scope import CallScope, ScopedService
@@ -125,7 +127,9 @@ def cause_code(exc: BaseException) -> str:
     if isinstance(exc, ProviderRateLimited):
         return "rate_limited"
     if isinstance(exc, ProviderQuotaExceeded):
-        return "quota"
+        details = exc.details if isinstance(exc.details, dict) else {}
+        daily = details.get("reason") == QUOTA_REACHED or details.get("infocode") in ("10003", "10044")
+        return "daily_quota" if daily else "quota"  # the day's: it resets at AMap's midnight, which the words say
     if isinstance(exc, ProviderAuthError):
         return "key_refused"
     if isinstance(exc, pybreaker.CircuitBreakerError):
@@ -612,9 +616,16 @@ def make_amap_provider(
         limiter=team_bucket("amap", key, rate=settings.amap_qps, redis_url=settings.redis_url),
         # the minute's limit and the day's quota, for every service of the key
         hold=team_hold("amap", key, redis_url=settings.redis_url),
+        # each service's calls of the day, counted before they are sent (shared through Redis when configured)
+        daily=amap_daily(settings, key),
         rate_limit_retries=settings.http_retries,
     )
     return resilient(inner, settings, fallback=fallback, warnings=warnings, wait=wait, sleep=sleep)
+
+
+def amap_daily(settings: Any, key: str) -> DailyCount:
+    """The key's one daily counter (per process, or the team's in Redis), on the settings' quotas and AMap's day."""
+    return team_daily("amap", key, quotas=settings.amap_daily_quota, zone=AMAP_ZONE, redis_url=settings.redis_url)
 
 
 def resilient(

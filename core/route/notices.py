@@ -140,6 +140,7 @@ NOTICES: dict[str, NoticeSpec] = {
     "NAVIGATION_FAILED": NoticeSpec("route.warning.navigation_failed"),
     # map services (core/geo/resilience.py, drained from MapServices' WarningLog)
     # how the service failed (issue 21): "timeout", "unavailable", "malformed", "rate_limited", "quota",
+    # "daily_quota" (the day's quota, counted here or refused by AMap: it resets at 00:00 Beijing time),
     # "key_refused", "circuit_open", "failed" (a warning logged before the cause was kept reads as "failed")
     "PROVIDER_FALLBACK": NoticeSpec(
         "route.warning.provider_fallback", ("provider", "service", "used", "cause"), later={"cause": "failed"}
@@ -171,6 +172,7 @@ VALUE_WORDS: dict[str, dict[str, str]] = {
         "malformed": "route.cause.malformed",
         "rate_limited": "route.cause.rate_limited",
         "quota": "route.cause.quota",
+        "daily_quota": "route.cause.daily_quota",
         "key_refused": "route.cause.key_refused",
         "circuit_open": "route.cause.circuit_open",
         "failed": "route.cause.failed",

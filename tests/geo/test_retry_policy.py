@@ -92,7 +92,7 @@ CAUSES = {
     "reset": "unavailable",
     "http429": "rate_limited",
     "key_refused": "key_refused",
-    "quota": "quota",
+    "quota": "daily_quota",  # AMap's 10003: the day's quota, worded with its reset at 00:00 Beijing time
 }
 
 
