@@ -307,7 +307,8 @@ def compose_plans(
         try:
             next(made)
         except StopIteration as end:
-            return end.value
+            done: tuple[list[Plan], list[str]] = end.value
+            return done
 
 
 def iter_plans(

@@ -28,7 +28,8 @@ def compose_plan_set(
         try:
             next(made)
         except StopIteration as end:
-            return end.value
+            done: tuple[list[Plan], list[str], TravelTable] = end.value
+            return done
 
 
 def iter_plan_set(

@@ -23,7 +23,9 @@ def test_each_plan_is_said_before_the_composer_returns_and_is_the_one_delivered(
     assert result is not None and len(result.plans) >= 2 and result.relaxed == []
     said = _plans_said(events)
     composed = next(
-        i for i, e in enumerate(events) if e.type == "observation" and getattr(e.data, "tool", "") == "rank_places_for_plan"
+        i
+        for i, e in enumerate(events)
+        if e.type == "observation" and getattr(e.data, "tool", "") == "rank_places_for_plan"
     )
     assert all(events.index(e) < composed for e in said)  # each one before the composer's own answer
     assert [e.data.plan.plan_id for e in said] == [f"p{n}" for n in range(1, len(said) + 1)]  # as made, in order
