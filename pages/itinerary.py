@@ -15,7 +15,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from components import choices as C
 from components.frame import provider_label, request_context
-from components.itinerary import form, frames, panels, shape_panel, share, state, words
+from components.itinerary import form, frames, inputs, panels, shape_panel, share, state, words
 from components.itinerary.choices import ITINERARY
 from components.itinerary.timeline import render_timeline
 from components.language import current_lang, t
@@ -83,14 +83,14 @@ def fail(exc: Exception, section: str | None = None, payload: Mapping[str, Any] 
 
 # --- input ---------------------------------------------------------------------------------------
 share.render_error(lang)
-form.render_demo_picker(lang)
+inputs.render_demo_picker(lang)
 with st.container(border=True):
     st.markdown("##### " + t("itinerary.page.places", lang))
-    form.render_place_picker(catalog, lang)
+    inputs.render_place_picker(catalog, lang)
     st.markdown("##### " + t("itinerary.page.days", lang))
-    form.render_day_inputs(catalog, lang)
+    inputs.render_day_inputs(catalog, lang)
     st.markdown("##### " + t("itinerary.page.lunch_pacing", lang))
-    form.render_lunch_and_pacing(lang)
+    inputs.render_lunch_and_pacing(lang)
 
 optimise = st.button(
     t("itinerary.page.optimise", lang),
