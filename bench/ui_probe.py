@@ -1,7 +1,8 @@
 """Server-side timing for ``python -m core bench ui``: the planning calls of the pages, logged one JSON line each.
 
-``install(log_path)`` wraps ``core.route.planner.plan_route``, ``core.itinerary.pipeline.plan_itinerary`` and
-``core.itinerary.edits.reoptimize`` in the process that serves the app (the pages import them by name on every
+``install(log_path)`` wraps ``core.route.planner.plan_route``, ``core.itinerary.pipeline.plan_itinerary``,
+``core.itinerary.edits.reoptimize`` and the edits made on the plan's orders (``core.itinerary.shaping.remove_in_place``,
+``shape_plan``) in the process that serves the app (the pages import them by name on every
 script run, so they pick up the wrapped functions). Each call appends ``{"call": NAME, "seconds": S, "wall": T}``
 to the log (only the outermost of nested probed calls); the bench reads the lines a click produced, so the report
 can split a click's time into planning and everything else. Nothing here imports Streamlit: the bench starts
@@ -23,6 +24,8 @@ PROBED = (
     ("core.route.planner", "plan_route"),
     ("core.itinerary.pipeline", "plan_itinerary"),
     ("core.itinerary.edits", "reoptimize"),
+    ("core.itinerary.shaping", "remove_in_place"),  # a removal: its day laid out again (issue 32)
+    ("core.itinerary.shaping", "shape_plan"),
 )
 
 _LOCK = threading.Lock()

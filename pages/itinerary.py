@@ -15,7 +15,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from components import choices as C
 from components.frame import provider_label, request_context
-from components.itinerary import form, frames, panels, shape_panel, share, state, words
+from components.itinerary import form, frames, inputs, panels, shape_panel, share, state, words
 from components.itinerary.choices import ITINERARY
 from components.itinerary.timeline import render_timeline
 from components.language import current_lang, t
@@ -43,6 +43,7 @@ except (OmniError, ValueError, OSError):
     st.stop()
 state.init_state(region, catalog, lang)
 restored = share.restore_from_url()  # ?trip= (a shared link, a reload): the form, and its edits to re-apply
+RESTORED = "it_restored"  # the restored edits handed to this run's plan_and_result (a rerun of it alone has none)
 
 STAGES = {
     "prepare": "itinerary.progress.prepare",
@@ -83,25 +84,30 @@ def fail(exc: Exception, section: str | None = None, payload: Mapping[str, Any] 
 
 # --- input ---------------------------------------------------------------------------------------
 share.render_error(lang)
-form.render_demo_picker(lang)
+inputs.render_demo_picker(lang)
 with st.container(border=True):
     st.markdown("##### " + t("itinerary.page.places", lang))
-    form.render_place_picker(catalog, lang)
+    inputs.render_place_picker(catalog, lang)
     st.markdown("##### " + t("itinerary.page.days", lang))
-    form.render_day_inputs(catalog, lang)
+    inputs.render_day_inputs(catalog, lang)
     st.markdown("##### " + t("itinerary.page.lunch_pacing", lang))
-    form.render_lunch_and_pacing(lang)
+    inputs.render_lunch_and_pacing(lang)
 
-optimise = st.button(
-    t("itinerary.page.optimise", lang),
-    key="optimise",
-    type="primary",
-    icon=":material/auto_awesome:",
-    on_click=state.clear_error,
-)
-form.show_error("plan")
 
-if optimise or restored is not None:
+def optimise_section() -> None:
+    """The Optimise button and its plan (a shared link's restored request is planned once, on the full run that read
+    it: ``RESTORED``)."""
+    restored = st.session_state.pop(RESTORED, None)
+    optimise = st.button(
+        t("itinerary.page.optimise", lang),
+        key="optimise",
+        type="primary",
+        icon=":material/auto_awesome:",
+        on_click=state.clear_error,
+    )
+    form.show_error("plan")
+    if not (optimise or restored is not None):
+        return
     st.session_state.pop(state.ERROR, None)
     try:
         request = form.trip_request(st.session_state, st.session_state[state.SELECTION], catalog, region)
@@ -121,8 +127,10 @@ if optimise or restored is not None:
         st.session_state.pop(state.EDIT_NOTE, None)
         ITINERARY.set(day_select=0)
 
-with st.expander(t("itinerary.page.my_reservations", lang), expanded=False, key="it_my_reservations"):
-    my_reservations("it_my")
+
+def my_reservations_section() -> None:
+    with st.expander(t("itinerary.page.my_reservations", lang), expanded=False, key="it_my_reservations"):
+        my_reservations("it_my")
 
 
 # --- result (rendered from state) ---------------------------------------------------------------
@@ -178,49 +186,48 @@ def apply_edit_now(clear_edits: bool) -> None:
         st.session_state.pop(state.EDIT_NOTE, None)
 
 
-if st.session_state.get(state.RESULT) is not None and (
-    st.session_state.get("edit_apply") or st.session_state.get("edit_clear")
-):
-    st.session_state.pop(state.ERROR, None)
-    apply_edit_now(bool(st.session_state.get("edit_clear")))
-if st.session_state.get(state.RESULT) is not None and shape_panel.pending():  # a reorder or an add to a day
-    shape_panel.apply_pending(catalog, run_with_progress, lang)
-share.render_link(lang)  # after the plan and any edit: the URL follows the plan on screen; the address to copy
+def apply_edits() -> None:
+    """An edit, a clear, a reorder or an add to a day asked on this run, applied before the result is drawn; then the
+    link follows the plan on screen (the address to copy)."""
+    if st.session_state.get(state.RESULT) is not None and (
+        st.session_state.get("edit_apply") or st.session_state.get("edit_clear")
+    ):
+        st.session_state.pop(state.ERROR, None)
+        apply_edit_now(bool(st.session_state.get("edit_clear")))
+    if st.session_state.get(state.RESULT) is not None and shape_panel.pending():  # a reorder or an add to a day
+        shape_panel.apply_pending(catalog, run_with_progress, lang)
+    share.render_link(lang)
 
-shown: ItineraryResult | None = st.session_state.get(state.RESULT)
-if shown is None:
-    st.info(t("itinerary.page.empty", lang), icon=":material/lightbulb:")
-    st.stop()
-result = shown
 
-names = words.names_of(result.request)
-st.divider()
-st.subheader(state.trip_title(result.trip_name, lang))
-stale = form.stale_message(
-    st.session_state,
-    st.session_state[state.SELECTION],
-    catalog,
-    region,
-    st.session_state.get(state.BASE_REQUEST),
-    lang=lang,
-)
-if stale:  # the form was edited after planning: say so rather than show it as the current plan
-    with st.container(key="stale_result"):
-        st.info(stale, icon=":material/update:")
-unknown_warnings = panels.render_status(result, names, lang)
-panels.render_edit_note(st.session_state.get(state.EDIT_NOTE), result, names, lang)
-shape_panel.render_difference(result, lang)
-panels.render_totals(result, lang)
-panels.render_quality(result, names, lang)
-panels.render_balance(result, names, lang)
-
-# Day selector: only the chosen day's chart and map are drawn.
-days = list(range(len(result.days)))
+def result_head(result: ItineraryResult, names: words.Names) -> list[str]:
+    """The trip's title, a stale notice, its status, the last edit's note and difference, totals, quality and the
+    balance of its days; the warnings the details still have to say."""
+    st.divider()
+    st.subheader(state.trip_title(result.trip_name, lang))
+    stale = form.stale_message(
+        st.session_state,
+        st.session_state[state.SELECTION],
+        catalog,
+        region,
+        st.session_state.get(state.BASE_REQUEST),
+        lang=lang,
+    )
+    if stale:  # the form was edited after planning: say so rather than show it as the current plan
+        with st.container(key="stale_result"):
+            st.info(stale, icon=":material/update:")
+    unknown_warnings = panels.render_status(result, names, lang)
+    panels.render_edit_note(st.session_state.get(state.EDIT_NOTE), result, names, lang)
+    shape_panel.render_difference(result, lang)
+    panels.render_totals(result, lang)
+    panels.render_quality(result, names, lang)
+    panels.render_balance(result, names, lang)
+    return unknown_warnings
 
 
 @st.fragment
 def day_panel() -> None:
-    """The chosen day's chart, table and map: choosing another day reruns only this part of the page."""
+    """The chosen day's chart, table and map (only that day's are drawn): choosing another day reruns only this
+    part of the page."""
     result = st.session_state[state.RESULT]
     names = words.names_of(result.request)
     day_index = C.select(
@@ -241,21 +248,6 @@ def day_panel() -> None:
         panels.render_day_caption(result, day_index, lang)
 
 
-day_panel()
-
-st.markdown("##### " + t("itinerary.page.reserve", lang))
-panels.render_reservations(result, names, lang)
-
-st.markdown("##### " + t("itinerary.page.dropped", lang))
-panels.render_dropped(result, names, lang)
-
-# --- edits ---------------------------------------------------------------------------------------
-st.markdown("##### " + t("itinerary.page.adjust", lang))
-request = result.request
-where = frames.stop_whereabouts(result, lang)
-stop_keys = [p.key for p in request.places]
-
-
 def _follow_stop() -> None:
     """Choosing a stop preselects the day it is on."""
     stop = ITINERARY.get().edit_stop
@@ -264,68 +256,82 @@ def _follow_stop() -> None:
         ITINERARY.set(edit_day=current)
 
 
-c1, c2, c3, c4 = st.columns([3, 5, 2, 2], vertical_alignment="bottom")
-edit_stop = C.select(
-    c1,
-    ITINERARY,
-    "edit_stop",
-    t("itinerary.edit.stop", lang),
-    stop_keys,
-    on_change=_follow_stop,
-    format_func=lambda k: t("itinerary.edit.stop_option", lang, place=names.shown(k, lang), where=where.get(k, "")),
-)
-action = C.select(
-    c2,
-    ITINERARY,
-    "edit_action",
-    t("itinerary.edit.action", lang),
-    state.EDIT_ACTIONS,
-    format_func=lambda a: t(words.ACTION_WORDS[a], lang),
-    radio=True,
-    horizontal=True,
-)
-C.select(
-    c3,
-    ITINERARY,
-    "edit_day",
-    t("itinerary.edit.day", lang),
-    days,
-    default=frames.stop_day(result, edit_stop) or 0,
-    format_func=lambda i: words.day_words(i, result.days[i].date, lang),
-    disabled=action in {"remove", "unlock"},
-)
-c4.time_input(
-    t("itinerary.edit.time", lang), key="edit_time", value=None, disabled=action != "lock", persist_state="session"
-)
-b1, b2, b3, _ = st.columns([2, 2, 2, 2])
-b1.button(  # applied above, before the result is drawn (apply_edit_now)
-    t("itinerary.edit.apply", lang),
-    key="edit_apply",
-    type="primary",
-    icon=":material/refresh:",
-    width="stretch",
-    on_click=state.clear_error,
-)
-b2.button(
-    t("itinerary.edit.clear", lang),
-    key="edit_clear",
-    width="stretch",
-    disabled=not st.session_state.get(state.EDITS),
-    on_click=state.clear_error,
-)
-b3.button(
-    t("itinerary.edit.undo", lang),
-    key="edit_undo",
-    icon=":material/undo:",
-    width="stretch",
-    disabled=not st.session_state.get(state.HISTORY),
-    on_click=state.undo_last_edit,
-)
-form.show_error("edit")
-shape_panel.render(result, catalog, lang, form.show_error)
+def edit_controls(result: ItineraryResult, names: words.Names) -> None:
+    """The stop, the action, its day and time, and Apply, Clear and Undo (applied by ``apply_edits`` on the run the
+    click starts); then the reorder and the add to a day (shape_panel)."""
+    st.markdown("##### " + t("itinerary.page.adjust", lang))
+    where = frames.stop_whereabouts(result, lang)
+    stop_keys = [p.key for p in result.request.places]
+    c1, c2, c3, c4 = st.columns([3, 5, 2, 2], vertical_alignment="bottom")
+    edit_stop = C.select(
+        c1,
+        ITINERARY,
+        "edit_stop",
+        t("itinerary.edit.stop", lang),
+        stop_keys,
+        on_change=_follow_stop,
+        format_func=lambda k: t("itinerary.edit.stop_option", lang, place=names.shown(k, lang), where=where.get(k, "")),
+    )
+    action = C.select(
+        c2,
+        ITINERARY,
+        "edit_action",
+        t("itinerary.edit.action", lang),
+        state.EDIT_ACTIONS,
+        format_func=lambda a: t(words.ACTION_WORDS[a], lang),
+        radio=True,
+        horizontal=True,
+    )
+    C.select(
+        c3,
+        ITINERARY,
+        "edit_day",
+        t("itinerary.edit.day", lang),
+        list(range(len(result.days))),
+        default=frames.stop_day(result, edit_stop) or 0,
+        format_func=lambda i: words.day_words(i, result.days[i].date, lang),
+        disabled=action in {"remove", "unlock"},
+    )
+    c4.time_input(
+        t("itinerary.edit.time", lang), key="edit_time", value=None, disabled=action != "lock", persist_state="session"
+    )
+    edit_buttons()
+    form.show_error("edit")
+    shape_panel.render(result, catalog, lang, form.show_error)
 
-edits = st.session_state.get(state.EDITS, [])
-if edits:
+
+def edit_buttons() -> None:
+    b1, b2, b3, _ = st.columns([2, 2, 2, 2])
+    b1.button(  # applied before the result is drawn (apply_edits)
+        t("itinerary.edit.apply", lang),
+        key="edit_apply",
+        type="primary",
+        icon=":material/refresh:",
+        width="stretch",
+        on_click=state.clear_error,
+    )
+    b2.button(
+        t("itinerary.edit.clear", lang),
+        key="edit_clear",
+        width="stretch",
+        disabled=not st.session_state.get(state.EDITS),
+        on_click=state.clear_error,
+    )
+    b3.button(
+        t("itinerary.edit.undo", lang),
+        key="edit_undo",
+        icon=":material/undo:",
+        width="stretch",
+        disabled=not st.session_state.get(state.HISTORY),
+        on_click=state.undo_last_edit,
+    )
+
+
+def edits_table(names: words.Names) -> None:
+    edits = st.session_state.get(state.EDITS, [])
+    if not edits:
+        st.caption(t("itinerary.edit.none", lang))
+        return
     st.caption(t("itinerary.edit.active", lang))
     with st.container(key="edits_table"):  # .st-key-edits_table: the browser bench waits for it
         st.dataframe(
@@ -342,10 +348,33 @@ if edits:
                 "start time": st.column_config.TextColumn(t("itinerary.edit.col.time", lang)),
             },
         )
-else:
-    st.caption(t("itinerary.edit.none", lang))
 
-# --- export and details --------------------------------------------------------------------------
-st.markdown("##### " + t("itinerary.page.export", lang))
-panels.render_downloads(result, names, lang)
-panels.render_details(result, unknown_warnings, lang)
+
+@st.fragment
+def plan_and_result() -> None:
+    """Optimise, the edits and the result (issue 32): a click on Optimise, Apply, Clear, Undo, a reorder or an add
+    reruns this part only (the form above is not drawn again); a change in the form reruns the page."""
+    optimise_section()
+    my_reservations_section()
+    apply_edits()
+    shown: ItineraryResult | None = st.session_state.get(state.RESULT)
+    if shown is None:
+        st.info(t("itinerary.page.empty", lang), icon=":material/lightbulb:")
+        return
+    result = shown
+    names = words.names_of(result.request)
+    unknown_warnings = result_head(result, names)
+    day_panel()
+    st.markdown("##### " + t("itinerary.page.reserve", lang))
+    panels.render_reservations(result, names, lang)
+    st.markdown("##### " + t("itinerary.page.dropped", lang))
+    panels.render_dropped(result, names, lang)
+    edit_controls(result, names)
+    edits_table(names)
+    st.markdown("##### " + t("itinerary.page.export", lang))
+    panels.render_downloads(result, names, lang)
+    panels.render_details(result, unknown_warnings, lang)
+
+
+st.session_state[RESTORED] = restored  # planned by this run's plan_and_result; a rerun of it alone plans nothing
+plan_and_result()

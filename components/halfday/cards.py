@@ -119,17 +119,7 @@ def _step_block(
     stale: bool,
 ) -> None:
     step = plan.steps[index]
-    meal = " :material/restaurant:" if step.kind == "meal" else ""
-    other = text.other_name(step, lang)
-    st.markdown(
-        f"**{index + 1}. {halfday_words.clock(step.start)}–{halfday_words.clock(step.end)}** · {text.place_name(step, lang)}{meal}",
-        help=t("halfday.step.other_name", lang, name=other) if other else None,
-    )
-    lines = [text.why_line(step, lang)]
-    for line in (text.travel_line(step, lang), text.queue_line(step, plan.risks, lang), text.price_line(step, lang)):
-        if line:
-            lines.append(line)
-    st.caption(" · ".join(lines))
+    _step_lines(plan, index, lang)
     key = step_key(result, plan, step)
     _feedback(ctx, step, lang=lang, key=key)
     if not step.bookable:
@@ -163,6 +153,22 @@ def _step_block(
         )
 
 
+def _step_lines(plan: Plan, index: int, lang: Lang) -> None:
+    """A step's time, place and why, travel, queue and price (the card's own and the live card's)."""
+    step = plan.steps[index]
+    meal = " :material/restaurant:" if step.kind == "meal" else ""
+    other = text.other_name(step, lang)
+    st.markdown(
+        f"**{index + 1}. {halfday_words.clock(step.start)}–{halfday_words.clock(step.end)}** · {text.place_name(step, lang)}{meal}",
+        help=t("halfday.step.other_name", lang, name=other) if other else None,
+    )
+    lines = [text.why_line(step, lang)]
+    for line in (text.travel_line(step, lang), text.queue_line(step, plan.risks, lang), text.price_line(step, lang)):
+        if line:
+            lines.append(line)
+    st.caption(" · ".join(lines))
+
+
 def _stage7_dry_run(region: str, trace_id: str, user: str, request: ReservationRequest) -> DryRun:
     """A plan's step is reserved through the planner's stage 7 (the registered mock_reserve tool: schema-checked,
     logged under the plan's trace id); consent and confirmation then follow through the service's gates."""
@@ -193,6 +199,44 @@ def _feedback(ctx: RequestContext, step: PlanStep, *, lang: Lang, key: str) -> N
             st.rerun()
 
 
+def _summary(plan: Plan, n: int, weights: ScoreWeights | None, lang: Lang) -> None:
+    """A card's head: its option number, intro, the wishes it meets, its score (when scored) and feasibility."""
+    st.markdown("#### " + t("halfday.card.option", lang, n=n))
+    st.markdown(text.intro(plan, lang))
+    if plan.wishes:  # every wish of the goal, met or not, and the ones not understood (never counted as met)
+        st.markdown(t("halfday.wishes.heading", lang), help=None)
+        for line in text.wish_lines(plan, lang):
+            st.text(line)
+    m1, m2 = st.columns(2)
+    if plan.total is not None or plan.score is not None:
+        total = (
+            plan.total
+            if plan.total is not None
+            else (plan.score.total(weights or ScoreWeights()) if plan.score else 0.0)
+        )
+        m1.metric(t("halfday.card.score", lang), text.score_words(total, lang))
+    m2.metric(t("halfday.card.feasibility", lang), text.percent(plan.feasibility))
+    st.caption(text.feasibility_words(plan.feasibility, lang))
+
+
+def _risks(plan: Plan, lang: Lang) -> None:
+    if plan.risks:
+        st.markdown(t("halfday.card.risks", lang))
+        for risk in plan.risks:
+            mark = "⚠" if risk.severity == "warning" else "ℹ"
+            st.markdown(f"{mark} {text.risk_sentence(risk, plan, lang)}")
+
+
+def render_live_card(plan: Plan, n: int, *, key: str, lang: Lang) -> None:
+    """A plan's card the moment the planner has made it, while the next is composed (issue 32): its head, steps and
+    risks as the final card shows them; the chart, map, feedback, booking and "Choose" come with the ranked cards."""
+    with st.container(border=True, key=key):
+        _summary(plan, n, None, lang)
+        for i in range(len(plan.steps)):
+            _step_lines(plan, i, lang)
+        _risks(plan, lang)
+
+
 def render_card(
     ctx: RequestContext,
     result: HalfDayResult,
@@ -206,25 +250,11 @@ def render_card(
     lang: Lang,
 ) -> None:
     with st.container(border=True, key=f"hd_card_{plan.plan_id}"):
-        st.markdown("#### " + t("halfday.card.option", lang, n=rank))
-        st.markdown(text.intro(plan, lang))
-        if plan.wishes:  # every wish of the goal, met or not, and the ones not understood (never counted as met)
-            st.markdown(t("halfday.wishes.heading", lang), help=None)
-            for line in text.wish_lines(plan, lang):
-                st.text(line)
-        total = plan.total if plan.total is not None else (plan.score.total(weights) if plan.score else 0.0)
-        m1, m2 = st.columns(2)
-        m1.metric(t("halfday.card.score", lang), text.score_words(total, lang))
-        m2.metric(t("halfday.card.feasibility", lang), text.percent(plan.feasibility))
-        st.caption(text.feasibility_words(plan.feasibility, lang))
+        _summary(plan, rank, weights, lang)
         st.altair_chart(score_chart(plan, weights, lang), key=f"hd_chart_{plan.plan_id}", width="stretch")
         for i in range(len(plan.steps)):
             _step_block(ctx, result, plan, i, user=user, lang=lang, stale=stale)
-        if plan.risks:
-            st.markdown(t("halfday.card.risks", lang))
-            for risk in plan.risks:
-                mark = "⚠" if risk.severity == "warning" else "ℹ"
-                st.markdown(f"{mark} {text.risk_sentence(risk, plan, lang)}")
+        _risks(plan, lang)
         render_plan_map(
             plan,
             lang=lang,

@@ -25,6 +25,7 @@ from core.models.halfday.events import (
     ErrorFacts,
     HalfDayEvent,
     ObservationEvent,
+    PlanObservation,
     StatusEvent,
     WarningObservation,
 )
@@ -180,7 +181,11 @@ def _consume(
     lang = current_lang()  # the page's language: the log and the plans are worded in it, whatever the goal's
     label = t("halfday.run.planning", lang)
     asking: HalfDayEvent | None = None
-    with st.status(f"{label}…", expanded=True) as box:
+    from components.halfday.live import LivePlans  # it draws cards, whose module reads this one's keys
+
+    box = st.status(f"{label}…", expanded=True)
+    live = LivePlans(st.empty(), lang=lang)  # under the stage log: each plan's card as soon as it is made
+    with box:
         bar = st.progress(0.0, text=text.stage_name("started", lang))
         for event in events:  # a resumed run: what came before the question
             line = text.event_line(event, lang)
@@ -196,6 +201,8 @@ def _consume(
                 name = text.stage_name(event.data.name, lang)
                 bar.progress(min(stage / text.STAGE_COUNT, 1.0), text=f"{stage}/{text.STAGE_COUNT} · {name}")
                 box.update(label=f"{label} · {name}")
+            if isinstance(event, ObservationEvent) and isinstance(event.data, PlanObservation):
+                live.show(event.data)
             if _asks(event) and not answer:
                 asking = event
                 break  # the stream waits here, kept in state, until a button answers
@@ -205,6 +212,7 @@ def _consume(
             done = last.data if isinstance(last, DoneEvent) else _stopped(last.trace_id if last else trace_id)
         kind = "waiting" if done is None else done.type
         box.update(label=text.done_label(kind, lang), state="error" if kind == "error" else "complete", expanded=False)
+    live.clear()
     run = {
         "goal": request.goal,
         "origin": request.origin or "",

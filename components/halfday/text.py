@@ -19,6 +19,7 @@ from core.models.halfday.events import (
     IntentEvent,
     Observation,
     ObservationEvent,
+    PlanObservation,
     RelaxedObservation,
     ReservableObservation,
     ResultObservation,
@@ -246,6 +247,8 @@ def _observation(d: Observation, lang: Lang) -> str | None:
     if isinstance(d, ReservableObservation):
         n = len(d.place_ids)
         return t("halfday.log.reservable_one" if n == 1 else "halfday.log.reservable_many", lang, n=n)
+    if isinstance(d, PlanObservation):
+        return t("halfday.log.plan_ready", lang, stops=len(d.plan.steps))
     if isinstance(d, ChosenObservation):
         line = "→ " + w.word(w.CHOSEN, d.choice, lang)
         return line + " " + t("halfday.log.chosen_by_default", lang) if d.by == "default" else line

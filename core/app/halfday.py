@@ -59,6 +59,7 @@ __all__ = [
     "remember_plan",
     "remembered",
     "reserve_step",
+    "warm_up_planning",
     "worded",
 ]
 
@@ -78,6 +79,31 @@ def planner(ctx: RequestContext) -> HalfDayPlanner:
         llm=partial(make_llm, ctx.settings),
         clock=ctx.clock,
     )
+
+
+#: the goals a serving process plans once before its first visitor (warm_up_planning), one per language
+WARM_UP_GOALS = (
+    "明天下午两个大人，去博物馆再吃本地菜，每人预算200元",
+    "tomorrow afternoon, two adults, a museum and local food, 200 yuan each",
+)
+
+
+def warm_up_planning(ctx: RequestContext) -> list[str]:
+    """Plan ``WARM_UP_GOALS`` on ``ctx`` (the region's offline data) and drop the plans: the goal reader's
+    patterns, the queue tables, the opening hours, both composers and the scorer are then ready, so a process's first
+    half-day card costs what every later one does (issue 32). Stage 1 reads by its rules (no model is asked),
+    nothing is stored (memory is only read); how each goal's stream ended (``plans``, ``clarify``, ``error``)."""
+    made = HalfDayPlanner(
+        provider=ctx.providers,
+        settings=ctx.settings,
+        memory=memory_store(ctx),
+        open_reservations=ctx.reservations,
+        breakers=ctx.services.halfday_breakers,
+        llm=lambda: None,
+        clock=ctx.clock,
+    )
+    ended = [list(made.events(HalfDayRequest(goal=goal, now=ctx.now())))[-1] for goal in WARM_UP_GOALS]
+    return [event.data.type if isinstance(event, DoneEvent) else "error" for event in ended]
 
 
 def plan_half_day(

@@ -19,8 +19,8 @@ from core.itinerary.difference import plan_difference
 from core.itinerary.edits import reoptimize
 from core.itinerary.pipeline import ProgressCallback
 from core.itinerary.pipeline import plan_itinerary as _plan_itinerary
-from core.itinerary.shaping import is_shaping, shape_plan
-from core.models.itinerary import Pacing, TripRequest, UserEdit
+from core.itinerary.shaping import is_shaping, remove_in_place, shape_plan
+from core.models.itinerary import Pacing, RemoveEdit, TripRequest, UserEdit
 from core.models.itinerary_edit import PlanDifference, ShapeRefusal
 from core.models.itinerary_problem import RobustnessPolicy
 from core.models.itinerary_result import DroppedItem, ItineraryResult, SmallestFix, TimelineEntry
@@ -141,6 +141,14 @@ def edit_itinerary(
         if progress is not None:
             progress("done", 1.0)
         return _applied(previous, shaped, key)
+    if isinstance(edits[-1], RemoveEdit):  # a removal needs only its day: laid out again, not solved again
+        if progress is not None:
+            progress("timeline", 0.5)
+        in_place = remove_in_place(stable, edits, provider=ctx.providers, settings=ctx.settings)
+        if in_place is not None:
+            if progress is not None:
+                progress("done", 1.0)
+            return _applied(previous, in_place, edits[-1].key)
     result = reoptimize(stable, edits, provider=ctx.providers, settings=ctx.settings, progress=progress)
     last = edits[-1]
     key = getattr(last, "key", None)

@@ -68,6 +68,15 @@ def _database(services: AppServices, region: str) -> None:
     open_engine(services.context().database)
 
 
+def _halfday_planning(services: AppServices, region: str) -> None:
+    """One half-day plan per language on the region's offline data, dropped (core.app.halfday.warm_up_planning): a
+    process's first half-day card used to wait ~1 s longer than the next for the goal reader's patterns, the queue
+    tables and the composers' first run (issue 32)."""
+    from core.app.halfday import warm_up_planning
+
+    warm_up_planning(services.context(provider="offline", region=region))
+
+
 #: what is warmed, in order (per region for the per-region steps; the kernels and the gazetteer once)
 STEPS: dict[str, Step] = {
     "packs_and_geocoder": _packs_and_geocoder,
@@ -75,6 +84,7 @@ STEPS: dict[str, Step] = {
     "place_scope": _place_scope,
     "words_and_packs": _words_and_packs,
     "database": _database,
+    "halfday_planning": _halfday_planning,
 }
 ONCE_PER_PROCESS = {"route_kernels", "place_scope", "words_and_packs", "database"}
 

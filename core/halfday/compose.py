@@ -9,7 +9,7 @@ greedy plan misses what the goal requires (a named place, the meal, the budget) 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from datetime import datetime, time
 
 from core.halfday.score import assess, cost_per_person
@@ -299,6 +299,34 @@ def compose_plans(
 ) -> tuple[list[Plan], list[str]]:
     """Up to ``max_plans`` plans, each scheduled, assessed and distinct; notes are codes. ``budget`` is the budget
     per person the search held to (the asked one, or more once relaxed)."""
+    made = iter_plans(
+        cands, table, slots, profile, origin=origin, max_plans=max_plans, now=now, timezone=timezone, solver=solver,
+        exact=exact, budget=budget,
+    )  # fmt: skip
+    while True:
+        try:
+            next(made)
+        except StopIteration as end:
+            done: tuple[list[Plan], list[str]] = end.value
+            return done
+
+
+def iter_plans(
+    cands: list[Candidate],
+    table: TravelTable,
+    slots: TimeSlots,
+    profile: Profile,
+    *,
+    origin: int | None,
+    max_plans: int,
+    now: datetime,
+    timezone: str,
+    solver: str,
+    exact: Callable[..., list[int] | None],
+    budget: float | None,
+) -> Generator[Plan, None, tuple[list[Plan], list[str]]]:
+    """``compose_plans`` one plan at a time: each plan is yielded the moment it is made (a face shows it while the
+    next is composed: issue 32, the half-day's first card), and the plans and notes are returned at the end."""
     plans: list[Plan] = []
     notes: list[str] = []
     by_id = {c.place_id: c for c in cands}
@@ -339,6 +367,7 @@ def compose_plans(
                 f"p{len(plans) + 1}", steps, kind, cands, table, slots, profile, by_id=by_id, now=now, timezone=timezone
             )
         )
+        yield plans[-1]
         for s in steps:
             used[s.place_id] = used.get(s.place_id, 0.0) + REUSE_PENALTY
     if len(plans) < 2:

@@ -47,6 +47,7 @@ from core.models.halfday.events import (
     IntentEvent,
     Observation,
     ObservationEvent,
+    PlanObservation,
     RelaxedObservation,
     ReservableObservation,
     ResultObservation,
@@ -75,6 +76,7 @@ from core.models.halfday.plans import (
     MemoryQuery,
     OriginPoint,
     OriginQuery,
+    Plan,
     PlanSet,
     Profile,
     ProfileInput,
@@ -168,12 +170,27 @@ class _Stream:
         return DoneEvent(**self._head(), data=data)
 
 
-def _run(stream: _Stream, registry: ToolRegistry, name: str, payload: Any, sink: list[Any]) -> Iterator[HalfDayEvent]:
-    """skill_call, the call, observation: yields the two events, then puts the tool's output in ``sink``."""
+#: what the stream says of a part of a tool's answer made while the rest is still to come
+ShowPart = Callable[[Any], Iterator[HalfDayEvent]]
+
+
+def _run(
+    stream: _Stream, registry: ToolRegistry, name: str, payload: Any, sink: list[Any], *, shown: ShowPart | None = None
+) -> Iterator[HalfDayEvent]:
+    """skill_call, the call, observation: yields the two events, then puts the tool's output in ``sink``; a tool
+    that shows its work has each part said by ``shown`` in between."""
     spec = registry.spec(name)
     yield stream.skill_call(name, spec.stage, mocked=registry.runs_mock(name))
     with stream.providers() if spec.calls_providers else nullcontext():  # map services: within the plan's budget
-        out = registry.call(name, payload, trace=stream.trace)
+        made = registry.call_parts(name, payload, trace=stream.trace)
+        while True:
+            try:
+                part = next(made)
+            except StopIteration as end:
+                out = end.value
+                break
+            if shown is not None:
+                yield from shown(part)
     last = stream.trace.calls[-1]
     yield stream.observation(
         ResultObservation(tool=name, duration_ms=last["duration_ms"], attempts=last["attempts"], facts=spec.facts(out))
@@ -315,8 +332,9 @@ def _stages(
             compose = ComposeInput(
                 origin=origin, profile=profile, slots=slots, candidates=candidates, now=now, max_plans=request.max_plans
             )
+            shown = _plan_shown(stream, registry, compose, request, goal=goal, round_=len(relaxed))
             composed = yield from _compose(
-                stream, registry, provider, compose, request, settings=settings, decide=decide, got=got
+                stream, registry, provider, compose, request, settings=settings, decide=decide, got=got, shown=shown
             )
             if composed is None:
                 return  # the person declined to go on with estimates
@@ -483,10 +501,11 @@ def _compose(
     settings: Settings,
     decide: Decide | None,
     got: list[Any],
+    shown: ShowPart | None = None,
 ) -> Generator[HalfDayEvent, None, PlanSet | None]:
-    """Stage 6: the plans composed; their estimated figures said, and the person asked once whether to go on with
-    them (None: they said stop, and the stream has ended with its error)."""
-    yield from _run(stream, registry, Tool.RANK_PLACES_FOR_PLAN, compose, got)
+    """Stage 6: the plans composed, each said as it is made (``shown``); their estimated figures said, and the
+    person asked once whether to go on with them (None: they said stop, and the stream has ended with its error)."""
+    yield from _run(stream, registry, Tool.RANK_PLACES_FOR_PLAN, compose, got, shown=shown)
     composed: PlanSet = got.pop()
     for note in composed.notes:
         if note in DEGRADED_NOTES and note not in stream.warnings:
@@ -501,3 +520,32 @@ def _compose(
             yield _error(stream, DEGRADED_DECLINED, tool=Tool.RANK_PLACES_FOR_PLAN, retry_after_s=retry)
             return None
     return composed
+
+
+def _plan_shown(
+    stream: _Stream,
+    registry: ToolRegistry,
+    compose: ComposeInput,
+    request: HalfDayRequest,
+    *,
+    goal: DecomposedGoal,
+    round_: int,
+) -> ShowPart:
+    """How a plan made while the next ones are composed is said: scored on its own by the scoring tool's preview (a
+    plan's score does not depend on the others) and explained as ``_deliver`` explains the set."""
+
+    def shown(plan: Plan) -> Iterator[HalfDayEvent]:
+        alone = PlanSet(plans=[plan], travel_source="")
+        score_in = ScoreInput(
+            plans=alone, candidates=compose.candidates, profile=compose.profile, slots=compose.slots,
+            weights=request.weights,
+        )  # fmt: skip
+        scored = registry.preview(Tool.SCORE_PLANS, score_in)
+        if isinstance(scored, PlanSet) and len(scored.plans) == 1:
+            plan = scored.plans[0]
+        said = explain_plans(
+            [plan], goal=goal, profile=compose.profile, slots=compose.slots, candidates=compose.candidates
+        )
+        yield stream.observation(PlanObservation(plan=said[0], round=round_, asked=compose.max_plans))
+
+    return shown

@@ -4,15 +4,15 @@ differ only in where the legs come from, the solver and the budget held to."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 
 from core.geo.base import LonLat
-from core.halfday.compose import compose_plans
+from core.halfday.compose import iter_plans
 from core.halfday.cpsat import exact_order
 from core.halfday.travel import TravelTable
 from core.models.halfday.plans import ComposeInput, Plan
 
-__all__ = ["TravelFor", "compose_plan_set"]
+__all__ = ["TravelFor", "compose_plan_set", "iter_plan_set"]
 
 #: the travel table between the points (the candidates in order, then the start)
 TravelFor = Callable[[list[LonLat]], TravelTable]
@@ -23,6 +23,19 @@ def compose_plan_set(
 ) -> tuple[list[Plan], list[str], TravelTable]:
     """The plans for ``inp`` on the legs ``travel`` gives, the composer's notes (codes), and the table itself (its
     source and warnings say where the legs came from)."""
+    made = iter_plan_set(inp, travel=travel, timezone=timezone, solver=solver, budget=budget)
+    while True:
+        try:
+            next(made)
+        except StopIteration as end:
+            done: tuple[list[Plan], list[str], TravelTable] = end.value
+            return done
+
+
+def iter_plan_set(
+    inp: ComposeInput, *, travel: TravelFor, timezone: str, solver: str, budget: float | None
+) -> Generator[Plan, None, tuple[list[Plan], list[str], TravelTable]]:
+    """``compose_plan_set`` yielding each plan as soon as it is made (compose.iter_plans)."""
     cands = inp.candidates.items
     points = [LonLat(c.lon, c.lat) for c in cands]
     origin = None
@@ -30,7 +43,7 @@ def compose_plan_set(
         points.append(LonLat(inp.origin.lon, inp.origin.lat))
         origin = len(points) - 1
     table = travel(points)
-    plans, notes = compose_plans(
+    plans, notes = yield from iter_plans(
         cands,
         table,
         inp.slots,

@@ -18,7 +18,7 @@ import dataclasses
 import logging
 import time as clock
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -108,6 +108,23 @@ class ToolSpec:
     calls_providers: bool = False
     reads: Callable[[SoFar], BaseModel | dict[str, Any]] | None = None
     folds: Callable[[SoFar, Any], SoFar] | None = None
+    #: a tool that shows its work: yields each part of its answer (``part_model``) as it is made, returns the answer
+    parts: Callable[[Any], Generator[Any, None, Any]] | None = None
+    part_model: type[BaseModel] | None = None
+
+
+def drained(parts: Callable[[Any], Generator[Any, None, Any]]) -> Callable[[Any], Any]:
+    """A tool that shows its work as a plain tool: its parts passed over, its answer returned."""
+
+    def answer(inp: Any) -> Any:
+        made = parts(inp)
+        while True:
+            try:
+                next(made)
+            except StopIteration as end:
+                return end.value
+
+    return answer
 
 
 class ToolDeps(Protocol):
@@ -174,6 +191,7 @@ class ToolRegistry:
     def __init__(self, specs: Iterable[ToolSpec] = (), *, mocked: Iterable[str] = (), backoff_s: float = 0.05):
         self._specs: dict[str, ToolSpec] = {}
         self.mocked = set(mocked)
+        self.replaced: set[str] = set()
         self.backoff_s = backoff_s
         for spec in specs:
             self.register(spec)
@@ -198,8 +216,10 @@ class ToolRegistry:
         return [s for s in self._specs.values() if s.reads is not None and s.stage == stage]
 
     def replace(self, name: str, fn: Callable[[Any], Any]) -> None:
-        """Swap a tool's implementation (tests, demos): the schemas stay, so the planner cannot tell."""
-        self._specs[name] = dataclasses.replace(self._specs[name], fn=fn)
+        """Swap a tool's implementation (tests, demos): the schemas stay, so the planner cannot tell. The stand-in
+        answers whole: the tool's parts go with the implementation they came from."""
+        self._specs[name] = dataclasses.replace(self._specs[name], fn=fn, parts=None)
+        self.replaced.add(name)
 
     def spec(self, name: str) -> ToolSpec:
         return self._specs[name]
@@ -209,42 +229,103 @@ class ToolRegistry:
         return sorted(self._specs, key=lambda n: (self._specs[n].stage, n))
 
     def call(self, name: str, payload: BaseModel | dict[str, Any], *, trace: Trace) -> BaseModel:
+        made = self.call_parts(name, payload, trace=trace)
+        while True:
+            try:
+                next(made)
+            except StopIteration as end:
+                out: BaseModel = end.value
+                return out
+
+    def call_parts(
+        self, name: str, payload: BaseModel | dict[str, Any], *, trace: Trace
+    ) -> Generator[BaseModel, None, BaseModel]:
+        """``call``, yielding the parts of the answer as the tool makes them (a tool with ``parts``, unless its mock
+        or a stand-in runs: those yield none); a retry may yield them again. The logged duration leaves out the time
+        the caller spent on a part."""
         spec = self._specs[name]
         mock = spec.mock if self.runs_mock(name) else None
         fn = mock or spec.fn
+        parts = spec.parts if mock is None else None
         try:
             inp = spec.input_model.model_validate(payload.model_dump() if isinstance(payload, BaseModel) else payload)
         except ValidationError as exc:
             self._log(trace, spec, payload, None, 0.0, "input_invalid", attempts=0)
             raise ToolInvalid(f"{name}: input breaks its schema", code="TOOL_INPUT_INVALID", details=str(exc)) from None
         started = clock.perf_counter()
+        away = [0.0]  # seconds the caller held a part: not the tool's time
         attempts = 0
         invalid = 0
         while True:
             attempts += 1
             try:
-                raw = fn(inp)
+                raw = (yield from self._parts(spec, parts, inp, away)) if parts is not None else fn(inp)
                 out = spec.output_model.model_validate(raw.model_dump() if isinstance(raw, BaseModel) else raw)
             except ValidationError as exc:
                 invalid += 1
                 if invalid >= 2:  # §4.1 level 3: the same tool broke its schema twice
-                    self._log(trace, spec, inp, None, started, "output_invalid", attempts=attempts)
+                    self._log(trace, spec, inp, None, started, "output_invalid", attempts=attempts, away=away[0])
                     raise ToolInvalid(f"{name}: output broke its schema twice", details=str(exc)) from None
                 continue
             except RETRYABLE as exc:
                 if attempts > spec.retries or not isinstance(exc, spec.retry_on):
-                    self._log(trace, spec, inp, None, started, type(exc).__name__, attempts=attempts)
+                    self._log(trace, spec, inp, None, started, type(exc).__name__, attempts=attempts, away=away[0])
                     raise
                 clock.sleep(self.backoff_s * 2 ** (attempts - 1))
                 continue
             except Exception as exc:
-                self._log(trace, spec, inp, None, started, type(exc).__name__, attempts=attempts)
+                self._log(trace, spec, inp, None, started, type(exc).__name__, attempts=attempts, away=away[0])
                 raise
-            self._log(trace, spec, inp, out, started, "ok", attempts=attempts)
+            self._log(trace, spec, inp, out, started, "ok", attempts=attempts, away=away[0])
             return out
 
+    @staticmethod
+    def _parts(
+        spec: ToolSpec, parts: Callable[[Any], Generator[Any, None, Any]], inp: Any, away: list[float]
+    ) -> Generator[BaseModel, None, Any]:
+        """One attempt of a tool that shows its work: each part checked against ``part_model`` and handed on."""
+        made = parts(inp)
+        while True:
+            try:
+                part = next(made)
+            except StopIteration as end:
+                return end.value
+            model = spec.part_model
+            checked = (
+                model.model_validate(part.model_dump() if isinstance(part, BaseModel) else part) if model else part
+            )
+            handed = clock.perf_counter()
+            yield checked
+            away[0] += clock.perf_counter() - handed
+
+    def preview(self, name: str, payload: BaseModel | dict[str, Any]) -> BaseModel | None:
+        """The tool's answer on part of its input, for a face to show early: its implementation (or its mock when
+        mocked), unlogged, no retry; None when it fails or a stand-in was put in by ``replace`` (only the real call
+        asks a stand-in, so a test that counts its calls sees the planner's own)."""
+        if name in self.replaced:
+            return None
+        spec = self._specs[name]
+        fn = spec.mock if self.runs_mock(name) and spec.mock is not None else spec.fn
+        try:
+            inp = spec.input_model.model_validate(payload.model_dump() if isinstance(payload, BaseModel) else payload)
+            raw = fn(inp)
+            out: BaseModel = spec.output_model.model_validate(raw.model_dump() if isinstance(raw, BaseModel) else raw)
+        except Exception:  # a preview never stops the plan: the real call that follows reports any failure
+            log.debug("halfday preview of %s failed", name, exc_info=True)
+            return None
+        return out
+
     def _log(
-        self, trace: Trace, spec: ToolSpec, inp: Any, out: Any, started: float, outcome: str, *, attempts: int
+        self,
+        trace: Trace,
+        spec: ToolSpec,
+        inp: Any,
+        out: Any,
+        started: float,
+        outcome: str,
+        *,
+        attempts: int,
+        away: float = 0.0,
     ) -> None:
         record = {
             "trace_id": trace.trace_id,
@@ -253,7 +334,7 @@ class ToolRegistry:
             "outcome": outcome,
             "attempts": attempts,
             "mocked": self.runs_mock(spec.name),
-            "duration_ms": round((clock.perf_counter() - started) * 1000, 2) if started else 0.0,
+            "duration_ms": round((clock.perf_counter() - started - away) * 1000, 2) if started else 0.0,
             "input": summarise(inp),
             "output": summarise(out) if out is not None else "",
         }

@@ -18,7 +18,8 @@ from core.itinerary.drop_reasons import day_bounds_facts, day_bounds_verdict, wi
 from core.itinerary.edits import apply_user_edits
 from core.itinerary.layout import best_insertion, layout_day
 from core.itinerary.problem import day_windows, prepare_problem
-from core.models.itinerary import AddEdit, ReorderEdit, UserEdit
+from core.models.common import PRIORITY_RANK
+from core.models.itinerary import AddEdit, RemoveEdit, ReorderEdit, UserEdit
 from core.models.itinerary_edit import ShapeConflict, ShapeRefusal
 from core.models.itinerary_problem import DayPlan, ItineraryProblem
 from core.models.itinerary_result import ItineraryResult
@@ -91,6 +92,50 @@ def shape_plan(
         variant=previous.variant,
     )
     return result, None
+
+
+def remove_in_place(
+    previous: ItineraryResult,
+    edits: Sequence[UserEdit],
+    *,
+    provider: MapServices,
+    settings: Settings,
+) -> ItineraryResult | None:
+    """The plan ``previous`` with the last of ``edits``, a removal of a stop it visits, made on its orders (issue 32:
+    a removal only needs the day it touches): that day laid out again without the stop, then the room it frees offered
+    to the places the plan dropped (must before should before nice, each where it costs least); the other days do
+    not change. None when the day cannot be laid out again so (then the trip is planned again)."""
+    last = edits[-1]
+    if not isinstance(last, RemoveEdit):
+        raise InputError("only a removal is made in place", field="edits")
+    day = next((d for d, order in plan_orders(previous).items() if last.key in order), None)
+    if day is None:
+        return None
+    request, removed = apply_user_edits(previous.request, edits)
+    readded = {e.place.key for e in edits if isinstance(e, AddEdit)}
+    prior = [d.key for d in previous.dropped_items if d.reason_code == "REMOVED_BY_USER"]
+    removed_all = [k for k in dict.fromkeys([*prior, *removed]) if k not in readded]
+    problem = prepare_problem(request, provider=provider, settings=settings, removed_keys=removed_all)
+    known = {s.key for s in problem.stops}
+    orders = {d: [k for k in order if k in known] for d, order in plan_orders(previous).items()}
+    for d in range(len(problem.days)):
+        orders.setdefault(d, [])
+    if layout_day(problem, day, orders[day], settings=settings) is None:
+        return None
+    waiting = [d.key for d in previous.dropped_items if d.key in known and d.key not in removed_all]
+    for key in sorted(waiting, key=lambda k: PRIORITY_RANK[problem.stop(k).priority]):
+        if problem.stop(key).fixed_day not in (None, day):
+            continue
+        sched = best_insertion(problem, day, orders[day], key, settings=settings)
+        if sched is not None:
+            orders[day] = list(sched.order)
+    plans = [DayPlan(day_index=d, order=orders[d], solver_status="EDITED_IN_PLACE") for d in sorted(orders)]
+    log = DecisionLog()
+    log.add("itinerary.remove_in_place", "EDITED_IN_PLACE", edit=last.model_dump(mode="json"), day_index=day)
+    return assemble_result(
+        problem, plans, provider=provider, settings=settings, log=log, variants=previous.variants,
+        variant=previous.variant,
+    )  # fmt: skip
 
 
 def _reordered(

@@ -65,7 +65,19 @@ def test_the_real_steps_build_the_geocoder_index_the_kernels_and_the_gazetteer()
         f"place_scope:{region}",
         f"words_and_packs:{region}",
         f"database:{region}",
+        f"halfday_planning:{region}",
     }
+
+
+def test_the_half_day_warm_up_plans_each_language_by_the_rules_and_stores_nothing():
+    from core.app import halfday
+
+    services = AppServices()
+    ctx = services.context(provider="offline", region=get_settings().region)
+    before = halfday.memory_store(ctx).get("anonymous")
+    assert halfday.warm_up_planning(ctx) == ["plans", "plans"]  # a plan in Chinese and one in English
+    assert [g[:2] for g in halfday.WARM_UP_GOALS] == ["明天", "to"]
+    assert halfday.memory_store(ctx).get("anonymous") == before  # nothing learned, nothing kept
 
 
 def test_the_warm_up_reads_every_catalog_in_both_languages_and_every_installed_pack():

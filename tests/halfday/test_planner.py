@@ -54,11 +54,17 @@ def test_events_follow_the_protocol(planner):
         "rank_places_for_plan",
         "score_plans",
     ]
-    # each call is observed right after it, with its duration, and logged with the trace id
+    # each call is observed right after it (the composer's plans said on the way), with its duration, and logged
+    # with the trace id
     for i, e in enumerate(events):
         if e.type == "skill_call":
-            nxt = events[i + 1]
+            nxt = next(n for n in events[i + 1 :] if not (n.type == "observation" and n.data.type == "plan"))
             assert nxt.type == "observation" and nxt.data.tool == e.data.tool and nxt.data.duration_ms >= 0
+    composing = [e for e in events if e.type == "observation" and e.data.type == "plan"]
+    before = [events[events.index(e) - 1] for e in composing]  # the composer's call, or the plan made before
+    assert composing and all(
+        getattr(b.data, "tool", "") == "rank_places_for_plan" or getattr(b.data, "type", "") == "plan" for b in before
+    )
     assert [c["tool"] for c in result.tool_log] == calls
     assert all(c["trace_id"] == result.trace_id and c["outcome"] == "ok" for c in result.tool_log)
 

@@ -133,3 +133,41 @@ def test_an_add_to_a_full_day_says_the_day_is_full_not_a_constraint_it_meets_alo
     full = edit_itinerary(ctx, first, [AddEdit(place=TripPlace(place_id="i-grid-0"), day_index=0)], base=base)
     assert full.status == "refused" and full.reason_code == "DAY_TOO_FULL"
     assert full.reason_facts["planned_on_day"] == 2
+
+
+def _is_subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return all(k in it for k in short)
+
+
+def test_a_removal_lays_out_its_day_again_and_offers_the_freed_room_to_the_dropped_places(ctx):
+    """Issue 32: a removal needs only the day it touches: the other day is not solved again, the day keeps its order
+    without the stop, and a place the plan had dropped takes the room when it now fits (and none that fits is left
+    out)."""
+    from core.itinerary.layout import best_insertion
+    from core.itinerary.problem import prepare_problem
+
+    places = [*PLACES, "i-century", *(f"i-grid-{i}" for i in range(8, 30))]  # more than two days hold
+    base, first = _plan(ctx, places, [MONDAY, TUESDAY])
+    orders = plan_orders(first)
+    dropped_before = {d.key for d in first.dropped_items}
+    assert dropped_before, "the trip must be too full for one of its places"
+    day = max(orders, key=lambda d: len(orders[d]))
+    spent = {e.key: (e.end - e.start).total_seconds() for d in first.days for e in d.entries if e.kind == "visit"}
+    gone = max(orders[day], key=lambda k: spent.get(k, 0))  # the stop whose removal frees the most room
+    edited = edit_itinerary(ctx, first, [RemoveEdit(key=gone)], base=base)
+    assert edited.status == "applied"
+    after = plan_orders(edited.result)
+    assert all(after[d] == orders[d] for d in orders if d != day)  # the other day is as it was
+    assert gone not in after[day] and _is_subsequence([k for k in orders[day] if k != gone], after[day])
+    came_in = set(after[day]) - set(orders[day])
+    assert came_in and came_in <= dropped_before  # a place the plan had dropped took the freed room
+    assert [d.key for d in edited.result.dropped_items if d.reason_code == "REMOVED_BY_USER"] == [gone]
+    problem = prepare_problem(edited.result.request, provider=ctx.providers, settings=ctx.settings, removed_keys=[gone])
+    for item in edited.result.dropped_items:
+        if item.key != gone and problem.stop(item.key).fixed_day in (None, day):  # left out: it does not fit
+            assert best_insertion(problem, day, after[day], item.key, settings=ctx.settings) is None, item.key
+    assert (
+        edited.difference is not None
+        and edited.difference.days[1 - day].before == edited.difference.days[1 - day].after
+    )

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from components.itinerary.form import PLACES_KEY_COLUMNS
+from components.itinerary.inputs import PLACES_KEY_COLUMNS
 from components.itinerary.timeline import TIMELINE_HEADERS
 from components.route.tables import CANDIDATE_KEY_COLUMNS, header
 from core.i18n import t

@@ -59,6 +59,7 @@ def test_the_start_warms_before_serving_and_the_pages_share_what_it_warmed():
     assert out["done"] is True and out["failed"] == {}
     assert out["steps"] == [
         "database:shanghai",
+        "halfday_planning:shanghai",
         "packs_and_geocoder:shanghai",
         "page_modules",
         "place_scope:shanghai",

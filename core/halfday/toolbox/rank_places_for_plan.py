@@ -3,17 +3,17 @@ requires) on the travel table (travel.py, through the map breaker). The mock: gr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 
 from core.config import HalfDayToolName
 from core.geo.base import LonLat
 from core.geo.offline import OfflineProvider
-from core.halfday.plan_set import compose_plan_set
+from core.halfday.plan_set import compose_plan_set, iter_plan_set
 from core.halfday.search import effective_budget
-from core.halfday.tools import MOCK, ToolDeps, ToolSpec
+from core.halfday.tools import MOCK, ToolDeps, ToolSpec, drained
 from core.halfday.travel import TravelTable, build_travel_table, map_breaker
 from core.models.halfday.facts import PlanSetFacts, ToolFacts
-from core.models.halfday.plans import ComposeInput, PlanSet
+from core.models.halfday.plans import ComposeInput, Plan, PlanSet
 from core.models.region import RegionPack
 
 NAME = HalfDayToolName.RANK_PLACES_FOR_PLAN
@@ -25,15 +25,19 @@ def tool(deps: ToolDeps) -> ToolSpec:
         stage=6,
         input_model=ComposeInput,
         output_model=PlanSet,
-        fn=_compose(deps),
+        fn=drained(_compose(deps)),
         mock=mock_compose(deps.provider.region),
         facts=plan_set_facts,
         calls_providers=True,
+        parts=_compose(deps),
+        part_model=Plan,
     )
 
 
-def _compose(deps: ToolDeps) -> Callable[[ComposeInput], PlanSet]:
-    def compose(inp: ComposeInput) -> PlanSet:
+def _compose(deps: ToolDeps) -> Callable[[ComposeInput], Generator[Plan, None, PlanSet]]:
+    """The plans, each yielded as soon as it is made (the page draws its card while the next is composed)."""
+
+    def compose(inp: ComposeInput) -> Generator[Plan, None, PlanSet]:
         provider, settings = deps.provider, deps.settings
 
         def travel(points: list[LonLat]) -> TravelTable:
@@ -46,7 +50,7 @@ def _compose(deps: ToolDeps) -> Callable[[ComposeInput], PlanSet]:
                 buffer_min=inp.slots.travel_buffer_min,
             )
 
-        plans, notes, table = compose_plan_set(
+        plans, notes, table = yield from iter_plan_set(
             inp,
             travel=travel,
             timezone=provider.region.timezone,

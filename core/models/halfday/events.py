@@ -104,12 +104,24 @@ class ReservableObservation(_Data):
     place_ids: list[str]
 
 
+class PlanObservation(_Data):
+    """A plan made while the next ones are composed (stage 6), scored and explained as the ``done`` carries it, for a
+    face to show at once (issue 32: the first card). The ``done`` is the set: its ranking, and a later round's plans
+    in place of this round's (``round``: the soft filters relaxed before it) when the search is relaxed."""
+
+    type: Literal["plan"] = "plan"
+    plan: Plan
+    round: int = Field(ge=0)
+    asked: int = Field(ge=1, description="how many plans the request asks for")
+
+
 Observation = Annotated[
     ResultObservation
     | WarningObservation
     | EmptyObservation
     | RelaxedObservation
     | ReservableObservation
+    | PlanObservation
     | ChosenObservation,
     Field(discriminator="type"),
 ]

@@ -1,0 +1,107 @@
+"""Issue 32 (speed where a person waits): on the itinerary page, Apply (and Optimise, Undo, a reorder, an add) rerun
+the plan-and-result part of the page alone, an ``st.fragment``: the form above is not drawn again, its inputs and the
+day being looked at are kept, and the plan on screen is the edited one.
+
+AppTest reruns the whole script on ``run()``; a browser's click inside a fragment asks the server to rerun that
+fragment only. ``fragment_run`` asks the same: the run request carries the top-level fragment's id (the one the
+page's result part registered), as the browser's would."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+PAGE = "pages/itinerary.py"
+
+
+@pytest.fixture
+def at(leaflet_static, project_root):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=120)
+    at.query_params["lang"] = "en"
+    at.run()
+    at.switch_page(PAGE)
+    at.run()
+    at.selectbox(key="trip_demo").set_value("shanghai_3day_30places")
+    at.button(key="trip_load").click().run()
+    at.button(key="optimise").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+@contextmanager
+def scoped_to(fragment_id: str):
+    """The next AppTest run asks for ``fragment_id``'s rerun only, as a click inside it does in the browser."""
+    from streamlit.testing.v1 import local_script_runner
+
+    real = local_script_runner.RerunData
+
+    def one_fragment(**kwargs):
+        return real(**kwargs, fragment_id_queue=[fragment_id])
+
+    local_script_runner.RerunData = one_fragment
+    try:
+        yield
+    finally:
+        local_script_runner.RerunData = real
+
+
+def result_fragment(at) -> str:
+    """The page's top-level fragment (the day panel is nested inside it)."""
+    storage = at._fragment_storage
+    top = [fid for fid, parent in storage._parent_by_id.items() if parent is None and fid in storage._fragments]
+    assert len(top) == 1, top
+    return top[0]
+
+
+def visit_keys(result, day: int) -> list[str]:
+    return [e.key for e in result.days[day].entries if e.kind == "visit"]
+
+
+def test_an_applied_edit_reruns_the_result_alone_and_keeps_the_form_and_the_day_shown(at, monkeypatch):
+    from components.itinerary import inputs
+
+    before = at.session_state["it_result"]
+    at.radio(key="day_select").set_value(2).run()  # looking at day 3
+    removed = visit_keys(before, 0)[0]  # a stop of day 1
+    at.selectbox(key="edit_stop").set_value(removed).run()
+    at.radio(key="edit_action").set_value("remove").run()
+    form_values = {k: at.session_state[k] for k in ("trip_days", "trip_start_date", "day_start", "day_end")}
+    drawn: list[str] = []
+    real = inputs.render_place_picker
+    monkeypatch.setattr(inputs, "render_place_picker", lambda *a, **kw: (drawn.append("places"), real(*a, **kw)))
+
+    at.button(key="edit_apply").click()
+    with scoped_to(result_fragment(at)):
+        at.run()
+    assert not at.exception, at.exception
+
+    after = at.session_state["it_result"]
+    assert after is not before and removed not in {k for d in range(len(after.days)) for k in visit_keys(after, d)}
+    assert at.session_state["it_edits"] == [{"kind": "remove", "key": removed}]
+    assert drawn == []  # the form was not drawn again
+    assert at.button(key="optimise") is not None  # the part that ran drew its own widgets again
+    assert {k: at.session_state[k] for k in form_values} == form_values
+    assert at.radio(key="day_select").value == 2  # the day being looked at stays
+    assert at.get("dataframe") and at.session_state["it_history"]  # the edits table, and an undo to go back
+
+
+def test_undo_in_the_result_part_restores_the_plan_before_the_edit(at):
+    before = at.session_state["it_result"]
+    removed = visit_keys(before, 0)[0]
+    at.selectbox(key="edit_stop").set_value(removed).run()
+    at.radio(key="edit_action").set_value("remove").run()
+    at.button(key="edit_apply").click()
+    with scoped_to(result_fragment(at)):
+        at.run()
+    assert removed not in visit_keys(at.session_state["it_result"], 0)
+    at.button(key="edit_undo").click()
+    with scoped_to(result_fragment(at)):
+        at.run()
+    assert not at.exception, at.exception
+    assert visit_keys(at.session_state["it_result"], 0) == visit_keys(before, 0)
+    assert at.session_state["it_edits"] == []
