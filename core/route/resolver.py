@@ -32,12 +32,8 @@ from core.errors import AmbiguousPlaceError, ResolutionError
 from core.geo.base import Geocoder, LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
-from core.geo.text import (
-    canonical,
-    house_number,
-    normalize,
-    strip_house_number,
-)
+from core.geo.kind_words import NameWithoutKind, name_without_kind
+from core.geo.text import canonical, distinctive, house_number, normalize, strip_house_number
 from core.models.common import echo
 from core.models.route import (
     Notice,
@@ -143,6 +139,13 @@ def _point(
     )
 
 
+def _other_names(place: Place) -> list[str]:
+    """A gazetteer place's other names (its English name, its aliases); none from a service that gives none."""
+    extra = place.raw
+    names = [getattr(extra, "name_en", None), *(getattr(extra, "aliases", None) or [])]
+    return [n for n in names if isinstance(n, str) and n]
+
+
 def resolve_point(
     raw: RawStop,
     *,
@@ -161,6 +164,8 @@ def resolve_point(
     if raw.poi_id:
         return job.chosen(raw.poi_id)
     found, coarse = job.by_geocode()
+    if found is None:
+        found = job.by_name_without_kind()
     if found is not None:
         return job.agreeing(found)
     everything, ranked = job.candidates()
@@ -357,6 +362,51 @@ class _Resolving:
             note += f"; {len(geo)} exact matches at one spot, first taken"
         return self.make(top, "geo", note, top.score)
 
+    # ---- 1b. the name said with a word of its kind ("Ateneumin taidemuseo": the museum named "Ateneum") ---------
+    def by_name_without_kind(self) -> Resolution | None:
+        """A place named exactly as the text without its words of kind (core/geo/kind_words.py), of the kind those
+        words name (a map service that gives no kind gives no answer here); None: none. Several such places apart
+        are asked. In Chinese the place's name need only leave the same once its own words of kind are set aside
+        ("奇亚斯玛美术馆" / "奇亚斯玛当代艺术博物馆"): taken with the notice of a fuzzy match."""
+        for text in dict.fromkeys(q for q in (self.raw.name, self.raw.address) if q):
+            named = name_without_kind(text, cities=self.cities())
+            for form in named.forms if named is not None else ():
+                assert named is not None
+                geo = [p.model_copy(update={"matched_on": "name_kind"}) for p in self._of_kind(form, named)]
+                if not geo:
+                    continue
+                if any(distinct(geo[0], p) for p in geo[1:]):
+                    scored = [(p.score, p) for p in geo]
+                    raise ambiguous(self.who_text, choice_of(self.field_name, text, "several_exact", scored))
+                if named.distinctive:  # a name that only shares its distinctive part: taken, and said so
+                    return self._fuzzy(
+                        geo[0].score or CONFIDENT_SCORE, geo[0].model_copy(update={"matched_on": None}), []
+                    )
+                note = f"geocoded: exact match on its name '{form}' said with a word of its kind ('{text}')"
+                return self.make(geo[0], "geo", note, geo[0].score)
+        return None
+
+    def _of_kind(self, form: str, named: NameWithoutKind) -> list[Place]:
+        """The places of ``named``'s kinds named ``form`` exactly (a street named alike is no place); in Chinese, the
+        places a search finds whose own name, without its words of kind and city, is ``form``."""
+        if not named.distinctive:
+            found = [p for p in self.provider.geocode(form, city=self.city) if p.level in PRECISE_GEO_LEVELS]
+            return [
+                p for p in found if p.category in named.kinds and not (p.matched_on or "address").startswith("address")
+            ]
+        cities = self.cities()
+        return [
+            p
+            for p in self.provider.search(form, city=self.city, limit=8)
+            if p.category in named.kinds
+            and any(distinctive(n, cities=cities) == form for n in (p.name, *_other_names(p)))
+        ]
+
+    def cities(self) -> frozenset[str]:
+        """The request's city and the pack's city in every language it is named in."""
+        region = getattr(self.provider, "region", None)
+        return frozenset({self.city or "", *(region.city_names() if region is not None else ())} - {""})
+
     # ---- 2. text search, choosing by name, address and city -------------------------------------------
     def candidates(self) -> tuple[list[tuple[float, Place]], list[tuple[float, Place]]]:
         """Every place the searches found, best first, and those that look like the text ("did you mean" only
@@ -376,8 +426,7 @@ class _Resolving:
                 if key not in pool or score > pool[key][0]:
                     pool[key] = (score, place)
         everything = sorted(pool.values(), key=lambda sp: -sp[0])
-        region = getattr(self.provider, "region", None)  # the pack's city in every language it is named in
-        cities = frozenset({city or "", *(region.city_names() if region is not None else ())} - {""})
+        cities = self.cities()
         ranked = [(s, p) for s, p in everything if s >= CONFIDENT_SCORE or alike(raw, p, cities)]
         return everything, ranked
 

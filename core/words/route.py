@@ -99,6 +99,7 @@ MATCH_KEYS = {
     "name_en_part": "route.found.match.part",
     "alias_part": "route.found.match.part",
     "address_part": "route.found.match.address_part",
+    "name_kind": "route.found.match.kind",  # "Ateneumin taidemuseo": the name "Ateneum" with a word of its kind
 }
 
 
