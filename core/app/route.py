@@ -15,17 +15,8 @@ from core.config import get_settings
 from core.errors import OmniError
 from core.i18n import Lang
 from core.models.region import RegionPack
-from core.models.route import (
-    CandidateRoute,
-    Notice,
-    OptimizerInfo,
-    OrderComparison,
-    PlaceNames,
-    ResolvedPoint,
-    RoutePlanRequest,
-    RoutePlanResult,
-    Scenario,
-)
+from core.models.route import CandidateRoute, Notice, OptimizerInfo, ResolvedPoint, RoutePlanRequest, RoutePlanResult
+from core.models.route_views import OrderComparison, PlaceNames, Scenario
 from core.route.notices import notice
 from core.route.planner import plan_route as _plan_route
 from core.route.stage_types import PlanStage, Progress
