@@ -217,7 +217,7 @@ def route_links(result: RoutePlanResult) -> RouteLinks | None:
     """The result's deep links to show (None: the core made none), the browser links with what each covers: the
     route cut as the core cut it (``core.route.links.web_part_spans``), its start the fixed origin or the phone."""
     from core.route.links import web_part_spans
-    from core.words.route_export import safe_href
+    from core.words.report_html import safe_href
 
     links = result.deep_links
     if links is None:

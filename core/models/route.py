@@ -473,6 +473,8 @@ class RoutePlanResult(BaseModel):
     # Additions (issue 32): the person's own order as planned, and its difference to the best order
     own_route: CandidateRoute | None = None
     own_difference: OwnOrderDifference | None = None
+    #: the person's order's AMap route-plan links, when the plan has links (issue 32: its order in every export)
+    own_deep_links: DeepLinks | None = None
     # the plan's matrix and request, kept in memory only, for the own order again without a provider call
     _kept: object = PrivateAttr(default=None)
 

@@ -4,9 +4,14 @@ km and minutes, signed differences, headings and table headers from the catalogs
 from __future__ import annotations
 
 import html
+import re
 
 from core.i18n import Lang, t
 from core.models.common import strip_invisible
+
+# Schemes a deep-link button may point to; anything else (javascript:, data:, file:, ...) is dropped.
+ALLOWED_LINK_SCHEMES = frozenset({"http", "https", "amapuri", "iosamap"})
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 
 
 def e(value: object) -> str:
@@ -34,3 +39,17 @@ def h2(key: str, lang: Lang) -> str:
 
 def th(keys: list[str], lang: Lang) -> str:
     return "".join(f"<th>{e(t(key, lang))}</th>" for key in keys)
+
+
+def safe_href(link: str | None) -> str | None:
+    """``link`` if its scheme is allowed for a button, else None (javascript:, data:, relative ...)."""
+    if not link or not isinstance(link, str):
+        return None
+    # Browsers ignore control characters and whitespace inside a scheme ("java\tscript:"); our links
+    # never contain any, so reject them outright instead of guessing how a browser reads them.
+    if any(ord(c) < 0x21 or c == "\x7f" for c in link):
+        return None
+    match = _SCHEME.match(link)
+    if not match or match.group(1).lower() not in ALLOWED_LINK_SCHEMES:
+        return None
+    return link

@@ -26,6 +26,7 @@ from core.words.report_html import e as _e
 from core.words.report_html import h2 as _h2
 from core.words.report_html import km as _km
 from core.words.report_html import minutes as _min
+from core.words.report_html import safe_href
 from core.words.report_html import signed as _signed
 from core.words.report_html import th as _th
 from core.words.route import (
@@ -53,9 +54,6 @@ from core.words.route import (
 )
 from core.words.route_export_own import own_csv_rows, section_own
 
-# Schemes a deep-link button may point to; anything else (javascript:, data:, file:, ...) is dropped.
-ALLOWED_LINK_SCHEMES = frozenset({"http", "https", "amapuri", "iosamap"})
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 _CSV_FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
 CSV_COLUMNS = (
@@ -193,20 +191,6 @@ def legs_to_csv_bytes(result: RoutePlanResult, *, lang: Lang = "en", pack: Regio
 
 # ---------------------------------------------------------------------------------------------
 # HTML helpers
-
-
-def safe_href(link: str | None) -> str | None:
-    """``link`` if its scheme is allowed for a button, else None (javascript:, data:, relative ...)."""
-    if not link or not isinstance(link, str):
-        return None
-    # Browsers ignore control characters and whitespace inside a scheme ("java\tscript:"); our links
-    # never contain any, so reject them outright instead of guessing how a browser reads them.
-    if any(ord(c) < 0x21 or c == "\x7f" for c in link):
-        return None
-    match = _SCHEME.match(link)
-    if not match or match.group(1).lower() not in ALLOWED_LINK_SCHEMES:
-        return None
-    return link
 
 
 def _stop_visit_numbers(result: RoutePlanResult) -> list[int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from core.i18n import Lang, t
 from core.models.region import RegionPack
 from core.models.route import RoutePlanResult
-from core.words.report_html import e, h2, km, minutes, signed
+from core.words.report_html import e, h2, km, minutes, safe_href, signed
 from core.words.route import candidate_names, source_words
 
 
@@ -79,5 +79,30 @@ def section_own(result: RoutePlanResult, lang: Lang, pack: RegionPack | None) ->
         f'<section id="own-order">{h2("route.export.heading.own", lang)}'
         f"<p><strong>{e(' → '.join(names))}</strong></p>"
         f"<p>{e(total)} · {e(against)}</p>{apart}"
-        f'<ol class="legs">{"".join(items)}</ol></section>'
+        f'<ol class="legs">{"".join(items)}</ol>{_own_links(result, lang)}</section>'
     )
+
+
+def _own_links(result: RoutePlanResult, lang: Lang) -> str:
+    """The person's order's AMap links (route-plan links, as the best order's are made), "" when there are none."""
+    links = result.own_deep_links
+    if links is None:
+        return ""
+    web = links.web_navigation
+    labelled = [
+        (links.android_route_plan, t("route.links.android", lang)),
+        (links.ios_route_plan, t("route.links.ios", lang)),
+        *(
+            (
+                link,
+                t("route.links.web", lang) if len(web) == 1 else t("route.links.web_part", lang, n=i, total=len(web)),
+            )
+            for i, link in enumerate(web, start=1)
+        ),
+    ]
+    buttons = [
+        f'<a class="button" href="{e(href)}">{e(label)}</a>' for link, label in labelled if (href := safe_href(link))
+    ]
+    if not buttons:
+        return ""
+    return f'<p class="src">{e(t("route.export.own_links", lang))}</p><div class="links">{"".join(buttons)}</div>'

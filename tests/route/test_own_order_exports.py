@@ -125,3 +125,37 @@ def test_the_map_draws_the_persons_order_as_its_own_layer_with_its_legend(planne
     assert ("OSRM" in legend) and (("straight lines" in legend) if lang == "en" else ("直线" in legend))
     bare = build_route_map(plain, background=False, lang=lang).get_root().render()
     assert 'class="own"' not in bare and "#7b2ff7" not in bare
+
+
+def test_the_persons_order_has_its_own_amap_links_in_its_order(tmp_path):
+    from urllib.parse import parse_qs, urlsplit
+
+    from core.route.own_order import own_order_again
+
+    data = write_pack(tmp_path)
+    services, _ = hand_services(data)
+    settings = Settings(data_dir=data, region="testcity")
+    result = plan_route(hand_request(own_order=[2, 0, 1], need_deep_link=True), provider=services, settings=settings)
+
+    def vias(links):
+        return parse_qs(urlsplit(links.android_route_plan).query)["vianames"][0].split("|")
+
+    assert vias(result.deep_links) == ["外滩", "豫园", "新天地"]  # the best order A B C
+    assert vias(result.own_deep_links) == ["新天地", "外滩", "豫园"]  # the person's C A B
+    assert result.own_deep_links.mode_used == "route_plan"
+    again = own_order_again(result, hand_request(own_order=[1, 2, 0], need_deep_link=True))
+    assert again is not None and vias(again.own_deep_links) == ["豫园", "新天地", "外滩"]  # planned again: new links
+    for lang, words in (("en", "Your order in AMap"), ("zh", "在高德地图中打开您的顺序")):
+        page = result_to_html(result, lang=lang, pack=None)
+        section = page[page.index('<section id="own-order">') :]
+        section = section[: section.index("</section>")]
+        assert words in section and section.count('class="button"') == 2 + len(result.own_deep_links.web_navigation)
+        assert (
+            "vianames=%E6%96%B0%E5%A4%A9%E5%9C%B0|%E5%A4%96%E6%BB%A9|%E8%B1%AB%E5%9B%AD" in section
+        )  # 新天地|外滩|豫园
+    assert (
+        json.loads(result_to_json(result))["own_deep_links"]["android_route_plan"]
+        == result.own_deep_links.android_route_plan
+    )
+    without = plan_route(hand_request(own_order=[2, 0, 1]), provider=services, settings=settings)
+    assert without.deep_links is None and without.own_deep_links is None  # no links asked: none for either order
