@@ -159,3 +159,21 @@ def test_the_persons_order_has_its_own_amap_links_in_its_order(tmp_path):
     )
     without = plan_route(hand_request(own_order=[2, 0, 1]), provider=services, settings=settings)
     assert without.deep_links is None and without.own_deep_links is None  # no links asked: none for either order
+
+
+def test_a_share_link_keeps_the_persons_order(planned, tmp_path):
+    from core.share import route_from_token, route_token
+
+    own, _ = planned
+    for asked in (hand_request(own_order=[2, 0, 1]), hand_request("CAB", keep_order=True)):
+        back, region = route_from_token(route_token(asked, region="testcity"))
+        assert (back, region) == (asked, "testcity")
+        assert back.wanted_own_order() == asked.wanted_own_order()
+    data = write_pack(tmp_path)
+    services, _ = hand_services(data)
+    again = plan_route(
+        route_from_token(route_token(hand_request(own_order=[2, 0, 1]), region="testcity"))[0],
+        provider=services,
+        settings=Settings(data_dir=data, region="testcity"),
+    )
+    assert again.own_route == own.own_route and again.own_difference == own.own_difference
