@@ -213,16 +213,18 @@ class RouteLinks:
     ios_route_plan: str | None
 
 
-def route_links(result: RoutePlanResult) -> RouteLinks | None:
+def route_links(result: RoutePlanResult, *, own: bool = False) -> RouteLinks | None:
     """The result's deep links to show (None: the core made none), the browser links with what each covers: the
-    route cut as the core cut it (``core.route.links.web_part_spans``), its start the fixed origin or the phone."""
+    route cut as the core cut it (``core.route.links.web_part_spans``), its start the fixed origin or the phone.
+    ``own``: the person's order's links (``own_deep_links``) instead of the best order's."""
     from core.route.links import web_part_spans
     from core.words.report_html import safe_href
 
-    links = result.deep_links
-    if links is None:
+    links = result.own_deep_links if own else result.deep_links
+    if links is None or (own and result.own_route is None):
         return None
-    stops = [p for ref, p in result.visiting() if ref.role != "origin" and p is not None]
+    order = result.own_route if own else None
+    stops = [p for ref, p in result.visiting(order) if ref.role != "origin" and p is not None]
     points = [result.resolved_origin, *stops]
     spans = web_part_spans(len(points), result.transport_mode)
     parts = tuple(

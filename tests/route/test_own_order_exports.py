@@ -177,3 +177,21 @@ def test_a_share_link_keeps_the_persons_order(planned, tmp_path):
         settings=Settings(data_dir=data, region="testcity"),
     )
     assert again.own_route == own.own_route and again.own_difference == own.own_difference
+
+
+def test_the_page_lists_the_persons_order_in_amap_by_parts_in_its_language(tmp_path):
+    from components.route.links_panel import link_parts
+
+    data = write_pack(tmp_path)
+    services, _ = hand_services(data)
+    settings = Settings(data_dir=data, region="testcity")
+    result = plan_route(hand_request(own_order=[2, 0, 1], need_deep_link=True), provider=services, settings=settings)
+    own = link_parts(result, lang="en", own=True)
+    best = link_parts(result, lang="en")
+    # a browser link takes one via when driving: O → C → A, then A → B → D (the person's order C A B)
+    assert [text.split(": ", 1)[1] for text, _ in own] == ["人民广场 → 外滩", "外滩 → 上海博物馆"]
+    assert [href for _, href in own] == result.own_deep_links.web_navigation
+    assert own != best and [href for _, href in best] == result.deep_links.web_navigation
+    zh = link_parts(result, lang="zh", own=True)
+    assert [href for _, href in zh] == [href for _, href in own] and all("人民广场" in t or "外滩" in t for t, _ in zh)
+    assert link_parts(plan_route(hand_request(), provider=services, settings=settings), lang="en", own=True) == []
