@@ -437,7 +437,7 @@ def route_plan(
     """Plan a multi-stop route: the best order per strategy and its candidates, as the CLI's ``plan`` prints it.
     With ``own_order`` (stop indices in visiting order) or ``keep_order`` (the stops as listed), the person's order
     is planned on the same figures beside the best: ``own_route`` and ``own_difference`` (own − best, metres and
-    seconds, in total and per leg)."""
+    seconds, in total and per leg), and ``own_deep_links`` when links were asked for."""
     from core.app.regions import list_regions
     from core.app.route import plan_route
 

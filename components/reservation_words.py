@@ -5,13 +5,14 @@ taking ``lang`` ("zh" or "en"); the core gives codes and facts, the sentences ar
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, TypedDict
 
 from pydantic import ValidationError
 
 from core.app.context import zone_or_none
 from core.errors import OmniError
 from core.i18n import Lang, t
+from core.models.region import RegionPack
 from core.models.reservations import BookableItem, CancellationPolicy, Quote, Reservation
 
 REFUSALS: dict[str, str] = {
@@ -77,11 +78,27 @@ def moment_words(at: datetime, lang: Lang) -> str:
 def clock_words(at: datetime, *, city: str, user_zone: str | None, lang: Lang) -> str:
     """``at``'s clock time (aware, in the venue's zone), with the venue's city when the user's zone differs there or
     is unknown: ``05:06 (上海时间)`` / ``05:06 Shanghai time``; ``05:06`` alone when the user is on the venue's clock."""
-    clock = f"{at:%H:%M}"
+    return _in_city(f"{at:%H:%M}", at, city=city, user_zone=user_zone, lang=lang, key="reservations.clock_in_city")
+
+
+class VenueClock(TypedDict):
+    city: str
+    user_zone: str | None
+
+
+def venue_clock(pack: RegionPack, user_zone: str | None, lang: Lang) -> VenueClock:
+    """Whose clock a venue's times are read on: its city's name in ``lang``, and the reader's zone (the browser's),
+    so a time is labelled with the city when the reader is elsewhere."""
+    return {"city": pack.display_name.get(lang) or pack.city, "user_zone": user_zone}
+
+
+def _in_city(text: str, at: datetime, *, city: str, user_zone: str | None, lang: Lang, key: str) -> str:
+    """``text`` (a time read on the venue's clock at ``at``) labelled with the venue's city unless the user's zone
+    shows the same clock at that moment (an unknown zone gets the label: the reader cannot be assumed local)."""
     zone = zone_or_none(user_zone)
     if zone is not None and at.astimezone(zone).utcoffset() == at.utcoffset():
-        return clock
-    return t("reservations.clock_in_city", lang, time=clock, city=city)
+        return text
+    return t(key, lang, time=text, city=city)
 
 
 def money(amount: float, currency: str) -> str:
@@ -98,8 +115,18 @@ def price_words(quote: Quote, party: int, lang: Lang) -> str:
     return t("reservations.price", lang, each=each, total=total, party=party)
 
 
-def policy_words(policy: CancellationPolicy, starts: datetime, now: datetime | None = None, *, lang: Lang) -> str:
-    """The policy in words; with ``now``, whether its free period is already over."""
+def policy_words(
+    policy: CancellationPolicy,
+    starts: datetime,
+    now: datetime | None = None,
+    *,
+    city: str,
+    user_zone: str | None,
+    lang: Lang,
+) -> str:
+    """The policy in words; with ``now``, whether its free period is already over. ``starts`` is aware, on the
+    venue's clock; the free period's end carries the venue's city when the reader's zone (``user_zone``) shows
+    another clock, as the booking deadline does (clock_words)."""
     if policy.fee_share == 0:
         return t("reservations.policy.free", lang)
     until = starts - timedelta(hours=policy.free_until_hours)
@@ -107,7 +134,14 @@ def policy_words(policy: CancellationPolicy, starts: datetime, now: datetime | N
         "reservations.policy.fee",
         lang,
         hours=policy.free_until_hours,
-        until=moment_words(until, lang),
+        until=_in_city(
+            moment_words(until, lang),
+            until,
+            city=city,
+            user_zone=user_zone,
+            lang=lang,
+            key="reservations.moment_in_city",
+        ),
         share=f"{policy.fee_share:.0%}",
     )
     if now is not None and now >= until:

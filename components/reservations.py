@@ -39,6 +39,7 @@ from components.reservation_words import (
     refusal_words,
     status_words,
     unverified_words,
+    venue_clock,
 )
 from components.services import app_services, request_clock, settings
 from core.app import reservations as reservations_app
@@ -244,14 +245,20 @@ def _summary(dry: DryRun, item: BookableItem, service: ReservationService) -> No
     booking, other = _booking(r)
     st.markdown(t("reservations.summary.about", lang, booking=booking), help=other)
     st.markdown(price_words(r.quote, r.party_size, lang))
-    starts = datetime.combine(r.date, r.time, tzinfo=service.zone)
-    policy = policy_words(r.policy, starts, service.clock(), lang=lang)
-    st.markdown(t("reservations.summary.cancellation", lang, policy=policy))
+    st.markdown(t("reservations.summary.cancellation", lang, policy=_policy(r, service, lang)))
     for code in dry.unverified:
         st.caption(unverified_words(code, lang))
-    expires, city = dry.expires_at.astimezone(service.zone), service.pack.display_name.get(lang) or service.pack.city
-    deadline = clock_words(expires, city=city, user_zone=st.context.timezone, lang=lang)  # the browser's zone
+    deadline = clock_words(
+        dry.expires_at.astimezone(service.zone), lang=lang, **venue_clock(service.pack, st.context.timezone, lang)
+    )
     st.caption(t("reservations.summary.confirm_before", lang, time=deadline))
+
+
+def _policy(r: Reservation, service: ReservationService, lang: Lang) -> str:
+    """The booking's cancellation policy in words, its times labelled with the venue's city for a reader elsewhere."""
+    starts = datetime.combine(r.date, r.time, tzinfo=service.zone)
+    clock = venue_clock(service.pack, st.context.timezone, lang)  # the browser's zone
+    return policy_words(r.policy, starts, service.clock(), lang=lang, **clock)
 
 
 def _form_changed(prefix: str, r: Reservation) -> bool:
@@ -291,9 +298,7 @@ def _receipt(outcome: Outcome, service: ReservationService, key: str, *, region:
         st.markdown(t("reservations.receipt.what", lang, booking=booking), help=other)
         if r.status == "confirmed":
             st.markdown(price_words(r.quote, r.party_size, lang))
-            starts = datetime.combine(r.date, r.time, tzinfo=service.zone)
-            policy = policy_words(r.policy, starts, service.clock(), lang=lang)
-            st.markdown(t("reservations.receipt.to_cancel", lang, policy=policy))
+            st.markdown(t("reservations.receipt.to_cancel", lang, policy=_policy(r, service, lang)))
         if outcome.replayed:
             st.caption(t("reservations.receipt.replayed", lang))
 
@@ -516,8 +521,7 @@ def _reservation_row(prefix: str, r: Reservation, user: str) -> None:
             return
         dry: DryRun = held["dry"]
         owner = _service_of_item(r.item_id)
-        starts = datetime.combine(r.date, r.time, tzinfo=owner.zone)
-        st.markdown(policy_words(r.policy, starts, owner.clock(), lang=lang))
+        st.markdown(_policy(r, owner, lang))
         st.markdown(fee_words(dry.fee, r, lang))
         st.checkbox(
             t("reservations.mine.consent", lang, booking=booking), key=_k(prefix, f"consent_{r.id}"),

@@ -22,7 +22,8 @@ from core.app.route import (
     why_words as why_words,  # the page and the report say the same
 )
 from core.i18n import Lang, t
-from core.models.route import LIVE_ORIGIN, CandidateRoute, Notice, PlaceNames, ResolvedPoint, RoutePlanResult
+from core.models.route import LIVE_ORIGIN, CandidateRoute, Notice, ResolvedPoint, RoutePlanResult
+from core.models.route_views import PlaceNames
 from core.words.route import ROLE_KEYS, SOURCE_KEYS, STRATEGY_KEYS, TRANSPORT_KEYS
 
 LIVE_START = "route.point.live_start"

@@ -3,7 +3,7 @@ read back with every check a hostile or damaged link needs.
 
 A token is ``<version>.<body>``: ``body`` is the URL-safe base64 (no padding) of the zlib-compressed canonical
 JSON ``{"k": kind, "d": data}``. ``kind`` says which page the trip belongs to (``route``: a RoutePlanRequest and
-its region; ``trip``: a TripRequest and the edits applied to its plan). Reading a token never trusts it: the
+its region; ``trip``: a TripRequest, the edits applied to its plan and its day orders). Reading a token never trusts it: the
 token's length and the decompressed size are capped before JSON is parsed (no zip bomb), an unknown version, a
 truncated or altered body, another page's kind and data the models refuse are each a ``ShareError`` with its own
 code; the words for people are chosen by the pages (``common.share.error.*``). No Streamlit here.
@@ -18,9 +18,9 @@ import json
 import re
 import zlib
 from datetime import date, time
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, StringConstraints, TypeAdapter, ValidationError
 
 from core.errors import OmniError
 from core.models.common import EARLIEST_PLAN_DATE, LATEST_PLAN_DATE, REGION_NAME_PATTERN
@@ -44,6 +44,9 @@ _BODY = re.compile(r"^[A-Za-z0-9_-]+$")
 _ISO_DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _HHMM = re.compile(r"^[0-2][0-9]:[0-5][0-9]$")
 _EDITS = TypeAdapter(list[UserEdit])
+#: each day's visits by place key, in order (the plan on screen)
+DayOrders = list[list[Annotated[str, StringConstraints(min_length=1, max_length=80)]]]
+_ORDERS: TypeAdapter[DayOrders] = TypeAdapter(DayOrders)
 
 
 class ShareError(OmniError, ValueError):
@@ -167,25 +170,34 @@ def route_from_token(token: Any) -> tuple[RoutePlanRequest, str | None]:
 
 
 # --- the itinerary -------------------------------------------------------------------------------------------
-def trip_token(request: TripRequest, edits: list[dict[str, Any]] | None = None) -> str:
-    """The link token of an itinerary's request and the edits applied to its plan, in the order applied."""
-    return encode("trip", trip_data(request, edits))
+def trip_token(
+    request: TripRequest, edits: list[dict[str, Any]] | None = None, *, orders: DayOrders | None = None
+) -> str:
+    """The link token of an itinerary's request, the edits applied to its plan, in the order applied, and the plan's
+    day orders (each day's visits by place key, as on screen)."""
+    return encode("trip", trip_data(request, edits, orders=orders))
 
 
-def trip_data(request: TripRequest, edits: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """What an itinerary link carries, as JSON: the request (fields that differ from their defaults) and the edits
-    (checked by UserEdit; one spelling per edit, so equal trips give equal data)."""
+def trip_data(
+    request: TripRequest, edits: list[dict[str, Any]] | None = None, *, orders: DayOrders | None = None
+) -> dict[str, Any]:
+    """What an itinerary link carries, as JSON: the request (fields that differ from their defaults), the edits
+    (checked by UserEdit; one spelling per edit, so equal trips give equal data) and the day orders (``o``: place
+    keys, absolute facts, so a new session lays the days out as they were even where a solver answers otherwise)."""
     typed = _EDITS.validate_python(list(edits or []))
     if len(typed) > MAX_SHARED_EDITS:
         raise ShareError(f"{len(typed)} edits are more than a link carries", code="SHARE_TOO_LARGE")
     data: dict[str, Any] = {"t": request.model_dump(mode="json", exclude_defaults=True)}
     if typed:
         data["e"] = _EDITS.dump_python(typed, mode="json", exclude_none=True)
+    if orders is not None:
+        data["o"] = _ORDERS.dump_python(_ORDERS.validate_python(orders), mode="json")
     return data
 
 
-def trip_from_token(token: Any) -> tuple[TripRequest, list[dict[str, Any]]]:
-    """The TripRequest and edits (UserEdit dicts, as the page keeps them) an itinerary link carries."""
+def trip_from_token(token: Any) -> tuple[TripRequest, list[dict[str, Any]], DayOrders | None]:
+    """The TripRequest, the edits (UserEdit dicts, as the page keeps them) and the day orders (None: a link made
+    before links carried them) an itinerary link carries."""
     data = decode(token, kind="trip")
     edits = data.get("e") or []
     if not isinstance(edits, list):
@@ -195,9 +207,12 @@ def trip_from_token(token: Any) -> tuple[TripRequest, list[dict[str, Any]]]:
     try:
         request = TripRequest.model_validate(data.get("t"))
         typed = _EDITS.validate_python(edits)
+        orders = _ORDERS.validate_python(data["o"]) if "o" in data else None
     except (ValidationError, OmniError) as exc:
         raise _invalid(exc) from None
-    return request, [_page_edit(edit.model_dump(exclude_none=True)) for edit in typed]
+    if orders is not None and len(orders) != len(request.days):
+        raise ShareError("the link's day orders do not match its days", code="SHARE_INVALID")
+    return request, [_page_edit(edit.model_dump(exclude_none=True)) for edit in typed], orders
 
 
 def _page_edit(edit: dict[str, Any]) -> dict[str, Any]:

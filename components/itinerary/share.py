@@ -1,6 +1,7 @@
 """The itinerary's trip in its URL (``?trip=``, issue 12 §4; components/share.py, core/share.py).
 
-The link carries the TripRequest that Optimise built and the edits applied to its plan, in order. A new session on
+The link carries the TripRequest that Optimise built, the edits applied to its plan, in order, and the plan's day
+orders (each day's visits by place key), so the days come back as they were, positions included. A new session on
 that link (a shared one, or a reload) gets the trip in the form and the place table, the link's region in the
 sidebar, and one plan on that run: the request optimised, then each edit applied as the page applied it (a plan
 kept on this server is reused). A link the form cannot hold (a place the region lacks, a rule broken, a damaged
@@ -20,12 +21,12 @@ from components import share
 from components.frame import active_provider
 from components.itinerary import form, state
 from core.app import RequestContext
-from core.app.itinerary import edit_itinerary, plan_itinerary
+from core.app.itinerary import replay_trip
 from core.errors import OmniError
 from core.i18n import Lang
 from core.models.itinerary import TripRequest, UserEdit
 from core.models.itinerary_result import ItineraryResult
-from core.share import ShareError, trip_data, trip_from_token, trip_token
+from core.share import DayOrders, ShareError, trip_data, trip_from_token, trip_token
 
 PARAM = "trip"
 PAGE = "itinerary"
@@ -33,7 +34,9 @@ SEEN = "it_share_seen"  # the token this session has restored or published (rest
 ERROR = "it_share_error"  # the code of a link that could not be opened
 SWITCHED = "it_share_region"  # the token whose region the sidebar was switched to
 KEPT_FOR = "it_share_kept"  # (token, id of the result) last kept on the server
+ORDERS = "it_share_orders"  # the restored link's day orders, for the plan of this run
 _EDITS = TypeAdapter(list[UserEdit])
+Linked = tuple[TripRequest, list[dict[str, Any]], DayOrders | None]
 
 
 def form_request(request: TripRequest, region: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -56,19 +59,20 @@ def restore_from_url() -> list[dict[str, Any]] | None:
     """Fill the form from ``?trip=`` once per session and token (components/share.py ``read_link``: the form must
     hold the link's trip exactly); the link's edits (maybe ``[]``) when this run should plan it, else None."""
 
-    def decode(token: str) -> tuple[tuple[TripRequest, list[dict[str, Any]]], str | None]:
-        request, edits = trip_from_token(token)
-        return (request, edits), request.region
+    def decode(token: str) -> tuple[Linked, str | None]:
+        request, edits, orders = trip_from_token(token)
+        return (request, edits, orders), request.region
 
-    def check(linked: tuple[TripRequest, list[dict[str, Any]]], region: str) -> None:
+    def check(linked: Linked, region: str) -> None:
         form_request(linked[0], region)
 
     linked = share.read_link(PARAM, decode, seen=SEEN, error=ERROR, switched=SWITCHED, check=check)
     if linked is None:
         return None
-    request, edits = linked
+    request, edits, orders = linked
     region = request.region or state.current_region()
     state.fill_form_from_trip(request.model_dump(mode="json"), region, name=request.trip_name)
+    st.session_state[ORDERS] = orders
     return edits
 
 
@@ -78,8 +82,8 @@ def render_error(lang: Lang) -> None:
         share.render_error(st.session_state[ERROR], lang, key="it_share_error")
 
 
-def _key(request: TripRequest, edits: list[dict[str, Any]], provider: Any) -> str:
-    return share.plan_key(PARAM, trip_data(request, edits), provider)
+def _key(request: TripRequest, edits: list[dict[str, Any]], orders: DayOrders | None, provider: Any) -> str:
+    return share.plan_key(PARAM, trip_data(request, edits, orders=orders), provider)
 
 
 def plan(
@@ -89,19 +93,17 @@ def plan(
     ctx: RequestContext,
     progress: Callable[[str, float], None] | None = None,
 ) -> ItineraryResult:
-    """The plan of ``request`` with ``edits`` applied one by one as the page applies them (each re-optimised from
-    the plan before it), kept on this server; with ``edits`` given (a restored link, ``[]`` included) a kept plan
-    is reused. ``edits=None`` is Optimise: it always plans."""
+    """The plan of ``request`` with ``edits`` applied one by one as the page applies them and the restored link's
+    day orders (``core.app.itinerary.replay_trip``), kept on this server; with ``edits`` given (a restored link,
+    ``[]`` included) a kept plan is reused. ``edits=None`` is Optimise: it always plans, in the solver's orders."""
     applied = list(edits or [])
+    orders: DayOrders | None = st.session_state.pop(ORDERS, None) if edits is not None else None
 
     def compute() -> ItineraryResult:
-        result = plan_itinerary(ctx, request, progress=progress)
-        for n in range(1, len(applied) + 1):
-            typed = _EDITS.validate_python(applied[:n])
-            result = edit_itinerary(ctx, result, typed, base=request, progress=progress).result
-        return result
+        typed = _EDITS.validate_python(applied)
+        return replay_trip(ctx, request, typed, orders=orders, progress=progress)
 
-    return share.plan_and_keep(_key(request, applied, ctx.providers), compute, reuse=edits is not None)
+    return share.plan_and_keep(_key(request, applied, orders, ctx.providers), compute, reuse=edits is not None)
 
 
 def render_link(lang: Lang) -> None:
@@ -114,15 +116,16 @@ def render_link(lang: Lang) -> None:
             share.publish(PARAM, None)
         return
     edits = list(st.session_state.get(state.EDITS) or [])
+    orders = result.day_orders()
     try:
-        token = trip_token(base, edits)
+        token = trip_token(base, edits, orders=orders)
     except (ShareError, ValidationError):
         share.publish(PARAM, None)
         share.render_too_long(lang, key="it_share_link")
         return
     if st.session_state.get(KEPT_FOR) != (token, id(result)):  # a new plan on screen (an edit, an undo)
         provider, _ = active_provider()
-        share.keep(_key(base, edits, provider), result)
+        share.keep(_key(base, edits, orders, provider), result)
         st.session_state[KEPT_FOR] = (token, id(result))
     st.session_state.pop(ERROR, None)
     st.session_state[SEEN] = token

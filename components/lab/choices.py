@@ -97,3 +97,17 @@ def remember(user: str) -> None:
     store = memory_store()
     if store.load(user) != memory:  # most runs change nothing: no write
         store.save(user, memory)
+
+
+def copy_choice(key: str) -> None:
+    """on_change of a results view's choice: kept for this user (a reload, a page switch)."""
+    LAB.set(**{key: st.session_state.get(key)})
+
+
+def keep_choice(key: str, options: list[str], default: str) -> None:
+    """The kept choice of a results view (components/lab/choices.py), still one of ``options``."""
+    value = getattr(LAB.get(), key)
+    if value not in options:
+        LAB.set(**{key: default if default in options else options[0]})
+    else:
+        st.session_state[key] = value

@@ -1,6 +1,7 @@
 """The strategy lab's results, rendered from ``st.session_state`` (components/lab/state.py): what the figures can
 say (the honesty notes), the pair of strategies with n and spread, the charts, the optimisers by problem size, the
-map, a request's drill-down into the route planner, and the exports. Words from lab.po; codes, ids and the core's
+views of single trips (components/lab/trips.py: the trip days, the map, a request's drill-down into the route
+planner), and the exports. Words from lab.po; codes, ids and the core's
 messages only in the collapsed details.
 """
 
@@ -12,25 +13,18 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
-from components.basemap import map_credits
 from components.debug_view import render_raw
-from components.frame import provider_label, region_name
 from components.lab import charts as C
-from components.lab import map as M
 from components.lab import state as S
-from components.lab.choices import LAB
+from components.lab import trips
+from components.lab.choices import copy_choice, keep_choice
 from components.lab.words import (
-    COLOUR_WORDS,
     cannot_differ_sentence,
     closeness_sentence,
     error_reason,
-    group_words,
     objective_name,
     optimiser_name,
     pair_sentence,
-    percent,
-    request_label,
-    status_name,
     strategy_name,
 )
 from components.language import t
@@ -40,27 +34,6 @@ from core.models.lab import LabSummary
 
 if TYPE_CHECKING:
     import altair as alt
-
-ROUTE_PLANNER = "pages/route_planner.py"
-OPEN_PLANNER = "lab_open_planner_now"  # set by the drill-down's button: switch to the route planner this run
-
-
-def _open_in_planner(request_id: str, strategy: str | None, mode: str, provider: str) -> None:
-    """on_click of "Open in the route planner": the request into the planner's form, then the page switch."""
-    from core.models.lab import RouteBatchItem
-
-    result = st.session_state.get(S.RESULT)
-    item = result.items.get(request_id) if result is not None else None
-    if isinstance(item, RouteBatchItem):
-        S.prefill_route_planner(st.session_state, item, strategy=strategy, mode=mode, provider=provider)
-        st.session_state[OPEN_PLANNER] = True
-
-
-def _group_label(lang: Lang) -> C.GroupLabel:
-    def label(region: str, provider: str, mode: str) -> str:
-        return group_words(region, provider, mode, lang, region_label=region_name, provider_label=provider_label)
-
-    return label
 
 
 def _summary(result: S.LabResult, *, a: str | None, b: str | None, optimiser: str) -> LabSummary:
@@ -77,19 +50,6 @@ def _choices(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
     strategies = [s for s in dict.fromkeys(routes["strategy"]) if isinstance(s, str)]
     optimisers = [o for o in dict.fromkeys(routes["optimiser"]) if isinstance(o, str)]
     return strategies, optimisers
-
-
-def _copy(key: str) -> None:
-    LAB.set(**{key: st.session_state.get(key)})
-
-
-def _keep_choice(key: str, options: list[str], default: str) -> None:
-    """The kept choice of a results view (components/lab/choices.py), still one of ``options``."""
-    value = getattr(LAB.get(), key)
-    if value not in options:
-        LAB.set(**{key: default if default in options else options[0]})
-    else:
-        st.session_state[key] = value
 
 
 def render_results(result: S.LabResult, current: str, lang: Lang) -> None:
@@ -125,34 +85,34 @@ def render_results(result: S.LabResult, current: str, lang: Lang) -> None:
         optimiser = optimisers[0] if optimisers else "project"
         summary = _summary(result, a=None, b=None, optimiser=optimiser) if strategies else None
     else:
-        _keep_choice("lab_a", strategies, "fastest_time")
+        keep_choice("lab_a", strategies, "fastest_time")
         c1, c2, c3 = st.columns(3)
         c1.selectbox(
             t("lab.pair.a", lang),
             strategies,
             key="lab_a",
-            on_change=_copy,
+            on_change=copy_choice,
             args=("lab_a",),
             format_func=lambda s: strategy_name(s, lang),
             persist_state="session",
         )
         others = [s for s in strategies if s != st.session_state["lab_a"]]
-        _keep_choice("lab_b", others, "shortest_distance")
+        keep_choice("lab_b", others, "shortest_distance")
         c2.selectbox(
             t("lab.pair.b", lang),
             others,
             key="lab_b",
-            on_change=_copy,
+            on_change=copy_choice,
             args=("lab_b",),
             format_func=lambda s: strategy_name(s, lang),
             persist_state="session",
         )
-        _keep_choice("lab_pair_optimiser", optimisers, "project")
+        keep_choice("lab_pair_optimiser", optimisers, "project")
         c3.selectbox(
             t("lab.pair.optimiser", lang),
             optimisers,
             key="lab_pair_optimiser",
-            on_change=_copy,
+            on_change=copy_choice,
             args=("lab_pair_optimiser",),
             format_func=lambda o: optimiser_name(o, lang),
             help=t("lab.pair.optimiser_help", lang),
@@ -166,10 +126,10 @@ def render_results(result: S.LabResult, current: str, lang: Lang) -> None:
         charts.update(_render_pair(summary, frame, a=a, b=b, optimiser=optimiser, cannot=cannot, lang=lang))
     if summary is not None:
         charts.update(_render_optimisers(summary, lang))
-    _render_trips(frame, lang)
+    trips.render_trips(frame, lang)
     if a is not None and b is not None:
-        _render_map(result, a=a, b=b, lang=lang)
-    _render_drill_down(result, strategy=a, lang=lang)
+        trips.render_map(result, a=a, b=b, lang=lang)
+    trips.render_drill_down(result, strategy=a, lang=lang)
     if summary is not None:
         _render_exports(result, optimiser=optimiser, charts=charts, lang=lang)
 
@@ -177,7 +137,7 @@ def render_results(result: S.LabResult, current: str, lang: Lang) -> None:
 def _render_honesty(summary: LabSummary, frame: pd.DataFrame, lang: Lang) -> list[tuple[str, str, str]]:
     """What the figures can and cannot say: estimates (strategies cannot differ), partly estimated, errors.
     Returns the groups where the strategies cannot differ."""
-    label = _group_label(lang)
+    label = trips.group_label(lang)
     cannot: list[tuple[str, str, str]] = []
     for flag in summary.flags:
         group = (str(flag.region), str(flag.provider), str(flag.mode))
@@ -217,7 +177,7 @@ def _render_pair(
 ) -> dict[str, alt.TopLevelMixin]:
     """The pair of strategies: a sentence per group (a warning where they cannot differ), the table of the time
     saved and the distance added, then the charts; returns the charts drawn (for the exports)."""
-    label = _group_label(lang)
+    label = trips.group_label(lang)
     st.markdown("##### " + t("lab.pair.title", lang, a=strategy_name(a, lang), b=strategy_name(b, lang)))
     rows = _render_pair_sentences(summary, a=a, b=b, cannot=cannot, label=label, lang=lang)
     if rows:
@@ -337,19 +297,19 @@ def _render_optimisers(summary: LabSummary, lang: Lang) -> dict[str, alt.TopLeve
     if not objectives:
         return {}
     st.markdown("##### " + t("lab.opt.title", lang))
-    _keep_choice("lab_objective", objectives, "distance_m")
+    keep_choice("lab_objective", objectives, "distance_m")
     st.radio(
         t("lab.opt.objective", lang),
         objectives,
         key="lab_objective",
-        on_change=_copy,
+        on_change=copy_choice,
         args=("lab_objective",),
         format_func=lambda o: objective_name(o, lang),
         horizontal=True,
         persist_state="session",
     )
     data = C.optimiser_frame(
-        summary, objective=st.session_state["lab_objective"], group_label=_group_label(lang), lang=lang
+        summary, objective=st.session_state["lab_objective"], group_label=trips.group_label(lang), lang=lang
     )
     charts: dict[str, alt.TopLevelMixin] = {}
     c1, c2 = st.columns(2)
@@ -388,172 +348,6 @@ def _render_optimisers(summary: LabSummary, lang: Lang) -> dict[str, alt.TopLeve
     return charts
 
 
-def _render_trips(frame: pd.DataFrame, lang: Lang) -> None:
-    trips = frame[frame["request_kind"] == "trip"]
-    if not len(trips):
-        return
-    st.markdown("##### " + t("lab.trips.title", lang))
-    st.caption(t("lab.trips.explain", lang, n=int(trips["request_id"].nunique())))
-    ok = trips[trips["status"] == "ok"]
-    table = pd.DataFrame(
-        {
-            "request": ok["request_index"].astype(int) + 1,
-            "km": ok["distance_m"] / 1000,
-            "minutes": ok["duration_s"] / 60,
-        }
-    )
-    st.dataframe(
-        table,
-        key="lab_trip_table",
-        hide_index=True,
-        column_config={
-            "request": t("lab.chart.request", lang),
-            "km": st.column_config.NumberColumn(t("lab.chart.km", lang), format="%.2f"),
-            "minutes": st.column_config.NumberColumn(t("lab.chart.minutes", lang), format="%.1f"),
-        },
-    )
-
-
-def _render_map(result: S.LabResult, *, a: str, b: str, lang: Lang) -> None:
-    frame = result.frame
-    drawn = frame[(frame["optimiser"] == "project") & frame["geometry"].notna() & (frame["status"] == "ok")]
-    st.markdown("##### " + t("lab.map.title", lang))
-    if not len(drawn):
-        st.info(t("lab.map.no_geometry", lang))
-        return
-    groups = list(dict.fromkeys(zip(drawn["region"], drawn["provider"], drawn["mode"])))
-    keys = ["|".join(g) for g in groups]
-    label = _group_label(lang)
-    _keep_choice("lab_map_group", keys, keys[0])
-    c1, c2 = st.columns(2)
-    c1.selectbox(
-        t("lab.map.group", lang),
-        keys,
-        key="lab_map_group",
-        on_change=_copy,
-        args=("lab_map_group",),
-        format_func=lambda k: label(*k.split("|")),
-        persist_state="session",
-    )
-    _keep_choice("lab_map_colour", list(COLOUR_WORDS), "strategy")
-    c2.radio(
-        t("lab.map.colour", lang),
-        list(COLOUR_WORDS),
-        key="lab_map_colour",
-        on_change=_copy,
-        args=("lab_map_colour",),
-        format_func=lambda c: t(COLOUR_WORDS[c], lang),
-        horizontal=True,
-        persist_state="session",
-    )
-    region, provider, mode = st.session_state["lab_map_group"].split("|")
-    colour_by = st.session_state["lab_map_colour"]
-    pack = M.pack_for(region)
-    origins = {rid: item.place_ids[0] for rid, item in result.items.items() if item.place_ids}
-    deck, facts = M.build_deck(
-        frame,
-        region=region,
-        provider=provider,
-        mode=mode,
-        strategies=[a, b] if a != b else [a],
-        colour_by=colour_by,
-        a=a,
-        b=b,
-        pack=pack,
-        origins=origins,
-        lang=lang,
-        request_label=lambda n, stops: t("lab.request.short", lang, n=n, stops=stops),
-    )
-    if deck is None:
-        st.info(t("lab.map.no_geometry", lang))
-        return
-    with st.container(key="lab_map_box"):
-        st.pydeck_chart(deck, height=520, width="stretch")
-    if colour_by == "strategy":
-        legend = t("lab.map.legend.strategy", lang, a=strategy_name(a, lang), b=strategy_name(b, lang))
-    else:
-        legend = t("lab.map.legend.saving", lang, a=strategy_name(a, lang), b=strategy_name(b, lang))
-    st.caption(legend)
-    shown = t("lab.map.shown", lang, routes=facts["routes"], total=facts["total"])
-    if facts["background"] == "streets" and pack is not None:
-        # the same short credits as every map (the source and the month of its data, not the builder's version)
-        credits = map_credits(pack, "streets", lang)
-        st.caption(shown + " " + t("lab.map.background.streets", lang, attribution=credits))
-    else:
-        st.caption(shown + " " + t("lab.map.background.outline", lang))
-
-
-def _render_drill_down(result: S.LabResult, *, strategy: str | None, lang: Lang) -> None:
-    frame = result.frame
-    st.markdown("##### " + t("lab.drill.title", lang))
-    firsts = frame.drop_duplicates(subset=["request_id"]).sort_values("request_index")
-    ids = [str(r) for r in firsts["request_id"]]
-    labels = {
-        str(row["request_id"]): request_label(row, lang, region_label=region_name) for _, row in firsts.iterrows()
-    }
-    _keep_choice("lab_request", ids, ids[0])
-    st.selectbox(
-        t("lab.drill.request", lang),
-        ids,
-        key="lab_request",
-        on_change=_copy,
-        args=("lab_request",),
-        format_func=lambda i: labels.get(i, i),
-        persist_state="session",
-    )
-    chosen = st.session_state["lab_request"]
-    rows = frame[frame["request_id"] == chosen]
-    table = pd.DataFrame(
-        {
-            "strategy": [strategy_name(s, lang) if isinstance(s, str) else "–" for s in rows["strategy"]],
-            "optimiser": [optimiser_name(o, lang) for o in rows["optimiser"]],
-            "mode": [_group_label(lang)(r, p, m) for r, p, m in zip(rows["region"], rows["provider"], rows["mode"])],
-            "km": rows["distance_m"] / 1000,
-            "minutes": rows["duration_s"] / 60,
-            "gap": [percent(g) if pd.notna(g) else "–" for g in rows["gap"]],
-            "status": [
-                status_name(s, lang) if s == "ok" else f"{status_name(s, lang)}: {error_reason(c, lang)}"
-                for s, c in zip(rows["status"], rows["error_code"])
-            ],
-        }
-    )
-    st.dataframe(
-        table,
-        key="lab_drill_table",
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "strategy": t("lab.chart.strategy", lang),
-            "optimiser": t("lab.chart.optimiser", lang),
-            "mode": t("lab.table.group", lang),
-            "km": st.column_config.NumberColumn(t("lab.chart.km", lang), format="%.2f"),
-            "minutes": st.column_config.NumberColumn(t("lab.chart.minutes", lang), format="%.1f"),
-            "gap": t("lab.table.gap", lang),
-            "status": t("lab.table.status", lang),
-        },
-    )
-    item = result.items.get(chosen)
-    from core.models.lab import RouteBatchItem
-
-    can_open = isinstance(item, RouteBatchItem)
-    first = rows.iloc[0]
-    st.button(
-        t("lab.drill.open", lang),
-        key="lab_open_planner",
-        icon=":material/route:",
-        disabled=not can_open,
-        help=t("lab.drill.open_help", lang),
-        on_click=_open_in_planner,  # a callback: the sidebar's region widget may only change before it is drawn
-        args=(chosen, strategy, str(first["mode"]), str(first["provider"])),
-    )
-    if not can_open:
-        st.caption(t("lab.drill.no_request" if item is None else "lab.drill.trip", lang))
-    if st.session_state.pop(OPEN_PLANNER, False):
-        st.switch_page(ROUTE_PLANNER)
-    data = item.model_dump(mode="json", exclude_none=True) if item is not None else None
-    render_raw([str(chosen)], data=data, key="lab_drill_raw", lang=lang)  # the request as the batch has it
-
-
 def _render_exports(
     result: S.LabResult, *, optimiser: str, charts: Mapping[str, alt.TopLevelMixin], lang: Lang
 ) -> None:
@@ -578,12 +372,12 @@ def _render_exports(
         "time": "lab.export.chart.time",
     }
     options = list(charts)
-    _keep_choice("lab_export_chart", options, options[0])
+    keep_choice("lab_export_chart", options, options[0])
     c2.selectbox(
         t("lab.export.chart", lang),
         options,
         key="lab_export_chart",
-        on_change=_copy,
+        on_change=copy_choice,
         args=("lab_export_chart",),
         format_func=lambda k: t(names[k], lang),
         label_visibility="collapsed",

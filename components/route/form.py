@@ -34,7 +34,8 @@ from components.stops_table import (
 from core.app.route import stops_words
 from core.errors import OmniError
 from core.i18n import Lang
-from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult, Scenario
+from core.models.route import STRATEGIES, RoutePlanRequest, RoutePlanResult
+from core.models.route_views import Scenario
 
 ORIGIN_MODES = ("fixed", "current_location")
 TRANSPORT_MODES = ("driving", "walking", "cycling")

@@ -10,10 +10,11 @@ from core.i18n import Lang, t
 from core.models.route import ResolvedPoint, RoutePlanResult
 
 
-def link_parts(result: RoutePlanResult, *, lang: Lang = "en") -> list[tuple[str, str]]:
+def link_parts(result: RoutePlanResult, *, lang: Lang = "en", own: bool = False) -> list[tuple[str, str]]:
     """The browser links the core made, each with what it covers in words ("Part n: from → to", names in
-    ``lang``); only links that pass ``safe_href``. The parts' ends are the core's (``core.app.route.route_links``)."""
-    links = route_app.route_links(result)
+    ``lang``); only links that pass ``safe_href``. The parts' ends are the core's (``core.app.route.route_links``).
+    ``own``: the person's order's links."""
+    links = route_app.route_links(result, own=own)
     if links is None:
         return []
 

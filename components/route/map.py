@@ -18,6 +18,9 @@ bundle and wait for its arguments), made once per result and language (kept besi
   numbers; pins that would overlap at street level fan out around their true points, each with a thin leader line
   back to it (components/map_pins.py, shared by every map); the start and end pins sit above every other pin and
   never cluster; a round trip gets one S/E pin.
+* The person's order ("keep my order"), when the plan has one, is a layer of its own: a dotted purple line through
+  the stops in that order (straight, as the candidates), its figures, their source and its difference to the best
+  in the legend (components/route/own_map.py).
 * The legend is below the map (a foldable block in the same frame), so it covers neither a pin nor the route; the
   map's corners keep the scale bar (bottom left) and the short credits (bottom right, components/maps.py).
 """
@@ -35,6 +38,7 @@ from components.folium_typed import Macro, page_head, polyline
 from components.map_pins import REACH_PX, Pins
 from components.maps import BEST_COLOUR, ROLE_COLOURS, _base_url_path, offline_map
 from components.route.numbering import stop_numbers
+from components.route.own_map import OwnLine, own_layer, own_legend_row, own_line
 from components.route_words import ROLE_LABELS, found_name, point_name
 from core.app.route import compare_with_best, source_words
 from core.i18n import Lang, t
@@ -305,9 +309,9 @@ MAP_PX = FIT_TOP_PX + ROUTE_AREA_PX + BOTTOM_CONTROLS_PX + REACH_PX
 
 
 def map_height(result: RoutePlanResult, *, show_alternatives: bool = True) -> int:
-    """The map frame's height for ``result``: the map and the legend below it."""
+    """The map frame's height for ``result``: the map and the legend below it (the person's order: two lines)."""
     drawn = min(max(len(result.candidates) - 1, 0), MAX_ALTERNATIVES) if show_alternatives else 0
-    return MAP_PX + legend_height(drawn)
+    return MAP_PX + legend_height(drawn) + (2 * LEGEND_LINE_PX if result.own_route is not None else 0)
 
 
 def _swatch(colour: str, *, dashed: bool = False) -> str:
@@ -316,11 +320,17 @@ def _swatch(colour: str, *, dashed: bool = False) -> str:
 
 
 def legend_html(
-    result: RoutePlanResult, lines: list[CandidateLines], *, lang: Lang = "en", highlight: int | None = None
+    result: RoutePlanResult,
+    lines: list[CandidateLines],
+    *,
+    lang: Lang = "en",
+    highlight: int | None = None,
+    own: OwnLine | None = None,
 ) -> str:
     """The legend's HTML (every text escaped), a block the reader can fold: the best route with its figures and how
     it is drawn, then each candidate with a checkbox that shows or hides it, its figures and how many of its legs
-    differ, then what the pins' numbers are. The candidate selected in the table (``highlight``) is marked."""
+    differ, then what the pins' numbers are. The person's order (``own``), when kept, comes first under the best.
+    The candidate selected in the table (``highlight``) is marked."""
     best = result.best_route
     figures = t("route.map.figures", lang, km=f"{best.total_distance_m / 1000:.1f}",
                 minutes=f"{best.total_duration_s / 60:.0f}")  # fmt: skip
@@ -333,7 +343,7 @@ def legend_html(
         + (selected if highlight == best_rank else "")
         + f"<br><small>{html.escape(drawn)}</small>"
     )
-    rows = []
+    rows = [own_legend_row(own, lang=lang)] if own is not None else []  # the person's order, first under the best
     for line in lines:
         cand_figures = t("route.map.figures", lang, km=f"{line.km:.1f}", minutes=f"{line.minutes:.0f}")
         if line.segments:
@@ -380,7 +390,8 @@ def build_route_map(
 ) -> folium.Map:
     """A folium map of a plan, worded in ``lang``: numbered pins (clustered when crowded at a low zoom, spread when
     they overlap, S and E on top), the best route bold, the other candidates' changed legs (a layer each), a
-    legend below the map. ``highlight``: the rank of the candidate selected in the comparison table."""
+    legend below the map; the person's order, when kept, as a layer of its own (components/route/own_map.py).
+    ``highlight``: the rank of the candidate selected in the comparison table."""
     points = pin_points(result, lang=lang)
     line = best_route_latlngs(result)
     lats = [p.lat for p in points] + [p[0] for p in line]
@@ -400,11 +411,15 @@ def build_route_map(
     someone_selected = highlight is not None and (highlight == best_rank or any(c.rank == highlight for c in lines))
     groups, selected_group = _candidate_layers(m, lines, highlight=highlight, fade=someone_selected, lang=lang)
     _best_route_layer(result, line, faded=someone_selected and highlight != best_rank, lang=lang).add_to(m)
+    own_points = map_points(result, result.own_route, lang=lang) if result.own_route is not None else []
+    own = own_line(result, [[p.lat, p.lon] for p in own_points], lang=lang)
+    if own is not None:  # the person's order: a layer of its own, above the best route
+        own_layer(own, lang=lang).add_to(m)
     if selected_group is not None:  # above the best route
         selected_group.add_to(m)
     _route_pins(points, lang=lang, base_url_path=base_url_path).add_to(m)
     LegendToggles(
-        legend_html(result, lines, lang=lang, highlight=highlight if someone_selected else None), groups
+        legend_html(result, lines, lang=lang, highlight=highlight if someone_selected else None, own=own), groups
     ).add_to(m)
 
     m.fit_bounds(

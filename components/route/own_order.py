@@ -17,6 +17,7 @@ from components.frame import ACTIVE_PROVIDER, request_context
 from components.language import current_lang, t
 from components.route import form
 from components.route.form import KEEP_ORDER
+from components.route.links_panel import link_parts
 from components.route_words import STRATEGY_WORDS, order_names
 from core.app.route import order_only_changed, replan_own_order
 from core.errors import OmniError
@@ -138,6 +139,11 @@ def render_own_order(result: RoutePlanResult, *, lang: Lang) -> None:
             width="stretch",
             column_config={c: st.column_config.Column(t(key, lang)) for c, key in LEG_COLUMNS.items()},
         )
+        parts = link_parts(result, lang=lang, own=True)  # the person's order in AMap, as the best order's links
+        if parts:
+            st.caption(t("route.own.links", lang))
+            for n, (text, href) in enumerate(parts, start=1):
+                st.link_button(text, href, key=f"own_link_{n}", type="tertiary", icon=":material/open_in_new:")
 
 
 def refresh(stops_table: pd.DataFrame | None) -> None:

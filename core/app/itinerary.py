@@ -19,7 +19,7 @@ from core.itinerary.difference import plan_difference
 from core.itinerary.edits import reoptimize
 from core.itinerary.pipeline import ProgressCallback
 from core.itinerary.pipeline import plan_itinerary as _plan_itinerary
-from core.itinerary.shaping import is_shaping, remove_in_place, shape_plan
+from core.itinerary.shaping import is_shaping, lay_out_link, remove_in_place, shape_plan
 from core.models.itinerary import Pacing, RemoveEdit, TripRequest, UserEdit
 from core.models.itinerary_edit import PlanDifference, ShapeRefusal
 from core.models.itinerary_problem import RobustnessPolicy
@@ -166,6 +166,29 @@ def edit_itinerary(
         if result.status == "infeasible" and previous.status != "infeasible":
             return EditOutcome(status="refused", result=result, refusal="MADE_INFEASIBLE", edited_key=key)
     return _applied(previous, result, key)
+
+
+def replay_trip(
+    ctx: RequestContext,
+    request: TripRequest,
+    edits: Sequence[UserEdit],
+    *,
+    orders: Sequence[Sequence[str]] | None = None,
+    progress: ProgressCallback | None = None,
+) -> ItineraryResult:
+    """The plan a link describes. With its day orders (the plan its author saw), ``request`` with ``edits`` applied,
+    each day laid out in its order: not solved again, since a solver on another machine or under another load may
+    answer another order, and an edit made on the plan's order (a reorder, an add at a position) holds its position
+    only until a later re-plan. Without them, or when they no longer fit the trip: ``request`` planned and each edit
+    applied in turn on the plan before it, as the page applied them."""
+    if orders is not None:
+        laid = lay_out_link(request, edits, orders, provider=ctx.providers, settings=ctx.settings)
+        if laid is not None:
+            return laid
+    result = plan_itinerary(ctx, request, progress=progress)
+    for n in range(1, len(edits) + 1):
+        result = edit_itinerary(ctx, result, edits[:n], base=request, progress=progress).result
+    return result
 
 
 def _applied(previous: ItineraryResult, result: ItineraryResult, key: str | None) -> EditOutcome:

@@ -15,17 +15,8 @@ from core.config import get_settings
 from core.errors import OmniError
 from core.i18n import Lang
 from core.models.region import RegionPack
-from core.models.route import (
-    CandidateRoute,
-    Notice,
-    OptimizerInfo,
-    OrderComparison,
-    PlaceNames,
-    ResolvedPoint,
-    RoutePlanRequest,
-    RoutePlanResult,
-    Scenario,
-)
+from core.models.route import CandidateRoute, Notice, OptimizerInfo, ResolvedPoint, RoutePlanRequest, RoutePlanResult
+from core.models.route_views import OrderComparison, PlaceNames, Scenario
 from core.route.notices import notice
 from core.route.planner import plan_route as _plan_route
 from core.route.stage_types import PlanStage, Progress
@@ -222,16 +213,18 @@ class RouteLinks:
     ios_route_plan: str | None
 
 
-def route_links(result: RoutePlanResult) -> RouteLinks | None:
+def route_links(result: RoutePlanResult, *, own: bool = False) -> RouteLinks | None:
     """The result's deep links to show (None: the core made none), the browser links with what each covers: the
-    route cut as the core cut it (``core.route.links.web_part_spans``), its start the fixed origin or the phone."""
+    route cut as the core cut it (``core.route.links.web_part_spans``), its start the fixed origin or the phone.
+    ``own``: the person's order's links (``own_deep_links``) instead of the best order's."""
     from core.route.links import web_part_spans
-    from core.words.route_export import safe_href
+    from core.words.report_html import safe_href
 
-    links = result.deep_links
-    if links is None:
+    links = result.own_deep_links if own else result.deep_links
+    if links is None or (own and result.own_route is None):
         return None
-    stops = [p for ref, p in result.visiting() if ref.role != "origin" and p is not None]
+    order = result.own_route if own else None
+    stops = [p for ref, p in result.visiting(order) if ref.role != "origin" and p is not None]
     points = [result.resolved_origin, *stops]
     spans = web_part_spans(len(points), result.transport_mode)
     parts = tuple(

@@ -43,6 +43,11 @@ def normalize(text: str | None) -> str:
     return _PUNCT.sub("", text)
 
 
+def folded_words(text: str) -> list[str]:
+    """The text's words, NFKC, case-folded and without diacritics (``fold``), punctuation as a space."""
+    return _PUNCT.sub(" ", fold(unicodedata.normalize("NFKC", text))).split()
+
+
 def strip_city_prefix(text: str) -> str:
     """Drop a leading "中国上海市"/"上海市" (the pack's addresses are stored without it)."""
     norm = normalize(text)
@@ -303,7 +308,7 @@ def distinctive(text: str | None, *, cities: frozenset[str] = frozenset()) -> st
         for word in (*sorted(folded, key=len, reverse=True), *GENERIC_CJK):
             key = key.replace(word, "") if word and has_cjk(word) else key
         return key
-    words = _PUNCT.sub(" ", fold(unicodedata.normalize("NFKC", text))).split()
+    words = folded_words(text)
     kept = [_distinctive_word(w) for w in words if w not in folded]
     return " ".join(w for w in kept if w)
 

@@ -19,7 +19,7 @@ from core.itinerary.edits import apply_user_edits
 from core.itinerary.layout import best_insertion, layout_day
 from core.itinerary.problem import day_windows, prepare_problem
 from core.models.common import PRIORITY_RANK
-from core.models.itinerary import AddEdit, RemoveEdit, ReorderEdit, UserEdit
+from core.models.itinerary import AddEdit, RemoveEdit, ReorderEdit, TripRequest, UserEdit
 from core.models.itinerary_edit import ShapeConflict, ShapeRefusal
 from core.models.itinerary_problem import DayPlan, ItineraryProblem
 from core.models.itinerary_result import ItineraryResult
@@ -39,10 +39,7 @@ def _hhmm(minute: int) -> str:
 
 def plan_orders(result: ItineraryResult) -> dict[int, list[str]]:
     """Each day's visits in order (a visit split by a lunch on site counted once)."""
-    return {
-        day.day_index: [e.key for e in day.entries if e.kind == "visit" and e.key and e.part != 2]
-        for day in result.days
-    }
+    return {day.day_index: order for day, order in zip(result.days, result.day_orders(), strict=True)}
 
 
 def shape_plan(
@@ -136,6 +133,43 @@ def remove_in_place(
         problem, plans, provider=provider, settings=settings, log=log, variants=previous.variants,
         variant=previous.variant,
     )  # fmt: skip
+
+
+def lay_out_link(
+    base: TripRequest,
+    edits: Sequence[UserEdit],
+    orders: Sequence[Sequence[str]],
+    *,
+    provider: MapServices,
+    settings: Settings,
+) -> ItineraryResult | None:
+    """The plan a link describes, laid out from its absolute facts: ``base`` with ``edits`` applied (locks, moves,
+    removals, additions, the day a stop was placed on) and each day's visits in ``orders``, not solved again, so
+    the days and positions are those its author saw wherever it is opened. None when the orders do not fit the
+    trip (a day more or less, a place it lacks or has removed, a place twice) or a day cannot hold its order (the
+    data changed since): the link is then planned again from its edits."""
+    wanted = [list(order) for order in orders]
+    days_of = {k: d for d, order in enumerate(wanted) for k in order}
+    placed = [  # a stop put in place on its own day: that day, as the plan it was made on had it
+        e.model_copy(update={"day_index": days_of.get(e.key)})
+        if isinstance(e, ReorderEdit) and e.day_index is None
+        else e
+        for e in edits
+    ]
+    request, removed = apply_user_edits(base, placed)
+    readded = {e.place.key for e in placed if isinstance(e, AddEdit)}
+    removed = [k for k in dict.fromkeys(removed) if k not in readded]
+    if len(wanted) != len(request.days) or len(days_of) != sum(len(o) for o in wanted):
+        return None
+    problem = prepare_problem(request, provider=provider, settings=settings, removed_keys=removed)
+    if not set(days_of) <= {s.key for s in problem.stops}:
+        return None
+    if any(order and layout_day(problem, d, order, settings=settings) is None for d, order in enumerate(wanted)):
+        return None
+    plans = [DayPlan(day_index=d, order=order, solver_status="EDITED_IN_PLACE") for d, order in enumerate(wanted)]
+    log = DecisionLog()
+    log.add("itinerary.lay_out_link", "EDITED_IN_PLACE", orders=wanted)
+    return assemble_result(problem, plans, provider=provider, settings=settings, log=log)
 
 
 def _reordered(

@@ -259,3 +259,8 @@ class ItineraryResult(BaseModel):
     @property
     def straight_line_estimate(self) -> bool:
         return is_straight_line(self.matrix_source)
+
+    def day_orders(self) -> list[list[str]]:
+        """Each day's visits by place key, in order (a visit split by a lunch on site counted once): the plan's
+        shape, as a link carries it."""
+        return [[e.key for e in day.entries if e.kind == "visit" and e.key and e.part != 2] for day in self.days]

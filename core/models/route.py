@@ -6,8 +6,7 @@ Coordinates inside core are WGS-84; ``crs`` on every point says so explicitly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -474,6 +473,8 @@ class RoutePlanResult(BaseModel):
     # Additions (issue 32): the person's own order as planned, and its difference to the best order
     own_route: CandidateRoute | None = None
     own_difference: OwnOrderDifference | None = None
+    #: the person's order's AMap route-plan links, when the plan has links (issue 32: its order in every export)
+    own_deep_links: DeepLinks | None = None
     # the plan's matrix and request, kept in memory only, for the own order again without a provider call
     _kept: object = PrivateAttr(default=None)
 
@@ -549,63 +550,3 @@ class RoutePlanResult(BaseModel):
         """A candidate's points (the best route's by default) with the points they name, in visiting order."""
         cand = candidate or self.best_route
         return [(ref, self.point(ref)) for ref in cand.points]
-
-
-# ---- what a face shows beside a result: a candidate against the best order, a ready-made scenario ----
-
-
-class LegDiff(BaseModel):
-    """One leg of the candidate: its position in the candidate's order (0 = from its first place to its second),
-    the two place keys, and how it compares with the best order."""
-
-    model_config = ConfigDict(frozen=True)
-
-    index: int
-    from_key: str
-    to_key: str
-    status: str  # "changed" (not in the best order) | "shared" (same direction) | "reversed" (other direction)
-
-
-class OrderComparison(BaseModel):
-    """A candidate order against the best order, leg by leg."""
-
-    model_config = ConfigDict(frozen=True)
-
-    legs: tuple[LegDiff, ...]
-
-    @property
-    def changed(self) -> tuple[int, ...]:
-        """Positions of the candidate's legs the best order does not have."""
-        return tuple(leg.index for leg in self.legs if leg.status == "changed")
-
-    @property
-    def shared(self) -> tuple[int, ...]:
-        """Positions of the candidate's legs the best order has too (in either direction)."""
-        return tuple(leg.index for leg in self.legs if leg.status != "changed")
-
-    @property
-    def same_as_best(self) -> bool:
-        return not self.changed
-
-
-class Scenario(BaseModel):
-    id: str
-    title: dict[str, str]
-    description: str = Field(default="", description="what the demo shows, in English")
-    description_zh: str = Field(default="", description="the same in Chinese (older scenario files have none)")
-    region: str = "shanghai"
-    request: RoutePlanRequest
-    tags: list[str] = Field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class PlaceNames:
-    """How one reader names the places of one result in one language: by point id, the place along the route
-    (``route``; the live start included) and the place found for an input (``found``); by region code, the
-    region (``regions``). An id without a name is shown as the id."""
-
-    route: Mapping[str, str] = field(default_factory=dict)
-    found: Mapping[str, str] = field(default_factory=dict)
-    regions: Mapping[str, str] = field(default_factory=dict)
-    #: place id → its name in the reader's language, for places named inside a notice (a place's parts)
-    places: Mapping[str, str] = field(default_factory=dict)

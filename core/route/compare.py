@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from core.models.route import CandidateRoute, LegDiff, OrderComparison, RoutePlanResult
+from core.models.route import CandidateRoute, RoutePlanResult
+from core.models.route_views import LegDiff, OrderComparison
 
 
 def _undirected(a: str, b: str) -> tuple[str, str]:

@@ -10,7 +10,7 @@ Three kinds of link are built from the resolved points, in visiting order:
   only), so the route is cut into consecutive chained segments.
 * ``personal_map`` links can only be created by AMap's ``maps_schema_personal_map`` MCP tool: the
   ``amap-mcp`` provider's client (core/geo/amap_mcp.py) calls it when every point has an AMap POI id (the
-  planner looks a geocoded point's id up by a text search after the figures, core/route/resolver.py
+  planner looks a geocoded point's id up by a text search after the figures, core/route/poi_ids.py
   ``with_poi_id``). Without that client, or when a point has no id, a personal-map request falls back to
   route_plan links with a warning (``auto`` picks the personal map only when it can be made). No link is
   ever made up.

@@ -26,15 +26,8 @@ from dataclasses import dataclass, field
 
 from core.geo.base import LoggedWarning
 from core.i18n import Lang, t
-from core.models.route import (
-    LIVE_ORIGIN,
-    Notice,
-    NoticeParam,
-    NoticeSeverity,
-    PlaceNames,
-    ResolvedPoint,
-    RoutePlanResult,
-)
+from core.models.route import LIVE_ORIGIN, Notice, NoticeParam, NoticeSeverity, ResolvedPoint, RoutePlanResult
+from core.models.route_views import PlaceNames
 
 UNKNOWN_KEY = "route.warning.unknown"
 

@@ -17,8 +17,9 @@ import numpy as np
 
 from core.errors import ProviderError
 from core.models.own_order import OwnLegDifference, OwnOrderDifference, check_own_order
-from core.models.route import CandidateRoute, RouteLeg, RoutePlanRequest, RoutePlanResult
+from core.models.route import CandidateRoute, DeepLinks, RouteLeg, RoutePlanRequest, RoutePlanResult
 from core.route.legs import candidate_route
+from core.route.links import build_deep_links
 from core.route.stage_types import TripMatrix
 from core.route.strategies import Scored
 
@@ -110,12 +111,31 @@ def attach_own_order(result: RoutePlanResult, request: RoutePlanRequest, net: Tr
     result._kept = KeptPlan(request=request, net=net)
     order = request.wanted_own_order()
     if order is None:
-        result.own_route, result.own_difference = None, None
+        result.own_route, result.own_difference, result.own_deep_links = None, None, None
         return result
     own = own_candidate(net, order)
     result.own_route = own
     result.own_difference = difference(own, result.best_route, strategy=result.route_strategy)
+    result.own_deep_links = own_links(result, own)
     return result
+
+
+def own_links(result: RoutePlanResult, own: CandidateRoute) -> DeepLinks | None:
+    """The person's order's AMap links when the plan has links of its own (asked for, where AMap navigates):
+    route-plan links, made from the points alone (no provider call; a personal map would need AMap's tool and
+    every point's id again). None otherwise."""
+    if result.deep_links is None:
+        return None
+    stops = [result.resolved_stops[p.index] for p in own.points if p.role == "stop" and p.index is not None]
+    links, _ = build_deep_links(
+        origin=result.resolved_origin,
+        ordered_stops=stops,
+        destination=result.resolved_destination,
+        transport_mode=result.transport_mode,
+        deep_link_mode="route_plan",
+        provider=result.provider,
+    )
+    return links
 
 
 def _stop_key(stop: Any) -> str:
@@ -155,9 +175,10 @@ def own_order_again(result: RoutePlanResult, request: RoutePlanRequest) -> Route
     again = result.model_copy(deep=False)
     again._kept = kept
     if wanted is None:
-        again.own_route, again.own_difference = None, None
+        again.own_route, again.own_difference, again.own_deep_links = None, None, None
         return again
     own = own_candidate(kept.net, [index[i] for i in wanted])
     again.own_route = own
     again.own_difference = difference(own, result.best_route, strategy=result.route_strategy)
+    again.own_deep_links = own_links(again, own)
     return again

@@ -52,7 +52,8 @@ from core.route.legs import candidate_route
 from core.route.links import amap_navigates_in, build_deep_links
 from core.route.notices import LIVE_ORIGIN_LABEL, english, from_log, notice, point_names, unique
 from core.route.own_order import attach_own_order
-from core.route.resolver import resolve_points, same_place, with_poi_id
+from core.route.poi_ids import with_poi_id
+from core.route.resolver import resolve_points, same_place
 from core.route.stage_types import (
     OrderPool,
     PlanStage,

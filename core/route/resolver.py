@@ -24,32 +24,19 @@ to it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rapidfuzz import fuzz
-
 from core.config import Settings
-from core.errors import AmbiguousPlaceError, ProviderError, ResolutionError
+from core.errors import AmbiguousPlaceError, ResolutionError
 from core.geo.base import Geocoder, LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
-from core.geo.text import (
-    canonical,
-    house_number,
-    normalize,
-    resemblance,
-    resembles_distinctly,
-    strip_city_prefix,
-    strip_house_number,
-)
+from core.geo.kind_words import NameWithoutKind, name_without_kind
+from core.geo.text import canonical, distinctive, house_number, normalize, strip_house_number
 from core.models.common import echo
 from core.models.route import (
-    AmbiguityReason,
     Notice,
-    PlaceCandidate,
-    PlaceChoice,
     PointSource,
     RawStop,
     ResolvedPoint,
@@ -60,6 +47,16 @@ from core.models.route import (
 from core.route.elsewhere import coverage_facts, known_elsewhere
 from core.route.notices import english, notice, point_names
 from core.route.notices import who as named_input
+from core.route.place_choice import (
+    FAR_APART_M,
+    alike,
+    ambiguous,
+    choice_of,
+    distinct,
+    score_of,
+    similarity,
+    whole_and_part,
+)
 
 Role = Literal["origin", "stop", "destination"]
 PRECISE_GEO_LEVELS = {"exact", "poi", "house_number"}
@@ -68,23 +65,11 @@ AMBIGUITY_MARGIN = 4.0  # scores this close do not tell two places apart
 NEAR_MISS_BELOW = 84.0  # a best fuzzy match under this is offered as a choice, not taken
 #: a stop's name and its address found this far apart (and not one place and its part) are two places: asked
 NAME_ADDRESS_APART_M = 200.0
-SAME_SPOT_M = 100.0  # closer than this, two places of one kind are one spot (a station mapped twice)
-FAR_APART_M = 1000.0  # farther than this, two candidates are different destinations whatever their kind
 #: a whole place's point this close to one of its parts is that part's: the whole's arrival point (Hongqiao airport
 #: is its T2 terminal, data/README.md "Places made of parts"), not a point between its parts
 ARRIVAL_M = 50.0
 SHOWN_BAND = 10.0  # an ambiguity offers every candidate this close to the best
-#: a fuzzy candidate (below CONFIDENT_SCORE) is offered or taken only when its name really resembles the text
-#: (core/geo/text.py resemblance: characters, words, transliteration). On the evaluation set every expected
-#: place scores 75 or more, while 47 % of the other candidates above the fuzzy minimum score under 70
-#: ("Qwerty Plaza" / "Radisson Blu Plaza" 57): 70 keeps every right answer and drops half the noise.
-RESEMBLES_MIN = 70.0
-#: a geocoded point without a POI id takes the id of a place a text search finds no farther than this from it whose
-#: names resemble the input (a geocode lands on the building's address point, the POI on its door or centre)
-POI_MATCH_M = 300.0
-POI_LOOKUPS = 1  # the search's first answer only: each answer looked at costs a detail call on AMap's MCP
 HINTS = 3  # the nearest real names given when nothing resembles the text
-MAX_CANDIDATES = 5
 
 
 @dataclass
@@ -118,48 +103,6 @@ def _describe(role: Role, raw: RawStop, index: int | None) -> str:
 
 def _field(role: Role, index: int | None) -> str:
     return f"stops.{index}" if role == "stop" else f"{role}_address"
-
-
-def _similarity(query: str | None, text: str | None) -> float:
-    q, t = normalize(query), normalize(text)
-    if not q or not t:
-        return 0.0
-    q2 = strip_city_prefix(query or "") or q
-    return max(fuzz.WRatio(q, t), fuzz.WRatio(q2, t)) * 0.8 + max(fuzz.ratio(q, t), fuzz.ratio(q2, t)) * 0.2
-
-
-def _resembles(raw: RawStop, place: Place) -> float:
-    """The best resemblance of what was typed to any of the place's names or its address."""
-    extra = place.raw
-    forms = [place.name, getattr(extra, "name_en", None), *(getattr(extra, "aliases", None) or [])]
-    typed = [t for t in (raw.name, raw.address) if t]
-    named = (resemblance(t, f) for t in typed for f in forms if isinstance(f, str) and f)
-    addressed = (resemblance(t, place.address, partial=False) for t in typed if place.address)
-    return max([*named, *addressed], default=0.0)
-
-
-def _alike(raw: RawStop, place: Place, cities: frozenset[str]) -> bool:
-    """Its names look like the text (``_resembles``), and not merely by a word of kind or of the city: "did you
-    mean" offers "Kasvimuseo" for "Kasvimuseum", never "Kansalliskirjasto" for "National Museum of Finland"."""
-    if _resembles(raw, place) < RESEMBLES_MIN:
-        return False
-    extra = place.raw
-    forms = [place.name, getattr(extra, "name_en", None), *(getattr(extra, "aliases", None) or [])]
-    forms += [place.address, place.district]  # a district typed alone: the places in it ("杨浦区")
-    typed = [t for t in (raw.name, raw.address) if t]
-    return any(
-        resembles_distinctly(t, f, cities=cities) >= RESEMBLES_MIN for t in typed for f in forms if isinstance(f, str)
-    )
-
-
-def _score(raw: RawStop, place: Place) -> float:
-    """The provider's own score when it gave one (it weighed aliases, pinyin, numbers and kinds), else the
-    similarity of the input to the place's name and address."""
-    if place.score is not None:
-        return place.score
-    return max(
-        _similarity(raw.name, place.name), _similarity(raw.address, place.address), _similarity(raw.address, place.name)
-    )
 
 
 def _point(
@@ -196,62 +139,11 @@ def _point(
     )
 
 
-def _whole_and_part(a: Place, b: Place) -> bool:
-    """One is a part of the other (an airport and its terminal, as the data links them)."""
-    return bool(a.poi_id and b.poi_id and (a.poi_id == b.parent or b.poi_id == a.parent))
-
-
-def _distinct(a: Place, b: Place) -> bool:
-    """Two candidates a route cannot treat as one: apart, and far apart or of one kind; or a district and a spot.
-    A place and its part are not two answers: the whole is what its names mean, the part what its own name means."""
-    if a.poi_id and a.poi_id == b.poi_id or _whole_and_part(a, b):
-        return False
-    if (a.category == "district") != (b.category == "district"):
-        return True  # a district and a place named alike: the whole area or the one spot in it, the user says which
-    d = haversine_m(a.lon, a.lat, b.lon, b.lat)
-    return d > FAR_APART_M or (d > SAME_SPOT_M and a.category is not None and a.category == b.category)
-
-
-def _choice(
-    field_name: str, text: str, reason: AmbiguityReason, scored: Sequence[tuple[float | None, Place]]
-) -> PlaceChoice:
-    first = scored[0][1]
-    options = [
-        PlaceCandidate(
-            poi_id=p.poi_id,
-            name=p.name,
-            name_en=getattr(p.raw, "name_en", None) or None,
-            district=p.district,
-            address=p.address,
-            category=p.category,
-            lon=p.lon,
-            lat=p.lat,
-            location=format_location(p.lon, p.lat),
-            score=None if score is None else round(score, 1),
-            distance_to_first_m=round(haversine_m(first.lon, first.lat, p.lon, p.lat)),
-            source=p.source,
-        )
-        for score, p in scored[:MAX_CANDIDATES]
-    ]
-    spread = max((haversine_m(a.lon, a.lat, b.lon, b.lat) for a in options for b in options if a is not b), default=0.0)
-    return PlaceChoice(field=field_name, input=text, reason=reason, spread_m=round(spread), options=options)
-
-
-def _ambiguous(who: str, choice: PlaceChoice) -> AmbiguousPlaceError:
-    listed = ", ".join(
-        f"'{o.name}'" + (f" ({o.district})" if o.district else "") for o in choice.options[:MAX_CANDIDATES]
-    )
-    why = {
-        "close_scores": "fits several places",
-        "several_exact": "names several places",
-        "district": "names a whole district",
-        "near_miss": "is not an exact match for any place",
-        "parts": "names a place whose parts are far apart",
-        "name_address": "has a name and an address that are different places",
-    }[choice.reason]
-    apart = f", up to {choice.spread_m / 1000:.1f} km apart" if choice.spread_m >= 1000 else ""
-    message = f"{who} {why}: {listed}{apart}; choose one"
-    return AmbiguousPlaceError(message, field=choice.field, candidates={choice.field: choice.model_dump()})
+def _other_names(place: Place) -> list[str]:
+    """A gazetteer place's other names (its English name, its aliases); none from a service that gives none."""
+    extra = place.raw
+    names = [getattr(extra, "name_en", None), *(getattr(extra, "aliases", None) or [])]
+    return [n for n in names if isinstance(n, str) and n]
 
 
 def resolve_point(
@@ -272,6 +164,8 @@ def resolve_point(
     if raw.poi_id:
         return job.chosen(raw.poi_id)
     found, coarse = job.by_geocode()
+    if found is None:
+        found = job.by_name_without_kind()
     if found is not None:
         return job.agreeing(found)
     everything, ranked = job.candidates()
@@ -384,17 +278,17 @@ class _Resolving:
         if not precise or (point.poi_id is not None and any(p.poi_id == point.poi_id for p in precise)):
             return found
         named = precise[0]
-        if any(_distinct(named, p) for p in precise[1:]):  # a chain's name (Burger King): the address says which
+        if any(distinct(named, p) for p in precise[1:]):  # a chain's name (Burger King): the address says which
             return found
         if point.poi_id is None:  # the address found a bare address point: no place to offer beside the name's
             return self._address_apart(found, named)
         at_address = self.provider.detail(point.poi_id)
-        if at_address is None or _whole_and_part(named, at_address):
+        if at_address is None or whole_and_part(named, at_address):
             return found
         if haversine_m(named.lon, named.lat, at_address.lon, at_address.lat) <= NAME_ADDRESS_APART_M:
             return found
         scored = [(named.score, named), (at_address.score, at_address)]
-        raise _ambiguous(self.who_text, _choice(self.field_name, raw.label(), "name_address", scored))
+        raise ambiguous(self.who_text, choice_of(self.field_name, raw.label(), "name_address", scored))
 
     def _address_apart(self, found: Resolution, named: Place) -> Resolution:
         """A stop whose address led to a bare address point while its name is precisely a place farther than
@@ -437,8 +331,8 @@ class _Resolving:
                 continue
             top = geo[0]
             if top.level == "area" and len(geo) > 1:  # a district named alone: which of its places?
-                raise _ambiguous(
-                    self.who_text, _choice(self.field_name, query, "district", [(p.score, p) for p in geo])
+                raise ambiguous(
+                    self.who_text, choice_of(self.field_name, query, "district", [(p.score, p) for p in geo])
                 )
             if top.level in PRECISE_GEO_LEVELS:
                 return self._precise(query, geo), coarse
@@ -451,9 +345,9 @@ class _Resolving:
         on = f" on {top.matched_on}" if top.matched_on else ""
         note = f"geocoded: exact match{on} '{query}'"
         if len(geo) > 1:
-            if any(_distinct(top, p) for p in geo[1:]):
-                choice = _choice(self.field_name, query, "several_exact", [(p.score, p) for p in geo])
-                raise _ambiguous(self.who_text, choice)
+            if any(distinct(top, p) for p in geo[1:]):
+                choice = choice_of(self.field_name, query, "several_exact", [(p.score, p) for p in geo])
+                raise ambiguous(self.who_text, choice)
             others = ", ".join(p.name for p in geo[1:3])
             # the same words as before issue 12 (the pages word this warning by its shape); now they lie at one spot
             self.notices.append(
@@ -468,6 +362,51 @@ class _Resolving:
             note += f"; {len(geo)} exact matches at one spot, first taken"
         return self.make(top, "geo", note, top.score)
 
+    # ---- 1b. the name said with a word of its kind ("Ateneumin taidemuseo": the museum named "Ateneum") ---------
+    def by_name_without_kind(self) -> Resolution | None:
+        """A place named exactly as the text without its words of kind (core/geo/kind_words.py), of the kind those
+        words name (a map service that gives no kind gives no answer here); None: none. Several such places apart
+        are asked. In Chinese the place's name need only leave the same once its own words of kind are set aside
+        ("奇亚斯玛美术馆" / "奇亚斯玛当代艺术博物馆"): taken with the notice of a fuzzy match."""
+        for text in dict.fromkeys(q for q in (self.raw.name, self.raw.address) if q):
+            named = name_without_kind(text, cities=self.cities())
+            for form in named.forms if named is not None else ():
+                assert named is not None
+                geo = [p.model_copy(update={"matched_on": "name_kind"}) for p in self._of_kind(form, named)]
+                if not geo:
+                    continue
+                if any(distinct(geo[0], p) for p in geo[1:]):
+                    scored = [(p.score, p) for p in geo]
+                    raise ambiguous(self.who_text, choice_of(self.field_name, text, "several_exact", scored))
+                if named.distinctive:  # a name that only shares its distinctive part: taken, and said so
+                    return self._fuzzy(
+                        geo[0].score or CONFIDENT_SCORE, geo[0].model_copy(update={"matched_on": None}), []
+                    )
+                note = f"geocoded: exact match on its name '{form}' said with a word of its kind ('{text}')"
+                return self.make(geo[0], "geo", note, geo[0].score)
+        return None
+
+    def _of_kind(self, form: str, named: NameWithoutKind) -> list[Place]:
+        """The places of ``named``'s kinds named ``form`` exactly (a street named alike is no place); in Chinese, the
+        places a search finds whose own name, without its words of kind and city, is ``form``."""
+        if not named.distinctive:
+            found = [p for p in self.provider.geocode(form, city=self.city) if p.level in PRECISE_GEO_LEVELS]
+            return [
+                p for p in found if p.category in named.kinds and not (p.matched_on or "address").startswith("address")
+            ]
+        cities = self.cities()
+        return [
+            p
+            for p in self.provider.search(form, city=self.city, limit=8)
+            if p.category in named.kinds
+            and any(distinctive(n, cities=cities) == form for n in (p.name, *_other_names(p)))
+        ]
+
+    def cities(self) -> frozenset[str]:
+        """The request's city and the pack's city in every language it is named in."""
+        region = getattr(self.provider, "region", None)
+        return frozenset({self.city or "", *(region.city_names() if region is not None else ())} - {""})
+
     # ---- 2. text search, choosing by name, address and city -------------------------------------------
     def candidates(self) -> tuple[list[tuple[float, Place]], list[tuple[float, Place]]]:
         """Every place the searches found, best first, and those that look like the text ("did you mean" only
@@ -477,7 +416,7 @@ class _Resolving:
         for query in dict.fromkeys(q for q in (raw.name, raw.address) if q):
             for place in self.provider.search(query, city=city, limit=8):
                 key = place.poi_id or format_location(place.lon, place.lat)
-                score = _score(raw, place)
+                score = score_of(raw, place)
                 if (
                     city
                     and place.city
@@ -487,9 +426,8 @@ class _Resolving:
                 if key not in pool or score > pool[key][0]:
                     pool[key] = (score, place)
         everything = sorted(pool.values(), key=lambda sp: -sp[0])
-        region = getattr(self.provider, "region", None)  # the pack's city in every language it is named in
-        cities = frozenset({city or "", *(region.city_names() if region is not None else ())} - {""})
-        ranked = [(s, p) for s, p in everything if s >= CONFIDENT_SCORE or _alike(raw, p, cities)]
+        cities = self.cities()
+        ranked = [(s, p) for s, p in everything if s >= CONFIDENT_SCORE or alike(raw, p, cities)]
         return everything, ranked
 
     def by_search(self, ranked: list[tuple[float, Place]]) -> Resolution | None:
@@ -501,7 +439,7 @@ class _Resolving:
         score, best = ranked[0]
         wanted_no = house_number(canonical(self.raw.address))  # "2号航站楼" is a terminal (t2), not number 2
         if wanted_no is not None and house_number(best.address) != wanted_no:
-            if _similarity(self.raw.name, best.name) < CONFIDENT_SCORE:
+            if similarity(self.raw.name, best.name) < CONFIDENT_SCORE:
                 return None
         close = [(s, p) for s, p in ranked[1:] if s >= score - AMBIGUITY_MARGIN]
         whole = next(((s, p) for s, p in close if best.parent and p.poi_id == best.parent), None)
@@ -509,12 +447,12 @@ class _Resolving:
             score, best = whole
             close = [(s, p) for s, p in ranked if s >= score - AMBIGUITY_MARGIN and p is not best]
         text = self.raw.label()
-        if any(_distinct(best, p) for _, p in close):
+        if any(distinct(best, p) for _, p in close):
             shown = [(s, p) for s, p in ranked if s >= max(score - SHOWN_BAND, min_score)]
-            raise _ambiguous(self.who_text, _choice(self.field_name, text, "close_scores", shown))
+            raise ambiguous(self.who_text, choice_of(self.field_name, text, "close_scores", shown))
         if score < NEAR_MISS_BELOW:
             likely = [(s, p) for s, p in ranked if s >= min_score]
-            raise _ambiguous(self.who_text, _choice(self.field_name, text, "near_miss", likely))
+            raise ambiguous(self.who_text, choice_of(self.field_name, text, "near_miss", likely))
         return self._fuzzy(score, best, close)
 
     def _fuzzy(self, score: float, best: Place, close: list[tuple[float, Place]]) -> Resolution:
@@ -535,7 +473,7 @@ class _Resolving:
             if confirmed is not None:
                 best, source = confirmed, "search_detail"
                 note += "; POI confirmed by detail look-up"
-        close = [(s, p) for s, p in close if not _whole_and_part(best, p)]  # the parts are said by their whole
+        close = [(s, p) for s, p in close if not whole_and_part(best, p)]  # the parts are said by their whole
         if close:  # close in score but at one spot (or a different kind nearby): said, not asked
             alt = close[0][1]
             metres = round(haversine_m(best.lon, best.lat, alt.lon, alt.lat))
@@ -559,7 +497,7 @@ class _Resolving:
             near = [
                 p
                 for p in self.provider.search(road, city=self.city, limit=10)
-                if _similarity(road, p.address) >= min_score or _similarity(road, p.name) >= min_score
+                if similarity(road, p.address) >= min_score or similarity(road, p.name) >= min_score
             ]
             if near:
                 anchor = coarse.lonlat if coarse else None
@@ -645,36 +583,6 @@ def resolve_points(
     return ResolvedPoints(
         origin=origin, stops=[s for s in stops if s is not None], destination=destination, notices=notices
     )
-
-
-def with_poi_id(point: ResolvedPoint, *, provider: Geocoder, city: str | None = None) -> ResolvedPoint:
-    """A geocoded point without a POI id with the id of the place a text search of the same service finds for it:
-    within ``POI_MATCH_M`` of the point and with names that resemble the input (the search's own id, never made
-    up); the note says so. The point's name and position stay (its figures were measured from them). Unchanged
-    when none fits or the search fails, the note saying why."""
-    if point.poi_id or point.source != "geo":
-        return point
-    raw = RawStop(name=point.input_name, address=point.input_address or point.resolved_name)
-    try:
-        found = provider.search(raw.name or raw.address, city=city or point.city, limit=POI_LOOKUPS)
-    except ProviderError as exc:
-        return _noted(point, f"no POI id ({exc.message})")
-    fits = [
-        (haversine_m(point.lon, point.lat, c.lon, c.lat), c)
-        for c in found
-        if c.poi_id and c.source.split(":")[0] == (point.provider or "") and _resembles(raw, c) >= RESEMBLES_MIN
-    ]
-    near = [(d, c) for d, c in fits if d <= POI_MATCH_M]
-    if not near:
-        return _noted(point, "no POI id (no place a search found fits the geocoded point)")
-    metres, poi = min(near, key=lambda dc: dc[0])
-    noted = _noted(point, f"POI {poi.poi_id} '{poi.name}' found by a text search {metres:.0f} m away")
-    return noted.model_copy(update={"poi_id": poi.poi_id})
-
-
-def _noted(point: ResolvedPoint, note: str) -> ResolvedPoint:
-    text = f"{point.confidence_note}; {note}" if point.confidence_note else note
-    return point.model_copy(update={"confidence_note": text})
 
 
 def same_place(a: ResolvedPoint, b: ResolvedPoint, *, tolerance_m: float = 15.0) -> bool:

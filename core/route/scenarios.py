@@ -7,7 +7,7 @@ from pathlib import Path
 
 from core.config import BUNDLED_DATA
 from core.errors import InputError
-from core.models.route import Scenario
+from core.models.route_views import Scenario
 
 
 def _scenario_dir(data_dir: Path) -> Path:

@@ -12,16 +12,8 @@ from typing import Literal, cast
 import numpy as np
 
 from core.geo.base import LonLat, PairDoors
-from core.models.route import (
-    CandidateRoute,
-    DeepLinks,
-    LiveOrigin,
-    MetricSource,
-    Notice,
-    OptimizerInfo,
-    PlaceNames,
-    ResolvedPoint,
-)
+from core.models.route import CandidateRoute, DeepLinks, LiveOrigin, MetricSource, Notice, OptimizerInfo, ResolvedPoint
+from core.models.route_views import PlaceNames
 from core.route.notices import english, point_names
 from core.route.strategies import Scored
 

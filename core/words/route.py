@@ -10,7 +10,8 @@ from typing import Literal
 from core import i18n
 from core.i18n import Lang, join_words, t
 from core.models.region import RegionPack
-from core.models.route import LIVE_ORIGIN, CandidateRoute, OptimizerInfo, PlaceNames, ResolvedPoint, RoutePlanResult
+from core.models.route import LIVE_ORIGIN, CandidateRoute, OptimizerInfo, ResolvedPoint, RoutePlanResult
+from core.models.route_views import PlaceNames
 from core.route.notices import core_names
 from core.route.notices import words as notice_words
 from core.route.stage_types import PlanStage
@@ -99,6 +100,7 @@ MATCH_KEYS = {
     "name_en_part": "route.found.match.part",
     "alias_part": "route.found.match.part",
     "address_part": "route.found.match.address_part",
+    "name_kind": "route.found.match.kind",  # "Ateneumin taidemuseo": the name "Ateneum" with a word of its kind
 }
 
 

@@ -11,7 +11,6 @@ places are named in the reader's language where the region pack has the name, el
 from __future__ import annotations
 
 import csv
-import html
 import io
 import math
 import re
@@ -23,6 +22,13 @@ from core.models.common import strip_invisible
 from core.models.region import RegionPack
 from core.models.route import CandidateRoute, ResolvedPoint, RoutePlanResult
 from core.route.links import qr_svg_data_uri
+from core.words.report_html import e as _e
+from core.words.report_html import h2 as _h2
+from core.words.report_html import km as _km
+from core.words.report_html import minutes as _min
+from core.words.report_html import safe_href
+from core.words.report_html import signed as _signed
+from core.words.report_html import th as _th
 from core.words.route import (
     DEFAULT_TASK_NAME,
     LINK_MODE_KEYS,
@@ -46,10 +52,8 @@ from core.words.route import (
     why_words,
     word,
 )
+from core.words.route_export_own import own_csv_rows, section_own
 
-# Schemes a deep-link button may point to; anything else (javascript:, data:, file:, ...) is dropped.
-ALLOWED_LINK_SCHEMES = frozenset({"http", "https", "amapuri", "iosamap"})
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 _CSV_FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
 CSV_COLUMNS = (
@@ -65,6 +69,7 @@ CSV_COLUMNS = (
     "source",
     "straight_line_estimate",
     "figures",
+    "chosen_by",
 )
 
 
@@ -142,7 +147,8 @@ def _leg_names(
 def legs_to_csv(result: RoutePlanResult, *, lang: Lang = "en", pack: RegionPack | None = None) -> str:
     """One row per leg of every candidate (in candidate order), with a header row.
 
-    ``is_best`` marks the legs of the best route; ``straight_line_estimate`` and ``figures`` (its source in words
+    ``is_best`` marks the legs of the best route; the person's own order ("keep my order") follows with
+    ``chosen_by`` "person" and no rank (the candidates' rows: "planner"); ``straight_line_estimate`` and ``figures`` (its source in words
     in ``lang``) say whether the leg's minutes and metres are a straight-line estimate. Places are named in ``lang``
     (``pack``'s names, else as typed). Free-text labels that would start a spreadsheet
     formula get a leading apostrophe. Encode as ``utf-8-sig`` when Excel must detect UTF-8.
@@ -170,8 +176,11 @@ def legs_to_csv(result: RoutePlanResult, *, lang: Lang = "en", pack: RegionPack 
                     leg.source,
                     "true" if leg.straight_line_estimate else "false",
                     source_words(leg.source, lang),
+                    candidate.chosen_by,
                 ]
             )
+    for row in own_csv_rows(result, lang, pack):  # the person's order: its names made safe as the candidates'
+        writer.writerow([*row[:3], _csv_text(str(row[3])), _csv_text(str(row[4])), *row[5:]])
     return out.getvalue()
 
 
@@ -182,47 +191,6 @@ def legs_to_csv_bytes(result: RoutePlanResult, *, lang: Lang = "en", pack: Regio
 
 # ---------------------------------------------------------------------------------------------
 # HTML helpers
-
-
-def _e(value: object) -> str:
-    """Text for the page: escaped, without bidi overrides or other invisible characters (a name that would display
-    reversed)."""
-    return html.escape(strip_invisible("" if value is None else str(value)), quote=True)
-
-
-def _km(metres: int | float) -> str:
-    return f"{metres / 1000:.2f}"
-
-
-def _min(seconds: int | float) -> str:
-    return f"{seconds / 60:.1f}"
-
-
-def _signed(value: float, fmt: str) -> str:
-    text = format(value, fmt)
-    return text if text.startswith("-") or float(text) == 0 else "+" + text
-
-
-def _h2(key: str, lang: Lang) -> str:
-    return f"<h2>{_e(t(key, lang))}</h2>"
-
-
-def _th(keys: list[str], lang: Lang) -> str:
-    return "".join(f"<th>{_e(t(key, lang))}</th>" for key in keys)
-
-
-def safe_href(link: str | None) -> str | None:
-    """``link`` if its scheme is allowed for a button, else None (javascript:, data:, relative ...)."""
-    if not link or not isinstance(link, str):
-        return None
-    # Browsers ignore control characters and whitespace inside a scheme ("java\tscript:"); our links
-    # never contain any, so reject them outright instead of guessing how a browser reads them.
-    if any(ord(c) < 0x21 or c == "\x7f" for c in link):
-        return None
-    match = _SCHEME.match(link)
-    if not match or match.group(1).lower() not in ALLOWED_LINK_SCHEMES:
-        return None
-    return link
 
 
 def _stop_visit_numbers(result: RoutePlanResult) -> list[int]:
@@ -586,6 +554,7 @@ def result_to_html(result: RoutePlanResult, *, lang: Lang = "en", pack: RegionPa
             _section_points(result, lang, pack),
             _section_candidates(result, lang, pack),
             _section_best(result, lang, pack),
+            section_own(result, lang, pack),
             _section_links(result, lang),
             _section_warnings(result, lang, pack),
             _section_sketch(result, lang, pack),

@@ -76,9 +76,22 @@ def test_every_demo_trip_comes_back_equal_with_its_edits_in_order(path):
         {"kind": "remove", "key": second},
         {"kind": "unlock", "key": first},
     ]
-    back, back_edits = share.trip_from_token(share.trip_token(request, edits))
+    back, back_edits, orders = share.trip_from_token(share.trip_token(request, edits))
     assert back == request
     assert back_edits == edits  # as the page keeps them: a lock's time as HH:MM, no empty fields
+    assert orders is None  # no day orders given (a link made before links carried them reads the same)
+
+
+def test_a_trip_link_carries_its_day_orders_as_place_keys():
+    request = trip(TRIPS[0])
+    keys = [p.key for p in request.places]
+    orders = [keys[:2][::-1], *([[]] * (len(request.days) - 1))]
+    back, _, back_orders = share.trip_from_token(share.trip_token(request, [], orders=orders))
+    assert back == request and back_orders == orders
+    assert share.trip_data(request, orders=orders)["o"] == orders
+    with pytest.raises(share.ShareError) as info:  # one order a day, or the link is refused
+        share.trip_from_token(raw_token({"k": "trip", "d": {"t": share.trip_data(request)["t"], "o": [[]] * 99}}))
+    assert info.value.code == "SHARE_INVALID"
 
 
 def test_the_same_trip_always_gives_the_same_token():

@@ -10,7 +10,8 @@ import pytest
 from core.config import Settings
 from core.geo.coords import haversine_m
 from core.geo.registry import make_provider
-from core.models.route import PlaceNames, RawStop
+from core.models.route import RawStop
+from core.models.route_views import PlaceNames
 from core.packs.loader import load_region
 from core.packs.validate import ARRIVAL_POINT_M, PARTS_FAR_APART_M
 from core.route import resolver

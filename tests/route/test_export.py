@@ -178,6 +178,7 @@ def test_csv_has_one_row_per_leg_per_candidate_with_right_totals():
         "source",
         "straight_line_estimate",
         "figures",
+        "chosen_by",
     ]
     assert len(rows) == sum(len(c.legs) for c in result.candidates) == 6
     for c in result.candidates:

@@ -11,7 +11,8 @@ from core.errors import AmbiguousPlaceError, ResolutionError
 from core.geo.registry import make_provider
 from core.geo.text import fold, normalize, resemblance
 from core.models.route import RawStop
-from core.route.resolver import RESEMBLES_MIN, resolve_point
+from core.route.place_choice import RESEMBLES_MIN
+from core.route.resolver import resolve_point
 
 STATION = {"hel-w122595198", "hel-n25389429"}  # the railway station, mapped twice 19 m apart
 SQUARE = "hel-r2919185"  # Kauppatori, a place=square multipolygon cut by the extract's edge

@@ -14,7 +14,8 @@ from core.errors import AmbiguousPlaceError
 from core.geo.base import Place
 from core.geo.coords import haversine_m
 from core.geo.registry import make_provider
-from core.models.route import PlaceNames, RawStop, RoutePlanRequest
+from core.models.route import RawStop, RoutePlanRequest
+from core.models.route_views import PlaceNames
 from core.route.planner import plan_route
 from core.route.resolver import NAME_ADDRESS_APART_M, resolve_point
 

@@ -17,7 +17,8 @@ from core.geo.base import Place
 from core.geo.registry import make_provider
 from core.models.route import RawStop, RoutePlanRequest
 from core.route.planner import plan_route
-from core.route.resolver import resolve_point, with_poi_id
+from core.route.poi_ids import with_poi_id
+from core.route.resolver import resolve_point
 from tests.support.amap_mcp_standin import AMapMcpStandIn, recorded_text
 
 KEY = "mcp-ids-key-4b9a01"

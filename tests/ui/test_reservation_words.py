@@ -81,17 +81,18 @@ def test_an_offer_keeps_the_trips_day_unless_it_can_no_longer_be_booked(tmp_path
 def test_policies_prices_and_fees_in_words():
     starts = datetime(2026, 12, 5, 19, 0, tzinfo=UTC)
     early = datetime(2026, 12, 1, tzinfo=UTC)
-    en = policy_words(THEATRE.terms.cancellation, starts, early, lang="en")
+    utc = {"city": "London", "user_zone": "UTC"}  # the reader is on the venue's clock: no zone in these words
+    en = policy_words(THEATRE.terms.cancellation, starts, early, lang="en", **utc)
     assert en == "Free cancellation until 48 h before the start (3 Dec 19:00); after that 50% of the total is charged."
-    zh = policy_words(THEATRE.terms.cancellation, starts, early, lang="zh")
+    zh = policy_words(THEATRE.terms.cancellation, starts, early, lang="zh", **utc)
     assert zh == "开始前 48 小时（12月3日 19:00）之前可免费取消；之后取消收取总价的 50%。"
     late = datetime(2026, 12, 4, tzinfo=UTC)
-    assert policy_words(THEATRE.terms.cancellation, starts, late, lang="en").endswith(
+    assert policy_words(THEATRE.terms.cancellation, starts, late, lang="en", **utc).endswith(
         "The free period is already over."
     )
-    assert policy_words(THEATRE.terms.cancellation, starts, late, lang="zh").endswith("免费取消的时间已过。")
-    assert policy_words(RESTAURANT.terms.cancellation, starts, lang="en") == "Free cancellation at any time."
-    assert policy_words(RESTAURANT.terms.cancellation, starts, lang="zh") == "随时可免费取消。"
+    assert policy_words(THEATRE.terms.cancellation, starts, late, lang="zh", **utc).endswith("免费取消的时间已过。")
+    assert policy_words(RESTAURANT.terms.cancellation, starts, lang="en", **utc) == "Free cancellation at any time."
+    assert policy_words(RESTAURANT.terms.cancellation, starts, lang="zh", **utc) == "随时可免费取消。"
 
     quote = Quote(price_per_person=280.0, total=840.0, source="region pack shanghai: price_per_person")
     assert price_words(quote, 3, "en") == "¥280 per person, ¥840 for 3 (price from the region pack)."
@@ -190,3 +191,32 @@ def test_a_zone_with_summer_time_is_compared_at_the_moment_itself():
     winter, summer = datetime(2026, 1, 10, 9, 0, tzinfo=helsinki), datetime(2026, 7, 10, 9, 0, tzinfo=helsinki)
     assert clock_words(winter, city="Helsinki", user_zone="Africa/Johannesburg", lang="en") == "09:00"  # both +02:00
     assert clock_words(summer, city="Helsinki", user_zone="Africa/Johannesburg", lang="en") == "09:00 Helsinki time"
+
+
+# --- the free-cancellation time carries the venue's zone where it is not the reader's, as the deadline does ----------
+SHANGHAI_SHOW = datetime(2026, 12, 10, 19, 30, tzinfo=ZoneInfo("Asia/Shanghai"))  # 48 h free: until 8 Dec 19:30
+
+
+@pytest.mark.parametrize(
+    ("user_zone", "lang", "city", "until"),
+    [
+        ("Europe/Stockholm", "en", "Shanghai", "(8 Dec 19:30 Shanghai time)"),
+        ("America/Sao_Paulo", "zh", "上海", "（上海时间 12月8日 19:30）"),
+        (None, "en", "Shanghai", "(8 Dec 19:30 Shanghai time)"),  # zone unknown: named
+        ("Asia/Singapore", "zh", "上海", "（12月8日 19:30）"),  # +08:00 too: the reader's clock reads the same
+        ("Asia/Shanghai", "en", "Shanghai", "(8 Dec 19:30)"),
+    ],
+)
+def test_the_free_cancellation_time_names_the_venues_zone_unless_the_reader_is_on_it(user_zone, lang, city, until):
+    words = policy_words(THEATRE.terms.cancellation, SHANGHAI_SHOW, lang=lang, city=city, user_zone=user_zone)
+    assert until in words
+    assert words.count("19:30") == 1
+
+
+def test_the_free_cancellation_zone_is_compared_at_the_free_periods_end_not_at_the_start():
+    # the show is after Helsinki's clocks go back (25 Oct 2026) and its free period ends before: at the show Helsinki
+    # and Johannesburg both read +02:00, at the period's end Helsinki reads +03:00 — the words are about that moment
+    helsinki = ZoneInfo("Europe/Helsinki")
+    show = datetime(2026, 10, 26, 10, 0, tzinfo=helsinki)
+    words = policy_words(THEATRE.terms.cancellation, show, lang="en", city="Helsinki", user_zone="Africa/Johannesburg")
+    assert "(24 Oct 10:00 Helsinki time)" in words

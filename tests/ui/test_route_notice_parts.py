@@ -11,7 +11,8 @@ import pytest
 from components.route_words import notice_names, notice_words
 from core.config import get_settings
 from core.geo.registry import make_provider
-from core.models.route import PlaceNames, RoutePlanRequest
+from core.models.route import RoutePlanRequest
+from core.models.route_views import PlaceNames
 from core.route.notices import Notice, words
 from core.route.planner import plan_route
 

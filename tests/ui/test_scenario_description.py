@@ -10,7 +10,7 @@ import re
 import pytest
 
 from components.route.form import scenario_description
-from core.models.route import Scenario
+from core.models.route_views import Scenario
 from core.route.scenarios import list_scenarios
 from tests.conftest import ROOT
 from tests.ui.test_route_language import planner
