@@ -12,7 +12,7 @@ from datetime import datetime
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
 from core.halfday.breaker import Breaker
-from core.halfday.compose import assessed_plan, build_steps, compose_plans, legs_source
+from core.halfday.compose import MAX_OVERLAP, assessed_plan, build_steps, compose_plans, legs_source, overlap
 from core.halfday.cpsat import exact_order
 from core.halfday.measured import LegMeasure, Pair, dropped_plan, plan_legs
 from core.halfday.plan_set import plan_points
@@ -26,6 +26,8 @@ __all__ = ["compose_screened"]
 #: after plans were dropped, compose again on the measured legs this many times (each may ask the new plans' legs)
 REPAIRS = 1
 FEWER_THAN_TWO = "fewer_than_two_distinct_plans"
+#: a plan that held: the candidates it visits, in order, and the solver that composed it
+Kept = tuple[list[int], str]
 #: some legs of the plans kept their estimate: the plan's asks (``halfday_measure_pacing_s``) ran out first
 LEGS_LEFT_ESTIMATED = "LEGS_LEFT_ESTIMATED"
 
@@ -68,7 +70,8 @@ def compose_screened(
     check = _Check(cands=cands, slots=inp.slots, profile=inp.profile, origin=origin, estimate=estimate)
     index = {c.place_id: k for k, c in enumerate(cands)}
     table, dropped = estimate, list[DroppedPlan]()
-    kept: list[tuple[list[int], str]] = []
+    kept: list[Kept] = []
+    earlier: list[Kept] = []  # plans that held in an earlier round, to fill up when a repair holds fewer
     notes: list[str] = []
     for attempt in range(1 + REPAIRS):
         plans, notes = compose_plans(
@@ -89,6 +92,9 @@ def compose_screened(
         dropped += [d for d in broke if tuple(d.place_ids) not in seen]
         if not broke or attempt == REPAIRS:
             break
+        earlier += kept
+    # what held earlier was checked on fewer measured legs: every plan shown is checked on the last table
+    kept = [k for k in _filled(kept, earlier, cands, inp.max_plans) if _broken(k[0], table, check) is None]
     shown = _shown(kept, table, check, now=inp.now, timezone=timezone)
     if len(shown) < 2 and FEWER_THAN_TWO not in notes:
         notes = [*notes, FEWER_THAN_TWO]
@@ -103,9 +109,18 @@ def compose_screened(
     )
 
 
-def _shown(
-    kept: list[tuple[list[int], str]], table: TravelTable, check: _Check, *, now: datetime, timezone: str
-) -> list[Plan]:
+def _filled(kept: list[Kept], earlier: list[Kept], cands: list[Candidate], max_plans: int) -> list[Kept]:
+    """The last round's plans, then earlier ones up to ``max_plans`` that are not too like any of them."""
+    out = list(kept)
+    for order, solver in earlier:
+        ids = [cands[k].place_id for k in order]
+        alike = any(overlap(ids, [cands[k].place_id for k in o]) > MAX_OVERLAP for o, _ in out)
+        if len(out) < max_plans and not alike:
+            out.append((order, solver))
+    return out
+
+
+def _shown(kept: list[Kept], table: TravelTable, check: _Check, *, now: datetime, timezone: str) -> list[Plan]:
     """The plans that held, timed and assessed on the measured table, numbered in their order."""
     by_id = {c.place_id: c for c in check.cands}
     out: list[Plan] = []
