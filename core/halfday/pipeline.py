@@ -136,6 +136,7 @@ class _Stream:
     budget_s: float | None = None  # the plan's time for providers' answers, from its first provider call
     contact: str | None = None  # level 3's support contact (settings)
     choice: DegradedChoice | None = None  # level 2, once decided
+    dropped_said: set[tuple[str, ...]] = field(default_factory=set)  # plans said to be left out (their stops)
     _budget: ProviderBudget | None = None
 
     def providers(self) -> AbstractContextManager[None]:
@@ -497,7 +498,10 @@ def _compose(
         if note in DEGRADED_NOTES | {LEGS_LEFT_ESTIMATED} and note not in stream.warnings:
             stream.warnings.append(note)
             yield stream.warning(note, _estimated_facts(composed, provider))
-    for dropped in composed.dropped:  # a plan the measured legs broke: said with the leg that did
+    for dropped in composed.dropped:  # a plan the measured legs broke: said once, with the leg that did
+        if tuple(dropped.place_ids) in stream.dropped_said:
+            continue  # a relaxed search composed it again
+        stream.dropped_said.add(tuple(dropped.place_ids))
         if PLAN_DROPPED not in stream.warnings:
             stream.warnings.append(PLAN_DROPPED)
         yield stream.warning(PLAN_DROPPED, WarningFacts(dropped=dropped))
