@@ -7,7 +7,6 @@ both languages); the answers are cached, so the same plan again asks nothing. Ag
 from __future__ import annotations
 
 import threading
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -198,9 +197,7 @@ def test_past_its_calls_a_plan_keeps_the_other_legs_estimated_says_so_and_asks_n
     assert marks == [s.travel is not None and s.travel.source == "offline_estimate" for s in steps]
     assert again == asked  # the same columns chosen again, all cached
     composed = next(
-        e
-        for e in events
-        if isinstance(e, ObservationEvent) and getattr(e.data, "tool", None) == "rank_places_for_plan"
+        e for e in events if isinstance(e, ObservationEvent) and getattr(e.data, "tool", None) == "rank_places_for_plan"
     )
     assert composed.data.facts.legs_measured is not None and composed.data.facts.legs_measured < len(legs)
     assert f"{composed.data.facts.legs_measured} of {len(legs)} legs measured" in event_line(composed, "en")
