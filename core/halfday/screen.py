@@ -98,14 +98,16 @@ def compose_screened(
     shown = _shown(kept, table, check, now=inp.now, timezone=timezone)
     if len(shown) < 2 and FEWER_THAN_TWO not in notes:
         notes = [*notes, FEWER_THAN_TWO]
-    legs = plan_legs([order for order, _ in kept], origin)
-    left = [LEGS_LEFT_ESTIMATED] if measure.left_estimated and measure.measured(legs) < len(legs) else []
+    # counted plan by plan, as the plans show them (a leg two plans share counts in each)
+    legs = sum(len(plan_legs([order], origin)) for order, _ in kept)
+    measured = sum(measure.measured(plan_legs([order], origin)) for order, _ in kept)
+    left = [LEGS_LEFT_ESTIMATED] if measure.left_estimated and measured < legs else []
     return PlanSet(
         plans=shown,
         travel_source=legs_source([s for p in shown for s in p.steps], table.source),
         notes=table.warnings + left + notes,
         dropped=dropped,
-        legs_measured=measure.measured(legs),
+        legs_measured=measured,
     )
 
 
@@ -171,7 +173,9 @@ def _fit(table: TravelTable, check: _Check) -> tuple[list[Candidate], TravelTabl
 
 
 def _grew_most(legs: Sequence[Pair], table: TravelTable, check: _Check) -> Pair:
-    return max(legs, key=lambda leg: table.leg(*leg).minutes - check.estimate.leg(*leg).minutes)
+    """The leg whose measured minutes passed its estimate most (among the measured ones, when there are any)."""
+    measured = [leg for leg in legs if table.leg(*leg).source != check.estimate.leg(*leg).source]
+    return max(measured or legs, key=lambda leg: table.leg(*leg).minutes - check.estimate.leg(*leg).minutes)
 
 
 def _drop(
