@@ -147,12 +147,13 @@ def _single(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """``python -m bench``'s parser: KIND and its options, --time-limit / --repeats also before KIND."""
-    from bench import lkh, load, solomon, team, tsplib
+    from bench import halfday_amap, lkh, load, solomon, team, tsplib
 
     bench = Parser(
         prog="python -m bench",
         description="benchmarks: tsp FILE | vrptw FILE | plan N | agent | itinerary | fuzz | faults | roads | "
-        "walk-detours | amap-cache | amap-live | amap-mcp | reservations | halfday | browse | ... (docs/BENCHMARKS.md)",
+        "walk-detours | amap-cache | amap-live | amap-mcp | reservations | halfday | halfday-amap | browse | ... "
+        "(docs/BENCHMARKS.md)",
     )
     bench.add_argument(
         "--time-limit", type=float, dest=_BEFORE_KIND + "time_limit", default=argparse.SUPPRESS, help=argparse.SUPPRESS
@@ -215,6 +216,11 @@ def build_parser() -> argparse.ArgumentParser:
         ("solomon", solomon, "all Solomon VRPTW instances against the best known"),
         ("load", load, "the API's fast path under 10/30/100 clients on 1 and 2 workers: requests/s, p50/p95/p99, RSS"),
         ("team", team, "a team on one key: what a Redis-paced call costs; three processes on one key with and without"),
+        (
+            "halfday-amap",
+            halfday_amap,
+            "half-day plans through the AMap stand-in at 1 QPS: calls and seconds per plan, cold and warm, per goal",
+        ),
     ):
         p = kinds.add_parser(kind, help=text)
         module.configure(p)

@@ -457,6 +457,14 @@ class Settings(BaseSettings):
         description="Most time one half-day plan waits on map providers' answers (pacing excluded); past it the "
         "travel it still needs is the pack's estimate, announced with a warning.",
     )
+    halfday_measure_pacing_s: float = Field(
+        default=8.0,
+        ge=0,
+        le=600,
+        description="On a paced map service paid by the destination (AMap), the most seconds of pacing one half-day "
+        "plan spends measuring its legs: calls = this x the service's QPS (8 at AMap's default 1 QPS; 0: no limit). "
+        "The legs past it keep the pack's straight-line estimate, labelled, and the plan says how many.",
+    )
     sse_ping_s: float = Field(
         default=15.0,
         ge=0,

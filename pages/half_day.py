@@ -106,7 +106,11 @@ else:
                 help=t("halfday.step.other_name", lang, name=other) if other else None,
             )
         for code in result.warnings:
-            st.warning(words.word(words.WARNINGS, code, lang))
+            if code == "PLAN_DROPPED_ON_MEASURED_LEGS" and result.dropped_plans:  # each plan left out, and why
+                for dropped in result.dropped_plans:
+                    st.warning(words.dropped_words(dropped, lang))
+            else:
+                st.warning(words.word(words.WARNINGS, code, lang))
         if result.relaxed:
             relaxed = text.join([words.word(words.RELAX, r, lang) for r in result.relaxed], lang)
             st.info(t("halfday.page.relaxed", lang, what=relaxed))

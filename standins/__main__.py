@@ -21,6 +21,8 @@ def cmd_amap_standin(args: argparse.Namespace) -> int:
         raise InputError(f"--daily must be 0 or more, not {args.daily}", field="daily")
     if args.per_minute is not None and args.per_minute < 1:
         raise InputError(f"--per-minute must be 1 or more, not {args.per_minute}", field="per_minute")
+    if not args.traffic > 0:
+        raise InputError(f"--traffic must be a positive number, not {args.traffic:g}", field="traffic")
     server = AMapLimitedStandIn(
         args.region,
         qps=args.qps,
@@ -28,6 +30,7 @@ def cmd_amap_standin(args: argparse.Namespace) -> int:
         per_minute=args.per_minute,
         latency_s=args.latency_ms / 1000,
         port=args.port,
+        traffic=args.traffic,
     )
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     print(json.dumps({"base_url": server.base_url, "qps": args.qps, "daily": args.daily}), flush=True)
@@ -48,6 +51,12 @@ def add_parsers(sub: Any) -> None:
     )
     p.add_argument("--region", default="shanghai", help="the region pack whose places it knows (default shanghai)")
     p.add_argument("--latency-ms", type=float, default=0.0, help="time each answer takes, in ms (default 0)")
+    p.add_argument(
+        "--traffic",
+        type=float,
+        default=1.0,
+        help="driving durations of the distance service x this (AMap's is traffic-aware; default 1: the estimate)",
+    )
     p.set_defaults(func=cmd_amap_standin)
 
 

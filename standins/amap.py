@@ -141,6 +141,8 @@ class AMapLimitedStandIn:
         clock: Callable[[], float] = real_epoch_s,
         limits: AMapKeyLimits | None = None,
         directions_spread: float = 0.0,
+        traffic: float = 1.0,
+        slow_legs: Callable[[tuple[float, float], tuple[float, float], str], float] | None = None,
     ) -> None:
         from core.geo.offline import OfflineProvider
         from core.packs.loader import load_region
@@ -152,6 +154,11 @@ class AMapLimitedStandIn:
         #: how far its directions may differ from its distances, as AMap's two services do: each leg's direction
         #: figures are the distance service's times a factor in [1 - spread, 1 + spread], fixed per leg (0: equal)
         self.directions_spread = max(0.0, directions_spread)
+        #: AMap's driving distance is traffic-aware (docs/amap.md §2.8): each driving duration it answers is the
+        #: estimate's times ``traffic``; ``slow_legs(origin, destination, mode)`` (WGS-84) multiplies one leg's more
+        #: (a closed road, a jam), so its measured figure differs from the estimate a planner screened on
+        self.traffic = max(0.0, traffic)
+        self.slow_legs = slow_legs
         self.requests: list[str] = []
         self.refused: Counter[str] = Counter()  # this server's refusals by infocode
         self._lock = threading.Lock()
@@ -244,9 +251,10 @@ class AMapLimitedStandIn:
             results = []
             for i, o in enumerate(q["origins"].split("|"), start=1):
                 leg = self.offline.route(_wgs(o), dest, mode=mode)  # type: ignore[arg-type]
+                seconds = leg.duration_s * self._slower(_wgs(o), dest, mode)
                 results.append(
                     {"origin_id": str(i), "dest_id": "1", "distance": str(round(leg.distance_m)),
-                     "duration": str(round(leg.duration_s))}
+                     "duration": str(round(seconds))}
                 )  # fmt: skip
             return {**OK, "count": str(len(results)), "results": results}
         if path.startswith("/v3/direction/"):
@@ -261,6 +269,10 @@ class AMapLimitedStandIn:
                 "route": {"origin": q["origin"], "destination": q["destination"], "paths": paths},
             }
         return {"status": "0", "info": "INVALID_PARAMS", "infocode": "20000"}
+
+    def _slower(self, origin: tuple[float, float], destination: tuple[float, float], mode: str) -> float:
+        factor = self.traffic if mode == "driving" else 1.0
+        return factor * (self.slow_legs(origin, destination, mode) if self.slow_legs is not None else 1.0)
 
     # ---- lifecycle ------------------------------------------------------------------------------
     def start(self) -> AMapLimitedStandIn:

@@ -218,8 +218,12 @@ def _tool_result(tool: str, facts: ToolFacts, lang: Lang) -> str:
     if isinstance(facts, CandidateFacts):
         return t("halfday.tool.candidates", lang, n=facts.candidates)
     if isinstance(facts, PlanSetFacts):
-        scored = tool == HalfDayToolName.SCORE_PLANS
-        return t("halfday.tool.scored" if scored else "halfday.tool.composed", lang, n=facts.plans)
+        if tool == HalfDayToolName.SCORE_PLANS:
+            return t("halfday.tool.scored", lang, n=facts.plans)
+        if facts.legs_measured is None or facts.legs is None:  # not screened on estimates: no legs measured apart
+            return t("halfday.tool.composed", lang, n=facts.plans)
+        key = "halfday.tool.composed_dropped" if facts.dropped else "halfday.tool.composed_measured"
+        return t(key, lang, n=facts.plans, legs=facts.legs, measured=facts.legs_measured, dropped=facts.dropped)
     return t("halfday.tool.done", lang)
 
 
@@ -239,6 +243,8 @@ def _observation(d: Observation, lang: Lang) -> str | None:
     if isinstance(d, WarningObservation):
         if d.code == "REGION_SWITCHED" and d.facts.name and d.facts.region:  # the place named, the region planned in
             return "⚠ " + w.region_switched_words(d.facts.name, region_shown(d.facts.region, lang), lang)
+        if d.facts.dropped is not None:  # a plan the measured legs broke: which, and the leg that did
+            return "⚠ " + w.dropped_words(d.facts.dropped, lang)
         return "⚠ " + w.warning_words(d.code, d.facts.causes, lang)
     if isinstance(d, RelaxedObservation):
         best = d.facts.best_feasibility

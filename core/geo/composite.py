@@ -382,6 +382,13 @@ class MapServices:
         inner = getattr(self.router, "inner", self.router)
         return bool(getattr(inner, "matrix_differs_from_directions", False))
 
+    @property
+    def pays_per_destination(self) -> bool:
+        """Whether the router is paid by the destination (a ColumnRouter: AMap's distance service answers one
+        destination a call, at the key's QPS), so a planner should measure the legs it shows, not a whole matrix."""
+        inner = getattr(self.router, "inner", self.router)
+        return isinstance(inner, ColumnRouter)
+
     def route(self, origin: LonLat, destination: LonLat, *, mode: TravelMode) -> Leg:
         key = ("route", self._router_tag(), point_key(origin), point_key(destination), mode)
         return self._cached(key, "route", self.router, lambda r: r.route(origin, destination, mode=mode))

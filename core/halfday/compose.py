@@ -244,7 +244,17 @@ def _greedy_attempt(
     return steps, missing, too_alike
 
 
-def _assessed_plan(
+def legs_source(steps: list[PlanStep], default: str) -> str:
+    """Where a plan's legs come from: their one source, ``mixed`` when they differ, ``default`` (the table's) when
+    the plan has none. A plan whose own legs are all measured is not an estimate because other pairs of its table
+    are."""
+    sources = {s.travel.source for s in steps if s.travel is not None and s.travel.mode != "none"}
+    if not sources:
+        return default
+    return sources.pop() if len(sources) == 1 else "mixed"
+
+
+def assessed_plan(
     plan_id: str,
     steps: list[PlanStep],
     kind: str,
@@ -260,7 +270,13 @@ def _assessed_plan(
     """The plan of ``steps``: its feasibility and risks (a place the goal named and the plan could not fit halves
     it), cost, travel and queues."""
     feasibility, factors, risks = assess(
-        steps, by_id, profile=profile, slots=slots, now=now, timezone=timezone, travel_source=table.source
+        steps,
+        by_id,
+        profile=profile,
+        slots=slots,
+        now=now,
+        timezone=timezone,
+        travel_source=legs_source(steps, table.source),
     )
     for pid in [c.place_id for c in cands if "named_in_goal" in c.reasons]:
         if pid not in {s.place_id for s in steps}:  # the goal named it, this plan could not fit it
@@ -363,7 +379,7 @@ def iter_plans(
         if not steps or too_alike:
             continue
         plans.append(
-            _assessed_plan(
+            assessed_plan(
                 f"p{len(plans) + 1}", steps, kind, cands, table, slots, profile, by_id=by_id, now=now, timezone=timezone
             )
         )

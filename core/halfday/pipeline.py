@@ -99,6 +99,10 @@ STAGES: dict[int, StageCode] = {
 }
 #: travel notes that mean part of the plan rests on local data, not the live service (§4.1 level 2)
 DEGRADED_NOTES = {"TRAVEL_BREAKER_OPEN", "TRAVEL_SERVICE_FAILED", "TRAVEL_FROM_LOCAL_ESTIMATE"}
+#: stage 6 on a service paid by the destination (core/halfday/screen.py): some legs kept their estimate (the plan's
+#: asks ran out: not a failure, so nobody is asked), a plan composed on estimates that its measured legs broke
+LEGS_LEFT_ESTIMATED = "LEGS_LEFT_ESTIMATED"
+PLAN_DROPPED = "PLAN_DROPPED_ON_MEASURED_LEGS"
 #: what a provider logs when its answer (or a call never made for want of time) came from the local estimate
 FALLBACK_CODES = frozenset({"PROVIDER_FALLBACK", "PROVIDER_NOT_REQUESTED"})
 #: §4.1 level 3: planning cannot go on; the face falls back to a conversation and shows the support contact
@@ -134,6 +138,7 @@ class _Stream:
     budget_s: float | None = None  # the plan's time for providers' answers, from its first provider call
     contact: str | None = None  # level 3's support contact (settings)
     choice: DegradedChoice | None = None  # level 2, once decided
+    dropped_said: set[tuple[str, ...]] = field(default_factory=set)  # plans said to be left out (their stops)
     _budget: ProviderBudget | None = None
 
     def providers(self) -> AbstractContextManager[None]:
@@ -432,6 +437,7 @@ def _deliver(
         origin=origin,
         warnings=list(stream.warnings),
         travel_source=plans.travel_source,
+        dropped_plans=list(plans.dropped),
         tool_log=list(stream.trace.calls),
     )
     yield stream.done(DonePlans(result=result))
@@ -508,9 +514,16 @@ def _compose(
     yield from _run(stream, registry, Tool.RANK_PLACES_FOR_PLAN, compose, got, shown=shown)
     composed: PlanSet = got.pop()
     for note in composed.notes:
-        if note in DEGRADED_NOTES and note not in stream.warnings:
+        if note in DEGRADED_NOTES | {LEGS_LEFT_ESTIMATED} and note not in stream.warnings:
             stream.warnings.append(note)
             yield stream.warning(note, _estimated_facts(composed, provider))
+    for dropped in composed.dropped:  # a plan the measured legs broke: said once, with the leg that did
+        if tuple(dropped.place_ids) in stream.dropped_said:
+            continue  # a relaxed search composed it again
+        stream.dropped_said.add(tuple(dropped.place_ids))
+        if PLAN_DROPPED not in stream.warnings:
+            stream.warnings.append(PLAN_DROPPED)
+        yield stream.warning(PLAN_DROPPED, WarningFacts(dropped=dropped))
     if stream.choice is None and any(n in DEGRADED_NOTES for n in composed.notes):
         facts = _estimated_facts(composed, provider)
         stream.choice = yield from _ask_degraded(stream, request, facts, decide=decide, settings=settings)

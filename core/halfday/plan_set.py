@@ -12,10 +12,19 @@ from core.halfday.cpsat import exact_order
 from core.halfday.travel import TravelTable
 from core.models.halfday.plans import ComposeInput, Plan
 
-__all__ = ["TravelFor", "compose_plan_set", "iter_plan_set"]
+__all__ = ["TravelFor", "compose_plan_set", "iter_plan_set", "plan_points"]
 
 #: the travel table between the points (the candidates in order, then the start)
 TravelFor = Callable[[list[LonLat]], TravelTable]
+
+
+def plan_points(inp: ComposeInput) -> tuple[list[LonLat], int | None]:
+    """The points legs run between: the candidates in order, then the start when there is one (its index)."""
+    points = [LonLat(c.lon, c.lat) for c in inp.candidates.items]
+    if inp.origin is None:
+        return points, None
+    points.append(LonLat(inp.origin.lon, inp.origin.lat))
+    return points, len(points) - 1
 
 
 def compose_plan_set(
@@ -37,11 +46,7 @@ def iter_plan_set(
 ) -> Generator[Plan, None, tuple[list[Plan], list[str], TravelTable]]:
     """``compose_plan_set`` yielding each plan as soon as it is made (compose.iter_plans)."""
     cands = inp.candidates.items
-    points = [LonLat(c.lon, c.lat) for c in cands]
-    origin = None
-    if inp.origin is not None:
-        points.append(LonLat(inp.origin.lon, inp.origin.lat))
-        origin = len(points) - 1
+    points, origin = plan_points(inp)
     table = travel(points)
     plans, notes = yield from iter_plans(
         cands,

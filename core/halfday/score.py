@@ -300,6 +300,4 @@ def score_plans(inp: ScoreInput, *, candidates: dict[str, Candidate], reference_
             p, candidates, profile=inp.profile, slots=inp.slots, reference_cost=reference_cost, wishes=outcomes
         )
         scored.append(p.model_copy(update={"score": score, "wishes": outcomes}))
-    return PlanSet(
-        plans=rank_by_weights(scored, inp.weights), travel_source=inp.plans.travel_source, notes=inp.plans.notes
-    )
+    return inp.plans.model_copy(update={"plans": rank_by_weights(scored, inp.weights)})

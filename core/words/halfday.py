@@ -15,7 +15,7 @@ from core import i18n
 from core.i18n import Lang, t
 from core.models.common import is_straight_line
 from core.models.halfday.events import HalfDayResult, PlanWords, ResultWords, StepWords
-from core.models.halfday.facts import IntroFacts, PlanIntro, StepReason
+from core.models.halfday.facts import DroppedPlan, IntroFacts, PlanIntro, StepReason
 from core.models.halfday.plans import Plan, PlanStep
 from core.route.notices import VALUE_WORDS
 from core.words.halfday_wishes import plan_wishes, prefixed_wish
@@ -167,6 +167,15 @@ WARNINGS: Keys = {
     "NAMED_PLACE_UNAVAILABLE": "halfday.warning.named_place_unavailable",
     "DEGRADED_DATA": "halfday.warning.degraded_data",
     "REGION_SWITCHED": "halfday.warning.region_switched",  # scope before answer (core/app/scope.py)
+    # stage 6 on a map service paid by the destination (core/halfday/screen.py)
+    "PLAN_DROPPED_ON_MEASURED_LEGS": "halfday.warning.plan_dropped_on_measured_legs",
+    "LEGS_LEFT_ESTIMATED": "halfday.warning.legs_left_estimated",
+}
+#: why a plan composed on estimates was left out once its legs were measured (DroppedPlan.reason)
+DROPPED: Keys = {
+    "window": "halfday.dropped.window",
+    "leg_over_budget": "halfday.dropped.leg_over_budget",
+    "travel_over_budget": "halfday.dropped.travel_over_budget",
 }
 #: how a map service failed before its answer came from the local estimate (WarningFacts.causes): the route
 #: notices' own table, one wording for every face
@@ -317,6 +326,7 @@ TABLES: dict[str, Keys] = {
     "risks": RISKS,
     "relax": RELAX,
     "warnings": WARNINGS,
+    "dropped": DROPPED,
     "errors": ERRORS,
     "excluded": EXCLUDED,
     "missing": MISSING,
@@ -358,6 +368,27 @@ def warning_words(code: str, causes: list[str] | None, lang: Lang) -> str:
         return said
     how = join([word(CAUSES, c, lang) for c in causes], lang)
     return t("halfday.warning.with_cause", lang, warning=said, causes=how)
+
+
+def dropped_words(d: DroppedPlan, lang: Lang) -> str:
+    """A plan the measured legs broke, in words: its stops, the leg that broke it (who measured it, its measured and
+    estimated minutes) and what it broke."""
+    names = {
+        pid: en if lang == "en" and en else zh for pid, zh, en in zip(d.place_ids, d.names_zh, d.names_en, strict=True)
+    }
+    origin = t("halfday.dropped.the_start", lang) if d.from_place_id is None else names[d.from_place_id]
+    return t(
+        DROPPED[d.reason],
+        lang,
+        stops=" → ".join(names[pid] for pid in d.place_ids),
+        service=word(SOURCES, d.source, lang),
+        origin=origin,
+        destination=names[d.to_place_id],
+        mode=word(TRANSPORT, d.mode, lang),
+        measured=d.measured_minutes,
+        estimated=d.estimated_minutes,
+        cap=d.cap_minutes if d.cap_minutes is not None else "",
+    )
 
 
 def region_switched_words(name: str, region_shown: str, lang: Lang) -> str:
@@ -553,7 +584,7 @@ def result_words(result: HalfDayResult, lang: Lang) -> ResultWords:
         )
         for p in result.plans
     ]
-    return ResultWords(lang=lang, plans=plans)
+    return ResultWords(lang=lang, plans=plans, dropped=[dropped_words(d, lang) for d in result.dropped_plans])
 
 
 #: level 2: the two answers (the page's buttons) and what the stage log says was decided

@@ -1,14 +1,18 @@
 """Stage 6: the plans composed from the candidates (compose.py greedy, cpsat.py when greedy misses what the goal
-requires) on the travel table (travel.py, through the map breaker). The mock: greedy on the pack's local estimate."""
+requires) on the travel table (travel.py, through the map breaker); on a map service paid by the destination (AMap)
+screened on the pack's estimate and shown on measured legs (screen.py). The mock: greedy on the pack's local
+estimate."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Generator
 
 from core.config import HalfDayToolName
 from core.geo.base import LonLat
 from core.geo.offline import OfflineProvider
 from core.halfday.plan_set import compose_plan_set, iter_plan_set
+from core.halfday.screen import compose_screened
 from core.halfday.search import effective_budget
 from core.halfday.tools import MOCK, ToolDeps, ToolSpec, drained
 from core.halfday.travel import TravelTable, build_travel_table, map_breaker
@@ -39,6 +43,17 @@ def _compose(deps: ToolDeps) -> Callable[[ComposeInput], Generator[Plan, None, P
 
     def compose(inp: ComposeInput) -> Generator[Plan, None, PlanSet]:
         provider, settings = deps.provider, deps.settings
+        budget = effective_budget(inp.profile, inp.candidates.relaxed)
+        if provider.pays_per_destination:  # AMap: screen on the estimate, measure the legs shown (issue 33)
+            return compose_screened(
+                inp,
+                provider=provider,
+                breaker=map_breaker(deps.breakers, provider, settings=settings),
+                timezone=provider.region.timezone,
+                solver=settings.halfday_solver,
+                budget=budget,
+                max_asks=measure_asks(provider.pacing_qps(), settings.halfday_measure_pacing_s),
+            )
 
         def travel(points: list[LonLat]) -> TravelTable:
             return build_travel_table(
@@ -55,11 +70,19 @@ def _compose(deps: ToolDeps) -> Callable[[ComposeInput], Generator[Plan, None, P
             travel=travel,
             timezone=provider.region.timezone,
             solver=settings.halfday_solver,
-            budget=effective_budget(inp.profile, inp.candidates.relaxed),
+            budget=budget,
         )
         return PlanSet(plans=plans, travel_source=table.source, notes=table.warnings + notes)
 
     return compose
+
+
+def measure_asks(qps: float | None, pacing_s: float) -> int | None:
+    """How many destinations one plan may ask a paced service for: its pacing allowance at the service's rate (at
+    least one); None when the service is not paced or the allowance is off (0)."""
+    if not qps or pacing_s <= 0:
+        return None
+    return max(1, math.floor(pacing_s * qps))
 
 
 def mock_compose(pack: RegionPack) -> Callable[[ComposeInput], PlanSet]:
@@ -89,4 +112,11 @@ def plan_set_facts(plans: PlanSet) -> ToolFacts:
         plan_ids=[p.plan_id for p in plans.plans],
         travel_source=plans.travel_source,
         notes=list(plans.notes),
+        legs=_legs(plans),
+        legs_measured=plans.legs_measured,
+        dropped=len(plans.dropped),
     )
+
+
+def _legs(plans: PlanSet) -> int:
+    return sum(1 for p in plans.plans for s in p.steps if s.travel is not None and s.travel.mode != "none")

@@ -53,4 +53,4 @@ def mock_score(inp: ScoreInput) -> PlanSet:
         )  # fmt: skip
         for p in inp.plans.plans
     ]
-    return PlanSet(plans=rank_by_weights(scored, inp.weights), travel_source=inp.plans.travel_source, notes=[MOCK])
+    return inp.plans.model_copy(update={"plans": rank_by_weights(scored, inp.weights), "notes": [MOCK]})

@@ -12,6 +12,7 @@ from core.models.common import Lang
 from core.models.halfday.facts import (
     ChoiceAsk,
     ChosenObservation,
+    DroppedPlan,
     EmptyFacts,
     RelaxCode,
     RelaxedFacts,
@@ -139,6 +140,9 @@ class HalfDayResult(BaseModel):
     origin: OriginPoint | None = None
     warnings: list[str] = Field(default_factory=list, description="codes")
     travel_source: str
+    dropped_plans: list[DroppedPlan] = Field(
+        default_factory=list, description="plans composed on estimates that their measured legs broke, and why"
+    )
     tool_log: list[dict[str, Any]] = Field(default_factory=list)
 
 
@@ -162,6 +166,9 @@ class ResultWords(_Data):
 
     lang: Lang
     plans: list[PlanWords]
+    dropped: list[str] = Field(
+        default_factory=list, description="each plan the measured legs broke, in words (HalfDayResult.dropped_plans)"
+    )
 
 
 class DonePlans(_Data):

@@ -7,7 +7,7 @@ import datetime as dt
 from datetime import date, time
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from core.models.halfday.goal import MissingCode
 
@@ -70,6 +70,42 @@ class PlanSetFacts(_Data):
     plan_ids: list[str] = Field(default_factory=list)
     travel_source: str
     notes: list[str] = Field(default_factory=list, description="codes")
+    legs: int | None = Field(default=None, ge=0, description="the legs of the plans (None: not counted)")
+    legs_measured: int | None = Field(
+        default=None, ge=0, description="of those, the ones a map service measured (the others are estimates)"
+    )
+    dropped: int = Field(default=0, ge=0, description="plans composed on estimates that their measured legs broke")
+
+
+DropReason = Literal["window", "leg_over_budget", "travel_over_budget"]
+
+
+class DroppedPlan(_Data):
+    """A plan composed on the pack's estimates that its measured legs broke (issue 33), and the leg that did: its
+    ends (no ``from_place_id``: the start), its estimated and measured robust minutes, and what it broke: ``window``
+    (a stop no longer fits its hours, its meal slot or the end of the half day), ``leg_over_budget`` (a leg between
+    stops longer than the half day allows), ``travel_over_budget`` (all travel more than it allows)."""
+
+    reason: DropReason
+    place_ids: list[str] = Field(description="the dropped plan's stops, in order")
+    names_zh: list[str] = Field(description="their names, as place_ids")
+    names_en: list[str] = Field(description="their English names, as place_ids ('' where the pack has none)")
+    from_place_id: str | None = Field(default=None, description="where the leg starts (None: at the start)")
+    to_place_id: str
+    mode: str
+    source: str = Field(description="who measured the leg (amap, ...)")
+    estimated_minutes: int = Field(ge=0)
+    measured_minutes: int = Field(ge=0)
+    cap_minutes: int | None = Field(default=None, ge=0, description="the budget it passed (the *_over_budget ones)")
+
+    @model_validator(mode="after")
+    def _one_name_a_stop(self) -> DroppedPlan:
+        if not len(self.place_ids) == len(self.names_zh) == len(self.names_en):
+            raise ValueError("a dropped plan has one name (zh and en) per stop")
+        ends = [self.to_place_id] + ([self.from_place_id] if self.from_place_id is not None else [])
+        if any(pid not in self.place_ids for pid in ends):
+            raise ValueError("the leg that broke a plan runs between its stops (or from the start)")
+        return self
 
 
 class OtherFacts(_Data):
@@ -100,6 +136,7 @@ class WarningFacts(_Data):
         description="how the map service failed, as core.geo.resilience.cause_code names it (timeout, unavailable, "
         "malformed, rate_limited, quota, key_refused, circuit_open, failed)",
     )
+    dropped: DroppedPlan | None = Field(default=None, description="PLAN_DROPPED_ON_MEASURED_LEGS: the plan and why")
 
 
 class EmptyFacts(_Data):

@@ -14,6 +14,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 from core.models.common import REGION_NAME_PATTERN, Lang, clean_text, within
 from core.models.halfday.facts import (
     CrowdTolerance,
+    DroppedPlan,
     OnDegraded,
     PlanIntro,
     RelaxCode,
@@ -436,6 +437,12 @@ class PlanSet(BaseModel):
     plans: list[Plan]
     travel_source: str
     notes: list[str] = Field(default_factory=list, description="codes")
+    dropped: list[DroppedPlan] = Field(
+        default_factory=list, description="plans composed on the estimates that their measured legs broke"
+    )
+    legs_measured: int | None = Field(
+        default=None, ge=0, description="the plans' legs a map service measured (None: not screened on estimates)"
+    )
 
 
 class ScoreInput(BaseModel):
