@@ -98,11 +98,16 @@ def _name(pack: RegionPack, index: int, lang: Lang) -> str:
     return place.name_zh if lang == "zh" else place.name_en
 
 
-def draw(pack: RegionPack, rng: random.Random) -> LoadRequest:
-    """One request drawn from the mix, over ``pack``'s named places (those with a name in both languages)."""
+def named_places(pack: RegionPack) -> list[int]:
+    """The places a question names: those with a name in both languages, addresses aside."""
+    return [i for i, p in enumerate(pack.places) if p.name_zh and p.name_en and p.category != "address"]
+
+
+def draw(pack: RegionPack, rng: random.Random, named: Sequence[int] | None = None) -> LoadRequest:
+    """One request drawn from the mix, over ``pack``'s ``named`` places (default: ``named_places``)."""
     lang: Lang = "zh" if rng.random() < 0.5 else "en"
     kind = rng.choices([k for k, _ in MIX], weights=[w for _, w in MIX])[0]
-    named = [i for i, p in enumerate(pack.places) if p.name_zh and p.name_en and p.category != "address"]
+    named = named_places(pack) if named is None else named
     a, b = (_name(pack, i, lang) for i in rng.sample(named, 2))
     if kind == "travel_time":
         zh, verb, noun = rng.choice(_MODES)
@@ -124,8 +129,9 @@ def draw(pack: RegionPack, rng: random.Random) -> LoadRequest:
 def requests(pack: RegionPack, *, seed: int) -> Iterator[LoadRequest]:
     """An endless stream of requests, the same for the same pack and seed (each client has its own seed)."""
     rng = random.Random(seed)
+    named = named_places(pack)
     while True:
-        yield draw(pack, rng)
+        yield draw(pack, rng, named)
 
 
 def kinds_of(sent: Sequence[LoadRequest]) -> dict[str, int]:
