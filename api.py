@@ -27,8 +27,11 @@ import logging
 import math
 import uuid
 from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
+import anyio
 from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -135,11 +138,30 @@ class BodyLimit:
             await too_large(scope, receive, send)
 
 
+#: how long a start waits for the warm-up before serving anyway (a step that hangs must not keep the API down)
+WARM_UP_LIMIT_S = 120.0
+
+
+@asynccontextmanager
+async def warm_start(_: FastAPI) -> AsyncIterator[None]:
+    """Warm the process before it serves (core/app/warmup.py: the packs, the geocoder, the gazetteer, the catalogs,
+    the database), so the first requests after a start do not pay 3-5 s each; off with ``OMNI_WARM_UP_ON_START=0``.
+    uvicorn answers nothing, its health check included, until this is done."""
+    if SERVICES.settings.warm_up_on_start:
+        from core.app.warmup import start_warm_up
+
+        state = start_warm_up(SERVICES)
+        if not await anyio.to_thread.run_sync(state.wait, WARM_UP_LIMIT_S):
+            logger.warning("warm-up still running after %.0f s: serving anyway", WARM_UP_LIMIT_S)
+    yield
+
+
 app = FastAPI(
     title="Omni-Travel Planner API",
     version="0.1.0",
     description="The travel agent: semantic router, fast path, budgeted ReAct loop, consent and commit gates.",
     default_response_class=SafeJSONResponse,
+    lifespan=warm_start,
 )
 app.add_middleware(BodyLimit)
 

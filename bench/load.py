@@ -54,7 +54,7 @@ def _server(args: argparse.Namespace, workers: int, port: int, folder: Path) -> 
     tree = (args.tree or Path.cwd()).resolve()
     env = {
         **os.environ,
-        "PYTHONPATH": str(tree),
+        "PYTHONPATH": os.pathsep.join(p for p in (str(tree), os.environ.get("PYTHONPATH", "")) if p),
         "OMNI_REGION": args.region,
         "OMNI_PROVIDER": "offline",
         "OMNI_DB_URL": f"sqlite:///{folder / 'load.db'}",
