@@ -1,8 +1,7 @@
 """The load bench's clients (issue 33): ``clients`` people at once, each on its own keep-alive HTTP/1.1 connection,
 sending its next question as soon as the last is answered (a closed loop: the offered load is what the server
-serves). The clients are coroutines of one asyncio loop speaking HTTP/1.1 directly, so driving 100 of them costs a
-few per cent of one core, not the ~1 ms of CPU per request a thread pool of httpx clients costs on the same two cores
-the server runs on.
+serves). The clients are coroutines of one asyncio loop speaking HTTP/1.1 directly, not threads of httpx clients: they run on
+the same two cores as the server, so they spend as little CPU as they can.
 """
 
 from __future__ import annotations
