@@ -214,7 +214,12 @@ def build_parser() -> argparse.ArgumentParser:
         ("tsplib", tsplib, "the TSPLIB table (known optima)"),
         ("lkh", lkh, "random instances against LKH-3 (needs elkai)"),
         ("solomon", solomon, "all Solomon VRPTW instances against the best known"),
-        ("load", load, "the API's fast path under 10/30/100 clients on 1 and 2 workers: requests/s, p50/p95/p99, RSS"),
+        (
+            "load",
+            load,
+            "the API's fast path (a new zh/en question each request) under 10/30/100 clients on 1 and 2 "
+            "workers: requests/s, p50/p95/p99, errors, server CPU per request, RSS per worker, load",
+        ),
         ("team", team, "a team on one key: what a Redis-paced call costs; three processes on one key with and without"),
         (
             "halfday-amap",

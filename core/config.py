@@ -226,8 +226,9 @@ class Settings(BaseSettings):
     solver_seed: int = 0
     warm_up_on_start: bool = Field(
         default=True,
-        description="A serving face (the dashboard) warms the region's pack, its geocoder and the order search's "
-        "kernels on a background thread when its process starts (core/app/warmup.py); off: the first plan pays.",
+        description="A serving face warms the region's pack, its geocoder and the order search's kernels when its "
+        "process starts (core/app/warmup.py): the dashboard on a background thread, the API before it answers "
+        "(api.py's lifespan); off: the first plan or request pays.",
     )
     fuzzy_min_score: float = Field(default=72.0, ge=0, le=100)
 

@@ -1,6 +1,6 @@
 """The product reads the moment from one place (core/clock.py): no other product module calls the wall clock.
 
-Finds, in the product's Python files (core, components, pages, app.py, api.py), every call of ``datetime.now``,
+Finds, in the product's Python files (core, components, pages, app.py, api.py, api_routes), every call of ``datetime.now``,
 ``datetime.utcnow``, ``datetime.today``, ``date.today``, ``time.time``, ``time.localtime``, ``time.gmtime`` and
 ``time.ctime`` (also through ``datetime.datetime`` and ``from time import time``), and every use of ``time.time``
 as a value (a default clock). ``core/clock.py`` alone may; durations use ``time.monotonic`` or ``perf_counter``,
@@ -15,7 +15,7 @@ import ast
 import sys
 from pathlib import Path
 
-PRODUCT = ("core", "components", "pages", "app.py", "api.py")
+PRODUCT = ("core", "components", "pages", "app.py", "api.py", "api_routes")
 ALLOWED = {Path("core/clock.py")}
 #: (module-ish name, attribute) pairs that read the wall clock
 WALL = {

@@ -20,6 +20,7 @@ from core.errors import InputError
 from core.geo.text import normalize
 from core.models.region import RegionPack
 from core.models.reservations import BookableItem
+from core.packs.derived import PerPack
 from core.phrases.clock import first_clock
 from core.phrases.dates import first_day
 from core.phrases.party import find_party
@@ -103,18 +104,28 @@ def _spans(text: str, key: str) -> list[tuple[int, int]]:
     return out
 
 
+def _venue_keys(pack: RegionPack) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Every place but the addresses, with its names as match keys."""
+    return tuple((p.id, tuple(_name_keys(pack, p.id))) for p in pack.places if p.category != "address")
+
+
+#: what ``named_venues`` reads of a pack on every message, built once per pack (issue 33: ~1,000 names normalized
+#: per message before)
+_VENUE_KEYS = PerPack(_venue_keys)
+_BOOKABLE_IDS = PerPack(lambda pack: frozenset(item.id for item in catalogue(pack)))
+
+
 def named_venues(text: str, pack: RegionPack) -> tuple[list[Venue], list[Venue]]:
     """(bookable venues, places that take no reservations) named in the message, longest name first; a name inside
     a longer one found ("兰心" in "兰心餐厅") does not count."""
     t = normalize(text)
-    items = {i.id: i for i in catalogue(pack)}
+    items = _BOOKABLE_IDS(pack)
     hits: list[tuple[int, int, str]] = []
-    for p in pack.places:
-        if p.category == "address":
-            continue
-        best = max((s for k in _name_keys(pack, p.id) for s in _spans(t, k)), key=lambda s: s[1] - s[0], default=None)
+    for place_id, keys in _VENUE_KEYS(pack):
+        spans = [s for k in keys if k in t for s in _spans(t, k)]
+        best = max(spans, key=lambda s: s[1] - s[0], default=None)
         if best is not None:
-            hits.append((best[0], best[1], p.id))
+            hits.append((best[0], best[1], place_id))
     hits.sort(key=lambda h: -(h[1] - h[0]))
     kept: list[tuple[int, int, str]] = []
     for a, b, pid in hits:

@@ -11,6 +11,7 @@ rate, infeasible hard-nodes rate.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import defaultdict, deque
 from enum import StrEnum
@@ -80,12 +81,30 @@ class Telemetry:
         if self.path is not None:
             line = json.dumps(rec, ensure_ascii=False, default=str)
             with Telemetry._lock:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                if self.path.exists() and self.path.stat().st_size + len(line) + 1 > self.max_bytes:
-                    _rotate(self.path, self.backups)
-                with self.path.open("a", encoding="utf-8") as fh:
-                    fh.write(line + "\n")
+                self._append(line + "\n")
         return rec
+
+    def _append(self, line: str) -> None:
+        """Append ``line``, rotating first when it would take the log past ``max_bytes`` (two system calls when
+        nothing is due: the open and the write; the folder is made when the open finds none)."""
+        assert self.path is not None
+        data = line.encode("utf-8")
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            except FileNotFoundError:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                continue
+            try:
+                size = os.lseek(fd, 0, os.SEEK_END)
+                if size > 0 and size + len(data) > self.max_bytes:  # an empty log takes any one line
+                    os.close(fd)
+                    _rotate(self.path, self.backups)
+                    fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+                os.write(fd, data)
+            finally:
+                os.close(fd)
+            return
 
     # typed helpers, one per event kind
     def router_decision(

@@ -38,11 +38,11 @@ def _route_kernels(services: AppServices, region: str) -> None:
 
 
 def _place_scope(services: AppServices, region: str) -> None:
-    """The gazetteer every entry reads a request's places with (core/app/scope.py: GeoNames' cities, ~1 s to index);
-    once per process."""
-    from core.packs.coverage import mentions
+    """The gazetteer every entry reads a request's places with (core/app/scope.py: GeoNames' cities, ~1 s to index)
+    and the region pack's own words the check masks (core/packs/derived.py); once per process."""
+    from core.app.scope import in_scope
 
-    mentions("Helsinki")
+    in_scope(services.context(region=region), "Helsinki")
 
 
 def _words_and_packs(services: AppServices, region: str) -> None:

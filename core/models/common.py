@@ -62,7 +62,10 @@ def strip_invisible(text: str) -> str:
     word joiner, byte order mark, soft hyphen, tag characters), so a name cannot display reversed or hide text."""
     if text.isascii():
         return text
-    return "".join(c for c in text if c in _KEPT_FORMAT or unicodedata.category(c) != "Cf")
+    dropped = {c for c in set(text) if c not in _KEPT_FORMAT and unicodedata.category(c) == "Cf"}
+    if not dropped:  # the usual case: each distinct character looked up once, the text kept as it is
+        return text
+    return "".join(c for c in text if c not in dropped)
 
 
 def clean_text(value: object) -> object:

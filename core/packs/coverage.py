@@ -37,6 +37,7 @@ from typing import Literal
 
 from core.config import BUNDLED_DATA
 from core.models.region import RegionPack
+from core.packs.derived import PerPack
 
 #: the landmarks that name their city (GeoNames holds cities, not landmarks): curated, one source per row
 LANDMARKS_FILE = BUNDLED_DATA / "landmarks.csv"
@@ -230,20 +231,33 @@ def landmarks() -> tuple[Landmark, ...]:
         return tuple(Landmark(**row) for row in csv.DictReader(fh))
 
 
+@cache
+def _landmark_patterns() -> tuple[re.Pattern[str], tuple[tuple[Landmark, re.Pattern[str]], ...]]:
+    """Any landmark's pattern, and each landmark with its own, longest name first (compiled once, not per text)."""
+    marks = sorted(landmarks(), key=lambda m: len(m.name), reverse=True)
+    each = tuple((mark, re.compile(_word_pattern(mark.name), flags=re.IGNORECASE)) for mark in marks)
+    return re.compile("|".join(_word_pattern(m.name) for m in marks) or "(?!)", flags=re.IGNORECASE), each
+
+
+def _word_pattern(name: str) -> str:
+    """``name`` as written; a Latin one only as a whole word (Nice is not in Venice)."""
+    return re.escape(name) if not name.isascii() else rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])"
+
+
 def _landmark_mentions(text: str) -> tuple[list[Mention], str]:
     """The landmarks ``text`` names, each as a mention of its city, and ``text`` with them blanked (Tokyo Tower is
     one mention); a landmark whose city GeoNames does not hold is left out."""
+    any_landmark, each = _landmark_patterns()
+    if any_landmark.search(text) is None:  # most texts name none: one search, not one per landmark
+        return [], text
     gaz = _gazetteer()
     found: list[Mention] = []
-    for mark in sorted(landmarks(), key=lambda m: len(m.name), reverse=True):
-        pattern = (
-            re.escape(mark.name) if not mark.name.isascii() else rf"(?<![A-Za-z]){re.escape(mark.name)}(?![A-Za-z])"
-        )
+    for mark, pattern in each:
         city = gaz.cities.get((mark.city, mark.country))
-        for match in re.finditer(pattern, text, flags=re.IGNORECASE):
+        for match in pattern.finditer(text):
             if city is not None:
                 found.append(Mention(text=match.group(), start=match.start(), places=(city,), landmark=mark))
-        text = re.sub(pattern, lambda m: " " * len(m.group()), text, flags=re.IGNORECASE)
+        text = pattern.sub(lambda m: " " * len(m.group()), text)
     return found, text
 
 
@@ -276,28 +290,56 @@ def pack_words(pack: RegionPack) -> set[str]:
     return {w for w in words if len(w) >= 2}
 
 
-def _masked(text: str, words: Iterable[str]) -> str:
-    """``text`` with each of ``words`` blanked (longest first, so 南京东路 goes before 南京), positions kept."""
-    for word in sorted(words, key=len, reverse=True):
+def _masked_in_order(text: str, longest_first: Iterable[str]) -> str:
+    """``text`` with each of the words blanked in the order given (longest first, so 南京东路 goes before 南京),
+    positions kept."""
+    for word in longest_first:
         if len(word) >= 2 and word in text:
-            pattern = re.escape(word) if not word.isascii() else rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])"
-            text = re.sub(pattern, lambda m: " " * len(m.group()), text, flags=re.IGNORECASE)
+            text = re.sub(_word_pattern(word), lambda m: " " * len(m.group()), text, flags=re.IGNORECASE)
     return text
+
+
+def _mask_index(pack: RegionPack) -> dict[str, tuple[tuple[int, str], ...]]:
+    """A pack's own words, longest first, by their first character: (rank, word)."""
+    index: dict[str, list[tuple[int, str]]] = {}
+    for rank, word in enumerate(sorted(pack_words(pack), key=len, reverse=True)):
+        index.setdefault(word[0], []).append((rank, word))
+    return {first: tuple(words) for first, words in index.items()}
+
+
+#: what ``mentions`` masks in every text, built once per pack
+_pack_masks = PerPack(_mask_index)
+
+
+def _pack_words_in(text: str, pack: RegionPack) -> list[str]:
+    """The pack's words that may be in ``text``, longest first: those whose first character it has (masking only
+    blanks characters, so no other word can appear while they are masked)."""
+    index = _pack_masks(pack)
+    return [word for _, word in sorted(w for c in set(text) for w in index.get(c, ()))]
 
 
 def mentions(text: str, *, pack: RegionPack | None = None, packs: Sequence[RegionPack] = ()) -> list[Mention]:
     """The cities and countries ``text`` names, in order (``pack``: whose own names are read first and hide what they
     contain; ``packs``: whose English place words are words, not places)."""
-    read = _masked(text, pack_words(pack)) if pack is not None else text
+    read = _masked_in_order(text, _pack_words_in(text, pack)) if pack is not None else text
     marks, read = _landmark_mentions(read)
-    vocabulary = frozenset(_vocabulary(packs))
+    vocabulary = _vocabulary(packs)
     return sorted([*marks, *_cjk_mentions(read), *_latin_mentions(read, vocabulary)], key=lambda m: m.start)
 
 
-def _vocabulary(packs: Sequence[RegionPack]) -> set[str]:
+#: a pack's English place words in lower case, and its city's names (``_vocabulary``'s parts, per pack)
+_place_words = PerPack(
+    lambda pack: frozenset(w.lower() for place in pack.places for w in _LATIN_WORD.findall(place.name_en))
+)
+_own_city_words = PerPack(
+    lambda pack: frozenset(w.lower() for w in (pack.city, *pack.city_aliases, *pack.display_name.values()))
+)
+
+
+def _vocabulary(packs: Sequence[RegionPack]) -> frozenset[str]:
     """The lower-case words of the packs' English place names, less the names of cities the packs cover."""
-    words = {w.lower() for p in packs for place in p.places for w in _LATIN_WORD.findall(place.name_en)}
-    return words - {w.lower() for p in packs for w in (p.city, *p.city_aliases, *p.display_name.values())}
+    words = frozenset().union(*(_place_words(p) for p in packs))
+    return words - frozenset().union(*(_own_city_words(p) for p in packs))
 
 
 def _cjk_mentions(text: str) -> list[Mention]:

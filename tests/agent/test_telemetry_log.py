@@ -23,6 +23,15 @@ def _complete(t: Telemetry, i: int) -> None:
     )
 
 
+def test_the_log_and_its_folder_are_made_by_the_first_event(tmp_path):
+    log = tmp_path / "not" / "yet" / "events.jsonl"
+    t = Telemetry(log)
+    for i in range(3):
+        _complete(t, i)
+    assert [e["request_id"] for e in read_events(log)] == ["r0", "r1", "r2"]
+    assert log.read_text(encoding="utf-8").count("\n") == 3  # one line per event
+
+
 def test_the_log_rotates_past_its_size_and_keeps_a_fixed_number_of_older_files(tmp_path):
     log = tmp_path / "events.jsonl"
     t = Telemetry(log, max_bytes=2_000, backups=2)

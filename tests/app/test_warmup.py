@@ -59,6 +59,7 @@ def test_the_real_steps_build_the_geocoder_index_the_kernels_and_the_gazetteer()
     assert id(pack) in offline._INDEXES  # the first plan's geocode finds the index built
     assert ils._WARMED.is_set() or ils._kernels() is None  # compiled, unless numba is missing here
     assert coverage._gazetteer.cache_info().currsize == 1  # the scope check's gazetteer, indexed once
+    assert id(pack) in coverage._pack_masks._held  # and the region's own words it masks, built for that pack
     assert set(state.seconds) == {
         f"packs_and_geocoder:{region}",
         f"route_kernels:{region}",

@@ -129,3 +129,12 @@ def test_exports_drop_an_override_a_result_stored_before_the_cleaning_still_carr
     assert "ffo Bund" in page and _visible(page)
     assert escape_text(f"Dinner{RLO}; {RLI}Kiasma") == "Dinner\\; Kiasma"
     assert strip_invisible("plain ascii, unchanged") == "plain ascii, unchanged"
+
+
+def test_a_long_answer_loses_every_invisible_character_and_keeps_the_rest():
+    """The API's answers go through clean_text whole (api_routes/shared.py): every occurrence of an invisible
+    character goes, wherever it is, and a text without one comes back as it was."""
+    body = '{"explanations":["从外滩到豫园驾车约 12 分钟","Walk: 18 min"],"joined":"\U0001f468\u200d\U0001f469"}' * 50
+    assert clean_text(body) == body
+    dirty = f"{ZWSP}{body}{RLO}{body[:40]}{ZWSP}{BOM}"
+    assert clean_text(dirty) == body + body[:40]
