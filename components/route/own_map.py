@@ -16,7 +16,7 @@ import folium
 from components.folium_typed import polyline
 from components.route_words import order_names
 from core.app.route import source_words
-from core.i18n import Lang, t
+from core.i18n import Lang, join_words, t
 from core.models.route import RoutePlanResult
 
 OWN_COLOUR = "#7b2ff7"  # purple: apart from the best route's red and the candidates' colours
@@ -46,7 +46,7 @@ def own_line(result: RoutePlanResult, line: list[list[float]], *, lang: Lang) ->
     own, diff = result.own_route, result.own_difference
     if own is None or diff is None:
         return None
-    sources = ", ".join(dict.fromkeys(source_words(leg.source, lang) for leg in own.legs))
+    sources = join_words(dict.fromkeys(source_words(leg.source, lang) for leg in own.legs), lang)
     return OwnLine(
         line=line,
         km=own.total_distance_m / 1000,

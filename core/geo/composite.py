@@ -383,6 +383,13 @@ class MapServices:
         return bool(getattr(inner, "matrix_differs_from_directions", False))
 
     @property
+    def places_carry_kinds(self) -> bool:
+        """Whether the geocoder's places say what kind of place they are (the pack's gazetteer does; AMap's answers
+        carry no category): only then is a name said with a word of its kind worth asking for (core/route/resolver)."""
+        inner = getattr(self.geocoder, "inner", self.geocoder)
+        return bool(getattr(inner, "places_carry_kinds", False))
+
+    @property
     def pays_per_destination(self) -> bool:
         """Whether the router is paid by the destination (a ColumnRouter: AMap's distance service answers one
         destination a call, at the key's QPS), so a planner should measure the legs it shows, not a whole matrix."""

@@ -143,6 +143,8 @@ def _index_of(region: RegionPack, places: list[RegionPlace]) -> _Index:
 
 class OfflineProvider:
     name = "offline"
+    #: its places carry the pack's categories (a museum, a park): a name said with a word of its kind can be read
+    places_carry_kinds = True
 
     def __init__(self, region: RegionPack):
         self.region = region

@@ -29,10 +29,14 @@ class PerPack(Generic[T]):
         self._held: dict[int, tuple[RegionPack, int, T]] = {}
         self._lock = threading.Lock()
 
-    def __call__(self, pack: RegionPack) -> T:
+    def holds(self, pack: RegionPack) -> bool:
+        """Whether ``pack``'s value is made (the warm-up's proof)."""
         held = self._held.get(id(pack))
-        if held is not None and held[0] is pack and held[1] == len(pack.places):
-            return held[2]
+        return held is not None and held[0] is pack and held[1] == len(pack.places)
+
+    def __call__(self, pack: RegionPack) -> T:
+        if self.holds(pack):
+            return self._held[id(pack)][2]
         value = self._build(pack)  # outside the lock: two first callers may both build; one is kept
         with self._lock:
             if len(self._held) >= MAX_PACKS:

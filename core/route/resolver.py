@@ -368,6 +368,8 @@ class _Resolving:
         words name (a map service that gives no kind gives no answer here); None: none. Several such places apart
         are asked. In Chinese the place's name need only leave the same once its own words of kind are set aside
         ("奇亚斯玛美术馆" / "奇亚斯玛当代艺术博物馆"): taken with the notice of a fuzzy match."""
+        if not getattr(self.provider, "places_carry_kinds", False):
+            return None  # its places carry no kind: every call here would be spent for nothing (AMap's quota)
         for text in dict.fromkeys(q for q in (self.raw.name, self.raw.address) if q):
             named = name_without_kind(text, cities=self.cities())
             for form in named.forms if named is not None else ():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from core.app import AppServices, warmup
 from core.config import get_settings
 
@@ -30,19 +32,19 @@ def test_start_does_not_wait_for_the_steps_and_runs_them_once(monkeypatch):
     assert first.thread is not None and first.thread.daemon
 
 
-def test_a_failing_step_is_recorded_and_the_rest_still_run(monkeypatch):
+@pytest.mark.parametrize("error", [OSError("pack folder gone"), RuntimeError("pack folder gone")])
+def test_a_failing_step_is_recorded_and_the_rest_still_run(monkeypatch, error):
+    """Any error (a step plans whole half days: a solver's or a database's error too) is recorded, not raised."""
     ran: list[str] = []
 
     def broken(services: AppServices, region: str) -> None:
-        raise OSError("pack folder gone")
+        raise error
 
     monkeypatch.setattr(warmup, "STEPS", {"broken": broken, "next": lambda s, r: ran.append(r)})
     state = warmup.warm_up(AppServices(), ["shanghai", "helsinki"])
     assert state.done.is_set()
-    assert state.failed == {
-        "broken:shanghai": "OSError: pack folder gone",
-        "broken:helsinki": "OSError: pack folder gone",
-    }
+    said = f"{type(error).__name__}: pack folder gone"
+    assert state.failed == {"broken:shanghai": said, "broken:helsinki": said}
     assert ran == ["shanghai", "helsinki"]
 
 

@@ -34,6 +34,7 @@ def settings(tmp_path, monkeypatch):
     monkeypatch.setenv("OMNI_REGION", "shanghai")
     monkeypatch.setenv("OMNI_PROVIDER", "offline")
     monkeypatch.setenv("OMNI_DB_URL", f"sqlite:///{tmp_path / 'api.db'}")
+    monkeypatch.setenv("OMNI_WARM_UP_ON_START", "0")  # the server below serves at once (no warm-up to wait for)
     monkeypatch.setenv("OMNI_HALFDAY_SUPPORT_CONTACT", CONTACT)
     monkeypatch.setenv("OMNI_API_KEYS", json.dumps({u: key_digest(k) for u, k in API_KEYS.items()}))
     get_settings.cache_clear()
@@ -63,6 +64,7 @@ def server(settings):
     deadline = time.monotonic() + 20
     while not srv.started and time.monotonic() < deadline:
         time.sleep(0.02)
+    assert srv.started, "the API server did not start"
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(timeout=10)

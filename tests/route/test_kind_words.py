@@ -114,3 +114,37 @@ def test_what_is_read_as_a_name_beside_its_kind():
     assert name_without_kind("Ateneum") is None  # no word of kind: the ordinary look-up answers
     assert name_without_kind("Senaatintori") is None  # "tori" ends a name, it is no compound of kind
     assert name_without_kind("上海美术馆", cities=frozenset({"上海"})) is None  # only the city beside the kind
+
+
+class _KindlessGeocoder:
+    """The pack's places behind a service whose answers carry no kind (as AMap's), each query recorded."""
+
+    name = "kindless"
+
+    def __init__(self, inner):
+        self.inner_places, self.region, self.asked = inner, inner.region, []
+
+    def geocode(self, address, *, city=None):
+        self.asked.append(("geocode", address))
+        return [p.model_copy(update={"category": None}) for p in self.inner_places.geocode(address, city=city)]
+
+    def search(self, keywords, *, city=None, near=None, limit=10):
+        self.asked.append(("search", keywords))
+        found = self.inner_places.search(keywords, city=city, near=near, limit=limit)
+        return [p.model_copy(update={"category": None}) for p in found]
+
+    def detail(self, poi_id):
+        return self.inner_places.detail(poi_id)
+
+
+def test_a_service_whose_places_carry_no_kind_is_not_asked_for_the_name_without_its_word_of_kind(helsinki):
+    """On AMap (no category in its answers) the step could never find a place of the kind: none of its calls are
+    spent (a day's search quota is 100 calls on a personal key)."""
+    kindless = _KindlessGeocoder(helsinki.geocoder)
+    assert helsinki.places_carry_kinds and not getattr(kindless, "places_carry_kinds", False)
+    with pytest.raises(ResolutionError):
+        stop("Ateneumin taidemuseo", kindless)
+    forms = name_without_kind("Ateneumin taidemuseo", cities=frozenset({"Helsinki"}))
+    assert forms is not None and "ateneum" in forms.forms  # what the step would ask for
+    asked = {query for _, query in kindless.asked}
+    assert asked == {"Ateneumin taidemuseo"}, asked  # the other steps still ask, for the whole text only

@@ -49,5 +49,8 @@ def api_env(tmp_path: Path, *, data_dir: Path, region: str, **extra_env: str) ->
         "OMNI_AGENT_EVENT_LOG": str(tmp_path / "ev.jsonl"),
         "OMNI_KB_DIR": str(tmp_path / "kb"),
         "OMNI_API_KEYS": json.dumps({user: key_digest(key) for user, key in API_KEYS.items()}),
+        # a server a test starts serves cold, unless the test is about the warm start (tests/faces/
+        # test_api_warm_start.py): the warm-up plans two half days, seconds of CPU per process on a loaded machine
+        "OMNI_WARM_UP_ON_START": "0",
         **extra_env,
     }
