@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).resolve().parent.parent / "reservations" / "migrations"
 #: any constant: PostgreSQL migrations hold this advisory lock, so two processes never migrate at once
 _MIGRATION_LOCK_KEY = 4_227_011
+#: Alembic keeps the running migration's context in module globals (alembic.context, alembic.op): two threads of one
+#: process migrating at once (the warm-up's and a first request's) take each other's ("KeyError: 'config'")
+_ALEMBIC_TURN = threading.Lock()
 
 
 class SchemaMismatch(OmniError):
@@ -230,7 +233,8 @@ def upgrade(engine: Engine, *, migration_timeout_s: float) -> None:
                 connection.exec_driver_sql(f"SET LOCAL lock_timeout = {ms}")
                 connection.execute(sa.select(sa.func.pg_advisory_xact_lock(_MIGRATION_LOCK_KEY)))
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            with _ALEMBIC_TURN:
+                command.upgrade(config, "head")
 
 
 @contextmanager

@@ -56,7 +56,7 @@ def section_own(result: RoutePlanResult, lang: Lang, pack: RegionPack | None) ->
         return ""
     names = candidate_names(result, own, lang, pack)
     items = []
-    for leg, (start, end), beside in zip(own.legs, _pairs(names, len(own.legs)), diff.legs, strict=False):
+    for leg, (start, end), beside in zip(own.legs, _pairs(names, len(own.legs)), diff.legs, strict=True):
         figures = t(
             "route.export.leg", lang, start=start, end=end, km=km(leg.distance_m), minutes=minutes(leg.duration_s)
         )
