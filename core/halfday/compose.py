@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from datetime import datetime, time
 
+from core.halfday.generators import returned
 from core.halfday.score import assess, cost_per_person
 from core.halfday.search import utility
 from core.halfday.travel import TravelTable
@@ -315,16 +316,12 @@ def compose_plans(
 ) -> tuple[list[Plan], list[str]]:
     """Up to ``max_plans`` plans, each scheduled, assessed and distinct; notes are codes. ``budget`` is the budget
     per person the search held to (the asked one, or more once relaxed)."""
-    made = iter_plans(
-        cands, table, slots, profile, origin=origin, max_plans=max_plans, now=now, timezone=timezone, solver=solver,
-        exact=exact, budget=budget,
+    return returned(
+        iter_plans(
+            cands, table, slots, profile, origin=origin, max_plans=max_plans, now=now, timezone=timezone,
+            solver=solver, exact=exact, budget=budget,
+        )
     )  # fmt: skip
-    while True:
-        try:
-            next(made)
-        except StopIteration as end:
-            done: tuple[list[Plan], list[str]] = end.value
-            return done
 
 
 def iter_plans(

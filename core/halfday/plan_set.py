@@ -9,6 +9,7 @@ from collections.abc import Callable, Generator
 from core.geo.base import LonLat
 from core.halfday.compose import iter_plans
 from core.halfday.cpsat import exact_order
+from core.halfday.generators import returned
 from core.halfday.travel import TravelTable
 from core.models.halfday.plans import ComposeInput, Plan
 
@@ -32,13 +33,7 @@ def compose_plan_set(
 ) -> tuple[list[Plan], list[str], TravelTable]:
     """The plans for ``inp`` on the legs ``travel`` gives, the composer's notes (codes), and the table itself (its
     source and warnings say where the legs came from)."""
-    made = iter_plan_set(inp, travel=travel, timezone=timezone, solver=solver, budget=budget)
-    while True:
-        try:
-            next(made)
-        except StopIteration as end:
-            done: tuple[list[Plan], list[str], TravelTable] = end.value
-            return done
+    return returned(iter_plan_set(inp, travel=travel, timezone=timezone, solver=solver, budget=budget))
 
 
 def iter_plan_set(

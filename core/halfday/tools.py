@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import BaseModel, ValidationError
 
 from core.errors import OmniError, ProviderUnavailable
+from core.halfday.generators import returned
 from core.models.halfday.facts import OtherFacts, ToolFacts
 
 if TYPE_CHECKING:
@@ -117,12 +118,7 @@ def drained(parts: Callable[[Any], Generator[Any, None, Any]]) -> Callable[[Any]
     """A tool that shows its work as a plain tool: its parts passed over, its answer returned."""
 
     def answer(inp: Any) -> Any:
-        made = parts(inp)
-        while True:
-            try:
-                next(made)
-            except StopIteration as end:
-                return end.value
+        return returned(parts(inp))
 
     return answer
 
@@ -229,13 +225,8 @@ class ToolRegistry:
         return sorted(self._specs, key=lambda n: (self._specs[n].stage, n))
 
     def call(self, name: str, payload: BaseModel | dict[str, Any], *, trace: Trace) -> BaseModel:
-        made = self.call_parts(name, payload, trace=trace)
-        while True:
-            try:
-                next(made)
-            except StopIteration as end:
-                out: BaseModel = end.value
-                return out
+        out: BaseModel = returned(self.call_parts(name, payload, trace=trace))
+        return out
 
     def call_parts(
         self, name: str, payload: BaseModel | dict[str, Any], *, trace: Trace
