@@ -58,11 +58,10 @@ def test_the_first_card_is_drawn_when_one_plan_is_made_and_the_ranked_cards_repl
     at = plan(page, GOAL_ZH if page_lang == "zh" else GOAL_EN)
     result = at.session_state["hd_result"]
     assert 2 <= len(result.plans) <= 3
-    # each plan's card was drawn once it was made, in order: the first while the composer had made only it (how
-    # many more it had made when a later card was drawn depends on the solver's time limit under load)
+    # each plan's card was drawn in order, the first while the composer had made only it (how many more it had made
+    # when a later card was drawn depends on the solver's time limit under load, and a relaxed search starts again)
     assert [pid for pid, _, _ in drawn] == [f"p{n}" for n in range(1, len(result.plans) + 1)]
-    assert drawn[0][1] == 1
-    assert all(made >= n for n, (_, made, _) in enumerate(drawn, start=1))
+    assert drawn[0][1] == 1, drawn
     assert all(key.startswith("hd_card_live_0_") for _, _, key in drawn)
     # the run is over: no live card is left, and the ranked cards are the result's, best first
     from core.i18n import t
