@@ -540,6 +540,7 @@ def test_itinerary_in_browser(streamlit_server):
     optimise, and see the Gantt chart, the day map's pins and the dropped-items table."""
     from playwright.sync_api import expect
 
+    from tests.support.ui_flows import settle
     from tests.ui.test_browser import ARTIFACTS, offline_page
 
     with offline_page(streamlit_server, width=1500, height=1600) as run:
@@ -552,6 +553,7 @@ def test_itinerary_in_browser(streamlit_server):
         expect(page.locator(".st-key-trip_demo input[role='combobox']")).to_have_value("Pudong family day")
         page.locator(".st-key-trip_load button").click()
         expect(page.get_by_text("Loaded demo trip")).to_be_visible()
+        settle(page)  # until the run ends, the fragment's old Optimise button stands beside the new one
         page.locator(".st-key-optimise button").click()
 
         expect(page.locator(".st-key-timeline_box [data-testid='stVegaLiteChart']")).to_be_visible()
