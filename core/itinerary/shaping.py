@@ -59,15 +59,7 @@ def shape_plan(
         here = next((d for d, order in plan_orders(previous).items() if last.key in order), None)
         last = last.model_copy(update={"day_index": here})
         edits = [*edits[:-1], last]
-    request, removed = apply_user_edits(previous.request, edits)
-    readded = {e.place.key for e in edits if isinstance(e, AddEdit)}
-    prior = [d.key for d in previous.dropped_items if d.reason_code == "REMOVED_BY_USER"]
-    removed_all = [k for k in dict.fromkeys([*prior, *removed]) if k not in readded]
-    problem = prepare_problem(request, provider=provider, settings=settings, removed_keys=removed_all)
-    known = {s.key for s in problem.stops}
-    orders = {d: [k for k in order if k in known] for d, order in plan_orders(previous).items()}
-    for d in range(len(problem.days)):
-        orders.setdefault(d, [])
+    problem, orders, _ = _edited_problem(previous, edits, provider=provider, settings=settings)
     if isinstance(last, ReorderEdit):
         day, order, refusal = _reordered(problem, orders, last, settings=settings)
     else:
@@ -76,19 +68,9 @@ def shape_plan(
     if refusal is not None:
         return previous, refusal
     orders[day] = order
-    plans = [DayPlan(day_index=d, order=orders[d], solver_status="EDITED_IN_PLACE") for d in sorted(orders)]
     log = DecisionLog()
     log.add("itinerary.shape_plan", "EDITED_IN_PLACE", edit=last.model_dump(mode="json"), day_index=day, order=order)
-    result = assemble_result(
-        problem,
-        plans,
-        provider=provider,
-        settings=settings,
-        log=log,
-        variants=previous.variants,
-        variant=previous.variant,
-    )
-    return result, None
+    return _edited_in_place(previous, problem, orders, log=log, provider=provider, settings=settings), None
 
 
 def remove_in_place(
@@ -108,6 +90,27 @@ def remove_in_place(
     day = next((d for d, order in plan_orders(previous).items() if last.key in order), None)
     if day is None:
         return None
+    problem, orders, removed_all = _edited_problem(previous, edits, provider=provider, settings=settings)
+    if layout_day(problem, day, orders[day], settings=settings) is None:
+        return None
+    known = {s.key for s in problem.stops}
+    waiting = [d.key for d in previous.dropped_items if d.key in known and d.key not in removed_all]
+    for key in sorted(waiting, key=lambda k: PRIORITY_RANK[problem.stop(k).priority]):
+        if problem.stop(key).fixed_day not in (None, day):
+            continue
+        sched = best_insertion(problem, day, orders[day], key, settings=settings)
+        if sched is not None:
+            orders[day] = list(sched.order)
+    log = DecisionLog()
+    log.add("itinerary.remove_in_place", "EDITED_IN_PLACE", edit=last.model_dump(mode="json"), day_index=day)
+    return _edited_in_place(previous, problem, orders, log=log, provider=provider, settings=settings)
+
+
+def _edited_problem(
+    previous: ItineraryResult, edits: Sequence[UserEdit], *, provider: MapServices, settings: Settings
+) -> tuple[ItineraryProblem, dict[int, list[str]], list[str]]:
+    """The problem of ``previous.request`` with ``edits`` applied, the plan's day orders kept where their places are
+    still in it (every day of the problem has one), and the keys the user removed (before and now, not added back)."""
     request, removed = apply_user_edits(previous.request, edits)
     readded = {e.place.key for e in edits if isinstance(e, AddEdit)}
     prior = [d.key for d in previous.dropped_items if d.reason_code == "REMOVED_BY_USER"]
@@ -117,18 +120,20 @@ def remove_in_place(
     orders = {d: [k for k in order if k in known] for d, order in plan_orders(previous).items()}
     for d in range(len(problem.days)):
         orders.setdefault(d, [])
-    if layout_day(problem, day, orders[day], settings=settings) is None:
-        return None
-    waiting = [d.key for d in previous.dropped_items if d.key in known and d.key not in removed_all]
-    for key in sorted(waiting, key=lambda k: PRIORITY_RANK[problem.stop(k).priority]):
-        if problem.stop(key).fixed_day not in (None, day):
-            continue
-        sched = best_insertion(problem, day, orders[day], key, settings=settings)
-        if sched is not None:
-            orders[day] = list(sched.order)
+    return problem, orders, removed_all
+
+
+def _edited_in_place(
+    previous: ItineraryResult,
+    problem: ItineraryProblem,
+    orders: dict[int, list[str]],
+    *,
+    log: DecisionLog,
+    provider: MapServices,
+    settings: Settings,
+) -> ItineraryResult:
+    """The plan laid out on ``orders`` as they are (no solver), keeping ``previous``'s variants."""
     plans = [DayPlan(day_index=d, order=orders[d], solver_status="EDITED_IN_PLACE") for d in sorted(orders)]
-    log = DecisionLog()
-    log.add("itinerary.remove_in_place", "EDITED_IN_PLACE", edit=last.model_dump(mode="json"), day_index=day)
     return assemble_result(
         problem, plans, provider=provider, settings=settings, log=log, variants=previous.variants,
         variant=previous.variant,
