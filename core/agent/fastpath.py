@@ -20,8 +20,8 @@ from core.agent.state import AgentContext, log_decision
 from core.agent.trip_edit_text import clean_target, parse_trip_edit, split_targets
 from core.agent.when import resolve_day, sun_times
 from core.i18n import Lang, guess_lang
-from core.i18n import join_words as join_words  # re-exported: the loop joins its words with it too
-from core.i18n import t as t  # re-exported: the agent loop's words too (fastpath.t), so the catalog test finds them
+from core.i18n import join_words as join_words  # re-exported: the plan's reply (plan_reply) joins its words with it too
+from core.i18n import t as t  # re-exported: the plan reply's words too (fastpath.t), so the catalog test finds them
 from core.models.agent import AgentState, NextStep, StateStatus, TripEdit
 from core.models.region import RegionPack
 from core.words import agent as agent_words
