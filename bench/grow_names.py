@@ -23,16 +23,8 @@ from typing import Any
 from core.config import PROJECT_ROOT
 from core.geo.coords import haversine_m
 from core.geo.text import fold, normalize
-from core.packs.osm import (
-    MODE_WORDS,
-    assign_districts,
-    dedupe_streets,
-    group_stops,
-    importance_of,
-    is_square,
-    read_extract,
-    stop_mode,
-)
+from core.packs.osm import is_square, read_extract, stop_mode
+from core.packs.osm_places import MODE_WORDS, assign_districts, dedupe_streets, group_stops, importance_of
 
 PBF = PROJECT_ROOT / ".omni" / "extracts" / "Helsinki.osm.pbf"
 PACK = PROJECT_ROOT / "data" / "regions" / "helsinki" / "places.csv"

@@ -29,7 +29,7 @@ from typing import Any
 from core.geo.base import LonLat
 from core.geo.coords import haversine_m
 
-#: categories of places that are places in their own right; importance floor (core/packs/osm.py importance_of)
+#: categories of places that are places in their own right; importance floor (core/packs/osm_places.py importance_of)
 CATEGORIES = {"landmark", "station", "park", "theatre", "museum", "temple", "market"}
 MIN_IMPORTANCE = 65
 #: places added by id: the issue's examples that the rule above leaves out (Stockmann is a shop, importance 35)

@@ -147,7 +147,7 @@ class Settings(BaseSettings):
         ge=0,
         le=10,
         description="Most times one remote call is asked again (a rate refusal); a timeout or a malformed answer is "
-        "never asked again (core/geo/resilience.py, the retry policy)",
+        "never asked again (core/geo/retry_policy.py)",
     )
     http_server_error_retries: int = Field(
         default=1, ge=0, le=10, description="Of those, for an HTTP 5xx or a dropped connection (at most http_retries)"

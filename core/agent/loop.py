@@ -7,18 +7,17 @@
   policy_id}`` to the decision log (codes and values, never prose).
 - **Critic** is the itinerary critic (core/itinerary/assembly.py, the same as the itinerary page).
 - **Repair** moves or drops what the critic or the optimiser could not fit, within the budget.
+
+The plan made, core/agent/plan_reply.py words it as the reply (``finish_plan``).
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any, TypedDict
-
-from core.agent import fastpath, proposal
+from core.agent import proposal
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
 from core.agent.flows import memory as memory_flow
-from core.agent.flows.itinerary_fixes import must_fix_steps
+from core.agent.plan_reply import finish_plan, nothing_to_plan
 from core.agent.proposal import Phase
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext, log_decision
@@ -32,7 +31,6 @@ from core.agent.steps import (
     act,
     finish_on_timeout,
     guard,
-    issue_dry_run,
     load_trip_draft,
     resolve_entities,
 )
@@ -40,33 +38,16 @@ from core.agent.suggestion_fit import MAX_CANDIDATES, fitting_replacements
 from core.agent.trip_request import (
     PLACES_PER_DAY,
     build_trip_request,
-    day_window_evidence,
     matches_preferences,
     mentioned_places,
     read_trip,
     suggest_places,
     suggestion_room,
 )
-from core.agent.trip_wishes import note_wishes
 from core.agent.wish_cover import wished_suggestions
 from core.itinerary.balance import plans_are_even
-from core.models.agent import AgentState, NextStep
-from core.models.common import PRIORITY_RANK, Lang
-from core.models.itinerary_result import ItineraryResult
-from core.models.region import RegionPack
-from core.words.agent import dropped_lines, name_of
-from core.words.day_window import day_window_sentence
-from core.words.itinerary import violation_sentence
-
-
-class _PlanFacts(TypedDict):
-    """The facts llm.generate_explanation words (nothing else goes in)."""
-
-    days: list[dict[str, Any]]
-    dropped: list[str]
-    robustness: float | None
-    min_slack_min: int | None
-    notes: list[str]
+from core.models.agent import AgentState
+from core.models.common import PRIORITY_RANK
 
 
 def _next_phase(state: AgentState, repair_pending: bool) -> Phase | None:
@@ -126,7 +107,7 @@ def run_react_loop(decision: RouterDecision, state: AgentState, ctx: AgentContex
                 repairs += 1
                 repair_pending = False
                 _repair_from_critic(state, ctx, registry)
-        _finish_plan(state, ctx, registry)
+        finish_plan(state, ctx, registry)
     except BudgetExhausted as exc:
         finish_on_timeout(state, ctx, exc)
 
@@ -155,8 +136,7 @@ def _gather_facts(
     suggested = _suggest(decision, state, ctx, mentioned)
     ids = [p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned, *suggested] if p]
     if not ids:
-        state.result.status = "NEED_MORE_INFO"
-        state.result.explanations = [fastpath.t("agent.plan.nothing", fastpath.state_lang(state))]
+        nothing_to_plan(state)
         return False
     act(
         registry,
@@ -393,213 +373,3 @@ def _repair_from_critic(state: AgentState, ctx: AgentContext, registry: ActionRe
         reason_code="REPAIR_AFTER_CRITIC",
         policy_id=POLICY_REPAIR,
     )
-
-
-def _timeline_payload(result: ItineraryResult) -> list[dict[str, Any]]:
-    out = []
-    for day in result.days:
-        for e in day.entries:
-            out.append(
-                {
-                    "day": day.day_index + 1,
-                    "date": day.date.isoformat(),
-                    "kind": e.kind,
-                    "key": e.key,
-                    "name": e.name,
-                    "start": e.start.strftime("%H:%M"),
-                    "end": e.end.strftime("%H:%M"),
-                    "slack_min": e.slack_min,
-                    "robust_min": e.robust_min,
-                    "nominal_min": e.nominal_min,
-                    "source": e.source,
-                    "priority": e.priority,
-                    "lon": e.lon,
-                    "lat": e.lat,
-                    "part": e.part,
-                }
-            )
-    return out
-
-
-def _add_sources(state: AgentState, pack: RegionPack) -> None:
-    """The places the agent suggested, as candidates, and each place's facts from the pack, as evidence."""
-    for pid in state.memory.user_profile.get("suggested", []):
-        p = pack.place_by_id(pid)
-        assert p is not None, "suggest_places only gives the pack's own ids"
-        state.result.candidates.append(
-            {"place_id": pid, "name": p.name_zh, "tags": list(p.tags), "rating": p.rating, "why": "kb_suggestion"}
-        )
-    for poi in state.memory.semantic_facts.pois:
-        state.result.evidence.append(
-            {
-                "type": "poi_facts",
-                "place_id": poi["place_id"],
-                "name": poi["name"],
-                "opening_hours": poi["opening_hours"],
-                "needs_reservation": poi["needs_reservation"],
-                "source": f"region_pack:{pack.name}",
-            }
-        )
-
-
-def _plan_facts(result: ItineraryResult, pack: RegionPack, lang: Lang) -> _PlanFacts:
-    return {
-        "days": [
-            {
-                "day": d.day_index,
-                "date": d.date.isoformat(),
-                "visits": [  # in the reply's language (the pack's English name in English, when it has one)
-                    name_of(pack, e.key, e.name, lang) if e.key else e.name
-                    for e in d.entries
-                    if e.kind == "visit" and not e.continues_visit
-                ],
-            }
-            for d in result.days
-        ],
-        "dropped": dropped_lines(result, lambda key: name_of(pack, key, "", lang), lang),  # worded, no codes
-        "robustness": result.robustness.score if result.robustness else None,
-        "min_slack_min": result.robustness.min_slack_min if result.robustness else None,
-        "notes": [],
-    }
-
-
-def _fail_infeasible(state: AgentState, result: ItineraryResult, pack: RegionPack, lang: Lang) -> None:
-    """A must the plan cannot hold: FAILED, with the steps that would fix it."""
-    state.result.status = "FAILED"
-    state.result.error_code = "PLANNER_INFEASIBLE_HARD_NODES"
-    fixes = must_fix_steps(result, lambda key: name_of(pack, key, key, lang))
-    musts = [d.name for d in result.dropped_items if d.priority == "must"]
-    said = [
-        name_of(pack, d.key, d.name, lang) if d.key else d.name for d in result.dropped_items if d.priority == "must"
-    ]
-    state.result.next_steps += fixes or [NextStep(code="relax_must")]
-    head = fastpath.t("agent.plan.infeasible", lang, names=fastpath.join_words(said, lang))
-    state.result.explanations = [head]
-    log_decision(
-        state,
-        action=ActionName.POLICY_VALIDATE_FEASIBILITY,
-        reason_code="PLANNER_INFEASIBLE_HARD_NODES",
-        policy_id=POLICY_CHECK,
-        facts={"must_dropped": musts[:10]},
-    )
-
-
-def _add_notes(state: AgentState, result: ItineraryResult, pack: RegionPack, lang: Lang, notes: list[str]) -> None:
-    """The notes the explanation carries: the day's window and its source, availability asked but not verified, the
-    agent's suggestions swapped, offline estimates."""
-    state.result.evidence.append(day_window_evidence(state))
-    notes.append(day_window_sentence(state.trip, lang))
-    if decision_needs_availability(state):
-        needs = [p["name"] for p in state.memory.semantic_facts.pois if p.get("needs_reservation")]
-        state.result.evidence.append(
-            {"type": "availability", "verified_live": False, "needs_reservation": needs, "source": "knowledge_base"}
-        )
-        listed = fastpath.join_words(needs, lang) or fastpath.t("agent.plan.none", lang)
-        notes.append(fastpath.t("agent.plan.availability_not_verified", lang, names=listed))
-        state.result.next_steps.append(NextStep(code="allow_webbrowse", args={"to_verify": "availability"}))
-    swapped = state.memory.user_profile.get("suggestions_swapped") or {}
-    if swapped.get("added"):  # the agent's own suggestions changed: said, never silent
-        notes.append(
-            fastpath.t(
-                "agent.plan.suggestions_swapped",
-                lang,
-                dropped=fastpath.join_words([name_of(pack, k, k, lang) for k in swapped["dropped"]], lang),
-                added=fastpath.join_words([name_of(pack, k, k, lang) for k in swapped["added"]], lang),
-            )
-        )
-    if any(n.startswith("Offline estimate") for n in result.warnings):
-        notes.append(fastpath.t("agent.plan.offline_estimates", lang))
-
-
-def _flag_needs_review(state: AgentState, pack: RegionPack, lang: Lang) -> None:
-    """The critic still fails after the repairs: NEEDS_REVIEW, its problems worded (never answered as OK)."""
-    state.result.status = "NEEDS_REVIEW"
-    critic = state.compute.critic
-    problems = list(dict.fromkeys(
-        violation_sentence(v, lambda key: name_of(pack, key, key, lang), lang) for v in critic.violations
-    ))  # fmt: skip
-    state.result.explanations.append(
-        fastpath.t("agent.plan.needs_review", lang, problems=fastpath.join_words(problems, lang, sep="sentences"))
-    )
-    codes = ",".join(sorted(critic.codes()))
-    state.result.next_steps.append(NextStep(code="critic", args={"codes": codes}))
-
-
-def _finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry) -> None:
-    result = state.compute.itinerary
-    lang = fastpath.state_lang(state)
-    if result is None:
-        return
-    state.result.timeline = _timeline_payload(result)
-    state.result.dropped_items = [d.model_dump(mode="json") for d in result.dropped_items]
-    pack = ctx.provider.region
-    _add_sources(state, pack)
-    facts = _plan_facts(result, pack, lang)
-    wishes = note_wishes(state, result, pack, lang)  # every wish accounted for, in both outcomes
-    if result.status == "infeasible":
-        _fail_infeasible(state, result, pack, lang)
-        state.result.explanations += wishes
-        return
-    _add_notes(state, result, pack, lang, facts["notes"])
-    exp = registry.call(
-        ActionName.LLM_GENERATE_EXPLANATION,
-        {"facts": facts, "locale": "zh-CN" if lang == "zh" else "en"},
-        state=state,
-        ctx=ctx,
-    )
-    state.result.explanations = [exp.text, *wishes]
-    state.result.status = "READY"
-    if result.status == "needs_review":
-        _flag_needs_review(state, pack, lang)
-    _maybe_offer_persist(state, ctx)
-
-
-def decision_needs_availability(state: AgentState) -> bool:
-    return bool(re.search(r"订到|可订|有房|有票|余票|availab|can (still )?book|bookable", state.user_input, re.I))
-
-
-def _maybe_offer_persist(state: AgentState, ctx: AgentContext) -> None:
-    """Saving a plan into the trip store is a commit: dry run now, NEED_CONFIRMATION, commit later."""
-    from core.agent.lexicon import SAVE
-
-    if not SAVE.search(state.user_input):
-        return
-    result = state.compute.itinerary
-    nodes = []
-    for day in result.days:
-        for e in day.entries:
-            if e.kind == "visit" and e.key and not e.continues_visit:
-                place = ctx.provider.region.place_by_id(e.key)
-                nodes.append(
-                    {
-                        "name": e.name,
-                        "place_id": place.id if place else None,
-                        "day": day.day_index + 1,
-                        "priority": e.priority or "should",
-                    }
-                )
-    current = ctx.store.get_trip(ctx.request.trip_id, user_id=ctx.request.user_id) if ctx.request.trip_id else None
-    evidence = [
-        {
-            "type": "persist_plan",
-            "trip_id": ctx.request.trip_id,
-            "days": len(result.days),
-            "nodes": len(nodes),
-            "replaces_nodes": len(current.nodes) if current else 0,
-            "price_total_per_person": sum(
-                (p.get("price_per_person") or 0)
-                for p in state.memory.semantic_facts.pois
-                if any(n["place_id"] == p["place_id"] for n in nodes)
-            ),
-            "cancellation_policy": "n/a (a trip draft)",
-            "availability": "not_verified",
-        }
-    ]
-    params = {
-        "trip_id": ctx.request.trip_id,
-        "region": ctx.provider.region.name,
-        "days": len(result.days),
-        "nodes": nodes,
-        "title": "Planned trip",
-    }
-    issue_dry_run(state, ctx, action=ActionName.TRIP_PERSIST_PLAN, params=params, evidence=evidence)

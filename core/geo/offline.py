@@ -43,7 +43,7 @@ _WRATIO_CUTOFF = 50.0  # below this a key cannot reach the resolver's fuzzy mini
 _PINYIN_CAP = 93.0  # a pinyin match is a guess at the characters: never as sure as the written name
 _PINYIN_MIN = 92.0  # loose pinyin keys this close are the same sounds give or take a typed letter
 _KINDS = {"station": {"station", "airport", "stop"}, "hotel": {"hotel"}, "airport": {"airport"}}
-#: a place at least this much more important (core/packs/osm.py importance_of) than a stop or business named
+#: a place at least this much more important (core/packs/osm_places.py importance_of) than a stop or business named
 #: like it and this close to it is what the name means: the railway station over its tram stop and its grill
 #: kiosk (Rautatieasema), the square over its stops (Kauppatori). 25 is one step of kind (a kiosk 10, a stop 30,
 #: a landmark 45-85, a station 70-90): two landmarks, or a stop and a shop, never outrank each other by it.

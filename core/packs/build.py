@@ -30,16 +30,13 @@ from core.packs.osm import (
     Extract,
     Feature,
     address_of,
-    assign_districts,
     cuisine_of,
-    dedupe_streets,
-    group_stops,
-    importance_of,
     min_age_of,
     product_tags,
     read_extract,
     simplified_chinese,
 )
+from core.packs.osm_places import assign_districts, dedupe_streets, group_stops, importance_of
 from core.packs.validate import COLUMNS
 
 TILE_DIR = "valhalla_tiles"

@@ -2,7 +2,7 @@
 "Route planner").
 
 resolve (+ same-place checks) -> one travel matrix -> candidate orders (core/optimizer/order_search.py) ->
-rank by strategy -> geometry of the best route -> deep links -> summary + warnings. Each stage is a function
+rank by strategy -> geometry of the best route -> deep links -> summary + warnings (core/route/result.py). Each stage is a function
 with typed input and output; ``plan_route`` composes them and reports progress.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any, get_args
+from typing import Any
 
 import numpy as np
 
@@ -20,16 +20,13 @@ from core.geo.base import LonLat, Place
 from core.geo.composite import MapServices
 from core.geo.coords import haversine_m
 from core.geo.scope import bind
-from core.models.common import is_straight_line
 from core.models.region import RegionPack
 from core.models.route import (
     LIVE_ORIGIN,
     STRATEGIES,
     CandidateRoute,
     LiveOrigin,
-    MetricSource,
     Notice,
-    ProviderCalls,
     ResolvedPoint,
     RoutePlanRequest,
     RoutePlanResult,
@@ -50,10 +47,11 @@ from core.route.budget import (
 from core.route.directions import DirectionLegs, directions_wanted, kept_matrix_notice, remeasure
 from core.route.legs import candidate_route
 from core.route.links import amap_navigates_in, build_deep_links
-from core.route.notices import LIVE_ORIGIN_LABEL, english, from_log, notice, point_names, unique
+from core.route.notices import LIVE_ORIGIN_LABEL, from_log, notice
 from core.route.own_order import attach_own_order
 from core.route.poi_ids import with_poi_id
 from core.route.resolver import resolve_points, same_place
+from core.route.result import route_result
 from core.route.stage_types import (
     OrderPool,
     PlanStage,
@@ -66,9 +64,7 @@ from core.route.stage_types import (
     TripMatrix,
     leg_cells,
 )
-from core.route.strategies import Scored, best_reason, km, mins, other_reason, pareto_front, rank
-
-WALKING_LONG_LEG_M = 10_000  # a walking leg longer than this (about 2 h) gets a warning
+from core.route.strategies import Scored, best_reason, other_reason, pareto_front, rank
 
 
 def _noop(_stage: PlanStage, _frac: float) -> None:
@@ -408,29 +404,6 @@ def links_stage(
     return RouteLinks(deep_links=deep_links, notices=notices)
 
 
-def walking_notices(best: CandidateRoute, *, mode: TransportMode) -> list[Notice]:
-    """A walk whose legs are too long to be a walk says so, naming the legs (in the detail)."""
-    if mode != "walking":
-        return []
-    long_legs = [l for l in best.legs if l.distance_m > WALKING_LONG_LEG_M]
-    if not long_legs:
-        return []
-    listed = "; ".join(
-        f"{l.from_label} → {l.to_label} {km(l.distance_m)} (~{mins(l.duration_s)})" for l in long_legs[:5]
-    )
-    more = f" and {len(long_legs) - 5} more" if len(long_legs) > 5 else ""
-    return [
-        notice(
-            "LONG_WALK",
-            detail=f"{listed}{more}",
-            n=len(long_legs),
-            km=f"{WALKING_LONG_LEG_M / 1000:g}",
-            total_km=f"{best.total_distance_m / 1000:.1f}",
-            minutes=round(best.total_duration_s / 60),
-        )
-    ]
-
-
 class _StageReport:
     """The progress stages of one plan: the stage, and where a paced service is used its calls so far (counted from
     when the report was made) and about how many are left of the ``needed``."""
@@ -445,71 +418,6 @@ class _StageReport:
             return PlanStage(code)
         made = self.provider.remote_requests() - self.requests_before
         return PlanStage(code, service=self.provider.name, made=made, left=max(0, self.needed - made))
-
-
-def _route_result(
-    request: RoutePlanRequest,
-    trip: ResolvedTrip,
-    net: TripMatrix,
-    ranked: RankedCandidates,
-    geometry: RouteGeometry,
-    links: RouteLinks,
-    exact_notices: list[Notice],
-    *,
-    provider: MapServices,
-    settings: Settings,
-    before: ProviderCalls,
-    t0: float,
-) -> RoutePlanResult:
-    """The stages' outputs as the result: the notices of every stage in order (and the provider's warnings left),
-    the calls made since ``before``, the time since ``t0`` and the summary."""
-    notices = unique(
-        [
-            *trip.notices,
-            *net.notices,
-            *walking_notices(ranked.best, mode=request.transport_mode),
-            *([notice("STRATEGIES_AGREE_ON_ESTIMATES")] if is_straight_line(net.source) else []),
-            *geometry.notices,
-            *exact_notices,
-            *links.notices,
-            *(from_log(entry) for entry in provider.warnings.drain_entries()),
-        ]
-    )
-    calls = provider.snapshot()
-    result = RoutePlanResult(
-        success=True,
-        origin_mode=request.origin_mode,
-        resolved_origin=trip.origin,
-        resolved_destination=trip.destination,
-        resolved_stops=trip.stops,
-        candidates=ranked.candidates,
-        best_route=ranked.best,
-        best_index=ranked.best_index,
-        deep_links=links.deep_links,
-        summary="",
-        warnings=english(
-            notices,
-            names=point_names(trip.points, _region_names(provider.region), _part_names(notices, provider.region)),
-        ),
-        notices=notices,
-        task_name=request.task_name,
-        route_strategy=request.route_strategy,
-        transport_mode=request.transport_mode,
-        round_trip=request.round_trip,
-        provider=provider.name,
-        region=provider.region.name,
-        metric_source=net.source if net.source in get_args(MetricSource) else "offline_estimate",
-        optimizer=ranked.optimizer.model_copy(update={"tie_tolerance": settings.tie_tolerance})
-        if ranked.optimizer is not None
-        else None,
-        provider_calls=MapServices.diff(calls, before),
-        best_geometry=geometry.legs,
-        geometry_source=geometry.source,
-        live_origin=trip.live,
-        elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
-    )
-    result.summary = summarize_result(result)
-    return result
 
 
 def plan_route(
@@ -555,7 +463,7 @@ def plan_route(
         geometry = geometry_stage(net, ranked.best_order, provider=provider, mode=request.transport_mode, known=known)
         trip = poi_ids_stage(trip, request=request, provider=provider)
         links = links_stage(trip, ranked.best, request=request, provider_name=provider.name, provider=provider)
-        result = _route_result(
+        result = route_result(
             request,
             trip,
             net,
@@ -571,36 +479,3 @@ def plan_route(
         attach_own_order(result, request, net)  # the person's order on the same figures as the best
         progress(PlanStage("done"), 1.0)
         return result
-
-
-def _region_names(region: RegionPack) -> dict[str, str]:
-    """The region's code → its English name, for the notices' English sentences."""
-    return {region.name: region.display_name.get("en") or region.name}
-
-
-def _part_names(notices: list[Notice], region: RegionPack) -> dict[str, str]:
-    """The English names of the parts the notices name (an airport's terminals), from the pack; a part without
-    one keeps the name the data gives (the notice's own)."""
-    ids = {i for n in notices for i in str(n.params.get("part_ids") or "").split(",") if i}
-    named = {i: place.name_en for i in ids if (place := region.place_by_id(i)) is not None and place.name_en}
-    return named if named.keys() == ids else {}
-
-
-def summarize_result(result: RoutePlanResult) -> str:
-    best = result.best_route
-    order = " → ".join(best.full_order_labels)
-    src = "straight-line estimate" if result.straight_line_estimate else result.metric_source.replace("_", " ")
-    parts = [
-        f"Best order for {result.route_strategy}: {order}; {km(best.total_distance_m)}, {mins(best.total_duration_s)} "
-        f"({result.transport_mode}, {src}).",
-        best.ranking_reason or "",
-    ]
-    if result.optimizer:
-        parts.append(result.optimizer.note)
-    if result.origin_mode == "current_location" and result.live_origin is None:
-        parts.append(
-            "The start is unknown, so this is the best stops → destination order only; it is not guaranteed best from your position."
-        )
-    if result.warnings:
-        parts.append(f"{len(result.warnings)} warning(s) below.")
-    return " ".join(p for p in parts if p)

@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 
 from core.agent import route_and_run
-from core.agent.fastpath import parse_trip_edit
 from core.agent.rag import BM25Index, KBDoc, knowledge_base, tokenize
+from core.agent.trip_edit_text import parse_trip_edit
 from core.agent.when import sun_times
 from core.app.agent import agent_deps
 from core.packs.loader import load_region

@@ -333,12 +333,12 @@ def test_the_standin_answers_a_batch_in_order_with_empty_rows_for_misses():
 
 def test_what_counts_against_a_breaker():
     from core.errors import ProviderNotRequested, ProviderRateLimited, ProviderTimeout, ProviderUnavailable
-    from core.geo.resilience import _is_breaker_failure
+    from core.geo.retry_policy import is_breaker_failure
 
-    assert _is_breaker_failure(ProviderUnavailable("down")) and _is_breaker_failure(ProviderTimeout("slow"))
+    assert is_breaker_failure(ProviderUnavailable("down")) and is_breaker_failure(ProviderTimeout("slow"))
     # a refusal for going too fast slows every caller through the shared bucket; a call never made is no answer
-    assert not _is_breaker_failure(ProviderRateLimited("CUQPS_HAS_EXCEEDED_THE_LIMIT"))
-    assert not _is_breaker_failure(ProviderNotRequested("provider budget spent"))
+    assert not is_breaker_failure(ProviderRateLimited("CUQPS_HAS_EXCEEDED_THE_LIMIT"))
+    assert not is_breaker_failure(ProviderNotRequested("provider budget spent"))
 
 
 # ---- refusals that last: the minute's volume (10004) and the day's quota (10003) ---------------------------

@@ -12,7 +12,7 @@ import pytest
 from core.errors import ProviderQuotaExceeded
 from core.geo.amap import AMapProvider
 from core.geo.daily_quota import QUOTA_REACHED, DailyCounter, quota_reached_error
-from core.geo.resilience import cause_code
+from core.geo.retry_policy import cause_code
 from core.words.halfday import CAUSES, word
 from tests.support.clock import SHANGHAI, SUITE_NOW
 

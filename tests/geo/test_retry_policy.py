@@ -1,4 +1,4 @@
-"""The retry policy per kind of failure (core/geo/resilience.py's docstring; issue 21 §2), counted at the server:
+"""The retry policy per kind of failure (core/geo/retry_policy.py's docstring; issue 21 §2), counted at the server:
 a timeout is not asked again and the request remembers it, a broken schema or a body that is not JSON is not asked
 again, a 5xx once after a short pause, a rate refusal up to ``retries``, a refused key never. Every attempt counts
 against the breaker as before. Waits are injected (nothing sleeps); calls are counted, never timed."""
@@ -12,7 +12,8 @@ import tenacity
 from core.errors import ProviderTimeout
 from core.geo.amap import AMapProvider
 from core.geo.base import LonLat, WarningLog
-from core.geo.resilience import ResilientProvider, cause_code, failure_kind
+from core.geo.resilience import ResilientProvider
+from core.geo.retry_policy import cause_code, failure_kind
 from core.geo.scope import CallScope
 from tests.geo.test_resilience import FakeOffline
 from tests.support.paths import amap_fixture

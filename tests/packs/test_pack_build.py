@@ -201,7 +201,7 @@ def test_stops_are_kept_one_per_name_and_mode_with_their_own_category(built):
     assert kauppatori["Kauppatori tram stop"]["id"] == "hki-n159708942"
     assert all("transport" in r["tags"].split("|") for r in stops)
     from core.geo.coords import haversine_m
-    from core.packs.osm import STOP_GROUP_M
+    from core.packs.osm_places import STOP_GROUP_M
 
     for a in stops:  # a name and mode twice only when far apart
         for b in stops:
@@ -220,7 +220,8 @@ def test_every_place_has_its_district_when_the_data_gives_one(built):
 
 
 def test_the_district_comes_from_a_boundary_before_the_nearest_centre():
-    from core.packs.osm import Feature, assign_districts
+    from core.packs.osm import Feature
+    from core.packs.osm_places import assign_districts
 
     centre = Feature("n1", {"name": "Near"}, "district", 24.95, 60.17, {"place": "suburb"})
     spot = Feature("n2", {"name": "Spot"}, "cafe", 24.9501, 60.1701, {})

@@ -133,7 +133,7 @@ class WarningFacts(_Data):
     )
     causes: list[str] | None = Field(
         default=None,
-        description="how the map service failed, as core.geo.resilience.cause_code names it (timeout, unavailable, "
+        description="how the map service failed, as core.geo.retry_policy.cause_code names it (timeout, unavailable, "
         "malformed, rate_limited, quota, key_refused, circuit_open, failed)",
     )
     dropped: DroppedPlan | None = Field(default=None, description="PLAN_DROPPED_ON_MEASURED_LEGS: the plan and why")
