@@ -201,3 +201,79 @@ def test_the_plan_says_the_forecast_it_used_in_both_languages(tmp_path):
     assert zh is not None and "高德" in zh and "小雨" in zh and "8～12°C" in zh and "室内" in zh
     assert en is not None and "AMap" in en and "light rain" in en and "8-12 °C" in en and "indoor places first" in en
     assert "Sat 28 Nov" in en and "issued Fri 27 Nov 08:00" in en
+
+
+# ---- offline, mocked: not checked, said so in words ---------------------------------------------------------
+def test_offline_plans_say_the_weather_was_not_checked_in_either_language(planner):
+    from core.app.halfday import worded
+
+    planner.registry.replace("decompose_goal", lambda _inp: goal(preferences=["park", "museum"]))
+    result, events = planner.plan(HalfDayRequest(goal="test goal", now=NOW))
+    assert result is not None and result.profile.weather is not None
+    assert (result.profile.weather.status, result.profile.weather.codes) == ("no_service", [])
+    zh, en = (worded(events[-1], lang).data.words.weather for lang in ("zh", "en"))
+    assert zh == "未查询天气：当前地图服务没有天气预报，行程不作任何天气判断。"
+    assert (
+        en
+        == "The weather was not checked: this map service has no weather forecast, so the plan makes no weather claims."
+    )
+    observed = [e.data for e in events if e.type == "observation" and getattr(e.data, "tool", "") == "check_weather"]
+    assert [(o.facts.kind, o.facts.status) for o in observed] == [("weather", "no_service")]
+
+
+def test_the_mock_checks_nothing_and_claims_nothing(settings):
+    mocked = planner_on(make_provider("offline", region="shanghai", settings=settings),
+                        settings.model_copy(update={"halfday_mock_tools": ["check_weather"]}))  # fmt: skip
+    mocked.registry.replace("decompose_goal", lambda _inp: goal(preferences=["park"]))
+    result, events = mocked.plan(HalfDayRequest(goal="test goal", now=NOW))
+    assert result is not None and result.profile.weather is not None
+    assert result.profile.weather.status == "not_checked" and result.profile.constraints.weather == []
+    calls = [e.data for e in events if e.type == "skill_call" and e.data.tool == "check_weather"]
+    assert [c.mocked for c in calls] == [True]
+
+
+def test_every_reading_has_words_in_both_languages_without_codes_or_none():
+    from core.i18n import LANGS
+    from core.models.halfday.weather import WeatherStatus
+    from core.words.halfday_weather import SKY
+
+    forecast = _forecast("雷阵雨", night="晴", high=27, low=19)
+    for status in WeatherStatus.__args__:
+        reading = WeatherReading(
+            status=status, date=SATURDAY, forecast=forecast if status == "forecast" else None,
+            codes=["rain"] if status == "forecast" else [], cause="timeout" if status == "failed" else None,
+        )  # fmt: skip
+        for lang in LANGS:
+            said = weather_sentence(reading, {"rain": "forecast"} if status == "forecast" else {}, lang)
+            assert said and "None" not in said and status not in said and "halfday." not in said, (status, lang, said)
+    for lang in LANGS:
+        for published in SKY:
+            worded_sky = weather_sentence(_reading(published, []), {}, lang)
+            assert worded_sky is not None and "halfday." not in worded_sky
+    assert "thundery showers" in (weather_sentence(_reading("雷阵雨", ["rain"]), {"rain": "forecast"}, "en") or "")
+
+
+HOT = [CastDay(day="晴", night="晴", high=36, low=28)] * 4
+
+
+def _tagged_outdoor(result) -> set[str]:
+    pack = load_region("shanghai")
+    return {s.place_id for p in result.plans for s in p.steps if "outdoor" in pack.place_by_id(s.place_id).tags}
+
+
+def test_a_hot_forecast_marks_each_outdoor_step_at_risk(tmp_path):
+    hot, _ = _plan_on_amap(tmp_path, HOT)
+    assert hot.profile.weather_from == {"hot": "forecast"} and not hot.profile.indoor_only
+    assert hot.profile.preferences.get("indoor") == 0.5  # indoor places weigh more in the heat
+    at_risk = {r.place_id for p in hot.plans for r in p.risks if r.code == "OUTDOOR_WEATHER"}
+    assert at_risk and at_risk == _tagged_outdoor(hot)
+
+
+def test_through_the_planner_the_goal_s_own_weather_wins_over_a_rainy_forecast(tmp_path):
+    said_cold, _ = _plan_on_amap(
+        tmp_path, RAINY, goal_text="Saturday 1pm to 5pm, a walk in a park and by the river; it will be chilly"
+    )
+    assert said_cold.profile.constraints.weather == ["cold"] and said_cold.profile.weather_from == {"cold": "goal"}
+    assert not said_cold.profile.indoor_only  # the forecast's rain was not added over the person's words
+    en = weather_sentence(said_cold.profile.weather, said_cold.profile.weather_from, "en")
+    assert en is not None and "light rain" in en and "your own words on the weather (cold) are followed" in en

@@ -281,6 +281,10 @@ def test_the_plans_speak_the_pages_language_whatever_the_goals_and_show_no_codes
         for p in result.plans:
             assert stops(p, lang) in texts[card_of(texts, p, lang)]
         assert "None" not in text and "null" not in text
+        # the offline page has no weather service: it says the weather was not checked, in the page's language
+        not_checked = {"en": "The weather was not checked: this map service has no weather forecast",
+                       "zh": "未查询天气：当前地图服务没有天气预报"}  # fmt: skip
+        assert not_checked[lang] in text, text
         for p in result.plans:
             for s in p.steps:
                 assert s.place_id not in text
