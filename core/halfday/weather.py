@@ -3,8 +3,9 @@ the weather breaker, and the weather codes the published day implies. Nothing is
 there are no codes, only the status that says why.
 
 A failure of the service (a ``ProviderError``: it did not answer, refused, or answered what cannot be read) counts
-against the weather breaker of the provider's region; an open breaker answers at once with ``breaker_open`` and asks
-nothing. The map services cache the forecast per area, so a plan asks the service once at most.
+against the weather breaker of the provider's region (a call never sent, for want of the plan's time, does not); an
+open breaker answers at once with ``breaker_open`` and asks nothing. The map services cache the forecast per area, so
+a plan asks the service once at most.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from datetime import time
 
 from core.config import Settings
-from core.errors import ProviderError
+from core.errors import ProviderError, ProviderNotRequested
 from core.geo.base import DayForecast
 from core.geo.composite import MapServices
 from core.geo.resilience import cause_code
@@ -29,6 +30,14 @@ WEATHER_FAILURES: tuple[type[BaseException], ...] = (ProviderError, OSError, Tim
 EVENING = time(18, 0)
 #: wet weather as published, in Chinese (AMap's table: 雨, 雪, 雷阵雨, 冰雹, 雨夹雪, 冻雨) or English
 WET = re.compile(r"雨|雪|雷|冰雹|霰|rain|shower|drizzle|snow|sleet|thunder|storm|hail", re.IGNORECASE)
+
+
+class _NotAsked(Exception):
+    """A call the provider never sent: it passes the breaker by, counted neither way."""
+
+    def __init__(self, why: ProviderNotRequested) -> None:
+        super().__init__(str(why))
+        self.why = why
 
 
 def weather_breaker(breakers: HalfDayBreakers, provider: MapServices, *, settings: Settings) -> Breaker:
@@ -64,7 +73,12 @@ def read_weather(
     published: DayForecast | None
     try:
         with breaker.calling():
-            published = provider.weather(area, day=query.date)
+            try:
+                published = provider.weather(area, day=query.date)
+            except ProviderNotRequested as exc:  # never sent (the plan's time for providers ran out): no failure
+                raise _NotAsked(exc) from exc
+    except _NotAsked as exc:
+        return WeatherReading(status="failed", date=query.date, cause=cause_code(exc.why), evening=evening)
     except BreakerOpen:
         return WeatherReading(status="breaker_open", date=query.date, evening=evening)
     except WEATHER_FAILURES as exc:

@@ -62,10 +62,10 @@ def test_weather_failures_open_the_half_day_weather_breaker_which_then_asks_noth
         )
         services = AppServices(settings)
         services.halfday_breakers = HalfDayBreakers(clock=ticks)
-        breaker = services.halfday_breakers.breaker("weather", "amap@shanghai", settings=settings)
         for plan in range(1, fail_max + 1):
             asked = _weather_asked(amap)
             reading = _plan(services).data.result.profile.weather
+            breaker = services.halfday_breakers.breaker("weather", "amap@shanghai", settings=settings)  # the plan's
             assert _weather_asked(amap) == asked + 1  # one call a plan, and it failed
             assert (reading.status, reading.cause, reading.codes) == ("failed", "unavailable", [])
             assert (breaker.state, breaker.failures) == (("open", fail_max) if plan == fail_max else ("closed", plan))

@@ -10,14 +10,14 @@ from datetime import date, time
 import pytest
 
 from core.config import Settings
-from core.errors import ProviderUnavailable
+from core.errors import ProviderNotRequested, ProviderUnavailable
 from core.geo.base import DayForecast
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
 from core.geo.registry import make_provider
 from core.halfday.breaker import HalfDayBreakers
 from core.halfday.profile import analyze_user_profile
-from core.halfday.weather import forecast_codes, read_weather
+from core.halfday.weather import forecast_codes, read_weather, weather_breaker
 from core.models.halfday.plans import HalfDayRequest, Memory, ProfileInput
 from core.models.halfday.weather import Forecast, WeatherQuery, WeatherReading
 from core.packs.loader import load_region
@@ -113,6 +113,23 @@ def test_a_published_day_is_read_with_its_figures_source_and_issue_time():
     assert reading.forecast is not None
     assert (reading.forecast.day_weather, reading.forecast.day_temp_c, reading.forecast.night_temp_c) == ("中雨", 13, 9)
     assert (reading.forecast.source, reading.forecast.report_time) == (SOURCE, "2026-11-27 11:00:00")
+
+
+class NeverSent(HandWritten):
+    def weather_forecast(self, city: str) -> list[DayForecast]:
+        self.calls += 1
+        raise ProviderNotRequested("the plan's time for providers ran out", details={"service": "weather"})
+
+
+def test_failures_count_against_the_weather_breaker_but_a_call_never_sent_does_not():
+    breakers, settings = HalfDayBreakers(), Settings(halfday_breaker_weather_fail_max=2)
+    failing, unsent = _services(weather=HandWritten(fail=True)), _services(weather=NeverSent())
+    breaker = weather_breaker(breakers, failing, settings=settings)  # as the product makes it: what counts, its own
+    read = lambda services: read_weather(AFTERNOON, provider=services, breakers=breakers, settings=settings)  # noqa: E731
+    assert read(failing).status == "failed" and breaker.failures == 1
+    assert read(unsent).status == "failed" and breaker.failures == 1  # not asked: no failure of the service
+    assert read(failing).status == "failed" and breaker.state == "open"
+    assert read(failing).status == "breaker_open" and failing.weather_service.calls == 2
 
 
 def test_a_failing_service_is_failed_with_its_cause_and_no_codes():
