@@ -48,6 +48,7 @@ class HalfDayToolName(StrEnum):
 
     DECOMPOSE_GOAL = "decompose_goal"
     GET_MEMORY = "get_memory"
+    CHECK_WEATHER = "check_weather"
     ANALYZE_USER_PROFILE = "analyze_user_profile"
     PLAN_TIME_SLOTS = "plan_time_slots"
     RESOLVE_ORIGIN = "resolve_origin"
@@ -428,6 +429,13 @@ class Settings(BaseSettings):
     halfday_breaker_map_reset_s: float = Field(default=60.0, gt=0, le=3600, description="Map breaker cool-down.")
     halfday_breaker_weather_fail_max: int = Field(default=3, ge=1, le=100, description="Weather failures to open.")
     halfday_breaker_weather_reset_s: float = Field(default=120.0, gt=0, le=3600, description="Weather cool-down.")
+    # the forecast's day against these (core/halfday/weather.py): its high at or above is hot, at or below is cold
+    halfday_weather_hot_c: float = Field(
+        default=32.0, ge=20, le=50, description="A forecast high (°C) from which the half day counts as hot."
+    )
+    halfday_weather_cold_c: float = Field(
+        default=5.0, ge=-40, le=15, description="A forecast high (°C) up to which the half day counts as cold."
+    )
     halfday_breaker_payment_fail_max: int = Field(default=2, ge=1, le=100, description="Reservation failures to open.")
     halfday_breaker_payment_reset_s: float = Field(default=30.0, gt=0, le=3600, description="Reservation cool-down.")
     halfday_degraded_default: Literal["continue", "stop"] = Field(

@@ -22,6 +22,7 @@ from components.reservations import my_reservations
 from components.services import settings
 from core.models.halfday.plans import rank_by_weights
 from core.words import halfday as words
+from core.words.halfday_weather import weather_sentence, weather_warns
 
 ensure_app_frame()
 lang = current_lang()
@@ -99,6 +100,11 @@ else:
         if stale:
             st.warning(t("halfday.page.stale", lang), icon=":material/history:")
         st.markdown(t("halfday.page.your_goal", lang, goal=text.goal_summary(result.goal, lang)))
+        said = weather_sentence(result.profile.weather, result.profile.weather_from, lang)
+        if said is not None:  # the forecast the plans used, or why the weather was not checked (a failure warns)
+            (st.warning if weather_warns(result.profile.weather) else st.info)(
+                said, icon=":material/partly_cloudy_day:"
+            )
         if result.origin is not None:
             name, other = cards.origin_name(request_context(result.region), result.origin, lang)
             st.caption(

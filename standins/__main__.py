@@ -31,6 +31,7 @@ def cmd_amap_standin(args: argparse.Namespace) -> int:
         latency_s=args.latency_ms / 1000,
         port=args.port,
         traffic=args.traffic,
+        failing=args.fail,
     )
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     print(json.dumps({"base_url": server.base_url, "qps": args.qps, "daily": args.daily}), flush=True)
@@ -56,6 +57,13 @@ def add_parsers(sub: Any) -> None:
         type=float,
         default=1.0,
         help="driving durations of the distance service x this (AMap's is traffic-aware; default 1: the estimate)",
+    )
+    p.add_argument(
+        "--fail",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a path answered with AMap's engine failure (30001), e.g. /v3/weather/weatherInfo; repeatable",
     )
     p.set_defaults(func=cmd_amap_standin)
 

@@ -6,8 +6,11 @@ once the day's calls are spent; HTTP 200 either way).
 It answers the endpoints a plan uses in AMap's documented shapes (GCJ-02 on the wire): geocodes (one address, or
 up to 10 joined with ``|`` and ``batch=true``) and POI text search from a region pack's own places; distances and
 directions from the pack's straight-line estimate (directions optionally off by a fixed share per leg,
-``directions_spread``, as AMap's direction service differs from its distance service). Its figures are the
-stand-in's; what it is for is the traffic: how many requests reach it, how fast, and what AMap would have refused.
+``directions_spread``, as AMap's direction service differs from its distance service); the weather forecast of the
+pack's adcode (``extensions=all``: today and the next three days of the stand-in's clock, ``forecast`` saying each
+day's sky and temperatures, fair by default). Its figures are the stand-in's; what it is for is the traffic: how
+many requests reach it, how fast, and what AMap would have refused. ``failing``: the paths it fails on purpose, as
+AMap's engine fails (``ENGINE_RESPONSE_DATA_ERROR``, infocode 30001, HTTP 200), counted as requests.
 
 Started by ``python -m standins amap --port P --qps Q --daily N`` and by the tests and benchmarks that need it
 (``with AMapLimitedStandIn(qps=1) as amap: ... amap.base_url``).
@@ -24,12 +27,16 @@ import math
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+from zoneinfo import ZoneInfo
 
-from core.clock import real_epoch_s
+from core.clock import clock_from_settings, real_epoch_s
+from core.config import Settings
 from core.geo.coords import gcj02_to_wgs84, wgs84_to_gcj02
 from standins.http import send_json
 
@@ -37,7 +44,29 @@ CUQPS_BODY = {"status": "0", "info": "CUQPS_HAS_EXCEEDED_THE_LIMIT", "infocode":
 DAILY_BODY = {"status": "0", "info": "DAILY_QUERY_OVER_LIMIT", "infocode": "10003"}
 MINUTE_BODY = {"status": "0", "info": "ACCESS_TOO_FREQUENT", "infocode": "10004"}
 OK = {"status": "1", "info": "OK", "infocode": "10000"}
+ENGINE_BODY = {"status": "0", "info": "ENGINE_RESPONSE_DATA_ERROR", "infocode": "30001"}
 MAX_BATCH = 10
+WEATHER_PATH = "/v3/weather/weatherInfo"
+#: AMap issues its forecasts about three times a day (docs/amap.md §2.9): the last one before now is the one it gives
+ISSUED_AT = (8, 11, 18)
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+
+@dataclass(frozen=True)
+class CastDay:
+    """One published day of the stand-in's forecast: the sky by day and by night as AMap words it, the day's high
+    and the night's low (°C)."""
+
+    day: str = "晴"
+    night: str = "晴"
+    high: int = 18
+    low: int = 10
+    wind: str = "东北"
+    power: str = "1-3"
+
+
+#: the forecast when a test says none: four fair days
+FAIR = (CastDay(), CastDay(day="多云", night="多云"), CastDay(day="晴", high=17), CastDay(day="多云", high=16, low=9))
 
 
 def _gcj(lon: float, lat: float) -> str:
@@ -143,11 +172,15 @@ class AMapLimitedStandIn:
         directions_spread: float = 0.0,
         traffic: float = 1.0,
         slow_legs: Callable[[tuple[float, float], tuple[float, float], str], float] | None = None,
+        forecast: Sequence[CastDay] = FAIR,
+        now: Callable[[], datetime] | None = None,
+        failing: Collection[str] = (),
     ) -> None:
         from core.geo.offline import OfflineProvider
         from core.packs.loader import load_region
 
-        self.offline = OfflineProvider(load_region(region))
+        self.pack = load_region(region)
+        self.offline = OfflineProvider(self.pack)
         #: the key's limits (``limits``: shared with another stand-in of the same key, e.g. the MCP one)
         self.limits = limits or AMapKeyLimits(qps=qps, daily=daily, per_minute=per_minute, clock=clock)
         self.latency_s = max(0.0, latency_s)
@@ -159,6 +192,12 @@ class AMapLimitedStandIn:
         #: (a closed road, a jam), so its measured figure differs from the estimate a planner screened on
         self.traffic = max(0.0, traffic)
         self.slow_legs = slow_legs
+        #: the published days from today on (AMap publishes four); ``now``: the moment they are issued at (OMNI_NOW's
+        #: when set, as the product the stand-in serves reads it, else the machine's)
+        self.forecast = list(forecast)
+        self.now = now or clock_from_settings(Settings())
+        #: the paths answered with AMap's engine failure (a test may change it while the server runs)
+        self.failing = set(failing)
         self.requests: list[str] = []
         self.refused: Counter[str] = Counter()  # this server's refusals by infocode
         self._lock = threading.Lock()
@@ -205,6 +244,10 @@ class AMapLimitedStandIn:
             time.sleep(self.latency_s)
         if refusal is not None:
             return refusal
+        if path in self.failing:
+            with self._lock:
+                self.refused[ENGINE_BODY["infocode"]] += 1
+            return dict(ENGINE_BODY)
         return self.answer(path, query)
 
     def reset_day(self) -> None:
@@ -225,7 +268,34 @@ class AMapLimitedStandIn:
             "level": "兴趣点",
         }
 
+    def weather(self, city: str) -> dict[str, Any]:
+        """AMap's forecast answer (``extensions=all``) for the pack's adcode or city name: its published days from
+        the stand-in's today, issued at the last of AMap's issue hours before now; an area it does not know is an
+        answer with no forecasts, as AMap gives."""
+        pack = self.pack
+        if not city or city not in {pack.adcode, *pack.city_names()}:
+            return {**OK, "count": "0", "forecasts": []}
+        now = self.now().astimezone(SHANGHAI)
+        hours = [h for h in ISSUED_AT if h <= now.hour]
+        issued = now.replace(hour=hours[-1]) if hours else (now - timedelta(days=1)).replace(hour=ISSUED_AT[-1])
+        casts = []
+        for offset, cast in enumerate(self.forecast[:4]):
+            day = now.date() + timedelta(days=offset)
+            casts.append(
+                {"date": day.isoformat(), "week": str(day.isoweekday()), "dayweather": cast.day,
+                 "nightweather": cast.night, "daytemp": str(cast.high), "nighttemp": str(cast.low),
+                 "daywind": cast.wind, "nightwind": cast.wind, "daypower": cast.power, "nightpower": cast.power,
+                 "daytemp_float": f"{cast.high:.1f}", "nighttemp_float": f"{cast.low:.1f}"}
+            )  # fmt: skip
+        area = {"city": pack.display_name.get("zh", pack.city), "adcode": pack.adcode or "", "province": pack.city,
+                "reporttime": issued.strftime("%Y-%m-%d %H:00:00"), "casts": casts}  # fmt: skip
+        return {**OK, "count": "1", "forecasts": [area]}
+
     def answer(self, path: str, q: dict[str, str]) -> dict[str, Any]:
+        if path == WEATHER_PATH:
+            if q.get("extensions") != "all":  # the live weather is not served: no plan reads it
+                return {"status": "0", "info": "INVALID_PARAMS", "infocode": "20000"}
+            return self.weather(q.get("city", ""))
         if path == "/v3/geocode/geo":
             address = q.get("address", "")
             if q.get("batch") == "true":

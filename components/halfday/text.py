@@ -35,6 +35,7 @@ from core.models.halfday.facts import (
     ProfileFacts,
     SlotsFacts,
     ToolFacts,
+    WeatherFacts,
 )
 from core.models.halfday.goal import DecomposedGoal
 from core.models.halfday.plans import Plan, PlanStep, Risk
@@ -213,6 +214,15 @@ def _tool_result(tool: str, facts: ToolFacts, lang: Lang) -> str:
         crowd = w.word(w.CROWD, facts.crowd_tolerance, lang)
         walk = facts.walk_limit_min
         return t("halfday.tool.profile_walk", lang, crowd=crowd, walk=walk) if walk else crowd
+    if isinstance(facts, WeatherFacts):
+        if facts.status == "forecast":
+            if not facts.codes:
+                return t("halfday.tool.weather_clear", lang)
+            return t(
+                "halfday.tool.weather_codes", lang, codes=join([w.word(w.WEATHER, c, lang) for c in facts.codes], lang)
+            )
+        failed = facts.status in ("failed", "breaker_open")
+        return t("halfday.tool.weather_failed" if failed else "halfday.tool.weather_unread", lang)
     if isinstance(facts, SlotsFacts):
         return t("halfday.tool.slots", lang, start=w.clock(facts.start), end=w.clock(facts.end), slots=facts.slots)
     if isinstance(facts, CandidateFacts):

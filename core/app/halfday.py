@@ -246,14 +246,18 @@ def converse_instead(ctx: RequestContext, message: str) -> AgentResponse:
 
 
 def worded(event: HalfDayEvent, lang: Lang | None) -> HalfDayEvent:
-    """``event`` as a face sends it: a ``done`` with plans gets their intros and step reasons in words (``lang``, else
-    the goal's language), from the same catalogs the page reads; every other event is codes and facts only."""
+    """``event`` as a face sends it: a ``done`` with plans gets their intros, step reasons and the weather they used in
+    words (``lang``, else the goal's language), from the same catalogs the page reads; every other event is codes and
+    facts only."""
     if not (isinstance(event, DoneEvent) and isinstance(event.data, DonePlans)):
         return event
     from core.words.halfday import result_words
+    from core.words.halfday_weather import weather_sentence
 
     result = event.data.result
-    words = result_words(result, lang or result.goal.language)
+    lang = lang or result.goal.language
+    weather = weather_sentence(result.profile.weather, result.profile.weather_from, lang)
+    words = result_words(result, lang).model_copy(update={"weather": weather})
     return event.model_copy(update={"data": event.data.model_copy(update={"words": words})})
 
 

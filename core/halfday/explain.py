@@ -2,7 +2,7 @@
 and the facts behind it, so that the API, the CLI and the page word the same plan the same way from the catalogs.
 
 The facts come from what the plan was made of: the time slots (the window), the profile (who goes, indoor only), the
-goal's weather codes, the plan's themes and travel, and each step's candidate (the wishes it matched, what suits the
+goal's weather codes (and the forecast's), the plan's themes and travel, and each step's candidate (the wishes it matched, what suits the
 party, the opening interval the step falls in, its rating). Nothing is estimated here.
 """
 
@@ -43,6 +43,7 @@ def plan_intro(plan: Plan, goal: DecomposedGoal, profile: Profile, slots: TimeSl
         children=party.children,
         children_ages=list(profile.child_ages),
         weather=list(goal.constraints.weather),
+        forecast_weather=[code for code, origin in profile.weather_from.items() if origin == "forecast"],
         indoor_only=profile.indoor_only,
         stops=len(plan.steps),
         travel_minutes=plan.travel_minutes,

@@ -85,6 +85,7 @@ from core.models.halfday.plans import (
     SlotsInput,
     TimeSlots,
 )
+from core.models.halfday.weather import WeatherQuery
 
 log = logging.getLogger("omni.halfday")
 
@@ -393,16 +394,16 @@ def _understand(
     yield from _run(stream, registry, Tool.GET_MEMORY, MemoryQuery(user_id=request.user_id), got)
     memory: Memory = got.pop()
 
-    yield stream.status(3)
-    yield from _run(
-        stream, registry, Tool.ANALYZE_USER_PROFILE, ProfileInput(goal=goal, memory=memory, today=now.date()), got
-    )
+    yield stream.status(3)  # the outing's weather first: a rainy forecast makes the profile keep indoors
+    window = goal.window
+    outing = WeatherQuery(date=window.date, start=window.start, end=window.end)
+    yield from _run(stream, registry, Tool.CHECK_WEATHER, outing, got)
+    profile_in = ProfileInput(goal=goal, memory=memory, today=now.date(), weather=got.pop())
+    yield from _run(stream, registry, Tool.ANALYZE_USER_PROFILE, profile_in, got)
     profile: Profile = got.pop()
 
     yield stream.status(4)
-    yield from _run(
-        stream, registry, Tool.PLAN_TIME_SLOTS, SlotsInput(profile=profile, window=goal.window, now=now), got
-    )
+    yield from _run(stream, registry, Tool.PLAN_TIME_SLOTS, SlotsInput(profile=profile, window=window, now=now), got)
     slots: TimeSlots = got.pop()
     return goal, profile, slots
 

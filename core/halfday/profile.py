@@ -3,12 +3,22 @@ with travel buffers (``plan_time_slots``)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import date, time, timedelta
 
 from core.config import Settings
 from core.itinerary.travel import robustness_policy_for
-from core.models.halfday.goal import DIET_CODES, MOBILITY_CODES, DecomposedGoal, DietCode, MobilityCode, Party
+from core.models.halfday.goal import (
+    DIET_CODES,
+    MOBILITY_CODES,
+    Constraints,
+    DecomposedGoal,
+    DietCode,
+    MobilityCode,
+    Party,
+)
 from core.models.halfday.plans import Profile, ProfileInput, Slot, SlotsInput, TimeSlots
+from core.models.halfday.weather import WeatherOrigin, WeatherReading
 
 #: walking legs longer than this (minutes) go by car; less with small children, older people or a wheelchair
 WALK_LIMIT_MIN = 20
@@ -40,6 +50,31 @@ def _wanted(goal: DecomposedGoal) -> dict[str, float]:
     return prefs
 
 
+def _with_needs(goal: Constraints, diets: list[str], mobility: list[str], rules: Collection[str]) -> Constraints:
+    """The goal's constraints with the family's diets and mobility needs (the memory page offers the goal's codes
+    only) and the standing rules the person stated (core/memory, the agent's too)."""
+    constraints = goal.model_copy(deep=True)
+    for d in [*diets, *(r for r in RULE_DIETS if r in rules)]:
+        if d in DIET_CODES and d not in constraints.diet:
+            constraints.diet.append(d)
+    for m in [*mobility, *(r for r in RULE_MOBILITY if r in rules)]:
+        if m in MOBILITY_CODES and m not in constraints.mobility:
+            constraints.mobility.append(m)
+    return constraints
+
+
+def _merge_forecast(constraints: Constraints, reading: WeatherReading | None) -> dict[str, WeatherOrigin]:
+    """The forecast's codes into ``constraints`` when the goal said nothing of the weather (the person's words are
+    never overridden: a goal that names the weather keeps its own); who said each code."""
+    said: dict[str, WeatherOrigin] = {code: "goal" for code in constraints.weather}
+    if said or reading is None or reading.status != "forecast":
+        return said
+    for code in reading.codes:
+        constraints.weather.append(code)
+        said[code] = "forecast"
+    return said
+
+
 def analyze_user_profile(inp: ProfileInput) -> Profile:
     goal, memory = inp.goal, inp.memory
     fam = memory.family
@@ -56,21 +91,10 @@ def analyze_user_profile(inp: ProfileInput) -> Profile:
     else:
         party, party_source, child_ages = goal.party, "default", []
 
-    constraints = goal.constraints.model_copy(deep=True)
-    for d in fam.diet:  # the family's codes are the goal's (the memory page offers those only)
-        if d in DIET_CODES and d not in constraints.diet:
-            constraints.diet.append(d)
-    for m in fam.mobility:
-        if m in MOBILITY_CODES and m not in constraints.mobility:
-            constraints.mobility.append(m)
     said = {r.code: r for r in memory.rules}  # standing rules the person stated (core/memory), the agent's too
-    for diet in RULE_DIETS:
-        if diet in said and diet not in constraints.diet:
-            constraints.diet.append(diet)
-    for need in RULE_MOBILITY:
-        if need in said and need not in constraints.mobility:
-            constraints.mobility.append(need)
+    constraints = _with_needs(goal.constraints, fam.diet, fam.mobility, said)
 
+    weather_from = _merge_forecast(constraints, inp.weather)
     prefs = _wanted(goal)
     for tag, affinity in memory.preferences.items():
         prefs[f"tag:{tag}"] = round(0.5 * affinity, 3)  # learned tastes count half as much as what was asked today
@@ -118,6 +142,8 @@ def analyze_user_profile(inp: ProfileInput) -> Profile:
         named_places=list(goal.named_places),
         wishes=list(goal.wishes),
         avoid_place_ids=list(memory.disliked),
+        weather=inp.weather,
+        weather_from=weather_from,
     )
 
 

@@ -26,6 +26,11 @@ ESTIMATE = {"zh": "直线估算", "en": "straight-line estimate"}
 def _check_words(done: dict, lang: str) -> None:
     result, words = done["result"], done["words"]
     assert words["lang"] == lang
+    # offline: no weather service, and the answer says so in the language asked (issue 31)
+    assert result["profile"]["weather"]["status"] == "no_service"
+    assert words["weather"] == {"zh": "未查询天气：当前地图服务没有天气预报，行程不作任何天气判断。",
+                                "en": "The weather was not checked: this map service has no weather forecast, so the plan "
+                                "makes no weather claims."}[lang]  # fmt: skip
     assert [p["plan_id"] for p in words["plans"]] == [p["plan_id"] for p in result["plans"]]
     for plan, worded in zip(result["plans"], words["plans"], strict=True):
         intro = plan["intro"]

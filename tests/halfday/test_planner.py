@@ -48,6 +48,7 @@ def test_events_follow_the_protocol(planner):
     assert calls == [
         "decompose_goal",
         "get_memory",
+        "check_weather",
         "analyze_user_profile",
         "plan_time_slots",
         "search_places",

@@ -218,7 +218,7 @@ def test_a_goal_is_planned_with_its_stages_shown_and_cards_re_ranked_by_the_weig
     for n, stage in enumerate(("理解你的目标", "读取历史记忆", "合成出行画像", "规划时间段", "检索候选地点",
                                "组合候选方案", "呈现方案与可预订项"), start=1):  # fmt: skip
         assert f"{n}/7 · " in log and stage in log, (stage, log)
-    assert log.count("调用工具") == len(result.tool_log) == 7
+    assert log.count("调用工具") == len(result.tool_log) == 8  # stage 3 checks the weather, then builds the profile
     searched = next(c for c in result.tool_log if c["tool"] == "search_places")
     found = re.search(r"items\[(\d+)\]", searched["output"])
     assert found and f"{found.group(1)} 个候选地点" in log
@@ -281,6 +281,10 @@ def test_the_plans_speak_the_pages_language_whatever_the_goals_and_show_no_codes
         for p in result.plans:
             assert stops(p, lang) in texts[card_of(texts, p, lang)]
         assert "None" not in text and "null" not in text
+        # the offline page has no weather service: it says the weather was not checked, in the page's language
+        not_checked = {"en": "The weather was not checked: this map service has no weather forecast",
+                       "zh": "未查询天气：当前地图服务没有天气预报"}  # fmt: skip
+        assert not_checked[lang] in text, text
         for p in result.plans:
             for s in p.steps:
                 assert s.place_id not in text

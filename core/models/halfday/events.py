@@ -169,6 +169,9 @@ class ResultWords(_Data):
     dropped: list[str] = Field(
         default_factory=list, description="each plan the measured legs broke, in words (HalfDayResult.dropped_plans)"
     )
+    weather: str | None = Field(
+        default=None, description="the forecast the plans used, or why the weather was not checked (profile.weather)"
+    )
 
 
 class DonePlans(_Data):

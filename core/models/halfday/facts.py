@@ -9,7 +9,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from core.models.halfday.goal import MissingCode
+from core.models.halfday.goal import MissingCode, WeatherCode
+from core.models.halfday.weather import WeatherStatus
 
 CrowdTolerance = Literal["low", "medium", "high"]
 RelaxCode = Literal["crowd", "preferences", "budget", "indoor"]
@@ -108,6 +109,15 @@ class DroppedPlan(_Data):
         return self
 
 
+class WeatherFacts(_Data):
+    """Stage 3's weather reading: its status, the codes the forecast implies, how the service failed."""
+
+    kind: Literal["weather"] = "weather"
+    status: WeatherStatus
+    codes: list[WeatherCode] = Field(default_factory=list)
+    cause: str | None = None
+
+
 class OtherFacts(_Data):
     """A tool the stream does not describe (a registered extra)."""
 
@@ -115,7 +125,15 @@ class OtherFacts(_Data):
 
 
 ToolFacts = Annotated[
-    GoalFacts | MemoryFacts | ProfileFacts | SlotsFacts | OriginFacts | CandidateFacts | PlanSetFacts | OtherFacts,
+    GoalFacts
+    | MemoryFacts
+    | WeatherFacts
+    | ProfileFacts
+    | SlotsFacts
+    | OriginFacts
+    | CandidateFacts
+    | PlanSetFacts
+    | OtherFacts,
     Field(discriminator="kind"),
 ]
 
@@ -158,6 +176,9 @@ class IntroFacts(_Data):
     children: int = Field(ge=0)
     children_ages: list[int] = Field(default_factory=list)
     weather: list[str] = Field(default_factory=list, description="weather codes the goal named (rain…)")
+    forecast_weather: list[str] = Field(
+        default_factory=list, description="weather codes the forecast added (the goal named none of its own)"
+    )
     indoor_only: bool = False
     stops: int = Field(ge=0)
     travel_minutes: int = Field(ge=0)

@@ -29,6 +29,7 @@ from core.models.halfday.goal import (
     TimeWindow,
     Wish,
 )
+from core.models.halfday.weather import WeatherOrigin, WeatherReading
 from core.models.region import RegionPlace
 from core.models.rules import Rule
 
@@ -148,6 +149,7 @@ class ProfileInput(BaseModel):
     goal: DecomposedGoal
     memory: Memory
     today: date
+    weather: WeatherReading | None = Field(default=None, description="stage 3's weather reading (None: none taken)")
 
 
 class Profile(BaseModel):
@@ -167,6 +169,10 @@ class Profile(BaseModel):
     named_places: list[str] = Field(default_factory=list)
     wishes: list[Wish] = Field(default_factory=list, description="the goal's wishes, accounted for in every plan")
     avoid_place_ids: list[str] = Field(default_factory=list, description="disliked in memory")
+    weather: WeatherReading | None = Field(default=None, description="the weather reading the profile was built on")
+    weather_from: dict[str, WeatherOrigin] = Field(
+        default_factory=dict, description="each weather code of the constraints → who said it: the goal or the forecast"
+    )
     source: str = Field(default="rules", description="rules, or mock (the tool's mock, core/halfday/toolbox)")
 
 
