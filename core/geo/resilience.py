@@ -223,11 +223,9 @@ class ResilientProvider(ScopedService):
             raise degrade from exc
 
     def _refuse_unasked(self, service: str, scope: CallScope) -> None:
-        """``_Degrade`` without asking: the budget is spent, or the provider (or this service of it) already failed
-        in this request."""
-        left = scope.budget_left()
-        if left is not None and left <= 0:
-            raise _Degrade(NOT_REQUESTED, ProviderNotRequested("provider budget spent"), not_requested=True)
+        """``_Degrade`` without asking: the provider (or this service of it) already failed in this request, or the
+        budget is spent. The earlier failure is named first: a wait on a service that never answered is what spent
+        the budget (a half-day's weather call on a black hole), and the legs estimated after it are its doing."""
         if (timed_out := scope.failed_earlier(self.name)) is not None:
             # it timed out earlier in this request: one full wait is all a person is asked to spend on it
             earlier: ProviderError = ProviderTimeout(
@@ -239,6 +237,9 @@ class ResilientProvider(ScopedService):
             failed_as = ProviderMalformed if how == "malformed" else ProviderUnavailable
             earlier = failed_as(f"{self._label} {service} failed earlier in this request ({how})")
             raise _Degrade(f"failed earlier in this request ({how}); not asked again", earlier)
+        left = scope.budget_left()
+        if left is not None and left <= 0:
+            raise _Degrade(NOT_REQUESTED, ProviderNotRequested("provider budget spent"), not_requested=True)
 
     def _retrying(self, scope: CallScope) -> tenacity.Retrying:
         """The retry policy (core.geo.retry_policy's docstring), bounded by the request's budget."""
