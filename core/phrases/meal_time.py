@@ -9,8 +9,8 @@ from typing import Literal
 
 MealSaid = Literal["lunch", "dinner"]
 
-#: where one wish's clause ends: punctuation, or a joining word between two wishes (and, then, 然后, 再)
-_CLAUSE_BREAK = re.compile(r"[,，。.;；!！?？、\n]|\band\b|\bthen\b|\bbut\b|然后|再|还有|另外|但是|不过")
+#: where one wish's clause ends: punctuation, or a joining word between two wishes (and, then, 然后, 还有)
+_CLAUSE_BREAK = re.compile(r"[,，。.;；!！?？、\n]|\band\b|\bthen\b|\bbut\b|然后|还有|另外|但是|不过")
 _DINNER = re.compile(
     r"晚饭|晚餐|晚上|傍晚|夜宵|宵夜|夜里|今晚|明晚|晚间"
     r"|\bdinners?\b|\bsuppers?\b|\bevenings?\b|\btonight\b|\bnight\b|\blate[- ]night\b",

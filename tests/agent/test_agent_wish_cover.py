@@ -32,8 +32,9 @@ EATERIES = [  # COLUMNS, then cuisine
 ]  # fmt: skip
 
 
-@pytest.fixture
-def env(tmp_path, monkeypatch):
+def eatery_runner(tmp_path, monkeypatch):
+    """The agent runner on the agent test pack with this file's eateries (tests/agent/test_agent_meal_times.py too)."""
+
     def write(root, name="agentcity"):
         folder = root / "regions" / name
         folder.mkdir(parents=True, exist_ok=True)
@@ -46,6 +47,11 @@ def env(tmp_path, monkeypatch):
 
     monkeypatch.setattr(agent_packs, "write_agent_pack", write)
     return agent_packs.agent_runner(tmp_path)
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    return eatery_runner(tmp_path, monkeypatch)
 
 
 def _wish(r, kind, code):
