@@ -24,7 +24,7 @@ Violation codes:
                              nominal time is not what the provider gives for that pair
     DAY_MISMATCH             the result's days are not the request's (count, date, start/end place)
     DROP_REASON_UNSUPPORTED  a dropped item claims CLOSED_ON_DAY / OUTSIDE_OPENING_HOURS, but the
-                             re-evaluated opening hours say otherwise
+                             re-evaluated opening hours say otherwise (or MEAL_TIME_CLOSED of a place that is no meal)
     WAIT_NOT_SHOWN           a wait over the threshold hides inside another entry or a hole
     TOTALS_INCONSISTENT      day or trip totals differ from the entries
     LOCK_VIOLATED            a locked stop is not on its day / at its time

@@ -101,6 +101,12 @@ def test_a_restaurant_closed_at_lunch_is_dropped_with_the_meal_reason_in_both_la
     en, zh = reason_sentence(item, result, "en"), reason_sentence(item, result, "zh")
     assert "not at lunch time (11:30–13:30)" in en and "午餐时间（11:30–13:30）" in zh
     assert "MEAL_TIME_CLOSED" not in en + zh
+    assert _violations(result, settings) == set()
+    not_a_meal = result.request.model_copy(
+        update={"places": [p.model_copy(update={"meal": None}) for p in result.request.places]}
+    )
+    report = check_itinerary(result, request=not_a_meal, settings=settings)
+    assert "DROP_REASON_UNSUPPORTED" in {v.code for v in report.violations}  # the critic re-checks the claim
     # the same restaurant as a plain visit is planned (in the evening): the meal's time is the reason
     plain = _plan(trip(["i-bund", {**dinner_only, "meal": None}], days=[TUESDAY]), settings, provider)
     assert not plain.dropped_items
