@@ -184,3 +184,36 @@ def test_a_reorder_that_makes_the_lunch_late_is_refused_with_the_meal(lunch_day,
     assert refusal is not None and (refusal.code, refusal.key) == ("MEAL_TIME", "canteen")
     assert refusal.facts["meal"] == "lunch" and refusal.facts["arrival"] > "12:30"
     assert shaped is lunch_day
+
+
+@pytest.mark.parametrize("variant", ["per_day", "multi_vehicle"])
+def test_a_full_trip_solved_by_the_routing_model_has_each_lunch_meal_as_its_days_lunch(settings, provider, variant):
+    sights = [f"i-grid-{i}" for i in range(0, 36, 3)]  # twelve sights over two days: the solver, not enumeration
+    meals = [
+        restaurant("noodles", meal="lunch"),
+        restaurant("dumplings", meal="lunch"),
+        restaurant("grill", meal="dinner"),
+    ]
+    solver = settings.model_copy(update={"itinerary_variant": variant})
+    result = _plan(trip([*sights, *meals], days=[TUESDAY, WEDNESDAY]), solver, provider)
+    assert _violations(result, settings) == set() and not [
+        d for d in result.dropped_items if d.key in {"noodles", "dumplings"}
+    ]
+    for day in result.days:
+        lunch_meals = [e for e in day.entries if e.kind == "visit" and e.meal == "lunch"]
+        breaks = [e for e in day.entries if e.kind == "lunch"]
+        assert len(lunch_meals) + len(breaks) == 1  # one lunch a day: the restaurant or the break
+        assert all(time(11, 30) <= e.start.time() <= time(12, 30) for e in lunch_meals)
+    assert sum(e.meal == "lunch" for d in result.days for e in d.entries) == 2
+    _, grill = _visit(result, "grill")
+    assert time(17, 30) <= grill.start.time() <= time(19, 0)
+
+
+@pytest.mark.parametrize("variant", ["per_day", "multi_vehicle"])
+def test_a_short_day_holds_the_museum_and_the_lunch_meal_as_its_lunch(settings, provider, variant):
+    # 11:00-15:00: the museum (120 min) and the lunch meal fit only when the meal is the day's lunch, not beside it
+    short_day = {"date": TUESDAY.isoformat(), "start_time": "11:00", "end_time": "15:00"}
+    solver = settings.model_copy(update={"itinerary_variant": variant})
+    result = _plan(trip(["i-museum", restaurant(meal="lunch")], days=[short_day]), solver, provider)
+    assert result.dropped_items == [] and _violations(result, settings) == set()
+    assert [e.kind for e in result.days[0].entries if e.kind != "travel"] in (["visit", "visit"],)
