@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, time
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
@@ -286,6 +286,14 @@ class Settings(BaseSettings):
         description="Visits at least this long (after pacing) may host the day's lunch on site, split around it; "
         "0 = never (lunch only between stops). Booked slots (fixed start) are never split.",
     )
+    itinerary_dinner_window_start: time = Field(
+        default=time(17, 30), description="A dinner meal stop (TripPlace.meal = dinner) begins no earlier (local)."
+    )
+    itinerary_dinner_window_end: time = Field(
+        default=time(20, 0),
+        description="A dinner meal stop begins early enough to eat (the trip's meal length) by then, or by the "
+        "day's end when that is earlier.",
+    )
     itinerary_fix_search_max_solves: int = Field(
         default=1000,
         ge=0,
@@ -411,6 +419,12 @@ class Settings(BaseSettings):
         # here; a loopback port named while no venue server runs would let whatever else listens there be visited.
         if "browse_allowlist" not in self.model_fields_set:
             self.browse_allowlist = [f"127.0.0.1:{self.venues_port}"] if self.venues_serve else []
+        return self
+
+    @model_validator(mode="after")
+    def _dinner_window_ordered(self) -> Settings:
+        if self.itinerary_dinner_window_end <= self.itinerary_dinner_window_start:
+            raise ValueError("itinerary_dinner_window_end must be later than itinerary_dinner_window_start")
         return self
 
     # Half-day planner (core/halfday/; docs/ARCHITECTURE.md, "Half-day planner")

@@ -102,6 +102,8 @@ def trip_payload(
         fixed = int_or_none(entry.get("fixed_day"))
         if fixed is not None:
             place["fixed_day"] = fixed - 1  # the table counts days from 1
+        if entry.get("meal"):
+            place["meal"] = entry["meal"]
         places.append(place)
     return {
         "trip_name": (str(state.get("trip_name") or "").strip() or "trip"),

@@ -293,6 +293,8 @@ def ics_description(entry: TimelineEntry, lang: Lang) -> str:
     parts: list[str] = []
     if entry.kind == "visit":
         parts.append(t("itinerary.ics.priority", lang, priority=priority_words(entry.priority, lang)))
+        if entry.meal:
+            parts.append(t(f"itinerary.ics.meal_{entry.meal}", lang))
         if entry.part:
             parts.append(t("itinerary.gantt.before_lunch" if entry.part == 1 else "itinerary.gantt.after_lunch", lang))
         if entry.start > entry.arrival:

@@ -22,6 +22,7 @@ from core.i18n import LANGS, Lang, join_words, t
 from core.models.itinerary import UserEdit
 from core.models.itinerary_edit import Measure, PlanDifference, ShapeRefusal
 from core.models.itinerary_result import ItineraryResult
+from core.words.itinerary import MEAL_KEYS
 
 DIFFERENCE = "it_difference"  # {"result": id of the plan it leads to, "difference": PlanDifference}
 SECTION = "shape"
@@ -150,6 +151,7 @@ CONFLICT_WORDS = {
     "OUTSIDE_OPENING_HOURS": "itinerary.shape.why.outside_opening_hours",
     "LOCKED_TIME": "itinerary.shape.why.locked_time",
     "LUNCH_WINDOW": "itinerary.shape.why.lunch_window",
+    "MEAL_TIME": "itinerary.shape.why.meal_time",
     "PAST_DAY_END": "itinerary.shape.why.past_day_end",
     "BEFORE_DAY_START": "itinerary.shape.why.before_day_start",
     "DAY_TOO_FULL": "itinerary.shape.why.day_too_full",
@@ -164,6 +166,8 @@ def conflict_words(conflict: ShapeRefusal, result: ItineraryResult, names: Names
         key = "itinerary.shape.why.outside_opening_hours_start"
     if conflict.code == "PAST_DAY_END" and not facts.get("finish"):
         key = "itinerary.shape.why.past_day_end_start"
+    if conflict.code == "MEAL_TIME" and not facts.get("arrival"):
+        key = "itinerary.shape.why.meal_time_day"
     return t(
         key,
         lang,
@@ -177,6 +181,8 @@ def conflict_words(conflict: ShapeRefusal, result: ItineraryResult, names: Names
         day_end=facts.get("day_end", ""),
         lunch=facts.get("lunch_min", ""),
         window=f"{facts.get('window_start', '')}–{facts.get('window_end', '')}",
+        meal=t(MEAL_KEYS[meal], lang) if (meal := str(facts.get("meal") or "")) in MEAL_KEYS else "",
+        meal_window=str(facts.get("meal_window") or "").replace("-", "–"),
     )
 
 

@@ -41,7 +41,7 @@ RESULT = "it_result"  # the ItineraryResult shown
 BASE_REQUEST = "it_request"  # the TripRequest Optimise built (edits apply on top of it)
 EDITS = "it_edits"  # the accumulated edits (list of UserEdit dicts)
 ERROR = "it_error"  # {"field", "label", "message", "section"}
-SELECTION = "it_selection"  # place id -> {"include", "priority", "visit_minutes", "fixed_day"}
+SELECTION = "it_selection"  # place id -> {"include", "priority", "visit_minutes", "fixed_day", "meal"}
 SELECTION_REGION = "it_selection_region"
 VIEW = "it_view_ids"  # the place ids the table shows, in order (frozen until the view is rebuilt)
 LOADED_TRIP = "it_loaded_trip"
@@ -211,6 +211,7 @@ def selection_from_trip(trip: Mapping[str, Any], catalog: Sequence[Mapping[str, 
             "priority": place.get("priority") or "should",
             "visit_minutes": place.get("visit_minutes") or index[pid].get("visit_minutes"),
             "fixed_day": int(fixed) + 1 if fixed is not None else None,  # the table counts days from 1
+            "meal": place.get("meal"),  # a meal stop stays one (a shared or stored plan's request holds it)
         }
     return selection
 

@@ -66,6 +66,8 @@ def _hhmm(dt: datetime, zone: str) -> str:
 def entry_name(day: DayTimeline, i: int, names: Names, lang: Lang) -> str:
     """What happens at step ``i``, in ``lang``: a visit's place, "→ place" for travel, lunch or a wait and where."""
     entry = day.entries[i]
+    if entry.kind == "visit" and entry.meal and not entry.part:  # the place is the meal: say so
+        return t(f"itinerary.timeline.meal_{entry.meal}", lang, place=names.shown(entry.key, lang, entry.name))
     if entry.kind == "visit":
         return names.shown(entry.key, lang, entry.name)
     if entry.kind == "travel":

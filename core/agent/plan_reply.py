@@ -20,7 +20,7 @@ from core.models.agent import AgentState, NextStep
 from core.models.common import Lang
 from core.models.itinerary_result import ItineraryResult
 from core.models.region import RegionPack
-from core.words.agent import dropped_lines, name_of
+from core.words.agent import dropped_lines, name_of, visit_words
 from core.words.day_window import day_window_sentence
 from core.words.itinerary import violation_sentence
 
@@ -65,6 +65,7 @@ def _timeline_payload(result: ItineraryResult) -> list[dict[str, Any]]:
                     "lon": e.lon,
                     "lat": e.lat,
                     "part": e.part,
+                    "meal": e.meal,
                 }
             )
     return out
@@ -99,9 +100,7 @@ def _plan_facts(result: ItineraryResult, pack: RegionPack, lang: Lang) -> _PlanF
                 "day": d.day_index,
                 "date": d.date.isoformat(),
                 "visits": [  # in the reply's language (the pack's English name in English, when it has one)
-                    name_of(pack, e.key, e.name, lang) if e.key else e.name
-                    for e in d.entries
-                    if e.kind == "visit" and not e.continues_visit
+                    visit_words(e, pack, lang) for e in d.entries if e.kind == "visit" and not e.continues_visit
                 ],
             }
             for d in result.days

@@ -16,7 +16,7 @@ from core.agent.features import normalize_message
 from core.agent.interest_words import INTEREST_NAMES, KIDS_SAID
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext
-from core.agent.trip_wishes import pace_wish, read_trip_wishes
+from core.agent.trip_wishes import named_meals, pace_wish, read_trip_wishes
 from core.models.agent import (
     ASSUMED_START,
     AgentState,
@@ -304,6 +304,8 @@ def _trip_places(
             meal = pid in state.memory.user_profile.get("meal_stops", [])  # a stop for a food wish said: should
             places.append(
                 {"key": pid, "place_id": pid, "name": suggested.name_zh, "priority": "should" if meal else "nice"}
+                # visited as that meal (lunch: the day's lunch) when the wish is one to eat there
+                | ({"meal": when} if (when := state.memory.user_profile.get("meal_times", {}).get(pid)) else {})
             )
     return places
 
@@ -323,6 +325,7 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     places = _trip_places(state, pack, text, days, pins, hotel)
     named = [p for p in said.places if (place := pack.place_by_id(p)) is not None and place.category != "hotel"]
     state.trip.wishes = read_trip_wishes(text, pack, named)
+    named_meals(places, state.trip.wishes, pack, text)  # a restaurant named to eat at is visited as the meal
     pace = pace_wish(state.trip.wishes)
     pacing: Pacing = (
         "relaxed"

@@ -10,15 +10,19 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection
+from datetime import timedelta
+from typing import Any
 
 from core.agent.interest_words import INTEREST_NAMES, KIDS_SAID
 from core.models.agent import AgentState
 from core.models.agent_wishes import TripWish, TripWishKind, TripWishOutcome, TripWishReason, TripWishStatus
 from core.models.common import Lang
+from core.models.itinerary import Meal
 from core.models.itinerary_result import DroppedItem, ItineraryResult
 from core.models.region import RegionPack, RegionPlace
 from core.phrases import wish_lexicon as wx
 from core.phrases.clock import find_clocks
+from core.phrases.meal_time import meal_named, meal_said
 from core.phrases.unread_wishes import unread
 from core.words.agent_wishes import wish_lines
 
@@ -126,6 +130,27 @@ def eats(place: RegionPlace) -> bool:
     return (place.category == "restaurant" and not bar) or (place.category == "market" and "food" in place.tags)
 
 
+def named_meals(places: list[dict[str, Any]], wishes: list[TripWish], pack: RegionPack, text: str) -> None:
+    """Give each place of the trip the message names that is a place to eat its meal: the one its own words say
+    (中午去素心斋: lunch), else, when it serves a food the message asks for, the meal that wish is said for (lunch
+    unless evening or dinner words). A place the message does not name, or names with no food, stays a visit."""
+    low = text.lower()
+    food = [w for w in wishes if w.kind in ("cuisine", "diet") and (w.kind == "cuisine" or w.code in MEAL_DIETS)]
+    for item in places:
+        place = pack.place_by_id(str(item.get("place_id") or ""))
+        if place is None or item.get("meal") or not eats(place):
+            continue
+        phrase = next((n for n in (place.name_zh, place.name_en, *place.aliases) if n and n.lower() in low), None)
+        if phrase is None:
+            continue
+        meal = meal_named(text, phrase)
+        serving = next((w for w in food if meets(place, w)), None)
+        if meal is None and serving is not None:
+            meal = meal_said(text, serving.phrase)
+        if meal is not None:
+            item["meal"] = meal
+
+
 def keeps_diet(place: RegionPlace, code: str) -> bool:
     marks = set(place.tags) | {f"cuisine:{c}" for c in place.cuisine}
     serving = wx.DIET_SERVES.get(code)
@@ -161,9 +186,28 @@ def wx_drink(code: str) -> tuple[set[str], set[str]]:
 
 
 def _out(wish: TripWish, status: TripWishStatus, reason: TripWishReason, ids: list[str] | None = None,
-         drop: DroppedItem | None = None) -> TripWishOutcome:  # fmt: skip
+         drop: DroppedItem | None = None, meal: Meal | None = None) -> TripWishOutcome:  # fmt: skip
     return TripWishOutcome(wish=wish, status=status, reason=reason, place_ids=ids or [],
-                           drop_reason=drop.reason_code if drop else None)  # fmt: skip
+                           drop_reason=drop.reason_code if drop else None, meal=meal)  # fmt: skip
+
+
+def planned_meals(result: ItineraryResult) -> dict[str, Meal]:
+    """The planned places eaten at as a meal: a meal stop (the meal its visit is, which the plan begins in that
+    meal's window), or a visit that begins in the lunch window early enough to eat the lunch's length there."""
+    lunch = result.lunch
+    meals: dict[str, Meal] = {}
+    for day in result.days:
+        for e in day.entries:
+            if e.kind != "visit" or not e.key or e.continues_visit:
+                continue
+            opens = e.start.replace(hour=lunch.window_start.hour, minute=lunch.window_start.minute)
+            closes = e.start.replace(hour=lunch.window_end.hour, minute=lunch.window_end.minute)
+            eat = timedelta(minutes=min(lunch.duration_min, e.minutes()))
+            if e.meal:
+                meals.setdefault(e.key, e.meal)
+            elif opens <= e.start <= closes - eat:
+                meals.setdefault(e.key, "lunch")
+    return meals
 
 
 def account_trip_wishes(
@@ -174,11 +218,18 @@ def account_trip_wishes(
     planned = list(dict.fromkeys(e.key for d in result.days for e in d.entries if e.kind == "visit" and e.key))
     places = [p for p in (pack.place_by_id(k) for k in planned) if p is not None]
     dropped = {d.key: d for d in result.dropped_items}
-    return [_account(w, places, dropped, pack, pacing=pacing) for w in wishes]
+    meals = planned_meals(result)
+    return [_account(w, places, dropped, pack, pacing=pacing, meals=meals) for w in wishes]
 
 
 def _account(
-    wish: TripWish, places: list[RegionPlace], dropped: dict[str, DroppedItem], pack: RegionPack, *, pacing: str
+    wish: TripWish,
+    places: list[RegionPlace],
+    dropped: dict[str, DroppedItem],
+    pack: RegionPack,
+    *,
+    pacing: str,
+    meals: dict[str, Meal],
 ) -> TripWishOutcome:
     if wish.kind == "unread":
         return _out(wish, "unread", "not_understood")
@@ -188,6 +239,12 @@ def _account(
         breaking = [p.id for p in places if eats(p) and not keeps_diet(p, wish.code)]
         return _out(wish, "not_met", "not_in_plan", breaking) if breaking else _out(wish, "met", "kept")
     meeting = [p.id for p in places if meets(p, wish)]
+    if wish.kind in ("cuisine", "diet") and meeting:
+        # a food to eat is met by a meal: a restaurant planned at a meal time (a café's own fare at any time)
+        eaten = [p.id for p in places if p.id in meeting and (p.id in meals or not eats(p))]
+        if not eaten:
+            return _out(wish, "not_met", "not_at_meal", meeting)
+        return _out(wish, "met", "served", eaten, meal=meals.get(eaten[0]))
     if wish.kind == "kids" and meeting:
         return (
             _out(wish, "met", "served", meeting)

@@ -18,6 +18,7 @@ from core.models.agent import AgentState
 from core.models.agent_wishes import TripWish
 from core.models.region import RegionPack, RegionPlace
 from core.models.rules import Rule
+from core.phrases.meal_time import MealSaid, meal_said
 
 #: the fare a café serves as what it is (core/halfday/wishes.py CAFE_FARE)
 CAFE_FARE = frozenset({"coffee", "tea", "dessert", "bakery"})
@@ -60,26 +61,28 @@ def meal_stops(
     day_places: list[list[str]],
     exclude: AbstractSet[str | None],
     have: Collection[str] = (),
-) -> list[str]:
+    text: str = "",
+) -> dict[str, MealSaid | None]:
     """One stop for each food wish the data serves and no place of the trip (``have``) serves yet, in the order
-    said, one a day at most: a place serving more of the wishes first (a vegetarian dim sum house for both), then
-    the nearest to that day's places (``day_places``, the city centre for a day without any), then the best rated.
-    A wish a stop already chosen serves takes no other; a wish nothing in the data serves takes none."""
+    said, each with the meal it is (the wish's own words in ``text``: core/phrases/meal_time.py; None for a drink or
+    a café's fare), one a day at most of each meal: a place serving more of the wishes first (a vegetarian dim sum
+    house for both), then the nearest to that day's places (``day_places``, the city centre for a day without any),
+    then the best rated. A wish a stop already chosen serves takes no other; a wish nothing in the data serves takes
+    none."""
     food = [w for w in wishes if is_food_wish(w)]
-    stops: list[str] = []
+    stops: dict[str, MealSaid | None] = {}
     for wish in food:
-        if len(stops) >= days:
-            break
         chosen = [p for p in (pack.place_by_id(s) for s in [*have, *stops]) if p is not None]
         if any(serves(p, wish) for p in chosen):
             continue
         pool = [p for p in pack.places if p.id not in exclude and p.id not in stops and serves(p, wish)]
-        if not pool:
+        said = meal_said(text, wish.phrase) if wish.kind != "drink" else None
+        day = sum(1 for m in stops.values() if m == said)
+        if not pool or day >= days:
             continue
-        day = len(stops)
         at = _centre(pack, day_places[day] if day < len(day_places) else [])
         pool.sort(key=lambda p: (-sum(serves(p, w) for w in food), _distance(p, at), -(p.rating or 0), p.id))
-        stops.append(pool[0].id)
+        stops[pool[0].id] = said if eats(pool[0]) else None  # a café's coffee is no meal
     return stops
 
 
@@ -132,7 +135,8 @@ def wished_suggestions(
 ) -> list[str]:
     """The agent's suggestions for the trip (issue 31): ``want`` of ``ranked`` with every interest the message asks
     covered first, then a stop for each cuisine, drink or diet the data serves (meal_stops), kept apart in the
-    profile's ``meal_stops``. The places already in the trip (the draft's, those named) are not suggested again."""
+    profile's ``meal_stops`` (and the meal each is, ``meal_times``). The places already in the trip (the draft's,
+    those named) are not suggested again."""
     have = list(dict.fromkeys(p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned] if p))
     wishes = read_trip_wishes(state.user_input, pack, mentioned)
     taken = set(have)
@@ -140,6 +144,10 @@ def wished_suggestions(
         pack, wishes, ranked, want=want, have=have, can_suggest=lambda p: suggestable(p, exclude=taken, rules=rules)
     )
     day_places = day_chunks([*have, *suggested], days, PLACES_PER_DAY)
-    meals = meal_stops(pack, wishes, days=days, day_places=day_places, exclude=taken | set(suggested), have=have)
-    state.memory.user_profile["meal_stops"] = meals
+    meals = meal_stops(
+        pack, wishes, days=days, day_places=day_places, exclude=taken | set(suggested), have=have, text=state.user_input
+    )
+    state.memory.user_profile["meal_stops"] = list(meals)
+    # the meal each stop is (trip_request gives it to the planner, which visits it then)
+    state.memory.user_profile["meal_times"] = {pid: meal for pid, meal in meals.items() if meal}
     return [*suggested, *meals]

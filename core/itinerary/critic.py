@@ -16,13 +16,15 @@ Violation codes:
     LUNCH_DUPLICATE          more than one lunch on a day
     LUNCH_OUTSIDE_WINDOW     lunch begins before or ends after its window
     LUNCH_TOO_SHORT          lunch shorter than its duration
+    MEAL_OUTSIDE_WINDOW      a meal stop (TripPlace.meal) does not begin in its meal's window early enough to eat
+                             the trip's meal length (a lunch meal counts as the day's lunch)
     ROBUST_TIME_NOT_USED     a travel leg is shorter than its robust time, or its robust time is
                              not nominal x factor + buffer of the stated policy (or that policy is
                              not the one settings give for the trip's mode and pacing), or its
                              nominal time is not what the provider gives for that pair
     DAY_MISMATCH             the result's days are not the request's (count, date, start/end place)
     DROP_REASON_UNSUPPORTED  a dropped item claims CLOSED_ON_DAY / OUTSIDE_OPENING_HOURS, but the
-                             re-evaluated opening hours say otherwise
+                             re-evaluated opening hours say otherwise (or MEAL_TIME_CLOSED of a place that is no meal)
     WAIT_NOT_SHOWN           a wait over the threshold hides inside another entry or a hole
     TOTALS_INCONSISTENT      day or trip totals differ from the entries
     LOCK_VIOLATED            a locked stop is not on its day / at its time
@@ -67,6 +69,7 @@ CHECKS = (
     "continuity",
     "time_windows",
     "lunch",
+    "meals",
     "robust_travel",
     "explicit_waits",
     "totals",
@@ -132,6 +135,11 @@ def check_itinerary(
         _check_split_visits(day, settings, flag, allowed=lunch.on_site)
         window = (at(day_date, lunch.window_start), at(day_date, lunch.window_end))
         _check_lunch(entries, d, lunch, window, (day_start, day_end), flag)
+        dinner = (
+            at(day_date, settings.itinerary_dinner_window_start),
+            at(day_date, settings.itinerary_dinner_window_end),
+        )
+        _check_meals(entries, d, {"lunch": window, "dinner": dinner}, lunch.duration_min, request, flag)
         _check_travel_times(entries, d, result.policy.factor, result.policy.buffer_min, flag)
         # time windows (re-derived from opening hours when the request is known)
         for i, e in enumerate(entries):
@@ -228,13 +236,14 @@ def _check_lunch(
     win_start, win_end = window
     day_start, day_end = bounds
     lunches = [(i, e) for i, e in enumerate(entries) if e.kind == "lunch"]
+    meals = [(i, e) for i, e in enumerate(entries) if e.kind == "visit" and e.meal == "lunch" and not e.part]
     required = lunch.enabled and (
         min(day_end, win_end) - max(day_start, win_start) >= timedelta(minutes=lunch.duration_min)
     )
-    if required and not lunches:
+    if required and not lunches and not meals:
         flag("LUNCH_MISSING", f"day {d + 1} has no lunch", day=d)
-    if len(lunches) > 1:
-        flag("LUNCH_DUPLICATE", f"day {d + 1} has {len(lunches)} lunches", day=d)
+    if len(lunches) + len(meals) > 1:
+        flag("LUNCH_DUPLICATE", f"day {d + 1} has {len(lunches) + len(meals)} lunches", day=d)
     for i, e in lunches:
         if e.start < win_start or e.end > win_end:
             flag(
@@ -245,6 +254,33 @@ def _check_lunch(
             )
         if _mins(e.start, e.end) < lunch.duration_min:
             flag("LUNCH_TOO_SHORT", f"lunch lasts {_mins(e.start, e.end)} of {lunch.duration_min} min", day=d, entry=i)
+
+
+def _check_meals(
+    entries: Sequence[TimelineEntry],
+    d: int,
+    windows: dict[str, tuple[datetime, datetime]],
+    meal_min: int,
+    request: TripRequest | None,
+    flag: Flag,
+) -> None:
+    """A meal stop (the request's place when known, else the entry) begins in its meal's window, early enough to
+    eat the trip's meal length (or its visit, when shorter) before the window closes."""
+    for i, e in enumerate(entries):
+        place = request.place(e.key) if request is not None and e.key else None
+        meal = place.meal if place is not None else e.meal
+        if e.kind != "visit" or meal is None or e.part == 2:
+            continue
+        opens, closes = windows[meal]
+        latest = closes - timedelta(minutes=min(meal_min, _mins(e.start, e.end)))
+        if e.meal != meal or not opens <= e.start <= latest:
+            flag(
+                "MEAL_OUTSIDE_WINDOW",
+                f"'{e.name}' is {meal} but begins {e.start:%H:%M}, outside {opens:%H:%M}-{latest:%H:%M}",
+                day=d,
+                entry=i,
+                key=e.key,
+            )
 
 
 def _check_travel_times(entries: Sequence[TimelineEntry], d: int, factor: float, buffer_min: int, flag: Flag) -> None:

@@ -254,6 +254,11 @@ def _check_drop_reasons(
 
     dates = [d.date for d in request.days]
     for item in result.dropped_items:
+        meal_place = request.place(item.key) if item.reason_code == "MEAL_TIME_CLOSED" else None
+        if meal_place is not None and meal_place.meal is None:
+            flag(
+                "DROP_REASON_UNSUPPORTED", f"'{item.key}' is dropped for its meal's time, but is no meal", key=item.key
+            )
         if item.reason_code not in {"CLOSED_ON_DAY", "OUTSIDE_OPENING_HOURS"}:
             continue
         place = request.place(item.key)

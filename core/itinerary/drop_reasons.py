@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from core.config import Settings
 from core.itinerary.layout import best_insertion, layout_day
-from core.itinerary.problem import is_hard, start_windows
+from core.itinerary.problem import is_hard, meal_starts_on, meal_window, start_windows
 from core.itinerary.routing import exact_feasible_order
 from core.models.common import PRIORITY_RANK
 from core.models.itinerary import explain_reason
@@ -32,6 +32,7 @@ _REASON_RANK = {
     "BEFORE_DAY_START": 2,
     "PAST_DAY_END": 2,
     "LUNCH_CONFLICT": 2.5,
+    "MEAL_TIME_CLOSED": 1,
     "DAY_TOO_FULL": 3,
     "LOW_PRIORITY_TRADEOFF": 4,
 }
@@ -78,7 +79,7 @@ def _verdict_for_day(
     if not stop.open_by_day[d]:
         return "CLOSED_ON_DAY"
     if not stop.windows_by_day[d]:
-        return day_bounds_verdict(problem, stop, d) or "OUTSIDE_OPENING_HOURS"
+        return day_bounds_verdict(problem, stop, d) or meal_verdict(problem, stop, d) or "OUTSIDE_OPENING_HOURS"
     if layout_day(problem, d, [stop.key], settings=settings) is None:
         # Alone it does not fit. Travel and opening hours, or the lunch break? Say which, truthfully.
         if (
@@ -104,6 +105,10 @@ def _verdict_for_day(
 
 _DAY_MIN = 24 * 60
 _DAY_BOUNDS = ("PAST_DAY_END", "BEFORE_DAY_START")
+#: verdicts of a stop that does not fit the day even alone: dropping another stop cannot help
+_ALONE_DOES_NOT_FIT = frozenset(
+    {"OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW", "LUNCH_CONFLICT", "MEAL_TIME_CLOSED", *_DAY_BOUNDS}
+)
 
 
 def day_bounds_verdict(problem: ItineraryProblem, stop: ProblemStop, d: int) -> str | None:
@@ -118,6 +123,18 @@ def day_bounds_verdict(problem: ItineraryProblem, stop: ProblemStop, d: int) -> 
     if start_windows(stop.open_by_day[d], stop.visit_min, day.start_min, day.offset_min + _DAY_MIN, fixed):
         return "PAST_DAY_END"
     return None
+
+
+def meal_verdict(problem: ItineraryProblem, stop: ProblemStop, d: int) -> str | None:
+    """A meal stop with no start window: its meal's time, when the visit would fit the place's hours and the day at
+    another time (None: the opening hours are the reason)."""
+    if stop.meal_starts is None:
+        return None
+    day = problem.days[d]
+    fixed = day.offset_min + stop.fixed_start_min if stop.fixed_start_min is not None else None
+    # open long enough inside the day at some other time: the meal's time (or a day that ends before it) is why
+    fits_otherwise = start_windows(stop.open_by_day[d], stop.visit_min, day.start_min, day.end_min, fixed)
+    return "MEAL_TIME_CLOSED" if fits_otherwise else None
 
 
 def _fix_candidates(
@@ -158,8 +175,8 @@ def _fix_candidates(
                 and layout_day(_with_visit_minutes(problem, stop.key, shorter), d, [stop.key], settings=settings)
             ):
                 out.append((float(stop.visit_min - shorter), {"kind": "shorten_visit", "day": d, "minutes": shorter}))
-        if verdict in {"OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW", "LUNCH_CONFLICT", *_DAY_BOUNDS}:
-            continue  # it does not fit the day even alone: dropping another stop cannot help
+        if verdict in _ALONE_DOES_NOT_FIT:
+            continue
         plan = plans_by_day.get(d)
         for other in plan.order if plan else []:
             x = problem.stop(other)
@@ -186,7 +203,9 @@ def _with_visit_minutes(problem: ItineraryProblem, key: str, minutes: int) -> It
             windows = [
                 []
                 if (s.fixed_day is not None and s.fixed_day != d.index)
-                else start_windows(s.open_by_day[d.index], minutes, d.start_min, d.end_min, None)
+                else start_windows(
+                    s.open_by_day[d.index], minutes, d.start_min, d.end_min, None, meal_starts=meal_starts_on(s, d)
+                )
                 for d in problem.days
             ]
             s = s.model_copy(update={"visit_min": minutes, "windows_by_day": windows})
@@ -382,7 +401,9 @@ def _best_verdict(
     return per_day, best_day, code
 
 
-def _explanation(problem: ItineraryProblem, stop: ProblemStop, per_day: Mapping[int, str], code: str) -> str:
+def _explanation(
+    problem: ItineraryProblem, stop: ProblemStop, per_day: Mapping[int, str], code: str, meal: Mapping[str, str]
+) -> str:
     """The reason in words, naming the days it holds on (closed or lunch: those days; else the days it was open)."""
     if code in {"CLOSED_ON_DAY", "LUNCH_CONFLICT"}:
         days_text = ", ".join(_day_label(problem, d) for d, v in per_day.items() if v == code)
@@ -398,7 +419,16 @@ def _explanation(problem: ItineraryProblem, stop: ProblemStop, per_day: Mapping[
         lunch=lunch.duration_min,
         window=f"{lunch.window_start:%H:%M}-{lunch.window_end:%H:%M}",
         **day_bounds_facts(problem, stop, _best_day(per_day)),
+        **meal,
     )
+
+
+def meal_facts(problem: ItineraryProblem, stop: ProblemStop, settings: Settings) -> dict[str, str]:
+    """A meal stop's meal and its window as HH:MM-HH:MM (nothing for another stop)."""
+    if stop.meal is None:
+        return {}
+    opens, closes = meal_window(stop.meal, problem.request, settings)
+    return {"meal": stop.meal, "meal_window": f"{opens:%H:%M}-{closes:%H:%M}"}
 
 
 def _best_day(per_day: Mapping[int, str]) -> int:
@@ -470,8 +500,9 @@ def validate_feasibility(
     dropped.sort(key=lambda s: (PRIORITY_RANK[s.priority], s.key))
     for stop in dropped:
         per_day, best_day, code = _best_verdict(problem, stop, plans_by_day, settings)
-        explanation = _explanation(problem, stop, per_day, code)
-        facts = _reason_facts(problem, stop, code, best_day, plans_by_day)
+        meal = meal_facts(problem, stop, settings)
+        explanation = _explanation(problem, stop, per_day, code, meal)
+        facts = {**_reason_facts(problem, stop, code, best_day, plans_by_day), **meal}
         candidates = [c for _, c in _fix_candidates(problem, stop, per_day, plans_by_day, settings=settings)][
             :_MAX_CHECKS_PER_STOP
         ]

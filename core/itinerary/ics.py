@@ -115,6 +115,8 @@ def _describe(entry: TimelineEntry) -> str:
     parts: list[str] = []
     if entry.kind == "visit":
         parts.append(f"Priority: {entry.priority}")
+        if entry.meal:
+            parts.append("Lunch here: the day's lunch" if entry.meal == "lunch" else "Dinner here")
         if entry.part:
             parts.append("Before lunch on site" if entry.part == 1 else "After lunch on site")
         if entry.start > entry.arrival:
@@ -183,6 +185,8 @@ def itinerary_to_ics(
             description = (describe or _describe)(entry)
             if description:
                 lines.append(f"DESCRIPTION:{escape_text(description)}")
-            lines += [f"CATEGORIES:{entry.kind.upper()}", "TRANSP:OPAQUE", "END:VEVENT"]
+            # a meal stop is both: VISIT,LUNCH
+            categories = entry.kind.upper() + (f",{entry.meal.upper()}" if entry.meal else "")
+            lines += [f"CATEGORIES:{categories}", "TRANSP:OPAQUE", "END:VEVENT"]
     lines.append("END:VCALENDAR")
     return "".join(fold_line(line) + "\r\n" for line in lines)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from core.config import Settings
-from core.itinerary.problem import day_windows, lunch_bounds
+from core.itinerary.problem import day_windows, hosts_lunch, lunch_bounds
 from core.models.itinerary import EntryKind
 from core.models.itinerary_problem import ItineraryProblem, MinuteInterval, ProblemDay, ProblemStop
 
@@ -70,9 +70,9 @@ def layout_day(
     de = day.end_min if end_min is None else end_min
     stops = [problem.stop(k) for k in order]
     windows = [day_windows(problem, s, day, end_min, start_min) for s in stops]
-    if any(not w for w in windows):
-        return None
-    lunch = lunch_bounds(day, ds, de, problem)
+    if any(not w for w in windows) or sum(s.meal == "lunch" for s in stops) > 1:
+        return None  # a visit that has no window, or a second lunch
+    lunch = None if hosts_lunch(stops) else lunch_bounds(day, ds, de, problem)  # a lunch meal is the day's lunch
     options: list[tuple[int | None, LunchSlot]] = [(None, "before")]
     if lunch is not None:
         # Lunch only delays what follows, so the lunch-free ready time before each gap is a lower bound:

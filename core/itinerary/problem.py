@@ -60,15 +60,24 @@ def clock_min(t: time) -> int:
 
 
 def start_windows(
-    open_intervals: Sequence[MinuteInterval], visit_min: int, day_start: int, day_end: int, fixed_start: int | None
+    open_intervals: Sequence[MinuteInterval],
+    visit_min: int,
+    day_start: int,
+    day_end: int,
+    fixed_start: int | None,
+    *,
+    meal_starts: MinuteInterval | None = None,
 ) -> list[MinuteInterval]:
-    """Allowed visit START minutes: inside an opening interval and the day, ending by closing/day end."""
+    """Allowed visit START minutes: inside an opening interval and the day, ending by closing/day end (and, for a
+    meal, beginning in ``meal_starts``, absolute minutes)."""
     out: list[MinuteInterval] = []
     for iv in open_intervals:
         lo = max(iv.start, day_start)
         hi = min(iv.end, day_end) - visit_min
         if fixed_start is not None:
             lo, hi = max(lo, fixed_start), min(hi, fixed_start)
+        if meal_starts is not None:
+            lo, hi = max(lo, meal_starts.start), min(hi, meal_starts.end)
         if lo <= hi:
             out.append(MinuteInterval(start=lo, end=hi))
     return out
@@ -195,13 +204,15 @@ def _problem_stop(
         ]
         for d, day in enumerate(days)
     ]
+    meal = meal_starts(place, visit, request=request, settings=settings)
     windows: list[list[MinuteInterval]] = []
     for d, day in enumerate(days):
         if place.fixed_day is not None and place.fixed_day != d:
             windows.append([])
             continue
         fixed = day.offset_min + clock_min(place.fixed_start) if place.fixed_start is not None else None
-        windows.append(start_windows(open_by_day[d], visit, day.start_min, day.end_min, fixed))
+        on_day = _shifted(meal, day.offset_min)
+        windows.append(start_windows(open_by_day[d], visit, day.start_min, day.end_min, fixed, meal_starts=on_day))
     if place.priority == "must":
         penalty = 0
     elif place.priority == "should":
@@ -224,8 +235,37 @@ def _problem_stop(
         lunch_on_site=request.lunch.on_site
         and bool(settings.itinerary_lunch_on_site_min_visit_min)
         and place.fixed_start is None
+        and place.meal is None  # a meal is a meal, not a long visit that hosts one
         and visit >= settings.itinerary_lunch_on_site_min_visit_min,
+        meal=place.meal,
+        meal_starts=meal,
     )
+
+
+def meal_starts(place: TripPlace, visit: int, *, request: TripRequest, settings: Settings) -> MinuteInterval | None:
+    """A meal's earliest and latest start (minutes from the day's midnight): in its window, early enough to eat the
+    trip's meal length (the lunch's; the visit's when shorter) before the window closes. None: not a meal."""
+    if place.meal is None:
+        return None
+    opens, closes = meal_window(place.meal, request, settings)
+    eat = min(visit, request.lunch.duration_min)
+    return MinuteInterval(start=clock_min(opens), end=clock_min(closes) - eat)
+
+
+def _shifted(starts: MinuteInterval | None, offset: int) -> MinuteInterval | None:
+    return None if starts is None else MinuteInterval(start=starts.start + offset, end=starts.end + offset)
+
+
+def meal_starts_on(stop: ProblemStop, day: ProblemDay) -> MinuteInterval | None:
+    """A meal stop's start bounds on the day, in the problem's absolute minutes (None: not a meal)."""
+    return _shifted(stop.meal_starts, day.offset_min)
+
+
+def meal_window(meal: str, request: TripRequest, settings: Settings) -> tuple[time, time]:
+    """The meal's window: the trip's lunch window, or the settings' dinner window."""
+    if meal == "lunch":
+        return request.lunch.window_start, request.lunch.window_end
+    return settings.itinerary_dinner_window_start, settings.itinerary_dinner_window_end
 
 
 def is_hard(stop: ProblemStop) -> bool:
@@ -255,7 +295,13 @@ def day_windows(
         day.start_min if start_min is None else start_min,
         day.end_min if end_min is None else end_min,
         fixed,
+        meal_starts=meal_starts_on(stop, day),
     )
+
+
+def hosts_lunch(stops: Sequence[ProblemStop]) -> bool:
+    """A lunch meal among the day's stops is its lunch: the day then takes no separate lunch break."""
+    return any(s.meal == "lunch" for s in stops)
 
 
 def lunch_bounds(day: ProblemDay, start_min: int, end_min: int, problem: ItineraryProblem) -> tuple[int, int] | None:

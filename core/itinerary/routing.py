@@ -291,9 +291,19 @@ def _lunch_breaks(
     dur = problem.request.lunch.duration_min
     for v, day in enumerate(days):
         lb = lunch_bounds(day, bounds[v][0], bounds[v][1], problem)
+        meals = [
+            solver.IsEqualCstVar(routing.VehicleVar(manager.NodeToIndex(node)), v)
+            for node, stop, allowed in nodes.stops
+            if stop.meal == "lunch" and any(w == v for w, _ in allowed)
+        ]
+        if meals:
+            # a lunch meal on the day is its lunch: one at most, and the break only on a day without one
+            solver.Add(solver.Sum(meals) <= 1)
         if lb is None:
             continue
-        lunch = solver.FixedDurationIntervalVar(lb[0], lb[1], dur, False, f"lunch_day{day.index}")
+        lunch = solver.FixedDurationIntervalVar(lb[0], lb[1], dur, bool(meals), f"lunch_day{day.index}")
+        if meals:
+            solver.Add(lunch.PerformedExpr() == 1 - solver.Sum(meals))
         time_dim.SetBreakIntervalsOfVehicle([lunch], v, node_visit_transits)
 
 

@@ -14,14 +14,14 @@ from core.config import Settings
 from core.errors import InputError
 from core.geo.composite import MapServices
 from core.itinerary.assembly import DecisionLog, assemble_result
-from core.itinerary.drop_reasons import day_bounds_facts, day_bounds_verdict, without_lunch
+from core.itinerary.drop_reasons import day_bounds_facts, day_bounds_verdict, meal_facts, meal_verdict, without_lunch
 from core.itinerary.edits import apply_user_edits
 from core.itinerary.layout import best_insertion, layout_day
-from core.itinerary.problem import day_windows, prepare_problem
+from core.itinerary.problem import day_windows, prepare_problem, start_windows
 from core.models.common import PRIORITY_RANK
 from core.models.itinerary import AddEdit, RemoveEdit, ReorderEdit, TripRequest, UserEdit
 from core.models.itinerary_edit import ShapeConflict, ShapeRefusal
-from core.models.itinerary_problem import DayPlan, ItineraryProblem
+from core.models.itinerary_problem import DayPlan, ItineraryProblem, ProblemStop
 from core.models.itinerary_result import ItineraryResult
 
 _DAY_MIN = 24 * 60
@@ -230,6 +230,9 @@ def conflict(
     stop = problem.stop(edited)
     if not stop.open_by_day[d]:
         return ShapeRefusal(code="CLOSED_ON_DAY", key=edited, day_index=d)
+    if not stop.windows_by_day[d] and meal_verdict(problem, stop, d):
+        at_meal = {**day_bounds_facts(problem, stop, d), **meal_facts(problem, stop, settings)}
+        return ShapeRefusal(code="MEAL_TIME", key=edited, day_index=d, facts=at_meal)
     if not stop.windows_by_day[d]:
         verdict = day_bounds_verdict(problem, stop, d)
         code: ShapeConflict = (
@@ -257,6 +260,8 @@ def conflict(
         if window is None:
             facts = {**day_bounds_facts(problem, s, d), "arrival": _hhmm(now - day.offset_min)}
             missed: ShapeConflict = "LOCKED_TIME" if s.fixed_start_min is not None else "OUTSIDE_OPENING_HOURS"
+            if missed != "LOCKED_TIME" and s.meal_starts is not None and _open_after(s, d, now, late_end):
+                missed, facts = "MEAL_TIME", {**facts, **meal_facts(problem, s, settings)}  # open, past the meal
             return ShapeRefusal(code=missed, key=key, day_index=d, facts=facts)
         now = max(now, window.start) + s.visit_min
         loc = s.point_index
@@ -265,3 +270,8 @@ def conflict(
         facts = {**day_bounds_facts(problem, stop, d), "finish": _hhmm(end - day.offset_min)}
         return ShapeRefusal(code="PAST_DAY_END", key=edited, day_index=d, facts=facts)
     return ShapeRefusal(code="DAY_TOO_FULL", key=edited, day_index=d, facts={"planned_on_day": len(order) - 1})
+
+
+def _open_after(stop: ProblemStop, d: int, now: int, late_end: int) -> bool:
+    """The stop could still be visited from ``now`` on day ``d`` if it were no meal (its hours alone)."""
+    return any(w.end >= now for w in start_windows(stop.open_by_day[d], stop.visit_min, now, late_end, None))

@@ -81,6 +81,7 @@ def build_day_timeline(problem: ItineraryProblem, sched: DaySchedule | None, day
                     opening_windows=windows,
                     locked=stop.fixed_day is not None or stop.fixed_start_min is not None,
                     part=step.part or None,
+                    meal=stop.meal,
                     **common,
                 )
             )

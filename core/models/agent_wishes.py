@@ -14,10 +14,12 @@ TripWishStatus = Literal["met", "partly", "not_met", "unread"]
 #: served: planned places meet it; some_stops: only some of the stops do; paced: the days are planned at that pace;
 #: kept: no planned meal breaks the limit; dropped: the places that would meet it were dropped (``drop_reason``);
 #: not_in_plan: places in the data would, none is planned; none_in_data: no place in the region's data does;
-#: no_meal: the plan has no meal stop to keep the diet at; not_understood: the words map to nothing the agent plans
+#: no_meal: the plan has no meal stop to keep the diet at; not_at_meal: the places that serve the food are planned,
+#: but none at a meal time; not_understood: the words map to nothing the agent plans
 TripWishReason = Literal[
-    "served", "some_stops", "paced", "kept", "dropped", "not_in_plan", "none_in_data", "no_meal", "not_understood"
-]
+    "served", "some_stops", "paced", "kept", "dropped", "not_in_plan", "none_in_data", "no_meal", "not_at_meal",
+    "not_understood",
+]  # fmt: skip
 
 
 class TripWish(BaseModel):
@@ -36,3 +38,6 @@ class TripWishOutcome(BaseModel):
     reason: TripWishReason
     place_ids: list[str] = Field(default_factory=list, description="the planned (or, when dropped, the dropped) places")
     drop_reason: str | None = Field(default=None, description="the itinerary's reason code of the drop")
+    meal: Literal["lunch", "dinner"] | None = Field(
+        default=None, description="a food wish met: the meal the first of its places is planned as"
+    )

@@ -30,6 +30,9 @@ Pacing = Literal["relaxed", "normal", "tight"]
 EntryKind = Literal["travel", "visit", "lunch", "wait"]
 PlanStatus = Literal["ready", "infeasible", "needs_review"]
 PlanVariant = Literal["per_day", "multi_vehicle"]
+#: A place visited as a meal: lunch in the trip's lunch window (it is that day's lunch), dinner in the settings'
+#: dinner window (core/config.py itinerary_dinner_window_*).
+Meal = Literal["lunch", "dinner"]
 
 # Why a stop is not on the plan. Ordered from "hopeless on that day" to "a choice we made".
 DropReason = Literal[
@@ -39,6 +42,7 @@ DropReason = Literal[
     "PAST_DAY_END",  # locked to a start time that leaves no room for the visit and the way back before the day's end
     "BEFORE_DAY_START",  # locked to a start time before the day's start
     "LUNCH_CONFLICT",  # reachable and open on its own, but no schedule fits it around the day's lunch break
+    "MEAL_TIME_CLOSED",  # a meal stop: open that day, but not at its meal's time (or the day does not reach it)
     "DAY_TOO_FULL",  # fits the day alone, but not together with that day's must-visits
     "LOW_PRIORITY_TRADEOFF",  # fits with the must-visits; left out for higher-priority or cheaper stops
     "REMOVED_BY_USER",  # a user edit removed it
@@ -50,6 +54,7 @@ DROP_REASONS: tuple[str, ...] = (
     "PAST_DAY_END",
     "BEFORE_DAY_START",
     "LUNCH_CONFLICT",
+    "MEAL_TIME_CLOSED",
     "DAY_TOO_FULL",
     "LOW_PRIORITY_TRADEOFF",
     "REMOVED_BY_USER",
@@ -64,6 +69,7 @@ _EXPLAIN = {
     "BEFORE_DAY_START": "{start} is before the day starts at {day_start}",
     "LUNCH_CONFLICT": "open and reachable on {days}, but it cannot fit around the {lunch}-minute lunch break "
     "({window})",
+    "MEAL_TIME_CLOSED": "open on {days}, but not for {meal} ({meal_window}) within the day's hours",
     "DAY_TOO_FULL": "fits a day on its own, but not together with that day's must-visits and locked stops",
     "LOW_PRIORITY_TRADEOFF": "fits, but was left out in favour of higher-priority or better-placed stops",
     "REMOVED_BY_USER": "removed by your edit",
@@ -191,6 +197,12 @@ class TripPlace(BaseModel):
     )
     fixed_day: int | None = Field(default=None, ge=0, description="Hard node: 0-based day index it must go on")
     fixed_start: Clock | None = Field(default=None, description="Hard node: the visit starts exactly then")
+    meal: Meal | None = Field(
+        default=None,
+        description="The visit is this meal: lunch begins in the trip's lunch window and is that day's lunch (no "
+        "separate lunch break); dinner begins in the dinner window (settings: itinerary_dinner_window_*). Either "
+        "begins early enough for the trip's lunch length (or the visit, when shorter) before its window closes.",
+    )
 
     _hhmm = field_validator("fixed_start", mode="before")(_parse_hhmm)
 

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.models.common import Priority, TravelMode
-from core.models.itinerary import UNREACHABLE_MIN, Pacing, TripRequest
+from core.models.itinerary import UNREACHABLE_MIN, Meal, Pacing, TripRequest
 
 
 class ItineraryPoint(BaseModel):
@@ -102,6 +102,11 @@ class ProblemStop(BaseModel):
     fixed_start_min: int | None = None
     lunch_on_site: bool = Field(
         default=False, description="Long visit: lunch may be taken on site, splitting the visit around it"
+    )
+    meal: Meal | None = Field(default=None, description="The visit is this meal (a lunch one is the day's lunch)")
+    meal_starts: MinuteInterval | None = Field(
+        default=None,
+        description="A meal: its earliest and latest start, minutes from the day's midnight (windows_by_day keep to it)",
     )
 
 

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, computed_field
 
 from core.models.common import Priority, TravelMode, is_straight_line
-from core.models.itinerary import EntryKind, LunchPolicy, Pacing, PlanStatus, PlanVariant, TripRequest
+from core.models.itinerary import EntryKind, LunchPolicy, Meal, Pacing, PlanStatus, PlanVariant, TripRequest
 from core.models.itinerary_problem import RobustnessPolicy
 
 
@@ -62,6 +62,9 @@ class TimelineEntry(BaseModel):
     part: int | None = Field(
         default=None,
         description="visit split by a lunch on site: 1 = before the lunch, 2 = after it (None = whole visit)",
+    )
+    meal: Meal | None = Field(
+        default=None, description="visit: the place is this meal (a lunch one is the day's lunch: no lunch entry)"
     )
 
     @property

@@ -11,12 +11,12 @@ from typing import Any, Literal, Protocol
 from core.i18n import Lang, list_sentence
 from core.i18n import join_words as join_words  # re-exported: the flows join their words with it too
 from core.i18n import t as t  # re-exported: the flows' words too (words.t), so the catalog test finds them
-from core.models.itinerary_result import ItineraryResult
+from core.models.itinerary_result import ItineraryResult, TimelineEntry
 from core.models.region import RegionPack
 from core.models.reservations import BookableItem, CancellationPolicy, Quote, Reservation
 from core.models.rules import RuleCode
 from core.venues.catalog import VenueSite
-from core.words.itinerary import PlaceName, fix_sentence, reason_sentence
+from core.words.itinerary import MEAL_KEYS, PlaceName, fix_sentence, reason_sentence
 
 _WEEKDAYS = (
     "agent.booking.weekday.mon",
@@ -119,6 +119,15 @@ def name_of(pack: RegionPack | None, place_id: str, fallback: str, lang: Lang) -
     if lang == "zh" or place.name_en:
         return place.name_zh if lang == "zh" else place.name_en
     return t("agent.name.local", lang, name=place.name_zh)
+
+
+def visit_words(entry: TimelineEntry, pack: RegionPack | None, lang: Lang) -> str:
+    """A planned visit as the day's line names it: the place, and, for a meal stop, the meal and when it begins."""
+    name = name_of(pack, entry.key, entry.name, lang) if entry.key else entry.name
+    if entry.meal not in MEAL_KEYS:
+        return name
+    meal = t(MEAL_KEYS[str(entry.meal)], lang)
+    return t("agent.plan.meal_stop", lang, place=name, meal=meal, time=f"{entry.start:%H:%M}")
 
 
 def people(n: int, lang: Lang) -> str:

@@ -12,7 +12,7 @@ from core.models.itinerary_result import ItineraryResult
 from core.models.region import RegionPack
 from core.words.agent import name_of
 from core.words.halfday_wishes import wish_label as halfday_label
-from core.words.itinerary import reason_sentence
+from core.words.itinerary import MEAL_KEYS, reason_sentence
 
 #: the interests the agent reads (core/agent/trip_wishes.py INTERESTS, and animals)
 INTERESTS = ("museum", "history", "art", "nature", "science", "night_view", "temple", "shopping", "quiet", "photo",
@@ -27,6 +27,7 @@ OUTCOMES: dict[tuple[str, str], str] = {
     ("not_met", "not_in_plan"): "agent.wish.not_met.not_in_plan",
     ("not_met", "none_in_data"): "agent.wish.not_met.none_in_data",
     ("not_met", "no_meal"): "agent.wish.not_met.no_meal",
+    ("not_met", "not_at_meal"): "agent.wish.not_met.not_at_meal",
     ("unread", "not_understood"): "agent.wish.unread",
 }
 
@@ -68,5 +69,8 @@ def wish_lines(
             key = "agent.wish.not_met.dropped_above"
         if o.status == "met" and o.reason == "served":
             key = "agent.wish.met_place" if o.wish.kind == "place" else key if o.place_ids else "agent.wish.met_kept"
-        lines.append(t(key, lang, wish=wish_label(o, pack, lang), places=names, reason=reason))
+        meal = t(MEAL_KEYS[o.meal], lang) if o.meal in MEAL_KEYS else ""
+        if meal and key == "agent.wish.met":
+            key = "agent.wish.met_meal"  # the restaurant is the meal: say which
+        lines.append(t(key, lang, wish=wish_label(o, pack, lang), places=names, reason=reason, meal=meal))
     return lines

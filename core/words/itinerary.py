@@ -19,6 +19,7 @@ REASON_KEYS = {
     "PAST_DAY_END": "itinerary.reason.past_day_end",
     "BEFORE_DAY_START": "itinerary.reason.before_day_start",
     "LUNCH_CONFLICT": "itinerary.reason.lunch_conflict",
+    "MEAL_TIME_CLOSED": "itinerary.reason.meal_time_closed",
     "DAY_TOO_FULL": "itinerary.reason.day_too_full",
     "LOW_PRIORITY_TRADEOFF": "itinerary.reason.low_priority_tradeoff",
     "REMOVED_BY_USER": "itinerary.reason.removed_by_user",
@@ -32,6 +33,8 @@ WEEKDAYS = (
     "itinerary.weekday.sat",
     "itinerary.weekday.sun",
 )
+#: a meal stop's meal (core.models.itinerary.Meal) → its word
+MEAL_KEYS = {"lunch": "itinerary.meal.lunch", "dinner": "itinerary.meal.dinner"}
 PRIORITY_KEYS = {
     "must": "itinerary.priority.must",
     "should": "itinerary.priority.should",
@@ -95,6 +98,8 @@ def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: Lang) -> s
         day_start=facts.get("day_start") or (f"{day.day_start:%H:%M}" if day else ""),
         day_end=facts.get("day_end") or (f"{day.day_end:%H:%M}" if day else ""),
         hours=str(facts.get("open_hours") or "").replace("-", "–"),
+        meal=t(MEAL_KEYS[meal], lang) if (meal := str(facts.get("meal") or "")) in MEAL_KEYS else "",
+        meal_window=str(facts.get("meal_window") or "").replace("-", "–"),
     )
 
 

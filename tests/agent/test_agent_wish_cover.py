@@ -32,8 +32,9 @@ EATERIES = [  # COLUMNS, then cuisine
 ]  # fmt: skip
 
 
-@pytest.fixture
-def env(tmp_path, monkeypatch):
+def eatery_runner(tmp_path, monkeypatch):
+    """The agent runner on the agent test pack with this file's eateries (tests/agent/test_agent_meal_times.py too)."""
+
     def write(root, name="agentcity"):
         folder = root / "regions" / name
         folder.mkdir(parents=True, exist_ok=True)
@@ -46,6 +47,11 @@ def env(tmp_path, monkeypatch):
 
     monkeypatch.setattr(agent_packs, "write_agent_pack", write)
     return agent_packs.agent_runner(tmp_path)
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    return eatery_runner(tmp_path, monkeypatch)
 
 
 def _wish(r, kind, code):
@@ -75,7 +81,7 @@ def test_a_vegetarian_wish_gets_a_vegetarian_meal_in_chinese(env):
     assert (r.result.status, diet.status, diet.reason) == ("OK", "met", "served")
     assert diet.place_ids and _serving(env, diet.place_ids, tag="vegetarian_friendly") == diet.place_ids
     assert set(diet.place_ids) <= _planned(r)
-    assert "· 素食：已满足（" in r.result.answer_text and "素心斋" in r.result.answer_text
+    assert diet.meal == "lunch" and "· 素食：已满足，午餐在素心斋" in r.result.answer_text
 
 
 def test_a_dim_sum_wish_gets_a_restaurant_not_the_cafe_or_the_store_in_english(env):
@@ -86,7 +92,7 @@ def test_a_dim_sum_wish_gets_a_restaurant_not_the_cafe_or_the_store_in_english(e
     # the café and the department store list dim sum, are rated higher and sit nearer: neither is a meal (the store
     # may still be suggested as a sight)
     assert "m-dimsum-cafe" not in _planned(r) and "m-store" not in dim_sum.place_ids
-    assert "dim sum: met (Yuexiang Dim Sum Hall)" in r.result.answer_text
+    assert dim_sum.meal == "lunch" and "dim sum: met, lunch at Yuexiang Dim Sum Hall" in r.result.answer_text
 
 
 def test_a_cuisine_the_data_lacks_stays_not_met_and_adds_no_stop(env):

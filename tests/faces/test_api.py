@@ -173,4 +173,4 @@ def test_a_trip_plan_carries_its_wish_accounting(client):
     assert ("place", "a-pearl", "met", "served") in got
     assert ("diet", "halal", "not_met", "none_in_data") in got  # the test pack has no halal kitchen
     assert [w["wish"]["phrase"] for w in wishes if w["status"] == "unread"] == ["学学剪纸"]
-    assert all(set(w) == {"wish", "status", "reason", "place_ids", "drop_reason"} for w in wishes)
+    assert all(set(w) == {"wish", "status", "reason", "place_ids", "drop_reason", "meal"} for w in wishes)
