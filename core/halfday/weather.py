@@ -17,7 +17,7 @@ from core.config import Settings
 from core.errors import ProviderError, ProviderNotRequested
 from core.geo.base import DayForecast
 from core.geo.composite import MapServices
-from core.geo.resilience import cause_code
+from core.geo.retry_policy import cause_code
 from core.halfday.breaker import Breaker, BreakerOpen, HalfDayBreakers
 from core.models.halfday.goal import WeatherCode
 from core.models.halfday.weather import Forecast, WeatherQuery, WeatherReading
