@@ -46,25 +46,21 @@ valhalla: $(STAMP) $(PACK)  # the helsinki pack's roads over HTTP on 127.0.0.1:8
 	$(PY) -m core pack serve helsinki --port 8002
 
 # PostgreSQL (Debian's, when installed) for the tests that run on both databases. Three workers (pytest-xdist) for
-# all but the browser tests and the tests that wait (marker ``waits``: deadlines, pacing, cool-downs, other processes
-# starting; about a third of their time on the CPU). Then the browser tests, one at a time (two at once raced on their
-# reruns), on one Chromium for the run and one Streamlit server per distinct environment (tests/support:
-# SHARED_CHROMIUM, ServerPool): the browser leaves about a third of the two cores (a test waits on its page most of
-# the time), so beside them run the tests that wait, on two workers, and, at nice 19 and in the idle I/O class where
-# the machine allows it, so they take only what is left, the suites that touch dates with the machine's clock a year
-# ahead, late on the next leap day and on New Year's Eve (scripts/time_travel.py; Debian's faketime). Their reports
-# are printed after the browser tests'.
+# all but the browser tests (on two cores: a third keeps them busy while the fault suites wait on their deadlines).
+# Then the browser tests, one at a time (two at once raced on their reruns), on one Chromium for the run and one
+# Streamlit server per distinct environment (tests/support: SHARED_CHROMIUM, ServerPool), and beside them, at nice 19 and in the idle I/O class where the machine allows it, so they take only what
+# the browser leaves (a test waits on its page most of the time), the suites that touch dates with the machine's
+# clock a year ahead, late on the next leap day and on New Year's Eve (scripts/time_travel.py; Debian's faketime).
+# Their report is printed after the browser tests'.
 test: $(STAMP) $(PACK)
 	export OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)"; \
-	$(PY) -m pytest -n 3 -m "not browser and not waits" || exit 1; \
-	idle_io=$$(ionice -c 3 true 2>/dev/null && echo ionice -c 3); travel_log=$$(mktemp); waits_log=$$(mktemp); \
-	$(PY) -m pytest -n 2 -m "waits and not browser" -p no:cacheprovider > $$waits_log 2>&1 & waiting=$$!; \
+	$(PY) -m pytest -n 3 -m "not browser" || exit 1; \
+	idle_io=$$(ionice -c 3 true 2>/dev/null && echo ionice -c 3); travel_log=$$(mktemp); \
 	nice -n 19 $$idle_io $(PY) scripts/time_travel.py > $$travel_log 2>&1 & travel=$$!; \
-	trap 'kill $$travel $$waiting 2>/dev/null; rm -f $$travel_log $$waits_log' INT TERM; \
+	trap 'kill $$travel 2>/dev/null; rm -f $$travel_log' INT TERM; \
 	$(PY) -m pytest -m browser; browser=$$?; \
-	wait $$waiting; waited=$$?; echo "--- the tests that wait (beside the browser tests):"; cat $$waits_log; \
-	wait $$travel; travelled=$$?; cat $$travel_log; rm -f $$travel_log $$waits_log; \
-	[ $$browser -eq 0 ] && [ $$waited -eq 0 ] && [ $$travelled -eq 0 ]
+	wait $$travel; travelled=$$?; cat $$travel_log; rm -f $$travel_log; \
+	[ $$browser -eq 0 ] && [ $$travelled -eq 0 ]
 
 quick: $(STAMP) $(PACK)  # the fast subset while developing: no pages, no browser, no solver runs
 	OMNI_TEST_PG_URL="$$($(PY) scripts/test_postgres.py)" $(PY) -m pytest -n 2 -m "not ui and not slow"

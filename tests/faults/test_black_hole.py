@@ -22,7 +22,7 @@ from core.config import PROJECT_ROOT, Settings, get_settings
 from core.halfday.breaker import HalfDayBreakers
 from tests.conftest import API_KEYS, auth
 
-pytestmark = [pytest.mark.slow, pytest.mark.waits]
+pytestmark = pytest.mark.slow
 
 KEY = "black-hole-amap-key-0123456789"
 GOAL = "周六下午和老婆带5岁的女儿去看博物馆，人均200以内"

@@ -24,8 +24,6 @@ from tests.conftest import auth
 from tests.support.db import db_at
 from tests.support.paths import ROOT
 
-pytestmark = pytest.mark.waits
-
 BOOK = {"item_id": "a-peace-hotel", "date": "2030-01-05", "time": "19:00", "party_size": 2, "contact": "Li"}
 OUTAGE = "DATABASE_UNREACHABLE"
 

@@ -26,7 +26,7 @@ from core.geo import ratelimit
 from core.halfday.breaker import HalfDayBreakers
 from tests.conftest import API_KEYS, auth
 
-pytestmark = [pytest.mark.slow, pytest.mark.waits]
+pytestmark = pytest.mark.slow
 
 KEY = "provfaults-amap-key-0123456789"
 #: short limits so a fault is cheap to see; the bounds below are computed from these, never from a stopwatch

@@ -24,7 +24,7 @@ from tests.support.amap_standin import FAULTS, AMapStandIn
 from tests.support.clock import SUITE_NOW
 from tests.support.paths import ROOT
 
-pytestmark = [pytest.mark.slow, pytest.mark.waits]
+pytestmark = pytest.mark.slow
 
 KEY = "fault-key-9f8e7d6c5b4a3928"
 

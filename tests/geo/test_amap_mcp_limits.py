@@ -25,8 +25,6 @@ from standins.amap import AMapKeyLimits, AMapLimitedStandIn
 from standins.amap_mcp import FAILED, INVALID_KEY_BODY, PERSONAL_MAP_LINK, AMapMcpStandIn
 from tests.support.amap_mcp_standin import MCP_FIXTURES, recorded_text
 
-pytestmark = pytest.mark.waits
-
 BUND = LonLat(121.4880, 31.2402)
 YUYUAN = LonLat(121.4872, 31.2282)
 PEOPLES_SQUARE = LonLat(121.4737, 31.2304)

@@ -30,8 +30,6 @@ from core.route.stage_types import PlanStage
 from core.words.route import stage_words
 from standins.amap import AMapLimitedStandIn
 
-pytestmark = pytest.mark.waits
-
 KEY = "real-limits-key-0123456789"
 
 

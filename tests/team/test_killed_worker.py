@@ -24,15 +24,12 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 import sqlalchemy as sa
 
 from tests.support.api_client import api_env, auth
 from tests.support.clock import SUITE_NOW, days_after
 from tests.support.paths import ROOT
 from tests.support.redis_server import RedisServer, free_port
-
-pytestmark = pytest.mark.waits
 
 GOAL = {"goal": "周六下午带朋友去公园散步，再找个地方吃晚饭", "now": SUITE_NOW.isoformat()}
 BOB_GOAL = {"goal": "Saturday afternoon: a museum, then coffee", "now": SUITE_NOW.isoformat(), "lang": "en"}

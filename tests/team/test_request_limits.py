@@ -17,8 +17,6 @@ from tests.support.api_client import api_env, auth
 from tests.support.paths import ROOT
 from tests.support.redis_server import RedisServer, free_port
 
-pytestmark = pytest.mark.waits
-
 
 def test_two_workers_count_one_key_together_on_redis_and_alone_without_it(tmp_path):
     with RedisServer(tmp_path / "redis") as redis:

@@ -14,7 +14,7 @@ import pytest
 from tests.support.paths import ROOT
 from tests.support.redis_server import free_port
 
-pytestmark = [pytest.mark.slow, pytest.mark.waits]
+pytestmark = pytest.mark.slow
 
 
 def test_the_team_starts_every_piece_and_they_answer(tmp_path):

@@ -15,7 +15,7 @@ from bench.amap_live import by_service, plan_in_new_process, trip_request
 from standins.amap import AMapLimitedStandIn
 from tests.support.redis_server import RedisServer
 
-pytestmark = [pytest.mark.slow, pytest.mark.waits]
+pytestmark = pytest.mark.slow
 
 PLACES = 6
 PROCESSES = 3
