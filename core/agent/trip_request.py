@@ -278,6 +278,7 @@ def _trip_places(
                     "name": node["name"],
                     "priority": as_priority(node.get("priority") or "should"),
                     "fixed_day": (node["day"] - 1) if node.get("day") and node["day"] <= days else None,
+                    **({"meal": node["meal"]} if node.get("meal") else {}),  # a saved plan's meal stays its meal
                 }
             )
     must_words = re.compile(r"必去|一定要|must", re.I)

@@ -93,3 +93,24 @@ def test_a_restaurant_planned_outside_a_meal_time_does_not_meet_the_food_wish(en
     noon = _veg_visit(env, meal="lunch", start="12:00")
     [outcome] = account_trip_wishes(veg, noon, pack, pacing="normal")
     assert (outcome.status, outcome.reason, outcome.meal) == ("met", "served", "lunch")
+
+
+def test_a_saved_plan_keeps_its_meals_and_planning_it_again_visits_them_as_meals(env):
+    from core.stores.trips import open_store
+    from tests.support.db import db_at
+
+    trip_id = env("加上博物馆").result.payload.trip["trip_id"]
+    saved = env("上海一天，晚餐安排一顿粤菜，并保存到我的行程", trip_id=trip_id)
+    dry_run = saved.result.payload.dry_run
+    assert dry_run is not None, saved.result.answer_text
+    ok = env("确认", trip_id=trip_id, options={"confirm_dry_run_id": dry_run["dry_run_id"]})
+    assert ok.result.status == "OK", ok.result.answer_text
+    nodes = open_store(db_at(env.settings.db_url)).get_trip(trip_id, user_id="alice").nodes
+    meals = {n.place_id: n.meal for n in nodes if n.meal}
+    assert list(meals.values()) == ["dinner"], [(n.name, n.meal) for n in nodes]
+    again = env("规划1天上海行程", trip_id=trip_id)  # no food said now: the meal is the saved plan's
+    planned = {e["key"]: e for e in again.result.payload.timeline if e["kind"] == "visit"}
+    [(place_id, _)] = meals.items()
+    assert planned[place_id]["meal"] == "dinner", again.result.answer_text
+    earliest, latest = STARTS["dinner"]
+    assert earliest <= time.fromisoformat(planned[place_id]["start"]) <= latest
