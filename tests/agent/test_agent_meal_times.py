@@ -64,7 +64,7 @@ def test_the_meal_is_read_from_the_wishs_own_clause(text, phrase, said, named):
     assert meal_said(text, phrase) == said and meal_named(text, phrase) == named
 
 
-def _veg_visit(env, *, meal, start):
+def _veg_visit(env, *, meal, start, lunch_break=True):
     """The vegetarian house booked at ``start`` (a visit that is, or is not, the lunch), planned on its own."""
     place = {"place_id": "m-veg", "fixed_start": start, "visit_minutes": 60, "meal": meal}
     payload = {
@@ -72,6 +72,7 @@ def _veg_visit(env, *, meal, start):
         "hotel": {"name": "hotel", "lon": 121.47, "lat": 31.23},
         "days": [{"date": "2025-06-21"}],
         "places": [place],
+        "lunch": {"enabled": lunch_break},
     }
     request = TripRequest.model_validate(payload)
     return plan_itinerary(request, provider=env.provider, settings=env.settings)
@@ -92,6 +93,18 @@ def test_a_restaurant_planned_outside_a_meal_time_does_not_meet_the_food_wish(en
     assert "不在用餐时间" in zh and "素心斋" in zh and "not at a meal time" in en
     noon = _veg_visit(env, meal="lunch", start="12:00")
     [outcome] = account_trip_wishes(veg, noon, pack, pacing="normal")
+    assert (outcome.status, outcome.reason, outcome.meal) == ("met", "served", "lunch")
+
+
+def test_a_visit_at_noon_is_the_lunch_only_on_a_day_without_a_lunch_break_of_its_own(env):
+    pack = env.provider.region
+    veg = [TripWish(kind="diet", code="vegetarian", phrase="素食")]
+    with_break = _veg_visit(env, meal=None, start="11:30")
+    assert [e.kind for e in with_break.days[0].entries].count("lunch") == 1  # the day's lunch is its break
+    [outcome] = account_trip_wishes(veg, with_break, pack, pacing="normal")
+    assert (outcome.status, outcome.reason, outcome.meal) == ("not_met", "not_at_meal", None)
+    without = _veg_visit(env, meal=None, start="11:30", lunch_break=False)
+    [outcome] = account_trip_wishes(veg, without, pack, pacing="normal")
     assert (outcome.status, outcome.reason, outcome.meal) == ("met", "served", "lunch")
 
 
