@@ -228,6 +228,7 @@ def _maybe_offer_persist(state: AgentState, ctx: AgentContext) -> None:
                         "place_id": place.id if place else None,
                         "day": day.day_index + 1,
                         "priority": e.priority or "should",
+                        **({"meal": e.meal} if e.meal else {}),
                     }
                 )
     current = ctx.store.get_trip(ctx.request.trip_id, user_id=ctx.request.user_id) if ctx.request.trip_id else None

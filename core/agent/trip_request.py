@@ -17,13 +17,15 @@ from core.agent.interest_words import INTEREST_NAMES, KIDS_SAID
 from core.agent.router import RouterDecision
 from core.agent.state import AgentContext
 from core.agent.trip_wishes import named_meals, pace_wish, read_trip_wishes
+from core.config import Settings
+from core.itinerary.problem import meal_can_begin
 from core.models.agent import (
     ASSUMED_START,
     AgentState,
     DayBoundary,
 )
 from core.models.common import as_priority
-from core.models.itinerary import Pacing
+from core.models.itinerary import LunchPolicy, Pacing
 from core.models.region import RegionPack
 from core.models.rules import Rule
 from core.packs.queues import queue_estimate
@@ -276,6 +278,7 @@ def _trip_places(
                     "name": node["name"],
                     "priority": as_priority(node.get("priority") or "should"),
                     "fixed_day": (node["day"] - 1) if node.get("day") and node["day"] <= days else None,
+                    **({"meal": node["meal"]} if node.get("meal") else {}),  # a saved plan's meal stays its meal
                 }
             )
     must_words = re.compile(r"必去|一定要|must", re.I)
@@ -326,6 +329,9 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     named = [p for p in said.places if (place := pack.place_by_id(p)) is not None and place.category != "hotel"]
     state.trip.wishes = read_trip_wishes(text, pack, named)
     named_meals(places, state.trip.wishes, pack, text)  # a restaurant named to eat at is visited as the meal
+    window = read_day_window(state, text)
+    dates = [start + timedelta(days=i) for i in range(days)]
+    fit_meals(places, pack, dates, settings=ctx.settings, day_bounds=(_minutes(window.start), _minutes(window.end)))
     pace = pace_wish(state.trip.wishes)
     pacing: Pacing = (
         "relaxed"
@@ -334,7 +340,6 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     )
     mode = "walking" if f.walking else "driving"
     state.trip.pacing = pacing
-    window = read_day_window(state, text)
     return {
         "trip_name": "agent plan",
         "region": pack.name,
@@ -348,6 +353,37 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
         "mode": mode,
         "places": places,
     }
+
+
+def _minutes(hh_mm: str) -> int:
+    hours, minutes = hh_mm.split(":")
+    return int(hours) * 60 + int(minutes)
+
+
+def fit_meals(
+    places: list[dict[str, Any]],
+    pack: RegionPack,
+    dates: list[date],
+    *,
+    settings: Settings,
+    day_bounds: tuple[int, int],
+) -> None:
+    """Each meal of the trip's places made one that the place's hours can host on the trip's days (the planner
+    drops a meal its hours cannot, and a must-visit one would fail the plan): the meal said when they can, else the
+    other meal (the answer names the meal), else a visit (the wish's accounting then says not at a meal time)."""
+    lunch = LunchPolicy()  # the agent's trips keep the default lunch
+    for item in places:
+        place = pack.place_by_id(str(item.get("place_id") or ""))
+        meal = item.get("meal")
+        if place is None or meal not in ("lunch", "dinner"):
+            continue
+        for choice in (meal, "dinner" if meal == "lunch" else "lunch"):
+            if meal_can_begin(place.opening_hours, choice, dates, lunch=lunch, settings=settings,
+                              timezone=pack.timezone, country=pack.country or None, day_bounds=day_bounds):  # fmt: skip
+                item["meal"] = choice
+                break
+        else:
+            item.pop("meal")
 
 
 def read_day_window(state: AgentState, text: str) -> DayBoundary:

@@ -193,10 +193,12 @@ def _out(wish: TripWish, status: TripWishStatus, reason: TripWishReason, ids: li
 
 def planned_meals(result: ItineraryResult) -> dict[str, Meal]:
     """The planned places eaten at as a meal: a meal stop (the meal its visit is, which the plan begins in that
-    meal's window), or a visit that begins in the lunch window early enough to eat the lunch's length there."""
+    meal's window), or, on a day without a lunch break of its own, a visit that begins in the lunch window early
+    enough to eat the lunch's length there (with a break that day, the lunch is had at the break)."""
     lunch = result.lunch
     meals: dict[str, Meal] = {}
     for day in result.days:
+        has_break = any(e.kind == "lunch" for e in day.entries)
         for e in day.entries:
             if e.kind != "visit" or not e.key or e.continues_visit:
                 continue
@@ -205,7 +207,7 @@ def planned_meals(result: ItineraryResult) -> dict[str, Meal]:
             eat = timedelta(minutes=min(lunch.duration_min, e.minutes()))
             if e.meal:
                 meals.setdefault(e.key, e.meal)
-            elif opens <= e.start <= closes - eat:
+            elif not has_break and opens <= e.start <= closes - eat:
                 meals.setdefault(e.key, "lunch")
     return meals
 

@@ -20,7 +20,7 @@ from core.geo.composite import MapServices
 from core.geo.retry_policy import cause_code
 from core.halfday.breaker import Breaker, BreakerOpen, HalfDayBreakers
 from core.models.halfday.goal import WeatherCode
-from core.models.halfday.weather import Forecast, WeatherQuery, WeatherReading
+from core.models.halfday.weather import Forecast, WeatherQuery, WeatherReading, WeatherStatus
 
 __all__ = ["forecast_codes", "read_weather", "weather_breaker"]
 
@@ -32,12 +32,17 @@ EVENING = time(18, 0)
 WET = re.compile(r"雨|雪|雷|冰雹|霰|rain|shower|drizzle|snow|sleet|thunder|storm|hail", re.IGNORECASE)
 
 
-class _NotAsked(Exception):
-    """A call the provider never sent: it passes the breaker by, counted neither way."""
+#: what the service answers when it knows no area by the region's code: the region is not covered, the service works
+NOT_AN_AREA = frozenset({"WEATHER_CITY_UNKNOWN", "WEATHER_CITY_AMBIGUOUS"})
 
-    def __init__(self, why: ProviderNotRequested) -> None:
-        super().__init__(str(why))
-        self.why = why
+
+class _NotAsked(Exception):
+    """A call the provider never sent, or one the service answered without a failure of its own (it knows no such
+    area): it passes the breaker by, counted neither way."""
+
+    def __init__(self, status: WeatherStatus) -> None:
+        super().__init__(status)
+        self.status = status
 
 
 def weather_breaker(breakers: HalfDayBreakers, provider: MapServices, *, settings: Settings) -> Breaker:
@@ -76,17 +81,26 @@ def read_weather(
             try:
                 published = provider.weather(area, day=query.date)
             except ProviderNotRequested as exc:  # never sent (the plan's time for providers ran out): no failure
-                raise _NotAsked(exc) from exc
+                raise _NotAsked("not_asked") from exc
+            except ProviderError as exc:
+                if exc.code in NOT_AN_AREA:  # the service answered: it has no forecast for the region's code
+                    raise _NotAsked("not_covered") from exc
+                raise
     except _NotAsked as exc:
-        return WeatherReading(status="failed", date=query.date, cause=cause_code(exc.why), evening=evening)
+        return WeatherReading(status=exc.status, date=query.date, evening=evening)
     except BreakerOpen:
         return WeatherReading(status="breaker_open", date=query.date, evening=evening)
     except WEATHER_FAILURES as exc:
         return WeatherReading(status="failed", date=query.date, cause=cause_code(exc), evening=evening)
-    if published is None:
+    if published is None or not _says_anything(published, evening=evening):  # a day listed with no figures says none
         return WeatherReading(status="not_published", date=query.date, evening=evening)
     forecast = Forecast.model_validate(published.model_dump())
     codes = forecast_codes(
         forecast, evening=evening, hot_c=settings.halfday_weather_hot_c, cold_c=settings.halfday_weather_cold_c
     )
     return WeatherReading(status="forecast", date=query.date, forecast=forecast, codes=codes, evening=evening)
+
+
+def _says_anything(day: DayForecast, *, evening: bool) -> bool:
+    """The published day has a sky or a temperature for the outing's hours."""
+    return any(v is not None for v in (day.day_weather, day.day_temp_c, *((day.night_weather,) if evening else ())))

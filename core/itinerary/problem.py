@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from datetime import time
+from datetime import date, time
 
 from core.config import Settings
 from core.errors import InputError
 from core.geo.composite import MapServices
 from core.itinerary.opening import OpeningWindows, opening_windows
 from core.itinerary.travel import apply_robustness_policy, build_time_matrix, robustness_policy_for
-from core.models.itinerary import PlaceRef, TripPlace, TripRequest
+from core.models.itinerary import LunchPolicy, PlaceRef, TripPlace, TripRequest
 from core.models.itinerary_problem import ItineraryPoint, ItineraryProblem, MinuteInterval, ProblemDay, ProblemStop
 from core.models.region import RegionPack, RegionPlace
 from core.packs.loader import load_region
@@ -250,6 +250,32 @@ def meal_starts(place: TripPlace, visit: int, *, request: TripRequest, settings:
     opens, closes = meal_window(place.meal, request, settings)
     eat = min(visit, request.lunch.duration_min)
     return MinuteInterval(start=clock_min(opens), end=clock_min(closes) - eat)
+
+
+def meal_can_begin(
+    opening_hours: str | None,
+    meal: str,
+    dates: Sequence[date],
+    *,
+    lunch: LunchPolicy,
+    settings: Settings,
+    timezone: str,
+    country: str | None,
+    day_bounds: tuple[int, int],
+) -> bool:
+    """A place open at ``opening_hours`` can begin ``meal`` in its window, within the day's bounds (minutes from
+    midnight), on one of ``dates`` at least: what the planner asks of a meal stop, asked before one is made (a meal
+    its hours cannot host is dropped, and a must-visit one fails the plan)."""
+    opens, closes = (
+        (lunch.window_start, lunch.window_end)
+        if meal == "lunch"
+        else (settings.itinerary_dinner_window_start, settings.itinerary_dinner_window_end)
+    )
+    eat = lunch.duration_min
+    starts = MinuteInterval(start=clock_min(opens), end=clock_min(closes) - eat)
+    hours = opening_windows(opening_hours, dates, timezone=timezone, country=country)
+    first, last = day_bounds
+    return any(start_windows(hours.by_date[d], eat, first, last, None, meal_starts=starts) for d in dates)
 
 
 def _shifted(starts: MinuteInterval | None, offset: int) -> MinuteInterval | None:

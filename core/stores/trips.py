@@ -23,6 +23,7 @@ from sqlalchemy.engine import Engine, RowMapping
 from core.errors import InputError
 from core.i18n import Lang, normalize_lang
 from core.models.common import Priority, as_priority
+from core.models.itinerary import Meal
 from core.stores import db
 
 # The tables as revision 0002 makes them (the migration is the schema; these are for building queries).
@@ -133,6 +134,7 @@ class TripNode(BaseModel):
     day: int | None = Field(default=None, ge=1, le=30)
     priority: Priority = "should"
     resolved: bool = True
+    meal: Meal | None = None  # visited as that meal (core.models.itinerary.TripPlace.meal): a saved plan keeps it
 
     @field_validator("priority", mode="before")
     @classmethod

@@ -20,6 +20,7 @@ NOT_CHECKED: Keys = {
     "not_published": "halfday.weather_check.not_published",
     "failed": "halfday.weather_check.failed",
     "breaker_open": "halfday.weather_check.breaker_open",
+    "not_asked": "halfday.weather_check.not_asked",
     "not_checked": "halfday.weather_check.not_checked",
 }
 #: AMap's published sky wordings (its weather table), in English; a wording not listed is shown as published
@@ -79,6 +80,8 @@ def _figures(f: Forecast, *, evening: bool, lang: Lang) -> str:
         if evening and f.night_weather and f.night_weather != f.day_weather:
             sky = t("halfday.weather_then", lang, day=sky, night=_sky(f.night_weather, lang))
         parts.append(sky)
+    elif evening and f.night_weather:  # only the night published: the evening's sky
+        parts.append(_sky(f.night_weather, lang))
     low, high = f.night_temp_c, f.day_temp_c
     if low is not None and high is not None:
         parts.append(t("halfday.weather_range", lang, low=_degrees(min(low, high)), high=_degrees(max(low, high))))

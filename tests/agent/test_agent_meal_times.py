@@ -64,7 +64,7 @@ def test_the_meal_is_read_from_the_wishs_own_clause(text, phrase, said, named):
     assert meal_said(text, phrase) == said and meal_named(text, phrase) == named
 
 
-def _veg_visit(env, *, meal, start):
+def _veg_visit(env, *, meal, start, lunch_break=True):
     """The vegetarian house booked at ``start`` (a visit that is, or is not, the lunch), planned on its own."""
     place = {"place_id": "m-veg", "fixed_start": start, "visit_minutes": 60, "meal": meal}
     payload = {
@@ -72,6 +72,7 @@ def _veg_visit(env, *, meal, start):
         "hotel": {"name": "hotel", "lon": 121.47, "lat": 31.23},
         "days": [{"date": "2025-06-21"}],
         "places": [place],
+        "lunch": {"enabled": lunch_break},
     }
     request = TripRequest.model_validate(payload)
     return plan_itinerary(request, provider=env.provider, settings=env.settings)
@@ -93,3 +94,36 @@ def test_a_restaurant_planned_outside_a_meal_time_does_not_meet_the_food_wish(en
     noon = _veg_visit(env, meal="lunch", start="12:00")
     [outcome] = account_trip_wishes(veg, noon, pack, pacing="normal")
     assert (outcome.status, outcome.reason, outcome.meal) == ("met", "served", "lunch")
+
+
+def test_a_visit_at_noon_is_the_lunch_only_on_a_day_without_a_lunch_break_of_its_own(env):
+    pack = env.provider.region
+    veg = [TripWish(kind="diet", code="vegetarian", phrase="素食")]
+    with_break = _veg_visit(env, meal=None, start="11:30")
+    assert [e.kind for e in with_break.days[0].entries].count("lunch") == 1  # the day's lunch is its break
+    [outcome] = account_trip_wishes(veg, with_break, pack, pacing="normal")
+    assert (outcome.status, outcome.reason, outcome.meal) == ("not_met", "not_at_meal", None)
+    without = _veg_visit(env, meal=None, start="11:30", lunch_break=False)
+    [outcome] = account_trip_wishes(veg, without, pack, pacing="normal")
+    assert (outcome.status, outcome.reason, outcome.meal) == ("met", "served", "lunch")
+
+
+def test_a_saved_plan_keeps_its_meals_and_planning_it_again_visits_them_as_meals(env):
+    from core.stores.trips import open_store
+    from tests.support.db import db_at
+
+    trip_id = env("加上博物馆").result.payload.trip["trip_id"]
+    saved = env("上海一天，晚餐安排一顿粤菜，并保存到我的行程", trip_id=trip_id)
+    dry_run = saved.result.payload.dry_run
+    assert dry_run is not None, saved.result.answer_text
+    ok = env("确认", trip_id=trip_id, options={"confirm_dry_run_id": dry_run["dry_run_id"]})
+    assert ok.result.status == "OK", ok.result.answer_text
+    nodes = open_store(db_at(env.settings.db_url)).get_trip(trip_id, user_id="alice").nodes
+    meals = {n.place_id: n.meal for n in nodes if n.meal}
+    assert list(meals.values()) == ["dinner"], [(n.name, n.meal) for n in nodes]
+    again = env("规划1天上海行程", trip_id=trip_id)  # no food said now: the meal is the saved plan's
+    planned = {e["key"]: e for e in again.result.payload.timeline if e["kind"] == "visit"}
+    [(place_id, _)] = meals.items()
+    assert planned[place_id]["meal"] == "dinner", again.result.answer_text
+    earliest, latest = STARTS["dinner"]
+    assert earliest <= time.fromisoformat(planned[place_id]["start"]) <= latest

@@ -5,6 +5,8 @@ against the breaker as before. Waits are injected (nothing sleeps); calls are co
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 import tenacity
@@ -145,6 +147,24 @@ def test_within_one_request_a_provider_that_timed_out_is_not_waited_on_again() -
     assert {e.params["cause"] for e in entries} == {"timeout"}
     assert "timed out earlier in this request (geocode); not asked again" in entries[1].message
     assert rp.breakers["matrix"].fail_counter == 0  # a call not made is no failure of the service
+
+
+def test_a_call_refused_after_a_timeout_that_spent_the_budget_names_the_timeout() -> None:
+    """The wait on a service that never answered is what spent the request's time: the calls after it say so (a
+    fallback caused by the timeout), not merely that they were not asked."""
+    rp, sent, _ = build("timeout")
+    scope = CallScope.detached(rp.warnings).with_budget(60)
+    request = rp.bound(scope)
+    request.geocode("外滩", city="上海")
+    assert scope.budget is not None
+    scope.budget.deadline = time.monotonic() - 1  # the request's time is spent
+    request.matrix([A, B], mode="driving")
+    assert sent == ["/v3/geocode/geo"]
+    entries = rp.warnings.entries()
+    assert [(e.code, e.params["service"], e.params.get("cause")) for e in entries] == [
+        ("PROVIDER_FALLBACK", "geocode", "timeout"),
+        ("PROVIDER_FALLBACK", "matrix", "timeout"),
+    ]
 
 
 def test_the_next_request_asks_a_provider_that_timed_out_afresh() -> None:

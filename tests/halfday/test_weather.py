@@ -10,7 +10,7 @@ from datetime import date, time
 import pytest
 
 from core.config import Settings
-from core.errors import ProviderNotRequested, ProviderUnavailable
+from core.errors import ProviderError, ProviderNotRequested, ProviderUnavailable
 from core.geo.base import DayForecast
 from core.geo.composite import MapServices
 from core.geo.offline import OfflineProvider
@@ -127,9 +127,55 @@ def test_failures_count_against_the_weather_breaker_but_a_call_never_sent_does_n
     breaker = weather_breaker(breakers, failing, settings=settings)  # as the product makes it: what counts, its own
     read = lambda services: read_weather(AFTERNOON, provider=services, breakers=breakers, settings=settings)  # noqa: E731
     assert read(failing).status == "failed" and breaker.failures == 1
-    assert read(unsent).status == "failed" and breaker.failures == 1  # not asked: no failure of the service
+    assert read(unsent).status == "not_asked" and breaker.failures == 1  # not asked: no failure of the service
     assert read(failing).status == "failed" and breaker.state == "open"
     assert read(failing).status == "breaker_open" and failing.weather_service.calls == 2
+
+
+def test_a_call_never_sent_is_said_as_not_asked_never_as_the_service_failing():
+    reading = _read(_services(weather=NeverSent()))
+    assert (reading.status, reading.cause, reading.codes, reading.forecast) == ("not_asked", None, [], None)
+    assert weather_sentence(reading, {}, "en") == (
+        "The weather forecast was not asked: the plan's time for outside services had run out, so the plan makes no "
+        "weather claims."
+    )
+    assert "失败" not in (weather_sentence(reading, {}, "zh") or "") and "用完" in (
+        weather_sentence(reading, {}, "zh") or ""
+    )
+
+
+class NoSuchArea(HandWritten):
+    def weather_forecast(self, city: str) -> list[DayForecast]:
+        self.calls += 1
+        raise ProviderError(f"AMap publishes no forecast for city '{city}'", code="WEATHER_CITY_UNKNOWN")
+
+
+def test_a_service_that_knows_no_such_area_leaves_the_region_uncovered_and_its_breaker_closed():
+    breakers, settings = HalfDayBreakers(), Settings(halfday_breaker_weather_fail_max=1)
+    services = _services(weather=NoSuchArea())
+    reading = read_weather(AFTERNOON, provider=services, breakers=breakers, settings=settings)
+    assert (reading.status, reading.cause) == ("not_covered", None)
+    assert weather_breaker(breakers, services, settings=settings).state == "closed"
+
+
+def test_a_day_listed_without_sky_or_temperatures_is_no_forecast():
+    bare = DayForecast(adcode="310000", date=SATURDAY, report_time="2026-11-27 11:00:00", source=SOURCE)
+    reading = _read(_services(weather=HandWritten([bare])))
+    assert (reading.status, reading.forecast, reading.codes) == ("not_published", None, [])
+    night_only = bare.model_copy(update={"night_weather": "小雨"})  # says nothing of an afternoon, but of an evening
+    assert _read(_services(weather=HandWritten([night_only]))).status == "not_published"
+    evening = _read(_services(weather=HandWritten([night_only])), EVENING)
+    assert (evening.status, evening.codes) == ("forecast", ["rain"])
+    assert "小雨" in (weather_sentence(evening, {}, "zh") or "") and "light rain" in (
+        weather_sentence(evening, {}, "en") or ""
+    )
+
+
+def test_a_reading_claims_a_forecast_only_with_its_published_day():
+    with pytest.raises(ValueError):
+        WeatherReading(status="forecast", date=SATURDAY)
+    with pytest.raises(ValueError):
+        WeatherReading(status="failed", date=SATURDAY, forecast=_forecast("晴"))
 
 
 def test_a_failing_service_is_failed_with_its_cause_and_no_codes():

@@ -7,16 +7,17 @@ from __future__ import annotations
 from datetime import date, time
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from core.models.halfday.goal import WeatherCode
 
 #: forecast: a published day; no_service: the provider has no weather service (offline); not_covered: the region has
 #: no area the service knows (AMap: an adcode, China only); not_published: the day is not among the published ones;
 #: failed: the service failed (it counts against the weather breaker); breaker_open: not asked, the breaker is open;
-#: not_checked: the tool's mock ran (nothing asked)
+#: not_asked: the plan's time for outside services ran out before it (nothing sent, nothing failed); not_checked: the
+#: tool's mock ran (nothing asked)
 WeatherStatus = Literal[
-    "forecast", "no_service", "not_covered", "not_published", "failed", "breaker_open", "not_checked"
+    "forecast", "no_service", "not_covered", "not_published", "failed", "breaker_open", "not_asked", "not_checked"
 ]
 #: where a weather code of the profile came from: the person's words, or the forecast
 WeatherOrigin = Literal["goal", "forecast"]
@@ -60,6 +61,16 @@ class WeatherReading(BaseModel):
     forecast: Forecast | None = None
     codes: list[WeatherCode] = Field(default_factory=list, description="what the forecast implies (none without one)")
     cause: str | None = Field(
-        default=None, description="failed: how, as core.geo.resilience.cause_code names it (timeout, unavailable, ...)"
+        default=None,
+        description="failed: how, as core.geo.retry_policy.cause_code names it (timeout, unavailable, ...)",
     )
     evening: bool = Field(default=False, description="the outing runs into the evening: the night's weather counts")
+
+    @model_validator(mode="after")
+    def _forecast_with_its_status(self) -> WeatherReading:
+        """A forecast's reading has its published day; no other has one (its words would claim what was not read)."""
+        if (self.status == "forecast") != (self.forecast is not None):
+            raise ValueError(
+                f"a reading of status {self.status!r} {'needs' if self.status == 'forecast' else 'has no'} forecast"
+            )
+        return self
