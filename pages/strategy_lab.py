@@ -22,6 +22,8 @@ if user:
     lab_choices.restore(user)  # a reload: this user's settings and last results, kept on the server
 st.title(":material/science: " + t("lab.page.title", lang))
 st.markdown(t("lab.page.intro", lang))
+if (lost := st.session_state.pop(lab_choices.LOST, None)) is not None:
+    st.warning(t("lab.memory.lost", lang, name=lost), icon=":material/history:")
 
 current = ""  # the signature of what the form would run now (a result made otherwise is stale)
 with st.container(border=True):

@@ -41,6 +41,7 @@ class LabChoices(Choices):
 
 LAB = ChoiceStore("lab_choices", LabChoices)
 RESTORED = "lab_memory_restored"  # this session has read the user's memory
+LOST = "lab_memory_lost"  # the name of kept results whose table could not be read again (said once, then dropped)
 
 
 def memory_store() -> Any:
@@ -68,7 +69,8 @@ def restore(user: str) -> None:
 
         try:
             result = S.load_result_file(memory.result.path)
-        except (OmniError, OSError, ValueError):  # the table is gone or unreadable: no result to show
+        except (OmniError, OSError, ValueError):  # the table is gone or unreadable: said, never silently nothing
+            st.session_state[LOST] = memory.result.name
             return
         ref = memory.result
         result.name, result.signature, result.grid = ref.name, ref.signature, ref.grid or result.grid

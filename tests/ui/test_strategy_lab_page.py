@@ -339,3 +339,20 @@ def test_the_grid_tags_are_short_names_and_a_caption_says_what_each_solver_does(
     assert any(c.startswith(caption_start) for c in captions), captions
     explained = next(c for c in captions if c.startswith(caption_start))
     assert all(name in explained for name in ("OR-Tools", "Valhalla")), explained
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "could not be read again"), ("zh", "无法再次读取")])
+def test_kept_results_whose_table_is_gone_are_said_lost_not_silently_dropped(batches, lang, said):
+    from components.lab import choices
+
+    at = lab_app(lang)
+    result = run_batch(at, batches["helsinki"])
+    Path(result.path).unlink()  # the table the user's memory points at is gone
+    for key in (choices.RESTORED, "lab_result"):
+        del at.session_state[key]  # as a new session: the memory is read again
+    at.run()
+    warnings = [w.value for w in at.warning]
+    assert any(said in w and result.name in w for w in warnings), warnings
+    assert "lab_result" not in at.session_state
+    at.run()  # said once
+    assert not any(said in w.value for w in at.warning)
