@@ -272,10 +272,8 @@ def _check_meals(
         place = request.place(e.key) if request is not None and e.key else None
         meal = place.meal if place is not None else e.meal
         if e.kind == "visit" and place is not None and e.meal != place.meal:
-            asked = place.meal or "no meal"
-            flag("MEAL_MISLABELED", f"'{e.name}' is shown as {e.meal or 'no meal'}, asked as {asked}", day=d, entry=i,
-                 key=e.key)  # fmt: skip
-            continue
+            said = f"'{e.name}' is shown as {e.meal or 'no meal'}, asked as {place.meal or 'no meal'}"
+            flag("MEAL_MISLABELED", said, day=d, entry=i, key=e.key)  # then held to the asked meal's window
         if e.kind != "visit" or meal is None or e.part == 2:
             continue
         opens, closes = windows[meal]
