@@ -27,7 +27,7 @@ from core.app import RequestContext
 from core.app.itinerary import EditOutcome, edit_itinerary
 from core.errors import OmniError
 from core.i18n import LANGS
-from core.models.itinerary import UserEdit
+from core.models.itinerary import TripRequest, UserEdit
 from core.models.itinerary_result import ItineraryResult
 
 ensure_app_frame()
@@ -109,6 +109,7 @@ def optimise_section() -> None:
     if not (optimise or restored is not None):
         return
     st.session_state.pop(state.ERROR, None)
+    request: TripRequest | None = None
     try:
         request = form.trip_request(st.session_state, st.session_state[state.SELECTION], catalog, region)
         planned = run_with_progress(
@@ -117,7 +118,8 @@ def optimise_section() -> None:
         )
     except (ValidationError, OmniError) as exc:
         state.clear_result()  # the old plan goes: it does not answer this form
-        fail(exc)
+        # a rule met only when planning names its place by position (places.1.fixed_start): the request says which
+        fail(exc, None, request.model_dump(mode="json") if request is not None else None)
         st.rerun()  # redraw with the message next to the input it concerns; inputs are kept
     else:
         st.session_state[state.BASE_REQUEST] = request

@@ -182,6 +182,8 @@ PLACE_FIELDS = {
     "fixed_day": "itinerary.field.place.fixed_day",
     "visit_minutes": "itinerary.field.place.visit_minutes",
     "priority": "itinerary.field.place.priority",
+    "fixed_start": "itinerary.field.place.fixed_start",
+    "meal": "itinerary.field.place.meal",
 }
 #: the form's own checks and the request's rules, by the widget they concern → a sentence
 ERROR_WORDS = {
@@ -195,7 +197,9 @@ ERROR_WORDS = {
     "edit_stop": "itinerary.error.edit_stop",
     "edit_day": "itinerary.error.edit_day",
 }
-PLACE_ERRORS = {"fixed_day": "itinerary.error.place_fixed_day"}
+PLACE_ERRORS = {"fixed_day": "itinerary.error.place_fixed_day", "fixed_start": "itinerary.error.place_meal_start"}
+#: a request rule met only when planning, by its exact field (core/itinerary/problem.py refuse_impossible_meal)
+FIELD_ERRORS = {"lunch.duration_min": "itinerary.error.meal_longer_than_window"}
 
 
 def field_label(
@@ -262,11 +266,13 @@ def error_words(error: Mapping[str, Any], *, lang: Lang = "en") -> str:
     if code.startswith("PROVIDER"):
         return t("itinerary.error.provider", lang)
     head = re.sub(r"_\d+$", "", field.split(".")[0])
+    if field in FIELD_ERRORS:
+        return t(FIELD_ERRORS[field], lang, label=label)
+    parts = field.split(".")
+    if parts[0] == "places" and len(parts) > 2 and parts[2] in PLACE_ERRORS:  # a row's field before "no places"
+        return t(PLACE_ERRORS[parts[2]], lang, label=label)
     if head in ERROR_WORDS:
         return t(ERROR_WORDS[head], lang, label=label)
-    parts = field.split(".")
-    if parts[0] == "places" and len(parts) > 2 and parts[2] in PLACE_ERRORS:
-        return t(PLACE_ERRORS[parts[2]], lang, label=label)
     if parts[0].startswith("edits") and len(parts) > 2 and parts[2] == "day_index":
         return t("itinerary.error.edit_day_beyond", lang)
     return t("itinerary.error.other", lang, label=label)

@@ -54,6 +54,7 @@ def selection_frame(
                 "visit min": entry.get("visit_minutes"),
                 "priority": entry.get("priority") or "should",
                 "fixed day": entry.get("fixed_day"),
+                "meal": entry.get("meal") or "none",
             }
         )
     frame = pd.DataFrame(rows, columns=EDITOR_COLUMNS, index=pd.Index(list(ids), name="id", dtype="object"))

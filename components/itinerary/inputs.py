@@ -17,6 +17,7 @@ from components.itinerary.frames import selection_frame
 from components.itinerary.state import (
     EDITOR_COLUMNS,
     LOADED_TRIP,
+    MEAL_CHOICES,
     MODES,
     PACINGS,
     SELECTION,
@@ -68,10 +69,14 @@ def render_demo_picker(lang: Lang) -> None:
 
 
 #: the place table's columns, what a person chooses first (a 1,400-px window cut the priority off at the right)
-PLACES_KEY_COLUMNS = ["include", "name", "priority", "visit min", "fixed day"]
+PLACES_KEY_COLUMNS = ["include", "name", "priority", "visit min", "fixed day", "meal"]
 PLACES_COLUMN_ORDER = PLACES_KEY_COLUMNS + [c for c in EDITOR_COLUMNS if c not in PLACES_KEY_COLUMNS]
 PLACE_NAME_PX = 240  # "上海博物馆(人民广场馆)", "Shanghai Museum (People's Square)"
 PRIORITY_PX = 120  # "Nice to have" and the select's arrow
+
+
+#: the meal column's choices → their words (itinerary.po)
+MEAL_WORDS = {"none": "itinerary.places.meal.none", "lunch": "itinerary.meal.lunch", "dinner": "itinerary.meal.dinner"}
 
 
 def _render_place_search(lang: Lang) -> None:
@@ -92,7 +97,7 @@ def _render_place_search(lang: Lang) -> None:
 
 
 def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> None:
-    """Search box + the editable place table (include, priority, visit minutes, fixed day)."""
+    """Search box + the editable place table (include, priority, visit minutes, fixed day, meal)."""
     _render_place_search(lang)
     if VIEW not in st.session_state:
         refresh_view()
@@ -139,6 +144,14 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> Non
                 max_value=MAX_TRIP_DAYS,
                 step=1,
                 help=t("itinerary.places.help.fixed_day", lang),
+            ),
+            "meal": st.column_config.SelectboxColumn(
+                t("itinerary.places.col.meal", lang),
+                options=list(MEAL_CHOICES),
+                required=True,
+                format_func=lambda m: t(MEAL_WORDS[m], lang) if m in MEAL_WORDS else str(m),
+                help=t("itinerary.places.help.meal", lang),
+                width=PRIORITY_PX,
             ),
         },
     )

@@ -151,6 +151,7 @@ CONFLICT_WORDS = {
     "OUTSIDE_OPENING_HOURS": "itinerary.shape.why.outside_opening_hours",
     "LOCKED_TIME": "itinerary.shape.why.locked_time",
     "LUNCH_WINDOW": "itinerary.shape.why.lunch_window",
+    "LUNCH_TAKEN": "itinerary.shape.why.lunch_taken",
     "MEAL_TIME": "itinerary.shape.why.meal_time",
     "PAST_DAY_END": "itinerary.shape.why.past_day_end",
     "BEFORE_DAY_START": "itinerary.shape.why.before_day_start",
@@ -183,6 +184,7 @@ def conflict_words(conflict: ShapeRefusal, result: ItineraryResult, names: Names
         window=f"{facts.get('window_start', '')}–{facts.get('window_end', '')}",
         meal=t(MEAL_KEYS[meal], lang) if (meal := str(facts.get("meal") or "")) in MEAL_KEYS else "",
         meal_window=str(facts.get("meal_window") or "").replace("-", "–"),
+        lunch_place=names.shown(str(facts["lunch_key"]), lang) if facts.get("lunch_key") else "",
     )
 
 

@@ -25,7 +25,11 @@ from core.models.common import PRIORITIES
 PACINGS = ("relaxed", "normal", "tight")
 MODES = ("driving", "walking", "cycling")
 EDIT_ACTIONS = ("lock", "move", "remove", "unlock")
-EDITOR_COLUMNS = ["include", "name", "other name", "category", "opening hours", "visit min", "priority", "fixed day"]
+EDITOR_COLUMNS = [
+    "include", "name", "other name", "category", "opening hours", "visit min", "priority", "fixed day", "meal",
+]  # fmt: skip
+#: the place table's meal column: its codes ("none": a plain visit) → TripPlace.meal
+MEAL_CHOICES = ("none", "lunch", "dinner")
 HOTEL_CATEGORIES = ("hotel",)
 #: the demo trips' names in words (data/trips/<stem>.json); a trip not listed keeps its own name
 DEMO_NAMES = {
@@ -140,7 +144,10 @@ def matches(place: Mapping[str, Any], query: str) -> bool:
 
 
 def new_entry(place: Mapping[str, Any], include: bool = False) -> dict[str, Any]:
-    return {"include": include, "priority": "should", "visit_minutes": place.get("visit_minutes"), "fixed_day": None}
+    return {
+        "include": include, "priority": "should", "visit_minutes": place.get("visit_minutes"), "fixed_day": None,
+        "meal": None,
+    }  # fmt: skip
 
 
 def view_ids(
@@ -193,6 +200,8 @@ def merge_editor_edits(
                 entry["visit_minutes"] = int_or_none(value)
             elif col == "fixed day":
                 entry["fixed_day"] = int_or_none(value)
+            elif col == "meal":
+                entry["meal"] = value if value in MEAL_CHOICES[1:] else None  # "none" or a cleared cell: a visit
         selection[pid] = entry
     return selection
 

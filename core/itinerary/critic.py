@@ -18,6 +18,8 @@ Violation codes:
     LUNCH_TOO_SHORT          lunch shorter than its duration
     MEAL_OUTSIDE_WINDOW      a meal stop (TripPlace.meal) does not begin in its meal's window early enough to eat
                              the trip's meal length (a lunch meal counts as the day's lunch)
+    MEAL_MISLABELED          a visit's meal is not its place's meal in the request (a meal the request did not ask
+                             for, or none where it did)
     ROBUST_TIME_NOT_USED     a travel leg is shorter than its robust time, or its robust time is
                              not nominal x factor + buffer of the stated policy (or that policy is
                              not the one settings give for the trip's mode and pacing), or its
@@ -269,11 +271,14 @@ def _check_meals(
     for i, e in enumerate(entries):
         place = request.place(e.key) if request is not None and e.key else None
         meal = place.meal if place is not None else e.meal
+        if e.kind == "visit" and place is not None and e.meal != place.meal:
+            said = f"'{e.name}' is shown as {e.meal or 'no meal'}, asked as {place.meal or 'no meal'}"
+            flag("MEAL_MISLABELED", said, day=d, entry=i, key=e.key)  # then held to the asked meal's window
         if e.kind != "visit" or meal is None or e.part == 2:
             continue
         opens, closes = windows[meal]
         latest = closes - timedelta(minutes=min(meal_min, _mins(e.start, e.end)))
-        if e.meal != meal or not opens <= e.start <= latest:
+        if not opens <= e.start <= latest:
             flag(
                 "MEAL_OUTSIDE_WINDOW",
                 f"'{e.name}' is {meal} but begins {e.start:%H:%M}, outside {opens:%H:%M}-{latest:%H:%M}",

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 from core.config import Settings
 from core.geo.base import Router
 from core.models.itinerary import PlaceRef, TripPlace, TripRequest
-from core.models.itinerary_result import ItineraryResult, TimelineEntry
+from core.models.itinerary_result import DroppedItem, ItineraryResult, TimelineEntry
 
 if TYPE_CHECKING:
     from core.models.region import RegionPack
@@ -259,6 +259,8 @@ def _check_drop_reasons(
             flag(
                 "DROP_REASON_UNSUPPORTED", f"'{item.key}' is dropped for its meal's time, but is no meal", key=item.key
             )
+        if item.reason_code == "LUNCH_TAKEN":
+            _check_lunch_taken(result, request, item, flag)
         if item.reason_code not in {"CLOSED_ON_DAY", "OUTSIDE_OPENING_HOURS"}:
             continue
         place = request.place(item.key)
@@ -301,3 +303,17 @@ def _check_drop_reasons(
                         key=item.key,
                     )
                     break
+
+
+def _check_lunch_taken(result: ItineraryResult, request: TripRequest, item: DroppedItem, flag: Flag) -> None:
+    """LUNCH_TAKEN holds for a lunch meal whose best day has another lunch meal, the one its facts name."""
+    place = request.place(item.key)
+    day = next((d for d in result.days if d.day_index == item.facts.get("best_day")), None)
+    other = item.facts.get("lunch_key")
+    meals = {e.key for e in day.entries if e.kind == "visit" and e.meal == "lunch"} if day is not None else set()
+    if place is None or place.meal != "lunch" or other == item.key or other not in meals:
+        flag(
+            "DROP_REASON_UNSUPPORTED",
+            f"'{item.key}' is said to lose its day's lunch to '{other}', which is not that day's lunch meal",
+            key=item.key,
+        )

@@ -34,6 +34,7 @@ _REASON_RANK = {
     "LUNCH_CONFLICT": 2.5,
     "MEAL_TIME_CLOSED": 1,
     "DAY_TOO_FULL": 3,
+    "LUNCH_TAKEN": 3.5,  # fits the day beside its must-visits; the day's one lunch is another meal
     "LOW_PRIORITY_TRADEOFF": 4,
 }
 # Cost of a fix, to pick the smallest: minutes of day change, or the dropped stop's minutes weighted by priority.
@@ -93,6 +94,8 @@ def _verdict_for_day(
             return "PAST_DAY_END"  # the locked visit and the way back fit, only after the day's end
         return "UNREACHABLE_IN_WINDOW"
     plan = plans_by_day.get(d)
+    if lunch_taken_by(problem, stop, plan.order if plan else []) is not None:
+        return "LUNCH_TAKEN"  # a day has one lunch: the layout refuses a second lunch meal, whatever else fits
     musts = [k for k in (plan.order if plan else []) if is_hard(problem.stop(k)) and k != stop.key]
     if musts:
         fits = best_insertion(problem, d, musts, stop.key, settings=settings) is not None
@@ -109,6 +112,18 @@ _DAY_BOUNDS = ("PAST_DAY_END", "BEFORE_DAY_START")
 _ALONE_DOES_NOT_FIT = frozenset(
     {"OUTSIDE_OPENING_HOURS", "UNREACHABLE_IN_WINDOW", "LUNCH_CONFLICT", "MEAL_TIME_CLOSED", *_DAY_BOUNDS}
 )
+
+
+def lunch_taken_by(problem: ItineraryProblem, stop: ProblemStop, order: Sequence[str]) -> str | None:
+    """The lunch meal of a day's ``order`` other than ``stop``, when ``stop`` is a lunch meal too (None otherwise)."""
+    if stop.meal != "lunch":
+        return None
+    return next((k for k in order if k != stop.key and problem.stop(k).meal == "lunch"), None)
+
+
+def lunch_taken_facts(problem: ItineraryProblem, lunch_key: str) -> dict[str, str]:
+    """The lunch meal a day already has: its key and name."""
+    return {"lunch_key": lunch_key, "lunch_place": problem.stop(lunch_key).name}
 
 
 def day_bounds_verdict(problem: ItineraryProblem, stop: ProblemStop, d: int) -> str | None:
@@ -501,6 +516,10 @@ def validate_feasibility(
     for stop in dropped:
         per_day, best_day, code = _best_verdict(problem, stop, plans_by_day, settings)
         meal = meal_facts(problem, stop, settings)
+        plan = plans_by_day.get(best_day)
+        taken = lunch_taken_by(problem, stop, plan.order if plan else []) if code == "LUNCH_TAKEN" else None
+        if taken is not None:
+            meal = {**meal, **lunch_taken_facts(problem, taken)}
         explanation = _explanation(problem, stop, per_day, code, meal)
         facts = {**_reason_facts(problem, stop, code, best_day, plans_by_day), **meal}
         candidates = [c for _, c in _fix_candidates(problem, stop, per_day, plans_by_day, settings=settings)][

@@ -121,6 +121,7 @@ def prepare_problem(
         visit = max(1, int(math.ceil(base_visit * policy.visit_factor - 1e-9)))
         if place.fixed_start is not None:
             visit = base_visit  # a booked slot has its own length; pacing does not stretch it
+        refuse_impossible_meal(place, i, visit, request=request, settings=settings)
         stops.append(_problem_stop(place, name, idx, visit, expr, ow, days, request=request, settings=settings))
 
     matrix = build_time_matrix(points.points, provider=provider, mode=request.mode)
@@ -285,6 +286,29 @@ def _shifted(starts: MinuteInterval | None, offset: int) -> MinuteInterval | Non
 def meal_starts_on(stop: ProblemStop, day: ProblemDay) -> MinuteInterval | None:
     """A meal stop's start bounds on the day, in the problem's absolute minutes (None: not a meal)."""
     return _shifted(stop.meal_starts, day.offset_min)
+
+
+def refuse_impossible_meal(place: TripPlace, i: int, visit: int, *, request: TripRequest, settings: Settings) -> None:
+    """A meal no day could ever hold is bad input, refused (not dropped): a window shorter than the meal's length,
+    or a locked start outside the window (too late to eat the meal's length, or the visit when shorter)."""
+    if place.meal is None:
+        return
+    opens, closes = meal_window(place.meal, request, settings)
+    eat = request.lunch.duration_min
+    if clock_min(closes) - clock_min(opens) < eat:
+        raise InputError(
+            f"the {place.meal} window {opens:%H:%M}-{closes:%H:%M} is shorter than the {eat}-minute meal",
+            field="lunch.duration_min",
+        )
+    if place.fixed_start is None:
+        return
+    latest = clock_min(closes) - min(eat, visit)
+    if not clock_min(opens) <= clock_min(place.fixed_start) <= latest:
+        raise InputError(
+            f"'{place.name or place.key}' is {place.meal} locked at {place.fixed_start:%H:%M}, outside its window "
+            f"{opens:%H:%M}-{closes:%H:%M} (at the latest {latest // 60:02d}:{latest % 60:02d})",
+            field=f"places.{i}.fixed_start",
+        )
 
 
 def meal_window(meal: str, request: TripRequest, settings: Settings) -> tuple[time, time]:

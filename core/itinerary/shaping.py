@@ -14,7 +14,15 @@ from core.config import Settings
 from core.errors import InputError
 from core.geo.composite import MapServices
 from core.itinerary.assembly import DecisionLog, assemble_result
-from core.itinerary.drop_reasons import day_bounds_facts, day_bounds_verdict, meal_facts, meal_verdict, without_lunch
+from core.itinerary.drop_reasons import (
+    day_bounds_facts,
+    day_bounds_verdict,
+    lunch_taken_by,
+    lunch_taken_facts,
+    meal_facts,
+    meal_verdict,
+    without_lunch,
+)
 from core.itinerary.edits import apply_user_edits
 from core.itinerary.layout import best_insertion, layout_day
 from core.itinerary.problem import day_windows, prepare_problem, start_windows
@@ -216,6 +224,9 @@ def _added(
     if sched is None:
         if layout_day(problem, day, [key], settings=settings) is None:  # not even alone: that constraint
             return day, [key], conflict(problem, day, [key], key, settings=settings)
+        if (taken := lunch_taken_by(problem, problem.stop(key), rest)) is not None:
+            refusal = ShapeRefusal(code="LUNCH_TAKEN", key=key, day_index=day, facts=lunch_taken_facts(problem, taken))
+            return day, [*rest, key], refusal
         facts = {"planned_on_day": len(rest), "visit_min": problem.stop(key).visit_min}
         return day, [*rest, key], ShapeRefusal(code="DAY_TOO_FULL", key=key, day_index=day, facts=facts)
     return day, list(sched.order), None
@@ -241,6 +252,8 @@ def conflict(
             else "OUTSIDE_OPENING_HOURS"
         )  # fmt: skip
         return ShapeRefusal(code=code, key=edited, day_index=d, facts=day_bounds_facts(problem, stop, d))
+    if (taken := lunch_taken_by(problem, stop, order)) is not None:  # a day has one lunch
+        return ShapeRefusal(code="LUNCH_TAKEN", key=edited, day_index=d, facts=lunch_taken_facts(problem, taken))
     if problem.request.lunch.enabled and layout_day(without_lunch(problem), d, order, settings=settings):
         lunch = problem.request.lunch
         facts = {

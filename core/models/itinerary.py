@@ -43,6 +43,7 @@ DropReason = Literal[
     "BEFORE_DAY_START",  # locked to a start time before the day's start
     "LUNCH_CONFLICT",  # reachable and open on its own, but no schedule fits it around the day's lunch break
     "MEAL_TIME_CLOSED",  # a meal stop: open that day, but not at its meal's time (or the day does not reach it)
+    "LUNCH_TAKEN",  # a lunch meal that fits the day alone, but the day's lunch is another lunch meal (facts name it)
     "DAY_TOO_FULL",  # fits the day alone, but not together with that day's must-visits
     "LOW_PRIORITY_TRADEOFF",  # fits with the must-visits; left out for higher-priority or cheaper stops
     "REMOVED_BY_USER",  # a user edit removed it
@@ -55,6 +56,7 @@ DROP_REASONS: tuple[str, ...] = (
     "BEFORE_DAY_START",
     "LUNCH_CONFLICT",
     "MEAL_TIME_CLOSED",
+    "LUNCH_TAKEN",
     "DAY_TOO_FULL",
     "LOW_PRIORITY_TRADEOFF",
     "REMOVED_BY_USER",
@@ -70,6 +72,7 @@ _EXPLAIN = {
     "LUNCH_CONFLICT": "open and reachable on {days}, but it cannot fit around the {lunch}-minute lunch break "
     "({window})",
     "MEAL_TIME_CLOSED": "open on {days}, but not for {meal} ({meal_window}) within the day's hours",
+    "LUNCH_TAKEN": "a lunch, but that day's lunch is already {lunch_place}",
     "DAY_TOO_FULL": "fits a day on its own, but not together with that day's must-visits and locked stops",
     "LOW_PRIORITY_TRADEOFF": "fits, but was left out in favour of higher-priority or better-placed stops",
     "REMOVED_BY_USER": "removed by your edit",

@@ -41,6 +41,7 @@ ShapeConflict = Literal[
     "OUTSIDE_OPENING_HOURS",  # a place (``key``, maybe another than the edited one) is reached after its hours
     "LOCKED_TIME",  # a stop locked to a start time (``key``) can no longer start then
     "LUNCH_WINDOW",  # the day's lunch no longer fits its window
+    "LUNCH_TAKEN",  # a lunch meal put on a day whose lunch is another lunch meal (facts ``lunch_key``)
     "MEAL_TIME",  # a meal stop (``key``) cannot begin in its meal's window there (its hours, or reached too late)
     "PAST_DAY_END",  # the day would end after its end time
     "BEFORE_DAY_START",  # a locked start before the day's start

@@ -20,6 +20,7 @@ REASON_KEYS = {
     "BEFORE_DAY_START": "itinerary.reason.before_day_start",
     "LUNCH_CONFLICT": "itinerary.reason.lunch_conflict",
     "MEAL_TIME_CLOSED": "itinerary.reason.meal_time_closed",
+    "LUNCH_TAKEN": "itinerary.reason.lunch_taken",
     "DAY_TOO_FULL": "itinerary.reason.day_too_full",
     "LOW_PRIORITY_TRADEOFF": "itinerary.reason.low_priority_tradeoff",
     "REMOVED_BY_USER": "itinerary.reason.removed_by_user",
@@ -100,6 +101,7 @@ def reason_sentence(item: DroppedItem, result: ItineraryResult, lang: Lang) -> s
         hours=str(facts.get("open_hours") or "").replace("-", "–"),
         meal=t(MEAL_KEYS[meal], lang) if (meal := str(facts.get("meal") or "")) in MEAL_KEYS else "",
         meal_window=str(facts.get("meal_window") or "").replace("-", "–"),
+        lunch_place=facts.get("lunch_place") or "",
     )
 
 
@@ -137,6 +139,7 @@ CRITIC_KEYS = {
     "PLACE_UNACCOUNTED": "itinerary.critic.must_missing",
     "DAY_BOUNDS_VIOLATION": "itinerary.critic.day_bounds",
     "ROBUST_TIME_NOT_USED": "itinerary.critic.travel_time",
+    "MEAL_MISLABELED": "itinerary.critic.meal_label",
 }
 
 

@@ -150,7 +150,7 @@ def test_the_critic_holds_a_meal_stop_to_its_window_and_counts_it_as_the_lunch(l
             ]
         }
     )
-    assert "MEAL_OUTSIDE_WINDOW" in _violations(unmarked, settings)  # the request says it is the lunch
+    assert "MEAL_MISLABELED" in _violations(unmarked, settings)  # the request says it is the lunch
     plain_request = lunch_day.request.model_copy(
         update={"places": [p.model_copy(update={"meal": None}) for p in lunch_day.request.places]}
     )

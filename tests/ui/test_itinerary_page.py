@@ -464,7 +464,17 @@ def test_place_table_edits_merge_into_the_selection():
     assert (zh["name"].iloc[0], zh["other name"].iloc[0], zh["category"].iloc[0]) == ("甲", "Alpha Museum", "博物馆")
     assert zh["opening hours"].iloc[0] == "周二-周日 09:00-17:00"
     state.merge_editor_edits(selection, ids, CATALOG, {0: {"include": True, "priority": "must", "visit min": 40}})
-    assert selection["b"] == {"include": True, "priority": "must", "visit_minutes": 40, "fixed_day": None}
+    assert selection["b"] == {"include": True, "priority": "must", "visit_minutes": 40, "fixed_day": None, "meal": None}
+    state.merge_editor_edits(selection, ids, CATALOG, {0: {"meal": "dinner"}})
+    assert (
+        selection["b"]["meal"] == "dinner"
+        and frames.selection_frame(ids, CATALOG, selection, "zh")["meal"].iloc[0] == "dinner"
+    )
+    state.merge_editor_edits(selection, ids, CATALOG, {0: {"meal": "none"}})
+    assert (
+        selection["b"]["meal"] is None
+        and frames.selection_frame(ids, CATALOG, selection, "en")["meal"].iloc[0] == "none"
+    )
     # Included places come first in the unfiltered view, and survive a search that hides them.
     assert state.view_ids(CATALOG, selection) == ["b", "a", "h"]
     assert state.view_ids(CATALOG, selection, "museum") == ["a"]
