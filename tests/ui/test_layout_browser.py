@@ -170,6 +170,7 @@ def test_itinerary_totals_day_table_and_places_table(app_page, lang):
         "priority": t("itinerary.places.col.priority", lang),
         "visit min": t("itinerary.places.col.visit", lang),
         "fixed day": t("itinerary.places.col.fixed_day", lang),
+        "meal": t("itinerary.places.col.meal", lang),
     }
     assert set(places) == set(PLACES_KEY_COLUMNS)
     for viewport in (DESKTOP, PHONE):
