@@ -37,11 +37,14 @@ def prepare(page) -> None:
 
 
 def settle(page) -> None:
-    """Wait until Streamlit has finished the current script run (its 'Running…' status widget is gone)."""
+    """Wait until Streamlit has finished the current script run: its 'Running…' status widget is gone and no element
+    of the page is still marked stale (the status widget shows only once a run has lasted a moment, so a run under
+    way on a slow machine can show none yet; its elements not yet drawn again are ``data-stale="true"``)."""
     page.wait_for_timeout(300)  # let a click reach the server and a rerun start
     page.wait_for_function(
         '() => !document.querySelector(\'[data-testid="stStatusWidget"] [data-testid="stStatusWidgetRunningIcon"]\')'
-        " && !document.querySelector('[data-testid=\"stSkeleton\"]')",
+        " && !document.querySelector('[data-testid=\"stSkeleton\"]')"
+        " && !document.querySelector('[data-stale=\"true\"]')",
         timeout=UI_TIMEOUT_MS,
     )
 
