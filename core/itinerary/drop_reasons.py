@@ -442,7 +442,7 @@ def meal_facts(problem: ItineraryProblem, stop: ProblemStop, settings: Settings)
     """A meal stop's meal and its window as HH:MM-HH:MM (nothing for another stop)."""
     if stop.meal is None:
         return {}
-    opens, closes = meal_window(stop.meal, problem.request, settings)
+    opens, closes = meal_window(stop.meal, problem.request.lunch, settings)
     return {"meal": stop.meal, "meal_window": f"{opens:%H:%M}-{closes:%H:%M}"}
 
 

@@ -248,7 +248,7 @@ def meal_starts(place: TripPlace, visit: int, *, request: TripRequest, settings:
     trip's meal length (the lunch's; the visit's when shorter) before the window closes. None: not a meal."""
     if place.meal is None:
         return None
-    opens, closes = meal_window(place.meal, request, settings)
+    opens, closes = meal_window(place.meal, request.lunch, settings)
     eat = min(visit, request.lunch.duration_min)
     return MinuteInterval(start=clock_min(opens), end=clock_min(closes) - eat)
 
@@ -267,11 +267,7 @@ def meal_can_begin(
     """A place open at ``opening_hours`` can begin ``meal`` in its window, within the day's bounds (minutes from
     midnight), on one of ``dates`` at least: what the planner asks of a meal stop, asked before one is made (a meal
     its hours cannot host is dropped, and a must-visit one fails the plan)."""
-    opens, closes = (
-        (lunch.window_start, lunch.window_end)
-        if meal == "lunch"
-        else (settings.itinerary_dinner_window_start, settings.itinerary_dinner_window_end)
-    )
+    opens, closes = meal_window(meal, lunch, settings)
     eat = lunch.duration_min
     starts = MinuteInterval(start=clock_min(opens), end=clock_min(closes) - eat)
     hours = opening_windows(opening_hours, dates, timezone=timezone, country=country)
@@ -293,7 +289,7 @@ def refuse_impossible_meal(place: TripPlace, i: int, visit: int, *, request: Tri
     or a locked start outside the window (too late to eat the meal's length, or the visit when shorter)."""
     if place.meal is None:
         return
-    opens, closes = meal_window(place.meal, request, settings)
+    opens, closes = meal_window(place.meal, request.lunch, settings)
     eat = request.lunch.duration_min
     if clock_min(closes) - clock_min(opens) < eat:
         raise InputError(
@@ -311,10 +307,10 @@ def refuse_impossible_meal(place: TripPlace, i: int, visit: int, *, request: Tri
         )
 
 
-def meal_window(meal: str, request: TripRequest, settings: Settings) -> tuple[time, time]:
+def meal_window(meal: str, lunch: LunchPolicy, settings: Settings) -> tuple[time, time]:
     """The meal's window: the trip's lunch window, or the settings' dinner window."""
     if meal == "lunch":
-        return request.lunch.window_start, request.lunch.window_end
+        return lunch.window_start, lunch.window_end
     return settings.itinerary_dinner_window_start, settings.itinerary_dinner_window_end
 
 
