@@ -140,6 +140,7 @@ CRITIC_KEYS = {
     "DAY_BOUNDS_VIOLATION": "itinerary.critic.day_bounds",
     "ROBUST_TIME_NOT_USED": "itinerary.critic.travel_time",
     "MEAL_MISLABELED": "itinerary.critic.meal_label",
+    "MEAL_OUTSIDE_WINDOW": "itinerary.critic.meal_time",
 }
 
 

@@ -172,3 +172,34 @@ def test_the_page_words_a_refused_meal_beside_its_field(lang):
     assert label in locked and locked != other and ("meal" in locked or "用餐" in locked)
     assert ("dinner" in longer or "晚餐" in longer) and error_section("lunch.duration_min") == "lunch"
     assert error_section("places.1.fixed_start") == "places"
+
+
+def test_the_critic_flags_a_meal_moved_out_of_its_window_and_words_it(two_lunches, settings):
+    """The day's lunch shifted to 16:00 (a plan edited by hand, or a solver bug): the critic says so, and the
+    traveller reads which place and why, not the general sentence."""
+
+    def late(e):
+        return e.model_copy(
+            update={"start": e.start.replace(hour=16, minute=0), "end": e.end.replace(hour=16, minute=50)}
+        )
+
+    [lunch] = [e for d in two_lunches.days for e in d.entries if e.kind == "visit" and e.meal == "lunch"]
+    assert lunch.start.hour < 14  # as planned, inside the lunch window
+    moved = two_lunches.model_copy(
+        update={
+            "days": [
+                d.model_copy(update={"entries": [late(e) if e.key == lunch.key else e for e in d.entries]})
+                for d in two_lunches.days
+            ]
+        }
+    )
+    report = check_itinerary(moved, request=moved.request, settings=settings)
+    [wrong] = [v for v in report.violations if v.code == "MEAL_OUTSIDE_WINDOW"]
+    assert wrong.key == lunch.key and "16:00" in wrong.message
+    names = {lunch.key: lunch.name}.__getitem__
+    other = violation_sentence(wrong.model_copy(update={"code": "SOMETHING_ELSE"}), names, "en")
+    for lang, meal_word in (("en", "meal"), ("zh", "用餐")):
+        said = violation_sentence(wrong, names, lang)
+        assert lunch.name in said and meal_word in said
+    assert violation_sentence(wrong, names, "en") != other
+    assert "MEAL_OUTSIDE_WINDOW" not in _codes(two_lunches, settings)
