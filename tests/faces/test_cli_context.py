@@ -24,7 +24,8 @@ def shipped_packs(monkeypatch):
     get_settings.cache_clear()
 
 
-def test_plan_goes_through_core_app_on_the_context_of_its_arguments(shipped_packs, monkeypatch, capsys):
+def test_plan_goes_through_core_app_on_the_context_of_its_arguments(shipped_packs, monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)  # the scenario asks for its HTML report, written to the current folder
     import core.app.route as route_app
     from core.__main__ import main
 

@@ -200,7 +200,10 @@ def write_before(client: Any) -> tuple[str, str]:
 
 # ---- the suite --------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("fault", FAULTS)
-def test_a_provider_fault_degrades_every_face_within_the_limits_loses_nothing_and_recovers(fault, amap, client, capsys):
+def test_a_provider_fault_degrades_every_face_within_the_limits_loses_nothing_and_recovers(
+    fault, amap, client, capsys, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # the scenario asks for its HTML report, written to the current folder
     rid, trip_id = write_before(client)
     healthy, _ = counted(amap, use_case_route)
     assert healthy[0] and "amap" in healthy[2]  # AMap's figures before the fault
