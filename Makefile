@@ -8,6 +8,11 @@ PACK := data/regions/helsinki/places.csv
 
 .PHONY: team run test quick lint install api valhalla amap-standin clean
 
+# Compiled modules are written (__pycache__, ignored by git) even where the environment says not to: without them
+# every pytest process compiles and assertion-rewrites some 650 test modules again (about 12 s of CPU each), and every
+# server, worker or CLI a test or `make run` starts compiles the product again.
+unexport PYTHONDONTWRITEBYTECODE
+
 $(STAMP): requirements.txt requirements-dev.txt scripts/install_leaflet.py scripts/compile_kernels.py scripts/build_packs.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
