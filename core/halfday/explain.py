@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import time
 
+from core.halfday.search import outdoors_only
 from core.models.halfday.facts import IntroFacts, PlanIntro, StepReason, StepReasonFacts
 from core.models.halfday.goal import DecomposedGoal
 from core.models.halfday.plans import Candidate, Candidates, Plan, PlanStep, Profile, TimeSlots
@@ -27,11 +28,15 @@ def explain_plans(
     out = []
     for plan in plans:
         steps = [step.model_copy(update={"reason": step_reason(step, by_id.get(step.place_id))}) for step in plan.steps]
-        out.append(plan.model_copy(update={"steps": steps, "intro": plan_intro(plan, goal, profile, slots)}))
+        outdoors = [s.place_id for s in plan.steps if (c := by_id.get(s.place_id)) and outdoors_only(c.tags)]
+        intro = plan_intro(plan, goal, profile, slots, outdoor_stops=outdoors)
+        out.append(plan.model_copy(update={"steps": steps, "intro": intro}))
     return out
 
 
-def plan_intro(plan: Plan, goal: DecomposedGoal, profile: Profile, slots: TimeSlots) -> PlanIntro:
+def plan_intro(
+    plan: Plan, goal: DecomposedGoal, profile: Profile, slots: TimeSlots, *, outdoor_stops: list[str]
+) -> PlanIntro:
     wishes = [c for c in plan.theme if not c.startswith("category:")]
     code = "wishes" if wishes else ("kinds" if plan.theme else "plain")
     party = profile.party
@@ -45,6 +50,7 @@ def plan_intro(plan: Plan, goal: DecomposedGoal, profile: Profile, slots: TimeSl
         weather=list(goal.constraints.weather),
         forecast_weather=[code for code, origin in profile.weather_from.items() if origin == "forecast"],
         indoor_only=profile.indoor_only,
+        outdoor_stops=outdoor_stops,
         stops=len(plan.steps),
         travel_minutes=plan.travel_minutes,
         themes=list(plan.theme),

@@ -336,11 +336,16 @@ def _meals_of_asked_cuisines(items: list[Candidate], wanted: list[str], excluded
     return [c for c in items if c not in other]
 
 
+def outdoors_only(tags: Collection[str]) -> bool:
+    """A place with no shelter: tagged outdoor, and neither indoor nor fine in the rain."""
+    sheltered = {"indoor", "rainy_day_ok"} & set(tags)
+    return not sheltered and "outdoor" in tags
+
+
 def _filtered(place: RegionPlace, profile: Profile, relaxed: Collection[str], budget: float | None) -> str | None:
     """The soft filters (relaxable by name)."""
-    if profile.indoor_only and "indoor" not in relaxed:
-        if "outdoor" in place.tags and not ({"indoor", "rainy_day_ok"} & set(place.tags)):
-            return "outdoor_in_rain"
+    if profile.indoor_only and "indoor" not in relaxed and outdoors_only(place.tags):
+        return "outdoor_in_rain"
     if budget is not None and place.price_per_person is not None and place.price_per_person > budget:
         return "over_budget"
     return None

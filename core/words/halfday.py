@@ -523,9 +523,29 @@ def intro_sentence(plan: Plan, lang: Lang) -> str:
     )
     gap = "" if lang == "zh" else " "  # Chinese sentences follow without a space
     out = f"{out}{gap}{when}"
-    if f.indoor_only or f.weather:
-        out += gap + t("halfday.intro.indoor", lang)
-    return out
+    shelter = _shelter_sentence(f, plan, lang)
+    return f"{out}{gap}{shelter}" if shelter else out
+
+
+#: the weather that asks for shelter, the strongest first
+SHELTER_WEATHER = ("rain", "hot", "cold")
+
+
+def _shelter_sentence(f: IntroFacts, plan: Plan, lang: Lang) -> str:
+    """What the plan did about the weather, as its stops show it: every stop is sheltered, for the weather the goal
+    named (or else the forecast's); or, in the rain, which stops are still outdoors. Heat or cold only make indoor
+    places weigh more: a plan with an outdoor stop then claims nothing."""
+    said = [c for c in SHELTER_WEATHER if c in f.weather]
+    codes = said or [c for c in SHELTER_WEATHER if c in f.forecast_weather]
+    if not codes:
+        return ""
+    weather = join([t(f"halfday.weather.{c}", lang) for c in codes], lang)
+    if not f.outdoor_stops:
+        return t("halfday.intro.indoor" if said else "halfday.intro.indoor_forecast", lang, weather=weather)
+    if not f.indoor_only:
+        return ""
+    outdoors = [place_name(s, lang) for s in plan.steps if s.place_id in f.outdoor_stops]
+    return t("halfday.intro.outdoor_kept", lang, places=join(outdoors, lang), weather=weather)
 
 
 def _main_reason(r: StepReason, lang: Lang) -> str:

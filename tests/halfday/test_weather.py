@@ -21,6 +21,7 @@ from core.halfday.weather import forecast_codes, read_weather, weather_breaker
 from core.models.halfday.plans import HalfDayRequest, Memory, ProfileInput
 from core.models.halfday.weather import Forecast, WeatherQuery, WeatherReading
 from core.packs.loader import load_region
+from core.words.halfday import intro_sentence
 from core.words.halfday_weather import weather_sentence
 from standins.amap import AMapLimitedStandIn, CastDay
 from tests.halfday.conftest import NOW, SATURDAY, goal, planner_on
@@ -340,3 +341,41 @@ def test_through_the_planner_the_goal_s_own_weather_wins_over_a_rainy_forecast(t
     assert not said_cold.profile.indoor_only  # the forecast's rain was not added over the person's words
     en = weather_sentence(said_cold.profile.weather, said_cold.profile.weather_from, "en")
     assert en is not None and "light rain" in en and "your own words on the weather (cold) are followed" in en
+
+
+# ---- the intro claims shelter only as the stops show it ----------------------------------------------------
+def _stops_outdoors(plan) -> set[str]:
+    """The plan's stops with no shelter, read from the pack's own tags (not from the plan's facts)."""
+    pack = load_region("shanghai")
+    return {s.place_id for s in plan.steps if _outdoor_only_tags(set(pack.place_by_id(s.place_id).tags))}
+
+
+def _outdoor_only_tags(tags: set[str]) -> bool:
+    return "outdoor" in tags and not ({"indoor", "rainy_day_ok"} & tags)
+
+
+def test_a_rainy_forecast_s_plans_say_every_stop_is_indoors_or_name_the_stops_that_are_not(tmp_path):
+    rainy, _ = _plan_on_amap(tmp_path, RAINY)
+    for plan in rainy.plans:
+        en, zh = intro_sentence(plan, "en"), intro_sentence(plan, "zh")
+        outdoors = _stops_outdoors(plan)
+        if not outdoors:
+            assert en.endswith("Every stop is indoors: the forecast says rain.")
+            assert zh.endswith("天气预报有下雨,每一站都在室内。")
+        else:  # the indoor filter was relaxed: the stops still outdoors are named, and no "every stop" is claimed
+            names = [s.name_en or s.name_zh for s in plan.steps if s.place_id in outdoors]
+            assert all(n in en for n in names) and "outdoors although rain is expected" in en
+            assert "Every stop is indoors" not in en and "每一站都在室内" not in zh
+
+
+def test_heat_or_cold_named_in_the_goal_claims_no_shelter_for_a_plan_with_a_walk_outdoors(tmp_path):
+    said_cold, _ = _plan_on_amap(
+        tmp_path, RAINY, goal_text="Saturday 1pm to 5pm, a walk in a park and by the river; it will be chilly"
+    )
+    walks = [p for p in said_cold.plans if _stops_outdoors(p)]
+    assert walks  # the park and the river stay outdoors: the cold only makes indoor places weigh more
+    for plan in walks:
+        assert "indoors" not in intro_sentence(plan, "en") and "室内" not in intro_sentence(plan, "zh")
+    for plan in said_cold.plans:
+        if not _stops_outdoors(plan):
+            assert intro_sentence(plan, "en").endswith("Every stop is indoors, for the cold.")

@@ -651,7 +651,18 @@ def test_the_intro_sentence_is_built_from_the_intro_code_and_facts_and_the_steps
     rainy = p.model_copy(
         update={"intro": p.intro.model_copy(update={"facts": p.intro.facts.model_copy(update={"weather": ["rain"]})})}
     )
-    assert intro(rainy, "en").endswith("Everything is indoors, for the weather.")
+    assert intro(rainy, "en").endswith("Every stop is indoors, for the rain.")
+    assert intro(rainy, "zh").endswith("考虑到下雨,每一站都在室内。")
+    wet_walk = rainy.intro.facts.model_copy(update={"indoor_only": True, "outdoor_stops": [rainy.steps[1].place_id]})
+    walked = rainy.model_copy(update={"intro": rainy.intro.model_copy(update={"facts": wet_walk})})
+    assert intro(walked, "en").endswith(
+        "Old Jesse: outdoors although rain is expected, as no sheltered place fitted there."
+    )
+    assert intro(walked, "zh").endswith("老吉士在户外:虽然预计有下雨,但那里没有合适的室内地点。")
+    cold = rainy.intro.facts.model_copy(update={"weather": ["cold"], "outdoor_stops": [rainy.steps[1].place_id]})
+    assert "indoors" not in intro(
+        rainy.model_copy(update={"intro": rainy.intro.model_copy(update={"facts": cold})}), "en"
+    )
     assert intro(bare, "en") == "Shanghai Museum → Old Jesse"  # a plan made before intros: its stops alone
     # "local food" already says "food": a goal read as both wishes does not list the broad one again
     both = with_intro(bare.model_copy(update={"theme": ["museum", "local_food", "food"]}), "wishes")

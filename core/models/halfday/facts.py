@@ -180,6 +180,9 @@ class IntroFacts(_Data):
         default_factory=list, description="weather codes the forecast added (the goal named none of its own)"
     )
     indoor_only: bool = False
+    outdoor_stops: list[str] = Field(
+        default_factory=list, description="place ids of the plan's stops with no shelter (what the intro claims)"
+    )
     stops: int = Field(ge=0)
     travel_minutes: int = Field(ge=0)
     themes: list[str] = Field(default_factory=list, description="the plan's theme codes (wishes met, category:…)")
