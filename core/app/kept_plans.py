@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import pickle
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from core.clock import monotonic
 from core.geo.redis_limits import RedisLink, redis_link
 
 __all__ = ["InProcessPlans", "KeptPlans", "PREFIX", "RedisPlans", "kept_plans"]
@@ -45,9 +45,7 @@ class KeptPlans(Protocol):
 class InProcessPlans:
     """Plans kept in this process, newest last: at most ``entries``, each for ``ttl_s``; a read keeps a plan young."""
 
-    def __init__(
-        self, *, entries: int = ENTRIES, ttl_s: float = TTL_S, clock: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, *, entries: int = ENTRIES, ttl_s: float = TTL_S, clock: Callable[[], float] = monotonic) -> None:
         self.entries = entries
         self.ttl_s = ttl_s
         self._clock = clock
