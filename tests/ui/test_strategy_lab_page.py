@@ -380,3 +380,33 @@ def test_a_reload_on_a_dashboard_of_another_machine_shows_the_kept_results(batch
     assert restored.frame.equals(result.frame)
     assert at.session_state["lab_choices"].lab_time_limit == 0.05  # the settings the run was made with
     assert not any("could not be read again" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "the database does not answer"), ("zh", "数据库没有响应")])
+def test_a_database_that_does_not_answer_is_said_and_the_kept_memory_is_read_once_it_answers(
+    batches, lang, said, monkeypatch
+):
+    import core.app.lab_memory
+    from components.lab import choices
+    from core.errors import DatabaseUnreachable
+
+    at = lab_app(lang)
+    result = run_batch(at, batches["helsinki"])
+    real_load = core.app.lab_memory.LabMemoryStore.load
+
+    def down(self, user):
+        raise DatabaseUnreachable("the database does not answer")
+
+    monkeypatch.setattr(core.app.lab_memory.LabMemoryStore, "load", down)
+    for key in (choices.RESTORED, "lab_result", "lab_choices"):
+        del at.session_state[key]  # a reload while the database is down
+    at.run()
+    assert not at.exception, at.exception
+    assert any(said in w.value for w in at.warning), [w.value for w in at.warning]
+    assert "lab_result" not in at.session_state
+
+    monkeypatch.setattr(core.app.lab_memory.LabMemoryStore, "load", real_load)
+    at.run()  # the database answers again: the memory kept before the outage comes back, not the defaults
+    assert not any(said in w.value for w in at.warning)
+    assert at.session_state["lab_result"].frame.equals(result.frame)
+    assert at.session_state["lab_choices"].lab_time_limit == 0.05
