@@ -88,8 +88,8 @@ class RedisPlans:
         ok, data = self.link.call(lambda client: client.get(f"{PREFIX}:{key}"))
         if not ok:
             return self.local.get(key)
-        if data is None:
-            return None  # gone from the team's store (expired, or never kept by any process)
+        if data is None:  # not in the team's store: expired, or kept here while Redis did not answer
+            return self.local.get(key)
         return pickle.loads(data)  # noqa: S301 - written by the team's own processes (module docstring)
 
     def put(self, key: str, plan: Any) -> None:

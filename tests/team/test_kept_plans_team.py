@@ -102,3 +102,14 @@ def test_with_redis_down_a_process_keeps_and_finds_its_own_plans():
     assert down.state == "down"
     assert plans.get("k") == {"order": [1, 2]}
     assert RedisPlans(down).get("k") is None  # another process: it has nothing, and says nothing is kept
+
+
+def test_a_plan_kept_while_redis_was_down_is_still_found_here_once_it_answers_again(redis_server):
+    link = RedisLink(redis_server.url, retry_s=0.0)
+    plans = RedisPlans(link)
+    redis_server.stop()
+    plans.put("k", {"order": ["a", "b"]})  # Redis down: kept in this process only
+    redis_server.start()
+    assert plans.get("k") == {"order": ["a", "b"]}  # Redis answers and has nothing: this process's copy
+    assert link.state == "up"
+    assert RedisPlans(RedisLink(redis_server.url)).get("k") is None  # the others never had it
