@@ -7,11 +7,11 @@ session's identity is in no URL (a browser cookie, components/identity.py): the 
 the language and the trip, and so does the address bar; whoever opens either gets their own identity, not the
 sender's reservations. A reload keeps the URL (and the cookie keeps the identity).
 
-Plans are kept in one store per server (``st.cache_resource``; bounded: ``PLAN_CACHE_ENTRIES``,
-``PLAN_CACHE_TTL_S``) under a key of the canonical request, the provider's name, the region pack and its data date,
-the data folder and the settings that planning reads (``NOT_PLANNING`` lists those it does not). A click on Plan
-always plans (and keeps what it got, replacing an older plan); only a trip restored from the URL may take a kept
-plan.
+Plans are kept by core/app/kept_plans.py (six hours; a process alone keeps the last 64 in memory, a team with
+``OMNI_REDIS_URL`` keeps them in Redis, where every dashboard process finds them) under a key of the canonical
+request, the provider's name, the region pack and its data date, the data folder and the settings that planning
+reads (``NOT_PLANNING`` lists those it does not). A click on Plan always plans (and keeps what it got, replacing an
+older plan); only a trip restored from the URL may take a kept plan.
 
 ``read_link`` is what every page does first with its parameter: read the token once per session, refuse a link
 whose region is not on this server, switch the sidebar to the link's region, remember the token. What the trip
@@ -21,10 +21,6 @@ then fills in is the page's own (route/share.py, itinerary/share.py, halfday/sha
 from __future__ import annotations
 
 import html
-import pickle
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -34,13 +30,13 @@ import streamlit as st
 from components.frame import KEPT, cached_regions
 from components.language import QUERY as LANG_QUERY
 from components.language import t
+from components.services import app_services
 from components.services import settings as current_settings
+from core.app.kept_plans import KeptPlans, kept_plans
 from core.i18n import Lang
 from core.share import ShareError, cache_key
 
 T = TypeVar("T")
-PLAN_CACHE_ENTRIES = 64
-PLAN_CACHE_TTL_S = 6 * 3600
 #: a link that could not be read → its words (common.po); any other code reads as damaged
 ERROR_WORDS = {
     "SHARE_CORRUPT": "common.share.error.corrupt",
@@ -61,6 +57,7 @@ NOT_PLANNING = {
     "api_keys",
     "cache_dir",
     "db_url",
+    "redis_url",
     "dashboard_user",
     "agent_event_log",
     "kb_dir",
@@ -97,39 +94,11 @@ NOT_PLANNING = {
 }
 
 
-class _PlanStore:
-    """Plans kept on this server, newest last: at most ``PLAN_CACHE_ENTRIES``, each for ``PLAN_CACHE_TTL_S``. A plan
-    is kept pickled (as ``st.cache_data`` would), so no session shares an object with another; keeping a plan
-    under a key replaces the older one (a plan made again, e.g. on a live provider, is the one a reload shows)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._items: OrderedDict[str, tuple[float, bytes]] = OrderedDict()
-
-    def get(self, key: str) -> Any | None:
-        with self._lock:
-            item = self._items.get(key)
-            if item is None:
-                return None
-            if time.monotonic() - item[0] > PLAN_CACHE_TTL_S:
-                del self._items[key]
-                return None
-            self._items.move_to_end(key)
-            data = item[1]
-        return pickle.loads(data)  # noqa: S301 - bytes this process pickled itself
-
-    def put(self, key: str, plan: Any) -> None:
-        data = pickle.dumps(plan)
-        with self._lock:
-            self._items[key] = (time.monotonic(), data)
-            self._items.move_to_end(key)
-            while len(self._items) > PLAN_CACHE_ENTRIES:
-                self._items.popitem(last=False)
-
-
-@st.cache_resource(show_spinner=False)
-def _plans() -> _PlanStore:
-    return _PlanStore()
+def _plans() -> KeptPlans:
+    """This server's kept plans: the team's, in Redis, when ``OMNI_REDIS_URL`` is set (a reload that reaches another
+    dashboard process finds the plan), else this process's (core/app/kept_plans.py)."""
+    url = current_settings().redis_url
+    return app_services().once(f"kept_plans {url}", lambda: kept_plans(url))
 
 
 def plan_key(kind: str, request: Any, provider: Any) -> str:

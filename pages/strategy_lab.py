@@ -24,6 +24,8 @@ st.title(":material/science: " + t("lab.page.title", lang))
 st.markdown(t("lab.page.intro", lang))
 if (lost := st.session_state.pop(lab_choices.LOST, None)) is not None:
     st.warning(t("lab.memory.lost", lang, name=lost), icon=":material/history:")
+if st.session_state.pop(lab_choices.UNREACHABLE, False):
+    st.warning(t("lab.memory.unreachable", lang), icon=":material/cloud_off:")
 
 current = ""  # the signature of what the form would run now (a result made otherwise is stale)
 with st.container(border=True):

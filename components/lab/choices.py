@@ -8,7 +8,7 @@ from typing import Any, Literal
 import streamlit as st
 
 from components.choices import Choices, ChoiceStore
-from core.errors import OmniError
+from core.errors import DatabaseUnreachable, OmniError
 from core.models.route import STRATEGIES
 
 
@@ -42,21 +42,32 @@ class LabChoices(Choices):
 LAB = ChoiceStore("lab_choices", LabChoices)
 RESTORED = "lab_memory_restored"  # this session has read the user's memory
 LOST = "lab_memory_lost"  # the name of kept results whose table could not be read again (said once, then dropped)
+UNREACHABLE = "lab_memory_unreachable"  # the database did not answer: the memory was not read or not kept (said)
 
 
 def memory_store() -> Any:
+    """The lab's memory in the shared database (a reload on any dashboard process of a team finds it); a results
+    table this process lacks is written again under its own lab folder."""
+    from components.frame import request_context
     from components.lab.state import lab_dir
     from core.app.lab_memory import LabMemoryStore
 
-    return LabMemoryStore(lab_dir() / "users")
+    ctx = request_context()
+    return LabMemoryStore(
+        database=ctx.database, clock=ctx.clock, folder=lab_dir() / "results", legacy_root=lab_dir() / "users"
+    )
 
 
 def restore(user: str) -> None:
     """On a session's first visit to the lab: the user's settings and last results, as the server kept them."""
     if st.session_state.get(RESTORED) == user:
         return
+    try:
+        memory = memory_store().load(user)
+    except DatabaseUnreachable:  # said on the page; read again on the next run
+        st.session_state[UNREACHABLE] = True
+        return
     st.session_state[RESTORED] = user
-    memory = memory_store().load(user)
     if memory is None:
         return
     try:
@@ -83,6 +94,8 @@ def remember(user: str) -> None:
     from components.lab import state as S
     from core.app.lab_memory import LabMemory, LabResultRef
 
+    if st.session_state.get(RESTORED) != user:  # the kept memory was not read (the database was down): keep it
+        return
     result = st.session_state.get(S.RESULT)
     ref = None
     if result is not None:
@@ -97,8 +110,11 @@ def remember(user: str) -> None:
         )
     memory = LabMemory(settings=LAB.get().model_dump(mode="json"), result=ref)
     store = memory_store()
-    if store.load(user) != memory:  # most runs change nothing: no write
-        store.save(user, memory)
+    try:
+        if store.load(user) != memory:  # most runs change nothing: no write
+            store.save(user, memory)
+    except DatabaseUnreachable:
+        st.session_state[UNREACHABLE] = True
 
 
 def copy_choice(key: str) -> None:

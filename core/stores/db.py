@@ -3,7 +3,7 @@ reservation service, the half-day memory and the agent's trip store all keep the
 Alembic history (``core/reservations/migrations``: 0001 reservations, 0002 the trip store, 0003 the half-day
 planner's memory, 0004 the agent's pending bookings, 0005 reservation quotes: the dry runs, 0006 the user's
 memory: rules, snippets, conversations; 0007 the agent's browse consents; 0008 the reply language of its
-conversations and dry runs).
+conversations and dry runs; 0009 the strategy lab page's memory per user).
 
 One engine per URL and process, migrated to the newest schema when it is made. Every write is one
 transaction; SQLite runs each transaction as ``BEGIN IMMEDIATE`` (writers wait for each other, up to

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -342,9 +343,11 @@ def test_the_grid_tags_are_short_names_and_a_caption_says_what_each_solver_does(
 
 
 @pytest.mark.parametrize(("lang", "said"), [("en", "could not be read again"), ("zh", "无法再次读取")])
-def test_kept_results_whose_table_is_gone_are_said_lost_not_silently_dropped(batches, lang, said):
+def test_kept_results_whose_table_is_gone_are_said_lost_not_silently_dropped(batches, lang, said, monkeypatch):
+    import core.app.lab_memory
     from components.lab import choices
 
+    monkeypatch.setattr(core.app.lab_memory, "MAX_TABLE_BYTES", 0)  # too large to keep in the database
     at = lab_app(lang)
     result = run_batch(at, batches["helsinki"])
     Path(result.path).unlink()  # the table the user's memory points at is gone
@@ -356,3 +359,54 @@ def test_kept_results_whose_table_is_gone_are_said_lost_not_silently_dropped(bat
     assert "lab_result" not in at.session_state
     at.run()  # said once
     assert not any(said in w.value for w in at.warning)
+
+
+def test_a_reload_on_a_dashboard_of_another_machine_shows_the_kept_results(batches, tmp_path, monkeypatch):
+    """A team's second dashboard process on another machine: the same database, its own lab folder, none of the
+    first one's files. The reload there shows the user's settings and results, read from the database."""
+    from components.lab import choices
+
+    at = lab_app()
+    result = run_batch(at, batches["helsinki"])
+    shutil.rmtree(Path(result.path).parent)  # the first machine's disk is not the second's
+    monkeypatch.setenv("OMNI_CACHE_DIR", str(tmp_path / "machine-b" / "response-cache"))
+    get_settings.cache_clear()
+    for key in (choices.RESTORED, "lab_result", "lab_choices"):
+        del at.session_state[key]  # as a new session: the memory is read again
+    at.run()
+    assert not at.exception, at.exception
+    restored = at.session_state["lab_result"]
+    assert Path(restored.path).parent == tmp_path / "machine-b" / "lab" / "results"
+    assert restored.frame.equals(result.frame)
+    assert at.session_state["lab_choices"].lab_time_limit == 0.05  # the settings the run was made with
+    assert not any("could not be read again" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "the database does not answer"), ("zh", "数据库没有响应")])
+def test_a_database_that_does_not_answer_is_said_and_the_kept_memory_is_read_once_it_answers(
+    batches, lang, said, monkeypatch
+):
+    import core.app.lab_memory
+    from components.lab import choices
+    from core.errors import DatabaseUnreachable
+
+    at = lab_app(lang)
+    result = run_batch(at, batches["helsinki"])
+    real_load = core.app.lab_memory.LabMemoryStore.load
+
+    def down(self, user):
+        raise DatabaseUnreachable("the database does not answer")
+
+    monkeypatch.setattr(core.app.lab_memory.LabMemoryStore, "load", down)
+    for key in (choices.RESTORED, "lab_result", "lab_choices"):
+        del at.session_state[key]  # a reload while the database is down
+    at.run()
+    assert not at.exception, at.exception
+    assert any(said in w.value for w in at.warning), [w.value for w in at.warning]
+    assert "lab_result" not in at.session_state
+
+    monkeypatch.setattr(core.app.lab_memory.LabMemoryStore, "load", real_load)
+    at.run()  # the database answers again: the memory kept before the outage comes back, not the defaults
+    assert not any(said in w.value for w in at.warning)
+    assert at.session_state["lab_result"].frame.equals(result.frame)
+    assert at.session_state["lab_choices"].lab_time_limit == 0.05
