@@ -234,57 +234,73 @@ def render_dropped(result: ItineraryResult, names: Names, lang: Lang) -> None:
 
 
 def render_details(result: ItineraryResult, unknown_warnings: list[str], lang: Lang) -> None:
-    """One collapsed "raw data (for debugging)" section with what analysts read: codes, formulas, ids, the solver,
-    the decision log. The page says what they mean in words above it."""
-    p = result.policy
-    r = result.robustness
+    """The figures said in words ("Details", collapsed), then one collapsed "raw data (for debugging)" section with
+    what analysts read: codes, formulas, ids, the solver, the decision log. The page says what they mean in words
+    above it."""
     with st.expander(t("common.details", lang), expanded=False, key="it_words"):
         st.markdown("  \n".join(details_lines(result, lang)))  # the figures below, said in words
-    with st.expander(t("common.debug", lang), expanded=False, key="it_details", icon=":material/bug_report:"):
+    _raw_details(result, unknown_warnings, lang)
+
+
+@st.fragment
+def _raw_details(result: ItineraryResult, unknown_warnings: list[str], lang: Lang) -> None:
+    """The raw data is drawn only while its section is open (issue 32): its tables and captions are not sent, nor
+    drawn by the browser, on every plan and edit that nobody reads them for. Opening it reruns this part alone."""
+    box = st.expander(
+        t("common.debug", lang), expanded=False, key="it_details", icon=":material/bug_report:", on_change="rerun"
+    )
+    if box.open:
+        with box:
+            _raw_details_body(result, unknown_warnings)
+
+
+def _raw_details_body(result: ItineraryResult, unknown_warnings: list[str]) -> None:
+    p = result.policy
+    r = result.robustness
+    st.caption(
+        f"status={result.status} · error_code={result.error_code or '-'} · variant={result.variant} · "
+        f"solved in {result.seconds:.2f} s · matrix_source={result.matrix_source} · mode={result.mode} · "
+        f"pacing={result.pacing} · timezone={result.timezone}"
+    )
+    st.caption(
+        f"robust_min = ceil(nominal_min × {p.factor:g} + {p.buffer_min}) · visit × {p.visit_factor:g} "
+        f"(policy source: {p.source})"
+    )
+    st.caption(
+        f"robustness: {r.definition}; tolerance {r.tolerance:g}; {r.legs_fully_covered}/{r.legs} legs; "
+        f"min slack {r.min_slack_min} min; mean {r.mean_slack_min} min"
+    )
+    if result.critic is not None:
+        st.caption("critic checks: " + ", ".join(result.critic.checks))
+        if result.critic.violations:
+            st.dataframe(violations_details_frame(result), key="critic_details_table", hide_index=True)
+    for warning in result.warnings:
+        st.caption(("⚠ " if warning in unknown_warnings else "") + warning)
+    if result.balance is not None:
+        b = result.balance
+        loads = "; ".join(f"day {d.day_index}: {d.visits} visits, {d.busy_min}/{d.free_min} min" for d in b.days)
         st.caption(
-            f"status={result.status} · error_code={result.error_code or '-'} · variant={result.variant} · "
-            f"solved in {result.seconds:.2f} s · matrix_source={result.matrix_source} · mode={result.mode} · "
-            f"pacing={result.pacing} · timezone={result.timezone}"
+            f"balance: balanced={b.balanced} · visit spread {b.visit_spread} (≤ {b.max_visit_spread}) · "
+            f"busy spread {b.busy_spread_min} min · moves {b.moves} "
+            f"(+{b.extra_travel_min} robust travel min) · {loads}"
         )
-        st.caption(
-            f"robust_min = ceil(nominal_min × {p.factor:g} + {p.buffer_min}) · visit × {p.visit_factor:g} "
-            f"(policy source: {p.source})"
-        )
-        st.caption(
-            f"robustness: {r.definition}; tolerance {r.tolerance:g}; {r.legs_fully_covered}/{r.legs} legs; "
-            f"min slack {r.min_slack_min} min; mean {r.mean_slack_min} min"
-        )
-        if result.critic is not None:
-            st.caption("critic checks: " + ", ".join(result.critic.checks))
-            if result.critic.violations:
-                st.dataframe(violations_details_frame(result), key="critic_details_table", hide_index=True)
-        for warning in result.warnings:
-            st.caption(("⚠ " if warning in unknown_warnings else "") + warning)
-        if result.balance is not None:
-            b = result.balance
-            loads = "; ".join(f"day {d.day_index}: {d.visits} visits, {d.busy_min}/{d.free_min} min" for d in b.days)
+        for reason in b.reasons:
             st.caption(
-                f"balance: balanced={b.balanced} · visit spread {b.visit_spread} (≤ {b.max_visit_spread}) · "
-                f"busy spread {b.busy_spread_min} min · moves {b.moves} "
-                f"(+{b.extra_travel_min} robust travel min) · {loads}"
+                f"balance reason {reason.code}: day {reason.heavy_day} → day {reason.light_day} · "
+                f"keys={reason.keys} · {reason.facts}"
             )
-            for reason in b.reasons:
-                st.caption(
-                    f"balance reason {reason.code}: day {reason.heavy_day} → day {reason.light_day} · "
-                    f"keys={reason.keys} · {reason.facts}"
-                )
-        if result.dropped_items:
-            st.dataframe(dropped_details_frame(result), key="dropped_details_table", hide_index=True, width="stretch")
-        st.dataframe(
-            decision_log_frame(result),
-            key="decision_log_table",
-            hide_index=True,
-            width="stretch",
-            column_config={"facts": st.column_config.TextColumn("facts", width="large")},
-        )
-        if result.variants:
-            st.caption("variants (fewest must dropped, then least dropped penalty, then least travel + wait):")
-            st.dataframe(variants_frame(result), key="variants_table", hide_index=True, width="stretch")
+    if result.dropped_items:
+        st.dataframe(dropped_details_frame(result), key="dropped_details_table", hide_index=True, width="stretch")
+    st.dataframe(
+        decision_log_frame(result),
+        key="decision_log_table",
+        hide_index=True,
+        width="stretch",
+        column_config={"facts": st.column_config.TextColumn("facts", width="large")},
+    )
+    if result.variants:
+        st.caption("variants (fewest must dropped, then least dropped penalty, then least travel + wait):")
+        st.dataframe(variants_frame(result), key="variants_table", hide_index=True, width="stretch")
 
 
 def ics_description(entry: TimelineEntry, lang: Lang) -> str:

@@ -30,6 +30,8 @@ from core.models.itinerary_result import DayTimeline, ItineraryResult, TimelineE
 
 KINDS = ("visit", "travel", "lunch", "wait")
 KIND_COLOURS = ("#1f77b4", "#9aa5b1", "#ff7f0e", "#e6c229")
+#: the Gantt rows in the order of the day's entries (each bar and opening-hours bar carries its entry's "row")
+ROW_ORDER = {"field": "row", "op": "min"}
 TIMELINE_COLUMNS = ["#", "name", "kind", "start", "end", "minutes", "slack", "travel", "priority", "locked", "source"]
 #: the table's headers (column → key)
 #: the day table's columns a person reads first (a browser test checks that they are on screen and not cut)
@@ -197,13 +199,14 @@ def opening_frame(day: DayTimeline, zone: str, *, lang: Lang = "en", names: Name
             if a < b:
                 rows.append(
                     {
+                        "row": i,
                         "label": entry_label(i, day, names, lang),
                         "open": a,
                         "close": b,
                         "hours": t("itinerary.gantt.open", lang, start=f"{a:%H:%M}", end=f"{b:%H:%M}"),
                     }
                 )
-    return pd.DataFrame(rows, columns=["label", "open", "close", "hours"])
+    return pd.DataFrame(rows, columns=["row", "label", "open", "close", "hours"])
 
 
 def _vl_datetime(dt: datetime) -> alt.DateTime:
@@ -218,10 +221,9 @@ def gantt_chart(
     names = names or names_of(result.request)
     zone = result.timezone
     bars = gantt_frame(day, zone, lang=lang, names=names)
-    labels = list(bars["label"])
     lo, hi = local(day.day_start, zone), local(day.day_end, zone)
     x_scale = alt.Scale(domain=[_vl_datetime(lo), _vl_datetime(hi)])
-    y = alt.Y("label:N", sort=labels, title=None, axis=alt.Axis(labelLimit=260))
+    y = alt.Y("label:N", sort=alt.EncodingSortField(field="row", op="min"), title=None, axis=alt.Axis(labelLimit=260))
     x_axis = alt.Axis(format="%H:%M", title=t("itinerary.gantt.axis", lang), tickCount="hour")
     layers = []
     if result.lunch.enabled and day.lunch_required:
@@ -315,7 +317,9 @@ def gantt_spec(
     lo, hi = local(day.day_start, zone), local(day.day_end, zone)
     scale = {"domain": [_vl_dt(lo), _vl_dt(hi)]}
     axis = {"format": "%H:%M", "title": t("itinerary.gantt.axis", lang), "tickCount": "hour"}
-    y = {"field": "label", "type": "nominal", "sort": list(bars["label"]), "title": None, "axis": {"labelLimit": 260}}
+    # rows in the entries' order through their "row" field, not a list of their labels: the spec then stays the same
+    # when an edit changes the day's entries, and the browser updates the chart's data instead of drawing it anew
+    y = {"field": "label", "type": "nominal", "sort": dict(ROW_ORDER), "title": None, "axis": {"labelLimit": 260}}
     datasets: dict[str, list[dict[str, Any]]] = {}
     layers: list[dict[str, Any]] = []
     if result.lunch.enabled and day.lunch_required:

@@ -94,6 +94,9 @@ def test_the_page_shows_the_reason_beside_the_days_and_the_code_in_details(uneve
     said = [text for text in main if text.startswith("There are ")]
     assert len(said) == 1 and "not open long enough on day 2 (Tue)" in said[0]
     assert not any("ONLY_OPEN_THAT_DAY" in text for text in main)
+    at.session_state["it_details"] = True  # the raw data is drawn once its section is opened (issue 32)
+    at.run()
+    assert not at.exception, at.exception
     [details] = [e for e in at.expander if e.label == "Raw data (for debugging)"]
     captions = "\n".join(str(c.value) for c in details.caption)
     assert "balance reason ONLY_OPEN_THAT_DAY: day 0 → day 1" in captions

@@ -105,3 +105,36 @@ def test_undo_in_the_result_part_restores_the_plan_before_the_edit(at):
     assert not at.exception, at.exception
     assert visit_keys(at.session_state["it_result"], 0) == visit_keys(before, 0)
     assert at.session_state["it_edits"] == []
+
+
+def raw_data(at):
+    [raw] = [e for e in at.expander if e.label == "Raw data (for debugging)"]
+    return raw
+
+
+def test_the_raw_data_is_drawn_only_while_open_and_follows_the_edited_plan(at):
+    """Issue 32: the collapsed raw-data section sends no tables or captions with each plan and edit; opened, it shows
+    the plan on screen, and after an edit (the result part rerun alone) the edited plan's, not the one before."""
+    result = at.session_state["it_result"]
+    closed = raw_data(at)
+    assert closed.caption.len == 0 and closed.dataframe.len == 0
+    at.session_state["it_details"] = True
+    at.run()
+    assert not at.exception, at.exception
+    opened = raw_data(at)
+    log = [df.value for df in opened.dataframe if "reason code" in df.value.columns and "step" in df.value.columns]
+    assert len(log) == 1 and len(log[0]) == len(result.decision_log)
+    assert f"status={result.status}" in opened.caption[0].value
+    dropped_before = {k for df in opened.dataframe if "key" in df.value.columns for k in df.value["key"]}
+
+    removed = visit_keys(result, 0)[0]
+    at.selectbox(key="edit_stop").set_value(removed).run()
+    at.radio(key="edit_action").set_value("remove").run()
+    at.button(key="edit_apply").click()
+    with scoped_to(result_fragment(at)):
+        at.run()
+    assert not at.exception, at.exception
+    after = raw_data(at)
+    [dropped] = [df.value for df in after.dataframe if "key" in df.value.columns]
+    assert dropped.loc[dropped["key"] == removed, "reason code"].tolist() == ["REMOVED_BY_USER"]
+    assert removed not in dropped_before  # the plan before the edit had it on the plan

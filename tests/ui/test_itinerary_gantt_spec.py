@@ -56,3 +56,27 @@ def test_the_gantt_spec_is_valid_and_draws_what_the_altair_chart_draws(result, l
         assert [r["kind"] for r in mine["bars"]["rows"]] == [e.kind for e in day.entries]
     days_with = {name for day in result.days for name in layers_by_mark(gantt_spec(day, result, lang=lang))}
     assert days_with == {"band", "opening", "bars"}  # every kind of layer was compared on some day
+
+
+def without_data(spec: dict) -> dict:
+    """The spec as the browser's chart is keyed on: everything but the named datasets (Streamlit sends those apart)."""
+    return {k: v for k, v in spec.items() if k != "datasets"}
+
+
+def test_an_edit_of_a_day_changes_the_chart_s_data_and_not_its_spec(result):
+    """Issue 32: the rows are ordered by each entry's "row", not by a list of the day's labels, so a day whose
+    entries change (a stop removed) keeps the same spec: the browser then updates the chart's data in place instead
+    of compiling and drawing a new chart. Its rows still come in the day's order, one row number per label."""
+    day = next(d for d in result.days if sum(e.kind == "visit" for e in d.entries) >= 2)
+    first_visit = next(i for i, e in enumerate(day.entries) if e.kind == "visit")
+    edited = day.model_copy(update={"entries": [e for i, e in enumerate(day.entries) if i != first_visit]})
+    before, after = gantt_spec(day, result, lang="en"), gantt_spec(edited, result, lang="en")
+    assert without_data(before) == without_data(after)
+    assert len(after["datasets"]["bars"]) == len(before["datasets"]["bars"]) - 1
+    bars_layer = layers_by_mark(after)["bars"]
+    assert bars_layer["encoding"]["y"]["sort"] == {"field": "row", "op": "min"}
+    rows = bars_layer["rows"]
+    assert [r["row"] for r in rows] == list(range(len(edited.entries)))
+    assert [r["label"][:2] for r in rows] == [f"{i + 1:02d}" for i in range(len(edited.entries))]
+    by_label = {r["label"]: r["row"] for r in rows}
+    assert all(by_label[o["label"]] == o["row"] for o in after["datasets"].get("opening", []))

@@ -226,6 +226,9 @@ def test_lang_en_renders_the_itinerary_page_in_english_only(leaflet_static):
     spec = json.dumps(json.loads(chart.proto.spec), ensure_ascii=False)
     assert "Day 1 · " in spec and "local time" in spec and not CJK.search(spec)
     # the Details keep the codes for analysts
+    at.session_state["it_details"] = True  # the raw data is drawn once its section is opened (issue 32)
+    at.run()
+    assert not at.exception, at.exception
     [details] = [e for e in at.expander if e.label == "Raw data (for debugging)"]
     assert "LOW_PRIORITY_TRADEOFF" in set(details.dataframe[0].value["reason code"])
 

@@ -113,7 +113,15 @@ def text_of(at) -> str:
     return "\n".join(str(e.value) for e in [*at.markdown, *at.caption, *at.success, *at.warning])
 
 
+def open_raw_data(at) -> None:
+    """The raw data section is drawn only once it is opened (issue 32): open it, as a person does."""
+    at.session_state["it_details"] = True
+    at.run()
+    assert not at.exception, at.exception
+
+
 def details_text(at) -> str:
+    open_raw_data(at)
     [details] = [e for e in at.expander if e.label == "Raw data (for debugging)"]
     return "\n".join(str(e.value) for e in [*details.markdown, *details.caption])
 
