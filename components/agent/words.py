@@ -158,8 +158,11 @@ def timeline_rows(timeline: list[dict[str, Any]], pack: RegionPack | None, lang:
         elif kind == "lunch":
             at = [j for j in names if timeline[j].get("day") == e.get("day") and _same_spot(timeline[j], e)]
             what = t("agent.console.lunch_near", lang, place=names[at[0]]) if at else t("agent.console.lunch", lang)
+        elif kind == "wait":  # before the place that comes next that day (it opens later, or its time is fixed)
+            after = [j for j in names if timeline[j].get("day") == e.get("day") and j > i]
+            what = t("agent.console.wait_at", lang, place=names[after[0]]) if after else t("agent.console.wait", lang)
         else:
-            what = str(e.get("name") or t("agent.console.other_entry", lang))
+            what = t("agent.console.other_entry", lang)
         rows.append({"day": day, "time": when or "—", "what": what, "note": note or "—"})
     return rows
 

@@ -20,6 +20,10 @@ INTEREST_NAMES = [
             r"|\bsea (creatures|life|animals)\b|\bmarine\b|\bpenguins?\b|\bpandas?\b|\bdolphins?\b|\bsharks?\b",
             re.I,
         ),
-        re.compile(r"动物|水族|海洋|海底|\bzoo|aquarium|wildlife|safari|\bocean|marine|sea ?life", re.I),
+        # whole words: "Zoomi" (a photo shop) is no zoo, "Ilmarinen" no marine park
+        re.compile(
+            r"动物|水族|海洋|海底|\b(?:zoo(?:s|logical)?|aquariums?|oceanarium|wildlife|safari|ocean|marine|sea ?life)\b",
+            re.I,
+        ),
     ),
 ]

@@ -4,6 +4,7 @@ loop.py, the gated flows in flows/, the trip request from a message in trip_requ
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -55,6 +56,7 @@ from core.models.agent import (
     NextStep,
     Observability,
     Payload,
+    UiHint,
     state_facts,
     unique_steps,
 )
@@ -201,6 +203,8 @@ def _route(request: AgentRequest, ctx: AgentContext, state: AgentState) -> Route
         lang=ctx.lang,
     )
     decision = booking_followup.reroute(decision, ctx, state, lang=ctx.lang)
+    if request.options.confirm_dry_run_id:  # no words to route: the button's confirmation is carried out
+        decision = _confirming(decision, ctx.reply_lang())
     if decision.arbiter_failure is not None:
         ctx.telemetry.fallback_triggered(
             from_route="LLM_ARBITRATION", to_route=decision.output.route, reason=decision.arbiter_failure
@@ -239,6 +243,15 @@ def _log_route(state: AgentState, decision: RouterDecision) -> None:
             **decision.features.as_facts(),
         },
     )
+
+
+def _confirming(decision: RouterDecision, lang: Lang) -> RouterDecision:
+    """A confirmation by its dry run's id has no message: the router's "tell me the date, the party…" (read from
+    the empty text) would be said beside a booking made. It says what happens instead: the confirmed action."""
+    hint = UiHint(mode="slow", status="thinking", message=agent_words.router_message("confirming", lang))
+    reasons = [r for r in decision.output.reasons if r != "MISSING_INFO"]
+    output = decision.output.model_copy(update={"ui_hint": hint, "reasons": reasons})
+    return dataclasses.replace(decision, output=output, question=None, question_kind="execute")
 
 
 def _router_warning(state: AgentState, decision: RouterDecision) -> None:

@@ -72,10 +72,13 @@ SUGGEST_MAX_VISIT_MIN = 240
 
 
 def mentioned_places(text: str, pack: RegionPack) -> list[str]:
-    """Place ids whose name or alias (>= 2 characters; >= 4 for Latin) appears in the message."""
+    """Place ids whose name or alias (>= 2 characters; >= 4 for Latin; not the city's own name) appears in the
+    message."""
     from core.geo.text import normalize
 
     t = normalize(text)
+    # the city's own name names the city, not a place in it (Helsinki's main station is "Helsinki" in the data)
+    city = {normalize(n) for n in pack.city_names()}
     found: list[tuple[int, str]] = []
     for p in pack.places:
         if p.category in ("address", "district"):  # not places to visit
@@ -84,7 +87,7 @@ def mentioned_places(text: str, pack: RegionPack) -> list[str]:
         best = 0
         for n in names:
             k = normalize(n)
-            if len(k) >= 2 and not (k.isascii() and len(k) < 4) and k in t:
+            if len(k) >= 2 and not (k.isascii() and len(k) < 4) and k not in city and k in t:
                 best = max(best, len(k))
         if best:
             found.append((best, p.id))

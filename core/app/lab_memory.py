@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from core.clock import Clock
 from core.models.lab import LabGrid
-from core.stores.db import Database, EngineAtFirstUse, transaction
+from core.stores.db import Database, EngineAtFirstUse, UtcDateTime, transaction
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -37,7 +37,7 @@ lab_memories = sa.Table(
     sa.Column("user_id", sa.String(120), primary_key=True),
     sa.Column("memory", sa.JSON, nullable=False),
     sa.Column("table_bytes", sa.LargeBinary, nullable=True),
-    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", UtcDateTime(), nullable=False),
 )
 
 

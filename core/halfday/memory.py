@@ -17,7 +17,7 @@ from core.models.halfday.plans import FamilyProfile, Memory, MemoryEvent
 from core.models.region import RegionPlace
 from core.models.rules import Rule
 from core.reservations import store
-from core.stores.db import EngineAtFirstUse
+from core.stores.db import EngineAtFirstUse, UtcDateTime
 
 metadata = sa.MetaData()
 memory_events = sa.Table(
@@ -28,14 +28,14 @@ memory_events = sa.Table(
     sa.Column("kind", sa.String(20)),
     sa.Column("place_ids", sa.JSON),
     sa.Column("tags", sa.JSON),
-    sa.Column("at", sa.DateTime(timezone=True)),
+    sa.Column("at", UtcDateTime()),
 )
 family_profiles = sa.Table(
     "halfday_family_profiles",
     metadata,
     sa.Column("user_id", sa.String(120), primary_key=True),
     sa.Column("profile", sa.JSON),
-    sa.Column("updated_at", sa.DateTime(timezone=True)),
+    sa.Column("updated_at", UtcDateTime()),
 )
 
 #: how much one event of each kind moves a tag's affinity (before the bound)

@@ -11,7 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from core.models.memory import Conversation, Turn, new_conversation_id
-from core.stores.db import EngineAtFirstUse, transaction
+from core.stores.db import EngineAtFirstUse, UtcDateTime, transaction
 
 metadata = sa.MetaData()
 conversations_table = sa.Table(
@@ -19,8 +19,8 @@ conversations_table = sa.Table(
     metadata,
     sa.Column("id", sa.String(40), primary_key=True),
     sa.Column("user_id", sa.String(120)),
-    sa.Column("created_at", sa.DateTime(timezone=True)),
-    sa.Column("updated_at", sa.DateTime(timezone=True)),
+    sa.Column("created_at", UtcDateTime()),
+    sa.Column("updated_at", UtcDateTime()),
 )
 turns_table = sa.Table(
     "agent_conversation_turns",
@@ -29,7 +29,7 @@ turns_table = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True),
     sa.Column("message", sa.Text),
     sa.Column("response", sa.JSON),
-    sa.Column("at", sa.DateTime(timezone=True)),
+    sa.Column("at", UtcDateTime()),
 )
 MAX_TURNS = 200  # a conversation's turns read back (the newest ones)
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from core.memory.vectors import similarities
 from core.models.rules import Rule, RuleCode
-from core.stores.db import EngineAtFirstUse, transaction
+from core.stores.db import EngineAtFirstUse, UtcDateTime, transaction
 
 metadata = sa.MetaData()
 rules_table = sa.Table(
@@ -21,7 +21,7 @@ rules_table = sa.Table(
     sa.Column("code", sa.String(40), primary_key=True),
     sa.Column("facts", sa.JSON),
     sa.Column("source", sa.String(20)),
-    sa.Column("at", sa.DateTime(timezone=True)),
+    sa.Column("at", UtcDateTime()),
 )
 episodes_table = sa.Table(
     "user_memory_episodes",
@@ -31,7 +31,7 @@ episodes_table = sa.Table(
     sa.Column("kind", sa.String(20)),
     sa.Column("text", sa.Text),
     sa.Column("facts", sa.JSON),
-    sa.Column("at", sa.DateTime(timezone=True)),
+    sa.Column("at", UtcDateTime()),
 )
 
 EpisodeKind = Literal["turn", "plan"]

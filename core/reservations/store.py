@@ -16,7 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from core.stores.db import MIGRATIONS, engine_for, open_engine, transaction, upgrade
+from core.stores.db import MIGRATIONS, UtcDateTime, engine_for, open_engine, transaction, upgrade
 
 __all__ = [
     "MIGRATIONS",
@@ -42,7 +42,7 @@ reservations = sa.Table(
     sa.Column("status", sa.String(12)),
     sa.Column("quote", sa.JSON),
     sa.Column("policy", sa.JSON),
-    sa.Column("created_at", sa.DateTime(timezone=True)),
+    sa.Column("created_at", UtcDateTime()),
 )
 transitions = sa.Table(
     "reservation_transitions",
@@ -51,7 +51,7 @@ transitions = sa.Table(
     sa.Column("reservation_id", sa.String(40)),
     sa.Column("from_status", sa.String(12)),
     sa.Column("to_status", sa.String(12)),
-    sa.Column("at", sa.DateTime(timezone=True)),
+    sa.Column("at", UtcDateTime()),
     sa.Column("reason", sa.String(200)),
 )
 #: revision 0005: a dry run's quote (not a reservation); its reserve token is spent on this row
@@ -69,10 +69,10 @@ quotes = sa.Table(
     sa.Column("notes", sa.Text),
     sa.Column("quote", sa.JSON),
     sa.Column("policy", sa.JSON),
-    sa.Column("created_at", sa.DateTime(timezone=True)),
+    sa.Column("created_at", UtcDateTime()),
     sa.Column("token_hash", sa.String(64)),
-    sa.Column("expires_at", sa.DateTime(timezone=True)),
-    sa.Column("used_at", sa.DateTime(timezone=True)),
+    sa.Column("expires_at", UtcDateTime()),
+    sa.Column("used_at", UtcDateTime()),
 )
 #: the cancellation tokens (a reserve token is its quote's)
 tokens = sa.Table(
@@ -82,8 +82,8 @@ tokens = sa.Table(
     sa.Column("user_id", sa.String(120)),
     sa.Column("reservation_id", sa.String(40)),
     sa.Column("action", sa.String(10)),
-    sa.Column("expires_at", sa.DateTime(timezone=True)),
-    sa.Column("used_at", sa.DateTime(timezone=True)),
+    sa.Column("expires_at", UtcDateTime()),
+    sa.Column("used_at", UtcDateTime()),
 )
 confirmations = sa.Table(
     "reservation_confirmations",
@@ -108,7 +108,7 @@ def as_date(value: Any) -> date:
 
 
 def as_utc(value: datetime) -> datetime:
-    """SQLite hands back naive datetimes for what was stored in UTC."""
+    """A moment read back from a column written before they were ``UtcDateTime`` (naive: taken as UTC)."""
     from datetime import UTC
 
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)

@@ -24,6 +24,7 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,11 +58,33 @@ __all__ = [
     "Database",
     "DatabaseUnreachable",
     "SchemaMismatch",
+    "UtcDateTime",
     "engine_for",
     "open_engine",
     "transaction",
     "upgrade",
 ]
+
+
+class UtcDateTime(sa.types.TypeDecorator[datetime]):
+    """A moment stored in UTC and read back aware, on every database. SQLite keeps a ``DateTime(timezone=True)``
+    as its wall-clock text with the offset dropped, so 09:00 in Shanghai came back as 09:00 UTC, eight hours off;
+    PostgreSQL's timestamptz converts by itself. A naive moment is refused: its zone would be a guess."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"a naive moment cannot be stored: {value.isoformat()} (give it its offset)")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 @dataclass(frozen=True)

@@ -462,6 +462,7 @@ _ROUTER_KEYS = {
     "verifying": "agent.router.verifying",
     "planning": "agent.router.planning",
     "looking_up": "agent.router.looking_up",
+    "confirming": "agent.router.confirming",
 }
 
 

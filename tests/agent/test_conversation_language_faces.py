@@ -52,6 +52,10 @@ def test_the_api_confirms_without_accept_language_in_the_dry_runs_language(api, 
     done = api.post("/agent/confirm", json={"dry_run_id": offered["result"]["payload"]["dry_run"]["dry_run_id"]})
     assert done.status_code == 200 and done.json()["result"]["status"] == "OK"
     assert _han(done.json()["result"]["answer_text"]) is chinese, done.json()["result"]["answer_text"]
+    # the hint beside a booking made says the confirmation is carried out, never a question for missing details
+    hint = done.json()["route"]["ui_hint"]
+    assert "MISSING_INFO" not in done.json()["route"]["reasons"] and hint["status"] != "done"
+    assert hint["message"] == ("正在执行你确认的操作…" if chinese else "Carrying out what you confirmed…")
 
 
 def test_the_api_keeps_the_conversations_language_for_a_turn_without_a_locale(api):

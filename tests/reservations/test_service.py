@@ -9,6 +9,7 @@ import threading
 from collections import Counter
 from dataclasses import replace
 from datetime import UTC, date, datetime, time
+from zoneinfo import ZoneInfo
 
 import pytest
 import sqlalchemy as sa
@@ -286,3 +287,21 @@ def test_the_mock_service_is_a_reservation_provider(service):
     from core.reservations.provider import ReservationProvider
 
     assert isinstance(service, ReservationProvider)
+
+
+def test_moments_are_stored_as_the_instant_they_are_on_every_database(service):
+    """The clock says 09:00 in Shanghai, which is 01:00 UTC: the quote, the reservation and each transition carry
+    that instant (SQLite kept the wall-clock text with the offset dropped, and it came back as 09:00 UTC)."""
+    shanghai = datetime(2026, 11, 27, 9, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+    local = ReservationService(pack=PACK, engine=service.engine, clock=lambda: shanghai)
+    dry = local.dry_run("dora", ask(day=date(2026, 11, 29)))
+    assert dry.reservation.created_at == datetime(2026, 11, 27, 1, 0, tzinfo=UTC)
+    assert dry.expires_at - shanghai == local.token_ttl
+    done = local.confirm("dora", dry.reservation.id, token=dry.token, idempotency_key="tz", consent=True)
+    assert done.reservation.created_at == datetime(2026, 11, 27, 1, 0, tzinfo=UTC)
+    assert {t.at for t in done.reservation.transitions} == {datetime(2026, 11, 27, 1, 0, tzinfo=UTC)}
+    # ten minutes later the token is still good (expiry compared as instants), and after its TTL it is not
+    later = ReservationService(pack=PACK, engine=service.engine, clock=lambda: shanghai + local.token_ttl * 2)
+    again = local.dry_run("dora", ask(day=date(2026, 11, 29), at=time(18, 0)))
+    refused("TOKEN_INVALID", later.confirm, "dora", again.reservation.id, token=again.token, idempotency_key="late",
+            consent=True)  # fmt: skip
