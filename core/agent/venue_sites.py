@@ -62,3 +62,20 @@ def message_url(message: str) -> str | None:
 
 def site_url(site: VenueSite, settings: Settings, day: date) -> str:
     return f"{demo_base(settings)}{site.path}?date={day.isoformat()}"
+
+
+def demo_site_of_url(url: str, settings: Settings, region: str) -> VenueSite | None:
+    """The demo venue site a link points at (its page, with or without a query), else None."""
+    base = demo_base(settings)
+    if not url.startswith(base):
+        return None
+    path = url[len(base) :].split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    return next((s for s in demo_sites(settings, region) if s.path.rstrip("/") == path), None)
+
+
+def dated_url(url: str, site: VenueSite, settings: Settings, day: date) -> str:
+    """A link to a demo venue's page, for the day the message names (its page lists that day's offers); a link that
+    names its own date keeps it."""
+    if "date=" in url:
+        return url
+    return site_url(site, settings, day)

@@ -62,6 +62,11 @@ def _page_to_read(state: AgentState, ctx: AgentContext) -> tuple[str | None, Ven
     site when it is one."""
     region = ctx.provider.region
     url = venue_sites.message_url(state.user_input)
+    if url is not None:  # a link to a demo venue's page: for the day the message names ("明天还有房吗")
+        linked = venue_sites.demo_site_of_url(url, ctx.settings, region.name)
+        if linked is not None:
+            day = resolve_day(state.user_input, now=ctx.now)  # today when the message names no day
+            return venue_sites.dated_url(url, linked, ctx.settings, day), linked
     site = None if url else venue_sites.site_for_message(state.user_input, region, ctx.settings)
     if site is not None:  # the venue's (demo) website, for the day the message names (else today)
         day = resolve_day(state.user_input, now=ctx.now)
