@@ -304,18 +304,20 @@ def route_plan(
     header_lang: Lang | None = ACCEPT_LANGUAGE,
     region: str | None = Query(default=None, max_length=60, description="region pack (default: the server's)"),
 ) -> Any:
-    """Plan a multi-stop route: the best order per strategy and its candidates, as the CLI's ``plan`` prints it.
+    """Plan a multi-stop route: the best order per strategy and its candidates, as the CLI's ``plan`` prints it;
+    with Accept-Language, its ``warnings`` and ``summary`` are sentences in that language.
     With ``own_order`` (stop indices in visiting order) or ``keep_order`` (the stops as listed), the person's order
     is planned on the same figures beside the best: ``own_route`` and ``own_difference`` (own − best, metres and
     seconds, in total and per leg), and ``own_deep_links`` when links were asked for."""
     from core.app.regions import list_regions
-    from core.app.route import plan_route
+    from core.app.route import in_words, plan_route
 
     if region is not None and region not in list_regions(data_dir=get_settings().data_dir):
         return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{region}'", "region")
-    return SafeJSONResponse(
-        plan_route(context_for(user, lang=header_lang, region=region), request).model_dump(mode="json")
-    )
+    ctx = context_for(user, lang=header_lang, region=region)
+    result = plan_route(ctx, request)
+    # with a locale, the sentences are the reader's (the codes and facts stay in notices); without, as the CLI prints
+    return SafeJSONResponse((in_words(ctx, result) if header_lang is not None else result).model_dump(mode="json"))
 
 
 app.include_router(halfday_routes.router)  # the seven stages as events, resume, stage 7, memory

@@ -305,6 +305,14 @@ def export_html(result: RoutePlanResult, *, lang: Lang = "en", data_dir: Path | 
     return result_to_html(result, lang=lang, pack=_result_pack(result, data_dir or get_settings().data_dir))
 
 
+def in_words(ctx: RequestContext, result: RoutePlanResult) -> RoutePlanResult:
+    """The result as a reader of the context's language reads it: its warnings and summary in that language, its
+    places named as its region pack names them; the codes and facts stay in ``notices``."""
+    from core.words.route_export import in_reader_words
+
+    return in_reader_words(result, lang=ctx.lang, pack=_result_pack(result, ctx.settings.data_dir))
+
+
 def _result_pack(result: RoutePlanResult, data_dir: Path) -> RegionPack | None:
     """The pack ``result`` was planned on, for its words (None: no region, or a pack this data folder lacks)."""
     from core.packs.loader import load_region

@@ -116,10 +116,16 @@ def result_to_json(
     With ``lang``, its ``warnings`` and ``summary`` are the reader's sentences in that language (places named as
     ``pack`` names them); the codes and facts stay in ``notices``."""
     if lang is not None:
-        result = result.model_copy(
-            update={"warnings": notice_lines(result, lang=lang, pack=pack), "summary": summary_line(result, lang=lang)}
-        )
+        result = in_reader_words(result, lang=lang, pack=pack)
     return result.model_dump_json(indent=indent)
+
+
+def in_reader_words(result: RoutePlanResult, *, lang: Lang, pack: RegionPack | None) -> RoutePlanResult:
+    """The result with its ``warnings`` and ``summary`` as the reader's sentences in ``lang`` (places named as
+    ``pack`` names them); the codes and facts stay in ``notices``."""
+    return result.model_copy(
+        update={"warnings": notice_lines(result, lang=lang, pack=pack), "summary": summary_line(result, lang=lang)}
+    )
 
 
 def _best_index(result: RoutePlanResult) -> int | None:

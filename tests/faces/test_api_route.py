@@ -3,6 +3,7 @@ X8): the same facts as the core's result, in JSON."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.conftest import auth
@@ -53,3 +54,23 @@ def test_keep_order_and_a_refused_own_order(client):
     assert bad.status_code == 422
     error = bad.json()["error"]
     assert error["field"] == "own_order" and "stop index 1 more than once" in error["message"]
+
+
+def test_with_a_locale_the_warnings_and_summary_are_the_reader_s_sentences(client):
+    """Accept-Language zh-CN: the summary and every warning are Chinese sentences (they were the core's English);
+    the codes stay in notices, one per warning; without a locale the API answers as the CLI prints."""
+    zh = client.post("/route/plan", json=_body(), headers={**auth("alice"), "Accept-Language": "zh-CN"}).json()
+    en = client.post("/route/plan", json=_body(), headers={**auth("alice"), "Accept-Language": "en"}).json()
+    plain = client.post("/route/plan", json=_body(), headers=auth("alice")).json()
+    assert zh["warnings"] and len(zh["warnings"]) == len(zh["notices"]) == len(en["warnings"])
+    han = re.compile(r"[\u4e00-\u9fff]")
+    english_word = re.compile(r"\b[a-z]{4,}\b")  # a Chinese sentence naming Chinese places has none
+    assert han.search(zh["summary"]) and not english_word.search(zh["summary"])
+    assert all(han.search(w) and not english_word.search(w) for w in zh["warnings"]), zh["warnings"]
+    assert not han.search(en["summary"]) and "km" in en["summary"]
+    assert (
+        [n["code"] for n in zh["notices"]]
+        == [n["code"] for n in en["notices"]]
+        == [n["code"] for n in plain["notices"]]
+    )
+    assert zh["best_route"]["stop_order_labels"] == plain["best_route"]["stop_order_labels"]
