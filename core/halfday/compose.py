@@ -77,6 +77,8 @@ def place_step(
             continue
         queue = queue_at(c, begin)
         finish = begin + queue + dur
+        if c.role == "meal" and finish > min(b, end):  # the end of the half day (or the kitchen) leaves less time:
+            finish = max(begin + queue + MEAL_MIN, min(b, end))  # a meal is kept short rather than lost (≥ MEAL_MIN)
         if finish <= min(b, end):
             return begin, queue, finish
     return None
