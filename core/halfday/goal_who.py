@@ -8,6 +8,7 @@ import re
 from core.halfday import goal_lexicon as lx
 from core.halfday.goal_text import _mask, _negated, _num, _parts, _rx
 from core.models.halfday.goal import Constraints, Party
+from core.phrases import wish_lexicon as wx
 from core.phrases.party import find_party
 
 MAX_BUDGET = 1_000_000
@@ -165,7 +166,7 @@ def _party(low: str) -> tuple[Party, list[str]]:
 _TIME_START, _CUTS = re.compile(lx.PLACE_TIME_START), re.compile(lx.PLACE_CUTS)
 _TITLE = r"[A-Z][a-z]+(?:['’][a-z]+)*"
 _EN_RUN = re.compile(rf"(?<![A-Za-z'’]){_TITLE}(?:\s+(?:of\s+)?{_TITLE})*")
-_WISH_WORDS = re.compile("|".join(f"(?:{zh})" for zh, _ in lx.PREFERENCES.values()))
+_WISH_WORDS = re.compile("|".join(f"(?:{zh})" for zh, _ in lx.PREFERENCES.values()) + f"|{wx.QUALITIES}")
 
 
 def _named_places(plain: str) -> list[str]:
