@@ -163,7 +163,11 @@ def greedy_order(
             if fit is None:
                 continue
             begin, queue, finish = fit
-            if c.role == "activity" and pending and not _leaves_a_meal(i, finish, cands, order, table, end, meals, pending):
+            if (
+                c.role == "activity"
+                and pending
+                and not _leaves_a_meal(i, finish, cands, order, table, end, meals, pending)
+            ):
                 continue  # it would push the next meal out of its window
             score = value[i] - COST_PER_HOUR * (leg + (begin - t - leg) + queue) / 60
             if c.role == "meal" and pending and t >= meals[pending[0]][0] - 30:

@@ -346,7 +346,14 @@ WishStatus = Literal["met", "partly", "not_met", "unread"]
 #: the filters; one was found but the plan does not visit it; the plan has no meal for a meal wish; not understood;
 #: a diet that only forbids (不吃辣, I'm vegan) kept by a plan with no meal to break it
 WishReason = Literal[
-    "served", "side_offer", "none_in_data", "none_available", "not_in_plan", "no_meal", "some_steps", "not_understood",
+    "served",
+    "side_offer",
+    "none_in_data",
+    "none_available",
+    "not_in_plan",
+    "no_meal",
+    "some_steps",
+    "not_understood",
     "kept",
 ]
 
