@@ -77,6 +77,8 @@ def place_step(
             continue
         queue = queue_at(c, begin)
         finish = begin + queue + dur
+        if c.role == "meal" and finish > min(b, end):  # the end of the half day (or the kitchen) leaves less time:
+            finish = max(begin + queue + MEAL_MIN, min(b, end))  # a meal is kept short rather than lost (≥ MEAL_MIN)
         if finish <= min(b, end):
             return begin, queue, finish
     return None
@@ -161,7 +163,11 @@ def greedy_order(
             if fit is None:
                 continue
             begin, queue, finish = fit
-            if c.role == "activity" and pending and finish > meals[pending[0]][1] - MEAL_MIN:
+            if (
+                c.role == "activity"
+                and pending
+                and not _leaves_a_meal(i, finish, cands, order, table, end, meals, pending)
+            ):
                 continue  # it would push the next meal out of its window
             score = value[i] - COST_PER_HOUR * (leg + (begin - t - leg) + queue) / 60
             if c.role == "meal" and pending and t >= meals[pending[0]][0] - 30:
@@ -183,6 +189,28 @@ def greedy_order(
         order.append(i)
         t, pos = finish, i
         spent += cands[i].price_per_person or 0.0
+
+
+def _leaves_a_meal(
+    i: int,
+    finish: int,
+    cands: list[Candidate],
+    order: list[int],
+    table: TravelTable,
+    end: int,
+    meals: list[tuple[int, int]],
+    pending: list[int],
+) -> bool:
+    """After visiting ``cands[i]`` until ``finish``, the next meal can still be had: its window is not over, and
+    some meal not yet planned can be reached and fit in it (the way there, its booking times, the end of the day)."""
+    if finish > meals[pending[0]][1] - MEAL_MIN:
+        return False
+    left = [pending[0]]
+    eateries = [j for j, m in enumerate(cands) if m.role == "meal" and j not in order and j != i]
+    return not eateries or any(
+        place_step(cands[j], finish + table.leg(i, j).minutes, end=end, meals=[meals[k] for k in left]) is not None
+        for j in eateries
+    )
 
 
 def name_key(c: Candidate) -> str:

@@ -8,6 +8,7 @@ import re
 from core.halfday import goal_lexicon as lx
 from core.halfday.goal_text import _mask, _negated, _num, _parts, _rx
 from core.models.halfday.goal import Constraints, Party
+from core.phrases import wish_lexicon as wx
 from core.phrases.party import find_party
 
 MAX_BUDGET = 1_000_000
@@ -29,7 +30,9 @@ def _constraints(low: str) -> tuple[Constraints, list[tuple[int, int]]]:
             ):
                 continue
             amount *= {"k": 1000, "千": 1000, "万": 10000}.get(m.group(2) or "", 1)
-            context = low[max(0, m.start() - 8) : m.end() + 14]
+            # the per-person words may follow the currency (80 yuan per person, 200块每人): read to the clause's end
+            after = re.split(r"[,，。;；!！?？]", low[m.end() : m.end() + 24], maxsplit=1)[0]
+            context = low[max(0, m.start() - 8) : m.start()] + m.group(0) + after
             strong = re.search(lx.BUDGET_CUES_STRONG, m.group(0)) or re.search(_CUR, m.group(0))
             pp = _rx(lx.PER_PERSON).search(context)
             if not (strong or pp) or amount > MAX_BUDGET:
@@ -163,6 +166,7 @@ def _party(low: str) -> tuple[Party, list[str]]:
 _TIME_START, _CUTS = re.compile(lx.PLACE_TIME_START), re.compile(lx.PLACE_CUTS)
 _TITLE = r"[A-Z][a-z]+(?:['’][a-z]+)*"
 _EN_RUN = re.compile(rf"(?<![A-Za-z'’]){_TITLE}(?:\s+(?:of\s+)?{_TITLE})*")
+_WISH_WORDS = re.compile("|".join(f"(?:{zh})" for zh, _ in lx.PREFERENCES.values()) + f"|{wx.QUALITIES}")
 
 
 def _named_places(plain: str) -> list[str]:
@@ -201,8 +205,8 @@ def _zh_name(piece: str) -> str | None:
     piece = re.sub(r"^(?:一个|一家|这个|那个|几个|某个|一些|个|家|些)", "", piece)
     if len(piece) < 2 or len(piece) > 20 or piece[0] in lx.PLACE_VERB_START + lx.CN_DIGITS or _TIME_START.match(piece):
         return None
-    if piece in lx.PLACE_GENERIC or piece in lx.PLACE_MODIFIERS:
-        return None
+    if piece in lx.PLACE_GENERIC or piece in lx.PLACE_MODIFIERS or _WISH_WORDS.fullmatch(piece):
+        return None  # 去购物, 去散步: a wish's own words, read as that wish, are no name
     for head in lx.PLACE_GENERIC_HEADS:
         if piece.endswith(head) and (piece[: -len(head)] in lx.PLACE_MODIFIERS or not piece[: -len(head)]):
             return None

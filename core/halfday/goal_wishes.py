@@ -23,6 +23,16 @@ _PREF_RX = {code: _rx(f"{zh}|{en}") for code, (zh, en) in lx.PREFERENCES.items()
 _DIET_RX = {code: _rx(words) for code, words in lx.DIETS.items()}
 _LIMITS = [_rx(p) for table in (lx.MOBILITY, lx.WEATHER, lx.TRANSPORT) for p in table.values()]
 _EAT_NEAR = _rx(wx.EAT_NEAR)
+#: diets that only forbid: a limit, never a meal to have
+LIMIT_DIETS = ("no_spicy", "no_alcohol")
+#: a diet said of who someone is (I'm vegan, 我是素食者, a vegetarian friend, 穆斯林): a limit unless a meal is asked
+_WHO_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:i'm|i am|im|we're|we are|he's|she's|they're|is|are|being|as an?)|是|作为|都是)"
+    r"\s*(?:(?:a|an|strict|all|both|fully)\s+)?$"
+)
+_WHO_AFTER = re.compile(r"(?:者|主义|的朋友|朋友|ians?(?![a-z])|s(?![a-z])|\s+(?:friends?|guests?|people|family))")
+_WHO_WORDS = re.compile(r"穆斯林|muslim")
+_MEAL_WORDS = _rx(r"吃|餐|饭|eat|eating|lunch|dinner|breakfast|brunch|meal|food|restaurant")
 Span = tuple[int, int]
 
 
@@ -64,9 +74,8 @@ def read_wishes(
     for code in diets:
         diet_words = _DIET_RX[code].search(low)
         at = diet_words.start() if diet_words else len(low)
-        near = low[max(0, at - 3) : (diet_words.end() if diet_words else at) + 10]
-        found.append((at, Wish(kind="diet", code=code, phrase=diet_words.group(0).strip() if diet_words else "", eat=bool(
-            diet_words and code not in ("no_spicy", "no_alcohol") and _EAT_NEAR.search(near)))))  # fmt: skip
+        phrase = diet_words.group(0).strip() if diet_words else ""
+        found.append((at, Wish(kind="diet", code=code, phrase=phrase, eat=_eats(low, code, diet_words))))
     taken += diet_spans + limit_spans
     if party.children:
         child = _rx(f"{lx.CHILD_ZH}|{lx.CHILD_EN}").search(low)
@@ -83,6 +92,18 @@ def read_wishes(
         # "eat sushi", "a vegetarian lunch": the cuisine or the diet's meal is the wish, not eating at all
         found = [(at, w) for at, w in found if not (w.kind == "food" and w.code == "food")]
     return [w for _, w in sorted(found, key=lambda f: f[0])]
+
+
+def _eats(low: str, code: str, said: re.Match[str] | None) -> bool:
+    """A diet said is a wish to eat that way (a vegan bite, 吃素食, halal food): it is met only by a meal that keeps
+    it. It is a limit alone when it only forbids (不吃辣, no alcohol), or when it says who someone is and no meal is
+    asked near it (I'm vegetarian, 我们是穆斯林, a vegan friend): then no meal is wanted, only none that breaks it."""
+    if said is None or code in LIMIT_DIETS:
+        return False
+    before, after = low[max(0, said.start() - 16) : said.start()], low[said.end() : said.end() + 8]
+    if not (_WHO_BEFORE.search(before) or _WHO_AFTER.match(after) or _WHO_WORDS.fullmatch(said.group(0))):
+        return True
+    return bool(_MEAL_WORDS.search(low[max(0, said.start() - 3) : said.end() + 10]))
 
 
 def _kind(kind: str) -> WishKind:

@@ -28,6 +28,9 @@ WALK_LIMIT_CAREFUL_MIN = 12
 MEAL_WINDOWS = {"lunch": (time(11, 30), time(14, 0)), "dinner": (time(17, 30), time(20, 30))}
 MEAL_MIN_OVERLAP = 90  # an afternoon from 13:00 has no lunch in it: people say "afternoon" after eating
 MEAL_ASKED_MIN_OVERLAP = 45  # ...unless the goal asks to eat ("吃个午饭"): then a short overlap is enough
+ASKED_MEAL_MIN, ASKED_MEAL_MAX = 45, 90  # a meal asked outside the meal times: its slot (compose's MEAL_MIN..MAX)
+#: cuisines a café serves between meals: asked alone they need no meal slot
+OFF_MEAL_CUISINES = ("dessert", "bakery", "snacks")
 #: the memory's rules that are diets or mobility needs of the goal's constraints (the same codes)
 RULE_DIETS: tuple[DietCode, ...] = ("no_spicy", "vegetarian", "vegan", "halal", "no_alcohol")
 RULE_MOBILITY: tuple[MobilityCode, ...] = ("wheelchair", "stroller")
@@ -156,6 +159,36 @@ def _clock(minutes: int) -> time:
     return time(minutes // 60, minutes % 60)
 
 
+def _asks_to_eat(profile: Profile) -> bool:
+    """The goal asks for a meal: food said, a cuisine (not a café's fare), or a diet to eat (a vegan bite, 吃素食)."""
+    return bool({"food", "local_food"} & set(profile.preferences)) or any(
+        (w.kind == "cuisine" and w.code not in OFF_MEAL_CUISINES) or (w.kind == "diet" and w.eat)
+        for w in profile.wishes
+    )
+
+
+def _meal_slots(start: int, end: int, *, asked: bool) -> list[Slot]:
+    """The meal slots of the window: each meal window it overlaps long enough. A goal that asks to eat gets one even
+    when its window misses the meal times (a morning, 14:00–17:00): at the end nearer a meal window, as long as a
+    meal lasts (a vegan bite after a museum at 14:00 is eaten first; a meal at the end of a morning)."""
+    meals: list[Slot] = []
+    needed = MEAL_ASKED_MIN_OVERLAP if asked else MEAL_MIN_OVERLAP
+    for meal, (m_start, m_end) in MEAL_WINDOWS.items():
+        lo, hi = max(start, _minutes(m_start)), min(end, _minutes(m_end))
+        if hi - lo >= needed:
+            meals.append(Slot(kind="meal", start=_clock(lo), end=_clock(hi), meal=meal))
+    if meals or not asked or end - start < ASKED_MEAL_MIN:
+        return meals
+
+    def gap(w: tuple[time, time]) -> int:
+        return max(_minutes(w[0]) - end, start - _minutes(w[1]), 0)
+
+    meal, (m_start, _) = min(MEAL_WINDOWS.items(), key=lambda kv: gap(kv[1]))
+    length = min(ASKED_MEAL_MAX, end - start)
+    lo = end - length if _minutes(m_start) > start else start
+    return [Slot(kind="meal", start=_clock(lo), end=_clock(lo + length), meal=meal)]
+
+
 def plan_time_slots(inp: SlotsInput, *, settings: Settings) -> TimeSlots:
     """The window cut into activity and meal slots; travel is planned robustly (nominal × factor + buffer)."""
     window, now = inp.window, inp.now
@@ -166,13 +199,7 @@ def plan_time_slots(inp: SlotsInput, *, settings: Settings) -> TimeSlots:
     end = _minutes(window.end)
     if start >= end:
         start = end - 15  # the caller checked the window is not over; a sliver still gets planned honestly
-    meals: list[Slot] = []
-    asked = {"food", "local_food"} & set(inp.profile.preferences)
-    needed = MEAL_ASKED_MIN_OVERLAP if asked else MEAL_MIN_OVERLAP
-    for meal, (m_start, m_end) in MEAL_WINDOWS.items():
-        lo, hi = max(start, _minutes(m_start)), min(end, _minutes(m_end))
-        if hi - lo >= needed:
-            meals.append(Slot(kind="meal", start=_clock(lo), end=_clock(hi), meal=meal))
+    meals = _meal_slots(start, end, asked=_asks_to_eat(inp.profile))
     slots: list[Slot] = []
     cursor = start
     for m in meals:

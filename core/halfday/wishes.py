@@ -4,8 +4,10 @@ of the goal (met, met in part, not met, not understood), with the places and the
 
 A meal is a place where one eats: a restaurant (not a bar alone) or a market with food; a café serves coffee, tea,
 cakes and bread, not a cuisine it does not list. A landmark or a shop with food or bars among its cuisines offers them
-on the side: a wish it alone meets is met in part. A diet is met when every meal of the plan can serve it; one said
-as a meal to have (吃素食) is not met by a plan without a meal. An unread wish is never met.
+on the side: a wish it alone meets is met in part. A diet is met when every meal of the plan can serve it. A diet
+said is a meal to have that way (a vegan bite, 吃素食: core/halfday/goal_wishes.py ``_eats``): a plan without such a
+meal does not meet it. One that only forbids (不吃辣) or says who someone is (I'm vegetarian) is a limit: a plan with
+no meal keeps it (``kept``), a meal that breaks it does not. An unread wish is never met.
 """
 
 from __future__ import annotations
@@ -173,7 +175,7 @@ def _diet(wish: Wish, cands: list[Candidate], supplied: WishSupply) -> WishOutco
     if not meals:
         if wish.eat:
             return _outcome(wish, "not_met", _NOT_MET[supplied] if supplied != "found" else "no_meal")
-        return _outcome(wish, "met", "served")  # a limit no meal can break
+        return _outcome(wish, "met", "kept")  # a limit no meal can break: kept, not served by any place
     keeping = [c.place_id for c in meals if diet_ok(c, wish.code)]
     if len(keeping) == len(meals):
         return _outcome(wish, "met", "served", keeping)

@@ -13,6 +13,7 @@ _WANT_ZH = re.compile(rf"(?:{wx.WANT_VERBS_ZH})")
 _DOING_ZH = re.compile(rf"(?:{wx.DOING_VERBS_ZH})")
 _WANT_EN = re.compile(rf"(?<![a-z])(?:{wx.WANT_VERBS_EN})\s+|{wx.LIST_START_EN}")
 _END_ZH, _END_EN = re.compile(wx.WANT_END_ZH), re.compile(wx.WANT_END_EN)
+_QUALITIES = re.compile(wx.QUALITIES)
 MAX_UNREAD_CHARS = 24
 Span = tuple[int, int]
 
@@ -24,6 +25,10 @@ def unread(low: str, taken: list[Span]) -> list[tuple[int, str]]:
     for a, b in taken:
         for i in range(max(0, a), min(len(low), b)):
             covered[i] = True
+    for m in _QUALITIES.finditer(low):  # read first: a thing wanted is not read through them (吃顿浪漫的晚餐)
+        if not any(covered[m.start() : m.end()]):
+            out.append((m.start(), re.sub(r"^with\s+", "", m.group(0))))
+            covered[m.start() : m.end()] = [True] * (m.end() - m.start())
     carry = ""  # a doing verb before another (学做包子): said with it
     for m in _WANT_ZH.finditer(low):
         start, verb, carry = m.end(), carry + m.group(0), ""

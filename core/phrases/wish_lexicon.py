@@ -72,8 +72,15 @@ WANT_VERBS_EN = (
     r"eat|drink|try|taste|see|visit|do|play|watch|buy|go|learn|take|ride|hear|attend|experience|have|check out|"
     r"go to|go for|grab|then|plus|also"
 )
-#: a list of things wanted after a colon (Saturday 2pm to 6pm: a pottery class and ...)
-LIST_START_EN = r":\s*"
+#: a list of things wanted after a colon (Saturday 2pm to 6pm: a pottery class and ...), and the next thing of a
+#: list (go-karting and a foot massage): each is read, so none is dropped
+LIST_START_EN = r":\s*|(?<![a-z])and\s+"
+#: what a half day should be like that no reader maps (romantic, with a view, 浪漫, 有情调): kept in the person's
+#: words as a wish not understood, never dropped
+QUALITIES = (
+    r"浪漫|有情调|有氛围|氛围感|景观好|风景好|有景|看风景|高档|热闹|刺激|(?<![a-z])(?:romantic|cozy|cosy|lively|fancy|"
+    r"upscale|luxurious|adventurous|exciting|thrilling)(?![a-z])|(?<![a-z])with (?:a |great |nice |good )?views?(?![a-z])"
+)
 #: verbs said with their object as one activity (滑冰, 钓鱼, 爬山): an unread phrase keeps the verb
 DOING_VERBS_ZH = r"体验|学习|玩|做|学|打|泡|骑|划|滑|爬|钓|坐"
 #: the thing wanted ends before one of these (Chinese)

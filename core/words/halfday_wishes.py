@@ -17,6 +17,7 @@ DRINKS = ("alcohol", "coffee", "tea")
 #: a wish's status and reason → the key of its sentence
 OUTCOMES: dict[tuple[str, str], str] = {
     ("met", "served"): "halfday.wish.met",
+    ("met", "kept"): "halfday.wish.met.kept",
     ("partly", "side_offer"): "halfday.wish.partly_side",
     ("partly", "some_steps"): "halfday.wish.partly_some",
     ("not_met", "none_in_data"): "halfday.wish.not_met.none_in_data",

@@ -63,6 +63,8 @@ def check(line: dict) -> list[str]:
         differs("named_places", goal.named_places, expect["named_places"])
     if "wishes" in expect:  # every wish said, in order: [kind, code] or ["unread", the words kept]
         differs("wishes", [[w.kind, w.code or w.phrase] for w in goal.wishes], expect["wishes"])
+    if "diet_eat" in expect:  # each diet said: a meal to have that way (true) or a limit only (false)
+        differs("diet_eat", {w.code: w.eat for w in goal.wishes if w.kind == "diet"}, expect["diet_eat"])
     if "assumed" in expect and not set(expect["assumed"]) <= set(goal.assumed):
         bad.append(f"assumed: got {goal.assumed}, expected at least {expect['assumed']}")
     return bad

@@ -197,3 +197,62 @@ def test_a_meal_neither_meets_nor_breaks_a_childs_need(planner, text):
         visits = [s.place_id for s in p.steps if not eats(PACK[s.place_id])]
         suiting = [pid for pid in visits if PACK[pid].category == "family" or "kid_friendly" in PACK[pid].tags]
         assert need.status == ("met" if visits and suiting == visits else "partly" if suiting else "not_met")
+
+
+# ---- a diet said is a meal to have (issue 31): read from the pack's own tags, not from the accounting -------------
+#: what the pack says of a place that keeps each diet (tags, or the cuisine it lists)
+KEEPS = {"vegetarian": {"vegetarian_friendly", "vegan_options"}, "vegan": {"vegan_options"}, "halal": {"halal"}}
+
+
+def _meal_keeping(pid: str, diet: str) -> bool:
+    place = PACK[pid]
+    a_meal = (place.category == "restaurant" and set(place.cuisine) - {"bar"}) or (
+        place.category == "market" and "food" in place.tags
+    )
+    return bool(a_meal) and bool(KEEPS[diet] & set(place.tags) or "vegetarian" in place.cuisine and diet != "halal")
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "diet"),
+    [
+        ("Sunday from 2 to 5pm: a vegan bite, then a museum, under 150 yuan each", "en", "vegan"),
+        ("周一上午和朋友去喝酒再吃素食", "zh", "vegetarian"),
+        ("周一上午去博物馆再吃素食", "zh", "vegetarian"),
+        ("Monday 9am to noon: a park, then some vegetarian food", "en", "vegetarian"),
+        ("周日下午2点到4点半，先吃点清真的，再去博物馆", "zh", "halal"),
+    ],
+)
+def test_a_diet_to_eat_is_met_only_by_a_meal_of_the_plan_that_keeps_it(planner, text, lang, diet):
+    result = plan(planner, text, lang)
+    for p in result.plans:
+        [wish] = [o for o in p.wishes if o.wish.kind == "diet"]
+        keeping = [s.place_id for s in p.steps if _meal_keeping(s.place_id, diet)]
+        assert (wish.status == "met") == bool(keeping), (p.plan_id, [s.place_id for s in p.steps], wish)
+        assert set(wish.place_ids) <= set(keeping)
+        if not keeping:
+            assert wish.status == "not_met" and p.score is not None and p.score.P < 1.0
+    # the pack has a restaurant that keeps the diet open in the window: the best plan has it
+    best = result.plans[0]
+    assert any(_meal_keeping(s.place_id, diet) for s in best.steps), [s.place_id for s in best.steps]
+
+
+def test_a_diet_said_of_who_one_is_stays_a_limit_and_is_said_kept_without_a_meal(planner):
+    result = plan(planner, "I'm vegetarian, Saturday 2pm to 5pm at a gallery", "en")
+    words = {w.plan_id: w.wishes for w in result_words(result, "en").plans}
+    for p in result.plans:
+        [wish] = [o for o in p.wishes if o.wish.kind == "diet"]
+        meals = [s.place_id for s in p.steps if eats(PACK[s.place_id])]
+        if not meals:
+            assert (wish.status, wish.reason, wish.place_ids) == ("met", "kept", [])
+            assert "✓ vegetarian: kept — no meal of this plan breaks it" in words[p.plan_id]
+
+
+def test_shopping_is_met_by_a_shopping_place_of_the_pack(planner):
+    result = plan(planner, "周六中午12点到下午4点，吃顿火锅再去购物，预算每人200")
+    assert result.goal.named_places == []
+    for p in result.plans:
+        [shop] = [o for o in p.wishes if o.wish.kind == "shopping"]
+        shops = [s.place_id for s in p.steps if PACK[s.place_id].category == "shopping"]
+        if shops:
+            assert shop.status == "met" and set(shops) <= set(shop.place_ids)
+        assert p.cost_per_person is None or p.cost_per_person <= 200

@@ -343,9 +343,18 @@ class PlanStep(BaseModel):
 
 WishStatus = Literal["met", "partly", "not_met", "unread"]
 #: why a wish is not (fully) met: no place in the data serves it; one does, but none is open in the window or passes
-#: the filters; one was found but the plan does not visit it; the plan has no meal for a meal wish; not understood
+#: the filters; one was found but the plan does not visit it; the plan has no meal for a meal wish; not understood;
+#: a diet that only forbids (不吃辣, I'm vegan) kept by a plan with no meal to break it
 WishReason = Literal[
-    "served", "side_offer", "none_in_data", "none_available", "not_in_plan", "no_meal", "some_steps", "not_understood"
+    "served",
+    "side_offer",
+    "none_in_data",
+    "none_available",
+    "not_in_plan",
+    "no_meal",
+    "some_steps",
+    "not_understood",
+    "kept",
 ]
 
 
