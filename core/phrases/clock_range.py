@@ -21,7 +21,7 @@ NFKC-normalised text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.phrases.clock import PERIOD_WORDS, ClockPhrase, Period, en_int, zh_int
 
@@ -163,14 +163,17 @@ def _clock(end: _End, hour: int | None, span: tuple[int, int], text: str) -> Clo
     return ClockPhrase(hour=hour, minute=end.minute, start=span[0], end=span[1], text=text, period=end.period)
 
 
-def find_ranges(text: str) -> list[ClockRange]:
-    """Every range of time ``text`` names, in order (see the module's rules)."""
+def find_ranges(text: str, *, context: Period | None = None) -> list[ClockRange]:
+    """Every range of time ``text`` names, in order (see the module's rules). ``context``: the part of the day said
+    elsewhere (今晚, in the evening), which a range with no marker at either end is in (今晚 8点到11点: 20:00–23:00)."""
     out: list[ClockRange] = []
     for m in _RANGE.finditer(text):
         g = m.groupdict()
         a, b = _read_end(g, "a"), _read_end(g, "b")
         if a is None or b is None or _COUNTED_AFTER.match(text[m.end() :]):
             continue
+        if context is not None and not (a.settled or b.settled):
+            a, b = replace(a, period=context, settled=True), replace(b, period=context, settled=True)
         join, pre = g["join"].lower(), (g["pre"] or "").strip().lower()
         if join == "and" and pre != "between":
             continue
