@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from core.phrases.clock import ClockPhrase, find_clocks
+from core.phrases.clock import ClockPhrase, find_times_of_day
 from core.phrases.clock_range import EARLIEST_START_HOUR, find_ranges
 
 _START_BEFORE = re.compile(
@@ -109,7 +109,7 @@ def find_day_window(text: str) -> DayWindow | None:
         return DayWindow(start=SaidTime("start", first.start), end=SaidTime("end", first.end), text=first.text)
     start: SaidTime | None = None
     end: SaidTime | None = None
-    clocks = find_clocks(text)
+    clocks = find_times_of_day(text)  # 中午出发: noon
     for i, clock in enumerate(clocks):
         role = _role(text, clock, clocks[i + 1] if i + 1 < len(clocks) else None)
         if role == "start" and start is None and end is None:

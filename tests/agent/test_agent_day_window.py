@@ -3,9 +3,11 @@ where it came from (the message or the default), in both languages."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
-from tests.support.agent_packs import agent_runner
+from tests.support.agent_packs import FIXED_NOW, agent_runner
 
 
 @pytest.fixture
@@ -98,3 +100,18 @@ def test_a_range_no_reading_makes_a_day_is_said_and_asked_again(env, message, wo
     window = _window(r)
     assert (window["source"], window["problem"]) == ("default", "END_NOT_AFTER_START")
     assert words in r.result.answer_text
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "规划1天上海行程，五天后中午出发，去外滩",
+        "plan 1 day in Shanghai with the Bund in five days, starting at noon",
+    ],
+)
+def test_a_day_and_noon_are_the_days_date_and_its_start(env, message):
+    r = env(message)
+    window = _window(r)
+    assert (window["start"], window["end"], window["source"]) == ("12:00", "20:00", "message")
+    assert (FIXED_NOW.date() + timedelta(days=5)).isoformat() in r.result.answer_text  # the day, five days on
+    assert min(e["start"] for e in r.result.payload.timeline) >= "12:00"
