@@ -51,7 +51,7 @@ def _endpoint(p: str) -> str:
 
 
 _RANGE = re.compile(
-    rf"(?<![\d.:/$¥￥])(?P<pre>(?<![a-z])(?:from|between)\s+|从|自)?{_endpoint('a')}\s*"
+    rf"(?<![\d.:/$¥￥-])(?P<pre>(?<![a-z])(?:from|between)\s+|从|自)?{_endpoint('a')}\s*"
     rf"(?P<join>[-–—~～]|到|至|(?<![a-z])(?:to|till|til|until|and|through|thru)(?![a-z]))\s*{_endpoint('b')}"
     r"(?![\d:])",
     re.I,
@@ -62,6 +62,8 @@ _COUNTED_AFTER = re.compile(
     r"minutes|km|miles|stops|places|yuan|rmb|years?|stars?|%|个|位|人|名|天|晚|夜|小时|分钟|钟头|岁|元|块|号|日|月|站|家)",
     re.I,
 )
+#: two bare numbers before a plural noun count it (from 2 to 3 museums); "is", "this", "us" are no plural
+_COUNTED_NOUN_AFTER = re.compile(r"^\s+(?!(?:is|was|has|does|this|us|as|its|plus|thus)(?![a-z]))[a-z]+s(?![a-z])", re.I)
 #: a range after one of these is days, not hours (Dec 1 to 5, days 1 to 3)
 _DAYS_BEFORE = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*$|days?\s*$|第\s*$|周\s*$|星期\s*$", re.I
@@ -95,8 +97,8 @@ def _read_end(g: dict[str, str | None], p: str) -> _End | None:
         return _End(24 if word in ("midnight", "午夜") else 12, 0, None, True, True)
     raw = g[f"{p}h"] or ""
     hour = zh_int(raw) if g[f"{p}zh"] or not raw.isalpha() else en_int(raw)
-    if hour is None:
-        return None
+    if hour is None or (hour > 24 and not (g[f"{p}zh"] or g[f"{p}mm"])):
+        return None  # between 20 and 30 euros: no hours; 25点 is a time that cannot be
     said = g[f"{p}zm"] or g[f"{p}mm"] or g[f"{p}dm"] or ""
     minute = {"半": 30, "一刻": 15, "三刻": 45}.get(said, zh_int(said) if said else 0) or 0
     period: Period | None = None
@@ -177,9 +179,13 @@ def find_ranges(text: str, *, context: Period | None = None) -> list[ClockRange]
         join, pre = g["join"].lower(), (g["pre"] or "").strip().lower()
         if join == "and" and pre != "between":
             continue
-        marked = a.settled or b.settled or any(g[k] for k in ("azh", "bzh", "amm", "bmm"))
+        said = any(g[p + k] for p in "ab" for k in ("per", "noon", "zh", "mm", "ap", "after"))
+        # a 24-hour number marks a range joined by words (10到16), not by a dash (12-15 is also a date)
+        marked = said or ((a.settled or b.settled) and join not in "-–—~～")
         if not (marked or pre) and _DAYS_BEFORE.search(text[: m.start()]):
             continue  # Dec 1 to 5, days 1 to 3
+        if not marked and _COUNTED_NOUN_AFTER.match(text[m.end() :]):
+            continue  # 2 to 3 museums
         digits = not (g["ah"] or "").isalpha() and not (g["bh"] or "").isalpha()
         if not (marked or pre or (digits and join in ("to", "till", "til", "until", "through", "thru"))):
             continue  # 12-5, 2到5: no times; ten to eight is 7:50

@@ -46,6 +46,7 @@ def test_the_window_a_message_states(text, start, end):
         ("晚上9点出发，早上6点前回来", "END_NOT_AFTER_START"),
         ("be back by 9am", "END_NOT_AFTER_START"),  # the default start is 10:00
         ("从25点开始", "TIME_NOT_VALID"),
+        ("从25点到3点", "TIME_NOT_VALID"),
     ],
 )
 def test_a_window_that_cannot_be_a_day_says_why(text, problem):
@@ -108,7 +109,19 @@ def test_a_range_no_reading_makes_a_day_says_so(text):
 
 @pytest.mark.parametrize(
     "text",
-    ["3-4 people, plan a day", "2到5个人一起玩", "Dec 1 to 5 in Shanghai", "days 1 to 3 in Shanghai", "ten to eight"],
+    [
+        "3-4 people, plan a day",
+        "2到5个人一起玩",
+        "Dec 1 to 5 in Shanghai",
+        "days 1 to 3 in Shanghai",
+        "ten to eight",
+        "two days, 2 to 3 museums a day",
+        "from 4 to 6 sights, please",
+        "3到4家店",
+        "between 20 and 30 euros each",
+        "on 2026-12-05, plan a day",
+        "12-15出发",
+    ],
 )
 def test_counts_and_days_are_no_range(text):
     from core.phrases.clock_range import find_ranges
