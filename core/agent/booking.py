@@ -3,7 +3,8 @@ name or alias, else the kind of venue asked for), the date in the region's timez
 
 Pure functions over one message and the region pack. Nothing is guessed: a slot the message does not state is
 ``None`` (the agent asks for it), a bare "7点" that could be morning or evening stays two readings until a venue's
-hours leave one, and a date that does not exist is an InputError naming it.
+hours leave one, and a date that does not exist is an InputError naming it. 中午 said alone is noon, as "noon" is
+(五天后中午: that day at 12:00); the confirmation says the time before anything is booked.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from core.geo.text import normalize
 from core.models.region import RegionPack
 from core.models.reservations import BookableItem
 from core.packs.derived import PerPack
-from core.phrases.clock import first_clock
+from core.phrases.clock import find_times_of_day
 from core.phrases.dates import first_day
 from core.phrases.party import find_party
 from core.reservations.catalog import catalogue
@@ -162,9 +163,11 @@ _EVENING = re.compile(r"今晚|明晚|晚上|傍晚|晚饭|晚餐|\btonight\b|\b
 
 def booking_time(text: str) -> tuple[time | None, list[int], int]:
     """(the time, or None; the readings of a bare hour when it could be morning or evening; its minute), read by
-    core.phrases.clock; a bare hour is the evening one when the message says evening or dinner."""
+    core.phrases.clock (中午 said alone is noon: 五天后中午 is that day at 12:00); a bare hour is the evening one when
+    the message says evening or dinner."""
     t = normalize_message(text)
-    clock = first_clock(t)
+    clocks = find_times_of_day(t)
+    clock = clocks[0] if clocks else None
     if clock is None:
         return None, [], 0
     if not clock.valid:

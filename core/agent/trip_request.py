@@ -389,6 +389,10 @@ def fit_meals(
             item.pop("meal")
 
 
+#: a day said to end at midnight (晚上8点到12点) ends at its last minute
+LATEST_DAY_END = 23 * 60 + 59
+
+
 def read_day_window(state: AgentState, text: str) -> DayBoundary:
     """The day's window the message states (core.phrases.day_window), else the default; kept in ``state.trip``
     with where it came from (the plan says it). Words that cannot make a day (an end before the start, 25点) leave
@@ -403,6 +407,7 @@ def read_day_window(state: AgentState, text: str) -> DayBoundary:
         if trip.window_problem is None:
             start, end = said.resolved(default_start=DEFAULT_DAY_START, default_end=DEFAULT_DAY_END)
             assert start is not None and end is not None, "a window without a problem has both ends"
+            end = min(end, LATEST_DAY_END)  # until midnight: the day's last minute
             window, trip.window_source = DayBoundary(start=hhmm(start), end=hhmm(end)), "message"
     trip.day_boundaries = [window.model_copy() for _ in range(trip.days)]
     return window

@@ -13,9 +13,11 @@ The text is NFKC-normalised (full-width digits and punctuation become ASCII) and
 - the party (adults, children and their ages, seniors), constraints (budget, diet, mobility, weather, transport, the
   longest leg), preferences and what to avoid (codes of core/models/halfday/goal.py), and places named literally.
 
-Bare hours read the way people plan half days: 1–6 o'clock with no marker are afternoon hours (2点到6点 is 14–18); an
-end without its own marker takes the start's (下午3点到1点 is 15:00–13:00: invalid; 晚上10点到12点 ends at midnight),
-and an English start takes its end's pm when that keeps it before the end (from 1 to 5pm is 13–17). A number after an
+Bare hours read the way people plan half days: 1–6 o'clock with no marker are afternoon hours (2点 is 14:00). Ranges
+are read by the rule the agent's day window shares (core.phrases.clock_range): an end without its own marker takes the
+other's half of the day when that keeps the start first (下午3点到1点 is invalid; 晚上10点到12点 ends at midnight; from 1
+to 5pm is 13–17; 10am to 4 is 10–16), unmarked ones by day (9 to 5 is 9–17), or in the part of the day said elsewhere
+(今晚 8点到11点 is 20–23); 中午 or noon at one end is 12:00 (中午到傍晚六点 is 12–18). A number after an
 hour that counts something (下午2点 3小时, 2点 3个人) is no minute. "next Saturday" means 下周六, the Saturday of next
 week; a bare weekday is the next one (today when today is that day); 这周末 / this weekend is today on a Sunday. A
 month and day without a year is the occurrence nearest today.
@@ -36,7 +38,8 @@ from core.halfday.goal_wishes import read_wishes
 from core.i18n import guess_lang
 from core.models.common import Lang
 from core.models.halfday.goal import MAX_GOAL_CHARS, DecomposedGoal, TimeWindow
-from core.phrases.clock import ClockPhrase, find_clocks
+from core.phrases.clock import ClockPhrase, Period, find_clocks
+from core.phrases.clock_range import find_ranges
 from core.phrases.dates import find_days
 
 HALF_DAY_MIN = 240
@@ -213,8 +216,9 @@ def _dates(low: str, now: datetime, read: _Read) -> str:
 
 
 # clocks -------------------------------------------------------------------------------------------------------------
-_RANGE, _SINGLE = re.compile(lx.CLOCK_RANGE), re.compile(lx.CLOCK_SINGLE)
-_UNIT_AFTER, _END_BEFORE = re.compile(lx.NOT_A_CLOCK_AFTER), re.compile(lx.CLOCK_END_BEFORE)
+_END_BEFORE = re.compile(lx.CLOCK_END_BEFORE)
+#: the goal's part-of-day kinds as the shared reader's periods
+_PERIOD_OF_KIND: dict[str, Period] = {"am": "am", "pm": "pm", "noon": "noon", "night": "night"}
 _END_AFTER, _START_WORDS = re.compile(lx.CLOCK_END_AFTER), re.compile(lx.CLOCK_START_BEFORE)
 
 
@@ -223,31 +227,7 @@ class _Clock:
     hour: int
     minute: int
     kind: str | None  # am, pm, noon, h24 or None (a bare hour)
-    unit: bool  # said with 点, a colon, am/pm or noon
     valid: bool
-
-
-def _clock(m: re.Match[str], p: str) -> _Clock | None:
-    g = m.groupdict()
-    if g[f"{p}noon"] or g[f"{p}midnight"]:
-        return _Clock(12 if g[f"{p}noon"] else 24, 0, "h24", True, True)
-    hour = _num(g[f"{p}h"])
-    if hour is None:
-        return None
-    minute = 30 if g[f"{p}half"] else 0
-    if g[f"{p}q"]:
-        minute = 15 if g[f"{p}q"][0] in "一1" else 45
-    raw_min = g[f"{p}min"] or g[f"{p}mm"]
-    if raw_min:
-        minute = int(_num(raw_min) or 0)
-    ap = g[f"{p}ap"]
-    kind = lx.MARK_KIND.get(ap) if ap and "clock" not in ap else None
-    kind = kind or (lx.MARK_KIND[g[f"{p}mark"]] if g[f"{p}mark"] else None)
-    if g[f"{p}mm"] and kind is None and (hour >= 13 or hour == 0):
-        kind = "h24"
-    unit = bool(g[f"{p}zh"] or g[f"{p}mm"] or ap)
-    valid = 0 <= hour <= 24 and 0 <= minute < 60 and hour == int(hour) and (hour < 24 or minute == 0)
-    return _Clock(int(hour), minute, kind, unit, valid)
 
 
 def _minutes(c: _Clock, kind: str | None) -> int:
@@ -261,44 +241,19 @@ def _minutes(c: _Clock, kind: str | None) -> int:
     return h * 60 + c.minute
 
 
-def _range_minutes(a: _Clock, b: _Clock, ctx: str | None) -> tuple[int, int]:
-    """A range's start and end: an end without a marker takes the start's; a start without one takes its end's pm
-    when that keeps it earlier (from 1 to 5pm); bare hours take the part of the day said elsewhere."""
-    ka, kb = a.kind, b.kind
-    if ka and not kb:
-        kb = ka
-    elif kb and not ka:
-        if kb in ("pm", "noon", "night") or b.hour == 24:  # from 9 to midnight: 21:00
-            later = a.hour < 12 and (a.hour + 12) * 60 + a.minute < _minutes(b, kb)
-            ka = ("pm" if b.hour == 24 else kb) if later else "h24"
-        else:
-            ka = "am" if kb == "am" else None
-    elif not ka and not kb and ctx:
-        ka = kb = ctx
-    start, end = _minutes(a, ka), _minutes(b, kb)
-    if end <= start and b.kind is None and kb in (None, "am", "h24") and end + 720 <= DAY_MIN:
-        end += 720  # 10点到2点, 上午10点到2点, from noon to 4: the end is in the afternoon
-    if end <= start and b.hour == 12 and b.kind is None and kb == "pm" and start >= 18 * 60:
-        end = DAY_MIN  # 10pm to 12: midnight (晚上10点到12点 is midnight by its marker)
-    return start, end
-
-
 def _clocks(low: str, ctx: str | None, read: _Read) -> None:
     spans: list[tuple[int, int]] = []
-    for m in _RANGE.finditer(low):
-        a, b = _clock(m, "a"), _clock(m, "b")
-        if a is None or b is None or (m.group("conn") == "and" and m.group("pre") != "between"):
+    # ranges of time: the reader the agent's day window shares (core.phrases.clock_range), bare hours in the part
+    # of the day said elsewhere
+    for rng in find_ranges(low, context=_PERIOD_OF_KIND.get(ctx or "")):
+        spans.append(rng.span)
+        read.phrases.append(rng.span)
+        a, b = rng.start, rng.end
+        if not (a.valid and b.valid) or a.hour is None or b.hour is None:
+            read.invalid = True  # 25点, or no reading puts the end after the start (下午3点到1点)
             continue
-        if not (a.unit or b.unit or m.group("pre")) or _UNIT_AFTER.match(low, m.end()):
-            continue
-        spans.append(m.span())
-        read.phrases.append(m.span())
-        if not (a.valid and b.valid):
-            read.invalid = True
-            continue
-        if read.start is not None:
-            continue
-        read.start, read.end = _range_minutes(a, b, ctx)
+        if read.start is None:
+            read.start, read.end = a.hour * 60 + a.minute, b.hour * 60 + b.minute
     masked = _mask(low, spans)
     # single times of day: the reader every face shares (core.phrases.clock: minutes, 两个人 never minutes)
     for phrase in find_clocks(masked):
@@ -327,15 +282,15 @@ def _shared_clock(phrase: ClockPhrase) -> _Clock:
     hour with the part of the day said before it (or none: the goal's context decides)."""
     text = phrase.text.strip().lower()
     if text in ("midnight", "午夜"):
-        return _Clock(24, 0, "h24", True, phrase.valid)
+        return _Clock(24, 0, "h24", phrase.valid)
     explicit = phrase.period is not None or ":" in text or re.search(r"[ap]\.?m\.?|o'?clock", text)
     if phrase.hour is not None and (explicit or phrase.hour == 0 or phrase.hour >= 13):
-        return _Clock(phrase.hour, phrase.minute, "h24", True, phrase.valid)
+        return _Clock(phrase.hour, phrase.minute, "h24", phrase.valid)
     if phrase.hour is not None:  # a bare 12点: the goal's part of the day decides (晚上 → midnight)
-        return _Clock(phrase.hour, phrase.minute, None, True, phrase.valid)
+        return _Clock(phrase.hour, phrase.minute, None, phrase.valid)
     hour = phrase.readings[0] if phrase.readings else 0
     kind = _PERIOD_KIND.get(phrase.period) if phrase.period else None
-    return _Clock(hour, phrase.minute, kind, True, phrase.valid)
+    return _Clock(hour, phrase.minute, kind, phrase.valid)
 
 
 _DURATIONS = [(_rx(p), scale, fixed) for p, scale, fixed in lx.DURATIONS]

@@ -44,54 +44,16 @@ PART_WORDS: list[tuple[str, str]] = [
     (r"晚上|今晚|明晚|夜里|夜晚|晚间|tonight|this evening|evening|"
      r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow) night", "evening"),
 ]  # fmt: skip
-#: a clock's own marker: which half of the day its hour is in
-MARK_KIND: dict[str, str] = {
-    "上午": "am", "早上": "am", "早晨": "am", "清晨": "am", "早": "am", "凌晨": "am",
-    "中午": "noon",
-    "下午": "pm", "午后": "pm", "傍晚": "pm", "晚上": "night", "夜里": "night", "晚": "night",
-    "am": "am", "a.m.": "am", "pm": "pm", "p.m.": "pm",
-}  # fmt: skip
 #: the marker a part of the day gives its bare hours; "night" is pm except that its 12点 (and 0点) is midnight
 PART_KIND = {
     "morning": "am", "noon": "noon", "afternoon": "pm", "dusk": "pm", "evening": "night", "after_dinner": "night",
 }  # fmt: skip
-MARKS = "凌晨|上午|早上|早晨|清晨|中午|下午|午后|傍晚|晚上|夜里|早|晚"
 NOW_WORDS = r"现在|马上|立刻|立即|这就|right now|(?<![a-z])now(?![a-z])"
 HALF_DAY = r"半天|半日|half a day|half-day|half day"
 
 # ---- dates: core.phrases.dates (one reader for the agent, the booking reader and this goal) -------------------
 
-# ---- clocks -------------------------------------------------------------------------------------------------------
-_HOUR = rf"\d{{1,2}}(?!\d)|[{CN_DIGITS[:-2]}]{{1,3}}"
-
-
-#: a number after 2点 that counts something else is no minute: 下午2点 3小时, 两点三个小时, 2点 45分钟, 2点 3个人
-NOT_MINUTES_AFTER = (
-    rf"[\d{CN_DIGITS}]|\.\d|\s*(?:个|小时|钟头|半|分钟|人|位|名|岁|元|块|公里|天"
-    r"|(?:hours?|hrs?|h|min|mins|minutes|people|persons|kids|km)(?![a-z]))"
-)
-
-
-def clock_endpoint(p: str) -> str:
-    """One end of a time: a marker (下午), then noon or midnight, or an hour with 点/时 (半, 一刻, 30分) or :mm, then am/pm;
-    the group names carry the prefix ``p`` so a range can hold two ends."""
-    return (
-        rf"(?:(?P<{p}mark>{MARKS})\s*)?"
-        rf"(?:(?P<{p}noon>(?<![a-z])(?:noon|midday)(?![a-z]))|(?P<{p}midnight>(?<![a-z])midnight(?![a-z])|午夜)"
-        rf"|(?P<{p}h>{_HOUR})(?:\s*(?P<{p}zh>点钟?|时)(?:\s*(?P<{p}half>半)|\s*(?P<{p}q>[一1三3]刻)"
-        rf"|\s*(?P<{p}min>\d{{1,2}}|[{CN_DIGITS[:-2]}]{{1,3}})(?!{NOT_MINUTES_AFTER})\s*分?)?"
-        rf"|\s*:\s*(?P<{p}mm>\d{{2}}))?"
-        rf"(?:\s*(?P<{p}ap>a\.m\.|p\.m\.|am|pm|o'?clock)(?![a-z]))?)"
-    )
-
-
-CLOCK_RANGE = (
-    rf"(?<![\d.:/])(?P<pre>(?<![a-z])(?:from|between)(?![a-z])|从)?\s*{clock_endpoint('a')}\s*"
-    rf"(?P<conn>-|–|—|~|到|至|(?<![a-z])(?:to|until|till|and)(?![a-z]))\s*{clock_endpoint('b')}"
-)
-CLOCK_SINGLE = rf"(?<![\d.:/])(?<!\d:){clock_endpoint('a')}"
-#: a range of bare numbers followed by one of these counts something else (from 1 to 5 people)
-NOT_A_CLOCK_AFTER = r"\s*(?:people|persons|kids|children|adults|years?|yuan|rmb|hours?|min|个|岁|人|元|块|小时|分钟)"
+# ---- clocks: core.phrases.clock and, for ranges, core.phrases.clock_range (one rule with the agent's day window) ----
 CLOCK_END_BEFORE = r"(?:until|till|by|before|到|至)\s*$"  # back by 5pm, 玩到5点: an end
 CLOCK_END_AFTER = r"\s*(?:前|之前|以前|回家|回来|结束|为止)"  # 5点前回家: an end
 CLOCK_START_BEFORE = r"(?:from|starting|start at|从)\s*$"  # from noon: noon is a clock, not the part of the day

@@ -216,3 +216,20 @@ def _read(kind: str, m: re.Match[str], text: str) -> ClockPhrase | None:
     if hour == 0 or hour >= 12:
         return phrase(hour, minute)
     return phrase(None, minute, readings=(hour, hour + 12))
+
+
+#: 中午 said alone (no hour after it): noon, where a request needs a time of day (五天后中午, 中午出发)
+_NOON_ALONE = re.compile(rf"(?:中午|正午)(?!\s*(?:{_ZH_NUM})\s*(?:点|时|:))")
+
+
+def find_times_of_day(text: str) -> list[ClockPhrase]:
+    """The clocks of ``find_clocks`` and, where a request needs a time of day (a booking's time, a day's start or
+    end), 中午 said alone as 12:00 (a part of the day to the half-day goal, which reads it as 11–14), in order."""
+    clocks = find_clocks(text)
+    taken = [c.span for c in clocks]
+    noons = [
+        ClockPhrase(hour=12, minute=0, start=m.start(), end=m.end(), text=m.group(), period="noon")
+        for m in _NOON_ALONE.finditer(text)
+        if not any(a < m.end() and m.start() < b for a, b in taken)
+    ]
+    return sorted(clocks + noons, key=lambda c: c.start)

@@ -2,9 +2,11 @@
 
 ``find_day_window(text)`` reads the clock times (core.phrases.clock) and the words around each: a start is said by
 从/自/from/starting/leave at before it or 出发/开始/出门/onwards after it; an end by 到/至/until/by/before/back by
-before it or 前/以前/之前/结束/回/为止 after it; two times joined by 到/至/-/to/until are the start and the end
-(从早上8点到下午3点, 9am-6pm). A bare hour (7点, at 7) takes the reading a day can have: a start from 6 in the morning
-(1点出发 is 13:00, 9点出发 9:00), an end after the start (到3点 is 15:00 when the day starts at 10:00).
+before it or 前/以前/之前/结束/回/为止 after it. A range of time is the start and the end, read by the rule the
+half-day goal shares (core.phrases.clock_range: 从早上8点到下午3点, 9am-6pm, from 2 to 9pm, between 1 and 8 in the
+evening, 中午到傍晚六点; an end's am/pm carries to the other when that keeps the start first). A bare hour (7点,
+at 7) takes the reading a day can have: a start from 6 in the morning (1点出发 is 13:00, 9点出发 9:00), an end after
+the start (到3点 is 15:00 when the day starts at 10:00).
 
 It returns what was said, with the words it read; whether the window can be (its end after its start) is checked by
 ``DayWindow.problem`` against the start the caller assumes when only the end was said. Give NFKC-normalised text.
@@ -16,7 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from core.phrases.clock import ClockPhrase, find_clocks
+from core.phrases.clock import ClockPhrase, find_times_of_day
+from core.phrases.clock_range import EARLIEST_START_HOUR, find_ranges
 
 _START_BEFORE = re.compile(
     r"(?:从|自|由|starting(?:\s+at|\s+from)?|start(?:ing)?\s+(?:at|from)|from|leave\s+at|leaving\s+at|set\s+off\s+at|"
@@ -34,11 +37,6 @@ _RANGE_JOIN = re.compile(r"^\s*(?:到|至|[-–—~～]|to|until|till)\s*$", re.
 #: the word an English clock phrase opens with (at 8, by 5): it belongs to the words before the time
 _LEAD = re.compile(r"^(?:at|around|by)\s+", re.I)
 _END_AFTER = re.compile(r"^\s*(?:前|以前|之前|结束|收工|回|返回|为止|截止|左右结束|at the latest)", re.I)
-#: "9 to 5" is a range of two bare hours here (the clock reader takes it for 4:51, nine minutes to five)
-_BARE_RANGE = re.compile(r"^(?P<a>\d{1,2})\s+(?:to|till|until)\s+(?P<b>\d{1,2})$", re.I)
-#: a start is read in the morning from this hour (9点出发 is 9:00, 1点出发 13:00)
-EARLIEST_START_HOUR = 6
-
 Role = Literal["start", "end"]
 
 
@@ -102,16 +100,18 @@ def _role(text: str, clock: ClockPhrase, following: ClockPhrase | None) -> Role 
 
 
 def find_day_window(text: str) -> DayWindow | None:
-    """The day's window ``text`` states (None: it states neither a start nor an end). The first time said as a
-    start and the first said as an end count; a time with neither role (7点吃饭, dinner at 7) is no end of the day."""
+    """The day's window ``text`` states (None: it states neither a start nor an end). A range of time
+    (core.phrases.clock_range: from 2 to 9pm, 中午到傍晚六点) is the window; else the first time said as a start and
+    the first said as an end count; a time with neither role (7点吃饭, dinner at 7) is no end of the day."""
+    ranges = find_ranges(text)
+    if ranges:
+        first = ranges[0]
+        return DayWindow(start=SaidTime("start", first.start), end=SaidTime("end", first.end), text=first.text)
     start: SaidTime | None = None
     end: SaidTime | None = None
-    clocks = [part for clock in find_clocks(text) for part in _split_range(clock)]
+    clocks = find_times_of_day(text)  # 中午出发: noon
     for i, clock in enumerate(clocks):
         role = _role(text, clock, clocks[i + 1] if i + 1 < len(clocks) else None)
-        joined = i > 0 and _RANGE_JOIN.match(text[clocks[i - 1].end : clock.start])
-        if role is None and joined and start is not None and start.clock is clocks[i - 1]:
-            role = "end"  # the second time of a range (9 to 5)
         if role == "start" and start is None and end is None:
             start = SaidTime("start", clock)
         elif role == "end" and end is None:
@@ -120,22 +120,6 @@ def find_day_window(text: str) -> DayWindow | None:
         return None
     spans = [s.clock for s in (start, end) if s is not None]
     return DayWindow(start=start, end=end, text=text[spans[0].start : spans[-1].end])
-
-
-def _split_range(clock: ClockPhrase) -> list[ClockPhrase]:
-    """A "9 to 5" read as one time, as its two bare hours; any other clock as it is."""
-    m = _BARE_RANGE.match(clock.text)
-    if m is None or not all(1 <= int(m.group(k)) <= 12 for k in ("a", "b")):
-        return [clock]
-
-    def bare(key: str) -> ClockPhrase:
-        hour = int(m.group(key))
-        start = clock.start + m.start(key)
-        readings = (hour, hour + 12) if hour < 12 else (12,)
-        return ClockPhrase(hour=None, minute=0, start=start, end=start + len(m.group(key)), text=m.group(key),
-                           readings=readings)  # fmt: skip
-
-    return [bare("a"), bare("b")]
 
 
 def hhmm(minutes: int) -> str:

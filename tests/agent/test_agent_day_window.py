@@ -3,9 +3,11 @@ where it came from (the message or the default), in both languages."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
-from tests.support.agent_packs import agent_runner
+from tests.support.agent_packs import FIXED_NOW, agent_runner
 
 
 @pytest.fixture
@@ -51,3 +53,65 @@ def test_hours_that_cannot_make_a_day_leave_the_default_and_say_why(env):
     assert (window["source"], window["problem"]) == ("default", "END_NOT_AFTER_START")
     assert (window["start"], window["end"]) == ("10:00", "20:00")
     assert "结束早于开始" in r.result.answer_text
+
+
+@pytest.mark.parametrize(
+    ("message", "start", "end"),
+    [
+        ("plan 1 day in Shanghai with the Bund, from 2 to 9pm", "14:00", "21:00"),
+        ("plan 1 day in Shanghai with the Bund, 2-9pm", "14:00", "21:00"),
+        ("plan 1 day in Shanghai with the Bund between 1pm and 8pm", "13:00", "20:00"),
+        ("one day in Shanghai at Yu Garden, 3pm-10pm", "15:00", "22:00"),
+        ("a day in Shanghai with the Bund, 1 till 8 pm", "13:00", "20:00"),
+        ("plan a day in Shanghai between 2 and 9 in the evening, the Bund please", "14:00", "21:00"),
+        ("plan 1 day in Shanghai from noon to 7, with Yu Garden", "12:00", "19:00"),
+        ("plan 1 day in Shanghai, 9am to 3, the Bund and Yu Garden", "09:00", "15:00"),
+        ("plan 2 days in Shanghai, 8 to 4 each day", "08:00", "16:00"),
+        ("plan 1 day in Shanghai with the Bund, from 8:30 until 5pm", "08:30", "17:00"),
+        ("规划1天上海行程，去外滩，下午一点到晚上八点", "13:00", "20:00"),
+        ("规划1天上海行程，去豫园，中午到傍晚七点", "12:00", "19:00"),
+        ("规划1天上海行程，上午8点-下午4点，去外滩", "08:00", "16:00"),
+        ("规划1天上海行程，11点到19点，去外滩和豫园", "11:00", "19:00"),
+        ("规划两天上海行程，每天早上九点半至下午五点", "09:30", "17:00"),
+        ("上海玩一天，从两点到九点，去外滩", "14:00", "21:00"),
+        ("规划1天上海行程，下午3点~晚上10点，去外滩", "15:00", "22:00"),
+        ("规划1天上海行程，晚上8点到12点，看外滩夜景", "20:00", "23:59"),  # until midnight: the day's last minute
+        ("规划1天上海行程，九点到下午三点，去豫园", "09:00", "15:00"),
+        ("plan 1 day in Shanghai, between 10 and 6, the Bund", "10:00", "18:00"),
+    ],
+)
+def test_a_range_said_in_either_language_is_the_day(env, message, start, end):
+    r = env(message)
+    window = _window(r)
+    assert (window["start"], window["end"], window["source"], window["problem"]) == (start, end, "message", None)
+    entries = r.result.payload.timeline
+    assert entries and min(e["start"] for e in entries) >= start and max(e["end"] for e in entries) <= end
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("plan 1 day in Shanghai with the Bund, from 9pm to 5", "end before they start"),
+        ("规划1天上海行程，去外滩，晚上9点到6点", "结束早于开始"),
+    ],
+)
+def test_a_range_no_reading_makes_a_day_is_said_and_asked_again(env, message, words):
+    r = env(message)
+    window = _window(r)
+    assert (window["source"], window["problem"]) == ("default", "END_NOT_AFTER_START")
+    assert words in r.result.answer_text
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "规划1天上海行程，五天后中午出发，去外滩",
+        "plan 1 day in Shanghai with the Bund in five days, starting at noon",
+    ],
+)
+def test_a_day_and_noon_are_the_days_date_and_its_start(env, message):
+    r = env(message)
+    window = _window(r)
+    assert (window["start"], window["end"], window["source"]) == ("12:00", "20:00", "message")
+    assert (FIXED_NOW.date() + timedelta(days=5)).isoformat() in r.result.answer_text  # the day, five days on
+    assert min(e["start"] for e in r.result.payload.timeline) >= "12:00"

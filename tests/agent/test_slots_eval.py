@@ -56,6 +56,11 @@ def test_a_one_day_trip_is_one_day(shanghai):
         ("帮我订明晚7点两个人的本帮菜", date(2026, 11, 28), time(19, 0), 2),
         ("订明天晚上七点的本帮菜，两位", date(2026, 11, 28), time(19, 0), 2),
         ("Book a Shanghainese restaurant for 3 people tomorrow at 6:30 pm", date(2026, 11, 28), time(18, 30), 3),
+        # a day and 中午 / noon: that day at 12:00, not a question for the time (issue 31)
+        ("五天后中午订绿波廊，两个人", date(2026, 12, 2), time(12, 0), 2),
+        ("下周二中午帮我订个本帮菜，三位", date(2026, 12, 1), time(12, 0), 3),
+        ("book Lu Bo Lang for 2 people in five days at noon", date(2026, 12, 2), time(12, 0), 2),
+        ("a table for 4 the day after tomorrow at midday, Shanghainese food", date(2026, 11, 29), time(12, 0), 4),
     ],
 )
 def test_the_booking_reads_date_time_with_minutes_party_and_the_regions_city(shanghai, said, when, at, party):

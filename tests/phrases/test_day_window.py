@@ -46,6 +46,7 @@ def test_the_window_a_message_states(text, start, end):
         ("晚上9点出发，早上6点前回来", "END_NOT_AFTER_START"),
         ("be back by 9am", "END_NOT_AFTER_START"),  # the default start is 10:00
         ("从25点开始", "TIME_NOT_VALID"),
+        ("从25点到3点", "TIME_NOT_VALID"),
     ],
 )
 def test_a_window_that_cannot_be_a_day_says_why(text, problem):
@@ -57,3 +58,72 @@ def test_a_window_that_cannot_be_a_day_says_why(text, problem):
 )
 def test_a_time_that_ends_nothing_is_no_window(text):
     assert find_day_window(text) is None
+
+
+# ---- ranges of time (issue 31): an end's am/pm carries to the other when that keeps the start first --------------
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("plan a day in Shanghai, from 2 to 9pm", "14:00", "21:00"),  # not "two minutes to 9pm"
+        ("one day at the Bund, 2-9pm", "14:00", "21:00"),
+        ("one day, 2pm-9pm please", "14:00", "21:00"),
+        ("a day out, 2 till 9 pm", "14:00", "21:00"),
+        ("plan a day between 1pm and 8pm", "13:00", "20:00"),
+        ("plan a day between 1 and 8 in the evening", "13:00", "20:00"),
+        ("from noon to 6, show us the old town", "12:00", "18:00"),
+        ("two days, 10am to 4 each day", "10:00", "16:00"),
+        ("9 to 5 is enough for us", "09:00", "17:00"),
+        ("we can do 11 until 7:30pm", "11:00", "19:30"),
+        ("from 8:30 to 3", "08:30", "15:00"),
+        ("plan a day from 3 to 11pm", "15:00", "23:00"),
+        ("between 7 and 10 in the morning", "07:00", "10:00"),
+        ("from eleven to five", "11:00", "17:00"),
+        ("规划一天，下午两点到晚上九点", "14:00", "21:00"),
+        ("中午到傍晚六点逛逛", "12:00", "18:00"),
+        ("上午9点-下午5点", "09:00", "17:00"),
+        ("10点到16点", "10:00", "16:00"),
+        ("早上七点半到十一点", "07:30", "11:00"),
+        ("从一点到八点就行", "13:00", "20:00"),
+        ("中午12点至晚上8点半", "12:00", "20:30"),
+        ("九点到下午四点", "09:00", "16:00"),
+        ("下午1点~6点", "13:00", "18:00"),
+        ("一天，8:00-17:30", "08:00", "17:30"),
+    ],
+)
+def test_a_range_of_time_is_the_window(text, start, end):
+    assert _window(text) == (start, end, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "from 9pm to 5",  # no reading of 5 comes after 21:00
+        "晚上9点到6点",
+        "下午3点到1点",
+        "between 10pm and 8am",
+    ],
+)
+def test_a_range_no_reading_makes_a_day_says_so(text):
+    assert _window(text)[2] == "END_NOT_AFTER_START"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3-4 people, plan a day",
+        "2到5个人一起玩",
+        "Dec 1 to 5 in Shanghai",
+        "days 1 to 3 in Shanghai",
+        "ten to eight",
+        "two days, 2 to 3 museums a day",
+        "from 4 to 6 sights, please",
+        "3到4家店",
+        "between 20 and 30 euros each",
+        "on 2026-12-05, plan a day",
+        "12-15出发",
+    ],
+)
+def test_counts_and_days_are_no_range(text):
+    from core.phrases.clock_range import find_ranges
+
+    assert find_ranges(unicodedata.normalize("NFKC", text)) == []

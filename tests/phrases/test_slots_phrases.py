@@ -198,3 +198,21 @@ def test_the_half_day_goal_reads_a_party_as_the_booking_reader_does(text, adults
     party = decompose_goal(text, now=datetime(2026, 11, 27, 9, 0, tzinfo=ZoneInfo("Asia/Shanghai"))).party
     assert (party.adults, party.children) == (adults, children)
     assert find_party(text).size == adults + children
+
+
+@pytest.mark.parametrize(
+    ("text", "times"),
+    [
+        ("五天后中午订绿波廊", ["12:00"]),  # 中午 alone: noon where a time of day is needed
+        ("周六中午", ["12:00"]),
+        ("中午1点出发", ["13:00"]),  # an hour after 中午 is that hour, once
+        ("中午 12点", ["12:00"]),
+        ("中午到傍晚六点", ["12:00", "18:00"]),
+        ("正午出发，晚上9点回", ["12:00", "21:00"]),
+        ("下午茶", []),
+    ],
+)
+def test_noon_said_alone_is_a_time_of_day_where_one_is_needed(text, times):
+    from core.phrases.clock import find_times_of_day
+
+    assert [c.hhmm for c in find_times_of_day(text)] == times
