@@ -39,10 +39,13 @@ def service(request, tmp_path):
 def crowded_service(request, tmp_path):
     """A service for fifty clicks at once: the race decides the outcome, not the clock. The first click holds the
     quote's row while the other forty-nine open their connections (PostgreSQL forks a backend and runs SCRAM for
-    each); on a loaded machine that took the holder past the 2 s statement limit and every click failed as
-    DATABASE_UNREACHABLE. The limits themselves are the fault suites' (tests/faults)."""
+    each); on a loaded machine that took the holder past the 2 s statement limit, or fifty connections past the 2 s
+    connect limit (and three of those opened the database breaker), and the clicks failed as DATABASE_UNREACHABLE.
+    The limits themselves are the fault suites' (tests/faults)."""
     url = f"sqlite:///{tmp_path / 'reservations.db'}" if request.param == "sqlite" else fresh_postgres("reservations")
-    database = replace(db_at(url), statement_timeout_s=20.0, pool_timeout_s=20.0)
+    database = replace(
+        db_at(url), statement_timeout_s=20.0, pool_timeout_s=20.0, connect_timeout_s=20.0, breaker_fail_max=100
+    )
     return ReservationService(pack=PACK, engine=store.engine_for(database), clock=lambda: NOW)
 
 
