@@ -59,7 +59,16 @@ _RANGE = re.compile(
 #: a range followed by one of these counts something else (3-4 people, 2到5个人, 1 to 2 hours)
 _COUNTED_AFTER = re.compile(
     r"^\s*(?:people|persons|pax|guests|adults?|kids?|children|days?|nights?|hours?|hrs?|h(?![a-z])|min|mins|"
-    r"minutes|km|miles|stops|places|yuan|rmb|years?|stars?|%|个|位|人|名|天|晚|夜|小时|分钟|钟头|岁|元|块|号|日|月|站|家)",
+    r"minutes|km|miles|stops|places|yuan|rmb|years?|stars?|%|个|位|人|名|天|晚|夜|小时|分钟|钟头|岁|元|块|号|日|月|站|家|"
+    # money, people and calendar words: 10 to 20 euros, 2 to 3 person, 8 to 10 of us, 10 to 12 December
+    r"euros?|eur|usd|dollars?|bucks|cny|gbp|pounds?|yen|€|\$|¥|欧|美元|英镑|日元|person|ppl|of\s+us|tickets?|"
+    r"seats?|rooms?|tables?|weeks?|months?|(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*|may)(?![a-z])",
+    re.I,
+)
+#: a range after one of these numbers something else: ages 5 to 10, gate 3 to 5, we are 2 to 4, line 2 to 4
+_COUNTED_BEFORE = re.compile(
+    r"(?:ages?|aged|gates?|lines?|platforms?|floors?|levels?|rooms?|terminals?|numbers?|no\.|#|we\s+are|we're|"
+    r"there\s+are|there'll\s+be|party\s+of|group\s+of|between\s+us|of\s+us|sizes?|rows?|seats?)\s*(?:from\s+)?$",
     re.I,
 )
 #: two bare numbers before a plural noun count it (from 2 to 3 museums); "is", "this", "us" are no plural
@@ -182,10 +191,13 @@ def find_ranges(text: str, *, context: Period | None = None) -> list[ClockRange]
         said = any(g[p + k] for p in "ab" for k in ("per", "noon", "zh", "mm", "ap", "after"))
         # a 24-hour number marks a range joined by words (10到16), not by a dash (12-15 is also a date)
         marked = said or ((a.settled or b.settled) and join not in "-–—~～")
-        if not (marked or pre) and _DAYS_BEFORE.search(text[: m.start()]):
+        # a 24-hour number alone is no marker here: between 10 and 20 euros, 10 to 16 museums, Dec 10 to 20
+        if not (said or pre) and _DAYS_BEFORE.search(text[: m.start()]):
             continue  # Dec 1 to 5, days 1 to 3
-        if not marked and _COUNTED_NOUN_AFTER.match(text[m.end() :]):
+        if not said and _COUNTED_NOUN_AFTER.match(text[m.end() :]):
             continue  # 2 to 3 museums
+        if not said and _COUNTED_BEFORE.search(text[: m.start()]):
+            continue  # ages 5 to 10, we are 2 to 4
         digits = not (g["ah"] or "").isalpha() and not (g["bh"] or "").isalpha()
         if not (marked or pre or (digits and join in ("to", "till", "til", "until", "through", "thru"))):
             continue  # 12-5, 2到5: no times; ten to eight is 7:50
