@@ -22,7 +22,7 @@ INTEREST_NAMES = [
         ),
         # whole words: "Zoomi" (a photo shop) is no zoo, "Ilmarinen" no marine park
         re.compile(
-            r"动物|水族|海洋|海底|\b(?:zoo(?:s|logical)?|aquariums?|oceanarium|wildlife|safari|ocean|marine|sea ?life)\b",
+            r"动物|水族|海洋|海底|\b(?:zoos?|zool\w*|aquariums?|oceanarium|oceanogr\w*|wildlife|safari|ocean|marine|sea ?life)\b",
             re.I,
         ),
     ),

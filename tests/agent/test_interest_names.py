@@ -15,7 +15,8 @@ from core.packs.loader import load_region
 @pytest.mark.parametrize(
     "name",
     ["Shanghai Zoo", "Shanghai Zoological Park", "Sea Life Helsinki", "Shanghai Ocean Aquarium", "上海动物园",
-     "长风海洋世界", "Wildlife Safari Park", "Marine World", "Zoos of the Bay"],
+     "长风海洋世界", "Wildlife Safari Park", "Marine World", "Zoos of the Bay", "Zoologischer Garten Berlin",
+     "Zoológico de Madrid", "L'Oceanogràfic"],
 )  # fmt: skip
 def test_a_place_named_for_animals_serves_the_interest(name):
     assert ANIMAL_PLACE.search(name)
