@@ -27,7 +27,10 @@ from core.geo.redis_limits import RedisLink, redis_link
 
 __all__ = ["InProcessPlans", "KeptPlans", "PREFIX", "RedisPlans", "kept_plans"]
 
-PREFIX = "omni:dashboard:plan"
+#: the plans' layout version: a release that changes a plan model's fields or modules bumps it, so a process of
+#: another release (a rolling deploy) never reads the other's pickles
+PLAN_LAYOUT = 1
+PREFIX = f"omni:dashboard:plan:v{PLAN_LAYOUT}"
 ENTRIES = 64
 TTL_S = 6 * 3600
 
@@ -90,7 +93,12 @@ class RedisPlans:
             return self.local.get(key)
         if data is None:  # not in the team's store: expired, or kept here while Redis did not answer
             return self.local.get(key)
-        return pickle.loads(data)  # noqa: S301 - written by the team's own processes (module docstring)
+        try:
+            return pickle.loads(data)  # noqa: S301 - written by the team's own processes (module docstring)
+        except (pickle.UnpicklingError, AttributeError, ImportError, EOFError, TypeError, ValueError):
+            # a plan another release kept: not this release's plan; the page plans again
+            self.link.call(lambda client: client.delete(f"{PREFIX}:{key}"))
+            return self.local.get(key)
 
     def put(self, key: str, plan: Any) -> None:
         data = pickle.dumps(plan)

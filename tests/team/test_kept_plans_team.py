@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from core.app.kept_plans import InProcessPlans, RedisPlans
+from core.app.kept_plans import PREFIX, InProcessPlans, RedisPlans
 from core.geo.redis_limits import RedisLink
 from tests.support.redis_server import RedisServer, free_port
 
@@ -92,7 +92,23 @@ def test_a_plan_lives_in_redis_for_its_time_only(redis_server):
 
     RedisPlans(RedisLink(redis_server.url), ttl_s=600).put("k", "plan")
     client = redis.Redis.from_url(redis_server.url)
-    assert 590 <= client.ttl("omni:dashboard:plan:k") <= 600
+    assert 590 <= client.ttl(f"{PREFIX}:k") <= 600
+
+
+def test_a_plan_another_release_kept_is_a_miss_and_is_removed(redis_server):
+    """Bytes this release cannot read back (another release's plan classes, or not a pickle at all) are no plan:
+    the page plans again, nothing is raised, and the unreadable entry goes."""
+    import redis
+
+    client = redis.Redis.from_url(redis_server.url)
+    client.set(
+        f"{PREFIX}:old", b"\x80\x04\x95\x19\x00\x00\x00\x00\x00\x00\x00\x8c\x0bno_such_mod\x94\x8c\x04Plan\x94\x93\x94."
+    )
+    client.set(f"{PREFIX}:junk", b"not a pickle")
+    plans = RedisPlans(RedisLink(redis_server.url))
+    assert plans.get("old") is None and plans.get("junk") is None
+    assert client.exists(f"{PREFIX}:old") == 0 and client.exists(f"{PREFIX}:junk") == 0
+    assert PREFIX.startswith("omni:dashboard:plan:v")  # a release that changes the plans' layout bumps it
 
 
 def test_with_redis_down_a_process_keeps_and_finds_its_own_plans():
