@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date, datetime, time
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
 from core.models.common import REGION_NAME_PATTERN, Lang, clean_text, within
 from core.models.halfday.facts import (
@@ -122,7 +122,7 @@ class MemoryEvent(BaseModel):
     kind: Literal["confirmed_plan", "liked", "disliked"]
     place_ids: list[str] = Field(default_factory=list)
     tags: list[str] = Field(default_factory=list)
-    at: datetime
+    at: AwareDatetime  # a moment with its offset: the store keeps instants (core/stores/db.py UtcDateTime)
 
 
 class Memory(BaseModel):
