@@ -79,6 +79,18 @@ PRIORITY_PX = 120  # "Nice to have" and the select's arrow
 MEAL_WORDS = {"none": "itinerary.places.meal.none", "lunch": "itinerary.meal.lunch", "dinner": "itinerary.meal.dinner"}
 
 
+def _choice_column(name: str, choices: Sequence[str], words: Mapping[str, str], lang: Lang) -> Any:
+    """A column of the place table whose cells are one of ``choices``, each shown in its words."""
+    return st.column_config.SelectboxColumn(
+        t(f"itinerary.places.col.{name}", lang),
+        options=list(choices),
+        required=True,
+        format_func=lambda c: t(words[str(c)], lang) if str(c) in words else str(c),
+        help=t(f"itinerary.places.help.{name}", lang),
+        width=PRIORITY_PX,
+    )
+
+
 def _render_place_search(lang: Lang) -> None:
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
     c1.text_input(
@@ -130,14 +142,7 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> Non
                 step=5,
                 help=t("itinerary.places.help.visit", lang),
             ),
-            "priority": st.column_config.SelectboxColumn(
-                t("itinerary.places.col.priority", lang),
-                options=list(PRIORITIES),
-                required=True,
-                format_func=lambda p: t(PRIORITY_WORDS[p], lang) if p in PRIORITY_WORDS else str(p),
-                help=t("itinerary.places.help.priority", lang),
-                width=PRIORITY_PX,
-            ),
+            "priority": _choice_column("priority", PRIORITIES, PRIORITY_WORDS, lang),
             "fixed day": st.column_config.NumberColumn(
                 t("itinerary.places.col.fixed_day", lang),
                 min_value=1,
@@ -145,14 +150,7 @@ def render_place_picker(catalog: Sequence[Mapping[str, Any]], lang: Lang) -> Non
                 step=1,
                 help=t("itinerary.places.help.fixed_day", lang),
             ),
-            "meal": st.column_config.SelectboxColumn(
-                t("itinerary.places.col.meal", lang),
-                options=list(MEAL_CHOICES),
-                required=True,
-                format_func=lambda m: t(MEAL_WORDS[m], lang) if m in MEAL_WORDS else str(m),
-                help=t("itinerary.places.help.meal", lang),
-                width=PRIORITY_PX,
-            ),
+            "meal": _choice_column("meal", MEAL_CHOICES, MEAL_WORDS, lang),
         },
     )
     chosen = included(selection)

@@ -89,9 +89,7 @@ class RedisPlans:
 
     def get(self, key: str) -> Any | None:
         ok, data = self.link.call(lambda client: client.get(f"{PREFIX}:{key}"))
-        if not ok:
-            return self.local.get(key)
-        if data is None:  # not in the team's store: expired, or kept here while Redis did not answer
+        if not ok or data is None:  # Redis did not answer, or lacks it (expired, or kept here while it was down)
             return self.local.get(key)
         try:
             return pickle.loads(data)  # noqa: S301 - written by the team's own processes (module docstring)

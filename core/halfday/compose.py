@@ -202,14 +202,13 @@ def _leaves_a_meal(
     pending: list[int],
 ) -> bool:
     """After visiting ``cands[i]`` until ``finish``, the next meal can still be had: its window is not over, and
-    some meal not yet planned can be reached and fit in it (the way there, its booking times, the end of the day)."""
-    if finish > meals[pending[0]][1] - MEAL_MIN:
+    some eatery not yet in the plan can be reached and fit in it (the way there, its booking times, the day's end)."""
+    window = meals[pending[0]]
+    if finish > window[1] - MEAL_MIN:
         return False
-    left = [pending[0]]
     eateries = [j for j, m in enumerate(cands) if m.role == "meal" and j not in order and j != i]
     return not eateries or any(
-        place_step(cands[j], finish + table.leg(i, j).minutes, end=end, meals=[meals[k] for k in left]) is not None
-        for j in eateries
+        place_step(cands[j], finish + table.leg(i, j).minutes, end=end, meals=[window]) is not None for j in eateries
     )
 
 
