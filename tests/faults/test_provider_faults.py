@@ -1,6 +1,6 @@
 """Provider faults on a loopback AMap (bench/faults_amap.py), on every face: the use cases (route plan, itinerary,
 agent, half-day), the API (POST /agent/route_and_run, POST /halfday/plan as events and as JSON) and the CLI (plan,
-run). AMap slow (answers after 5 s), HTTP 500, not JSON, the right envelope with wrong types, the day's quota spent
+run). AMap slow (answers after 8 s), HTTP 500, not JSON, the right envelope with wrong types, the day's quota spent
 (10003, 10044) and the minute's volume spent (10004).
 
 For each: the answer is a plan on the region pack's estimates with a warning naming AMap; the calls made are bounded
@@ -31,14 +31,15 @@ pytestmark = pytest.mark.slow
 KEY = "provfaults-amap-key-0123456789"
 #: short limits so a fault is cheap to see; the bounds below are computed from these, never from a stopwatch
 LIMITS = {
-    # a healthy answer comes well within it even on a loaded 2-core machine, where the stand-in's thread shares this
-    # process's interpreter with the planner (1 s was not enough in the full suite: a recovered geocode timed out)
-    "http_timeout_s": 2.0,
+    # a healthy answer (0.1 s here) comes well within it even on a loaded 2-core machine, where the stand-in's thread
+    # shares this process's interpreter with the planner: 1 s and then 2 s were not enough in CI (the recovered
+    # geocode timed out twice, once in each). The slow fault still costs each face one budget, not more.
+    "http_timeout_s": 4.0,
     "http_retries": 1,
     "breaker_fail_max": 2,
     "breaker_reset_s": 0.5,
-    "provider_budget_s": 3.0,
-    "halfday_provider_budget_s": 3.0,
+    "provider_budget_s": 4.5,
+    "halfday_provider_budget_s": 4.5,
     "halfday_breaker_map_reset_s": 0.5,
 }
 #: the AMap services a plan asks (geocode, distance matrix, directions, weather)
@@ -51,7 +52,7 @@ TRAVEL = "从外滩到豫园开车要多久"
 
 @pytest.fixture(scope="module")
 def amap() -> Iterator[SwitchableAMap]:
-    with SwitchableAMap(slow_s=5.0) as standin:
+    with SwitchableAMap(slow_s=8.0) as standin:
         yield standin
 
 
