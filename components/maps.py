@@ -36,16 +36,18 @@ ROLE_COLOURS = {"origin": "#2ca02c", "stop": "#1f77b4", "destination": "#d62728"
 BACKGROUND = "#eef2f5"
 
 MAX_ZOOM = 19
-#: the credits (bottom right) wrap before they reach the scale bar (bottom left: at most 100 px wide, 10 px in).
-#: The room is the bottom-right corner's own width (it spans the map less this): a percentage on the credits would
-#: be of a corner only as wide as they are, and squeeze them into a tall column.
-SCALE_ROOM_PX = 150
 
+#: The credits and the scale bar share the bottom-right corner, the scale bar just above the credits (as map products
+#: put them), and that corner spans the map's whole width: the credits have the map's width for their one line. (With
+#: the scale bar in the other corner the credits had only what the bar left, 216 px of a phone's 366-px map: two
+#: lines in English; a percentage of a corner that is only as wide as its content squeezes them into a tall column.)
 _MAP_CSS = f"""
 <style>
   .leaflet-container {{ background: {BACKGROUND}; font-family: "Noto Sans CJK SC", "Noto Sans SC", sans-serif; }}
-  .leaflet-bottom.leaflet-right {{ left: {SCALE_ROOM_PX}px; }}
-  .leaflet-control-attribution {{ max-width: 100%; white-space: normal; line-height: 1.3; font-size: 11px; }}
+  .leaflet-bottom.leaflet-right {{ left: 0; }}
+  .leaflet-bottom.leaflet-right .leaflet-control-scale {{ margin-bottom: 4px; }}
+  .leaflet-control-attribution {{ max-width: 100%; box-sizing: border-box; white-space: normal; line-height: 1.3;
+                                  font-size: 11px; }}
 {PIN_STYLE}</style>
 """
 
@@ -182,6 +184,21 @@ class _ShortCredits(Macro):
         self._name = "ShortCredits"
 
 
+class _ScaleAboveCredits(Macro):
+    """The scale bar in the bottom-right corner, added after the credits: Leaflet stacks a bottom corner's later
+    controls above the earlier ones, so it sits just above them (see ``_MAP_CSS``)."""
+
+    _template = Template(
+        """{% macro script(this, kwargs) %}
+        L.control.scale({position: "bottomright"}).addTo({{ this._parent.get_name() }});
+        {% endmacro %}"""
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._name = "ScaleAboveCredits"
+
+
 class OfflineMap(folium.Map):
     """A map of the dashboard (``offline_map``). ``datum``: the datum a click on it comes back in, which
     ``build_pick_map`` sets from ``finish_map`` (GCJ-02 over AMap's tiles)."""
@@ -199,7 +216,7 @@ def offline_map(
     jQuery, Bootstrap, awesome-markers); folium.Map itself is left untouched for other pages.
     """
     js_url, css_url = leaflet_urls(base_url_path)
-    m = OfflineMap(location=list(location), zoom_start=zoom_start, tiles=None, control_scale=True, height=height)
+    m = OfflineMap(location=list(location), zoom_start=zoom_start, tiles=None, control_scale=False, height=height)
     # Without a tile layer Leaflet knows no highest zoom, and the pin clusters need one (street level and a bit).
     m.options.setdefault("maxZoom", MAX_ZOOM)
     m.default_js = [("leaflet", js_url)]
@@ -207,6 +224,7 @@ def offline_map(
     page_head(m).add_child(Element(_MAP_CSS), name="omni_map_css")
     _NoImagePins().add_to(m)  # first, so every marker made later starts without an image
     _ShortCredits().add_to(m)
+    _ScaleAboveCredits().add_to(m)
     return m
 
 

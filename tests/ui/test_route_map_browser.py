@@ -91,7 +91,7 @@ def test_on_a_phone_the_credits_are_short_and_clear_of_the_scale_bar(leaflet_sta
         )
     assert not errors, errors
     scale, credits = boxes
-    assert scale["r"] <= credits["l"] or credits["b"] <= scale["t"], (scale, credits)  # side by side or above
+    assert scale["r"] <= credits["l"] or scale["b"] <= credits["t"], (scale, credits)  # beside them or above
     assert "OpenStreetMap" in credits["text"] and not re.search(r"T\d\d:|\d+\.\d+\.\d+|pyrosm", credits["text"])
 
 
