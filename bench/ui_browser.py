@@ -37,12 +37,10 @@ RECORDER_JS = """() => {
   rec.stop = () => obs.disconnect();
 }"""
 
-#: the pins a map frame shows, a cluster's disc counted as the pins it holds ("1 · 2", or "3 … 9 (5)": its count)
+#: the pins a map frame shows, a cluster's disc counted as the pins it holds (the count it shows)
 PINS_JS = """(doc) => [...doc.querySelectorAll('.leaflet-marker-icon')].reduce((n, icon) => {
     const cluster = icon.querySelector('.omni-cluster');
-    if (!cluster) return n + 1;
-    const text = cluster.textContent.trim(), counted = /\\((\\d+)\\)$/.exec(text);
-    return n + (counted ? parseInt(counted[1], 10) : text.split(' · ').length);
+    return n + (cluster ? parseInt(cluster.textContent, 10) : 1);
   }, 0)"""
 
 DONE_JS = (

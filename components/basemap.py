@@ -37,16 +37,21 @@ LAND = "#eef0ea"  # the background under a pack with streets (no streets: the ne
 ORDER = {"water": 0, "park": 1, "path": 2, "minor": 3, "major": 4}
 
 
-#: where a district label may move (px, right and down) when a pin or cluster disc covers its own place: nearby
-#: first; a label with no free place is hidden until the map is zoomed or the pins move
-LABEL_SHIFTS = [(0, 0), (0, -18), (0, 18), (0, -34), (0, 34), (-60, 0), (60, 0), (-60, -18), (60, -18), (-60, 18)]
+#: where a district label may move (px, right and down) when a pin or cluster disc covers its own place: nearest
+#: first, at most 60 px aside or 32 px up or down (a district is kilometres wide: the name still reads as its
+#: area's); a label with no free place is hidden until the map is zoomed or the pins move
+LABEL_SHIFTS = sorted(
+    ((dx, dy) for dx in (0, -20, 20, -40, 40, -60, 60) for dy in (0, -16, 16, -32, 32)),
+    key=lambda shift: (shift[0] ** 2 + shift[1] ** 2, shift),
+)
 
 
 class _DistrictLabels(Macro):
     """District names as permanent Leaflet tooltips (labels, not markers: markers are the plan's points). The
     labels give way to the plan: whenever the pins or clusters are drawn again, a label that a disc would cover moves
-    to the nearest free place of ``LABEL_SHIFTS`` (its margin; Leaflet positions it by a transform) or is hidden, so
-    no disc ever hides a name and no name sits under a disc."""
+    to the nearest free place of ``LABEL_SHIFTS`` (its margin; Leaflet positions it by a transform), whole inside the
+    map where it can be and clear of the names placed before it, or is hidden, so no disc ever hides a name, no name
+    sits under a disc and no two names overlap."""
 
     _template = Template(
         """{% macro script(this, kwargs) %}
@@ -60,8 +65,13 @@ class _DistrictLabels(Macro):
           function hits(a, b) {
             return a.left < b.right + 2 && b.left < a.right + 2 && a.top < b.bottom + 2 && b.top < a.bottom + 2;
           }
+          function within(a, b) {
+            return a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
+          }
           function place() {
-            var discs = Array.prototype.map.call(
+            var box = map.getContainer().getBoundingClientRect();
+            // what a name must not touch: the discs, and the names already placed
+            var taken = Array.prototype.map.call(
               map.getContainer().querySelectorAll(".omni-pin, .omni-cluster"),
               function (e) { return e.getBoundingClientRect(); });
             labels.forEach(function (label) {
@@ -69,12 +79,19 @@ class _DistrictLabels(Macro):
               if (!el) { return; }
               el.style.marginLeft = "0px"; el.style.marginTop = "0px"; el.style.visibility = "";
               var r = el.getBoundingClientRect(), free = null;
-              for (var i = 0; i < shifts.length && free === null; i++) {
-                var dx = shifts[i][0], dy = shifts[i][1];
-                var moved = {left: r.left + dx, right: r.right + dx, top: r.top + dy, bottom: r.bottom + dy};
-                if (!discs.some(function (d) { return hits(moved, d); })) { free = shifts[i]; }
+              var shown = hits(r, box);  // a name on the map is kept whole inside it where it can be
+              for (var pass = shown ? 0 : 1; pass < 2 && free === null; pass++) {
+                for (var i = 0; i < shifts.length && free === null; i++) {
+                  var dx = shifts[i][0], dy = shifts[i][1];
+                  var moved = {left: r.left + dx, right: r.right + dx, top: r.top + dy, bottom: r.bottom + dy};
+                  if ((pass === 1 || within(moved, box)) && !taken.some(function (d) { return hits(moved, d); })) {
+                    free = shifts[i];
+                  }
+                }
               }
               if (free === null) { el.style.visibility = "hidden"; el.dataset.omniCovered = "1"; return; }
+              taken.push({left: r.left + free[0], right: r.right + free[0], top: r.top + free[1],
+                          bottom: r.bottom + free[1]});
               el.style.marginLeft = free[0] + "px"; el.style.marginTop = free[1] + "px";
               el.dataset.omniCovered = "0";
             });
@@ -231,8 +248,9 @@ def add_background(
         group.add_to(m)
         page_head(m).add_child(
             folium.Element(
-                "<style>.leaflet-tooltip.omni-district { color: #6b7484; font: 12px 'Noto Sans CJK SC', sans-serif; "
-                "background: transparent; border: 0; box-shadow: none; text-shadow: 0 0 3px #fff; }</style>"
+                "<style>.leaflet-tooltip.omni-district { color: #6b7484; font: 12px/15px 'Noto Sans CJK SC', sans-serif; "
+                "padding: 0 2px; background: transparent; border: 0; box-shadow: none; text-shadow: 0 0 3px #fff; }"
+                "</style>"
             ),
             name="omni_district_css",
         )

@@ -9,7 +9,8 @@ HTML discs with a label (S, H, 1..n, E, S/E), that never hide each other.
 * A start, end or hotel pin is added ``on_top``: it sits above every numbered pin (Leaflet's ``zIndexOffset``).
 * ``Pins(cluster=True)`` (every map with numbered pins: route, itinerary day, half-day plan, agent) gathers
   numbered pins that crowd together at a low zoom into one cluster disc (Leaflet.markercluster, served from
-  ./static like Leaflet) listing the numbers it holds; from
+  ./static like Leaflet): a pin's size, white on a stacked second disc, with the count of the pins it holds (its
+  title lists their numbers), fanned out with the pins so it covers none; a click zooms in to its pins. From
   ``CLUSTER_OFF_ZOOM`` on, every pin is drawn and fanned out as above. Start, end and hotel pins never cluster.
 
 ``PIN_STYLE`` (the pins' CSS) is part of every offline map's CSS (components/maps.py).
@@ -46,16 +47,27 @@ PIN_STYLE = """
   .omni-spread .omni-pin.omni-wide { left: -8px; width: 38px; border-radius: 13px; font-size: 11px; }
   .omni-leader { position: absolute; left: 13px; top: 13px; width: 1px; height: 1px; overflow: visible;
                  pointer-events: none; display: none; }
-  .omni-cluster { width: 100%; height: 30px; padding: 0 4px; box-sizing: border-box; border-radius: 15px;
-                  background: #fff; color: #1f3b57; border: 2px solid #1f77b4; box-shadow: 0 1px 4px rgba(0,0,0,.45);
-                  font: bold 12px/26px sans-serif; text-align: center; white-space: nowrap; }
+  .omni-spread .omni-cluster {
+    position: absolute; left: 0; top: 0; width: 26px; height: 26px; box-sizing: border-box; border-radius: 50%;
+    background: rgba(255,255,255,.9); color: #1f3b57; border: 2px solid #1f77b4; cursor: pointer;
+    box-shadow: 3px -3px 0 -1px rgba(255,255,255,.9), 3px -3px 0 1px #1f77b4, 0 1px 3px rgba(0,0,0,.35);
+    font: bold 12px/22px sans-serif; text-align: center; white-space: nowrap;
+  }
 """
 #: numbered pins closer than this (px) on screen, about where their discs would touch, join one cluster
 CLUSTER_RADIUS_PX = 32
 #: from this zoom on (street level) no pin is clustered: close pins are fanned out instead
 CLUSTER_OFF_ZOOM = 16
-#: a cluster's disc lists up to this many of its pins' numbers, else the first and the last with their count
-CLUSTER_LISTED = 3
+#: a pin's leader line back to its true point, hidden until the pin is moved off it
+LEADER_SVG = (
+    '<svg class="omni-leader"><line x1="0" y1="0" x2="0" y2="0" stroke="#333" stroke-width="1.5"/>'
+    '<circle cx="0" cy="0" r="2.5" fill="#333"/></svg>'
+)
+
+
+def _script_string(text: str) -> str:
+    """``text`` as a JavaScript string that is safe inside a ``<script>``."""
+    return json.dumps(text, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
 
 
 def pin_html(label: str, colour: str) -> str:
@@ -63,8 +75,7 @@ def pin_html(label: str, colour: str) -> str:
     moved off its true point."""
     wide = " omni-wide" if len(label) > 2 else ""
     return (
-        '<div class="omni-spread"><svg class="omni-leader"><line x1="0" y1="0" x2="0" y2="0" stroke="#333" '
-        'stroke-width="1.5"/><circle cx="0" cy="0" r="2.5" fill="#333"/></svg>'
+        f'<div class="omni-spread">{LEADER_SVG}'
         f'<div class="omni-pin{wide}" style="background:{colour}">{html.escape(label)}</div></div>'
     )
 
@@ -75,21 +86,20 @@ class OfflineMarkerCluster(MarkerCluster):
 
     def __init__(self, *, base_url_path: str = "", title: str | None = None) -> None:
         js, (css, default_css) = markercluster_urls(base_url_path)
-        # Each cluster's disc lists the numbers of its pins (a count alone would read as a stop's number).
-        listed = CLUSTER_LISTED
-        # a JavaScript string safe inside <script> (set as the disc's title: text, not HTML)
-        title_js = json.dumps(title, ensure_ascii=False).replace("<", "\\u003c") if title else "null"
+        # Each cluster is a pin's size, with the count of the pins it holds, drawn as a white disc stacked on another
+        # (a stop's pin is a coloured disc with its number: a count does not read as one); its title lists the
+        # numbers. It is spread like a pin (the same .omni-spread frame), so no disc covers another.
+        title_js = _script_string(title) if title else "null"
+        frame = _script_string(f'<div class="omni-spread">{LEADER_SVG}')
         icon = f"""function (cluster) {{
             var labels = cluster.getAllChildMarkers().map(function (m) {{ return m.options.omniLabel || ""; }});
             labels.sort(function (a, b) {{ return (parseInt(a, 10) || 0) - (parseInt(b, 10) || 0); }});
-            var text = labels.length <= {listed} ? labels.join(" · ")
-                : labels[0] + " … " + labels[labels.length - 1] + " (" + labels.length + ")";
             var title = {title_js};
             var div = document.createElement("div");
-            div.className = "omni-cluster"; div.textContent = text;
+            div.className = "omni-cluster"; div.textContent = String(labels.length);
             if (title) {{ div.title = title.replace("{{labels}}", labels.join(", ")); }}
-            var width = Math.max(30, 14 + 7 * text.length);  // centred on the cluster's point
-            return L.divIcon({{html: div.outerHTML, className: "omni-cluster-icon", iconSize: L.point(width, 30)}});
+            return L.divIcon({{html: {frame} + div.outerHTML + "</div>", className: "omni-cluster-icon",
+                              iconSize: L.point({PIN_SIZE}, {PIN_SIZE})}});
         }}"""
         super().__init__(  # type: ignore[no-untyped-call]  # folium: MarkerCluster.__init__ has no annotations
             control=False,
@@ -114,19 +124,22 @@ def pin_icon(label: str, colour: str) -> folium.DivIcon:
 
 
 class SpreadPins(Macro):
-    """Fans out the pins of ``group`` that overlap on screen, at every zoom: pins closer than a pin's size form a
-    group, groups whose circles would touch are merged, and each group's pins are placed around a circle about its
-    centre (spaced by more than a pin), each with a thin leader line to its true point. The marker itself stays
-    there, so its tooltip, bounds and datum are the true ones; only its picture moves."""
+    """Fans out the pins (and cluster discs) of ``group`` that overlap on screen, at every zoom: pins closer than a
+    pin's size form a group, groups whose circles would touch are merged, and each group's pins are placed around a
+    circle about its centre (spaced by more than a pin), each with a thin leader line to its true point. The marker
+    itself stays there, so its tooltip, bounds and datum are the true ones; only its picture moves."""
 
     _template = Template(
         """{% macro script(this, kwargs) %}
         (function () {
           var map = {{ this._parent.get_name() }}, group = {{ this.group.get_name() }}, size = {{ this.size }};
-          // Pins shown one by one: the group's markers, and those of a cluster group in it that are not in a
-          // cluster at this zoom (a clustered marker has no icon on the map).
+          // The discs drawn: the group's markers, and what a cluster group in it draws at this zoom (its clusters
+          // and the markers in none; a clustered marker has no icon on the map).
           function shown(layer, out) {
             if (layer instanceof L.Marker) { if (layer._icon) { out.push(layer); } }
+            else if (L.MarkerClusterGroup && layer instanceof L.MarkerClusterGroup && layer._featureGroup) {
+              layer._featureGroup.eachLayer(function (l) { shown(l, out); });
+            }
             else if (layer.eachLayer) { layer.eachLayer(function (l) { shown(l, out); }); }
             return out;
           }
@@ -168,7 +181,7 @@ class SpreadPins(Macro):
                   dx = Math.round(c.x + c.r * Math.cos(a) - it.p.x);
                   dy = Math.round(c.y + c.r * Math.sin(a) - it.p.y);
                 }
-                var pin = it.m._icon.querySelector(".omni-pin"), leader = it.m._icon.querySelector(".omni-leader");
+                var pin = it.m._icon.querySelector(".omni-pin, .omni-cluster"), leader = it.m._icon.querySelector(".omni-leader");
                 if (pin) { pin.style.transform = "translate(" + dx + "px," + dy + "px)"; }
                 if (leader) {
                   leader.style.display = k > 1 ? "block" : "none";

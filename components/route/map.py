@@ -366,6 +366,7 @@ def legend_html(
         note = "route.map.candidates_note" if result.has_road_geometry else "route.map.candidates_note_straight"
         rows.append(f"<small>{html.escape(t(note, lang))}</small>")
     rows.append(f"<small>{html.escape(t('route.map.numbering', lang))}</small>")
+    rows.append(f"<small>{html.escape(t('route.map.cluster_note', lang))}</small>")  # what a cluster's count is
     # Folded, it still says what the red line is.
     return (
         f'<div class="omni-legend" aria-label="{html.escape(t("route.map.legend", lang))}">'

@@ -164,4 +164,6 @@ def test_the_pin_numbers_are_the_numbers_of_the_resolution_table():
     assert stops["input"].tolist() != typed, "this plan visits its stops in another order than they were typed"
     first_visited = result.visiting()[1][1]
     assert stops.iloc[0]["input"] == (first_visited.input_name or first_visited.input_address)
-    assert "Numbers: the order of visits on the best route" in legend_text(build_route_map(result).get_root().render())
+    legend = legend_text(build_route_map(result).get_root().render())
+    assert "Numbers: the order of visits on the best route" in legend
+    assert "A white disc with a count: that many stops close together" in legend  # a cluster's count is no number
