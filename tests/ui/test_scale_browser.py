@@ -289,3 +289,56 @@ def test_on_a_phone_tables_scroll_in_their_box_and_every_candidate_order_is_whol
     assert orders["needs"], orders
     cut = [order for needed, order in orders["needs"] if needed > orders["holds"]]
     assert not cut, (orders["holds"], cut)
+
+
+#: inside the route map's frame: the credits' height and line height, each cluster's count and title, the numbered pins
+DASHBOARD_MAP_JS = """() => {
+  const credits = document.querySelector('.leaflet-control-attribution');
+  return {height: credits.getBoundingClientRect().height, line: parseFloat(getComputedStyle(credits).lineHeight),
+          clusters: [...document.querySelectorAll('.omni-cluster')].map(e => ({count: e.textContent.trim(),
+                                                                                title: e.title})),
+          pins: [...document.querySelectorAll('.omni-pin')].map(e => e.textContent.trim())};
+}"""
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_in_the_dashboard_forty_stops_cluster_into_counts_and_the_credits_are_one_line(streamlit_server, width):
+    """The route planner as a person uses it: the delivery round's 8 stops and 32 of the pack's places pasted, planned
+    offline; the map's frame shows the 40 stops (pins and cluster counts) and its credits on one line."""
+    from playwright.sync_api import expect
+
+    from core.i18n import t
+    from core.route.scenarios import load_scenario
+    from tests.support.ui_flows import settle
+    from tests.ui.test_browser import offline_page
+
+    loaded = len(load_scenario("delivery-round").request.stops)
+    pack = load_region("shanghai")
+    central = [p for p in pack.places if p.parent is None and 121.42 <= p.lon <= 121.53 and 31.18 <= p.lat <= 31.26]
+    pasted = "\n".join(p.name_zh for p in central[: 40 - loaded])
+    with offline_page(streamlit_server, width=width, height=900) as run:
+        page = run.page
+        page.goto(f"{streamlit_server}/route_planner?scenario=delivery-round&lang=en")
+        page.locator(".st-key-load_scenario button").click()
+        expect(page.locator(".st-key-scenario_loaded")).to_be_visible()
+        settle(page)
+        page.get_by_text(t("route.stops.paste_title", "en")).click()
+        page.locator(".st-key-paste_stops textarea").fill(pasted)
+        page.locator(".st-key-paste_apply button").click()
+        settle(page)
+        page.locator(".st-key-plan button").click()
+        expect(page.locator(".st-key-best_route_card")).to_be_visible()
+        frame = page.frame_locator(".st-key-route_map_box iframe")
+        expect(frame.locator(".omni-cluster").first).to_be_visible()
+        settle(page)
+        frame.locator(".omni-marker[data-spread]").first.wait_for(state="attached")
+        page.wait_for_timeout(600)  # the pins' layout after the fitted zoom
+        drawn = frame.locator("body").evaluate(DASHBOARD_MAP_JS.replace("() =>", "_ =>"))
+    assert not run.errors, run.errors
+    assert not run.blocked, run.blocked
+
+    assert round(drawn["height"] / drawn["line"]) == 1, drawn  # one line, at a window's and at a phone's width
+    listed = [n for c in drawn["clusters"] for n in _listed(c["title"])] + [p for p in drawn["pins"] if p.isdigit()]
+    assert sorted(listed, key=int) == [str(n) for n in range(1, 41)]  # every stop once
+    assert all(c["count"] == str(len(_listed(c["title"]))) for c in drawn["clusters"]), drawn["clusters"]
+    assert sum(int(c["count"]) for c in drawn["clusters"]) + sum(p.isdigit() for p in drawn["pins"]) == 40
