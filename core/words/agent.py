@@ -570,13 +570,20 @@ def fetch_failed_sentence(http_status: int | None, lang: Lang) -> str:
 
 
 # --- nearby questions ("外滩附近有素食餐厅吗") ----------------------------------------------------------------------
-def nearby_head(anchor: str, kind: str, lang: Lang) -> str:
-    """The start of the answer: the kind of place near the anchor, and how near is measured."""
-    return t("agent.kb.nearby_head", lang, anchor=anchor, kind=t(f"agent.kb.kind.{kind}", lang))
+def nearby_head(anchor: str, kind: str, lang: Lang, *, km: float, source: str, other_kind: bool = False) -> str:
+    """The start of the answer: the kind of place near the anchor, how far "near" reached and why, and how near is
+    measured; when no place of the kind fits, that the places named are places to eat of another kind."""
+    reach = t(f"agent.kb.nearby_radius.{source}", lang, km=f"{km:g}")
+    kind_words = t(f"agent.kb.kind.{kind}", lang)
+    lead = t("agent.kb.nearby_other_kind", lang, kind=kind_words.lower()) if other_kind else ""
+    kind_words = t("agent.kb.kind.food_place", lang) if other_kind else kind_words
+    return lead + t("agent.kb.nearby_head", lang, anchor=anchor, kind=kind_words, reach=reach)
 
 
-def nearby_none(anchor: str, kind: str, km: float, lang: Lang) -> str:
-    return t("agent.kb.nearby_none", lang, anchor=anchor, kind=t(f"agent.kb.kind.{kind}", lang), km=f"{km:g}")
+def nearby_none(anchor: str, kind: str, km: float, lang: Lang, *, source: str) -> str:
+    reach = t(f"agent.kb.nearby_radius.{source}", lang, km=f"{km:g}")
+    return t("agent.kb.nearby_none", lang, anchor=anchor, kind=t(f"agent.kb.kind.{kind}", lang), km=f"{km:g}",
+             reach=reach)  # fmt: skip
 
 
 def nearby_place(place: str, anchor: str, metres: float, lang: Lang) -> str:
