@@ -68,9 +68,16 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
     state.result.explanations = branch_lines(cond, branches, lang, city=words.city_name(pack, lang))
     state.result.explanations.append(branch_taken_sentence(a, b, day, lang))
     state.result.status, state.result.error_code = branch_outcome(a, b)
-    open_branches = sum(1 for br in branches if br["feasible"] is None)
+    open_branches = sum(1 for br in branches if br["feasible"] is None and br["evaluation"] != "WEATHER_NOT_KNOWN")
     if open_branches:
         state.result.next_steps.append(NextStep(code="name_branch_place", args={"branches": open_branches}))
+    if a["evaluation"] == "WEATHER_NOT_KNOWN":  # nothing to name: the forecast is what is missing (as fastpath says it)
+        reason = a.get("weather_reason") or ""
+        state.result.next_steps.append(
+            NextStep(code="configure_weather")
+            if reason == "NO_WEATHER_SOURCE"
+            else NextStep(code="weather_later", args={"reason": reason, "date": day.day.isoformat()})
+        )
 
 
 def _plan_part(text: str, cond: str, then: str) -> str:
