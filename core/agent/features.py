@@ -55,6 +55,14 @@ from core.phrases.dates import find_days, mask_days
 from core.phrases.party import find_party
 from core.phrases.trip import find_day_count
 
+#: words of doing something on an outing: going, seeing, strolling, eating out (a plan when a day, a city or a party
+#: is said beside them: "明天在上海吃一顿纯素午餐，再逛逛外滩", "Saturday in Shanghai: see the Bund, eat dumplings")
+OUTING = re.compile(
+    r"逛|玩|游览|参观|打卡|散步|走走|转转|看看|吃一顿|吃个|吃顿|[早午晚]饭|[早午晚]餐|(?<![过回])去(?!过|年|掉|除)"
+    r"|\b(visit|see|explore|stroll|walk|wander|eat|lunch|dinner|brunch|sightseeing|tour|go to|head to|day out)\b",
+    re.I,
+)
+
 #: where a date phrase is does not depend on the day it means (core.phrases.dates reads it against any day)
 _ANY_DAY = date(2028, 1, 3)
 
@@ -113,6 +121,7 @@ class Features:
     save: bool = False
     walking: bool = False
     nearby: bool = False  # asks for a kind of place near a place ("外滩附近有素食餐厅吗")
+    outing: int = 0  # words of doing something on an outing (OUTING)
 
     @property
     def high_risk(self) -> bool:
@@ -123,17 +132,16 @@ class Features:
         return bool(self.crud_ops)
 
     def missing_fields(self) -> list[str]:
-        """The key fields to ask for when confidence is low: date, party size, city, budget."""
-        out = []
-        if not self.has_date and self.days is None:
-            out.append("date")
-        if not self.has_party:
-            out.append("party_size")
-        if not self.has_city:
-            out.append("city")
-        if not self.has_budget:
-            out.append("budget")
-        return out
+        """What to ask when the router cannot tell what the message wants: only what a plan cannot do without, the
+        place or the thing to do ("goal"). The date (the next day), the party (one, or as said), the budget (no
+        limit) and the city (the active region) are never asked here: a plan takes them as defaults and says so
+        (core/agent/assumed.py); a booking asks for its own (core/agent/booking.py)."""
+        return ["goal"]
+
+    @property
+    def plans_an_outing(self) -> bool:
+        """Things to do said beside a day, a city or a party: a plan, though no planning word is said."""
+        return bool(self.outing) and (self.has_date or self.has_city or self.days is not None or self.has_party)
 
     def as_facts(self) -> dict[str, object]:
         """Flat, log-safe facts (no message text) for the decision log and telemetry."""
@@ -148,6 +156,7 @@ class Features:
             "high_risk": self.high_risk,
             "list_bookings": self.list_bookings,
             "browser": self.browser,
+            "outing": self.outing,
         }
 
 
@@ -232,6 +241,7 @@ def extract_features(message: str) -> Features:
     f.has_budget = bool(BUDGET.search(text))
     f.has_city = bool(CITY.search(text))
     f.fact_query = f.fact_query or (f.nearby and not f.planning)
+    f.outing = _count(OUTING, text)
     f.save = bool(SAVE.search(text))
     f.walking = bool(WALKING.search(text))
     return f

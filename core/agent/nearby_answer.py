@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.agent.actions.names import ActionName
-from core.agent.nearby import NEAR_M, NearbyAsk, read_nearby
+from core.agent.nearby import NearbyAsk, read_nearby
 from core.agent.rag import place_document
 from core.agent.state import AgentContext, log_decision
 from core.i18n import Lang
@@ -36,7 +36,9 @@ def nearby_answer(
     if ask is None:
         return None
     log_decision(state, action=ActionName.PLACES_SEARCH_KNOWLEDGE, reason_code="KB_NEARBY", policy_id=POLICY,
-                 facts={"anchor": ask.anchor, "kind": ask.kind, "wishes": ask.wishes, "places": len(ask.places)})  # fmt: skip
+                 facts={"anchor": ask.anchor, "kind": ask.kind, "wishes": ask.wishes, "places": len(ask.places),
+                        "other_kind": ask.other_kind,
+                        "radius_m": ask.radius_m, "radius_source": ask.radius_source})  # fmt: skip
     return _sentences(ask, state, ctx, lang, describe=describe, name_of=name_of)
 
 
@@ -53,7 +55,7 @@ def _sentences(
     anchor = name_of(ask.anchor)
     if not ask.places:
         state.result.next_steps.append(NextStep(code="ask_otherwise"))
-        return [words.nearby_none(anchor, ask.kind, NEAR_M / 1000, lang)]
+        return [words.nearby_none(anchor, ask.kind, ask.radius_m / 1000, lang, source=ask.radius_source)]
     lines = []
     for place_id, metres in ask.places:
         place = pack.place_by_id(place_id)
@@ -73,7 +75,11 @@ def _sentences(
                 "distance_m": metres,
                 "distance_source": DISTANCE_SOURCE,
                 "near": ask.anchor,
+                "radius_m": ask.radius_m,
+                "radius_source": ask.radius_source,
             }
         )
         lines.append(describe({**hit, "name": words.nearby_place(hit["name"], anchor, metres, lang)}))
-    return [words.nearby_head(anchor, ask.kind, lang) + words.join_words(lines, lang, sep="clauses")]
+    head = words.nearby_head(anchor, ask.kind, lang, km=ask.radius_m / 1000, source=ask.radius_source,
+                             other_kind=ask.other_kind)  # fmt: skip
+    return [head + words.join_words(lines, lang, sep="clauses")]

@@ -11,6 +11,7 @@ from typing import Any, TypedDict
 from core.agent import fastpath
 from core.agent.actions.names import ActionName
 from core.agent.actions.registry import ActionRegistry
+from core.agent.assumed import read_assumed
 from core.agent.flows.itinerary_fixes import must_fix_steps
 from core.agent.state import AgentContext, log_decision
 from core.agent.steps import POLICY_CHECK, issue_dry_run
@@ -21,6 +22,7 @@ from core.models.common import Lang
 from core.models.itinerary_result import ItineraryResult
 from core.models.region import RegionPack
 from core.words.agent import dropped_lines, name_of, visit_words
+from core.words.assumed import assumed_sentence
 from core.words.day_window import day_window_sentence
 from core.words.itinerary import violation_sentence
 
@@ -133,9 +135,17 @@ def _fail_infeasible(state: AgentState, result: ItineraryResult, pack: RegionPac
     )
 
 
-def _add_notes(state: AgentState, result: ItineraryResult, pack: RegionPack, lang: Lang, notes: list[str]) -> None:
-    """The notes the explanation carries: the day's window and its source, availability asked but not verified, the
-    agent's suggestions swapped, offline estimates."""
+def _add_notes(state: AgentState, ctx: AgentContext, result: ItineraryResult, lang: Lang, notes: list[str]) -> None:
+    """The notes the explanation carries: the defaults taken for what the message did not say (the day, the party,
+    the budget), the day's window and its source, availability asked but not verified, the agent's suggestions
+    swapped, offline estimates."""
+    pack = ctx.provider.region
+    if result.days:
+        assumed = read_assumed(state.user_input, plan_date=result.days[0].date, today=ctx.now.date())
+        state.result.evidence.append(assumed.evidence())
+        said = assumed_sentence(assumed.defaults, day=result.days[0].date, party_size=assumed.party_size, lang=lang)
+        if said:
+            notes.append(said)
     state.result.evidence.append(day_window_evidence(state))
     notes.append(day_window_sentence(state.trip, lang))
     if decision_needs_availability(state):
@@ -191,7 +201,7 @@ def finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry) 
         _fail_infeasible(state, result, pack, lang)
         state.result.explanations += wishes
         return
-    _add_notes(state, result, pack, lang, facts["notes"])
+    _add_notes(state, ctx, result, lang, facts["notes"])
     exp = registry.call(
         ActionName.LLM_GENERATE_EXPLANATION,
         {"facts": facts, "locale": "zh-CN" if lang == "zh" else "en"},

@@ -94,6 +94,10 @@ def _score(f: Features) -> dict[Route, float]:
         )
     if f.constraints >= 3:
         s["SYSTEM2_REASONING"] = max(s["SYSTEM2_REASONING"], 0.5 + 0.05 * min(f.constraints, 6))
+    if f.plans_an_outing and not f.availability:  # "明天…吃一顿纯素午餐，再逛逛外滩": things to do on a day said
+        s["SYSTEM2_REASONING"] = max(
+            s["SYSTEM2_REASONING"], 0.75 + (0.05 if f.has_date else 0.0) + (0.05 if f.has_city else 0.0)
+        )
     if f.fact_query:
         s["SYSTEM1_RAG"] = (
             0.7 + (0.1 if f.has_city else 0.0) - (0.15 if f.availability else 0.08 if f.realtime else 0.0)
@@ -395,10 +399,8 @@ def _grey_zone(
     }[route]
     caps = list(_GREY_ZONE_CAPABILITIES[route])
     missing: list[str] = []
-    if route == "SYSTEM2_REASONING" and not f.days and not f.has_date:
-        missing.append("days")
-        if not f.has_city:
-            missing.append("city")
+    if route == "SYSTEM2_REASONING" and not (f.days or f.has_date or f.has_city or f.outing or f.constraints):
+        missing.append("goal")  # "帮我规划一下行程": nothing to plan around; the rest has defaults the plan says
     if conf < settings.router_ask_threshold:
         missing = f.missing_fields()
         intent = "clarify"

@@ -60,6 +60,12 @@ _NOT_A_CITY_AFTER = re.compile(
     r"^(?:[东西南北中]?[一二三四五六七八九十]?(?:路|街)|大道|巷|弄|站|桥|公园|广场|大厦|中心|饭店|酒店|宾馆|大学|医院|号|"
     r"烤鸭|菜|料理|风味|小吃|面|餐厅|馆|寺|大?酒店|大?饭店|度假村)"
 )
+#: Chinese words for kinds of place that the gazetteer also holds as the alternate name of some town (老街 is Lào Cai,
+#: 园林 a name of Qianjiang, 花园 Huayuan): said in a request they are the kind of place ("逛逛老街", "喜欢园林"),
+#: never a city
+_CJK_KIND_WORDS = frozenset(
+    "老街 古街 老城 古城 古镇 水乡 园林 花园 公园 夜市 海边 江边 湖边 山上 景区 商圈 步行街 老房子 老建筑".split()
+)
 # a text about a hotel, and the verbs that introduce the hotel a person stays at: 入住香格里拉 is the hotel
 _HOTEL_WORD = re.compile(r"酒店|饭店|宾馆|hotel|resort", re.IGNORECASE)
 _STAY_BEFORE = re.compile(r"(?:住在?|入住|下榻|订了?)$")
@@ -356,7 +362,7 @@ def _cjk_mentions(text: str) -> list[Mention]:
     while i < len(text):
         for size in range(min(gaz.cjk_longest, len(text) - i), 1, -1):
             places = gaz.cjk.get(text[i : i + size])
-            if places is None:
+            if places is None or text[i : i + size] in _CJK_KIND_WORDS:
                 continue
             if places[0].population < CJK_MIN_POPULATION or _NOT_A_CITY_AFTER.match(text[i + size :]):
                 continue

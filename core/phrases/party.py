@@ -45,7 +45,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ("split", rf"(?<![a-z])(?P<a>{_EN})\s+{_ADULT_EN}\s*(?:,|and|&|\+|with|plus)?\s*(?P<c>{_EN})\s+{_KID_EN}"),
         ("n", rf"一家(?P<n>{_ZN})口"),
         ("n", rf"(?:我们一行|咱们一行|一行|我们|咱们)(?P<n>{_ZN})\s*(?:个人|个|位|人|口)(?!点|天|日|号|晚|夜)"),
-        ("n", rf"(?<![0-9:.])(?P<n>{_ZN})\s*(?:个人|口人|人|位|名|张(?!桌)|口)(?!\s*(?:的?(?:房|间)))"
+        ("n", rf"(?<![0-9:.])(?<!周)(?<!星期)(?<!礼拜)(?P<n>{_ZN})\s*(?:个人|口人|人|位|名|张(?!桌)|口)(?!\s*(?:的?(?:房|间)))"
               rf"{_NOT_AFTER_PEOPLE}"),
         ("two", r"我们?俩|咱们?俩|两口子|小两口|情侣|夫妻|我和(?:我)?(?:老婆|老公|女朋友|男朋友|爱人|太太|先生)"
                 r"|\bcouple\b|\bthe two of us\b|\bmy (?:wife|husband|partner|girlfriend|boyfriend) and i\b"),

@@ -73,7 +73,7 @@ _COUNTS = [
         rf"(?<![第每明今后前这那当昨0-9一二两三四五六七八九十])(?P<n>{_ZN})\s*(?:个)?(?:整)?天(?!后|前|之后|以后|之前|以前|内)",
         rf"(?<![第每0-9一二两三四五六七八九十])(?P<n>{_ZN})\s*日(?=游|行|之旅|自由行|深度游|行程)",
         rf"(?<![a-z0-9])(?P<n>{_EN})[-\s]?days?(?![a-z])(?!\s*(?:ago|later|from now|before|after))",
-        r"(?<![a-z])(?P<one>(?:a\s+)?day[-\s]trip|day\s+out|(?:a|one)\s+(?:full\s+|whole\s+)?day"
+        r"(?<![a-z])(?P<one>(?:a\s+)?day[-\s]trip|day\s+out|(?:a|one)\s+(?:(?:full|whole|family|relaxed|lazy|rainy|sunny|quiet|busy|fun|long|short|free)\s+){0,2}day"
         r"(?=\s+(?:in|at|around|of|exploring|sightseeing|touring|walking|seeing)\b))(?![a-z])",
         r"(?P<we>weekend\s+(?:trip|getaway|break|in)|周末(?:游|行程|两天|出游|旅行|玩)|一个周末)",
     )

@@ -383,27 +383,6 @@ def cost_budget_sentence(partial: str, lang: Lang, *, spent_usd: float, budget_u
     )
 
 
-def branch_lines(cond: str, branches: list[dict[str, Any]], lang: Lang, *, city: str) -> list[str]:
-    """A conditional request's answer: the condition, then each branch as evaluated (or why it was not)."""
-    lines = [t("agent.conditional.condition", lang, condition=cond)]
-    for br in branches:
-        head = {"branch": br["branch"], "condition": br["condition"]}
-        if br["evaluation"] == "EVALUATED":
-            verdict = t("agent.conditional.feasible" if br["feasible"] else "agent.conditional.not_feasible", lang)
-            sunset = t("agent.conditional.sunset", lang, sunset=br["sunset"]) if br.get("sunset") else ""
-            lines.append(t("agent.conditional.evaluated", lang, **head, target=br["target"], eta=br["eta"],
-                           sunset=sunset, verdict=verdict))  # fmt: skip
-        elif br["evaluation"] == "REGION_NOT_COVERED":  # a place outside the region: never planned (scope)
-            lines.append(t("agent.conditional.region_not_covered", lang, **head, named=br["named"], city=city))
-        elif br["evaluation"] == "NOT_IN_KNOWLEDGE_BASE":
-            lines.append(t("agent.conditional.not_in_kb", lang, **head, target=br["target"], city=city))
-        elif br["evaluation"] == "NEEDS_TARGET_PLACE":
-            lines.append(t("agent.conditional.needs_place", lang, **head, sunset=br.get("sunset")))
-        else:
-            lines.append(t("agent.conditional.not_computed", lang, **head))
-    return lines
-
-
 #: each rule's words (keys written out whole, so the catalog check finds them)
 RULE_KEYS: dict[str, str] = {
     "no_spicy": "agent.memory.rule.no_spicy",
@@ -451,6 +430,7 @@ _FIELD_KEYS = {
     "budget": "agent.router.field.budget",
     "days": "agent.router.field.days",
     "target": "agent.router.field.target",
+    "goal": "agent.router.field.goal",
 }
 #: the router's word for what happens next, by its code (keys written out whole, so the catalog check finds them)
 _ROUTER_KEYS = {
@@ -570,13 +550,20 @@ def fetch_failed_sentence(http_status: int | None, lang: Lang) -> str:
 
 
 # --- nearby questions ("外滩附近有素食餐厅吗") ----------------------------------------------------------------------
-def nearby_head(anchor: str, kind: str, lang: Lang) -> str:
-    """The start of the answer: the kind of place near the anchor, and how near is measured."""
-    return t("agent.kb.nearby_head", lang, anchor=anchor, kind=t(f"agent.kb.kind.{kind}", lang))
+def nearby_head(anchor: str, kind: str, lang: Lang, *, km: float, source: str, other_kind: bool = False) -> str:
+    """The start of the answer: the kind of place near the anchor, how far "near" reached and why, and how near is
+    measured; when no place of the kind fits, that the places named are places to eat of another kind."""
+    reach = t(f"agent.kb.nearby_radius.{source}", lang, km=f"{km:g}")
+    kind_words = t(f"agent.kb.kind.{kind}", lang)
+    lead = t("agent.kb.nearby_other_kind", lang, kind=kind_words.lower()) if other_kind else ""
+    kind_words = t("agent.kb.kind.food_place", lang) if other_kind else kind_words
+    return lead + t("agent.kb.nearby_head", lang, anchor=anchor, kind=kind_words, reach=reach)
 
 
-def nearby_none(anchor: str, kind: str, km: float, lang: Lang) -> str:
-    return t("agent.kb.nearby_none", lang, anchor=anchor, kind=t(f"agent.kb.kind.{kind}", lang), km=f"{km:g}")
+def nearby_none(anchor: str, kind: str, km: float, lang: Lang, *, source: str) -> str:
+    reach = t(f"agent.kb.nearby_radius.{source}", lang, km=f"{km:g}")
+    return t("agent.kb.nearby_none", lang, anchor=anchor, kind=t(f"agent.kb.kind.{kind}", lang), km=f"{km:g}",
+             reach=reach)  # fmt: skip
 
 
 def nearby_place(place: str, anchor: str, metres: float, lang: Lang) -> str:

@@ -130,24 +130,27 @@ def test_availability_question_inside_a_plan_is_not_a_booking():
     assert d.output.consent_required is False
 
 
-def test_low_confidence_asks_for_the_key_fields():
+def test_low_confidence_asks_only_what_blocks_a_plan():
+    # issue 31 (s42 §1): the date, the party, the city and the budget have defaults a plan states; only what to do is
+    # asked when nothing in the message says it
     d = route_message("你好", settings=get_settings())
     assert d.output.confidence < 0.45
     assert d.intent == "clarify"
     assert d.error_code == "ROUTER_LOW_CONFIDENCE"
-    assert set(d.missing) == {"date", "party_size", "city", "budget"}
+    assert d.missing == ["goal"]
     assert "MISSING_INFO" in d.output.reasons
-    assert "日期" in d.question and "人数" in d.question and "城市" in d.question and "预算" in d.question
+    assert d.question == "请补充：想去哪里或想做什么。"
+    assert not any(w in d.question for w in ("日期", "人数", "城市", "预算"))
 
 
 def test_grey_zone_asks_one_key_question():
     d = route_message("帮我规划一下行程", settings=get_settings())
     assert 0.45 <= d.output.confidence < 0.75
     assert d.question_kind == "approximate"
-    assert d.intent == "clarify" and d.missing[:1] == ["days"]
+    assert d.intent == "clarify" and d.missing == ["goal"]  # the days default to one, and the plan says so
     assert d.question.count("、") == 0  # exactly one field asked
     en = route_message("plan my trip", settings=get_settings())
-    assert en.question == "Please tell me how many days."
+    assert en.question == "Please tell me where you would like to go or what you would like to do."
 
 
 def test_grey_zone_realtime_fact_query_is_a_system1_approximation():

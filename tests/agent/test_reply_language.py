@@ -32,9 +32,10 @@ def test_the_state_carries_the_faces_language():
 
 
 def test_the_routers_question_is_in_the_callers_language():
-    assert route_message("帮我规划", settings=get_settings()).question == "请补充：天数。"
-    assert route_message("帮我规划", lang="en", settings=get_settings()).question == "Please tell me how many days."
-    assert route_message("plan", lang="zh", settings=get_settings()).question == "请补充：天数。"
+    zh, en = "请补充：想去哪里或想做什么。", "Please tell me where you would like to go or what you would like to do."
+    assert route_message("帮我规划", settings=get_settings()).question == zh
+    assert route_message("帮我规划", lang="en", settings=get_settings()).question == en
+    assert route_message("plan", lang="zh", settings=get_settings()).question == zh
 
 
 def test_the_half_day_goal_takes_the_callers_language():
