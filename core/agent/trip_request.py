@@ -29,7 +29,7 @@ from core.models.itinerary import LunchPolicy, Pacing
 from core.models.region import RegionPack
 from core.models.rules import Rule
 from core.packs.queues import queue_estimate
-from core.phrases.dates import first_day
+from core.phrases.dates import day_range, first_day
 from core.phrases.day_window import find_day_window, hhmm
 from core.phrases.trip import find_day_assignments, find_day_count, find_start
 
@@ -320,7 +320,9 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     pack = ctx.provider.region
     text = state.user_input
     f = decision.features
-    days = f.days or (state.trip.days if state.draft.nodes else None) or 1
+    said_range = day_range(normalize_message(text), today=ctx.now.date())  # 10-12 Dec: three days
+    range_days = (said_range[1] - said_range[0]).days + 1 if said_range else None
+    days = f.days or range_days or (state.trip.days if state.draft.nodes else None) or 1
     days = max(1, min(days, 14))
     start = _start_date(ctx, text)
     state.trip.days = days

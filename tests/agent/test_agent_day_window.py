@@ -115,3 +115,19 @@ def test_a_day_and_noon_are_the_days_date_and_its_start(env, message):
     assert (window["start"], window["end"], window["source"]) == ("12:00", "20:00", "message")
     assert (FIXED_NOW.date() + timedelta(days=5)).isoformat() in r.result.answer_text  # the day, five days on
     assert min(e["start"] for e in r.result.payload.timeline) >= "12:00"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "plan a trip in Shanghai from 10 to 12 Dec: the Bund and Yu Garden",
+        "plan Shanghai for Dec 10 to 12, with the Bund and Yu Garden",
+        "规划12月10日到12日的上海行程，去外滩和豫园",
+    ],
+)
+def test_a_range_of_dates_is_the_trips_days_not_its_hours(env, message):
+    r = env(message)
+    window = _window(r)
+    assert (window["start"], window["end"], window["source"], window["problem"]) == ("10:00", "20:00", "default", None)
+    days = sorted({e["date"] for e in r.result.payload.timeline if e.get("date")})
+    assert days == ["2025-12-10", "2025-12-11", "2025-12-12"]  # FIXED_NOW is 2025-06-20: the nearest December
