@@ -310,14 +310,16 @@ def route_plan(
     is planned on the same figures beside the best: ``own_route`` and ``own_difference`` (own − best, metres and
     seconds, in total and per leg), and ``own_deep_links`` when links were asked for."""
     from core.app.regions import list_regions
-    from core.app.route import in_words, plan_route
+    from core.app.route import in_words, plan_route, with_sentences
 
     if region is not None and region not in list_regions(data_dir=get_settings().data_dir):
         return error_response(404, "REGION_NOT_FOUND", f"no region pack named '{region}'", "region")
     ctx = context_for(user, lang=header_lang, region=region)
     result = plan_route(ctx, request)
-    # with a locale, the sentences are the reader's (the codes and facts stay in notices); without, as the CLI prints
-    return SafeJSONResponse((in_words(ctx, result) if header_lang is not None else result).model_dump(mode="json"))
+    # with a locale, the sentences are the reader's (the codes and facts stay in notices); without, as the CLI prints:
+    # the summary and the optimiser's note worded in English from the catalogs (the core words nothing)
+    worded = in_words(ctx, result) if header_lang is not None else with_sentences(result, lang="en")
+    return SafeJSONResponse(worded.model_dump(mode="json"))
 
 
 app.include_router(halfday_routes.router)  # the seven stages as events, resume, stage 7, memory

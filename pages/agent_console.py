@@ -24,6 +24,7 @@ from components.agent.words import (
     cost_words,
     map_stops,
     next_steps_words,
+    other_hours,
     status_words,
     timeline_rows,
 )
@@ -258,6 +259,8 @@ for n, turn in enumerate(history):
     with st.chat_message("assistant"):
         if resp.result.status == "NEEDS_REVIEW":  # the critic still found problems: the answer says which
             st.warning(t("agent.console.needs_review", lang))
+        if other_hours(resp):  # a plan on hours other than the ones asked: never shown as if it met them
+            st.warning(t("agent.console.other_hours", lang))
         st.markdown(resp.result.answer_text.replace("\n", "  \n"))  # the answer first, one line per line
         pack = active_provider()[0].region if resp.result.next_steps else None  # names a fix's stop in `lang`
         steps = next_steps_words(resp.result.next_steps, lang, pack)

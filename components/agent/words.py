@@ -9,7 +9,7 @@ from typing import Any
 
 from core.app.itinerary import fix_sentence
 from core.i18n import Lang, t
-from core.models.agent import ASSUMED_START, NextStep, NextStepCode, Observability
+from core.models.agent import ASSUMED_START, AgentResponse, NextStep, NextStepCode, Observability
 from core.models.itinerary_result import SmallestFix
 from core.models.region import RegionPack
 
@@ -73,6 +73,16 @@ def confirm_label(action: str) -> str:
     """The key of the words of the button that confirms ``action`` (``reservations.confirm`` → Confirm booking)."""
     family, _, name = action.partition(".")
     return CONFIRM_LABELS.get((family, name), CONFIRM_DEFAULT)
+
+
+def other_hours(resp: AgentResponse) -> bool:
+    """The plan shown runs on other hours than the message asked (they could not be a day, or are over): the page
+    says so above it."""
+    return (
+        resp.result.status == "NEED_MORE_INFO"
+        and any(e.get("type") == "day_window" and e.get("problem") for e in resp.result.payload.evidence)
+        and bool(resp.result.payload.timeline)
+    )
 
 
 def status_words(status: str, lang: Lang) -> str:

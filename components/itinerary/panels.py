@@ -20,7 +20,7 @@ from components.itinerary.frames import (
     violations_frame,
 )
 from components.itinerary.state import trip_title
-from components.itinerary.timeline import entry_name, travel_words
+from components.itinerary.timeline import entry_name
 from components.itinerary.words import (
     MODE_WORDS,
     PACING_WORDS,
@@ -31,13 +31,12 @@ from components.itinerary.words import (
     details_lines,
     dropped_by_edit_words,
     itinerary_warning_words,
-    priority_words,
     status_words,
     travel_source_words,
 )
 from components.services import request_clock
 from core.i18n import Lang, t
-from core.models.itinerary_result import ItineraryResult, TimelineEntry
+from core.models.itinerary_result import ItineraryResult
 
 
 def render_status(result: ItineraryResult, names: Names, lang: Lang) -> list[str]:
@@ -303,28 +302,6 @@ def _raw_details_body(result: ItineraryResult, unknown_warnings: list[str]) -> N
         st.dataframe(variants_frame(result), key="variants_table", hide_index=True, width="stretch")
 
 
-def ics_description(entry: TimelineEntry, lang: Lang) -> str:
-    """A calendar event's description in ``lang``: priority, arrival, spare time and lock of a visit; a journey's
-    figures; the lunch break."""
-    parts: list[str] = []
-    if entry.kind == "visit":
-        parts.append(t("itinerary.ics.priority", lang, priority=priority_words(entry.priority, lang)))
-        if entry.meal:
-            parts.append(t(f"itinerary.ics.meal_{entry.meal}", lang))
-        if entry.part:
-            parts.append(t("itinerary.gantt.before_lunch" if entry.part == 1 else "itinerary.gantt.after_lunch", lang))
-        if entry.start > entry.arrival:
-            parts.append(t("itinerary.gantt.arrive", lang, time=f"{entry.arrival:%H:%M}"))
-        parts.append(t("itinerary.ics.spare", lang, minutes=entry.slack_min))
-        if entry.locked:
-            parts.append(t("itinerary.gantt.locked", lang))
-    elif entry.kind == "travel":
-        parts.append(travel_words(entry, lang))
-    elif entry.kind == "lunch":
-        parts.append(t("itinerary.ics.lunch", lang))
-    return "\n".join(parts)
-
-
 def worded_result(result: ItineraryResult, names: Names, lang: Lang) -> ItineraryResult:
     """A copy of the result whose trip and entries are named in ``lang`` (for the calendar file)."""
     days = [
@@ -351,9 +328,7 @@ def render_downloads(result: ItineraryResult, names: Names, lang: Lang) -> None:
 
     def ics_text() -> str:
         worded = worded_result(result, names, lang)
-        return itinerary_app.ics(
-            worded, generated_at=request_clock()(), describe=lambda entry: ics_description(entry, lang)
-        )
+        return itinerary_app.ics(worded, generated_at=request_clock()(), lang=lang)
 
     # The files are made when clicked (a callable, kept for the session), not made for every new plan and stored
     # as media files on every run: a static file was dropped when a run that did not reach this button ended (an

@@ -25,8 +25,8 @@ from components.itinerary.words import (
     travel_source_words,
 )
 from core.i18n import Lang, t
-from core.models.common import is_straight_line
 from core.models.itinerary_result import DayTimeline, ItineraryResult, TimelineEntry
+from core.words.itinerary_ics import travel_words
 
 KINDS = ("visit", "travel", "lunch", "wait")
 KIND_COLOURS = ("#1f77b4", "#9aa5b1", "#ff7f0e", "#e6c229")
@@ -96,20 +96,6 @@ def entry_label(i: int, day: DayTimeline, names: Names, lang: Lang) -> str:
     if entry.part:  # a visit split by a lunch on site: the two bars say which half they are
         name += " (1/2)" if entry.part == 1 else " (2/2)"
     return f"{i + 1:02d} {name}"
-
-
-def travel_words(entry: TimelineEntry, lang: Lang) -> str:
-    """A journey's figures: the minutes the plan reserves, the estimate and the distance ("" for other steps)."""
-    if entry.kind != "travel" or entry.robust_min is None:
-        return ""
-    text = t("itinerary.timeline.travel_planned", lang, minutes=entry.robust_min)
-    if entry.nominal_min is not None:
-        text += t("itinerary.timeline.travel_estimate", lang, minutes=f"{entry.nominal_min:.0f}")
-    if entry.distance_m is not None:
-        text += t("itinerary.timeline.travel_km", lang, km=f"{entry.distance_m / 1000:.1f}")
-    if is_straight_line(entry.source):
-        text += t("itinerary.timeline.travel_straight_line", lang)
-    return text
 
 
 def _source(entry: TimelineEntry, lang: Lang) -> str:

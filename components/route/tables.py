@@ -30,7 +30,7 @@ from core.app.regions import district_name
 from core.app.route import source_words, stops_words
 from core.i18n import Lang, t
 from core.models.route import CandidateRoute, Notice, RoutePlanResult
-from core.words.route import found_by_words, strategies_sentence
+from core.words.route import found_by_words, strategies_sentence, summary_paragraph
 
 if TYPE_CHECKING:
     from streamlit.elements.lib.column_types import ColumnConfig
@@ -488,7 +488,7 @@ def raw_lines(result: RoutePlanResult) -> list[str]:
         f"route_strategy={result.route_strategy} transport_mode={result.transport_mode} provider={result.provider} "
         f"metric_source={result.metric_source} geometry_source={result.geometry_source or '-'}"
     )
-    return [codes, result.best_route.ranking_reason or "", result.summary]
+    return [codes, result.best_route.ranking_reason or "", summary_paragraph(result, lang="en")]
 
 
 def warned_notices(result: RoutePlanResult, lang: Lang) -> list[Notice]:

@@ -212,7 +212,26 @@ def finish_plan(state: AgentState, ctx: AgentContext, registry: ActionRegistry) 
     state.result.status = "READY"
     if result.status == "needs_review":
         _flag_needs_review(state, pack, lang)
+    if state.trip.window_problem is not None and state.result.status == "READY":
+        _ask_hours_again(state)
     _maybe_offer_persist(state, ctx)
+
+
+def _ask_hours_again(state: AgentState) -> None:
+    """The hours said could not be the days (an end before the start, 25点, a window already over today): the plan
+    shown runs on the default hours, which is not what was asked, so the answer is NEED_MORE_INFO (never OK) with
+    the hours asked again; the notes say which hours the plan used and why."""
+    problem = state.trip.window_problem or ""
+    state.result.status = "NEED_MORE_INFO"
+    state.result.next_steps.append(NextStep(code="missing", args={"field": "day_window", "problem": problem}))
+    window = state.trip.day_boundaries[0]
+    log_decision(
+        state,
+        action=ActionName.POLICY_VALIDATE_FEASIBILITY,
+        reason_code="DAY_WINDOW_NOT_AS_ASKED",
+        policy_id=POLICY_CHECK,
+        facts={"problem": problem, "said": state.trip.window_said or "", "start": window.start, "end": window.end},
+    )
 
 
 def decision_needs_availability(state: AgentState) -> bool:

@@ -29,7 +29,7 @@ from core.models.itinerary import LunchPolicy, Pacing
 from core.models.region import RegionPack
 from core.models.rules import Rule
 from core.packs.queues import queue_estimate
-from core.phrases.dates import first_day
+from core.phrases.dates import day_range, first_day
 from core.phrases.day_window import find_day_window, hhmm
 from core.phrases.trip import find_day_assignments, find_day_count, find_start
 
@@ -320,7 +320,9 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     pack = ctx.provider.region
     text = state.user_input
     f = decision.features
-    days = f.days or (state.trip.days if state.draft.nodes else None) or 1
+    said_range = day_range(normalize_message(text), today=ctx.now.date())  # 10-12 Dec: three days
+    range_days = (said_range[1] - said_range[0]).days + 1 if said_range else None
+    days = f.days or range_days or (state.trip.days if state.draft.nodes else None) or 1
     days = max(1, min(days, 14))
     start = _start_date(ctx, text)
     state.trip.days = days
@@ -332,7 +334,7 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     named = [p for p in said.places if (place := pack.place_by_id(p)) is not None and place.category != "hotel"]
     state.trip.wishes = read_trip_wishes(text, pack, named)
     named_meals(places, state.trip.wishes, pack, text)  # a restaurant named to eat at is visited as the meal
-    window = read_day_window(state, text)
+    window = _not_over(state, read_day_window(state, text), start, ctx.now)
     dates = [start + timedelta(days=i) for i in range(days)]
     fit_meals(places, pack, dates, settings=ctx.settings, day_bounds=(_minutes(window.start), _minutes(window.end)))
     pace = pace_wish(state.trip.wishes)
@@ -409,6 +411,18 @@ def read_day_window(state: AgentState, text: str) -> DayBoundary:
             assert start is not None and end is not None, "a window without a problem has both ends"
             end = min(end, LATEST_DAY_END)  # until midnight: the day's last minute
             window, trip.window_source = DayBoundary(start=hhmm(start), end=hhmm(end)), "message"
+    trip.day_boundaries = [window.model_copy() for _ in range(trip.days)]
+    return window
+
+
+def _not_over(state: AgentState, window: DayBoundary, start: date, now: datetime) -> DayBoundary:
+    """The window said, unless the trip starts today and it is already over at the request's moment (7点到8点 asked
+    at 9:00): then the default holds, kept as ``window_problem`` ``WINDOW_PAST`` to be said and asked again."""
+    trip = state.trip
+    if trip.window_source != "message" or start != now.date() or _minutes(window.end) > now.hour * 60 + now.minute:
+        return window
+    trip.window_source, trip.window_problem = "default", "WINDOW_PAST"
+    window = DayBoundary(start=hhmm(DEFAULT_DAY_START), end=hhmm(DEFAULT_DAY_END))
     trip.day_boundaries = [window.model_copy() for _ in range(trip.days)]
     return window
 

@@ -238,13 +238,25 @@ def robustness_policy(mode: TravelMode, pacing: Pacing, *, settings: Settings | 
 
 
 def ics(
-    result: ItineraryResult, *, generated_at: datetime, describe: Callable[[TimelineEntry], str] | None = None
+    result: ItineraryResult,
+    *,
+    generated_at: datetime,
+    lang: Lang = "en",
+    describe: Callable[[TimelineEntry], str] | None = None,
+    include_travel: bool = False,
 ) -> str:
-    """The itinerary as an iCalendar document stamped ``generated_at`` (the request's moment); ``describe`` words
-    an event's description for the reader."""
+    """The itinerary as an iCalendar document stamped ``generated_at`` (the request's moment), its events titled
+    and described in ``lang`` (core/words/itinerary_ics.py; ``describe`` words the descriptions otherwise)."""
     from core.itinerary.ics import itinerary_to_ics
+    from core.words.itinerary_ics import ics_description, ics_title
 
-    return itinerary_to_ics(result, generated_at=generated_at, describe=describe)
+    return itinerary_to_ics(
+        result,
+        generated_at=generated_at,
+        include_travel=include_travel,
+        describe=describe or (lambda entry: ics_description(entry, lang)),
+        title=lambda entry: ics_title(entry, lang),
+    )
 
 
 def demo_trip_from_today(trip: Mapping[str, Any], *, timezone: str, now: Clock) -> dict[str, Any]:

@@ -313,6 +313,14 @@ def in_words(ctx: RequestContext, result: RoutePlanResult) -> RoutePlanResult:
     return in_reader_words(result, lang=ctx.lang, pack=_result_pack(result, ctx.settings.data_dir))
 
 
+def with_sentences(result: RoutePlanResult, *, lang: Lang) -> RoutePlanResult:
+    """The result with its summary and the optimiser's note worded in ``lang`` (the core leaves them empty), its
+    warnings as they are: what the CLI prints and the API returns without a locale."""
+    from core.words.route_export import with_sentences as _worded
+
+    return _worded(result, lang=lang, pack=_result_pack(result, get_settings().data_dir))
+
+
 def _result_pack(result: RoutePlanResult, data_dir: Path) -> RegionPack | None:
     """The pack ``result`` was planned on, for its words (None: no region, or a pack this data folder lacks)."""
     from core.packs.loader import load_region

@@ -39,7 +39,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
                 f"the HTML report cannot be written to {echo(str(html_path))} ({exc.strerror})", field="html"
             ) from None
         print(f"HTML report: {html_path}", file=sys.stderr)  # stdout stays the JSON alone
-    print(result.model_dump_json(indent=2))
+    # the summary and the optimiser's note in the chosen language (English by default), worded here: the core
+    # returns facts
+    print(route_app.with_sentences(result, lang=args.lang or "en").model_dump_json(indent=2))
     return 0
 
 
@@ -80,7 +82,9 @@ def add_parsers(sub: Any) -> None:
         default=None,
         help="also write the HTML report to this file (default with need_html: TRIP-DATE.html here)",
     )
-    p.add_argument("--lang", choices=("en", "zh"), default=None, help="the HTML report's language (default: en)")
+    p.add_argument(
+        "--lang", choices=("en", "zh"), default=None, help="the HTML report's and the summary's language (default: en)"
+    )
     p.add_argument(
         "--keep-order",
         action="store_true",

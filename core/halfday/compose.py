@@ -70,18 +70,28 @@ def place_step(
             if window is None:
                 return None
             earliest = max(earliest, window[0])
-        begin = _next_slot(c, earliest)
-        if begin is None:
-            return None
-        if c.role == "meal" and meals and not any(w[0] <= begin <= w[1] - MEAL_MIN for w in meals):
-            continue
-        queue = queue_at(c, begin)
-        finish = begin + queue + dur
-        if c.role == "meal" and finish > min(b, end):  # the end of the half day (or the kitchen) leaves less time:
-            finish = max(begin + queue + MEAL_MIN, min(b, end))  # a meal is kept short rather than lost (≥ MEAL_MIN)
-        if finish <= min(b, end):
-            return begin, queue, finish
+        # on its booking grid when it takes bookings; a place that needs none is also walked into (早茶 at 9:00 where
+        # tables are booked from 11:00): the step is then not bookable (``booked_time``)
+        starts = [_next_slot(c, earliest)] + ([earliest] if c.booking_slots and not c.needs_reservation else [])
+        for begin in starts:
+            if begin is None:
+                continue
+            if c.role == "meal" and meals and not any(w[0] <= begin <= w[1] - MEAL_MIN for w in meals):
+                continue
+            queue = queue_at(c, begin)
+            finish = begin + queue + dur
+            if c.role == "meal" and finish > min(b, end):  # the end of the half day (or the kitchen) leaves less time:
+                finish = max(
+                    begin + queue + MEAL_MIN, min(b, end)
+                )  # a meal is kept short rather than lost (≥ MEAL_MIN)
+            if finish <= min(b, end):
+                return begin, queue, finish
     return None
+
+
+def booked_time(c: Candidate, begin: int) -> bool:
+    """The step can be booked at ``begin``: the place takes bookings and ``begin`` is one of its slots."""
+    return c.bookable and (not c.booking_slots or begin in c.booking_slots)
 
 
 def build_steps(
@@ -116,7 +126,7 @@ def build_steps(
                 price_per_person=c.price_per_person,
                 price_source=c.price_source,
                 needs_reservation=c.needs_reservation,
-                bookable=c.bookable,
+                bookable=booked_time(c, begin),
                 opening_source=c.opening_source,
             )
         )

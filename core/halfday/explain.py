@@ -15,8 +15,10 @@ from core.models.halfday.facts import IntroFacts, PlanIntro, StepReason, StepRea
 from core.models.halfday.goal import DecomposedGoal
 from core.models.halfday.plans import Candidate, Candidates, Plan, PlanStep, Profile, TimeSlots
 
-#: a preference counts as matched from this match value on (search.preference_match gives 0 or 1)
-MATCHED = 0.5
+#: a preference is met by the place itself at this match value (search.preference_match: 1 served, 0.5 offered on
+#: the side by a landmark or a street with cafés, 0 not at all)
+MATCHED = 1.0
+ON_THE_SIDE = 0.5
 SUITS = ("kid_friendly", "accessible", "light_options")
 
 
@@ -27,7 +29,10 @@ def explain_plans(
     by_id = {c.place_id: c for c in candidates.items}
     out = []
     for plan in plans:
-        steps = [step.model_copy(update={"reason": step_reason(step, by_id.get(step.place_id))}) for step in plan.steps]
+        steps = [
+            step.model_copy(update={"reason": step_reason(step, by_id.get(step.place_id), slots=slots)})
+            for step in plan.steps
+        ]
         outdoors = [s.place_id for s in plan.steps if (c := by_id.get(s.place_id)) and outdoors_only(c.tags)]
         intro = plan_intro(plan, goal, profile, slots, outdoor_stops=outdoors)
         out.append(plan.model_copy(update={"steps": steps, "intro": intro}))
@@ -58,13 +63,31 @@ def plan_intro(
     return PlanIntro(code=code, facts=facts)
 
 
-def step_reason(step: PlanStep, candidate: Candidate | None) -> StepReason:
-    matched = [p for p, v in (candidate.match if candidate else {}).items() if v >= MATCHED]
+def _meal_of(step: PlanStep, slots: TimeSlots | None) -> str | None:
+    """The meal a meal step is had as (breakfast, lunch, dinner): the meal slot it starts in, else the nearest."""
+    meals = [s for s in (slots.slots if slots else []) if s.kind == "meal" and s.meal]
+    if step.kind != "meal" or not meals:
+        return None
+    at = step.start.hour * 60 + step.start.minute
+
+    def gap(s: object) -> int:
+        a, b = (getattr(s, k).hour * 60 + getattr(s, k).minute for k in ("start", "end"))
+        return 0 if a <= at < b else min(abs(at - a), abs(at - b))
+
+    return min(meals, key=gap).meal
+
+
+def step_reason(step: PlanStep, candidate: Candidate | None, *, slots: TimeSlots | None = None) -> StepReason:
+    match = candidate.match if candidate else {}
+    matched = [p for p, v in match.items() if v >= MATCHED]
+    side = [p for p, v in match.items() if ON_THE_SIDE <= v < MATCHED]  # a café street's coffee: not the place's own
     reasons = set(candidate.reasons if candidate else step.why)
     suits = [s for s in SUITS if s in reasons]
     named = "named_in_goal" in reasons
     facts = StepReasonFacts(
         matched=matched,
+        on_the_side=side,
+        meal=_meal_of(step, slots),
         suits=suits,
         named_in_goal=named,
         category=step.category,
@@ -76,7 +99,7 @@ def step_reason(step: PlanStep, candidate: Candidate | None) -> StepReason:
     )
     if named:
         code = "named"
-    elif matched:
+    elif matched or side:
         code = "matches"
     elif suits:
         code = "suits"

@@ -26,6 +26,10 @@ WALK_LIMIT_CAREFUL_MIN = 12
 #: meal windows on the local clock: a meal slot exists when the half day overlaps its window by ≥ 90 minutes
 #: (45 when the goal asks to eat)
 MEAL_WINDOWS = {"lunch": (time(11, 30), time(14, 0)), "dinner": (time(17, 30), time(20, 30))}
+#: a morning meal asked for (早茶, dim sum, a bakery breakfast): had as breakfast when the window reaches into these
+#: hours by MEAL_ASKED_MIN_OVERLAP, not pushed to lunch at the end of the morning
+BREAKFAST_WINDOW = (time(7, 0), time(10, 30))
+MORNING_FARE = ("dim_sum", "bakery", "dumplings", "noodles", "snacks")
 MEAL_MIN_OVERLAP = 90  # an afternoon from 13:00 has no lunch in it: people say "afternoon" after eating
 MEAL_ASKED_MIN_OVERLAP = 45  # ...unless the goal asks to eat ("吃个午饭"): then a short overlap is enough
 ASKED_MEAL_MIN, ASKED_MEAL_MAX = 45, 90  # a meal asked outside the meal times: its slot (compose's MEAL_MIN..MAX)
@@ -167,12 +171,26 @@ def _asks_to_eat(profile: Profile) -> bool:
     )
 
 
-def _meal_slots(start: int, end: int, *, asked: bool) -> list[Slot]:
+def _asks_for_morning_fare(profile: Profile) -> bool:
+    """The goal asks to eat what is had in the morning (早茶 and dim sum, pastries, dumplings, noodles, snacks)."""
+    return any(w.kind == "cuisine" and w.code in MORNING_FARE for w in profile.wishes)
+
+
+def _meal_slots(start: int, end: int, *, asked: bool, morning_fare: bool = False) -> list[Slot]:
     """The meal slots of the window: each meal window it overlaps long enough. A goal that asks to eat gets one even
     when its window misses the meal times (a morning, 14:00–17:00): at the end nearer a meal window, as long as a
-    meal lasts (a vegan bite after a museum at 14:00 is eaten first; a meal at the end of a morning)."""
+    meal lasts (a vegan bite after a museum at 14:00 is eaten first; a meal at the end of a morning). A morning meal
+    asked for (``morning_fare``) is breakfast when the window reaches into the breakfast hours; the other meals then
+    need the overlap of a meal not asked for."""
     meals: list[Slot] = []
     needed = MEAL_ASKED_MIN_OVERLAP if asked else MEAL_MIN_OVERLAP
+    if asked and morning_fare:
+        lo, hi = max(start, _minutes(BREAKFAST_WINDOW[0])), min(end, _minutes(BREAKFAST_WINDOW[1]))
+        if hi - lo >= MEAL_ASKED_MIN_OVERLAP:
+            meals.append(
+                Slot(kind="meal", start=_clock(lo), end=_clock(min(hi, lo + ASKED_MEAL_MAX)), meal="breakfast")
+            )
+            needed = MEAL_MIN_OVERLAP
     for meal, (m_start, m_end) in MEAL_WINDOWS.items():
         lo, hi = max(start, _minutes(m_start)), min(end, _minutes(m_end))
         if hi - lo >= needed:
@@ -199,7 +217,7 @@ def plan_time_slots(inp: SlotsInput, *, settings: Settings) -> TimeSlots:
     end = _minutes(window.end)
     if start >= end:
         start = end - 15  # the caller checked the window is not over; a sliver still gets planned honestly
-    meals = _meal_slots(start, end, asked=_asks_to_eat(inp.profile))
+    meals = _meal_slots(start, end, asked=_asks_to_eat(inp.profile), morning_fare=_asks_for_morning_fare(inp.profile))
     slots: list[Slot] = []
     cursor = start
     for m in meals:

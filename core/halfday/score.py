@@ -295,7 +295,10 @@ def score_plans(inp: ScoreInput, *, candidates: dict[str, Candidate], reference_
     supply: dict[str, WishSupply] = inp.candidates.wish_supply
     scored = []
     for p in inp.plans.plans:
-        outcomes = account(inp.profile.wishes, p.steps, candidates, supply=supply)
+        outcomes = account(
+            inp.profile.wishes, p.steps, candidates, supply=supply, prices=inp.candidates.wish_prices,
+            budget=effective_budget(inp.profile, ()),
+        )  # fmt: skip
         score = breakdown(
             p, candidates, profile=inp.profile, slots=inp.slots, reference_cost=reference_cost, wishes=outcomes
         )

@@ -309,6 +309,10 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
         for n in profile.named_places
         if n not in matched_names and n.casefold() not in city
     ]
+    prices: dict[str, float] = {}
+    wish_supply = supply(
+        profile.wishes, places, [(c, c.named_as) for c in kept], preference_match, budget=win.budget, prices=prices
+    )
     return Candidates(
         region=pack.name,
         date=slots.date,
@@ -316,7 +320,8 @@ def search_places(filters: SearchFilters, *, pack: RegionPack, settings: Setting
         excluded=dict(excluded),
         named_issues=issues,
         relaxed=sorted(relaxed),
-        wish_supply=supply(profile.wishes, places, [(c, c.named_as) for c in kept], preference_match),
+        wish_supply=wish_supply,
+        wish_prices=prices,
     )
 
 

@@ -90,11 +90,23 @@ def diet_ok(place: PlaceLike, code: str) -> bool:
 
 
 def account(
-    wishes: list[Wish], steps: list[PlanStep], by_id: dict[str, Candidate], *, supply: dict[str, WishSupply]
+    wishes: list[Wish],
+    steps: list[PlanStep],
+    by_id: dict[str, Candidate],
+    *,
+    supply: dict[str, WishSupply],
+    prices: dict[str, float] | None = None,
+    budget: float | None = None,
 ) -> list[WishOutcome]:
     """Each wish as one plan answers it; ``supply`` (the search's ``Candidates.wish_supply``) says, per wish key,
-    whether a candidate, or only a place of the data, could have met it."""
-    return [_one(w, steps, by_id, supply=supply) for w in wishes]
+    whether a candidate, or only a place of the data, could have met it; a wish only places over the budget meet is
+    not met for the budget, with their lowest price (``prices``) and the ``budget`` asked as its facts."""
+    out = [_one(w, steps, by_id, supply=supply) for w in wishes]
+    for o in out:
+        key = wish_key(o.wish)
+        if o.reason == "over_budget" and prices and key in prices and budget is not None:
+            o.facts = {"cheapest": prices[key], "budget": budget}
+    return out
 
 
 def wish_key(wish: Wish) -> str:
@@ -119,17 +131,28 @@ def supply(
     data: Sequence[tuple[PlaceLike, str]],
     kept: Sequence[tuple[PlaceLike, str]],
     match: Callable[[Any, str], float],
+    *,
+    budget: float | None = None,
+    prices: dict[str, float] | None = None,
 ) -> dict[str, WishSupply]:
-    """Per wish key: "found" when a kept candidate meets it, "in_data" when only a place of the data does, else
-    "none". ``data`` and ``kept`` are (place, the goal's name for it) pairs."""
+    """Per wish key: "found" when a kept candidate meets it, "in_data" when only a place of the data does,
+    "over_budget" when every place of the data that does is priced over ``budget`` per person (its lowest price
+    then goes into ``prices``), else "none". ``data`` and ``kept`` are (place, the goal's name for it) pairs."""
     out: dict[str, WishSupply] = {}
     for w in wishes:
         if w.kind == "unread" or (w.kind == "kids" and w.code != "kid_activity") or (w.kind == "diet" and not w.eat):
             continue
         if any(meets(p, w, match, n) for p, n in kept):
             out[wish_key(w)] = "found"
+            continue
+        serving = [p for p, n in data if meets(p, w, match, n)]
+        priced = [float(pr) for p in serving if (pr := getattr(p, "price_per_person", None)) is not None]
+        if serving and budget is not None and len(priced) == len(serving) and min(priced) > budget:
+            out[wish_key(w)] = "over_budget"  # 早茶 at ¥120 a head with ¥80 asked: the budget, not the data, says no
+            if prices is not None:
+                prices[wish_key(w)] = min(priced)
         else:
-            out[wish_key(w)] = "in_data" if any(meets(p, w, match, n) for p, n in data) else "none"
+            out[wish_key(w)] = "in_data" if serving else "none"
     return out
 
 
@@ -167,7 +190,12 @@ def _one(
     return _outcome(wish, "not_met", _NOT_MET[supply.get(wish_key(wish), "none")])
 
 
-_NOT_MET: dict[WishSupply, WishReason] = {"found": "not_in_plan", "in_data": "none_available", "none": "none_in_data"}
+_NOT_MET: dict[WishSupply, WishReason] = {
+    "found": "not_in_plan",
+    "in_data": "none_available",
+    "over_budget": "over_budget",
+    "none": "none_in_data",
+}
 
 
 def _diet(wish: Wish, cands: list[Candidate], supplied: WishSupply) -> WishOutcome:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from core.models.common import is_straight_line, strip_invisible
+from core.models.common import strip_invisible
 from core.models.itinerary_result import ItineraryResult, TimelineEntry
 
 PRODID = "-//Omni-Travel Planner//Itinerary//EN"
@@ -111,29 +111,6 @@ def _uid(result: ItineraryResult, day_index: int, entry_index: int, entry: Timel
     return hashlib.sha1(basis.encode("utf-8")).hexdigest()[:20] + "@omni-travel-planner"
 
 
-def _describe(entry: TimelineEntry) -> str:
-    parts: list[str] = []
-    if entry.kind == "visit":
-        parts.append(f"Priority: {entry.priority}")
-        if entry.meal:
-            parts.append("Lunch here: the day's lunch" if entry.meal == "lunch" else "Dinner here")
-        if entry.part:
-            parts.append("Before lunch on site" if entry.part == 1 else "After lunch on site")
-        if entry.start > entry.arrival:
-            parts.append(f"Arrive {entry.arrival:%H:%M}")
-        parts.append(f"Slack: {entry.slack_min} min")
-        if entry.locked:
-            parts.append("Locked by you")
-    elif entry.kind == "travel":
-        source = "straight-line estimate" if is_straight_line(entry.source) else entry.source
-        parts.append(f"Robust {entry.robust_min} min (nominal {entry.nominal_min} min, {source})")
-        if entry.distance_m is not None:
-            parts.append(f"{entry.distance_m / 1000:.1f} km")
-    elif entry.kind == "lunch":
-        parts.append("Lunch break")
-    return "\n".join(parts)
-
-
 def itinerary_to_ics(
     result: ItineraryResult,
     *,
@@ -142,9 +119,12 @@ def itinerary_to_ics(
     calendar_name: str | None = None,
     generated_at: datetime,
     describe: Callable[[TimelineEntry], str] | None = None,
+    title: Callable[[TimelineEntry], str] | None = None,
 ) -> str:
     """The itinerary as an iCalendar document (CRLF line ends, folded, escaped). ``describe`` words an event's
-    description for people (a face passes one in the reader's language; default: the facts in English)."""
+    description and ``title`` its summary for people (the use case passes core/words/itinerary_ics.py's in the
+    reader's language); without them an event has no description and is titled by its entry's name: the core
+    builds no sentence."""
     zone = ZoneInfo(result.timezone)
     stamp = _utc(generated_at)
     lines = [
@@ -169,7 +149,7 @@ def itinerary_to_ics(
             else:
                 start = f"DTSTART;TZID={result.timezone}:{_local(entry.start, zone)}"
                 end = f"DTEND;TZID={result.timezone}:{_local(entry.end, zone)}"
-            summary = entry.name if entry.kind != "travel" else f"Travel: {entry.name}"
+            summary = title(entry) if title is not None else entry.name
             lines += [
                 "BEGIN:VEVENT",
                 f"UID:{_uid(result, day.day_index, i, entry)}",
@@ -182,7 +162,7 @@ def itinerary_to_ics(
                 lines.append(f"LOCATION:{escape_text(entry.name)}")
             if entry.lat is not None and entry.lon is not None and entry.kind != "travel":
                 lines.append(f"GEO:{entry.lat:.6f};{entry.lon:.6f}")
-            description = (describe or _describe)(entry)
+            description = describe(entry) if describe is not None else ""
             if description:
                 lines.append(f"DESCRIPTION:{escape_text(description)}")
             # a meal stop is both: VISIT,LUNCH

@@ -385,16 +385,16 @@ class OptimizerInfo(BaseModel):
     the fastest order by dynamic programming over ``stops`` without listing them; ``heuristic`` searched until its kick
     budget or at most ``time_limit_s`` (``kicks`` perturbations done, ``search_stop`` what ended it, ``engines``
     used) and proves nothing. ``orders_ranked`` is how
-    many distinct orders the ranking compared (the alternatives come from them). ``note`` is the English sentence
-    for the API and the CLI."""
+    many distinct orders the ranking compared (the alternatives come from them). ``note`` is empty from the core: the
+    faces fill it with the search in the reader's words (core.words.route.search_words, issue 31)."""
 
     method: Literal["enumeration", "held_karp", "heuristic", "trivial"]
     exact: bool
+    note: str = ""
     #: orders whose totals were computed one by one by the enumeration (None for the other methods)
     orders_evaluated: int | None = None
     stops: int
     time_limit_s: float | None = None
-    note: str
     #: n! for the stop count (None beyond the exact limit, where nobody counts them)
     orders_possible: int | None = None
     #: distinct orders the ranking compared (the pool after one order per sequence of places)
@@ -450,7 +450,11 @@ class RoutePlanResult(BaseModel):
     best_route: CandidateRoute
     best_index: int = Field(default=0, ge=0, description="Index of best_route in candidates")
     deep_links: DeepLinks | None = None
-    summary: str
+    summary: str = Field(
+        default="",
+        description="The result in one paragraph, filled at the edge in the reader's language (empty from "
+        "the core: core.words.route.summary_paragraph)",
+    )
     warnings: list[str] = Field(description="The notices as English sentences (the route catalog's words)")
     # Additions
     task_name: str = "multi-destination-route-planning"

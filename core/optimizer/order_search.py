@@ -16,10 +16,6 @@ from core.optimizer.nearest import nearest_neighbour_path
 from core.optimizer.tsp import held_karp_path, solve_path
 
 _NEIGHBOURHOOD_MAX_STOPS = 40
-_METHOD_NAMES = {
-    "ils_2opt_oropt": "iterated local search (2-opt + Or-opt with double-bridge kicks)",
-    "ortools_gls": "OR-Tools routing with guided local search",
-}
 
 
 def order_totals(orders: Nodes, mat: Floats, start: int | None, end: int) -> Floats:
@@ -92,11 +88,6 @@ def _held_karp_pool(
         exact=True,
         orders_evaluated=None,
         stops=n,
-        note=(
-            f"{n_orders:,} orders exceed max_permutations={max_permutations}; Held-Karp dynamic "
-            f"programming found the exact shortest and fastest orders. Alternatives #2+ are ranked among the "
-            f"orders considered (the best order per last stop and one-move variants), not a full k-best list."
-        ),
         orders_possible=n_orders,
         max_permutations=max_permutations,
         exact_limit=exact_limit,
@@ -131,18 +122,12 @@ def _heuristic_pool(
             stops.append(sol.search.stop)
         pool.add(tuple(sol.order))
         pool.update(tuple(o) for o, _ in sol.alternatives)
-    how = " + ".join(_METHOD_NAMES.get(m, m) for m in sorted(methods))
     return pool, OptimizerInfo(
         method="heuristic",
         exact=False,
         orders_evaluated=None,
         stops=n,
         time_limit_s=time_limit_s,
-        note=(
-            f"{n} stops is beyond exact search (≤ {exact_limit}); the order comes from {how} "
-            f"(until it stopped improving, at most {limit:g} s per objective): heuristic, not proven optimal; alternatives are ranked among the "
-            f"orders found."
-        ),
         kicks=kicks,
         search_stop=max(stops, key=STOP_RANK.__getitem__) if stops else None,
         engines=sorted(methods),
@@ -195,7 +180,6 @@ def candidate_orders(
             exact=True,
             orders_evaluated=1,
             stops=1,
-            note="One stop: a single order.",
             orders_possible=1,
             orders_found=1,
             max_permutations=max_permutations,
@@ -209,7 +193,6 @@ def candidate_orders(
             exact=True,
             orders_evaluated=n_orders,
             stops=n,
-            note=f"All {n_orders} orders enumerated (≤ max_permutations={max_permutations}): exact.",
             orders_possible=n_orders,
             orders_found=n_orders,
             max_permutations=max_permutations,
@@ -236,5 +219,4 @@ def candidate_orders(
     if not info.exact:
         pool |= _seeds(dist, dur, stop_nodes, start=start, end=end)
     kept = bounded_pool(pool, dist, dur, start=start, end=end, limit=max_permutations)
-    cut = f" The search found {len(pool):,} orders; max_permutations={max_permutations} keeps {len(kept):,} of them."
-    return kept, info.model_copy(update={"orders_found": len(pool), "note": info.note + cut})
+    return kept, info.model_copy(update={"orders_found": len(pool)})

@@ -111,8 +111,25 @@ class ClockPhrase:
         return self.readings[-1] if evening else None
 
 
+#: a month's name beside bare numbers makes them days of a date, not a time: "from 10 to 12 Dec" is no 11:50, "Dec 10
+#: to 12" none either (core.phrases.dates reads them as dates)
+_MONTH = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+_MONTH_AFTER = re.compile(rf"^(?:st|nd|rd|th)?\s*(?:of\s+)?(?:{_MONTH})[a-z]*\.?(?![a-z])", re.I)
+_MONTH_BEFORE = re.compile(rf"(?<![a-z])(?:{_MONTH})[a-z]*\.?\s*(?:the\s+)?$", re.I)
+#: the kinds of clock that are bare numbers (no am/pm, no 点, no colon): only these can be a date's days
+_BARE_KINDS = ("past", "at")
+
+
+def _a_date(kind: str, m: re.Match[str], text: str) -> bool:
+    """The bare numbers matched are days of a month named beside them."""
+    if kind not in _BARE_KINDS or m.groupdict().get("ap"):
+        return False
+    return bool(_MONTH_AFTER.match(text[m.end() :]) or _MONTH_BEFORE.search(text[: m.start()]))
+
+
 def find_clocks(text: str) -> list[ClockPhrase]:
-    """Every time of day in ``text``, in order and not overlapping (at one place the longest reading wins)."""
+    """Every time of day in ``text``, in order and not overlapping (at one place the longest reading wins); bare
+    numbers beside a month's name (10 to 12 Dec) are a date's days, no time."""
     found = sorted(
         ((m.start(), -(m.end() - m.start()), order, kind, m) for order, (kind, rx) in enumerate(_PATTERNS)
          for m in rx.finditer(text)),
@@ -120,7 +137,7 @@ def find_clocks(text: str) -> list[ClockPhrase]:
     )  # fmt: skip
     out: list[ClockPhrase] = []
     for _, _, _, kind, m in found:
-        if out and m.start() < out[-1].end:
+        if (out and m.start() < out[-1].end) or _a_date(kind, m, text):
             continue
         phrase = _read(kind, m, text)
         if phrase is not None:

@@ -91,6 +91,22 @@ _PREFIX_EN = r"this coming|this|next|coming|last|on"
 #: a clock word just before "10-12" makes it hours, not a date
 _CLOCK_BEFORE = re.compile(r"(?:上午|下午|中午|晚上|早上|傍晚|from|between|at)\s*$", re.I)
 
+_TH = r"(?:st|nd|rd|th)?"
+_RANGE_JOIN_EN = r"\s*(?:-|–|—|~|to|till|until|through|thru|and)\s*(?:the\s+)?"
+#: a range of days of one month (10-12 Dec, from 10 to 12 December, Dec 10 to 12, 12月10日到12日, 12月10-12日): the
+#: first and the last day, each a ``month_day`` (the last in the next month when its number is smaller: 30 Dec–2)
+_DAY_RANGES: list[tuple[str, re.Pattern[str]]] = [
+    (kind, re.compile(rf"(?<![a-z])(?:{p})(?![a-z])", re.I))
+    for kind, p in [
+        ("dm", rf"(?<![\d.:/-])(?:the\s+)?(?P<d1>\d{{1,2}})(?P<t1>{_TH}){_RANGE_JOIN_EN}(?P<d2>\d{{1,2}}){_TH}\s*(?:of\s+)?"
+               rf"(?P<mon>{_MONTH_NAMES})\.?"),
+        ("md", rf"(?P<mon>{_MONTH_NAMES})\.?\s+(?P<d1>\d{{1,2}}){_TH}{_RANGE_JOIN_EN}(?P<d2>\d{{1,2}}){_TH}"
+               r"(?![\d:.])(?!\s*(?:a\.?m|p\.?m|o'?clock|h(?![a-z])|hours?|people|pax|persons?))"),
+        ("zh", rf"(?<![\d.])(?P<mon>{_N})\s*月\s*(?P<d1>{_N})\s*[日号]?\s*(?:到|至|-|–|—|~|～)\s*(?:(?P<mon2>{_N})\s*月\s*)?"
+               rf"(?P<d2>{_N})\s*[日号]"),
+    ]
+]  # fmt: skip
+
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (kind, re.compile(rf"(?<![a-z])(?:{p})(?![a-z])", re.I))
     for kind, p in [
@@ -122,14 +138,80 @@ def find_days(text: str, *, today: date) -> list[DayPhrase]:
          for m in rx.finditer(text)),
         key=lambda f: f[:3],
     )  # fmt: skip
+    ranges = _day_ranges(text, today)
     out: list[DayPhrase] = []
     for _, _, _, kind, m in found:
-        if out and m.start() < out[-1].end:
+        if (out and m.start() < out[-1].end) or any(r.start <= m.start() < r.end for r in ranges):
             continue
         phrase = _read(kind, m, text, today)
         if phrase is not None:
             out.append(phrase)
+    for r in ranges:
+        out += [r.first, r.last]
+    return sorted(out, key=lambda p: p.start)
+
+
+def day_range(text: str, *, today: date) -> tuple[date, date] | None:
+    """The first range of days ``text`` names (10-12 Dec, 12月10日到12日): its first and last day, None when it names
+    none, or one of its days cannot exist, or it runs backwards."""
+    for r in _day_ranges(text, today):
+        if r.first.day is not None and r.last.day is not None and r.last.day >= r.first.day:
+            return r.first.day, r.last.day
+    return None
+
+
+@dataclass(frozen=True)
+class _DayRange:
+    first: DayPhrase
+    last: DayPhrase
+    start: int
+    end: int
+
+
+def _day_ranges(text: str, today: date) -> list[_DayRange]:
+    """Each range of days of one month ``text`` names (``_DAY_RANGES``), as its first and last day."""
+    out: list[_DayRange] = []
+    for kind, rx in _DAY_RANGES:
+        for m in rx.finditer(text):
+            if any(r.start < m.end() and m.start() < r.end for r in out):
+                continue
+            month = MONTHS[m["mon"].lower()] if kind != "zh" else _int(m["mon"])
+            d1, d2 = _int(m["d1"]), _int(m["d2"])
+            if month is None or d1 is None or d2 is None or not (1 <= month <= 12 and 1 <= d1 <= 31 and 1 <= d2 <= 31):
+                continue
+            if kind == "dm" and d2 < d1:  # 30 to 2 Jan: the month is the last day's, the first is the month before
+                last_said = _month_day(month, d2, today)
+                if last_said is None:
+                    continue
+                before = last_said.replace(day=1) - timedelta(days=1)
+                first = _month_day(before.month, d1, before) if d1 <= 31 else None
+                out.append(_range(m, text, first, last_said))
+                continue
+            first = _month_day(month, d1, today)
+            month2 = _int(m["mon2"]) if m.groupdict().get("mon2") else None
+            last = None
+            if first is not None:
+                year, mon = (first.year, month) if d2 >= d1 else (first.year + month // 12, month % 12 + 1)
+                if month2 is not None:  # 12月30日到1月2日: the month said
+                    year, mon = (first.year if month2 >= month else first.year + 1), month2
+                try:
+                    last = date(year, mon, d2)
+                except ValueError:
+                    last = None
+            out.append(_range(m, text, first, last))
     return out
+
+
+def _range(m: re.Match[str], text: str, first: date | None, last: date | None) -> _DayRange:
+    a, b = m.span()
+    a += len(m.group()) - len(m.group().lstrip())
+    d1_end = m.end("t1") if m.groupdict().get("t1") is not None else m.end("d1")
+    return _DayRange(
+        first=DayPhrase(day=first, start=a, end=d1_end, text=text[a:d1_end], kind="month_day"),
+        last=DayPhrase(day=last, start=m.start("d2"), end=b, text=text[m.start("d2") : b], kind="month_day"),
+        start=a,
+        end=b,
+    )
 
 
 def first_day(text: str, *, today: date) -> DayPhrase | None:

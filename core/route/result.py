@@ -1,8 +1,8 @@
 """A route plan's result: the stages' outputs (core/route/planner.py) assembled into one ``RoutePlanResult``.
 
 ``route_result`` gathers every stage's notices in order (the long-walk notice among them, and the provider's warnings
-left), their English sentences, the provider calls made and the time taken; ``summarize_result`` is the result's
-one-paragraph English summary.
+left), their English sentences, the provider calls made and the time taken. Its summary and the optimiser's note
+are words, made at the edge in the reader's language (core.words.route.summary_paragraph, issue 31).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from core.route.notices import english, from_log, notice, point_names, unique
 from core.route.stage_types import RankedCandidates, ResolvedTrip, RouteGeometry, RouteLinks, TripMatrix
 from core.route.strategies import km, mins
 
-__all__ = ["WALKING_LONG_LEG_M", "route_result", "summarize_result", "walking_notices"]
+__all__ = ["WALKING_LONG_LEG_M", "route_result", "walking_notices"]
 
 WALKING_LONG_LEG_M = 10_000  # a walking leg longer than this (about 2 h) gets a warning
 
@@ -116,8 +116,7 @@ def route_result(
         live_origin=trip.live,
         elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
     )
-    result.summary = summarize_result(result)
-    return result
+    return result  # its summary is worded at the edge (core.words.route.summary_paragraph)
 
 
 def _region_names(region: RegionPack) -> dict[str, str]:
@@ -131,24 +130,3 @@ def _part_names(notices: list[Notice], region: RegionPack) -> dict[str, str]:
     ids = {i for n in notices for i in str(n.params.get("part_ids") or "").split(",") if i}
     named = {i: place.name_en for i in ids if (place := region.place_by_id(i)) is not None and place.name_en}
     return named if named.keys() == ids else {}
-
-
-def summarize_result(result: RoutePlanResult) -> str:
-    """The result in one English paragraph: the best order, its totals and source, why it won, what to mind."""
-    best = result.best_route
-    order = " → ".join(best.full_order_labels)
-    src = "straight-line estimate" if result.straight_line_estimate else result.metric_source.replace("_", " ")
-    parts = [
-        f"Best order for {result.route_strategy}: {order}; {km(best.total_distance_m)}, {mins(best.total_duration_s)} "
-        f"({result.transport_mode}, {src}).",
-        best.ranking_reason or "",
-    ]
-    if result.optimizer:
-        parts.append(result.optimizer.note)
-    if result.origin_mode == "current_location" and result.live_origin is None:
-        parts.append(
-            "The start is unknown, so this is the best stops → destination order only; it is not guaranteed best from your position."
-        )
-    if result.warnings:
-        parts.append(f"{len(result.warnings)} warning(s) below.")
-    return " ".join(p for p in parts if p)

@@ -15,6 +15,8 @@ def day_window_sentence(trip: TripState, lang: Lang) -> str:
         return t("agent.day_window.said", lang, **facts)
     if trip.window_problem == "END_NOT_AFTER_START":
         return t("agent.day_window.end_not_after_start", lang, **facts)
+    if trip.window_problem == "WINDOW_PAST":
+        return t("agent.day_window.past", lang, **facts)
     if trip.window_problem is not None:
         return t("agent.day_window.not_a_time", lang, **facts)
     return t("agent.day_window.default", lang, **facts)

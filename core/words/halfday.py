@@ -553,7 +553,12 @@ def _main_reason(r: StepReason, lang: Lang) -> str:
     if r.code == "named":
         return word(REASONS, "named_in_goal", lang)
     if r.code == "matches":
-        return t("halfday.reason.matches", lang, wish=join([wish(c, lang) for c in without_implied(f.matched)], lang))
+        said = list(dict.fromkeys(wish(c, lang) for c in without_implied(f.matched)))  # café + coffee: "coffee" once
+        side = [w for w in dict.fromkeys(wish(c, lang) for c in without_implied(f.on_the_side)) if w not in said]
+        parts = [t("halfday.reason.matches", lang, wish=join(said, lang))] if said else []
+        if side:
+            parts.append(t("halfday.reason.on_the_side", lang, wish=join(side, lang)))
+        return t("halfday.list.separator", lang).join(parts)
     if r.code == "suits":
         return join([word(REASONS, s, lang) for s in f.suits], lang)
     if r.code == "meal":
@@ -575,6 +580,8 @@ def reason_sentence(step: PlanStep, lang: Lang) -> str:
         return t("halfday.step.why", lang, reasons=t("halfday.list.separator", lang).join(reasons))
     f = r.facts
     parts = [_main_reason(r, lang)]
+    if f.meal is not None:  # a meal is said as the meal it is (breakfast in a morning, lunch, dinner)
+        parts.insert(0, t(f"halfday.meal.{f.meal}", lang))
     if r.code != "suits" and f.suits:
         parts.append(join([word(REASONS, s, lang) for s in f.suits], lang))
     if f.open_until is not None:

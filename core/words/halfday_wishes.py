@@ -22,6 +22,7 @@ OUTCOMES: dict[tuple[str, str], str] = {
     ("partly", "some_steps"): "halfday.wish.partly_some",
     ("not_met", "none_in_data"): "halfday.wish.not_met.none_in_data",
     ("not_met", "none_available"): "halfday.wish.not_met.none_available",
+    ("not_met", "over_budget"): "halfday.wish.not_met.over_budget",
     ("not_met", "not_in_plan"): "halfday.wish.not_met.not_in_plan",
     ("not_met", "no_meal"): "halfday.wish.not_met.no_meal",
     ("not_met", "some_steps"): "halfday.wish.not_met.not_in_plan",
@@ -67,7 +68,10 @@ def outcome_sentence(outcome: WishOutcome, plan: Plan, lang: Lang) -> str:
         s.name_en if lang == "en" and s.name_en else s.name_zh for s in plan.steps if s.place_id in outcome.place_ids
     ]
     key = OUTCOMES.get((outcome.status, outcome.reason)) or f"halfday.wish.{outcome.status}.plain"
-    return t(key, lang, wish=wish_label(outcome.wish, lang), places=_join(list(dict.fromkeys(names)), lang))
+    if outcome.reason == "over_budget" and not {"cheapest", "budget"} <= outcome.facts.keys():
+        key = "halfday.wish.not_met.none_available"  # an outcome kept before its prices were: said as before
+    money = {k: f"{v:g}" for k, v in outcome.facts.items()}
+    return t(key, lang, wish=wish_label(outcome.wish, lang), places=_join(list(dict.fromkeys(names)), lang), **money)
 
 
 def plan_wishes(plan: Plan, lang: Lang) -> list[str]:

@@ -323,6 +323,25 @@ def summary_line(result: RoutePlanResult, *, lang: Lang = "en") -> str:
     )
 
 
+def summary_paragraph(result: RoutePlanResult, *, lang: Lang = "en", pack: RegionPack | None = None) -> str:
+    """The result in one paragraph in ``lang`` (the API's and the CLI's ``summary``; issue 31: the core words
+    nothing): the best order and its totals, why it won and how the orders were searched, a start that is unknown,
+    and how many warnings follow."""
+    if not result.success:
+        return summary_line(result, lang=lang)
+    parts = [
+        # the places as a reader of ``lang`` names them (a pack place by its name in ``lang``), as the title does
+        t("route.summary.order", lang, order=" → ".join(_title_name(p, pack, lang) for _, p in result.visiting())),
+        summary_line(result, lang=lang),
+        why_words(result, lang),
+    ]
+    if result.origin_mode == "current_location" and result.live_origin is None:
+        parts.append(t("route.summary.start_unknown", lang))
+    if result.warnings:
+        parts.append(t("route.summary.warnings", lang, n=len(result.warnings)))
+    return ("" if lang == "zh" else " ").join(p.strip() for p in parts if p.strip())
+
+
 #: the task name a request gets when it names none (core/models/route.py); a report then takes its places' names
 DEFAULT_TASK_NAME = "multi-destination-route-planning"
 #: a title names every place up to this many; a longer trip is "first → … → last"

@@ -49,6 +49,7 @@ from core.words.route import (
     search_words,
     source_words,
     summary_line,
+    summary_paragraph,
     why_words,
     word,
 )
@@ -121,11 +122,20 @@ def result_to_json(
 
 
 def in_reader_words(result: RoutePlanResult, *, lang: Lang, pack: RegionPack | None) -> RoutePlanResult:
-    """The result with its ``warnings`` and ``summary`` as the reader's sentences in ``lang`` (places named as
-    ``pack`` names them); the codes and facts stay in ``notices``."""
-    return result.model_copy(
-        update={"warnings": notice_lines(result, lang=lang, pack=pack), "summary": summary_line(result, lang=lang)}
-    )
+    """The result with its ``warnings``, ``summary`` and the optimiser's ``note`` as the reader's sentences in
+    ``lang`` (places named as ``pack`` names them); the codes and facts stay in ``notices``."""
+    worded = result.model_copy(update={"warnings": notice_lines(result, lang=lang, pack=pack)})
+    return with_sentences(worded, lang=lang, pack=pack)
+
+
+def with_sentences(result: RoutePlanResult, *, lang: Lang, pack: RegionPack | None = None) -> RoutePlanResult:
+    """The result with its ``summary`` and the optimiser's ``note`` worded in ``lang`` (the core leaves them empty:
+    issue 31; places named as ``pack`` names them); its warnings as they are."""
+    opt = result.optimizer
+    update: dict[str, object] = {"summary": summary_paragraph(result, lang=lang, pack=pack)}
+    if opt is not None:
+        update["optimizer"] = opt.model_copy(update={"note": search_words(opt, lang)})
+    return result.model_copy(update=update)
 
 
 def _best_index(result: RoutePlanResult) -> int | None:

@@ -113,3 +113,18 @@ def test_run_takes_the_time_and_browser_budgets_and_refuses_one_out_of_range(tmp
     assert json.loads(proc.stdout)["route"]["budget"]["max_seconds"] == 45
     bad = run("run", "--message", "plan 2 days in Shanghai", "--max-steps", "0", tmp_path=tmp_path)
     assert bad.returncode == 2 and "max_steps" in bad.stderr and not bad.stdout
+
+
+@pytest.mark.parametrize(
+    ("message", "problem"),
+    [
+        ("规划今天上海一天，去外滩，早上7点到8点", "WINDOW_PAST"),  # over at 09:00
+        ("plan today in Shanghai with the Bund, from 6pm to 5pm", "END_NOT_AFTER_START"),
+    ],
+)
+def test_run_never_says_ok_for_hours_it_could_not_use(tmp_path, run, message, problem):
+    """Issue 31: the CLI's answer for hours that cannot be the day is NEED_MORE_INFO with the hours asked again."""
+    proc = run("run", "--message", message, "--now", "2026-11-27T09:00:00+08:00", tmp_path=tmp_path)
+    result = json.loads(proc.stdout)["result"]
+    assert result["status"] == "NEED_MORE_INFO"
+    assert {"code": "missing", "args": {"field": "day_window", "problem": problem}} in result["next_steps"]

@@ -115,3 +115,49 @@ def test_a_day_and_noon_are_the_days_date_and_its_start(env, message):
     assert (window["start"], window["end"], window["source"]) == ("12:00", "20:00", "message")
     assert (FIXED_NOW.date() + timedelta(days=5)).isoformat() in r.result.answer_text  # the day, five days on
     assert min(e["start"] for e in r.result.payload.timeline) >= "12:00"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "plan a trip in Shanghai from 10 to 12 Dec: the Bund and Yu Garden",
+        "plan Shanghai for Dec 10 to 12, with the Bund and Yu Garden",
+        "规划12月10日到12日的上海行程，去外滩和豫园",
+    ],
+)
+def test_a_range_of_dates_is_the_trips_days_not_its_hours(env, message):
+    r = env(message)
+    window = _window(r)
+    assert (window["start"], window["end"], window["source"], window["problem"]) == ("10:00", "20:00", "default", None)
+    days = sorted({e["date"] for e in r.result.payload.timeline if e.get("date")})
+    assert days == ["2025-12-10", "2025-12-11", "2025-12-12"]  # FIXED_NOW is 2025-06-20: the nearest December
+
+
+# ---- hours that cannot be the day are never answered OK (issue 31) -------------------------------------------------
+@pytest.mark.parametrize(
+    ("message", "problem", "words"),
+    [
+        ("规划今天上海行程，去外滩和豫园，下午4点到1点", "END_NOT_AFTER_START", "结束早于开始"),
+        ("plan today in Shanghai with the Bund and Yu Garden, from 8pm to 6pm", "END_NOT_AFTER_START",
+         "end before they start"),
+        ("规划今天的上海行程，上午9点到12点，去外滩", "WINDOW_PAST", "今天已经过去"),  # FIXED_NOW is 15:00
+        ("plan a day in Shanghai today, 8am till 1pm, with Yu Garden", "WINDOW_PAST", "already over today"),
+    ],
+)  # fmt: skip
+def test_hours_that_cannot_be_the_day_ask_again_and_are_not_ok(env, message, problem, words):
+    r = env(message)
+    assert r.result.status == "NEED_MORE_INFO"  # the plan shown is on other hours: never OK
+    assert {"code": "missing", "args": {"field": "day_window", "problem": problem}} in [
+        s.model_dump() for s in r.result.next_steps
+    ]
+    window = _window(r)
+    assert (window["source"], window["problem"], window["start"], window["end"]) == ("default", problem, "10:00",
+                                                                                      "20:00")  # fmt: skip
+    assert words in r.result.answer_text and "10:00–20:00" in r.result.answer_text
+    assert "DAY_WINDOW_NOT_AS_ASKED" in {e.reason_code for e in r.explain.decision_log}
+
+
+def test_hours_later_today_are_still_the_window(env):
+    r = env("规划今天的上海行程，下午4点到晚上9点，去外滩")  # FIXED_NOW is 15:00: not over
+    assert r.result.status == "OK"
+    assert (_window(r)["start"], _window(r)["end"], _window(r)["problem"]) == ("16:00", "21:00", None)

@@ -174,3 +174,19 @@ def test_a_trip_plan_carries_its_wish_accounting(client):
     assert ("diet", "halal", "not_met", "none_in_data") in got  # the test pack has no halal kitchen
     assert [w["wish"]["phrase"] for w in wishes if w["status"] == "unread"] == ["学学剪纸"]
     assert all(set(w) == {"wish", "status", "reason", "place_ids", "drop_reason", "meal"} for w in wishes)
+
+
+@pytest.mark.parametrize(
+    ("message", "problem"),
+    [
+        ("规划1天上海行程，去外滩，下午5点到3点", "END_NOT_AFTER_START"),
+        ("one day in Shanghai, the Bund, 9pm to 8pm", "END_NOT_AFTER_START"),
+    ],
+)
+def test_hours_that_cannot_be_the_day_are_no_ok_through_the_api(client, message, problem):
+    """Issue 31: a plan on the default hours is not what was asked: NEED_MORE_INFO, the hours asked again."""
+    result = post(client, message).json()["result"]
+    assert result["status"] == "NEED_MORE_INFO"
+    assert {"code": "missing", "args": {"field": "day_window", "problem": problem}} in result["next_steps"]
+    window = next(e for e in result["payload"]["evidence"] if e["type"] == "day_window")
+    assert (window["start"], window["end"], window["problem"]) == ("10:00", "20:00", problem)

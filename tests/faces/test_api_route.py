@@ -74,3 +74,19 @@ def test_with_a_locale_the_warnings_and_summary_are_the_reader_s_sentences(clien
         == [n["code"] for n in plain["notices"]]
     )
     assert zh["best_route"]["stop_order_labels"] == plain["best_route"]["stop_order_labels"]
+
+
+def test_the_summary_and_the_search_note_are_worded_at_the_edge(client):
+    """Issue 31: the core returns facts (its summary and the optimiser's note are empty); the API words them, in
+    English without a locale (as the CLI prints), in the reader's language with one."""
+    from core.i18n import t
+
+    plain = client.post("/route/plan", json=_body(), headers=auth("alice")).json()
+    zh = client.post("/route/plan", json=_body(), headers={**auth("alice"), "Accept-Language": "zh-CN"}).json()
+    han = re.compile(r"[\u4e00-\u9fff]")
+    assert plain["summary"].startswith("Best order: ") and "km" in plain["summary"]
+    assert plain["optimizer"]["note"] and not han.search(plain["optimizer"]["note"])
+    assert plain["optimizer"]["note"] in plain["summary"]  # how the orders were searched, said once in the summary
+    assert zh["summary"].startswith("最佳顺序") and han.search(zh["optimizer"]["note"])
+    n = len(plain["warnings"])
+    assert plain["summary"].endswith(t("route.summary.warnings", "en", n=n))

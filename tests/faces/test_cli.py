@@ -1,5 +1,6 @@
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -145,3 +146,14 @@ def test_plan_puts_the_own_order_beside_the_best(tmp_path, cli):
     assert kept["own_route"]["stop_order"] == [0, 1, 2]
     bad = cli(["plan", "--request", write(tmp_path, GOOD), "--own-order", "2,zero,1"])
     assert bad.returncode == 2 and json.loads(bad.stderr)["error"]["field"] == "own_order"
+
+
+def test_plan_words_its_summary_in_the_language_asked(tmp_path, cli):
+    """Issue 31: the summary and the optimiser's note are worded by the CLI from the catalogs (English by default)."""
+    en = json.loads(cli(["plan", "--request", write(tmp_path, GOOD)]).stdout)
+    zh = json.loads(cli(["plan", "--request", write(tmp_path, GOOD), "--lang", "zh"]).stdout)
+    han = re.compile(r"[\u4e00-\u9fff]")
+    assert en["summary"].startswith("Best order: ") and en["optimizer"]["note"]
+    assert not han.search(en["optimizer"]["note"])
+    assert zh["summary"].startswith("最佳顺序") and han.search(zh["optimizer"]["note"])
+    assert en["best_route"] == zh["best_route"]  # the same facts, worded twice

@@ -170,13 +170,13 @@ def test_the_evaluation_set_is_bilingual_and_covers_what_the_data_cannot_serve()
 def test_every_goal_of_the_evaluation_set_is_accounted_as_expected(planner, line):
     result = plan(planner, line["text"], lang=line["lang"])
 
-    def status(p, kind: str, code: str) -> str | None:
-        return next(
-            (o.status for o in p.wishes if o.wish.kind == kind and (o.wish.code or o.wish.phrase) == code), None
-        )
+    def status(p, kind: str, code: str, *, why: bool = False) -> str | tuple[str, str] | None:
+        found = (o for o in p.wishes if o.wish.kind == kind and (o.wish.code or o.wish.phrase) == code)
+        return next(((o.status, o.reason) if why else o.status for o in found), None)
 
-    for kind, code, want in line["all"]:
-        assert [status(p, kind, code) for p in result.plans] == [want] * len(result.plans), (kind, code)
+    for kind, code, want, *reason in line["all"]:  # a fourth item: the reason each plan gives too (over_budget …)
+        got = [status(p, kind, code, why=bool(reason)) for p in result.plans]
+        assert got == [(want, *reason) if reason else want] * len(result.plans), (kind, code, got)
     for kind, code, want in line["first"]:
         assert status(result.plans[0], kind, code) == want, (kind, code, result.plans[0].wishes)
     for p in result.plans:  # the words say every wish, never a code

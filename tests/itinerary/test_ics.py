@@ -102,16 +102,36 @@ def test_helpers():
 
 
 def test_a_travel_event_on_straight_line_figures_calls_them_straight_line_estimates(result):
-    from components.itinerary.panels import ics_description
+    from core.app.itinerary import ics
+    from core.words.itinerary_ics import ics_description
 
     travel = [e for d in result.days for e in d.entries if e.kind == "travel"]
     assert travel and {e.source for e in travel} == {"offline_estimate"}
     dumped = result.model_dump(mode="json")  # the CLI's and the agent's JSON say it as a field
     assert dumped["straight_line_estimate"] is True
     assert type(result).model_validate(dumped).straight_line_estimate is True
-    described = [x for x in unfold(itinerary_to_ics(result, include_travel=True, generated_at=STAMP)) if "Robust" in x]
+    lines = unfold(ics(result, include_travel=True, generated_at=STAMP, lang="en"))
+    described = [x for x in lines if x.startswith("DESCRIPTION:") and "min planned" in x]
     assert len(described) == len(travel)
     assert all("straight-line estimate" in x and "offline_estimate" not in x for x in described)
-    # the page's calendar, worded in the reader's language
+    # the calendar in the reader's language
     assert "直线估算" in ics_description(travel[0], "zh")
     assert "straight-line estimate" in ics_description(travel[0], "en")
+
+
+@pytest.mark.parametrize(
+    ("lang", "travel", "priority", "lunch"),
+    [("en", "Travel: ", "Priority: ", "Lunch break"), ("zh", "路程：", "优先级：", "午餐休息")],
+)
+def test_the_calendars_words_come_from_the_catalogs_in_the_readers_language(result, lang, travel, priority, lunch):
+    """Issue 31: the core lays the events out and words nothing; the use case titles and describes them in ``lang``."""
+    from core.app.itinerary import ics
+
+    bare = unfold(itinerary_to_ics(result, include_travel=True, generated_at=STAMP))
+    assert not any(x.startswith("DESCRIPTION:") for x in bare)  # no English built in the core
+    assert not any(x.startswith("SUMMARY:Travel") for x in bare)
+    lines = unfold(ics(result, include_travel=True, generated_at=STAMP, lang=lang))
+    n_travel = sum(1 for d in result.days for e in d.entries if e.kind == "travel")
+    assert sum(x.startswith(f"SUMMARY:{travel}") for x in lines) == n_travel
+    assert any(x.startswith(f"DESCRIPTION:{priority}") for x in lines)
+    assert any(x == f"DESCRIPTION:{lunch}" for x in lines)

@@ -11,7 +11,6 @@ from datetime import time
 import pytest
 from pydantic import ValidationError
 
-from components.itinerary.panels import ics_description
 from components.itinerary.timeline import entry_name
 from components.itinerary.words import Names
 from core.itinerary.critic import check_itinerary
@@ -22,6 +21,7 @@ from core.itinerary.shaping import shape_plan
 from core.models.itinerary import RemoveEdit, ReorderEdit, TripRequest
 from core.share import trip_from_token, trip_token
 from core.words.itinerary import reason_sentence
+from core.words.itinerary_ics import ics_description
 from tests.support.clock import SUITE_NOW
 from tests.support.itinerary_packs import TUESDAY, WEDNESDAY, trip
 
@@ -159,8 +159,11 @@ def test_the_critic_holds_a_meal_stop_to_its_window_and_counts_it_as_the_lunch(l
 
 
 def test_the_calendar_and_the_page_say_the_restaurant_is_the_lunch(lunch_day):
-    text = itinerary_to_ics(lunch_day, generated_at=SUITE_NOW)
+    from core.app.itinerary import ics
+
+    text = ics(lunch_day, generated_at=SUITE_NOW, lang="en")  # worded from the catalogs (the core words nothing)
     assert "CATEGORIES:VISIT,LUNCH" in text and "Lunch here" in text
+    assert "CATEGORIES:VISIT,LUNCH" in itinerary_to_ics(lunch_day, generated_at=SUITE_NOW)
     day = lunch_day.days[0]
     i = next(i for i, e in enumerate(day.entries) if e.key == "canteen")
     names = Names(table={}, typed={"canteen": "Canteen Kitchen"})

@@ -125,3 +125,34 @@ def test_only_the_kinds_asked_are_masked() -> None:
     said = "明天订，10天后再去"
     assert mask_days(said, kinds=("in_days",)) == "明天订，" + " " * 4 + "再去"
     assert mask_days(said) == " " * 2 + "订，" + " " * 4 + "再去"
+
+
+# ---- ranges of days (issue 31): read as their first and last day, never as hours -----------------------------------
+@pytest.mark.parametrize(
+    ("text", "first", "last"),
+    [
+        ("plan a trip from 10 to 12 Dec", "2026-12-10", "2026-12-12"),
+        ("10-12 Dec in Shanghai", "2026-12-10", "2026-12-12"),  # not October 12
+        ("Dec 10 to 12", "2026-12-10", "2026-12-12"),
+        ("between 4 and 6 January", "2027-01-04", "2027-01-06"),
+        ("the 30th to the 2nd of Jan", "2026-12-30", "2027-01-02"),  # the month named is the last day's
+        ("Dec 30 - 2", "2026-12-30", "2027-01-02"),
+        ("12月10日到12日", "2026-12-10", "2026-12-12"),
+        ("12月10-12日去上海", "2026-12-10", "2026-12-12"),
+        ("十二月八号至十号", "2026-12-08", "2026-12-10"),
+        ("12月30日到1月2日", "2026-12-30", "2027-01-02"),
+    ],
+)
+def test_a_range_of_days_is_its_first_and_last_day(text: str, first: str, last: str) -> None:
+    from core.phrases.dates import day_range
+
+    today = date(2026, 11, 27)
+    assert day_range(text, today=today) == (date.fromisoformat(first), date.fromisoformat(last))
+    assert first_day(text, today=today).day == date.fromisoformat(first)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("text", ["from 10 to 12", "Dec 10 to 12pm", "3-4 people on Dec 5", "上午10-12点"])
+def test_hours_and_counts_are_no_range_of_days(text: str) -> None:
+    from core.phrases.dates import day_range
+
+    assert day_range(text, today=date(2026, 11, 27)) is None

@@ -137,3 +137,34 @@ def test_counts_and_days_are_no_range(text):
     from core.phrases.clock_range import find_ranges
 
     assert find_ranges(unicodedata.normalize("NFKC", text)) == []
+
+
+# ---- a range of dates is no window of hours (issue 31): "from 10 to 12 Dec" was read as 11:50 ("ten to twelve") ---
+@pytest.mark.parametrize(
+    "text",
+    [
+        "plan a trip from 10 to 12 Dec, the Bund and Yu Garden",
+        "Shanghai from 10 to 12 December please",
+        "two nights, Dec 10 to 12",
+        "we fly in Jan 3 to 6 and want museums",
+        "from the 4th to the 7th of March, a slow trip",
+        "2 to 5 Feb in Helsinki",
+        "规划12月10日到12日的上海行程",
+        "1月3号到6号去赫尔辛基",
+        "12月10-12日，去外滩",
+    ],
+)
+def test_a_range_of_dates_is_no_window(text):
+    assert find_day_window(unicodedata.normalize("NFKC", text)) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("Dec 12, from 9 to 5", "09:00", "17:00"),  # a date and a window: the window is the hours
+        ("12月12日，早上9点到下午5点", "09:00", "17:00"),
+        ("on 3 Jan, leaving at 8 and back by 6", "08:00", "18:00"),
+    ],
+)
+def test_hours_said_beside_a_date_are_still_the_window(text, start, end):
+    assert _window(text) == (start, end, None)

@@ -16,7 +16,7 @@ from core.geo.registry import make_provider
 from core.models.route import RawStop, RoutePlanRequest
 from core.route.planner import plan_route
 from core.route.scenarios import load_scenario
-from core.words.route import strategies_sentence, summary_line
+from core.words.route import strategies_sentence, summary_line, summary_paragraph
 from core.words.route_export import legs_to_csv, result_to_json
 
 
@@ -43,7 +43,7 @@ def test_the_json_says_the_figures_are_straight_line_estimates_and_the_strategie
     assert all(leg["straight_line_estimate"] for c in data["candidates"] for leg in c["legs"])
     assert "STRATEGIES_AGREE_ON_ESTIMATES" in [n["code"] for n in data["notices"]]
     # the CLI's and the API's English sentences: the summary and the warnings
-    assert "straight-line estimate" in result.summary
+    assert "straight-line estimate" in summary_paragraph(result, lang="en")
     assert any("strategies cannot differ" in w for w in result.warnings)
 
 

@@ -93,7 +93,9 @@ def test_many_stops_use_the_heuristic_and_say_so(provider, settings):
     stops = [f"徐汇区测试路{i + 1}号" for i in range(22)]
     result = plan_route(_req(stops, destination_address="外滩"), provider=provider, settings=settings)
     assert result.optimizer.method == "heuristic" and result.optimizer.exact is False
-    assert "heuristic" in result.summary
+    from core.words.route import summary_paragraph
+
+    assert "heuristic" in summary_paragraph(result, lang="en")  # the summary, worded at the edge
     assert sorted(result.best_route.stop_order) == list(range(22))
 
 
@@ -123,7 +125,10 @@ def test_current_location_without_coordinates_compares_stops_only(provider, sett
     assert result.best_route.full_order_labels[0] in SIGHTS
     assert result.notices[0].code == "START_UNKNOWN"
     assert result.warnings[0].startswith("Start position unknown (current location without coordinates)")
-    assert "not guaranteed" in result.summary
+    from core.words.route import summary_paragraph
+
+    assert "not guaranteed" in summary_paragraph(result, lang="en")
+    assert "最优" in summary_paragraph(result, lang="zh")
     assert "slat=" not in result.deep_links.android_route_plan
 
 
@@ -275,3 +280,16 @@ def test_the_result_names_the_index_of_its_best_candidate(provider):
     )
     result = plan_route(request, provider=provider, settings=get_settings())
     assert result.candidates[result.best_index] == result.best_route
+
+
+def test_the_core_words_no_summary_and_no_search_note(provider, settings):
+    """Issue 31: the planner returns codes and facts; its summary and the optimiser's note are made at the edge
+    (core.words.route.summary_paragraph, search_words) in the reader's language."""
+    from core.words.route import search_words, summary_paragraph
+
+    result = plan_route(_req(SIGHTS[:4]), provider=provider, settings=settings)
+    assert result.summary == "" and result.optimizer is not None and result.optimizer.note == ""
+    for lang in ("en", "zh"):
+        said = summary_paragraph(result, lang=lang)
+        assert search_words(result.optimizer, lang) in said
+        assert f"{result.best_route.total_distance_m / 1000:.1f}" in said

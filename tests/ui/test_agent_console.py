@@ -400,3 +400,22 @@ def test_the_console_shows_next_steps_as_sentences_never_codes(page_in, lang):
     [steps] = [d for d in page.dataframe if list(d.value.columns) == ["code", "args"]]
     assert list(steps.value["code"]) == ["allow_webbrowse", "downgrade"]
     assert id(steps.proto) in in_details(page)
+
+
+OTHER_HOURS = {
+    "en": "plan a 1 day trip to the Bund and Yu Garden, from 7pm to 3pm",
+    "zh": "规划1天行程：外滩和豫园，晚上7点到下午3点",
+}
+
+
+def test_a_plan_on_other_hours_than_asked_is_marked_above_it(page_in, lang):
+    """Hours that cannot be a day (issue 31): the plan shown runs on the default hours, so the page says so above it
+    and the status is no OK."""
+    from core.i18n import t
+
+    page = ask(page_in, OTHER_HOURS[lang])
+    assert page.session_state["agent_history"][-1]["response"].result.status == "NEED_MORE_INFO"
+    assert t("agent.console.other_hours", lang) in [w.value for w in page.warning]
+    assert timeline_tables(page)  # the plan on the default hours is still shown, marked
+    text = main_text(page)
+    assert ("end before they start" if lang == "en" else "结束早于开始") in text

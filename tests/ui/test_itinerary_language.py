@@ -412,10 +412,11 @@ def test_an_impossible_lock_is_refused_with_the_reason_and_the_plan_stays(leafle
 
 def test_the_calendar_file_is_worded_in_the_chosen_language(project_root):
     """The ICS export (no widgets): events named and described in Chinese, then in English, from the same plan."""
-    from components.itinerary.panels import ics_description, worded_result
+    from components.itinerary.panels import worded_result
     from components.itinerary.words import names_of
     from core.itinerary.edits import itinerary_from_json
     from core.itinerary.ics import itinerary_to_ics
+    from core.words.itinerary_ics import ics_description
 
     trip = json.loads((project_root / "data" / "trips" / "shanghai_family_day.json").read_text(encoding="utf-8"))
     result = itinerary_from_json(trip, settings=get_settings())

@@ -113,5 +113,8 @@ def test_every_download_is_made_on_press_and_is_the_plans(served):
     data, _ = downloads(at, served)["dl_json"]
     back = RoutePlanResult.model_validate_json(data)
     # the plan itself; its warnings and summary are the page's sentences (places named as the page names them)
-    assert back.model_copy(update={"warnings": result.warnings, "summary": result.summary}) == result
+    # the sentences are the reader's (the summary and the search note worded at the edge); the facts are the plan's
+    worded = {"warnings": result.warnings, "summary": result.summary, "optimizer": result.optimizer}
+    assert back.model_copy(update=worded) == result
+    assert back.optimizer is not None and back.optimizer.note and result.optimizer is not None
     assert len(back.warnings) == len(result.notices) and back.summary != result.summary

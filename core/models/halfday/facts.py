@@ -200,6 +200,12 @@ class StepReasonFacts(_Data):
     after the step, its typical wait and its rating (each with the source the step carries)."""
 
     matched: list[str] = Field(default_factory=list, description="preference codes the place matches")
+    on_the_side: list[str] = Field(
+        default_factory=list, description="preference codes the place only offers on the side (a street's cafés)"
+    )
+    meal: Literal["breakfast", "lunch", "afternoon_tea", "dinner"] | None = Field(
+        default=None, description="the meal a meal step is had as (the meal slot it is in)"
+    )
     suits: list[str] = Field(default_factory=list, description="kid_friendly, accessible, light_options")
     named_in_goal: bool = False
     category: str

@@ -187,7 +187,7 @@ class Slot(BaseModel):
     kind: Literal["activity", "meal"]
     start: time
     end: time
-    meal: Literal["lunch", "afternoon_tea", "dinner"] | None = None
+    meal: Literal["breakfast", "lunch", "afternoon_tea", "dinner"] | None = None
 
 
 class TimeSlots(BaseModel):
@@ -293,7 +293,8 @@ class NamedPlaceIssue(BaseModel):
 
 #: whether a wish can be met from the data: a candidate serves it; a place in the data does, but none passed the
 #: search (closed in the window, filtered); no place in the data does
-WishSupply = Literal["found", "in_data", "none"]
+#: "over_budget": only places of the data priced over the budget per person meet it
+WishSupply = Literal["found", "in_data", "over_budget", "none"]
 
 
 class Candidates(BaseModel):
@@ -305,6 +306,11 @@ class Candidates(BaseModel):
     relaxed: list[RelaxCode] = Field(default_factory=list)
     wish_supply: dict[str, WishSupply] = Field(
         default_factory=dict, description="wish key → found among the candidates, in the data only, or nowhere"
+    )
+    wish_prices: dict[str, float] = Field(
+        default_factory=dict,
+        description="wish key → the lowest price per person of the data's places that meet it, when every one of "
+        "them is over the budget (wish_supply over_budget)",
     )
     source: str = "places_table"
 
@@ -350,6 +356,7 @@ WishReason = Literal[
     "side_offer",
     "none_in_data",
     "none_available",
+    "over_budget",
     "not_in_plan",
     "no_meal",
     "some_steps",
@@ -368,6 +375,8 @@ class WishOutcome(BaseModel):
     status: WishStatus
     reason: WishReason
     place_ids: list[str] = Field(default_factory=list)
+    #: over_budget: the lowest price per person of the places that serve it (``cheapest``) and the budget asked
+    facts: dict[str, float] = Field(default_factory=dict)
 
     @property
     def weight(self) -> float:
