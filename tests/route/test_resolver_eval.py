@@ -288,3 +288,11 @@ def test_another_station_of_the_city_is_not_its_central_station(helsinki, shangh
         with pytest.raises(ResolutionError) as info:  # not found, or a choice: never the central station taken
             stop(text, provider)
         assert info.value.code in {"UNRESOLVED_POINT", "AMBIGUOUS_PLACE"}, text
+
+
+def test_a_place_not_found_is_offered_no_name_that_shares_only_the_city_s(helsinki):
+    # issue 31: 赫尔辛基西站 was answered "the nearest names known are 赫尔辛基中央车站, 赫尔辛基主教座堂, 赫尔辛基市政厅"
+    with pytest.raises(ResolutionError) as info:
+        stop("赫尔辛基西站", helsinki)
+    message = info.value.message
+    assert "not found" in message and "主教座堂" not in message and "市政厅" not in message, message
