@@ -197,7 +197,7 @@ async def _omni_error(request: Request, exc: OmniError) -> SafeJSONResponse:
     message = exc.message
     if isinstance(exc, ResolutionError) and exc.candidates:  # AMBIGUOUS_PLACE: the choices, per input field
         extra["candidates"] = exc.candidates
-    if exc.code == "AMBIGUOUS_PLACE" and isinstance(exc, ResolutionError) and exc.candidates:
+    if isinstance(exc, ResolutionError) and (exc.candidates or exc.facts.get("not_found")):
         # in the caller's language (Accept-Language, else English), its places named as the region pack names them
         from core.app.route import choice_words
 

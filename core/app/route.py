@@ -314,13 +314,13 @@ def in_words(ctx: RequestContext, result: RoutePlanResult) -> RoutePlanResult:
 
 
 def choice_words(error: ResolutionError, lang: Lang, *, region: str | None, data_dir: Path) -> str:
-    """An ambiguity's message in ``lang`` (core/words/place_choice.py): which input, why, the places offered named as
-    the region pack names them in ``lang``; an error without choices keeps its own message."""
-    from core.words.place_choice import ambiguity_message
+    """A resolution error's message in ``lang`` (core/words/place_choice.py): the inputs not found, and each choice
+    (which input, why, the places offered named as the region pack names them in ``lang``); an error whose facts
+    say neither keeps its own message."""
+    from core.words.place_choice import resolution_message
 
-    if not error.candidates:
-        return error.message
-    return ambiguity_message(error.candidates, lang, _region_pack(region, data_dir))
+    said = resolution_message(error.facts, error.candidates, lang, _region_pack(region, data_dir))
+    return said or error.message
 
 
 def _result_pack(result: RoutePlanResult, data_dir: Path) -> RegionPack | None:

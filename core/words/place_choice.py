@@ -76,3 +76,37 @@ def ambiguity_message(candidates: Mapping[str, Any], lang: Lang, pack: RegionPac
     """Every field's choice of an AMBIGUOUS_PLACE error (its ``candidates``, by field) in ``lang``, one after another."""
     choices = [PlaceChoice.model_validate(c) for c in candidates.values()]
     return " ".join(choice_sentence(c, lang, pack) for c in choices)
+
+
+def not_found_message(facts: Mapping[str, Any], lang: Lang) -> str:
+    """Every input not found in one sentence in ``lang`` (the resolver's facts: the fields not found, what was typed,
+    where a gazetteer knows a place outside the map data to be, the region's coverage), as the route page says it."""
+    cover = facts["coverage"]
+    region = cover["names"].get(lang) or cover["names"].get("en") or cover["region"]
+    typed = facts.get("inputs") or {}
+    labels = t("route.choice.separator", lang).join(
+        who_words(f, str(typed.get(f, "")), lang) for f in facts["not_found"]
+    )
+    said = [t("route.error.unresolved_all", lang, region=region, labels=labels)]
+    for known in (facts.get("outside") or {}).values():
+        city = (known.get("city_zh") if lang == "zh" else None) or known["city"]
+        key = (
+            "route.error.unresolved_outside"
+            if known["where"] == "outside_coverage"
+            else "route.error.unresolved_other_city"
+        )
+        said.append(t(key, lang, place=known["place"], city=city, region=region))
+    return (" " if lang == "en" else "").join(said)
+
+
+def resolution_message(
+    facts: Mapping[str, Any], candidates: Mapping[str, Any], lang: Lang, pack: RegionPack | None = None
+) -> str | None:
+    """A resolution error in ``lang``: the places not found, then the choices; None when its facts say neither (an
+    error from elsewhere keeps its own message)."""
+    said = []
+    if facts.get("not_found") and facts.get("coverage"):
+        said.append(not_found_message(facts, lang))
+    if candidates:
+        said.append(ambiguity_message(candidates, lang, pack))
+    return (" " if lang == "en" else "").join(said) or None

@@ -1,4 +1,4 @@
-"""An ambiguity's words in the request's language (issue 31): POST /route/plan whose stop's name and address are two
+"""A place not settled, in the request's language (issue 31): POST /route/plan whose stop's name and address are two
 places answers AMBIGUOUS_PLACE with its message from the catalog in the Accept-Language's language, naming both."""
 
 from __future__ import annotations
@@ -89,3 +89,20 @@ def test_the_cli_words_the_ambiguity_in_its_lang(tmp_path):
         said[lang] = json.loads(run.stderr.strip().splitlines()[-1])["error"]["message"]
     assert said["zh"].startswith("第 1 个途经点“豫园”：名称指向豫园，地址却指向南京路步行街"), said["zh"]
     assert "Nanjing Road Pedestrian Street" in said["en"] and not HAN.search(said["en"].replace("'豫园'", ""))
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("zh-CN", "在赫尔辛基地图数据中找不到：起点“赫尔辛基西站”。请检查拼写"),
+        ("en", "Not found in the Helsinki map data: The start '赫尔辛基西站'. Check the spelling"),
+    ],
+)
+def test_a_place_not_found_is_said_in_the_callers_language(client, lang, said):
+    body = {"origin_mode": "fixed", "origin_address": "赫尔辛基西站", "destination_address": "Ateneum",
+            "stops": ["Kiasma"], "need_deep_link": False}  # fmt: skip
+    answer = client.post("/route/plan?region=helsinki", json=body, headers={**auth("alice"), "Accept-Language": lang})
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert (error["code"], error["field"]) == ("UNRESOLVED_POINT", "origin_address")
+    assert error["message"].startswith(said), error["message"]
