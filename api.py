@@ -44,6 +44,7 @@ from api_routes.shared import (
     SERVICES,
     SafeJSONResponse,
     Unauthorized,
+    accept_language,
     context_for,
     current_user,
     described_errors,
@@ -193,9 +194,19 @@ async def _omni_error(request: Request, exc: OmniError) -> SafeJSONResponse:
     extra = {"suggestions": details["suggestions"]} if "suggestions" in details else {}
     if exc.code == "REGION_NOT_COVERED":  # the facts beside the sentence: the place named, the regions installed
         extra["facts"] = {k: v for k, v in details.items() if isinstance(v, str)}
+    message = exc.message
     if isinstance(exc, ResolutionError) and exc.candidates:  # AMBIGUOUS_PLACE: the choices, per input field
         extra["candidates"] = exc.candidates
-    return error_response(status, exc.code, exc.message, exc.field, **extra)
+    if isinstance(exc, ResolutionError) and (exc.candidates or exc.facts.get("not_found")):
+        # in the caller's language (Accept-Language, else English), its places named as the region pack names them
+        from core.app.route import choice_words
+
+        settings = get_settings()
+        asked = request.headers.get("accept-language") if request is not None else None
+        lang = accept_language(asked) or "en"
+        region = (request.query_params.get("region") if request is not None else None) or settings.region
+        message = choice_words(exc, lang, region=region, data_dir=settings.data_dir)
+    return error_response(status, exc.code, message, exc.field, **extra)
 
 
 @app.exception_handler(Exception)

@@ -25,15 +25,8 @@ from core import i18n
 from core.app.regions import district_name
 from core.i18n import Lang
 from core.models.route import PlaceCandidate, PlaceChoice
-
-REASONS = {
-    "close_scores": "place.picker.reason.close_scores",
-    "several_exact": "place.picker.reason.several_exact",
-    "near_miss": "place.picker.reason.near_miss",
-    "district": "place.picker.reason.district",
-    "parts": "place.picker.reason.parts",
-    "name_address": "place.picker.reason.name_address",
-}
+from core.words.place_choice import REASONS as REASONS  # the reasons' catalog keys, as the tests read them
+from core.words.place_choice import reason_words
 
 
 def choices_of(error: Any) -> dict[str, PlaceChoice]:
@@ -56,10 +49,7 @@ def _names(option: PlaceCandidate, lang: Lang) -> tuple[str, str | None]:
 
 def reason_text(choice: PlaceChoice, lang: Lang) -> str:
     """Why the field is a choice; a name and an address that are two places are both named (the name's first)."""
-    if choice.reason == "name_address" and len(choice.options) >= 2:
-        named, at_address = (_names(o, lang)[0] for o in choice.options[:2])
-        return i18n.t(REASONS["name_address"], lang, named=named, at_address=at_address)
-    return i18n.t(REASONS[choice.reason], lang)
+    return reason_words(choice, lang)
 
 
 def distance_text(metres: int, lang: Lang) -> str:

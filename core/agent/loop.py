@@ -130,8 +130,9 @@ def _gather_facts(
     mentioned = mentioned_places(state.user_input, pack)
     if mentioned:
         names = [pp.name_zh for p in mentioned if (pp := pack.place_by_id(p))]  # all the pack's own
-        res = resolve_entities(registry, state, ctx, names, policy_id=policy)
-        mentioned = [r.place_id for r in res.resolved if r.place_id]
+        resolve_entities(registry, state, ctx, list(dict.fromkeys(names)), policy_id=policy)
+        # the places named stay the pack's own, whatever the provider's look-up gave: AMap's geocodes carry no POI id
+        # and its search ids are AMap's, so reading ids off its answer dropped a place the person named (issue 31)
     state.memory.user_profile["mentioned"] = mentioned
     suggested = _suggest(decision, state, ctx, mentioned)
     ids = [p for p in [*(n.get("place_id") for n in state.draft.nodes), *mentioned, *suggested] if p]

@@ -74,29 +74,62 @@ SUGGEST_MAX_VISIT_MIN = 240
 def mentioned_places(text: str, pack: RegionPack) -> list[str]:
     """Place ids whose name or alias (>= 2 characters; >= 4 for Latin; not the city's own name) appears in the
     message."""
-    from core.geo.text import normalize
+    from core.geo.kind_words import CJK_KINDS, KINDS
+    from core.geo.text import GENERIC_WORDS, canonical, normalize
 
     t = normalize(text)
-    # the city's own name names the city, not a place in it (Helsinki's main station is "Helsinki" in the data)
+    # the words people vary in a name said another way (赫尔辛基火车站 for 赫尔辛基中央车站, Helsinki train station
+    # for Helsinki Central Railway Station: core.geo.text.canonical), read as the resolver reads them
+    tc = canonical(text)
+    # the city's own name names the city, not a place in it (Helsinki's main station is "Helsinki" in the data); a
+    # word of kind alone ("station", "asema", "博物馆": an alias in the map data) names no one place
     city = {normalize(n) for n in pack.city_names()}
+    generic = city | GENERIC_WORDS | KINDS.keys() | CJK_KINDS.keys()
     found: list[tuple[int, str]] = []
+    keys: dict[str, list[tuple[RegionPlace, bool]]] = {}  # the form a place was named by -> the places (exactly?)
     for p in pack.places:
         if p.category in ("address", "district"):  # not places to visit
             continue
         names = [p.name_zh, p.name_en, *p.aliases]
-        best = 0
+        best, said, exact = 0, "", False
         for n in names:
             k = normalize(n)
-            if len(k) >= 2 and not (k.isascii() and len(k) < 4) and k not in city and k in t:
-                best = max(best, len(k))
+            if len(k) < 2 or (k.isascii() and len(k) < 4) or k in generic:
+                continue
+            if k in t and len(k) > best:
+                best, said, exact = len(k), canonical(n), True
+            elif len(kc := canonical(n)) >= 2 and kc != k and kc not in generic and kc in tc and len(kc) > best:
+                best, said, exact = len(kc), kc, False
         if best:
             found.append((best, p.id))
+            keys.setdefault(said, []).append((p, exact))
+    # one spot mapped twice (a station's node and its building) and named by one form is one place: the better known
+    same = {q.id for group in keys.values() for q in _same_spot_lesser(group)}
+    found = [(n, pid) for n, pid in found if pid not in same]
     # Keep the longest matches; drop a shorter name contained in a longer found one ("豫园" in "豫园商城").
     found.sort(key=lambda x: -x[0])
     out: list[str] = []
     for _, pid in found:
         out.append(pid)
     return out
+
+
+#: two places named by one form this close are one spot mapped twice (core/route/place_choice.py SAME_SPOT_M)
+SAME_SPOT_M = 100.0
+
+
+def _same_spot_lesser(group: list[tuple[RegionPlace, bool]]) -> list[RegionPlace]:
+    """The places of ``group`` (named by one form; each with whether its own name was said exactly) that lie at the
+    spot of another: the one named exactly is kept, else the better known."""
+    from core.geo.coords import haversine_m
+
+    ranked = [p for p, _ in sorted(group, key=lambda pe: (not pe[1], -pe[0].importance))]
+    kept: list[RegionPlace] = []
+    lesser: list[RegionPlace] = []
+    for p in ranked:
+        near = any(haversine_m(p.lon, p.lat, q.lon, q.lat) <= SAME_SPOT_M for q in kept)
+        (lesser if near else kept).append(p)
+    return lesser
 
 
 class TripSlots(BaseModel):

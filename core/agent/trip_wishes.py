@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 from core.agent.interest_words import INTEREST_NAMES, KIDS_SAID
+from core.agent.unknown_places import resembling, unknown_places
 from core.models.agent import AgentState
 from core.models.agent_wishes import TripWish, TripWishKind, TripWishOutcome, TripWishReason, TripWishStatus
 from core.models.common import Lang
@@ -89,6 +90,7 @@ def read_trip_wishes(text: str, pack: RegionPack, place_ids: Collection[str]) ->
     for city in {pack.city, *pack.city_aliases, *pack.display_name.values(), pack.name}:
         if city:
             taken += [m.span() for m in _rx(re.escape(city.lower())).finditer(low)]  # SH is not the sh of shopping
+    named: list[Span] = [m.span() for m in _TRIP_WORDS.finditer(low)]
     for pid in place_ids:
         place = pack.place_by_id(pid)
         names = [n.lower() for n in (place.name_zh, place.name_en, *place.aliases) if n] if place else []
@@ -96,6 +98,12 @@ def read_trip_wishes(text: str, pack: RegionPack, place_ids: Collection[str]) ->
         found.append((min((a for a, _ in spans), default=len(low)), TripWish(kind="place", code=pid[:60],
                                                                              phrase=(place.name_zh if place else pid)[:80])))  # fmt: skip
         taken += spans
+        named += spans
+    # a place named that the data does not have (赫尔辛基西站): said as not found, never read as an interest (博物馆)
+    written = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text or "")).strip()
+    for span, words in unknown_places(written, pack, place_ids, named):
+        found.append((span[0], TripWish(kind="place_not_found", phrase=words[:80])))
+        taken.append(span)
     diet_spans = [m.span() for rx in _DIET_RX.values() for m in rx.finditer(low)]
     for code, rx in _DIET_RX.items():
         m = rx.search(low)
@@ -235,6 +243,8 @@ def _account(
 ) -> TripWishOutcome:
     if wish.kind == "unread":
         return _out(wish, "unread", "not_understood")
+    if wish.kind == "place_not_found":
+        return _out(wish, "not_met", "not_found", resembling(pack, wish.phrase))
     if wish.kind == "pace":
         return _out(wish, "met", "paced") if pacing == wish.code else _out(wish, "not_met", "not_in_plan")
     if wish.kind == "diet" and wish.code not in MEAL_DIETS:  # a limit: no planned meal may break it

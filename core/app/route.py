@@ -12,7 +12,7 @@ from typing import Literal
 from core.app.context import RequestContext
 from core.app.scope import in_scope, refuse_uncovered
 from core.config import get_settings
-from core.errors import OmniError
+from core.errors import OmniError, ResolutionError
 from core.i18n import Lang
 from core.models.region import RegionPack
 from core.models.route import CandidateRoute, Notice, OptimizerInfo, ResolvedPoint, RoutePlanRequest, RoutePlanResult
@@ -321,13 +321,27 @@ def with_sentences(result: RoutePlanResult, *, lang: Lang) -> RoutePlanResult:
     return _worded(result, lang=lang, pack=_result_pack(result, get_settings().data_dir))
 
 
+def choice_words(error: ResolutionError, lang: Lang, *, region: str | None, data_dir: Path) -> str:
+    """A resolution error's message in ``lang`` (core/words/place_choice.py): the inputs not found, and each choice
+    (which input, why, the places offered named as the region pack names them in ``lang``); an error whose facts
+    say neither keeps its own message."""
+    from core.words.place_choice import resolution_message
+
+    said = resolution_message(error.facts, error.candidates, lang, _region_pack(region, data_dir))
+    return said or error.message
+
+
 def _result_pack(result: RoutePlanResult, data_dir: Path) -> RegionPack | None:
     """The pack ``result`` was planned on, for its words (None: no region, or a pack this data folder lacks)."""
+    return _region_pack(result.region, data_dir)
+
+
+def _region_pack(region: str | None, data_dir: Path) -> RegionPack | None:
     from core.packs.loader import load_region
 
-    if not result.region:
+    if not region:
         return None
     try:
-        return load_region(result.region, data_dir)
+        return load_region(region, data_dir)
     except (OmniError, OSError, ValueError):
         return None

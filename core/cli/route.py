@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.cli import add_provider_argument, read_json, request_context
-from core.errors import InputError
+from core.errors import InputError, ResolutionError
 from core.models.common import echo
+from core.words.place_choice import resolution_message
 
 if TYPE_CHECKING:
     from core.models.route import RoutePlanResult
@@ -27,7 +28,14 @@ def cmd_plan(args: argparse.Namespace) -> int:
         data = data["request"]
     request = RoutePlanRequest.model_validate({**data, **_own_order_options(args)})
     ctx = request_context(lang=args.lang, region=args.region, provider=args.provider)
-    result = route_app.plan_route(ctx, request)
+    try:
+        result = route_app.plan_route(ctx, request)
+    except ResolutionError as exc:  # not found, or a choice: in --lang's words (English by default), places so named
+        exc.message = (
+            resolution_message(exc.facts, exc.candidates, ctx.lang if ctx.lang_given else "en", ctx.region)
+            or exc.message
+        )
+        raise
     html_path = _html_path(args.html, need_html=request.need_html, result=result, today=ctx.today())
     if html_path is not None:
         try:

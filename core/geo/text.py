@@ -77,16 +77,25 @@ _TERMINALS: tuple[re.Pattern[str], ...] = (  # each captures the terminal's numb
     re.compile(r"terminal([1-9])"),
     re.compile(r"(?<=\D)t([1-9])(?:航站楼)?(?:站)?$"),
 )
+#: (in order: a rewrite may leave what a later one reads, 中央火车站 -> 中央站 -> 站). A city's central or main
+#: station is what its station names without a qualifier: 赫尔辛基火车站 / 赫尔辛基中央车站 / Helsinki Central
+#: Railway Station / Helsinki main station are one key; where a city has both an "X站" and an "X中央站", the two are
+#: two exact answers of one key, and the resolver asks (issue 31)
 _WORD_REWRITES: tuple[tuple[str, str], ...] = (
     ("国际机场", "机场"),
     ("internationalairport", "airport"),
     ("火车站", "站"),
     ("高铁站", "站"),
     ("地铁站", "站"),
+    ("车站", "站"),
+    ("中央站", "站"),
+    ("总站", "站"),
     ("railwaystation", "station"),
     ("trainstation", "station"),
     ("metrostation", "station"),
     ("subwaystation", "station"),
+    ("centralstation", "station"),
+    ("mainstation", "station"),
 )
 _LINE_SUFFIX = re.compile(r"(地铁)?\d+(号线)?$|磁浮$|磁悬浮$")
 _STATION_MARK = re.compile(r"(站|station)$")
@@ -104,8 +113,8 @@ def _terminal(match: re.Match[str]) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def canonical(text: str | None) -> str:
-    """``normalize`` plus the words people vary: 国际机场 -> 机场, 火车站/高铁站/地铁站 -> 站, railway/metro
-    station -> station, terminals (T1航站楼, 1号航站楼, 一号航站楼, Terminal 1) -> ``t1``; a metro line suffix
+    """``normalize`` plus the words people vary: 国际机场 -> 机场, 火车站/高铁站/地铁站/车站/中央车站 -> 站,
+    railway/train/metro/central/main station -> station, terminals (T1航站楼, 1号航站楼, 一号航站楼, Terminal 1) -> ``t1``; a metro line suffix
     ("站(地铁1/2/8号线)") is dropped. A result shorter than two characters keeps the plain form ("火车站")."""
     norm = normalize(text)
     out = norm

@@ -9,16 +9,18 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-TripWishKind = Literal["interest", "cuisine", "drink", "diet", "kids", "pace", "place", "unread"]
+#: (``place_not_found``: a place the message names that the region's data does not have, in the person's words)
+TripWishKind = Literal["interest", "cuisine", "drink", "diet", "kids", "pace", "place", "place_not_found", "unread"]
 TripWishStatus = Literal["met", "partly", "not_met", "unread"]
 #: served: planned places meet it; some_stops: only some of the stops do; paced: the days are planned at that pace;
 #: kept: no planned meal breaks the limit; dropped: the places that would meet it were dropped (``drop_reason``);
 #: not_in_plan: places in the data would, none is planned; none_in_data: no place in the region's data does;
 #: no_meal: the plan has no meal stop to keep the diet at; not_at_meal: the places that serve the food are planned,
-#: but none at a meal time; not_understood: the words map to nothing the agent plans
+#: but none at a meal time; not_understood: the words map to nothing the agent plans; not_found: a place named that
+#: the region's data does not have (its ``place_ids``: places that really resemble it, offered, never planned)
 TripWishReason = Literal[
     "served", "some_stops", "paced", "kept", "dropped", "not_in_plan", "none_in_data", "no_meal", "not_at_meal",
-    "not_understood",
+    "not_understood", "not_found",
 ]  # fmt: skip
 
 

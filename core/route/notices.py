@@ -257,15 +257,17 @@ def point_names(
     regions: Mapping[str, str] | None = None,
     places: Mapping[str, str] | None = None,
 ) -> PlaceNames:
-    """``core_names`` of resolved points (before there is a result); ``places``: the names of the places a notice
-    names inside it (a place's parts), by id, in the sentences' language."""
+    """``core_names`` of resolved points (before there is a result); ``places``: the names of places by id, in the
+    sentences' language (a place's parts, and the place a point was found as: named so where it has a name in that
+    language, else as the map data gave it)."""
+    places = dict(places or {})
     route = {p.id: p.label for p in points}
     route[LIVE_ORIGIN] = LIVE_ORIGIN_LABEL
     return PlaceNames(
         route=route,
-        found={p.id: p.resolved_name for p in points},
+        found={p.id: places.get(p.poi_id or "", p.resolved_name) for p in points},
         regions=dict(regions or {}),
-        places=dict(places or {}),
+        places=places,
     )
 
 

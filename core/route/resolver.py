@@ -69,7 +69,6 @@ NAME_ADDRESS_APART_M = 200.0
 #: is its T2 terminal, data/README.md "Places made of parts"), not a point between its parts
 ARRIVAL_M = 50.0
 SHOWN_BAND = 10.0  # an ambiguity offers every candidate this close to the best
-HINTS = 3  # the nearest real names given when nothing resembles the text
 
 
 @dataclass
@@ -523,9 +522,8 @@ class _Resolving:
         if ranked:
             best_score, best = ranked[0]
             hint = f"; closest candidate was '{best.name}' (score {best_score:.0f}, below {self.settings.fuzzy_min_score:.0f})"
-        elif everything:  # nothing alike: not found, with the nearest real names as hints (not offered as answers)
-            names = ", ".join(f"'{n}'" for n in dict.fromkeys(p.name for _, p in everything[:HINTS]))
-            hint = f"; not found - the nearest names known are {names}"
+        elif everything:  # nothing alike: not found, and no name offered (sharing the city's name is no likeness)
+            hint = "; not found - no place in the map data resembles it"
         region = getattr(self.provider, "region", None)
         known = known_elsewhere(self.raw.label(), region) if region is not None else None
         if known is not None:

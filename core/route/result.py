@@ -19,6 +19,7 @@ from core.models.route import (
     MetricSource,
     Notice,
     ProviderCalls,
+    ResolvedPoint,
     RoutePlanRequest,
     RoutePlanResult,
     TransportMode,
@@ -97,7 +98,11 @@ def route_result(
         summary="",
         warnings=english(
             notices,
-            names=point_names(trip.points, _region_names(provider.region), _part_names(notices, provider.region)),
+            names=point_names(
+                trip.points,
+                _region_names(provider.region),
+                _part_names(notices, provider.region) | _found_names(trip.points, provider.region),
+            ),
         ),
         notices=notices,
         task_name=request.task_name,
@@ -122,6 +127,16 @@ def route_result(
 def _region_names(region: RegionPack) -> dict[str, str]:
     """The region's code → its English name, for the notices' English sentences."""
     return {region.name: region.display_name.get("en") or region.name}
+
+
+def _found_names(points: list[ResolvedPoint], region: RegionPack) -> dict[str, str]:
+    """The English names of the pack places the points were found as (a reader of English reads Shanghai Hongqiao
+    International Airport, not 上海虹桥国际机场, issue 31); a place without one keeps the name the data gives."""
+    return {
+        p.poi_id: place.name_en
+        for p in points
+        if p.poi_id and (place := region.place_by_id(p.poi_id)) is not None and place.name_en
+    }
 
 
 def _part_names(notices: list[Notice], region: RegionPack) -> dict[str, str]:

@@ -29,6 +29,7 @@ OUTCOMES: dict[tuple[str, str], str] = {
     ("not_met", "no_meal"): "agent.wish.not_met.no_meal",
     ("not_met", "not_at_meal"): "agent.wish.not_met.not_at_meal",
     ("unread", "not_understood"): "agent.wish.unread",
+    ("not_met", "not_found"): "agent.wish.not_met.not_found",
 }
 
 _BY_STATUS = {"met": "agent.wish.met_kept", "partly": "agent.wish.partly", "not_met": "agent.wish.not_met.not_in_plan",
@@ -48,6 +49,8 @@ def wish_label(outcome: TripWishOutcome, pack: RegionPack, lang: Lang) -> str:
         return t(f"agent.wish.pace.{wish.code}", lang)
     if wish.kind == "place":
         return name_of(pack, wish.code, wish.phrase, lang)
+    if wish.kind == "place_not_found":  # in the person's own words: the data has no name of it to give
+        return t("agent.wish.as_said", lang, phrase=wish.phrase)
     return halfday_label(Wish(kind="unread", phrase=wish.phrase or wish.code), lang)
 
 
@@ -67,6 +70,8 @@ def wish_lines(
         key = OUTCOMES.get((o.status, o.reason), _BY_STATUS[o.status])
         if o.reason == "dropped" and reasons_above:
             key = "agent.wish.not_met.dropped_above"
+        if o.reason == "not_found" and o.place_ids:
+            key = "agent.wish.not_met.not_found_like"  # with the places that really resemble it, offered
         if o.status == "met" and o.reason == "served":
             key = "agent.wish.met_place" if o.wish.kind == "place" else key if o.place_ids else "agent.wish.met_kept"
         meal = t(MEAL_KEYS[o.meal], lang) if o.meal in MEAL_KEYS else ""

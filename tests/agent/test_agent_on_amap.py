@@ -58,3 +58,36 @@ def test_a_plan_whose_amap_matrix_came_from_the_fallback_says_fallback_used(tmp_
         asked = list(amap.requests)
     assert "/v3/distance" in asked  # the matrix was asked, and refused
     assert r.observability.fallback_used is True
+
+
+def _visits(r) -> list[str]:
+    return [e["key"] for e in r.result.payload.timeline if e["kind"] == "visit"]
+
+
+def test_a_place_named_in_a_trip_is_planned_although_amaps_geocode_carries_no_poi_id(tmp_path):
+    # AMap answers a geocode with an address and no POI id (docs/amap.md): the place named is still the pack's own
+    with AMapLimitedStandIn() as amap:
+        r = ask(amap, tmp_path, "规划明天上海一日游：豫园、外滩，中午吃小笼包", "agent-named-key-0123456789")
+        asked = list(amap.requests)
+    assert "/v3/geocode/geo" in asked
+    assert r.result.status == "OK", r.result.answer_text
+    assert {"sh-yuyuan-garden", "sh-bund"} <= set(_visits(r)), r.result.answer_text
+    wishes = {w.wish.code: w.status for w in r.result.payload.wishes}
+    assert wishes["sh-yuyuan-garden"] == "met" and wishes["sh-bund"] == "met"
+
+
+class KnowsNothing(AMapLimitedStandIn):
+    """AMap that finds no place at all (a geocode and a search with no result, as AMap answers an unknown name)."""
+
+    def answer(self, path: str, q: dict[str, str]) -> dict[str, Any]:
+        if path == "/v3/geocode/geo":
+            return {"status": "1", "info": "OK", "infocode": "10000", "count": "0", "geocodes": []}
+        if path == "/v3/place/text":
+            return {"status": "1", "info": "OK", "infocode": "10000", "count": "0", "pois": []}
+        return super().answer(path, q)
+
+
+def test_a_place_named_in_a_trip_is_planned_from_the_region_data_when_amap_finds_nothing(tmp_path):
+    with KnowsNothing() as amap:
+        r = ask(amap, tmp_path, "Plan a day in Shanghai tomorrow: Yu Garden and the Bund", "agent-blind-key-0123456789")
+    assert {"sh-yuyuan-garden", "sh-bund"} <= set(_visits(r)), r.result.answer_text

@@ -161,5 +161,5 @@ def test_a_fuzzy_match_names_the_place_found_in_the_chosen_language():
     zh = notice_words(fuzzy, "zh", notice_names(result, "zh"))[0]
     assert en == f"Stop 1 '豫圆' is an approximate match: found {yu.name_en} — check it."
     assert zh == f"第 1 个途经点“豫圆”是近似匹配,找到的是 {yu.name_zh},请核对。"
-    # the English warnings (CLI, API) keep the name the provider gave
-    assert f"Stop 1 '豫圆' is an approximate match: found {yu.name_zh} — check it." in result.warnings
+    # the English warnings (CLI, API) name the place found in English too, as the pages do (issue 31)
+    assert en in result.warnings

@@ -105,10 +105,15 @@ def test_notices_name_places_by_id_and_the_english_sentences_keep_the_names(shan
     result = plan_route(twice, provider=shanghai, settings=get_settings())
     [same] = [n for n in result.notices if n.code == "SAME_PLACE_STOPS"]
     assert same.params == {"a": 1, "b": 2, "point": "stops.1"}
-    name = result.resolved_stops[1].resolved_name
+    # the place found is named in English where the pack has an English name (issue 31), not by its local name
+    pack = shanghai.region
+    points = [p for p in (result.resolved_origin, *result.resolved_stops, result.resolved_destination) if p]
+    english = {p.poi_id: n for p in points if p.poi_id and (n := pack.place_by_id(p.poi_id).name_en)}
+    name = english[result.resolved_stops[1].poi_id]
+    assert name.isascii() and name != result.resolved_stops[1].resolved_name
     assert f"Stops 1 and 2 are the same place ({name}); both are kept." in result.warnings
     assert result.warnings == notices.english(
-        result.notices, names=notices.core_names(result, {"shanghai": "Shanghai"})
+        result.notices, names=notices.point_names(points, {"shanghai": "Shanghai"}, english)
     )
     # no notice of a plan carries a place's label: a place is a point id
     ids = {"origin", "destination", LIVE_ORIGIN, *(f"stops.{i}" for i in range(len(result.resolved_stops)))}

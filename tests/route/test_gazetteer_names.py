@@ -51,11 +51,13 @@ def test_a_stop_is_found_by_its_mode(helsinki):
     assert stop("Kauppatori bus stop", helsinki).point.poi_id == "hel-n412278309"
 
 
-def test_a_name_that_resembles_nothing_is_not_found_with_the_nearest_names_as_hints(helsinki):
+def test_a_name_that_resembles_nothing_is_not_found_and_offered_no_names(helsinki):
     with pytest.raises(ResolutionError) as info:
         stop("Qwerty Plaza", helsinki)  # "Radisson Blu Plaza" shares one word of two: not a "did you mean"
     assert not isinstance(info.value, AmbiguousPlaceError) and not info.value.candidates
-    assert "not found" in info.value.message and "'Radisson Blu Plaza'" in info.value.message
+    # issue 31: names are offered only where they resemble the text (it was given as a "nearest name" hint)
+    assert "no place in the map data resembles it" in info.value.message
+    assert "Radisson" not in info.value.message
 
 
 def test_did_you_mean_offers_only_names_that_look_like_the_text(helsinki):

@@ -201,3 +201,21 @@ def test_the_plans_english_warnings_name_the_terminals_by_their_english_names(sh
     parts = [w for w in result.warnings if "a place of 2 parts" in w]
     assert parts, result.warnings
     assert "Shanghai Pudong International Airport Terminal 1" in parts[0] and "航站楼" not in parts[0]
+
+
+@pytest.mark.parametrize("text", ["虹桥机场", "Hongqiao Airport", "SHA", "浦东机场"])
+def test_the_plans_english_warnings_name_the_place_found_by_its_english_name(shanghai, text):
+    # issue 31: the place a stop was found as follows the reader's language where the pack has a name in it; only
+    # what the user typed is quoted as typed
+    import re
+
+    from core.models.route import RoutePlanRequest
+    from core.route.planner import plan_route
+
+    request = RoutePlanRequest(origin_mode="fixed", origin_address="人民广场", stops=[{"address": "外滩"}],
+                               destination_address=text)  # fmt: skip
+    result = plan_route(request, provider=shanghai, settings=get_settings())
+    [parts] = [w for w in result.warnings if "a place of 2 parts" in w]
+    airport = shanghai.region.place_by_id(result.resolved_destination.poi_id)
+    assert parts.startswith(f"The destination '{text}': {airport.name_en} is a place of 2 parts"), parts
+    assert not re.search(r"[\u4e00-\u9fff]", parts.replace(f"'{text}'", "")), parts

@@ -194,7 +194,9 @@ def test_duplicate_stops_do_not_produce_twin_candidates(provider, settings):
     result = plan_route(_req(["外滩", "外滩", "豫园"]), provider=provider, settings=settings)
     [same] = [n for n in result.notices if n.code == "SAME_PLACE_STOPS"]
     assert same.params == {"a": 1, "b": 2, "point": "stops.1"}  # the place by its point's id, no label
-    assert f"Stops 1 and 2 are the same place ({result.resolved_stops[0].resolved_name})" in " ".join(result.warnings)
+    # named as the place found, in English where the pack has an English name (issue 31)
+    found = provider.region.place_by_id(result.resolved_stops[0].poi_id)
+    assert f"Stops 1 and 2 are the same place ({found.name_en or found.name_zh})" in " ".join(result.warnings)
     # Swapping the two 外滩 stops is not another route: every candidate is a different sequence of places.
     sequences = [tuple(c.full_order_labels) for c in result.candidates]
     assert len(sequences) == len(set(sequences)) == 3

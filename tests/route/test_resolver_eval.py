@@ -269,3 +269,30 @@ def test_the_far_apart_parts_notice_promises_no_door_the_pack_does_not_have(shan
     en, zh = notice_words(parts, "en"), notice_words(parts, "zh")
     assert "1.6 km apart" in en and "its arrival point" in en and "door" not in en
     assert "1.6 公里" in zh and "门口" not in zh and "到达点" in zh  # the airport's point is its T2 terminal's
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["赫尔辛基火车站", "赫尔辛基车站", "赫尔辛基中央火车站", "Helsinki train station", "Helsinki main railway station"],
+)
+def test_a_city_s_station_named_with_another_word_of_station_is_its_central_station_exactly(helsinki, text):
+    # issue 31: the data says 赫尔辛基中央车站 / Helsinki Central Railway Station; 火车站, 车站, 中央车站 and
+    # train / railway / central / main station are one word of kind, so the name is that station, not a fuzzy guess
+    res = stop(text, helsinki)
+    assert res.point.poi_id in {"hel-w122595198", "hel-n25389429"} and res.point.source == "geo"
+    assert not [n for n in res.notices if n.code == "FUZZY_MATCH"]
+
+
+def test_another_station_of_the_city_is_not_its_central_station(helsinki, shanghai):
+    for text, provider in (("赫尔辛基西站", helsinki), ("上海东站", shanghai)):
+        with pytest.raises(ResolutionError) as info:  # not found, or a choice: never the central station taken
+            stop(text, provider)
+        assert info.value.code in {"UNRESOLVED_POINT", "AMBIGUOUS_PLACE"}, text
+
+
+def test_a_place_not_found_is_offered_no_name_that_shares_only_the_city_s(helsinki):
+    # issue 31: 赫尔辛基西站 was answered "the nearest names known are 赫尔辛基中央车站, 赫尔辛基主教座堂, 赫尔辛基市政厅"
+    with pytest.raises(ResolutionError) as info:
+        stop("赫尔辛基西站", helsinki)
+    message = info.value.message
+    assert "not found" in message and "主教座堂" not in message and "市政厅" not in message, message
