@@ -103,10 +103,15 @@ def gantt_bars(at):
     return json.loads(proto.spec), bars[0]
 
 
-def map_args(at):
+def map_component(at):
+    """The day map's component element (its ``id`` is what the browser keeps the map's frame by)."""
     comps = [c for c in at.get("component_instance") if c.proto.component_name == "streamlit_folium.st_folium"]
     assert len(comps) == 1, "expected exactly one day map"
-    return json.loads(comps[0].proto.json_args)
+    return comps[0].proto
+
+
+def map_args(at):
+    return json.loads(map_component(at).json_args)
 
 
 def text_of(at) -> str:
@@ -190,12 +195,14 @@ def test_demo_trip_optimises_and_renders(it_app, trip):
         assert len(parts) == 2 and bars["kind"].iloc[parts[0] + 1] == "lunch"
     assert "Day 1" in json.dumps(spec, ensure_ascii=False)
 
-    # The day map: local Leaflet only, no interaction sent back, hotel + one numbered pin per visit.
+    # The day map: local Leaflet only, no interaction sent back, hotel + one numbered pin per visit, sent as the
+    # day's layers on a base map that holds no pin of its own (issue 32: the browser keeps the base).
     args = map_args(at)
     assert args["returned_objects"] == []
     assert args["js_links"] and all(u.startswith("/app/static/leaflet/") for u in args["js_links"])
-    assert args["script"].count("L.marker(") == len(visits(result, 0)) + 1
-    assert "L.polyline(" in args["script"]
+    assert args["feature_group"].count("L.marker(") == len(visits(result, 0)) + 1
+    assert "L.polyline(" in args["feature_group"]
+    assert "L.marker(" not in args["script"] and "L.polyline(" not in args["script"]
 
     # Panels: the check's verdict, robustness, totals with sources; definitions, formulas and the decision log are
     # in the Details.
@@ -244,6 +251,7 @@ def test_day_selector_switches_days(it_app):
     at = load(it_app, "shanghai_3day_30places")
     result = optimise(at)
     first = list(timeline_table(at)["name"])
+    map_id = map_component(at).id
     at.radio(key="day_select").set_value(1).run()
     ok(at)
     second = timeline_table(at)
@@ -252,7 +260,8 @@ def test_day_selector_switches_days(it_app):
     spec, bars = gantt_bars(at)
     assert "Day 2" in json.dumps(spec, ensure_ascii=False)
     assert list(bars["what"]) == list(second["kind"])  # the legend and the table say the same words
-    assert map_args(at)["script"].count("L.marker(") == len(visits(result, 1)) + 1
+    assert map_args(at)["feature_group"].count("L.marker(") == len(visits(result, 1)) + 1
+    assert map_component(at).id == map_id  # the same map (the browser keeps its frame), with day 2's layers
 
 
 def test_dropped_items_table_has_reasons_and_fixes(it_app):
