@@ -601,6 +601,58 @@ def test_itinerary_in_browser(streamlit_server):
     assert not run.blocked, f"requests left the machine: {run.blocked}"
 
 
+#: the pins a map frame shows, a cluster's disc counted as the pins it holds (as the UI bench counts them)
+FRAME_PINS_JS = """() => [...document.querySelectorAll('.leaflet-marker-icon')].reduce((n, icon) => {
+    const cluster = icon.querySelector('.omni-cluster');
+    if (!cluster) return n + 1;
+    const text = cluster.textContent.trim(), counted = /\\((\\d+)\\)$/.exec(text);
+    return n + (counted ? parseInt(counted[1], 10) : text.split(' · ').length);
+  }, 0)"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_edit_keeps_the_day_maps_frame_and_draws_the_edited_days_pins_in_it(streamlit_server, lang):
+    """Issue 32: Apply (remove a stop) does not load a new map: the same iframe stays (Leaflet not loaded again) and
+    takes in the plan's new pins: the hotel and one per visit of the day shown, as many as its day button says."""
+    from playwright.sync_api import expect
+
+    from core.i18n import t
+    from tests.support.ui_flows import settle
+    from tests.ui.test_browser import offline_page
+
+    def day_one_visits(page) -> int:
+        label = page.locator('.st-key-day_select [role="radiogroup"] label').first.inner_text()
+        return int(re.findall(r"\d+", label)[-1])
+
+    with offline_page(streamlit_server, width=1500, height=1600) as run:
+        page = run.page
+        page.goto(f"{streamlit_server}/itinerary?lang={lang}")
+        page.locator(".st-key-trip_demo input[role='combobox']").click()
+        page.get_by_role("option", name=t("itinerary.demo.shanghai_3day_30places", lang)).first.click()
+        page.locator(".st-key-trip_load button").click()
+        settle(page)
+        page.locator(".st-key-optimise button").click()
+        day_map = page.frame_locator(".st-key-day_map_box iframe")
+        expect(day_map.locator(".omni-pin").first).to_be_visible()
+        settle(page)
+        before = day_one_visits(page)
+        page.locator(".st-key-day_map_box iframe").evaluate("f => { f.dataset.kept = '1'; }")
+        page.locator('.st-key-edit_action [role="radiogroup"] label').nth(2).click()  # remove
+        settle(page)
+        page.locator(".st-key-edit_apply button").click()
+        expect(page.locator(".st-key-edits_table")).to_be_visible()
+        settle(page)
+        after = day_one_visits(page)
+        assert page.locator(".st-key-day_map_box iframe[data-kept='1']").count() == 1  # the same frame
+        frame = page.locator(".st-key-day_map_box iframe").element_handle().content_frame()
+        frame.wait_for_function(f"() => ({FRAME_PINS_JS})() === {after + 1}")
+        assert after <= before
+
+    assert not run.errors, f"JavaScript errors: {run.errors}"
+    assert not run.blocked, f"requests left the machine: {run.blocked}"
+
+
 def test_opening_hours_are_shown_with_day_and_month_names_in_the_chosen_language():
     from components.itinerary.words import hours_words
 
