@@ -343,9 +343,11 @@ def _gcj(point: Any) -> list[float]:
     return [lat, lon]
 
 
-def shift_to_gcj02(m: folium.Map) -> None:
-    """Move every marker, line, box, label and the view of ``m`` from WGS-84 to GCJ-02 (AMap's datum)."""
-    m.location = _gcj(m.location)
+def shift_to_gcj02(m: folium.Map | folium.FeatureGroup) -> None:
+    """Move every marker, line, box, label and the view of ``m`` (a map, or a layer drawn on it later) from WGS-84
+    to GCJ-02 (AMap's datum)."""
+    if isinstance(m, folium.Map):
+        m.location = _gcj(m.location)
     stack: list[Any] = [m]
     while stack:
         element = stack.pop()
@@ -356,7 +358,7 @@ def shift_to_gcj02(m: folium.Map) -> None:
             element.locations = [_gcj(p) for p in element.locations]
         elif isinstance(element, _DistrictLabels):
             element.labels = [(*wgs84_to_gcj02(lon, lat), name) for lon, lat, name in element.labels]
-        elif type(element).__name__ == "FitBounds":
+        elif isinstance(element, folium.FitBounds):
             element.bounds = [_gcj(b) for b in element.bounds]
 
 

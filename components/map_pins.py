@@ -132,7 +132,7 @@ class SpreadPins(Macro):
     _template = Template(
         """{% macro script(this, kwargs) %}
         (function () {
-          var map = {{ this._parent.get_name() }}, group = {{ this.group.get_name() }}, size = {{ this.size }};
+          var map = {{ this.map_name() }}, group = {{ this.group.get_name() }}, size = {{ this.size }};
           // The discs drawn: the group's markers, and what a cluster group in it draws at this zoom (its clusters
           // and the markers in none; a clustered marker has no icon on the map).
           function shown(layer, out) {
@@ -197,6 +197,8 @@ class SpreadPins(Macro):
             if (pending === null) { pending = setTimeout(function () { pending = null; layout(); }, 0); }
           }
           map.on("zoomend viewreset", later);
+          // a group taken off the map (the day map's pins, replaced after an edit) no longer lays out
+          group.on("remove", function () { map.off("zoomend viewreset", later); });
           group.on("add layeradd", later);
           group.eachLayer(function (l) {  // a cluster group opens and closes its clusters after zoomend
             if (L.MarkerClusterGroup && l instanceof L.MarkerClusterGroup) { l.on("animationend", later); }
@@ -206,11 +208,18 @@ class SpreadPins(Macro):
         {% endmacro %}"""
     )
 
-    def __init__(self, group: folium.FeatureGroup, *, size: int = SPREAD_SIZE) -> None:
+    def __init__(self, group: folium.FeatureGroup, *, size: int = SPREAD_SIZE, map: folium.Map | None = None) -> None:
         super().__init__()
         self._name = "SpreadPins"
         self.group = group
         self.size = size
+        self.map = map  # None: the map it is added to; else it is added to ``group`` (a layer sent on its own)
+
+    def map_name(self) -> str:
+        owner = self.map or self._parent
+        if owner is None:
+            raise ValueError("the pins' spreading script is on no map")
+        return str(owner.get_name())
 
 
 class Pins:
@@ -256,3 +265,9 @@ class Pins:
         self.group.add_to(m)
         SpreadPins(self.group).add_to(m)
         return m
+
+    def layer(self, m: folium.Map) -> folium.FeatureGroup:
+        """The pins as one layer of ``m`` that carries its own spreading script (not yet added to ``m``): a layer a
+        map already drawn can take in and drop again (the itinerary's day map, components/itinerary/day_map.py)."""
+        SpreadPins(self.group, map=m).add_to(self.group)
+        return self.group

@@ -25,11 +25,9 @@ from folium.template import Template
 
 from components.basemap import add_background, finish_map
 from components.folium_typed import Macro, page_head, polyline
-from components.itinerary.words import Names, priority_words
 from components.map_pins import PIN_STYLE, Pins, pin_icon
 from components.static_assets import leaflet_urls
 from core.i18n import Lang, t
-from core.models.itinerary_result import AnchorPoint, DayTimeline, TimelineEntry
 
 BEST_COLOUR = "#d62728"
 ROLE_COLOURS = {"origin": "#2ca02c", "stop": "#1f77b4", "destination": "#d62728"}
@@ -297,135 +295,9 @@ def render_pick_map(
         )
 
 
-# --- itinerary: one day's map -------------------------------------------------------------------
+# --- itinerary (components/itinerary/day_map.py) and the agent's plan ---------------------------
 
 DAY_ROUTE_COLOUR = "#1f77b4"
-ANCHOR_COLOUR = "#2ca02c"
-LOCKED_COLOUR = "#9467bd"
-PRIORITY_COLOURS = {"must": "#d62728", "should": "#1f77b4", "nice": "#7f7f7f"}
-
-
-def build_day_map(
-    day: DayTimeline,
-    *,
-    base_url_path: str = "",
-    region: str | None = None,
-    provider: str | None = None,
-    lang: Lang = "en",
-    names: Names | None = None,
-) -> folium.Map:
-    """A folium map of one itinerary day, worded in ``lang``: the start/end place ("H"), the visits numbered in
-    visiting order (coloured by priority, purple when locked) and straight lines between them in that order.
-    Straight lines, not road paths: travel times come from the timeline. Positions come from the result itself;
-    ``names`` (components.itinerary.words.Names) gives each place's name in ``lang`` and the other one for the
-    tooltip."""
-    visits = _placed_visits(day)
-    line = _day_line(day, visits)
-    if not line:
-        return offline_map([31.2304, 121.4737], zoom_start=11, base_url_path=base_url_path)
-    lats = [p[0] for p in line]
-    lons = [p[1] for p in line]
-    m = offline_map(
-        [(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], zoom_start=12, base_url_path=base_url_path
-    )
-    add_background(m, region, bounds=(min(lons), min(lats), max(lons), max(lats)), lang=lang)
-    _day_order_layer(day, line, lang).add_to(m)
-    _day_pins(day, visits, names, lang=lang, base_url_path=base_url_path).add_to(m)
-    if len(line) >= 2:
-        m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(30, 30))
-    finish_map(m, provider)
-    folium.LayerControl(collapsed=True).add_to(m)
-    return m
-
-
-def _placed_visits(day: DayTimeline) -> list[tuple[TimelineEntry, float, float]]:
-    """(entry, lat, lon) of the day's visits that have a position, in visiting order (the second half of a visit
-    split by a lunch on site is not a new one)."""
-    return [
-        (e, e.lat, e.lon)
-        for e in day.entries
-        if e.kind == "visit" and not e.continues_visit and e.lon is not None and e.lat is not None
-    ]
-
-
-def _day_line(day: DayTimeline, visits: Sequence[tuple[TimelineEntry, float, float]]) -> list[list[float]]:
-    """The day's order as [lat, lon] points: the start place, the visits, the end place."""
-    line: list[list[float]] = []
-    if day.start_anchor is not None:
-        line.append([day.start_anchor.lat, day.start_anchor.lon])
-    line += [[lat, lon] for _, lat, lon in visits]
-    if day.end_anchor is not None:
-        line.append([day.end_anchor.lat, day.end_anchor.lon])
-    return line
-
-
-def _day_order_layer(day: DayTimeline, line: list[list[float]], lang: Lang) -> folium.FeatureGroup:
-    """The layer of the visiting order: a dashed straight line through ``line`` (none for a single point)."""
-    route = folium.FeatureGroup(
-        name=f'<span style="color:{DAY_ROUTE_COLOUR}">━</span> '
-        + html.escape(t("itinerary.map.order", lang, n=day.day_index + 1)),
-        show=True,
-    )
-    if len(line) >= 2:
-        polyline(
-            line,
-            color=DAY_ROUTE_COLOUR,
-            weight=4,
-            opacity=0.85,
-            dash_array="6 6",
-            tooltip=html.escape(t("itinerary.map.line", lang, n=day.day_index + 1)),
-        ).add_to(route)
-    return route
-
-
-def _name_pair(names: Names | None, key: str | None, fallback: str, lang: Lang) -> tuple[str, str]:
-    """A place's name in ``lang`` and the other one ("" without ``names``)."""
-    if names is None:
-        return fallback, ""
-    found = names.of(key, lang, fallback)
-    return found.shown, found.other
-
-
-def _day_pins(
-    day: DayTimeline,
-    visits: Sequence[tuple[TimelineEntry, float, float]],
-    names: Names | None,
-    *,
-    lang: Lang,
-    base_url_path: str,
-) -> Pins:
-    """The day's pins: the start/end place ("H", above every numbered pin; one pin when the day starts and ends
-    there) and the visits numbered in visiting order."""
-    pins = clustered_pins(html.escape(t("itinerary.map.stops", lang)), lang=lang, base_url_path=base_url_path)
-    anchor_points: dict[tuple[float, float], tuple[str, AnchorPoint]] = {}
-    if day.start_anchor is not None:
-        anchor_points[(day.start_anchor.lon, day.start_anchor.lat)] = ("itinerary.map.start", day.start_anchor)
-    if day.end_anchor is not None:
-        key = (day.end_anchor.lon, day.end_anchor.lat)
-        role = "itinerary.map.start_end" if key in anchor_points else "itinerary.map.end"
-        anchor_points[key] = (role, day.end_anchor)
-    for role, anchor in anchor_points.values():
-        shown, other = _name_pair(names, anchor.key, str(anchor.name), lang)
-        tooltip = f"<b>H · {html.escape(t(role, lang))}</b><br>{html.escape(shown)}"
-        tooltip += f"<br>{html.escape(other)}" if other else ""
-        pins.add(anchor.lat, anchor.lon, "H", ANCHOR_COLOUR, tooltip=tooltip, on_top=True)
-    for n, (entry, lat, lon) in enumerate(visits, start=1):
-        colour = LOCKED_COLOUR if entry.locked else PRIORITY_COLOURS.get(entry.priority or "", DAY_ROUTE_COLOUR)
-        shown, other = _name_pair(names, entry.key, entry.name, lang)
-        priority = priority_words(entry.priority, lang)
-        pins.add(
-            lat,
-            lon,
-            str(n),
-            colour,
-            tooltip=(
-                f"<b>{n} · {html.escape(shown)}</b>"
-                + (f"<br>{html.escape(other)}" if other else "")
-                + f"<br>{entry.start:%H:%M}–{entry.end:%H:%M} · {html.escape(priority)}"
-                + (f" · {html.escape(t('itinerary.map.locked', lang))}" if entry.locked else "")
-            ),
-        )
-    return pins
 
 
 def build_agent_map(

@@ -355,17 +355,22 @@ def edits_table(names: words.Names) -> None:
 @st.fragment
 def plan_and_result() -> None:
     """Optimise, the edits and the result (issue 32): a click on Optimise, Apply, Clear, Undo, a reorder or an add
-    reruns this part only (the form above is not drawn again); a change in the form reruns the page."""
-    optimise_section()
-    my_reservations_section()
-    apply_edits()
-    shown: ItineraryResult | None = st.session_state.get(state.RESULT)
-    if shown is None:
-        st.info(t("itinerary.page.empty", lang), icon=":material/lightbulb:")
-        return
-    result = shown
-    names = words.names_of(result.request)
-    unknown_warnings = result_head(result, names)
+    reruns this part only (the form above is not drawn again); a change in the form reruns the page.
+
+    Everything above the day panel is in one container: a progress box, an error, the edit's note or its
+    difference come and go inside it without moving the day panel, so the browser keeps the day map's frame
+    (Leaflet loaded, the base drawn) and only takes in the day's new pins."""
+    with st.container():
+        optimise_section()
+        my_reservations_section()
+        apply_edits()
+        shown: ItineraryResult | None = st.session_state.get(state.RESULT)
+        if shown is None:
+            st.info(t("itinerary.page.empty", lang), icon=":material/lightbulb:")
+            return
+        result = shown
+        names = words.names_of(result.request)
+        unknown_warnings = result_head(result, names)
     day_panel()
     st.markdown("##### " + t("itinerary.page.reserve", lang))
     panels.render_reservations(result, names, lang)

@@ -19,7 +19,7 @@ from components.itinerary.frames import (
     violations_details_frame,
     violations_frame,
 )
-from components.itinerary.state import trip_title
+from components.itinerary.state import MAP_FRAME, trip_title
 from components.itinerary.timeline import entry_name
 from components.itinerary.words import (
     MODE_WORDS,
@@ -196,21 +196,35 @@ def render_day_caption(result: ItineraryResult, day_index: int, lang: Lang) -> N
 
 
 def render_day_map(result: ItineraryResult, day_index: int, names: Names, lang: Lang) -> None:
+    """The day's map: a base drawn once for the trip (kept by the browser across edits and days while its box
+    holds the plan), and the day's line and pins sent to it as layers (issue 32: an edit does not load a new map)."""
+    import folium
     from streamlit_folium import st_folium
 
-    from components.maps import _base_url_path, build_day_map
+    from components.itinerary import day_map
+    from components.maps import _base_url_path
 
-    day = result.days[day_index]
-    m = build_day_map(
-        day,
-        base_url_path=_base_url_path(),
+    base_url_path = _base_url_path()
+    frame = day_map.trip_frame(result, st.session_state.get(MAP_FRAME))
+    st.session_state[MAP_FRAME] = frame
+    m = day_map.build_day_base(
+        frame,
+        base_url_path=base_url_path,
         region=result.request.region,
         provider=st.session_state.get("active_provider"),
         lang=lang,
-        names=names,
     )
+    layers = day_map.build_day_layers(m, result.days[day_index], names=names, lang=lang, base_url_path=base_url_path)
     with st.container(key="day_map_box"):
-        st_folium(m, key="day_map", height=460, use_container_width=True, returned_objects=[])
+        st_folium(
+            m,
+            key="day_map",
+            height=460,
+            use_container_width=True,
+            returned_objects=[],
+            feature_group_to_add=layers,
+            layer_control=folium.LayerControl(collapsed=True),
+        )
     st.caption(t("itinerary.map.caption", lang))
 
 

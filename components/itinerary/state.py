@@ -51,6 +51,7 @@ VIEW = "it_view_ids"  # the place ids the table shows, in order (frozen until th
 LOADED_TRIP = "it_loaded_trip"
 HISTORY = "it_history"  # what "Undo last edit" restores: [{"result", "edits", "day_select", "edit_stop"}], newest last
 EDIT_NOTE = "it_edit_note"  # what the last edit did: {"edit": {...}, "dropped": [keys]} (worded when shown)
+MAP_FRAME = "it_map_frame"  # the box the day map's base is drawn on (kept while it holds the plan: day_map.py)
 HISTORY_LIMIT = 5
 
 

@@ -8,6 +8,9 @@ page's result part registered), as the browser's would."""
 
 from __future__ import annotations
 
+import html
+import json
+import re
 from contextlib import contextmanager
 
 import pytest
@@ -138,3 +141,69 @@ def test_the_raw_data_is_drawn_only_while_open_and_follows_the_edited_plan(at):
     [dropped] = [df.value for df in after.dataframe if "key" in df.value.columns]
     assert dropped.loc[dropped["key"] == removed, "reason code"].tolist() == ["REMOVED_BY_USER"]
     assert removed not in dropped_before  # the plan before the edit had it on the plan
+
+
+def _planned(project_root, lang: str):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=120)
+    at.query_params["lang"] = lang
+    at.run()
+    at.switch_page(PAGE)
+    at.run()
+    at.selectbox(key="trip_demo").set_value("shanghai_3day_30places")
+    at.button(key="trip_load").click().run()
+    at.button(key="optimise").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _day_map(at):
+    [found] = [c.proto for c in at.get("component_instance") if c.proto.component_name == "streamlit_folium.st_folium"]
+    return found
+
+
+def _tooltips(script: str) -> list[str]:
+    """The tooltips a map script binds, as text (each is a JavaScript string literal: JSON)."""
+    return [json.loads(text) for text in re.findall(r'bindTooltip\(\s*("(?:[^"\\]|\\.)*")', script)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_edit_keeps_the_day_map_and_sends_it_the_edited_days_pins_in_the_pages_language(
+    leaflet_static, project_root, lang
+):
+    """Issue 32: after an edit the day map is the same component (the browser keeps its frame, Leaflet loaded and
+    the base drawn) and its layers are the edited day's: one pin per visit left, numbered in the new order and named
+    in the page's language, none for the removed place, and the day's line."""
+    from components.itinerary.words import names_of
+    from core.i18n import t
+
+    at = _planned(project_root, lang)
+    before = at.session_state["it_result"]
+    shown_before = _day_map(at)
+    removed = visit_keys(before, 0)[0]
+    at.selectbox(key="edit_stop").set_value(removed).run()
+    at.radio(key="edit_action").set_value("remove").run()
+    at.button(key="edit_apply").click()
+    with scoped_to(result_fragment(at)):
+        at.run()
+    assert not at.exception, at.exception
+
+    after = at.session_state["it_result"]
+    assert at.radio(key="day_select").value == 0
+    shown = _day_map(at)
+    assert shown.id == shown_before.id  # the same map: not a new frame
+    args = json.loads(shown.json_args)
+    layers = args["feature_group"]
+    assert layers != json.loads(shown_before.json_args)["feature_group"]
+    names = names_of(after.request)
+    visits = [e for e in after.days[0].entries if e.kind == "visit" and not e.continues_visit]
+    tips = _tooltips(layers)
+    for n, entry in enumerate(visits, start=1):
+        expected = f"<b>{n} · {html.escape(names.shown(entry.key, lang))}</b>"
+        assert sum(expected in tip for tip in tips) == 1, (expected, tips)
+    assert layers.count("L.marker(") == len(visits) + 1  # and the hotel
+    gone = html.escape(names.shown(removed, lang))
+    assert not any(f"· {gone}</b>" in tip for tip in tips)
+    assert f"<div>{html.escape(t('itinerary.map.line', lang, n=1))}</div>" in tips
+    assert "L.marker(" not in args["script"]  # the base draws no pin of its own

@@ -217,7 +217,8 @@ def test_lang_en_renders_the_itinerary_page_in_english_only(leaflet_static):
     assert list(dropped["Chinese name"]) == [zh[d.key] for d in result.dropped_items]  # the other name beside it
     # the day map names the places in English with the Chinese name in each pin's tooltip; its layers are worded
     [component] = [c for c in at.get("component_instance") if c.proto.component_name == "streamlit_folium.st_folium"]
-    script = json.loads(component.proto.json_args)["script"]
+    args = json.loads(component.proto.json_args)
+    script = "\n".join(args[part] for part in ("script", "feature_group", "layer_control"))  # the base, then the day
     assert "Day 1 order" in script and "点位" not in script and "已锁定" not in script
     for key in set(visits):
         assert names[key].replace("'", "&#x27;") in script and zh[key] in script

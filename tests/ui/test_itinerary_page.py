@@ -103,10 +103,15 @@ def gantt_bars(at):
     return json.loads(proto.spec), bars[0]
 
 
-def map_args(at):
+def map_component(at):
+    """The day map's component element (its ``id`` is what the browser keeps the map's frame by)."""
     comps = [c for c in at.get("component_instance") if c.proto.component_name == "streamlit_folium.st_folium"]
     assert len(comps) == 1, "expected exactly one day map"
-    return json.loads(comps[0].proto.json_args)
+    return comps[0].proto
+
+
+def map_args(at):
+    return json.loads(map_component(at).json_args)
 
 
 def text_of(at) -> str:
@@ -190,12 +195,14 @@ def test_demo_trip_optimises_and_renders(it_app, trip):
         assert len(parts) == 2 and bars["kind"].iloc[parts[0] + 1] == "lunch"
     assert "Day 1" in json.dumps(spec, ensure_ascii=False)
 
-    # The day map: local Leaflet only, no interaction sent back, hotel + one numbered pin per visit.
+    # The day map: local Leaflet only, no interaction sent back, hotel + one numbered pin per visit, sent as the
+    # day's layers on a base map that holds no pin of its own (issue 32: the browser keeps the base).
     args = map_args(at)
     assert args["returned_objects"] == []
     assert args["js_links"] and all(u.startswith("/app/static/leaflet/") for u in args["js_links"])
-    assert args["script"].count("L.marker(") == len(visits(result, 0)) + 1
-    assert "L.polyline(" in args["script"]
+    assert args["feature_group"].count("L.marker(") == len(visits(result, 0)) + 1
+    assert "L.polyline(" in args["feature_group"]
+    assert "L.marker(" not in args["script"] and "L.polyline(" not in args["script"]
 
     # Panels: the check's verdict, robustness, totals with sources; definitions, formulas and the decision log are
     # in the Details.
@@ -244,6 +251,7 @@ def test_day_selector_switches_days(it_app):
     at = load(it_app, "shanghai_3day_30places")
     result = optimise(at)
     first = list(timeline_table(at)["name"])
+    map_id = map_component(at).id
     at.radio(key="day_select").set_value(1).run()
     ok(at)
     second = timeline_table(at)
@@ -252,7 +260,8 @@ def test_day_selector_switches_days(it_app):
     spec, bars = gantt_bars(at)
     assert "Day 2" in json.dumps(spec, ensure_ascii=False)
     assert list(bars["what"]) == list(second["kind"])  # the legend and the table say the same words
-    assert map_args(at)["script"].count("L.marker(") == len(visits(result, 1)) + 1
+    assert map_args(at)["feature_group"].count("L.marker(") == len(visits(result, 1)) + 1
+    assert map_component(at).id == map_id  # the same map (the browser keeps its frame), with day 2's layers
 
 
 def test_dropped_items_table_has_reasons_and_fixes(it_app):
@@ -587,6 +596,58 @@ def test_itinerary_in_browser(streamlit_server):
         expect(page.locator(".st-key-dropped_box [data-testid='stTable']")).to_be_visible()
         page.get_by_text("Plan ready").first.evaluate("e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(ARTIFACTS / "itinerary.png"))
+
+    assert not run.errors, f"JavaScript errors: {run.errors}"
+    assert not run.blocked, f"requests left the machine: {run.blocked}"
+
+
+#: the pins a map frame shows, a cluster's disc counted as the pins it holds (as the UI bench counts them)
+FRAME_PINS_JS = """() => [...document.querySelectorAll('.leaflet-marker-icon')].reduce((n, icon) => {
+    const cluster = icon.querySelector('.omni-cluster');
+    if (!cluster) return n + 1;
+    const text = cluster.textContent.trim(), counted = /\\((\\d+)\\)$/.exec(text);
+    return n + (counted ? parseInt(counted[1], 10) : text.split(' · ').length);
+  }, 0)"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_edit_keeps_the_day_maps_frame_and_draws_the_edited_days_pins_in_it(streamlit_server, lang):
+    """Issue 32: Apply (remove a stop) does not load a new map: the same iframe stays (Leaflet not loaded again) and
+    takes in the plan's new pins: the hotel and one per visit of the day shown, as many as its day button says."""
+    from playwright.sync_api import expect
+
+    from core.i18n import t
+    from tests.support.ui_flows import settle
+    from tests.ui.test_browser import offline_page
+
+    def day_one_visits(page) -> int:
+        label = page.locator('.st-key-day_select [role="radiogroup"] label').first.inner_text()
+        return int(re.findall(r"\d+", label)[-1])
+
+    with offline_page(streamlit_server, width=1500, height=1600) as run:
+        page = run.page
+        page.goto(f"{streamlit_server}/itinerary?lang={lang}")
+        page.locator(".st-key-trip_demo input[role='combobox']").click()
+        page.get_by_role("option", name=t("itinerary.demo.shanghai_3day_30places", lang)).first.click()
+        page.locator(".st-key-trip_load button").click()
+        settle(page)
+        page.locator(".st-key-optimise button").click()
+        day_map = page.frame_locator(".st-key-day_map_box iframe")
+        expect(day_map.locator(".omni-pin").first).to_be_visible()
+        settle(page)
+        before = day_one_visits(page)
+        page.locator(".st-key-day_map_box iframe").evaluate("f => { f.dataset.kept = '1'; }")
+        page.locator('.st-key-edit_action [role="radiogroup"] label').nth(2).click()  # remove
+        settle(page)
+        page.locator(".st-key-edit_apply button").click()
+        expect(page.locator(".st-key-edits_table")).to_be_visible()
+        settle(page)
+        after = day_one_visits(page)
+        assert page.locator(".st-key-day_map_box iframe[data-kept='1']").count() == 1  # the same frame
+        frame = page.locator(".st-key-day_map_box iframe").element_handle().content_frame()
+        frame.wait_for_function(f"() => ({FRAME_PINS_JS})() === {after + 1}")
+        assert after <= before
 
     assert not run.errors, f"JavaScript errors: {run.errors}"
     assert not run.blocked, f"requests left the machine: {run.blocked}"

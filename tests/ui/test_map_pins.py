@@ -38,7 +38,7 @@ def _near(pid: str) -> tuple[str, float, float]:
 
 def day_map() -> folium.Map:
     """A day from the hotel and back: the Bund, a place a few metres from it, a place a few metres from the hotel."""
-    from components.maps import build_day_map
+    from components.itinerary.day_map import build_day_map
     from core.models.itinerary_result import AnchorPoint, DayTimeline, DayTotals, TimelineEntry
 
     hotel_name, hotel_lon, hotel_lat = PLACE["i-hotel"]
