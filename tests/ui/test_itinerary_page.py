@@ -601,12 +601,10 @@ def test_itinerary_in_browser(streamlit_server):
     assert not run.blocked, f"requests left the machine: {run.blocked}"
 
 
-#: the pins a map frame shows, a cluster's disc counted as the pins it holds (as the UI bench counts them)
+#: the pins the day map's frame shows, a cluster's disc counted as the pins it holds (the count it shows)
 FRAME_PINS_JS = """() => [...document.querySelectorAll('.leaflet-marker-icon')].reduce((n, icon) => {
     const cluster = icon.querySelector('.omni-cluster');
-    if (!cluster) return n + 1;
-    const text = cluster.textContent.trim(), counted = /\\((\\d+)\\)$/.exec(text);
-    return n + (counted ? parseInt(counted[1], 10) : text.split(' · ').length);
+    return n + (cluster ? parseInt(cluster.textContent, 10) : 1);
   }, 0)"""
 
 
