@@ -62,6 +62,13 @@ OUTING = re.compile(
     r"|\b(visit|see|explore|stroll|walk|wander|eat|lunch|dinner|brunch|sightseeing|tour|go to|head to|day out)\b",
     re.I,
 )
+#: a message that asks rather than tells ("what should I eat in Shanghai?", "明天去外滩好还是去豫园好？", "要带伞吗"):
+#: words of an outing in it are the question's, not a request to plan one
+ASKS = re.compile(
+    r"[?？]\s*$|[吗呢么][\s。.!！]*$|好不好|怎么样|还是.{0,12}好"
+    r"|^\W*(what|where|which|when|how|why|should|can|could|is|are|do|does|will|would)\b",
+    re.I,
+)
 
 #: where a date phrase is does not depend on the day it means (core.phrases.dates reads it against any day)
 _ANY_DAY = date(2028, 1, 3)
@@ -122,6 +129,7 @@ class Features:
     walking: bool = False
     nearby: bool = False  # asks for a kind of place near a place ("外滩附近有素食餐厅吗")
     outing: int = 0  # words of doing something on an outing (OUTING)
+    asks: bool = False  # the message is a question (ASKS), not a request
 
     @property
     def high_risk(self) -> bool:
@@ -141,6 +149,8 @@ class Features:
     @property
     def plans_an_outing(self) -> bool:
         """Things to do said beside a day, a city or a party: a plan, though no planning word is said."""
+        if self.asks:  # "Can I visit the Bund tomorrow night?" asks; it does not ask for a plan
+            return False
         return bool(self.outing) and (self.has_date or self.has_city or self.days is not None or self.has_party)
 
     def as_facts(self) -> dict[str, object]:
@@ -242,6 +252,7 @@ def extract_features(message: str) -> Features:
     f.has_city = bool(CITY.search(text))
     f.fact_query = f.fact_query or (f.nearby and not f.planning)
     f.outing = _count(OUTING, text)
+    f.asks = bool(ASKS.search(text.strip()))
     f.save = bool(SAVE.search(text))
     f.walking = bool(WALKING.search(text))
     return f

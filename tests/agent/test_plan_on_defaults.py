@@ -128,3 +128,19 @@ def test_what_the_message_says_of_the_day_party_and_budget(message, date_source,
         party_source,
         budget_source,
     )
+
+
+QUESTIONS = [
+    "what should I eat in Shanghai?",
+    "Can I visit the Bund tomorrow night?",
+    "Should I see the Bund or Yu Garden on Saturday?",
+    "明天去外滩好还是去豫园好？",
+    "我们2个人明天去外滩，要带伞吗？",
+    "明天去迪士尼吗？",
+]
+
+
+@pytest.mark.parametrize("message", QUESTIONS)
+def test_a_question_with_words_of_an_outing_is_not_planned_as_a_request(message):
+    d = route_message(message, settings=get_settings())
+    assert not (d.intent == "plan" and d.question_kind == "execute")
