@@ -51,7 +51,7 @@ from core.agent.lexicon import (
 from core.agent.nearby import asks_nearby
 from core.i18n import Lang
 from core.phrases.clock import find_clocks
-from core.phrases.dates import find_days, mask_days
+from core.phrases.dates import day_range, find_days, mask_days
 from core.phrases.party import find_party
 from core.phrases.trip import find_day_count
 
@@ -215,8 +215,11 @@ def extract_features(message: str) -> Features:
     f.crud_ops = ops
     f.weather = bool(WEATHER.search(text))
     f.travel_time = bool(TRAVEL_TIME.search(text))
+    said_days = [(p.start, p.end) for p in find_days(text, today=_ANY_DAY)]
     for rx in FROM_TO:
         m = rx.search(text)
+        if m and any(a <= m.start("a") < b for a, b in said_days):  # "from 28 to 30 Nov": days, not two places
+            continue
         if m:
             a, b = m.group("a").strip(" ，,的"), m.group("b").strip(" ，,的?？")
             if a and b and a != b:
@@ -233,6 +236,8 @@ def extract_features(message: str) -> Features:
     if count is not None:
         f.days = count.days
         # a trip's length said ("a day in Helsinki", "Seoul, 2 days", "a family day out") asks for a plan
+        f.planning = max(f.planning, 1)
+    if day_range(text, today=_ANY_DAY) is not None:  # "28 to 30 Nov", "12月30日到1月2日": the trip's days are said
         f.planning = max(f.planning, 1)
     low = text.lower()
     for i, rx in enumerate(CONDITIONAL):

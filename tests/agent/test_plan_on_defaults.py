@@ -144,3 +144,17 @@ QUESTIONS = [
 def test_a_question_with_words_of_an_outing_is_not_planned_as_a_request(message):
     d = route_message(message, settings=get_settings())
     assert not (d.intent == "plan" and d.question_kind == "execute")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Shanghai from 28 to 30 Nov: the Bund, Yu Garden and museums",
+        "Shanghai 30 Dec to 2 Jan: the Bund and Yu Garden",
+        "12月30日到1月2日，外滩和豫园",
+    ],
+)
+def test_a_range_of_days_is_a_trip_to_plan_not_a_route_between_two_places(message):
+    d = route_message(message, settings=get_settings())
+    assert d.features.from_to is None
+    assert d.intent == "plan" and d.output.route == "SYSTEM2_REASONING" and d.missing == []
