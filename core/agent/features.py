@@ -215,10 +215,12 @@ def extract_features(message: str) -> Features:
     f.crud_ops = ops
     f.weather = bool(WEATHER.search(text))
     f.travel_time = bool(TRAVEL_TIME.search(text))
-    said_days = [(p.start, p.end) for p in find_days(text, today=_ANY_DAY)]
+    said_days = [(p.start, p.end) for p in find_days(text, today=_ANY_DAY)] + [
+        (c.start, c.end) for c in find_clocks(text)
+    ]
     for rx in FROM_TO:
         m = rx.search(text)
-        if m and any(a <= m.start("a") < b for a, b in said_days):  # "from 28 to 30 Nov": days, not two places
+        if m and any(a <= m.start("a") < b for a, b in said_days):  # "from 28 to 30 Nov", "from 8am to noon": no places
             continue
         if m:
             a, b = m.group("a").strip(" ，,的"), m.group("b").strip(" ，,的?？")

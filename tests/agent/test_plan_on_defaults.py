@@ -158,3 +158,10 @@ def test_a_range_of_days_is_a_trip_to_plan_not_a_route_between_two_places(messag
     d = route_message(message, settings=get_settings())
     assert d.features.from_to is None
     assert d.intent == "plan" and d.output.route == "SYSTEM2_REASONING" and d.missing == []
+
+
+@pytest.mark.parametrize(
+    "message", ["today from 8am to noon: the Bund and Yu Garden", "tomorrow from 11pm to 6am in Shanghai, the Bund"]
+)
+def test_hours_said_with_from_and_to_are_no_route_between_two_places(message):
+    assert route_message(message, settings=get_settings()).features.from_to is None
