@@ -14,6 +14,7 @@ from core.agent.features import normalize_message
 from core.agent.trip_request import DEFAULT_DAY_END, DEFAULT_DAY_START
 from core.phrases.clock import find_clocks
 from core.phrases.day_window import find_day_window
+from core.phrases.weather_words import WET
 
 #: a condition about the weather: judged on the day's forecast
 WEATHER_CONDITION = re.compile(
@@ -21,8 +22,6 @@ WEATHER_CONDITION = re.compile(
     r"|\bbad weather\b|\bweather (is|turns|gets) (bad|wet)\b",
     re.I,
 )
-#: a published day's wording that is wet (the same reading as the half-day planner's, core/halfday/weather.py)
-WET = re.compile(r"雨|雪|雷|冰雹|霰|rain|shower|drizzle|snow|sleet|thunder|storm|hail", re.I)
 
 
 @dataclass(frozen=True)
