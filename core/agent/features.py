@@ -51,7 +51,7 @@ from core.agent.lexicon import (
 from core.agent.nearby import asks_nearby
 from core.i18n import Lang
 from core.phrases.clock import find_clocks
-from core.phrases.dates import find_days, mask_days
+from core.phrases.dates import day_range, find_days, mask_days
 from core.phrases.party import find_party
 from core.phrases.trip import find_day_count
 
@@ -60,6 +60,13 @@ from core.phrases.trip import find_day_count
 OUTING = re.compile(
     r"逛|玩|游览|参观|打卡|散步|走走|转转|看看|吃一顿|吃个|吃顿|[早午晚]饭|[早午晚]餐|(?<![过回])去(?!过|年|掉|除)"
     r"|\b(visit|see|explore|stroll|walk|wander|eat|lunch|dinner|brunch|sightseeing|tour|go to|head to|day out)\b",
+    re.I,
+)
+#: a message that asks rather than tells ("what should I eat in Shanghai?", "明天去外滩好还是去豫园好？", "要带伞吗"):
+#: words of an outing in it are the question's, not a request to plan one
+ASKS = re.compile(
+    r"[?？]\s*$|[吗呢么][\s。.!！]*$|好不好|怎么样|还是.{0,12}好"
+    r"|^\W*(what|where|which|when|how|why|should|can|could|is|are|do|does|will|would)\b",
     re.I,
 )
 
@@ -122,6 +129,7 @@ class Features:
     walking: bool = False
     nearby: bool = False  # asks for a kind of place near a place ("外滩附近有素食餐厅吗")
     outing: int = 0  # words of doing something on an outing (OUTING)
+    asks: bool = False  # the message is a question (ASKS), not a request
 
     @property
     def high_risk(self) -> bool:
@@ -141,6 +149,8 @@ class Features:
     @property
     def plans_an_outing(self) -> bool:
         """Things to do said beside a day, a city or a party: a plan, though no planning word is said."""
+        if self.asks:  # "Can I visit the Bund tomorrow night?" asks; it does not ask for a plan
+            return False
         return bool(self.outing) and (self.has_date or self.has_city or self.days is not None or self.has_party)
 
     def as_facts(self) -> dict[str, object]:
@@ -205,8 +215,13 @@ def extract_features(message: str) -> Features:
     f.crud_ops = ops
     f.weather = bool(WEATHER.search(text))
     f.travel_time = bool(TRAVEL_TIME.search(text))
+    said_days = [(p.start, p.end) for p in find_days(text, today=_ANY_DAY)] + [
+        (c.start, c.end) for c in find_clocks(text)
+    ]
     for rx in FROM_TO:
         m = rx.search(text)
+        if m and any(a <= m.start("a") < b for a, b in said_days):  # "from 28 to 30 Nov", "from 8am to noon": no places
+            continue
         if m:
             a, b = m.group("a").strip(" ，,的"), m.group("b").strip(" ，,的?？")
             if a and b and a != b:
@@ -223,6 +238,8 @@ def extract_features(message: str) -> Features:
     if count is not None:
         f.days = count.days
         # a trip's length said ("a day in Helsinki", "Seoul, 2 days", "a family day out") asks for a plan
+        f.planning = max(f.planning, 1)
+    if day_range(text, today=_ANY_DAY) is not None:  # "28 to 30 Nov", "12月30日到1月2日": the trip's days are said
         f.planning = max(f.planning, 1)
     low = text.lower()
     for i, rx in enumerate(CONDITIONAL):
@@ -242,6 +259,7 @@ def extract_features(message: str) -> Features:
     f.has_city = bool(CITY.search(text))
     f.fact_query = f.fact_query or (f.nearby and not f.planning)
     f.outing = _count(OUTING, text)
+    f.asks = bool(ASKS.search(text.strip()))
     f.save = bool(SAVE.search(text))
     f.walking = bool(WALKING.search(text))
     return f

@@ -33,6 +33,7 @@ KINDS: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         ("restaurant", "cafe"),
         re.compile(
             r"餐厅|餐馆|饭馆|饭店|菜馆|馆子|酒楼|吃饭|吃的|好吃|美食|小吃|[早午晚]饭|[早午晚]餐|本帮菜|素食|素菜|能吃|吃到|用餐|就餐"
+            r"|小笼|生煎|饺子|面馆|面条|\bnoodles?\b|\bdumplings?\b|\bxiaolongbao\b|\bdim sum\b"
             r"|\brestaurants?\b|\beat(s|ing|ery|eries)?\b|\bfood\b|\bdining\b|\blunch\b|\bdinner\b|\bbreakfast\b|\bbrunch\b",
             re.I,
         ),

@@ -14,13 +14,14 @@ from core.agent.features import normalize_message
 from core.agent.trip_request import DEFAULT_DAY_END, DEFAULT_DAY_START
 from core.phrases.clock import find_clocks
 from core.phrases.day_window import find_day_window
+from core.phrases.weather_words import WET
 
 #: a condition about the weather: judged on the day's forecast
 WEATHER_CONDITION = re.compile(
-    r"下雨|下雪|雨天|雨大|暴雨|雷阵雨|天气不好|\brain(s|y|ing)?\b|\bsnow(s|ing)?\b|\bstorm", re.I
+    r"下雨|下雪|雨天|雨大|暴雨|雷阵雨|天气不好|天气差|变天|\brain(s|y|ing)?\b|\bsnow(s|ing)?\b|\bstorm"
+    r"|\bbad weather\b|\bweather (is|turns|gets) (bad|wet)\b",
+    re.I,
 )
-#: a published day's wording that is wet (the same reading as the half-day planner's, core/halfday/weather.py)
-WET = re.compile(r"雨|雪|雷|冰雹|霰|rain|shower|drizzle|snow|sleet|thunder|storm|hail", re.I)
 
 
 @dataclass(frozen=True)

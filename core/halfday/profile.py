@@ -3,6 +3,7 @@ with travel buffers (``plan_time_slots``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from datetime import date, time, timedelta
 
@@ -30,6 +31,8 @@ MEAL_WINDOWS = {"lunch": (time(11, 30), time(14, 0)), "dinner": (time(17, 30), t
 #: hours by MEAL_ASKED_MIN_OVERLAP, not pushed to lunch at the end of the morning
 BREAKFAST_WINDOW = (time(7, 0), time(10, 30))
 MORNING_FARE = ("dim_sum", "bakery", "dumplings", "noodles", "snacks")
+#: a breakfast said as such (早饭, 早餐, breakfast): a morning meal whatever is eaten
+_BREAKFAST = re.compile(r"早饭|早餐|breakfast", re.I)
 MEAL_MIN_OVERLAP = 90  # an afternoon from 13:00 has no lunch in it: people say "afternoon" after eating
 MEAL_ASKED_MIN_OVERLAP = 45  # ...unless the goal asks to eat ("吃个午饭"): then a short overlap is enough
 ASKED_MEAL_MIN, ASKED_MEAL_MAX = 45, 90  # a meal asked outside the meal times: its slot (compose's MEAL_MIN..MAX)
@@ -173,7 +176,7 @@ def _asks_to_eat(profile: Profile) -> bool:
 
 def _asks_for_morning_fare(profile: Profile) -> bool:
     """The goal asks to eat what is had in the morning (早茶 and dim sum, pastries, dumplings, noodles, snacks)."""
-    return any(w.kind == "cuisine" and w.code in MORNING_FARE for w in profile.wishes)
+    return any((w.kind == "cuisine" and w.code in MORNING_FARE) or _BREAKFAST.search(w.phrase) for w in profile.wishes)
 
 
 def _meal_slots(start: int, end: int, *, asked: bool, morning_fare: bool = False) -> list[Slot]:

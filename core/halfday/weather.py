@@ -10,7 +10,6 @@ a plan asks the service once at most.
 
 from __future__ import annotations
 
-import re
 from datetime import time
 
 from core.config import Settings
@@ -21,6 +20,7 @@ from core.geo.retry_policy import cause_code
 from core.halfday.breaker import Breaker, BreakerOpen, HalfDayBreakers
 from core.models.halfday.goal import WeatherCode
 from core.models.halfday.weather import Forecast, WeatherQuery, WeatherReading, WeatherStatus
+from core.phrases.weather_words import WET
 
 __all__ = ["forecast_codes", "read_weather", "weather_breaker"]
 
@@ -28,8 +28,6 @@ __all__ = ["forecast_codes", "read_weather", "weather_breaker"]
 WEATHER_FAILURES: tuple[type[BaseException], ...] = (ProviderError, OSError, TimeoutError)
 #: the outing reaches the evening from here on: the night's published weather counts too
 EVENING = time(18, 0)
-#: wet weather as published, in Chinese (AMap's table: 雨, 雪, 雷阵雨, 冰雹, 雨夹雪, 冻雨) or English
-WET = re.compile(r"雨|雪|雷|冰雹|霰|rain|shower|drizzle|snow|sleet|thunder|storm|hail", re.IGNORECASE)
 
 
 #: what the service answers when it knows no area by the region's code: the region is not covered, the service works

@@ -98,6 +98,11 @@ _RANGE_JOIN_EN = r"\s*(?:-|–|—|~|to|till|until|through|thru|and)\s*(?:the\s+
 _DAY_RANGES: list[tuple[str, re.Pattern[str]]] = [
     (kind, re.compile(rf"(?<![a-z])(?:{p})(?![a-z])", re.I))
     for kind, p in [
+        # across two months, each named (30 Dec to 2 Jan, Nov 30 - Dec 2)
+        ("dm", rf"(?<![\d.:/-])(?:the\s+)?(?P<d1>\d{{1,2}})(?P<t1>{_TH})\s+(?:of\s+)?(?P<mon>{_MONTH_NAMES})\.?"
+               rf"{_RANGE_JOIN_EN}(?P<d2>\d{{1,2}}){_TH}\s+(?:of\s+)?(?P<mon2>{_MONTH_NAMES})\.?"),
+        ("md", rf"(?P<mon>{_MONTH_NAMES})\.?\s+(?P<d1>\d{{1,2}})(?P<t1>{_TH}){_RANGE_JOIN_EN}(?P<mon2>{_MONTH_NAMES})\.?\s+"
+               rf"(?P<d2>\d{{1,2}}){_TH}(?![\d:.])"),
         ("dm", rf"(?<![\d.:/-])(?:the\s+)?(?P<d1>\d{{1,2}})(?P<t1>{_TH}){_RANGE_JOIN_EN}(?P<d2>\d{{1,2}}){_TH}\s*(?:of\s+)?"
                rf"(?P<mon>{_MONTH_NAMES})\.?"),
         ("md", rf"(?P<mon>{_MONTH_NAMES})\.?\s+(?P<d1>\d{{1,2}}){_TH}{_RANGE_JOIN_EN}(?P<d2>\d{{1,2}}){_TH}"
@@ -175,11 +180,12 @@ def _day_ranges(text: str, today: date) -> list[_DayRange]:
         for m in rx.finditer(text):
             if any(r.start < m.end() and m.start() < r.end for r in out):
                 continue
-            month = MONTHS[m["mon"].lower()] if kind != "zh" else _int(m["mon"])
+            month = _month_of(m["mon"], kind)
             d1, d2 = _int(m["d1"]), _int(m["d2"])
             if month is None or d1 is None or d2 is None or not (1 <= month <= 12 and 1 <= d1 <= 31 and 1 <= d2 <= 31):
                 continue
-            if kind == "dm" and d2 < d1:  # 30 to 2 Jan: the month is the last day's, the first is the month before
+            month2 = _month_of(m["mon2"], kind) if m.groupdict().get("mon2") else None
+            if kind == "dm" and d2 < d1 and month2 is None:  # 30 to 2 Jan: the month said is the last day's
                 last_said = _month_day(month, d2, today)
                 if last_said is None:
                     continue
@@ -188,7 +194,6 @@ def _day_ranges(text: str, today: date) -> list[_DayRange]:
                 out.append(_range(m, text, first, last_said))
                 continue
             first = _month_day(month, d1, today)
-            month2 = _int(m["mon2"]) if m.groupdict().get("mon2") else None
             last = None
             if first is not None:
                 year, mon = (first.year, month) if d2 >= d1 else (first.year + month // 12, month % 12 + 1)
@@ -202,13 +207,23 @@ def _day_ranges(text: str, today: date) -> list[_DayRange]:
     return out
 
 
+def _month_of(token: str, kind: str) -> int | None:
+    """A month said as a name (Dec, January) or, in Chinese, as a number (12月)."""
+    return MONTHS[token.lower().rstrip(".")] if kind != "zh" else _int(token)
+
+
 def _range(m: re.Match[str], text: str, first: date | None, last: date | None) -> _DayRange:
     a, b = m.span()
     a += len(m.group()) - len(m.group().lstrip())
     d1_end = m.end("t1") if m.groupdict().get("t1") is not None else m.end("d1")
+    if m.end("mon") < m.start("d2"):  # the first day's month said with it (30 Dec to 2 Jan): part of the first day
+        d1_end = max(d1_end, m.end("mon"))
+    d2_start = m.start("d2")
+    if m.groupdict().get("mon2") is not None:  # the last day's month said before it (Dec 30 to Jan 2, 1月2日)
+        d2_start = min(d2_start, m.start("mon2"))
     return _DayRange(
         first=DayPhrase(day=first, start=a, end=d1_end, text=text[a:d1_end], kind="month_day"),
-        last=DayPhrase(day=last, start=m.start("d2"), end=b, text=text[m.start("d2") : b], kind="month_day"),
+        last=DayPhrase(day=last, start=d2_start, end=b, text=text[d2_start:b], kind="month_day"),
         start=a,
         end=b,
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 from core.agent.planned_day import PlannedDay
 from core.i18n import Lang, t
+from core.models.region import RegionPack
 from core.words.agent import day_text
 
 #: a Chinese condition and the words of its opposite: the branch that keeps the plan is said as what it means
@@ -33,15 +34,27 @@ def negated_condition(cond: str, lang: Lang) -> str:
     return t("agent.conditional.not", lang, condition=cond)
 
 
-def branch_lines(cond: str, branches: list[dict[str, Any]], lang: Lang, *, city: str) -> list[str]:
-    """A conditional request's answer: the condition, then each branch as evaluated (or why it was not)."""
+def target_name(br: dict[str, Any], pack: RegionPack | None, lang: Lang) -> str:
+    """The branch's place as the reader names it: the pack's name in ``lang`` (its local name where it has none in
+    ``lang``), else the words the message said."""
+    place = pack.place_by_id(br["place_id"]) if pack is not None and br.get("place_id") else None
+    if place is None:
+        return str(br.get("target") or "")
+    return (place.name_en or place.name_zh) if lang == "en" else (place.name_zh or place.name_en)
+
+
+def branch_lines(
+    cond: str, branches: list[dict[str, Any]], lang: Lang, *, city: str, pack: RegionPack | None = None
+) -> list[str]:
+    """A conditional request's answer: the condition, then each branch as evaluated (or why it was not), its place
+    named in ``lang``."""
     lines = [t("agent.conditional.condition", lang, condition=cond)]
     for br in branches:
         head = {"branch": br["branch"], "condition": br["condition"]}
         if br["evaluation"] == "EVALUATED":
             verdict = t("agent.conditional.feasible" if br["feasible"] else "agent.conditional.not_feasible", lang)
             sunset = t("agent.conditional.sunset", lang, sunset=br["sunset"]) if br.get("sunset") else ""
-            lines.append(t("agent.conditional.evaluated", lang, **head, target=br["target"], eta=br["eta"],
+            lines.append(t("agent.conditional.evaluated", lang, **head, target=target_name(br, pack, lang), eta=br["eta"],
                            sunset=sunset, verdict=verdict))  # fmt: skip
         elif br["evaluation"] in ("EVALUATED_WEATHER", "WEATHER_NOT_KNOWN"):
             lines.append(t("agent.conditional.keep_plan", lang, **head))
@@ -56,7 +69,9 @@ def branch_lines(cond: str, branches: list[dict[str, Any]], lang: Lang, *, city:
     return lines
 
 
-def branch_taken_sentence(a: dict[str, Any], b: dict[str, Any], day: PlannedDay, lang: Lang) -> str:
+def branch_taken_sentence(
+    a: dict[str, Any], b: dict[str, Any], day: PlannedDay, lang: Lang, *, pack: RegionPack | None = None
+) -> str:
     """Which branch the planned day's facts choose, and why; or that no fact settles it, and what is not known."""
     when = day_text(day.day, lang) if not day.today else t("agent.conditional.today", lang)
     if a["evaluation"] == "EVALUATED_WEATHER":
@@ -68,12 +83,12 @@ def branch_taken_sentence(a: dict[str, Any], b: dict[str, Any], day: PlannedDay,
     if a["evaluation"] == "EVALUATED" and a.get("sunset"):
         leave_key = "agent.conditional.leave_now" if day.start_source == "now" else "agent.conditional.leave_at"
         leave = t(leave_key, lang, leave=a.get("leave") or day.leave.strftime("%H:%M"))
-        facts = {"day": when, "sunset": a["sunset"], "eta": a["eta"], "target": a["target"], "leave": leave,
-                 "end": a.get("day_end") or day.end.strftime("%H:%M")}  # fmt: skip
+        facts = {"day": when, "sunset": a["sunset"], "eta": a["eta"], "target": target_name(a, pack, lang),
+                 "leave": leave, "end": a.get("day_end") or day.end.strftime("%H:%M")}  # fmt: skip
         if a["feasible"]:
             return t("agent.conditional.taken_in_time", lang, **facts)
         return t("agent.conditional.taken_missed", lang, **facts)
     return t("agent.conditional.undecided", lang, day=when)
 
 
-__all__ = ["branch_lines", "branch_taken_sentence", "negated_condition"]
+__all__ = ["branch_lines", "branch_taken_sentence", "negated_condition", "target_name"]

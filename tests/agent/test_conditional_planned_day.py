@@ -158,3 +158,24 @@ def test_the_planned_day_leaves_at_its_start_and_today_leaves_now():
 )  # fmt: skip
 def test_a_published_day_is_wet_when_its_words_say_rain(forecast, wet):
     assert is_wet(forecast) is wet
+
+
+def test_an_english_answer_names_both_branches_places_in_english(ask):
+    r = ask("Saturday: the Bund at 4pm, if we miss the sunset switch to Yu Garden")
+    a, b = r.result.payload.branches
+    assert a["place_id"] and b["place_id"]
+    text = r.result.answer_text
+    assert "The Bund, arrive about" in text and "Yu Garden, arrive about" in text and "reach The Bund" in text
+    assert "外滩" not in text and "豫园" not in text
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Tomorrow the Bund; if the weather is bad, go to Shanghai Museum instead",
+        "明天去外滩，如果天气差就改去上海博物馆",
+    ],
+)
+def test_bad_weather_is_a_condition_on_the_weather(ask, message):
+    a, _ = ask(message).result.payload.branches
+    assert a["evaluation"] == "WEATHER_NOT_KNOWN" and a["weather_date"] == "2026-11-28"

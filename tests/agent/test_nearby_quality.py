@@ -103,3 +103,19 @@ def test_the_answer_names_the_place_its_distance_its_source_and_the_reach(servic
     for ev in response.result.payload.evidence:
         if ev.get("type") == "kb_fact":
             assert ev["distance_source"].startswith("straight line") and ev["radius_source"] == "default"
+
+
+@pytest.mark.parametrize(
+    ("message", "anchor", "cuisine"),
+    [
+        ("Any noodles near Jing'an Temple?", "sh-jingan-temple", "noodles"),
+        ("Any dumplings near the Bund?", "sh-bund", "dumplings"),
+        ("豫园附近有小笼包吗", "sh-yuyuan-garden", "dumplings"),
+    ],
+)
+def test_a_dish_asked_near_a_place_is_a_nearby_question_for_places_serving_it(message, anchor, cuisine):
+    ask_ = read_nearby(message, SHANGHAI, anchors=[anchor])
+    assert ask_ is not None and ask_.kind == "restaurant" and ask_.places
+    for pid, _ in ask_.places:
+        place = SHANGHAI.place_by_id(pid)
+        assert place is not None and cuisine in place.cuisine

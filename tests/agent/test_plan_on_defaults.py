@@ -128,3 +128,40 @@ def test_what_the_message_says_of_the_day_party_and_budget(message, date_source,
         party_source,
         budget_source,
     )
+
+
+QUESTIONS = [
+    "what should I eat in Shanghai?",
+    "Can I visit the Bund tomorrow night?",
+    "Should I see the Bund or Yu Garden on Saturday?",
+    "明天去外滩好还是去豫园好？",
+    "我们2个人明天去外滩，要带伞吗？",
+    "明天去迪士尼吗？",
+]
+
+
+@pytest.mark.parametrize("message", QUESTIONS)
+def test_a_question_with_words_of_an_outing_is_not_planned_as_a_request(message):
+    d = route_message(message, settings=get_settings())
+    assert not (d.intent == "plan" and d.question_kind == "execute")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Shanghai from 28 to 30 Nov: the Bund, Yu Garden and museums",
+        "Shanghai 30 Dec to 2 Jan: the Bund and Yu Garden",
+        "12月30日到1月2日，外滩和豫园",
+    ],
+)
+def test_a_range_of_days_is_a_trip_to_plan_not_a_route_between_two_places(message):
+    d = route_message(message, settings=get_settings())
+    assert d.features.from_to is None
+    assert d.intent == "plan" and d.output.route == "SYSTEM2_REASONING" and d.missing == []
+
+
+@pytest.mark.parametrize(
+    "message", ["today from 8am to noon: the Bund and Yu Garden", "tomorrow from 11pm to 6am in Shanghai, the Bund"]
+)
+def test_hours_said_with_from_and_to_are_no_route_between_two_places(message):
+    assert route_message(message, settings=get_settings()).features.from_to is None

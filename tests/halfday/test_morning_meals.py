@@ -75,6 +75,24 @@ def test_a_morning_meal_is_breakfast_in_the_breakfast_hours(planner, text, lang,
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "tomorrow 7am to 10am, breakfast and a walk",
+        "明天早上7点到10点吃早饭再散步",
+        "Saturday morning: breakfast then a museum",
+    ],
+)
+def test_a_breakfast_said_as_such_is_a_meal_wish_had_in_the_breakfast_hours(planner, text):
+    lang = "zh" if "早" in text else "en"
+    result = plan(planner, text, lang)
+    assert [s.meal for s in result.slots.slots if s.kind == "meal"] == ["breakfast"]
+    for p in result.plans:
+        assert all(o.wish.kind != "unread" for o in p.wishes)  # 早饭/breakfast is read, not "not understood"
+        [meal] = [s for s in p.steps if s.kind == "meal"]
+        assert 7 * 60 <= _minutes(meal.start) <= 10 * 60 + 30
+
+
+@pytest.mark.parametrize(
     ("text", "lang", "coffee", "side"),
     [
         ("明天上午想去喝杯咖啡再逛逛", "zh", "咖啡", "附带咖啡"),

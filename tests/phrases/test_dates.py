@@ -141,6 +141,10 @@ def test_only_the_kinds_asked_are_masked() -> None:
         ("12月10-12日去上海", "2026-12-10", "2026-12-12"),
         ("十二月八号至十号", "2026-12-08", "2026-12-10"),
         ("12月30日到1月2日", "2026-12-30", "2027-01-02"),
+        ("30 Dec to 2 Jan", "2026-12-30", "2027-01-02"),  # each month named: across the year's end
+        ("Dec 30 to Jan 2 in Shanghai", "2026-12-30", "2027-01-02"),
+        ("Nov 30 - Dec 2, 2 people", "2026-11-30", "2026-12-02"),
+        ("from 30th January to 2nd February", "2027-01-30", "2027-02-02"),
     ],
 )
 def test_a_range_of_days_is_its_first_and_last_day(text: str, first: str, last: str) -> None:
@@ -156,3 +160,15 @@ def test_hours_and_counts_are_no_range_of_days(text: str) -> None:
     from core.phrases.dates import day_range
 
     assert day_range(text, today=date(2026, 11, 27)) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Dec 30 to Jan 2", ["Dec 30", "Jan 2"]),
+        ("30 Dec to 2 Jan", ["30 Dec", "2 Jan"]),
+        ("12月30日到1月2日", ["12月30", "1月2日"]),
+    ],
+)
+def test_a_range_across_months_is_two_days_each_with_its_month(text: str, said: list[str]) -> None:
+    assert [p.text for p in find_days(text, today=date(2026, 11, 27))] == said

@@ -65,8 +65,8 @@ def run_conditional(decision: RouterDecision, state: AgentState, ctx: AgentConte
             "taken": _taken(a, b),
         },
     )
-    state.result.explanations = branch_lines(cond, branches, lang, city=words.city_name(pack, lang))
-    state.result.explanations.append(branch_taken_sentence(a, b, day, lang))
+    state.result.explanations = branch_lines(cond, branches, lang, city=words.city_name(pack, lang), pack=pack)
+    state.result.explanations.append(branch_taken_sentence(a, b, day, lang, pack=pack))
     state.result.status, state.result.error_code = branch_outcome(a, b)
     open_branches = sum(1 for br in branches if br["feasible"] is None and br["evaluation"] != "WEATHER_NOT_KNOWN")
     if open_branches:
@@ -214,6 +214,7 @@ def _keep_branch(
         "condition": negated_condition(cond, lang),
         "action": "keep_plan",
         "target": _place(ctx, primary_ids[0]).name_zh if primary_ids else None,
+        "place_id": primary_ids[0] if primary_ids else None,
     }
     if deadline is not None:
         a["sunset"] = deadline.strftime("%H:%M")
