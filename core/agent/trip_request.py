@@ -8,6 +8,7 @@ from collections.abc import Collection
 from collections.abc import Set as AbstractSet
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
@@ -23,6 +24,7 @@ from core.models.agent import (
     ASSUMED_START,
     AgentState,
     DayBoundary,
+    TripState,
 )
 from core.models.common import as_priority
 from core.models.itinerary import LunchPolicy, Pacing
@@ -367,7 +369,8 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
     named = [p for p in said.places if (place := pack.place_by_id(p)) is not None and place.category != "hotel"]
     state.trip.wishes = read_trip_wishes(text, pack, named)
     named_meals(places, state.trip.wishes, pack, text)  # a restaurant named to eat at is visited as the meal
-    window = _not_over(state, read_day_window(state, text), start, ctx.now)
+    # today and its hours are the region's (a planner in Berlin planning Shanghai at 09:00 Shanghai time)
+    window = _not_over(state, read_day_window(state, text), start, ctx.now.astimezone(ZoneInfo(pack.timezone)))
     dates = [start + timedelta(days=i) for i in range(days)]
     fit_meals(places, pack, dates, settings=ctx.settings, day_bounds=(_minutes(window.start), _minutes(window.end)))
     pace = pace_wish(state.trip.wishes)
@@ -384,8 +387,8 @@ def build_trip_request(decision: RouterDecision, state: AgentState, ctx: AgentCo
         "timezone": pack.timezone,
         "hotel": hotel,
         "days": [
-            {"date": (start + timedelta(days=i)).isoformat(), "start_time": window.start, "end_time": window.end}
-            for i in range(days)
+            {"date": (start + timedelta(days=i)).isoformat(), "start_time": begins, "end_time": window.end}
+            for i, begins in enumerate(day_start_times(state.trip, window, days))
         ],
         "pacing": pacing,
         "mode": mode,
@@ -426,6 +429,9 @@ def fit_meals(
 
 #: a day said to end at midnight (晚上8点到12点) ends at its last minute
 LATEST_DAY_END = 23 * 60 + 59
+#: a plan for today begins at the next quarter hour after the request, if this much of the window is left
+TODAY_STEP_MIN = 15
+TODAY_LEAST_MIN = 60
 
 
 def read_day_window(state: AgentState, text: str) -> DayBoundary:
@@ -450,14 +456,33 @@ def read_day_window(state: AgentState, text: str) -> DayBoundary:
 
 def _not_over(state: AgentState, window: DayBoundary, start: date, now: datetime) -> DayBoundary:
     """The window said, unless the trip starts today and it is already over at the request's moment (7点到8点 asked
-    at 9:00): then the default holds, kept as ``window_problem`` ``WINDOW_PAST`` to be said and asked again."""
+    at 9:00): then the default holds, kept as ``window_problem`` ``WINDOW_PAST`` to be said and asked again.
+
+    A trip starting today never plans its first day before the request's moment: the day begins at the next quarter
+    hour (``first_day_start``, said in the answer); with less than ``TODAY_LEAST_MIN`` of the window left, today is
+    over (``DAY_OVER``: the plan shown is for reference, and another day is asked)."""
     trip = state.trip
-    if trip.window_source != "message" or start != now.date() or _minutes(window.end) > now.hour * 60 + now.minute:
+    trip.first_day_start = None
+    if start != now.date():
         return window
-    trip.window_source, trip.window_problem = "default", "WINDOW_PAST"
-    window = DayBoundary(start=hhmm(DEFAULT_DAY_START), end=hhmm(DEFAULT_DAY_END))
-    trip.day_boundaries = [window.model_copy() for _ in range(trip.days)]
+    now_min = now.hour * 60 + now.minute
+    if trip.window_source == "message" and _minutes(window.end) <= now_min:
+        trip.window_source, trip.window_problem = "default", "WINDOW_PAST"
+        window = DayBoundary(start=hhmm(DEFAULT_DAY_START), end=hhmm(DEFAULT_DAY_END))
+        trip.day_boundaries = [window.model_copy() for _ in range(trip.days)]
+    if now_min <= _minutes(window.start):
+        return window
+    begins = -(-now_min // TODAY_STEP_MIN) * TODAY_STEP_MIN
+    if _minutes(window.end) - begins >= TODAY_LEAST_MIN:
+        trip.first_day_start = hhmm(begins)
+    elif trip.window_problem is None:
+        trip.window_problem = "DAY_OVER"
     return window
+
+
+def day_start_times(trip: TripState, window: DayBoundary, days: int) -> list[str]:
+    """Each day's start: the window's, the first day's no earlier than the request's moment (``_not_over``)."""
+    return [trip.first_day_start if i == 0 and trip.first_day_start else window.start for i in range(days)]
 
 
 def day_window_evidence(state: AgentState) -> dict[str, Any]:
@@ -471,4 +496,5 @@ def day_window_evidence(state: AgentState) -> dict[str, Any]:
         "source": trip.window_source,
         "said": trip.window_said,
         "problem": trip.window_problem,
+        "first_day_start": trip.first_day_start,
     }

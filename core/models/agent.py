@@ -348,6 +348,9 @@ class TripState(BaseModel):
     window_said: str | None = Field(default=None, description="the words the window was read from (the message's)")
     #: why the words said could not be the window (the default holds): TIME_NOT_VALID | END_NOT_AFTER_START
     window_problem: str | None = None
+    #: a trip starting today begins its first day at the request's moment (rounded up), not earlier: HH:MM (None:
+    #: the first day runs the whole window)
+    first_day_start: str | None = None
     #: the wishes the trip request read from the message (core/agent/trip_wishes.py)
     wishes: list[TripWish] = Field(default_factory=list)
 

@@ -43,7 +43,7 @@ def test_an_english_window_sets_the_days_and_is_said(env):
 def test_without_hours_the_default_is_used_and_said(env):
     r = env("plan 1 day in Shanghai with the Bund")
     assert _window(r) == {"type": "day_window", "start": "10:00", "end": "20:00", "source": "default", "said": None,
-                          "problem": None}  # fmt: skip
+                          "problem": None, "first_day_start": None}  # fmt: skip
     assert "10:00–20:00 (the default)" in r.result.answer_text
 
 
@@ -161,3 +161,62 @@ def test_hours_later_today_are_still_the_window(env):
     r = env("规划今天的上海行程，下午4点到晚上9点，去外滩")  # FIXED_NOW is 15:00: not over
     assert r.result.status == "OK"
     assert (_window(r)["start"], _window(r)["end"], _window(r)["problem"]) == ("16:00", "21:00", None)
+
+
+# ---- a plan for today starts no earlier than the request (review of issue 31: today's plans began in the past) -----
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("规划今天上海行程，去外滩", "今天的行程从 15:00 开始"),
+        ("plan today in Shanghai with the Bund", "Today's plan begins at 15:00"),
+    ],
+)
+def test_a_plan_for_today_begins_at_the_request_not_at_the_windows_start(env, message, words):
+    r = env(message)  # FIXED_NOW is Friday 15:00: the default window (10:00-20:00) began five hours ago
+    assert r.result.status == "OK"
+    window = _window(r)
+    assert (window["start"], window["end"], window["first_day_start"]) == ("10:00", "20:00", "15:00")
+    assert min(e["start"] for e in r.result.payload.timeline) == "15:00"
+    assert words in r.result.answer_text
+
+
+def test_a_plan_for_today_asked_between_quarters_begins_at_the_next_quarter(env):
+    from core.agent import route_and_run
+    from core.app.agent import agent_deps
+    from tests.support.agent_packs import FIXED_NOW
+
+    deps = agent_deps(env.settings, env.provider)
+    r = route_and_run({"message": "plan today in Shanghai with the Bund", "user_id": "alice"}, deps,
+                      now=FIXED_NOW + timedelta(minutes=7))  # fmt: skip
+    assert _window(r)["first_day_start"] == "15:15"
+    assert min(e["start"] for e in r.result.payload.timeline) == "15:15"
+
+
+def test_today_is_the_regions_day_whatever_zone_the_request_clock_gives(env):
+    """The same moment given in UTC (07:00Z is 15:00 in Shanghai): today's plan still begins at 15:00 there, not at
+    the window's 10:00 (07:00 read as the hour of the day)."""
+    from datetime import UTC
+
+    from core.agent import route_and_run
+    from core.app.agent import agent_deps
+    from tests.support.agent_packs import FIXED_NOW
+
+    deps = agent_deps(env.settings, env.provider)
+    r = route_and_run({"message": "plan today in Shanghai with the Bund", "user_id": "alice"}, deps,
+                      now=FIXED_NOW.astimezone(UTC))  # fmt: skip
+    assert _window(r)["first_day_start"] == "15:00"
+
+
+def test_too_little_of_todays_hours_left_is_not_ok_and_asks_another_day(env):
+    r = env("规划今天上海行程，去外滩，下午2点到3点半")  # FIXED_NOW is 15:00: half an hour of the window is left
+    assert r.result.status == "NEED_MORE_INFO"
+    assert {"code": "missing", "args": {"field": "day_window", "problem": "DAY_OVER"}} in [
+        s.model_dump() for s in r.result.next_steps
+    ]
+    assert "已所剩无几或已经过去" in r.result.answer_text
+
+
+def test_a_plan_for_another_day_keeps_the_whole_window(env):
+    r = env("规划明天上海行程，去外滩")
+    assert _window(r)["first_day_start"] is None
+    assert min(e["start"] for e in r.result.payload.timeline) == "10:00"
