@@ -352,18 +352,24 @@ def agent_day_lines(pts: Sequence[dict[str, Any]]) -> list[tuple[int, list[list[
     return [(day, line) for day, line in sorted(days.items()) if len(line) >= 2]
 
 
-def _agent_day_layer(day: int, line: list[list[float]], lang: Lang) -> folium.FeatureGroup:
-    """One day of the agent's plan as a dashed straight line through its visits, worded as on the itinerary's map
-    (straight lines, not the road)."""
-    layer = folium.FeatureGroup(name=html.escape(t("itinerary.map.order", lang, n=day)), show=True, control=False)
-    polyline(
+def day_line(line: list[list[float]], day: int, lang: Lang) -> folium.PolyLine:
+    """Day ``day``'s visiting order as a dashed straight line (not the road), as the itinerary's and the agent's maps
+    draw it."""
+    return polyline(
         line,
         color=DAY_ROUTE_COLOUR,
         weight=4,
         opacity=0.85,
         dash_array="6 6",
         tooltip=html.escape(t("itinerary.map.line", lang, n=day)),
-    ).add_to(layer)
+    )
+
+
+def _agent_day_layer(day: int, line: list[list[float]], lang: Lang) -> folium.FeatureGroup:
+    """One day of the agent's plan as a dashed straight line through its visits, worded as on the itinerary's map
+    (straight lines, not the road)."""
+    layer = folium.FeatureGroup(name=html.escape(t("itinerary.map.order", lang, n=day)), show=True, control=False)
+    day_line(line, day, lang).add_to(layer)
     return layer
 
 

@@ -19,10 +19,9 @@ import folium
 from folium.template import Template
 
 from components.basemap import add_background, finish_map, shift_to_gcj02
-from components.folium_typed import polyline
 from components.itinerary.words import Names, priority_words
 from components.map_pins import Pins
-from components.maps import DAY_ROUTE_COLOUR, OfflineMap, clustered_pins, offline_map
+from components.maps import DAY_ROUTE_COLOUR, OfflineMap, clustered_pins, day_line, offline_map
 from components.static_assets import markercluster_urls
 from core.i18n import Lang, t
 from core.models.itinerary_result import AnchorPoint, DayTimeline, ItineraryResult, TimelineEntry
@@ -188,14 +187,7 @@ def _day_order_layer(day: DayTimeline, line: list[list[float]], lang: Lang) -> f
         show=True,
     )
     if len(line) >= 2:
-        polyline(
-            line,
-            color=DAY_ROUTE_COLOUR,
-            weight=4,
-            opacity=0.85,
-            dash_array="6 6",
-            tooltip=html.escape(t("itinerary.map.line", lang, n=day.day_index + 1)),
-        ).add_to(route)
+        day_line(line, day.day_index + 1, lang).add_to(route)
     return route
 
 

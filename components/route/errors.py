@@ -13,6 +13,7 @@ from typing import Any
 from components.field_errors import FormErrors
 from components.language import current_lang, t
 from core.i18n import Lang
+from core.words.place_choice import coverage_name, unresolved_sentences
 
 #: the session key of the form's last plan error
 ERROR = "route_error"
@@ -101,7 +102,7 @@ def not_found_words(facts: Mapping[str, Any], stops: list[Any] | None, *, lang: 
     """Every place not found in one answer, where a gazetteer knows those outside the map data to be, and what the
     map data covers (the core's facts: core/route/elsewhere.py)."""
     cover = facts["coverage"]
-    region = cover["names"].get(lang) or cover["names"].get("en") or cover["region"]
+    region = coverage_name(facts, lang)
     sep = "、" if lang == "zh" else ", "
     typed = facts.get("inputs") or {}
     quoted = "(“{}”)" if lang == "zh" else " ('{}')"
@@ -109,15 +110,7 @@ def not_found_words(facts: Mapping[str, Any], stops: list[Any] | None, *, lang: 
         field_label(f, stops, lang=lang) + ("" if f.startswith("stops.") or f not in typed else quoted.format(typed[f]))
         for f in facts["not_found"]
     )
-    said = [t("route.error.unresolved_all", lang, region=region, labels=labels)]
-    for known in (facts.get("outside") or {}).values():
-        city = (known.get("city_zh") if lang == "zh" else None) or known["city"]
-        key = (
-            "route.error.unresolved_outside"
-            if known["where"] == "outside_coverage"
-            else "route.error.unresolved_other_city"
-        )
-        said.append(t(key, lang, place=known["place"], city=city, region=region))
+    said = unresolved_sentences(facts, labels, lang)
     west, south, east, north = cover["bbox"]
     said.append(
         t(

@@ -81,12 +81,23 @@ def ambiguity_message(candidates: Mapping[str, Any], lang: Lang, pack: RegionPac
 def not_found_message(facts: Mapping[str, Any], lang: Lang) -> str:
     """Every input not found in one sentence in ``lang`` (the resolver's facts: the fields not found, what was typed,
     where a gazetteer knows a place outside the map data to be, the region's coverage), as the route page says it."""
-    cover = facts["coverage"]
-    region = cover["names"].get(lang) or cover["names"].get("en") or cover["region"]
     typed = facts.get("inputs") or {}
     labels = t("route.choice.separator", lang).join(
         who_words(f, str(typed.get(f, "")), lang) for f in facts["not_found"]
     )
+    return (" " if lang == "en" else "").join(unresolved_sentences(facts, labels, lang))
+
+
+def coverage_name(facts: Mapping[str, Any], lang: Lang) -> str:
+    """The region's name in ``lang`` from a not-found error's coverage facts (English, else its code, where none)."""
+    cover = facts["coverage"]
+    return str(cover["names"].get(lang) or cover["names"].get("en") or cover["region"])
+
+
+def unresolved_sentences(facts: Mapping[str, Any], labels: str, lang: Lang) -> list[str]:
+    """The inputs not found (``labels``: how the face names them) and, for each a gazetteer knows, where it lies:
+    outside the map data's coverage, or in another city. Shared by the API/CLI and the route page's words."""
+    region = coverage_name(facts, lang)
     said = [t("route.error.unresolved_all", lang, region=region, labels=labels)]
     for known in (facts.get("outside") or {}).values():
         city = (known.get("city_zh") if lang == "zh" else None) or known["city"]
@@ -96,7 +107,7 @@ def not_found_message(facts: Mapping[str, Any], lang: Lang) -> str:
             else "route.error.unresolved_other_city"
         )
         said.append(t(key, lang, place=known["place"], city=city, region=region))
-    return (" " if lang == "en" else "").join(said)
+    return said
 
 
 def resolution_message(
