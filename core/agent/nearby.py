@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from core.geo.coords import haversine_m
 from core.models.region import RegionPack, RegionPlace
+from core.phrases.numbers import cn_number
 
 #: words that ask for what is near a place
 NEAR = re.compile(
@@ -98,8 +99,6 @@ def asks_nearby(text: str) -> bool:
 def read_radius(text: str) -> tuple[float, str]:
     """How far "near" reaches for this message, and why: a distance said ("1公里内", "within 800 m"), else a walk
     said ("走路能到", "walking distance"), else the default."""
-    from core.agent.features import cn_number
-
     m = _SAID_RADIUS.search(text)
     if m:
         raw, unit = (m.group("n"), m.group("unit")) if m.group("n") else (m.group("n2"), m.group("unit2"))

@@ -6,12 +6,12 @@ its end; today it leaves now."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import datetime, time
 
 from core.agent import when
 from core.agent.features import normalize_message
 from core.agent.trip_request import DEFAULT_DAY_END, DEFAULT_DAY_START
+from core.models.planned_day import PlannedDay
 from core.phrases.clock import find_clocks
 from core.phrases.day_window import find_day_window
 from core.phrases.weather_words import WET
@@ -22,18 +22,6 @@ WEATHER_CONDITION = re.compile(
     r"|\bbad weather\b|\bweather (is|turns|gets) (bad|wet)\b",
     re.I,
 )
-
-
-@dataclass(frozen=True)
-class PlannedDay:
-    """The day the request plans: its date, when its plan leaves and when its day ends, and whether the day was said
-    (``today``: the message names no later day, so the plan leaves now)."""
-
-    day: date
-    leave: datetime
-    end: datetime
-    today: bool
-    start_source: str  # now | message | default
 
 
 def planned_day(text: str, *, now: datetime, plan_part: str | None = None) -> PlannedDay:

@@ -14,10 +14,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from core.agent.features import cn_number, normalize_message
+from core.agent.features import normalize_message
 from core.errors import InputError
 from core.models.agent import TripEdit
 from core.models.common import echo
+from core.phrases.numbers import cn_number
 
 __all__ = ["clean_target", "parse_trip_edit", "split_targets"]
 

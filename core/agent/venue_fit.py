@@ -15,9 +15,10 @@ from statistics import median
 
 from pydantic import BaseModel, Field
 
-from core.agent.features import cn_number, normalize_message
+from core.agent.features import normalize_message
 from core.models.region import RegionPack
 from core.models.reservations import BookableItem
+from core.phrases.numbers import cn_number
 from core.reservations.catalog import catalogue
 
 #: words for a cuisine → the pack's cuisine codes (core/packs/validate.py CUISINES)

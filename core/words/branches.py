@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.agent.planned_day import PlannedDay
 from core.i18n import Lang, t
+from core.models.planned_day import PlannedDay
 from core.models.region import RegionPack
 from core.words.agent import day_text
 

@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, Field
 
 from core.agent.booking import BookingSlots, Venue, booking_slots
-from core.agent.features import cn_number, normalize_message, strip_negated
+from core.agent.features import normalize_message, strip_negated
 from core.agent.router import RouterDecision, as_booking
 from core.agent.state import AgentContext
 from core.errors import InputError
@@ -33,6 +33,7 @@ from core.models.agent import AgentState
 from core.models.region import RegionPack
 from core.phrases.clock import find_clocks
 from core.phrases.dates import mask_days
+from core.phrases.numbers import cn_number
 from core.reservations.catalog import item_for
 
 logger = logging.getLogger(__name__)
