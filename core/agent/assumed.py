@@ -4,6 +4,7 @@ said in the answer, with where it came from, so the person can correct it."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any, Literal
 
@@ -48,8 +49,6 @@ _PARTY_WORDS = (
 
 def read_assumed(text: str, *, plan_date: date, today: date) -> Assumed:
     """What ``text`` says of the day, the party and the budget; what it does not say is the default."""
-    import re
-
     t = normalize_message(text)
     party = find_party(t)
     party_said = party is not None or bool(re.search(_PARTY_WORDS, t, re.I))

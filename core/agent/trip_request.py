@@ -116,14 +116,10 @@ def mentioned_places(text: str, pack: RegionPack) -> list[str]:
     return out
 
 
-#: two places named by one form this close are one spot mapped twice (core/route/place_choice.py SAME_SPOT_M)
-SAME_SPOT_M = 100.0
-
-
 def _same_spot_lesser(group: list[tuple[RegionPlace, bool]]) -> list[RegionPlace]:
     """The places of ``group`` (named by one form; each with whether its own name was said exactly) that lie at the
     spot of another: the one named exactly is kept, else the better known."""
-    from core.geo.coords import haversine_m
+    from core.geo.coords import SAME_SPOT_M, haversine_m
 
     ranked = [p for p, _ in sorted(group, key=lambda pe: (not pe[1], -pe[0].importance))]
     kept: list[RegionPlace] = []

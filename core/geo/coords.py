@@ -62,3 +62,8 @@ def parse_lonlat(text: str) -> tuple[float, float]:
     """Parse ``"lon,lat"`` (AMap order) into floats."""
     lon_s, lat_s = str(text).split(",")[:2]
     return float(lon_s), float(lat_s)
+
+
+#: closer than this, two places of one kind (or named by one form) are one spot mapped twice (a station's node and
+#: its building): the route resolver and the agent's named places read them as one
+SAME_SPOT_M = 100.0

@@ -10,11 +10,10 @@ from rapidfuzz import fuzz
 
 from core.errors import AmbiguousPlaceError
 from core.geo.base import Place
-from core.geo.coords import haversine_m
+from core.geo.coords import SAME_SPOT_M, haversine_m
 from core.geo.text import normalize, resemblance, resembles_distinctly, strip_city_prefix
 from core.models.route import AmbiguityReason, PlaceCandidate, PlaceChoice, RawStop, format_location
 
-SAME_SPOT_M = 100.0  # closer than this, two places of one kind are one spot (a station mapped twice)
 FAR_APART_M = 1000.0  # farther than this, two candidates are different destinations whatever their kind
 #: a fuzzy candidate (below CONFIDENT_SCORE) is offered or taken only when its name really resembles the text
 #: (core/geo/text.py resemblance: characters, words, transliteration). On the evaluation set every expected
